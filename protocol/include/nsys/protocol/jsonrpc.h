@@ -1,0 +1,76 @@
+#pragma once
+// JSON-RPC 2.0 messages as used by the LSP base protocol. Leaf library: depends on nlohmann_json only.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace nsys::protocol {
+
+using Json = nlohmann::json;
+
+// Error codes: JSON-RPC 2.0 and LSP.
+enum ErrorCode : int {
+  kParseError = -32700,
+  kInvalidRequest = -32600,
+  kMethodNotFound = -32601,
+  kInvalidParams = -32602,
+  kInternalError = -32603,
+  kServerNotInitialized = -32002,
+  kUnknownErrorCode = -32001,
+  kRequestFailed = -32803,      // LSP: the request was valid but failed (e.g. the profile is not an export)
+  kServerCancelled = -32802,
+  kContentModified = -32801,
+  kRequestCancelled = -32800,
+};
+
+// A request/response id: integer or string (null only in error responses to unparseable requests).
+using RequestId = std::variant<std::monostate, int64_t, std::string>;
+Json IdToJson(const RequestId& id);
+std::string IdToString(const RequestId& id);  // for logs: 7, "abc", null
+
+struct Request {
+  RequestId id;
+  std::string method;
+  Json params;  // object, array, or null when absent
+};
+
+struct Notification {
+  std::string method;
+  Json params;
+};
+
+struct ResponseError {
+  int code = kInternalError;
+  std::string message;
+  Json data;  // null when absent
+};
+
+struct Response {
+  RequestId id;
+  std::optional<Json> result;          // exactly one of result / error
+  std::optional<ResponseError> error;
+};
+
+using Message = std::variant<Request, Notification, Response>;
+
+// Parses one message body. Errors come back as the Response the server should send (id null for parse
+// errors): invalid UTF-8 or JSON → -32700; a batch array → -32600 ("batches are not supported");
+// a missing/invalid "jsonrpc", "method" or "id" → -32600. A "notification" carrying an id is a request.
+struct ParseResult {
+  std::optional<Message> message;
+  std::optional<Response> error;  // set when message is not
+};
+ParseResult ParseMessage(std::string_view body);
+
+// Serialization (compact JSON).
+std::string Serialize(const Message& message);
+Json ToJson(const Message& message);
+
+Response MakeResult(const RequestId& id, Json result);
+Response MakeError(const RequestId& id, int code, std::string message, Json data = nullptr);
+
+}  // namespace nsys::protocol

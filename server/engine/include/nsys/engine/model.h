@@ -1,0 +1,230 @@
+#pragma once
+// The in-memory profile model that skills, the trace writer and the agent query without SQL.
+//
+// Architecture Invariant: this header includes no SQLite, JSON-RPC or asio. Tables are columnar
+// (one std::vector per column), immutable once loaded, and sorted by (start, end) so that windows
+// are binary searches and sweeps are linear. Row indices are int32_t; -1 means "none".
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace nsys::engine {
+
+using Ns = int64_t;      // nanoseconds on the capture clock, as in the export
+using StrId = uint32_t;  // index into StringPool; 0 is the empty string
+inline constexpr int32_t kNone = -1;
+
+// Global thread/process ids pack a hardware/VM id in the high bits: always mask.
+inline uint32_t PidOf(int64_t global_id) { return static_cast<uint32_t>((global_id >> 24) & 0xFFFFFF); }
+inline uint32_t TidOf(int64_t global_id) { return static_cast<uint32_t>(global_id & 0xFFFFFF); }
+
+// Append-only interned strings. intern() is thread-safe (loaders run in parallel); view() of an id that
+// was already returned is lock-free, because strings live in a deque whose elements never move.
+class StringPool {
+ public:
+  StringPool();
+  StrId intern(std::string_view s);
+  std::string_view view(StrId id) const { return id < size_ ? std::string_view(strings_[id]) : std::string_view(); }
+  size_t size() const { return size_; }
+
+ private:
+  mutable std::mutex mu_;
+  std::deque<std::string> strings_;
+  std::unordered_map<std::string_view, StrId> index_;
+  std::atomic_size_t size_{0};
+};
+
+// Which parts of an export are present. Skills decline with a reason when what they need is false.
+struct Capabilities {
+  bool kernels = false;            // CUPTI_ACTIVITY_KIND_KERNEL
+  bool runtime = false;            // CUPTI_ACTIVITY_KIND_RUNTIME
+  bool memcpy = false;             // CUPTI_ACTIVITY_KIND_MEMCPY
+  bool memset = false;             // CUPTI_ACTIVITY_KIND_MEMSET
+  bool sync = false;               // CUPTI_ACTIVITY_KIND_SYNCHRONIZATION
+  bool nvtx = false;               // NVTX_EVENTS
+  bool gpu_info = false;           // TARGET_INFO_GPU (device names)
+  bool cuda_streams = false;       // TARGET_INFO_CUDA_STREAM
+  bool profiler_overhead = false;  // PROFILER_OVERHEAD
+  bool osrt = false;               // OSRT_API
+  bool enums = false;              // ENUM_* tables
+  bool nccl = false;               // NCCL kernels or NCCL NVTX ranges seen (known once kernels/NVTX are loaded)
+};
+
+struct Device {
+  int32_t id = 0;            // deviceId as used by GPU activity rows
+  std::string name;          // "NVIDIA H100 80GB HBM3"; empty when the export has no GPU info
+  std::string chip;          // "GH100"; may be empty
+  int64_t total_memory = 0;  // bytes, 0 when unknown
+  int64_t memory_bandwidth = 0;  // bytes/s as in the export, 0 when unknown
+  int32_t sm_count = 0;
+  int64_t clock_rate = 0;    // as in the export
+};
+
+struct Process {
+  uint32_t pid = 0;
+  std::string name;
+};
+
+struct Thread {
+  uint32_t pid = 0;
+  uint32_t tid = 0;
+  std::string name;
+};
+
+struct CudaStream {
+  int32_t device = 0;
+  int32_t stream = 0;
+  uint32_t pid = 0;
+  int32_t priority = 0;
+  int32_t stream_type = 0;   // as in ENUM_CUPTI_STREAM_TYPE where present
+};
+
+// Row counts of every table in the export, and the schema facts, known right after open (no event loads).
+struct TableInfo {
+  std::string name;
+  int64_t rows = 0;
+  std::vector<std::string> columns;
+};
+
+struct ProfileInfo {
+  std::string path;                // as opened (the .sqlite, after any .nsys-rep conversion)
+  std::string source_path;         // what the user gave (may be a .nsys-rep)
+  int64_t file_size = 0;
+  std::string nsys_version;        // EXPORT_PRODUCT_VERSION, empty when unknown
+  std::string schema_version;      // EXPORT_SCHEMA_VERSION, empty when unknown
+  std::string metadata_table;      // "EXPORT_META_DATA", "META_DATA_EXPORT" or ""
+  std::map<std::string, std::string> metadata;
+  Capabilities caps;
+  std::vector<TableInfo> tables;   // sorted by name
+  std::vector<Device> devices;     // sorted by id; from TARGET_INFO_GPU, else ids seen in GPU activity
+  std::vector<Process> processes;  // sorted by pid
+  std::vector<Thread> threads;     // sorted by (pid, tid)
+  std::vector<CudaStream> streams;
+  Ns start_ns = 0;                 // profile start on the capture clock (see docs/architecture.md for the rule)
+  Ns end_ns = 0;                   // last event end
+  int64_t session_start_utc_ns = 0;  // TARGET_INFO_SESSION_START_TIME.utcEpochNs, 0 when absent
+  bool from_cache = false;         // loaded from the warm snapshot
+
+  int64_t rows(std::string_view table) const;  // 0 when absent
+};
+
+// GPU operations. `launch` is the row in RuntimeTable of the runtime call with the same
+// (pid, correlationId), or kNone. Never joined on correlationId alone.
+struct KernelTable {
+  std::vector<Ns> start, end;
+  std::vector<int32_t> device, stream, context;
+  std::vector<uint32_t> pid, correlation_id;
+  std::vector<StrId> name, short_name, mangled_name;  // name = demangledName
+  std::vector<int32_t> grid_x, grid_y, grid_z, block_x, block_y, block_z;
+  std::vector<int32_t> registers_per_thread, static_shared_memory, dynamic_shared_memory;
+  std::vector<int32_t> launch;
+  Ns max_duration = 0;  // bounds window searches: a row overlapping [a,b) starts at or after a - max_duration
+  size_t size() const { return start.size(); }
+};
+
+enum class CopyKind : uint8_t { kUnknown = 0, kHtoD = 1, kDtoH = 2, kHtoA = 3, kAtoH = 4, kAtoA = 5, kAtoD = 6,
+                                kDtoA = 7, kDtoD = 8, kHtoH = 9, kPtoP = 10 };
+
+struct MemcpyTable {
+  std::vector<Ns> start, end;
+  std::vector<int32_t> device, stream;
+  std::vector<uint32_t> pid, correlation_id;
+  std::vector<int64_t> bytes;
+  std::vector<uint8_t> copy_kind;             // CopyKind
+  std::vector<int8_t> src_kind, dst_kind;     // ENUM_CUDA_MEM_KIND id (0 pageable, 1 device, 2 pinned...), -1 unknown
+  std::vector<int32_t> src_device, dst_device;  // -1 unknown
+  std::vector<int32_t> launch;
+  Ns max_duration = 0;
+  size_t size() const { return start.size(); }
+};
+
+struct MemsetTable {
+  std::vector<Ns> start, end;
+  std::vector<int32_t> device, stream;
+  std::vector<uint32_t> pid, correlation_id;
+  std::vector<int64_t> bytes;
+  std::vector<int32_t> value;
+  std::vector<int8_t> mem_kind;  // -1 unknown
+  std::vector<int32_t> launch;
+  Ns max_duration = 0;
+  size_t size() const { return start.size(); }
+};
+
+struct SyncTable {  // CUPTI_ACTIVITY_KIND_SYNCHRONIZATION
+  std::vector<Ns> start, end;
+  std::vector<int32_t> device, stream;
+  std::vector<uint32_t> pid, correlation_id;
+  std::vector<int32_t> sync_type;
+  std::vector<int32_t> launch;
+  Ns max_duration = 0;
+  size_t size() const { return start.size(); }
+};
+
+// CUDA runtime (and driver) API calls on CPU threads. `nvtx` is the innermost push/pop NVTX range on the
+// same thread that encloses the call (start <= call.start and call.end <= end), or kNone.
+struct RuntimeTable {
+  std::vector<Ns> start, end;
+  std::vector<uint32_t> pid, tid;
+  std::vector<StrId> name;
+  std::vector<uint32_t> correlation_id;
+  std::vector<int32_t> return_value;
+  std::vector<int32_t> nvtx;
+  Ns max_duration = 0;
+  size_t size() const { return start.size(); }
+};
+
+enum class NvtxStyle : uint8_t { kPushPop = 0, kStartEnd = 1 };
+
+// NVTX ranges (eventType 59 push/pop and 60 start/end) sorted by (start, end desc) so that parents precede
+// children. Push/pop nesting is resolved per thread: `parent` is the enclosing push/pop range on the same
+// thread, `depth` its depth (0 = outermost). Start/end ranges have parent kNone and depth 0.
+// Names: PyTorch writes one text per op ("aten::mm, op_id = 317126"); the name is interned without the
+// suffix and `op_id` keeps the number (-1 when absent). FullName() rebuilds the text as the export has it.
+struct NvtxTable {
+  std::vector<Ns> start, end;          // end == start for ranges cut by the capture window with no end
+  std::vector<uint32_t> pid, tid;
+  std::vector<uint32_t> end_tid;       // thread that ended a start/end range (== tid when unknown)
+  std::vector<StrId> name;
+  std::vector<int64_t> op_id;
+  std::vector<NvtxStyle> style;
+  std::vector<int32_t> domain;         // domainId, 0 = default
+  std::vector<int32_t> parent;
+  std::vector<uint16_t> depth;
+  std::vector<int32_t> category;
+  std::vector<uint32_t> color;
+  Ns max_duration = 0;
+  size_t size() const { return start.size(); }
+};
+
+struct NvtxMarkTable {  // eventType 34
+  std::vector<Ns> time;
+  std::vector<uint32_t> pid, tid;
+  std::vector<StrId> name;
+  size_t size() const { return time.size(); }
+};
+
+struct OverheadTable {  // PROFILER_OVERHEAD: counted as busy on every device of its pid by gpu-starv
+  std::vector<Ns> start, end;
+  std::vector<uint32_t> pid, tid;
+  std::vector<StrId> name;
+  size_t size() const { return start.size(); }
+};
+
+// Share of kernel time that can be traced to a launch call, and to an enclosing NVTX range.
+struct AttributionCoverage {
+  int64_t kernels = 0;
+  int64_t kernel_time_ns = 0;
+  int64_t with_launch = 0;
+  int64_t with_launch_time_ns = 0;
+  int64_t with_nvtx = 0;
+  int64_t with_nvtx_time_ns = 0;
+};
+
+}  // namespace nsys::engine

@@ -1,0 +1,85 @@
+#pragma once
+// Opening an export and reaching its tables. Open() probes the schema and reads the small tables (metadata,
+// strings, devices, processes, threads) synchronously; event tables load in the background on a worker pool.
+// Callers that need tables call Require() first; the table accessors then return loaded, immutable data.
+//
+// Architecture Invariant: the user's file and its directory are never written. Connections are read-only
+// (SQLITE_OPEN_READONLY, immutable=1 where safe, PRAGMA query_only); caches live under $XDG_CACHE_HOME/nsys-ai.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nsys/engine/cancel.h"
+#include "nsys/engine/expected.h"
+#include "nsys/engine/model.h"
+#include "nsys/engine/value.h"
+
+namespace nsys::engine {
+
+// Table groups that load (and are required) together. kKernels implies kRuntime because of correlation;
+// kAttribution = kernels + runtime + NVTX with the launch/NVTX links resolved.
+enum class Need : uint32_t {
+  kKernels = 1u << 0,
+  kRuntime = 1u << 1,
+  kMemcpy = 1u << 2,
+  kMemset = 1u << 3,
+  kSync = 1u << 4,
+  kNvtx = 1u << 5,
+  kOverhead = 1u << 6,
+  kAttribution = 1u << 7,
+};
+inline constexpr Need operator|(Need a, Need b) { return static_cast<Need>(static_cast<uint32_t>(a) | static_cast<uint32_t>(b)); }
+inline constexpr bool Has(Need set, Need bit) { return (static_cast<uint32_t>(set) & static_cast<uint32_t>(bit)) != 0; }
+inline constexpr Need kAllTables = static_cast<Need>(0xFF);
+
+struct OpenOptions {
+  bool use_cache = true;          // read/write the warm snapshot under the cache dir
+  std::string cache_dir;          // empty = $XDG_CACHE_HOME/nsys-ai (or ~/.cache/nsys-ai)
+  bool load_all_in_background = true;  // start loading every event table right after open
+  int worker_threads = 2;         // loader threads
+  std::string nsys_binary = "nsys";  // for .nsys-rep conversion
+};
+
+// A result of a read-only SQL query (user skills, schema_inspect).
+struct SqlResult {
+  std::vector<std::string> columns;
+  std::vector<std::vector<Value>> rows;
+};
+
+class Profile {
+ public:
+  // Opens a .sqlite export (or converts a .nsys-rep with `nsys export` into the cache first).
+  // Errors name the problem: missing file, directory, permission, not SQLite, not an Nsight Systems export.
+  static Expected<std::shared_ptr<Profile>> Open(const std::string& path, const OpenOptions& options,
+                                                  const ProgressSink& progress = {}, const CancelToken& cancel = {});
+  virtual ~Profile() = default;
+
+  virtual const ProfileInfo& info() const = 0;
+  virtual const StringPool& strings() const = 0;
+
+  // Blocks until the named tables are loaded (starting their loads if needed), reporting progress.
+  // Returns the load's error (e.g. a truncated file) or kCancelled. Tables absent from the export load as empty.
+  virtual Status Require(Need needs, const CancelToken& cancel = {}, const ProgressSink& progress = {}) = 0;
+
+  // Valid only after a successful Require() of the matching Need.
+  virtual const KernelTable& kernels() const = 0;
+  virtual const RuntimeTable& runtime() const = 0;
+  virtual const MemcpyTable& memcpys() const = 0;
+  virtual const MemsetTable& memsets() const = 0;
+  virtual const SyncTable& syncs() const = 0;
+  virtual const NvtxTable& nvtx() const = 0;
+  virtual const NvtxMarkTable& nvtx_marks() const = 0;
+  virtual const OverheadTable& overhead() const = 0;
+
+  // Needs kAttribution.
+  virtual AttributionCoverage coverage() const = 0;
+  // Rebuilds an NVTX range's text as the export has it ("aten::mm, op_id = 317126").
+  virtual std::string NvtxFullName(int32_t row) const = 0;
+
+  // Runs one read-only statement on a query_only connection. Statements that write, ATTACH, or set PRAGMAs
+  // are refused before they run. `max_rows` caps the result (the rest is counted, not returned).
+  virtual Expected<SqlResult> Query(const std::string& sql, const CancelToken& cancel = {}, int64_t max_rows = 100000) const = 0;
+};
+
+}  // namespace nsys::engine

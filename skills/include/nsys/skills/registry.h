@@ -1,0 +1,35 @@
+#pragma once
+// The set of skills a server or CLI knows: the built-ins, registered explicitly, plus declarative user
+// skills loaded from folders (user_skills.h).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nsys/skills/skill.h"
+
+namespace nsys::skills {
+
+class Registry {
+ public:
+  // Adds or replaces (by name) a skill.
+  void Add(std::shared_ptr<const Skill> skill);
+  std::shared_ptr<const Skill> Find(const std::string& name) const;
+  std::vector<std::shared_ptr<const Skill>> List() const;  // sorted by name
+  void RemoveIf(const std::function<bool(const Skill&)>& pred);
+
+ private:
+  std::vector<std::shared_ptr<const Skill>> skills_;
+};
+
+// Registers every built-in skill (skills/builtin/*.cpp).
+void RegisterBuiltins(Registry& registry);
+
+// The common arguments every skill accepts, documented once.
+std::vector<ArgSpec> CommonArgs();
+
+// Validates raw arguments (common + the skill's own: unknown names, wrong types, device that does not exist,
+// window outside the profile) and runs the skill. Errors are kInvalidArgument with the argument named.
+Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& raw_args, const CancelToken& cancel = {},
+                    const ProgressSink& progress = {});
+
+}  // namespace nsys::skills

@@ -1,0 +1,75 @@
+#pragma once
+// A skill is a deterministic analysis over the engine's data API. Its result is columns + rows + notes.
+//
+// Architecture Invariant: skills include engine headers only, never protocol/ or asio. The runner
+// (runner.h) resolves the common arguments (device, pid, window) into an engine::Filter, validates and
+// defaults the skill's own arguments, calls Profile::Require(needs()) and then run().
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nsys/engine/cancel.h"
+#include "nsys/engine/expected.h"
+#include "nsys/engine/profile.h"
+#include "nsys/engine/value.h"
+#include "nsys/engine/window.h"
+
+namespace nsys::skills {
+
+enum class ArgType { kInt, kDouble, kString, kBool };
+
+struct ArgSpec {
+  std::string name;         // snake_case
+  ArgType type = ArgType::kString;
+  std::string description;
+  Value default_value;      // monostate = no default (optional argument, or required if `required`)
+  bool required = false;
+};
+
+enum class ColumnType { kInt, kDouble, kString, kBool };
+
+struct Column {
+  std::string name;  // snake_case; for nsys-stats mirrors the report's CSV header lower-cased (time_pct, total_time_ns, ...)
+  ColumnType type = ColumnType::kString;
+  std::string description;  // optional, one line
+};
+
+struct Table {
+  std::vector<Column> columns;
+  std::vector<std::vector<Value>> rows;
+  // Coverage, caveats, the window used, and when declined, why. Full sentences.
+  std::vector<std::string> notes;
+  bool declined = false;  // the skill could not run on this profile (its data is absent); notes say why
+};
+
+using Args = std::map<std::string, Value>;
+
+struct Context {
+  const engine::Profile& profile;
+  const engine::Filter& filter;  // window, device, pid
+  const Args& args;              // the skill's own arguments, validated and defaulted
+  const CancelToken& cancel;     // check it in long loops; return a kCancelled error when set
+};
+
+class Skill {
+ public:
+  virtual ~Skill() = default;
+  virtual std::string name() const = 0;
+  virtual std::string description() const = 0;  // one line
+  virtual std::vector<ArgSpec> args() const { return {}; }  // the skill's own; device/pid/window are common
+  virtual engine::Need needs() const = 0;
+  // Optional: the nsys report or rule this skill mirrors ("gpukernsum", "cuda-sync-api"), for docs and tests.
+  virtual std::string reference() const { return {}; }
+  virtual Expected<Table> run(const Context& ctx) const = 0;
+};
+
+// Helpers for skills.
+Table Declined(std::string reason);
+const Value& Arg(const Context& ctx, const std::string& name);
+int64_t ArgInt(const Context& ctx, const std::string& name);
+double ArgDouble(const Context& ctx, const std::string& name);
+std::string ArgString(const Context& ctx, const std::string& name);
+bool ArgBool(const Context& ctx, const std::string& name);
+
+}  // namespace nsys::skills

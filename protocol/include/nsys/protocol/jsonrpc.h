@@ -57,9 +57,18 @@ struct Response {
 
 using Message = std::variant<Request, Notification, Response>;
 
-// Parses one message body. Errors come back as the Response the server should send (id null for parse
-// errors): invalid UTF-8 or JSON → -32700; a batch array → -32600 ("batches are not supported");
-// a missing/invalid "jsonrpc", "method" or "id" → -32600. A "notification" carrying an id is a request.
+// Parses one message body. Errors come back as the Response the server should send:
+//  - invalid UTF-8 (checked before JSON parsing, with the byte offset), invalid JSON, or nesting deeper than
+//    kMaxNestingDepth → -32700, id null;
+//  - a batch array → -32600 "batch requests are not supported" (LSP has no batches), id null;
+//  - not an object, a missing/wrong "jsonrpc", a non-string "method", an id that is not an integer or a string,
+//    "params" that is neither an object nor an array, a malformed response → -32600 naming the field. The error
+//    carries the message's id when that id itself was valid, so the client can match it; else id null.
+// Classification: "method" + "id" is a Request (so a "notification" that carries an id is treated as a request and
+// gets a reply); "method" without "id" is a Notification; no "method" but "result" or "error" is a Response (the
+// client answering our own requests, e.g. window/workDoneProgress/create). A request id of null is refused.
+// Unknown members are ignored. A caller that receives an invalid *response* should log it rather than reply.
+inline constexpr int kMaxNestingDepth = 512;
 struct ParseResult {
   std::optional<Message> message;
   std::optional<Response> error;  // set when message is not

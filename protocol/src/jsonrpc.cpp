@@ -11,7 +11,9 @@ namespace {
 
 constexpr size_t kValid = std::string_view::npos;
 
-bool IsContinuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+bool IsContinuation(unsigned char c) {
+  return (c & 0xC0) == 0x80;
+}
 
 // Returns the offset of the first byte that is not part of a well-formed UTF-8 sequence (RFC 3629: no overlong
 // forms, no surrogates, nothing past U+10FFFF), or kValid. nlohmann would reject these too, but only with an
@@ -146,7 +148,8 @@ ParseResult ParseResponse(const Json& j) {
     response.result = *result_it;
   } else {
     const Json& e = *error_it;
-    if (!e.is_object()) return Fail(kInvalidRequest, std::string("\"error\" must be an object, not ") + TypeName(e), id);
+    if (!e.is_object())
+      return Fail(kInvalidRequest, std::string("\"error\" must be an object, not ") + TypeName(e), id);
     const auto code_it = e.find("code");
     if (code_it == e.end() || !code_it->is_number_integer()) {
       return Fail(kInvalidRequest, "\"error.code\" must be an integer", id);
@@ -225,8 +228,8 @@ ParseResult ParseMessage(std::string_view body) {
     if (!has_id) return Fail(kInvalidRequest, id_error);
   }
 
-  Json params;  // null when absent
-  if (const auto params_it = j.find("params"); params_it != j.end()) {
+  Json params;  // null when absent; an explicit null is read as absent (some clients send it)
+  if (const auto params_it = j.find("params"); params_it != j.end() && !params_it->is_null()) {
     if (!params_it->is_object() && !params_it->is_array()) {
       return Fail(kInvalidRequest, std::string("\"params\" must be an object or an array, not ") + TypeName(*params_it),
                   id);

@@ -9,18 +9,34 @@
 namespace nsys::protocol {
 
 struct FramingLimits {
-  size_t max_header_bytes = 8 * 1024;           // whole header block
+  size_t max_header_bytes = 8 * 1024;            // whole header block
   size_t max_body_bytes = 256u * 1024u * 1024u;  // a larger announced body is refused before any of it is read
 };
 
 // One decoded item: a message body, or a framing error. After an error the decoder resynchronises by
-// discarding input up to the next "Content-Length:" header; an oversized body is skipped without buffering it.
+// discarding input up to the next line that starts with "Content-Length:"; an oversized body is skipped without
+// buffering it.
 struct Frame {
   enum class Kind { kBody, kError } kind = Kind::kBody;
-  std::string body;   // kBody
-  std::string error;  // kError: what was wrong ("missing Content-Length header", "body of 2147483648 bytes exceeds ...")
+  std::string body;  // kBody
+  std::string
+      error;  // kError: what was wrong ("missing Content-Length header", "body of 2147483648 bytes exceeds ...")
 };
 
+// Decisions (each has a test in tests/protocol/framing_test.cpp):
+//  - Header lines end in CRLF; a bare LF is accepted too (lenient: some hand-written clients send it). Header names
+//    are case-insensitive; surrounding whitespace of names and values is ignored; unknown headers are ignored.
+//  - Blank lines before a header block are ignored (a stray CRLF after a body is harmless).
+//  - Content-Length must be decimal digits. Missing, empty, negative, non-numeric or past 2^64 → an error frame and a
+//    resync. Repeated with the same value → accepted (RFC 9110 lets a recipient do this); with different values →
+//    error and resync.
+//  - Content-Type is optional, its media type is not checked (vscode-jsonrpc sends application/vscode-jsonrpc).
+//    A charset other than utf-8/utf8 (case-insensitive, quoted or not) → an error frame and the body is skipped.
+//  - A header block past max_header_bytes → error and resync, without waiting for its end.
+//  - A body past max_body_bytes → an error frame as soon as the header block ends; then exactly that many bytes are
+//    skipped as they arrive (never buffered): an announced 2 GB body costs no memory.
+//  - A malformed header line (no ':' or a name that is not an HTTP token, e.g. a raw JSON line) → error and resync
+//    right away, so junk typed on stdio is reported without waiting for a blank line.
 class FrameDecoder {
  public:
   explicit FrameDecoder(FramingLimits limits = {});
@@ -31,12 +47,27 @@ class FrameDecoder {
   size_t buffered_bytes() const;
 
  private:
-  enum class State { kHeader, kBody, kSkipBody };
+  enum class State { kHeader, kBody, kSkipBody, kResync };
+  bool Step(std::vector<Frame>& out);  // false: needs more input
+  bool StepHeader(std::vector<Frame>& out);
+  bool StepResync();
+  void FinishHeaderBlock(std::vector<Frame>& out);
+  std::string ParseHeaderLine(std::string_view line);  // an error, or empty
+  void StartHeaderBlock();
+  void StartResync(std::vector<Frame>& out, std::string error, bool at_line_start);
+
   FramingLimits limits_;
   State state_ = State::kHeader;
-  std::string buffer_;
+  std::string buffer_;  // unconsumed input is buffer_[pos_, size); compacted after each Feed
+  size_t pos_ = 0;
+  // The header block being read.
+  size_t header_bytes_ = 0;
+  bool header_started_ = false;
+  bool has_length_ = false;
   size_t body_length_ = 0;
+  std::string deferred_error_;  // known before the body's length is (e.g. a bad charset): reported at block end
   size_t skip_remaining_ = 0;
+  bool resync_at_line_start_ = true;  // kResync: buffer_[pos_] begins a line
 };
 
 // Frames a body for sending.

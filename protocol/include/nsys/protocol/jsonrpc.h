@@ -1,12 +1,11 @@
 #pragma once
 // JSON-RPC 2.0 messages as used by the LSP base protocol. Leaf library: depends on nlohmann_json only.
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace nsys::protocol {
 
@@ -21,7 +20,7 @@ enum ErrorCode : int {
   kInternalError = -32603,
   kServerNotInitialized = -32002,
   kUnknownErrorCode = -32001,
-  kRequestFailed = -32803,      // LSP: the request was valid but failed (e.g. the profile is not an export)
+  kRequestFailed = -32803,  // LSP: the request was valid but failed (e.g. the profile is not an export)
   kServerCancelled = -32802,
   kContentModified = -32801,
   kRequestCancelled = -32800,
@@ -51,7 +50,7 @@ struct ResponseError {
 
 struct Response {
   RequestId id;
-  std::optional<Json> result;          // exactly one of result / error
+  std::optional<Json> result;  // exactly one of result / error
   std::optional<ResponseError> error;
 };
 
@@ -62,8 +61,9 @@ using Message = std::variant<Request, Notification, Response>;
 //    kMaxNestingDepth → -32700, id null;
 //  - a batch array → -32600 "batch requests are not supported" (LSP has no batches), id null;
 //  - not an object, a missing/wrong "jsonrpc", a non-string "method", an id that is not an integer or a string,
-//    "params" that is neither an object nor an array, a malformed response → -32600 naming the field. The error
-//    carries the message's id when that id itself was valid, so the client can match it; else id null.
+//    "params" that is neither an object nor an array (an explicit null reads as absent), a malformed response → -32600
+//    naming the field. The error carries the message's id when that id itself was valid, so the client can match it;
+//    else id null.
 // Classification: "method" + "id" is a Request (so a "notification" that carries an id is treated as a request and
 // gets a reply); "method" without "id" is a Notification; no "method" but "result" or "error" is a Response (the
 // client answering our own requests, e.g. window/workDoneProgress/create). A request id of null is refused.

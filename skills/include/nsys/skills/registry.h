@@ -1,6 +1,7 @@
 #pragma once
 // The set of skills a server or CLI knows: the built-ins, registered explicitly, plus declarative user
 // skills loaded from folders (user_skills.h).
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,12 +25,27 @@ class Registry {
 // Registers every built-in skill (skills/builtin/*.cpp).
 void RegisterBuiltins(Registry& registry);
 
-// The common arguments every skill accepts, documented once.
+// The common arguments every skill accepts, documented once: device (int), pid (int), start and end (double),
+// clock ("relative_s": seconds from the profile start, the default; or "capture_ns").
 std::vector<ArgSpec> CommonArgs();
+
+// The common arguments followed by the skill's own: everything Run() accepts for this skill.
+std::vector<ArgSpec> AllArgs(const Skill& skill);
+
+// Converts command-line text ("5", "0.25", "true", "name") to a value of the argument's type, for front ends that
+// receive arguments as strings. Errors (kInvalidArgument) name the argument and the expected type.
+Expected<Value> ParseArgText(const ArgSpec& spec, const std::string& text);
+
+// "int", "double", "string", "bool".
+const char* ArgTypeName(ArgType type);
 
 // Validates raw arguments (common + the skill's own: unknown names, wrong types, device that does not exist,
 // window outside the profile) and runs the skill. Errors are kInvalidArgument with the argument named.
 Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& raw_args, const CancelToken& cancel = {},
                     const ProgressSink& progress = {});
+
+// Finds the skill by name and runs it; an unknown name is kNotFound, listing the known skills.
+Expected<Table> RunByName(const Registry& registry, const std::string& skill_name, engine::Profile& profile,
+                          const Args& raw_args, const CancelToken& cancel = {}, const ProgressSink& progress = {});
 
 }  // namespace nsys::skills

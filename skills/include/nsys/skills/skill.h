@@ -25,6 +25,7 @@ struct ArgSpec {
   std::string description;
   Value default_value;      // monostate = no default (optional argument, or required if `required`)
   bool required = false;
+  std::vector<std::string> choices = {};  // kString only: the allowed values (empty = any); the runner checks them
 };
 
 enum class ColumnType { kInt, kDouble, kString, kBool };

@@ -6,7 +6,6 @@
 // are binary searches and sweeps are linear. Row indices are int32_t; -1 means "none".
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -26,17 +25,41 @@ inline uint32_t PidOf(int64_t global_id) { return static_cast<uint32_t>((global_
 inline uint32_t TidOf(int64_t global_id) { return static_cast<uint32_t>(global_id & 0xFFFFFF); }
 
 // Append-only interned strings. intern() is thread-safe (loaders run in parallel); view() of an id that
-// was already returned is lock-free, because strings live in a deque whose elements never move.
+// was already returned is lock-free. Strings live in segments that never move (a deque-like layout with a
+// fixed segment directory): unlike std::deque, appending never reallocates the directory that a concurrent
+// view() reads, so readers need no lock while loaders keep interning.
 class StringPool {
  public:
   StringPool();
+  ~StringPool();
+  StringPool(const StringPool&) = delete;
+  StringPool& operator=(const StringPool&) = delete;
+
   StrId intern(std::string_view s);
-  std::string_view view(StrId id) const { return id < size_ ? std::string_view(strings_[id]) : std::string_view(); }
-  size_t size() const { return size_; }
+  // The id of `s` if it was interned, without interning it.
+  std::optional<StrId> find(std::string_view s) const;
+  std::string_view view(StrId id) const {
+    if (id >= size_.load(std::memory_order_acquire)) return {};
+    const Slot slot = Locate(id);
+    return segments_[slot.segment].load(std::memory_order_relaxed)[slot.offset];
+  }
+  size_t size() const { return size_.load(std::memory_order_acquire); }
 
  private:
+  static constexpr size_t kFirstSegment = 1024;  // segment k holds kFirstSegment << k strings
+  static constexpr int kSegments = 32;
+  struct Slot {
+    int segment;
+    size_t offset;
+  };
+  static Slot Locate(size_t id) {
+    const size_t v = id / kFirstSegment + 1;
+    const int segment = 63 - __builtin_clzll(v);
+    return {segment, id - kFirstSegment * ((size_t{1} << segment) - 1)};
+  }
+
   mutable std::mutex mu_;
-  std::deque<std::string> strings_;
+  std::atomic<std::string*> segments_[kSegments] = {};
   std::unordered_map<std::string_view, StrId> index_;
   std::atomic_size_t size_{0};
 };
@@ -54,7 +77,7 @@ struct Capabilities {
   bool profiler_overhead = false;  // PROFILER_OVERHEAD
   bool osrt = false;               // OSRT_API
   bool enums = false;              // ENUM_* tables
-  bool nccl = false;               // NCCL kernels or NCCL NVTX ranges seen (known once kernels/NVTX are loaded)
+  bool nccl = false;               // NCCL kernels or NCCL NVTX ranges seen: set when Require(kKernels or kNvtx) finds them
 };
 
 struct Device {
@@ -79,7 +102,7 @@ struct Thread {
 };
 
 struct CudaStream {
-  int32_t device = 0;
+  int32_t device = -1;       // from TARGET_INFO_CUDA_CONTEXT_INFO; -1 when the export does not say
   int32_t stream = 0;
   uint32_t pid = 0;
   int32_t priority = 0;
@@ -107,8 +130,13 @@ struct ProfileInfo {
   std::vector<Process> processes;  // sorted by pid
   std::vector<Thread> threads;     // sorted by (pid, tid)
   std::vector<CudaStream> streams;
-  Ns start_ns = 0;                 // profile start on the capture clock (see docs/architecture.md for the rule)
-  Ns end_ns = 0;                   // last event end
+  // The profile's range on the capture clock: the smallest start and the largest end over the event tables the
+  // engine loads (kernels, memcpy, memset, sync, runtime, NVTX except domain creates, profiler overhead), read
+  // from the first and last 32k rows by rowid of each table (exports are written in time order; exact for the
+  // fixtures). Not ANALYSIS_DETAILS: it is the whole capture even for exports cut to a window, and on another
+  // clock when times were normalised. 0 and 0 when the export has no such events.
+  Ns start_ns = 0;
+  Ns end_ns = 0;
   int64_t session_start_utc_ns = 0;  // TARGET_INFO_SESSION_START_TIME.utcEpochNs, 0 when absent
   bool from_cache = false;         // loaded from the warm snapshot
 
@@ -138,7 +166,7 @@ struct MemcpyTable {
   std::vector<uint32_t> pid, correlation_id;
   std::vector<int64_t> bytes;
   std::vector<uint8_t> copy_kind;             // CopyKind
-  std::vector<int8_t> src_kind, dst_kind;     // ENUM_CUDA_MEM_KIND id (0 pageable, 1 device, 2 pinned...), -1 unknown
+  std::vector<int8_t> src_kind, dst_kind;     // ENUM_CUDA_MEM_KIND id (0 pageable, 1 pinned, 2 device, 3 array, 4 managed...), -1 unknown
   std::vector<int32_t> src_device, dst_device;  // -1 unknown
   std::vector<int32_t> launch;
   Ns max_duration = 0;

@@ -6,6 +6,7 @@
 // Architecture Invariant: the user's file and its directory are never written. Connections are read-only
 // (SQLITE_OPEN_READONLY, immutable=1 where safe, PRAGMA query_only); caches live under $XDG_CACHE_HOME/nsys-ai.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,6 +46,7 @@ struct OpenOptions {
 struct SqlResult {
   std::vector<std::string> columns;
   std::vector<std::vector<Value>> rows;
+  int64_t total_rows = 0;  // rows the statement produced; more than rows.size() when max_rows capped it
 };
 
 class Profile {
@@ -80,6 +82,20 @@ class Profile {
   // Runs one read-only statement on a query_only connection. Statements that write, ATTACH, or set PRAGMAs
   // are refused before they run. `max_rows` caps the result (the rest is counted, not returned).
   virtual Expected<SqlResult> Query(const std::string& sql, const CancelToken& cancel = {}, int64_t max_rows = 100000) const = 0;
+
+  // The same with named parameters (":name" in the SQL, key "name"), bound with sqlite3_bind_* so that values are
+  // never spliced into the text (user skills' arguments). Parameters the statement does not use are ignored; a
+  // parameter it uses but `params` lacks binds NULL. Until an engine overrides this, statements with parameters
+  // are refused (kUnsupported) and parameter-free ones run as Query(sql).
+  using SqlParams = std::map<std::string, Value>;
+  virtual Expected<SqlResult> Query(const std::string& sql, const SqlParams& params, const CancelToken& cancel,
+                                    int64_t max_rows = 100000) const {
+    if (!params.empty()) {
+      return MakeError(ErrorKind::kUnsupported,
+                       "This build's engine cannot bind SQL parameters yet, so queries with :name parameters cannot run.");
+    }
+    return Query(sql, cancel, max_rows);
+  }
 };
 
 }  // namespace nsys::engine

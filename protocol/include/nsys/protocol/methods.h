@@ -1,0 +1,394 @@
+#pragma once
+// Typed params and results of nsys-ai's methods (all under "nsys/"), and the LSP base types the server uses.
+//
+// Reading: FromJson(json, out, path) fills `out` or throws FieldError naming the bad field by its JSON path
+// ("params.window.start: expected a number"); Parse<T>(json, "params") wraps it without exceptions. nlohmann's
+// j.get<T>() works too (ADL from_json, paths rooted at "$"). Writing: ADL to_json, so `Json j = value;` works.
+//
+// Conventions: protocol field names are camelCase (LSP); skill column and argument names stay snake_case. Unknown
+// members are ignored (clients send more than we read). An optional member that is null counts as absent. Params
+// that are absent altogether (null) read as {} so that the error names the missing field. Integers may be sent as
+// integral floats (1e9); numbers that do not fit the field are refused.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "nsys/protocol/jsonrpc.h"
+
+namespace nsys::protocol {
+
+// Method names, for the bind table and the docs test.
+namespace method {
+inline constexpr std::string_view kOpenProfile = "nsys/openProfile";
+inline constexpr std::string_view kCloseProfile = "nsys/closeProfile";
+inline constexpr std::string_view kProfileInfo = "nsys/profileInfo";
+inline constexpr std::string_view kListSkills = "nsys/listSkills";
+inline constexpr std::string_view kRunSkill = "nsys/runSkill";
+inline constexpr std::string_view kReloadSkills = "nsys/reloadSkills";
+inline constexpr std::string_view kExportTrace = "nsys/exportTrace";
+inline constexpr std::string_view kOpenInPerfetto = "nsys/openInPerfetto";
+}  // namespace method
+
+class FieldError : public std::runtime_error {
+ public:
+  FieldError(std::string path, std::string problem);
+  const std::string& path() const { return path_; }
+  const std::string& problem() const { return problem_; }
+
+ private:
+  std::string path_;
+  std::string problem_;
+};
+
+template <typename T>
+struct Parsed {
+  std::optional<T> value;
+  std::string error;  // "params.window.start: expected a number" when value is empty
+  bool ok() const { return value.has_value(); }
+};
+
+// A skill argument or a table cell. Same alternatives as the engine's Value, so converting is a copy.
+using Scalar = std::variant<std::monostate, bool, int64_t, double, std::string>;
+Json ScalarToJson(const Scalar& value);
+
+// ---- nsys/ methods --------------------------------------------------------------------------------------------
+
+// {start?: number, end?: number, clock?: "relative_s" | "capture_ns"}; clock defaults to relative_s (seconds from
+// the profile start). Whether start < end and lies inside the profile is the engine's check, not the parser's.
+enum class WindowClock { kRelativeSeconds, kCaptureNs };
+struct Window {
+  std::optional<double> start;
+  std::optional<double> end;
+  WindowClock clock = WindowClock::kRelativeSeconds;
+  bool operator==(const Window&) const = default;
+};
+
+struct OpenProfileParams {  // nsys/openProfile
+  std::string path;
+  std::optional<bool> no_cache;  // "noCache"
+  bool operator==(const OpenProfileParams&) const = default;
+};
+
+struct ProfileIdParams {   // nsys/closeProfile (result null), nsys/profileInfo
+  std::string profile_id;  // "profileId"
+  bool operator==(const ProfileIdParams&) const = default;
+};
+using CloseProfileParams = ProfileIdParams;
+using ProfileInfoParams = ProfileIdParams;
+
+struct EmptyParams {  // nsys/listSkills, nsys/reloadSkills: {} or absent
+  bool operator==(const EmptyParams&) const = default;
+};
+
+struct DeviceInfo {
+  int32_t id = 0;
+  std::string name;
+  std::string chip;
+  int64_t total_memory = 0;      // bytes, 0 when unknown
+  int64_t memory_bandwidth = 0;  // bytes/s, 0 when unknown
+  int32_t sm_count = 0;
+  int64_t clock_rate = 0;
+  bool operator==(const DeviceInfo&) const = default;
+};
+
+struct ProcessInfo {
+  int64_t pid = 0;
+  std::string name;
+  bool operator==(const ProcessInfo&) const = default;
+};
+
+struct TableRows {
+  std::string name;
+  int64_t rows = 0;
+  bool operator==(const TableRows&) const = default;
+};
+
+struct ProfileInfo {
+  std::string source_path;  // what the user gave (may be a .nsys-rep)
+  int64_t file_size = 0;
+  std::string nsys_version;
+  std::string schema_version;
+  int64_t start_ns = 0;  // capture clock
+  int64_t end_ns = 0;
+  int64_t session_start_utc_ns = 0;
+  bool from_cache = false;
+  std::map<std::string, bool> capabilities;  // {"kernels": true, "nvtx": false, ...}
+  std::vector<DeviceInfo> devices;
+  std::vector<ProcessInfo> processes;
+  int64_t thread_count = 0;
+  int64_t stream_count = 0;
+  std::vector<TableRows> tables;
+  std::map<std::string, std::string> metadata;
+  bool operator==(const ProfileInfo&) const = default;
+};
+
+struct ProfileSummary {  // result of nsys/openProfile and nsys/profileInfo: {profileId, path, info}
+  std::string profile_id;
+  std::string path;  // as opened (the .sqlite)
+  ProfileInfo info;
+  bool operator==(const ProfileSummary&) const = default;
+};
+using OpenProfileResult = ProfileSummary;
+using ProfileInfoResult = ProfileSummary;
+
+enum class ValueType { kInt, kDouble, kString, kBool };  // "int" | "double" | "string" | "bool"
+
+struct ArgDescription {
+  std::string name;  // snake_case
+  ValueType type = ValueType::kString;
+  std::string description;
+  Scalar default_value;  // "default": null when there is none
+  bool required = false;
+  std::vector<std::string> choices = {};  // string arguments: the allowed values; written only when non-empty
+  bool operator==(const ArgDescription&) const = default;
+};
+
+struct SkillDescription {
+  std::string name;
+  std::string description;
+  std::vector<ArgDescription> args;
+  std::string reference;  // the nsys report or rule it mirrors, "" when none
+  bool operator==(const SkillDescription&) const = default;
+};
+
+struct ListSkillsResult {  // nsys/listSkills
+  std::vector<SkillDescription> skills;
+  bool operator==(const ListSkillsResult&) const = default;
+};
+
+struct RunSkillParams {  // nsys/runSkill
+  std::string profile_id;
+  std::string skill;
+  std::map<std::string, Scalar> args;  // snake_case names; values are scalars
+  bool operator==(const RunSkillParams&) const = default;
+};
+
+struct ColumnDescription {
+  std::string name;  // snake_case
+  ValueType type = ValueType::kString;
+  std::string description;  // omitted from JSON when empty
+  bool operator==(const ColumnDescription&) const = default;
+};
+
+struct RunSkillResult {
+  std::vector<ColumnDescription> columns;
+  std::vector<std::vector<Scalar>> rows;  // each row has one cell per column
+  std::vector<std::string> notes;
+  bool declined = false;
+  bool operator==(const RunSkillResult&) const = default;
+};
+
+struct ReloadSkillsResult {  // nsys/reloadSkills
+  int64_t skill_count = 0;
+  std::vector<std::string> warnings;  // user skill files that could not be loaded, and why
+  bool operator==(const ReloadSkillsResult&) const = default;
+};
+
+struct ExportTraceParams {  // nsys/exportTrace
+  std::string profile_id;
+  std::optional<Window> window;
+  std::optional<std::vector<int32_t>> devices;
+  std::optional<std::vector<int64_t>> pids;
+  std::optional<int64_t> min_duration_ns;
+  std::optional<bool> gzip;
+  std::optional<std::string> output;  // a file path to write; absent = the server picks one in its cache
+  bool operator==(const ExportTraceParams&) const = default;
+};
+
+struct ExportTraceResult {
+  int64_t bytes = 0;
+  std::string sha256;  // lower-case hex of the bytes written
+  bool gzip = false;
+  std::optional<std::string> path;
+  std::vector<std::string> notes;  // the window used, clamped events, ...
+  bool operator==(const ExportTraceResult&) const = default;
+};
+
+struct OpenInPerfettoParams {  // nsys/openInPerfetto
+  std::string profile_id;
+  std::optional<Window> window;
+  bool operator==(const OpenInPerfettoParams&) const = default;
+};
+
+struct OpenInPerfettoResult {
+  std::string url;  // http://127.0.0.1:<port>/p/<token>/
+  int32_t port = 0;
+  std::string token;
+  std::string expires_at;  // ISO 8601 UTC, "2025-01-31T12:00:00Z"
+  bool operator==(const OpenInPerfettoResult&) const = default;
+};
+
+// ---- LSP base types -------------------------------------------------------------------------------------------
+
+struct ClientInfo {
+  std::string name;
+  std::optional<std::string> version;
+  bool operator==(const ClientInfo&) const = default;
+};
+
+enum class LogLevel { kError, kWarning, kInfo, kDebug };  // "error" | "warning" | "info" | "debug"
+
+struct InitializationOptions {
+  std::optional<bool> no_cache;
+  std::optional<std::vector<std::string>> skill_dirs;
+  std::optional<LogLevel> log_level;
+  bool operator==(const InitializationOptions&) const = default;
+};
+
+// The subset of InitializeParams we read; capabilities.window.{workDoneProgress, showDocument.support} are flattened.
+struct InitializeParams {
+  std::optional<int64_t> process_id;  // null or absent when the client has no process
+  std::optional<ClientInfo> client_info;
+  bool work_done_progress = false;  // capabilities.window.workDoneProgress
+  bool show_document = false;       // capabilities.window.showDocument.support
+  std::optional<InitializationOptions> initialization_options;
+  bool operator==(const InitializeParams&) const = default;
+};
+
+struct ServerCapabilities {
+  bool hover_provider = false;                // "hoverProvider", written only when true
+  std::vector<std::string> execute_commands;  // "executeCommandProvider": {commands}, written only when non-empty
+  Json experimental = Json::object();         // e.g. {"nsys": {"methods": [...]}}, written only when non-empty
+  bool operator==(const ServerCapabilities&) const = default;
+};
+
+struct ServerInfo {
+  std::string name;
+  std::optional<std::string> version;
+  bool operator==(const ServerInfo&) const = default;
+};
+
+struct InitializeResult {
+  ServerCapabilities capabilities;
+  ServerInfo server_info;
+  bool operator==(const InitializeResult&) const = default;
+};
+
+using ProgressToken = std::variant<int64_t, std::string>;
+Json ProgressTokenToJson(const ProgressToken& token);
+
+struct WorkDoneProgressCreateParams {  // window/workDoneProgress/create
+  ProgressToken token;
+  bool operator==(const WorkDoneProgressCreateParams&) const = default;
+};
+
+struct ProgressParams {  // $/progress
+  ProgressToken token;
+  Json value;  // a WorkDoneProgressBegin/Report/End, or a partial result
+  bool operator==(const ProgressParams&) const = default;
+};
+
+struct WorkDoneProgressBegin {  // kind "begin"
+  std::string title;
+  std::optional<bool> cancellable;
+  std::optional<std::string> message;
+  std::optional<int32_t> percentage;  // 0..100
+  bool operator==(const WorkDoneProgressBegin&) const = default;
+};
+
+struct WorkDoneProgressReport {  // kind "report"
+  std::optional<bool> cancellable;
+  std::optional<std::string> message;
+  std::optional<int32_t> percentage;
+  bool operator==(const WorkDoneProgressReport&) const = default;
+};
+
+struct WorkDoneProgressEnd {  // kind "end"
+  std::optional<std::string> message;
+  bool operator==(const WorkDoneProgressEnd&) const = default;
+};
+
+struct CancelParams {  // $/cancelRequest
+  RequestId id;        // int or string (never null once parsed)
+  bool operator==(const CancelParams&) const = default;
+};
+
+enum class MessageType { kError = 1, kWarning = 2, kInfo = 3, kLog = 4, kDebug = 5 };
+
+struct LogMessageParams {  // window/logMessage, window/showMessage
+  MessageType type = MessageType::kInfo;
+  std::string message;
+  bool operator==(const LogMessageParams&) const = default;
+};
+using ShowMessageParams = LogMessageParams;
+
+struct ShowDocumentParams {  // window/showDocument
+  std::string uri;
+  std::optional<bool> external;
+  std::optional<bool> take_focus;
+  bool operator==(const ShowDocumentParams&) const = default;
+};
+
+struct ShowDocumentResult {
+  bool success = false;
+  bool operator==(const ShowDocumentResult&) const = default;
+};
+
+// ---- conversions ----------------------------------------------------------------------------------------------
+
+#define NSYS_PROTOCOL_CONVERSIONS(Type)                                \
+  void FromJson(const Json& json, Type& out, const std::string& path); \
+  void to_json(Json& json, const Type& value);                         \
+  void from_json(const Json& json, Type& out);
+
+NSYS_PROTOCOL_CONVERSIONS(Window)
+NSYS_PROTOCOL_CONVERSIONS(OpenProfileParams)
+NSYS_PROTOCOL_CONVERSIONS(ProfileIdParams)
+NSYS_PROTOCOL_CONVERSIONS(EmptyParams)
+NSYS_PROTOCOL_CONVERSIONS(DeviceInfo)
+NSYS_PROTOCOL_CONVERSIONS(ProcessInfo)
+NSYS_PROTOCOL_CONVERSIONS(TableRows)
+NSYS_PROTOCOL_CONVERSIONS(ProfileInfo)
+NSYS_PROTOCOL_CONVERSIONS(ProfileSummary)
+NSYS_PROTOCOL_CONVERSIONS(ArgDescription)
+NSYS_PROTOCOL_CONVERSIONS(SkillDescription)
+NSYS_PROTOCOL_CONVERSIONS(ListSkillsResult)
+NSYS_PROTOCOL_CONVERSIONS(RunSkillParams)
+NSYS_PROTOCOL_CONVERSIONS(ColumnDescription)
+NSYS_PROTOCOL_CONVERSIONS(RunSkillResult)
+NSYS_PROTOCOL_CONVERSIONS(ReloadSkillsResult)
+NSYS_PROTOCOL_CONVERSIONS(ExportTraceParams)
+NSYS_PROTOCOL_CONVERSIONS(ExportTraceResult)
+NSYS_PROTOCOL_CONVERSIONS(OpenInPerfettoParams)
+NSYS_PROTOCOL_CONVERSIONS(OpenInPerfettoResult)
+NSYS_PROTOCOL_CONVERSIONS(ClientInfo)
+NSYS_PROTOCOL_CONVERSIONS(InitializationOptions)
+NSYS_PROTOCOL_CONVERSIONS(InitializeParams)
+NSYS_PROTOCOL_CONVERSIONS(ServerCapabilities)
+NSYS_PROTOCOL_CONVERSIONS(ServerInfo)
+NSYS_PROTOCOL_CONVERSIONS(InitializeResult)
+NSYS_PROTOCOL_CONVERSIONS(WorkDoneProgressCreateParams)
+NSYS_PROTOCOL_CONVERSIONS(ProgressParams)
+NSYS_PROTOCOL_CONVERSIONS(WorkDoneProgressBegin)
+NSYS_PROTOCOL_CONVERSIONS(WorkDoneProgressReport)
+NSYS_PROTOCOL_CONVERSIONS(WorkDoneProgressEnd)
+NSYS_PROTOCOL_CONVERSIONS(CancelParams)
+NSYS_PROTOCOL_CONVERSIONS(LogMessageParams)
+NSYS_PROTOCOL_CONVERSIONS(ShowDocumentParams)
+NSYS_PROTOCOL_CONVERSIONS(ShowDocumentResult)
+#undef NSYS_PROTOCOL_CONVERSIONS
+
+// Enum names as they appear in JSON.
+std::string_view ToString(WindowClock clock);
+std::string_view ToString(ValueType type);
+std::string_view ToString(LogLevel level);
+
+template <typename T>
+Parsed<T> Parse(const Json& json, const std::string& root = "params") {
+  Parsed<T> parsed;
+  T value{};
+  try {
+    FromJson(json.is_null() ? Json::object() : json, value, root);  // absent params read as {}
+    parsed.value = std::move(value);
+  } catch (const FieldError& e) {
+    parsed.error = e.what();
+  }
+  return parsed;
+}
+
+}  // namespace nsys::protocol

@@ -1,0 +1,138 @@
+#pragma once
+// Internal to nsys_protocol: readers that name the bad field by its JSON path, shared by methods.cpp and
+// lsp_types.cpp. Each FromJson throws FieldError.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "nsys/protocol/methods.h"
+
+namespace nsys::protocol {
+
+[[noreturn]] void FailAt(const std::string& path, std::string problem);
+// "expected a number, got a string"
+[[noreturn]] void FailExpected(const Json& j, const std::string& path, const char* what);
+const char* DescribeType(const Json& j);
+
+inline std::string FieldPath(const std::string& path, const char* key) {
+  return path.empty() ? key : path + "." + key;
+}
+inline std::string IndexPath(const std::string& path, size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
+
+int64_t ReadInteger(const Json& j, const std::string& path, int64_t min, int64_t max);
+
+// Primitives. Declared before the templates below so that their unqualified calls find them.
+void FromJson(const Json& j, std::string& out, const std::string& path);
+void FromJson(const Json& j, bool& out, const std::string& path);
+void FromJson(const Json& j, double& out, const std::string& path);
+void FromJson(const Json& j, int64_t& out, const std::string& path);
+void FromJson(const Json& j, int32_t& out, const std::string& path);
+void FromJson(const Json& j, Scalar& out, const std::string& path);
+void FromJson(const Json& j, RequestId& out, const std::string& path);  // an integer or a string
+void FromJson(const Json& j, ProgressToken& out, const std::string& path);
+void FromJson(const Json& j, WindowClock& out, const std::string& path);
+void FromJson(const Json& j, ValueType& out, const std::string& path);
+void FromJson(const Json& j, LogLevel& out, const std::string& path);
+void FromJson(const Json& j, MessageType& out, const std::string& path);
+
+template <typename T>
+void FromJson(const Json& j, std::vector<T>& out, const std::string& path) {
+  if (!j.is_array()) FailExpected(j, path, "an array");
+  out.clear();
+  out.reserve(j.size());
+  for (size_t i = 0; i < j.size(); ++i) {
+    T item{};
+    FromJson(j[i], item, IndexPath(path, i));
+    out.push_back(std::move(item));
+  }
+}
+
+template <typename T>
+void FromJson(const Json& j, std::map<std::string, T>& out, const std::string& path) {
+  if (!j.is_object()) FailExpected(j, path, "an object");
+  out.clear();
+  for (const auto& [key, value] : j.items()) FromJson(value, out[key], FieldPath(path, key.c_str()));
+}
+
+// Reads the members of one object, naming each by its path.
+class ObjectReader {
+ public:
+  ObjectReader(const Json& j, std::string path) : j_(j), path_(std::move(path)) {
+    if (!j.is_object()) FailExpected(j, path_, "an object");
+  }
+
+  template <typename T>
+  void Required(const char* key, T& out) const {
+    const auto it = j_.find(key);
+    if (it == j_.end()) FailAt(FieldPath(path_, key), "missing required field");
+    FromJson(*it, out, FieldPath(path_, key));
+  }
+
+  // Absent or null → nullopt.
+  template <typename T>
+  void Optional(const char* key, std::optional<T>& out) const {
+    const auto it = j_.find(key);
+    if (it == j_.end() || it->is_null()) {
+      out.reset();
+      return;
+    }
+    T value{};
+    FromJson(*it, value, FieldPath(path_, key));
+    out = std::move(value);
+  }
+
+  // Keeps `out` (its default) when the member is absent or null.
+  template <typename T>
+  void OptionalOr(const char* key, T& out) const {
+    const auto it = j_.find(key);
+    if (it != j_.end() && !it->is_null()) FromJson(*it, out, FieldPath(path_, key));
+  }
+
+  const Json* Find(const char* key) const {
+    const auto it = j_.find(key);
+    return it == j_.end() || it->is_null() ? nullptr : &*it;
+  }
+  std::string PathOf(const char* key) const { return FieldPath(path_, key); }
+
+ private:
+  const Json& j_;  // the reader must not outlive the JSON it reads
+  std::string path_;
+};
+
+template <typename Enum, size_t N>
+Enum ReadEnum(const Json& j, const std::string& path, const std::pair<const char*, Enum> (&names)[N]) {
+  if (j.is_string()) {
+    for (const auto& [name, value] : names) {
+      if (j.get<std::string>() == name) return value;
+    }
+  }
+  std::string expected = "one of";
+  for (size_t i = 0; i < N; ++i) expected += std::string(i == 0 ? " \"" : ", \"") + names[i].first + "\"";
+  FailAt(path, "expected " + expected + ", got " + (j.is_string() ? j.dump() : DescribeType(j)));
+}
+
+template <typename Enum, size_t N>
+std::string_view EnumName(Enum value, const std::pair<const char*, Enum> (&names)[N]) {
+  for (const auto& [name, v] : names) {
+    if (v == value) return name;
+  }
+  return "unknown";
+}
+
+template <typename T>
+void SetIfPresent(Json& j, const char* key, const std::optional<T>& value) {
+  if (value) j[key] = *value;
+}
+
+// Defines the ADL from_json of a type in terms of its FromJson, with paths rooted at "$".
+#define NSYS_DEFINE_FROM_JSON(Type)             \
+  void from_json(const Json& json, Type& out) { \
+    FromJson(json, out, "$");                   \
+  }
+
+}  // namespace nsys::protocol

@@ -1,0 +1,234 @@
+// Conversions of the LSP base types the server reads and writes (initialize, progress, cancel, messages).
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "json_read.h"
+#include "nsys/protocol/methods.h"
+
+namespace nsys::protocol {
+namespace {
+
+constexpr std::pair<const char*, LogLevel> kLogLevelNames[] = {{"error", LogLevel::kError},
+                                                               {"warning", LogLevel::kWarning},
+                                                               {"info", LogLevel::kInfo},
+                                                               {"debug", LogLevel::kDebug}};
+
+void ReadPercentage(const ObjectReader& r, std::optional<int32_t>& out) {
+  r.Optional("percentage", out);
+  if (out && (*out < 0 || *out > 100)) FailAt(r.PathOf("percentage"), "must be between 0 and 100");
+}
+
+// Progress values carry their kind; a Begin read from a "report" value is a caller error worth naming.
+void RequireKind(const ObjectReader& r, const char* kind) {
+  std::string actual;
+  r.Required("kind", actual);
+  if (actual != kind) FailAt(r.PathOf("kind"), std::string("expected \"") + kind + "\", got \"" + actual + "\"");
+}
+
+}  // namespace
+
+void FromJson(const Json& j, LogLevel& out, const std::string& path) {
+  out = ReadEnum(j, path, kLogLevelNames);
+}
+std::string_view ToString(LogLevel level) {
+  return EnumName(level, kLogLevelNames);
+}
+
+void FromJson(const Json& j, MessageType& out, const std::string& path) {
+  const int64_t value = ReadInteger(j, path, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
+  if (value < 1 || value > 5) FailAt(path, "expected a MessageType from 1 to 5, got " + std::to_string(value));
+  out = static_cast<MessageType>(value);
+}
+
+void FromJson(const Json& j, ClientInfo& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("name", out.name);
+  r.Optional("version", out.version);
+}
+void to_json(Json& j, const ClientInfo& v) {
+  j = {{"name", v.name}};
+  SetIfPresent(j, "version", v.version);
+}
+NSYS_DEFINE_FROM_JSON(ClientInfo)
+
+void FromJson(const Json& j, InitializationOptions& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Optional("noCache", out.no_cache);
+  r.Optional("skillDirs", out.skill_dirs);
+  r.Optional("logLevel", out.log_level);
+}
+void to_json(Json& j, const InitializationOptions& v) {
+  j = Json::object();
+  SetIfPresent(j, "noCache", v.no_cache);
+  SetIfPresent(j, "skillDirs", v.skill_dirs);
+  if (v.log_level) j["logLevel"] = std::string(ToString(*v.log_level));
+}
+NSYS_DEFINE_FROM_JSON(InitializationOptions)
+
+void FromJson(const Json& j, InitializeParams& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Optional("processId", out.process_id);
+  r.Optional("clientInfo", out.client_info);
+  if (const Json* capabilities = r.Find("capabilities")) {
+    ObjectReader caps(*capabilities, r.PathOf("capabilities"));
+    if (const Json* window = caps.Find("window")) {
+      ObjectReader w(*window, caps.PathOf("window"));
+      w.OptionalOr("workDoneProgress", out.work_done_progress);
+      if (const Json* show_document = w.Find("showDocument")) {
+        ObjectReader(*show_document, w.PathOf("showDocument")).OptionalOr("support", out.show_document);
+      }
+    }
+  }
+  r.Optional("initializationOptions", out.initialization_options);
+}
+void to_json(Json& j, const InitializeParams& v) {
+  j = Json::object();
+  j["processId"] = v.process_id ? Json(*v.process_id) : Json(nullptr);  // required by LSP, null when none
+  SetIfPresent(j, "clientInfo", v.client_info);
+  j["capabilities"] = {
+      {"window", {{"workDoneProgress", v.work_done_progress}, {"showDocument", {{"support", v.show_document}}}}}};
+  SetIfPresent(j, "initializationOptions", v.initialization_options);
+}
+NSYS_DEFINE_FROM_JSON(InitializeParams)
+
+void FromJson(const Json& j, ServerCapabilities& out, const std::string& path) {
+  ObjectReader r(j, path);
+  if (const Json* hover = r.Find("hoverProvider")) {
+    out.hover_provider = hover->is_object() || (hover->is_boolean() && hover->get<bool>());  // HoverOptions = true
+  }
+  if (const Json* execute = r.Find("executeCommandProvider")) {
+    ObjectReader(*execute, r.PathOf("executeCommandProvider")).OptionalOr("commands", out.execute_commands);
+  }
+  if (const Json* experimental = r.Find("experimental")) out.experimental = *experimental;
+}
+void to_json(Json& j, const ServerCapabilities& v) {
+  j = Json::object();
+  if (v.hover_provider) j["hoverProvider"] = true;
+  if (!v.execute_commands.empty()) j["executeCommandProvider"] = {{"commands", v.execute_commands}};
+  if (!v.experimental.is_null() && !v.experimental.empty()) j["experimental"] = v.experimental;
+}
+NSYS_DEFINE_FROM_JSON(ServerCapabilities)
+
+void FromJson(const Json& j, ServerInfo& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("name", out.name);
+  r.Optional("version", out.version);
+}
+void to_json(Json& j, const ServerInfo& v) {
+  j = {{"name", v.name}};
+  SetIfPresent(j, "version", v.version);
+}
+NSYS_DEFINE_FROM_JSON(ServerInfo)
+
+void FromJson(const Json& j, InitializeResult& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("capabilities", out.capabilities);
+  r.Required("serverInfo", out.server_info);
+}
+void to_json(Json& j, const InitializeResult& v) {
+  j = {{"capabilities", v.capabilities}, {"serverInfo", v.server_info}};
+}
+NSYS_DEFINE_FROM_JSON(InitializeResult)
+
+void FromJson(const Json& j, WorkDoneProgressCreateParams& out, const std::string& path) {
+  ObjectReader(j, path).Required("token", out.token);
+}
+void to_json(Json& j, const WorkDoneProgressCreateParams& v) {
+  j = {{"token", ProgressTokenToJson(v.token)}};
+}
+NSYS_DEFINE_FROM_JSON(WorkDoneProgressCreateParams)
+
+void FromJson(const Json& j, ProgressParams& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("token", out.token);
+  if (j.find("value") == j.end()) FailAt(r.PathOf("value"), "missing required field");
+  out.value = j.at("value");
+}
+void to_json(Json& j, const ProgressParams& v) {
+  j = {{"token", ProgressTokenToJson(v.token)}, {"value", v.value}};
+}
+NSYS_DEFINE_FROM_JSON(ProgressParams)
+
+void FromJson(const Json& j, WorkDoneProgressBegin& out, const std::string& path) {
+  ObjectReader r(j, path);
+  RequireKind(r, "begin");
+  r.Required("title", out.title);
+  r.Optional("cancellable", out.cancellable);
+  r.Optional("message", out.message);
+  ReadPercentage(r, out.percentage);
+}
+void to_json(Json& j, const WorkDoneProgressBegin& v) {
+  j = {{"kind", "begin"}, {"title", v.title}};
+  SetIfPresent(j, "cancellable", v.cancellable);
+  SetIfPresent(j, "message", v.message);
+  SetIfPresent(j, "percentage", v.percentage);
+}
+NSYS_DEFINE_FROM_JSON(WorkDoneProgressBegin)
+
+void FromJson(const Json& j, WorkDoneProgressReport& out, const std::string& path) {
+  ObjectReader r(j, path);
+  RequireKind(r, "report");
+  r.Optional("cancellable", out.cancellable);
+  r.Optional("message", out.message);
+  ReadPercentage(r, out.percentage);
+}
+void to_json(Json& j, const WorkDoneProgressReport& v) {
+  j = {{"kind", "report"}};
+  SetIfPresent(j, "cancellable", v.cancellable);
+  SetIfPresent(j, "message", v.message);
+  SetIfPresent(j, "percentage", v.percentage);
+}
+NSYS_DEFINE_FROM_JSON(WorkDoneProgressReport)
+
+void FromJson(const Json& j, WorkDoneProgressEnd& out, const std::string& path) {
+  ObjectReader r(j, path);
+  RequireKind(r, "end");
+  r.Optional("message", out.message);
+}
+void to_json(Json& j, const WorkDoneProgressEnd& v) {
+  j = {{"kind", "end"}};
+  SetIfPresent(j, "message", v.message);
+}
+NSYS_DEFINE_FROM_JSON(WorkDoneProgressEnd)
+
+void FromJson(const Json& j, CancelParams& out, const std::string& path) {
+  ObjectReader(j, path).Required("id", out.id);
+}
+void to_json(Json& j, const CancelParams& v) {
+  j = {{"id", IdToJson(v.id)}};
+}
+NSYS_DEFINE_FROM_JSON(CancelParams)
+
+void FromJson(const Json& j, LogMessageParams& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("type", out.type);
+  r.Required("message", out.message);
+}
+void to_json(Json& j, const LogMessageParams& v) {
+  j = {{"type", static_cast<int>(v.type)}, {"message", v.message}};
+}
+NSYS_DEFINE_FROM_JSON(LogMessageParams)
+
+void FromJson(const Json& j, ShowDocumentParams& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("uri", out.uri);
+  r.Optional("external", out.external);
+  r.Optional("takeFocus", out.take_focus);
+}
+void to_json(Json& j, const ShowDocumentParams& v) {
+  j = {{"uri", v.uri}};
+  SetIfPresent(j, "external", v.external);
+  SetIfPresent(j, "takeFocus", v.take_focus);
+}
+NSYS_DEFINE_FROM_JSON(ShowDocumentParams)
+
+void FromJson(const Json& j, ShowDocumentResult& out, const std::string& path) {
+  ObjectReader(j, path).Required("success", out.success);
+}
+void to_json(Json& j, const ShowDocumentResult& v) {
+  j = {{"success", v.success}};
+}
+NSYS_DEFINE_FROM_JSON(ShowDocumentResult)
+
+}  // namespace nsys::protocol

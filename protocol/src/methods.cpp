@@ -1,0 +1,326 @@
+// Conversions of the nsys/ methods' params and results.
+#include "nsys/protocol/methods.h"
+
+#include <string>
+#include <utility>
+
+#include "json_read.h"
+
+namespace nsys::protocol {
+namespace {
+
+constexpr std::pair<const char*, WindowClock> kClockNames[] = {{"relative_s", WindowClock::kRelativeSeconds},
+                                                               {"capture_ns", WindowClock::kCaptureNs}};
+constexpr std::pair<const char*, ValueType> kValueTypeNames[] = {{"int", ValueType::kInt},
+                                                                 {"double", ValueType::kDouble},
+                                                                 {"string", ValueType::kString},
+                                                                 {"bool", ValueType::kBool}};
+
+Json RowToJson(const std::vector<Scalar>& row) {
+  Json cells = Json::array();
+  for (const auto& cell : row) cells.push_back(ScalarToJson(cell));
+  return cells;
+}
+
+}  // namespace
+
+void FromJson(const Json& j, WindowClock& out, const std::string& path) {
+  out = ReadEnum(j, path, kClockNames);
+}
+void FromJson(const Json& j, ValueType& out, const std::string& path) {
+  out = ReadEnum(j, path, kValueTypeNames);
+}
+std::string_view ToString(WindowClock clock) {
+  return EnumName(clock, kClockNames);
+}
+std::string_view ToString(ValueType type) {
+  return EnumName(type, kValueTypeNames);
+}
+
+void FromJson(const Json& j, Window& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Optional("start", out.start);
+  r.Optional("end", out.end);
+  r.OptionalOr("clock", out.clock);
+}
+void to_json(Json& j, const Window& v) {
+  j = Json::object();
+  SetIfPresent(j, "start", v.start);
+  SetIfPresent(j, "end", v.end);
+  j["clock"] = std::string(ToString(v.clock));
+}
+NSYS_DEFINE_FROM_JSON(Window)
+
+void FromJson(const Json& j, OpenProfileParams& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("path", out.path);
+  if (out.path.empty()) FailAt(r.PathOf("path"), "must not be empty");
+  r.Optional("noCache", out.no_cache);
+}
+void to_json(Json& j, const OpenProfileParams& v) {
+  j = {{"path", v.path}};
+  SetIfPresent(j, "noCache", v.no_cache);
+}
+NSYS_DEFINE_FROM_JSON(OpenProfileParams)
+
+void FromJson(const Json& j, ProfileIdParams& out, const std::string& path) {
+  ObjectReader(j, path).Required("profileId", out.profile_id);
+}
+void to_json(Json& j, const ProfileIdParams& v) {
+  j = {{"profileId", v.profile_id}};
+}
+NSYS_DEFINE_FROM_JSON(ProfileIdParams)
+
+void FromJson(const Json& j, EmptyParams&, const std::string& path) {
+  ObjectReader(j, path);
+}
+void to_json(Json& j, const EmptyParams&) {
+  j = Json::object();
+}
+NSYS_DEFINE_FROM_JSON(EmptyParams)
+
+void FromJson(const Json& j, DeviceInfo& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("id", out.id);
+  r.OptionalOr("name", out.name);
+  r.OptionalOr("chip", out.chip);
+  r.OptionalOr("totalMemory", out.total_memory);
+  r.OptionalOr("memoryBandwidth", out.memory_bandwidth);
+  r.OptionalOr("smCount", out.sm_count);
+  r.OptionalOr("clockRate", out.clock_rate);
+}
+void to_json(Json& j, const DeviceInfo& v) {
+  j = {{"id", v.id},
+       {"name", v.name},
+       {"chip", v.chip},
+       {"totalMemory", v.total_memory},
+       {"memoryBandwidth", v.memory_bandwidth},
+       {"smCount", v.sm_count},
+       {"clockRate", v.clock_rate}};
+}
+NSYS_DEFINE_FROM_JSON(DeviceInfo)
+
+void FromJson(const Json& j, ProcessInfo& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("pid", out.pid);
+  r.OptionalOr("name", out.name);
+}
+void to_json(Json& j, const ProcessInfo& v) {
+  j = {{"pid", v.pid}, {"name", v.name}};
+}
+NSYS_DEFINE_FROM_JSON(ProcessInfo)
+
+void FromJson(const Json& j, TableRows& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("name", out.name);
+  r.Required("rows", out.rows);
+}
+void to_json(Json& j, const TableRows& v) {
+  j = {{"name", v.name}, {"rows", v.rows}};
+}
+NSYS_DEFINE_FROM_JSON(TableRows)
+
+void FromJson(const Json& j, ProfileInfo& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.OptionalOr("sourcePath", out.source_path);
+  r.OptionalOr("fileSize", out.file_size);
+  r.OptionalOr("nsysVersion", out.nsys_version);
+  r.OptionalOr("schemaVersion", out.schema_version);
+  r.Required("startNs", out.start_ns);
+  r.Required("endNs", out.end_ns);
+  r.OptionalOr("sessionStartUtcNs", out.session_start_utc_ns);
+  r.OptionalOr("fromCache", out.from_cache);
+  r.OptionalOr("capabilities", out.capabilities);
+  r.OptionalOr("devices", out.devices);
+  r.OptionalOr("processes", out.processes);
+  r.OptionalOr("threadCount", out.thread_count);
+  r.OptionalOr("streamCount", out.stream_count);
+  r.OptionalOr("tables", out.tables);
+  r.OptionalOr("metadata", out.metadata);
+}
+void to_json(Json& j, const ProfileInfo& v) {
+  j = Json::object();
+  j["sourcePath"] = v.source_path;
+  j["fileSize"] = v.file_size;
+  j["nsysVersion"] = v.nsys_version;
+  j["schemaVersion"] = v.schema_version;
+  j["startNs"] = v.start_ns;
+  j["endNs"] = v.end_ns;
+  j["durationNs"] = v.end_ns - v.start_ns;  // derived, for readers; ignored when parsing
+  j["sessionStartUtcNs"] = v.session_start_utc_ns;
+  j["fromCache"] = v.from_cache;
+  j["capabilities"] = v.capabilities;
+  j["devices"] = v.devices;
+  j["processes"] = v.processes;
+  j["threadCount"] = v.thread_count;
+  j["streamCount"] = v.stream_count;
+  j["tables"] = v.tables;
+  j["metadata"] = v.metadata;
+}
+NSYS_DEFINE_FROM_JSON(ProfileInfo)
+
+void FromJson(const Json& j, ProfileSummary& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("profileId", out.profile_id);
+  r.Required("path", out.path);
+  r.Required("info", out.info);
+}
+void to_json(Json& j, const ProfileSummary& v) {
+  j = {{"profileId", v.profile_id}, {"path", v.path}, {"info", v.info}};
+}
+NSYS_DEFINE_FROM_JSON(ProfileSummary)
+
+void FromJson(const Json& j, ArgDescription& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("name", out.name);
+  r.Required("type", out.type);
+  r.OptionalOr("description", out.description);
+  r.OptionalOr("default", out.default_value);
+  r.OptionalOr("required", out.required);
+  r.OptionalOr("choices", out.choices);
+}
+void to_json(Json& j, const ArgDescription& v) {
+  j = {{"name", v.name},
+       {"type", std::string(ToString(v.type))},
+       {"description", v.description},
+       {"default", ScalarToJson(v.default_value)},
+       {"required", v.required}};
+  if (!v.choices.empty()) j["choices"] = v.choices;
+}
+NSYS_DEFINE_FROM_JSON(ArgDescription)
+
+void FromJson(const Json& j, SkillDescription& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("name", out.name);
+  r.OptionalOr("description", out.description);
+  r.OptionalOr("args", out.args);
+  r.OptionalOr("reference", out.reference);
+}
+void to_json(Json& j, const SkillDescription& v) {
+  j = {{"name", v.name}, {"description", v.description}, {"args", v.args}, {"reference", v.reference}};
+}
+NSYS_DEFINE_FROM_JSON(SkillDescription)
+
+void FromJson(const Json& j, ListSkillsResult& out, const std::string& path) {
+  ObjectReader(j, path).Required("skills", out.skills);
+}
+void to_json(Json& j, const ListSkillsResult& v) {
+  j = {{"skills", v.skills}};
+}
+NSYS_DEFINE_FROM_JSON(ListSkillsResult)
+
+void FromJson(const Json& j, RunSkillParams& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("profileId", out.profile_id);
+  r.Required("skill", out.skill);
+  r.OptionalOr("args", out.args);
+}
+void to_json(Json& j, const RunSkillParams& v) {
+  Json args = Json::object();
+  for (const auto& [name, value] : v.args) args[name] = ScalarToJson(value);
+  j = {{"profileId", v.profile_id}, {"skill", v.skill}, {"args", std::move(args)}};
+}
+NSYS_DEFINE_FROM_JSON(RunSkillParams)
+
+void FromJson(const Json& j, ColumnDescription& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("name", out.name);
+  r.Required("type", out.type);
+  r.OptionalOr("description", out.description);
+}
+void to_json(Json& j, const ColumnDescription& v) {
+  j = {{"name", v.name}, {"type", std::string(ToString(v.type))}};
+  if (!v.description.empty()) j["description"] = v.description;
+}
+NSYS_DEFINE_FROM_JSON(ColumnDescription)
+
+void FromJson(const Json& j, RunSkillResult& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("columns", out.columns);
+  r.Required("rows", out.rows);
+  for (size_t i = 0; i < out.rows.size(); ++i) {
+    if (out.rows[i].size() != out.columns.size()) {
+      FailAt(IndexPath(r.PathOf("rows"), i), "expected " + std::to_string(out.columns.size()) +
+                                                 " cells (one per column), got " + std::to_string(out.rows[i].size()));
+    }
+  }
+  r.OptionalOr("notes", out.notes);
+  r.OptionalOr("declined", out.declined);
+}
+void to_json(Json& j, const RunSkillResult& v) {
+  Json rows = Json::array();
+  for (const auto& row : v.rows) rows.push_back(RowToJson(row));
+  j = {{"columns", v.columns}, {"rows", std::move(rows)}, {"notes", v.notes}, {"declined", v.declined}};
+}
+NSYS_DEFINE_FROM_JSON(RunSkillResult)
+
+void FromJson(const Json& j, ReloadSkillsResult& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("skillCount", out.skill_count);
+  r.OptionalOr("warnings", out.warnings);
+}
+void to_json(Json& j, const ReloadSkillsResult& v) {
+  j = {{"skillCount", v.skill_count}, {"warnings", v.warnings}};
+}
+NSYS_DEFINE_FROM_JSON(ReloadSkillsResult)
+
+void FromJson(const Json& j, ExportTraceParams& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("profileId", out.profile_id);
+  r.Optional("window", out.window);
+  r.Optional("devices", out.devices);
+  r.Optional("pids", out.pids);
+  r.Optional("minDurationNs", out.min_duration_ns);
+  if (out.min_duration_ns && *out.min_duration_ns < 0) FailAt(r.PathOf("minDurationNs"), "must not be negative");
+  r.Optional("gzip", out.gzip);
+  r.Optional("output", out.output);
+}
+void to_json(Json& j, const ExportTraceParams& v) {
+  j = {{"profileId", v.profile_id}};
+  SetIfPresent(j, "window", v.window);
+  SetIfPresent(j, "devices", v.devices);
+  SetIfPresent(j, "pids", v.pids);
+  SetIfPresent(j, "minDurationNs", v.min_duration_ns);
+  SetIfPresent(j, "gzip", v.gzip);
+  SetIfPresent(j, "output", v.output);
+}
+NSYS_DEFINE_FROM_JSON(ExportTraceParams)
+
+void FromJson(const Json& j, ExportTraceResult& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("bytes", out.bytes);
+  r.Required("sha256", out.sha256);
+  r.OptionalOr("gzip", out.gzip);
+  r.Optional("path", out.path);
+  r.OptionalOr("notes", out.notes);
+}
+void to_json(Json& j, const ExportTraceResult& v) {
+  j = {{"bytes", v.bytes}, {"sha256", v.sha256}, {"gzip", v.gzip}, {"notes", v.notes}};
+  SetIfPresent(j, "path", v.path);
+}
+NSYS_DEFINE_FROM_JSON(ExportTraceResult)
+
+void FromJson(const Json& j, OpenInPerfettoParams& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("profileId", out.profile_id);
+  r.Optional("window", out.window);
+}
+void to_json(Json& j, const OpenInPerfettoParams& v) {
+  j = {{"profileId", v.profile_id}};
+  SetIfPresent(j, "window", v.window);
+}
+NSYS_DEFINE_FROM_JSON(OpenInPerfettoParams)
+
+void FromJson(const Json& j, OpenInPerfettoResult& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("url", out.url);
+  r.Required("port", out.port);
+  r.Required("token", out.token);
+  r.Required("expiresAt", out.expires_at);
+}
+void to_json(Json& j, const OpenInPerfettoResult& v) {
+  j = {{"url", v.url}, {"port", v.port}, {"token", v.token}, {"expiresAt", v.expires_at}};
+}
+NSYS_DEFINE_FROM_JSON(OpenInPerfettoResult)
+
+}  // namespace nsys::protocol

@@ -1,0 +1,102 @@
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "commands.h"
+#include "nsys/lsp/converters.h"
+#include "open_profile.h"
+#include "table_format.h"
+
+namespace nsys::cli {
+namespace {
+
+std::string HumanBytes(int64_t bytes) {
+  const char* units[] = {"B", "KB", "MB", "GB", "TB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1000 && unit < 4) value /= 1000, ++unit;
+  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, units[unit]);
+}
+
+std::string RenderInfo(const engine::ProfileInfo& info) {
+  std::string out;
+  auto line = [&out](std::string_view key, const std::string& value) { out += fmt::format("{:<13}{}\n", key, value); };
+  line("File", fmt::format("{} ({})", info.path, HumanBytes(info.file_size)));
+  if (info.source_path != info.path && !info.source_path.empty()) line("Source", info.source_path);
+  line("Nsight", fmt::format("{} (export schema {})", info.nsys_version.empty() ? "unknown" : info.nsys_version,
+                             info.schema_version.empty() ? "unknown" : info.schema_version));
+  line("Duration", fmt::format("{:.6f} s (capture clock {} to {} ns)",
+                               static_cast<double>(info.end_ns - info.start_ns) / 1e9, info.start_ns, info.end_ns));
+  std::string devices = fmt::format("{}", info.devices.size());
+  for (const auto& d : info.devices) {
+    devices += fmt::format("\n{:<13}  GPU {}: {}", "", d.id, d.name.empty() ? "(no name in the export)" : d.name);
+    if (d.sm_count > 0) devices += fmt::format(", {} SMs", d.sm_count);
+    if (d.total_memory > 0) devices += fmt::format(", {}", HumanBytes(d.total_memory));
+  }
+  line("Devices", devices);
+  std::string processes = fmt::format("{}", info.processes.size());
+  for (size_t i = 0; i < info.processes.size() && i < 10; ++i) {
+    processes += fmt::format("\n{:<13}  pid {}: {}", "", info.processes[i].pid, info.processes[i].name);
+  }
+  if (info.processes.size() > 10) processes += fmt::format("\n{:<13}  ... and {} more", "", info.processes.size() - 10);
+  line("Processes", processes);
+  line("Threads", fmt::format("{}", info.threads.size()));
+  line("Streams", fmt::format("{}", info.streams.size()));
+  const auto& c = info.caps;
+  std::string caps;
+  auto cap = [&caps](bool present, const char* name) {
+    if (present) caps += (caps.empty() ? "" : " ") + std::string(name);
+  };
+  cap(c.kernels, "kernels"), cap(c.runtime, "cuda-api"), cap(c.memcpy, "memcpy"), cap(c.memset, "memset");
+  cap(c.sync, "sync"), cap(c.nvtx, "nvtx"), cap(c.gpu_info, "gpu-info"), cap(c.cuda_streams, "streams");
+  cap(c.profiler_overhead, "overhead"), cap(c.osrt, "osrt"), cap(c.nccl, "nccl");
+  line("Contents", caps.empty() ? "(no GPU or NVTX activity)" : caps);
+  std::string tables;
+  for (const auto& t : info.tables) {
+    // ENUM_* tables are lookup tables of the export format: listed by `--format json`, not here.
+    if (t.rows > 0 && t.name.rfind("ENUM_", 0) != 0) {
+      tables += fmt::format("\n{:<13}  {:<44} {:>12}", "", t.name, GroupThousands(t.rows));
+    }
+  }
+  line("Tables", fmt::format("{} ({} with rows){}", info.tables.size(),
+                             std::count_if(info.tables.begin(), info.tables.end(), [](const auto& t) { return t.rows > 0; }),
+                             tables));
+  line("From cache", info.from_cache ? "yes" : "no");
+  return out;
+}
+
+int RunInfo(const CommandContext& ctx) {
+  const auto format = ParseOutputFormat(ctx.args.Value("--format").value_or("table"));
+  if (!format || (*format != OutputFormat::kTable && *format != OutputFormat::kJson)) {
+    return UsageError("info", "--format must be table or json");
+  }
+  core::Workspace workspace(ctx.config);
+  auto opened = OpenWithProgress(workspace, ctx.args.positionals()[0]);
+  if (!opened) return FailWith(opened.error());
+  const auto& info = opened->profile->info();
+  if (*format == OutputFormat::kJson) {
+    auto json = lsp::ProfileSummaryJson(opened->id, info);
+    json.erase("profileId");  // a server session's handle, meaningless here
+    std::printf("%s\n", json.dump(2).c_str());
+  } else {
+    std::fputs(RenderInfo(info).c_str(), stdout);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command InfoCommand() {
+  Command command;
+  command.name = "info";
+  command.synopsis = "FILE [--format table|json]";
+  command.summary = "describe a profile: versions, duration, devices, processes, tables";
+  command.options = {{"--format", 1, "FORMAT", "table (default) or json"}};
+  command.min_positionals = command.max_positionals = 1;
+  command.run = RunInfo;
+  return command;
+}
+
+}  // namespace nsys::cli

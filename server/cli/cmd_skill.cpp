@@ -1,0 +1,147 @@
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "commands.h"
+#include "nsys/lsp/converters.h"
+#include "nsys/skills/registry.h"
+#include "open_profile.h"
+#include "table_format.h"
+
+namespace nsys::cli {
+namespace {
+
+void PrintTable(const skills::Table& table, OutputFormat format, const RenderOptions& options) {
+  std::fputs(RenderTable(table, format, options).c_str(), stdout);
+  if (format == OutputFormat::kJson) return;  // the notes are in the JSON
+  // CSV stays machine-readable: its notes go to stderr.
+  std::FILE* notes_out = format == OutputFormat::kCsv ? stderr : stdout;
+  if (!table.notes.empty() && notes_out == stdout) std::fputs("\n", stdout);
+  for (const auto& note : table.notes) std::fprintf(notes_out, "note: %s\n", note.c_str());
+}
+
+int RunSkillList(const CommandContext& ctx) {
+  const auto format = ParseOutputFormat(ctx.args.Value("--format").value_or("table"));
+  if (!format) return UsageError("skill list", "--format must be table, json, csv or markdown");
+  core::Workspace workspace(ctx.config);
+  if (*format == OutputFormat::kJson) {
+    protocol::ListSkillsResult result;
+    for (const auto& skill : workspace.Skills()) result.skills.push_back(lsp::Describe(*skill));
+    std::printf("%s\n", protocol::Json(result).dump(2).c_str());
+    return kExitOk;
+  }
+  skills::Table table;
+  table.columns = {{"name", skills::ColumnType::kString, ""},
+                   {"mirrors", skills::ColumnType::kString, ""},
+                   {"description", skills::ColumnType::kString, ""}};
+  for (const auto& skill : workspace.Skills()) {
+    std::string reference = skill->reference();
+    table.rows.push_back({skill->name(), reference.empty() ? Value{} : Value{reference}, skill->description()});
+  }
+  RenderOptions options;
+  options.max_text_width = 100;
+  PrintTable(table, *format, options);
+  return kExitOk;
+}
+
+int RunSkillRun(const CommandContext& ctx) {
+  const std::string& name = ctx.args.positionals()[0];
+  const std::string& path = ctx.args.positionals()[1];
+  const auto format = ParseOutputFormat(ctx.args.Value("--format").value_or("table"));
+  if (!format) return UsageError("skill run", "--format must be table, json, csv or markdown");
+
+  core::Workspace workspace(ctx.config);
+  auto skill = workspace.FindSkill(name);
+  if (!skill) {
+    std::vector<std::string> names;
+    for (const auto& s : workspace.Skills()) names.push_back(s->name());
+    return UsageError("skill run", fmt::format("unknown skill '{}' (known: {})", name, fmt::join(names, ", ")));
+  }
+
+  // Command-line options → the skill's typed arguments, checked before the profile is opened.
+  const auto specs = skills::AllArgs(*skill);
+  skills::Args args;
+  std::string error;
+  auto set = [&](const std::string& arg, const std::string& text) {
+    auto spec = std::find_if(specs.begin(), specs.end(), [&](const auto& s) { return s.name == arg; });
+    if (spec == specs.end()) {
+      std::vector<std::string> known;
+      for (const auto& s : specs) known.push_back(s.name);
+      error = fmt::format("skill '{}' has no argument '{}' (its arguments: {})", name, arg, fmt::join(known, ", "));
+      return false;
+    }
+    if (!spec->choices.empty() && std::find(spec->choices.begin(), spec->choices.end(), text) == spec->choices.end()) {
+      error = fmt::format("argument '{}' must be one of {}, not '{}'", arg, fmt::join(spec->choices, ", "), text);
+      return false;
+    }
+    auto value = skills::ParseArgText(*spec, text);
+    if (!value) {
+      error = value.error().message;
+      return false;
+    }
+    args[arg] = std::move(*value);
+    return true;
+  };
+  bool ok = true;
+  if (auto device = ctx.args.Value("--device")) ok = ok && set("device", *device);
+  if (auto pid = ctx.args.Value("--pid")) ok = ok && set("pid", *pid);
+  if (auto trim = ctx.args.Values("--trim")) ok = ok && set("start", (*trim)[0]) && set("end", (*trim)[1]);
+  if (auto clock = ctx.args.Value("--clock")) ok = ok && set("clock", *clock);
+  for (const auto& pair : ctx.args.All("--arg")) {
+    const size_t eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      error = fmt::format("--arg wants NAME=VALUE, not '{}'", pair);
+      ok = false;
+    }
+    ok = ok && set(pair.substr(0, eq), pair.substr(eq + 1));
+  }
+  if (!ok) return UsageError("skill run", error);
+
+  auto opened = OpenWithProgress(workspace, path);
+  if (!opened) return FailWith(opened.error());
+  auto table = workspace.RunSkill(opened->id, name, args, {}, TerminalProgress("running " + name));
+  ClearTerminalProgress();
+  if (!table) return FailWith(table.error());
+  RenderOptions options;
+  options.full_names = ctx.args.Has("--full-names");
+  PrintTable(*table, *format, options);
+  return kExitOk;
+}
+
+}  // namespace
+
+Command SkillListCommand() {
+  Command command;
+  command.name = "skill list";
+  command.summary = "list the skills (built-in and user skills)";
+  command.options = {{"--format", 1, "FORMAT", "table (default), json, csv or markdown"}};
+  command.run = RunSkillList;
+  return command;
+}
+
+Command SkillRunCommand() {
+  Command command;
+  command.name = "skill run";
+  command.synopsis = "NAME FILE [options]";
+  command.summary = "run a skill on a profile and print its table";
+  command.details =
+      "Times in --trim are seconds from the profile start unless --clock capture_ns is given.\n"
+      "Skill-specific arguments go through --arg, e.g. --arg limit=20 (see 'nsys-ai skill list --format json').";
+  command.options = {
+      {"--device", 1, "N", "only GPU N"},
+      {"--pid", 1, "P", "only process P"},
+      {"--trim", 2, "START END", "only events that start in [START, END)"},
+      {"--clock", 1, "CLOCK", "relative_s (seconds from the profile start, default) or capture_ns"},
+      {"--arg", 1, "NAME=VALUE", "a skill argument (repeatable)", true},
+      {"--full-names", 0, "", "do not shorten or cut long names in table/markdown output"},
+      {"--format", 1, "FORMAT", "table (default), json, csv or markdown"},
+  };
+  command.min_positionals = command.max_positionals = 2;
+  command.run = RunSkillRun;
+  return command;
+}
+
+}  // namespace nsys::cli

@@ -1,0 +1,83 @@
+// THE subcommand table. To add a subcommand: define `Command XCommand()` in its own cmd_x.cpp, declare it below
+// and list it in Commands().
+#include "commands.h"
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+namespace nsys::cli {
+
+Command ServeCommand();       // cmd_serve.cpp
+Command InfoCommand();        // cmd_info.cpp
+Command SkillListCommand();   // cmd_skill.cpp
+Command SkillRunCommand();    // cmd_skill.cpp
+Command VersionCommand();     // cmd_version.cpp
+Command McpCommand();         // cmd_mcp.cpp
+Command ExportCommand();      // cmd_export.cpp
+Command OpenCommand();        // cmd_open.cpp
+
+const std::vector<Command>& Commands() {
+  static const std::vector<Command> commands = {
+      ServeCommand(),
+      InfoCommand(),
+      SkillListCommand(),
+      SkillRunCommand(),
+      McpCommand(),
+      ExportCommand(),
+      OpenCommand(),
+      VersionCommand(),
+  };
+  return commands;
+}
+
+const std::vector<OptionSpec>& GlobalOptions() {
+  static const std::vector<OptionSpec> options = {
+      {"--help", 0, "", "show help for this command", false, "-h"},
+      {"--no-cache", 0, "", "neither read nor write the warm profile cache"},
+      {"--log-level", 1, "LEVEL", "error, warn (default), info or debug; logs go to stderr"},
+      {"--log-file", 1, "PATH", "append logs to PATH instead of stderr"},
+      {"--skill-dir", 1, "DIR", "also load user skills from DIR (repeatable)", true},
+  };
+  return options;
+}
+
+int UsageError(const std::string& command, const std::string& message) {
+  if (command.empty()) {
+    std::fprintf(stderr, "nsys-ai: %s\nRun 'nsys-ai help' for usage.\n", message.c_str());
+  } else {
+    std::fprintf(stderr, "nsys-ai %s: %s\nRun 'nsys-ai help %s' for usage.\n", command.c_str(), message.c_str(),
+                 command.c_str());
+  }
+  return kExitUsage;
+}
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "nsys-ai: %s\n", message.c_str());
+  return kExitFailure;
+}
+
+int FailWith(const Error& error) { return Fail(error.message); }
+
+std::string CommandHelp(const Command& command) {
+  std::string out = fmt::format("Usage: nsys-ai {} {}\n\n{}\n", command.name, command.synopsis, command.summary);
+  if (!command.details.empty()) out += "\n" + command.details + "\n";
+  if (!command.options.empty()) out += "\nOptions:\n" + FormatOptions(command.options);
+  out += "\nGlobal options:\n" + FormatOptions(GlobalOptions());
+  return out;
+}
+
+std::string GeneralHelp() {
+  std::string out =
+      "nsys-ai: NVIDIA Nsight Systems profiles (.sqlite exports) for editors, scripts and agents.\n\n"
+      "Usage: nsys-ai COMMAND [options]\n\nCommands:\n";
+  size_t width = 4;
+  for (const auto& command : Commands()) width = std::max(width, command.name.size());
+  for (const auto& command : Commands()) out += fmt::format("  {:<{}}  {}\n", command.name, width, command.summary);
+  out += fmt::format("  {:<{}}  {}\n", "help", width, "show help for a command: nsys-ai help COMMAND");
+  out += "\nGlobal options:\n" + FormatOptions(GlobalOptions());
+  out += "\nExit codes: 0 success, 1 error (message on stderr), 2 bad command line.\n";
+  return out;
+}
+
+}  // namespace nsys::cli

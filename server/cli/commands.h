@@ -1,0 +1,49 @@
+#pragma once
+// The subcommands of `nsys-ai`. Each lives in its own cmd_*.cpp and is listed once in commands.cpp.
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "nsys/core/workspace.h"
+#include "nsys/engine/expected.h"
+
+namespace nsys::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;  // a runtime error: the message is on stderr
+inline constexpr int kExitUsage = 2;    // a bad command line
+
+struct CommandContext {
+  const ParsedArgs& args;
+  core::WorkspaceConfig config;  // from the global options (--no-cache, --skill-dir)
+};
+
+struct Command {
+  std::string name;      // "skill run"
+  std::string synopsis;  // "NAME FILE [options]"
+  std::string summary;   // one line, for `nsys-ai help`
+  std::string details;   // more help, may be empty
+  std::vector<OptionSpec> options;
+  size_t min_positionals = 0;
+  size_t max_positionals = 0;
+  std::function<int(const CommandContext&)> run;
+};
+
+// Every subcommand, in the order `nsys-ai help` lists them.
+const std::vector<Command>& Commands();
+// Options every subcommand accepts (--help, --no-cache, --log-level, --log-file, --skill-dir).
+const std::vector<OptionSpec>& GlobalOptions();
+
+// Prints "nsys-ai COMMAND: message" and a pointer to the help on stderr; returns kExitUsage.
+int UsageError(const std::string& command, const std::string& message);
+// Prints "nsys-ai: message" on stderr; returns kExitFailure.
+int Fail(const std::string& message);
+int FailWith(const Error& error);
+
+// Help text of one command, or of everything.
+std::string CommandHelp(const Command& command);
+std::string GeneralHelp();
+
+}  // namespace nsys::cli

@@ -1,0 +1,52 @@
+#include "open_profile.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+
+#include <fmt/format.h>
+
+namespace nsys::cli {
+namespace {
+
+std::atomic<bool> g_drawn{false};
+
+}  // namespace
+
+ProgressSink TerminalProgress(std::string label) {
+  if (!::isatty(2)) return {};
+  struct State {
+    std::mutex mu;
+    std::chrono::steady_clock::time_point last{};
+  };
+  auto state = std::make_shared<State>();
+  return [state, label = std::move(label)](double percent, const std::string& message) {
+    const auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(state->mu);
+    if (now - state->last < std::chrono::milliseconds(200)) return;
+    state->last = now;
+    const std::string line = fmt::format("\r\x1b[K{} {:3.0f}% {}", label, percent, message);
+    std::fwrite(line.data(), 1, line.size(), stderr);
+    std::fflush(stderr);
+    g_drawn = true;
+  };
+}
+
+void ClearTerminalProgress() {
+  if (g_drawn.exchange(false)) {
+    std::fputs("\r\x1b[K", stderr);
+    std::fflush(stderr);
+  }
+}
+
+Expected<core::OpenedProfile> OpenWithProgress(core::Workspace& workspace, const std::string& path) {
+  auto opened = workspace.Open(path, TerminalProgress("opening " + path));
+  ClearTerminalProgress();
+  return opened;
+}
+
+}  // namespace nsys::cli

@@ -1,0 +1,16 @@
+#pragma once
+#include <string>
+
+#include "nsys/core/workspace.h"
+#include "nsys/engine/expected.h"
+
+namespace nsys::cli {
+
+// Opens `path` in `workspace`, showing a progress line on stderr when stderr is a terminal.
+Expected<core::OpenedProfile> OpenWithProgress(core::Workspace& workspace, const std::string& path);
+// A ProgressSink that draws "\r<label> 42% message" on a terminal's stderr (nothing otherwise), at most 5 times/s.
+ProgressSink TerminalProgress(std::string label);
+// Clears the progress line, if one was drawn.
+void ClearTerminalProgress();
+
+}  // namespace nsys::cli

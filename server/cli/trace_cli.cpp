@@ -1,0 +1,195 @@
+#include "trace_cli.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+
+namespace nsys::cli {
+namespace {
+
+bool ParseDouble(const std::string& text, double& out) {
+  if (text.empty()) return false;
+  try {
+    size_t used = 0;
+    out = std::stod(text, &used);
+    return used == text.size() && std::isfinite(out);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+template <typename Int>
+bool ParseInt(const std::string& text, Int& out) {
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+}  // namespace
+
+std::vector<OptionSpec> TraceSelectionOptions() {
+  return {
+      {"--start", 1, "S", "trace from S (seconds from the profile start, see --clock)"},
+      {"--end", 1, "S", "trace up to S"},
+      {"--window", 1, "S:E", "the same as --start S --end E (either side may be empty)"},
+      {"--clock", 1, "CLOCK", "relative_s (seconds from the profile start, default) or capture_ns"},
+      {"--device", 1, "N", "only GPU N (repeatable)", true},
+      {"--pid", 1, "P", "only process P (repeatable)", true},
+      {"--min-duration-ns", 1, "N", "leave out slices shorter than N ns"},
+      {"--no-cpu", 0, "", "leave out CUDA API calls and NVTX"},
+      {"--no-gpu", 0, "", "leave out kernels, memcpys, memsets and GPU counters"},
+      {"--no-flows", 0, "", "no arrows from launch calls to GPU work"},
+      {"--no-counters", 0, "", "no utilisation/bandwidth counter tracks"},
+      {"--counter-bucket-ns", 1, "N", "counter resolution (default: about 1000 points over the span)"},
+  };
+}
+
+std::optional<TraceSelection> ParseTraceSelection(const ParsedArgs& args, std::string& error) {
+  TraceSelection s;
+  std::optional<std::string> start = args.Value("--start");
+  std::optional<std::string> end = args.Value("--end");
+  if (auto window = args.Value("--window")) {
+    if (start || end) {
+      error = "--window and --start/--end exclude each other";
+      return std::nullopt;
+    }
+    const size_t colon = window->find(':');
+    if (colon == std::string::npos) {
+      error = fmt::format("--window wants START:END (e.g. 0.2:0.4), not '{}'", *window);
+      return std::nullopt;
+    }
+    if (colon > 0) start = window->substr(0, colon);
+    if (colon + 1 < window->size()) end = window->substr(colon + 1);
+  }
+  auto set_time = [&](const std::optional<std::string>& text, std::optional<double>& out, const char* what) {
+    if (!text) return true;
+    double v;
+    if (!ParseDouble(*text, v)) {
+      error = fmt::format("{} wants a number, not '{}'", what, *text);
+      return false;
+    }
+    out = v;
+    s.windowed = true;
+    return true;
+  };
+  if (!set_time(start, s.window.start, "--start") || !set_time(end, s.window.end, "--end")) return std::nullopt;
+  if (auto clock = args.Value("--clock")) {
+    if (*clock == "relative_s") {
+      s.window.clock = engine::WindowSpec::Clock::kSecondsFromStart;
+    } else if (*clock == "capture_ns") {
+      s.window.clock = engine::WindowSpec::Clock::kCaptureNs;
+    } else {
+      error = fmt::format("--clock must be relative_s or capture_ns, not '{}'", *clock);
+      return std::nullopt;
+    }
+  }
+  for (const auto& text : args.All("--device")) {
+    int32_t device;
+    if (!ParseInt(text, device) || device < 0) {
+      error = fmt::format("--device wants a GPU number, not '{}'", text);
+      return std::nullopt;
+    }
+    s.devices.push_back(device);
+  }
+  for (const auto& text : args.All("--pid")) {
+    uint32_t pid;
+    if (!ParseInt(text, pid) || pid > 0xFFFFFF) {
+      error = fmt::format("--pid wants a process id, not '{}'", text);
+      return std::nullopt;
+    }
+    s.pids.push_back(pid);
+  }
+  if (auto text = args.Value("--min-duration-ns")) {
+    if (!ParseInt(*text, s.min_duration_ns) || s.min_duration_ns < 0) {
+      error = fmt::format("--min-duration-ns wants a number of nanoseconds, not '{}'", *text);
+      return std::nullopt;
+    }
+  }
+  if (auto text = args.Value("--counter-bucket-ns")) {
+    if (!ParseInt(*text, s.counter_bucket_ns) || s.counter_bucket_ns < 1) {
+      error = fmt::format("--counter-bucket-ns wants a positive number of nanoseconds, not '{}'", *text);
+      return std::nullopt;
+    }
+  }
+  s.gpu = !args.Has("--no-gpu");
+  s.cpu = !args.Has("--no-cpu");
+  s.flows = !args.Has("--no-flows");
+  s.counters = !args.Has("--no-counters");
+  if (!s.gpu && !s.cpu) {
+    error = "--no-gpu and --no-cpu together leave nothing to trace";
+    return std::nullopt;
+  }
+  return s;
+}
+
+Expected<trace::TraceOptions> ToTraceOptions(const TraceSelection& s, const engine::ProfileInfo& info) {
+  trace::TraceOptions options;
+  if (s.windowed) {
+    auto window = engine::ResolveWindow(info, s.window);
+    if (!window) return window.error();
+    options.window = *window;
+  }
+  options.devices = s.devices;
+  options.pids = s.pids;
+  options.min_duration_ns = s.min_duration_ns;
+  options.gpu = s.gpu;
+  options.cpu = s.cpu;
+  options.flows = s.flows;
+  options.counters = s.counters;
+  options.counter_bucket_ns = s.counter_bucket_ns;
+  return options;
+}
+
+std::vector<OptionSpec> PerfettoChannelOptions() {
+  return {
+      {"--perfetto-origin", 1, "URL", "the Perfetto UI traces are handed to (default https://ui.perfetto.dev)"},
+      {"--perfetto-port", 1, "PORT", "also serve traces for the #!/?url= deep link (Perfetto accepts only 9001)"},
+      {"--perfetto-expires", 1, "SECONDS", "how long a trace link works (default 3600)"},
+  };
+}
+
+bool ParsePerfettoChannelOptions(const ParsedArgs& args, transport::HttpSideChannelOptions& out, std::string& error) {
+  if (auto origin = args.Value("--perfetto-origin")) {
+    if (Status ok = transport::CheckPerfettoOrigin(*origin); !ok.ok()) {
+      error = "--perfetto-origin: " + ok.error().message;
+      return false;
+    }
+    out.perfetto_origin = *origin;
+  }
+  if (auto text = args.Value("--perfetto-port")) {
+    uint16_t port = 0;
+    if (!ParseInt(*text, port) || port == 0) {
+      error = fmt::format("--perfetto-port wants a port number (1-65535), not '{}'", *text);
+      return false;
+    }
+    out.perfetto_port = port;
+  }
+  if (auto text = args.Value("--perfetto-expires")) {
+    int64_t seconds = 0;
+    if (!ParseInt(*text, seconds) || seconds < 1 || seconds > 7 * 24 * 3600) {
+      error = fmt::format("--perfetto-expires wants a number of seconds (1 to 604800), not '{}'", *text);
+      return false;
+    }
+    out.token_lifetime = std::chrono::seconds(seconds);
+  }
+  return true;
+}
+
+std::string DescribeTrace(const trace::TraceStats& stats) {
+  const double rate = stats.seconds > 0 ? static_cast<double>(stats.bytes) / stats.seconds : 0;
+  std::string out = fmt::format(
+      "{} in {:.2f} s ({}/s; {:.2f} s of CPU), {} packets, {} tracks: {} kernels, {} memcpys, {} memsets, "
+      "{} CUDA API calls, {} NVTX ranges, {} NVTX marks, {} flows, {} counter values",
+      trace::HumanBytes(stats.bytes), stats.seconds, trace::HumanBytes(static_cast<int64_t>(rate)), stats.cpu_seconds,
+      stats.packets, stats.tracks, stats.kernels, stats.memcpys, stats.memsets, stats.api_calls, stats.nvtx_ranges,
+      stats.nvtx_marks, stats.flows, stats.counter_values);
+  if (stats.clamped_slices > 0) {
+    out +=
+        fmt::format("; {} slices clipped to nest ({} on GPU streams)", stats.clamped_slices, stats.clamped_gpu_slices);
+  }
+  if (stats.skipped_short > 0) out += fmt::format("; {} shorter than the minimum left out", stats.skipped_short);
+  return out;
+}
+
+}  // namespace nsys::cli

@@ -1,0 +1,156 @@
+// nsys-ai-bench: times the engine on one export, for scripts/bench. Each command prints "key=value" lines.
+//
+//   nsys-ai-bench summary FILE [--cache-dir DIR] [--threads N] [--background on|off]
+//                                                                  open + first kernel summary (gpukernsum-style)
+//   nsys-ai-bench attribution FILE [--threads N]                   open + Require(kAttribution) + coverage
+//   nsys-ai-bench prime FILE --cache-dir DIR                       full load, then write the warm snapshot
+//   nsys-ai-bench query FILE [--cache-dir DIR]                     a kernel-time sum over a 1 s window, once loaded
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "nsys/engine/profile.h"
+#include "nsys/engine/window.h"
+
+namespace {
+
+using nsys::engine::KernelTable;
+using nsys::engine::Need;
+using nsys::engine::OpenOptions;
+using nsys::engine::Profile;
+using Clock = std::chrono::steady_clock;
+
+double Ms(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+struct Row {
+  uint32_t name;
+  int64_t total = 0, count = 0, min = INT64_MAX, max = 0, median = 0;
+  double stddev = 0;
+};
+
+// gpukernsum: per demangled name, total / instances / avg / median / min / max / stddev of kernel durations.
+// Names are small dense ids, so rows are bucketed by name (a counting sort) and each bucket's median is found
+// with nth_element: linear, where a sort of 3.4M (name, duration) pairs would dominate the answer.
+std::vector<Row> KernelSummary(const KernelTable& k) {
+  uint32_t max_name = 0;
+  for (uint32_t n : k.name) max_name = std::max(max_name, n);
+  std::vector<uint32_t> offset(max_name + 2, 0);
+  for (uint32_t n : k.name) ++offset[n + 1];
+  for (size_t i = 1; i < offset.size(); ++i) offset[i] += offset[i - 1];
+  std::vector<int64_t> dur(k.size());
+  std::vector<uint32_t> cursor(offset.begin(), offset.end() - 1);
+  for (size_t i = 0; i < k.size(); ++i) dur[cursor[k.name[i]]++] = k.end[i] - k.start[i];
+  std::vector<Row> rows;
+  for (uint32_t name = 0; name <= max_name; ++name) {
+    const auto b = dur.begin() + offset[name], e = dur.begin() + offset[name + 1];
+    const size_t n = static_cast<size_t>(e - b);
+    if (n == 0) continue;
+    Row r;
+    r.name = name;
+    double sum_sq = 0;
+    for (auto it = b; it != e; ++it) {
+      r.total += *it;
+      r.min = std::min(r.min, *it);
+      r.max = std::max(r.max, *it);
+      sum_sq += static_cast<double>(*it) * static_cast<double>(*it);
+    }
+    r.count = static_cast<int64_t>(n);
+    std::nth_element(b, b + n / 2, e);
+    r.median = b[n / 2];
+    if (n % 2 == 0) r.median = (r.median + *std::max_element(b, b + n / 2)) / 2;
+    const double mean = static_cast<double>(r.total) / static_cast<double>(n);
+    r.stddev =
+        n > 1 ? std::sqrt(std::max(0.0, (sum_sq - static_cast<double>(n) * mean * mean) / static_cast<double>(n - 1)))
+              : 0.0;
+    rows.push_back(r);
+  }
+  std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.total > b.total; });
+  return rows;
+}
+
+int Fail(const std::string& what) {
+  fmt::print(stderr, "nsys-ai-bench: {}\n", what);
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3)
+    return Fail("usage: nsys-ai-bench summary|attribution|prime|query FILE [--cache-dir DIR] [--threads N]");
+  const std::string command = argv[1], file = argv[2];
+  OpenOptions options;
+  options.use_cache = false;
+  options.load_all_in_background = true;  // the default, as the CLI and the server run
+  for (int i = 3; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--cache-dir") == 0) {
+      options.use_cache = true;
+      options.cache_dir = argv[i + 1];
+    } else if (std::strcmp(argv[i], "--background") == 0) {
+      options.load_all_in_background = std::strcmp(argv[i + 1], "off") != 0;
+    } else if (std::strcmp(argv[i], "--threads") == 0) {
+      options.worker_threads = std::atoi(argv[i + 1]);
+    }
+  }
+  const auto t0 = Clock::now();
+  auto opened = Profile::Open(file, options);
+  if (!opened) return Fail(opened.error().message);
+  std::shared_ptr<Profile> profile = std::move(*opened);
+  const auto t_open = Clock::now();
+  fmt::print("open_ms={:.1f}\nfrom_cache={}\n", Ms(t0, t_open), profile->info().from_cache);
+
+  if (command == "summary") {
+    if (auto s = profile->Require(Need::kKernels); !s.ok()) return Fail(s.error().message);
+    const auto t_loaded = Clock::now();
+    const std::vector<Row> rows = KernelSummary(profile->kernels());
+    const auto t_done = Clock::now();
+    fmt::print("kernels={}\nload_ms={:.1f}\naggregate_ms={:.1f}\nfirst_answer_ms={:.1f}\n", profile->kernels().size(),
+               Ms(t_open, t_loaded), Ms(t_loaded, t_done), Ms(t0, t_done));
+    for (size_t i = 0; i < std::min<size_t>(3, rows.size()); ++i)
+      fmt::print("top{}={} ns x{} {:.60}\n", i + 1, rows[i].total, rows[i].count,
+                 profile->strings().view(rows[i].name));
+  } else if (command == "attribution" || command == "prime") {
+    if (auto s = profile->Require(command == "prime" ? nsys::engine::kAllTables : Need::kAttribution); !s.ok())
+      return Fail(s.error().message);
+    const auto t_done = Clock::now();
+    const auto c = profile->coverage();
+    fmt::print("kernels={}\nruntime={}\nnvtx={}\nattribution_ms={:.1f}\n", profile->kernels().size(),
+               profile->runtime().size(), profile->nvtx().size(), Ms(t0, t_done));
+    fmt::print("with_launch_pct={:.2f}\nwith_nvtx_pct={:.2f}\n",
+               100.0 * static_cast<double>(c.with_launch_time_ns) / std::max<int64_t>(1, c.kernel_time_ns),
+               100.0 * static_cast<double>(c.with_nvtx_time_ns) / std::max<int64_t>(1, c.kernel_time_ns));
+    if (command == "prime") {
+      profile.reset();  // the destructor writes the snapshot once everything is loaded
+      fmt::print("prime_ms={:.1f}\n", Ms(t0, Clock::now()));
+    }
+  } else if (command == "query") {
+    if (auto s = profile->Require(Need::kKernels); !s.ok()) return Fail(s.error().message);
+    const KernelTable& k = profile->kernels();
+    nsys::engine::WindowSpec spec;
+    spec.start = 0.5;
+    spec.end = 1.5;
+    auto window = nsys::engine::ResolveWindow(profile->info(), spec);
+    if (!window) return Fail(window.error().message);
+    const auto tq = Clock::now();
+    // Kernels overlapping the window, clipped to it: a binary search bounded by the longest kernel.
+    const auto [first, last] = nsys::engine::StartRange(k, window->begin - k.max_duration, window->end);
+    int64_t busy = 0, count = 0;
+    for (size_t i = first; i < last; ++i) {
+      const int64_t a = std::max(k.start[i], window->begin), b = std::min(k.end[i], window->end);
+      if (b > a) busy += b - a, ++count;
+    }
+    const auto tq_done = Clock::now();
+    fmt::print("window={}\nquery_kernels={}\nquery_busy_ns={}\nquery_ms={:.3f}\n", window->description, count, busy,
+               Ms(tq, tq_done));
+  } else {
+    return Fail("unknown command " + command);
+  }
+  return 0;
+}

@@ -1,0 +1,166 @@
+#include "file_checks.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace nsys::engine {
+namespace {
+
+constexpr char kSqliteMagic[] = "SQLite format 3";  // 16 bytes with the NUL
+
+uint32_t BigEndian32(const unsigned char* p) {
+  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | uint32_t{p[3]};
+}
+
+class Fd {
+ public:
+  explicit Fd(int fd) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// Reads up to n bytes at offset 0; returns the count read.
+ssize_t ReadHead(int fd, void* buf, size_t n) {
+  size_t done = 0;
+  while (done < n) {
+    const ssize_t r = pread(fd, static_cast<char*>(buf) + done, n - done, static_cast<off_t>(done));
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0) return r;
+    if (r == 0) break;
+    done += static_cast<size_t>(r);
+  }
+  return static_cast<ssize_t>(done);
+}
+
+uint64_t Rotl(uint64_t x, int r) {
+  return (x << r) | (x >> (64 - r));
+}
+
+uint64_t Mix(uint64_t h) {  // splitmix64 finaliser
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ULL;
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebULL;
+  return h ^ (h >> 31);
+}
+
+}  // namespace
+
+Status CheckExportFile(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) {
+    const int err = errno;
+    if (err == ENOENT || err == ENOTDIR)
+      return MakeError(ErrorKind::kNotFound, fmt::format("No such file: '{}'.", path));
+    if (err == EACCES)
+      return MakeError(ErrorKind::kBadInput, fmt::format("Permission denied: cannot access '{}'.", path));
+    return MakeError(ErrorKind::kBadInput, fmt::format("Cannot access '{}': {}.", path, std::strerror(err)));
+  }
+  if (S_ISDIR(st.st_mode))
+    return MakeError(ErrorKind::kBadInput,
+                     fmt::format("'{}' is a directory, not an Nsight Systems export: give a .sqlite file made by "
+                                 "`nsys export --type sqlite` (or a .nsys-rep report).",
+                                 path));
+  if (!S_ISREG(st.st_mode)) return MakeError(ErrorKind::kBadInput, fmt::format("'{}' is not a regular file.", path));
+  Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) {
+    const int err = errno;
+    if (err == EACCES)
+      return MakeError(ErrorKind::kBadInput,
+                       fmt::format("Permission denied: cannot read '{}' (check the file's permissions).", path));
+    return MakeError(ErrorKind::kBadInput, fmt::format("Cannot read '{}': {}.", path, std::strerror(err)));
+  }
+  if (st.st_size == 0)
+    return MakeError(ErrorKind::kBadInput, fmt::format("'{}' is empty (0 bytes), not an Nsight Systems export.", path));
+  unsigned char header[100] = {};
+  const ssize_t got = ReadHead(fd.get(), header, sizeof header);
+  if (got < 0) return MakeError(ErrorKind::kBadInput, fmt::format("Cannot read '{}': {}.", path, std::strerror(errno)));
+  if (got < 16 || std::memcmp(header, kSqliteMagic, 16) != 0)
+    return MakeError(ErrorKind::kBadInput,
+                     fmt::format("'{}' is not a SQLite database (it does not start with the SQLite header). "
+                                 "An Nsight Systems export is a .sqlite file made by `nsys export --type sqlite`.",
+                                 path));
+  if (got < 100)
+    return MakeError(ErrorKind::kBadInput,
+                     fmt::format("'{}' is truncated: it is {} bytes, shorter than a SQLite header.", path, got));
+  uint32_t page_size = (uint32_t{header[16]} << 8) | header[17];
+  if (page_size == 1) page_size = 65536;
+  if (page_size < 512 || page_size > 65536 || (page_size & (page_size - 1)) != 0)
+    return MakeError(ErrorKind::kBadInput,
+                     fmt::format("'{}' is damaged: its SQLite header has an invalid page size ({}).", path, page_size));
+  const uint32_t page_count = BigEndian32(header + 28);
+  // The in-header page count is valid only when the "version-valid-for" field matches the writer's version.
+  const bool count_valid = page_count > 0 && BigEndian32(header + 92) == BigEndian32(header + 96);
+  const int64_t size = st.st_size;
+  if (count_valid && size < int64_t{page_count} * page_size)
+    return MakeError(ErrorKind::kBadInput,
+                     fmt::format("'{}' is truncated: its SQLite header says {} bytes ({} pages) but the file has {} "
+                                 "bytes. Was the copy or the export interrupted?",
+                                 path, int64_t{page_count} * page_size, page_count, size));
+  if (size % page_size != 0)
+    return MakeError(ErrorKind::kBadInput,
+                     fmt::format("'{}' is truncated: {} bytes is not a whole number of {}-byte SQLite pages.", path,
+                                 size, page_size));
+  return {};
+}
+
+std::string FileIdentity::Key() const {
+  const int64_t fields[] = {size, mtime_ns, static_cast<int64_t>(inode), static_cast<int64_t>(device),
+                            static_cast<int64_t>(head_hash)};
+  return fmt::format("{:016x}", Hash64(fields, sizeof fields, 0x6e737973616931ULL));
+}
+
+Expected<FileIdentity> IdentifyFile(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return MakeError(ErrorKind::kNotFound, fmt::format("No such file: '{}'.", path));
+  FileIdentity id;
+  id.size = st.st_size;
+  id.mtime_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
+  id.inode = st.st_ino;
+  id.device = st.st_dev;
+  Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0)
+    return MakeError(ErrorKind::kBadInput, fmt::format("Cannot read '{}': {}.", path, std::strerror(errno)));
+  std::vector<unsigned char> head(1 << 20);
+  const ssize_t got = ReadHead(fd.get(), head.data(), head.size());
+  if (got < 0) return MakeError(ErrorKind::kBadInput, fmt::format("Cannot read '{}'.", path));
+  id.head_hash = Hash64(head.data(), static_cast<size_t>(got));
+  return id;
+}
+
+uint64_t Hash64(const void* data, size_t size, uint64_t seed) {
+  constexpr uint64_t kMul = 0x9E3779B97F4A7C15ULL;
+  const auto* p = static_cast<const unsigned char*>(data);
+  uint64_t lane[4] = {seed ^ 0x243F6A8885A308D3ULL, seed ^ 0x13198A2E03707344ULL, seed ^ 0xA4093822299F31D0ULL,
+                      seed ^ 0x082EFA98EC4E6C89ULL};
+  size_t i = 0;
+  for (; i + 32 <= size; i += 32) {
+    for (int k = 0; k < 4; ++k) {
+      uint64_t w;
+      std::memcpy(&w, p + i + 8 * k, 8);
+      lane[k] = Rotl((lane[k] ^ w) * kMul, 29);
+    }
+  }
+  for (; i + 8 <= size; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, p + i, 8);
+    lane[0] = Rotl((lane[0] ^ w) * kMul, 29);
+  }
+  uint64_t tail = 0;  // at most 7 bytes
+  for (size_t j = 0; i + j < size; ++j) tail = (tail << 8) | p[i + j];
+  uint64_t h = Mix(lane[0]) ^ Rotl(Mix(lane[1]), 17) ^ Rotl(Mix(lane[2]), 31) ^ Rotl(Mix(lane[3]), 47);
+  return Mix(h ^ Mix(tail ^ (size * kMul)));
+}
+
+}  // namespace nsys::engine

@@ -1,0 +1,102 @@
+// Profile::Open: file checks, .nsys-rep conversion, the warm snapshot or the SQLite probe.
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+
+#include "loaders.h"
+#include "nsys_rep.h"
+#include "profile_impl.h"
+
+namespace nsys::engine {
+namespace {
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+Error Cancelled() {
+  return MakeError(ErrorKind::kCancelled, "Opening the profile was cancelled.");
+}
+
+// Opens through the snapshot when a valid one exists; nullptr otherwise.
+std::shared_ptr<ProfileImpl> OpenFromSnapshot(const OpenOptions& options, const std::string& snapshot_path,
+                                              const FileIdentity& identity) {
+  auto reader = SnapshotReader::Open(snapshot_path, identity);
+  if (!reader) return nullptr;
+  auto impl = std::make_shared<ProfileImpl>(options);
+  if (!reader->ReadInfo(impl->info_, impl->pool_, impl->coverage_)) return nullptr;
+  impl->snapshot_ = std::move(reader);
+  impl->info_.from_cache = true;
+  return impl;
+}
+
+}  // namespace
+
+std::string CacheDir(const OpenOptions& options) {
+  if (!options.cache_dir.empty()) return options.cache_dir;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/nsys-ai";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/nsys-ai";
+  return {};
+}
+
+Expected<std::shared_ptr<Profile>> Profile::Open(const std::string& path, const OpenOptions& options,
+                                                 const ProgressSink& progress, const CancelToken& cancel) {
+  std::string db_path = path;
+  if (EndsWith(path, ".nsys-rep")) {
+    auto converted = ConvertNsysRep(path, options, progress, cancel);
+    if (!converted) return converted.error();
+    db_path = *converted;
+  }
+  if (Status s = CheckExportFile(db_path); !s.ok()) return s.error();
+  if (cancel.cancelled()) return Cancelled();
+
+  std::shared_ptr<ProfileImpl> impl;
+  std::optional<FileIdentity> identity;
+  std::string snapshot_path;
+  const std::string cache_dir = options.use_cache ? CacheDir(options) : std::string();
+  if (!cache_dir.empty()) {
+    if (auto id = IdentifyFile(db_path)) {
+      identity = *id;
+      snapshot_path = fmt::format("{}/{}.snap", cache_dir, id->Key());
+      impl = OpenFromSnapshot(options, snapshot_path, *identity);
+    }
+  }
+  if (!impl) {
+    auto db = sql::Db::OpenReadOnly(db_path);
+    if (!db) return db.error();
+    db->WatchCancel(&cancel, nullptr);
+    impl = std::make_shared<ProfileImpl>(options);
+    struct stat st {};
+    const int64_t size = stat(db_path.c_str(), &st) == 0 ? st.st_size : 0;
+    impl->file_ = MapExportFile(db_path);
+    auto probe = ProbeExport(*db, db_path, size, impl->pool_, impl->file_.get());
+    if (!probe) return probe.error();
+    impl->info_ = std::move(probe->info);
+    impl->schema_ = std::move(probe->schema);
+    impl->ids_ = std::move(probe->ids);
+    impl->schema_ready_ = true;
+  }
+  struct stat st {};
+  impl->info_.file_size = stat(db_path.c_str(), &st) == 0 ? st.st_size : 0;
+  impl->info_.path = db_path;
+  impl->info_.source_path = path;
+  impl->db_path_ = db_path;
+  impl->identity_ = identity;
+  impl->snapshot_path_ = snapshot_path;
+  impl->Start();
+  if (progress) progress(100.0, "opened");
+  return std::shared_ptr<Profile>(std::move(impl));
+}
+
+AttributionCoverage ProfileImpl::coverage() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return coverage_;
+}
+
+std::string ProfileImpl::NvtxFullName(int32_t row) const {
+  if (row < 0 || static_cast<size_t>(row) >= nvtx_.size()) return {};
+  return FormatNvtxName(pool_.view(nvtx_.name[row]), nvtx_.op_id[row]);
+}
+
+}  // namespace nsys::engine

@@ -1,0 +1,89 @@
+#pragma once
+// The warm reopen cache: a binary snapshot of a fully loaded model, keyed by the export's identity.
+//
+// Layout: a header (magic, format version, the export's FileIdentity, a hash of the header), a table of
+// sections (offset, size, hash), then the sections: the ProfileInfo, the string pool, and one section per
+// model table with its columns as raw arrays. Written to a temp file and renamed (atomic); read through mmap,
+// one section at a time, so the first answer only copies the tables it needs. Every section is hashed: a
+// damaged or truncated snapshot is ignored section by section, and the engine falls back to SQLite.
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "file_checks.h"
+#include "nsys/engine/expected.h"
+#include "nsys/engine/model.h"
+
+namespace nsys::engine {
+
+inline constexpr uint32_t kSnapshotFormatVersion = 1;
+
+enum class SnapshotSection : uint32_t {
+  kInfo = 0,
+  kStrings,
+  kKernels,
+  kRuntime,
+  kMemcpy,
+  kMemset,
+  kSync,
+  kNvtx,
+  kNvtxMarks,
+  kOverhead,
+  kCount,
+};
+
+struct SnapshotTables {
+  const KernelTable* kernels = nullptr;
+  const RuntimeTable* runtime = nullptr;
+  const MemcpyTable* memcpys = nullptr;
+  const MemsetTable* memsets = nullptr;
+  const SyncTable* syncs = nullptr;
+  const NvtxTable* nvtx = nullptr;
+  const NvtxMarkTable* nvtx_marks = nullptr;
+  const OverheadTable* overhead = nullptr;
+  AttributionCoverage coverage;
+};
+
+class SnapshotReader {
+ public:
+  // nullptr when the file is absent, of another format version, for another export, or damaged.
+  static std::unique_ptr<SnapshotReader> Open(const std::string& file, const FileIdentity& identity);
+  ~SnapshotReader();
+  SnapshotReader(const SnapshotReader&) = delete;
+  SnapshotReader& operator=(const SnapshotReader&) = delete;
+
+  // Info (paths are left to the caller), the string pool (into an empty pool) and the coverage.
+  bool ReadInfo(ProfileInfo& info, StringPool& pool, AttributionCoverage& coverage) const;
+  // Each returns false (leaving the table empty) when its section is missing or damaged.
+  bool Restore(KernelTable& t) const;
+  bool Restore(RuntimeTable& t) const;
+  bool Restore(MemcpyTable& t) const;
+  bool Restore(MemsetTable& t) const;
+  bool Restore(SyncTable& t) const;
+  bool Restore(NvtxTable& t) const;
+  bool Restore(NvtxMarkTable& t) const;
+  bool Restore(OverheadTable& t) const;
+
+ private:
+  SnapshotReader() = default;
+  struct Span {
+    const unsigned char* data = nullptr;
+    size_t size = 0;
+  };
+  Span Section(SnapshotSection id) const;  // empty when damaged
+  template <typename Table>
+  bool RestoreTable(SnapshotSection id, Table& t) const;
+
+  const unsigned char* map_ = nullptr;
+  size_t map_size_ = 0;
+  struct Entry {
+    uint64_t offset, size, hash;
+  };
+  Entry entries_[static_cast<size_t>(SnapshotSection::kCount)] = {};
+};
+
+// Writes atomically (temp file + rename). The snapshot is a cache: failures are reported but harmless.
+Status WriteSnapshot(const std::string& file, const FileIdentity& identity, const ProfileInfo& info,
+                     const StringPool& pool, const SnapshotTables& tables);
+
+}  // namespace nsys::engine

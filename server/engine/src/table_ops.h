@@ -1,0 +1,236 @@
+#pragma once
+// Column-generic operations on the model's tables: every table lists its columns once (ForEachColumn), and
+// resizing, compaction, sorting and the snapshot are written once over that list. Private to the engine.
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <type_traits>
+#include <vector>
+
+#include "nsys/engine/model.h"
+
+namespace nsys::engine {
+
+// Each overload calls f(column) for every column vector, in a fixed order (the snapshot relies on it).
+template <typename F>
+void ForEachColumn(KernelTable& t, F&& f) {
+  f(t.start);
+  f(t.end);
+  f(t.device);
+  f(t.stream);
+  f(t.context);
+  f(t.pid);
+  f(t.correlation_id);
+  f(t.name);
+  f(t.short_name);
+  f(t.mangled_name);
+  f(t.grid_x);
+  f(t.grid_y);
+  f(t.grid_z);
+  f(t.block_x);
+  f(t.block_y);
+  f(t.block_z);
+  f(t.registers_per_thread);
+  f(t.static_shared_memory);
+  f(t.dynamic_shared_memory);
+  f(t.launch);
+}
+template <typename F>
+void ForEachColumn(MemcpyTable& t, F&& f) {
+  f(t.start);
+  f(t.end);
+  f(t.device);
+  f(t.stream);
+  f(t.pid);
+  f(t.correlation_id);
+  f(t.bytes);
+  f(t.copy_kind);
+  f(t.src_kind);
+  f(t.dst_kind);
+  f(t.src_device);
+  f(t.dst_device);
+  f(t.launch);
+}
+template <typename F>
+void ForEachColumn(MemsetTable& t, F&& f) {
+  f(t.start);
+  f(t.end);
+  f(t.device);
+  f(t.stream);
+  f(t.pid);
+  f(t.correlation_id);
+  f(t.bytes);
+  f(t.value);
+  f(t.mem_kind);
+  f(t.launch);
+}
+template <typename F>
+void ForEachColumn(SyncTable& t, F&& f) {
+  f(t.start);
+  f(t.end);
+  f(t.device);
+  f(t.stream);
+  f(t.pid);
+  f(t.correlation_id);
+  f(t.sync_type);
+  f(t.launch);
+}
+template <typename F>
+void ForEachColumn(RuntimeTable& t, F&& f) {
+  f(t.start);
+  f(t.end);
+  f(t.pid);
+  f(t.tid);
+  f(t.name);
+  f(t.correlation_id);
+  f(t.return_value);
+  f(t.nvtx);
+}
+template <typename F>
+void ForEachColumn(NvtxTable& t, F&& f) {
+  f(t.start);
+  f(t.end);
+  f(t.pid);
+  f(t.tid);
+  f(t.end_tid);
+  f(t.name);
+  f(t.op_id);
+  f(t.style);
+  f(t.domain);
+  f(t.parent);
+  f(t.depth);
+  f(t.category);
+  f(t.color);
+}
+template <typename F>
+void ForEachColumn(NvtxMarkTable& t, F&& f) {
+  f(t.time);
+  f(t.pid);
+  f(t.tid);
+  f(t.name);
+}
+template <typename F>
+void ForEachColumn(OverheadTable& t, F&& f) {
+  f(t.start);
+  f(t.end);
+  f(t.pid);
+  f(t.tid);
+  f(t.name);
+}
+
+template <typename Table>
+void ResizeTable(Table& t, size_t n) {
+  ForEachColumn(t, [n](auto& col) { col.resize(n); });
+}
+
+// Keeps the rows whose `keep` byte is set, in order.
+template <typename Table>
+void CompactTable(Table& t, const std::vector<uint8_t>& keep) {
+  ForEachColumn(t, [&keep](auto& col) {
+    size_t out = 0;
+    for (size_t i = 0; i < col.size(); ++i)
+      if (keep[i]) col[out++] = col[i];
+    col.resize(out);
+    col.shrink_to_fit();
+  });
+}
+
+// Reorders every column so that new row i is old row order[i]. Exports are nearly sorted, so most rows
+// usually stay put: then only the permutation's cycles are walked, in place. Otherwise each column is
+// gathered into one scratch buffer (allocated once, so the table's memory is not faulted in a second time)
+// and copied back.
+template <typename Table>
+void PermuteTable(Table& t, const std::vector<uint32_t>& order) {
+  const size_t n = order.size();
+  size_t moved = 0;
+  for (uint32_t i = 0; i < n; ++i) moved += order[i] != i;
+  if (moved == 0) return;
+  if (moved * 8 < n) {
+    std::vector<uint32_t> cycle_starts;
+    std::vector<bool> seen(n, false);
+    for (uint32_t i = 0; i < n; ++i) {
+      if (order[i] == i || seen[i]) continue;
+      cycle_starts.push_back(i);
+      for (uint32_t j = i; !seen[j]; j = order[j]) seen[j] = true;
+    }
+    ForEachColumn(t, [&](auto& col) {
+      for (uint32_t s : cycle_starts) {
+        auto first = col[s];
+        uint32_t j = s;
+        for (; order[j] != s; j = order[j]) col[j] = col[order[j]];
+        col[j] = first;
+      }
+    });
+    return;
+  }
+  std::vector<uint64_t> scratch(n);  // 8 bytes a row: room for any column type
+  ForEachColumn(t, [&](auto& col) {
+    using T = std::remove_reference_t<decltype(col[0])>;
+    static_assert(sizeof(T) <= sizeof(uint64_t) && std::is_trivially_copyable_v<T>);
+    T* tmp = reinterpret_cast<T*>(scratch.data());
+    for (size_t i = 0; i < n; ++i) tmp[i] = col[order[i]];
+    std::copy(tmp, tmp + n, col.begin());
+  });
+}
+
+// Sorts a sequence made of sorted runs, as exports are: each table is written in time order per process or
+// stream, so it is a few interleaved runs per flush. Each run is merged only with the tail of what precedes it
+// that it overlaps, which is linear when runs are local; a budget falls back to std::stable_sort otherwise.
+// Returns false when the input was already sorted (nothing moved).
+template <typename It, typename Less>
+bool SortRuns(It first, It last, Less less) {
+  const auto n = static_cast<size_t>(last - first);
+  It run = first;
+  while (run + 1 < last && !less(*(run + 1), *run)) ++run;
+  if (n < 2 || run + 1 >= last) return false;
+  const size_t budget = 4 * n + (size_t{1} << 20);
+  size_t work = 0;
+  for (It begin = run + 1; begin < last;) {  // [first, begin) is sorted
+    It end = begin + 1;
+    while (end < last && !less(*end, *(end - 1))) ++end;
+    if (less(*begin, *(begin - 1))) {
+      It lo = std::upper_bound(first, begin, *begin, less);
+      work += static_cast<size_t>(end - lo);
+      if (work > budget) {
+        std::stable_sort(first, last, less);
+        return true;
+      }
+      std::inplace_merge(lo, begin, end, less);
+    }
+    begin = end;
+  }
+  return true;
+}
+
+// A stable sort order of rows by `less(i, j)`; empty when the rows are already in order.
+template <typename Less>
+std::vector<uint32_t> NearlySortedOrder(size_t n, Less less) {
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  auto stable_less = [&less](uint32_t a, uint32_t b) { return less(a, b) || (!less(b, a) && a < b); };
+  if (!SortRuns(order.begin(), order.end(), stable_less)) return {};
+  return order;
+}
+
+// Sorts a table by (start, end) (or by (start, end descending) for NVTX, so parents come before children).
+template <typename Table>
+void SortByTime(Table& t, bool end_descending = false) {
+  const auto& s = t.start;
+  const auto& e = t.end;
+  std::vector<uint32_t> order =
+      end_descending
+          ? NearlySortedOrder(s.size(),
+                              [&](uint32_t a, uint32_t b) { return s[a] < s[b] || (s[a] == s[b] && e[a] > e[b]); })
+          : NearlySortedOrder(s.size(),
+                              [&](uint32_t a, uint32_t b) { return s[a] < s[b] || (s[a] == s[b] && e[a] < e[b]); });
+  if (!order.empty()) PermuteTable(t, order);
+}
+
+template <typename Table>
+Ns MaxDuration(const Table& t) {
+  Ns m = 0;
+  for (size_t i = 0; i < t.start.size(); ++i) m = std::max(m, t.end[i] - t.start[i]);
+  return m;
+}
+
+}  // namespace nsys::engine

@@ -1,0 +1,125 @@
+#pragma once
+// What a method handler sees: the workspace, its request's cancel token and progress, and a channel back to the
+// client. Handlers are plain functions (see method_table.h), so a colleague adds a method without touching the
+// dispatcher. No asio here.
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "nsys/core/workspace.h"
+#include "nsys/engine/cancel.h"
+#include "nsys/engine/expected.h"
+#include "nsys/protocol/jsonrpc.h"
+#include "nsys/protocol/methods.h"
+
+namespace nsys::lsp {
+
+class MethodTable;
+class TracePublisher;  // trace_handlers.h
+
+// What the client said it supports in `initialize`.
+struct ClientFeatures {
+  bool work_done_progress = false;  // capabilities.window.workDoneProgress
+  bool show_document = false;       // capabilities.window.showDocument.support
+  std::string name;                 // clientInfo.name, for logs
+};
+
+// Per-session settings, fixed once `initialize` has been received.
+struct SessionSettings {
+  ClientFeatures client;
+  bool no_cache = false;  // initializationOptions.noCache: openProfile skips the warm cache unless it says otherwise
+};
+
+// Server-wide knobs. Services that handlers need from outside the LSP layer (e.g. the Perfetto HTTP side channel,
+// which lives in the transport library) are added here as interface pointers.
+struct ServerOptions {
+  std::string server_name = "nsys-ai";
+  std::string server_version;  // empty = core::Version()
+  // runSkill streams rows through $/progress in chunks of this many when the client gave a partialResultToken and
+  // the table has more rows than this.
+  size_t partial_result_rows = 500;
+  // At most one $/progress report per interval (10 per second by default).
+  std::chrono::milliseconds progress_interval{100};
+  // Without a client token, the server asks the client for one (window/workDoneProgress/create) only when work
+  // runs longer than this, so quick requests make no noise.
+  std::chrono::milliseconds created_progress_delay{250};
+  // The bind table; nullptr = the product table (BindMethods). Tests may pass their own.
+  const MethodTable* methods = nullptr;
+  // The Perfetto HTTP side channel for nsys/openInPerfetto (transport/http_side_channel.h); nullptr = none.
+  TracePublisher* trace_publisher = nullptr;
+};
+
+// Server→client messages of one session. Thread-safe; once the client is gone they are dropped.
+class Client {
+ public:
+  using ReplyCallback = std::function<void(Expected<protocol::Json>)>;
+
+  virtual ~Client() = default;
+  virtual void Notify(std::string_view method, protocol::Json params) = 0;
+  // A server→client request. `on_reply` runs exactly once: with the result, or with an error (the client's error
+  // response, or the session ending first). It runs on the reader thread, so it must be quick.
+  virtual void Call(std::string_view method, protocol::Json params, ReplyCallback on_reply) = 0;
+  virtual ClientFeatures features() const = 0;
+
+  void LogMessage(protocol::MessageType type, std::string message);   // window/logMessage
+  void ShowMessage(protocol::MessageType type, std::string message);  // window/showMessage
+  // window/showDocument (e.g. {uri: "http://127.0.0.1:PORT/p/TOKEN/", external: true} to open Perfetto).
+  // `on_result` gets the client's `success`, or an error when the client does not support showDocument or fails.
+  void ShowDocument(const protocol::ShowDocumentParams& params, std::function<void(Expected<bool>)> on_result = {});
+};
+
+// One request being handled, on a worker thread.
+class RequestContext {
+ public:
+  struct Parts {
+    core::Workspace* workspace = nullptr;
+    Client* client = nullptr;
+    const ServerOptions* options = nullptr;
+    const MethodTable* methods = nullptr;
+    SessionSettings settings;
+    protocol::RequestId id;
+    std::string method;
+    CancelToken cancel;
+    ProgressSink progress;                              // never empty
+    std::function<void(protocol::Json)> send_partial;  // empty when the client gave no partialResultToken
+  };
+  explicit RequestContext(Parts parts) : p_(std::move(parts)) {}
+
+  core::Workspace& workspace() const { return *p_.workspace; }
+  Client& client() const { return *p_.client; }
+  const ServerOptions& options() const { return *p_.options; }
+  const MethodTable& methods() const { return *p_.methods; }
+  const SessionSettings& settings() const { return p_.settings; }
+  const protocol::RequestId& id() const { return p_.id; }
+  const std::string& method() const { return p_.method; }
+  // Observed by the dispatcher too: a request whose token is cancelled when it finishes replies -32800.
+  const CancelToken& cancel() const { return p_.cancel; }
+  // $/progress begin/report/end on the request's workDoneToken (or one the server created), rate-limited.
+  // A no-op when there is nowhere to report. Thread-safe, cheap.
+  const ProgressSink& progress() const { return p_.progress; }
+  // Partial results ($/progress on the request's partialResultToken).
+  bool wants_partial_results() const { return static_cast<bool>(p_.send_partial); }
+  void SendPartialResult(protocol::Json value) const {
+    if (p_.send_partial) p_.send_partial(std::move(value));
+  }
+
+ private:
+  Parts p_;
+};
+
+// What a notification handler may do. Notification handlers run on the reader thread, in arrival order (a
+// $/cancelRequest must take effect before the next message is read), so they must be quick.
+class NotificationContext {
+ public:
+  virtual ~NotificationContext() = default;
+  virtual void CancelRequest(const protocol::RequestId& id) = 0;  // ignored for unknown and finished ids
+  virtual void CancelWorkDoneProgress(const protocol::ProgressToken& token) = 0;  // cancels the request it reports on
+  virtual void Exit() = 0;
+  virtual core::Workspace& workspace() = 0;
+  virtual Client& client() = 0;
+};
+
+}  // namespace nsys::lsp

@@ -1,0 +1,101 @@
+#pragma once
+// The bind table: method names → typed handlers. BindMethods() (bind_table.cpp) is the ONE place that lists every
+// method the server answers; the dispatcher, the capabilities (experimental.nsysMethods) and the docs test all
+// read it. A handler is a free function:
+//
+//   Expected<protocol::RunSkillResult> OnRunSkill(const protocol::RunSkillParams&, RequestContext&);
+//   void OnCancelRequest(const protocol::CancelParams&, NotificationContext&);
+//
+// Params are parsed with protocol::Parse<P> (a bad field → -32602 naming it by its JSON path); results convert with
+// their ADL to_json. A handler reports failure as an nsys::Error (mapped to a JSON-RPC code in converters.h).
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "nsys/engine/expected.h"
+#include "nsys/lsp/context.h"
+#include "nsys/protocol/jsonrpc.h"
+#include "nsys/protocol/methods.h"
+
+namespace nsys::lsp {
+
+class MethodTable {
+ public:
+  using RequestFn = std::function<Expected<protocol::Json>(const protocol::Json& params, RequestContext& ctx)>;
+  using NotificationFn = std::function<void(const protocol::Json& params, NotificationContext& ctx)>;
+
+  struct RequestOptions {
+    std::string progress_title;  // non-empty: the request shows work-done progress under this title
+  };
+
+  struct Entry {
+    std::string method;
+    RequestFn request;            // set for requests
+    NotificationFn notification;  // set for notifications
+    RequestOptions options;
+    bool is_request() const { return static_cast<bool>(request); }
+  };
+
+  template <typename Params, typename Result>
+  void Request(std::string_view method, Expected<Result> (*handler)(const Params&, RequestContext&),
+               RequestOptions options = {}) {
+    AddRequest(
+        std::string(method),
+        [handler](const protocol::Json& params, RequestContext& ctx) -> Expected<protocol::Json> {
+          auto parsed = ParseParams<Params>(params);
+          if (!parsed.ok()) return MakeError(ErrorKind::kInvalidArgument, parsed.error);
+          Expected<Result> result = handler(*parsed.value, ctx);
+          if (!result) return result.error();
+          if constexpr (std::is_same_v<Result, protocol::Json>) {
+            return std::move(result).value();
+          } else {
+            return protocol::Json(std::move(result).value());
+          }
+        },
+        std::move(options));
+  }
+
+  template <typename Params>
+  void Notification(std::string_view method, void (*handler)(const Params&, NotificationContext&)) {
+    AddNotification(std::string(method), [handler, name = std::string(method)](const protocol::Json& params,
+                                                                                  NotificationContext& ctx) {
+      auto parsed = ParseParams<Params>(params);
+      if (!parsed.ok()) throw std::invalid_argument(parsed.error);  // the dispatcher logs it; there is no reply
+      handler(*parsed.value, ctx);
+    });
+  }
+
+  // Untyped forms (the typed ones above use them). Binding a name twice throws std::logic_error.
+  void AddRequest(std::string method, RequestFn handler, RequestOptions options = {});
+  void AddNotification(std::string method, NotificationFn handler);
+
+  const Entry* Find(std::string_view method) const;
+  std::vector<std::string> Names() const;  // sorted
+  // A table with only the named entries of this one (the dispatcher's table before `initialize`).
+  MethodTable Subset(const std::vector<std::string_view>& methods) const;
+
+ private:
+  template <typename Params>
+  static protocol::Parsed<Params> ParseParams(const protocol::Json& params) {
+    if constexpr (std::is_same_v<Params, protocol::Json>) {
+      return protocol::Parsed<Params>{params, {}};
+    } else {
+      return protocol::Parse<Params>(params, "params");
+    }
+  }
+
+  std::map<std::string, Entry, std::less<>> entries_;
+};
+
+// THE bind table of the product (bind_table.cpp).
+void BindMethods(MethodTable& table);
+const MethodTable& ProductMethods();
+// Every method in ProductMethods(), sorted: requests and notifications, LSP and nsys/ ones.
+std::vector<std::string> BoundMethodNames();
+
+}  // namespace nsys::lsp

@@ -1,0 +1,39 @@
+// THE bind table: every method the server answers, in one place. The dispatcher, the initialize result
+// (experimental.nsysMethods) and tests/lsp/protocol_doc_test.cpp (every method documented in docs/protocol.md)
+// all read it. To add a method: write `Expected<Result> OnX(const Params&, RequestContext&)` in its own file and add
+// one line below.
+#include "nsys/lsp/handlers.h"
+#include "nsys/lsp/method_table.h"
+#include "nsys/lsp/trace_handlers.h"
+
+namespace nsys::lsp {
+
+namespace method = protocol::method;
+
+void BindMethods(MethodTable& t) {
+  // LSP lifecycle. Before `initialize`, only `initialize` and `exit` are reachable (see dispatcher.h).
+  t.Request("initialize", &OnInitialize);
+  t.Notification("initialized", &OnInitialized);
+  t.Request("shutdown", &OnShutdown);
+  t.Notification("exit", &OnExit);
+
+  // Protocol plumbing: cancellation by request id, or through the progress the request reports.
+  t.Notification("$/cancelRequest", &OnCancelRequest);
+  t.Notification("window/workDoneProgress/cancel", &OnWorkDoneProgressCancel);
+
+  // Profiles.
+  t.Request(method::kOpenProfile, &OnOpenProfile, {"Opening profile"});
+  t.Request(method::kCloseProfile, &OnCloseProfile);
+  t.Request(method::kProfileInfo, &OnProfileInfo);
+
+  // Skills.
+  t.Request(method::kListSkills, &OnListSkills);
+  t.Request(method::kRunSkill, &OnRunSkill, {"Running skill"});
+  t.Request(method::kReloadSkills, &OnReloadSkills);
+
+  // Perfetto traces: handlers in trace_handlers.cpp, one line each here.
+  t.Request(method::kExportTrace, &OnExportTrace, {"Exporting trace"});
+  t.Request(method::kOpenInPerfetto, &OnOpenInPerfetto, {"Opening in Perfetto"});
+}
+
+}  // namespace nsys::lsp

@@ -1,0 +1,107 @@
+#include "progress.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <utility>
+
+#include "nsys/core/log.h"
+
+namespace nsys::lsp {
+namespace {
+
+std::atomic<int64_t> g_next_token{1};
+
+bool IsToken(const protocol::Json& j) { return j.is_string() || j.is_number_integer(); }
+
+}  // namespace
+
+WorkDoneProgress::WorkDoneProgress(std::weak_ptr<Client> client, Config config)
+    : client_(std::move(client)), config_(std::move(config)) {
+  if (config_.client_token && !IsToken(*config_.client_token)) config_.client_token.reset();
+}
+
+void WorkDoneProgress::Begin() {
+  std::lock_guard lock(mu_);
+  if (state_ != State::kDisabled || config_.title.empty()) return;
+  started_ = std::chrono::steady_clock::now();
+  if (config_.client_token) {
+    token_ = config_.client_token;
+    state_ = State::kActive;
+    SendProgress({{"kind", "begin"}, {"title", config_.title}, {"cancellable", true}, {"percentage", 0}});
+    last_sent_ = started_;
+  } else if (config_.may_create) {
+    state_ = State::kIdle;
+  }
+}
+
+void WorkDoneProgress::Report(double percent, const std::string& message) {
+  if (!std::isfinite(percent)) return;
+  const auto now = std::chrono::steady_clock::now();
+  std::unique_lock lock(mu_);
+  if (state_ == State::kDisabled || state_ == State::kEnded) return;
+  percent_ = std::max(percent_, std::clamp(percent, 0.0, 100.0));
+  message_ = message;
+  if (state_ == State::kIdle) {
+    if (now - started_ < config_.create_delay) return;
+    state_ = State::kCreating;
+    token_ = protocol::Json("nsys-progress-" + std::to_string(g_next_token++));
+    const protocol::Json params = {{"token", *token_}};
+    lock.unlock();  // the reply callback takes mu_, and may run at once when the session has ended
+    if (auto client = client_.lock()) {
+      std::weak_ptr<WorkDoneProgress> weak = weak_from_this();
+      client->Call("window/workDoneProgress/create", params, [weak](Expected<protocol::Json> result) {
+        if (auto self = weak.lock()) self->OnCreated(result);
+      });
+    }
+    return;
+  }
+  if (state_ != State::kActive || now - last_sent_ < config_.interval) return;
+  last_sent_ = now;
+  protocol::Json value = {{"kind", "report"}, {"percentage", static_cast<int>(percent_)}};
+  if (!message_.empty()) value["message"] = message_;
+  SendProgress(std::move(value));
+}
+
+void WorkDoneProgress::OnCreated(const Expected<protocol::Json>& result) {
+  std::lock_guard lock(mu_);
+  if (state_ != State::kCreating) return;  // the work finished first: nothing to show
+  if (!result) {
+    core::LogDebug("the client refused a progress token: " + result.error().message);
+    state_ = State::kEnded;
+    return;
+  }
+  state_ = State::kActive;
+  last_sent_ = std::chrono::steady_clock::now();
+  protocol::Json value = {{"kind", "begin"},
+                          {"title", config_.title},
+                          {"cancellable", true},
+                          {"percentage", static_cast<int>(percent_)}};
+  if (!message_.empty()) value["message"] = message_;
+  SendProgress(std::move(value));
+}
+
+void WorkDoneProgress::End() {
+  std::lock_guard lock(mu_);
+  const bool active = state_ == State::kActive;
+  state_ = State::kEnded;
+  if (active) SendProgress({{"kind", "end"}});
+}
+
+bool WorkDoneProgress::HasToken(const std::string& token_json) const {
+  std::lock_guard lock(mu_);
+  return token_ && token_->dump() == token_json;
+}
+
+ProgressSink WorkDoneProgress::Sink() {
+  std::weak_ptr<WorkDoneProgress> weak = weak_from_this();
+  return [weak](double percent, const std::string& message) {
+    if (auto self = weak.lock()) self->Report(percent, message);
+  };
+}
+
+void WorkDoneProgress::SendProgress(protocol::Json value) {
+  if (auto client = client_.lock()) client->Notify("$/progress", {{"token", *token_}, {"value", std::move(value)}});
+}
+
+}  // namespace nsys::lsp

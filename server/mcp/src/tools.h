@@ -1,0 +1,24 @@
+#pragma once
+// Internal to nsys_mcp: the MCP tools over a Workspace.
+#include <optional>
+#include <string>
+
+#include "nsys/core/workspace.h"
+#include "nsys/protocol/jsonrpc.h"
+
+namespace nsys::mcp {
+
+struct ToolResult {
+  std::string text;  // compact JSON on success, a full sentence on failure
+  bool is_error = false;
+};
+
+// The tools/list "tools" array: name, description and a JSON Schema inputSchema for each tool. run_skill's `skill`
+// property carries the current skill names as an enum.
+protocol::Json ToolDefinitions(const core::Workspace& workspace);
+
+// Runs the named tool; nullopt when no tool has that name. `arguments` is the tools/call "arguments" member
+// (null when absent).
+std::optional<ToolResult> RunTool(core::Workspace& workspace, const std::string& name, const protocol::Json& arguments);
+
+}  // namespace nsys::mcp

@@ -1,0 +1,410 @@
+#include "trace_builder.h"
+
+#include <fmt/format.h>
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <unordered_set>
+
+namespace nsys::trace::internal {
+namespace {
+
+using engine::Ns;
+
+double ThreadCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+constexpr std::string_view kCopyKindNames[] = {"Memcpy",      "Memcpy HtoD", "Memcpy DtoH", "Memcpy HtoA",
+                                               "Memcpy AtoH", "Memcpy AtoA", "Memcpy AtoD", "Memcpy DtoA",
+                                               "Memcpy DtoD", "Memcpy HtoH", "Memcpy PtoP"};
+
+// "128x1x1" without allocating.
+std::string_view Dim3(char* buf, int32_t x, int32_t y, int32_t z) {
+  char* p = buf;
+  for (int32_t v : {x, y, z}) {
+    if (p != buf) *p++ = 'x';
+    auto r = fmt::format_to_n(p, 12, "{}", v);
+    p = r.out;
+  }
+  return {buf, static_cast<size_t>(p - buf)};
+}
+
+Ns SaturatingSub(Ns a, Ns b) {
+  if (b > 0 && a < std::numeric_limits<Ns>::min() + b) return std::numeric_limits<Ns>::min();
+  return a - b;
+}
+
+}  // namespace
+
+bool TraceBuilder::DeviceSelected(int32_t device) const {
+  if (options_.devices.empty()) return true;
+  return std::find(options_.devices.begin(), options_.devices.end(), device) != options_.devices.end();
+}
+
+bool TraceBuilder::PidIn(const std::vector<uint32_t>& pids, uint32_t pid) const {
+  if (pids.size() <= 8) return std::find(pids.begin(), pids.end(), pid) != pids.end();
+  return std::binary_search(pids.begin(), pids.end(), pid);
+}
+
+bool TraceBuilder::ApiSelected(size_t row) const {
+  const auto& api = *in_.runtime;
+  return options_.cpu && row < api.size() && CpuPidSelected(api.pid[row]) && Overlaps(api.start[row], api.end[row]) &&
+         !Short(api.start[row], std::max(api.start[row], api.end[row]));
+}
+
+template <typename Table>
+RowRange TraceBuilder::Range(const Table* t) const {
+  if (t == nullptr) return {};
+  if (options_.window.whole) return {0, t->size()};
+  // A row overlapping [begin, end) starts at or after begin - max_duration.
+  auto [first, last] =
+      engine::StartRange(*t, SaturatingSub(options_.window.begin, t->max_duration), options_.window.end);
+  return {first, last};
+}
+
+template <typename Table>
+void TraceBuilder::ScanGpu(const Table* t, RowRange range, std::vector<uint64_t>& flow_of) {
+  if (t == nullptr) return;
+  flow_of.assign(range.size(), 0);
+  StreamKey last_key{-1, 0, -1};
+  int32_t last_device = std::numeric_limits<int32_t>::min();
+  uint32_t last_pid = 0;
+  bool have_pid = false;
+  for (size_t row = range.first; row < range.last; ++row) {
+    if (!GpuSelected(*t, row)) continue;
+    const Ns s = t->start[row];
+    const Ns e = std::max(s, t->end[row]);
+    const int32_t device = t->device[row];
+    if (device != last_device) {
+      if (std::find(gpu_devices_.begin(), gpu_devices_.end(), device) == gpu_devices_.end())
+        gpu_devices_.push_back(device);
+      last_device = device;
+    }
+    if (!have_pid || t->pid[row] != last_pid) {
+      cpu_pids_.push_back(t->pid[row]);  // deduplicated in PrepareGpu
+      last_pid = t->pid[row];
+      have_pid = true;
+    }
+    gpu_first_ = have_gpu_span_ ? std::min(gpu_first_, s) : s;
+    gpu_last_ = have_gpu_span_ ? std::max(gpu_last_, e) : e;
+    have_gpu_span_ = true;
+    if (Short(s, e)) continue;
+    const StreamKey key{device, t->pid[row], t->stream[row]};
+    if (!(key == last_key)) {
+      stream_keys_.insert(key);
+      last_key = key;
+    }
+    const int32_t launch = t->launch[row];
+    if (options_.flows && launch != engine::kNone && in_.runtime != nullptr &&
+        ApiSelected(static_cast<size_t>(launch))) {
+      const uint64_t id = next_flow_++;
+      flow_of[row - range.first] = id;
+      launches_.emplace_back(launch, id);
+    }
+  }
+}
+
+void TraceBuilder::PrepareGpu() {
+  // CPU processes: the ones asked for; with only devices asked for, the processes that used those devices.
+  const bool derive_pids = options_.pids.empty() && !options_.devices.empty();
+  cpu_pids_all_ = options_.pids.empty() && !derive_pids;
+  if (options_.gpu || derive_pids) {
+    // Flows need the API-call selection, which needs the CPU processes; derived ones come from this same scan and
+    // a launch call always belongs to its kernel's process, so accepting every pid during the scan is equivalent.
+    const bool saved_all = cpu_pids_all_;
+    cpu_pids_all_ = saved_all || derive_pids;
+    ScanGpu(in_.kernels, kernel_rows_, kernel_flow_);
+    ScanGpu(in_.memcpys, memcpy_rows_, memcpy_flow_);
+    ScanGpu(in_.memsets, memset_rows_, memset_flow_);
+    cpu_pids_all_ = saved_all;
+  }
+  if (!options_.pids.empty()) cpu_pids_ = options_.pids;
+  std::sort(cpu_pids_.begin(), cpu_pids_.end());
+  cpu_pids_.erase(std::unique(cpu_pids_.begin(), cpu_pids_.end()), cpu_pids_.end());
+  std::sort(gpu_devices_.begin(), gpu_devices_.end());
+  std::sort(launches_.begin(), launches_.end());
+  if (!options_.gpu) {
+    gpu_devices_.clear();
+    stream_keys_.clear();
+    launches_.clear();
+    return;
+  }
+  tracks_.DeclareGpu(gpu_devices_, std::vector<StreamKey>(stream_keys_.begin(), stream_keys_.end()), options_.counters);
+}
+
+TraceBuilder::Name TraceBuilder::NameOf(engine::StrId id) {
+  if (id >= iid_of_string_.size()) iid_of_string_.resize(std::max<size_t>(id + 1, in_.strings->size()), 0);
+  uint32_t& iid = iid_of_string_[id];
+  if (iid != 0) return {iid, {}};
+  iid = next_iid_++;
+  std::string_view text = in_.strings->view(id);
+  return {iid, text.empty() ? std::string_view("(unnamed)") : text};
+}
+
+TraceBuilder::Name TraceBuilder::SyntheticName(size_t slot, std::string_view text) {
+  uint32_t& iid = synthetic_iid_[slot];
+  if (iid != 0) return {iid, {}};
+  iid = next_iid_++;
+  return {iid, text};
+}
+
+void TraceBuilder::Note(Ns s, Ns e) {
+  stats_.first_ns = have_span_ ? std::min(stats_.first_ns, s) : s;
+  stats_.last_ns = have_span_ ? std::max(stats_.last_ns, e) : e;
+  have_span_ = true;
+}
+
+void TraceBuilder::WriteKernel(size_t row) {
+  const auto& k = *in_.kernels;
+  if (!GpuSelected(k, row)) return;
+  const Ns s = k.start[row];
+  Ns e = std::max(s, k.end[row]);
+  if (Short(s, e)) {
+    ++stats_.skipped_short;
+    return;
+  }
+  const uint32_t track = tracks_.StreamTrack({k.device[row], k.pid[row], k.stream[row]});
+  e = tracks_.Open(track, s, e);
+  const Name name = NameOf(k.name[row]);
+  writer_.BeginEvent(EventType::kSliceBegin, tracks_.uuid(track), s, name.iid, name.define, Category::kKernel);
+  char buf[48];
+  writer_.ArgString(Arg::kGrid, Dim3(buf, k.grid_x[row], k.grid_y[row], k.grid_z[row]));
+  writer_.ArgString(Arg::kBlock, Dim3(buf, k.block_x[row], k.block_y[row], k.block_z[row]));
+  writer_.ArgInt(Arg::kRegistersPerThread, k.registers_per_thread[row]);
+  writer_.ArgInt(Arg::kStaticSharedMemory, k.static_shared_memory[row]);
+  writer_.ArgInt(Arg::kDynamicSharedMemory, k.dynamic_shared_memory[row]);
+  writer_.ArgUint(Arg::kCorrelationId, k.correlation_id[row]);
+  if (const uint64_t flow = kernel_flow_[row - kernel_rows_.first]; flow != 0) writer_.TerminatingFlowId(flow);
+  writer_.FinishEvent();
+  ++stats_.kernels;
+  Note(s, e);
+}
+
+void TraceBuilder::WriteMemcpy(size_t row) {
+  const auto& m = *in_.memcpys;
+  if (!GpuSelected(m, row)) return;
+  const Ns s = m.start[row];
+  Ns e = std::max(s, m.end[row]);
+  if (Short(s, e)) {
+    ++stats_.skipped_short;
+    return;
+  }
+  const uint32_t track = tracks_.StreamTrack({m.device[row], m.pid[row], m.stream[row]});
+  const Ns measured = e - s;  // bandwidth from the measured duration, before any clipping
+  e = tracks_.Open(track, s, e);
+  const size_t kind = m.copy_kind[row] < std::size(kCopyKindNames) ? m.copy_kind[row] : 0;
+  const Name name = SyntheticName(kMemcpyNames + kind, kCopyKindNames[kind]);
+  writer_.BeginEvent(EventType::kSliceBegin, tracks_.uuid(track), s, name.iid, name.define, Category::kMemcpy);
+  writer_.ArgInt(Arg::kBytes, m.bytes[row]);
+  if (measured > 0)
+    writer_.ArgDouble(Arg::kBandwidth, static_cast<double>(m.bytes[row]) / static_cast<double>(measured));
+  writer_.ArgUint(Arg::kCorrelationId, m.correlation_id[row]);
+  if (const uint64_t flow = memcpy_flow_[row - memcpy_rows_.first]; flow != 0) writer_.TerminatingFlowId(flow);
+  writer_.FinishEvent();
+  ++stats_.memcpys;
+  Note(s, e);
+}
+
+void TraceBuilder::WriteMemset(size_t row) {
+  const auto& m = *in_.memsets;
+  if (!GpuSelected(m, row)) return;
+  const Ns s = m.start[row];
+  Ns e = std::max(s, m.end[row]);
+  if (Short(s, e)) {
+    ++stats_.skipped_short;
+    return;
+  }
+  const uint32_t track = tracks_.StreamTrack({m.device[row], m.pid[row], m.stream[row]});
+  e = tracks_.Open(track, s, e);
+  const Name name = SyntheticName(kMemsetName, "Memset");
+  writer_.BeginEvent(EventType::kSliceBegin, tracks_.uuid(track), s, name.iid, name.define, Category::kMemset);
+  writer_.ArgInt(Arg::kBytes, m.bytes[row]);
+  writer_.ArgInt(Arg::kValue, m.value[row]);
+  writer_.ArgUint(Arg::kCorrelationId, m.correlation_id[row]);
+  if (const uint64_t flow = memset_flow_[row - memset_rows_.first]; flow != 0) writer_.TerminatingFlowId(flow);
+  writer_.FinishEvent();
+  ++stats_.memsets;
+  Note(s, e);
+}
+
+void TraceBuilder::WriteApiCall(size_t row) {
+  const auto& api = *in_.runtime;
+  const Ns s = api.start[row];
+  Ns e = std::max(s, api.end[row]);
+  if (!CpuPidSelected(api.pid[row]) || !Overlaps(s, e)) return;
+  if (Short(s, e)) {
+    ++stats_.skipped_short;
+    return;
+  }
+  const uint32_t track = tracks_.ThreadTrack(api.pid[row], api.tid[row]);
+  e = tracks_.Open(track, s, e);
+  const Name name = NameOf(api.name[row]);
+  writer_.BeginEvent(EventType::kSliceBegin, tracks_.uuid(track), s, name.iid, name.define, Category::kCudaApi);
+  writer_.ArgUint(Arg::kCorrelationId, api.correlation_id[row]);
+  if (api.return_value[row] != 0) writer_.ArgInt(Arg::kReturnValue, api.return_value[row]);
+  while (launch_cursor_ < launches_.size() && static_cast<size_t>(launches_[launch_cursor_].first) < row)
+    ++launch_cursor_;
+  for (; launch_cursor_ < launches_.size() && static_cast<size_t>(launches_[launch_cursor_].first) == row;
+       ++launch_cursor_) {
+    writer_.FlowId(launches_[launch_cursor_].second);
+    ++stats_.flows;
+  }
+  writer_.FinishEvent();
+  ++stats_.api_calls;
+  Note(s, e);
+}
+
+void TraceBuilder::WriteNvtxRange(size_t row) {
+  const auto& n = *in_.nvtx;
+  const Ns s = n.start[row];
+  Ns e = std::max(s, n.end[row]);
+  if (!CpuPidSelected(n.pid[row]) || !Overlaps(s, e)) return;
+  if (Short(s, e)) {
+    ++stats_.skipped_short;
+    return;
+  }
+  // Push/pop ranges nest on their thread; start/end ranges may overlap freely, so they get lanes of their own.
+  const uint32_t track = n.style[row] == engine::NvtxStyle::kPushPop ? tracks_.ThreadTrack(n.pid[row], n.tid[row])
+                                                                     : tracks_.NvtxLane(n.pid[row], s, e);
+  e = tracks_.Open(track, s, e);
+  const Name name = NameOf(n.name[row]);
+  writer_.BeginEvent(EventType::kSliceBegin, tracks_.uuid(track), s, name.iid, name.define, Category::kNvtx);
+  if (n.op_id[row] >= 0) writer_.ArgInt(Arg::kOpId, n.op_id[row]);
+  writer_.FinishEvent();
+  ++stats_.nvtx_ranges;
+  Note(s, e);
+}
+
+void TraceBuilder::WriteNvtxMark(size_t row) {
+  const auto& m = *in_.nvtx_marks;
+  const Ns t = m.time[row];
+  if (!CpuPidSelected(m.pid[row]) || !Overlaps(t, t)) return;
+  const uint32_t track = tracks_.ThreadTrack(m.pid[row], m.tid[row]);
+  tracks_.Advance(track, t);
+  const Name name = NameOf(m.name[row]);
+  writer_.BeginEvent(EventType::kInstant, tracks_.uuid(track), t, name.iid, name.define, Category::kNvtx);
+  writer_.FinishEvent();
+  ++stats_.nvtx_marks;
+  Note(t, t);
+}
+
+Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const ProgressSink& progress) {
+  const auto started = std::chrono::steady_clock::now();
+  const double cpu_started = ThreadCpuSeconds();
+  stats_.window = options_.window.whole ? std::string("whole profile") : options_.window.description;
+
+  kernel_rows_ = options_.gpu ? Range(in_.kernels) : RowRange{};
+  memcpy_rows_ = options_.gpu ? Range(in_.memcpys) : RowRange{};
+  memset_rows_ = options_.gpu ? Range(in_.memsets) : RowRange{};
+  api_rows_ = options_.cpu ? Range(in_.runtime) : RowRange{};
+  nvtx_rows_ = options_.cpu ? Range(in_.nvtx) : RowRange{};
+  if (options_.cpu && in_.nvtx_marks != nullptr) {
+    const auto& t = in_.nvtx_marks->time;
+    if (options_.window.whole) {
+      mark_rows_ = {0, t.size()};
+    } else {
+      mark_rows_.first = static_cast<size_t>(std::lower_bound(t.begin(), t.end(), options_.window.begin) - t.begin());
+      mark_rows_.last = static_cast<size_t>(std::lower_bound(t.begin(), t.end(), options_.window.end) - t.begin());
+    }
+  }
+  // The device filter also narrows the GPU pre-pass when only CPU data is written (to derive the processes).
+  if (!options_.gpu && !options_.devices.empty()) {
+    kernel_rows_ = Range(in_.kernels);
+    memcpy_rows_ = Range(in_.memcpys);
+    memset_rows_ = Range(in_.memsets);
+  }
+
+  writer_.Start();
+  PrepareGpu();
+  if (!options_.gpu) kernel_rows_ = memcpy_rows_ = memset_rows_ = RowRange{};
+
+  // One merge over every table by (start asc, end desc): parents open before their children on each track.
+  struct Cursor {
+    size_t row, last;
+    const Ns* start;
+    const Ns* end;
+  };
+  Cursor cursors[6] = {};
+  auto set = [&](int k, RowRange r, const std::vector<Ns>* start, const std::vector<Ns>* end) {
+    cursors[k] = {r.first, r.last, start ? start->data() : nullptr, end ? end->data() : nullptr};
+    if (start == nullptr) cursors[k].row = cursors[k].last = 0;
+  };
+  set(0, kernel_rows_, in_.kernels ? &in_.kernels->start : nullptr, in_.kernels ? &in_.kernels->end : nullptr);
+  set(1, memcpy_rows_, in_.memcpys ? &in_.memcpys->start : nullptr, in_.memcpys ? &in_.memcpys->end : nullptr);
+  set(2, memset_rows_, in_.memsets ? &in_.memsets->start : nullptr, in_.memsets ? &in_.memsets->end : nullptr);
+  set(3, api_rows_, in_.runtime ? &in_.runtime->start : nullptr, in_.runtime ? &in_.runtime->end : nullptr);
+  set(4, nvtx_rows_, in_.nvtx ? &in_.nvtx->start : nullptr, in_.nvtx ? &in_.nvtx->end : nullptr);
+  set(5, mark_rows_, in_.nvtx_marks ? &in_.nvtx_marks->time : nullptr,
+      in_.nvtx_marks ? &in_.nvtx_marks->time : nullptr);
+
+  size_t total = 0;
+  for (const auto& c : cursors) total += c.last - c.row;
+  size_t done = 0;
+  for (;;) {
+    int best = -1;
+    Ns best_start = 0, best_end = 0;
+    for (int k = 0; k < 6; ++k) {
+      const Cursor& c = cursors[k];
+      if (c.row >= c.last) continue;
+      const Ns s = c.start[c.row];
+      const Ns e = c.end[c.row];
+      if (best < 0 || s < best_start || (s == best_start && e > best_end)) {
+        best = k;
+        best_start = s;
+        best_end = e;
+      }
+    }
+    if (best < 0) break;
+    const size_t row = cursors[best].row++;
+    switch (best) {
+      case 0:
+        WriteKernel(row);
+        break;
+      case 1:
+        WriteMemcpy(row);
+        break;
+      case 2:
+        WriteMemset(row);
+        break;
+      case 3:
+        WriteApiCall(row);
+        break;
+      case 4:
+        WriteNvtxRange(row);
+        break;
+      default:
+        WriteNvtxMark(row);
+        break;
+    }
+    if ((++done & 0xFFFF) == 0) {
+      if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "The trace export was cancelled.");
+      if (!writer_.ok()) return writer_.Finish().error();
+      if (progress)
+        progress(100.0 * static_cast<double>(done) / static_cast<double>(total),
+                 fmt::format("trace {}/{} events, {}", done, total, HumanBytes(writer_.bytes())));
+    }
+  }
+  tracks_.CloseAll();
+  if (options_.gpu && options_.counters) WriteCounters();
+  if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "The trace export was cancelled.");
+  if (Status finished = writer_.Finish(); !finished.ok()) return finished.error();
+
+  stats_.bytes = writer_.bytes();
+  stats_.packets = writer_.packets();
+  stats_.tracks = writer_.tracks();
+  stats_.interned_names = writer_.interned_names();
+  stats_.clamped_slices = tracks_.clamped();
+  stats_.clamped_gpu_slices = tracks_.clamped_gpu();
+  stats_.sha256 = writer_.Sha256Hex();
+  stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  stats_.cpu_seconds = ThreadCpuSeconds() - cpu_started;
+  if (progress) progress(100.0, fmt::format("trace written: {}", HumanBytes(stats_.bytes)));
+  return stats_;
+}
+
+}  // namespace nsys::trace::internal

@@ -1,0 +1,99 @@
+#pragma once
+// Internal: one trace write. Selection (window, devices, processes, minimum duration), a pre-pass over GPU work
+// (tracks to declare, flows, counter span), then one merge over every table by start time, then the counters.
+#include <cstdint>
+#include <string_view>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "nsys/trace/trace_writer.h"
+#include "packet_writer.h"
+#include "trace_tracks.h"
+
+namespace nsys::trace::internal {
+
+struct RowRange {
+  size_t first = 0;
+  size_t last = 0;
+  size_t size() const { return last - first; }
+};
+
+class TraceBuilder {
+ public:
+  TraceBuilder(const TraceInput& input, const TraceOptions& options, const ChunkSink& sink)
+      : in_(input),
+        options_(options),
+        writer_(sink, std::max<size_t>(options.chunk_bytes, 4096), options.pipeline),
+        tracks_(writer_, *input.info) {}
+
+  Expected<TraceStats> Run(const CancelToken& cancel, const ProgressSink& progress);
+
+ private:
+  struct Name {
+    uint64_t iid;
+    std::string_view define;  // non-empty when this event is the name's first use
+  };
+  enum Synthetic : size_t { kMemcpyNames = 0, kMemsetName = 11, kUnnamed = 12, kSyntheticCount = 13 };
+
+  // Selection. Window overlap: a slice is in when it overlaps [begin, end); a zero-length one when it lies inside.
+  bool Overlaps(engine::Ns s, engine::Ns e) const {
+    return options_.window.whole ||
+           (s < options_.window.end && (e > options_.window.begin || s >= options_.window.begin));
+  }
+  bool DeviceSelected(int32_t device) const;
+  bool PidIn(const std::vector<uint32_t>& pids, uint32_t pid) const;
+  template <typename Table>
+  bool GpuSelected(const Table& t, size_t row) const {
+    return DeviceSelected(t.device[row]) && (options_.pids.empty() || PidIn(options_.pids, t.pid[row])) &&
+           Overlaps(t.start[row], t.end[row]);
+  }
+  bool ApiSelected(size_t row) const;  // a CUDA API call that will be written (flows only to those)
+  bool CpuPidSelected(uint32_t pid) const { return cpu_pids_all_ || PidIn(cpu_pids_, pid); }
+  bool Short(engine::Ns s, engine::Ns e) const { return e - s < options_.min_duration_ns; }
+
+  template <typename Table>
+  RowRange Range(const Table* t) const;
+  template <typename Table>
+  void ScanGpu(const Table* t, RowRange range, std::vector<uint64_t>& flow_of);
+  void PrepareGpu();
+
+  Name NameOf(engine::StrId id);
+  Name SyntheticName(size_t slot, std::string_view text);
+
+  void WriteKernel(size_t row);
+  void WriteMemcpy(size_t row);
+  void WriteMemset(size_t row);
+  void WriteApiCall(size_t row);
+  void WriteNvtxRange(size_t row);
+  void WriteNvtxMark(size_t row);
+  void Note(engine::Ns s, engine::Ns e);
+
+  void WriteCounters();  // trace_counters.cpp
+
+  const TraceInput& in_;
+  const TraceOptions& options_;
+  PacketWriter writer_;
+  Tracks tracks_;
+  TraceStats stats_;
+
+  RowRange kernel_rows_, memcpy_rows_, memset_rows_, api_rows_, nvtx_rows_, mark_rows_;
+  std::vector<uint64_t> kernel_flow_, memcpy_flow_, memset_flow_;  // flow id per GPU row (index - first), 0 = none
+  std::vector<std::pair<int32_t, uint64_t>> launches_;             // (API row, flow id), sorted by row
+  size_t launch_cursor_ = 0;
+  uint64_t next_flow_ = 1;
+
+  std::vector<int32_t> gpu_devices_;                          // devices with selected GPU work, ascending
+  std::unordered_set<StreamKey, StreamKeyHash> stream_keys_;  // (device, pid, stream) with slices to write
+  std::vector<uint32_t> cpu_pids_;                            // sorted; used unless cpu_pids_all_
+  bool cpu_pids_all_ = true;
+  engine::Ns gpu_first_ = 0, gpu_last_ = 0;  // span of the selected GPU work
+  bool have_gpu_span_ = false;
+
+  std::vector<uint32_t> iid_of_string_;  // StrId -> iid, 0 = not interned yet
+  uint32_t synthetic_iid_[kSyntheticCount] = {};
+  uint32_t next_iid_ = 1;
+  bool have_span_ = false;
+};
+
+}  // namespace nsys::trace::internal

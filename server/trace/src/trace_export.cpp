@@ -1,0 +1,128 @@
+// Public entry points: option checks, table loading through the engine, and the atomic file export.
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "nsys/trace/trace_writer.h"
+#include "trace_builder.h"
+
+namespace nsys::trace {
+
+TraceOptions OptionsFromFilter(const engine::Filter& filter) {
+  TraceOptions options;
+  options.window = filter.window;
+  if (filter.device) options.devices = {*filter.device};
+  if (filter.pid) options.pids = {*filter.pid};
+  return options;
+}
+
+std::string HumanBytes(int64_t bytes) {
+  const double b = static_cast<double>(bytes);
+  if (bytes < 1024) return fmt::format("{} B", bytes);
+  if (bytes < 1024 * 1024) return fmt::format("{:.1f} KB", b / 1024);
+  if (bytes < int64_t{1024} * 1024 * 1024) return fmt::format("{:.1f} MB", b / (1024 * 1024));
+  return fmt::format("{:.2f} GB", b / (1024.0 * 1024 * 1024));
+}
+
+Expected<TraceStats> WriteTrace(const TraceInput& input, const TraceOptions& options, const ChunkSink& sink,
+                                const CancelToken& cancel, const ProgressSink& progress) {
+  if (input.info == nullptr || input.strings == nullptr) {
+    return MakeError(ErrorKind::kInvalidArgument, "The trace writer needs the profile's info and string table.");
+  }
+  if (!sink) return MakeError(ErrorKind::kInvalidArgument, "The trace writer needs somewhere to write.");
+  if (!options.window.whole && options.window.end <= options.window.begin) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     fmt::format("The trace window is empty: it ends ({} ns) at or before it starts ({} ns).",
+                                 options.window.end, options.window.begin));
+  }
+  if (options.min_duration_ns < 0) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     fmt::format("The minimum duration must not be negative (got {} ns).", options.min_duration_ns));
+  }
+  if (options.counter_bucket_ns < 0) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     fmt::format("The counter bucket must not be negative (got {} ns).", options.counter_bucket_ns));
+  }
+  internal::TraceBuilder builder(input, options, sink);
+  return builder.Run(cancel, progress);
+}
+
+engine::Need NeedsFor(const TraceOptions& options) {
+  engine::Need needs = engine::Need::kKernels;  // also for the device filter of a CPU-only trace
+  if (options.gpu) needs = needs | engine::Need::kMemcpy | engine::Need::kMemset;
+  if (options.cpu) needs = needs | engine::Need::kRuntime | engine::Need::kNvtx;
+  if (options.gpu && options.cpu && options.flows) needs = needs | engine::Need::kAttribution;
+  return needs;
+}
+
+Expected<TraceStats> ExportTrace(engine::Profile& profile, const TraceOptions& options, const ChunkSink& sink,
+                                 const CancelToken& cancel, const ProgressSink& progress) {
+  ProgressSink load_progress;
+  ProgressSink write_progress;
+  if (progress) {
+    load_progress = [&](double pct, const std::string& msg) { progress(pct / 2, msg); };
+    write_progress = [&](double pct, const std::string& msg) { progress(50 + pct / 2, msg); };
+  }
+  const engine::Need needs = NeedsFor(options);
+  if (Status loaded = profile.Require(needs, cancel, load_progress); !loaded.ok()) return loaded.error();
+
+  TraceInput input;
+  input.info = &profile.info();
+  input.strings = &profile.strings();
+  if (engine::Has(needs, engine::Need::kKernels)) input.kernels = &profile.kernels();
+  if (engine::Has(needs, engine::Need::kMemcpy)) input.memcpys = &profile.memcpys();
+  if (engine::Has(needs, engine::Need::kMemset)) input.memsets = &profile.memsets();
+  if (engine::Has(needs, engine::Need::kRuntime)) input.runtime = &profile.runtime();
+  if (engine::Has(needs, engine::Need::kNvtx)) {
+    input.nvtx = &profile.nvtx();
+    input.nvtx_marks = &profile.nvtx_marks();
+  }
+  return WriteTrace(input, options, sink, cancel, write_progress);
+}
+
+Expected<TraceStats> ExportTraceToFile(engine::Profile& profile, const TraceOptions& options, const std::string& path,
+                                       const CancelToken& cancel, const ProgressSink& progress) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    return MakeError(ErrorKind::kInvalidArgument, fmt::format("The trace output '{}' is a directory.", path));
+  }
+  std::string temp = path + ".XXXXXX";
+  const int fd = ::mkstemp(temp.data());
+  if (fd < 0) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     fmt::format("Cannot create the trace file next to '{}': {}.", path, std::strerror(errno)));
+  }
+  ::fchmod(fd, 0644);  // mkstemp creates 0600; a trace is an ordinary output file
+  auto write_all = [fd, &temp](std::string_view chunk) -> Status {
+    while (!chunk.empty()) {
+      const ssize_t n = ::write(fd, chunk.data(), chunk.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        return MakeError(ErrorKind::kInternal, fmt::format("Writing '{}' failed: {}.", temp, std::strerror(errno)));
+      }
+      chunk.remove_prefix(static_cast<size_t>(n));
+    }
+    return {};
+  };
+  Expected<TraceStats> stats = ExportTrace(profile, options, write_all, cancel, progress);
+  const bool closed = ::close(fd) == 0;
+  if (stats.ok() && !closed) {
+    stats = MakeError(ErrorKind::kInternal, fmt::format("Closing '{}' failed: {}.", temp, std::strerror(errno)));
+  }
+  if (stats.ok()) {
+    fs::rename(temp, path, ec);
+    if (ec)
+      stats = MakeError(ErrorKind::kInternal, fmt::format("Cannot move the trace to '{}': {}.", path, ec.message()));
+  }
+  if (!stats.ok()) fs::remove(temp, ec);
+  return stats;
+}
+
+}  // namespace nsys::trace

@@ -1,0 +1,40 @@
+// The built-in skills, registered explicitly. Each skills/builtin/<name>.cpp defines
+// `std::shared_ptr<const Skill> Make<Name>()` in nsys::skills::builtin; add one line to the list below.
+#include "nsys/skills/registry.h"
+
+#define NSYS_BUILTIN_SKILLS(X) \
+  X(MakeTopKernels)            \
+  X(MakeCudaApiSummary)        \
+  X(MakeMemoryTransfers)       \
+  X(MakeNvtxSummary)           \
+  X(MakeNvtxKernelMap)         \
+  X(MakeNvtxGpuProjection)     \
+  X(MakeKernelLaunchOverhead)  \
+  X(MakeSchemaInspect)         \
+  X(MakeSyncApis)              \
+  X(MakeSyncMemcpy)            \
+  X(MakePageableMemcpy)        \
+  X(MakeSyncMemset)            \
+  X(MakeGpuIdleGaps)           \
+  X(MakeGpuUtilization)        \
+  X(MakeNcclBreakdown)         \
+  X(MakeStreamConcurrency)     \
+  X(MakeThreadUtilization)     \
+  X(MakeIterations)            \
+  X(MakeMfu)
+
+namespace nsys::skills {
+
+namespace builtin {
+#define NSYS_DECLARE_BUILTIN(factory) std::shared_ptr<const Skill> factory();
+NSYS_BUILTIN_SKILLS(NSYS_DECLARE_BUILTIN)
+#undef NSYS_DECLARE_BUILTIN
+}  // namespace builtin
+
+void RegisterBuiltins(Registry& registry) {
+#define NSYS_ADD_BUILTIN(factory) registry.Add(builtin::factory());
+  NSYS_BUILTIN_SKILLS(NSYS_ADD_BUILTIN)
+#undef NSYS_ADD_BUILTIN
+}
+
+}  // namespace nsys::skills

@@ -1,0 +1,40 @@
+#pragma once
+// Shared by the skills that mirror NVIDIA's CUDA API rules (cuda-sync-memcpy, cuda-async-memcpy,
+// cuda-sync-memset): memory-kind names, API-name matching with SQL LIKE semantics, and the common
+// memcpy-rule table.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "nsys/skills/skill.h"
+
+namespace nsys::skills::builtin {
+
+// ENUM_CUDA_MEM_KIND names as NVIDIA's rules print them; "" for unknown (-1).
+std::string MemKindName(int kind);
+// "HtoD", "DtoH", ... for a CopyKind value.
+std::string CopyKindName(int copy_kind);
+
+// Case-insensitive like SQLite's LIKE for ASCII: LIKE 'prefix%' and LIKE '%needle%'.
+bool LikePrefix(std::string_view s, std::string_view prefix);
+bool LikeContains(std::string_view s, std::string_view needle);
+
+// The optional `limit` argument shared by the rule skills: 0 = every row.
+ArgSpec LimitArg(int64_t default_limit);
+
+// A memcpy rule: keeps memcpys whose launching runtime call's name passes `api_matches` and whose row
+// passes `row_matches` (row index into MemcpyTable). Builds the rows (longest first), summary notes and
+// coverage notes. `what` names the finding in notes ("synchronous memcpy").
+struct MemcpyRule {
+  std::string what;
+  std::function<bool(std::string_view api_name)> api_matches;
+  std::function<bool(const engine::MemcpyTable& t, size_t row)> row_matches;
+  std::string criteria_note;  // one sentence stating the rule
+};
+Expected<Table> RunMemcpyRule(const Context& ctx, const MemcpyRule& rule);
+
+// Keeps the first `limit` rows (0 = all) and says so in the notes.
+void ApplyLimit(Table& table, int64_t limit, const std::string& order_description);
+
+}  // namespace nsys::skills::builtin

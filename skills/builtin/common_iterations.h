@@ -1,0 +1,38 @@
+#pragma once
+// Training-iteration detection, shared by the iterations and mfu skills: by an NVTX range/mark name, or,
+// without one, by kernel periodicity.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common_intervals.h"
+#include "nsys/skills/skill.h"
+
+namespace nsys::skills::builtin {
+
+struct Iteration {
+  uint32_t pid = 0;       // marker mode: the process of the range; kernel mode: the process of the marker kernel
+  int32_t device = -1;    // kernel mode: the device; marker mode: the only device of the kernels, else -1
+  int64_t index = 0;      // 0-based within (pid, device)
+  Ns start = 0, end = 0;  // marker mode: the CPU range (or mark to mark); kernel mode: marker kernel to next
+  int64_t kernels = 0;    // kernels in the iteration
+  Ns gpu_busy = 0;        // |∪ those kernels|
+  Ns gpu_start = 0, gpu_end = 0;  // first kernel start, last kernel end (0 when none)
+};
+
+struct IterationResult {
+  bool found = false;
+  std::string method;                 // "nvtx_range", "nvtx_mark" or "kernel_period"
+  std::string decline_reason;         // when !found
+  std::vector<Iteration> iterations;  // sorted by (device, pid, start)
+  std::vector<std::string> notes;     // how they were found, coverage
+};
+
+// `marker` empty = kernel periodicity. Needs kernels, runtime and NVTX loaded.
+Expected<IterationResult> DetectIterations(const Context& ctx, const std::string& marker);
+
+// The median iteration duration in ns over all iterations (0 when none).
+Ns MedianIterationNs(const std::vector<Iteration>& iterations);
+
+}  // namespace nsys::skills::builtin

@@ -1,0 +1,39 @@
+#pragma once
+// Communication-kernel recognition shared by nccl_breakdown and any skill that splits GPU time into
+// compute and communication.
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace nsys::skills::builtin {
+
+// Collective kinds parsed from kernel names. kNone = not a communication kernel.
+enum class Collective : uint8_t {
+  kNone = 0,
+  kAllReduce,
+  kReduceScatter,
+  kAllGather,
+  kAllToAll,
+  kSendRecv,
+  kSend,
+  kRecv,
+  kBroadcast,
+  kReduce,
+  kGeneric,  // ncclDevKernel_Generic and other NCCL kernels that do not name their collective
+  kCount
+};
+
+const char* CollectiveName(Collective c);
+
+// A kernel is communication when its name (short or demangled, "void " and namespaces ignored) starts with
+// nccl, rccl or hccl (any case): ncclDevKernel_*, ncclKernel_*, ncclAllReduceRingLLKernel..., rccl*, hccl*.
+// Returns the collective parsed from the rest of the name, kGeneric when none is named.
+Collective ClassifyCommKernel(std::string_view name);
+
+// The name patterns, stated in notes so that a miss is visible rather than silent.
+inline constexpr const char* kCommPatternsNote =
+    "Communication kernels are those whose name starts with nccl, rccl or hccl (any case; e.g. ncclDevKernel_*, "
+    "ncclKernel_*); the collective is parsed from the name (AllReduce, ReduceScatter, AllGather, AllToAll, "
+    "SendRecv, Send, Recv, Broadcast, Reduce; Generic when the name does not say).";
+
+}  // namespace nsys::skills::builtin

@@ -1,0 +1,101 @@
+// cuda_api_summary: CUDA runtime/driver API calls by name, mirroring `nsys stats -r cudaapisum`.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "common_rows.h"
+#include "nsys/skills/summary_table.h"
+
+namespace nsys::skills::builtin {
+namespace {
+
+class CudaApiSummary final : public Skill {
+ public:
+  std::string name() const override { return "cuda_api_summary"; }
+  std::string description() const override {
+    return "CUDA API calls by total CPU time: calls, average, median, min, max, stddev (nsys stats cudaapisum).";
+  }
+  std::string reference() const override { return "cudaapisum"; }
+  engine::Need needs() const override { return engine::Need::kRuntime; }
+  std::vector<ArgSpec> args() const override {
+    return {{"limit", ArgType::kInt, "Show only the first N rows (0 = all). Percentages stay shares of all rows.",
+             Value(int64_t{0})}};
+  }
+
+  Expected<Table> run(const Context& ctx) const override {
+    const engine::ProfileInfo& info = ctx.profile.info();
+    if (!info.caps.runtime) {
+      return Declined(
+          "This profile has no CUDA API data (no CUPTI_ACTIVITY_KIND_RUNTIME table): CUDA API calls were not traced.");
+    }
+    const int64_t limit = ArgInt(ctx, "limit");
+    if (limit < 0) return MakeError(ErrorKind::kInvalidArgument, "Argument 'limit' must be 0 (all) or positive.");
+
+    const engine::RuntimeTable& rt = ctx.profile.runtime();
+    const engine::StringPool& strings = ctx.profile.strings();
+    const auto [first, last] = RowRange(rt, ctx.filter);
+
+    // Name ids map to groups once each: several ids can share a name once the version suffix is removed.
+    std::vector<int32_t> group_of_name(strings.size(), -1);
+    std::unordered_map<std::string_view, int32_t> group_of_text;
+    std::vector<std::string_view> group_text;
+    std::vector<int32_t> group_of_row(last - first, -1);
+    for (size_t i = first; i < last; ++i) {
+      if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+      if (ctx.filter.pid && *ctx.filter.pid != rt.pid[i]) continue;
+      const engine::StrId id = rt.name[i];
+      if (id >= group_of_name.size()) group_of_name.resize(static_cast<size_t>(id) + 1, -1);
+      int32_t& g = group_of_name[id];
+      if (g < 0) {
+        const std::string_view text = StripApiVersionSuffix(strings.view(id));
+        auto [it, inserted] = group_of_text.try_emplace(text, static_cast<int32_t>(group_text.size()));
+        if (inserted) group_text.push_back(text);
+        g = it->second;
+      }
+      group_of_row[i - first] = g;
+    }
+    const std::vector<SampleSummary> summaries = SummarizeGroups(
+        group_of_row, group_text.size(), [&](size_t r) { return rt.end[first + r] - rt.start[first + r]; });
+    int64_t grand_total = 0;
+    for (const auto& s : summaries) grand_total += s.total;
+    std::vector<size_t> order(summaries.size());
+    for (size_t g = 0; g < order.size(); ++g) order[g] = g;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      if (summaries[a].total != summaries[b].total) return summaries[a].total > summaries[b].total;
+      return group_text[a] < group_text[b];
+    });
+
+    Table table;
+    AddTimeSummaryColumns(table.columns, "num_calls", "calls");
+    table.columns.push_back(MakeColumn("name", ColumnType::kString, "API function name"));
+    const size_t shown = limit > 0 ? std::min(order.size(), static_cast<size_t>(limit)) : order.size();
+    for (size_t n = 0; n < shown; ++n) {
+      std::vector<Value> row;
+      AddTimeSummaryCells(row, summaries[order[n]], grand_total);
+      row.push_back(Value(std::string(group_text[order[n]])));
+      table.rows.push_back(std::move(row));
+    }
+    table.notes.push_back(fmt::format(
+        "CUDA runtime and driver API calls on CPU threads, grouped by name (a \"_vNNNN\" version suffix is dropped as "
+        "nsys does). time_pct is a share of the summed call time of all rows ({} ns), not of wall time.",
+        grand_total));
+    if (ctx.filter.device) {
+      table.notes.push_back(
+          "API calls run on CPU threads and carry no device, so the device filter does not apply "
+          "to them; all calls in the window are counted.");
+    }
+    if (shown < order.size())
+      table.notes.push_back(fmt::format("Showing the first {} of {} rows.", shown, order.size()));
+    if (order.empty()) table.notes.push_back("No CUDA API calls start inside the selected window and filters.");
+    return table;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Skill> MakeCudaApiSummary() {
+  return std::make_shared<CudaApiSummary>();
+}
+
+}  // namespace nsys::skills::builtin

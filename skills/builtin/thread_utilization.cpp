@@ -1,0 +1,202 @@
+// thread_utilization: per CPU thread, time inside CUDA API calls and NVTX ranges over the window.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <tuple>
+
+#include "common_cuda_api.h"
+#include "common_gpu_ops.h"
+#include "common_rows.h"
+
+namespace nsys::skills::builtin {
+namespace {
+
+// A running union of start-ordered intervals that keeps only its total: O(1) memory per thread.
+struct StreamingUnion {
+  Ns cur_start = 0, cur_end = -1, total = 0;
+  void Add(Ns s, Ns e) {
+    if (e <= s) return;
+    if (s > cur_end) {
+      if (cur_end > cur_start) total += cur_end - cur_start;
+      cur_start = s;
+      cur_end = e;
+    } else {
+      cur_end = std::max(cur_end, e);
+    }
+  }
+  Ns Total() const { return total + (cur_end > cur_start ? cur_end - cur_start : 0); }
+};
+
+struct ThreadStats {
+  uint32_t pid = 0, tid = 0;
+  StreamingUnion api, sync, nvtx;
+  int64_t calls = 0, ranges = 0;
+  std::vector<Ns> per_api;  // by dense API index
+};
+
+class ThreadUtilizationSkill final : public Skill {
+ public:
+  std::string name() const override { return "thread_utilization"; }
+  std::string description() const override {
+    return "Per CPU thread: time inside CUDA API calls (and blocking syncs) and inside NVTX ranges over the window, "
+           "busiest threads first.";
+  }
+  std::vector<ArgSpec> args() const override {
+    return {{"limit",
+             ArgType::kInt,
+             "Maximum threads to return, busiest first; 0 returns every thread.",
+             Value(int64_t{20}),
+             false,
+             {}}};
+  }
+  engine::Need needs() const override { return engine::Need::kRuntime | engine::Need::kNvtx; }
+
+  Expected<Table> run(const Context& ctx) const override {
+    const engine::ProfileInfo& info = ctx.profile.info();
+    if (!info.caps.runtime && !info.caps.nvtx) {
+      return Declined(
+          "This profile has neither a CUDA API trace nor NVTX ranges, so there is no per-thread CPU "
+          "activity to measure.");
+    }
+    const Ns lo = ctx.filter.window.whole ? info.start_ns : ctx.filter.window.begin;
+    const Ns hi = ctx.filter.window.whole ? info.end_ns : ctx.filter.window.end;
+    const Ns window = hi - lo;
+
+    std::vector<ThreadStats> threads;
+    SmallIndex<uint64_t, std::hash<uint64_t>> index;
+    auto thread_of = [&](uint32_t pid, uint32_t tid) -> ThreadStats& {
+      auto [k, added] = index.Get((static_cast<uint64_t>(pid) << 32) | tid);
+      if (added) {
+        threads.emplace_back();
+        threads.back().pid = pid;
+        threads.back().tid = tid;
+      }
+      return threads[k];
+    };
+
+    // Runtime calls: dense API ids so per-thread per-API totals need no hashing per row.
+    std::vector<engine::StrId> api_names;
+    std::vector<uint8_t> api_is_sync;
+    std::vector<int32_t> dense(ctx.profile.strings().size(), -1);
+    NameClassCache is_sync(ctx.profile.strings(), [](std::string_view n) -> uint8_t {
+      return LikePrefix(n, "cudaDeviceSynchronize") || LikePrefix(n, "cudaStreamSynchronize") ||
+             LikePrefix(n, "cudaEventSynchronize") || LikePrefix(n, "cuCtxSynchronize") ||
+             LikePrefix(n, "cuStreamSynchronize") || LikePrefix(n, "cuEventSynchronize");
+    });
+    if (info.caps.runtime) {
+      const engine::RuntimeTable& rt = ctx.profile.runtime();
+      auto [first, last] = OverlapRange(rt, ctx.filter);
+      uint32_t last_pid = UINT32_MAX, last_tid = UINT32_MAX;
+      ThreadStats* ts = nullptr;
+      for (size_t i = first; i < last; ++i) {
+        if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return CancelledError();
+        if (ctx.filter.pid && *ctx.filter.pid != rt.pid[i]) continue;
+        if (rt.end[i] < lo || rt.start[i] >= hi) continue;
+        const Ns s = std::max(rt.start[i], lo), e = std::min(rt.end[i], hi);
+        if (rt.pid[i] != last_pid || rt.tid[i] != last_tid) {
+          ts = &thread_of(rt.pid[i], rt.tid[i]);
+          last_pid = rt.pid[i];
+          last_tid = rt.tid[i];
+        }
+        ts->api.Add(s, e);
+        ++ts->calls;
+        const engine::StrId name = rt.name[i];
+        if (name >= dense.size()) dense.resize(static_cast<size_t>(name) + 1, -1);
+        if (dense[name] < 0) {
+          dense[name] = static_cast<int32_t>(api_names.size());
+          api_names.push_back(name);
+          api_is_sync.push_back(is_sync(name));
+        }
+        const size_t d = static_cast<size_t>(dense[name]);
+        if (ts->per_api.size() <= d) ts->per_api.resize(api_names.size(), 0);
+        ts->per_api[d] += e - s;
+        if (api_is_sync[d]) ts->sync.Add(s, e);
+      }
+    }
+    if (info.caps.nvtx) {
+      const engine::NvtxTable& nv = ctx.profile.nvtx();
+      auto [first, last] = OverlapRange(nv, ctx.filter);
+      for (size_t i = first; i < last; ++i) {
+        if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return CancelledError();
+        // Nested ranges lie inside their parent on the same thread, so the outermost ones make the same union.
+        if (nv.depth[i] != 0 || nv.style[i] != engine::NvtxStyle::kPushPop) continue;
+        if (ctx.filter.pid && *ctx.filter.pid != nv.pid[i]) continue;
+        const Ns s = std::max(nv.start[i], lo), e = std::min(nv.end[i], hi);
+        if (e <= s) continue;
+        ThreadStats& ts = thread_of(nv.pid[i], nv.tid[i]);
+        ts.nvtx.Add(s, e);
+        ++ts.ranges;
+      }
+    }
+    std::sort(threads.begin(), threads.end(), [](const ThreadStats& a, const ThreadStats& b) {
+      const Ns aa = a.api.Total(), ab = b.api.Total();
+      if (aa != ab) return aa > ab;
+      const Ns na = a.nvtx.Total(), nb = b.nvtx.Total();
+      if (na != nb) return na > nb;
+      return std::tie(a.pid, a.tid) < std::tie(b.pid, b.tid);
+    });
+
+    Table t;
+    t.columns = {IntCol("pid", "Process id"),
+                 IntCol("tid", "Thread id"),
+                 StringCol("thread_name", "Thread name from the export, when named"),
+                 IntCol("cuda_api_ns", "Union of CUDA API call time on the thread, clipped to the window"),
+                 DoubleCol("cuda_api_pct", "cuda_api_ns / window length x 100"),
+                 IntCol("cuda_api_calls", "CUDA API calls overlapping the window"),
+                 IntCol("sync_ns", "Time in blocking synchronization calls (device/stream/event/context sync)"),
+                 StringCol("top_api", "The API with the most time on this thread"),
+                 IntCol("nvtx_ns", "Union of push/pop NVTX range time on the thread, clipped to the window"),
+                 DoubleCol("nvtx_pct", "nvtx_ns / window length x 100"),
+                 IntCol("nvtx_ranges", "Outermost push/pop NVTX ranges overlapping the window")};
+    auto pct = [&](Ns v) {
+      return window > 0 ? D(100.0 * static_cast<double>(v) / static_cast<double>(window)) : Null();
+    };
+    for (const ThreadStats& ts : threads) {
+      std::string top;
+      if (!ts.per_api.empty()) {
+        const size_t best =
+            static_cast<size_t>(std::max_element(ts.per_api.begin(), ts.per_api.end()) - ts.per_api.begin());
+        top = std::string(ctx.profile.strings().view(api_names[best]));
+      }
+      t.rows.push_back({I(ts.pid), I(ts.tid), S(ThreadName(info, ts.pid, ts.tid)), I(ts.api.Total()),
+                        pct(ts.api.Total()), I(ts.calls), I(ts.sync.Total()), S(top), I(ts.nvtx.Total()),
+                        pct(ts.nvtx.Total()), I(ts.ranges)});
+    }
+    t.notes.push_back(fmt::format(
+        "Per CPU thread, the time covered by CUDA API calls and by push/pop NVTX ranges, each as a union (nested or "
+        "overlapping calls count once) clipped to the window of {}; percentages are of that window length, per "
+        "thread. Start/end NVTX ranges are not thread-bound and are left out.",
+        FormatDuration(window)));
+    if (!info.caps.runtime) t.notes.push_back("This profile has no CUDA API trace: only NVTX time is reported.");
+    if (!info.caps.nvtx) t.notes.push_back("This profile has no NVTX ranges: only CUDA API time is reported.");
+    if (ctx.filter.device) {
+      t.notes.push_back("CPU threads carry no device id, so the device filter does not narrow this list.");
+    }
+    t.notes.push_back(WindowNote(ctx.filter));
+    const int64_t limit = ArgInt(ctx, "limit");
+    if (limit > 0 && t.rows.size() > static_cast<size_t>(limit)) {
+      t.notes.push_back(
+          fmt::format("Showing the {} busiest of {} threads; pass limit=0 for all.", limit, t.rows.size()));
+      t.rows.resize(static_cast<size_t>(limit));
+    }
+    return t;
+  }
+
+ private:
+  static std::string ThreadName(const engine::ProfileInfo& info, uint32_t pid, uint32_t tid) {
+    auto it = std::lower_bound(info.threads.begin(), info.threads.end(), std::make_pair(pid, tid),
+                               [](const engine::Thread& th, const std::pair<uint32_t, uint32_t>& k) {
+                                 return std::make_pair(th.pid, th.tid) < k;
+                               });
+    return it != info.threads.end() && it->pid == pid && it->tid == tid ? it->name : std::string();
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Skill> MakeThreadUtilization() {
+  return std::make_shared<ThreadUtilizationSkill>();
+}
+
+}  // namespace nsys::skills::builtin

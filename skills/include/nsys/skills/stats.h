@@ -1,0 +1,138 @@
+#pragma once
+// Summary statistics and grouping helpers shared by the skills that mirror `nsys stats` summaries.
+//
+// Definitions follow NVIDIA's reports: the median of an even count is the mean of the two middle values, the
+// standard deviation is the sample one (n - 1; 0 for a single value), and "Time (%)" is a share of the sum of
+// the listed rows. Grouping never compares strings per row: callers map rows to dense group ids (by StrId or
+// a packed 64-bit key through DenseIndex), and SummarizeGroups sorts values by group once (a counting sort),
+// so no per-group vectors are allocated.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "nsys/engine/value.h"
+
+namespace nsys::skills {
+
+struct SampleSummary {
+  int64_t count = 0;
+  int64_t total = 0;
+  int64_t min = 0;
+  int64_t max = 0;
+  double avg = 0;
+  double median = 0;
+  double stddev = 0;  // sample standard deviation; 0 for one value
+};
+
+// Summarises `values` (reorders them: nth_element). An empty span gives a zero summary.
+SampleSummary Summarize(std::span<int64_t> values);
+
+// Summaries of values grouped by dense group id. `group_of_row[i]` is the group of row i, or -1 to skip it;
+// `value_of_row(i)` is called once per kept row. Returns one summary per group id in [0, num_groups).
+template <typename ValueFn>
+std::vector<SampleSummary> SummarizeGroups(const std::vector<int32_t>& group_of_row, size_t num_groups,
+                                           ValueFn&& value_of_row);
+
+// The same for several value series over one grouping (e.g. duration and exclusive time): the group layout is
+// computed once and one scratch buffer is reused, which matters at tens of millions of rows.
+class GroupedSamples {
+ public:
+  GroupedSamples(const std::vector<int32_t>& group_of_row, size_t num_groups);
+  template <typename ValueFn>
+  std::vector<SampleSummary> Summarize(ValueFn&& value_of_row);
+
+ private:
+  const std::vector<int32_t>& group_of_row_;
+  std::vector<size_t> offset_;
+  std::vector<size_t> cursor_;
+  std::vector<int64_t> flat_;
+};
+
+// Maps 64-bit keys to dense ids 0, 1, 2, ... in first-seen order. Open addressing with linear probing: one
+// multiply and usually one probe per lookup, which keeps per-row grouping of millions of rows cheap.
+class DenseIndex {
+ public:
+  DenseIndex() { Rehash(64); }
+  // The id of `key`, inserting it when new. Inline: it runs once or twice per row in grouping loops.
+  int32_t IdOf(uint64_t key) {
+    const size_t mask = slot_ids_.size() - 1;
+    size_t slot = Slot(key);
+    while (slot_ids_[slot] >= 0) {
+      if (slot_keys_[slot] == key) return slot_ids_[slot];
+      slot = (slot + 1) & mask;
+    }
+    return Insert(slot, key);
+  }
+  // The id of `key`, or -1.
+  int32_t Find(uint64_t key) const {
+    const size_t mask = slot_ids_.size() - 1;
+    size_t slot = Slot(key);
+    while (slot_ids_[slot] >= 0) {
+      if (slot_keys_[slot] == key) return slot_ids_[slot];
+      slot = (slot + 1) & mask;
+    }
+    return -1;
+  }
+  uint64_t key(int32_t id) const { return keys_[static_cast<size_t>(id)]; }
+  size_t size() const { return keys_.size(); }
+
+ private:
+  void Rehash(size_t capacity);
+  int32_t Insert(size_t slot, uint64_t key);
+  size_t Slot(uint64_t key) const { return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_); }
+
+  std::vector<uint64_t> slot_keys_;
+  std::vector<int32_t> slot_ids_;  // -1 = empty
+  std::vector<uint64_t> keys_;     // by id
+  int shift_ = 58;
+};
+
+inline uint64_t PackKey(uint32_t hi, uint32_t lo) {
+  return (static_cast<uint64_t>(hi) << 32) | lo;
+}
+
+// Rounds half away from zero to `decimals` places, as the printed `nsys stats` columns are.
+double RoundTo(double value, int decimals);
+// 100 * part / whole rounded to one decimal ("Time (%)"); a null Value when whole is 0 (SQL's division by zero).
+Value PctOf(int64_t part, int64_t whole);
+
+// nsys's API-name rule: a name whose 6th- and 5th-last characters are "_v" loses its last six characters
+// ("cudaLaunchKernel_v7000" -> "cudaLaunchKernel"); others ("cudaStreamIsCapturing_v10000") are kept as is.
+std::string_view StripApiVersionSuffix(std::string_view name);
+
+// ------------------------------------------------------------------------------------------------------------
+inline GroupedSamples::GroupedSamples(const std::vector<int32_t>& group_of_row, size_t num_groups)
+    : group_of_row_(group_of_row), offset_(num_groups + 1, 0) {
+  for (int32_t g : group_of_row) {
+    if (g >= 0) ++offset_[static_cast<size_t>(g) + 1];
+  }
+  for (size_t g = 0; g < num_groups; ++g) offset_[g + 1] += offset_[g];
+  flat_.resize(offset_[num_groups]);
+}
+
+template <typename ValueFn>
+std::vector<SampleSummary> GroupedSamples::Summarize(ValueFn&& value_of_row) {
+  const size_t num_groups = offset_.size() - 1;
+  cursor_.assign(offset_.begin(), offset_.end() - 1);
+  for (size_t i = 0; i < group_of_row_.size(); ++i) {
+    const int32_t g = group_of_row_[i];
+    if (g >= 0) flat_[cursor_[static_cast<size_t>(g)]++] = value_of_row(i);
+  }
+  std::vector<SampleSummary> out(num_groups);
+  for (size_t g = 0; g < num_groups; ++g) {
+    out[g] = skills::Summarize(std::span<int64_t>(flat_.data() + offset_[g], offset_[g + 1] - offset_[g]));
+  }
+  return out;
+}
+
+template <typename ValueFn>
+std::vector<SampleSummary> SummarizeGroups(const std::vector<int32_t>& group_of_row, size_t num_groups,
+                                           ValueFn&& value_of_row) {
+  return GroupedSamples(group_of_row, num_groups).Summarize(std::forward<ValueFn>(value_of_row));
+}
+
+}  // namespace nsys::skills

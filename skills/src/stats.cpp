@@ -1,0 +1,135 @@
+#include "nsys/skills/stats.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+namespace nsys::skills {
+
+namespace {
+
+// Below this size nth_element on the (cache-resident) values is fastest.
+constexpr size_t kRadixSelectMin = 1 << 15;
+
+// The k-th smallest (0-based) of `values`, all of which lie in [lo, hi], by histogram refinement: each pass counts
+// the values of the current range into at most 65536 buckets and keeps the bucket holding rank k, so a 64-bit
+// range needs at most four read-only passes; once the bucket is small its values are collected and partitioned.
+// Several times faster than nth_element on millions of values, which moves every element repeatedly.
+int64_t RadixSelect(std::span<const int64_t> values, size_t k, int64_t lo, int64_t hi) {
+  std::vector<uint32_t> histogram;
+  for (;;) {
+    if (lo == hi) return lo;
+    const uint64_t width = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
+    const int shift = std::max(0, static_cast<int>(std::bit_width(width)) - 16);
+    histogram.assign(static_cast<size_t>(width >> shift) + 1, 0);
+    for (int64_t v : values) {
+      if (v >= lo && v <= hi) ++histogram[static_cast<uint64_t>(v - lo) >> shift];
+    }
+    size_t bucket = 0;
+    while (k >= histogram[bucket]) k -= histogram[bucket++];
+    const int64_t bucket_lo = lo + static_cast<int64_t>(static_cast<uint64_t>(bucket) << shift);
+    const int64_t bucket_hi =
+        shift == 0 ? bucket_lo : std::min(hi, bucket_lo + static_cast<int64_t>((uint64_t{1} << shift) - 1));
+    if (shift == 0) return bucket_lo;
+    if (histogram[bucket] <= 4096) {
+      std::vector<int64_t> in_bucket;
+      in_bucket.reserve(histogram[bucket]);
+      for (int64_t v : values) {
+        if (v >= bucket_lo && v <= bucket_hi) in_bucket.push_back(v);
+      }
+      std::nth_element(in_bucket.begin(), in_bucket.begin() + static_cast<ptrdiff_t>(k), in_bucket.end());
+      return in_bucket[k];
+    }
+    lo = bucket_lo;
+    hi = bucket_hi;
+  }
+}
+
+}  // namespace
+
+SampleSummary Summarize(std::span<int64_t> values) {
+  SampleSummary s;
+  const size_t n = values.size();
+  if (n == 0) return s;
+  s.count = static_cast<int64_t>(n);
+  s.min = values[0];
+  s.max = values[0];
+  for (int64_t v : values) {
+    s.total += v;
+    s.min = std::min(s.min, v);
+    s.max = std::max(s.max, v);
+  }
+  s.avg = static_cast<double>(s.total) / static_cast<double>(n);
+  if (n > 1) {
+    double squares = 0;
+    for (int64_t v : values) {
+      const double d = static_cast<double>(v) - s.avg;
+      squares += d * d;
+    }
+    s.stddev = std::sqrt(squares / static_cast<double>(n - 1));
+  }
+  const size_t mid = n / 2;
+  int64_t upper;
+  int64_t lower;
+  if (n < kRadixSelectMin) {
+    std::nth_element(values.begin(), values.begin() + static_cast<ptrdiff_t>(mid), values.end());
+    upper = values[mid];
+    // The lower middle value is the largest of the first half once nth_element has partitioned it.
+    lower = n % 2 == 1 ? upper : *std::max_element(values.begin(), values.begin() + static_cast<ptrdiff_t>(mid));
+  } else {
+    upper = RadixSelect(values, mid, s.min, s.max);
+    lower = upper;
+    if (n % 2 == 0) {
+      // The (mid - 1)-th value is below `upper` only when exactly `mid` values are.
+      size_t below = 0;
+      int64_t max_below = s.min;
+      for (int64_t v : values) {
+        if (v < upper) {
+          ++below;
+          max_below = std::max(max_below, v);
+        }
+      }
+      if (below == mid) lower = max_below;
+    }
+  }
+  s.median = n % 2 == 1 ? static_cast<double>(upper) : (static_cast<double>(lower) + static_cast<double>(upper)) / 2.0;
+  return s;
+}
+
+void DenseIndex::Rehash(size_t capacity) {
+  slot_keys_.assign(capacity, 0);
+  slot_ids_.assign(capacity, -1);
+  shift_ = 64 - std::countr_zero(capacity);
+  for (size_t id = 0; id < keys_.size(); ++id) {
+    size_t slot = Slot(keys_[id]);
+    while (slot_ids_[slot] >= 0) slot = (slot + 1) & (capacity - 1);
+    slot_keys_[slot] = keys_[id];
+    slot_ids_[slot] = static_cast<int32_t>(id);
+  }
+}
+
+int32_t DenseIndex::Insert(size_t slot, uint64_t key) {
+  const auto id = static_cast<int32_t>(keys_.size());
+  keys_.push_back(key);
+  slot_keys_[slot] = key;
+  slot_ids_[slot] = id;
+  if (keys_.size() * 2 > slot_ids_.size()) Rehash(slot_ids_.size() * 2);
+  return id;
+}
+
+double RoundTo(double value, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(value * scale) / scale;
+}
+
+Value PctOf(int64_t part, int64_t whole) {
+  if (whole == 0) return Value();
+  return Value(RoundTo(static_cast<double>(part) * 100.0 / static_cast<double>(whole), 1));
+}
+
+std::string_view StripApiVersionSuffix(std::string_view name) {
+  if (name.size() >= 6 && name.compare(name.size() - 6, 2, "_v") == 0) return name.substr(0, name.size() - 6);
+  return name;
+}
+
+}  // namespace nsys::skills

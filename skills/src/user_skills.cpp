@@ -1,0 +1,467 @@
+// Declarative user skills: JSON files with a read-only SQL statement and typed arguments bound as parameters.
+#include "nsys/skills/user_skills.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "nsys/skills/registry.h"
+
+namespace nsys::skills {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr const char* kSuffix = ".skill.json";
+constexpr size_t kMaxFileBytes = 1 << 20;
+constexpr int64_t kDefaultMaxRows = 10000;
+const char* const kBuiltinParams[] = {"window_start_ns", "window_end_ns", "device", "pid"};
+
+bool IsSnakeCase(const std::string& s) {
+  if (s.empty() || s.size() > 64 || !std::islower(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+struct SqlScan {
+  std::vector<std::string> words;  // upper-cased keywords/identifiers outside literals and comments
+  std::vector<bool> word_is_call;  // followed by "("
+  std::set<std::string> params;    // :name parameters
+  std::string problem;             // non-empty when the text cannot be accepted
+};
+
+// A small lexer: enough to find keywords and parameters outside string literals, quoted identifiers and comments.
+SqlScan ScanSql(const std::string& sql) {
+  SqlScan scan;
+  size_t i = 0;
+  const size_t n = sql.size();
+  auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  while (i < n) {
+    const char c = sql[i];
+    if (c == '\'' || c == '"' || c == '`' || c == '[') {
+      const char close = c == '[' ? ']' : c;
+      size_t j = i + 1;
+      while (j < n) {
+        if (sql[j] == close) {
+          if (close != ']' && j + 1 < n && sql[j + 1] == close) {  // doubled quote inside a literal
+            j += 2;
+            continue;
+          }
+          break;
+        }
+        ++j;
+      }
+      if (j >= n) {
+        scan.problem = "the SQL has an unterminated quote";
+        return scan;
+      }
+      i = j + 1;
+    } else if (sql.compare(i, 2, "--") == 0) {
+      const size_t nl = sql.find('\n', i);
+      i = nl == std::string::npos ? n : nl + 1;
+    } else if (sql.compare(i, 2, "/*") == 0) {
+      const size_t end = sql.find("*/", i + 2);
+      i = end == std::string::npos ? n : end + 2;
+    } else if (c == ':' && i + 1 < n && (std::isalpha(static_cast<unsigned char>(sql[i + 1])) || sql[i + 1] == '_')) {
+      size_t j = i + 1;
+      while (j < n && is_word(sql[j])) ++j;
+      scan.params.insert(sql.substr(i + 1, j - i - 1));
+      i = j;
+    } else if (c == '?' || ((c == '@' || c == '$') && i + 1 < n && is_word(sql[i + 1]))) {
+      scan.problem = "the SQL uses a '?', '@' or '$' parameter; name parameters as :name";
+      return scan;
+    } else if (c == ';') {
+      size_t j = i + 1;
+      while (j < n && std::isspace(static_cast<unsigned char>(sql[j]))) ++j;
+      if (j < n) {
+        scan.problem = "the SQL holds more than one statement";
+        return scan;
+      }
+      i = j;
+    } else if (is_word(c)) {
+      size_t j = i;
+      while (j < n && is_word(sql[j])) ++j;
+      std::string word = sql.substr(i, j - i);
+      std::transform(word.begin(), word.end(), word.begin(),
+                     [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
+      size_t k = j;
+      while (k < n && std::isspace(static_cast<unsigned char>(sql[k]))) ++k;
+      scan.words.push_back(std::move(word));
+      scan.word_is_call.push_back(k < n && sql[k] == '(');
+      i = j;
+    } else {
+      ++i;
+    }
+  }
+  return scan;
+}
+
+std::string CheckScan(const SqlScan& scan) {
+  if (!scan.problem.empty()) return scan.problem;
+  if (scan.words.empty()) return "the SQL is empty";
+  if (scan.words[0] != "SELECT" && scan.words[0] != "WITH") {
+    return fmt::format("only read-only queries are allowed (SELECT or WITH), and this one starts with {}",
+                       scan.words[0]);
+  }
+  static const std::set<std::string> kForbidden = {"INSERT",  "UPDATE", "DELETE", "REPLACE",  "CREATE",    "DROP",
+                                                   "ALTER",   "ATTACH", "DETACH", "PRAGMA",   "VACUUM",    "REINDEX",
+                                                   "ANALYZE", "BEGIN",  "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE"};
+  for (size_t w = 0; w < scan.words.size(); ++w) {
+    const std::string& word = scan.words[w];
+    if (word == "REPLACE" && scan.word_is_call[w]) continue;  // the replace() string function
+    if (kForbidden.count(word)) {
+      return fmt::format("the SQL contains {}: user skills may only read (no writes, ATTACH, PRAGMA or transactions)",
+                         word);
+    }
+  }
+  return {};
+}
+
+class UserSkill final : public Skill {
+ public:
+  std::string name() const override { return name_; }
+  std::string description() const override { return description_; }
+  std::vector<ArgSpec> args() const override { return args_; }
+  engine::Need needs() const override { return static_cast<engine::Need>(0); }
+
+  Expected<Table> run(const Context& ctx) const override {
+    const engine::ProfileInfo& info = ctx.profile.info();
+    for (const auto& table : requires_tables_) {
+      if (std::none_of(info.tables.begin(), info.tables.end(), [&](const auto& t) { return t.name == table; })) {
+        return Declined(
+            fmt::format("This profile has no {} table, which user skill '{}' ({}) requires.", table, name_, origin_));
+      }
+    }
+    engine::Profile::SqlParams params;
+    for (const std::string& p : params_used_) {
+      if (p == "window_start_ns") {
+        params[p] = Value(static_cast<int64_t>(ctx.filter.window.begin));
+      } else if (p == "window_end_ns") {
+        // Exclusive; for the whole profile, just past the last event's end so that `start < :window_end_ns` keeps all.
+        params[p] = Value(static_cast<int64_t>(ctx.filter.window.whole ? info.end_ns + 1 : ctx.filter.window.end));
+      } else if (p == "device") {
+        params[p] = ctx.filter.device ? Value(int64_t{*ctx.filter.device}) : Value();
+      } else if (p == "pid") {
+        params[p] = ctx.filter.pid ? Value(int64_t{*ctx.filter.pid}) : Value();
+      } else {
+        const Value& v = Arg(ctx, p);
+        params[p] = std::holds_alternative<bool>(v) ? Value(int64_t{std::get<bool>(v) ? 1 : 0}) : v;
+      }
+    }
+    auto result = ctx.profile.Query(sql_, params, ctx.cancel, max_rows_);
+    if (!result) {
+      const Error& e = result.error();
+      if (e.message.find("no such table") != std::string::npos) {
+        return Declined(fmt::format("User skill '{}' ({}) needs a table this profile does not have: {}", name_, origin_,
+                                    e.message));
+      }
+      return MakeError(e.kind, fmt::format("User skill '{}' ({}): {}", name_, origin_, e.message));
+    }
+    Table table;
+    const auto& columns = result->columns;
+    for (size_t c = 0; c < columns.size(); ++c) {
+      ColumnType type = ColumnType::kString;
+      bool seen = false;
+      for (const auto& row : result->rows) {
+        const Value& v = row[c];
+        ColumnType t;
+        if (std::holds_alternative<int64_t>(v)) {
+          t = ColumnType::kInt;
+        } else if (std::holds_alternative<double>(v)) {
+          t = ColumnType::kDouble;
+        } else if (std::holds_alternative<std::string>(v)) {
+          t = ColumnType::kString;
+        } else {
+          continue;
+        }
+        if (!seen) {
+          type = t;
+          seen = true;
+        } else if (type != t) {
+          type = (type != ColumnType::kString && t != ColumnType::kString) ? ColumnType::kDouble : ColumnType::kString;
+        }
+      }
+      table.columns.push_back(Column{columns[c], type, {}});
+    }
+    table.rows = std::move(result->rows);
+    table.notes.push_back(fmt::format("User skill from {}.", origin_));
+    for (const auto& note : notes_) table.notes.push_back(note);
+    if (result->total_rows > static_cast<int64_t>(table.rows.size())) {
+      table.notes.push_back(
+          fmt::format("Showing the first {} of {} rows (max_rows).", table.rows.size(), result->total_rows));
+    }
+    const bool uses_window = params_used_.count("window_start_ns") || params_used_.count("window_end_ns");
+    if (!ctx.filter.window.whole && !uses_window) {
+      table.notes.push_back(
+          "This skill's SQL does not use :window_start_ns/:window_end_ns, so the window was not "
+          "applied to its rows.");
+    }
+    if (ctx.filter.device && !params_used_.count("device")) {
+      table.notes.push_back("This skill's SQL does not use :device, so the device filter was not applied.");
+    }
+    if (ctx.filter.pid && !params_used_.count("pid")) {
+      table.notes.push_back("This skill's SQL does not use :pid, so the process filter was not applied.");
+    }
+    return table;
+  }
+
+  std::string name_, description_, sql_, origin_;
+  std::vector<ArgSpec> args_;
+  std::set<std::string> params_used_;
+  std::vector<std::string> requires_tables_, notes_;
+  int64_t max_rows_ = kDefaultMaxRows;
+};
+
+Error Bad(const std::string& origin, const std::string& problem) {
+  return MakeError(ErrorKind::kBadInput, fmt::format("{}: {}", origin, problem));
+}
+
+Expected<Value> DefaultValue(const json& j, ArgType type) {
+  switch (type) {
+    case ArgType::kInt:
+      if (j.is_number_integer()) return Value(j.get<int64_t>());
+      break;
+    case ArgType::kDouble:
+      if (j.is_number()) return Value(j.get<double>());
+      break;
+    case ArgType::kBool:
+      if (j.is_boolean()) return Value(j.get<bool>());
+      break;
+    case ArgType::kString:
+      if (j.is_string()) return Value(j.get<std::string>());
+      break;
+  }
+  return MakeError(ErrorKind::kBadInput,
+                   fmt::format("must be {} {}", type == ArgType::kInt ? "an" : "a", ArgTypeName(type)));
+}
+
+}  // namespace
+
+std::string CheckReadOnlySql(const std::string& sql) {
+  return CheckScan(ScanSql(sql));
+}
+
+Expected<std::shared_ptr<const Skill>> ParseUserSkill(const std::string& json_text, const std::string& origin) {
+  json doc;
+  try {
+    doc = json::parse(json_text);
+  } catch (const json::exception& e) {
+    return Bad(origin, fmt::format("not valid JSON ({})", e.what()));
+  }
+  if (!doc.is_object()) return Bad(origin, "the file must hold one JSON object");
+  static const std::set<std::string> kFields = {"name",     "description", "args", "sql", "requires_tables",
+                                                "max_rows", "notes"};
+  for (const auto& [key, _] : doc.items()) {
+    if (!kFields.count(key)) {
+      return Bad(origin, fmt::format("unknown field '{}' (known: name, description, args, sql, requires_tables, "
+                                     "max_rows, notes)",
+                                     key));
+    }
+  }
+  auto skill = std::make_shared<UserSkill>();
+  skill->origin_ = origin;
+  if (!doc.contains("name") || !doc["name"].is_string() || !IsSnakeCase(doc["name"].get<std::string>())) {
+    return Bad(origin, "'name' must be a snake_case string (lower-case letters, digits and _, starting with a letter)");
+  }
+  skill->name_ = doc["name"].get<std::string>();
+  if (!doc.contains("description") || !doc["description"].is_string() ||
+      doc["description"].get<std::string>().empty()) {
+    return Bad(origin, "'description' must be a non-empty string");
+  }
+  skill->description_ = doc["description"].get<std::string>();
+
+  if (!doc.contains("sql")) return Bad(origin, "'sql' is missing");
+  const json& sql = doc["sql"];
+  if (sql.is_string()) {
+    skill->sql_ = sql.get<std::string>();
+  } else if (sql.is_array() && std::all_of(sql.begin(), sql.end(), [](const json& l) { return l.is_string(); })) {
+    for (const auto& line : sql) skill->sql_ += line.get<std::string>() + "\n";
+  } else {
+    return Bad(origin, "'sql' must be a string or an array of strings");
+  }
+  const SqlScan scan = ScanSql(skill->sql_);
+  if (std::string problem = CheckScan(scan); !problem.empty()) return Bad(origin, problem);
+
+  std::set<std::string> reserved;
+  for (const auto& spec : CommonArgs()) reserved.insert(spec.name);
+  if (doc.contains("args")) {
+    if (!doc["args"].is_array()) return Bad(origin, "'args' must be an array");
+    for (size_t a = 0; a < doc["args"].size(); ++a) {
+      const json& arg = doc["args"][a];
+      const std::string where = fmt::format("args[{}]", a);
+      if (!arg.is_object()) return Bad(origin, where + " must be an object");
+      for (const auto& [key, _] : arg.items()) {
+        if (key != "name" && key != "type" && key != "description" && key != "default" && key != "required") {
+          return Bad(origin, fmt::format("{}: unknown field '{}' (known: name, type, description, default, required)",
+                                         where, key));
+        }
+      }
+      ArgSpec spec;
+      if (!arg.contains("name") || !arg["name"].is_string() || !IsSnakeCase(arg["name"].get<std::string>())) {
+        return Bad(origin, where + ": 'name' must be a snake_case string");
+      }
+      spec.name = arg["name"].get<std::string>();
+      if (reserved.count(spec.name)) {
+        return Bad(origin,
+                   fmt::format("{}: '{}' is a common argument every skill already has; use :{} in the SQL "
+                               "without declaring it",
+                               where, spec.name,
+                               spec.name == "start" || spec.name == "end" ? "window_" + spec.name + "_ns" : spec.name));
+      }
+      if (std::any_of(skill->args_.begin(), skill->args_.end(),
+                      [&](const ArgSpec& s) { return s.name == spec.name; })) {
+        return Bad(origin, fmt::format("{}: argument '{}' is declared twice", where, spec.name));
+      }
+      const std::string type = arg.value("type", std::string());
+      if (type == "int") {
+        spec.type = ArgType::kInt;
+      } else if (type == "double") {
+        spec.type = ArgType::kDouble;
+      } else if (type == "string") {
+        spec.type = ArgType::kString;
+      } else if (type == "bool") {
+        spec.type = ArgType::kBool;
+      } else {
+        return Bad(origin, fmt::format("{} ('{}'): 'type' must be one of int, double, string, bool", where, spec.name));
+      }
+      if (arg.contains("description")) {
+        if (!arg["description"].is_string()) return Bad(origin, where + ": 'description' must be a string");
+        spec.description = arg["description"].get<std::string>();
+      }
+      if (arg.contains("default") && !arg["default"].is_null()) {
+        auto value = DefaultValue(arg["default"], spec.type);
+        if (!value)
+          return Bad(origin, fmt::format("{}: the default of '{}' {}", where, spec.name, value.error().message));
+        spec.default_value = std::move(value.value());
+      }
+      if (arg.contains("required")) {
+        if (!arg["required"].is_boolean()) return Bad(origin, where + ": 'required' must be true or false");
+        spec.required = arg["required"].get<bool>();
+      }
+      skill->args_.push_back(std::move(spec));
+    }
+  }
+  for (const std::string& p : scan.params) {
+    const bool builtin =
+        std::any_of(std::begin(kBuiltinParams), std::end(kBuiltinParams), [&](const char* b) { return p == b; });
+    const bool declared =
+        std::any_of(skill->args_.begin(), skill->args_.end(), [&](const ArgSpec& s) { return s.name == p; });
+    if (!builtin && !declared) {
+      return Bad(origin, fmt::format("the SQL uses :{}, which is neither a declared argument nor one of "
+                                     ":window_start_ns, :window_end_ns, :device, :pid",
+                                     p));
+    }
+  }
+  skill->params_used_ = scan.params;
+
+  if (doc.contains("requires_tables")) {
+    const json& tables = doc["requires_tables"];
+    if (!tables.is_array() || !std::all_of(tables.begin(), tables.end(), [](const json& t) { return t.is_string(); })) {
+      return Bad(origin, "'requires_tables' must be an array of table names");
+    }
+    for (const auto& t : tables) skill->requires_tables_.push_back(t.get<std::string>());
+  }
+  if (doc.contains("max_rows")) {
+    if (!doc["max_rows"].is_number_integer() || doc["max_rows"].get<int64_t>() <= 0) {
+      return Bad(origin, "'max_rows' must be a positive integer");
+    }
+    skill->max_rows_ = doc["max_rows"].get<int64_t>();
+  }
+  if (doc.contains("notes")) {
+    const json& notes = doc["notes"];
+    if (!notes.is_array() || !std::all_of(notes.begin(), notes.end(), [](const json& t) { return t.is_string(); })) {
+      return Bad(origin, "'notes' must be an array of strings");
+    }
+    for (const auto& note : notes) skill->notes_.push_back(note.get<std::string>());
+  }
+  return std::shared_ptr<const Skill>(std::move(skill));
+}
+
+UserSkillLoad LoadUserSkills(const std::vector<std::string>& dirs) {
+  UserSkillLoad load;
+  std::map<std::string, size_t> index_of_name;  // name -> position in load.skills
+  for (const std::string& dir : dirs) {
+    std::error_code ec;
+    if (dir.empty() || !fs::is_directory(dir, ec)) continue;
+    std::vector<fs::path> files;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+      const std::string file = it->path().filename().string();
+      if (file.size() > std::string(kSuffix).size() && file.ends_with(kSuffix)) files.push_back(it->path());
+    }
+    if (ec) {
+      load.warnings.push_back(fmt::format("{}: cannot list the folder ({})", dir, ec.message()));
+      continue;
+    }
+    std::sort(files.begin(), files.end());
+    for (const fs::path& path : files) {
+      const std::string origin = path.string();
+      std::error_code size_ec;
+      const auto size = fs::file_size(path, size_ec);
+      if (size_ec || !fs::is_regular_file(path, size_ec)) {
+        load.warnings.push_back(fmt::format("{}: not a readable file", origin));
+        continue;
+      }
+      if (size > kMaxFileBytes) {
+        load.warnings.push_back(
+            fmt::format("{}: the file is {} bytes; skill files are limited to 1 MiB", origin, size));
+        continue;
+      }
+      std::ifstream in(path, std::ios::binary);
+      std::stringstream buffer;
+      buffer << in.rdbuf();
+      if (!in.good() && !in.eof()) {
+        load.warnings.push_back(fmt::format("{}: cannot be read", origin));
+        continue;
+      }
+      auto parsed = ParseUserSkill(buffer.str(), origin);
+      if (!parsed) {
+        load.warnings.push_back(parsed.error().message);
+        continue;
+      }
+      const std::string name = parsed.value()->name();
+      if (auto it = index_of_name.find(name); it != index_of_name.end()) {
+        load.warnings.push_back(fmt::format("{}: skill '{}' replaces the one defined in {}", origin, name,
+                                            UserSkillOrigin(*load.skills[it->second])));
+        load.skills[it->second] = std::move(parsed.value());
+      } else {
+        index_of_name[name] = load.skills.size();
+        load.skills.push_back(std::move(parsed.value()));
+      }
+    }
+  }
+  return load;
+}
+
+std::vector<std::string> DefaultUserSkillDirs() {
+  std::vector<std::string> dirs;
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) {
+    dirs.push_back((fs::path(xdg) / "nsys-ai" / "skills").string());
+  } else if (const char* home = std::getenv("HOME"); home && *home) {
+    dirs.push_back((fs::path(home) / ".config" / "nsys-ai" / "skills").string());
+  }
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  if (!ec) dirs.push_back((cwd / ".nsys-ai" / "skills").string());
+  return dirs;
+}
+
+bool IsUserSkill(const Skill& skill) {
+  return dynamic_cast<const UserSkill*>(&skill) != nullptr;
+}
+
+std::string UserSkillOrigin(const Skill& skill) {
+  const auto* user = dynamic_cast<const UserSkill*>(&skill);
+  return user ? user->origin_ : std::string();
+}
+
+}  // namespace nsys::skills

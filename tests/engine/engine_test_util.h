@@ -1,0 +1,144 @@
+#pragma once
+// Helpers for the engine tests: temp dirs, opening fixtures, and independent SQL on the fixtures (expected
+// values come from SQLite, never from the engine under test).
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fixtures.h"
+#include "nsys/engine/profile.h"
+
+namespace nsys::testing {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "nsys-engine-test-XXXXXX").string();
+    path_ = mkdtemp(tmpl.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(path_, ec);
+  }
+  std::string path() const { return path_; }
+  std::string operator/(const std::string& name) const { return (fs::path(path_) / name).string(); }
+
+ private:
+  std::string path_;
+};
+
+inline void WriteFile(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Options for tests: no background loading unless asked, and no cache unless a dir is given.
+inline engine::OpenOptions TestOptions(const std::string& cache_dir = {}) {
+  engine::OpenOptions o;
+  o.use_cache = !cache_dir.empty();
+  o.cache_dir = cache_dir;
+  o.load_all_in_background = false;
+  return o;
+}
+
+inline std::shared_ptr<engine::Profile> OpenOrDie(const std::string& path, const engine::OpenOptions& options) {
+  auto p = engine::Profile::Open(path, options);
+  if (!p) ADD_FAILURE() << "Open(" << path << ") failed: " << p.error().message;
+  return p ? *p : nullptr;
+}
+
+// An independent read-only connection on a fixture.
+class Sql {
+ public:
+  explicit Sql(const std::string& path) {
+    sqlite3_open_v2(("file:" + path + "?immutable=1").c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr);
+  }
+  ~Sql() { sqlite3_close(db_); }
+  int64_t Int(const std::string& sql) const {
+    int64_t v = 0;
+    Each(sql, [&](sqlite3_stmt* s) { v = sqlite3_column_int64(s, 0); });
+    return v;
+  }
+  void Each(const std::string& sql, const std::function<void(sqlite3_stmt*)>& row) const {
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &s, nullptr) != SQLITE_OK) {
+      ADD_FAILURE() << "test SQL failed: " << sqlite3_errmsg(db_) << " in " << sql;
+      return;
+    }
+    while (sqlite3_step(s) == SQLITE_ROW) row(s);
+    sqlite3_finalize(s);
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+// Names are compared as strings: string ids depend on the order loaders interned them.
+inline void ExpectSameModel(const engine::Profile& a, const engine::Profile& b) {
+  const engine::KernelTable &ka = a.kernels(), &kb = b.kernels();
+  ASSERT_EQ(ka.size(), kb.size());
+  for (size_t i = 0; i < ka.size(); ++i) {
+    ASSERT_EQ(ka.start[i], kb.start[i]);
+    ASSERT_EQ(ka.end[i], kb.end[i]);
+    ASSERT_EQ(ka.device[i], kb.device[i]);
+    ASSERT_EQ(ka.correlation_id[i], kb.correlation_id[i]);
+    ASSERT_EQ(ka.launch[i], kb.launch[i]);
+    ASSERT_EQ(ka.grid_x[i], kb.grid_x[i]);
+    ASSERT_EQ(a.strings().view(ka.name[i]), b.strings().view(kb.name[i]));
+    ASSERT_EQ(a.strings().view(ka.short_name[i]), b.strings().view(kb.short_name[i]));
+  }
+  EXPECT_EQ(ka.max_duration, kb.max_duration);
+  const engine::RuntimeTable &ra = a.runtime(), &rb = b.runtime();
+  ASSERT_EQ(ra.size(), rb.size());
+  for (size_t i = 0; i < ra.size(); ++i) {
+    ASSERT_EQ(ra.start[i], rb.start[i]);
+    ASSERT_EQ(ra.tid[i], rb.tid[i]);
+    ASSERT_EQ(ra.nvtx[i], rb.nvtx[i]);
+    ASSERT_EQ(a.strings().view(ra.name[i]), b.strings().view(rb.name[i]));
+  }
+  const engine::NvtxTable &na = a.nvtx(), &nb = b.nvtx();
+  ASSERT_EQ(na.size(), nb.size());
+  for (size_t i = 0; i < na.size(); ++i) {
+    ASSERT_EQ(na.start[i], nb.start[i]);
+    ASSERT_EQ(na.end[i], nb.end[i]);
+    ASSERT_EQ(na.parent[i], nb.parent[i]);
+    ASSERT_EQ(na.depth[i], nb.depth[i]);
+    ASSERT_EQ(a.NvtxFullName(static_cast<int32_t>(i)), b.NvtxFullName(static_cast<int32_t>(i)));
+  }
+  ASSERT_EQ(a.memcpys().size(), b.memcpys().size());
+  for (size_t i = 0; i < a.memcpys().size(); ++i) {
+    ASSERT_EQ(a.memcpys().bytes[i], b.memcpys().bytes[i]);
+    ASSERT_EQ(a.memcpys().launch[i], b.memcpys().launch[i]);
+    ASSERT_EQ(a.memcpys().src_kind[i], b.memcpys().src_kind[i]);
+  }
+  EXPECT_EQ(a.memsets().size(), b.memsets().size());
+  EXPECT_EQ(a.syncs().size(), b.syncs().size());
+  EXPECT_EQ(a.overhead().size(), b.overhead().size());
+  EXPECT_EQ(a.nvtx_marks().size(), b.nvtx_marks().size());
+  const engine::AttributionCoverage ca = a.coverage(), cb = b.coverage();
+  EXPECT_EQ(ca.with_nvtx_time_ns, cb.with_nvtx_time_ns);
+  EXPECT_EQ(ca.with_launch, cb.with_launch);
+  EXPECT_EQ(a.info().start_ns, b.info().start_ns);
+  EXPECT_EQ(a.info().end_ns, b.info().end_ns);
+  EXPECT_EQ(a.info().devices.size(), b.info().devices.size());
+  EXPECT_EQ(a.info().threads.size(), b.info().threads.size());
+  EXPECT_EQ(a.info().tables.size(), b.info().tables.size());
+  EXPECT_EQ(a.info().metadata, b.info().metadata);
+  EXPECT_EQ(a.info().caps.nccl, b.info().caps.nccl);
+}
+
+}  // namespace nsys::testing

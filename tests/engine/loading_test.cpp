@@ -1,0 +1,161 @@
+// Lazy, parallel, cancellable loading: Require() waits only for what it needs, reports progress, stops the
+// loaders when cancelled, and a later Require() resumes.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+
+#include "engine_test_util.h"
+
+namespace nsys::engine {
+namespace {
+
+using ::nsys::testing::Fixture;
+using ::nsys::testing::OpenOrDie;
+using ::nsys::testing::Sql;
+using ::nsys::testing::TempDir;
+using ::nsys::testing::TestOptions;
+using ::testing::HasSubstr;
+
+double ProcessCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+// A bigger export for timing-sensitive tests: h100_2gpu_1s repeated 40 times (688k NVTX ranges) by the
+// shared scaling tool, made once per test run.
+std::string ScaledExport() {
+  static TempDir dir;
+  static std::string path;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    const std::string tool = std::string(NSYS_AI_SOURCE_DIR) + "/../shared/tools/scale_profile.py";
+    if (!std::filesystem::exists(tool)) return;
+    const std::string out = dir / "h100_x40.sqlite";
+    const std::string cmd =
+        "python3 '" + tool + "' '" + Fixture("h100_2gpu_1s.sqlite") + "' '" + out + "' --factor 40 > /dev/null";
+    if (std::system(cmd.c_str()) == 0) path = out;
+  });
+  return path;
+}
+
+TEST(Loading, CancelStopsTheLoadersAndALaterRequireResumes) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string path = ScaledExport();
+  if (path.empty()) GTEST_SKIP() << "python3 or ../shared/tools/scale_profile.py unavailable";
+  auto p = OpenOrDie(path, TestOptions());
+  ASSERT_TRUE(p);
+  CancelToken cancel;
+  std::vector<double> percents;
+  std::chrono::steady_clock::time_point cancelled_at;
+  // Cancel as soon as the load reports rows read, that is, while parts are running on the workers.
+  Status s = p->Require(Need::kNvtx, cancel, [&](double pct, const std::string& message) {
+    percents.push_back(pct);
+    EXPECT_THAT(message, HasSubstr("NVTX_EVENTS"));
+    if (message.find(" rows") != std::string::npos && pct > 0 && !cancel.cancelled()) {
+      cancelled_at = std::chrono::steady_clock::now();
+      cancel.cancel();
+    }
+  });
+  const auto returned_at = std::chrono::steady_clock::now();
+  ASSERT_FALSE(s.ok()) << "the load finished before it reported rows; make the export bigger";
+  EXPECT_EQ(s.error().kind, ErrorKind::kCancelled);
+  EXPECT_THAT(s.error().message, HasSubstr("NVTX_EVENTS"));
+  EXPECT_LT(returned_at - cancelled_at, std::chrono::milliseconds(500));
+  EXPECT_GT(percents.back(), 0.0);
+  EXPECT_LT(percents.back(), 100.0);
+  // The loaders really stopped: the process burns (almost) no CPU afterwards.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // interrupted parts unwind
+  const double cpu0 = ProcessCpuSeconds();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_LT(ProcessCpuSeconds() - cpu0, 0.1) << "loaders kept running after the cancel";
+  // Resume.
+  percents.clear();
+  ASSERT_TRUE(p->Require(Need::kNvtx, {}, [&](double pct, const std::string&) { percents.push_back(pct); }).ok());
+  EXPECT_EQ(p->nvtx().size(), 16782u * 40);
+  ASSERT_FALSE(percents.empty());
+  EXPECT_EQ(percents.back(), 100.0);
+  EXPECT_TRUE(std::is_sorted(percents.begin(), percents.end()));
+}
+
+TEST(Loading, CancelledBeforeStartLoadsNothing) {
+  NSYS_REQUIRE_FIXTURES();
+  auto p = OpenOrDie(Fixture("h100_2gpu_1s.sqlite"), TestOptions());
+  ASSERT_TRUE(p);
+  CancelToken cancel;
+  cancel.cancel();
+  Status s = p->Require(Need::kKernels, cancel);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().kind, ErrorKind::kCancelled);
+  ASSERT_TRUE(p->Require(Need::kKernels).ok());
+  EXPECT_EQ(p->kernels().size(), 3442u);
+}
+
+// The first answer does not wait for tables it does not need: kernels are ready while NVTX still loads.
+TEST(Loading, KernelsDoNotWaitForNvtx) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string path = ScaledExport();
+  if (path.empty()) GTEST_SKIP() << "python3 or ../shared/tools/scale_profile.py unavailable";
+  OpenOptions options = TestOptions();
+  options.load_all_in_background = true;
+  auto p = OpenOrDie(path, options);
+  ASSERT_TRUE(p);
+  ASSERT_TRUE(p->Require(Need::kKernels).ok());
+  EXPECT_EQ(p->kernels().size(), 3442u * 40);
+  // NVTX (688k rows) is loaded after kernels in background order; asking for it now still works.
+  ASSERT_TRUE(p->Require(Need::kAttribution).ok());
+  EXPECT_EQ(p->coverage().kernels, 3442 * 40);
+  EXPECT_EQ(p->coverage().with_nvtx, 1632 * 40);
+}
+
+TEST(Loading, ConcurrentRequiresFromManyThreads) {
+  NSYS_REQUIRE_FIXTURES();
+  auto p = OpenOrDie(Fixture("mfu_2gpu_after.sqlite"), TestOptions());
+  ASSERT_TRUE(p);
+  const Need needs[] = {Need::kKernels, Need::kNvtx,    Need::kAttribution, Need::kMemcpy | Need::kSync,
+                        kAllTables,     Need::kOverhead};
+  std::vector<std::thread> threads;
+  std::atomic<int> failures{0};
+  for (Need n : needs)
+    threads.emplace_back([&, n] {
+      if (!p->Require(n).ok()) ++failures;
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(failures, 0);
+  EXPECT_EQ(p->kernels().size(), 3587u);
+  EXPECT_EQ(p->nvtx().size(), 17113u);
+  EXPECT_EQ(p->memcpys().size(), 904u);
+}
+
+TEST(Loading, WorkerThreadCountsGiveTheSameTables) {
+  NSYS_REQUIRE_FIXTURES();
+  for (int threads : {1, 3}) {
+    OpenOptions options = TestOptions();
+    options.worker_threads = threads;
+    auto p = OpenOrDie(Fixture("mfu_2gpu_before.sqlite"), options);
+    ASSERT_TRUE(p);
+    ASSERT_TRUE(p->Require(kAllTables).ok());
+    EXPECT_EQ(p->kernels().size(), 4010u);
+    EXPECT_EQ(p->coverage().with_launch, 3986);
+  }
+}
+
+TEST(Loading, AbsentTablesLoadEmpty) {
+  NSYS_REQUIRE_FIXTURES();
+  auto p = OpenOrDie(Fixture("titanrtx_tensorrt_nvtx.sqlite"), TestOptions());
+  ASSERT_TRUE(p);
+  ASSERT_TRUE(p->Require(kAllTables).ok());
+  EXPECT_EQ(p->kernels().size(), 0u);
+  EXPECT_EQ(p->runtime().size(), 0u);
+  EXPECT_EQ(p->coverage().kernels, 0);
+  EXPECT_EQ(p->nvtx().size(), 21996u);
+}
+
+}  // namespace
+}  // namespace nsys::engine

@@ -1,0 +1,140 @@
+// .nsys-rep conversion through a stand-in `nsys` script: the real fork/exec, argv, progress, cache reuse,
+// failure and cancellation plumbing runs; only the converter itself is a copy of a fixture.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "engine_test_util.h"
+
+namespace nsys::engine {
+namespace {
+
+using ::nsys::testing::Fixture;
+using ::nsys::testing::TempDir;
+using ::nsys::testing::TestOptions;
+using ::testing::HasSubstr;
+namespace fs = std::filesystem;
+
+std::vector<std::string> Lines(const std::string& path) {
+  std::vector<std::string> out;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+std::vector<std::string> Listing(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+class NsysRepTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs::create_directories(bin_);
+    fs::create_directories(reports_);
+    testing::WriteFile(report_, "a pretend report: the stand-in nsys ignores its content");
+  }
+  // Writes bin/nsys: records its argv, prints a progress line, then runs `body`.
+  void FakeNsys(const std::string& body) {
+    const std::string script = bin_ + "/nsys";
+    testing::WriteFile(script,
+                       "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done > " + bin_ +
+                           "/argv.txt\nout=\nprev=\nfor a in \"$@\"; do [ \"$prev\" = --output ] && out=\"$a\"; "
+                           "prev=\"$a\"; done\necho 'Processing [=====     ] 50%'\n" +
+                           body + "\n");
+    chmod(script.c_str(), 0755);
+  }
+  OpenOptions Options() {
+    OpenOptions o = TestOptions(cache_);
+    o.nsys_binary = bin_ + "/nsys";
+    return o;
+  }
+  TempDir dir_;
+  std::string bin_ = dir_ / "bin";
+  std::string reports_ = dir_ / "reports";
+  std::string report_ = reports_ + "/run 1.nsys-rep";  // a space, to prove no shell is involved
+  std::string cache_ = dir_ / "cache";
+};
+
+TEST_F(NsysRepTest, ConvertsIntoTheCacheAndOpens) {
+  if (!testing::HaveFixtures()) GTEST_SKIP() << "fixtures absent";
+  FakeNsys("cp '" + Fixture("h100_2gpu_1s.sqlite") + "' \"$out\"");
+  std::vector<std::pair<double, std::string>> progress;
+  auto p = Profile::Open(report_, Options(), [&](double pct, const std::string& m) { progress.emplace_back(pct, m); });
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const std::vector<std::string> argv = Lines(bin_ + "/argv.txt");
+  ASSERT_EQ(argv.size(), 6u);
+  EXPECT_EQ(argv[0], "export");
+  EXPECT_EQ(argv[1], "--type");
+  EXPECT_EQ(argv[2], "sqlite");
+  EXPECT_EQ(argv[3], "--output");
+  EXPECT_THAT(argv[4], ::testing::StartsWith(cache_ + "/"));
+  EXPECT_THAT(argv[4], ::testing::EndsWith(".sqlite"));
+  EXPECT_EQ(argv[5], report_);
+  EXPECT_EQ((*p)->info().source_path, report_);
+  EXPECT_THAT((*p)->info().path, ::testing::StartsWith(cache_ + "/"));
+  EXPECT_TRUE(fs::exists((*p)->info().path));
+  ASSERT_TRUE((*p)->Require(Need::kKernels).ok());
+  EXPECT_EQ((*p)->kernels().size(), 3442u);
+  EXPECT_FALSE(progress.empty());
+  EXPECT_EQ(progress.back().first, 100.0);
+  // Nothing was written next to the report.
+  EXPECT_EQ(Listing(reports_), (std::vector<std::string>{"run 1.nsys-rep"}));
+
+  // A second open reuses the conversion: the converter does not run again.
+  fs::remove(bin_ + "/argv.txt");
+  auto again = Profile::Open(report_, Options());
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(fs::exists(bin_ + "/argv.txt"));
+  EXPECT_EQ((*again)->info().path, (*p)->info().path);
+}
+
+TEST_F(NsysRepTest, FindsNsysOnPath) {
+  if (!testing::HaveFixtures()) GTEST_SKIP() << "fixtures absent";
+  FakeNsys("cp '" + Fixture("mock.sqlite") + "' \"$out\"");
+  const std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", (bin_ + ":" + old_path).c_str(), 1);
+  OpenOptions o = Options();
+  o.nsys_binary = "nsys";
+  auto p = Profile::Open(report_, o);
+  setenv("PATH", old_path.c_str(), 1);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_TRUE(fs::exists(bin_ + "/argv.txt"));
+  EXPECT_EQ((*p)->info().rows("CUPTI_ACTIVITY_KIND_KERNEL"), 2);
+}
+
+TEST_F(NsysRepTest, FailedConversionShowsNsysOutput) {
+  FakeNsys("echo 'ERROR: the report is from a newer version' >&2\nexit 3");
+  auto p = Profile::Open(report_, Options());
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().kind, ErrorKind::kBadInput);
+  EXPECT_THAT(p.error().message, HasSubstr("exit code 3"));
+  EXPECT_THAT(p.error().message, HasSubstr("the report is from a newer version"));
+  EXPECT_THAT(p.error().message, HasSubstr("run 1.nsys-rep"));
+  EXPECT_TRUE(!fs::exists(cache_) || Listing(cache_).empty()) << "a partial conversion was left in the cache";
+}
+
+TEST_F(NsysRepTest, CancelKillsTheConversion) {
+  FakeNsys("sleep 30; cp /dev/null \"$out\"");
+  CancelToken cancel;
+  std::thread stopper([cancel] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    cancel.cancel();
+  });
+  const auto t0 = std::chrono::steady_clock::now();
+  auto p = Profile::Open(report_, Options(), {}, cancel);
+  stopper.join();
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().kind, ErrorKind::kCancelled);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  EXPECT_TRUE(!fs::exists(cache_) || Listing(cache_).empty());
+}
+
+}  // namespace
+}  // namespace nsys::engine

@@ -1,0 +1,166 @@
+// What Open() knows before any event table loads. Expected values come from sqlite3 on the fixtures.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "engine_test_util.h"
+
+namespace nsys::engine {
+namespace {
+
+using ::nsys::testing::Fixture;
+using ::nsys::testing::OpenOrDie;
+using ::nsys::testing::Sql;
+using ::nsys::testing::TestOptions;
+
+// Events' min(start) / max(end) over the tables the engine loads, computed by full scans in SQL.
+std::pair<int64_t, int64_t> SqlTimeRange(const std::string& path) {
+  Sql sql(path);
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (const char* t : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
+                        "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUPTI_ACTIVITY_KIND_RUNTIME", "PROFILER_OVERHEAD"}) {
+    if (sql.Int(std::string("SELECT count(*) FROM sqlite_master WHERE name='") + t + "'") == 0) continue;
+    sql.Each(std::string("SELECT min(start), max(end) FROM ") + t + " WHERE start IS NOT NULL", [&](sqlite3_stmt* s) {
+      if (sqlite3_column_type(s, 0) == SQLITE_NULL) return;
+      lo = std::min<int64_t>(lo, sqlite3_column_int64(s, 0));
+      hi = std::max<int64_t>(hi, sqlite3_column_int64(s, 1));
+    });
+  }
+  if (sql.Int("SELECT count(*) FROM sqlite_master WHERE name='NVTX_EVENTS'") > 0) {
+    sql.Each("SELECT min(start), max(coalesce(end, start)) FROM NVTX_EVENTS WHERE eventType != 75",
+             [&](sqlite3_stmt* s) {
+               if (sqlite3_column_type(s, 0) == SQLITE_NULL) return;
+               lo = std::min<int64_t>(lo, sqlite3_column_int64(s, 0));
+               hi = std::max<int64_t>(hi, sqlite3_column_int64(s, 1));
+             });
+  }
+  return {lo, hi};
+}
+
+TEST(ProfileInfo, H100) {
+  NSYS_REQUIRE_FIXTURES();
+  auto p = OpenOrDie(Fixture("h100_2gpu_1s.sqlite"), TestOptions());
+  ASSERT_TRUE(p);
+  const ProfileInfo& info = p->info();
+  EXPECT_EQ(info.nsys_version, "2026.2.1.210");
+  EXPECT_EQ(info.schema_version, "3.25.0");
+  EXPECT_EQ(info.metadata_table, "META_DATA_EXPORT");
+  EXPECT_EQ(info.metadata.at("DERIVED_WINDOW_NS"), "155330248986-156330248986");
+  EXPECT_EQ(info.session_start_utc_ns, 1779630014975716426);
+  EXPECT_FALSE(info.from_cache);
+  EXPECT_EQ(info.file_size, 2269184);
+  // Counts of the event tables, without loading them.
+  EXPECT_EQ(info.rows("CUPTI_ACTIVITY_KIND_KERNEL"), 3442);
+  EXPECT_EQ(info.rows("NVTX_EVENTS"), 16782);
+  EXPECT_EQ(info.rows("CUPTI_ACTIVITY_KIND_MEMCPY"), 904);
+  EXPECT_EQ(info.rows("CUPTI_ACTIVITY_KIND_RUNTIME"), 5796);
+  EXPECT_EQ(info.rows("NO_SUCH_TABLE"), 0);
+  // Capabilities.
+  EXPECT_TRUE(info.caps.kernels && info.caps.runtime && info.caps.memcpy && info.caps.memset && info.caps.sync);
+  EXPECT_TRUE(info.caps.nvtx && info.caps.enums && info.caps.cuda_streams);
+  EXPECT_FALSE(info.caps.gpu_info);  // no TARGET_INFO_GPU in this export
+  EXPECT_FALSE(info.caps.osrt);
+  EXPECT_FALSE(info.caps.profiler_overhead);  // the table exists but is empty
+  // No GPU info table: the device ids GPU activity uses.
+  ASSERT_EQ(info.devices.size(), 2u);
+  EXPECT_EQ(info.devices[0].id, 0);
+  EXPECT_EQ(info.devices[1].id, 1);
+  EXPECT_TRUE(info.devices[0].name.empty());
+  EXPECT_EQ(info.processes.size(), 159u);
+  EXPECT_EQ(info.threads.size(), 843u);
+  EXPECT_EQ(info.streams.size(), 314u);
+  // Tables sorted by name, with their columns.
+  ASSERT_FALSE(info.tables.empty());
+  EXPECT_TRUE(std::is_sorted(info.tables.begin(), info.tables.end(),
+                             [](const TableInfo& a, const TableInfo& b) { return a.name < b.name; }));
+  auto kernel = std::find_if(info.tables.begin(), info.tables.end(),
+                             [](const TableInfo& t) { return t.name == "CUPTI_ACTIVITY_KIND_KERNEL"; });
+  ASSERT_NE(kernel, info.tables.end());
+  EXPECT_THAT(kernel->columns, ::testing::Contains("greenContextId"));
+  // The time range: the events' extremes (memcpy starts first, a memcpy ends last).
+  const auto [lo, hi] = SqlTimeRange(Fixture("h100_2gpu_1s.sqlite"));
+  EXPECT_EQ(info.start_ns, lo);
+  EXPECT_EQ(info.end_ns, hi);
+  EXPECT_EQ(info.start_ns, 155357525002);
+  EXPECT_EQ(info.end_ns, 156326972607);
+}
+
+TEST(ProfileInfo, OldSchemaA100) {
+  NSYS_REQUIRE_FIXTURES();
+  auto p = OpenOrDie(Fixture("a100_2proc_mpi.sqlite"), TestOptions());
+  ASSERT_TRUE(p);
+  const ProfileInfo& info = p->info();
+  EXPECT_EQ(info.nsys_version, "2022.3.4.34");
+  EXPECT_EQ(info.schema_version, "2.10.0");
+  EXPECT_EQ(info.metadata_table, "EXPORT_META_DATA");
+  EXPECT_FALSE(info.caps.enums);  // 2.x: no ENUM tables
+  EXPECT_TRUE(info.caps.osrt);
+  EXPECT_TRUE(info.caps.profiler_overhead);
+  EXPECT_FALSE(info.caps.nvtx);
+  ASSERT_EQ(info.devices.size(), 1u);
+  EXPECT_EQ(info.devices[0].name, "NVIDIA A100-PCIE-40GB");
+  EXPECT_EQ(info.devices[0].chip, "GA100");
+  EXPECT_EQ(info.devices[0].total_memory, 42352050176);
+  EXPECT_EQ(info.devices[0].memory_bandwidth, 1555200000000);
+  EXPECT_EQ(info.devices[0].sm_count, 108);
+  EXPECT_EQ(info.devices[0].clock_rate, 1410000000);
+  EXPECT_EQ(info.processes.size(), 9u);
+  EXPECT_EQ(info.threads.size(), 10u);
+  auto proc =
+      std::find_if(info.processes.begin(), info.processes.end(), [](const Process& pr) { return pr.pid == 1679; });
+  ASSERT_NE(proc, info.processes.end());
+  EXPECT_EQ(proc->name, "run_pselinv_lin");
+  const auto [lo, hi] = SqlTimeRange(Fixture("a100_2proc_mpi.sqlite"));
+  EXPECT_EQ(info.start_ns, lo);
+  EXPECT_EQ(info.end_ns, hi);
+  EXPECT_EQ(info.start_ns, 13297488);  // a PROFILER_OVERHEAD row comes first
+}
+
+TEST(ProfileInfo, NvtxOnlyTitanRtx) {
+  NSYS_REQUIRE_FIXTURES();
+  auto p = OpenOrDie(Fixture("titanrtx_tensorrt_nvtx.sqlite"), TestOptions());
+  ASSERT_TRUE(p);
+  const ProfileInfo& info = p->info();
+  EXPECT_FALSE(info.caps.kernels);
+  EXPECT_FALSE(info.caps.runtime);
+  EXPECT_TRUE(info.caps.nvtx);
+  EXPECT_TRUE(info.caps.gpu_info);
+  ASSERT_EQ(info.devices.size(), 1u);
+  EXPECT_EQ(info.devices[0].name, "NVIDIA TITAN RTX");
+  // The two domain-create rows sit at negative times; they are not part of the profile's range.
+  EXPECT_EQ(info.start_ns, 9438588);
+  EXPECT_EQ(info.end_ns, 7468315346);
+}
+
+TEST(ProfileInfo, EveryFixtureTimeRangeMatchesSql) {
+  NSYS_REQUIRE_FIXTURES();
+  for (const char* name :
+       {"h100_2gpu_1s.sqlite", "mfu_2gpu_before.sqlite", "mfu_2gpu_after.sqlite", "mock.sqlite",
+        "a100_2proc_mpi.sqlite", "titanrtx_tensorrt_nvtx.sqlite", "h200_nvfuser_nvtx.sqlite", "v100_julia.sqlite"}) {
+    SCOPED_TRACE(name);
+    auto p = OpenOrDie(Fixture(name), TestOptions());
+    ASSERT_TRUE(p);
+    const auto [lo, hi] = SqlTimeRange(Fixture(name));
+    EXPECT_EQ(p->info().start_ns, lo);
+    EXPECT_EQ(p->info().end_ns, hi);
+    Sql sql(Fixture(name));
+    for (const TableInfo& t : p->info().tables)
+      EXPECT_EQ(t.rows, sql.Int("SELECT count(*) FROM \"" + t.name + "\"")) << t.name;
+  }
+}
+
+TEST(ProfileInfo, OpenDoesNotWaitForEventTables) {
+  NSYS_REQUIRE_FIXTURES();
+  OpenOptions options = TestOptions();
+  options.load_all_in_background = true;
+  auto p = OpenOrDie(Fixture("mfu_2gpu_before.sqlite"), options);
+  ASSERT_TRUE(p);
+  // Info is complete right away, while NVTX may still be loading in the background.
+  EXPECT_EQ(p->info().rows("NVTX_EVENTS"), 19118);
+  ASSERT_TRUE(p->Require(Need::kKernels).ok());
+  EXPECT_EQ(p->kernels().size(), 4010u);
+}
+
+}  // namespace
+}  // namespace nsys::engine

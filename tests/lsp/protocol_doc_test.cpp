@@ -1,0 +1,62 @@
+// docs/protocol.md must document every method of the bind table, and nothing the server does not answer.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "nsys/lsp/method_table.h"
+
+namespace nsys::testing {
+namespace {
+
+std::string ReadDoc() {
+  std::ifstream in(std::string(NSYS_AI_SOURCE_DIR) + "/docs/protocol.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The "### `method`" headings of the section that starts with `section` ("## Client to server") and ends at the
+// next "## " heading.
+std::set<std::string> DocumentedMethods(const std::string& doc, const std::string& section) {
+  std::set<std::string> methods;
+  const size_t start = doc.find("\n" + section);
+  if (start == std::string::npos) return methods;
+  const size_t end = doc.find("\n## ", start + 1);
+  const std::string body = doc.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  static const std::regex heading(R"(\n### `([^`]+)`)");
+  for (std::sregex_iterator it(body.begin(), body.end(), heading), last; it != last; ++it) methods.insert((*it)[1]);
+  return methods;
+}
+
+TEST(ProtocolDoc, EveryBoundMethodIsDocumented) {
+  const std::string doc = ReadDoc();
+  ASSERT_FALSE(doc.empty()) << "docs/protocol.md is missing";
+  const auto documented = DocumentedMethods(doc, "## Client to server");
+  ASSERT_FALSE(documented.empty()) << "no '## Client to server' section with '### `method`' headings";
+  for (const auto& method : lsp::BoundMethodNames()) {
+    EXPECT_TRUE(documented.count(method)) << "docs/protocol.md does not document '" << method
+                                          << "' (add a '### `" << method << "`' section under '## Client to server')";
+  }
+}
+
+TEST(ProtocolDoc, EveryDocumentedClientMethodIsBound) {
+  const auto bound = lsp::BoundMethodNames();
+  for (const auto& method : DocumentedMethods(ReadDoc(), "## Client to server")) {
+    EXPECT_NE(std::find(bound.begin(), bound.end(), method), bound.end())
+        << "docs/protocol.md documents '" << method << "', which the bind table does not have";
+  }
+}
+
+TEST(ProtocolDoc, ServerToClientMessagesAreDocumented) {
+  const auto documented = DocumentedMethods(ReadDoc(), "## Server to client");
+  for (const char* method : {"$/progress", "window/workDoneProgress/create", "window/logMessage",
+                             "window/showMessage", "window/showDocument"}) {
+    EXPECT_TRUE(documented.count(method)) << method;
+  }
+}
+
+}  // namespace
+}  // namespace nsys::testing

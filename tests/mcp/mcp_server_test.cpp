@@ -1,0 +1,321 @@
+#include "nsys/mcp/mcp_server.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+
+#include "fixtures.h"
+#include "nsys/core/log.h"
+
+namespace nsys::mcp {
+namespace {
+
+using protocol::Json;
+
+core::WorkspaceConfig TestConfig() {
+  core::WorkspaceConfig config;
+  config.open.use_cache = false;  // tests never write to the user's cache
+  return config;
+}
+
+class McpServerTest : public ::testing::Test {
+ protected:
+  // Sends one line and returns the parsed reply (null Json when there was none).
+  Json Send(const std::string& line) {
+    const std::optional<std::string> reply = server_.HandleLine(line);
+    if (!reply) return nullptr;
+    EXPECT_EQ(reply->find('\n'), std::string::npos) << "a reply must be one line";
+    return Json::parse(*reply);
+  }
+
+  Json Initialize() {
+    return Send(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2024-11-05",)"
+                R"("capabilities":{},"clientInfo":{"name":"test","version":"1"}}})");
+  }
+
+  // A tools/call result: {content:[{type,text}], isError}.
+  Json Call(const std::string& tool, const Json& arguments, int id = 5) {
+    Json request = {{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/call"}, {"params", {{"name", tool}}}};
+    if (!arguments.is_null()) request["params"]["arguments"] = arguments;
+    Json reply = Send(request.dump());
+    EXPECT_TRUE(reply.contains("result")) << reply.dump();
+    return reply.value("result", Json());
+  }
+
+  static std::string TextOf(const Json& result) { return result.at("content").at(0).at("text").get<std::string>(); }
+
+  core::Workspace workspace_{TestConfig()};
+  McpServer server_{workspace_};
+};
+
+TEST_F(McpServerTest, InitializeEchoesASupportedVersion) {
+  const Json reply = Initialize();
+  EXPECT_EQ(reply.dump(), Json::parse(R"({"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2024-11-05",)"
+                                      R"("capabilities":{"tools":{"listChanged":false}},)"
+                                      R"("serverInfo":{"name":"nsys-ai","version":")" +
+                                      std::string(core::Version()) + R"("},"instructions":)" +
+                                      reply["result"]["instructions"].dump() + "}}")
+                              .dump());
+  EXPECT_NE(reply["result"]["instructions"].get<std::string>().find("open_profile"), std::string::npos);
+  EXPECT_TRUE(server_.initialized());
+}
+
+TEST_F(McpServerTest, InitializeWithAnUnknownVersionAnswersTheLatest) {
+  const Json reply = Send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2099-01-01",)"
+                          R"("capabilities":{},"clientInfo":{"name":"x"}}})");
+  EXPECT_EQ(reply["result"]["protocolVersion"], "2025-06-18");
+  EXPECT_EQ(SupportedProtocolVersions(), (std::vector<std::string>{"2024-11-05", "2025-03-26", "2025-06-18"}));
+}
+
+TEST_F(McpServerTest, InitializeErrors) {
+  EXPECT_EQ(
+      Send(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}})").dump(),
+      R"({"error":{"code":-32602,"message":"params.protocolVersion: missing required field"},"id":1,"jsonrpc":"2.0"})");
+  EXPECT_EQ(
+      Send(R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":7}})").dump(),
+      R"({"error":{"code":-32602,"message":"params.protocolVersion: expected a string"},"id":2,"jsonrpc":"2.0"})");
+  EXPECT_FALSE(server_.initialized());
+  Initialize();
+  EXPECT_EQ(Initialize().dump(),
+            R"({"error":{"code":-32600,"message":"initialize may only be sent once"},"id":0,"jsonrpc":"2.0"})");
+}
+
+TEST_F(McpServerTest, OnlyPingAndInitializeBeforeInitialize) {
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":"a","method":"ping"})").dump(), R"({"id":"a","jsonrpc":"2.0","result":{}})");
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})").dump(),
+            R"({"error":{"code":-32002,"message":"server not initialized: send initialize before tools/list"},)"
+            R"("id":2,"jsonrpc":"2.0"})");
+}
+
+TEST_F(McpServerTest, NotificationsResponsesAndBlankLinesGetNoReply) {
+  Initialize();
+  EXPECT_FALSE(server_.HandleLine(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"));
+  EXPECT_FALSE(server_.HandleLine(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}})"));
+  EXPECT_FALSE(server_.HandleLine(R"({"jsonrpc":"2.0","id":9,"result":{}})"));
+  EXPECT_FALSE(server_.HandleLine(""));
+  EXPECT_FALSE(server_.HandleLine("  \t\r"));
+}
+
+TEST_F(McpServerTest, MalformedLinesGetJsonRpcErrors) {
+  EXPECT_EQ(Send("{not json")["error"]["code"], -32700);
+  EXPECT_EQ(Send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\xC0\"}").dump(),
+            R"({"error":{"code":-32700,"message":"invalid UTF-8 in message body at byte offset 38"},"id":null,)"
+            R"("jsonrpc":"2.0"})");
+  EXPECT_EQ(Send(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])").dump(),
+            R"({"error":{"code":-32600,"message":"batch requests are not supported"},"id":null,"jsonrpc":"2.0"})");
+  // A CRLF line is the same message.
+  EXPECT_EQ(Send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\r").dump(),
+            R"({"id":3,"jsonrpc":"2.0","result":{}})");
+}
+
+TEST_F(McpServerTest, BatchesOnlyWithProtocol20250326) {
+  const std::string batch =
+      R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},)"
+      R"({"jsonrpc":"2.0","id":2,"method":"nope"},[1]])";
+  Initialize();  // 2024-11-05: no batches
+  EXPECT_EQ(Send(batch)["error"]["message"], "batch requests are not supported");
+
+  core::Workspace workspace(TestConfig());
+  McpServer server(workspace);
+  server.HandleLine(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26"}})");
+  EXPECT_EQ(server.protocol_version(), "2025-03-26");
+  EXPECT_EQ(*server.HandleLine(batch),
+            R"([{"id":1,"jsonrpc":"2.0","result":{}},)"
+            R"({"error":{"code":-32601,"message":"method not found: nope"},"id":2,"jsonrpc":"2.0"},)"
+            R"({"error":{"code":-32600,"message":"nested batches are not allowed"},"id":null,"jsonrpc":"2.0"}])");
+  EXPECT_FALSE(server.HandleLine(R"([{"jsonrpc":"2.0","method":"notifications/initialized"}])"));
+  EXPECT_EQ(*server.HandleLine("[]"), R"({"error":{"code":-32600,"message":"empty batch"},"id":null,"jsonrpc":"2.0"})");
+  EXPECT_EQ(Json::parse(*server.HandleLine("[{]"))["error"]["code"], -32700);
+}
+
+TEST_F(McpServerTest, UnknownMethodIsMethodNotFound) {
+  Initialize();
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":4,"method":"resources/list"})").dump(),
+            R"({"error":{"code":-32601,"message":"method not found: resources/list"},"id":4,"jsonrpc":"2.0"})");
+}
+
+TEST_F(McpServerTest, ToolsListHasFourToolsWithSchemas) {
+  Initialize();
+  const Json tools = Send(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})")["result"]["tools"];
+  ASSERT_EQ(tools.size(), 4u);
+  EXPECT_EQ(tools[0]["name"], "open_profile");
+  EXPECT_EQ(tools[1]["name"], "profile_info");
+  EXPECT_EQ(tools[2]["name"], "list_skills");
+  EXPECT_EQ(tools[3]["name"], "run_skill");
+  EXPECT_EQ(tools[0]["inputSchema"]["required"], Json::array({"path"}));
+  EXPECT_EQ(tools[0]["inputSchema"]["properties"]["no_cache"]["type"], "boolean");
+  EXPECT_EQ(tools[1]["inputSchema"]["required"], Json::array({"profile_id"}));
+  EXPECT_EQ(tools[2]["inputSchema"].dump(), R"({"additionalProperties":false,"properties":{},"type":"object"})");
+  const Json& run = tools[3]["inputSchema"];
+  EXPECT_EQ(run["required"], Json::array({"profile_id", "skill"}));
+  EXPECT_EQ(run["properties"]["args"]["type"], "object");
+  // The skill enum is exactly the workspace's skills, in its order.
+  Json names = Json::array();
+  for (const auto& skill : workspace_.Skills()) names.push_back(skill->name());
+  EXPECT_GE(names.size(), 10u);
+  EXPECT_EQ(run["properties"]["skill"]["enum"], names);
+  for (const auto& tool : tools) {
+    EXPECT_EQ(tool["inputSchema"]["type"], "object");
+    EXPECT_FALSE(tool["description"].get<std::string>().empty());
+  }
+}
+
+TEST_F(McpServerTest, UnknownToolIsInvalidParams) {
+  Initialize();
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"delete_everything"}})").dump(),
+            R"({"error":{"code":-32602,"message":"unknown tool: delete_everything (tools: open_profile, profile_info, )"
+            R"x(list_skills, run_skill)"},"id":6,"jsonrpc":"2.0"})x");
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}})").dump(),
+            R"({"error":{"code":-32602,"message":"params.name: missing required field"},"id":7,"jsonrpc":"2.0"})");
+}
+
+TEST_F(McpServerTest, BadToolArgumentsAreToolErrorsTheModelCanRead) {
+  Initialize();
+  Json r = Call("open_profile", {{"path", 5}});
+  EXPECT_EQ(r.dump(), R"({"content":[{"text":"Invalid arguments for open_profile: arguments.path: expected a string, )"
+                      R"(got a number","type":"text"}],"isError":true})");
+  r = Call("open_profile", Json::object());
+  EXPECT_EQ(TextOf(r), "Invalid arguments for open_profile: arguments.path: missing required argument");
+  r = Call("open_profile", {{"path", "/x"}, {"nocache", true}});
+  EXPECT_EQ(TextOf(r),
+            "Invalid arguments for open_profile: unknown argument 'nocache' for tool open_profile "
+            "(valid: path, no_cache)");
+  r = Call("list_skills", {{"verbose", true}});
+  EXPECT_EQ(TextOf(r),
+            "Invalid arguments for list_skills: unknown argument 'verbose' for tool list_skills (valid: none)");
+  r = Call("run_skill", Json::array({1}));
+  EXPECT_EQ(TextOf(r), "Invalid arguments for run_skill: arguments: expected an object, got an array");
+  r = Call("run_skill", {{"profile_id", "p1"}, {"skill", "top_kernels"}, {"args", {{"limit", {1, 2}}}}});
+  EXPECT_EQ(TextOf(r),
+            "Invalid arguments for run_skill: arguments.args.limit: expected a number, string, boolean or "
+            "null, got an array");
+  EXPECT_TRUE(r["isError"]);
+}
+
+TEST_F(McpServerTest, WorkspaceErrorsAreToolErrors) {
+  Initialize();
+  Json r = Call("profile_info", {{"profile_id", "p9"}});
+  EXPECT_TRUE(r["isError"]);
+  EXPECT_EQ(TextOf(r), "no open profile has id 'p9' (no profile is open)");
+  r = Call("open_profile", {{"path", "/nonexistent/dir/run.sqlite"}});
+  EXPECT_TRUE(r["isError"]);
+  EXPECT_NE(TextOf(r).find("/nonexistent/dir/run.sqlite"), std::string::npos) << TextOf(r);
+  r = Call("run_skill", {{"profile_id", "p9"}, {"skill", "top_kernels"}});
+  EXPECT_TRUE(r["isError"]);
+  EXPECT_EQ(TextOf(r), "no open profile has id 'p9' (no profile is open)");
+}
+
+TEST_F(McpServerTest, ListSkillsGivesEveryArgumentCommonOnesFirst) {
+  Initialize();
+  const Json r = Call("list_skills", nullptr);
+  EXPECT_FALSE(r["isError"]);
+  const Json skills = Json::parse(TextOf(r))["skills"];
+  ASSERT_EQ(skills.size(), workspace_.Skills().size());
+  const Json* top = nullptr;
+  for (const auto& s : skills) {
+    if (s["name"] == "top_kernels") top = &s;
+  }
+  ASSERT_NE(top, nullptr);
+  EXPECT_EQ((*top)["reference"], "gpukernsum");
+  std::vector<std::string> arg_names;
+  for (const auto& a : (*top)["args"]) arg_names.push_back(a["name"]);
+  EXPECT_EQ(arg_names, (std::vector<std::string>{"device", "pid", "start", "end", "clock", "base", "limit",
+                                                 "per_device", "by_launch_config"}));
+  const Json& clock = (*top)["args"][4];
+  EXPECT_EQ(clock["choices"], Json::array({"relative_s", "capture_ns"}));
+  EXPECT_EQ(clock["default"], "relative_s");
+  EXPECT_EQ((*top)["args"][6]["default"], 0);
+  EXPECT_EQ((*top)["args"][6]["type"], "int");
+}
+
+// Opens the shared fixture and runs top_kernels: the first row is nsys 2022.4's gpukernsum first row
+// (`nsys stats -r gpukernsum` on h100_2gpu_1s.sqlite: 28.8 %, 12902673 ns, 96 instances).
+TEST_F(McpServerTest, OpenProfileAndRunSkillOnTheFixture) {
+  NSYS_REQUIRE_FIXTURES();
+  Initialize();
+  const std::string path = testing::Fixture("h100_2gpu_1s.sqlite");
+  Json r = Call("open_profile", {{"path", path}});
+  ASSERT_FALSE(r["isError"]) << TextOf(r);
+  const Json summary = Json::parse(TextOf(r));
+  EXPECT_EQ(summary["profileId"], "p1");
+  EXPECT_EQ(summary["path"], path);
+  EXPECT_EQ(summary["info"]["devices"].size(), 2u);
+  EXPECT_EQ(summary["info"]["capabilities"]["kernels"], true);
+
+  r = Call("profile_info", {{"profile_id", "p1"}});
+  ASSERT_FALSE(r["isError"]) << TextOf(r);
+  EXPECT_EQ(Json::parse(TextOf(r)), summary);
+
+  r = Call("run_skill",
+           {{"profile_id", "p1"}, {"skill", "top_kernels"}, {"args", {{"limit", 2}, {"by_launch_config", true}}}});
+  ASSERT_FALSE(r["isError"]) << TextOf(r);
+  const Json table = Json::parse(TextOf(r));
+  EXPECT_FALSE(table["declined"]);
+  ASSERT_EQ(table["rows"].size(), 2u);
+  std::map<std::string, Json> first;
+  for (size_t c = 0; c < table["columns"].size(); ++c) first[table["columns"][c]["name"]] = table["rows"][0][c];
+  EXPECT_EQ(first["total_time_ns"], 12902673);
+  EXPECT_EQ(first["instances"], 96);
+  EXPECT_EQ(first["min_ns"], 131777);
+  EXPECT_EQ(first["max_ns"], 136865);
+  EXPECT_NEAR(first["time_pct"].get<double>(), 28.8, 0.05);
+
+  // Numbers sent as text are converted to the argument's type ("1" → 1); integral floats to integers.
+  r = Call("run_skill", {{"profile_id", "p1"}, {"skill", "top_kernels"}, {"args", {{"limit", "1"}}}});
+  ASSERT_FALSE(r["isError"]) << TextOf(r);
+  EXPECT_EQ(Json::parse(TextOf(r))["rows"].size(), 1u);
+  r = Call("run_skill", {{"profile_id", "p1"}, {"skill", "top_kernels"}, {"args", {{"limit", 3.0}}}});
+  ASSERT_FALSE(r["isError"]) << TextOf(r);
+  EXPECT_EQ(Json::parse(TextOf(r))["rows"].size(), 3u);
+  r = Call("run_skill", {{"profile_id", "p1"}, {"skill", "top_kernels"}, {"args", {{"limit", "many"}}}});
+  EXPECT_TRUE(r["isError"]);
+  EXPECT_EQ(TextOf(r), "Invalid arguments for run_skill: Argument 'limit' must be an int, got \"many\".");
+
+  r = Call("run_skill", {{"profile_id", "p1"}, {"skill", "no_such_skill"}});
+  EXPECT_TRUE(r["isError"]);
+  EXPECT_EQ(TextOf(r).rfind("unknown skill 'no_such_skill' (known: ", 0), 0u) << TextOf(r);
+}
+
+TEST(McpRunTest, RunAnswersLineByLineAndStopsAtEof) {
+  core::Workspace workspace(TestConfig());
+  McpServer server(workspace);
+  std::istringstream in(
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\n"
+      "\n"
+      "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+      "garbage\n"
+      "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}");  // the last line has no newline
+  std::ostringstream out;
+  EXPECT_EQ(server.Run(in, out), 0);
+  EXPECT_EQ(out.str(),
+            "{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{}}\n"
+            "{\"error\":{\"code\":-32700,\"message\":\"invalid JSON: parse error at line 1, column 1: syntax error "
+            "while parsing value - invalid literal; last read: 'g'\"},\"id\":null,\"jsonrpc\":\"2.0\"}\n"
+            "{\"id\":2,\"jsonrpc\":\"2.0\",\"result\":{}}\n");
+}
+
+TEST(McpRunTest, AnOverlongLineIsRefusedAndTheNextOneServed) {
+  core::Workspace workspace(TestConfig());
+  McpServer server(workspace);
+  std::string input(kMaxLineBytes + 10, 'x');
+  input += "\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n";
+  std::istringstream in(std::move(input));
+  std::ostringstream out;
+  EXPECT_EQ(server.Run(in, out), 0);
+  EXPECT_EQ(out.str(),
+            "{\"error\":{\"code\":-32700,\"message\":\"message line longer than 67108864 bytes\"},\"id\":null,"
+            "\"jsonrpc\":\"2.0\"}\n{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{}}\n");
+}
+
+TEST(McpRunTest, AFailingOutputStopsTheLoop) {
+  core::Workspace workspace(TestConfig());
+  McpServer server(workspace);
+  std::istringstream in("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n");
+  std::ostringstream out;
+  out.setstate(std::ios::badbit);
+  EXPECT_EQ(server.Run(in, out), 1);
+}
+
+}  // namespace
+}  // namespace nsys::mcp

@@ -1,0 +1,155 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "nsys/protocol/methods.h"
+
+namespace nsys::protocol {
+namespace {
+
+template <typename T>
+void ExpectRoundTrip(const T& value, std::string_view expected_json) {
+  const Json j = value;
+  EXPECT_EQ(j.dump(), expected_json);
+  const Parsed<T> back = Parse<T>(j);
+  ASSERT_TRUE(back.ok()) << back.error;
+  EXPECT_TRUE(*back.value == value) << "round trip changed " << expected_json;
+}
+
+template <typename T>
+std::string ErrorOf(std::string_view json_text) {
+  const Parsed<T> parsed = Parse<T>(Json::parse(json_text));
+  EXPECT_FALSE(parsed.ok()) << json_text;
+  return parsed.error;
+}
+
+TEST(LspTypesTest, InitializeParamsFromARealisticClientIgnoresWhatWeDoNotRead) {
+  // Trimmed from what vscode-languageclient 9 sends, with our initializationOptions.
+  const Json j = Json::parse(R"({
+    "processId": 31337,
+    "clientInfo": {"name": "Visual Studio Code", "version": "1.92.0"},
+    "locale": "en",
+    "rootUri": null,
+    "capabilities": {
+      "workspace": {"applyEdit": true, "configuration": true},
+      "textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]}},
+      "window": {"showMessage": {"messageActionItem": {"additionalPropertiesSupport": true}},
+                 "showDocument": {"support": true}, "workDoneProgress": true},
+      "general": {"positionEncodings": ["utf-16"]}
+    },
+    "initializationOptions": {"noCache": true, "skillDirs": ["/home/u/skills"], "logLevel": "debug"},
+    "trace": "off",
+    "workspaceFolders": null
+  })");
+  const auto parsed = Parse<InitializeParams>(j);
+  ASSERT_TRUE(parsed.ok()) << parsed.error;
+  const InitializeParams& p = *parsed.value;
+  EXPECT_EQ(*p.process_id, 31337);
+  EXPECT_EQ(p.client_info->name, "Visual Studio Code");
+  EXPECT_EQ(*p.client_info->version, "1.92.0");
+  EXPECT_TRUE(p.work_done_progress);
+  EXPECT_TRUE(p.show_document);
+  EXPECT_EQ(*p.initialization_options->no_cache, true);
+  EXPECT_EQ(*p.initialization_options->skill_dirs, std::vector<std::string>{"/home/u/skills"});
+  EXPECT_EQ(*p.initialization_options->log_level, LogLevel::kDebug);
+}
+
+TEST(LspTypesTest, InitializeParamsMinimalAndRoundTrip) {
+  const auto minimal = Parse<InitializeParams>(Json::parse(R"({"processId":null,"capabilities":{}})"));
+  ASSERT_TRUE(minimal.ok()) << minimal.error;
+  EXPECT_FALSE(minimal.value->process_id);
+  EXPECT_FALSE(minimal.value->work_done_progress);
+  EXPECT_FALSE(minimal.value->show_document);
+  EXPECT_FALSE(minimal.value->initialization_options);
+
+  InitializeParams p;
+  p.process_id = 12;
+  p.client_info = ClientInfo{"nvim", std::nullopt};
+  p.work_done_progress = true;
+  p.initialization_options = InitializationOptions{false, std::vector<std::string>{"/s"}, LogLevel::kWarning};
+  ExpectRoundTrip(p, R"({"capabilities":{"window":{"showDocument":{"support":false},"workDoneProgress":true}},)"
+                     R"("clientInfo":{"name":"nvim"},"initializationOptions":{"logLevel":"warning","noCache":false,)"
+                     R"("skillDirs":["/s"]},"processId":12})");
+}
+
+TEST(LspTypesTest, InitializeParamsErrorsNameTheNestedPath) {
+  EXPECT_EQ(ErrorOf<InitializeParams>(R"({"capabilities":{"window":{"workDoneProgress":"yes"}}})"),
+            "params.capabilities.window.workDoneProgress: expected a boolean, got a string");
+  EXPECT_EQ(ErrorOf<InitializeParams>(R"({"capabilities":{"window":{"showDocument":{"support":1}}}})"),
+            "params.capabilities.window.showDocument.support: expected a boolean, got a number");
+  EXPECT_EQ(
+      ErrorOf<InitializeParams>(R"({"initializationOptions":{"logLevel":"verbose"}})"),
+      R"(params.initializationOptions.logLevel: expected one of "error", "warning", "info", "debug", got "verbose")");
+  EXPECT_EQ(ErrorOf<InitializeParams>(R"({"initializationOptions":{"skillDirs":["/a",2]}})"),
+            "params.initializationOptions.skillDirs[1]: expected a string, got a number");
+  EXPECT_EQ(ErrorOf<InitializeParams>(R"({"processId":"12"})"), "params.processId: expected an integer, got a string");
+}
+
+TEST(LspTypesTest, InitializeResultRoundTrips) {
+  InitializeResult r;
+  r.server_info = ServerInfo{"nsys-ai", "0.1.0"};
+  r.capabilities.hover_provider = true;
+  r.capabilities.execute_commands = {"nsys.openInPerfetto"};
+  r.capabilities.experimental = {{"nsys", {{"methods", {"nsys/openProfile"}}}}};
+  ExpectRoundTrip(r, R"({"capabilities":{"executeCommandProvider":{"commands":["nsys.openInPerfetto"]},)"
+                     R"("experimental":{"nsys":{"methods":["nsys/openProfile"]}},"hoverProvider":true},)"
+                     R"("serverInfo":{"name":"nsys-ai","version":"0.1.0"}})");
+  InitializeResult bare;
+  bare.server_info.name = "nsys-ai";
+  ExpectRoundTrip(bare, R"({"capabilities":{},"serverInfo":{"name":"nsys-ai"}})");
+}
+
+TEST(LspTypesTest, ProgressRoundTrips) {
+  ExpectRoundTrip(WorkDoneProgressCreateParams{std::string("nsys-1")}, R"({"token":"nsys-1"})");
+  ExpectRoundTrip(WorkDoneProgressCreateParams{int64_t{4}}, R"({"token":4})");
+  ExpectRoundTrip(ProgressParams{std::string("nsys-1"), Json(WorkDoneProgressReport{false, "NVTX 3.2M/16.8M", 19})},
+                  R"({"token":"nsys-1","value":{"cancellable":false,"kind":"report","message":"NVTX 3.2M/16.8M",)"
+                  R"("percentage":19}})");
+  ExpectRoundTrip(WorkDoneProgressBegin{"Opening h100.sqlite", true, std::nullopt, 0},
+                  R"({"cancellable":true,"kind":"begin","percentage":0,"title":"Opening h100.sqlite"})");
+  ExpectRoundTrip(WorkDoneProgressReport{}, R"({"kind":"report"})");
+  ExpectRoundTrip(WorkDoneProgressEnd{"done"}, R"({"kind":"end","message":"done"})");
+  ExpectRoundTrip(WorkDoneProgressEnd{}, R"({"kind":"end"})");
+}
+
+TEST(LspTypesTest, ProgressErrors) {
+  EXPECT_EQ(ErrorOf<WorkDoneProgressBegin>(R"({"kind":"report","title":"t"})"),
+            R"(params.kind: expected "begin", got "report")");
+  EXPECT_EQ(ErrorOf<WorkDoneProgressReport>(R"({"kind":"report","percentage":101})"),
+            "params.percentage: must be between 0 and 100");
+  EXPECT_EQ(ErrorOf<WorkDoneProgressBegin>(R"({"kind":"begin"})"), "params.title: missing required field");
+  EXPECT_EQ(ErrorOf<ProgressParams>(R"({"token":1.5,"value":{}})"),
+            "params.token: expected an integer or a string, got a number");
+  EXPECT_EQ(ErrorOf<ProgressParams>(R"({"token":1})"), "params.value: missing required field");
+}
+
+TEST(LspTypesTest, CancelParamsRoundTrip) {
+  ExpectRoundTrip(CancelParams{int64_t{17}}, R"({"id":17})");
+  ExpectRoundTrip(CancelParams{std::string("r7")}, R"({"id":"r7"})");
+  EXPECT_EQ(ErrorOf<CancelParams>(R"({"id":null})"), "params.id: expected an integer or a string, got null");
+  EXPECT_EQ(ErrorOf<CancelParams>(R"({})"), "params.id: missing required field");
+}
+
+TEST(LspTypesTest, LogMessageRoundTrips) {
+  ExpectRoundTrip(LogMessageParams{MessageType::kWarning, "cache dir not writable"},
+                  R"({"message":"cache dir not writable","type":2})");
+  ExpectRoundTrip(ShowMessageParams{MessageType::kError, "x"}, R"({"message":"x","type":1})");
+  EXPECT_EQ(ErrorOf<LogMessageParams>(R"({"type":9,"message":"m"})"),
+            "params.type: expected a MessageType from 1 to 5, got 9");
+}
+
+TEST(LspTypesTest, ShowDocumentRoundTrips) {
+  ExpectRoundTrip(ShowDocumentParams{"http://127.0.0.1:4000/p/abc/", true, std::nullopt},
+                  R"({"external":true,"uri":"http://127.0.0.1:4000/p/abc/"})");
+  ExpectRoundTrip(ShowDocumentParams{"file:///x", std::nullopt, false}, R"({"takeFocus":false,"uri":"file:///x"})");
+  ExpectRoundTrip(ShowDocumentResult{true}, R"({"success":true})");
+}
+
+TEST(LspTypesTest, EnumNames) {
+  EXPECT_EQ(ToString(WindowClock::kCaptureNs), "capture_ns");
+  EXPECT_EQ(ToString(ValueType::kDouble), "double");
+  EXPECT_EQ(ToString(LogLevel::kInfo), "info");
+}
+
+}  // namespace
+}  // namespace nsys::protocol

@@ -1,0 +1,265 @@
+#include "nsys/protocol/methods.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace nsys::protocol {
+namespace {
+
+// Writes `value`, checks the exact JSON text, and reads it back to an equal value.
+template <typename T>
+void ExpectRoundTrip(const T& value, std::string_view expected_json) {
+  const Json j = value;
+  EXPECT_EQ(j.dump(), expected_json);
+  const Parsed<T> back = Parse<T>(j);
+  ASSERT_TRUE(back.ok()) << back.error;
+  EXPECT_TRUE(*back.value == value) << "round trip changed " << expected_json;
+}
+
+template <typename T>
+std::string ErrorOf(std::string_view json_text, const std::string& root = "params") {
+  const Parsed<T> parsed = Parse<T>(Json::parse(json_text), root);
+  EXPECT_FALSE(parsed.ok()) << json_text;
+  return parsed.error;
+}
+
+TEST(MethodsTest, MethodNamesAreUnderNsys) {
+  EXPECT_EQ(method::kOpenProfile, "nsys/openProfile");
+  EXPECT_EQ(method::kCloseProfile, "nsys/closeProfile");
+  EXPECT_EQ(method::kProfileInfo, "nsys/profileInfo");
+  EXPECT_EQ(method::kListSkills, "nsys/listSkills");
+  EXPECT_EQ(method::kRunSkill, "nsys/runSkill");
+  EXPECT_EQ(method::kReloadSkills, "nsys/reloadSkills");
+  EXPECT_EQ(method::kExportTrace, "nsys/exportTrace");
+  EXPECT_EQ(method::kOpenInPerfetto, "nsys/openInPerfetto");
+}
+
+TEST(MethodsTest, WindowRoundTripsAndDefaultsToRelativeSeconds) {
+  ExpectRoundTrip(Window{0.25, 0.5, WindowClock::kRelativeSeconds}, R"({"clock":"relative_s","end":0.5,"start":0.25})");
+  ExpectRoundTrip(Window{1555800000000000.0, std::nullopt, WindowClock::kCaptureNs},
+                  R"({"clock":"capture_ns","start":1.5558e+15})");
+  const auto parsed = Parse<Window>(Json::parse(R"({"end":2})"), "params.window");
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed.value->clock, WindowClock::kRelativeSeconds);
+  EXPECT_FALSE(parsed.value->start);
+  EXPECT_EQ(*parsed.value->end, 2.0);
+}
+
+TEST(MethodsTest, OpenProfileRoundTrips) {
+  ExpectRoundTrip(OpenProfileParams{"/data/run.sqlite", true}, R"({"noCache":true,"path":"/data/run.sqlite"})");
+  ExpectRoundTrip(OpenProfileParams{"/data/run.sqlite", std::nullopt}, R"({"path":"/data/run.sqlite"})");
+  EXPECT_EQ(ErrorOf<OpenProfileParams>(R"({"path":""})"), "params.path: must not be empty");
+  EXPECT_EQ(ErrorOf<OpenProfileParams>(R"({"path":"/x","noCache":"yes"})"),
+            "params.noCache: expected a boolean, got a string");
+}
+
+TEST(MethodsTest, ProfileIdParamsRoundTrip) {
+  ExpectRoundTrip(CloseProfileParams{"p1"}, R"({"profileId":"p1"})");
+  EXPECT_EQ(ErrorOf<ProfileInfoParams>(R"({"profileId":1})"), "params.profileId: expected a string, got a number");
+}
+
+TEST(MethodsTest, AbsentParamsReadAsAnEmptyObject) {
+  EXPECT_TRUE(Parse<EmptyParams>(nullptr).ok());
+  EXPECT_TRUE(Parse<EmptyParams>(Json::object()).ok());
+  EXPECT_EQ(Parse<ProfileIdParams>(nullptr).error, "params.profileId: missing required field");
+  EXPECT_EQ(Parse<EmptyParams>(Json::array()).error, "params: expected an object, got an array");
+  ExpectRoundTrip(EmptyParams{}, "{}");
+}
+
+ProfileSummary SampleSummary() {
+  ProfileSummary s;
+  s.profile_id = "p1";
+  s.path = "/f/h100.sqlite";
+  s.info.source_path = "/f/h100.nsys-rep";
+  s.info.file_size = 123456;
+  s.info.nsys_version = "2024.2.1";
+  s.info.schema_version = "3.11.1";
+  s.info.start_ns = 1000;
+  s.info.end_ns = 1001000;
+  s.info.session_start_utc_ns = 1700000000000000000;
+  s.info.from_cache = true;
+  s.info.capabilities = {{"kernels", true}, {"nvtx", false}};
+  s.info.devices = {DeviceInfo{0, "NVIDIA H100 80GB HBM3", "GH100", 85899345920, 3352320000000, 132, 1980000}};
+  s.info.processes = {ProcessInfo{4242, "python3"}};
+  s.info.thread_count = 12;
+  s.info.stream_count = 3;
+  s.info.tables = {TableRows{"CUPTI_ACTIVITY_KIND_KERNEL", 3440000}};
+  s.info.metadata = {{"EXPORT_SCHEMA_VERSION", "3.11.1"}};
+  return s;
+}
+
+TEST(MethodsTest, ProfileSummaryRoundTrips) {
+  ExpectRoundTrip(
+      SampleSummary(),
+      R"({"info":{"capabilities":{"kernels":true,"nvtx":false},"devices":[{"chip":"GH100","clockRate":1980000,)"
+      R"("id":0,"memoryBandwidth":3352320000000,"name":"NVIDIA H100 80GB HBM3","smCount":132,"totalMemory":85899345920}],)"
+      R"("durationNs":1000000,"endNs":1001000,"fileSize":123456,"fromCache":true,)"
+      R"("metadata":{"EXPORT_SCHEMA_VERSION":"3.11.1"},"nsysVersion":"2024.2.1",)"
+      R"("processes":[{"name":"python3","pid":4242}],"schemaVersion":"3.11.1","sessionStartUtcNs":1700000000000000000,)"
+      R"("sourcePath":"/f/h100.nsys-rep","startNs":1000,"streamCount":3,)"
+      R"("tables":[{"name":"CUPTI_ACTIVITY_KIND_KERNEL","rows":3440000}],"threadCount":12},)"
+      R"("path":"/f/h100.sqlite","profileId":"p1"})");
+  EXPECT_EQ(ErrorOf<ProfileSummary>(R"({"profileId":"p1","path":"/x","info":{"startNs":0,"endNs":1,)"
+                                    R"("devices":[{"id":0},{"id":"1"}]}})",
+                                    "result"),
+            "result.info.devices[1].id: expected an integer, got a string");
+}
+
+TEST(MethodsTest, ListSkillsRoundTrips) {
+  ListSkillsResult result;
+  result.skills.push_back(SkillDescription{
+      "top_kernels",
+      "Kernels ranked by total GPU time",
+      {ArgDescription{"limit", ValueType::kInt, "rows to return", int64_t{10}, false},
+       ArgDescription{"name_filter", ValueType::kString, "substring", std::monostate{}, false},
+       ArgDescription{"min_share", ValueType::kDouble, "", 0.5, true},
+       ArgDescription{"demangle", ValueType::kBool, "", true, false},
+       ArgDescription{"clock", ValueType::kString, "", std::string("relative_s"), false, {"relative_s", "capture_ns"}}},
+      "gpukernsum"});
+  ExpectRoundTrip(
+      result, R"({"skills":[{"args":[{"default":10,"description":"rows to return","name":"limit","required":false,)"
+              R"("type":"int"},{"default":null,"description":"substring","name":"name_filter","required":false,)"
+              R"("type":"string"},{"default":0.5,"description":"","name":"min_share","required":true,"type":"double"},)"
+              R"({"default":true,"description":"","name":"demangle","required":false,"type":"bool"},)"
+              R"({"choices":["relative_s","capture_ns"],"default":"relative_s","description":"","name":"clock",)"
+              R"("required":false,"type":"string"}],)"
+              R"("description":"Kernels ranked by total GPU time","name":"top_kernels","reference":"gpukernsum"}]})");
+  EXPECT_EQ(ErrorOf<ListSkillsResult>(R"({"skills":[{"name":"a","args":[{"name":"x","type":"float"}]}]})", "result"),
+            R"(result.skills[0].args[0].type: expected one of "int", "double", "string", "bool", got "float")");
+}
+
+TEST(MethodsTest, RunSkillParamsRoundTrip) {
+  RunSkillParams params{"p2",
+                        "top_kernels",
+                        {{"limit", int64_t{5}},
+                         {"device", int64_t{0}},
+                         {"start_s", 0.25},
+                         {"name", std::string("gemm")},
+                         {"demangle", false},
+                         {"pid", std::monostate{}}}};
+  ExpectRoundTrip(params, R"({"args":{"demangle":false,"device":0,"limit":5,"name":"gemm","pid":null,"start_s":0.25},)"
+                          R"("profileId":"p2","skill":"top_kernels"})");
+  // args is optional and defaults to none.
+  const auto bare = Parse<RunSkillParams>(Json::parse(R"({"profileId":"p1","skill":"s"})"));
+  ASSERT_TRUE(bare.ok());
+  EXPECT_TRUE(bare.value->args.empty());
+  // An integral value stays an integer, a fractional one a double.
+  const auto typed = Parse<RunSkillParams>(Json::parse(R"({"profileId":"p1","skill":"s","args":{"a":3,"b":3.5}})"));
+  ASSERT_TRUE(typed.ok());
+  EXPECT_EQ(std::get<int64_t>(typed.value->args.at("a")), 3);
+  EXPECT_EQ(std::get<double>(typed.value->args.at("b")), 3.5);
+}
+
+TEST(MethodsTest, RunSkillErrorsNameTheArgument) {
+  EXPECT_EQ(ErrorOf<RunSkillParams>(R"({"profileId":"p1","skill":"s","args":{"limit":{"value":3}}})"),
+            "params.args.limit: expected a number, string, boolean or null, got an object");
+  EXPECT_EQ(ErrorOf<RunSkillParams>(R"({"profileId":"p1","skill":"s","args":[1]})"),
+            "params.args: expected an object, got an array");
+  EXPECT_EQ(ErrorOf<RunSkillParams>(R"({"profileId":"p1"})"), "params.skill: missing required field");
+}
+
+TEST(MethodsTest, RunSkillResultRoundTrips) {
+  RunSkillResult result;
+  result.columns = {ColumnDescription{"name", ValueType::kString, ""},
+                    ColumnDescription{"total_time_ns", ValueType::kInt, "sum of durations"},
+                    ColumnDescription{"time_pct", ValueType::kDouble, ""},
+                    ColumnDescription{"nccl", ValueType::kBool, ""}};
+  result.rows = {{std::string("gemm"), int64_t{1500}, 75.5, false},
+                 {std::string("nccl_ar"), int64_t{500}, 24.5, true},
+                 {std::monostate{}, int64_t{0}, 0.0, std::monostate{}}};
+  result.notes = {"Window: whole profile."};
+  result.declined = false;
+  ExpectRoundTrip(result, R"({"columns":[{"name":"name","type":"string"},{"description":"sum of durations",)"
+                          R"("name":"total_time_ns","type":"int"},{"name":"time_pct","type":"double"},)"
+                          R"({"name":"nccl","type":"bool"}],"declined":false,"notes":["Window: whole profile."],)"
+                          R"("rows":[["gemm",1500,75.5,false],["nccl_ar",500,24.5,true],[null,0,0.0,null]]})");
+  EXPECT_EQ(ErrorOf<RunSkillResult>(R"({"columns":[{"name":"a","type":"int"}],"rows":[[1],[1,2]]})", "result"),
+            "result.rows[1]: expected 1 cells (one per column), got 2");
+  RunSkillResult declined;
+  declined.declined = true;
+  declined.notes = {"This profile has no NVTX ranges."};
+  ExpectRoundTrip(declined, R"({"columns":[],"declined":true,"notes":["This profile has no NVTX ranges."],"rows":[]})");
+}
+
+TEST(MethodsTest, ReloadSkillsRoundTrips) {
+  ExpectRoundTrip(ReloadSkillsResult{14, {"bad.json: missing \"sql\""}},
+                  R"({"skillCount":14,"warnings":["bad.json: missing \"sql\""]})");
+}
+
+TEST(MethodsTest, ExportTraceRoundTripsAndNamesBadFields) {
+  ExportTraceParams params;
+  params.profile_id = "p1";
+  params.window = Window{0.1, 0.2, WindowClock::kRelativeSeconds};
+  params.devices = std::vector<int32_t>{0, 1};
+  params.pids = std::vector<int64_t>{4242};
+  params.min_duration_ns = 1000;
+  params.gzip = true;
+  params.output = "/tmp/t.pftrace.gz";
+  ExpectRoundTrip(params,
+                  R"({"devices":[0,1],"gzip":true,"minDurationNs":1000,"output":"/tmp/t.pftrace.gz","pids":[4242],)"
+                  R"("profileId":"p1","window":{"clock":"relative_s","end":0.2,"start":0.1}})");
+  ExportTraceParams minimal;
+  minimal.profile_id = "p1";
+  ExpectRoundTrip(minimal, R"({"profileId":"p1"})");
+
+  EXPECT_EQ(ErrorOf<ExportTraceParams>(R"({"profileId":"p1","window":{"start":"0.1"}})"),
+            "params.window.start: expected a number, got a string");
+  EXPECT_EQ(ErrorOf<ExportTraceParams>(R"({"profileId":"p1","window":{"clock":"utc"}})"),
+            R"(params.window.clock: expected one of "relative_s", "capture_ns", got "utc")");
+  EXPECT_EQ(ErrorOf<ExportTraceParams>(R"({"profileId":"p1","window":[0,1]})"),
+            "params.window: expected an object, got an array");
+  EXPECT_EQ(ErrorOf<ExportTraceParams>(R"({"profileId":"p1","devices":[0,"1"]})"),
+            "params.devices[1]: expected an integer, got a string");
+  EXPECT_EQ(ErrorOf<ExportTraceParams>(R"({"profileId":"p1","devices":[4294967296]})"),
+            "params.devices[0]: integer out of range");
+  EXPECT_EQ(ErrorOf<ExportTraceParams>(R"({"profileId":"p1","minDurationNs":2.5})"),
+            "params.minDurationNs: expected an integer, got a fractional number");
+  EXPECT_EQ(ErrorOf<ExportTraceParams>(R"({"profileId":"p1","minDurationNs":-1})"),
+            "params.minDurationNs: must not be negative");
+  // Integral floats are integers (JavaScript prints 1e21 that way); null is absent.
+  const auto lenient = Parse<ExportTraceParams>(Json::parse(R"({"profileId":"p1","minDurationNs":1e9,"gzip":null})"));
+  ASSERT_TRUE(lenient.ok()) << lenient.error;
+  EXPECT_EQ(*lenient.value->min_duration_ns, 1000000000);
+  EXPECT_FALSE(lenient.value->gzip);
+}
+
+TEST(MethodsTest, ExportTraceResultRoundTrips) {
+  ExpectRoundTrip(ExportTraceResult{2048, "ab12", true, "/tmp/t.pftrace.gz", {"Window: whole profile."}},
+                  R"({"bytes":2048,"gzip":true,"notes":["Window: whole profile."],"path":"/tmp/t.pftrace.gz",)"
+                  R"("sha256":"ab12"})");
+}
+
+TEST(MethodsTest, OpenInPerfettoRoundTrips) {
+  ExpectRoundTrip(OpenInPerfettoParams{"p1", Window{std::nullopt, 3.0, WindowClock::kRelativeSeconds}},
+                  R"({"profileId":"p1","window":{"clock":"relative_s","end":3.0}})");
+  ExpectRoundTrip(OpenInPerfettoResult{"http://127.0.0.1:41234/p/0123abcd/", 41234, "0123abcd", "2025-01-31T12:00:00Z"},
+                  R"({"expiresAt":"2025-01-31T12:00:00Z","port":41234,"token":"0123abcd",)"
+                  R"("url":"http://127.0.0.1:41234/p/0123abcd/"})");
+  EXPECT_EQ(ErrorOf<OpenInPerfettoResult>(R"({"url":"u","port":70000.5,"token":"t","expiresAt":"e"})", "result"),
+            "result.port: expected an integer, got a fractional number");
+}
+
+TEST(MethodsTest, AdlGetThrowsFieldErrorRootedAtDollar) {
+  const Json j = Json::parse(R"({"profileId":"p1","window":{"end":true}})");
+  try {
+    (void)j.get<ExportTraceParams>();
+    FAIL() << "expected FieldError";
+  } catch (const FieldError& e) {
+    EXPECT_EQ(e.path(), "$.window.end");
+    EXPECT_EQ(e.problem(), "expected a number, got a boolean");
+    EXPECT_STREQ(e.what(), "$.window.end: expected a number, got a boolean");
+  }
+  EXPECT_EQ(Json::parse(R"({"profileId":"p9"})").get<ProfileIdParams>().profile_id, "p9");
+}
+
+TEST(MethodsTest, ScalarToJsonCoversEveryAlternative) {
+  EXPECT_EQ(ScalarToJson(std::monostate{}).dump(), "null");
+  EXPECT_EQ(ScalarToJson(true).dump(), "true");
+  EXPECT_EQ(ScalarToJson(int64_t{-7}).dump(), "-7");
+  EXPECT_EQ(ScalarToJson(2.5).dump(), "2.5");
+  EXPECT_EQ(ScalarToJson(std::string("s")).dump(), "\"s\"");
+}
+
+}  // namespace
+}  // namespace nsys::protocol

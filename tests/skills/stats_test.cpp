@@ -1,0 +1,114 @@
+// Summary statistics and grouping helpers, checked against direct definitions on random data (both the small-n
+// nth_element path and the large-n radix-select path), plus the nsys formatting rules.
+#include "nsys/skills/stats.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace nsys::skills {
+namespace {
+
+SampleSummary Direct(std::vector<int64_t> v) {
+  SampleSummary s;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  s.count = static_cast<int64_t>(n);
+  for (int64_t x : v) s.total += x;
+  s.min = v.front();
+  s.max = v.back();
+  s.avg = static_cast<double>(s.total) / static_cast<double>(n);
+  s.median =
+      n % 2 ? static_cast<double>(v[n / 2]) : (static_cast<double>(v[n / 2 - 1]) + static_cast<double>(v[n / 2])) / 2;
+  double sq = 0;
+  for (int64_t x : v) sq += (static_cast<double>(x) - s.avg) * (static_cast<double>(x) - s.avg);
+  s.stddev = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) : 0;
+  return s;
+}
+
+void ExpectSame(const std::vector<int64_t>& values) {
+  std::vector<int64_t> copy = values;
+  const SampleSummary got = Summarize(copy);
+  const SampleSummary want = Direct(values);
+  EXPECT_EQ(got.count, want.count);
+  EXPECT_EQ(got.total, want.total);
+  EXPECT_EQ(got.min, want.min);
+  EXPECT_EQ(got.max, want.max);
+  EXPECT_DOUBLE_EQ(got.median, want.median) << "n=" << values.size();
+  EXPECT_NEAR(got.stddev, want.stddev, 1e-9 * (1 + want.stddev));
+}
+
+TEST(Summarize, MatchesTheDefinitionsOnRandomData) {
+  std::mt19937_64 rng(42);
+  for (size_t n : {1u, 2u, 3u, 10u, 1001u, 40000u, 40001u, 200000u, 200001u}) {
+    for (int distribution = 0; distribution < 4; ++distribution) {
+      std::vector<int64_t> v(n);
+      for (auto& x : v) {
+        switch (distribution) {
+          case 0:  // kernel-like durations
+            x = 1000 + static_cast<int64_t>(rng() % 500000);
+            break;
+          case 1:  // heavy tail: mostly tiny, a few seconds long
+            x = (rng() % 100 == 0) ? static_cast<int64_t>(rng() % 4000000000ull) : static_cast<int64_t>(rng() % 3000);
+            break;
+          case 2:  // few distinct values (many ties around the median)
+            x = static_cast<int64_t>(rng() % 3) * 1000;
+            break;
+          default:  // negative and huge values (queue times can be negative before filtering)
+            x = static_cast<int64_t>(rng() % (1ull << 44)) - (1ll << 43);
+            break;
+        }
+      }
+      ExpectSame(v);
+    }
+  }
+}
+
+TEST(Summarize, EdgeCases) {
+  std::vector<int64_t> empty;
+  EXPECT_EQ(Summarize(empty).count, 0);
+  ExpectSame({5});
+  ExpectSame({7, 7});
+  ExpectSame(std::vector<int64_t>(100000, 42));  // all equal, radix path
+  std::vector<int64_t> two_values(100000, 1);
+  std::fill(two_values.begin() + 50000, two_values.end(), 1000000000);
+  ExpectSame(two_values);  // even count straddling a gap: median is the mean of 1 and 1e9
+}
+
+TEST(SummarizeGroups, GroupsAndSkips) {
+  const std::vector<int32_t> group = {0, 1, -1, 0, 1, 1};
+  const std::vector<int64_t> value = {10, 5, 999, 30, 7, 6};
+  const auto s = SummarizeGroups(group, 2, [&](size_t i) { return value[i]; });
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].count, 2);
+  EXPECT_EQ(s[0].total, 40);
+  EXPECT_DOUBLE_EQ(s[0].median, 20.0);
+  EXPECT_EQ(s[1].count, 3);
+  EXPECT_DOUBLE_EQ(s[1].median, 6.0);
+  EXPECT_EQ(s[1].max, 7);
+}
+
+TEST(DenseIndex, AssignsIdsInFirstSeenOrderAndGrows) {
+  DenseIndex index;
+  for (uint64_t k = 0; k < 100000; ++k) EXPECT_EQ(index.IdOf(k * 7919), static_cast<int32_t>(k));
+  for (uint64_t k = 0; k < 100000; ++k) EXPECT_EQ(index.Find(k * 7919), static_cast<int32_t>(k));
+  EXPECT_EQ(index.Find(3), -1);
+  EXPECT_EQ(index.size(), 100000u);
+  EXPECT_EQ(index.key(5), 5u * 7919);
+}
+
+TEST(NsysFormatting, PercentRoundingAndApiSuffix) {
+  EXPECT_DOUBLE_EQ(std::get<double>(PctOf(1, 3)), 33.3);
+  EXPECT_DOUBLE_EQ(std::get<double>(PctOf(2, 3)), 66.7);
+  EXPECT_TRUE(IsNull(PctOf(1, 0)));
+  EXPECT_DOUBLE_EQ(RoundTo(2.25, 1), 2.3);  // half away from zero, as nsys prints
+  EXPECT_EQ(StripApiVersionSuffix("cudaLaunchKernel_v7000"), "cudaLaunchKernel");
+  EXPECT_EQ(StripApiVersionSuffix("cudaStreamIsCapturing_v10000"), "cudaStreamIsCapturing_v10000");
+  EXPECT_EQ(StripApiVersionSuffix("cudaMalloc"), "cudaMalloc");
+  EXPECT_EQ(StripApiVersionSuffix("_v"), "_v");
+}
+
+}  // namespace
+}  // namespace nsys::skills

@@ -1,0 +1,175 @@
+// nsys/exportTrace and nsys/openInPerfetto against the real `nsys-ai serve --stdio`: streamed base64 chunks that
+// reassemble into the validated trace, a trace file written where asked, and a published link that serves the same
+// bytes and is announced to the client with window/showDocument.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "fixtures.h"
+#include "nsys/trace/protobuf.h"
+#include "nsys/trace/sha256.h"
+#include "nsys/trace/validator.h"
+#include "rpc_client.h"
+#include "transport/http_test_util.h"
+
+namespace nsys::testing {
+namespace {
+
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+std::string DecodeBase64(const std::string& text) {
+  auto value = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+  };
+  std::string out;
+  uint32_t bits = 0;
+  int count = 0;
+  for (char c : text) {
+    const int v = value(c);
+    if (v < 0) continue;  // '=' padding
+    bits = (bits << 6) | static_cast<uint32_t>(v);
+    if (++count == 4) {
+      out += static_cast<char>(bits >> 16), out += static_cast<char>(bits >> 8), out += static_cast<char>(bits);
+      bits = 0, count = 0;
+    }
+  }
+  if (count == 3) out += static_cast<char>(bits >> 10), out += static_cast<char>(bits >> 2);
+  if (count == 2) out += static_cast<char>(bits >> 4);
+  return out;
+}
+
+class PerfettoOverLsp : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("nsys-ai-lsp-perfetto-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+    ::setenv("XDG_CACHE_HOME", (dir_ / "cache").c_str(), 1);  // the server's trace files go under here
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  void Start() {
+    server_ = std::make_unique<Subprocess>(std::vector<std::string>{NsysAiBinary(), "serve", "--stdio", "--no-cache"});
+    rpc_ = std::make_unique<FramedConnection>(server_->stdout_fd(), server_->stdin_fd(), false);
+    rpc_->AnswerServerRequests(false);  // the test answers window/showDocument itself
+    const Json capabilities = {{"window", {{"showDocument", {{"support", true}}}, {"workDoneProgress", true}}}};
+    const Json init = Call("initialize", {{"processId", nullptr}, {"capabilities", capabilities}});
+    ASSERT_TRUE(init.contains("result")) << init.dump();
+    rpc_->Send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
+    const Json opened = Call("nsys/openProfile", {{"path", Fixture("h100_2gpu_1s.sqlite")}});
+    ASSERT_EQ(opened["result"]["profileId"], "p1") << opened.dump();
+  }
+
+  Json Call(const std::string& method, Json params) {
+    const int id = ++next_id_;
+    rpc_->Send({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
+    return rpc_->AwaitReply(id, 120s);
+  }
+
+  fs::path dir_;
+  std::unique_ptr<Subprocess> server_;
+  std::unique_ptr<FramedConnection> rpc_;
+  int next_id_ = 0;
+};
+
+TEST_F(PerfettoOverLsp, ExportTraceStreamsPacketAlignedBase64Chunks) {
+  NSYS_REQUIRE_FIXTURES();
+  Start();
+  const Json reply = Call("nsys/exportTrace", {{"profileId", "p1"}, {"partialResultToken", "trace-1"}});
+  ASSERT_TRUE(reply.contains("result")) << reply.dump();
+  const Json& result = reply["result"];
+  std::string bytes;
+  int chunks = 0;
+  for (const Json& message : rpc_->Pending()) {
+    if (message.value("method", "") != "$/progress" || message["params"]["token"] != "trace-1") continue;
+    const Json& value = message["params"]["value"];
+    ASSERT_EQ(value["offset"], static_cast<int64_t>(bytes.size()));  // in order, no gaps
+    const std::string chunk = DecodeBase64(value["chunk"]);
+    trace::ProtoDecoder d(chunk);  // every chunk is whole packets
+    trace::ProtoField f;
+    while (d.Next(f)) ASSERT_EQ(f.number, 1u);
+    ASSERT_EQ(d.error(), nullptr);
+    bytes += chunk;
+    ++chunks;
+  }
+  EXPECT_GT(chunks, 3);
+  EXPECT_EQ(result["streamed"], true);
+  EXPECT_EQ(result["bytes"], static_cast<int64_t>(bytes.size()));
+  EXPECT_EQ(result["sha256"], trace::Sha256::Hex(bytes));
+  EXPECT_EQ(result["slices"]["kernels"], 3442);
+  EXPECT_EQ(result["flows"], 2092);
+  EXPECT_FALSE(result.contains("path"));
+  const auto report = trace::ValidateTrace(bytes);
+  EXPECT_TRUE(report.ok()) << report.Summary();
+  EXPECT_EQ(result["packets"], report.packets);
+
+  // To a file, for a window: the result names the file, which holds exactly the announced bytes.
+  const std::string out = (dir_ / "window.pftrace").string();
+  const Json file =
+      Call("nsys/exportTrace", {{"profileId", "p1"}, {"output", out}, {"window", {{"start", 0}, {"end", 0.5}}}});
+  ASSERT_TRUE(file.contains("result")) << file.dump();
+  EXPECT_EQ(file["result"]["path"], out);
+  EXPECT_EQ(file["result"]["streamed"], false);
+  EXPECT_EQ(file["result"]["flows"], 330);
+  EXPECT_EQ(file["result"]["bytes"], static_cast<int64_t>(fs::file_size(out)));
+
+  // Bad params name the field.
+  const Json bad = Call("nsys/exportTrace", {{"profileId", "p1"}, {"pids", {-5}}});
+  EXPECT_EQ(bad["error"]["code"], -32602) << bad.dump();
+  EXPECT_NE(bad["error"]["message"].get<std::string>().find("pids"), std::string::npos);
+  const Json missing = Call("nsys/exportTrace", {{"profileId", "p9"}});
+  EXPECT_TRUE(missing.contains("error")) << missing.dump();
+  const Json outside = Call("nsys/exportTrace", {{"profileId", "p1"}, {"window", {{"start", 50}, {"end", 60}}}});
+  EXPECT_EQ(outside["error"]["code"], -32602) << outside.dump();
+}
+
+TEST_F(PerfettoOverLsp, OpenInPerfettoPublishesALinkAndAsksTheClientToOpenIt) {
+  NSYS_REQUIRE_FIXTURES();
+  Start();
+  const Json reply = Call("nsys/openInPerfetto", {{"profileId", "p1"}, {"window", {{"start", 0}, {"end", 0.5}}}});
+  ASSERT_TRUE(reply.contains("result")) << reply.dump();
+  const Json& result = reply["result"];
+  const std::string url = result["url"];
+  const std::string token = result["token"];
+  const int port = result["port"];
+  EXPECT_EQ(url, "http://127.0.0.1:" + std::to_string(port) + "/p/" + token + "/");
+  EXPECT_EQ(result["showDocument"], true);
+  EXPECT_NE(result["expiresAt"].get<std::string>().find('T'), std::string::npos);
+  EXPECT_EQ(result["sshHint"],
+            "ssh -L " + std::to_string(port) + ":127.0.0.1:" + std::to_string(port) + " <this host>");
+
+  // The server asked the client to open the link outside the editor.
+  auto show = rpc_->Take([](const Json& m) { return m.value("method", "") == "window/showDocument"; }, 30s);
+  ASSERT_TRUE(show.has_value());
+  EXPECT_EQ((*show)["params"]["uri"], url);
+  EXPECT_EQ((*show)["params"]["external"], true);
+  rpc_->Send({{"jsonrpc", "2.0"}, {"id", (*show)["id"]}, {"result", {{"success", true}}}});
+
+  const auto page = transport::testing::Get(static_cast<uint16_t>(port), "/p/" + token + "/");
+  EXPECT_EQ(page.status, 200);
+  const auto trace = transport::testing::Get(static_cast<uint16_t>(port), "/p/" + token + "/trace.pftrace");
+  ASSERT_EQ(trace.status, 200);
+  EXPECT_EQ(trace::Sha256::Hex(trace.body), result["sha256"]);
+  EXPECT_EQ(static_cast<int64_t>(trace.body.size()), result["bytes"]);
+  EXPECT_TRUE(trace::ValidateTrace(trace.body).ok());
+  // The file lives in the server's cache while the link is live.
+  const fs::path traces = dir_ / "cache" / "nsys-ai" / "traces";
+  EXPECT_EQ(std::distance(fs::directory_iterator(traces), fs::directory_iterator()), 1);
+
+  EXPECT_TRUE(Call("shutdown", Json::object()).contains("result"));
+  rpc_->Send({{"jsonrpc", "2.0"}, {"method", "exit"}});
+  EXPECT_EQ(server_->Wait(30s), 0) << server_->Stderr();
+  // The server is gone: the link with it, and its trace file.
+  EXPECT_EQ(transport::testing::Get(static_cast<uint16_t>(port), "/p/" + token + "/").status, 0);
+  EXPECT_EQ(std::distance(fs::directory_iterator(traces), fs::directory_iterator()), 0);
+}
+
+}  // namespace
+}  // namespace nsys::testing

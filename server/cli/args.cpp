@@ -1,9 +1,9 @@
 #include "args.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cctype>
-
-#include <fmt/format.h>
 
 namespace nsys::cli {
 
@@ -33,7 +33,8 @@ std::optional<ParsedArgs> ArgParser::Parse(const std::vector<std::string>& args,
   bool options_ended = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    if (options_ended || arg.size() < 2 || arg[0] != '-' || (arg[1] != '-' && std::isdigit(static_cast<unsigned char>(arg[1])))) {
+    if (options_ended || arg.size() < 2 || arg[0] != '-' ||
+        (arg[1] != '-' && std::isdigit(static_cast<unsigned char>(arg[1])))) {
       parsed.positionals_.push_back(arg);  // includes negative numbers such as "-1"
       continue;
     }
@@ -47,8 +48,9 @@ std::optional<ParsedArgs> ArgParser::Parse(const std::vector<std::string>& args,
       name = arg.substr(0, eq);
       inline_value = arg.substr(eq + 1);
     }
-    auto spec = std::find_if(specs.begin(), specs.end(),
-                             [&](const OptionSpec& s) { return s.name == name || (!s.short_name.empty() && s.short_name == name); });
+    auto spec = std::find_if(specs.begin(), specs.end(), [&](const OptionSpec& s) {
+      return s.name == name || (!s.short_name.empty() && s.short_name == name);
+    });
     if (spec == specs.end()) {
       error = fmt::format("unknown option '{}'", name);
       return std::nullopt;

@@ -12,13 +12,17 @@ namespace nsys::cli {
 struct OptionSpec {
   OptionSpec(std::string name_, int values_, std::string metavar_, std::string help_, bool repeatable_ = false,
              std::string short_name_ = "")
-      : name(std::move(name_)), values(values_), metavar(std::move(metavar_)), help(std::move(help_)),
-        repeatable(repeatable_), short_name(std::move(short_name_)) {}
+      : name(std::move(name_)),
+        values(values_),
+        metavar(std::move(metavar_)),
+        help(std::move(help_)),
+        repeatable(repeatable_),
+        short_name(std::move(short_name_)) {}
 
-  std::string name;        // "--device"
-  int values = 0;          // 0 (a flag), 1 or 2
-  std::string metavar;     // "N", "START END"
-  std::string help;        // one line
+  std::string name;     // "--device"
+  int values = 0;       // 0 (a flag), 1 or 2
+  std::string metavar;  // "N", "START END"
+  std::string help;     // one line
   bool repeatable = false;
   std::string short_name;  // "-h", optional
 };

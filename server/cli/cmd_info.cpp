@@ -1,8 +1,8 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "commands.h"
 #include "nsys/lsp/converters.h"
@@ -60,9 +60,10 @@ std::string RenderInfo(const engine::ProfileInfo& info) {
       tables += fmt::format("\n{:<13}  {:<44} {:>12}", "", t.name, GroupThousands(t.rows));
     }
   }
-  line("Tables", fmt::format("{} ({} with rows){}", info.tables.size(),
-                             std::count_if(info.tables.begin(), info.tables.end(), [](const auto& t) { return t.rows > 0; }),
-                             tables));
+  line("Tables",
+       fmt::format("{} ({} with rows){}", info.tables.size(),
+                   std::count_if(info.tables.begin(), info.tables.end(), [](const auto& t) { return t.rows > 0; }),
+                   tables));
   line("From cache", info.from_cache ? "yes" : "no");
   return out;
 }

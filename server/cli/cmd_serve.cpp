@@ -1,13 +1,13 @@
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <string>
 
-#include <fmt/format.h>
-
 #include "commands.h"
-#include "trace_cli.h"
 #include "nsys/core/log.h"
 #include "nsys/transport/serve.h"
 #include "nsys/transport/tcp.h"
+#include "trace_cli.h"
 
 namespace nsys::cli {
 namespace {
@@ -42,15 +42,16 @@ int RunServe(const CommandContext& ctx) {
     if (!ParseHostPort(*listen, options.host, options.port, error)) return UsageError("serve", error);
     if (!transport::IsLoopbackHost(options.host)) {
       if (!ctx.args.Has("--allow-remote")) {
-        return UsageError("serve", fmt::format(
-                                       "refusing to listen on '{}': the server has no authentication and opens any "
-                                       "file this user can read. Listen on 127.0.0.1 and use an SSH tunnel, or pass "
-                                       "--allow-remote if the network is trusted",
-                                       options.host));
+        return UsageError("serve",
+                          fmt::format("refusing to listen on '{}': the server has no authentication and opens any "
+                                      "file this user can read. Listen on 127.0.0.1 and use an SSH tunnel, or pass "
+                                      "--allow-remote if the network is trusted",
+                                      options.host));
       }
-      core::LogWarn(fmt::format("listening on non-loopback host {} (--allow-remote): anyone who can reach it can "
-                                "read files as this user",
-                                options.host));
+      core::LogWarn(
+          fmt::format("listening on non-loopback host {} (--allow-remote): anyone who can reach it can "
+                      "read files as this user",
+                      options.host));
     }
   }
   if (auto workers = ctx.args.Value("--workers")) {

@@ -1,9 +1,9 @@
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <string>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "commands.h"
 #include "nsys/lsp/converters.h"
@@ -15,8 +15,10 @@ namespace nsys::cli {
 namespace {
 
 void PrintTable(const skills::Table& table, OutputFormat format, const RenderOptions& options) {
-  std::fputs(RenderTable(table, format, options).c_str(), stdout);
+  const bool human = format == OutputFormat::kTable || format == OutputFormat::kMarkdown;
+  if (!human || !table.columns.empty()) std::fputs(RenderTable(table, format, options).c_str(), stdout);
   if (format == OutputFormat::kJson) return;  // the notes are in the JSON
+  if (human && table.rows.empty()) std::fputs(table.declined ? "(declined)\n" : "(no rows)\n", stdout);
   // CSV stays machine-readable: its notes go to stderr.
   std::FILE* notes_out = format == OutputFormat::kCsv ? stderr : stdout;
   if (!table.notes.empty() && notes_out == stdout) std::fputs("\n", stdout);

@@ -2,22 +2,24 @@
 // and list it in Commands().
 #include "commands.h"
 
-#include <cstdio>
-
 #include <fmt/format.h>
+
+#include <cstdio>
 
 namespace nsys::cli {
 
-Command ServeCommand();       // cmd_serve.cpp
-Command InfoCommand();        // cmd_info.cpp
-Command SkillListCommand();   // cmd_skill.cpp
-Command SkillRunCommand();    // cmd_skill.cpp
-Command VersionCommand();     // cmd_version.cpp
-Command McpCommand();         // cmd_mcp.cpp
-Command ExportCommand();      // cmd_export.cpp
-Command OpenCommand();        // cmd_open.cpp
+Command ServeCommand();      // cmd_serve.cpp
+Command InfoCommand();       // cmd_info.cpp
+Command SkillListCommand();  // cmd_skill.cpp
+Command SkillRunCommand();   // cmd_skill.cpp
+Command VersionCommand();    // cmd_version.cpp
+Command McpCommand();        // cmd_mcp.cpp
+Command ExportCommand();     // cmd_export.cpp
+Command OpenCommand();       // cmd_open.cpp
 
 const std::vector<Command>& Commands() {
+  // One subcommand per line.
+  // clang-format off
   static const std::vector<Command> commands = {
       ServeCommand(),
       InfoCommand(),
@@ -28,6 +30,7 @@ const std::vector<Command>& Commands() {
       OpenCommand(),
       VersionCommand(),
   };
+  // clang-format on
   return commands;
 }
 
@@ -57,7 +60,9 @@ int Fail(const std::string& message) {
   return kExitFailure;
 }
 
-int FailWith(const Error& error) { return Fail(error.message); }
+int FailWith(const Error& error) {
+  return Fail(error.message);
+}
 
 std::string CommandHelp(const Command& command) {
   std::string out = fmt::format("Usage: nsys-ai {} {}\n\n{}\n", command.name, command.synopsis, command.summary);

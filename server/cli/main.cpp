@@ -1,10 +1,10 @@
 // nsys-ai: finds the subcommand, parses its options (plus the global ones), sets up logging, and runs it.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <exception>
 #include <string>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "commands.h"
 #include "nsys/core/log.h"
@@ -75,7 +75,8 @@ int Main(const std::vector<std::string>& argv) {
     for (const auto& option : GlobalOptions()) {
       if (option.name == name) spec = &option;
     }
-    if (!spec) return UsageError("", fmt::format("unknown option '{}' (global options go before or after the command)", name));
+    if (!spec)
+      return UsageError("", fmt::format("unknown option '{}' (global options go before or after the command)", name));
     leading.push_back(argv[i]);
     if (argv[i].find('=') == std::string::npos) {
       for (int k = 0; k < spec->values && i + 1 < argv.size(); ++k) leading.push_back(argv[++i]);
@@ -96,8 +97,7 @@ int Main(const std::vector<std::string>& argv) {
       const bool asked = words.size() >= 2 && (words[1] == "--help" || words[1] == "-h");
       std::fputs(GroupHelp(words[0]).c_str(), asked ? stdout : stderr);
       if (asked) return kExitOk;
-      return words.size() < 2 ? kExitUsage
-                              : UsageError(words[0], fmt::format("no such subcommand '{}'", words[1]));
+      return words.size() < 2 ? kExitUsage : UsageError(words[0], fmt::format("no such subcommand '{}'", words[1]));
     }
     return UsageError("", fmt::format("no such command '{}'; run 'nsys-ai help' for the list", words[0]));
   }
@@ -116,7 +116,8 @@ int Main(const std::vector<std::string>& argv) {
 
   if (auto level = args->Value("--log-level")) {
     auto parsed = core::ParseLogLevel(*level);
-    if (!parsed) return UsageError(command->name, fmt::format("unknown log level '{}' (error, warn, info, debug)", *level));
+    if (!parsed)
+      return UsageError(command->name, fmt::format("unknown log level '{}' (error, warn, info, debug)", *level));
     core::SetLogLevel(*parsed);
   }
   if (auto path = args->Value("--log-file")) {
@@ -140,4 +141,6 @@ int Main(const std::vector<std::string>& argv) {
 }  // namespace
 }  // namespace nsys::cli
 
-int main(int argc, char** argv) { return nsys::cli::Main(std::vector<std::string>(argv + 1, argv + argc)); }
+int main(int argc, char** argv) {
+  return nsys::cli::Main(std::vector<std::string>(argv + 1, argv + argc));
+}

@@ -1,5 +1,6 @@
 #include "open_profile.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -7,8 +8,6 @@
 #include <cstdio>
 #include <memory>
 #include <mutex>
-
-#include <fmt/format.h>
 
 namespace nsys::cli {
 namespace {

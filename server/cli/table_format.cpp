@@ -1,10 +1,10 @@
 #include "table_format.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-
-#include <fmt/format.h>
 
 #include "nsys/lsp/converters.h"
 
@@ -173,10 +173,14 @@ std::optional<OutputFormat> ParseOutputFormat(std::string_view text) {
 
 std::string RenderTable(const skills::Table& table, OutputFormat format, const RenderOptions& options) {
   switch (format) {
-    case OutputFormat::kTable: return RenderAligned(table, options);
-    case OutputFormat::kMarkdown: return RenderMarkdown(table, options);
-    case OutputFormat::kCsv: return RenderCsv(table);
-    case OutputFormat::kJson: return protocol::Json(lsp::ToRunSkillResult(table)).dump(2) + "\n";
+    case OutputFormat::kTable:
+      return RenderAligned(table, options);
+    case OutputFormat::kMarkdown:
+      return RenderMarkdown(table, options);
+    case OutputFormat::kCsv:
+      return RenderCsv(table);
+    case OutputFormat::kJson:
+      return protocol::Json(lsp::ToRunSkillResult(table)).dump(2) + "\n";
   }
   return {};
 }

@@ -34,7 +34,9 @@ class CudaApiSummary final : public Skill {
 
     const engine::RuntimeTable& rt = ctx.profile.runtime();
     const engine::StringPool& strings = ctx.profile.strings();
-    const auto [first, last] = RowRange(rt, ctx.filter);
+    const auto range = RowRange(rt, ctx.filter);
+    const auto first = range.first;
+    const auto last = range.second;
 
     // Name ids map to groups once each: several ids can share a name once the version suffix is removed.
     std::vector<int32_t> group_of_name(strings.size(), -1);

@@ -47,7 +47,9 @@ class KernelLaunchOverhead final : public Skill {
     const engine::RuntimeTable& rt = ctx.profile.runtime();
     const engine::StringPool& strings = ctx.profile.strings();
     const auto& kernel_names = base ? k.short_name : k.name;
-    const auto [first, last] = RowRange(k, ctx.filter);
+    const auto range = RowRange(k, ctx.filter);
+    const auto first = range.first;
+    const auto last = range.second;
 
     // API names map to groups once per name id (several ids can share a name once "_vNNNN" is dropped).
     std::vector<int32_t> api_of_name(strings.size(), -1);

@@ -62,8 +62,12 @@ class MemoryTransfers final : public Skill {
     const bool per_device = ArgBool(ctx, "per_device");
     const engine::MemcpyTable& mc = ctx.profile.memcpys();
     const engine::MemsetTable& ms = ctx.profile.memsets();
-    const auto [c_first, c_last] = RowRange(mc, ctx.filter);
-    const auto [s_first, s_last] = RowRange(ms, ctx.filter);
+    const auto c_range = RowRange(mc, ctx.filter);
+    const auto c_first = c_range.first;
+    const auto c_last = c_range.second;
+    const auto s_range = RowRange(ms, ctx.filter);
+    const auto s_first = s_range.first;
+    const auto s_last = s_range.second;
     const size_t n_copies = c_last - c_first;
 
     // Rows of both tables in one index space: copies first, then memsets.

@@ -45,7 +45,9 @@ class NvtxSummary final : public Skill {
     auto labels_or = NvtxLabels::Build(ctx.profile, split_op_id, ctx.cancel);
     if (!labels_or) return labels_or.error();
     NvtxLabels& labels = labels_or.value();
-    const auto [first, last] = RowRange(nvtx, ctx.filter);
+    const auto range = RowRange(nvtx, ctx.filter);
+    const auto first = range.first;
+    const auto last = range.second;
 
     // Group = (label, style), through a dense vector over label * 2 + style: no hashing per row. Exclusive time
     // per group is its total minus the durations of the direct children of its ranges, so the same pass adds each

@@ -51,7 +51,9 @@ class TopKernels final : public Skill {
 
     const engine::KernelTable& k = ctx.profile.kernels();
     const auto& names = base ? k.short_name : k.name;
-    const auto [first, last] = RowRange(k, ctx.filter);
+    const auto range = RowRange(k, ctx.filter);
+    const auto first = range.first;
+    const auto last = range.second;
 
     // Group key: (device-and-config id, name id). The config index maps grid/block tuples to small ids only
     // when asked for, so the default path is one hash probe per row.

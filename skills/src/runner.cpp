@@ -216,7 +216,10 @@ Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& ra
 
   Args common;
   Args own;
-  for (const auto& [name, value] : raw_args) {
+  for (const auto& entry : raw_args) {
+    // Plain references, not a structured binding: clang 14 (the fuzz build) cannot capture bindings in lambdas.
+    const std::string& name = entry.first;
+    const Value& value = entry.second;
     auto spec = std::find_if(all_specs.begin(), all_specs.end(), [&](const ArgSpec& s) { return s.name == name; });
     if (spec == all_specs.end()) {
       return InvalidArgument(fmt::format("Unknown argument '{}' for skill '{}'. Valid arguments: {}.", name,

@@ -1,5 +1,3 @@
-#include "cli_run.h"
-
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -9,6 +7,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+
+#include "cli_run.h"
 
 namespace nsys::testing {
 

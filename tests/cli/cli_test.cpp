@@ -1,14 +1,12 @@
 // The nsys-ai command line, run as a user would: exit codes, help, usage errors, and real numbers from fixtures.
 #include <gtest/gtest.h>
-
-#include <nlohmann/json.hpp>
-
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli_run.h"
@@ -19,7 +17,9 @@ namespace {
 
 using Json = nlohmann::json;
 
-bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 int64_t SumColumn(const Json& result, const std::string& column) {
   size_t index = 0;
@@ -106,7 +106,8 @@ TEST(Cli, UsageErrorsExitWithTwo) {
   EXPECT_TRUE(Contains(RunCli({"info", "a.sqlite", "--bogus"}).err, "unknown option '--bogus'"));
   EXPECT_TRUE(Contains(RunCli({"serve", "--listen", "0.0.0.0:0"}).err, "--allow-remote"));
   const auto unknown_skill = RunCli({"skill", "run", "no_such_skill", "a.sqlite"});
-  EXPECT_TRUE(Contains(unknown_skill.err, "unknown skill 'no_such_skill'") && Contains(unknown_skill.err, "top_kernels"))
+  EXPECT_TRUE(Contains(unknown_skill.err, "unknown skill 'no_such_skill'") &&
+              Contains(unknown_skill.err, "top_kernels"))
       << unknown_skill.err;
   EXPECT_TRUE(Contains(RunCli({"skill", "run", "top_kernels", "a.sqlite", "--arg", "limit=many"}).err, "limit"));
 }
@@ -167,11 +168,14 @@ TEST(Cli, SkillRunMatchesTheKernelCount) {
   const size_t distinct = all["rows"].size();
 
   // Per device, the two halves add up; a window takes a part.
-  const Json dev0 = Json::parse(RunCli({"skill", "run", "top_kernels", file, "--no-cache", "--format", "json", "--device", "0"}).out);
-  const Json dev1 = Json::parse(RunCli({"skill", "run", "top_kernels", file, "--no-cache", "--format", "json", "--device", "1"}).out);
+  const Json dev0 =
+      Json::parse(RunCli({"skill", "run", "top_kernels", file, "--no-cache", "--format", "json", "--device", "0"}).out);
+  const Json dev1 =
+      Json::parse(RunCli({"skill", "run", "top_kernels", file, "--no-cache", "--format", "json", "--device", "1"}).out);
   EXPECT_GT(SumColumn(dev0, "instances"), 0);
   EXPECT_EQ(SumColumn(dev0, "instances") + SumColumn(dev1, "instances"), 3442);
-  const Json half = Json::parse(RunCli({"skill", "run", "top_kernels", file, "--no-cache", "--format", "json", "--trim", "0", "0.5"}).out);
+  const Json half = Json::parse(
+      RunCli({"skill", "run", "top_kernels", file, "--no-cache", "--format", "json", "--trim", "0", "0.5"}).out);
   EXPECT_GT(SumColumn(half, "instances"), 0);
   EXPECT_LT(SumColumn(half, "instances"), 3442);
 
@@ -190,9 +194,12 @@ TEST(Cli, SkillRunMatchesTheKernelCount) {
   EXPECT_TRUE(Contains(table.out, "note: Showing the first 5 of"));
   const auto full = RunCli({"skill", "run", "top_kernels", file, "--no-cache", "--arg", "limit=5", "--full-names"});
   EXPECT_FALSE(Contains(full.out, "…"));
-  EXPECT_TRUE(Contains(full.out, "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8_stage3_warpsize1x4x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas"));
+  EXPECT_TRUE(Contains(full.out,
+                       "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8_stage3_warpsize1x4x1_ffma_aligna4_"
+                       "alignc4_execute_kernel__5x_cublas"));
 
-  const auto markdown = RunCli({"skill", "run", "top_kernels", file, "--no-cache", "--arg", "limit=2", "--format", "markdown"});
+  const auto markdown =
+      RunCli({"skill", "run", "top_kernels", file, "--no-cache", "--arg", "limit=2", "--format", "markdown"});
   EXPECT_EQ(markdown.out.rfind("| time_pct | total_time_ns |", 0), 0u) << markdown.out;
   EXPECT_TRUE(Contains(markdown.out, "| ---: |"));
 }
@@ -200,7 +207,8 @@ TEST(Cli, SkillRunMatchesTheKernelCount) {
 TEST(Cli, ADeclinedSkillSaysWhyAndSucceeds) {
   NSYS_REQUIRE_FIXTURES();
   // titanrtx_tensorrt_nvtx has no kernel table at all.
-  const auto result = RunCli({"skill", "run", "top_kernels", Fixture("titanrtx_tensorrt_nvtx.sqlite"), "--no-cache", "--format", "json"});
+  const auto result = RunCli(
+      {"skill", "run", "top_kernels", Fixture("titanrtx_tensorrt_nvtx.sqlite"), "--no-cache", "--format", "json"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const Json json = Json::parse(result.out);
   EXPECT_TRUE(json["declined"]);
@@ -210,20 +218,23 @@ TEST(Cli, ADeclinedSkillSaysWhyAndSucceeds) {
 
 TEST(Cli, RuntimeArgumentErrorsNameTheProblem) {
   NSYS_REQUIRE_FIXTURES();
-  const auto result = RunCli({"skill", "run", "top_kernels", Fixture("h100_2gpu_1s.sqlite"), "--no-cache", "--device", "7"});
+  const auto result =
+      RunCli({"skill", "run", "top_kernels", Fixture("h100_2gpu_1s.sqlite"), "--no-cache", "--device", "7"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_TRUE(Contains(result.err, "7")) << result.err;
 }
 
 TEST(Cli, LogsGoToStderrOrTheLogFileNeverStdout) {
   NSYS_REQUIRE_FIXTURES();
-  const auto debug = RunCli({"skill", "run", "top_kernels", Fixture("mock.sqlite"), "--no-cache", "--format", "json", "--log-level", "debug"});
+  const auto debug = RunCli({"skill", "run", "top_kernels", Fixture("mock.sqlite"), "--no-cache", "--format", "json",
+                             "--log-level", "debug"});
   ASSERT_EQ(debug.exit_code, 0) << debug.err;
   EXPECT_NO_THROW(Json::parse(debug.out));  // stdout is only the JSON
   EXPECT_FALSE(debug.err.empty());
 
   const auto log = std::filesystem::temp_directory_path() / ("nsys_ai_cli_test_" + std::to_string(::getpid()) + ".log");
-  const auto to_file = RunCli({"info", Fixture("mock.sqlite"), "--no-cache", "--log-level", "info", "--log-file", log.string()});
+  const auto to_file =
+      RunCli({"info", Fixture("mock.sqlite"), "--no-cache", "--log-level", "info", "--log-file", log.string()});
   ASSERT_EQ(to_file.exit_code, 0) << to_file.err;
   EXPECT_TRUE(to_file.err.empty()) << to_file.err;
   std::ifstream in(log);
@@ -234,7 +245,9 @@ TEST(Cli, LogsGoToStderrOrTheLogFileNeverStdout) {
 }
 
 TEST(Cli, ServeOverStdioAnswersAndExitsCleanly) {
-  auto frame = [](const std::string& body) { return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body; };
+  auto frame = [](const std::string& body) {
+    return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  };
   const std::string input =
       frame(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"capabilities":{}}})") +
       frame(R"({"jsonrpc":"2.0","id":2,"method":"shutdown"})") + frame(R"({"jsonrpc":"2.0","method":"exit"})");

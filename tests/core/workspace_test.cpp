@@ -1,6 +1,7 @@
 // The Workspace: profiles by id, several at once, skills (built-in and user), errors by kind.
-#include <gtest/gtest.h>
+#include "nsys/core/workspace.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -9,7 +10,6 @@
 #include <thread>
 
 #include "fixtures.h"
-#include "nsys/core/workspace.h"
 
 namespace nsys::testing {
 namespace {
@@ -31,8 +31,9 @@ int64_t SumColumn(const skills::Table& table, const std::string& column) {
 
 class TempDir {
  public:
-  TempDir() : path_(std::filesystem::temp_directory_path() / ("nsys_ai_core_test_" + std::to_string(::getpid()) + "_" +
-                                                              std::to_string(counter_++))) {
+  TempDir()
+      : path_(std::filesystem::temp_directory_path() /
+              ("nsys_ai_core_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter_++))) {
     std::filesystem::create_directories(path_);
   }
   ~TempDir() { std::filesystem::remove_all(path_); }
@@ -116,7 +117,8 @@ TEST(Workspace, RunsBuiltInSkills) {
   core::Workspace workspace(Hermetic());
   const auto skills = workspace.Skills();
   ASSERT_GE(skills.size(), 10u);
-  EXPECT_TRUE(std::is_sorted(skills.begin(), skills.end(), [](const auto& x, const auto& y) { return x->name() < y->name(); }));
+  EXPECT_TRUE(
+      std::is_sorted(skills.begin(), skills.end(), [](const auto& x, const auto& y) { return x->name() < y->name(); }));
   ASSERT_NE(workspace.FindSkill("top_kernels"), nullptr);
 
   auto opened = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
@@ -160,8 +162,10 @@ TEST(Workspace, LoadsAndReloadsUserSkills) {
   ASSERT_NE(workspace.FindSkill("kernel_count"), nullptr);
   // One warning for the broken file, one for the user skill that takes a built-in's name.
   ASSERT_EQ(warnings.size(), 2u);
-  EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(), [](const auto& w) { return w.find("broken.skill.json") != std::string::npos; }));
-  EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(), [](const auto& w) { return w.find("built-in") != std::string::npos; }));
+  EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(),
+                          [](const auto& w) { return w.find("broken.skill.json") != std::string::npos; }));
+  EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(),
+                          [](const auto& w) { return w.find("built-in") != std::string::npos; }));
   EXPECT_EQ(workspace.FindSkill("top_kernels")->reference(), "gpukernsum");  // the built-in stayed
 
   auto opened = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));

@@ -21,9 +21,9 @@ namespace {
 
 nsys::core::WorkspaceConfig FuzzConfig() {
   nsys::core::WorkspaceConfig config;
-  config.default_skill_dirs = false;             // nothing from $HOME
-  config.open.use_cache = false;                 // never write a cache
-  config.open.load_all_in_background = false;    // no threads outliving the input
+  config.default_skill_dirs = false;              // nothing from $HOME
+  config.open.use_cache = false;                  // never write a cache
+  config.open.load_all_in_background = false;     // no threads outliving the input
   config.open.nsys_binary = "/nonexistent/nsys";  // never convert a .nsys-rep
   return config;
 }

@@ -1,6 +1,7 @@
+#include "nsys/lsp/converters.h"
+
 #include <gtest/gtest.h>
 
-#include "nsys/lsp/converters.h"
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/session.h"
 
@@ -21,8 +22,10 @@ TEST(Converters, ErrorKindsMapToJsonRpcCodes) {
 
 TEST(Converters, RunSkillResultKeepsTypesAndNotes) {
   skills::Table table;
-  table.columns = {{"name", skills::ColumnType::kString, "kernel"}, {"total_time_ns", skills::ColumnType::kInt, ""},
-                   {"time_pct", skills::ColumnType::kDouble, ""}, {"nccl", skills::ColumnType::kBool, ""}};
+  table.columns = {{"name", skills::ColumnType::kString, "kernel"},
+                   {"total_time_ns", skills::ColumnType::kInt, ""},
+                   {"time_pct", skills::ColumnType::kDouble, ""},
+                   {"nccl", skills::ColumnType::kBool, ""}};
   table.rows = {{std::string("k1"), int64_t{42}, 12.5, true}, {Value{}, int64_t{-1}, 0.0, false}};
   table.notes = {"Window: whole profile."};
   const protocol::Json json = lsp::ToRunSkillResult(table);

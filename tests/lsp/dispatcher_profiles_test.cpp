@@ -11,7 +11,9 @@
 namespace nsys::testing {
 namespace {
 
-bool IsReplyTo(const Json& m, const Json& id) { return m.contains("id") && m["id"] == id && !m.contains("method"); }
+bool IsReplyTo(const Json& m, const Json& id) {
+  return m.contains("id") && m["id"] == id && !m.contains("method");
+}
 
 bool IsProgress(const Json& m, const Json& token, const std::string& kind) {
   return m.value("method", "") == "$/progress" && m["params"]["token"] == token &&
@@ -35,8 +37,8 @@ TEST(DispatcherProfiles, OpenProfileReportsProgressThenAnswersWithTheInfo) {
   NSYS_REQUIRE_FIXTURES();
   InMemoryClient client(NoCache());
   client.Initialize();
-  const auto id = client.Request("nsys/openProfile",
-                                 {{"path", Fixture("h100_2gpu_1s.sqlite")}, {"workDoneToken", "open-1"}});
+  const auto id =
+      client.Request("nsys/openProfile", {{"path", Fixture("h100_2gpu_1s.sqlite")}, {"workDoneToken", "open-1"}});
   const Json reply = client.AwaitReply(id);
   ASSERT_TRUE(reply.contains("result")) << reply.dump();
   const Json& result = reply["result"];
@@ -145,8 +147,8 @@ TEST(DispatcherProfiles, RunSkillStreamsRowsWithAPartialResultToken) {
   const size_t row_count = whole["result"]["rows"].size();
   ASSERT_GT(row_count, 4u);
 
-  const auto request = client.Request("nsys/runSkill",
-                                      {{"profileId", id}, {"skill", "top_kernels"}, {"partialResultToken", "rows-1"}});
+  const auto request =
+      client.Request("nsys/runSkill", {{"profileId", id}, {"skill", "top_kernels"}, {"partialResultToken", "rows-1"}});
   const Json reply = client.AwaitReply(request);
   ASSERT_TRUE(reply.contains("result")) << reply.dump();
   EXPECT_EQ(reply["result"]["rows"].size(), 0u);
@@ -154,9 +156,8 @@ TEST(DispatcherProfiles, RunSkillStreamsRowsWithAPartialResultToken) {
   EXPECT_EQ(reply["result"]["columns"], whole["result"]["columns"]);
   Json streamed = Json::array();
   size_t parts = 0;
-  for (const auto& m : client.ReceivedMatching([](const Json& m) {
-         return m.value("method", "") == "$/progress" && m["params"]["token"] == "rows-1";
-       })) {
+  for (const auto& m : client.ReceivedMatching(
+           [](const Json& m) { return m.value("method", "") == "$/progress" && m["params"]["token"] == "rows-1"; })) {
     const Json& value = m["params"]["value"];
     EXPECT_EQ(value.contains("columns"), parts == 0);
     EXPECT_LE(value["rows"].size(), 4u);
@@ -174,15 +175,18 @@ TEST(DispatcherProfiles, ARunningOpenIsCancelledAtTheMomentItsProgressBegins) {
   // Deterministic: the cancel is delivered from the worker itself, right when `begin` goes out, so the request is
   // certainly running and certainly not finished.
   client.SetOutgoingHook([&client](const Json& m) {
-    if (IsProgress(m, "cancel-me", "begin")) client.Inject({{"jsonrpc", "2.0"}, {"method", "$/cancelRequest"}, {"params", {{"id", 41}}}});
+    if (IsProgress(m, "cancel-me", "begin"))
+      client.Inject({{"jsonrpc", "2.0"}, {"method", "$/cancelRequest"}, {"params", {{"id", 41}}}});
   });
-  client.RequestWithId(41, "nsys/openProfile", {{"path", Fixture("h100_2gpu_1s.sqlite")}, {"workDoneToken", "cancel-me"}});
+  client.RequestWithId(41, "nsys/openProfile",
+                       {{"path", Fixture("h100_2gpu_1s.sqlite")}, {"workDoneToken", "cancel-me"}});
   const Json reply = client.AwaitReply(41);
   EXPECT_EQ(reply["error"]["code"], -32800) << reply.dump();
   EXPECT_EQ(client.ReceivedMatching([](const Json& m) { return IsReplyTo(m, 41); }).size(), 1u);
   // The session is fine afterwards.
   client.SetOutgoingHook({});
-  EXPECT_TRUE(client.AwaitReply(client.Request("nsys/openProfile", {{"path", Fixture("mock.sqlite")}})).contains("result"));
+  EXPECT_TRUE(
+      client.AwaitReply(client.Request("nsys/openProfile", {{"path", Fixture("mock.sqlite")}})).contains("result"));
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
 // The dispatcher with the product bind table and a real Workspace, over an in-memory connection: lifecycle,
 // routing errors, cancellation, replies. Tests that need profiles are in dispatcher_profiles_test.cpp.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <condition_variable>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <future>
 #include <mutex>
@@ -17,9 +20,23 @@
 namespace nsys::testing {
 namespace {
 
-bool IsReplyTo(const Json& m, const Json& id) { return m.contains("id") && m["id"] == id && !m.contains("method"); }
+bool IsReplyTo(const Json& m, const Json& id) {
+  return m.contains("id") && m["id"] == id && !m.contains("method");
+}
 
-int ErrorCode(const Json& reply) { return reply.contains("error") ? reply["error"]["code"].get<int>() : 0; }
+int ErrorCode(const Json& reply) {
+  return reply.contains("error") ? reply["error"]["code"].get<int>() : 0;
+}
+
+// A reply reaches the client a moment before the dispatcher stops counting its request: poll.
+bool RunningSettlesAt(InMemoryClient& client, size_t count) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (client.session().dispatcher().running_requests() != count) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
 
 std::string ErrorMessage(const Json& reply) {
   return reply.contains("error") ? reply["error"]["message"].get<std::string>() : "";
@@ -71,7 +88,8 @@ TEST(Dispatcher, InitializeAdvertisesEveryNsysMethodAndTheSkills) {
 TEST(Dispatcher, SecondInitializeIsRefused) {
   InMemoryClient client;
   client.Initialize();
-  const Json reply = client.AwaitReply(client.Request("initialize", {{"processId", nullptr}, {"capabilities", Json::object()}}));
+  const Json reply =
+      client.AwaitReply(client.Request("initialize", {{"processId", nullptr}, {"capabilities", Json::object()}}));
   EXPECT_EQ(ErrorCode(reply), -32600) << reply.dump();
 }
 
@@ -149,7 +167,8 @@ TEST(Dispatcher, ListSkillsDescribesArgumentsAndCommonArgs) {
   auto top = std::find_if(skills.begin(), skills.end(), [](const Json& s) { return s["name"] == "top_kernels"; });
   ASSERT_NE(top, skills.end());
   EXPECT_EQ((*top)["reference"], "gpukernsum");
-  auto limit = std::find_if((*top)["args"].begin(), (*top)["args"].end(), [](const Json& a) { return a["name"] == "limit"; });
+  auto limit =
+      std::find_if((*top)["args"].begin(), (*top)["args"].end(), [](const Json& a) { return a["name"] == "limit"; });
   ASSERT_NE(limit, (*top)["args"].end());
   EXPECT_EQ((*limit)["type"], "int");
   std::vector<std::string> common;
@@ -227,10 +246,10 @@ TEST(Dispatcher, ASlowRequestBlocksNeitherFastRequestsNorCancellation) {
   const auto slow = client.Request("test/slow");
   const auto fast = client.Request("nsys/listSkills");
   EXPECT_TRUE(client.AwaitReply(fast).contains("result"));
-  EXPECT_EQ(client.session().dispatcher().running_requests(), 1u);
+  EXPECT_TRUE(RunningSettlesAt(client, 1));  // the slow one still runs
   client.Notify("$/cancelRequest", {{"id", slow}});
   EXPECT_EQ(ErrorCode(client.AwaitReply(slow)), -32800);
-  EXPECT_EQ(client.session().dispatcher().running_requests(), 0u);
+  EXPECT_TRUE(RunningSettlesAt(client, 0));
 }
 
 TEST(Dispatcher, AHandlerThatThrowsStillRepliesExactlyOnce) {
@@ -269,9 +288,11 @@ TEST(Dispatcher, ADuplicateIdOfARunningRequestIsRefused) {
   const Json refused = client.AwaitReply("dup");
   EXPECT_EQ(ErrorCode(refused), -32600) << refused.dump();
   client.Notify("$/cancelRequest", {{"id", "dup"}});
-  EXPECT_TRUE(client.WaitFor([](const Json& m) {
-    return IsReplyTo(m, "dup") && m.contains("error") && m["error"]["code"] == -32800;
-  }).has_value());
+  EXPECT_TRUE(client
+                  .WaitFor([](const Json& m) {
+                    return IsReplyTo(m, "dup") && m.contains("error") && m["error"]["code"] == -32800;
+                  })
+                  .has_value());
 }
 
 TEST(Dispatcher, DisconnectCancelsRunningRequests) {
@@ -287,13 +308,9 @@ TEST(Dispatcher, DisconnectCancelsRunningRequests) {
   client.Initialize();
   client.Request("test/untilCancelled");
   client.Request("test/untilCancelled");
-  while (client.session().dispatcher().running_requests() < 2) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_TRUE(RunningSettlesAt(client, 2));
   client.session().OnDisconnect();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (client.session().dispatcher().running_requests() > 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  EXPECT_EQ(client.session().dispatcher().running_requests(), 0u);
+  EXPECT_TRUE(RunningSettlesAt(client, 0));
   EXPECT_EQ(client.Received().size(), 1u);  // only the initialize reply: output after disconnect is dropped
 }
 
@@ -335,7 +352,8 @@ TEST(Dispatcher, FramingAndParseErrorsAreAnsweredWithIdNullAndServingGoesOn) {
   EXPECT_EQ((*parse_error)["error"]["code"], -32700);
   client.SendBytes("this is not a header\r\n\r\n");
   client.SendBytes("Content-Length: 99999999999\r\n\r\n");
-  const auto oversized = client.WaitFor([](const Json& m) { return m.contains("error") && m["error"]["code"] == -32600; });
+  const auto oversized =
+      client.WaitFor([](const Json& m) { return m.contains("error") && m["error"]["code"] == -32600; });
   ASSERT_TRUE(oversized);
   EXPECT_TRUE((*oversized)["id"].is_null());
   // A fresh decoder state after the skipped body is not needed for the next test: use a new client.
@@ -370,15 +388,14 @@ TEST(Dispatcher, ServerCreatesAProgressTokenWhenTheClientSupportsItAndGaveNone) 
   Gate gate;
   lsp::MethodTable table;
   lsp::BindMethods(table);
-  table.AddRequest(
-      "test/progress",
-      [&gate](const Json&, lsp::RequestContext& ctx) -> Expected<Json> {
-        ctx.progress()(10, "first step");
-        gate.Wait();
-        ctx.progress()(60, "second step");
-        return Json("done");
-      },
-      {"Testing progress"});
+  table.AddRequest("test/progress",
+                   [&gate](const Json&, lsp::RequestContext& ctx) -> Expected<Json> {
+                     ctx.progress()(10, "first step");
+                     gate.Wait();
+                     ctx.progress()(60, "second step");
+                     return Json("done");
+                   },
+                   {"Testing progress"});
   InMemoryClient::Options options;
   options.server.methods = &table;
   options.server.created_progress_delay = std::chrono::milliseconds(0);
@@ -386,7 +403,8 @@ TEST(Dispatcher, ServerCreatesAProgressTokenWhenTheClientSupportsItAndGaveNone) 
   InMemoryClient client(options);
   client.Initialize({{"capabilities", {{"window", {{"workDoneProgress", true}}}}}});
   const auto id = client.Request("test/progress", Json::object());
-  const auto create = client.WaitFor([](const Json& m) { return m.value("method", "") == "window/workDoneProgress/create"; });
+  const auto create =
+      client.WaitFor([](const Json& m) { return m.value("method", "") == "window/workDoneProgress/create"; });
   ASSERT_TRUE(create);
   const Json token = (*create)["params"]["token"];
   ASSERT_TRUE(token.is_string());
@@ -411,13 +429,12 @@ TEST(Dispatcher, ServerCreatesAProgressTokenWhenTheClientSupportsItAndGaveNone) 
 TEST(Dispatcher, NoServerCreatedProgressWithoutClientSupport) {
   lsp::MethodTable table;
   lsp::BindMethods(table);
-  table.AddRequest(
-      "test/progress",
-      [](const Json&, lsp::RequestContext& ctx) -> Expected<Json> {
-        for (int i = 0; i <= 100; i += 10) ctx.progress()(i, "step");
-        return Json("done");
-      },
-      {"Testing progress"});
+  table.AddRequest("test/progress",
+                   [](const Json&, lsp::RequestContext& ctx) -> Expected<Json> {
+                     for (int i = 0; i <= 100; i += 10) ctx.progress()(i, "step");
+                     return Json("done");
+                   },
+                   {"Testing progress"});
   InMemoryClient::Options options;
   options.server.methods = &table;
   options.server.created_progress_delay = std::chrono::milliseconds(0);
@@ -430,13 +447,12 @@ TEST(Dispatcher, NoServerCreatedProgressWithoutClientSupport) {
 TEST(Dispatcher, ProgressReportsAreRateLimited) {
   lsp::MethodTable table;
   lsp::BindMethods(table);
-  table.AddRequest(
-      "test/progress",
-      [](const Json&, lsp::RequestContext& ctx) -> Expected<Json> {
-        for (int i = 0; i < 10000; ++i) ctx.progress()(i / 100.0, "step");
-        return Json("done");
-      },
-      {"Testing progress"});
+  table.AddRequest("test/progress",
+                   [](const Json&, lsp::RequestContext& ctx) -> Expected<Json> {
+                     for (int i = 0; i < 10000; ++i) ctx.progress()(i / 100.0, "step");
+                     return Json("done");
+                   },
+                   {"Testing progress"});
   InMemoryClient::Options options;
   options.server.methods = &table;
   options.server.progress_interval = std::chrono::milliseconds(100);
@@ -455,20 +471,20 @@ TEST(Dispatcher, ProgressReportsAreRateLimited) {
 TEST(Dispatcher, WorkDoneProgressCancelCancelsTheRequest) {
   lsp::MethodTable table;
   lsp::BindMethods(table);
-  table.AddRequest(
-      "test/untilCancelled",
-      [](const Json&, lsp::RequestContext& ctx) -> Expected<Json> {
-        while (!ctx.cancel().cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        return MakeError(ErrorKind::kCancelled, "cancelled");
-      },
-      {"Waiting"});
+  table.AddRequest("test/untilCancelled",
+                   [](const Json&, lsp::RequestContext& ctx) -> Expected<Json> {
+                     while (!ctx.cancel().cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                     return MakeError(ErrorKind::kCancelled, "cancelled");
+                   },
+                   {"Waiting"});
   InMemoryClient::Options options;
   options.server.methods = &table;
   InMemoryClient client(options);
   client.Initialize();
   const auto id = client.Request("test/untilCancelled", {{"workDoneToken", "w1"}});
   ASSERT_TRUE(client.WaitFor([](const Json& m) { return IsProgress(m, "w1", "begin"); }));
-  EXPECT_TRUE((*client.WaitFor([](const Json& m) { return IsProgress(m, "w1", "begin"); }))["params"]["value"]["cancellable"]);
+  EXPECT_TRUE(
+      (*client.WaitFor([](const Json& m) { return IsProgress(m, "w1", "begin"); }))["params"]["value"]["cancellable"]);
   client.Notify("window/workDoneProgress/cancel", {{"token", "w1"}});
   EXPECT_EQ(ErrorCode(client.AwaitReply(id)), -32800);
 }
@@ -525,6 +541,29 @@ TEST(Dispatcher, LogMessageReachesTheClient) {
   ASSERT_TRUE(log);
   EXPECT_EQ((*log)["params"]["type"], 2);
   EXPECT_EQ((*log)["params"]["message"], "something to know");
+}
+
+TEST(Dispatcher, InitializationOptionsAddSkillFoldersAndReportBadFiles) {
+  const auto dir = std::filesystem::temp_directory_path() / ("nsys_ai_lsp_skills_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "slowest_kernels.skill.json") << R"({"name": "slowest_kernels", "description": "Longest kernels.",
+      "sql": "SELECT end - start AS duration_ns FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY 1 DESC LIMIT 5"})";
+  std::ofstream(dir / "broken.skill.json") << "{ this is not json";
+  InMemoryClient client;
+  const Json reply = client.Initialize({{"initializationOptions", {{"skillDirs", {dir.string()}}, {"noCache", true}}}});
+  ASSERT_TRUE(reply.contains("result")) << reply.dump();
+  std::vector<std::string> skills = reply["result"]["capabilities"]["experimental"]["skills"];
+  EXPECT_NE(std::find(skills.begin(), skills.end(), "slowest_kernels"), skills.end());
+  const auto log = client.WaitFor([](const Json& m) {
+    return m.value("method", "") == "window/logMessage" &&
+           m["params"]["message"].get<std::string>().find("broken.skill.json") != std::string::npos;
+  });
+  ASSERT_TRUE(log);
+  EXPECT_EQ((*log)["params"]["type"], 2);  // a warning
+  const Json reload = client.AwaitReply(client.Request("nsys/reloadSkills"));
+  EXPECT_EQ(reload["result"]["skillCount"], client.workspace().Skills().size());
+  EXPECT_EQ(reload["result"]["warnings"].size(), 1u);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

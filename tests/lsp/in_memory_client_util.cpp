@@ -1,6 +1,6 @@
-#include "in_memory_client.h"
-
 #include <gtest/gtest.h>
+
+#include "in_memory_client.h"
 
 namespace nsys::testing {
 
@@ -17,9 +17,13 @@ InMemoryClient::~InMemoryClient() {
   session_.reset();
 }
 
-void InMemoryClient::SendBytes(const std::string& bytes) { session_->OnBytes(bytes); }
+void InMemoryClient::SendBytes(const std::string& bytes) {
+  session_->OnBytes(bytes);
+}
 
-void InMemoryClient::Send(const Json& message) { SendBytes(protocol::EncodeFrame(message.dump())); }
+void InMemoryClient::Send(const Json& message) {
+  SendBytes(protocol::EncodeFrame(message.dump()));
+}
 
 int64_t InMemoryClient::Request(const std::string& method, Json params) {
   int64_t id;
@@ -93,8 +97,8 @@ std::optional<Json> InMemoryClient::WaitFor(const std::function<bool(const Json&
 }
 
 Json InMemoryClient::AwaitReply(const Json& id, std::chrono::milliseconds timeout) {
-  auto reply = WaitFor(
-      [&](const Json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); }, timeout);
+  auto reply =
+      WaitFor([&](const Json& m) { return m.contains("id") && m["id"] == id && !m.contains("method"); }, timeout);
   return reply.value_or(Json());
 }
 

@@ -37,8 +37,8 @@ TEST(ProtocolDoc, EveryBoundMethodIsDocumented) {
   const auto documented = DocumentedMethods(doc, "## Client to server");
   ASSERT_FALSE(documented.empty()) << "no '## Client to server' section with '### `method`' headings";
   for (const auto& method : lsp::BoundMethodNames()) {
-    EXPECT_TRUE(documented.count(method)) << "docs/protocol.md does not document '" << method
-                                          << "' (add a '### `" << method << "`' section under '## Client to server')";
+    EXPECT_TRUE(documented.count(method)) << "docs/protocol.md does not document '" << method << "' (add a '### `"
+                                          << method << "`' section under '## Client to server')";
   }
 }
 
@@ -52,8 +52,8 @@ TEST(ProtocolDoc, EveryDocumentedClientMethodIsBound) {
 
 TEST(ProtocolDoc, ServerToClientMessagesAreDocumented) {
   const auto documented = DocumentedMethods(ReadDoc(), "## Server to client");
-  for (const char* method : {"$/progress", "window/workDoneProgress/create", "window/logMessage",
-                             "window/showMessage", "window/showDocument"}) {
+  for (const char* method : {"$/progress", "window/workDoneProgress/create", "window/logMessage", "window/showMessage",
+                             "window/showDocument"}) {
     EXPECT_TRUE(documented.count(method)) << method;
   }
 }

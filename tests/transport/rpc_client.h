@@ -10,12 +10,11 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace nsys::testing {
 
@@ -113,6 +112,7 @@ struct RunResult {
   std::string out;
   std::string err;
 };
-RunResult RunNsysAi(const std::vector<std::string>& args, std::chrono::milliseconds timeout = std::chrono::seconds(120));
+RunResult RunNsysAi(const std::vector<std::string>& args,
+                    std::chrono::milliseconds timeout = std::chrono::seconds(120));
 
 }  // namespace nsys::testing

@@ -1,5 +1,3 @@
-#include "rpc_client.h"
-
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -16,6 +14,7 @@
 #include <stdexcept>
 
 #include "nsys/protocol/framing.h"
+#include "rpc_client.h"
 
 namespace nsys::testing {
 namespace {
@@ -38,7 +37,9 @@ void WriteAll(int fd, std::string_view bytes) {
 
 }  // namespace
 
-std::string NsysAiBinary() { return NSYS_AI_BINARY; }
+std::string NsysAiBinary() {
+  return NSYS_AI_BINARY;
+}
 
 // ---- Subprocess ----
 
@@ -134,7 +135,9 @@ FramedConnection::FramedConnection(int read_fd, int write_fd, bool owns_fds)
   reader_ = std::thread([this] { ReadLoop(); });
 }
 
-FramedConnection::~FramedConnection() { Abort(); }
+FramedConnection::~FramedConnection() {
+  Abort();
+}
 
 void FramedConnection::ReadLoop() {
   protocol::FrameDecoder decoder;
@@ -177,7 +180,9 @@ void FramedConnection::SendRaw(const std::string& bytes) {
   if (!write_closed_) WriteAll(write_fd_, bytes);
 }
 
-void FramedConnection::Send(const Json& message) { SendRaw(protocol::EncodeFrame(message.dump())); }
+void FramedConnection::Send(const Json& message) {
+  SendRaw(protocol::EncodeFrame(message.dump()));
+}
 
 void FramedConnection::CloseWrite() {
   std::lock_guard lock(write_mu_);
@@ -268,7 +273,8 @@ TcpServerProcess StartTcpServer(const std::vector<std::string>& extra_args) {
   static const std::regex line(R"(listening on 127\.0\.0\.1:(\d+)\n)");
   std::smatch match;
   std::string err;
-  while (!std::regex_search(err = server.process->Stderr(), match, line) && std::chrono::steady_clock::now() < deadline) {
+  while (!std::regex_search(err = server.process->Stderr(), match, line) &&
+         std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   if (!match.empty()) server.port = std::stoi(match[1]);

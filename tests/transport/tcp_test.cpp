@@ -1,7 +1,6 @@
 // Several TCP clients of one `nsys-ai serve --listen` process: separate sessions over one workspace, and a client
 // that misbehaves and vanishes mid-request without disturbing the others.
 #include <gtest/gtest.h>
-
 #include <signal.h>
 
 #include <atomic>
@@ -42,11 +41,13 @@ class ScaledProfile {
       std::filesystem::create_directories(dir);
       const std::string out = (dir / "scaled.sqlite").string();
       const std::string script = std::string(NSYS_AI_SOURCE_DIR) + "/../shared/tools/scale_profile.py";
-      const std::string command = "python3 '" + script + "' '" + Fixture("h100_2gpu_1s.sqlite") + "' '" + out +
-                                  "' --factor 60 > /dev/null";
+      const std::string command =
+          "python3 '" + script + "' '" + Fixture("h100_2gpu_1s.sqlite") + "' '" + out + "' --factor 60 > /dev/null";
       if (std::system(command.c_str()) != 0) return std::string();
-      std::atexit([] { std::filesystem::remove_all(std::filesystem::temp_directory_path() /
-                                                   ("nsys_ai_tcp_test_" + std::to_string(::getpid()))); });
+      std::atexit([] {
+        std::filesystem::remove_all(std::filesystem::temp_directory_path() /
+                                    ("nsys_ai_tcp_test_" + std::to_string(::getpid())));
+      });
       return out;
     }();
     return path;
@@ -119,7 +120,8 @@ TEST(TcpServer, AClientThatSendsGarbageAndVanishesMidRequestDoesNotDisturbTheOth
   bad->SendRaw("\x01\x02 not a header\r\nContent-Length: 500\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":99,");
   bad->Abort();
   EXPECT_TRUE(server.process->WaitForStderr("running request(s)", 60s))
-      << "the server did not cancel the vanished client's work; stderr:\n" << server.process->Stderr();
+      << "the server did not cancel the vanished client's work; stderr:\n"
+      << server.process->Stderr();
 
   std::this_thread::sleep_for(200ms);
   stop = true;
@@ -152,7 +154,9 @@ TEST(TcpServer, ManyClientsConnectAndLeaveAtOnce) {
     }
   }
   for (size_t i = 0; i < clients.size(); ++i) {
-    if (i % 3 != 0) EXPECT_TRUE(clients[i]->AwaitReply(1).contains("result")) << i;
+    if (i % 3 != 0) {
+      EXPECT_TRUE(clients[i]->AwaitReply(1).contains("result")) << i;
+    }
   }
   clients.clear();  // all vanish
   auto last = Connect(server.port);

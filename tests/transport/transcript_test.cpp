@@ -1,10 +1,11 @@
 // Every tests/transcripts/*.transcript, against the real binary, over stdio and over TCP.
+#include "transcript.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include "fixtures.h"
-#include "transcript.h"
 
 namespace nsys::testing {
 namespace {
@@ -24,7 +25,8 @@ std::vector<Case> Cases() {
 }
 
 void PrintTo(const Case& c, std::ostream* os) {
-  *os << std::filesystem::path(c.file).filename().string() << (c.transport == TransportKind::kStdio ? " over stdio" : " over TCP");
+  *os << std::filesystem::path(c.file).filename().string()
+      << (c.transport == TransportKind::kStdio ? " over stdio" : " over TCP");
 }
 
 class TranscriptTest : public ::testing::TestWithParam<Case> {};
@@ -39,12 +41,13 @@ TEST_P(TranscriptTest, Passes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Transcripts, TranscriptTest, ::testing::ValuesIn(Cases()),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           std::string name = std::filesystem::path(info.param.file).stem().string();
-                           for (auto& c : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                         [](const ::testing::TestParamInfo<Case>& param_info) {
+                           const Case& c = param_info.param;
+                           std::string name = std::filesystem::path(c.file).stem().string();
+                           for (auto& ch : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
                            }
-                           return name + (info.param.transport == TransportKind::kStdio ? "_stdio" : "_tcp");
+                           return name + (c.transport == TransportKind::kStdio ? "_stdio" : "_tcp");
                          });
 
 TEST(TranscriptFormat, MatchingRules) {
@@ -60,7 +63,9 @@ TEST(TranscriptFormat, MatchingRules) {
   EXPECT_TRUE(JsonMatches(Json::parse(R"(1.0)"), Json::parse(R"(1)")));
 }
 
-TEST(TranscriptFormat, ThereAreTranscripts) { EXPECT_GE(TranscriptFiles().size(), 5u); }
+TEST(TranscriptFormat, ThereAreTranscripts) {
+  EXPECT_GE(TranscriptFiles().size(), 5u);
+}
 
 }  // namespace
 }  // namespace nsys::testing

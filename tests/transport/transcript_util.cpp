@@ -1,14 +1,13 @@
-#include "transcript.h"
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include <fmt/format.h>
-
 #include "fixtures.h"
 #include "nsys/protocol/framing.h"
+#include "transcript.h"
 
 namespace nsys::testing {
 namespace {
@@ -23,10 +22,14 @@ std::string Unescape(const std::string& text, std::string& error) {
       continue;
     }
     const char c = text[++i];
-    if (c == 'r') out += '\r';
-    else if (c == 'n') out += '\n';
-    else if (c == 't') out += '\t';
-    else if (c == '\\') out += '\\';
+    if (c == 'r')
+      out += '\r';
+    else if (c == 'n')
+      out += '\n';
+    else if (c == 't')
+      out += '\t';
+    else if (c == '\\')
+      out += '\\';
     else if (c == 'x' && i + 2 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
              std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
       out += static_cast<char>(std::stoi(text.substr(i + 1, 2), nullptr, 16));
@@ -38,9 +41,13 @@ std::string Unescape(const std::string& text, std::string& error) {
   return out;
 }
 
-std::string Tail(const std::string& text, size_t n = 3000) { return text.size() <= n ? text : text.substr(text.size() - n); }
+std::string Tail(const std::string& text, size_t n = 3000) {
+  return text.size() <= n ? text : text.substr(text.size() - n);
+}
 
-bool IsResponse(const Json& m) { return m.contains("id") && !m.contains("method"); }
+bool IsResponse(const Json& m) {
+  return m.contains("id") && !m.contains("method");
+}
 
 }  // namespace
 
@@ -195,7 +202,8 @@ std::string RunTranscript(const Transcript& transcript, TransportKind transport)
     }
   }
   if (auto problem = flush(); !problem.empty()) return problem;
-  if (auto errors = connection->FramingErrors(); !errors.empty()) return fail("bad framing from the server: " + errors[0]);
+  if (auto errors = connection->FramingErrors(); !errors.empty())
+    return fail("bad framing from the server: " + errors[0]);
   if (transport == TransportKind::kTcp) {
     // The server must have survived whatever this client did: it still accepts and answers.
     process->Signal(SIGTERM);

@@ -1,5 +1,7 @@
 #include "nsys/core/log.h"
 
+#include <fmt/format.h>
+
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -7,8 +9,6 @@
 #include <cstring>
 #include <ctime>
 #include <mutex>
-
-#include <fmt/format.h>
 
 #ifndef NSYS_AI_VERSION
 #error "NSYS_AI_VERSION must be defined by the build (server/CMakeLists.txt)"
@@ -23,10 +23,14 @@ std::FILE* g_file = nullptr;  // nullptr = stderr
 
 char LevelLetter(LogLevel level) {
   switch (level) {
-    case LogLevel::kError: return 'E';
-    case LogLevel::kWarn: return 'W';
-    case LogLevel::kInfo: return 'I';
-    case LogLevel::kDebug: return 'D';
+    case LogLevel::kError:
+      return 'E';
+    case LogLevel::kWarn:
+      return 'W';
+    case LogLevel::kInfo:
+      return 'I';
+    case LogLevel::kDebug:
+      return 'D';
   }
   return '?';
 }
@@ -43,16 +47,24 @@ std::optional<LogLevel> ParseLogLevel(std::string_view text) {
 
 std::string_view LogLevelName(LogLevel level) {
   switch (level) {
-    case LogLevel::kError: return "error";
-    case LogLevel::kWarn: return "warn";
-    case LogLevel::kInfo: return "info";
-    case LogLevel::kDebug: return "debug";
+    case LogLevel::kError:
+      return "error";
+    case LogLevel::kWarn:
+      return "warn";
+    case LogLevel::kInfo:
+      return "info";
+    case LogLevel::kDebug:
+      return "debug";
   }
   return "?";
 }
 
-void SetLogLevel(LogLevel level) { g_level.store(static_cast<int>(level)); }
-LogLevel GetLogLevel() { return static_cast<LogLevel>(g_level.load()); }
+void SetLogLevel(LogLevel level) {
+  g_level.store(static_cast<int>(level));
+}
+LogLevel GetLogLevel() {
+  return static_cast<LogLevel>(g_level.load());
+}
 
 std::optional<std::string> SetLogFile(const std::string& path) {
   std::FILE* file = std::fopen(path.c_str(), "a");
@@ -67,8 +79,7 @@ void Log(LogLevel level, std::string_view message) {
   if (!LogEnabled(level)) return;
   const auto now = std::chrono::system_clock::now();
   const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-  const auto millis =
-      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
   std::tm local{};
   localtime_r(&seconds, &local);
   const std::string line = fmt::format("[{:02}:{:02}:{:02}.{:03} {}] {}\n", local.tm_hour, local.tm_min, local.tm_sec,
@@ -79,6 +90,8 @@ void Log(LogLevel level, std::string_view message) {
   std::fflush(out);
 }
 
-std::string_view Version() { return NSYS_AI_VERSION; }
+std::string_view Version() {
+  return NSYS_AI_VERSION;
+}
 
 }  // namespace nsys::core

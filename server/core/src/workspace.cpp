@@ -1,11 +1,11 @@
 #include "nsys/core/workspace.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <utility>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "nsys/core/log.h"
 #include "nsys/skills/user_skills.h"
@@ -14,7 +14,9 @@ namespace nsys::core {
 namespace {
 
 // "p12" → 12, for listing profiles in the order they were opened.
-int IdNumber(const std::string& id) { return id.size() > 1 ? std::atoi(id.c_str() + 1) : 0; }
+int IdNumber(const std::string& id) {
+  return id.size() > 1 ? std::atoi(id.c_str() + 1) : 0;
+}
 
 std::string JoinSkillNames(const skills::Registry& registry) {
   std::string names;

@@ -36,11 +36,18 @@ protocol::ProfileInfo ToProtocolInfo(const engine::ProfileInfo& info) {
   out.session_start_utc_ns = info.session_start_utc_ns;
   out.from_cache = info.from_cache;
   const auto& c = info.caps;
-  out.capabilities = {{"kernels", c.kernels},   {"runtime", c.runtime},       {"memcpy", c.memcpy},
-                      {"memset", c.memset},     {"sync", c.sync},             {"nvtx", c.nvtx},
-                      {"gpuInfo", c.gpu_info},  {"cudaStreams", c.cuda_streams},
-                      {"profilerOverhead", c.profiler_overhead},              {"osrt", c.osrt},
-                      {"enums", c.enums},       {"nccl", c.nccl}};
+  out.capabilities = {{"kernels", c.kernels},
+                      {"runtime", c.runtime},
+                      {"memcpy", c.memcpy},
+                      {"memset", c.memset},
+                      {"sync", c.sync},
+                      {"nvtx", c.nvtx},
+                      {"gpuInfo", c.gpu_info},
+                      {"cudaStreams", c.cuda_streams},
+                      {"profilerOverhead", c.profiler_overhead},
+                      {"osrt", c.osrt},
+                      {"enums", c.enums},
+                      {"nccl", c.nccl}};
   for (const auto& d : info.devices) {
     out.devices.push_back({d.id, d.name, d.chip, d.total_memory, d.memory_bandwidth, d.sm_count, d.clock_rate});
   }
@@ -63,20 +70,28 @@ protocol::Json ProfileSummaryJson(const std::string& profile_id, const engine::P
 
 protocol::ValueType ToProtocolType(skills::ArgType type) {
   switch (type) {
-    case skills::ArgType::kInt: return protocol::ValueType::kInt;
-    case skills::ArgType::kDouble: return protocol::ValueType::kDouble;
-    case skills::ArgType::kString: return protocol::ValueType::kString;
-    case skills::ArgType::kBool: return protocol::ValueType::kBool;
+    case skills::ArgType::kInt:
+      return protocol::ValueType::kInt;
+    case skills::ArgType::kDouble:
+      return protocol::ValueType::kDouble;
+    case skills::ArgType::kString:
+      return protocol::ValueType::kString;
+    case skills::ArgType::kBool:
+      return protocol::ValueType::kBool;
   }
   return protocol::ValueType::kString;
 }
 
 protocol::ValueType ToProtocolType(skills::ColumnType type) {
   switch (type) {
-    case skills::ColumnType::kInt: return protocol::ValueType::kInt;
-    case skills::ColumnType::kDouble: return protocol::ValueType::kDouble;
-    case skills::ColumnType::kString: return protocol::ValueType::kString;
-    case skills::ColumnType::kBool: return protocol::ValueType::kBool;
+    case skills::ColumnType::kInt:
+      return protocol::ValueType::kInt;
+    case skills::ColumnType::kDouble:
+      return protocol::ValueType::kDouble;
+    case skills::ColumnType::kString:
+      return protocol::ValueType::kString;
+    case skills::ColumnType::kBool:
+      return protocol::ValueType::kBool;
   }
   return protocol::ValueType::kString;
 }

@@ -1,12 +1,12 @@
 #include "nsys/lsp/dispatcher.h"
 
+#include <fmt/format.h>
+
 #include <atomic>
 #include <map>
 #include <mutex>
 #include <utility>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "nsys/core/log.h"
 #include "nsys/lsp/converters.h"
@@ -33,10 +33,14 @@ std::string Preview(const std::string& text, size_t limit = 300) {
 
 core::LogLevel ToCoreLevel(protocol::LogLevel level) {
   switch (level) {
-    case protocol::LogLevel::kError: return core::LogLevel::kError;
-    case protocol::LogLevel::kWarning: return core::LogLevel::kWarn;
-    case protocol::LogLevel::kInfo: return core::LogLevel::kInfo;
-    case protocol::LogLevel::kDebug: return core::LogLevel::kDebug;
+    case protocol::LogLevel::kError:
+      return core::LogLevel::kError;
+    case protocol::LogLevel::kWarning:
+      return core::LogLevel::kWarn;
+    case protocol::LogLevel::kInfo:
+      return core::LogLevel::kInfo;
+    case protocol::LogLevel::kDebug:
+      return core::LogLevel::kDebug;
   }
   return core::LogLevel::kWarn;
 }
@@ -261,9 +265,11 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
 // handler that forgot, a task dropped, an exception past the handler) replies -32603.
 class ReplyOnce {
  public:
-  ReplyOnce(std::shared_ptr<DispatcherCore> core, RequestId id, std::string method, std::string key,
-            CancelToken cancel)
-      : core_(std::move(core)), id_(std::move(id)), method_(std::move(method)), key_(std::move(key)),
+  ReplyOnce(std::shared_ptr<DispatcherCore> core, RequestId id, std::string method, std::string key, CancelToken cancel)
+      : core_(std::move(core)),
+        id_(std::move(id)),
+        method_(std::move(method)),
+        key_(std::move(key)),
         cancel_(std::move(cancel)) {}
   ReplyOnce(const ReplyOnce&) = delete;
   ReplyOnce& operator=(const ReplyOnce&) = delete;
@@ -464,8 +470,8 @@ void DispatcherCore::OnResponse(protocol::Response response) {
   }
   if (!callback) return;
   if (response.error) {
-    callback(MakeError(ErrorKind::kBadInput, fmt::format("the client answered with error {}: {}",
-                                                         response.error->code, response.error->message)));
+    callback(MakeError(ErrorKind::kBadInput, fmt::format("the client answered with error {}: {}", response.error->code,
+                                                         response.error->message)));
   } else {
     callback(response.result.value_or(Json()));
   }
@@ -476,16 +482,36 @@ void DispatcherCore::OnResponse(protocol::Response response) {
 Dispatcher::Dispatcher(core::Workspace& workspace, Executor& executor, MessageSink sink, ServerOptions options)
     : core_(std::make_shared<DispatcherCore>(workspace, executor, std::move(sink), std::move(options))) {}
 
-Dispatcher::~Dispatcher() { core_->Disconnect(); }
+Dispatcher::~Dispatcher() {
+  core_->Disconnect();
+}
 
-void Dispatcher::OnMessage(protocol::Message message) { core_->OnMessage(std::move(message)); }
-void Dispatcher::SendResponse(const protocol::Response& response) { core_->Send(response); }
-size_t Dispatcher::Disconnect() { return core_->Disconnect(); }
-void Dispatcher::SetExitHandler(std::function<void(int)> handler) { core_->SetExitHandler(std::move(handler)); }
-std::optional<int> Dispatcher::exit_code() const { return core_->exit_code(); }
-bool Dispatcher::shutdown_received() const { return core_->shutdown_received(); }
-size_t Dispatcher::running_requests() const { return core_->running_requests(); }
-void Dispatcher::CancelAll() { core_->CancelAll(); }
-Client& Dispatcher::client() { return *core_; }
+void Dispatcher::OnMessage(protocol::Message message) {
+  core_->OnMessage(std::move(message));
+}
+void Dispatcher::SendResponse(const protocol::Response& response) {
+  core_->Send(response);
+}
+size_t Dispatcher::Disconnect() {
+  return core_->Disconnect();
+}
+void Dispatcher::SetExitHandler(std::function<void(int)> handler) {
+  core_->SetExitHandler(std::move(handler));
+}
+std::optional<int> Dispatcher::exit_code() const {
+  return core_->exit_code();
+}
+bool Dispatcher::shutdown_received() const {
+  return core_->shutdown_received();
+}
+size_t Dispatcher::running_requests() const {
+  return core_->running_requests();
+}
+void Dispatcher::CancelAll() {
+  core_->CancelAll();
+}
+Client& Dispatcher::client() {
+  return *core_;
+}
 
 }  // namespace nsys::lsp

@@ -58,7 +58,9 @@ void ThreadPool::Work() {
   }
 }
 
-void InlineExecutor::Post(std::function<void()> task) { RunGuarded(task); }
+void InlineExecutor::Post(std::function<void()> task) {
+  RunGuarded(task);
+}
 
 int DefaultWorkerThreads() {
   const int cores = static_cast<int>(std::thread::hardware_concurrency());

@@ -1,9 +1,9 @@
 #include "nsys/lsp/handlers.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "nsys/core/log.h"
 #include "nsys/lsp/converters.h"
@@ -74,13 +74,21 @@ Expected<protocol::InitializeResult> OnInitialize(const protocol::InitializePara
   return result;
 }
 
-Expected<Json> OnShutdown(const protocol::EmptyParams&, RequestContext&) { return Json(nullptr); }
+Expected<Json> OnShutdown(const protocol::EmptyParams&, RequestContext&) {
+  return Json(nullptr);
+}
 
-void OnInitialized(const Json&, NotificationContext&) { core::LogDebug("client sent initialized"); }
+void OnInitialized(const Json&, NotificationContext&) {
+  core::LogDebug("client sent initialized");
+}
 
-void OnExit(const Json&, NotificationContext& ctx) { ctx.Exit(); }
+void OnExit(const Json&, NotificationContext& ctx) {
+  ctx.Exit();
+}
 
-void OnCancelRequest(const protocol::CancelParams& params, NotificationContext& ctx) { ctx.CancelRequest(params.id); }
+void OnCancelRequest(const protocol::CancelParams& params, NotificationContext& ctx) {
+  ctx.CancelRequest(params.id);
+}
 
 void OnWorkDoneProgressCancel(const WorkDoneProgressCancelParams& params, NotificationContext& ctx) {
   ctx.CancelWorkDoneProgress(params.token);

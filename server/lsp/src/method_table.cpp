@@ -49,6 +49,8 @@ const MethodTable& ProductMethods() {
   return table;
 }
 
-std::vector<std::string> BoundMethodNames() { return ProductMethods().Names(); }
+std::vector<std::string> BoundMethodNames() {
+  return ProductMethods().Names();
+}
 
 }  // namespace nsys::lsp

@@ -12,7 +12,9 @@ namespace {
 
 std::atomic<int64_t> g_next_token{1};
 
-bool IsToken(const protocol::Json& j) { return j.is_string() || j.is_number_integer(); }
+bool IsToken(const protocol::Json& j) {
+  return j.is_string() || j.is_number_integer();
+}
 
 }  // namespace
 
@@ -73,10 +75,8 @@ void WorkDoneProgress::OnCreated(const Expected<protocol::Json>& result) {
   }
   state_ = State::kActive;
   last_sent_ = std::chrono::steady_clock::now();
-  protocol::Json value = {{"kind", "begin"},
-                          {"title", config_.title},
-                          {"cancellable", true},
-                          {"percentage", static_cast<int>(percent_)}};
+  protocol::Json value = {
+      {"kind", "begin"}, {"title", config_.title}, {"cancellable", true}, {"percentage", static_cast<int>(percent_)}};
   if (!message_.empty()) value["message"] = message_;
   SendProgress(std::move(value));
 }

@@ -1,8 +1,8 @@
 #include "nsys/lsp/session.h"
 
-#include <utility>
-
 #include <fmt/format.h>
+
+#include <utility>
 
 #include "nsys/core/log.h"
 
@@ -17,8 +17,8 @@ Session::Session(core::Workspace& workspace, Executor& executor, Writer write, S
                  protocol::FramingLimits limits)
     : decoder_(limits),
       dispatcher_(
-          workspace, executor,
-          [write = std::move(write)](std::string body) { write(protocol::EncodeFrame(body)); }, std::move(options)) {}
+          workspace, executor, [write = std::move(write)](std::string body) { write(protocol::EncodeFrame(body)); },
+          std::move(options)) {}
 
 void Session::OnBytes(std::string_view bytes) {
   for (auto& frame : decoder_.Feed(bytes)) {
@@ -39,8 +39,8 @@ void Session::OnBytes(std::string_view bytes) {
 
 void Session::OnDisconnect() {
   if (decoder_.HasPartial()) {
-    core::LogInfo(fmt::format("client disconnected in the middle of a message ({} bytes buffered)",
-                              decoder_.buffered_bytes()));
+    core::LogInfo(
+        fmt::format("client disconnected in the middle of a message ({} bytes buffered)", decoder_.buffered_bytes()));
   }
   const size_t cancelled = dispatcher_.Disconnect();
   if (cancelled > 0) core::LogInfo(fmt::format("client gone: cancelled {} running request(s)", cancelled));

@@ -1,11 +1,11 @@
 #include "nsys/transport/serve.h"
 
+#include <fmt/format.h>
+
+#include <asio.hpp>
 #include <csignal>
 #include <cstdio>
 #include <thread>
-
-#include <asio.hpp>
-#include <fmt/format.h>
 
 #include "nsys/core/log.h"
 #include "nsys/lsp/executor.h"

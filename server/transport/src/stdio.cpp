@@ -1,17 +1,16 @@
 #include "nsys/transport/stdio.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <atomic>
-#include <chrono>
-#include <thread>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <optional>
 #include <string>
-
-#include <fmt/format.h>
+#include <thread>
 
 #include "nsys/core/log.h"
 #include "nsys/lsp/session.h"

@@ -1,10 +1,10 @@
 #include "nsys/transport/tcp.h"
 
+#include <fmt/format.h>
+
 #include <array>
 #include <deque>
 #include <utility>
-
-#include <fmt/format.h>
 
 #include "nsys/core/log.h"
 #include "nsys/lsp/session.h"
@@ -68,7 +68,8 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
     socket_.async_read_some(asio::buffer(buffer_), [self = shared_from_this()](asio::error_code ec, size_t n) {
       if (ec) {
         if (ec != asio::error::operation_aborted) {
-          core::LogInfo(fmt::format("connection {}: {}", self->id_, ec == asio::error::eof ? "peer closed" : ec.message()));
+          core::LogInfo(
+              fmt::format("connection {}: {}", self->id_, ec == asio::error::eof ? "peer closed" : ec.message()));
         }
         self->Close();
         return;
@@ -146,7 +147,9 @@ TcpServer::TcpServer(asio::io_context& io, core::Workspace& workspace, lsp::Exec
       limits_(limits),
       acceptor_(io) {}
 
-TcpServer::~TcpServer() { Stop(); }
+TcpServer::~TcpServer() {
+  Stop();
+}
 
 Expected<uint16_t> TcpServer::Listen(const std::string& host, uint16_t port) {
   asio::error_code ec;

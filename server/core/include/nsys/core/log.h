@@ -15,7 +15,9 @@ std::string_view LogLevelName(LogLevel level);
 
 void SetLogLevel(LogLevel level);
 LogLevel GetLogLevel();
-inline bool LogEnabled(LogLevel level) { return static_cast<int>(level) <= static_cast<int>(GetLogLevel()); }
+inline bool LogEnabled(LogLevel level) {
+  return static_cast<int>(level) <= static_cast<int>(GetLogLevel());
+}
 
 // Appends log lines to `path` instead of stderr. Returns an error message when the file cannot be opened.
 std::optional<std::string> SetLogFile(const std::string& path);
@@ -23,10 +25,18 @@ std::optional<std::string> SetLogFile(const std::string& path);
 // Writes one line "[12:34:56.789 I] message" when `level` is enabled.
 void Log(LogLevel level, std::string_view message);
 
-inline void LogError(std::string_view message) { Log(LogLevel::kError, message); }
-inline void LogWarn(std::string_view message) { Log(LogLevel::kWarn, message); }
-inline void LogInfo(std::string_view message) { Log(LogLevel::kInfo, message); }
-inline void LogDebug(std::string_view message) { Log(LogLevel::kDebug, message); }
+inline void LogError(std::string_view message) {
+  Log(LogLevel::kError, message);
+}
+inline void LogWarn(std::string_view message) {
+  Log(LogLevel::kWarn, message);
+}
+inline void LogInfo(std::string_view message) {
+  Log(LogLevel::kInfo, message);
+}
+inline void LogDebug(std::string_view message) {
+  Log(LogLevel::kDebug, message);
+}
 
 // The nsys-ai version ("0.1.0"), for serverInfo and `nsys-ai version`.
 std::string_view Version();

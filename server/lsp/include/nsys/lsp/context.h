@@ -83,7 +83,7 @@ class RequestContext {
     protocol::RequestId id;
     std::string method;
     CancelToken cancel;
-    ProgressSink progress;                              // never empty
+    ProgressSink progress;                             // never empty
     std::function<void(protocol::Json)> send_partial;  // empty when the client gave no partialResultToken
   };
   explicit RequestContext(Parts parts) : p_(std::move(parts)) {}

@@ -62,12 +62,13 @@ class MethodTable {
 
   template <typename Params>
   void Notification(std::string_view method, void (*handler)(const Params&, NotificationContext&)) {
-    AddNotification(std::string(method), [handler, name = std::string(method)](const protocol::Json& params,
-                                                                                  NotificationContext& ctx) {
-      auto parsed = ParseParams<Params>(params);
-      if (!parsed.ok()) throw std::invalid_argument(parsed.error);  // the dispatcher logs it; there is no reply
-      handler(*parsed.value, ctx);
-    });
+    AddNotification(std::string(method),
+                    [handler, name = std::string(method)](const protocol::Json& params, NotificationContext& ctx) {
+                      auto parsed = ParseParams<Params>(params);
+                      if (!parsed.ok())
+                        throw std::invalid_argument(parsed.error);  // the dispatcher logs it; there is no reply
+                      handler(*parsed.value, ctx);
+                    });
   }
 
   // Untyped forms (the typed ones above use them). Binding a name twice throws std::logic_error.

@@ -7,8 +7,8 @@
 
 #include "nsys/core/workspace.h"
 #include "nsys/lsp/context.h"
-#include "nsys/transport/http_side_channel.h"
 #include "nsys/protocol/framing.h"
+#include "nsys/transport/http_side_channel.h"
 
 namespace nsys::transport {
 

@@ -2,13 +2,12 @@
 // The LSP server on a TCP port: each connection is its own session (own initialize, own requests), all sharing
 // one Workspace and worker pool. A connection that breaks frees its work (its requests are cancelled); bad bytes
 // on one connection never disturb the others.
+#include <asio.hpp>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <string>
-
-#include <asio.hpp>
 
 #include "nsys/core/workspace.h"
 #include "nsys/engine/expected.h"

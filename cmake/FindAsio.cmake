@@ -13,8 +13,10 @@ include(FindPackageHandleStandardArgs)
 find_package_handle_standard_args(Asio REQUIRED_VARS Asio_INCLUDE_DIR VERSION_VAR Asio_VERSION)
 if(Asio_FOUND AND NOT TARGET Asio::Asio)
   add_library(Asio::Asio INTERFACE IMPORTED)
+  # ASIO_DISABLE_STD_ALIGNED_ALLOC: asio picks aligned_alloc/free or new/delete from macros that depend on which header a
+  # file includes first, so files disagreed (an ODR violation ASan reports as alloc-dealloc-mismatch). Pin one choice.
   set_target_properties(Asio::Asio PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${Asio_INCLUDE_DIR}"
-                                              INTERFACE_COMPILE_DEFINITIONS "ASIO_STANDALONE;ASIO_NO_DEPRECATED")
+                                              INTERFACE_COMPILE_DEFINITIONS "ASIO_STANDALONE;ASIO_NO_DEPRECATED;ASIO_DISABLE_STD_ALIGNED_ALLOC")
   find_package(Threads REQUIRED)
   set_property(TARGET Asio::Asio APPEND PROPERTY INTERFACE_LINK_LIBRARIES Threads::Threads)
 endif()

@@ -67,14 +67,16 @@ TEST(Loading, CancelStopsTheLoadersAndALaterRequireResumes) {
   ASSERT_FALSE(s.ok()) << "the load finished before it reported rows; make the export bigger";
   EXPECT_EQ(s.error().kind, ErrorKind::kCancelled);
   EXPECT_THAT(s.error().message, HasSubstr("NVTX_EVENTS"));
-  EXPECT_LT(returned_at - cancelled_at, std::chrono::milliseconds(500));
+  // Generous bound: CI runs tests two at a time on two cores; a loader that ignored the cancel takes seconds.
+  EXPECT_LT(returned_at - cancelled_at, std::chrono::milliseconds(2000));
   EXPECT_GT(percents.back(), 0.0);
   EXPECT_LT(percents.back(), 100.0);
   // The loaders really stopped: the process burns (almost) no CPU afterwards.
   std::this_thread::sleep_for(std::chrono::milliseconds(100));  // interrupted parts unwind
   const double cpu0 = ProcessCpuSeconds();
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  EXPECT_LT(ProcessCpuSeconds() - cpu0, 0.1) << "loaders kept running after the cancel";
+  // Two running loaders would burn ~1 CPU-second in this half second; allow for test-harness noise.
+  EXPECT_LT(ProcessCpuSeconds() - cpu0, 0.25) << "loaders kept running after the cancel";
   // Resume.
   percents.clear();
   ASSERT_TRUE(p->Require(Need::kNvtx, {}, [&](double pct, const std::string&) { percents.push_back(pct); }).ok());

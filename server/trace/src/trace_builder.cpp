@@ -53,8 +53,10 @@ bool TraceBuilder::PidIn(const std::vector<uint32_t>& pids, uint32_t pid) const 
 
 bool TraceBuilder::ApiSelected(size_t row) const {
   const auto& api = *in_.runtime;
-  return options_.cpu && row < api.size() && CpuPidSelected(api.pid[row]) && Overlaps(api.start[row], api.end[row]) &&
-         !Short(api.start[row], std::max(api.start[row], api.end[row]));
+  if (!options_.cpu || row >= api.size()) return false;
+  const Ns s = api.start[row];
+  const Ns e = std::max(s, api.end[row]);  // the same test WriteApiCall makes
+  return CpuPidSelected(api.pid[row]) && Overlaps(s, e) && !Short(s, e);
 }
 
 template <typename Table>

@@ -72,7 +72,10 @@ TEST_P(McpTranscriptTest, RealBinaryAnswersAsRecorded) {
     const Json directive = Json::parse(line, nullptr, /*allow_exceptions=*/false);
     ASSERT_TRUE(directive.is_object() && directive.size() == 1)
         << GetParam() << ":" << line_number << ": a line must be an object with one member: " << line;
-    const auto& [kind, value] = *directive.items().begin();
+    // Not a structured binding over items(): its proxy is a temporary, and key() would dangle (ASan caught it).
+    const auto member = directive.begin();
+    const std::string kind = member.key();
+    const Json& value = member.value();
     const std::string where = GetParam() + ":" + std::to_string(line_number);
 
     if (kind == "args") {

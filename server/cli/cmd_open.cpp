@@ -79,6 +79,9 @@ int RunOpen(const CommandContext& ctx) {
   asio::io_context io;
   transport::HttpSideChannel channel(io, http);
   if (Status listening = channel.Listen(); !listening.ok()) return FailWith(listening.error());
+  if (const std::string problem = channel.perfetto_port_problem(); !problem.empty()) {
+    std::fprintf(stderr, "nsys-ai: %s\n", problem.c_str());
+  }
   std::error_code ec;
   std::filesystem::create_directories(channel.TraceDirectory(), ec);
   const std::string stem = std::filesystem::path(lsp::TraceFileName(profile.info())).stem().string();

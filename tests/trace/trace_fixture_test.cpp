@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -48,10 +49,21 @@ Exported Export(engine::Profile& profile, const TraceOptions& options = {}) {
   return out;
 }
 
+fs::path TempDir() {
+  static const fs::path dir = [] {
+    const fs::path d = fs::temp_directory_path() / ("nsys-ai-trace-test-" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    std::atexit([] {
+      std::error_code ec;
+      fs::remove_all(fs::temp_directory_path() / ("nsys-ai-trace-test-" + std::to_string(::getpid())), ec);
+    });
+    return d;
+  }();
+  return dir;
+}
+
 fs::path TempFile(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("nsys-ai-trace-test-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir / name;
+  return TempDir() / name;
 }
 
 struct Decoded {

@@ -149,6 +149,13 @@ TEST(PerfettoOneClick, HeadlessChromiumHandsTheExactTraceToPerfetto) {
   const fs::path dir = fs::temp_directory_path() / ("nsys-ai-browser-test-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
+  struct RemoveOnExit {
+    fs::path path;
+    ~RemoveOnExit() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  } cleanup{dir};
 
   asio::io_context io;
   StandIn stand_in(io);
@@ -241,7 +248,6 @@ TEST(PerfettoOneClick, HeadlessChromiumHandsTheExactTraceToPerfetto) {
   EXPECT_EQ((*result)["origin"], "http://127.0.0.1:" + std::to_string(published->port));
   EXPECT_EQ(stand_in.pages_served(), 1);
   channel.Stop();
-  fs::remove_all(dir);
 }
 
 }  // namespace

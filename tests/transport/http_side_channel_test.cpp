@@ -247,6 +247,20 @@ TEST_F(SideChannel, DeepLinkFallbackOnItsOwnPort) {
   EXPECT_EQ(preflight.Header("access-control-allow-methods"), "GET, HEAD");
 }
 
+TEST_F(SideChannel, ABusyDeepLinkPortCostsOnlyTheDeepLink) {
+  asio::io_context other;
+  asio::ip::tcp::acceptor taken(other, {asio::ip::address_v4::loopback(), 0});  // someone else holds the port
+  HttpSideChannelOptions options;
+  options.perfetto_port = taken.local_endpoint().port();
+  Start(options);
+  const auto published = Publish("bytes");
+  EXPECT_FALSE(channel_->perfetto_port().has_value());
+  EXPECT_NE(channel_->perfetto_port_problem().find(std::to_string(*options.perfetto_port)), std::string::npos)
+      << channel_->perfetto_port_problem();
+  EXPECT_TRUE(published.deep_link.empty());
+  EXPECT_EQ(Get(published.port, "/p/" + published.token + "/trace.pftrace").body, "bytes");
+}
+
 // 512 MiB, served while the process's peak memory stays put: the file is never loaded whole.
 TEST_F(SideChannel, StreamsLargeTracesWithoutLoadingThem) {
   Start();

@@ -176,6 +176,7 @@ struct HttpSideChannel::Impl : std::enable_shared_from_this<Impl> {
   std::string url_host;  // "127.0.0.1" or "[::1]"
   uint16_t port = 0;
   std::optional<uint16_t> bound_perfetto_port;
+  std::string perfetto_port_problem;
 };
 
 namespace {
@@ -420,14 +421,15 @@ Status HttpSideChannel::Listen() {
   if (!main_port) return main_port.error();
   if (o.perfetto_port) {
     // The deep link only accepts exactly http://127.0.0.1:<port>, whatever the main listener's address.
+    // A busy port (another trace_processor, another nsys-ai) costs only the deep link, not the opener page.
     auto compat = open(impl_->perfetto_acceptor, asio::ip::address_v4::loopback(), *o.perfetto_port);
-    if (!compat) {
-      asio::error_code ignored;
-      impl_->main_acceptor.close(ignored);
-      return compat.error();
+    if (compat) {
+      impl_->bound_perfetto_port = *compat;
+      impl_->Accept(impl_->perfetto_acceptor, true);
+    } else {
+      impl_->perfetto_port_problem = compat.error().message + " The deep link is not available; the opener page is.";
+      core::LogWarn(impl_->perfetto_port_problem);
     }
-    impl_->bound_perfetto_port = *compat;
-    impl_->Accept(impl_->perfetto_acceptor, true);
   }
   impl_->port = *main_port;
   impl_->url_host = address.is_v6() ? "[" + address.to_string() + "]" : address.to_string();
@@ -482,6 +484,11 @@ uint16_t HttpSideChannel::port() const {
 std::optional<uint16_t> HttpSideChannel::perfetto_port() const {
   std::lock_guard lock(impl_->mu);
   return impl_->bound_perfetto_port;
+}
+
+std::string HttpSideChannel::perfetto_port_problem() const {
+  std::lock_guard lock(impl_->mu);
+  return impl_->perfetto_port_problem;
 }
 
 size_t HttpSideChannel::live_tokens() const {

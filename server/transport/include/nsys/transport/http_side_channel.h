@@ -55,7 +55,8 @@ class HttpSideChannel final : public lsp::TracePublisher {
   std::string TraceDirectory() const override;
 
   uint16_t port() const;
-  std::optional<uint16_t> perfetto_port() const;
+  std::optional<uint16_t> perfetto_port() const;  // nullopt when not asked for, or when its port was busy
+  std::string perfetto_port_problem() const;      // why the deep-link port could not be bound ("" if it was)
   size_t live_tokens() const;  // unexpired tokens (expired ones are dropped, and their files deleted, on the way)
   // When the last live token expires (nullopt when none is live).
   std::optional<Clock::time_point> last_expiry() const;

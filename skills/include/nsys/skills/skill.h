@@ -20,10 +20,10 @@ namespace nsys::skills {
 enum class ArgType { kInt, kDouble, kString, kBool };
 
 struct ArgSpec {
-  std::string name;         // snake_case
+  std::string name;  // snake_case
   ArgType type = ArgType::kString;
   std::string description;
-  Value default_value;      // monostate = no default (optional argument, or required if `required`)
+  Value default_value;  // monostate = no default (optional argument, or required if `required`)
   bool required = false;
   std::vector<std::string> choices = {};  // kString only: the allowed values (empty = any); the runner checks them
 };
@@ -31,7 +31,8 @@ struct ArgSpec {
 enum class ColumnType { kInt, kDouble, kString, kBool };
 
 struct Column {
-  std::string name;  // snake_case; for nsys-stats mirrors the report's CSV header lower-cased (time_pct, total_time_ns, ...)
+  std::string
+      name;  // snake_case; for nsys-stats mirrors the report's CSV header lower-cased (time_pct, total_time_ns, ...)
   ColumnType type = ColumnType::kString;
   std::string description;  // optional, one line
 };
@@ -57,7 +58,7 @@ class Skill {
  public:
   virtual ~Skill() = default;
   virtual std::string name() const = 0;
-  virtual std::string description() const = 0;  // one line
+  virtual std::string description() const = 0;              // one line
   virtual std::vector<ArgSpec> args() const { return {}; }  // the skill's own; device/pid/window are common
   virtual engine::Need needs() const = 0;
   // Optional: the nsys report or rule this skill mirrors ("gpukernsum", "cuda-sync-api"), for docs and tests.

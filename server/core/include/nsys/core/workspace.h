@@ -15,9 +15,9 @@
 namespace nsys::core {
 
 struct WorkspaceConfig {
-  engine::OpenOptions open;                 // cache on/off, cache dir, loader threads
-  std::vector<std::string> skill_dirs;      // user skill folders, loaded after the default ones
-  bool default_skill_dirs = true;           // also ~/.config/nsys-ai/skills and ./.nsys-ai/skills (skills::DefaultUserSkillDirs)
+  engine::OpenOptions open;             // cache on/off, cache dir, loader threads
+  std::vector<std::string> skill_dirs;  // user skill folders, loaded after the default ones
+  bool default_skill_dirs = true;  // also ~/.config/nsys-ai/skills and ./.nsys-ai/skills (skills::DefaultUserSkillDirs)
 };
 
 struct OpenedProfile {
@@ -29,7 +29,8 @@ class Workspace {
  public:
   explicit Workspace(WorkspaceConfig config);
 
-  Expected<OpenedProfile> Open(const std::string& path, const ProgressSink& progress = {}, const CancelToken& cancel = {});
+  Expected<OpenedProfile> Open(const std::string& path, const ProgressSink& progress = {},
+                               const CancelToken& cancel = {});
   // The same with per-call options (e.g. an editor asking for one profile without the cache).
   Expected<OpenedProfile> Open(const std::string& path, const engine::OpenOptions& options,
                                const ProgressSink& progress = {}, const CancelToken& cancel = {});

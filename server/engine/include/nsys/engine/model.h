@@ -21,8 +21,12 @@ using StrId = uint32_t;  // index into StringPool; 0 is the empty string
 inline constexpr int32_t kNone = -1;
 
 // Global thread/process ids pack a hardware/VM id in the high bits: always mask.
-inline uint32_t PidOf(int64_t global_id) { return static_cast<uint32_t>((global_id >> 24) & 0xFFFFFF); }
-inline uint32_t TidOf(int64_t global_id) { return static_cast<uint32_t>(global_id & 0xFFFFFF); }
+inline uint32_t PidOf(int64_t global_id) {
+  return static_cast<uint32_t>((global_id >> 24) & 0xFFFFFF);
+}
+inline uint32_t TidOf(int64_t global_id) {
+  return static_cast<uint32_t>(global_id & 0xFFFFFF);
+}
 
 // Append-only interned strings. intern() is thread-safe (loaders run in parallel); view() of an id that
 // was already returned is lock-free. Strings live in segments that never move (a deque-like layout with a
@@ -77,17 +81,17 @@ struct Capabilities {
   bool profiler_overhead = false;  // PROFILER_OVERHEAD
   bool osrt = false;               // OSRT_API
   bool enums = false;              // ENUM_* tables
-  bool nccl = false;               // NCCL kernels or NCCL NVTX ranges seen: set when Require(kKernels or kNvtx) finds them
+  bool nccl = false;  // NCCL kernels or NCCL NVTX ranges seen: set when Require(kKernels or kNvtx) finds them
 };
 
 struct Device {
-  int32_t id = 0;            // deviceId as used by GPU activity rows
-  std::string name;          // "NVIDIA H100 80GB HBM3"; empty when the export has no GPU info
-  std::string chip;          // "GH100"; may be empty
-  int64_t total_memory = 0;  // bytes, 0 when unknown
+  int32_t id = 0;                // deviceId as used by GPU activity rows
+  std::string name;              // "NVIDIA H100 80GB HBM3"; empty when the export has no GPU info
+  std::string chip;              // "GH100"; may be empty
+  int64_t total_memory = 0;      // bytes, 0 when unknown
   int64_t memory_bandwidth = 0;  // bytes/s as in the export, 0 when unknown
   int32_t sm_count = 0;
-  int64_t clock_rate = 0;    // as in the export
+  int64_t clock_rate = 0;  // as in the export
 };
 
 struct Process {
@@ -102,11 +106,11 @@ struct Thread {
 };
 
 struct CudaStream {
-  int32_t device = -1;       // from TARGET_INFO_CUDA_CONTEXT_INFO; -1 when the export does not say
+  int32_t device = -1;  // from TARGET_INFO_CUDA_CONTEXT_INFO; -1 when the export does not say
   int32_t stream = 0;
   uint32_t pid = 0;
   int32_t priority = 0;
-  int32_t stream_type = 0;   // as in ENUM_CUPTI_STREAM_TYPE where present
+  int32_t stream_type = 0;  // as in ENUM_CUPTI_STREAM_TYPE where present
 };
 
 // Row counts of every table in the export, and the schema facts, known right after open (no event loads).
@@ -117,12 +121,12 @@ struct TableInfo {
 };
 
 struct ProfileInfo {
-  std::string path;                // as opened (the .sqlite, after any .nsys-rep conversion)
-  std::string source_path;         // what the user gave (may be a .nsys-rep)
+  std::string path;         // as opened (the .sqlite, after any .nsys-rep conversion)
+  std::string source_path;  // what the user gave (may be a .nsys-rep)
   int64_t file_size = 0;
-  std::string nsys_version;        // EXPORT_PRODUCT_VERSION, empty when unknown
-  std::string schema_version;      // EXPORT_SCHEMA_VERSION, empty when unknown
-  std::string metadata_table;      // "EXPORT_META_DATA", "META_DATA_EXPORT" or ""
+  std::string nsys_version;    // EXPORT_PRODUCT_VERSION, empty when unknown
+  std::string schema_version;  // EXPORT_SCHEMA_VERSION, empty when unknown
+  std::string metadata_table;  // "EXPORT_META_DATA", "META_DATA_EXPORT" or ""
   std::map<std::string, std::string> metadata;
   Capabilities caps;
   std::vector<TableInfo> tables;   // sorted by name
@@ -138,7 +142,7 @@ struct ProfileInfo {
   Ns start_ns = 0;
   Ns end_ns = 0;
   int64_t session_start_utc_ns = 0;  // TARGET_INFO_SESSION_START_TIME.utcEpochNs, 0 when absent
-  bool from_cache = false;         // loaded from the warm snapshot
+  bool from_cache = false;           // loaded from the warm snapshot
 
   int64_t rows(std::string_view table) const;  // 0 when absent
 };
@@ -157,16 +161,28 @@ struct KernelTable {
   size_t size() const { return start.size(); }
 };
 
-enum class CopyKind : uint8_t { kUnknown = 0, kHtoD = 1, kDtoH = 2, kHtoA = 3, kAtoH = 4, kAtoA = 5, kAtoD = 6,
-                                kDtoA = 7, kDtoD = 8, kHtoH = 9, kPtoP = 10 };
+enum class CopyKind : uint8_t {
+  kUnknown = 0,
+  kHtoD = 1,
+  kDtoH = 2,
+  kHtoA = 3,
+  kAtoH = 4,
+  kAtoA = 5,
+  kAtoD = 6,
+  kDtoA = 7,
+  kDtoD = 8,
+  kHtoH = 9,
+  kPtoP = 10
+};
 
 struct MemcpyTable {
   std::vector<Ns> start, end;
   std::vector<int32_t> device, stream;
   std::vector<uint32_t> pid, correlation_id;
   std::vector<int64_t> bytes;
-  std::vector<uint8_t> copy_kind;             // CopyKind
-  std::vector<int8_t> src_kind, dst_kind;     // ENUM_CUDA_MEM_KIND id (0 pageable, 1 pinned, 2 device, 3 array, 4 managed...), -1 unknown
+  std::vector<uint8_t> copy_kind;  // CopyKind
+  std::vector<int8_t> src_kind,
+      dst_kind;  // ENUM_CUDA_MEM_KIND id (0 pageable, 1 pinned, 2 device, 3 array, 4 managed...), -1 unknown
   std::vector<int32_t> src_device, dst_device;  // -1 unknown
   std::vector<int32_t> launch;
   Ns max_duration = 0;
@@ -216,13 +232,13 @@ enum class NvtxStyle : uint8_t { kPushPop = 0, kStartEnd = 1 };
 // Names: PyTorch writes one text per op ("aten::mm, op_id = 317126"); the name is interned without the
 // suffix and `op_id` keeps the number (-1 when absent). FullName() rebuilds the text as the export has it.
 struct NvtxTable {
-  std::vector<Ns> start, end;          // end == start for ranges cut by the capture window with no end
+  std::vector<Ns> start, end;  // end == start for ranges cut by the capture window with no end
   std::vector<uint32_t> pid, tid;
-  std::vector<uint32_t> end_tid;       // thread that ended a start/end range (== tid when unknown)
+  std::vector<uint32_t> end_tid;  // thread that ended a start/end range (== tid when unknown)
   std::vector<StrId> name;
   std::vector<int64_t> op_id;
   std::vector<NvtxStyle> style;
-  std::vector<int32_t> domain;         // domainId, 0 = default
+  std::vector<int32_t> domain;  // domainId, 0 = default
   std::vector<int32_t> parent;
   std::vector<uint16_t> depth;
   std::vector<int32_t> category;

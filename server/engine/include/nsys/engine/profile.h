@@ -30,16 +30,20 @@ enum class Need : uint32_t {
   kOverhead = 1u << 6,
   kAttribution = 1u << 7,
 };
-inline constexpr Need operator|(Need a, Need b) { return static_cast<Need>(static_cast<uint32_t>(a) | static_cast<uint32_t>(b)); }
-inline constexpr bool Has(Need set, Need bit) { return (static_cast<uint32_t>(set) & static_cast<uint32_t>(bit)) != 0; }
+inline constexpr Need operator|(Need a, Need b) {
+  return static_cast<Need>(static_cast<uint32_t>(a) | static_cast<uint32_t>(b));
+}
+inline constexpr bool Has(Need set, Need bit) {
+  return (static_cast<uint32_t>(set) & static_cast<uint32_t>(bit)) != 0;
+}
 inline constexpr Need kAllTables = static_cast<Need>(0xFF);
 
 struct OpenOptions {
-  bool use_cache = true;          // read/write the warm snapshot under the cache dir
-  std::string cache_dir;          // empty = $XDG_CACHE_HOME/nsys-ai (or ~/.cache/nsys-ai)
+  bool use_cache = true;               // read/write the warm snapshot under the cache dir
+  std::string cache_dir;               // empty = $XDG_CACHE_HOME/nsys-ai (or ~/.cache/nsys-ai)
   bool load_all_in_background = true;  // start loading every event table right after open
-  int worker_threads = 2;         // loader threads
-  std::string nsys_binary = "nsys";  // for .nsys-rep conversion
+  int worker_threads = 2;              // loader threads
+  std::string nsys_binary = "nsys";    // for .nsys-rep conversion
 };
 
 // A result of a read-only SQL query (user skills, schema_inspect).
@@ -54,7 +58,7 @@ class Profile {
   // Opens a .sqlite export (or converts a .nsys-rep with `nsys export` into the cache first).
   // Errors name the problem: missing file, directory, permission, not SQLite, not an Nsight Systems export.
   static Expected<std::shared_ptr<Profile>> Open(const std::string& path, const OpenOptions& options,
-                                                  const ProgressSink& progress = {}, const CancelToken& cancel = {});
+                                                 const ProgressSink& progress = {}, const CancelToken& cancel = {});
   virtual ~Profile() = default;
 
   virtual const ProfileInfo& info() const = 0;
@@ -81,7 +85,8 @@ class Profile {
 
   // Runs one read-only statement on a query_only connection. Statements that write, ATTACH, or set PRAGMAs
   // are refused before they run. `max_rows` caps the result (the rest is counted, not returned).
-  virtual Expected<SqlResult> Query(const std::string& sql, const CancelToken& cancel = {}, int64_t max_rows = 100000) const = 0;
+  virtual Expected<SqlResult> Query(const std::string& sql, const CancelToken& cancel = {},
+                                    int64_t max_rows = 100000) const = 0;
 
   // The same with named parameters (":name" in the SQL, key "name"), bound with sqlite3_bind_* so that values are
   // never spliced into the text (user skills' arguments). Parameters the statement does not use are ignored; a
@@ -91,8 +96,9 @@ class Profile {
   virtual Expected<SqlResult> Query(const std::string& sql, const SqlParams& params, const CancelToken& cancel,
                                     int64_t max_rows = 100000) const {
     if (!params.empty()) {
-      return MakeError(ErrorKind::kUnsupported,
-                       "This build's engine cannot bind SQL parameters yet, so queries with :name parameters cannot run.");
+      return MakeError(
+          ErrorKind::kUnsupported,
+          "This build's engine cannot bind SQL parameters yet, so queries with :name parameters cannot run.");
     }
     return Query(sql, cancel, max_rows);
   }

@@ -22,7 +22,6 @@ double ThreadCpuMs() {
   return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
-constexpr auto kProgressInterval = std::chrono::milliseconds(200);
 constexpr auto kPollInterval = std::chrono::milliseconds(20);
 
 }  // namespace
@@ -291,7 +290,8 @@ Status ProfileImpl::Require(Need needs, const CancelToken& cancel, const Progres
   auto release = [&] {
     for (StageId id : ids) --stages_[id].waiters;
   };
-  auto last_report = std::chrono::steady_clock::now() - kProgressInterval;
+  const auto progress_interval = options_.progress_interval;
+  auto last_report = std::chrono::steady_clock::now() - progress_interval;
   while (true) {
     bool all_done = true;
     for (StageId id : ids) {
@@ -325,7 +325,7 @@ Status ProfileImpl::Require(Need needs, const CancelToken& cancel, const Progres
                                                           fmt::join(stopped, ", ")));
     }
     const auto now = std::chrono::steady_clock::now();
-    if (progress && now - last_report >= kProgressInterval) {
+    if (progress && now - last_report >= progress_interval) {
       last_report = now;
       int64_t done = 0, total = 0;
       std::string message;
@@ -354,7 +354,7 @@ Status ProfileImpl::Require(Need needs, const CancelToken& cancel, const Progres
       lock.lock();
       continue;
     }
-    cv_.wait_for(lock, kPollInterval);
+    cv_.wait_for(lock, std::min<std::chrono::milliseconds>(kPollInterval, progress_interval));
   }
 }
 

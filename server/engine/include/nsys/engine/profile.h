@@ -5,6 +5,7 @@
 //
 // Architecture Invariant: the user's file and its directory are never written. Connections are read-only
 // (SQLITE_OPEN_READONLY, immutable=1 where safe, PRAGMA query_only); caches live under $XDG_CACHE_HOME/nsys-ai.
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -44,6 +45,8 @@ struct OpenOptions {
   bool load_all_in_background = true;  // start loading every event table right after open
   int worker_threads = 2;              // loader threads
   std::string nsys_binary = "nsys";    // for .nsys-rep conversion
+  // How often Require() reports progress; the editor shows at most a few updates a second anyway.
+  std::chrono::milliseconds progress_interval{200};
 };
 
 // A result of a read-only SQL query (user skills, schema_inspect).

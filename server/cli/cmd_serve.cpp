@@ -69,7 +69,9 @@ int RunServe(const CommandContext& ctx) {
   }
   std::string bad_perfetto;  // --perfetto-origin/--perfetto-port/--perfetto-expires (trace_cli.h)
   if (!ParsePerfettoChannelOptions(ctx.args, options.perfetto, bad_perfetto)) return UsageError("serve", bad_perfetto);
-  return transport::Serve(ctx.config, options);
+  core::WorkspaceConfig config = ctx.config;
+  config.warm_skills = core::DefaultWarmSkills();  // a long-lived server: precompute the heavy NVTX answers
+  return transport::Serve(config, options);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -179,6 +180,94 @@ TEST(Workspace, LoadsAndReloadsUserSkills) {
   workspace.ReloadSkills();
   EXPECT_EQ(workspace.FindSkill("kernel_count"), nullptr);
   EXPECT_EQ(workspace.Skills().size(), builtins);
+}
+
+TEST(Workspace, RepeatedSkillCallsAreAnsweredFromTheMemo) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace workspace(Hermetic());
+  auto opened = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  const skills::Args args{{"limit", Value(int64_t{3})}};
+  auto first = workspace.RunSkill(opened->id, "top_kernels", args);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  auto second = workspace.RunSkill(opened->id, "top_kernels", args);
+  ASSERT_TRUE(second.ok());
+  EXPECT_EQ(second->rows, first->rows);
+  EXPECT_EQ(second->notes, first->notes);
+  auto other = workspace.RunSkill(opened->id, "top_kernels", {});
+  ASSERT_TRUE(other.ok());
+  EXPECT_GT(other->rows.size(), 3u);
+  auto stats = workspace.MemoStats(opened->id);
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->hits, 1);
+  EXPECT_EQ(stats->misses, 2);
+  EXPECT_EQ(stats->results, 2u);
+  // Errors are not remembered: a bad argument is refused every time.
+  EXPECT_FALSE(workspace.RunSkill(opened->id, "top_kernels", {{"limit", Value(std::string("x"))}}).ok());
+  EXPECT_EQ(workspace.MemoStats(opened->id)->results, 2u);
+  // Another profile has its own memo.
+  auto again = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(workspace.MemoStats(again->id)->results, 0u);
+  ASSERT_TRUE(workspace.Close(opened->id).ok());
+  EXPECT_FALSE(workspace.MemoStats(opened->id).ok());
+}
+
+TEST(Workspace, ReloadedUserSkillsAreNotAnsweredFromTheMemo) {
+  NSYS_REQUIRE_FIXTURES();
+  TempDir dir;
+  dir.Write("answer.skill.json", R"({"name": "answer", "description": "A constant.", "sql": "SELECT 1 AS n"})");
+  core::WorkspaceConfig config = Hermetic();
+  config.skill_dirs = {dir.path()};
+  core::Workspace workspace(config);
+  auto opened = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  auto before = workspace.RunSkill(opened->id, "answer", {});
+  ASSERT_TRUE(before.ok()) << before.error().message;
+  EXPECT_EQ(std::get<int64_t>(before->rows.at(0).at(0)), 1);
+  dir.Write("answer.skill.json", R"({"name": "answer", "description": "A constant.", "sql": "SELECT 2 AS n"})");
+  workspace.ReloadSkills();
+  auto after = workspace.RunSkill(opened->id, "answer", {});
+  ASSERT_TRUE(after.ok()) << after.error().message;
+  EXPECT_EQ(std::get<int64_t>(after->rows.at(0).at(0)), 2);
+}
+
+TEST(Workspace, WarmUpPrecomputesTheHeavySkillsAfterTheBackgroundLoad) {
+  NSYS_REQUIRE_FIXTURES();
+  core::WorkspaceConfig config = Hermetic();
+  config.open.load_all_in_background = true;
+  config.warm_skills = core::DefaultWarmSkills();
+  core::Workspace workspace(config);
+  auto opened = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  workspace.WaitForWarmUp(opened->id);
+  auto stats = workspace.MemoStats(opened->id);
+  ASSERT_TRUE(stats.ok());
+  EXPECT_EQ(stats->results, config.warm_skills.size());
+  auto summary = workspace.RunSkill(opened->id, "nvtx_summary", {});
+  ASSERT_TRUE(summary.ok());
+  EXPECT_EQ(workspace.MemoStats(opened->id)->hits, 1);
+  // The warmed answer is the computed one: the same skill run directly gives the same rows.
+  auto direct = skills::Run(*workspace.FindSkill("nvtx_summary"), *opened->profile, {});
+  ASSERT_TRUE(direct.ok());
+  EXPECT_EQ(summary->rows, direct->rows);
+}
+
+TEST(Workspace, ClosingDuringWarmUpStopsItPromptly) {
+  NSYS_REQUIRE_FIXTURES();
+  core::WorkspaceConfig config = Hermetic();
+  config.open.load_all_in_background = true;
+  config.warm_skills = core::DefaultWarmSkills();
+  core::Workspace workspace(config);
+  for (int i = 0; i < 5; ++i) {
+    auto opened = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
+    ASSERT_TRUE(opened.ok());
+    const auto t0 = std::chrono::steady_clock::now();
+    ASSERT_TRUE(workspace.Close(opened->id).ok());
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  }
+  // And a workspace destroyed with a warm-up running joins it (ASan would see a thread touching freed memory).
+  ASSERT_TRUE(workspace.Open(Fixture("h100_2gpu_1s.sqlite")).ok());
 }
 
 }  // namespace

@@ -3,7 +3,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <utility>
 
@@ -42,10 +47,74 @@ std::vector<std::string> LoadUserSkillsInto(skills::Registry& registry, const st
   return load.warnings;
 }
 
+// Lowers the calling thread's priority: warm-up must not slow the requests a user is waiting for.
+void LowerThisThreadsPriority() {
+  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
+  setpriority(PRIO_PROCESS, tid, 10);
+}
+
 }  // namespace
+
+std::vector<std::string> DefaultWarmSkills() {
+  return {"nvtx_summary", "nvtx_gpu_projection", "nvtx_kernel_map", "kernel_launch_overhead"};
+}
 
 Workspace::Workspace(WorkspaceConfig config) : config_(std::move(config)) {
   for (const auto& warning : ReloadSkills()) LogWarn(warning);
+}
+
+Workspace::~Workspace() {
+  std::unordered_map<std::string, std::shared_ptr<Entry>> profiles;
+  {
+    std::lock_guard lock(mu_);
+    profiles.swap(profiles_);
+  }
+  for (auto& [id, entry] : profiles) {
+    std::lock_guard join_lock(entry->warm_join_mu);
+    StopWarmUp(*entry);
+  }
+}
+
+void Workspace::StopWarmUp(Entry& entry) {
+  entry.warm_cancel.cancel();
+  if (entry.warm.joinable()) entry.warm.join();
+}
+
+void Workspace::WarmUp(const std::shared_ptr<engine::Profile>& profile,
+                       const std::shared_ptr<skills::ResultMemo>& memo, const CancelToken& cancel,
+                       const std::vector<std::string>& skill_names) {
+  LowerThisThreadsPriority();
+  std::vector<std::shared_ptr<const skills::Skill>> to_run;
+  for (const auto& name : skill_names) {
+    if (auto skill = FindSkill(name)) to_run.push_back(std::move(skill));
+  }
+  engine::Need needs{};
+  for (const auto& skill : to_run) needs = needs | skill->needs();
+  // Waits for the background loads (it does not start any the open did not start: warm-up only runs when the
+  // profile loads everything in the background).
+  if (!profile->Require(needs, cancel).ok()) return;
+  for (const auto& skill : to_run) {
+    if (cancel.cancelled()) return;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto table = skills::Run(*skill, *profile, {}, cancel);
+    if (!table) continue;  // cancelled, or an error the user will see when they ask
+    memo->Store(skill, {}, std::make_shared<const skills::Table>(std::move(*table)));
+    LogDebug(fmt::format("warmed {} on {} in {:.0f} ms", skill->name(), profile->info().path,
+                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()));
+  }
+}
+
+void Workspace::WaitForWarmUp(const std::string& profile_id) {
+  std::shared_ptr<Entry> entry;
+  {
+    std::lock_guard lock(mu_);
+    auto it = profiles_.find(profile_id);
+    if (it == profiles_.end()) return;
+    entry = it->second;
+  }
+  // Only this call and Close/~Workspace join; Close removes the entry first, so a joined thread is not joined twice.
+  std::lock_guard lock(entry->warm_join_mu);
+  if (entry->warm.joinable()) entry->warm.join();
 }
 
 Expected<OpenedProfile> Workspace::Open(const std::string& path, const ProgressSink& progress,
@@ -60,16 +129,34 @@ Expected<OpenedProfile> Workspace::Open(const std::string& path, const engine::O
   if (!opened) return opened.error();
   // The load is done outside the lock: several profiles can load at once.
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, fmt::format("opening {} was cancelled", path));
+  auto entry = std::make_shared<Entry>();
+  entry->profile = std::move(opened.value());
+  const std::vector<std::string> warm = options.load_all_in_background ? config().warm_skills : std::vector<std::string>{};
   std::lock_guard lock(mu_);
-  OpenedProfile result{fmt::format("p{}", next_id_++), std::move(opened.value())};
-  profiles_[result.id] = result.profile;
+  OpenedProfile result{fmt::format("p{}", next_id_++), entry->profile};
+  if (!warm.empty()) {
+    entry->warm = std::thread([this, profile = entry->profile, memo = entry->memo, cancel = entry->warm_cancel, warm] {
+      WarmUp(profile, memo, cancel, warm);
+    });
+  }
+  profiles_[result.id] = std::move(entry);
   LogInfo(fmt::format("opened {} as {}", path, result.id));
   return result;
 }
 
 Status Workspace::Close(const std::string& id) {
-  std::lock_guard lock(mu_);
-  if (profiles_.erase(id) == 0) return MakeError(ErrorKind::kNotFound, fmt::format("no open profile has id '{}'", id));
+  std::shared_ptr<Entry> entry;
+  {
+    std::lock_guard lock(mu_);
+    auto it = profiles_.find(id);
+    if (it == profiles_.end()) return MakeError(ErrorKind::kNotFound, fmt::format("no open profile has id '{}'", id));
+    entry = std::move(it->second);
+    profiles_.erase(it);
+  }
+  {
+    std::lock_guard join_lock(entry->warm_join_mu);
+    StopWarmUp(*entry);  // outside the workspace lock: the warm-up thread looks up skills through it
+  }
   LogInfo(fmt::format("closed {}", id));
   return {};
 }
@@ -85,14 +172,14 @@ Expected<std::shared_ptr<engine::Profile>> Workspace::Get(const std::string& id)
                      open.empty() ? fmt::format("no open profile has id '{}' (no profile is open)", id)
                                   : fmt::format("no open profile has id '{}' (open: {})", id, fmt::join(open, ", ")));
   }
-  return it->second;
+  return it->second->profile;
 }
 
 std::vector<OpenedProfile> Workspace::List() const {
   std::vector<OpenedProfile> result;
   {
     std::lock_guard lock(mu_);
-    for (const auto& [id, profile] : profiles_) result.push_back({id, profile});
+    for (const auto& [id, entry] : profiles_) result.push_back({id, entry->profile});
   }
   std::sort(result.begin(), result.end(), [](const auto& a, const auto& b) { return IdNumber(a.id) < IdNumber(b.id); });
   return result;
@@ -145,6 +232,7 @@ Expected<skills::Table> Workspace::RunSkill(const std::string& profile_id, const
   auto profile = Get(profile_id);
   if (!profile) return profile.error();
   std::shared_ptr<const skills::Skill> skill;
+  std::shared_ptr<skills::ResultMemo> memo;
   {
     std::lock_guard lock(mu_);
     skill = registry_.Find(skill_name);
@@ -152,9 +240,22 @@ Expected<skills::Table> Workspace::RunSkill(const std::string& profile_id, const
       return MakeError(ErrorKind::kNotFound,
                        fmt::format("unknown skill '{}' (known: {})", skill_name, JoinSkillNames(registry_)));
     }
+    if (auto it = profiles_.find(profile_id); it != profiles_.end()) memo = it->second->memo;
+  }
+  if (memo) {
+    if (auto known = memo->Find(skill, args)) return *known;
   }
   // The profile and the skill are held by shared_ptr: closing the profile or reloading skills meanwhile is safe.
-  return skills::Run(*skill, **profile, args, cancel, progress);
+  auto table = skills::Run(*skill, **profile, args, cancel, progress);
+  if (table && memo) memo->Store(skill, args, std::make_shared<const skills::Table>(*table));
+  return table;
+}
+
+Expected<skills::ResultMemo::Stats> Workspace::MemoStats(const std::string& profile_id) const {
+  std::lock_guard lock(mu_);
+  auto it = profiles_.find(profile_id);
+  if (it == profiles_.end()) return MakeError(ErrorKind::kNotFound, fmt::format("no open profile has id '{}'", profile_id));
+  return it->second->memo->stats();
 }
 
 }  // namespace nsys::core

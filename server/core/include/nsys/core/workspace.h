@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "nsys/engine/expected.h"
 #include "nsys/engine/profile.h"
 #include "nsys/skills/registry.h"
+#include "nsys/skills/result_memo.h"
 
 namespace nsys::core {
 
@@ -18,7 +20,15 @@ struct WorkspaceConfig {
   engine::OpenOptions open;             // cache on/off, cache dir, loader threads
   std::vector<std::string> skill_dirs;  // user skill folders, loaded after the default ones
   bool default_skill_dirs = true;  // also ~/.config/nsys-ai/skills and ./.nsys-ai/skills (skills::DefaultUserSkillDirs)
+  // Long-lived front ends (serve, mcp): once a profile has loaded every table, run these skills with their
+  // defaults on a low-priority thread so that the first request for them is answered from the result memo. The
+  // one-shot CLI leaves it empty (it would load tables nobody asked for).
+  std::vector<std::string> warm_skills;
 };
+
+// The skills worth warming: the whole-profile NVTX and launch analyses, each a few hundred ms of scanning on a
+// profile with tens of millions of rows; the others answer in well under 100 ms without help.
+std::vector<std::string> DefaultWarmSkills();
 
 struct OpenedProfile {
   std::string id;  // "p1", "p2", ...: stable for the session
@@ -28,6 +38,9 @@ struct OpenedProfile {
 class Workspace {
  public:
   explicit Workspace(WorkspaceConfig config);
+  ~Workspace();  // stops warm-up threads
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
 
   Expected<OpenedProfile> Open(const std::string& path, const ProgressSink& progress = {},
                                const CancelToken& cancel = {});
@@ -44,8 +57,14 @@ class Workspace {
   // Adds user skill folders (those not already known) and reloads; returns the reload's warnings.
   std::vector<std::string> AddSkillDirs(const std::vector<std::string>& dirs);
   std::shared_ptr<const skills::Skill> FindSkill(const std::string& name) const;
+  // Answered from the profile's result memo when the same call ran before (skills are pure functions of an
+  // immutable profile); otherwise runs the skill and remembers the result.
   Expected<skills::Table> RunSkill(const std::string& profile_id, const std::string& skill, const skills::Args& args,
                                    const CancelToken& cancel = {}, const ProgressSink& progress = {});
+  // Hits, misses and size of a profile's result memo.
+  Expected<skills::ResultMemo::Stats> MemoStats(const std::string& profile_id) const;
+  // Blocks until the profile's warm-up (WorkspaceConfig::warm_skills) has finished; for tests and benchmarks.
+  void WaitForWarmUp(const std::string& profile_id);
 
   // A copy: skill folders can change (AddSkillDirs) while other threads read the configuration.
   WorkspaceConfig config() const {
@@ -54,9 +73,21 @@ class Workspace {
   }
 
  private:
+  // What the workspace keeps per open profile. Shared: a request holding it survives a concurrent Close.
+  struct Entry {
+    std::shared_ptr<engine::Profile> profile;
+    std::shared_ptr<skills::ResultMemo> memo = std::make_shared<skills::ResultMemo>();
+    CancelToken warm_cancel;
+    std::thread warm;
+    std::mutex warm_join_mu;  // one joiner at a time (WaitForWarmUp, Close)
+  };
+  void WarmUp(const std::shared_ptr<engine::Profile>& profile, const std::shared_ptr<skills::ResultMemo>& memo,
+              const CancelToken& cancel, const std::vector<std::string>& skill_names);
+  static void StopWarmUp(Entry& entry);
+
   WorkspaceConfig config_;
   mutable std::mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<engine::Profile>> profiles_;
+  std::unordered_map<std::string, std::shared_ptr<Entry>> profiles_;
   int next_id_ = 1;
   skills::Registry registry_;
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <thread>
 
 namespace nsys::skills {
 
@@ -45,29 +46,83 @@ int64_t RadixSelect(std::span<const int64_t> values, size_t k, int64_t lo, int64
   }
 }
 
+// Sample standard deviation by a second pass around the mean: exact enough for any input.
+double TwoPassStddev(std::span<const int64_t> values, double mean) {
+  if (values.size() < 2) return 0;
+  double squares = 0;
+  for (int64_t v : values) {
+    const double d = static_cast<double>(v) - mean;
+    squares += d * d;
+  }
+  return std::sqrt(squares / static_cast<double>(values.size() - 1));
+}
+
+// Sample standard deviation from exact moments: n * sum(v^2) - sum(v)^2 is computed in 128-bit integers, so the
+// only rounding is the final division. Negative when the 128-bit arithmetic could overflow (huge values).
+double StddevFromMoments(const RunningMoments& m) {
+  if (m.count < 2) return 0;
+  const uint64_t largest = std::max(m.max < 0 ? 0 - static_cast<uint64_t>(m.max) : static_cast<uint64_t>(m.max),
+                                    m.min < 0 ? 0 - static_cast<uint64_t>(m.min) : static_cast<uint64_t>(m.min));
+  // n * sum(v^2) <= n^2 * largest^2 must stay below 2^126, and sum(v) itself must not have wrapped.
+  if (2 * (std::bit_width(static_cast<uint64_t>(m.count)) + std::bit_width(largest)) > 124) return -1;
+  const __int128 n = m.count;
+  const __int128 numerator = n * m.sum_squares - static_cast<__int128>(m.total) * m.total;
+  const long double variance = static_cast<long double>(numerator) / static_cast<long double>(n * (n - 1));
+  return static_cast<double>(std::sqrt(std::max<long double>(0, variance)));
+}
+
+// The median of `values` (reordered), all of which lie in [min, max].
+double MedianOf(std::span<int64_t> values, int64_t min, int64_t max);
+
 }  // namespace
 
 SampleSummary Summarize(std::span<int64_t> values) {
+  RunningMoments m;
+  for (int64_t v : values) m.Add(v);
+  return SummarizeWithMoments(values, m);
+}
+
+SampleSummary SummarizeWithMoments(std::span<int64_t> values, const RunningMoments& m) {
   SampleSummary s;
   const size_t n = values.size();
   if (n == 0) return s;
-  s.count = static_cast<int64_t>(n);
-  s.min = values[0];
-  s.max = values[0];
-  for (int64_t v : values) {
-    s.total += v;
-    s.min = std::min(s.min, v);
-    s.max = std::max(s.max, v);
-  }
+  s.count = m.count;
+  s.total = m.total;
+  s.min = m.min;
+  s.max = m.max;
   s.avg = static_cast<double>(s.total) / static_cast<double>(n);
-  if (n > 1) {
-    double squares = 0;
-    for (int64_t v : values) {
-      const double d = static_cast<double>(v) - s.avg;
-      squares += d * d;
+  s.stddev = StddevFromMoments(m);
+  if (s.stddev < 0) s.stddev = TwoPassStddev(values, s.avg);
+  s.median = MedianOf(values, s.min, s.max);
+  return s;
+}
+
+void GroupedSamples::SummarizeAllGroups(const std::vector<RunningMoments>& moments, std::vector<SampleSummary>& out) {
+  const size_t num_groups = moments.size();
+  auto summarize = [&](size_t g_begin, size_t g_end) {
+    for (size_t g = g_begin; g < g_end; ++g) {
+      out[g] = SummarizeWithMoments(std::span<int64_t>(flat_.get() + offset_[g], offset_[g + 1] - offset_[g]),
+                                    moments[g]);
     }
-    s.stddev = std::sqrt(squares / static_cast<double>(n - 1));
+  };
+  // Selecting medians is most of the work on tens of millions of values; halve it by value count on two threads.
+  constexpr size_t kParallelMin = size_t{1} << 21;
+  if (flat_size_ < kParallelMin || num_groups < 2) {
+    summarize(0, num_groups);
+    return;
   }
+  size_t split = 0;
+  while (split < num_groups && offset_[split] < flat_size_ / 2) ++split;
+  split = std::clamp<size_t>(split, 1, num_groups - 1);
+  std::thread helper(summarize, split, num_groups);
+  summarize(0, split);
+  helper.join();
+}
+
+namespace {
+
+double MedianOf(std::span<int64_t> values, int64_t min, int64_t max) {
+  const size_t n = values.size();
   const size_t mid = n / 2;
   int64_t upper;
   int64_t lower;
@@ -77,12 +132,12 @@ SampleSummary Summarize(std::span<int64_t> values) {
     // The lower middle value is the largest of the first half once nth_element has partitioned it.
     lower = n % 2 == 1 ? upper : *std::max_element(values.begin(), values.begin() + static_cast<ptrdiff_t>(mid));
   } else {
-    upper = RadixSelect(values, mid, s.min, s.max);
+    upper = RadixSelect(values, mid, min, max);
     lower = upper;
     if (n % 2 == 0) {
       // The (mid - 1)-th value is below `upper` only when exactly `mid` values are.
       size_t below = 0;
-      int64_t max_below = s.min;
+      int64_t max_below = min;
       for (int64_t v : values) {
         if (v < upper) {
           ++below;
@@ -92,9 +147,11 @@ SampleSummary Summarize(std::span<int64_t> values) {
       if (below == mid) lower = max_below;
     }
   }
-  s.median = n % 2 == 1 ? static_cast<double>(upper) : (static_cast<double>(lower) + static_cast<double>(upper)) / 2.0;
-  return s;
+  return n % 2 == 1 ? static_cast<double>(upper) : (static_cast<double>(lower) + static_cast<double>(upper)) / 2.0;
 }
+
+}  // namespace
+
 
 void DenseIndex::Rehash(size_t capacity) {
   slot_keys_.assign(capacity, 0);

@@ -102,6 +102,21 @@ TEST(Dispatcher, InitializeWithBadParamsNamesTheFieldAndAllowsARetry) {
   EXPECT_TRUE(client.Initialize().contains("result"));
 }
 
+TEST(Dispatcher, InitializeRefusesAPerfettoOriginThatIsNotAWebOrigin) {
+  InMemoryClient client;
+  const Json bad = client.AwaitReply(client.Request(
+      "initialize", {{"capabilities", Json::object()},
+                     {"initializationOptions", {{"perfettoOrigin", "https://ui.perfetto.dev/#!/viewer"}}}}));
+  EXPECT_EQ(ErrorCode(bad), -32602) << bad.dump();
+  EXPECT_NE(ErrorMessage(bad).find("params.initializationOptions.perfettoOrigin: 'https://ui.perfetto.dev/#!/viewer' "
+                                   "is not a web origin"),
+            std::string::npos)
+      << bad.dump();
+  // The session stays uninitialized; a good origin is accepted on retry.
+  EXPECT_TRUE(client.Initialize({{"initializationOptions", {{"perfettoOrigin", "http://127.0.0.1:10000"}}}})
+                  .contains("result"));
+}
+
 TEST(Dispatcher, UnknownMethodIsNamed) {
   InMemoryClient client;
   client.Initialize();

@@ -37,7 +37,8 @@ TEST(LspTypesTest, InitializeParamsFromARealisticClientIgnoresWhatWeDoNotRead) {
                  "showDocument": {"support": true}, "workDoneProgress": true},
       "general": {"positionEncodings": ["utf-16"]}
     },
-    "initializationOptions": {"noCache": true, "skillDirs": ["/home/u/skills"], "logLevel": "debug"},
+    "initializationOptions": {"noCache": true, "skillDirs": ["/home/u/skills"], "logLevel": "debug",
+                              "perfettoOrigin": "http://127.0.0.1:10000"},
     "trace": "off",
     "workspaceFolders": null
   })");
@@ -52,6 +53,7 @@ TEST(LspTypesTest, InitializeParamsFromARealisticClientIgnoresWhatWeDoNotRead) {
   EXPECT_EQ(*p.initialization_options->no_cache, true);
   EXPECT_EQ(*p.initialization_options->skill_dirs, std::vector<std::string>{"/home/u/skills"});
   EXPECT_EQ(*p.initialization_options->log_level, LogLevel::kDebug);
+  EXPECT_EQ(*p.initialization_options->perfetto_origin, "http://127.0.0.1:10000");
 }
 
 TEST(LspTypesTest, InitializeParamsMinimalAndRoundTrip) {
@@ -66,10 +68,11 @@ TEST(LspTypesTest, InitializeParamsMinimalAndRoundTrip) {
   p.process_id = 12;
   p.client_info = ClientInfo{"nvim", std::nullopt};
   p.work_done_progress = true;
-  p.initialization_options = InitializationOptions{false, std::vector<std::string>{"/s"}, LogLevel::kWarning};
+  p.initialization_options =
+      InitializationOptions{false, std::vector<std::string>{"/s"}, LogLevel::kWarning, "https://perfetto.corp:8443"};
   ExpectRoundTrip(p, R"({"capabilities":{"window":{"showDocument":{"support":false},"workDoneProgress":true}},)"
                      R"("clientInfo":{"name":"nvim"},"initializationOptions":{"logLevel":"warning","noCache":false,)"
-                     R"("skillDirs":["/s"]},"processId":12})");
+                     R"("perfettoOrigin":"https://perfetto.corp:8443","skillDirs":["/s"]},"processId":12})");
 }
 
 TEST(LspTypesTest, InitializeParamsErrorsNameTheNestedPath) {
@@ -83,6 +86,28 @@ TEST(LspTypesTest, InitializeParamsErrorsNameTheNestedPath) {
   EXPECT_EQ(ErrorOf<InitializeParams>(R"({"initializationOptions":{"skillDirs":["/a",2]}})"),
             "params.initializationOptions.skillDirs[1]: expected a string, got a number");
   EXPECT_EQ(ErrorOf<InitializeParams>(R"({"processId":"12"})"), "params.processId: expected an integer, got a string");
+}
+
+TEST(LspTypesTest, PerfettoOriginMustBeAWebOrigin) {
+  for (const char* ok :
+       {"https://ui.perfetto.dev", "http://127.0.0.1:10000", "http://[::1]:9000", "http://localhost"}) {
+    const auto parsed = Parse<InitializeParams>(Json{{"initializationOptions", {{"perfettoOrigin", ok}}}});
+    ASSERT_TRUE(parsed.ok()) << ok << ": " << parsed.error;
+    EXPECT_EQ(*parsed.value->initialization_options->perfetto_origin, ok);
+    EXPECT_FALSE(WebOriginProblem(ok)) << ok;
+  }
+  // A path, a trailing slash, another scheme, quotes or an empty string would break the opener page's postMessage.
+  for (const char* bad : {"https://ui.perfetto.dev/", "https://ui.perfetto.dev/#!/", "ftp://ui.perfetto.dev",
+                          "ui.perfetto.dev", "https://x.dev'", "", "javascript:alert(1)"}) {
+    EXPECT_TRUE(WebOriginProblem(bad)) << bad;
+    const auto parsed = Parse<InitializeParams>(Json{{"initializationOptions", {{"perfettoOrigin", bad}}}});
+    EXPECT_FALSE(parsed.ok()) << bad;
+  }
+  EXPECT_EQ(ErrorOf<InitializeParams>(R"({"initializationOptions":{"perfettoOrigin":"https://ui.perfetto.dev/"}})"),
+            "params.initializationOptions.perfettoOrigin: 'https://ui.perfetto.dev/' is not a web origin like "
+            "https://ui.perfetto.dev or http://127.0.0.1:10000 (scheme, host and optional port; no path)");
+  EXPECT_EQ(ErrorOf<InitializeParams>(R"({"initializationOptions":{"perfettoOrigin":9001}})"),
+            "params.initializationOptions.perfettoOrigin: expected a string, got a number");
 }
 
 TEST(LspTypesTest, InitializeResultRoundTrips) {

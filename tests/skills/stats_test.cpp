@@ -90,6 +90,44 @@ TEST(SummarizeGroups, GroupsAndSkips) {
   EXPECT_EQ(s[1].max, 7);
 }
 
+TEST(Summarize, StddevStaysExactWhenTheMeanDwarfsTheSpread) {
+  // Timestamps-sized values with a spread of 1: a one-pass double formula loses every digit here.
+  std::vector<int64_t> v = {1'000'000'000'000'000, 1'000'000'000'000'001, 1'000'000'000'000'002};
+  EXPECT_DOUBLE_EQ(Summarize(v).stddev, 1.0);
+  // Values so large that the exact 128-bit moments could overflow take the two-pass path.
+  const int64_t big = int64_t{1} << 62;
+  std::vector<int64_t> huge = {big, big - 2, big - 4, -big};
+  ExpectSame(huge);
+}
+
+TEST(SummarizeGroups, ManyValuesOverTwoThreadsMatchTheDefinitions) {
+  // Above the two-thread threshold (2^21 values), in groups of very different sizes.
+  std::mt19937_64 rng(7);
+  const size_t n = (size_t{1} << 21) + 12345;
+  std::vector<int32_t> group(n);
+  std::vector<int64_t> value(n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t r = rng();
+    group[i] = r % 10 == 0 ? -1 : static_cast<int32_t>((r >> 8) % 7 == 0 ? 0 : 1 + (r >> 16) % 5);
+    value[i] = static_cast<int64_t>((r >> 20) % 1'000'000) + ((r >> 8) % 7 == 0 ? 5'000'000'000 : 0);
+  }
+  const auto got = SummarizeGroups(group, 6, [&](size_t i) { return value[i]; });
+  ASSERT_EQ(got.size(), 6u);
+  for (int32_t g = 0; g < 6; ++g) {
+    std::vector<int64_t> members;
+    for (size_t i = 0; i < n; ++i) {
+      if (group[i] == g) members.push_back(value[i]);
+    }
+    const SampleSummary want = Direct(members);
+    EXPECT_EQ(got[g].count, want.count) << g;
+    EXPECT_EQ(got[g].total, want.total) << g;
+    EXPECT_EQ(got[g].min, want.min) << g;
+    EXPECT_EQ(got[g].max, want.max) << g;
+    EXPECT_DOUBLE_EQ(got[g].median, want.median) << g;
+    EXPECT_NEAR(got[g].stddev, want.stddev, 1e-9 * (1 + want.stddev)) << g;
+  }
+}
+
 TEST(DenseIndex, AssignsIdsInFirstSeenOrderAndGrows) {
   DenseIndex index;
   for (uint64_t k = 0; k < 100000; ++k) EXPECT_EQ(index.IdOf(k * 7919), static_cast<int32_t>(k));

@@ -55,12 +55,16 @@ class PerfettoOverLsp : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  void Start() {
-    server_ = std::make_unique<Subprocess>(std::vector<std::string>{NsysAiBinary(), "serve", "--stdio", "--no-cache"});
+  void Start(std::vector<std::string> serve_flags = {}, Json initialization_options = nullptr) {
+    std::vector<std::string> argv = {NsysAiBinary(), "serve", "--stdio", "--no-cache"};
+    argv.insert(argv.end(), serve_flags.begin(), serve_flags.end());
+    server_ = std::make_unique<Subprocess>(argv);
     rpc_ = std::make_unique<FramedConnection>(server_->stdout_fd(), server_->stdin_fd(), false);
     rpc_->AnswerServerRequests(false);  // the test answers window/showDocument itself
     const Json capabilities = {{"window", {{"showDocument", {{"support", true}}}, {"workDoneProgress", true}}}};
-    const Json init = Call("initialize", {{"processId", nullptr}, {"capabilities", capabilities}});
+    Json params = {{"processId", nullptr}, {"capabilities", capabilities}};
+    if (!initialization_options.is_null()) params["initializationOptions"] = std::move(initialization_options);
+    const Json init = Call("initialize", std::move(params));
     ASSERT_TRUE(init.contains("result")) << init.dump();
     rpc_->Send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
     const Json opened = Call("nsys/openProfile", {{"path", Fixture("h100_2gpu_1s.sqlite")}});
@@ -169,6 +173,39 @@ TEST_F(PerfettoOverLsp, OpenInPerfettoPublishesALinkAndAsksTheClientToOpenIt) {
   // The server is gone: the link with it, and its trace file.
   EXPECT_EQ(transport::testing::Get(static_cast<uint16_t>(port), "/p/" + token + "/").status, 0);
   EXPECT_EQ(std::distance(fs::directory_iterator(traces), fs::directory_iterator()), 0);
+}
+
+TEST_F(PerfettoOverLsp, OpenerPageUsesThePerfettoOriginGivenAtInitialize) {
+  NSYS_REQUIRE_FIXTURES();
+  // The session's origin wins over the server's --perfetto-origin.
+  Start({"--perfetto-origin", "https://perfetto.server-default.example"},
+        {{"perfettoOrigin", "http://127.0.0.1:10000"}});
+  const Json reply = Call("nsys/openInPerfetto", {{"profileId", "p1"}, {"window", {{"start", 0}, {"end", 0.2}}}});
+  ASSERT_TRUE(reply.contains("result")) << reply.dump();
+  const int port = reply["result"]["port"];
+  const std::string token = reply["result"]["token"];
+  auto show = rpc_->Take([](const Json& m) { return m.value("method", "") == "window/showDocument"; }, 30s);
+  ASSERT_TRUE(show.has_value());
+  rpc_->Send({{"jsonrpc", "2.0"}, {"id", (*show)["id"]}, {"result", {{"success", true}}}});
+
+  const auto page = transport::testing::Get(static_cast<uint16_t>(port), "/p/" + token + "/");
+  ASSERT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find(R"(var ORIGIN = "http://127.0.0.1:10000";)"), std::string::npos) << page.body;
+  EXPECT_NE(page.body.find("The trace goes from this page to http://127.0.0.1:10000 "), std::string::npos);
+  EXPECT_EQ(page.body.find("server-default"), std::string::npos);
+  EXPECT_EQ(page.body.find("ui.perfetto.dev"), std::string::npos);
+}
+
+TEST_F(PerfettoOverLsp, WithoutASessionOriginTheServersOriginIsUsed) {
+  NSYS_REQUIRE_FIXTURES();
+  Start({"--perfetto-origin", "https://perfetto.server-default.example:8443"});
+  const Json reply = Call("nsys/openInPerfetto", {{"profileId", "p1"}, {"window", {{"start", 0}, {"end", 0.2}}}});
+  ASSERT_TRUE(reply.contains("result")) << reply.dump();
+  const auto page = transport::testing::Get(static_cast<uint16_t>(reply["result"]["port"].get<int>()),
+                                            "/p/" + reply["result"]["token"].get<std::string>() + "/");
+  ASSERT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find(R"(var ORIGIN = "https://perfetto.server-default.example:8443";)"), std::string::npos)
+      << page.body;
 }
 
 }  // namespace

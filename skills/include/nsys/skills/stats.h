@@ -8,6 +8,7 @@
 // so no per-group vectors are allocated.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -31,6 +32,28 @@ struct SampleSummary {
 // Summarises `values` (reorders them: nth_element). An empty span gives a zero summary.
 SampleSummary Summarize(std::span<int64_t> values);
 
+// Count, total, min, max and the exact first and second moments of a stream of values, one Add() per value: what
+// a grouped summary needs besides the median, gathered in the same pass that groups the values.
+struct RunningMoments {
+  int64_t count = 0;
+  int64_t total = 0;
+  int64_t min = 0;
+  int64_t max = 0;
+  __int128 sum_squares = 0;  // exact: no cancellation when the mean dwarfs the spread
+  void Add(int64_t v) {
+    min = count == 0 || v < min ? v : min;
+    max = count == 0 || v > max ? v : max;
+    ++count;
+    total += v;
+    sum_squares += static_cast<__int128>(v) * v;
+  }
+};
+
+// The summary of values whose moments are `m` and which are all in `values` (reordered); the median is selected
+// with the known min/max bounds, and the standard deviation comes from the exact moments when they cannot have
+// overflowed (else from a second pass over `values`).
+SampleSummary SummarizeWithMoments(std::span<int64_t> values, const RunningMoments& m);
+
 // Summaries of values grouped by dense group id. `group_of_row[i]` is the group of row i, or -1 to skip it;
 // `value_of_row(i)` is called once per kept row. Returns one summary per group id in [0, num_groups).
 template <typename ValueFn>
@@ -46,10 +69,16 @@ class GroupedSamples {
   std::vector<SampleSummary> Summarize(ValueFn&& value_of_row);
 
  private:
+  // Each group's summary from its slice of flat_; big inputs split the groups over two threads.
+  void SummarizeAllGroups(const std::vector<RunningMoments>& moments, std::vector<SampleSummary>& out);
+
   const std::vector<int32_t>& group_of_row_;
   std::vector<size_t> offset_;
   std::vector<size_t> cursor_;
-  std::vector<int64_t> flat_;
+  // Every value is written before it is read, so no zero-fill: on tens of millions of values the fill alone
+  // costs as much as the grouping pass.
+  std::unique_ptr<int64_t[]> flat_;
+  size_t flat_size_ = 0;
 };
 
 // Maps 64-bit keys to dense ids 0, 1, 2, ... in first-seen order. Open addressing with linear probing: one
@@ -111,21 +140,24 @@ inline GroupedSamples::GroupedSamples(const std::vector<int32_t>& group_of_row, 
     if (g >= 0) ++offset_[static_cast<size_t>(g) + 1];
   }
   for (size_t g = 0; g < num_groups; ++g) offset_[g + 1] += offset_[g];
-  flat_.resize(offset_[num_groups]);
+  flat_size_ = offset_[num_groups];
+  flat_.reset(new int64_t[flat_size_]);
 }
 
 template <typename ValueFn>
 std::vector<SampleSummary> GroupedSamples::Summarize(ValueFn&& value_of_row) {
   const size_t num_groups = offset_.size() - 1;
   cursor_.assign(offset_.begin(), offset_.end() - 1);
+  std::vector<RunningMoments> moments(num_groups);
   for (size_t i = 0; i < group_of_row_.size(); ++i) {
     const int32_t g = group_of_row_[i];
-    if (g >= 0) flat_[cursor_[static_cast<size_t>(g)]++] = value_of_row(i);
+    if (g < 0) continue;
+    const int64_t v = value_of_row(i);
+    flat_[cursor_[static_cast<size_t>(g)]++] = v;
+    moments[static_cast<size_t>(g)].Add(v);
   }
   std::vector<SampleSummary> out(num_groups);
-  for (size_t g = 0; g < num_groups; ++g) {
-    out[g] = skills::Summarize(std::span<int64_t>(flat_.data() + offset_[g], offset_[g + 1] - offset_[g]));
-  }
+  SummarizeAllGroups(moments, out);
   return out;
 }
 

@@ -1,5 +1,6 @@
 // Conversions of the LSP base types the server reads and writes (initialize, progress, cancel, messages).
 #include <limits>
+#include <regex>
 #include <string>
 #include <utility>
 
@@ -35,6 +36,14 @@ std::string_view ToString(LogLevel level) {
   return EnumName(level, kLogLevelNames);
 }
 
+std::optional<std::string> WebOriginProblem(const std::string& origin) {
+  static const std::regex kOrigin(R"(^https?://(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$)");
+  if (std::regex_match(origin, kOrigin)) return std::nullopt;
+  return "'" + origin +
+         "' is not a web origin like https://ui.perfetto.dev or http://127.0.0.1:10000 (scheme, host and optional "
+         "port; no path)";
+}
+
 void FromJson(const Json& j, MessageType& out, const std::string& path) {
   const int64_t value = ReadInteger(j, path, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
   if (value < 1 || value > 5) FailAt(path, "expected a MessageType from 1 to 5, got " + std::to_string(value));
@@ -57,12 +66,17 @@ void FromJson(const Json& j, InitializationOptions& out, const std::string& path
   r.Optional("noCache", out.no_cache);
   r.Optional("skillDirs", out.skill_dirs);
   r.Optional("logLevel", out.log_level);
+  r.Optional("perfettoOrigin", out.perfetto_origin);
+  if (out.perfetto_origin) {
+    if (auto problem = WebOriginProblem(*out.perfetto_origin)) FailAt(r.PathOf("perfettoOrigin"), *problem);
+  }
 }
 void to_json(Json& j, const InitializationOptions& v) {
   j = Json::object();
   SetIfPresent(j, "noCache", v.no_cache);
   SetIfPresent(j, "skillDirs", v.skill_dirs);
   if (v.log_level) j["logLevel"] = std::string(ToString(*v.log_level));
+  SetIfPresent(j, "perfettoOrigin", v.perfetto_origin);
 }
 NSYS_DEFINE_FROM_JSON(InitializationOptions)
 

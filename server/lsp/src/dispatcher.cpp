@@ -309,6 +309,7 @@ bool DispatcherCore::AcceptInitialize(const protocol::Request& request) {
   if (params.value->client_info) settings.client.name = params.value->client_info->name;
   if (const auto& options = params.value->initialization_options) {
     settings.no_cache = options->no_cache.value_or(false);
+    settings.perfetto_origin = options->perfetto_origin.value_or("");
     if (options->log_level) core::SetLogLevel(ToCoreLevel(*options->log_level));
   }
   settings_ = std::move(settings);

@@ -51,8 +51,8 @@ std::string PathFromClient(const std::string& path_or_uri) {
 // ---- lifecycle ----
 
 Expected<protocol::InitializeResult> OnInitialize(const protocol::InitializeParams& params, RequestContext& ctx) {
-  // Session settings (capabilities, noCache, logLevel) were applied by the dispatcher when it accepted the request;
-  // skill folders change the shared workspace, so they are loaded here, on a worker.
+  // Session settings (capabilities, noCache, logLevel, perfettoOrigin) were applied by the dispatcher when it
+  // accepted the request; skill folders change the shared workspace, so they are loaded here, on a worker.
   if (params.initialization_options && params.initialization_options->skill_dirs) {
     std::vector<std::string> dirs;
     for (const auto& dir : *params.initialization_options->skill_dirs) dirs.push_back(PathFromClient(dir));

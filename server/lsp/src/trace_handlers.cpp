@@ -228,6 +228,7 @@ Expected<Json> OnOpenInPerfetto(const protocol::OpenInPerfettoParams& params, Re
   trace.path = path;
   trace.title = TraceTitle((*profile)->info(), options->window);
   trace.file_name = TraceFileName((*profile)->info());
+  trace.perfetto_origin = ctx.settings().perfetto_origin;
   auto published = publisher->Publish(std::move(trace));
   if (!published) {
     std::error_code ec;

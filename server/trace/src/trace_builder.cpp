@@ -161,77 +161,65 @@ void TraceBuilder::Note(Ns s, Ns e) {
   have_span_ = true;
 }
 
-void TraceBuilder::WriteKernel(size_t row) {
-  const auto& k = *in_.kernels;
-  if (!GpuSelected(k, row)) return;
-  const Ns s = k.start[row];
-  Ns e = std::max(s, k.end[row]);
+template <typename Table, typename NameFn, typename ArgsFn>
+void TraceBuilder::WriteGpuSlice(const Table& t, size_t row, Category category, const std::vector<uint64_t>& flow_of,
+                                 RowRange rows, int64_t& written, NameFn name_of, ArgsFn write_args) {
+  if (!GpuSelected(t, row)) return;
+  const Ns s = t.start[row];
+  Ns e = std::max(s, t.end[row]);
   if (Short(s, e)) {
     ++stats_.skipped_short;
     return;
   }
-  const uint32_t track = tracks_.StreamTrack({k.device[row], k.pid[row], k.stream[row]});
+  const uint32_t track = tracks_.StreamTrack({t.device[row], t.pid[row], t.stream[row]});
+  const Ns measured = e - s;
   e = tracks_.Open(track, s, e);
-  const Name name = NameOf(k.name[row]);
-  writer_.BeginEvent(EventType::kSliceBegin, tracks_.uuid(track), s, name.iid, name.define, Category::kKernel);
-  char buf[48];
-  writer_.ArgString(Arg::kGrid, Dim3(buf, k.grid_x[row], k.grid_y[row], k.grid_z[row]));
-  writer_.ArgString(Arg::kBlock, Dim3(buf, k.block_x[row], k.block_y[row], k.block_z[row]));
-  writer_.ArgInt(Arg::kRegistersPerThread, k.registers_per_thread[row]);
-  writer_.ArgInt(Arg::kStaticSharedMemory, k.static_shared_memory[row]);
-  writer_.ArgInt(Arg::kDynamicSharedMemory, k.dynamic_shared_memory[row]);
-  writer_.ArgUint(Arg::kCorrelationId, k.correlation_id[row]);
-  if (const uint64_t flow = kernel_flow_[row - kernel_rows_.first]; flow != 0) writer_.TerminatingFlowId(flow);
+  const Name name = name_of();  // interned only now: a left-out slice must not take an iid
+  writer_.BeginEvent(EventType::kSliceBegin, tracks_.uuid(track), s, name.iid, name.define, category);
+  write_args(measured);
+  writer_.ArgUint(Arg::kCorrelationId, t.correlation_id[row]);
+  if (const uint64_t flow = flow_of[row - rows.first]; flow != 0) writer_.TerminatingFlowId(flow);
   writer_.FinishEvent();
-  ++stats_.kernels;
+  ++written;
   Note(s, e);
+}
+
+void TraceBuilder::WriteKernel(size_t row) {
+  const auto& k = *in_.kernels;
+  auto launch_args = [&](Ns) {
+    char buf[48];
+    writer_.ArgString(Arg::kGrid, Dim3(buf, k.grid_x[row], k.grid_y[row], k.grid_z[row]));
+    writer_.ArgString(Arg::kBlock, Dim3(buf, k.block_x[row], k.block_y[row], k.block_z[row]));
+    writer_.ArgInt(Arg::kRegistersPerThread, k.registers_per_thread[row]);
+    writer_.ArgInt(Arg::kStaticSharedMemory, k.static_shared_memory[row]);
+    writer_.ArgInt(Arg::kDynamicSharedMemory, k.dynamic_shared_memory[row]);
+  };
+  auto name_of = [&] { return NameOf(k.name[row]); };
+  WriteGpuSlice(k, row, Category::kKernel, kernel_flow_, kernel_rows_, stats_.kernels, name_of, launch_args);
 }
 
 void TraceBuilder::WriteMemcpy(size_t row) {
   const auto& m = *in_.memcpys;
-  if (!GpuSelected(m, row)) return;
-  const Ns s = m.start[row];
-  Ns e = std::max(s, m.end[row]);
-  if (Short(s, e)) {
-    ++stats_.skipped_short;
-    return;
-  }
-  const uint32_t track = tracks_.StreamTrack({m.device[row], m.pid[row], m.stream[row]});
-  const Ns measured = e - s;  // bandwidth from the measured duration, before any clipping
-  e = tracks_.Open(track, s, e);
-  const size_t kind = m.copy_kind[row] < std::size(kCopyKindNames) ? m.copy_kind[row] : 0;
-  const Name name = SyntheticName(kMemcpyNames + kind, kCopyKindNames[kind]);
-  writer_.BeginEvent(EventType::kSliceBegin, tracks_.uuid(track), s, name.iid, name.define, Category::kMemcpy);
-  writer_.ArgInt(Arg::kBytes, m.bytes[row]);
-  if (measured > 0)
-    writer_.ArgDouble(Arg::kBandwidth, static_cast<double>(m.bytes[row]) / static_cast<double>(measured));
-  writer_.ArgUint(Arg::kCorrelationId, m.correlation_id[row]);
-  if (const uint64_t flow = memcpy_flow_[row - memcpy_rows_.first]; flow != 0) writer_.TerminatingFlowId(flow);
-  writer_.FinishEvent();
-  ++stats_.memcpys;
-  Note(s, e);
+  auto name_of = [&] {
+    const size_t kind = m.copy_kind[row] < std::size(kCopyKindNames) ? m.copy_kind[row] : 0;
+    return SyntheticName(kMemcpyNames + kind, kCopyKindNames[kind]);
+  };
+  auto transfer_args = [&](Ns measured) {  // bandwidth from the measured duration, before any clipping
+    writer_.ArgInt(Arg::kBytes, m.bytes[row]);
+    if (measured > 0)
+      writer_.ArgDouble(Arg::kBandwidth, static_cast<double>(m.bytes[row]) / static_cast<double>(measured));
+  };
+  WriteGpuSlice(m, row, Category::kMemcpy, memcpy_flow_, memcpy_rows_, stats_.memcpys, name_of, transfer_args);
 }
 
 void TraceBuilder::WriteMemset(size_t row) {
   const auto& m = *in_.memsets;
-  if (!GpuSelected(m, row)) return;
-  const Ns s = m.start[row];
-  Ns e = std::max(s, m.end[row]);
-  if (Short(s, e)) {
-    ++stats_.skipped_short;
-    return;
-  }
-  const uint32_t track = tracks_.StreamTrack({m.device[row], m.pid[row], m.stream[row]});
-  e = tracks_.Open(track, s, e);
-  const Name name = SyntheticName(kMemsetName, "Memset");
-  writer_.BeginEvent(EventType::kSliceBegin, tracks_.uuid(track), s, name.iid, name.define, Category::kMemset);
-  writer_.ArgInt(Arg::kBytes, m.bytes[row]);
-  writer_.ArgInt(Arg::kValue, m.value[row]);
-  writer_.ArgUint(Arg::kCorrelationId, m.correlation_id[row]);
-  if (const uint64_t flow = memset_flow_[row - memset_rows_.first]; flow != 0) writer_.TerminatingFlowId(flow);
-  writer_.FinishEvent();
-  ++stats_.memsets;
-  Note(s, e);
+  auto memset_args = [&](Ns) {
+    writer_.ArgInt(Arg::kBytes, m.bytes[row]);
+    writer_.ArgInt(Arg::kValue, m.value[row]);
+  };
+  auto name_of = [&] { return SyntheticName(kMemsetName, "Memset"); };
+  WriteGpuSlice(m, row, Category::kMemset, memset_flow_, memset_rows_, stats_.memsets, name_of, memset_args);
 }
 
 void TraceBuilder::WriteApiCall(size_t row) {

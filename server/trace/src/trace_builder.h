@@ -61,6 +61,12 @@ class TraceBuilder {
   Name NameOf(engine::StrId id);
   Name SyntheticName(size_t slot, std::string_view text);
 
+  // Kernels, memcpys and memsets share selection, clipping on their stream's track, the correlation id, the flow
+  // from the launching call and the counts. `name_of` returns the slice's name; `write_args(measured_ns)` writes
+  // the kind's own args (measured_ns: the duration before clipping).
+  template <typename Table, typename NameFn, typename ArgsFn>
+  void WriteGpuSlice(const Table& t, size_t row, Category category, const std::vector<uint64_t>& flow_of, RowRange rows,
+                     int64_t& written, NameFn name_of, ArgsFn write_args);
   void WriteKernel(size_t row);
   void WriteMemcpy(size_t row);
   void WriteMemset(size_t row);

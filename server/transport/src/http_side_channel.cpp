@@ -12,9 +12,9 @@
 #include <map>
 #include <mutex>
 #include <random>
-#include <regex>
 
 #include "nsys/core/log.h"
+#include "nsys/protocol/methods.h"
 #include "nsys/transport/http_opener_page.h"
 
 namespace nsys::transport {
@@ -102,13 +102,7 @@ std::optional<Request> ParseRequest(std::string_view head) {
 }  // namespace
 
 Status CheckPerfettoOrigin(const std::string& origin) {
-  static const std::regex kOrigin(R"(^https?://(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$)");
-  if (!std::regex_match(origin, kOrigin)) {
-    return MakeError(ErrorKind::kInvalidArgument,
-                     fmt::format("'{}' is not a web origin like https://ui.perfetto.dev or http://127.0.0.1:10000 "
-                                 "(scheme, host and optional port; no path)",
-                                 origin));
-  }
+  if (auto problem = protocol::WebOriginProblem(origin)) return MakeError(ErrorKind::kInvalidArgument, *problem);
   return {};
 }
 

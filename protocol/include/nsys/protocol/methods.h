@@ -237,6 +237,7 @@ struct InitializationOptions {
   std::optional<bool> no_cache;
   std::optional<std::vector<std::string>> skill_dirs;
   std::optional<LogLevel> log_level;
+  std::optional<std::string> perfetto_origin;  // this session's Perfetto UI; a web origin (see WebOriginProblem)
   bool operator==(const InitializationOptions&) const = default;
 };
 
@@ -377,6 +378,10 @@ NSYS_PROTOCOL_CONVERSIONS(ShowDocumentResult)
 std::string_view ToString(WindowClock clock);
 std::string_view ToString(ValueType type);
 std::string_view ToString(LogLevel level);
+
+// Why `origin` is not a web origin ("https://host[:port]" or "http://host[:port]", nothing after the authority), or
+// nullopt when it is one. initializationOptions.perfettoOrigin and the Perfetto side channel share this rule.
+std::optional<std::string> WebOriginProblem(const std::string& origin);
 
 template <typename T>
 Parsed<T> Parse(const Json& json, const std::string& root = "params") {

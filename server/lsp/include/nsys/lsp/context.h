@@ -31,6 +31,7 @@ struct ClientFeatures {
 struct SessionSettings {
   ClientFeatures client;
   bool no_cache = false;  // initializationOptions.noCache: openProfile skips the warm cache unless it says otherwise
+  std::string perfetto_origin;  // initializationOptions.perfettoOrigin (checked); empty = the side channel's default
 };
 
 // Server-wide knobs. Services that handlers need from outside the LSP layer (e.g. the Perfetto HTTP side channel,

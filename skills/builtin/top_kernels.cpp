@@ -18,7 +18,8 @@ class TopKernels final : public Skill {
     return "CUDA kernels by total GPU time: instances, average, median, min, max, stddev (nsys stats gpukernsum).";
   }
   std::string reference() const override { return "gpukernsum"; }
-  engine::Need needs() const override { return engine::Need::kKernels; }
+  // Kernel rows only: a summary by name never looks at launches, so it does not wait for the runtime table.
+  engine::Need needs() const override { return engine::Need::kKernelRows; }
   std::vector<ArgSpec> args() const override {
     return {
         {"base", ArgType::kBool,

@@ -65,8 +65,12 @@ double StddevFromMoments(const RunningMoments& m) {
                                     m.min < 0 ? 0 - static_cast<uint64_t>(m.min) : static_cast<uint64_t>(m.min));
   // n * sum(v^2) <= n^2 * largest^2 must stay below 2^126, and sum(v) itself must not have wrapped.
   if (2 * (std::bit_width(static_cast<uint64_t>(m.count)) + std::bit_width(largest)) > 124) return -1;
-  const __int128 n = m.count;
-  const __int128 numerator = n * m.sum_squares - static_cast<__int128>(m.total) * m.total;
+  // Within the bound above every product fits, and |total| <= n * largest did not wrap.
+  const UInt128 n = static_cast<uint64_t>(m.count);
+  const uint64_t total_magnitude = m.total < 0 ? 0 - static_cast<uint64_t>(m.total) : static_cast<uint64_t>(m.total);
+  const UInt128 n_sum_squares = n * m.sum_squares;
+  const UInt128 total_squared = static_cast<UInt128>(total_magnitude) * total_magnitude;
+  const UInt128 numerator = n_sum_squares > total_squared ? n_sum_squares - total_squared : 0;  // >= 0 in exact math
   const long double variance = static_cast<long double>(numerator) / static_cast<long double>(n * (n - 1));
   return static_cast<double>(std::sqrt(std::max<long double>(0, variance)));
 }
@@ -101,8 +105,8 @@ void GroupedSamples::SummarizeAllGroups(const std::vector<RunningMoments>& momen
   const size_t num_groups = moments.size();
   auto summarize = [&](size_t g_begin, size_t g_end) {
     for (size_t g = g_begin; g < g_end; ++g) {
-      out[g] = SummarizeWithMoments(std::span<int64_t>(flat_.get() + offset_[g], offset_[g + 1] - offset_[g]),
-                                    moments[g]);
+      out[g] =
+          SummarizeWithMoments(std::span<int64_t>(flat_.get() + offset_[g], offset_[g + 1] - offset_[g]), moments[g]);
     }
   };
   // Selecting medians is most of the work on tens of millions of values; halve it by value count on two threads.
@@ -151,7 +155,6 @@ double MedianOf(std::span<int64_t> values, int64_t min, int64_t max) {
 }
 
 }  // namespace
-
 
 void DenseIndex::Rehash(size_t capacity) {
   slot_keys_.assign(capacity, 0);

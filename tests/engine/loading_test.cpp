@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
@@ -87,6 +88,26 @@ TEST(Loading, CancelStopsTheLoadersAndALaterRequireResumes) {
   ASSERT_FALSE(percents.empty());
   EXPECT_EQ(percents.back(), 100.0);
   EXPECT_TRUE(std::is_sorted(percents.begin(), percents.end()));
+}
+
+// A kernel summary needs the kernel rows only: it does not wait for (or load) the runtime table and the links.
+TEST(Loading, KernelRowsDoNotLoadTheRuntimeTable) {
+  NSYS_REQUIRE_FIXTURES();
+  auto p = OpenOrDie(Fixture("h100_2gpu_1s.sqlite"), TestOptions());
+  ASSERT_TRUE(p);
+  ASSERT_TRUE(p->Require(Need::kKernelRows).ok());
+  EXPECT_EQ(p->kernels().size(), 3442u);
+  EXPECT_EQ(p->runtime().size(), 0u) << "the runtime table loaded for a kernel-rows request";
+  ASSERT_TRUE(p->Require(Need::kKernels).ok());
+  EXPECT_EQ(p->kernels().size(), 3442u);
+  EXPECT_GT(p->runtime().size(), 0u);
+  ASSERT_EQ(p->kernels().launch.size(), 3442u);
+  const int64_t linked =
+      std::count_if(p->kernels().launch.begin(), p->kernels().launch.end(), [](int32_t r) { return r >= 0; });
+  // SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r
+  //   WHERE r.correlationId = k.correlationId AND (r.globalTid >> 24) = (k.globalPid >> 24)) -> 1632 (the capture
+  // starts after the launches of the others).
+  EXPECT_EQ(linked, 1632);
 }
 
 TEST(Loading, CancelledBeforeStartLoadsNothing) {

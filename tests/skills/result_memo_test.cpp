@@ -64,7 +64,7 @@ TEST(ResultMemo, EvictsLeastRecentlyUsedWithinTheCellBudget) {
   auto args = [](int64_t n) { return Args{{"n", Value(n)}}; };
   memo.Store(skill, args(1), TableOfRows(40, 1));  // 41 cells each
   memo.Store(skill, args(2), TableOfRows(40, 1));
-  ASSERT_NE(memo.Find(skill, args(1)), nullptr);  // 1 is now the most recent
+  ASSERT_NE(memo.Find(skill, args(1)), nullptr);   // 1 is now the most recent
   memo.Store(skill, args(3), TableOfRows(40, 1));  // over budget: 2 goes
   EXPECT_NE(memo.Find(skill, args(1)), nullptr);
   EXPECT_EQ(memo.Find(skill, args(2)), nullptr);

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -80,9 +79,8 @@ void Workspace::StopWarmUp(Entry& entry) {
   if (entry.warm.joinable()) entry.warm.join();
 }
 
-void Workspace::WarmUp(const std::shared_ptr<engine::Profile>& profile,
-                       const std::shared_ptr<skills::ResultMemo>& memo, const CancelToken& cancel,
-                       const std::vector<std::string>& skill_names) {
+void Workspace::WarmUp(const std::shared_ptr<engine::Profile>& profile, const std::shared_ptr<skills::ResultMemo>& memo,
+                       const CancelToken& cancel, const std::vector<std::string>& skill_names) {
   LowerThisThreadsPriority();
   std::vector<std::shared_ptr<const skills::Skill>> to_run;
   for (const auto& name : skill_names) {
@@ -131,7 +129,8 @@ Expected<OpenedProfile> Workspace::Open(const std::string& path, const engine::O
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, fmt::format("opening {} was cancelled", path));
   auto entry = std::make_shared<Entry>();
   entry->profile = std::move(opened.value());
-  const std::vector<std::string> warm = options.load_all_in_background ? config().warm_skills : std::vector<std::string>{};
+  const std::vector<std::string> warm =
+      options.load_all_in_background ? config().warm_skills : std::vector<std::string>{};
   std::lock_guard lock(mu_);
   OpenedProfile result{fmt::format("p{}", next_id_++), entry->profile};
   if (!warm.empty()) {
@@ -254,7 +253,8 @@ Expected<skills::Table> Workspace::RunSkill(const std::string& profile_id, const
 Expected<skills::ResultMemo::Stats> Workspace::MemoStats(const std::string& profile_id) const {
   std::lock_guard lock(mu_);
   auto it = profiles_.find(profile_id);
-  if (it == profiles_.end()) return MakeError(ErrorKind::kNotFound, fmt::format("no open profile has id '{}'", profile_id));
+  if (it == profiles_.end())
+    return MakeError(ErrorKind::kNotFound, fmt::format("no open profile has id '{}'", profile_id));
   return it->second->memo->stats();
 }
 

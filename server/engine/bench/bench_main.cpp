@@ -107,7 +107,8 @@ int main(int argc, char** argv) {
   fmt::print("open_ms={:.1f}\nfrom_cache={}\n", Ms(t0, t_open), profile->info().from_cache);
 
   if (command == "summary") {
-    if (auto s = profile->Require(Need::kKernels); !s.ok()) return Fail(s.error().message);
+    // What top_kernels requires: the kernel rows, not their launch links.
+    if (auto s = profile->Require(Need::kKernelRows); !s.ok()) return Fail(s.error().message);
     const auto t_loaded = Clock::now();
     const std::vector<Row> rows = KernelSummary(profile->kernels());
     const auto t_done = Clock::now();

@@ -102,6 +102,7 @@ std::vector<StageId> ProfileImpl::Closure(Need needs) const {
       {Need::kMemcpy, kMemcpyLink},     {Need::kMemset, kMemsetLink},
       {Need::kSync, kSyncLink},         {Need::kNvtx, kNvtxLoad},
       {Need::kOverhead, kOverheadLoad}, {Need::kAttribution, kAttributionLink},
+      {Need::kKernelRows, kKernelLoad},
   };
   std::array<bool, kStageCount> in{};
   std::vector<StageId> todo;

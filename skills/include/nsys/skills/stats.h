@@ -34,18 +34,22 @@ SampleSummary Summarize(std::span<int64_t> values);
 
 // Count, total, min, max and the exact first and second moments of a stream of values, one Add() per value: what
 // a grouped summary needs besides the median, gathered in the same pass that groups the values.
+__extension__ using UInt128 = unsigned __int128;  // GCC and Clang; __extension__ keeps -Wpedantic quiet
+
 struct RunningMoments {
   int64_t count = 0;
   int64_t total = 0;
   int64_t min = 0;
   int64_t max = 0;
-  __int128 sum_squares = 0;  // exact: no cancellation when the mean dwarfs the spread
+  UInt128 sum_squares = 0;  // exact: no cancellation when the mean dwarfs the spread
   void Add(int64_t v) {
     min = count == 0 || v < min ? v : min;
     max = count == 0 || v > max ? v : max;
     ++count;
-    total += v;
-    sum_squares += static_cast<__int128>(v) * v;
+    // Unsigned arithmetic wraps instead of overflowing on absurd inputs; StddevFromMoments checks the bounds.
+    total = static_cast<int64_t>(static_cast<uint64_t>(total) + static_cast<uint64_t>(v));
+    const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    sum_squares += static_cast<UInt128>(magnitude) * magnitude;
   }
 };
 

@@ -142,6 +142,29 @@ bool ForEachGpuOp(const engine::Profile& profile, const engine::Filter& filter, 
   return true;
 }
 
+// The same, handing `fn(table, row)` the op's own table (KernelTable, MemcpyTable or MemsetTable), for consumers
+// that read only the columns the three tables share (start, end, device, stream, pid).
+template <typename Fn>
+bool ForEachGpuOpRow(const engine::Profile& profile, const engine::Filter& filter, const GpuOpsOptions& options,
+                     const CancelToken& cancel, Fn&& fn) {
+  const engine::KernelTable& k = profile.kernels();
+  const engine::MemcpyTable& m = profile.memcpys();
+  const engine::MemsetTable& s = profile.memsets();
+  return ForEachGpuOp(profile, filter, options, cancel, [&](OpKind kind, size_t i) {
+    switch (kind) {
+      case OpKind::kKernel:
+        fn(k, i);
+        break;
+      case OpKind::kMemcpy:
+        fn(m, i);
+        break;
+      case OpKind::kMemset:
+        fn(s, i);
+        break;
+    }
+  });
+}
+
 // One process's GPU operations on one device.
 struct GpuOpGroup {
   uint32_t pid = 0;

@@ -232,22 +232,7 @@ Expected<Table> StreamsView(const Context& ctx) {
     s.busy_until = std::max(s.busy_until, end);
     s.last_end = std::max(s.last_end, end);
   };
-  const engine::KernelTable& kt = p.kernels();
-  const engine::MemcpyTable& mt = p.memcpys();
-  const engine::MemsetTable& st = p.memsets();
-  const bool ok = ForEachGpuOp(p, ctx.filter, GpuOpsOptions{}, ctx.cancel, [&](OpKind kind, size_t i) {
-    switch (kind) {
-      case OpKind::kKernel:
-        add(kt, i);
-        break;
-      case OpKind::kMemcpy:
-        add(mt, i);
-        break;
-      case OpKind::kMemset:
-        add(st, i);
-        break;
-    }
-  });
+  const bool ok = ForEachGpuOpRow(p, ctx.filter, GpuOpsOptions{}, ctx.cancel, add);
   if (!ok) return CancelledError();
   for (StreamState& s : streams) s.busy += s.busy_until - s.covered_from;
   std::sort(streams.begin(), streams.end(), [](const StreamState& a, const StreamState& b) {

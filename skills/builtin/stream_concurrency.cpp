@@ -137,22 +137,7 @@ class StreamConcurrencySkill final : public Skill {
       }
       devices[streams[k].device].Add(k, t.start[i], t.end[i], streams);
     };
-    const engine::KernelTable& kt = p.kernels();
-    const engine::MemcpyTable& mt = p.memcpys();
-    const engine::MemsetTable& st = p.memsets();
-    const bool ok = ForEachGpuOp(p, ctx.filter, GpuOpsOptions{}, ctx.cancel, [&](OpKind kind, size_t i) {
-      switch (kind) {
-        case OpKind::kKernel:
-          add(kt, i);
-          break;
-        case OpKind::kMemcpy:
-          add(mt, i);
-          break;
-        case OpKind::kMemset:
-          add(st, i);
-          break;
-      }
-    });
+    const bool ok = ForEachGpuOpRow(p, ctx.filter, GpuOpsOptions{}, ctx.cancel, add);
     if (!ok) return CancelledError();
     for (DeviceSweep& d : devices) d.Advance(INT64_MAX, streams);
     std::vector<size_t> order(devices.size());

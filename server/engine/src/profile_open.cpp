@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "cache_budget.h"
 #include "loaders.h"
 #include "nsys_rep.h"
 #include "profile_impl.h"
@@ -28,6 +29,7 @@ std::shared_ptr<ProfileImpl> OpenFromSnapshot(const OpenOptions& options, const 
   if (!reader->ReadInfo(impl->info_, impl->pool_, impl->coverage_)) return nullptr;
   impl->snapshot_ = std::move(reader);
   impl->info_.from_cache = true;
+  TouchSnapshot(snapshot_path);  // recently used: the last to go when the cache is over budget
   return impl;
 }
 

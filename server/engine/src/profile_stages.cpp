@@ -1,6 +1,10 @@
 // Stage task bodies: prepare (or restore from the snapshot), load parts, finalize, link; and the snapshot write.
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <filesystem>
+
+#include "cache_budget.h"
 #include "profile_impl.h"
 
 namespace nsys::engine {
@@ -290,7 +294,12 @@ void ProfileImpl::MaybeWriteSnapshot(std::unique_lock<std::mutex>& lock) {
   SnapshotTables tables{&kernels_, &runtime_,    &memcpys_,  &memsets_, &syncs_,
                         &nvtx_,    &nvtx_marks_, &overhead_, coverage_};
   // A failed write (disk full, read-only cache dir) only costs the next open its warm start.
-  (void)WriteSnapshot(snapshot_path_, *identity_, info_, pool_, tables);
+  if (WriteSnapshot(snapshot_path_, *identity_, info_, pool_, tables).ok()) {
+    const std::string dir = std::filesystem::path(snapshot_path_).parent_path().string();
+    for (const auto& gone : PruneSnapshots(dir, options_.cache_budget_bytes, snapshot_path_)) {
+      if (trace_) std::fprintf(stderr, "nsys-ai engine: cache over budget, deleted %s\n", gone.c_str());
+    }
+  }
   lock.lock();
   snapshot_writing_ = false;
   snapshot_done_ = true;

@@ -43,8 +43,10 @@ inline constexpr bool Has(Need set, Need bit) {
 inline constexpr Need kAllTables = static_cast<Need>(0x1FF);
 
 struct OpenOptions {
-  bool use_cache = true;               // read/write the warm snapshot under the cache dir
-  std::string cache_dir;               // empty = $XDG_CACHE_HOME/nsys-ai (or ~/.cache/nsys-ai)
+  bool use_cache = true;  // read/write the warm snapshot under the cache dir
+  std::string cache_dir;  // empty = $XDG_CACHE_HOME/nsys-ai (or ~/.cache/nsys-ai)
+  // After writing a snapshot, the least recently used other snapshots are deleted until all fit in this budget.
+  uint64_t cache_budget_bytes = uint64_t{20} << 30;
   bool load_all_in_background = true;  // start loading every event table right after open
   int worker_threads = 2;              // loader threads
   std::string nsys_binary = "nsys";    // for .nsys-rep conversion

@@ -65,6 +65,11 @@ int32_t NvtxLabels::LabelOfSlow(size_t row) {
     if (slot < 0) slot = NewLabel(row, 0);
     return slot;
   }
+  if (prefix == 0 && op_id >= 0 && op_id <= UINT32_MAX) {
+    const auto index = static_cast<size_t>(by_name_op_.IdOf((static_cast<uint64_t>(op_id) << 32) | name));
+    if (index == label_of_name_op_.size()) label_of_name_op_.push_back(NewLabel(row, 0));
+    return label_of_name_op_[index];
+  }
   const SlowKey key{name, prefix, op_id};
   auto [it, inserted] = by_key_.try_emplace(key, 0);
   if (inserted) it->second = NewLabel(row, prefix);

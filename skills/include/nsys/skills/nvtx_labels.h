@@ -14,6 +14,7 @@
 #include "nsys/engine/cancel.h"
 #include "nsys/engine/expected.h"
 #include "nsys/engine/profile.h"
+#include "nsys/skills/stats.h"
 
 namespace nsys::skills {
 
@@ -63,6 +64,10 @@ class NvtxLabels {
   std::unordered_map<uint64_t, uint32_t> domain_prefix_of_;  // (pid << 32 | domainId) -> 1 + index in prefixes_
   std::vector<std::string> prefixes_;
   std::vector<int32_t> by_name_;  // StrId -> label, for rows with no domain prefix and no op_id split
+  // (op_id << 32 | name) -> index into label_of_name_op_, for split_op_id rows without a domain prefix: one
+  // open-addressing probe per row instead of a node-based hash map (tens of millions of PyTorch ranges).
+  DenseIndex by_name_op_;
+  std::vector<int32_t> label_of_name_op_;
   std::unordered_map<SlowKey, int32_t, SlowKeyHash> by_key_;
   std::vector<int32_t> representative_;  // label -> a row carrying it
   std::vector<uint32_t> label_prefix_;   // label -> domain prefix (0 = none)

@@ -52,6 +52,13 @@ std::shared_ptr<const Table> ResultMemo::Find(const std::shared_ptr<const Skill>
   return it->second.table;
 }
 
+bool ResultMemo::Contains(const std::shared_ptr<const Skill>& skill, const Args& args) const {
+  const std::string key = KeyOf(*skill, args);
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(key);
+  return it != entries_.end() && it->second.skill == skill;
+}
+
 void ResultMemo::Store(const std::shared_ptr<const Skill>& skill, const Args& args,
                        std::shared_ptr<const Table> table) {
   const size_t cells = CellsOf(*table);

@@ -247,6 +247,11 @@ TEST(Workspace, WarmUpPrecomputesTheHeavySkillsAfterTheBackgroundLoad) {
   auto summary = workspace.RunSkill(opened->id, "nvtx_summary", {});
   ASSERT_TRUE(summary.ok());
   EXPECT_EQ(workspace.MemoStats(opened->id)->hits, 1);
+  EXPECT_EQ(workspace.MemoStats(opened->id)->misses, 0) << "warm-up checks do not count as misses";
+  // nsys's grouping (one row per op id) is warmed too.
+  auto split = workspace.RunSkill(opened->id, "nvtx_summary", {{"split_op_id", Value(true)}});
+  ASSERT_TRUE(split.ok());
+  EXPECT_EQ(workspace.MemoStats(opened->id)->hits, 2);
   // The warmed answer is the computed one: the same skill run directly gives the same rows.
   auto direct = skills::Run(*workspace.FindSkill("nvtx_summary"), *opened->profile, {});
   ASSERT_TRUE(direct.ok());

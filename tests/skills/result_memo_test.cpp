@@ -46,6 +46,8 @@ TEST(ResultMemo, HitsMissesAndReplacedSkills) {
   EXPECT_EQ(memo.Find(skill, args), nullptr);
   auto table = TableOfRows(3, 2);
   memo.Store(skill, args, table);
+  EXPECT_TRUE(memo.Contains(skill, args));
+  EXPECT_FALSE(memo.Contains(skill, {}));
   EXPECT_EQ(memo.Find(skill, args), table);
   EXPECT_EQ(memo.Find(skill, {}), nullptr);
   // The same name from a reloaded skill file is another skill.

@@ -54,8 +54,12 @@ void LowerThisThreadsPriority() {
 
 }  // namespace
 
-std::vector<std::string> DefaultWarmSkills() {
-  return {"nvtx_summary", "nvtx_gpu_projection", "nvtx_kernel_map", "kernel_launch_overhead"};
+std::vector<WarmCall> DefaultWarmSkills() {
+  return {{"nvtx_summary", {}},
+          {"nvtx_gpu_projection", {}},
+          {"nvtx_kernel_map", {}},
+          {"kernel_launch_overhead", {}},
+          {"nvtx_summary", {{"split_op_id", Value(true)}}}};
 }
 
 Workspace::Workspace(WorkspaceConfig config) : config_(std::move(config)) {
@@ -80,24 +84,25 @@ void Workspace::StopWarmUp(Entry& entry) {
 }
 
 void Workspace::WarmUp(const std::shared_ptr<engine::Profile>& profile, const std::shared_ptr<skills::ResultMemo>& memo,
-                       const CancelToken& cancel, const std::vector<std::string>& skill_names) {
+                       const CancelToken& cancel, const std::vector<WarmCall>& calls) {
   LowerThisThreadsPriority();
-  std::vector<std::shared_ptr<const skills::Skill>> to_run;
-  for (const auto& name : skill_names) {
-    if (auto skill = FindSkill(name)) to_run.push_back(std::move(skill));
+  std::vector<std::pair<std::shared_ptr<const skills::Skill>, const skills::Args*>> to_run;
+  for (const auto& call : calls) {
+    if (auto skill = FindSkill(call.skill)) to_run.emplace_back(std::move(skill), &call.args);
   }
   engine::Need needs{};
-  for (const auto& skill : to_run) needs = needs | skill->needs();
+  for (const auto& [skill, args] : to_run) needs = needs | skill->needs();
   // Waits for the background loads (it does not start any the open did not start: warm-up only runs when the
   // profile loads everything in the background).
   if (!profile->Require(needs, cancel).ok()) return;
-  for (const auto& skill : to_run) {
+  for (const auto& [skill, args] : to_run) {
     if (cancel.cancelled()) return;
+    if (memo->Contains(skill, *args)) continue;  // a client asked first
     const auto t0 = std::chrono::steady_clock::now();
-    auto table = skills::Run(*skill, *profile, {}, cancel);
+    auto table = skills::Run(*skill, *profile, *args, cancel);
     if (!table) continue;  // cancelled, or an error the user will see when they ask
-    memo->Store(skill, {}, std::make_shared<const skills::Table>(std::move(*table)));
-    LogDebug(fmt::format("warmed {} on {} in {:.0f} ms", skill->name(), profile->info().path,
+    memo->Store(skill, *args, std::make_shared<const skills::Table>(std::move(*table)));
+    LogDebug(fmt::format("warmed {} on {} in {:.0f} ms", skills::ResultMemo::KeyOf(*skill, *args), profile->info().path,
                          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()));
   }
 }
@@ -129,8 +134,7 @@ Expected<OpenedProfile> Workspace::Open(const std::string& path, const engine::O
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, fmt::format("opening {} was cancelled", path));
   auto entry = std::make_shared<Entry>();
   entry->profile = std::move(opened.value());
-  const std::vector<std::string> warm =
-      options.load_all_in_background ? config().warm_skills : std::vector<std::string>{};
+  const std::vector<WarmCall> warm = options.load_all_in_background ? config().warm_skills : std::vector<WarmCall>{};
   std::lock_guard lock(mu_);
   OpenedProfile result{fmt::format("p{}", next_id_++), entry->profile};
   if (!warm.empty()) {

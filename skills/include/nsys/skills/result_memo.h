@@ -21,6 +21,8 @@ class ResultMemo {
   // The stored result of `skill` with exactly these raw arguments, or null. A skill object that was replaced
   // (user skills reloaded) never matches the results of its predecessor.
   std::shared_ptr<const Table> Find(const std::shared_ptr<const Skill>& skill, const Args& args);
+  // Whether a result is stored, without counting a hit or a miss or refreshing its recency.
+  bool Contains(const std::shared_ptr<const Skill>& skill, const Args& args) const;
   // Stores a result; one larger than the whole budget is not kept.
   void Store(const std::shared_ptr<const Skill>& skill, const Args& args, std::shared_ptr<const Table> table);
 

@@ -16,19 +16,26 @@
 
 namespace nsys::core {
 
+// A skill call to precompute: the skill's name and its raw arguments (as a client would send them).
+struct WarmCall {
+  std::string skill;
+  skills::Args args;
+};
+
 struct WorkspaceConfig {
   engine::OpenOptions open;             // cache on/off, cache dir, loader threads
   std::vector<std::string> skill_dirs;  // user skill folders, loaded after the default ones
   bool default_skill_dirs = true;  // also ~/.config/nsys-ai/skills and ./.nsys-ai/skills (skills::DefaultUserSkillDirs)
-  // Long-lived front ends (serve, mcp): once a profile has loaded every table, run these skills with their
-  // defaults on a low-priority thread so that the first request for them is answered from the result memo. The
-  // one-shot CLI leaves it empty (it would load tables nobody asked for).
-  std::vector<std::string> warm_skills;
+  // Long-lived front ends (serve, mcp): once a profile has loaded every table, run these calls on a low-priority
+  // thread so that the first request for them is answered from the result memo. The one-shot CLI leaves it empty
+  // (it would load tables nobody asked for).
+  std::vector<WarmCall> warm_skills;
 };
 
-// The skills worth warming: the whole-profile NVTX and launch analyses, each a few hundred ms of scanning on a
-// profile with tens of millions of rows; the others answer in well under 100 ms without help.
-std::vector<std::string> DefaultWarmSkills();
+// The calls worth warming: the whole-profile NVTX and launch analyses with their defaults, and nvtx_summary as nsys
+// groups it (split_op_id), each a few hundred ms of scanning on a profile with tens of millions of rows; the
+// others answer in well under 100 ms without help.
+std::vector<WarmCall> DefaultWarmSkills();
 
 struct OpenedProfile {
   std::string id;  // "p1", "p2", ...: stable for the session
@@ -82,7 +89,7 @@ class Workspace {
     std::mutex warm_join_mu;  // one joiner at a time (WaitForWarmUp, Close)
   };
   void WarmUp(const std::shared_ptr<engine::Profile>& profile, const std::shared_ptr<skills::ResultMemo>& memo,
-              const CancelToken& cancel, const std::vector<std::string>& skill_names);
+              const CancelToken& cancel, const std::vector<WarmCall>& calls);
   static void StopWarmUp(Entry& entry);
 
   WorkspaceConfig config_;

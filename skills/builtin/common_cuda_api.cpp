@@ -96,10 +96,7 @@ Expected<Table> RunMemcpyRule(const Context& ctx, const MemcpyRule& rule) {
     }
     if (api(rt.name[static_cast<size_t>(launch)]) && rule.row_matches(m, i)) hits.push_back(i);
   }
-  std::sort(hits.begin(), hits.end(), [&](size_t a, size_t b) {
-    const Ns da = m.end[a] - m.start[a], db = m.end[b] - m.start[b];
-    return da != db ? da > db : m.start[a] < m.start[b];
-  });
+  SortLongestFirst(hits, m);
 
   Table t;
   t.columns = {IntCol("duration_ns", "Duration of the copy on the GPU"),

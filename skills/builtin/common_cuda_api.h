@@ -2,10 +2,12 @@
 // Shared by the skills that mirror NVIDIA's CUDA API rules (cuda-sync-memcpy, cuda-async-memcpy,
 // cuda-sync-memset): memory-kind names, API-name matching with SQL LIKE semantics, and the common
 // memcpy-rule table.
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "nsys/skills/skill.h"
 
@@ -33,6 +35,16 @@ struct MemcpyRule {
   std::string criteria_note;  // one sentence stating the rule
 };
 Expected<Table> RunMemcpyRule(const Context& ctx, const MemcpyRule& rule);
+
+// Orders rows of `table` (any table with start/end columns) as NVIDIA's rule reports list them: longest first,
+// the earlier start first among equal durations.
+template <typename EventTable>
+void SortLongestFirst(std::vector<size_t>& rows, const EventTable& table) {
+  std::sort(rows.begin(), rows.end(), [&](size_t a, size_t b) {
+    const engine::Ns da = table.end[a] - table.start[a], db = table.end[b] - table.start[b];
+    return da != db ? da > db : table.start[a] < table.start[b];
+  });
+}
 
 // Keeps the first `limit` rows (0 = all) and says so in the notes.
 void ApplyLimit(Table& table, int64_t limit, const std::string& order_description);

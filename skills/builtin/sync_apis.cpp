@@ -38,10 +38,7 @@ class SyncApisSkill final : public Skill {
       if (ctx.filter.pid && *ctx.filter.pid != rt.pid[i]) continue;
       if (is_sync(rt.name[i])) hits.push_back(i);
     }
-    std::sort(hits.begin(), hits.end(), [&](size_t a, size_t b) {
-      const Ns da = rt.end[a] - rt.start[a], db = rt.end[b] - rt.start[b];
-      return da != db ? da > db : rt.start[a] < rt.start[b];
-    });
+    SortLongestFirst(hits, rt);
 
     Table t;
     t.columns = {IntCol("duration_ns", "Time the calling thread was blocked"),

@@ -61,13 +61,12 @@ double TwoPassStddev(std::span<const int64_t> values, double mean) {
 // only rounding is the final division. Negative when the 128-bit arithmetic could overflow (huge values).
 double StddevFromMoments(const RunningMoments& m) {
   if (m.count < 2) return 0;
-  const uint64_t largest = std::max(m.max < 0 ? 0 - static_cast<uint64_t>(m.max) : static_cast<uint64_t>(m.max),
-                                    m.min < 0 ? 0 - static_cast<uint64_t>(m.min) : static_cast<uint64_t>(m.min));
+  const uint64_t largest = std::max(Magnitude(m.max), Magnitude(m.min));
   // n * sum(v^2) <= n^2 * largest^2 must stay below 2^126, and sum(v) itself must not have wrapped.
   if (2 * (std::bit_width(static_cast<uint64_t>(m.count)) + std::bit_width(largest)) > 124) return -1;
   // Within the bound above every product fits, and |total| <= n * largest did not wrap.
   const UInt128 n = static_cast<uint64_t>(m.count);
-  const uint64_t total_magnitude = m.total < 0 ? 0 - static_cast<uint64_t>(m.total) : static_cast<uint64_t>(m.total);
+  const uint64_t total_magnitude = Magnitude(m.total);
   const UInt128 n_sum_squares = n * m.sum_squares;
   const UInt128 total_squared = static_cast<UInt128>(total_magnitude) * total_magnitude;
   const UInt128 numerator = n_sum_squares > total_squared ? n_sum_squares - total_squared : 0;  // >= 0 in exact math
@@ -76,7 +75,34 @@ double StddevFromMoments(const RunningMoments& m) {
 }
 
 // The median of `values` (reordered), all of which lie in [min, max].
-double MedianOf(std::span<int64_t> values, int64_t min, int64_t max);
+double MedianOf(std::span<int64_t> values, int64_t min, int64_t max) {
+  const size_t n = values.size();
+  const size_t mid = n / 2;
+  int64_t upper;
+  int64_t lower;
+  if (n < kRadixSelectMin) {
+    std::nth_element(values.begin(), values.begin() + static_cast<ptrdiff_t>(mid), values.end());
+    upper = values[mid];
+    // The lower middle value is the largest of the first half once nth_element has partitioned it.
+    lower = n % 2 == 1 ? upper : *std::max_element(values.begin(), values.begin() + static_cast<ptrdiff_t>(mid));
+  } else {
+    upper = RadixSelect(values, mid, min, max);
+    lower = upper;
+    if (n % 2 == 0) {
+      // The (mid - 1)-th value is below `upper` only when exactly `mid` values are.
+      size_t below = 0;
+      int64_t max_below = min;
+      for (int64_t v : values) {
+        if (v < upper) {
+          ++below;
+          max_below = std::max(max_below, v);
+        }
+      }
+      if (below == mid) lower = max_below;
+    }
+  }
+  return n % 2 == 1 ? static_cast<double>(upper) : (static_cast<double>(lower) + static_cast<double>(upper)) / 2.0;
+}
 
 }  // namespace
 
@@ -122,39 +148,6 @@ void GroupedSamples::SummarizeAllGroups(const std::vector<RunningMoments>& momen
   summarize(0, split);
   helper.join();
 }
-
-namespace {
-
-double MedianOf(std::span<int64_t> values, int64_t min, int64_t max) {
-  const size_t n = values.size();
-  const size_t mid = n / 2;
-  int64_t upper;
-  int64_t lower;
-  if (n < kRadixSelectMin) {
-    std::nth_element(values.begin(), values.begin() + static_cast<ptrdiff_t>(mid), values.end());
-    upper = values[mid];
-    // The lower middle value is the largest of the first half once nth_element has partitioned it.
-    lower = n % 2 == 1 ? upper : *std::max_element(values.begin(), values.begin() + static_cast<ptrdiff_t>(mid));
-  } else {
-    upper = RadixSelect(values, mid, min, max);
-    lower = upper;
-    if (n % 2 == 0) {
-      // The (mid - 1)-th value is below `upper` only when exactly `mid` values are.
-      size_t below = 0;
-      int64_t max_below = min;
-      for (int64_t v : values) {
-        if (v < upper) {
-          ++below;
-          max_below = std::max(max_below, v);
-        }
-      }
-      if (below == mid) lower = max_below;
-    }
-  }
-  return n % 2 == 1 ? static_cast<double>(upper) : (static_cast<double>(lower) + static_cast<double>(upper)) / 2.0;
-}
-
-}  // namespace
 
 void DenseIndex::Rehash(size_t capacity) {
   slot_keys_.assign(capacity, 0);

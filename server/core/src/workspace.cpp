@@ -108,16 +108,11 @@ void Workspace::WarmUp(const std::shared_ptr<engine::Profile>& profile, const st
 }
 
 void Workspace::WaitForWarmUp(const std::string& profile_id) {
-  std::shared_ptr<Entry> entry;
-  {
-    std::lock_guard lock(mu_);
-    auto it = profiles_.find(profile_id);
-    if (it == profiles_.end()) return;
-    entry = it->second;
-  }
+  auto entry = EntryOf(profile_id);
+  if (!entry) return;
   // Only this call and Close/~Workspace join; Close removes the entry first, so a joined thread is not joined twice.
-  std::lock_guard lock(entry->warm_join_mu);
-  if (entry->warm.joinable()) entry->warm.join();
+  std::lock_guard lock((*entry)->warm_join_mu);
+  if ((*entry)->warm.joinable()) (*entry)->warm.join();
 }
 
 Expected<OpenedProfile> Workspace::Open(const std::string& path, const ProgressSink& progress,
@@ -164,7 +159,7 @@ Status Workspace::Close(const std::string& id) {
   return {};
 }
 
-Expected<std::shared_ptr<engine::Profile>> Workspace::Get(const std::string& id) const {
+Expected<std::shared_ptr<Workspace::Entry>> Workspace::EntryOf(const std::string& id) const {
   std::lock_guard lock(mu_);
   auto it = profiles_.find(id);
   if (it == profiles_.end()) {
@@ -175,7 +170,13 @@ Expected<std::shared_ptr<engine::Profile>> Workspace::Get(const std::string& id)
                      open.empty() ? fmt::format("no open profile has id '{}' (no profile is open)", id)
                                   : fmt::format("no open profile has id '{}' (open: {})", id, fmt::join(open, ", ")));
   }
-  return it->second->profile;
+  return it->second;
+}
+
+Expected<std::shared_ptr<engine::Profile>> Workspace::Get(const std::string& id) const {
+  auto entry = EntryOf(id);
+  if (!entry) return entry.error();
+  return (*entry)->profile;
 }
 
 std::vector<OpenedProfile> Workspace::List() const {
@@ -232,10 +233,9 @@ std::vector<std::string> Workspace::AddSkillDirs(const std::vector<std::string>&
 Expected<skills::Table> Workspace::RunSkill(const std::string& profile_id, const std::string& skill_name,
                                             const skills::Args& args, const CancelToken& cancel,
                                             const ProgressSink& progress) {
-  auto profile = Get(profile_id);
-  if (!profile) return profile.error();
+  auto entry = EntryOf(profile_id);
+  if (!entry) return entry.error();
   std::shared_ptr<const skills::Skill> skill;
-  std::shared_ptr<skills::ResultMemo> memo;
   {
     std::lock_guard lock(mu_);
     skill = registry_.Find(skill_name);
@@ -243,23 +243,20 @@ Expected<skills::Table> Workspace::RunSkill(const std::string& profile_id, const
       return MakeError(ErrorKind::kNotFound,
                        fmt::format("unknown skill '{}' (known: {})", skill_name, JoinSkillNames(registry_)));
     }
-    if (auto it = profiles_.find(profile_id); it != profiles_.end()) memo = it->second->memo;
   }
-  if (memo) {
-    if (auto known = memo->Find(skill, args)) return *known;
-  }
-  // The profile and the skill are held by shared_ptr: closing the profile or reloading skills meanwhile is safe.
-  auto table = skills::Run(*skill, **profile, args, cancel, progress);
-  if (table && memo) memo->Store(skill, args, std::make_shared<const skills::Table>(*table));
+  // The entry (profile and memo) and the skill are held by shared_ptr: closing the profile or reloading skills
+  // meanwhile is safe.
+  skills::ResultMemo& memo = *(*entry)->memo;
+  if (auto known = memo.Find(skill, args)) return *known;
+  auto table = skills::Run(*skill, *(*entry)->profile, args, cancel, progress);
+  if (table) memo.Store(skill, args, std::make_shared<const skills::Table>(*table));
   return table;
 }
 
 Expected<skills::ResultMemo::Stats> Workspace::MemoStats(const std::string& profile_id) const {
-  std::lock_guard lock(mu_);
-  auto it = profiles_.find(profile_id);
-  if (it == profiles_.end())
-    return MakeError(ErrorKind::kNotFound, fmt::format("no open profile has id '{}'", profile_id));
-  return it->second->memo->stats();
+  auto entry = EntryOf(profile_id);
+  if (!entry) return entry.error();
+  return (*entry)->memo->stats();
 }
 
 }  // namespace nsys::core

@@ -36,6 +36,11 @@ SampleSummary Summarize(std::span<int64_t> values);
 // a grouped summary needs besides the median, gathered in the same pass that groups the values.
 __extension__ using UInt128 = unsigned __int128;  // GCC and Clang; __extension__ keeps -Wpedantic quiet
 
+// |v| as unsigned, defined for INT64_MIN too.
+inline uint64_t Magnitude(int64_t v) {
+  return v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+}
+
 struct RunningMoments {
   int64_t count = 0;
   int64_t total = 0;
@@ -48,7 +53,7 @@ struct RunningMoments {
     ++count;
     // Unsigned arithmetic wraps instead of overflowing on absurd inputs; StddevFromMoments checks the bounds.
     total = static_cast<int64_t>(static_cast<uint64_t>(total) + static_cast<uint64_t>(v));
-    const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+    const uint64_t magnitude = Magnitude(v);
     sum_squares += static_cast<UInt128>(magnitude) * magnitude;
   }
 };

@@ -91,6 +91,8 @@ class Workspace {
   void WarmUp(const std::shared_ptr<engine::Profile>& profile, const std::shared_ptr<skills::ResultMemo>& memo,
               const CancelToken& cancel, const std::vector<WarmCall>& calls);
   static void StopWarmUp(Entry& entry);
+  // The entry of an open profile, or kNotFound listing the open ids.
+  Expected<std::shared_ptr<Entry>> EntryOf(const std::string& id) const;
 
   WorkspaceConfig config_;
   mutable std::mutex mu_;

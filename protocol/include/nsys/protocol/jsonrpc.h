@@ -19,8 +19,10 @@ enum ErrorCode : int {
   kInvalidParams = -32602,
   kInternalError = -32603,
   kServerNotInitialized = -32002,
+  kUnauthorized = -32000,  // ours: a TCP session whose `initialize` lacks the server's token (the connection closes)
   kUnknownErrorCode = -32001,
-  kRequestFailed = -32803,  // LSP: the request was valid but failed (e.g. the profile is not an export)
+  kRequestFailed = -32803,  // LSP: the request was valid but failed (e.g. the profile is not an export, or a
+                            // resource limit was hit: the message names the limit and its value)
   kServerCancelled = -32802,
   kContentModified = -32801,
   kRequestCancelled = -32800,

@@ -1,0 +1,145 @@
+// The layering of docs/architecture.md, checked on the source: every #include of a project header or of a library
+// that belongs to one layer (asio, nlohmann_json, SQLite, libcurl) must point to a layer the including directory may
+// depend on. The few places that break the rule today are listed by name in kKnownViolations, each with the issue
+// that removes it; a new violation fails, and so does a listed one that no longer occurs (so the list only shrinks).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace nsys::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A source directory (relative to the repository root) and the layer its files belong to.
+struct Dir {
+  std::string path;
+  std::string layer;
+};
+const std::vector<Dir> kDirs = {
+    {"protocol", "protocol"}, {"server/engine", "engine"},       {"server/trace", "trace"},
+    {"skills", "skills"},     {"server/core", "core"},           {"server/lsp", "lsp"},
+    {"server/mcp", "mcp"},    {"server/transport", "transport"}, {"server/cli", "cli"},
+};
+
+// What each layer may include besides itself. The faces (lsp, mcp, cli) reach the engine's vocabulary types
+// (Expected, CancelToken, ProgressSink, Value) through "engine" until they move to a neutral support/ (issue 9).
+// transport drives the LSP session (it is the server's outer shell), and the CLI's `serve` and `mcp` commands start
+// those two faces: that is composition in main(), not one face calling into another.
+const std::map<std::string, std::set<std::string>> kAllowed = {
+    {"protocol", {"nlohmann"}},
+    {"engine", {"sqlite3"}},
+    {"trace", {"engine"}},
+    {"skills", {"engine", "nlohmann"}},  // nlohmann only to read *.skill.json files
+    {"core", {"skills", "trace", "engine"}},
+    {"lsp", {"core", "protocol", "engine"}},
+    {"mcp", {"core", "protocol", "engine"}},
+    {"transport", {"lsp", "core", "protocol", "engine", "asio"}},
+    {"cli", {"core", "engine", "transport", "mcp", "asio"}},
+};
+
+// Known breaks of the rules, as "file -> layer". Issue 9 (one front door) removes them.
+const std::set<std::string> kKnownViolations = {
+    "server/cli/cmd_export.cpp -> lsp",                       // trace export lives in the LSP layer, not in core
+    "server/cli/cmd_export.cpp -> trace",                     //
+    "server/cli/cmd_info.cpp -> lsp",                         // info/rows to JSON live in lsp/converters
+    "server/cli/cmd_open.cpp -> lsp",                         // trace export + publishing live in the LSP layer
+    "server/cli/cmd_open.cpp -> trace",                       //
+    "server/cli/cmd_skill.cpp -> lsp",                        // converters
+    "server/cli/cmd_skill.cpp -> skills",                     // skill listing is not yet a core call
+    "server/cli/table_format.cpp -> lsp",                     // converters
+    "server/cli/table_format.h -> skills",                    // skill results are not yet core structs
+    "server/cli/trace_cli.h -> trace",                        // trace options are not yet core structs
+    "server/lsp/include/nsys/lsp/converters.h -> skills",     //
+    "server/lsp/include/nsys/lsp/trace_handlers.h -> trace",  // traces bypass core
+    "server/lsp/src/handlers.cpp -> skills",                  //
+    "server/lsp/src/trace_handlers.cpp -> trace",             //
+    "server/mcp/src/tools.cpp -> lsp",                        // converters
+    "server/mcp/src/tools.cpp -> skills",                     //
+};
+
+// The layer an include names, or "" for the standard library, GoogleTest and files of the same directory.
+std::string LayerOfInclude(const std::string& target) {
+  static const std::regex project(R"(^nsys/([a-z_]+)/)");
+  std::smatch m;
+  if (std::regex_search(target, m, project)) return m[1];
+  if (target.rfind("asio", 0) == 0) return "asio";
+  if (target.rfind("nlohmann/", 0) == 0) return "nlohmann";
+  if (target == "sqlite3.h") return "sqlite3";
+  if (target.rfind("curl/", 0) == 0) return "curl";
+  return "";
+}
+
+// "file -> layer" for every include of `dir` that its layer may not make. Unreadable trees give no entries, so the
+// caller also checks that the scan saw files.
+void Scan(const fs::path& root, const Dir& dir, std::set<std::string>& violations, size_t& files) {
+  static const std::regex include(R"(^\s*#\s*include\s*[<"]([^">]+)[">])");
+  const auto& allowed = kAllowed.at(dir.layer);
+  for (const auto& entry : fs::recursive_directory_iterator(root / dir.path)) {
+    const auto ext = entry.path().extension();
+    if (!entry.is_regular_file() || (ext != ".h" && ext != ".cpp")) continue;
+    ++files;
+    std::ifstream in(entry.path());
+    std::string line;
+    while (std::getline(in, line)) {
+      std::smatch m;
+      if (!std::regex_search(line, m, include)) continue;
+      const std::string layer = LayerOfInclude(m[1]);
+      if (layer.empty() || layer == dir.layer || allowed.count(layer)) continue;
+      violations.insert(fs::relative(entry.path(), root).generic_string() + " -> " + layer);
+    }
+  }
+}
+
+TEST(Layering, EveryIncludePointsToAnAllowedLayer) {
+  const fs::path root = NSYS_AI_SOURCE_DIR;
+  std::set<std::string> violations;
+  size_t files = 0;
+  for (const auto& dir : kDirs) Scan(root, dir, violations, files);
+  ASSERT_GT(files, 120u) << "the scan found too few source files under " << root;
+  for (const auto& v : violations) {
+    EXPECT_TRUE(kKnownViolations.count(v)) << "layering violation: " << v
+                                           << " (docs/architecture.md, 'Layers', says which layer may include which)";
+  }
+  for (const auto& known : kKnownViolations) {
+    EXPECT_TRUE(violations.count(known)) << "'" << known
+                                         << "' no longer occurs: remove it from kKnownViolations in " << __FILE__;
+  }
+}
+
+TEST(Layering, TheLayerTableCoversEveryServerDirectory) {
+  // A new directory under server/ must be given a layer, or its includes would go unchecked.
+  const fs::path root = NSYS_AI_SOURCE_DIR;
+  std::set<std::string> known;
+  for (const auto& dir : kDirs) known.insert(dir.path);
+  for (const auto& entry : fs::directory_iterator(root / "server")) {
+    if (!entry.is_directory()) continue;
+    const std::string path = "server/" + entry.path().filename().string();
+    bool has_sources = false;
+    for (const auto& f : fs::recursive_directory_iterator(entry.path())) {
+      has_sources |= f.path().extension() == ".cpp" || f.path().extension() == ".h";
+    }
+    if (has_sources) EXPECT_TRUE(known.count(path)) << path << " has no layer in kDirs";
+  }
+}
+
+TEST(Layering, LayerOfIncludeNamesLibrariesAndProjectLayers) {
+  EXPECT_EQ(LayerOfInclude("nsys/core/workspace.h"), "core");
+  EXPECT_EQ(LayerOfInclude("asio.hpp"), "asio");
+  EXPECT_EQ(LayerOfInclude("asio/ip/tcp.hpp"), "asio");
+  EXPECT_EQ(LayerOfInclude("nlohmann/json.hpp"), "nlohmann");
+  EXPECT_EQ(LayerOfInclude("sqlite3.h"), "sqlite3");
+  EXPECT_EQ(LayerOfInclude("curl/curl.h"), "curl");
+  EXPECT_EQ(LayerOfInclude("vector"), "");
+  EXPECT_EQ(LayerOfInclude("sqlite_db.h"), "");
+}
+
+}  // namespace
+}  // namespace nsys::testing

@@ -1,0 +1,121 @@
+"""Hostile export targets through nsys/exportTrace and `nsys-ai export -o`: the profile itself, a symlink to it, a
+device node like /dev/null, a FIFO, an existing file that is not a trace. Each is refused and left byte-for-byte
+(and type-for-type) as it was; writing a new trace, and rewriting one we wrote, still works. exportTrace without
+`output` keeps the cache bounded and cleans it at shutdown."""
+
+import glob
+import os
+import stat
+
+from harness import (
+    INVALID_PARAMS,
+    OPT_FORCE,
+    SHIPPED_PROFILE,
+    SLOW,
+    ReliabilityCase,
+    sha256_of,
+)
+
+TRACE_CACHE_MAX_FILES = 8  # the export helper's TraceCacheLimits::max_files
+
+
+def describe(path):
+    """(file type, sha256 or device numbers) of what is at `path`, without following a final symlink."""
+    st = os.lstat(path)
+    if stat.S_ISLNK(st.st_mode):
+        return ("symlink", os.readlink(path))
+    if stat.S_ISREG(st.st_mode):
+        return ("file", sha256_of(path))
+    if stat.S_ISFIFO(st.st_mode):
+        return ("fifo", None)
+    if stat.S_ISCHR(st.st_mode):
+        return ("chardev", st.st_rdev)
+    return ("other", st.st_mode)
+
+
+class ExportTargets(ReliabilityCase):
+    def setUp(self):
+        super().setUp()
+        self.profile = self.sandbox.copy(SHIPPED_PROFILE, "profile.sqlite")
+        self.fixtures.add(self.profile)
+
+    def device_node(self):
+        """A character device like /dev/null. As root the unfixed server would replace the real /dev/null, so root
+        gets a private node with the same numbers in the sandbox; other users get /dev/null itself, which they
+        cannot replace."""
+        if os.geteuid() != 0:
+            return "/dev/null"
+        node = self.sandbox.path("work", "null-device")
+        try:
+            os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        except OSError as e:
+            self.skipTest(f"cannot make a private device node as root ({e}); /dev/null itself is not risked")
+        return node
+
+    def hostile_targets(self):
+        link = self.sandbox.path("work", "link-to-profile.pftrace")
+        os.symlink(self.profile, link)
+        fifo = self.sandbox.path("work", "fifo.pftrace")
+        os.mkfifo(fifo)
+        notes = self.sandbox.path("work", "notes.txt")
+        with open(notes, "w") as f:
+            f.write("my notes, not a trace\n" * 100)
+        hardlink = self.sandbox.path("work", "hardlink.sqlite")
+        os.link(self.profile, hardlink)
+        return {
+            "the profile": self.profile,
+            "a symlink to the profile": link,
+            "a hard link to the profile": hardlink,
+            "a character device": self.device_node(),
+            "a FIFO": fifo,
+            "an existing non-trace file": notes,
+        }
+
+    def test_export_trace_refuses_hostile_targets(self):
+        server = self.stdio_server()
+        pid = server.client.result("nsys/openProfile", {"path": self.profile}, timeout=60 * SLOW)["profileId"]
+        for what, target in self.hostile_targets().items():
+            with self.subTest(target=what):
+                before = describe(target)
+                reply = server.client.request("nsys/exportTrace", {"profileId": pid, "output": target},
+                                              timeout=60 * SLOW)
+                self.assertEqual(describe(target), before, f"exportTrace onto {what} changed it")
+                self.assert_error(reply, INVALID_PARAMS)
+        # A new file, and then rewriting our own trace, still work.
+        out = self.sandbox.path("work", "out.pftrace")
+        for attempt in range(2):
+            result = server.client.result("nsys/exportTrace", {"profileId": pid, "output": out}, timeout=60 * SLOW)
+            self.assertEqual(result["sha256"], sha256_of(out), f"attempt {attempt}")
+        self.assert_healthy(server)
+
+    def test_cli_export_refuses_hostile_targets(self):
+        for what, target in self.hostile_targets().items():
+            with self.subTest(target=what):
+                before = describe(target)
+                code, out, err, took = self.cli(["export", self.profile, "-o", target], timeout=60 * SLOW)
+                self.assertEqual(describe(target), before, f"nsys-ai export -o {what} changed it")
+                self.assertEqual(code, 2, f"nsys-ai export -o {what}: exit {code}, stderr {err[-400:]}")
+        notes = self.sandbox.path("work", "notes.txt")
+        code, out, err, took = self.cli(["export", self.profile, "-o", notes, OPT_FORCE], timeout=60 * SLOW)
+        self.assertEqual(code, 0, f"{OPT_FORCE} onto a non-trace file: exit {code}, stderr {err[-400:]}")
+        # --force overrides only "exists and is not a trace": never the profile.
+        code, out, err, took = self.cli(["export", self.profile, "-o", self.profile, OPT_FORCE], timeout=60 * SLOW)
+        self.assertNotEqual(code, 0, f"{OPT_FORCE} let export overwrite the profile")
+        self.fixtures.check(self)
+
+    def test_export_trace_cache_bounded_and_cleaned(self):
+        # Defect 9: exportTrace without output left a full trace in the cache on every call.
+        server = self.stdio_server()
+        pid = server.client.result("nsys/openProfile", {"path": self.profile}, timeout=60 * SLOW)["profileId"]
+        calls = TRACE_CACHE_MAX_FILES + 4
+        for _ in range(calls):
+            result = server.client.result("nsys/exportTrace", {"profileId": pid, "minDurationNs": 1000000},
+                                          timeout=60 * SLOW)
+            self.assertTrue(os.path.exists(result["path"]))
+        traces = glob.glob(self.sandbox.path("cache", "**", "*.pftrace"), recursive=True)
+        self.assertLessEqual(len(traces), TRACE_CACHE_MAX_FILES, f"{calls} exports left {len(traces)} traces")
+        self.assert_healthy(server)
+        code = server.terminate()
+        self.assertEqual(code, 0, f"serve --stdio after SIGTERM: {server.describe_exit()}")
+        traces = glob.glob(self.sandbox.path("cache", "**", "*.pftrace"), recursive=True)
+        self.assertEqual(traces, [], "traces left in the cache after a clean shutdown")

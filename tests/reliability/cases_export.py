@@ -5,6 +5,7 @@ device node like /dev/null, a FIFO, an existing file that is not a trace. Each i
 
 import glob
 import os
+import shutil
 import stat
 
 from harness import (
@@ -34,18 +35,13 @@ def describe(path):
 
 
 class ExportTargets(ReliabilityCase):
-    def setUp(self):
-        super().setUp()
-        self.profile = self.sandbox.copy(SHIPPED_PROFILE, "profile.sqlite")
-        self.fixtures.add(self.profile)
-
-    def device_node(self):
+    def device_node(self, folder):
         """A character device like /dev/null. As root the unfixed server would replace the real /dev/null, so root
         gets a private node with the same numbers in the sandbox; other users get /dev/null itself, which they
         cannot replace."""
         if os.geteuid() != 0:
             return "/dev/null"
-        node = self.sandbox.path("work", "null-device")
+        node = os.path.join(folder, "null-device")
         try:
             os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
         except OSError as e:
@@ -53,33 +49,40 @@ class ExportTargets(ReliabilityCase):
         return node
 
     def hostile_targets(self):
-        link = self.sandbox.path("work", "link-to-profile.pftrace")
-        os.symlink(self.profile, link)
-        fifo = self.sandbox.path("work", "fifo.pftrace")
-        os.mkfifo(fifo)
-        notes = self.sandbox.path("work", "notes.txt")
-        with open(notes, "w") as f:
-            f.write("my notes, not a trace\n" * 100)
-        hardlink = self.sandbox.path("work", "hardlink.sqlite")
-        os.link(self.profile, hardlink)
-        return {
-            "the profile": self.profile,
-            "a symlink to the profile": link,
-            "a hard link to the profile": hardlink,
-            "a character device": self.device_node(),
-            "a FIFO": fifo,
-            "an existing non-trace file": notes,
+        """(what, profile, target) with a fresh folder and profile copy for each, so one overwrite spoils no other."""
+        makers = {
+            "the profile": lambda d, p: p,
+            "a symlink to the profile": lambda d, p: (os.symlink(p, os.path.join(d, "link.pftrace")),
+                                                      os.path.join(d, "link.pftrace"))[1],
+            "a hard link to the profile": lambda d, p: (os.link(p, os.path.join(d, "hard.sqlite")),
+                                                        os.path.join(d, "hard.sqlite"))[1],
+            "a character device": lambda d, p: self.device_node(d),
+            "a FIFO": lambda d, p: (os.mkfifo(os.path.join(d, "fifo.pftrace")), os.path.join(d, "fifo.pftrace"))[1],
+            "an existing non-trace file": lambda d, p: self.notes_file(d),
         }
+        for n, (what, make) in enumerate(makers.items()):
+            folder = self.sandbox.path("work", f"t{n}")
+            os.makedirs(folder)
+            profile = os.path.join(folder, "profile.sqlite")
+            shutil.copyfile(SHIPPED_PROFILE, profile)
+            yield what, profile, make(folder, profile)
+
+    def notes_file(self, folder):
+        path = os.path.join(folder, "notes.txt")
+        with open(path, "w") as f:
+            f.write("my notes, not a trace\n" * 100)
+        return path
 
     def test_export_trace_refuses_hostile_targets(self):
         server = self.stdio_server()
-        pid = server.client.result("nsys/openProfile", {"path": self.profile}, timeout=60 * SLOW)["profileId"]
-        for what, target in self.hostile_targets().items():
+        for what, profile, target in self.hostile_targets():
             with self.subTest(target=what):
-                before = describe(target)
+                pid = server.client.result("nsys/openProfile", {"path": profile}, timeout=60 * SLOW)["profileId"]
+                before, profile_sum = describe(target), sha256_of(profile)
                 reply = server.client.request("nsys/exportTrace", {"profileId": pid, "output": target},
                                               timeout=60 * SLOW)
                 self.assertEqual(describe(target), before, f"exportTrace onto {what} changed it")
+                self.assertEqual(sha256_of(profile), profile_sum, f"exportTrace onto {what} changed the profile")
                 self.assert_error(reply, INVALID_PARAMS)
         # A new file, and then rewriting our own trace, still work.
         out = self.sandbox.path("work", "out.pftrace")
@@ -89,24 +92,27 @@ class ExportTargets(ReliabilityCase):
         self.assert_healthy(server)
 
     def test_cli_export_refuses_hostile_targets(self):
-        for what, target in self.hostile_targets().items():
+        for what, profile, target in self.hostile_targets():
             with self.subTest(target=what):
-                before = describe(target)
-                code, out, err, took = self.cli(["export", self.profile, "-o", target], timeout=60 * SLOW)
+                before, profile_sum = describe(target), sha256_of(profile)
+                code, out, err, took = self.cli(["export", profile, "-o", target], timeout=60 * SLOW)
                 self.assertEqual(describe(target), before, f"nsys-ai export -o {what} changed it")
+                self.assertEqual(sha256_of(profile), profile_sum, f"nsys-ai export -o {what} changed the profile")
                 self.assertEqual(code, 2, f"nsys-ai export -o {what}: exit {code}, stderr {err[-400:]}")
-        notes = self.sandbox.path("work", "notes.txt")
-        code, out, err, took = self.cli(["export", self.profile, "-o", notes, OPT_FORCE], timeout=60 * SLOW)
-        self.assertEqual(code, 0, f"{OPT_FORCE} onto a non-trace file: exit {code}, stderr {err[-400:]}")
-        # --force overrides only "exists and is not a trace": never the profile.
-        code, out, err, took = self.cli(["export", self.profile, "-o", self.profile, OPT_FORCE], timeout=60 * SLOW)
-        self.assertNotEqual(code, 0, f"{OPT_FORCE} let export overwrite the profile")
-        self.fixtures.check(self)
+                if what == "an existing non-trace file":
+                    code, out, err, took = self.cli(["export", profile, "-o", target, OPT_FORCE], timeout=60 * SLOW)
+                    self.assertEqual(code, 0, f"{OPT_FORCE} onto a non-trace file: exit {code}, stderr {err[-400:]}")
+                if what == "the profile":
+                    # --force overrides only "exists and is not a trace": never the profile.
+                    code, out, err, took = self.cli(["export", profile, "-o", target, OPT_FORCE], timeout=60 * SLOW)
+                    self.assertEqual(sha256_of(profile), profile_sum, f"{OPT_FORCE} let export overwrite the profile")
+                    self.assertNotEqual(code, 0)
 
     def test_export_trace_cache_bounded_and_cleaned(self):
         # Defect 9: exportTrace without output left a full trace in the cache on every call.
+        profile = self.sandbox.copy(SHIPPED_PROFILE, "profile.sqlite")
         server = self.stdio_server()
-        pid = server.client.result("nsys/openProfile", {"path": self.profile}, timeout=60 * SLOW)["profileId"]
+        pid = server.client.result("nsys/openProfile", {"path": profile}, timeout=60 * SLOW)["profileId"]
         calls = TRACE_CACHE_MAX_FILES + 4
         for _ in range(calls):
             result = server.client.result("nsys/exportTrace", {"profileId": pid, "minDurationNs": 1000000},

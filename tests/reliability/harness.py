@@ -795,6 +795,23 @@ class ReliabilityCase(unittest.TestCase):
         self.fixtures.check(self)
         return took
 
+    def watched_request(self, server, method, params, bound_s, rss_bound_mb=None):
+        """A request on the server's client, sampling the server's RSS while it runs (a transient peak is what takes
+        a machine down). Fails when the reply takes over `bound_s` or the RSS passes the bound; returns the reply."""
+        rss_bound_mb = RSS_BOUND_MB if rss_bound_mb is None else rss_bound_mb
+        client = server.client
+        id = client.send_request(method, params)
+        started, peak = time.monotonic(), 0.0
+        while True:
+            peak = max(peak, rss_mb(server.pid) or 0.0)
+            self.assertLess(peak, rss_bound_mb, f"{method}: the server's RSS reached {peak:.0f} MiB")
+            try:
+                return client.wait_reply(id, 0.05)
+            except ReplyTimeout:
+                self.assert_alive(server)
+                took = time.monotonic() - started
+                self.assertLess(took, bound_s, f"{method} {json.dumps(params)[:200]} did not answer within {bound_s:.0f} s")
+
     def assert_error(self, reply, codes, contains=None):
         if isinstance(codes, int):
             codes = (codes,)

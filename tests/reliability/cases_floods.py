@@ -7,6 +7,7 @@ import threading
 import time
 
 from harness import (
+    GROWTH,
     LATENCY_BOUND_S,
     SHIPPED_PROFILE,
     SLOW,
@@ -22,7 +23,9 @@ from harness import (
 # How long an attack runs. The unbounded server of issue 8 grew by ~150 MB/s under the no-read flood.
 FLOOD_SECONDS = 6.0
 # Growth of the server's RSS allowed during a flood (MiB), over its RSS before the attack.
-FLOOD_GROWTH_MB = 200 * (2 if SLOW > 1 else 1)
+FLOOD_GROWTH_MB = 200 * GROWTH
+# The result memo's budget per profile (128 MiB, ResultMemo::kDefaultBudgetBytes) plus room for the rest.
+MEMO_GROWTH_MB = 200 * GROWTH
 
 
 WIDE_ROWS = 5000
@@ -155,5 +158,5 @@ class Floods(ReliabilityCase):
             self.assertIn("result", reply, f"call {i}: {str(reply)[:300]}")
         grown = rss_mb(server.pid) - base
         print(f"  memo: {calls} calls with 1 MiB arguments grew the server by {grown:.0f} MiB")
-        self.assertLess(grown, 100 * (2 if SLOW > 1 else 1), f"{calls} memoised 1 MiB calls kept {grown:.0f} MiB")
+        self.assertLess(grown, MEMO_GROWTH_MB, f"{calls} memoised 1 MiB calls kept {grown:.0f} MiB")
         self.assert_healthy(server, client)

@@ -136,15 +136,15 @@ class NumberAndNestingExtremes(FramesCase):
         self.assert_healthy(server)
 
     def test_huge_numbers_in_params_stdio(self):
-        server = self.stdio_server()
         for body in (
             b'{"jsonrpc":"2.0","id":2,"method":"nsys/listSkills","params":{"x":1e400}}',
             b'{"jsonrpc":"2.0","id":3,"method":"nsys/listSkills","params":{"x":-1e400}}',
             b'{"jsonrpc":"2.0","id":4,"method":"nsys/openProfile","params":{"path":"a","n":[1,2,1E+99999]}}',
         ):
             with self.subTest(body=body):
+                server = self.stdio_server()  # each its own: one crash must not hide the next body's outcome
                 self.check_parse_error(server, server.client, body)
-        self.assert_healthy(server)
+                self.assert_healthy(server)
 
     def test_1e400_over_tcp_leaves_other_sessions_alive(self):
         # Defect 1 over TCP: it ended the whole server and every other client's session.

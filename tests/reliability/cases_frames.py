@@ -284,3 +284,42 @@ class WrongTypes(FramesCase):
         )
         self.assertFalse(os.path.exists(out), "an exportTrace with a wrong-typed field wrote its output")
         self.assert_healthy(server)
+
+
+class McpFrames(FramesCase):
+    """`nsys-ai mcp` reads one JSON message per line: the same hostile bodies must give -32700, not -32603."""
+
+    def test_mcp_hostile_lines(self):
+        server = self.mcp_server()
+        client = server.client
+        for line in (
+            b'{"jsonrpc":"2.0","id":1e400,"method":"ping"}',
+            b'{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":-1e400}}',
+            b"\xff\xfe not json",
+            b"[" * 100_000 + b"]" * 100_000,
+        ):
+            with self.subTest(line=line[:40]):
+                client.send_raw(line + b"\n")
+                reply = client.wait_any([None, 7], LATENCY_BOUND_S * 2)
+                # Deep nesting may be refused by a depth limit (-32700) or as a batch (-32600).
+                codes = (PARSE_ERROR, INVALID_REQUEST) if line.startswith(b"[") else (PARSE_ERROR,)
+                self.assertIn(error_code(reply), codes, f"reply: {reply}")
+                self.assert_alive(server)
+        client.send_raw(b'{"jsonrpc":"2.0","id":8,"method":"tools/list","method":"ping"}\n')
+        reply = client.wait_any([8, None], LATENCY_BOUND_S)
+        self.assert_error(reply, INVALID_REQUEST, "duplicate")
+        self.assertIn("result", client.request("ping", timeout=LATENCY_BOUND_S))
+        self.assert_rss(server)
+
+    def test_mcp_tool_names_consistent(self):
+        # Defect 12: open_profile answered `profileId` while every tool input says `profile_id`; run_skill's schema
+        # used a type array where anyOf is portable.
+        server = self.mcp_server()
+        profile = self.sandbox.copy(SHIPPED_PROFILE)
+        self.fixtures.add(profile)
+        opened = server.call_tool("open_profile", {"path": profile}, timeout=60)
+        text = json.loads(opened["result"]["content"][0]["text"])
+        self.assertTrue("profile_id" in text, f"open_profile result keys: {sorted(text)}")
+        tools = server.client.result("tools/list", timeout=LATENCY_BOUND_S)["tools"]
+        schema = json.dumps(next(t for t in tools if t["name"] == "run_skill")["inputSchema"])
+        self.assertNotRegex(schema, r'"type": \[', "run_skill's input schema uses a type array")

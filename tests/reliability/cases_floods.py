@@ -3,17 +3,21 @@ the result memo with large arguments. A second client's nsys/listSkills must sta
 bounded."""
 
 import json
+import os
 import threading
 import time
 
 from harness import (
     GROWTH,
     LATENCY_BOUND_S,
+    REQUEST_FAILED,
+    RSS_BOUND_MB,
     SHIPPED_PROFILE,
     SLOW,
     Deadline,
     ReliabilityCase,
     ReplyTimeout,
+    error_code,
     frame,
     probe_latency,
     request_body,
@@ -160,3 +164,28 @@ class Floods(ReliabilityCase):
         print(f"  memo: {calls} calls with 1 MiB arguments grew the server by {grown:.0f} MiB")
         self.assertLess(grown, MEMO_GROWTH_MB, f"{calls} memoised 1 MiB calls kept {grown:.0f} MiB")
         self.assert_healthy(server, client)
+
+    def test_many_open_profiles_bounded(self):
+        # Found by this suite (not in issue 8): every nsys/openProfile of the same file loads another copy, with its
+        # own warm-up thread, and nothing limits how many a client may hold: 60 opens of a 2 MB export took the
+        # server to 900 MiB and 137 threads. Opening must share the loaded profile or refuse past a limit (-32803).
+        server = self.stdio_server()
+        profile = self.sandbox.copy(SHIPPED_PROFILE)
+        self.fixtures.add(profile)
+        refused = 0
+        for i in range(100):
+            reply = server.client.request("nsys/openProfile", {"path": profile}, timeout=60 * SLOW)
+            if "error" in reply:
+                self.assertEqual(error_code(reply), REQUEST_FAILED, f"open {i}: {reply}")
+                refused += 1
+                continue
+            run = server.client.request("nsys/runSkill", {"profileId": reply["result"]["profileId"],
+                                                          "skill": "top_kernels", "args": {"limit": 1}},
+                                        timeout=60 * SLOW)
+            self.assertIn("result", run, f"top_kernels on open {i}: {str(run)[:300]}")
+            rss = rss_mb(server.pid)
+            threads = len(os.listdir(f"/proc/{server.pid}/task"))
+            self.assertLess(rss, RSS_BOUND_MB, f"{i + 1} opens of one 2 MB export: server RSS {rss:.0f} MiB")
+            self.assertLess(threads, 64, f"{i + 1} opens of one 2 MB export: {threads} threads")
+        print(f"  100 opens: {refused} refused, RSS {rss_mb(server.pid):.0f} MiB")
+        self.assert_healthy(server)

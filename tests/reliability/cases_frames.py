@@ -16,6 +16,7 @@ from harness import (
     LATENCY_BOUND_S,
     PARSE_ERROR,
     SHIPPED_PROFILE,
+    SLOW,
     ReliabilityCase,
     error_code,
     frame,
@@ -323,3 +324,31 @@ class McpFrames(FramesCase):
         tools = server.client.result("tools/list", timeout=LATENCY_BOUND_S)["tools"]
         schema = json.dumps(next(t for t in tools if t["name"] == "run_skill")["inputSchema"])
         self.assertNotRegex(schema, r'"type": \[', "run_skill's input schema uses a type array")
+
+
+class WellTypedExtremes(FramesCase):
+    def test_extreme_values_of_the_right_type(self):
+        """Numbers of the right type at their extremes, for many skills and exportTrace: a result or -32602 within
+        the bound, never an internal error or a crash."""
+        server = self.stdio_server()
+        profile = self.sandbox.copy(SHIPPED_PROFILE)
+        self.fixtures.add(profile)
+        pid = server.client.result("nsys/openProfile", {"path": profile}, timeout=60)["profileId"]
+        i64 = 2**63 - 1
+        calls = []
+        for skill in ("top_kernels", "gpu_idle_gaps", "nvtx_summary", "gpu_utilization", "stream_concurrency"):
+            for args in ({"limit": i64}, {"limit": -1}, {"start": -1e308, "end": 1e308}, {"start": 0, "end": 1e-300},
+                         {"clock": "capture_ns", "start": -i64 - 1, "end": i64}, {"device": 2**31 - 1},
+                         {"device": -1}, {"pid": i64}, {"start": 1e308}):
+                calls.append(("nsys/runSkill", {"profileId": pid, "skill": skill, "args": args}))
+        out = self.sandbox.path("work", "extremes.pftrace")
+        for extra in ({"window": {"start": -1e308, "end": 1e308}},
+                      {"window": {"clock": "capture_ns", "start": -i64 - 1, "end": i64}},
+                      {"minDurationNs": i64}, {"minDurationNs": -i64 - 1}, {"devices": [2**31 - 1]},
+                      {"pids": [i64, -i64 - 1]}, {"window": {"start": 0.5, "end": 0.25}}):
+            calls.append(("nsys/exportTrace", dict({"profileId": pid, "output": out}, **extra)))
+        for method, params in calls:
+            with self.subTest(method=method, params=json.dumps(params)[:120]):
+                reply = self.watched_request(server, method, params, 10 * SLOW)
+                self.assertIn(error_code(reply), (None, INVALID_PARAMS), f"reply: {str(reply)[:300]}")
+        self.assert_healthy(server)

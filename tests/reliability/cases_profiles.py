@@ -10,7 +10,9 @@ import time
 
 from harness import (
     INTERNAL_ERROR,
+    INVALID_PARAMS,
     LATENCY_BOUND_S,
+    REQUEST_FAILED,
     SHIPPED_PROFILE,
     SLOW,
     ReliabilityCase,
@@ -92,6 +94,18 @@ class DamagedProfiles(ReliabilityCase):
         self.assert_healthy(server, rss_bound_mb=PROFILE_RSS_BOUND_MB)
         server.terminate()
         return f"{outcome} ({time.monotonic() - started:.1f} s)"
+
+    def test_special_files_as_profiles(self):
+        """Paths that are not regular files: a clear error at once, never a blocked open (a FIFO with no writer)."""
+        fifo = self.sandbox.path("work", "fifo.sqlite")
+        os.mkfifo(fifo)
+        server = self.stdio_server()
+        for path in (fifo, "/dev/zero", "/dev/urandom", "/dev/stdin", "/proc/self/fd/0", self.sandbox.path("work"),
+                     self.sandbox.path("work", "missing.sqlite"), "", "file:///nonexistent.sqlite"):
+            with self.subTest(path=path):
+                reply = self.watched_request(server, "nsys/openProfile", {"path": path}, LATENCY_BOUND_S)
+                self.assertIn(error_code(reply), (INVALID_PARAMS, REQUEST_FAILED), f"reply: {reply}")
+        self.assert_healthy(server)
 
     def test_truncated(self):
         size = os.path.getsize(SHIPPED_PROFILE)

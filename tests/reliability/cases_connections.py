@@ -1,6 +1,7 @@
 """Connections over TCP: more than the limit, disconnects mid-message and mid-request, idle partial messages, and
 file-descriptor exhaustion under a low RLIMIT_NOFILE."""
 
+import select
 import socket
 import time
 
@@ -18,8 +19,6 @@ from harness import (
     binary_supports,
     cpu_seconds,
     error_code,
-    frame,
-    request_body,
     require_option,
 )
 
@@ -38,8 +37,6 @@ def raw_connect(port):
 
 def closed_by_peer(sock, timeout):
     """Whether the server closes `sock` (EOF or reset) within `timeout`; data it sends first is read and dropped."""
-    import select
-
     deadline = Deadline(timeout)
     while not deadline.expired():
         readable, _, _ = select.select([sock], [], [], min(0.2, deadline.left()))

@@ -2,7 +2,6 @@
 the result memo with large arguments. A second client's nsys/listSkills must stay fast and the server's memory
 bounded."""
 
-import json
 import os
 import threading
 import time

@@ -1,5 +1,6 @@
 """SIGTERM and SIGINT shut every server down cleanly (exit 0), also with a request running (issue 8, defect 12)."""
 
+import json
 import signal
 import time
 
@@ -52,8 +53,6 @@ class Signals(ReliabilityCase):
         profile = self.sandbox.copy(SHIPPED_PROFILE)
         self.fixtures.add(profile)
         server = self.mcp_server(["--skill-dir", self.sandbox.path("skills")])
-        import json
-
         opened = server.call_tool("open_profile", {"path": profile}, timeout=60 * SLOW)
         text = json.loads(opened["result"]["content"][0]["text"])
         pid = text.get("profile_id") or text.get("profileId")

@@ -125,3 +125,20 @@ class ExportTargets(ReliabilityCase):
         self.assertEqual(code, 0, f"serve --stdio after SIGTERM: {server.describe_exit()}")
         traces = glob.glob(self.sandbox.path("cache", "**", "*.pftrace"), recursive=True)
         self.assertEqual(traces, [], "traces left in the cache after a clean shutdown")
+
+    def test_open_in_perfetto_traces_bounded(self):
+        # Found by this suite (not in issue 8): each nsys/openInPerfetto writes a full trace into the cache that only
+        # its 1 h token expiry removes, so a client may fill the disk within the hour (12 calls: 12 traces). The
+        # same bound as exportTrace's cache should hold, and a clean shutdown removes them.
+        profile = self.sandbox.copy(SHIPPED_PROFILE, "profile.sqlite")
+        server = self.stdio_server()
+        pid = server.client.result("nsys/openProfile", {"path": profile}, timeout=60 * SLOW)["profileId"]
+        calls = TRACE_CACHE_MAX_FILES + 4
+        for _ in range(calls):
+            server.client.result("nsys/openInPerfetto", {"profileId": pid}, timeout=60 * SLOW)
+        traces = glob.glob(self.sandbox.path("cache", "**", "*.pftrace"), recursive=True)
+        self.assertLessEqual(len(traces), TRACE_CACHE_MAX_FILES, f"{calls} openInPerfetto calls left {len(traces)} traces")
+        self.assert_healthy(server)
+        self.assertEqual(server.terminate(), 0, f"serve --stdio after SIGTERM: {server.describe_exit()}")
+        traces = glob.glob(self.sandbox.path("cache", "**", "*.pftrace"), recursive=True)
+        self.assertEqual(traces, [], "traces left in the cache after a clean shutdown")

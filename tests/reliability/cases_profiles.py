@@ -1,0 +1,217 @@
+"""Damaged profiles: copies of a real export truncated at several points, with corrupted pages, and with crafted
+schemas and values. nsys/openProfile and nsys/runSkill top_kernels must answer (a result or a clear error), never
+crash, keep memory bounded; rows that cannot be right are skipped and said so. Also: the warm cache must see an
+in-place edit that keeps size, inode and mtime."""
+
+import os
+import shutil
+import sqlite3
+import time
+
+from harness import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    LATENCY_BOUND_S,
+    REQUEST_FAILED,
+    SHIPPED_PROFILE,
+    SLOW,
+    ReliabilityCase,
+    edit_sqlite,
+    error_code,
+    sqlite_page_size,
+)
+
+KERNELS = "CUPTI_ACTIVITY_KIND_KERNEL"
+FIRST_ROWS = f"rowid IN (SELECT rowid FROM {KERNELS} ORDER BY rowid LIMIT 5)"
+# The export declares start, shortName, ... NOT NULL: a copy of the table without constraints takes NULLs.
+UNCONSTRAINED = [f"CREATE TABLE k_copy AS SELECT * FROM {KERNELS}", f"DROP TABLE {KERNELS}",
+                 f"ALTER TABLE k_copy RENAME TO {KERNELS}"]
+# The server's RSS with a damaged small profile loaded (MiB): a deviceId of 2^31-1 used to cost 270 MB.
+PROFILE_RSS_BOUND_MB = 1000 if SLOW > 1 else 200
+# Each request on a damaged copy of a 2 MB export must answer within this (s).
+REQUEST_BOUND_S = 10 * SLOW
+
+# Crafted variants: name -> (SQL statements run on a copy, whether top_kernels must report skipped rows).
+CRAFTED = {
+    "kernel table with the wrong columns": (
+        [f"DROP TABLE {KERNELS}", f"CREATE TABLE {KERNELS} (a INTEGER, b TEXT)",
+         f"INSERT INTO {KERNELS} VALUES (1, 'x'), (2, 'y')"],
+        False,
+    ),
+    "text in integer columns": (
+        [f"UPDATE {KERNELS} SET start = 'soon', deviceId = 'gpu', streamId = x'00ff' WHERE {FIRST_ROWS}"],
+        True,
+    ),
+    "NULL starts": (UNCONSTRAINED + [f"UPDATE {KERNELS} SET start = NULL WHERE {FIRST_ROWS}"], True),
+    "INT64 extremes": (
+        [f"UPDATE {KERNELS} SET start = -9223372036854775808, end = 9223372036854775807 WHERE {FIRST_ROWS}"],
+        True,
+    ),
+    "negative durations": ([f"UPDATE {KERNELS} SET end = start - 1000000 WHERE {FIRST_ROWS}"], True),
+    "deviceId 2^31-1": ([f"UPDATE {KERNELS} SET deviceId = 2147483647 WHERE {FIRST_ROWS}"], False),
+    "NULL and dangling name ids": (
+        UNCONSTRAINED + [f"UPDATE {KERNELS} SET shortName = NULL, demangledName = 999999999 WHERE {FIRST_ROWS}"],
+        False,
+    ),
+    "StringIds dropped": (["DROP TABLE StringIds"], False),
+}
+
+
+class DamagedProfiles(ReliabilityCase):
+    def check_profile(self, path, expect_skipped_note=False, export=False):
+        """A fresh server opens `path` and runs top_kernels (and exportTrace): each answers, a result or a clear
+        error, within REQUEST_BOUND_S, with the server's RSS under PROFILE_RSS_BOUND_MB all along."""
+        server = self.stdio_server()
+        started = time.monotonic()
+
+        def request(method, params):
+            reply = self.watched_request(server, method, params, REQUEST_BOUND_S, PROFILE_RSS_BOUND_MB)
+            self.assertNotEqual(error_code(reply), INTERNAL_ERROR, f"{method}: {reply}")
+            return reply
+
+        opened = request("nsys/openProfile", {"path": path})
+        outcome = f"open {'error ' + str(error_code(opened)) if 'error' in opened else 'ok'}"
+        if "result" in opened:
+            pid = opened["result"]["profileId"]
+            ran = request("nsys/runSkill", {"profileId": pid, "skill": "top_kernels"})
+            if "result" in ran:
+                result = ran["result"]
+                outcome += f", top_kernels {len(result['rows'])} rows"
+                numeric = [i for i, c in enumerate(result["columns"]) if c["type"] in ("int", "double")]
+                for row in result["rows"]:
+                    for i in numeric:
+                        if row[i] is not None:
+                            self.assertGreaterEqual(row[i], 0, f"negative {result['columns'][i]['name']}: {row}")
+                if expect_skipped_note:
+                    self.assertTrue(any("skip" in n.lower() for n in result["notes"]),
+                                    f"damaged rows are not reported in the notes: {result['notes']}")
+            else:
+                outcome += f", top_kernels error {error_code(ran)}"
+            if export:
+                out = self.sandbox.path("work", f"export-{time.monotonic_ns()}.pftrace")
+                exported = request("nsys/exportTrace", {"profileId": pid, "output": out})
+                outcome += f", export {'ok' if 'result' in exported else 'error ' + str(error_code(exported))}"
+        self.assert_healthy(server, rss_bound_mb=PROFILE_RSS_BOUND_MB)
+        server.terminate()
+        return f"{outcome} ({time.monotonic() - started:.1f} s)"
+
+    def test_special_files_as_profiles(self):
+        """Paths that are not regular files: a clear error at once, never a blocked open (a FIFO with no writer)."""
+        fifo = self.sandbox.path("work", "fifo.sqlite")
+        os.mkfifo(fifo)
+        server = self.stdio_server()
+        for path in (fifo, "/dev/zero", "/dev/urandom", "/dev/stdin", "/proc/self/fd/0", self.sandbox.path("work"),
+                     self.sandbox.path("work", "missing.sqlite"), "", "file:///nonexistent.sqlite"):
+            with self.subTest(path=path):
+                reply = self.watched_request(server, "nsys/openProfile", {"path": path}, LATENCY_BOUND_S)
+                self.assertIn(error_code(reply), (INVALID_PARAMS, REQUEST_FAILED), f"reply: {reply}")
+        self.assert_healthy(server)
+
+    def test_truncated(self):
+        size = os.path.getsize(SHIPPED_PROFILE)
+        page = sqlite_page_size(SHIPPED_PROFILE)
+        for cut in (0, 50, 100, page, page + 1, 4 * page, size // 4, size // 2, size - page, size - 1):
+            with self.subTest(cut=cut):
+                path = self.sandbox.path("work", f"truncated-{cut}.sqlite")
+                with open(SHIPPED_PROFILE, "rb") as src, open(path, "wb") as dst:
+                    dst.write(src.read(cut))
+                print(f"  truncated at {cut}: {self.check_profile(path)}")
+
+    def test_corrupted_pages(self):
+        size = os.path.getsize(SHIPPED_PROFILE)
+        page = sqlite_page_size(SHIPPED_PROFILE)
+        pages = size // page
+        kernel_leaves = table_pages(SHIPPED_PROFILE, KERNELS, "leaf")
+        kernel_inner = table_pages(SHIPPED_PROFILE, KERNELS, "internal")
+        strings = table_pages(SHIPPED_PROFILE, "StringIds", "leaf")
+        nvtx = table_pages(SHIPPED_PROFILE, "NVTX_EVENTS", "leaf")
+        self.assertGreater(len(kernel_leaves), 4, "the kernel table has too few pages for this case")
+
+        def at(pageno, offset=0):
+            return (pageno - 1) * page + offset  # dbstat numbers pages from 1
+
+        mid = kernel_leaves[len(kernel_leaves) // 2]
+        # name -> (writes, whether top_kernels must report skipped rows when it answers)
+        variants = {
+            "a kernel leaf's header zeroed": ([(at(mid), b"\x00" * 12)], True),
+            "a kernel leaf's cell pointers past the page end": ([(at(mid, 8), b"\xff\xf0" * 16)], True),
+            "a kernel leaf's cells garbled": ([(at(mid, page // 2), bytes(range(200, 256)) * 4)], False),
+            "every 3rd kernel leaf garbled": ([(at(p, page // 3), b"\x81" * 64) for p in kernel_leaves[::3]], False),
+            "the kernel table's interior page overwritten": ([(at(p), b"\x0d\xff" * (page // 2))
+                                                             for p in kernel_inner[:1]], False),
+            "a StringIds leaf garbled": ([(at(p, 8), b"\xff\xf0" * 16) for p in strings[len(strings) // 2:][:1]],
+                                         False),
+            "an NVTX leaf garbled": ([(at(p, 8), b"\xff\xf0" * 16) for p in nvtx[len(nvtx) // 2:][:1]], False),
+            "the last page overwritten": ([(at(pages), b"\xa5" * page)], False),
+            "the header's page count lies": ([(28, (pages * 4).to_bytes(4, "big"))], False),
+        }
+        for name, (writes, expect_note) in variants.items():
+            with self.subTest(variant=name):
+                path = self.sandbox.path("work", "corrupt.sqlite")
+                shutil.copyfile(SHIPPED_PROFILE, path)
+                with open(path, "r+b") as f:
+                    for offset, data in writes:
+                        f.seek(offset)
+                        f.write(data)
+                print(f"  {name}: {self.check_profile(path, expect_note, export=True)}")
+                os.unlink(path)
+
+    def test_crafted_schemas(self):
+        for name, (statements, expect_note) in CRAFTED.items():
+            with self.subTest(variant=name):
+                path = self.sandbox.path("work", "crafted.sqlite")
+                shutil.copyfile(SHIPPED_PROFILE, path)
+                edit_sqlite(path, *statements)
+                print(f"  {name}: {self.check_profile(path, expect_note, export=True)}")
+                os.unlink(path)
+
+    def test_inplace_edit_is_seen(self):
+        # Defect 11: an in-place edit keeping size, inode and mtime (rsync --inplace -t) gave the old numbers back.
+        # The edit lengthens the last NVTX range, whose page lies past the first MiB (the snapshot key hashed the
+        # first MiB), and copies only the changed pages into the file, as rsync --inplace would.
+        path = self.sandbox.copy(SHIPPED_PROFILE, "edited.sqlite")
+
+        def rows(no_cache=False):
+            server = self.stdio_server()
+            pid = server.client.result("nsys/openProfile", {"path": path, "noCache": no_cache},
+                                       timeout=60 * SLOW)["profileId"]
+            result = server.client.result("nsys/runSkill", {"profileId": pid, "skill": "nvtx_summary"},
+                                          timeout=60 * SLOW)
+            time.sleep(2 * SLOW)  # the warm snapshot is written after the full load
+            server.terminate()
+            return result["rows"]
+
+        before = rows()
+        self.assertTrue(os.listdir(self.sandbox.path("cache")), "no warm cache was written")
+        edited = self.sandbox.path("work", "edited-elsewhere.sqlite")
+        shutil.copyfile(path, edited)
+        edit_sqlite(edited, "UPDATE NVTX_EVENTS SET end = end + 100000000 WHERE rowid = (SELECT max(rowid) FROM "
+                            "NVTX_EVENTS WHERE eventType = 59 AND end IS NOT NULL)")
+        st = os.stat(path)
+        page = sqlite_page_size(path)
+        with open(edited, "rb") as f:
+            new = f.read()
+        with open(path, "rb") as f:
+            old = f.read()
+        self.assertEqual(len(new), len(old), "the edit changed the size; the case needs it kept")
+        changed = [i for i in range(page, len(old), page) if old[i:i + page] != new[i:i + page]]
+        self.assertTrue(changed and min(changed) >= 1 << 20, f"changed pages at {changed}: not all past the first MiB")
+        with open(path, "r+b") as f:  # in place: same inode
+            for offset in changed:
+                f.seek(offset)
+                f.write(new[offset:offset + page])
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+        after = rows()
+        truth = rows(no_cache=True)
+        self.assertNotEqual(before, truth, "the edit does not change nvtx_summary: the case tests nothing")
+        self.assertEqual(after, truth, "the warm cache returned the numbers from before the in-place edit")
+
+
+def table_pages(path, table, pagetype):
+    """Page numbers (from 1) of a table's b-tree pages of one type ('leaf', 'internal'), through SQLite's dbstat."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        return [r[0] for r in conn.execute(
+            "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = ? ORDER BY pageno", (table, pagetype))]
+    finally:
+        conn.close()

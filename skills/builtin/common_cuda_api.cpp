@@ -65,6 +65,53 @@ void ApplyLimit(Table& table, int64_t limit, const std::string& order_descriptio
   }
 }
 
+namespace {
+
+// The memcpys the rule keeps, in table order, with the counts its coverage notes need.
+struct MemcpyHits {
+  std::vector<size_t> rows;
+  int64_t considered = 0, without_launch = 0;
+};
+
+// False when cancelled.
+bool FindMemcpyHits(const Context& ctx, const MemcpyRule& rule, MemcpyHits& out) {
+  const engine::MemcpyTable& m = ctx.profile.memcpys();
+  const engine::RuntimeTable& rt = ctx.profile.runtime();
+  NameClassCache api(ctx.profile.strings(), [&](std::string_view n) -> uint8_t { return rule.api_matches(n); });
+  auto [first, last] = RowRange(m, ctx.filter);
+  for (size_t i = first; i < last; ++i) {
+    if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return false;
+    if ((ctx.filter.device && *ctx.filter.device != m.device[i]) || (ctx.filter.pid && *ctx.filter.pid != m.pid[i])) {
+      continue;
+    }
+    ++out.considered;
+    const int32_t launch = m.launch[i];
+    if (launch < 0) {
+      ++out.without_launch;
+      continue;
+    }
+    if (api(rt.name[static_cast<size_t>(launch)]) && rule.row_matches(m, i)) out.rows.push_back(i);
+  }
+  return true;
+}
+
+Table MemcpyRuleTable() {
+  Table t;
+  t.columns = {IntCol("duration_ns", "Duration of the copy on the GPU"),
+               IntCol("start_ns", "GPU start on the capture clock"),
+               StringCol("src_kind", "Source memory kind (Pageable, Pinned, Device, ...)"),
+               StringCol("dst_kind", "Destination memory kind"),
+               IntCol("bytes", "Bytes copied"),
+               IntCol("pid", "Process id"),
+               IntCol("device_id", "GPU device id"),
+               IntCol("stream_id", "CUDA stream id"),
+               StringCol("copy_kind", "Direction (HtoD, DtoH, DtoD, PtoP, ...)"),
+               StringCol("api_name", "The runtime call that issued the copy")};
+  return t;
+}
+
+}  // namespace
+
 Expected<Table> RunMemcpyRule(const Context& ctx, const MemcpyRule& rule) {
   const engine::ProfileInfo& info = ctx.profile.info();
   if (!info.caps.memcpy) {
@@ -78,41 +125,15 @@ Expected<Table> RunMemcpyRule(const Context& ctx, const MemcpyRule& rule) {
   }
   const engine::MemcpyTable& m = ctx.profile.memcpys();
   const engine::RuntimeTable& rt = ctx.profile.runtime();
-  NameClassCache api(ctx.profile.strings(), [&](std::string_view n) -> uint8_t { return rule.api_matches(n); });
+  MemcpyHits hits;
+  if (!FindMemcpyHits(ctx, rule, hits)) return CancelledError();
+  SortLongestFirst(hits.rows, m);
 
-  std::vector<size_t> hits;
-  int64_t considered = 0, without_launch = 0;
-  auto [first, last] = RowRange(m, ctx.filter);
-  for (size_t i = first; i < last; ++i) {
-    if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return CancelledError();
-    if ((ctx.filter.device && *ctx.filter.device != m.device[i]) || (ctx.filter.pid && *ctx.filter.pid != m.pid[i])) {
-      continue;
-    }
-    ++considered;
-    const int32_t launch = m.launch[i];
-    if (launch < 0) {
-      ++without_launch;
-      continue;
-    }
-    if (api(rt.name[static_cast<size_t>(launch)]) && rule.row_matches(m, i)) hits.push_back(i);
-  }
-  SortLongestFirst(hits, m);
-
-  Table t;
-  t.columns = {IntCol("duration_ns", "Duration of the copy on the GPU"),
-               IntCol("start_ns", "GPU start on the capture clock"),
-               StringCol("src_kind", "Source memory kind (Pageable, Pinned, Device, ...)"),
-               StringCol("dst_kind", "Destination memory kind"),
-               IntCol("bytes", "Bytes copied"),
-               IntCol("pid", "Process id"),
-               IntCol("device_id", "GPU device id"),
-               IntCol("stream_id", "CUDA stream id"),
-               StringCol("copy_kind", "Direction (HtoD, DtoH, DtoD, PtoP, ...)"),
-               StringCol("api_name", "The runtime call that issued the copy")};
+  Table t = MemcpyRuleTable();
   Ns total_ns = 0;
   int64_t total_bytes = 0;
   std::map<std::string, std::pair<int64_t, Ns>> by_api;
-  for (size_t i : hits) {
+  for (size_t i : hits.rows) {
     const std::string api_name(ctx.profile.strings().view(rt.name[static_cast<size_t>(m.launch[i])]));
     const Ns dur = m.end[i] - m.start[i];
     total_ns += dur;
@@ -125,21 +146,21 @@ Expected<Table> RunMemcpyRule(const Context& ctx, const MemcpyRule& rule) {
                       S(api_name)});
   }
   t.notes.push_back(rule.criteria_note);
-  if (hits.empty()) {
-    t.notes.push_back(fmt::format("No {} found among {} memcpys.", rule.what, considered));
+  if (hits.rows.empty()) {
+    t.notes.push_back(fmt::format("No {} found among {} memcpys.", rule.what, hits.considered));
   } else {
     std::string per_api;
     for (const auto& [name, agg] : by_api) {
       per_api += fmt::format("{}{} x{} ({})", per_api.empty() ? "" : ", ", name, agg.first, FormatDuration(agg.second));
     }
-    t.notes.push_back(fmt::format("{} {} of {} memcpys: {} on the GPU, {} bytes. By API: {}.", hits.size(), rule.what,
-                                  considered, FormatDuration(total_ns), total_bytes, per_api));
+    t.notes.push_back(fmt::format("{} {} of {} memcpys: {} on the GPU, {} bytes. By API: {}.", hits.rows.size(),
+                                  rule.what, hits.considered, FormatDuration(total_ns), total_bytes, per_api));
   }
-  if (without_launch > 0) {
+  if (hits.without_launch > 0) {
     t.notes.push_back(fmt::format(
         "Coverage: {} of {} memcpys have no launching runtime call in this export (cut at a window edge or not "
         "traced), so their API is unknown and they were not checked.",
-        without_launch, considered));
+        hits.without_launch, hits.considered));
   }
   t.notes.push_back(
       "Memcpys are matched to their API call on (pid, correlationId); NVIDIA's rule joins on correlationId alone, "

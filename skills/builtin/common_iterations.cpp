@@ -19,23 +19,18 @@ constexpr int64_t kMinOccurrences = 3;
 constexpr double kMinAgreement = 0.8;
 constexpr double kMinCoverage = 0.5;
 
+bool KernelSelected(const engine::KernelTable& k, size_t i, const engine::Filter& filter) {
+  return (!filter.device || *filter.device == k.device[i]) && (!filter.pid || *filter.pid == k.pid[i]);
+}
+
 // ---- marker mode ----
 
-Expected<IterationResult> ByMarker(const Context& ctx, const std::string& marker) {
-  IterationResult res;
-  const engine::ProfileInfo& info = ctx.profile.info();
-  if (!info.caps.nvtx) {
-    res.decline_reason = fmt::format(
-        "marker=\"{}\" needs NVTX ranges or marks, and this profile has none; omit marker to detect iterations by "
-        "kernel periodicity.",
-        marker);
-    return res;
-  }
+using RangesByPid = std::map<uint32_t, std::vector<Interval>>;
+
+// Outermost NVTX ranges whose name matches, per process, in start order.
+RangesByPid MatchingRanges(const Context& ctx, NameClassCache& matches) {
   const engine::NvtxTable& nv = ctx.profile.nvtx();
-  NameClassCache matches(ctx.profile.strings(),
-                         [&](std::string_view n) -> uint8_t { return ContainsNoCase(n, marker); });
-  // Outermost matching ranges per process, in start order.
-  std::map<uint32_t, std::vector<Interval>> ranges;
+  RangesByPid ranges;
   auto [first, last] = RowRange(nv, ctx.filter);
   for (size_t i = first; i < last; ++i) {
     if (ctx.filter.pid && *ctx.filter.pid != nv.pid[i]) continue;
@@ -44,66 +39,73 @@ Expected<IterationResult> ByMarker(const Context& ctx, const std::string& marker
     if (!v.empty() && nv.start[i] < v.back().end) continue;  // nested in (or overlapping) the previous one
     v.push_back({nv.start[i], nv.end[i]});
   }
-  res.method = "nvtx_range";
-  if (ranges.empty()) {
-    const engine::NvtxMarkTable& marks = ctx.profile.nvtx_marks();
-    for (size_t i = 0; i < marks.size(); ++i) {
-      if (!ctx.filter.InWindow(marks.time[i]) || (ctx.filter.pid && *ctx.filter.pid != marks.pid[i])) continue;
-      if (!matches(marks.name[i])) continue;
-      auto& v = ranges[marks.pid[i]];
-      if (!v.empty()) v.back().end = marks.time[i];
-      v.push_back({marks.time[i], marks.time[i]});
-    }
-    for (auto& [pid, v] : ranges) {
-      if (!v.empty()) v.pop_back();  // the last mark opens no complete iteration
-    }
-    std::erase_if(ranges, [](const auto& kv) { return kv.second.empty(); });
-    res.method = "nvtx_mark";
-  }
-  if (ranges.empty()) {
-    res.decline_reason = fmt::format(
-        "No NVTX range or mark name contains \"{}\" (case-insensitive) in the selection; list range names with the "
-        "NVTX summary skill, or omit marker to detect iterations by kernel periodicity.",
-        marker);
-    return res;
-  }
+  return ranges;
+}
 
-  // Kernels join the iteration whose range contains their launching API call (the kernel's own start when the
-  // call is not in the export).
-  struct Acc {
-    int64_t kernels = 0;
-    std::vector<Interval> busy;
-    int32_t device = -2;  // -2 none yet, -1 several
-  };
-  std::map<uint32_t, std::vector<Acc>> acc;
-  for (auto& [pid, v] : ranges) acc[pid].resize(v.size());
+// Mark-to-mark intervals of the NVTX marks whose name matches, per process.
+RangesByPid MatchingMarkIntervals(const Context& ctx, NameClassCache& matches) {
+  const engine::NvtxMarkTable& marks = ctx.profile.nvtx_marks();
+  RangesByPid ranges;
+  for (size_t i = 0; i < marks.size(); ++i) {
+    if (!ctx.filter.InWindow(marks.time[i]) || (ctx.filter.pid && *ctx.filter.pid != marks.pid[i])) continue;
+    if (!matches(marks.name[i])) continue;
+    auto& v = ranges[marks.pid[i]];
+    if (!v.empty()) v.back().end = marks.time[i];
+    v.push_back({marks.time[i], marks.time[i]});
+  }
+  for (auto& [pid, v] : ranges) {
+    if (!v.empty()) v.pop_back();  // the last mark opens no complete iteration
+  }
+  std::erase_if(ranges, [](const auto& kv) { return kv.second.empty(); });
+  return ranges;
+}
+
+// The kernels of one marker iteration.
+struct IterationKernels {
+  int64_t kernels = 0;
+  std::vector<Interval> busy;
+  int32_t device = -2;  // -2 none yet, -1 several
+};
+
+struct KernelPlacement {
+  std::map<uint32_t, std::vector<IterationKernels>> of_pid;  // parallel to the ranges
   int64_t by_kernel_start = 0, outside = 0;
+};
+
+// Kernels join the iteration whose range contains their launching API call (the kernel's own start when the
+// call is not in the export). False when cancelled.
+bool PlaceKernels(const Context& ctx, const RangesByPid& ranges, KernelPlacement& out) {
+  for (auto& [pid, v] : ranges) out.of_pid[pid].resize(v.size());
   const engine::KernelTable& k = ctx.profile.kernels();
   const engine::RuntimeTable& rt = ctx.profile.runtime();
   for (size_t i = 0; i < k.size(); ++i) {
-    if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return CancelledError();
+    if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return false;
     auto it = ranges.find(k.pid[i]);
     if (it == ranges.end() || (ctx.filter.device && *ctx.filter.device != k.device[i])) continue;
     Ns t = k.start[i];
     if (k.launch[i] >= 0) {
       t = rt.start[static_cast<size_t>(k.launch[i])];
     } else {
-      ++by_kernel_start;
+      ++out.by_kernel_start;
     }
     const auto& v = it->second;
     auto pos = std::upper_bound(v.begin(), v.end(), t, [](Ns x, const Interval& r) { return x < r.start; });
     if (pos == v.begin() || t >= std::prev(pos)->end) {
-      ++outside;
+      ++out.outside;
       continue;
     }
-    Acc& a = acc[k.pid[i]][static_cast<size_t>(std::prev(pos) - v.begin())];
+    IterationKernels& a = out.of_pid[k.pid[i]][static_cast<size_t>(std::prev(pos) - v.begin())];
     ++a.kernels;
     a.busy.push_back({k.start[i], k.end[i]});
     a.device = a.device == -2 ? k.device[i] : (a.device == k.device[i] ? a.device : -1);
   }
+  return true;
+}
+
+void AppendMarkerIterations(const RangesByPid& ranges, KernelPlacement& placed, std::vector<Iteration>& out) {
   for (auto& [pid, v] : ranges) {
     for (size_t j = 0; j < v.size(); ++j) {
-      Acc& a = acc[pid][j];
+      IterationKernels& a = placed.of_pid[pid][j];
       Iteration it;
       it.pid = pid;
       it.device = a.device >= 0 ? a.device : -1;
@@ -117,10 +119,12 @@ Expected<IterationResult> ByMarker(const Context& ctx, const std::string& marker
         it.gpu_start = u.front().start;
         it.gpu_end = u.back().end;
       }
-      res.iterations.push_back(it);
+      out.push_back(it);
     }
   }
-  res.found = true;
+}
+
+void AddMarkerNotes(const std::string& marker, const KernelPlacement& placed, IterationResult& res) {
   if (res.method == "nvtx_range") {
     res.notes.push_back(fmt::format(
         "Iterations are the outermost NVTX ranges whose name contains \"{}\" (case-insensitive), per process; a "
@@ -132,14 +136,45 @@ Expected<IterationResult> ByMarker(const Context& ctx, const std::string& marker
         "the iteration during which its launching API call started.",
         marker));
   }
-  if (by_kernel_start > 0) {
+  if (placed.by_kernel_start > 0) {
     res.notes.push_back(fmt::format(
         "Coverage: {} kernels have no launching API call in the export; they were placed by their own start time.",
-        by_kernel_start));
+        placed.by_kernel_start));
   }
-  if (outside > 0) {
-    res.notes.push_back(fmt::format("{} kernels of these processes fall outside every iteration.", outside));
+  if (placed.outside > 0) {
+    res.notes.push_back(fmt::format("{} kernels of these processes fall outside every iteration.", placed.outside));
   }
+}
+
+Expected<IterationResult> ByMarker(const Context& ctx, const std::string& marker) {
+  IterationResult res;
+  if (!ctx.profile.info().caps.nvtx) {
+    res.decline_reason = fmt::format(
+        "marker=\"{}\" needs NVTX ranges or marks, and this profile has none; omit marker to detect iterations by "
+        "kernel periodicity.",
+        marker);
+    return res;
+  }
+  NameClassCache matches(ctx.profile.strings(),
+                         [&](std::string_view n) -> uint8_t { return ContainsNoCase(n, marker); });
+  RangesByPid ranges = MatchingRanges(ctx, matches);
+  res.method = "nvtx_range";
+  if (ranges.empty()) {
+    ranges = MatchingMarkIntervals(ctx, matches);
+    res.method = "nvtx_mark";
+  }
+  if (ranges.empty()) {
+    res.decline_reason = fmt::format(
+        "No NVTX range or mark name contains \"{}\" (case-insensitive) in the selection; list range names with the "
+        "NVTX summary skill, or omit marker to detect iterations by kernel periodicity.",
+        marker);
+    return res;
+  }
+  KernelPlacement placed;
+  if (!PlaceKernels(ctx, ranges, placed)) return CancelledError();
+  AppendMarkerIterations(ranges, placed, res.iterations);
+  res.found = true;
+  AddMarkerNotes(marker, placed, res);
   return res;
 }
 
@@ -218,6 +253,52 @@ std::optional<Candidate> BestCandidate(const std::vector<engine::StrId>& names, 
   return best;
 }
 
+// Selected kernel rows per device, in device id order (counted first so each device's row list is allocated once).
+std::map<int32_t, size_t> RowCountsByDevice(const engine::KernelTable& k, size_t first, size_t last,
+                                            const engine::Filter& filter) {
+  SmallIndex<int32_t, std::hash<int32_t>> device_index;
+  std::vector<size_t> device_counts;
+  for (size_t i = first; i < last; ++i) {
+    if (!KernelSelected(k, i, filter)) continue;
+    auto [d, added] = device_index.Get(k.device[i]);
+    if (added) device_counts.push_back(0);
+    ++device_counts[d];
+  }
+  std::map<int32_t, size_t> counts_by_device;
+  for (size_t d = 0; d < device_counts.size(); ++d) counts_by_device[device_index.keys()[d]] = device_counts[d];
+  return counts_by_device;
+}
+
+// One iteration from each occurrence of the repeating kernel to the next, on one device's kernel sequence `rows`.
+void AppendPeriodIterations(const engine::KernelTable& k, int32_t device, const std::vector<uint32_t>& rows,
+                            const std::vector<engine::StrId>& names, const Candidate& best,
+                            std::vector<Iteration>& out) {
+  std::vector<size_t> occ;
+  for (size_t j = best.first_index; j < rows.size(); ++j) {
+    if (names[j] == best.name) occ.push_back(j);
+  }
+  for (size_t o = 0; o + 1 < occ.size(); ++o) {
+    Iteration it;
+    it.device = device;
+    it.pid = k.pid[rows[occ[o]]];
+    it.index = static_cast<int64_t>(o);
+    it.start = k.start[rows[occ[o]]];
+    it.end = k.start[rows[occ[o + 1]]];
+    it.kernels = static_cast<int64_t>(occ[o + 1] - occ[o]);
+    UnionStreamer busy;
+    Ns last_end = it.start;
+    auto add_busy = [&](const Interval& iv) {
+      it.gpu_busy += iv.length();
+      last_end = iv.end;
+    };
+    for (size_t j = occ[o]; j < occ[o + 1]; ++j) busy.Add({k.start[rows[j]], k.end[rows[j]]}, add_busy);
+    busy.Finish(add_busy);
+    it.gpu_start = it.start;
+    it.gpu_end = last_end;
+    out.push_back(it);
+  }
+}
+
 Expected<IterationResult> ByKernelPeriod(const Context& ctx) {
   IterationResult res;
   res.method = "kernel_period";
@@ -227,28 +308,13 @@ Expected<IterationResult> ByKernelPeriod(const Context& ctx) {
   }
   const engine::KernelTable& k = ctx.profile.kernels();
   auto [first, last] = RowRange(k, ctx.filter);
-  auto accepted = [&](size_t i) {
-    return (!ctx.filter.device || *ctx.filter.device == k.device[i]) &&
-           (!ctx.filter.pid || *ctx.filter.pid == k.pid[i]);
-  };
-  // Rows per device, counted first so each device's row list is allocated once.
-  SmallIndex<int32_t, std::hash<int32_t>> device_index;
-  std::vector<size_t> device_counts;
-  for (size_t i = first; i < last; ++i) {
-    if (!accepted(i)) continue;
-    auto [d, added] = device_index.Get(k.device[i]);
-    if (added) device_counts.push_back(0);
-    ++device_counts[d];
-  }
-  std::map<int32_t, size_t> counts_by_device;
-  for (size_t d = 0; d < device_counts.size(); ++d) counts_by_device[device_index.keys()[d]] = device_counts[d];
   std::vector<uint32_t> rows;
   std::vector<engine::StrId> names;
-  for (const auto& [device, count] : counts_by_device) {
+  for (const auto& [device, count] : RowCountsByDevice(k, first, last, ctx.filter)) {
     rows.clear();
     rows.reserve(count);
     for (size_t i = first; i < last; ++i) {
-      if (k.device[i] == device && accepted(i)) rows.push_back(static_cast<uint32_t>(i));
+      if (k.device[i] == device && KernelSelected(k, i, ctx.filter)) rows.push_back(static_cast<uint32_t>(i));
     }
     if (ctx.cancel.cancelled()) return CancelledError();
     names.resize(rows.size());
@@ -259,30 +325,7 @@ Expected<IterationResult> ByKernelPeriod(const Context& ctx) {
           fmt::format("Device {}: no kernel name recurs with a steady spacing over {} kernels.", device, rows.size()));
       continue;
     }
-    std::vector<size_t> occ;
-    for (size_t j = best->first_index; j < rows.size(); ++j) {
-      if (names[j] == best->name) occ.push_back(j);
-    }
-    for (size_t o = 0; o + 1 < occ.size(); ++o) {
-      Iteration it;
-      it.device = device;
-      it.pid = k.pid[rows[occ[o]]];
-      it.index = static_cast<int64_t>(o);
-      it.start = k.start[rows[occ[o]]];
-      it.end = k.start[rows[occ[o + 1]]];
-      it.kernels = static_cast<int64_t>(occ[o + 1] - occ[o]);
-      UnionStreamer busy;
-      Ns last_end = it.start;
-      auto add_busy = [&](const Interval& iv) {
-        it.gpu_busy += iv.length();
-        last_end = iv.end;
-      };
-      for (size_t j = occ[o]; j < occ[o + 1]; ++j) busy.Add({k.start[rows[j]], k.end[rows[j]]}, add_busy);
-      busy.Finish(add_busy);
-      it.gpu_start = it.start;
-      it.gpu_end = last_end;
-      res.iterations.push_back(it);
-    }
+    AppendPeriodIterations(k, device, rows, names, *best, res.iterations);
     std::string shown(ctx.profile.strings().view(best->name));
     if (shown.size() > 80) shown = shown.substr(0, 77) + "...";
     res.notes.push_back(fmt::format(

@@ -1,7 +1,10 @@
 #pragma once
 // Row selection by window and small helpers to build result tables.
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "nsys/engine/window.h"
 #include "nsys/skills/skill.h"
@@ -23,6 +26,28 @@ std::pair<size_t, size_t> OverlapRange(const Table& t, const engine::Filter& fil
   if (filter.window.whole) return {0, t.size()};
   return engine::StartRange(t, filter.window.begin - t.max_duration, filter.window.end);
 }
+
+// The devices of the selected rows, for the notes that say which devices a total adds up.
+class DevicesSeen {
+ public:
+  void Add(int32_t device) {
+    const auto d = static_cast<size_t>(std::max(0, device));
+    if (d >= seen_.size()) seen_.resize(d + 1, false);
+    seen_[d] = true;
+  }
+  int Count() const { return static_cast<int>(std::count(seen_.begin(), seen_.end(), true)); }
+  // "0, 1, 3": the devices in id order.
+  std::string List() const {
+    std::string list;
+    for (size_t d = 0; d < seen_.size(); ++d) {
+      if (seen_[d]) list += (list.empty() ? "" : ", ") + std::to_string(d);
+    }
+    return list;
+  }
+
+ private:
+  std::vector<bool> seen_;
+};
 
 inline Column IntCol(std::string name, std::string description) {
   return Column{std::move(name), ColumnType::kInt, std::move(description)};

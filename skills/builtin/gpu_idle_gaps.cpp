@@ -194,53 +194,65 @@ struct StreamState {
   Ns busy = 0, host_wait = 0, kernel_wait = 0, other = 0;
 };
 
-Expected<Table> StreamsView(const Context& ctx) {
-  const Ns kernel_wait_ns = ArgInt(ctx, "kernel_wait_ns");
-  const engine::Profile& p = ctx.profile;
-  const auto& rt = p.runtime();
-  SmallIndex<StreamKey, StreamKeyHash> index;
-  std::vector<StreamState> streams;
-  int64_t unknown_launch_gaps = 0;
-  auto add = [&](const auto& t, size_t i) {
-    auto [k, added] = index.Get(StreamKey{t.pid[i], t.device[i], t.stream[i]});
+// Every stream's idle breakdown, swept as ops arrive in start order.
+class StreamIdleSweep {
+ public:
+  StreamIdleSweep(const engine::RuntimeTable& rt, Ns kernel_wait_ns) : rt_(rt), kernel_wait_ns_(kernel_wait_ns) {}
+
+  template <typename OpTable>
+  void Add(const OpTable& t, size_t i) {
+    auto [k, added] = index_.Get(StreamKey{t.pid[i], t.device[i], t.stream[i]});
     const Ns start = t.start[i], end = t.end[i];
     if (added) {
-      streams.emplace_back();
-      StreamState& s = streams.back();
-      s.key = index.keys()[k];
+      streams_.emplace_back();
+      StreamState& s = streams_.back();
+      s.key = index_.keys()[k];
       s.first_start = s.covered_from = start;
       s.busy_until = s.last_end = end;
       s.ops = 1;
       return;
     }
-    StreamState& s = streams[k];
+    StreamState& s = streams_[k];
     ++s.ops;
     if (start > s.busy_until) {
       const Ns gap = start - s.busy_until;
       s.busy += s.busy_until - s.covered_from;
       s.covered_from = start;
-      const Ns launch_start = t.launch[i] >= 0 ? rt.start[static_cast<size_t>(t.launch[i])] : -1;
+      const Ns launch_start = t.launch[i] >= 0 ? rt_.start[static_cast<size_t>(t.launch[i])] : -1;
       if (launch_start > s.busy_until) {
         s.host_wait += gap;  // the CPU had not yet asked for this op when the stream went idle
-      } else if (gap < kernel_wait_ns) {
+      } else if (gap < kernel_wait_ns_) {
         s.kernel_wait += gap;
       } else {
         s.other += gap;
-        if (launch_start < 0) ++unknown_launch_gaps;
+        if (launch_start < 0) ++unknown_launch_gaps_;
       }
     }
     s.busy_until = std::max(s.busy_until, end);
     s.last_end = std::max(s.last_end, end);
-  };
-  const bool ok = ForEachGpuOpRow(p, ctx.filter, GpuOpsOptions{}, ctx.cancel, add);
-  if (!ok) return CancelledError();
-  for (StreamState& s : streams) s.busy += s.busy_until - s.covered_from;
-  std::sort(streams.begin(), streams.end(), [](const StreamState& a, const StreamState& b) {
-    const Ns ia = a.host_wait + a.kernel_wait + a.other, ib = b.host_wait + b.kernel_wait + b.other;
-    if (ia != ib) return ia > ib;
-    return std::tie(a.key.pid, a.key.device, a.key.stream) < std::tie(b.key.pid, b.key.device, b.key.stream);
-  });
+  }
 
+  // Closes every stream's last busy interval and orders the streams most idle first.
+  std::vector<StreamState>& Finish() {
+    for (StreamState& s : streams_) s.busy += s.busy_until - s.covered_from;
+    std::sort(streams_.begin(), streams_.end(), [](const StreamState& a, const StreamState& b) {
+      const Ns ia = a.host_wait + a.kernel_wait + a.other, ib = b.host_wait + b.kernel_wait + b.other;
+      if (ia != ib) return ia > ib;
+      return std::tie(a.key.pid, a.key.device, a.key.stream) < std::tie(b.key.pid, b.key.device, b.key.stream);
+    });
+    return streams_;
+  }
+  int64_t unknown_launch_gaps() const { return unknown_launch_gaps_; }
+
+ private:
+  const engine::RuntimeTable& rt_;
+  const Ns kernel_wait_ns_;
+  SmallIndex<StreamKey, StreamKeyHash> index_;
+  std::vector<StreamState> streams_;
+  int64_t unknown_launch_gaps_ = 0;
+};
+
+Table StreamsViewTable() {
   Table t;
   t.columns = {IntCol("pid", "Process id"),
                IntCol("device_id", "GPU device id"),
@@ -253,6 +265,18 @@ Expected<Table> StreamsView(const Context& ctx) {
                IntCol("kernel_wait_ns", "Idle in gaps shorter than kernel_wait_ns (launch overhead)"),
                IntCol("other_ns", "Remaining idle time (dependencies, synchronization)"),
                DoubleCol("host_wait_pct", "host_wait_ns / idle_ns x 100")};
+  return t;
+}
+
+Expected<Table> StreamsView(const Context& ctx) {
+  const Ns kernel_wait_ns = ArgInt(ctx, "kernel_wait_ns");
+  StreamIdleSweep sweep(ctx.profile.runtime(), kernel_wait_ns);
+  auto add = [&](const auto& t, size_t i) { sweep.Add(t, i); };
+  const bool ok = ForEachGpuOpRow(ctx.profile, ctx.filter, GpuOpsOptions{}, ctx.cancel, add);
+  if (!ok) return CancelledError();
+  const std::vector<StreamState>& streams = sweep.Finish();
+
+  Table t = StreamsViewTable();
   for (const StreamState& r : streams) {
     const Ns idle = r.host_wait + r.kernel_wait + r.other;
     t.rows.push_back({I(r.key.pid), I(r.key.device), I(r.key.stream), I(r.ops), I(r.last_end - r.first_start),
@@ -265,11 +289,11 @@ Expected<Table> StreamsView(const Context& ctx) {
       "gap is shorter than kernel_wait_ns={} ns (launch overhead between back-to-back ops), and other otherwise. "
       "Percentages are of the stream's idle time.",
       kernel_wait_ns));
-  if (unknown_launch_gaps > 0) {
+  if (sweep.unknown_launch_gaps() > 0) {
     t.notes.push_back(fmt::format(
         "Coverage: {} idle intervals precede ops whose launch call is not in the export; they count as other, so "
         "host wait may be understated.",
-        unknown_launch_gaps));
+        sweep.unknown_launch_gaps()));
   }
   if (streams.empty()) t.notes.push_back("No GPU operations in the selection.");
   t.notes.push_back(WindowNote(ctx.filter));

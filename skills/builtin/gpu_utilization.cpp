@@ -167,58 +167,14 @@ class GpuUtilizationSkill final : public Skill {
       return CancelledError();
     }
 
-    Table t;
-    t.columns = {DoubleCol("in_use_pct",
-                           "NVIDIA's in-use %: in_use_ns / duration_ns x 100, one decimal; concurrent "
-                           "ops add up, so it can pass 100"),
-                 DoubleCol("busy_pct", "Union-based busy %: busy_ns / duration_ns x 100, one decimal; at most 100"),
-                 IntCol("duration_ns", "Region length"),
-                 IntCol("start_ns", "Region start (capture clock)"),
-                 IntCol("pid", "Process id"),
-                 IntCol("device_id", "GPU device id"),
-                 IntCol("chunks", "Chunks in the region"),
-                 IntCol("first_chunk", "0-based index of the region's first chunk in its (process, device) span"),
-                 IntCol("ops", "Ops overlapping the region"),
-                 IntCol("in_use_ns", "Σ op time clipped to the region (in_use_pct's numerator)"),
-                 IntCol("busy_ns", "Time with at least one op running (busy_pct's numerator)")};
+    Table t = EmptyTable();
     std::vector<Region> regions;
     for (size_t gi = 0; gi < groups.size(); ++gi) {
-      const GpuOpGroup& g = groups[gi];
       const std::vector<Chunk>& chunks = acc[gi].Finish();
-      const Ns summed_total = acc[gi].summed_total(), busy_total = acc[gi].busy_total();
-      const Ns span = g.last_end - g.first_start;
-      t.notes.push_back(fmt::format(
-          "pid {} device {}: span {} (first op start to last op end), {} chunks of {}; summed in-use {}, union busy "
-          "{} of the span.",
-          g.pid, g.device, FormatDuration(span), chunks.size(),
-          FormatDuration(chunks.empty() ? 0 : acc[gi].chunk_size()),
-          FormatPct(span > 0 ? 100.0 * static_cast<double>(summed_total) / static_cast<double>(span) : 0),
-          FormatPct(span > 0 ? 100.0 * static_cast<double>(busy_total) / static_cast<double>(span) : 0)));
-      // Runs of consecutive chunks below the threshold merge into one region (duration-weighted average).
-      for (const Chunk& c : chunks) {
-        const bool low = c.in_use_pct() < threshold;
-        if (!all_chunks && !low) continue;
-        if (!all_chunks && !regions.empty() && regions.back().pid == g.pid && regions.back().device == g.device &&
-            regions.back().end == c.start) {
-          Region& r = regions.back();
-          r.end = c.end;
-          r.summed += c.summed;
-          r.busy += c.busy;
-          r.ops += c.fresh;
-          ++r.chunks;
-        } else {
-          regions.push_back({g.pid, g.device, c.start, c.end, c.summed, c.busy, 1, c.id, c.ops});
-        }
-      }
+      t.notes.push_back(SpanNote(groups[gi], acc[gi], chunks.size()));
+      AppendRegions(groups[gi], chunks, threshold, all_chunks, regions);
     }
-    if (!all_chunks) {
-      std::sort(regions.begin(), regions.end(), [](const Region& a, const Region& b) {
-        const double pa = Round1(a.in_use_pct()), pb = Round1(b.in_use_pct());
-        if (pa != pb) return pa < pb;
-        if (a.end - a.start != b.end - b.start) return a.end - a.start < b.end - b.start;
-        return a.start < b.start;
-      });
-    }
+    if (!all_chunks) SortLowestFirst(regions);
     for (const Region& r : regions) {
       const double len = static_cast<double>(r.end - r.start);
       t.rows.push_back({D(Round1(r.in_use_pct())), D(Round1(100.0 * static_cast<double>(r.busy) / len)),
@@ -242,6 +198,66 @@ class GpuUtilizationSkill final : public Skill {
     if (groups.empty()) t.notes.push_back("No GPU operations in the selection.");
     t.notes.push_back(WindowNote(ctx.filter));
     return t;
+  }
+
+ private:
+  static Table EmptyTable() {
+    Table t;
+    t.columns = {DoubleCol("in_use_pct",
+                           "NVIDIA's in-use %: in_use_ns / duration_ns x 100, one decimal; concurrent "
+                           "ops add up, so it can pass 100"),
+                 DoubleCol("busy_pct", "Union-based busy %: busy_ns / duration_ns x 100, one decimal; at most 100"),
+                 IntCol("duration_ns", "Region length"),
+                 IntCol("start_ns", "Region start (capture clock)"),
+                 IntCol("pid", "Process id"),
+                 IntCol("device_id", "GPU device id"),
+                 IntCol("chunks", "Chunks in the region"),
+                 IntCol("first_chunk", "0-based index of the region's first chunk in its (process, device) span"),
+                 IntCol("ops", "Ops overlapping the region"),
+                 IntCol("in_use_ns", "Σ op time clipped to the region (in_use_pct's numerator)"),
+                 IntCol("busy_ns", "Time with at least one op running (busy_pct's numerator)")};
+    return t;
+  }
+
+  static std::string SpanNote(const GpuOpGroup& g, const ChunkAccumulator& acc, size_t chunks) {
+    const Ns summed_total = acc.summed_total(), busy_total = acc.busy_total();
+    const Ns span = g.last_end - g.first_start;
+    return fmt::format(
+        "pid {} device {}: span {} (first op start to last op end), {} chunks of {}; summed in-use {}, union busy "
+        "{} of the span.",
+        g.pid, g.device, FormatDuration(span), chunks, FormatDuration(chunks == 0 ? 0 : acc.chunk_size()),
+        FormatPct(span > 0 ? 100.0 * static_cast<double>(summed_total) / static_cast<double>(span) : 0),
+        FormatPct(span > 0 ? 100.0 * static_cast<double>(busy_total) / static_cast<double>(span) : 0));
+  }
+
+  // Every chunk (all_chunks), or the runs of consecutive chunks below the threshold merged into one region each
+  // (duration-weighted average).
+  static void AppendRegions(const GpuOpGroup& g, const std::vector<Chunk>& chunks, double threshold, bool all_chunks,
+                            std::vector<Region>& regions) {
+    for (const Chunk& c : chunks) {
+      const bool low = c.in_use_pct() < threshold;
+      if (!all_chunks && !low) continue;
+      if (!all_chunks && !regions.empty() && regions.back().pid == g.pid && regions.back().device == g.device &&
+          regions.back().end == c.start) {
+        Region& r = regions.back();
+        r.end = c.end;
+        r.summed += c.summed;
+        r.busy += c.busy;
+        r.ops += c.fresh;
+        ++r.chunks;
+      } else {
+        regions.push_back({g.pid, g.device, c.start, c.end, c.summed, c.busy, 1, c.id, c.ops});
+      }
+    }
+  }
+
+  static void SortLowestFirst(std::vector<Region>& regions) {
+    std::sort(regions.begin(), regions.end(), [](const Region& a, const Region& b) {
+      const double pa = Round1(a.in_use_pct()), pb = Round1(b.in_use_pct());
+      if (pa != pb) return pa < pb;
+      if (a.end - a.start != b.end - b.start) return a.end - a.start < b.end - b.start;
+      return a.start < b.start;
+    });
   }
 };
 

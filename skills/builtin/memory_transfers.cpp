@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "common_rows.h"
 #include "nsys/skills/summary_table.h"
@@ -28,6 +29,101 @@ constexpr const char* kOperationNames[] = {"[CUDA memcpy Unknown]",
                                            "[CUDA Unified Memory memcpy DtoD]"};
 constexpr uint32_t kMemcpyKinds = 14;
 constexpr uint32_t kMemsetOperation = kMemcpyKinds;
+
+struct OperationSummaries {
+  std::vector<SampleSummary> times, sizes;
+  std::map<uint32_t, int64_t> time_of_device;
+  int64_t grand_total = 0;
+};
+
+// The selected memcpys and memsets grouped by (device or 0, operation). Rows of both tables share one index
+// space: copies first, then memsets.
+class OperationGroups {
+ public:
+  OperationGroups(const engine::MemcpyTable& mc, const engine::MemsetTable& ms, const engine::Filter& filter,
+                  bool per_device)
+      : mc_(mc), ms_(ms), per_device_(per_device) {
+    std::tie(c_first_, c_last_) = RowRange(mc, filter);
+    std::tie(s_first_, s_last_) = RowRange(ms, filter);
+    n_copies_ = c_last_ - c_first_;
+    group_of_row_.assign(n_copies_ + (s_last_ - s_first_), -1);
+    auto accept = [&](int32_t device, uint32_t pid) {
+      return (!filter.device || *filter.device == device) && (!filter.pid || *filter.pid == pid);
+    };
+    for (size_t i = c_first_; i < c_last_; ++i) {
+      if (!accept(mc.device[i], mc.pid[i])) continue;
+      const uint32_t op = mc.copy_kind[i] < kMemcpyKinds ? mc.copy_kind[i] : 0;
+      group_of_row_[i - c_first_] = groups_.IdOf(PackKey(per_device ? static_cast<uint32_t>(mc.device[i]) : 0, op));
+      devices_.Add(mc.device[i]);
+    }
+    for (size_t i = s_first_; i < s_last_; ++i) {
+      if (!accept(ms.device[i], ms.pid[i])) continue;
+      group_of_row_[n_copies_ + i - s_first_] =
+          groups_.IdOf(PackKey(per_device ? static_cast<uint32_t>(ms.device[i]) : 0, kMemsetOperation));
+      devices_.Add(ms.device[i]);
+    }
+  }
+
+  OperationSummaries Summarize() const {
+    auto duration = [&](size_t r) {
+      return r < n_copies_ ? mc_.end[c_first_ + r] - mc_.start[c_first_ + r]
+                           : ms_.end[s_first_ + r - n_copies_] - ms_.start[s_first_ + r - n_copies_];
+    };
+    auto bytes = [&](size_t r) {
+      return r < n_copies_ ? mc_.bytes[c_first_ + r] : ms_.bytes[s_first_ + r - n_copies_];
+    };
+    GroupedSamples samples(group_of_row_, groups_.size());
+    OperationSummaries out;
+    out.times = samples.Summarize(duration);
+    out.sizes = samples.Summarize(bytes);
+    for (size_t g = 0; g < groups_.size(); ++g) {
+      out.grand_total += out.times[g].total;
+      out.time_of_device[static_cast<uint32_t>(groups_.key(static_cast<int32_t>(g)) >> 32)] += out.times[g].total;
+    }
+    return out;
+  }
+
+  // By total time (or bytes) descending, then by group key.
+  std::vector<size_t> Order(const OperationSummaries& s, bool by_size) const {
+    std::vector<size_t> order(groups_.size());
+    for (size_t g = 0; g < order.size(); ++g) order[g] = g;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      const int64_t ka = by_size ? s.sizes[a].total : s.times[a].total;
+      const int64_t kb = by_size ? s.sizes[b].total : s.times[b].total;
+      if (ka != kb) return ka > kb;
+      return groups_.key(static_cast<int32_t>(a)) < groups_.key(static_cast<int32_t>(b));
+    });
+    return order;
+  }
+
+  std::vector<Value> Row(size_t g, const OperationSummaries& s) const {
+    const uint64_t key = groups_.key(static_cast<int32_t>(g));
+    const auto device = static_cast<uint32_t>(key >> 32);
+    const auto op = static_cast<uint32_t>(key & 0xFFFFFFFF);
+    const bool per_device_row = per_device_;
+    std::vector<Value> row;
+    if (per_device_row) row.push_back(Value(static_cast<int64_t>(static_cast<int32_t>(device))));
+    AddTimeSummaryCells(row, s.times[g], per_device_row ? s.time_of_device.at(device) : s.grand_total);
+    row.push_back(Value(s.sizes[g].total));
+    AddStatCells(row, s.sizes[g]);
+    row.push_back(s.times[g].total > 0
+                      ? Value(RoundTo(static_cast<double>(s.sizes[g].total) / static_cast<double>(s.times[g].total), 3))
+                      : Value());
+    row.push_back(Value(std::string(op == kMemsetOperation ? "[CUDA memset]" : kOperationNames[op])));
+    return row;
+  }
+
+  const DevicesSeen& devices() const { return devices_; }
+
+ private:
+  const engine::MemcpyTable& mc_;
+  const engine::MemsetTable& ms_;
+  size_t c_first_ = 0, c_last_ = 0, s_first_ = 0, s_last_ = 0, n_copies_ = 0;
+  bool per_device_ = false;
+  DenseIndex groups_;
+  std::vector<int32_t> group_of_row_;
+  DevicesSeen devices_;
+};
 
 class MemoryTransfers final : public Skill {
  public:
@@ -60,65 +156,20 @@ class MemoryTransfers final : public Skill {
     }
     const bool by_size = ArgString(ctx, "by") == "size";
     const bool per_device = ArgBool(ctx, "per_device");
-    const engine::MemcpyTable& mc = ctx.profile.memcpys();
-    const engine::MemsetTable& ms = ctx.profile.memsets();
-    const auto c_range = RowRange(mc, ctx.filter);
-    const auto c_first = c_range.first;
-    const auto c_last = c_range.second;
-    const auto s_range = RowRange(ms, ctx.filter);
-    const auto s_first = s_range.first;
-    const auto s_last = s_range.second;
-    const size_t n_copies = c_last - c_first;
-
-    // Rows of both tables in one index space: copies first, then memsets.
-    DenseIndex groups;
-    std::vector<int32_t> group_of_row(n_copies + (s_last - s_first), -1);
-    std::vector<bool> device_seen;
-    auto saw_device = [&](int32_t device) {
-      const auto d = static_cast<size_t>(std::max(0, device));
-      if (d >= device_seen.size()) device_seen.resize(d + 1, false);
-      device_seen[d] = true;
-    };
-    auto accept = [&](int32_t device, uint32_t pid) {
-      return (!ctx.filter.device || *ctx.filter.device == device) && (!ctx.filter.pid || *ctx.filter.pid == pid);
-    };
-    for (size_t i = c_first; i < c_last; ++i) {
-      if (!accept(mc.device[i], mc.pid[i])) continue;
-      const uint32_t op = mc.copy_kind[i] < kMemcpyKinds ? mc.copy_kind[i] : 0;
-      group_of_row[i - c_first] = groups.IdOf(PackKey(per_device ? static_cast<uint32_t>(mc.device[i]) : 0, op));
-      saw_device(mc.device[i]);
-    }
-    for (size_t i = s_first; i < s_last; ++i) {
-      if (!accept(ms.device[i], ms.pid[i])) continue;
-      group_of_row[n_copies + i - s_first] =
-          groups.IdOf(PackKey(per_device ? static_cast<uint32_t>(ms.device[i]) : 0, kMemsetOperation));
-      saw_device(ms.device[i]);
-    }
+    OperationGroups groups(ctx.profile.memcpys(), ctx.profile.memsets(), ctx.filter, per_device);
     if (ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
-    auto duration = [&](size_t r) {
-      return r < n_copies ? mc.end[c_first + r] - mc.start[c_first + r]
-                          : ms.end[s_first + r - n_copies] - ms.start[s_first + r - n_copies];
-    };
-    auto bytes = [&](size_t r) { return r < n_copies ? mc.bytes[c_first + r] : ms.bytes[s_first + r - n_copies]; };
-    GroupedSamples samples(group_of_row, groups.size());
-    const std::vector<SampleSummary> times = samples.Summarize(duration);
-    const std::vector<SampleSummary> sizes = samples.Summarize(bytes);
+    const OperationSummaries summaries = groups.Summarize();
+    const std::vector<size_t> order = groups.Order(summaries, by_size);
 
-    std::map<uint32_t, int64_t> time_of_device;
-    int64_t grand_total = 0;
-    for (size_t g = 0; g < groups.size(); ++g) {
-      grand_total += times[g].total;
-      time_of_device[static_cast<uint32_t>(groups.key(static_cast<int32_t>(g)) >> 32)] += times[g].total;
-    }
-    std::vector<size_t> order(groups.size());
-    for (size_t g = 0; g < order.size(); ++g) order[g] = g;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      const int64_t ka = by_size ? sizes[a].total : times[a].total;
-      const int64_t kb = by_size ? sizes[b].total : times[b].total;
-      if (ka != kb) return ka > kb;
-      return groups.key(static_cast<int32_t>(a)) < groups.key(static_cast<int32_t>(b));
-    });
+    Table table = EmptyTable(per_device);
+    for (size_t g : order) table.rows.push_back(groups.Row(g, summaries));
+    AddNotes(table, info, by_size, per_device, summaries.grand_total, groups.devices());
+    if (order.empty()) table.notes.push_back("No memory operations start inside the selected window and filters.");
+    return table;
+  }
 
+ private:
+  static Table EmptyTable(bool per_device) {
     Table table;
     if (per_device) table.columns.push_back(MakeColumn("device", ColumnType::kInt, "CUDA device id"));
     AddTimeSummaryColumns(table.columns, "count", "operations");
@@ -127,22 +178,11 @@ class MemoryTransfers final : public Skill {
     table.columns.push_back(
         MakeColumn("bandwidth_gb_s", ColumnType::kDouble, "total_bytes / total_time_ns, in GB/s (1 GB = 1e9 bytes)"));
     table.columns.push_back(MakeColumn("operation", ColumnType::kString, "Copy direction, or [CUDA memset]"));
-    for (size_t g : order) {
-      const uint64_t key = groups.key(static_cast<int32_t>(g));
-      const auto device = static_cast<uint32_t>(key >> 32);
-      const auto op = static_cast<uint32_t>(key & 0xFFFFFFFF);
-      std::vector<Value> row;
-      if (per_device) row.push_back(Value(static_cast<int64_t>(static_cast<int32_t>(device))));
-      AddTimeSummaryCells(row, times[g], per_device ? time_of_device[device] : grand_total);
-      row.push_back(Value(sizes[g].total));
-      AddStatCells(row, sizes[g]);
-      row.push_back(times[g].total > 0
-                        ? Value(RoundTo(static_cast<double>(sizes[g].total) / static_cast<double>(times[g].total), 3))
-                        : Value());
-      row.push_back(Value(std::string(op == kMemsetOperation ? "[CUDA memset]" : kOperationNames[op])));
-      table.rows.push_back(std::move(row));
-    }
+    return table;
+  }
 
+  static void AddNotes(Table& table, const engine::ProfileInfo& info, bool by_size, bool per_device,
+                       int64_t grand_total, const DevicesSeen& devices) {
     table.notes.push_back(fmt::format(
         "GPU memory operations: memcpy grouped by direction, memset as \"[CUDA memset]\"; rows ordered by total {} "
         "(by=\"{}\", as nsys stats {}). One table holds both reports: the time columns are gpumemtimesum's, the "
@@ -150,23 +190,14 @@ class MemoryTransfers final : public Skill {
         "operation time of all rows ({} ns). bandwidth_gb_s = total_bytes / total_time_ns.",
         by_size ? "bytes" : "time", by_size ? "size" : "time", by_size ? "gpumemsizesum" : "gpumemtimesum",
         grand_total));
-    std::string list;
-    int devices = 0;
-    for (size_t d = 0; d < device_seen.size(); ++d) {
-      if (!device_seen[d]) continue;
-      list += (list.empty() ? "" : ", ") + std::to_string(d);
-      ++devices;
-    }
-    if (devices > 1 && !per_device) {
+    if (devices.Count() > 1 && !per_device) {
       table.notes.push_back(fmt::format(
           "Totals add up operations on devices {} (as nsys stats does); pass per_device=true for one row per device, "
           "or device=N.",
-          list));
+          devices.List()));
     }
     if (!info.caps.memcpy) table.notes.push_back("The profile has no memcpy table; only memsets are listed.");
     if (!info.caps.memset) table.notes.push_back("The profile has no memset table; only memcpys are listed.");
-    if (order.empty()) table.notes.push_back("No memory operations start inside the selected window and filters.");
-    return table;
   }
 };
 

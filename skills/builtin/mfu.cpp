@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "common_gpu_ops.h"
@@ -54,107 +55,141 @@ class MfuSkill final : public Skill {
   engine::Need needs() const override { return engine::Need::kKernels | engine::Need::kRuntime | engine::Need::kNvtx; }
 
   Expected<Table> run(const Context& ctx) const override {
-    const engine::ProfileInfo& info = ctx.profile.info();
     const double params = ArgDouble(ctx, "params");
     if (!(params > 0)) return Invalid("Argument 'params' of skill 'mfu' must be > 0.");
-    const std::string dtype = ArgString(ctx, "dtype");
-    std::vector<std::string> notes;
+    MfuInputs in;
+    in.dtype = ArgString(ctx, "dtype");
+    if (auto stop = ResolvePeak(ctx, in)) return std::move(*stop);
+    if (auto stop = ResolveGpuCount(ctx, in)) return std::move(*stop);
+    if (auto stop = ResolveTokensPerSecond(ctx, in)) return std::move(*stop);
+    return MakeTable(ctx, params, in);
+  }
 
-    // Peak per GPU.
-    double peak = 0;
+ private:
+  // What the run resolves before computing: each Resolve step fills its part, or returns the error or declined
+  // table that ends the run.
+  struct MfuInputs {
+    std::string dtype;
+    double peak = 0;  // dense TFLOP/s per GPU
     std::string gpu_label;
-    if (!IsNull(Arg(ctx, "peak_tflops"))) {
-      peak = ArgDouble(ctx, "peak_tflops");
-      if (!(peak > 0)) return Invalid("Argument 'peak_tflops' of skill 'mfu' must be > 0.");
-      gpu_label = "user peak";
-      notes.push_back(fmt::format("Peak: {} TFLOP/s per GPU as given (peak_tflops).", peak));
-    } else {
-      const GpuPeak* row = nullptr;
-      if (!IsNull(Arg(ctx, "gpu"))) {
-        row = MatchGpuPeak(ArgString(ctx, "gpu"));
-        if (!row)
-          return Invalid(fmt::format("GPU \"{}\" is not in the peak table ({}); known: {}. Pass peak_tflops.",
-                                     ArgString(ctx, "gpu"), kGpuPeakTableVersion, KnownGpus()));
-      } else {
-        std::set<std::string> names;
-        for (const engine::Device& d : info.devices) {
-          if (!ctx.filter.device || *ctx.filter.device == d.id) names.insert(d.name);
-        }
-        names.erase("");
-        if (names.empty()) {
-          return Declined(
-              "MFU needs the GPU model for its peak, and this profile has no GPU names (no TARGET_INFO_GPU table). "
-              "Pass gpu=\"H100 SXM\" (or another row of the peak table) or peak_tflops.");
-        }
-        if (names.size() > 1) {
-          return Declined(fmt::format("The profile mixes GPU models ({}); pass device, gpu or peak_tflops.",
-                                      fmt::join(names, ", ")));
-        }
-        row = MatchGpuPeak(*names.begin());
-        if (!row) {
-          return Declined(fmt::format(
-              "GPU \"{}\" is not in the dense peak table ({}; known: {}), so its peak would be a guess. Pass "
-              "peak_tflops, or gpu= naming a listed model.",
-              *names.begin(), kGpuPeakTableVersion, KnownGpus()));
-        }
-        notes.push_back(fmt::format("GPU \"{}\" matched the peak table row \"{}\".", *names.begin(), row->key));
-      }
-      peak = PeakTflops(*row, dtype);
-      if (peak <= 0) {
-        return Declined(fmt::format("The peak table ({}) has no dense {} figure for {}; pass peak_tflops.",
-                                    kGpuPeakTableVersion, dtype, row->key));
-      }
-      gpu_label = row->key;
-      notes.push_back(
-          fmt::format("Peak: {} dense {} TFLOP/s per GPU from table {}.", peak, dtype, kGpuPeakTableVersion));
-    }
-
-    // GPUs.
-    int64_t n_gpu = ArgInt(ctx, "n_gpu");
-    if (!IsNull(Arg(ctx, "n_gpu"))) {
-      if (n_gpu < 1) return Invalid("Argument 'n_gpu' of skill 'mfu' must be >= 1.");
-    } else {
-      n_gpu = ctx.filter.device ? 1 : static_cast<int64_t>(DeviceIds(info).size());
-      if (n_gpu < 1) return Declined("The profile lists no GPU devices; pass n_gpu.");
-      notes.push_back(
-          fmt::format("n_gpu = {}: the devices {}in the profile; pass n_gpu when the job used more GPUs "
-                      "than were traced.",
-                      n_gpu, ctx.filter.device ? "selected " : ""));
-    }
-
-    // Tokens per second.
+    int64_t n_gpu = 0;
     double tokens_per_s = 0, step_s = 0;
     std::string step_source;
-    if (!IsNull(Arg(ctx, "tokens_per_s"))) {
-      tokens_per_s = ArgDouble(ctx, "tokens_per_s");
-      if (!(tokens_per_s > 0)) return Invalid("Argument 'tokens_per_s' of skill 'mfu' must be > 0.");
-      step_source = "tokens_per_s given";
-    } else {
-      if (IsNull(Arg(ctx, "tokens_per_step"))) {
-        return Invalid("Skill 'mfu' needs tokens_per_step (with a step time, given or detected) or tokens_per_s.");
-      }
-      const double tokens_per_step = ArgDouble(ctx, "tokens_per_step");
-      if (!(tokens_per_step > 0)) return Invalid("Argument 'tokens_per_step' of skill 'mfu' must be > 0.");
-      if (!IsNull(Arg(ctx, "step_time_s"))) {
-        step_s = ArgDouble(ctx, "step_time_s");
-        if (!(step_s > 0)) return Invalid("Argument 'step_time_s' of skill 'mfu' must be > 0.");
-        step_source = "step_time_s given";
-      } else {
-        auto iters = DetectIterations(ctx, ArgString(ctx, "marker"));
-        if (!iters) return iters.error();
-        if (!iters->found) return Declined("No step time: " + iters->decline_reason + " Or pass step_time_s.");
-        step_s = static_cast<double>(MedianIterationNs(iters->iterations)) / 1e9;
-        step_source = fmt::format("median of {} detected iterations ({})", iters->iterations.size(), iters->method);
-        notes.insert(notes.end(), iters->notes.begin(), iters->notes.end());
-        if (iters->method == "kernel_period") {
-          notes.push_back(
-              "Caution: the step time comes from kernel periodicity, whose repeating unit may be a layer; "
-              "MFU is only right if that unit is one training step. Pass step_time_s or marker to be sure.");
-        }
-      }
-      tokens_per_s = tokens_per_step / step_s;
-    }
+    std::vector<std::string> notes;
+  };
+  using Stop = std::optional<Expected<Table>>;
 
+  static Stop ResolvePeak(const Context& ctx, MfuInputs& in) {
+    if (!IsNull(Arg(ctx, "peak_tflops"))) {
+      in.peak = ArgDouble(ctx, "peak_tflops");
+      if (!(in.peak > 0)) return Invalid("Argument 'peak_tflops' of skill 'mfu' must be > 0.");
+      in.gpu_label = "user peak";
+      in.notes.push_back(fmt::format("Peak: {} TFLOP/s per GPU as given (peak_tflops).", in.peak));
+      return std::nullopt;
+    }
+    const GpuPeak* row = nullptr;
+    if (!IsNull(Arg(ctx, "gpu"))) {
+      row = MatchGpuPeak(ArgString(ctx, "gpu"));
+      if (!row)
+        return Invalid(fmt::format("GPU \"{}\" is not in the peak table ({}); known: {}. Pass peak_tflops.",
+                                   ArgString(ctx, "gpu"), kGpuPeakTableVersion, KnownGpus()));
+    } else {
+      if (auto stop = PeakRowOfProfile(ctx, in, row)) return stop;
+    }
+    in.peak = PeakTflops(*row, in.dtype);
+    if (in.peak <= 0) {
+      return Declined(fmt::format("The peak table ({}) has no dense {} figure for {}; pass peak_tflops.",
+                                  kGpuPeakTableVersion, in.dtype, row->key));
+    }
+    in.gpu_label = row->key;
+    in.notes.push_back(
+        fmt::format("Peak: {} dense {} TFLOP/s per GPU from table {}.", in.peak, in.dtype, kGpuPeakTableVersion));
+    return std::nullopt;
+  }
+
+  // Sets `row` to the peak table row of the (selected) devices' one GPU model, or returns the declined table saying
+  // why there is none.
+  static Stop PeakRowOfProfile(const Context& ctx, MfuInputs& in, const GpuPeak*& row) {
+    std::set<std::string> names;
+    for (const engine::Device& d : ctx.profile.info().devices) {
+      if (!ctx.filter.device || *ctx.filter.device == d.id) names.insert(d.name);
+    }
+    names.erase("");
+    if (names.empty()) {
+      return Declined(
+          "MFU needs the GPU model for its peak, and this profile has no GPU names (no TARGET_INFO_GPU table). "
+          "Pass gpu=\"H100 SXM\" (or another row of the peak table) or peak_tflops.");
+    }
+    if (names.size() > 1) {
+      return Declined(
+          fmt::format("The profile mixes GPU models ({}); pass device, gpu or peak_tflops.", fmt::join(names, ", ")));
+    }
+    row = MatchGpuPeak(*names.begin());
+    if (!row) {
+      return Declined(
+          fmt::format("GPU \"{}\" is not in the dense peak table ({}; known: {}), so its peak would be a guess. Pass "
+                      "peak_tflops, or gpu= naming a listed model.",
+                      *names.begin(), kGpuPeakTableVersion, KnownGpus()));
+    }
+    in.notes.push_back(fmt::format("GPU \"{}\" matched the peak table row \"{}\".", *names.begin(), row->key));
+    return std::nullopt;
+  }
+
+  static Stop ResolveGpuCount(const Context& ctx, MfuInputs& in) {
+    in.n_gpu = ArgInt(ctx, "n_gpu");
+    if (!IsNull(Arg(ctx, "n_gpu"))) {
+      if (in.n_gpu < 1) return Invalid("Argument 'n_gpu' of skill 'mfu' must be >= 1.");
+      return std::nullopt;
+    }
+    in.n_gpu = ctx.filter.device ? 1 : static_cast<int64_t>(DeviceIds(ctx.profile.info()).size());
+    if (in.n_gpu < 1) return Declined("The profile lists no GPU devices; pass n_gpu.");
+    in.notes.push_back(
+        fmt::format("n_gpu = {}: the devices {}in the profile; pass n_gpu when the job used more GPUs "
+                    "than were traced.",
+                    in.n_gpu, ctx.filter.device ? "selected " : ""));
+    return std::nullopt;
+  }
+
+  static Stop ResolveTokensPerSecond(const Context& ctx, MfuInputs& in) {
+    if (!IsNull(Arg(ctx, "tokens_per_s"))) {
+      in.tokens_per_s = ArgDouble(ctx, "tokens_per_s");
+      if (!(in.tokens_per_s > 0)) return Invalid("Argument 'tokens_per_s' of skill 'mfu' must be > 0.");
+      in.step_source = "tokens_per_s given";
+      return std::nullopt;
+    }
+    if (IsNull(Arg(ctx, "tokens_per_step"))) {
+      return Invalid("Skill 'mfu' needs tokens_per_step (with a step time, given or detected) or tokens_per_s.");
+    }
+    const double tokens_per_step = ArgDouble(ctx, "tokens_per_step");
+    if (!(tokens_per_step > 0)) return Invalid("Argument 'tokens_per_step' of skill 'mfu' must be > 0.");
+    if (!IsNull(Arg(ctx, "step_time_s"))) {
+      in.step_s = ArgDouble(ctx, "step_time_s");
+      if (!(in.step_s > 0)) return Invalid("Argument 'step_time_s' of skill 'mfu' must be > 0.");
+      in.step_source = "step_time_s given";
+    } else if (auto stop = DetectStepTime(ctx, in)) {
+      return stop;
+    }
+    in.tokens_per_s = tokens_per_step / in.step_s;
+    return std::nullopt;
+  }
+
+  // The step time as the median detected iteration.
+  static Stop DetectStepTime(const Context& ctx, MfuInputs& in) {
+    auto iters = DetectIterations(ctx, ArgString(ctx, "marker"));
+    if (!iters) return iters.error();
+    if (!iters->found) return Declined("No step time: " + iters->decline_reason + " Or pass step_time_s.");
+    in.step_s = static_cast<double>(MedianIterationNs(iters->iterations)) / 1e9;
+    in.step_source = fmt::format("median of {} detected iterations ({})", iters->iterations.size(), iters->method);
+    in.notes.insert(in.notes.end(), iters->notes.begin(), iters->notes.end());
+    if (iters->method == "kernel_period") {
+      in.notes.push_back(
+          "Caution: the step time comes from kernel periodicity, whose repeating unit may be a layer; "
+          "MFU is only right if that unit is one training step. Pass step_time_s or marker to be sure.");
+    }
+    return std::nullopt;
+  }
+
+  static Table MakeTable(const Context& ctx, double params, const MfuInputs& in) {
     // FLOPs per token.
     int64_t hidden = ArgInt(ctx, "hidden");
     if (IsNull(Arg(ctx, "hidden")) && !IsNull(Arg(ctx, "heads")) && !IsNull(Arg(ctx, "head_dim"))) {
@@ -167,9 +202,9 @@ class MfuSkill final : public Skill {
     const double flops_per_token = 6.0 * params + attn;
     const bool recompute = ArgBool(ctx, "recompute");
     const double hw_flops_per_token = 8.0 * params + attn * 16.0 / 12.0;
-    const double achieved_tflops = tokens_per_s * flops_per_token / static_cast<double>(n_gpu) / 1e12;
-    const double mfu = 100.0 * achieved_tflops / peak;
-    const double hfu = 100.0 * tokens_per_s * hw_flops_per_token / static_cast<double>(n_gpu) / 1e12 / peak;
+    const double achieved_tflops = in.tokens_per_s * flops_per_token / static_cast<double>(in.n_gpu) / 1e12;
+    const double mfu = 100.0 * achieved_tflops / in.peak;
+    const double hfu = 100.0 * in.tokens_per_s * hw_flops_per_token / static_cast<double>(in.n_gpu) / 1e12 / in.peak;
 
     Table t;
     t.columns = {DoubleCol("mfu_pct", "Model FLOPs / (n_gpu x dense peak x time) x 100"),
@@ -183,9 +218,9 @@ class MfuSkill final : public Skill {
                  StringCol("gpu", "Peak table row (or \"user peak\")"),
                  StringCol("dtype", "Dtype of the peak"),
                  StringCol("step_time_source", "Where the step time came from")};
-    t.rows.push_back({D(mfu), recompute ? D(hfu) : Null(), D(achieved_tflops), D(peak), D(tokens_per_s),
-                      D(flops_per_token), step_s > 0 ? D(step_s) : Null(), I(n_gpu), S(gpu_label), S(dtype),
-                      S(step_source)});
+    t.rows.push_back({D(mfu), recompute ? D(hfu) : Null(), D(achieved_tflops), D(in.peak), D(in.tokens_per_s),
+                      D(flops_per_token), in.step_s > 0 ? D(in.step_s) : Null(), I(in.n_gpu), S(in.gpu_label),
+                      S(in.dtype), S(in.step_source)});
     t.notes.push_back(
         "MFU = tokens/s x (6N + 12·L·H·Q·T) / (n_gpu x dense peak) (PaLM's definition): recomputation is not counted; "
         "with recompute=true, HFU counts it (8N + 16·L·H·Q·T per token).");
@@ -194,11 +229,10 @@ class MfuSkill final : public Skill {
           "The attention term 12·L·H·Q·T is omitted (give layers, hidden or heads+head_dim, and seq): "
           "MFU is understated for long sequences.");
     }
-    t.notes.insert(t.notes.end(), notes.begin(), notes.end());
+    t.notes.insert(t.notes.end(), in.notes.begin(), in.notes.end());
     return t;
   }
 
- private:
   static std::string KnownGpus() {
     std::string out;
     for (const GpuPeak& p : GpuPeakTable()) out += (out.empty() ? "" : ", ") + p.key;

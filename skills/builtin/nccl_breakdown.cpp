@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <tuple>
 
 #include "common_gpu_ops.h"
 #include "common_nccl.h"
@@ -50,6 +51,92 @@ struct IntHash {
   size_t operator()(int32_t v) const { return std::hash<int32_t>()(v); }
 };
 
+// The selected kernels per device, in two passes over the kernel table.
+class CommScan {
+ public:
+  explicit CommScan(const Context& ctx)
+      : ctx_(ctx), k_(ctx.profile.kernels()), classify_(ctx.profile.strings(), [](std::string_view n) -> uint8_t {
+          return static_cast<uint8_t>(ClassifyCommKernel(n));
+        }) {
+    std::tie(first_, last_) = RowRange(k_, ctx.filter);
+  }
+
+  // Pass 1: statistics, and the communication unions (few intervals). False when cancelled.
+  bool CountKernels() {
+    for (size_t i = first_; i < last_; ++i) {
+      if ((i & 0xFFFF) == 0 && ctx_.cancel.cancelled()) return false;
+      if (!Accepted(i)) continue;
+      ++kernels_seen_;
+      auto [d, added] = index_.Get(k_.device[i]);
+      if (added) {
+        devices_.emplace_back();
+        devices_.back().device = k_.device[i];
+      }
+      const uint8_t kind = KindOf(i);
+      const Ns dur = k_.end[i] - k_.start[i];
+      devices_[d].kinds[kind].Add(dur);
+      if (kind != 0) {
+        ++comm_kernels_;
+        devices_[d].kinds[kAllComm].Add(dur);
+        AppendToUnion(devices_[d].kinds[kind].union_, {k_.start[i], k_.end[i]});
+        AppendToUnion(devices_[d].kinds[kAllComm].union_, {k_.start[i], k_.end[i]});
+      }
+    }
+    return true;
+  }
+
+  // Pass 2: stream ∪compute per device against those unions, without storing it. False when cancelled.
+  bool OverlapWithCompute() {
+    for (DeviceStats& d : devices_) d.StartPass2();
+    for (size_t i = first_; i < last_; ++i) {
+      if ((i & 0xFFFF) == 0 && ctx_.cancel.cancelled()) return false;
+      if (!Accepted(i) || KindOf(i) != 0 || k_.end[i] <= k_.start[i]) continue;
+      DeviceStats& d = devices_[index_.Get(k_.device[i]).first];
+      if (d.kinds[kAllComm].count == 0) continue;
+      if (d.open && k_.start[i] <= d.cur.end) {
+        d.cur.end = std::max(d.cur.end, k_.end[i]);
+      } else {
+        if (d.open) d.Close(d.cur);
+        d.cur = {k_.start[i], k_.end[i]};
+        d.open = true;
+      }
+    }
+    for (DeviceStats& d : devices_) {
+      if (d.open) d.Close(d.cur);
+    }
+    return true;
+  }
+
+  // Output order; the devices stay put (the sweeps point into them).
+  std::vector<const DeviceStats*> ByDevice() const {
+    std::vector<const DeviceStats*> by_device;
+    for (const DeviceStats& d : devices_) by_device.push_back(&d);
+    std::sort(by_device.begin(), by_device.end(), [](const auto* a, const auto* b) { return a->device < b->device; });
+    return by_device;
+  }
+
+  int64_t kernels_seen() const { return kernels_seen_; }
+  int64_t comm_kernels() const { return comm_kernels_; }
+
+ private:
+  bool Accepted(size_t i) const {
+    return (!ctx_.filter.device || *ctx_.filter.device == k_.device[i]) &&
+           (!ctx_.filter.pid || *ctx_.filter.pid == k_.pid[i]);
+  }
+  uint8_t KindOf(size_t i) {
+    const uint8_t kind = classify_(k_.short_name[i]);
+    return kind != 0 ? kind : classify_(k_.name[i]);
+  }
+
+  const Context& ctx_;
+  const engine::KernelTable& k_;
+  NameClassCache classify_;
+  size_t first_ = 0, last_ = 0;
+  SmallIndex<int32_t, IntHash> index_;
+  std::vector<DeviceStats> devices_;
+  int64_t kernels_seen_ = 0, comm_kernels_ = 0;
+};
+
 class NcclBreakdownSkill final : public Skill {
  public:
   std::string name() const override { return "nccl_breakdown"; }
@@ -63,65 +150,30 @@ class NcclBreakdownSkill final : public Skill {
     if (!ctx.profile.info().caps.kernels) {
       return Declined("This profile has no CUDA kernel activity, so there are no communication kernels to break down.");
     }
-    const engine::KernelTable& k = ctx.profile.kernels();
-    NameClassCache classify(ctx.profile.strings(),
-                            [](std::string_view n) -> uint8_t { return static_cast<uint8_t>(ClassifyCommKernel(n)); });
-    auto kind_of = [&](size_t i) {
-      const uint8_t kind = classify(k.short_name[i]);
-      return kind != 0 ? kind : classify(k.name[i]);
-    };
-    SmallIndex<int32_t, IntHash> index;
-    std::vector<DeviceStats> devices;
-    int64_t kernels_seen = 0, comm_kernels = 0;
-    auto [first, last] = RowRange(k, ctx.filter);
-    auto accepted = [&](size_t i) {
-      return (!ctx.filter.device || *ctx.filter.device == k.device[i]) &&
-             (!ctx.filter.pid || *ctx.filter.pid == k.pid[i]);
-    };
-    // Pass 1: statistics, and the communication unions (few intervals).
-    for (size_t i = first; i < last; ++i) {
-      if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return CancelledError();
-      if (!accepted(i)) continue;
-      ++kernels_seen;
-      auto [d, added] = index.Get(k.device[i]);
-      if (added) {
-        devices.emplace_back();
-        devices.back().device = k.device[i];
-      }
-      const uint8_t kind = kind_of(i);
-      const Ns dur = k.end[i] - k.start[i];
-      devices[d].kinds[kind].Add(dur);
-      if (kind != 0) {
-        ++comm_kernels;
-        devices[d].kinds[kAllComm].Add(dur);
-        AppendToUnion(devices[d].kinds[kind].union_, {k.start[i], k.end[i]});
-        AppendToUnion(devices[d].kinds[kAllComm].union_, {k.start[i], k.end[i]});
-      }
-    }
-    // Pass 2: stream ∪compute per device against those unions, without storing it.
-    if (comm_kernels > 0) {
-      for (DeviceStats& d : devices) d.StartPass2();
-      for (size_t i = first; i < last; ++i) {
-        if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return CancelledError();
-        if (!accepted(i) || kind_of(i) != 0 || k.end[i] <= k.start[i]) continue;
-        DeviceStats& d = devices[index.Get(k.device[i]).first];
-        if (d.kinds[kAllComm].count == 0) continue;
-        if (d.open && k.start[i] <= d.cur.end) {
-          d.cur.end = std::max(d.cur.end, k.end[i]);
-        } else {
-          if (d.open) d.Close(d.cur);
-          d.cur = {k.start[i], k.end[i]};
-          d.open = true;
-        }
-      }
-      for (DeviceStats& d : devices) {
-        if (d.open) d.Close(d.cur);
-      }
-    }
-    std::vector<const DeviceStats*> by_device;  // output order; `devices` stays put (the sweeps point into it)
-    for (const DeviceStats& d : devices) by_device.push_back(&d);
-    std::sort(by_device.begin(), by_device.end(), [](const auto* a, const auto* b) { return a->device < b->device; });
+    CommScan scan(ctx);
+    if (!scan.CountKernels()) return CancelledError();
+    if (scan.comm_kernels() > 0 && !scan.OverlapWithCompute()) return CancelledError();
 
+    Table t = EmptyTable();
+    for (const DeviceStats* d : scan.ByDevice()) AddDevice(*d, t);
+    t.notes.insert(t.notes.begin(), kCommPatternsNote);
+    t.notes.push_back(
+        "Overlap convention (HTA, used everywhere in nsys-ai): overlap_pct = |∪compute ∩ ∪comm| / |∪comm|, exposed = "
+        "|∪comm \\ ∪compute|, per device, where compute = every non-communication kernel on that device (memcpys and "
+        "memsets are neither).");
+    t.notes.push_back(
+        "Bus bandwidth is not reported: kernel rows carry no message sizes, and the engine does not decode NVTX "
+        "payloads, so bytes per collective are unknown here (nccl-tests' busbw needs them).");
+    AddNvtxNote(ctx, t);
+    if (scan.comm_kernels() == 0) {
+      t.notes.push_back(fmt::format("No communication kernels among the {} kernels selected.", scan.kernels_seen()));
+    }
+    t.notes.push_back(WindowNote(ctx.filter));
+    return t;
+  }
+
+ private:
+  static Table EmptyTable() {
     Table t;
     t.columns = {
         IntCol("device_id", "GPU device id"),
@@ -135,50 +187,37 @@ class NcclBreakdownSkill final : public Skill {
         IntCol("comm_busy_ns", "|∪ these kernels|: time at least one of them runs"),
         DoubleCol("overlap_pct", "|∪ compute ∩ ∪ these| / |∪ these| x 100 (HTA)"),
         IntCol("exposed_ns", "|∪ these \\ ∪ compute|: communication time with no compute running (HTA)")};
-    for (const DeviceStats* dp : by_device) {
-      const DeviceStats& d = *dp;
-      const KindStats& all = d.kinds[kAllComm];
-      if (all.count == 0) continue;
-      auto add_row = [&](const std::string& label, size_t kind) {
-        const KindStats& s = d.kinds[kind];
-        const Ns busy = TotalLength(s.union_);
-        const Ns overlap = d.overlap.empty() ? 0 : d.overlap[kind].total();
-        t.rows.push_back({I(d.device), S(label), I(s.count), I(s.total),
-                          D(static_cast<double>(s.total) / static_cast<double>(s.count)), I(s.min), I(s.max),
-                          D(100.0 * static_cast<double>(s.total) / static_cast<double>(all.total)), I(busy),
-                          busy > 0 ? D(100.0 * static_cast<double>(overlap) / static_cast<double>(busy)) : Null(),
-                          I(busy - overlap)});
-      };
-      add_row("all", kAllComm);
-      for (size_t kind = 1; kind < kKinds; ++kind) {
-        if (d.kinds[kind].count > 0) add_row(CollectiveName(static_cast<Collective>(kind)), kind);
-      }
-      const Ns comm_busy = TotalLength(all.union_);
-      const Ns all_overlap = d.overlap[kAllComm].total();
-      t.notes.push_back(fmt::format(
-          "Device {}: {} communication kernels busy {}; {} of it overlaps compute kernels, {} is exposed. Compute "
-          "kernels: {} busy {}.",
-          d.device, all.count, FormatDuration(comm_busy),
-          FormatPct(comm_busy > 0 ? 100.0 * static_cast<double>(all_overlap) / static_cast<double>(comm_busy) : 0),
-          FormatDuration(comm_busy - all_overlap), d.kinds[0].count, FormatDuration(d.compute_busy)));
-    }
-    t.notes.insert(t.notes.begin(), kCommPatternsNote);
-    t.notes.push_back(
-        "Overlap convention (HTA, used everywhere in nsys-ai): overlap_pct = |∪compute ∩ ∪comm| / |∪comm|, exposed = "
-        "|∪comm \\ ∪compute|, per device, where compute = every non-communication kernel on that device (memcpys and "
-        "memsets are neither).");
-    t.notes.push_back(
-        "Bus bandwidth is not reported: kernel rows carry no message sizes, and the engine does not decode NVTX "
-        "payloads, so bytes per collective are unknown here (nccl-tests' busbw needs them).");
-    AddNvtxNote(ctx, t);
-    if (comm_kernels == 0) {
-      t.notes.push_back(fmt::format("No communication kernels among the {} kernels selected.", kernels_seen));
-    }
-    t.notes.push_back(WindowNote(ctx.filter));
     return t;
   }
 
- private:
+  // The device's rows ("all", then each collective seen) and its summary note; nothing without communication.
+  static void AddDevice(const DeviceStats& d, Table& t) {
+    const KindStats& all = d.kinds[kAllComm];
+    if (all.count == 0) return;
+    auto add_row = [&](const std::string& label, size_t kind) {
+      const KindStats& s = d.kinds[kind];
+      const Ns busy = TotalLength(s.union_);
+      const Ns overlap = d.overlap.empty() ? 0 : d.overlap[kind].total();
+      t.rows.push_back({I(d.device), S(label), I(s.count), I(s.total),
+                        D(static_cast<double>(s.total) / static_cast<double>(s.count)), I(s.min), I(s.max),
+                        D(100.0 * static_cast<double>(s.total) / static_cast<double>(all.total)), I(busy),
+                        busy > 0 ? D(100.0 * static_cast<double>(overlap) / static_cast<double>(busy)) : Null(),
+                        I(busy - overlap)});
+    };
+    add_row("all", kAllComm);
+    for (size_t kind = 1; kind < kKinds; ++kind) {
+      if (d.kinds[kind].count > 0) add_row(CollectiveName(static_cast<Collective>(kind)), kind);
+    }
+    const Ns comm_busy = TotalLength(all.union_);
+    const Ns all_overlap = d.overlap[kAllComm].total();
+    t.notes.push_back(fmt::format(
+        "Device {}: {} communication kernels busy {}; {} of it overlaps compute kernels, {} is exposed. Compute "
+        "kernels: {} busy {}.",
+        d.device, all.count, FormatDuration(comm_busy),
+        FormatPct(comm_busy > 0 ? 100.0 * static_cast<double>(all_overlap) / static_cast<double>(comm_busy) : 0),
+        FormatDuration(comm_busy - all_overlap), d.kinds[0].count, FormatDuration(d.compute_busy)));
+  }
+
   // NCCL's own NVTX ranges (ncclAllReduce, ncclGroupEnd, ...) and PyTorch's "nccl:all_reduce" name the API-level
   // operation, which the kernel name may not (SendRecv kernels implement all_to_all, for one).
   static void AddNvtxNote(const Context& ctx, Table& t) {

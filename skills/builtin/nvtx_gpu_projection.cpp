@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
+#include "common_nvtx_stack.h"
 #include "common_rows.h"
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/summary_table.h"
@@ -17,6 +19,146 @@ namespace {
 using engine::Ns;
 
 constexpr int64_t kDefaultLimit = 1000;
+
+// Every selected op, bucketed by launch row so that each range sees its launch calls in order and counts
+// distinct calls (nsys counts distinct correlation ids) without a set. An op is (table << 30 | row).
+constexpr uint32_t kRowBits = 30;
+
+struct OpsByLaunch {
+  std::vector<int32_t> head;     // runtime row -> its latest op (index into op_ref), or -1
+  std::vector<uint32_t> op_ref;  // (table << kRowBits | row) of each launched op
+  std::vector<int32_t> next;     // op -> the previous op of the same launch row, or -1
+  int64_t ops_total = 0;         // selected ops, launched or not
+};
+
+struct GpuOpTables {
+  const engine::KernelTable& k;
+  const engine::MemcpyTable& mc;
+  const engine::MemsetTable& ms;
+
+  bool RowsFit() const {
+    return k.size() < (size_t{1} << kRowBits) && mc.size() < (size_t{1} << kRowBits) &&
+           ms.size() < (size_t{1} << kRowBits);
+  }
+
+  OpsByLaunch ByLaunch(const engine::Filter& filter, size_t runtime_rows) const {
+    OpsByLaunch out;
+    out.head.assign(runtime_rows, -1);
+    Collect(k, 0, filter, out);
+    Collect(mc, 1, filter, out);
+    Collect(ms, 2, filter, out);
+    return out;
+  }
+
+  std::pair<Ns, Ns> Span(uint32_t ref) const {
+    const size_t row = ref & ((1u << kRowBits) - 1);
+    switch (ref >> kRowBits) {
+      case 0:
+        return {k.start[row], k.end[row]};
+      case 1:
+        return {mc.start[row], mc.end[row]};
+      default:
+        return {ms.start[row], ms.end[row]};
+    }
+  }
+
+ private:
+  template <typename OpTable>
+  static void Collect(const OpTable& table, uint32_t tag, const engine::Filter& filter, OpsByLaunch& out) {
+    const auto [first, last] = RowRange(table, filter);
+    for (size_t i = first; i < last; ++i) {
+      if (filter.device && *filter.device != table.device[i]) continue;
+      if (filter.pid && *filter.pid != table.pid[i]) continue;
+      ++out.ops_total;
+      const int32_t r = table.launch[i];
+      if (r < 0) continue;
+      out.next.push_back(out.head[static_cast<size_t>(r)]);
+      out.head[static_cast<size_t>(r)] = static_cast<int32_t>(out.op_ref.size());
+      out.op_ref.push_back((tag << kRowBits) | static_cast<uint32_t>(i));
+    }
+  }
+};
+
+struct Projection {
+  Ns start, end;
+  int32_t range;
+  int32_t last_launch;
+  int32_t ops;
+  int32_t children;
+};
+
+// One projection per NVTX range that contains the launch call of a selected op.
+struct Projections {
+  std::vector<int32_t> of_range;  // NVTX row -> index into list, or -1
+  std::vector<Projection> list;
+  int64_t ops_in_range = 0;
+
+  // Walks the launch rows in order, widening the projection of every range that encloses each call. False when
+  // cancelled.
+  bool Build(const engine::RuntimeTable& rt, const engine::NvtxTable& nvtx, const GpuOpTables& ops,
+             const OpsByLaunch& by_launch, const CancelToken& cancel) {
+    const StartEndRangesByThread start_end = StartEndRangesByThread::Build(nvtx);
+    of_range.assign(nvtx.size(), -1);
+    std::vector<int32_t> stack;
+    for (size_t r = 0; r < rt.size(); ++r) {
+      if (by_launch.head[r] < 0) continue;
+      if ((r & 0xFFFF) == 0 && cancel.cancelled()) return false;
+      stack.clear();
+      AppendPushPopStack(rt.nvtx[r], nvtx, stack);
+      if (!start_end.of_thread.empty()) {
+        const int32_t t = start_end.threads.Find(PackKey(rt.pid[r], rt.tid[r]));
+        if (t >= 0) start_end.AppendEnclosing(static_cast<size_t>(t), rt.start[r], rt.end[r], nvtx, stack);
+      }
+      for (int32_t o = by_launch.head[r]; o >= 0; o = by_launch.next[static_cast<size_t>(o)]) {
+        if (!stack.empty()) ++ops_in_range;
+        const auto [op_start, op_end] = ops.Span(by_launch.op_ref[static_cast<size_t>(o)]);
+        for (int32_t j : stack) Widen(j, static_cast<int32_t>(r), op_start, op_end);
+      }
+    }
+    return true;
+  }
+
+  void CountChildren(const engine::NvtxTable& nvtx) {
+    for (const Projection& proj : list) {
+      const int32_t parent = nvtx.parent[static_cast<size_t>(proj.range)];
+      if (parent >= 0 && of_range[static_cast<size_t>(parent)] >= 0) {
+        ++list[static_cast<size_t>(of_range[static_cast<size_t>(parent)])].children;
+      }
+    }
+  }
+
+  // Indexes into list whose first `shown` are in nsys's order: projected start, then longer projections first.
+  // Only the rows shown need sorting.
+  std::vector<uint32_t> FirstInOrder(size_t shown) const {
+    std::vector<uint32_t> order(list.size());
+    for (size_t p = 0; p < order.size(); ++p) order[p] = static_cast<uint32_t>(p);
+    auto before = [&](uint32_t a, uint32_t b) {
+      const Projection& x = list[a];
+      const Projection& y = list[b];
+      if (x.start != y.start) return x.start < y.start;
+      if (x.end - x.start != y.end - y.start) return x.end - x.start > y.end - y.start;
+      return x.range < y.range;
+    };
+    std::partial_sort(order.begin(), order.begin() + static_cast<ptrdiff_t>(shown), order.end(), before);
+    return order;
+  }
+
+ private:
+  void Widen(int32_t j, int32_t launch_row, Ns op_start, Ns op_end) {
+    int32_t& p = of_range[static_cast<size_t>(j)];
+    if (p < 0) {
+      p = static_cast<int32_t>(list.size());
+      list.push_back({op_start, op_end, j, -1, 0, 0});
+    }
+    Projection& proj = list[static_cast<size_t>(p)];
+    proj.start = std::min(proj.start, op_start);
+    proj.end = std::max(proj.end, op_end);
+    if (proj.last_launch != launch_row) {
+      proj.last_launch = launch_row;
+      ++proj.ops;
+    }
+  }
+};
 
 class NvtxGpuProjection final : public Skill {
  public:
@@ -37,7 +179,43 @@ class NvtxGpuProjection final : public Skill {
   }
 
   Expected<Table> run(const Context& ctx) const override {
-    const engine::ProfileInfo& info = ctx.profile.info();
+    if (auto declined = MissingData(ctx.profile.info())) return *declined;
+    const int64_t limit = ArgInt(ctx, "limit");
+    if (limit < 0) return MakeError(ErrorKind::kInvalidArgument, "Argument 'limit' must be 0 (all) or positive.");
+    auto labels_or = NvtxLabels::Build(ctx.profile, /*split_op_id=*/true, ctx.cancel);
+    if (!labels_or) return labels_or.error();
+    NvtxLabels& labels = labels_or.value();
+
+    const GpuOpTables ops{ctx.profile.kernels(), ctx.profile.memcpys(), ctx.profile.memsets()};
+    if (!ops.RowsFit()) {
+      return MakeError(ErrorKind::kUnsupported, "nvtx_gpu_projection handles up to 2^30 GPU ops per table.");
+    }
+    const OpsByLaunch by_launch = ops.ByLaunch(ctx.filter, ctx.profile.runtime().size());
+    if (ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+    Projections projections;
+    if (!projections.Build(ctx.profile.runtime(), ctx.profile.nvtx(), ops, by_launch, ctx.cancel)) {
+      return MakeError(ErrorKind::kCancelled, "Cancelled.");
+    }
+    projections.CountChildren(ctx.profile.nvtx());
+    const size_t total = projections.list.size();
+    const size_t shown = limit > 0 ? std::min(total, static_cast<size_t>(limit)) : total;
+    const std::vector<uint32_t> order = projections.FirstInOrder(shown);
+
+    Table table = EmptyTable();
+    for (size_t n = 0; n < shown; ++n) {
+      table.rows.push_back(Row(projections.list[order[n]], ctx.profile.nvtx(), labels));
+    }
+    AddNotes(table, by_launch, projections.ops_in_range);
+    if (!labels.warning().empty()) table.notes.push_back(labels.warning());
+    if (shown < total) {
+      table.notes.push_back(fmt::format("Showing the first {} of {} ranges; pass limit=0 for all.", shown, total));
+    }
+    if (total == 0) table.notes.push_back("No NVTX range contains the launch of a GPU op in the selected window.");
+    return table;
+  }
+
+ private:
+  static std::optional<Table> MissingData(const engine::ProfileInfo& info) {
     if (!info.caps.nvtx) {
       return Declined("This profile has no NVTX data (no NVTX_EVENTS table): there are no ranges to project.");
     }
@@ -51,138 +229,10 @@ class NvtxGpuProjection final : public Skill {
           "This profile has no GPU operations (no kernel, memcpy or memset table) to project NVTX ranges "
           "onto.");
     }
-    const int64_t limit = ArgInt(ctx, "limit");
-    if (limit < 0) return MakeError(ErrorKind::kInvalidArgument, "Argument 'limit' must be 0 (all) or positive.");
-    auto labels_or = NvtxLabels::Build(ctx.profile, /*split_op_id=*/true, ctx.cancel);
-    if (!labels_or) return labels_or.error();
-    NvtxLabels& labels = labels_or.value();
+    return std::nullopt;
+  }
 
-    const engine::KernelTable& k = ctx.profile.kernels();
-    const engine::MemcpyTable& mc = ctx.profile.memcpys();
-    const engine::MemsetTable& ms = ctx.profile.memsets();
-    const engine::RuntimeTable& rt = ctx.profile.runtime();
-    const engine::NvtxTable& nvtx = ctx.profile.nvtx();
-
-    // Every selected op, bucketed by launch row so that each range sees its launch calls in order and counts
-    // distinct calls (nsys counts distinct correlation ids) without a set. An op is (table << 30 | row).
-    constexpr uint32_t kRowBits = 30;
-    std::vector<int32_t> head(rt.size(), -1);
-    std::vector<uint32_t> op_ref;
-    std::vector<int32_t> next;
-    int64_t ops_total = 0;
-    auto collect = [&](const auto& table, uint32_t tag) {
-      const auto [first, last] = RowRange(table, ctx.filter);
-      for (size_t i = first; i < last; ++i) {
-        if (ctx.filter.device && *ctx.filter.device != table.device[i]) continue;
-        if (ctx.filter.pid && *ctx.filter.pid != table.pid[i]) continue;
-        ++ops_total;
-        const int32_t r = table.launch[i];
-        if (r < 0) continue;
-        next.push_back(head[static_cast<size_t>(r)]);
-        head[static_cast<size_t>(r)] = static_cast<int32_t>(op_ref.size());
-        op_ref.push_back((tag << kRowBits) | static_cast<uint32_t>(i));
-      }
-    };
-    if (k.size() >= (size_t{1} << kRowBits) || mc.size() >= (size_t{1} << kRowBits) ||
-        ms.size() >= (size_t{1} << kRowBits)) {
-      return MakeError(ErrorKind::kUnsupported, "nvtx_gpu_projection handles up to 2^30 GPU ops per table.");
-    }
-    collect(k, 0);
-    collect(mc, 1);
-    collect(ms, 2);
-    if (ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
-    auto op_span = [&](uint32_t ref) -> std::pair<Ns, Ns> {
-      const size_t row = ref & ((1u << kRowBits) - 1);
-      switch (ref >> kRowBits) {
-        case 0:
-          return {k.start[row], k.end[row]};
-        case 1:
-          return {mc.start[row], mc.end[row]};
-        default:
-          return {ms.start[row], ms.end[row]};
-      }
-    };
-
-    // Same-thread start/end ranges, per thread.
-    DenseIndex threads;
-    std::vector<std::vector<int32_t>> start_end_of_thread;
-    Ns start_end_max = 0;
-    for (size_t j = 0; j < nvtx.size(); ++j) {
-      if (nvtx.style[j] != engine::NvtxStyle::kStartEnd || nvtx.end_tid[j] != nvtx.tid[j]) continue;
-      const auto t = static_cast<size_t>(threads.IdOf(PackKey(nvtx.pid[j], nvtx.tid[j])));
-      if (t >= start_end_of_thread.size()) start_end_of_thread.resize(t + 1);
-      start_end_of_thread[t].push_back(static_cast<int32_t>(j));
-      start_end_max = std::max(start_end_max, nvtx.end[j] - nvtx.start[j]);
-    }
-
-    struct Projection {
-      Ns start, end;
-      int32_t range;
-      int32_t last_launch;
-      int32_t ops;
-      int32_t children;
-    };
-    std::vector<int32_t> projection_of_range(nvtx.size(), -1);
-    std::vector<Projection> projections;
-    int64_t ops_in_range = 0;
-    std::vector<int32_t> stack;
-    for (size_t r = 0; r < rt.size(); ++r) {
-      if (head[r] < 0) continue;
-      if ((r & 0xFFFF) == 0 && ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
-      stack.clear();
-      for (int32_t j = rt.nvtx[r]; j >= 0; j = nvtx.parent[static_cast<size_t>(j)]) stack.push_back(j);
-      if (!start_end_of_thread.empty()) {
-        const int32_t t = threads.Find(PackKey(rt.pid[r], rt.tid[r]));
-        if (t >= 0) {
-          const auto& list = start_end_of_thread[static_cast<size_t>(t)];
-          auto it = std::upper_bound(list.begin(), list.end(), rt.start[r],
-                                     [&](Ns ts, int32_t j) { return ts < nvtx.start[static_cast<size_t>(j)]; });
-          while (it != list.begin()) {
-            --it;
-            const auto j = static_cast<size_t>(*it);
-            if (nvtx.start[j] < rt.start[r] - start_end_max) break;
-            if (nvtx.end[j] >= rt.end[r]) stack.push_back(*it);
-          }
-        }
-      }
-      for (int32_t o = head[r]; o >= 0; o = next[static_cast<size_t>(o)]) {
-        if (!stack.empty()) ++ops_in_range;
-        const auto [op_start, op_end] = op_span(op_ref[static_cast<size_t>(o)]);
-        for (int32_t j : stack) {
-          int32_t& p = projection_of_range[static_cast<size_t>(j)];
-          if (p < 0) {
-            p = static_cast<int32_t>(projections.size());
-            projections.push_back({op_start, op_end, j, -1, 0, 0});
-          }
-          Projection& proj = projections[static_cast<size_t>(p)];
-          proj.start = std::min(proj.start, op_start);
-          proj.end = std::max(proj.end, op_end);
-          if (proj.last_launch != static_cast<int32_t>(r)) {
-            proj.last_launch = static_cast<int32_t>(r);
-            ++proj.ops;
-          }
-        }
-      }
-    }
-    for (const Projection& proj : projections) {
-      const int32_t parent = nvtx.parent[static_cast<size_t>(proj.range)];
-      if (parent >= 0 && projection_of_range[static_cast<size_t>(parent)] >= 0) {
-        ++projections[static_cast<size_t>(projection_of_range[static_cast<size_t>(parent)])].children;
-      }
-    }
-    // nsys's order: projected start, then longer projections first. Only the rows shown need sorting.
-    std::vector<uint32_t> order(projections.size());
-    for (size_t p = 0; p < order.size(); ++p) order[p] = static_cast<uint32_t>(p);
-    auto before = [&](uint32_t a, uint32_t b) {
-      const Projection& x = projections[a];
-      const Projection& y = projections[b];
-      if (x.start != y.start) return x.start < y.start;
-      if (x.end - x.start != y.end - y.start) return x.end - x.start > y.end - y.start;
-      return x.range < y.range;
-    };
-    const size_t shown = limit > 0 ? std::min(order.size(), static_cast<size_t>(limit)) : order.size();
-    std::partial_sort(order.begin(), order.begin() + static_cast<ptrdiff_t>(shown), order.end(), before);
-
+  static Table EmptyTable() {
     Table table;
     table.columns = {
         MakeColumn("name", ColumnType::kString, "NVTX range name"),
@@ -200,33 +250,36 @@ class NvtxGpuProjection final : public Skill {
         MakeColumn("parentid", ColumnType::kInt, "Range id of the enclosing range, null at level 0"),
         MakeColumn("rangestack", ColumnType::kString, "Range ids from the outermost range down, \":a:b:c\""),
     };
-    for (size_t n = 0; n < shown; ++n) {
-      const Projection& proj = projections[order[n]];
-      const auto j = static_cast<size_t>(proj.range);
-      std::vector<int32_t> chain;
-      for (int32_t a = proj.range; a >= 0; a = nvtx.parent[static_cast<size_t>(a)]) chain.push_back(a);
-      std::string stack_text;
-      for (auto it = chain.rbegin(); it != chain.rend(); ++it) stack_text += ":" + std::to_string(*it);
-      const int32_t parent = nvtx.parent[j];
-      table.rows.push_back({
-          Value(labels.Text(labels.LabelOf(j))),
-          Value(proj.start),
-          Value(proj.end - proj.start),
-          Value(nvtx.start[j]),
-          Value(nvtx.end[j] - nvtx.start[j]),
-          Value(std::string(NvtxStyleName(nvtx.style[j]))),
-          Value(int64_t{nvtx.pid[j]}),
-          Value(int64_t{nvtx.tid[j]}),
-          Value(int64_t{proj.ops}),
-          Value(int64_t{nvtx.depth[j]}),
-          Value(int64_t{proj.children}),
-          Value(int64_t{proj.range}),
-          parent >= 0 ? Value(int64_t{parent}) : Value(),
-          Value(std::move(stack_text)),
-      });
-    }
+    return table;
+  }
 
-    const auto launched = static_cast<int64_t>(op_ref.size());
+  static std::vector<Value> Row(const Projection& proj, const engine::NvtxTable& nvtx, NvtxLabels& labels) {
+    const auto j = static_cast<size_t>(proj.range);
+    std::vector<int32_t> chain;
+    for (int32_t a = proj.range; a >= 0; a = nvtx.parent[static_cast<size_t>(a)]) chain.push_back(a);
+    std::string stack_text;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) stack_text += ":" + std::to_string(*it);
+    const int32_t parent = nvtx.parent[j];
+    return {
+        Value(labels.Text(labels.LabelOf(j))),
+        Value(proj.start),
+        Value(proj.end - proj.start),
+        Value(nvtx.start[j]),
+        Value(nvtx.end[j] - nvtx.start[j]),
+        Value(std::string(NvtxStyleName(nvtx.style[j]))),
+        Value(int64_t{nvtx.pid[j]}),
+        Value(int64_t{nvtx.tid[j]}),
+        Value(int64_t{proj.ops}),
+        Value(int64_t{nvtx.depth[j]}),
+        Value(int64_t{proj.children}),
+        Value(int64_t{proj.range}),
+        parent >= 0 ? Value(int64_t{parent}) : Value(),
+        Value(std::move(stack_text)),
+    };
+  }
+
+  static void AddNotes(Table& table, const OpsByLaunch& by_launch, int64_t ops_in_range) {
+    const auto launched = static_cast<int64_t>(by_launch.op_ref.size());
     table.notes.push_back(
         "A GPU op (kernel, memcpy, memset) is contained by every NVTX range on its launching thread that contains "
         "its launch call; a range's projection spans its first contained op's start to its last one's end, children "
@@ -234,17 +287,10 @@ class NvtxGpuProjection final : public Skill {
     table.notes.push_back(fmt::format(
         "Coverage: {} GPU ops; {} have a launch call; {} were launched inside at least one NVTX range. Ops without a "
         "launch call (cut by the capture window) cannot be projected.",
-        ops_total, launched, ops_in_range));
+        by_launch.ops_total, launched, ops_in_range));
     table.notes.push_back(
         "rangeid/parentid/rangestack are this tool's NVTX row indexes (ranges sorted by start), not the export's "
         "rowids that nsys prints; lvl and parentid follow push/pop nesting (start/end ranges are at level 0).");
-    if (!labels.warning().empty()) table.notes.push_back(labels.warning());
-    if (shown < order.size()) {
-      table.notes.push_back(
-          fmt::format("Showing the first {} of {} ranges; pass limit=0 for all.", shown, order.size()));
-    }
-    if (order.empty()) table.notes.push_back("No NVTX range contains the launch of a GPU op in the selected window.");
-    return table;
   }
 };
 

@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
+#include "common_nvtx_stack.h"
 #include "common_rows.h"
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/summary_table.h"
@@ -16,6 +18,261 @@ namespace nsys::skills::builtin {
 namespace {
 
 using engine::Ns;
+
+// The selected kernels bucketed by launch row, so that walking the buckets visits kernels in launch-call order
+// (runtime rows are sorted by start, so per thread this is time order): linear, no sort.
+struct LaunchBuckets {
+  int32_t min_launch = INT32_MAX;
+  std::vector<int32_t> head;        // launch row - min_launch -> its first kernel row, or -1
+  std::vector<int32_t> next;        // kernel row - first -> the next kernel row of the same launch row, or -1
+  std::vector<int32_t> unlaunched;  // kernel rows without a launch call
+  int64_t kernels_total = 0;
+  int64_t kernel_time_total = 0;
+};
+
+LaunchBuckets BucketByLaunch(const engine::KernelTable& k, const engine::Filter& filter, size_t first, size_t last) {
+  LaunchBuckets out;
+  int32_t max_launch = -1;
+  for (size_t i = first; i < last; ++i) {
+    if (filter.device && *filter.device != k.device[i]) continue;
+    if (filter.pid && *filter.pid != k.pid[i]) continue;
+    ++out.kernels_total;
+    out.kernel_time_total += k.end[i] - k.start[i];
+    const int32_t r = k.launch[i];
+    if (r < 0) {
+      out.unlaunched.push_back(static_cast<int32_t>(i));
+      continue;
+    }
+    out.min_launch = std::min(out.min_launch, r);
+    max_launch = std::max(max_launch, r);
+  }
+  out.next.assign(last - first, -1);
+  if (max_launch < 0) return out;
+  out.head.assign(static_cast<size_t>(max_launch - out.min_launch) + 1, -1);
+  for (size_t i = last; i-- > first;) {
+    if (filter.device && *filter.device != k.device[i]) continue;
+    if (filter.pid && *filter.pid != k.pid[i]) continue;
+    const int32_t r = k.launch[i];
+    if (r < 0) continue;
+    int32_t& h = out.head[static_cast<size_t>(r - out.min_launch)];
+    out.next[i - first] = h;
+    h = static_cast<int32_t>(i);
+  }
+  return out;
+}
+
+// A row's sort key: nsys orders by range name (none first), pid, tid, then total time descending.
+struct RowKey {
+  bool has_range;
+  std::string range;
+  bool has_thread;
+  uint32_t pid, tid;
+};
+
+// (range, kernel) pairs grouped by (label/style/thread id "lt", kernel name), with nvtx_inst and kern_inst per
+// group. lt 0 with thread 0 = no launch call; label part 0 = no range.
+class KernelGroups {
+ public:
+  KernelGroups(const engine::Profile& profile, const std::vector<engine::StrId>& kernel_names, NvtxLabels& labels,
+               StartEndRangesByThread start_end, size_t kernels)
+      : profile_(profile),
+        k_(profile.kernels()),
+        rt_(profile.runtime()),
+        nvtx_(profile.nvtx()),
+        kernel_names_(kernel_names),
+        labels_(labels),
+        start_end_(std::move(start_end)),
+        range_lt_(nvtx_.size(), -1) {
+    pair_group_.reserve(kernels * 2);
+    pair_kernel_.reserve(kernels * 2);
+  }
+
+  // Every launched kernel, in launch-call order, into the groups of the ranges enclosing its launch call (or the
+  // thread's no-range group). False when cancelled.
+  bool AddLaunched(const LaunchBuckets& launches, size_t first, const CancelToken& cancel) {
+    std::vector<int32_t> stack;
+    for (size_t b = 0; b < launches.head.size(); ++b) {
+      if ((b & 0xFFFF) == 0 && cancel.cancelled()) return false;
+      const auto r = static_cast<size_t>(static_cast<int32_t>(b) + launches.min_launch);
+      for (int32_t kk = launches.head[b]; kk >= 0; kk = launches.next[static_cast<size_t>(kk) - first]) {
+        const auto kernel = static_cast<size_t>(kk);
+        const Ns dur = k_.end[kernel] - k_.start[kernel];
+        ++launched_;
+        launched_time_ += dur;
+        const auto thread = static_cast<uint32_t>(start_end_.threads.IdOf(PackKey(rt_.pid[r], rt_.tid[r])));
+        stack.clear();
+        AppendPushPopStack(rt_.nvtx[r], nvtx_, stack);
+        start_end_.AppendEnclosing(thread, rt_.start[r], rt_.end[r], nvtx_, stack);
+        if (stack.empty()) {
+          AddPair(GroupFor(static_cast<uint32_t>(lt_index_.IdOf(PackKey(0, thread + 1))), kernel), kernel);
+          continue;
+        }
+        AddInRanges(stack, thread, kernel, r, dur);
+      }
+    }
+    return true;
+  }
+
+  // Kernels without a launch call: one group per name, with null range and thread.
+  void AddUnlaunched(const std::vector<int32_t>& unlaunched) {
+    const uint32_t no_launch_lt = static_cast<uint32_t>(lt_index_.IdOf(PackKey(0, 0)));
+    for (int32_t kk : unlaunched) {
+      const auto kernel = static_cast<size_t>(kk);
+      AddPair(GroupFor(no_launch_lt, kernel), kernel);
+    }
+  }
+
+  // Kernel-duration statistics per group, over its (range, kernel) pairs.
+  std::vector<SampleSummary> Summarize() {
+    range_lt_ = {};
+    return SummarizeGroups(pair_group_, groups_.size(), [&](size_t p) {
+      const auto kernel = static_cast<size_t>(pair_kernel_[p]);
+      return k_.end[kernel] - k_.start[kernel];
+    });
+  }
+
+  std::vector<RowKey> RowKeys() const {
+    std::vector<RowKey> row_keys(groups_.size());
+    std::vector<std::string> label_text(labels_.size());
+    std::vector<bool> label_done(labels_.size(), false);
+    for (size_t g = 0; g < groups_.size(); ++g) {
+      const uint64_t lt_key = lt_index_.key(group_lt_of_[g]);
+      const auto label_style = static_cast<uint32_t>(lt_key >> 32);
+      const auto thread_plus_one = static_cast<uint32_t>(lt_key & 0xFFFFFFFF);
+      RowKey& key = row_keys[g];
+      key.has_range = label_style != 0;
+      if (key.has_range) {
+        const uint32_t label = (label_style - 1) / 2;
+        if (!label_done[label]) {
+          label_text[label] = labels_.Text(static_cast<int32_t>(label));
+          label_done[label] = true;
+        }
+        key.range = label_text[label];
+      }
+      key.has_thread = thread_plus_one != 0;
+      if (key.has_thread) {
+        const uint64_t t = start_end_.threads.key(static_cast<int32_t>(thread_plus_one - 1));
+        key.pid = static_cast<uint32_t>(t >> 32);
+        key.tid = static_cast<uint32_t>(t & 0xFFFFFFFF);
+      } else {
+        key.pid = key.tid = 0;
+      }
+    }
+    return row_keys;
+  }
+
+  std::vector<Value> Row(size_t g, const RowKey& key, const std::vector<SampleSummary>& summaries) const {
+    const uint32_t label_style = static_cast<uint32_t>(lt_index_.key(group_lt_of_[g]) >> 32);
+    std::vector<Value> row;
+    row.push_back(key.has_range ? Value(key.range) : Value());
+    row.push_back(key.has_range
+                      ? Value(std::string(NvtxStyleName(static_cast<engine::NvtxStyle>((label_style - 1) % 2))))
+                      : Value());
+    row.push_back(key.has_thread ? Value(int64_t{key.pid}) : Value());
+    row.push_back(key.has_thread ? Value(int64_t{key.tid}) : Value());
+    row.push_back(Value(nvtx_inst_[g]));
+    row.push_back(Value(kern_inst_[g]));
+    row.push_back(Value(summaries[g].total));
+    AddStatCells(row, summaries[g]);
+    row.push_back(Value(std::string(profile_.strings().view(kernel_names_[static_cast<size_t>(representative_[g])]))));
+    return row;
+  }
+
+  int64_t launched() const { return launched_; }
+  int64_t launched_time() const { return launched_time_; }
+  int64_t with_range() const { return with_range_; }
+  int64_t with_range_time() const { return with_range_time_; }
+
+ private:
+  // The kernel in every range of `stack`: kern_inst once per group, nvtx_inst once per range instance.
+  void AddInRanges(const std::vector<int32_t>& stack, uint32_t thread, size_t kernel, size_t r, Ns dur) {
+    ++with_range_;
+    with_range_time_ += dur;
+    // The previous kernel of this name on this thread: a range already holding it already counted this pair.
+    const int32_t slot = last_call_index_.IdOf(PackKey(thread, kernel_names_[kernel]));
+    if (static_cast<size_t>(slot) == last_call_.size()) last_call_.push_back(-1);
+    const int32_t prev = last_call_[static_cast<size_t>(slot)];
+    last_call_[static_cast<size_t>(slot)] = static_cast<int32_t>(r);
+    groups_of_kernel_.clear();
+    for (int32_t j : stack) {
+      const int32_t g = GroupFor(LtOfRange(j, thread + 1), kernel);
+      const auto js = static_cast<size_t>(j);
+      const bool seen_pair = prev >= 0 && nvtx_.start[js] <= rt_.start[static_cast<size_t>(prev)] &&
+                             rt_.end[static_cast<size_t>(prev)] <= nvtx_.end[js];
+      if (!seen_pair) ++nvtx_inst_[static_cast<size_t>(g)];
+      if (std::find(groups_of_kernel_.begin(), groups_of_kernel_.end(), g) == groups_of_kernel_.end()) {
+        groups_of_kernel_.push_back(g);
+        ++kern_inst_[static_cast<size_t>(g)];
+      }
+      pair_group_.push_back(g);
+      pair_kernel_.push_back(static_cast<int32_t>(kernel));
+    }
+  }
+
+  // A kernel in a group that counts it once (no range, or no launch call).
+  void AddPair(int32_t g, size_t kernel) {
+    ++kern_inst_[static_cast<size_t>(g)];
+    pair_group_.push_back(g);
+    pair_kernel_.push_back(static_cast<int32_t>(kernel));
+  }
+
+  int32_t GroupFor(uint32_t lt, size_t kernel) {
+    const int32_t g = groups_.IdOf(PackKey(lt, kernel_names_[kernel]));
+    if (static_cast<size_t>(g) == representative_.size()) {
+      representative_.push_back(static_cast<int32_t>(kernel));
+      group_lt_of_.push_back(static_cast<int32_t>(lt));
+      nvtx_inst_.push_back(0);
+      kern_inst_.push_back(0);
+    }
+    return g;
+  }
+
+  uint32_t LtOfRange(int32_t j, uint32_t thread_plus_one) {
+    int32_t& cached = range_lt_[static_cast<size_t>(j)];
+    if (cached < 0) {
+      const auto label = static_cast<uint32_t>(labels_.LabelOf(static_cast<size_t>(j)));
+      const uint32_t label_style = 1 + label * 2 + static_cast<uint32_t>(nvtx_.style[static_cast<size_t>(j)]);
+      cached = lt_index_.IdOf(PackKey(label_style, thread_plus_one));
+    }
+    return static_cast<uint32_t>(cached);
+  }
+
+  const engine::Profile& profile_;
+  const engine::KernelTable& k_;
+  const engine::RuntimeTable& rt_;
+  const engine::NvtxTable& nvtx_;
+  const std::vector<engine::StrId>& kernel_names_;
+  NvtxLabels& labels_;
+  StartEndRangesByThread start_end_;  // its thread index also numbers the launching threads
+  DenseIndex lt_index_;
+  DenseIndex groups_;
+  DenseIndex last_call_index_;      // (thread, kernel name) -> slot in last_call_
+  std::vector<int32_t> last_call_;  // runtime row of the previous kernel with that name on that thread
+  std::vector<int32_t> range_lt_;   // NVTX row -> its lt id, -1 until first seen
+  std::vector<int64_t> nvtx_inst_, kern_inst_;
+  std::vector<int32_t> representative_;  // group -> a kernel row (for its name)
+  std::vector<int32_t> group_lt_of_;     // group -> lt
+  std::vector<int32_t> pair_group_, pair_kernel_;
+  std::vector<int32_t> groups_of_kernel_;  // scratch: the groups the current kernel already counts in
+  int64_t with_range_ = 0, with_range_time_ = 0, launched_ = 0, launched_time_ = 0;
+};
+
+std::vector<size_t> RowOrder(const std::vector<RowKey>& row_keys, const std::vector<SampleSummary>& summaries) {
+  std::vector<size_t> order(row_keys.size());
+  for (size_t g = 0; g < order.size(); ++g) order[g] = g;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const RowKey& x = row_keys[a];
+    const RowKey& y = row_keys[b];
+    if (x.has_range != y.has_range) return !x.has_range;
+    if (x.range != y.range) return x.range < y.range;
+    if (x.has_thread != y.has_thread) return !x.has_thread;
+    if (x.pid != y.pid) return x.pid < y.pid;
+    if (x.tid != y.tid) return x.tid < y.tid;
+    if (summaries[a].total != summaries[b].total) return summaries[a].total > summaries[b].total;
+    return a < b;
+  });
+  return order;
+}
 
 class NvtxKernelMap final : public Skill {
  public:
@@ -37,7 +294,40 @@ class NvtxKernelMap final : public Skill {
   }
 
   Expected<Table> run(const Context& ctx) const override {
-    const engine::ProfileInfo& info = ctx.profile.info();
+    if (auto declined = MissingData(ctx.profile.info())) return *declined;
+    const bool base = ArgBool(ctx, "base");
+    const int64_t limit = ArgInt(ctx, "limit");
+    if (limit < 0) return MakeError(ErrorKind::kInvalidArgument, "Argument 'limit' must be 0 (all) or positive.");
+    auto labels_or = NvtxLabels::Build(ctx.profile, ArgBool(ctx, "split_op_id"), ctx.cancel);
+    if (!labels_or) return labels_or.error();
+    NvtxLabels& labels = labels_or.value();
+
+    const engine::KernelTable& k = ctx.profile.kernels();
+    const auto& kernel_names = base ? k.short_name : k.name;
+    const auto [first, last] = RowRange(k, ctx.filter);
+    const LaunchBuckets launches = BucketByLaunch(k, ctx.filter, first, last);
+    KernelGroups groups(ctx.profile, kernel_names, labels, StartEndRangesByThread::Build(ctx.profile.nvtx()),
+                        static_cast<size_t>(launches.kernels_total));
+    if (!groups.AddLaunched(launches, first, ctx.cancel)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+    groups.AddUnlaunched(launches.unlaunched);
+    const std::vector<SampleSummary> summaries = groups.Summarize();
+    if (ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+
+    const std::vector<RowKey> row_keys = groups.RowKeys();
+    const std::vector<size_t> order = RowOrder(row_keys, summaries);
+    Table table = EmptyTable(base);
+    const size_t shown = limit > 0 ? std::min(order.size(), static_cast<size_t>(limit)) : order.size();
+    for (size_t n = 0; n < shown; ++n) table.rows.push_back(groups.Row(order[n], row_keys[order[n]], summaries));
+    AddNotes(table, launches, groups);
+    if (!labels.warning().empty()) table.notes.push_back(labels.warning());
+    if (shown < order.size())
+      table.notes.push_back(fmt::format("Showing the first {} of {} rows.", shown, order.size()));
+    if (order.empty()) table.notes.push_back("No kernels start inside the selected window and filters.");
+    return table;
+  }
+
+ private:
+  static std::optional<Table> MissingData(const engine::ProfileInfo& info) {
     if (!info.caps.kernels) {
       return Declined(
           "This profile has no CUDA kernel data (no CUPTI_ACTIVITY_KIND_KERNEL table), so no kernel can "
@@ -51,216 +341,10 @@ class NvtxKernelMap final : public Skill {
           "This profile has no CUDA API data (no CUPTI_ACTIVITY_KIND_RUNTIME table): without launch "
           "calls, kernels cannot be placed inside NVTX ranges.");
     }
-    const bool base = ArgBool(ctx, "base");
-    const int64_t limit = ArgInt(ctx, "limit");
-    if (limit < 0) return MakeError(ErrorKind::kInvalidArgument, "Argument 'limit' must be 0 (all) or positive.");
-    auto labels_or = NvtxLabels::Build(ctx.profile, ArgBool(ctx, "split_op_id"), ctx.cancel);
-    if (!labels_or) return labels_or.error();
-    NvtxLabels& labels = labels_or.value();
+    return std::nullopt;
+  }
 
-    const engine::KernelTable& k = ctx.profile.kernels();
-    const engine::RuntimeTable& rt = ctx.profile.runtime();
-    const engine::NvtxTable& nvtx = ctx.profile.nvtx();
-    const auto& kernel_names = base ? k.short_name : k.name;
-    const auto [first, last] = RowRange(k, ctx.filter);
-
-    // Kernels in launch-call order (runtime rows are sorted by start, so per thread this is time order), through
-    // a bucket list over the launch rows: linear, no sort.
-    int32_t min_launch = INT32_MAX;
-    int32_t max_launch = -1;
-    std::vector<int32_t> unlaunched;
-    int64_t kernels_total = 0;
-    int64_t kernel_time_total = 0;
-    for (size_t i = first; i < last; ++i) {
-      if (ctx.filter.device && *ctx.filter.device != k.device[i]) continue;
-      if (ctx.filter.pid && *ctx.filter.pid != k.pid[i]) continue;
-      ++kernels_total;
-      kernel_time_total += k.end[i] - k.start[i];
-      const int32_t r = k.launch[i];
-      if (r < 0) {
-        unlaunched.push_back(static_cast<int32_t>(i));
-        continue;
-      }
-      min_launch = std::min(min_launch, r);
-      max_launch = std::max(max_launch, r);
-    }
-    std::vector<int32_t> head;
-    std::vector<int32_t> next(last - first, -1);
-    if (max_launch >= 0) {
-      head.assign(static_cast<size_t>(max_launch - min_launch) + 1, -1);
-      for (size_t i = last; i-- > first;) {
-        if (ctx.filter.device && *ctx.filter.device != k.device[i]) continue;
-        if (ctx.filter.pid && *ctx.filter.pid != k.pid[i]) continue;
-        const int32_t r = k.launch[i];
-        if (r < 0) continue;
-        int32_t& h = head[static_cast<size_t>(r - min_launch)];
-        next[i - first] = h;
-        h = static_cast<int32_t>(i);
-      }
-    }
-
-    // Start/end ranges that begin and end on one thread, per thread, for the (rare) ranges outside the stack.
-    DenseIndex threads;
-    std::vector<std::vector<int32_t>> start_end_of_thread;
-    Ns start_end_max = 0;
-    for (size_t j = 0; j < nvtx.size(); ++j) {
-      if (nvtx.style[j] != engine::NvtxStyle::kStartEnd || nvtx.end_tid[j] != nvtx.tid[j]) continue;
-      const auto t = static_cast<size_t>(threads.IdOf(PackKey(nvtx.pid[j], nvtx.tid[j])));
-      if (t >= start_end_of_thread.size()) start_end_of_thread.resize(t + 1);
-      start_end_of_thread[t].push_back(static_cast<int32_t>(j));
-      start_end_max = std::max(start_end_max, nvtx.end[j] - nvtx.start[j]);
-    }
-
-    // Group = (label/style/thread id "lt", kernel name). lt 0 with thread 0 = no launch call; label part 0 = no range.
-    DenseIndex lt_index;
-    DenseIndex groups;
-    DenseIndex last_call_index;      // (thread, kernel name) -> slot in last_call
-    std::vector<int32_t> last_call;  // runtime row of the previous kernel with that name on that thread
-    std::vector<int32_t> range_lt(nvtx.size(), -1);
-    std::vector<int64_t> nvtx_inst, kern_inst;
-    std::vector<int32_t> representative;  // group -> a kernel row (for its name)
-    std::vector<int32_t> group_lt_of;     // group -> lt
-    std::vector<int32_t> pair_group, pair_kernel;
-    pair_group.reserve(static_cast<size_t>(kernels_total) * 2);
-    pair_kernel.reserve(static_cast<size_t>(kernels_total) * 2);
-    int64_t with_range = 0, with_range_time = 0, launched = 0, launched_time = 0;
-
-    auto group_for = [&](uint32_t lt, size_t kernel) {
-      const int32_t g = groups.IdOf(PackKey(lt, kernel_names[kernel]));
-      if (static_cast<size_t>(g) == representative.size()) {
-        representative.push_back(static_cast<int32_t>(kernel));
-        group_lt_of.push_back(static_cast<int32_t>(lt));
-        nvtx_inst.push_back(0);
-        kern_inst.push_back(0);
-      }
-      return g;
-    };
-    auto lt_of_range = [&](int32_t j, uint32_t thread_plus_one) {
-      int32_t& cached = range_lt[static_cast<size_t>(j)];
-      if (cached < 0) {
-        const auto label = static_cast<uint32_t>(labels.LabelOf(static_cast<size_t>(j)));
-        const uint32_t label_style = 1 + label * 2 + static_cast<uint32_t>(nvtx.style[static_cast<size_t>(j)]);
-        cached = lt_index.IdOf(PackKey(label_style, thread_plus_one));
-      }
-      return static_cast<uint32_t>(cached);
-    };
-
-    std::vector<int32_t> stack;
-    std::vector<int32_t> groups_of_kernel;
-    for (size_t b = 0; b < head.size(); ++b) {
-      if ((b & 0xFFFF) == 0 && ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
-      const auto r = static_cast<size_t>(static_cast<int32_t>(b) + min_launch);
-      for (int32_t kk = head[b]; kk >= 0; kk = next[static_cast<size_t>(kk) - first]) {
-        const auto kernel = static_cast<size_t>(kk);
-        const Ns dur = k.end[kernel] - k.start[kernel];
-        ++launched;
-        launched_time += dur;
-        const auto thread = static_cast<uint32_t>(threads.IdOf(PackKey(rt.pid[r], rt.tid[r])));
-        // The enclosing ranges: the push/pop stack from the innermost, then same-thread start/end ranges.
-        stack.clear();
-        for (int32_t j = rt.nvtx[r]; j >= 0; j = nvtx.parent[static_cast<size_t>(j)]) stack.push_back(j);
-        if (thread < start_end_of_thread.size()) {
-          const auto& list = start_end_of_thread[thread];
-          auto it = std::upper_bound(list.begin(), list.end(), rt.start[r],
-                                     [&](Ns t, int32_t j) { return t < nvtx.start[static_cast<size_t>(j)]; });
-          while (it != list.begin()) {
-            --it;
-            const auto j = static_cast<size_t>(*it);
-            if (nvtx.start[j] < rt.start[r] - start_end_max) break;
-            if (nvtx.end[j] >= rt.end[r]) stack.push_back(*it);
-          }
-        }
-        if (stack.empty()) {
-          const int32_t g = group_for(lt_index.IdOf(PackKey(0, thread + 1)), kernel);
-          ++kern_inst[static_cast<size_t>(g)];
-          pair_group.push_back(g);
-          pair_kernel.push_back(kk);
-          continue;
-        }
-        ++with_range;
-        with_range_time += dur;
-        // The previous kernel of this name on this thread: a range already holding it already counted this pair.
-        const int32_t slot = last_call_index.IdOf(PackKey(thread, kernel_names[kernel]));
-        if (static_cast<size_t>(slot) == last_call.size()) last_call.push_back(-1);
-        const int32_t prev = last_call[static_cast<size_t>(slot)];
-        last_call[static_cast<size_t>(slot)] = static_cast<int32_t>(r);
-        groups_of_kernel.clear();
-        for (int32_t j : stack) {
-          const int32_t g = group_for(lt_of_range(j, thread + 1), kernel);
-          const auto js = static_cast<size_t>(j);
-          const bool seen_pair = prev >= 0 && nvtx.start[js] <= rt.start[static_cast<size_t>(prev)] &&
-                                 rt.end[static_cast<size_t>(prev)] <= nvtx.end[js];
-          if (!seen_pair) ++nvtx_inst[static_cast<size_t>(g)];
-          if (std::find(groups_of_kernel.begin(), groups_of_kernel.end(), g) == groups_of_kernel.end()) {
-            groups_of_kernel.push_back(g);
-            ++kern_inst[static_cast<size_t>(g)];
-          }
-          pair_group.push_back(g);
-          pair_kernel.push_back(kk);
-        }
-      }
-    }
-    const uint32_t no_launch_lt = static_cast<uint32_t>(lt_index.IdOf(PackKey(0, 0)));
-    for (int32_t kk : unlaunched) {
-      const int32_t g = group_for(no_launch_lt, static_cast<size_t>(kk));
-      ++kern_inst[static_cast<size_t>(g)];
-      pair_group.push_back(g);
-      pair_kernel.push_back(kk);
-    }
-    range_lt = {};
-    const std::vector<SampleSummary> summaries = SummarizeGroups(pair_group, groups.size(), [&](size_t p) {
-      const auto kernel = static_cast<size_t>(pair_kernel[p]);
-      return k.end[kernel] - k.start[kernel];
-    });
-    if (ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
-
-    // Rows: nsys orders by range name (none first), pid, tid, then total time descending.
-    struct RowKey {
-      bool has_range;
-      std::string range;
-      bool has_thread;
-      uint32_t pid, tid;
-    };
-    std::vector<RowKey> row_keys(groups.size());
-    std::vector<std::string> label_text(labels.size());
-    std::vector<bool> label_done(labels.size(), false);
-    for (size_t g = 0; g < groups.size(); ++g) {
-      const uint64_t lt_key = lt_index.key(group_lt_of[g]);
-      const auto label_style = static_cast<uint32_t>(lt_key >> 32);
-      const auto thread_plus_one = static_cast<uint32_t>(lt_key & 0xFFFFFFFF);
-      RowKey& key = row_keys[g];
-      key.has_range = label_style != 0;
-      if (key.has_range) {
-        const uint32_t label = (label_style - 1) / 2;
-        if (!label_done[label]) {
-          label_text[label] = labels.Text(static_cast<int32_t>(label));
-          label_done[label] = true;
-        }
-        key.range = label_text[label];
-      }
-      key.has_thread = thread_plus_one != 0;
-      if (key.has_thread) {
-        const uint64_t t = threads.key(static_cast<int32_t>(thread_plus_one - 1));
-        key.pid = static_cast<uint32_t>(t >> 32);
-        key.tid = static_cast<uint32_t>(t & 0xFFFFFFFF);
-      } else {
-        key.pid = key.tid = 0;
-      }
-    }
-    std::vector<size_t> order(groups.size());
-    for (size_t g = 0; g < order.size(); ++g) order[g] = g;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      const RowKey& x = row_keys[a];
-      const RowKey& y = row_keys[b];
-      if (x.has_range != y.has_range) return !x.has_range;
-      if (x.range != y.range) return x.range < y.range;
-      if (x.has_thread != y.has_thread) return !x.has_thread;
-      if (x.pid != y.pid) return x.pid < y.pid;
-      if (x.tid != y.tid) return x.tid < y.tid;
-      if (summaries[a].total != summaries[b].total) return summaries[a].total > summaries[b].total;
-      return a < b;
-    });
-
+  static Table EmptyTable(bool base) {
     Table table;
     table.columns = {
         MakeColumn("nvtx_range", ColumnType::kString, "NVTX range name; null for kernels launched outside any range"),
@@ -273,27 +357,10 @@ class NvtxKernelMap final : public Skill {
     };
     AddStatColumns(table.columns, "", "_ns", "kernel durations");
     table.columns.push_back(MakeColumn("kernel_name", ColumnType::kString, base ? "Kernel short name" : "Kernel name"));
-    const size_t shown = limit > 0 ? std::min(order.size(), static_cast<size_t>(limit)) : order.size();
-    for (size_t n = 0; n < shown; ++n) {
-      const size_t g = order[n];
-      const RowKey& key = row_keys[g];
-      const uint32_t label_style = static_cast<uint32_t>(lt_index.key(group_lt_of[g]) >> 32);
-      std::vector<Value> row;
-      row.push_back(key.has_range ? Value(key.range) : Value());
-      row.push_back(key.has_range
-                        ? Value(std::string(NvtxStyleName(static_cast<engine::NvtxStyle>((label_style - 1) % 2))))
-                        : Value());
-      row.push_back(key.has_thread ? Value(int64_t{key.pid}) : Value());
-      row.push_back(key.has_thread ? Value(int64_t{key.tid}) : Value());
-      row.push_back(Value(nvtx_inst[g]));
-      row.push_back(Value(kern_inst[g]));
-      row.push_back(Value(summaries[g].total));
-      AddStatCells(row, summaries[g]);
-      row.push_back(
-          Value(std::string(ctx.profile.strings().view(kernel_names[static_cast<size_t>(representative[g])]))));
-      table.rows.push_back(std::move(row));
-    }
+    return table;
+  }
 
+  static void AddNotes(Table& table, const LaunchBuckets& launches, const KernelGroups& groups) {
     auto pct = [](int64_t part, int64_t whole) {
       return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
     };
@@ -305,13 +372,8 @@ class NvtxKernelMap final : public Skill {
         "Coverage: {} kernels; {} ({:.1f}% of kernel time) have a launch call; {} ({:.1f}% of kernel time) were "
         "launched inside at least one NVTX range. Kernels with no launch call (cut by the capture window or from "
         "another API) are listed with null pid/tid/range; kernels launched outside every range with a null range.",
-        kernels_total, launched, pct(launched_time, kernel_time_total), with_range,
-        pct(with_range_time, kernel_time_total)));
-    if (!labels.warning().empty()) table.notes.push_back(labels.warning());
-    if (shown < order.size())
-      table.notes.push_back(fmt::format("Showing the first {} of {} rows.", shown, order.size()));
-    if (order.empty()) table.notes.push_back("No kernels start inside the selected window and filters.");
-    return table;
+        launches.kernels_total, groups.launched(), pct(groups.launched_time(), launches.kernel_time_total),
+        groups.with_range(), pct(groups.with_range_time(), launches.kernel_time_total)));
   }
 };
 

@@ -11,6 +11,82 @@
 namespace nsys::skills::builtin {
 namespace {
 
+// The selected ranges grouped by (label, style), through a dense vector over label * 2 + style: no hashing per row.
+// Exclusive time per group is its total minus the durations of the direct children of its ranges, so the same pass
+// adds each range's duration to its parent's group (parents precede children; children start inside their
+// parent, so rows up to the window's end plus the longest range hold every child of a selected range).
+class RangeGroups {
+ public:
+  RangeGroups(const engine::NvtxTable& nvtx, NvtxLabels& labels, std::pair<size_t, size_t> rows)
+      : nvtx_(nvtx), labels_(labels), first_(rows.first), last_(rows.second), group_of_row_(last_ - first_, -1) {}
+
+  // False when cancelled.
+  bool Build(const engine::Filter& filter, const CancelToken& cancel) {
+    const size_t scan_end =
+        filter.window.whole
+            ? nvtx_.size()
+            : engine::StartRange(nvtx_, filter.window.begin, filter.window.end + nvtx_.max_duration).second;
+    for (size_t i = first_; i < scan_end; ++i) {
+      if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
+      const int32_t p = nvtx_.parent[i];
+      if (p >= static_cast<int32_t>(first_) && p < static_cast<int32_t>(last_)) {
+        const int32_t parent_group = group_of_row_[static_cast<size_t>(p) - first_];
+        if (parent_group >= 0) group_child_time_[static_cast<size_t>(parent_group)] += nvtx_.end[i] - nvtx_.start[i];
+      }
+      if (i >= last_) continue;
+      if (filter.pid && *filter.pid != nvtx_.pid[i]) continue;
+      group_of_row_[i - first_] = GroupOf(i);
+      with_op_id_ += nvtx_.op_id[i] >= 0;
+    }
+    return true;
+  }
+
+  std::vector<SampleSummary> Summarize() const {
+    auto duration = [&](size_t r) { return nvtx_.end[first_ + r] - nvtx_.start[first_ + r]; };
+    return SummarizeGroups(group_of_row_, group_label_.size(), duration);
+  }
+
+  std::vector<Value> Row(size_t g, const SampleSummary& total, int64_t grand_total) const {
+    std::vector<Value> row;
+    AddTimeSummaryCells(row, total, grand_total);
+    row.push_back(Value(std::string(NvtxStyleName(group_style_[g]))));
+    row.push_back(Value(labels_.Text(group_label_[g])));
+    const int64_t exclusive = total.total - group_child_time_[g];
+    row.push_back(Value(exclusive));
+    row.push_back(Value(RoundTo(static_cast<double>(exclusive) / static_cast<double>(total.count), 1)));
+    return row;
+  }
+
+  int64_t with_op_id() const { return with_op_id_; }
+
+ private:
+  int32_t GroupOf(size_t i) {
+    const int32_t label = labels_.LabelOf(i);
+    const size_t slot = static_cast<size_t>(label) * 2 + static_cast<size_t>(nvtx_.style[i]);
+    if (slot >= group_of_label_style_.size()) {
+      group_of_label_style_.resize(std::max(slot + 1, 2 * group_of_label_style_.size()), -1);
+    }
+    int32_t& g = group_of_label_style_[slot];
+    if (g < 0) {
+      g = static_cast<int32_t>(group_label_.size());
+      group_label_.push_back(label);
+      group_style_.push_back(nvtx_.style[i]);
+      group_child_time_.push_back(0);
+    }
+    return g;
+  }
+
+  const engine::NvtxTable& nvtx_;
+  NvtxLabels& labels_;
+  size_t first_, last_;
+  std::vector<int32_t> group_of_label_style_;
+  std::vector<int32_t> group_label_;
+  std::vector<engine::NvtxStyle> group_style_;
+  std::vector<int64_t> group_child_time_;
+  std::vector<int32_t> group_of_row_;
+  int64_t with_op_id_ = 0;
+};
+
 class NvtxSummary final : public Skill {
  public:
   std::string name() const override { return "nvtx_summary"; }
@@ -32,8 +108,7 @@ class NvtxSummary final : public Skill {
   }
 
   Expected<Table> run(const Context& ctx) const override {
-    const engine::ProfileInfo& info = ctx.profile.info();
-    if (!info.caps.nvtx) {
+    if (!ctx.profile.info().caps.nvtx) {
       return Declined(
           "This profile has no NVTX data (no NVTX_EVENTS table): the application was not annotated with "
           "NVTX ranges, or NVTX was not traced.");
@@ -41,65 +116,40 @@ class NvtxSummary final : public Skill {
     const bool split_op_id = ArgBool(ctx, "split_op_id");
     const int64_t limit = ArgInt(ctx, "limit");
     if (limit < 0) return MakeError(ErrorKind::kInvalidArgument, "Argument 'limit' must be 0 (all) or positive.");
-    const engine::NvtxTable& nvtx = ctx.profile.nvtx();
     auto labels_or = NvtxLabels::Build(ctx.profile, split_op_id, ctx.cancel);
     if (!labels_or) return labels_or.error();
     NvtxLabels& labels = labels_or.value();
-    const auto range = RowRange(nvtx, ctx.filter);
-    const auto first = range.first;
-    const auto last = range.second;
 
-    // Group = (label, style), through a dense vector over label * 2 + style: no hashing per row. Exclusive time
-    // per group is its total minus the durations of the direct children of its ranges, so the same pass adds each
-    // range's duration to its parent's group (parents precede children; children start inside their parent, so
-    // rows up to the window's end plus the longest range hold every child of a selected range).
-    std::vector<int32_t> group_of_label_style;
-    std::vector<int32_t> group_label;
-    std::vector<engine::NvtxStyle> group_style;
-    std::vector<int64_t> group_child_time;
-    std::vector<int32_t> group_of_row(last - first, -1);
-    const size_t scan_end =
-        ctx.filter.window.whole
-            ? nvtx.size()
-            : engine::StartRange(nvtx, ctx.filter.window.begin, ctx.filter.window.end + nvtx.max_duration).second;
-    int64_t with_op_id = 0;
-    for (size_t i = first; i < scan_end; ++i) {
-      if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
-      const int32_t p = nvtx.parent[i];
-      if (p >= static_cast<int32_t>(first) && p < static_cast<int32_t>(last)) {
-        const int32_t parent_group = group_of_row[static_cast<size_t>(p) - first];
-        if (parent_group >= 0) group_child_time[static_cast<size_t>(parent_group)] += nvtx.end[i] - nvtx.start[i];
-      }
-      if (i >= last) continue;
-      if (ctx.filter.pid && *ctx.filter.pid != nvtx.pid[i]) continue;
-      const int32_t label = labels.LabelOf(i);
-      const size_t slot = static_cast<size_t>(label) * 2 + static_cast<size_t>(nvtx.style[i]);
-      if (slot >= group_of_label_style.size()) {
-        group_of_label_style.resize(std::max(slot + 1, 2 * group_of_label_style.size()), -1);
-      }
-      int32_t& g = group_of_label_style[slot];
-      if (g < 0) {
-        g = static_cast<int32_t>(group_label.size());
-        group_label.push_back(label);
-        group_style.push_back(nvtx.style[i]);
-        group_child_time.push_back(0);
-      }
-      group_of_row[i - first] = g;
-      with_op_id += nvtx.op_id[i] >= 0;
-    }
-    auto duration = [&](size_t r) { return nvtx.end[first + r] - nvtx.start[first + r]; };
-    const std::vector<SampleSummary> totals = SummarizeGroups(group_of_row, group_label.size(), duration);
+    RangeGroups groups(ctx.profile.nvtx(), labels, RowRange(ctx.profile.nvtx(), ctx.filter));
+    if (!groups.Build(ctx.filter, ctx.cancel)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+    const std::vector<SampleSummary> totals = groups.Summarize();
     if (ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
-
     int64_t grand_total = 0;
     for (const auto& s : totals) grand_total += s.total;
+    const std::vector<size_t> order = LongestFirst(totals);
+
+    Table table = EmptyTable();
+    const size_t shown = limit > 0 ? std::min(order.size(), static_cast<size_t>(limit)) : order.size();
+    for (size_t n = 0; n < shown; ++n) table.rows.push_back(groups.Row(order[n], totals[order[n]], grand_total));
+    AddNotes(ctx, grand_total, groups.with_op_id(), split_op_id, labels, table);
+    if (shown < order.size())
+      table.notes.push_back(fmt::format("Showing the first {} of {} rows.", shown, order.size()));
+    if (order.empty()) table.notes.push_back("No NVTX ranges start inside the selected window and filters.");
+    return table;
+  }
+
+ private:
+  static std::vector<size_t> LongestFirst(const std::vector<SampleSummary>& totals) {
     std::vector<size_t> order(totals.size());
     for (size_t g = 0; g < order.size(); ++g) order[g] = g;
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
       if (totals[a].total != totals[b].total) return totals[a].total > totals[b].total;
       return a < b;
     });
+    return order;
+  }
 
+  static Table EmptyTable() {
     Table table;
     AddTimeSummaryColumns(table.columns, "instances", "range instances");
     table.columns.push_back(MakeColumn("style", ColumnType::kString, "PushPop or StartEnd"));
@@ -108,19 +158,11 @@ class NvtxSummary final : public Skill {
     table.columns.push_back(MakeColumn("excl_total_ns", ColumnType::kInt,
                                        "Summed exclusive time: each range minus its direct child ranges, ns"));
     table.columns.push_back(MakeColumn("excl_avg_ns", ColumnType::kDouble, "Mean exclusive time per instance, ns"));
-    const size_t shown = limit > 0 ? std::min(order.size(), static_cast<size_t>(limit)) : order.size();
-    for (size_t n = 0; n < shown; ++n) {
-      const size_t g = order[n];
-      std::vector<Value> row;
-      AddTimeSummaryCells(row, totals[g], grand_total);
-      row.push_back(Value(std::string(NvtxStyleName(group_style[g]))));
-      row.push_back(Value(labels.Text(group_label[g])));
-      const int64_t exclusive = totals[g].total - group_child_time[g];
-      row.push_back(Value(exclusive));
-      row.push_back(Value(RoundTo(static_cast<double>(exclusive) / static_cast<double>(totals[g].count), 1)));
-      table.rows.push_back(std::move(row));
-    }
+    return table;
+  }
 
+  static void AddNotes(const Context& ctx, int64_t grand_total, int64_t with_op_id, bool split_op_id,
+                       const NvtxLabels& labels, Table& table) {
     table.notes.push_back(fmt::format(
         "NVTX push/pop and start/end ranges grouped by name and style; a range counts when it starts inside the "
         "window. time_pct is a share of the summed duration of all rows ({} ns); nested ranges are each counted in "
@@ -139,10 +181,6 @@ class NvtxSummary final : public Skill {
       table.notes.push_back(
           "NVTX ranges are CPU-side annotations with no device, so the device filter does not apply.");
     }
-    if (shown < order.size())
-      table.notes.push_back(fmt::format("Showing the first {} of {} rows.", shown, order.size()));
-    if (order.empty()) table.notes.push_back("No NVTX ranges start inside the selected window and filters.");
-    return table;
   }
 };
 

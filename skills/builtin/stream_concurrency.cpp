@@ -95,6 +95,78 @@ struct DeviceSweep {
   }
 };
 
+// Every stream's state and every device's sweep, fed the ops in start order.
+struct Sweeps {
+  SmallIndex<StreamKey, StreamKeyHash> index;
+  SmallIndex<int32_t, IntHash> device_index;
+  std::vector<StreamState> streams;
+  std::vector<DeviceSweep> devices;
+
+  template <typename OpTable>
+  void Add(const OpTable& t, size_t i) {
+    auto [k, added] = index.Get(StreamKey{t.pid[i], t.device[i], t.stream[i]});
+    if (added) {
+      auto [d, new_device] = device_index.Get(t.device[i]);
+      if (new_device) {
+        devices.emplace_back();
+        devices.back().device = t.device[i];
+      }
+      streams.emplace_back();
+      streams.back().device = d;
+      ++devices[d].streams;
+    }
+    devices[streams[k].device].Add(k, t.start[i], t.end[i], streams);
+  }
+
+  void Finish() {
+    for (DeviceSweep& d : devices) d.Advance(INT64_MAX, streams);
+  }
+
+  std::vector<size_t> DeviceOrder() const {
+    std::vector<size_t> order(devices.size());
+    for (size_t d = 0; d < order.size(); ++d) order[d] = d;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return devices[a].device < devices[b].device; });
+    return order;
+  }
+
+  // Device di's rows (its streams, busiest first, or its concurrency levels) and its summary note.
+  void AddDevice(size_t di, bool per_stream, Table& t) const {
+    const DeviceSweep& d = devices[di];
+    const Ns span = d.to - d.from;
+    auto pct = [&](Ns v) { return span > 0 ? D(100.0 * static_cast<double>(v) / static_cast<double>(span)) : Null(); };
+    size_t max_level = 0;
+    double weighted = 0;
+    Ns busy_any = 0;
+    for (size_t lv = 0; lv < d.levels.size(); ++lv) {
+      if (d.levels[lv] > 0) max_level = lv;
+      weighted += static_cast<double>(lv) * static_cast<double>(d.levels[lv]);
+      if (lv > 0) busy_any += d.levels[lv];
+    }
+    if (per_stream) {
+      std::vector<size_t> ids;
+      for (size_t k = 0; k < streams.size(); ++k) {
+        if (streams[k].device == di) ids.push_back(k);
+      }
+      std::sort(ids.begin(), ids.end(), [&](size_t a, size_t b) { return streams[a].busy > streams[b].busy; });
+      for (size_t k : ids) {
+        const StreamKey& key = index.keys()[k];
+        t.rows.push_back(
+            {I(d.device), I(key.pid), I(key.stream), I(streams[k].ops), I(streams[k].busy), pct(streams[k].busy)});
+      }
+    } else {
+      for (size_t lv = 0; lv <= max_level && lv < d.levels.size(); ++lv) {
+        t.rows.push_back({I(d.device), I(lv), I(d.levels[lv]), pct(d.levels[lv])});
+      }
+    }
+    t.notes.push_back(fmt::format(
+        "Device {}: {} streams over {} (first op start to last op end); at most {} busy at once; at least one busy "
+        "{} of the span; mean concurrency while busy {:.2f}.",
+        d.device, d.streams, FormatDuration(span), max_level,
+        FormatPct(span > 0 ? 100.0 * static_cast<double>(busy_any) / static_cast<double>(span) : 0),
+        busy_any > 0 ? weighted / static_cast<double>(busy_any) : 0.0));
+  }
+};
+
 class StreamConcurrencySkill final : public Skill {
  public:
   std::string name() const override { return "stream_concurrency"; }
@@ -118,33 +190,25 @@ class StreamConcurrencySkill final : public Skill {
           "This profile has no GPU operations (no kernel, memcpy or memset activity), so stream "
           "concurrency cannot be measured.");
     }
-    SmallIndex<StreamKey, StreamKeyHash> index;
-    SmallIndex<int32_t, IntHash> device_index;
-    std::vector<StreamState> streams;
-    std::vector<DeviceSweep> devices;
-    const engine::Profile& p = ctx.profile;
-    auto add = [&](const auto& t, size_t i) {
-      auto [k, added] = index.Get(StreamKey{t.pid[i], t.device[i], t.stream[i]});
-      if (added) {
-        auto [d, new_device] = device_index.Get(t.device[i]);
-        if (new_device) {
-          devices.emplace_back();
-          devices.back().device = t.device[i];
-        }
-        streams.emplace_back();
-        streams.back().device = d;
-        ++devices[d].streams;
-      }
-      devices[streams[k].device].Add(k, t.start[i], t.end[i], streams);
-    };
-    const bool ok = ForEachGpuOpRow(p, ctx.filter, GpuOpsOptions{}, ctx.cancel, add);
+    Sweeps sweeps;
+    auto add = [&](const auto& t, size_t i) { sweeps.Add(t, i); };
+    const bool ok = ForEachGpuOpRow(ctx.profile, ctx.filter, GpuOpsOptions{}, ctx.cancel, add);
     if (!ok) return CancelledError();
-    for (DeviceSweep& d : devices) d.Advance(INT64_MAX, streams);
-    std::vector<size_t> order(devices.size());
-    for (size_t d = 0; d < order.size(); ++d) order[d] = d;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return devices[a].device < devices[b].device; });
+    sweeps.Finish();
 
     const bool per_stream = ArgString(ctx, "view") == kViewStreams;
+    Table t = EmptyTable(per_stream);
+    for (size_t di : sweeps.DeviceOrder()) sweeps.AddDevice(di, per_stream, t);
+    t.notes.insert(t.notes.begin(),
+                   "A stream is busy while any of its kernels, memcpys or memsets runs (its ops are unioned first). "
+                   "Percentages are of each device's span from its first op start to its last op end.");
+    if (sweeps.streams.empty()) t.notes.push_back("No GPU operations in the selection.");
+    t.notes.push_back(WindowNote(ctx.filter));
+    return t;
+  }
+
+ private:
+  static Table EmptyTable(bool per_stream) {
     Table t;
     if (per_stream) {
       t.columns = {IntCol("device_id", "GPU device id"),
@@ -158,48 +222,6 @@ class StreamConcurrencySkill final : public Skill {
                    IntCol("time_ns", "Time at exactly this many busy streams"),
                    DoubleCol("time_pct", "time_ns / device span x 100")};
     }
-    for (size_t di : order) {
-      const DeviceSweep& d = devices[di];
-      const Ns span = d.to - d.from;
-      auto pct = [&](Ns v) {
-        return span > 0 ? D(100.0 * static_cast<double>(v) / static_cast<double>(span)) : Null();
-      };
-      size_t max_level = 0;
-      double weighted = 0;
-      Ns busy_any = 0;
-      for (size_t lv = 0; lv < d.levels.size(); ++lv) {
-        if (d.levels[lv] > 0) max_level = lv;
-        weighted += static_cast<double>(lv) * static_cast<double>(d.levels[lv]);
-        if (lv > 0) busy_any += d.levels[lv];
-      }
-      if (per_stream) {
-        std::vector<size_t> ids;
-        for (size_t k = 0; k < streams.size(); ++k) {
-          if (streams[k].device == di) ids.push_back(k);
-        }
-        std::sort(ids.begin(), ids.end(), [&](size_t a, size_t b) { return streams[a].busy > streams[b].busy; });
-        for (size_t k : ids) {
-          const StreamKey& key = index.keys()[k];
-          t.rows.push_back(
-              {I(d.device), I(key.pid), I(key.stream), I(streams[k].ops), I(streams[k].busy), pct(streams[k].busy)});
-        }
-      } else {
-        for (size_t lv = 0; lv <= max_level && lv < d.levels.size(); ++lv) {
-          t.rows.push_back({I(d.device), I(lv), I(d.levels[lv]), pct(d.levels[lv])});
-        }
-      }
-      t.notes.push_back(fmt::format(
-          "Device {}: {} streams over {} (first op start to last op end); at most {} busy at once; at least one busy "
-          "{} of the span; mean concurrency while busy {:.2f}.",
-          d.device, d.streams, FormatDuration(span), max_level,
-          FormatPct(span > 0 ? 100.0 * static_cast<double>(busy_any) / static_cast<double>(span) : 0),
-          busy_any > 0 ? weighted / static_cast<double>(busy_any) : 0.0));
-    }
-    t.notes.insert(t.notes.begin(),
-                   "A stream is busy while any of its kernels, memcpys or memsets runs (its ops are unioned first). "
-                   "Percentages are of each device's span from its first op start to its last op end.");
-    if (streams.empty()) t.notes.push_back("No GPU operations in the selection.");
-    t.notes.push_back(WindowNote(ctx.filter));
     return t;
   }
 };

@@ -11,6 +11,121 @@
 namespace nsys::skills::builtin {
 namespace {
 
+struct Grouping {
+  bool base;        // by short name instead of demangled name
+  bool per_device;  // one group per (device, kernel)
+  bool by_config;   // also by grid and block dimensions
+};
+
+// Percentages are shares of the rows listed: of everything, or of the row's device when per device.
+struct Totals {
+  std::map<int32_t, int64_t> of_device;
+  int64_t grand = 0;
+};
+
+// The selected kernels grouped by (device-and-config id, name id). The config index maps grid/block tuples to
+// small ids only when asked for, so the default path is one hash probe per row.
+class KernelGroups {
+ public:
+  KernelGroups(const engine::KernelTable& k, const Grouping& how, std::pair<size_t, size_t> rows)
+      : k_(k),
+        how_(how),
+        names_(how.base ? k.short_name : k.name),
+        first_(rows.first),
+        last_(rows.second),
+        group_of_row_(last_ - first_, -1) {}
+
+  // False when cancelled.
+  bool Build(const engine::Filter& filter, const CancelToken& cancel) {
+    for (size_t i = first_; i < last_; ++i) {
+      if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
+      if (filter.device && *filter.device != k_.device[i]) continue;
+      if (filter.pid && *filter.pid != k_.pid[i]) continue;
+      const uint32_t config = how_.by_config ? ConfigOf(i) : 0;
+      const uint32_t device = how_.per_device ? static_cast<uint32_t>(k_.device[i]) : 0;
+      const uint32_t hi = (how_.by_config || how_.per_device)
+                              ? static_cast<uint32_t>(device_configs_.IdOf(PackKey(config, device)))
+                              : 0;
+      const int32_t g = groups_.IdOf(PackKey(hi, names_[i]));
+      if (static_cast<size_t>(g) == representative_.size()) representative_.push_back(i);
+      group_of_row_[i - first_] = g;
+      devices_.Add(k_.device[i]);
+    }
+    return true;
+  }
+
+  std::vector<SampleSummary> Summarize() const {
+    return SummarizeGroups(group_of_row_, groups_.size(),
+                           [&](size_t r) { return k_.end[first_ + r] - k_.start[first_ + r]; });
+  }
+
+  Totals TotalsOf(const std::vector<SampleSummary>& summaries) const {
+    Totals totals;
+    for (size_t g = 0; g < summaries.size(); ++g) {
+      totals.grand += summaries[g].total;
+      totals.of_device[k_.device[representative_[g]]] += summaries[g].total;
+    }
+    return totals;
+  }
+
+  std::vector<size_t> LongestFirst(const std::vector<SampleSummary>& summaries) const {
+    std::vector<size_t> order(summaries.size());
+    for (size_t g = 0; g < order.size(); ++g) order[g] = g;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      if (summaries[a].total != summaries[b].total) return summaries[a].total > summaries[b].total;
+      return representative_[a] < representative_[b];
+    });
+    return order;
+  }
+
+  std::vector<Value> Row(size_t g, const SampleSummary& summary, const Totals& totals,
+                         const engine::StringPool& strings) const {
+    const size_t r = representative_[g];
+    std::vector<Value> row;
+    if (how_.per_device) row.push_back(Value(int64_t{k_.device[r]}));
+    AddTimeSummaryCells(row, summary, how_.per_device ? totals.of_device.at(k_.device[r]) : totals.grand);
+    if (how_.by_config) {
+      row.push_back(Value(fmt::format("{:4d} {:4d} {:4d}", k_.grid_x[r], k_.grid_y[r], k_.grid_z[r])));
+      row.push_back(Value(fmt::format("{:4d} {:4d} {:4d}", k_.block_x[r], k_.block_y[r], k_.block_z[r])));
+    }
+    row.push_back(Value(std::string(strings.view(names_[r]))));
+    if (!how_.base) row.push_back(Value(std::string(strings.view(k_.short_name[r]))));
+    return row;
+  }
+
+  const DevicesSeen& devices() const { return devices_; }
+
+ private:
+  // The dense id of row i's grid/block tuple. Tuples are keyed by a hash; a collision between different tuples
+  // moves on to the next key, so ids stay exact.
+  uint32_t ConfigOf(size_t i) {
+    const std::array<int32_t, 6> dims{k_.grid_x[i],  k_.grid_y[i],  k_.grid_z[i],
+                                      k_.block_x[i], k_.block_y[i], k_.block_z[i]};
+    uint64_t h = 1469598103934665603ull;
+    for (int32_t d : dims) h = (h ^ static_cast<uint32_t>(d)) * 1099511628211ull;
+    for (uint64_t probe = h;; ++probe) {
+      const int32_t found = configs_.Find(probe);
+      if (found < 0) {
+        config_dims_.push_back(dims);
+        return static_cast<uint32_t>(configs_.IdOf(probe));
+      }
+      if (config_dims_[static_cast<size_t>(found)] == dims) return static_cast<uint32_t>(found);
+    }
+  }
+
+  const engine::KernelTable& k_;
+  const Grouping how_;
+  const std::vector<engine::StrId>& names_;
+  size_t first_, last_;
+  DenseIndex groups_;
+  DenseIndex configs_;
+  DenseIndex device_configs_;
+  std::vector<std::array<int32_t, 6>> config_dims_;
+  std::vector<int32_t> group_of_row_;
+  std::vector<size_t> representative_;
+  DevicesSeen devices_;
+};
+
 class TopKernels final : public Skill {
  public:
   std::string name() const override { return "top_kernels"; }
@@ -38,133 +153,61 @@ class TopKernels final : public Skill {
   }
 
   Expected<Table> run(const Context& ctx) const override {
-    const engine::ProfileInfo& info = ctx.profile.info();
-    if (!info.caps.kernels) {
+    if (!ctx.profile.info().caps.kernels) {
       return Declined(
           "This profile has no CUDA kernel data (no CUPTI_ACTIVITY_KIND_KERNEL table): kernels were not traced, so "
           "there is nothing to summarise.");
     }
-    const bool base = ArgBool(ctx, "base");
-    const bool per_device = ArgBool(ctx, "per_device");
-    const bool by_config = ArgBool(ctx, "by_launch_config");
+    const Grouping how{ArgBool(ctx, "base"), ArgBool(ctx, "per_device"), ArgBool(ctx, "by_launch_config")};
     const int64_t limit = ArgInt(ctx, "limit");
     if (limit < 0) return MakeError(ErrorKind::kInvalidArgument, "Argument 'limit' must be 0 (all) or positive.");
 
     const engine::KernelTable& k = ctx.profile.kernels();
-    const auto& names = base ? k.short_name : k.name;
-    const auto range = RowRange(k, ctx.filter);
-    const auto first = range.first;
-    const auto last = range.second;
+    KernelGroups groups(k, how, RowRange(k, ctx.filter));
+    if (!groups.Build(ctx.filter, ctx.cancel)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+    const std::vector<SampleSummary> summaries = groups.Summarize();
+    const Totals totals = groups.TotalsOf(summaries);
+    const std::vector<size_t> order = groups.LongestFirst(summaries);
 
-    // Group key: (device-and-config id, name id). The config index maps grid/block tuples to small ids only
-    // when asked for, so the default path is one hash probe per row.
-    DenseIndex groups;
-    DenseIndex configs;
-    DenseIndex device_configs;
-    std::vector<std::array<int32_t, 6>> config_dims;
-    std::vector<int32_t> group_of_row(last - first, -1);
-    std::vector<size_t> representative;
-    std::vector<bool> device_seen;
-    for (size_t i = first; i < last; ++i) {
-      if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
-      if (ctx.filter.device && *ctx.filter.device != k.device[i]) continue;
-      if (ctx.filter.pid && *ctx.filter.pid != k.pid[i]) continue;
-      uint32_t config = 0;
-      if (by_config) {
-        const std::array<int32_t, 6> dims{k.grid_x[i],  k.grid_y[i],  k.grid_z[i],
-                                          k.block_x[i], k.block_y[i], k.block_z[i]};
-        // Tuples are keyed by a hash; a collision between different tuples moves on to the next key, so ids stay exact.
-        uint64_t h = 1469598103934665603ull;
-        for (int32_t d : dims) h = (h ^ static_cast<uint32_t>(d)) * 1099511628211ull;
-        for (uint64_t probe = h;; ++probe) {
-          const int32_t found = configs.Find(probe);
-          if (found < 0) {
-            config = static_cast<uint32_t>(configs.IdOf(probe));
-            config_dims.push_back(dims);
-            break;
-          }
-          if (config_dims[static_cast<size_t>(found)] == dims) {
-            config = static_cast<uint32_t>(found);
-            break;
-          }
-        }
-      }
-      const uint32_t device = per_device ? static_cast<uint32_t>(k.device[i]) : 0;
-      const uint32_t hi =
-          (by_config || per_device) ? static_cast<uint32_t>(device_configs.IdOf(PackKey(config, device))) : 0;
-      const int32_t g = groups.IdOf(PackKey(hi, names[i]));
-      if (static_cast<size_t>(g) == representative.size()) representative.push_back(i);
-      group_of_row[i - first] = g;
-      const auto dev = static_cast<size_t>(std::max(0, k.device[i]));
-      if (dev >= device_seen.size()) device_seen.resize(dev + 1, false);
-      device_seen[dev] = true;
-    }
-    const std::vector<SampleSummary> summaries =
-        SummarizeGroups(group_of_row, groups.size(), [&](size_t r) { return k.end[first + r] - k.start[first + r]; });
-
-    // Percentages are shares of the rows listed: of everything, or of the row's device when per device.
-    std::map<int32_t, int64_t> total_of_device;
-    int64_t grand_total = 0;
-    for (size_t g = 0; g < summaries.size(); ++g) {
-      grand_total += summaries[g].total;
-      total_of_device[k.device[representative[g]]] += summaries[g].total;
-    }
-    std::vector<size_t> order(summaries.size());
-    for (size_t g = 0; g < order.size(); ++g) order[g] = g;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      if (summaries[a].total != summaries[b].total) return summaries[a].total > summaries[b].total;
-      return representative[a] < representative[b];
-    });
-
-    Table table;
-    if (per_device) table.columns.push_back(MakeColumn("device", ColumnType::kInt, "CUDA device id"));
-    AddTimeSummaryColumns(table.columns, "instances", "instances of the kernel");
-    if (by_config) {
-      table.columns.push_back(MakeColumn("gridxyz", ColumnType::kString, "Grid dimensions, as nsys prints them"));
-      table.columns.push_back(MakeColumn("blockxyz", ColumnType::kString, "Block dimensions, as nsys prints them"));
-    }
-    table.columns.push_back(
-        MakeColumn("name", ColumnType::kString, base ? "Kernel short (base) name" : "Kernel demangled name"));
-    if (!base) table.columns.push_back(MakeColumn("short_name", ColumnType::kString, "Kernel short (base) name"));
-
+    Table table = EmptyTable(how);
     const size_t shown = limit > 0 ? std::min(order.size(), static_cast<size_t>(limit)) : order.size();
     for (size_t n = 0; n < shown; ++n) {
-      const size_t g = order[n];
-      const size_t r = representative[g];
-      std::vector<Value> row;
-      if (per_device) row.push_back(Value(int64_t{k.device[r]}));
-      AddTimeSummaryCells(row, summaries[g], per_device ? total_of_device[k.device[r]] : grand_total);
-      if (by_config) {
-        row.push_back(Value(fmt::format("{:4d} {:4d} {:4d}", k.grid_x[r], k.grid_y[r], k.grid_z[r])));
-        row.push_back(Value(fmt::format("{:4d} {:4d} {:4d}", k.block_x[r], k.block_y[r], k.block_z[r])));
-      }
-      row.push_back(Value(std::string(ctx.profile.strings().view(names[r]))));
-      if (!base) row.push_back(Value(std::string(ctx.profile.strings().view(k.short_name[r]))));
-      table.rows.push_back(std::move(row));
+      table.rows.push_back(groups.Row(order[n], summaries[order[n]], totals, ctx.profile.strings()));
     }
-
-    table.notes.push_back(fmt::format(
-        "Kernels grouped by {}{}. time_pct is each row's share of the summed kernel time of all rows{} ({} ns), not "
-        "of wall time: kernels on concurrent streams or devices can sum to more than the elapsed time.",
-        base ? "short (base) name" : "demangled name", by_config ? " and grid/block dimensions" : "",
-        per_device ? " of the same device" : "", grand_total));
-    std::string list;
-    int devices = 0;
-    for (size_t d = 0; d < device_seen.size(); ++d) {
-      if (!device_seen[d]) continue;
-      list += (list.empty() ? "" : ", ") + std::to_string(d);
-      ++devices;
-    }
-    if (devices > 1 && !per_device) {
-      table.notes.push_back(fmt::format(
-          "Totals add up kernels from devices {} (as nsys stats does); pass per_device=true for one row per device, "
-          "or device=N for one device.",
-          list));
-    }
+    AddNotes(table, how, totals.grand, groups.devices());
     if (shown < order.size())
       table.notes.push_back(fmt::format("Showing the first {} of {} rows.", shown, order.size()));
     if (order.empty()) table.notes.push_back("No kernels start inside the selected window and filters.");
     return table;
+  }
+
+ private:
+  static Table EmptyTable(const Grouping& how) {
+    Table table;
+    if (how.per_device) table.columns.push_back(MakeColumn("device", ColumnType::kInt, "CUDA device id"));
+    AddTimeSummaryColumns(table.columns, "instances", "instances of the kernel");
+    if (how.by_config) {
+      table.columns.push_back(MakeColumn("gridxyz", ColumnType::kString, "Grid dimensions, as nsys prints them"));
+      table.columns.push_back(MakeColumn("blockxyz", ColumnType::kString, "Block dimensions, as nsys prints them"));
+    }
+    table.columns.push_back(
+        MakeColumn("name", ColumnType::kString, how.base ? "Kernel short (base) name" : "Kernel demangled name"));
+    if (!how.base) table.columns.push_back(MakeColumn("short_name", ColumnType::kString, "Kernel short (base) name"));
+    return table;
+  }
+
+  static void AddNotes(Table& table, const Grouping& how, int64_t grand_total, const DevicesSeen& devices) {
+    table.notes.push_back(fmt::format(
+        "Kernels grouped by {}{}. time_pct is each row's share of the summed kernel time of all rows{} ({} ns), not "
+        "of wall time: kernels on concurrent streams or devices can sum to more than the elapsed time.",
+        how.base ? "short (base) name" : "demangled name", how.by_config ? " and grid/block dimensions" : "",
+        how.per_device ? " of the same device" : "", grand_total));
+    if (devices.Count() > 1 && !how.per_device) {
+      table.notes.push_back(fmt::format(
+          "Totals add up kernels from devices {} (as nsys stats does); pass per_device=true for one row per device, "
+          "or device=N for one device.",
+          devices.List()));
+    }
   }
 };
 

@@ -1,0 +1,54 @@
+#pragma once
+// The NVTX ranges that enclose a CUDA call on its thread, shared by the skills that place GPU work inside ranges
+// (nvtx_kernel_map, nvtx_gpu_projection): the push/pop stack from RuntimeTable::nvtx (the innermost range) up
+// through NvtxTable::parent, then the (rare) start/end ranges that begin and end on the call's thread.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "nsys/engine/profile.h"
+#include "nsys/skills/stats.h"
+
+namespace nsys::skills::builtin {
+
+// Appends range `innermost` and its push/pop ancestors, innermost first (nothing when innermost is -1).
+inline void AppendPushPopStack(int32_t innermost, const engine::NvtxTable& nvtx, std::vector<int32_t>& stack) {
+  for (int32_t j = innermost; j >= 0; j = nvtx.parent[static_cast<size_t>(j)]) stack.push_back(j);
+}
+
+// Start/end ranges that begin and end on one thread, per thread, in start order.
+struct StartEndRangesByThread {
+  DenseIndex threads;                           // PackKey(pid, tid) -> thread id
+  std::vector<std::vector<int32_t>> of_thread;  // thread id -> its start/end ranges
+  engine::Ns max_duration = 0;                  // the longest of them
+
+  static StartEndRangesByThread Build(const engine::NvtxTable& nvtx) {
+    StartEndRangesByThread out;
+    for (size_t j = 0; j < nvtx.size(); ++j) {
+      if (nvtx.style[j] != engine::NvtxStyle::kStartEnd || nvtx.end_tid[j] != nvtx.tid[j]) continue;
+      const auto t = static_cast<size_t>(out.threads.IdOf(PackKey(nvtx.pid[j], nvtx.tid[j])));
+      if (t >= out.of_thread.size()) out.of_thread.resize(t + 1);
+      out.of_thread[t].push_back(static_cast<int32_t>(j));
+      out.max_duration = std::max(out.max_duration, nvtx.end[j] - nvtx.start[j]);
+    }
+    return out;
+  }
+
+  // Appends the start/end ranges of thread id `thread` that contain the call [call_start, call_end], the latest
+  // start first; a thread id with no start/end ranges adds nothing.
+  void AppendEnclosing(size_t thread, engine::Ns call_start, engine::Ns call_end, const engine::NvtxTable& nvtx,
+                       std::vector<int32_t>& stack) const {
+    if (thread >= of_thread.size()) return;
+    const auto& list = of_thread[thread];
+    auto it = std::upper_bound(list.begin(), list.end(), call_start,
+                               [&](engine::Ns t, int32_t j) { return t < nvtx.start[static_cast<size_t>(j)]; });
+    while (it != list.begin()) {
+      --it;
+      const auto j = static_cast<size_t>(*it);
+      if (nvtx.start[j] < call_start - max_duration) break;
+      if (nvtx.end[j] >= call_end) stack.push_back(*it);
+    }
+  }
+};
+
+}  // namespace nsys::skills::builtin

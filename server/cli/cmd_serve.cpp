@@ -74,6 +74,13 @@ int RunServe(const CommandContext& ctx) {
   const bool stdio = ctx.args.Has("--stdio");
   const auto listen = ctx.args.Value("--listen");
   if (stdio && listen) return UsageError("serve", "--stdio and --listen exclude each other");
+  const auto socket = ctx.args.Value("--socket");
+  if (socket) {
+    if (stdio) return UsageError("serve", "--stdio and --socket exclude each other");
+    if (socket->empty()) return UsageError("serve", "--socket wants a path");
+    options.mode = transport::ServeOptions::Mode::kUnix;
+    options.socket_path = *socket;
+  }
   if (listen) {
     std::string error;
     options.mode = transport::ServeOptions::Mode::kTcp;
@@ -94,9 +101,12 @@ int RunServe(const CommandContext& ctx) {
                       options.host));
     }
   }
-  for (const char* tcp_only : {"--max-connections", "--idle-timeout", "--token-file"}) {
-    if (ctx.args.Has(tcp_only) && !listen) return UsageError("serve", fmt::format("{} needs --listen", tcp_only));
+  for (const char* network_only : {"--max-connections", "--idle-timeout"}) {
+    if (ctx.args.Has(network_only) && !listen && !socket) {
+      return UsageError("serve", fmt::format("{} needs --listen or --socket", network_only));
+    }
   }
+  if (ctx.args.Has("--token-file") && !listen) return UsageError("serve", "--token-file needs --listen");
   if (auto problem = ParseTcpOptions(ctx.args, options); !problem.empty()) return UsageError("serve", problem);
   if (auto workers = ctx.args.Value("--workers")) {
     try {
@@ -108,7 +118,7 @@ int RunServe(const CommandContext& ctx) {
       return UsageError("serve", fmt::format("--workers wants a number from 1 to 64, not '{}'", *workers));
     }
   }
-  if (ctx.args.Has("--log-level") == false && options.mode == transport::ServeOptions::Mode::kTcp) {
+  if (ctx.args.Has("--log-level") == false && options.mode != transport::ServeOptions::Mode::kStdio) {
     core::SetLogLevel(core::LogLevel::kInfo);  // a long-running daemon: say who connects
   }
   std::string bad_perfetto;  // --perfetto-origin/--perfetto-port/--perfetto-expires (trace_cli.h)
@@ -123,7 +133,7 @@ int RunServe(const CommandContext& ctx) {
 Command ServeCommand() {
   Command command;
   command.name = "serve";
-  command.synopsis = "[--stdio | --listen HOST:PORT]";
+  command.synopsis = "[--stdio | --listen HOST:PORT | --socket PATH]";
   command.summary = "run the JSON-RPC (LSP base protocol) server for editors";
   command.details =
       "Over stdio (the default) the server speaks on stdin/stdout and logs on stderr. With --listen it accepts\n"
@@ -138,6 +148,8 @@ Command ServeCommand() {
       {"--allow-remote", 0, "", "allow a non-loopback --listen host (token required, but no TLS: all in clear)"},
       {"--token-file", 1, "PATH",
        "where TCP writes its token (mode 0600; default $XDG_RUNTIME_DIR/nsys-ai/serve-PORT.token)"},
+      {"--socket", 1, "PATH",
+       "(also) serve a Unix socket at PATH, in a folder of this user's with mode 700; no token needed there"},
       {"--max-connections", 1, "N", "TCP clients served at once; more are refused (default 64)"},
       {"--idle-timeout", 1, "SECONDS",
        "close a TCP client whose message stays incomplete, or that sends no initialize, this long (default 30)"},

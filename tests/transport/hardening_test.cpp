@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -186,6 +187,45 @@ TEST(TcpToken, OnlyInitializeWithTheRightTokenOpensASession) {
   EXPECT_TRUE(Request(*good, 2, "nsys/listSkills").contains("result"));
   server.process->Signal(SIGTERM);
   EXPECT_EQ(server.process->Wait(30s), 0);
+}
+
+int ConnectUnix(const std::string& path) {
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::snprintf(address.sun_path, sizeof address.sun_path, "%s", path.c_str());
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+TEST(UnixSocket, ServesThisUserWithoutATokenFromAPrivateFolderOnly) {
+  std::string dir = (std::filesystem::temp_directory_path() / "nsys_ai_sock_XXXXXX").string();
+  ASSERT_NE(::mkdtemp(dir.data()), nullptr);  // mode 700
+  const std::string path = dir + "/serve.sock";
+  Subprocess process({NsysAiBinary(), "serve", "--socket", path, "--no-cache"});
+  ASSERT_TRUE(process.WaitForStderr("listening on unix:" + path + "\n", 30s)) << process.Stderr();
+  struct stat st {};
+  ASSERT_EQ(::stat(path.c_str(), &st), 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  const int fd = ConnectUnix(path);
+  ASSERT_GE(fd, 0);
+  FramedConnection c(fd, fd, true);
+  c.Send(Message(1, "initialize", {{"processId", nullptr}, {"capabilities", Json::object()}}));
+  EXPECT_TRUE(c.AwaitReply(1, 30s).contains("result"));
+  EXPECT_TRUE(Request(c, 2, "nsys/listSkills").contains("result"));
+  process.Signal(SIGTERM);
+  EXPECT_EQ(process.Wait(30s), 0);
+  EXPECT_FALSE(std::filesystem::exists(path));
+
+  // A folder others may enter is refused at start.
+  ::chmod(dir.c_str(), 0755);
+  const auto refused = RunNsysAi({"serve", "--socket", path, "--no-cache"}, 30s);
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("mode 700"), std::string::npos) << refused.err;
+  std::filesystem::remove_all(dir);
 }
 
 // ---- defects 4 and 6: floods ----

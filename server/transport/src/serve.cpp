@@ -61,8 +61,21 @@ int ServeStdio(asio::io_context& io, core::Workspace& workspace, lsp::ThreadPool
   return code;
 }
 
-int ServeTcp(asio::io_context& io, core::Workspace& workspace, lsp::ThreadPool& pool, lsp::ServerOptions lsp_options,
-             const ServeOptions& options) {
+// The TCP port with its token file (kTcp); "" or what went wrong. `token_file` is written and kept open.
+std::string ListenTcp(TcpServer& server, const ServeOptions& options, const std::string& token, TokenFile& token_file) {
+  auto port = server.Listen(options.host, options.port);
+  if (!port) return port.error().message;
+  const std::string path = options.token_file.empty() ? DefaultTokenPath(*port) : options.token_file;
+  if (auto written = token_file.Write(path, token); !written) return written.error().message;
+  // Always printed, whatever the log level: scripts and tests read the port and the token file from here.
+  std::fprintf(stderr, "listening on %s:%u (token in %s)\n", options.host.c_str(), static_cast<unsigned>(*port),
+               token_file.path().c_str());
+  std::fflush(stderr);
+  return {};
+}
+
+int ServeNetwork(asio::io_context& io, core::Workspace& workspace, lsp::ThreadPool& pool,
+                 lsp::ServerOptions lsp_options, const ServeOptions& options) {
   auto token = NewToken();
   if (!token) {
     core::LogError(token.error().message);
@@ -78,21 +91,21 @@ int ServeTcp(asio::io_context& io, core::Workspace& workspace, lsp::ThreadPool& 
     server.Stop();
     io.stop();
   });
-  auto port = server.Listen(options.host, options.port);
-  if (!port) {
-    core::LogError(port.error().message);
-    return 1;
-  }
   TokenFile token_file;
-  const std::string path = options.token_file.empty() ? DefaultTokenPath(*port) : options.token_file;
-  if (auto written = token_file.Write(path, *token); !written) {
-    core::LogError(written.error().message);
-    return 1;
+  if (options.mode == ServeOptions::Mode::kTcp) {
+    if (auto problem = ListenTcp(server, options, *token, token_file); !problem.empty()) {
+      core::LogError(problem);
+      return 1;
+    }
   }
-  // Always printed, whatever the log level: scripts and tests read the port and the token file from here.
-  std::fprintf(stderr, "listening on %s:%u (token in %s)\n", options.host.c_str(), static_cast<unsigned>(*port),
-               token_file.path().c_str());
-  std::fflush(stderr);
+  if (!options.socket_path.empty()) {
+    if (auto status = server.ListenUnix(options.socket_path); !status) {
+      core::LogError(status.error().message);
+      return 1;
+    }
+    std::fprintf(stderr, "listening on unix:%s\n", options.socket_path.c_str());
+    std::fflush(stderr);
+  }
   io.run();
   server.Stop();
   token_file.Remove();
@@ -117,7 +130,7 @@ int Serve(const core::WorkspaceConfig& config, const ServeOptions& options) {
   lsp::ThreadPool pool(options.worker_threads > 0 ? options.worker_threads : lsp::DefaultWorkerThreads());
 
   if (options.mode == ServeOptions::Mode::kStdio) return ServeStdio(io, workspace, pool, lsp_options, options);
-  return ServeTcp(io, workspace, pool, std::move(lsp_options), options);
+  return ServeNetwork(io, workspace, pool, std::move(lsp_options), options);
 }
 
 }  // namespace nsys::transport

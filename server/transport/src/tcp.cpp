@@ -1,10 +1,14 @@
 #include "nsys/transport/tcp.h"
 
 #include <fmt/format.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <deque>
+#include <filesystem>
 #include <utility>
 
 #include "nsys/core/log.h"
@@ -16,6 +20,7 @@ namespace nsys::transport {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using Socket = asio::generic::stream_protocol::socket;  // a TCP or a Unix-domain stream
 
 double Seconds(std::chrono::milliseconds duration) {
   return std::chrono::duration<double>(duration).count();
@@ -31,8 +36,9 @@ double Seconds(std::chrono::milliseconds duration) {
 // a bound (a write completing, a request answering) calls MaybeRead() again.
 class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
  public:
-  TcpConnection(TcpServer& server, asio::ip::tcp::socket socket, uint64_t id)
+  TcpConnection(TcpServer& server, Socket socket, const lsp::ServerOptions& options, uint64_t id)
       : server_(server),
+        options_(options),
         socket_(std::move(socket)),
         id_(id),
         flush_timer_(socket_.get_executor()),
@@ -47,7 +53,7 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
         [weak](std::string bytes) {
           if (auto self = weak.lock()) self->Write(std::move(bytes));
         },
-        server_.options_, server_.limits_);
+        options_, server_.limits_);
     session_->dispatcher().SetExitHandler([weak](int code) {
       if (auto self = weak.lock()) {
         core::LogInfo(fmt::format("connection {}: exit (code {}); closing it", self->id_, code));
@@ -95,7 +101,7 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
     flush_timer_.cancel();
     idle_timer_.cancel();
     asio::error_code ignored;
-    socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    socket_.shutdown(asio::socket_base::shutdown_both, ignored);
     socket_.close(ignored);
     core::LogInfo(fmt::format("connection {} closed", id_));
     server_.Remove(shared_from_this());
@@ -246,7 +252,8 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
   }
 
   TcpServer& server_;
-  asio::ip::tcp::socket socket_;
+  const lsp::ServerOptions& options_;  // the server's, for TCP or for the Unix socket
+  Socket socket_;
   const uint64_t id_;
   asio::steady_timer flush_timer_;
   asio::steady_timer idle_timer_;
@@ -277,7 +284,13 @@ TcpServer::TcpServer(asio::io_context& io, core::Workspace& workspace, lsp::Exec
       tcp_limits_(tcp_limits),
       acceptor_(io),
       backoff_timer_(io),
-      backoff_(std::make_unique<AcceptBackoff>("TCP server")) {}
+      backoff_(std::make_unique<AcceptBackoff>("TCP server")),
+      unix_acceptor_(io),
+      unix_backoff_timer_(io),
+      unix_backoff_(std::make_unique<AcceptBackoff>("Unix socket server")) {
+  unix_options_ = options_;
+  unix_options_.auth_token.clear();  // the socket's directory and SO_PEERCRED admit only this user
+}
 
 TcpServer::~TcpServer() {
   Stop();
@@ -306,49 +319,80 @@ Expected<uint16_t> TcpServer::Listen(const std::string& host, uint16_t port) {
 }
 
 void TcpServer::Accept() {
-  acceptor_.async_accept([this](asio::error_code ec, asio::ip::tcp::socket socket) {
-    if (ec == asio::error::operation_aborted || !acceptor_.is_open()) return;
-    if (ec) return AfterAcceptFailure(ec);
-    backoff_->OnSuccess();
-    asio::error_code ignored;
-    socket.set_option(asio::ip::tcp::no_delay(true), ignored);
-    std::shared_ptr<TcpConnection> connection;
-    {
-      std::lock_guard lock(mu_);
-      if (connections_.size() < tcp_limits_.max_connections) {
-        connection = std::make_shared<TcpConnection>(*this, std::move(socket), next_connection_id_++);
-        connections_.insert(connection);
-      }
+  AcceptOn(acceptor_, options_, *backoff_, backoff_timer_);
+}
+
+template <typename Acceptor>
+void TcpServer::AcceptOn(Acceptor& acceptor, const lsp::ServerOptions& options, AcceptBackoff& backoff,
+                         asio::steady_timer& backoff_timer) {
+  acceptor.async_accept([this, &acceptor, &options, &backoff, &backoff_timer](
+                            asio::error_code ec, typename Acceptor::protocol_type::socket accepted) {
+    if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
+    if (ec) {
+      // Out of descriptors, the listener stays readable: accepting again at once would spin (accept_backoff.h).
+      backoff_timer.expires_after(backoff.OnFailure(ec));
+      backoff_timer.async_wait([this, &acceptor, &options, &backoff, &backoff_timer](asio::error_code wait_ec) {
+        if (!wait_ec && acceptor.is_open()) AcceptOn(acceptor, options, backoff, backoff_timer);
+      });
+      return;
     }
-    if (connection) {
-      core::LogInfo(fmt::format("connection {} accepted", connection->id()));
-      connection->Start();
+    backoff.OnSuccess();
+    Socket socket(std::move(accepted));
+    if (auto problem = PeerProblem(socket); !problem.empty()) {
+      RefuseWith(std::move(socket), protocol::kUnauthorized, problem);
     } else {
-      Refuse(std::move(socket));
+      Admit(std::move(socket), options);
     }
-    Accept();
+    AcceptOn(acceptor, options, backoff, backoff_timer);
   });
 }
 
-void TcpServer::AfterAcceptFailure(const asio::error_code& ec) {
-  // Out of descriptors, the listener stays readable: accepting again at once would spin (see accept_backoff.h).
-  backoff_timer_.expires_after(backoff_->OnFailure(ec));
-  backoff_timer_.async_wait([this](asio::error_code wait_ec) {
-    if (!wait_ec && acceptor_.is_open()) Accept();
-  });
+// Unix-domain peers must run as this user (SO_PEERCRED); TCP peers prove it with the token instead.
+std::string TcpServer::PeerProblem(Socket& socket) {
+  if (socket.local_endpoint().protocol().family() != AF_UNIX) return {};
+  ucred peer{};
+  socklen_t size = sizeof peer;
+  if (::getsockopt(socket.native_handle(), SOL_SOCKET, SO_PEERCRED, &peer, &size) != 0 || peer.uid != ::geteuid()) {
+    return "unauthorized: this Unix socket serves only the user who started the server";
+  }
+  return {};
 }
 
-void TcpServer::Refuse(asio::ip::tcp::socket socket) {
-  const size_t limit = tcp_limits_.max_connections;
-  const std::string frame = protocol::EncodeFrame(protocol::Serialize(protocol::MakeError(
-      {}, protocol::kRequestFailed,
-      fmt::format("too many connections: this server serves at most {} at once (its connection limit; see "
-                  "--max-connections)",
-                  limit))));
+void TcpServer::Admit(Socket socket, const lsp::ServerOptions& options) {
+  asio::error_code ignored;
+  if (socket.local_endpoint().protocol().family() != AF_UNIX) {
+    socket.set_option(asio::ip::tcp::no_delay(true), ignored);
+  }
+  std::shared_ptr<TcpConnection> connection;
+  {
+    std::lock_guard lock(mu_);
+    if (connections_.size() < tcp_limits_.max_connections) {
+      connection = std::make_shared<TcpConnection>(*this, std::move(socket), options, next_connection_id_++);
+      connections_.insert(connection);
+    }
+  }
+  if (connection) {
+    core::LogInfo(fmt::format("connection {} accepted", connection->id()));
+    connection->Start();
+  } else {
+    Refuse(std::move(socket));
+  }
+}
+
+void TcpServer::RefuseWith(Socket socket, int code, const std::string& message) {
+  const std::string frame = protocol::EncodeFrame(protocol::Serialize(protocol::MakeError({}, code, message)));
   asio::error_code ignored;
   asio::write(socket, asio::buffer(frame), ignored);  // a fresh socket's send buffer takes it at once
-  socket.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket.shutdown(asio::socket_base::shutdown_both, ignored);
   socket.close(ignored);
+}
+
+void TcpServer::Refuse(Socket socket) {
+  const size_t limit = tcp_limits_.max_connections;
+  RefuseWith(std::move(socket), protocol::kRequestFailed,
+             fmt::format("too many connections: this server serves at most {} at once (its connection limit; see "
+                         "--max-connections)",
+                         limit));
   ++refusals_unlogged_;
   const auto now = Clock::now();
   if (now - last_refusal_log_ >= std::chrono::seconds(1)) {
@@ -368,12 +412,53 @@ void TcpServer::Stop() {
   asio::error_code ignored;
   acceptor_.close(ignored);
   backoff_timer_.cancel();
+  if (unix_acceptor_.is_open()) {
+    unix_acceptor_.close(ignored);
+    ::unlink(unix_path_.c_str());
+  }
+  unix_backoff_timer_.cancel();
   std::set<std::shared_ptr<TcpConnection>> connections;
   {
     std::lock_guard lock(mu_);
     connections = connections_;
   }
   for (const auto& connection : connections) connection->Close();
+}
+
+Status TcpServer::ListenUnix(const std::string& path) {
+  const std::filesystem::path file = std::filesystem::absolute(path);
+  const std::string dir = file.parent_path().string();
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    return MakeError(ErrorKind::kBadInput, fmt::format("--socket: the folder {} does not exist", dir));
+  }
+  if (st.st_uid != ::geteuid() || (st.st_mode & 077) != 0) {
+    return MakeError(ErrorKind::kBadInput,
+                     fmt::format("--socket: the folder {} must belong to this user and be closed to everyone else "
+                                 "(mode 700, it is {:o}): only then is the socket this user's alone",
+                                 dir, st.st_mode & 07777));
+  }
+  // A stale socket from an earlier run is replaced; anything else at the path is left alone.
+  if (::lstat(file.c_str(), &st) == 0) {
+    if (!S_ISSOCK(st.st_mode)) {
+      return MakeError(ErrorKind::kBadInput, fmt::format("--socket: {} exists and is not a socket", file.string()));
+    }
+    ::unlink(file.c_str());
+  }
+  asio::error_code ec;
+  const asio::local::stream_protocol::endpoint endpoint(file.string());
+  unix_acceptor_.open(endpoint.protocol(), ec);
+  if (!ec) unix_acceptor_.bind(endpoint, ec);
+  if (!ec) unix_acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    asio::error_code ignored;
+    unix_acceptor_.close(ignored);
+    return MakeError(ErrorKind::kBadInput, fmt::format("cannot listen on {}: {}", file.string(), ec.message()));
+  }
+  ::chmod(file.c_str(), 0600);
+  unix_path_ = file.string();
+  AcceptOn(unix_acceptor_, unix_options_, *unix_backoff_, unix_backoff_timer_);
+  return {};
 }
 
 size_t TcpServer::connection_count() const {

@@ -14,7 +14,7 @@
 namespace nsys::transport {
 
 struct ServeOptions {
-  enum class Mode { kStdio, kTcp };
+  enum class Mode { kStdio, kTcp, kUnix };  // kUnix: the Unix socket only
   Mode mode = Mode::kStdio;
   std::string host = "127.0.0.1";  // kTcp
   uint16_t port = 0;               // kTcp; 0 picks a free port, reported as "listening on HOST:PORT" on stderr
@@ -22,8 +22,9 @@ struct ServeOptions {
   lsp::ServerOptions lsp;
   HttpSideChannelOptions perfetto;  // the Perfetto side channel of nsys/openInPerfetto (binds on first use)
   protocol::FramingLimits limits;
-  TcpLimits tcp;           // kTcp
-  std::string token_file;  // kTcp; empty = DefaultTokenPath(port)
+  TcpLimits tcp;            // kTcp
+  std::string token_file;   // kTcp; empty = DefaultTokenPath(port)
+  std::string socket_path;  // kTcp or kUnix: also serve this Unix socket ("listening on unix:PATH" on stderr)
 };
 
 // Runs until `exit` (stdio), the end of stdin (stdio), or SIGINT/SIGTERM (both). Returns the process exit code:

@@ -45,15 +45,25 @@ class TcpServer {
 
   // Binds and starts accepting (on the io_context's thread). Returns the bound port (useful with port 0).
   Expected<uint16_t> Listen(const std::string& host, uint16_t port);
+  // Also (or instead) serves a Unix-domain socket at `path`, whose folder must be this user's with mode 700. Its
+  // clients need no token: the folder and SO_PEERCRED (the peer's uid must be ours) admit only this user. The limits
+  // are shared with TCP. The socket file is removed by Stop().
+  Status ListenUnix(const std::string& path);
   // Stops accepting and closes every connection. Call on the io_context's thread (or before it runs).
   void Stop();
   size_t connection_count() const;
 
  private:
   friend class TcpConnection;
+  using Socket = asio::generic::stream_protocol::socket;
   void Accept();
-  void AfterAcceptFailure(const asio::error_code& ec);
-  void Refuse(asio::ip::tcp::socket socket);
+  template <typename Acceptor>
+  void AcceptOn(Acceptor& acceptor, const lsp::ServerOptions& options, AcceptBackoff& backoff,
+                asio::steady_timer& backoff_timer);
+  static std::string PeerProblem(Socket& socket);
+  void Admit(Socket socket, const lsp::ServerOptions& options);
+  void Refuse(Socket socket);
+  static void RefuseWith(Socket socket, int code, const std::string& message);
   void Remove(const std::shared_ptr<TcpConnection>& connection);
 
   asio::io_context& io_;
@@ -65,6 +75,11 @@ class TcpServer {
   asio::ip::tcp::acceptor acceptor_;
   asio::steady_timer backoff_timer_;
   std::unique_ptr<AcceptBackoff> backoff_;  // io thread only
+  lsp::ServerOptions unix_options_;         // options_ without the token
+  asio::local::stream_protocol::acceptor unix_acceptor_;
+  asio::steady_timer unix_backoff_timer_;
+  std::unique_ptr<AcceptBackoff> unix_backoff_;
+  std::string unix_path_;
   // Refused connections: one log line per second at most, with how many were refused since the last one.
   std::chrono::steady_clock::time_point last_refusal_log_{};
   uint64_t refusals_unlogged_ = 0;

@@ -1,6 +1,8 @@
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "commands.h"
@@ -31,11 +33,54 @@ bool ParseHostPort(const std::string& text, std::string& host, uint16_t& port, s
   return true;
 }
 
+// A whole number from `min` to `max`, or nullopt.
+std::optional<long> ParseCount(const std::string& text, long min, long max) {
+  if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos) return {};
+  const long value = std::stol(text);
+  if (value < min || value > max) return {};
+  return value;
+}
+
+// --max-connections, --idle-timeout, --token-file: the TCP bounds and the token's file. "" or the usage problem.
+std::string ParseTcpOptions(const ParsedArgs& args, transport::ServeOptions& options) {
+  if (auto text = args.Value("--max-connections")) {
+    auto value = ParseCount(*text, 1, 10000);
+    if (!value) return fmt::format("--max-connections wants a number from 1 to 10000, not '{}'", *text);
+    options.tcp.max_connections = static_cast<size_t>(*value);
+  }
+  if (auto text = args.Value("--idle-timeout")) {
+    double seconds = 0;
+    try {
+      size_t used = 0;
+      seconds = std::stod(*text, &used);
+      if (used != text->size()) seconds = 0;
+    } catch (const std::exception&) {
+      seconds = 0;
+    }
+    if (!(seconds >= 0.1 && seconds <= 86400)) {
+      return fmt::format("--idle-timeout wants seconds from 0.1 to 86400, not '{}'", *text);
+    }
+    options.tcp.idle_timeout = std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+  }
+  if (auto path = args.Value("--token-file")) {
+    if (path->empty()) return "--token-file wants a path";
+    options.token_file = *path;
+  }
+  return {};
+}
+
 int RunServe(const CommandContext& ctx) {
   transport::ServeOptions options;
   const bool stdio = ctx.args.Has("--stdio");
   const auto listen = ctx.args.Value("--listen");
   if (stdio && listen) return UsageError("serve", "--stdio and --listen exclude each other");
+  const auto socket = ctx.args.Value("--socket");
+  if (socket) {
+    if (stdio) return UsageError("serve", "--stdio and --socket exclude each other");
+    if (socket->empty()) return UsageError("serve", "--socket wants a path");
+    options.mode = transport::ServeOptions::Mode::kUnix;
+    options.socket_path = *socket;
+  }
   if (listen) {
     std::string error;
     options.mode = transport::ServeOptions::Mode::kTcp;
@@ -43,17 +88,26 @@ int RunServe(const CommandContext& ctx) {
     if (!transport::IsLoopbackHost(options.host)) {
       if (!ctx.args.Has("--allow-remote")) {
         return UsageError("serve",
-                          fmt::format("refusing to listen on '{}': the server has no authentication and opens any "
-                                      "file this user can read. Listen on 127.0.0.1 and use an SSH tunnel, or pass "
-                                      "--allow-remote if the network is trusted",
+                          fmt::format("refusing to listen on '{}': clients must send the token, but nothing is "
+                                      "encrypted (no TLS), so the token and every answer cross the network in "
+                                      "clear, and whoever holds the token opens any file this user can read. "
+                                      "Listen on 127.0.0.1 and use an SSH tunnel, or pass --allow-remote if the "
+                                      "network is trusted",
                                       options.host));
       }
       core::LogWarn(
-          fmt::format("listening on non-loopback host {} (--allow-remote): anyone who can reach it can "
-                      "read files as this user",
+          fmt::format("listening on non-loopback host {} (--allow-remote): clients need the token, but there is no "
+                      "TLS: anyone who can watch the network can read the token and then read files as this user",
                       options.host));
     }
   }
+  for (const char* network_only : {"--max-connections", "--idle-timeout"}) {
+    if (ctx.args.Has(network_only) && !listen && !socket) {
+      return UsageError("serve", fmt::format("{} needs --listen or --socket", network_only));
+    }
+  }
+  if (ctx.args.Has("--token-file") && !listen) return UsageError("serve", "--token-file needs --listen");
+  if (auto problem = ParseTcpOptions(ctx.args, options); !problem.empty()) return UsageError("serve", problem);
   if (auto workers = ctx.args.Value("--workers")) {
     try {
       options.worker_threads = std::stoi(*workers);
@@ -64,7 +118,7 @@ int RunServe(const CommandContext& ctx) {
       return UsageError("serve", fmt::format("--workers wants a number from 1 to 64, not '{}'", *workers));
     }
   }
-  if (ctx.args.Has("--log-level") == false && options.mode == transport::ServeOptions::Mode::kTcp) {
+  if (ctx.args.Has("--log-level") == false && options.mode != transport::ServeOptions::Mode::kStdio) {
     core::SetLogLevel(core::LogLevel::kInfo);  // a long-running daemon: say who connects
   }
   std::string bad_perfetto;  // --perfetto-origin/--perfetto-port/--perfetto-expires (trace_cli.h)
@@ -79,17 +133,26 @@ int RunServe(const CommandContext& ctx) {
 Command ServeCommand() {
   Command command;
   command.name = "serve";
-  command.synopsis = "[--stdio | --listen HOST:PORT]";
+  command.synopsis = "[--stdio | --listen HOST:PORT | --socket PATH]";
   command.summary = "run the JSON-RPC (LSP base protocol) server for editors";
   command.details =
       "Over stdio (the default) the server speaks on stdin/stdout and logs on stderr. With --listen it accepts\n"
       "several TCP clients, each with its own session; port 0 picks a free port and prints\n"
-      "'listening on HOST:PORT' on stderr. Only loopback hosts are allowed unless --allow-remote is given.\n"
-      "Methods are documented in docs/protocol.md.";
+      "'listening on HOST:PORT (token in PATH)' on stderr. Every TCP client must send the token found in PATH\n"
+      "(a fresh random one per start, in a file only this user can read, removed on exit) as\n"
+      "initializationOptions.token in its first message, `initialize`. Only loopback hosts are allowed unless\n"
+      "--allow-remote is given (there is no TLS). Methods and limits are documented in docs/protocol.md.";
   command.options = {
       {"--stdio", 0, "", "serve one client on stdin/stdout (default)"},
       {"--listen", 1, "HOST:PORT", "serve TCP clients on HOST:PORT (e.g. 127.0.0.1:0)"},
-      {"--allow-remote", 0, "", "allow a non-loopback --listen host (no authentication!)"},
+      {"--allow-remote", 0, "", "allow a non-loopback --listen host (token required, but no TLS: all in clear)"},
+      {"--token-file", 1, "PATH",
+       "where TCP writes its token (mode 0600; default $XDG_RUNTIME_DIR/nsys-ai/serve-PORT.token)"},
+      {"--socket", 1, "PATH",
+       "(also) serve a Unix socket at PATH, in a folder of this user's with mode 700; no token needed there"},
+      {"--max-connections", 1, "N", "TCP clients served at once; more are refused (default 64)"},
+      {"--idle-timeout", 1, "SECONDS",
+       "close a TCP client whose message stays incomplete, or that sends no initialize, this long (default 30)"},
       {"--workers", 1, "N", "worker threads for requests (default: 2 to 4, by core count)"},
   };
   for (auto& option : PerfettoChannelOptions()) command.options.push_back(std::move(option));  // trace_cli.h

@@ -97,12 +97,22 @@ class FramedConnection {
 // Connects to 127.0.0.1:port; returns the socket fd or -1.
 int ConnectTcp(int port);
 
-// Starts `nsys-ai serve --listen 127.0.0.1:0 [extra...]` and reads the port from its stderr.
+// Starts `nsys-ai serve --listen 127.0.0.1:0 [extra...]` and reads the port and the token file from its stderr
+// ("listening on 127.0.0.1:PORT (token in PATH)"). Unless `extra_args` names one, the token file goes in a fresh
+// private temporary folder (removed with the struct).
 struct TcpServerProcess {
+  std::shared_ptr<void> temp_dir;  // declared first: removed after the process is gone
   std::unique_ptr<Subprocess> process;
   int port = 0;
+  std::string token_file;
+  std::string token;  // the token file's content (without the newline)
 };
 TcpServerProcess StartTcpServer(const std::vector<std::string>& extra_args = {});
+
+// `initialize` params with initializationOptions.token (and the other options given).
+Json InitializeParams(const std::string& token, Json initialization_options = Json::object());
+// Sends `initialize` with the token (id "init") and `initialized`; returns the reply.
+Json InitializeWithToken(FramedConnection& connection, const std::string& token);
 
 std::string NsysAiBinary();
 

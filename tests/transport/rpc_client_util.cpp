@@ -8,8 +8,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <regex>
 #include <stdexcept>
 
@@ -266,19 +269,47 @@ TcpServerProcess StartTcpServer(const std::vector<std::string>& extra_args) {
   std::vector<std::string> argv = {NsysAiBinary(), "serve", "--listen", "127.0.0.1:0"};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   TcpServerProcess server;
+  if (std::find(extra_args.begin(), extra_args.end(), "--token-file") == extra_args.end()) {
+    std::string pattern = (std::filesystem::temp_directory_path() / "nsys_ai_token_XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp");
+    server.temp_dir = std::shared_ptr<void>(nullptr, [dir = pattern](void*) {
+      std::error_code ec;
+      std::filesystem::remove_all(dir, ec);
+    });
+    argv.push_back("--token-file");
+    argv.push_back(pattern + "/serve.token");
+  }
   server.process = std::make_unique<Subprocess>(argv);
   if (!server.process->WaitForStderr("listening on 127.0.0.1:", std::chrono::seconds(30))) return server;
   // The line may still be arriving: wait for its end.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  static const std::regex line(R"(listening on 127\.0\.0\.1:(\d+)\n)");
+  static const std::regex line(R"(listening on 127\.0\.0\.1:(\d+) \(token in ([^\n]*)\)\n)");
   std::smatch match;
   std::string err;
   while (!std::regex_search(err = server.process->Stderr(), match, line) &&
          std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  if (!match.empty()) server.port = std::stoi(match[1]);
+  if (match.empty()) return server;
+  server.port = std::stoi(match[1]);
+  server.token_file = match[2];
+  std::ifstream in(server.token_file);
+  std::getline(in, server.token);
   return server;
+}
+
+Json InitializeParams(const std::string& token, Json initialization_options) {
+  initialization_options["token"] = token;
+  return {{"processId", nullptr},
+          {"capabilities", Json::object()},
+          {"initializationOptions", std::move(initialization_options)}};
+}
+
+Json InitializeWithToken(FramedConnection& connection, const std::string& token) {
+  connection.Send({{"jsonrpc", "2.0"}, {"id", "init"}, {"method", "initialize"}, {"params", InitializeParams(token)}});
+  Json reply = connection.AwaitReply("init");
+  connection.Send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
+  return reply;
 }
 
 RunResult RunNsysAi(const std::vector<std::string>& args, std::chrono::milliseconds timeout) {

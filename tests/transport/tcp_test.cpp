@@ -26,10 +26,9 @@ Json Request(FramedConnection& c, const Json& id, const std::string& method, Jso
   return c.AwaitReply(id);
 }
 
-void Initialize(FramedConnection& c) {
-  const Json reply = Request(c, "init", "initialize", {{"processId", nullptr}, {"capabilities", Json::object()}});
+void Initialize(FramedConnection& c, const std::string& token) {
+  const Json reply = InitializeWithToken(c, token);
   ASSERT_TRUE(reply.contains("result")) << reply.dump();
-  c.Send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
 }
 
 // A bigger export made from a fixture by ../shared/tools/scale_profile.py, so skills take a while to load.
@@ -60,10 +59,12 @@ TEST(TcpServer, EachClientHasItsOwnSessionOverOneWorkspace) {
   ASSERT_GT(server.port, 0) << server.process->Stderr();
   auto a = Connect(server.port);
   auto b = Connect(server.port);
-  Initialize(*a);
-  // b has not initialized: its own session refuses it.
-  EXPECT_EQ(Request(*b, 1, "nsys/listSkills")["error"]["code"], -32002);
-  Initialize(*b);
+  Initialize(*a, server.token);
+  // b has not initialized with the token: its own session refuses it and closes, a's goes on.
+  EXPECT_EQ(Request(*b, 1, "nsys/listSkills")["error"]["code"], -32000);
+  EXPECT_TRUE(b->WaitForEof(30s));
+  b = Connect(server.port);
+  Initialize(*b, server.token);
   const Json opened = Request(*a, 2, "nsys/openProfile", {{"path", Fixture("mock.sqlite")}});
   ASSERT_EQ(opened["result"]["profileId"], "p1") << opened.dump();
   // The workspace is shared: b sees a's profile.
@@ -86,7 +87,7 @@ TEST(TcpServer, AClientThatSendsGarbageAndVanishesMidRequestDoesNotDisturbTheOth
   ASSERT_GT(server.port, 0) << server.process->Stderr();
 
   auto good = Connect(server.port);
-  Initialize(*good);
+  Initialize(*good, server.token);
   const Json mock = Request(*good, "open", "nsys/openProfile", {{"path", Fixture("mock.sqlite")}});
   ASSERT_TRUE(mock.contains("result")) << mock.dump();
   const std::string mock_id = mock["result"]["profileId"];
@@ -103,7 +104,7 @@ TEST(TcpServer, AClientThatSendsGarbageAndVanishesMidRequestDoesNotDisturbTheOth
   });
 
   auto bad = Connect(server.port);
-  Initialize(*bad);
+  Initialize(*bad, server.token);
   const Json big = Request(*bad, 1, "nsys/openProfile", {{"path", scaled}});
   ASSERT_TRUE(big.contains("result")) << big.dump();
   const std::string big_id = big["result"]["profileId"];
@@ -131,7 +132,7 @@ TEST(TcpServer, AClientThatSendsGarbageAndVanishesMidRequestDoesNotDisturbTheOth
   // Still serving, old clients and new ones.
   EXPECT_TRUE(Request(*good, "after", "nsys/listSkills").contains("result"));
   auto fresh = Connect(server.port);
-  Initialize(*fresh);
+  Initialize(*fresh, server.token);
   EXPECT_TRUE(Request(*fresh, 1, "nsys/profileInfo", {{"profileId", mock_id}}).contains("result"));
   EXPECT_TRUE(good->FramingErrors().empty());
   server.process->Signal(SIGTERM);
@@ -147,10 +148,8 @@ TEST(TcpServer, ManyClientsConnectAndLeaveAtOnce) {
     if (i % 3 == 0) {
       clients[i]->SendRaw("garbage without end");
     } else {
-      clients[i]->Send({{"jsonrpc", "2.0"},
-                        {"id", 1},
-                        {"method", "initialize"},
-                        {"params", {{"processId", nullptr}, {"capabilities", Json::object()}}}});
+      clients[i]->Send(
+          {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", InitializeParams(server.token)}});
     }
   }
   for (size_t i = 0; i < clients.size(); ++i) {
@@ -160,7 +159,7 @@ TEST(TcpServer, ManyClientsConnectAndLeaveAtOnce) {
   }
   clients.clear();  // all vanish
   auto last = Connect(server.port);
-  Initialize(*last);
+  Initialize(*last, server.token);
   EXPECT_TRUE(Request(*last, 2, "nsys/listSkills").contains("result"));
   server.process->Signal(SIGTERM);
   EXPECT_EQ(server.process->Wait(30s), 0);

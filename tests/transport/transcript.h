@@ -9,6 +9,9 @@
 //                     before the next >>> is sent; a reply the block did not expect fails the transcript
 //   --- close         close the client's write side (stdin, or the socket's)
 //   --- exit N        expect the server to end the session: exit code N over stdio, the connection closed over TCP
+//   --- only stdio    (or tcp) run this transcript over that transport only
+// Over TCP every `initialize` sent without initializationOptions.token gets the server's token added, so the same
+// transcript authenticates there; one that sets a token keeps it (to test a wrong one).
 // Matching: objects match when every expected member matches (extra members are fine: volatile fields are simply
 // left out); arrays must have the same length; "${ANY}" matches any value; "${CONTAINS}text" matches a string that
 // contains text. "${FIXTURES}" is replaced by the fixtures folder before parsing (transcripts that use it skip
@@ -25,6 +28,7 @@ struct TranscriptStep {
   Kind kind = Kind::kSend;
   int line = 0;
   std::string bytes;  // kSend (framed), kSendRaw
+  Json message;       // kSend
   Json expected;      // kExpect
   int exit_code = 0;  // kExit
 };
@@ -32,6 +36,7 @@ struct TranscriptStep {
 struct Transcript {
   std::string name;
   bool needs_fixtures = false;
+  std::string only;  // "", "stdio" or "tcp"
   std::vector<TranscriptStep> steps;
 };
 

@@ -49,6 +49,20 @@ bool IsResponse(const Json& m) {
   return m.contains("id") && !m.contains("method");
 }
 
+// The step's bytes, with `token` put in an `initialize` that has none (TCP; `token` is empty over stdio).
+std::string WithToken(const TranscriptStep& step, const std::string& token) {
+  const Json& m = step.message;
+  if (token.empty() || !m.is_object() || m.value("method", "") != "initialize" || !m.contains("params")) {
+    return step.bytes;
+  }
+  Json with = m;
+  Json& options = with["params"]["initializationOptions"];
+  if (options.is_null()) options = Json::object();
+  if (!options.is_object() || options.contains("token")) return step.bytes;
+  options["token"] = token;
+  return protocol::EncodeFrame(with.dump());
+}
+
 }  // namespace
 
 bool JsonMatches(const Json& expected, const Json& actual) {
@@ -112,9 +126,13 @@ bool ParseTranscript(const std::string& path, Transcript& out, std::string& erro
       if (!parse_json(line.substr(4), json)) return false;
       step.kind = TranscriptStep::Kind::kSend;
       step.bytes = protocol::EncodeFrame(json.dump());
+      step.message = std::move(json);
     } else if (line.rfind("<<< ", 0) == 0) {
       step.kind = TranscriptStep::Kind::kExpect;
       if (!parse_json(line.substr(4), step.expected)) return false;
+    } else if (line == "--- only stdio" || line == "--- only tcp") {
+      out.only = line.substr(9);
+      continue;
     } else if (line == "--- close") {
       step.kind = TranscriptStep::Kind::kClose;
     } else if (line.rfind("--- exit ", 0) == 0) {
@@ -141,12 +159,16 @@ std::vector<std::string> TranscriptFiles() {
 std::string RunTranscript(const Transcript& transcript, TransportKind transport) {
   std::unique_ptr<Subprocess> process;
   std::unique_ptr<FramedConnection> connection;
+  std::shared_ptr<void> token_dir;  // outlives the process
+  std::string token;
   if (transport == TransportKind::kStdio) {
     process = std::make_unique<Subprocess>(std::vector<std::string>{NsysAiBinary(), "serve", "--stdio", "--no-cache"});
     connection = std::make_unique<FramedConnection>(process->stdout_fd(), process->stdin_fd(), false);
   } else {
     auto server = StartTcpServer({"--no-cache"});
     if (server.port == 0) return "the TCP server did not report its port; stderr:\n" + server.process->Stderr();
+    token_dir = server.temp_dir;
+    token = server.token;
     process = std::move(server.process);
     const int fd = ConnectTcp(server.port);
     if (fd < 0) return fmt::format("cannot connect to port {}", server.port);
@@ -178,6 +200,8 @@ std::string RunTranscript(const Transcript& transcript, TransportKind transport)
     }
     switch (step.kind) {
       case TranscriptStep::Kind::kSend:
+        connection->SendRaw(WithToken(step, token));
+        break;
       case TranscriptStep::Kind::kSendRaw:
         connection->SendRaw(step.bytes);
         break;

@@ -12,9 +12,10 @@ namespace method = protocol::method;
 
 void BindMethods(MethodTable& t) {
   // LSP lifecycle. Before `initialize`, only `initialize` and `exit` are reachable (see dispatcher.h).
-  t.Request("initialize", &OnInitialize);
+  // `cheap` methods run on the executor's own lane, so they answer fast whatever other clients keep busy.
+  t.Request("initialize", &OnInitialize, {.cheap = true});
   t.Notification("initialized", &OnInitialized);
-  t.Request("shutdown", &OnShutdown);
+  t.Request("shutdown", &OnShutdown, {.cheap = true});
   t.Notification("exit", &OnExit);
 
   // Protocol plumbing: cancellation by request id, or through the progress the request reports.
@@ -22,18 +23,18 @@ void BindMethods(MethodTable& t) {
   t.Notification("window/workDoneProgress/cancel", &OnWorkDoneProgressCancel);
 
   // Profiles.
-  t.Request(method::kOpenProfile, &OnOpenProfile, {"Opening profile"});
+  t.Request(method::kOpenProfile, &OnOpenProfile, {.progress_title = "Opening profile"});
   t.Request(method::kCloseProfile, &OnCloseProfile);
-  t.Request(method::kProfileInfo, &OnProfileInfo);
+  t.Request(method::kProfileInfo, &OnProfileInfo, {.cheap = true});
 
   // Skills.
-  t.Request(method::kListSkills, &OnListSkills);
-  t.Request(method::kRunSkill, &OnRunSkill, {"Running skill"});
+  t.Request(method::kListSkills, &OnListSkills, {.cheap = true});
+  t.Request(method::kRunSkill, &OnRunSkill, {.progress_title = "Running skill"});
   t.Request(method::kReloadSkills, &OnReloadSkills);
 
   // Perfetto traces: handlers in trace_handlers.cpp, one line each here.
-  t.Request(method::kExportTrace, &OnExportTrace, {"Exporting trace"});
-  t.Request(method::kOpenInPerfetto, &OnOpenInPerfetto, {"Opening in Perfetto"});
+  t.Request(method::kExportTrace, &OnExportTrace, {.progress_title = "Exporting trace"});
+  t.Request(method::kOpenInPerfetto, &OnOpenInPerfetto, {.progress_title = "Opening in Perfetto"});
 }
 
 }  // namespace nsys::lsp

@@ -59,18 +59,19 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
         sink_(std::move(sink)),
         options_(std::move(options)),
         methods_(options_.methods ? options_.methods : &ProductMethods()),
-        pre_init_methods_(methods_->Subset({"initialize", "exit"})) {
+        pre_init_methods_(methods_->Subset({"initialize", "exit"})),
+        task_queue_(NewTaskQueue()) {
     if (options_.server_version.empty()) options_.server_version = std::string(core::Version());
   }
 
   // ---- incoming ----
 
-  void OnMessage(protocol::Message message) {
+  void OnMessage(protocol::Message message, size_t wire_bytes) {
     std::visit(
-        [this](auto&& m) {
+        [this, wire_bytes](auto&& m) {
           using T = std::decay_t<decltype(m)>;
           if constexpr (std::is_same_v<T, protocol::Request>) {
-            OnRequest(std::move(m));
+            OnRequest(std::move(m), wire_bytes);
           } else if constexpr (std::is_same_v<T, protocol::Notification>) {
             OnNotification(std::move(m));
           } else {
@@ -80,7 +81,7 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
         std::move(message));
   }
 
-  void OnRequest(protocol::Request request);
+  void OnRequest(protocol::Request request, size_t wire_bytes);
   void OnNotification(protocol::Notification notification);
   void OnResponse(protocol::Response response);
 
@@ -120,15 +121,25 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
   // Called once per request, by its ReplyOnce.
   void Complete(const std::string& key, const RequestId& id, const std::string& method, const CancelToken& cancel,
                 Expected<Json> result) {
+    std::function<void()> on_done;
     {
       std::lock_guard lock(mu_);
-      running_.erase(key);  // from here on, $/cancelRequest for this id is ignored
-      ++replying_;          // still counted by running_requests() until the reply is handed to the transport
+      if (auto it = running_.find(key); it != running_.end()) {
+        running_bytes_ -= it->second.wire_bytes;
+        running_.erase(it);  // from here on, $/cancelRequest for this id is ignored
+      }
+      ++replying_;  // still counted by running_requests() until the reply is handed to the transport
+      on_done = request_done_handler_;
     }
+    // Runs after the reply went to the sink: the transport may resume reading a connection it paused.
     struct Replied {
       std::atomic<size_t>& count;
-      ~Replied() { --count; }
-    } replied{replying_};
+      std::function<void()>& on_done;
+      ~Replied() {
+        --count;
+        if (on_done) on_done();
+      }
+    } replied{replying_, on_done};
     // A result that was computed despite a late cancel is still sent: what it made (an open profile) is not lost.
     if (result) {
       Send(protocol::MakeResult(id, std::move(result).value()));
@@ -218,6 +229,14 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
     std::lock_guard lock(mu_);
     return running_.size() + replying_.load();
   }
+  size_t running_request_bytes() const {
+    std::lock_guard lock(mu_);
+    return running_bytes_;
+  }
+  void SetRequestDoneHandler(std::function<void()> handler) {
+    std::lock_guard lock(mu_);
+    request_done_handler_ = std::move(handler);
+  }
 
   void CancelAll() {
     std::lock_guard lock(mu_);
@@ -231,6 +250,7 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
     std::string method;
     CancelToken cancel;
     std::shared_ptr<WorkDoneProgress> progress;
+    size_t wire_bytes = 0;  // the request's body size, for the transport's bound on bytes in flight
   };
 
   void ReplyNow(const RequestId& id, int code, std::string message) {
@@ -248,6 +268,7 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
   ServerOptions options_;
   const MethodTable* methods_;
   const MethodTable pre_init_methods_;
+  const uint64_t task_queue_;  // this session's queue in the executor (fair turns between sessions)
 
   mutable std::mutex mu_;
   std::atomic<bool> closed_{false};
@@ -255,6 +276,8 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
   SessionSettings settings_;
   std::map<std::string, Running> running_;
   std::atomic<size_t> replying_{0};
+  size_t running_bytes_ = 0;
+  std::function<void()> request_done_handler_;
   std::map<std::string, ReplyCallback> calls_;
   int64_t next_call_id_ = 1;
   std::optional<int> exit_code_;
@@ -318,7 +341,7 @@ bool DispatcherCore::AcceptInitialize(const protocol::Request& request) {
   return true;
 }
 
-void DispatcherCore::OnRequest(protocol::Request request) {
+void DispatcherCore::OnRequest(protocol::Request request, size_t wire_bytes) {
   if (core::LogEnabled(core::LogLevel::kDebug)) {
     core::LogDebug(fmt::format("<-- {} ({}) {}", request.method, protocol::IdToString(request.id),
                                Preview(request.params.dump())));
@@ -372,15 +395,19 @@ void DispatcherCore::OnRequest(protocol::Request request) {
   auto progress = std::make_shared<WorkDoneProgress>(std::weak_ptr<Client>(shared_from_this()), progress_config);
 
   CancelToken cancel;
-  running_[key] = Running{request.method, cancel, progress};
+  running_[key] = Running{request.method, cancel, progress, wire_bytes};
+  running_bytes_ += wire_bytes;
   auto reply = std::make_shared<ReplyOnce>(shared_from_this(), request.id, request.method, key, cancel);
   SessionSettings settings = settings_;
   lock.unlock();
 
-  executor_.Post([self = shared_from_this(), entry, request = std::move(request), reply = std::move(reply), cancel,
-                  progress = std::move(progress), settings = std::move(settings)]() mutable {
-    self->RunRequest(entry, std::move(request), std::move(reply), cancel, std::move(progress), std::move(settings));
-  });
+  const TaskOrigin origin{task_queue_, entry->options.cheap};
+  executor_.Post(
+      [self = shared_from_this(), entry, request = std::move(request), reply = std::move(reply), cancel,
+       progress = std::move(progress), settings = std::move(settings)]() mutable {
+        self->RunRequest(entry, std::move(request), std::move(reply), cancel, std::move(progress), std::move(settings));
+      },
+      origin);
 }
 
 void DispatcherCore::RunRequest(const MethodTable::Entry* entry, protocol::Request request,
@@ -487,8 +514,8 @@ Dispatcher::~Dispatcher() {
   core_->Disconnect();
 }
 
-void Dispatcher::OnMessage(protocol::Message message) {
-  core_->OnMessage(std::move(message));
+void Dispatcher::OnMessage(protocol::Message message, size_t wire_bytes) {
+  core_->OnMessage(std::move(message), wire_bytes);
 }
 void Dispatcher::SendResponse(const protocol::Response& response) {
   core_->Send(response);
@@ -507,6 +534,12 @@ bool Dispatcher::shutdown_received() const {
 }
 size_t Dispatcher::running_requests() const {
   return core_->running_requests();
+}
+size_t Dispatcher::running_request_bytes() const {
+  return core_->running_request_bytes();
+}
+void Dispatcher::SetRequestDoneHandler(std::function<void()> handler) {
+  core_->SetRequestDoneHandler(std::move(handler));
 }
 void Dispatcher::CancelAll() {
   core_->CancelAll();

@@ -1,6 +1,7 @@
 #include "nsys/lsp/executor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <string>
 
@@ -21,10 +22,38 @@ void RunGuarded(const std::function<void()>& task) {
 
 }  // namespace
 
+uint64_t NewTaskQueue() {
+  static std::atomic<uint64_t> next{1};  // 0 is the queue of tasks posted without an origin
+  return next.fetch_add(1);
+}
+
+void ThreadPool::Lane::Push(uint64_t queue, std::function<void()> task) {
+  auto& fifo = tasks[queue];
+  if (fifo.empty()) turns.push_back(queue);
+  fifo.push_back(std::move(task));
+  ++size;
+}
+
+std::function<void()> ThreadPool::Lane::Pop() {
+  const uint64_t queue = turns.front();
+  turns.pop_front();
+  auto it = tasks.find(queue);
+  std::function<void()> task = std::move(it->second.front());
+  it->second.pop_front();
+  if (it->second.empty()) {
+    tasks.erase(it);
+  } else {
+    turns.push_back(queue);  // its next task waits for every other queue's turn
+  }
+  --size;
+  return task;
+}
+
 ThreadPool::ThreadPool(int threads) {
-  threads = std::max(1, threads);
-  threads_.reserve(threads);
-  for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Work(); });
+  worker_count_ = std::max(1, threads);
+  threads_.reserve(worker_count_ + 1);
+  for (int i = 0; i < worker_count_; ++i) threads_.emplace_back([this] { Work(false); });
+  threads_.emplace_back([this] { Work(true); });
 }
 
 ThreadPool::~ThreadPool() {
@@ -36,29 +65,39 @@ ThreadPool::~ThreadPool() {
   for (auto& thread : threads_) thread.join();
 }
 
-void ThreadPool::Post(std::function<void()> task) {
+void ThreadPool::Post(std::function<void()> task, TaskOrigin origin) {
   {
     std::lock_guard lock(mu_);
-    queue_.push_back(std::move(task));
+    (origin.cheap ? cheap_ : ordinary_).Push(origin.queue, std::move(task));
   }
-  cv_.notify_one();
+  // notify_all: a notify_one could wake the cheap lane's thread for an ordinary task, which it leaves alone.
+  cv_.notify_all();
 }
 
-void ThreadPool::Work() {
+size_t ThreadPool::queued() const {
+  std::lock_guard lock(mu_);
+  return cheap_.size + ordinary_.size;
+}
+
+void ThreadPool::Work(bool cheap_only) {
   for (;;) {
     std::function<void()> task;
     {
       std::unique_lock lock(mu_);
-      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and nothing left to run
-      task = std::move(queue_.front());
-      queue_.pop_front();
+      cv_.wait(lock, [&] { return stopping_ || cheap_.size > 0 || (!cheap_only && ordinary_.size > 0); });
+      if (cheap_.size > 0) {
+        task = cheap_.Pop();
+      } else if (!cheap_only && ordinary_.size > 0) {
+        task = ordinary_.Pop();
+      } else {
+        return;  // stopping, and nothing left to run on this thread
+      }
     }
     RunGuarded(task);
   }
 }
 
-void InlineExecutor::Post(std::function<void()> task) {
+void InlineExecutor::Post(std::function<void()> task, TaskOrigin) {
   RunGuarded(task);
 }
 

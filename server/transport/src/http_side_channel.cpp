@@ -15,6 +15,7 @@
 
 #include "nsys/core/log.h"
 #include "nsys/protocol/methods.h"
+#include "nsys/transport/accept_backoff.h"
 #include "nsys/transport/http_opener_page.h"
 
 namespace nsys::transport {
@@ -163,6 +164,8 @@ struct HttpSideChannel::Impl : std::enable_shared_from_this<Impl> {
   HttpSideChannelOptions options;
   asio::ip::tcp::acceptor main_acceptor;
   asio::ip::tcp::acceptor perfetto_acceptor;
+  AcceptBackoff main_backoff{"perfetto side channel"};  // io thread only
+  AcceptBackoff perfetto_backoff{"perfetto side channel (deep-link port)"};
   mutable std::mutex mu;
   std::map<std::string, Entry> entries;
   std::function<Clock::time_point()> now;
@@ -367,7 +370,17 @@ void HttpSideChannel::Impl::Accept(asio::ip::tcp::acceptor& acceptor, bool perfe
   acceptor.async_accept(
       [self = shared_from_this(), &acceptor, perfetto_route](const asio::error_code& ec, asio::ip::tcp::socket socket) {
         if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
-        if (!ec) std::make_shared<HttpConnection>(self, std::move(socket), perfetto_route)->Start();
+        AcceptBackoff& backoff = perfetto_route ? self->perfetto_backoff : self->main_backoff;
+        if (ec) {
+          // Out of descriptors (or memory): wait, or the listener's readiness would spin this loop at 100% CPU.
+          auto timer = std::make_shared<asio::steady_timer>(self->io, backoff.OnFailure(ec));
+          timer->async_wait([self, timer, &acceptor, perfetto_route](const asio::error_code& wait_ec) {
+            if (!wait_ec && acceptor.is_open()) self->Accept(acceptor, perfetto_route);
+          });
+          return;
+        }
+        backoff.OnSuccess();
+        std::make_shared<HttpConnection>(self, std::move(socket), perfetto_route)->Start();
         self->Accept(acceptor, perfetto_route);
       });
 }

@@ -9,8 +9,10 @@
 namespace nsys::protocol {
 
 struct FramingLimits {
-  size_t max_header_bytes = 8 * 1024;            // whole header block
-  size_t max_body_bytes = 256u * 1024u * 1024u;  // a larger announced body is refused before any of it is read
+  size_t max_header_bytes = 8 * 1024;  // whole header block
+  // A larger announced body is refused before any of it is read. 16 MiB: 64 connections each holding a partial
+  // body stay under 1 GiB (docs/protocol.md, "Limits").
+  size_t max_body_bytes = 16u * 1024u * 1024u;
 };
 
 // One decoded item: a message body, or a framing error. After an error the decoder resynchronises by

@@ -51,6 +51,9 @@ struct ServerOptions {
   const MethodTable* methods = nullptr;
   // The Perfetto HTTP side channel for nsys/openInPerfetto (transport/http_side_channel.h); nullptr = none.
   TracePublisher* trace_publisher = nullptr;
+  // Non-empty (TCP): the session's first message must be `initialize` with initializationOptions.token equal to
+  // this, else it is answered -32000 and refused (see Session). Empty (stdio): no token.
+  std::string auth_token;
 };
 
 // Server→client messages of one session. Thread-safe; once the client is gone they are dropped.

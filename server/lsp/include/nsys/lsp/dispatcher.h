@@ -35,7 +35,8 @@ class Dispatcher {
   Dispatcher(const Dispatcher&) = delete;
   Dispatcher& operator=(const Dispatcher&) = delete;
 
-  void OnMessage(protocol::Message message);
+  // `wire_bytes`: the size of the message's body, counted in running_request_bytes() while a request runs.
+  void OnMessage(protocol::Message message, size_t wire_bytes = 0);
   // Sends a response made outside the dispatcher (framing and parse errors, id null).
   void SendResponse(const protocol::Response& response);
   // The client went away: cancel its running requests, fail pending server→client calls, drop later output.
@@ -48,6 +49,12 @@ class Dispatcher {
   bool shutdown_received() const;
   // Requests accepted and not yet answered (a reply being handed to the sink still counts).
   size_t running_requests() const;
+  // The wire bytes of the requests counted by running_requests() (queued ones included).
+  size_t running_request_bytes() const;
+  // Runs on the worker thread after each request's reply has been handed to the sink: a transport that stopped
+  // reading because too much was in flight resumes from here. Must be quick and must not call back into the
+  // dispatcher under its own locks.
+  void SetRequestDoneHandler(std::function<void()> handler);
   // Cancels every running request (the session goes on).
   void CancelAll();
 

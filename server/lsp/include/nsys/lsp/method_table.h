@@ -24,14 +24,20 @@
 
 namespace nsys::lsp {
 
+// Declared outside MethodTable: a nested struct with member initializers cannot be a default argument inside it.
+struct RequestMethodOptions {
+  std::string progress_title;  // non-empty: the request shows work-done progress under this title
+  // Runs on the executor's cheap lane (executor.h), ahead of ordinary work. Only for handlers that answer in
+  // microseconds whatever the workspace holds: no table loads, no skill runs, no per-profile query lock.
+  bool cheap = false;
+};
+
 class MethodTable {
  public:
   using RequestFn = std::function<Expected<protocol::Json>(const protocol::Json& params, RequestContext& ctx)>;
   using NotificationFn = std::function<void(const protocol::Json& params, NotificationContext& ctx)>;
 
-  struct RequestOptions {
-    std::string progress_title;  // non-empty: the request shows work-done progress under this title
-  };
+  using RequestOptions = RequestMethodOptions;
 
   struct Entry {
     std::string method;

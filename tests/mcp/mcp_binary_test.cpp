@@ -194,6 +194,23 @@ TEST_F(McpBinaryTest, SigtermAndSigintWhenIdleExitZero) {
   }
 }
 
+// stdin as the binary reads it (poll + read, not std::cin): a line past the limit is refused and dropped, lines
+// split across reads and a last line without its newline are served.
+TEST_F(McpBinaryTest, StdinLinesAreSplitAndBoundedAsSent) {
+  StartMcp();
+  ASSERT_TRUE(child_->Write(std::string(64u * 1024u * 1024u + 100u, ' ') + "x\n"));
+  EXPECT_EQ(Receive(20s), Json::parse(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,)"
+                                      R"("message":"message line longer than 67108864 bytes"}})"));
+  const std::string ping = R"({"jsonrpc":"2.0","id":40,"method":"ping"})";
+  ASSERT_TRUE(child_->Write(ping.substr(0, 10)));
+  std::this_thread::sleep_for(50ms);
+  ASSERT_TRUE(child_->Write(ping.substr(10) + "\r\n" + R"({"jsonrpc":"2.0","id":41,"method":"ping"})"));
+  EXPECT_EQ(Receive(10s)["id"], 40);
+  child_->CloseStdin();
+  EXPECT_EQ(Receive(10s)["id"], 41);
+  EXPECT_EQ(child_->Wait(20s), std::optional<int>(0)) << Log();
+}
+
 // serve --stdio, before `initialize`: a 1e400 id used to abort the process (exit 134).
 TEST_F(McpBinaryTest, ServeStdioAnswersAHugeNumberAndServesTheNextRequest) {
   Start({"serve", "--stdio", "--no-cache"});

@@ -186,6 +186,29 @@ TEST_F(McpBinaryTest, SigtermCancelsRunningRequestsAndExitsZero) {
   EXPECT_NE(ReadFile(stderr_path_).find("mcp: SIGTERM received"), std::string::npos) << Log();
 }
 
+TEST_F(McpBinaryTest, AtMost64RequestsInProgress) {
+  StartMcp();
+  OpenSample();
+  for (int id = 100; id < 164; ++id) Send(Endless(id));  // 64: a few run, the rest wait for a worker
+  Send(Endless(164));
+  EXPECT_EQ(Receive(10s),
+            Json::parse(R"({"jsonrpc":"2.0","id":164,"error":{"code":-32803,"message":)"
+                        R"("too many requests in progress (the limit is 64); wait for replies or cancel some"}})"));
+  // A cancelled request keeps its place until a worker drops it; 100 runs first, so cancelling it makes room for one.
+  Send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", 100}}}});
+  ASSERT_TRUE(LogContains("mcp: request 100 was cancelled", 20s)) << Log();
+  Send(Endless(166));
+  Send(Endless(167));
+  EXPECT_EQ(Receive(10s)["id"], 167);
+  Send(ToolCall(168, "list_skills", Json::object()));  // cheap: answered by the reader, never refused for the limit
+  EXPECT_EQ(Receive(10s)["id"], 168);
+  ASSERT_TRUE(child_->Signal(SIGTERM));
+  bool timed_out = false;
+  const std::optional<std::string> extra = child_->ReadLine(20s, &timed_out);
+  EXPECT_FALSE(extra) << *extra;
+  EXPECT_EQ(child_->Wait(20s), std::optional<int>(0)) << Log();
+}
+
 TEST_F(McpBinaryTest, SigtermAndSigintWhenIdleExitZero) {
   for (int signal : {SIGTERM, SIGINT}) {
     StartMcp();

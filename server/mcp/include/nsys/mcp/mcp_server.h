@@ -15,9 +15,10 @@
 // Concurrency (Serve/Run): the reader thread parses each line and answers the cheap requests itself (initialize,
 // ping, tools/list, the list_skills and profile_info tools, every error); open_profile, run_skill and batches run on a
 // worker pool, so a slow analysis never delays the next request, and replies may come in any order (each reply is one
-// whole line, written and flushed under a lock). At most kMaxInFlight requests are queued or running; one more is
-// refused at once with -32803. A request id that is already in progress is refused with -32600.
-// `notifications/cancelled {requestId}` cancels that request's CancelToken (SQLite stops within a few thousand VM
+// whole line, written and flushed under a lock). So requests are independent: one that needs another's result
+// (run_skill after open_profile) is sent after that reply, as agents do. At most kMaxInFlight requests are queued or
+// running; one more is refused at once with -32803. A request id that is already in progress is refused with -32600.
+// `notifications/cancelled {requestId}` cancels that request's CancelToken (SQLite checks it every 10 000 VM
 // steps) and, as the MCP spec asks, no response is sent for it; an unknown or finished id is ignored. At end of input
 // the requests in progress finish and are answered, then Serve returns 0. Stop() (SIGTERM/SIGINT in `nsys-ai mcp`)
 // cancels them instead, drops their replies, flushes, and Serve returns 0.

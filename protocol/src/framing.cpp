@@ -9,7 +9,7 @@
 namespace nsys::protocol {
 namespace {
 
-constexpr std::string_view kContentLengthPrefix = "content-length:";
+constexpr std::string_view kContentLength = "content-length";
 
 char Lower(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
@@ -53,6 +53,22 @@ std::string Preview(std::string_view s) {
   }
   out += s.size() > kMax ? "\"..." : "\"";
   return out;
+}
+
+// The first case-insensitive occurrence of `needle` (lower case) in `haystack` at or after `from`, or npos.
+size_t FindIgnoreCase(std::string_view haystack, std::string_view needle, size_t from) {
+  if (from > haystack.size()) return std::string_view::npos;
+  const auto it = std::search(haystack.begin() + static_cast<std::ptrdiff_t>(from), haystack.end(), needle.begin(),
+                              needle.end(), [](char a, char b) { return Lower(a) == b; });
+  return it == haystack.end() ? std::string_view::npos : static_cast<size_t>(it - haystack.begin());
+}
+
+// The length of the longest tail of `text` that is a case-insensitive proper prefix of "content-length".
+size_t NamePrefixAtEnd(std::string_view text) {
+  for (size_t n = std::min(text.size(), kContentLength.size() - 1); n > 0; --n) {
+    if (EqualsIgnoreCase(text.substr(text.size() - n), kContentLength.substr(0, n))) return n;
+  }
+  return 0;
 }
 
 Frame ErrorFrame(std::string error) {
@@ -118,12 +134,12 @@ bool FrameDecoder::Step(std::vector<Frame>& out) {
 }
 
 bool FrameDecoder::StepHeader(std::vector<Frame>& out) {
+  const size_t line_start = pos_;
   const size_t newline = buffer_.find('\n', pos_);
   if (newline == std::string::npos) {
     const size_t pending = buffer_.size() - pos_;
     if (header_bytes_ + pending > limits_.max_header_bytes) {
-      pos_ = buffer_.size();
-      StartResync(out, "header block exceeds " + std::to_string(limits_.max_header_bytes) + " bytes", false);
+      StartResync(out, "header block exceeds " + std::to_string(limits_.max_header_bytes) + " bytes", line_start + 1);
       return true;
     }
     return false;
@@ -139,11 +155,13 @@ bool FrameDecoder::StepHeader(std::vector<Frame>& out) {
   }
   header_started_ = true;
   header_bytes_ += line_bytes;
+  // After an error the search for the next header starts inside the bad line itself: a frame sent right after a
+  // body whose Content-Length was too short sits in the middle of that line ("...}Content-Length: 40").
   if (header_bytes_ > limits_.max_header_bytes) {
-    StartResync(out, "header block exceeds " + std::to_string(limits_.max_header_bytes) + " bytes", true);
+    StartResync(out, "header block exceeds " + std::to_string(limits_.max_header_bytes) + " bytes", line_start + 1);
     return true;
   }
-  if (std::string error = ParseHeaderLine(line); !error.empty()) StartResync(out, std::move(error), true);
+  if (std::string error = ParseHeaderLine(line); !error.empty()) StartResync(out, std::move(error), line_start + 1);
   return true;
 }
 
@@ -194,7 +212,7 @@ std::string FrameDecoder::ParseHeaderLine(std::string_view line) {
 
 void FrameDecoder::FinishHeaderBlock(std::vector<Frame>& out) {
   if (!has_length_) {
-    StartResync(out, "missing Content-Length header", true);
+    StartResync(out, "missing Content-Length header", pos_);
     return;
   }
   std::string error = deferred_error_;
@@ -212,23 +230,28 @@ void FrameDecoder::FinishHeaderBlock(std::vector<Frame>& out) {
 }
 
 bool FrameDecoder::StepResync() {
+  const std::string_view text(buffer_);
+  size_t from = pos_;
   while (true) {
-    if (!resync_at_line_start_) {
-      const size_t newline = buffer_.find('\n', pos_);
-      if (newline == std::string::npos) {
-        pos_ = buffer_.size();
-        return false;
-      }
-      pos_ = newline + 1;
-      resync_at_line_start_ = true;
+    const size_t at = FindIgnoreCase(text, kContentLength, from);
+    if (at == std::string_view::npos) {
+      // Keep only a tail that could begin the name of a header split across reads ("...Content-Le").
+      pos_ = std::max(pos_, text.size() - NamePrefixAtEnd(text.substr(from)));
+      return false;
     }
-    const size_t n = std::min(buffer_.size() - pos_, kContentLengthPrefix.size());
-    if (EqualsIgnoreCase(std::string_view(buffer_.data() + pos_, n), kContentLengthPrefix.substr(0, n))) {
-      if (n < kContentLengthPrefix.size()) return false;  // maybe split across reads: keep these few bytes
+    // The name may be followed by blanks before its ':' (ParseHeaderLine trims them too).
+    size_t colon = at + kContentLength.size();
+    while (colon < text.size() && (text[colon] == ' ' || text[colon] == '\t')) ++colon;
+    if (colon < text.size() && text[colon] == ':') {
+      pos_ = at;
       StartHeaderBlock();
       return true;
     }
-    resync_at_line_start_ = false;
+    if (colon == text.size() && colon - at <= limits_.max_header_bytes) {
+      pos_ = at;  // undecided until more bytes arrive
+      return false;
+    }
+    from = at + 1;  // "Content-Length" in some other text
   }
 }
 
@@ -242,11 +265,11 @@ void FrameDecoder::StartHeaderBlock() {
   skip_remaining_ = 0;
 }
 
-void FrameDecoder::StartResync(std::vector<Frame>& out, std::string error, bool at_line_start) {
+void FrameDecoder::StartResync(std::vector<Frame>& out, std::string error, size_t resume_at) {
   out.push_back(ErrorFrame(std::move(error)));
   StartHeaderBlock();
   state_ = State::kResync;
-  resync_at_line_start_ = at_line_start;
+  pos_ = std::min(resume_at, buffer_.size());
 }
 
 bool FrameDecoder::HasPartial() const {

@@ -6,89 +6,10 @@
 #include <string_view>
 #include <utility>
 
+#include "nsys/protocol/json_parse.h"
+
 namespace nsys::protocol {
 namespace {
-
-constexpr size_t kValid = std::string_view::npos;
-
-bool IsContinuation(unsigned char c) {
-  return (c & 0xC0) == 0x80;
-}
-
-// Returns the offset of the first byte that is not part of a well-formed UTF-8 sequence (RFC 3629: no overlong
-// forms, no surrogates, nothing past U+10FFFF), or kValid. nlohmann would reject these too, but only with an
-// obscure message, and only inside strings.
-size_t FindInvalidUtf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t extra = 0;
-    unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the first continuation byte
-    if (c >= 0xC2 && c <= 0xDF) {
-      extra = 1;
-    } else if (c == 0xE0) {
-      extra = 2, lo = 0xA0;
-    } else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) {
-      extra = 2;
-    } else if (c == 0xED) {
-      extra = 2, hi = 0x9F;  // U+D800..U+DFFF are surrogates
-    } else if (c == 0xF0) {
-      extra = 3, lo = 0x90;
-    } else if (c >= 0xF1 && c <= 0xF3) {
-      extra = 3;
-    } else if (c == 0xF4) {
-      extra = 3, hi = 0x8F;  // nothing past U+10FFFF
-    } else {
-      return i;
-    }
-    if (i + extra >= s.size()) return i;  // truncated sequence
-    const auto first = static_cast<unsigned char>(s[i + 1]);
-    if (first < lo || first > hi) return i;
-    for (size_t k = 2; k <= extra; ++k) {
-      if (!IsContinuation(static_cast<unsigned char>(s[i + k]))) return i;
-    }
-    i += extra + 1;
-  }
-  return kValid;
-}
-
-// The nesting depth of the JSON text outside strings; nlohmann's parser is iterative but other code that walks
-// the value (dump, conversions) recurses, so a "[[[[...": 1 MB deep body must be refused up front.
-bool NestsDeeperThan(std::string_view s, int limit) {
-  int depth = 0;
-  bool in_string = false, escaped = false;
-  for (char c : s) {
-    if (in_string) {
-      if (escaped) {
-        escaped = false;
-      } else if (c == '\\') {
-        escaped = true;
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-    } else if (c == '[' || c == '{') {
-      if (++depth > limit) return true;
-    } else if (c == ']' || c == '}') {
-      --depth;
-    }
-  }
-  return false;
-}
-
-std::string StripExceptionPrefix(const char* what) {
-  // "[json.exception.parse_error.101] parse error at ..." → "parse error at ..."
-  std::string text = what;
-  if (!text.empty() && text.front() == '[') {
-    if (auto close = text.find("] "); close != std::string::npos) text.erase(0, close + 2);
-  }
-  return text;
-}
 
 ParseResult Fail(int code, std::string message, RequestId id = {}) {
   ParseResult result;
@@ -186,18 +107,9 @@ std::string IdToString(const RequestId& id) {
 }
 
 ParseResult ParseMessage(std::string_view body) {
-  if (const size_t bad = FindInvalidUtf8(body); bad != kValid) {
-    return Fail(kParseError, "invalid UTF-8 in message body at byte offset " + std::to_string(bad));
-  }
-  if (NestsDeeperThan(body, kMaxNestingDepth)) {
-    return Fail(kParseError, "JSON nesting deeper than " + std::to_string(kMaxNestingDepth) + " levels");
-  }
-  Json j;
-  try {
-    j = Json::parse(body);
-  } catch (const Json::parse_error& e) {
-    return Fail(kParseError, "invalid JSON: " + StripExceptionPrefix(e.what()));
-  }
+  ParsedJson text = ParseJsonText(body);
+  if (!text.error.empty()) return Fail(kParseError, std::move(text.error));
+  const Json& j = text.value;
 
   if (j.is_array()) return Fail(kInvalidRequest, "batch requests are not supported");
   if (!j.is_object()) return Fail(kInvalidRequest, std::string("message must be a JSON object, not ") + TypeName(j));
@@ -208,6 +120,11 @@ ParseResult ParseMessage(std::string_view body) {
   std::string id_error;
   const auto id_it = j.find("id");
   if (id_it != j.end() && !id_it->is_null()) has_id = ReadId(*id_it, id, id_error);
+  if (!text.duplicate.empty()) {
+    // Which of two "id"s the client meant is unknowable: then the error goes to id null.
+    return Fail(kInvalidRequest, "duplicate member '" + text.duplicate + "'",
+                text.duplicate == "id" ? RequestId{} : id);
+  }
 
   const auto version_it = j.find("jsonrpc");
   if (version_it == j.end()) return Fail(kInvalidRequest, "missing \"jsonrpc\" member (must be \"2.0\")", id);

@@ -69,8 +69,7 @@ ChildProcess::~ChildProcess() {
   }
 }
 
-bool ChildProcess::WriteLine(const std::string& line) {
-  std::string data = line + "\n";
+bool ChildProcess::Write(const std::string& data) {
   size_t written = 0;
   while (written < data.size()) {
     const ssize_t n = ::write(stdin_fd_, data.data() + written, data.size() - written);
@@ -81,6 +80,33 @@ bool ChildProcess::WriteLine(const std::string& line) {
     written += static_cast<size_t>(n);
   }
   return true;
+}
+
+bool ChildProcess::WriteLine(const std::string& line) {
+  return Write(line + "\n");
+}
+
+bool ChildProcess::Fill(std::chrono::steady_clock::time_point deadline, bool* timed_out) {
+  while (true) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      *timed_out = true;
+      return false;
+    }
+    pollfd pfd{stdout_fd_, POLLIN, 0};
+    const int ready = ::poll(&pfd, 1, static_cast<int>(left.count()));
+    if (ready <= 0) continue;  // EINTR, or the deadline (checked above)
+    char buffer[65536];
+    const ssize_t n = ::read(stdout_fd_, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      eof_ = true;
+    } else {
+      pending_.append(buffer, static_cast<size_t>(n));
+    }
+    return true;
+  }
 }
 
 std::optional<std::string> ChildProcess::ReadLine(std::chrono::milliseconds timeout, bool* timed_out) {
@@ -98,25 +124,31 @@ std::optional<std::string> ChildProcess::ReadLine(std::chrono::milliseconds time
       pending_.clear();
       return line;
     }
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      *timed_out = true;
-      return std::nullopt;
-    }
-    pollfd pfd{stdout_fd_, POLLIN, 0};
-    const int ready = ::poll(&pfd, 1, static_cast<int>(left.count()));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) continue;
-    char buffer[65536];
-    const ssize_t n = ::read(stdout_fd_, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      eof_ = true;
-    } else {
-      pending_.append(buffer, static_cast<size_t>(n));
-    }
+    if (!Fill(deadline, timed_out)) return std::nullopt;
   }
+}
+
+std::optional<std::string> ChildProcess::ReadFrame(std::chrono::milliseconds timeout, bool* timed_out) {
+  *timed_out = false;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (true) {
+    // "Content-Length: N\r\n\r\n" then N bytes: the server writes no other header.
+    const size_t end = pending_.find("\r\n\r\n");
+    if (end != std::string::npos && pending_.rfind("Content-Length: ", 0) == 0) {
+      const size_t length = std::stoul(pending_.substr(16, end - 16));
+      if (pending_.size() >= end + 4 + length) {
+        std::string body = pending_.substr(end + 4, length);
+        pending_.erase(0, end + 4 + length);
+        return body;
+      }
+    }
+    if (eof_) return std::nullopt;
+    if (!Fill(deadline, timed_out)) return std::nullopt;
+  }
+}
+
+bool ChildProcess::Signal(int signal) {
+  return pid_ > 0 && ::kill(pid_, signal) == 0;
 }
 
 void ChildProcess::CloseStdin() {

@@ -127,6 +127,29 @@ TEST_F(McpServerTest, BatchesOnlyWithProtocol20250326) {
   EXPECT_FALSE(server.HandleLine(R"([{"jsonrpc":"2.0","method":"notifications/initialized"}])"));
   EXPECT_EQ(*server.HandleLine("[]"), R"({"error":{"code":-32600,"message":"empty batch"},"id":null,"jsonrpc":"2.0"})");
   EXPECT_EQ(Json::parse(*server.HandleLine("[{]"))["error"]["code"], -32700);
+  // The batch's own text is checked first: a huge number or a repeated name anywhere refuses the whole line.
+  EXPECT_EQ(*server.HandleLine(R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2e400}])"),
+            R"({"error":{"code":-32700,"message":"invalid JSON: number overflow parsing '2e400'"},"id":null,)"
+            R"("jsonrpc":"2.0"})");
+  EXPECT_EQ(*server.HandleLine(R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"id":2,"id":3}])"),
+            R"({"error":{"code":-32600,"message":"duplicate member '[1].id'"},"id":null,"jsonrpc":"2.0"})");
+}
+
+TEST_F(McpServerTest, HugeNumbersAndRepeatedNamesAreJsonRpcErrors) {
+  // Before initialize, in the id: -32700 (it used to be -32603 from an escaped exception).
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":1e400,"method":"initialize"})").dump(),
+            R"({"error":{"code":-32700,"message":"invalid JSON: number overflow parsing '1e400'"},"id":null,)"
+            R"("jsonrpc":"2.0"})");
+  Initialize();
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_skill","arguments":)"
+                 R"({"profile_id":"p1","skill":"top_kernels","args":{"limit":-1e400}}}})")["error"]["code"],
+            -32700);
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":3,"method":"tools/list","method":"tools/call"})").dump(),
+            R"({"error":{"code":-32600,"message":"duplicate member 'method'"},"id":3,"jsonrpc":"2.0"})");
+  EXPECT_EQ(
+      Send(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"requestId":2}})").dump(),
+      R"({"error":{"code":-32600,"message":"duplicate member 'params.requestId'"},"id":null,"jsonrpc":"2.0"})");
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":4,"method":"ping"})").dump(), R"({"id":4,"jsonrpc":"2.0","result":{}})");
 }
 
 TEST_F(McpServerTest, UnknownMethodIsMethodNotFound) {
@@ -150,6 +173,9 @@ TEST_F(McpServerTest, ToolsListHasFourToolsWithSchemas) {
   const Json& run = tools[3]["inputSchema"];
   EXPECT_EQ(run["required"], Json::array({"profile_id", "skill"}));
   EXPECT_EQ(run["properties"]["args"]["type"], "object");
+  // anyOf, not a "type" array, which strict schema consumers (MCP inspector --strict) warn about.
+  EXPECT_EQ(run["properties"]["args"]["additionalProperties"].dump(),
+            R"({"anyOf":[{"type":"integer"},{"type":"number"},{"type":"string"},{"type":"boolean"},{"type":"null"}]})");
   // The skill enum is exactly the workspace's skills, in its order.
   Json names = Json::array();
   for (const auto& skill : workspace_.Skills()) names.push_back(skill->name());
@@ -238,7 +264,9 @@ TEST_F(McpServerTest, OpenProfileAndRunSkillOnTheFixture) {
   Json r = Call("open_profile", {{"path", path}});
   ASSERT_FALSE(r["isError"]) << TextOf(r);
   const Json summary = Json::parse(TextOf(r));
-  EXPECT_EQ(summary["profileId"], "p1");
+  // The id under the name every tool takes it back as (the LSP result's "profileId" is not repeated).
+  EXPECT_EQ(summary["profile_id"], "p1");
+  EXPECT_FALSE(summary.contains("profileId"));
   EXPECT_EQ(summary["path"], path);
   EXPECT_EQ(summary["info"]["devices"].size(), 2u);
   EXPECT_EQ(summary["info"]["capabilities"]["kernels"], true);

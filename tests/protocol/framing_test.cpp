@@ -141,9 +141,54 @@ TEST(FramingTest, MalformedHeaderLinesAreReportedRightAwayThenResync) {
             Frames({"E:malformed header line (no ':'): \"hello world\"", "B:{}"}));
 }
 
-TEST(FramingTest, ResyncOnlyMatchesContentLengthAtTheStartOfALine) {
+TEST(FramingTest, ResyncFindsContentLengthAnywhereInALine) {
   const std::string input = "garbage\nnot a Content-Length: 2 here\n" + EncodeFrame("{}");
-  EXPECT_EQ(DecodeAll(input), Frames({"E:malformed header line (no ':'): \"garbage\"", "B:{}"}));
+  EXPECT_EQ(DecodeAll(input), Frames({"E:malformed header line (no ':'): \"garbage\"",
+                                      "E:Content-Length is not a number: \"2 here\"", "B:{}"}));
+}
+
+// The defect of issue 8 (7): a body shorter than its Content-Length said, then frames sent back to back. The next
+// header is in the middle of the "line" the decoder is reading, and every later request used to be lost.
+TEST(FramingTest, BackToBackFramesAfterABadFrameAreAllDecoded) {
+  const std::string bad = "Content-Length: 3\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1}";  // 3 is too short
+  const std::string input = bad + EncodeFrame("{\"id\":2}") + EncodeFrame("{\"id\":3}") + EncodeFrame("{\"id\":4}");
+  const Frames expected = {"B:{\"j",
+                           "E:malformed header name in line \"sonrpc\\x22:\\x222.0\\x22,\\x22id\\x22:1}Content-"
+                           "Length: 8\"",
+                           "B:{\"id\":2}", "B:{\"id\":3}", "B:{\"id\":4}"};
+  EXPECT_EQ(DecodeAll(input), expected);
+  EXPECT_EQ(DecodeByteByByte(input), expected);
+  // The same with the next header split across reads at every possible place, and in other letter cases.
+  for (const std::string name : {"Content-Length", "content-length", "CONTENT-LENGTH", "Content-Length  "}) {
+    const std::string next = name + ": 8\r\n\r\n{\"id\":2}";
+    const std::string stream = "{\x01 ]" + next;  // not a header line: its name is no HTTP token
+    for (size_t cut = 0; cut <= stream.size(); ++cut) {
+      FrameDecoder decoder;
+      Frames frames = Render(decoder.Feed(std::string_view(stream).substr(0, cut)));
+      for (auto& f : Render(decoder.Feed(std::string_view(stream).substr(cut)))) frames.push_back(f);
+      ASSERT_EQ(frames.size(), 2u) << "cut " << cut << " name '" << name << "'";
+      EXPECT_EQ(frames[0].rfind("E:malformed header name", 0), 0u) << frames[0];
+      EXPECT_EQ(frames[1], "B:{\"id\":2}") << "cut " << cut << " name '" << name << "'";
+    }
+  }
+}
+
+TEST(FramingTest, ResyncSkipsLookalikesAndKeepsOnlyAPossibleNameStart) {
+  FrameDecoder decoder;
+  EXPECT_EQ(Render(decoder.Feed("{oops}\n")), Frames({"E:malformed header line (no ':'): \"{oops}\""}));
+  // "Content-Lengthy:" and "Content-Length=" are not the header; nothing is buffered but a possible name start.
+  EXPECT_EQ(Render(decoder.Feed("Content-Lengthy: 2 Content-Length= 3 xx cOnTeNt-")), Frames());
+  EXPECT_EQ(decoder.buffered_bytes(), 8u);
+  EXPECT_EQ(Render(decoder.Feed("LENGTH\t")), Frames());
+  EXPECT_EQ(Render(decoder.Feed(": 2\r\n\r\n[]")), Frames({"B:[]"}));
+  // Megabytes of junk without a newline: one error, and the buffer stays empty.
+  FrameDecoder flooded;
+  EXPECT_EQ(Render(flooded.Feed("{\n")).size(), 1u);
+  for (int i = 0; i < 100; ++i) {
+    EXPECT_TRUE(flooded.Feed(std::string(10000, 'C')).empty());
+    EXPECT_EQ(flooded.buffered_bytes(), 1u);  // "C" could begin "Content-Length"
+  }
+  EXPECT_EQ(Render(flooded.Feed(EncodeFrame("{}"))), Frames({"B:{}"}));
 }
 
 TEST(FramingTest, OverlongHeaderBlockIsAnErrorAndMemoryStaysBounded) {

@@ -1,15 +1,19 @@
 #include "nsys/mcp/mcp_server.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <csignal>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
 #include <string>
 #include <utility>
 
+#include "line_sources.h"
 #include "nsys/core/log.h"
+#include "nsys/lsp/executor.h"
 #include "tools.h"
 
 namespace nsys::mcp {
@@ -18,6 +22,7 @@ namespace {
 using protocol::Json;
 using protocol::MakeError;
 using protocol::MakeResult;
+using Clock = std::chrono::steady_clock;
 
 constexpr const char* kInstructions =
     "nsys-ai analyses NVIDIA Nsight Systems profiles (.sqlite exports) read-only, with NVIDIA's own metric "
@@ -26,29 +31,6 @@ constexpr const char* kInstructions =
 
 bool IsBlank(std::string_view s) {
   return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
-}
-
-// Reads one '\n'-terminated line, keeping at most `limit` bytes of it (the rest is read and dropped, so an endless
-// line costs no memory). Returns false at EOF when nothing was read.
-bool ReadLine(std::istream& in, std::string& line, size_t limit, bool& too_long) {
-  line.clear();
-  too_long = false;
-  std::streambuf* buffer = in.rdbuf();
-  bool any = false;
-  while (true) {
-    const int c = buffer->sbumpc();
-    if (c == std::char_traits<char>::eof()) {
-      in.setstate(std::ios::eofbit);
-      return any;
-    }
-    any = true;
-    if (c == '\n') return true;
-    if (line.size() < limit) {
-      line.push_back(static_cast<char>(c));
-    } else {
-      too_long = true;
-    }
-  }
 }
 
 // Field checks for the few MCP params we read; the message names the field by its path.
@@ -63,73 +45,274 @@ std::optional<std::string> ReadString(const Json& params, const char* key, std::
   return std::nullopt;
 }
 
+// Writes whole reply lines, one writer at a time, and remembers a failed stream.
+class LineWriter {
+ public:
+  explicit LineWriter(std::ostream& out) : out_(out) {}
+  void Write(const std::string& line) {
+    std::lock_guard lock(mu_);
+    if (failed_) return;
+    out_ << line << '\n';
+    out_.flush();
+    if (!out_) {
+      failed_ = true;
+      core::LogError("mcp: could not write to the client; stopping");
+    }
+  }
+  bool failed() {
+    std::lock_guard lock(mu_);
+    return failed_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::ostream& out_;
+  bool failed_ = false;
+};
+
+std::string LineTooLongError() {
+  return protocol::Serialize(
+      MakeError({}, protocol::kParseError, fmt::format("message line longer than {} bytes", kMaxLineBytes)));
+}
+
+// The first non-blank character of a line says whether it is a JSON array (a batch).
+bool LooksLikeBatch(std::string_view line) {
+  const size_t first = line.find_first_not_of(" \t");
+  return first != std::string_view::npos && line[first] == '[';
+}
+
 }  // namespace
+
+struct McpServer::InFlight {
+  CancelToken cancel;
+  bool cancelled = false;  // by notifications/cancelled or Stop(): no reply is sent
+  Clock::time_point start = Clock::now();
+};
 
 const std::vector<std::string>& SupportedProtocolVersions() {
   static const std::vector<std::string> versions = {"2024-11-05", "2025-03-26", std::string(kLatestProtocolVersion)};
   return versions;
 }
 
-McpServer::McpServer(core::Workspace& workspace) : workspace_(workspace) {}
+McpServer::McpServer(core::Workspace& workspace, int worker_threads)
+    : workspace_(workspace),
+      pool_(std::make_unique<lsp::ThreadPool>(worker_threads > 0 ? worker_threads : lsp::DefaultWorkerThreads())) {}
+
+McpServer::~McpServer() {
+  Stop();
+  pool_.reset();  // the queued jobs see their cancelled tokens and return at once; then the workers are joined
+}
 
 std::optional<std::string> McpServer::HandleLine(std::string_view line) {
+  std::optional<std::string> reply;
+  Handle(
+      line, [&reply](std::string text) { reply = std::move(text); }, /*sync=*/true);
+  return reply;
+}
+
+void McpServer::Dispatch(std::string_view line, const ReplyFn& reply) {
+  Handle(line, reply, /*sync=*/false);
+}
+
+void McpServer::Handle(std::string_view line, const ReplyFn& reply, bool sync) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  if (IsBlank(line)) return std::nullopt;
+  if (IsBlank(line)) return;
   try {
-    if (protocol_version_ == "2025-03-26" && line.find_first_not_of(" \t") != std::string_view::npos &&
-        line[line.find_first_not_of(" \t")] == '[') {
-      return HandleBatch(line);
-    }
+    if (protocol_version_ == "2025-03-26" && LooksLikeBatch(line)) return HandleBatch(line, reply, sync);
     protocol::ParseResult parsed = protocol::ParseMessage(line);
     if (parsed.error) {
       core::LogWarn("mcp: refused a message: " + parsed.error->error->message);
-      return protocol::Serialize(*parsed.error);
+      return reply(protocol::Serialize(*parsed.error));
     }
     if (const auto* request = std::get_if<protocol::Request>(&*parsed.message)) {
-      return protocol::Serialize(HandleRequest(*request));
+      if (sync || !RunsOnWorker(*request)) return reply(protocol::Serialize(HandleRequest(*request, CancelToken())));
+      InFlightPtr entry;
+      if (auto refused = Admit(*request, entry)) return reply(protocol::Serialize(*refused));
+      Post([this, admitted = *request, entry, reply] {
+        std::optional<protocol::Response> response;
+        if (!entry->cancel.cancelled()) response = HandleRequest(admitted, entry->cancel);
+        if (Finish(admitted.id, entry) && response) reply(protocol::Serialize(*response));
+      });
+      return;
     }
     if (const auto* notification = std::get_if<protocol::Notification>(&*parsed.message)) {
-      if (notification->method == "notifications/initialized") {
-        core::LogDebug("mcp: client reports initialized");
-      } else if (notification->method == "notifications/cancelled") {
-        // Requests run one at a time and are answered before the next line is read: nothing is in flight.
-        core::LogDebug("mcp: ignoring notifications/cancelled (requests are handled synchronously)");
-      } else {
-        core::LogDebug("mcp: ignoring notification " + notification->method);
-      }
-      return std::nullopt;
+      return HandleNotification(*notification);
     }
     core::LogDebug("mcp: ignoring a response (this server sends no requests)");
-    return std::nullopt;
   } catch (const std::exception& e) {  // a bug: still answer, and keep serving
     core::LogError(std::string("mcp: internal error: ") + e.what());
-    return protocol::Serialize(MakeError({}, protocol::kInternalError, std::string("internal error: ") + e.what()));
+    reply(protocol::Serialize(MakeError({}, protocol::kInternalError, std::string("internal error: ") + e.what())));
   }
 }
 
-std::optional<std::string> McpServer::HandleBatch(std::string_view line) {
-  // ParseMessage checks UTF-8, nesting and syntax; an array that passes those is refused only for being a batch.
-  protocol::ParseResult parsed = protocol::ParseMessage(line);
-  if (!parsed.error || parsed.error->error->code != protocol::kInvalidRequest) {
-    return protocol::Serialize(parsed.error ? *parsed.error
-                                            : MakeError({}, protocol::kInvalidRequest, "expected a batch"));
+// One element of a batch: its reply when known at once (an error, or any reply in sync mode), or the admitted
+// request a worker still has to run.
+struct McpServer::BatchSlot {
+  std::optional<std::string> reply;
+  std::optional<protocol::Request> request;
+  InFlightPtr entry;
+};
+
+void McpServer::HandleBatch(std::string_view line, const ReplyFn& reply, bool sync) {
+  const auto refuse = [&reply](int code, const std::string& message) {
+    reply(protocol::Serialize(MakeError({}, code, message)));
+  };
+  protocol::ParsedJson text = protocol::ParseJsonText(line);
+  if (!text.error.empty()) return refuse(protocol::kParseError, text.error);
+  if (!text.value.is_array()) return refuse(protocol::kInvalidRequest, "expected a batch");
+  if (!text.duplicate.empty()) return refuse(protocol::kInvalidRequest, "duplicate member '" + text.duplicate + "'");
+  if (text.value.empty()) return refuse(protocol::kInvalidRequest, "empty batch");
+
+  auto slots = std::make_shared<std::vector<BatchSlot>>();
+  bool posted = false;
+  for (const auto& element : text.value) {
+    BatchSlot& slot = slots->emplace_back();
+    if (element.is_array()) {
+      slot.reply = protocol::Serialize(MakeError({}, protocol::kInvalidRequest, "nested batches are not allowed"));
+      continue;
+    }
+    protocol::ParseResult parsed = protocol::ParseMessage(element.dump(-1, ' ', false, Json::error_handler_t::replace));
+    if (parsed.error) {
+      slot.reply = protocol::Serialize(*parsed.error);
+    } else if (const auto* request = std::get_if<protocol::Request>(&*parsed.message)) {
+      if (sync) {
+        slot.reply = protocol::Serialize(HandleRequest(*request, CancelToken()));
+      } else if (auto refused = Admit(*request, slot.entry)) {
+        slot.reply = protocol::Serialize(*refused);
+      } else {
+        slot.request = *request;
+        posted = true;
+      }
+    } else if (const auto* notification = std::get_if<protocol::Notification>(&*parsed.message)) {
+      HandleNotification(*notification);
+    }
   }
-  const Json batch = Json::parse(line);
-  if (batch.empty()) return protocol::Serialize(MakeError({}, protocol::kInvalidRequest, "empty batch"));
-  std::string replies;
-  for (const auto& message : batch) {
-    // Each element is one message; a nested array is refused by ParseMessage as an invalid request.
-    const std::optional<std::string> reply =
-        message.is_array()
-            ? protocol::Serialize(MakeError({}, protocol::kInvalidRequest, "nested batches are not allowed"))
-            : HandleLine(message.dump(-1, ' ', false, Json::error_handler_t::replace));
-    if (reply) replies += (replies.empty() ? "" : ",") + *reply;
+  // The admitted requests run in order on one worker; the batch is answered by one array of what is left to say.
+  auto finish = [this, slots, reply] {
+    std::string replies;
+    for (auto& slot : *slots) {
+      if (slot.request) {
+        std::optional<protocol::Response> response;
+        if (!slot.entry->cancel.cancelled()) response = HandleRequest(*slot.request, slot.entry->cancel);
+        if (Finish(slot.request->id, slot.entry) && response) slot.reply = protocol::Serialize(*response);
+      }
+      if (slot.reply) replies += (replies.empty() ? "" : ",") + *slot.reply;
+    }
+    if (!replies.empty()) reply("[" + replies + "]");  // only notifications (or cancelled requests): no reply
+  };
+  if (posted) {
+    Post(std::move(finish));
+  } else {
+    finish();
   }
-  if (replies.empty()) return std::nullopt;  // only notifications: nothing to answer
-  return "[" + replies + "]";
 }
 
-protocol::Response McpServer::HandleRequest(const protocol::Request& request) {
+void McpServer::HandleNotification(const protocol::Notification& notification) {
+  if (notification.method == "notifications/initialized") {
+    core::LogDebug("mcp: client reports initialized");
+  } else if (notification.method == "notifications/cancelled") {
+    Cancel(notification.params);
+  } else {
+    core::LogDebug("mcp: ignoring notification " + notification.method);
+  }
+}
+
+void McpServer::Cancel(const Json& params) {
+  // The spec: a malformed cancellation, or one for an unknown or finished request, is ignored.
+  const auto id_it = params.is_object() ? params.find("requestId") : params.end();
+  protocol::RequestId id;
+  if (params.is_object() && id_it != params.end() && id_it->is_number_integer() &&
+      (!id_it->is_number_unsigned() || id_it->get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX))) {
+    id = id_it->get<int64_t>();
+  } else if (params.is_object() && id_it != params.end() && id_it->is_string()) {
+    id = id_it->get<std::string>();
+  } else {
+    core::LogDebug("mcp: ignoring notifications/cancelled without an integer or string requestId");
+    return;
+  }
+  std::string reason;
+  if (const auto it = params.find("reason"); it != params.end() && it->is_string()) reason = it->get<std::string>();
+
+  std::lock_guard lock(mu_);
+  const auto found = in_flight_.find(id);
+  if (found == in_flight_.end()) {
+    core::LogDebug(fmt::format("mcp: ignoring notifications/cancelled for {}: no such request in progress",
+                               protocol::IdToString(id)));
+    return;
+  }
+  found->second->cancelled = true;
+  found->second->cancel.cancel();
+  core::LogInfo(
+      fmt::format("mcp: cancelling request {}{}", protocol::IdToString(id), reason.empty() ? "" : " (" + reason + ")"));
+}
+
+bool McpServer::RunsOnWorker(const protocol::Request& request) const {
+  if (!initialized_ || request.method != "tools/call" || !request.params.is_object()) return false;
+  const auto name = request.params.find("name");
+  return name != request.params.end() && name->is_string() && !IsCheapTool(name->get<std::string>());
+}
+
+std::optional<protocol::Response> McpServer::Admit(const protocol::Request& request, InFlightPtr& entry) {
+  std::lock_guard lock(mu_);
+  if (stopping_) return MakeError(request.id, protocol::kRequestFailed, "the server is shutting down");
+  if (in_flight_.count(request.id)) {
+    return MakeError(
+        request.id, protocol::kInvalidRequest,
+        fmt::format("request id {} is already used by a request in progress", protocol::IdToString(request.id)));
+  }
+  if (in_flight_.size() >= kMaxInFlight) {
+    return MakeError(
+        request.id, protocol::kRequestFailed,
+        fmt::format("too many requests in progress (the limit is {}); wait for replies or cancel some", kMaxInFlight));
+  }
+  entry = std::make_shared<InFlight>();
+  in_flight_.emplace(request.id, entry);
+  return std::nullopt;
+}
+
+bool McpServer::Finish(const protocol::RequestId& id, const InFlightPtr& entry) {
+  std::lock_guard lock(mu_);
+  if (const auto it = in_flight_.find(id); it != in_flight_.end() && it->second == entry) in_flight_.erase(it);
+  if (!entry->cancelled) return true;
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - entry->start).count();
+  core::LogInfo(
+      fmt::format("mcp: request {} was cancelled; stopped after {} ms, no reply sent", protocol::IdToString(id), ms));
+  return false;
+}
+
+void McpServer::Post(std::function<void()> job) {
+  {
+    std::lock_guard lock(mu_);
+    ++jobs_;
+  }
+  pool_->Post([this, job = std::move(job)] {
+    // Counted down even when the job throws (the pool logs it): Serve's drain must not wait forever.
+    struct Done {
+      McpServer* server;
+      ~Done() {
+        std::lock_guard lock(server->mu_);
+        if (--server->jobs_ == 0) server->idle_cv_.notify_all();
+      }
+    } done{this};
+    job();
+  });
+}
+
+void McpServer::Stop() {
+  std::lock_guard lock(mu_);
+  stopping_ = true;
+  for (auto& [id, entry] : in_flight_) {
+    entry->cancelled = true;
+    entry->cancel.cancel();
+  }
+}
+
+bool McpServer::WaitIdle(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mu_);
+  return idle_cv_.wait_for(lock, timeout, [this] { return jobs_ == 0; });
+}
+
+protocol::Response McpServer::HandleRequest(const protocol::Request& request, const CancelToken& cancel) {
   const std::string& method = request.method;
   try {
     if (method == "initialize") return Initialize(request);
@@ -139,14 +322,13 @@ protocol::Response McpServer::HandleRequest(const protocol::Request& request) {
                        fmt::format("server not initialized: send initialize before {}", method));
     }
     if (method == "tools/list") return MakeResult(request.id, {{"tools", ListTools()}});
-    if (method == "tools/call") return CallTool(request);
+    if (method == "tools/call") return CallTool(request, cancel);
     return MakeError(request.id, protocol::kMethodNotFound, "method not found: " + method);
   } catch (const std::exception& e) {
     core::LogError(fmt::format("mcp: internal error in {}: {}", method, e.what()));
     return MakeError(request.id, protocol::kInternalError, fmt::format("internal error in {}: {}", method, e.what()));
   }
 }
-
 protocol::Response McpServer::Initialize(const protocol::Request& request) {
   if (initialized_) return MakeError(request.id, protocol::kInvalidRequest, "initialize may only be sent once");
   const Json& params = request.params;
@@ -176,7 +358,7 @@ protocol::Json McpServer::ListTools() const {
   return ToolDefinitions(workspace_);
 }
 
-protocol::Response McpServer::CallTool(const protocol::Request& request) {
+protocol::Response McpServer::CallTool(const protocol::Request& request, const CancelToken& cancel) {
   const Json& params = request.params;
   if (!params.is_object()) return MakeError(request.id, protocol::kInvalidParams, "params: expected an object");
   std::string name;
@@ -185,7 +367,7 @@ protocol::Response McpServer::CallTool(const protocol::Request& request) {
   }
   const auto arguments_it = params.find("arguments");
   const Json arguments = arguments_it == params.end() ? Json() : *arguments_it;
-  std::optional<ToolResult> result = RunTool(workspace_, name, arguments);
+  std::optional<ToolResult> result = RunTool(workspace_, name, arguments, cancel);
   if (!result) {
     std::string names;
     for (const auto& tool : ToolDefinitions(workspace_)) {
@@ -198,36 +380,61 @@ protocol::Response McpServer::CallTool(const protocol::Request& request) {
                                  {"isError", result->is_error}});
 }
 
-int McpServer::Run(std::istream& in, std::ostream& out) {
+int McpServer::Serve(LineSource& in, std::ostream& out) {
+  // Shared with the jobs: a reply may be written by a worker while this function is already draining.
+  auto writer = std::make_shared<LineWriter>(out);
+  const ReplyFn reply = [writer](std::string line) { writer->Write(line); };
   std::string line;
-  bool too_long = false;
-  while (ReadLine(in, line, kMaxLineBytes, too_long)) {
-    std::optional<std::string> reply;
-    if (too_long) {
-      reply = protocol::Serialize(
-          MakeError({}, protocol::kParseError, fmt::format("message line longer than {} bytes", kMaxLineBytes)));
+  LineSource::Status status = LineSource::Status::kLine;
+  while (!writer->failed()) {
+    status = in.Next(line);
+    if (status == LineSource::Status::kEof || status == LineSource::Status::kStopped) break;
+    if (status == LineSource::Status::kTooLong) {
+      reply(LineTooLongError());
     } else {
-      reply = HandleLine(line);
-    }
-    if (!reply) continue;
-    out << *reply << '\n';
-    out.flush();
-    if (!out) {
-      core::LogError("mcp: could not write to the client; stopping");
-      return 1;
+      Dispatch(line, reply);
     }
   }
-  core::LogInfo("mcp: end of input; exiting");
-  return 0;
+  if (status == LineSource::Status::kEof) {
+    // A client that closes its end after sending still gets every answer, unless it asks us to stop meanwhile.
+    while (!WaitIdle(std::chrono::milliseconds(50))) {
+      if (in.StopRequested(std::chrono::milliseconds(0))) {
+        status = LineSource::Status::kStopped;
+        break;
+      }
+    }
+  }
+  if (status != LineSource::Status::kEof || writer->failed()) {
+    Stop();
+    if (!WaitIdle(kStopGrace)) {
+      core::LogError(fmt::format("mcp: requests still running {} s after the shutdown began", kStopGrace.count()));
+    }
+  }
+  core::LogInfo(status == LineSource::Status::kEof ? "mcp: end of input; exiting" : "mcp: shut down; exiting");
+  return writer->failed() ? 1 : 0;
+}
+
+int McpServer::Run(std::istream& in, std::ostream& out) {
+  StreamLineSource source(in);
+  return Serve(source, out);
 }
 
 int RunMcpStdio(const core::WorkspaceConfig& config) {
   // A client that exits mid-reply must not kill us with SIGPIPE: the failed write is reported and we stop.
   std::signal(SIGPIPE, SIG_IGN);
+  const ShutdownSignals signals;  // before the workspace and the workers start their threads
   core::Workspace workspace(config);
   McpServer server(workspace);
   core::LogInfo("mcp: serving the Model Context Protocol on stdin/stdout");
-  return server.Run(std::cin, std::cout);
+  FdLineSource in(STDIN_FILENO, signals.fd());
+  const int status = server.Serve(in, std::cout);
+  std::cout.flush();
+  if (!server.WaitIdle(std::chrono::milliseconds(0))) {
+    // Work that ignores its CancelToken would hold the workers' join (and the exit) forever: leave without it.
+    core::LogError("mcp: exiting without waiting for the requests that did not stop");
+    std::_Exit(status);
+  }
+  return status;
 }
 
 }  // namespace nsys::mcp

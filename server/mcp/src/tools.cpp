@@ -104,22 +104,30 @@ std::string CommonArgsText() {
 
 // ---- the tools ------------------------------------------------------------------------------------------------
 
-ToolResult OpenProfile(core::Workspace& workspace, const Json& arguments) {
+// The LSP shape of a profile summary, with the id under the name the MCP tools take it back as.
+std::string SummaryText(const std::string& id, const engine::ProfileInfo& info) {
+  Json summary = lsp::ProfileSummaryJson(id, info);
+  summary.erase("profileId");
+  summary["profile_id"] = id;
+  return Dump(summary);
+}
+
+ToolResult OpenProfile(core::Workspace& workspace, const Json& arguments, const CancelToken& cancel) {
   const Arguments args(arguments, "open_profile", {"path", "no_cache"});
   const std::string path = args.RequiredString("path");
   engine::OpenOptions options = workspace.config().open;
   if (auto no_cache = args.OptionalBool("no_cache")) options.use_cache = !*no_cache;
-  auto opened = workspace.Open(path, options);
+  auto opened = workspace.Open(path, options, {}, cancel);
   if (!opened) return {opened.error().message, true};
-  return {Dump(lsp::ProfileSummaryJson(opened->id, opened->profile->info())), false};
+  return {SummaryText(opened->id, opened->profile->info()), false};
 }
 
-ToolResult ProfileInfo(core::Workspace& workspace, const Json& arguments) {
+ToolResult ProfileInfo(core::Workspace& workspace, const Json& arguments, const CancelToken&) {
   const Arguments args(arguments, "profile_info", {"profile_id"});
   const std::string id = args.RequiredString("profile_id");
   auto profile = workspace.Get(id);
   if (!profile) return {profile.error().message, true};
-  return {Dump(lsp::ProfileSummaryJson(id, (*profile)->info())), false};
+  return {SummaryText(id, (*profile)->info()), false};
 }
 
 protocol::ArgDescription DescribeArg(const skills::ArgSpec& spec) {
@@ -129,7 +137,7 @@ protocol::ArgDescription DescribeArg(const skills::ArgSpec& spec) {
   return out;
 }
 
-ToolResult ListSkills(core::Workspace& workspace, const Json& arguments) {
+ToolResult ListSkills(core::Workspace& workspace, const Json& arguments, const CancelToken&) {
   const Arguments args(arguments, "list_skills", {});
   protocol::ListSkillsResult result;
   for (const auto& skill : workspace.Skills()) {
@@ -173,7 +181,7 @@ Value ToSkillValue(const Json& value, const skills::ArgSpec* spec, const std::st
       fmt::format("arguments.args.{}: expected a number, string, boolean or null, got {}", name, JsonTypeName(value)));
 }
 
-ToolResult RunSkill(core::Workspace& workspace, const Json& arguments) {
+ToolResult RunSkill(core::Workspace& workspace, const Json& arguments, const CancelToken& cancel) {
   const Arguments args(arguments, "run_skill", {"profile_id", "skill", "args"});
   const std::string profile_id = args.RequiredString("profile_id");
   const std::string skill_name = args.RequiredString("skill");
@@ -191,24 +199,25 @@ ToolResult RunSkill(core::Workspace& workspace, const Json& arguments) {
       skill_args[name] = ToSkillValue(value, spec, name);
     }
   }
-  auto table = workspace.RunSkill(profile_id, skill_name, skill_args);
+  auto table = workspace.RunSkill(profile_id, skill_name, skill_args, cancel);
   if (!table) return {table.error().message, true};
   return {Dump(Json(lsp::ToRunSkillResult(std::move(table.value())))), false};
 }
 
 struct Tool {
   const char* name;
+  bool cheap;                                                          // see IsCheapTool
   std::function<Json(const core::Workspace&)> description_and_schema;  // {"description", "inputSchema"}
-  std::function<ToolResult(core::Workspace&, const Json&)> call;
+  std::function<ToolResult(core::Workspace&, const Json&, const CancelToken&)> call;
 };
 
 const std::vector<Tool>& Tools() {
   static const std::vector<Tool> tools = {
-      {"open_profile",
+      {"open_profile", false,
        [](const core::Workspace&) {
          return Json{
              {"description",
-              "Open an NVIDIA Nsight Systems profile export (.sqlite) read-only and return its profileId and a "
+              "Open an NVIDIA Nsight Systems profile export (.sqlite) read-only and return its profile_id and a "
               "summary: devices, processes, time range (capture-clock ns), tables and capabilities. Pass the id to "
               "profile_info and run_skill."},
              {"inputSchema",
@@ -219,7 +228,7 @@ const std::vector<Tool>& Tools() {
                            {"path"})}};
        },
        OpenProfile},
-      {"profile_info",
+      {"profile_info", true,
        [](const core::Workspace&) {
          return Json{{"description",
                       "Summary of an open profile: devices, processes, time range (capture-clock ns), tables and "
@@ -229,7 +238,7 @@ const std::vector<Tool>& Tools() {
                                    {"profile_id"})}};
        },
        ProfileInfo},
-      {"list_skills",
+      {"list_skills", true,
        [](const core::Workspace&) {
          return Json{{"description",
                       "List the analyses run_skill can run, with every argument each accepts (name, type, default, "
@@ -237,7 +246,7 @@ const std::vector<Tool>& Tools() {
                      {"inputSchema", ObjectSchema(Json::object(), {})}};
        },
        ListSkills},
-      {"run_skill",
+      {"run_skill", false,
        [](const core::Workspace& workspace) {
          Json names = Json::array();
          for (const auto& skill : workspace.Skills()) names.push_back(skill->name());
@@ -246,7 +255,12 @@ const std::vector<Tool>& Tools() {
          Json args_property = Property(
              "object", "Arguments of the skill by name (see list_skills). Every skill accepts " + CommonArgsText() +
                            "; start/end are seconds from the profile start unless clock is \"capture_ns\".");
-         args_property["additionalProperties"] = {{"type", {"integer", "number", "string", "boolean", "null"}}};
+         // anyOf rather than a "type" array: some schema consumers (MCP inspector --strict) accept only one type.
+         Json scalar_types = Json::array();
+         for (const char* type : {"integer", "number", "string", "boolean", "null"}) {
+           scalar_types.push_back({{"type", type}});
+         }
+         args_property["additionalProperties"] = {{"anyOf", std::move(scalar_types)}};
          return Json{
              {"description",
               "Run one analysis on an open profile. Returns columns, rows, notes (coverage, the window used, "
@@ -273,17 +287,24 @@ protocol::Json ToolDefinitions(const core::Workspace& workspace) {
   return tools;
 }
 
-std::optional<ToolResult> RunTool(core::Workspace& workspace, const std::string& name,
-                                  const protocol::Json& arguments) {
+std::optional<ToolResult> RunTool(core::Workspace& workspace, const std::string& name, const protocol::Json& arguments,
+                                  const CancelToken& cancel) {
   for (const auto& tool : Tools()) {
     if (name != tool.name) continue;
     try {
-      return tool.call(workspace, arguments);
+      return tool.call(workspace, arguments, cancel);
     } catch (const InputError& e) {
       return ToolResult{fmt::format("Invalid arguments for {}: {}", name, e.what()), true};
     }
   }
   return std::nullopt;
+}
+
+bool IsCheapTool(const std::string& name) {
+  for (const auto& tool : Tools()) {
+    if (name == tool.name) return tool.cheap;
+  }
+  return true;
 }
 
 }  // namespace nsys::mcp

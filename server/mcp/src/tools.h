@@ -4,6 +4,7 @@
 #include <string>
 
 #include "nsys/core/workspace.h"
+#include "nsys/engine/cancel.h"
 #include "nsys/protocol/jsonrpc.h"
 
 namespace nsys::mcp {
@@ -18,7 +19,12 @@ struct ToolResult {
 protocol::Json ToolDefinitions(const core::Workspace& workspace);
 
 // Runs the named tool; nullopt when no tool has that name. `arguments` is the tools/call "arguments" member
-// (null when absent).
-std::optional<ToolResult> RunTool(core::Workspace& workspace, const std::string& name, const protocol::Json& arguments);
+// (null when absent). `cancel` stops a slow tool (opening, a skill's SQL); its result is then an error nobody reads.
+std::optional<ToolResult> RunTool(core::Workspace& workspace, const std::string& name, const protocol::Json& arguments,
+                                  const CancelToken& cancel = {});
+
+// Whether the tool answers in well under a millisecond whatever the profile (no loading, no analysis), so the reader
+// thread runs it itself. Unknown names are cheap too: they are refused at once.
+bool IsCheapTool(const std::string& name);
 
 }  // namespace nsys::mcp

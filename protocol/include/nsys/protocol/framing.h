@@ -16,8 +16,8 @@ struct FramingLimits {
 };
 
 // One decoded item: a message body, or a framing error. After an error the decoder resynchronises by
-// discarding input up to the next line that starts with "Content-Length:"; an oversized body is skipped without
-// buffering it.
+// discarding input up to the next "Content-Length:" header name, wherever it starts (not only at a line start:
+// back-to-back frames put the next header right after a body); an oversized body is skipped without buffering it.
 struct Frame {
   enum class Kind { kBody, kError } kind = Kind::kBody;
   std::string body;  // kBody
@@ -39,6 +39,10 @@ struct Frame {
 //    skipped as they arrive (never buffered): an announced 2 GB body costs no memory.
 //  - A malformed header line (no ':' or a name that is not an HTTP token, e.g. a raw JSON line) → error and resync
 //    right away, so junk typed on stdio is reported without waiting for a blank line.
+//  - Resync: the next "Content-Length" (any case, then optional blanks, then ':') anywhere after the start of the
+//    bad line, so "...}Content-Length: 40" (a frame right after a body whose length was too short) is found. The
+//    name may be split across Feed calls: a tail that could begin it ("...Content-Le") waits for more; everything
+//    before it is dropped, so junk costs no memory. One error frame per bad stretch, however long.
 class FrameDecoder {
  public:
   explicit FrameDecoder(FramingLimits limits = {});
@@ -56,7 +60,8 @@ class FrameDecoder {
   void FinishHeaderBlock(std::vector<Frame>& out);
   std::string ParseHeaderLine(std::string_view line);  // an error, or empty
   void StartHeaderBlock();
-  void StartResync(std::vector<Frame>& out, std::string error, bool at_line_start);
+  // Reports `error` and searches for the next header from buffer_[resume_at] on.
+  void StartResync(std::vector<Frame>& out, std::string error, size_t resume_at);
 
   FramingLimits limits_;
   State state_ = State::kHeader;
@@ -69,7 +74,6 @@ class FrameDecoder {
   size_t body_length_ = 0;
   std::string deferred_error_;  // known before the body's length is (e.g. a bad charset): reported at block end
   size_t skip_remaining_ = 0;
-  bool resync_at_line_start_ = true;  // kResync: buffer_[pos_] begins a line
 };
 
 // Frames a body for sending.

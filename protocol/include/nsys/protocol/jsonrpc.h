@@ -7,9 +7,9 @@
 #include <variant>
 #include <vector>
 
-namespace nsys::protocol {
+#include "nsys/protocol/json_parse.h"
 
-using Json = nlohmann::json;
+namespace nsys::protocol {
 
 // Error codes: JSON-RPC 2.0 and LSP.
 enum ErrorCode : int {
@@ -59,8 +59,10 @@ struct Response {
 using Message = std::variant<Request, Notification, Response>;
 
 // Parses one message body. Errors come back as the Response the server should send:
-//  - invalid UTF-8 (checked before JSON parsing, with the byte offset), invalid JSON, or nesting deeper than
-//    kMaxNestingDepth → -32700, id null;
+//  - anything ParseJsonText refuses: invalid UTF-8 (with the byte offset), invalid JSON, nesting deeper than
+//    kMaxNestingDepth, a number out of a double's range (1e400, even in the id) → -32700, id null;
+//  - a member name repeated in any object of the message → -32600 "duplicate member 'method'" (the path names a
+//    nested one: 'params.path'), with the message's id unless "id" itself is repeated;
 //  - a batch array → -32600 "batch requests are not supported" (LSP has no batches), id null;
 //  - not an object, a missing/wrong "jsonrpc", a non-string "method", an id that is not an integer or a string,
 //    "params" that is neither an object nor an array (an explicit null reads as absent), a malformed response → -32600
@@ -70,7 +72,6 @@ using Message = std::variant<Request, Notification, Response>;
 // gets a reply); "method" without "id" is a Notification; no "method" but "result" or "error" is a Response (the
 // client answering our own requests, e.g. window/workDoneProgress/create). A request id of null is refused.
 // Unknown members are ignored. A caller that receives an invalid *response* should log it rather than reply.
-inline constexpr int kMaxNestingDepth = 512;
 struct ParseResult {
   std::optional<Message> message;
   std::optional<Response> error;  // set when message is not

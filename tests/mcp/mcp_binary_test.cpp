@@ -1,0 +1,270 @@
+// Against the real binary: `nsys-ai mcp` serves requests concurrently, honours notifications/cancelled and shuts
+// down cleanly on SIGTERM; `nsys-ai serve --stdio` survives a body with a number past a double's range (issue 8).
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "mcp/child_process.h"
+#include "mcp/transcript_match.h"
+
+namespace nsys::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+constexpr auto kReplyTimeout = 60s;  // opening the sample profile on a busy 2-core machine, in a Debug build
+
+// A user skill whose SQL never ends on its own: a recursive CTE counting to 10^15. `n` only makes each call
+// distinct, so no result memo can answer one call from another.
+constexpr const char* kEndlessSkill = R"({
+  "name": "endless_count",
+  "description": "Counts forever (a test of cancellation).",
+  "args": [{"name": "n", "type": "int", "description": "Distinguishes calls.", "default": 0}],
+  "sql": "WITH RECURSIVE c(i) AS (SELECT :n UNION ALL SELECT i + 1 FROM c WHERE i < 1000000000000000) SELECT max(i) AS top FROM c"
+})";
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+class McpBinaryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_TRUE(fs::exists(NSYS_AI_BINARY)) << "the nsys-ai binary is not built: " << NSYS_AI_BINARY;
+    scratch_ = fs::temp_directory_path() / ("nsys-ai-mcp-binary-" + std::to_string(::getpid()) + "-" +
+                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(scratch_);
+    fs::create_directories(scratch_ / "skills");
+    std::ofstream(scratch_ / "skills" / "endless_count.skill.json") << kEndlessSkill;
+    stderr_path_ = (scratch_ / "stderr.log").string();
+  }
+  void TearDown() override {
+    child_.reset();
+    fs::remove_all(scratch_);
+  }
+
+  void Start(const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {NSYS_AI_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::string error;
+    child_ = ChildProcess::Start(
+        argv, {"XDG_CACHE_HOME=" + (scratch_ / "cache").string(), "XDG_CONFIG_HOME=" + (scratch_ / "config").string()},
+        stderr_path_, &error);
+    ASSERT_TRUE(child_) << error;
+  }
+
+  void StartMcp() {
+    Start({"mcp", "--no-cache", "--log-level", "info", "--skill-dir", (scratch_ / "skills").string()});
+    Send({{"jsonrpc", "2.0"},
+          {"id", 1},
+          {"method", "initialize"},
+          {"params", {{"protocolVersion", "2025-06-18"}, {"capabilities", Json::object()}}}});
+    ASSERT_EQ(Receive(kReplyTimeout)["id"], 1);
+    Send({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+  }
+
+  void OpenSample() {
+    Send(ToolCall(2, "open_profile", {{"path", std::string(NSYS_AI_SOURCE_DIR) + "/examples/h100_2gpu_1s.sqlite"}}));
+    const Json reply = Receive(kReplyTimeout);
+    ASSERT_EQ(reply["id"], 2);
+    ASSERT_EQ(reply["result"]["isError"], false) << reply.dump();
+  }
+
+  static Json ToolCall(int id, const std::string& tool, const Json& arguments) {
+    return {{"jsonrpc", "2.0"},
+            {"id", id},
+            {"method", "tools/call"},
+            {"params", {{"name", tool}, {"arguments", arguments}}}};
+  }
+  static Json Endless(int id) {
+    return ToolCall(id, "run_skill", {{"profile_id", "p1"}, {"skill", "endless_count"}, {"args", {{"n", id}}}});
+  }
+
+  void Send(const Json& message) { ASSERT_TRUE(child_->WriteLine(message.dump())) << Log(); }
+
+  // The next reply line as JSON; null on timeout or EOF (with a failure naming which).
+  Json Receive(std::chrono::milliseconds timeout) {
+    bool timed_out = false;
+    const std::optional<std::string> line = child_->ReadLine(timeout, &timed_out);
+    if (!line) {
+      ADD_FAILURE() << (timed_out ? "no reply within the timeout" : "nsys-ai closed its output") << Log();
+      return nullptr;
+    }
+    Json reply = Json::parse(*line, nullptr, false);
+    EXPECT_FALSE(reply.is_discarded()) << *line;
+    return reply;
+  }
+
+  // Waits until the server's log contains `text`.
+  bool LogContains(const std::string& text, std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (ReadFile(stderr_path_).find(text) != std::string::npos) return true;
+      std::this_thread::sleep_for(20ms);
+    }
+    return false;
+  }
+
+  std::string Log() { return "\n--- nsys-ai stderr ---\n" + ReadFile(stderr_path_); }
+
+  fs::path scratch_;
+  std::string stderr_path_;
+  std::unique_ptr<ChildProcess> child_;
+};
+
+TEST_F(McpBinaryTest, AnswersOtherRequestsWhileOneRunsAndHonoursCancellation) {
+  StartMcp();
+  OpenSample();
+  Send(Endless(10));
+  // Cheap requests (answered by the reader) and a real analysis on the pool both come back while 10 runs.
+  Send({{"jsonrpc", "2.0"}, {"id", 11}, {"method", "ping"}});
+  EXPECT_EQ(Receive(10s), Json::parse(R"({"jsonrpc":"2.0","id":11,"result":{}})"));
+  Send(ToolCall(12, "run_skill", {{"profile_id", "p1"}, {"skill", "top_kernels"}, {"args", {{"limit", 1}}}}));
+  const Json top = Receive(kReplyTimeout);
+  EXPECT_EQ(top["id"], 12);
+  EXPECT_EQ(top["result"]["isError"], false) << top.dump();
+  // An id already in progress is refused at once, and 10 keeps running.
+  Send(Endless(10));
+  EXPECT_EQ(Receive(10s), Json::parse(R"({"jsonrpc":"2.0","id":10,"error":{"code":-32600,)"
+                                      R"("message":"request id 10 is already used by a request in progress"}})"));
+  ASSERT_EQ(ReadFile(stderr_path_).find("request 10 was cancelled"), std::string::npos);
+
+  // Cancelled: its SQL stops (the log says so) and no reply is ever sent for it.
+  Send(
+      {{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", 10}, {"reason", "test"}}}});
+  EXPECT_TRUE(LogContains("mcp: request 10 was cancelled; stopped after", 20s)) << Log();
+  Send({{"jsonrpc", "2.0"}, {"id", 13}, {"method", "ping"}});
+  EXPECT_EQ(Receive(10s), Json::parse(R"({"jsonrpc":"2.0","id":13,"result":{}})"));
+  // A cancellation for an unknown or finished request is ignored, as the spec allows.
+  Send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", 12}}}});
+  Send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", "nope"}}}});
+  Send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", {1}}}}});
+
+  child_->CloseStdin();
+  bool timed_out = false;
+  const std::optional<std::string> extra = child_->ReadLine(20s, &timed_out);
+  EXPECT_FALSE(extra) << "a reply after the cancellation: " << *extra;
+  EXPECT_FALSE(timed_out) << Log();
+  EXPECT_EQ(child_->Wait(20s), std::optional<int>(0)) << Log();
+}
+
+TEST_F(McpBinaryTest, EndOfInputAnswersTheRequestsInProgressFirst) {
+  StartMcp();
+  OpenSample();
+  // Sent and followed at once by the end of input: the reply still comes, then the server exits 0.
+  Send(ToolCall(20, "run_skill", {{"profile_id", "p1"}, {"skill", "top_kernels"}, {"args", {{"limit", 2}}}}));
+  child_->CloseStdin();
+  const Json reply = Receive(kReplyTimeout);
+  EXPECT_EQ(reply["id"], 20);
+  EXPECT_EQ(reply["result"]["isError"], false) << reply.dump();
+  EXPECT_EQ(child_->Wait(20s), std::optional<int>(0)) << Log();
+}
+
+TEST_F(McpBinaryTest, SigtermCancelsRunningRequestsAndExitsZero) {
+  StartMcp();
+  OpenSample();
+  Send(Endless(30));
+  Send(Endless(31));
+  Send({{"jsonrpc", "2.0"}, {"id", 32}, {"method", "ping"}});
+  EXPECT_EQ(Receive(10s)["id"], 32);
+  ASSERT_TRUE(child_->Signal(SIGTERM));
+  bool timed_out = false;
+  const std::optional<std::string> extra = child_->ReadLine(20s, &timed_out);
+  EXPECT_FALSE(extra) << "no reply is owed to cancelled requests: " << *extra;
+  EXPECT_FALSE(timed_out) << Log();
+  EXPECT_EQ(child_->Wait(20s), std::optional<int>(0)) << Log();
+  EXPECT_NE(ReadFile(stderr_path_).find("mcp: SIGTERM received"), std::string::npos) << Log();
+}
+
+TEST_F(McpBinaryTest, AtMost64RequestsInProgress) {
+  StartMcp();
+  OpenSample();
+  for (int id = 100; id < 164; ++id) Send(Endless(id));  // 64: a few run, the rest wait for a worker
+  Send(Endless(164));
+  EXPECT_EQ(Receive(10s),
+            Json::parse(R"({"jsonrpc":"2.0","id":164,"error":{"code":-32803,"message":)"
+                        R"("too many requests in progress (the limit is 64); wait for replies or cancel some"}})"));
+  // A cancelled request keeps its place until a worker drops it; 100 runs first, so cancelling it makes room for one.
+  Send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", 100}}}});
+  ASSERT_TRUE(LogContains("mcp: request 100 was cancelled", 20s)) << Log();
+  Send(Endless(166));
+  Send(Endless(167));
+  EXPECT_EQ(Receive(10s)["id"], 167);
+  Send(ToolCall(168, "list_skills", Json::object()));  // cheap: answered by the reader, never refused for the limit
+  EXPECT_EQ(Receive(10s)["id"], 168);
+  ASSERT_TRUE(child_->Signal(SIGTERM));
+  bool timed_out = false;
+  const std::optional<std::string> extra = child_->ReadLine(20s, &timed_out);
+  EXPECT_FALSE(extra) << *extra;
+  EXPECT_EQ(child_->Wait(20s), std::optional<int>(0)) << Log();
+}
+
+TEST_F(McpBinaryTest, SigtermAndSigintWhenIdleExitZero) {
+  for (int signal : {SIGTERM, SIGINT}) {
+    StartMcp();
+    ASSERT_TRUE(child_->Signal(signal));
+    EXPECT_EQ(child_->Wait(20s), std::optional<int>(0)) << "signal " << signal << Log();
+  }
+}
+
+// stdin as the binary reads it (poll + read, not std::cin): a line past the limit is refused and dropped, lines
+// split across reads and a last line without its newline are served.
+TEST_F(McpBinaryTest, StdinLinesAreSplitAndBoundedAsSent) {
+  StartMcp();
+  ASSERT_TRUE(child_->Write(std::string(64u * 1024u * 1024u + 100u, ' ') + "x\n"));
+  EXPECT_EQ(Receive(20s), Json::parse(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,)"
+                                      R"("message":"message line longer than 67108864 bytes"}})"));
+  const std::string ping = R"({"jsonrpc":"2.0","id":40,"method":"ping"})";
+  ASSERT_TRUE(child_->Write(ping.substr(0, 10)));
+  std::this_thread::sleep_for(50ms);
+  ASSERT_TRUE(child_->Write(ping.substr(10) + "\r\n" + R"({"jsonrpc":"2.0","id":41,"method":"ping"})"));
+  EXPECT_EQ(Receive(10s)["id"], 40);
+  child_->CloseStdin();
+  EXPECT_EQ(Receive(10s)["id"], 41);
+  EXPECT_EQ(child_->Wait(20s), std::optional<int>(0)) << Log();
+}
+
+// serve --stdio, before `initialize`: a 1e400 id used to abort the process (exit 134).
+TEST_F(McpBinaryTest, ServeStdioAnswersAHugeNumberAndServesTheNextRequest) {
+  Start({"serve", "--stdio", "--no-cache"});
+  const auto frame = [](const std::string& body) {
+    return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  };
+  ASSERT_TRUE(child_->Write(frame(R"({"jsonrpc":"2.0","id":1e400,"method":"initialize","params":{}})")));
+  ASSERT_TRUE(child_->Write(frame(R"({"jsonrpc":"2.0","id":2,"method":"x","params":{"a":[-1e400]}})")));
+  ASSERT_TRUE(child_->Write(frame(R"({"jsonrpc":"2.0","id":3,"method":"initialize","method":"shutdown"})")));
+  ASSERT_TRUE(child_->Write(
+      frame(R"({"jsonrpc":"2.0","id":4,"method":"initialize","params":{"processId":null,"capabilities":{}}})")));
+  const std::vector<std::string> expected = {
+      R"({"error":{"code":-32700,"message":"invalid JSON: number overflow parsing '1e400'"},"id":null,"jsonrpc":"2.0"})",
+      R"({"error":{"code":-32700,"message":"invalid JSON: number overflow parsing '-1e400'"},"id":null,"jsonrpc":"2.0"})",
+      R"({"error":{"code":-32600,"message":"duplicate member 'method'"},"id":3,"jsonrpc":"2.0"})"};
+  for (const auto& want : expected) {
+    bool timed_out = false;
+    const std::optional<std::string> body = child_->ReadFrame(10s, &timed_out);
+    ASSERT_TRUE(body) << (timed_out ? "no reply" : "the server exited") << Log();
+    EXPECT_EQ(Json::parse(*body), Json::parse(want));
+  }
+  bool timed_out = false;
+  const std::optional<std::string> init = child_->ReadFrame(kReplyTimeout, &timed_out);
+  ASSERT_TRUE(init) << Log();
+  EXPECT_EQ(Json::parse(*init)["id"], 4);
+  EXPECT_TRUE(Json::parse(*init).contains("result")) << *init;
+  ASSERT_TRUE(child_->Write(frame(R"({"jsonrpc":"2.0","id":5,"method":"shutdown"})")));
+  ASSERT_TRUE(child_->ReadFrame(10s, &timed_out)) << Log();
+  ASSERT_TRUE(child_->Write(frame(R"({"jsonrpc":"2.0","method":"exit"})")));
+  EXPECT_EQ(child_->Wait(20s), std::optional<int>(0)) << Log();
+}
+
+}  // namespace
+}  // namespace nsys::testing

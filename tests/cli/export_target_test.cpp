@@ -276,8 +276,24 @@ TEST_F(ExportTargets, NsysPathInitializationOption) {
   ASSERT_TRUE(server.ok());
   const Json reply = server.Call("nsys/openProfile", {{"path", (dir_ / "r.nsys-rep").string()}});
   ASSERT_TRUE(reply.contains("error")) << reply.dump();
-  EXPECT_NE(reply["error"]["message"].get<std::string>().find((dir_ / "no-such-nsys").string()), std::string::npos)
+  EXPECT_NE(reply["error"]["message"].get<std::string>().find((dir_ / "no-such-nsys").string() +
+                                                              "`, which is not an executable file"),
+            std::string::npos)
       << reply.dump();
+
+  // A stand-in nsys named by nsysPath converts this session's report (it "converts" into mock.sqlite).
+  const fs::path fake = dir_ / "fake-nsys";
+  Write(fake,
+        "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'NVIDIA Nsight Systems version 2030.1.0.1'; exit 0; }\n"
+        "out=\nprev=\nfor a in \"$@\"; do [ \"$prev\" = --output ] && out=\"$a\"; prev=\"$a\"; done\ncp '" +
+            Fixture("mock.sqlite") + "' \"$out\"\n");
+  ::chmod(fake.c_str(), 0755);
+  ServeSession chosen({"serve", "--stdio"}, Env(), {{"nsysPath", fake.string()}});
+  ASSERT_TRUE(chosen.ok());
+  const Json converted = chosen.Call("nsys/openProfile", {{"path", (dir_ / "r.nsys-rep").string()}});
+  ASSERT_TRUE(converted.contains("result")) << converted.dump();
+  EXPECT_EQ(converted["result"]["info"]["sourcePath"], (dir_ / "r.nsys-rep").string()) << converted.dump();
+  EXPECT_NE(converted.dump().find("RTX 3080"), std::string::npos) << converted.dump();  // mock.sqlite's GPU
 }
 
 }  // namespace

@@ -340,8 +340,11 @@ Expected<std::string> ChooseNsys(const std::string& report, const OpenOptions& o
     if (nsys.empty()) {
       return MakeError(ErrorKind::kNotFound,
                        fmt::format("'{0}' is an Nsight Systems report (.nsys-rep); reading it needs the Nsight "
-                                   "Systems CLI `{1}`, which was not found on PATH. Convert it yourself with:\n{2}",
-                                   report, options.nsys_binary, ConvertYourselfHint(report)));
+                                   "Systems CLI `{1}`, which {2}. Convert it yourself with:\n{3}",
+                                   report, options.nsys_binary,
+                                   options.nsys_binary.find('/') == std::string::npos ? "was not found on PATH"
+                                                                                      : "is not an executable file",
+                                   ConvertYourselfHint(report)));
     }
     if (writer_known) {
       if (auto version = VersionOf(nsys); version && version->Compare(*writer) < 0) {

@@ -70,6 +70,10 @@ void FromJson(const Json& j, InitializationOptions& out, const std::string& path
   if (out.perfetto_origin) {
     if (auto problem = WebOriginProblem(*out.perfetto_origin)) FailAt(r.PathOf("perfettoOrigin"), *problem);
   }
+  r.Optional("nsysPath", out.nsys_path);
+  if (out.nsys_path && out.nsys_path->rfind('/', 0) != 0 && out.nsys_path->rfind("file:///", 0) != 0) {
+    FailAt(r.PathOf("nsysPath"), "must be an absolute path (or a file: URI) to an nsys binary");
+  }
 }
 void to_json(Json& j, const InitializationOptions& v) {
   j = Json::object();
@@ -77,6 +81,7 @@ void to_json(Json& j, const InitializationOptions& v) {
   SetIfPresent(j, "skillDirs", v.skill_dirs);
   if (v.log_level) j["logLevel"] = std::string(ToString(*v.log_level));
   SetIfPresent(j, "perfettoOrigin", v.perfetto_origin);
+  SetIfPresent(j, "nsysPath", v.nsys_path);
 }
 NSYS_DEFINE_FROM_JSON(InitializationOptions)
 

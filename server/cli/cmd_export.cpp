@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "nsys/lsp/trace_handlers.h"
+#include "nsys/trace/trace_output.h"
 #include "nsys/trace/trace_writer.h"
 #include "nsys/trace/validator.h"
 #include "open_profile.h"
@@ -38,6 +39,14 @@ trace::ValidationReport ValidateFile(const std::string& path) {
   return validator.Finish();
 }
 
+// "-" is stdout (refused when it is the profile, e.g. `>> profile.sqlite`); anything else is a path.
+Status CheckOutput(const std::string& output, const trace::OutputPolicy& policy) {
+  if (output == "-") return trace::CheckTraceStream(1, policy);
+  auto target = trace::CheckTraceOutput(output, policy);
+  if (!target) return target.error();
+  return {};
+}
+
 int RunExport(const CommandContext& ctx) {
   const auto output = ctx.args.Value("--output");
   if (!output || output->empty()) return UsageError("export", "-o/--output FILE is required");
@@ -49,11 +58,19 @@ int RunExport(const CommandContext& ctx) {
 
   // Ctrl-C cancels the write, so no partial temporary file is left next to the output.
   std::signal(SIGINT, [](int) { InterruptToken().cancel(); });
+  const bool to_stdout = *output == "-";
+  // Checked before the (possibly long) open and load, and again by the writer: a refused output is a usage error.
+  trace::OutputPolicy policy;
+  policy.force = ctx.args.Has("--force");
+  if (auto id = trace::FileIdOf(ctx.args.positionals()[0])) policy.profiles.push_back(*id);
+  if (Status ok = CheckOutput(*output, policy); !ok.ok()) return UsageError("export", ok.error().message);
   const auto started = std::chrono::steady_clock::now();
   core::Workspace workspace(ctx.config);
   auto opened = OpenWithProgress(workspace, ctx.args.positionals()[0]);
   if (!opened) return FailWith(opened.error());
   auto& profile = *opened->profile;
+  policy = trace::WithProfile(policy, profile);  // a converted report's export too
+  if (Status ok = CheckOutput(*output, policy); !ok.ok()) return UsageError("export", ok.error().message);
   auto options = ToTraceOptions(*selection, profile.info());
   if (!options) return FailWith(options.error());
   const auto opened_at = std::chrono::steady_clock::now();
@@ -62,7 +79,6 @@ int RunExport(const CommandContext& ctx) {
   if (!loaded.ok()) return FailWith(loaded.error());
   const auto loaded_at = std::chrono::steady_clock::now();
   // "-o -" streams to stdout (e.g. into gzip); the summary then goes to stderr.
-  const bool to_stdout = *output == "-";
   FILE* report_to = to_stdout ? stderr : stdout;
   Expected<trace::TraceStats> stats = MakeError(ErrorKind::kInternal, "not written");
   if (to_stdout) {
@@ -78,7 +94,7 @@ int RunExport(const CommandContext& ctx) {
     };
     stats = trace::ExportTrace(profile, *options, write_all, InterruptToken(), TerminalProgress("writing"));
   } else {
-    stats = trace::ExportTraceToFile(profile, *options, *output, InterruptToken(), TerminalProgress("writing"));
+    stats = trace::ExportTraceToFile(profile, *options, *output, InterruptToken(), TerminalProgress("writing"), policy);
   }
   ClearTerminalProgress();
   if (!stats) return FailWith(stats.error());
@@ -116,9 +132,13 @@ Command ExportCommand() {
       "GPU work goes on one track per GPU and CUDA stream, with utilisation and memcpy-bandwidth counters; CUDA API\n"
       "calls and NVTX ranges go on their real process and thread tracks, with arrows from each launch call to its\n"
       "kernel. Slices that overlap the window are kept whole. Open the result at https://ui.perfetto.dev, or use\n"
-      "'nsys-ai open' to hand it to a local browser directly.";
+      "'nsys-ai open' to hand it to a local browser directly.\n"
+      "An existing OUT is replaced only when it is a Perfetto trace (or empty); see --force.";
   command.options = {
       {"--output", 1, "OUT", "the trace file to write (required; '-' = stdout, e.g. to pipe into gzip)", false, "-o"},
+      {"--force", 0, "",
+       "replace an existing file that is not a Perfetto trace (never a profile, an SQLite database, a report, or a "
+       "device, FIFO or directory)"},
       {"--validate", 0, "", "read the written trace back through the semantic validator"},
       {"--format", 1, "FORMAT", "text (default) or json (the same fields as nsys/exportTrace)"},
   };

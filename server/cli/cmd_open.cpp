@@ -87,7 +87,8 @@ int RunOpen(const CommandContext& ctx) {
   const std::string stem = std::filesystem::path(lsp::TraceFileName(profile.info())).stem().string();
   const std::string path =
       (std::filesystem::path(channel.TraceDirectory()) / fmt::format("{}.{}.pftrace", stem, ::getpid())).string();
-  auto stats = trace::ExportTraceToFile(profile, *options, path, {}, TerminalProgress("writing trace"));
+  auto stats = trace::ExportTraceToFile(profile, *options, path, {}, TerminalProgress("writing trace"),
+                                        workspace.TraceOutputPolicy());
   ClearTerminalProgress();
   if (!stats) return FailWith(stats.error());
 

@@ -41,6 +41,9 @@ const std::vector<OptionSpec>& GlobalOptions() {
       {"--log-level", 1, "LEVEL", "error, warn (default), info or debug; logs go to stderr"},
       {"--log-file", 1, "PATH", "append logs to PATH instead of stderr"},
       {"--skill-dir", 1, "DIR", "also load user skills from DIR (repeatable)", true},
+      {"--nsys", 1, "PATH",
+       "the nsys that converts .nsys-rep reports (default: the newest found on PATH and in the standard install "
+       "locations)"},
   };
   return options;
 }

@@ -126,6 +126,10 @@ int Main(const std::vector<std::string>& argv) {
   CommandContext context{*args, {}};
   if (args->Has("--no-cache")) context.config.open.use_cache = false;
   context.config.skill_dirs = args->All("--skill-dir");
+  if (auto nsys = args->Value("--nsys")) {
+    if (nsys->empty()) return UsageError(command->name, "--nsys wants the path of an nsys binary");
+    context.config.open.nsys_binary = *nsys;
+  }
 
   const size_t positionals = args->positionals().size();
   if (positionals < command->min_positionals || positionals > command->max_positionals) {

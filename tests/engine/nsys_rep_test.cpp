@@ -1,5 +1,7 @@
 // .nsys-rep conversion through a stand-in `nsys` script: the real fork/exec, argv, progress, cache reuse,
 // failure and cancellation plumbing runs; only the converter itself is a copy of a fixture.
+#include "../../server/engine/src/nsys_rep.h"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -17,6 +19,7 @@ using ::nsys::testing::Fixture;
 using ::nsys::testing::TempDir;
 using ::nsys::testing::TestOptions;
 using ::testing::HasSubstr;
+using ::testing::Not;
 namespace fs = std::filesystem;
 
 std::vector<std::string> Lines(const std::string& path) {
@@ -134,6 +137,112 @@ TEST_F(NsysRepTest, CancelKillsTheConversion) {
   EXPECT_EQ(p.error().kind, ErrorKind::kCancelled);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
   EXPECT_TRUE(!fs::exists(cache_) || Listing(cache_).empty());
+}
+
+TEST(NsysRepVersions, ReadsTheWriterFromTheReportHeader) {
+  if (!testing::HaveFixtures()) GTEST_SKIP() << "fixtures absent";
+  auto head = [](const std::string& name) {
+    std::ifstream in(Fixture(name), std::ios::binary);
+    std::string bytes(256, '\0');
+    in.read(bytes.data(), 256);
+    return bytes;
+  };
+  auto nvfuser = ParseReportHeader(head("nvfuser_2024_6.nsys-rep"));
+  ASSERT_TRUE(nvfuser.has_value());
+  EXPECT_EQ(nvfuser->text, "2024.6.2");
+  EXPECT_EQ(nvfuser->parts, (std::vector<int>{2024, 6, 2}));
+  auto old = ParseReportHeader(head("a100_2proc_mpi.nsys-rep"));  // 2022.3.4 wrote no version: "Report 1."
+  ASSERT_TRUE(old.has_value());
+  EXPECT_TRUE(old->parts.empty());
+  EXPECT_FALSE(ParseReportHeader(head("mock.sqlite")).has_value());
+  EXPECT_FALSE(ParseReportHeader("NVIDIA Tegra Profiler Report ").has_value());
+
+  auto nsys = ParseNsysVersionOutput("NVIDIA Nsight Systems version 2022.4.2.1-df9881f\n");
+  ASSERT_TRUE(nsys.has_value());
+  EXPECT_EQ(nsys->text, "2022.4.2.1");
+  EXPECT_LT(nsys->Compare(*nvfuser), 0);
+  EXPECT_EQ(ParseNsysVersionOutput("NVIDIA Nsight Systems version 2024.6.2.225-32...")->Compare(*nvfuser), 0);
+  EXPECT_FALSE(ParseNsysVersionOutput("command not found").has_value());
+}
+
+class NsysChoiceTest : public NsysRepTest {
+ protected:
+  // opt/<version>/bin/nsys: prints its version, converts by copying mock.sqlite.
+  std::string Install(const std::string& version) {
+    const std::string dir = (fs::path(dir_ / "opt") / version / "bin").string();
+    fs::create_directories(dir);
+    testing::WriteFile(dir + "/nsys",
+                       "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'NVIDIA Nsight Systems version " + version +
+                           "-abc'; exit 0; fi\necho " + version + " > " + bin_ +
+                           "/used.txt\nout=\nprev=\nfor a in "
+                           "\"$@\"; do [ \"$prev\" = --output ] && out=\"$a\"; prev=\"$a\"; done\ncp '" +
+                           Fixture("mock.sqlite") + "' \"$out\"\n");
+    chmod((dir + "/nsys").c_str(), 0755);
+    return dir + "/nsys";
+  }
+  OpenOptions Searching() {
+    OpenOptions o = TestOptions(cache_);
+    o.nsys_search = {(fs::path(dir_ / "opt") / "*" / "bin" / "nsys").string()};
+    return o;
+  }
+  void ModernReport(const std::string& writer_tag) {
+    testing::WriteFile(report_, "NVIDIA Tegra Profiler Report " + writer_tag + ".\n\x0bLocal (CLI)");
+  }
+};
+
+TEST_F(NsysChoiceTest, PicksTheNewestInstalledNsys) {
+  if (!testing::HaveFixtures()) GTEST_SKIP() << "fixtures absent";
+  Install("2023.1.1.10");
+  const std::string newest = Install("2024.7.1.5");
+  Install("2024.2.3.1");
+  ModernReport("2024@6@2@25-246234924588v0");
+  auto chosen = ChooseNsys(report_, Searching());
+  ASSERT_TRUE(chosen.ok()) << chosen.error().message;
+  EXPECT_EQ(*chosen, newest);
+  auto p = Profile::Open(report_, Searching());
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  EXPECT_EQ(Lines(bin_ + "/used.txt"), (std::vector<std::string>{"2024.7.1.5"}));
+}
+
+TEST_F(NsysChoiceTest, TooOldEverywhereSaysBothVersionsAndWhatToDo) {
+  if (!testing::HaveFixtures()) GTEST_SKIP() << "fixtures absent";
+  Install("2023.1.1.10");
+  ModernReport("2030@1@0@1v0");
+  auto p = Profile::Open(report_, Searching());
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().kind, ErrorKind::kBadInput);
+  EXPECT_THAT(p.error().message, HasSubstr("written by Nsight Systems 2030.1.0"));
+  EXPECT_THAT(p.error().message, HasSubstr("Nsight Systems 2023.1.1.10"));
+  EXPECT_THAT(p.error().message, HasSubstr("--nsys PATH"));
+  EXPECT_THAT(p.error().message, HasSubstr("nsys export --type sqlite -o run 1.sqlite"));
+  EXPECT_FALSE(fs::exists(bin_ + "/used.txt")) << "an nsys that cannot read the report was run anyway";
+
+  // The user's choice is used as given, and refused with the same plain words when it is too old.
+  OpenOptions chosen = Searching();
+  chosen.nsys_binary = Install("2029.5.0.1");
+  auto q = Profile::Open(report_, chosen);
+  ASSERT_FALSE(q.ok());
+  EXPECT_THAT(q.error().message, HasSubstr("the chosen nsys (" + chosen.nsys_binary));
+}
+
+TEST_F(NsysChoiceTest, NsysOwnVersionErrorIsTranslated) {
+  FakeNsys("echo 'Exportation error: Version number is invalid: 2030@1@0@1v0'\nexit 1");
+  ModernReport("2030@1@0@1v0");  // the stand-in says no version, so only its own error tells
+  auto p = Profile::Open(report_, Options());
+  ASSERT_FALSE(p.ok());
+  EXPECT_THAT(p.error().message, HasSubstr("written by Nsight Systems 2030.1.0"));
+  EXPECT_THAT(p.error().message, Not(HasSubstr("Version number is invalid")));
+}
+
+TEST_F(NsysChoiceTest, AConvertedReportReopensWithoutNsys) {
+  if (!testing::HaveFixtures()) GTEST_SKIP() << "fixtures absent";
+  Install("2024.7.1.5");
+  ASSERT_TRUE(Profile::Open(report_, Searching()).ok());
+  fs::remove_all(dir_ / "opt");
+  OpenOptions none = TestOptions(cache_);
+  none.nsys_binary = "/nonexistent/nsys";
+  auto again = Profile::Open(report_, none);
+  EXPECT_TRUE(again.ok()) << again.error().message;
 }
 
 }  // namespace

@@ -137,6 +137,12 @@ Expected<OpenedProfile> Workspace::Open(const std::string& path, const engine::O
       WarmUp(profile, memo, cancel, warm);
     });
   }
+  for (const std::string* file : {&result.profile->info().path, &result.profile->info().source_path}) {
+    auto id = trace::FileIdOf(*file);
+    if (id && std::find(opened_files_.begin(), opened_files_.end(), *id) == opened_files_.end()) {
+      opened_files_.push_back(*id);
+    }
+  }
   profiles_[result.id] = std::move(entry);
   LogInfo(fmt::format("opened {} as {}", path, result.id));
   return result;
@@ -251,6 +257,32 @@ Expected<skills::Table> Workspace::RunSkill(const std::string& profile_id, const
   auto table = skills::Run(*skill, *(*entry)->profile, args, cancel, progress);
   if (table) memo.Store(skill, args, std::make_shared<const skills::Table>(*table));
   return table;
+}
+
+trace::OutputPolicy Workspace::TraceOutputPolicy() const {
+  trace::OutputPolicy policy;
+  std::lock_guard lock(mu_);
+  policy.profiles = opened_files_;
+  return policy;
+}
+
+trace::TraceCache& Workspace::TraceCache() {
+  std::lock_guard lock(mu_);
+  if (!trace_cache_) {
+    std::string dir = config_.open.cache_dir;
+    if (dir.empty()) {
+      if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+        dir = std::string(xdg) + "/nsys-ai";
+      } else if (const char* home = std::getenv("HOME"); home && *home) {
+        dir = std::string(home) + "/.cache/nsys-ai";
+      } else {
+        const char* tmp = std::getenv("TMPDIR");
+        dir = fmt::format("{}/nsys-ai-{}", tmp && *tmp ? tmp : "/tmp", ::getuid());
+      }
+    }
+    trace_cache_ = std::make_unique<trace::TraceCache>(dir + "/exported-traces", config_.trace_cache);
+  }
+  return *trace_cache_;
 }
 
 Expected<skills::ResultMemo::Stats> Workspace::MemoStats(const std::string& profile_id) const {

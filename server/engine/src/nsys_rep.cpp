@@ -2,18 +2,25 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <glob.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <mutex>
 
 #include "file_checks.h"
 
@@ -87,41 +94,21 @@ void KillGroup(pid_t child) {
   waitpid(child, &status, 0);
 }
 
-}  // namespace
+struct ChildRun {
+  int status = 0;      // as from waitpid
+  std::string output;  // stdout and stderr, the last 16 to 64 KB
+  bool timed_out = false;
+};
 
-std::vector<std::string> NsysExportArgv(const std::string& nsys, const std::string& output, const std::string& report) {
-  return {nsys, "export", "--type", "sqlite", "--output", output, report};
-}
-
-Expected<std::string> ConvertNsysRep(const std::string& report, const OpenOptions& options,
-                                     const ProgressSink& progress, const CancelToken& cancel) {
-  struct stat st {};
-  if (stat(report.c_str(), &st) != 0)
-    return MakeError(ErrorKind::kNotFound, fmt::format("No such file: '{}'.", report));
-  if (!S_ISREG(st.st_mode)) return MakeError(ErrorKind::kBadInput, fmt::format("'{}' is not a regular file.", report));
-  const std::string nsys = FindExecutable(options.nsys_binary);
-  if (nsys.empty())
-    return MakeError(ErrorKind::kNotFound,
-                     fmt::format("'{0}' is an Nsight Systems report (.nsys-rep); reading it needs the Nsight Systems "
-                                 "CLI `{1}`, which was not found on PATH. Convert it yourself with:\n"
-                                 "  nsys export --type sqlite -o {2}.sqlite {0}\nand open {2}.sqlite instead.",
-                                 report, options.nsys_binary, Stem(report)));
-  auto identity = IdentifyFile(report);
-  if (!identity) return identity.error();
-  // Conversions always go to the cache directory: the user's directory is never written.
-  std::string dir = CacheDir(options);
-  if (dir.empty()) dir = fmt::format("{}/nsys-ai", std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  const std::string out = fmt::format("{}/{}.sqlite", dir, identity->Key());
-  if (CheckExportFile(out).ok()) return out;  // converted before
-  const std::string partial = fmt::format("{}/{}.{}.partial.sqlite", dir, identity->Key(), getpid());
-  fs::remove(partial, ec);
-
+// Runs `args` (no shell) in its own process group, stdin from /dev/null, stdout and stderr captured, until it exits,
+// `cancel` fires (kCancelled; the group is killed) or `timeout` passes (the group is killed, timed_out set).
+// `on_tick` sees the output so far about every 100 ms.
+Expected<ChildRun> RunChild(const std::vector<std::string>& args, const CancelToken& cancel,
+                            std::chrono::milliseconds timeout,
+                            const std::function<void(const std::string&)>& on_tick = {}) {
   int pipefd[2];
   if (pipe2(pipefd, O_CLOEXEC) != 0)
     return MakeError(ErrorKind::kInternal, fmt::format("pipe() failed: {}.", std::strerror(errno)));
-  const std::vector<std::string> args = NsysExportArgv(nsys, partial, report);
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -142,18 +129,17 @@ Expected<std::string> ConvertNsysRep(const std::string& report, const OpenOption
   }
   close(pipefd[1]);
   setpgid(child, child);
-  std::string output;
-  const auto started = std::chrono::steady_clock::now();
-  auto last_report = started - std::chrono::seconds(1);
-  int status = 0;
+  ChildRun run;
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
   bool exited = false;
   bool pipe_open = true;
   while (!exited) {
-    if (cancel.cancelled()) {
+    if (cancel.cancelled() || std::chrono::steady_clock::now() > deadline) {
       close(pipefd[0]);
       KillGroup(child);
-      fs::remove(partial, ec);
-      return MakeError(ErrorKind::kCancelled, fmt::format("Converting '{}' was cancelled.", report));
+      if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "cancelled");
+      run.timed_out = true;
+      return run;
     }
     if (pipe_open) {
       pollfd p{pipefd[0], POLLIN, 0};
@@ -161,8 +147,8 @@ Expected<std::string> ConvertNsysRep(const std::string& report, const OpenOption
         char buf[4096];
         const ssize_t n = read(pipefd[0], buf, sizeof buf);
         if (n > 0) {
-          output.append(buf, static_cast<size_t>(n));
-          if (output.size() > 65536) output.erase(0, output.size() - 16384);
+          run.output.append(buf, static_cast<size_t>(n));
+          if (run.output.size() > 65536) run.output.erase(0, run.output.size() - 16384);
         } else if (n == 0) {
           pipe_open = false;
         }
@@ -170,28 +156,281 @@ Expected<std::string> ConvertNsysRep(const std::string& report, const OpenOption
     } else {
       usleep(50000);
     }
-    if (waitpid(child, &status, WNOHANG) == child) exited = true;
-    const auto now = std::chrono::steady_clock::now();
-    if (progress && now - last_report >= std::chrono::milliseconds(500)) {
-      last_report = now;
-      const double pct = LastPercent(output);
-      const auto secs = std::chrono::duration_cast<std::chrono::seconds>(now - started).count();
-      progress(pct < 0 ? 0.0 : pct, fmt::format("nsys export {} ({} s)", Stem(report), secs));
-    }
+    if (waitpid(child, &run.status, WNOHANG) == child) exited = true;
+    if (on_tick) on_tick(run.output);
   }
   // Drain what is left in the pipe for the error message.
   char buf[4096];
   ssize_t n;
-  while (pipe_open && (n = read(pipefd[0], buf, sizeof buf)) > 0) output.append(buf, static_cast<size_t>(n));
+  while (pipe_open && (n = read(pipefd[0], buf, sizeof buf)) > 0) run.output.append(buf, static_cast<size_t>(n));
   close(pipefd[0]);
-  const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return run;
+}
+
+bool IsExecutableFile(const std::string& path) {
+  struct stat st {};
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && access(path.c_str(), X_OK) == 0;
+}
+
+std::string Resolved(const std::string& path) {
+  std::error_code ec;
+  const fs::path canonical = fs::canonical(path, ec);
+  return ec ? path : canonical.string();
+}
+
+// Asks `nsys --version` once per binary (by path, size and mtime) per process: a second or so each.
+std::optional<NsysVersion> VersionOf(const std::string& nsys) {
+  static std::mutex mu;
+  static std::map<std::string, std::optional<NsysVersion>> known;
+  struct stat st {};
+  if (stat(nsys.c_str(), &st) != 0) return std::nullopt;
+  const std::string key =
+      fmt::format("{}\n{}\n{}", nsys, st.st_size, st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec);
+  {
+    std::lock_guard lock(mu);
+    if (auto it = known.find(key); it != known.end()) return it->second;
+  }
+  std::optional<NsysVersion> version;
+  auto run = RunChild({nsys, "--version"}, CancelToken(), std::chrono::seconds(20));
+  if (run && !run->timed_out && WIFEXITED(run->status) && WEXITSTATUS(run->status) == 0) {
+    version = ParseNsysVersionOutput(run->output);
+  }
+  std::lock_guard lock(mu);
+  if (known.size() > 256) known.clear();
+  known[key] = version;
+  return version;
+}
+
+std::optional<NsysVersion> ReportVersionOf(const std::string& report) {
+  std::ifstream in(report, std::ios::binary);
+  std::string head(256, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  return ParseReportHeader(head);
+}
+
+std::string DescribeCandidates(const std::vector<NsysCandidate>& candidates) {
+  std::string out;
+  for (const auto& c : candidates) {
+    out += fmt::format("\n  {} ({})", c.path, c.version ? c.version->text : "version unknown");
+  }
+  return out;
+}
+
+std::string ConvertYourselfHint(const std::string& report) {
+  return fmt::format("  nsys export --type sqlite -o {1}.sqlite {0}\nand open {1}.sqlite instead.", report,
+                     Stem(report));
+}
+
+// The plain answer to "nsys is older than the report".
+Error TooNewError(const std::string& report, const NsysVersion& writer, const std::string& nsys,
+                  const std::string& nsys_version, bool chosen) {
+  return MakeError(
+      ErrorKind::kBadInput,
+      fmt::format("'{0}' was written by Nsight Systems {1}, and the {2} nsys ({3}, Nsight Systems {4}) is older, so "
+                  "it cannot read the report. Install Nsight Systems {1} or newer (it is found in the standard "
+                  "install locations and on PATH; otherwise pass --nsys PATH, or initializationOptions.nsysPath), "
+                  "or convert the report where it was captured:\n{5}",
+                  report, writer.text, chosen ? "chosen" : "newest", nsys, nsys_version, ConvertYourselfHint(report)));
+}
+
+}  // namespace
+
+int NsysVersion::Compare(const NsysVersion& other) const {
+  for (size_t i = 0; i < 3; ++i) {
+    const int a = i < parts.size() ? parts[i] : 0;
+    const int b = i < other.parts.size() ? other.parts[i] : 0;
+    if (a != b) return a < b ? -1 : 1;
+  }
+  return 0;
+}
+
+std::optional<NsysVersion> ParseReportHeader(std::string_view head) {
+  constexpr std::string_view kMagic = "NVIDIA Tegra Profiler Report ";
+  if (head.substr(0, kMagic.size()) != kMagic) return std::nullopt;
+  head.remove_prefix(kMagic.size());
+  const size_t end = head.find('.');
+  if (end == std::string_view::npos || end == 0 || end > 64) return std::nullopt;
+  const std::string_view tag = head.substr(0, end);
+  NsysVersion version;
+  version.text = std::string(tag);
+  if (tag.find('@') == std::string_view::npos) return version;  // the old format: no writer version
+  // "2024@6@2@25-246234924588v0": year@release@patch@build.
+  size_t pos = 0;
+  for (int i = 0; i < 3; ++i) {
+    int v = 0;
+    const auto [p, ec] = std::from_chars(tag.data() + pos, tag.data() + tag.size(), v);
+    if (ec != std::errc() || p == tag.data() + pos) return version;
+    version.parts.push_back(v);
+    pos = static_cast<size_t>(p - tag.data());
+    if (pos < tag.size() && tag[pos] == '@') ++pos;
+  }
+  version.text = fmt::format("{}.{}.{}", version.parts[0], version.parts[1], version.parts[2]);
+  return version;
+}
+
+std::optional<NsysVersion> ParseNsysVersionOutput(std::string_view output) {
+  constexpr std::string_view kWord = "version ";
+  const size_t at = output.find(kWord);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view rest = output.substr(at + kWord.size());
+  NsysVersion version;
+  size_t pos = 0;
+  while (pos < rest.size() && version.parts.size() < 4) {
+    int v = 0;
+    const auto [p, ec] = std::from_chars(rest.data() + pos, rest.data() + rest.size(), v);
+    if (ec != std::errc() || p == rest.data() + pos) break;
+    version.parts.push_back(v);
+    pos = static_cast<size_t>(p - rest.data());
+    if (pos < rest.size() && rest[pos] == '.')
+      ++pos;
+    else
+      break;
+  }
+  if (version.parts.size() < 3) return std::nullopt;
+  version.text = fmt::format("{}.{}.{}", version.parts[0], version.parts[1], version.parts[2]);
+  if (version.parts.size() > 3) version.text += fmt::format(".{}", version.parts[3]);
+  return version;
+}
+
+const std::vector<std::string>& StandardNsysLocations() {
+  static const std::vector<std::string> patterns = {
+      "/opt/nvidia/nsight-systems/*/bin/nsys",
+      "/opt/nvidia/nsight-systems-cli/*/bin/nsys",
+      "/opt/nvidia/nsight-systems-cli/*/target-linux-*/nsys",
+      "/usr/local/cuda*/bin/nsys",
+      "/usr/local/cuda*/nsight-systems-*/bin/nsys",
+      "/usr/lib/nsight-systems/bin/nsys",
+      "/usr/lib/nsight-systems-*/bin/nsys",
+  };
+  return patterns;
+}
+
+std::vector<NsysCandidate> FindNsysCandidates(const std::vector<std::string>& patterns) {
+  std::vector<std::string> paths;
+  if (std::string on_path = FindExecutable("nsys"); !on_path.empty()) paths.push_back(on_path);
+  for (const std::string& pattern : patterns) {
+    glob_t found{};
+    if (glob(pattern.c_str(), GLOB_NOSORT, nullptr, &found) == 0) {
+      for (size_t i = 0; i < found.gl_pathc; ++i) paths.emplace_back(found.gl_pathv[i]);
+    }
+    globfree(&found);
+  }
+  std::vector<NsysCandidate> candidates;
+  std::vector<std::string> seen;
+  for (const std::string& path : paths) {
+    if (!IsExecutableFile(path)) continue;
+    const std::string real = Resolved(path);
+    if (std::find(seen.begin(), seen.end(), real) != seen.end()) continue;
+    seen.push_back(real);
+    candidates.push_back({path, VersionOf(path)});
+  }
+  std::stable_sort(candidates.begin(), candidates.end(), [](const NsysCandidate& a, const NsysCandidate& b) {
+    if (a.version && b.version) return a.version->Compare(*b.version) > 0;
+    return a.version.has_value() && !b.version.has_value();
+  });
+  return candidates;
+}
+
+Expected<std::string> ChooseNsys(const std::string& report, const OpenOptions& options) {
+  const std::optional<NsysVersion> writer = ReportVersionOf(report);
+  const bool writer_known = writer && !writer->parts.empty();
+  if (!options.nsys_binary.empty()) {  // the user's choice: no search, but the same plain answer when it is too old
+    const std::string nsys = FindExecutable(options.nsys_binary);
+    if (nsys.empty()) {
+      return MakeError(ErrorKind::kNotFound,
+                       fmt::format("'{0}' is an Nsight Systems report (.nsys-rep); reading it needs the Nsight "
+                                   "Systems CLI `{1}`, which {2}. Convert it yourself with:\n{3}",
+                                   report, options.nsys_binary,
+                                   options.nsys_binary.find('/') == std::string::npos ? "was not found on PATH"
+                                                                                      : "is not an executable file",
+                                   ConvertYourselfHint(report)));
+    }
+    if (writer_known) {
+      if (auto version = VersionOf(nsys); version && version->Compare(*writer) < 0) {
+        return TooNewError(report, *writer, nsys, version->text, true);
+      }
+    }
+    return nsys;
+  }
+  const auto candidates =
+      FindNsysCandidates(options.nsys_search.empty() ? StandardNsysLocations() : options.nsys_search);
+  if (candidates.empty()) {
+    return MakeError(ErrorKind::kNotFound,
+                     fmt::format("'{0}' is an Nsight Systems report (.nsys-rep); reading it needs the Nsight Systems "
+                                 "CLI `nsys`, which was not found on PATH nor in the standard install locations "
+                                 "(/opt/nvidia/nsight-systems*, /usr/local/cuda*, /usr/lib/nsight-systems). Pass "
+                                 "--nsys PATH (or initializationOptions.nsysPath), or convert it yourself with:\n{1}",
+                                 report, ConvertYourselfHint(report)));
+  }
+  const NsysCandidate& newest = candidates.front();
+  if (writer_known && newest.version && newest.version->Compare(*writer) < 0) {
+    Error e = TooNewError(report, *writer, newest.path, newest.version->text, false);
+    if (candidates.size() > 1) e.message += "\nnsys found here:" + DescribeCandidates(candidates);
+    return e;
+  }
+  return newest.path;
+}
+
+std::vector<std::string> NsysExportArgv(const std::string& nsys, const std::string& output, const std::string& report) {
+  return {nsys, "export", "--type", "sqlite", "--output", output, report};
+}
+
+Expected<std::string> ConvertNsysRep(const std::string& report, const OpenOptions& options,
+                                     const ProgressSink& progress, const CancelToken& cancel) {
+  struct stat st {};
+  if (stat(report.c_str(), &st) != 0)
+    return MakeError(ErrorKind::kNotFound, fmt::format("No such file: '{}'.", report));
+  if (!S_ISREG(st.st_mode)) return MakeError(ErrorKind::kBadInput, fmt::format("'{}' is not a regular file.", report));
+  auto identity = IdentifyFile(report);
+  if (!identity) return identity.error();
+  // Conversions always go to the cache directory: the user's directory is never written.
+  std::string dir = CacheDir(options);
+  if (dir.empty()) dir = fmt::format("{}/nsys-ai", std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const std::string out = fmt::format("{}/{}.sqlite", dir, identity->Key());
+  if (CheckExportFile(out).ok()) return out;  // converted before: no nsys needed
+  auto nsys = ChooseNsys(report, options);
+  if (!nsys) return nsys.error();
+  const std::string partial = fmt::format("{}/{}.{}.partial.sqlite", dir, identity->Key(), getpid());
+  fs::remove(partial, ec);
+
+  const auto started = std::chrono::steady_clock::now();
+  auto last_report = started - std::chrono::seconds(1);
+  auto on_tick = [&](const std::string& output) {
+    const auto now = std::chrono::steady_clock::now();
+    if (!progress || now - last_report < std::chrono::milliseconds(500)) return;
+    last_report = now;
+    const double pct = LastPercent(output);
+    const auto secs = std::chrono::duration_cast<std::chrono::seconds>(now - started).count();
+    progress(pct < 0 ? 0.0 : pct, fmt::format("nsys export {} ({} s)", Stem(report), secs));
+  };
+  auto run = RunChild(NsysExportArgv(*nsys, partial, report), cancel, std::chrono::hours(24), on_tick);
+  if (!run) {
+    fs::remove(partial, ec);
+    if (run.error().kind == ErrorKind::kCancelled)
+      return MakeError(ErrorKind::kCancelled, fmt::format("Converting '{}' was cancelled.", report));
+    return run.error();
+  }
+  const int status = run->status;
+  const bool ok = !run->timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (!ok || !fs::exists(partial)) {
     fs::remove(partial, ec);
+    // nsys's own words for a report newer than itself; the header normally caught this before the run.
+    if (run->output.find("Version number is invalid") != std::string::npos) {
+      NsysVersion writer;
+      writer.text = "a newer release";
+      if (auto v = ReportVersionOf(report); v && !v->parts.empty()) writer = *v;
+      auto version = VersionOf(*nsys);
+      return TooNewError(report, writer, *nsys, version ? version->text : "version unknown",
+                         !options.nsys_binary.empty());
+    }
     const std::string how = WIFEXITED(status) ? fmt::format("exit code {}", WEXITSTATUS(status))
                                               : fmt::format("signal {}", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     return MakeError(ErrorKind::kBadInput,
-                     fmt::format("`nsys export` could not convert '{}' ({}{}). Its last output:\n{}", report, how,
-                                 ok ? ", and it wrote no output file" : "", LastLines(output, 8)));
+                     fmt::format("`nsys export` ({}) could not convert '{}' ({}{}). Its last output:\n{}", *nsys,
+                                 report, how, ok ? ", and it wrote no output file" : "", LastLines(run->output, 8)));
   }
   fs::rename(partial, out, ec);
   if (ec)

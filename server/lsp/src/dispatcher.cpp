@@ -10,6 +10,7 @@
 
 #include "nsys/core/log.h"
 #include "nsys/lsp/converters.h"
+#include "nsys/lsp/handlers.h"
 #include "nsys/lsp/method_table.h"
 #include "progress.h"
 
@@ -333,6 +334,7 @@ bool DispatcherCore::AcceptInitialize(const protocol::Request& request) {
   if (const auto& options = params.value->initialization_options) {
     settings.no_cache = options->no_cache.value_or(false);
     settings.perfetto_origin = options->perfetto_origin.value_or("");
+    if (options->nsys_path) settings.nsys_path = PathFromClient(*options->nsys_path);
     if (options->log_level) core::SetLogLevel(ToCoreLevel(*options->log_level));
   }
   settings_ = std::move(settings);

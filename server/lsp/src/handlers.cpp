@@ -99,6 +99,7 @@ void OnWorkDoneProgressCancel(const WorkDoneProgressCancelParams& params, Notifi
 Expected<Json> OnOpenProfile(const protocol::OpenProfileParams& params, RequestContext& ctx) {
   engine::OpenOptions options = ctx.workspace().config().open;
   if (params.no_cache.value_or(ctx.settings().no_cache)) options.use_cache = false;
+  if (!ctx.settings().nsys_path.empty()) options.nsys_binary = ctx.settings().nsys_path;
   auto opened = ctx.workspace().Open(PathFromClient(params.path), options, ctx.progress(), ctx.cancel());
   if (!opened) return opened.error();
   return ProfileSummaryJson(opened->id, opened->profile->info());

@@ -57,20 +57,6 @@ std::string FreshTracePath(const std::string& dir, const engine::ProfileInfo& in
   return (std::filesystem::path(dir) / fmt::format("{}.{}.{}.pftrace", stem, ::getpid(), ++counter)).string();
 }
 
-std::string DefaultTraceDirectory(const core::Workspace& workspace) {
-  std::string cache = workspace.config().open.cache_dir;
-  if (cache.empty()) {
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
-      cache = std::string(xdg) + "/nsys-ai";
-    } else if (const char* home = std::getenv("HOME"); home && *home) {
-      cache = std::string(home) + "/.cache/nsys-ai";
-    } else {
-      cache = (std::filesystem::temp_directory_path() / "nsys-ai").string();
-    }
-  }
-  return cache + "/traces";
-}
-
 Status EnsureDirectory(const std::string& dir) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -188,16 +174,22 @@ Expected<Json> OnExportTrace(const protocol::ExportTraceParams& params, RequestC
     return result;
   }
 
+  // Without `output` the trace goes to the workspace's bounded trace cache (trace_output.h: TraceCache).
+  trace::TraceCache* cache = params.output ? nullptr : &ctx.workspace().TraceCache();
   std::string path;
-  if (params.output) {
-    path = PathFromClient(*params.output);
+  if (cache != nullptr) {
+    auto fresh = cache->NewPath(std::filesystem::path(TraceFileName((*profile)->info())).stem().string());
+    if (!fresh) return fresh.error();
+    path = std::move(*fresh);
   } else {
-    const std::string dir = DefaultTraceDirectory(ctx.workspace());
-    if (Status made = EnsureDirectory(dir); !made.ok()) return made.error();
-    path = FreshTracePath(dir, (*profile)->info());
+    path = PathFromClient(*params.output);
   }
-  auto stats = trace::ExportTraceToFile(**profile, *options, path, ctx.cancel(), ctx.progress());
+  auto stats = trace::ExportTraceToFile(**profile, *options, path, ctx.cancel(), ctx.progress(),
+                                        ctx.workspace().TraceOutputPolicy());
   if (!stats) return stats.error();
+  if (cache != nullptr) {
+    for (const auto& gone : cache->Added(path)) core::LogDebug(fmt::format("trace cache: removed {}", gone));
+  }
   Json result = ExportResultJson(*stats, path, gzip_requested);
   result["streamed"] = false;
   return result;
@@ -216,7 +208,8 @@ Expected<Json> OnOpenInPerfetto(const protocol::OpenInPerfettoParams& params, Re
   const std::string dir = publisher->TraceDirectory();
   if (Status made = EnsureDirectory(dir); !made.ok()) return made.error();
   const std::string path = FreshTracePath(dir, (*profile)->info());
-  auto stats = trace::ExportTraceToFile(**profile, *options, path, ctx.cancel(), ctx.progress());
+  auto stats = trace::ExportTraceToFile(**profile, *options, path, ctx.cancel(), ctx.progress(),
+                                        ctx.workspace().TraceOutputPolicy());
   if (!stats) return stats.error();
   if (ctx.cancel().cancelled()) {
     std::error_code ec;

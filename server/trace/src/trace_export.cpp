@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "nsys/trace/trace_output.h"
 #include "nsys/trace/trace_writer.h"
 #include "trace_builder.h"
 
@@ -86,42 +87,25 @@ Expected<TraceStats> ExportTrace(engine::Profile& profile, const TraceOptions& o
   return WriteTrace(input, options, sink, cancel, write_progress);
 }
 
+OutputPolicy WithProfile(OutputPolicy policy, const engine::Profile& profile) {
+  for (const std::string* path : {&profile.info().path, &profile.info().source_path}) {
+    if (auto id = FileIdOf(*path)) policy.profiles.push_back(*id);
+  }
+  return policy;
+}
+
 Expected<TraceStats> ExportTraceToFile(engine::Profile& profile, const TraceOptions& options, const std::string& path,
-                                       const CancelToken& cancel, const ProgressSink& progress) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    return MakeError(ErrorKind::kInvalidArgument, fmt::format("The trace output '{}' is a directory.", path));
-  }
-  std::string temp = path + ".XXXXXX";
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) {
-    return MakeError(ErrorKind::kInvalidArgument,
-                     fmt::format("Cannot create the trace file next to '{}': {}.", path, std::strerror(errno)));
-  }
-  ::fchmod(fd, 0644);  // mkstemp creates 0600; a trace is an ordinary output file
-  auto write_all = [fd, &temp](std::string_view chunk) -> Status {
-    while (!chunk.empty()) {
-      const ssize_t n = ::write(fd, chunk.data(), chunk.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        return MakeError(ErrorKind::kInternal, fmt::format("Writing '{}' failed: {}.", temp, std::strerror(errno)));
-      }
-      chunk.remove_prefix(static_cast<size_t>(n));
-    }
-    return {};
-  };
-  Expected<TraceStats> stats = ExportTrace(profile, options, write_all, cancel, progress);
-  const bool closed = ::close(fd) == 0;
-  if (stats.ok() && !closed) {
-    stats = MakeError(ErrorKind::kInternal, fmt::format("Closing '{}' failed: {}.", temp, std::strerror(errno)));
-  }
-  if (stats.ok()) {
-    fs::rename(temp, path, ec);
-    if (ec)
-      stats = MakeError(ErrorKind::kInternal, fmt::format("Cannot move the trace to '{}': {}.", path, ec.message()));
-  }
-  if (!stats.ok()) fs::remove(temp, ec);
+                                       const CancelToken& cancel, const ProgressSink& progress,
+                                       const OutputPolicy& policy) {
+  const OutputPolicy guarded = WithProfile(policy, profile);
+  auto target = CheckTraceOutput(path, guarded);
+  if (!target) return target.error();
+  auto writer = TraceFileWriter::Create(std::move(*target), guarded);
+  if (!writer) return writer.error();
+  Expected<TraceStats> stats = ExportTrace(
+      profile, options, [&](std::string_view chunk) { return writer->Write(chunk); }, cancel, progress);
+  if (!stats) return stats;  // the writer removes its temporary file
+  if (Status moved = writer->Commit(); !moved.ok()) return moved.error();
   return stats;
 }
 

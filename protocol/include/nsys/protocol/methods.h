@@ -238,6 +238,7 @@ struct InitializationOptions {
   std::optional<std::vector<std::string>> skill_dirs;
   std::optional<LogLevel> log_level;
   std::optional<std::string> perfetto_origin;  // this session's Perfetto UI; a web origin (see WebOriginProblem)
+  std::optional<std::string> nsys_path;  // the nsys that converts .nsys-rep reports: an absolute path or file: URI
   bool operator==(const InitializationOptions&) const = default;
 };
 

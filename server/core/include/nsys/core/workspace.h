@@ -13,6 +13,7 @@
 #include "nsys/engine/profile.h"
 #include "nsys/skills/registry.h"
 #include "nsys/skills/result_memo.h"
+#include "nsys/trace/trace_output.h"
 
 namespace nsys::core {
 
@@ -30,6 +31,8 @@ struct WorkspaceConfig {
   // thread so that the first request for them is answered from the result memo. The one-shot CLI leaves it empty
   // (it would load tables nobody asked for).
   std::vector<WarmCall> warm_skills;
+  // Traces written for exportTrace calls without `output` (in <cache>/exported-traces): how many stay, and how long.
+  trace::TraceCacheLimits trace_cache;
 };
 
 // The calls worth warming: the whole-profile NVTX and launch analyses with their defaults, and nvtx_summary as nsys
@@ -73,6 +76,12 @@ class Workspace {
   // Blocks until the profile's warm-up (WorkspaceConfig::warm_skills) has finished; for tests and benchmarks.
   void WaitForWarmUp(const std::string& profile_id);
 
+  // The files of every profile this workspace opened (open now or closed since), and their conversions: what a
+  // trace output may never replace (trace_output.h). By device and inode, so links to them count too.
+  trace::OutputPolicy TraceOutputPolicy() const;
+  // The cache of traces written without an output path; created on first use, its traces removed with the workspace.
+  trace::TraceCache& TraceCache();
+
   // A copy: skill folders can change (AddSkillDirs) while other threads read the configuration.
   WorkspaceConfig config() const {
     std::lock_guard lock(mu_);
@@ -99,6 +108,8 @@ class Workspace {
   std::unordered_map<std::string, std::shared_ptr<Entry>> profiles_;
   int next_id_ = 1;
   skills::Registry registry_;
+  std::vector<trace::FileId> opened_files_;  // distinct files only: one entry per profile file, whatever the path
+  std::unique_ptr<trace::TraceCache> trace_cache_;
 };
 
 }  // namespace nsys::core

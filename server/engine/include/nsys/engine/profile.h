@@ -49,7 +49,11 @@ struct OpenOptions {
   uint64_t cache_budget_bytes = uint64_t{20} << 30;
   bool load_all_in_background = true;  // start loading every event table right after open
   int worker_threads = 2;              // loader threads
-  std::string nsys_binary = "nsys";    // for .nsys-rep conversion
+  // The Nsight Systems CLI that converts .nsys-rep reports: a path, or a name looked up on PATH. Empty = the newest
+  // `nsys` on PATH or in the standard install locations (nsys_search) that can read the report.
+  std::string nsys_binary;
+  // Glob patterns of `nsys` binaries searched besides PATH; empty = StandardNsysLocations() (nsys_rep.h).
+  std::vector<std::string> nsys_search;
   // How often Require() reports progress; the editor shows at most a few updates a second anyway.
   std::chrono::milliseconds progress_interval{200};
 };

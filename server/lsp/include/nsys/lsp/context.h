@@ -32,6 +32,7 @@ struct SessionSettings {
   ClientFeatures client;
   bool no_cache = false;  // initializationOptions.noCache: openProfile skips the warm cache unless it says otherwise
   std::string perfetto_origin;  // initializationOptions.perfettoOrigin (checked); empty = the side channel's default
+  std::string nsys_path;  // initializationOptions.nsysPath: converts this session's .nsys-rep; empty = the server's
 };
 
 // Server-wide knobs. Services that handlers need from outside the LSP layer (e.g. the Perfetto HTTP side channel,

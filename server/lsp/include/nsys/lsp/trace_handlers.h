@@ -53,7 +53,9 @@ std::string TraceFileName(const engine::ProfileInfo& info);
 std::string TraceTitle(const engine::ProfileInfo& info, const engine::ResolvedWindow& window);
 
 // nsys/exportTrace: with a partialResultToken the trace streams as {chunk: base64, offset} values; with `output`
-// (or without a token) it is written to that file (or one in the cache) and the result carries its path.
+// (or without a token) it is written to that file (or one in the workspace's bounded trace cache) and the result
+// carries its path. `output` is checked by trace::CheckTraceOutput against every profile the workspace opened: a
+// refusal is -32602 naming the reason.
 Expected<protocol::Json> OnExportTrace(const protocol::ExportTraceParams& params, RequestContext& ctx);
 // nsys/openInPerfetto: writes the trace, publishes it on the side channel, returns {url, port, token, expiresAt,
 // deepLink?} and, when the client supports it, asks it to open the URL (window/showDocument, external).

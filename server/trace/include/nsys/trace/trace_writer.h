@@ -21,6 +21,7 @@
 #include "nsys/engine/model.h"
 #include "nsys/engine/profile.h"
 #include "nsys/engine/window.h"
+#include "nsys/trace/trace_output.h"
 
 namespace nsys::trace {
 
@@ -93,10 +94,15 @@ engine::Need NeedsFor(const TraceOptions& options);
 Expected<TraceStats> ExportTrace(engine::Profile& profile, const TraceOptions& options, const ChunkSink& sink,
                                  const CancelToken& cancel = {}, const ProgressSink& progress = {});
 
-// Writes to `path` through a temporary file in the same directory, renamed into place on success and removed on
-// any error or cancellation, so `path` never holds a partial trace.
+// Writes to `path` when trace_output.h's checks allow it (the profile being exported is always protected, besides
+// `policy.profiles`): through a temporary file in the target's directory, renamed onto the resolved target on success
+// and removed on any error or cancellation, so `path` never holds a partial trace. A refused output is
+// kInvalidArgument naming the reason.
 Expected<TraceStats> ExportTraceToFile(engine::Profile& profile, const TraceOptions& options, const std::string& path,
-                                       const CancelToken& cancel = {}, const ProgressSink& progress = {});
+                                       const CancelToken& cancel = {}, const ProgressSink& progress = {},
+                                       const OutputPolicy& policy = {});
+// `policy` plus the files of `profile` (its export and, for a converted report, the report).
+OutputPolicy WithProfile(OutputPolicy policy, const engine::Profile& profile);
 
 // "1.23 GB", "512 KB": for messages.
 std::string HumanBytes(int64_t bytes);

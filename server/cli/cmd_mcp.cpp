@@ -10,6 +10,7 @@ Command McpCommand() {
   command.details =
       "Speaks the Model Context Protocol's stdio transport: one JSON-RPC message per line on stdin/stdout, logs on\n"
       "stderr. Runs until stdin closes.";
+  command.options = {SkillTimeoutOption()};
   command.run = [](const CommandContext& ctx) {
     core::WorkspaceConfig config = ctx.config;
     config.warm_skills = core::DefaultWarmSkills();  // agents ask the heavy NVTX questions first

@@ -126,6 +126,11 @@ int Main(const std::vector<std::string>& argv) {
   CommandContext context{*args, {}};
   if (args->Has("--no-cache")) context.config.open.use_cache = false;
   context.config.skill_dirs = args->All("--skill-dir");
+  if (auto timeout = args->Value("--skill-timeout")) {
+    auto parsed = core::ParseSkillTimeout(*timeout);
+    if (!parsed) return UsageError(command->name, "--skill-timeout: " + parsed.error().message);
+    context.config.skill_timeout = *parsed;
+  }
 
   const size_t positionals = args->positionals().size();
   if (positionals < command->min_positionals || positionals > command->max_positionals) {

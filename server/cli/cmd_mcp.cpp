@@ -12,6 +12,7 @@ Command McpCommand() {
       "stderr. Requests run concurrently (replies may come in any order); notifications/cancelled stops one.\n"
       "Runs until stdin closes (requests in progress are answered first) or SIGTERM/SIGINT (they are cancelled);\n"
       "both exit with status 0.";
+  command.options = {SkillTimeoutOption()};
   command.run = [](const CommandContext& ctx) {
     core::WorkspaceConfig config = ctx.config;
     config.warm_skills = core::DefaultWarmSkills();  // agents ask the heavy NVTX questions first

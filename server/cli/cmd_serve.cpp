@@ -156,6 +156,7 @@ Command ServeCommand() {
       {"--workers", 1, "N", "worker threads for requests (default: 2 to 4, by core count)"},
   };
   for (auto& option : PerfettoChannelOptions()) command.options.push_back(std::move(option));  // trace_cli.h
+  command.options.push_back(SkillTimeoutOption());
   command.run = RunServe;
   return command;
 }

@@ -140,6 +140,7 @@ Command SkillRunCommand() {
       {"--arg", 1, "NAME=VALUE", "a skill argument (repeatable)", true},
       {"--full-names", 0, "", "do not shorten or cut long names in table/markdown output"},
       {"--format", 1, "FORMAT", "table (default), json, csv or markdown"},
+      SkillTimeoutOption(),
   };
   command.min_positionals = command.max_positionals = 2;
   command.run = RunSkillRun;

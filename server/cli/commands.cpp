@@ -48,6 +48,10 @@ const std::vector<OptionSpec>& GlobalOptions() {
   return options;
 }
 
+OptionSpec SkillTimeoutOption() {
+  return {"--skill-timeout", 1, "SECONDS", "stop a user skill's SQL after SECONDS (default 5)"};
+}
+
 int UsageError(const std::string& command, const std::string& message) {
   if (command.empty()) {
     std::fprintf(stderr, "nsys-ai: %s\nRun 'nsys-ai help' for usage.\n", message.c_str());

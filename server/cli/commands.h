@@ -36,6 +36,10 @@ const std::vector<Command>& Commands();
 // Options every subcommand accepts (--help, --no-cache, --log-level, --log-file, --skill-dir).
 const std::vector<OptionSpec>& GlobalOptions();
 
+// --skill-timeout SECONDS, for the commands that run user skills (skill run, serve, mcp); main() applies it to
+// CommandContext::config.skill_timeout.
+OptionSpec SkillTimeoutOption();
+
 // Prints "nsys-ai COMMAND: message" and a pointer to the help on stderr; returns kExitUsage.
 int UsageError(const std::string& command, const std::string& message);
 // Prints "nsys-ai: message" on stderr; returns kExitFailure.

@@ -130,6 +130,11 @@ int Main(const std::vector<std::string>& argv) {
     if (nsys->empty()) return UsageError(command->name, "--nsys wants the path of an nsys binary");
     context.config.open.nsys_binary = *nsys;
   }
+  if (auto timeout = args->Value("--skill-timeout")) {
+    auto parsed = core::ParseSkillTimeout(*timeout);
+    if (!parsed) return UsageError(command->name, "--skill-timeout: " + parsed.error().message);
+    context.config.skill_timeout = *parsed;
+  }
 
   const size_t positionals = args->positionals().size();
   if (positionals < command->min_positionals || positionals > command->max_positionals) {

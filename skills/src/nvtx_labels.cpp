@@ -18,7 +18,7 @@ Expected<NvtxLabels> NvtxLabels::Build(const engine::Profile& profile, bool spli
     // Domain-create rows are not ranges, so the engine does not load them; they are few, read them here.
     auto result = profile.Query(
         "SELECT domainId, (globalTid >> 24) & 16777215, text FROM NVTX_EVENTS WHERE eventType = 75 ORDER BY start",
-        cancel, 100000);
+        cancel);
     if (!result) {
       if (result.error().kind == ErrorKind::kCancelled) return result.error();
       labels.warning_ =

@@ -7,12 +7,34 @@
 namespace nsys::skills {
 namespace {
 
-// Rows x columns plus the notes: a fair measure of a table's memory without walking its strings.
-size_t CellsOf(const Table& table) {
-  return table.rows.size() * std::max<size_t>(1, table.columns.size()) + table.notes.size() + 1;
+// Heap bytes of a string beyond the object itself (none while it fits the small-string buffer).
+size_t HeapBytes(const std::string& s) {
+  static const size_t kInline = std::string().capacity();
+  return s.capacity() > kInline ? s.capacity() + 1 : 0;
+}
+
+// What one entry costs besides its table: the key (stored once, in the map), the map node and the LRU node.
+size_t EntryOverhead(const std::string& key) {
+  constexpr size_t kNodes = 96;  // an unordered_map node with its Entry and bucket, plus a list node
+  return sizeof(std::string) + HeapBytes(key) + kNodes;
 }
 
 }  // namespace
+
+size_t ResultMemo::BytesOf(const Table& table) {
+  size_t bytes = sizeof(Table) + table.columns.capacity() * sizeof(Column);
+  for (const Column& c : table.columns) bytes += HeapBytes(c.name) + HeapBytes(c.description);
+  bytes += table.rows.capacity() * sizeof(std::vector<Value>);
+  for (const auto& row : table.rows) {
+    bytes += row.capacity() * sizeof(Value);
+    for (const Value& v : row) {
+      if (const auto* s = std::get_if<std::string>(&v)) bytes += HeapBytes(*s);
+    }
+  }
+  bytes += table.notes.capacity() * sizeof(std::string);
+  for (const auto& note : table.notes) bytes += HeapBytes(note);
+  return bytes;
+}
 
 std::string ResultMemo::KeyOf(const Skill& skill, const Args& args) {
   std::string key = skill.name();
@@ -61,33 +83,31 @@ bool ResultMemo::Contains(const std::shared_ptr<const Skill>& skill, const Args&
 
 void ResultMemo::Store(const std::shared_ptr<const Skill>& skill, const Args& args,
                        std::shared_ptr<const Table> table) {
-  const size_t cells = CellsOf(*table);
-  if (cells > max_cells_) return;
-  const std::string key = KeyOf(*skill, args);
+  std::string key = KeyOf(*skill, args);
+  const size_t bytes = EntryOverhead(key) + BytesOf(*table);
   std::lock_guard lock(mu_);
-  if (auto it = entries_.find(key); it != entries_.end()) {
-    cells_ -= it->second.cells;
-    lru_.erase(it->second.lru);
-    entries_.erase(it);
-  }
-  lru_.push_front(key);
-  entries_.emplace(key, Entry{skill, std::move(table), cells, lru_.begin()});
-  cells_ += cells;
+  if (auto it = entries_.find(key); it != entries_.end()) EraseLocked(it);
+  if (bytes > max_bytes_) return;
+  auto it = entries_.emplace(std::move(key), Entry{skill, std::move(table), bytes, {}}).first;
+  lru_.push_front(&it->first);
+  it->second.lru = lru_.begin();
+  bytes_ += bytes;
   EvictLocked();
 }
 
+void ResultMemo::EraseLocked(Map::iterator it) {
+  bytes_ -= it->second.bytes;
+  lru_.erase(it->second.lru);
+  entries_.erase(it);
+}
+
 void ResultMemo::EvictLocked() {
-  while (cells_ > max_cells_ && !lru_.empty()) {
-    auto it = entries_.find(lru_.back());
-    cells_ -= it->second.cells;
-    entries_.erase(it);
-    lru_.pop_back();
-  }
+  while (bytes_ > max_bytes_ && !lru_.empty()) EraseLocked(entries_.find(*lru_.back()));
 }
 
 ResultMemo::Stats ResultMemo::stats() const {
   std::lock_guard lock(mu_);
-  return {hits_, misses_, entries_.size(), cells_};
+  return {hits_, misses_, entries_.size(), bytes_, max_bytes_};
 }
 
 }  // namespace nsys::skills

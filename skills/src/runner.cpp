@@ -208,7 +208,7 @@ Expected<Value> ParseArgText(const ArgSpec& spec, const std::string& text) {
 }
 
 Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& raw_args, const CancelToken& cancel,
-                    const ProgressSink& progress) {
+                    const ProgressSink& progress, const RunOptions& options) {
   const std::vector<ArgSpec> common_specs = CommonArgs();
   const std::vector<ArgSpec> all_specs = AllArgs(skill);
   std::set<std::string> common_names;
@@ -252,7 +252,7 @@ Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& ra
 
   Expected<Table> result = MakeError(ErrorKind::kInternal, "The skill did not run.");
   try {
-    const Context ctx{profile, *filter, own, cancel};
+    const Context ctx{profile, *filter, own, cancel, options.user_skill_timeout};
     result = skill.run(ctx);
   } catch (const std::bad_alloc&) {
     return MakeError(ErrorKind::kInternal, fmt::format("Skill '{}' ran out of memory.", skill.name()));
@@ -282,7 +282,8 @@ Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& ra
 }
 
 Expected<Table> RunByName(const Registry& registry, const std::string& skill_name, engine::Profile& profile,
-                          const Args& raw_args, const CancelToken& cancel, const ProgressSink& progress) {
+                          const Args& raw_args, const CancelToken& cancel, const ProgressSink& progress,
+                          const RunOptions& options) {
   auto skill = registry.Find(skill_name);
   if (!skill) {
     std::string known;
@@ -290,7 +291,7 @@ Expected<Table> RunByName(const Registry& registry, const std::string& skill_nam
     return MakeError(ErrorKind::kNotFound,
                      fmt::format("Unknown skill '{}'. Known skills: {}.", skill_name, known.empty() ? "none" : known));
   }
-  return Run(*skill, profile, raw_args, cancel, progress);
+  return Run(*skill, profile, raw_args, cancel, progress, options);
 }
 
 }  // namespace nsys::skills

@@ -158,7 +158,12 @@ class UserSkill final : public Skill {
         params[p] = std::holds_alternative<bool>(v) ? Value(int64_t{std::get<bool>(v) ? 1 : 0}) : v;
       }
     }
-    auto result = ctx.profile.Query(sql_, params, ctx.cancel, max_rows_);
+    engine::QueryLimits limits;
+    limits.max_rows = max_rows_;
+    limits.max_result_bytes = kUserSkillResultBytes;
+    limits.time_budget = ctx.user_skill_timeout;
+    limits.time_budget_hint = "see --skill-timeout";
+    auto result = ctx.profile.Query(sql_, params, ctx.cancel, limits);
     if (!result) {
       const Error& e = result.error();
       if (e.message.find("no such table") != std::string::npos) {
@@ -229,7 +234,8 @@ Error Bad(const std::string& origin, const std::string& problem) {
 Expected<Value> DefaultValue(const json& j, ArgType type) {
   switch (type) {
     case ArgType::kInt:
-      if (j.is_number_integer()) return Value(j.get<int64_t>());
+      if (j.is_number_integer() && !(j.is_number_unsigned() && j.get<uint64_t>() > uint64_t{INT64_MAX}))
+        return Value(j.get<int64_t>());
       break;
     case ArgType::kDouble:
       if (j.is_number()) return Value(j.get<double>());
@@ -322,7 +328,7 @@ Expected<std::shared_ptr<const Skill>> ParseUserSkill(const std::string& json_te
                       [&](const ArgSpec& s) { return s.name == spec.name; })) {
         return Bad(origin, fmt::format("{}: argument '{}' is declared twice", where, spec.name));
       }
-      const std::string type = arg.value("type", std::string());
+      const std::string type = arg.contains("type") && arg["type"].is_string() ? arg["type"].get<std::string>() : "";
       if (type == "int") {
         spec.type = ArgType::kInt;
       } else if (type == "double") {
@@ -372,10 +378,17 @@ Expected<std::shared_ptr<const Skill>> ParseUserSkill(const std::string& json_te
     for (const auto& t : tables) skill->requires_tables_.push_back(t.get<std::string>());
   }
   if (doc.contains("max_rows")) {
-    if (!doc["max_rows"].is_number_integer() || doc["max_rows"].get<int64_t>() <= 0) {
+    // JSON parses a positive integer as unsigned, a negative one as signed.
+    const json& max_rows = doc["max_rows"];
+    if (!max_rows.is_number_unsigned() || max_rows.get<uint64_t>() == 0) {
       return Bad(origin, "'max_rows' must be a positive integer");
     }
-    skill->max_rows_ = doc["max_rows"].get<int64_t>();
+    if (max_rows.get<uint64_t>() > static_cast<uint64_t>(kMaxUserSkillRows)) {
+      return Bad(origin, fmt::format("'max_rows' is {}, over the cap of {} rows a user skill may return; aggregate "
+                                     "in the SQL or lower it",
+                                     max_rows.get<uint64_t>(), kMaxUserSkillRows));
+    }
+    skill->max_rows_ = max_rows.get<int64_t>();
   }
   if (doc.contains("notes")) {
     const json& notes = doc["notes"];

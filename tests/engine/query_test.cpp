@@ -65,7 +65,7 @@ TEST_F(QueryTest, WithExplainAndCommentsAndTrailingSemicolon) {
 }
 
 TEST_F(QueryTest, CapsRowsButCountsThemAll) {
-  auto r = profile_->Query("SELECT start FROM CUPTI_ACTIVITY_KIND_KERNEL", {}, 10);
+  auto r = profile_->Query("SELECT start FROM CUPTI_ACTIVITY_KIND_KERNEL", {}, {.max_rows = 10});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->rows.size(), 10u);
   EXPECT_EQ(r->total_rows, 3442);

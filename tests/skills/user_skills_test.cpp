@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -255,6 +256,95 @@ TEST(UserSkills, EngineRefusesWhatTheLoaderCannotSee) {
     auto result = RunOn(**skill, "h100_2gpu_1s.sqlite");
     ASSERT_FALSE(result.ok()) << sql;
     EXPECT_TRUE(Contains(result.error().message, "sneaky")) << result.error().message;
+  }
+}
+
+TEST(UserSkills, MaxRowsIsCapped) {
+  auto with_max_rows = [](const std::string& value) {
+    return skills::ParseUserSkill(
+        R"js({"name": "capped", "description": "x", "sql": "SELECT 1", "max_rows": )js" + value + "}",
+        "capped.skill.json");
+  };
+  EXPECT_TRUE(with_max_rows("100000").ok());
+  for (const char* over : {"100001", "2000000000", "18446744073709551615"}) {
+    auto r = with_max_rows(over);
+    ASSERT_FALSE(r.ok()) << over;
+    EXPECT_TRUE(Contains(r.error().message, "over the cap of 100000 rows")) << r.error().message;
+    EXPECT_TRUE(Contains(r.error().message, "capped.skill.json")) << r.error().message;
+  }
+  for (const char* bad : {"0", "-5", "1.5", "\"10\"", "1e30", "null"}) {
+    auto r = with_max_rows(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_TRUE(Contains(r.error().message, "'max_rows' must be a positive integer")) << r.error().message;
+  }
+  EXPECT_EQ(skills::kMaxUserSkillRows, 100000);
+}
+
+TEST(UserSkills, MalformedFieldsAreErrorsNotExceptions) {
+  // Each of these used to reach a nlohmann::json type_error (which would end the process) or a wrapped integer.
+  for (
+      const char* text : {
+          R"js({"name": "t", "description": "x", "sql": "SELECT :n", "args": [{"name": "n", "type": 5}]})js",
+          R"js({"name": "t", "description": "x", "sql": "SELECT :n", "args": [{"name": "n", "type": "int", "default": 18446744073709551615}]})js",
+          R"js({"name": "t", "description": "x", "sql": "SELECT :n", "args": [{"name": "n", "type": ["int"]}]})js",
+      }) {
+    auto r = skills::ParseUserSkill(text, "t.skill.json");
+    ASSERT_FALSE(r.ok()) << text;
+    EXPECT_TRUE(Contains(r.error().message, "t.skill.json")) << r.error().message;
+  }
+}
+
+Expected<skills::Table> RunWithTimeout(const std::string& json, std::chrono::milliseconds timeout) {
+  auto skill = skills::ParseUserSkill(json, "limits.skill.json");
+  if (!skill) return skill.error();
+  auto profile = OpenFixture("h100_2gpu_1s.sqlite");
+  if (!profile) return MakeError(ErrorKind::kInternal, "no fixture");
+  skills::RunOptions options;
+  options.user_skill_timeout = timeout;
+  return skills::Run(**skill, *profile, {}, {}, {}, options);
+}
+
+TEST(UserSkills, EndlessSkillStopsAtItsTimeBudget) {
+  NSYS_REQUIRE_FIXTURES();
+  const auto t0 = std::chrono::steady_clock::now();
+  auto r = RunWithTimeout(
+      R"js({"name": "endless", "description": "x",
+            "sql": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"})js",
+      std::chrono::milliseconds(250));
+  const auto elapsed = std::chrono::steady_clock::now() - t0;
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::kLimitExceeded);
+  EXPECT_EQ(r.error().message,
+            "User skill 'endless' (limits.skill.json): The query stopped after 0.25 s (its time budget; see "
+            "--skill-timeout).");
+  EXPECT_LT(elapsed, std::chrono::milliseconds(250 + 1500));  // includes opening the fixture
+  EXPECT_EQ(skills::kDefaultUserSkillTimeout, std::chrono::seconds(5));
+}
+
+TEST(UserSkills, HugeResultIsRefusedNamingTheLimit) {
+  NSYS_REQUIRE_FIXTURES();
+  auto r = RunWithTimeout(
+      R"js({"name": "huge", "description": "x", "max_rows": 100000,
+            "sql": "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000) SELECT x, printf('%.1000c', 'a') AS pad FROM c"})js",
+      std::chrono::seconds(30));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::kLimitExceeded);
+  EXPECT_TRUE(Contains(r.error().message, "User skill 'huge'")) << r.error().message;
+  EXPECT_TRUE(Contains(r.error().message, "its result passed 64 MiB (the result size limit)")) << r.error().message;
+  EXPECT_EQ(skills::kUserSkillResultBytes, size_t{64} << 20);
+}
+
+TEST(UserSkills, TokenizerPointerIsRefusedNamingTheFunction) {
+  NSYS_REQUIRE_FIXTURES();
+  for (const char* sql :
+       {"SELECT hex(fts3_tokenizer('simple')) AS p", "SELECT fts3_tokenizer('simple', x'4141414141414141') AS p"}) {
+    auto r = RunWithTimeout(std::string(R"js({"name": "tok", "description": "x", "sql": ")js") + sql + R"js("})js",
+                            std::chrono::seconds(5));
+    ASSERT_FALSE(r.ok()) << sql;
+    EXPECT_EQ(r.error().kind, ErrorKind::kInvalidArgument);
+    EXPECT_TRUE(Contains(r.error().message, "User skill 'tok'")) << r.error().message;
+    EXPECT_TRUE(Contains(r.error().message, "it calls fts3_tokenizer(), which is not among the functions"))
+        << r.error().message;
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <utility>
 
@@ -53,6 +54,26 @@ void LowerThisThreadsPriority() {
 }
 
 }  // namespace
+
+Expected<std::chrono::milliseconds> SkillTimeoutFromSeconds(double seconds) {
+  const double max_seconds = static_cast<double>(kMaxSkillTimeout.count()) / 1000.0;
+  if (!std::isfinite(seconds) || seconds <= 0 || seconds > max_seconds) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     fmt::format("the skill timeout must be a number of seconds above 0 and at most {:g}, not {:g}",
+                                 max_seconds, seconds));
+  }
+  return std::chrono::milliseconds(std::max<int64_t>(1, std::llround(seconds * 1000.0)));
+}
+
+Expected<std::chrono::milliseconds> ParseSkillTimeout(const std::string& text) {
+  char* end = nullptr;
+  const double seconds = text.empty() ? 0 : std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0') {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     fmt::format("the skill timeout must be a number of seconds (e.g. 5 or 0.5), not '{}'", text));
+  }
+  return SkillTimeoutFromSeconds(seconds);
+}
 
 std::vector<WarmCall> DefaultWarmSkills() {
   return {{"nvtx_summary", {}},
@@ -129,6 +150,7 @@ Expected<OpenedProfile> Workspace::Open(const std::string& path, const engine::O
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, fmt::format("opening {} was cancelled", path));
   auto entry = std::make_shared<Entry>();
   entry->profile = std::move(opened.value());
+  entry->memo = std::make_shared<skills::ResultMemo>(config().memo_budget_bytes);
   const std::vector<WarmCall> warm = options.load_all_in_background ? config().warm_skills : std::vector<WarmCall>{};
   std::lock_guard lock(mu_);
   OpenedProfile result{fmt::format("p{}", next_id_++), entry->profile};
@@ -238,12 +260,15 @@ std::vector<std::string> Workspace::AddSkillDirs(const std::vector<std::string>&
 
 Expected<skills::Table> Workspace::RunSkill(const std::string& profile_id, const std::string& skill_name,
                                             const skills::Args& args, const CancelToken& cancel,
-                                            const ProgressSink& progress) {
+                                            const ProgressSink& progress,
+                                            std::optional<std::chrono::milliseconds> skill_timeout) {
   auto entry = EntryOf(profile_id);
   if (!entry) return entry.error();
   std::shared_ptr<const skills::Skill> skill;
+  skills::RunOptions options;
   {
     std::lock_guard lock(mu_);
+    options.user_skill_timeout = skill_timeout.value_or(config_.skill_timeout);
     skill = registry_.Find(skill_name);
     if (!skill) {
       return MakeError(ErrorKind::kNotFound,
@@ -254,7 +279,7 @@ Expected<skills::Table> Workspace::RunSkill(const std::string& profile_id, const
   // meanwhile is safe.
   skills::ResultMemo& memo = *(*entry)->memo;
   if (auto known = memo.Find(skill, args)) return *known;
-  auto table = skills::Run(*skill, *(*entry)->profile, args, cancel, progress);
+  auto table = skills::Run(*skill, *(*entry)->profile, args, cancel, progress, options);
   if (table) memo.Store(skill, args, std::make_shared<const skills::Table>(*table));
   return table;
 }

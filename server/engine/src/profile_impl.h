@@ -19,6 +19,7 @@
 #include "link.h"
 #include "loaders.h"
 #include "nsys/engine/profile.h"
+#include "query_pool.h"
 #include "schema.h"
 #include "snapshot.h"
 #include "sqlite_db.h"
@@ -83,9 +84,10 @@ class ProfileImpl final : public Profile {
   const OverheadTable& overhead() const override { return overhead_; }
   AttributionCoverage coverage() const override;
   std::string NvtxFullName(int32_t row) const override;
-  Expected<SqlResult> Query(const std::string& sql, const CancelToken& cancel, int64_t max_rows) const override;
+  Expected<SqlResult> Query(const std::string& sql, const CancelToken& cancel,
+                            const QueryLimits& limits) const override;
   Expected<SqlResult> Query(const std::string& sql, const SqlParams& params, const CancelToken& cancel,
-                            int64_t max_rows) const override;
+                            const QueryLimits& limits) const override;
 
   // Set up by Open() before the first Require().
   ProfileInfo info_;
@@ -141,7 +143,7 @@ class ProfileImpl final : public Profile {
   void ClearStaging(StageId id);  // frees a failed load's partial rows
   std::vector<StageId> Closure(Need needs) const;
   Expected<SqlResult> RunQuery(const std::string& sql, const SqlParams* params, const CancelToken& cancel,
-                               int64_t max_rows) const;
+                               const QueryLimits& limits) const;
 
   OpenOptions options_;
   const bool trace_;  // NSYS_ENGINE_TRACE set: task timings on stderr (for scripts/bench)
@@ -175,8 +177,7 @@ class ProfileImpl final : public Profile {
   NvtxMarkTable nvtx_marks_;
   OverheadTable overhead_;
 
-  mutable std::mutex query_mu_;
-  mutable std::optional<sql::Db> query_db_;
+  mutable QueryPool query_pool_;  // connections for Query()
 };
 
 }  // namespace nsys::engine

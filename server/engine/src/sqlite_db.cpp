@@ -10,6 +10,32 @@ std::string FileName(sqlite3* db) {
   const char* name = db ? sqlite3_db_filename(db, "main") : nullptr;
   return name ? name : "";
 }
+
+// Settings every connection gets. Fails closed: a library that cannot turn one off is not used for untrusted input.
+Status Harden(sqlite3* db, const std::string& path) {
+  struct Setting {
+    int op;
+    int value;
+    const char* what;
+  };
+  static constexpr Setting kSettings[] = {
+      // fts3_tokenizer(name, blob) installs a raw pointer as a tokenizer (Debian builds enable it): a query could
+      // make the next FTS access call through any address.
+      {SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, "turn off FTS3 tokenizer pointers"},
+      {SQLITE_DBCONFIG_DEFENSIVE, 1, "turn on defensive mode"},
+      {SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, "stop trusting the schema"},
+      {SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, "turn off extension loading"},
+  };
+  for (const Setting& s : kSettings) {
+    int now = -1;
+    if (sqlite3_db_config(db, s.op, s.value, &now) != SQLITE_OK || now != s.value) {
+      return MakeError(ErrorKind::kInternal, fmt::format("SQLite {} cannot {} on '{}', so the file is not opened.",
+                                                         sqlite3_libversion(), s.what, path));
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 void ConfigureOnce() {
@@ -44,6 +70,8 @@ Db& Db::operator=(Db&& other) noexcept {
   std::swap(db_, other.db_);
   std::swap(cancel_, other.cancel_);
   std::swap(abort_, other.abort_);
+  std::swap(deadline_, other.deadline_);
+  std::swap(deadline_passed_, other.deadline_passed_);
   return *this;
 }
 
@@ -57,6 +85,7 @@ Expected<Db> Db::OpenReadOnly(const std::string& path) {
     return SqliteError(rc, "opening it: " + detail, path);
   }
   sqlite3_extended_result_codes(db.db_, 1);
+  if (Status s = Harden(db.db_, path); !s.ok()) return s.error();
   if (Status s = db.Exec("PRAGMA query_only=1"); !s.ok()) return s.error();
   return db;
 }
@@ -83,16 +112,23 @@ Expected<Stmt> Db::Prepare(const std::string& sql) const {
 }
 
 int Db::ProgressHandler(void* self) {
-  const auto* db = static_cast<const Db*>(self);
+  auto* db = static_cast<Db*>(self);
   if (db->abort_ && db->abort_->load(std::memory_order_relaxed)) return 1;
   if (db->cancel_ && db->cancel_->cancelled()) return 1;
+  if (db->deadline_ && Clock::now() >= *db->deadline_) {
+    db->deadline_passed_ = true;
+    return 1;
+  }
   return 0;
 }
 
-void Db::WatchCancel(const CancelToken* cancel, const std::atomic<bool>* abort) {
+void Db::WatchCancel(const CancelToken* cancel, const std::atomic<bool>* abort,
+                     std::optional<Clock::time_point> deadline) {
   cancel_ = cancel;
   abort_ = abort;
-  if (cancel_ || abort_) {
+  deadline_ = deadline;
+  deadline_passed_ = false;
+  if (cancel_ || abort_ || deadline_) {
     sqlite3_progress_handler(db_, 10000, &Db::ProgressHandler, this);
   } else {
     sqlite3_progress_handler(db_, 0, nullptr, nullptr);

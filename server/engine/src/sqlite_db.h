@@ -3,7 +3,9 @@
 #include <sqlite3.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,11 +30,14 @@ class Db {
   ~Db();
   // Move before WatchCancel(): the progress handler keeps `this`.
   Db(Db&& other) noexcept : db_(other.db_) { other.db_ = nullptr; }
+  using Clock = std::chrono::steady_clock;
   Db& operator=(Db&& other) noexcept;
   Db(const Db&) = delete;
   Db& operator=(const Db&) = delete;
 
-  // Read-only, immutable, query_only. Errors name `path`.
+  // Read-only, immutable, query_only, and hardened against what a crafted schema or statement could reach: FTS3
+  // tokenizer pointers off, defensive mode on, the schema untrusted (its views and triggers may only call innocuous
+  // functions), extension loading off. Errors name `path`.
   static Expected<Db> OpenReadOnly(const std::string& path);
 
   sqlite3* get() const { return db_; }
@@ -42,9 +47,12 @@ class Db {
   Status Exec(const std::string& sql);
   Expected<Stmt> Prepare(const std::string& sql) const;
 
-  // Makes running statements stop with SQLITE_INTERRUPT when `cancel` fires or `*abort` becomes true.
-  // Checked every ~10k virtual machine steps.
-  void WatchCancel(const CancelToken* cancel, const std::atomic<bool>* abort);
+  // Makes running statements stop with SQLITE_INTERRUPT when `cancel` fires, `*abort` becomes true or `deadline`
+  // passes. Checked every ~10k virtual machine steps (well under a millisecond).
+  void WatchCancel(const CancelToken* cancel, const std::atomic<bool>* abort,
+                   std::optional<Clock::time_point> deadline = std::nullopt);
+  // Whether the last interruption came from the deadline (not from cancel or abort).
+  bool deadline_passed() const { return deadline_passed_; }
 
   std::string ErrorMessage() const { return db_ ? sqlite3_errmsg(db_) : "no database"; }
 
@@ -53,6 +61,8 @@ class Db {
   sqlite3* db_ = nullptr;
   const CancelToken* cancel_ = nullptr;
   const std::atomic<bool>* abort_ = nullptr;
+  std::optional<Clock::time_point> deadline_;
+  bool deadline_passed_ = false;
 };
 
 class Stmt {

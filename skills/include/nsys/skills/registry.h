@@ -39,13 +39,19 @@ Expected<Value> ParseArgText(const ArgSpec& spec, const std::string& text);
 // "int", "double", "string", "bool".
 const char* ArgTypeName(ArgType type);
 
+// Limits a front end sets for one run.
+struct RunOptions {
+  std::chrono::milliseconds user_skill_timeout = kDefaultUserSkillTimeout;  // see Context::user_skill_timeout
+};
+
 // Validates raw arguments (common + the skill's own: unknown names, wrong types, device that does not exist,
 // window outside the profile) and runs the skill. Errors are kInvalidArgument with the argument named.
 Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& raw_args, const CancelToken& cancel = {},
-                    const ProgressSink& progress = {});
+                    const ProgressSink& progress = {}, const RunOptions& options = {});
 
 // Finds the skill by name and runs it; an unknown name is kNotFound, listing the known skills.
 Expected<Table> RunByName(const Registry& registry, const std::string& skill_name, engine::Profile& profile,
-                          const Args& raw_args, const CancelToken& cancel = {}, const ProgressSink& progress = {});
+                          const Args& raw_args, const CancelToken& cancel = {}, const ProgressSink& progress = {},
+                          const RunOptions& options = {});
 
 }  // namespace nsys::skills

@@ -4,6 +4,7 @@
 // Architecture Invariant: skills include engine headers only, never protocol/ or asio. The runner
 // (runner.h) resolves the common arguments (device, pid, window) into an engine::Filter, validates and
 // defaults the skill's own arguments, calls Profile::Require(needs()) and then run().
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -47,11 +48,18 @@ struct Table {
 
 using Args = std::map<std::string, Value>;
 
+// How long one user skill's SQL may run unless the front end says otherwise (--skill-timeout,
+// initializationOptions.skillTimeoutSeconds, WorkspaceConfig::skill_timeout).
+inline constexpr std::chrono::milliseconds kDefaultUserSkillTimeout{5000};
+
 struct Context {
   const engine::Profile& profile;
   const engine::Filter& filter;  // window, device, pid
   const Args& args;              // the skill's own arguments, validated and defaulted
   const CancelToken& cancel;     // check it in long loops; return a kCancelled error when set
+  // User skills' SQL stops with kLimitExceeded after this long. Built-in skills are not limited: their work is
+  // bounded by the profile's size.
+  std::chrono::milliseconds user_skill_timeout = kDefaultUserSkillTimeout;
 };
 
 class Skill {

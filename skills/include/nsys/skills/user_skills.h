@@ -8,14 +8,21 @@
 //     "args": [ {"name": "limit", "type": "int", "description": "...", "default": 20} ],   optional
 //     "sql": "SELECT ... LIMIT :limit",                 one read-only statement; may also be an array of lines
 //     "requires_tables": ["CUPTI_ACTIVITY_KIND_KERNEL"],   optional: declines, naming the table, when absent
-//     "max_rows": 10000,                                optional cap on returned rows (default 10000)
+//     "max_rows": 10000,                                optional cap on returned rows (default 10000, at most
+//                                                       kMaxUserSkillRows)
 //     "notes": ["..."]                                  optional, copied into the result's notes
 //   }
 //
 // Arguments are bound as SQL parameters (":limit"), never spliced into the text. Besides its own arguments the
 // SQL may use :window_start_ns and :window_end_ns (the resolved window on the capture clock; the whole profile
 // when none was given), :device and :pid (NULL when not given). Statements that write, ATTACH or set PRAGMAs are
-// refused when the file loads and again by the engine when it runs.
+// refused when the file loads and again by the engine when it runs; the engine also refuses functions outside its
+// allow-list (core scalar, aggregate, window, date/time, math, JSON), naming the function.
+//
+// Limits on one run: the SQL stops after the run's time budget (RunOptions::user_skill_timeout, 5 s by default), and
+// its returned rows may take at most kUserSkillResultBytes; both end the run with kLimitExceeded naming the limit.
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +30,11 @@
 #include "nsys/skills/skill.h"
 
 namespace nsys::skills {
+
+// The most rows a user skill may ask for with "max_rows" (a file asking for more is refused when it loads).
+inline constexpr int64_t kMaxUserSkillRows = 100000;
+// The memory the rows of one user skill's result may take (as engine::SqlResult::bytes counts it).
+inline constexpr size_t kUserSkillResultBytes = size_t{64} << 20;
 
 struct UserSkillLoad {
   std::vector<std::shared_ptr<const Skill>> skills;

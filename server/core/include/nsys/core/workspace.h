@@ -1,8 +1,10 @@
 #pragma once
 // The C++ API of nsys-ai: what the LSP layer, the CLI and (later) MCP and the agent call. It knows no JSON-RPC;
 // it is thread-safe, and long calls take a CancelToken and a ProgressSink.
+#include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -33,7 +35,20 @@ struct WorkspaceConfig {
   std::vector<WarmCall> warm_skills;
   // Traces written for exportTrace calls without `output` (in <cache>/exported-traces): how many stay, and how long.
   trace::TraceCacheLimits trace_cache;
+  // How long one user skill's SQL may run (CLI --skill-timeout; a session may set its own through
+  // initializationOptions.skillTimeoutSeconds, see RunSkill). Past it the run fails with kLimitExceeded.
+  std::chrono::milliseconds skill_timeout = skills::kDefaultUserSkillTimeout;
+  // Each open profile's result memo holds at most this many bytes (ResultMemo::BytesOf plus keys).
+  size_t memo_budget_bytes = skills::ResultMemo::kDefaultBudgetBytes;
 };
+
+// The longest skill timeout a front end accepts: a day.
+inline constexpr std::chrono::milliseconds kMaxSkillTimeout{86'400'000};
+// Seconds (from --skill-timeout or initializationOptions.skillTimeoutSeconds) as a timeout: more than 0 (at least
+// 1 ms once rounded) and at most kMaxSkillTimeout. kInvalidArgument otherwise, naming the accepted range.
+Expected<std::chrono::milliseconds> SkillTimeoutFromSeconds(double seconds);
+// The same from command-line text ("5", "0.5").
+Expected<std::chrono::milliseconds> ParseSkillTimeout(const std::string& text);
 
 // The calls worth warming: the whole-profile NVTX and launch analyses with their defaults, and nvtx_summary as nsys
 // groups it (split_op_id), each a few hundred ms of scanning on a profile with tens of millions of rows; the
@@ -68,9 +83,11 @@ class Workspace {
   std::vector<std::string> AddSkillDirs(const std::vector<std::string>& dirs);
   std::shared_ptr<const skills::Skill> FindSkill(const std::string& name) const;
   // Answered from the profile's result memo when the same call ran before (skills are pure functions of an
-  // immutable profile); otherwise runs the skill and remembers the result.
+  // immutable profile); otherwise runs the skill and remembers the result. `skill_timeout` overrides the
+  // configured one for this call (a session's initializationOptions.skillTimeoutSeconds).
   Expected<skills::Table> RunSkill(const std::string& profile_id, const std::string& skill, const skills::Args& args,
-                                   const CancelToken& cancel = {}, const ProgressSink& progress = {});
+                                   const CancelToken& cancel = {}, const ProgressSink& progress = {},
+                                   std::optional<std::chrono::milliseconds> skill_timeout = std::nullopt);
   // Hits, misses and size of a profile's result memo.
   Expected<skills::ResultMemo::Stats> MemoStats(const std::string& profile_id) const;
   // Blocks until the profile's warm-up (WorkspaceConfig::warm_skills) has finished; for tests and benchmarks.
@@ -92,7 +109,7 @@ class Workspace {
   // What the workspace keeps per open profile. Shared: a request holding it survives a concurrent Close.
   struct Entry {
     std::shared_ptr<engine::Profile> profile;
-    std::shared_ptr<skills::ResultMemo> memo = std::make_shared<skills::ResultMemo>();
+    std::shared_ptr<skills::ResultMemo> memo;
     CancelToken warm_cancel;
     std::thread warm;
     std::mutex warm_join_mu;  // one joiner at a time (WaitForWarmUp, Close)

@@ -63,7 +63,22 @@ struct SqlResult {
   std::vector<std::string> columns;
   std::vector<std::vector<Value>> rows;
   int64_t total_rows = 0;  // rows the statement produced; more than rows.size() when max_rows capped it
+  size_t bytes = 0;        // memory of `rows` as Query() counts it against max_result_bytes
 };
+
+// What one Query() may take. Hitting max_result_bytes or time_budget ends the query with kLimitExceeded, naming
+// the limit and its value; max_rows only stops returning rows (the rest are counted).
+struct QueryLimits {
+  static constexpr size_t kDefaultResultBytes = size_t{64} << 20;
+  int64_t max_rows = 100000;
+  // Cells (sizeof(Value) each), the bytes of text values and each row's vector.
+  size_t max_result_bytes = kDefaultResultBytes;
+  std::chrono::milliseconds time_budget{0};  // 0 = none; measured from when the query has a connection
+  std::string time_budget_hint;              // added to the time-limit message, e.g. "see --skill-timeout"
+};
+
+// "5 s", "0.25 s", "2 min": a duration as the limit messages write it.
+std::string DescribeDuration(std::chrono::milliseconds duration);
 
 class Profile {
  public:
@@ -95,10 +110,11 @@ class Profile {
   // Rebuilds an NVTX range's text as the export has it ("aten::mm, op_id = 317126").
   virtual std::string NvtxFullName(int32_t row) const = 0;
 
-  // Runs one read-only statement on a query_only connection. Statements that write, ATTACH, or set PRAGMAs
-  // are refused before they run. `max_rows` caps the result (the rest is counted, not returned).
+  // Runs one read-only statement on a query_only connection. Statements that write, ATTACH, set PRAGMAs or call a
+  // function outside the analysis allow-list (core, aggregate, window, date/time, math and JSON functions) are
+  // refused before they run. Queries run on a small pool of connections, so a slow one does not hold up others.
   virtual Expected<SqlResult> Query(const std::string& sql, const CancelToken& cancel = {},
-                                    int64_t max_rows = 100000) const = 0;
+                                    const QueryLimits& limits = {}) const = 0;
 
   // The same with named parameters (":name" in the SQL, key "name"), bound with sqlite3_bind_* so that values are
   // never spliced into the text (user skills' arguments). Parameters the statement does not use are ignored; a
@@ -106,13 +122,13 @@ class Profile {
   // are refused (kUnsupported) and parameter-free ones run as Query(sql).
   using SqlParams = std::map<std::string, Value>;
   virtual Expected<SqlResult> Query(const std::string& sql, const SqlParams& params, const CancelToken& cancel,
-                                    int64_t max_rows = 100000) const {
+                                    const QueryLimits& limits = {}) const {
     if (!params.empty()) {
       return MakeError(
           ErrorKind::kUnsupported,
           "This build's engine cannot bind SQL parameters yet, so queries with :name parameters cannot run.");
     }
-    return Query(sql, cancel, max_rows);
+    return Query(sql, cancel, limits);
   }
 };
 

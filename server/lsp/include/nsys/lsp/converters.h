@@ -14,7 +14,8 @@
 
 namespace nsys::lsp {
 
-// kInvalidArgument/kNotFound → -32602, kBadInput/kUnsupported → -32803, kCancelled → -32800, kInternal → -32603.
+// kInvalidArgument/kNotFound → -32602, kBadInput/kUnsupported/kLimitExceeded → -32803, kCancelled → -32800,
+// kInternal → -32603.
 int ErrorCodeFor(ErrorKind kind);
 protocol::ResponseError ToResponseError(const Error& error);
 

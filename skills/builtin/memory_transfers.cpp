@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 #include <map>
 
 #include "common_rows.h"
@@ -73,11 +74,10 @@ class MemoryTransfers final : public Skill {
     // Rows of both tables in one index space: copies first, then memsets.
     DenseIndex groups;
     std::vector<int32_t> group_of_row(n_copies + (s_last - s_first), -1);
-    std::vector<bool> device_seen;
+    std::set<int32_t> device_seen;  // by id, not indexed by it: an id may be anything up to 2^31-1
+    int32_t last_device = INT32_MIN;
     auto saw_device = [&](int32_t device) {
-      const auto d = static_cast<size_t>(std::max(0, device));
-      if (d >= device_seen.size()) device_seen.resize(d + 1, false);
-      device_seen[d] = true;
+      if (device != last_device) device_seen.insert(last_device = std::max(0, device));
     };
     auto accept = [&](int32_t device, uint32_t pid) {
       return (!ctx.filter.device || *ctx.filter.device == device) && (!ctx.filter.pid || *ctx.filter.pid == pid);
@@ -152,8 +152,7 @@ class MemoryTransfers final : public Skill {
         grand_total));
     std::string list;
     int devices = 0;
-    for (size_t d = 0; d < device_seen.size(); ++d) {
-      if (!device_seen[d]) continue;
+    for (int32_t d : device_seen) {
       list += (list.empty() ? "" : ", ") + std::to_string(d);
       ++devices;
     }

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 #include <array>
 #include <map>
 
@@ -64,7 +65,8 @@ class TopKernels final : public Skill {
     std::vector<std::array<int32_t, 6>> config_dims;
     std::vector<int32_t> group_of_row(last - first, -1);
     std::vector<size_t> representative;
-    std::vector<bool> device_seen;
+    std::set<int32_t> device_seen;  // by id, not indexed by it: an id may be anything up to 2^31-1
+    int32_t last_device = INT32_MIN;
     for (size_t i = first; i < last; ++i) {
       if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
       if (ctx.filter.device && *ctx.filter.device != k.device[i]) continue;
@@ -95,9 +97,7 @@ class TopKernels final : public Skill {
       const int32_t g = groups.IdOf(PackKey(hi, names[i]));
       if (static_cast<size_t>(g) == representative.size()) representative.push_back(i);
       group_of_row[i - first] = g;
-      const auto dev = static_cast<size_t>(std::max(0, k.device[i]));
-      if (dev >= device_seen.size()) device_seen.resize(dev + 1, false);
-      device_seen[dev] = true;
+      if (k.device[i] != last_device) device_seen.insert(last_device = std::max(0, k.device[i]));
     }
     const std::vector<SampleSummary> summaries =
         SummarizeGroups(group_of_row, groups.size(), [&](size_t r) { return k.end[first + r] - k.start[first + r]; });
@@ -150,8 +150,7 @@ class TopKernels final : public Skill {
         per_device ? " of the same device" : "", grand_total));
     std::string list;
     int devices = 0;
-    for (size_t d = 0; d < device_seen.size(); ++d) {
-      if (!device_seen[d]) continue;
+    for (int32_t d : device_seen) {
       list += (list.empty() ? "" : ", ") + std::to_string(d);
       ++devices;
     }

@@ -2,6 +2,7 @@
 // Row selection by window and small helpers to build result tables.
 #include <algorithm>
 #include <cstdint>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,23 +31,24 @@ std::pair<size_t, size_t> OverlapRange(const Table& t, const engine::Filter& fil
 // The devices of the selected rows, for the notes that say which devices a total adds up.
 class DevicesSeen {
  public:
+  // Kept by id in a set, never indexed by it: a damaged row's id may be anything up to 2^31-1. Consecutive rows
+  // mostly share a device, so the last one is remembered to keep the per-row cost at one compare.
   void Add(int32_t device) {
-    const auto d = static_cast<size_t>(std::max(0, device));
-    if (d >= seen_.size()) seen_.resize(d + 1, false);
-    seen_[d] = true;
+    device = std::max(0, device);
+    if (device == last_) return;
+    seen_.insert(last_ = device);
   }
-  int Count() const { return static_cast<int>(std::count(seen_.begin(), seen_.end(), true)); }
+  int Count() const { return static_cast<int>(seen_.size()); }
   // "0, 1, 3": the devices in id order.
   std::string List() const {
     std::string list;
-    for (size_t d = 0; d < seen_.size(); ++d) {
-      if (seen_[d]) list += (list.empty() ? "" : ", ") + std::to_string(d);
-    }
+    for (int32_t d : seen_) list += (list.empty() ? "" : ", ") + std::to_string(d);
     return list;
   }
 
  private:
-  std::vector<bool> seen_;
+  std::set<int32_t> seen_;
+  int32_t last_ = -1;
 };
 
 inline Column IntCol(std::string name, std::string description) {

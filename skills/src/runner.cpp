@@ -276,6 +276,8 @@ Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& ra
                                   [&](const std::string& n) { return n.find(needle) != std::string::npos; });
     if (!said) missing.push_back(note);
   }
+  // Rows the loads skipped as damaged (issue 8): say so wherever they could change the numbers.
+  for (std::string& note : engine::DamageNotes(profile.info(), needs)) missing.push_back(std::move(note));
   // First, so they frame the result; after the reason when the skill declined.
   table.notes.insert(table.declined ? table.notes.end() : table.notes.begin(), missing.begin(), missing.end());
   return result;

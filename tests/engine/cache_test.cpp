@@ -1,6 +1,8 @@
 // The warm reopen snapshot: written after a full load, read back identical, ignored when stale or damaged.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <utime.h>
 
 #include <fstream>
@@ -186,6 +188,71 @@ TEST_F(CacheTest, ClosingDuringBackgroundLoadLeavesNoPartialSnapshot) {
   ASSERT_TRUE(again);
   EXPECT_EQ(again->info().from_cache, snaps.size() == 1);
   ExpectSameModel(*again, *reference_);
+}
+
+}  // namespace
+}  // namespace nsys::engine
+
+namespace nsys::engine {
+namespace {
+
+// The 6-byte big-endian form SQLite stores a 48-bit integer in (record serial type 5).
+std::string Be48(int64_t v) {
+  std::string out(6, '\0');
+  for (int i = 5; i >= 0; --i, v >>= 8) out[static_cast<size_t>(i)] = static_cast<char>(v & 0xFF);
+  return out;
+}
+
+// Issue 8, defect 11: an in-place rewrite that keeps size, inode and mtime (`rsync --inplace -t`) must not bring
+// the old numbers back. The edit is past the first 1 MB (outside the hashed head), so only the ctime and the
+// sampled pages can tell.
+TEST_F(CacheTest, InPlaceEditKeepingSizeInodeAndMtimeIsSeen) {
+  Prime(copy_, cache_);
+  ASSERT_EQ(Snapshots(cache_).size(), 1u);
+  // An NVTX range whose `end` is stored exactly once in the file, beyond the first 1 MB.
+  const std::string bytes = testing::ReadFile(copy_);
+  int64_t old_end = 0;
+  size_t at = std::string::npos;
+  testing::Sql(copy_).Each("SELECT \"end\" FROM NVTX_EVENTS WHERE \"end\" NOT NULL AND eventType IN (59, 60) "
+                           "ORDER BY rowid DESC LIMIT 200",
+                           [&](sqlite3_stmt* s) {
+                             if (at != std::string::npos) return;
+                             const int64_t end = sqlite3_column_int64(s, 0);
+                             const std::string needle = Be48(end);
+                             const size_t first = bytes.find(needle);
+                             if (first == std::string::npos || first < (1u << 20)) return;
+                             if (bytes.find(needle, first + 1) != std::string::npos) return;
+                             at = first;
+                             old_end = end;
+                           });
+  ASSERT_NE(at, std::string::npos) << "no NVTX end stored once past 1 MB";
+  int64_t old_total = 0;
+  for (size_t i = 0; i < reference_->nvtx().size(); ++i)
+    old_total += reference_->nvtx().end[i] - reference_->nvtx().start[i];
+
+  struct stat before {};
+  ASSERT_EQ(stat(copy_.c_str(), &before), 0);
+  const int fd = open(copy_.c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  const std::string patched = Be48(old_end + 1000);
+  ASSERT_EQ(pwrite(fd, patched.data(), patched.size(), static_cast<off_t>(at)), 6);
+  close(fd);
+  const timespec times[2] = {before.st_atim, before.st_mtim};  // what `rsync -t` restores
+  ASSERT_EQ(utimensat(AT_FDCWD, copy_.c_str(), times, 0), 0);
+  struct stat after {};
+  ASSERT_EQ(stat(copy_.c_str(), &after), 0);
+  ASSERT_EQ(after.st_size, before.st_size);
+  ASSERT_EQ(after.st_ino, before.st_ino);
+  ASSERT_EQ(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
+  ASSERT_EQ(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+
+  auto reopened = LoadAll(copy_, TestOptions(cache_));
+  ASSERT_TRUE(reopened);
+  EXPECT_FALSE(reopened->info().from_cache);
+  int64_t new_total = 0;
+  for (size_t i = 0; i < reopened->nvtx().size(); ++i)
+    new_total += reopened->nvtx().end[i] - reopened->nvtx().start[i];
+  EXPECT_EQ(new_total, old_total + 1000);  // the new numbers, not the snapshot's
 }
 
 }  // namespace

@@ -12,18 +12,24 @@ namespace nsys::engine {
 // Missing file, directory, unreadable, empty, not SQLite, truncated (shorter than its header says).
 Status CheckExportFile(const std::string& path);
 
+// What keys the warm snapshot. mtime, size and inode can all be preserved by an in-place rewrite
+// (`rsync --inplace -t`, `cp --preserve` over the old file); ctime cannot be set by a user (every write, chmod,
+// rename or utimensat moves it to now), and the sampled pages catch a rewrite on file systems whose ctime is coarse.
 struct FileIdentity {
   int64_t size = 0;
   int64_t mtime_ns = 0;
+  int64_t ctime_ns = 0;
   uint64_t inode = 0;
   uint64_t device = 0;
-  uint64_t head_hash = 0;  // hash of the first 1 MB
+  uint64_t head_hash = 0;    // hash of the first 1 MB (the SQLite header, schema and first pages)
+  uint64_t sample_hash = 0;  // hash of kSampledBlocks blocks of 4 KiB spread evenly across the file
 
   bool operator==(const FileIdentity&) const = default;
   // A file-name-safe key: 16 hex digits over all of the above.
   std::string Key() const;
 };
 
+inline constexpr int kSampledBlocks = 16;
 Expected<FileIdentity> IdentifyFile(const std::string& path);
 
 // A fast non-cryptographic 64-bit hash (four independent lanes, so it runs near memory speed).

@@ -40,6 +40,35 @@ bool Staging<Table>::Prepare(const TableExtent& extent, int64_t rows, const std:
   return true;
 }
 
+template <typename Table>
+bool Staging<Table>::Complete(int64_t first, int64_t last) const {
+  if (!dense || last < first) return true;
+  const auto begin = filled.begin() + (first - base_rowid);
+  const auto end = filled.begin() + (last - base_rowid + 1);
+  return std::find(begin, end, kSlotEmpty) == end;
+}
+
+template <typename Table>
+void Staging<Table>::Reset(int64_t first, int64_t last) {
+  if (!dense || last < first) return;
+  std::fill(filled.begin() + (first - base_rowid), filled.begin() + (last - base_rowid + 1), kSlotEmpty);
+}
+
+std::string TimeColumnSql(std::string_view quoted_column) {
+  if (quoted_column == "NULL") return "NULL";
+  return fmt::format("CASE WHEN typeof({0}) IN ('integer', 'null') THEN {0} ELSE -9223372036854775807 - 1 END",
+                     quoted_column);
+}
+
+void CountSlots(std::vector<uint8_t>& filled, bool dense, RowDamage& damage) {
+  for (uint8_t& state : filled) {
+    damage.bad_time += state == kSlotBadTime;
+    damage.bad_span += state == kSlotBadSpan;
+    if (dense) damage.unreadable += state == kSlotEmpty;  // in append mode unused slots are only spare room
+    state = state == kSlotKept;
+  }
+}
+
 template struct Staging<KernelTable>;
 template struct Staging<MemcpyTable>;
 template struct Staging<MemsetTable>;
@@ -62,24 +91,27 @@ ColumnSet Columns(const Schema& schema, std::string_view table, std::initializer
   ColumnSet c;
   for (std::string_view n : names) {
     if (!c.select.empty()) c.select += ", ";
-    c.select += schema.Col(table, n);
+    c.select += n == "start" || n == "end" ? TimeColumnSql(schema.Col(table, n)) : schema.Col(table, n);
     c.positions.push_back(schema.Position(table, n));
   }
   return c;
 }
 
-// Reads rowids [range.first, range.last] and calls fill(row, table, slot) per row, where row.Int(0) is the
-// rowid and row.Int(k) the k-th requested column. The page reader goes first; SQLite reads the part when the
-// page reader declines it (and then reports any damage).
+// Reads rowids [range.first, range.last] and calls fill(row, table, slot) per row whose times pass CheckTimes
+// (start in column 1, end in column 2), where row.Int(0) is the rowid and row.Int(k) the k-th requested column;
+// the other rows are marked skipped in the staging. The page reader goes first; SQLite reads the part when the
+// page reader declines it, or when it left a rowid of the part unread (a damaged page it walked past): then the
+// part holds what SQLite reads, and rowids neither returned are counted as unreadable by Finalize.
 template <typename Table, typename Fill>
 Status RunPart(PartContext& ctx, std::string_view table, const ColumnSet& columns, RowidRange range,
-               Staging<Table>& stg, Fill fill) {
+               Staging<Table>& stg, bool end_optional, Fill fill) {
   int64_t pending = 0;
   auto store = [&](const auto& row) {
     const size_t slot = stg.Slot(row.Int(0));
-    if (slot >= stg.filled.size()) return;  // a row added after the probe: cannot happen for an immutable file
-    fill(row, stg.table, slot);
-    stg.filled[slot] = 1;
+    if (slot >= stg.filled.size()) return;  // a rowid outside the probed span: counted by its empty slot
+    const SlotState state = CheckRowTimes(row, 1, 2, end_optional);
+    if (state == kSlotKept) fill(row, stg.table, slot);
+    stg.filled[slot] = state;
     if (++pending == kProgressRows) {
       ctx.rows_done->fetch_add(pending, std::memory_order_relaxed);
       pending = 0;
@@ -91,8 +123,9 @@ Status RunPart(PartContext& ctx, std::string_view table, const ColumnSet& column
                                        [&](const RecordRow& row) { store(row); });
     ctx.rows_done->fetch_add(pending, std::memory_order_relaxed);
     pending = 0;
-    if (result == ExportFile::ScanResult::kOk) return {};
     if (result == ExportFile::ScanResult::kCancelled) return MakeError(ErrorKind::kCancelled, "Loading was cancelled.");
+    if (result == ExportFile::ScanResult::kOk && stg.Complete(range.first, range.last)) return {};
+    stg.Reset(range.first, range.last);  // the part is what SQLite reads, not a mix of both readers
   }
   const std::string sql = fmt::format("SELECT rowid, {} FROM {} WHERE rowid BETWEEN ?1 AND ?2", columns.select, table);
   auto stmt = ctx.db->Prepare(sql);
@@ -117,13 +150,21 @@ int8_t KindOrUnknown(const Row& st, int col) {
 }
 
 template <typename Table>
-void FinalizeTable(Staging<Table>& stg, Table& out) {
+RowDamage FinalizeTable(Staging<Table>& stg, Table& out) {
+  RowDamage damage;
+  CountSlots(stg.filled, stg.dense, damage);
   if (std::find(stg.filled.begin(), stg.filled.end(), 0) != stg.filled.end()) CompactTable(stg.table, stg.filled);
   std::vector<uint8_t>().swap(stg.filled);
   SortByTime(stg.table);
-  stg.table.max_duration = MaxDuration(stg.table);
+  if constexpr (requires { stg.table.max_duration; }) stg.table.max_duration = MaxDuration(stg.table);
   out = std::move(stg.table);
   stg.table = Table{};
+  return damage;
+}
+
+// Rows whose name is the empty string: kernels and API calls always have one in a sound export.
+int64_t CountUnnamed(const std::vector<StrId>& names) {
+  return std::count(names.begin(), names.end(), StrId{0});
 }
 
 }  // namespace
@@ -136,7 +177,7 @@ Status LoadKernelPart(PartContext& ctx, RowidRange range, Staging<KernelTable>& 
               {"start", "end", "deviceId", "streamId", "contextId", "globalPid", "correlationId", "demangledName",
                "shortName", "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
                "registersPerThread", "staticSharedMemory", "dynamicSharedMemory"});
-  return RunPart(ctx, kKernelTable, cols, range, stg, [&ids](const auto& st, KernelTable& t, size_t i) {
+  return RunPart(ctx, kKernelTable, cols, range, stg, false, [&ids](const auto& st, KernelTable& t, size_t i) {
     t.start[i] = st.Int(1);
     t.end[i] = st.Int(2);
     t.device[i] = I32(st, 3);
@@ -144,9 +185,9 @@ Status LoadKernelPart(PartContext& ctx, RowidRange range, Staging<KernelTable>& 
     t.context[i] = I32(st, 5);
     t.pid[i] = PidOf(st.Int(6));
     t.correlation_id[i] = static_cast<uint32_t>(st.Int(7));
-    t.name[i] = ids.Lookup(st.Int(8));
-    t.short_name[i] = ids.Lookup(st.Int(9));
-    t.mangled_name[i] = st.IsNull(10) ? 0 : ids.Lookup(st.Int(10));
+    t.name[i] = NameOf(st, 8, ids);
+    t.short_name[i] = NameOf(st, 9, ids);
+    t.mangled_name[i] = NameOf(st, 10, ids);
     t.grid_x[i] = I32(st, 11);
     t.grid_y[i] = I32(st, 12);
     t.grid_z[i] = I32(st, 13);
@@ -164,7 +205,7 @@ Status LoadMemcpyPart(PartContext& ctx, RowidRange range, Staging<MemcpyTable>& 
   const ColumnSet cols = Columns(*ctx.env->schema, kMemcpyTable,
                                  {"start", "end", "deviceId", "streamId", "globalPid", "correlationId", "bytes",
                                   "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId"});
-  return RunPart(ctx, kMemcpyTable, cols, range, stg, [](const auto& st, MemcpyTable& t, size_t i) {
+  return RunPart(ctx, kMemcpyTable, cols, range, stg, false, [](const auto& st, MemcpyTable& t, size_t i) {
     t.start[i] = st.Int(1);
     t.end[i] = st.Int(2);
     t.device[i] = I32(st, 3);
@@ -185,7 +226,7 @@ Status LoadMemsetPart(PartContext& ctx, RowidRange range, Staging<MemsetTable>& 
   const ColumnSet cols =
       Columns(*ctx.env->schema, kMemsetTable,
               {"start", "end", "deviceId", "streamId", "globalPid", "correlationId", "bytes", "value", "memKind"});
-  return RunPart(ctx, kMemsetTable, cols, range, stg, [](const auto& st, MemsetTable& t, size_t i) {
+  return RunPart(ctx, kMemsetTable, cols, range, stg, false, [](const auto& st, MemsetTable& t, size_t i) {
     t.start[i] = st.Int(1);
     t.end[i] = st.Int(2);
     t.device[i] = I32(st, 3);
@@ -206,7 +247,7 @@ Status LoadSyncPart(PartContext& ctx, RowidRange range, Staging<SyncTable>& stg)
       s.HasColumn(kSyncTable, "syncType") ? std::string_view("syncType") : std::string_view("deprecatedSyncType");
   const ColumnSet cols =
       Columns(s, kSyncTable, {"start", "end", "deviceId", "streamId", "globalPid", "correlationId", type});
-  return RunPart(ctx, kSyncTable, cols, range, stg, [](const auto& st, SyncTable& t, size_t i) {
+  return RunPart(ctx, kSyncTable, cols, range, stg, false, [](const auto& st, SyncTable& t, size_t i) {
     t.start[i] = st.Int(1);
     t.end[i] = st.Int(2);
     t.device[i] = I32(st, 3);
@@ -222,13 +263,13 @@ Status LoadRuntimePart(PartContext& ctx, RowidRange range, Staging<RuntimeTable>
   const StringIdMap& ids = *ctx.env->ids;
   const ColumnSet cols =
       Columns(*ctx.env->schema, kRuntimeTable, {"start", "end", "globalTid", "nameId", "correlationId", "returnValue"});
-  return RunPart(ctx, kRuntimeTable, cols, range, stg, [&ids](const auto& st, RuntimeTable& t, size_t i) {
+  return RunPart(ctx, kRuntimeTable, cols, range, stg, false, [&ids](const auto& st, RuntimeTable& t, size_t i) {
     t.start[i] = st.Int(1);
     t.end[i] = st.Int(2);
     const int64_t gtid = st.Int(3);
     t.pid[i] = PidOf(gtid);
     t.tid[i] = TidOf(gtid);
-    t.name[i] = ids.Lookup(st.Int(4));
+    t.name[i] = NameOf(st, 4, ids);
     t.correlation_id[i] = static_cast<uint32_t>(st.Int(5));
     t.return_value[i] = I32(st, 6);
     t.nvtx[i] = kNone;
@@ -238,38 +279,37 @@ Status LoadRuntimePart(PartContext& ctx, RowidRange range, Staging<RuntimeTable>
 Status LoadOverheadPart(PartContext& ctx, RowidRange range, Staging<OverheadTable>& stg) {
   const StringIdMap& ids = *ctx.env->ids;
   const ColumnSet cols = Columns(*ctx.env->schema, kOverheadTable, {"start", "end", "globalTid", "nameId"});
-  return RunPart(ctx, kOverheadTable, cols, range, stg, [&ids](const auto& st, OverheadTable& t, size_t i) {
+  return RunPart(ctx, kOverheadTable, cols, range, stg, true, [&ids](const auto& st, OverheadTable& t, size_t i) {
     t.start[i] = st.Int(1);
     t.end[i] = st.IntOr(2, st.Int(1));
     const int64_t gtid = st.Int(3);
     t.pid[i] = PidOf(gtid);
     t.tid[i] = TidOf(gtid);
-    t.name[i] = ids.Lookup(st.Int(4));
+    t.name[i] = NameOf(st, 4, ids);
   });
 }
 
-void Finalize(Staging<KernelTable>& stg, KernelTable& out) {
-  FinalizeTable(stg, out);
+RowDamage Finalize(Staging<KernelTable>& stg, KernelTable& out) {
+  RowDamage damage = FinalizeTable(stg, out);
+  damage.unnamed = CountUnnamed(out.name);
+  return damage;
 }
-void Finalize(Staging<MemcpyTable>& stg, MemcpyTable& out) {
-  FinalizeTable(stg, out);
+RowDamage Finalize(Staging<MemcpyTable>& stg, MemcpyTable& out) {
+  return FinalizeTable(stg, out);
 }
-void Finalize(Staging<MemsetTable>& stg, MemsetTable& out) {
-  FinalizeTable(stg, out);
+RowDamage Finalize(Staging<MemsetTable>& stg, MemsetTable& out) {
+  return FinalizeTable(stg, out);
 }
-void Finalize(Staging<SyncTable>& stg, SyncTable& out) {
-  FinalizeTable(stg, out);
+RowDamage Finalize(Staging<SyncTable>& stg, SyncTable& out) {
+  return FinalizeTable(stg, out);
 }
-void Finalize(Staging<RuntimeTable>& stg, RuntimeTable& out) {
-  FinalizeTable(stg, out);
+RowDamage Finalize(Staging<RuntimeTable>& stg, RuntimeTable& out) {
+  RowDamage damage = FinalizeTable(stg, out);
+  damage.unnamed = CountUnnamed(out.name);
+  return damage;
 }
-
-void Finalize(Staging<OverheadTable>& stg, OverheadTable& out) {
-  if (std::find(stg.filled.begin(), stg.filled.end(), 0) != stg.filled.end()) CompactTable(stg.table, stg.filled);
-  std::vector<uint8_t>().swap(stg.filled);
-  SortByTime(stg.table);
-  out = std::move(stg.table);
-  stg.table = OverheadTable{};
+RowDamage Finalize(Staging<OverheadTable>& stg, OverheadTable& out) {
+  return FinalizeTable(stg, out);
 }
 
 }  // namespace nsys::engine

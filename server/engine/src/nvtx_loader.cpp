@@ -107,7 +107,7 @@ Status LoadNvtxPart(PartContext& ctx, RowidRange range, NvtxStaging& stg) {
   for (std::string_view c :
        {"start", "end", "eventType", "globalTid", "endGlobalTid", "text", "textId", "domainId", "category", "color"}) {
     if (!select.empty()) select += ", ";
-    select += s.Col(kNvtxTable, c);
+    select += c == "start" || c == "end" ? TimeColumnSql(s.Col(kNvtxTable, c)) : s.Col(kNvtxTable, c);
     positions.push_back(s.Position(kNvtxTable, c));
   }
   NameCache names(*ctx.env->pool, *ctx.env->ids);
@@ -120,9 +120,18 @@ Status LoadNvtxPart(PartContext& ctx, RowidRange range, NvtxStaging& stg) {
       pending = 0;
     }
     const int64_t type = st.Int(3);
-    if (type != kNvtxPushPop && type != kNvtxStartEnd && type != kNvtxMark) return;
+    const bool wanted = type == kNvtxPushPop || type == kNvtxStartEnd || type == kNvtxMark;
+    if (!wanted && !stg.dense) return;  // append mode: only stored rows take a slot
     const size_t slot = stg.Slot(st.Int(0));
     if (slot >= stg.filled.size()) return;
+    if (!wanted) {
+      stg.filled[slot] = kSlotOther;
+      return;
+    }
+    // Marks have no end; a range whose end is NULL was cut by the capture window and gets end = start.
+    const SlotState state = CheckRowTimes(st, 1, 2, /*end_optional=*/true);
+    if (state != kSlotKept || type == kNvtxMark) stg.filled[slot] = state == kSlotKept ? kSlotOther : state;
+    if (state != kSlotKept) return;
     const int64_t gtid = st.Int(4);
     if (type == kNvtxMark) {  // marks keep their whole text: they have no FullName() to rebuild it
       marks.time.push_back(st.Int(1));
@@ -150,7 +159,7 @@ Status LoadNvtxPart(PartContext& ctx, RowidRange range, NvtxStaging& stg) {
     t.domain[slot] = static_cast<int32_t>(st.Int(8));
     t.category[slot] = static_cast<int32_t>(st.Int(9));
     t.color[slot] = static_cast<uint32_t>(st.Int(10));
-    stg.filled[slot] = 1;
+    stg.filled[slot] = kSlotKept;
   };
   bool done = false;
   const TableExtent extent = s.Extent(kNvtxTable);
@@ -158,8 +167,12 @@ Status LoadNvtxPart(PartContext& ctx, RowidRange range, NvtxStaging& stg) {
     const auto result = ctx.file->Scan(extent.root_page, range.first, range.last, positions, ctx.abort,
                                        [&](const RecordRow& row) { handle(row); });
     if (result == ExportFile::ScanResult::kCancelled) return MakeError(ErrorKind::kCancelled, "Loading was cancelled.");
-    done = result == ExportFile::ScanResult::kOk;
-    if (!done) marks = NvtxMarkTable{};  // SQLite reads the part again
+    // A rowid of the part left unread means a damaged page the walk passed over: SQLite reads the part.
+    done = result == ExportFile::ScanResult::kOk && stg.Complete(range.first, range.last);
+    if (!done) {  // SQLite reads the part again, alone
+      marks = NvtxMarkTable{};
+      stg.Reset(range.first, range.last);
+    }
   }
   if (!done) {
     const std::string sql = fmt::format("SELECT rowid, {} FROM {} WHERE rowid BETWEEN ?1 AND ?2", select, kNvtxTable);
@@ -180,8 +193,10 @@ Status LoadNvtxPart(PartContext& ctx, RowidRange range, NvtxStaging& stg) {
   return {};
 }
 
-void Finalize(NvtxStaging& stg, NvtxTable& out, NvtxMarkTable& marks_out) {
+RowDamage Finalize(NvtxStaging& stg, NvtxTable& out, NvtxMarkTable& marks_out) {
   TraceTimer timer;
+  RowDamage damage;
+  CountSlots(stg.filled, stg.dense, damage);
   if (std::find(stg.filled.begin(), stg.filled.end(), 0) != stg.filled.end()) CompactTable(stg.table, stg.filled);
   std::vector<uint8_t>().swap(stg.filled);
   timer.Lap("nvtx finalize: compact");
@@ -208,6 +223,7 @@ void Finalize(NvtxStaging& stg, NvtxTable& out, NvtxMarkTable& marks_out) {
       NearlySortedOrder(time.size(), [&](uint32_t a, uint32_t b) { return time[a] < time[b]; });
   if (!order.empty()) PermuteTable(marks, order);
   marks_out = std::move(marks);
+  return damage;
 }
 
 }  // namespace nsys::engine

@@ -203,7 +203,7 @@ class Scanner {
       } else {
         return Unsupported();  // 10 and 11 are reserved
       }
-      if (body + len > end) return Unsupported();
+      if (len > static_cast<size_t>(end - body)) return Unsupported();  // not body + len: that could wrap
       const int slot = slot_of_[pos];
       if (slot > 0) {
         RecordRow::Field& f = fields[static_cast<size_t>(slot)];

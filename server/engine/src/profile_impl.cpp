@@ -73,6 +73,9 @@ void ProfileImpl::Start() {
       {kNvtxLoad, kNvtxTable, nullptr, {}, 262144},
       {kAttributionLink, {}, "NVTX attribution", {kKernelLink, kNvtxLoad}, 0},
   };
+  size_t tables = 0;
+  for (const Def& d : defs) tables += !d.table.empty();
+  info_.row_checks->Expect(tables);
   std::lock_guard<std::mutex> lock(mu_);
   for (const Def& d : defs) {
     Stage& s = stages_[d.id];

@@ -91,6 +91,34 @@ Expected<std::shared_ptr<Profile>> Profile::Open(const std::string& path, const 
   return std::shared_ptr<Profile>(std::move(impl));
 }
 
+std::vector<std::string> TablesOf(Need needs) {
+  const std::pair<Need, std::string_view> tables[] = {
+      {Need::kKernels | Need::kKernelRows | Need::kAttribution, kKernelTable},
+      {Need::kKernels | Need::kRuntime | Need::kAttribution, kRuntimeTable},
+      {Need::kMemcpy, kMemcpyTable},
+      {Need::kMemset, kMemsetTable},
+      {Need::kSync, kSyncTable},
+      {Need::kNvtx | Need::kAttribution, kNvtxTable},
+      {Need::kOverhead, kOverheadTable},
+  };
+  std::vector<std::string> out;
+  for (const auto& [any_of, table] : tables)
+    if ((static_cast<uint32_t>(needs) & static_cast<uint32_t>(any_of)) != 0) out.emplace_back(table);
+  return out;
+}
+
+std::vector<std::string> DamageNotes(const ProfileInfo& info, Need needs) {
+  std::vector<std::string> notes;
+  if (!info.row_checks) return notes;
+  for (const std::string& table : TablesOf(needs)) {
+    const auto damage = info.row_checks->Of(table);
+    if (!damage || !damage->any()) continue;
+    notes.push_back(fmt::format("Damaged data in {}: {}{}.", table, damage->Describe(),
+                                damage->skipped() > 0 ? "; the numbers here leave the skipped rows out" : ""));
+  }
+  return notes;
+}
+
 AttributionCoverage ProfileImpl::coverage() const {
   std::lock_guard<std::mutex> lock(mu_);
   return coverage_;

@@ -162,9 +162,10 @@ Status ProfileImpl::LoadPart(Worker& worker, StageId id, RowidRange range) {
 
 ProfileImpl::TaskResult ProfileImpl::FinalizeLoad(StageId id) {
   TaskResult r;
+  RowDamage damage;
   switch (id) {
     case kRuntimeLoad: {
-      Finalize(runtime_stage_, runtime_);
+      damage = Finalize(runtime_stage_, runtime_);
       // Build the (pid, correlationId) index here, while the other worker still reads GPU tables, so the
       // launch links that follow only resolve.
       auto index = std::make_shared<LaunchIndex>(runtime_);
@@ -173,28 +174,30 @@ ProfileImpl::TaskResult ProfileImpl::FinalizeLoad(StageId id) {
       break;
     }
     case kKernelLoad:
-      Finalize(kernel_stage_, kernels_);
+      damage = Finalize(kernel_stage_, kernels_);
       r.nccl = AnyNccl(kernels_.short_name, pool_);
       break;
     case kMemcpyLoad:
-      Finalize(memcpy_stage_, memcpys_);
+      damage = Finalize(memcpy_stage_, memcpys_);
       break;
     case kMemsetLoad:
-      Finalize(memset_stage_, memsets_);
+      damage = Finalize(memset_stage_, memsets_);
       break;
     case kSyncLoad:
-      Finalize(sync_stage_, syncs_);
+      damage = Finalize(sync_stage_, syncs_);
       break;
     case kOverheadLoad:
-      Finalize(overhead_stage_, overhead_);
+      damage = Finalize(overhead_stage_, overhead_);
       break;
     case kNvtxLoad:
-      Finalize(nvtx_stage_, nvtx_, nvtx_marks_);
+      damage = Finalize(nvtx_stage_, nvtx_, nvtx_marks_);
       r.nccl = AnyNccl(nvtx_.name, pool_);
       break;
     default:
-      break;
+      return r;
   }
+  damage.table = stages_[id].label;
+  info_.row_checks->Record(std::move(damage));
   return r;
 }
 

@@ -9,6 +9,7 @@
 #include <thread>
 #include <tuple>
 
+#include "loaders.h"
 #include "trace.h"
 
 namespace nsys::engine {
@@ -301,6 +302,15 @@ Status ReadStreams(const sql::Db& db, const std::string& path, const Schema& sch
 // and the warm snapshot stores the same values.
 constexpr int64_t kTimeChunk = 32768;
 
+// CheckTimes as a WHERE condition: a row whose times the loaders would skip is not part of the range.
+std::string ValidTimesSql(bool has_end, bool end_optional) {
+  std::string valid = fmt::format("typeof(start) = 'integer' AND start > {} AND start < {}", -kTimeLimit, kTimeLimit);
+  if (!has_end) return valid;
+  const std::string end_ok =
+      fmt::format("typeof(\"end\") = 'integer' AND \"end\" >= start AND \"end\" < {}", kTimeLimit);
+  return valid + (end_optional ? fmt::format(" AND (\"end\" IS NULL OR ({}))", end_ok) : " AND " + end_ok);
+}
+
 Status ComputeTimeRange(const sql::Db& db, const std::string& path, const Schema& schema, const ExportFile* file,
                         ProfileInfo& info) {
   Ns lo = std::numeric_limits<Ns>::max(), hi = std::numeric_limits<Ns>::min();
@@ -308,10 +318,12 @@ Status ComputeTimeRange(const sql::Db& db, const std::string& path, const Schema
        {kKernelTable, kMemcpyTable, kMemsetTable, kSyncTable, kRuntimeTable, kNvtxTable, kOverheadTable}) {
     if (schema.Rows(t) == 0 || !schema.HasColumn(t, "start")) continue;
     const TableExtent ext = schema.Extent(t);
+    // The loaders' row rule (CheckTimes): rows they skip must not move the profile's range either.
+    const bool end_optional = t == kNvtxTable || t == kOverheadTable || !schema.HasColumn(t, "end");
     const std::string end = schema.HasColumn(t, "end") ? "coalesce(\"end\", start)" : "start";
-    const std::string filter = t == kNvtxTable && schema.HasColumn(t, "eventType")
-                                   ? fmt::format(" AND eventType != {}", kNvtxDomainCreate)
-                                   : "";
+    std::string filter = ValidTimesSql(schema.HasColumn(t, "end"), end_optional);
+    if (t == kNvtxTable && schema.HasColumn(t, "eventType"))
+      filter += fmt::format(" AND eventType != {}", kNvtxDomainCreate);
     std::vector<std::pair<int64_t, int64_t>> ranges;
     if (!ext.dense || ext.max_rowid - ext.min_rowid + 1 <= 2 * kTimeChunk) {
       ranges.emplace_back(ext.min_rowid, ext.max_rowid);
@@ -326,7 +338,8 @@ Status ComputeTimeRange(const sql::Db& db, const std::string& path, const Schema
       if (direct) {
         const auto result =
             file->Scan(ext.root_page, a, b, {start_pos, end_pos, type_pos}, nullptr, [&](const RecordRow& row) {
-              if (row.IsNull(1) || (type_pos >= 0 && row.Int(3) == kNvtxDomainCreate)) return;
+              if (type_pos >= 0 && row.Int(3) == kNvtxDomainCreate) return;
+              if (CheckRowTimes(row, 1, 2, end_optional) != kSlotKept) return;
               lo = std::min(lo, row.Int(1));
               hi = std::max(hi, row.IntOr(2, row.Int(1)));
             });
@@ -334,7 +347,7 @@ Status ComputeTimeRange(const sql::Db& db, const std::string& path, const Schema
         direct = false;  // SQLite reads these rows again (min/max are idempotent)
       }
       const std::string sql =
-          fmt::format("SELECT min(start), max({}) FROM {} WHERE rowid BETWEEN {} AND {}{}", end, t, a, b, filter);
+          fmt::format("SELECT min(start), max({}) FROM {} WHERE rowid BETWEEN {} AND {} AND {}", end, t, a, b, filter);
       Status s = ForEachRow(db, sql, path, [&](sql::Stmt& st) {
         if (st.IsNull(0)) return;
         lo = std::min(lo, st.Int(0));
@@ -355,7 +368,7 @@ Status ComputeTimeRange(const sql::Db& db, const std::string& path, const Schema
 void StringIdMap::Set(int64_t id, StrId s) {
   // Dense while ids stay within a reasonable multiple of the count seen so far.
   if (id >= 0 && id < (int64_t{1} << 26)) {
-    if (static_cast<size_t>(id) >= dense_.size()) dense_.resize(static_cast<size_t>(id) + 1, 0);
+    if (static_cast<size_t>(id) >= dense_.size()) dense_.resize(static_cast<size_t>(id) + 1, kAbsent);
     dense_[static_cast<size_t>(id)] = s;
   } else {
     sparse_[id] = s;

@@ -3,6 +3,7 @@
 // column exists: SELECT lists are built from what the probe found. Private to the engine.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -46,13 +47,17 @@ class StringIdMap {
  public:
   void Set(int64_t id, StrId s);
   StrId Lookup(int64_t id) const {
-    if (id >= 0 && static_cast<uint64_t>(id) < dense_.size()) return dense_[static_cast<size_t>(id)];
+    if (id >= 0 && static_cast<uint64_t>(id) < dense_.size()) {
+      const StrId s = dense_[static_cast<size_t>(id)];
+      return s == kAbsent ? 0 : s;
+    }
     if (sparse_.empty()) return 0;
     auto it = sparse_.find(id);
     return it == sparse_.end() ? 0 : it->second;
   }
 
  private:
+  static constexpr StrId kAbsent = UINT32_MAX;  // a hole in dense_
   std::vector<StrId> dense_;
   std::unordered_map<int64_t, StrId> sparse_;
 };

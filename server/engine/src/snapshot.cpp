@@ -19,7 +19,7 @@ namespace {
 
 constexpr char kMagic[8] = {'N', 'S', 'Y', 'S', 'A', 'I', 'S', 'N'};
 constexpr size_t kSections = static_cast<size_t>(SnapshotSection::kCount);
-constexpr size_t kHeaderSize = 8 + 4 + 4 + 5 * 8 + kSections * 24 + 8;
+constexpr size_t kHeaderSize = 8 + 4 + 4 + 7 * 8 + kSections * 24 + 8;
 
 uint64_t Combine(uint64_t h, const void* data, size_t size) {
   return Hash64(data, size, h ^ 0x5bd1e995) ^ (h << 1);
@@ -111,6 +111,12 @@ void PutInfo(Buffer& b, const ProfileInfo& info, const AttributionCoverage& cov)
   for (int64_t v : {cov.kernels, cov.kernel_time_ns, cov.with_launch, cov.with_launch_time_ns, cov.with_nvtx,
                     cov.with_nvtx_time_ns})
     b.Put<int64_t>(v);
+  // Written once every table is loaded, so the report is complete.
+  const std::vector<RowDamage> damaged = info.row_checks ? info.row_checks->Get().tables : std::vector<RowDamage>{};
+  b.Put<uint64_t>(damaged.size());
+  for (const RowDamage& d : damaged)
+    b.Put(d.table), b.Put<int64_t>(d.bad_time), b.Put<int64_t>(d.bad_span), b.Put<int64_t>(d.unreadable),
+        b.Put<int64_t>(d.unnamed);
 }
 
 bool GetInfo(Reader& r, ProfileInfo& info, AttributionCoverage& cov) {
@@ -163,9 +169,20 @@ bool GetInfo(Reader& r, ProfileInfo& info, AttributionCoverage& cov) {
     if (!r.Get(s.device) || !r.Get(s.stream) || !r.Get(s.pid) || !r.Get(s.priority) || !r.Get(s.stream_type))
       return false;
   }
-  return r.Get(info.start_ns) && r.Get(info.end_ns) && r.Get(info.session_start_utc_ns) && r.Get(cov.kernels) &&
-         r.Get(cov.kernel_time_ns) && r.Get(cov.with_launch) && r.Get(cov.with_launch_time_ns) &&
-         r.Get(cov.with_nvtx) && r.Get(cov.with_nvtx_time_ns);
+  if (!(r.Get(info.start_ns) && r.Get(info.end_ns) && r.Get(info.session_start_utc_ns) && r.Get(cov.kernels) &&
+        r.Get(cov.kernel_time_ns) && r.Get(cov.with_launch) && r.Get(cov.with_launch_time_ns) &&
+        r.Get(cov.with_nvtx) && r.Get(cov.with_nvtx_time_ns) && r.Get(n)))
+    return false;
+  auto checks = std::make_shared<RowChecks>();
+  for (uint64_t i = 0; i < n; ++i) {
+    RowDamage d;
+    if (!r.Get(d.table) || !r.Get(d.bad_time) || !r.Get(d.bad_span) || !r.Get(d.unreadable) || !r.Get(d.unnamed))
+      return false;
+    checks->Record(std::move(d));
+  }
+  checks->MarkComplete();
+  info.row_checks = std::move(checks);
+  return true;
 }
 
 // Writes sections to a FILE, tracking offsets and hashes.
@@ -233,8 +250,8 @@ std::unique_ptr<SnapshotReader> SnapshotReader::Open(const std::string& file, co
   uint32_t version = 0, count = 0;
   FileIdentity id;
   for (char& c : magic) h.Get(c);
-  h.Get(version), h.Get(count), h.Get(id.size), h.Get(id.mtime_ns), h.Get(id.inode), h.Get(id.device),
-      h.Get(id.head_hash);
+  h.Get(version), h.Get(count), h.Get(id.size), h.Get(id.mtime_ns), h.Get(id.ctime_ns), h.Get(id.inode),
+      h.Get(id.device), h.Get(id.head_hash), h.Get(id.sample_hash);
   if (std::memcmp(magic, kMagic, 8) != 0 || version != kSnapshotFormatVersion || count != kSections ||
       !(id == identity))
     return nullptr;
@@ -390,8 +407,9 @@ Status WriteSnapshot(const std::string& file, const FileIdentity& identity, cons
   for (char c : kMagic) h.Put<char>(c);
   h.Put<uint32_t>(kSnapshotFormatVersion);
   h.Put<uint32_t>(static_cast<uint32_t>(kSections));
-  h.Put<int64_t>(identity.size), h.Put<int64_t>(identity.mtime_ns), h.Put<uint64_t>(identity.inode);
-  h.Put<uint64_t>(identity.device), h.Put<uint64_t>(identity.head_hash);
+  h.Put<int64_t>(identity.size), h.Put<int64_t>(identity.mtime_ns), h.Put<int64_t>(identity.ctime_ns);
+  h.Put<uint64_t>(identity.inode), h.Put<uint64_t>(identity.device), h.Put<uint64_t>(identity.head_hash);
+  h.Put<uint64_t>(identity.sample_hash);
   for (const Out& e : entries) h.Put<uint64_t>(e.offset), h.Put<uint64_t>(e.size), h.Put<uint64_t>(e.hash);
   h.Put<uint64_t>(Hash64(h.bytes().data(), h.bytes().size()));
   bool ok = w.ok() && std::fseek(f, 0, SEEK_SET) == 0 &&

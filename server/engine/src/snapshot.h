@@ -16,7 +16,7 @@
 
 namespace nsys::engine {
 
-inline constexpr uint32_t kSnapshotFormatVersion = 1;
+inline constexpr uint32_t kSnapshotFormatVersion = 2;  // 2: damaged-row report, ctime and sampled pages in the key
 
 enum class SnapshotSection : uint32_t {
   kInfo = 0,

@@ -180,9 +180,10 @@ void PermuteTable(Table& t, const std::vector<uint32_t>& order) {
 template <typename It, typename Less>
 bool SortRuns(It first, It last, Less less) {
   const auto n = static_cast<size_t>(last - first);
+  if (n < 2) return false;  // before any `first + 1`: an empty vector's iterator may be null
   It run = first;
   while (run + 1 < last && !less(*(run + 1), *run)) ++run;
-  if (n < 2 || run + 1 >= last) return false;
+  if (run + 1 >= last) return false;
   const size_t budget = 4 * n + (size_t{1} << 20);
   size_t work = 0;
   for (It begin = run + 1; begin < last;) {  // [first, begin) is sorted

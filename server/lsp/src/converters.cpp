@@ -66,6 +66,19 @@ protocol::Json ProfileSummaryJson(const std::string& profile_id, const engine::P
   protocol::ProfileSummary summary{profile_id, info.path, ToProtocolInfo(info)};
   protocol::Json json = summary;
   json["info"]["processCount"] = info.processes.size();
+  // Rows the loads skipped as damaged, per table (issue 8); rowsChecked once every event table has loaded.
+  const engine::RowChecks::Report checks = info.row_checks ? info.row_checks->Get() : engine::RowChecks::Report{};
+  protocol::Json damaged = protocol::Json::array();
+  for (const auto& d : checks.tables) {
+    damaged.push_back({{"table", d.table},
+                       {"skipped", d.skipped()},
+                       {"badTime", d.bad_time},
+                       {"badSpan", d.bad_span},
+                       {"unreadable", d.unreadable},
+                       {"unnamed", d.unnamed}});
+  }
+  json["info"]["damagedRows"] = std::move(damaged);
+  json["info"]["rowsChecked"] = checks.complete;
   return json;
 }
 

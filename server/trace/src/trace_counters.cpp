@@ -28,7 +28,8 @@ Ns AutoBucket(Ns span) {
 struct Buckets {
   Ns begin = 0, end = 0, width = 1;
   size_t count = 0;
-  Ns Start(size_t i) const { return begin + static_cast<Ns>(i) * width; }
+  // i < count: i * width < end - begin, so no overflow; Start(count) is `end` (which may sit near INT64_MAX).
+  Ns Start(size_t i) const { return i >= count ? end : begin + static_cast<Ns>(i) * width; }
   Ns Length(size_t i) const { return std::min(end, Start(i + 1)) - Start(i); }
   // Adds `weight * overlap / (e - s)` of [s, e) to every bucket it overlaps (weight = e - s adds nanoseconds).
   template <typename F>
@@ -55,11 +56,19 @@ void TraceBuilder::WriteCounters() {
     b.begin = options_.window.begin;
     b.end = options_.window.end;
   }
-  const Ns span = b.end - b.begin;
+  Ns span = 0;
+  if (__builtin_sub_overflow(b.end, b.begin, &span) && have_gpu_span_) {
+    // A window wider than int64 (from one extreme to the other): only where the GPU was busy has counters.
+    b.begin = std::max(b.begin, gpu_first_);
+    b.end = std::min(b.end, gpu_last_);
+    if (__builtin_sub_overflow(b.end, b.begin, &span)) return;
+  }
   if (span <= 0) return;
+  // The bucket count is bounded by kMaxBuckets whatever the span (an int64-wide one included), and no step
+  // below overflows: memory follows the bucket count, never the span.
   b.width = options_.counter_bucket_ns > 0 ? options_.counter_bucket_ns : AutoBucket(span);
-  b.width = std::max<Ns>(b.width, (span + kMaxBuckets - 1) / kMaxBuckets);
-  b.count = static_cast<size_t>((span + b.width - 1) / b.width);
+  b.width = std::max<Ns>(b.width, span / kMaxBuckets + (span % kMaxBuckets != 0));
+  b.count = static_cast<size_t>(span / b.width + (span % b.width != 0));
 
   const size_t devices = gpu_devices_.size();
   auto slot = [&](int32_t device) {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -120,6 +121,42 @@ struct TableInfo {
   std::vector<std::string> columns;
 };
 
+// Rows of one event table that cannot be right. Skipped rows are left out of the model, so out of every answer;
+// unnamed rows stay in with an empty name.
+struct RowDamage {
+  std::string table;
+  int64_t bad_time = 0;    // start (or a required end) NULL or not an integer: text, real or blob
+  int64_t bad_span = 0;    // end before start, or a time at or beyond +-2^62 ns (so that end - start cannot overflow)
+  int64_t unreadable = 0;  // rows the table holds (its rowid span) that neither the page reader nor SQLite returned
+  int64_t unnamed = 0;     // kept: the name's string id was NULL or not in StringIds, so the name is empty
+
+  int64_t skipped() const { return bad_time + bad_span + unreadable; }
+  bool any() const { return skipped() > 0 || unnamed > 0; }
+  // "3 rows skipped (3 with a NULL or non-integer start or end)"; empty when nothing is wrong.
+  std::string Describe() const;
+};
+
+// What the loads found wrong, table by table, filled in as the event tables load (thread-safe: a profile's
+// info is shared by every reader while its tables still load in the background).
+class RowChecks {
+ public:
+  struct Report {
+    std::vector<RowDamage> tables;  // tables with any damage, sorted by name
+    bool complete = false;          // every event table was loaded (or restored) and checked
+  };
+  void Expect(size_t tables);     // how many tables make the report complete
+  void Record(RowDamage damage);  // one table's result (replaces an earlier one of the same table)
+  void MarkComplete();            // every table was checked (a warm snapshot's report)
+  Report Get() const;
+  std::optional<RowDamage> Of(std::string_view table) const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, RowDamage, std::less<>> by_table_;
+  size_t expected_ = 0;
+  bool complete_ = false;
+};
+
 struct ProfileInfo {
   std::string path;         // as opened (the .sqlite, after any .nsys-rep conversion)
   std::string source_path;  // what the user gave (may be a .nsys-rep)
@@ -143,6 +180,8 @@ struct ProfileInfo {
   Ns end_ns = 0;
   int64_t session_start_utc_ns = 0;  // TARGET_INFO_SESSION_START_TIME.utcEpochNs, 0 when absent
   bool from_cache = false;           // loaded from the warm snapshot
+  // Damaged rows found by the loads so far (complete at open when from_cache). Shared with the profile.
+  std::shared_ptr<RowChecks> row_checks = std::make_shared<RowChecks>();
 
   int64_t rows(std::string_view table) const;  // 0 when absent
 };

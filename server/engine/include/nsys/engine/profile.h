@@ -42,6 +42,12 @@ inline constexpr bool Has(Need set, Need bit) {
 }
 inline constexpr Need kAllTables = static_cast<Need>(0x1FF);
 
+// The export tables behind a set of needs ("CUPTI_ACTIVITY_KIND_KERNEL", ...).
+std::vector<std::string> TablesOf(Need needs);
+// One note per table behind `needs` that had rows skipped as damaged or left unnamed (info.row_checks), for the
+// notes of an answer built from those tables. Call after Require(needs).
+std::vector<std::string> DamageNotes(const ProfileInfo& info, Need needs);
+
 struct OpenOptions {
   bool use_cache = true;  // read/write the warm snapshot under the cache dir
   std::string cache_dir;  // empty = $XDG_CACHE_HOME/nsys-ai (or ~/.cache/nsys-ai)

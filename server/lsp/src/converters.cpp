@@ -12,6 +12,7 @@ int ErrorCodeFor(ErrorKind kind) {
       return protocol::kInvalidParams;
     case ErrorKind::kBadInput:
     case ErrorKind::kUnsupported:
+    case ErrorKind::kLimitExceeded:
       return protocol::kRequestFailed;
     case ErrorKind::kCancelled:
       return protocol::kRequestCancelled;

@@ -14,6 +14,7 @@ enum class ErrorKind {
   kBadInput,         // the file exists but is not something we can read (not an export, truncated, ...)
   kUnsupported,      // the data a request needs is not in this profile (the skill declines)
   kCancelled,        // cooperative cancellation was observed
+  kLimitExceeded,    // a resource limit was hit (a time budget, a row or byte cap); the message names it and its value
   kInternal,         // a bug or an unexpected system failure
 };
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -46,6 +47,28 @@ std::vector<std::string> LoadUserSkillsInto(skills::Registry& registry, const st
   }
   return load.warnings;
 }
+
+// What two opens must agree on to share one load. The file: device and inode name it; size, mtime and ctime (ns)
+// change with every write to it, and ctime cannot be set back by a user, so an in-place rewrite that restores
+// mtime (`rsync --inplace -t`) still gives a new key. And the options that change what loads: an open without the
+// cache must not be answered by a profile read from a snapshot, background loading decides the warm-up, and the
+// nsys binary decides what a .nsys-rep converts to (loader threads, progress interval and the cache's place and
+// budget change only how). Empty when the file cannot be stat'ed: that open loads alone and the engine says why.
+std::string LoadKeyOf(const std::string& path, const engine::OpenOptions& options) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return {};
+  const auto ns = [](const timespec& t) { return int64_t{t.tv_sec} * 1'000'000'000 + t.tv_nsec; };
+  return fmt::format("{}:{}:{}:{}:{}|cache={} background={} nsys={}", st.st_dev, st.st_ino, st.st_size, ns(st.st_mtim),
+                     ns(st.st_ctim), options.use_cache, options.load_all_in_background, options.nsys_binary);
+}
+
+Error TooManyProfiles(size_t limit, const char* what) {
+  return MakeError(ErrorKind::kLimitExceeded,
+                   fmt::format("too many open profiles (limit {} {}): close one with nsys/closeProfile", limit, what));
+}
+
+// How often an open waiting for another one's load of the same file looks at its own cancel token.
+constexpr std::chrono::milliseconds kAwaitPoll{50};
 
 // Lowers the calling thread's priority: warm-up must not slow the requests a user is waiting for.
 void LowerThisThreadsPriority() {
@@ -93,7 +116,7 @@ Workspace::~Workspace() {
     std::lock_guard lock(mu_);
     profiles.swap(profiles_);
   }
-  for (auto& [id, entry] : profiles) {
+  for (auto& [id, entry] : profiles) {  // an entry shared by several ids is stopped by the first, then not joinable
     std::lock_guard join_lock(entry->warm_join_mu);
     StopWarmUp(*entry);
   }
@@ -131,7 +154,7 @@ void Workspace::WarmUp(const std::shared_ptr<engine::Profile>& profile, const st
 void Workspace::WaitForWarmUp(const std::string& profile_id) {
   auto entry = EntryOf(profile_id);
   if (!entry) return;
-  // Only this call and Close/~Workspace join; Close removes the entry first, so a joined thread is not joined twice.
+  // Every joiner (this, the last Release, ~Workspace) holds warm_join_mu and joins only a joinable thread.
   std::lock_guard lock((*entry)->warm_join_mu);
   if ((*entry)->warm.joinable()) (*entry)->warm.join();
 }
@@ -144,30 +167,117 @@ Expected<OpenedProfile> Workspace::Open(const std::string& path, const ProgressS
 Expected<OpenedProfile> Workspace::Open(const std::string& path, const engine::OpenOptions& options,
                                         const ProgressSink& progress, const CancelToken& cancel) {
   if (path.empty()) return MakeError(ErrorKind::kInvalidArgument, "no profile path was given");
-  auto opened = engine::Profile::Open(path, options, progress, cancel);
-  if (!opened) return opened.error();
-  // The load is done outside the lock: several profiles can load at once.
-  if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, fmt::format("opening {} was cancelled", path));
-  auto entry = std::make_shared<Entry>();
-  entry->profile = std::move(opened.value());
-  entry->memo = std::make_shared<skills::ResultMemo>(config().memo_budget_bytes);
-  const std::vector<WarmCall> warm = options.load_all_in_background ? config().warm_skills : std::vector<WarmCall>{};
+  const std::string load_key = LoadKeyOf(path, options);
+  // Loops only when the open this one waited for was cancelled: then this one loads the file itself.
+  for (;;) {
+    auto claim = ClaimLoad(load_key);
+    if (!claim) return claim.error();
+    Status status =
+        claim->load ? Load(path, options, *claim->entry, progress, cancel) : AwaitLoad(*claim->entry, progress, cancel);
+    if (status && cancel.cancelled()) {
+      status = MakeError(ErrorKind::kCancelled, fmt::format("opening {} was cancelled", path));
+    }
+    if (status) return AddId(path, claim->entry);
+    Release(claim->entry);
+    if (!claim->load && status.error().kind == ErrorKind::kCancelled && !cancel.cancelled()) continue;
+    return status.error();
+  }
+}
+
+Expected<Workspace::Claim> Workspace::ClaimLoad(const std::string& load_key) {
   std::lock_guard lock(mu_);
-  OpenedProfile result{fmt::format("p{}", next_id_++), entry->profile};
+  if (reserved_ids_ >= config_.max_open_ids) return TooManyProfiles(config_.max_open_ids, "open ids");
+  Claim claim;
+  if (auto it = loads_.find(load_key); !load_key.empty() && it != loads_.end()) claim.entry = it->second;
+  if (!claim.entry) {
+    if (loads_.size() >= config_.max_loaded_profiles) {
+      return TooManyProfiles(config_.max_loaded_profiles, "distinct files loaded at once");
+    }
+    claim.entry = std::make_shared<Entry>();
+    claim.entry->memo = std::make_shared<skills::ResultMemo>(config_.memo_budget_bytes);
+    claim.entry->load_key = load_key.empty() ? fmt::format("unshared {}", fmt::ptr(claim.entry.get())) : load_key;
+    loads_.emplace(claim.entry->load_key, claim.entry);
+    claim.load = true;
+  }
+  ++claim.entry->ids;
+  ++reserved_ids_;
+  return claim;
+}
+
+// The engine's open runs outside the lock, so that several files load at once and the opens of the same file
+// wait on load_done_. A failed (or cancelled) load leaves loads_ at once, so the next open tries afresh.
+Status Workspace::Load(const std::string& path, const engine::OpenOptions& options, Entry& entry,
+                       const ProgressSink& progress, const CancelToken& cancel) {
+  const ProfileOpener opener = config().opener;
+  auto opened =
+      opener ? opener(path, options, progress, cancel) : engine::Profile::Open(path, options, progress, cancel);
+  if (!opened) {
+    {
+      std::lock_guard lock(mu_);
+      entry.loading = false;
+      entry.failed = opened.error();
+      if (auto it = loads_.find(entry.load_key); it != loads_.end() && it->second.get() == &entry) loads_.erase(it);
+    }
+    load_done_.notify_all();
+    return opened.error();
+  }
+  entry.profile = std::move(opened.value());
+  const std::vector<WarmCall> warm = options.load_all_in_background ? config().warm_skills : std::vector<WarmCall>{};
   if (!warm.empty()) {
-    entry->warm = std::thread([this, profile = entry->profile, memo = entry->memo, cancel = entry->warm_cancel, warm] {
+    entry.warm = std::thread([this, profile = entry.profile, memo = entry.memo, cancel = entry.warm_cancel, warm] {
       WarmUp(profile, memo, cancel, warm);
     });
   }
+  {
+    std::lock_guard lock(mu_);
+    entry.loading = false;
+  }
+  load_done_.notify_all();
+  return {};
+}
+
+Status Workspace::AwaitLoad(Entry& entry, const ProgressSink& progress, const CancelToken& cancel) {
+  std::unique_lock lock(mu_);
+  if (entry.loading && progress) {
+    lock.unlock();  // a sink may write to the client
+    progress(0, "waiting for another open of the same file");
+    lock.lock();
+  }
+  while (entry.loading && !cancel.cancelled()) load_done_.wait_for(lock, kAwaitPoll);
+  if (entry.loading) {
+    return MakeError(ErrorKind::kCancelled, "the open was cancelled while another open of the same file loaded it");
+  }
+  if (entry.failed) return *entry.failed;
+  return {};
+}
+
+OpenedProfile Workspace::AddId(const std::string& path, const std::shared_ptr<Entry>& entry) {
+  std::lock_guard lock(mu_);
+  OpenedProfile result{fmt::format("p{}", next_id_++), entry->profile};
   for (const std::string* file : {&result.profile->info().path, &result.profile->info().source_path}) {
-    auto id = trace::FileIdOf(*file);
+    auto id = trace::FileIdOf(*file);  // export targets are checked against every profile ever opened
     if (id && std::find(opened_files_.begin(), opened_files_.end(), *id) == opened_files_.end()) {
       opened_files_.push_back(*id);
     }
   }
-  profiles_[result.id] = std::move(entry);
-  LogInfo(fmt::format("opened {} as {}", path, result.id));
+  profiles_[result.id] = entry;
+  LogInfo(entry->ids > 1
+              ? fmt::format("opened {} as {} (sharing its load with {} other id(s))", path, result.id, entry->ids - 1)
+              : fmt::format("opened {} as {}", path, result.id));
   return result;
+}
+
+void Workspace::Release(const std::shared_ptr<Entry>& entry) {
+  {
+    std::lock_guard lock(mu_);
+    --reserved_ids_;
+    if (--entry->ids > 0) return;
+    // The last holder: later opens load the file afresh. A failed load already left loads_ (and another entry may
+    // have taken its key since), hence the identity check.
+    if (auto it = loads_.find(entry->load_key); it != loads_.end() && it->second == entry) loads_.erase(it);
+  }
+  std::lock_guard join_lock(entry->warm_join_mu);
+  StopWarmUp(*entry);  // outside the workspace lock: the warm-up thread looks up skills through it
 }
 
 Status Workspace::Close(const std::string& id) {
@@ -179,10 +289,7 @@ Status Workspace::Close(const std::string& id) {
     entry = std::move(it->second);
     profiles_.erase(it);
   }
-  {
-    std::lock_guard join_lock(entry->warm_join_mu);
-    StopWarmUp(*entry);  // outside the workspace lock: the warm-up thread looks up skills through it
-  }
+  Release(entry);
   LogInfo(fmt::format("closed {}", id));
   return {};
 }

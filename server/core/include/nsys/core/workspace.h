@@ -2,6 +2,9 @@
 // The C++ API of nsys-ai: what the LSP layer, the CLI and (later) MCP and the agent call. It knows no JSON-RPC;
 // it is thread-safe, and long calls take a CancelToken and a ProgressSink.
 #include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -25,6 +28,12 @@ struct WarmCall {
   skills::Args args;
 };
 
+// How the workspace loads a profile: engine::Profile::Open unless a test substitutes one (to hold a load at a
+// chosen point, or count loads).
+using ProfileOpener = std::function<Expected<std::shared_ptr<engine::Profile>>(
+    const std::string& path, const engine::OpenOptions& options, const ProgressSink& progress,
+    const CancelToken& cancel)>;
+
 struct WorkspaceConfig {
   engine::OpenOptions open;             // cache on/off, cache dir, loader threads
   std::vector<std::string> skill_dirs;  // user skill folders, loaded after the default ones
@@ -40,6 +49,13 @@ struct WorkspaceConfig {
   std::chrono::milliseconds skill_timeout = skills::kDefaultUserSkillTimeout;
   // Each open profile's result memo holds at most this many bytes (ResultMemo::BytesOf plus keys).
   size_t memo_budget_bytes = skills::ResultMemo::kDefaultBudgetBytes;
+  // Bounds on what clients may hold open. Opens of one unchanged file share its load (see Workspace::Open), so
+  // only distinct files cost memory: ~20 MiB each for the 2.2 MB examples/h100_2gpu_1s.sqlite (8 copies took
+  // `serve` from 6 to 166 MiB RSS), ~1.65 GB for a fully loaded 2 GB export, so 8 of those fit a 16 GB budget.
+  // Past either bound Open fails with kLimitExceeded.
+  size_t max_loaded_profiles = 8;  // distinct files loaded (or loading) at once
+  size_t max_open_ids = 256;       // open ids, shared or not: each costs a map entry
+  ProfileOpener opener;            // empty: engine::Profile::Open
 };
 
 // The longest skill timeout a front end accepts: a day.
@@ -67,6 +83,10 @@ class Workspace {
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
 
+  // Opens a profile under a new id. Opening a file that is already open and unchanged (same device, inode, size,
+  // mtime and ctime) with the same loading options shares the loaded profile, its result memo and its warm-up; a
+  // concurrent open of the same file waits for the first one's load rather than loading it twice. Each open still
+  // gets its own id, and the shared profile is released when the last id referring to it is closed.
   Expected<OpenedProfile> Open(const std::string& path, const ProgressSink& progress = {},
                                const CancelToken& cancel = {});
   // The same with per-call options (e.g. an editor asking for one profile without the cache).
@@ -106,14 +126,33 @@ class Workspace {
   }
 
  private:
-  // What the workspace keeps per open profile. Shared: a request holding it survives a concurrent Close.
+  // What the workspace keeps per loaded file, shared by every open id of it. Also held by requests: one holding it
+  // survives a concurrent Close.
   struct Entry {
     std::shared_ptr<engine::Profile> profile;
     std::shared_ptr<skills::ResultMemo> memo;
     CancelToken warm_cancel;
     std::thread warm;
     std::mutex warm_join_mu;  // one joiner at a time (WaitForWarmUp, Close)
+    // Guarded by Workspace::mu_.
+    std::string load_key;         // what opens must agree on to share it (LoadKeyOf)
+    int ids = 0;                  // ids referring to it and opens waiting for it (ClaimLoad .. AddId or Release)
+    bool loading = true;          // its first opener is still in engine::Profile::Open
+    std::optional<Error> failed;  // that load's error, for the opens that waited for it
   };
+  // Open's steps. ClaimLoad reserves an id on the entry of `load_key` (a new one, which the caller must Load, or
+  // one loaded or loading, which it must AwaitLoad); AddId names the reservation; Release gives it back (also
+  // Close's), and the last one stops the entry's warm-up and drops it from loads_.
+  struct Claim {
+    std::shared_ptr<Entry> entry;
+    bool load = false;
+  };
+  Expected<Claim> ClaimLoad(const std::string& load_key);
+  Status Load(const std::string& path, const engine::OpenOptions& options, Entry& entry, const ProgressSink& progress,
+              const CancelToken& cancel);
+  Status AwaitLoad(Entry& entry, const ProgressSink& progress, const CancelToken& cancel);
+  OpenedProfile AddId(const std::string& path, const std::shared_ptr<Entry>& entry);
+  void Release(const std::shared_ptr<Entry>& entry);
   void WarmUp(const std::shared_ptr<engine::Profile>& profile, const std::shared_ptr<skills::ResultMemo>& memo,
               const CancelToken& cancel, const std::vector<WarmCall>& calls);
   static void StopWarmUp(Entry& entry);
@@ -122,7 +161,10 @@ class Workspace {
 
   WorkspaceConfig config_;
   mutable std::mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<Entry>> profiles_;
+  std::unordered_map<std::string, std::shared_ptr<Entry>> profiles_;  // by id
+  std::unordered_map<std::string, std::shared_ptr<Entry>> loads_;     // by load key: loading or held by an id
+  std::condition_variable load_done_;                                 // an entry in loads_ stopped loading
+  size_t reserved_ids_ = 0;  // ids held plus opens under way: what max_open_ids bounds
   int next_id_ = 1;
   skills::Registry registry_;
   std::vector<trace::FileId> opened_files_;  // distinct files only: one entry per profile file, whatever the path

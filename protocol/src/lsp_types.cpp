@@ -74,6 +74,10 @@ void FromJson(const Json& j, InitializationOptions& out, const std::string& path
   if (out.nsys_path && out.nsys_path->rfind('/', 0) != 0 && out.nsys_path->rfind("file:///", 0) != 0) {
     FailAt(r.PathOf("nsysPath"), "must be an absolute path (or a file: URI) to an nsys binary");
   }
+  r.Optional("skillTimeoutSeconds", out.skill_timeout_seconds);
+  if (out.skill_timeout_seconds && !(*out.skill_timeout_seconds > 0 && *out.skill_timeout_seconds <= 86400)) {
+    FailAt(r.PathOf("skillTimeoutSeconds"), "must be a number of seconds, more than 0 and at most 86400 (a day)");
+  }
 }
 void to_json(Json& j, const InitializationOptions& v) {
   j = Json::object();
@@ -82,6 +86,7 @@ void to_json(Json& j, const InitializationOptions& v) {
   if (v.log_level) j["logLevel"] = std::string(ToString(*v.log_level));
   SetIfPresent(j, "perfettoOrigin", v.perfetto_origin);
   SetIfPresent(j, "nsysPath", v.nsys_path);
+  SetIfPresent(j, "skillTimeoutSeconds", v.skill_timeout_seconds);
 }
 NSYS_DEFINE_FROM_JSON(InitializationOptions)
 

@@ -110,6 +110,20 @@ TEST(LspTypesTest, PerfettoOriginMustBeAWebOrigin) {
             "params.initializationOptions.perfettoOrigin: expected a string, got a number");
 }
 
+TEST(LspTypesTest, SkillTimeoutSecondsIsAPositiveNumberOfAtMostADay) {
+  const auto parsed = Parse<InitializeParams>(Json{{"initializationOptions", {{"skillTimeoutSeconds", 0.5}}}});
+  ASSERT_TRUE(parsed.ok()) << parsed.error;
+  EXPECT_EQ(*parsed.value->initialization_options->skill_timeout_seconds, 0.5);
+  for (const char* bad : {R"(0)", R"(-1)", R"(86401)", R"(1e300)"}) {
+    EXPECT_EQ(ErrorOf<InitializeParams>(std::string(R"({"initializationOptions":{"skillTimeoutSeconds":)") + bad + "}}"),
+              "params.initializationOptions.skillTimeoutSeconds: must be a number of seconds, more than 0 and at most "
+              "86400 (a day)")
+        << bad;
+  }
+  EXPECT_EQ(ErrorOf<InitializeParams>(R"({"initializationOptions":{"skillTimeoutSeconds":"5"}})"),
+            "params.initializationOptions.skillTimeoutSeconds: expected a number, got a string");
+}
+
 TEST(LspTypesTest, InitializeResultRoundTrips) {
   InitializeResult r;
   r.server_info = ServerInfo{"nsys-ai", "0.1.0"};

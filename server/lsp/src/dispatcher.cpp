@@ -335,6 +335,15 @@ bool DispatcherCore::AcceptInitialize(const protocol::Request& request) {
     settings.no_cache = options->no_cache.value_or(false);
     settings.perfetto_origin = options->perfetto_origin.value_or("");
     if (options->nsys_path) settings.nsys_path = PathFromClient(*options->nsys_path);
+    if (options->skill_timeout_seconds) {
+      auto timeout = core::SkillTimeoutFromSeconds(*options->skill_timeout_seconds);
+      if (!timeout) {
+        ReplyNow(request.id, protocol::kInvalidParams,
+                 "params.initializationOptions.skillTimeoutSeconds: " + timeout.error().message);
+        return false;
+      }
+      settings.skill_timeout = *timeout;
+    }
     if (options->log_level) core::SetLogLevel(ToCoreLevel(*options->log_level));
   }
   settings_ = std::move(settings);

@@ -127,7 +127,8 @@ Expected<Json> OnListSkills(const protocol::EmptyParams&, RequestContext& ctx) {
 }
 
 Expected<Json> OnRunSkill(const protocol::RunSkillParams& params, RequestContext& ctx) {
-  auto table = ctx.workspace().RunSkill(params.profile_id, params.skill, params.args, ctx.cancel(), ctx.progress());
+  auto table = ctx.workspace().RunSkill(params.profile_id, params.skill, params.args, ctx.cancel(), ctx.progress(),
+                                        ctx.settings().skill_timeout);
   if (!table) return table.error();
   const size_t chunk = std::max<size_t>(1, ctx.options().partial_result_rows);
   if (!ctx.wants_partial_results() || table->rows.size() <= chunk) return Json(ToRunSkillResult(std::move(*table)));

@@ -239,6 +239,7 @@ struct InitializationOptions {
   std::optional<LogLevel> log_level;
   std::optional<std::string> perfetto_origin;  // this session's Perfetto UI; a web origin (see WebOriginProblem)
   std::optional<std::string> nsys_path;  // the nsys that converts .nsys-rep reports: an absolute path or file: URI
+  std::optional<double> skill_timeout_seconds;  // this session's user-skill time budget: more than 0, at most 86400
   bool operator==(const InitializationOptions&) const = default;
 };
 

@@ -32,6 +32,8 @@ struct SessionSettings {
   ClientFeatures client;
   bool no_cache = false;  // initializationOptions.noCache: openProfile skips the warm cache unless it says otherwise
   std::string perfetto_origin;  // initializationOptions.perfettoOrigin (checked); empty = the side channel's default
+  // initializationOptions.skillTimeoutSeconds: this session's user-skill time budget; empty = the server's.
+  std::optional<std::chrono::milliseconds> skill_timeout;
   std::string nsys_path;  // initializationOptions.nsysPath: converts this session's .nsys-rep; empty = the server's
 };
 

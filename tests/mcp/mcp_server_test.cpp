@@ -158,19 +158,21 @@ TEST_F(McpServerTest, UnknownMethodIsMethodNotFound) {
             R"({"error":{"code":-32601,"message":"method not found: resources/list"},"id":4,"jsonrpc":"2.0"})");
 }
 
-TEST_F(McpServerTest, ToolsListHasFourToolsWithSchemas) {
+TEST_F(McpServerTest, ToolsListHasFiveToolsWithSchemas) {
   Initialize();
   const Json tools = Send(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})")["result"]["tools"];
-  ASSERT_EQ(tools.size(), 4u);
+  ASSERT_EQ(tools.size(), 5u);
   EXPECT_EQ(tools[0]["name"], "open_profile");
   EXPECT_EQ(tools[1]["name"], "profile_info");
-  EXPECT_EQ(tools[2]["name"], "list_skills");
-  EXPECT_EQ(tools[3]["name"], "run_skill");
+  EXPECT_EQ(tools[2]["name"], "close_profile");
+  EXPECT_EQ(tools[3]["name"], "list_skills");
+  EXPECT_EQ(tools[4]["name"], "run_skill");
   EXPECT_EQ(tools[0]["inputSchema"]["required"], Json::array({"path"}));
   EXPECT_EQ(tools[0]["inputSchema"]["properties"]["no_cache"]["type"], "boolean");
   EXPECT_EQ(tools[1]["inputSchema"]["required"], Json::array({"profile_id"}));
-  EXPECT_EQ(tools[2]["inputSchema"].dump(), R"({"additionalProperties":false,"properties":{},"type":"object"})");
-  const Json& run = tools[3]["inputSchema"];
+  EXPECT_EQ(tools[2]["inputSchema"]["required"], Json::array({"profile_id"}));
+  EXPECT_EQ(tools[3]["inputSchema"].dump(), R"({"additionalProperties":false,"properties":{},"type":"object"})");
+  const Json& run = tools[4]["inputSchema"];
   EXPECT_EQ(run["required"], Json::array({"profile_id", "skill"}));
   EXPECT_EQ(run["properties"]["args"]["type"], "object");
   // anyOf, not a "type" array, which strict schema consumers (MCP inspector --strict) warn about.
@@ -191,7 +193,7 @@ TEST_F(McpServerTest, UnknownToolIsInvalidParams) {
   Initialize();
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"delete_everything"}})").dump(),
             R"({"error":{"code":-32602,"message":"unknown tool: delete_everything (tools: open_profile, profile_info, )"
-            R"x(list_skills, run_skill)"},"id":6,"jsonrpc":"2.0"})x");
+            R"x(close_profile, list_skills, run_skill)"},"id":6,"jsonrpc":"2.0"})x");
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}})").dump(),
             R"({"error":{"code":-32602,"message":"params.name: missing required field"},"id":7,"jsonrpc":"2.0"})");
 }
@@ -303,6 +305,16 @@ TEST_F(McpServerTest, OpenProfileAndRunSkillOnTheFixture) {
   r = Call("run_skill", {{"profile_id", "p1"}, {"skill", "no_such_skill"}});
   EXPECT_TRUE(r["isError"]);
   EXPECT_EQ(TextOf(r).rfind("unknown skill 'no_such_skill' (known: ", 0), 0u) << TextOf(r);
+
+  // close_profile frees the id: later calls on it are tool errors naming it, and closing it twice is one too.
+  r = Call("close_profile", {{"profile_id", "p1"}});
+  ASSERT_FALSE(r["isError"]) << TextOf(r);
+  EXPECT_EQ(Json::parse(TextOf(r)), (Json{{"profile_id", "p1"}, {"closed", true}}));
+  EXPECT_TRUE(workspace_.List().empty());
+  r = Call("profile_info", {{"profile_id", "p1"}});
+  EXPECT_TRUE(r["isError"]);
+  EXPECT_NE(TextOf(r).find("p1"), std::string::npos) << TextOf(r);
+  EXPECT_TRUE(Call("close_profile", {{"profile_id", "p1"}})["isError"]);
 }
 
 TEST(McpRunTest, RunAnswersLineByLineAndStopsAtEof) {

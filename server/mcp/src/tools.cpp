@@ -130,6 +130,15 @@ ToolResult ProfileInfo(core::Workspace& workspace, const Json& arguments, const 
   return {SummaryText(id, (*profile)->info()), false};
 }
 
+// Frees the id (and the loaded profile once no other id shares it): a long agent session would otherwise reach the
+// workspace's bound on open ids (WorkspaceConfig::max_open_ids) and be refused every later open.
+ToolResult CloseProfile(core::Workspace& workspace, const Json& arguments, const CancelToken&) {
+  const Arguments args(arguments, "close_profile", {"profile_id"});
+  const std::string id = args.RequiredString("profile_id");
+  if (auto closed = workspace.Close(id); !closed) return {closed.error().message, true};
+  return {Dump(Json{{"profile_id", id}, {"closed", true}}), false};
+}
+
 protocol::ArgDescription DescribeArg(const skills::ArgSpec& spec) {
   protocol::ArgDescription out{spec.name, lsp::ToProtocolType(spec.type), spec.description, spec.default_value,
                                spec.required};
@@ -238,6 +247,16 @@ const std::vector<Tool>& Tools() {
                                    {"profile_id"})}};
        },
        ProfileInfo},
+      {"close_profile", true,
+       [](const core::Workspace&) {
+         return Json{{"description",
+                      "Close an open profile: its id stops working, and its memory is freed once no other id of the "
+                      "same file is open. Close profiles you are done with; the server holds a bounded number."},
+                     {"inputSchema",
+                      ObjectSchema({{"profile_id", Property("string", "The id open_profile returned (\"p1\").")}},
+                                   {"profile_id"})}};
+       },
+       CloseProfile},
       {"list_skills", true,
        [](const core::Workspace&) {
          return Json{{"description",

@@ -329,8 +329,28 @@ TEST_F(SideChannel, OversizedAndSilentRequests) {
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10));
 }
 
+TEST_F(SideChannel, AtMostMaxTracesArePublishedAndTheOldestIsRetiredWithItsFile) {
+  HttpSideChannelOptions options;
+  options.max_traces = 3;
+  Start(options);
+  std::vector<lsp::PublishedTrace> published;
+  for (int i = 0; i < 5; ++i) {
+    published.push_back(Publish("trace " + std::to_string(i)));
+    advanced_s_ += 1;  // distinct expiry times: the first published expires first
+  }
+  EXPECT_EQ(channel_->live_tokens(), 3u);
+  EXPECT_EQ(std::distance(fs::directory_iterator(channel_->TraceDirectory()), fs::directory_iterator()), 3);
+  for (int i = 0; i < 5; ++i) {
+    const HttpResponse got = Get(published[i].port, "/p/" + published[i].token + "/trace.pftrace");
+    EXPECT_EQ(got.status, i < 2 ? 404 : 200) << i;
+    if (i >= 2) EXPECT_EQ(got.body, "trace " + std::to_string(i));
+  }
+}
+
 TEST_F(SideChannel, TokensAreDistinctAndStopDeletesTheFiles) {
-  Start();
+  HttpSideChannelOptions options;
+  options.max_traces = 64;
+  Start(options);
   std::set<std::string> tokens;
   for (int i = 0; i < 50; ++i) tokens.insert(Publish("t" + std::to_string(i)).token);
   EXPECT_EQ(tokens.size(), 50u);

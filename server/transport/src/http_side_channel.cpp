@@ -149,6 +149,22 @@ struct HttpSideChannel::Impl : std::enable_shared_from_this<Impl> {
     }
   }
 
+  // Makes room for one more entry under options.max_traces: the earliest to expire (= the oldest, as every token
+  // has the same lifetime) goes first, with its file.
+  void RetireOldest() {  // under mu
+    while (!entries.empty() && entries.size() >= std::max<size_t>(1, options.max_traces)) {
+      auto oldest = entries.begin();
+      for (auto it = entries.begin(); it != entries.end(); ++it) {
+        if (it->second.expires < oldest->second.expires) oldest = it;
+      }
+      std::error_code ec;
+      std::filesystem::remove(oldest->second.path, ec);
+      core::LogInfo(fmt::format("perfetto side channel: token {}... retired (at most {} traces are published)",
+                                oldest->first.substr(0, 6), options.max_traces));
+      entries.erase(oldest);
+    }
+  }
+
   void DropAll() {
     std::lock_guard lock(mu);
     for (const auto& [token, entry] : entries) {
@@ -467,6 +483,7 @@ Expected<lsp::PublishedTrace> HttpSideChannel::Publish(lsp::TraceToPublish trace
   lsp::PublishedTrace published;
   std::lock_guard lock(impl_->mu);
   impl_->Sweep();
+  impl_->RetireOldest();
   const Clock::time_point now = impl_->now ? impl_->now() : Clock::now();
   entry.expires = now + impl_->options.token_lifetime;
   const auto lifetime = std::chrono::duration_cast<std::chrono::system_clock::duration>(impl_->options.token_lifetime);

@@ -34,6 +34,9 @@ struct HttpSideChannelOptions {
   std::chrono::seconds token_lifetime{3600};
   std::string cache_dir;  // traces live in <cache_dir>/traces; empty = $XDG_CACHE_HOME/nsys-ai (~/.cache/nsys-ai)
   std::chrono::seconds request_timeout{30};  // to receive a request's head
+  // At most this many traces are published at once (each is a full trace on disk): publishing one more retires the
+  // oldest link and deletes its file, so repeated nsys/openInPerfetto calls cannot fill the disk within the hour.
+  size_t max_traces = 8;
 };
 
 // Checks a Perfetto origin: "https://host[:port]" or "http://host[:port]", nothing after the authority.

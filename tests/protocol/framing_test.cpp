@@ -124,7 +124,7 @@ TEST(FramingTest, BadContentLengthValuesAreErrors) {
   // 2^64 - 1 fits the parser but not the body limit: refused and skipped, not resynced.
   FrameDecoder decoder;
   EXPECT_EQ(Render(decoder.Feed("Content-Length: 18446744073709551615\r\n\r\n")),
-            Frames({"E:body of 18446744073709551615 bytes exceeds the limit of 268435456 bytes; skipping it"}));
+            Frames({"E:body of 18446744073709551615 bytes exceeds the limit of 16777216 bytes; skipping it"}));
 }
 
 TEST(FramingTest, MalformedHeaderLinesAreReportedRightAwayThenResync) {
@@ -215,7 +215,7 @@ TEST(FramingTest, TwoGigabyteBodyIsRefusedAndSkippedWithoutBuffering) {
   FrameDecoder decoder;
   const size_t announced = 2147483648u;
   EXPECT_EQ(Render(decoder.Feed("Content-Length: 2147483648\r\n\r\n")),
-            Frames({"E:body of 2147483648 bytes exceeds the limit of 268435456 bytes; skipping it"}));
+            Frames({"E:body of 2147483648 bytes exceeds the limit of 16777216 bytes; skipping it"}));
   EXPECT_TRUE(decoder.HasPartial());
 
   // Feed the whole 2 GB in 1 MiB chunks (no copies are made of skipped bytes), checking the buffer stays empty.
@@ -238,7 +238,7 @@ TEST(FramingTest, OversizedBodyFollowedByJunkInOneReadKeepsTheBufferSmall) {
   FrameDecoder decoder;
   std::string read = "Content-Length: 2147483648\r\n\r\n" + std::string(4 << 20, 'j');  // a few MB of the body
   EXPECT_EQ(Render(decoder.Feed(read)),
-            Frames({"E:body of 2147483648 bytes exceeds the limit of 268435456 bytes; skipping it"}));
+            Frames({"E:body of 2147483648 bytes exceeds the limit of 16777216 bytes; skipping it"}));
   EXPECT_EQ(decoder.buffered_bytes(), 0u);
   for (int i = 0; i < 4; ++i) {
     EXPECT_TRUE(decoder.Feed(std::string(1 << 20, 'k')).empty());

@@ -35,12 +35,14 @@ SKILLS = [
         "description": "Ten million rows of 1000 bytes each.",
         "sql": "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r LIMIT 10000000) "
         "SELECT i, printf('%.1000c', 'x') AS pad FROM r",
-        "max_rows": 100000000,
+        "max_rows": 100000,  # the cap: the 64 MiB result bound must stop it (a larger max_rows is refused at load)
     },
     {
         "name": "huge_cell",
         "description": "One cell of 100 MB.",
-        "sql": "SELECT printf('%.100000000c', 'x') AS big",
+        # A string doubled 27 times (128 MiB), not printf, which answers NULL past SQLite's length limit.
+        "sql": "WITH RECURSIVE r(s, n) AS (SELECT 'x', 0 UNION ALL SELECT s || s, n + 1 FROM r WHERE n < 27) "
+        "SELECT s AS big FROM r WHERE n = 27",
     },
     {
         "name": "fts3_pointer",

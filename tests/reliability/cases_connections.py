@@ -4,6 +4,7 @@ file-descriptor exhaustion under a low RLIMIT_NOFILE."""
 import select
 import socket
 import time
+import unittest
 
 from harness import (
     DEFAULT_MAX_CONNECTIONS,
@@ -12,6 +13,7 @@ from harness import (
     OPT_IDLE_TIMEOUT,
     OPT_MAX_CONNECTIONS,
     REQUEST_FAILED,
+    SANITIZED,
     SHIPPED_PROFILE,
     SLOW,
     Deadline,
@@ -136,6 +138,8 @@ class Connections(ReliabilityCase):
         silent.close()
         self.assert_healthy(server)
 
+    @unittest.skipIf(SANITIZED, "UBSan's vptr check needs a free descriptor (it probes memory through a pipe) and "
+                     "reports a false 'invalid vptr' when they are exhausted; the Release pass runs this case")
     def test_fd_exhaustion_does_not_spin(self):
         # Defect 5: EMFILE made the accept loop spin at 100% CPU, logging ~30 MB/s.
         server = self.tcp_server(nofile=40)

@@ -57,6 +57,11 @@ bool Connect(int fd, uint16_t port) {
 }
 
 TEST(AcceptBackoff, TheHttpSideChannelDoesNotSpinWhenOutOfDescriptors) {
+#if defined(__SANITIZE_ADDRESS__)
+  // UBSan's vptr check validates memory through a pipe; with this process's descriptors exhausted the pipe fails and
+  // it reports a false "invalid vptr" (seen in CI). The Release pass runs this test.
+  GTEST_SKIP() << "needs free descriptors under the sanitizers; covered by the Release pass";
+#endif
   const auto dir = std::filesystem::temp_directory_path() / ("nsys-ai-backoff-" + std::to_string(::getpid()));
   asio::io_context io;
   HttpSideChannelOptions options;

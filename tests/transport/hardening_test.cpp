@@ -313,7 +313,14 @@ TEST(TcpLimits, AClientThatFloodsAndNeverReadsStaysBoundedAndOthersStayFast) {
       "listSkills %.0f ms\n",
       flooded, rss_before, rss_peak, peak_mb, std::chrono::duration<double, std::milli>(slowest).count());
   // The server stopped reading the flooder: with replies bounded, most of what it wrote waits in socket buffers.
-  EXPECT_LT(peak_mb, 150.0) << "the server buffered the flood";
+  // Under ASan, freed memory waits in its quarantine (256 MiB by default) before reuse, so RSS grows by that much
+  // more without the server holding anything (CI measured +301 MiB there).
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr double kBoundMb = 150.0 + 300.0;
+#else
+  constexpr double kBoundMb = 150.0;
+#endif
+  EXPECT_LT(peak_mb, kBoundMb) << "the server buffered the flood";
   EXPECT_LT(slowest, 2s);
   EXPECT_TRUE(Request(*other, "after", "nsys/listSkills").contains("result"));
   server.process->Signal(SIGTERM);
@@ -384,6 +391,11 @@ TEST(TcpLimits, ConnectionsPastTheLimitAreRefusedWithAClearError) {
 // ---- defect 5: descriptors and idle connections ----
 
 TEST(TcpLimits, OutOfFileDescriptorsTheAcceptLoopBacksOffInsteadOfSpinning) {
+#if defined(__SANITIZE_ADDRESS__)
+  // The sanitized server's UBSan vptr check probes memory through a pipe: with its descriptors exhausted it reports a
+  // false "invalid vptr" and aborts (seen in CI on the same scenario). The Release pass runs this test.
+  GTEST_SKIP() << "needs free descriptors under the sanitizers; covered by the Release pass";
+#endif
   auto server = StartTcpServer({"--no-cache", "--idle-timeout", "4"});
   ASSERT_GT(server.port, 0) << server.process->Stderr();
   const pid_t pid = server.process->pid();

@@ -1,6 +1,7 @@
 #include "link.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "table_ops.h"
 
@@ -122,19 +123,29 @@ void ResolveRuntimeNvtx(RuntimeTable& runtime, const NvtxTable& nvtx) {
   }
 }
 
+namespace {
+
+// Each duration is below 2^63 (loaded rows keep |start|, |end| < 2^62), but a few damaged-yet-valid spans can still
+// add up past INT64_MAX: the sum then stays at INT64_MAX instead of overflowing (found by UBSan on a crafted export).
+void AddSaturating(int64_t& total, int64_t d) {
+  if (__builtin_add_overflow(total, d, &total)) total = std::numeric_limits<int64_t>::max();
+}
+
+}  // namespace
+
 AttributionCoverage ComputeCoverage(const KernelTable& kernels, const RuntimeTable& runtime) {
   AttributionCoverage c;
   for (size_t i = 0; i < kernels.size(); ++i) {
     const int64_t d = kernels.end[i] - kernels.start[i];
     ++c.kernels;
-    c.kernel_time_ns += d;
+    AddSaturating(c.kernel_time_ns, d);
     const int32_t call = kernels.launch[i];
     if (call == kNone) continue;
     ++c.with_launch;
-    c.with_launch_time_ns += d;
+    AddSaturating(c.with_launch_time_ns, d);
     if (static_cast<size_t>(call) < runtime.nvtx.size() && runtime.nvtx[call] != kNone) {
       ++c.with_nvtx;
-      c.with_nvtx_time_ns += d;
+      AddSaturating(c.with_nvtx_time_ns, d);
     }
   }
   return c;

@@ -22,15 +22,15 @@ std::string HumanBytes(int64_t bytes) {
 
 // Rows the loads skipped as damaged (or left unnamed), per table; known for every table once all have loaded.
 std::string DamagedRowsText(const engine::ProfileInfo& info) {
-  const engine::RowChecks::Report report =
-      info.row_checks ? info.row_checks->Get() : engine::RowChecks::Report{};
+  const engine::RowChecks::Report report = info.row_checks ? info.row_checks->Get() : engine::RowChecks::Report{};
   std::string out;
   if (report.tables.empty()) {
     out = report.complete ? "none" : "not checked yet (tables are checked as they load; `--check` loads them now)";
   } else {
     int64_t skipped = 0;
     for (const auto& d : report.tables) skipped += d.skipped();
-    out = fmt::format("{} skipped{}", GroupThousands(skipped), report.complete ? "" : " so far (not every table loaded)");
+    out =
+        fmt::format("{} skipped{}", GroupThousands(skipped), report.complete ? "" : " so far (not every table loaded)");
   }
   for (const auto& d : report.tables) out += fmt::format("\n{:<13}  {}: {}", "", d.table, d.Describe());
   return out;

@@ -106,12 +106,12 @@ TEST(Layering, EveryIncludePointsToAnAllowedLayer) {
   for (const auto& dir : kDirs) Scan(root, dir, violations, files);
   ASSERT_GT(files, 120u) << "the scan found too few source files under " << root;
   for (const auto& v : violations) {
-    EXPECT_TRUE(kKnownViolations.count(v)) << "layering violation: " << v
-                                           << " (docs/architecture.md, 'Layers', says which layer may include which)";
+    EXPECT_TRUE(kKnownViolations.count(v))
+        << "layering violation: " << v << " (docs/architecture.md, 'Layers', says which layer may include which)";
   }
   for (const auto& known : kKnownViolations) {
-    EXPECT_TRUE(violations.count(known)) << "'" << known
-                                         << "' no longer occurs: remove it from kKnownViolations in " << __FILE__;
+    EXPECT_TRUE(violations.count(known)) << "'" << known << "' no longer occurs: remove it from kKnownViolations in "
+                                         << __FILE__;
   }
 }
 

@@ -213,18 +213,19 @@ TEST_F(CacheTest, InPlaceEditKeepingSizeInodeAndMtimeIsSeen) {
   const std::string bytes = testing::ReadFile(copy_);
   int64_t old_end = 0;
   size_t at = std::string::npos;
-  testing::Sql(copy_).Each("SELECT \"end\" FROM NVTX_EVENTS WHERE \"end\" NOT NULL AND eventType IN (59, 60) "
-                           "ORDER BY rowid DESC LIMIT 200",
-                           [&](sqlite3_stmt* s) {
-                             if (at != std::string::npos) return;
-                             const int64_t end = sqlite3_column_int64(s, 0);
-                             const std::string needle = Be48(end);
-                             const size_t first = bytes.find(needle);
-                             if (first == std::string::npos || first < (1u << 20)) return;
-                             if (bytes.find(needle, first + 1) != std::string::npos) return;
-                             at = first;
-                             old_end = end;
-                           });
+  testing::Sql(copy_).Each(
+      "SELECT \"end\" FROM NVTX_EVENTS WHERE \"end\" NOT NULL AND eventType IN (59, 60) "
+      "ORDER BY rowid DESC LIMIT 200",
+      [&](sqlite3_stmt* s) {
+        if (at != std::string::npos) return;
+        const int64_t end = sqlite3_column_int64(s, 0);
+        const std::string needle = Be48(end);
+        const size_t first = bytes.find(needle);
+        if (first == std::string::npos || first < (1u << 20)) return;
+        if (bytes.find(needle, first + 1) != std::string::npos) return;
+        at = first;
+        old_end = end;
+      });
   ASSERT_NE(at, std::string::npos) << "no NVTX end stored once past 1 MB";
   int64_t old_total = 0;
   for (size_t i = 0; i < reference_->nvtx().size(); ++i)
@@ -250,8 +251,7 @@ TEST_F(CacheTest, InPlaceEditKeepingSizeInodeAndMtimeIsSeen) {
   ASSERT_TRUE(reopened);
   EXPECT_FALSE(reopened->info().from_cache);
   int64_t new_total = 0;
-  for (size_t i = 0; i < reopened->nvtx().size(); ++i)
-    new_total += reopened->nvtx().end[i] - reopened->nvtx().start[i];
+  for (size_t i = 0; i < reopened->nvtx().size(); ++i) new_total += reopened->nvtx().end[i] - reopened->nvtx().start[i];
   EXPECT_EQ(new_total, old_total + 1000);  // the new numbers, not the snapshot's
 }
 

@@ -170,8 +170,8 @@ bool GetInfo(Reader& r, ProfileInfo& info, AttributionCoverage& cov) {
       return false;
   }
   if (!(r.Get(info.start_ns) && r.Get(info.end_ns) && r.Get(info.session_start_utc_ns) && r.Get(cov.kernels) &&
-        r.Get(cov.kernel_time_ns) && r.Get(cov.with_launch) && r.Get(cov.with_launch_time_ns) &&
-        r.Get(cov.with_nvtx) && r.Get(cov.with_nvtx_time_ns) && r.Get(n)))
+        r.Get(cov.kernel_time_ns) && r.Get(cov.with_launch) && r.Get(cov.with_launch_time_ns) && r.Get(cov.with_nvtx) &&
+        r.Get(cov.with_nvtx_time_ns) && r.Get(n)))
     return false;
   auto checks = std::make_shared<RowChecks>();
   for (uint64_t i = 0; i < n; ++i) {

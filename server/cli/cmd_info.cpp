@@ -5,7 +5,7 @@
 #include <string>
 
 #include "commands.h"
-#include "nsys/lsp/converters.h"
+#include "nsys/wire/converters.h"
 #include "open_profile.h"
 #include "table_format.h"
 
@@ -103,7 +103,7 @@ int RunInfo(const CommandContext& ctx) {
   }
   const auto& info = opened->profile->info();
   if (*format == OutputFormat::kJson) {
-    auto json = lsp::ProfileSummaryJson(opened->id, info);
+    auto json = wire::ProfileSummaryJson(opened->id, info);
     json.erase("profileId");  // a server session's handle, meaningless here
     std::printf("%s\n", json.dump(2).c_str());
   } else {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "commands.h"
-#include "nsys/core/log.h"
+#include "nsys/support/log.h"
 #include "nsys/transport/serve.h"
 #include "nsys/transport/tcp.h"
 #include "trace_cli.h"
@@ -95,7 +95,7 @@ int RunServe(const CommandContext& ctx) {
                                       "network is trusted",
                                       options.host));
       }
-      core::LogWarn(
+      support::LogWarn(
           fmt::format("listening on non-loopback host {} (--allow-remote): clients need the token, but there is no "
                       "TLS: anyone who can watch the network can read the token and then read files as this user",
                       options.host));
@@ -119,7 +119,7 @@ int RunServe(const CommandContext& ctx) {
     }
   }
   if (ctx.args.Has("--log-level") == false && options.mode != transport::ServeOptions::Mode::kStdio) {
-    core::SetLogLevel(core::LogLevel::kInfo);  // a long-running daemon: say who connects
+    support::SetLogLevel(support::LogLevel::kInfo);  // a long-running daemon: say who connects
   }
   std::string bad_perfetto;  // --perfetto-origin/--perfetto-port/--perfetto-expires (trace_cli.h)
   if (!ParsePerfettoChannelOptions(ctx.args, options.perfetto, bad_perfetto)) return UsageError("serve", bad_perfetto);

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "commands.h"
-#include "nsys/lsp/converters.h"
 #include "nsys/skills/registry.h"
+#include "nsys/wire/converters.h"
 #include "open_profile.h"
 #include "table_format.h"
 
@@ -31,7 +31,7 @@ int RunSkillList(const CommandContext& ctx) {
   core::Workspace workspace(ctx.config);
   if (*format == OutputFormat::kJson) {
     protocol::ListSkillsResult result;
-    for (const auto& skill : workspace.Skills()) result.skills.push_back(lsp::Describe(*skill));
+    for (const auto& skill : workspace.Skills()) result.skills.push_back(wire::Describe(*skill));
     std::printf("%s\n", protocol::Json(result).dump(2).c_str());
     return kExitOk;
   }

@@ -1,7 +1,8 @@
 #include <cstdio>
 
 #include "commands.h"
-#include "nsys/core/log.h"
+#include "nsys/core/version.h"
+#include "nsys/support/log.h"
 
 namespace nsys::cli {
 

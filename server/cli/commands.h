@@ -7,7 +7,7 @@
 
 #include "args.h"
 #include "nsys/core/workspace.h"
-#include "nsys/engine/expected.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::cli {
 

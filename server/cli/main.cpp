@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "commands.h"
-#include "nsys/core/log.h"
+#include "nsys/support/log.h"
 
 namespace nsys::cli {
 namespace {
@@ -115,13 +115,13 @@ int Main(const std::vector<std::string>& argv) {
   }
 
   if (auto level = args->Value("--log-level")) {
-    auto parsed = core::ParseLogLevel(*level);
+    auto parsed = support::ParseLogLevel(*level);
     if (!parsed)
       return UsageError(command->name, fmt::format("unknown log level '{}' (error, warn, info, debug)", *level));
-    core::SetLogLevel(*parsed);
+    support::SetLogLevel(*parsed);
   }
   if (auto path = args->Value("--log-file")) {
-    if (auto problem = core::SetLogFile(*path)) return Fail(*problem);
+    if (auto problem = support::SetLogFile(*path)) return Fail(*problem);
   }
   CommandContext context{*args, {}};
   if (args->Has("--no-cache")) context.config.open.use_cache = false;

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "nsys/core/workspace.h"
-#include "nsys/engine/expected.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::cli {
 

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "nsys/lsp/converters.h"
+#include "nsys/wire/converters.h"
 
 namespace nsys::cli {
 namespace {
@@ -180,7 +180,7 @@ std::string RenderTable(const skills::Table& table, OutputFormat format, const R
     case OutputFormat::kCsv:
       return RenderCsv(table);
     case OutputFormat::kJson:
-      return protocol::Json(lsp::ToRunSkillResult(table)).dump(2) + "\n";
+      return protocol::Json(wire::ToRunSkillResult(table)).dump(2) + "\n";
   }
   return {};
 }

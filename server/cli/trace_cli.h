@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "args.h"
-#include "nsys/engine/expected.h"
 #include "nsys/engine/model.h"
 #include "nsys/engine/window.h"
+#include "nsys/support/expected.h"
 #include "nsys/trace/trace_writer.h"
 #include "nsys/transport/http_side_channel.h"
 

@@ -12,10 +12,10 @@
 
 #include "common_intervals.h"
 #include "common_rows.h"
-#include "nsys/engine/cancel.h"
-#include "nsys/engine/expected.h"
 #include "nsys/engine/profile.h"
 #include "nsys/engine/window.h"
+#include "nsys/support/cancel.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::skills::builtin {
 

@@ -10,12 +10,12 @@
 #include <string>
 #include <string_view>
 
-#include "nsys/core/log.h"
 #include "nsys/core/workspace.h"
-#include "nsys/lsp/executor.h"
 #include "nsys/lsp/session.h"
 #include "nsys/protocol/framing.h"
 #include "nsys/protocol/jsonrpc.h"
+#include "nsys/support/executor.h"
+#include "nsys/support/log.h"
 
 namespace {
 
@@ -51,11 +51,11 @@ void CheckOutput(const std::string& bytes) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const bool quiet = [] {
-    nsys::core::SetLogLevel(nsys::core::LogLevel::kError);
+    nsys::support::SetLogLevel(nsys::support::LogLevel::kError);
     return true;
   }();
   (void)quiet;
-  static nsys::lsp::InlineExecutor executor;
+  static nsys::support::InlineExecutor executor;
   nsys::core::Workspace workspace(FuzzConfig());
   std::string output;
   {

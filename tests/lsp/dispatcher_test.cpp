@@ -14,8 +14,9 @@
 #include <thread>
 
 #include "in_memory_client.h"
-#include "nsys/core/log.h"
+#include "nsys/core/version.h"
 #include "nsys/lsp/method_table.h"
+#include "nsys/support/log.h"
 
 namespace nsys::testing {
 namespace {

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "in_memory_client.h"
-#include "nsys/lsp/executor.h"
 #include "nsys/lsp/method_table.h"
 #include "nsys/lsp/session.h"
+#include "nsys/support/executor.h"
 
 namespace nsys::testing {
 namespace {
@@ -40,13 +40,13 @@ class Gate {
 };
 
 TEST(ThreadPool, QueuesTakeTurnsSoABacklogDelaysAnotherQueueByOneTask) {
-  lsp::ThreadPool pool(1);
+  support::ThreadPool pool(1);
   Gate gate;
   pool.Post([&gate] { gate.Wait(); });  // parks the only worker until everything is queued
   std::mutex mu;
   std::vector<int> order;
-  const uint64_t flood = lsp::NewTaskQueue();
-  const uint64_t other = lsp::NewTaskQueue();
+  const uint64_t flood = support::NewTaskQueue();
+  const uint64_t other = support::NewTaskQueue();
   for (int i = 0; i < 1000; ++i) {
     pool.Post(
         [&mu, &order, i] {
@@ -77,7 +77,7 @@ TEST(ThreadPool, QueuesTakeTurnsSoABacklogDelaysAnotherQueueByOneTask) {
 }
 
 TEST(ThreadPool, CheapTasksRunWhileEveryWorkerIsBusy) {
-  lsp::ThreadPool pool(2);
+  support::ThreadPool pool(2);
   Gate gate;
   std::atomic<int> parked{0};
   for (int i = 0; i < 2; ++i) {
@@ -88,8 +88,8 @@ TEST(ThreadPool, CheapTasksRunWhileEveryWorkerIsBusy) {
   }
   while (parked.load() < 2) std::this_thread::sleep_for(1ms);
   std::atomic<bool> ordinary_ran{false}, cheap_ran{false};
-  pool.Post([&] { ordinary_ran = true; }, {lsp::NewTaskQueue(), false});
-  pool.Post([&] { cheap_ran = true; }, {lsp::NewTaskQueue(), true});
+  pool.Post([&] { ordinary_ran = true; }, {support::NewTaskQueue(), false});
+  pool.Post([&] { cheap_ran = true; }, {support::NewTaskQueue(), true});
   const auto deadline = std::chrono::steady_clock::now() + 5s;
   while (!cheap_ran.load() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
   EXPECT_TRUE(cheap_ran.load());

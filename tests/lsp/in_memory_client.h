@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "nsys/core/workspace.h"
-#include "nsys/lsp/executor.h"
 #include "nsys/lsp/session.h"
 #include "nsys/protocol/framing.h"
 #include "nsys/protocol/jsonrpc.h"
+#include "nsys/support/executor.h"
 
 namespace nsys::testing {
 
@@ -39,7 +39,7 @@ class InMemoryClient {
   ~InMemoryClient();
 
   core::Workspace& workspace() { return *workspace_; }
-  lsp::ThreadPool& pool() { return *pool_; }
+  support::ThreadPool& pool() { return *pool_; }
   lsp::Session& session() { return *session_; }
 
   // Sends raw bytes / a framed JSON message (on the test thread, which plays the reader thread).
@@ -74,7 +74,7 @@ class InMemoryClient {
   void OnOutgoing(const std::string& bytes);
 
   std::unique_ptr<core::Workspace> workspace_;
-  std::unique_ptr<lsp::ThreadPool> pool_;
+  std::unique_ptr<support::ThreadPool> pool_;
   std::unique_ptr<lsp::Session> session_;
   std::mutex mu_;
   std::condition_variable cv_;

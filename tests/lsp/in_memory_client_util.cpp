@@ -6,7 +6,7 @@ namespace nsys::testing {
 
 InMemoryClient::InMemoryClient(Options options)
     : workspace_(std::make_unique<core::Workspace>(options.workspace)),
-      pool_(std::make_unique<lsp::ThreadPool>(options.workers)) {
+      pool_(std::make_unique<support::ThreadPool>(options.workers)) {
   session_ = std::make_unique<lsp::Session>(
       *workspace_, *pool_, [this](std::string bytes) { OnOutgoing(bytes); }, options.server);
 }

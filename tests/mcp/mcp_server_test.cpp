@@ -6,7 +6,8 @@
 #include <string>
 
 #include "fixtures.h"
-#include "nsys/core/log.h"
+#include "nsys/core/version.h"
+#include "nsys/support/log.h"
 
 namespace nsys::mcp {
 namespace {

@@ -13,8 +13,8 @@
 #include <cstdlib>
 #include <utility>
 
-#include "nsys/core/log.h"
 #include "nsys/skills/user_skills.h"
+#include "nsys/support/log.h"
 
 namespace nsys::core {
 namespace {
@@ -107,7 +107,7 @@ std::vector<WarmCall> DefaultWarmSkills() {
 }
 
 Workspace::Workspace(WorkspaceConfig config) : config_(std::move(config)) {
-  for (const auto& warning : ReloadSkills()) LogWarn(warning);
+  for (const auto& warning : ReloadSkills()) support::LogWarn(warning);
 }
 
 Workspace::~Workspace() {
@@ -146,8 +146,9 @@ void Workspace::WarmUp(const std::shared_ptr<engine::Profile>& profile, const st
     auto table = skills::Run(*skill, *profile, *args, cancel);
     if (!table) continue;  // cancelled, or an error the user will see when they ask
     memo->Store(skill, *args, std::make_shared<const skills::Table>(std::move(*table)));
-    LogDebug(fmt::format("warmed {} on {} in {:.0f} ms", skills::ResultMemo::KeyOf(*skill, *args), profile->info().path,
-                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()));
+    support::LogDebug(
+        fmt::format("warmed {} on {} in {:.0f} ms", skills::ResultMemo::KeyOf(*skill, *args), profile->info().path,
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()));
   }
 }
 
@@ -261,9 +262,9 @@ OpenedProfile Workspace::AddId(const std::string& path, const std::shared_ptr<En
     }
   }
   profiles_[result.id] = entry;
-  LogInfo(entry->ids > 1
-              ? fmt::format("opened {} as {} (sharing its load with {} other id(s))", path, result.id, entry->ids - 1)
-              : fmt::format("opened {} as {}", path, result.id));
+  support::LogInfo(entry->ids > 1 ? fmt::format("opened {} as {} (sharing its load with {} other id(s))", path,
+                                                result.id, entry->ids - 1)
+                                  : fmt::format("opened {} as {}", path, result.id));
   return result;
 }
 
@@ -290,7 +291,7 @@ Status Workspace::Close(const std::string& id) {
     profiles_.erase(it);
   }
   Release(entry);
-  LogInfo(fmt::format("closed {}", id));
+  support::LogInfo(fmt::format("closed {}", id));
   return {};
 }
 

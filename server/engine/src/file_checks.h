@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "nsys/engine/expected.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::engine {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "nsys/engine/expected.h"
 #include "nsys/engine/model.h"
+#include "nsys/support/expected.h"
 #include "page_reader.h"
 #include "schema.h"
 #include "sqlite_db.h"

@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "nsys/engine/cancel.h"
-#include "nsys/engine/expected.h"
 #include "nsys/engine/profile.h"
+#include "nsys/support/cancel.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::engine {
 

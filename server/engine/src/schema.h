@@ -9,9 +9,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "nsys/engine/cancel.h"
-#include "nsys/engine/expected.h"
 #include "nsys/engine/model.h"
+#include "nsys/support/cancel.h"
+#include "nsys/support/expected.h"
 #include "page_reader.h"
 #include "sqlite_db.h"
 

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "file_checks.h"
-#include "nsys/engine/expected.h"
 #include "nsys/engine/model.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::engine {
 

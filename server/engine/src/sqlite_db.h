@@ -10,8 +10,8 @@
 #include <string_view>
 #include <utility>
 
-#include "nsys/engine/cancel.h"
-#include "nsys/engine/expected.h"
+#include "nsys/support/cancel.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::engine::sql {
 

@@ -8,10 +8,11 @@
 #include <utility>
 #include <vector>
 
-#include "nsys/core/log.h"
-#include "nsys/lsp/converters.h"
+#include "nsys/core/version.h"
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/method_table.h"
+#include "nsys/support/log.h"
+#include "nsys/wire/converters.h"
 #include "progress.h"
 
 namespace nsys::lsp {
@@ -32,18 +33,18 @@ std::string Preview(const std::string& text, size_t limit = 300) {
   return text.size() <= limit ? text : text.substr(0, limit) + fmt::format("... ({} bytes)", text.size());
 }
 
-core::LogLevel ToCoreLevel(protocol::LogLevel level) {
+support::LogLevel ToCoreLevel(protocol::LogLevel level) {
   switch (level) {
     case protocol::LogLevel::kError:
-      return core::LogLevel::kError;
+      return support::LogLevel::kError;
     case protocol::LogLevel::kWarning:
-      return core::LogLevel::kWarn;
+      return support::LogLevel::kWarn;
     case protocol::LogLevel::kInfo:
-      return core::LogLevel::kInfo;
+      return support::LogLevel::kInfo;
     case protocol::LogLevel::kDebug:
-      return core::LogLevel::kDebug;
+      return support::LogLevel::kDebug;
   }
-  return core::LogLevel::kWarn;
+  return support::LogLevel::kWarn;
 }
 
 }  // namespace
@@ -54,14 +55,14 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
                              public Client,
                              public NotificationContext {
  public:
-  DispatcherCore(core::Workspace& workspace, Executor& executor, MessageSink sink, ServerOptions options)
+  DispatcherCore(core::Workspace& workspace, support::Executor& executor, MessageSink sink, ServerOptions options)
       : workspace_(workspace),
         executor_(executor),
         sink_(std::move(sink)),
         options_(std::move(options)),
         methods_(options_.methods ? options_.methods : &ProductMethods()),
         pre_init_methods_(methods_->Subset({"initialize", "exit"})),
-        task_queue_(NewTaskQueue()) {
+        task_queue_(support::NewTaskQueue()) {
     if (options_.server_version.empty()) options_.server_version = std::string(core::Version());
   }
 
@@ -91,7 +92,7 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
   void Send(const protocol::Message& message) {
     if (closed_.load()) return;
     std::string body = protocol::Serialize(message);
-    if (core::LogEnabled(core::LogLevel::kDebug)) core::LogDebug("--> " + Preview(body));
+    if (support::LogEnabled(support::LogLevel::kDebug)) support::LogDebug("--> " + Preview(body));
     sink_(std::move(body));
   }
 
@@ -145,11 +146,11 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
     if (result) {
       Send(protocol::MakeResult(id, std::move(result).value()));
     } else if (cancel.cancelled() || result.error().kind == ErrorKind::kCancelled) {
-      core::LogInfo(fmt::format("{} ({}) was cancelled", method, protocol::IdToString(id)));
+      support::LogInfo(fmt::format("{} ({}) was cancelled", method, protocol::IdToString(id)));
       Send(protocol::MakeError(id, protocol::kRequestCancelled, fmt::format("request '{}' was cancelled", method)));
     } else {
-      const auto error = ToResponseError(result.error());
-      core::LogInfo(fmt::format("{} ({}) failed: {}", method, protocol::IdToString(id), error.message));
+      const auto error = wire::ToResponseError(result.error());
+      support::LogInfo(fmt::format("{} ({}) failed: {}", method, protocol::IdToString(id), error.message));
       Send(protocol::MakeError(id, error.code, error.message, error.data));
     }
   }
@@ -159,7 +160,7 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
   void CancelRequest(const RequestId& id) override {
     std::lock_guard lock(mu_);
     if (auto it = running_.find(IdKey(id)); it != running_.end()) {
-      core::LogDebug(fmt::format("cancelling {} ({})", it->second.method, protocol::IdToString(id)));
+      support::LogDebug(fmt::format("cancelling {} ({})", it->second.method, protocol::IdToString(id)));
       it->second.cancel.cancel();
     }
   }
@@ -187,7 +188,7 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
       }
       handler = exit_handler_;
     }
-    core::LogInfo(fmt::format("exit received; exit code {}", code));
+    support::LogInfo(fmt::format("exit received; exit code {}", code));
     if (handler) handler(code);
   }
 
@@ -255,7 +256,7 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
   };
 
   void ReplyNow(const RequestId& id, int code, std::string message) {
-    core::LogInfo(fmt::format("refused request {}: {}", protocol::IdToString(id), message));
+    support::LogInfo(fmt::format("refused request {}: {}", protocol::IdToString(id), message));
     Send(protocol::MakeError(id, code, std::move(message)));
   }
   // Applies a valid `initialize`'s session settings; false (and an error reply) when its params are invalid.
@@ -264,7 +265,7 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
                   CancelToken cancel, std::shared_ptr<WorkDoneProgress> progress, SessionSettings settings);
 
   core::Workspace& workspace_;
-  Executor& executor_;
+  support::Executor& executor_;
   MessageSink sink_;
   ServerOptions options_;
   const MethodTable* methods_;
@@ -307,7 +308,7 @@ class ReplyOnce {
   void operator()(Expected<Json> result) {
     auto core = std::move(core_);
     if (!core) {
-      core::LogError(fmt::format("a second reply to {} ({}) was dropped", method_, protocol::IdToString(id_)));
+      support::LogError(fmt::format("a second reply to {} ({}) was dropped", method_, protocol::IdToString(id_)));
       return;
     }
     core->Complete(key_, id_, method_, cancel_, std::move(result));
@@ -344,18 +345,19 @@ bool DispatcherCore::AcceptInitialize(const protocol::Request& request) {
       }
       settings.skill_timeout = *timeout;
     }
-    if (options->log_level) core::SetLogLevel(ToCoreLevel(*options->log_level));
+    if (options->log_level) support::SetLogLevel(ToCoreLevel(*options->log_level));
   }
   settings_ = std::move(settings);
   phase_ = Phase::kRunning;
-  core::LogInfo(fmt::format("initialize from {}", settings_.client.name.empty() ? "a client" : settings_.client.name));
+  support::LogInfo(
+      fmt::format("initialize from {}", settings_.client.name.empty() ? "a client" : settings_.client.name));
   return true;
 }
 
 void DispatcherCore::OnRequest(protocol::Request request, size_t wire_bytes) {
-  if (core::LogEnabled(core::LogLevel::kDebug)) {
-    core::LogDebug(fmt::format("<-- {} ({}) {}", request.method, protocol::IdToString(request.id),
-                               Preview(request.params.dump())));
+  if (support::LogEnabled(support::LogLevel::kDebug)) {
+    support::LogDebug(fmt::format("<-- {} ({}) {}", request.method, protocol::IdToString(request.id),
+                                  Preview(request.params.dump())));
   }
   std::unique_lock lock(mu_);
   if (closed_.load() || phase_ == Phase::kExited) return;
@@ -412,7 +414,7 @@ void DispatcherCore::OnRequest(protocol::Request request, size_t wire_bytes) {
   SessionSettings settings = settings_;
   lock.unlock();
 
-  const TaskOrigin origin{task_queue_, entry->options.cheap};
+  const support::TaskOrigin origin{task_queue_, entry->options.cheap};
   executor_.Post(
       [self = shared_from_this(), entry, request = std::move(request), reply = std::move(reply), cancel,
        progress = std::move(progress), settings = std::move(settings)]() mutable {
@@ -463,8 +465,8 @@ void DispatcherCore::RunRequest(const MethodTable::Entry* entry, protocol::Reque
 
 void DispatcherCore::OnNotification(protocol::Notification notification) {
   const std::string& method = notification.method;
-  if (core::LogEnabled(core::LogLevel::kDebug)) {
-    core::LogDebug(fmt::format("<-- {} {}", method, Preview(notification.params.dump())));
+  if (support::LogEnabled(support::LogLevel::kDebug)) {
+    support::LogDebug(fmt::format("<-- {} {}", method, Preview(notification.params.dump())));
   }
   const MethodTable::Entry* entry = nullptr;
   {
@@ -475,23 +477,23 @@ void DispatcherCore::OnNotification(protocol::Notification notification) {
     if (phase_ == Phase::kShutdown && method != "exit") return;
     entry = (initialized ? *methods_ : pre_init_methods_).Find(method);
     if (!entry && !initialized) {
-      core::LogInfo(fmt::format("dropped notification '{}' received before initialize", method));
+      support::LogInfo(fmt::format("dropped notification '{}' received before initialize", method));
       return;
     }
   }
   if (!entry) {
     // LSP: unknown notifications are ignored; $/ ones are protocol-optional and not worth a log line.
-    if (method.rfind("$/", 0) != 0) core::LogInfo(fmt::format("ignored unknown notification '{}'", method));
+    if (method.rfind("$/", 0) != 0) support::LogInfo(fmt::format("ignored unknown notification '{}'", method));
     return;
   }
   if (entry->is_request()) {
-    core::LogWarn(fmt::format("ignored '{}' sent as a notification: it is a request and needs an id", method));
+    support::LogWarn(fmt::format("ignored '{}' sent as a notification: it is a request and needs an id", method));
     return;
   }
   try {
     entry->notification(notification.params, *this);
   } catch (const std::exception& e) {
-    core::LogWarn(fmt::format("notification '{}' failed: {}", method, e.what()));
+    support::LogWarn(fmt::format("notification '{}' failed: {}", method, e.what()));
   }
 }
 
@@ -501,7 +503,7 @@ void DispatcherCore::OnResponse(protocol::Response response) {
     std::lock_guard lock(mu_);
     auto it = calls_.find(IdKey(response.id));
     if (it == calls_.end()) {
-      core::LogInfo(fmt::format("ignored a response to unknown request {}", protocol::IdToString(response.id)));
+      support::LogInfo(fmt::format("ignored a response to unknown request {}", protocol::IdToString(response.id)));
       return;
     }
     callback = std::move(it->second);
@@ -518,7 +520,7 @@ void DispatcherCore::OnResponse(protocol::Response response) {
 
 // ---- Dispatcher ----
 
-Dispatcher::Dispatcher(core::Workspace& workspace, Executor& executor, MessageSink sink, ServerOptions options)
+Dispatcher::Dispatcher(core::Workspace& workspace, support::Executor& executor, MessageSink sink, ServerOptions options)
     : core_(std::make_shared<DispatcherCore>(workspace, executor, std::move(sink), std::move(options))) {}
 
 Dispatcher::~Dispatcher() {

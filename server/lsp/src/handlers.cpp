@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <utility>
 
-#include "nsys/core/log.h"
-#include "nsys/lsp/converters.h"
 #include "nsys/lsp/method_table.h"
 #include "nsys/skills/registry.h"
+#include "nsys/support/log.h"
+#include "nsys/wire/converters.h"
 
 namespace nsys::lsp {
 
@@ -25,7 +25,7 @@ int HexDigit(char c) {
 
 Json ArgsJson(const std::vector<skills::ArgSpec>& specs) {
   Json args = Json::array();
-  for (const auto& arg : specs) args.push_back(DescribeArg(arg));
+  for (const auto& arg : specs) args.push_back(wire::DescribeArg(arg));
   return args;
 }
 
@@ -57,7 +57,7 @@ Expected<protocol::InitializeResult> OnInitialize(const protocol::InitializePara
     std::vector<std::string> dirs;
     for (const auto& dir : *params.initialization_options->skill_dirs) dirs.push_back(PathFromClient(dir));
     for (auto& warning : ctx.workspace().AddSkillDirs(dirs)) {
-      core::LogWarn(warning);
+      support::LogWarn(warning);
       ctx.client().LogMessage(protocol::MessageType::kWarning, std::move(warning));
     }
   }
@@ -79,7 +79,7 @@ Expected<Json> OnShutdown(const protocol::EmptyParams&, RequestContext&) {
 }
 
 void OnInitialized(const Json&, NotificationContext&) {
-  core::LogDebug("client sent initialized");
+  support::LogDebug("client sent initialized");
 }
 
 void OnExit(const Json&, NotificationContext& ctx) {
@@ -102,7 +102,7 @@ Expected<Json> OnOpenProfile(const protocol::OpenProfileParams& params, RequestC
   if (!ctx.settings().nsys_path.empty()) options.nsys_binary = ctx.settings().nsys_path;
   auto opened = ctx.workspace().Open(PathFromClient(params.path), options, ctx.progress(), ctx.cancel());
   if (!opened) return opened.error();
-  return ProfileSummaryJson(opened->id, opened->profile->info());
+  return wire::ProfileSummaryJson(opened->id, opened->profile->info());
 }
 
 Expected<Json> OnCloseProfile(const protocol::CloseProfileParams& params, RequestContext& ctx) {
@@ -113,14 +113,14 @@ Expected<Json> OnCloseProfile(const protocol::CloseProfileParams& params, Reques
 Expected<Json> OnProfileInfo(const protocol::ProfileInfoParams& params, RequestContext& ctx) {
   auto profile = ctx.workspace().Get(params.profile_id);
   if (!profile) return profile.error();
-  return ProfileSummaryJson(params.profile_id, (*profile)->info());
+  return wire::ProfileSummaryJson(params.profile_id, (*profile)->info());
 }
 
 // ---- skills ----
 
 Expected<Json> OnListSkills(const protocol::EmptyParams&, RequestContext& ctx) {
   protocol::ListSkillsResult result;
-  for (const auto& skill : ctx.workspace().Skills()) result.skills.push_back(Describe(*skill));
+  for (const auto& skill : ctx.workspace().Skills()) result.skills.push_back(wire::Describe(*skill));
   Json json = result;
   json["commonArgs"] = ArgsJson(skills::CommonArgs());  // device, pid, window: accepted by every skill
   return json;
@@ -131,18 +131,20 @@ Expected<Json> OnRunSkill(const protocol::RunSkillParams& params, RequestContext
                                         ctx.settings().skill_timeout);
   if (!table) return table.error();
   const size_t chunk = std::max<size_t>(1, ctx.options().partial_result_rows);
-  if (!ctx.wants_partial_results() || table->rows.size() <= chunk) return Json(ToRunSkillResult(std::move(*table)));
+  if (!ctx.wants_partial_results() || table->rows.size() <= chunk)
+    return Json(wire::ToRunSkillResult(std::move(*table)));
 
   // Streamed: the first partial result carries the columns, each carries up to `chunk` rows; the final result
   // has the columns, notes and declined, no rows, and streamedRows = how many rows went out.
   auto rows = std::move(table->rows);
   table->rows.clear();
-  Json final_result = ToRunSkillResult(std::move(*table));
+  Json final_result = wire::ToRunSkillResult(std::move(*table));
   for (size_t begin = 0; begin < rows.size(); begin += chunk) {
     if (ctx.cancel().cancelled()) return MakeError(ErrorKind::kCancelled, "cancelled while streaming rows");
     Json part = {{"rows", Json::array()}};
     if (begin == 0) part["columns"] = final_result["columns"];
-    for (size_t i = begin; i < std::min(rows.size(), begin + chunk); ++i) part["rows"].push_back(RowJson(rows[i]));
+    for (size_t i = begin; i < std::min(rows.size(), begin + chunk); ++i)
+      part["rows"].push_back(wire::RowJson(rows[i]));
     ctx.SendPartialResult(std::move(part));
   }
   final_result["streamedRows"] = rows.size();
@@ -153,7 +155,7 @@ Expected<protocol::ReloadSkillsResult> OnReloadSkills(const protocol::EmptyParam
   protocol::ReloadSkillsResult result;
   result.warnings = ctx.workspace().ReloadSkills();
   result.skill_count = static_cast<int64_t>(ctx.workspace().Skills().size());
-  for (const auto& warning : result.warnings) core::LogWarn(warning);
+  for (const auto& warning : result.warnings) support::LogWarn(warning);
   return result;
 }
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <utility>
 
-#include "nsys/core/log.h"
+#include "nsys/support/log.h"
 
 namespace nsys::lsp {
 namespace {
@@ -69,7 +69,7 @@ void WorkDoneProgress::OnCreated(const Expected<protocol::Json>& result) {
   std::lock_guard lock(mu_);
   if (state_ != State::kCreating) return;  // the work finished first: nothing to show
   if (!result) {
-    core::LogDebug("the client refused a progress token: " + result.error().message);
+    support::LogDebug("the client refused a progress token: " + result.error().message);
     state_ = State::kEnded;
     return;
   }

@@ -4,7 +4,7 @@
 
 #include <utility>
 
-#include "nsys/core/log.h"
+#include "nsys/support/log.h"
 
 namespace nsys::lsp {
 
@@ -22,7 +22,7 @@ bool ConstantTimeEquals(std::string_view a, std::string_view b) {
   return diff == 0;
 }
 
-Session::Session(core::Workspace& workspace, Executor& executor, Writer write, ServerOptions options,
+Session::Session(core::Workspace& workspace, support::Executor& executor, Writer write, ServerOptions options,
                  protocol::FramingLimits limits)
     : decoder_(limits),
       dispatcher_(
@@ -33,7 +33,7 @@ Session::Session(core::Workspace& workspace, Executor& executor, Writer write, S
 
 void Session::Refuse(const protocol::RequestId& id, const std::string& why) {
   refused_ = true;
-  core::LogWarn("unauthorized client: " + why);
+  support::LogWarn("unauthorized client: " + why);
   dispatcher_.SendResponse(protocol::MakeError(id, protocol::kUnauthorized, "unauthorized: " + why));
   if (on_refused_) on_refused_(why);
 }
@@ -96,13 +96,13 @@ void Session::Pump() {
 void Session::Handle(protocol::Frame& frame) {
   if (!authenticated_ && !Admit(frame)) return;
   if (frame.kind == protocol::Frame::Kind::kError) {
-    core::LogWarn("framing error: " + frame.error);
+    support::LogWarn("framing error: " + frame.error);
     dispatcher_.SendResponse(protocol::MakeError({}, FramingErrorCode(frame.error), "framing error: " + frame.error));
     return;
   }
   auto parsed = protocol::ParseMessage(frame.body);
   if (parsed.error) {
-    core::LogWarn(fmt::format("unusable message: {}", parsed.error->error ? parsed.error->error->message : ""));
+    support::LogWarn(fmt::format("unusable message: {}", parsed.error->error ? parsed.error->error->message : ""));
     dispatcher_.SendResponse(*parsed.error);
     return;
   }
@@ -111,11 +111,11 @@ void Session::Handle(protocol::Frame& frame) {
 
 void Session::OnDisconnect() {
   if (decoder_.HasPartial()) {
-    core::LogInfo(
+    support::LogInfo(
         fmt::format("client disconnected in the middle of a message ({} bytes buffered)", decoder_.buffered_bytes()));
   }
   const size_t cancelled = dispatcher_.Disconnect();
-  if (cancelled > 0) core::LogInfo(fmt::format("client gone: cancelled {} running request(s)", cancelled));
+  if (cancelled > 0) support::LogInfo(fmt::format("client gone: cancelled {} running request(s)", cancelled));
 }
 
 }  // namespace nsys::lsp

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <limits>
 
-#include "nsys/core/log.h"
 #include "nsys/lsp/handlers.h"
+#include "nsys/support/log.h"
 #include "nsys/trace/trace_writer.h"
 
 namespace nsys::lsp {
@@ -188,7 +188,7 @@ Expected<Json> OnExportTrace(const protocol::ExportTraceParams& params, RequestC
                                         ctx.workspace().TraceOutputPolicy());
   if (!stats) return stats.error();
   if (cache != nullptr) {
-    for (const auto& gone : cache->Added(path)) core::LogDebug(fmt::format("trace cache: removed {}", gone));
+    for (const auto& gone : cache->Added(path)) support::LogDebug(fmt::format("trace cache: removed {}", gone));
   }
   Json result = ExportResultJson(*stats, path, gzip_requested);
   result["streamed"] = false;
@@ -249,9 +249,9 @@ Expected<Json> OnOpenInPerfetto(const protocol::OpenInPerfettoParams& params, Re
     show.external = true;
     ctx.client().ShowDocument(show, [url = published->url](Expected<bool> shown) {
       if (!shown)
-        core::LogWarn(fmt::format("window/showDocument {} failed: {}", url, shown.error().message));
+        support::LogWarn(fmt::format("window/showDocument {} failed: {}", url, shown.error().message));
       else if (!*shown)
-        core::LogInfo(fmt::format("the client did not open {}", url));
+        support::LogInfo(fmt::format("the client did not open {}", url));
     });
     json["showDocument"] = true;
   } else {

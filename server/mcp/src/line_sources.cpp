@@ -10,7 +10,7 @@
 #include <cstring>
 #include <istream>
 
-#include "nsys/core/log.h"
+#include "nsys/support/log.h"
 
 namespace nsys::mcp {
 
@@ -48,7 +48,7 @@ ShutdownSignals::ShutdownSignals() {
   fd_ = signalfd(-1, &set, SFD_CLOEXEC);
   if (fd_ < 0) {
     // Without the descriptor nobody would read them: give the signals their default action back.
-    core::LogWarn(
+    support::LogWarn(
         fmt::format("mcp: signalfd failed ({}); SIGTERM will end the process abruptly", std::strerror(errno)));
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
   }
@@ -65,7 +65,7 @@ void ConsumeSignal(int fd) {
   signalfd_siginfo info{};
   const ssize_t n = ::read(fd, &info, sizeof info);
   const char* name = n == static_cast<ssize_t>(sizeof info) && info.ssi_signo == SIGINT ? "SIGINT" : "SIGTERM";
-  core::LogInfo(fmt::format("mcp: {} received; cancelling the requests in progress and exiting", name));
+  support::LogInfo(fmt::format("mcp: {} received; cancelling the requests in progress and exiting", name));
 }
 
 }  // namespace
@@ -76,7 +76,7 @@ bool FdLineSource::Fill() {
   while (true) {
     if (::poll(fds, count, -1) < 0) {
       if (errno == EINTR) continue;
-      core::LogError(fmt::format("mcp: poll on stdin failed: {}", std::strerror(errno)));
+      support::LogError(fmt::format("mcp: poll on stdin failed: {}", std::strerror(errno)));
       return false;
     }
     if (count == 2 && (fds[1].revents & POLLIN)) {
@@ -89,7 +89,7 @@ bool FdLineSource::Fill() {
     const ssize_t n = ::read(fd_, buffer, sizeof buffer);
     if (n < 0) {
       if (errno == EINTR || errno == EAGAIN) continue;
-      core::LogError(fmt::format("mcp: reading stdin failed: {}", std::strerror(errno)));
+      support::LogError(fmt::format("mcp: reading stdin failed: {}", std::strerror(errno)));
       return false;
     }
     if (n == 0) return false;

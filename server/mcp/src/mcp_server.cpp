@@ -12,8 +12,9 @@
 #include <utility>
 
 #include "line_sources.h"
-#include "nsys/core/log.h"
-#include "nsys/lsp/executor.h"
+#include "nsys/core/version.h"
+#include "nsys/support/executor.h"
+#include "nsys/support/log.h"
 #include "tools.h"
 
 namespace nsys::mcp {
@@ -56,7 +57,7 @@ class LineWriter {
     out_.flush();
     if (!out_) {
       failed_ = true;
-      core::LogError("mcp: could not write to the client; stopping");
+      support::LogError("mcp: could not write to the client; stopping");
     }
   }
   bool failed() {
@@ -96,7 +97,8 @@ const std::vector<std::string>& SupportedProtocolVersions() {
 
 McpServer::McpServer(core::Workspace& workspace, int worker_threads)
     : workspace_(workspace),
-      pool_(std::make_unique<lsp::ThreadPool>(worker_threads > 0 ? worker_threads : lsp::DefaultWorkerThreads())) {}
+      pool_(std::make_unique<support::ThreadPool>(worker_threads > 0 ? worker_threads
+                                                                     : support::DefaultWorkerThreads())) {}
 
 McpServer::~McpServer() {
   Stop();
@@ -121,7 +123,7 @@ void McpServer::Handle(std::string_view line, const ReplyFn& reply, bool sync) {
     if (protocol_version_ == "2025-03-26" && LooksLikeBatch(line)) return HandleBatch(line, reply, sync);
     protocol::ParseResult parsed = protocol::ParseMessage(line);
     if (parsed.error) {
-      core::LogWarn("mcp: refused a message: " + parsed.error->error->message);
+      support::LogWarn("mcp: refused a message: " + parsed.error->error->message);
       return reply(protocol::Serialize(*parsed.error));
     }
     if (const auto* request = std::get_if<protocol::Request>(&*parsed.message)) {
@@ -138,9 +140,9 @@ void McpServer::Handle(std::string_view line, const ReplyFn& reply, bool sync) {
     if (const auto* notification = std::get_if<protocol::Notification>(&*parsed.message)) {
       return HandleNotification(*notification);
     }
-    core::LogDebug("mcp: ignoring a response (this server sends no requests)");
+    support::LogDebug("mcp: ignoring a response (this server sends no requests)");
   } catch (const std::exception& e) {  // a bug: still answer, and keep serving
-    core::LogError(std::string("mcp: internal error: ") + e.what());
+    support::LogError(std::string("mcp: internal error: ") + e.what());
     reply(protocol::Serialize(MakeError({}, protocol::kInternalError, std::string("internal error: ") + e.what())));
   }
 }
@@ -209,11 +211,11 @@ void McpServer::HandleBatch(std::string_view line, const ReplyFn& reply, bool sy
 
 void McpServer::HandleNotification(const protocol::Notification& notification) {
   if (notification.method == "notifications/initialized") {
-    core::LogDebug("mcp: client reports initialized");
+    support::LogDebug("mcp: client reports initialized");
   } else if (notification.method == "notifications/cancelled") {
     Cancel(notification.params);
   } else {
-    core::LogDebug("mcp: ignoring notification " + notification.method);
+    support::LogDebug("mcp: ignoring notification " + notification.method);
   }
 }
 
@@ -227,7 +229,7 @@ void McpServer::Cancel(const Json& params) {
   } else if (params.is_object() && id_it != params.end() && id_it->is_string()) {
     id = id_it->get<std::string>();
   } else {
-    core::LogDebug("mcp: ignoring notifications/cancelled without an integer or string requestId");
+    support::LogDebug("mcp: ignoring notifications/cancelled without an integer or string requestId");
     return;
   }
   std::string reason;
@@ -236,13 +238,13 @@ void McpServer::Cancel(const Json& params) {
   std::lock_guard lock(mu_);
   const auto found = in_flight_.find(id);
   if (found == in_flight_.end()) {
-    core::LogDebug(fmt::format("mcp: ignoring notifications/cancelled for {}: no such request in progress",
-                               protocol::IdToString(id)));
+    support::LogDebug(fmt::format("mcp: ignoring notifications/cancelled for {}: no such request in progress",
+                                  protocol::IdToString(id)));
     return;
   }
   found->second->cancelled = true;
   found->second->cancel.cancel();
-  core::LogInfo(
+  support::LogInfo(
       fmt::format("mcp: cancelling request {}{}", protocol::IdToString(id), reason.empty() ? "" : " (" + reason + ")"));
 }
 
@@ -275,7 +277,7 @@ bool McpServer::Finish(const protocol::RequestId& id, const InFlightPtr& entry) 
   if (const auto it = in_flight_.find(id); it != in_flight_.end() && it->second == entry) in_flight_.erase(it);
   if (!entry->cancelled) return true;
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - entry->start).count();
-  core::LogInfo(
+  support::LogInfo(
       fmt::format("mcp: request {} was cancelled; stopped after {} ms, no reply sent", protocol::IdToString(id), ms));
   return false;
 }
@@ -325,7 +327,7 @@ protocol::Response McpServer::HandleRequest(const protocol::Request& request, co
     if (method == "tools/call") return CallTool(request, cancel);
     return MakeError(request.id, protocol::kMethodNotFound, "method not found: " + method);
   } catch (const std::exception& e) {
-    core::LogError(fmt::format("mcp: internal error in {}: {}", method, e.what()));
+    support::LogError(fmt::format("mcp: internal error in {}: {}", method, e.what()));
     return MakeError(request.id, protocol::kInternalError, fmt::format("internal error in {}: {}", method, e.what()));
   }
 }
@@ -346,8 +348,8 @@ protocol::Response McpServer::Initialize(const protocol::Request& request) {
   const std::string version = known ? requested : std::string(kLatestProtocolVersion);
   initialized_ = true;
   protocol_version_ = version;
-  core::LogInfo(fmt::format("mcp: initialized by {} (asked for protocol {}, using {})",
-                            client_name_.empty() ? "an unnamed client" : client_name_, requested, version));
+  support::LogInfo(fmt::format("mcp: initialized by {} (asked for protocol {}, using {})",
+                               client_name_.empty() ? "an unnamed client" : client_name_, requested, version));
   return MakeResult(request.id, {{"protocolVersion", version},
                                  {"capabilities", {{"tools", {{"listChanged", false}}}}},
                                  {"serverInfo", {{"name", "nsys-ai"}, {"version", std::string(core::Version())}}},
@@ -375,7 +377,7 @@ protocol::Response McpServer::CallTool(const protocol::Request& request, const C
     }
     return MakeError(request.id, protocol::kInvalidParams, fmt::format("unknown tool: {} (tools: {})", name, names));
   }
-  if (result->is_error) core::LogInfo(fmt::format("mcp: tool {} failed: {}", name, result->text));
+  if (result->is_error) support::LogInfo(fmt::format("mcp: tool {} failed: {}", name, result->text));
   return MakeResult(request.id, {{"content", Json::array({{{"type", "text"}, {"text", std::move(result->text)}}})},
                                  {"isError", result->is_error}});
 }
@@ -407,10 +409,10 @@ int McpServer::Serve(LineSource& in, std::ostream& out) {
   if (status != LineSource::Status::kEof || writer->failed()) {
     Stop();
     if (!WaitIdle(kStopGrace)) {
-      core::LogError(fmt::format("mcp: requests still running {} s after the shutdown began", kStopGrace.count()));
+      support::LogError(fmt::format("mcp: requests still running {} s after the shutdown began", kStopGrace.count()));
     }
   }
-  core::LogInfo(status == LineSource::Status::kEof ? "mcp: end of input; exiting" : "mcp: shut down; exiting");
+  support::LogInfo(status == LineSource::Status::kEof ? "mcp: end of input; exiting" : "mcp: shut down; exiting");
   return writer->failed() ? 1 : 0;
 }
 
@@ -425,13 +427,13 @@ int RunMcpStdio(const core::WorkspaceConfig& config) {
   const ShutdownSignals signals;  // before the workspace and the workers start their threads
   core::Workspace workspace(config);
   McpServer server(workspace);
-  core::LogInfo("mcp: serving the Model Context Protocol on stdin/stdout");
+  support::LogInfo("mcp: serving the Model Context Protocol on stdin/stdout");
   FdLineSource in(STDIN_FILENO, signals.fd());
   const int status = server.Serve(in, std::cout);
   std::cout.flush();
   if (!server.WaitIdle(std::chrono::milliseconds(0))) {
     // Work that ignores its CancelToken would hold the workers' join (and the exit) forever: leave without it.
-    core::LogError("mcp: exiting without waiting for the requests that did not stop");
+    support::LogError("mcp: exiting without waiting for the requests that did not stop");
     std::_Exit(status);
   }
   return status;

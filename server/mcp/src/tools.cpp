@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "nsys/lsp/converters.h"
 #include "nsys/protocol/methods.h"
 #include "nsys/skills/registry.h"
+#include "nsys/wire/converters.h"
 
 namespace nsys::mcp {
 namespace {
@@ -106,7 +106,7 @@ std::string CommonArgsText() {
 
 // The LSP shape of a profile summary, with the id under the name the MCP tools take it back as.
 std::string SummaryText(const std::string& id, const engine::ProfileInfo& info) {
-  Json summary = lsp::ProfileSummaryJson(id, info);
+  Json summary = wire::ProfileSummaryJson(id, info);
   summary.erase("profileId");
   summary["profile_id"] = id;
   return Dump(summary);
@@ -140,7 +140,7 @@ ToolResult CloseProfile(core::Workspace& workspace, const Json& arguments, const
 }
 
 protocol::ArgDescription DescribeArg(const skills::ArgSpec& spec) {
-  protocol::ArgDescription out{spec.name, lsp::ToProtocolType(spec.type), spec.description, spec.default_value,
+  protocol::ArgDescription out{spec.name, wire::ToProtocolType(spec.type), spec.description, spec.default_value,
                                spec.required};
   out.choices = spec.choices;
   return out;
@@ -150,7 +150,7 @@ ToolResult ListSkills(core::Workspace& workspace, const Json& arguments, const C
   const Arguments args(arguments, "list_skills", {});
   protocol::ListSkillsResult result;
   for (const auto& skill : workspace.Skills()) {
-    protocol::SkillDescription description = lsp::Describe(*skill);
+    protocol::SkillDescription description = wire::Describe(*skill);
     // Agents see every argument run_skill accepts for this skill, the common ones first.
     description.args.clear();
     for (const auto& spec : skills::AllArgs(*skill)) description.args.push_back(DescribeArg(spec));
@@ -210,7 +210,7 @@ ToolResult RunSkill(core::Workspace& workspace, const Json& arguments, const Can
   }
   auto table = workspace.RunSkill(profile_id, skill_name, skill_args, cancel);
   if (!table) return {table.error().message, true};
-  return {Dump(Json(lsp::ToRunSkillResult(std::move(table.value())))), false};
+  return {Dump(Json(wire::ToRunSkillResult(std::move(table.value())))), false};
 }
 
 struct Tool {

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "nsys/core/workspace.h"
-#include "nsys/engine/cancel.h"
 #include "nsys/protocol/jsonrpc.h"
+#include "nsys/support/cancel.h"
 
 namespace nsys::mcp {
 

@@ -13,8 +13,8 @@
 #include <mutex>
 #include <random>
 
-#include "nsys/core/log.h"
 #include "nsys/protocol/methods.h"
+#include "nsys/support/log.h"
 #include "nsys/transport/accept_backoff.h"
 #include "nsys/transport/http_opener_page.h"
 
@@ -141,7 +141,7 @@ struct HttpSideChannel::Impl : std::enable_shared_from_this<Impl> {
       if (it->second.expires <= t) {
         std::error_code ec;
         std::filesystem::remove(it->second.path, ec);  // an open download keeps its file descriptor
-        core::LogInfo(fmt::format("perfetto side channel: token {}... expired", it->first.substr(0, 6)));
+        support::LogInfo(fmt::format("perfetto side channel: token {}... expired", it->first.substr(0, 6)));
         it = entries.erase(it);
       } else {
         ++it;
@@ -159,8 +159,8 @@ struct HttpSideChannel::Impl : std::enable_shared_from_this<Impl> {
       }
       std::error_code ec;
       std::filesystem::remove(oldest->second.path, ec);
-      core::LogInfo(fmt::format("perfetto side channel: token {}... retired (at most {} traces are published)",
-                                oldest->first.substr(0, 6), options.max_traces));
+      support::LogInfo(fmt::format("perfetto side channel: token {}... retired (at most {} traces are published)",
+                                   oldest->first.substr(0, 6), options.max_traces));
       entries.erase(oldest);
     }
   }
@@ -288,7 +288,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
     fd_ = ::open(entry.path.c_str(), O_RDONLY | O_CLOEXEC);
     struct stat st {};
     if (fd_ < 0 || ::fstat(fd_, &st) != 0) {
-      core::LogWarn(fmt::format("perfetto side channel: cannot open {}", entry.path));
+      support::LogWarn(fmt::format("perfetto side channel: cannot open {}", entry.path));
       return NotFound();
     }
     remaining_ = static_cast<uint64_t>(st.st_size);
@@ -451,7 +451,7 @@ Status HttpSideChannel::Listen() {
       impl_->Accept(impl_->perfetto_acceptor, true);
     } else {
       impl_->perfetto_port_problem = compat.error().message + " The deep link is not available; the opener page is.";
-      core::LogWarn(impl_->perfetto_port_problem);
+      support::LogWarn(impl_->perfetto_port_problem);
     }
   }
   impl_->port = *main_port;

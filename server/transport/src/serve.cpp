@@ -9,8 +9,8 @@
 #include <cstdio>
 #include <thread>
 
-#include "nsys/core/log.h"
-#include "nsys/lsp/executor.h"
+#include "nsys/support/executor.h"
+#include "nsys/support/log.h"
 #include "nsys/transport/stdio.h"
 #include "nsys/transport/tcp.h"
 #include "nsys/transport/token_file.h"
@@ -40,18 +40,18 @@ class StopPipe {
   int fds_[2] = {-1, -1};
 };
 
-int ServeStdio(asio::io_context& io, core::Workspace& workspace, lsp::ThreadPool& pool,
+int ServeStdio(asio::io_context& io, core::Workspace& workspace, support::ThreadPool& pool,
                const lsp::ServerOptions& lsp_options, const ServeOptions& options) {
   StopPipe stop;
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&stop](const asio::error_code& ec, int signal) {
     if (ec) return;
-    core::LogInfo(fmt::format("signal {}: stopping", signal));
+    support::LogInfo(fmt::format("signal {}: stopping", signal));
     stop.Signal();
   });
   auto guard = asio::make_work_guard(io);
   std::thread io_thread([&io] { io.run(); });
-  core::LogInfo(fmt::format("serving LSP on stdio with {} worker threads", pool.size()));
+  support::LogInfo(fmt::format("serving LSP on stdio with {} worker threads", pool.size()));
   StdioOptions stdio;
   stdio.stop_fd = stop.read_fd();
   const int code = RunStdioSession(workspace, pool, lsp_options, options.limits, stdio);
@@ -74,11 +74,11 @@ std::string ListenTcp(TcpServer& server, const ServeOptions& options, const std:
   return {};
 }
 
-int ServeNetwork(asio::io_context& io, core::Workspace& workspace, lsp::ThreadPool& pool,
+int ServeNetwork(asio::io_context& io, core::Workspace& workspace, support::ThreadPool& pool,
                  lsp::ServerOptions lsp_options, const ServeOptions& options) {
   auto token = NewToken();
   if (!token) {
-    core::LogError(token.error().message);
+    support::LogError(token.error().message);
     return 1;
   }
   lsp_options.auth_token = *token;
@@ -87,20 +87,20 @@ int ServeNetwork(asio::io_context& io, core::Workspace& workspace, lsp::ThreadPo
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const asio::error_code& ec, int signal) {
     if (ec) return;
-    core::LogInfo(fmt::format("signal {}: stopping", signal));
+    support::LogInfo(fmt::format("signal {}: stopping", signal));
     server.Stop();
     io.stop();
   });
   TokenFile token_file;
   if (options.mode == ServeOptions::Mode::kTcp) {
     if (auto problem = ListenTcp(server, options, *token, token_file); !problem.empty()) {
-      core::LogError(problem);
+      support::LogError(problem);
       return 1;
     }
   }
   if (!options.socket_path.empty()) {
     if (auto status = server.ListenUnix(options.socket_path); !status) {
-      core::LogError(status.error().message);
+      support::LogError(status.error().message);
       return 1;
     }
     std::fprintf(stderr, "listening on unix:%s\n", options.socket_path.c_str());
@@ -127,7 +127,7 @@ int Serve(const core::WorkspaceConfig& config, const ServeOptions& options) {
   if (perfetto_options.cache_dir.empty()) perfetto_options.cache_dir = config.open.cache_dir;
   HttpSideChannel perfetto(io, perfetto_options);  // destroyed before `io`, after the io thread has stopped
   lsp_options.trace_publisher = &perfetto;
-  lsp::ThreadPool pool(options.worker_threads > 0 ? options.worker_threads : lsp::DefaultWorkerThreads());
+  support::ThreadPool pool(options.worker_threads > 0 ? options.worker_threads : support::DefaultWorkerThreads());
 
   if (options.mode == ServeOptions::Mode::kStdio) return ServeStdio(io, workspace, pool, lsp_options, options);
   return ServeNetwork(io, workspace, pool, std::move(lsp_options), options);

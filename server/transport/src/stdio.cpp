@@ -14,8 +14,8 @@
 #include <string>
 #include <thread>
 
-#include "nsys/core/log.h"
 #include "nsys/lsp/session.h"
+#include "nsys/support/log.h"
 
 namespace nsys::transport {
 namespace {
@@ -75,7 +75,7 @@ bool WaitForRoom(lsp::Dispatcher& dispatcher, Answered& answered, size_t max, in
 
 // Stopped by a signal: what runs is cancelled and gets a moment to send its -32800; then the session ends cleanly.
 int StopOnSignal(lsp::Session& session) {
-  core::LogInfo("stopping on a signal");
+  support::LogInfo("stopping on a signal");
   session.dispatcher().CancelAll();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
   while (session.dispatcher().running_requests() > 0 && std::chrono::steady_clock::now() < deadline) {
@@ -87,7 +87,7 @@ int StopOnSignal(lsp::Session& session) {
 
 }  // namespace
 
-int RunStdioSession(core::Workspace& workspace, lsp::Executor& executor, const lsp::ServerOptions& options,
+int RunStdioSession(core::Workspace& workspace, support::Executor& executor, const lsp::ServerOptions& options,
                     const protocol::FramingLimits& limits, const StdioOptions& stdio) {
   auto write_mu = std::make_shared<std::mutex>();
   auto output_broken = std::make_shared<std::atomic<bool>>(false);
@@ -99,7 +99,7 @@ int RunStdioSession(core::Workspace& workspace, lsp::Executor& executor, const l
         if (output_broken->load()) return;
         if (!WriteAll(out_fd, bytes)) {
           output_broken->store(true);
-          core::LogWarn(fmt::format("cannot write to the client: {}", std::strerror(errno)));
+          support::LogWarn(fmt::format("cannot write to the client: {}", std::strerror(errno)));
         }
       },
       options, limits);
@@ -122,8 +122,8 @@ int RunStdioSession(core::Workspace& workspace, lsp::Executor& executor, const l
     const ssize_t n = ::read(stdio.in_fd, buffer.data(), buffer.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
-      if (n < 0) core::LogWarn(fmt::format("cannot read from the client: {}", std::strerror(errno)));
-      core::LogInfo("the client closed stdin");
+      if (n < 0) support::LogWarn(fmt::format("cannot read from the client: {}", std::strerror(errno)));
+      support::LogInfo("the client closed stdin");
       break;
     }
     session.OnBytes(std::string_view(buffer.data(), static_cast<size_t>(n)));
@@ -144,7 +144,7 @@ int RunStdioSession(core::Workspace& workspace, lsp::Executor& executor, const l
     while (session.dispatcher().running_requests() > 0 && !output_broken->load()) {
       if (Readable(stdio.stop_fd, 0)) return StopOnSignal(session);
       if (!cancelled && std::chrono::steady_clock::now() > deadline) {
-        core::LogWarn("requests still running 30 s after the end of input: cancelling them");
+        support::LogWarn("requests still running 30 s after the end of input: cancelling them");
         session.dispatcher().CancelAll();
         cancelled = true;
       }

@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <utility>
 
-#include "nsys/core/log.h"
 #include "nsys/lsp/session.h"
+#include "nsys/support/log.h"
 #include "nsys/transport/accept_backoff.h"
 
 namespace nsys::transport {
@@ -56,13 +56,13 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
         options_, server_.limits_);
     session_->dispatcher().SetExitHandler([weak](int code) {
       if (auto self = weak.lock()) {
-        core::LogInfo(fmt::format("connection {}: exit (code {}); closing it", self->id_, code));
+        support::LogInfo(fmt::format("connection {}: exit (code {}); closing it", self->id_, code));
         self->CloseAfterFlush();
       }
     });
     session_->SetRefusedHandler([weak](const std::string&) {
       if (auto self = weak.lock()) {
-        core::LogInfo(fmt::format("connection {}: not authenticated; closing it", self->id_));
+        support::LogInfo(fmt::format("connection {}: not authenticated; closing it", self->id_));
         self->CloseAfterFlush();
       }
     });
@@ -103,7 +103,7 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
     asio::error_code ignored;
     socket_.shutdown(asio::socket_base::shutdown_both, ignored);
     socket_.close(ignored);
-    core::LogInfo(fmt::format("connection {} closed", id_));
+    support::LogInfo(fmt::format("connection {} closed", id_));
     server_.Remove(shared_from_this());
   }
 
@@ -130,12 +130,12 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
     session_->Pump();           // messages read earlier and held back go first
     if (stop_reading_) return;  // what was pumped ended the session (exit, refusal)
     if (session_->has_pending() || OverBounds()) {
-      if (!was_paused) core::LogDebug(fmt::format("connection {}: paused (too much in flight)", id_));
+      if (!was_paused) support::LogDebug(fmt::format("connection {}: paused (too much in flight)", id_));
       return;
     }
     paused_ = false;
     if (was_paused) {
-      core::LogDebug(fmt::format("connection {}: resumed", id_));
+      support::LogDebug(fmt::format("connection {}: resumed", id_));
       last_read_ = Clock::now();  // the time spent paused was ours, not the client's
     }
     Read();
@@ -147,7 +147,7 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
       self->reading_ = false;
       if (ec) {
         if (ec != asio::error::operation_aborted) {
-          core::LogInfo(
+          support::LogInfo(
               fmt::format("connection {}: {}", self->id_, ec == asio::error::eof ? "peer closed" : ec.message()));
         }
         self->Close();
@@ -223,7 +223,7 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
   }
 
   void Expire(int code, const std::string& message) {
-    core::LogInfo(fmt::format("connection {}: closing it: {}", id_, message));
+    support::LogInfo(fmt::format("connection {}: closing it: {}", id_, message));
     session_->dispatcher().SendResponse(protocol::MakeError({}, code, message));
     CloseAfterFlush();
   }
@@ -274,7 +274,7 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
   bool closed_ = false;
 };
 
-TcpServer::TcpServer(asio::io_context& io, core::Workspace& workspace, lsp::Executor& executor,
+TcpServer::TcpServer(asio::io_context& io, core::Workspace& workspace, support::Executor& executor,
                      lsp::ServerOptions options, protocol::FramingLimits limits, TcpLimits tcp_limits)
     : io_(io),
       workspace_(workspace),
@@ -372,7 +372,7 @@ void TcpServer::Admit(Socket socket, const lsp::ServerOptions& options) {
     }
   }
   if (connection) {
-    core::LogInfo(fmt::format("connection {} accepted", connection->id()));
+    support::LogInfo(fmt::format("connection {} accepted", connection->id()));
     connection->Start();
   } else {
     Refuse(std::move(socket));
@@ -396,7 +396,7 @@ void TcpServer::Refuse(Socket socket) {
   ++refusals_unlogged_;
   const auto now = Clock::now();
   if (now - last_refusal_log_ >= std::chrono::seconds(1)) {
-    core::LogWarn(
+    support::LogWarn(
         fmt::format("refused {} connection(s): {} are open, the limit (--max-connections)", refusals_unlogged_, limit));
     refusals_unlogged_ = 0;
     last_refusal_log_ = now;

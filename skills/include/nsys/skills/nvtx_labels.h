@@ -11,10 +11,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "nsys/engine/cancel.h"
-#include "nsys/engine/expected.h"
 #include "nsys/engine/profile.h"
 #include "nsys/skills/stats.h"
+#include "nsys/support/cancel.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::skills {
 

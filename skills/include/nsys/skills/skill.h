@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "nsys/engine/cancel.h"
-#include "nsys/engine/expected.h"
 #include "nsys/engine/profile.h"
-#include "nsys/engine/value.h"
 #include "nsys/engine/window.h"
+#include "nsys/support/cancel.h"
+#include "nsys/support/expected.h"
+#include "nsys/support/value.h"
 
 namespace nsys::skills {
 

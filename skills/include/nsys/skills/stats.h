@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "nsys/engine/value.h"
+#include "nsys/support/value.h"
 
 namespace nsys::skills {
 

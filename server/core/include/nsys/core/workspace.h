@@ -13,11 +13,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "nsys/engine/cancel.h"
-#include "nsys/engine/expected.h"
 #include "nsys/engine/profile.h"
 #include "nsys/skills/registry.h"
 #include "nsys/skills/result_memo.h"
+#include "nsys/support/cancel.h"
+#include "nsys/support/expected.h"
 #include "nsys/trace/trace_output.h"
 
 namespace nsys::core {

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "nsys/engine/cancel.h"
-#include "nsys/engine/expected.h"
 #include "nsys/engine/model.h"
-#include "nsys/engine/value.h"
+#include "nsys/support/cancel.h"
+#include "nsys/support/expected.h"
+#include "nsys/support/value.h"
 
 namespace nsys::engine {
 

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "nsys/engine/expected.h"
 #include "nsys/engine/model.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::engine {
 
@@ -22,12 +22,13 @@ struct WindowSpec {
 
 struct ResolvedWindow {
   Ns begin = 0;
-  Ns end = 0;           // exclusive
-  bool whole = true;    // no window was asked for
+  Ns end = 0;               // exclusive
+  bool whole = true;        // no window was asked for
   std::string description;  // "whole profile" or "0.250 s to 0.500 s from profile start (capture clock 155580... ns)"
 };
 
-// Errors: end <= start, or a window that lies entirely outside [start_ns, end_ns] (kInvalidArgument, naming the profile's range).
+// Errors: end <= start, or a window that lies entirely outside [start_ns, end_ns] (kInvalidArgument, naming the
+// profile's range).
 Expected<ResolvedWindow> ResolveWindow(const ProfileInfo& info, const WindowSpec& spec);
 
 struct Filter {

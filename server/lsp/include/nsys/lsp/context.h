@@ -10,10 +10,10 @@
 #include <string_view>
 
 #include "nsys/core/workspace.h"
-#include "nsys/engine/cancel.h"
-#include "nsys/engine/expected.h"
 #include "nsys/protocol/jsonrpc.h"
 #include "nsys/protocol/methods.h"
+#include "nsys/support/cancel.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::lsp {
 

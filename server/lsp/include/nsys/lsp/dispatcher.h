@@ -3,7 +3,7 @@
 // progress, server→client requests, and exactly one reply per request.
 //
 // Threads: OnMessage() is called by one reader thread, in arrival order; it never runs request handlers (they go
-// to the Executor) but does run notification handlers, which are quick bookkeeping ($/cancelRequest, exit).
+// to the support::Executor) but does run notification handlers, which are quick bookkeeping ($/cancelRequest, exit).
 // Replies and notifications go out through the MessageSink from any thread.
 //
 // Lifecycle (LSP): before `initialize` only `initialize` and `exit` are bound, so any other request gets -32002
@@ -17,8 +17,8 @@
 
 #include "nsys/core/workspace.h"
 #include "nsys/lsp/context.h"
-#include "nsys/lsp/executor.h"
 #include "nsys/protocol/jsonrpc.h"
+#include "nsys/support/executor.h"
 
 namespace nsys::lsp {
 
@@ -29,7 +29,7 @@ class DispatcherCore;
 
 class Dispatcher {
  public:
-  Dispatcher(core::Workspace& workspace, Executor& executor, MessageSink sink, ServerOptions options = {});
+  Dispatcher(core::Workspace& workspace, support::Executor& executor, MessageSink sink, ServerOptions options = {});
   // Cancels this session's running requests; their late replies are dropped.
   ~Dispatcher();
   Dispatcher(const Dispatcher&) = delete;

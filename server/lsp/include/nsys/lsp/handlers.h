@@ -1,10 +1,10 @@
 #pragma once
 // The handlers of the core methods, bound in bind_table.cpp. Free functions over the workspace: converters do the
 // JSON, the dispatcher does threads, cancellation and replies.
-#include "nsys/engine/expected.h"
 #include "nsys/lsp/context.h"
 #include "nsys/protocol/jsonrpc.h"
 #include "nsys/protocol/methods.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::lsp {
 

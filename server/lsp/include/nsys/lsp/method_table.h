@@ -17,10 +17,10 @@
 #include <utility>
 #include <vector>
 
-#include "nsys/engine/expected.h"
 #include "nsys/lsp/context.h"
 #include "nsys/protocol/jsonrpc.h"
 #include "nsys/protocol/methods.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::lsp {
 

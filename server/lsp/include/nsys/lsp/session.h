@@ -15,8 +15,8 @@
 
 #include "nsys/core/workspace.h"
 #include "nsys/lsp/dispatcher.h"
-#include "nsys/lsp/executor.h"
 #include "nsys/protocol/framing.h"
+#include "nsys/support/executor.h"
 
 namespace nsys::lsp {
 
@@ -25,7 +25,7 @@ class Session {
   // Receives framed bytes (Content-Length header + body). Called from any thread: implementations serialise.
   using Writer = std::function<void(std::string bytes)>;
 
-  Session(core::Workspace& workspace, Executor& executor, Writer write, ServerOptions options = {},
+  Session(core::Workspace& workspace, support::Executor& executor, Writer write, ServerOptions options = {},
           protocol::FramingLimits limits = {});
 
   // Reader thread. Decodes the bytes and handles the messages they complete, in order, while the admission check

@@ -5,12 +5,12 @@
 #include <optional>
 #include <string>
 
-#include "nsys/engine/expected.h"
 #include "nsys/engine/profile.h"
 #include "nsys/engine/window.h"
 #include "nsys/lsp/context.h"
 #include "nsys/protocol/jsonrpc.h"
 #include "nsys/protocol/methods.h"
+#include "nsys/support/expected.h"
 #include "nsys/trace/trace_writer.h"
 
 namespace nsys::lsp {

@@ -43,10 +43,10 @@
 #include <vector>
 
 #include "nsys/core/workspace.h"
-#include "nsys/engine/cancel.h"
 #include "nsys/protocol/jsonrpc.h"
+#include "nsys/support/cancel.h"
 
-namespace nsys::lsp {
+namespace nsys::support {
 class ThreadPool;
 }
 
@@ -80,7 +80,7 @@ class McpServer {
  public:
   using ReplyFn = std::function<void(std::string line)>;  // thread-safe: called from the reader and the workers
 
-  explicit McpServer(core::Workspace& workspace, int worker_threads = 0);  // 0: lsp::DefaultWorkerThreads()
+  explicit McpServer(core::Workspace& workspace, int worker_threads = 0);  // 0: support::DefaultWorkerThreads()
   ~McpServer();  // cancels what is in progress and joins the workers
 
   // Handles one line synchronously, on the caller's thread (tests): returns the reply line (without a newline), or
@@ -135,7 +135,7 @@ class McpServer {
   std::map<protocol::RequestId, InFlightPtr> in_flight_;  // admitted requests by id
   size_t jobs_ = 0;                                       // jobs posted and not yet finished
   bool stopping_ = false;
-  std::unique_ptr<lsp::ThreadPool> pool_;  // last: destroyed (joined) first, while what its jobs use still exists
+  std::unique_ptr<support::ThreadPool> pool_;  // last: destroyed (joined) first, while what its jobs use still exists
 };
 
 // Serves MCP on stdin/stdout with a Workspace built from `config`, until stdin closes or SIGTERM/SIGINT arrives

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "nsys/engine/expected.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::trace {
 

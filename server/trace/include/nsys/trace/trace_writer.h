@@ -16,11 +16,11 @@
 #include <string_view>
 #include <vector>
 
-#include "nsys/engine/cancel.h"
-#include "nsys/engine/expected.h"
 #include "nsys/engine/model.h"
 #include "nsys/engine/profile.h"
 #include "nsys/engine/window.h"
+#include "nsys/support/cancel.h"
+#include "nsys/support/expected.h"
 #include "nsys/trace/trace_output.h"
 
 namespace nsys::trace {

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <string>
 
-#include "nsys/core/log.h"
+#include "nsys/support/log.h"
 
 namespace nsys::transport {
 
@@ -28,9 +28,9 @@ class AcceptBackoff {
     ++failures_;
     if (delay_.count() == 0) {
       delay_ = kFirstDelay;
-      core::LogWarn(fmt::format("{}: accept failed: {}{}; backing off ({} ms, up to {} ms) until it works again",
-                                listener_, ec.message(), OutOfDescriptors(ec) ? " (out of file descriptors)" : "",
-                                delay_.count(), kMaxDelay.count()));
+      support::LogWarn(fmt::format("{}: accept failed: {}{}; backing off ({} ms, up to {} ms) until it works again",
+                                   listener_, ec.message(), OutOfDescriptors(ec) ? " (out of file descriptors)" : "",
+                                   delay_.count(), kMaxDelay.count()));
     } else {
       delay_ = std::min(delay_ * 2, kMaxDelay);
     }
@@ -40,7 +40,7 @@ class AcceptBackoff {
   // After a successful accept: ends an episode.
   void OnSuccess() {
     if (failures_ == 0) return;
-    core::LogInfo(fmt::format("{}: accepting again after {} failed accept(s)", listener_, failures_));
+    support::LogInfo(fmt::format("{}: accepting again after {} failed accept(s)", listener_, failures_));
     failures_ = 0;
     delay_ = std::chrono::milliseconds{0};
   }

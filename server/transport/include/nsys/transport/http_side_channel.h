@@ -19,8 +19,8 @@
 #include <optional>
 #include <string>
 
-#include "nsys/engine/expected.h"
 #include "nsys/lsp/trace_handlers.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::transport {
 

@@ -18,7 +18,7 @@ struct ServeOptions {
   Mode mode = Mode::kStdio;
   std::string host = "127.0.0.1";  // kTcp
   uint16_t port = 0;               // kTcp; 0 picks a free port, reported as "listening on HOST:PORT" on stderr
-  int worker_threads = 0;          // 0 = lsp::DefaultWorkerThreads()
+  int worker_threads = 0;          // 0 = support::DefaultWorkerThreads()
   lsp::ServerOptions lsp;
   HttpSideChannelOptions perfetto;  // the Perfetto side channel of nsys/openInPerfetto (binds on first use)
   protocol::FramingLimits limits;

@@ -4,8 +4,8 @@
 
 #include "nsys/core/workspace.h"
 #include "nsys/lsp/context.h"
-#include "nsys/lsp/executor.h"
 #include "nsys/protocol/framing.h"
+#include "nsys/support/executor.h"
 
 namespace nsys::transport {
 
@@ -21,7 +21,7 @@ struct StdioOptions {
 
 // Reads `in_fd` on the calling thread and writes framed replies to `out_fd` under a mutex. Returns the exit code
 // (see Serve()). The descriptors are options so tests can use pipes.
-int RunStdioSession(core::Workspace& workspace, lsp::Executor& executor, const lsp::ServerOptions& options,
+int RunStdioSession(core::Workspace& workspace, support::Executor& executor, const lsp::ServerOptions& options,
                     const protocol::FramingLimits& limits, const StdioOptions& stdio = {});
 
 }  // namespace nsys::transport

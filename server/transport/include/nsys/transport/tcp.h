@@ -14,10 +14,10 @@
 #include <string>
 
 #include "nsys/core/workspace.h"
-#include "nsys/engine/expected.h"
 #include "nsys/lsp/context.h"
-#include "nsys/lsp/executor.h"
 #include "nsys/protocol/framing.h"
+#include "nsys/support/executor.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::transport {
 
@@ -39,7 +39,7 @@ struct TcpLimits {
 
 class TcpServer {
  public:
-  TcpServer(asio::io_context& io, core::Workspace& workspace, lsp::Executor& executor, lsp::ServerOptions options,
+  TcpServer(asio::io_context& io, core::Workspace& workspace, support::Executor& executor, lsp::ServerOptions options,
             protocol::FramingLimits limits = {}, TcpLimits tcp_limits = {});
   ~TcpServer();
 
@@ -68,7 +68,7 @@ class TcpServer {
 
   asio::io_context& io_;
   core::Workspace& workspace_;
-  lsp::Executor& executor_;
+  support::Executor& executor_;
   lsp::ServerOptions options_;
   protocol::FramingLimits limits_;
   TcpLimits tcp_limits_;

@@ -1,4 +1,4 @@
-#include "nsys/core/log.h"
+#include "nsys/support/log.h"
 
 #include <fmt/format.h>
 
@@ -10,11 +10,7 @@
 #include <ctime>
 #include <mutex>
 
-#ifndef NSYS_AI_VERSION
-#error "NSYS_AI_VERSION must be defined by the build (server/CMakeLists.txt)"
-#endif
-
-namespace nsys::core {
+namespace nsys::support {
 namespace {
 
 std::atomic<int> g_level{static_cast<int>(LogLevel::kWarn)};
@@ -90,8 +86,4 @@ void Log(LogLevel level, std::string_view message) {
   std::fflush(out);
 }
 
-std::string_view Version() {
-  return NSYS_AI_VERSION;
-}
-
-}  // namespace nsys::core
+}  // namespace nsys::support

@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-namespace nsys::lsp {
+namespace nsys::support {
 
 struct TaskOrigin {
   uint64_t queue = 0;  // tasks with the same queue run in order of posting; queues take turns
@@ -78,4 +78,4 @@ class InlineExecutor final : public Executor {
 // The default worker count: between 2 and 4, following the machine.
 int DefaultWorkerThreads();
 
-}  // namespace nsys::lsp
+}  // namespace nsys::support

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace nsys::core {
+namespace nsys::support {
 
 enum class LogLevel { kError = 0, kWarn = 1, kInfo = 2, kDebug = 3 };
 
@@ -38,7 +38,4 @@ inline void LogDebug(std::string_view message) {
   Log(LogLevel::kDebug, message);
 }
 
-// The nsys-ai version ("0.1.0"), for serverInfo and `nsys-ai version`.
-std::string_view Version();
-
-}  // namespace nsys::core
+}  // namespace nsys::support

@@ -1,9 +1,9 @@
-#include "nsys/lsp/converters.h"
+#include "nsys/wire/converters.h"
 
 #include <cmath>
 #include <utility>
 
-namespace nsys::lsp {
+namespace nsys::wire {
 
 int ErrorCodeFor(ErrorKind kind) {
   switch (kind) {
@@ -147,4 +147,4 @@ protocol::Json RowJson(const std::vector<Value>& row) {
   return cells;
 }
 
-}  // namespace nsys::lsp
+}  // namespace nsys::wire

@@ -8,6 +8,8 @@ namespace nsys {
 
 using Value = std::variant<std::monostate, bool, int64_t, double, std::string>;
 
-inline bool IsNull(const Value& v) { return std::holds_alternative<std::monostate>(v); }
+inline bool IsNull(const Value& v) {
+  return std::holds_alternative<std::monostate>(v);
+}
 
 }  // namespace nsys

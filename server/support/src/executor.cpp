@@ -1,22 +1,22 @@
-#include "nsys/lsp/executor.h"
+#include "nsys/support/executor.h"
 
 #include <algorithm>
 #include <atomic>
 #include <exception>
 #include <string>
 
-#include "nsys/core/log.h"
+#include "nsys/support/log.h"
 
-namespace nsys::lsp {
+namespace nsys::support {
 namespace {
 
 void RunGuarded(const std::function<void()>& task) {
   try {
     task();
   } catch (const std::exception& e) {
-    core::LogError(std::string("a worker task threw: ") + e.what());
+    LogError(std::string("a worker task threw: ") + e.what());
   } catch (...) {
-    core::LogError("a worker task threw a non-standard exception");
+    LogError("a worker task threw a non-standard exception");
   }
 }
 
@@ -106,4 +106,4 @@ int DefaultWorkerThreads() {
   return std::clamp(cores * 2, 2, 4);
 }
 
-}  // namespace nsys::lsp
+}  // namespace nsys::support

@@ -5,14 +5,14 @@
 #include <memory>
 #include <string>
 
-#include "nsys/engine/expected.h"
 #include "nsys/engine/profile.h"
 #include "nsys/protocol/jsonrpc.h"
 #include "nsys/protocol/methods.h"
 #include "nsys/skills/registry.h"
 #include "nsys/skills/skill.h"
+#include "nsys/support/expected.h"
 
-namespace nsys::lsp {
+namespace nsys::wire {
 
 // kInvalidArgument/kNotFound → -32602, kBadInput/kUnsupported/kLimitExceeded → -32803, kCancelled → -32800,
 // kInternal → -32603.
@@ -35,4 +35,4 @@ protocol::RunSkillResult ToRunSkillResult(skills::Table table);
 // Cells of a table row as JSON (NaN and infinities become null: JSON cannot carry them).
 protocol::Json RowJson(const std::vector<Value>& row);
 
-}  // namespace nsys::lsp
+}  // namespace nsys::wire

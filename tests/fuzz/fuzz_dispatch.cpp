@@ -3,7 +3,7 @@
 // server sends back is a well-framed, parseable JSON-RPC message.
 //
 //   cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_dispatch
-//   ./build-fuzz/tests/fuzz/fuzz_dispatch -runs=20000 tests/fuzz/corpus
+//   ./build-asan/tests/fuzz/fuzz_dispatch -runs=20000 tests/fuzz/corpus
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>

@@ -5,7 +5,7 @@
 //
 //   cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_profile
 //   mkdir -p /tmp/fuzz_profile_new
-//   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ./build-fuzz/tests/fuzz/fuzz_profile -runs=5000 \
+//   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ./build-asan/tests/fuzz/fuzz_profile -runs=5000 \
 //       -rss_limit_mb=2048 -timeout=30 /tmp/fuzz_profile_new tests/fuzz/profile_corpus
 // (new inputs go to the first directory, so the seeds stay as committed; UBSan only reports unless told to halt).
 // Regenerate the seeds with tests/fuzz/make_profile_corpus.sh.

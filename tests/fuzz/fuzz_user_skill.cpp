@@ -4,7 +4,7 @@
 // argument names that are not the common ones).
 //
 //   cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_user_skill
-//   mkdir -p /tmp/fuzz_user_skill && ./build-fuzz/tests/fuzz/fuzz_user_skill -runs=200000 -max_len=4096 \
+//   mkdir -p /tmp/fuzz_user_skill && ./build-asan/tests/fuzz/fuzz_user_skill -runs=200000 -max_len=4096 \
 //       /tmp/fuzz_user_skill tests/fuzz/corpus_user_skill
 // New inputs go to the first folder; the seeds stay as they are.
 #include <cstdint>

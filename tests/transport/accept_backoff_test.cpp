@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "nsys/transport/http_side_channel.h"
+#include "sanitizers.h"
 
 namespace nsys::transport {
 namespace {
@@ -57,7 +58,7 @@ bool Connect(int fd, uint16_t port) {
 }
 
 TEST(AcceptBackoff, TheHttpSideChannelDoesNotSpinWhenOutOfDescriptors) {
-#if defined(__SANITIZE_ADDRESS__)
+#if NSYS_AI_TEST_ASAN
   // UBSan's vptr check validates memory through a pipe; with this process's descriptors exhausted the pipe fails and
   // it reports a false "invalid vptr" (seen in CI). The Release pass runs this test.
   GTEST_SKIP() << "needs free descriptors under the sanitizers; covered by the Release pass";

@@ -26,6 +26,7 @@
 
 #include "nsys/protocol/framing.h"
 #include "rpc_client.h"
+#include "sanitizers.h"
 
 namespace nsys::testing {
 namespace {
@@ -315,7 +316,7 @@ TEST(TcpLimits, AClientThatFloodsAndNeverReadsStaysBoundedAndOthersStayFast) {
   // The server stopped reading the flooder: with replies bounded, most of what it wrote waits in socket buffers.
   // Under ASan, freed memory waits in its quarantine (256 MiB by default) before reuse, so RSS grows by that much
   // more without the server holding anything (CI measured +301 MiB there).
-#if defined(__SANITIZE_ADDRESS__)
+#if NSYS_AI_TEST_ASAN
   constexpr double kBoundMb = 150.0 + 300.0;
 #else
   constexpr double kBoundMb = 150.0;
@@ -391,7 +392,7 @@ TEST(TcpLimits, ConnectionsPastTheLimitAreRefusedWithAClearError) {
 // ---- defect 5: descriptors and idle connections ----
 
 TEST(TcpLimits, OutOfFileDescriptorsTheAcceptLoopBacksOffInsteadOfSpinning) {
-#if defined(__SANITIZE_ADDRESS__)
+#if NSYS_AI_TEST_ASAN
   // The sanitized server's UBSan vptr check probes memory through a pipe: with its descriptors exhausted it reports a
   // false "invalid vptr" and aborts (seen in CI on the same scenario). The Release pass runs this test.
   GTEST_SKIP() << "needs free descriptors under the sanitizers; covered by the Release pass";

@@ -21,10 +21,10 @@ TEST(Converters, ErrorKindsMapToJsonRpcCodes) {
 
 TEST(Converters, RunSkillResultKeepsTypesAndNotes) {
   skills::Table table;
-  table.columns = {{"name", skills::ColumnType::kString, "kernel"},
-                   {"total_time_ns", skills::ColumnType::kInt, ""},
-                   {"time_pct", skills::ColumnType::kDouble, ""},
-                   {"nccl", skills::ColumnType::kBool, ""}};
+  table.columns = {{"name", ValueType::kString, "kernel"},
+                   {"total_time_ns", ValueType::kInt, ""},
+                   {"time_pct", ValueType::kDouble, ""},
+                   {"nccl", ValueType::kBool, ""}};
   table.rows = {{std::string("k1"), int64_t{42}, 12.5, true}, {Value{}, int64_t{-1}, 0.0, false}};
   table.notes = {"Window: whole profile."};
   const protocol::Json json = wire::ToRunSkillResult(table);

@@ -37,5 +37,21 @@ TEST(Converters, RunSkillResultKeepsTypesAndNotes) {
   EXPECT_EQ(json["declined"], false);
 }
 
+// listSkills/describe show the ArgSpec's bounds: an int argument's as integers, written only when set.
+TEST(Converters, DescribeArgCarriesBounds) {
+  const skills::ArgSpec limit = skills::LimitArg(10, "rows");
+  protocol::Json j = wire::DescribeArg(limit);
+  EXPECT_EQ(j.at("min").dump(), "0");
+  EXPECT_FALSE(j.contains("max"));
+  skills::ArgSpec ratio{"ratio", ValueType::kDouble, "r", Value(0.5), false, {}, 0.0, 2.5};
+  j = wire::DescribeArg(ratio);
+  EXPECT_EQ(j.at("min").dump(), "0.0");
+  EXPECT_EQ(j.at("max").dump(), "2.5");
+  EXPECT_EQ(j.get<protocol::ArgDescription>().max, 2.5);
+  skills::ArgSpec plain{"name", ValueType::kString, "n", Value()};
+  j = wire::DescribeArg(plain);
+  EXPECT_FALSE(j.contains("min") || j.contains("max"));
+}
+
 }  // namespace
 }  // namespace nsys::testing

@@ -104,6 +104,8 @@ protocol::ArgDescription DescribeArg(const skills::ArgSpec& spec) {
   out.default_value = spec.default_value;
   out.required = spec.required;
   out.choices = spec.choices;
+  out.min = spec.min;
+  out.max = spec.max;
   return out;
 }
 

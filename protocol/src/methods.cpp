@@ -1,6 +1,7 @@
 // Conversions of the nsys/ methods' params and results.
 #include "nsys/protocol/methods.h"
 
+#include <cmath>
 #include <string>
 #include <utility>
 
@@ -178,6 +179,8 @@ void FromJson(const Json& j, ArgDescription& out, const std::string& path) {
   r.OptionalOr("default", out.default_value);
   r.OptionalOr("required", out.required);
   r.OptionalOr("choices", out.choices);
+  r.Optional("min", out.min);
+  r.Optional("max", out.max);
 }
 void to_json(Json& j, const ArgDescription& v) {
   j = {{"name", v.name},
@@ -186,6 +189,17 @@ void to_json(Json& j, const ArgDescription& v) {
        {"default", ScalarToJson(v.default_value)},
        {"required", v.required}};
   if (!v.choices.empty()) j["choices"] = v.choices;
+  // An int argument's bounds are written as integers ("min": 0, not 0.0).
+  auto bound = [&](const char* key, const std::optional<double>& b) {
+    if (!b) return;
+    if (v.type == ValueType::kInt && std::trunc(*b) == *b && std::fabs(*b) < 9.0e15) {
+      j[key] = static_cast<int64_t>(*b);
+    } else {
+      j[key] = *b;
+    }
+  };
+  bound("min", v.min);
+  bound("max", v.max);
 }
 NSYS_DEFINE_FROM_JSON(ArgDescription)
 

@@ -94,7 +94,7 @@ int RunOpen(const CommandContext& ctx) {
 
   lsp::TraceToPublish trace;
   trace.path = path;
-  trace.title = lsp::TraceTitle(profile.info(), options->window);
+  trace.title = lsp::TraceTitle(profile.info(), options->filter.window);
   trace.file_name = lsp::TraceFileName(profile.info());
   auto published = channel.Publish(std::move(trace));
   if (!published) return FailWith(published.error());

@@ -36,9 +36,8 @@ int RunSkillList(const CommandContext& ctx) {
     return kExitOk;
   }
   skills::Table table;
-  table.columns = {{"name", skills::ColumnType::kString, ""},
-                   {"mirrors", skills::ColumnType::kString, ""},
-                   {"description", skills::ColumnType::kString, ""}};
+  table.columns = {
+      {"name", ValueType::kString, ""}, {"mirrors", ValueType::kString, ""}, {"description", ValueType::kString, ""}};
   for (const auto& skill : workspace.Skills()) {
     std::string reference = skill->reference();
     table.rows.push_back({skill->name(), reference.empty() ? Value{} : Value{reference}, skill->description()});
@@ -56,12 +55,9 @@ int RunSkillRun(const CommandContext& ctx) {
   if (!format) return UsageError("skill run", "--format must be table, json, csv or markdown");
 
   core::Workspace workspace(ctx.config);
-  auto skill = workspace.FindSkill(name);
-  if (!skill) {
-    std::vector<std::string> names;
-    for (const auto& s : workspace.Skills()) names.push_back(s->name());
-    return UsageError("skill run", fmt::format("unknown skill '{}' (known: {})", name, fmt::join(names, ", ")));
-  }
+  auto found = workspace.FindSkill(name);
+  if (!found) return UsageError("skill run", found.error().message);
+  const std::shared_ptr<const skills::Skill> skill = *found;
 
   // Command-line options → the skill's typed arguments, checked before the profile is opened.
   const auto specs = skills::AllArgs(*skill);

@@ -11,8 +11,8 @@
 namespace nsys::cli {
 namespace {
 
-bool IsNumeric(skills::ColumnType type) {
-  return type == skills::ColumnType::kInt || type == skills::ColumnType::kDouble;
+bool IsNumeric(ValueType type) {
+  return type == ValueType::kInt || type == ValueType::kDouble;
 }
 
 std::string FormatDouble(double value) {

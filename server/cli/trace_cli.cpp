@@ -75,14 +75,12 @@ std::optional<TraceSelection> ParseTraceSelection(const ParsedArgs& args, std::s
   };
   if (!set_time(start, s.window.start, "--start") || !set_time(end, s.window.end, "--end")) return std::nullopt;
   if (auto clock = args.Value("--clock")) {
-    if (*clock == "relative_s") {
-      s.window.clock = engine::WindowSpec::Clock::kSecondsFromStart;
-    } else if (*clock == "capture_ns") {
-      s.window.clock = engine::WindowSpec::Clock::kCaptureNs;
-    } else {
+    auto parsed = ParseWindowClock(*clock);
+    if (!parsed) {
       error = fmt::format("--clock must be relative_s or capture_ns, not '{}'", *clock);
       return std::nullopt;
     }
+    s.window.clock = *parsed;
   }
   for (const auto& text : args.All("--device")) {
     int32_t device;
@@ -128,10 +126,10 @@ Expected<trace::TraceOptions> ToTraceOptions(const TraceSelection& s, const engi
   if (s.windowed) {
     auto window = engine::ResolveWindow(info, s.window);
     if (!window) return window.error();
-    options.window = *window;
+    options.filter.window = *window;
   }
-  options.devices = s.devices;
-  options.pids = s.pids;
+  options.filter.devices = s.devices;
+  options.filter.processes = s.pids;
   options.min_duration_ns = s.min_duration_ns;
   options.gpu = s.gpu;
   options.cpu = s.cpu;

@@ -48,15 +48,6 @@ bool LikeContains(std::string_view s, std::string_view needle) {
   return ContainsNoCase(s, needle);
 }
 
-ArgSpec LimitArg(int64_t default_limit) {
-  return ArgSpec{"limit",
-                 ArgType::kInt,
-                 "Maximum rows to return, longest first; 0 returns every row.",
-                 Value(default_limit),
-                 false,
-                 {}};
-}
-
 void ApplyLimit(Table& table, int64_t limit, const std::string& order_description) {
   if (limit > 0 && table.rows.size() > static_cast<size_t>(limit)) {
     table.notes.push_back(fmt::format("Showing the first {} of {} rows ({}); pass limit=0 for all.", limit,
@@ -81,7 +72,7 @@ bool FindMemcpyHits(const Context& ctx, const MemcpyRule& rule, MemcpyHits& out)
   auto [first, last] = RowRange(m, ctx.filter);
   for (size_t i = first; i < last; ++i) {
     if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return false;
-    if ((ctx.filter.device && *ctx.filter.device != m.device[i]) || (ctx.filter.pid && *ctx.filter.pid != m.pid[i])) {
+    if (!ctx.filter.AcceptsDevice(m.device[i]) || !ctx.filter.AcceptsProcess(m.pid[i])) {
       continue;
     }
     ++out.considered;

@@ -22,8 +22,10 @@ std::string CopyKindName(int copy_kind);
 bool LikePrefix(std::string_view s, std::string_view prefix);
 bool LikeContains(std::string_view s, std::string_view needle);
 
-// The optional `limit` argument shared by the rule skills: 0 = every row.
-ArgSpec LimitArg(int64_t default_limit);
+// The `limit` argument shared by the rule skills: 0 = every row.
+inline ArgSpec RuleLimitArg(int64_t default_limit) {
+  return LimitArg(default_limit, "Maximum rows to return, longest first; 0 returns every row.");
+}
 
 // A memcpy rule: keeps memcpys whose launching runtime call's name passes `api_matches` and whose row
 // passes `row_matches` (row index into MemcpyTable). Builds the rows (longest first), summary notes and

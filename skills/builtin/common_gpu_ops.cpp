@@ -52,7 +52,7 @@ void CountTable(const Table& t, const engine::Filter& filter, SmallIndex<PidDevi
   auto [first, last] = RowRange(t, filter);
   for (size_t i = first; i < last; ++i) {
     const Ns start = t.start[i];
-    if (start <= 0 || (filter.device && *filter.device != t.device[i]) || (filter.pid && *filter.pid != t.pid[i])) {
+    if (start <= 0 || !filter.AcceptsDevice(t.device[i]) || !filter.AcceptsProcess(t.pid[i])) {
       continue;
     }
     auto [g, added] = index.Get(PidDevice{t.pid[i], t.device[i]});

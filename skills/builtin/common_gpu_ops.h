@@ -119,8 +119,7 @@ bool ForEachGpuOp(const engine::Profile& profile, const engine::Filter& filter, 
   if (options.memset) sr = RowRange(s, filter);
   constexpr Ns kDone = INT64_MAX;
   auto accept = [&](const auto& t, size_t i) {
-    return t.start[i] > 0 && (!filter.device || *filter.device == t.device[i]) &&
-           (!filter.pid || *filter.pid == t.pid[i]);
+    return t.start[i] > 0 && filter.AcceptsDevice(t.device[i]) && filter.AcceptsProcess(t.pid[i]);
   };
   for (size_t n = 1;; ++n) {
     if ((n & 0xFFFF) == 0 && cancel.cancelled()) return false;

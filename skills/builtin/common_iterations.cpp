@@ -20,7 +20,7 @@ constexpr double kMinAgreement = 0.8;
 constexpr double kMinCoverage = 0.5;
 
 bool KernelSelected(const engine::KernelTable& k, size_t i, const engine::Filter& filter) {
-  return (!filter.device || *filter.device == k.device[i]) && (!filter.pid || *filter.pid == k.pid[i]);
+  return filter.AcceptsDevice(k.device[i]) && filter.AcceptsProcess(k.pid[i]);
 }
 
 // ---- marker mode ----
@@ -33,7 +33,7 @@ RangesByPid MatchingRanges(const Context& ctx, NameClassCache& matches) {
   RangesByPid ranges;
   auto [first, last] = RowRange(nv, ctx.filter);
   for (size_t i = first; i < last; ++i) {
-    if (ctx.filter.pid && *ctx.filter.pid != nv.pid[i]) continue;
+    if (!ctx.filter.AcceptsProcess(nv.pid[i])) continue;
     if (nv.end[i] <= nv.start[i] || !matches(nv.name[i])) continue;
     auto& v = ranges[nv.pid[i]];
     if (!v.empty() && nv.start[i] < v.back().end) continue;  // nested in (or overlapping) the previous one
@@ -47,7 +47,7 @@ RangesByPid MatchingMarkIntervals(const Context& ctx, NameClassCache& matches) {
   const engine::NvtxMarkTable& marks = ctx.profile.nvtx_marks();
   RangesByPid ranges;
   for (size_t i = 0; i < marks.size(); ++i) {
-    if (!ctx.filter.InWindow(marks.time[i]) || (ctx.filter.pid && *ctx.filter.pid != marks.pid[i])) continue;
+    if (!ctx.filter.InWindow(marks.time[i]) || !ctx.filter.AcceptsProcess(marks.pid[i])) continue;
     if (!matches(marks.name[i])) continue;
     auto& v = ranges[marks.pid[i]];
     if (!v.empty()) v.back().end = marks.time[i];
@@ -81,7 +81,7 @@ bool PlaceKernels(const Context& ctx, const RangesByPid& ranges, KernelPlacement
   for (size_t i = 0; i < k.size(); ++i) {
     if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return false;
     auto it = ranges.find(k.pid[i]);
-    if (it == ranges.end() || (ctx.filter.device && *ctx.filter.device != k.device[i])) continue;
+    if (it == ranges.end() || !ctx.filter.AcceptsDevice(k.device[i])) continue;
     Ns t = k.start[i];
     if (k.launch[i] >= 0) {
       t = rt.start[static_cast<size_t>(k.launch[i])];

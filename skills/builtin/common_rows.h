@@ -52,16 +52,16 @@ class DevicesSeen {
 };
 
 inline Column IntCol(std::string name, std::string description) {
-  return Column{std::move(name), ColumnType::kInt, std::move(description)};
+  return Column{std::move(name), ValueType::kInt, std::move(description)};
 }
 inline Column DoubleCol(std::string name, std::string description) {
-  return Column{std::move(name), ColumnType::kDouble, std::move(description)};
+  return Column{std::move(name), ValueType::kDouble, std::move(description)};
 }
 inline Column StringCol(std::string name, std::string description) {
-  return Column{std::move(name), ColumnType::kString, std::move(description)};
+  return Column{std::move(name), ValueType::kString, std::move(description)};
 }
 inline Column BoolCol(std::string name, std::string description) {
-  return Column{std::move(name), ColumnType::kBool, std::move(description)};
+  return Column{std::move(name), ValueType::kBool, std::move(description)};
 }
 
 inline Value I(int64_t v) {

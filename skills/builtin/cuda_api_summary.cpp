@@ -19,8 +19,7 @@ class CudaApiSummary final : public Skill {
   std::string reference() const override { return "cudaapisum"; }
   engine::Need needs() const override { return engine::Need::kRuntime; }
   std::vector<ArgSpec> args() const override {
-    return {{"limit", ArgType::kInt, "Show only the first N rows (0 = all). Percentages stay shares of all rows.",
-             Value(int64_t{0})}};
+    return {LimitArg(0, "Show only the first N rows (0 = all). Percentages stay shares of all rows.")};
   }
 
   Expected<Table> run(const Context& ctx) const override {
@@ -30,7 +29,6 @@ class CudaApiSummary final : public Skill {
           "This profile has no CUDA API data (no CUPTI_ACTIVITY_KIND_RUNTIME table): CUDA API calls were not traced.");
     }
     const int64_t limit = ArgInt(ctx, "limit");
-    if (limit < 0) return MakeError(ErrorKind::kInvalidArgument, "Argument 'limit' must be 0 (all) or positive.");
 
     const engine::RuntimeTable& rt = ctx.profile.runtime();
     const engine::StringPool& strings = ctx.profile.strings();
@@ -45,7 +43,7 @@ class CudaApiSummary final : public Skill {
     std::vector<int32_t> group_of_row(last - first, -1);
     for (size_t i = first; i < last; ++i) {
       if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
-      if (ctx.filter.pid && *ctx.filter.pid != rt.pid[i]) continue;
+      if (!ctx.filter.AcceptsProcess(rt.pid[i])) continue;
       const engine::StrId id = rt.name[i];
       if (id >= group_of_name.size()) group_of_name.resize(static_cast<size_t>(id) + 1, -1);
       int32_t& g = group_of_name[id];
@@ -70,7 +68,7 @@ class CudaApiSummary final : public Skill {
 
     Table table;
     AddTimeSummaryColumns(table.columns, "num_calls", "calls");
-    table.columns.push_back(MakeColumn("name", ColumnType::kString, "API function name"));
+    table.columns.push_back(MakeColumn("name", ValueType::kString, "API function name"));
     const size_t shown = limit > 0 ? std::min(order.size(), static_cast<size_t>(limit)) : order.size();
     for (size_t n = 0; n < shown; ++n) {
       std::vector<Value> row;
@@ -82,7 +80,7 @@ class CudaApiSummary final : public Skill {
         "CUDA runtime and driver API calls on CPU threads, grouped by name (a \"_vNNNN\" version suffix is dropped as "
         "nsys does). time_pct is a share of the summed call time of all rows ({} ns), not of wall time.",
         grand_total));
-    if (ctx.filter.device) {
+    if (!ctx.filter.devices.empty()) {
       table.notes.push_back(
           "API calls run on CPU threads and carry no device, so the device filter does not apply "
           "to them; all calls in the window are counted.");

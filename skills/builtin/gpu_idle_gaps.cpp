@@ -310,24 +310,26 @@ class GpuIdleGapsSkill final : public Skill {
   std::vector<ArgSpec> args() const override {
     return {
         {"threshold_ms",
-         ArgType::kDouble,
+         ValueType::kDouble,
          "Report gaps strictly longer than this many milliseconds (500 reproduces NVIDIA's gpu-starv).",
          Value(1.0),
          false,
-         {}},
+         {},
+         /*min=*/0.0},
         {"view",
-         ArgType::kString,
+         ValueType::kString,
          "\"gaps\": the gaps, longest first; \"streams\": HTA idle breakdown per stream.",
          Value(std::string(kViewGaps)),
          false,
          {kViewGaps, kViewStreams}},
         {"kernel_wait_ns",
-         ArgType::kInt,
+         ValueType::kInt,
          "view=streams: idle gaps shorter than this count as kernel wait (HTA's default is 30 ns).",
          Value(int64_t{30}),
          false,
-         {}},
-        LimitArgSpec(),
+         {},
+         /*min=*/0.0},
+        LimitArg(100, "view=gaps: maximum gaps to return, longest first; 0 returns every gap."),
     };
   }
   engine::Need needs() const override {
@@ -344,24 +346,8 @@ class GpuIdleGapsSkill final : public Skill {
           "idle gaps to measure.");
     }
     const double threshold_ms = ArgDouble(ctx, "threshold_ms");
-    if (threshold_ms < 0) {
-      return MakeError(ErrorKind::kInvalidArgument, "Argument 'threshold_ms' of skill 'gpu_idle_gaps' must be >= 0.");
-    }
-    if (ArgInt(ctx, "kernel_wait_ns") < 0) {
-      return MakeError(ErrorKind::kInvalidArgument, "Argument 'kernel_wait_ns' of skill 'gpu_idle_gaps' must be >= 0.");
-    }
     if (ArgString(ctx, "view") == kViewStreams) return StreamsView(ctx);
     return GapsView(ctx, static_cast<Ns>(std::llround(threshold_ms * 1e6)));
-  }
-
- private:
-  static ArgSpec LimitArgSpec() {
-    return {"limit",
-            ArgType::kInt,
-            "view=gaps: maximum gaps to return, longest first; 0 returns every gap.",
-            Value(int64_t{100}),
-            false,
-            {}};
   }
 };
 

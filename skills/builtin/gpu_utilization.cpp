@@ -123,15 +123,22 @@ class GpuUtilizationSkill final : public Skill {
   std::vector<ArgSpec> args() const override {
     return {
         {"chunks",
-         ArgType::kInt,
+         ValueType::kInt,
          "Number of equal chunks of [first op start, last op end] per process and device "
          "(1 to 1000, as NVIDIA).",
          Value(int64_t{30}),
          false,
+         {},
+         /*min=*/1.0,
+         /*max=*/1000.0},
+        {"threshold_pct",
+         ValueType::kDouble,
+         "Flag chunks whose summed in-use % is below this.",
+         Value(50.0),
+         false,
          {}},
-        {"threshold_pct", ArgType::kDouble, "Flag chunks whose summed in-use % is below this.", Value(50.0), false, {}},
         {"view",
-         ArgType::kString,
+         ValueType::kString,
          "\"low\": merged runs of low-use chunks (NVIDIA's output); \"chunks\": every chunk with both measures.",
          Value(std::string(kViewLow)),
          false,
@@ -151,11 +158,6 @@ class GpuUtilizationSkill final : public Skill {
           "cannot be measured.");
     }
     const int64_t n = ArgInt(ctx, "chunks");
-    if (n < 1 || n > 1000) {
-      return MakeError(
-          ErrorKind::kInvalidArgument,
-          fmt::format("Argument 'chunks' of skill 'gpu_utilization' must be between 1 and 1000, got {}.", n));
-    }
     const double threshold = ArgDouble(ctx, "threshold_pct");
     const bool all_chunks = ArgString(ctx, "view") == kViewChunks;
     auto scanned = GpuOpGroups::Scan(ctx.profile, ctx.filter, GpuOpsOptions{}, ctx.cancel);

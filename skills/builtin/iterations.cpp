@@ -19,7 +19,7 @@ class IterationsSkill final : public Skill {
   }
   std::vector<ArgSpec> args() const override {
     return {{"marker",
-             ArgType::kString,
+             ValueType::kString,
              "Substring of the NVTX range (or mark) name that delimits one iteration, e.g. \"ProfilerStep\" or "
              "\"train_step\"; empty = detect by kernel periodicity.",
              Value(std::string()),

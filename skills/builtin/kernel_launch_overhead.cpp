@@ -60,8 +60,8 @@ class LaunchGroups {
   bool Build(const engine::Filter& filter, const CancelToken& cancel) {
     for (size_t i = first_; i < last_; ++i) {
       if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
-      if (filter.device && *filter.device != k_.device[i]) continue;
-      if (filter.pid && *filter.pid != k_.pid[i]) continue;
+      if (!filter.AcceptsDevice(k_.device[i])) continue;
+      if (!filter.AcceptsProcess(k_.pid[i])) continue;
       ++selected_;
       selected_time_ += k_.end[i] - k_.start[i];
       const int32_t r = k_.launch[i];
@@ -166,8 +166,8 @@ class KernelLaunchOverhead final : public Skill {
   engine::Need needs() const override { return engine::Need::kKernels | engine::Need::kRuntime; }
   std::vector<ArgSpec> args() const override {
     return {
-        {"base", ArgType::kBool, "Use kernel short (base) names instead of demangled names.", Value(false)},
-        {"limit", ArgType::kInt, "Show only the first N rows (0 = all).", Value(int64_t{0})},
+        {"base", ValueType::kBool, "Use kernel short (base) names instead of demangled names.", Value(false)},
+        LimitArg(0, "Show only the first N rows (0 = all)."),
     };
   }
 
@@ -175,7 +175,6 @@ class KernelLaunchOverhead final : public Skill {
     if (auto declined = MissingData(ctx.profile.info())) return *declined;
     const bool base = ArgBool(ctx, "base");
     const int64_t limit = ArgInt(ctx, "limit");
-    if (limit < 0) return MakeError(ErrorKind::kInvalidArgument, "Argument 'limit' must be 0 (all) or positive.");
 
     const engine::KernelTable& k = ctx.profile.kernels();
     const engine::RuntimeTable& rt = ctx.profile.runtime();
@@ -224,18 +223,18 @@ class KernelLaunchOverhead final : public Skill {
   static Table EmptyTable(bool base) {
     Table table;
     table.columns = {
-        MakeColumn("pid", ColumnType::kInt, "Process that made the launch call"),
-        MakeColumn("tid", ColumnType::kInt, "Thread that made the launch call"),
-        MakeColumn("devid", ColumnType::kInt, "CUDA device that ran the kernel"),
-        MakeColumn("count", ColumnType::kInt, "Kernel launches"),
-        MakeColumn("qcount", ColumnType::kInt, "Launches whose kernel started at or after the call returned"),
+        MakeColumn("pid", ValueType::kInt, "Process that made the launch call"),
+        MakeColumn("tid", ValueType::kInt, "Thread that made the launch call"),
+        MakeColumn("devid", ValueType::kInt, "CUDA device that ran the kernel"),
+        MakeColumn("count", ValueType::kInt, "Kernel launches"),
+        MakeColumn("qcount", ValueType::kInt, "Launches whose kernel started at or after the call returned"),
     };
     AddStatColumns(table.columns, "t", "_ns", "total time: call start to the later of call end and kernel end");
     AddStatColumns(table.columns, "a", "_ns", "launch API call durations");
     AddStatColumns(table.columns, "q", "_ns", "queue times: kernel start minus call end, when not negative");
     AddStatColumns(table.columns, "k", "_ns", "kernel durations");
-    table.columns.push_back(MakeColumn("api_name", ColumnType::kString, "Launch API function"));
-    table.columns.push_back(MakeColumn("kernel_name", ColumnType::kString, base ? "Kernel short name" : "Kernel name"));
+    table.columns.push_back(MakeColumn("api_name", ValueType::kString, "Launch API function"));
+    table.columns.push_back(MakeColumn("kernel_name", ValueType::kString, base ? "Kernel short name" : "Kernel name"));
     return table;
   }
 

@@ -48,7 +48,7 @@ class OperationGroups {
     n_copies_ = c_last_ - c_first_;
     group_of_row_.assign(n_copies_ + (s_last_ - s_first_), -1);
     auto accept = [&](int32_t device, uint32_t pid) {
-      return (!filter.device || *filter.device == device) && (!filter.pid || *filter.pid == pid);
+      return filter.AcceptsDevice(device) && filter.AcceptsProcess(pid);
     };
     for (size_t i = c_first_; i < c_last_; ++i) {
       if (!accept(mc.device[i], mc.pid[i])) continue;
@@ -137,12 +137,12 @@ class MemoryTransfers final : public Skill {
   std::vector<ArgSpec> args() const override {
     return {
         {"by",
-         ArgType::kString,
+         ValueType::kString,
          "Row order: \"time\" = by total time, as gpumemtimesum; \"size\" = by total bytes, as gpumemsizesum.",
          Value(std::string("time")),
          false,
          {"time", "size"}},
-        {"per_device", ArgType::kBool, "One row per (device, operation) instead of totals over all devices.",
+        {"per_device", ValueType::kBool, "One row per (device, operation) instead of totals over all devices.",
          Value(false)},
     };
   }
@@ -171,13 +171,13 @@ class MemoryTransfers final : public Skill {
  private:
   static Table EmptyTable(bool per_device) {
     Table table;
-    if (per_device) table.columns.push_back(MakeColumn("device", ColumnType::kInt, "CUDA device id"));
+    if (per_device) table.columns.push_back(MakeColumn("device", ValueType::kInt, "CUDA device id"));
     AddTimeSummaryColumns(table.columns, "count", "operations");
-    table.columns.push_back(MakeColumn("total_bytes", ColumnType::kInt, "Summed size of the operations, bytes"));
+    table.columns.push_back(MakeColumn("total_bytes", ValueType::kInt, "Summed size of the operations, bytes"));
     AddStatColumns(table.columns, "", "_bytes", "operation sizes, bytes");
     table.columns.push_back(
-        MakeColumn("bandwidth_gb_s", ColumnType::kDouble, "total_bytes / total_time_ns, in GB/s (1 GB = 1e9 bytes)"));
-    table.columns.push_back(MakeColumn("operation", ColumnType::kString, "Copy direction, or [CUDA memset]"));
+        MakeColumn("bandwidth_gb_s", ValueType::kDouble, "total_bytes / total_time_ns, in GB/s (1 GB = 1e9 bytes)"));
+    table.columns.push_back(MakeColumn("operation", ValueType::kString, "Copy direction, or [CUDA memset]"));
     return table;
   }
 

@@ -18,7 +18,7 @@ Error Invalid(const std::string& message) {
   return MakeError(ErrorKind::kInvalidArgument, message);
 }
 
-ArgSpec Opt(const char* name, ArgType type, const char* description, Value def = Value(),
+ArgSpec Opt(const char* name, ValueType type, const char* description, Value def = Value(),
             std::vector<std::string> choices = {}) {
   return ArgSpec{name, type, description, std::move(def), false, std::move(choices)};
 }
@@ -32,23 +32,24 @@ class MfuSkill final : public Skill {
   }
   std::vector<ArgSpec> args() const override {
     return {
-        ArgSpec{"params", ArgType::kDouble, "Model parameters N (e.g. 7e9).", Value(), true, {}},
-        Opt("tokens_per_step", ArgType::kDouble, "Tokens per training step, global (all n_gpu GPUs)."),
-        Opt("tokens_per_s", ArgType::kDouble, "Global tokens per second; replaces tokens_per_step and step time."),
-        Opt("step_time_s", ArgType::kDouble, "Seconds per step; default: the median detected iteration."),
-        Opt("layers", ArgType::kInt, "Transformer layers L (for the attention term)."),
-        Opt("hidden", ArgType::kInt, "Model width H·Q = heads x head_dim (for the attention term)."),
-        Opt("heads", ArgType::kInt, "Attention heads H (with head_dim, instead of hidden)."),
-        Opt("head_dim", ArgType::kInt, "Head dimension Q (with heads, instead of hidden)."),
-        Opt("seq", ArgType::kInt, "Sequence length T (for the attention term)."),
-        Opt("dtype", ArgType::kString, "Tensor dtype whose dense peak is the denominator.", Value(std::string("bf16")),
-            {"bf16", "fp16", "fp8", "tf32"}),
-        Opt("n_gpu", ArgType::kInt, "GPUs the tokens are spread over; default: the devices in the profile."),
-        Opt("recompute", ArgType::kBool, "Full activation recompute: also report HFU, counting the extra forward.",
+        ArgSpec{"params", ValueType::kDouble, "Model parameters N (e.g. 7e9).", Value(), true, {}},
+        Opt("tokens_per_step", ValueType::kDouble, "Tokens per training step, global (all n_gpu GPUs)."),
+        Opt("tokens_per_s", ValueType::kDouble, "Global tokens per second; replaces tokens_per_step and step time."),
+        Opt("step_time_s", ValueType::kDouble, "Seconds per step; default: the median detected iteration."),
+        Opt("layers", ValueType::kInt, "Transformer layers L (for the attention term)."),
+        Opt("hidden", ValueType::kInt, "Model width H·Q = heads x head_dim (for the attention term)."),
+        Opt("heads", ValueType::kInt, "Attention heads H (with head_dim, instead of hidden)."),
+        Opt("head_dim", ValueType::kInt, "Head dimension Q (with heads, instead of hidden)."),
+        Opt("seq", ValueType::kInt, "Sequence length T (for the attention term)."),
+        Opt("dtype", ValueType::kString, "Tensor dtype whose dense peak is the denominator.",
+            Value(std::string("bf16")), {"bf16", "fp16", "fp8", "tf32"}),
+        Opt("n_gpu", ValueType::kInt, "GPUs the tokens are spread over; default: the devices in the profile."),
+        Opt("recompute", ValueType::kBool, "Full activation recompute: also report HFU, counting the extra forward.",
             Value(false)),
-        Opt("gpu", ArgType::kString, "GPU model for the peak table (e.g. \"H100 SXM\") when the profile has no name."),
-        Opt("peak_tflops", ArgType::kDouble, "Dense peak TFLOP/s per GPU; overrides the table."),
-        Opt("marker", ArgType::kString, "NVTX name delimiting a step, for the detected step time.",
+        Opt("gpu", ValueType::kString,
+            "GPU model for the peak table (e.g. \"H100 SXM\") when the profile has no name."),
+        Opt("peak_tflops", ValueType::kDouble, "Dense peak TFLOP/s per GPU; overrides the table."),
+        Opt("marker", ValueType::kString, "NVTX name delimiting a step, for the detected step time.",
             Value(std::string())),
     };
   }
@@ -112,7 +113,7 @@ class MfuSkill final : public Skill {
   static Stop PeakRowOfProfile(const Context& ctx, MfuInputs& in, const GpuPeak*& row) {
     std::set<std::string> names;
     for (const engine::Device& d : ctx.profile.info().devices) {
-      if (!ctx.filter.device || *ctx.filter.device == d.id) names.insert(d.name);
+      if (ctx.filter.AcceptsDevice(d.id)) names.insert(d.name);
     }
     names.erase("");
     if (names.empty()) {
@@ -141,12 +142,13 @@ class MfuSkill final : public Skill {
       if (in.n_gpu < 1) return Invalid("Argument 'n_gpu' of skill 'mfu' must be >= 1.");
       return std::nullopt;
     }
-    in.n_gpu = ctx.filter.device ? 1 : static_cast<int64_t>(DeviceIds(ctx.profile.info()).size());
+    in.n_gpu = !ctx.filter.devices.empty() ? static_cast<int64_t>(ctx.filter.devices.size())
+                                           : static_cast<int64_t>(DeviceIds(ctx.profile.info()).size());
     if (in.n_gpu < 1) return Declined("The profile lists no GPU devices; pass n_gpu.");
     in.notes.push_back(
         fmt::format("n_gpu = {}: the devices {}in the profile; pass n_gpu when the job used more GPUs "
                     "than were traced.",
-                    in.n_gpu, ctx.filter.device ? "selected " : ""));
+                    in.n_gpu, !ctx.filter.devices.empty() ? "selected " : ""));
     return std::nullopt;
   }
 

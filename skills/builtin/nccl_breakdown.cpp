@@ -120,8 +120,7 @@ class CommScan {
 
  private:
   bool Accepted(size_t i) const {
-    return (!ctx_.filter.device || *ctx_.filter.device == k_.device[i]) &&
-           (!ctx_.filter.pid || *ctx_.filter.pid == k_.pid[i]);
+    return ctx_.filter.AcceptsDevice(k_.device[i]) && ctx_.filter.AcceptsProcess(k_.pid[i]);
   }
   uint8_t KindOf(size_t i) {
     const uint8_t kind = classify_(k_.short_name[i]);
@@ -232,7 +231,7 @@ class NcclBreakdownSkill final : public Skill {
     std::map<engine::StrId, int64_t> counts;
     auto [first, last] = RowRange(nv, ctx.filter);
     for (size_t i = first; i < last; ++i) {
-      if (ctx.filter.pid && *ctx.filter.pid != nv.pid[i]) continue;
+      if (!ctx.filter.AcceptsProcess(nv.pid[i])) continue;
       if (is_nccl(nv.name[i])) ++counts[nv.name[i]];
     }
     if (counts.empty()) return;

@@ -67,8 +67,8 @@ struct GpuOpTables {
   static void Collect(const OpTable& table, uint32_t tag, const engine::Filter& filter, OpsByLaunch& out) {
     const auto [first, last] = RowRange(table, filter);
     for (size_t i = first; i < last; ++i) {
-      if (filter.device && *filter.device != table.device[i]) continue;
-      if (filter.pid && *filter.pid != table.pid[i]) continue;
+      if (!filter.AcceptsDevice(table.device[i])) continue;
+      if (!filter.AcceptsProcess(table.pid[i])) continue;
       ++out.ops_total;
       const int32_t r = table.launch[i];
       if (r < 0) continue;
@@ -172,16 +172,14 @@ class NvtxGpuProjection final : public Skill {
     return engine::Need::kAttribution | engine::Need::kMemcpy | engine::Need::kMemset;
   }
   std::vector<ArgSpec> args() const override {
-    return {{"limit", ArgType::kInt,
-             "Show only the first N ranges in projected-start order (0 = all; a large profile has one row per "
-             "range that launched GPU work).",
-             Value(kDefaultLimit)}};
+    return {LimitArg(kDefaultLimit,
+                     "Show only the first N ranges in projected-start order (0 = all; a large profile has one row "
+                     "per range that launched GPU work).")};
   }
 
   Expected<Table> run(const Context& ctx) const override {
     if (auto declined = MissingData(ctx.profile.info())) return *declined;
     const int64_t limit = ArgInt(ctx, "limit");
-    if (limit < 0) return MakeError(ErrorKind::kInvalidArgument, "Argument 'limit' must be 0 (all) or positive.");
     auto labels_or = NvtxLabels::Build(ctx.profile, /*split_op_id=*/true, ctx.cancel);
     if (!labels_or) return labels_or.error();
     NvtxLabels& labels = labels_or.value();
@@ -235,20 +233,20 @@ class NvtxGpuProjection final : public Skill {
   static Table EmptyTable() {
     Table table;
     table.columns = {
-        MakeColumn("name", ColumnType::kString, "NVTX range name"),
-        MakeColumn("projected_start_ns", ColumnType::kInt, "Start of the first contained GPU op (capture clock)"),
-        MakeColumn("projected_duration_ns", ColumnType::kInt, "Last contained op end minus first op start"),
-        MakeColumn("orig_start_ns", ColumnType::kInt, "Range start on the CPU (capture clock)"),
-        MakeColumn("orig_duration_ns", ColumnType::kInt, "Range duration on the CPU"),
-        MakeColumn("style", ColumnType::kString, "PushPop or StartEnd"),
-        MakeColumn("pid", ColumnType::kInt, "Process"),
-        MakeColumn("tid", ColumnType::kInt, "Thread"),
-        MakeColumn("numgpuops", ColumnType::kInt, "Distinct launch calls of the contained GPU ops"),
-        MakeColumn("lvl", ColumnType::kInt, "Push/pop stack level, 0 = outermost"),
-        MakeColumn("numchild", ColumnType::kInt, "Child ranges that also contain GPU ops"),
-        MakeColumn("rangeid", ColumnType::kInt, "Range id (the engine's NVTX row index)"),
-        MakeColumn("parentid", ColumnType::kInt, "Range id of the enclosing range, null at level 0"),
-        MakeColumn("rangestack", ColumnType::kString, "Range ids from the outermost range down, \":a:b:c\""),
+        MakeColumn("name", ValueType::kString, "NVTX range name"),
+        MakeColumn("projected_start_ns", ValueType::kInt, "Start of the first contained GPU op (capture clock)"),
+        MakeColumn("projected_duration_ns", ValueType::kInt, "Last contained op end minus first op start"),
+        MakeColumn("orig_start_ns", ValueType::kInt, "Range start on the CPU (capture clock)"),
+        MakeColumn("orig_duration_ns", ValueType::kInt, "Range duration on the CPU"),
+        MakeColumn("style", ValueType::kString, "PushPop or StartEnd"),
+        MakeColumn("pid", ValueType::kInt, "Process"),
+        MakeColumn("tid", ValueType::kInt, "Thread"),
+        MakeColumn("numgpuops", ValueType::kInt, "Distinct launch calls of the contained GPU ops"),
+        MakeColumn("lvl", ValueType::kInt, "Push/pop stack level, 0 = outermost"),
+        MakeColumn("numchild", ValueType::kInt, "Child ranges that also contain GPU ops"),
+        MakeColumn("rangeid", ValueType::kInt, "Range id (the engine's NVTX row index)"),
+        MakeColumn("parentid", ValueType::kInt, "Range id of the enclosing range, null at level 0"),
+        MakeColumn("rangestack", ValueType::kString, "Range ids from the outermost range down, \":a:b:c\""),
     };
     return table;
   }

@@ -34,8 +34,8 @@ LaunchBuckets BucketByLaunch(const engine::KernelTable& k, const engine::Filter&
   LaunchBuckets out;
   int32_t max_launch = -1;
   for (size_t i = first; i < last; ++i) {
-    if (filter.device && *filter.device != k.device[i]) continue;
-    if (filter.pid && *filter.pid != k.pid[i]) continue;
+    if (!filter.AcceptsDevice(k.device[i])) continue;
+    if (!filter.AcceptsProcess(k.pid[i])) continue;
     ++out.kernels_total;
     out.kernel_time_total += k.end[i] - k.start[i];
     const int32_t r = k.launch[i];
@@ -50,8 +50,8 @@ LaunchBuckets BucketByLaunch(const engine::KernelTable& k, const engine::Filter&
   if (max_launch < 0) return out;
   out.head.assign(static_cast<size_t>(max_launch - out.min_launch) + 1, -1);
   for (size_t i = last; i-- > first;) {
-    if (filter.device && *filter.device != k.device[i]) continue;
-    if (filter.pid && *filter.pid != k.pid[i]) continue;
+    if (!filter.AcceptsDevice(k.device[i])) continue;
+    if (!filter.AcceptsProcess(k.pid[i])) continue;
     const int32_t r = k.launch[i];
     if (r < 0) continue;
     int32_t& h = out.head[static_cast<size_t>(r - out.min_launch)];
@@ -284,12 +284,12 @@ class NvtxKernelMap final : public Skill {
   engine::Need needs() const override { return engine::Need::kAttribution; }
   std::vector<ArgSpec> args() const override {
     return {
-        {"base", ArgType::kBool, "Use kernel short (base) names instead of demangled names.", Value(false)},
-        {"split_op_id", ArgType::kBool,
+        {"base", ValueType::kBool, "Use kernel short (base) names instead of demangled names.", Value(false)},
+        {"split_op_id", ValueType::kBool,
          "Keep PyTorch's \", op_id = N\" in range names (one group per op, as nsys does) instead of grouping by "
          "operator name.",
          Value(false)},
-        {"limit", ArgType::kInt, "Show only the first N rows (0 = all).", Value(int64_t{0})},
+        LimitArg(0, "Show only the first N rows (0 = all)."),
     };
   }
 
@@ -297,7 +297,6 @@ class NvtxKernelMap final : public Skill {
     if (auto declined = MissingData(ctx.profile.info())) return *declined;
     const bool base = ArgBool(ctx, "base");
     const int64_t limit = ArgInt(ctx, "limit");
-    if (limit < 0) return MakeError(ErrorKind::kInvalidArgument, "Argument 'limit' must be 0 (all) or positive.");
     auto labels_or = NvtxLabels::Build(ctx.profile, ArgBool(ctx, "split_op_id"), ctx.cancel);
     if (!labels_or) return labels_or.error();
     NvtxLabels& labels = labels_or.value();
@@ -347,16 +346,16 @@ class NvtxKernelMap final : public Skill {
   static Table EmptyTable(bool base) {
     Table table;
     table.columns = {
-        MakeColumn("nvtx_range", ColumnType::kString, "NVTX range name; null for kernels launched outside any range"),
-        MakeColumn("style", ColumnType::kString, "PushPop or StartEnd"),
-        MakeColumn("pid", ColumnType::kInt, "Process of the launching thread; null when the launch call is unknown"),
-        MakeColumn("tid", ColumnType::kInt, "Launching thread"),
-        MakeColumn("nvtx_inst", ColumnType::kInt, "Number of range instances that contain these kernels"),
-        MakeColumn("kern_inst", ColumnType::kInt, "Number of kernel instances"),
-        MakeColumn("total_time_ns", ColumnType::kInt, "Summed kernel time over (range, kernel) pairs, ns"),
+        MakeColumn("nvtx_range", ValueType::kString, "NVTX range name; null for kernels launched outside any range"),
+        MakeColumn("style", ValueType::kString, "PushPop or StartEnd"),
+        MakeColumn("pid", ValueType::kInt, "Process of the launching thread; null when the launch call is unknown"),
+        MakeColumn("tid", ValueType::kInt, "Launching thread"),
+        MakeColumn("nvtx_inst", ValueType::kInt, "Number of range instances that contain these kernels"),
+        MakeColumn("kern_inst", ValueType::kInt, "Number of kernel instances"),
+        MakeColumn("total_time_ns", ValueType::kInt, "Summed kernel time over (range, kernel) pairs, ns"),
     };
     AddStatColumns(table.columns, "", "_ns", "kernel durations");
-    table.columns.push_back(MakeColumn("kernel_name", ColumnType::kString, base ? "Kernel short name" : "Kernel name"));
+    table.columns.push_back(MakeColumn("kernel_name", ValueType::kString, base ? "Kernel short name" : "Kernel name"));
     return table;
   }
 

@@ -34,7 +34,7 @@ class RangeGroups {
         if (parent_group >= 0) group_child_time_[static_cast<size_t>(parent_group)] += nvtx_.end[i] - nvtx_.start[i];
       }
       if (i >= last_) continue;
-      if (filter.pid && *filter.pid != nvtx_.pid[i]) continue;
+      if (!filter.AcceptsProcess(nvtx_.pid[i])) continue;
       group_of_row_[i - first_] = GroupOf(i);
       with_op_id_ += nvtx_.op_id[i] >= 0;
     }
@@ -98,12 +98,11 @@ class NvtxSummary final : public Skill {
   engine::Need needs() const override { return engine::Need::kNvtx; }
   std::vector<ArgSpec> args() const override {
     return {
-        {"split_op_id", ArgType::kBool,
+        {"split_op_id", ValueType::kBool,
          "Group PyTorch ranges by their full text (\"aten::mm, op_id = 317126\"), one row per op as nsys does, "
          "instead of by operator name.",
          Value(false)},
-        {"limit", ArgType::kInt, "Show only the first N rows (0 = all). Percentages stay shares of all rows.",
-         Value(int64_t{0})},
+        LimitArg(0, "Show only the first N rows (0 = all). Percentages stay shares of all rows."),
     };
   }
 
@@ -115,7 +114,6 @@ class NvtxSummary final : public Skill {
     }
     const bool split_op_id = ArgBool(ctx, "split_op_id");
     const int64_t limit = ArgInt(ctx, "limit");
-    if (limit < 0) return MakeError(ErrorKind::kInvalidArgument, "Argument 'limit' must be 0 (all) or positive.");
     auto labels_or = NvtxLabels::Build(ctx.profile, split_op_id, ctx.cancel);
     if (!labels_or) return labels_or.error();
     NvtxLabels& labels = labels_or.value();
@@ -152,12 +150,12 @@ class NvtxSummary final : public Skill {
   static Table EmptyTable() {
     Table table;
     AddTimeSummaryColumns(table.columns, "instances", "range instances");
-    table.columns.push_back(MakeColumn("style", ColumnType::kString, "PushPop or StartEnd"));
+    table.columns.push_back(MakeColumn("style", ValueType::kString, "PushPop or StartEnd"));
     table.columns.push_back(
-        MakeColumn("range", ColumnType::kString, "Range name (\"<domain>:<text>\" for named domains)"));
-    table.columns.push_back(MakeColumn("excl_total_ns", ColumnType::kInt,
+        MakeColumn("range", ValueType::kString, "Range name (\"<domain>:<text>\" for named domains)"));
+    table.columns.push_back(MakeColumn("excl_total_ns", ValueType::kInt,
                                        "Summed exclusive time: each range minus its direct child ranges, ns"));
-    table.columns.push_back(MakeColumn("excl_avg_ns", ColumnType::kDouble, "Mean exclusive time per instance, ns"));
+    table.columns.push_back(MakeColumn("excl_avg_ns", ValueType::kDouble, "Mean exclusive time per instance, ns"));
     return table;
   }
 
@@ -177,7 +175,7 @@ class NvtxSummary final : public Skill {
           with_op_id));
     }
     if (!labels.warning().empty()) table.notes.push_back(labels.warning());
-    if (ctx.filter.device) {
+    if (!ctx.filter.devices.empty()) {
       table.notes.push_back(
           "NVTX ranges are CPU-side annotations with no device, so the device filter does not apply.");
     }

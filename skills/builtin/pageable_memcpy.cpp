@@ -14,7 +14,7 @@ class PageableMemcpySkill final : public Skill {
     return "cudaMemcpyAsync calls whose source or destination is pageable host memory, so they silently run "
            "synchronously.";
   }
-  std::vector<ArgSpec> args() const override { return {LimitArg(100)}; }
+  std::vector<ArgSpec> args() const override { return {RuleLimitArg(100)}; }
   engine::Need needs() const override { return engine::Need::kMemcpy | engine::Need::kRuntime; }
   std::string reference() const override { return "cuda-async-memcpy"; }
 

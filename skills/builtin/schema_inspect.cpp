@@ -18,7 +18,7 @@ class SchemaInspect final : public Skill {
   }
   engine::Need needs() const override { return static_cast<engine::Need>(0); }
   std::vector<ArgSpec> args() const override {
-    return {{"table", ArgType::kString, "Only tables whose name contains this text (case-insensitive).",
+    return {{"table", ValueType::kString, "Only tables whose name contains this text (case-insensitive).",
              Value(std::string())}};
   }
 
@@ -27,10 +27,10 @@ class SchemaInspect final : public Skill {
     const std::string filter = Lower(ArgString(ctx, "table"));
     Table table;
     table.columns = {
-        MakeColumn("table", ColumnType::kString, "Table name"),
-        MakeColumn("rows", ColumnType::kInt, "Row count"),
-        MakeColumn("num_columns", ColumnType::kInt, "Number of columns"),
-        MakeColumn("columns", ColumnType::kString, "Column names, comma-separated"),
+        MakeColumn("table", ValueType::kString, "Table name"),
+        MakeColumn("rows", ValueType::kInt, "Row count"),
+        MakeColumn("num_columns", ValueType::kInt, "Number of columns"),
+        MakeColumn("columns", ValueType::kString, "Column names, comma-separated"),
     };
     for (const engine::TableInfo& t : info.tables) {
       if (!filter.empty() && Lower(t.name).find(filter) == std::string::npos) continue;

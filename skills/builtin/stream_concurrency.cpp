@@ -175,7 +175,7 @@ class StreamConcurrencySkill final : public Skill {
   }
   std::vector<ArgSpec> args() const override {
     return {{"view",
-             ArgType::kString,
+             ValueType::kString,
              "\"levels\": time at each concurrency level per device; \"streams\": busy time per stream.",
              Value(std::string(kViewLevels)),
              false,

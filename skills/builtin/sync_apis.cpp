@@ -1,5 +1,6 @@
 // sync_apis: every cudaDeviceSynchronize* / cudaStreamSynchronize* call (NVIDIA rule cuda-sync-api).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -17,7 +18,7 @@ class SyncApisSkill final : public Skill {
   std::string description() const override {
     return "CUDA calls that block the host until the GPU is done: cudaDeviceSynchronize and cudaStreamSynchronize.";
   }
-  std::vector<ArgSpec> args() const override { return {LimitArg(100)}; }
+  std::vector<ArgSpec> args() const override { return {RuleLimitArg(100)}; }
   engine::Need needs() const override { return engine::Need::kRuntime; }
   std::string reference() const override { return "cuda-sync-api"; }
 
@@ -35,7 +36,7 @@ class SyncApisSkill final : public Skill {
     auto [first, last] = RowRange(rt, ctx.filter);
     for (size_t i = first; i < last; ++i) {
       if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return CancelledError();
-      if (ctx.filter.pid && *ctx.filter.pid != rt.pid[i]) continue;
+      if (!ctx.filter.AcceptsProcess(rt.pid[i])) continue;
       if (is_sync(rt.name[i])) hits.push_back(i);
     }
     SortLongestFirst(hits, rt);
@@ -70,11 +71,11 @@ class SyncApisSkill final : public Skill {
       t.notes.push_back(fmt::format("{} synchronization calls blocked host threads for {} in total: {}.", hits.size(),
                                     FormatDuration(total), per_api));
     }
-    if (ctx.filter.device) {
+    if (!ctx.filter.devices.empty()) {
       t.notes.push_back(fmt::format(
           "CUDA API calls carry no device id, so the device filter ({}) does not narrow this list; use pid to select "
           "a process.",
-          *ctx.filter.device));
+          fmt::join(ctx.filter.devices, ", ")));
     }
     t.notes.push_back(WindowNote(ctx.filter));
     ApplyLimit(t, ArgInt(ctx, "limit"), "longest first");

@@ -15,7 +15,7 @@ class SyncMemcpySkill final : public Skill {
     return "Synchronous cudaMemcpy calls (no Async suffix) that block the host, except small host-to-device and "
            "same-device copies.";
   }
-  std::vector<ArgSpec> args() const override { return {LimitArg(100)}; }
+  std::vector<ArgSpec> args() const override { return {RuleLimitArg(100)}; }
   engine::Need needs() const override { return engine::Need::kMemcpy | engine::Need::kRuntime; }
   std::string reference() const override { return "cuda-sync-memcpy"; }
 

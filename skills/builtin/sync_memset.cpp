@@ -19,7 +19,7 @@ class SyncMemsetSkill final : public Skill {
   std::string description() const override {
     return "Synchronous cudaMemset calls on pinned host or managed (unified) memory, which block the host.";
   }
-  std::vector<ArgSpec> args() const override { return {LimitArg(100)}; }
+  std::vector<ArgSpec> args() const override { return {RuleLimitArg(100)}; }
   engine::Need needs() const override { return engine::Need::kMemset | engine::Need::kRuntime; }
   std::string reference() const override { return "cuda-sync-memset"; }
 
@@ -45,7 +45,7 @@ class SyncMemsetSkill final : public Skill {
     auto [first, last] = RowRange(m, ctx.filter);
     for (size_t i = first; i < last; ++i) {
       if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return CancelledError();
-      if ((ctx.filter.device && *ctx.filter.device != m.device[i]) || (ctx.filter.pid && *ctx.filter.pid != m.pid[i])) {
+      if (!ctx.filter.AcceptsDevice(m.device[i]) || !ctx.filter.AcceptsProcess(m.pid[i])) {
         continue;
       }
       ++considered;

@@ -53,7 +53,7 @@ class Threads {
     ThreadStats* ts = nullptr;
     for (size_t i = first; i < last; ++i) {
       if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return false;
-      if (ctx.filter.pid && *ctx.filter.pid != rt.pid[i]) continue;
+      if (!ctx.filter.AcceptsProcess(rt.pid[i]) || !ctx.filter.AcceptsThread(rt.pid[i], rt.tid[i])) continue;
       if (rt.end[i] < lo || rt.start[i] >= hi) continue;
       const Ns s = std::max(rt.start[i], lo), e = std::min(rt.end[i], hi);
       if (rt.pid[i] != last_pid || rt.tid[i] != last_tid) {
@@ -79,7 +79,7 @@ class Threads {
       if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return false;
       // Nested ranges lie inside their parent on the same thread, so the outermost ones make the same union.
       if (nv.depth[i] != 0 || nv.style[i] != engine::NvtxStyle::kPushPop) continue;
-      if (ctx.filter.pid && *ctx.filter.pid != nv.pid[i]) continue;
+      if (!ctx.filter.AcceptsProcess(nv.pid[i]) || !ctx.filter.AcceptsThread(nv.pid[i], nv.tid[i])) continue;
       const Ns s = std::max(nv.start[i], lo), e = std::min(nv.end[i], hi);
       if (e <= s) continue;
       ThreadStats& ts = ThreadOf(nv.pid[i], nv.tid[i]);
@@ -148,14 +148,10 @@ class ThreadUtilizationSkill final : public Skill {
            "busiest threads first.";
   }
   std::vector<ArgSpec> args() const override {
-    return {{"limit",
-             ArgType::kInt,
-             "Maximum threads to return, busiest first; 0 returns every thread.",
-             Value(int64_t{20}),
-             false,
-             {}}};
+    return {LimitArg(20, "Maximum threads to return, busiest first; 0 returns every thread.")};
   }
   engine::Need needs() const override { return engine::Need::kRuntime | engine::Need::kNvtx; }
+  bool filters_threads() const override { return true; }
 
   Expected<Table> run(const Context& ctx) const override {
     const engine::ProfileInfo& info = ctx.profile.info();
@@ -213,7 +209,7 @@ class ThreadUtilizationSkill final : public Skill {
         FormatDuration(window)));
     if (!info.caps.runtime) t.notes.push_back("This profile has no CUDA API trace: only NVTX time is reported.");
     if (!info.caps.nvtx) t.notes.push_back("This profile has no NVTX ranges: only CUDA API time is reported.");
-    if (ctx.filter.device) {
+    if (!ctx.filter.devices.empty()) {
       t.notes.push_back("CPU threads carry no device id, so the device filter does not narrow this list.");
     }
     t.notes.push_back(WindowNote(ctx.filter));

@@ -39,8 +39,8 @@ class KernelGroups {
   bool Build(const engine::Filter& filter, const CancelToken& cancel) {
     for (size_t i = first_; i < last_; ++i) {
       if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
-      if (filter.device && *filter.device != k_.device[i]) continue;
-      if (filter.pid && *filter.pid != k_.pid[i]) continue;
+      if (!filter.AcceptsDevice(k_.device[i])) continue;
+      if (!filter.AcceptsProcess(k_.pid[i])) continue;
       const uint32_t config = how_.by_config ? ConfigOf(i) : 0;
       const uint32_t device = how_.per_device ? static_cast<uint32_t>(k_.device[i]) : 0;
       const uint32_t hi = (how_.by_config || how_.per_device)
@@ -137,15 +137,14 @@ class TopKernels final : public Skill {
   engine::Need needs() const override { return engine::Need::kKernelRows; }
   std::vector<ArgSpec> args() const override {
     return {
-        {"base", ArgType::kBool,
+        {"base", ValueType::kBool,
          "Group by the kernel's short (base) name instead of its demangled name, like "
          "gpukernsum:base.",
          Value(false)},
-        {"limit", ArgType::kInt, "Show only the first N rows (0 = all). Percentages stay shares of all rows.",
-         Value(int64_t{0})},
-        {"per_device", ArgType::kBool, "One row per (device, kernel) instead of totals over all devices.",
+        LimitArg(0, "Show only the first N rows (0 = all). Percentages stay shares of all rows."),
+        {"per_device", ValueType::kBool, "One row per (device, kernel) instead of totals over all devices.",
          Value(false)},
-        {"by_launch_config", ArgType::kBool,
+        {"by_launch_config", ValueType::kBool,
          "Also group by grid and block dimensions, exactly as nsys 2022.4 "
          "gpukernsum does (adds gridxyz and blockxyz columns).",
          Value(false)},
@@ -160,7 +159,6 @@ class TopKernels final : public Skill {
     }
     const Grouping how{ArgBool(ctx, "base"), ArgBool(ctx, "per_device"), ArgBool(ctx, "by_launch_config")};
     const int64_t limit = ArgInt(ctx, "limit");
-    if (limit < 0) return MakeError(ErrorKind::kInvalidArgument, "Argument 'limit' must be 0 (all) or positive.");
 
     const engine::KernelTable& k = ctx.profile.kernels();
     KernelGroups groups(k, how, RowRange(k, ctx.filter));
@@ -184,15 +182,15 @@ class TopKernels final : public Skill {
  private:
   static Table EmptyTable(const Grouping& how) {
     Table table;
-    if (how.per_device) table.columns.push_back(MakeColumn("device", ColumnType::kInt, "CUDA device id"));
+    if (how.per_device) table.columns.push_back(MakeColumn("device", ValueType::kInt, "CUDA device id"));
     AddTimeSummaryColumns(table.columns, "instances", "instances of the kernel");
     if (how.by_config) {
-      table.columns.push_back(MakeColumn("gridxyz", ColumnType::kString, "Grid dimensions, as nsys prints them"));
-      table.columns.push_back(MakeColumn("blockxyz", ColumnType::kString, "Block dimensions, as nsys prints them"));
+      table.columns.push_back(MakeColumn("gridxyz", ValueType::kString, "Grid dimensions, as nsys prints them"));
+      table.columns.push_back(MakeColumn("blockxyz", ValueType::kString, "Block dimensions, as nsys prints them"));
     }
     table.columns.push_back(
-        MakeColumn("name", ColumnType::kString, how.base ? "Kernel short (base) name" : "Kernel demangled name"));
-    if (!how.base) table.columns.push_back(MakeColumn("short_name", ColumnType::kString, "Kernel short (base) name"));
+        MakeColumn("name", ValueType::kString, how.base ? "Kernel short (base) name" : "Kernel demangled name"));
+    if (!how.base) table.columns.push_back(MakeColumn("short_name", ValueType::kString, "Kernel short (base) name"));
     return table;
   }
 

@@ -1,6 +1,8 @@
 // The registry of skills and the small helpers skills use to read their arguments.
 #include "nsys/skills/registry.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace nsys::skills {
@@ -23,6 +25,13 @@ std::shared_ptr<const Skill> Registry::Find(const std::string& name) const {
   return nullptr;
 }
 
+Expected<std::shared_ptr<const Skill>> Registry::Get(const std::string& name) const {
+  if (auto skill = Find(name)) return skill;
+  std::string known;
+  for (const auto& s : List()) known += (known.empty() ? "" : ", ") + s->name();
+  return MakeError(ErrorKind::kNotFound, fmt::format("unknown skill '{}' (known: {})", name, known));
+}
+
 std::vector<std::shared_ptr<const Skill>> Registry::List() const {
   auto out = skills_;
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a->name() < b->name(); });
@@ -38,6 +47,12 @@ Table Declined(std::string reason) {
   t.declined = true;
   t.notes.push_back(std::move(reason));
   return t;
+}
+
+ArgSpec LimitArg(int64_t default_limit, std::string description) {
+  ArgSpec spec{"limit", ValueType::kInt, std::move(description), Value(default_limit)};
+  spec.min = 0;
+  return spec;
 }
 
 const Value& Arg(const Context& ctx, const std::string& name) {

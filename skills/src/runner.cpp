@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <exception>
@@ -13,9 +14,6 @@
 
 namespace nsys::skills {
 namespace {
-
-constexpr const char* kClockRelative = "relative_s";
-constexpr const char* kClockCapture = "capture_ns";
 
 Error InvalidArgument(std::string message) {
   return MakeError(ErrorKind::kInvalidArgument, std::move(message));
@@ -47,24 +45,24 @@ std::string DescribeValue(const Value& v) {
 Expected<Value> CheckType(const Skill& skill, const ArgSpec& spec, const Value& v) {
   auto wrong = [&]() {
     return InvalidArgument(fmt::format("Argument '{}' of skill '{}' must be {} {}, got {}.", spec.name, skill.name(),
-                                       spec.type == ArgType::kInt ? "an" : "a", ArgTypeName(spec.type),
+                                       spec.type == ValueType::kInt ? "an" : "a", ValueTypeName(spec.type),
                                        DescribeValue(v)));
   };
   switch (spec.type) {
-    case ArgType::kInt:
+    case ValueType::kInt:
       if (std::holds_alternative<int64_t>(v)) return v;
       return wrong();
-    case ArgType::kDouble:
+    case ValueType::kDouble:
       if (const auto* d = std::get_if<double>(&v)) {
         if (!std::isfinite(*d)) return wrong();
         return v;
       }
       if (const auto* i = std::get_if<int64_t>(&v)) return Value(static_cast<double>(*i));
       return wrong();
-    case ArgType::kBool:
+    case ValueType::kBool:
       if (std::holds_alternative<bool>(v)) return v;
       return wrong();
-    case ArgType::kString: {
+    case ValueType::kString: {
       const auto* s = std::get_if<std::string>(&v);
       if (!s) return wrong();
       if (!spec.choices.empty() && std::find(spec.choices.begin(), spec.choices.end(), *s) == spec.choices.end()) {
@@ -79,89 +77,152 @@ Expected<Value> CheckType(const Skill& skill, const ArgSpec& spec, const Value& 
   return wrong();
 }
 
-template <typename T, typename Fn>
-std::string ListSome(const std::vector<T>& items, Fn&& fn, size_t max_items = 20) {
-  std::string out;
-  for (size_t i = 0; i < items.size() && i < max_items; ++i) {
-    if (i) out += ", ";
-    out += fn(items[i]);
+// Checks a number against the spec's inclusive bounds: one message shape for every skill's bounded arguments.
+Status CheckBounds(const Skill& skill, const ArgSpec& spec, const Value& v) {
+  const bool numeric = std::holds_alternative<int64_t>(v) || std::holds_alternative<double>(v);
+  if ((!spec.min && !spec.max) || !numeric) return {};
+  const double x = std::holds_alternative<int64_t>(v) ? static_cast<double>(std::get<int64_t>(v)) : std::get<double>(v);
+  if ((!spec.min || x >= *spec.min) && (!spec.max || x <= *spec.max)) return {};
+  const std::string got = std::holds_alternative<int64_t>(v) ? std::to_string(std::get<int64_t>(v))
+                                                             : fmt::format("{}", std::get<double>(v));
+  std::string bound;
+  if (spec.min && spec.max) {
+    bound = fmt::format("between {} and {}", *spec.min, *spec.max);
+  } else if (spec.min) {
+    bound = fmt::format("at least {}", *spec.min);
+  } else {
+    bound = fmt::format("at most {}", *spec.max);
   }
-  if (items.size() > max_items) out += fmt::format(" and {} more", items.size() - max_items);
+  return InvalidArgument(
+      fmt::format("Argument '{}' of skill '{}' must be {}, got {}.", spec.name, skill.name(), bound, got));
+}
+
+// The common arguments (device, pid, start, end, clock) fill one-element sets and the window of `given` (a caller's
+// filter in the one filter shape); naming the same thing both ways is an error rather than a silent choice.
+Expected<engine::FilterSpec> MergeCommon(const engine::ProfileInfo& info, const Args& common,
+                                         engine::FilterSpec given) {
+  auto both = [](const char* arg, const char* field) {
+    return InvalidArgument(fmt::format("Give '{}' either as an argument or as filter.{}, not both.", arg, field));
+  };
+  if (auto it = common.find("device"); it != common.end()) {
+    if (!given.devices.empty()) return both("device", "devices");
+    const int64_t device = std::get<int64_t>(it->second);
+    if (device < INT32_MIN || device > INT32_MAX) return engine::UnknownDevice(info, device);
+    given.devices = {static_cast<int32_t>(device)};
+  }
+  if (auto it = common.find("pid"); it != common.end()) {
+    if (!given.processes.empty()) return both("pid", "processes");
+    const int64_t pid = std::get<int64_t>(it->second);
+    if (pid < 0 || pid > 0xFFFFFF) return engine::UnknownProcess(info, pid);
+    given.processes = {static_cast<uint32_t>(pid)};
+  }
+  const bool window_args = common.count("start") || common.count("end");
+  if (window_args && (given.window.start || given.window.end)) return both("start/end", "window");
+  if (auto it = common.find("clock");
+      it != common.end() && (window_args || !(given.window.start || given.window.end))) {
+    // The ArgSpec's choices are the clock names, so the runner has already refused any other text.
+    given.window.clock = ParseWindowClock(std::get<std::string>(it->second)).value_or(WindowClock::kRelativeSeconds);
+  }
+  if (auto it = common.find("start"); it != common.end()) given.window.start = std::get<double>(it->second);
+  if (auto it = common.find("end"); it != common.end()) given.window.end = std::get<double>(it->second);
+  return given;
+}
+
+// "Only device 0." / "Only devices 0, 1.": what the numbers cover, for the notes.
+template <typename T>
+std::string OnlyNote(const char* one, const char* many, const std::vector<T>& set) {
+  std::string ids;
+  for (const T& v : set) ids += (ids.empty() ? "" : ", ") + std::to_string(v);
+  return fmt::format("Only {} {}.", set.size() == 1 ? one : many, ids);
+}
+
+struct SortedArgs {
+  Args common;  // device, pid, start, end, clock, as given
+  Args own;     // the skill's own, with defaults filled in
+};
+
+// Checks every name, type and bound, splits common from own, and defaults the skill's own arguments.
+Expected<SortedArgs> SortArgs(const Skill& skill, const Args& raw_args) {
+  const std::vector<ArgSpec> common_specs = CommonArgs();
+  const std::vector<ArgSpec> all_specs = AllArgs(skill);
+  std::set<std::string> common_names;
+  for (const auto& s : common_specs) common_names.insert(s.name);
+  SortedArgs out;
+  for (const auto& entry : raw_args) {
+    // Plain references, not a structured binding: clang 14 (the fuzz build) cannot capture bindings in lambdas.
+    const std::string& name = entry.first;
+    const Value& value = entry.second;
+    auto spec = std::find_if(all_specs.begin(), all_specs.end(), [&](const ArgSpec& s) { return s.name == name; });
+    if (spec == all_specs.end()) {
+      return InvalidArgument(fmt::format("Unknown argument '{}' for skill '{}'. Valid arguments: {}.", name,
+                                         skill.name(), JoinNames(all_specs)));
+    }
+    if (IsNull(value)) continue;  // an explicit null (JSON null) means "not given"
+    auto checked = CheckType(skill, *spec, value);
+    if (!checked) return checked.error();
+    if (Status in_bounds = CheckBounds(skill, *spec, checked.value()); !in_bounds) return in_bounds.error();
+    (common_names.count(name) ? out.common : out.own)[name] = std::move(checked.value());
+  }
+  for (const auto& spec : all_specs) {
+    if (common_names.count(spec.name) || out.own.count(spec.name)) continue;
+    if (!IsNull(spec.default_value)) {
+      out.own[spec.name] = spec.default_value;
+    } else if (spec.required) {
+      return InvalidArgument(fmt::format("Argument '{}' of skill '{}' is required.", spec.name, skill.name()));
+    }
+  }
   return out;
 }
 
-Expected<engine::Filter> ResolveCommon(const engine::ProfileInfo& info, const Args& common) {
-  engine::Filter filter;
-  if (auto it = common.find("device"); it != common.end()) {
-    const int64_t device = std::get<int64_t>(it->second);
-    const bool known =
-        std::any_of(info.devices.begin(), info.devices.end(), [&](const engine::Device& d) { return d.id == device; });
-    if (!known) {
-      if (info.devices.empty()) {
-        return InvalidArgument(fmt::format("Device {} does not exist: this profile has no GPU devices.", device));
-      }
-      return InvalidArgument(
-          fmt::format("Device {} does not exist in this profile; its devices are {}.", device,
-                      ListSome(info.devices, [](const engine::Device& d) { return std::to_string(d.id); })));
-    }
-    filter.device = static_cast<int32_t>(device);
+// A skill that throws is an error for this call, not the end of the server.
+Expected<Table> RunGuarded(const Skill& skill, const Context& ctx) {
+  try {
+    return skill.run(ctx);
+  } catch (const std::bad_alloc&) {
+    return MakeError(ErrorKind::kInternal, fmt::format("Skill '{}' ran out of memory.", skill.name()));
+  } catch (const std::exception& e) {
+    return MakeError(ErrorKind::kInternal, fmt::format("Skill '{}' failed: {}", skill.name(), e.what()));
   }
-  if (auto it = common.find("pid"); it != common.end()) {
-    const int64_t pid = std::get<int64_t>(it->second);
-    const bool known = std::any_of(info.processes.begin(), info.processes.end(),
-                                   [&](const engine::Process& p) { return p.pid == pid; });
-    if (!known && !info.processes.empty()) {
-      return InvalidArgument(
-          fmt::format("Process {} does not exist in this profile; its processes are {}.", pid,
-                      ListSome(info.processes, [](const engine::Process& p) { return std::to_string(p.pid); })));
-    }
-    if (pid < 0 || pid > 0xFFFFFF) return InvalidArgument(fmt::format("Process id {} is out of range.", pid));
-    filter.pid = static_cast<uint32_t>(pid);
+}
+
+// The window and filters the numbers cover, stated once (skills may already have said it), and the rows the loads
+// skipped as damaged (issue 8): first, so they frame the result; after the reason when the skill declined.
+void FrameNotes(Table& table, const engine::Filter& filter, const engine::ProfileInfo& info, engine::Need needs) {
+  std::vector<std::string> scope;
+  if (!filter.window.whole) scope.push_back(fmt::format("Window: {}.", filter.window.description));
+  if (!filter.devices.empty()) scope.push_back(OnlyNote("device", "devices", filter.devices));
+  if (!filter.processes.empty()) scope.push_back(OnlyNote("process", "processes", filter.processes));
+  if (!filter.threads.empty()) scope.push_back(OnlyNote("thread", "threads", filter.threads));
+  std::vector<std::string> missing;
+  for (const std::string& note : scope) {
+    const bool is_window = note.rfind("Window: ", 0) == 0;
+    const std::string& needle = is_window ? filter.window.description : note;
+    const bool said = std::any_of(table.notes.begin(), table.notes.end(),
+                                  [&](const std::string& n) { return n.find(needle) != std::string::npos; });
+    if (!said) missing.push_back(note);
   }
-  engine::WindowSpec spec;
-  if (auto it = common.find("clock"); it != common.end()) {
-    spec.clock = std::get<std::string>(it->second) == kClockCapture ? engine::WindowSpec::Clock::kCaptureNs
-                                                                    : engine::WindowSpec::Clock::kSecondsFromStart;
-  }
-  if (auto it = common.find("start"); it != common.end()) spec.start = std::get<double>(it->second);
-  if (auto it = common.find("end"); it != common.end()) spec.end = std::get<double>(it->second);
-  auto window = engine::ResolveWindow(info, spec);
-  if (!window) return window.error();
-  filter.window = std::move(window.value());
-  return filter;
+  for (std::string& note : engine::DamageNotes(info, needs)) missing.push_back(std::move(note));
+  table.notes.insert(table.declined ? table.notes.end() : table.notes.begin(), missing.begin(), missing.end());
 }
 
 }  // namespace
 
-const char* ArgTypeName(ArgType type) {
-  switch (type) {
-    case ArgType::kInt:
-      return "int";
-    case ArgType::kDouble:
-      return "double";
-    case ArgType::kString:
-      return "string";
-    case ArgType::kBool:
-      return "bool";
-  }
-  return "value";
-}
-
 std::vector<ArgSpec> CommonArgs() {
   return {
-      {"device", ArgType::kInt, "Only GPU work on this CUDA device id (see the profile's devices).", Value(), false},
-      {"pid", ArgType::kInt, "Only this process id.", Value(), false},
-      {"start", ArgType::kDouble, "Window start, on the clock named by `clock` (default: profile start).", Value(),
+      {"device", ValueType::kInt, "Only GPU work on this CUDA device id (see the profile's devices).", Value(), false},
+      {"pid", ValueType::kInt, "Only this process id.", Value(), false},
+      {"start", ValueType::kDouble, "Window start, on the clock named by `clock` (default: profile start).", Value(),
        false},
-      {"end", ArgType::kDouble, "Window end, exclusive, on the clock named by `clock` (default: profile end).", Value(),
-       false},
+      {"end", ValueType::kDouble, "Window end, exclusive, on the clock named by `clock` (default: profile end).",
+       Value(), false},
       {"clock",
-       ArgType::kString,
+       ValueType::kString,
        "Clock of start/end: \"relative_s\" = seconds from the profile start, \"capture_ns\" = the export's "
        "nanosecond timestamps.",
-       Value(std::string(kClockRelative)),
+       Value(std::string(WindowClockName(WindowClock::kRelativeSeconds))),
        false,
-       {kClockRelative, kClockCapture}},
+       {std::string(WindowClockName(WindowClock::kRelativeSeconds)),
+        std::string(WindowClockName(WindowClock::kCaptureNs))}},
   };
 }
 
@@ -178,10 +239,10 @@ std::vector<ArgSpec> AllArgs(const Skill& skill) {
 Expected<Value> ParseArgText(const ArgSpec& spec, const std::string& text) {
   auto bad = [&]() {
     return InvalidArgument(fmt::format("Argument '{}' must be {} {}, got \"{}\".", spec.name,
-                                       spec.type == ArgType::kInt ? "an" : "a", ArgTypeName(spec.type), text));
+                                       spec.type == ValueType::kInt ? "an" : "a", ValueTypeName(spec.type), text));
   };
   switch (spec.type) {
-    case ArgType::kInt: {
+    case ValueType::kInt: {
       if (text.empty()) return bad();
       errno = 0;
       char* end = nullptr;
@@ -189,7 +250,7 @@ Expected<Value> ParseArgText(const ArgSpec& spec, const std::string& text) {
       if (errno != 0 || *end != '\0') return bad();
       return Value(static_cast<int64_t>(v));
     }
-    case ArgType::kDouble: {
+    case ValueType::kDouble: {
       if (text.empty()) return bad();
       errno = 0;
       char* end = nullptr;
@@ -197,11 +258,11 @@ Expected<Value> ParseArgText(const ArgSpec& spec, const std::string& text) {
       if (errno != 0 || *end != '\0' || !std::isfinite(v)) return bad();
       return Value(v);
     }
-    case ArgType::kBool:
+    case ValueType::kBool:
       if (text == "true" || text == "1" || text == "yes") return Value(true);
       if (text == "false" || text == "0" || text == "no") return Value(false);
       return bad();
-    case ArgType::kString:
+    case ValueType::kString:
       return Value(text);
   }
   return bad();
@@ -209,38 +270,21 @@ Expected<Value> ParseArgText(const ArgSpec& spec, const std::string& text) {
 
 Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& raw_args, const CancelToken& cancel,
                     const ProgressSink& progress, const RunOptions& options) {
-  const std::vector<ArgSpec> common_specs = CommonArgs();
-  const std::vector<ArgSpec> all_specs = AllArgs(skill);
-  std::set<std::string> common_names;
-  for (const auto& s : common_specs) common_names.insert(s.name);
+  return Run(skill, profile, raw_args, engine::FilterSpec{}, cancel, progress, options);
+}
 
-  Args common;
-  Args own;
-  for (const auto& entry : raw_args) {
-    // Plain references, not a structured binding: clang 14 (the fuzz build) cannot capture bindings in lambdas.
-    const std::string& name = entry.first;
-    const Value& value = entry.second;
-    auto spec = std::find_if(all_specs.begin(), all_specs.end(), [&](const ArgSpec& s) { return s.name == name; });
-    if (spec == all_specs.end()) {
-      return InvalidArgument(fmt::format("Unknown argument '{}' for skill '{}'. Valid arguments: {}.", name,
-                                         skill.name(), JoinNames(all_specs)));
-    }
-    if (IsNull(value)) continue;  // an explicit null (JSON null) means "not given"
-    auto checked = CheckType(skill, *spec, value);
-    if (!checked) return checked.error();
-    (common_names.count(name) ? common : own)[name] = std::move(checked.value());
+Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& raw_args, const engine::FilterSpec& given,
+                    const CancelToken& cancel, const ProgressSink& progress, const RunOptions& options) {
+  auto args = SortArgs(skill, raw_args);
+  if (!args) return args.error();
+  auto spec = MergeCommon(profile.info(), args->common, given);
+  if (!spec) return spec.error();
+  if (!spec->threads.empty() && !skill.filters_threads()) {
+    return MakeError(
+        ErrorKind::kUnsupported,
+        fmt::format("Skill '{}' cannot filter by thread; leave the filter's threads empty.", skill.name()));
   }
-  for (const auto& spec : all_specs) {
-    if (common_names.count(spec.name)) continue;
-    if (own.count(spec.name)) continue;
-    if (!IsNull(spec.default_value)) {
-      own[spec.name] = spec.default_value;
-    } else if (spec.required) {
-      return InvalidArgument(fmt::format("Argument '{}' of skill '{}' is required.", spec.name, skill.name()));
-    }
-  }
-
-  auto filter = ResolveCommon(profile.info(), common);
+  auto filter = engine::ResolveFilter(profile.info(), *spec);
   if (!filter) return filter.error();
 
   const engine::Need needs = skill.needs();
@@ -249,51 +293,19 @@ Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& ra
     if (!loaded) return loaded.error();
   }
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "The skill was cancelled.");
-
-  Expected<Table> result = MakeError(ErrorKind::kInternal, "The skill did not run.");
-  try {
-    const Context ctx{profile, *filter, own, cancel, options.user_skill_timeout};
-    result = skill.run(ctx);
-  } catch (const std::bad_alloc&) {
-    return MakeError(ErrorKind::kInternal, fmt::format("Skill '{}' ran out of memory.", skill.name()));
-  } catch (const std::exception& e) {
-    return MakeError(ErrorKind::kInternal, fmt::format("Skill '{}' failed: {}", skill.name(), e.what()));
-  }
+  auto result = RunGuarded(skill, Context{profile, *filter, args->own, cancel, options.user_skill_timeout});
   if (!result) return result;
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "The skill was cancelled.");
-
-  Table& table = result.value();
-  // The window and filters the numbers cover, stated once (skills may already have said it).
-  std::vector<std::string> scope;
-  if (!filter->window.whole) scope.push_back(fmt::format("Window: {}.", filter->window.description));
-  if (filter->device) scope.push_back(fmt::format("Only device {}.", *filter->device));
-  if (filter->pid) scope.push_back(fmt::format("Only process {}.", *filter->pid));
-  std::vector<std::string> missing;
-  for (const std::string& note : scope) {
-    const bool is_window = note.rfind("Window: ", 0) == 0;
-    const std::string& needle = is_window ? filter->window.description : note;
-    const bool said = std::any_of(table.notes.begin(), table.notes.end(),
-                                  [&](const std::string& n) { return n.find(needle) != std::string::npos; });
-    if (!said) missing.push_back(note);
-  }
-  // Rows the loads skipped as damaged (issue 8): say so wherever they could change the numbers.
-  for (std::string& note : engine::DamageNotes(profile.info(), needs)) missing.push_back(std::move(note));
-  // First, so they frame the result; after the reason when the skill declined.
-  table.notes.insert(table.declined ? table.notes.end() : table.notes.begin(), missing.begin(), missing.end());
+  FrameNotes(result.value(), *filter, profile.info(), needs);
   return result;
 }
 
 Expected<Table> RunByName(const Registry& registry, const std::string& skill_name, engine::Profile& profile,
                           const Args& raw_args, const CancelToken& cancel, const ProgressSink& progress,
                           const RunOptions& options) {
-  auto skill = registry.Find(skill_name);
-  if (!skill) {
-    std::string known;
-    for (const auto& s : registry.List()) known += (known.empty() ? "" : ", ") + s->name();
-    return MakeError(ErrorKind::kNotFound,
-                     fmt::format("Unknown skill '{}'. Known skills: {}.", skill_name, known.empty() ? "none" : known));
-  }
-  return Run(*skill, profile, raw_args, cancel, progress, options);
+  auto skill = registry.Get(skill_name);
+  if (!skill) return skill.error();
+  return Run(**skill, profile, raw_args, cancel, progress, options);
 }
 
 }  // namespace nsys::skills

@@ -3,10 +3,10 @@
 namespace nsys::skills {
 
 void AddTimeSummaryColumns(std::vector<Column>& columns, const std::string& count_name, const std::string& what) {
-  columns.push_back(MakeColumn("time_pct", ColumnType::kDouble,
+  columns.push_back(MakeColumn("time_pct", ValueType::kDouble,
                                "Share of the summed time of all rows listed (not of wall time), in %"));
-  columns.push_back(MakeColumn("total_time_ns", ColumnType::kInt, "Summed duration of all " + what + ", ns"));
-  columns.push_back(MakeColumn(count_name, ColumnType::kInt, "Number of " + what));
+  columns.push_back(MakeColumn("total_time_ns", ValueType::kInt, "Summed duration of all " + what + ", ns"));
+  columns.push_back(MakeColumn(count_name, ValueType::kInt, "Number of " + what));
   AddStatColumns(columns, "", "_ns", what);
 }
 
@@ -19,12 +19,11 @@ void AddTimeSummaryCells(std::vector<Value>& row, const SampleSummary& s, int64_
 
 void AddStatColumns(std::vector<Column>& columns, const std::string& prefix, const std::string& unit,
                     const std::string& what) {
-  columns.push_back(MakeColumn(prefix + "avg" + unit, ColumnType::kDouble, "Mean over " + what));
-  columns.push_back(MakeColumn(prefix + "med" + unit, ColumnType::kDouble, "Median over " + what));
-  columns.push_back(MakeColumn(prefix + "min" + unit, ColumnType::kInt, "Minimum over " + what));
-  columns.push_back(MakeColumn(prefix + "max" + unit, ColumnType::kInt, "Maximum over " + what));
-  columns.push_back(
-      MakeColumn(prefix + "stddev" + unit, ColumnType::kDouble, "Sample standard deviation over " + what));
+  columns.push_back(MakeColumn(prefix + "avg" + unit, ValueType::kDouble, "Mean over " + what));
+  columns.push_back(MakeColumn(prefix + "med" + unit, ValueType::kDouble, "Median over " + what));
+  columns.push_back(MakeColumn(prefix + "min" + unit, ValueType::kInt, "Minimum over " + what));
+  columns.push_back(MakeColumn(prefix + "max" + unit, ValueType::kInt, "Maximum over " + what));
+  columns.push_back(MakeColumn(prefix + "stddev" + unit, ValueType::kDouble, "Sample standard deviation over " + what));
 }
 
 void AddStatCells(std::vector<Value>& row, const SampleSummary& s) {

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -142,28 +143,14 @@ class UserSkill final : public Skill {
             fmt::format("This profile has no {} table, which user skill '{}' ({}) requires.", table, name_, origin_));
       }
     }
-    engine::Profile::SqlParams params;
-    for (const std::string& p : params_used_) {
-      if (p == "window_start_ns") {
-        params[p] = Value(static_cast<int64_t>(ctx.filter.window.begin));
-      } else if (p == "window_end_ns") {
-        // Exclusive; for the whole profile, just past the last event's end so that `start < :window_end_ns` keeps all.
-        params[p] = Value(static_cast<int64_t>(ctx.filter.window.whole ? info.end_ns + 1 : ctx.filter.window.end));
-      } else if (p == "device") {
-        params[p] = ctx.filter.device ? Value(int64_t{*ctx.filter.device}) : Value();
-      } else if (p == "pid") {
-        params[p] = ctx.filter.pid ? Value(int64_t{*ctx.filter.pid}) : Value();
-      } else {
-        const Value& v = Arg(ctx, p);
-        params[p] = std::holds_alternative<bool>(v) ? Value(int64_t{std::get<bool>(v) ? 1 : 0}) : v;
-      }
-    }
+    auto params = BindParams(ctx);
+    if (!params) return params.error();
     engine::QueryLimits limits;
     limits.max_rows = max_rows_;
     limits.max_result_bytes = kUserSkillResultBytes;
     limits.time_budget = ctx.user_skill_timeout;
     limits.time_budget_hint = "see --skill-timeout";
-    auto result = ctx.profile.Query(sql_, params, ctx.cancel, limits);
+    auto result = ctx.profile.Query(sql_, *params, ctx.cancel, limits);
     if (!result) {
       const Error& e = result.error();
       if (e.message.find("no such table") != std::string::npos) {
@@ -173,31 +160,7 @@ class UserSkill final : public Skill {
       return MakeError(e.kind, fmt::format("User skill '{}' ({}): {}", name_, origin_, e.message));
     }
     Table table;
-    const auto& columns = result->columns;
-    for (size_t c = 0; c < columns.size(); ++c) {
-      ColumnType type = ColumnType::kString;
-      bool seen = false;
-      for (const auto& row : result->rows) {
-        const Value& v = row[c];
-        ColumnType t;
-        if (std::holds_alternative<int64_t>(v)) {
-          t = ColumnType::kInt;
-        } else if (std::holds_alternative<double>(v)) {
-          t = ColumnType::kDouble;
-        } else if (std::holds_alternative<std::string>(v)) {
-          t = ColumnType::kString;
-        } else {
-          continue;
-        }
-        if (!seen) {
-          type = t;
-          seen = true;
-        } else if (type != t) {
-          type = (type != ColumnType::kString && t != ColumnType::kString) ? ColumnType::kDouble : ColumnType::kString;
-        }
-      }
-      table.columns.push_back(Column{columns[c], type, {}});
-    }
+    table.columns = ColumnsOf(*result);
     table.rows = std::move(result->rows);
     table.notes.push_back(fmt::format("User skill from {}.", origin_));
     for (const auto& note : notes_) table.notes.push_back(note);
@@ -205,19 +168,86 @@ class UserSkill final : public Skill {
       table.notes.push_back(
           fmt::format("Showing the first {} of {} rows (max_rows).", table.rows.size(), result->total_rows));
     }
+    AddFilterNotes(ctx.filter, table);
+    return table;
+  }
+
+  // The SQL's :parameters: the window, device and pid from the filter, the rest from the skill's arguments.
+  Expected<engine::Profile::SqlParams> BindParams(const Context& ctx) const {
+    // :device and :pid bind one value: a set of several cannot be passed to the SQL.
+    const std::pair<const char*, size_t> sets[] = {{"device", ctx.filter.devices.size()},
+                                                   {"pid", ctx.filter.processes.size()}};
+    for (const auto& [param, size] : sets) {
+      if (size > 1 && params_used_.count(param)) {
+        return MakeError(ErrorKind::kUnsupported,
+                         fmt::format("User skill '{}' ({}) binds :{} to one value; select one {} at a time.", name_,
+                                     origin_, param, std::string(param) == "pid" ? "process" : "device"));
+      }
+    }
+    engine::Profile::SqlParams params;
+    for (const std::string& p : params_used_) {
+      if (p == "window_start_ns") {
+        params[p] = Value(static_cast<int64_t>(ctx.filter.window.begin));
+      } else if (p == "window_end_ns") {
+        // Exclusive; for the whole profile, just past the last event's end so that `start < :window_end_ns` keeps all.
+        params[p] = Value(
+            static_cast<int64_t>(ctx.filter.window.whole ? ctx.profile.info().end_ns + 1 : ctx.filter.window.end));
+      } else if (p == "device") {
+        params[p] = ctx.filter.devices.empty() ? Value() : Value(int64_t{ctx.filter.devices.front()});
+      } else if (p == "pid") {
+        params[p] = ctx.filter.processes.empty() ? Value() : Value(int64_t{ctx.filter.processes.front()});
+      } else {
+        const Value& v = Arg(ctx, p);
+        params[p] = std::holds_alternative<bool>(v) ? Value(int64_t{std::get<bool>(v) ? 1 : 0}) : v;
+      }
+    }
+    return params;
+  }
+
+  // A column's type is that of its non-null cells: int and double mixed read as double, anything else as string.
+  static std::vector<Column> ColumnsOf(const engine::SqlResult& result) {
+    std::vector<Column> columns;
+    for (size_t c = 0; c < result.columns.size(); ++c) {
+      ValueType type = ValueType::kString;
+      bool seen = false;
+      for (const auto& row : result.rows) {
+        const Value& v = row[c];
+        ValueType t;
+        if (std::holds_alternative<int64_t>(v)) {
+          t = ValueType::kInt;
+        } else if (std::holds_alternative<double>(v)) {
+          t = ValueType::kDouble;
+        } else if (std::holds_alternative<std::string>(v)) {
+          t = ValueType::kString;
+        } else {
+          continue;
+        }
+        if (!seen) {
+          type = t;
+          seen = true;
+        } else if (type != t) {
+          type = (type != ValueType::kString && t != ValueType::kString) ? ValueType::kDouble : ValueType::kString;
+        }
+      }
+      columns.push_back(Column{result.columns[c], type, {}});
+    }
+    return columns;
+  }
+
+  // Filters the SQL cannot see were not applied: say so.
+  void AddFilterNotes(const engine::Filter& filter, Table& table) const {
     const bool uses_window = params_used_.count("window_start_ns") || params_used_.count("window_end_ns");
-    if (!ctx.filter.window.whole && !uses_window) {
+    if (!filter.window.whole && !uses_window) {
       table.notes.push_back(
           "This skill's SQL does not use :window_start_ns/:window_end_ns, so the window was not "
           "applied to its rows.");
     }
-    if (ctx.filter.device && !params_used_.count("device")) {
+    if (!filter.devices.empty() && !params_used_.count("device")) {
       table.notes.push_back("This skill's SQL does not use :device, so the device filter was not applied.");
     }
-    if (ctx.filter.pid && !params_used_.count("pid")) {
+    if (!filter.processes.empty() && !params_used_.count("pid")) {
       table.notes.push_back("This skill's SQL does not use :pid, so the process filter was not applied.");
     }
-    return table;
   }
 
   std::string name_, description_, sql_, origin_;
@@ -231,24 +261,24 @@ Error Bad(const std::string& origin, const std::string& problem) {
   return MakeError(ErrorKind::kBadInput, fmt::format("{}: {}", origin, problem));
 }
 
-Expected<Value> DefaultValue(const json& j, ArgType type) {
+Expected<Value> DefaultValue(const json& j, ValueType type) {
   switch (type) {
-    case ArgType::kInt:
+    case ValueType::kInt:
       if (j.is_number_integer() && !(j.is_number_unsigned() && j.get<uint64_t>() > uint64_t{INT64_MAX}))
         return Value(j.get<int64_t>());
       break;
-    case ArgType::kDouble:
+    case ValueType::kDouble:
       if (j.is_number()) return Value(j.get<double>());
       break;
-    case ArgType::kBool:
+    case ValueType::kBool:
       if (j.is_boolean()) return Value(j.get<bool>());
       break;
-    case ArgType::kString:
+    case ValueType::kString:
       if (j.is_string()) return Value(j.get<std::string>());
       break;
   }
   return MakeError(ErrorKind::kBadInput,
-                   fmt::format("must be {} {}", type == ArgType::kInt ? "an" : "a", ArgTypeName(type)));
+                   fmt::format("must be {} {}", type == ValueType::kInt ? "an" : "a", ValueTypeName(type)));
 }
 
 }  // namespace
@@ -256,6 +286,182 @@ Expected<Value> DefaultValue(const json& j, ArgType type) {
 std::string CheckReadOnlySql(const std::string& sql) {
   return CheckScan(ScanSql(sql));
 }
+
+namespace {
+
+// ParseUserSkill's steps. Each returns the problem as text (empty = fine); ParseUserSkill prefixes the origin.
+
+std::string ParseHeader(const json& doc, UserSkill& skill) {
+  static const std::set<std::string> kFields = {"name",     "description", "args", "sql", "requires_tables",
+                                                "max_rows", "notes"};
+  for (const auto& [key, _] : doc.items()) {
+    if (!kFields.count(key)) {
+      return fmt::format("unknown field '{}' (known: name, description, args, sql, requires_tables, max_rows, notes)",
+                         key);
+    }
+  }
+  if (!doc.contains("name") || !doc["name"].is_string() || !IsSnakeCase(doc["name"].get<std::string>())) {
+    return "'name' must be a snake_case string (lower-case letters, digits and _, starting with a letter)";
+  }
+  skill.name_ = doc["name"].get<std::string>();
+  if (!doc.contains("description") || !doc["description"].is_string() ||
+      doc["description"].get<std::string>().empty()) {
+    return "'description' must be a non-empty string";
+  }
+  skill.description_ = doc["description"].get<std::string>();
+  return {};
+}
+
+std::string ParseSql(const json& doc, UserSkill& skill, SqlScan& scan) {
+  if (!doc.contains("sql")) return "'sql' is missing";
+  const json& sql = doc["sql"];
+  if (sql.is_string()) {
+    skill.sql_ = sql.get<std::string>();
+  } else if (sql.is_array() && std::all_of(sql.begin(), sql.end(), [](const json& l) { return l.is_string(); })) {
+    for (const auto& line : sql) skill.sql_ += line.get<std::string>() + "\n";
+  } else {
+    return "'sql' must be a string or an array of strings";
+  }
+  scan = ScanSql(skill.sql_);
+  return CheckScan(scan);
+}
+
+std::optional<ValueType> ValueTypeNamed(const std::string& name) {
+  for (ValueType t : {ValueType::kInt, ValueType::kDouble, ValueType::kString, ValueType::kBool}) {
+    if (ValueTypeName(t) == name) return t;
+  }
+  return std::nullopt;
+}
+
+// min/max (numbers, for int and double arguments) and choices (strings, for string arguments): the runner checks
+// them as it checks a built-in skill's.
+std::string ParseArgLimits(const json& arg, const std::string& where, ArgSpec& spec) {
+  const bool numeric = spec.type == ValueType::kInt || spec.type == ValueType::kDouble;
+  for (const char* bound : {"min", "max"}) {
+    if (!arg.contains(bound)) continue;
+    if (!numeric) return fmt::format("{}: '{}' applies to int and double arguments only", where, bound);
+    if (!arg[bound].is_number()) return fmt::format("{}: '{}' must be a number", where, bound);
+    (std::string(bound) == "min" ? spec.min : spec.max) = arg[bound].get<double>();
+  }
+  if (spec.min && spec.max && *spec.min > *spec.max) return fmt::format("{}: 'min' is greater than 'max'", where);
+  if (arg.contains("choices")) {
+    const json& choices = arg["choices"];
+    if (spec.type != ValueType::kString) return where + ": 'choices' applies to string arguments only";
+    if (!choices.is_array() || choices.empty() ||
+        !std::all_of(choices.begin(), choices.end(), [](const json& c) { return c.is_string(); })) {
+      return where + ": 'choices' must be a non-empty array of strings";
+    }
+    for (const auto& c : choices) spec.choices.push_back(c.get<std::string>());
+  }
+  return {};
+}
+
+std::string ParseArg(const json& arg, const std::string& where, const UserSkill& skill, ArgSpec& spec) {
+  if (!arg.is_object()) return where + " must be an object";
+  static const std::set<std::string> kArgFields = {"name",     "type", "description", "default",
+                                                   "required", "min",  "max",         "choices"};
+  for (const auto& [key, _] : arg.items()) {
+    if (!kArgFields.count(key)) {
+      return fmt::format(
+          "{}: unknown field '{}' (known: name, type, description, default, required, min, max, "
+          "choices)",
+          where, key);
+    }
+  }
+  if (!arg.contains("name") || !arg["name"].is_string() || !IsSnakeCase(arg["name"].get<std::string>())) {
+    return where + ": 'name' must be a snake_case string";
+  }
+  spec.name = arg["name"].get<std::string>();
+  const std::vector<ArgSpec> common = CommonArgs();
+  if (std::any_of(common.begin(), common.end(), [&](const ArgSpec& c) { return c.name == spec.name; })) {
+    return fmt::format("{}: '{}' is a common argument every skill already has; use :{} in the SQL without declaring it",
+                       where, spec.name,
+                       spec.name == "start" || spec.name == "end" ? "window_" + spec.name + "_ns" : spec.name);
+  }
+  if (std::any_of(skill.args_.begin(), skill.args_.end(), [&](const ArgSpec& s) { return s.name == spec.name; })) {
+    return fmt::format("{}: argument '{}' is declared twice", where, spec.name);
+  }
+  const auto type =
+      arg.contains("type") && arg["type"].is_string() ? ValueTypeNamed(arg["type"].get<std::string>()) : std::nullopt;
+  if (!type) return fmt::format("{} ('{}'): 'type' must be one of int, double, string, bool", where, spec.name);
+  spec.type = *type;
+  if (arg.contains("description")) {
+    if (!arg["description"].is_string()) return where + ": 'description' must be a string";
+    spec.description = arg["description"].get<std::string>();
+  }
+  if (std::string problem = ParseArgLimits(arg, where, spec); !problem.empty()) return problem;
+  if (arg.contains("default") && !arg["default"].is_null()) {
+    auto value = DefaultValue(arg["default"], spec.type);
+    if (!value) return fmt::format("{}: the default of '{}' {}", where, spec.name, value.error().message);
+    spec.default_value = std::move(value.value());
+  }
+  if (arg.contains("required")) {
+    if (!arg["required"].is_boolean()) return where + ": 'required' must be true or false";
+    spec.required = arg["required"].get<bool>();
+  }
+  return {};
+}
+
+std::string ParseArgs(const json& doc, UserSkill& skill) {
+  if (!doc.contains("args")) return {};
+  if (!doc["args"].is_array()) return "'args' must be an array";
+  for (size_t a = 0; a < doc["args"].size(); ++a) {
+    ArgSpec spec;
+    if (std::string problem = ParseArg(doc["args"][a], fmt::format("args[{}]", a), skill, spec); !problem.empty()) {
+      return problem;
+    }
+    skill.args_.push_back(std::move(spec));
+  }
+  return {};
+}
+
+// Every :name in the SQL is a declared argument or one the runner fills from the common arguments.
+std::string CheckParams(const SqlScan& scan, UserSkill& skill) {
+  for (const std::string& p : scan.params) {
+    const bool builtin =
+        std::any_of(std::begin(kBuiltinParams), std::end(kBuiltinParams), [&](const char* b) { return p == b; });
+    const bool declared =
+        std::any_of(skill.args_.begin(), skill.args_.end(), [&](const ArgSpec& s) { return s.name == p; });
+    if (!builtin && !declared) {
+      return fmt::format(
+          "the SQL uses :{}, which is neither a declared argument nor one of "
+          ":window_start_ns, :window_end_ns, :device, :pid",
+          p);
+    }
+  }
+  skill.params_used_ = scan.params;
+  return {};
+}
+
+bool IsStringArray(const json& j) {
+  return j.is_array() && std::all_of(j.begin(), j.end(), [](const json& t) { return t.is_string(); });
+}
+
+std::string ParseExtras(const json& doc, UserSkill& skill) {
+  if (doc.contains("requires_tables")) {
+    if (!IsStringArray(doc["requires_tables"])) return "'requires_tables' must be an array of table names";
+    for (const auto& t : doc["requires_tables"]) skill.requires_tables_.push_back(t.get<std::string>());
+  }
+  if (doc.contains("max_rows")) {
+    // JSON parses a positive integer as unsigned, a negative one as signed.
+    const json& max_rows = doc["max_rows"];
+    if (!max_rows.is_number_unsigned() || max_rows.get<uint64_t>() == 0) return "'max_rows' must be a positive integer";
+    if (max_rows.get<uint64_t>() > static_cast<uint64_t>(kMaxUserSkillRows)) {
+      return fmt::format(
+          "'max_rows' is {}, over the cap of {} rows a user skill may return; aggregate in the SQL or "
+          "lower it",
+          max_rows.get<uint64_t>(), kMaxUserSkillRows);
+    }
+    skill.max_rows_ = max_rows.get<int64_t>();
+  }
+  if (doc.contains("notes")) {
+    if (!IsStringArray(doc["notes"])) return "'notes' must be an array of strings";
+    for (const auto& note : doc["notes"]) skill.notes_.push_back(note.get<std::string>());
+  }
+  return {};
+}
+
+}  // namespace
 
 Expected<std::shared_ptr<const Skill>> ParseUserSkill(const std::string& json_text, const std::string& origin) {
   json doc;
@@ -265,138 +471,15 @@ Expected<std::shared_ptr<const Skill>> ParseUserSkill(const std::string& json_te
     return Bad(origin, fmt::format("not valid JSON ({})", e.what()));
   }
   if (!doc.is_object()) return Bad(origin, "the file must hold one JSON object");
-  static const std::set<std::string> kFields = {"name",     "description", "args", "sql", "requires_tables",
-                                                "max_rows", "notes"};
-  for (const auto& [key, _] : doc.items()) {
-    if (!kFields.count(key)) {
-      return Bad(origin, fmt::format("unknown field '{}' (known: name, description, args, sql, requires_tables, "
-                                     "max_rows, notes)",
-                                     key));
-    }
-  }
   auto skill = std::make_shared<UserSkill>();
   skill->origin_ = origin;
-  if (!doc.contains("name") || !doc["name"].is_string() || !IsSnakeCase(doc["name"].get<std::string>())) {
-    return Bad(origin, "'name' must be a snake_case string (lower-case letters, digits and _, starting with a letter)");
-  }
-  skill->name_ = doc["name"].get<std::string>();
-  if (!doc.contains("description") || !doc["description"].is_string() ||
-      doc["description"].get<std::string>().empty()) {
-    return Bad(origin, "'description' must be a non-empty string");
-  }
-  skill->description_ = doc["description"].get<std::string>();
-
-  if (!doc.contains("sql")) return Bad(origin, "'sql' is missing");
-  const json& sql = doc["sql"];
-  if (sql.is_string()) {
-    skill->sql_ = sql.get<std::string>();
-  } else if (sql.is_array() && std::all_of(sql.begin(), sql.end(), [](const json& l) { return l.is_string(); })) {
-    for (const auto& line : sql) skill->sql_ += line.get<std::string>() + "\n";
-  } else {
-    return Bad(origin, "'sql' must be a string or an array of strings");
-  }
-  const SqlScan scan = ScanSql(skill->sql_);
-  if (std::string problem = CheckScan(scan); !problem.empty()) return Bad(origin, problem);
-
-  std::set<std::string> reserved;
-  for (const auto& spec : CommonArgs()) reserved.insert(spec.name);
-  if (doc.contains("args")) {
-    if (!doc["args"].is_array()) return Bad(origin, "'args' must be an array");
-    for (size_t a = 0; a < doc["args"].size(); ++a) {
-      const json& arg = doc["args"][a];
-      const std::string where = fmt::format("args[{}]", a);
-      if (!arg.is_object()) return Bad(origin, where + " must be an object");
-      for (const auto& [key, _] : arg.items()) {
-        if (key != "name" && key != "type" && key != "description" && key != "default" && key != "required") {
-          return Bad(origin, fmt::format("{}: unknown field '{}' (known: name, type, description, default, required)",
-                                         where, key));
-        }
-      }
-      ArgSpec spec;
-      if (!arg.contains("name") || !arg["name"].is_string() || !IsSnakeCase(arg["name"].get<std::string>())) {
-        return Bad(origin, where + ": 'name' must be a snake_case string");
-      }
-      spec.name = arg["name"].get<std::string>();
-      if (reserved.count(spec.name)) {
-        return Bad(origin,
-                   fmt::format("{}: '{}' is a common argument every skill already has; use :{} in the SQL "
-                               "without declaring it",
-                               where, spec.name,
-                               spec.name == "start" || spec.name == "end" ? "window_" + spec.name + "_ns" : spec.name));
-      }
-      if (std::any_of(skill->args_.begin(), skill->args_.end(),
-                      [&](const ArgSpec& s) { return s.name == spec.name; })) {
-        return Bad(origin, fmt::format("{}: argument '{}' is declared twice", where, spec.name));
-      }
-      const std::string type = arg.contains("type") && arg["type"].is_string() ? arg["type"].get<std::string>() : "";
-      if (type == "int") {
-        spec.type = ArgType::kInt;
-      } else if (type == "double") {
-        spec.type = ArgType::kDouble;
-      } else if (type == "string") {
-        spec.type = ArgType::kString;
-      } else if (type == "bool") {
-        spec.type = ArgType::kBool;
-      } else {
-        return Bad(origin, fmt::format("{} ('{}'): 'type' must be one of int, double, string, bool", where, spec.name));
-      }
-      if (arg.contains("description")) {
-        if (!arg["description"].is_string()) return Bad(origin, where + ": 'description' must be a string");
-        spec.description = arg["description"].get<std::string>();
-      }
-      if (arg.contains("default") && !arg["default"].is_null()) {
-        auto value = DefaultValue(arg["default"], spec.type);
-        if (!value)
-          return Bad(origin, fmt::format("{}: the default of '{}' {}", where, spec.name, value.error().message));
-        spec.default_value = std::move(value.value());
-      }
-      if (arg.contains("required")) {
-        if (!arg["required"].is_boolean()) return Bad(origin, where + ": 'required' must be true or false");
-        spec.required = arg["required"].get<bool>();
-      }
-      skill->args_.push_back(std::move(spec));
-    }
-  }
-  for (const std::string& p : scan.params) {
-    const bool builtin =
-        std::any_of(std::begin(kBuiltinParams), std::end(kBuiltinParams), [&](const char* b) { return p == b; });
-    const bool declared =
-        std::any_of(skill->args_.begin(), skill->args_.end(), [&](const ArgSpec& s) { return s.name == p; });
-    if (!builtin && !declared) {
-      return Bad(origin, fmt::format("the SQL uses :{}, which is neither a declared argument nor one of "
-                                     ":window_start_ns, :window_end_ns, :device, :pid",
-                                     p));
-    }
-  }
-  skill->params_used_ = scan.params;
-
-  if (doc.contains("requires_tables")) {
-    const json& tables = doc["requires_tables"];
-    if (!tables.is_array() || !std::all_of(tables.begin(), tables.end(), [](const json& t) { return t.is_string(); })) {
-      return Bad(origin, "'requires_tables' must be an array of table names");
-    }
-    for (const auto& t : tables) skill->requires_tables_.push_back(t.get<std::string>());
-  }
-  if (doc.contains("max_rows")) {
-    // JSON parses a positive integer as unsigned, a negative one as signed.
-    const json& max_rows = doc["max_rows"];
-    if (!max_rows.is_number_unsigned() || max_rows.get<uint64_t>() == 0) {
-      return Bad(origin, "'max_rows' must be a positive integer");
-    }
-    if (max_rows.get<uint64_t>() > static_cast<uint64_t>(kMaxUserSkillRows)) {
-      return Bad(origin, fmt::format("'max_rows' is {}, over the cap of {} rows a user skill may return; aggregate "
-                                     "in the SQL or lower it",
-                                     max_rows.get<uint64_t>(), kMaxUserSkillRows));
-    }
-    skill->max_rows_ = max_rows.get<int64_t>();
-  }
-  if (doc.contains("notes")) {
-    const json& notes = doc["notes"];
-    if (!notes.is_array() || !std::all_of(notes.begin(), notes.end(), [](const json& t) { return t.is_string(); })) {
-      return Bad(origin, "'notes' must be an array of strings");
-    }
-    for (const auto& note : notes) skill->notes_.push_back(note.get<std::string>());
-  }
+  SqlScan scan;
+  std::string problem = ParseHeader(doc, *skill);
+  if (problem.empty()) problem = ParseSql(doc, *skill, scan);
+  if (problem.empty()) problem = ParseArgs(doc, *skill);
+  if (problem.empty()) problem = CheckParams(scan, *skill);
+  if (problem.empty()) problem = ParseExtras(doc, *skill);
+  if (!problem.empty()) return Bad(origin, problem);
   return std::shared_ptr<const Skill>(std::move(skill));
 }
 

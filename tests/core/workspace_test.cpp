@@ -120,7 +120,7 @@ TEST(Workspace, RunsBuiltInSkills) {
   ASSERT_GE(skills.size(), 10u);
   EXPECT_TRUE(
       std::is_sorted(skills.begin(), skills.end(), [](const auto& x, const auto& y) { return x->name() < y->name(); }));
-  ASSERT_NE(workspace.FindSkill("top_kernels"), nullptr);
+  ASSERT_TRUE(workspace.FindSkill("top_kernels").ok());
 
   auto opened = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
   ASSERT_TRUE(opened.ok());
@@ -132,10 +132,21 @@ TEST(Workspace, RunsBuiltInSkills) {
   auto device1 = workspace.RunSkill(opened->id, "top_kernels", {{"device", int64_t{1}}});
   ASSERT_TRUE(device0.ok() && device1.ok());
   EXPECT_EQ(SumColumn(*device0, "instances") + SumColumn(*device1, "instances"), 3442);
+  // The one filter shape: a device set in the filter answers as the device argument does, and the memo keeps
+  // calls with different filters apart.
+  engine::FilterSpec only1;
+  only1.devices = {1};
+  auto filtered = workspace.RunSkill(opened->id, "top_kernels", {}, only1);
+  ASSERT_TRUE(filtered.ok()) << filtered.error().message;
+  EXPECT_EQ(SumColumn(*filtered, "instances"), SumColumn(*device1, "instances"));
+  EXPECT_EQ(SumColumn(*workspace.RunSkill(opened->id, "top_kernels", {}), "instances"), 3442);
+  only1.devices = {0, 1};
+  EXPECT_EQ(SumColumn(*workspace.RunSkill(opened->id, "top_kernels", {}, only1), "instances"), 3442);
 
   auto unknown = workspace.RunSkill(opened->id, "no_such_skill", {});
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.error().kind, ErrorKind::kNotFound);
+  EXPECT_EQ(unknown.error().message.rfind("unknown skill 'no_such_skill' (known: ", 0), 0u) << unknown.error().message;
   EXPECT_NE(unknown.error().message.find("top_kernels"), std::string::npos);  // lists the known ones
   EXPECT_EQ(workspace.RunSkill("p9", "top_kernels", {}).error().kind, ErrorKind::kNotFound);
   EXPECT_EQ(workspace.RunSkill(opened->id, "top_kernels", {{"bogus", int64_t{1}}}).error().kind,
@@ -157,17 +168,17 @@ TEST(Workspace, LoadsAndReloadsUserSkills) {
 
   core::Workspace workspace(Hermetic());
   const size_t builtins = workspace.Skills().size();
-  EXPECT_EQ(workspace.FindSkill("kernel_count"), nullptr);
+  EXPECT_FALSE(workspace.FindSkill("kernel_count").ok());
   const auto warnings = workspace.AddSkillDirs({dir.path()});
   EXPECT_EQ(workspace.Skills().size(), builtins + 1);
-  ASSERT_NE(workspace.FindSkill("kernel_count"), nullptr);
+  ASSERT_TRUE(workspace.FindSkill("kernel_count").ok());
   // One warning for the broken file, one for the user skill that takes a built-in's name.
   ASSERT_EQ(warnings.size(), 2u);
   EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(),
                           [](const auto& w) { return w.find("broken.skill.json") != std::string::npos; }));
   EXPECT_TRUE(std::any_of(warnings.begin(), warnings.end(),
                           [](const auto& w) { return w.find("built-in") != std::string::npos; }));
-  EXPECT_EQ(workspace.FindSkill("top_kernels")->reference(), "gpukernsum");  // the built-in stayed
+  EXPECT_EQ((*workspace.FindSkill("top_kernels"))->reference(), "gpukernsum");  // the built-in stayed
 
   auto opened = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
   ASSERT_TRUE(opened.ok());
@@ -178,7 +189,7 @@ TEST(Workspace, LoadsAndReloadsUserSkills) {
 
   std::filesystem::remove(skill);
   workspace.ReloadSkills();
-  EXPECT_EQ(workspace.FindSkill("kernel_count"), nullptr);
+  EXPECT_FALSE(workspace.FindSkill("kernel_count").ok());
   EXPECT_EQ(workspace.Skills().size(), builtins);
 }
 
@@ -253,7 +264,7 @@ TEST(Workspace, WarmUpPrecomputesTheHeavySkillsAfterTheBackgroundLoad) {
   ASSERT_TRUE(split.ok());
   EXPECT_EQ(workspace.MemoStats(opened->id)->hits, 2);
   // The warmed answer is the computed one: the same skill run directly gives the same rows.
-  auto direct = skills::Run(*workspace.FindSkill("nvtx_summary"), *opened->profile, {});
+  auto direct = skills::Run(**workspace.FindSkill("nvtx_summary"), *opened->profile, {});
   ASSERT_TRUE(direct.ok());
   EXPECT_EQ(summary->rows, direct->rows);
 }

@@ -20,7 +20,7 @@ ProfileInfo H100Info() {
 
 WindowSpec Seconds(std::optional<double> a, std::optional<double> b) {
   WindowSpec s;
-  s.clock = WindowSpec::Clock::kSecondsFromStart;
+  s.clock = WindowSpec::Clock::kRelativeSeconds;
   s.start = a;
   s.end = b;
   return s;
@@ -117,10 +117,47 @@ TEST(Window, StartRangeFindsRows) {
   Filter f;
   f.window.begin = 20;
   f.window.end = 40;
-  f.device = 1;
+  f.devices = {1};
   EXPECT_TRUE(f.Accepts(20, 1, 7));
   EXPECT_FALSE(f.Accepts(40, 1, 7));
   EXPECT_FALSE(f.Accepts(25, 0, 7));
+}
+
+// Each set: empty accepts everything, otherwise exactly its members.
+TEST(Window, FilterSetsAcceptTheirMembers) {
+  Filter f;
+  f.window.begin = 0;
+  f.window.end = 100;
+  EXPECT_TRUE(f.Accepts(5, 3, 99) && f.AcceptsThread(1, 12345));
+  f.devices = {0, 2};
+  f.processes = {7};
+  f.threads = {(uint64_t{7} << 24) | 8};
+  EXPECT_TRUE(f.Accepts(5, 2, 7));
+  EXPECT_FALSE(f.Accepts(5, 1, 7));
+  EXPECT_FALSE(f.Accepts(5, 0, 8));
+  EXPECT_TRUE(f.AcceptsThread(7, 8));
+  EXPECT_FALSE(f.AcceptsThread(7, 9));
+  EXPECT_FALSE(f.AcceptsThread(8, 8));
+  f.threads = {(uint64_t{1} << 56) | (uint64_t{7} << 24) | 8};  // a hardware id in the high bits is masked
+  EXPECT_TRUE(f.AcceptsThread(7, 8));
+}
+
+TEST(Window, ResolveFilterChecksDevicesAndProcesses) {
+  ProfileInfo info = H100Info();
+  info.devices.resize(2);
+  info.devices[0].id = 0;
+  info.devices[1].id = 1;
+  FilterSpec spec;
+  spec.devices = {0, 1};
+  auto ok = ResolveFilter(info, spec);
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  EXPECT_EQ(ok->devices, (std::vector<int32_t>{0, 1}));
+  EXPECT_TRUE(ok->window.whole);
+  spec.devices = {0, 5};
+  auto bad = ResolveFilter(info, spec);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_THAT(bad.error().message, HasSubstr("Device 5 does not exist in this profile; its devices are 0, 1."));
 }
 
 }  // namespace

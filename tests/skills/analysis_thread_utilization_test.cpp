@@ -1,4 +1,5 @@
 // thread_utilization: per-thread CUDA API and NVTX time, checked against SQL plus a plain union.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "analysis_test_sql.h"
@@ -35,6 +36,30 @@ TEST(ThreadUtilization, H100MainThreadsMatchSql) {
   EXPECT_EQ(IntCell(t, 0, "pid"), 111);
   EXPECT_EQ(IntCell(t, 0, "cuda_api_ns"), 899765966);
   EXPECT_EQ(IntCell(t, 0, "cuda_api_calls"), 2898);
+}
+
+// The one filter shape's thread set: thread_utilization honours it; a skill that cannot says so (kUnsupported).
+TEST(ThreadUtilization, ThreadFilterSelectsOneThread) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(all, "h100_2gpu_1s.sqlite", "thread_utilization");
+  ASSERT_EQ(all.rows.size(), 2u);
+  const int64_t pid = IntCell(all, 1, "pid"), tid = IntCell(all, 1, "tid");
+  auto profile = OpenFixture("h100_2gpu_1s.sqlite");
+  ASSERT_NE(profile, nullptr);
+  engine::FilterSpec filter;
+  filter.threads = {(static_cast<uint64_t>(pid) << 24) | static_cast<uint64_t>(tid)};
+  auto skill = Builtins().Find("thread_utilization");
+  auto one = skills::Run(*skill, *profile, {}, filter);
+  ASSERT_TRUE(one.ok()) << one.error().message;
+  ASSERT_EQ(one->rows.size(), 1u);
+  EXPECT_EQ(IntCell(*one, 0, "pid"), pid);
+  EXPECT_EQ(IntCell(*one, 0, "tid"), tid);
+  EXPECT_EQ(IntCell(*one, 0, "cuda_api_ns"), IntCell(all, 1, "cuda_api_ns"));
+  EXPECT_EQ(one->notes.front(), fmt::format("Only thread {}.", filter.threads[0]));
+  auto refused = skills::Run(*Builtins().Find("top_kernels"), *profile, {}, filter);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().kind, ErrorKind::kUnsupported);
+  EXPECT_EQ(refused.error().message, "Skill 'top_kernels' cannot filter by thread; leave the filter's threads empty.");
 }
 
 TEST(ThreadUtilization, NvtxOnlyProfileAndLimit) {

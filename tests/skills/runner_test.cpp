@@ -1,4 +1,5 @@
 // The registry and the runner: argument validation, common arguments, windows, and bad input.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,17 +22,17 @@ class ArgsEcho final : public skills::Skill {
   std::string description() const override { return "Echoes its validated arguments."; }
   std::vector<skills::ArgSpec> args() const override {
     return {
-        {"count", skills::ArgType::kInt, "an int", Value(int64_t{7})},
-        {"ratio", skills::ArgType::kDouble, "a double", Value(0.5)},
-        {"flag", skills::ArgType::kBool, "a bool", Value(false)},
-        {"mode", skills::ArgType::kString, "a choice", Value(std::string("a")), false, {"a", "b"}},
-        {"must", skills::ArgType::kString, "required", Value(), true},
+        {"count", ValueType::kInt, "an int", Value(int64_t{7})},
+        {"ratio", ValueType::kDouble, "a bounded double", Value(0.5), false, {}, 0.0, 10.0},
+        {"flag", ValueType::kBool, "a bool", Value(false)},
+        {"mode", ValueType::kString, "a choice", Value(std::string("a")), false, {"a", "b"}},
+        {"must", ValueType::kString, "required", Value(), true},
     };
   }
   engine::Need needs() const override { return static_cast<engine::Need>(0); }
   Expected<skills::Table> run(const skills::Context& ctx) const override {
     skills::Table t;
-    t.columns = {{"name", skills::ColumnType::kString, ""}, {"value", skills::ColumnType::kString, ""}};
+    t.columns = {{"name", ValueType::kString, ""}, {"value", ValueType::kString, ""}};
     t.rows.push_back({Value(std::string("count")), Value(std::to_string(skills::ArgInt(ctx, "count")))});
     t.rows.push_back({Value(std::string("ratio")), Value(std::to_string(skills::ArgDouble(ctx, "ratio")))});
     t.rows.push_back({Value(std::string("flag")), Value(std::string(skills::ArgBool(ctx, "flag") ? "1" : "0"))});
@@ -75,7 +76,7 @@ TEST(Runner, UnknownSkillListsTheKnownOnes) {
   auto r = RunSkill("h100_2gpu_1s.sqlite", "top_kernel");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().kind, ErrorKind::kNotFound);
-  EXPECT_TRUE(Contains(r.error().message, "Unknown skill 'top_kernel'")) << r.error().message;
+  EXPECT_TRUE(Contains(r.error().message, "unknown skill 'top_kernel' (known: ")) << r.error().message;
   EXPECT_TRUE(Contains(r.error().message, "top_kernels")) << r.error().message;
 }
 
@@ -107,6 +108,61 @@ TEST(Runner, WrongTypesAreNamed) {
   auto choice = RunSkill("h100_2gpu_1s.sqlite", "memory_transfers", {{"by", Value(std::string("speed"))}});
   ASSERT_FALSE(choice.ok());
   EXPECT_TRUE(Contains(choice.error().message, "\"time\", \"size\"")) << choice.error().message;
+}
+
+// Bounds live on the ArgSpec and the runner checks them, with one message shape for every skill.
+TEST(Runner, BoundsAreCheckedByTheRunnerWithOneMessage) {
+  NSYS_REQUIRE_FIXTURES();
+  for (const char* skill : {"top_kernels", "cuda_api_summary", "nvtx_summary", "nvtx_kernel_map", "nvtx_gpu_projection",
+                            "kernel_launch_overhead", "gpu_idle_gaps", "thread_utilization", "sync_apis", "sync_memcpy",
+                            "sync_memset", "pageable_memcpy"}) {
+    auto r = RunSkill("h100_2gpu_1s.sqlite", skill, {{"limit", Value(int64_t{-1})}});
+    ASSERT_FALSE(r.ok()) << skill;
+    EXPECT_EQ(r.error().kind, ErrorKind::kInvalidArgument);
+    EXPECT_EQ(r.error().message, fmt::format("Argument 'limit' of skill '{}' must be at least 0, got -1.", skill));
+    EXPECT_TRUE(RunSkill("h100_2gpu_1s.sqlite", skill, {{"limit", Value(int64_t{0})}}).ok()) << skill;
+  }
+  auto chunks = RunSkill("h100_2gpu_1s.sqlite", "gpu_utilization", {{"chunks", Value(int64_t{1001})}});
+  ASSERT_FALSE(chunks.ok());
+  EXPECT_EQ(chunks.error().message,
+            "Argument 'chunks' of skill 'gpu_utilization' must be between 1 and 1000, got 1001.");
+  auto threshold = RunSkill("h100_2gpu_1s.sqlite", "gpu_idle_gaps", {{"threshold_ms", Value(-0.5)}});
+  ASSERT_FALSE(threshold.ok());
+  EXPECT_EQ(threshold.error().message,
+            "Argument 'threshold_ms' of skill 'gpu_idle_gaps' must be at least 0, got -0.5.");
+  auto ratio = RunEcho({{"must", Value(std::string("x"))}, {"ratio", Value(int64_t{11})}});  // widened, then bounded
+  ASSERT_FALSE(ratio.ok());
+  EXPECT_EQ(ratio.error().message, "Argument 'ratio' of skill 'args_echo' must be between 0 and 10, got 11.");
+  EXPECT_TRUE(RunEcho({{"must", Value(std::string("x"))}, {"ratio", Value(10.0)}}).ok());
+}
+
+// The common arguments fill one-element sets of the one filter shape: the same call both ways gives the same table.
+TEST(Runner, FilterSetsMatchTheCommonArguments) {
+  NSYS_REQUIRE_FIXTURES();
+  auto profile = OpenFixture("h100_2gpu_1s.sqlite");
+  ASSERT_NE(profile, nullptr);
+  auto skill = Builtins().Find("top_kernels");
+  auto by_arg = skills::Run(*skill, *profile, {{"device", Value(int64_t{1})}, {"start", Value(0.25)}});
+  engine::FilterSpec filter;
+  filter.devices = {1};
+  filter.window.start = 0.25;
+  auto by_filter = skills::Run(*skill, *profile, {}, filter);
+  ASSERT_TRUE(by_arg.ok() && by_filter.ok());
+  ASSERT_FALSE(by_arg->rows.empty());
+  EXPECT_EQ(by_arg->rows, by_filter->rows);
+  EXPECT_EQ(by_arg->notes, by_filter->notes);
+  filter.devices = {0, 1};
+  auto both_devices = skills::Run(*skill, *profile, {}, filter);
+  ASSERT_TRUE(both_devices.ok());
+  EXPECT_NE(std::find(both_devices->notes.begin(), both_devices->notes.end(), "Only devices 0, 1."),
+            both_devices->notes.end());
+  auto twice = skills::Run(*skill, *profile, {{"device", Value(int64_t{0})}}, filter);
+  ASSERT_FALSE(twice.ok());
+  EXPECT_EQ(twice.error().message, "Give 'device' either as an argument or as filter.devices, not both.");
+  filter.devices = {7};
+  auto unknown = skills::Run(*skill, *profile, {}, filter);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_TRUE(Contains(unknown.error().message, "Device 7 does not exist in this profile")) << unknown.error().message;
 }
 
 TEST(Runner, DefaultsWideningAndRequired) {
@@ -189,9 +245,9 @@ TEST(Runner, CancelledBeforeRunning) {
 }
 
 TEST(Runner, ParseArgText) {
-  const skills::ArgSpec int_spec{"limit", skills::ArgType::kInt, "", Value()};
-  const skills::ArgSpec bool_spec{"base", skills::ArgType::kBool, "", Value()};
-  const skills::ArgSpec double_spec{"start", skills::ArgType::kDouble, "", Value()};
+  const skills::ArgSpec int_spec{"limit", ValueType::kInt, "", Value()};
+  const skills::ArgSpec bool_spec{"base", ValueType::kBool, "", Value()};
+  const skills::ArgSpec double_spec{"start", ValueType::kDouble, "", Value()};
   EXPECT_EQ(std::get<int64_t>(skills::ParseArgText(int_spec, "12").value()), 12);
   EXPECT_FALSE(skills::ParseArgText(int_spec, "12x").ok());
   EXPECT_FALSE(skills::ParseArgText(int_spec, "").ok());

@@ -294,6 +294,44 @@ TEST(UserSkills, MalformedFieldsAreErrorsNotExceptions) {
   }
 }
 
+// min/max/choices in a skill file land on the ArgSpec (so describe shows them) and the runner enforces them.
+TEST(UserSkills, BoundsAndChoicesAreDeclaredAndEnforced) {
+  NSYS_REQUIRE_FIXTURES();
+  auto skill = skills::ParseUserSkill(
+      R"js({"name": "bounded", "description": "x", "sql": "SELECT :n AS n, :unit AS unit",
+            "args": [{"name": "n", "type": "int", "default": 5, "min": 1, "max": 10},
+                     {"name": "unit", "type": "string", "default": "ns", "choices": ["ns", "us"]}]})js",
+      "b.skill.json");
+  ASSERT_TRUE(skill.ok()) << skill.error().message;
+  const auto specs = (*skill)->args();
+  ASSERT_EQ(specs.size(), 2u);
+  EXPECT_EQ(specs[0].min, 1.0);
+  EXPECT_EQ(specs[0].max, 10.0);
+  EXPECT_EQ(specs[1].choices, (std::vector<std::string>{"ns", "us"}));
+  auto ok = RunOn(**skill, "h100_2gpu_1s.sqlite", {{"n", Value(int64_t{10})}, {"unit", Value(std::string("us"))}});
+  ASSERT_TRUE(ok.ok()) << ok.error().message;
+  EXPECT_EQ(IntCell(*ok, 0, "n"), 10);
+  EXPECT_EQ(StringCell(*ok, 0, "unit"), "us");
+  auto high = RunOn(**skill, "h100_2gpu_1s.sqlite", {{"n", Value(int64_t{11})}});
+  ASSERT_FALSE(high.ok());
+  EXPECT_EQ(high.error().message, "Argument 'n' of skill 'bounded' must be between 1 and 10, got 11.");
+  auto unit = RunOn(**skill, "h100_2gpu_1s.sqlite", {{"unit", Value(std::string("ms"))}});
+  ASSERT_FALSE(unit.ok());
+  EXPECT_EQ(unit.error().message, "Argument 'unit' of skill 'bounded' must be one of \"ns\", \"us\", got \"ms\".");
+  for (
+      const char* bad : {
+          R"js({"name": "t", "description": "x", "sql": "SELECT :s", "args": [{"name": "s", "type": "string", "min": 1}]})js",
+          R"js({"name": "t", "description": "x", "sql": "SELECT :n", "args": [{"name": "n", "type": "int", "min": "1"}]})js",
+          R"js({"name": "t", "description": "x", "sql": "SELECT :n", "args": [{"name": "n", "type": "int", "min": 2, "max": 1}]})js",
+          R"js({"name": "t", "description": "x", "sql": "SELECT :n", "args": [{"name": "n", "type": "int", "choices": ["a"]}]})js",
+          R"js({"name": "t", "description": "x", "sql": "SELECT :s", "args": [{"name": "s", "type": "string", "choices": []}]})js",
+      }) {
+    auto r = skills::ParseUserSkill(bad, "t.skill.json");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_TRUE(Contains(r.error().message, "t.skill.json: args[0]")) << r.error().message;
+  }
+}
+
 Expected<skills::Table> RunWithTimeout(const std::string& json, std::chrono::milliseconds timeout) {
   auto skill = skills::ParseUserSkill(json, "limits.skill.json");
   if (!skill) return skill.error();

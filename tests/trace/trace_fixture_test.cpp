@@ -193,7 +193,7 @@ TEST(TraceFixtures, H100TwoGpusTwoProcesses) {
 
   // Device 1 only: one GPU root, and the CPU side of the process that used it.
   TraceOptions one;
-  one.devices = {1};
+  one.filter.devices = {1};
   const Exported device1 = Export(*profile, one);
   EXPECT_TRUE(ValidateTrace(device1.bytes).ok());
   const auto d1 = testing::Decode(device1.bytes);
@@ -213,7 +213,7 @@ TEST(TraceFixtures, H100TwoGpusTwoProcesses) {
   auto window = engine::ResolveWindow(profile->info(), spec);
   ASSERT_TRUE(window.ok());
   TraceOptions windowed;
-  windowed.window = *window;
+  windowed.filter.window = *window;
   const Exported part = Export(*profile, windowed);
   const ValidationReport report = ValidateTrace(part.bytes);
   EXPECT_TRUE(report.ok()) << report.Summary();

@@ -102,10 +102,10 @@ class Tables {
 
 TraceOptions Window(Ns begin, Ns end) {
   TraceOptions o;
-  o.window.whole = false;
-  o.window.begin = begin;
-  o.window.end = end;
-  o.window.description = "test window";
+  o.filter.window.whole = false;
+  o.filter.window.begin = begin;
+  o.filter.window.end = end;
+  o.filter.window.description = "test window";
   return o;
 }
 
@@ -253,7 +253,7 @@ TEST(TraceWriter, DeviceFilterKeepsTheProcessesThatUsedTheDevice) {
   t.Kernel(200, 300, 0, 7, 100, "on0");
   t.Kernel(200, 300, 1, 7, 200, "on1");
   TraceOptions o;
-  o.devices = {1};
+  o.filter.devices = {1};
   TraceStats stats;
   const DecodedTrace d = t.Write(o, &stats);
   EXPECT_EQ(d.TrackNamed("GPU 0 \u00b7 NVIDIA Test GPU"), nullptr);
@@ -432,6 +432,12 @@ TEST(TraceWriter, RejectsBadOptions) {
   EXPECT_FALSE(WriteTrace(t.Input(), negative, sink).ok());
   TraceInput none;
   EXPECT_FALSE(WriteTrace(none, {}, sink).ok());
+  // The writer cannot select threads yet: it says so rather than writing every thread.
+  TraceOptions threads;
+  threads.filter.threads = {(uint64_t{100} << 24) | 101};
+  auto refused = WriteTrace(t.Input(), threads, sink);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().kind, ErrorKind::kUnsupported);
 }
 
 TEST(TraceWriter, EmptyInputIsAValidTrace) {

@@ -21,10 +21,10 @@ TEST(Converters, ErrorKindsMapToJsonRpcCodes) {
 
 TEST(Converters, RunSkillResultKeepsTypesAndNotes) {
   skills::Table table;
-  table.columns = {{"name", skills::ColumnType::kString, "kernel"},
-                   {"total_time_ns", skills::ColumnType::kInt, ""},
-                   {"time_pct", skills::ColumnType::kDouble, ""},
-                   {"nccl", skills::ColumnType::kBool, ""}};
+  table.columns = {{"name", ValueType::kString, "kernel"},
+                   {"total_time_ns", ValueType::kInt, ""},
+                   {"time_pct", ValueType::kDouble, ""},
+                   {"nccl", ValueType::kBool, ""}};
   table.rows = {{std::string("k1"), int64_t{42}, 12.5, true}, {Value{}, int64_t{-1}, 0.0, false}};
   table.notes = {"Window: whole profile."};
   const protocol::Json json = wire::ToRunSkillResult(table);
@@ -35,6 +35,22 @@ TEST(Converters, RunSkillResultKeepsTypesAndNotes) {
   EXPECT_EQ(json["rows"], protocol::Json::parse(R"([["k1",42,12.5,true],[null,-1,0.0,false]])"));
   EXPECT_EQ(json["notes"][0], "Window: whole profile.");
   EXPECT_EQ(json["declined"], false);
+}
+
+// listSkills/describe show the ArgSpec's bounds: an int argument's as integers, written only when set.
+TEST(Converters, DescribeArgCarriesBounds) {
+  const skills::ArgSpec limit = skills::LimitArg(10, "rows");
+  protocol::Json j = wire::DescribeArg(limit);
+  EXPECT_EQ(j.at("min").dump(), "0");
+  EXPECT_FALSE(j.contains("max"));
+  skills::ArgSpec ratio{"ratio", ValueType::kDouble, "r", Value(0.5), false, {}, 0.0, 2.5};
+  j = wire::DescribeArg(ratio);
+  EXPECT_EQ(j.at("min").dump(), "0.0");
+  EXPECT_EQ(j.at("max").dump(), "2.5");
+  EXPECT_EQ(j.get<protocol::ArgDescription>().max, 2.5);
+  skills::ArgSpec plain{"name", ValueType::kString, "n", Value()};
+  j = wire::DescribeArg(plain);
+  EXPECT_FALSE(j.contains("min") || j.contains("max"));
 }
 
 }  // namespace

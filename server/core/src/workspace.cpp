@@ -19,18 +19,25 @@
 namespace nsys::core {
 namespace {
 
+// The memo's key for a call: its arguments plus, when given, the filter's text under a name no argument can have
+// (argument names are snake_case), so calls with different filters never share a result.
+skills::Args MemoKeyArgs(const skills::Args& args, const engine::FilterSpec& filter) {
+  const bool any = filter.window.start || filter.window.end || !filter.devices.empty() || !filter.processes.empty() ||
+                   !filter.threads.empty();
+  if (!any) return args;
+  skills::Args key = args;
+  key[" filter"] =
+      Value(fmt::format("clock={} start={} end={} devices={} processes={} threads={}",
+                        filter.window.clock == engine::WindowSpec::Clock::kCaptureNs ? "capture" : "relative",
+                        filter.window.start ? fmt::format("{}", *filter.window.start) : "-",
+                        filter.window.end ? fmt::format("{}", *filter.window.end) : "-", fmt::join(filter.devices, ","),
+                        fmt::join(filter.processes, ","), fmt::join(filter.threads, ",")));
+  return key;
+}
+
 // "p12" → 12, for listing profiles in the order they were opened.
 int IdNumber(const std::string& id) {
   return id.size() > 1 ? std::atoi(id.c_str() + 1) : 0;
-}
-
-std::string JoinSkillNames(const skills::Registry& registry) {
-  std::string names;
-  for (const auto& skill : registry.List()) {
-    if (!names.empty()) names += ", ";
-    names += skill->name();
-  }
-  return names;
 }
 
 // User skills from folders, added to `registry` (which holds the built-ins). A user skill may not take a built-in's
@@ -132,7 +139,7 @@ void Workspace::WarmUp(const std::shared_ptr<engine::Profile>& profile, const st
   LowerThisThreadsPriority();
   std::vector<std::pair<std::shared_ptr<const skills::Skill>, const skills::Args*>> to_run;
   for (const auto& call : calls) {
-    if (auto skill = FindSkill(call.skill)) to_run.emplace_back(std::move(skill), &call.args);
+    if (auto skill = FindSkill(call.skill)) to_run.emplace_back(std::move(*skill), &call.args);
   }
   engine::Need needs{};
   for (const auto& [skill, args] : to_run) needs = needs | skill->needs();
@@ -330,9 +337,9 @@ std::vector<std::shared_ptr<const skills::Skill>> Workspace::Skills() const {
   return registry_.List();
 }
 
-std::shared_ptr<const skills::Skill> Workspace::FindSkill(const std::string& name) const {
+Expected<std::shared_ptr<const skills::Skill>> Workspace::FindSkill(const std::string& name) const {
   std::lock_guard lock(mu_);
-  return registry_.Find(name);
+  return registry_.Get(name);
 }
 
 std::vector<std::string> Workspace::ReloadSkills() {
@@ -370,6 +377,13 @@ Expected<skills::Table> Workspace::RunSkill(const std::string& profile_id, const
                                             const skills::Args& args, const CancelToken& cancel,
                                             const ProgressSink& progress,
                                             std::optional<std::chrono::milliseconds> skill_timeout) {
+  return RunSkill(profile_id, skill_name, args, engine::FilterSpec{}, cancel, progress, skill_timeout);
+}
+
+Expected<skills::Table> Workspace::RunSkill(const std::string& profile_id, const std::string& skill_name,
+                                            const skills::Args& args, const engine::FilterSpec& filter,
+                                            const CancelToken& cancel, const ProgressSink& progress,
+                                            std::optional<std::chrono::milliseconds> skill_timeout) {
   auto entry = EntryOf(profile_id);
   if (!entry) return entry.error();
   std::shared_ptr<const skills::Skill> skill;
@@ -377,18 +391,17 @@ Expected<skills::Table> Workspace::RunSkill(const std::string& profile_id, const
   {
     std::lock_guard lock(mu_);
     options.user_skill_timeout = skill_timeout.value_or(config_.skill_timeout);
-    skill = registry_.Find(skill_name);
-    if (!skill) {
-      return MakeError(ErrorKind::kNotFound,
-                       fmt::format("unknown skill '{}' (known: {})", skill_name, JoinSkillNames(registry_)));
-    }
+    auto found = registry_.Get(skill_name);
+    if (!found) return found.error();
+    skill = std::move(*found);
   }
   // The entry (profile and memo) and the skill are held by shared_ptr: closing the profile or reloading skills
   // meanwhile is safe.
   skills::ResultMemo& memo = *(*entry)->memo;
-  if (auto known = memo.Find(skill, args)) return *known;
-  auto table = skills::Run(*skill, *(*entry)->profile, args, cancel, progress, options);
-  if (table) memo.Store(skill, args, std::make_shared<const skills::Table>(*table));
+  const skills::Args key = MemoKeyArgs(args, filter);
+  if (auto known = memo.Find(skill, key)) return *known;
+  auto table = skills::Run(*skill, *(*entry)->profile, args, filter, cancel, progress, options);
+  if (table) memo.Store(skill, key, std::make_shared<const skills::Table>(*table));
   return table;
 }
 

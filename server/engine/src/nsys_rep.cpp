@@ -376,68 +376,93 @@ std::vector<std::string> NsysExportArgv(const std::string& nsys, const std::stri
   return {nsys, "export", "--type", "sqlite", "--output", output, report};
 }
 
-Expected<std::string> ConvertNsysRep(const std::string& report, const OpenOptions& options,
-                                     const ProgressSink& progress, const CancelToken& cancel) {
+namespace {
+
+// Where a conversion goes: always the cache directory (the user's directory is never written), named by the
+// report's identity so an unchanged report is converted once.
+struct ConversionPaths {
+  std::string out;      // the finished export
+  std::string partial;  // what nsys writes, renamed onto `out` only when it succeeded
+};
+
+Expected<ConversionPaths> PathsFor(const std::string& report, const OpenOptions& options) {
   struct stat st {};
   if (stat(report.c_str(), &st) != 0)
     return MakeError(ErrorKind::kNotFound, fmt::format("No such file: '{}'.", report));
   if (!S_ISREG(st.st_mode)) return MakeError(ErrorKind::kBadInput, fmt::format("'{}' is not a regular file.", report));
   auto identity = IdentifyFile(report);
   if (!identity) return identity.error();
-  // Conversions always go to the cache directory: the user's directory is never written.
   std::string dir = CacheDir(options);
   if (dir.empty()) dir = fmt::format("{}/nsys-ai", std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
   std::error_code ec;
   fs::create_directories(dir, ec);
-  const std::string out = fmt::format("{}/{}.sqlite", dir, identity->Key());
-  if (CheckExportFile(out).ok()) return out;  // converted before: no nsys needed
+  return ConversionPaths{fmt::format("{}/{}.sqlite", dir, identity->Key()),
+                         fmt::format("{}/{}.{}.partial.sqlite", dir, identity->Key(), getpid())};
+}
+
+// Reports nsys's own percentage, at most twice a second.
+std::function<void(const std::string&)> ExportTicker(const std::string& report, const ProgressSink& progress) {
+  const auto started = std::chrono::steady_clock::now();
+  return
+      [report, progress, started, last_report = started - std::chrono::seconds(1)](const std::string& output) mutable {
+        const auto now = std::chrono::steady_clock::now();
+        if (!progress || now - last_report < std::chrono::milliseconds(500)) return;
+        last_report = now;
+        const double pct = LastPercent(output);
+        const auto secs = std::chrono::duration_cast<std::chrono::seconds>(now - started).count();
+        progress(pct < 0 ? 0.0 : pct, fmt::format("nsys export {} ({} s)", Stem(report), secs));
+      };
+}
+
+// Why `nsys export` produced no export, in nsys's words where they are known.
+Error ExportFailed(const std::string& report, const std::string& nsys, const ChildRun& run, bool exited_ok,
+                   const OpenOptions& options) {
+  // nsys's own words for a report newer than itself; the header normally caught this before the run.
+  if (run.output.find("Version number is invalid") != std::string::npos) {
+    NsysVersion writer;
+    writer.text = "a newer release";
+    if (auto v = ReportVersionOf(report); v && !v->parts.empty()) writer = *v;
+    auto version = VersionOf(nsys);
+    return TooNewError(report, writer, nsys, version ? version->text : "version unknown", !options.nsys_binary.empty());
+  }
+  const int status = run.status;
+  const std::string how = WIFEXITED(status) ? fmt::format("exit code {}", WEXITSTATUS(status))
+                                            : fmt::format("signal {}", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  return MakeError(ErrorKind::kBadInput,
+                   fmt::format("`nsys export` ({}) could not convert '{}' ({}{}). Its last output:\n{}", nsys, report,
+                               how, exited_ok ? ", and it wrote no output file" : "", LastLines(run.output, 8)));
+}
+
+}  // namespace
+
+Expected<std::string> ConvertNsysRep(const std::string& report, const OpenOptions& options,
+                                     const ProgressSink& progress, const CancelToken& cancel) {
+  auto paths = PathsFor(report, options);
+  if (!paths) return paths.error();
+  if (CheckExportFile(paths->out).ok()) return paths->out;  // converted before: no nsys needed
   auto nsys = ChooseNsys(report, options);
   if (!nsys) return nsys.error();
-  const std::string partial = fmt::format("{}/{}.{}.partial.sqlite", dir, identity->Key(), getpid());
-  fs::remove(partial, ec);
-
-  const auto started = std::chrono::steady_clock::now();
-  auto last_report = started - std::chrono::seconds(1);
-  auto on_tick = [&](const std::string& output) {
-    const auto now = std::chrono::steady_clock::now();
-    if (!progress || now - last_report < std::chrono::milliseconds(500)) return;
-    last_report = now;
-    const double pct = LastPercent(output);
-    const auto secs = std::chrono::duration_cast<std::chrono::seconds>(now - started).count();
-    progress(pct < 0 ? 0.0 : pct, fmt::format("nsys export {} ({} s)", Stem(report), secs));
-  };
-  auto run = RunChild(NsysExportArgv(*nsys, partial, report), cancel, std::chrono::hours(24), on_tick);
+  std::error_code ec;
+  fs::remove(paths->partial, ec);
+  auto run = RunChild(NsysExportArgv(*nsys, paths->partial, report), cancel, std::chrono::hours(24),
+                      ExportTicker(report, progress));
   if (!run) {
-    fs::remove(partial, ec);
+    fs::remove(paths->partial, ec);
     if (run.error().kind == ErrorKind::kCancelled)
       return MakeError(ErrorKind::kCancelled, fmt::format("Converting '{}' was cancelled.", report));
     return run.error();
   }
-  const int status = run->status;
-  const bool ok = !run->timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (!ok || !fs::exists(partial)) {
-    fs::remove(partial, ec);
-    // nsys's own words for a report newer than itself; the header normally caught this before the run.
-    if (run->output.find("Version number is invalid") != std::string::npos) {
-      NsysVersion writer;
-      writer.text = "a newer release";
-      if (auto v = ReportVersionOf(report); v && !v->parts.empty()) writer = *v;
-      auto version = VersionOf(*nsys);
-      return TooNewError(report, writer, *nsys, version ? version->text : "version unknown",
-                         !options.nsys_binary.empty());
-    }
-    const std::string how = WIFEXITED(status) ? fmt::format("exit code {}", WEXITSTATUS(status))
-                                              : fmt::format("signal {}", WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    return MakeError(ErrorKind::kBadInput,
-                     fmt::format("`nsys export` ({}) could not convert '{}' ({}{}). Its last output:\n{}", *nsys,
-                                 report, how, ok ? ", and it wrote no output file" : "", LastLines(run->output, 8)));
+  const bool exited_ok = !run->timed_out && WIFEXITED(run->status) && WEXITSTATUS(run->status) == 0;
+  if (!exited_ok || !fs::exists(paths->partial)) {
+    fs::remove(paths->partial, ec);
+    return ExportFailed(report, *nsys, *run, exited_ok, options);
   }
-  fs::rename(partial, out, ec);
+  fs::rename(paths->partial, paths->out, ec);
   if (ec)
     return MakeError(ErrorKind::kInternal,
-                     fmt::format("Cannot move the converted export to '{}': {}.", out, ec.message()));
+                     fmt::format("Cannot move the converted export to '{}': {}.", paths->out, ec.message()));
   if (progress) progress(100.0, fmt::format("converted {}", Stem(report)));
-  return out;
+  return paths->out;
 }
 
 }  // namespace nsys::engine

@@ -8,8 +8,8 @@
 #include <unordered_map>
 
 #include "loaders.h"
+#include "step_timer.h"
 #include "table_ops.h"
-#include "trace.h"
 
 namespace nsys::engine {
 
@@ -100,6 +100,8 @@ std::string FormatNvtxName(std::string_view name, int64_t op_id) {
   return fmt::format("{}{}{}", name, kOpIdInfix, op_id);
 }
 
+// One row handler (the hot loop) serves both read paths: the page walk and the SQLite fallback.
+// Long: as one lambda in one function, the handler is inlined into both scans.
 Status LoadNvtxPart(PartContext& ctx, RowidRange range, NvtxStaging& stg) {
   const Schema& s = *ctx.env->schema;
   std::string select;
@@ -194,7 +196,7 @@ Status LoadNvtxPart(PartContext& ctx, RowidRange range, NvtxStaging& stg) {
 }
 
 RowDamage Finalize(NvtxStaging& stg, NvtxTable& out, NvtxMarkTable& marks_out) {
-  TraceTimer timer;
+  StepTimer timer;
   RowDamage damage;
   CountSlots(stg.filled, stg.dense, damage);
   if (std::find(stg.filled.begin(), stg.filled.end(), 0) != stg.filled.end()) CompactTable(stg.table, stg.filled);

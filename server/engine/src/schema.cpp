@@ -10,7 +10,7 @@
 #include <tuple>
 
 #include "loaders.h"
-#include "trace.h"
+#include "step_timer.h"
 
 namespace nsys::engine {
 namespace {
@@ -412,7 +412,7 @@ Status ProbeTablesAndStrings(const sql::Db& db, const std::string& path, int64_t
 Expected<ProbeResult> ProbeExport(const sql::Db& db, const std::string& path, int64_t file_size, StringPool& pool,
                                   const ExportFile* file) {
   ProbeResult r;
-  TraceTimer timer;
+  StepTimer timer;
   if (Status s = ReadTables(db, path, file_size, r.schema); !s.ok()) return s.error();
   timer.Lap("probe: tables");
   bool nsys = false, events = false;

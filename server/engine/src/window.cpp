@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace nsys::engine {
@@ -25,7 +26,63 @@ std::string ProfileRange(const ProfileInfo& info) {
                      info.start_ns, info.end_ns, Seconds(static_cast<double>(info.end_ns - info.start_ns) / 1e9));
 }
 
+template <typename T, typename Fn>
+std::string ListSome(const std::vector<T>& items, Fn&& fn, size_t max_items = 20) {
+  std::string out;
+  for (size_t i = 0; i < items.size() && i < max_items; ++i) {
+    if (i) out += ", ";
+    out += fn(items[i]);
+  }
+  if (items.size() > max_items) out += fmt::format(" and {} more", items.size() - max_items);
+  return out;
+}
+
+bool HasDevice(const ProfileInfo& info, int64_t device) {
+  return std::any_of(info.devices.begin(), info.devices.end(), [&](const Device& d) { return d.id == device; });
+}
+
+bool HasProcess(const ProfileInfo& info, int64_t pid) {
+  return std::any_of(info.processes.begin(), info.processes.end(), [&](const Process& p) { return p.pid == pid; });
+}
+
 }  // namespace
+
+Error UnknownDevice(const ProfileInfo& info, int64_t device) {
+  if (info.devices.empty()) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     fmt::format("Device {} does not exist: this profile has no GPU devices.", device));
+  }
+  return MakeError(ErrorKind::kInvalidArgument,
+                   fmt::format("Device {} does not exist in this profile; its devices are {}.", device,
+                               ListSome(info.devices, [](const Device& d) { return std::to_string(d.id); })));
+}
+
+Error UnknownProcess(const ProfileInfo& info, int64_t pid) {
+  if (info.processes.empty()) {
+    return MakeError(ErrorKind::kInvalidArgument, fmt::format("Process id {} is out of range.", pid));
+  }
+  return MakeError(ErrorKind::kInvalidArgument,
+                   fmt::format("Process {} does not exist in this profile; its processes are {}.", pid,
+                               ListSome(info.processes, [](const Process& p) { return std::to_string(p.pid); })));
+}
+
+Expected<Filter> ResolveFilter(const ProfileInfo& info, const FilterSpec& spec) {
+  for (int32_t device : spec.devices) {
+    if (!HasDevice(info, device)) return UnknownDevice(info, device);
+  }
+  // A profile that lists no processes cannot say a pid is wrong; any pid then selects nothing.
+  for (uint32_t pid : spec.processes) {
+    if (!info.processes.empty() && !HasProcess(info, pid)) return UnknownProcess(info, pid);
+  }
+  auto window = ResolveWindow(info, spec.window);
+  if (!window) return window.error();
+  Filter filter;
+  filter.window = std::move(window.value());
+  filter.devices = spec.devices;
+  filter.processes = spec.processes;
+  filter.threads = spec.threads;
+  return filter;
+}
 
 Expected<ResolvedWindow> ResolveWindow(const ProfileInfo& info, const WindowSpec& spec) {
   ResolvedWindow w;

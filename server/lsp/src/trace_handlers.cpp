@@ -29,15 +29,15 @@ Expected<trace::TraceOptions> OptionsFrom(const engine::ProfileInfo& info,
   auto resolved = ResolveProtocolWindow(info, window);
   if (!resolved) return resolved.error();
   trace::TraceOptions options;
-  options.window = *resolved;
-  if (devices) options.devices = *devices;
+  options.filter.window = *resolved;
+  if (devices) options.filter.devices = *devices;
   if (pids) {
     for (int64_t pid : *pids) {
       if (pid < 0 || pid > 0xFFFFFF) {
         return MakeError(ErrorKind::kInvalidArgument,
                          fmt::format("params.pids: {} is not a process id (0 to 16777215).", pid));
       }
-      options.pids.push_back(static_cast<uint32_t>(pid));
+      options.filter.processes.push_back(static_cast<uint32_t>(pid));
     }
   }
   if (min_duration_ns) {
@@ -108,7 +108,7 @@ Expected<engine::ResolvedWindow> ResolveProtocolWindow(const engine::ProfileInfo
   engine::WindowSpec spec;
   if (window) {
     spec.clock = window->clock == protocol::WindowClock::kCaptureNs ? engine::WindowSpec::Clock::kCaptureNs
-                                                                    : engine::WindowSpec::Clock::kSecondsFromStart;
+                                                                    : engine::WindowSpec::Clock::kRelativeSeconds;
     spec.start = window->start;
     spec.end = window->end;
   }
@@ -219,7 +219,7 @@ Expected<Json> OnOpenInPerfetto(const protocol::OpenInPerfettoParams& params, Re
 
   TraceToPublish trace;
   trace.path = path;
-  trace.title = TraceTitle((*profile)->info(), options->window);
+  trace.title = TraceTitle((*profile)->info(), options->filter.window);
   trace.file_name = TraceFileName((*profile)->info());
   trace.perfetto_origin = ctx.settings().perfetto_origin;
   auto published = publisher->Publish(std::move(trace));

@@ -97,7 +97,7 @@ Json ObjectSchema(Json properties, std::vector<std::string> required) {
 std::string CommonArgsText() {
   std::string text;
   for (const auto& spec : skills::CommonArgs()) {
-    text += fmt::format("{}{} ({})", text.empty() ? "" : ", ", spec.name, skills::ArgTypeName(spec.type));
+    text += fmt::format("{}{} ({})", text.empty() ? "" : ", ", spec.name, ValueTypeName(spec.type));
   }
   return text;
 }
@@ -173,13 +173,13 @@ Value ToSkillValue(const Json& value, const skills::ArgSpec* spec, const std::st
   }
   if (value.is_number_float()) {
     const double d = value.get<double>();
-    if (spec && spec->type == skills::ArgType::kInt && std::trunc(d) == d && std::fabs(d) < 9007199254740992.0) {
+    if (spec && spec->type == ValueType::kInt && std::trunc(d) == d && std::fabs(d) < 9007199254740992.0) {
       return Value(static_cast<int64_t>(d));
     }
     return Value(d);
   }
   if (value.is_string()) {
-    if (spec && spec->type != skills::ArgType::kString) {
+    if (spec && spec->type != ValueType::kString) {
       auto parsed = skills::ParseArgText(*spec, value.get<std::string>());
       if (!parsed) throw InputError(parsed.error().message);
       return parsed.value();
@@ -199,7 +199,7 @@ ToolResult RunSkill(core::Workspace& workspace, const Json& arguments, const Can
     if (!raw->is_object())
       throw InputError(fmt::format("arguments.args: expected an object, got {}", JsonTypeName(*raw)));
     std::vector<skills::ArgSpec> specs;
-    if (auto skill = workspace.FindSkill(skill_name)) specs = skills::AllArgs(*skill);
+    if (auto skill = workspace.FindSkill(skill_name)) specs = skills::AllArgs(**skill);
     for (const auto& [name, value] : raw->items()) {
       const skills::ArgSpec* spec = nullptr;
       for (const auto& s : specs) {

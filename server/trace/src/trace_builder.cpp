@@ -42,8 +42,9 @@ Ns SaturatingSub(Ns a, Ns b) {
 }  // namespace
 
 bool TraceBuilder::DeviceSelected(int32_t device) const {
-  if (options_.devices.empty()) return true;
-  return std::find(options_.devices.begin(), options_.devices.end(), device) != options_.devices.end();
+  if (options_.filter.devices.empty()) return true;
+  return std::find(options_.filter.devices.begin(), options_.filter.devices.end(), device) !=
+         options_.filter.devices.end();
 }
 
 bool TraceBuilder::PidIn(const std::vector<uint32_t>& pids, uint32_t pid) const {
@@ -62,10 +63,10 @@ bool TraceBuilder::ApiSelected(size_t row) const {
 template <typename Table>
 RowRange TraceBuilder::Range(const Table* t) const {
   if (t == nullptr) return {};
-  if (options_.window.whole) return {0, t->size()};
+  if (options_.filter.window.whole) return {0, t->size()};
   // A row overlapping [begin, end) starts at or after begin - max_duration.
   auto [first, last] =
-      engine::StartRange(*t, SaturatingSub(options_.window.begin, t->max_duration), options_.window.end);
+      engine::StartRange(*t, SaturatingSub(options_.filter.window.begin, t->max_duration), options_.filter.window.end);
   return {first, last};
 }
 
@@ -113,8 +114,8 @@ void TraceBuilder::ScanGpu(const Table* t, RowRange range, std::vector<uint64_t>
 
 void TraceBuilder::PrepareGpu() {
   // CPU processes: the ones asked for; with only devices asked for, the processes that used those devices.
-  const bool derive_pids = options_.pids.empty() && !options_.devices.empty();
-  cpu_pids_all_ = options_.pids.empty() && !derive_pids;
+  const bool derive_pids = options_.filter.processes.empty() && !options_.filter.devices.empty();
+  cpu_pids_all_ = options_.filter.processes.empty() && !derive_pids;
   if (options_.gpu || derive_pids) {
     // Flows need the API-call selection, which needs the CPU processes; derived ones come from this same scan and
     // a launch call always belongs to its kernel's process, so accepting every pid during the scan is equivalent.
@@ -125,7 +126,7 @@ void TraceBuilder::PrepareGpu() {
     ScanGpu(in_.memsets, memset_rows_, memset_flow_);
     cpu_pids_all_ = saved_all;
   }
-  if (!options_.pids.empty()) cpu_pids_ = options_.pids;
+  if (!options_.filter.processes.empty()) cpu_pids_ = options_.filter.processes;
   std::sort(cpu_pids_.begin(), cpu_pids_.end());
   cpu_pids_.erase(std::unique(cpu_pids_.begin(), cpu_pids_.end()), cpu_pids_.end());
   std::sort(gpu_devices_.begin(), gpu_devices_.end());
@@ -286,7 +287,7 @@ void TraceBuilder::WriteNvtxMark(size_t row) {
 Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const ProgressSink& progress) {
   const auto started = std::chrono::steady_clock::now();
   const double cpu_started = ThreadCpuSeconds();
-  stats_.window = options_.window.whole ? std::string("whole profile") : options_.window.description;
+  stats_.window = options_.filter.window.whole ? std::string("whole profile") : options_.filter.window.description;
 
   kernel_rows_ = options_.gpu ? Range(in_.kernels) : RowRange{};
   memcpy_rows_ = options_.gpu ? Range(in_.memcpys) : RowRange{};
@@ -295,15 +296,17 @@ Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const Progress
   nvtx_rows_ = options_.cpu ? Range(in_.nvtx) : RowRange{};
   if (options_.cpu && in_.nvtx_marks != nullptr) {
     const auto& t = in_.nvtx_marks->time;
-    if (options_.window.whole) {
+    if (options_.filter.window.whole) {
       mark_rows_ = {0, t.size()};
     } else {
-      mark_rows_.first = static_cast<size_t>(std::lower_bound(t.begin(), t.end(), options_.window.begin) - t.begin());
-      mark_rows_.last = static_cast<size_t>(std::lower_bound(t.begin(), t.end(), options_.window.end) - t.begin());
+      mark_rows_.first =
+          static_cast<size_t>(std::lower_bound(t.begin(), t.end(), options_.filter.window.begin) - t.begin());
+      mark_rows_.last =
+          static_cast<size_t>(std::lower_bound(t.begin(), t.end(), options_.filter.window.end) - t.begin());
     }
   }
   // The device filter also narrows the GPU pre-pass when only CPU data is written (to derive the processes).
-  if (!options_.gpu && !options_.devices.empty()) {
+  if (!options_.gpu && !options_.filter.devices.empty()) {
     kernel_rows_ = Range(in_.kernels);
     memcpy_rows_ = Range(in_.memcpys);
     memset_rows_ = Range(in_.memsets);

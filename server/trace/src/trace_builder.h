@@ -38,14 +38,15 @@ class TraceBuilder {
 
   // Selection. Window overlap: a slice is in when it overlaps [begin, end); a zero-length one when it lies inside.
   bool Overlaps(engine::Ns s, engine::Ns e) const {
-    return options_.window.whole ||
-           (s < options_.window.end && (e > options_.window.begin || s >= options_.window.begin));
+    return options_.filter.window.whole ||
+           (s < options_.filter.window.end && (e > options_.filter.window.begin || s >= options_.filter.window.begin));
   }
   bool DeviceSelected(int32_t device) const;
   bool PidIn(const std::vector<uint32_t>& pids, uint32_t pid) const;
   template <typename Table>
   bool GpuSelected(const Table& t, size_t row) const {
-    return DeviceSelected(t.device[row]) && (options_.pids.empty() || PidIn(options_.pids, t.pid[row])) &&
+    return DeviceSelected(t.device[row]) &&
+           (options_.filter.processes.empty() || PidIn(options_.filter.processes, t.pid[row])) &&
            Overlaps(t.start[row], t.end[row]);
   }
   bool ApiSelected(size_t row) const;  // a CUDA API call that will be written (flows only to those)

@@ -48,13 +48,13 @@ struct Buckets {
 void TraceBuilder::WriteCounters() {
   if (gpu_devices_.empty()) return;
   Buckets b;
-  if (options_.window.whole) {
+  if (options_.filter.window.whole) {
     if (!have_gpu_span_) return;
     b.begin = gpu_first_;
     b.end = gpu_last_;
   } else {
-    b.begin = options_.window.begin;
-    b.end = options_.window.end;
+    b.begin = options_.filter.window.begin;
+    b.end = options_.filter.window.end;
   }
   Ns span = 0;
   if (__builtin_sub_overflow(b.end, b.begin, &span) && have_gpu_span_) {

@@ -15,14 +15,6 @@
 
 namespace nsys::trace {
 
-TraceOptions OptionsFromFilter(const engine::Filter& filter) {
-  TraceOptions options;
-  options.window = filter.window;
-  if (filter.device) options.devices = {*filter.device};
-  if (filter.pid) options.pids = {*filter.pid};
-  return options;
-}
-
 std::string HumanBytes(int64_t bytes) {
   const double b = static_cast<double>(bytes);
   if (bytes < 1024) return fmt::format("{} B", bytes);
@@ -37,10 +29,15 @@ Expected<TraceStats> WriteTrace(const TraceInput& input, const TraceOptions& opt
     return MakeError(ErrorKind::kInvalidArgument, "The trace writer needs the profile's info and string table.");
   }
   if (!sink) return MakeError(ErrorKind::kInvalidArgument, "The trace writer needs somewhere to write.");
-  if (!options.window.whole && options.window.end <= options.window.begin) {
+  const engine::ResolvedWindow& window = options.filter.window;
+  if (!window.whole && window.end <= window.begin) {
     return MakeError(ErrorKind::kInvalidArgument,
                      fmt::format("The trace window is empty: it ends ({} ns) at or before it starts ({} ns).",
-                                 options.window.end, options.window.begin));
+                                 window.end, window.begin));
+  }
+  if (!options.filter.threads.empty()) {
+    return MakeError(ErrorKind::kUnsupported,
+                     "The trace writer cannot select threads; leave the filter's threads empty.");
   }
   if (options.min_duration_ns < 0) {
     return MakeError(ErrorKind::kInvalidArgument,

@@ -82,29 +82,15 @@ protocol::Json ProfileSummaryJson(const std::string& profile_id, const engine::P
   return json;
 }
 
-protocol::ValueType ToProtocolType(skills::ArgType type) {
+protocol::ValueType ToProtocolType(ValueType type) {
   switch (type) {
-    case skills::ArgType::kInt:
+    case ValueType::kInt:
       return protocol::ValueType::kInt;
-    case skills::ArgType::kDouble:
+    case ValueType::kDouble:
       return protocol::ValueType::kDouble;
-    case skills::ArgType::kString:
+    case ValueType::kString:
       return protocol::ValueType::kString;
-    case skills::ArgType::kBool:
-      return protocol::ValueType::kBool;
-  }
-  return protocol::ValueType::kString;
-}
-
-protocol::ValueType ToProtocolType(skills::ColumnType type) {
-  switch (type) {
-    case skills::ColumnType::kInt:
-      return protocol::ValueType::kInt;
-    case skills::ColumnType::kDouble:
-      return protocol::ValueType::kDouble;
-    case skills::ColumnType::kString:
-      return protocol::ValueType::kString;
-    case skills::ColumnType::kBool:
+    case ValueType::kBool:
       return protocol::ValueType::kBool;
   }
   return protocol::ValueType::kString;
@@ -118,6 +104,8 @@ protocol::ArgDescription DescribeArg(const skills::ArgSpec& spec) {
   out.default_value = spec.default_value;
   out.required = spec.required;
   out.choices = spec.choices;
+  out.min = spec.min;
+  out.max = spec.max;
   return out;
 }
 

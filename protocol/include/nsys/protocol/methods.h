@@ -145,6 +145,8 @@ struct ArgDescription {
   Scalar default_value;  // "default": null when there is none
   bool required = false;
   std::vector<std::string> choices = {};  // string arguments: the allowed values; written only when non-empty
+  std::optional<double> min = {};         // numeric arguments: inclusive bounds; written only when set
+  std::optional<double> max = {};
   bool operator==(const ArgDescription&) const = default;
 };
 

@@ -15,6 +15,8 @@ class Registry {
   // Adds or replaces (by name) a skill.
   void Add(std::shared_ptr<const Skill> skill);
   std::shared_ptr<const Skill> Find(const std::string& name) const;
+  // The one "unknown skill" error every front end shows: kNotFound, "unknown skill 'x' (known: a, b, ...)".
+  Expected<std::shared_ptr<const Skill>> Get(const std::string& name) const;
   std::vector<std::shared_ptr<const Skill>> List() const;  // sorted by name
   void RemoveIf(const std::function<bool(const Skill&)>& pred);
 
@@ -36,9 +38,6 @@ std::vector<ArgSpec> AllArgs(const Skill& skill);
 // receive arguments as strings. Errors (kInvalidArgument) name the argument and the expected type.
 Expected<Value> ParseArgText(const ArgSpec& spec, const std::string& text);
 
-// "int", "double", "string", "bool".
-const char* ArgTypeName(ArgType type);
-
 // Limits a front end sets for one run.
 struct RunOptions {
   std::chrono::milliseconds user_skill_timeout = kDefaultUserSkillTimeout;  // see Context::user_skill_timeout
@@ -48,8 +47,14 @@ struct RunOptions {
 // window outside the profile) and runs the skill. Errors are kInvalidArgument with the argument named.
 Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& raw_args, const CancelToken& cancel = {},
                     const ProgressSink& progress = {}, const RunOptions& options = {});
+// The same with a filter in the one filter shape (devices, processes, threads, window) besides the common
+// arguments; a set given both ways is kInvalidArgument, and a non-empty thread set for a skill that cannot honour
+// it is kUnsupported naming the skill.
+Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& raw_args,
+                    const engine::FilterSpec& filter, const CancelToken& cancel = {}, const ProgressSink& progress = {},
+                    const RunOptions& options = {});
 
-// Finds the skill by name and runs it; an unknown name is kNotFound, listing the known skills.
+// Finds the skill by name (Registry::Get) and runs it.
 Expected<Table> RunByName(const Registry& registry, const std::string& skill_name, engine::Profile& profile,
                           const Args& raw_args, const CancelToken& cancel = {}, const ProgressSink& progress = {},
                           const RunOptions& options = {});

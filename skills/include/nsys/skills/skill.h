@@ -1,12 +1,14 @@
 #pragma once
 // A skill is a deterministic analysis over the engine's data API. Its result is columns + rows + notes.
 //
-// Architecture Invariant: skills include engine headers only, never protocol/ or asio. The runner
-// (runner.h) resolves the common arguments (device, pid, window) into an engine::Filter, validates and
-// defaults the skill's own arguments, calls Profile::Require(needs()) and then run().
+// Architecture Invariant: skills include engine headers only, never protocol/ or asio. The runner (registry.h's
+// Run, in src/runner.cpp) resolves the common arguments (device, pid, window) into an engine::Filter, validates
+// the skill's own arguments against their ArgSpecs (type, bounds, choices) and defaults them, calls
+// Profile::Require(needs()) and then run().
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,23 +20,24 @@
 
 namespace nsys::skills {
 
-enum class ArgType { kInt, kDouble, kString, kBool };
-
 struct ArgSpec {
   std::string name;  // snake_case
-  ArgType type = ArgType::kString;
+  ValueType type = ValueType::kString;
   std::string description;
   Value default_value;  // monostate = no default (optional argument, or required if `required`)
   bool required = false;
   std::vector<std::string> choices = {};  // kString only: the allowed values (empty = any); the runner checks them
+  std::optional<double> min = {};         // kInt/kDouble only: inclusive bounds; the runner checks them
+  std::optional<double> max = {};
 };
 
-enum class ColumnType { kInt, kDouble, kString, kBool };
+// The `limit` argument of skills that list rows: at most N rows, 0 = all; negative values are refused by the runner.
+ArgSpec LimitArg(int64_t default_limit, std::string description);
 
 struct Column {
   std::string
       name;  // snake_case; for nsys-stats mirrors the report's CSV header lower-cased (time_pct, total_time_ns, ...)
-  ColumnType type = ColumnType::kString;
+  ValueType type = ValueType::kString;
   std::string description;  // optional, one line
 };
 
@@ -54,7 +57,7 @@ inline constexpr std::chrono::milliseconds kDefaultUserSkillTimeout{5000};
 
 struct Context {
   const engine::Profile& profile;
-  const engine::Filter& filter;  // window, device, pid
+  const engine::Filter& filter;  // window, devices, processes, threads (threads only if filters_threads())
   const Args& args;              // the skill's own arguments, validated and defaulted
   const CancelToken& cancel;     // check it in long loops; return a kCancelled error when set
   // User skills' SQL stops with kLimitExceeded after this long. Built-in skills are not limited: their work is
@@ -71,6 +74,8 @@ class Skill {
   virtual engine::Need needs() const = 0;
   // Optional: the nsys report or rule this skill mirrors ("gpukernsum", "cuda-sync-api"), for docs and tests.
   virtual std::string reference() const { return {}; }
+  // Whether run() honours Context::filter.threads; the runner refuses a thread set for the others (kUnsupported).
+  virtual bool filters_threads() const { return false; }
   virtual Expected<Table> run(const Context& ctx) const = 0;
 };
 

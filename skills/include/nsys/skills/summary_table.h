@@ -9,7 +9,7 @@
 
 namespace nsys::skills {
 
-inline Column MakeColumn(std::string name, ColumnType type, std::string description = {}) {
+inline Column MakeColumn(std::string name, ValueType type, std::string description = {}) {
   return Column{std::move(name), type, std::move(description)};
 }
 

@@ -5,7 +5,9 @@
 //   {
 //     "name": "longest_kernels",                       snake_case, unique
 //     "description": "The N longest kernel launches.", one line
-//     "args": [ {"name": "limit", "type": "int", "description": "...", "default": 20} ],   optional
+//     "args": [ {"name": "limit", "type": "int", "description": "...", "default": 20, "min": 0} ],   optional;
+//                                                       an argument may also say "required", "min"/"max" (numbers)
+//                                                       or "choices" (strings), checked by the runner
 //     "sql": "SELECT ... LIMIT :limit",                 one read-only statement; may also be an array of lines
 //     "requires_tables": ["CUPTI_ACTIVITY_KIND_KERNEL"],   optional: declines, naming the table, when absent
 //     "max_rows": 10000,                                optional cap on returned rows (default 10000, at most
@@ -15,9 +17,10 @@
 //
 // Arguments are bound as SQL parameters (":limit"), never spliced into the text. Besides its own arguments the
 // SQL may use :window_start_ns and :window_end_ns (the resolved window on the capture clock; the whole profile
-// when none was given), :device and :pid (NULL when not given). Statements that write, ATTACH or set PRAGMAs are
-// refused when the file loads and again by the engine when it runs; the engine also refuses functions outside its
-// allow-list (core scalar, aggregate, window, date/time, math, JSON), naming the function.
+// when none was given), :device and :pid (NULL when not given; a filter of several devices or processes is refused
+// with kUnsupported when the SQL binds them, since a parameter holds one value). Statements that write, ATTACH or set
+// PRAGMAs are refused when the file loads and again by the engine when it runs; the engine also refuses functions
+// outside its allow-list (core scalar, aggregate, window, date/time, math, JSON), naming the function.
 //
 // Limits on one run: the SQL stops after the run's time budget (RunOptions::user_skill_timeout, 5 s by default), and
 // its returned rows may take at most kUserSkillResultBytes; both end the run with kLimitExceeded naming the limit.

@@ -1,5 +1,5 @@
 #pragma once
-// The C++ API of nsys-ai: what the LSP layer, the CLI and (later) MCP and the agent call. It knows no JSON-RPC;
+// The C++ API of nsys-ai: what the LSP layer, MCP, the CLI and the agent call. It knows no JSON-RPC;
 // it is thread-safe, and long calls take a CancelToken and a ProgressSink.
 #include <chrono>
 #include <condition_variable>
@@ -101,12 +101,18 @@ class Workspace {
   std::vector<std::string> ReloadSkills();
   // Adds user skill folders (those not already known) and reloads; returns the reload's warnings.
   std::vector<std::string> AddSkillDirs(const std::vector<std::string>& dirs);
-  std::shared_ptr<const skills::Skill> FindSkill(const std::string& name) const;
+  // kNotFound naming the known skills (skills::Registry::Get) when there is none by that name.
+  Expected<std::shared_ptr<const skills::Skill>> FindSkill(const std::string& name) const;
   // Answered from the profile's result memo when the same call ran before (skills are pure functions of an
   // immutable profile); otherwise runs the skill and remembers the result. `skill_timeout` overrides the
   // configured one for this call (a session's initializationOptions.skillTimeoutSeconds).
   Expected<skills::Table> RunSkill(const std::string& profile_id, const std::string& skill, const skills::Args& args,
                                    const CancelToken& cancel = {}, const ProgressSink& progress = {},
+                                   std::optional<std::chrono::milliseconds> skill_timeout = std::nullopt);
+  // The same with a filter in the one filter shape (a client's `filter`), besides the common arguments in `args`.
+  Expected<skills::Table> RunSkill(const std::string& profile_id, const std::string& skill, const skills::Args& args,
+                                   const engine::FilterSpec& filter, const CancelToken& cancel = {},
+                                   const ProgressSink& progress = {},
                                    std::optional<std::chrono::milliseconds> skill_timeout = std::nullopt);
   // Hits, misses and size of a profile's result memo.
   Expected<skills::ResultMemo::Stats> MemoStats(const std::string& profile_id) const;

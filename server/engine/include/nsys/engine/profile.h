@@ -124,18 +124,10 @@ class Profile {
 
   // The same with named parameters (":name" in the SQL, key "name"), bound with sqlite3_bind_* so that values are
   // never spliced into the text (user skills' arguments). Parameters the statement does not use are ignored; a
-  // parameter it uses but `params` lacks binds NULL. Until an engine overrides this, statements with parameters
-  // are refused (kUnsupported) and parameter-free ones run as Query(sql).
+  // parameter it uses but `params` lacks binds NULL.
   using SqlParams = std::map<std::string, Value>;
   virtual Expected<SqlResult> Query(const std::string& sql, const SqlParams& params, const CancelToken& cancel,
-                                    const QueryLimits& limits = {}) const {
-    if (!params.empty()) {
-      return MakeError(
-          ErrorKind::kUnsupported,
-          "This build's engine cannot bind SQL parameters yet, so queries with :name parameters cannot run.");
-    }
-    return Query(sql, cancel, limits);
-  }
+                                    const QueryLimits& limits = {}) const = 0;
 };
 
 }  // namespace nsys::engine

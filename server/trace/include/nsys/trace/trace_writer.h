@@ -26,9 +26,10 @@
 namespace nsys::trace {
 
 struct TraceOptions {
-  engine::ResolvedWindow window;     // whole = true: everything. Otherwise slices overlapping [begin, end).
-  std::vector<int32_t> devices;      // empty = every device
-  std::vector<uint32_t> pids;        // empty = every process (with `devices` set: the processes that used them)
+  // The one filter shape. window.whole = true: everything, otherwise slices overlapping [begin, end) (not only
+  // those starting inside). processes empty with devices set: the processes that used those devices. threads must
+  // be empty (the writer cannot select threads yet: kUnsupported).
+  engine::Filter filter;
   engine::Ns min_duration_ns = 0;    // shorter slices are left out (the utilisation counters still count them)
   bool gpu = true;                   // kernels, memcpys, memsets, GPU counters
   bool cpu = true;                   // CUDA API calls, NVTX ranges and marks
@@ -39,9 +40,6 @@ struct TraceOptions {
   bool pipeline = true;  // hash and deliver chunks on a second thread while encoding (the sink is still called
                          // once per chunk, in order, never concurrently; but not on the caller's thread)
 };
-
-// Builds options from the engine's single-valued Filter (the CLI and skills' vocabulary).
-TraceOptions OptionsFromFilter(const engine::Filter& filter);
 
 struct TraceStats {
   int64_t bytes = 0;

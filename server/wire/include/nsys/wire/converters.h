@@ -28,8 +28,7 @@ protocol::Json ProfileSummaryJson(const std::string& profile_id, const engine::P
 
 protocol::SkillDescription Describe(const skills::Skill& skill);
 protocol::ArgDescription DescribeArg(const skills::ArgSpec& spec);
-protocol::ValueType ToProtocolType(skills::ArgType type);
-protocol::ValueType ToProtocolType(skills::ColumnType type);
+protocol::ValueType ToProtocolType(ValueType type);
 
 protocol::RunSkillResult ToRunSkillResult(skills::Table table);
 // Cells of a table row as JSON (NaN and infinities become null: JSON cannot carry them).

@@ -7,15 +7,15 @@
 
 namespace nsys::engine {
 
-inline bool TraceOn() {
+inline bool StepTimingOn() {
   static const bool on = std::getenv("NSYS_ENGINE_TRACE") != nullptr;
   return on;
 }
 
-class TraceTimer {
+class StepTimer {
  public:
   void Lap(const char* what) {
-    if (!TraceOn()) return;
+    if (!StepTimingOn()) return;
     const auto now = std::chrono::steady_clock::now();
     fmt::print(stderr, "[engine] {} {:.1f} ms\n", what, std::chrono::duration<double, std::milli>(now - last_).count());
     last_ = now;

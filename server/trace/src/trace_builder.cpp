@@ -283,11 +283,8 @@ void TraceBuilder::WriteNvtxMark(size_t row) {
   Note(t, t);
 }
 
-Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const ProgressSink& progress) {
-  const auto started = std::chrono::steady_clock::now();
-  const double cpu_started = ThreadCpuSeconds();
-  stats_.window = options_.window.whole ? std::string("whole profile") : options_.window.description;
-
+// The rows each table contributes: those overlapping the window, of the kinds asked for.
+void TraceBuilder::SelectRows() {
   kernel_rows_ = options_.gpu ? Range(in_.kernels) : RowRange{};
   memcpy_rows_ = options_.gpu ? Range(in_.memcpys) : RowRange{};
   memset_rows_ = options_.gpu ? Range(in_.memsets) : RowRange{};
@@ -308,12 +305,33 @@ Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const Progress
     memcpy_rows_ = Range(in_.memcpys);
     memset_rows_ = Range(in_.memsets);
   }
+}
 
-  writer_.Start();
-  PrepareGpu();
-  if (!options_.gpu) kernel_rows_ = memcpy_rows_ = memset_rows_ = RowRange{};
+void TraceBuilder::WriteRow(int table, size_t row) {
+  switch (table) {
+    case 0:
+      WriteKernel(row);
+      break;
+    case 1:
+      WriteMemcpy(row);
+      break;
+    case 2:
+      WriteMemset(row);
+      break;
+    case 3:
+      WriteApiCall(row);
+      break;
+    case 4:
+      WriteNvtxRange(row);
+      break;
+    default:
+      WriteNvtxMark(row);
+      break;
+  }
+}
 
-  // One merge over every table by (start asc, end desc): parents open before their children on each track.
+// One merge over every table by (start asc, end desc): parents open before their children on each track.
+Status TraceBuilder::MergeEvents(const CancelToken& cancel, const ProgressSink& progress) {
   struct Cursor {
     size_t row, last;
     const Ns* start;
@@ -350,27 +368,7 @@ Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const Progress
       }
     }
     if (best < 0) break;
-    const size_t row = cursors[best].row++;
-    switch (best) {
-      case 0:
-        WriteKernel(row);
-        break;
-      case 1:
-        WriteMemcpy(row);
-        break;
-      case 2:
-        WriteMemset(row);
-        break;
-      case 3:
-        WriteApiCall(row);
-        break;
-      case 4:
-        WriteNvtxRange(row);
-        break;
-      default:
-        WriteNvtxMark(row);
-        break;
-    }
+    WriteRow(best, cursors[best].row++);
     if ((++done & 0xFFFF) == 0) {
       if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "The trace export was cancelled.");
       if (!writer_.ok()) return writer_.Finish().error();
@@ -379,6 +377,19 @@ Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const Progress
                  fmt::format("trace {}/{} events, {}", done, total, HumanBytes(writer_.bytes())));
     }
   }
+  return {};
+}
+
+Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const ProgressSink& progress) {
+  const auto started = std::chrono::steady_clock::now();
+  const double cpu_started = ThreadCpuSeconds();
+  stats_.window = options_.window.whole ? std::string("whole profile") : options_.window.description;
+
+  SelectRows();
+  writer_.Start();
+  PrepareGpu();
+  if (!options_.gpu) kernel_rows_ = memcpy_rows_ = memset_rows_ = RowRange{};
+  if (Status merged = MergeEvents(cancel, progress); !merged.ok()) return merged.error();
   tracks_.CloseAll();
   if (options_.gpu && options_.counters) WriteCounters();
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "The trace export was cancelled.");

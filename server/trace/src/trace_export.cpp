@@ -15,14 +15,6 @@
 
 namespace nsys::trace {
 
-TraceOptions OptionsFromFilter(const engine::Filter& filter) {
-  TraceOptions options;
-  options.window = filter.window;
-  if (filter.device) options.devices = {*filter.device};
-  if (filter.pid) options.pids = {*filter.pid};
-  return options;
-}
-
 std::string HumanBytes(int64_t bytes) {
   const double b = static_cast<double>(bytes);
   if (bytes < 1024) return fmt::format("{} B", bytes);

@@ -40,9 +40,6 @@ struct TraceOptions {
                          // once per chunk, in order, never concurrently; but not on the caller's thread)
 };
 
-// Builds options from the engine's single-valued Filter (the CLI and skills' vocabulary).
-TraceOptions OptionsFromFilter(const engine::Filter& filter);
-
 struct TraceStats {
   int64_t bytes = 0;
   int64_t packets = 0;

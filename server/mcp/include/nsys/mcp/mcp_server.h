@@ -24,12 +24,13 @@
 // cancels them instead, drops their replies, flushes, and Serve returns 0.
 //
 // Tools (snake_case arguments): open_profile {path, no_cache?}, profile_info {profile_id}, list_skills {},
-// run_skill {profile_id, skill, args?}, export_trace {profile_id, window?, devices?, pids?, min_duration_ns?,
-// output?}, open_in_perfetto {profile_id, window?} (trace_tools.cpp). Results are one text content item holding compact
-// JSON, the same shapes as the LSP methods nsys/openProfile, nsys/listSkills (with the common arguments listed) and
-// nsys/runSkill, except that the profile's id is `profile_id`, the name every tool input uses. A tool that fails (bad
-// arguments, a missing file, a skill error) returns isError: true with the message as text, so the model can correct
-// itself; an unknown tool name is a JSON-RPC -32602 error.
+// run_skill {profile_id, skill, args?}. Results are one text content item holding compact JSON, the same shapes as
+// the LSP methods nsys/openProfile, nsys/listSkills (with the common arguments listed) and nsys/runSkill, except that
+// the profile's id is `profile_id`, the name every tool input uses. A tool that fails (bad arguments, a missing file,
+// a skill error) returns isError: true with the message as text, so the model can correct itself; an unknown tool
+// name is a JSON-RPC -32602 error.
+// Trace tools (trace_tools.cpp): export_trace {profile_id, window?, devices?, pids?, min_duration_ns?, output?} and
+// open_in_perfetto {profile_id, window?}, the results of nsys/exportTrace and nsys/openInPerfetto.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>

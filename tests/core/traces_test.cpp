@@ -29,8 +29,9 @@ std::string ReadAll(const fs::path& path) {
 
 class TempDir {
  public:
-  TempDir() : path_(fs::temp_directory_path() / ("nsys_ai_core_traces_" + std::to_string(::getpid()) + "_" +
-                                                  ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
+  TempDir()
+      : path_(fs::temp_directory_path() / ("nsys_ai_core_traces_" + std::to_string(::getpid()) + "_" +
+                                           ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
     fs::remove_all(path_);
     fs::create_directories(path_);
   }

@@ -59,8 +59,12 @@ TEST(WireTrace, ExportResultCarriesEveryCountAsBefore) {
 TEST(WireTrace, OpenResultHasTheLinksAndOmitsAnEmptyDeepLink) {
   core::TracePublication publication;
   publication.stats = SampleExport().stats;
-  publication.published = {"http://127.0.0.1:4000/p/ff/", 4000, "ff", "2025-01-31T12:00:00Z",
-                           "http://127.0.0.1:4000/p/ff/trace.pftrace", ""};
+  publication.published = {"http://127.0.0.1:4000/p/ff/",
+                           4000,
+                           "ff",
+                           "2025-01-31T12:00:00Z",
+                           "http://127.0.0.1:4000/p/ff/trace.pftrace",
+                           ""};
   const Json json = wire::ToOpenInPerfettoResult(publication, false);
   EXPECT_EQ(json.dump(),
             R"({"bytes":2048,"clampedSlices":1,"expiresAt":"2025-01-31T12:00:00Z","port":4000,"sha256":"ab12",)"
@@ -68,7 +72,8 @@ TEST(WireTrace, OpenResultHasTheLinksAndOmitsAnEmptyDeepLink) {
             R"("traceUrl":"http://127.0.0.1:4000/p/ff/trace.pftrace","url":"http://127.0.0.1:4000/p/ff/",)"
             R"("window":"whole profile"})");
   publication.published.deep_link = "https://ui.perfetto.dev/#!/?url=x";
-  EXPECT_EQ(Json(wire::ToOpenInPerfettoResult(publication, std::nullopt))["deepLink"], "https://ui.perfetto.dev/#!/?url=x");
+  EXPECT_EQ(Json(wire::ToOpenInPerfettoResult(publication, std::nullopt))["deepLink"],
+            "https://ui.perfetto.dev/#!/?url=x");
   EXPECT_FALSE(Json(wire::ToOpenInPerfettoResult(publication, std::nullopt)).contains("showDocument"));
 }
 

@@ -300,6 +300,31 @@ void to_json(Json& j, const ExportTraceParams& v) {
 }
 NSYS_DEFINE_FROM_JSON(ExportTraceParams)
 
+void FromJson(const Json& j, TraceSliceCounts& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.OptionalOr("kernels", out.kernels);
+  r.OptionalOr("memcpys", out.memcpys);
+  r.OptionalOr("memsets", out.memsets);
+  r.OptionalOr("cudaApi", out.cuda_api);
+  r.OptionalOr("nvtxRanges", out.nvtx_ranges);
+  r.OptionalOr("nvtxMarks", out.nvtx_marks);
+}
+void to_json(Json& j, const TraceSliceCounts& v) {
+  j = {{"kernels", v.kernels},  {"memcpys", v.memcpys},        {"memsets", v.memsets},
+       {"cudaApi", v.cuda_api}, {"nvtxRanges", v.nvtx_ranges}, {"nvtxMarks", v.nvtx_marks}};
+}
+NSYS_DEFINE_FROM_JSON(TraceSliceCounts)
+
+void FromJson(const Json& j, TraceValidationResult& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("ok", out.ok);
+  r.OptionalOr("summary", out.summary);
+}
+void to_json(Json& j, const TraceValidationResult& v) {
+  j = {{"ok", v.ok}, {"summary", v.summary}};
+}
+NSYS_DEFINE_FROM_JSON(TraceValidationResult)
+
 void FromJson(const Json& j, ExportTraceResult& out, const std::string& path) {
   ObjectReader r(j, path);
   r.Required("bytes", out.bytes);
@@ -307,10 +332,38 @@ void FromJson(const Json& j, ExportTraceResult& out, const std::string& path) {
   r.OptionalOr("gzip", out.gzip);
   r.Optional("path", out.path);
   r.OptionalOr("notes", out.notes);
+  r.Optional("packets", out.packets);
+  r.Optional("tracks", out.tracks);
+  r.Optional("slices", out.slices);
+  r.Optional("flows", out.flows);
+  r.Optional("counterValues", out.counter_values);
+  r.Optional("clampedSlices", out.clamped_slices);
+  r.Optional("skippedShort", out.skipped_short);
+  r.Optional("window", out.window);
+  r.Optional("seconds", out.seconds);
+  r.Optional("cpuSeconds", out.cpu_seconds);
+  r.Optional("streamed", out.streamed);
+  r.Optional("openSeconds", out.open_seconds);
+  r.Optional("loadSeconds", out.load_seconds);
+  r.Optional("validation", out.validation);
 }
 void to_json(Json& j, const ExportTraceResult& v) {
   j = {{"bytes", v.bytes}, {"sha256", v.sha256}, {"gzip", v.gzip}, {"notes", v.notes}};
   SetIfPresent(j, "path", v.path);
+  SetIfPresent(j, "packets", v.packets);
+  SetIfPresent(j, "tracks", v.tracks);
+  SetIfPresent(j, "slices", v.slices);
+  SetIfPresent(j, "flows", v.flows);
+  SetIfPresent(j, "counterValues", v.counter_values);
+  SetIfPresent(j, "clampedSlices", v.clamped_slices);
+  SetIfPresent(j, "skippedShort", v.skipped_short);
+  SetIfPresent(j, "window", v.window);
+  SetIfPresent(j, "seconds", v.seconds);
+  SetIfPresent(j, "cpuSeconds", v.cpu_seconds);
+  SetIfPresent(j, "streamed", v.streamed);
+  SetIfPresent(j, "openSeconds", v.open_seconds);
+  SetIfPresent(j, "loadSeconds", v.load_seconds);
+  SetIfPresent(j, "validation", v.validation);
 }
 NSYS_DEFINE_FROM_JSON(ExportTraceResult)
 
@@ -331,9 +384,25 @@ void FromJson(const Json& j, OpenInPerfettoResult& out, const std::string& path)
   r.Required("port", out.port);
   r.Required("token", out.token);
   r.Required("expiresAt", out.expires_at);
+  r.Optional("traceUrl", out.trace_url);
+  r.Optional("deepLink", out.deep_link);
+  r.Optional("sshHint", out.ssh_hint);
+  r.Optional("bytes", out.bytes);
+  r.Optional("sha256", out.sha256);
+  r.Optional("clampedSlices", out.clamped_slices);
+  r.Optional("window", out.window);
+  r.Optional("showDocument", out.show_document);
 }
 void to_json(Json& j, const OpenInPerfettoResult& v) {
   j = {{"url", v.url}, {"port", v.port}, {"token", v.token}, {"expiresAt", v.expires_at}};
+  SetIfPresent(j, "traceUrl", v.trace_url);
+  SetIfPresent(j, "deepLink", v.deep_link);
+  SetIfPresent(j, "sshHint", v.ssh_hint);
+  SetIfPresent(j, "bytes", v.bytes);
+  SetIfPresent(j, "sha256", v.sha256);
+  SetIfPresent(j, "clampedSlices", v.clamped_slices);
+  SetIfPresent(j, "window", v.window);
+  SetIfPresent(j, "showDocument", v.show_document);
 }
 NSYS_DEFINE_FROM_JSON(OpenInPerfettoResult)
 

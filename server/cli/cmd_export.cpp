@@ -1,5 +1,4 @@
 // nsys-ai export FILE -o out.pftrace: a native Perfetto trace of a profile (or of a window of it).
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -10,10 +9,8 @@
 #include <cstring>
 
 #include "commands.h"
-#include "nsys/lsp/trace_handlers.h"
-#include "nsys/trace/trace_output.h"
-#include "nsys/trace/trace_writer.h"
-#include "nsys/trace/validator.h"
+#include "nsys/core/traces.h"
+#include "nsys/wire/trace.h"
 #include "open_profile.h"
 #include "trace_cli.h"
 
@@ -25,26 +22,41 @@ CancelToken& InterruptToken() {
   return token;
 }
 
-// Reads the written file back through the validator in chunks (the trace may be larger than memory allows).
-trace::ValidationReport ValidateFile(const std::string& path) {
-  trace::TraceValidator validator;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd >= 0) {
-    std::vector<char> buf(4 << 20);
-    ssize_t n;
-    while ((n = ::read(fd, buf.data(), buf.size())) > 0)
-      validator.Feed(std::string_view(buf.data(), static_cast<size_t>(n)));
-    ::close(fd);
+// "-o -": every chunk to stdout as it comes (e.g. into gzip).
+Status WriteToStdout(std::string_view chunk) {
+  while (!chunk.empty()) {
+    const ssize_t n = ::write(1, chunk.data(), chunk.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0)
+      return MakeError(ErrorKind::kInternal, fmt::format("Writing to stdout failed: {}.", std::strerror(errno)));
+    chunk.remove_prefix(static_cast<size_t>(n));
   }
-  return validator.Finish();
+  return {};
 }
 
-// "-" is stdout (refused when it is the profile, e.g. `>> profile.sqlite`); anything else is a path.
-Status CheckOutput(const std::string& output, const trace::OutputPolicy& policy) {
-  if (output == "-") return trace::CheckTraceStream(1, policy);
-  auto target = trace::CheckTraceOutput(output, policy);
-  if (!target) return target.error();
-  return {};
+struct Timings {
+  double open_seconds = 0;
+  double load_seconds = 0;
+};
+
+void Report(FILE* out, const std::string& format, const std::string& output, const core::TraceExport& trace,
+            const Timings& timings, const std::optional<core::TraceValidation>& validation) {
+  const core::TraceStats& stats = trace.stats;
+  if (format == "json") {
+    protocol::ExportTraceResult result = wire::ToExportTraceResult(trace, false);
+    result.path = output;  // "-" too: what the user asked for
+    result.streamed.reset();
+    result.open_seconds = timings.open_seconds;
+    result.load_seconds = timings.load_seconds;
+    if (validation) result.validation = protocol::TraceValidationResult{validation->ok, validation->summary};
+    std::fprintf(out, "%s\n", protocol::Json(result).dump(2).c_str());
+    return;
+  }
+  std::fprintf(out, "wrote %s: %s\n", output == "-" ? "stdout" : output.c_str(), core::DescribeTrace(stats).c_str());
+  std::fprintf(out, "window: %s\nsha256: %s\n", stats.window.c_str(), stats.sha256.c_str());
+  std::fprintf(out, "profile opened in %.2f s, tables loaded in %.2f s, trace written in %.2f s\n",
+               timings.open_seconds, timings.load_seconds, stats.seconds);
+  if (validation) std::fprintf(out, "validation: %s\n", validation->summary.c_str());
 }
 
 int RunExport(const CommandContext& ctx) {
@@ -53,72 +65,46 @@ int RunExport(const CommandContext& ctx) {
   const std::string format = ctx.args.Value("--format").value_or("text");
   if (format != "text" && format != "json") return UsageError("export", "--format must be text or json");
   std::string error;
-  auto selection = ParseTraceSelection(ctx.args, error);
-  if (!selection) return UsageError("export", error);
+  auto request = ParseTraceSelection(ctx.args, error);
+  if (!request) return UsageError("export", error);
+  const bool to_stdout = *output == "-";
+  if (to_stdout && ctx.args.Has("--validate"))
+    return UsageError("export", "--validate needs a file (-o FILE), not stdout");
+  request->force = ctx.args.Has("--force");
+  if (!to_stdout) request->output = *output;
 
   // Ctrl-C cancels the write, so no partial temporary file is left next to the output.
   std::signal(SIGINT, [](int) { InterruptToken().cancel(); });
-  const bool to_stdout = *output == "-";
   // Checked before the (possibly long) open and load, and again by the writer: a refused output is a usage error.
-  trace::OutputPolicy policy;
-  policy.force = ctx.args.Has("--force");
-  if (auto id = trace::FileIdOf(ctx.args.positionals()[0])) policy.profiles.push_back(*id);
-  if (Status ok = CheckOutput(*output, policy); !ok.ok()) return UsageError("export", ok.error().message);
+  const std::string& file = ctx.args.positionals()[0];
+  if (Status ok = core::CheckTraceOutputBeforeOpen(file, *output, request->force); !ok.ok())
+    return UsageError("export", ok.error().message);
   const auto started = std::chrono::steady_clock::now();
   core::Workspace workspace(ctx.config);
-  auto opened = OpenWithProgress(workspace, ctx.args.positionals()[0]);
+  auto opened = OpenWithProgress(workspace, file);
   if (!opened) return FailWith(opened.error());
-  auto& profile = *opened->profile;
-  policy = trace::WithProfile(policy, profile);  // a converted report's export too
-  if (Status ok = CheckOutput(*output, policy); !ok.ok()) return UsageError("export", ok.error().message);
-  auto options = ToTraceOptions(*selection, profile.info());
-  if (!options) return FailWith(options.error());
+  request->profile_id = opened->id;
+  // With the profile's own files known (a converted report's export too).
+  if (Status ok = workspace.CheckTraceOutput(opened->id, *output, request->force); !ok.ok())
+    return UsageError("export", ok.error().message);
   const auto opened_at = std::chrono::steady_clock::now();
-  Status loaded = profile.Require(trace::NeedsFor(*options), InterruptToken(), TerminalProgress("loading"));
+  Status loaded = workspace.LoadForTrace(*request, InterruptToken(), TerminalProgress("loading"));
   ClearTerminalProgress();
   if (!loaded.ok()) return FailWith(loaded.error());
   const auto loaded_at = std::chrono::steady_clock::now();
-  // "-o -" streams to stdout (e.g. into gzip); the summary then goes to stderr.
-  FILE* report_to = to_stdout ? stderr : stdout;
-  Expected<trace::TraceStats> stats = MakeError(ErrorKind::kInternal, "not written");
-  if (to_stdout) {
-    auto write_all = [](std::string_view chunk) -> Status {
-      while (!chunk.empty()) {
-        const ssize_t n = ::write(1, chunk.data(), chunk.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0)
-          return MakeError(ErrorKind::kInternal, fmt::format("Writing to stdout failed: {}.", std::strerror(errno)));
-        chunk.remove_prefix(static_cast<size_t>(n));
-      }
-      return {};
-    };
-    stats = trace::ExportTrace(profile, *options, write_all, InterruptToken(), TerminalProgress("writing"));
-  } else {
-    stats = trace::ExportTraceToFile(profile, *options, *output, InterruptToken(), TerminalProgress("writing"), policy);
-  }
+  auto trace =
+      to_stdout ? workspace.ExportTraceStream(*request, WriteToStdout, 0, InterruptToken(), TerminalProgress("writing"))
+                : workspace.ExportTrace(*request, InterruptToken(), TerminalProgress("writing"));
   ClearTerminalProgress();
-  if (!stats) return FailWith(stats.error());
-  auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+  if (!trace) return FailWith(trace.error());
 
-  std::optional<trace::ValidationReport> report;
-  if (ctx.args.Has("--validate")) {
-    if (to_stdout) return UsageError("export", "--validate needs a file (-o FILE), not stdout");
-    report = ValidateFile(*output);
-  }
-  if (format == "json") {
-    auto json = lsp::ExportResultJson(*stats, *output, false);
-    json["openSeconds"] = seconds(started, opened_at);
-    json["loadSeconds"] = seconds(opened_at, loaded_at);
-    if (report) json["validation"] = {{"ok", report->ok()}, {"summary", report->Summary()}};
-    std::fprintf(report_to, "%s\n", json.dump(2).c_str());
-  } else {
-    std::fprintf(report_to, "wrote %s: %s\n", to_stdout ? "stdout" : output->c_str(), DescribeTrace(*stats).c_str());
-    std::fprintf(report_to, "window: %s\nsha256: %s\n", stats->window.c_str(), stats->sha256.c_str());
-    std::fprintf(report_to, "profile opened in %.2f s, tables loaded in %.2f s, trace written in %.2f s\n",
-                 seconds(started, opened_at), seconds(opened_at, loaded_at), stats->seconds);
-    if (report) std::fprintf(report_to, "validation: %s\n", report->Summary().c_str());
-  }
-  return report && !report->ok() ? kExitFailure : kExitOk;
+  auto seconds = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+  std::optional<core::TraceValidation> validation;
+  if (ctx.args.Has("--validate")) validation = core::ValidateTraceFile(*output);
+  // "-o -" streams to stdout; the summary then goes to stderr.
+  Report(to_stdout ? stderr : stdout, format, *output, *trace,
+         {seconds(started, opened_at), seconds(opened_at, loaded_at)}, validation);
+  return validation && !validation->ok ? kExitFailure : kExitOk;
 }
 
 }  // namespace

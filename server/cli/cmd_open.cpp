@@ -8,13 +8,12 @@
 
 #include <asio.hpp>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 
 #include "commands.h"
-#include "nsys/lsp/trace_handlers.h"
-#include "nsys/trace/trace_writer.h"
+#include "nsys/core/traces.h"
 #include "nsys/transport/http_side_channel.h"
 #include "open_profile.h"
 #include "trace_cli.h"
@@ -23,6 +22,13 @@ extern char** environ;
 
 namespace nsys::cli {
 namespace {
+
+// Ctrl-C while the trace is written cancels the write (its file is removed); once it is served, the io loop's
+// signal_set takes SIGINT over and stops serving.
+CancelToken& InterruptToken() {
+  static CancelToken token;
+  return token;
+}
 
 // A browser can open here only with a local display; over SSH it would open on the remote machine.
 bool LocalDisplay() {
@@ -60,59 +66,47 @@ bool ParseNumber(const std::string& text, Int min, Int max, Int& out) {
 
 int RunOpen(const CommandContext& ctx) {
   std::string error;
-  auto selection = ParseTraceSelection(ctx.args, error);
-  if (!selection) return UsageError("open", error);
+  auto request = ParseTraceSelection(ctx.args, error);
+  if (!request) return UsageError("open", error);
   transport::HttpSideChannelOptions http;
-  http.cache_dir = ctx.config.open.cache_dir;
   if (!ParsePerfettoChannelOptions(ctx.args, http, error)) return UsageError("open", error);
   if (auto text = ctx.args.Value("--port")) {
     if (!ParseNumber<uint16_t>(*text, 0, 65535, http.port)) return UsageError("open", "--port wants 0 to 65535");
   }
 
   core::Workspace workspace(ctx.config);
-  auto opened = OpenWithProgress(workspace, ctx.args.positionals()[0]);
+  auto opened = OpenWithProgress(workspace, ctx.args.positionals()[0]);  // Ctrl-C here simply ends the process
   if (!opened) return FailWith(opened.error());
-  auto& profile = *opened->profile;
-  auto options = ToTraceOptions(*selection, profile.info());
-  if (!options) return FailWith(options.error());
+  request->profile_id = opened->id;
+  std::signal(SIGINT, [](int) { InterruptToken().cancel(); });
 
   asio::io_context io;
+  http.cache_dir = workspace.CacheDir();
   transport::HttpSideChannel channel(io, http);
   if (Status listening = channel.Listen(); !listening.ok()) return FailWith(listening.error());
   if (const std::string problem = channel.perfetto_port_problem(); !problem.empty()) {
     std::fprintf(stderr, "nsys-ai: %s\n", problem.c_str());
   }
-  std::error_code ec;
-  std::filesystem::create_directories(channel.TraceDirectory(), ec);
-  const std::string stem = std::filesystem::path(lsp::TraceFileName(profile.info())).stem().string();
-  const std::string path =
-      (std::filesystem::path(channel.TraceDirectory()) / fmt::format("{}.{}.pftrace", stem, ::getpid())).string();
-  auto stats = trace::ExportTraceToFile(profile, *options, path, {}, TerminalProgress("writing trace"),
-                                        workspace.TraceOutputPolicy());
+  auto publication = workspace.PublishTrace(*request, channel, "", InterruptToken(), TerminalProgress("writing trace"));
   ClearTerminalProgress();
-  if (!stats) return FailWith(stats.error());
+  if (!publication) return FailWith(publication.error());
+  const core::TraceStats& stats = publication->stats;
+  const core::PublishedTrace& published = publication->published;
 
-  lsp::TraceToPublish trace;
-  trace.path = path;
-  trace.title = lsp::TraceTitle(profile.info(), options->filter.window);
-  trace.file_name = lsp::TraceFileName(profile.info());
-  auto published = channel.Publish(std::move(trace));
-  if (!published) return FailWith(published.error());
-
-  std::printf("Trace of %s: %s\n", ctx.args.positionals()[0].c_str(), DescribeTrace(*stats).c_str());
+  std::printf("Trace of %s: %s\n", ctx.args.positionals()[0].c_str(), core::DescribeTrace(stats).c_str());
   std::printf("\nOpen this in a browser on this machine (serving until %s, Ctrl-C to stop):\n  %s\n",
-              published->expires_at.c_str(), published->url.c_str());
+              published.expires_at.c_str(), published.url.c_str());
   std::printf(
       "\nOver SSH, forward the port from your laptop first, then open the same URL there:\n"
       "  ssh -L %u:127.0.0.1:%u <this host>\n",
-      published->port, published->port);
-  if (!published->deep_link.empty()) {
+      published.port, published.port);
+  if (!published.deep_link.empty()) {
     std::printf("\nOr, with port %u forwarded too, the Perfetto deep link:\n  %s\n", *channel.perfetto_port(),
-                published->deep_link.c_str());
+                published.deep_link.c_str());
   }
   std::fflush(stdout);
   pid_t browser = -1;
-  if (!ctx.args.Has("--no-browser") && LocalDisplay()) browser = OpenBrowser(published->url);
+  if (!ctx.args.Has("--no-browser") && LocalDisplay()) browser = OpenBrowser(published.url);
 
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&io](const asio::error_code& e, int) {

@@ -45,8 +45,10 @@ std::vector<OptionSpec> TraceSelectionOptions() {
   };
 }
 
-std::optional<TraceSelection> ParseTraceSelection(const ParsedArgs& args, std::string& error) {
-  TraceSelection s;
+std::optional<core::TraceRequest> ParseTraceSelection(const ParsedArgs& args, std::string& error) {
+  core::TraceRequest s;
+  engine::WindowSpec window;
+  bool windowed = false;
   std::optional<std::string> start = args.Value("--start");
   std::optional<std::string> end = args.Value("--end");
   if (auto window = args.Value("--window")) {
@@ -70,17 +72,17 @@ std::optional<TraceSelection> ParseTraceSelection(const ParsedArgs& args, std::s
       return false;
     }
     out = v;
-    s.windowed = true;
+    windowed = true;
     return true;
   };
-  if (!set_time(start, s.window.start, "--start") || !set_time(end, s.window.end, "--end")) return std::nullopt;
+  if (!set_time(start, window.start, "--start") || !set_time(end, window.end, "--end")) return std::nullopt;
   if (auto clock = args.Value("--clock")) {
     auto parsed = ParseWindowClock(*clock);
     if (!parsed) {
       error = fmt::format("--clock must be relative_s or capture_ns, not '{}'", *clock);
       return std::nullopt;
     }
-    s.window.clock = *parsed;
+    window.clock = *parsed;
   }
   for (const auto& text : args.All("--device")) {
     int32_t device;
@@ -110,6 +112,7 @@ std::optional<TraceSelection> ParseTraceSelection(const ParsedArgs& args, std::s
       return std::nullopt;
     }
   }
+  if (windowed) s.window = window;
   s.gpu = !args.Has("--no-gpu");
   s.cpu = !args.Has("--no-cpu");
   s.flows = !args.Has("--no-flows");
@@ -119,24 +122,6 @@ std::optional<TraceSelection> ParseTraceSelection(const ParsedArgs& args, std::s
     return std::nullopt;
   }
   return s;
-}
-
-Expected<trace::TraceOptions> ToTraceOptions(const TraceSelection& s, const engine::ProfileInfo& info) {
-  trace::TraceOptions options;
-  if (s.windowed) {
-    auto window = engine::ResolveWindow(info, s.window);
-    if (!window) return window.error();
-    options.filter.window = *window;
-  }
-  options.filter.devices = s.devices;
-  options.filter.processes = s.pids;
-  options.min_duration_ns = s.min_duration_ns;
-  options.gpu = s.gpu;
-  options.cpu = s.cpu;
-  options.flows = s.flows;
-  options.counters = s.counters;
-  options.counter_bucket_ns = s.counter_bucket_ns;
-  return options;
 }
 
 std::vector<OptionSpec> PerfettoChannelOptions() {
@@ -172,22 +157,6 @@ bool ParsePerfettoChannelOptions(const ParsedArgs& args, transport::HttpSideChan
     out.token_lifetime = std::chrono::seconds(seconds);
   }
   return true;
-}
-
-std::string DescribeTrace(const trace::TraceStats& stats) {
-  const double rate = stats.seconds > 0 ? static_cast<double>(stats.bytes) / stats.seconds : 0;
-  std::string out = fmt::format(
-      "{} in {:.2f} s ({}/s; {:.2f} s of CPU), {} packets, {} tracks: {} kernels, {} memcpys, {} memsets, "
-      "{} CUDA API calls, {} NVTX ranges, {} NVTX marks, {} flows, {} counter values",
-      trace::HumanBytes(stats.bytes), stats.seconds, trace::HumanBytes(static_cast<int64_t>(rate)), stats.cpu_seconds,
-      stats.packets, stats.tracks, stats.kernels, stats.memcpys, stats.memsets, stats.api_calls, stats.nvtx_ranges,
-      stats.nvtx_marks, stats.flows, stats.counter_values);
-  if (stats.clamped_slices > 0) {
-    out +=
-        fmt::format("; {} slices clipped to nest ({} on GPU streams)", stats.clamped_slices, stats.clamped_gpu_slices);
-  }
-  if (stats.skipped_short > 0) out += fmt::format("; {} shorter than the minimum left out", stats.skipped_short);
-  return out;
 }
 
 }  // namespace nsys::cli

@@ -50,17 +50,10 @@ const std::map<std::string, std::set<std::string>> kAllowed = {
 
 // Known breaks of the rules, as "file -> layer". Issue 9 (one front door) removes them.
 const std::set<std::string> kKnownViolations = {
-    "server/cli/cmd_export.cpp -> lsp",                       // trace export lives in the LSP layer, not in core
-    "server/cli/cmd_export.cpp -> trace",                     //
-    "server/cli/cmd_open.cpp -> lsp",                         // trace export + publishing live in the LSP layer
-    "server/cli/cmd_open.cpp -> trace",                       //
-    "server/cli/cmd_skill.cpp -> skills",                     // skill listing is not yet a core call
-    "server/cli/table_format.h -> skills",                    // skill results are not yet core structs
-    "server/cli/trace_cli.h -> trace",                        // trace options are not yet core structs
-    "server/lsp/include/nsys/lsp/trace_handlers.h -> trace",  // traces bypass core
-    "server/lsp/src/handlers.cpp -> skills",                  //
-    "server/lsp/src/trace_handlers.cpp -> trace",             //
-    "server/mcp/src/tools.cpp -> skills",                     //
+    "server/cli/cmd_skill.cpp -> skills",     // skill listing is not yet a core call
+    "server/cli/table_format.h -> skills",    // skill results are not yet core structs
+    "server/lsp/src/handlers.cpp -> skills",  //
+    "server/mcp/src/tools.cpp -> skills",     //
 };
 
 // The layer an include names, or "" for the standard library, GoogleTest and files of the same directory.

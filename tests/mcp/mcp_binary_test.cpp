@@ -1,12 +1,16 @@
 // Against the real binary: `nsys-ai mcp` serves requests concurrently, honours notifications/cancelled and shuts
 // down cleanly on SIGTERM; `nsys-ai serve --stdio` survives a body with a number past a double's range (issue 8).
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -14,6 +18,7 @@
 
 #include "mcp/child_process.h"
 #include "mcp/transcript_match.h"
+#include "nsys/trace/sha256.h"
 
 namespace nsys::testing {
 namespace {
@@ -264,6 +269,115 @@ TEST_F(McpBinaryTest, ServeStdioAnswersAHugeNumberAndServesTheNextRequest) {
   ASSERT_TRUE(child_->ReadFrame(10s, &timed_out)) << Log();
   ASSERT_TRUE(child_->Write(frame(R"({"jsonrpc":"2.0","method":"exit"})")));
   EXPECT_EQ(child_->Wait(20s), std::optional<int>(0)) << Log();
+}
+
+// The trace tools (issue 9): the same core calls as nsys/exportTrace and nsys/openInPerfetto, with the editor
+// methods' argument names in snake_case.
+Json ToolJson(const Json& reply) {
+  return Json::parse(reply["result"]["content"][0]["text"].get<std::string>(), nullptr, false);
+}
+
+// A plain HTTP/1.1 GET on 127.0.0.1:port; the whole response (head and body).
+std::string HttpGet(uint16_t port, const std::string& path) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  std::string response;
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+    const std::string request = "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+    if (::write(fd, request.data(), request.size()) == static_cast<ssize_t>(request.size())) {
+      char buffer[65536];
+      ssize_t n;
+      while ((n = ::read(fd, buffer, sizeof buffer)) > 0) response.append(buffer, static_cast<size_t>(n));
+    }
+  }
+  ::close(fd);
+  return response;
+}
+
+TEST_F(McpBinaryTest, ExportTraceWritesTheFileItDescribes) {
+  StartMcp();
+  OpenSample();
+  const std::string out = (scratch_ / "t.pftrace").string();
+  Send(ToolCall(
+      3, "export_trace",
+      {{"profile_id", "p1"}, {"output", out}, {"window", {{"start", 0}, {"end", 0.5}}}, {"min_duration_ns", 5000}}));
+  const Json reply = Receive(kReplyTimeout);
+  ASSERT_EQ(reply["result"]["isError"], false) << reply.dump();
+  const Json result = ToolJson(reply);
+  const std::string bytes = ReadFile(out);
+  EXPECT_EQ(result["path"], out);
+  EXPECT_EQ(result["bytes"], static_cast<int64_t>(bytes.size()));
+  EXPECT_EQ(result["sha256"], trace::Sha256::Hex(bytes));
+  EXPECT_EQ(result["streamed"], false);
+  EXPECT_GT(result["slices"]["kernels"].get<int64_t>(), 0) << result.dump();
+  EXPECT_GT(result["tracks"].get<int64_t>(), 0);
+  EXPECT_GT(result["skippedShort"].get<int64_t>(), 0) << "min_duration_ns was not applied: " << result.dump();
+  EXPECT_NE(result["window"].get<std::string>().find("0.500 s"), std::string::npos) << result["window"];
+
+  // Without output: a fresh file in the server's trace cache, under XDG_CACHE_HOME.
+  Send(ToolCall(4, "export_trace", {{"profile_id", "p1"}}));
+  const Json cached = ToolJson(Receive(kReplyTimeout));
+  const std::string cached_path = cached["path"].get<std::string>();
+  EXPECT_EQ(cached_path.rfind((scratch_ / "cache" / "nsys-ai" / "exported-traces").string(), 0), 0u) << cached_path;
+  EXPECT_EQ(trace::Sha256::Hex(ReadFile(cached_path)), cached["sha256"]);
+  EXPECT_EQ(cached["window"], "whole profile");
+}
+
+TEST_F(McpBinaryTest, TraceToolsRefuseBadArgumentsByTheirNames) {
+  StartMcp();
+  OpenSample();
+  Send(ToolCall(3, "export_trace", {{"profile_id", "p1"}, {"gzip", true}}));
+  const Json unknown = Receive(kReplyTimeout);
+  EXPECT_EQ(unknown["result"]["isError"], true);
+  EXPECT_NE(unknown["result"]["content"][0]["text"].get<std::string>().find("unknown argument 'gzip'"),
+            std::string::npos)
+      << unknown.dump();
+  Send(ToolCall(4, "export_trace", {{"profile_id", "p1"}, {"min_duration_ns", "long"}}));
+  const std::string typed = Receive(kReplyTimeout)["result"]["content"][0]["text"];
+  EXPECT_NE(typed.find("arguments.min_duration_ns: expected"), std::string::npos) << typed;
+  Send(ToolCall(5, "open_in_perfetto", {{"profile_id", "p9"}}));
+  const Json missing = Receive(kReplyTimeout);
+  EXPECT_EQ(missing["result"]["isError"], true);
+  EXPECT_NE(missing["result"]["content"][0]["text"].get<std::string>().find("p9"), std::string::npos);
+}
+
+TEST_F(McpBinaryTest, OpenInPerfettoServesTheTraceOnLoopback) {
+  StartMcp();
+  OpenSample();
+  Send(ToolCall(3, "open_in_perfetto", {{"profile_id", "p1"}, {"window", {{"start", 0}, {"end", 0.2}}}}));
+  const Json reply = Receive(kReplyTimeout);
+  ASSERT_EQ(reply["result"]["isError"], false) << reply.dump() << Log();
+  const Json result = ToolJson(reply);
+  const auto port = result["port"].get<uint16_t>();
+  const std::string token = result["token"];
+  EXPECT_EQ(result["url"], "http://127.0.0.1:" + std::to_string(port) + "/p/" + token + "/");
+  EXPECT_EQ(result["traceUrl"], result["url"].get<std::string>() + "trace.pftrace");
+  EXPECT_EQ(result["sshHint"],
+            "ssh -L " + std::to_string(port) + ":127.0.0.1:" + std::to_string(port) + " <this host>");
+  EXPECT_FALSE(result.contains("showDocument"));  // MCP has no client to ask
+  const std::string response = HttpGet(port, "/p/" + token + "/trace.pftrace");
+  ASSERT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response.substr(0, 200);
+  const size_t body = response.find("\r\n\r\n");
+  ASSERT_NE(body, std::string::npos);
+  EXPECT_EQ(trace::Sha256::Hex(response.substr(body + 4)), result["sha256"]);
+  EXPECT_EQ(static_cast<int64_t>(response.size() - body - 4), result["bytes"].get<int64_t>());
+}
+
+TEST_F(McpBinaryTest, ToolsListHasTheTraceTools) {
+  StartMcp();
+  Send({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/list"}});
+  const Json tools = Receive(kReplyTimeout)["result"]["tools"];
+  std::map<std::string, Json> by_name;
+  for (const auto& tool : tools) by_name[tool["name"]] = tool;
+  ASSERT_TRUE(by_name.count("export_trace")) << tools.dump();
+  ASSERT_TRUE(by_name.count("open_in_perfetto")) << tools.dump();
+  std::vector<std::string> names;
+  for (const auto& [name, property] : by_name["export_trace"]["inputSchema"]["properties"].items())
+    names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"devices", "min_duration_ns", "output", "pids", "profile_id", "window"}));
 }
 
 }  // namespace

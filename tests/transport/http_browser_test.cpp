@@ -188,7 +188,7 @@ TEST(PerfettoOneClick, HeadlessChromiumHandsTheExactTraceToPerfetto) {
     expected_sha = trace::Sha256::Hex(bytes);
     expected_bytes = static_cast<int64_t>(bytes.size());
   }
-  lsp::TraceToPublish trace;
+  core::TraceToPublish trace;
   trace.path = trace_path;
   trace.title = "h100_2gpu_1s.sqlite";
   trace.file_name = "h100_2gpu_1s.pftrace";

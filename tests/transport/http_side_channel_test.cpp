@@ -58,14 +58,14 @@ class SideChannel : public ::testing::Test {
     return path.string();
   }
 
-  lsp::PublishedTrace Publish(const std::string& content, const std::string& title = "a trace") {
-    lsp::TraceToPublish trace;
+  core::PublishedTrace Publish(const std::string& content, const std::string& title = "a trace") {
+    core::TraceToPublish trace;
     trace.path = WriteTrace(content);
     trace.title = title;
     trace.file_name = "h100.pftrace";
     auto published = channel_->Publish(trace);
     EXPECT_TRUE(published.ok()) << (published.ok() ? "" : published.error().message);
-    return published.ok() ? *published : lsp::PublishedTrace{};
+    return published.ok() ? *published : core::PublishedTrace{};
   }
 
   fs::path dir_;
@@ -205,7 +205,7 @@ TEST_F(SideChannel, RefusesToBindANonLoopbackHost) {
     const Status status = channel.Listen();
     ASSERT_FALSE(status.ok()) << host;
     EXPECT_NE(status.error().message.find("loopback"), std::string::npos) << status.error().message;
-    lsp::TraceToPublish trace;
+    core::TraceToPublish trace;
     trace.path = "/dev/null";
     EXPECT_FALSE(channel.Publish(trace).ok());
   }
@@ -285,7 +285,7 @@ TEST_F(SideChannel, StreamsLargeTracesWithoutLoadingThem) {
     }
     return 0L;
   };
-  lsp::TraceToPublish trace;
+  core::TraceToPublish trace;
   trace.path = path;
   auto published = channel_->Publish(trace);
   ASSERT_TRUE(published.ok());
@@ -333,7 +333,7 @@ TEST_F(SideChannel, AtMostMaxTracesArePublishedAndTheOldestIsRetiredWithItsFile)
   HttpSideChannelOptions options;
   options.max_traces = 3;
   Start(options);
-  std::vector<lsp::PublishedTrace> published;
+  std::vector<core::PublishedTrace> published;
   for (int i = 0; i < 5; ++i) {
     published.push_back(Publish("trace " + std::to_string(i)));
     advanced_s_ += 1;  // distinct expiry times: the first published expires first
@@ -359,7 +359,7 @@ TEST_F(SideChannel, TokensAreDistinctAndStopDeletesTheFiles) {
   channel_->Stop();
   EXPECT_EQ(channel_->live_tokens(), 0u);
   EXPECT_EQ(std::distance(fs::directory_iterator(channel_->TraceDirectory()), fs::directory_iterator()), 0);
-  lsp::TraceToPublish missing;
+  core::TraceToPublish missing;
   missing.path = (dir_ / "nope.pftrace").string();
   auto published = channel_->Publish(missing);
   ASSERT_FALSE(published.ok());

@@ -113,7 +113,8 @@ std::vector<WarmCall> DefaultWarmSkills() {
           {"nvtx_summary", {{"split_op_id", Value(true)}}}};
 }
 
-Workspace::Workspace(WorkspaceConfig config) : config_(std::move(config)) {
+Workspace::Workspace(WorkspaceConfig config)
+    : config_(std::move(config)), cache_dir_(ResolveCacheDir(config_.open.cache_dir)) {
   for (const auto& warning : ReloadSkills()) support::LogWarn(warning);
 }
 
@@ -410,25 +411,6 @@ trace::OutputPolicy Workspace::TraceOutputPolicy() const {
   std::lock_guard lock(mu_);
   policy.profiles = opened_files_;
   return policy;
-}
-
-trace::TraceCache& Workspace::TraceCache() {
-  std::lock_guard lock(mu_);
-  if (!trace_cache_) {
-    std::string dir = config_.open.cache_dir;
-    if (dir.empty()) {
-      if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
-        dir = std::string(xdg) + "/nsys-ai";
-      } else if (const char* home = std::getenv("HOME"); home && *home) {
-        dir = std::string(home) + "/.cache/nsys-ai";
-      } else {
-        const char* tmp = std::getenv("TMPDIR");
-        dir = fmt::format("{}/nsys-ai-{}", tmp && *tmp ? tmp : "/tmp", ::getuid());
-      }
-    }
-    trace_cache_ = std::make_unique<trace::TraceCache>(dir + "/exported-traces", config_.trace_cache);
-  }
-  return *trace_cache_;
 }
 
 Expected<skills::ResultMemo::Stats> Workspace::MemoStats(const std::string& profile_id) const {

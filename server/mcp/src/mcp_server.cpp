@@ -95,8 +95,9 @@ const std::vector<std::string>& SupportedProtocolVersions() {
   return versions;
 }
 
-McpServer::McpServer(core::Workspace& workspace, int worker_threads)
+McpServer::McpServer(core::Workspace& workspace, int worker_threads, core::TracePublisher* publisher)
     : workspace_(workspace),
+      publisher_(publisher),
       pool_(std::make_unique<support::ThreadPool>(worker_threads > 0 ? worker_threads
                                                                      : support::DefaultWorkerThreads())) {}
 
@@ -369,7 +370,7 @@ protocol::Response McpServer::CallTool(const protocol::Request& request, const C
   }
   const auto arguments_it = params.find("arguments");
   const Json arguments = arguments_it == params.end() ? Json() : *arguments_it;
-  std::optional<ToolResult> result = RunTool(workspace_, name, arguments, cancel);
+  std::optional<ToolResult> result = RunTool(workspace_, publisher_, name, arguments, cancel);
   if (!result) {
     std::string names;
     for (const auto& tool : ToolDefinitions(workspace_)) {
@@ -421,12 +422,12 @@ int McpServer::Run(std::istream& in, std::ostream& out) {
   return Serve(source, out);
 }
 
-int RunMcpStdio(const core::WorkspaceConfig& config) {
+int RunMcpStdio(const core::WorkspaceConfig& config, core::TracePublisher* publisher) {
   // A client that exits mid-reply must not kill us with SIGPIPE: the failed write is reported and we stop.
   std::signal(SIGPIPE, SIG_IGN);
   const ShutdownSignals signals;  // before the workspace and the workers start their threads
   core::Workspace workspace(config);
-  McpServer server(workspace);
+  McpServer server(workspace, 0, publisher);
   support::LogInfo("mcp: serving the Model Context Protocol on stdin/stdout");
   FdLineSource in(STDIN_FILENO, signals.fd());
   const int status = server.Serve(in, std::cout);

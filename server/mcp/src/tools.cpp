@@ -12,6 +12,7 @@
 #include "nsys/protocol/methods.h"
 #include "nsys/skills/registry.h"
 #include "nsys/wire/converters.h"
+#include "trace_tools.h"
 
 namespace nsys::mcp {
 namespace {
@@ -303,11 +304,13 @@ protocol::Json ToolDefinitions(const core::Workspace& workspace) {
     definition["name"] = tool.name;
     tools.push_back(std::move(definition));
   }
+  for (auto& definition : TraceToolDefinitions()) tools.push_back(std::move(definition));
   return tools;
 }
 
-std::optional<ToolResult> RunTool(core::Workspace& workspace, const std::string& name, const protocol::Json& arguments,
-                                  const CancelToken& cancel) {
+std::optional<ToolResult> RunTool(core::Workspace& workspace, core::TracePublisher* publisher, const std::string& name,
+                                  const protocol::Json& arguments, const CancelToken& cancel) {
+  if (IsTraceTool(name)) return RunTraceTool(workspace, publisher, name, arguments, cancel);
   for (const auto& tool : Tools()) {
     if (name != tool.name) continue;
     try {
@@ -320,6 +323,7 @@ std::optional<ToolResult> RunTool(core::Workspace& workspace, const std::string&
 }
 
 bool IsCheapTool(const std::string& name) {
+  if (IsTraceTool(name)) return false;
   for (const auto& tool : Tools()) {
     if (name == tool.name) return tool.cheap;
   }

@@ -20,8 +20,9 @@ protocol::Json ToolDefinitions(const core::Workspace& workspace);
 
 // Runs the named tool; nullopt when no tool has that name. `arguments` is the tools/call "arguments" member
 // (null when absent). `cancel` stops a slow tool (opening, a skill's SQL); its result is then an error nobody reads.
-std::optional<ToolResult> RunTool(core::Workspace& workspace, const std::string& name, const protocol::Json& arguments,
-                                  const CancelToken& cancel = {});
+// `publisher` serves open_in_perfetto's traces (nullptr: that tool fails).
+std::optional<ToolResult> RunTool(core::Workspace& workspace, core::TracePublisher* publisher, const std::string& name,
+                                  const protocol::Json& arguments, const CancelToken& cancel = {});
 
 // Whether the tool answers in well under a millisecond whatever the profile (no loading, no analysis), so the reader
 // thread runs it itself. Unknown names are cheap too: they are refused at once.

@@ -43,8 +43,7 @@ Ns SaturatingSub(Ns a, Ns b) {
 
 bool TraceBuilder::DeviceSelected(int32_t device) const {
   if (options_.filter.devices.empty()) return true;
-  return std::find(options_.filter.devices.begin(), options_.filter.devices.end(), device) !=
-         options_.filter.devices.end();
+  return std::find(options_.filter.devices.begin(), options_.filter.devices.end(), device) != options_.filter.devices.end();
 }
 
 bool TraceBuilder::PidIn(const std::vector<uint32_t>& pids, uint32_t pid) const {
@@ -284,11 +283,8 @@ void TraceBuilder::WriteNvtxMark(size_t row) {
   Note(t, t);
 }
 
-Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const ProgressSink& progress) {
-  const auto started = std::chrono::steady_clock::now();
-  const double cpu_started = ThreadCpuSeconds();
-  stats_.window = options_.filter.window.whole ? std::string("whole profile") : options_.filter.window.description;
-
+// The rows each table contributes: those overlapping the window, of the kinds asked for.
+void TraceBuilder::SelectRows() {
   kernel_rows_ = options_.gpu ? Range(in_.kernels) : RowRange{};
   memcpy_rows_ = options_.gpu ? Range(in_.memcpys) : RowRange{};
   memset_rows_ = options_.gpu ? Range(in_.memsets) : RowRange{};
@@ -299,10 +295,8 @@ Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const Progress
     if (options_.filter.window.whole) {
       mark_rows_ = {0, t.size()};
     } else {
-      mark_rows_.first =
-          static_cast<size_t>(std::lower_bound(t.begin(), t.end(), options_.filter.window.begin) - t.begin());
-      mark_rows_.last =
-          static_cast<size_t>(std::lower_bound(t.begin(), t.end(), options_.filter.window.end) - t.begin());
+      mark_rows_.first = static_cast<size_t>(std::lower_bound(t.begin(), t.end(), options_.filter.window.begin) - t.begin());
+      mark_rows_.last = static_cast<size_t>(std::lower_bound(t.begin(), t.end(), options_.filter.window.end) - t.begin());
     }
   }
   // The device filter also narrows the GPU pre-pass when only CPU data is written (to derive the processes).
@@ -311,12 +305,33 @@ Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const Progress
     memcpy_rows_ = Range(in_.memcpys);
     memset_rows_ = Range(in_.memsets);
   }
+}
 
-  writer_.Start();
-  PrepareGpu();
-  if (!options_.gpu) kernel_rows_ = memcpy_rows_ = memset_rows_ = RowRange{};
+void TraceBuilder::WriteRow(int table, size_t row) {
+  switch (table) {
+    case 0:
+      WriteKernel(row);
+      break;
+    case 1:
+      WriteMemcpy(row);
+      break;
+    case 2:
+      WriteMemset(row);
+      break;
+    case 3:
+      WriteApiCall(row);
+      break;
+    case 4:
+      WriteNvtxRange(row);
+      break;
+    default:
+      WriteNvtxMark(row);
+      break;
+  }
+}
 
-  // One merge over every table by (start asc, end desc): parents open before their children on each track.
+// One merge over every table by (start asc, end desc): parents open before their children on each track.
+Status TraceBuilder::MergeEvents(const CancelToken& cancel, const ProgressSink& progress) {
   struct Cursor {
     size_t row, last;
     const Ns* start;
@@ -353,27 +368,7 @@ Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const Progress
       }
     }
     if (best < 0) break;
-    const size_t row = cursors[best].row++;
-    switch (best) {
-      case 0:
-        WriteKernel(row);
-        break;
-      case 1:
-        WriteMemcpy(row);
-        break;
-      case 2:
-        WriteMemset(row);
-        break;
-      case 3:
-        WriteApiCall(row);
-        break;
-      case 4:
-        WriteNvtxRange(row);
-        break;
-      default:
-        WriteNvtxMark(row);
-        break;
-    }
+    WriteRow(best, cursors[best].row++);
     if ((++done & 0xFFFF) == 0) {
       if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "The trace export was cancelled.");
       if (!writer_.ok()) return writer_.Finish().error();
@@ -382,6 +377,19 @@ Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const Progress
                  fmt::format("trace {}/{} events, {}", done, total, HumanBytes(writer_.bytes())));
     }
   }
+  return {};
+}
+
+Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const ProgressSink& progress) {
+  const auto started = std::chrono::steady_clock::now();
+  const double cpu_started = ThreadCpuSeconds();
+  stats_.window = options_.filter.window.whole ? std::string("whole profile") : options_.filter.window.description;
+
+  SelectRows();
+  writer_.Start();
+  PrepareGpu();
+  if (!options_.gpu) kernel_rows_ = memcpy_rows_ = memset_rows_ = RowRange{};
+  if (Status merged = MergeEvents(cancel, progress); !merged.ok()) return merged.error();
   tracks_.CloseAll();
   if (options_.gpu && options_.counters) WriteCounters();
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "The trace export was cancelled.");

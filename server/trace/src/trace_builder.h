@@ -58,6 +58,11 @@ class TraceBuilder {
   template <typename Table>
   void ScanGpu(const Table* t, RowRange range, std::vector<uint64_t>& flow_of);
   void PrepareGpu();
+  // Run's steps: the rows of each table to write, then one time-ordered merge writing them (WriteRow dispatches a
+  // row of table 0..5: kernels, memcpys, memsets, API calls, NVTX ranges, NVTX marks).
+  void SelectRows();
+  Status MergeEvents(const CancelToken& cancel, const ProgressSink& progress);
+  void WriteRow(int table, size_t row);
 
   Name NameOf(engine::StrId id);
   Name SyntheticName(size_t slot, std::string_view text);

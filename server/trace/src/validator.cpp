@@ -198,14 +198,30 @@ void TraceValidator::Descriptor(std::string_view bytes) {
   ++report_.tracks;
 }
 
-void TraceValidator::Event(std::string_view bytes, bool has_ts, int64_t ts, uint32_t flags, Sequence* seq) {
+void TraceValidator::DebugAnnotation(std::string_view bytes, const Sequence& seq, EventFields& event) {
+  ProtoDecoder a(bytes);
+  ProtoField af;
+  bool has_arg_value = false;
+  while (a.Next(af)) {
+    if (af.number == f::kArgNameIid) {
+      event.uses_iids = true;
+      if (af.value == 0)
+        Error("debug annotation name iid 0");
+      else if (!seq.arg_names.count(af.value))
+        Error(fmt::format("debug annotation name iid {} used before it was defined on its sequence", af.value));
+    } else if (af.number >= 2 && af.number <= 6) {
+      has_arg_value = true;
+    }
+  }
+  if (a.error() != nullptr) Error(fmt::format("malformed DebugAnnotation: {}", a.error()));
+  if (!has_arg_value) Error("a debug annotation without a value");
+}
+
+bool TraceValidator::DecodeEvent(std::string_view bytes, const Sequence& seq, EventFields& event) {
   ProtoDecoder d(bytes);
   ProtoField field;
-  uint64_t type = 0, track_uuid = 0;
-  bool uses_iids = false, has_value = false;
-  std::vector<uint64_t> begun, terminated;
   auto need_iid = [&](const std::unordered_set<uint64_t>& set, uint64_t iid, const char* what) {
-    uses_iids = true;
+    event.uses_iids = true;
     if (iid == 0)
       Error(fmt::format("{} iid 0", what));
     else if (!set.count(iid))
@@ -214,56 +230,45 @@ void TraceValidator::Event(std::string_view bytes, bool has_ts, int64_t ts, uint
   while (d.Next(field)) {
     switch (field.number) {
       case f::kType:
-        type = field.value;
+        event.type = field.value;
         break;
       case f::kTrackUuid:
-        track_uuid = field.value;
+        event.track_uuid = field.value;
         break;
       case f::kNameIid:
-        need_iid(seq->names, field.value, "event name");
+        need_iid(seq.names, field.value, "event name");
         break;
       case f::kCategoryIids:
-        need_iid(seq->categories, field.value, "category");
+        need_iid(seq.categories, field.value, "category");
         break;
       case f::kDoubleCounterValue:
-        has_value = true;
+      case 30:  // counter_value (int64)
+        event.has_value = true;
         break;
-      case 30:
-        has_value = true;
-        break;  // counter_value (int64)
       case f::kFlowIds:
       case f::kTerminatingFlowIds:
         if (field.type != WireType::kFixed64) {
           Error(fmt::format("field {} must be fixed64", field.number));
           break;
         }
-        (field.number == f::kFlowIds ? begun : terminated).push_back(field.value);
+        (field.number == f::kFlowIds ? event.begun : event.terminated).push_back(field.value);
         break;
-      case f::kDebugAnnotations: {
-        ProtoDecoder a(field.bytes);
-        ProtoField af;
-        bool has_arg_value = false;
-        while (a.Next(af)) {
-          if (af.number == f::kArgNameIid)
-            need_iid(seq->arg_names, af.value, "debug annotation name");
-          else if (af.number >= 2 && af.number <= 6)
-            has_arg_value = true;
-        }
-        if (a.error() != nullptr) Error(fmt::format("malformed DebugAnnotation: {}", a.error()));
-        if (!has_arg_value) Error("a debug annotation without a value");
+      case f::kDebugAnnotations:
+        DebugAnnotation(field.bytes, seq, event);
         break;
-      }
       default:
         Error(fmt::format("unexpected TrackEvent field {}", field.number));
     }
   }
-  if (d.error() != nullptr) return Error(fmt::format("malformed TrackEvent: {}", d.error()));
-  if (uses_iids && !(flags & internal::kSeqNeedsIncrementalState)) {
-    Error("an event using interned ids without SEQ_NEEDS_INCREMENTAL_STATE");
+  if (d.error() != nullptr) {
+    Error(fmt::format("malformed TrackEvent: {}", d.error()));
+    return false;
   }
-  if (uses_iids && !seq->cleared) Error("an event using interned ids before the sequence's state was cleared");
-  if (!has_ts) Error("a track event without a timestamp");
-  if (type < 1 || type > 4) return Error(fmt::format("track event type {} is not BEGIN/END/INSTANT/COUNTER", type));
+  return true;
+}
+
+void TraceValidator::PlaceEvent(const EventFields& event, int64_t ts) {
+  const uint64_t track_uuid = event.track_uuid;
   auto it = tracks_.find(track_uuid);
   if (track_uuid == 0 || it == tracks_.end()) {
     return Error(fmt::format("an event on track {}, which was not declared before it", track_uuid));
@@ -274,14 +279,14 @@ void TraceValidator::Event(std::string_view bytes, bool has_ts, int64_t ts, uint
   }
   t.last_ts = ts;
   t.has_events = true;
-  for (uint64_t id : begun) {
+  for (uint64_t id : event.begun) {
     if (!flows_begun_.insert(id).second) Error(fmt::format("flow id {} begun twice", id));
   }
-  for (uint64_t id : terminated) {
+  for (uint64_t id : event.terminated) {
     if (!flows_terminated_.insert(id).second) Error(fmt::format("flow id {} terminated twice", id));
   }
-  report_.flows += static_cast<int64_t>(begun.size());
-  switch (type) {
+  report_.flows += static_cast<int64_t>(event.begun.size());
+  switch (event.type) {
     case 1:
       if (t.counter) return Error(fmt::format("a slice on counter track {}", track_uuid));
       t.open.push_back(ts);
@@ -299,10 +304,23 @@ void TraceValidator::Event(std::string_view bytes, bool has_ts, int64_t ts, uint
     case 4:
       if (!t.counter)
         return Error(fmt::format("a counter value on track {}, which is not a counter track", track_uuid));
-      if (!has_value) Error("a counter event without a value");
+      if (!event.has_value) Error("a counter event without a value");
       ++report_.counter_values;
       break;
   }
+}
+
+void TraceValidator::Event(std::string_view bytes, bool has_ts, int64_t ts, uint32_t flags, Sequence* seq) {
+  EventFields event;
+  if (!DecodeEvent(bytes, *seq, event)) return;
+  if (event.uses_iids && !(flags & internal::kSeqNeedsIncrementalState)) {
+    Error("an event using interned ids without SEQ_NEEDS_INCREMENTAL_STATE");
+  }
+  if (event.uses_iids && !seq->cleared) Error("an event using interned ids before the sequence's state was cleared");
+  if (!has_ts) Error("a track event without a timestamp");
+  if (event.type < 1 || event.type > 4)
+    return Error(fmt::format("track event type {} is not BEGIN/END/INSTANT/COUNTER", event.type));
+  PlaceEvent(event, ts);
 }
 
 ValidationReport TraceValidator::Finish() {

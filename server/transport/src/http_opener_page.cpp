@@ -75,10 +75,10 @@ std::string HtmlEscape(std::string_view text) {
   return out;
 }
 
-std::string RenderOpenerPage(const OpenerPageParams& p) {
-  // The script is the whole protocol: load the bytes, open the UI, PING until PONG, post the buffer once per PONG
-  // round. Buffers are not transferred, so "open again" works without fetching twice.
-  static constexpr std::string_view kTemplate = R"html(<!doctype html>
+// The opener page ({title}, {nonce}, ... are filled by RenderOpenerPage). The script is the whole protocol: load the
+// bytes, open the UI, PING until PONG, post the buffer once per PONG round. Buffers are not transferred, so "open
+// again" works without fetching twice.
+constexpr std::string_view kOpenerPageTemplate = R"html(<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -178,7 +178,9 @@ This link expires; ask your editor (or <code>nsys-ai open</code>) for a new one.
 </body>
 </html>
 )html";
-  return fmt::format(kTemplate, fmt::arg("title", HtmlEscape(p.title)), fmt::arg("nonce", p.nonce),
+
+std::string RenderOpenerPage(const OpenerPageParams& p) {
+  return fmt::format(kOpenerPageTemplate, fmt::arg("title", HtmlEscape(p.title)), fmt::arg("nonce", p.nonce),
                      fmt::arg("file_name", HtmlEscape(p.file_name)), fmt::arg("origin", HtmlEscape(p.perfetto_origin)),
                      fmt::arg("origin_js", ScriptStringLiteral(p.perfetto_origin)),
                      fmt::arg("title_js", ScriptStringLiteral(p.title)),

@@ -68,12 +68,6 @@ std::string IsoUtc(std::chrono::system_clock::time_point t) {
   return buf;
 }
 
-std::string DefaultCacheDir() {
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/nsys-ai";
-  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/nsys-ai";
-  return (std::filesystem::temp_directory_path() / "nsys-ai").string();
-}
-
 struct Request {
   std::string method;
   std::string path;                        // without the query string
@@ -463,10 +457,10 @@ Status HttpSideChannel::Listen() {
 
 std::string HttpSideChannel::TraceDirectory() const {
   const std::string& cache = impl_->options.cache_dir;
-  return (cache.empty() ? DefaultCacheDir() : cache) + "/traces";
+  return core::ResolveCacheDir(cache) + "/traces";
 }
 
-Expected<lsp::PublishedTrace> HttpSideChannel::Publish(lsp::TraceToPublish trace) {
+Expected<core::PublishedTrace> HttpSideChannel::Publish(core::TraceToPublish trace) {
   Impl::Entry entry;
   entry.origin = trace.perfetto_origin.empty() ? impl_->options.perfetto_origin : trace.perfetto_origin;
   if (Status origin = CheckPerfettoOrigin(entry.origin); !origin.ok()) return origin.error();
@@ -480,7 +474,7 @@ Expected<lsp::PublishedTrace> HttpSideChannel::Publish(lsp::TraceToPublish trace
   entry.file_name = trace.file_name.empty() ? std::string("trace.pftrace") : std::move(trace.file_name);
   const std::string token = RandomHex(kTokenHexLength / 2);
 
-  lsp::PublishedTrace published;
+  core::PublishedTrace published;
   std::lock_guard lock(impl_->mu);
   impl_->Sweep();
   impl_->RetireOldest();

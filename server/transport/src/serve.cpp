@@ -124,7 +124,7 @@ int Serve(const core::WorkspaceConfig& config, const ServeOptions& options) {
   // Side channels that live on the io thread (the Perfetto HTTP server) are created here and handed to the
   // handlers through lsp_options.
   HttpSideChannelOptions perfetto_options = options.perfetto;
-  if (perfetto_options.cache_dir.empty()) perfetto_options.cache_dir = config.open.cache_dir;
+  if (perfetto_options.cache_dir.empty()) perfetto_options.cache_dir = workspace.CacheDir();
   HttpSideChannel perfetto(io, perfetto_options);  // destroyed before `io`, after the io thread has stopped
   lsp_options.trace_publisher = &perfetto;
   support::ThreadPool pool(options.worker_threads > 0 ? options.worker_threads : support::DefaultWorkerThreads());

@@ -202,12 +202,46 @@ struct ExportTraceParams {  // nsys/exportTrace
   bool operator==(const ExportTraceParams&) const = default;
 };
 
+// Slices written, by kind (exportTrace's `slices`).
+struct TraceSliceCounts {
+  int64_t kernels = 0;
+  int64_t memcpys = 0;
+  int64_t memsets = 0;
+  int64_t cuda_api = 0;  // "cudaApi"
+  int64_t nvtx_ranges = 0;
+  int64_t nvtx_marks = 0;
+  bool operator==(const TraceSliceCounts&) const = default;
+};
+
+// `nsys-ai export --validate --format json`: the written trace read back through the validator.
+struct TraceValidationResult {
+  bool ok = false;
+  std::string summary;
+  bool operator==(const TraceValidationResult&) const = default;
+};
+
 struct ExportTraceResult {
   int64_t bytes = 0;
   std::string sha256;  // lower-case hex of the bytes written
-  bool gzip = false;
+  bool gzip = false;   // always false: traces are written uncompressed (a gzip request gets a note)
   std::optional<std::string> path;
   std::vector<std::string> notes;  // the window used, clamped events, ...
+  // The writer's counts: the server always sends them (optional so that older results still parse).
+  std::optional<int64_t> packets;
+  std::optional<int64_t> tracks;
+  std::optional<TraceSliceCounts> slices;
+  std::optional<int64_t> flows;
+  std::optional<int64_t> counter_values;
+  std::optional<int64_t> clamped_slices;
+  std::optional<int64_t> skipped_short;
+  std::optional<std::string> window;  // the window's description
+  std::optional<double> seconds;      // wall time of the write, to the millisecond
+  std::optional<double> cpu_seconds;
+  std::optional<bool> streamed;  // the bytes came as partial results (no `path`)
+  // Only `nsys-ai export --format json`:
+  std::optional<double> open_seconds;
+  std::optional<double> load_seconds;
+  std::optional<TraceValidationResult> validation;
   bool operator==(const ExportTraceResult&) const = default;
 };
 
@@ -222,6 +256,15 @@ struct OpenInPerfettoResult {
   int32_t port = 0;
   std::string token;
   std::string expires_at;  // ISO 8601 UTC, "2025-01-31T12:00:00Z"
+  // The server always sends these but deepLink (optional so that older results still parse):
+  std::optional<std::string> trace_url;  // the trace bytes: <url>trace.pftrace
+  std::optional<std::string> deep_link;  // Perfetto's #!/?url= link, when the deep-link port is served
+  std::optional<std::string> ssh_hint;   // "ssh -L PORT:127.0.0.1:PORT <this host>"
+  std::optional<int64_t> bytes;
+  std::optional<std::string> sha256;
+  std::optional<int64_t> clamped_slices;
+  std::optional<std::string> window;
+  std::optional<bool> show_document;  // whether the server asked the client to open `url` (window/showDocument)
   bool operator==(const OpenInPerfettoResult&) const = default;
 };
 
@@ -358,6 +401,8 @@ NSYS_PROTOCOL_CONVERSIONS(ColumnDescription)
 NSYS_PROTOCOL_CONVERSIONS(RunSkillResult)
 NSYS_PROTOCOL_CONVERSIONS(ReloadSkillsResult)
 NSYS_PROTOCOL_CONVERSIONS(ExportTraceParams)
+NSYS_PROTOCOL_CONVERSIONS(TraceSliceCounts)
+NSYS_PROTOCOL_CONVERSIONS(TraceValidationResult)
 NSYS_PROTOCOL_CONVERSIONS(ExportTraceResult)
 NSYS_PROTOCOL_CONVERSIONS(OpenInPerfettoParams)
 NSYS_PROTOCOL_CONVERSIONS(OpenInPerfettoResult)

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "nsys/core/traces.h"
 #include "nsys/engine/profile.h"
 #include "nsys/skills/registry.h"
 #include "nsys/skills/result_memo.h"
@@ -119,11 +120,31 @@ class Workspace {
   // Blocks until the profile's warm-up (WorkspaceConfig::warm_skills) has finished; for tests and benchmarks.
   void WaitForWarmUp(const std::string& profile_id);
 
+  // Traces (traces.h). ExportTrace writes request.output (checked by trace_output.h against every profile this
+  // workspace opened; a refusal is kInvalidArgument naming the reason) or, without it, a fresh file in the trace
+  // cache; the result names the file. ExportTraceStream hands the bytes to `sink` in chunks of about `chunk_bytes`
+  // (0 = the writer's default) instead; request.output is ignored. PublishTrace writes into the publisher's
+  // directory and publishes the file (removed again on cancellation or a refused publication).
+  Expected<TraceExport> ExportTrace(const TraceRequest& request, const CancelToken& cancel = {},
+                                    const ProgressSink& progress = {});
+  Expected<TraceExport> ExportTraceStream(const TraceRequest& request, const TraceChunkSink& sink, size_t chunk_bytes,
+                                          const CancelToken& cancel = {}, const ProgressSink& progress = {});
+  Expected<TracePublication> PublishTrace(const TraceRequest& request, TracePublisher& publisher,
+                                          const std::string& perfetto_origin, const CancelToken& cancel = {},
+                                          const ProgressSink& progress = {});
+  // Loads the tables the request's trace needs (the export calls do it too; a front end that times the load apart
+  // from the write calls this first).
+  Status LoadForTrace(const TraceRequest& request, const CancelToken& cancel = {}, const ProgressSink& progress = {});
+  // Whether `output` ("-" = stdout) may receive a trace of the profile: the export's own check, run early.
+  Status CheckTraceOutput(const std::string& profile_id, const std::string& output, bool force) const;
+
   // The files of every profile this workspace opened (open now or closed since), and their conversions: what a
   // trace output may never replace (trace_output.h). By device and inode, so links to them count too.
   trace::OutputPolicy TraceOutputPolicy() const;
   // The cache of traces written without an output path; created on first use, its traces removed with the workspace.
   trace::TraceCache& TraceCache();
+  // The cache directory (ResolveCacheDir of the configured one), resolved once when the workspace is made.
+  std::string CacheDir() const;
 
   // A copy: skill folders can change (AddSkillDirs) while other threads read the configuration.
   WorkspaceConfig config() const {
@@ -162,6 +183,13 @@ class Workspace {
   void WarmUp(const std::shared_ptr<engine::Profile>& profile, const std::shared_ptr<skills::ResultMemo>& memo,
               const CancelToken& cancel, const std::vector<WarmCall>& calls);
   static void StopWarmUp(Entry& entry);
+  // A trace request resolved against its profile.
+  struct TraceJob {
+    std::shared_ptr<engine::Profile> profile;
+    trace::TraceOptions options;
+  };
+  Expected<TraceJob> PrepareTrace(const TraceRequest& request);
+  trace::OutputPolicy TraceOutputPolicyFor(const engine::Profile& profile, bool force) const;
   // The entry of an open profile, or kNotFound listing the open ids.
   Expected<std::shared_ptr<Entry>> EntryOf(const std::string& id) const;
 
@@ -175,6 +203,11 @@ class Workspace {
   skills::Registry registry_;
   std::vector<trace::FileId> opened_files_;  // distinct files only: one entry per profile file, whatever the path
   std::unique_ptr<trace::TraceCache> trace_cache_;
+  std::string cache_dir_;
 };
+
+// The same check before any profile is open (the CLI refuses a bad output before a long load): `profile_path`'s
+// file is protected.
+Status CheckTraceOutputBeforeOpen(const std::string& profile_path, const std::string& output, bool force);
 
 }  // namespace nsys::core

@@ -15,10 +15,13 @@
 #include "nsys/support/cancel.h"
 #include "nsys/support/expected.h"
 
+namespace nsys::core {
+class TracePublisher;  // nsys/core/traces.h
+}
+
 namespace nsys::lsp {
 
 class MethodTable;
-class TracePublisher;  // trace_handlers.h
 
 // What the client said it supports in `initialize`.
 struct ClientFeatures {
@@ -53,7 +56,7 @@ struct ServerOptions {
   // The bind table; nullptr = the product table (BindMethods). Tests may pass their own.
   const MethodTable* methods = nullptr;
   // The Perfetto HTTP side channel for nsys/openInPerfetto (transport/http_side_channel.h); nullptr = none.
-  TracePublisher* trace_publisher = nullptr;
+  core::TracePublisher* trace_publisher = nullptr;
   // Non-empty (TCP): the session's first message must be `initialize` with initializationOptions.token equal to
   // this, else it is answered -32000 and refused (see Session). Empty (stdio): no token.
   std::string auth_token;

@@ -29,6 +29,8 @@
 // the profile's id is `profile_id`, the name every tool input uses. A tool that fails (bad arguments, a missing file,
 // a skill error) returns isError: true with the message as text, so the model can correct itself; an unknown tool
 // name is a JSON-RPC -32602 error.
+// Trace tools (trace_tools.cpp): export_trace {profile_id, window?, devices?, pids?, min_duration_ns?, output?} and
+// open_in_perfetto {profile_id, window?}, the results of nsys/exportTrace and nsys/openInPerfetto.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -80,7 +82,8 @@ class McpServer {
  public:
   using ReplyFn = std::function<void(std::string line)>;  // thread-safe: called from the reader and the workers
 
-  explicit McpServer(core::Workspace& workspace, int worker_threads = 0);  // 0: support::DefaultWorkerThreads()
+  // worker_threads 0: support::DefaultWorkerThreads(). `publisher` serves open_in_perfetto's traces (nullptr: none).
+  explicit McpServer(core::Workspace& workspace, int worker_threads = 0, core::TracePublisher* publisher = nullptr);
   ~McpServer();  // cancels what is in progress and joins the workers
 
   // Handles one line synchronously, on the caller's thread (tests): returns the reply line (without a newline), or
@@ -126,6 +129,7 @@ class McpServer {
   protocol::Response CallTool(const protocol::Request& request, const CancelToken& cancel);
 
   core::Workspace& workspace_;
+  core::TracePublisher* publisher_ = nullptr;
   std::atomic<bool> initialized_{false};
   std::string protocol_version_;  // written once, by initialize on the reader thread, before any worker reads it
   std::string client_name_;
@@ -139,7 +143,7 @@ class McpServer {
 };
 
 // Serves MCP on stdin/stdout with a Workspace built from `config`, until stdin closes or SIGTERM/SIGINT arrives
-// (both shut down cleanly: exit status 0). For `nsys-ai mcp`.
-int RunMcpStdio(const core::WorkspaceConfig& config);
+// (both shut down cleanly: exit status 0). For `nsys-ai mcp`, which passes its loopback side channel as `publisher`.
+int RunMcpStdio(const core::WorkspaceConfig& config, core::TracePublisher* publisher = nullptr);
 
 }  // namespace nsys::mcp

@@ -55,7 +55,19 @@ class TraceValidator {
   void Packet(std::string_view packet);
   void Descriptor(std::string_view bytes);
   void Interned(std::string_view bytes, Sequence& seq);
+  // A TrackEvent's fields that the checks need (Event's steps: DecodeEvent reads them, checking interned ids
+  // against the sequence; PlaceEvent checks the event against its track and flows).
+  struct EventFields {
+    uint64_t type = 0;
+    uint64_t track_uuid = 0;
+    bool uses_iids = false;
+    bool has_value = false;
+    std::vector<uint64_t> begun, terminated;  // flow ids
+  };
   void Event(std::string_view bytes, bool has_ts, int64_t ts, uint32_t flags, Sequence* seq);
+  bool DecodeEvent(std::string_view bytes, const Sequence& seq, EventFields& event);  // false: malformed
+  void DebugAnnotation(std::string_view bytes, const Sequence& seq, EventFields& event);
+  void PlaceEvent(const EventFields& event, int64_t ts);
   void Error(const std::string& message);
 
   size_t max_errors_;

@@ -19,7 +19,7 @@
 #include <optional>
 #include <string>
 
-#include "nsys/lsp/trace_handlers.h"
+#include "nsys/core/traces.h"
 #include "nsys/support/expected.h"
 
 namespace nsys::transport {
@@ -32,7 +32,7 @@ struct HttpSideChannelOptions {
   std::optional<uint16_t> perfetto_port;  // e.g. 9001 for the #!/?url= deep link fallback
   std::string perfetto_origin = std::string(kDefaultPerfettoOrigin);
   std::chrono::seconds token_lifetime{3600};
-  std::string cache_dir;  // traces live in <cache_dir>/traces; empty = $XDG_CACHE_HOME/nsys-ai (~/.cache/nsys-ai)
+  std::string cache_dir;  // traces live in <cache_dir>/traces; empty = core::ResolveCacheDir("") (the default)
   std::chrono::seconds request_timeout{30};  // to receive a request's head
   // At most this many traces are published at once (each is a full trace on disk): publishing one more retires the
   // oldest link and deletes its file, so repeated nsys/openInPerfetto calls cannot fill the disk within the hour.
@@ -42,7 +42,7 @@ struct HttpSideChannelOptions {
 // Checks a Perfetto origin: "https://host[:port]" or "http://host[:port]", nothing after the authority.
 Status CheckPerfettoOrigin(const std::string& origin);
 
-class HttpSideChannel final : public lsp::TracePublisher {
+class HttpSideChannel final : public core::TracePublisher {
  public:
   using Clock = std::chrono::steady_clock;
 
@@ -54,7 +54,7 @@ class HttpSideChannel final : public lsp::TracePublisher {
   // Binds the listener(s); idempotent. Publish() calls it when needed. Errors name the refused host or busy port.
   Status Listen();
   // Serves `trace.path` (which the channel now owns: it is deleted when its token expires or the channel stops).
-  Expected<lsp::PublishedTrace> Publish(lsp::TraceToPublish trace) override;
+  Expected<core::PublishedTrace> Publish(core::TraceToPublish trace) override;
   std::string TraceDirectory() const override;
 
   uint16_t port() const;

@@ -1,0 +1,232 @@
+// The Workspace's trace calls and the steps every face shares: one place for naming, directories, output checks,
+// cleanup and publishing (the LSP handlers, the CLI's export/open and the MCP tools all come through here).
+#include "nsys/core/traces.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <vector>
+
+#include "nsys/core/workspace.h"
+#include "nsys/support/log.h"
+#include "nsys/trace/trace_output.h"
+#include "nsys/trace/validator.h"
+
+namespace nsys::core {
+namespace {
+
+const std::string& SourceOf(const engine::ProfileInfo& info) {
+  return info.source_path.empty() ? info.path : info.source_path;
+}
+
+// A fresh file name in `dir` ("h100_2gpu_1s.1234.7.pftrace"): several publications of one profile may be live at
+// once.
+std::string FreshTracePath(const std::string& dir, const engine::ProfileInfo& info) {
+  static std::atomic<uint64_t> counter{0};
+  const std::string stem = std::filesystem::path(TraceFileName(info)).stem().string();
+  return (std::filesystem::path(dir) / fmt::format("{}.{}.{}.pftrace", stem, ::getpid(), ++counter)).string();
+}
+
+Status EnsureDirectory(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    return MakeError(ErrorKind::kInternal,
+                     fmt::format("Cannot create the trace directory '{}': {}.", dir, ec.message()));
+  return {};
+}
+
+void RemoveQuietly(const std::string& path) {
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+}
+
+}  // namespace
+
+std::string TraceFileName(const engine::ProfileInfo& info) {
+  std::string stem = std::filesystem::path(SourceOf(info)).stem().string();
+  if (stem.empty()) stem = "profile";
+  return stem + ".pftrace";
+}
+
+std::string TraceTitle(const engine::ProfileInfo& info, const engine::ResolvedWindow& window) {
+  const std::string name = std::filesystem::path(SourceOf(info)).filename().string();
+  return window.whole ? name : fmt::format("{} ({})", name, window.description);
+}
+
+std::string DescribeTrace(const TraceStats& stats) {
+  const double rate = stats.seconds > 0 ? static_cast<double>(stats.bytes) / stats.seconds : 0;
+  std::string out = fmt::format(
+      "{} in {:.2f} s ({}/s; {:.2f} s of CPU), {} packets, {} tracks: {} kernels, {} memcpys, {} memsets, "
+      "{} CUDA API calls, {} NVTX ranges, {} NVTX marks, {} flows, {} counter values",
+      trace::HumanBytes(stats.bytes), stats.seconds, trace::HumanBytes(static_cast<int64_t>(rate)), stats.cpu_seconds,
+      stats.packets, stats.tracks, stats.kernels, stats.memcpys, stats.memsets, stats.api_calls, stats.nvtx_ranges,
+      stats.nvtx_marks, stats.flows, stats.counter_values);
+  if (stats.clamped_slices > 0) {
+    out +=
+        fmt::format("; {} slices clipped to nest ({} on GPU streams)", stats.clamped_slices, stats.clamped_gpu_slices);
+  }
+  if (stats.skipped_short > 0) out += fmt::format("; {} shorter than the minimum left out", stats.skipped_short);
+  return out;
+}
+
+std::string ResolveCacheDir(const std::string& configured) {
+  if (!configured.empty()) return configured;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/nsys-ai";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/nsys-ai";
+  const char* tmp = std::getenv("TMPDIR");
+  return fmt::format("{}/nsys-ai-{}", tmp && *tmp ? tmp : "/tmp", ::getuid());
+}
+
+// Reads the file back in chunks: the trace may be larger than memory allows.
+TraceValidation ValidateTraceFile(const std::string& path) {
+  trace::TraceValidator validator;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    std::vector<char> buf(4 << 20);
+    ssize_t n;
+    while ((n = ::read(fd, buf.data(), buf.size())) > 0)
+      validator.Feed(std::string_view(buf.data(), static_cast<size_t>(n)));
+    ::close(fd);
+  }
+  const trace::ValidationReport report = validator.Finish();
+  return {report.ok(), report.Summary()};
+}
+
+Expected<trace::TraceOptions> ToTraceOptions(const TraceRequest& request, const engine::ProfileInfo& info) {
+  trace::TraceOptions options;
+  if (request.window) {
+    auto window = engine::ResolveWindow(info, *request.window);
+    if (!window) return window.error();
+    options.filter.window = *window;
+  }
+  options.filter.devices = request.devices;
+  options.filter.processes = request.pids;
+  options.min_duration_ns = request.min_duration_ns;
+  options.gpu = request.gpu;
+  options.cpu = request.cpu;
+  options.flows = request.flows;
+  options.counters = request.counters;
+  options.counter_bucket_ns = request.counter_bucket_ns;
+  return options;
+}
+
+// ---- Workspace's trace calls ------------------------------------------------------------------------------------
+
+Expected<Workspace::TraceJob> Workspace::PrepareTrace(const TraceRequest& request) {
+  auto profile = Get(request.profile_id);
+  if (!profile) return profile.error();
+  auto options = ToTraceOptions(request, (*profile)->info());
+  if (!options) return options.error();
+  return TraceJob{std::move(*profile), std::move(*options)};
+}
+
+trace::OutputPolicy Workspace::TraceOutputPolicyFor(const engine::Profile& profile, bool force) const {
+  trace::OutputPolicy policy = trace::WithProfile(TraceOutputPolicy(), profile);
+  policy.force = force;
+  return policy;
+}
+
+Status Workspace::CheckTraceOutput(const std::string& profile_id, const std::string& output, bool force) const {
+  auto profile = Get(profile_id);
+  if (!profile) return profile.error();
+  const trace::OutputPolicy policy = TraceOutputPolicyFor(**profile, force);
+  if (output == "-") return trace::CheckTraceStream(1, policy);
+  auto target = trace::CheckTraceOutput(output, policy);
+  if (!target) return target.error();
+  return {};
+}
+
+Status CheckTraceOutputBeforeOpen(const std::string& profile_path, const std::string& output, bool force) {
+  trace::OutputPolicy policy;
+  policy.force = force;
+  if (auto id = trace::FileIdOf(profile_path)) policy.profiles.push_back(*id);
+  if (output == "-") return trace::CheckTraceStream(1, policy);
+  auto target = trace::CheckTraceOutput(output, policy);
+  if (!target) return target.error();
+  return {};
+}
+
+Status Workspace::LoadForTrace(const TraceRequest& request, const CancelToken& cancel, const ProgressSink& progress) {
+  auto job = PrepareTrace(request);
+  if (!job) return job.error();
+  return job->profile->Require(trace::NeedsFor(job->options), cancel, progress);
+}
+
+Expected<TraceExport> Workspace::ExportTrace(const TraceRequest& request, const CancelToken& cancel,
+                                             const ProgressSink& progress) {
+  auto job = PrepareTrace(request);
+  if (!job) return job.error();
+  trace::TraceCache* cache = request.output ? nullptr : &TraceCache();
+  std::string path;
+  if (cache != nullptr) {
+    auto fresh = cache->NewPath(std::filesystem::path(TraceFileName(job->profile->info())).stem().string());
+    if (!fresh) return fresh.error();
+    path = std::move(*fresh);
+  } else {
+    path = *request.output;
+  }
+  auto stats = trace::ExportTraceToFile(*job->profile, job->options, path, cancel, progress,
+                                        TraceOutputPolicyFor(*job->profile, request.force));
+  if (!stats) return stats.error();
+  if (cache != nullptr) {
+    for (const auto& gone : cache->Added(path)) support::LogDebug(fmt::format("trace cache: removed {}", gone));
+  }
+  return TraceExport{std::move(*stats), path, false};
+}
+
+Expected<TraceExport> Workspace::ExportTraceStream(const TraceRequest& request, const TraceChunkSink& sink,
+                                                   size_t chunk_bytes, const CancelToken& cancel,
+                                                   const ProgressSink& progress) {
+  auto job = PrepareTrace(request);
+  if (!job) return job.error();
+  if (chunk_bytes > 0) job->options.chunk_bytes = chunk_bytes;
+  auto stats = trace::ExportTrace(*job->profile, job->options, sink, cancel, progress);
+  if (!stats) return stats.error();
+  return TraceExport{std::move(*stats), std::nullopt, true};
+}
+
+Expected<TracePublication> Workspace::PublishTrace(const TraceRequest& request, TracePublisher& publisher,
+                                                   const std::string& perfetto_origin, const CancelToken& cancel,
+                                                   const ProgressSink& progress) {
+  auto job = PrepareTrace(request);
+  if (!job) return job.error();
+  const std::string dir = publisher.TraceDirectory();
+  if (Status made = EnsureDirectory(dir); !made.ok()) return made.error();
+  const engine::ProfileInfo& info = job->profile->info();
+  const std::string path = FreshTracePath(dir, info);
+  auto stats = trace::ExportTraceToFile(*job->profile, job->options, path, cancel, progress, TraceOutputPolicy());
+  if (!stats) return stats.error();
+  if (cancel.cancelled()) {
+    RemoveQuietly(path);
+    return MakeError(ErrorKind::kCancelled, "Opening in Perfetto was cancelled.");
+  }
+  TraceToPublish trace;
+  trace.path = path;
+  trace.title = TraceTitle(info, job->options.window);
+  trace.file_name = TraceFileName(info);
+  trace.perfetto_origin = perfetto_origin;
+  auto published = publisher.Publish(std::move(trace));
+  if (!published) {
+    RemoveQuietly(path);
+    return published.error();
+  }
+  return TracePublication{std::move(*stats), std::move(*published)};
+}
+
+std::string Workspace::CacheDir() const {
+  return cache_dir_;  // set once, by the constructor
+}
+
+trace::TraceCache& Workspace::TraceCache() {
+  std::lock_guard lock(mu_);
+  if (!trace_cache_)
+    trace_cache_ = std::make_unique<trace::TraceCache>(cache_dir_ + "/exported-traces", config_.trace_cache);
+  return *trace_cache_;
+}
+
+}  // namespace nsys::core

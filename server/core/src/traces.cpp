@@ -207,7 +207,7 @@ Expected<TracePublication> Workspace::PublishTrace(const TraceRequest& request, 
   }
   TraceToPublish trace;
   trace.path = path;
-  trace.title = TraceTitle(info, job->options.window);
+  trace.title = TraceTitle(info, job->options.filter.window);
   trace.file_name = TraceFileName(info);
   trace.perfetto_origin = perfetto_origin;
   auto published = publisher.Publish(std::move(trace));

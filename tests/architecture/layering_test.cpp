@@ -54,13 +54,9 @@ const std::set<std::string> kKnownViolations = {
     "server/cli/cmd_export.cpp -> trace",                     //
     "server/cli/cmd_open.cpp -> lsp",                         // trace export + publishing live in the LSP layer
     "server/cli/cmd_open.cpp -> trace",                       //
-    "server/cli/cmd_skill.cpp -> skills",                     // skill listing is not yet a core call
-    "server/cli/table_format.h -> skills",                    // skill results are not yet core structs
     "server/cli/trace_cli.h -> trace",                        // trace options are not yet core structs
     "server/lsp/include/nsys/lsp/trace_handlers.h -> trace",  // traces bypass core
-    "server/lsp/src/handlers.cpp -> skills",                  //
     "server/lsp/src/trace_handlers.cpp -> trace",             //
-    "server/mcp/src/tools.cpp -> skills",                     //
 };
 
 // The layer an include names, or "" for the standard library, GoogleTest and files of the same directory.

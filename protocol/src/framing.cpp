@@ -140,7 +140,8 @@ bool FrameDecoder::StepHeader(std::vector<Frame>& out) {
   if (newline == std::string::npos) {
     const size_t pending = buffer_.size() - pos_;
     if (header_bytes_ + pending > limits_.max_header_bytes) {
-      StartResync(out, Frame::Problem::kTooLarge, "header block exceeds " + std::to_string(limits_.max_header_bytes) + " bytes", line_start + 1);
+      StartResync(out, Frame::Problem::kTooLarge,
+                  "header block exceeds " + std::to_string(limits_.max_header_bytes) + " bytes", line_start + 1);
       return true;
     }
     return false;
@@ -159,7 +160,8 @@ bool FrameDecoder::StepHeader(std::vector<Frame>& out) {
   // After an error the search for the next header starts inside the bad line itself: a frame sent right after a
   // body whose Content-Length was too short sits in the middle of that line ("...}Content-Length: 40").
   if (header_bytes_ > limits_.max_header_bytes) {
-    StartResync(out, Frame::Problem::kTooLarge, "header block exceeds " + std::to_string(limits_.max_header_bytes) + " bytes", line_start + 1);
+    StartResync(out, Frame::Problem::kTooLarge,
+                "header block exceeds " + std::to_string(limits_.max_header_bytes) + " bytes", line_start + 1);
     return true;
   }
   if (std::string error = ParseHeaderLine(line); !error.empty()) {
@@ -270,8 +272,7 @@ void FrameDecoder::StartHeaderBlock() {
   skip_remaining_ = 0;
 }
 
-void FrameDecoder::StartResync(std::vector<Frame>& out, Frame::Problem problem, std::string error,
-                               size_t resume_at) {
+void FrameDecoder::StartResync(std::vector<Frame>& out, Frame::Problem problem, std::string error, size_t resume_at) {
   out.push_back(ErrorFrame(problem, std::move(error)));
   StartHeaderBlock();
   state_ = State::kResync;

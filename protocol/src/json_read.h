@@ -144,5 +144,4 @@ void SetIfPresent(Json& j, const char* key, const std::optional<T>& value) {
   if (value) j[key] = *value;
 }
 
-
 }  // namespace nsys::protocol

@@ -17,8 +17,8 @@ Status CheckArgNames(const Json& arguments, const std::string& tool, const std::
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;
     std::string valid;
     for (const auto& k : known) valid += (valid.empty() ? "" : ", ") + k;
-    return MakeError(ErrorKind::kInvalidArgument, "unknown argument '" + key + "' for tool " + tool + " (valid: " +
-                                                      (valid.empty() ? "none" : valid) + ")");
+    return MakeError(ErrorKind::kInvalidArgument, "unknown argument '" + key + "' for tool " + tool +
+                                                      " (valid: " + (valid.empty() ? "none" : valid) + ")");
   }
   return {};
 }

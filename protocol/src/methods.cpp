@@ -159,8 +159,8 @@ void FromJson(const Json& j, DamagedRows& out, const std::string& path) {
   r.OptionalOr("unnamed", out.unnamed);
 }
 void to_json(Json& j, const DamagedRows& v) {
-  j = {{"table", v.table},           {"skipped", v.skipped},       {"badTime", v.bad_time},
-       {"badSpan", v.bad_span},      {"unreadable", v.unreadable}, {"unnamed", v.unnamed}};
+  j = {{"table", v.table},      {"skipped", v.skipped},       {"badTime", v.bad_time},
+       {"badSpan", v.bad_span}, {"unreadable", v.unreadable}, {"unnamed", v.unnamed}};
 }
 
 void FromJson(const Json& j, ProfileInfo& out, const std::string& path) {

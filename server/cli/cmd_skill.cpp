@@ -29,19 +29,16 @@ int RunSkillList(const CommandContext& ctx) {
   const auto format = ParseOutputFormat(ctx.args.Value("--format").value_or("table"));
   if (!format) return UsageError("skill list", "--format must be table, json, csv or markdown");
   core::Workspace workspace(ctx.config);
-  const protocol::ListSkillsResult listing =
-      wire::ToListSkillsResult(workspace.Skills(), wire::CommonArgs::kOmitted);
+  const protocol::ListSkillsResult listing = wire::ToListSkillsResult(workspace.Skills(), wire::CommonArgs::kOmitted);
   if (*format == OutputFormat::kJson) {
     std::printf("%s\n", protocol::Json(listing).dump(2).c_str());
     return kExitOk;
   }
   protocol::RunSkillResult table;
-  table.columns = {{"name", ValueType::kString, ""},
-                   {"mirrors", ValueType::kString, ""},
-                   {"description", ValueType::kString, ""}};
+  table.columns = {
+      {"name", ValueType::kString, ""}, {"mirrors", ValueType::kString, ""}, {"description", ValueType::kString, ""}};
   for (const auto& skill : listing.skills) {
-    table.rows.push_back(
-        {skill.name, skill.reference.empty() ? Value{} : Value{skill.reference}, skill.description});
+    table.rows.push_back({skill.name, skill.reference.empty() ? Value{} : Value{skill.reference}, skill.description});
   }
   RenderOptions options;
   options.max_text_width = 100;

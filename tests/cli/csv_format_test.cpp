@@ -37,20 +37,20 @@ class CsvFormat : public ::testing::Test {
 TEST_F(CsvFormat, QuotesEscapesAndEmptiesAsRfc4180) {
   const std::string file = Fixture("mock.sqlite");
   if (!fs::exists(file)) GTEST_SKIP() << "fixture missing: " << file;
-  const auto csv = RunCli({"skill", "run", "csv_edges", file, "--no-cache", "--skill-dir", dir_.string(), "--format",
-                           "csv"});
+  const auto csv =
+      RunCli({"skill", "run", "csv_edges", file, "--no-cache", "--skill-dir", dir_.string(), "--format", "csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   EXPECT_EQ(csv.out,
             "text,x,n,missing\n"
             "plain,1.5,7,\n"
-            "\"a,b\",,-2,\n"              // +inf: an empty cell, as JSON's null
-            "\"say \"\"hi\"\"\",,0,\n"    // -inf too; inner quotes doubled
+            "\"a,b\",,-2,\n"             // +inf: an empty cell, as JSON's null
+            "\"say \"\"hi\"\"\",,0,\n"   // -inf too; inner quotes doubled
             "\"two\nlines\",0.1,3,\n");  // a newline inside quotes
   EXPECT_EQ(csv.err, "note: User skill from " + (dir_ / "csv_edges.skill.json").string() + ".\n");
 
   // The JSON of the same run has null where the CSV has empty cells.
-  const auto json = RunCli({"skill", "run", "csv_edges", file, "--no-cache", "--skill-dir", dir_.string(),
-                            "--format", "json"});
+  const auto json =
+      RunCli({"skill", "run", "csv_edges", file, "--no-cache", "--skill-dir", dir_.string(), "--format", "json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_NE(json.out.find("\"a,b\",\n      null,\n      -2,\n      null"), std::string::npos) << json.out;
 }

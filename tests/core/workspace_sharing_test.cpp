@@ -330,7 +330,8 @@ TEST(WorkspaceSharing, AnOpenWaitingForACancelledLoadLoadsTheFileItself) {
   Expected<core::OpenedProfile> second = Error{};
   std::thread a([&] { first = workspace.Open(Fixture("h100_2gpu_1s.sqlite"), first_cancel); });
   held.AwaitLoads(1);
-  std::thread b([&] { second = workspace.Open(Fixture("h100_2gpu_1s.sqlite"), CancelToken{}, NotifyWhenWaiting(held)); });
+  std::thread b(
+      [&] { second = workspace.Open(Fixture("h100_2gpu_1s.sqlite"), CancelToken{}, NotifyWhenWaiting(held)); });
   held.AwaitWaiter();
   first_cancel.cancel();
   a.join();

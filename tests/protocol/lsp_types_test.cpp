@@ -117,9 +117,10 @@ TEST(LspTypesTest, SkillTimeoutSecondsIsAPositiveNumberOfAtMostADay) {
   ASSERT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.error().message);
   EXPECT_EQ(*parsed->initialization_options->skill_timeout_seconds, 0.5);
   for (const char* bad : {R"(0)", R"(-1)", R"(86401)", R"(1e300)"}) {
-    EXPECT_EQ(ErrorOf<InitializeParams>(std::string(R"({"initializationOptions":{"skillTimeoutSeconds":)") + bad + "}}"),
-              "params.initializationOptions.skillTimeoutSeconds: must be a number of seconds, more than 0 and at most "
-              "86400 (a day)")
+    EXPECT_EQ(
+        ErrorOf<InitializeParams>(std::string(R"({"initializationOptions":{"skillTimeoutSeconds":)") + bad + "}}"),
+        "params.initializationOptions.skillTimeoutSeconds: must be a number of seconds, more than 0 and at most "
+        "86400 (a day)")
         << bad;
   }
   EXPECT_EQ(ErrorOf<InitializeParams>(R"({"initializationOptions":{"skillTimeoutSeconds":"5"}})"),

@@ -16,8 +16,8 @@ std::string ToolError(const char* json_text, const char* tool) {
 }
 
 TEST(McpArgsTest, ToolArgumentsReadWithTheProtocolReader) {
-  const auto open = mcp::ParseToolArgs<mcp::OpenProfileArgs>(Json::parse(R"({"path":"/a.sqlite","no_cache":true})"),
-                                                             "open_profile");
+  const auto open =
+      mcp::ParseToolArgs<mcp::OpenProfileArgs>(Json::parse(R"({"path":"/a.sqlite","no_cache":true})"), "open_profile");
   ASSERT_TRUE(open.ok());
   EXPECT_EQ(open->path, "/a.sqlite");
   EXPECT_EQ(open->no_cache, true);

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <limits>
-
 #include <string>
 
 namespace nsys::protocol {

@@ -102,7 +102,8 @@ ProgressSink WorkDoneProgress::Sink() {
 }
 
 void WorkDoneProgress::SendProgress(protocol::Json value) {
-  if (auto client = client_.lock()) client->Notify("$/progress", protocol::Json(protocol::ProgressParams{*token_, std::move(value)}));
+  if (auto client = client_.lock())
+    client->Notify("$/progress", protocol::Json(protocol::ProgressParams{*token_, std::move(value)}));
 }
 
 }  // namespace nsys::lsp

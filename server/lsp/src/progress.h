@@ -21,8 +21,8 @@ class WorkDoneProgress : public std::enable_shared_from_this<WorkDoneProgress> {
  public:
   struct Config {
     std::optional<protocol::ProgressToken> client_token;  // params.workDoneToken
-    std::string title;                           // empty: this request reports no progress
-    bool may_create = false;                     // the client supports window/workDoneProgress/create
+    std::string title;                                    // empty: this request reports no progress
+    bool may_create = false;                              // the client supports window/workDoneProgress/create
     std::chrono::milliseconds interval{100};
     std::chrono::milliseconds create_delay{250};
   };

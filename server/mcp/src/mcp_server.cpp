@@ -14,9 +14,9 @@
 #include "line_sources.h"
 #include "nsys/core/version.h"
 #include "nsys/protocol/mcp.h"
-#include "nsys/wire/converters.h"
 #include "nsys/support/executor.h"
 #include "nsys/support/log.h"
+#include "nsys/wire/converters.h"
 #include "tools.h"
 
 namespace nsys::mcp {

@@ -55,7 +55,6 @@ Status FilterToSkillArgs(const protocol::Filter& filter, skills::Args& args) {
   return {};
 }
 
-
 namespace {
 
 Expected<Value> ToolSkillValue(const protocol::Scalar& value, const skills::ArgSpec* spec) {

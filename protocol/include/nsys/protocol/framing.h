@@ -76,7 +76,8 @@ class FrameDecoder {
   bool header_started_ = false;
   bool has_length_ = false;
   size_t body_length_ = 0;
-  std::string deferred_error_;  // (malformed) known before the body's length is (e.g. a bad charset): reported at block end
+  std::string
+      deferred_error_;  // (malformed) known before the body's length is (e.g. a bad charset): reported at block end
   size_t skip_remaining_ = 0;
 };
 

@@ -12,8 +12,8 @@
 
 namespace nsys::protocol::mcp {
 
-struct InitializeParams {  // initialize (MCP)
-  std::string protocol_version;          // "protocolVersion"
+struct InitializeParams {                  // initialize (MCP)
+  std::string protocol_version;            // "protocolVersion"
   std::optional<std::string> client_name;  // "clientInfo.name", when it is a string
   bool operator==(const InitializeParams&) const = default;
 };

@@ -3,8 +3,8 @@
 // skill's typed values. The runner checks the values themselves (ranges, choices) once, for every face.
 #include <map>
 #include <memory>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "nsys/protocol/methods.h"
 #include "nsys/skills/skill.h"
@@ -17,7 +17,6 @@ namespace nsys::wire {
 // thread); a member that `args` also names is kInvalidArgument.
 Status FilterToSkillArgs(const protocol::Filter& filter, skills::Args& args);
 
-
 // MCP's run_skill args as the skill's typed values. Agents often send numbers as strings ("5") or integers as 5.0:
 // those are converted when the skill (nullptr: unknown, left to the runner's "unknown skill") declares the argument
 // with that type; anything else is left to the runner's checks, whose messages name the argument.
@@ -29,6 +28,7 @@ Expected<skills::Args> ToolSkillArgs(const std::map<std::string, protocol::Scala
 Status AddArgText(const skills::Skill& skill, const std::string& name, const std::string& text, skills::Args& args);
 
 // "unknown skill 'x' (known: a, b, c)": the one message for a skill name the workspace does not have.
-std::string UnknownSkillMessage(const std::string& name, const std::vector<std::shared_ptr<const skills::Skill>>& known);
+std::string UnknownSkillMessage(const std::string& name,
+                                const std::vector<std::shared_ptr<const skills::Skill>>& known);
 
 }  // namespace nsys::wire

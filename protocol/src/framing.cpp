@@ -71,9 +71,10 @@ size_t NamePrefixAtEnd(std::string_view text) {
   return 0;
 }
 
-Frame ErrorFrame(std::string error) {
+Frame ErrorFrame(Frame::Problem problem, std::string error) {
   Frame frame;
   frame.kind = Frame::Kind::kError;
+  frame.problem = problem;
   frame.error = std::move(error);
   return frame;
 }
@@ -139,7 +140,8 @@ bool FrameDecoder::StepHeader(std::vector<Frame>& out) {
   if (newline == std::string::npos) {
     const size_t pending = buffer_.size() - pos_;
     if (header_bytes_ + pending > limits_.max_header_bytes) {
-      StartResync(out, "header block exceeds " + std::to_string(limits_.max_header_bytes) + " bytes", line_start + 1);
+      StartResync(out, Frame::Problem::kTooLarge,
+                  "header block exceeds " + std::to_string(limits_.max_header_bytes) + " bytes", line_start + 1);
       return true;
     }
     return false;
@@ -158,10 +160,13 @@ bool FrameDecoder::StepHeader(std::vector<Frame>& out) {
   // After an error the search for the next header starts inside the bad line itself: a frame sent right after a
   // body whose Content-Length was too short sits in the middle of that line ("...}Content-Length: 40").
   if (header_bytes_ > limits_.max_header_bytes) {
-    StartResync(out, "header block exceeds " + std::to_string(limits_.max_header_bytes) + " bytes", line_start + 1);
+    StartResync(out, Frame::Problem::kTooLarge,
+                "header block exceeds " + std::to_string(limits_.max_header_bytes) + " bytes", line_start + 1);
     return true;
   }
-  if (std::string error = ParseHeaderLine(line); !error.empty()) StartResync(out, std::move(error), line_start + 1);
+  if (std::string error = ParseHeaderLine(line); !error.empty()) {
+    StartResync(out, Frame::Problem::kMalformed, std::move(error), line_start + 1);
+  }
   return true;
 }
 
@@ -212,16 +217,18 @@ std::string FrameDecoder::ParseHeaderLine(std::string_view line) {
 
 void FrameDecoder::FinishHeaderBlock(std::vector<Frame>& out) {
   if (!has_length_) {
-    StartResync(out, "missing Content-Length header", pos_);
+    StartResync(out, Frame::Problem::kMalformed, "missing Content-Length header", pos_);
     return;
   }
   std::string error = deferred_error_;
+  Frame::Problem problem = Frame::Problem::kMalformed;
   if (error.empty() && body_length_ > limits_.max_body_bytes) {
+    problem = Frame::Problem::kTooLarge;
     error = "body of " + std::to_string(body_length_) + " bytes exceeds the limit of " +
             std::to_string(limits_.max_body_bytes) + " bytes; skipping it";
   }
   if (!error.empty()) {
-    out.push_back(ErrorFrame(std::move(error)));
+    out.push_back(ErrorFrame(problem, std::move(error)));
     skip_remaining_ = body_length_;
     state_ = State::kSkipBody;
     return;
@@ -265,8 +272,8 @@ void FrameDecoder::StartHeaderBlock() {
   skip_remaining_ = 0;
 }
 
-void FrameDecoder::StartResync(std::vector<Frame>& out, std::string error, size_t resume_at) {
-  out.push_back(ErrorFrame(std::move(error)));
+void FrameDecoder::StartResync(std::vector<Frame>& out, Frame::Problem problem, std::string error, size_t resume_at) {
+  out.push_back(ErrorFrame(problem, std::move(error)));
   StartHeaderBlock();
   state_ = State::kResync;
   pos_ = std::min(resume_at, buffer_.size());

@@ -12,12 +12,20 @@ constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 
 }  // namespace
 
-FieldError::FieldError(std::string path, std::string problem)
-    : std::runtime_error(path + ": " + problem), path_(std::move(path)), problem_(std::move(problem)) {}
-
 void FailAt(const std::string& path, std::string problem) {
-  throw FieldError(path, std::move(problem));
+  throw FieldError(path, problem);
 }
+
+namespace detail {
+Status RunReader(const std::function<void()>& read) {
+  try {
+    read();
+  } catch (const FieldError& e) {
+    return MakeError(ErrorKind::kInvalidArgument, e.what());
+  }
+  return {};
+}
+}  // namespace detail
 
 const char* DescribeType(const Json& j) {
   switch (j.type()) {

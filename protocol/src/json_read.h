@@ -1,9 +1,11 @@
 #pragma once
 // Internal to nsys_protocol: readers that name the bad field by its JSON path, shared by methods.cpp and
-// lsp_types.cpp. Each FromJson throws FieldError.
+// lsp_types.cpp. A reader stops at the first bad field by throwing FieldError, which never leaves the library:
+// Parse<T> (detail::RunReader) turns it into an nsys::Error. Nested readers stay one line per field this way.
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +13,11 @@
 #include "nsys/protocol/methods.h"
 
 namespace nsys::protocol {
+
+class FieldError : public std::runtime_error {
+ public:
+  FieldError(const std::string& path, const std::string& problem) : std::runtime_error(path + ": " + problem) {}
+};
 
 [[noreturn]] void FailAt(const std::string& path, std::string problem);
 // "expected a number, got a string"
@@ -62,13 +69,20 @@ void FromJson(const Json& j, std::map<std::string, T>& out, const std::string& p
 // Reads the members of one object, naming each by its path.
 class ObjectReader {
  public:
-  ObjectReader(const Json& j, std::string path) : j_(j), path_(std::move(path)) {
+  // kProtocol: an absent required member is a "missing required field"; null is a value of the wrong type.
+  // kToolArguments (MCP tools): absent or null is a "missing required argument" (agents send null for "not given").
+  enum class Style { kProtocol, kToolArguments };
+  ObjectReader(const Json& j, std::string path, Style style = Style::kProtocol)
+      : j_(j), path_(std::move(path)), style_(style) {
     if (!j.is_object()) FailExpected(j, path_, "an object");
   }
 
   template <typename T>
   void Required(const char* key, T& out) const {
     const auto it = j_.find(key);
+    if (style_ == Style::kToolArguments && (it == j_.end() || it->is_null())) {
+      FailAt(FieldPath(path_, key), "missing required argument");
+    }
     if (it == j_.end()) FailAt(FieldPath(path_, key), "missing required field");
     FromJson(*it, out, FieldPath(path_, key));
   }
@@ -102,6 +116,7 @@ class ObjectReader {
  private:
   const Json& j_;  // the reader must not outlive the JSON it reads
   std::string path_;
+  Style style_;
 };
 
 template <typename Enum, size_t N>
@@ -128,11 +143,5 @@ template <typename T>
 void SetIfPresent(Json& j, const char* key, const std::optional<T>& value) {
   if (value) j[key] = *value;
 }
-
-// Defines the ADL from_json of a type in terms of its FromJson, with paths rooted at "$".
-#define NSYS_DEFINE_FROM_JSON(Type)             \
-  void from_json(const Json& json, Type& out) { \
-    FromJson(json, out, "$");                   \
-  }
 
 }  // namespace nsys::protocol

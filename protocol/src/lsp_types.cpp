@@ -1,4 +1,5 @@
 // Conversions of the LSP base types the server reads and writes (initialize, progress, cancel, messages).
+#include <cstdint>
 #include <limits>
 #include <regex>
 #include <string>
@@ -36,12 +37,13 @@ std::string_view ToString(LogLevel level) {
   return EnumName(level, kLogLevelNames);
 }
 
-std::optional<std::string> WebOriginProblem(const std::string& origin) {
+Status CheckWebOrigin(const std::string& origin) {
   static const std::regex kOrigin(R"(^https?://(\[[0-9a-fA-F:]+\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?$)");
-  if (std::regex_match(origin, kOrigin)) return std::nullopt;
-  return "'" + origin +
-         "' is not a web origin like https://ui.perfetto.dev or http://127.0.0.1:10000 (scheme, host and optional "
-         "port; no path)";
+  if (std::regex_match(origin, kOrigin)) return {};
+  return MakeError(ErrorKind::kInvalidArgument,
+                   "'" + origin +
+                       "' is not a web origin like https://ui.perfetto.dev or http://127.0.0.1:10000 (scheme, host and "
+                       "optional port; no path)");
 }
 
 void FromJson(const Json& j, MessageType& out, const std::string& path) {
@@ -59,7 +61,6 @@ void to_json(Json& j, const ClientInfo& v) {
   j = {{"name", v.name}};
   SetIfPresent(j, "version", v.version);
 }
-NSYS_DEFINE_FROM_JSON(ClientInfo)
 
 void FromJson(const Json& j, InitializationOptions& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -68,7 +69,9 @@ void FromJson(const Json& j, InitializationOptions& out, const std::string& path
   r.Optional("logLevel", out.log_level);
   r.Optional("perfettoOrigin", out.perfetto_origin);
   if (out.perfetto_origin) {
-    if (auto problem = WebOriginProblem(*out.perfetto_origin)) FailAt(r.PathOf("perfettoOrigin"), *problem);
+    if (auto origin = CheckWebOrigin(*out.perfetto_origin); !origin) {
+      FailAt(r.PathOf("perfettoOrigin"), origin.error().message);
+    }
   }
   r.Optional("nsysPath", out.nsys_path);
   if (out.nsys_path && out.nsys_path->rfind('/', 0) != 0 && out.nsys_path->rfind("file:///", 0) != 0) {
@@ -88,7 +91,6 @@ void to_json(Json& j, const InitializationOptions& v) {
   SetIfPresent(j, "nsysPath", v.nsys_path);
   SetIfPresent(j, "skillTimeoutSeconds", v.skill_timeout_seconds);
 }
-NSYS_DEFINE_FROM_JSON(InitializationOptions)
 
 void FromJson(const Json& j, InitializeParams& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -114,25 +116,26 @@ void to_json(Json& j, const InitializeParams& v) {
       {"window", {{"workDoneProgress", v.work_done_progress}, {"showDocument", {{"support", v.show_document}}}}}};
   SetIfPresent(j, "initializationOptions", v.initialization_options);
 }
-NSYS_DEFINE_FROM_JSON(InitializeParams)
 
 void FromJson(const Json& j, ServerCapabilities& out, const std::string& path) {
   ObjectReader r(j, path);
-  if (const Json* hover = r.Find("hoverProvider")) {
-    out.hover_provider = hover->is_object() || (hover->is_boolean() && hover->get<bool>());  // HoverOptions = true
-  }
   if (const Json* execute = r.Find("executeCommandProvider")) {
     ObjectReader(*execute, r.PathOf("executeCommandProvider")).OptionalOr("commands", out.execute_commands);
   }
-  if (const Json* experimental = r.Find("experimental")) out.experimental = *experimental;
+  if (const Json* experimental = r.Find("experimental")) {
+    const ObjectReader x(*experimental, r.PathOf("experimental"));
+    x.OptionalOr("nsysMethods", out.nsys_methods);
+    x.OptionalOr("skills", out.skills);
+  }
 }
 void to_json(Json& j, const ServerCapabilities& v) {
   j = Json::object();
-  if (v.hover_provider) j["hoverProvider"] = true;
   if (!v.execute_commands.empty()) j["executeCommandProvider"] = {{"commands", v.execute_commands}};
-  if (!v.experimental.is_null() && !v.experimental.empty()) j["experimental"] = v.experimental;
+  // Both members go out together (possibly empty) once the server has anything of its own to announce.
+  if (!v.nsys_methods.empty() || !v.skills.empty()) {
+    j["experimental"] = {{"nsysMethods", v.nsys_methods}, {"skills", v.skills}};
+  }
 }
-NSYS_DEFINE_FROM_JSON(ServerCapabilities)
 
 void FromJson(const Json& j, ServerInfo& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -143,7 +146,6 @@ void to_json(Json& j, const ServerInfo& v) {
   j = {{"name", v.name}};
   SetIfPresent(j, "version", v.version);
 }
-NSYS_DEFINE_FROM_JSON(ServerInfo)
 
 void FromJson(const Json& j, InitializeResult& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -153,7 +155,6 @@ void FromJson(const Json& j, InitializeResult& out, const std::string& path) {
 void to_json(Json& j, const InitializeResult& v) {
   j = {{"capabilities", v.capabilities}, {"serverInfo", v.server_info}};
 }
-NSYS_DEFINE_FROM_JSON(InitializeResult)
 
 void FromJson(const Json& j, WorkDoneProgressCreateParams& out, const std::string& path) {
   ObjectReader(j, path).Required("token", out.token);
@@ -161,7 +162,6 @@ void FromJson(const Json& j, WorkDoneProgressCreateParams& out, const std::strin
 void to_json(Json& j, const WorkDoneProgressCreateParams& v) {
   j = {{"token", ProgressTokenToJson(v.token)}};
 }
-NSYS_DEFINE_FROM_JSON(WorkDoneProgressCreateParams)
 
 void FromJson(const Json& j, ProgressParams& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -172,7 +172,6 @@ void FromJson(const Json& j, ProgressParams& out, const std::string& path) {
 void to_json(Json& j, const ProgressParams& v) {
   j = {{"token", ProgressTokenToJson(v.token)}, {"value", v.value}};
 }
-NSYS_DEFINE_FROM_JSON(ProgressParams)
 
 void FromJson(const Json& j, WorkDoneProgressBegin& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -188,7 +187,6 @@ void to_json(Json& j, const WorkDoneProgressBegin& v) {
   SetIfPresent(j, "message", v.message);
   SetIfPresent(j, "percentage", v.percentage);
 }
-NSYS_DEFINE_FROM_JSON(WorkDoneProgressBegin)
 
 void FromJson(const Json& j, WorkDoneProgressReport& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -203,7 +201,6 @@ void to_json(Json& j, const WorkDoneProgressReport& v) {
   SetIfPresent(j, "message", v.message);
   SetIfPresent(j, "percentage", v.percentage);
 }
-NSYS_DEFINE_FROM_JSON(WorkDoneProgressReport)
 
 void FromJson(const Json& j, WorkDoneProgressEnd& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -214,7 +211,23 @@ void to_json(Json& j, const WorkDoneProgressEnd& v) {
   j = {{"kind", "end"}};
   SetIfPresent(j, "message", v.message);
 }
-NSYS_DEFINE_FROM_JSON(WorkDoneProgressEnd)
+
+RequestTokens ReadRequestTokens(const Json& params) {
+  RequestTokens tokens;
+  if (!params.is_object()) return tokens;
+  const auto read = [&params](const char* key, std::optional<ProgressToken>& out) {
+    const auto it = params.find(key);
+    if (it == params.end()) return;
+    if (it->is_string()) {
+      out = it->get<std::string>();
+    } else if (it->is_number_integer() && !(it->is_number_unsigned() && it->get<uint64_t>() > INT64_MAX)) {
+      out = it->get<int64_t>();
+    }
+  };
+  read("workDoneToken", tokens.work_done_token);
+  read("partialResultToken", tokens.partial_result_token);
+  return tokens;
+}
 
 void FromJson(const Json& j, CancelParams& out, const std::string& path) {
   ObjectReader(j, path).Required("id", out.id);
@@ -222,7 +235,6 @@ void FromJson(const Json& j, CancelParams& out, const std::string& path) {
 void to_json(Json& j, const CancelParams& v) {
   j = {{"id", IdToJson(v.id)}};
 }
-NSYS_DEFINE_FROM_JSON(CancelParams)
 
 void FromJson(const Json& j, LogMessageParams& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -232,7 +244,6 @@ void FromJson(const Json& j, LogMessageParams& out, const std::string& path) {
 void to_json(Json& j, const LogMessageParams& v) {
   j = {{"type", static_cast<int>(v.type)}, {"message", v.message}};
 }
-NSYS_DEFINE_FROM_JSON(LogMessageParams)
 
 void FromJson(const Json& j, ShowDocumentParams& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -245,7 +256,6 @@ void to_json(Json& j, const ShowDocumentParams& v) {
   SetIfPresent(j, "external", v.external);
   SetIfPresent(j, "takeFocus", v.take_focus);
 }
-NSYS_DEFINE_FROM_JSON(ShowDocumentParams)
 
 void FromJson(const Json& j, ShowDocumentResult& out, const std::string& path) {
   ObjectReader(j, path).Required("success", out.success);
@@ -253,6 +263,5 @@ void FromJson(const Json& j, ShowDocumentResult& out, const std::string& path) {
 void to_json(Json& j, const ShowDocumentResult& v) {
   j = {{"success", v.success}};
 }
-NSYS_DEFINE_FROM_JSON(ShowDocumentResult)
 
 }  // namespace nsys::protocol

@@ -17,13 +17,19 @@ constexpr std::pair<const char*, ValueType> kValueTypeNames[] = {{"int", ValueTy
                                                                  {"string", ValueType::kString},
                                                                  {"bool", ValueType::kBool}};
 
+Json RowsToJson(const std::vector<std::vector<Scalar>>& rows) {
+  Json out = Json::array();
+  for (const auto& row : rows) out.push_back(RowToJson(row));
+  return out;
+}
+
+}  // namespace
+
 Json RowToJson(const std::vector<Scalar>& row) {
   Json cells = Json::array();
   for (const auto& cell : row) cells.push_back(ScalarToJson(cell));
   return cells;
 }
-
-}  // namespace
 
 void FromJson(const Json& j, WindowClock& out, const std::string& path) {
   out = ReadEnum(j, path, kClockNames);
@@ -50,7 +56,28 @@ void to_json(Json& j, const Window& v) {
   SetIfPresent(j, "end", v.end);
   j["clock"] = std::string(ToString(v.clock));
 }
-NSYS_DEFINE_FROM_JSON(Window)
+
+void FromJson(const Json& j, Filter& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Optional("window", out.window);
+  r.Optional("devices", out.devices);
+  r.Optional("processes", out.processes);
+  r.Optional("threads", out.threads);
+  const auto non_negative = [&r](const char* key, const std::optional<std::vector<int64_t>>& ids) {
+    for (size_t i = 0; ids && i < ids->size(); ++i) {
+      if ((*ids)[i] < 0) FailAt(IndexPath(r.PathOf(key), i), "must not be negative");
+    }
+  };
+  non_negative("processes", out.processes);
+  non_negative("threads", out.threads);
+}
+void to_json(Json& j, const Filter& v) {
+  j = Json::object();
+  SetIfPresent(j, "window", v.window);
+  SetIfPresent(j, "devices", v.devices);
+  SetIfPresent(j, "processes", v.processes);
+  SetIfPresent(j, "threads", v.threads);
+}
 
 void FromJson(const Json& j, OpenProfileParams& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -62,7 +89,6 @@ void to_json(Json& j, const OpenProfileParams& v) {
   j = {{"path", v.path}};
   SetIfPresent(j, "noCache", v.no_cache);
 }
-NSYS_DEFINE_FROM_JSON(OpenProfileParams)
 
 void FromJson(const Json& j, ProfileIdParams& out, const std::string& path) {
   ObjectReader(j, path).Required("profileId", out.profile_id);
@@ -70,7 +96,6 @@ void FromJson(const Json& j, ProfileIdParams& out, const std::string& path) {
 void to_json(Json& j, const ProfileIdParams& v) {
   j = {{"profileId", v.profile_id}};
 }
-NSYS_DEFINE_FROM_JSON(ProfileIdParams)
 
 void FromJson(const Json& j, EmptyParams&, const std::string& path) {
   ObjectReader(j, path);
@@ -78,7 +103,14 @@ void FromJson(const Json& j, EmptyParams&, const std::string& path) {
 void to_json(Json& j, const EmptyParams&) {
   j = Json::object();
 }
-NSYS_DEFINE_FROM_JSON(EmptyParams)
+
+void FromJson(const Json& j, NullResult&, const std::string& path) {
+  // Parse reads an absent (null) value as {}: both stand for "no result".
+  if (!j.is_null() && !(j.is_object() && j.empty())) FailExpected(j, path, "null");
+}
+void to_json(Json& j, const NullResult&) {
+  j = nullptr;
+}
 
 void FromJson(const Json& j, DeviceInfo& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -99,7 +131,6 @@ void to_json(Json& j, const DeviceInfo& v) {
        {"smCount", v.sm_count},
        {"clockRate", v.clock_rate}};
 }
-NSYS_DEFINE_FROM_JSON(DeviceInfo)
 
 void FromJson(const Json& j, ProcessInfo& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -109,7 +140,6 @@ void FromJson(const Json& j, ProcessInfo& out, const std::string& path) {
 void to_json(Json& j, const ProcessInfo& v) {
   j = {{"pid", v.pid}, {"name", v.name}};
 }
-NSYS_DEFINE_FROM_JSON(ProcessInfo)
 
 void FromJson(const Json& j, TableRows& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -119,7 +149,20 @@ void FromJson(const Json& j, TableRows& out, const std::string& path) {
 void to_json(Json& j, const TableRows& v) {
   j = {{"name", v.name}, {"rows", v.rows}};
 }
-NSYS_DEFINE_FROM_JSON(TableRows)
+
+void FromJson(const Json& j, DamagedRows& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("table", out.table);
+  r.OptionalOr("skipped", out.skipped);
+  r.OptionalOr("badTime", out.bad_time);
+  r.OptionalOr("badSpan", out.bad_span);
+  r.OptionalOr("unreadable", out.unreadable);
+  r.OptionalOr("unnamed", out.unnamed);
+}
+void to_json(Json& j, const DamagedRows& v) {
+  j = {{"table", v.table},      {"skipped", v.skipped},       {"badTime", v.bad_time},
+       {"badSpan", v.bad_span}, {"unreadable", v.unreadable}, {"unnamed", v.unnamed}};
+}
 
 void FromJson(const Json& j, ProfileInfo& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -134,10 +177,13 @@ void FromJson(const Json& j, ProfileInfo& out, const std::string& path) {
   r.OptionalOr("capabilities", out.capabilities);
   r.OptionalOr("devices", out.devices);
   r.OptionalOr("processes", out.processes);
+  r.OptionalOr("processCount", out.process_count);
   r.OptionalOr("threadCount", out.thread_count);
   r.OptionalOr("streamCount", out.stream_count);
   r.OptionalOr("tables", out.tables);
   r.OptionalOr("metadata", out.metadata);
+  r.OptionalOr("damagedRows", out.damaged_rows);
+  r.OptionalOr("rowsChecked", out.rows_checked);
 }
 void to_json(Json& j, const ProfileInfo& v) {
   j = Json::object();
@@ -153,12 +199,14 @@ void to_json(Json& j, const ProfileInfo& v) {
   j["capabilities"] = v.capabilities;
   j["devices"] = v.devices;
   j["processes"] = v.processes;
+  j["processCount"] = v.process_count;
   j["threadCount"] = v.thread_count;
   j["streamCount"] = v.stream_count;
   j["tables"] = v.tables;
   j["metadata"] = v.metadata;
+  j["damagedRows"] = v.damaged_rows;
+  j["rowsChecked"] = v.rows_checked;
 }
-NSYS_DEFINE_FROM_JSON(ProfileInfo)
 
 void FromJson(const Json& j, ProfileSummary& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -169,7 +217,6 @@ void FromJson(const Json& j, ProfileSummary& out, const std::string& path) {
 void to_json(Json& j, const ProfileSummary& v) {
   j = {{"profileId", v.profile_id}, {"path", v.path}, {"info", v.info}};
 }
-NSYS_DEFINE_FROM_JSON(ProfileSummary)
 
 void FromJson(const Json& j, ArgDescription& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -201,7 +248,6 @@ void to_json(Json& j, const ArgDescription& v) {
   bound("min", v.min);
   bound("max", v.max);
 }
-NSYS_DEFINE_FROM_JSON(ArgDescription)
 
 void FromJson(const Json& j, SkillDescription& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -213,28 +259,30 @@ void FromJson(const Json& j, SkillDescription& out, const std::string& path) {
 void to_json(Json& j, const SkillDescription& v) {
   j = {{"name", v.name}, {"description", v.description}, {"args", v.args}, {"reference", v.reference}};
 }
-NSYS_DEFINE_FROM_JSON(SkillDescription)
 
 void FromJson(const Json& j, ListSkillsResult& out, const std::string& path) {
-  ObjectReader(j, path).Required("skills", out.skills);
+  ObjectReader r(j, path);
+  r.Required("skills", out.skills);
+  r.Optional("commonArgs", out.common_args);
 }
 void to_json(Json& j, const ListSkillsResult& v) {
   j = {{"skills", v.skills}};
+  SetIfPresent(j, "commonArgs", v.common_args);
 }
-NSYS_DEFINE_FROM_JSON(ListSkillsResult)
 
 void FromJson(const Json& j, RunSkillParams& out, const std::string& path) {
   ObjectReader r(j, path);
   r.Required("profileId", out.profile_id);
   r.Required("skill", out.skill);
   r.OptionalOr("args", out.args);
+  r.Optional("filter", out.filter);
 }
 void to_json(Json& j, const RunSkillParams& v) {
   Json args = Json::object();
   for (const auto& [name, value] : v.args) args[name] = ScalarToJson(value);
   j = {{"profileId", v.profile_id}, {"skill", v.skill}, {"args", std::move(args)}};
+  SetIfPresent(j, "filter", v.filter);
 }
-NSYS_DEFINE_FROM_JSON(RunSkillParams)
 
 void FromJson(const Json& j, ColumnDescription& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -246,7 +294,6 @@ void to_json(Json& j, const ColumnDescription& v) {
   j = {{"name", v.name}, {"type", std::string(ToString(v.type))}};
   if (!v.description.empty()) j["description"] = v.description;
 }
-NSYS_DEFINE_FROM_JSON(ColumnDescription)
 
 void FromJson(const Json& j, RunSkillResult& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -260,13 +307,22 @@ void FromJson(const Json& j, RunSkillResult& out, const std::string& path) {
   }
   r.OptionalOr("notes", out.notes);
   r.OptionalOr("declined", out.declined);
+  r.Optional("streamedRows", out.streamed_rows);
 }
 void to_json(Json& j, const RunSkillResult& v) {
-  Json rows = Json::array();
-  for (const auto& row : v.rows) rows.push_back(RowToJson(row));
-  j = {{"columns", v.columns}, {"rows", std::move(rows)}, {"notes", v.notes}, {"declined", v.declined}};
+  j = {{"columns", v.columns}, {"rows", RowsToJson(v.rows)}, {"notes", v.notes}, {"declined", v.declined}};
+  SetIfPresent(j, "streamedRows", v.streamed_rows);
 }
-NSYS_DEFINE_FROM_JSON(RunSkillResult)
+
+void FromJson(const Json& j, RunSkillPartialResult& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Optional("columns", out.columns);
+  r.Required("rows", out.rows);
+}
+void to_json(Json& j, const RunSkillPartialResult& v) {
+  j = {{"rows", RowsToJson(v.rows)}};
+  SetIfPresent(j, "columns", v.columns);
+}
 
 void FromJson(const Json& j, ReloadSkillsResult& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -276,11 +332,11 @@ void FromJson(const Json& j, ReloadSkillsResult& out, const std::string& path) {
 void to_json(Json& j, const ReloadSkillsResult& v) {
   j = {{"skillCount", v.skill_count}, {"warnings", v.warnings}};
 }
-NSYS_DEFINE_FROM_JSON(ReloadSkillsResult)
 
 void FromJson(const Json& j, ExportTraceParams& out, const std::string& path) {
   ObjectReader r(j, path);
   r.Required("profileId", out.profile_id);
+  r.Optional("filter", out.filter);
   r.Optional("window", out.window);
   r.Optional("devices", out.devices);
   r.Optional("pids", out.pids);
@@ -291,6 +347,7 @@ void FromJson(const Json& j, ExportTraceParams& out, const std::string& path) {
 }
 void to_json(Json& j, const ExportTraceParams& v) {
   j = {{"profileId", v.profile_id}};
+  SetIfPresent(j, "filter", v.filter);
   SetIfPresent(j, "window", v.window);
   SetIfPresent(j, "devices", v.devices);
   SetIfPresent(j, "pids", v.pids);
@@ -298,7 +355,6 @@ void to_json(Json& j, const ExportTraceParams& v) {
   SetIfPresent(j, "gzip", v.gzip);
   SetIfPresent(j, "output", v.output);
 }
-NSYS_DEFINE_FROM_JSON(ExportTraceParams)
 
 void FromJson(const Json& j, TraceSliceCounts& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -365,7 +421,6 @@ void to_json(Json& j, const ExportTraceResult& v) {
   SetIfPresent(j, "loadSeconds", v.load_seconds);
   SetIfPresent(j, "validation", v.validation);
 }
-NSYS_DEFINE_FROM_JSON(ExportTraceResult)
 
 void FromJson(const Json& j, OpenInPerfettoParams& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -376,7 +431,6 @@ void to_json(Json& j, const OpenInPerfettoParams& v) {
   j = {{"profileId", v.profile_id}};
   SetIfPresent(j, "window", v.window);
 }
-NSYS_DEFINE_FROM_JSON(OpenInPerfettoParams)
 
 void FromJson(const Json& j, OpenInPerfettoResult& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -404,6 +458,5 @@ void to_json(Json& j, const OpenInPerfettoResult& v) {
   SetIfPresent(j, "window", v.window);
   SetIfPresent(j, "showDocument", v.show_document);
 }
-NSYS_DEFINE_FROM_JSON(OpenInPerfettoResult)
 
 }  // namespace nsys::protocol

@@ -5,20 +5,13 @@
 #include <string>
 
 #include "commands.h"
+#include "nsys/support/human_bytes.h"
 #include "nsys/wire/converters.h"
 #include "open_profile.h"
 #include "table_format.h"
 
 namespace nsys::cli {
 namespace {
-
-std::string HumanBytes(int64_t bytes) {
-  const char* units[] = {"B", "KB", "MB", "GB", "TB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1000 && unit < 4) value /= 1000, ++unit;
-  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, units[unit]);
-}
 
 // Rows the loads skipped as damaged (or left unnamed), per table; known for every table once all have loaded.
 std::string DamagedRowsText(const engine::ProfileInfo& info) {
@@ -39,7 +32,7 @@ std::string DamagedRowsText(const engine::ProfileInfo& info) {
 std::string RenderInfo(const engine::ProfileInfo& info) {
   std::string out;
   auto line = [&out](std::string_view key, const std::string& value) { out += fmt::format("{:<13}{}\n", key, value); };
-  line("File", fmt::format("{} ({})", info.path, HumanBytes(info.file_size)));
+  line("File", fmt::format("{} ({})", info.path, support::HumanBytes(info.file_size)));
   if (info.source_path != info.path && !info.source_path.empty()) line("Source", info.source_path);
   line("Nsight", fmt::format("{} (export schema {})", info.nsys_version.empty() ? "unknown" : info.nsys_version,
                              info.schema_version.empty() ? "unknown" : info.schema_version));
@@ -49,7 +42,7 @@ std::string RenderInfo(const engine::ProfileInfo& info) {
   for (const auto& d : info.devices) {
     devices += fmt::format("\n{:<13}  GPU {}: {}", "", d.id, d.name.empty() ? "(no name in the export)" : d.name);
     if (d.sm_count > 0) devices += fmt::format(", {} SMs", d.sm_count);
-    if (d.total_memory > 0) devices += fmt::format(", {}", HumanBytes(d.total_memory));
+    if (d.total_memory > 0) devices += fmt::format(", {}", support::HumanBytes(d.total_memory));
   }
   line("Devices", devices);
   std::string processes = fmt::format("{}", info.processes.size());
@@ -103,7 +96,7 @@ int RunInfo(const CommandContext& ctx) {
   }
   const auto& info = opened->profile->info();
   if (*format == OutputFormat::kJson) {
-    auto json = wire::ProfileSummaryJson(opened->id, info);
+    protocol::Json json = wire::ToProfileSummary(opened->id, info);
     json.erase("profileId");  // a server session's handle, meaningless here
     std::printf("%s\n", json.dump(2).c_str());
   } else {

@@ -6,15 +6,15 @@
 #include <string>
 
 #include "commands.h"
-#include "nsys/skills/registry.h"
 #include "nsys/wire/converters.h"
+#include "nsys/wire/skill_args.h"
 #include "open_profile.h"
 #include "table_format.h"
 
 namespace nsys::cli {
 namespace {
 
-void PrintTable(const skills::Table& table, OutputFormat format, const RenderOptions& options) {
+void PrintTable(const protocol::RunSkillResult& table, OutputFormat format, const RenderOptions& options) {
   const bool human = format == OutputFormat::kTable || format == OutputFormat::kMarkdown;
   if (!human || !table.columns.empty()) std::fputs(RenderTable(table, format, options).c_str(), stdout);
   if (format == OutputFormat::kJson) return;  // the notes are in the JSON
@@ -29,18 +29,16 @@ int RunSkillList(const CommandContext& ctx) {
   const auto format = ParseOutputFormat(ctx.args.Value("--format").value_or("table"));
   if (!format) return UsageError("skill list", "--format must be table, json, csv or markdown");
   core::Workspace workspace(ctx.config);
+  const protocol::ListSkillsResult listing = wire::ToListSkillsResult(workspace.Skills(), wire::CommonArgs::kOmitted);
   if (*format == OutputFormat::kJson) {
-    protocol::ListSkillsResult result;
-    for (const auto& skill : workspace.Skills()) result.skills.push_back(wire::Describe(*skill));
-    std::printf("%s\n", protocol::Json(result).dump(2).c_str());
+    std::printf("%s\n", protocol::Json(listing).dump(2).c_str());
     return kExitOk;
   }
-  skills::Table table;
+  protocol::RunSkillResult table;
   table.columns = {
       {"name", ValueType::kString, ""}, {"mirrors", ValueType::kString, ""}, {"description", ValueType::kString, ""}};
-  for (const auto& skill : workspace.Skills()) {
-    std::string reference = skill->reference();
-    table.rows.push_back({skill->name(), reference.empty() ? Value{} : Value{reference}, skill->description()});
+  for (const auto& skill : listing.skills) {
+    table.rows.push_back({skill.name, skill.reference.empty() ? Value{} : Value{skill.reference}, skill.description});
   }
   RenderOptions options;
   options.max_text_width = 100;
@@ -57,31 +55,15 @@ int RunSkillRun(const CommandContext& ctx) {
   core::Workspace workspace(ctx.config);
   auto found = workspace.FindSkill(name);
   if (!found) return UsageError("skill run", found.error().message);
-  const std::shared_ptr<const skills::Skill> skill = *found;
+  const auto& skill = *found;
 
   // Command-line options → the skill's typed arguments, checked before the profile is opened.
-  const auto specs = skills::AllArgs(*skill);
   skills::Args args;
   std::string error;
   auto set = [&](const std::string& arg, const std::string& text) {
-    auto spec = std::find_if(specs.begin(), specs.end(), [&](const auto& s) { return s.name == arg; });
-    if (spec == specs.end()) {
-      std::vector<std::string> known;
-      for (const auto& s : specs) known.push_back(s.name);
-      error = fmt::format("skill '{}' has no argument '{}' (its arguments: {})", name, arg, fmt::join(known, ", "));
-      return false;
-    }
-    if (!spec->choices.empty() && std::find(spec->choices.begin(), spec->choices.end(), text) == spec->choices.end()) {
-      error = fmt::format("argument '{}' must be one of {}, not '{}'", arg, fmt::join(spec->choices, ", "), text);
-      return false;
-    }
-    auto value = skills::ParseArgText(*spec, text);
-    if (!value) {
-      error = value.error().message;
-      return false;
-    }
-    args[arg] = std::move(*value);
-    return true;
+    Status added = wire::AddArgText(*skill, arg, text, args);
+    if (!added) error = added.error().message;
+    return added.ok();
   };
   bool ok = true;
   if (auto device = ctx.args.Value("--device")) ok = ok && set("device", *device);
@@ -105,7 +87,7 @@ int RunSkillRun(const CommandContext& ctx) {
   if (!table) return FailWith(table.error());
   RenderOptions options;
   options.full_names = ctx.args.Has("--full-names");
-  PrintTable(*table, *format, options);
+  PrintTable(wire::ToRunSkillResult(std::move(*table)), *format, options);
   return kExitOk;
 }
 

@@ -43,7 +43,7 @@ void ClearTerminalProgress() {
 }
 
 Expected<core::OpenedProfile> OpenWithProgress(core::Workspace& workspace, const std::string& path) {
-  auto opened = workspace.Open(path, TerminalProgress("opening " + path));
+  auto opened = workspace.Open(path, CancelToken{}, TerminalProgress("opening " + path));
   ClearTerminalProgress();
   return opened;
 }

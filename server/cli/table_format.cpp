@@ -57,13 +57,15 @@ std::string HumanCell(const Value& value, const std::string& column, const Rende
       value);
 }
 
-// A cell for CSV: exact, unformatted.
+// A cell for CSV: exact, unformatted; empty where JSON has null (null, NaN, infinities).
 std::string RawCell(const Value& value) {
   return std::visit(
       [](const auto& v) -> std::string {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, std::monostate>) {
           return "";
+        } else if constexpr (std::is_same_v<T, double>) {
+          return std::isfinite(v) ? fmt::format("{}", v) : "";
         } else if constexpr (std::is_same_v<T, bool>) {
           return v ? "true" : "false";
         } else if constexpr (std::is_same_v<T, std::string>) {
@@ -100,7 +102,7 @@ std::string Pad(const std::string& text, size_t width, bool right) {
   return right ? fill + text : text + fill;
 }
 
-std::string RenderAligned(const skills::Table& table, const RenderOptions& options) {
+std::string RenderAligned(const protocol::RunSkillResult& table, const RenderOptions& options) {
   const size_t n = table.columns.size();
   std::vector<std::vector<std::string>> cells;
   std::vector<size_t> widths(n, 0);
@@ -134,7 +136,7 @@ std::string RenderAligned(const skills::Table& table, const RenderOptions& optio
   return out;
 }
 
-std::string RenderMarkdown(const skills::Table& table, const RenderOptions& options) {
+std::string RenderMarkdown(const protocol::RunSkillResult& table, const RenderOptions& options) {
   std::string out = "|";
   for (const auto& column : table.columns) out += " " + MarkdownEscape(column.name) + " |";
   out += "\n|";
@@ -150,7 +152,7 @@ std::string RenderMarkdown(const skills::Table& table, const RenderOptions& opti
   return out;
 }
 
-std::string RenderCsv(const skills::Table& table) {
+std::string RenderCsv(const protocol::RunSkillResult& table) {
   std::string out;
   for (size_t c = 0; c < table.columns.size(); ++c) out += (c ? "," : "") + CsvQuote(table.columns[c].name);
   out += "\n";
@@ -171,7 +173,7 @@ std::optional<OutputFormat> ParseOutputFormat(std::string_view text) {
   return std::nullopt;
 }
 
-std::string RenderTable(const skills::Table& table, OutputFormat format, const RenderOptions& options) {
+std::string RenderTable(const protocol::RunSkillResult& table, OutputFormat format, const RenderOptions& options) {
   switch (format) {
     case OutputFormat::kTable:
       return RenderAligned(table, options);
@@ -180,7 +182,7 @@ std::string RenderTable(const skills::Table& table, OutputFormat format, const R
     case OutputFormat::kCsv:
       return RenderCsv(table);
     case OutputFormat::kJson:
-      return protocol::Json(wire::ToRunSkillResult(table)).dump(2) + "\n";
+      return protocol::Json(table).dump(2) + "\n";
   }
   return {};
 }

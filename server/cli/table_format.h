@@ -1,11 +1,19 @@
 #pragma once
-// Rendering a skill's table for people (aligned text, Markdown) and for scripts (JSON, CSV).
+// Rendering a table (a skill's result, the skill list) for people (aligned text, Markdown) and for scripts (JSON,
+// CSV). Tables arrive in their wire shape (protocol::RunSkillResult, from server/wire), so `--format json` prints
+// exactly what an editor receives.
+//
+// CSV (RFC 4180): comma-separated, LF line ends (RFC 4180 says CRLF; every spreadsheet and csv reader takes LF, and
+// LF is what the rest of the CLI prints); the first line is the column names; a field containing a comma, a double
+// quote, CR or LF is quoted, with inner quotes doubled; null, NaN and infinities are empty cells (JSON writes them as
+// null); booleans are true/false; numbers are exact (no grouping, shortest round-trip form). Notes are never in the
+// CSV: the commands print them to stderr.
 #include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "nsys/skills/skill.h"
+#include "nsys/wire/converters.h"
 
 namespace nsys::cli {
 
@@ -18,7 +26,7 @@ struct RenderOptions {
   size_t max_text_width = 80;  // table/markdown: other long strings
 };
 
-std::string RenderTable(const skills::Table& table, OutputFormat format, const RenderOptions& options = {});
+std::string RenderTable(const protocol::RunSkillResult& table, OutputFormat format, const RenderOptions& options = {});
 
 // "void at::native::vectorized_elementwise_kernel<4, ...>(int, ...)" → "at::native::vectorized_elementwise_kernel":
 // drops the return type, template arguments and parameter list of a demangled C++ name. Other text is returned as is.

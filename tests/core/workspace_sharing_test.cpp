@@ -239,7 +239,7 @@ TEST(WorkspaceSharing, OpenIdsAndDistinctLoadsAreBounded) {
   CancelToken cancelled;
   cancelled.cancel();
   for (int i = 0; i < 10; ++i) {
-    EXPECT_EQ(workspace.Open(Fixture("v100_julia.sqlite"), {}, cancelled).error().kind, ErrorKind::kCancelled);
+    EXPECT_EQ(workspace.Open(Fixture("v100_julia.sqlite"), cancelled).error().kind, ErrorKind::kCancelled);
   }
   EXPECT_TRUE(workspace.Open(Fixture("v100_julia.sqlite")).ok());
   EXPECT_TRUE(workspace.Open(Fixture("v100_julia.sqlite")).ok());
@@ -328,9 +328,10 @@ TEST(WorkspaceSharing, AnOpenWaitingForACancelledLoadLoadsTheFileItself) {
   CancelToken first_cancel;
   Expected<core::OpenedProfile> first = Error{};
   Expected<core::OpenedProfile> second = Error{};
-  std::thread a([&] { first = workspace.Open(Fixture("h100_2gpu_1s.sqlite"), {}, first_cancel); });
+  std::thread a([&] { first = workspace.Open(Fixture("h100_2gpu_1s.sqlite"), first_cancel); });
   held.AwaitLoads(1);
-  std::thread b([&] { second = workspace.Open(Fixture("h100_2gpu_1s.sqlite"), NotifyWhenWaiting(held)); });
+  std::thread b(
+      [&] { second = workspace.Open(Fixture("h100_2gpu_1s.sqlite"), CancelToken{}, NotifyWhenWaiting(held)); });
   held.AwaitWaiter();
   first_cancel.cancel();
   a.join();
@@ -364,10 +365,10 @@ TEST(WorkspaceSharing, AnOpenCancelledAfterItsLoadStillSharesTheLoadWithTheWaite
   core::Workspace workspace(config);
   Expected<core::OpenedProfile> first = Error{};
   Expected<core::OpenedProfile> second = Error{};
-  std::thread a([&] { first = workspace.Open(Fixture("h100_2gpu_1s.sqlite"), {}, first_cancel); });
+  std::thread a([&] { first = workspace.Open(Fixture("h100_2gpu_1s.sqlite"), first_cancel); });
   std::thread b([&] {
     held.AwaitLoads(1);
-    second = workspace.Open(Fixture("h100_2gpu_1s.sqlite"), NotifyWhenWaiting(held));
+    second = workspace.Open(Fixture("h100_2gpu_1s.sqlite"), CancelToken{}, NotifyWhenWaiting(held));
   });
   a.join();
   b.join();
@@ -401,7 +402,7 @@ TEST(WorkspaceSharing, AWaitingOpenCanBeCancelledWithoutDisturbingTheLoad) {
   CancelToken waiter_cancel;
   Expected<core::OpenedProfile> waiter = Error{};
   std::thread b(
-      [&] { waiter = workspace.Open(Fixture("h100_2gpu_1s.sqlite"), NotifyWhenWaiting(held), waiter_cancel); });
+      [&] { waiter = workspace.Open(Fixture("h100_2gpu_1s.sqlite"), waiter_cancel, NotifyWhenWaiting(held)); });
   held.AwaitWaiter();
   const auto t0 = std::chrono::steady_clock::now();
   waiter_cancel.cancel();

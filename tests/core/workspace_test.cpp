@@ -107,7 +107,7 @@ TEST(Workspace, OpenErrorsHaveKinds) {
   EXPECT_EQ(not_export.error().kind, ErrorKind::kBadInput);
   CancelToken cancelled;
   cancelled.cancel();
-  auto cancel = workspace.Open(Fixture("mock.sqlite"), {}, cancelled);
+  auto cancel = workspace.Open(Fixture("mock.sqlite"), cancelled);
   ASSERT_FALSE(cancel.ok());
   EXPECT_EQ(cancel.error().kind, ErrorKind::kCancelled);
   EXPECT_TRUE(workspace.List().empty());  // nothing failed or cancelled stays open

@@ -135,6 +135,40 @@ TEST(DispatcherProfiles, RunSkillAnswersWithTheTable) {
   EXPECT_EQ(bad_skill["error"]["code"], -32602);
 }
 
+// `filter` is the one filter shape: it selects what the flat common args select, and sets skills cannot take yet
+// are refused by name, never ignored.
+TEST(DispatcherProfiles, RunSkillFilterMatchesTheFlatArgs) {
+  NSYS_REQUIRE_FIXTURES();
+  InMemoryClient client(NoCache());
+  client.Initialize();
+  const Json open = client.AwaitReply(client.Request("nsys/openProfile", {{"path", Fixture("h100_2gpu_1s.sqlite")}}));
+  const std::string id = open["result"]["profileId"];
+  const auto run = [&](Json params) {
+    params["profileId"] = id;
+    params["skill"] = "top_kernels";
+    return client.AwaitReply(client.Request("nsys/runSkill", params));
+  };
+  const Json flat = run({{"args", {{"device", 1}, {"start", 0.0}, {"end", 0.5}}}});
+  const Json filtered = run({{"filter", {{"devices", {1}}, {"window", {{"start", 0.0}, {"end", 0.5}}}}}});
+  ASSERT_TRUE(flat.contains("result")) << flat.dump();
+  ASSERT_TRUE(filtered.contains("result")) << filtered.dump();
+  EXPECT_FALSE(filtered["result"]["rows"].empty());
+  EXPECT_EQ(filtered["result"], flat["result"]);
+  const Json whole = run({{"filter", {{"devices", Json::array()}}}});
+  EXPECT_GT(whole["result"]["rows"].size(), 0u);
+  EXPECT_NE(whole["result"], flat["result"]);  // an empty set is every device
+
+  const Json two = run({{"filter", {{"devices", {0, 1}}}}});
+  EXPECT_EQ(two["error"]["code"], -32803) << two.dump();
+  EXPECT_EQ(two["error"]["message"], "params.filter.devices: skills take at most one device for now");
+  const Json threads = run({{"filter", {{"threads", {12345}}}}});
+  EXPECT_EQ(threads["error"]["message"], "params.filter.threads: skills cannot filter by thread yet");
+  const Json both = run({{"args", {{"pid", 1}}}, {"filter", {{"processes", {1}}}}});
+  EXPECT_EQ(both["error"]["code"], -32602) << both.dump();
+  const Json bad = run({{"filter", {{"window", {{"start", "soon"}}}}}});
+  EXPECT_EQ(bad["error"]["message"], "params.filter.window.start: expected a number, got a string");
+}
+
 TEST(DispatcherProfiles, RunSkillStreamsRowsWithAPartialResultToken) {
   NSYS_REQUIRE_FIXTURES();
   auto options = NoCache();

@@ -75,7 +75,7 @@ TEST_F(McpServerTest, InitializeErrors) {
       R"({"error":{"code":-32602,"message":"params.protocolVersion: missing required field"},"id":1,"jsonrpc":"2.0"})");
   EXPECT_EQ(
       Send(R"({"jsonrpc":"2.0","id":2,"method":"initialize","params":{"protocolVersion":7}})").dump(),
-      R"({"error":{"code":-32602,"message":"params.protocolVersion: expected a string"},"id":2,"jsonrpc":"2.0"})");
+      R"({"error":{"code":-32602,"message":"params.protocolVersion: expected a string, got a number"},"id":2,"jsonrpc":"2.0"})");
   EXPECT_FALSE(server_.initialized());
   Initialize();
   EXPECT_EQ(Initialize().dump(),

@@ -321,5 +321,23 @@ TEST(FramingTest, RandomMixesOfGoodAndBadInputDecodeTheSameUnderAnySplit) {
   }
 }
 
+// Each error frame carries its problem as a value; the session maps it to a JSON-RPC code without reading text.
+TEST(FramingTest, ErrorFramesCarryTheirProblem) {
+  const auto problems = [](std::string_view input, FramingLimits limits = {}) {
+    FrameDecoder decoder(limits);
+    std::vector<Frame::Problem> out;
+    for (const auto& f : decoder.Feed(input)) out.push_back(f.problem);
+    return out;
+  };
+  using P = Frame::Problem;
+  EXPECT_EQ(problems("Content-Length: 2\r\n\r\n{}"), std::vector<P>({P::kNone}));
+  EXPECT_EQ(problems("Content-Length: 10\r\n\r\n", {.max_body_bytes = 4}), std::vector<P>({P::kTooLarge}));
+  EXPECT_EQ(problems(std::string(50, 'a'), {.max_header_bytes = 16}), std::vector<P>({P::kTooLarge}));
+  EXPECT_EQ(problems("Content-Length: -1\r\n"), std::vector<P>({P::kMalformed}));
+  EXPECT_EQ(problems("X: y\r\n\r\n"), std::vector<P>({P::kMalformed}));
+  EXPECT_EQ(problems("Content-Type: a; charset=latin1\r\nContent-Length: 2\r\n\r\n{}"),
+            std::vector<P>({P::kMalformed}));
+}
+
 }  // namespace
 }  // namespace nsys::protocol

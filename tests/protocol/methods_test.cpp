@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 
 namespace nsys::protocol {
@@ -12,16 +13,18 @@ template <typename T>
 void ExpectRoundTrip(const T& value, std::string_view expected_json) {
   const Json j = value;
   EXPECT_EQ(j.dump(), expected_json);
-  const Parsed<T> back = Parse<T>(j);
-  ASSERT_TRUE(back.ok()) << back.error;
-  EXPECT_TRUE(*back.value == value) << "round trip changed " << expected_json;
+  const Expected<T> back = Parse<T>(j);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_TRUE(*back == value) << "round trip changed " << expected_json;
 }
 
 template <typename T>
 std::string ErrorOf(std::string_view json_text, const std::string& root = "params") {
-  const Parsed<T> parsed = Parse<T>(Json::parse(json_text), root);
+  const Expected<T> parsed = Parse<T>(Json::parse(json_text), root);
   EXPECT_FALSE(parsed.ok()) << json_text;
-  return parsed.error;
+  if (parsed.ok()) return "";
+  EXPECT_EQ(parsed.error().kind, ErrorKind::kInvalidArgument);
+  return parsed.error().message;
 }
 
 TEST(MethodsTest, MethodNamesAreUnderNsys) {
@@ -41,9 +44,9 @@ TEST(MethodsTest, WindowRoundTripsAndDefaultsToRelativeSeconds) {
                   R"({"clock":"capture_ns","start":1.5558e+15})");
   const auto parsed = Parse<Window>(Json::parse(R"({"end":2})"), "params.window");
   ASSERT_TRUE(parsed.ok());
-  EXPECT_EQ(parsed.value->clock, WindowClock::kRelativeSeconds);
-  EXPECT_FALSE(parsed.value->start);
-  EXPECT_EQ(*parsed.value->end, 2.0);
+  EXPECT_EQ(parsed->clock, WindowClock::kRelativeSeconds);
+  EXPECT_FALSE(parsed->start);
+  EXPECT_EQ(*parsed->end, 2.0);
 }
 
 TEST(MethodsTest, OpenProfileRoundTrips) {
@@ -62,8 +65,8 @@ TEST(MethodsTest, ProfileIdParamsRoundTrip) {
 TEST(MethodsTest, AbsentParamsReadAsAnEmptyObject) {
   EXPECT_TRUE(Parse<EmptyParams>(nullptr).ok());
   EXPECT_TRUE(Parse<EmptyParams>(Json::object()).ok());
-  EXPECT_EQ(Parse<ProfileIdParams>(nullptr).error, "params.profileId: missing required field");
-  EXPECT_EQ(Parse<EmptyParams>(Json::array()).error, "params: expected an object, got an array");
+  EXPECT_EQ(Parse<ProfileIdParams>(nullptr).error().message, "params.profileId: missing required field");
+  EXPECT_EQ(Parse<EmptyParams>(Json::array()).error().message, "params: expected an object, got an array");
   ExpectRoundTrip(EmptyParams{}, "{}");
 }
 
@@ -82,22 +85,27 @@ ProfileSummary SampleSummary() {
   s.info.capabilities = {{"kernels", true}, {"nvtx", false}};
   s.info.devices = {DeviceInfo{0, "NVIDIA H100 80GB HBM3", "GH100", 85899345920, 3352320000000, 132, 1980000}};
   s.info.processes = {ProcessInfo{4242, "python3"}};
+  s.info.process_count = 70;
   s.info.thread_count = 12;
   s.info.stream_count = 3;
   s.info.tables = {TableRows{"CUPTI_ACTIVITY_KIND_KERNEL", 3440000}};
   s.info.metadata = {{"EXPORT_SCHEMA_VERSION", "3.11.1"}};
+  s.info.damaged_rows = {DamagedRows{"CUPTI_ACTIVITY_KIND_KERNEL", 5, 3, 1, 1, 0}};
+  s.info.rows_checked = true;
   return s;
 }
 
 TEST(MethodsTest, ProfileSummaryRoundTrips) {
   ExpectRoundTrip(
       SampleSummary(),
-      R"({"info":{"capabilities":{"kernels":true,"nvtx":false},"devices":[{"chip":"GH100","clockRate":1980000,)"
+      R"({"info":{"capabilities":{"kernels":true,"nvtx":false},)"
+      R"("damagedRows":[{"badSpan":1,"badTime":3,"skipped":5,"table":"CUPTI_ACTIVITY_KIND_KERNEL","unnamed":0,)"
+      R"("unreadable":1}],"devices":[{"chip":"GH100","clockRate":1980000,)"
       R"("id":0,"memoryBandwidth":3352320000000,"name":"NVIDIA H100 80GB HBM3","smCount":132,"totalMemory":85899345920}],)"
       R"("durationNs":1000000,"endNs":1001000,"fileSize":123456,"fromCache":true,)"
-      R"("metadata":{"EXPORT_SCHEMA_VERSION":"3.11.1"},"nsysVersion":"2024.2.1",)"
-      R"("processes":[{"name":"python3","pid":4242}],"schemaVersion":"3.11.1","sessionStartUtcNs":1700000000000000000,)"
-      R"("sourcePath":"/f/h100.nsys-rep","startNs":1000,"streamCount":3,)"
+      R"("metadata":{"EXPORT_SCHEMA_VERSION":"3.11.1"},"nsysVersion":"2024.2.1","processCount":70,)"
+      R"("processes":[{"name":"python3","pid":4242}],"rowsChecked":true,"schemaVersion":"3.11.1",)"
+      R"("sessionStartUtcNs":1700000000000000000,"sourcePath":"/f/h100.nsys-rep","startNs":1000,"streamCount":3,)"
       R"("tables":[{"name":"CUPTI_ACTIVITY_KIND_KERNEL","rows":3440000}],"threadCount":12},)"
       R"("path":"/f/h100.sqlite","profileId":"p1"})");
   EXPECT_EQ(ErrorOf<ProfileSummary>(R"({"profileId":"p1","path":"/x","info":{"startNs":0,"endNs":1,)"
@@ -143,12 +151,12 @@ TEST(MethodsTest, RunSkillParamsRoundTrip) {
   // args is optional and defaults to none.
   const auto bare = Parse<RunSkillParams>(Json::parse(R"({"profileId":"p1","skill":"s"})"));
   ASSERT_TRUE(bare.ok());
-  EXPECT_TRUE(bare.value->args.empty());
+  EXPECT_TRUE(bare->args.empty());
   // An integral value stays an integer, a fractional one a double.
   const auto typed = Parse<RunSkillParams>(Json::parse(R"({"profileId":"p1","skill":"s","args":{"a":3,"b":3.5}})"));
   ASSERT_TRUE(typed.ok());
-  EXPECT_EQ(std::get<int64_t>(typed.value->args.at("a")), 3);
-  EXPECT_EQ(std::get<double>(typed.value->args.at("b")), 3.5);
+  EXPECT_EQ(std::get<int64_t>(typed->args.at("a")), 3);
+  EXPECT_EQ(std::get<double>(typed->args.at("b")), 3.5);
 }
 
 TEST(MethodsTest, RunSkillErrorsNameTheArgument) {
@@ -219,9 +227,9 @@ TEST(MethodsTest, ExportTraceRoundTripsAndNamesBadFields) {
             "params.minDurationNs: must not be negative");
   // Integral floats are integers (JavaScript prints 1e21 that way); null is absent.
   const auto lenient = Parse<ExportTraceParams>(Json::parse(R"({"profileId":"p1","minDurationNs":1e9,"gzip":null})"));
-  ASSERT_TRUE(lenient.ok()) << lenient.error;
-  EXPECT_EQ(*lenient.value->min_duration_ns, 1000000000);
-  EXPECT_FALSE(lenient.value->gzip);
+  ASSERT_TRUE(lenient.ok()) << (lenient.ok() ? "" : lenient.error().message);
+  EXPECT_EQ(*lenient->min_duration_ns, 1000000000);
+  EXPECT_FALSE(lenient->gzip);
 }
 
 TEST(MethodsTest, ExportTraceResultRoundTrips) {
@@ -240,17 +248,15 @@ TEST(MethodsTest, OpenInPerfettoRoundTrips) {
             "result.port: expected an integer, got a fractional number");
 }
 
-TEST(MethodsTest, AdlGetThrowsFieldErrorRootedAtDollar) {
-  const Json j = Json::parse(R"({"profileId":"p1","window":{"end":true}})");
-  try {
-    (void)j.get<ExportTraceParams>();
-    FAIL() << "expected FieldError";
-  } catch (const FieldError& e) {
-    EXPECT_EQ(e.path(), "$.window.end");
-    EXPECT_EQ(e.problem(), "expected a number, got a boolean");
-    EXPECT_STREQ(e.what(), "$.window.end: expected a number, got a boolean");
-  }
-  EXPECT_EQ(Json::parse(R"({"profileId":"p9"})").get<ProfileIdParams>().profile_id, "p9");
+// Parse never throws: a bad nested field comes back as kInvalidArgument naming its path from the given root.
+TEST(MethodsTest, ParseReportsNestedFieldsAsInvalidArgument) {
+  const auto bad = Parse<ExportTraceParams>(Json::parse(R"({"profileId":"p1","window":{"end":true}})"), "$");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_EQ(bad.error().message, "$.window.end: expected a number, got a boolean");
+  const auto good = Parse<ProfileIdParams>(Json::parse(R"({"profileId":"p9"})"));
+  ASSERT_TRUE(good.ok());
+  EXPECT_EQ(good->profile_id, "p9");
 }
 
 TEST(MethodsTest, ScalarToJsonCoversEveryAlternative) {
@@ -259,6 +265,62 @@ TEST(MethodsTest, ScalarToJsonCoversEveryAlternative) {
   EXPECT_EQ(ScalarToJson(int64_t{-7}).dump(), "-7");
   EXPECT_EQ(ScalarToJson(2.5).dump(), "2.5");
   EXPECT_EQ(ScalarToJson(std::string("s")).dump(), "\"s\"");
+}
+
+TEST(MethodsTest, ListSkillsCommonArgsAreWrittenOnlyWhenPresent) {
+  ListSkillsResult result;
+  EXPECT_EQ(Json(result).dump(), R"({"skills":[]})");
+  result.common_args = std::vector<ArgDescription>{ArgDescription{"device", ValueType::kInt, "GPU", {}, false}};
+  ExpectRoundTrip(result, R"({"commonArgs":[{"default":null,"description":"GPU","name":"device","required":false,)"
+                          R"("type":"int"}],"skills":[]})");
+}
+
+TEST(MethodsTest, StreamedRunSkillResultAndPartialResults) {
+  RunSkillResult streamed;
+  streamed.columns = {ColumnDescription{"n", ValueType::kInt, ""}};
+  streamed.notes = {"Window: whole profile."};
+  streamed.streamed_rows = 3;
+  ExpectRoundTrip(streamed, R"({"columns":[{"name":"n","type":"int"}],"declined":false,)"
+                            R"("notes":["Window: whole profile."],"rows":[],"streamedRows":3})");
+  RunSkillPartialResult first;
+  first.columns = streamed.columns;
+  first.rows = {{int64_t{1}}, {int64_t{2}}};
+  ExpectRoundTrip(first, R"({"columns":[{"name":"n","type":"int"}],"rows":[[1],[2]]})");
+  RunSkillPartialResult rest;
+  rest.rows = {{std::numeric_limits<double>::quiet_NaN()}};
+  EXPECT_EQ(Json(rest).dump(), R"({"rows":[[null]]})");  // NaN has no JSON form
+}
+
+TEST(MethodsTest, FilterRoundTripsInRunSkillAndExportTrace) {
+  Filter filter;
+  filter.window = Window{1.5, 2.5, WindowClock::kRelativeSeconds};
+  filter.devices = std::vector<int32_t>{0};
+  filter.processes = std::vector<int64_t>{4242};
+  filter.threads = std::vector<int64_t>{};
+  ExpectRoundTrip(filter, R"({"devices":[0],"processes":[4242],"threads":[],)"
+                          R"("window":{"clock":"relative_s","end":2.5,"start":1.5}})");
+  const auto run = Parse<RunSkillParams>(
+      Json::parse(R"({"profileId":"p1","skill":"s","filter":{"devices":[1],"window":{"start":0}}})"));
+  ASSERT_TRUE(run.ok());
+  ASSERT_TRUE(run->filter);
+  EXPECT_EQ(*run->filter->devices, std::vector<int32_t>{1});
+  EXPECT_EQ(*run->filter->window->start, 0.0);
+  EXPECT_FALSE(run->filter->processes);
+  const auto trace = Parse<ExportTraceParams>(Json::parse(R"({"profileId":"p1","filter":{"processes":[7]}})"));
+  ASSERT_TRUE(trace.ok());
+  EXPECT_EQ(*trace->filter->processes, std::vector<int64_t>{7});
+  EXPECT_EQ(ErrorOf<RunSkillParams>(R"({"profileId":"p1","skill":"s","filter":{"threads":[1,-2]}})"),
+            "params.filter.threads[1]: must not be negative");
+  EXPECT_EQ(ErrorOf<RunSkillParams>(R"({"profileId":"p1","skill":"s","filter":{"devices":"0"}})"),
+            "params.filter.devices: expected an array, got a string");
+  EXPECT_EQ(ErrorOf<ExportTraceParams>(R"({"profileId":"p1","filter":{"window":{"clock":"utc"}}})"),
+            R"(params.filter.window.clock: expected one of "relative_s", "capture_ns", got "utc")");
+}
+
+TEST(MethodsTest, NullResultIsJsonNull) {
+  EXPECT_TRUE(Json(NullResult{}).is_null());
+  EXPECT_TRUE(Parse<NullResult>(nullptr, "result").ok());
+  EXPECT_EQ(ErrorOf<NullResult>("5", "result"), "result: expected null, got a number");
 }
 
 }  // namespace

@@ -168,13 +168,13 @@ void Workspace::WaitForWarmUp(const std::string& profile_id) {
   if ((*entry)->warm.joinable()) (*entry)->warm.join();
 }
 
-Expected<OpenedProfile> Workspace::Open(const std::string& path, const ProgressSink& progress,
-                                        const CancelToken& cancel) {
-  return Open(path, config().open, progress, cancel);
+Expected<OpenedProfile> Workspace::Open(const std::string& path, const CancelToken& cancel,
+                                        const ProgressSink& progress) {
+  return Open(path, config().open, cancel, progress);
 }
 
 Expected<OpenedProfile> Workspace::Open(const std::string& path, const engine::OpenOptions& options,
-                                        const ProgressSink& progress, const CancelToken& cancel) {
+                                        const CancelToken& cancel, const ProgressSink& progress) {
   if (path.empty()) return MakeError(ErrorKind::kInvalidArgument, "no profile path was given");
   const std::string load_key = LoadKeyOf(path, options);
   // Loops only when the open this one waited for was cancelled: then this one loads the file itself.

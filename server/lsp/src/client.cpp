@@ -22,8 +22,8 @@ void Client::ShowDocument(const protocol::ShowDocumentParams& params, std::funct
          if (!on_result) return;
          if (!reply) return on_result(reply.error());
          auto parsed = protocol::Parse<protocol::ShowDocumentResult>(*reply, "result");
-         if (!parsed.ok()) return on_result(MakeError(ErrorKind::kBadInput, parsed.error));
-         on_result(parsed.value->success);
+         if (!parsed.ok()) return on_result(MakeError(ErrorKind::kBadInput, parsed.error().message));
+         on_result(parsed->success);
        });
 }
 

@@ -166,10 +166,9 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
   }
 
   void CancelWorkDoneProgress(const protocol::ProgressToken& token) override {
-    const std::string wanted = protocol::ProgressTokenToJson(token).dump();
     std::lock_guard lock(mu_);
     for (auto& [key, running] : running_) {
-      if (running.progress->HasToken(wanted)) running.cancel.cancel();
+      if (running.progress->HasToken(token)) running.cancel.cancel();
     }
   }
 
@@ -262,7 +261,8 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
   // Applies a valid `initialize`'s session settings; false (and an error reply) when its params are invalid.
   bool AcceptInitialize(const protocol::Request& request);
   void RunRequest(const MethodTable::Entry* entry, protocol::Request request, std::shared_ptr<ReplyOnce> reply,
-                  CancelToken cancel, std::shared_ptr<WorkDoneProgress> progress, SessionSettings settings);
+                  CancelToken cancel, std::shared_ptr<WorkDoneProgress> progress, SessionSettings settings,
+                  std::optional<protocol::ProgressToken> partial_result_token);
 
   core::Workspace& workspace_;
   support::Executor& executor_;
@@ -325,14 +325,14 @@ class ReplyOnce {
 bool DispatcherCore::AcceptInitialize(const protocol::Request& request) {
   auto params = protocol::Parse<protocol::InitializeParams>(request.params);
   if (!params.ok()) {
-    ReplyNow(request.id, protocol::kInvalidParams, params.error);
+    ReplyNow(request.id, wire::ErrorCodeFor(params.error().kind), params.error().message);
     return false;
   }
   SessionSettings settings;
-  settings.client.work_done_progress = params.value->work_done_progress;
-  settings.client.show_document = params.value->show_document;
-  if (params.value->client_info) settings.client.name = params.value->client_info->name;
-  if (const auto& options = params.value->initialization_options) {
+  settings.client.work_done_progress = params->work_done_progress;
+  settings.client.show_document = params->show_document;
+  if (params->client_info) settings.client.name = params->client_info->name;
+  if (const auto& options = params->initialization_options) {
     settings.no_cache = options->no_cache.value_or(false);
     settings.perfetto_origin = options->perfetto_origin.value_or("");
     if (options->nsys_path) settings.nsys_path = PathFromClient(*options->nsys_path);
@@ -397,10 +397,9 @@ void DispatcherCore::OnRequest(protocol::Request request, size_t wire_bytes) {
     phase_ = Phase::kShutdown;  // from now on, later requests are refused
   }
 
+  const protocol::RequestTokens tokens = protocol::ReadRequestTokens(request.params);
   WorkDoneProgress::Config progress_config;
-  if (request.params.is_object()) {
-    if (auto it = request.params.find("workDoneToken"); it != request.params.end()) progress_config.client_token = *it;
-  }
+  progress_config.client_token = tokens.work_done_token;
   progress_config.title = entry->options.progress_title;
   progress_config.may_create = settings_.client.work_done_progress;
   progress_config.interval = options_.progress_interval;
@@ -417,15 +416,18 @@ void DispatcherCore::OnRequest(protocol::Request request, size_t wire_bytes) {
   const support::TaskOrigin origin{task_queue_, entry->options.cheap};
   executor_.Post(
       [self = shared_from_this(), entry, request = std::move(request), reply = std::move(reply), cancel,
-       progress = std::move(progress), settings = std::move(settings)]() mutable {
-        self->RunRequest(entry, std::move(request), std::move(reply), cancel, std::move(progress), std::move(settings));
+       progress = std::move(progress), settings = std::move(settings),
+       partial = tokens.partial_result_token]() mutable {
+        self->RunRequest(entry, std::move(request), std::move(reply), cancel, std::move(progress), std::move(settings),
+                         std::move(partial));
       },
       origin);
 }
 
 void DispatcherCore::RunRequest(const MethodTable::Entry* entry, protocol::Request request,
                                 std::shared_ptr<ReplyOnce> reply, CancelToken cancel,
-                                std::shared_ptr<WorkDoneProgress> progress, SessionSettings settings) {
+                                std::shared_ptr<WorkDoneProgress> progress, SessionSettings settings,
+                                std::optional<protocol::ProgressToken> partial_result_token) {
   if (cancel.cancelled()) {  // cancelled while queued: do not start
     (*reply)(MakeError(ErrorKind::kCancelled, "cancelled"));
     return;
@@ -440,13 +442,10 @@ void DispatcherCore::RunRequest(const MethodTable::Entry* entry, protocol::Reque
   parts.method = request.method;
   parts.cancel = cancel;
   parts.progress = progress->Sink();
-  if (request.params.is_object()) {
-    auto it = request.params.find("partialResultToken");
-    if (it != request.params.end() && (it->is_string() || it->is_number_integer())) {
-      parts.send_partial = [weak = weak_from_this(), token = *it](Json value) {
-        if (auto self = weak.lock()) self->Notify("$/progress", {{"token", token}, {"value", std::move(value)}});
-      };
-    }
+  if (partial_result_token) {
+    parts.send_partial = [weak = weak_from_this(), token = *partial_result_token](Json value) {
+      if (auto self = weak.lock()) self->Notify("$/progress", Json(protocol::ProgressParams{token, std::move(value)}));
+    };
   }
   RequestContext ctx(std::move(parts));
 

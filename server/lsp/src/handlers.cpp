@@ -6,9 +6,9 @@
 #include <utility>
 
 #include "nsys/lsp/method_table.h"
-#include "nsys/skills/registry.h"
 #include "nsys/support/log.h"
 #include "nsys/wire/converters.h"
+#include "nsys/wire/skill_args.h"
 
 namespace nsys::lsp {
 
@@ -21,12 +21,6 @@ int HexDigit(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-Json ArgsJson(const std::vector<skills::ArgSpec>& specs) {
-  Json args = Json::array();
-  for (const auto& arg : specs) args.push_back(wire::DescribeArg(arg));
-  return args;
 }
 
 }  // namespace
@@ -61,21 +55,17 @@ Expected<protocol::InitializeResult> OnInitialize(const protocol::InitializePara
       ctx.client().LogMessage(protocol::MessageType::kWarning, std::move(warning));
     }
   }
-  Json nsys_methods = Json::array();
-  for (const auto& name : ctx.methods().Names()) {
-    if (name.rfind("nsys/", 0) == 0) nsys_methods.push_back(name);
-  }
-  Json skill_names = Json::array();
-  for (const auto& skill : ctx.workspace().Skills()) skill_names.push_back(skill->name());
-
   protocol::InitializeResult result;
-  result.capabilities.experimental = {{"nsysMethods", std::move(nsys_methods)}, {"skills", std::move(skill_names)}};
+  for (const auto& name : ctx.methods().Names()) {
+    if (name.rfind("nsys/", 0) == 0) result.capabilities.nsys_methods.push_back(name);
+  }
+  for (const auto& skill : ctx.workspace().Skills()) result.capabilities.skills.push_back(skill->name());
   result.server_info = {ctx.options().server_name, ctx.options().server_version};
   return result;
 }
 
-Expected<Json> OnShutdown(const protocol::EmptyParams&, RequestContext&) {
-  return Json(nullptr);
+Expected<protocol::NullResult> OnShutdown(const protocol::EmptyParams&, RequestContext&) {
+  return protocol::NullResult{};
 }
 
 void OnInitialized(const Json&, NotificationContext&) {
@@ -96,59 +86,49 @@ void OnWorkDoneProgressCancel(const WorkDoneProgressCancelParams& params, Notifi
 
 // ---- profiles ----
 
-Expected<Json> OnOpenProfile(const protocol::OpenProfileParams& params, RequestContext& ctx) {
+Expected<protocol::ProfileSummary> OnOpenProfile(const protocol::OpenProfileParams& params, RequestContext& ctx) {
   engine::OpenOptions options = ctx.workspace().config().open;
   if (params.no_cache.value_or(ctx.settings().no_cache)) options.use_cache = false;
   if (!ctx.settings().nsys_path.empty()) options.nsys_binary = ctx.settings().nsys_path;
-  auto opened = ctx.workspace().Open(PathFromClient(params.path), options, ctx.progress(), ctx.cancel());
+  auto opened = ctx.workspace().Open(PathFromClient(params.path), options, ctx.cancel(), ctx.progress());
   if (!opened) return opened.error();
-  return wire::ProfileSummaryJson(opened->id, opened->profile->info());
+  return wire::ToProfileSummary(opened->id, opened->profile->info());
 }
 
-Expected<Json> OnCloseProfile(const protocol::CloseProfileParams& params, RequestContext& ctx) {
+Expected<protocol::NullResult> OnCloseProfile(const protocol::CloseProfileParams& params, RequestContext& ctx) {
   if (auto status = ctx.workspace().Close(params.profile_id); !status) return status.error();
-  return Json(nullptr);
+  return protocol::NullResult{};
 }
 
-Expected<Json> OnProfileInfo(const protocol::ProfileInfoParams& params, RequestContext& ctx) {
+Expected<protocol::ProfileSummary> OnProfileInfo(const protocol::ProfileInfoParams& params, RequestContext& ctx) {
   auto profile = ctx.workspace().Get(params.profile_id);
   if (!profile) return profile.error();
-  return wire::ProfileSummaryJson(params.profile_id, (*profile)->info());
+  return wire::ToProfileSummary(params.profile_id, (*profile)->info());
 }
 
 // ---- skills ----
 
-Expected<Json> OnListSkills(const protocol::EmptyParams&, RequestContext& ctx) {
-  protocol::ListSkillsResult result;
-  for (const auto& skill : ctx.workspace().Skills()) result.skills.push_back(wire::Describe(*skill));
-  Json json = result;
-  json["commonArgs"] = ArgsJson(skills::CommonArgs());  // device, pid, window: accepted by every skill
-  return json;
+Expected<protocol::ListSkillsResult> OnListSkills(const protocol::EmptyParams&, RequestContext& ctx) {
+  return wire::ToListSkillsResult(ctx.workspace().Skills(), wire::CommonArgs::kSeparate);
 }
 
-Expected<Json> OnRunSkill(const protocol::RunSkillParams& params, RequestContext& ctx) {
-  auto table = ctx.workspace().RunSkill(params.profile_id, params.skill, params.args, ctx.cancel(), ctx.progress(),
+Expected<protocol::RunSkillResult> OnRunSkill(const protocol::RunSkillParams& params, RequestContext& ctx) {
+  skills::Args args = params.args;
+  if (params.filter) {
+    if (auto status = wire::FilterToSkillArgs(*params.filter, args); !status) return status.error();
+  }
+  auto table = ctx.workspace().RunSkill(params.profile_id, params.skill, args, ctx.cancel(), ctx.progress(),
                                         ctx.settings().skill_timeout);
   if (!table) return table.error();
+  protocol::RunSkillResult result = wire::ToRunSkillResult(std::move(*table));
   const size_t chunk = std::max<size_t>(1, ctx.options().partial_result_rows);
-  if (!ctx.wants_partial_results() || table->rows.size() <= chunk)
-    return Json(wire::ToRunSkillResult(std::move(*table)));
-
-  // Streamed: the first partial result carries the columns, each carries up to `chunk` rows; the final result
-  // has the columns, notes and declined, no rows, and streamedRows = how many rows went out.
-  auto rows = std::move(table->rows);
-  table->rows.clear();
-  Json final_result = wire::ToRunSkillResult(std::move(*table));
-  for (size_t begin = 0; begin < rows.size(); begin += chunk) {
+  if (!ctx.wants_partial_results() || result.rows.size() <= chunk) return result;
+  // Streamed: the rows go out as partial results; the final result has the rest and streamedRows.
+  for (auto& part : wire::StreamRows(result, chunk)) {
     if (ctx.cancel().cancelled()) return MakeError(ErrorKind::kCancelled, "cancelled while streaming rows");
-    Json part = {{"rows", Json::array()}};
-    if (begin == 0) part["columns"] = final_result["columns"];
-    for (size_t i = begin; i < std::min(rows.size(), begin + chunk); ++i)
-      part["rows"].push_back(wire::RowJson(rows[i]));
-    ctx.SendPartialResult(std::move(part));
+    ctx.SendPartialResult(protocol::Json(part));
   }
-  final_result["streamedRows"] = rows.size();
-  return final_result;
+  return result;
 }
 
 Expected<protocol::ReloadSkillsResult> OnReloadSkills(const protocol::EmptyParams&, RequestContext& ctx) {

@@ -12,16 +12,19 @@ namespace {
 
 std::atomic<int64_t> g_next_token{1};
 
-bool IsToken(const protocol::Json& j) {
-  return j.is_string() || j.is_number_integer();
+protocol::WorkDoneProgressBegin BeginValue(const std::string& title, double percent, const std::string& message) {
+  protocol::WorkDoneProgressBegin begin;
+  begin.title = title;
+  begin.cancellable = true;
+  begin.percentage = static_cast<int32_t>(percent);
+  if (!message.empty()) begin.message = message;
+  return begin;
 }
 
 }  // namespace
 
 WorkDoneProgress::WorkDoneProgress(std::weak_ptr<Client> client, Config config)
-    : client_(std::move(client)), config_(std::move(config)) {
-  if (config_.client_token && !IsToken(*config_.client_token)) config_.client_token.reset();
-}
+    : client_(std::move(client)), config_(std::move(config)) {}
 
 void WorkDoneProgress::Begin() {
   std::lock_guard lock(mu_);
@@ -30,7 +33,7 @@ void WorkDoneProgress::Begin() {
   if (config_.client_token) {
     token_ = config_.client_token;
     state_ = State::kActive;
-    SendProgress({{"kind", "begin"}, {"title", config_.title}, {"cancellable", true}, {"percentage", 0}});
+    SendProgress(protocol::Json(BeginValue(config_.title, 0, "")));
     last_sent_ = started_;
   } else if (config_.may_create) {
     state_ = State::kIdle;
@@ -47,8 +50,8 @@ void WorkDoneProgress::Report(double percent, const std::string& message) {
   if (state_ == State::kIdle) {
     if (now - started_ < config_.create_delay) return;
     state_ = State::kCreating;
-    token_ = protocol::Json("nsys-progress-" + std::to_string(g_next_token++));
-    const protocol::Json params = {{"token", *token_}};
+    token_ = "nsys-progress-" + std::to_string(g_next_token++);
+    const protocol::Json params(protocol::WorkDoneProgressCreateParams{*token_});
     lock.unlock();  // the reply callback takes mu_, and may run at once when the session has ended
     if (auto client = client_.lock()) {
       std::weak_ptr<WorkDoneProgress> weak = weak_from_this();
@@ -60,9 +63,10 @@ void WorkDoneProgress::Report(double percent, const std::string& message) {
   }
   if (state_ != State::kActive || now - last_sent_ < config_.interval) return;
   last_sent_ = now;
-  protocol::Json value = {{"kind", "report"}, {"percentage", static_cast<int>(percent_)}};
-  if (!message_.empty()) value["message"] = message_;
-  SendProgress(std::move(value));
+  protocol::WorkDoneProgressReport report;
+  report.percentage = static_cast<int32_t>(percent_);
+  if (!message_.empty()) report.message = message_;
+  SendProgress(protocol::Json(report));
 }
 
 void WorkDoneProgress::OnCreated(const Expected<protocol::Json>& result) {
@@ -75,22 +79,19 @@ void WorkDoneProgress::OnCreated(const Expected<protocol::Json>& result) {
   }
   state_ = State::kActive;
   last_sent_ = std::chrono::steady_clock::now();
-  protocol::Json value = {
-      {"kind", "begin"}, {"title", config_.title}, {"cancellable", true}, {"percentage", static_cast<int>(percent_)}};
-  if (!message_.empty()) value["message"] = message_;
-  SendProgress(std::move(value));
+  SendProgress(protocol::Json(BeginValue(config_.title, percent_, message_)));
 }
 
 void WorkDoneProgress::End() {
   std::lock_guard lock(mu_);
   const bool active = state_ == State::kActive;
   state_ = State::kEnded;
-  if (active) SendProgress({{"kind", "end"}});
+  if (active) SendProgress(protocol::Json(protocol::WorkDoneProgressEnd{}));
 }
 
-bool WorkDoneProgress::HasToken(const std::string& token_json) const {
+bool WorkDoneProgress::HasToken(const protocol::ProgressToken& token) const {
   std::lock_guard lock(mu_);
-  return token_ && token_->dump() == token_json;
+  return token_ && *token_ == token;
 }
 
 ProgressSink WorkDoneProgress::Sink() {
@@ -101,7 +102,8 @@ ProgressSink WorkDoneProgress::Sink() {
 }
 
 void WorkDoneProgress::SendProgress(protocol::Json value) {
-  if (auto client = client_.lock()) client->Notify("$/progress", {{"token", *token_}, {"value", std::move(value)}});
+  if (auto client = client_.lock())
+    client->Notify("$/progress", protocol::Json(protocol::ProgressParams{*token_, std::move(value)}));
 }
 
 }  // namespace nsys::lsp

@@ -13,15 +13,16 @@
 
 #include "nsys/lsp/context.h"
 #include "nsys/protocol/jsonrpc.h"
+#include "nsys/protocol/methods.h"
 
 namespace nsys::lsp {
 
 class WorkDoneProgress : public std::enable_shared_from_this<WorkDoneProgress> {
  public:
   struct Config {
-    std::optional<protocol::Json> client_token;  // params.workDoneToken (an integer or a string)
-    std::string title;                           // empty: this request reports no progress
-    bool may_create = false;                     // the client supports window/workDoneProgress/create
+    std::optional<protocol::ProgressToken> client_token;  // params.workDoneToken
+    std::string title;                                    // empty: this request reports no progress
+    bool may_create = false;                              // the client supports window/workDoneProgress/create
     std::chrono::milliseconds interval{100};
     std::chrono::milliseconds create_delay{250};
   };
@@ -30,21 +31,21 @@ class WorkDoneProgress : public std::enable_shared_from_this<WorkDoneProgress> {
   void Begin();
   void Report(double percent, const std::string& message);
   void End();
-  // True when `token` (serialised JSON) is this progress's token.
-  bool HasToken(const std::string& token_json) const;
+  // True when `token` is this progress's token (5 and "5" are different tokens).
+  bool HasToken(const protocol::ProgressToken& token) const;
   // A thread-safe sink that forwards here for as long as this object lives.
   ProgressSink Sink();
 
  private:
   enum class State { kDisabled, kIdle, kCreating, kActive, kEnded };
   void OnCreated(const Expected<protocol::Json>& result);
-  void SendProgress(protocol::Json value);  // under mu_
+  void SendProgress(protocol::Json value);  // under mu_; value is a typed WorkDoneProgressBegin/Report/End
 
   std::weak_ptr<Client> client_;
   Config config_;
   mutable std::mutex mu_;
   State state_ = State::kDisabled;
-  std::optional<protocol::Json> token_;
+  std::optional<protocol::ProgressToken> token_;
   std::chrono::steady_clock::time_point started_;
   std::chrono::steady_clock::time_point last_sent_;
   double percent_ = 0;

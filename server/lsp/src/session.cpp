@@ -8,9 +8,8 @@
 
 namespace nsys::lsp {
 
-int FramingErrorCode(const std::string& error) {
-  // The decoder reports size limits as "... exceeds ..." (see protocol/src/framing.cpp).
-  return error.find(" exceeds ") != std::string::npos ? protocol::kInvalidRequest : protocol::kParseError;
+int FramingErrorCode(protocol::Frame::Problem problem) {
+  return problem == protocol::Frame::Problem::kTooLarge ? protocol::kInvalidRequest : protocol::kParseError;
 }
 
 bool ConstantTimeEquals(std::string_view a, std::string_view b) {
@@ -97,7 +96,7 @@ void Session::Handle(protocol::Frame& frame) {
   if (!authenticated_ && !Admit(frame)) return;
   if (frame.kind == protocol::Frame::Kind::kError) {
     support::LogWarn("framing error: " + frame.error);
-    dispatcher_.SendResponse(protocol::MakeError({}, FramingErrorCode(frame.error), "framing error: " + frame.error));
+    dispatcher_.SendResponse(protocol::MakeError({}, FramingErrorCode(frame.problem), "framing error: " + frame.error));
     return;
   }
   auto parsed = protocol::ParseMessage(frame.body);

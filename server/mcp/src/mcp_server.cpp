@@ -13,8 +13,10 @@
 
 #include "line_sources.h"
 #include "nsys/core/version.h"
+#include "nsys/protocol/mcp.h"
 #include "nsys/support/executor.h"
 #include "nsys/support/log.h"
+#include "nsys/wire/converters.h"
 #include "tools.h"
 
 namespace nsys::mcp {
@@ -32,18 +34,6 @@ constexpr const char* kInstructions =
 
 bool IsBlank(std::string_view s) {
   return s.find_first_not_of(" \t\r\n") == std::string_view::npos;
-}
-
-// Field checks for the few MCP params we read; the message names the field by its path.
-std::optional<std::string> ReadString(const Json& params, const char* key, std::string& out, bool required) {
-  const auto it = params.find(key);
-  if (it == params.end() || it->is_null()) {
-    if (required) return fmt::format("params.{}: missing required field", key);
-    return std::nullopt;
-  }
-  if (!it->is_string()) return fmt::format("params.{}: expected a string", key);
-  out = it->get<std::string>();
-  return std::nullopt;
 }
 
 // Writes whole reply lines, one writer at a time, and remembers a failed stream.
@@ -334,16 +324,10 @@ protocol::Response McpServer::HandleRequest(const protocol::Request& request, co
 }
 protocol::Response McpServer::Initialize(const protocol::Request& request) {
   if (initialized_) return MakeError(request.id, protocol::kInvalidRequest, "initialize may only be sent once");
-  const Json& params = request.params;
-  if (!params.is_object()) return MakeError(request.id, protocol::kInvalidParams, "params: expected an object");
-  std::string requested;
-  if (auto error = ReadString(params, "protocolVersion", requested, true)) {
-    return MakeError(request.id, protocol::kInvalidParams, *error);
-  }
-  if (const auto it = params.find("clientInfo"); it != params.end() && it->is_object()) {
-    if (const auto name = it->find("name"); name != it->end() && name->is_string())
-      client_name_ = name->get<std::string>();
-  }
+  auto params = protocol::Parse<protocol::mcp::InitializeParams>(request.params);
+  if (!params) return MakeError(request.id, wire::ErrorCodeFor(params.error().kind), params.error().message);
+  const std::string& requested = params->protocol_version;
+  if (params->client_name) client_name_ = *params->client_name;
   const auto& supported = SupportedProtocolVersions();
   const bool known = std::find(supported.begin(), supported.end(), requested) != supported.end();
   const std::string version = known ? requested : std::string(kLatestProtocolVersion);
@@ -362,15 +346,10 @@ protocol::Json McpServer::ListTools() const {
 }
 
 protocol::Response McpServer::CallTool(const protocol::Request& request, const CancelToken& cancel) {
-  const Json& params = request.params;
-  if (!params.is_object()) return MakeError(request.id, protocol::kInvalidParams, "params: expected an object");
-  std::string name;
-  if (auto error = ReadString(params, "name", name, true)) {
-    return MakeError(request.id, protocol::kInvalidParams, *error);
-  }
-  const auto arguments_it = params.find("arguments");
-  const Json arguments = arguments_it == params.end() ? Json() : *arguments_it;
-  std::optional<ToolResult> result = RunTool(workspace_, publisher_, name, arguments, cancel);
+  auto params = protocol::Parse<protocol::mcp::CallToolParams>(request.params);
+  if (!params) return MakeError(request.id, wire::ErrorCodeFor(params.error().kind), params.error().message);
+  const std::string& name = params->name;
+  std::optional<ToolResult> result = RunTool(workspace_, publisher_, name, params->arguments, cancel);
   if (!result) {
     std::string names;
     for (const auto& tool : ToolDefinitions(workspace_)) {

@@ -97,7 +97,7 @@ std::optional<Request> ParseRequest(std::string_view head) {
 }  // namespace
 
 Status CheckPerfettoOrigin(const std::string& origin) {
-  if (auto problem = protocol::WebOriginProblem(origin)) return MakeError(ErrorKind::kInvalidArgument, *problem);
+  if (auto checked = protocol::CheckWebOrigin(origin); !checked) return checked.error();
   return {};
 }
 

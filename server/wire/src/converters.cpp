@@ -1,6 +1,10 @@
 #include "nsys/wire/converters.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <utility>
 
 namespace nsys::wire {
@@ -55,31 +59,22 @@ protocol::ProfileInfo ToProtocolInfo(const engine::ProfileInfo& info) {
   for (size_t i = 0; i < info.processes.size() && i < kListedProcesses; ++i) {
     out.processes.push_back({static_cast<int64_t>(info.processes[i].pid), info.processes[i].name});
   }
+  out.process_count = static_cast<int64_t>(info.processes.size());
   out.thread_count = static_cast<int64_t>(info.threads.size());
   out.stream_count = static_cast<int64_t>(info.streams.size());
   for (const auto& t : info.tables) out.tables.push_back({t.name, t.rows});
   out.metadata = info.metadata;
+  // Rows the loads skipped as damaged, per table (issue 8); rowsChecked once every event table has loaded.
+  const engine::RowChecks::Report checks = info.row_checks ? info.row_checks->Get() : engine::RowChecks::Report{};
+  for (const auto& d : checks.tables) {
+    out.damaged_rows.push_back({d.table, d.skipped(), d.bad_time, d.bad_span, d.unreadable, d.unnamed});
+  }
+  out.rows_checked = checks.complete;
   return out;
 }
 
-protocol::Json ProfileSummaryJson(const std::string& profile_id, const engine::ProfileInfo& info) {
-  protocol::ProfileSummary summary{profile_id, info.path, ToProtocolInfo(info)};
-  protocol::Json json = summary;
-  json["info"]["processCount"] = info.processes.size();
-  // Rows the loads skipped as damaged, per table (issue 8); rowsChecked once every event table has loaded.
-  const engine::RowChecks::Report checks = info.row_checks ? info.row_checks->Get() : engine::RowChecks::Report{};
-  protocol::Json damaged = protocol::Json::array();
-  for (const auto& d : checks.tables) {
-    damaged.push_back({{"table", d.table},
-                       {"skipped", d.skipped()},
-                       {"badTime", d.bad_time},
-                       {"badSpan", d.bad_span},
-                       {"unreadable", d.unreadable},
-                       {"unnamed", d.unnamed}});
-  }
-  json["info"]["damagedRows"] = std::move(damaged);
-  json["info"]["rowsChecked"] = checks.complete;
-  return json;
+protocol::ProfileSummary ToProfileSummary(const std::string& profile_id, const engine::ProfileInfo& info) {
+  return protocol::ProfileSummary{profile_id, info.path, ToProtocolInfo(info)};
 }
 
 protocol::ValueType ToProtocolType(ValueType type) {
@@ -118,6 +113,24 @@ protocol::SkillDescription Describe(const skills::Skill& skill) {
   return out;
 }
 
+protocol::ListSkillsResult ToListSkillsResult(const std::vector<std::shared_ptr<const skills::Skill>>& skills,
+                                              CommonArgs common) {
+  protocol::ListSkillsResult result;
+  for (const auto& skill : skills) {
+    protocol::SkillDescription description = Describe(*skill);
+    if (common == CommonArgs::kFolded) {
+      description.args.clear();
+      for (const auto& spec : skills::AllArgs(*skill)) description.args.push_back(DescribeArg(spec));
+    }
+    result.skills.push_back(std::move(description));
+  }
+  if (common == CommonArgs::kSeparate) {
+    result.common_args.emplace();
+    for (const auto& spec : skills::CommonArgs()) result.common_args->push_back(DescribeArg(spec));
+  }
+  return result;
+}
+
 protocol::RunSkillResult ToRunSkillResult(skills::Table table) {
   protocol::RunSkillResult out;
   for (auto& column : table.columns) {
@@ -129,10 +142,21 @@ protocol::RunSkillResult ToRunSkillResult(skills::Table table) {
   return out;
 }
 
-protocol::Json RowJson(const std::vector<Value>& row) {
-  protocol::Json cells = protocol::Json::array();
-  for (const auto& cell : row) cells.push_back(protocol::ScalarToJson(cell));
-  return cells;
+std::vector<protocol::RunSkillPartialResult> StreamRows(protocol::RunSkillResult& result, size_t chunk) {
+  chunk = std::max<size_t>(1, chunk);
+  auto rows = std::move(result.rows);
+  result.rows.clear();
+  result.streamed_rows = static_cast<int64_t>(rows.size());
+  std::vector<protocol::RunSkillPartialResult> parts;
+  for (size_t begin = 0; begin < rows.size(); begin += chunk) {
+    protocol::RunSkillPartialResult part;
+    if (begin == 0) part.columns = result.columns;
+    const size_t end = std::min(rows.size(), begin + chunk);
+    part.rows.assign(std::make_move_iterator(rows.begin() + static_cast<std::ptrdiff_t>(begin)),
+                     std::make_move_iterator(rows.begin() + static_cast<std::ptrdiff_t>(end)));
+    parts.push_back(std::move(part));
+  }
+  return parts;
 }
 
 }  // namespace nsys::wire

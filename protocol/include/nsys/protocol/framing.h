@@ -20,6 +20,10 @@ struct FramingLimits {
 // back-to-back frames put the next header right after a body); an oversized body is skipped without buffering it.
 struct Frame {
   enum class Kind { kBody, kError } kind = Kind::kBody;
+  // kError: why, as a value (the JSON-RPC code follows from it, never from the text). kTooLarge: a header block or
+  // an announced body past FramingLimits; kMalformed: anything else (a bad header line, a missing or conflicting
+  // Content-Length, a charset other than utf-8).
+  enum class Problem { kNone, kMalformed, kTooLarge } problem = Problem::kNone;
   std::string body;  // kBody
   std::string
       error;  // kError: what was wrong ("missing Content-Length header", "body of 2147483648 bytes exceeds ...")
@@ -61,7 +65,7 @@ class FrameDecoder {
   std::string ParseHeaderLine(std::string_view line);  // an error, or empty
   void StartHeaderBlock();
   // Reports `error` and searches for the next header from buffer_[resume_at] on.
-  void StartResync(std::vector<Frame>& out, std::string error, size_t resume_at);
+  void StartResync(std::vector<Frame>& out, Frame::Problem problem, std::string error, size_t resume_at);
 
   FramingLimits limits_;
   State state_ = State::kHeader;
@@ -72,7 +76,8 @@ class FrameDecoder {
   bool header_started_ = false;
   bool has_length_ = false;
   size_t body_length_ = 0;
-  std::string deferred_error_;  // known before the body's length is (e.g. a bad charset): reported at block end
+  std::string
+      deferred_error_;  // (malformed) known before the body's length is (e.g. a bad charset): reported at block end
   size_t skip_remaining_ = 0;
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// JSON-RPC 2.0 messages as used by the LSP base protocol. Leaf library: depends on nlohmann_json only.
+// JSON-RPC 2.0 messages as used by the LSP base protocol. Depends on nlohmann_json (and support, via methods.h).
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>

@@ -1,24 +1,26 @@
 #pragma once
 // Typed params and results of nsys-ai's methods (all under "nsys/"), and the LSP base types the server uses.
 //
-// Reading: FromJson(json, out, path) fills `out` or throws FieldError naming the bad field by its JSON path
-// ("params.window.start: expected a number"); Parse<T>(json, "params") wraps it without exceptions. nlohmann's
-// j.get<T>() works too (ADL from_json, paths rooted at "$"). Writing: ADL to_json, so `Json j = value;` works.
+// Reading: Parse<T>(json, "params") returns the value, or an nsys::Error (kInvalidArgument) whose message names the
+// bad field by its JSON path ("params.window.start: expected a number"); it never throws. Writing: ADL to_json, so
+// `Json j = value;` works.
 //
 // Conventions: protocol field names are camelCase (LSP); skill column and argument names stay snake_case. Unknown
 // members are ignored (clients send more than we read). An optional member that is null counts as absent. Params
 // that are absent altogether (null) read as {} so that the error names the missing field. Integers may be sent as
 // integral floats (1e9); numbers that do not fit the field are refused.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
 #include "nsys/protocol/jsonrpc.h"
+#include "nsys/support/expected.h"
+#include "nsys/support/value.h"
 
 namespace nsys::protocol {
 
@@ -34,27 +36,12 @@ inline constexpr std::string_view kExportTrace = "nsys/exportTrace";
 inline constexpr std::string_view kOpenInPerfetto = "nsys/openInPerfetto";
 }  // namespace method
 
-class FieldError : public std::runtime_error {
- public:
-  FieldError(std::string path, std::string problem);
-  const std::string& path() const { return path_; }
-  const std::string& problem() const { return problem_; }
-
- private:
-  std::string path_;
-  std::string problem_;
-};
-
-template <typename T>
-struct Parsed {
-  std::optional<T> value;
-  std::string error;  // "params.window.start: expected a number" when value is empty
-  bool ok() const { return value.has_value(); }
-};
-
 // A skill argument or a table cell. Same alternatives as the engine's Value, so converting is a copy.
 using Scalar = std::variant<std::monostate, bool, int64_t, double, std::string>;
 Json ScalarToJson(const Scalar& value);
+// A table row: one JSON value per cell (NaN and infinities become null: JSON cannot carry them). The one row
+// conversion: results, partial results and the CLI's --format json all go through it.
+Json RowToJson(const std::vector<Scalar>& row);
 
 // ---- nsys/ methods --------------------------------------------------------------------------------------------
 
@@ -66,6 +53,17 @@ struct Window {
   std::optional<double> end;
   WindowClock clock = WindowClock::kRelativeSeconds;
   bool operator==(const Window&) const = default;
+};
+
+// What a request looks at: one shape for skills and traces. An absent or empty member means "all"; devices are CUDA
+// device ids, processes are pids, threads are global thread ids (as in the export). A consumer that cannot honour
+// a member says so (an error naming it) rather than ignoring it.
+struct Filter {
+  std::optional<Window> window;
+  std::optional<std::vector<int32_t>> devices;
+  std::optional<std::vector<int64_t>> processes;
+  std::optional<std::vector<int64_t>> threads;
+  bool operator==(const Filter&) const = default;
 };
 
 struct OpenProfileParams {  // nsys/openProfile
@@ -83,6 +81,10 @@ using ProfileInfoParams = ProfileIdParams;
 
 struct EmptyParams {  // nsys/listSkills, nsys/reloadSkills: {} or absent
   bool operator==(const EmptyParams&) const = default;
+};
+
+struct NullResult {  // the result of shutdown and nsys/closeProfile: JSON null
+  bool operator==(const NullResult&) const = default;
 };
 
 struct DeviceInfo {
@@ -108,6 +110,17 @@ struct TableRows {
   bool operator==(const TableRows&) const = default;
 };
 
+// Rows one event table's load skipped as damaged (docs/protocol.md, "Damaged rows").
+struct DamagedRows {
+  std::string table;
+  int64_t skipped = 0;  // the sum of the four reasons
+  int64_t bad_time = 0;
+  int64_t bad_span = 0;
+  int64_t unreadable = 0;
+  int64_t unnamed = 0;
+  bool operator==(const DamagedRows&) const = default;
+};
+
 struct ProfileInfo {
   std::string source_path;  // what the user gave (may be a .nsys-rep)
   int64_t file_size = 0;
@@ -119,11 +132,14 @@ struct ProfileInfo {
   bool from_cache = false;
   std::map<std::string, bool> capabilities;  // {"kernels": true, "nvtx": false, ...}
   std::vector<DeviceInfo> devices;
-  std::vector<ProcessInfo> processes;
+  std::vector<ProcessInfo> processes;  // the first wire::kListedProcesses of them
+  int64_t process_count = 0;           // all of them ("processCount")
   int64_t thread_count = 0;
   int64_t stream_count = 0;
   std::vector<TableRows> tables;
   std::map<std::string, std::string> metadata;
+  std::vector<DamagedRows> damaged_rows;  // "damagedRows": tables whose loads skipped rows, so far
+  bool rows_checked = false;              // "rowsChecked": every event table has loaded, damagedRows is final
   bool operator==(const ProfileInfo&) const = default;
 };
 
@@ -136,7 +152,7 @@ struct ProfileSummary {  // result of nsys/openProfile and nsys/profileInfo: {pr
 using OpenProfileResult = ProfileSummary;
 using ProfileInfoResult = ProfileSummary;
 
-enum class ValueType { kInt, kDouble, kString, kBool };  // "int" | "double" | "string" | "bool"
+using ValueType = ::nsys::ValueType;  // "int" | "double" | "string" | "bool" (support/value.h)
 
 struct ArgDescription {
   std::string name;  // snake_case
@@ -160,6 +176,9 @@ struct SkillDescription {
 
 struct ListSkillsResult {  // nsys/listSkills
   std::vector<SkillDescription> skills;
+  // "commonArgs": the arguments every skill accepts (device, pid, window). nsys/listSkills sends them; MCP's
+  // list_skills folds them into each skill's args instead, so they are written only when present.
+  std::optional<std::vector<ArgDescription>> common_args;
   bool operator==(const ListSkillsResult&) const = default;
 };
 
@@ -167,6 +186,9 @@ struct RunSkillParams {  // nsys/runSkill
   std::string profile_id;
   std::string skill;
   std::map<std::string, Scalar> args;  // snake_case names; values are scalars
+  // Also accepted: the common args device/pid/start/end/clock in `args`; naming the same thing both ways is an
+  // error (wire::FilterToSkillArgs).
+  std::optional<Filter> filter;
   bool operator==(const RunSkillParams&) const = default;
 };
 
@@ -179,10 +201,21 @@ struct ColumnDescription {
 
 struct RunSkillResult {
   std::vector<ColumnDescription> columns;
-  std::vector<std::vector<Scalar>> rows;  // each row has one cell per column
+  std::vector<std::vector<Scalar>> rows;  // each row has one cell per column; empty when streamed
   std::vector<std::string> notes;
   bool declined = false;
+  // "streamedRows": set when the rows went out as partial results ($/progress on the partialResultToken) rather
+  // than here: how many rows were sent.
+  std::optional<int64_t> streamed_rows;
   bool operator==(const RunSkillResult&) const = default;
+};
+
+// One partial result of nsys/runSkill (the value of a $/progress on its partialResultToken): the first carries the
+// columns, each carries up to ServerOptions::partial_result_rows rows.
+struct RunSkillPartialResult {
+  std::optional<std::vector<ColumnDescription>> columns;
+  std::vector<std::vector<Scalar>> rows;
+  bool operator==(const RunSkillPartialResult&) const = default;
 };
 
 struct ReloadSkillsResult {  // nsys/reloadSkills
@@ -193,6 +226,7 @@ struct ReloadSkillsResult {  // nsys/reloadSkills
 
 struct ExportTraceParams {  // nsys/exportTrace
   std::string profile_id;
+  std::optional<Filter> filter;  // the one filter shape; window/devices/pids below stay accepted
   std::optional<Window> window;
   std::optional<std::vector<int32_t>> devices;
   std::optional<std::vector<int64_t>> pids;
@@ -282,7 +316,7 @@ struct InitializationOptions {
   std::optional<bool> no_cache;
   std::optional<std::vector<std::string>> skill_dirs;
   std::optional<LogLevel> log_level;
-  std::optional<std::string> perfetto_origin;  // this session's Perfetto UI; a web origin (see WebOriginProblem)
+  std::optional<std::string> perfetto_origin;  // this session's Perfetto UI; a web origin (see CheckWebOrigin)
   std::optional<std::string> nsys_path;  // the nsys that converts .nsys-rep reports: an absolute path or file: URI
   std::optional<double> skill_timeout_seconds;  // this session's user-skill time budget: more than 0, at most 86400
   bool operator==(const InitializationOptions&) const = default;
@@ -298,10 +332,12 @@ struct InitializeParams {
   bool operator==(const InitializeParams&) const = default;
 };
 
+// What `initialize` answers: the server's own methods and skills, under "experimental" (LSP's place for
+// extensions): {"experimental": {"nsysMethods": ["nsys/openProfile", ...], "skills": ["gpu_kern_sum", ...]}}.
 struct ServerCapabilities {
-  bool hover_provider = false;                // "hoverProvider", written only when true
   std::vector<std::string> execute_commands;  // "executeCommandProvider": {commands}, written only when non-empty
-  Json experimental = Json::object();         // e.g. {"nsys": {"methods": [...]}}, written only when non-empty
+  std::vector<std::string> nsys_methods;      // "experimental.nsysMethods", every bound nsys/ method, sorted
+  std::vector<std::string> skills;            // "experimental.skills", the skill names
   bool operator==(const ServerCapabilities&) const = default;
 };
 
@@ -351,6 +387,16 @@ struct WorkDoneProgressEnd {  // kind "end"
   bool operator==(const WorkDoneProgressEnd&) const = default;
 };
 
+// The progress tokens any request may carry in its params (LSP's workDoneToken and partialResultToken), read once
+// by the dispatcher. Lenient: a member that is not an integer or a string counts as absent, as LSP clients expect
+// of optional features.
+struct RequestTokens {
+  std::optional<ProgressToken> work_done_token;
+  std::optional<ProgressToken> partial_result_token;
+  bool operator==(const RequestTokens&) const = default;
+};
+RequestTokens ReadRequestTokens(const Json& params);
+
 struct CancelParams {  // $/cancelRequest
   RequestId id;        // int or string (never null once parsed)
   bool operator==(const CancelParams&) const = default;
@@ -379,18 +425,21 @@ struct ShowDocumentResult {
 
 // ---- conversions ----------------------------------------------------------------------------------------------
 
+// FromJson is the reader Parse<T> uses (it unwinds with an exception private to protocol/src: call Parse instead).
 #define NSYS_PROTOCOL_CONVERSIONS(Type)                                \
   void FromJson(const Json& json, Type& out, const std::string& path); \
-  void to_json(Json& json, const Type& value);                         \
-  void from_json(const Json& json, Type& out);
+  void to_json(Json& json, const Type& value);
 
 NSYS_PROTOCOL_CONVERSIONS(Window)
+NSYS_PROTOCOL_CONVERSIONS(Filter)
 NSYS_PROTOCOL_CONVERSIONS(OpenProfileParams)
 NSYS_PROTOCOL_CONVERSIONS(ProfileIdParams)
 NSYS_PROTOCOL_CONVERSIONS(EmptyParams)
+NSYS_PROTOCOL_CONVERSIONS(NullResult)
 NSYS_PROTOCOL_CONVERSIONS(DeviceInfo)
 NSYS_PROTOCOL_CONVERSIONS(ProcessInfo)
 NSYS_PROTOCOL_CONVERSIONS(TableRows)
+NSYS_PROTOCOL_CONVERSIONS(DamagedRows)
 NSYS_PROTOCOL_CONVERSIONS(ProfileInfo)
 NSYS_PROTOCOL_CONVERSIONS(ProfileSummary)
 NSYS_PROTOCOL_CONVERSIONS(ArgDescription)
@@ -399,6 +448,7 @@ NSYS_PROTOCOL_CONVERSIONS(ListSkillsResult)
 NSYS_PROTOCOL_CONVERSIONS(RunSkillParams)
 NSYS_PROTOCOL_CONVERSIONS(ColumnDescription)
 NSYS_PROTOCOL_CONVERSIONS(RunSkillResult)
+NSYS_PROTOCOL_CONVERSIONS(RunSkillPartialResult)
 NSYS_PROTOCOL_CONVERSIONS(ReloadSkillsResult)
 NSYS_PROTOCOL_CONVERSIONS(ExportTraceParams)
 NSYS_PROTOCOL_CONVERSIONS(TraceSliceCounts)
@@ -428,21 +478,22 @@ std::string_view ToString(WindowClock clock);
 std::string_view ToString(ValueType type);
 std::string_view ToString(LogLevel level);
 
-// Why `origin` is not a web origin ("https://host[:port]" or "http://host[:port]", nothing after the authority), or
-// nullopt when it is one. initializationOptions.perfettoOrigin and the Perfetto side channel share this rule.
-std::optional<std::string> WebOriginProblem(const std::string& origin);
+// OK when `origin` is a web origin ("https://host[:port]" or "http://host[:port]", nothing after the authority);
+// else kInvalidArgument saying why. initializationOptions.perfettoOrigin and the Perfetto side channel share it.
+Status CheckWebOrigin(const std::string& origin);
 
+namespace detail {
+// Runs `read` and turns the reader's failure into kInvalidArgument with its "path: problem" message.
+Status RunReader(const std::function<void()>& read);
+}  // namespace detail
+
+// Absent (null) params read as {} so that the error names the missing field.
 template <typename T>
-Parsed<T> Parse(const Json& json, const std::string& root = "params") {
-  Parsed<T> parsed;
+Expected<T> Parse(const Json& json, const std::string& root = "params") {
   T value{};
-  try {
-    FromJson(json.is_null() ? Json::object() : json, value, root);  // absent params read as {}
-    parsed.value = std::move(value);
-  } catch (const FieldError& e) {
-    parsed.error = e.what();
-  }
-  return parsed;
+  Status status = detail::RunReader([&] { FromJson(json.is_null() ? Json::object() : json, value, root); });
+  if (!status) return status.error();
+  return value;
 }
 
 }  // namespace nsys::protocol

@@ -88,11 +88,12 @@ class Workspace {
   // mtime and ctime) with the same loading options shares the loaded profile, its result memo and its warm-up; a
   // concurrent open of the same file waits for the first one's load rather than loading it twice. Each open still
   // gets its own id, and the shared profile is released when the last id referring to it is closed.
-  Expected<OpenedProfile> Open(const std::string& path, const ProgressSink& progress = {},
-                               const CancelToken& cancel = {});
+  // Context parameters come last, cancel then progress, as in every Workspace call.
+  Expected<OpenedProfile> Open(const std::string& path, const CancelToken& cancel = {},
+                               const ProgressSink& progress = {});
   // The same with per-call options (e.g. an editor asking for one profile without the cache).
   Expected<OpenedProfile> Open(const std::string& path, const engine::OpenOptions& options,
-                               const ProgressSink& progress = {}, const CancelToken& cancel = {});
+                               const CancelToken& cancel = {}, const ProgressSink& progress = {});
   Status Close(const std::string& id);
   Expected<std::shared_ptr<engine::Profile>> Get(const std::string& id) const;
   std::vector<OpenedProfile> List() const;

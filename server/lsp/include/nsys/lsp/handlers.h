@@ -1,6 +1,6 @@
 #pragma once
-// The handlers of the core methods, bound in bind_table.cpp. Free functions over the workspace: converters do the
-// JSON, the dispatcher does threads, cancellation and replies.
+// The handlers of the core methods, bound in bind_table.cpp. Each is: typed params -> one Workspace call -> a typed
+// result by a wire conversion (server/wire). The dispatcher does threads, cancellation and replies.
 #include "nsys/lsp/context.h"
 #include "nsys/protocol/jsonrpc.h"
 #include "nsys/protocol/methods.h"
@@ -13,20 +13,20 @@ using WorkDoneProgressCancelParams = protocol::WorkDoneProgressCreateParams;
 
 // LSP lifecycle and plumbing.
 Expected<protocol::InitializeResult> OnInitialize(const protocol::InitializeParams& params, RequestContext& ctx);
-Expected<protocol::Json> OnShutdown(const protocol::EmptyParams& params, RequestContext& ctx);
+Expected<protocol::NullResult> OnShutdown(const protocol::EmptyParams& params, RequestContext& ctx);
 void OnInitialized(const protocol::Json& params, NotificationContext& ctx);
 void OnExit(const protocol::Json& params, NotificationContext& ctx);
 void OnCancelRequest(const protocol::CancelParams& params, NotificationContext& ctx);
 void OnWorkDoneProgressCancel(const WorkDoneProgressCancelParams& params, NotificationContext& ctx);
 
 // nsys/ profiles.
-Expected<protocol::Json> OnOpenProfile(const protocol::OpenProfileParams& params, RequestContext& ctx);
-Expected<protocol::Json> OnCloseProfile(const protocol::CloseProfileParams& params, RequestContext& ctx);
-Expected<protocol::Json> OnProfileInfo(const protocol::ProfileInfoParams& params, RequestContext& ctx);
+Expected<protocol::ProfileSummary> OnOpenProfile(const protocol::OpenProfileParams& params, RequestContext& ctx);
+Expected<protocol::NullResult> OnCloseProfile(const protocol::CloseProfileParams& params, RequestContext& ctx);
+Expected<protocol::ProfileSummary> OnProfileInfo(const protocol::ProfileInfoParams& params, RequestContext& ctx);
 
 // nsys/ skills.
-Expected<protocol::Json> OnListSkills(const protocol::EmptyParams& params, RequestContext& ctx);
-Expected<protocol::Json> OnRunSkill(const protocol::RunSkillParams& params, RequestContext& ctx);
+Expected<protocol::ListSkillsResult> OnListSkills(const protocol::EmptyParams& params, RequestContext& ctx);
+Expected<protocol::RunSkillResult> OnRunSkill(const protocol::RunSkillParams& params, RequestContext& ctx);
 Expected<protocol::ReloadSkillsResult> OnReloadSkills(const protocol::EmptyParams& params, RequestContext& ctx);
 
 // A local path from what a client sent: a path as is, or a file:// URI (percent-decoded).

@@ -54,8 +54,8 @@ class MethodTable {
         std::string(method),
         [handler](const protocol::Json& params, RequestContext& ctx) -> Expected<protocol::Json> {
           auto parsed = ParseParams<Params>(params);
-          if (!parsed.ok()) return MakeError(ErrorKind::kInvalidArgument, parsed.error);
-          Expected<Result> result = handler(*parsed.value, ctx);
+          if (!parsed.ok()) return parsed.error();
+          Expected<Result> result = handler(*parsed, ctx);
           if (!result) return result.error();
           if constexpr (std::is_same_v<Result, protocol::Json>) {
             return std::move(result).value();
@@ -72,8 +72,8 @@ class MethodTable {
                     [handler, name = std::string(method)](const protocol::Json& params, NotificationContext& ctx) {
                       auto parsed = ParseParams<Params>(params);
                       if (!parsed.ok())
-                        throw std::invalid_argument(parsed.error);  // the dispatcher logs it; there is no reply
-                      handler(*parsed.value, ctx);
+                        throw std::invalid_argument(parsed.error().message);  // the dispatcher logs it; no reply
+                      handler(*parsed, ctx);
                     });
   }
 
@@ -88,9 +88,9 @@ class MethodTable {
 
  private:
   template <typename Params>
-  static protocol::Parsed<Params> ParseParams(const protocol::Json& params) {
+  static Expected<Params> ParseParams(const protocol::Json& params) {
     if constexpr (std::is_same_v<Params, protocol::Json>) {
-      return protocol::Parsed<Params>{params, {}};
+      return params;
     } else {
       return protocol::Parse<Params>(params, "params");
     }

@@ -68,9 +68,9 @@ class Session {
   std::function<void(const std::string&)> on_refused_;
 };
 
-// The JSON-RPC code for a framing error: an oversized header block or body is an invalid request (-32600),
-// anything else unparseable (-32700).
-int FramingErrorCode(const std::string& error);
+// The JSON-RPC code for a framing error, from the decoder's typed problem: an oversized header block or body is an
+// invalid request (-32600), anything else unparseable (-32700).
+int FramingErrorCode(protocol::Frame::Problem problem);
 
 // Equality of two secrets in time that depends only on their lengths (not on where they first differ).
 bool ConstantTimeEquals(std::string_view a, std::string_view b);

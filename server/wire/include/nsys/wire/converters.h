@@ -4,6 +4,7 @@
 // scripts see identical JSON.
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "nsys/engine/profile.h"
 #include "nsys/protocol/jsonrpc.h"
@@ -22,16 +23,27 @@ protocol::ResponseError ToResponseError(const Error& error);
 // How many processes profileInfo lists (it always gives the count as info.processCount).
 inline constexpr size_t kListedProcesses = 64;
 
+// Processes beyond kListedProcesses are counted (processCount), not listed. The damaged-row counts are read now
+// (they grow as tables load).
 protocol::ProfileInfo ToProtocolInfo(const engine::ProfileInfo& info);
-// {profileId, path, info} plus info.processCount (processes beyond kListedProcesses are counted, not listed).
-protocol::Json ProfileSummaryJson(const std::string& profile_id, const engine::ProfileInfo& info);
+protocol::ProfileSummary ToProfileSummary(const std::string& profile_id, const engine::ProfileInfo& info);
 
 protocol::SkillDescription Describe(const skills::Skill& skill);
 protocol::ArgDescription DescribeArg(const skills::ArgSpec& spec);
 protocol::ValueType ToProtocolType(ValueType type);
 
+// Where the arguments every skill accepts (device, pid, start, end, clock) go in a skill listing.
+enum class CommonArgs {
+  kSeparate,  // once, in commonArgs (nsys/listSkills)
+  kFolded,    // in each skill's args, ahead of its own (MCP's list_skills: an agent reads one skill at a time)
+  kOmitted,   // nowhere (the CLI's `skill list --format json`)
+};
+protocol::ListSkillsResult ToListSkillsResult(const std::vector<std::shared_ptr<const skills::Skill>>& skills,
+                                              CommonArgs common);
+
 protocol::RunSkillResult ToRunSkillResult(skills::Table table);
-// Cells of a table row as JSON (NaN and infinities become null: JSON cannot carry them).
-protocol::Json RowJson(const std::vector<Value>& row);
+// Moves the rows of `result` into partial results of at most `chunk` rows each (the first also carries the
+// columns) and sets result.streamed_rows; `result` keeps its columns, notes and declined.
+std::vector<protocol::RunSkillPartialResult> StreamRows(protocol::RunSkillResult& result, size_t chunk);
 
 }  // namespace nsys::wire

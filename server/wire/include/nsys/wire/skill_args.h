@@ -1,0 +1,30 @@
+#pragma once
+// Skill arguments from the wire: the filter shape as the runner's common args, and MCP tool arguments as the
+// skill's typed values. The runner checks the values themselves (ranges, choices) once, for every face.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nsys/protocol/methods.h"
+#include "nsys/skills/skill.h"
+#include "nsys/support/expected.h"
+
+namespace nsys::wire {
+
+// The filter as the skill runner's common args (start/end/clock, device, pid), added to `args`. Sets a filter
+// cannot express today are refused with kUnsupported naming the member (more than one device or process, any
+// thread); a member that `args` also names is kInvalidArgument.
+Status FilterToSkillArgs(const protocol::Filter& filter, skills::Args& args);
+
+// MCP's run_skill args as the skill's typed values. Agents often send numbers as strings ("5") or integers as 5.0:
+// those are converted when the skill (nullptr: unknown, left to the runner's "unknown skill") declares the argument
+// with that type; anything else is left to the runner's checks, whose messages name the argument.
+Expected<skills::Args> ToolSkillArgs(const std::map<std::string, protocol::Scalar>& args, const skills::Skill* skill);
+
+// A command-line argument (`--arg NAME=VALUE`, `--device N`, ...) as the skill's typed value, added to `args`.
+// kInvalidArgument names the skill's arguments when `name` is not one, the allowed values when `text` is not one
+// of them, or the type when `text` does not parse.
+Status AddArgText(const skills::Skill& skill, const std::string& name, const std::string& text, skills::Args& args);
+
+}  // namespace nsys::wire

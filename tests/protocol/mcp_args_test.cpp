@@ -1,0 +1,74 @@
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "nsys/protocol/mcp.h"
+#include "nsys/protocol/methods.h"
+
+namespace nsys::protocol {
+namespace {
+
+template <typename T>
+std::string ToolError(const char* json_text, const char* tool) {
+  const auto parsed = mcp::ParseToolArgs<T>(Json::parse(json_text), tool);
+  EXPECT_FALSE(parsed.ok()) << json_text;
+  return parsed.ok() ? "" : parsed.error().message;
+}
+
+TEST(McpArgsTest, ToolArgumentsReadWithTheProtocolReader) {
+  const auto open =
+      mcp::ParseToolArgs<mcp::OpenProfileArgs>(Json::parse(R"({"path":"/a.sqlite","no_cache":true})"), "open_profile");
+  ASSERT_TRUE(open.ok());
+  EXPECT_EQ(open->path, "/a.sqlite");
+  EXPECT_EQ(open->no_cache, true);
+  EXPECT_TRUE(mcp::ParseToolArgs<mcp::NoArgs>(nullptr, "list_skills").ok());  // absent arguments read as {}
+
+  const auto run = mcp::ParseToolArgs<mcp::RunSkillArgs>(
+      Json::parse(R"({"profile_id":"p1","skill":"top_kernels","args":{"limit":"5","start":0.5,"x":null}})"),
+      "run_skill");
+  ASSERT_TRUE(run.ok());
+  EXPECT_EQ(std::get<std::string>(run->args.at("limit")), "5");  // converted to the skill's types by wire
+  EXPECT_EQ(std::get<double>(run->args.at("start")), 0.5);
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(run->args.at("x")));
+}
+
+TEST(McpArgsTest, ToolArgumentErrorsNameTheToolAndTheArgument) {
+  EXPECT_EQ(ToolError<mcp::NoArgs>(R"({"x":1})", "list_skills"),
+            "unknown argument 'x' for tool list_skills (valid: none)");
+  EXPECT_EQ(ToolError<mcp::OpenProfileArgs>(R"({"nocache":true})", "open_profile"),
+            "unknown argument 'nocache' for tool open_profile (valid: path, no_cache)");
+  EXPECT_EQ(ToolError<mcp::OpenProfileArgs>(R"({})", "open_profile"), "arguments.path: missing required argument");
+  EXPECT_EQ(ToolError<mcp::OpenProfileArgs>(R"({"path":null})", "open_profile"),
+            "arguments.path: missing required argument");
+  EXPECT_EQ(ToolError<mcp::OpenProfileArgs>(R"({"path":5})", "open_profile"),
+            "arguments.path: expected a string, got a number");
+  EXPECT_EQ(ToolError<mcp::RunSkillArgs>(R"([1])", "run_skill"), "arguments: expected an object, got an array");
+  EXPECT_EQ(ToolError<mcp::RunSkillArgs>(R"({"profile_id":"p1","skill":"s","args":{"limit":[1]}})", "run_skill"),
+            "arguments.args.limit: expected a number, string, boolean or null, got an array");
+}
+
+TEST(McpArgsTest, McpRequestParams) {
+  const auto init = Parse<mcp::InitializeParams>(
+      Json::parse(R"({"protocolVersion":"2025-06-18","clientInfo":{"name":"inspector"}})"));
+  ASSERT_TRUE(init.ok());
+  EXPECT_EQ(init->protocol_version, "2025-06-18");
+  EXPECT_EQ(init->client_name, "inspector");
+  EXPECT_EQ(Parse<mcp::InitializeParams>(Json::parse(R"({"capabilities":{}})")).error().message,
+            "params.protocolVersion: missing required field");
+  const auto call = Parse<mcp::CallToolParams>(Json::parse(R"({"name":"run_skill","arguments":{"a":1}})"));
+  ASSERT_TRUE(call.ok());
+  EXPECT_EQ(call->arguments, Json::parse(R"({"a":1})"));
+}
+
+TEST(McpArgsTest, RequestTokensAreReadOnceAndLeniently) {
+  const auto both = ReadRequestTokens(Json::parse(R"({"workDoneToken":"w1","partialResultToken":7,"path":"/x"})"));
+  EXPECT_EQ(both.work_done_token, ProgressToken(std::string("w1")));
+  EXPECT_EQ(both.partial_result_token, ProgressToken(int64_t{7}));
+  const auto bad = ReadRequestTokens(Json::parse(R"({"workDoneToken":{"a":1},"partialResultToken":1.5})"));
+  EXPECT_FALSE(bad.work_done_token);
+  EXPECT_FALSE(bad.partial_result_token);
+  EXPECT_EQ(ReadRequestTokens(Json::array()), RequestTokens{});
+}
+
+}  // namespace
+}  // namespace nsys::protocol

@@ -369,7 +369,6 @@ void to_json(Json& j, const TraceSliceCounts& v) {
   j = {{"kernels", v.kernels},  {"memcpys", v.memcpys},        {"memsets", v.memsets},
        {"cudaApi", v.cuda_api}, {"nvtxRanges", v.nvtx_ranges}, {"nvtxMarks", v.nvtx_marks}};
 }
-NSYS_DEFINE_FROM_JSON(TraceSliceCounts)
 
 void FromJson(const Json& j, TraceValidationResult& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -379,7 +378,6 @@ void FromJson(const Json& j, TraceValidationResult& out, const std::string& path
 void to_json(Json& j, const TraceValidationResult& v) {
   j = {{"ok", v.ok}, {"summary", v.summary}};
 }
-NSYS_DEFINE_FROM_JSON(TraceValidationResult)
 
 void FromJson(const Json& j, ExportTraceResult& out, const std::string& path) {
   ObjectReader r(j, path);

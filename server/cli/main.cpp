@@ -3,7 +3,9 @@
 
 #include <cstdio>
 #include <exception>
+#include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "commands.h"
@@ -63,9 +65,9 @@ int Help(const std::vector<std::string>& topic) {
   return UsageError("help", fmt::format("no such command '{}'", fmt::join(topic, " ")));
 }
 
-int Main(const std::vector<std::string>& argv) {
-  // Global options may come before the command: keep them aside and parse them with the command's own.
-  std::vector<std::string> leading;
+// Global options may come before the command: moves them (with their values) to `leading` and returns the index of
+// the first word after them, or an exit code when one of them answers by itself (--help, --version) or is unknown.
+std::variant<size_t, int> TakeLeadingOptions(const std::vector<std::string>& argv, std::vector<std::string>& leading) {
   size_t i = 0;
   for (; i < argv.size() && argv[i].size() > 1 && argv[i][0] == '-'; ++i) {
     if (argv[i] == "--help" || argv[i] == "-h") return Help({});
@@ -82,6 +84,40 @@ int Main(const std::vector<std::string>& argv) {
       for (int k = 0; k < spec->values && i + 1 < argv.size(); ++k) leading.push_back(argv[++i]);
     }
   }
+  return i;
+}
+
+// The global options every command takes (logging, cache, skill folders, nsys, skill timeout) into `context`;
+// an exit code when one is malformed.
+std::optional<int> ApplyGlobalOptions(const ParsedArgs& args, const Command& command, CommandContext& context) {
+  if (auto level = args.Value("--log-level")) {
+    auto parsed = support::ParseLogLevel(*level);
+    if (!parsed)
+      return UsageError(command.name, fmt::format("unknown log level '{}' (error, warn, info, debug)", *level));
+    support::SetLogLevel(*parsed);
+  }
+  if (auto path = args.Value("--log-file")) {
+    if (auto problem = support::SetLogFile(*path)) return Fail(*problem);
+  }
+  if (args.Has("--no-cache")) context.config.open.use_cache = false;
+  context.config.skill_dirs = args.All("--skill-dir");
+  if (auto nsys = args.Value("--nsys")) {
+    if (nsys->empty()) return UsageError(command.name, "--nsys wants the path of an nsys binary");
+    context.config.open.nsys_binary = *nsys;
+  }
+  if (auto timeout = args.Value("--skill-timeout")) {
+    auto parsed = core::ParseSkillTimeout(*timeout);
+    if (!parsed) return UsageError(command.name, "--skill-timeout: " + parsed.error().message);
+    context.config.skill_timeout = *parsed;
+  }
+  return std::nullopt;
+}
+
+int Main(const std::vector<std::string>& argv) {
+  std::vector<std::string> leading;
+  const auto taken = TakeLeadingOptions(argv, leading);
+  if (const int* exit_code = std::get_if<int>(&taken)) return *exit_code;
+  const size_t i = std::get<size_t>(taken);
   std::vector<std::string> words(argv.begin() + static_cast<std::ptrdiff_t>(i), argv.end());
   if (words.empty()) {
     std::fputs(GeneralHelp().c_str(), stderr);
@@ -114,27 +150,8 @@ int Main(const std::vector<std::string>& argv) {
     return kExitOk;
   }
 
-  if (auto level = args->Value("--log-level")) {
-    auto parsed = support::ParseLogLevel(*level);
-    if (!parsed)
-      return UsageError(command->name, fmt::format("unknown log level '{}' (error, warn, info, debug)", *level));
-    support::SetLogLevel(*parsed);
-  }
-  if (auto path = args->Value("--log-file")) {
-    if (auto problem = support::SetLogFile(*path)) return Fail(*problem);
-  }
   CommandContext context{*args, {}};
-  if (args->Has("--no-cache")) context.config.open.use_cache = false;
-  context.config.skill_dirs = args->All("--skill-dir");
-  if (auto nsys = args->Value("--nsys")) {
-    if (nsys->empty()) return UsageError(command->name, "--nsys wants the path of an nsys binary");
-    context.config.open.nsys_binary = *nsys;
-  }
-  if (auto timeout = args->Value("--skill-timeout")) {
-    auto parsed = core::ParseSkillTimeout(*timeout);
-    if (!parsed) return UsageError(command->name, "--skill-timeout: " + parsed.error().message);
-    context.config.skill_timeout = *parsed;
-  }
+  if (auto exit_code = ApplyGlobalOptions(*args, *command, context)) return *exit_code;
 
   const size_t positionals = args->positionals().size();
   if (positionals < command->min_positionals || positionals > command->max_positionals) {

@@ -47,7 +47,7 @@ TEST(Converters, DescribeArgCarriesBounds) {
   j = wire::DescribeArg(ratio);
   EXPECT_EQ(j.at("min").dump(), "0.0");
   EXPECT_EQ(j.at("max").dump(), "2.5");
-  EXPECT_EQ(j.get<protocol::ArgDescription>().max, 2.5);
+  EXPECT_EQ(protocol::Parse<protocol::ArgDescription>(j)->max, 2.5);
   skills::ArgSpec plain{"name", ValueType::kString, "n", Value()};
   j = wire::DescribeArg(plain);
   EXPECT_FALSE(j.contains("min") || j.contains("max"));

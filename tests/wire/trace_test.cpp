@@ -53,7 +53,8 @@ TEST(WireTrace, ExportResultCarriesEveryCountAsBefore) {
             R"("slices":{"cudaApi":7,"kernels":4,"memcpys":5,"memsets":6,"nvtxMarks":9,"nvtxRanges":8},)"
             R"("streamed":false,"tracks":3,"window":"whole profile"})");
   // And it reads back into the same typed result.
-  EXPECT_EQ(json.get<protocol::ExportTraceResult>(), wire::ToExportTraceResult(SampleExport(), true));
+  EXPECT_EQ(protocol::Parse<protocol::ExportTraceResult>(json).value(),
+            wire::ToExportTraceResult(SampleExport(), true));
 }
 
 TEST(WireTrace, OpenResultHasTheLinksAndOmitsAnEmptyDeepLink) {

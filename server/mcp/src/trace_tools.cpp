@@ -59,13 +59,13 @@ Expected<Params> ReadParams(const Json& arguments, const char* tool, const ArgNa
       params[found->protocol] = value;
     }
   }
-  try {
-    Params out;
-    protocol::FromJson(params, out, "arguments");
-    return out;
-  } catch (const protocol::FieldError& e) {
-    return MakeError(ErrorKind::kInvalidArgument, SnakeCase(e.path()) + ": " + e.problem());
-  }
+  auto parsed = protocol::Parse<Params>(params, "arguments");
+  if (parsed) return parsed;
+  // "arguments.minDurationNs: expected ..." names the field as the tool's argument is spelled.
+  const std::string& message = parsed.error().message;
+  const size_t colon = message.find(": ");
+  if (colon == std::string::npos) return parsed.error();
+  return MakeError(parsed.error().kind, SnakeCase(message.substr(0, colon)) + message.substr(colon));
 }
 
 ToolResult Failed(const char* tool, const Error& error) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "trace_builder.h"
 
@@ -43,32 +44,43 @@ struct Buckets {
   }
 };
 
+// The buckets the counters are written in: the window (or, for the whole profile, the span of GPU work), cut into
+// at most kMaxBuckets of `bucket_ns` (0: automatic). Empty when there is nothing to count. The bucket count is
+// bounded whatever the span (an int64-wide one included), and no step overflows: memory follows the bucket count,
+// never the span.
+std::optional<Buckets> CounterBuckets(const engine::ResolvedWindow& window, bool have_gpu_span, Ns gpu_first,
+                                      Ns gpu_last, Ns bucket_ns) {
+  Buckets b;
+  if (window.whole) {
+    if (!have_gpu_span) return std::nullopt;
+    b.begin = gpu_first;
+    b.end = gpu_last;
+  } else {
+    b.begin = window.begin;
+    b.end = window.end;
+  }
+  Ns span = 0;
+  if (__builtin_sub_overflow(b.end, b.begin, &span) && have_gpu_span) {
+    // A window wider than int64 (from one extreme to the other): only where the GPU was busy has counters.
+    b.begin = std::max(b.begin, gpu_first);
+    b.end = std::min(b.end, gpu_last);
+    if (__builtin_sub_overflow(b.end, b.begin, &span)) return std::nullopt;
+  }
+  if (span <= 0) return std::nullopt;
+  b.width = bucket_ns > 0 ? bucket_ns : AutoBucket(span);
+  b.width = std::max<Ns>(b.width, span / kMaxBuckets + (span % kMaxBuckets != 0));
+  b.count = static_cast<size_t>(span / b.width + (span % b.width != 0));
+  return b;
+}
+
 }  // namespace
 
 void TraceBuilder::WriteCounters() {
   if (gpu_devices_.empty()) return;
-  Buckets b;
-  if (options_.filter.window.whole) {
-    if (!have_gpu_span_) return;
-    b.begin = gpu_first_;
-    b.end = gpu_last_;
-  } else {
-    b.begin = options_.filter.window.begin;
-    b.end = options_.filter.window.end;
-  }
-  Ns span = 0;
-  if (__builtin_sub_overflow(b.end, b.begin, &span) && have_gpu_span_) {
-    // A window wider than int64 (from one extreme to the other): only where the GPU was busy has counters.
-    b.begin = std::max(b.begin, gpu_first_);
-    b.end = std::min(b.end, gpu_last_);
-    if (__builtin_sub_overflow(b.end, b.begin, &span)) return;
-  }
-  if (span <= 0) return;
-  // The bucket count is bounded by kMaxBuckets whatever the span (an int64-wide one included), and no step
-  // below overflows: memory follows the bucket count, never the span.
-  b.width = options_.counter_bucket_ns > 0 ? options_.counter_bucket_ns : AutoBucket(span);
-  b.width = std::max<Ns>(b.width, span / kMaxBuckets + (span % kMaxBuckets != 0));
-  b.count = static_cast<size_t>(span / b.width + (span % b.width != 0));
+  const std::optional<Buckets> buckets =
+      CounterBuckets(options_.filter.window, have_gpu_span_, gpu_first_, gpu_last_, options_.counter_bucket_ns);
+  if (!buckets) return;
+  const Buckets& b = *buckets;
 
   const size_t devices = gpu_devices_.size();
   auto slot = [&](int32_t device) {

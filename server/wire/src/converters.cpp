@@ -77,24 +77,10 @@ protocol::ProfileSummary ToProfileSummary(const std::string& profile_id, const e
   return protocol::ProfileSummary{profile_id, info.path, ToProtocolInfo(info)};
 }
 
-protocol::ValueType ToProtocolType(ValueType type) {
-  switch (type) {
-    case ValueType::kInt:
-      return protocol::ValueType::kInt;
-    case ValueType::kDouble:
-      return protocol::ValueType::kDouble;
-    case ValueType::kString:
-      return protocol::ValueType::kString;
-    case ValueType::kBool:
-      return protocol::ValueType::kBool;
-  }
-  return protocol::ValueType::kString;
-}
-
 protocol::ArgDescription DescribeArg(const skills::ArgSpec& spec) {
   protocol::ArgDescription out;
   out.name = spec.name;
-  out.type = ToProtocolType(spec.type);
+  out.type = spec.type;
   out.description = spec.description;
   out.default_value = spec.default_value;
   out.required = spec.required;
@@ -134,7 +120,7 @@ protocol::ListSkillsResult ToListSkillsResult(const std::vector<std::shared_ptr<
 protocol::RunSkillResult ToRunSkillResult(skills::Table table) {
   protocol::RunSkillResult out;
   for (auto& column : table.columns) {
-    out.columns.push_back({std::move(column.name), ToProtocolType(column.type), std::move(column.description)});
+    out.columns.push_back({std::move(column.name), column.type, std::move(column.description)});
   }
   out.rows = std::move(table.rows);  // Value and protocol::Scalar are the same variant
   out.notes = std::move(table.notes);

@@ -60,11 +60,11 @@ namespace {
 Expected<Value> ToolSkillValue(const protocol::Scalar& value, const skills::ArgSpec* spec) {
   if (!spec) return Value(value);
   if (const auto* d = std::get_if<double>(&value)) {
-    if (spec->type == skills::ArgType::kInt && std::trunc(*d) == *d && std::fabs(*d) < 9007199254740992.0) {
+    if (spec->type == ValueType::kInt && std::trunc(*d) == *d && std::fabs(*d) < 9007199254740992.0) {
       return Value(static_cast<int64_t>(*d));
     }
   } else if (const auto* text = std::get_if<std::string>(&value)) {
-    if (spec->type != skills::ArgType::kString) return skills::ParseArgText(*spec, *text);
+    if (spec->type != ValueType::kString) return skills::ParseArgText(*spec, *text);
   }
   return Value(value);
 }
@@ -104,6 +104,5 @@ Status AddArgText(const skills::Skill& skill, const std::string& name, const std
   args[name] = std::move(*value);
   return {};
 }
-
 
 }  // namespace nsys::wire

@@ -30,7 +30,6 @@ protocol::ProfileSummary ToProfileSummary(const std::string& profile_id, const e
 
 protocol::SkillDescription Describe(const skills::Skill& skill);
 protocol::ArgDescription DescribeArg(const skills::ArgSpec& spec);
-protocol::ValueType ToProtocolType(ValueType type);
 
 // Where the arguments every skill accepts (device, pid, start, end, clock) go in a skill listing.
 enum class CommonArgs {

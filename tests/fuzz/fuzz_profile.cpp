@@ -1,7 +1,8 @@
 // libFuzzer target: the input is a SQLite file (mutated from the small Nsight exports in profile_corpus/), written
 // to a temp file and opened read-only the way the server opens a user's profile: Profile::Open, Require(every
-// table), then every built-in skill (default arguments) over what loaded. Checks that nothing crashes or trips the sanitizers, that
-// memory follows the file (not ids or spans read from it), and that every loaded row obeys the engine's row rule.
+// table), then every built-in skill (default arguments) over what loaded. Checks that nothing crashes or trips the
+// sanitizers, that memory follows the file (not ids or spans read from it), and that every loaded row obeys the
+// engine's row rule.
 //
 //   cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_profile
 //   mkdir -p /tmp/fuzz_profile_new
@@ -75,8 +76,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!WriteInput(data, size)) return 0;
   nsys::engine::OpenOptions options;
-  options.use_cache = false;                  // never write a cache
-  options.load_all_in_background = false;     // no threads outliving the input
+  options.use_cache = false;               // never write a cache
+  options.load_all_in_background = false;  // no threads outliving the input
   options.worker_threads = 1;
   options.nsys_binary = "/nonexistent/nsys";  // never convert a .nsys-rep
   auto opened = nsys::engine::Profile::Open(InputPath(), options);

@@ -10,8 +10,8 @@
 #include "nsys/protocol/mcp.h"
 #include "nsys/protocol/methods.h"
 #include "nsys/wire/converters.h"
-#include "trace_tools.h"
 #include "nsys/wire/skill_args.h"
+#include "trace_tools.h"
 
 namespace nsys::mcp {
 namespace {

@@ -43,7 +43,8 @@ Ns SaturatingSub(Ns a, Ns b) {
 
 bool TraceBuilder::DeviceSelected(int32_t device) const {
   if (options_.filter.devices.empty()) return true;
-  return std::find(options_.filter.devices.begin(), options_.filter.devices.end(), device) != options_.filter.devices.end();
+  return std::find(options_.filter.devices.begin(), options_.filter.devices.end(), device) !=
+         options_.filter.devices.end();
 }
 
 bool TraceBuilder::PidIn(const std::vector<uint32_t>& pids, uint32_t pid) const {
@@ -295,8 +296,10 @@ void TraceBuilder::SelectRows() {
     if (options_.filter.window.whole) {
       mark_rows_ = {0, t.size()};
     } else {
-      mark_rows_.first = static_cast<size_t>(std::lower_bound(t.begin(), t.end(), options_.filter.window.begin) - t.begin());
-      mark_rows_.last = static_cast<size_t>(std::lower_bound(t.begin(), t.end(), options_.filter.window.end) - t.begin());
+      mark_rows_.first =
+          static_cast<size_t>(std::lower_bound(t.begin(), t.end(), options_.filter.window.begin) - t.begin());
+      mark_rows_.last =
+          static_cast<size_t>(std::lower_bound(t.begin(), t.end(), options_.filter.window.end) - t.begin());
     }
   }
   // The device filter also narrows the GPU pre-pass when only CPU data is written (to derive the processes).

@@ -90,7 +90,7 @@ std::optional<core::TraceRequest> ParseTraceSelection(const ParsedArgs& args, st
       error = fmt::format("--device wants a GPU number, not '{}'", text);
       return std::nullopt;
     }
-    s.devices.push_back(device);
+    s.filter.devices.push_back(device);
   }
   for (const auto& text : args.All("--pid")) {
     uint32_t pid;
@@ -98,7 +98,7 @@ std::optional<core::TraceRequest> ParseTraceSelection(const ParsedArgs& args, st
       error = fmt::format("--pid wants a process id, not '{}'", text);
       return std::nullopt;
     }
-    s.pids.push_back(pid);
+    s.filter.processes.push_back(pid);
   }
   if (auto text = args.Value("--min-duration-ns")) {
     if (!ParseInt(*text, s.min_duration_ns) || s.min_duration_ns < 0) {
@@ -112,7 +112,7 @@ std::optional<core::TraceRequest> ParseTraceSelection(const ParsedArgs& args, st
       return std::nullopt;
     }
   }
-  if (windowed) s.window = window;
+  if (windowed) s.filter.window = window;
   s.gpu = !args.Has("--no-gpu");
   s.cpu = !args.Has("--no-cpu");
   s.flows = !args.Has("--no-flows");

@@ -78,7 +78,7 @@ TEST(CoreTraces, ExportWritesTheBytesItsStatsDescribeAndStreamingDeliversTheSame
   ASSERT_TRUE(opened) << opened.error().message;
   core::TraceRequest request;
   request.profile_id = opened->id;
-  request.window = engine::WindowSpec{engine::WindowSpec::Clock::kRelativeSeconds, 0.0, 0.5};
+  request.filter.window = engine::WindowSpec{engine::WindowSpec::Clock::kRelativeSeconds, 0.0, 0.5};
   request.output = (dir.path() / "t.pftrace").string();
   auto written = workspace.ExportTrace(request);
   ASSERT_TRUE(written) << written.error().message;
@@ -141,7 +141,7 @@ TEST(CoreTraces, PublishWritesIntoThePublishersDirectoryAndCleansUpWhenRefused) 
   FakePublisher publisher(dir.path() / "served");
   core::TraceRequest request;
   request.profile_id = opened->id;
-  request.window = engine::WindowSpec{engine::WindowSpec::Clock::kRelativeSeconds, 0.0, 0.2};
+  request.filter.window = engine::WindowSpec{engine::WindowSpec::Clock::kRelativeSeconds, 0.0, 0.2};
   auto publication = workspace.PublishTrace(request, publisher, "https://perfetto.example");
   ASSERT_TRUE(publication) << publication.error().message;
   ASSERT_EQ(publisher.published.size(), 1u);

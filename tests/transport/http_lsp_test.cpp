@@ -124,6 +124,25 @@ TEST_F(PerfettoOverLsp, ExportTraceStreamsPacketAlignedBase64Chunks) {
   EXPECT_EQ(file["result"]["flows"], 330);
   EXPECT_EQ(file["result"]["bytes"], static_cast<int64_t>(fs::file_size(out)));
 
+  // The same window and a device set in the one filter shape: the same trace as the fields, byte for byte.
+  const Json fields = Call("nsys/exportTrace", {{"profileId", "p1"},
+                                                {"output", (dir_ / "fields.pftrace").string()},
+                                                {"window", {{"start", 0}, {"end", 0.5}}},
+                                                {"devices", {0}}});
+  const Json filtered =
+      Call("nsys/exportTrace", {{"profileId", "p1"},
+                                {"output", (dir_ / "filtered.pftrace").string()},
+                                {"filter", {{"window", {{"start", 0}, {"end", 0.5}}}, {"devices", {0}}}}});
+  ASSERT_TRUE(fields.contains("result") && filtered.contains("result")) << fields.dump() << filtered.dump();
+  EXPECT_EQ(filtered["result"]["sha256"], fields["result"]["sha256"]);
+  EXPECT_NE(filtered["result"]["sha256"], file["result"]["sha256"]);  // device 0 only: a smaller trace
+  EXPECT_LT(filtered["result"]["bytes"], file["result"]["bytes"]);
+  const Json threads = Call("nsys/exportTrace", {{"profileId", "p1"}, {"filter", {{"threads", {1}}}}});
+  EXPECT_EQ(threads["error"]["code"], -32803) << threads.dump();
+  const Json twice = Call("nsys/exportTrace", {{"profileId", "p1"}, {"devices", {0}}, {"filter", {{"devices", {1}}}}});
+  EXPECT_EQ(twice["error"]["code"], -32602) << twice.dump();
+  EXPECT_EQ(twice["error"]["message"], "params.devices and params.filter.devices both given: use one of them");
+
   // Bad params name the field.
   const Json bad = Call("nsys/exportTrace", {{"profileId", "p1"}, {"pids", {-5}}});
   EXPECT_EQ(bad["error"]["code"], -32602) << bad.dump();

@@ -15,45 +15,42 @@ protocol::Filter DeviceWindow() {
   return filter;
 }
 
-TEST(SkillArgs, FilterBecomesTheCommonArgs) {
-  skills::Args args = {{"limit", int64_t{5}}};
-  ASSERT_TRUE(wire::FilterToSkillArgs(DeviceWindow(), args).ok());
-  EXPECT_EQ(args, (skills::Args{{"limit", int64_t{5}},
-                                {"device", int64_t{1}},
-                                {"pid", int64_t{4242}},
-                                {"start", 0.25},
-                                {"end", 0.5},
-                                {"clock", std::string("capture_ns")}}));
+TEST(SkillArgs, FilterBecomesTheEnginesFilterSpec) {
+  auto spec = wire::ToFilterSpec(DeviceWindow());
+  ASSERT_TRUE(spec.ok()) << spec.error().message;
+  EXPECT_EQ(spec->devices, std::vector<int32_t>{1});
+  EXPECT_EQ(spec->processes, std::vector<uint32_t>{4242});
+  EXPECT_TRUE(spec->threads.empty());
+  EXPECT_EQ(spec->window.clock, WindowClock::kCaptureNs);
+  EXPECT_EQ(spec->window.start, 0.25);
+  EXPECT_EQ(spec->window.end, 0.5);
 
-  skills::Args whole;  // empty members mean "all": nothing to add
-  protocol::Filter empty;
-  empty.devices = std::vector<int32_t>{};
-  empty.threads = std::vector<int64_t>{};
-  ASSERT_TRUE(wire::FilterToSkillArgs(empty, whole).ok());
-  EXPECT_TRUE(whole.empty());
+  protocol::Filter sets;  // several devices, processes and threads pass through as sets
+  sets.devices = std::vector<int32_t>{0, 1};
+  sets.processes = std::vector<int64_t>{1, 16777215};
+  sets.threads = std::vector<int64_t>{int64_t{4242} << 24 | 77};
+  spec = wire::ToFilterSpec(sets);
+  ASSERT_TRUE(spec.ok());
+  EXPECT_EQ(spec->devices, (std::vector<int32_t>{0, 1}));
+  EXPECT_EQ(spec->processes, (std::vector<uint32_t>{1, 16777215}));
+  EXPECT_EQ(spec->threads, std::vector<uint64_t>{(uint64_t{4242} << 24) | 77});
+  EXPECT_EQ(spec->window.clock, WindowClock::kRelativeSeconds);  // no window: the whole profile, default clock
+  EXPECT_FALSE(spec->window.start || spec->window.end);
 }
 
-TEST(SkillArgs, FilterSetsSkillsCannotTakeAreRefusedByName) {
-  skills::Args args;
-  protocol::Filter two_devices;
-  two_devices.devices = std::vector<int32_t>{0, 1};
-  auto status = wire::FilterToSkillArgs(two_devices, args);
-  ASSERT_FALSE(status.ok());
-  EXPECT_EQ(status.error().kind, ErrorKind::kUnsupported);
-  EXPECT_EQ(status.error().message, "params.filter.devices: skills take at most one device for now");
+TEST(SkillArgs, FilterIdsThatCannotBeIdsAreRefusedByName) {
+  protocol::Filter pid;
+  pid.processes = std::vector<int64_t>{16777216};
+  auto spec = wire::ToFilterSpec(pid);
+  ASSERT_FALSE(spec.ok());
+  EXPECT_EQ(spec.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_EQ(spec.error().message, "params.filter.processes: 16777216 is not a process id (0 to 16777215).");
 
-  protocol::Filter threads;
-  threads.threads = std::vector<int64_t>{77};
-  status = wire::FilterToSkillArgs(threads, args);
-  ASSERT_FALSE(status.ok());
-  EXPECT_EQ(status.error().kind, ErrorKind::kUnsupported);
-  EXPECT_EQ(status.error().message, "params.filter.threads: skills cannot filter by thread yet");
-
-  skills::Args both = {{"device", int64_t{0}}};
-  status = wire::FilterToSkillArgs(DeviceWindow(), both);
-  ASSERT_FALSE(status.ok());
-  EXPECT_EQ(status.error().kind, ErrorKind::kInvalidArgument);
-  EXPECT_EQ(status.error().message, "params.filter.devices and params.args.device both given: use one of them");
+  protocol::Filter tid;
+  tid.threads = std::vector<int64_t>{-3};
+  spec = wire::ToFilterSpec(tid);
+  ASSERT_FALSE(spec.ok());
+  EXPECT_EQ(spec.error().message, "params.filter.threads: -3 is not a global thread id (it is negative).");
 }
 
 TEST(SkillArgs, StreamRowsSplitsInOrderWithTheColumnsFirst) {

@@ -94,11 +94,28 @@ TEST(WireTrace, RequestChecksPidsAndMinimumDuration) {
   params.window = protocol::Window{1.0, std::nullopt, protocol::WindowClock::kCaptureNs};
   auto ok = wire::ToTraceRequest(params);
   ASSERT_TRUE(ok);
-  EXPECT_EQ(ok->pids, std::vector<uint32_t>{4242});
+  EXPECT_EQ(ok->filter.processes, std::vector<uint32_t>{4242});
   EXPECT_EQ(ok->min_duration_ns, 100);
-  ASSERT_TRUE(ok->window);
-  EXPECT_EQ(ok->window->clock, engine::WindowSpec::Clock::kCaptureNs);
-  EXPECT_EQ(ok->window->start, 1.0);
+  EXPECT_EQ(ok->filter.window.clock, engine::WindowSpec::Clock::kCaptureNs);
+  EXPECT_EQ(ok->filter.window.start, 1.0);
+  EXPECT_FALSE(ok->filter.window.end);
+
+  // The one filter shape gives the same request; naming a member both ways is refused by name.
+  protocol::ExportTraceParams filtered;
+  filtered.profile_id = "p1";
+  filtered.min_duration_ns = 100;
+  filtered.filter = protocol::Filter{protocol::Window{1.0, std::nullopt, protocol::WindowClock::kCaptureNs},
+                                     std::vector<int32_t>{0, 1}, std::vector<int64_t>{4242}, std::nullopt};
+  auto same = wire::ToTraceRequest(filtered);
+  ASSERT_TRUE(same) << same.error().message;
+  EXPECT_EQ(same->filter.processes, ok->filter.processes);
+  EXPECT_EQ(same->filter.devices, (std::vector<int32_t>{0, 1}));
+  EXPECT_EQ(same->filter.window.start, 1.0);
+  filtered.pids = std::vector<int64_t>{1};
+  auto twice = wire::ToTraceRequest(filtered);
+  ASSERT_FALSE(twice);
+  EXPECT_EQ(twice.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_EQ(twice.error().message, "params.pids and params.filter.processes both given: use one of them");
 }
 
 }  // namespace

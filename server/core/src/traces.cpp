@@ -99,13 +99,12 @@ TraceValidation ValidateTraceFile(const std::string& path) {
 
 Expected<trace::TraceOptions> ToTraceOptions(const TraceRequest& request, const engine::ProfileInfo& info) {
   trace::TraceOptions options;
-  if (request.window) {
-    auto window = engine::ResolveWindow(info, *request.window);
-    if (!window) return window.error();
-    options.filter.window = *window;
-  }
-  options.filter.devices = request.devices;
-  options.filter.processes = request.pids;
+  auto window = engine::ResolveWindow(info, request.filter.window);
+  if (!window) return window.error();
+  options.filter.window = *window;
+  options.filter.devices = request.filter.devices;
+  options.filter.processes = request.filter.processes;
+  options.filter.threads = request.filter.threads;
   options.min_duration_ns = request.min_duration_ns;
   options.gpu = request.gpu;
   options.cpu = request.cpu;

@@ -113,12 +113,10 @@ Expected<protocol::ListSkillsResult> OnListSkills(const protocol::EmptyParams&, 
 }
 
 Expected<protocol::RunSkillResult> OnRunSkill(const protocol::RunSkillParams& params, RequestContext& ctx) {
-  skills::Args args = params.args;
-  if (params.filter) {
-    if (auto status = wire::FilterToSkillArgs(*params.filter, args); !status) return status.error();
-  }
-  auto table = ctx.workspace().RunSkill(params.profile_id, params.skill, args, ctx.cancel(), ctx.progress(),
-                                        ctx.settings().skill_timeout);
+  auto filter = wire::ToFilterSpec(params.filter.value_or(protocol::Filter{}));
+  if (!filter) return filter.error();
+  auto table = ctx.workspace().RunSkill(params.profile_id, params.skill, params.args, *filter, ctx.cancel(),
+                                        ctx.progress(), ctx.settings().skill_timeout);
   if (!table) return table.error();
   protocol::RunSkillResult result = wire::ToRunSkillResult(std::move(*table));
   const size_t chunk = std::max<size_t>(1, ctx.options().partial_result_rows);

@@ -12,47 +12,30 @@
 
 namespace nsys::wire {
 
-namespace {
-
-// Adds one common arg for a filter member, refusing it when the flat args name it too.
-Status AddFilterArg(skills::Args& args, const std::string& name, Value value, const char* member) {
-  if (args.count(name)) {
-    return MakeError(ErrorKind::kInvalidArgument,
-                     fmt::format("params.filter.{} and params.args.{} both given: use one of them", member, name));
-  }
-  args[name] = std::move(value);
-  return {};
-}
-
-}  // namespace
-
-Status FilterToSkillArgs(const protocol::Filter& filter, skills::Args& args) {
-  if (filter.threads && !filter.threads->empty()) {
-    return MakeError(ErrorKind::kUnsupported, "params.filter.threads: skills cannot filter by thread yet");
-  }
-  if (filter.devices && filter.devices->size() > 1) {
-    return MakeError(ErrorKind::kUnsupported, "params.filter.devices: skills take at most one device for now");
-  }
-  if (filter.processes && filter.processes->size() > 1) {
-    return MakeError(ErrorKind::kUnsupported, "params.filter.processes: skills take at most one process for now");
-  }
-  if (filter.devices && filter.devices->size() == 1) {
-    if (auto s = AddFilterArg(args, "device", int64_t{filter.devices->front()}, "devices"); !s) return s;
-  }
-  if (filter.processes && filter.processes->size() == 1) {
-    if (auto s = AddFilterArg(args, "pid", filter.processes->front(), "processes"); !s) return s;
-  }
+Expected<engine::FilterSpec> ToFilterSpec(const protocol::Filter& filter) {
+  engine::FilterSpec spec;
   if (const auto& window = filter.window) {
-    if (window->start) {
-      if (auto s = AddFilterArg(args, "start", *window->start, "window.start"); !s) return s;
-    }
-    if (window->end) {
-      if (auto s = AddFilterArg(args, "end", *window->end, "window.end"); !s) return s;
-    }
-    const std::string clock(protocol::ToString(window->clock));
-    if (auto s = AddFilterArg(args, "clock", clock, "window.clock"); !s) return s;
+    spec.window.clock =
+        window->clock == protocol::WindowClock::kCaptureNs ? WindowClock::kCaptureNs : WindowClock::kRelativeSeconds;
+    spec.window.start = window->start;
+    spec.window.end = window->end;
   }
-  return {};
+  if (filter.devices) spec.devices = *filter.devices;
+  for (int64_t pid : filter.processes.value_or(std::vector<int64_t>{})) {
+    if (pid < 0 || pid > 0xFFFFFF) {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       fmt::format("params.filter.processes: {} is not a process id (0 to 16777215).", pid));
+    }
+    spec.processes.push_back(static_cast<uint32_t>(pid));
+  }
+  for (int64_t tid : filter.threads.value_or(std::vector<int64_t>{})) {
+    if (tid < 0) {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       fmt::format("params.filter.threads: {} is not a global thread id (it is negative).", tid));
+    }
+    spec.threads.push_back(static_cast<uint64_t>(tid));
+  }
+  return spec;
 }
 
 namespace {

@@ -4,6 +4,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <utility>
+
+#include "nsys/wire/skill_args.h"
 
 namespace nsys::wire {
 namespace {
@@ -43,20 +46,41 @@ std::vector<std::string> NotesFor(const core::TraceStats& stats, bool gzip_reque
 
 }  // namespace
 
+namespace {
+
+// One member of the filter given both as exportTrace's own field (window, devices, pids) and in `filter`.
+Error GivenTwice(const char* field, const char* member) {
+  return MakeError(ErrorKind::kInvalidArgument,
+                   fmt::format("params.{} and params.filter.{} both given: use one of them", field, member));
+}
+
+}  // namespace
+
 Expected<core::TraceRequest> ToTraceRequest(const protocol::ExportTraceParams& params) {
   core::TraceRequest request;
   request.profile_id = params.profile_id;
-  request.window = ToWindowSpec(params.window);
-  if (params.devices) request.devices = *params.devices;
+  protocol::Filter filter = params.filter.value_or(protocol::Filter{});
+  if (params.window) {
+    if (filter.window) return GivenTwice("window", "window");
+    filter.window = params.window;
+  }
+  if (params.devices) {
+    if (filter.devices && !filter.devices->empty()) return GivenTwice("devices", "devices");
+    filter.devices = params.devices;
+  }
   if (params.pids) {
     for (int64_t pid : *params.pids) {
       if (pid < 0 || pid > 0xFFFFFF) {
         return MakeError(ErrorKind::kInvalidArgument,
                          fmt::format("params.pids: {} is not a process id (0 to 16777215).", pid));
       }
-      request.pids.push_back(static_cast<uint32_t>(pid));
     }
+    if (filter.processes && !filter.processes->empty()) return GivenTwice("pids", "processes");
+    filter.processes = params.pids;
   }
+  auto spec = ToFilterSpec(filter);
+  if (!spec) return spec.error();
+  request.filter = std::move(*spec);
   if (params.min_duration_ns) {
     if (*params.min_duration_ns < 0) {
       return MakeError(ErrorKind::kInvalidArgument,
@@ -70,7 +94,7 @@ Expected<core::TraceRequest> ToTraceRequest(const protocol::ExportTraceParams& p
 core::TraceRequest ToTraceRequest(const protocol::OpenInPerfettoParams& params) {
   core::TraceRequest request;
   request.profile_id = params.profile_id;
-  request.window = ToWindowSpec(params.window);
+  request.filter.window = ToWindowSpec(params.window);
   return request;
 }
 

@@ -24,10 +24,10 @@ using TraceStats = trace::TraceStats;
 // One trace of one open profile.
 struct TraceRequest {
   std::string profile_id;
-  std::optional<engine::WindowSpec> window;  // absent = the whole profile
-  std::vector<int32_t> devices;              // empty = every device
-  std::vector<uint32_t> pids;                // empty = every process
-  int64_t min_duration_ns = 0;               // shorter slices are left out
+  // The one filter shape (engine/window.h): window (no start/end = the whole profile), devices and processes
+  // (empty = all). The trace writer cannot select threads: a thread set is kUnsupported.
+  engine::FilterSpec filter;
+  int64_t min_duration_ns = 0;  // shorter slices are left out
   bool gpu = true, cpu = true, flows = true, counters = true;
   int64_t counter_bucket_ns = 0;      // 0 = automatic
   std::optional<std::string> output;  // a file to write; absent = a fresh file in the workspace's trace cache

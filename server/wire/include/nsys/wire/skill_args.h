@@ -1,21 +1,22 @@
 #pragma once
-// Skill arguments from the wire: the filter shape as the runner's common args, and MCP tool arguments as the
+// Skill arguments from the wire: the wire's filter as the engine's one filter shape, and MCP tool arguments as the
 // skill's typed values. The runner checks the values themselves (ranges, choices) once, for every face.
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "nsys/engine/window.h"
 #include "nsys/protocol/methods.h"
 #include "nsys/skills/skill.h"
 #include "nsys/support/expected.h"
 
 namespace nsys::wire {
 
-// The filter as the skill runner's common args (start/end/clock, device, pid), added to `args`. Sets a filter
-// cannot express today are refused with kUnsupported naming the member (more than one device or process, any
-// thread); a member that `args` also names is kInvalidArgument.
-Status FilterToSkillArgs(const protocol::Filter& filter, skills::Args& args);
+// The wire's filter as the engine's FilterSpec, for Workspace::RunSkill: sets of devices, processes and threads, and
+// the window. kInvalidArgument naming the member for a process or thread id that cannot be one. Whether the ids
+// exist, whether the skill can select threads, and a set also given as a common argument are the runner's checks.
+Expected<engine::FilterSpec> ToFilterSpec(const protocol::Filter& filter);
 
 // MCP's run_skill args as the skill's typed values. Agents often send numbers as strings ("5") or integers as 5.0:
 // those are converted when the skill (nullptr: unknown, left to the runner's "unknown skill") declares the argument

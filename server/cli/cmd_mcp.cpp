@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "nsys/core/traces.h"
 #include "nsys/mcp/mcp_server.h"
+#include "nsys/support/cache_dir.h"
 #include "nsys/transport/http_side_channel.h"
 
 namespace nsys::cli {
@@ -19,7 +20,7 @@ class SideChannelThread {
  public:
   explicit SideChannelThread(const core::WorkspaceConfig& config) {
     transport::HttpSideChannelOptions options;
-    options.cache_dir = core::ResolveCacheDir(config.open.cache_dir);
+    options.cache_dir = support::ResolveCacheDir(config.open.cache_dir);
     channel_.emplace(io_, options);
     sigset_t blocked, previous;
     sigemptyset(&blocked);

@@ -13,6 +13,7 @@
 
 #include "fixtures.h"
 #include "nsys/core/workspace.h"
+#include "nsys/support/cache_dir.h"
 #include "nsys/trace/sha256.h"
 
 namespace nsys::testing {
@@ -170,11 +171,11 @@ TEST(CoreTraces, PublishWritesIntoThePublishersDirectoryAndCleansUpWhenRefused) 
 }
 
 TEST(CoreTraces, TheCacheDirectoryIsResolvedInOnePlace) {
-  EXPECT_EQ(core::ResolveCacheDir("/somewhere"), "/somewhere");
+  EXPECT_EQ(support::ResolveCacheDir("/somewhere"), "/somewhere");
   const char* xdg = std::getenv("XDG_CACHE_HOME");
   const std::string saved = xdg ? xdg : "";
   ::setenv("XDG_CACHE_HOME", "/x/cache", 1);
-  EXPECT_EQ(core::ResolveCacheDir(""), "/x/cache/nsys-ai");
+  EXPECT_EQ(support::ResolveCacheDir(""), "/x/cache/nsys-ai");
   core::WorkspaceConfig config;
   config.default_skill_dirs = false;
   EXPECT_EQ(core::Workspace(config).CacheDir(), "/x/cache/nsys-ai");

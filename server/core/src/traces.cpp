@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "nsys/core/workspace.h"
+#include "nsys/support/human_bytes.h"
 #include "nsys/support/log.h"
 #include "nsys/trace/trace_output.h"
 #include "nsys/trace/validator.h"
@@ -63,23 +64,15 @@ std::string DescribeTrace(const TraceStats& stats) {
   std::string out = fmt::format(
       "{} in {:.2f} s ({}/s; {:.2f} s of CPU), {} packets, {} tracks: {} kernels, {} memcpys, {} memsets, "
       "{} CUDA API calls, {} NVTX ranges, {} NVTX marks, {} flows, {} counter values",
-      trace::HumanBytes(stats.bytes), stats.seconds, trace::HumanBytes(static_cast<int64_t>(rate)), stats.cpu_seconds,
-      stats.packets, stats.tracks, stats.kernels, stats.memcpys, stats.memsets, stats.api_calls, stats.nvtx_ranges,
-      stats.nvtx_marks, stats.flows, stats.counter_values);
+      support::HumanBytes(stats.bytes), stats.seconds, support::HumanBytes(static_cast<int64_t>(rate)),
+      stats.cpu_seconds, stats.packets, stats.tracks, stats.kernels, stats.memcpys, stats.memsets, stats.api_calls,
+      stats.nvtx_ranges, stats.nvtx_marks, stats.flows, stats.counter_values);
   if (stats.clamped_slices > 0) {
     out +=
         fmt::format("; {} slices clipped to nest ({} on GPU streams)", stats.clamped_slices, stats.clamped_gpu_slices);
   }
   if (stats.skipped_short > 0) out += fmt::format("; {} shorter than the minimum left out", stats.skipped_short);
   return out;
-}
-
-std::string ResolveCacheDir(const std::string& configured) {
-  if (!configured.empty()) return configured;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/nsys-ai";
-  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/nsys-ai";
-  const char* tmp = std::getenv("TMPDIR");
-  return fmt::format("{}/nsys-ai-{}", tmp && *tmp ? tmp : "/tmp", ::getuid());
 }
 
 // Reads the file back in chunks: the trace may be larger than memory allows.

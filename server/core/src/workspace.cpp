@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "nsys/skills/user_skills.h"
+#include "nsys/support/cache_dir.h"
 #include "nsys/support/log.h"
 
 namespace nsys::core {
@@ -114,7 +115,7 @@ std::vector<WarmCall> DefaultWarmSkills() {
 }
 
 Workspace::Workspace(WorkspaceConfig config)
-    : config_(std::move(config)), cache_dir_(ResolveCacheDir(config_.open.cache_dir)) {
+    : config_(std::move(config)), cache_dir_(support::ResolveCacheDir(config_.open.cache_dir)) {
   for (const auto& warning : ReloadSkills()) support::LogWarn(warning);
 }
 

@@ -6,6 +6,7 @@
 
 #include "cache_budget.h"
 #include "loaders.h"
+#include "nsys/support/cache_dir.h"
 #include "nsys_rep.h"
 #include "profile_impl.h"
 
@@ -36,10 +37,7 @@ std::shared_ptr<ProfileImpl> OpenFromSnapshot(const OpenOptions& options, const 
 }  // namespace
 
 std::string CacheDir(const OpenOptions& options) {
-  if (!options.cache_dir.empty()) return options.cache_dir;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/nsys-ai";
-  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/nsys-ai";
-  return {};
+  return support::ResolveCacheDir(options.cache_dir);
 }
 
 Expected<std::shared_ptr<Profile>> Profile::Open(const std::string& path, const OpenOptions& options,

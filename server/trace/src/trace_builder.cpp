@@ -8,6 +8,8 @@
 #include <limits>
 #include <unordered_set>
 
+#include "nsys/support/human_bytes.h"
+
 namespace nsys::trace::internal {
 namespace {
 
@@ -377,7 +379,7 @@ Status TraceBuilder::MergeEvents(const CancelToken& cancel, const ProgressSink& 
       if (!writer_.ok()) return writer_.Finish().error();
       if (progress)
         progress(100.0 * static_cast<double>(done) / static_cast<double>(total),
-                 fmt::format("trace {}/{} events, {}", done, total, HumanBytes(writer_.bytes())));
+                 fmt::format("trace {}/{} events, {}", done, total, support::HumanBytes(writer_.bytes())));
     }
   }
   return {};
@@ -407,7 +409,7 @@ Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const Progress
   stats_.sha256 = writer_.Sha256Hex();
   stats_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   stats_.cpu_seconds = ThreadCpuSeconds() - cpu_started;
-  if (progress) progress(100.0, fmt::format("trace written: {}", HumanBytes(stats_.bytes)));
+  if (progress) progress(100.0, fmt::format("trace written: {}", support::HumanBytes(stats_.bytes)));
   return stats_;
 }
 

@@ -15,14 +15,6 @@
 
 namespace nsys::trace {
 
-std::string HumanBytes(int64_t bytes) {
-  const double b = static_cast<double>(bytes);
-  if (bytes < 1024) return fmt::format("{} B", bytes);
-  if (bytes < 1024 * 1024) return fmt::format("{:.1f} KB", b / 1024);
-  if (bytes < int64_t{1024} * 1024 * 1024) return fmt::format("{:.1f} MB", b / (1024 * 1024));
-  return fmt::format("{:.2f} GB", b / (1024.0 * 1024 * 1024));
-}
-
 Expected<TraceStats> WriteTrace(const TraceInput& input, const TraceOptions& options, const ChunkSink& sink,
                                 const CancelToken& cancel, const ProgressSink& progress) {
   if (input.info == nullptr || input.strings == nullptr) {

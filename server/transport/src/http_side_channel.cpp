@@ -14,6 +14,7 @@
 #include <random>
 
 #include "nsys/protocol/methods.h"
+#include "nsys/support/cache_dir.h"
 #include "nsys/support/log.h"
 #include "nsys/transport/accept_backoff.h"
 #include "nsys/transport/http_opener_page.h"
@@ -457,7 +458,7 @@ Status HttpSideChannel::Listen() {
 
 std::string HttpSideChannel::TraceDirectory() const {
   const std::string& cache = impl_->options.cache_dir;
-  return core::ResolveCacheDir(cache) + "/traces";
+  return support::ResolveCacheDir(cache) + "/traces";
 }
 
 Expected<core::PublishedTrace> HttpSideChannel::Publish(core::TraceToPublish trace) {

@@ -87,11 +87,6 @@ std::string TraceTitle(const engine::ProfileInfo& info, const engine::ResolvedWi
 // "12.3 MB in 0.41 s (30.0 MB/s): 3442 kernels, 904 memcpys, ..." for humans.
 std::string DescribeTrace(const TraceStats& stats);
 
-// The directory nsys-ai caches into: `configured` when set, else $XDG_CACHE_HOME/nsys-ai, else ~/.cache/nsys-ai,
-// else $TMPDIR (or /tmp)/nsys-ai-<uid>. The trace cache (<dir>/exported-traces) and the side channel's traces
-// (<dir>/traces) both live under it.
-std::string ResolveCacheDir(const std::string& configured);
-
 // The writer's options for a request against a profile (resolves the window; errors name the profile's range).
 Expected<trace::TraceOptions> ToTraceOptions(const TraceRequest& request, const engine::ProfileInfo& info);
 

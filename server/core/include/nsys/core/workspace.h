@@ -144,7 +144,7 @@ class Workspace {
   trace::OutputPolicy TraceOutputPolicy() const;
   // The cache of traces written without an output path; created on first use, its traces removed with the workspace.
   trace::TraceCache& TraceCache();
-  // The cache directory (ResolveCacheDir of the configured one), resolved once when the workspace is made.
+  // The cache directory (support::ResolveCacheDir of the configured one), resolved once when the workspace is made.
   std::string CacheDir() const;
 
   // A copy: skill folders can change (AddSkillDirs) while other threads read the configuration.

@@ -102,7 +102,4 @@ Expected<TraceStats> ExportTraceToFile(engine::Profile& profile, const TraceOpti
 // `policy` plus the files of `profile` (its export and, for a converted report, the report).
 OutputPolicy WithProfile(OutputPolicy policy, const engine::Profile& profile);
 
-// "1.23 GB", "512 KB": for messages.
-std::string HumanBytes(int64_t bytes);
-
 }  // namespace nsys::trace

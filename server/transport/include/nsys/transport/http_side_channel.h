@@ -32,7 +32,7 @@ struct HttpSideChannelOptions {
   std::optional<uint16_t> perfetto_port;  // e.g. 9001 for the #!/?url= deep link fallback
   std::string perfetto_origin = std::string(kDefaultPerfettoOrigin);
   std::chrono::seconds token_lifetime{3600};
-  std::string cache_dir;  // traces live in <cache_dir>/traces; empty = core::ResolveCacheDir("") (the default)
+  std::string cache_dir;  // traces live in <cache_dir>/traces; empty = support::ResolveCacheDir("") (the default)
   std::chrono::seconds request_timeout{30};  // to receive a request's head
   // At most this many traces are published at once (each is a full trace on disk): publishing one more retires the
   // oldest link and deletes its file, so repeated nsys/openInPerfetto calls cannot fill the disk within the hour.

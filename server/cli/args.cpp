@@ -27,8 +27,7 @@ std::vector<std::string> ParsedArgs::All(const std::string& name) const {
   return all;
 }
 
-std::optional<ParsedArgs> ArgParser::Parse(const std::vector<std::string>& args, const std::vector<OptionSpec>& specs,
-                                           std::string& error) {
+Expected<ParsedArgs> ArgParser::Parse(const std::vector<std::string>& args, const std::vector<OptionSpec>& specs) {
   ParsedArgs parsed;
   bool options_ended = false;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -52,33 +51,31 @@ std::optional<ParsedArgs> ArgParser::Parse(const std::vector<std::string>& args,
       return s.name == name || (!s.short_name.empty() && s.short_name == name);
     });
     if (spec == specs.end()) {
-      error = fmt::format("unknown option '{}'", name);
-      return std::nullopt;
+      return MakeError(ErrorKind::kInvalidArgument, fmt::format("unknown option '{}'", name));
     }
     std::vector<std::string> values;
     if (inline_value) {
       if (spec->values != 1) {
-        error = spec->values == 0 ? fmt::format("option '{}' takes no value", spec->name)
-                                  : fmt::format("option '{}' takes {} values: {} {}", spec->name, spec->values,
-                                                spec->name, spec->metavar);
-        return std::nullopt;
+        return MakeError(ErrorKind::kInvalidArgument,
+                         spec->values == 0 ? fmt::format("option '{}' takes no value", spec->name)
+                                           : fmt::format("option '{}' takes {} values: {} {}", spec->name, spec->values,
+                                                         spec->name, spec->metavar));
       }
       values.push_back(*inline_value);
     } else {
       for (int k = 0; k < spec->values; ++k) {
         if (i + 1 >= args.size()) {
-          error = fmt::format("option '{}' needs {}: {} {}", spec->name,
-                              spec->values == 1 ? "a value" : fmt::format("{} values", spec->values), spec->name,
-                              spec->metavar);
-          return std::nullopt;
+          return MakeError(ErrorKind::kInvalidArgument,
+                           fmt::format("option '{}' needs {}: {} {}", spec->name,
+                                       spec->values == 1 ? "a value" : fmt::format("{} values", spec->values),
+                                       spec->name, spec->metavar));
         }
         values.push_back(args[++i]);
       }
     }
     auto& occurrences = parsed.options_[spec->name];
     if (!occurrences.empty() && !spec->repeatable && spec->values > 0 && occurrences.back() != values) {
-      error = fmt::format("option '{}' was given twice", spec->name);
-      return std::nullopt;
+      return MakeError(ErrorKind::kInvalidArgument, fmt::format("option '{}' was given twice", spec->name));
     }
     occurrences.push_back(std::move(values));
   }

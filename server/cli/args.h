@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "nsys/support/expected.h"
+
 namespace nsys::cli {
 
 struct OptionSpec {
@@ -44,9 +46,8 @@ class ParsedArgs {
 };
 
 struct ArgParser {
-  // Returns the parsed arguments, or sets `error` (a sentence naming the bad option) and returns nullopt.
-  static std::optional<ParsedArgs> Parse(const std::vector<std::string>& args, const std::vector<OptionSpec>& specs,
-                                         std::string& error);
+  // The parsed arguments, or kInvalidArgument with a sentence naming the bad option.
+  static Expected<ParsedArgs> Parse(const std::vector<std::string>& args, const std::vector<OptionSpec>& specs);
 };
 
 // "  --device N          only this device" lines, aligned.

@@ -64,9 +64,8 @@ int RunExport(const CommandContext& ctx) {
   if (!output || output->empty()) return UsageError("export", "-o/--output FILE is required");
   const std::string format = ctx.args.Value("--format").value_or("text");
   if (format != "text" && format != "json") return UsageError("export", "--format must be text or json");
-  std::string error;
-  auto request = ParseTraceSelection(ctx.args, error);
-  if (!request) return UsageError("export", error);
+  auto request = ParseTraceSelection(ctx.args);
+  if (!request) return UsageError("export", request.error().message);
   const bool to_stdout = *output == "-";
   if (to_stdout && ctx.args.Has("--validate"))
     return UsageError("export", "--validate needs a file (-o FILE), not stdout");

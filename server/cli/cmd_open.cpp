@@ -65,11 +65,10 @@ bool ParseNumber(const std::string& text, Int min, Int max, Int& out) {
 }
 
 int RunOpen(const CommandContext& ctx) {
-  std::string error;
-  auto request = ParseTraceSelection(ctx.args, error);
-  if (!request) return UsageError("open", error);
+  auto request = ParseTraceSelection(ctx.args);
+  if (!request) return UsageError("open", request.error().message);
   transport::HttpSideChannelOptions http;
-  if (!ParsePerfettoChannelOptions(ctx.args, http, error)) return UsageError("open", error);
+  if (Status ok = ParsePerfettoChannelOptions(ctx.args, http); !ok) return UsageError("open", ok.error().message);
   if (auto text = ctx.args.Value("--port")) {
     if (!ParseNumber<uint16_t>(*text, 0, 65535, http.port)) return UsageError("open", "--port wants 0 to 65535");
   }

@@ -121,8 +121,9 @@ int RunServe(const CommandContext& ctx) {
   if (ctx.args.Has("--log-level") == false && options.mode != transport::ServeOptions::Mode::kStdio) {
     support::SetLogLevel(support::LogLevel::kInfo);  // a long-running daemon: say who connects
   }
-  std::string bad_perfetto;  // --perfetto-origin/--perfetto-port/--perfetto-expires (trace_cli.h)
-  if (!ParsePerfettoChannelOptions(ctx.args, options.perfetto, bad_perfetto)) return UsageError("serve", bad_perfetto);
+  // --perfetto-origin/--perfetto-port/--perfetto-expires (trace_cli.h)
+  if (Status ok = ParsePerfettoChannelOptions(ctx.args, options.perfetto); !ok)
+    return UsageError("serve", ok.error().message);
   core::WorkspaceConfig config = ctx.config;
   config.warm_skills = core::DefaultWarmSkills();  // a long-lived server: precompute the heavy NVTX answers
   return transport::Serve(config, options);

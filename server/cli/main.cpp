@@ -142,9 +142,8 @@ int Main(const std::vector<std::string>& argv) {
   rest.insert(rest.end(), words.begin() + static_cast<std::ptrdiff_t>(used), words.end());
   std::vector<OptionSpec> specs = command->options;
   specs.insert(specs.end(), GlobalOptions().begin(), GlobalOptions().end());
-  std::string error;
-  auto args = ArgParser::Parse(rest, specs, error);
-  if (!args) return UsageError(command->name, error);
+  auto args = ArgParser::Parse(rest, specs);
+  if (!args) return UsageError(command->name, args.error().message);
   if (args->Has("--help")) {
     std::fputs(CommandHelp(*command).c_str(), stdout);
     return kExitOk;

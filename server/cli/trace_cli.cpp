@@ -7,6 +7,15 @@
 #include <cmath>
 
 namespace nsys::cli {
+
+namespace {
+
+// A usage problem with the options: the message is what the command prints before its synopsis.
+Error Usage(std::string message) {
+  return MakeError(ErrorKind::kInvalidArgument, std::move(message));
+}
+
+}  // namespace
 namespace {
 
 bool ParseDouble(const std::string& text, double& out) {
@@ -45,7 +54,7 @@ std::vector<OptionSpec> TraceSelectionOptions() {
   };
 }
 
-std::optional<core::TraceRequest> ParseTraceSelection(const ParsedArgs& args, std::string& error) {
+Expected<core::TraceRequest> ParseTraceSelection(const ParsedArgs& args) {
   core::TraceRequest s;
   engine::WindowSpec window;
   bool windowed = false;
@@ -53,63 +62,54 @@ std::optional<core::TraceRequest> ParseTraceSelection(const ParsedArgs& args, st
   std::optional<std::string> end = args.Value("--end");
   if (auto window = args.Value("--window")) {
     if (start || end) {
-      error = "--window and --start/--end exclude each other";
-      return std::nullopt;
+      return Usage("--window and --start/--end exclude each other");
     }
     const size_t colon = window->find(':');
     if (colon == std::string::npos) {
-      error = fmt::format("--window wants START:END (e.g. 0.2:0.4), not '{}'", *window);
-      return std::nullopt;
+      return Usage(fmt::format("--window wants START:END (e.g. 0.2:0.4), not '{}'", *window));
     }
     if (colon > 0) start = window->substr(0, colon);
     if (colon + 1 < window->size()) end = window->substr(colon + 1);
   }
-  auto set_time = [&](const std::optional<std::string>& text, std::optional<double>& out, const char* what) {
-    if (!text) return true;
+  auto set_time = [&](const std::optional<std::string>& text, std::optional<double>& out, const char* what) -> Status {
+    if (!text) return {};
     double v;
-    if (!ParseDouble(*text, v)) {
-      error = fmt::format("{} wants a number, not '{}'", what, *text);
-      return false;
-    }
+    if (!ParseDouble(*text, v)) return Usage(fmt::format("{} wants a number, not '{}'", what, *text));
     out = v;
     windowed = true;
-    return true;
+    return {};
   };
-  if (!set_time(start, window.start, "--start") || !set_time(end, window.end, "--end")) return std::nullopt;
+  if (Status set = set_time(start, window.start, "--start"); !set) return set.error();
+  if (Status set = set_time(end, window.end, "--end"); !set) return set.error();
   if (auto clock = args.Value("--clock")) {
     auto parsed = ParseWindowClock(*clock);
     if (!parsed) {
-      error = fmt::format("--clock must be relative_s or capture_ns, not '{}'", *clock);
-      return std::nullopt;
+      return Usage(fmt::format("--clock must be relative_s or capture_ns, not '{}'", *clock));
     }
     window.clock = *parsed;
   }
   for (const auto& text : args.All("--device")) {
     int32_t device;
     if (!ParseInt(text, device) || device < 0) {
-      error = fmt::format("--device wants a GPU number, not '{}'", text);
-      return std::nullopt;
+      return Usage(fmt::format("--device wants a GPU number, not '{}'", text));
     }
     s.filter.devices.push_back(device);
   }
   for (const auto& text : args.All("--pid")) {
     uint32_t pid;
     if (!ParseInt(text, pid) || pid > 0xFFFFFF) {
-      error = fmt::format("--pid wants a process id, not '{}'", text);
-      return std::nullopt;
+      return Usage(fmt::format("--pid wants a process id, not '{}'", text));
     }
     s.filter.processes.push_back(pid);
   }
   if (auto text = args.Value("--min-duration-ns")) {
     if (!ParseInt(*text, s.min_duration_ns) || s.min_duration_ns < 0) {
-      error = fmt::format("--min-duration-ns wants a number of nanoseconds, not '{}'", *text);
-      return std::nullopt;
+      return Usage(fmt::format("--min-duration-ns wants a number of nanoseconds, not '{}'", *text));
     }
   }
   if (auto text = args.Value("--counter-bucket-ns")) {
     if (!ParseInt(*text, s.counter_bucket_ns) || s.counter_bucket_ns < 1) {
-      error = fmt::format("--counter-bucket-ns wants a positive number of nanoseconds, not '{}'", *text);
-      return std::nullopt;
+      return Usage(fmt::format("--counter-bucket-ns wants a positive number of nanoseconds, not '{}'", *text));
     }
   }
   if (windowed) s.filter.window = window;
@@ -118,8 +118,7 @@ std::optional<core::TraceRequest> ParseTraceSelection(const ParsedArgs& args, st
   s.flows = !args.Has("--no-flows");
   s.counters = !args.Has("--no-counters");
   if (!s.gpu && !s.cpu) {
-    error = "--no-gpu and --no-cpu together leave nothing to trace";
-    return std::nullopt;
+    return Usage("--no-gpu and --no-cpu together leave nothing to trace");
   }
   return s;
 }
@@ -132,31 +131,28 @@ std::vector<OptionSpec> PerfettoChannelOptions() {
   };
 }
 
-bool ParsePerfettoChannelOptions(const ParsedArgs& args, transport::HttpSideChannelOptions& out, std::string& error) {
+Status ParsePerfettoChannelOptions(const ParsedArgs& args, transport::HttpSideChannelOptions& out) {
   if (auto origin = args.Value("--perfetto-origin")) {
     if (Status ok = transport::CheckPerfettoOrigin(*origin); !ok.ok()) {
-      error = "--perfetto-origin: " + ok.error().message;
-      return false;
+      return Usage("--perfetto-origin: " + ok.error().message);
     }
     out.perfetto_origin = *origin;
   }
   if (auto text = args.Value("--perfetto-port")) {
     uint16_t port = 0;
     if (!ParseInt(*text, port) || port == 0) {
-      error = fmt::format("--perfetto-port wants a port number (1-65535), not '{}'", *text);
-      return false;
+      return Usage(fmt::format("--perfetto-port wants a port number (1-65535), not '{}'", *text));
     }
     out.perfetto_port = port;
   }
   if (auto text = args.Value("--perfetto-expires")) {
     int64_t seconds = 0;
     if (!ParseInt(*text, seconds) || seconds < 1 || seconds > 7 * 24 * 3600) {
-      error = fmt::format("--perfetto-expires wants a number of seconds (1 to 604800), not '{}'", *text);
-      return false;
+      return Usage(fmt::format("--perfetto-expires wants a number of seconds (1 to 604800), not '{}'", *text));
     }
     out.token_lifetime = std::chrono::seconds(seconds);
   }
-  return true;
+  return {};
 }
 
 }  // namespace nsys::cli

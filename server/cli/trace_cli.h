@@ -14,12 +14,12 @@ namespace nsys::cli {
 // --counter-bucket-ns.
 std::vector<OptionSpec> TraceSelectionOptions();
 // Checks the option values (before the profile is opened) and returns the request without its profile id and
-// output; `error` is a usage message. The window is resolved against the profile by the core call.
-std::optional<core::TraceRequest> ParseTraceSelection(const ParsedArgs& args, std::string& error);
+// output; an error is a usage message (kInvalidArgument). The window is resolved against the profile by the core call.
+Expected<core::TraceRequest> ParseTraceSelection(const ParsedArgs& args);
 
 // The Perfetto side channel's options, shared by `serve` and `open`: --perfetto-origin, --perfetto-port,
 // --perfetto-expires.
 std::vector<OptionSpec> PerfettoChannelOptions();
-bool ParsePerfettoChannelOptions(const ParsedArgs& args, transport::HttpSideChannelOptions& out, std::string& error);
+Status ParsePerfettoChannelOptions(const ParsedArgs& args, transport::HttpSideChannelOptions& out);
 
 }  // namespace nsys::cli

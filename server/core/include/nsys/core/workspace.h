@@ -1,6 +1,8 @@
 #pragma once
-// The C++ API of nsys-ai: what the LSP layer, MCP, the CLI and the agent call. It knows no JSON-RPC;
-// it is thread-safe, and long calls take a CancelToken and a ProgressSink.
+// THE API BOUNDARY of nsys-ai (as rust-analyzer's `ide` crate, as clangd's ClangdServer): the LSP handlers, the MCP
+// tools, the CLI and the agent all call this, and nothing below it. It knows no JSON-RPC. Arguments and results are
+// plain structs that could be serialized (server/wire converts them for every face); it is thread-safe; long calls
+// take their context last and in one order: (..., const CancelToken& cancel, const ProgressSink& progress).
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>

@@ -187,6 +187,19 @@ struct PidDeviceHash {
     return std::hash<uint64_t>()((static_cast<uint64_t>(k.pid) << 32) | static_cast<uint32_t>(k.device));
   }
 };
+// A CUDA stream of a process on a device (stream ids are per process and device), for per-stream views.
+struct StreamKey {
+  uint32_t pid;
+  int32_t device;
+  int32_t stream;
+  bool operator==(const StreamKey&) const = default;
+};
+struct StreamKeyHash {
+  size_t operator()(const StreamKey& k) const {
+    return std::hash<uint64_t>()((static_cast<uint64_t>(k.pid) << 40) ^ (static_cast<uint64_t>(k.device) << 32) ^
+                                 static_cast<uint32_t>(k.stream));
+  }
+};
 
 // The GPU operations of each (pid, device) as NVIDIA's gpu-starv / gpu-low-util see them, in two passes and
 // without materializing them: Scan() finds the groups, their counts and spans (needed before any per-op work,

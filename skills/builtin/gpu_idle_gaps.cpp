@@ -174,18 +174,6 @@ Expected<Table> GapsView(const Context& ctx, Ns threshold_ns) {
 
 // ---- view=streams: HTA idle-time breakdown per stream ----
 
-struct StreamKey {
-  uint32_t pid;
-  int32_t device;
-  int32_t stream;
-  bool operator==(const StreamKey&) const = default;
-};
-struct StreamKeyHash {
-  size_t operator()(const StreamKey& k) const {
-    return std::hash<uint64_t>()((static_cast<uint64_t>(k.pid) << 40) ^ (static_cast<uint64_t>(k.device) << 32) ^
-                                 static_cast<uint32_t>(k.stream));
-  }
-};
 // Per-stream sweep state: ops arrive in start order (ForEachGpuOp), so nothing is stored per op.
 struct StreamState {
   StreamKey key;

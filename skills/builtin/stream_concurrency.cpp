@@ -15,19 +15,6 @@ namespace {
 constexpr const char* kViewLevels = "levels";
 constexpr const char* kViewStreams = "streams";
 
-struct StreamKey {
-  uint32_t pid;
-  int32_t device;
-  int32_t stream;
-  bool operator==(const StreamKey&) const = default;
-};
-struct StreamKeyHash {
-  size_t operator()(const StreamKey& k) const {
-    return std::hash<uint64_t>()((static_cast<uint64_t>(k.pid) << 40) ^ (static_cast<uint64_t>(k.device) << 32) ^
-                                 static_cast<uint32_t>(k.stream));
-  }
-};
-
 struct IntHash {
   size_t operator()(int32_t v) const { return std::hash<int32_t>()(v); }
 };

@@ -40,11 +40,11 @@ class Gate {
 };
 
 TEST(ThreadPool, QueuesTakeTurnsSoABacklogDelaysAnotherQueueByOneTask) {
-  support::ThreadPool pool(1);
-  Gate gate;
-  pool.Post([&gate] { gate.Wait(); });  // parks the only worker until everything is queued
+  Gate gate;  // declared before the pool: what the tasks touch outlives it
   std::mutex mu;
   std::vector<int> order;
+  support::ThreadPool pool(1);
+  pool.Post([&gate] { gate.Wait(); });  // parks the only worker until everything is queued
   const uint64_t flood = support::NewTaskQueue();
   const uint64_t other = support::NewTaskQueue();
   for (int i = 0; i < 1000; ++i) {
@@ -77,9 +77,12 @@ TEST(ThreadPool, QueuesTakeTurnsSoABacklogDelaysAnotherQueueByOneTask) {
 }
 
 TEST(ThreadPool, CheapTasksRunWhileEveryWorkerIsBusy) {
-  support::ThreadPool pool(2);
+  // Everything the tasks touch is declared before the pool, so it outlives the pool's destructor, which runs the
+  // ordinary task still queued (clang's ASan reports the store otherwise: stack-use-after-scope).
   Gate gate;
   std::atomic<int> parked{0};
+  std::atomic<bool> ordinary_ran{false}, cheap_ran{false};
+  support::ThreadPool pool(2);
   for (int i = 0; i < 2; ++i) {
     pool.Post([&] {
       ++parked;
@@ -87,7 +90,6 @@ TEST(ThreadPool, CheapTasksRunWhileEveryWorkerIsBusy) {
     });
   }
   while (parked.load() < 2) std::this_thread::sleep_for(1ms);
-  std::atomic<bool> ordinary_ran{false}, cheap_ran{false};
   pool.Post([&] { ordinary_ran = true; }, {support::NewTaskQueue(), false});
   pool.Post([&] { cheap_ran = true; }, {support::NewTaskQueue(), true});
   const auto deadline = std::chrono::steady_clock::now() + 5s;

@@ -23,6 +23,7 @@
 #include <mutex>
 
 #include "file_checks.h"
+#include "nsys/support/cache_dir.h"
 
 namespace nsys::engine {
 namespace {
@@ -392,7 +393,7 @@ Expected<ConversionPaths> PathsFor(const std::string& report, const OpenOptions&
   if (!S_ISREG(st.st_mode)) return MakeError(ErrorKind::kBadInput, fmt::format("'{}' is not a regular file.", report));
   auto identity = IdentifyFile(report);
   if (!identity) return identity.error();
-  std::string dir = CacheDir(options);
+  std::string dir = support::ResolveCacheDir(options.cache_dir);
   if (dir.empty()) dir = fmt::format("{}/nsys-ai", std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
   std::error_code ec;
   fs::create_directories(dir, ec);

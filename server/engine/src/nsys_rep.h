@@ -18,9 +18,6 @@
 
 namespace nsys::engine {
 
-// The cache directory: options.cache_dir, else $XDG_CACHE_HOME/nsys-ai, else ~/.cache/nsys-ai ("" if unknown).
-std::string CacheDir(const OpenOptions& options);
-
 // The argv of the conversion (no shell involved).
 std::vector<std::string> NsysExportArgv(const std::string& nsys, const std::string& output, const std::string& report);
 

@@ -36,10 +36,6 @@ std::shared_ptr<ProfileImpl> OpenFromSnapshot(const OpenOptions& options, const 
 
 }  // namespace
 
-std::string CacheDir(const OpenOptions& options) {
-  return support::ResolveCacheDir(options.cache_dir);
-}
-
 Expected<std::shared_ptr<Profile>> Profile::Open(const std::string& path, const OpenOptions& options,
                                                  const ProgressSink& progress, const CancelToken& cancel) {
   std::string db_path = path;
@@ -54,7 +50,7 @@ Expected<std::shared_ptr<Profile>> Profile::Open(const std::string& path, const 
   std::shared_ptr<ProfileImpl> impl;
   std::optional<FileIdentity> identity;
   std::string snapshot_path;
-  const std::string cache_dir = options.use_cache ? CacheDir(options) : std::string();
+  const std::string cache_dir = options.use_cache ? support::ResolveCacheDir(options.cache_dir) : std::string();
   if (!cache_dir.empty()) {
     if (auto id = IdentifyFile(db_path)) {
       identity = *id;

@@ -15,10 +15,14 @@ enum class ValueType { kInt, kDouble, kString, kBool };
 // "int", "double", "string", "bool": the names the wire and the skill files use.
 inline std::string_view ValueTypeName(ValueType type) {
   switch (type) {
-    case ValueType::kInt: return "int";
-    case ValueType::kDouble: return "double";
-    case ValueType::kString: return "string";
-    case ValueType::kBool: return "bool";
+    case ValueType::kInt:
+      return "int";
+    case ValueType::kDouble:
+      return "double";
+    case ValueType::kString:
+      return "string";
+    case ValueType::kBool:
+      return "bool";
   }
   return "string";
 }

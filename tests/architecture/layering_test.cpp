@@ -27,7 +27,8 @@ const std::vector<Dir> kDirs = {
     {"server/support", "support"},     {"protocol", "protocol"}, {"server/engine", "engine"},
     {"server/trace", "trace"},         {"skills", "skills"},     {"server/core", "core"},
     {"server/wire", "wire"},           {"server/lsp", "lsp"},    {"server/mcp", "mcp"},
-    {"server/transport", "transport"}, {"server/cli", "cli"},
+    {"server/transport", "transport"}, {"server/cli", "cli"},    {"server/llm", "llm"},
+    {"server/agent", "agent"},
 };
 
 // What each layer may include besides itself. The faces (lsp, mcp, cli) reach the engine's vocabulary types
@@ -40,8 +41,10 @@ const std::map<std::string, std::set<std::string>> kAllowed = {
     {"engine", {"support", "sqlite3"}},
     {"trace", {"support", "engine"}},
     {"skills", {"support", "engine", "nlohmann"}},  // nlohmann only to read *.skill.json files
-    {"core", {"support", "skills", "trace", "engine"}},
-    {"wire", {"support", "core", "protocol", "engine", "skills", "trace"}},
+    {"llm", {"support", "nlohmann", "curl"}},       // LLM wire formats are JSON over libcurl; knows nothing of profiles
+    {"agent", {"support", "engine", "skills", "llm", "nlohmann"}},  // nlohmann to read the Book of Root Causes
+    {"core", {"support", "skills", "trace", "engine", "agent", "llm"}},
+    {"wire", {"support", "core", "protocol", "engine", "skills", "trace", "agent", "llm"}},
     {"lsp", {"support", "core", "wire", "protocol", "engine"}},
     {"mcp", {"support", "core", "wire", "protocol", "engine"}},
     {"transport", {"support", "lsp", "core", "protocol", "engine", "asio"}},

@@ -1,0 +1,67 @@
+#pragma once
+// The agent's one answer shape on the wire (issue 10): `nsys/ask`'s result, each `nsys/analyze` finding, `nsys/diff`'s
+// verdict. Mirrors server/agent's answer.h (wire/answer.h converts); `markdown` is the server's rendering, so thin
+// clients show it as it is. Confidence and severity are the names "high" | "medium" | "low" (| "info").
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nsys/protocol/methods.h"
+
+namespace nsys::protocol {
+
+struct SkillCallRef {  // the skill call behind a piece of evidence
+  std::string skill;
+  std::map<std::string, Scalar> args;
+  std::optional<Filter> filter;  // absent = the whole profile
+  bool operator==(const SkillCallRef&) const = default;
+};
+
+struct Evidence {
+  SkillCallRef call;
+  std::string caption;
+  std::vector<std::string> columns;
+  std::vector<std::vector<Scalar>> rows;
+  bool operator==(const Evidence&) const = default;
+};
+
+struct Refusal {
+  std::string reason;
+  std::vector<std::string> missing;
+  std::vector<std::string> alternatives;
+  bool operator==(const Refusal&) const = default;
+};
+
+struct Answer {
+  std::string summary;
+  std::vector<Evidence> evidence;
+  std::string confidence;         // "high" | "medium" | "low"
+  std::string confidence_reason;  // "confidenceReason"
+  std::vector<std::string> hypotheses;
+  std::vector<std::string> recommendations;
+  std::string verify;  // a runnable `nsys-ai skill run ...` line; "" with a refusal
+  std::optional<Refusal> refusal;
+  std::string markdown;  // the whole answer rendered by the server
+  bool operator==(const Answer&) const = default;
+};
+
+struct Finding {
+  std::string root_cause;  // "rootCause": the Book's id
+  std::string title;
+  std::string severity;     // "high" | "medium" | "low" | "info"
+  int64_t at_stake_ns = 0;  // "atStakeNs"
+  std::string skill;
+  std::string coverage;
+  Answer answer;
+  bool operator==(const Finding&) const = default;
+};
+
+NSYS_PROTOCOL_CONVERSIONS(SkillCallRef)
+NSYS_PROTOCOL_CONVERSIONS(Evidence)
+NSYS_PROTOCOL_CONVERSIONS(Refusal)
+NSYS_PROTOCOL_CONVERSIONS(Answer)
+NSYS_PROTOCOL_CONVERSIONS(Finding)
+
+}  // namespace nsys::protocol

@@ -58,10 +58,14 @@ struct Finding {
   bool operator==(const Finding&) const = default;
 };
 
-NSYS_PROTOCOL_CONVERSIONS(SkillCallRef)
-NSYS_PROTOCOL_CONVERSIONS(Evidence)
-NSYS_PROTOCOL_CONVERSIONS(Refusal)
-NSYS_PROTOCOL_CONVERSIONS(Answer)
-NSYS_PROTOCOL_CONVERSIONS(Finding)
+#define NSYS_ANSWER_CONVERSIONS(Type)                                  \
+  void FromJson(const Json& json, Type& out, const std::string& path); \
+  void to_json(Json& json, const Type& value);
+NSYS_ANSWER_CONVERSIONS(SkillCallRef)
+NSYS_ANSWER_CONVERSIONS(Evidence)
+NSYS_ANSWER_CONVERSIONS(Refusal)
+NSYS_ANSWER_CONVERSIONS(Answer)
+NSYS_ANSWER_CONVERSIONS(Finding)
+#undef NSYS_ANSWER_CONVERSIONS
 
 }  // namespace nsys::protocol

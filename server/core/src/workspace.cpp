@@ -375,6 +375,11 @@ std::vector<std::string> Workspace::AddSkillDirs(const std::vector<std::string>&
   return ReloadSkills();
 }
 
+agent::SkillRunner Workspace::RunnerFor(const std::string& profile_id) {
+  return [this, profile_id](const std::string& skill, const skills::Args& args, const engine::FilterSpec& filter,
+                            const CancelToken& cancel) { return RunSkill(profile_id, skill, args, filter, cancel); };
+}
+
 Expected<skills::Table> Workspace::RunSkill(const std::string& profile_id, const std::string& skill_name,
                                             const skills::Args& args, const CancelToken& cancel,
                                             const ProgressSink& progress,

@@ -15,8 +15,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "nsys/agent/skill_runner.h"
 #include "nsys/core/traces.h"
 #include "nsys/engine/profile.h"
+#include "nsys/llm/config.h"
 #include "nsys/skills/registry.h"
 #include "nsys/skills/result_memo.h"
 #include "nsys/support/cancel.h"
@@ -59,6 +61,9 @@ struct WorkspaceConfig {
   size_t max_loaded_profiles = 8;  // distinct files loaded (or loading) at once
   size_t max_open_ids = 256;       // open ids, shared or not: each costs a map entry
   ProfileOpener opener;            // empty: engine::Profile::Open
+  // The LLM the agent may use (ask, explanations). Provider kNone = offline; a session may give its own through
+  // initializationOptions.llm. The key never leaves the server.
+  llm::Config llm;
 };
 
 // The longest skill timeout a front end accepts: a day.
@@ -118,6 +123,10 @@ class Workspace {
                                    const engine::FilterSpec& filter, const CancelToken& cancel = {},
                                    const ProgressSink& progress = {},
                                    std::optional<std::chrono::milliseconds> skill_timeout = std::nullopt);
+  // The agent's way to run skills on one open profile: RunSkill through the result memo, with the configured
+  // timeout. The runner holds the profile's id, not the profile: a call after Close fails with kNotFound. The
+  // workspace must outlive it.
+  agent::SkillRunner RunnerFor(const std::string& profile_id);
   // Hits, misses and size of a profile's result memo.
   Expected<skills::ResultMemo::Stats> MemoStats(const std::string& profile_id) const;
   // Blocks until the profile's warm-up (WorkspaceConfig::warm_skills) has finished; for tests and benchmarks.

@@ -45,10 +45,10 @@ const std::map<std::string, std::set<std::string>> kAllowed = {
     {"agent", {"support", "engine", "skills", "llm", "nlohmann"}},  // nlohmann to read the Book of Root Causes
     {"core", {"support", "skills", "trace", "engine", "agent", "llm"}},
     {"wire", {"support", "core", "protocol", "engine", "skills", "trace", "agent", "llm"}},
-    {"lsp", {"support", "core", "wire", "protocol", "engine"}},
-    {"mcp", {"support", "core", "wire", "protocol", "engine"}},
+    {"lsp", {"support", "core", "wire", "protocol", "engine", "agent"}},
+    {"mcp", {"support", "core", "wire", "protocol", "engine", "agent"}},
     {"transport", {"support", "lsp", "core", "protocol", "engine", "asio"}},
-    {"cli", {"support", "core", "wire", "engine", "transport", "mcp", "asio"}},
+    {"cli", {"support", "core", "wire", "engine", "agent", "transport", "mcp", "asio"}},
 };
 
 // Known breaks of the rules, as "file -> layer". Empty since issue 9 (one front door): a break must be fixed, or

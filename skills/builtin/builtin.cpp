@@ -21,7 +21,13 @@
   X(MakeStreamConcurrency)     \
   X(MakeThreadUtilization)     \
   X(MakeIterations)            \
-  X(MakeMfu)
+  X(MakeMfu)                   \
+  X(MakeKernelSizeStats)       \
+  X(MakeModuleLoading)         \
+  X(MakeIterationOutliers)     \
+  X(MakeDeviceImbalance)       \
+  X(MakeApiInGaps)             \
+  X(MakeTransfersInSteps)
 
 namespace nsys::skills {
 

@@ -8,6 +8,7 @@
 
 #include "common_gpu_ops.h"
 #include "common_rows.h"
+#include "nsys/skills/stats.h"
 
 namespace nsys::skills::builtin {
 
@@ -39,6 +40,25 @@ std::string CopyKindName(int copy_kind) {
                                        "AtoD",    "DtoA", "DtoD", "HtoH", "PtoP"};
   if (copy_kind >= 0 && copy_kind <= 10) return kNames[copy_kind];
   return fmt::format("kind {}", copy_kind);
+}
+
+int32_t ApiNameGroups::IdOf(engine::StrId name) {
+  if (name >= group_of_name_.size()) group_of_name_.resize(static_cast<size_t>(name) + 1, -1);
+  int32_t& group = group_of_name_[name];
+  if (group < 0) {
+    const std::string_view text = StripApiVersionSuffix(strings_.view(name));
+    auto [it, inserted] = group_of_text_.try_emplace(text, static_cast<int32_t>(text_.size()));
+    if (inserted) text_.push_back(text);
+    group = it->second;
+  }
+  return group;
+}
+
+std::string MemcpyOperationName(int copy_kind) {
+  static const char* const kUnified[] = {"HtoD", "DtoH", "DtoD"};  // copy kinds 11, 12, 13
+  if (copy_kind >= 11 && copy_kind <= 13)
+    return fmt::format("[CUDA Unified Memory memcpy {}]", kUnified[copy_kind - 11]);
+  return fmt::format("[CUDA memcpy {}]", copy_kind >= 0 && copy_kind <= 10 ? CopyKindName(copy_kind) : "Unknown");
 }
 
 bool LikePrefix(std::string_view s, std::string_view prefix) {

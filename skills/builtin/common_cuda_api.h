@@ -7,11 +7,32 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "nsys/skills/skill.h"
 
 namespace nsys::skills::builtin {
+
+// API name ids grouped by their text without nsys's "_vNNNN" version suffix (cuda_api_summary's grouping), so
+// several ids of one API count as one; each id is mapped once.
+class ApiNameGroups {
+ public:
+  explicit ApiNameGroups(const engine::StringPool& strings) : strings_(strings) {}
+  int32_t IdOf(engine::StrId name);
+  std::string_view Text(int32_t group) const { return text_[static_cast<size_t>(group)]; }
+  size_t size() const { return text_.size(); }
+
+ private:
+  const engine::StringPool& strings_;
+  std::vector<int32_t> group_of_name_;
+  std::unordered_map<std::string_view, int32_t> group_of_text_;
+  std::vector<std::string_view> text_;
+};
+
+// nsys's memcpy operation names by copy kind ("[CUDA memcpy HtoD]", "[CUDA Unified Memory memcpy DtoH]"), as
+// memory_transfers lists them.
+std::string MemcpyOperationName(int copy_kind);
 
 // ENUM_CUDA_MEM_KIND names as NVIDIA's rules print them; "" for unknown (-1).
 std::string MemKindName(int kind);

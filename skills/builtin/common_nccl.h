@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "common_gpu_ops.h"
+
 namespace nsys::skills::builtin {
 
 // Collective kinds parsed from kernel names. kNone = not a communication kernel.
@@ -29,6 +31,21 @@ const char* CollectiveName(Collective c);
 // nccl, rccl or hccl (any case): ncclDevKernel_*, ncclKernel_*, ncclAllReduceRingLLKernel..., rccl*, hccl*.
 // Returns the collective parsed from the rest of the name, kGeneric when none is named.
 Collective ClassifyCommKernel(std::string_view name);
+
+// Classifies kernel rows, caching per name id: the short name first, then the demangled name (a short name like
+// "SendRecv" does not start with nccl when the demangled one does).
+class CommKernelClassifier {
+ public:
+  explicit CommKernelClassifier(const engine::StringPool& strings)
+      : classify_(strings, [](std::string_view n) -> uint8_t { return static_cast<uint8_t>(ClassifyCommKernel(n)); }) {}
+  Collective Of(const engine::KernelTable& k, size_t row) {
+    const uint8_t kind = classify_(k.short_name[row]);
+    return static_cast<Collective>(kind != 0 ? kind : classify_(k.name[row]));
+  }
+
+ private:
+  NameClassCache classify_;
+};
 
 // The name patterns, stated in notes so that a miss is visible rather than silent.
 inline constexpr const char* kCommPatternsNote =

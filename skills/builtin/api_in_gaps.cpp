@@ -1,0 +1,215 @@
+// api_in_gaps: what the host was doing in the CUDA API while a device sat idle. For every idle gap (as
+// gpu_idle_gaps finds them) the CUDA API calls of the gap's process that overlap it, grouped by API: allocator
+// calls (cudaMalloc/cudaFree), synchronization, or, when no call covers the gap, time outside CUDA (GC, Python,
+// data loading).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "common_cuda_api.h"
+#include "common_gpu_ops.h"
+#include "common_intervals.h"
+#include "common_rows.h"
+
+namespace nsys::skills::builtin {
+namespace {
+
+constexpr const char* kNoCall = "(no CUDA call)";
+constexpr int32_t kNoCallApi = -1;
+
+// The idle gaps of each (pid, device) at least `min_gap` long, parallel to the scanned groups.
+Expected<std::vector<std::vector<Interval>>> FindGaps(const Context& ctx, const GpuOpGroups& scanned, Ns min_gap) {
+  const std::vector<GpuOpGroup>& groups = scanned.groups();
+  // IdleSweeper keeps gaps strictly longer than its bound: one ns less keeps those exactly min_gap long.
+  std::vector<IdleSweeper> sweepers(groups.size(), IdleSweeper(min_gap - 1));
+  if (!scanned.Stream(ctx.profile, ctx.filter, ctx.cancel,
+                      [&](size_t g, const Interval& op) { sweepers[g].Add(op); })) {
+    return CancelledError();
+  }
+  std::vector<std::vector<Interval>> gaps;
+  for (IdleSweeper& s : sweepers) gaps.push_back(s.Finish().gaps);
+  return gaps;
+}
+
+// One call's overlap with one gap.
+struct Hit {
+  size_t gap;
+  int32_t api;
+  Interval part;  // the call clipped to the gap
+  size_t row;     // runtime row
+};
+
+// Per API (and kNoCallApi) of one (pid, device): the row's numbers.
+struct ApiTotals {
+  int64_t gaps = 0, calls = 0;
+  Ns overlap = 0;
+};
+
+// Every (gap, call) overlap of one process's calls with one device's gaps, sorted by (gap, api, start).
+std::vector<Hit> Overlaps(const engine::RuntimeTable& rt, const std::vector<size_t>& calls,
+                          const std::vector<Interval>& gaps, ApiNameGroups& apis) {
+  std::vector<Hit> hits;
+  for (size_t r : calls) {
+    const Interval call{rt.start[r], rt.end[r]};
+    auto g =
+        std::upper_bound(gaps.begin(), gaps.end(), call.start, [](Ns t, const Interval& gap) { return t < gap.end; });
+    for (; g != gaps.end() && g->start < call.end; ++g) {
+      const Interval part{std::max(call.start, g->start), std::min(call.end, g->end)};
+      if (part.length() > 0) hits.push_back({static_cast<size_t>(g - gaps.begin()), apis.IdOf(rt.name[r]), part, r});
+    }
+  }
+  std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
+    return std::tie(a.gap, a.api, a.part.start) < std::tie(b.gap, b.api, b.part.start);
+  });
+  return hits;
+}
+
+// Folds the overlaps into per-API totals: each API's union within each gap, and the gap time no call covers.
+std::map<int32_t, ApiTotals> TotalsByApi(const std::vector<Hit>& hits, const std::vector<Interval>& gaps) {
+  std::map<int32_t, ApiTotals> totals;
+  std::set<std::pair<int32_t, size_t>> counted_calls;  // a call spanning several gaps counts once
+  size_t h = 0;
+  for (size_t g = 0; g < gaps.size(); ++g) {
+    std::vector<Interval> all;
+    for (; h < hits.size() && hits[h].gap == g;) {
+      const int32_t api = hits[h].api;
+      std::vector<Interval> parts;
+      for (; h < hits.size() && hits[h].gap == g && hits[h].api == api; ++h) {
+        parts.push_back(hits[h].part);
+        all.push_back(hits[h].part);
+        if (counted_calls.insert({api, hits[h].row}).second) ++totals[api].calls;
+      }
+      ApiTotals& t = totals[api];
+      ++t.gaps;
+      t.overlap += TotalLength(UnionOfSorted(parts));
+    }
+    const Ns uncovered = gaps[g].length() - TotalLength(UnionOf(std::move(all)));
+    if (uncovered > 0) {
+      ApiTotals& t = totals[kNoCallApi];
+      ++t.gaps;
+      t.overlap += uncovered;
+    }
+  }
+  return totals;
+}
+
+// The runtime rows of each process that has gaps, in start order. False when cancelled.
+bool CallsByPid(const Context& ctx, const std::vector<GpuOpGroup>& groups,
+                std::map<uint32_t, std::vector<size_t>>& out) {
+  for (const GpuOpGroup& g : groups) out[g.pid];
+  const engine::RuntimeTable& rt = ctx.profile.runtime();
+  for (size_t i = 0; i < rt.size(); ++i) {
+    if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return false;
+    if (auto it = out.find(rt.pid[i]); it != out.end()) it->second.push_back(i);
+  }
+  return true;
+}
+
+Table EmptyTable() {
+  Table t;
+  t.columns = {IntCol("pid", "Process id"),
+               IntCol("device_id", "GPU device id"),
+               StringCol("api_name", "CUDA API overlapping the device's idle gaps, or \"(no CUDA call)\""),
+               IntCol("gaps", "Idle gaps this API overlaps (for \"(no CUDA call)\": gaps with uncovered time)"),
+               IntCol("overlap_ns",
+                      "Σ over the gaps of |gap ∩ ∪ this API's calls| (uncovered gap time for the "
+                      "\"(no CUDA call)\" row)"),
+               IntCol("calls", "Calls overlapping a gap (a call spanning several gaps counts once)"),
+               DoubleCol("gap_share", "overlap_ns / Σ idle gap time of the (pid, device) (0..1)")};
+  return t;
+}
+
+void AddRows(uint32_t pid, int32_t device, const std::map<int32_t, ApiTotals>& totals, Ns gap_ns,
+             const ApiNameGroups& apis, Table& t) {
+  std::vector<std::pair<int32_t, ApiTotals>> rows(totals.begin(), totals.end());
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const auto& a, const auto& b) { return a.second.overlap > b.second.overlap; });
+  for (const auto& [api, s] : rows) {
+    t.rows.push_back({I(pid), I(device), S(api == kNoCallApi ? kNoCall : std::string(apis.Text(api))), I(s.gaps),
+                      I(s.overlap), I(s.calls),
+                      gap_ns > 0 ? D(static_cast<double>(s.overlap) / static_cast<double>(gap_ns)) : Null()});
+  }
+}
+
+class ApiInGapsSkill final : public Skill {
+ public:
+  std::string name() const override { return "api_in_gaps"; }
+  std::string description() const override {
+    return "For each GPU idle gap per device, the CUDA API calls of its process that overlap it, grouped by API "
+           "(allocator, synchronization, ...), plus the gap time no CUDA call covers.";
+  }
+  std::vector<ArgSpec> args() const override {
+    return {{"min_gap_us",
+             ValueType::kDouble,
+             "Consider idle gaps at least this many microseconds long.",
+             Value(50.0),
+             false,
+             {},
+             /*min=*/0.0}};
+  }
+  engine::Need needs() const override {
+    return engine::Need::kKernels | engine::Need::kMemcpy | engine::Need::kMemset | engine::Need::kOverhead |
+           engine::Need::kRuntime;
+  }
+
+  Expected<Table> run(const Context& ctx) const override {
+    const auto& caps = ctx.profile.info().caps;
+    if (!caps.kernels && !caps.memcpy && !caps.memset) {
+      return Declined(
+          "This profile has no GPU operations (no kernel, memcpy or memset activity was traced), so there are no "
+          "GPU idle gaps to explain.");
+    }
+    if (!caps.runtime) {
+      return Declined(
+          "This profile has no CUDA API data (no CUPTI_ACTIVITY_KIND_RUNTIME table), so the host's calls during "
+          "GPU idle gaps cannot be seen.");
+    }
+    const double min_gap_us = ArgDouble(ctx, "min_gap_us");
+    const Ns min_gap = std::max<Ns>(1, std::llround(min_gap_us * 1e3));
+    auto scanned = GpuOpGroups::Scan(ctx.profile, ctx.filter, GpuOpsOptions{}, ctx.cancel);
+    if (!scanned) return scanned.error();
+    auto gaps = FindGaps(ctx, *scanned, min_gap);
+    if (!gaps) return gaps.error();
+    std::map<uint32_t, std::vector<size_t>> calls;
+    if (!CallsByPid(ctx, scanned->groups(), calls)) return CancelledError();
+
+    ApiNameGroups apis(ctx.profile.strings());
+    Table t = EmptyTable();
+    int64_t gap_count = 0;
+    Ns gap_total = 0;
+    for (size_t gi = 0; gi < scanned->groups().size(); ++gi) {
+      const GpuOpGroup& g = scanned->groups()[gi];
+      const std::vector<Interval>& group_gaps = (*gaps)[gi];
+      if (group_gaps.empty()) continue;
+      const std::vector<Hit> hits = Overlaps(ctx.profile.runtime(), calls[g.pid], group_gaps, apis);
+      Ns gap_ns = 0;
+      for (const Interval& gap : group_gaps) gap_ns += gap.length();
+      AddRows(g.pid, g.device, TotalsByApi(hits, group_gaps), gap_ns, apis, t);
+      gap_count += static_cast<int64_t>(group_gaps.size());
+      gap_total += gap_ns;
+    }
+    t.notes.push_back(fmt::format(
+        "Idle gaps at least {} long between the first and last GPU op of each (process, device), found as "
+        "gpu_idle_gaps finds them (kernels, memcpys, memsets and NVIDIA's counted profiler overhead): {} gaps, {} in "
+        "all. Each gap is matched with the CUDA API calls of its process, on any thread, that overlap it; "
+        "overlap_ns is per API the union of its calls within each gap, so APIs called concurrently may add up to "
+        "more than the gap time. \"{}\" is the gap time no call covers: the host was outside CUDA (Python, garbage "
+        "collection, data loading) or waiting elsewhere.",
+        FormatDuration(min_gap), gap_count, FormatDuration(gap_total), kNoCall));
+    if (gap_count == 0) t.notes.push_back("No idle gap is that long in the selection.");
+    t.notes.push_back(WindowNote(ctx.filter));
+    return t;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Skill> MakeApiInGaps() {
+  return std::make_shared<ApiInGapsSkill>();
+}
+
+}  // namespace nsys::skills::builtin

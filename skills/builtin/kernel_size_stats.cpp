@@ -22,9 +22,9 @@ struct GroupStats {
   PidDevice key{};
   std::vector<Ns> durations;
   Ns first_start = 0, last_end = 0;
-  Ns busy = 0;                       // |∪ kernels|
-  Ns busy_from = 0, busy_until = 0;  // the union interval being built (kernels only)
-  Ns ops_busy_until = 0;             // end of the latest GPU op (kernel, memcpy, memset) so far
+  Ns busy = 0;               // |∪ kernels|
+  UnionStreamer busy_union;  // the kernels' union, closed interval by interval into `busy`
+  Ns ops_busy_until = 0;     // end of the latest GPU op (kernel, memcpy, memset) so far
   bool any_op = false;
   int64_t tiny = 0, launched = 0, launch_bound = 0;
   Ns tiny_ns = 0, launch_gap = 0;
@@ -58,7 +58,7 @@ class KernelSizeScan {
   // Groups sorted by (pid, device), their kernel unions closed; groups with only copies are dropped.
   std::vector<GroupStats>& Finish() {
     std::erase_if(groups_, [](const GroupStats& g) { return g.durations.empty(); });
-    for (GroupStats& g : groups_) g.busy += g.busy_until - g.busy_from;
+    for (GroupStats& g : groups_) g.busy_union.Finish([&](const Interval& iv) { g.busy += iv.length(); });
     std::sort(groups_.begin(), groups_.end(), [](const GroupStats& a, const GroupStats& b) {
       return std::tie(a.key.pid, a.key.device) < std::tie(b.key.pid, b.key.device);
     });
@@ -88,17 +88,8 @@ class KernelSizeScan {
   void AddKernel(const engine::KernelTable& k, size_t i) {
     GroupStats& g = Group({k.pid[i], k.device[i]});
     const Ns start = k.start[i], end = k.end[i], dur = end - start;
-    if (g.durations.empty()) {
-      g.first_start = start;
-      g.busy_from = start;
-      g.busy_until = end;
-    } else if (start > g.busy_until) {
-      g.busy += g.busy_until - g.busy_from;
-      g.busy_from = start;
-      g.busy_until = end;
-    } else {
-      g.busy_until = std::max(g.busy_until, end);
-    }
+    if (g.durations.empty()) g.first_start = start;
+    g.busy_union.Add({start, end}, [&](const Interval& iv) { g.busy += iv.length(); });
     g.durations.push_back(dur);
     g.last_end = std::max(g.last_end, end);
     if (dur < tiny_ns_) {

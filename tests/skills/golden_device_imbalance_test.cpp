@@ -83,6 +83,19 @@ TEST(DeviceImbalance, KnownFigures) {
   EXPECT_EQ(IntCell(a, 0, "kernels") + IntCell(a, 1, "kernels"), 885);  // fixtures README
 }
 
+TEST(DeviceImbalance, FiltersNarrowTheComparison) {
+  NSYS_REQUIRE_FIXTURES();
+  // One device selected: it is its own maximum.
+  NSYS_RUN_SKILL(t, "mfu_2gpu_before.sqlite", "device_imbalance", {{"device", Value(int64_t{1})}});
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(IntCell(t, 0, "device_id"), 1);
+  EXPECT_DOUBLE_EQ(DoubleCell(t, 0, "compute_share_of_max"), 1.0);
+  EXPECT_EQ(IntCell(t, 0, "behind_max_ns"), 0);
+  FixtureSql sql("mfu_2gpu_before.sqlite");
+  EXPECT_EQ(IntCell(t, 0, "kernel_ns"),
+            sql.Int("SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = 1"));
+}
+
 TEST(DeviceImbalance, DeclinesWithoutKernels) {
   NSYS_REQUIRE_FIXTURES();
   NSYS_RUN_SKILL(t, "titanrtx_tensorrt_nvtx.sqlite", "device_imbalance");

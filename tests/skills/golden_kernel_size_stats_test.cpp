@@ -133,6 +133,21 @@ TEST(KernelSizeStats, KnownFigures) {
   EXPECT_EQ(IntCell(one, 0, "kernels"), 1);
 }
 
+TEST(KernelSizeStats, ProcessFilterKeepsOneRank) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(t, "a100_2proc_mpi.sqlite", "kernel_size_stats", {{"pid", Value(int64_t{1680})}});
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(IntCell(t, 0, "pid"), 1680);
+  FixtureSql sql("a100_2proc_mpi.sqlite");
+  EXPECT_EQ(IntCell(t, 0, "kernels"),
+            sql.Int("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE ((globalPid >> 24) & 0xFFFFFF) = 1680"));
+  // The argument's bounds are the runner's: a negative size is refused, naming the argument.
+  auto bad = RunSkill("a100_2proc_mpi.sqlite", "kernel_size_stats", {{"tiny_us", Value(-1.0)}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_NE(bad.error().message.find("tiny_us"), std::string::npos) << bad.error().message;
+}
+
 TEST(KernelSizeStats, DeclinesWithoutKernels) {
   NSYS_REQUIRE_FIXTURES();
   NSYS_RUN_SKILL(t, "titanrtx_tensorrt_nvtx.sqlite", "kernel_size_stats");

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "nsys/agent/analyze.h"
 #include "nsys/agent/skill_runner.h"
 #include "nsys/core/traces.h"
 #include "nsys/engine/profile.h"
@@ -131,6 +132,13 @@ class Workspace {
   Expected<skills::ResultMemo::Stats> MemoStats(const std::string& profile_id) const;
   // Blocks until the profile's warm-up (WorkspaceConfig::warm_skills) has finished; for tests and benchmarks.
   void WaitForWarmUp(const std::string& profile_id);
+
+  // ---- analyze (issue 10) ----
+  // The Book of Root Causes checked against the profile (agent/analyze.h), its skills run through the result memo.
+  // `on_finding` sees each finding as soon as it is known (for streaming); the result ranks them.
+  Expected<agent::Analysis> Analyze(const std::string& profile_id, const agent::AnalyzeOptions& options,
+                                    const agent::FindingSink& on_finding = {}, const CancelToken& cancel = {},
+                                    const ProgressSink& progress = {});
 
   // Traces (traces.h). ExportTrace writes request.output (checked by trace_output.h against every profile this
   // workspace opened; a refusal is kInvalidArgument naming the reason) or, without it, a fresh file in the trace

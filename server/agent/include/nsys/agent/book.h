@@ -1,0 +1,52 @@
+#pragma once
+// The Book of Root Causes: one reviewable data file (server/agent/book/root_causes.json, compiled into the binary)
+// of the performance problems `analyze` looks for. Each root cause names the skill call whose rows it reads, a
+// condition per row (`when`), the time at stake per matching row (`at_stake`, summed), a title template, why it costs
+// time, what to do, and the hypotheses it suggests. Expressions are rule_expr.h's language.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nsys/agent/rule_expr.h"
+#include "nsys/skills/skill.h"
+#include "nsys/support/expected.h"
+
+namespace nsys::agent {
+
+struct RootCause {
+  std::string id;    // snake_case, unique
+  std::string name;  // "Host-bound kernel launches (launch storm)"
+  std::string skill;
+  skills::Args args;                          // the skill's own arguments
+  std::vector<std::string> requires_columns;  // absent from the result: the cause cannot be checked here
+  std::optional<Expr> applies_if;             // over globals; 0 = does not apply, < 0 = unknown (listed as unchecked)
+  std::string applies_unknown;                // what is unknown when `applies_if` is < 0
+  Expr when;                                  // per row
+  Expr at_stake;                              // ns, per matching row
+  std::string sort_by;                        // evidence order (a column; default: at stake)
+  double min_share = 0.005;                   // at stake / (window × devices) below this: not reported
+  std::string title;  // template: {column} of the top row, {matched}, {at_stake:ms}, {share:pct} ...
+  std::string why;
+  std::vector<std::string> what_to_do;
+  std::vector<std::string> hypotheses;
+  std::vector<std::string> evidence_columns;
+  std::string confidence = "medium";  // high | medium | low
+  std::string confidence_reason;
+};
+
+struct Book {
+  int version = 1;
+  std::vector<RootCause> root_causes;
+};
+
+// The Book compiled into the binary. Parsed once; a bad Book is a build-time bug caught by tests/agent/book_test.
+const Book& BuiltinBook();
+// Parses a Book from JSON text (kInvalidArgument naming the root cause and the field).
+Expected<Book> ParseBook(const std::string& json_text);
+
+// Fills a title template: "{name}" is looked up by `lookup`; a format after a colon: "ms", "us" (ns shown in ms/µs),
+// "pct" (a share shown as a percentage), "int" (thousands separators), "short" (a name cut to 60 characters).
+// Unknown names are left as written, so a wrong template shows in review rather than crashing.
+std::string FillTemplate(const std::string& templ, const NameLookup& lookup);
+
+}  // namespace nsys::agent

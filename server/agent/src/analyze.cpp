@@ -1,0 +1,312 @@
+#include "nsys/agent/analyze.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace nsys::agent {
+
+namespace {
+
+constexpr size_t kEvidenceRows = 10;
+
+// What every rule may read besides its row.
+struct Globals {
+  double window_ns = 0;
+  double device_count = 0;
+  double process_count = 0;
+  double tensor_core_gpu = -1;
+
+  std::optional<ExprValue> Get(const std::string& name) const {
+    if (name == "window_ns") return window_ns;
+    if (name == "device_count") return device_count;
+    if (name == "process_count") return process_count;
+    if (name == "tensor_core_gpu") return tensor_core_gpu;
+    return std::nullopt;
+  }
+};
+
+// A row's cells by column name, then the globals.
+struct RowView {
+  const skills::Table& table;
+  const std::vector<Value>& row;
+  const Globals& globals;
+  bool saw_null = false;
+
+  std::optional<ExprValue> Get(const std::string& name) {
+    for (size_t i = 0; i < table.columns.size() && i < row.size(); ++i) {
+      if (table.columns[i].name != name) continue;
+      auto v = ToExprValue(row[i]);
+      if (!v) saw_null = true;
+      return v;
+    }
+    return globals.Get(name);
+  }
+};
+
+struct Match {
+  size_t row = 0;
+  double at_stake = 0;
+  double sort_key = 0;
+};
+
+// The outcome of one root cause: a finding, nothing, or why it could not be checked.
+struct Outcome {
+  std::optional<Finding> finding;
+  std::optional<Unchecked> unchecked;
+};
+
+bool HasColumn(const skills::Table& t, const std::string& name) {
+  return std::any_of(t.columns.begin(), t.columns.end(), [&](const skills::Column& c) { return c.name == name; });
+}
+
+// A column summed over the matching rows (for titles: "{sum_duration_ns:ms}").
+double SumOf(const skills::Table& table, const std::vector<Match>& matches, const std::string& column) {
+  size_t c = 0;
+  while (c < table.columns.size() && table.columns[c].name != column) ++c;
+  double sum = 0;
+  for (const auto& m : matches) {
+    if (auto v = ToExprValue(table.rows[m.row][c]); v && std::holds_alternative<double>(*v))
+      sum += std::get<double>(*v);
+  }
+  return sum;
+}
+
+Severity SeverityOf(double share) {
+  if (share >= 0.10) return Severity::kHigh;
+  if (share >= 0.03) return Severity::kMedium;
+  return Severity::kLow;
+}
+
+Confidence ConfidenceOf(const std::string& name) {
+  if (name == "high") return Confidence::kHigh;
+  if (name == "low") return Confidence::kLow;
+  return Confidence::kMedium;
+}
+
+// The rows the rule selects, with what each puts at stake. A row with a null cell the rule reads is skipped; a
+// name that is neither a column nor a global is the rule's error.
+Expected<std::vector<Match>> MatchRows(const RootCause& rc, const skills::Table& table, const Globals& globals) {
+  std::vector<Match> matches;
+  for (size_t r = 0; r < table.rows.size(); ++r) {
+    RowView view{table, table.rows[r], globals};
+    auto lookup = [&view](const std::string& name) { return view.Get(name); };
+    auto when = rc.when.EvaluateNumber(lookup);
+    if (!when) {
+      if (view.saw_null) continue;
+      return when.error();
+    }
+    if (*when == 0) continue;
+    auto stake = rc.at_stake.EvaluateNumber(lookup);
+    if (!stake) {
+      if (view.saw_null) continue;
+      return stake.error();
+    }
+    Match m{r, std::max(0.0, *stake), std::max(0.0, *stake)};
+    if (!rc.sort_by.empty()) {
+      if (auto key = view.Get(rc.sort_by); key && std::holds_alternative<double>(*key))
+        m.sort_key = std::get<double>(*key);
+    }
+    matches.push_back(m);
+  }
+  std::stable_sort(matches.begin(), matches.end(),
+                   [](const Match& a, const Match& b) { return a.sort_key > b.sort_key; });
+  return matches;
+}
+
+std::string CoverageOf(const skills::Table& table, const std::string& skill, const std::string& window,
+                       size_t devices) {
+  return fmt::format("{}; {} GPU{}; {} row{} of {} checked", window, devices, devices == 1 ? "" : "s",
+                     table.rows.size(), table.rows.size() == 1 ? "" : "s", skill);
+}
+
+Finding MakeFinding(const RootCause& rc, const skills::Table& table, const std::vector<Match>& matches, double at_stake,
+                    const Globals& g, const SkillCall& call, const std::string& profile_path,
+                    const std::string& window) {
+  const double denominator = std::max(1.0, g.window_ns * std::max(1.0, g.device_count));
+  const double share = at_stake / denominator;
+  RowView top{table, table.rows[matches.front().row], g};
+  auto lookup = [&](const std::string& name) -> std::optional<ExprValue> {
+    if (name == "matched") return static_cast<double>(matches.size());
+    if (name.rfind("sum_", 0) == 0 && HasColumn(table, name.substr(4))) return SumOf(table, matches, name.substr(4));
+    if (name == "at_stake") return at_stake;
+    if (name == "share") return share;
+    return top.Get(name);
+  };
+  Finding f;
+  f.root_cause = rc.id;
+  f.title = FillTemplate(rc.title, lookup);
+  f.severity = SeverityOf(share);
+  f.at_stake_ns = static_cast<int64_t>(at_stake);
+  f.skill = rc.skill;
+  f.coverage = CoverageOf(table, rc.skill, window, static_cast<size_t>(g.device_count));
+  Answer& a = f.answer;
+  a.summary = fmt::format("{}: {}. About {:.1f} ms is at stake ({:.1f}% of GPU time in the window). {}", rc.name,
+                          f.title, at_stake / 1e6, share * 100, rc.why);
+  skills::Table matched;
+  matched.columns = table.columns;
+  for (size_t i = 0; i < matches.size() && i < kEvidenceRows; ++i) matched.rows.push_back(table.rows[matches[i].row]);
+  std::string caption =
+      fmt::format("{} matching row{} of {}", matches.size(), matches.size() == 1 ? "" : "s", rc.skill);
+  if (matches.size() > kEvidenceRows) caption += fmt::format(" (the {} with the most at stake)", kEvidenceRows);
+  a.evidence.push_back(EvidenceFrom(call, matched, rc.evidence_columns, 0, std::move(caption)));
+  a.confidence = ConfidenceOf(rc.confidence);
+  a.confidence_reason = rc.confidence_reason;
+  a.hypotheses = rc.hypotheses;
+  a.recommendations = rc.what_to_do;
+  a.verify = VerifyCommand(call, profile_path);
+  return f;
+}
+
+// One root cause against its skill's result (run through the memo, so rules sharing a call cost one run).
+Expected<Outcome> Check(const RootCause& rc, const engine::Profile& profile, const SkillRunner& run,
+                        const AnalyzeOptions& options, const Globals& g, const std::string& window,
+                        const CancelToken& cancel) {
+  Outcome out;
+  if (rc.applies_if) {
+    auto applies = rc.applies_if->EvaluateNumber([&g](const std::string& n) { return g.Get(n); });
+    if (!applies) return applies.error();
+    if (*applies < 0) {
+      out.unchecked = Unchecked{rc.id, rc.applies_unknown.empty() ? "what it needs is unknown" : rc.applies_unknown};
+    }
+    if (*applies <= 0) return out;
+  }
+  SkillCall call{rc.skill, rc.args, {}};
+  call.filter.window = options.window;
+  auto table = run(rc.skill, rc.args, call.filter, cancel);
+  if (!table) {
+    if (table.error().kind == ErrorKind::kCancelled) return table.error();
+    const std::string why =
+        table.error().kind == ErrorKind::kNotFound ? "it is not available in this build" : table.error().message;
+    out.unchecked = Unchecked{rc.id, fmt::format("skill {} could not run here: {}", rc.skill, why)};
+    return out;
+  }
+  if (table->declined) {
+    std::string why = table->notes.empty() ? "its data is absent" : table->notes.front();
+    out.unchecked = Unchecked{rc.id, fmt::format("skill {} declined: {}", rc.skill, why)};
+    return out;
+  }
+  for (const auto& column : rc.requires_columns) {
+    if (!HasColumn(*table, column)) {
+      out.unchecked =
+          Unchecked{rc.id, rc.applies_unknown.empty()
+                               ? fmt::format("skill {} does not report {} for this profile", rc.skill, column)
+                               : rc.applies_unknown};
+      return out;
+    }
+  }
+  auto matches = MatchRows(rc, *table, g);
+  if (!matches) return Error{ErrorKind::kInternal, "root cause " + rc.id + ": " + matches.error().message};
+  if (matches->empty()) return out;
+  double at_stake = 0;
+  for (const auto& m : *matches) at_stake += m.at_stake;
+  if (at_stake < rc.min_share * g.window_ns * std::max(1.0, g.device_count)) return out;
+  out.finding = MakeFinding(rc, *table, *matches, at_stake, g, call, profile.info().source_path, window);
+  return out;
+}
+
+std::string Lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+// Orientation: what was profiled, and the headline.
+std::string Orient(const engine::ProfileInfo& info, const Globals& g, const std::string& window,
+                   const std::vector<Finding>& findings) {
+  std::map<std::string, int> models;
+  for (const auto& d : info.devices) models[d.name.empty() ? "unnamed GPU" : d.name] += 1;
+  std::string gpus;
+  for (const auto& [name, n] : models) gpus += fmt::format("{}{} × {}", gpus.empty() ? "" : ", ", n, name);
+  std::string out =
+      fmt::format("Analysed {:.1f} ms ({}) on {} GPU{}{} in {} process{}.", g.window_ns / 1e6, window,
+                  info.devices.size(), info.devices.size() == 1 ? "" : "s", gpus.empty() ? "" : " (" + gpus + ")",
+                  info.processes.size(), info.processes.size() == 1 ? "" : "es");
+  if (!info.caps.kernels) out += " It has no CUDA kernel activity, so the GPU-side root causes cannot be checked.";
+  if (findings.empty()) return out + " No root cause of the Book applies.";
+  return out + fmt::format(" {} finding{}; the largest: {} (about {:.1f} ms at stake).", findings.size(),
+                           findings.size() == 1 ? "" : "s", findings.front().title,
+                           static_cast<double>(findings.front().at_stake_ns) / 1e6);
+}
+
+}  // namespace
+
+int TensorCoreGpu(const engine::ProfileInfo& info) {
+  if (info.devices.empty()) return -1;
+  // Volta (V100, GV100), Turing (T4, RTX 20xx, TITAN RTX, TU1xx), Ampere, Ada, Hopper, Blackwell and later.
+  static const char* const kWith[] = {"v100", "gv1", "t4",  "rtx",  "tu1",  "a100", "a10", "a30",
+                                      "a40",  "a16", "a2",  "ga1",  "l4",   "l40",  "ad1", "h100",
+                                      "h200", "h20", "gh1", "b100", "b200", "gb1",  "gb2", "titan v"};
+  static const char* const kWithout[] = {"p100", "gp1", "k80", "gk1", "m40", "m60", "gm2", "gtx", "titan x"};
+  int result = 1;
+  for (const auto& d : info.devices) {
+    const std::string id = Lower(d.name + " " + d.chip);
+    if (d.name.empty() && d.chip.empty()) return -1;
+    const auto has = [&id](const char* key) { return id.find(key) != std::string::npos; };
+    if (std::any_of(std::begin(kWithout), std::end(kWithout), has)) return 0;
+    if (!std::any_of(std::begin(kWith), std::end(kWith), has)) result = -1;
+  }
+  return result;
+}
+
+Expected<Analysis> Analyze(const engine::Profile& profile, const SkillRunner& run, const AnalyzeOptions& options,
+                           const FindingSink& on_finding, const CancelToken& cancel, const ProgressSink& progress,
+                           const Book& book) {
+  const auto& info = profile.info();
+  auto window = engine::ResolveWindow(info, options.window);
+  if (!window) return window.error();
+  Globals g;
+  g.window_ns = static_cast<double>(window->end - window->begin);
+  g.device_count = static_cast<double>(info.devices.size());
+  g.process_count = static_cast<double>(info.processes.size());
+  g.tensor_core_gpu = TensorCoreGpu(info);
+  Analysis analysis;
+  analysis.window = window->description;
+  const size_t n = book.root_causes.size();
+  for (size_t i = 0; i < n; ++i) {
+    const RootCause& rc = book.root_causes[i];
+    if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "analyze was cancelled");
+    if (progress) progress(100.0 * static_cast<double>(i) / static_cast<double>(n), "Checking " + rc.name);
+    auto outcome = Check(rc, profile, run, options, g, window->description, cancel);
+    if (!outcome) return outcome.error();
+    ++analysis.root_causes_checked;
+    if (outcome->unchecked) analysis.unchecked.push_back(std::move(*outcome->unchecked));
+    if (outcome->finding) {
+      if (on_finding) on_finding(*outcome->finding);
+      analysis.findings.push_back(std::move(*outcome->finding));
+    }
+  }
+  std::stable_sort(analysis.findings.begin(), analysis.findings.end(),
+                   [](const Finding& a, const Finding& b) { return a.at_stake_ns > b.at_stake_ns; });
+  analysis.summary = Orient(info, g, window->description, analysis.findings);
+  return analysis;
+}
+
+}  // namespace nsys::agent
+
+namespace nsys::agent {
+
+std::string RenderMarkdown(const Analysis& analysis) {
+  std::string out = "# nsys-ai analyze\n\n" + analysis.summary + "\n\n";
+  if (!analysis.findings.empty()) {
+    out += "| # | severity | finding | at stake |\n| --- | --- | --- | --- |\n";
+    for (size_t i = 0; i < analysis.findings.size(); ++i) {
+      const auto& f = analysis.findings[i];
+      std::string title = f.title;
+      std::replace(title.begin(), title.end(), '|', '/');
+      out += fmt::format("| {} | {} | {} | {:.1f} ms |\n", i + 1, SeverityName(f.severity), title,
+                         static_cast<double>(f.at_stake_ns) / 1e6);
+    }
+    out += "\n";
+  }
+  for (const auto& f : analysis.findings) out += RenderMarkdown(f) + "\n";
+  if (!analysis.unchecked.empty()) {
+    out += "## Not checked on this profile\n\n";
+    for (const auto& u : analysis.unchecked) out += fmt::format("- `{}`: {}\n", u.root_cause, u.missing);
+    out += "\n";
+  }
+  out += fmt::format("{} root causes of the Book checked.\n", analysis.root_causes_checked);
+  return out;
+}
+
+}  // namespace nsys::agent

@@ -1,0 +1,181 @@
+#include "nsys/agent/book.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
+
+// Generated from server/agent/book/root_causes.json by server/CMakeLists.txt (the Book ships inside the binary).
+extern const char kNsysBookJson[];
+
+namespace nsys::agent {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// Reads one root cause; throws std::runtime_error naming the field (caught by ParseBook, which adds the id).
+std::string Str(const Json& j, const char* key, bool required = true) {
+  const auto it = j.find(key);
+  if (it == j.end()) {
+    if (required) throw std::runtime_error(std::string("missing \"") + key + "\"");
+    return "";
+  }
+  if (!it->is_string()) throw std::runtime_error(std::string("\"") + key + "\" must be a string");
+  return it->get<std::string>();
+}
+
+std::vector<std::string> Strings(const Json& j, const char* key) {
+  std::vector<std::string> out;
+  const auto it = j.find(key);
+  if (it == j.end()) return out;
+  if (!it->is_array()) throw std::runtime_error(std::string("\"") + key + "\" must be an array of strings");
+  for (const auto& s : *it) {
+    if (!s.is_string()) throw std::runtime_error(std::string("\"") + key + "\" must be an array of strings");
+    out.push_back(s.get<std::string>());
+  }
+  return out;
+}
+
+Expr ExprOf(const std::string& text, const char* key) {
+  auto e = Expr::Parse(text);
+  if (!e) throw std::runtime_error(std::string("\"") + key + "\": " + e.error().message);
+  return *e;
+}
+
+skills::Args ArgsOf(const Json& j) {
+  skills::Args args;
+  const auto it = j.find("args");
+  if (it == j.end()) return args;
+  if (!it->is_object()) throw std::runtime_error("\"args\" must be an object");
+  for (const auto& [name, v] : it->items()) {
+    if (v.is_boolean())
+      args[name] = v.get<bool>();
+    else if (v.is_number_integer())
+      args[name] = v.get<int64_t>();
+    else if (v.is_number())
+      args[name] = v.get<double>();
+    else if (v.is_string())
+      args[name] = v.get<std::string>();
+    else
+      throw std::runtime_error("argument \"" + name + "\" must be a scalar");
+  }
+  return args;
+}
+
+RootCause ParseRootCause(const Json& j) {
+  if (!j.is_object()) throw std::runtime_error("a root cause must be an object");
+  RootCause rc{.id = Str(j, "id"),
+               .name = Str(j, "name"),
+               .skill = Str(j, "skill"),
+               .args = ArgsOf(j),
+               .requires_columns = Strings(j, "requires_columns"),
+               .applies_if = std::nullopt,
+               .applies_unknown = Str(j, "applies_unknown", false),
+               .when = ExprOf(Str(j, "when"), "when"),
+               .at_stake = ExprOf(Str(j, "at_stake"), "at_stake"),
+               .sort_by = Str(j, "sort_by", false),
+               .min_share = 0.005,
+               .title = Str(j, "title"),
+               .why = Str(j, "why"),
+               .what_to_do = Strings(j, "what_to_do"),
+               .hypotheses = Strings(j, "hypotheses"),
+               .evidence_columns = Strings(j, "evidence_columns"),
+               .confidence = Str(j, "confidence"),
+               .confidence_reason = Str(j, "confidence_reason")};
+  if (const std::string req = Str(j, "applies_if", false); !req.empty()) rc.applies_if = ExprOf(req, "applies_if");
+  if (const auto it = j.find("min_share"); it != j.end()) {
+    if (!it->is_number() || it->get<double>() < 0) throw std::runtime_error("\"min_share\" must be a number >= 0");
+    rc.min_share = it->get<double>();
+  }
+  static const std::set<std::string> levels = {"high", "medium", "low"};
+  if (!levels.count(rc.confidence)) throw std::runtime_error("\"confidence\" must be high, medium or low");
+  if (rc.what_to_do.empty()) throw std::runtime_error("\"what_to_do\" must say what to do");
+  return rc;
+}
+
+std::string Thousands(int64_t v) {
+  std::string digits = std::to_string(v < 0 ? -v : v);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return (v < 0 ? "-" : "") + out;
+}
+
+std::string Format(const ExprValue& v, const std::string& format) {
+  if (const auto* s = std::get_if<std::string>(&v)) {
+    if (format == "short" && s->size() > 60) return s->substr(0, 57) + "...";
+    return *s;
+  }
+  const double d = std::get<double>(v);
+  if (format == "ms") return fmt::format("{:.1f} ms", d / 1e6);
+  if (format == "us") return fmt::format("{:.1f} µs", d / 1e3);
+  if (format == "pct") return fmt::format("{:.0f}%", d * 100);
+  if (format == "int") return Thousands(static_cast<int64_t>(std::llround(d)));
+  if (d == std::floor(d) && std::fabs(d) < 1e15) return fmt::format("{:.0f}", d);
+  return fmt::format("{:.3g}", d);
+}
+
+}  // namespace
+
+Expected<Book> ParseBook(const std::string& json_text) {
+  Json j = Json::parse(json_text, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return MakeError(ErrorKind::kInvalidArgument, "the Book is not a JSON object");
+  Book book;
+  book.version = j.value("version", 1);
+  const auto list = j.find("root_causes");
+  if (list == j.end() || !list->is_array()) {
+    return MakeError(ErrorKind::kInvalidArgument, "the Book has no \"root_causes\" array");
+  }
+  std::set<std::string> ids;
+  for (size_t i = 0; i < list->size(); ++i) {
+    try {
+      RootCause rc = ParseRootCause((*list)[i]);
+      if (!ids.insert(rc.id).second) throw std::runtime_error("duplicate id");
+      book.root_causes.push_back(std::move(rc));
+    } catch (const std::exception& e) {
+      const Json& item = (*list)[i];
+      const std::string id = item.is_object() && item.contains("id") && item["id"].is_string()
+                                 ? item["id"].get<std::string>()
+                                 : "#" + std::to_string(i);
+      return MakeError(ErrorKind::kInvalidArgument, fmt::format("root cause {}: {}", id, e.what()));
+    }
+  }
+  return book;
+}
+
+const Book& BuiltinBook() {
+  static const Book book = [] {
+    auto parsed = ParseBook(kNsysBookJson);
+    // The Book is compiled in and checked by tests/agent/book_test.cpp; a broken one must not reach users silently.
+    if (!parsed) throw std::logic_error("the built-in Book of Root Causes is invalid: " + parsed.error().message);
+    return std::move(*parsed);
+  }();
+  return book;
+}
+
+std::string FillTemplate(const std::string& templ, const NameLookup& lookup) {
+  std::string out;
+  size_t i = 0;
+  while (i < templ.size()) {
+    const size_t open = templ.find('{', i);
+    if (open == std::string::npos) break;
+    const size_t close = templ.find('}', open);
+    if (close == std::string::npos) break;
+    out += templ.substr(i, open - i);
+    const std::string field = templ.substr(open + 1, close - open - 1);
+    const size_t colon = field.find(':');
+    const std::string name = field.substr(0, colon);
+    const std::string format = colon == std::string::npos ? "" : field.substr(colon + 1);
+    const auto v = lookup(name);
+    out += v ? Format(*v, format) : templ.substr(open, close - open + 1);
+    i = close + 1;
+  }
+  return out + templ.substr(std::min(i, templ.size()));
+}
+
+}  // namespace nsys::agent

@@ -1,0 +1,151 @@
+// analyze on real profiles: findings with the numbers of the skills they rest on, ranked by time at stake, streamed
+// as found, and honest about what cannot be checked.
+#include "nsys/agent/analyze.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "fixtures.h"
+#include "nsys/core/workspace.h"
+
+namespace nsys::agent {
+namespace {
+
+using testing::Fixture;
+using testing::HaveFixtures;
+
+class AnalyzeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!HaveFixtures()) GTEST_SKIP() << "fixtures absent";
+    core::WorkspaceConfig config;
+    config.open.use_cache = false;
+    config.default_skill_dirs = false;
+    ws_ = std::make_unique<core::Workspace>(config);
+  }
+  std::string Open(const std::string& name) {
+    auto opened = ws_->Open(Fixture(name));
+    EXPECT_TRUE(opened) << opened.error().message;
+    return opened ? opened->id : "";
+  }
+  static const Finding* Find(const Analysis& a, const std::string& id) {
+    for (const auto& f : a.findings) {
+      if (f.root_cause == id) return &f;
+    }
+    return nullptr;
+  }
+  static int64_t Int(const Value& v) { return std::get<int64_t>(v); }
+  std::unique_ptr<core::Workspace> ws_;
+};
+
+TEST_F(AnalyzeTest, SerializedNcclOnMfuBeforeCarriesTheExposedTimeOfBothGpus) {
+  const std::string id = Open("mfu_2gpu_before.sqlite");
+  std::vector<std::string> streamed;
+  auto a = ws_->Analyze(id, {}, [&](const Finding& f) { streamed.push_back(f.root_cause); });
+  ASSERT_TRUE(a) << a.error().message;
+  const Finding* nccl = Find(*a, "serialized_nccl");
+  ASSERT_NE(nccl, nullptr);
+  // nccl_breakdown: device 0 exposes 17,172,652 ns, device 1 8,229,100 ns (0% overlap on both).
+  EXPECT_EQ(nccl->at_stake_ns, 17'172'652 + 8'229'100);
+  EXPECT_EQ(nccl->severity, Severity::kMedium);  // 25.4 ms of 2 × 300 ms: 4.2%
+  EXPECT_EQ(nccl->title,
+            "NCCL overlapped compute only 0% on GPU 0; 25.4 ms of communication was exposed on 2 GPU(s)");
+  ASSERT_EQ(nccl->answer.evidence.size(), 1u);
+  const Evidence& e = nccl->answer.evidence[0];
+  EXPECT_EQ(e.columns, (std::vector<std::string>{"device_id", "count", "total_ns", "overlap_pct", "exposed_ns",
+                                                 "comm_time_pct"}));
+  ASSERT_EQ(e.rows.size(), 2u);
+  EXPECT_EQ(Int(e.rows[0][4]), 17'172'652);
+  EXPECT_EQ(Int(e.rows[1][4]), 8'229'100);
+  EXPECT_EQ(nccl->answer.verify, "nsys-ai skill run nccl_breakdown " + Fixture("mfu_2gpu_before.sqlite"));
+  EXPECT_FALSE(nccl->answer.recommendations.empty());
+  EXPECT_EQ(nccl->answer.confidence, Confidence::kHigh);
+  // Streamed once each, ranked afterwards by what is at stake.
+  EXPECT_EQ(streamed.size(), a->findings.size());
+  for (size_t i = 1; i < a->findings.size(); ++i) {
+    EXPECT_GE(a->findings[i - 1].at_stake_ns, a->findings[i].at_stake_ns);
+  }
+}
+
+TEST_F(AnalyzeTest, SyncCostIsTheRefillEstimateNotTheHostsWait) {
+  const std::string id = Open("mfu_2gpu_before.sqlite");
+  auto a = ws_->Analyze(id, {});
+  ASSERT_TRUE(a);
+  const Finding* sync = Find(*a, "excessive_sync");
+  ASSERT_NE(sync, nullptr);
+  auto rows = ws_->RunSkill(id, "sync_apis", {{"limit", Value{int64_t{0}}}});
+  ASSERT_TRUE(rows);
+  ASSERT_EQ(rows->rows.size(), 33u);
+  int64_t estimate = 0, waited = 0;
+  for (const auto& r : rows->rows) {
+    estimate += std::min<int64_t>(Int(r[0]), 50'000);
+    waited += Int(r[0]);
+  }
+  EXPECT_EQ(sync->at_stake_ns, estimate);
+  EXPECT_EQ(sync->severity, Severity::kLow);
+  EXPECT_NE(sync->title.find(fmt::format("33 blocking synchronization calls")), std::string::npos) << sync->title;
+  EXPECT_NE(sync->title.find(fmt::format("{:.1f} ms", waited / 1e6)), std::string::npos) << sync->title;
+}
+
+TEST_F(AnalyzeTest, AProfileWithoutKernelsSaysWhatCannotBeChecked) {
+  const std::string id = Open("titanrtx_tensorrt_nvtx.sqlite");
+  auto a = ws_->Analyze(id, {});
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_TRUE(a->findings.empty());
+  EXPECT_NE(a->summary.find("no CUDA kernel activity"), std::string::npos) << a->summary;
+  bool nccl = false;
+  for (const auto& u : a->unchecked) {
+    if (u.root_cause == "serialized_nccl") {
+      nccl = true;
+      EXPECT_NE(u.missing.find("no CUDA kernel activity"), std::string::npos) << u.missing;
+    }
+  }
+  EXPECT_TRUE(nccl);
+  EXPECT_EQ(a->root_causes_checked, static_cast<int>(BuiltinBook().root_causes.size()));
+}
+
+TEST_F(AnalyzeTest, AWindowNarrowsWhatIsAnalysed) {
+  const std::string id = Open("mfu_2gpu_before.sqlite");
+  AnalyzeOptions options;
+  options.window.start = 0.0;
+  options.window.end = 0.1;
+  auto a = ws_->Analyze(id, options);
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_NE(a->window, "whole profile");
+  EXPECT_EQ(a->summary.rfind("Analysed 100.0 ms", 0), 0u) << a->summary;
+  for (const auto& f : a->findings) {
+    for (const auto& e : f.answer.evidence) {
+      ASSERT_TRUE(e.call.filter.window.start);
+      EXPECT_EQ(*e.call.filter.window.end, 0.1);
+    }
+    EXPECT_NE(f.answer.verify.find("--trim 0 0.1"), std::string::npos) << f.answer.verify;
+  }
+}
+
+TEST_F(AnalyzeTest, CancelledAndUnknownProfile) {
+  const std::string id = Open("mfu_2gpu_before.sqlite");
+  CancelToken cancel;
+  cancel.cancel();
+  auto a = ws_->Analyze(id, {}, {}, cancel);
+  ASSERT_FALSE(a);
+  EXPECT_EQ(a.error().kind, ErrorKind::kCancelled);
+  auto missing = ws_->Analyze("p99", {});
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
+}
+
+TEST(TensorCoreGpu, FromTheGpuName) {
+  engine::ProfileInfo info;
+  EXPECT_EQ(TensorCoreGpu(info), -1);
+  info.devices.push_back({0, "NVIDIA A100-PCIE-40GB", "", 0, 0, 0, 0});
+  EXPECT_EQ(TensorCoreGpu(info), 1);
+  info.devices.push_back({1, "Tesla P100-PCIE-16GB", "GP100", 0, 0, 0, 0});
+  EXPECT_EQ(TensorCoreGpu(info), 0);
+  info.devices = {{0, "NVIDIA TITAN RTX", "TU102", 0, 0, 0, 0}};
+  EXPECT_EQ(TensorCoreGpu(info), 1);
+  info.devices = {{0, "", "", 0, 0, 0, 0}};
+  EXPECT_EQ(TensorCoreGpu(info), -1);
+}
+
+}  // namespace
+}  // namespace nsys::agent

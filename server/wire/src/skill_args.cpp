@@ -12,14 +12,20 @@
 
 namespace nsys::wire {
 
+engine::WindowSpec ToWindowSpec(const std::optional<protocol::Window>& window) {
+  engine::WindowSpec spec;  // absent: the whole profile, on the default clock
+  if (window) {
+    spec.clock =
+        window->clock == protocol::WindowClock::kCaptureNs ? WindowClock::kCaptureNs : WindowClock::kRelativeSeconds;
+    spec.start = window->start;
+    spec.end = window->end;
+  }
+  return spec;
+}
+
 Expected<engine::FilterSpec> ToFilterSpec(const protocol::Filter& filter) {
   engine::FilterSpec spec;
-  if (const auto& window = filter.window) {
-    spec.window.clock =
-        window->clock == protocol::WindowClock::kCaptureNs ? WindowClock::kCaptureNs : WindowClock::kRelativeSeconds;
-    spec.window.start = window->start;
-    spec.window.end = window->end;
-  }
+  spec.window = ToWindowSpec(filter.window);
   if (filter.devices) spec.devices = *filter.devices;
   for (int64_t pid : filter.processes.value_or(std::vector<int64_t>{})) {
     if (pid < 0 || pid > 0xFFFFFF) {

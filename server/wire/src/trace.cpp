@@ -15,17 +15,6 @@ double Milliseconds(double seconds) {
   return std::round(seconds * 1000.0) / 1000.0;
 }
 
-engine::WindowSpec ToWindowSpec(const std::optional<protocol::Window>& window) {
-  engine::WindowSpec spec;  // absent: the whole profile, on the default clock
-  if (window) {
-    spec.clock = window->clock == protocol::WindowClock::kCaptureNs ? engine::WindowSpec::Clock::kCaptureNs
-                                                                    : engine::WindowSpec::Clock::kRelativeSeconds;
-    spec.start = window->start;
-    spec.end = window->end;
-  }
-  return spec;
-}
-
 std::vector<std::string> NotesFor(const core::TraceStats& stats, bool gzip_requested) {
   std::vector<std::string> notes;
   notes.push_back(fmt::format("Window: {}.", stats.window));

@@ -13,6 +13,9 @@
 
 namespace nsys::wire {
 
+// The wire's window (absent = the whole profile) as the engine's WindowSpec.
+engine::WindowSpec ToWindowSpec(const std::optional<protocol::Window>& window);
+
 // The wire's filter as the engine's FilterSpec, for Workspace::RunSkill: sets of devices, processes and threads, and
 // the window. kInvalidArgument naming the member for a process or thread id that cannot be one. Whether the ids
 // exist, whether the skill can select threads, and a set also given as a common argument are the runner's checks.

@@ -1,0 +1,66 @@
+#pragma once
+// nsys/analyze: the Book of Root Causes checked against a profile (server/agent/analyze.h).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nsys/protocol/answer.h"
+#include "nsys/protocol/methods.h"
+
+namespace nsys::protocol {
+
+struct AnalyzeParams {  // nsys/analyze
+  std::string profile_id;
+  std::optional<Window> window;  // absent = the whole profile
+  bool operator==(const AnalyzeParams&) const = default;
+};
+
+struct UncheckedCause {    // a root cause this profile cannot be checked for
+  std::string root_cause;  // "rootCause"
+  std::string missing;
+  bool operator==(const UncheckedCause&) const = default;
+};
+
+// With a partialResultToken the findings go out as they are found, one AnalyzePartialResult each, and the result's
+// `findings` is empty with `streamedFindings` set (LSP: partial results carry the items, the response none);
+// `ranking` orders them either way (root cause ids, most time at stake first).
+struct AnalyzeResult {
+  std::string summary;
+  std::string window;
+  std::vector<Finding> findings;
+  std::vector<std::string> ranking;
+  std::vector<UncheckedCause> unchecked;
+  int64_t root_causes_checked = 0;           // "rootCausesChecked"
+  std::string markdown;                      // the whole report, rendered by the server
+  std::optional<int64_t> streamed_findings;  // "streamedFindings"
+  bool operator==(const AnalyzeResult&) const = default;
+};
+
+struct AnalyzePartialResult {
+  std::vector<Finding> findings;
+  bool operator==(const AnalyzePartialResult&) const = default;
+};
+
+#define NSYS_ANALYZE_CONVERSIONS(Type)                                 \
+  void FromJson(const Json& json, Type& out, const std::string& path); \
+  void to_json(Json& json, const Type& value);
+NSYS_ANALYZE_CONVERSIONS(AnalyzeParams)
+NSYS_ANALYZE_CONVERSIONS(UncheckedCause)
+NSYS_ANALYZE_CONVERSIONS(AnalyzeResult)
+NSYS_ANALYZE_CONVERSIONS(AnalyzePartialResult)
+#undef NSYS_ANALYZE_CONVERSIONS
+
+namespace mcp {
+struct AnalyzeArgs {  // analyze (MCP tool)
+  static std::vector<std::string> Names() { return {"profile_id", "start", "end", "clock"}; }
+  std::string profile_id;
+  std::optional<double> start;  // seconds from the profile start unless clock is capture_ns
+  std::optional<double> end;
+  std::optional<WindowClock> clock;
+  bool operator==(const AnalyzeArgs&) const = default;
+};
+void FromJson(const Json& json, AnalyzeArgs& out, const std::string& path);
+}  // namespace mcp
+
+}  // namespace nsys::protocol

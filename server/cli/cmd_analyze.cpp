@@ -1,0 +1,118 @@
+// `nsys-ai analyze FILE`: the Book of Root Causes against a profile, as Markdown or JSON; `--out DIR` also writes
+// report.md, report.json and one CSV per evidence table.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "commands.h"
+#include "nsys/support/clock.h"
+#include "nsys/wire/analyze.h"
+#include "open_profile.h"
+#include "table_format.h"
+
+namespace nsys::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+Expected<agent::AnalyzeOptions> OptionsFrom(const ParsedArgs& args) {
+  agent::AnalyzeOptions options;
+  if (auto trim = args.Values("--trim")) {
+    try {
+      options.window.start = std::stod((*trim)[0]);
+      options.window.end = std::stod((*trim)[1]);
+    } catch (const std::exception&) {
+      return MakeError(ErrorKind::kInvalidArgument, "--trim needs two numbers (START END)");
+    }
+  }
+  if (auto clock = args.Value("--clock")) {
+    auto parsed = ParseWindowClock(*clock);
+    if (!parsed) return MakeError(ErrorKind::kInvalidArgument, "--clock must be relative_s or capture_ns");
+    options.window.clock = *parsed;
+  }
+  return options;
+}
+
+// An evidence table as a RunSkillResult, so the CLI's one CSV writer renders it.
+protocol::RunSkillResult EvidenceTable(const protocol::Evidence& e) {
+  protocol::RunSkillResult t;
+  for (const auto& c : e.columns) t.columns.push_back({c, ValueType::kString, ""});
+  t.rows = e.rows;
+  return t;
+}
+
+Status WriteFile(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) return MakeError(ErrorKind::kInvalidArgument, fmt::format("could not write {}", path.string()));
+  return {};
+}
+
+// report.md, report.json and <rank>-<root cause>.csv per finding's evidence in `dir` (created if needed).
+Status WriteReport(const fs::path& dir, const protocol::AnalyzeResult& result) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    return MakeError(ErrorKind::kInvalidArgument, fmt::format("could not create {}: {}", dir.string(), ec.message()));
+  if (Status s = WriteFile(dir / "report.md", result.markdown); !s) return s;
+  if (Status s = WriteFile(dir / "report.json", protocol::Json(result).dump(2) + "\n"); !s) return s;
+  for (size_t i = 0; i < result.findings.size(); ++i) {
+    const auto& f = result.findings[i];
+    for (size_t e = 0; e < f.answer.evidence.size(); ++e) {
+      const std::string name = fmt::format("{:02}-{}{}.csv", i + 1, f.root_cause, e == 0 ? "" : fmt::format("-{}", e));
+      const std::string csv = RenderTable(EvidenceTable(f.answer.evidence[e]), OutputFormat::kCsv);
+      if (Status s = WriteFile(dir / name, csv); !s) return s;
+    }
+  }
+  return {};
+}
+
+int RunAnalyze(const CommandContext& ctx) {
+  const std::string format = ctx.args.Value("--format").value_or("markdown");
+  if (format != "markdown" && format != "json") return UsageError("analyze", "--format must be markdown or json");
+  auto options = OptionsFrom(ctx.args);
+  if (!options) return UsageError("analyze", options.error().message);
+  core::Workspace workspace(ctx.config);
+  auto opened = OpenWithProgress(workspace, ctx.args.positionals()[0]);
+  if (!opened) return FailWith(opened.error());
+  auto analysis = workspace.Analyze(opened->id, *options, {}, {}, TerminalProgress("analyzing"));
+  ClearTerminalProgress();
+  if (!analysis) return FailWith(analysis.error());
+  const protocol::AnalyzeResult result = wire::ToAnalyzeResult(*analysis);
+  if (auto out = ctx.args.Value("--out")) {
+    if (Status written = WriteReport(*out, result); !written) return FailWith(written.error());
+    std::fprintf(stderr, "nsys-ai analyze: wrote report.md, report.json and the evidence tables to %s\n", out->c_str());
+  }
+  if (format == "json") {
+    std::printf("%s\n", protocol::Json(result).dump(2).c_str());
+  } else {
+    std::fputs(result.markdown.c_str(), stdout);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command AnalyzeCommand() {
+  Command command;
+  command.name = "analyze";
+  command.synopsis = "FILE [--format markdown|json] [--out DIR] [--trim START END]";
+  command.summary = "check the Book of Root Causes against a profile; findings ranked by time at stake";
+  command.details =
+      "Each finding has its evidence (rows of a skill), what to do, a confidence and a `nsys-ai skill run` line that\n"
+      "reproduces it. Root causes the profile cannot be checked for are listed with what is missing.";
+  command.options = {
+      {"--format", 1, "FORMAT", "markdown (default) or json"},
+      {"--out", 1, "DIR", "also write report.md, report.json and a CSV per evidence table into DIR"},
+      {"--trim", 2, "START END", "analyse only [START, END) (seconds from the profile start)"},
+      {"--clock", 1, "CLOCK", "relative_s (default) or capture_ns, for --trim"},
+  };
+  command.min_positionals = command.max_positionals = 1;
+  command.run = RunAnalyze;
+  return command;
+}
+
+}  // namespace nsys::cli

@@ -3,7 +3,7 @@
 export function formatNs(ns: number): string {
   const abs = Math.abs(ns);
   if (abs >= 1e9) return `${(ns / 1e9).toFixed(abs >= 1e11 ? 0 : 3)} s`;
-  if (abs >= 1e6) return `${(ns / 1e6).toFixed(abs >= 1e8 ? 0 : 1)} ms`;
+  if (abs >= 1e6) return `${(ns / 1e6).toFixed(1)} ms`;
   if (abs >= 1e3) return `${(ns / 1e3).toFixed(1)} µs`;
   return `${Math.round(ns)} ns`;
 }

@@ -24,6 +24,7 @@ export const COMMANDS = [
 const baseName = (p: string) => p.split(/[\\/]/).pop() ?? p;
 
 function sectionStatus<T>(s: Section<T>, what: string): string {
+  if (s.loading) return `<p class="muted" role="status">Computing ${esc(what)}…</p>`;
   if (s.error) return `<p class="error" role="alert">${esc(s.error)}</p>`;
   if (s.declined) return `<p class="muted">${esc(s.notes.join(' ') || `This profile has no data for ${what}.`)}</p>`;
   if (s.rows.length === 0) return `<p class="muted">No ${esc(what)} in this profile.</p>`;

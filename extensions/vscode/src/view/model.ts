@@ -1,6 +1,6 @@
 // The data of the profile view, gathered from the server and reshaped for display: values are picked from the
 // skills' tables by column name, never computed here (the server does the analysis).
-import { NsysClient, RequestOptions, Unsupported } from '../protocol/client';
+import { isCancelled, NsysClient, RequestOptions, Unsupported } from '../protocol/client';
 import type { Cell, Finding, OpenProfileResult, SkillResult } from '../protocol/types';
 
 export interface UtilisationChunk {
@@ -40,6 +40,8 @@ export interface Section<T> {
   notes: string[];
   declined: boolean;
   error?: string;
+  /** Still being computed (the findings, which may take an LLM's time). */
+  loading?: boolean;
 }
 
 export interface ProfileViewModel {
@@ -151,6 +153,7 @@ export async function loadFindings(
     if (result instanceof Unsupported) return undefined;
     return { rows: result.findings ?? [], notes: [], declined: false };
   } catch (err) {
+    if (isCancelled(err)) throw err; // the user's choice, not a failure to show
     return { rows: [], notes: [], declined: false, error: err instanceof Error ? err.message : String(err) };
   }
 }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as vm from 'node:vm';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type * as vscode from 'vscode';
 import { registerCommands } from '../src/commands';
@@ -69,6 +70,9 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
     assert.equal((html.match(/<figure class="util"/g) ?? []).length, 2, 'one utilisation chart per device');
     assert.equal((html.match(/<rect class="bar/g) ?? []).length, 200, '100 chunks per device');
     assert.match(html, /Content-Security-Policy/);
+    assert.doesNotMatch(html, /style="/, 'no style attributes: the CSP admits only the nonce\'d <style>');
+    const script = /<script nonce="[0-9a-f]+">([\s\S]*?)<\/script>/.exec(html)![1];
+    assert.doesNotThrow(() => new vm.Script(script), 'the view\'s script compiles');
     assert.match(html, /Computing findings…/);
     assert.ok(progressTitles().some((t) => t.startsWith('Opening h100_2gpu_1s.sqlite')));
     // Findings arrive after the view: posted to the webview, and in the Problems panel on the profile's URI.

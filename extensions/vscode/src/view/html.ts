@@ -45,7 +45,7 @@ function utilisationChart(series: UtilisationSeries, durationNs: number): string
       const x = (c.startNs / span) * width;
       const w = Math.max((c.durationNs / span) * width - 0.6, 0.6);
       const h = (Math.min(c.busyPct, 100) / 100) * height;
-      const title = `${formatNs(c.startNs)} to ${formatNs(c.startNs + c.durationNs)}: busy ${c.busyPct}%, in use ${c.inUsePct}%`;
+      const title = `${series.label}, ${formatNs(c.startNs)} to ${formatNs(c.startNs + c.durationNs)}: busy ${c.busyPct}%, in use ${c.inUsePct}%`;
       const low = c.busyPct < 50 ? ' low' : '';
       return `<rect class="bar${low}" x="${x.toFixed(2)}" y="${(height - h).toFixed(2)}" width="${w.toFixed(2)}" height="${h.toFixed(2)}"><title>${esc(title)}</title></rect>`;
     })
@@ -53,20 +53,25 @@ function utilisationChart(series: UtilisationSeries, durationNs: number): string
   const grid = [0, 50, 100]
     .map((p) => `<line class="grid" x1="0" x2="${width}" y1="${height - p}" y2="${height - p}"></line>`)
     .join('');
+  // Percent x positions in an SVG without a viewBox: text is not stretched, and no style attribute is needed (the
+  // CSP allows only the nonce'd style element).
   const ticks = [0, 0.25, 0.5, 0.75, 1]
-    .map((f) => `<span style="left:${f * 100}%">${esc(formatNs(f * durationNs))}</span>`)
+    .map((f) => {
+      const anchor = f === 0 ? 'start' : f === 1 ? 'end' : 'middle';
+      return `<text x="${f * 100}%" y="12" text-anchor="${anchor}">${esc(formatNs(f * durationNs))}</text>`;
+    })
     .join('');
   return `<figure class="util" aria-label="${esc(series.label)} busy percentage over time">
-  <figcaption>${esc(series.label)}</figcaption>
+  <figcaption>${esc(series.label)}${series.label.includes('pid') ? '' : ` <span class="muted small">pid ${series.pid}</span>`}</figcaption>
   <div class="chart"><div class="yaxis" aria-hidden="true"><span>100%</span><span>50%</span><span>0%</span></div>
-  <div class="plot"><svg viewBox="0 0 ${width} ${height}" preserveAspectRatio="none" role="img">${grid}${bars}</svg>
-  <div class="xaxis" aria-hidden="true">${ticks}</div></div></div>
+  <div class="plot"><svg class="area" viewBox="0 0 ${width} ${height}" preserveAspectRatio="none" role="img">${grid}${bars}</svg>
+  <svg class="xaxis" aria-hidden="true">${ticks}</svg></div></div>
 </figure>`;
 }
 
 function barCell(pct: number, maxPct: number): string {
   const width = maxPct > 0 ? Math.max((pct / maxPct) * 100, 0.5) : 0;
-  return `<td class="barcell"><div class="hbar" style="width:${width.toFixed(1)}%"></div><span>${pct.toFixed(1)}%</span></td>`;
+  return `<td class="barcell"><div class="barwrap"><span>${pct.toFixed(1)}%</span><svg class="hbar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true"><rect width="${width.toFixed(1)}" height="10"></rect></svg></div></td>`;
 }
 
 function kernelTable(rows: KernelRow[]): string {
@@ -194,26 +199,25 @@ button:first-child:hover { background: var(--vscode-button-hoverBackground, #117
 .util { margin: 0 0 12px; }
 .util figcaption { margin-bottom: 4px; font-weight: 600; }
 .chart { display: flex; gap: 6px; }
-.yaxis { display: flex; flex-direction: column; justify-content: space-between; height: 90px; font-size: 0.8em; color: var(--vscode-descriptionForeground, #9d9d9d); text-align: right; min-width: 34px; }
+.yaxis { display: flex; flex-direction: column; justify-content: space-between; height: 72px; font-size: 0.8em; color: var(--vscode-descriptionForeground, #9d9d9d); text-align: right; min-width: 34px; }
 .plot { flex: 1; }
-.plot svg { width: 100%; height: 90px; display: block; background: var(--vscode-editorWidget-background, #252526); border: 1px solid var(--vscode-widget-border, #454545); }
+.plot svg.area { width: 100%; height: 72px; display: block; background: var(--vscode-editorWidget-background, #252526); border: 1px solid var(--vscode-widget-border, #454545); }
 .bar { fill: var(--vscode-charts-blue, #3794ff); }
 .bar.low { fill: var(--vscode-charts-orange, #d18616); }
 .bar:hover { fill: var(--vscode-charts-purple, #b180d7); }
 .grid { stroke: var(--vscode-descriptionForeground, #9d9d9d); stroke-opacity: 0.35; stroke-width: 0.6; vector-effect: non-scaling-stroke; stroke-dasharray: 3 3; }
-.xaxis { position: relative; height: 16px; font-size: 0.8em; color: var(--vscode-descriptionForeground, #9d9d9d); }
-.xaxis span { position: absolute; transform: translateX(-50%); top: 2px; white-space: nowrap; }
-.xaxis span:first-child { transform: none; }
-.xaxis span:last-child { transform: translateX(-100%); }
+.xaxis { display: block; width: 100%; height: 16px; font-size: 11px; fill: var(--vscode-descriptionForeground, #9d9d9d); overflow: visible; }
 table.rows { border-collapse: collapse; width: 100%; table-layout: fixed; }
 table.rows th { text-align: left; font-weight: 600; color: var(--vscode-descriptionForeground, #9d9d9d); font-size: 0.85em; padding: 4px 8px; }
 table.rows td { padding: 3px 8px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 table.rows tr.row:hover, table.rows tr.row:focus { background: var(--vscode-list-hoverBackground, #2a2d2e); }
 table.rows tr.row:focus { outline: 1px solid var(--vscode-focusBorder, #007fd4); outline-offset: -1px; }
-.barcell { width: 22%; position: relative; }
-.hbar { position: absolute; left: 8px; top: 4px; bottom: 4px; max-width: calc(100% - 16px); background: var(--vscode-charts-blue, #3794ff); opacity: 0.75; border-radius: 2px; }
-.barcell span { position: relative; padding-left: 6px; font-variant-numeric: tabular-nums; text-shadow: 0 0 3px var(--vscode-editor-background, #1e1e1e); }
-th.num, td.num { text-align: right; width: 10%; font-variant-numeric: tabular-nums; }
+.barcell { width: 24%; }
+.barwrap { display: flex; align-items: center; gap: 8px; }
+.barwrap span { width: 44px; flex: none; text-align: right; font-variant-numeric: tabular-nums; }
+.hbar { flex: 1; height: 12px; }
+.hbar rect { fill: var(--vscode-charts-blue, #3794ff); opacity: 0.85; }
+th.num, td.num { text-align: right; width: 9%; font-variant-numeric: tabular-nums; }
 td.name code { font-family: var(--vscode-editor-font-family, monospace); font-size: 0.95em; }
 .notes { margin-top: 6px; color: var(--vscode-descriptionForeground, #9d9d9d); font-size: 0.9em; }
 .notes summary { cursor: pointer; }

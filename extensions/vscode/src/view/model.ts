@@ -62,7 +62,7 @@ export interface ProfileViewModel {
 
 export const VIEW_QUERIES = {
   utilisation: { skill: 'gpu_utilization', args: { view: 'chunks', chunks: 100 } },
-  kernels: { skill: 'top_kernels', args: { limit: 12 } },
+  kernels: { skill: 'top_kernels', args: { limit: 12, base: true } },
   nvtx: { skill: 'nvtx_summary', args: { limit: 12 } },
 } as const;
 

@@ -3,14 +3,14 @@
 import * as crypto from 'crypto';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { Unsupported } from './protocol/client';
+import { errorMessage, isCancelled, Unsupported } from './protocol/client';
 import type { Cell, SkillArg } from './protocol/types';
 import { openLoopbackUrl } from './perfetto';
 import { ProfileEditorProvider, VIEW_TYPE } from './profileEditor';
 import { Services } from './profiles';
 import { showServerError, withServerProgress } from './progress';
 import { SECRET_KEY } from './settings';
-import { formatBytes } from './view/format';
+import { escapeHtml, formatBytes } from './view/format';
 import { renderMarkdown } from './view/markdown';
 import { renderAskHtml, renderSkillTableHtml } from './view/panels';
 
@@ -154,33 +154,47 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     await vscode.commands.executeCommand('workbench.actions.view.problems');
   });
 
+  // One panel per conversation: the first question comes from an input box, follow-ups from the panel's own box,
+  // each sent with the conversationId the server returned.
   const ask = withProfile(async (doc) => {
     const question = await vscode.window.showInputBox({ title: 'Ask about this profile', prompt: 'Your question' });
     if (!question?.trim()) return;
-    const client = await ctx.client();
-    const { profileId } = await doc.opened;
-    const panel = vscode.window.createWebviewPanel('nsysAi.ask', `Ask: ${question}`, vscode.ViewColumn.Beside, {
+    const name = path.basename(doc.uri.fsPath);
+    const panel = vscode.window.createWebviewPanel('nsysAi.ask', `Ask · ${name}`, vscode.ViewColumn.Beside, {
       enableScripts: true,
     });
-    panel.webview.html = renderAskHtml(question, nonce());
-    let text = '';
-    const result = await withServerProgress('Asking', (opts) =>
-      client.ask(
-        profileId,
-        question,
-        (chunk) => {
-          text += chunk;
-          void panel.webview.postMessage({ type: 'answer', html: renderMarkdown(text), done: false });
-        },
-        opts,
-      ),
-    );
-    if (result instanceof Unsupported) {
-      panel.dispose();
-      void vscode.window.showInformationMessage('This nsys-ai server has no nsys/ask; update nsys-ai to ask questions.');
-      return;
-    }
-    void panel.webview.postMessage({ type: 'answer', html: renderMarkdown(result.answer.markdown), done: true });
+    panel.webview.html = renderAskHtml(`Questions about ${name}`, nonce());
+    let conversationId: string | undefined;
+    let asked = 0;
+    const askOne = async (q: string) => {
+      const id = ++asked;
+      void panel.webview.postMessage({ type: 'question', id, question: q });
+      const client = await ctx.client();
+      const { profileId } = await doc.opened;
+      let text = '';
+      const onText = (chunk: string) => {
+        text += chunk;
+        void panel.webview.postMessage({ type: 'answer', id, html: renderMarkdown(text), done: false });
+      };
+      try {
+        const result = await withServerProgress('Asking', (opts) => client.ask(profileId, q, onText, opts, conversationId));
+        if (result instanceof Unsupported) {
+          panel.dispose();
+          void vscode.window.showInformationMessage('This nsys-ai server has no nsys/ask; update nsys-ai to ask questions.');
+          return;
+        }
+        conversationId = result.conversationId ?? conversationId;
+        void panel.webview.postMessage({ type: 'answer', id, html: renderMarkdown(result.answer.markdown), done: true });
+      } catch (err) {
+        const html = isCancelled(err) ? '<p>Cancelled.</p>' : `<p class="error">${escapeHtml(errorMessage(err))}</p>`;
+        void panel.webview.postMessage({ type: 'answer', id, html, done: true });
+        showServerError(err);
+      }
+    };
+    panel.webview.onDidReceiveMessage((m: { type?: string; question?: unknown }) => {
+      if (m?.type === 'ask' && typeof m.question === 'string' && m.question.trim()) return askOne(m.question.trim());
+    });
+    await askOne(question.trim());
   });
 
   const setApiKey = async () => {

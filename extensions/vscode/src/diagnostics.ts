@@ -3,22 +3,12 @@ import * as vscode from 'vscode';
 import type { Finding } from './protocol/types';
 import { severityClass } from './view/html';
 
-function text(item: unknown): string {
-  if (typeof item === 'string') return item;
-  if (item && typeof item === 'object') {
-    const o = item as Record<string, unknown>;
-    for (const key of ['text', 'title', 'summary', 'action', 'description']) {
-      if (typeof o[key] === 'string') return o[key] as string;
-    }
-  }
-  return JSON.stringify(item);
-}
-
 export function findingToDiagnostic(finding: Finding): vscode.Diagnostic {
   const parts = [finding.title];
   if (finding.answer?.summary) parts.push(finding.answer.summary);
   const recommendations = finding.answer?.recommendations ?? [];
-  if (recommendations.length) parts.push(`Recommendation: ${recommendations.map(text).join(' ')}`);
+  if (recommendations.length) parts.push(`Recommendation: ${recommendations.join(' ')}`);
+  if (finding.answer?.verify) parts.push(`Verify: ${finding.answer.verify}`);
   const severity = {
     high: vscode.DiagnosticSeverity.Warning,
     medium: vscode.DiagnosticSeverity.Information,

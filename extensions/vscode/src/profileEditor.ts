@@ -7,6 +7,7 @@ import { ProfileDocument, Services } from './profiles';
 import { RequestOptions } from './protocol/client';
 import { COMMANDS, findingsHtml, renderProfileHtml } from './view/html';
 import { escapeHtml } from './view/format';
+import type { Finding } from './protocol/types';
 import { renderMarkdown } from './view/markdown';
 import { loadFindings, loadProfileView } from './view/model';
 
@@ -60,7 +61,12 @@ export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvide
   /** Asks nsys/analyze again and updates the view and the Problems panel; undefined when the server lacks it. */
   async refreshFindings(doc: ProfileDocument, opts?: RequestOptions) {
     const { profileId } = await doc.opened;
-    const findings = await loadFindings(await this.services.client(), profileId, opts);
+    const streamed: Finding[] = [];
+    const onFinding = (finding: Finding) => {
+      streamed.push(finding);
+      doc.post({ type: 'findings', html: findingsHtml({ rows: streamed, notes: [], declined: false }) });
+    };
+    const findings = await loadFindings(await this.services.client(), profileId, opts, onFinding);
     if (findings && !findings.error) publishFindings(this.services.diagnostics, doc.uri, findings.rows);
     doc.post(findings ? { type: 'findings', html: findingsHtml(findings) } : { type: 'findings', hidden: true });
     return findings;

@@ -20,6 +20,11 @@ import { h100, RealServer, skipReason, startServer } from './realServer';
 const asUri = (p: string) => stub.Uri.file(p) as unknown as vscode.Uri;
 const posted = (panel: stub.FakePanel, type: string) => panel.posted.filter((m) => (m as { type: string }).type === type);
 const settle = () => new Promise((r) => setTimeout(r, 30));
+async function waitFor(cond: () => boolean, what: string, ms = 5000): Promise<void> {
+  for (const end = Date.now() + ms; !cond(); await new Promise((r) => setTimeout(r, 10))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+  }
+}
 
 describe('extension logic on the vscode stand-in, real server behind it', { skip: skipReason }, () => {
   let server: RealServer;
@@ -76,6 +81,7 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
     assert.match(html, /Computing findings…/);
     assert.ok(progressTitles().some((t) => t.startsWith('Opening h100_2gpu_1s.sqlite')));
     // Findings arrive after the view: posted to the webview, and in the Problems panel on the profile's URI.
+    await waitFor(() => posted(panel, 'findings').length > 0, 'the findings');
     const findings = posted(panel, 'findings') as { html: string }[];
     assert.equal(findings.length, 1);
     assert.match(findings[0].html, /cudaStreamSynchronize stalls the host/);
@@ -113,7 +119,7 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
     const doc = ed.openCustomDocument(asUri(h100));
     const panel = new stub.FakePanel(VIEW_TYPE, 'x');
     await ed.resolveCustomEditor(doc, panel as never);
-    await settle();
+    await waitFor(() => posted(panel, 'findings').length > 0, 'the findings message');
     assert.deepEqual(posted(panel, 'findings'), [{ type: 'findings', hidden: true }]);
     await panel.receive({ type: 'explainKernel', kernel: 'k' });
     assert.deepEqual(posted(panel, 'kernelExplanation'), [{ type: 'kernelExplanation', kernel: 'k', unsupported: true }]);
@@ -212,23 +218,49 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
     doc.dispose();
   });
 
-  test('Ask streams the partial text into its panel, then the final answer', async () => {
+  test('Ask streams the partial text into its panel, then the final answer; follow-ups keep the conversation', async () => {
     const { doc } = await openView();
     stub.answers.input.push('Is the GPU busy?');
     await stub.commands.executeCommand('nsysAi.ask', doc.uri);
     const panel = stub.record.panels.find((p) => p.viewType === 'nsysAi.ask')!;
-    const answers = posted(panel, 'answer') as { html: string; done: boolean }[];
+    assert.deepEqual(posted(panel, 'question'), [{ type: 'question', id: 1, question: 'Is the GPU busy?' }]);
+    const answers = posted(panel, 'answer') as { id: number; html: string; done: boolean }[];
     assert.deepEqual(
-      answers.map((a) => a.done),
-      [false, false, false, true],
+      answers.map((a) => [a.id, a.done]),
+      [[1, false], [1, false], [1, false], [1, true]],
     );
     assert.match(answers[0].html, /The GPU/);
     assert.match(answers[1].html, /<strong>busy<\/strong>/);
     assert.match(answers[3].html, /<p>The GPU is <strong>busy<\/strong> 99% of the time\.<\/p>/);
-    const call = standIn.calls.filter((c) => c.method === 'nsys/ask').at(-1)!;
-    assert.equal(call.params.question, 'Is the GPU busy?');
-    assert.equal(call.params.profileId, (await doc.opened).profileId);
+    const first = standIn.calls.filter((c) => c.method === 'nsys/ask').at(-1)!;
+    assert.equal(first.params.question, 'Is the GPU busy?');
+    assert.equal(first.params.profileId, (await doc.opened).profileId);
+    assert.equal(first.params.conversationId, undefined);
+    assert.match(String(first.params.partialResultToken), /^nsys-ai-vscode-partial-/);
+    await panel.receive({ type: 'ask', question: ' and on device 1? ' });
+    const second = standIn.calls.filter((c) => c.method === 'nsys/ask').at(-1)!;
+    assert.equal(second.params.question, 'and on device 1?');
+    assert.match(String(second.params.conversationId), /^c\d+$/, 'the id the server returned first');
+    assert.equal((posted(panel, 'answer') as { id: number }[]).at(-1)!.id, 2);
     doc.dispose();
+  });
+
+  test('findings streamed as partial results fill the view as they come', async () => {
+    standIn.streamFindings = true;
+    try {
+      const { doc, panel } = await openView();
+      await waitFor(() => posted(panel, 'findings').length >= 3, 'three findings updates');
+      await settle();
+      const updates = posted(panel, 'findings') as { html: string }[];
+      assert.equal(updates.length, 3, 'one update per streamed finding, then the final one');
+      assert.equal((updates[0].html.match(/<li class="finding/g) ?? []).length, 1);
+      assert.equal((updates[2].html.match(/<li class="finding/g) ?? []).length, 2);
+      assert.equal(services.diagnostics.get(doc.uri)?.length, 2);
+      assert.match(services.diagnostics.get(doc.uri)![0].message, /Verify: nsys-ai skill run sync_apis/);
+      doc.dispose();
+    } finally {
+      standIn.streamFindings = false;
+    }
   });
 
   test('Export Trace writes where the user chose and says so', async () => {

@@ -12,7 +12,7 @@ export const FINDINGS: Finding[] = [
     severity: 'high',
     atStakeNs: 41_000_000,
     skill: 'sync_apis',
-    coverage: { window: 'whole profile' },
+    coverage: 'whole profile',
     answer: {
       summary: '244 stream synchronizations block the CPU for 41 ms.',
       evidence: [],
@@ -20,7 +20,7 @@ export const FINDINGS: Finding[] = [
       confidenceReason: 'measured',
       hypotheses: [],
       recommendations: ['Replace cudaStreamSynchronize with events.'],
-      verify: [],
+      verify: 'nsys-ai skill run sync_apis h100_2gpu_1s.sqlite',
       markdown: '**244** synchronizations <script>alert(1)</script> block the host.',
     },
   },
@@ -30,8 +30,8 @@ export const FINDINGS: Finding[] = [
     severity: 'low',
     atStakeNs: 2_000_000,
     skill: 'top_kernels',
-    coverage: {},
-    answer: { summary: 'Launch overhead.', recommendations: [{ text: 'Fuse elementwise kernels.' }], markdown: 'Fuse them.' },
+    coverage: 'whole profile',
+    answer: { summary: 'Launch overhead.', recommendations: ['Fuse elementwise kernels.'], markdown: 'Fuse them.' },
   },
 ];
 
@@ -40,6 +40,8 @@ export class StandInConnection implements RpcConnection {
   private readonly handlers = new Map<string | number, (v: unknown) => void>();
   /** Set to make the stand-in answer -32601 as a server without these methods does. */
   missing = false;
+  /** Set to stream the findings as partial results, one per value, with an empty final list. */
+  streamFindings = false;
   askChunks = ['The GPU ', 'is **busy** ', '99% of the time.'];
 
   constructor(private readonly real: RpcConnection) {}
@@ -61,13 +63,20 @@ export class StandInConnection implements RpcConnection {
     if (method === 'nsys/analyze') {
       await new Promise((r) => setTimeout(r, 20));
       if (token?.isCancellationRequested) throw Object.assign(new Error('The request was cancelled.'), { code: -32800 });
-      return { findings: FINDINGS } as R;
+      if (!this.streamFindings) return { findings: FINDINGS } as R;
+      const partial = this.handlers.get(p.partialResultToken as string);
+      for (const f of FINDINGS) {
+        partial?.(f);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      return { findings: [] } as R;
     }
     if (method === 'nsys/explainKernel') {
       return { kernel: p.kernel, markdown: `### ${String(p.kernel).slice(0, 20)}\nA *GEMM* kernel from cuBLAS.` } as R;
     }
     const partial = this.handlers.get(p.partialResultToken as string);
     for (const text of this.askChunks) partial?.({ text });
-    return { answer: { summary: 'busy', markdown: 'The GPU is **busy** 99% of the time.' } } as R;
+    const conversationId = (p.conversationId as string | undefined) ?? `c${this.calls.length}`;
+    return { answer: { summary: 'busy', markdown: 'The GPU is **busy** 99% of the time.' }, conversationId } as R;
   }
 }

@@ -7,6 +7,7 @@ import type {
   AskResult,
   ExplainKernelResult,
   ExportTraceResult,
+  Finding,
   ListSkillsResult,
   LlmOptions,
   OpenInPerfettoResult,
@@ -190,8 +191,28 @@ export class NsysClient {
     return result;
   }
 
-  analyze(profileId: string, opts?: RequestOptions): Promise<AnalyzeResult | Unsupported> {
-    return this.optional('nsys/analyze', { profileId }, opts);
+  /**
+   * Findings of the profile. The server may stream them as partial results (`{findings: [...]}` or one finding per
+   * value): `onFinding` sees each as it comes. The final result's list wins when it is not empty; otherwise the
+   * streamed findings are the answer.
+   */
+  async analyze(
+    profileId: string,
+    opts?: RequestOptions,
+    onFinding?: (finding: Finding) => void,
+  ): Promise<AnalyzeResult | Unsupported> {
+    const streamed: Finding[] = [];
+    const onPartial = (value: unknown) => {
+      const v = value as { findings?: unknown; title?: unknown } | null;
+      const found = Array.isArray(v?.findings) ? (v!.findings as Finding[]) : typeof v?.title === 'string' ? [v as Finding] : [];
+      for (const f of found) {
+        streamed.push(f);
+        onFinding?.(f);
+      }
+    };
+    const result = await this.optional<AnalyzeResult>('nsys/analyze', { profileId }, opts, onPartial);
+    if (result instanceof Unsupported) return result;
+    return { ...result, findings: result.findings?.length ? result.findings : streamed };
   }
 
   explainKernel(profileId: string, kernel: string, opts?: RequestOptions): Promise<ExplainKernelResult | Unsupported> {
@@ -204,12 +225,14 @@ export class NsysClient {
     question: string,
     onText: (text: string) => void,
     opts?: RequestOptions,
+    conversationId?: string,
   ): Promise<AskResult | Unsupported> {
     const onPartial = (value: unknown) => {
       const text = (value as { text?: unknown } | null)?.text;
       if (typeof text === 'string') onText(text);
     };
-    return this.optional('nsys/ask', { profileId, question }, opts, onPartial);
+    const params = conversationId ? { profileId, question, conversationId } : { profileId, question };
+    return this.optional('nsys/ask', params, opts, onPartial);
   }
 
   openInPerfetto(profileId: string, opts?: RequestOptions): Promise<OpenInPerfettoResult> {

@@ -72,29 +72,34 @@ export interface ListSkillsResult {
   commonArgs: SkillArg[];
 }
 
+// The agent's one answer shape (protocol/include/nsys/protocol/answer.h): severity and confidence are
+// "high" | "medium" | "low" (| "info").
 export interface Evidence {
-  [key: string]: unknown;
+  call?: { skill: string; args?: Record<string, Cell>; filter?: unknown };
+  caption?: string;
+  columns?: string[];
+  rows?: Cell[][];
 }
 
 export interface Answer {
   summary?: string;
   evidence?: Evidence[];
-  confidence?: string | number;
+  confidence?: string;
   confidenceReason?: string;
-  hypotheses?: unknown[];
-  recommendations?: unknown[];
-  verify?: unknown[];
-  refusal?: unknown;
+  hypotheses?: string[];
+  recommendations?: string[];
+  verify?: string;
+  refusal?: { reason: string; missing?: string[]; alternatives?: string[] } | null;
   markdown: string;
 }
 
 export interface Finding {
   rootCause?: string;
   title: string;
-  severity?: string | number;
+  severity?: string;
   atStakeNs?: number;
   skill?: string;
-  coverage?: unknown;
+  coverage?: string;
   answer: Answer;
 }
 
@@ -110,6 +115,8 @@ export interface ExplainKernelResult {
 
 export interface AskResult {
   answer: Answer;
+  /** Pass it back with the next question so follow-ups ("and on device 1?") work. */
+  conversationId?: string;
 }
 
 export interface OpenInPerfettoResult {

@@ -78,7 +78,7 @@ function kernelTable(rows: KernelRow[]): string {
   const max = Math.max(...rows.map((r) => r.pct), 0);
   const body = rows
     .map(
-      (r) => `<tr class="row kernel" tabindex="0" data-kernel="${esc(r.name)}" title="${esc(r.name)}">
+      (r) => `<tr class="row kernel" tabindex="0" data-kernel="${esc(r.name)}" aria-label="${esc(r.name)}">
   ${barCell(r.pct, max)}<td class="name"><code>${esc(r.shortName)}</code></td>
   <td class="num">${esc(formatNs(r.totalNs))}</td><td class="num">${esc(formatCount(r.instances))}</td><td class="num">${esc(formatNs(r.avgNs))}</td></tr>`,
     )
@@ -292,7 +292,12 @@ const SCRIPT = `
   window.addEventListener('message', function (event) {
     const m = event.data || {};
     if (m.type === 'kernelExplanation') {
-      if (m.unsupported) { explain = false; hide(); return; }
+      if (m.unsupported) {
+        // No explanations from this server: the full name as a plain tooltip instead.
+        explain = false; hide();
+        document.querySelectorAll('tr.kernel').forEach(function (row) { row.title = row.dataset.kernel; });
+        return;
+      }
       cache.set(m.kernel, m.html);
       if (current && current.dataset.kernel === m.kernel) { hover.innerHTML = m.html; place(current); hover.hidden = false; }
     } else if (m.type === 'findings') {

@@ -147,9 +147,10 @@ export async function loadFindings(
   client: NsysClient,
   profileId: string,
   opts?: RequestOptions,
+  onFinding?: (finding: Finding) => void,
 ): Promise<Section<Finding> | undefined> {
   try {
-    const result = await client.analyze(profileId, opts);
+    const result = await client.analyze(profileId, opts, onFinding);
     if (result instanceof Unsupported) return undefined;
     return { rows: result.findings ?? [], notes: [], declined: false };
   } catch (err) {

@@ -16,6 +16,10 @@ td.n { text-align: right; } tr:focus, tr:hover { background: var(--vscode-list-h
 code, pre { font-family: var(--vscode-editor-font-family, monospace); }
 pre { background: var(--vscode-textCodeBlock-background, #0a0a0a66); padding: 6px; overflow-x: auto; }
 a { color: var(--vscode-textLink-foreground, #3794ff); }
+article h2 { font-size: 1.05em; margin: 18px 0 6px; } form { margin-top: 18px; } .row { display: flex; gap: 6px; margin-top: 4px; }
+input { flex: 1; font: inherit; color: var(--vscode-input-foreground, #ccc); background: var(--vscode-input-background, #313131);
+  border: 1px solid var(--vscode-input-border, #3c3c3c); padding: 4px 6px; }
+button { font: inherit; color: var(--vscode-button-foreground, #fff); background: var(--vscode-button-background, #0e639c); border: none; padding: 4px 12px; }
 </style></head><body>${body}${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body></html>`;
 }
 
@@ -37,15 +41,33 @@ export function renderSkillTableHtml(title: string, result: SkillResult, nonce: 
   return page(title, nonce, `<h1>${esc(title)}</h1>${body}${notes && !result.declined ? `<ul class="muted">${notes}</ul>` : ''}`);
 }
 
-export function renderAskHtml(question: string, nonce: string): string {
-  const script = `window.addEventListener('message', function (e) {
-  const m = e.data || {}; const a = document.getElementById('answer');
-  if (m.type === 'answer') { a.innerHTML = m.html; a.setAttribute('aria-busy', m.done ? 'false' : 'true'); }
-});`;
-  return page(
-    question,
-    nonce,
-    `<h1>${esc(question)}</h1><div id="answer" aria-live="polite" aria-busy="true"><p class="muted">Asking…</p></div>`,
-    script,
-  );
+/** The Ask panel: the questions and answers of one conversation, and a box for the next question. */
+export function renderAskHtml(title: string, nonce: string): string {
+  const script = `(function () {
+  const vscode = acquireVsCodeApi();
+  const log = document.getElementById('log'), form = document.getElementById('ask'), box = document.getElementById('q');
+  form.addEventListener('submit', function (e) {
+    e.preventDefault();
+    const q = box.value.trim();
+    if (q) { vscode.postMessage({ type: 'ask', question: q }); box.value = ''; }
+  });
+  window.addEventListener('message', function (e) {
+    const m = e.data || {};
+    if (m.type === 'question') {
+      const block = document.createElement('article');
+      const h = document.createElement('h2'); h.textContent = m.question; block.appendChild(h);
+      const a = document.createElement('div'); a.id = 'a-' + m.id; a.className = 'answer';
+      a.setAttribute('aria-live', 'polite'); a.setAttribute('aria-busy', 'true'); a.innerHTML = '<p class="muted">Asking…</p>';
+      block.appendChild(a); log.appendChild(block); box.disabled = true;
+    } else if (m.type === 'answer') {
+      const a = document.getElementById('a-' + m.id);
+      if (a) { a.innerHTML = m.html; a.setAttribute('aria-busy', m.done ? 'false' : 'true'); }
+      if (m.done) { box.disabled = false; box.focus(); }
+    }
+  });
+})();`;
+  const body = `<h1>${esc(title)}</h1><div id="log"></div>
+<form id="ask"><label for="q" class="muted">Follow-up question</label>
+<div class="row"><input id="q" type="text" autocomplete="off" placeholder="and on device 1?"><button type="submit">Ask</button></div></form>`;
+  return page(title, nonce, body, script);
 }

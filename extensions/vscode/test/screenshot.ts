@@ -33,13 +33,24 @@ export function findChromium(): string | undefined {
   return undefined;
 }
 
-export async function profileViewHtml(): Promise<string> {
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--hide-scrollbars',
+];
+
+export async function profileViewHtml(nonce = 'screenshot'): Promise<string> {
   const server = await startServer();
   try {
     const opened = await server.client.openProfile(h100);
     // Findings come only from a server with nsys/analyze: loadProfileView asks, and hides the section without it.
     const model = await loadProfileView(server.client, opened);
-    return renderProfileHtml(model, { nonce: 'screenshot', themeCss: DARK_MODERN });
+    return renderProfileHtml(model, { nonce, themeCss: DARK_MODERN });
   } finally {
     await server.stop();
   }
@@ -56,14 +67,7 @@ export async function takeScreenshot(pngPath: string, width = 1280, height = 124
     execFileSync(
       chromium,
       [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--hide-scrollbars',
+        ...CHROMIUM_FLAGS,
         `--user-data-dir=${path.join(work, 'profile')}`,
         `--window-size=${width},${height}`,
         `--screenshot=${path.resolve(pngPath)}`,

@@ -104,7 +104,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     if (!pick) return;
     const args = await promptArgs(pick.skill.name, pick.skill.args);
     if (!args) return;
-    const { profileId } = await doc.opened;
+    const { profileId } = await doc.current();
     const result = await withServerProgress(`Running ${pick.skill.name}`, (opts) =>
       client.runSkill(profileId, pick.skill.name, args, opts),
     );
@@ -122,7 +122,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     });
     if (!target) return;
     const client = await ctx.client();
-    const { profileId } = await doc.opened;
+    const { profileId } = await doc.current();
     const result = await withServerProgress('Exporting the trace', (opts) =>
       client.exportTrace(profileId, target.fsPath, opts),
     );
@@ -133,7 +133,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
 
   const openInPerfetto = withProfile(async (doc) => {
     const client = await ctx.client();
-    const { profileId } = await doc.opened;
+    const { profileId } = await doc.current();
     const result = await withServerProgress('Preparing the trace for Perfetto', (opts) =>
       client.openInPerfetto(profileId, opts),
     );
@@ -170,7 +170,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       const id = ++asked;
       void panel.webview.postMessage({ type: 'question', id, question: q });
       const client = await ctx.client();
-      const { profileId } = await doc.opened;
+      const { profileId } = await doc.current();
       let text = '';
       const onText = (chunk: string) => {
         text += chunk;

@@ -42,7 +42,7 @@ export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvide
     panel.webview.onDidReceiveMessage((m) => this.onMessage(doc, panel, m));
     panel.webview.html = messageHtml('Opening profile…', doc.uri.fsPath, nonce);
     try {
-      const opened = await doc.opened;
+      const opened = await doc.current();
       const client = await this.services.client();
       const model = await loadProfileView(client, opened, { findings: false });
       if (client.supports('nsys/analyze')) model.findings = { rows: [], notes: [], declined: false, loading: true };
@@ -60,7 +60,7 @@ export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvide
 
   /** Asks nsys/analyze again and updates the view and the Problems panel; undefined when the server lacks it. */
   async refreshFindings(doc: ProfileDocument, opts?: RequestOptions) {
-    const { profileId } = await doc.opened;
+    const { profileId } = await doc.current();
     const streamed: Finding[] = [];
     const onFinding = (finding: Finding) => {
       streamed.push(finding);
@@ -83,7 +83,7 @@ export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvide
 
   async explain(doc: ProfileDocument, kernel: string): Promise<object> {
     try {
-      const { profileId } = await doc.opened;
+      const { profileId } = await doc.current();
       const result = await (await this.services.client()).explainKernel(profileId, kernel);
       if (result instanceof Unsupported) return { type: 'kernelExplanation', kernel, unsupported: true };
       return { type: 'kernelExplanation', kernel, html: renderMarkdown(result.markdown) };

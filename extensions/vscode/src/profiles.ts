@@ -12,24 +12,37 @@ export interface Services {
 }
 
 export class ProfileDocument implements vscode.CustomDocument {
-  readonly opened: Promise<OpenProfileResult>;
   readonly panels = new Set<vscode.WebviewPanel>();
+  private openedOn: NsysClient | undefined;
+  private opening: Promise<OpenProfileResult> | undefined;
 
   constructor(
     readonly uri: vscode.Uri,
     private readonly services: Services,
-  ) {
-    this.opened = this.open();
-    this.opened.catch(() => {}); // shown by the editor that awaits it
+  ) {}
+
+  /**
+   * The profile as the current server knows it. A restarted server (new settings, a crash) has a new client and
+   * none of the old ids, so the file is opened again there; the view's data stays valid, since the file is the same.
+   */
+  async current(): Promise<OpenProfileResult> {
+    const client = await this.services.client();
+    if (client !== this.openedOn || !this.opening) {
+      this.openedOn = client;
+      this.opening = this.openOn(client);
+      this.opening.catch(() => {
+        if (this.openedOn === client) this.opening = undefined; // the next use tries again
+      });
+    }
+    return this.opening;
   }
 
-  private async open(): Promise<OpenProfileResult> {
+  private async openOn(client: NsysClient): Promise<OpenProfileResult> {
     if (this.uri.scheme !== 'file') {
       throw new Error(
         `nsys-ai opens profiles on the machine where the workspace is; '${this.uri.toString()}' is not a file there.`,
       );
     }
-    const client = await this.services.client();
     const name = path.basename(this.uri.fsPath);
     return withServerProgress(`Opening ${name}`, (opts) => client.openProfile(this.uri.fsPath, opts));
   }
@@ -41,10 +54,10 @@ export class ProfileDocument implements vscode.CustomDocument {
   dispose(): void {
     this.services.registry.remove(this);
     this.services.diagnostics.delete(this.uri);
-    void this.opened.then(
-      async ({ profileId }) => (await this.services.client()).closeProfile(profileId),
-      () => undefined,
-    ).catch(() => undefined); // the server may already be gone
+    const client = this.openedOn;
+    void this.opening
+      ?.then(({ profileId }) => client?.closeProfile(profileId))
+      .catch(() => undefined); // a failed open holds nothing; the server may already be gone
   }
 }
 

@@ -2,9 +2,9 @@
 // settings go in initializationOptions.llm; a key from SecretStorage goes into the server's environment under
 // KEY_ENV (and apiKeyEnv names it), so no key is ever in the settings or in a protocol message.
 import * as vscode from 'vscode';
-import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from 'vscode-languageclient/node';
+import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
 import { buildInitializationOptions, NsysClient } from './protocol/client';
-import { openLoopbackUrl } from './perfetto';
+import { handleShowDocument } from './perfetto';
 import { resolveServerPath } from './serverPath';
 import { KEY_ENV, llmSettings, SECRET_KEY } from './settings';
 
@@ -51,8 +51,9 @@ export class ServerSession implements vscode.Disposable {
         window: {
           // The server's window/showDocument for the Perfetto opener page: forwarded the same way as the command's.
           showDocument: async (params, next) => {
-            if (params.external && /^https?:/.test(params.uri)) return { success: await openLoopbackUrl(params.uri) };
-            const result = await next(params, new vscode.CancellationTokenSource().token);
+            const result = await handleShowDocument(params, (p) =>
+              Promise.resolve(next(p, new vscode.CancellationTokenSource().token)),
+            );
             return 'success' in result ? result : { success: false };
           },
         },
@@ -60,9 +61,23 @@ export class ServerSession implements vscode.Disposable {
     };
     const lc = new LanguageClient('nsysAi', 'nsys-ai', serverOptions, clientOptions);
     await lc.start();
-    const client = new NsysClient(lc);
-    client.setServerCapabilities({ capabilities: lc.initializeResult?.capabilities });
-    return { lc, client };
+    const fresh = () => {
+      const client = new NsysClient(lc);
+      client.setServerCapabilities({ capabilities: lc.initializeResult?.capabilities });
+      return { lc, client };
+    };
+    const started = fresh();
+    // After a crash the language client starts a new server process, which has none of the old profile ids: a new
+    // NsysClient tells the open profiles to open their files again (ProfileDocument.current).
+    lc.onDidChangeState((e) => {
+      if (e.newState === State.Running && this.starting && e.oldState !== State.Running) {
+        const current = this.starting;
+        void current.then((s) => {
+          if (s.lc === lc && this.starting === current) this.starting = Promise.resolve(fresh());
+        });
+      }
+    });
+    return started;
   }
 
   async restart(): Promise<void> {

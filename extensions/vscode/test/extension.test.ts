@@ -15,6 +15,7 @@ import { ProfileEditorProvider, VIEW_TYPE } from '../src/profileEditor';
 import { ProfileDocument, ProfileRegistry, Services } from '../src/profiles';
 import { NsysClient } from '../src/protocol/client';
 import { FINDINGS, StandInConnection } from './standIn';
+import { handleShowDocument } from '../src/perfetto';
 import { h100, RealServer, skipReason, startServer } from './realServer';
 
 const asUri = (p: string) => stub.Uri.file(p) as unknown as vscode.Uri;
@@ -107,7 +108,7 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
     assert.equal(reply.kernel, kernel);
     assert.match(reply.html, /<em>GEMM<\/em> kernel from cuBLAS/);
     const call = standIn.calls.find((c) => c.method === 'nsys/explainKernel')!;
-    assert.deepEqual(call.params, { profileId: (await doc.opened).profileId, kernel });
+    assert.deepEqual(call.params, { profileId: (await doc.current()).profileId, kernel });
     doc.dispose();
   });
 
@@ -160,6 +161,42 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
     }
     assert.notEqual(stub.record.openExternal[0], stub.record.openExternal[1]);
     doc.dispose();
+  });
+
+  test('the server’s window/showDocument opens through asExternalUri + openExternal too', async () => {
+    const other = await startServer({}, { window: { showDocument: { support: true } } });
+    try {
+      const shown: string[] = [];
+      other.conn.onRequest('window/showDocument', (params: { uri: string; external?: boolean }) => {
+        shown.push(params.uri);
+        return handleShowDocument(params, async () => ({ success: false }));
+      });
+      const { profileId } = await other.client.openProfile(h100);
+      const result = await other.client.openInPerfetto(profileId);
+      assert.equal(result.showDocument, true);
+      await waitFor(() => stub.record.openExternal.length === 1, 'the browser to open');
+      assert.deepEqual(shown, [result.url]);
+      assert.deepEqual(stub.record.asExternalUri, [result.url]);
+      assert.match(stub.record.openExternal[0], /^http:\/\/localhost:\d+\/p\/[0-9a-f]+\/$/);
+    } finally {
+      assert.equal(await other.stop(), 0);
+    }
+  });
+
+  test('after a server restart, a profile is opened again on the new server', async () => {
+    let client = new NsysClient(standIn);
+    const local: Services = { ...services, client: async () => client };
+    const doc = new ProfileDocument(asUri(h100), local);
+    const first = await doc.current();
+    assert.equal((await doc.current()).profileId, first.profileId, 'one open per server');
+    client = new NsysClient(standIn); // what ServerSession hands out after a restart
+    const second = await doc.current();
+    assert.notEqual(second.profileId, first.profileId);
+    assert.equal(second.info.durationNs, first.info.durationNs);
+    assert.equal(stub.record.progress.filter((p) => p.title === 'Opening h100_2gpu_1s.sqlite').length, 2);
+    doc.dispose();
+    await settle();
+    await assert.rejects(client.profileInfo(second.profileId), /no open profile has id/, 'closed with the document');
   });
 
   test('Run Skill: quick pick from nsys/listSkills, arguments prompted, result as a table', async () => {
@@ -234,7 +271,7 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
     assert.match(answers[3].html, /<p>The GPU is <strong>busy<\/strong> 99% of the time\.<\/p>/);
     const first = standIn.calls.filter((c) => c.method === 'nsys/ask').at(-1)!;
     assert.equal(first.params.question, 'Is the GPU busy?');
-    assert.equal(first.params.profileId, (await doc.opened).profileId);
+    assert.equal(first.params.profileId, (await doc.current()).profileId);
     assert.equal(first.params.conversationId, undefined);
     assert.match(String(first.params.partialResultToken), /^nsys-ai-vscode-partial-/);
     await panel.receive({ type: 'ask', question: ' and on device 1? ' });

@@ -38,7 +38,7 @@ export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvide
       doc.panels.delete(panel);
     });
     panel.onDidChangeViewState((e) => e.webviewPanel.active && this.services.registry.setActive(doc));
-    panel.webview.options = { enableScripts: true };
+    panel.webview.options = { enableScripts: true, localResourceRoots: [] }; // the view loads no files
     panel.webview.onDidReceiveMessage((m) => this.onMessage(doc, panel, m));
     panel.webview.html = messageHtml('Opening profile…', doc.uri.fsPath, nonce);
     try {

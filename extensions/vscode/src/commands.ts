@@ -1,0 +1,229 @@
+// The commands. Each one is a request (or two) to the server, its progress as a notification, and its result shown
+// as the server gave it.
+import * as crypto from 'crypto';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { errorMessage, isCancelled, Unsupported } from './protocol/client';
+import type { Cell, SkillArg } from './protocol/types';
+import { openLoopbackUrl } from './perfetto';
+import { ProfileEditorProvider, VIEW_TYPE } from './profileEditor';
+import { Services } from './profiles';
+import { showServerError, withServerProgress } from './progress';
+import { SECRET_KEY } from './settings';
+import { escapeHtml, formatBytes } from './view/format';
+import { renderMarkdown } from './view/markdown';
+import { renderAskHtml, renderSkillTableHtml } from './view/panels';
+
+export interface CommandContext extends Services {
+  editor: ProfileEditorProvider;
+  secrets: vscode.SecretStorage;
+  restartServer(): Promise<void>;
+}
+
+const nonce = () => crypto.randomBytes(16).toString('hex');
+
+/** The value typed for a skill argument, as the type the server expects; undefined keeps the default. */
+export function parseArgValue(arg: SkillArg, input: string): Cell | undefined {
+  const text = input.trim();
+  if (text === '') return undefined;
+  if (arg.type === 'int' || arg.type === 'double') return Number(text);
+  if (arg.type === 'bool') return text === 'true';
+  return text;
+}
+
+export function validateArgInput(arg: SkillArg, input: string): string | undefined {
+  const text = input.trim();
+  if (text === '') return arg.required ? `${arg.name} is required.` : undefined;
+  if (arg.type === 'int' && !/^-?\d+$/.test(text)) return `${arg.name} takes a whole number.`;
+  if (arg.type === 'double' && !Number.isFinite(Number(text))) return `${arg.name} takes a number.`;
+  return undefined; // ranges and choices are checked by the server, which names the limit
+}
+
+/** Prompts for each argument of a skill; undefined when the user escapes. */
+export async function promptArgs(skill: string, args: SkillArg[]): Promise<Record<string, Cell> | undefined> {
+  const values: Record<string, Cell> = {};
+  for (const arg of args) {
+    const title = `${skill}: ${arg.name}`;
+    if (arg.choices?.length || arg.type === 'bool') {
+      const options = arg.choices?.length ? arg.choices : ['true', 'false'];
+      const items = options.map((o) => ({ label: o, description: String(arg.default) === o ? 'default' : '' }));
+      const choice = await vscode.window.showQuickPick(items, { title, placeHolder: arg.description });
+      if (!choice) return undefined;
+      if (String(arg.default) !== choice.label) values[arg.name] = parseArgValue(arg, choice.label) ?? null;
+      continue;
+    }
+    const input = await vscode.window.showInputBox({
+      title,
+      prompt: arg.description,
+      placeHolder: arg.default === null || arg.default === undefined ? '(none)' : `default: ${String(arg.default)}`,
+      validateInput: (v) => validateArgInput(arg, v),
+    });
+    if (input === undefined) return undefined;
+    const value = parseArgValue(arg, input);
+    if (value !== undefined) values[arg.name] = value;
+  }
+  return values;
+}
+
+// Long: the command table, one short handler each, kept together so the list of commands reads in one place.
+export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
+  const withProfile =
+    (fn: (doc: NonNullable<Awaited<ReturnType<typeof ctx.registry.pick>>>) => Promise<unknown>) =>
+    async (uri?: vscode.Uri) => {
+      const doc = await ctx.registry.pick(uri instanceof vscode.Uri ? uri : undefined);
+      if (!doc) return;
+      try {
+        await fn(doc);
+      } catch (err) {
+        showServerError(err);
+      }
+    };
+
+  const openProfile = async () => {
+    const picked = await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      filters: { 'Nsight Systems profiles': ['sqlite', 'nsys-rep'] },
+      title: 'Open an Nsight Systems profile',
+    });
+    if (picked?.[0]) await vscode.commands.executeCommand('vscode.openWith', picked[0], VIEW_TYPE);
+  };
+
+  const openAsProfile = async (uri?: vscode.Uri) => {
+    const target = uri instanceof vscode.Uri ? uri : activeTabUri();
+    if (target) await vscode.commands.executeCommand('vscode.openWith', target, VIEW_TYPE);
+    else await openProfile();
+  };
+
+  const runSkill = withProfile(async (doc) => {
+    const client = await ctx.client();
+    const { skills } = await client.listSkills();
+    const pick = await vscode.window.showQuickPick(
+      skills.map((s) => ({ label: s.name, description: s.reference, detail: s.description, skill: s })),
+      { placeHolder: 'Run which skill?', matchOnDetail: true },
+    );
+    if (!pick) return;
+    const args = await promptArgs(pick.skill.name, pick.skill.args);
+    if (!args) return;
+    const { profileId } = await doc.current();
+    const result = await withServerProgress(`Running ${pick.skill.name}`, (opts) =>
+      client.runSkill(profileId, pick.skill.name, args, opts),
+    );
+    const title = `${pick.skill.name} · ${path.basename(doc.uri.fsPath)}`;
+    const panel = vscode.window.createWebviewPanel('nsysAi.skill', title, vscode.ViewColumn.Beside, {});
+    panel.webview.html = renderSkillTableHtml(title, result, nonce());
+  });
+
+  const exportTrace = withProfile(async (doc) => {
+    const stem = path.basename(doc.uri.fsPath).replace(/\.(sqlite|nsys-rep)$/, '');
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.file(path.join(path.dirname(doc.uri.fsPath), `${stem}.pftrace`)),
+      filters: { 'Perfetto traces': ['pftrace'] },
+      title: 'Export a Perfetto trace',
+    });
+    if (!target) return;
+    const client = await ctx.client();
+    const { profileId } = await doc.current();
+    const result = await withServerProgress('Exporting the trace', (opts) =>
+      client.exportTrace(profileId, target.fsPath, opts),
+    );
+    void vscode.window.showInformationMessage(
+      `Wrote ${formatBytes(result.bytes)} (${result.slices.kernels ?? 0} kernels) to ${result.path ?? target.fsPath}.`,
+    );
+  });
+
+  const openInPerfetto = withProfile(async (doc) => {
+    const client = await ctx.client();
+    const { profileId } = await doc.current();
+    const result = await withServerProgress('Preparing the trace for Perfetto', (opts) =>
+      client.openInPerfetto(profileId, opts),
+    );
+    // showDocument true: the server already asked this client to open the page (the session's middleware did).
+    if (!result.showDocument && !(await openLoopbackUrl(result.url))) {
+      void vscode.window.showWarningMessage(`Could not open a browser. ${result.sshHint}`);
+    }
+  });
+
+  const analyze = withProfile(async (doc) => {
+    const findings = await withServerProgress('Analyzing the profile', (opts) => ctx.editor.refreshFindings(doc, opts));
+    if (!findings) {
+      void vscode.window.showInformationMessage('This nsys-ai server has no nsys/analyze; update nsys-ai to get findings.');
+      return;
+    }
+    if (findings.error) throw new Error(findings.error);
+    void vscode.window.showInformationMessage(`nsys-ai: ${findings.rows.length} findings (see the Problems panel).`);
+    await vscode.commands.executeCommand('workbench.actions.view.problems');
+  });
+
+  // One panel per conversation: the first question comes from an input box, follow-ups from the panel's own box,
+  // each sent with the conversationId the server returned.
+  const ask = withProfile(async (doc) => {
+    const question = await vscode.window.showInputBox({ title: 'Ask about this profile', prompt: 'Your question' });
+    if (!question?.trim()) return;
+    const name = path.basename(doc.uri.fsPath);
+    const panel = vscode.window.createWebviewPanel('nsysAi.ask', `Ask · ${name}`, vscode.ViewColumn.Beside, {
+      enableScripts: true,
+    });
+    panel.webview.html = renderAskHtml(`Questions about ${name}`, nonce());
+    let conversationId: string | undefined;
+    let asked = 0;
+    const askOne = async (q: string) => {
+      const id = ++asked;
+      void panel.webview.postMessage({ type: 'question', id, question: q });
+      const client = await ctx.client();
+      const { profileId } = await doc.current();
+      let text = '';
+      const onText = (chunk: string) => {
+        text += chunk;
+        void panel.webview.postMessage({ type: 'answer', id, html: renderMarkdown(text), done: false });
+      };
+      try {
+        const result = await withServerProgress('Asking', (opts) => client.ask(profileId, q, onText, opts, conversationId));
+        if (result instanceof Unsupported) {
+          panel.dispose();
+          void vscode.window.showInformationMessage('This nsys-ai server has no nsys/ask; update nsys-ai to ask questions.');
+          return;
+        }
+        conversationId = result.conversationId ?? conversationId;
+        void panel.webview.postMessage({ type: 'answer', id, html: renderMarkdown(result.answer.markdown), done: true });
+      } catch (err) {
+        const html = isCancelled(err) ? '<p>Cancelled.</p>' : `<p class="error">${escapeHtml(errorMessage(err))}</p>`;
+        void panel.webview.postMessage({ type: 'answer', id, html, done: true });
+        showServerError(err);
+      }
+    };
+    panel.webview.onDidReceiveMessage((m: { type?: string; question?: unknown }) => {
+      if (m?.type === 'ask' && typeof m.question === 'string' && m.question.trim()) return askOne(m.question.trim());
+    });
+    await askOne(question.trim());
+  });
+
+  const setApiKey = async () => {
+    const key = await vscode.window.showInputBox({
+      title: 'LLM API key for nsys-ai',
+      prompt: 'Kept in VS Code secret storage and handed to the server in its environment. Leave empty to remove it.',
+      password: true,
+    });
+    if (key === undefined) return;
+    if (key.trim()) await ctx.secrets.store(SECRET_KEY, key.trim());
+    else await ctx.secrets.delete(SECRET_KEY);
+    await ctx.restartServer();
+  };
+
+  return [
+    vscode.commands.registerCommand('nsysAi.openProfile', openProfile),
+    vscode.commands.registerCommand('nsysAi.openAsProfile', openAsProfile),
+    vscode.commands.registerCommand('nsysAi.runSkill', runSkill),
+    vscode.commands.registerCommand('nsysAi.exportTrace', exportTrace),
+    vscode.commands.registerCommand('nsysAi.openInPerfetto', openInPerfetto),
+    vscode.commands.registerCommand('nsysAi.analyze', analyze),
+    vscode.commands.registerCommand('nsysAi.ask', ask),
+    vscode.commands.registerCommand('nsysAi.setApiKey', setApiKey),
+    vscode.commands.registerCommand('nsysAi.restartServer', ctx.restartServer),
+  ];
+}
+
+function activeTabUri(): vscode.Uri | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  if (input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom) return input.uri;
+  return undefined;
+}

@@ -1,0 +1,109 @@
+// The profiles open in this window: one server profile id per opened document, closed with the document.
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { NsysClient } from './protocol/client';
+import type { OpenProfileResult } from './protocol/types';
+import { withServerProgress } from './progress';
+
+export interface Services {
+  client(): Promise<NsysClient>;
+  diagnostics: vscode.DiagnosticCollection;
+  registry: ProfileRegistry;
+}
+
+export class ProfileDocument implements vscode.CustomDocument {
+  readonly panels = new Set<vscode.WebviewPanel>();
+  private openedOn: NsysClient | undefined;
+  private opening: Promise<OpenProfileResult> | undefined;
+
+  constructor(
+    readonly uri: vscode.Uri,
+    private readonly services: Services,
+  ) {}
+
+  /**
+   * The profile as the current server knows it. A restarted server (new settings, a crash) has a new client and
+   * none of the old ids, so the file is opened again there; the view's data stays valid, since the file is the same.
+   */
+  async current(): Promise<OpenProfileResult> {
+    const client = await this.services.client();
+    if (client !== this.openedOn || !this.opening) {
+      this.openedOn = client;
+      this.opening = this.openOn(client);
+      this.opening.catch(() => {
+        if (this.openedOn === client) this.opening = undefined; // the next use tries again
+      });
+    }
+    return this.opening;
+  }
+
+  private async openOn(client: NsysClient): Promise<OpenProfileResult> {
+    if (this.uri.scheme !== 'file') {
+      throw new Error(
+        `nsys-ai opens profiles on the machine where the workspace is; '${this.uri.toString()}' is not a file there.`,
+      );
+    }
+    const name = path.basename(this.uri.fsPath);
+    return withServerProgress(`Opening ${name}`, (opts) => client.openProfile(this.uri.fsPath, opts));
+  }
+
+  post(message: unknown): void {
+    for (const panel of this.panels) void panel.webview.postMessage(message);
+  }
+
+  dispose(): void {
+    this.services.registry.remove(this);
+    this.services.diagnostics.delete(this.uri);
+    const client = this.openedOn;
+    void this.opening
+      ?.then(({ profileId }) => client?.closeProfile(profileId))
+      .catch(() => undefined); // a failed open holds nothing; the server may already be gone
+  }
+}
+
+export class ProfileRegistry {
+  private readonly docs = new Map<string, ProfileDocument>();
+  private active: ProfileDocument | undefined;
+
+  add(doc: ProfileDocument): void {
+    this.docs.set(doc.uri.toString(), doc);
+    this.active = doc;
+  }
+
+  remove(doc: ProfileDocument): void {
+    if (this.docs.get(doc.uri.toString()) === doc) this.docs.delete(doc.uri.toString());
+    if (this.active === doc) this.active = undefined;
+  }
+
+  setActive(doc: ProfileDocument): void {
+    this.active = doc;
+  }
+
+  get(uri: vscode.Uri): ProfileDocument | undefined {
+    return this.docs.get(uri.toString());
+  }
+
+  all(): ProfileDocument[] {
+    return [...this.docs.values()];
+  }
+
+  /** The profile a command applies to: the one named, else the active view, else the only one, else a pick. */
+  async pick(uri?: vscode.Uri): Promise<ProfileDocument | undefined> {
+    if (uri) {
+      const doc = this.get(uri);
+      if (doc) return doc;
+    }
+    if (this.active) return this.active;
+    const all = this.all();
+    if (all.length === 1) return all[0];
+    if (all.length === 0) {
+      void vscode.window.showInformationMessage('Open an Nsight profile first (nsys-ai: Open Profile).');
+      return undefined;
+    }
+    const choice = await vscode.window.showQuickPick(
+      all.map((d) => ({ label: path.basename(d.uri.fsPath), description: d.uri.fsPath, doc: d })),
+      { placeHolder: 'Which profile?' },
+    );
+    return choice?.doc;
+  }
+}

@@ -1,0 +1,161 @@
+// Shapes of the nsys-ai protocol (docs/protocol.md) that this client reads. Only the members the extension uses are
+// typed; the server may send more.
+
+export interface Device {
+  id: number;
+  name: string;
+  chip?: string;
+  totalMemory?: number;
+  smCount?: number;
+}
+
+export interface ProfileInfo {
+  sourcePath: string;
+  fileSize: number;
+  nsysVersion: string;
+  schemaVersion?: string;
+  startNs: number;
+  endNs: number;
+  durationNs: number;
+  fromCache?: boolean;
+  capabilities: Record<string, boolean>;
+  devices: Device[];
+  processCount?: number;
+  threadCount?: number;
+  streamCount?: number;
+}
+
+export interface OpenProfileResult {
+  profileId: string;
+  path: string;
+  info: ProfileInfo;
+}
+
+export type CellType = 'int' | 'double' | 'string' | 'bool';
+
+export interface Column {
+  name: string;
+  type: CellType;
+  description?: string;
+}
+
+export type Cell = number | string | boolean | null;
+
+export interface SkillResult {
+  columns: Column[];
+  rows: Cell[][];
+  notes: string[];
+  declined: boolean;
+  streamedRows?: number;
+}
+
+export interface SkillArg {
+  name: string;
+  type: CellType;
+  default?: Cell;
+  required?: boolean;
+  description?: string;
+  choices?: string[];
+  min?: number;
+  max?: number;
+}
+
+export interface SkillDescription {
+  name: string;
+  reference: string;
+  description: string;
+  args: SkillArg[];
+}
+
+export interface ListSkillsResult {
+  skills: SkillDescription[];
+  commonArgs: SkillArg[];
+}
+
+// The agent's one answer shape (protocol/include/nsys/protocol/answer.h): severity and confidence are
+// "high" | "medium" | "low" (| "info").
+export interface Evidence {
+  call?: { skill: string; args?: Record<string, Cell>; filter?: unknown };
+  caption?: string;
+  columns?: string[];
+  rows?: Cell[][];
+}
+
+export interface Answer {
+  summary?: string;
+  evidence?: Evidence[];
+  confidence?: string;
+  confidenceReason?: string;
+  hypotheses?: string[];
+  recommendations?: string[];
+  verify?: string;
+  refusal?: { reason: string; missing?: string[]; alternatives?: string[] } | null;
+  markdown: string;
+}
+
+export interface Finding {
+  rootCause?: string;
+  title: string;
+  severity?: string;
+  atStakeNs?: number;
+  skill?: string;
+  coverage?: string;
+  answer: Answer;
+}
+
+export interface AnalyzeResult {
+  findings: Finding[];
+}
+
+export interface ExplainKernelResult {
+  kernel: string;
+  markdown: string;
+  [key: string]: unknown;
+}
+
+export interface AskResult {
+  answer: Answer;
+  /** Pass it back with the next question so follow-ups ("and on device 1?") work. */
+  conversationId?: string;
+}
+
+export interface OpenInPerfettoResult {
+  url: string;
+  port: number;
+  token: string;
+  expiresAt?: string | number;
+  traceUrl: string;
+  deepLink?: string;
+  sshHint: string;
+  bytes: number;
+  sha256: string;
+  window?: string;
+  showDocument: boolean;
+}
+
+export interface ExportTraceResult {
+  bytes: number;
+  sha256: string;
+  path?: string;
+  notes: string[];
+  packets: number;
+  tracks: number;
+  slices: Record<string, number>;
+  seconds: number;
+  streamed: boolean;
+}
+
+export interface WorkDoneProgressValue {
+  kind: 'begin' | 'report' | 'end';
+  title?: string;
+  message?: string;
+  percentage?: number;
+  cancellable?: boolean;
+}
+
+export interface LlmOptions {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  apiKeyEnv?: string;
+}

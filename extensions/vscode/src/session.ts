@@ -1,0 +1,92 @@
+// The server process: `nsys-ai serve --stdio` started by vscode-languageclient on the workspace side. The LLM
+// settings go in initializationOptions.llm; a key from SecretStorage goes into the server's environment under
+// KEY_ENV (and apiKeyEnv names it), so no key is ever in the settings or in a protocol message.
+import * as vscode from 'vscode';
+import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
+import { buildInitializationOptions, NsysClient } from './protocol/client';
+import { handleShowDocument } from './perfetto';
+import { resolveServerPath } from './serverPath';
+import { KEY_ENV, llmSettings, SECRET_KEY } from './settings';
+
+export class ServerSession implements vscode.Disposable {
+  private starting: Promise<{ lc: LanguageClient; client: NsysClient }> | undefined;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly output: vscode.OutputChannel,
+  ) {}
+
+  client(): Promise<NsysClient> {
+    this.starting ??= this.start();
+    const started = this.starting;
+    started.catch(() => {
+      if (this.starting === started) this.starting = undefined; // the next command tries again
+    });
+    return started.then((s) => s.client);
+  }
+
+  private async start(): Promise<{ lc: LanguageClient; client: NsysClient }> {
+    const config = vscode.workspace.getConfiguration('nsysAi');
+    const found = resolveServerPath(config.get<string>('serverPath', 'nsys-ai'), process.env.PATH);
+    if (!found.ok) {
+      void vscode.window.showErrorMessage(found.message, 'Open Settings').then((choice) => {
+        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'nsysAi.serverPath');
+      });
+      throw new Error(found.message);
+    }
+    const secret = await this.secrets.get(SECRET_KEY);
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    if (secret) env[KEY_ENV] = secret;
+    const serverOptions: ServerOptions = {
+      command: found.path,
+      args: ['serve', '--stdio', ...config.get<string[]>('serverArgs', [])],
+      transport: TransportKind.stdio,
+      options: { env },
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: [],
+      outputChannel: this.output,
+      initializationOptions: buildInitializationOptions(llmSettings(config, Boolean(secret))),
+      middleware: {
+        window: {
+          // The server's window/showDocument for the Perfetto opener page: forwarded the same way as the command's.
+          showDocument: async (params, next) => {
+            const result = await handleShowDocument(params, (p) =>
+              Promise.resolve(next(p, new vscode.CancellationTokenSource().token)),
+            );
+            return 'success' in result ? result : { success: false };
+          },
+        },
+      },
+    };
+    const lc = new LanguageClient('nsysAi', 'nsys-ai', serverOptions, clientOptions);
+    await lc.start();
+    const fresh = () => {
+      const client = new NsysClient(lc);
+      client.setServerCapabilities({ capabilities: lc.initializeResult?.capabilities });
+      return { lc, client };
+    };
+    const started = fresh();
+    // After a crash the language client starts a new server process, which has none of the old profile ids: a new
+    // NsysClient tells the open profiles to open their files again (ProfileDocument.current).
+    lc.onDidChangeState((e) => {
+      if (e.newState === State.Running && this.starting && e.oldState !== State.Running) {
+        const current = this.starting;
+        void current.then((s) => {
+          if (s.lc === lc && this.starting === current) this.starting = Promise.resolve(fresh());
+        });
+      }
+    });
+    return started;
+  }
+
+  async restart(): Promise<void> {
+    const old = this.starting;
+    this.starting = undefined;
+    if (old) await old.then((s) => s.lc.stop(), () => undefined);
+  }
+
+  dispose(): void {
+    void this.restart();
+  }
+}

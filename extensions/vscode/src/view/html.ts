@@ -1,0 +1,311 @@
+// The profile view's HTML, rendered from a ProfileViewModel. Pure (no vscode), so the tests and the screenshot
+// script render exactly what the webview shows. Colours come from VS Code's theme variables.
+import type { Finding } from '../protocol/types';
+import { escapeHtml as esc, formatBytes, formatCount, formatNs } from './format';
+import { renderMarkdown } from './markdown';
+import type { KernelRow, NvtxRow, ProfileViewModel, Section, UtilisationSeries } from './model';
+
+export interface HtmlOptions {
+  nonce: string;
+  /** The webview's cspSource (VS Code); absent outside VS Code. */
+  cspSource?: string;
+  /** Extra CSS placed before ours (the screenshot script passes a theme's variables). */
+  themeCss?: string;
+}
+
+export const COMMANDS = [
+  { id: 'openInPerfetto', label: 'Open in Perfetto', key: 'p' },
+  { id: 'analyze', label: 'Analyze', key: 'a' },
+  { id: 'ask', label: 'Ask…', key: 'q' },
+  { id: 'runSkill', label: 'Run skill…', key: 's' },
+  { id: 'exportTrace', label: 'Export trace', key: 'e' },
+] as const;
+
+const baseName = (p: string) => p.split(/[\\/]/).pop() ?? p;
+
+function sectionStatus<T>(s: Section<T>, what: string): string {
+  if (s.loading) return `<p class="muted" role="status">Computing ${esc(what)}…</p>`;
+  if (s.error) return `<p class="error" role="alert">${esc(s.error)}</p>`;
+  if (s.declined) return `<p class="muted">${esc(s.notes.join(' ') || `This profile has no data for ${what}.`)}</p>`;
+  if (s.rows.length === 0) return `<p class="muted">No ${esc(what)} in this profile.</p>`;
+  return '';
+}
+
+function notes(s: Section<unknown>): string {
+  if (!s.notes.length || s.declined) return '';
+  return `<details class="notes"><summary>Notes</summary><ul>${s.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul></details>`;
+}
+
+function utilisationChart(series: UtilisationSeries, durationNs: number): string {
+  const width = 1000;
+  const height = 100;
+  const span = Math.max(durationNs, 1);
+  const bars = series.chunks
+    .map((c) => {
+      const x = (c.startNs / span) * width;
+      const w = Math.max((c.durationNs / span) * width - 0.6, 0.6);
+      const h = (Math.min(c.busyPct, 100) / 100) * height;
+      const title = `${series.label}, ${formatNs(c.startNs)} to ${formatNs(c.startNs + c.durationNs)}: busy ${c.busyPct}%, in use ${c.inUsePct}%`;
+      const low = c.busyPct < 50 ? ' low' : '';
+      return `<rect class="bar${low}" x="${x.toFixed(2)}" y="${(height - h).toFixed(2)}" width="${w.toFixed(2)}" height="${h.toFixed(2)}"><title>${esc(title)}</title></rect>`;
+    })
+    .join('');
+  const grid = [0, 50, 100]
+    .map((p) => `<line class="grid" x1="0" x2="${width}" y1="${height - p}" y2="${height - p}"></line>`)
+    .join('');
+  // Percent x positions in an SVG without a viewBox: text is not stretched, and no style attribute is needed (the
+  // CSP allows only the nonce'd style element).
+  const ticks = [0, 0.25, 0.5, 0.75, 1]
+    .map((f) => {
+      const anchor = f === 0 ? 'start' : f === 1 ? 'end' : 'middle';
+      return `<text x="${f * 100}%" y="12" text-anchor="${anchor}">${esc(formatNs(f * durationNs))}</text>`;
+    })
+    .join('');
+  return `<figure class="util" aria-label="${esc(series.label)} busy percentage over time">
+  <figcaption>${esc(series.label)}${series.label.includes('pid') ? '' : ` <span class="muted small">pid ${series.pid}</span>`}</figcaption>
+  <div class="chart"><div class="yaxis" aria-hidden="true"><span>100%</span><span>50%</span><span>0%</span></div>
+  <div class="plot"><svg class="area" viewBox="0 0 ${width} ${height}" preserveAspectRatio="none" role="img">${grid}${bars}</svg>
+  <svg class="xaxis" aria-hidden="true">${ticks}</svg></div></div>
+</figure>`;
+}
+
+function barCell(pct: number, maxPct: number): string {
+  const width = maxPct > 0 ? Math.max((pct / maxPct) * 100, 0.5) : 0;
+  return `<td class="barcell"><div class="barwrap"><span>${pct.toFixed(1)}%</span><svg class="hbar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true"><rect width="${width.toFixed(1)}" height="10"></rect></svg></div></td>`;
+}
+
+function kernelTable(rows: KernelRow[]): string {
+  const max = Math.max(...rows.map((r) => r.pct), 0);
+  const body = rows
+    .map(
+      (r) => `<tr class="row kernel" tabindex="0" data-kernel="${esc(r.name)}" aria-label="${esc(r.name)}">
+  ${barCell(r.pct, max)}<td class="name"><code>${esc(r.shortName)}</code></td>
+  <td class="num">${esc(formatNs(r.totalNs))}</td><td class="num">${esc(formatCount(r.instances))}</td><td class="num">${esc(formatNs(r.avgNs))}</td></tr>`,
+    )
+    .join('\n');
+  return `<table class="rows" aria-label="Top kernels"><thead><tr><th class="barcell">Share</th><th>Kernel</th><th class="num">Total</th><th class="num">Count</th><th class="num">Average</th></tr></thead>
+<tbody>${body}</tbody></table>`;
+}
+
+function nvtxTable(rows: NvtxRow[]): string {
+  const max = Math.max(...rows.map((r) => r.pct), 0);
+  const body = rows
+    .map(
+      (r) => `<tr class="row" tabindex="0" title="${esc(r.range)} (${esc(r.style)})">
+  ${barCell(r.pct, max)}<td class="name">${esc(r.range)}</td>
+  <td class="num">${esc(formatNs(r.totalNs))}</td><td class="num">${esc(formatCount(r.instances))}</td><td class="num">${esc(formatNs(r.avgNs))}</td></tr>`,
+    )
+    .join('\n');
+  return `<table class="rows" aria-label="NVTX ranges"><thead><tr><th class="barcell">Share</th><th>Range</th><th class="num">Total</th><th class="num">Count</th><th class="num">Average</th></tr></thead>
+<tbody>${body}</tbody></table>`;
+}
+
+export function severityClass(severity: Finding['severity']): string {
+  const s = String(severity ?? '').toLowerCase();
+  if (['critical', 'high', 'error', '1'].includes(s)) return 'high';
+  if (['medium', 'warning', 'moderate', '2'].includes(s)) return 'medium';
+  return 'low';
+}
+
+export function findingsHtml(findings: Section<Finding>): string {
+  const status = sectionStatus(findings, 'findings');
+  if (status) return status;
+  return `<ol class="findings">${findings.rows
+    .map((f) => {
+      const stake = typeof f.atStakeNs === 'number' ? `<span class="stake">${esc(formatNs(f.atStakeNs))} at stake</span>` : '';
+      const sev = severityClass(f.severity);
+      return `<li class="finding ${sev}"><details><summary><span class="sev ${sev}">${esc(String(f.severity ?? 'info'))}</span>
+  <span class="ftitle">${esc(f.title)}</span>${stake}</summary>
+  <div class="markdown">${renderMarkdown(f.answer?.markdown ?? f.answer?.summary ?? '')}</div></details></li>`;
+    })
+    .join('\n')}</ol>`;
+}
+
+/** The findings section's inner HTML while nsys/analyze runs, and when it has answered. */
+export function findingsSection(model: ProfileViewModel): string {
+  if (!model.findings) return '';
+  return `<section id="findings" aria-labelledby="h-findings"><h2 id="h-findings">Findings</h2>
+<div id="findings-body">${findingsHtml(model.findings)}</div></section>`;
+}
+
+// Long: the page template, one string so the CSS, the markup and the small script stay side by side.
+export function renderProfileHtml(model: ProfileViewModel, opts: HtmlOptions): string {
+  const csp = [
+    "default-src 'none'",
+    `style-src 'nonce-${opts.nonce}'`,
+    `script-src 'nonce-${opts.nonce}'`,
+    `img-src ${opts.cspSource ?? ''} data:`.trim(),
+  ].join('; ');
+  const devices = model.devices.map((d) => `<li>${esc(d.label)}</li>`).join('');
+  const toolbar = COMMANDS.map(
+    (c) => `<button type="button" data-command="${c.id}" aria-keyshortcuts="Alt+${c.key.toUpperCase()}">${esc(c.label)}</button>`,
+  ).join('');
+  const util = model.utilisation;
+  const utilBody =
+    sectionStatus(util, 'GPU activity') ||
+    util.rows.map((s) => utilisationChart(s, model.durationNs)).join('\n') + notes(util);
+  const kernels = sectionStatus(model.kernels, 'kernels') || kernelTable(model.kernels.rows) + notes(model.kernels);
+  const nvtx = sectionStatus(model.nvtx, 'NVTX ranges') || nvtxTable(model.nvtx.rows) + notes(model.nvtx);
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(baseName(model.path))}</title>
+<style nonce="${opts.nonce}">${opts.themeCss ?? ''}
+${STYLE}</style></head>
+<body>
+<header>
+  <div class="titles"><h1>${esc(baseName(model.path))}</h1><div class="muted path">${esc(model.path)}</div></div>
+  <nav class="toolbar" aria-label="Profile actions">${toolbar}</nav>
+</header>
+<section class="cards" aria-label="Summary">
+  <div class="card"><div class="label">Duration</div><div class="value">${esc(formatNs(model.durationNs))}</div></div>
+  <div class="card"><div class="label">Devices</div><ul class="value devices">${devices || '<li>none</li>'}</ul></div>
+  <div class="card"><div class="label">Processes · streams</div><div class="value">${esc(formatCount(model.processCount ?? 0))} · ${esc(formatCount(model.streamCount ?? 0))}</div></div>
+  <div class="card"><div class="label">Nsight Systems</div><div class="value">${esc(model.nsysVersion || 'unknown')}</div><div class="muted">${esc(formatBytes(model.fileSize))}</div></div>
+</section>
+<section aria-labelledby="h-util"><h2 id="h-util">GPU utilisation over time <span class="muted small">busy % per chunk (gpu_utilization)</span></h2>${utilBody}</section>
+${findingsSection(model)}
+<section aria-labelledby="h-kernels"><h2 id="h-kernels">Top kernels <span class="muted small">by total GPU time (top_kernels); hover or focus a kernel to explain it</span></h2>${kernels}</section>
+<section aria-labelledby="h-nvtx"><h2 id="h-nvtx">NVTX ranges <span class="muted small">(nvtx_summary)</span></h2>${nvtx}</section>
+<div id="hover" role="tooltip" hidden></div>
+<script nonce="${opts.nonce}">${SCRIPT}</script>
+</body></html>`;
+}
+
+const STYLE = `
+:root { color-scheme: light dark; }
+body { font-family: var(--vscode-font-family, system-ui, sans-serif); font-size: var(--vscode-font-size, 13px);
+  color: var(--vscode-foreground, #ccc); background: var(--vscode-editor-background, #1e1e1e); margin: 0; padding: 16px 24px 40px; }
+h1 { font-size: 1.5em; margin: 0; font-weight: 600; }
+h2 { font-size: 1.1em; margin: 26px 0 10px; font-weight: 600; border-bottom: 1px solid var(--vscode-panel-border, #80808059); padding-bottom: 4px; }
+.muted { color: var(--vscode-descriptionForeground, #9d9d9d); }
+.small { font-size: 0.85em; font-weight: normal; }
+.path { font-family: var(--vscode-editor-font-family, monospace); font-size: 0.9em; margin-top: 2px; word-break: break-all; }
+header { display: flex; align-items: flex-start; justify-content: space-between; gap: 16px; flex-wrap: wrap; }
+.toolbar { display: flex; gap: 6px; flex-wrap: wrap; }
+button { font: inherit; color: var(--vscode-button-secondaryForeground, #fff); background: var(--vscode-button-secondaryBackground, #3a3d41);
+  border: 1px solid var(--vscode-button-border, transparent); border-radius: 2px; padding: 4px 11px; cursor: pointer; }
+button:first-child { color: var(--vscode-button-foreground, #fff); background: var(--vscode-button-background, #0e639c); }
+button:hover { background: var(--vscode-button-secondaryHoverBackground, #45494e); }
+button:first-child:hover { background: var(--vscode-button-hoverBackground, #1177bb); }
+:focus-visible { outline: 1px solid var(--vscode-focusBorder, #007fd4); outline-offset: 1px; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(180px, 1fr)); gap: 10px; margin-top: 16px; }
+.card { background: var(--vscode-editorWidget-background, #252526); border: 1px solid var(--vscode-widget-border, #454545);
+  border-radius: 4px; padding: 10px 12px; }
+.card .label { color: var(--vscode-descriptionForeground, #9d9d9d); font-size: 0.85em; text-transform: uppercase; letter-spacing: 0.04em; }
+.card .value { font-size: 1.35em; margin-top: 4px; }
+.devices { list-style: none; padding: 0; margin: 4px 0 0; font-size: 1.05em !important; }
+.util { margin: 0 0 12px; }
+.util figcaption { margin-bottom: 4px; font-weight: 600; }
+.chart { display: flex; gap: 6px; }
+.yaxis { display: flex; flex-direction: column; justify-content: space-between; height: 72px; font-size: 0.8em; color: var(--vscode-descriptionForeground, #9d9d9d); text-align: right; min-width: 34px; }
+.plot { flex: 1; }
+.plot svg.area { width: 100%; height: 72px; display: block; background: var(--vscode-editorWidget-background, #252526); border: 1px solid var(--vscode-widget-border, #454545); }
+.bar { fill: var(--vscode-charts-blue, #3794ff); }
+.bar.low { fill: var(--vscode-charts-orange, #d18616); }
+.bar:hover { fill: var(--vscode-charts-purple, #b180d7); }
+.grid { stroke: var(--vscode-descriptionForeground, #9d9d9d); stroke-opacity: 0.35; stroke-width: 0.6; vector-effect: non-scaling-stroke; stroke-dasharray: 3 3; }
+.xaxis { display: block; width: 100%; height: 16px; font-size: 11px; fill: var(--vscode-descriptionForeground, #9d9d9d); overflow: visible; }
+table.rows { border-collapse: collapse; width: 100%; table-layout: fixed; }
+table.rows th { text-align: left; font-weight: 600; color: var(--vscode-descriptionForeground, #9d9d9d); font-size: 0.85em; padding: 4px 8px; }
+table.rows td { padding: 3px 8px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+table.rows tr.row:hover, table.rows tr.row:focus { background: var(--vscode-list-hoverBackground, #2a2d2e); }
+table.rows tr.row:focus { outline: 1px solid var(--vscode-focusBorder, #007fd4); outline-offset: -1px; }
+.barcell { width: 24%; }
+.barwrap { display: flex; align-items: center; gap: 8px; }
+.barwrap span { width: 44px; flex: none; text-align: right; font-variant-numeric: tabular-nums; }
+.hbar { flex: 1; height: 12px; }
+.hbar rect { fill: var(--vscode-charts-blue, #3794ff); opacity: 0.85; }
+th.num, td.num { text-align: right; width: 9%; font-variant-numeric: tabular-nums; }
+td.name code { font-family: var(--vscode-editor-font-family, monospace); font-size: 0.95em; }
+.notes { margin-top: 6px; color: var(--vscode-descriptionForeground, #9d9d9d); font-size: 0.9em; }
+.notes summary { cursor: pointer; }
+.error { color: var(--vscode-errorForeground, #f48771); }
+ol.findings { list-style: none; padding: 0; margin: 0; }
+.finding { border-left: 3px solid var(--vscode-charts-blue, #3794ff); background: var(--vscode-editorWidget-background, #252526); margin-bottom: 6px; padding: 6px 10px; }
+.finding.high { border-left-color: var(--vscode-charts-red, #f14c4c); }
+.finding.medium { border-left-color: var(--vscode-charts-yellow, #cca700); }
+.finding summary { cursor: pointer; }
+.sev { display: inline-block; min-width: 54px; text-align: center; font-size: 0.8em; border-radius: 8px; padding: 0 6px; margin-right: 6px;
+  background: var(--vscode-badge-background, #4d4d4d); color: var(--vscode-badge-foreground, #fff); text-transform: uppercase; }
+.stake { float: right; color: var(--vscode-descriptionForeground, #9d9d9d); }
+.markdown code, #hover code { font-family: var(--vscode-editor-font-family, monospace); }
+.markdown pre, #hover pre { background: var(--vscode-textCodeBlock-background, #0a0a0a66); padding: 6px; overflow-x: auto; }
+a { color: var(--vscode-textLink-foreground, #3794ff); }
+#hover { position: absolute; z-index: 10; max-width: min(640px, 90vw); max-height: 50vh; overflow: auto; padding: 4px 10px;
+  background: var(--vscode-editorHoverWidget-background, #252526); color: var(--vscode-editorHoverWidget-foreground, #ccc);
+  border: 1px solid var(--vscode-editorHoverWidget-border, #454545); box-shadow: 0 2px 8px var(--vscode-widget-shadow, #0000005c); }
+`;
+
+// The view's behaviour: toolbar buttons and Alt+key post commands; arrow keys move between rows of a table; hovering
+// or focusing a kernel asks the extension for its explanation (shown in a hover box; Escape hides it). The
+// extension answers with HTML it rendered from the server's Markdown, or says the server cannot explain kernels.
+const SCRIPT = `
+(function () {
+  const vscode = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : { postMessage: function () {} };
+  const hover = document.getElementById('hover');
+  const cache = new Map();
+  let explain = true, current = null, timer = 0;
+  document.querySelectorAll('button[data-command]').forEach(function (b) {
+    b.addEventListener('click', function () { vscode.postMessage({ type: 'command', command: b.dataset.command }); });
+  });
+  document.addEventListener('keydown', function (e) {
+    if (e.key === 'Escape') { hide(); return; }
+    if (e.altKey) {
+      const b = document.querySelector('button[aria-keyshortcuts="Alt+' + e.key.toUpperCase() + '"]');
+      if (b) { e.preventDefault(); b.click(); return; }
+    }
+    const row = e.target.closest && e.target.closest('tr.row');
+    if (!row) return;
+    let next = null;
+    if (e.key === 'ArrowDown') next = row.nextElementSibling;
+    if (e.key === 'ArrowUp') next = row.previousElementSibling;
+    if (e.key === 'Home') next = row.parentElement.firstElementChild;
+    if (e.key === 'End') next = row.parentElement.lastElementChild;
+    if (next) { e.preventDefault(); next.focus(); }
+    if (e.key === 'Enter' && row.dataset.kernel) { e.preventDefault(); show(row); }
+  });
+  function hide() { hover.hidden = true; current = null; clearTimeout(timer); }
+  function place(row) {
+    const r = row.getBoundingClientRect();
+    hover.style.left = (window.scrollX + r.left + 40) + 'px';
+    hover.style.top = (window.scrollY + r.bottom + 2) + 'px';
+  }
+  function show(row) {
+    if (!explain) return;
+    const kernel = row.dataset.kernel;
+    current = row;
+    if (cache.has(kernel)) { hover.innerHTML = cache.get(kernel); place(row); hover.hidden = false; return; }
+    hover.textContent = 'Explaining ' + kernel.slice(0, 80) + '…';
+    place(row); hover.hidden = false;
+    vscode.postMessage({ type: 'explainKernel', kernel: kernel });
+  }
+  function later(row) { clearTimeout(timer); timer = setTimeout(function () { show(row); }, 350); }
+  document.querySelectorAll('tr.kernel').forEach(function (row) {
+    row.addEventListener('mouseenter', function () { later(row); });
+    row.addEventListener('mouseleave', function (e) { if (!hover.contains(e.relatedTarget)) hide(); });
+    row.addEventListener('focus', function () { later(row); });
+    row.addEventListener('blur', function () { if (current === row) hide(); });
+  });
+  hover.addEventListener('mouseleave', hide);
+  window.addEventListener('message', function (event) {
+    const m = event.data || {};
+    if (m.type === 'kernelExplanation') {
+      if (m.unsupported) {
+        // No explanations from this server: the full name as a plain tooltip instead.
+        explain = false; hide();
+        document.querySelectorAll('tr.kernel').forEach(function (row) { row.title = row.dataset.kernel; });
+        return;
+      }
+      cache.set(m.kernel, m.html);
+      if (current && current.dataset.kernel === m.kernel) { hover.innerHTML = m.html; place(current); hover.hidden = false; }
+    } else if (m.type === 'findings') {
+      const body = document.getElementById('findings-body');
+      if (m.hidden) { const s = document.getElementById('findings'); if (s) s.remove(); }
+      else if (body) body.innerHTML = m.html;
+    }
+  });
+  vscode.postMessage({ type: 'ready' });
+})();
+`;

@@ -1,0 +1,194 @@
+// The data of the profile view, gathered from the server and reshaped for display: values are picked from the
+// skills' tables by column name, never computed here (the server does the analysis).
+import { isCancelled, NsysClient, RequestOptions, Unsupported } from '../protocol/client';
+import type { Cell, Finding, OpenProfileResult, SkillResult } from '../protocol/types';
+
+export interface UtilisationChunk {
+  startNs: number; // from the profile start
+  durationNs: number;
+  busyPct: number;
+  inUsePct: number;
+}
+
+export interface UtilisationSeries {
+  label: string;
+  device: number;
+  pid: number;
+  chunks: UtilisationChunk[];
+}
+
+export interface KernelRow {
+  name: string;
+  shortName: string;
+  totalNs: number;
+  pct: number;
+  instances: number;
+  avgNs: number;
+}
+
+export interface NvtxRow {
+  range: string;
+  style: string;
+  totalNs: number;
+  pct: number;
+  instances: number;
+  avgNs: number;
+}
+
+export interface Section<T> {
+  rows: T[];
+  notes: string[];
+  declined: boolean;
+  error?: string;
+  /** Still being computed (the findings, which may take an LLM's time). */
+  loading?: boolean;
+}
+
+export interface ProfileViewModel {
+  profileId: string;
+  path: string;
+  nsysVersion: string;
+  durationNs: number;
+  fileSize: number;
+  devices: { id: number; label: string }[];
+  processCount?: number;
+  streamCount?: number;
+  utilisation: Section<UtilisationSeries>;
+  kernels: Section<KernelRow>;
+  nvtx: Section<NvtxRow>;
+  /** undefined: the server has no nsys/analyze (the section is hidden). */
+  findings?: Section<Finding>;
+}
+
+export const VIEW_QUERIES = {
+  utilisation: { skill: 'gpu_utilization', args: { view: 'chunks', chunks: 100 } },
+  kernels: { skill: 'top_kernels', args: { limit: 12, base: true } },
+  nvtx: { skill: 'nvtx_summary', args: { limit: 12 } },
+} as const;
+
+/** Column accessor by name: a row of a skill's table as a record. */
+function columnIndex(result: SkillResult): (row: Cell[], name: string) => Cell {
+  const index = new Map(result.columns.map((c, i) => [c.name, i]));
+  return (row, name) => {
+    const i = index.get(name);
+    return i === undefined ? null : (row[i] ?? null);
+  };
+}
+
+const num = (c: Cell): number => (typeof c === 'number' ? c : Number(c ?? 0));
+const str = (c: Cell): string => (c === null ? '' : String(c));
+
+export function utilisationFromSkill(result: SkillResult, profileStartNs: number): UtilisationSeries[] {
+  const get = columnIndex(result);
+  const byKey = new Map<string, UtilisationSeries>();
+  for (const row of result.rows) {
+    const device = num(get(row, 'device_id'));
+    const pid = num(get(row, 'pid'));
+    const key = `${device}/${pid}`;
+    let series = byKey.get(key);
+    if (!series) {
+      series = { label: `GPU ${device}`, device, pid, chunks: [] };
+      byKey.set(key, series);
+    }
+    series.chunks.push({
+      startNs: num(get(row, 'start_ns')) - profileStartNs,
+      durationNs: num(get(row, 'duration_ns')),
+      busyPct: num(get(row, 'busy_pct')),
+      inUsePct: num(get(row, 'in_use_pct')),
+    });
+  }
+  const all = [...byKey.values()].sort((a, b) => a.device - b.device || a.pid - b.pid);
+  const perDevice = new Map<number, number>();
+  for (const s of all) perDevice.set(s.device, (perDevice.get(s.device) ?? 0) + 1);
+  for (const s of all) {
+    if ((perDevice.get(s.device) ?? 0) > 1) s.label = `GPU ${s.device} · pid ${s.pid}`;
+    s.chunks.sort((a, b) => a.startNs - b.startNs);
+  }
+  return all;
+}
+
+export function kernelsFromSkill(result: SkillResult): KernelRow[] {
+  const get = columnIndex(result);
+  return result.rows.map((row) => ({
+    name: str(get(row, 'name')),
+    shortName: str(get(row, 'short_name')) || str(get(row, 'name')),
+    totalNs: num(get(row, 'total_time_ns')),
+    pct: num(get(row, 'time_pct')),
+    instances: num(get(row, 'instances')),
+    avgNs: num(get(row, 'avg_ns')),
+  }));
+}
+
+export function nvtxFromSkill(result: SkillResult): NvtxRow[] {
+  const get = columnIndex(result);
+  return result.rows.map((row) => ({
+    range: str(get(row, 'range')),
+    style: str(get(row, 'style')),
+    totalNs: num(get(row, 'total_time_ns')),
+    pct: num(get(row, 'time_pct')),
+    instances: num(get(row, 'instances')),
+    avgNs: num(get(row, 'avg_ns')),
+  }));
+}
+
+async function section<T>(
+  run: () => Promise<SkillResult>,
+  shape: (r: SkillResult) => T[],
+): Promise<Section<T>> {
+  try {
+    const result = await run();
+    return { rows: result.declined ? [] : shape(result), notes: result.notes ?? [], declined: result.declined };
+  } catch (err) {
+    return { rows: [], notes: [], declined: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+export async function loadFindings(
+  client: NsysClient,
+  profileId: string,
+  opts?: RequestOptions,
+  onFinding?: (finding: Finding) => void,
+): Promise<Section<Finding> | undefined> {
+  try {
+    const result = await client.analyze(profileId, opts, onFinding);
+    if (result instanceof Unsupported) return undefined;
+    return { rows: result.findings ?? [], notes: [], declined: false };
+  } catch (err) {
+    if (isCancelled(err)) throw err; // the user's choice, not a failure to show
+    return { rows: [], notes: [], declined: false, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** Everything the profile view shows, requested at once (the server runs them concurrently). */
+export async function loadProfileView(
+  client: NsysClient,
+  opened: OpenProfileResult,
+  opts: { cancel?: RequestOptions['cancel']; findings?: boolean } = {},
+): Promise<ProfileViewModel> {
+  const { profileId, info } = opened;
+  const cancel = { cancel: opts.cancel };
+  const q = VIEW_QUERIES;
+  const [utilisation, kernels, nvtx, findings] = await Promise.all([
+    section(
+      () => client.runSkill(profileId, q.utilisation.skill, { ...q.utilisation.args }, cancel),
+      (r) => utilisationFromSkill(r, info.startNs),
+    ),
+    section(() => client.runSkill(profileId, q.kernels.skill, { ...q.kernels.args }, cancel), kernelsFromSkill),
+    section(() => client.runSkill(profileId, q.nvtx.skill, { ...q.nvtx.args }, cancel), nvtxFromSkill),
+    opts.findings === false ? Promise.resolve(undefined) : loadFindings(client, profileId, cancel),
+  ]);
+  return {
+    profileId,
+    path: opened.path,
+    nsysVersion: info.nsysVersion,
+    durationNs: info.durationNs,
+    fileSize: info.fileSize,
+    devices: info.devices.map((d) => ({ id: d.id, label: d.name ? `GPU ${d.id} · ${d.name}` : `GPU ${d.id}` })),
+    processCount: info.processCount,
+    streamCount: info.streamCount,
+    utilisation,
+    kernels,
+    nvtx,
+    findings,
+  };
+}

@@ -1,0 +1,368 @@
+// The extension's logic (profile editor, findings, hovers, commands, progress, the offer) against the vscode
+// stand-in, with the REAL server behind it; nsys/analyze, nsys/explainKernel and nsys/ask come from the stand-in
+// connection (test/standIn.ts) until the server has them.
+import * as stub from './vscodeStub'; // first: makes require('vscode') resolve to the stand-in
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vm from 'node:vm';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import type * as vscode from 'vscode';
+import { registerCommands } from '../src/commands';
+import { ProfileOffer, OPEN } from '../src/offer';
+import { ProfileEditorProvider, VIEW_TYPE } from '../src/profileEditor';
+import { ProfileDocument, ProfileRegistry, Services } from '../src/profiles';
+import { NsysClient } from '../src/protocol/client';
+import { FINDINGS, StandInConnection } from './standIn';
+import { handleShowDocument } from '../src/perfetto';
+import { h100, RealServer, skipReason, startServer } from './realServer';
+
+const asUri = (p: string) => stub.Uri.file(p) as unknown as vscode.Uri;
+const posted = (panel: stub.FakePanel, type: string) => panel.posted.filter((m) => (m as { type: string }).type === type);
+const settle = () => new Promise((r) => setTimeout(r, 30));
+async function waitFor(cond: () => boolean, what: string, ms = 5000): Promise<void> {
+  for (const end = Date.now() + ms; !cond(); await new Promise((r) => setTimeout(r, 10))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
+describe('extension logic on the vscode stand-in, real server behind it', { skip: skipReason }, () => {
+  let server: RealServer;
+  let standIn: StandInConnection;
+  let services: Services & { diagnostics: stub.FakeDiagnosticCollection & vscode.DiagnosticCollection };
+  let editor: ProfileEditorProvider;
+  let restarts = 0;
+
+  before(async () => {
+    server = await startServer();
+    standIn = new StandInConnection(server.conn);
+    const client = new NsysClient(standIn); // no initialize capabilities: it asks and learns from -32601
+    services = {
+      client: async () => client,
+      diagnostics: stub.languages.createDiagnosticCollection() as never,
+      registry: new ProfileRegistry(),
+    };
+    editor = new ProfileEditorProvider(services);
+    registerCommands({
+      ...services,
+      editor,
+      secrets: { get: async () => undefined, store: async () => {}, delete: async () => {} } as never,
+      restartServer: async () => void (restarts += 1),
+    });
+  });
+  after(async () => assert.equal(await server.stop(), 0));
+  beforeEach(() => {
+    stub.reset();
+    standIn.missing = false;
+  });
+
+  async function openView(file = h100): Promise<{ doc: ProfileDocument; panel: stub.FakePanel }> {
+    const doc = editor.openCustomDocument(asUri(file));
+    const panel = new stub.FakePanel(VIEW_TYPE, path.basename(file));
+    await editor.resolveCustomEditor(doc, panel as never);
+    await settle();
+    return { doc, panel };
+  }
+
+  test('the profile view is rendered from the server’s answers, with findings and diagnostics', async () => {
+    const { doc, panel } = await openView();
+    const html = panel.webview.html;
+    assert.match(html, /<h1>h100_2gpu_1s\.sqlite<\/h1>/);
+    assert.match(html, /969\.4 ms/, 'duration 969447605 ns');
+    assert.match(html, /<li>GPU 0<\/li><li>GPU 1<\/li>/);
+    assert.match(html, /data-kernel="sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8/);
+    assert.match(html, /69\.4%/, 'top kernel share from top_kernels');
+    assert.equal((html.match(/<figure class="util"/g) ?? []).length, 2, 'one utilisation chart per device');
+    assert.equal((html.match(/<rect class="bar/g) ?? []).length, 200, '100 chunks per device');
+    assert.match(html, /Content-Security-Policy/);
+    assert.doesNotMatch(html, /style="/, 'no style attributes: the CSP admits only the nonce\'d <style>');
+    const script = /<script nonce="[0-9a-f]+">([\s\S]*?)<\/script>/.exec(html)![1];
+    assert.doesNotThrow(() => new vm.Script(script), 'the view\'s script compiles');
+    assert.match(html, /Computing findings…/);
+    assert.ok(progressTitles().some((t) => t.startsWith('Opening h100_2gpu_1s.sqlite')));
+    // Findings arrive after the view: posted to the webview, and in the Problems panel on the profile's URI.
+    await waitFor(() => posted(panel, 'findings').length > 0, 'the findings');
+    const findings = posted(panel, 'findings') as { html: string }[];
+    assert.equal(findings.length, 1);
+    assert.match(findings[0].html, /cudaStreamSynchronize stalls the host/);
+    assert.match(findings[0].html, /<strong>244<\/strong>/, 'the Markdown is rendered');
+    assert.doesNotMatch(findings[0].html, /<script>/, 'raw HTML from the server is escaped');
+    const diags = services.diagnostics.get(doc.uri)!;
+    assert.equal(diags.length, 2);
+    assert.equal(diags[0].severity, stub.DiagnosticSeverity.Warning);
+    assert.equal(diags[0].source, 'nsys-ai');
+    assert.equal(diags[0].code, 'host_sync_stall');
+    assert.match(diags[0].message, /Recommendation: Replace cudaStreamSynchronize with events\./);
+    assert.equal(diags[1].severity, stub.DiagnosticSeverity.Hint);
+    assert.match(diags[1].message, /Fuse elementwise kernels\./);
+    doc.dispose();
+    assert.equal(services.diagnostics.get(doc.uri), undefined, 'closing the profile clears its diagnostics');
+  });
+
+  test('hovering a kernel posts nsys/explainKernel’s Markdown as HTML', async () => {
+    const { doc, panel } = await openView();
+    const kernel = /data-kernel="([^"]+)"/.exec(panel.webview.html)![1];
+    await panel.receive({ type: 'explainKernel', kernel });
+    const [reply] = posted(panel, 'kernelExplanation') as { kernel: string; html: string }[];
+    assert.equal(reply.kernel, kernel);
+    assert.match(reply.html, /<em>GEMM<\/em> kernel from cuBLAS/);
+    const call = standIn.calls.find((c) => c.method === 'nsys/explainKernel')!;
+    assert.deepEqual(call.params, { profileId: (await doc.current()).profileId, kernel });
+    doc.dispose();
+  });
+
+  test('a server without the new methods (-32601) hides findings and hovers instead of failing', async () => {
+    const fresh = new NsysClient(standIn);
+    standIn.missing = true;
+    const local: Services = { ...services, client: async () => fresh };
+    const ed = new ProfileEditorProvider(local);
+    const doc = ed.openCustomDocument(asUri(h100));
+    const panel = new stub.FakePanel(VIEW_TYPE, 'x');
+    await ed.resolveCustomEditor(doc, panel as never);
+    await waitFor(() => posted(panel, 'findings').length > 0, 'the findings message');
+    assert.deepEqual(posted(panel, 'findings'), [{ type: 'findings', hidden: true }]);
+    await panel.receive({ type: 'explainKernel', kernel: 'k' });
+    assert.deepEqual(posted(panel, 'kernelExplanation'), [{ type: 'kernelExplanation', kernel: 'k', unsupported: true }]);
+    // Reopened: the client remembers, the section is not even rendered, and nothing is asked again.
+    const asked = standIn.calls.length;
+    const panel2 = new stub.FakePanel(VIEW_TYPE, 'y');
+    await ed.resolveCustomEditor(doc, panel2 as never);
+    assert.doesNotMatch(panel2.webview.html, /id="findings"/);
+    assert.equal(standIn.calls.length, asked);
+    assert.deepEqual(stub.record.messages.filter((m) => m.level === 'error'), []);
+    doc.dispose();
+  });
+
+  test('a file that is not an export shows the server’s error in the view', async () => {
+    const bad = path.join(os.tmpdir(), `nsys-ai-vscode-${process.pid}.sqlite`);
+    fs.writeFileSync(bad, 'not a database');
+    try {
+      const { doc, panel } = await openView(bad);
+      assert.match(panel.webview.html, /Could not open the profile/);
+      assert.match(panel.webview.html, /not an Nsight Systems export|not a database|SQLite/i);
+      doc.dispose();
+    } finally {
+      fs.rmSync(bad);
+    }
+  });
+
+  test('Open in Perfetto asks the server, then asExternalUri + openExternal, afresh each time', async () => {
+    const { doc } = await openView();
+    await stub.commands.executeCommand('nsysAi.openInPerfetto', doc.uri);
+    await stub.commands.executeCommand('nsysAi.openInPerfetto', doc.uri);
+    assert.equal(stub.record.asExternalUri.length, 2, 'resolved for each open, never cached');
+    for (const [i, asked] of stub.record.asExternalUri.entries()) {
+      const m = /^http:\/\/127\.0\.0\.1:(\d+)\/p\/([0-9a-f]+)\/$/.exec(asked);
+      assert.ok(m, asked);
+      const opened = stub.record.openExternal[i];
+      assert.equal(opened, `http://localhost:${Number(/localhost:(\d+)/.exec(opened)![1])}/p/${m[2]}/`);
+      assert.doesNotMatch(opened, /127\.0\.0\.1/, 'the forwarded (local) authority is used');
+    }
+    assert.notEqual(stub.record.openExternal[0], stub.record.openExternal[1]);
+    doc.dispose();
+  });
+
+  test('the server’s window/showDocument opens through asExternalUri + openExternal too', async () => {
+    const other = await startServer({}, { window: { showDocument: { support: true } } });
+    try {
+      const shown: string[] = [];
+      other.conn.onRequest('window/showDocument', (params: { uri: string; external?: boolean }) => {
+        shown.push(params.uri);
+        return handleShowDocument(params, async () => ({ success: false }));
+      });
+      const { profileId } = await other.client.openProfile(h100);
+      const result = await other.client.openInPerfetto(profileId);
+      assert.equal(result.showDocument, true);
+      await waitFor(() => stub.record.openExternal.length === 1, 'the browser to open');
+      assert.deepEqual(shown, [result.url]);
+      assert.deepEqual(stub.record.asExternalUri, [result.url]);
+      assert.match(stub.record.openExternal[0], /^http:\/\/localhost:\d+\/p\/[0-9a-f]+\/$/);
+    } finally {
+      assert.equal(await other.stop(), 0);
+    }
+  });
+
+  test('after a server restart, a profile is opened again on the new server', async () => {
+    let client = new NsysClient(standIn);
+    const local: Services = { ...services, client: async () => client };
+    const doc = new ProfileDocument(asUri(h100), local);
+    const first = await doc.current();
+    assert.equal((await doc.current()).profileId, first.profileId, 'one open per server');
+    client = new NsysClient(standIn); // what ServerSession hands out after a restart
+    const second = await doc.current();
+    assert.notEqual(second.profileId, first.profileId);
+    assert.equal(second.info.durationNs, first.info.durationNs);
+    assert.equal(stub.record.progress.filter((p) => p.title === 'Opening h100_2gpu_1s.sqlite').length, 2);
+    doc.dispose();
+    await settle();
+    await assert.rejects(client.profileInfo(second.profileId), /no open profile has id/, 'closed with the document');
+  });
+
+  test('Run Skill: quick pick from nsys/listSkills, arguments prompted, result as a table', async () => {
+    const { doc } = await openView();
+    stub.answers.quickPick.push((items: { label: string }[]) => items.find((i) => i.label === 'top_kernels'));
+    // top_kernels' args in order: base (bool), limit (int), per_device (bool), by_launch_config (bool)
+    stub.answers.quickPick.push((items: { label: string }[]) => items.find((i) => i.label === 'true'));
+    stub.answers.input.push('3');
+    stub.answers.quickPick.push((items: { label: string }[]) => items.find((i) => i.label === 'false'));
+    stub.answers.quickPick.push((items: { label: string }[]) => items.find((i) => i.label === 'false'));
+    await stub.commands.executeCommand('nsysAi.runSkill', doc.uri);
+    const panel = stub.record.panels.find((p) => p.viewType === 'nsysAi.skill')!;
+    assert.match(panel.title, /^top_kernels · h100_2gpu_1s\.sqlite$/);
+    assert.equal((panel.webview.html.match(/<tr tabindex="0">/g) ?? []).length, 3);
+    assert.match(panel.webview.html, /<td class="n">31121662<\/td>/, 'the top kernel’s total, as the server gave it');
+    assert.ok(stub.record.progress.some((p) => p.title === 'Running top_kernels'));
+    doc.dispose();
+  });
+
+  test('server errors are shown as they are', async () => {
+    const { doc } = await openView();
+    stub.answers.quickPick.push((items: { label: string }[]) => items.find((i) => i.label === 'nvtx_summary'));
+    stub.answers.quickPick.push((items: { label: string }[]) => items.find((i) => i.label === 'false'));
+    stub.answers.input.push('-1');
+    await stub.commands.executeCommand('nsysAi.runSkill', doc.uri);
+    assert.deepEqual(
+      stub.record.messages.filter((m) => m.level === 'error').map((m) => m.text),
+      ["Argument 'limit' of skill 'nvtx_summary' must be at least 0, got -1."],
+    );
+    doc.dispose();
+  });
+
+  test('argument input is checked for its type before it is sent', async () => {
+    const { doc } = await openView();
+    stub.answers.quickPick.push((items: { label: string }[]) => items.find((i) => i.label === 'nvtx_summary'));
+    stub.answers.quickPick.push((items: { label: string }[]) => items.find((i) => i.label === 'false'));
+    stub.answers.input.push('lots');
+    await stub.commands.executeCommand('nsysAi.runSkill', doc.uri);
+    assert.deepEqual(stub.record.inputs[0].validation, ['limit takes a whole number.']);
+    assert.equal(stub.record.panels.filter((p) => p.viewType === 'nsysAi.skill').length, 0);
+    doc.dispose();
+  });
+
+  test('Analyze: findings into the Problems panel; cancelling shows nothing', async () => {
+    const { doc } = await openView();
+    services.diagnostics.delete(doc.uri);
+    await stub.commands.executeCommand('nsysAi.analyze', doc.uri);
+    assert.equal(services.diagnostics.get(doc.uri)?.length, FINDINGS.length);
+    assert.ok(stub.record.executed.some((e) => e.command === 'workbench.actions.view.problems'));
+    const call = standIn.calls.filter((c) => c.method === 'nsys/analyze').at(-1)!;
+    assert.match(String(call.params.workDoneToken), /^nsys-ai-vscode-progress-/);
+    stub.reset();
+    stub.progressControl.cancelNext = true;
+    await stub.commands.executeCommand('nsysAi.analyze', doc.uri);
+    assert.deepEqual(stub.record.messages, [], 'a cancelled request shows no error');
+    doc.dispose();
+  });
+
+  test('Ask streams the partial text into its panel, then the final answer; follow-ups keep the conversation', async () => {
+    const { doc } = await openView();
+    stub.answers.input.push('Is the GPU busy?');
+    await stub.commands.executeCommand('nsysAi.ask', doc.uri);
+    const panel = stub.record.panels.find((p) => p.viewType === 'nsysAi.ask')!;
+    assert.deepEqual(posted(panel, 'question'), [{ type: 'question', id: 1, question: 'Is the GPU busy?' }]);
+    const answers = posted(panel, 'answer') as { id: number; html: string; done: boolean }[];
+    assert.deepEqual(
+      answers.map((a) => [a.id, a.done]),
+      [[1, false], [1, false], [1, false], [1, true]],
+    );
+    assert.match(answers[0].html, /The GPU/);
+    assert.match(answers[1].html, /<strong>busy<\/strong>/);
+    assert.match(answers[3].html, /<p>The GPU is <strong>busy<\/strong> 99% of the time\.<\/p>/);
+    const first = standIn.calls.filter((c) => c.method === 'nsys/ask').at(-1)!;
+    assert.equal(first.params.question, 'Is the GPU busy?');
+    assert.equal(first.params.profileId, (await doc.current()).profileId);
+    assert.equal(first.params.conversationId, undefined);
+    assert.match(String(first.params.partialResultToken), /^nsys-ai-vscode-partial-/);
+    await panel.receive({ type: 'ask', question: ' and on device 1? ' });
+    const second = standIn.calls.filter((c) => c.method === 'nsys/ask').at(-1)!;
+    assert.equal(second.params.question, 'and on device 1?');
+    assert.match(String(second.params.conversationId), /^c\d+$/, 'the id the server returned first');
+    assert.equal((posted(panel, 'answer') as { id: number }[]).at(-1)!.id, 2);
+    doc.dispose();
+  });
+
+  test('findings streamed as partial results fill the view as they come', async () => {
+    standIn.streamFindings = true;
+    try {
+      const { doc, panel } = await openView();
+      await waitFor(() => posted(panel, 'findings').length >= 3, 'three findings updates');
+      await settle();
+      const updates = posted(panel, 'findings') as { html: string }[];
+      assert.equal(updates.length, 3, 'one update per streamed finding, then the final one');
+      assert.equal((updates[0].html.match(/<li class="finding/g) ?? []).length, 1);
+      assert.equal((updates[2].html.match(/<li class="finding/g) ?? []).length, 2);
+      assert.equal(services.diagnostics.get(doc.uri)?.length, 2);
+      assert.match(services.diagnostics.get(doc.uri)![0].message, /Verify: nsys-ai skill run sync_apis/);
+      doc.dispose();
+    } finally {
+      standIn.streamFindings = false;
+    }
+  });
+
+  test('Export Trace writes where the user chose and says so', async () => {
+    const { doc } = await openView();
+    const out = path.join(os.tmpdir(), `nsys-ai-vscode-${process.pid}.pftrace`);
+    stub.answers.save.push(asUri(out));
+    try {
+      await stub.commands.executeCommand('nsysAi.exportTrace', doc.uri);
+      assert.ok(fs.statSync(out).size > 0);
+      const info = stub.record.messages.find((m) => m.level === 'info')!;
+      assert.match(info.text, new RegExp(`\\(3442 kernels\\) to ${out.replace(/[.]/g, '\\.')}\\.$`));
+    } finally {
+      fs.rmSync(out, { force: true });
+    }
+    doc.dispose();
+  });
+
+  test('Open Profile opens the chosen file with the profile editor', async () => {
+    stub.answers.open.push([asUri(h100)]);
+    await stub.commands.executeCommand('nsysAi.openProfile');
+    const call = stub.record.executed.find((e) => e.command === 'vscode.openWith')!;
+    assert.equal(String(call.args[0]), `file://${h100}`);
+    assert.equal(call.args[1], VIEW_TYPE);
+  });
+
+  test('commands with no open profile say how to open one', async () => {
+    await stub.commands.executeCommand('nsysAi.analyze');
+    assert.match(stub.record.messages[0].text, /Open an Nsight profile first/);
+  });
+
+  function progressTitles(): string[] {
+    return stub.record.progress.map((p) => p.title);
+  }
+});
+
+describe('the "Open as Nsight profile" offer', () => {
+  beforeEach(() => stub.reset());
+
+  test('offered once for an Nsight export opened in another editor', async () => {
+    const offer = new ProfileOffer();
+    const uri = asUri(h100);
+    stub.answers.message.push(OPEN);
+    await offer.onTabsOpened([{ input: new stub.TabInputCustom(uri as never, 'qwtel.sqlite-viewer') } as never]);
+    assert.equal(stub.record.messages.length, 1);
+    assert.deepEqual(stub.record.messages[0].items, ['Open as Nsight profile', "Don't ask again"]);
+    assert.deepEqual(stub.record.executed[0], { command: 'vscode.openWith', args: [uri, VIEW_TYPE] });
+    await offer.onTabsOpened([{ input: new stub.TabInputText(uri as never) } as never]);
+    assert.equal(stub.record.messages.length, 1, 'only once per file');
+  }, );
+
+  test('not offered for our own editor, other SQLite files, or after "Don\'t ask again"', async () => {
+    const offer = new ProfileOffer();
+    await offer.onTabsOpened([{ input: new stub.TabInputCustom(asUri(h100) as never, VIEW_TYPE) } as never]);
+    const plain = path.join(os.tmpdir(), `plain-${process.pid}.sqlite`);
+    fs.writeFileSync(plain, Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(4096)]));
+    try {
+      await offer.consider(asUri(plain));
+    } finally {
+      fs.rmSync(plain);
+    }
+    assert.equal(stub.record.messages.length, 0);
+    stub.answers.message.push("Don't ask again");
+    await offer.consider(asUri(h100));
+    assert.deepEqual(stub.record.configUpdates, [{ key: 'nsysAi.offerToOpenProfiles', value: false }]);
+    await new ProfileOffer().consider(asUri(h100));
+    assert.equal(stub.record.messages.length, 1);
+  });
+});

@@ -1,0 +1,316 @@
+// A small stand-in for the `vscode` module: just the API the extension calls, recording what it was asked to show
+// and answering prompts from queues the tests fill. Importing this file makes `require('vscode')` resolve to it.
+import Module from 'module';
+import { CancellationTokenSource } from 'vscode-jsonrpc';
+
+type Answer = unknown | ((items: unknown) => unknown);
+
+export const record = {
+  messages: [] as { level: 'info' | 'warning' | 'error'; text: string; items: string[] }[],
+  executed: [] as { command: string; args: unknown[] }[],
+  asExternalUri: [] as string[],
+  openExternal: [] as string[],
+  progress: [] as { title: string; reports: { increment?: number; message?: string }[] }[],
+  panels: [] as FakePanel[],
+  inputs: [] as { title?: string; validation: (string | undefined)[] }[],
+  configUpdates: [] as { key: string; value: unknown }[],
+  customEditors: [] as string[],
+};
+
+/** The commands registered now. */
+export function registeredCommands(): string[] {
+  return [...commandTable.keys()];
+}
+export const answers = {
+  quickPick: [] as Answer[],
+  input: [] as Answer[],
+  message: [] as Answer[],
+  save: [] as Answer[],
+  open: [] as Answer[],
+};
+export const settings = new Map<string, unknown>();
+/** The tests' hook into the next notification's cancel button. */
+export const progressControl = { cancelNext: false };
+/** The local port that asExternalUri "forwards" to. */
+export let forwardedPort = 51000;
+
+export function reset(): void {
+  for (const list of Object.values(record)) list.length = 0;
+  for (const list of Object.values(answers)) list.length = 0;
+  settings.clear();
+  progressControl.cancelNext = false;
+}
+
+function take(queue: Answer[], items?: unknown): unknown {
+  const next = queue.shift();
+  return typeof next === 'function' ? (next as (i: unknown) => unknown)(items) : next;
+}
+
+export class Uri {
+  private constructor(
+    readonly scheme: string,
+    readonly authority: string,
+    readonly path: string,
+    readonly query = '',
+  ) {}
+  static file(p: string): Uri {
+    return new Uri('file', '', p);
+  }
+  static parse(text: string): Uri {
+    const m = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(\?[^#]*)?/i.exec(text);
+    if (!m) throw new Error(`stand-in Uri.parse cannot read ${text}`);
+    return new Uri(m[1], m[2], m[3] || '/', m[4] ?? '');
+  }
+  get fsPath(): string {
+    return this.path;
+  }
+  with(change: { authority?: string }): Uri {
+    return new Uri(this.scheme, change.authority ?? this.authority, this.path, this.query);
+  }
+  toString(): string {
+    return this.scheme === 'file' ? `file://${this.path}` : `${this.scheme}://${this.authority}${this.path}${this.query}`;
+  }
+}
+
+export class Disposable {
+  constructor(private readonly fn: () => void = () => {}) {}
+  dispose(): void {
+    this.fn();
+  }
+}
+
+export class EventEmitter<T> {
+  private listeners: ((e: T) => unknown)[] = [];
+  event = (listener: (e: T) => unknown) => {
+    this.listeners.push(listener);
+    return new Disposable(() => (this.listeners = this.listeners.filter((l) => l !== listener)));
+  };
+  fire(e: T): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+}
+
+export { CancellationTokenSource };
+
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+}
+export class Range {
+  readonly start: Position;
+  readonly end: Position;
+  constructor(a: number, b: number, c: number, d: number) {
+    this.start = new Position(a, b);
+    this.end = new Position(c, d);
+  }
+}
+export enum DiagnosticSeverity {
+  Error = 0,
+  Warning = 1,
+  Information = 2,
+  Hint = 3,
+}
+export class Diagnostic {
+  source?: string;
+  code?: string | number;
+  constructor(
+    readonly range: Range,
+    readonly message: string,
+    readonly severity: DiagnosticSeverity,
+  ) {}
+}
+export enum ProgressLocation {
+  SourceControl = 1,
+  Window = 10,
+  Notification = 15,
+}
+export enum ViewColumn {
+  Active = -1,
+  Beside = -2,
+  One = 1,
+}
+export enum ConfigurationTarget {
+  Global = 1,
+  Workspace = 2,
+}
+export class TabInputText {
+  constructor(readonly uri: Uri) {}
+}
+export class TabInputCustom {
+  constructor(
+    readonly uri: Uri,
+    readonly viewType: string,
+  ) {}
+}
+
+export class FakePanel {
+  readonly posted: unknown[] = [];
+  private readonly receivers: ((m: unknown) => unknown)[] = [];
+  private readonly disposeEmitter = new EventEmitter<void>();
+  readonly viewState = new EventEmitter<{ webviewPanel: FakePanel }>();
+  active = true;
+  readonly webview = {
+    html: '',
+    options: {} as object,
+    cspSource: 'vscode-resource:',
+    postMessage: async (m: unknown) => {
+      this.posted.push(m);
+      return true;
+    },
+    onDidReceiveMessage: (handler: (m: unknown) => unknown) => {
+      this.receivers.push(handler);
+      return new Disposable();
+    },
+  };
+  constructor(
+    readonly viewType: string,
+    readonly title: string,
+  ) {
+    record.panels.push(this);
+  }
+  onDidDispose = this.disposeEmitter.event;
+  onDidChangeViewState = this.viewState.event;
+  /** What the webview's script would post. */
+  async receive(message: unknown): Promise<void> {
+    for (const r of this.receivers) await r(message);
+  }
+  dispose(): void {
+    this.disposeEmitter.fire();
+  }
+}
+
+function message(level: 'info' | 'warning' | 'error') {
+  return async (text: string, ...items: string[]) => {
+    record.messages.push({ level, text, items });
+    return take(answers.message, items);
+  };
+}
+
+const commandTable = new Map<string, (...args: unknown[]) => unknown>();
+const tabsEmitter = new EventEmitter<{ opened: unknown[] }>();
+
+export const window = {
+  showInformationMessage: message('info'),
+  showWarningMessage: message('warning'),
+  showErrorMessage: message('error'),
+  async withProgress<T>(
+    options: { title: string },
+    task: (p: { report(v: { increment?: number; message?: string }): void }, t: unknown) => Promise<T>,
+  ): Promise<T> {
+    const entry = { title: options.title, reports: [] as { increment?: number; message?: string }[] };
+    record.progress.push(entry);
+    const source = new CancellationTokenSource();
+    if (progressControl.cancelNext) {
+      progressControl.cancelNext = false;
+      setTimeout(() => source.cancel(), 5);
+    }
+    return task({ report: (v) => entry.reports.push(v) }, source.token);
+  },
+  async showQuickPick(items: unknown[]) {
+    return take(answers.quickPick, await items);
+  },
+  async showInputBox(options: { title?: string; validateInput?: (v: string) => string | undefined }) {
+    const value = take(answers.input) as string | undefined;
+    const validation = value === undefined ? [] : [options.validateInput?.(value)];
+    record.inputs.push({ title: options.title, validation });
+    return validation[0] ? undefined : value;
+  },
+  async showOpenDialog() {
+    return take(answers.open);
+  },
+  async showSaveDialog() {
+    return take(answers.save);
+  },
+  createWebviewPanel(viewType: string, title: string) {
+    return new FakePanel(viewType, title);
+  },
+  createOutputChannel() {
+    return { appendLine() {}, dispose() {} };
+  },
+  registerCustomEditorProvider(viewType: string) {
+    record.customEditors.push(viewType);
+    return new Disposable();
+  },
+  tabGroups: { activeTabGroup: { activeTab: undefined as unknown }, onDidChangeTabs: tabsEmitter.event },
+};
+
+export const commands = {
+  registerCommand(id: string, fn: (...args: unknown[]) => unknown) {
+    commandTable.set(id, fn);
+    return new Disposable(() => commandTable.delete(id));
+  },
+  async executeCommand(command: string, ...args: unknown[]) {
+    record.executed.push({ command, args });
+    const fn = commandTable.get(command);
+    return fn ? fn(...args) : undefined;
+  },
+};
+
+export const workspace = {
+  getConfiguration(section: string) {
+    return {
+      get<T>(key: string, fallback: T): T {
+        const k = `${section}.${key}`;
+        return settings.has(k) ? (settings.get(k) as T) : fallback;
+      },
+      async update(key: string, value: unknown) {
+        record.configUpdates.push({ key: `${section}.${key}`, value });
+        settings.set(`${section}.${key}`, value);
+      },
+    };
+  },
+  onDidChangeConfiguration: new EventEmitter<unknown>().event,
+};
+
+export const env = {
+  async asExternalUri(uri: Uri): Promise<Uri> {
+    record.asExternalUri.push(uri.toString());
+    forwardedPort += 1; // a fresh forward each time, as when the user closed the previous one
+    return uri.with({ authority: `localhost:${forwardedPort}` });
+  },
+  async openExternal(uri: Uri): Promise<boolean> {
+    record.openExternal.push(uri.toString());
+    return true;
+  },
+};
+
+export class FakeDiagnosticCollection {
+  readonly entries = new Map<string, Diagnostic[]>();
+  set(uri: Uri, diagnostics: Diagnostic[]): void {
+    this.entries.set(uri.toString(), diagnostics);
+  }
+  get(uri: Uri): Diagnostic[] | undefined {
+    return this.entries.get(uri.toString());
+  }
+  delete(uri: Uri): void {
+    this.entries.delete(uri.toString());
+  }
+  dispose(): void {}
+}
+
+export const languages = {
+  createDiagnosticCollection() {
+    return new FakeDiagnosticCollection();
+  },
+};
+
+// `require('vscode')` anywhere in the extension's modules gets this module.
+const resolve = (Module as unknown as { _resolveFilename: (...a: unknown[]) => string })._resolveFilename;
+(Module as unknown as { _resolveFilename: (...a: unknown[]) => string })._resolveFilename = function (
+  request: unknown,
+  ...rest: unknown[]
+) {
+  return request === 'vscode' ? __filename : resolve.call(this, request, ...rest);
+};
+
+// vscode-languageclient, bundled into dist/extension.js, subclasses many vscode classes when it loads
+// (`class ProtocolCompletionItem extends vscode.CompletionItem`). The bundle test loads it, so any class this
+// stand-in does not define is an empty one; the logic under test only uses what is defined above.
+module.exports = new Proxy(module.exports, {
+  get(target, name) {
+    if (name in target || typeof name === 'symbol') return target[name];
+    return (target[name] = class {});
+  },
+});

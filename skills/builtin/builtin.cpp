@@ -21,7 +21,8 @@
   X(MakeStreamConcurrency)     \
   X(MakeThreadUtilization)     \
   X(MakeIterations)            \
-  X(MakeMfu)
+  X(MakeMfu)                   \
+  X(MakeTensorCoreUse)
 
 namespace nsys::skills {
 

@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "nsys/agent/explain.h"
 #include "nsys/agent/skill_runner.h"
 #include "nsys/core/traces.h"
 #include "nsys/engine/profile.h"
@@ -131,6 +132,13 @@ class Workspace {
   Expected<skills::ResultMemo::Stats> MemoStats(const std::string& profile_id) const;
   // Blocks until the profile's warm-up (WorkspaceConfig::warm_skills) has finished; for tests and benchmarks.
   void WaitForWarmUp(const std::string& profile_id);
+
+  // ---- explain (issue 10) ----
+  // What a kernel is and how it behaves in the profile (agent/explain.h), for hovers: loads the kernel table (and the
+  // runtime table for launches) if needed, then answers from one pass over it plus the memoised nvtx_kernel_map.
+  // kNotFound names the closest kernels when none matches.
+  Expected<agent::KernelExplanation> ExplainKernel(const std::string& profile_id, const std::string& kernel,
+                                                   const CancelToken& cancel = {}, const ProgressSink& progress = {});
 
   // Traces (traces.h). ExportTrace writes request.output (checked by trace_output.h against every profile this
   // workspace opened; a refusal is kInvalidArgument naming the reason) or, without it, a fresh file in the trace

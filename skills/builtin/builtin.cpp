@@ -27,7 +27,8 @@
   X(MakeIterationOutliers)     \
   X(MakeDeviceImbalance)       \
   X(MakeApiInGaps)             \
-  X(MakeTransfersInSteps)
+  X(MakeTransfersInSteps)      \
+  X(MakeTensorCoreUse)
 
 namespace nsys::skills {
 

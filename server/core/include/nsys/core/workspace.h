@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "nsys/agent/analyze.h"
+#include "nsys/agent/explain.h"
 #include "nsys/agent/skill_runner.h"
 #include "nsys/core/traces.h"
 #include "nsys/engine/profile.h"
@@ -139,6 +140,12 @@ class Workspace {
   Expected<agent::Analysis> Analyze(const std::string& profile_id, const agent::AnalyzeOptions& options,
                                     const agent::FindingSink& on_finding = {}, const CancelToken& cancel = {},
                                     const ProgressSink& progress = {});
+  // ---- explain (issue 10) ----
+  // What a kernel is and how it behaves in the profile (agent/explain.h), for hovers: loads the kernel table (and the
+  // runtime table for launches) if needed, then answers from one pass over it plus the memoised nvtx_kernel_map.
+  // kNotFound names the closest kernels when none matches.
+  Expected<agent::KernelExplanation> ExplainKernel(const std::string& profile_id, const std::string& kernel,
+                                                   const CancelToken& cancel = {}, const ProgressSink& progress = {});
 
   // Traces (traces.h). ExportTrace writes request.output (checked by trace_output.h against every profile this
   // workspace opened; a refusal is kInvalidArgument naming the reason) or, without it, a fresh file in the trace

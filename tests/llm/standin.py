@@ -13,7 +13,7 @@ Scripted by a JSON scenario file: {"responses": [STEP, ...]}; each POST takes th
 answer is HTTP 500 "scenario exhausted"). A step:
   status (200), headers {}, body (error body, text or JSON), delay_s (before the headers),
   text [pieces], tool_calls [{"id", "name", "arguments": [pieces]}], stop (the stop reason),
-  usage {"input", "output"}, echo_tool_result (the text quotes the request's last tool result),
+  usage {"input", "output"}, echo_tool_result (the text quotes the first row of the request's last tool result),
   raw [strings written as they are, instead of the generated stream], omit_end (no [DONE] / message_stop),
   split_bytes N (the stream is written N bytes at a time), chunk_delay_s, hang_s (after the stream, before closing).
 Every request is appended to the --log file as one JSON line {"path", "headers", "body"}.
@@ -128,8 +128,17 @@ def anthropic_events(step, body):
 def text_pieces(step, body, anthropic):
     pieces = list(step.get("text", []))
     if step.get("echo_tool_result"):
-        pieces += ["From the tool: ", last_tool_result(body, anthropic)[:400]]
+        pieces += ["From the tool: ", first_row(last_tool_result(body, anthropic))]
     return pieces
+
+
+def first_row(result):
+    """The first row of a tool result as "column=value, ..." (the nsys-ai shape), else its first 400 characters."""
+    try:
+        table = json.loads(result)
+        return ", ".join("%s=%s" % (c, v) for c, v in zip(table["columns"], table["rows"][0]))
+    except (ValueError, KeyError, IndexError, TypeError):
+        return result[:400]
 
 
 class Handler(http.server.BaseHTTPRequestHandler):

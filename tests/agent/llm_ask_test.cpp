@@ -229,6 +229,28 @@ TEST_P(LlmAsk, UnknownToolsAndBadArgumentsGoBackToTheModel) {
   EXPECT_TRUE(r->answer.verify.empty());
 }
 
+TEST_P(LlmAsk, ToolCallsPerTurnAreBoundedAndACutOffReplyLowersConfidence) {
+  json calls = json::array();
+  for (int i = 0; i < 18; ++i) {
+    calls.push_back({{"id", "c" + std::to_string(i)}, {"name", "top_kernels"}, {"arguments", {"{\"limit\": 1}"}}});
+  }
+  Standin standin({{"responses",
+                    {{{"tool_calls", calls}},
+                     {{"text", {"The top kernel is"}},
+                      {"stop", GetParam() == llm::Provider::kOpenAI ? "length" : "max_tokens"}}}}});
+  auto client = Client(standin);
+  auto r = AskWithLlm(Request("Which kernel?"), *client, skills_, run_, {}, {});
+  ASSERT_TRUE(r) << r.error().message;
+  auto results = ToolResults(standin.Requests().at(1)["body"]);
+  ASSERT_EQ(results.size(), 18u);
+  size_t refused = 0;
+  for (const auto& [content, is_error] : results) refused += content.find("too many tool calls") != std::string::npos;
+  EXPECT_EQ(refused, 2u);
+  EXPECT_EQ(r->answer.evidence.size(), 1u);  // sixteen identical calls are one piece of evidence
+  EXPECT_EQ(r->answer.confidence, Confidence::kLow);
+  EXPECT_NE(r->answer.confidence_reason.find("cut off"), std::string::npos) << r->answer.confidence_reason;
+}
+
 TEST_P(LlmAsk, AGarbageReplyIsAClearError) {
   Standin standin({{"responses", {{{"raw", {"data: {\"choices\": [oops\n\nevent: x\ndata: ]]\n\n"}}}}}});
   auto client = Client(standin);

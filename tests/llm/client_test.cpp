@@ -353,6 +353,23 @@ TEST_P(BothProviders, TheKeyIsNeverLoggedNorInErrorsEvenWhenTheServerEchoesIt) {
   EXPECT_EQ(client->Identity().find(key), std::string::npos);
 }
 
+TEST(LlmClient, NobodyListeningIsANetworkErrorNamingWhere) {
+  Config config;
+  config.provider = Provider::kOpenAI;
+  config.model = "m";
+  config.api_key = "sk-unused-key-42";
+  {
+    Standin gone({{"responses", json::array()}});
+    config.base_url = gone.Config(Provider::kOpenAI).base_url;
+  }  // stopped: its port is closed now
+  auto client = Make(config);
+  auto r = client->Chat(Hello(), {}, {});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kInternal);
+  EXPECT_NE(r.error().message.find("could not reach the LLM at http://127.0.0.1:"), std::string::npos)
+      << r.error().message;
+}
+
 TEST(LlmClient, NoProviderNoClient) {
   auto c = MakeClient(Config{});
   ASSERT_FALSE(c);

@@ -194,11 +194,15 @@ class Loop {
           return MakeError(ErrorKind::kBadInput, "the LLM returned an empty answer (no text and no tool call)");
         }
         result.answer = Finish(reply->text);
+        if (reply->stop_reason == "length" || reply->stop_reason == "max_tokens") {
+          result.answer.confidence = Confidence::kLow;
+          result.answer.confidence_reason += " The reply was cut off at the token limit.";
+        }
         result.history = std::move(chat.messages);
         return result;
       }
-      for (const llm::ToolCall& call : reply->tool_calls) {
-        auto message = CallTool(call);
+      for (size_t i = 0; i < reply->tool_calls.size(); ++i) {
+        auto message = i < kMaxCallsPerStep ? CallTool(reply->tool_calls[i]) : TooMany(reply->tool_calls[i]);
         if (!message) return message.error();
         chat.messages.push_back(std::move(*message));
       }
@@ -210,6 +214,18 @@ class Loop {
   }
 
  private:
+  // Each call runs a skill: a model asking for dozens at once gets the rest refused, one by one.
+  static constexpr size_t kMaxCallsPerStep = 16;
+  llm::Message TooMany(const llm::ToolCall& call) {
+    ++log_.failed;
+    llm::Message out{llm::Role::kTool, ErrorForModel(fmt::format("too many tool calls in one turn (at most {}); "
+                                                                 "call this one again in the next turn",
+                                                                 kMaxCallsPerStep))};
+    out.tool_call_id = call.id;
+    out.tool_error = true;
+    return out;
+  }
+
   // The tool's result message; only cancellation stops the conversation, every other failure is the model's to
   // read and correct.
   Expected<llm::Message> CallTool(const llm::ToolCall& call) {

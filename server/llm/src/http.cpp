@@ -123,40 +123,13 @@ Error CurlError(CURLcode code, const HttpRequest& request, const HttpLimits& lim
   }
 }
 
-}  // namespace
-
-// The multi interface rather than curl_easy_perform so that the loop wakes every 50 ms to look at the cancel token:
-// the progress callback alone may wait up to a second on a silent connection.
-Expected<HttpOutcome> Post(const HttpRequest& request, const HttpLimits& limits, const BodySink& on_body,
-                           const CancelToken& cancel) {
-  GlobalInit();
-  if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "the LLM request was cancelled");
-  std::unique_ptr<CURL, EasyDeleter> easy(curl_easy_init());
-  std::unique_ptr<CURLM, MultiDeleter> multi(curl_multi_init());
-  if (!easy || !multi) return MakeError(ErrorKind::kInternal, "libcurl could not start a transfer");
-  Transfer t;
-  t.on_body = &on_body;
-  t.cancel = &cancel;
-  t.easy = easy.get();
-  t.max_body_bytes = limits.max_body_bytes;
-
-  curl_slist* list = nullptr;
-  for (const std::string& h : request.headers) {
-    curl_slist* head = curl_slist_append(list, h.c_str());
-    if (head == nullptr) {
-      curl_slist_free_all(list);
-      return MakeError(ErrorKind::kInternal, "libcurl could not build the request headers");
-    }
-    list = head;
-  }
-  std::unique_ptr<curl_slist, ListDeleter> headers(list);
-  char error_buffer[CURL_ERROR_SIZE] = {0};
-  CURL* e = easy.get();
+void SetOptions(CURL* e, const HttpRequest& request, const HttpLimits& limits, curl_slist* headers, Transfer& t,
+                char* error_buffer) {
   curl_easy_setopt(e, CURLOPT_URL, request.url.c_str());
   curl_easy_setopt(e, CURLOPT_POST, 1L);
   curl_easy_setopt(e, CURLOPT_POSTFIELDS, request.body.data());
   curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
-  curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers.get());
+  curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, &OnWrite);
   curl_easy_setopt(e, CURLOPT_WRITEDATA, &t);
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &OnHeader);
@@ -170,44 +143,65 @@ Expected<HttpOutcome> Post(const HttpRequest& request, const HttpLimits& limits,
   curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(limits.total.count()));
   curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");  // identity or what libcurl can decode
   curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);   // a redirect would carry the key elsewhere
+}
 
-  curl_multi_add_handle(multi.get(), e);
+// The multi interface rather than curl_easy_perform so that the loop wakes every 50 ms to look at the cancel token
+// and the stall clock: the progress callback alone may wait up to a second on a silent connection, and libcurl's
+// low-speed limit averages over seconds, so a burst hides a stall.
+CURLcode Drive(CURLM* multi, const Transfer& t, const HttpLimits& limits, const CancelToken& cancel,
+               char* error_buffer) {
   int running = 1;
-  CURLcode result = CURLE_OK;
   while (true) {
-    if (curl_multi_perform(multi.get(), &running) != CURLM_OK) {
-      result = CURLE_FAILED_INIT;
-      break;
-    }
+    if (curl_multi_perform(multi, &running) != CURLM_OK) return CURLE_FAILED_INIT;
     int queued = 0;
-    bool done = false;
-    while (CURLMsg* msg = curl_multi_info_read(multi.get(), &queued)) {
-      if (msg->msg == CURLMSG_DONE) {
-        result = msg->data.result;
-        done = true;
-      }
+    while (CURLMsg* msg = curl_multi_info_read(multi, &queued)) {
+      if (msg->msg == CURLMSG_DONE) return msg->data.result;
     }
-    if (done || running == 0) break;
-    if (cancel.cancelled()) {
-      result = CURLE_ABORTED_BY_CALLBACK;
-      break;
-    }
-    // The stall check is ours: libcurl's low-speed limit averages over seconds and lets a burst hide a stall.
+    if (running == 0) return CURLE_OK;
+    if (cancel.cancelled()) return CURLE_ABORTED_BY_CALLBACK;
     if (std::chrono::steady_clock::now() - t.last_byte > limits.stall) {
-      result = CURLE_OPERATION_TIMEDOUT;
-      std::snprintf(error_buffer, sizeof error_buffer, "no data for %lld ms",
-                    static_cast<long long>(limits.stall.count()));
-      break;
+      std::snprintf(error_buffer, CURL_ERROR_SIZE, "no data for %lld ms", static_cast<long long>(limits.stall.count()));
+      return CURLE_OPERATION_TIMEDOUT;
     }
-    curl_multi_poll(multi.get(), nullptr, 0, 50, nullptr);
+    curl_multi_poll(multi, nullptr, 0, 50, nullptr);
   }
-  curl_multi_remove_handle(multi.get(), e);
+}
+
+}  // namespace
+
+Expected<HttpOutcome> Post(const HttpRequest& request, const HttpLimits& limits, const BodySink& on_body,
+                           const CancelToken& cancel) {
+  GlobalInit();
+  if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "the LLM request was cancelled");
+  std::unique_ptr<CURL, EasyDeleter> easy(curl_easy_init());
+  std::unique_ptr<CURLM, MultiDeleter> multi(curl_multi_init());
+  if (!easy || !multi) return MakeError(ErrorKind::kInternal, "libcurl could not start a transfer");
+  Transfer t;
+  t.on_body = &on_body;
+  t.cancel = &cancel;
+  t.easy = easy.get();
+  t.max_body_bytes = limits.max_body_bytes;
+  curl_slist* list = nullptr;
+  for (const std::string& h : request.headers) {
+    curl_slist* head = curl_slist_append(list, h.c_str());
+    if (head == nullptr) {
+      curl_slist_free_all(list);
+      return MakeError(ErrorKind::kInternal, "libcurl could not build the request headers");
+    }
+    list = head;
+  }
+  std::unique_ptr<curl_slist, ListDeleter> headers(list);
+  char error_buffer[CURL_ERROR_SIZE] = {0};
+  SetOptions(easy.get(), request, limits, headers.get(), t, error_buffer);
+  curl_multi_add_handle(multi.get(), easy.get());
+  const CURLcode result = Drive(multi.get(), t, limits, cancel, error_buffer);
+  curl_multi_remove_handle(multi.get(), easy.get());
 
   if (t.sink_error) return *t.sink_error;
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "the LLM request was cancelled");
   if (result != CURLE_OK) return CurlError(result, request, limits, error_buffer);
   HttpOutcome outcome;
-  curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &outcome.status);
+  curl_easy_getinfo(easy.get(), CURLINFO_RESPONSE_CODE, &outcome.status);
   outcome.error_body = std::move(t.error_body);
   outcome.retry_after = t.retry_after;
   return outcome;

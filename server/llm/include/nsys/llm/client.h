@@ -23,7 +23,7 @@
 namespace nsys::llm {
 
 // Receives the model's text as it streams, piece by piece (never tool-call arguments).
-using TextSink = std::function<void(std::string_view piece)>;
+using TextSink = std::function<void(const std::string& piece)>;  // the same type as agent::TextSink
 
 // A function the model may call.
 struct ToolSpec {

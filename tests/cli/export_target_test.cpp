@@ -13,7 +13,7 @@
 
 #include "cli_run.h"
 #include "fixtures.h"
-#include "nsys/trace/sha256.h"
+#include "nsys/support/sha256.h"
 #include "serve_session.h"
 
 namespace nsys::testing {
@@ -30,7 +30,7 @@ std::string ReadAll(const fs::path& path) {
 }
 
 std::string Sha(const fs::path& path) {
-  return trace::Sha256::Hex(ReadAll(path));
+  return support::Sha256::Hex(ReadAll(path));
 }
 
 bool StartsLikeTrace(const fs::path& path) {

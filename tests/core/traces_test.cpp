@@ -14,7 +14,7 @@
 #include "fixtures.h"
 #include "nsys/core/workspace.h"
 #include "nsys/support/cache_dir.h"
-#include "nsys/trace/sha256.h"
+#include "nsys/support/sha256.h"
 
 namespace nsys::testing {
 namespace {
@@ -87,7 +87,7 @@ TEST(CoreTraces, ExportWritesTheBytesItsStatsDescribeAndStreamingDeliversTheSame
   EXPECT_EQ(written->path, request.output);
   const std::string bytes = ReadAll(*request.output);
   EXPECT_EQ(written->stats.bytes, static_cast<int64_t>(bytes.size()));
-  EXPECT_EQ(written->stats.sha256, trace::Sha256::Hex(bytes));
+  EXPECT_EQ(written->stats.sha256, support::Sha256::Hex(bytes));
   EXPECT_GT(written->stats.kernels, 0);
 
   std::string streamed;
@@ -148,7 +148,7 @@ TEST(CoreTraces, PublishWritesIntoThePublishersDirectoryAndCleansUpWhenRefused) 
   ASSERT_EQ(publisher.published.size(), 1u);
   const core::TraceToPublish& sent = publisher.published[0];
   EXPECT_EQ(fs::path(sent.path).parent_path(), dir.path() / "served");
-  EXPECT_EQ(trace::Sha256::Hex(ReadAll(sent.path)), publication->stats.sha256);
+  EXPECT_EQ(support::Sha256::Hex(ReadAll(sent.path)), publication->stats.sha256);
   EXPECT_EQ(sent.file_name, "h100_2gpu_1s.pftrace");
   EXPECT_EQ(sent.title.rfind("h100_2gpu_1s.sqlite (", 0), 0u) << sent.title;
   EXPECT_EQ(sent.perfetto_origin, "https://perfetto.example");

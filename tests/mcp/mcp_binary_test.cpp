@@ -18,7 +18,7 @@
 
 #include "mcp/child_process.h"
 #include "mcp/transcript_match.h"
-#include "nsys/trace/sha256.h"
+#include "nsys/support/sha256.h"
 
 namespace nsys::testing {
 namespace {
@@ -310,7 +310,7 @@ TEST_F(McpBinaryTest, ExportTraceWritesTheFileItDescribes) {
   const std::string bytes = ReadFile(out);
   EXPECT_EQ(result["path"], out);
   EXPECT_EQ(result["bytes"], static_cast<int64_t>(bytes.size()));
-  EXPECT_EQ(result["sha256"], trace::Sha256::Hex(bytes));
+  EXPECT_EQ(result["sha256"], support::Sha256::Hex(bytes));
   EXPECT_EQ(result["streamed"], false);
   EXPECT_GT(result["slices"]["kernels"].get<int64_t>(), 0) << result.dump();
   EXPECT_GT(result["tracks"].get<int64_t>(), 0);
@@ -322,7 +322,7 @@ TEST_F(McpBinaryTest, ExportTraceWritesTheFileItDescribes) {
   const Json cached = ToolJson(Receive(kReplyTimeout));
   const std::string cached_path = cached["path"].get<std::string>();
   EXPECT_EQ(cached_path.rfind((scratch_ / "cache" / "nsys-ai" / "exported-traces").string(), 0), 0u) << cached_path;
-  EXPECT_EQ(trace::Sha256::Hex(ReadFile(cached_path)), cached["sha256"]);
+  EXPECT_EQ(support::Sha256::Hex(ReadFile(cached_path)), cached["sha256"]);
   EXPECT_EQ(cached["window"], "whole profile");
 }
 
@@ -362,7 +362,7 @@ TEST_F(McpBinaryTest, OpenInPerfettoServesTheTraceOnLoopback) {
   ASSERT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response.substr(0, 200);
   const size_t body = response.find("\r\n\r\n");
   ASSERT_NE(body, std::string::npos);
-  EXPECT_EQ(trace::Sha256::Hex(response.substr(body + 4)), result["sha256"]);
+  EXPECT_EQ(support::Sha256::Hex(response.substr(body + 4)), result["sha256"]);
   EXPECT_EQ(static_cast<int64_t>(response.size() - body - 4), result["bytes"].get<int64_t>());
 }
 

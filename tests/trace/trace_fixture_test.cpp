@@ -15,7 +15,7 @@
 #include "fixtures.h"
 #include "nsys/engine/profile.h"
 #include "nsys/trace/protobuf.h"
-#include "nsys/trace/sha256.h"
+#include "nsys/support/sha256.h"
 #include "nsys/trace/trace_writer.h"
 #include "nsys/trace/validator.h"
 #include "trace/trace_test_util.h"
@@ -127,7 +127,7 @@ TEST_P(EveryFixture, ValidatesAndDecodesWithProtoc) {
   EXPECT_EQ(report.slices, trace.stats.slices());
   EXPECT_EQ(report.flows, trace.stats.flows);
   EXPECT_EQ(report.counter_values, trace.stats.counter_values);
-  EXPECT_EQ(Sha256::Hex(trace.bytes), trace.stats.sha256);
+  EXPECT_EQ(support::Sha256::Hex(trace.bytes), trace.stats.sha256);
   // What the engine loaded is what the trace holds (no filters, no minimum duration).
   EXPECT_EQ(trace.stats.kernels, static_cast<int64_t>((*opened)->kernels().size()));
   EXPECT_EQ(trace.stats.memcpys, static_cast<int64_t>((*opened)->memcpys().size()));

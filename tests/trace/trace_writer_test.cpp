@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <string>
 
-#include "nsys/trace/sha256.h"
+#include "nsys/support/sha256.h"
 #include "nsys/trace/validator.h"
 #include "trace/trace_test_util.h"
 
@@ -80,7 +80,7 @@ class Tables {
     EXPECT_TRUE(report.ok()) << report.Summary();
     if (written.ok()) {
       EXPECT_EQ(written->bytes, static_cast<int64_t>(out.size()));
-      EXPECT_EQ(written->sha256, Sha256::Hex(out));
+      EXPECT_EQ(written->sha256, support::Sha256::Hex(out));
       EXPECT_EQ(written->packets, report.packets);
       if (stats) *stats = *written;
     }
@@ -348,7 +348,7 @@ TEST(TraceWriter, ChunksArePacketAligned) {
   });
   ASSERT_TRUE(stats.ok());
   ASSERT_GT(chunks.size(), 10u);
-  Sha256 sha;
+  support::Sha256 sha;
   int64_t packets = 0;
   for (const auto& c : chunks) {
     ProtoDecoder d(c);  // a chunk is a run of whole Trace.packet records
@@ -385,7 +385,7 @@ TEST(TraceWriter, InlineAndPipelinedWritesAreIdentical) {
     });
     ASSERT_TRUE(stats.ok());
     EXPECT_GT(calls, 20);
-    EXPECT_EQ(stats->sha256, Sha256::Hex(out));
+    EXPECT_EQ(stats->sha256, support::Sha256::Hex(out));
     EXPECT_EQ(stats->flows, 3000);
   }
   EXPECT_EQ(inline_bytes, pipelined_bytes);

@@ -19,7 +19,7 @@
 
 #include "fixtures.h"
 #include "nsys/engine/profile.h"
-#include "nsys/trace/sha256.h"
+#include "nsys/support/sha256.h"
 #include "nsys/trace/trace_writer.h"
 #include "nsys/transport/http_side_channel.h"
 
@@ -185,7 +185,7 @@ TEST(PerfettoOneClick, HeadlessChromiumHandsTheExactTraceToPerfetto) {
     std::mt19937_64 random(42);
     for (auto& c : bytes) c = static_cast<char>(random());
     std::ofstream(trace_path, std::ios::binary) << bytes;
-    expected_sha = trace::Sha256::Hex(bytes);
+    expected_sha = support::Sha256::Hex(bytes);
     expected_bytes = static_cast<int64_t>(bytes.size());
   }
   core::TraceToPublish trace;

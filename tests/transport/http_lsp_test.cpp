@@ -9,7 +9,7 @@
 
 #include "fixtures.h"
 #include "nsys/trace/protobuf.h"
-#include "nsys/trace/sha256.h"
+#include "nsys/support/sha256.h"
 #include "nsys/trace/validator.h"
 #include "rpc_client.h"
 #include "transport/http_test_util.h"
@@ -106,7 +106,7 @@ TEST_F(PerfettoOverLsp, ExportTraceStreamsPacketAlignedBase64Chunks) {
   EXPECT_GT(chunks, 3);
   EXPECT_EQ(result["streamed"], true);
   EXPECT_EQ(result["bytes"], static_cast<int64_t>(bytes.size()));
-  EXPECT_EQ(result["sha256"], trace::Sha256::Hex(bytes));
+  EXPECT_EQ(result["sha256"], support::Sha256::Hex(bytes));
   EXPECT_EQ(result["slices"]["kernels"], 3442);
   EXPECT_EQ(result["flows"], 2092);
   EXPECT_FALSE(result.contains("path"));
@@ -179,7 +179,7 @@ TEST_F(PerfettoOverLsp, OpenInPerfettoPublishesALinkAndAsksTheClientToOpenIt) {
   EXPECT_EQ(page.status, 200);
   const auto trace = transport::testing::Get(static_cast<uint16_t>(port), "/p/" + token + "/trace.pftrace");
   ASSERT_EQ(trace.status, 200);
-  EXPECT_EQ(trace::Sha256::Hex(trace.body), result["sha256"]);
+  EXPECT_EQ(support::Sha256::Hex(trace.body), result["sha256"]);
   EXPECT_EQ(static_cast<int64_t>(trace.body.size()), result["bytes"]);
   EXPECT_TRUE(trace::ValidateTrace(trace.body).ok());
   // The file lives in the server's cache while the link is live.

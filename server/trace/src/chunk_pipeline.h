@@ -7,15 +7,16 @@
 #include <mutex>
 #include <thread>
 
+#include "nsys/support/sha256.h"
 #include "nsys/trace/protobuf.h"
-#include "nsys/trace/sha256.h"
 #include "nsys/trace/trace_writer.h"
 
 namespace nsys::trace::internal {
 
 class ChunkPipeline {
  public:
-  ChunkPipeline(const ChunkSink& sink, Sha256& sha, size_t chunk_bytes, size_t buffers = 4) : sink_(sink), sha_(sha) {
+  ChunkPipeline(const ChunkSink& sink, support::Sha256& sha, size_t chunk_bytes, size_t buffers = 4)
+      : sink_(sink), sha_(sha) {
     for (size_t i = 0; i < buffers; ++i) free_.emplace_back(chunk_bytes + 4096);
     thread_ = std::thread([this] { Run(); });
   }
@@ -85,7 +86,7 @@ class ChunkPipeline {
   }
 
   const ChunkSink& sink_;
-  Sha256& sha_;
+  support::Sha256& sha_;
   mutable std::mutex mu_;
   std::condition_variable ready_;  // a chunk was queued, or the end came
   std::condition_variable freed_;  // a buffer came back

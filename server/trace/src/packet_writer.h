@@ -11,8 +11,8 @@
 #include <utility>
 
 #include "chunk_pipeline.h"
+#include "nsys/support/sha256.h"
 #include "nsys/trace/protobuf.h"
-#include "nsys/trace/sha256.h"
 #include "nsys/trace/trace_writer.h"
 
 namespace nsys::trace::internal {
@@ -299,7 +299,7 @@ class PacketWriter {
   const ChunkSink& sink_;
   size_t chunk_bytes_;
   ProtoEncoder out_;
-  Sha256 sha_;
+  support::Sha256 sha_;
   Status status_;
   std::unique_ptr<ChunkPipeline> pipeline_;  // last: its thread stops before the members it uses go
   size_t packet_ = 0;

@@ -17,10 +17,15 @@ struct Config {
   Provider provider = Provider::kNone;
   std::string base_url;  // "" = the provider's public endpoint (https://api.openai.com/v1, https://api.anthropic.com)
   std::string model;
-  std::string api_key;                         // may be empty for local servers (vLLM, Ollama, llama.cpp)
-  std::chrono::milliseconds timeout{120'000};  // one HTTP exchange, connect to last byte
-  int max_retries = 3;                         // on HTTP 429 and 5xx, with exponential backoff
-  int64_t max_prompt_tokens = 60'000;          // the cost gate: a prompt estimated larger is refused before sending
+  std::string api_key;                                // may be empty for local servers (vLLM, Ollama, llama.cpp)
+  std::chrono::milliseconds timeout{120'000};         // one HTTP exchange, connect to last byte
+  std::chrono::milliseconds connect_timeout{10'000};  // TCP + TLS connect (capped by `timeout`)
+  // A stream that delivers no byte for this long is abandoned (a stalled server), even within `timeout`.
+  std::chrono::milliseconds stall_timeout{60'000};
+  int max_retries = 3;                                // on HTTP 429 and 5xx, with exponential backoff
+  std::chrono::milliseconds retry_base_delay{500};    // the first backoff; doubles with each retry
+  std::chrono::milliseconds max_retry_delay{30'000};  // caps the backoff and a server's Retry-After
+  int64_t max_prompt_tokens = 60'000;  // the cost gate: a prompt estimated larger is refused before sending
   bool enabled() const { return provider != Provider::kNone; }
 };
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace nsys::trace {
+namespace nsys::support {
 
 class Sha256 {
  public:
@@ -30,4 +30,4 @@ class Sha256 {
   bool hardware_ = false;
 };
 
-}  // namespace nsys::trace
+}  // namespace nsys::support

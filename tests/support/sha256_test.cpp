@@ -1,10 +1,10 @@
-#include "nsys/trace/sha256.h"
+#include "nsys/support/sha256.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace nsys::trace {
+namespace nsys::support {
 namespace {
 
 // FIPS 180-4 / NIST CSRC example vectors.
@@ -71,4 +71,4 @@ TEST(Sha256, HardwareAndPortablePathsAgree) {
 }
 
 }  // namespace
-}  // namespace nsys::trace
+}  // namespace nsys::support

@@ -1,4 +1,4 @@
-#include "nsys/trace/sha256.h"
+#include "nsys/support/sha256.h"
 
 #include <algorithm>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include <immintrin.h>
 #endif
 
-namespace nsys::trace {
+namespace nsys::support {
 namespace {
 
 // First 32 bits of the fractional parts of the cube roots of the first 64 primes (FIPS 180-4, 4.2.2).
@@ -200,4 +200,4 @@ std::string Sha256::Hex(std::string_view bytes) {
   return hasher.FinishHex();
 }
 
-}  // namespace nsys::trace
+}  // namespace nsys::support

@@ -1,0 +1,391 @@
+#include "nsys/agent/llm_ask.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "nsys/skills/registry.h"
+
+namespace nsys::agent {
+namespace {
+
+using nlohmann::json;
+
+// The filter arguments a tool accepts besides the skill's own. `clock` is left out: the model always speaks
+// seconds from the profile start, which is what the profile summary uses.
+bool IsFilterArg(const std::string& name) {
+  return name == "device" || name == "pid" || name == "start" || name == "end";
+}
+
+std::string_view SchemaType(ValueType type) {
+  switch (type) {
+    case ValueType::kInt:
+      return "integer";
+    case ValueType::kDouble:
+      return "number";
+    case ValueType::kBool:
+      return "boolean";
+    case ValueType::kString:
+      break;
+  }
+  return "string";
+}
+
+json ValueJson(const Value& v, size_t max_string = 0) {
+  if (const auto* b = std::get_if<bool>(&v)) return *b;
+  if (const auto* i = std::get_if<int64_t>(&v)) return *i;
+  if (const auto* d = std::get_if<double>(&v)) return *d;
+  if (const auto* s = std::get_if<std::string>(&v)) {
+    if (max_string > 0 && s->size() > max_string) return s->substr(0, max_string) + "...";
+    return *s;
+  }
+  return nullptr;
+}
+
+json PropertyOf(const skills::ArgSpec& spec) {
+  json p = {{"type", SchemaType(spec.type)}, {"description", spec.description}};
+  if (spec.name == "start" || spec.name == "end") {
+    p["description"] = spec.name == "start" ? "Window start, in seconds from the profile start."
+                                            : "Window end (exclusive), in seconds from the profile start.";
+  }
+  if (!spec.choices.empty()) p["enum"] = spec.choices;
+  if (spec.min) p["minimum"] = spec.type == ValueType::kInt ? json(static_cast<int64_t>(*spec.min)) : json(*spec.min);
+  if (spec.max) p["maximum"] = spec.type == ValueType::kInt ? json(static_cast<int64_t>(*spec.max)) : json(*spec.max);
+  if (!IsNull(spec.default_value)) p["default"] = ValueJson(spec.default_value);
+  return p;
+}
+
+// A JSON argument as the ArgSpec's type, or why not. Integral numbers are accepted for doubles and integral
+// doubles (3.0) for integers, since models write both.
+Expected<Value> ArgValue(const skills::Skill& skill, const skills::ArgSpec& spec, const json& v) {
+  auto wrong = [&] {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     fmt::format("argument '{}' of '{}' must be {} (got {})", spec.name, skill.name(),
+                                 SchemaType(spec.type), v.dump().substr(0, 80)));
+  };
+  switch (spec.type) {
+    case ValueType::kInt:
+      if (v.is_number_integer()) return Value(v.get<int64_t>());
+      if (v.is_number_float()) {
+        const double d = v.get<double>();
+        if (d == static_cast<double>(static_cast<int64_t>(d))) return Value(static_cast<int64_t>(d));
+      }
+      return wrong();
+    case ValueType::kDouble:
+      if (v.is_number()) return Value(v.get<double>());
+      return wrong();
+    case ValueType::kBool:
+      if (v.is_boolean()) return Value(v.get<bool>());
+      return wrong();
+    case ValueType::kString:
+      if (v.is_string()) return Value(v.get<std::string>());
+      return wrong();
+  }
+  return wrong();
+}
+
+std::string ArgNames(const std::vector<skills::ArgSpec>& specs) {
+  std::string out;
+  for (const auto& s : specs) {
+    if (s.name == "clock") continue;
+    out += (out.empty() ? "" : ", ") + s.name;
+  }
+  return out.empty() ? "none" : out;
+}
+
+// A skill's table as the model sees it: the columns, the first rows within the row and byte bounds, and how many
+// rows there were, so that it never mistakes a prefix for the whole.
+std::string TableForModel(const std::string& skill, const skills::Table& table, size_t max_rows, size_t max_bytes) {
+  json out = {{"skill", skill}};
+  if (table.declined) {
+    out["declined"] = true;
+    out["notes"] = table.notes;
+    return out.dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+  json columns = json::array();
+  for (const auto& c : table.columns) columns.push_back(c.name);
+  out["columns"] = std::move(columns);
+  out["notes"] = table.notes;
+  out["row_count"] = table.rows.size();
+  size_t shown = std::min(max_rows, table.rows.size());
+  while (true) {
+    json rows = json::array();
+    for (size_t i = 0; i < shown; ++i) {
+      json row = json::array();
+      for (const Value& v : table.rows[i]) row.push_back(ValueJson(v, 160));
+      rows.push_back(std::move(row));
+    }
+    out["rows"] = std::move(rows);
+    out["rows_shown"] = shown;
+    std::string text = out.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (text.size() <= max_bytes || shown == 0) return text.size() <= max_bytes ? text : text.substr(0, max_bytes);
+    shown /= 2;
+  }
+}
+
+// SkillCall's defaulted == is unusable (engine::FilterSpec has none), so the fields are compared here.
+bool SameCall(const SkillCall& a, const SkillCall& b) {
+  const auto& fa = a.filter;
+  const auto& fb = b.filter;
+  return a.skill == b.skill && a.args == b.args && fa.devices == fb.devices && fa.processes == fb.processes &&
+         fa.threads == fb.threads && fa.window.clock == fb.window.clock && fa.window.start == fb.window.start &&
+         fa.window.end == fb.window.end;
+}
+
+std::string ErrorForModel(const std::string& message) {
+  return json{{"error", message}}.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string Caption(const SkillCall& call) {
+  std::vector<std::string> parts;
+  for (const auto& [name, value] : call.args) {
+    if (!IsNull(value)) parts.push_back(fmt::format("{}={}", name, ValueJson(value).dump()));
+  }
+  if (!call.filter.devices.empty()) parts.push_back(fmt::format("device {}", call.filter.devices.front()));
+  if (!call.filter.processes.empty()) parts.push_back(fmt::format("pid {}", call.filter.processes.front()));
+  if (call.filter.window.start || call.filter.window.end) {
+    parts.push_back(fmt::format("window {}..{} s", call.filter.window.start.value_or(0.0),
+                                call.filter.window.end ? fmt::format("{}", *call.filter.window.end) : "end"));
+  }
+  std::string args;
+  for (const auto& p : parts) args += (args.empty() ? "" : ", ") + p;
+  return fmt::format("Rows of {}{} the model used", call.skill, args.empty() ? "" : " (" + args + ")");
+}
+
+// What happened to the tool calls of one conversation: the answer's evidence and confidence come from it.
+struct CallLog {
+  std::vector<Evidence> evidence;
+  int ok = 0;
+  int failed = 0;
+};
+
+class Loop {
+ public:
+  Loop(const LlmAskRequest& request, llm::Client& client, const SkillList& skills, const SkillRunner& run,
+       const llm::TextSink& on_text, const CancelToken& cancel)
+      : request_(request), client_(client), skills_(skills), run_(run), on_text_(on_text), cancel_(cancel) {}
+
+  Expected<LlmAskResult> Run() {
+    llm::ChatRequest chat;
+    chat.tools = SkillTools(skills_);
+    chat.temperature = 0.0;
+    chat.messages = request_.history;
+    if (chat.messages.empty()) chat.messages.push_back({llm::Role::kSystem, LlmSystemPrompt(request_.profile_summary)});
+    chat.messages.push_back({llm::Role::kUser, request_.question});
+    LlmAskResult result;
+    result.from_cache = true;
+    for (int step = 0; step < request_.max_steps; ++step) {
+      if (cancel_.cancelled()) return MakeError(ErrorKind::kCancelled, "the question was cancelled");
+      auto reply = client_.Chat(chat, on_text_, cancel_);
+      if (!reply) {
+        return MakeError(reply.error().kind,
+                         fmt::format("the LLM could not answer (step {}): {}", step + 1, reply.error().message));
+      }
+      result.steps = step + 1;
+      result.input_tokens += reply->input_tokens;
+      result.output_tokens += reply->output_tokens;
+      result.from_cache = result.from_cache && reply->from_cache;
+      llm::Message said{llm::Role::kAssistant, reply->text};
+      said.tool_calls = reply->tool_calls;
+      chat.messages.push_back(said);
+      if (reply->tool_calls.empty()) {
+        if (reply->text.find_first_not_of(" \t\r\n") == std::string::npos) {
+          return MakeError(ErrorKind::kBadInput, "the LLM returned an empty answer (no text and no tool call)");
+        }
+        result.answer = Finish(reply->text);
+        if (reply->stop_reason == "length" || reply->stop_reason == "max_tokens") {
+          result.answer.confidence = Confidence::kLow;
+          result.answer.confidence_reason += " The reply was cut off at the token limit.";
+        }
+        result.history = std::move(chat.messages);
+        return result;
+      }
+      for (size_t i = 0; i < reply->tool_calls.size(); ++i) {
+        auto message = i < kMaxCallsPerStep ? CallTool(reply->tool_calls[i]) : TooMany(reply->tool_calls[i]);
+        if (!message) return message.error();
+        chat.messages.push_back(std::move(*message));
+      }
+    }
+    return MakeError(ErrorKind::kLimitExceeded,
+                     fmt::format("the LLM was still calling tools after {} steps ({} skill calls); ask a narrower "
+                                 "question",
+                                 request_.max_steps, log_.ok + log_.failed));
+  }
+
+ private:
+  // Each call runs a skill: a model asking for dozens at once gets the rest refused, one by one.
+  static constexpr size_t kMaxCallsPerStep = 16;
+  llm::Message TooMany(const llm::ToolCall& call) {
+    ++log_.failed;
+    llm::Message out{llm::Role::kTool, ErrorForModel(fmt::format("too many tool calls in one turn (at most {}); "
+                                                                 "call this one again in the next turn",
+                                                                 kMaxCallsPerStep))};
+    out.tool_call_id = call.id;
+    out.tool_error = true;
+    return out;
+  }
+
+  // The tool's result message; only cancellation stops the conversation, every other failure is the model's to
+  // read and correct.
+  Expected<llm::Message> CallTool(const llm::ToolCall& call) {
+    llm::Message out{llm::Role::kTool, ""};
+    out.tool_call_id = call.id;
+    auto fail = [&](const std::string& message) {
+      ++log_.failed;
+      out.content = ErrorForModel(message);
+      out.tool_error = true;
+      return out;
+    };
+    auto skill = std::find_if(skills_.begin(), skills_.end(), [&](const auto& s) { return s->name() == call.name; });
+    if (skill == skills_.end()) {
+      std::string known;
+      for (const auto& s : skills_) known += (known.empty() ? "" : ", ") + s->name();
+      return fail(fmt::format("unknown tool '{}'; the tools are: {}", call.name.substr(0, 80), known));
+    }
+    if (!call.arguments.is_object()) {
+      return fail(fmt::format("the arguments of '{}' are not a JSON object: '{}'", call.name,
+                              call.raw_arguments.substr(0, 120)));
+    }
+    auto skill_call = SkillCallFromTool(**skill, call.arguments);
+    if (!skill_call) return fail(skill_call.error().message);
+    auto table = run_(skill_call->skill, skill_call->args, skill_call->filter, cancel_);
+    if (!table) {
+      if (table.error().kind == ErrorKind::kCancelled) return table.error();
+      return fail(table.error().message);
+    }
+    ++log_.ok;
+    out.content = TableForModel(call.name, *table, request_.max_result_rows, request_.max_result_bytes);
+    if (!table->declined) {
+      const bool seen = std::any_of(log_.evidence.begin(), log_.evidence.end(),
+                                    [&](const Evidence& e) { return SameCall(e.call, *skill_call); });
+      if (!seen) {
+        std::vector<std::string> columns;
+        for (const auto& c : table->columns) columns.push_back(c.name);
+        log_.evidence.push_back(EvidenceFrom(*skill_call, *table, columns, 20, Caption(*skill_call)));
+      }
+    }
+    return out;
+  }
+
+  Answer Finish(const std::string& text) const {
+    Answer answer;
+    answer.summary = text;
+    answer.evidence = log_.evidence;
+    if (!answer.evidence.empty()) answer.verify = VerifyCommand(answer.evidence.front().call, request_.profile_path);
+    if (log_.evidence.empty()) {
+      answer.confidence = Confidence::kLow;
+      answer.confidence_reason =
+          "The model answered without any skill result from this profile, so nothing in the answer is backed by "
+          "its rows.";
+    } else if (log_.failed > 0) {
+      answer.confidence = Confidence::kLow;
+      answer.confidence_reason = fmt::format(
+          "The model's answer rests on {} skill calls whose rows are shown, but {} of its calls failed; the wording "
+          "is the model's: check it against the rows.",
+          log_.ok, log_.failed);
+    } else {
+      answer.confidence = Confidence::kMedium;
+      answer.confidence_reason = fmt::format(
+          "The model's answer rests on {} skill call{} whose rows are shown; the wording is the model's: check it "
+          "against the rows.",
+          log_.ok, log_.ok == 1 ? "" : "s");
+    }
+    return answer;
+  }
+
+  const LlmAskRequest& request_;
+  llm::Client& client_;
+  const SkillList& skills_;
+  const SkillRunner& run_;
+  const llm::TextSink& on_text_;
+  const CancelToken& cancel_;
+  CallLog log_;
+};
+
+}  // namespace
+
+llm::ToolSpec SkillTool(const skills::Skill& skill) {
+  json properties = json::object();
+  json required = json::array();
+  for (const skills::ArgSpec& spec : skills::AllArgs(skill)) {
+    if (spec.name == "clock") continue;
+    properties[spec.name] = PropertyOf(spec);
+    if (spec.required) required.push_back(spec.name);
+  }
+  json schema = {{"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
+  if (!required.empty()) schema["required"] = std::move(required);
+  return {skill.name(), skill.description(), std::move(schema)};
+}
+
+std::vector<llm::ToolSpec> SkillTools(const SkillList& skills) {
+  std::vector<llm::ToolSpec> tools;
+  tools.reserve(skills.size());
+  for (const auto& s : skills) tools.push_back(SkillTool(*s));
+  return tools;
+}
+
+Expected<SkillCall> SkillCallFromTool(const skills::Skill& skill, const nlohmann::json& arguments) {
+  if (!arguments.is_object()) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     fmt::format("the arguments of '{}' must be a JSON object", skill.name()));
+  }
+  SkillCall call;
+  call.skill = skill.name();
+  const std::vector<skills::ArgSpec> specs = skills::AllArgs(skill);
+  for (const auto& [name, v] : arguments.items()) {
+    if (v.is_null()) continue;  // "not given", as the skill runner reads a JSON null
+    auto spec = std::find_if(specs.begin(), specs.end(), [&](const auto& s) { return s.name == name; });
+    if (spec == specs.end() || name == "clock") {
+      return MakeError(ErrorKind::kInvalidArgument, fmt::format("unknown argument '{}' for '{}' (accepted: {})",
+                                                                name.substr(0, 60), skill.name(), ArgNames(specs)));
+    }
+    auto value = ArgValue(skill, *spec, v);
+    if (!value) return value.error();
+    if (!IsFilterArg(name)) {
+      call.args[name] = std::move(*value);
+    } else if (name == "device") {
+      call.filter.devices = {static_cast<int32_t>(std::get<int64_t>(*value))};
+    } else if (name == "pid") {
+      const int64_t pid = std::get<int64_t>(*value);
+      if (pid < 0 || pid > UINT32_MAX) {
+        return MakeError(ErrorKind::kInvalidArgument,
+                         fmt::format("argument 'pid' of '{}' is out of range", skill.name()));
+      }
+      call.filter.processes = {static_cast<uint32_t>(pid)};
+    } else if (name == "start") {
+      call.filter.window.start = std::get<double>(*value);
+    } else {
+      call.filter.window.end = std::get<double>(*value);
+    }
+  }
+  return call;
+}
+
+std::string LlmSystemPrompt(const std::string& profile_summary) {
+  return "You are nsys-ai, an expert in NVIDIA Nsight Systems profiles of GPU programs. Answer the user's question "
+         "about the profile summarised below. Get every number from the tools: each tool runs the analysis skill of "
+         "the same name on this profile and returns its columns and rows (times in nanoseconds unless a column says "
+         "otherwise; start and end arguments are seconds from the profile start). Cite kernel names, durations with "
+         "units, counts and times from those rows, and keep facts apart from hypotheses. If the profile cannot "
+         "answer the question, say which data is missing instead of guessing. Answer in one to three sentences "
+         "unless asked for more.\n\nProfile summary:\n" +
+         profile_summary;
+}
+
+Expected<LlmAskResult> AskWithLlm(const LlmAskRequest& request, llm::Client& client, const SkillList& skills,
+                                  const SkillRunner& run, const llm::TextSink& on_text, const CancelToken& cancel) {
+  if (request.question.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return MakeError(ErrorKind::kInvalidArgument, "the question is empty: ask something about the profile");
+  }
+  if (request.max_steps < 1) {
+    return MakeError(ErrorKind::kInvalidArgument, "max_steps must be at least 1");
+  }
+  if (request.cache != nullptr) {
+    llm::CachingClient cached(client, *request.cache, request.profile_identity);
+    return Loop(request, cached, skills, run, on_text, cancel).Run();
+  }
+  return Loop(request, client, skills, run, on_text, cancel).Run();
+}
+
+}  // namespace nsys::agent

@@ -1,0 +1,157 @@
+#include "nsys/llm/answer_cache.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "nsys/support/cache_dir.h"
+#include "nsys/support/log.h"
+#include "nsys/support/sha256.h"
+
+namespace nsys::llm {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+json ToJson(const ChatResponse& r) {
+  json calls = json::array();
+  for (const ToolCall& c : r.tool_calls) {
+    calls.push_back({{"id", c.id}, {"name", c.name}, {"raw_arguments", c.raw_arguments}, {"arguments", c.arguments}});
+  }
+  return {{"text", r.text},
+          {"tool_calls", std::move(calls)},
+          {"stop_reason", r.stop_reason},
+          {"input_tokens", r.input_tokens},
+          {"output_tokens", r.output_tokens}};
+}
+
+// Entries are our own files, but a damaged one (a crash mid-write elsewhere, a full disk) is a miss, not an error.
+std::optional<ChatResponse> FromJson(const json& j) {
+  if (!j.is_object() || !j.value("text", json()).is_string() || !j.value("tool_calls", json()).is_array()) {
+    return std::nullopt;
+  }
+  ChatResponse r;
+  r.text = j["text"].get<std::string>();
+  for (const json& c : j["tool_calls"]) {
+    if (!c.is_object()) return std::nullopt;
+    ToolCall call;
+    call.id = c.value("id", "");
+    call.name = c.value("name", "");
+    call.raw_arguments = c.value("raw_arguments", "");
+    call.arguments = c.value("arguments", json());
+    r.tool_calls.push_back(std::move(call));
+  }
+  r.stop_reason = j.value("stop_reason", "");
+  r.input_tokens = j.value("input_tokens", int64_t{0});
+  r.output_tokens = j.value("output_tokens", int64_t{0});
+  return r;
+}
+
+json RequestJson(const ChatRequest& request) {
+  json messages = json::array();
+  for (const Message& m : request.messages) {
+    json calls = json::array();
+    for (const ToolCall& c : m.tool_calls) calls.push_back({c.id, c.name, c.raw_arguments});
+    messages.push_back({RoleName(m.role), m.content, calls, m.tool_call_id, m.tool_error});
+  }
+  json tools = json::array();
+  for (const ToolSpec& t : request.tools) tools.push_back({t.name, t.description, t.parameters});
+  return {{"messages", messages},
+          {"tools", tools},
+          {"max_tokens", request.max_tokens},
+          {"temperature", request.temperature ? json(*request.temperature) : json()}};
+}
+
+}  // namespace
+
+AnswerCache::AnswerCache(std::string dir, AnswerCacheLimits limits) : dir_(std::move(dir)), limits_(limits) {}
+
+std::string AnswerCache::DefaultDir(const std::string& configured_cache_dir) {
+  return (fs::path(support::ResolveCacheDir(configured_cache_dir)) / "llm-answers").string();
+}
+
+std::string AnswerCache::Key(const std::vector<std::string_view>& parts) {
+  support::Sha256 sha;
+  for (std::string_view part : parts) {
+    sha.Update(fmt::format("{}:", part.size()));
+    sha.Update(part);
+  }
+  return sha.FinishHex();
+}
+
+std::optional<ChatResponse> AnswerCache::Get(const std::string& key) const {
+  std::ifstream in(fs::path(dir_) / (key + ".json"), std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  auto j = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return std::nullopt;
+  return FromJson(j);
+}
+
+void AnswerCache::Put(const std::string& key, const ChatResponse& response) const {
+  const std::string text = ToJson(response).dump(-1, ' ', false, json::error_handler_t::replace);
+  if (text.size() > limits_.max_entry_bytes) return;
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  const fs::path final_path = fs::path(dir_) / (key + ".json");
+  const fs::path tmp = fs::path(dir_) / fmt::format(".{}.{}.tmp", key, std::random_device{}());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out) {
+      support::LogDebug(fmt::format("llm cache: cannot write {}", tmp.string()));
+      fs::remove(tmp, ec);
+      return;
+    }
+  }
+  fs::rename(tmp, final_path, ec);  // atomic: a reader sees the old entry or the new one
+  if (ec) {
+    support::LogDebug(fmt::format("llm cache: cannot store {}: {}", final_path.string(), ec.message()));
+    fs::remove(tmp, ec);
+    return;
+  }
+  Trim();
+}
+
+void AnswerCache::Trim() const {
+  std::vector<std::pair<fs::file_time_type, fs::path>> entries;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir_, ec)) {
+    if (e.path().extension() == ".json") entries.emplace_back(e.last_write_time(ec), e.path());
+  }
+  if (entries.size() <= limits_.max_entries) return;
+  std::sort(entries.begin(), entries.end());
+  const size_t drop = entries.size() - limits_.max_entries;
+  for (size_t i = 0; i < drop; ++i) fs::remove(entries[i].second, ec);
+}
+
+CachingClient::CachingClient(Client& inner, const AnswerCache& cache, std::string context)
+    : inner_(inner), cache_(cache), context_(std::move(context)) {}
+
+std::string CachingClient::KeyFor(const ChatRequest& request) const {
+  const std::string identity = inner_.Identity();
+  const std::string body = RequestJson(request).dump(-1, ' ', false, json::error_handler_t::replace);
+  return AnswerCache::Key({"nsys-ai llm exchange v1", identity, context_, body});
+}
+
+Expected<ChatResponse> CachingClient::Chat(const ChatRequest& request, const TextSink& on_text,
+                                           const CancelToken& cancel) {
+  const std::string key = KeyFor(request);
+  if (auto hit = cache_.Get(key)) {
+    support::LogDebug(fmt::format("llm cache: hit {}", key.substr(0, 16)));
+    if (on_text && !hit->text.empty()) on_text(hit->text);
+    hit->from_cache = true;
+    return *hit;
+  }
+  auto response = inner_.Chat(request, on_text, cancel);
+  if (response) cache_.Put(key, *response);
+  return response;
+}
+
+}  // namespace nsys::llm

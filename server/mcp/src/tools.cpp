@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "diff_tools.h"
 #include "nsys/protocol/mcp.h"
 #include "nsys/protocol/methods.h"
 #include "nsys/wire/converters.h"
@@ -189,12 +190,14 @@ protocol::Json ToolDefinitions(const core::Workspace& workspace) {
     tools.push_back(std::move(definition));
   }
   for (auto& definition : TraceToolDefinitions()) tools.push_back(std::move(definition));
+  for (auto& definition : DiffToolDefinitions()) tools.push_back(std::move(definition));
   return tools;
 }
 
 std::optional<ToolResult> RunTool(core::Workspace& workspace, core::TracePublisher* publisher, const std::string& name,
                                   const protocol::Json& arguments, const CancelToken& cancel) {
   if (IsTraceTool(name)) return RunTraceTool(workspace, publisher, name, arguments, cancel);
+  if (IsDiffTool(name)) return RunDiffTool(workspace, name, arguments, cancel);
   for (const auto& tool : Tools()) {
     if (name != tool.name) continue;
     auto result = tool.call(workspace, arguments, cancel);
@@ -205,7 +208,7 @@ std::optional<ToolResult> RunTool(core::Workspace& workspace, core::TracePublish
 }
 
 bool IsCheapTool(const std::string& name) {
-  if (IsTraceTool(name)) return false;
+  if (IsTraceTool(name) || IsDiffTool(name)) return false;
   for (const auto& tool : Tools()) {
     if (name == tool.name) return tool.cheap;
   }

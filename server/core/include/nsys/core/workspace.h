@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "nsys/agent/diff.h"
 #include "nsys/agent/skill_runner.h"
 #include "nsys/core/traces.h"
 #include "nsys/engine/profile.h"
@@ -131,6 +132,13 @@ class Workspace {
   Expected<skills::ResultMemo::Stats> MemoStats(const std::string& profile_id) const;
   // Blocks until the profile's warm-up (WorkspaceConfig::warm_skills) has finished; for tests and benchmarks.
   void WaitForWarmUp(const std::string& profile_id);
+
+  // ---- diff (issue 10) ----
+  // The diff of two open profiles (agent/diff.h), each read through its result memo (RunnerFor). kNotFound for an
+  // id that is not open; kInvalidArgument for a bad phase map. Progress names the step.
+  Expected<agent::DiffReport> Diff(const std::string& base_id, const std::string& new_id,
+                                   const agent::DiffOptions& options, const CancelToken& cancel = {},
+                                   const ProgressSink& progress = {});
 
   // Traces (traces.h). ExportTrace writes request.output (checked by trace_output.h against every profile this
   // workspace opened; a refusal is kInvalidArgument naming the reason) or, without it, a fresh file in the trace

@@ -21,7 +21,8 @@
   X(MakeStreamConcurrency)     \
   X(MakeThreadUtilization)     \
   X(MakeIterations)            \
-  X(MakeMfu)
+  X(MakeMfu)                   \
+  X(MakePhases)
 
 namespace nsys::skills {
 

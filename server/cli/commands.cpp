@@ -17,6 +17,10 @@ Command McpCommand();        // cmd_mcp.cpp
 Command ExportCommand();     // cmd_export.cpp
 Command OpenCommand();       // cmd_open.cpp
 
+Command DiffCommand();          // cmd_diff.cpp
+Command BaselineTagCommand();   // cmd_baseline.cpp
+Command BaselineListCommand();  // cmd_baseline.cpp
+
 const std::vector<Command>& Commands() {
   // One subcommand per line.
   // clang-format off
@@ -28,6 +32,9 @@ const std::vector<Command>& Commands() {
       McpCommand(),
       ExportCommand(),
       OpenCommand(),
+      DiffCommand(),
+      BaselineTagCommand(),
+      BaselineListCommand(),
       VersionCommand(),
   };
   // clang-format on

@@ -18,6 +18,10 @@ Command ExportCommand();     // cmd_export.cpp
 Command OpenCommand();       // cmd_open.cpp
 Command AnalyzeCommand();    // cmd_analyze.cpp
 
+Command DiffCommand();          // cmd_diff.cpp
+Command BaselineTagCommand();   // cmd_baseline.cpp
+Command BaselineListCommand();  // cmd_baseline.cpp
+
 const std::vector<Command>& Commands() {
   // One subcommand per line.
   // clang-format off
@@ -30,6 +34,9 @@ const std::vector<Command>& Commands() {
       ExportCommand(),
       OpenCommand(),
       AnalyzeCommand(),
+      DiffCommand(),
+      BaselineTagCommand(),
+      BaselineListCommand(),
       VersionCommand(),
   };
   // clang-format on

@@ -28,7 +28,8 @@
   X(MakeDeviceImbalance)       \
   X(MakeApiInGaps)             \
   X(MakeTransfersInSteps)      \
-  X(MakeTensorCoreUse)
+  X(MakeTensorCoreUse)         \
+  X(MakePhases)
 
 namespace nsys::skills {
 

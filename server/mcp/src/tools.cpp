@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyze_tools.h"
+#include "diff_tools.h"
 #include "nsys/protocol/mcp.h"
 #include "nsys/protocol/methods.h"
 #include "nsys/wire/converters.h"
@@ -191,6 +192,7 @@ protocol::Json ToolDefinitions(const core::Workspace& workspace) {
   }
   for (auto& definition : TraceToolDefinitions()) tools.push_back(std::move(definition));
   for (auto& definition : AnalyzeToolDefinitions()) tools.push_back(std::move(definition));
+  for (auto& definition : DiffToolDefinitions()) tools.push_back(std::move(definition));
   return tools;
 }
 
@@ -198,6 +200,7 @@ std::optional<ToolResult> RunTool(core::Workspace& workspace, core::TracePublish
                                   const protocol::Json& arguments, const CancelToken& cancel) {
   if (IsTraceTool(name)) return RunTraceTool(workspace, publisher, name, arguments, cancel);
   if (IsAnalyzeTool(name)) return RunAnalyzeTool(workspace, name, arguments, cancel);
+  if (IsDiffTool(name)) return RunDiffTool(workspace, name, arguments, cancel);
   for (const auto& tool : Tools()) {
     if (name != tool.name) continue;
     auto result = tool.call(workspace, arguments, cancel);
@@ -208,7 +211,7 @@ std::optional<ToolResult> RunTool(core::Workspace& workspace, core::TracePublish
 }
 
 bool IsCheapTool(const std::string& name) {
-  if (IsTraceTool(name) || IsAnalyzeTool(name)) return false;
+  if (IsTraceTool(name) || IsAnalyzeTool(name) || IsDiffTool(name)) return false;
   for (const auto& tool : Tools()) {
     if (name == tool.name) return tool.cheap;
   }

@@ -17,6 +17,7 @@
 
 #include "nsys/agent/analyze.h"
 #include "nsys/agent/explain.h"
+#include "nsys/agent/diff.h"
 #include "nsys/agent/skill_runner.h"
 #include "nsys/core/traces.h"
 #include "nsys/engine/profile.h"
@@ -146,6 +147,12 @@ class Workspace {
   // kNotFound names the closest kernels when none matches.
   Expected<agent::KernelExplanation> ExplainKernel(const std::string& profile_id, const std::string& kernel,
                                                    const CancelToken& cancel = {}, const ProgressSink& progress = {});
+  // ---- diff (issue 10) ----
+  // The diff of two open profiles (agent/diff.h), each read through its result memo (RunnerFor). kNotFound for an
+  // id that is not open; kInvalidArgument for a bad phase map. Progress names the step.
+  Expected<agent::DiffReport> Diff(const std::string& base_id, const std::string& new_id,
+                                   const agent::DiffOptions& options, const CancelToken& cancel = {},
+                                   const ProgressSink& progress = {});
 
   // Traces (traces.h). ExportTrace writes request.output (checked by trace_output.h against every profile this
   // workspace opened; a refusal is kInvalidArgument naming the reason) or, without it, a fresh file in the trace

@@ -1,0 +1,149 @@
+#pragma once
+// Diff of two profiles (issue 10): what changed between a base run and a new run, compared per call and per
+// iteration rather than by raw totals (two captures of one job rarely hold the same amount of work: the mfu_2gpu
+// pair are equal 300 ms windows holding 32 and 28 iterations). Everything is read through each profile's
+// SkillRunner (top_kernels, nvtx_summary, iterations, stream_concurrency, gpu_idle_gaps, nccl_breakdown,
+// memory_transfers, phases), so every number is a skill row a user can reproduce.
+//
+// The verdict rests on one headline measure: the median iteration time when both profiles have comparable
+// iterations (same kernels per iteration), else the kernel time of the base's calls at the new per-call
+// durations. Its noise floor comes from the spread of that measure's own samples (see Headline), never below
+// DiffOptions::min_noise_floor_pct. The comparability score (0..1) says whether the two profiles show the same work.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nsys/agent/answer.h"
+#include "nsys/agent/skill_runner.h"
+#include "nsys/engine/profile.h"
+#include "nsys/support/cancel.h"
+#include "nsys/support/expected.h"
+
+namespace nsys::agent {
+
+struct DiffOptions {
+  size_t max_rows = 15;              // kernels and NVTX ranges listed per presence class (0 = all)
+  std::string phase_map;             // JSON text for the `phases` skill; empty = no phase table
+  double min_noise_floor_pct = 1.0;  // the verdict's noise floor is never below this (run-to-run jitter)
+  double comparable_score = 0.7;     // at or above: "comparable"
+  double incomparable_score = 0.4;   // below: "not comparable", and the verdict is neutral whatever changed
+};
+
+enum class Verdict { kImproved, kRegressed, kNeutral };
+std::string_view VerdictName(Verdict v);  // "improved", "regressed", "neutral"
+
+enum class Presence { kBoth, kAppeared, kDisappeared };
+std::string_view PresenceName(Presence p);  // "both", "appeared", "disappeared"
+
+// One kernel (matched by demangled name) or NVTX range (matched by name and style) in the two profiles. Per-call
+// figures are averages; per-iteration figures divide the total by the profile's iterations (device-iterations:
+// one per device per step) and are NaN when that profile has none. Absent on one side: that side's counts are 0
+// and its averages NaN.
+struct ItemDelta {
+  std::string name;
+  std::string short_name;  // kernels: the short (base) name; ranges: the style ("PushPop", "StartEnd")
+  Presence presence = Presence::kBoth;
+  int64_t base_calls = 0, new_calls = 0;
+  int64_t base_total_ns = 0, new_total_ns = 0;
+  double base_avg_ns = 0, new_avg_ns = 0;
+  double per_call_pct = 0;           // (new_avg - base_avg) / base_avg * 100; NaN unless in both
+  double base_per_iteration_ns = 0;  // total / iterations
+  double new_per_iteration_ns = 0;
+  double base_calls_per_iteration = 0, new_calls_per_iteration = 0;
+  // (new_avg - base_avg) * base_calls: what the base's calls would cost more (or less) at the new speed. Ranks
+  // the shared rows. For appeared/disappeared rows: +new_total / -base_total.
+  double impact_ns = 0;
+  // 2 standard errors of the difference of the two means, from the per-call spread (stddev_ns / sqrt(calls) on
+  // each side), as a share of base_avg; NaN unless in both.
+  double noise_pct = 0;
+  bool beyond_noise = false;  // |per_call_pct| > noise_pct
+};
+
+struct PresenceCounts {
+  int64_t both = 0, appeared = 0, disappeared = 0;
+};
+
+// Per device id (process ids differ between runs; devices are what a job keeps).
+struct DeviceDelta {
+  int32_t device_id = 0;
+  bool in_base = false, in_new = false;
+  int64_t base_span_ns = 0, new_span_ns = 0;      // first op start to last op end (stream_concurrency)
+  int64_t base_idle_ns = 0, new_idle_ns = 0;      // no stream busy within the span
+  double base_idle_pct = 0, new_idle_pct = 0;     // of the span
+  int64_t base_long_gaps = 0, new_long_gaps = 0;  // idle gaps over 1 ms (gpu_idle_gaps)
+  int64_t base_long_gap_ns = 0, new_long_gap_ns = 0;
+  bool has_comm = false;  // NCCL kernels on either side (nccl_breakdown)
+  int64_t base_comm_ns = 0, new_comm_ns = 0;
+  double base_overlap_pct = 0, new_overlap_pct = 0;  // communication overlapped by compute
+  int64_t base_exposed_ns = 0, new_exposed_ns = 0;   // communication not hidden by compute
+};
+
+struct MemcpyDelta {
+  std::string operation;  // memory_transfers' operation ("[CUDA memcpy HtoD]", "[CUDA memset]")
+  int64_t base_count = 0, new_count = 0;
+  int64_t base_bytes = 0, new_bytes = 0;
+  int64_t base_total_ns = 0, new_total_ns = 0;
+  double base_per_iteration_ns = 0, new_per_iteration_ns = 0;  // NaN without iterations
+};
+
+struct PhaseDelta {
+  std::string phase;
+  int64_t base_ranges = 0, new_ranges = 0;
+  int64_t base_wall_ns = 0, new_wall_ns = 0;
+  int64_t base_gpu_ns = 0, new_gpu_ns = 0;
+  double base_coverage = 0, new_coverage = 0;
+};
+
+struct IterationStats {
+  int64_t count = 0;          // device-iterations found by the `iterations` skill
+  std::string method;         // "marker" / "kernel_period", from its rows' notes; empty when none
+  double median_ns = 0;       // of duration_ns (NaN when none)
+  double robust_sd_ns = 0;    // 1.4826 x the median absolute deviation
+  double median_kernels = 0;  // kernels per iteration
+  double median_gpu_busy_ns = 0;
+};
+
+// The measure the verdict rests on.
+struct Headline {
+  std::string metric;  // "median iteration time" or "kernel time per call (the base's mix)"
+  double base_ns = 0, new_ns = 0;
+  double change_pct = 0;  // (new - base) / base * 100; positive = slower
+  double noise_floor_pct = 0;
+  std::string noise_floor_reason;  // how the floor was derived, with its figures
+};
+
+struct Comparability {
+  double score = 0;                  // 0..1
+  std::string label;                 // "comparable", "partly comparable", "not comparable"
+  std::vector<std::string> reasons;  // one sentence per factor, with its figure
+  double shared_kernel_time = 0;     // time-weighted share of kernel time in kernels both profiles have
+  double window_ratio = 0;           // shorter / longer profile duration
+  bool same_devices = false;         // same device ids (and models when both exports name them)
+};
+
+struct DiffReport {
+  std::string base_path, new_path;
+  Comparability comparability;
+  IterationStats base_iterations, new_iterations;
+  Headline headline;
+  std::optional<Headline> per_call;  // the per-call kernel measure, when the headline is the iteration time
+  Verdict verdict = Verdict::kNeutral;
+  std::vector<ItemDelta> kernels;  // shared (by |impact|), then appeared, then disappeared (by total), each capped
+  PresenceCounts kernel_counts;
+  std::vector<ItemDelta> ranges;  // NVTX ranges, the same order
+  PresenceCounts range_counts;
+  std::vector<DeviceDelta> devices;
+  std::vector<MemcpyDelta> memcpy;
+  std::vector<PhaseDelta> phases;  // with DiffOptions::phase_map
+  std::vector<std::string> notes;  // what could not be compared and why
+  Answer answer;                   // the verdict in the one answer shape
+  std::string markdown;            // the whole report for terminals and editors
+};
+
+// The diff of `base` and `after`, each read through its runner. kCancelled when cancelled; kInvalidArgument for a
+// bad phase map; a skill that declines (data absent) only leaves its part out, with a note.
+Expected<DiffReport> Diff(const engine::Profile& base, const SkillRunner& base_run, const engine::Profile& after,
+                          const SkillRunner& after_run, const DiffOptions& options, const CancelToken& cancel);
+
+}  // namespace nsys::agent

@@ -1,0 +1,258 @@
+// phases: NVTX ranges mapped to named phases (`phase_map`, e.g. {"prefill": ["prefill", "prompt"], "decode":
+// ["re:^decode"]}), with each phase's wall time (the union of its ranges), its GPU time (kernels launched inside
+// one of its ranges, on the launching thread, as nvtx_kernel_map attributes them) and how much of the kernel work
+// launched during the phase that attribution covers. LLM-inference users read prefill/decode this way.
+//
+// Patterns match the range's name as the engine interns it (PyTorch's ", op_id = N" suffix removed): a plain
+// pattern is a substring, "re:..." an ECMAScript regex searched anywhere in the name. Each distinct name is matched
+// once (by string id), so the cost is linear in ranges + kernels x stack depth.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "common_nvtx_stack.h"
+#include "nsys/skills/skill.h"
+
+namespace nsys::skills::builtin {
+namespace {
+
+using engine::Ns;
+
+constexpr size_t kMaxPhases = 64;
+constexpr size_t kMaxPatterns = 64;
+constexpr size_t kMaxPatternChars = 256;
+
+struct Pattern {
+  std::string text;
+  std::optional<std::regex> regex;  // "re:" patterns
+};
+
+struct Phase {
+  std::string name;
+  std::vector<Pattern> patterns;
+};
+
+Error BadMap(const std::string& what) {
+  return MakeError(
+      ErrorKind::kInvalidArgument,
+      "phase_map: " + what +
+          R"( (expected a JSON object of phase names to arrays of patterns, e.g. {"prefill": ["prefill", "prompt"], "decode": ["re:^decode"]}; a pattern is a substring or "re:" and an ECMAScript regex))");
+}
+
+Expected<Pattern> ParsePattern(const std::string& phase, const nlohmann::ordered_json& p) {
+  if (!p.is_string()) return BadMap(fmt::format("phase \"{}\" has a pattern that is not a string", phase));
+  Pattern out{p.get<std::string>(), std::nullopt};
+  if (out.text.empty() || out.text.size() > kMaxPatternChars) {
+    return BadMap(fmt::format("phase \"{}\" has an empty pattern or one over {} characters", phase, kMaxPatternChars));
+  }
+  if (out.text.rfind("re:", 0) == 0) {
+    try {
+      out.regex.emplace(out.text.substr(3), std::regex::ECMAScript | std::regex::optimize);
+    } catch (const std::regex_error& e) {
+      return BadMap(fmt::format("phase \"{}\": bad regex \"{}\": {}", phase, out.text.substr(3), e.what()));
+    }
+  }
+  return out;
+}
+
+// Long: the map's checks read best in one place, each with its message.
+Expected<std::vector<Phase>> ParsePhaseMap(const std::string& text) {
+  // allow_exceptions=false: a parse error is a discarded value, not an exception.
+  const auto json = nlohmann::ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded()) return BadMap("not valid JSON");
+  if (!json.is_object() || json.empty()) return BadMap("not a non-empty JSON object");
+  if (json.size() > kMaxPhases) return BadMap(fmt::format("more than {} phases", kMaxPhases));
+  std::vector<Phase> phases;
+  for (const auto& [name, patterns] : json.items()) {
+    if (name.empty()) return BadMap("a phase has an empty name");
+    if (!patterns.is_array() || patterns.empty()) {
+      return BadMap(fmt::format("phase \"{}\" needs a non-empty array of patterns", name));
+    }
+    if (patterns.size() > kMaxPatterns)
+      return BadMap(fmt::format("phase \"{}\" has over {} patterns", name, kMaxPatterns));
+    Phase phase{name, {}};
+    for (const auto& p : patterns) {
+      auto pattern = ParsePattern(name, p);
+      if (!pattern) return pattern.error();
+      phase.patterns.push_back(std::move(*pattern));
+    }
+    phases.push_back(std::move(phase));
+  }
+  return phases;
+}
+
+bool Matches(const Phase& phase, std::string_view name) {
+  for (const auto& p : phase.patterns) {
+    if (p.regex ? std::regex_search(name.begin(), name.end(), *p.regex) : name.find(p.text) != std::string_view::npos)
+      return true;
+  }
+  return false;
+}
+
+// Which phases each range name belongs to, matched once per distinct string id: bit p set = phase p.
+class NameMatcher {
+ public:
+  NameMatcher(const std::vector<Phase>& phases, const engine::StringPool& strings)
+      : phases_(phases), strings_(strings) {}
+  uint64_t Of(engine::StrId id) {
+    if (id >= known_.size()) known_.resize(id + 1, kUnknown);
+    uint64_t& bits = known_[id];
+    if (bits == kUnknown) {
+      bits = 0;
+      const std::string_view name = strings_.view(id);
+      for (size_t p = 0; p < phases_.size(); ++p) {
+        if (Matches(phases_[p], name)) bits |= uint64_t{1} << p;
+      }
+    }
+    return bits;
+  }
+
+ private:
+  // Not yet matched. A name in all 64 phases has this set too and is simply matched again each time.
+  static constexpr uint64_t kUnknown = ~uint64_t{0};
+  const std::vector<Phase>& phases_;
+  const engine::StringPool& strings_;
+  std::vector<uint64_t> known_;
+};
+
+// Union length of intervals, and whether a time falls inside the union.
+struct Union {
+  std::vector<std::pair<Ns, Ns>> merged;
+  static Union Of(std::vector<std::pair<Ns, Ns>> spans) {
+    std::sort(spans.begin(), spans.end());
+    Union u;
+    for (const auto& s : spans) {
+      if (!u.merged.empty() && s.first <= u.merged.back().second) {
+        u.merged.back().second = std::max(u.merged.back().second, s.second);
+      } else {
+        u.merged.push_back(s);
+      }
+    }
+    return u;
+  }
+  Ns Length() const {
+    Ns sum = 0;
+    for (const auto& [a, b] : merged) sum += b - a;
+    return sum;
+  }
+  bool Contains(Ns t) const {
+    auto it = std::upper_bound(merged.begin(), merged.end(), std::pair<Ns, Ns>{t, INT64_MAX});
+    return it != merged.begin() && t < std::prev(it)->second;
+  }
+};
+
+struct PhaseTotals {
+  int64_t ranges = 0, kernels = 0;
+  Ns gpu_ns = 0, in_phase_ns = 0;  // attributed; launched while the phase ran (any thread)
+  std::vector<std::pair<Ns, Ns>> spans;
+  Union wall;
+};
+
+class Phases final : public Skill {
+ public:
+  std::string name() const override { return "phases"; }
+  std::string description() const override {
+    return "NVTX ranges grouped into phases by a phase map (substrings or re: regexes): ranges, wall time, GPU "
+           "time of the kernels they launch, and attribution coverage per phase (prefill/decode, forward/backward).";
+  }
+  std::vector<ArgSpec> args() const override {
+    return {{"phase_map", ValueType::kString,
+             R"(JSON object of phase names to arrays of NVTX name patterns: {"prefill": ["prefill", "prompt"], )"
+             R"("decode": ["re:^decode"]}. A pattern is a substring, or "re:" + an ECMAScript regex.)",
+             Value{}, /*required=*/true}};
+  }
+  engine::Need needs() const override { return engine::Need::kAttribution; }
+
+  // Long: the steps (parse, ranges, kernels, rows, notes) share the per-phase totals; each is a short loop.
+  Expected<Table> run(const Context& ctx) const override {
+    auto phases = ParsePhaseMap(ArgString(ctx, "phase_map"));
+    if (!phases) return phases.error();
+    const auto& info = ctx.profile.info();
+    if (!info.caps.nvtx) {
+      return Declined("This profile has no NVTX data (no NVTX_EVENTS table), so no range can be mapped to a phase.");
+    }
+    std::vector<PhaseTotals> totals(phases->size());
+    NameMatcher matcher(*phases, ctx.profile.strings());
+    const engine::NvtxTable& nvtx = ctx.profile.nvtx();
+    for (size_t j = 0; j < nvtx.size(); ++j) {
+      if (!ctx.filter.InWindow(nvtx.start[j]) || !ctx.filter.AcceptsProcess(nvtx.pid[j])) continue;
+      const uint64_t bits = matcher.Of(nvtx.name[j]);
+      for (size_t p = 0; bits != 0 && p < totals.size(); ++p) {
+        if ((bits >> p & 1) == 0) continue;
+        ++totals[p].ranges;
+        totals[p].spans.emplace_back(nvtx.start[j], nvtx.end[j]);
+      }
+    }
+    for (auto& t : totals) t.wall = Union::Of(std::move(t.spans));
+    if (ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+
+    const engine::KernelTable& k = ctx.profile.kernels();
+    const engine::RuntimeTable& rt = ctx.profile.runtime();
+    const auto start_end = StartEndRangesByThread::Build(nvtx);
+    int64_t unlaunched = 0;
+    std::vector<int32_t> stack;
+    for (size_t i = 0; i < k.size(); ++i) {
+      if (!ctx.filter.Accepts(k.start[i], k.device[i], k.pid[i])) continue;
+      const int32_t r = k.launch[i];
+      if (r < 0) {
+        ++unlaunched;
+        continue;
+      }
+      const auto ri = static_cast<size_t>(r);
+      const Ns dur = k.end[i] - k.start[i];
+      stack.clear();
+      AppendPushPopStack(rt.nvtx[ri], nvtx, stack);
+      if (const int32_t t = start_end.threads.Find(PackKey(rt.pid[ri], rt.tid[ri])); t >= 0) {
+        start_end.AppendEnclosing(static_cast<size_t>(t), rt.start[ri], rt.end[ri], nvtx, stack);
+      }
+      uint64_t bits = 0;
+      for (int32_t j : stack) bits |= matcher.Of(nvtx.name[static_cast<size_t>(j)]);
+      for (size_t p = 0; p < totals.size(); ++p) {
+        const bool attributed = (bits >> p & 1) != 0;
+        if (attributed) ++totals[p].kernels, totals[p].gpu_ns += dur;
+        if (attributed || totals[p].wall.Contains(rt.start[ri])) totals[p].in_phase_ns += dur;
+      }
+    }
+
+    Table table;
+    table.columns = {
+        {"phase", ValueType::kString, "Phase name, as in the map"},
+        {"ranges", ValueType::kInt, "NVTX ranges whose name matches one of the phase's patterns"},
+        {"wall_ns", ValueType::kInt, "Union of those ranges' time (overlaps counted once)"},
+        {"gpu_ns", ValueType::kInt, "Kernel time launched inside one of the ranges (on the launching thread)"},
+        {"kernels", ValueType::kInt, "Kernels launched inside one of the ranges"},
+        {"coverage", ValueType::kDouble,
+         "gpu_ns / in_phase_ns: share of the phase's kernel time the ranges attribute (null without kernels)"},
+        {"in_phase_ns", ValueType::kInt,
+         "Kernel time launched while the phase ran, by any thread of the selected processes"},
+    };
+    for (size_t p = 0; p < totals.size(); ++p) {
+      const auto& t = totals[p];
+      const Value coverage =
+          t.in_phase_ns > 0 ? Value{static_cast<double>(t.gpu_ns) / static_cast<double>(t.in_phase_ns)} : Value{};
+      table.rows.push_back(
+          {(*phases)[p].name, t.ranges, t.wall.Length(), t.gpu_ns, t.kernels, coverage, t.in_phase_ns});
+    }
+    table.notes.push_back(
+        "Patterns match the range name without PyTorch's \", op_id = N\" suffix; a range matching several phases "
+        "counts in each. Coverage below 1 means kernels were launched during the phase from threads (or outside "
+        "ranges) the map does not cover.");
+    if (!info.caps.kernels) table.notes.push_back("This profile has no kernels: gpu_ns and kernels are 0.");
+    if (unlaunched > 0) {
+      table.notes.push_back(
+          fmt::format("{} kernels have no launch call in the export (cut at the window's edge) and are not attributed.",
+                      unlaunched));
+    }
+    return table;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Skill> MakePhases() {
+  return std::make_shared<Phases>();
+}
+
+}  // namespace nsys::skills::builtin

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "ask_tools.h"
 #include "nsys/protocol/mcp.h"
 #include "nsys/protocol/methods.h"
 #include "nsys/wire/converters.h"
@@ -175,6 +176,7 @@ const std::vector<Tool>& Tools() {
                                           {"profile_id", "skill"})}};
        },
        RunSkill},
+      {"ask", false, AskToolDefinition, AskTool},
   };
   return tools;
 }

@@ -155,8 +155,9 @@ std::optional<Answer> BuildFilter(Ctx& c) {
                         span_s / 2)}});
     }
     c.filter.window.clock = WindowClock::kRelativeSeconds;
-    c.filter.window.start = w.start_s;
-    c.filter.window.end = std::min(w.end_s, span_s);
+    // Whole ns: the window is shown (and typed back in verify commands) without binary fractions.
+    c.filter.window.start = std::round(w.start_s * 1e9) / 1e9;
+    c.filter.window.end = std::round(std::min(w.end_s, span_s) * 1e9) / 1e9;
   }
   return std::nullopt;
 }
@@ -364,7 +365,10 @@ void NameSkill(Ctx& c) {
   for (const auto& s : c.skills) {
     std::string spaced = s.name;
     std::replace(spaced.begin(), spaced.end(), '_', ' ');
-    if (HasWord(c.p.lower, s.name) || (spaced != s.name && HasWord(c.p.lower, spaced))) {
+    // A one-word skill name ("iterations", "mfu") is also a topic word: it names the skill only with "skill".
+    const bool plain_word = s.name.find('_') == std::string::npos;
+    if (plain_word && !HasWord(c.p.lower, "skill")) continue;
+    if (HasWord(c.p.lower, s.name) || (!plain_word && HasWord(c.p.lower, spaced) && HasWord(c.p.lower, "skill"))) {
       if (s.name.size() > c.p.skill.size()) c.p.skill = s.name;
     }
   }

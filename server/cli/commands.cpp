@@ -21,6 +21,7 @@ Command AnalyzeCommand();    // cmd_analyze.cpp
 Command DiffCommand();          // cmd_diff.cpp
 Command BaselineTagCommand();   // cmd_baseline.cpp
 Command BaselineListCommand();  // cmd_baseline.cpp
+Command AskCommand();           // cmd_ask.cpp
 
 const std::vector<Command>& Commands() {
   // One subcommand per line.
@@ -37,6 +38,7 @@ const std::vector<Command>& Commands() {
       DiffCommand(),
       BaselineTagCommand(),
       BaselineListCommand(),
+      AskCommand(),
       VersionCommand(),
   };
   // clang-format on

@@ -3,6 +3,7 @@
 // all read it. To add a method: write `Expected<Result> OnX(const Params&, RequestContext&)` in its own file and add
 // one line below.
 #include "nsys/lsp/analyze_handlers.h"
+#include "nsys/lsp/ask_handlers.h"
 #include "nsys/lsp/diff_handlers.h"
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/method_table.h"
@@ -41,6 +42,7 @@ void BindMethods(MethodTable& t) {
   // The agent (issue 10): handlers in <topic>_handlers.cpp, one line each here.
   t.Request(method::kAnalyze, &OnAnalyze, {.progress_title = "Analyzing"});
   t.Request(method::kDiff, &OnDiff, {.progress_title = "Comparing profiles"});
+  t.Request(method::kAsk, &OnAsk, {.progress_title = "Answering"});
 }
 
 }  // namespace nsys::lsp

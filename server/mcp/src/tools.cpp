@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analyze_tools.h"
+#include "ask_tools.h"
 #include "diff_tools.h"
 #include "nsys/protocol/mcp.h"
 #include "nsys/protocol/methods.h"
@@ -177,6 +178,7 @@ const std::vector<Tool>& Tools() {
                                           {"profile_id", "skill"})}};
        },
        RunSkill},
+      {"ask", false, AskToolDefinition, AskTool},
   };
   return tools;
 }

@@ -36,6 +36,7 @@ inline constexpr std::string_view kExportTrace = "nsys/exportTrace";
 inline constexpr std::string_view kOpenInPerfetto = "nsys/openInPerfetto";
 inline constexpr std::string_view kAnalyze = "nsys/analyze";
 inline constexpr std::string_view kDiff = "nsys/diff";
+inline constexpr std::string_view kAsk = "nsys/ask";
 }  // namespace method
 
 // A skill argument or a table cell. Same alternatives as the engine's Value, so converting is a copy.

@@ -16,9 +16,10 @@
 #include <vector>
 
 #include "nsys/agent/analyze.h"
-#include "nsys/agent/explain.h"
 #include "nsys/agent/diff.h"
+#include "nsys/agent/explain.h"
 #include "nsys/agent/skill_runner.h"
+#include "nsys/core/ask.h"
 #include "nsys/core/traces.h"
 #include "nsys/engine/profile.h"
 #include "nsys/llm/config.h"
@@ -154,6 +155,19 @@ class Workspace {
                                    const agent::DiffOptions& options, const CancelToken& cancel = {},
                                    const ProgressSink& progress = {});
 
+  // ---- ask (issue 10) ----
+  // One question over an open profile, answered in the agent's answer shape (agent/answer.h): offline by the
+  // deterministic mapper (agent/ask.h), or, once joined, by the configured LLM. `conversation_id` keeps the
+  // previous turn for follow-ups (bounded: kMaxConversations, idle kConversationIdle). The answer's Markdown goes
+  // to `on_text` in pieces (may be empty). kInvalidArgument for an empty question, kNotFound for an unknown profile.
+  Expected<AskResult> Ask(const AskRequest& request, const agent::TextSink& on_text, const CancelToken& cancel = {},
+                          const ProgressSink& progress = {});
+  agent::ConversationStore& Conversations() { return conversations_; }
+
+ private:
+  agent::ConversationStore conversations_{kMaxConversations, kConversationIdle};
+
+ public:
   // Traces (traces.h). ExportTrace writes request.output (checked by trace_output.h against every profile this
   // workspace opened; a refusal is kInvalidArgument naming the reason) or, without it, a fresh file in the trace
   // cache; the result names the file. ExportTraceStream hands the bytes to `sink` in chunks of about `chunk_bytes`

@@ -1,0 +1,45 @@
+#pragma once
+// nsys/ask (issue 10): a question in plain words about an open profile, answered in the one answer shape
+// (protocol/answer.h). `conversationId` (from a previous result) keeps the exchange so follow-ups work. With a
+// partialResultToken, the answer's Markdown streams as partial results {"text": ...} before the final result.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nsys/protocol/answer.h"
+
+namespace nsys::protocol {
+
+struct AskParams {
+  std::string profile_id;  // "profileId"
+  std::string question;
+  std::optional<std::string> conversation_id;  // "conversationId"
+  bool operator==(const AskParams&) const = default;
+};
+
+struct AskResult {
+  Answer answer;
+  std::string conversation_id;           // "conversationId"
+  std::vector<std::string> skills_used;  // "skillsUsed"
+  bool used_llm = false;                 // "usedLlm"
+  bool operator==(const AskResult&) const = default;
+};
+
+// The MCP tool `ask`'s arguments (snake_case).
+struct AskToolArgs {
+  static std::vector<std::string> Names() { return {"profile_id", "question", "conversation_id"}; }
+  std::string profile_id;
+  std::string question;
+  std::optional<std::string> conversation_id;
+  bool operator==(const AskToolArgs&) const = default;
+};
+
+#define NSYS_ASK_CONVERSIONS(Type)                                     \
+  void FromJson(const Json& json, Type& out, const std::string& path); \
+  void to_json(Json& json, const Type& value);
+NSYS_ASK_CONVERSIONS(AskParams)
+NSYS_ASK_CONVERSIONS(AskResult)
+NSYS_ASK_CONVERSIONS(AskToolArgs)
+#undef NSYS_ASK_CONVERSIONS
+
+}  // namespace nsys::protocol

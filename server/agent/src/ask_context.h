@@ -1,0 +1,56 @@
+#pragma once
+// The state of one offline ask turn, shared by the intent handlers (ask_intents.cpp, ask_topics.cpp).
+#include <string>
+#include <vector>
+
+#include "ask_internal.h"
+
+namespace nsys::agent::ask_detail {
+
+struct Ctx {
+  Parsed p;
+  const engine::Profile& profile;
+  const std::vector<SkillInfo>& skills;
+  const SkillRunner& run;
+  const ConversationState* prior;
+  const CancelToken& cancel;
+  engine::FilterSpec filter;         // what the question (or the conversation) restricts to
+  std::string scope;                 // the filter in words: " on device 1 between 0.200 s and 0.400 s", or ""
+  std::vector<std::string> kernels;  // kernels the question names (demangled names)
+  std::string kernel_query;          // how it named them
+  std::string nvtx_range;            // the NVTX range it names
+  AskTurn turn;                      // being built
+  std::optional<Error> failure;      // a skill call failed for a reason other than missing data
+};
+
+// Runs a skill and remembers the call in the turn (skills_used, state.calls). `with_filter` false runs over the
+// whole profile (to resolve names).
+Expected<skills::Table> RunSkill(Ctx& c, const std::string& skill, skills::Args args, bool with_filter = true);
+SkillCall CallOf(const Ctx& c, const std::string& skill, skills::Args args = {});
+
+// A table with only the rows `keep` says yes to (for evidence about named kernels or ranges).
+skills::Table KeepRows(const skills::Table& t, const std::function<bool(size_t)>& keep);
+// Sum of a numeric column over all rows (NaN cells skipped).
+double SumColumn(const skills::Table& t, std::string_view column);
+
+// The refusal for a declined skill: its note says what is missing.
+Answer RefuseDeclined(const Ctx& c, const std::string& skill, const skills::Table& t);
+// What this profile can answer, as questions (for refusals).
+std::vector<std::string> Alternatives(const Ctx& c);
+
+// Topic handlers (ask_topics.cpp). Each fills c.turn.answer (and c.turn.state.listed when it ranks names).
+void AnswerKernels(Ctx& c);
+void AnswerKernelDetail(Ctx& c);
+void AnswerMemcpy(Ctx& c);
+void AnswerSync(Ctx& c);
+void AnswerIdle(Ctx& c);
+void AnswerNccl(Ctx& c);
+void AnswerNvtx(Ctx& c);
+void AnswerLaunch(Ctx& c);
+void AnswerApi(Ctx& c);
+void AnswerIterations(Ctx& c);
+void AnswerSkill(Ctx& c);
+void AnswerWhy(Ctx& c);
+void AnswerComparison(Ctx& c);
+
+}  // namespace nsys::agent::ask_detail

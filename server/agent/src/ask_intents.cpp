@@ -1,0 +1,437 @@
+// Offline ask: the turn's steps (read the question, lean on the conversation, check the filter, resolve named
+// kernels and NVTX ranges) and the table of intents that picks the handler.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "ask_context.h"
+
+namespace nsys::agent {
+
+using namespace ask_detail;
+
+namespace ask_detail {
+
+SkillCall CallOf(const Ctx& c, const std::string& skill, skills::Args args) {
+  return SkillCall{skill, std::move(args), c.filter};
+}
+
+Expected<skills::Table> RunSkill(Ctx& c, const std::string& skill, skills::Args args, bool with_filter) {
+  const engine::FilterSpec filter = with_filter ? c.filter : engine::FilterSpec{};
+  auto table = c.run(skill, args, filter, c.cancel);
+  if (with_filter) {
+    auto& used = c.turn.skills_used;
+    if (std::find(used.begin(), used.end(), skill) == used.end()) used.push_back(skill);
+    c.turn.state.calls.push_back(SkillCall{skill, std::move(args), filter});
+  }
+  if (!table && !c.failure) c.failure = table.error();
+  return table;
+}
+
+skills::Table KeepRows(const skills::Table& t, const std::function<bool(size_t)>& keep) {
+  skills::Table out;
+  out.columns = t.columns;
+  out.notes = t.notes;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    if (keep(r)) out.rows.push_back(t.rows[r]);
+  }
+  return out;
+}
+
+double SumColumn(const skills::Table& t, std::string_view column) {
+  double sum = 0;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const double v = CellNumber(t, r, column);
+    if (!std::isnan(v)) sum += v;
+  }
+  return sum;
+}
+
+std::vector<std::string> Alternatives(const Ctx& c) {
+  const auto& caps = c.profile.info().caps;
+  std::vector<std::string> out;
+  if (caps.kernels) {
+    out.push_back("Which kernels take the most GPU time?");
+    out.push_back("Why is the GPU idle?");
+  }
+  if (caps.memcpy) out.push_back("How much time goes to memory copies?");
+  if (caps.runtime) out.push_back("Which CUDA API calls take the most CPU time?");
+  if (caps.nvtx) out.push_back("Which NVTX ranges take the most time?");
+  if (out.empty()) out.push_back("What tables does this export hold? (skill schema_inspect)");
+  return out;
+}
+
+Answer RefuseDeclined(const Ctx& c, const std::string& skill, const skills::Table& t) {
+  Refusal r;
+  r.reason = fmt::format("This profile cannot answer that: skill `{}` has no data here.", skill);
+  for (const auto& n : t.notes) r.missing.push_back(n);
+  if (r.missing.empty()) r.missing.push_back("the tables skill " + skill + " reads");
+  r.alternatives = Alternatives(c);
+  return Refuse(std::move(r));
+}
+
+}  // namespace ask_detail
+
+namespace {
+
+std::string Lower(std::string s) {
+  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
+// A follow-up keeps what it does not restate: the topic, the kernel, the range and the filter parts it leaves out.
+void LeanOnPrior(Ctx& c) {
+  const ConversationState* prior = c.prior;
+  if (!prior || prior->intent.empty()) return;
+  const bool says_what = !c.p.topic.empty() || !c.p.skill.empty() || !c.p.idents.empty() || !c.p.quoted.empty();
+  if (says_what && !c.p.follow_up) return;
+  if (c.p.topic.empty()) c.p.topic = prior->topic;
+  if (c.p.devices.empty()) c.filter.devices = prior->filter.devices;
+  if (c.p.processes.empty()) c.filter.processes = prior->filter.processes;
+  if (!c.p.window) c.filter.window = prior->filter.window;
+  if (c.p.ordinal && *c.p.ordinal < prior->listed.size()) {
+    const std::string& name = prior->listed[*c.p.ordinal];
+    if (prior->topic == "nvtx")
+      c.nvtx_range = name;
+    else
+      c.kernels = {name};
+    c.kernel_query = name;
+  } else if (c.kernels.empty() && !prior->kernel.empty()) {
+    c.kernels = {prior->kernel};
+    c.kernel_query = prior->kernel;
+  }
+  if (c.nvtx_range.empty()) c.nvtx_range = prior->nvtx_range;
+  if (c.p.type == QType::kDescribe && !HasWord(c.p.lower, "why")) {
+    c.turn.state.intent = prior->intent;
+  }
+}
+
+std::string DeviceList(const engine::ProfileInfo& info) {
+  std::string out;
+  for (const auto& d : info.devices) out += (out.empty() ? "" : ", ") + std::to_string(d.id);
+  return out.empty() ? "none" : out;
+}
+
+std::string ProcessList(const engine::ProfileInfo& info) {
+  std::string out;
+  for (const auto& p : info.processes) {
+    out += (out.empty() ? "" : ", ") + std::to_string(p.pid) + (p.name.empty() ? "" : " (" + p.name + ")");
+  }
+  return out.empty() ? "none" : out;
+}
+
+// The question's devices, processes and window, checked against the profile. A refusal when one does not exist.
+std::optional<Answer> BuildFilter(Ctx& c) {
+  const auto& info = c.profile.info();
+  if (!c.p.devices.empty()) c.filter.devices = c.p.devices;
+  if (!c.p.processes.empty()) c.filter.processes = c.p.processes;
+  for (int32_t d : c.filter.devices) {
+    const bool known = std::any_of(info.devices.begin(), info.devices.end(), [&](const auto& x) { return x.id == d; });
+    if (!known) {
+      return Refuse({fmt::format("This profile has no device {}.", d),
+                     {fmt::format("device {} (the profile's devices: {})", d, DeviceList(info))},
+                     {fmt::format("Ask about one of the devices: {}.", DeviceList(info))}});
+    }
+  }
+  for (uint32_t pid : c.filter.processes) {
+    const bool known =
+        std::any_of(info.processes.begin(), info.processes.end(), [&](const auto& x) { return x.pid == pid; });
+    if (!known) {
+      return Refuse({fmt::format("This profile has no process {}.", pid),
+                     {fmt::format("process {} (the profile's processes: {})", pid, ProcessList(info))},
+                     {"Ask about one of the processes: " + ProcessList(info) + "."}});
+    }
+  }
+  if (c.p.window) {
+    const double span_s = static_cast<double>(info.end_ns - info.start_ns) / 1e9;
+    const auto& w = *c.p.window;
+    if (w.end_s <= w.start_s || w.start_s >= span_s) {
+      return Refuse(
+          {fmt::format("The window \"{}\" lies outside this profile, which spans 0 to {:.3f} s.", w.text, span_s),
+           {fmt::format("events between {:.3f} s and {:.3f} s from the profile start", w.start_s, w.end_s)},
+           {fmt::format("Ask about a window inside 0 to {:.3f} s, e.g. \"in the first {:.3f} s\".", span_s,
+                        span_s / 2)}});
+    }
+    c.filter.window.clock = WindowClock::kRelativeSeconds;
+    // Whole ns: the window is shown (and typed back in verify commands) without binary fractions.
+    c.filter.window.start = std::round(w.start_s * 1e9) / 1e9;
+    c.filter.window.end = std::round(std::min(w.end_s, span_s) * 1e9) / 1e9;
+  }
+  return std::nullopt;
+}
+
+std::string ScopeText(const Ctx& c) {
+  std::string s;
+  const auto& f = c.filter;
+  if (!f.devices.empty()) {
+    s += " on device";
+    for (size_t i = 0; i < f.devices.size(); ++i) s += (i ? ", " : " ") + std::to_string(f.devices[i]);
+  }
+  if (!f.processes.empty()) {
+    s += " in process";
+    for (size_t i = 0; i < f.processes.size(); ++i) s += (i ? ", " : " ") + std::to_string(f.processes[i]);
+  }
+  if (f.window.start || f.window.end) {
+    s += fmt::format(" between {:.3f} s and {:.3f} s", f.window.start.value_or(0.0), f.window.end.value_or(0.0));
+  }
+  return s;
+}
+
+// Candidate words for a kernel name: quoted text, identifier-like words, then plain words that are not common.
+std::vector<std::pair<std::string, bool>> KernelCandidates(const Parsed& p) {
+  std::vector<std::pair<std::string, bool>> out;  // (lower-case text, strong: quoted or identifier-like)
+  for (const auto& q : p.quoted) out.emplace_back(Lower(q), true);
+  for (const auto& i : p.idents) out.emplace_back(Lower(i), true);
+  for (const auto& w : p.words) {
+    if (w.size() >= 4 && !IsCommonWord(w) && !std::all_of(w.begin(), w.end(), ::isdigit)) out.emplace_back(w, false);
+  }
+  return out;
+}
+
+bool IsSkillName(const Ctx& c, const std::string& lower) {
+  return std::any_of(c.skills.begin(), c.skills.end(), [&](const SkillInfo& s) { return s.name == lower; });
+}
+
+// The closest kernel names to what the question said: by substring first, then by edit distance of short names.
+std::vector<std::string> ClosestKernels(const skills::Table& all, const std::string& query) {
+  std::vector<std::pair<size_t, std::string>> scored;
+  for (size_t r = 0; r < all.rows.size(); ++r) {
+    const std::string shortn = Lower(CellText(all, r, "short_name"));
+    const std::string name = CellText(all, r, "name");
+    size_t d = EditDistance(shortn.substr(0, 64), query.substr(0, 64));
+    if (shortn.find(query.substr(0, std::min<size_t>(query.size(), 6))) != std::string::npos) d /= 2;
+    scored.emplace_back(d, name);
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (const auto& [d, name] : scored) {
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    if (out.size() == 3) break;
+  }
+  return out;
+}
+
+// NVTX ranges the question names: quoted text or identifiers equal to a range, or a range's name in the text.
+void ResolveNvtx(Ctx& c) {
+  if (!c.profile.info().caps.nvtx || !c.nvtx_range.empty()) return;
+  const bool worth = c.p.topic == "nvtx" || !c.p.quoted.empty() || !c.p.idents.empty();
+  if (!worth) return;
+  auto all = RunSkill(c, "nvtx_summary", {}, false);
+  if (!all || all->declined) return;
+  size_t best_len = 0;
+  for (size_t r = 0; r < all->rows.size(); ++r) {
+    const std::string range = CellText(*all, r, "range");
+    const std::string lower = Lower(range);
+    if (lower.size() < 3 || lower.size() <= best_len) continue;
+    const bool named =
+        std::any_of(c.p.quoted.begin(), c.p.quoted.end(), [&](const auto& q) { return Lower(q) == lower; }) ||
+        std::any_of(c.p.idents.begin(), c.p.idents.end(), [&](const auto& q) { return Lower(q) == lower; }) ||
+        (c.p.topic == "nvtx" && HasWord(c.p.lower, lower));
+    if (named) {
+      c.nvtx_range = range;
+      best_len = lower.size();
+    }
+  }
+}
+
+// Kernels the question names (exact demangled or short name first, else a substring of the names). A strong
+// candidate (quoted, identifier-like) that names no kernel, range or skill is an unknown kernel: a refusal with
+// the closest names.
+std::optional<Answer> ResolveKernels(Ctx& c) {
+  if (!c.kernels.empty() || !c.profile.info().caps.kernels) return std::nullopt;
+  if (c.p.topic != "" && c.p.topic != "kernels" && c.p.topic != "launch" && c.p.type != QType::kMoreThan &&
+      c.p.type != QType::kCompare && c.p.type != QType::kWhy)
+    return std::nullopt;
+  auto all = RunSkill(c, "top_kernels", {}, false);
+  if (!all || all->declined) return std::nullopt;
+  for (const auto& [cand, strong] : KernelCandidates(c.p)) {
+    if (IsSkillName(c, cand) || Lower(c.nvtx_range) == cand) continue;
+    std::vector<std::string> exact, partial;
+    for (size_t r = 0; r < all->rows.size(); ++r) {
+      const std::string name = CellText(*all, r, "name");
+      const std::string lname = Lower(name);
+      if (lname == cand || Lower(CellText(*all, r, "short_name")) == cand)
+        exact.push_back(name);
+      else if (lname.find(cand) != std::string::npos)
+        partial.push_back(name);
+    }
+    auto& found = exact.empty() ? partial : exact;
+    if (!found.empty()) {
+      c.kernels = found;
+      c.kernel_query = cand;
+      return std::nullopt;
+    }
+    const bool says_kernel = HasWord(c.p.lower, "kernel") || c.p.topic.empty() || c.p.topic == "kernels";
+    if (strong && says_kernel && cand.find("cuda") != 0) {
+      std::string closest;
+      for (const auto& n : ClosestKernels(*all, cand)) closest += (closest.empty() ? "" : ", ") + n;
+      return Refuse({fmt::format("No kernel named '{}' in this profile; closest: {}.", cand, closest),
+                     {fmt::format("a kernel whose name matches '{}'", cand)},
+                     {"Which kernels take the most GPU time?", "Ask about one of: " + closest}});
+    }
+  }
+  return std::nullopt;
+}
+
+Answer RefuseNoKernels(const Ctx& c) {
+  Refusal r;
+  r.reason = "This profile has no CUDA kernel data, so it cannot answer questions about kernels or GPU time.";
+  r.missing = {"CUPTI kernel table (CUPTI_ACTIVITY_KIND_KERNEL): kernels were not traced"};
+  r.alternatives = Alternatives(c);
+  return Refuse(std::move(r));
+}
+
+void AnswerHelp(Ctx& c) {
+  Answer a;
+  std::string names;
+  for (const auto& s : c.skills) names += (names.empty() ? "" : ", ") + s.name;
+  a.summary =
+      "I answer offline from this profile's skills: which kernels, memory copies, syncs, idle gaps, NCCL "
+      "collectives, NVTX ranges or iterations take the time, how many and how much, why the GPU waits, "
+      "and comparisons of devices or kernels.";
+  a.recommendations = Alternatives(c);
+  a.recommendations.push_back("Run any skill by name: " + names + ".");
+  a.confidence = Confidence::kHigh;
+  a.confidence_reason = "a description of what offline ask does, not a claim about the profile";
+  c.turn.answer = std::move(a);
+}
+
+void RefuseUnrelated(Ctx& c) {
+  Refusal r;
+  r.reason =
+      "I cannot answer that from this profile: the question names no kernel, device, process, NVTX range, "
+      "skill or measured topic (kernels, memory copies, syncs, idle gaps, NCCL, NVTX, API calls, iterations).";
+  r.missing = {"a question about what the profile measured"};
+  r.alternatives = Alternatives(c);
+  c.turn.answer = Refuse(std::move(r));
+}
+
+bool Is(const Ctx& c, std::string_view topic) {
+  return c.p.topic == topic;
+}
+
+// The intents, in order: the first that applies answers. Each is one line: when, then which handler.
+struct Intent {
+  std::string_view name;
+  bool (*applies)(const Ctx&);
+  void (*answer)(Ctx&);
+};
+
+const Intent kIntents[] = {
+    {"skill", [](const Ctx& c) { return !c.p.skill.empty(); }, AnswerSkill},
+    {"help", [](const Ctx& c) { return Is(c, "help"); }, AnswerHelp},
+    {"why", [](const Ctx& c) { return c.p.type == QType::kWhy; }, AnswerWhy},
+    {"compare", [](const Ctx& c) { return c.p.type == QType::kMoreThan || c.p.type == QType::kCompare; },
+     AnswerComparison},
+    {"nvtx", [](const Ctx& c) { return Is(c, "nvtx") || (!c.nvtx_range.empty() && c.kernels.empty()); }, AnswerNvtx},
+    {"kernel_detail", [](const Ctx& c) { return !c.kernels.empty() && !Is(c, "launch"); }, AnswerKernelDetail},
+    {"nccl", [](const Ctx& c) { return Is(c, "nccl"); }, AnswerNccl},
+    {"memcpy", [](const Ctx& c) { return Is(c, "memcpy"); }, AnswerMemcpy},
+    {"sync", [](const Ctx& c) { return Is(c, "sync"); }, AnswerSync},
+    {"idle", [](const Ctx& c) { return Is(c, "idle"); }, AnswerIdle},
+    {"launch", [](const Ctx& c) { return Is(c, "launch"); }, AnswerLaunch},
+    {"api", [](const Ctx& c) { return Is(c, "api"); }, AnswerApi},
+    {"iterations", [](const Ctx& c) { return Is(c, "iterations"); }, AnswerIterations},
+    {"streams", [](const Ctx& c) { return Is(c, "streams"); },
+     [](Ctx& c) {
+       c.p.skill = "stream_concurrency";
+       AnswerSkill(c);
+     }},
+    {"kernels", [](const Ctx& c) { return Is(c, "kernels"); }, AnswerKernels},
+    {"unrelated", [](const Ctx&) { return true; }, RefuseUnrelated},
+};
+
+// Intents that need the kernel table; without it they refuse rather than guess.
+bool NeedsKernels(std::string_view intent) {
+  return intent == "kernel_detail" || intent == "kernels" || intent == "idle" || intent == "launch" ||
+         intent == "iterations" || intent == "compare" || intent == "nccl";
+}
+
+const Intent* Pick(const Ctx& c) {
+  if (!c.turn.state.intent.empty() && c.p.follow_up && c.p.type == QType::kDescribe) {
+    for (const auto& i : kIntents) {
+      if (i.name == c.turn.state.intent && i.name != "unrelated") return &i;
+    }
+  }
+  for (const auto& i : kIntents) {
+    if (i.applies(c)) return &i;
+  }
+  return nullptr;
+}
+
+void NameSkill(Ctx& c) {
+  for (const auto& s : c.skills) {
+    std::string spaced = s.name;
+    std::replace(spaced.begin(), spaced.end(), '_', ' ');
+    // A one-word skill name ("iterations", "mfu") is also a topic word: it names the skill only with "skill".
+    const bool plain_word = s.name.find('_') == std::string::npos;
+    if (plain_word && !HasWord(c.p.lower, "skill")) continue;
+    if (HasWord(c.p.lower, s.name) || (!plain_word && HasWord(c.p.lower, spaced) && HasWord(c.p.lower, "skill"))) {
+      if (s.name.size() > c.p.skill.size()) c.p.skill = s.name;
+    }
+  }
+}
+
+// The answer's last touches: verify from the main evidence, the state to keep.
+void Finish(Ctx& c, std::string_view intent) {
+  auto& a = c.turn.answer;
+  if (!a.refusal && a.verify.empty() && !a.evidence.empty()) {
+    a.verify =
+        VerifyCommand(a.evidence.front().call,
+                      c.profile.info().source_path.empty() ? c.profile.info().path : c.profile.info().source_path);
+  }
+  auto& s = c.turn.state;
+  s.intent = std::string(intent);
+  s.topic = c.p.topic.empty() && !c.kernels.empty() ? "kernels" : c.p.topic;
+  s.filter = c.filter;
+  s.kernel = c.kernels.size() == 1 ? c.kernels.front() : (c.prior ? c.prior->kernel : "");
+  s.nvtx_range = c.nvtx_range;
+  s.question = c.p.text;
+}
+
+}  // namespace
+
+// Long-ish: the turn's steps in order, each a named function; a refusal may end the turn at any step.
+AskTurn AskOfflineTurn(const std::string& question, const engine::Profile& profile,
+                       const std::vector<SkillInfo>& skills, const SkillRunner& run, const ConversationState* prior,
+                       const CancelToken& cancel) {
+  Ctx c{ParseQuestion(question, profile.info()), profile, skills, run, prior, cancel};
+  if (c.p.text.empty()) {
+    c.turn.answer = Refuse({"The question is empty.", {"a question"}, Alternatives(c)});
+    return c.turn;
+  }
+  NameSkill(c);
+  LeanOnPrior(c);
+  if (auto refusal = BuildFilter(c)) {
+    c.turn.answer = std::move(*refusal);
+    return c.turn;
+  }
+  c.scope = ScopeText(c);
+  ResolveNvtx(c);
+  if (auto refusal = ResolveKernels(c)) {
+    c.turn.answer = std::move(*refusal);
+    return c.turn;
+  }
+  const Intent* intent = Pick(c);
+  if (NeedsKernels(intent->name) && !profile.info().caps.kernels) {
+    c.turn.answer = RefuseNoKernels(c);
+    return c.turn;
+  }
+  c.turn.state.calls.clear();
+  c.turn.skills_used.clear();
+  intent->answer(c);
+  if (c.failure && c.turn.answer.summary.empty()) {
+    c.turn.answer = Refuse({"A skill failed: " + c.failure->message, {}, Alternatives(c)});
+  }
+  Finish(c, intent->name);
+  return c.turn;
+}
+
+Answer AskOffline(const std::string& question, const engine::Profile& profile, const std::vector<SkillInfo>& skills,
+                  const SkillRunner& run, const ConversationState* prior, const CancelToken& cancel) {
+  return AskOfflineTurn(question, profile, skills, run, prior, cancel).answer;
+}
+
+}  // namespace nsys::agent

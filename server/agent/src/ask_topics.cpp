@@ -1,0 +1,346 @@
+// Offline ask's handlers, one per topic: each runs its skill, states the facts of the rows in one to three
+// sentences and cites them as evidence. Numbers are cells of the rows (or their sums), formatted with units.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
+
+#include "ask_context.h"
+
+namespace nsys::agent::ask_detail {
+
+namespace {
+
+// The table, or a refusal in the answer when the skill declined (its data is absent) or failed.
+std::optional<skills::Table> TableOr(Ctx& c, const std::string& skill, skills::Args args = {}) {
+  auto t = RunSkill(c, skill, args);
+  if (!t) {
+    c.turn.answer = Refuse({fmt::format("Skill `{}` failed: {}", skill, t.error().message), {}, Alternatives(c)});
+    return std::nullopt;
+  }
+  if (t->declined) {
+    c.turn.answer = RefuseDeclined(c, skill, *t);
+    return std::nullopt;
+  }
+  return std::move(*t);
+}
+
+void Facts(Ctx& c, std::string summary, Confidence conf, std::string reason) {
+  auto& a = c.turn.answer;
+  a.summary = std::move(summary);
+  if (!a.summary.empty()) a.summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(a.summary[0])));
+  a.confidence = conf;
+  a.confidence_reason = std::move(reason);
+}
+
+void Cite(Ctx& c, const std::string& skill, const skills::Args& args, const skills::Table& t,
+          const std::vector<std::string>& columns, size_t limit, std::string caption) {
+  c.turn.answer.evidence.push_back(EvidenceFrom(CallOf(c, skill, args), t, columns, limit, std::move(caption)));
+}
+
+std::string Code(const std::string& name) {
+  std::string n = name.size() > 90 ? name.substr(0, 87) + "..." : name;
+  return "`" + n + "`";
+}
+
+size_t TopN(const Ctx& c, size_t fallback) {
+  return c.p.top_n.value_or(fallback);
+}
+
+// The scope for sentences: " on device 1" or " in the whole profile".
+std::string Where(const Ctx& c) {
+  return c.scope.empty() ? " in the whole profile" : c.scope;
+}
+
+const std::vector<std::string> kKernelColumns = {"time_pct", "total_time_ns", "instances", "avg_ns",
+                                                 "med_ns",   "max_ns",        "name"};
+
+}  // namespace
+
+void AnswerKernels(Ctx& c) {
+  auto t = TableOr(c, "top_kernels");
+  if (!t) return;
+  if (t->rows.empty()) {
+    Facts(c, fmt::format("No kernels ran{}.", Where(c)), Confidence::kHigh, "the kernel table has no rows there");
+    Cite(c, "top_kernels", {}, *t, kKernelColumns, 0, "Kernels by GPU time");
+    return;
+  }
+  const double total = SumColumn(*t, "total_time_ns");
+  const double launches = SumColumn(*t, "instances");
+  const std::string top = CellText(*t, 0, "name");
+  std::string s;
+  if (c.p.type == QType::kHowMany) {
+    s = fmt::format("{} kernel instances of {} distinct kernels ran{}, {} of GPU time in total.", FormatCount(launches),
+                    FormatCount(static_cast<double>(t->rows.size())), Where(c), FormatNs(total));
+  } else if (c.p.type == QType::kHowMuch) {
+    s = fmt::format("Kernels took {} of GPU time{} ({} instances); the largest is {} with {}.", FormatNs(total),
+                    Where(c), FormatCount(launches), Code(top), FormatNs(CellNumber(*t, 0, "total_time_ns")));
+  } else {
+    s = fmt::format("The top kernel by GPU time{} is {} with {} ({} of kernel time, {} instances).", Where(c),
+                    Code(top), FormatNs(CellNumber(*t, 0, "total_time_ns")), FormatPct(CellNumber(*t, 0, "time_pct")),
+                    FormatCount(CellNumber(*t, 0, "instances")));
+    if (t->rows.size() > 1) {
+      s += fmt::format(" Next: {} ({}).", Code(CellText(*t, 1, "name")), FormatNs(CellNumber(*t, 1, "total_time_ns")));
+    }
+  }
+  Facts(c, s, Confidence::kHigh, "exact sums over the kernel table (nsys stats gpukernsum)");
+  const size_t n = std::min(TopN(c, 5), t->rows.size());
+  Cite(c, "top_kernels", {}, *t, kKernelColumns, n, fmt::format("Top {} kernels by GPU time{}", n, c.scope));
+  for (size_t r = 0; r < n; ++r) c.turn.state.listed.push_back(CellText(*t, r, "name"));
+}
+
+void AnswerKernelDetail(Ctx& c) {
+  auto t = TableOr(c, "top_kernels");
+  if (!t) return;
+  const std::set<std::string> names(c.kernels.begin(), c.kernels.end());
+  const auto mine = KeepRows(*t, [&](size_t r) { return names.count(CellText(*t, r, "name")) > 0; });
+  const std::string label = c.kernels.size() == 1
+                                ? Code(c.kernels.front())
+                                : fmt::format("the {} kernels matching '{}'", c.kernels.size(), c.kernel_query);
+  if (mine.rows.empty()) {
+    Facts(c, fmt::format("{} did not run{}.", label, Where(c)), Confidence::kHigh,
+          "the kernel table has no instance of it in this scope");
+    Cite(c, "top_kernels", {}, *t, kKernelColumns, 3, "The kernels that did run there");
+    return;
+  }
+  const double total = SumColumn(mine, "total_time_ns");
+  const double count = SumColumn(mine, "instances");
+  const double pct = SumColumn(mine, "time_pct");
+  std::string s;
+  if (c.p.type == QType::kHowMany) {
+    s = fmt::format("{} ran {} times{} ({} of GPU time).", label, FormatCount(count), Where(c), FormatNs(total));
+  } else if (mine.rows.size() == 1) {
+    s = fmt::format("{} ran {} times{} for {} of GPU time, {} of kernel time; median {}, max {}.", label,
+                    FormatCount(count), Where(c), FormatNs(total), FormatPct(pct),
+                    FormatNs(CellNumber(mine, 0, "med_ns")), FormatNs(CellNumber(mine, 0, "max_ns")));
+  } else {
+    s = fmt::format("{} ran {} times{} for {} of GPU time, {} of kernel time; the largest is {} with {}.", label,
+                    FormatCount(count), Where(c), FormatNs(total), FormatPct(pct), Code(CellText(mine, 0, "name")),
+                    FormatNs(CellNumber(mine, 0, "total_time_ns")));
+  }
+  Facts(c, s, Confidence::kHigh, "exact sums over the kernel table rows of the named kernel(s)");
+  Cite(c, "top_kernels", {}, mine, kKernelColumns, 10, "The named kernel(s)" + c.scope);
+  for (size_t r = 0; r < mine.rows.size() && r < 10; ++r) c.turn.state.listed.push_back(CellText(mine, r, "name"));
+}
+
+void AnswerMemcpy(Ctx& c) {
+  auto t = TableOr(c, "memory_transfers");
+  if (!t) return;
+  if (t->rows.empty()) {
+    Facts(c, fmt::format("No memory copies or memsets ran{}.", Where(c)), Confidence::kHigh, "no rows in scope");
+    Cite(c, "memory_transfers", {}, *t, {"operation", "count"}, 0, "Memory operations");
+    return;
+  }
+  const double total = SumColumn(*t, "total_time_ns");
+  const double count = SumColumn(*t, "count");
+  std::string s = fmt::format(
+      "Memory operations took {} of GPU time in {} operations{}; {} leads with {} ({}), {} "
+      "in {} operations",
+      FormatNs(total), FormatCount(count), Where(c), CellText(*t, 0, "operation"),
+      FormatNs(CellNumber(*t, 0, "total_time_ns")), FormatPct(CellNumber(*t, 0, "time_pct")),
+      FormatBytes(CellNumber(*t, 0, "total_bytes")), FormatCount(CellNumber(*t, 0, "count")));
+  const double bw = CellNumber(*t, 0, "bandwidth_gb_s");
+  s += std::isnan(bw) ? "." : fmt::format(" at {:.2f} GB/s.", bw);
+  Facts(c, s, Confidence::kHigh, "exact sums over the memcpy and memset tables (nsys stats gpumemtimesum)");
+  Cite(c, "memory_transfers", {}, *t,
+       {"operation", "time_pct", "total_time_ns", "count", "total_bytes", "bandwidth_gb_s"}, 0,
+       "Memory operations by kind" + c.scope);
+}
+
+void AnswerSync(Ctx& c) {
+  auto t = TableOr(c, "sync_apis");
+  if (!t) return;
+  if (t->rows.empty()) {
+    Facts(c,
+          fmt::format("No blocking synchronization calls (cudaDeviceSynchronize, cudaStreamSynchronize) ran{}.",
+                      Where(c)),
+          Confidence::kHigh, "the runtime table has no such call in scope");
+    Cite(c, "sync_apis", {}, *t, {"api_name", "duration_ns"}, 0, "Blocking sync calls");
+    return;
+  }
+  const double total = SumColumn(*t, "duration_ns");
+  Facts(c,
+        fmt::format("{} blocking synchronization calls{} took {} of host time; the longest is {} with {} (pid {}).",
+                    FormatCount(static_cast<double>(t->rows.size())), Where(c), FormatNs(total),
+                    CellText(*t, 0, "api_name"), FormatNs(CellNumber(*t, 0, "duration_ns")), CellText(*t, 0, "pid")),
+        Confidence::kHigh, "every listed call blocks the host until the GPU is done (nsys analyze cuda-sync-api)");
+  Cite(c, "sync_apis", {}, *t, {"duration_ns", "start_ns", "pid", "tid", "api_name"}, 5,
+       "Longest blocking sync calls" + c.scope);
+  if (t->rows.size() >= 100) {
+    c.turn.answer.confidence = Confidence::kMedium;
+    c.turn.answer.confidence_reason = "the skill lists at most 100 calls, so the total is a lower bound";
+  }
+}
+
+void AnswerIdle(Ctx& c) {
+  auto t = TableOr(c, "gpu_idle_gaps");
+  if (!t) return;
+  if (t->rows.empty()) {
+    Facts(c, fmt::format("The GPU has no idle gap longer than 1 ms between its first and last operation{}.", Where(c)),
+          Confidence::kHigh, "gpu_idle_gaps found no gap above its 1 ms threshold");
+    Cite(c, "gpu_idle_gaps", {}, *t, {"duration_ns", "device_id"}, 0, "Idle gaps longer than 1 ms");
+    return;
+  }
+  const double total = SumColumn(*t, "duration_ns");
+  Facts(c,
+        fmt::format("The GPU was idle in {} gaps longer than 1 ms{}, {} in total; the longest is {} on device {} "
+                    "(pid {}).",
+                    FormatCount(static_cast<double>(t->rows.size())), Where(c), FormatNs(total),
+                    FormatNs(CellNumber(*t, 0, "duration_ns")), CellText(*t, 0, "device_id"), CellText(*t, 0, "pid")),
+        Confidence::kHigh, "gaps between GPU operations of each process and device (nsys analyze gpu-starv)");
+  Cite(c, "gpu_idle_gaps", {}, *t, {"duration_ns", "start_ns", "pid", "device_id", "op_before", "op_after"}, 5,
+       "Longest idle gaps" + c.scope);
+}
+
+void AnswerNccl(Ctx& c) {
+  auto t = TableOr(c, "nccl_breakdown");
+  if (!t) return;
+  const auto all = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "collective") == "all"; });
+  if (all.rows.empty()) {
+    c.turn.answer = Refuse({"This profile has no NCCL communication kernels" + c.scope + ".",
+                            {"NCCL (or RCCL/HCCL) kernels in the kernel table"},
+                            Alternatives(c)});
+    return;
+  }
+  std::string s = fmt::format("NCCL kernels{}: ", Where(c));
+  for (size_t r = 0; r < all.rows.size(); ++r) {
+    s += fmt::format("{}device {} ran {} collectives for {} ({} overlapped with compute, {} exposed)", r ? "; " : "",
+                     CellText(all, r, "device_id"), FormatCount(CellNumber(all, r, "count")),
+                     FormatNs(CellNumber(all, r, "total_ns")), FormatPct(CellNumber(all, r, "overlap_pct")),
+                     FormatNs(CellNumber(all, r, "exposed_ns")));
+  }
+  Facts(c, s + ".", Confidence::kHigh, "communication kernels recognised by name (nccl*), overlap by interval union");
+  Cite(c, "nccl_breakdown", {}, *t,
+       {"device_id", "collective", "count", "total_ns", "comm_time_pct", "overlap_pct", "exposed_ns"}, 0,
+       "NCCL collectives per device" + c.scope);
+}
+
+void AnswerNvtx(Ctx& c) {
+  auto t = TableOr(c, "nvtx_summary");
+  if (!t) return;
+  const std::vector<std::string> cols = {"range", "time_pct", "total_time_ns", "instances", "avg_ns", "med_ns"};
+  if (!c.nvtx_range.empty()) {
+    const auto mine = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "range") == c.nvtx_range; });
+    if (mine.rows.empty()) {
+      Facts(c, fmt::format("NVTX range {} has no instance{}.", Code(c.nvtx_range), Where(c)), Confidence::kHigh,
+            "no row of that name in scope");
+    } else {
+      Facts(c,
+            fmt::format("NVTX range {} ran {} times{} for {} in total (average {}, median {}).", Code(c.nvtx_range),
+                        FormatCount(CellNumber(mine, 0, "instances")), Where(c),
+                        FormatNs(CellNumber(mine, 0, "total_time_ns")), FormatNs(CellNumber(mine, 0, "avg_ns")),
+                        FormatNs(CellNumber(mine, 0, "med_ns"))),
+            Confidence::kHigh, "exact sums over the NVTX table (nsys stats nvtxsum); range time is CPU wall time");
+    }
+    Cite(c, "nvtx_summary", {}, mine, cols, 0, "NVTX range " + c.nvtx_range + c.scope);
+    return;
+  }
+  if (t->rows.empty()) {
+    Facts(c, fmt::format("No NVTX ranges{}.", Where(c)), Confidence::kHigh, "no NVTX rows in scope");
+    Cite(c, "nvtx_summary", {}, *t, cols, 0, "NVTX ranges");
+    return;
+  }
+  std::string s;
+  if (c.p.type == QType::kHowMany) {
+    s = fmt::format("{} NVTX range instances of {} distinct names{}.", FormatCount(SumColumn(*t, "instances")),
+                    FormatCount(static_cast<double>(t->rows.size())), Where(c));
+  } else {
+    s = fmt::format("The NVTX range with the most time{} is {} with {} over {} instances.", Where(c),
+                    Code(CellText(*t, 0, "range")), FormatNs(CellNumber(*t, 0, "total_time_ns")),
+                    FormatCount(CellNumber(*t, 0, "instances")));
+  }
+  Facts(c, s, Confidence::kHigh, "exact sums over the NVTX table (nsys stats nvtxsum); nested ranges overlap");
+  const size_t n = std::min(TopN(c, 5), t->rows.size());
+  Cite(c, "nvtx_summary", {}, *t, cols, n, fmt::format("Top {} NVTX ranges by total time{}", n, c.scope));
+  for (size_t r = 0; r < n; ++r) c.turn.state.listed.push_back(CellText(*t, r, "range"));
+}
+
+void AnswerApi(Ctx& c) {
+  auto t = TableOr(c, "cuda_api_summary");
+  if (!t) return;
+  if (t->rows.empty()) {
+    Facts(c, fmt::format("No CUDA API calls{}.", Where(c)), Confidence::kHigh, "no runtime rows in scope");
+    Cite(c, "cuda_api_summary", {}, *t, {"name", "num_calls"}, 0, "CUDA API calls");
+    return;
+  }
+  Facts(c,
+        fmt::format("{} CUDA API calls{} took {} of CPU time; the largest is {} with {} over {} calls.",
+                    FormatCount(SumColumn(*t, "num_calls")), Where(c), FormatNs(SumColumn(*t, "total_time_ns")),
+                    CellText(*t, 0, "name"), FormatNs(CellNumber(*t, 0, "total_time_ns")),
+                    FormatCount(CellNumber(*t, 0, "num_calls"))),
+        Confidence::kHigh, "exact sums over the runtime table (nsys stats cudaapisum)");
+  const size_t n = std::min(TopN(c, 5), t->rows.size());
+  Cite(c, "cuda_api_summary", {}, *t, {"name", "time_pct", "total_time_ns", "num_calls", "avg_ns", "med_ns"}, n,
+       "CUDA API calls by CPU time" + c.scope);
+}
+
+void AnswerLaunch(Ctx& c) {
+  auto t = TableOr(c, "cuda_api_summary");
+  if (!t) return;
+  const auto launches =
+      KeepRows(*t, [&](size_t r) { return CellText(*t, r, "name").find("Launch") != std::string::npos; });
+  if (launches.rows.empty()) {
+    Facts(c, fmt::format("No kernel launch calls{}.", Where(c)), Confidence::kHigh, "no launch API rows in scope");
+    Cite(c, "cuda_api_summary", {}, launches, {"name", "num_calls"}, 0, "Kernel launch calls");
+    return;
+  }
+  const double calls = SumColumn(launches, "num_calls");
+  const double total = SumColumn(launches, "total_time_ns");
+  Facts(c,
+        fmt::format("{} kernel launch calls{} took {} of CPU time, {} per call on average; {} has median {}.",
+                    FormatCount(calls), Where(c), FormatNs(total), FormatNs(total / calls),
+                    CellText(launches, 0, "name"), FormatNs(CellNumber(launches, 0, "med_ns"))),
+        Confidence::kHigh, "exact sums over the launch calls of the runtime table");
+  Cite(c, "cuda_api_summary", {}, launches, {"name", "total_time_ns", "num_calls", "avg_ns", "med_ns", "max_ns"}, 0,
+       "Kernel launch calls" + c.scope);
+}
+
+void AnswerIterations(Ctx& c) {
+  auto t = TableOr(c, "iterations");
+  if (!t) return;
+  if (t->rows.empty()) {
+    c.turn.answer = Refuse({"No repeating iterations were found" + c.scope + ".",
+                            {"an NVTX range or mark per step, or a periodic kernel pattern"},
+                            Alternatives(c)});
+    return;
+  }
+  size_t longest = 0;
+  for (size_t r = 1; r < t->rows.size(); ++r) {
+    if (CellNumber(*t, r, "duration_ns") > CellNumber(*t, longest, "duration_ns")) longest = r;
+  }
+  Facts(c,
+        fmt::format("{} iterations{}; the longest is iteration {} on device {} with {} ({} kernels).",
+                    FormatCount(static_cast<double>(t->rows.size())), Where(c), CellText(*t, longest, "iteration"),
+                    CellText(*t, longest, "device_id"), FormatNs(CellNumber(*t, longest, "duration_ns")),
+                    FormatCount(CellNumber(*t, longest, "kernels"))),
+        Confidence::kMedium, "iterations are detected from NVTX names or kernel periodicity, a heuristic");
+  Cite(c, "iterations", {}, *t, {"device_id", "pid", "iteration", "start_ns", "duration_ns", "kernels", "gpu_busy_pct"},
+       10, "Iterations" + c.scope);
+}
+
+void AnswerSkill(Ctx& c) {
+  auto t = TableOr(c, c.p.skill);
+  if (!t) return;
+  std::vector<std::string> cols;
+  for (const auto& col : t->columns) cols.push_back(col.name);
+  std::string s = fmt::format("Skill `{}` returned {} rows{}", c.p.skill,
+                              FormatCount(static_cast<double>(t->rows.size())), Where(c));
+  if (!t->rows.empty() && !cols.empty()) {
+    // Names first (what the row is about), then the leading numbers.
+    std::vector<std::string> shown;
+    for (const auto& col : t->columns) {
+      if (col.type == ValueType::kString && shown.size() < 2) shown.push_back(col.name);
+    }
+    for (const auto& col : t->columns) {
+      if (col.type != ValueType::kString && shown.size() < 4) shown.push_back(col.name);
+    }
+    s += "; the first: ";
+    for (size_t i = 0; i < shown.size(); ++i) s += (i ? ", " : "") + shown[i] + " = " + CellText(*t, 0, shown[i]);
+  }
+  Facts(c, s + ".", Confidence::kHigh, "the skill's own rows, unchanged");
+  Cite(c, c.p.skill, {}, *t, cols, 10, "Skill " + c.p.skill + c.scope);
+}
+
+}  // namespace nsys::agent::ask_detail

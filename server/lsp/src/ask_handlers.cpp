@@ -1,0 +1,17 @@
+#include "nsys/lsp/ask_handlers.h"
+
+#include "nsys/wire/ask.h"
+
+namespace nsys::lsp {
+
+Expected<protocol::AskResult> OnAsk(const protocol::AskParams& params, RequestContext& ctx) {
+  agent::TextSink on_text;
+  if (ctx.wants_partial_results()) {
+    on_text = [&ctx](const std::string& text) { ctx.SendPartialResult(protocol::Json{{"text", text}}); };
+  }
+  auto result = ctx.workspace().Ask(wire::ToAskRequest(params), on_text, ctx.cancel(), ctx.progress());
+  if (!result) return result.error();
+  return wire::ToProtocolAskResult(*result);
+}
+
+}  // namespace nsys::lsp

@@ -1,0 +1,199 @@
+// The question set (tests/agent/questions.json): questions over every fixture, of every kind, with the facts a
+// right answer states. Each runs offline through Workspace::Ask; the test prints "answered right: N/M (P%)".
+// An answer is right when its refusal state, names, numbers (with tolerances) and skills match the expected facts,
+// and every evidence row it cites is a row the skill itself returns for the same call: an answer that contradicts
+// a skill's number is a failure.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+
+#include "fixtures.h"
+#include "nsys/core/workspace.h"
+
+namespace nsys {
+namespace {
+
+using testing::Fixture;
+using testing::HaveFixtures;
+
+using nlohmann::json;
+
+std::string Lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Numbers in a text with their unit, converted: times to ns, "%" kept, bytes to bytes, plain numbers as they are.
+struct Number {
+  double value;
+  std::string kind;  // "ns", "pct", "bytes", "count"
+};
+
+std::vector<Number> NumbersIn(const std::string& text) {
+  static const std::regex re(R"(([0-9][0-9,]*(?:\.[0-9]+)?)\s*(ns|µs|us|ms|s\b|%|GB/s|GB|MB|KB|B\b)?)");
+  std::vector<Number> out;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it) {
+    std::string digits = (*it)[1].str();
+    digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
+    const double v = std::stod(digits);
+    const std::string unit = (*it)[2].str();
+    if (unit == "ns")
+      out.push_back({v, "ns"});
+    else if (unit == "µs" || unit == "us")
+      out.push_back({v * 1e3, "ns"});
+    else if (unit == "ms")
+      out.push_back({v * 1e6, "ns"});
+    else if (unit == "s")
+      out.push_back({v * 1e9, "ns"});
+    else if (unit == "%")
+      out.push_back({v, "pct"});
+    else if (unit == "GB")
+      out.push_back({v * 1e9, "bytes"});
+    else if (unit == "MB")
+      out.push_back({v * 1e6, "bytes"});
+    else if (unit == "KB")
+      out.push_back({v * 1e3, "bytes"});
+    else if (unit == "B")
+      out.push_back({v, "bytes"});
+    else if (unit.empty())
+      out.push_back({v, "count"});
+  }
+  return out;
+}
+
+bool SameCell(const Value& a, const Value& b) {
+  if (a == b) return true;
+  const auto* x = std::get_if<double>(&a);
+  const auto* y = std::get_if<double>(&b);
+  return x && y && std::fabs(*x - *y) <= 1e-9 * std::max(1.0, std::fabs(*y));
+}
+
+// Every cited row is a row of the skill's own result for the same call (projected on the cited columns).
+std::string ContradictedEvidence(core::Workspace& ws, const std::string& id, const agent::Answer& a) {
+  for (const auto& e : a.evidence) {
+    if (e.rows.empty()) continue;
+    auto t = ws.RunSkill(id, e.call.skill, e.call.args, e.call.filter);
+    if (!t) return "evidence skill " + e.call.skill + " failed: " + t.error().message;
+    std::vector<size_t> idx;
+    for (const auto& c : e.columns) {
+      for (size_t i = 0; i < t->columns.size(); ++i) {
+        if (t->columns[i].name == c) idx.push_back(i);
+      }
+    }
+    if (idx.size() != e.columns.size()) return "evidence of " + e.call.skill + " cites columns the skill lacks";
+    for (const auto& row : e.rows) {
+      const bool found = std::any_of(t->rows.begin(), t->rows.end(), [&](const auto& trow) {
+        for (size_t k = 0; k < idx.size(); ++k) {
+          if (!SameCell(row[k], trow[idx[k]])) return false;
+        }
+        return true;
+      });
+      if (!found) return "an evidence row of " + e.call.skill + " is not in the skill's result";
+    }
+  }
+  return "";
+}
+
+// Why the answer is wrong, or "" when it is right.
+std::string Check(const json& q, const core::AskResult& r, core::Workspace& ws, const std::string& id) {
+  const json& x = q.at("expect");
+  const auto& a = r.answer;
+  const bool refused = a.refusal.has_value();
+  if (x.value("refusal", false) != refused) return refused ? "refused: " + a.summary : "answered instead of refusing";
+  const std::string text = a.summary + (refused ? " " + Lower(a.refusal->reason) : "");
+  for (const auto& s : x.value("contains", json::array())) {
+    if (Lower(text).find(Lower(s.get<std::string>())) == std::string::npos)
+      return "missing '" + s.get<std::string>() + "'";
+  }
+  const auto numbers = NumbersIn(a.summary);
+  for (const auto& n : x.value("numbers", json::array())) {
+    const double want = n.at("value").get<double>();
+    const std::string kind = n.value("kind", "ns");
+    const double tol = n.value("rel", 0.001) * std::fabs(want) + n.value("abs", 0.0);
+    const bool hit = std::any_of(numbers.begin(), numbers.end(),
+                                 [&](const Number& m) { return m.kind == kind && std::fabs(m.value - want) <= tol; });
+    if (!hit) return "no number " + std::to_string(want) + " (" + kind + ") in: " + a.summary;
+  }
+  for (const auto& s : x.value("skills", json::array())) {
+    if (std::find(r.skills_used.begin(), r.skills_used.end(), s.get<std::string>()) == r.skills_used.end())
+      return "skill " + s.get<std::string>() + " not used";
+  }
+  if (!refused) {
+    if (a.evidence.empty() && !x.value("no_evidence", false)) return "no evidence";
+    if (!a.evidence.empty() && a.verify.rfind("nsys-ai skill run ", 0) != 0) return "no verify command";
+    if (const std::string bad = ContradictedEvidence(ws, id, a); !bad.empty()) return bad;
+  }
+  return "";
+}
+
+TEST(QuestionSet, AnsweredRightOffline) {
+  NSYS_REQUIRE_FIXTURES();
+  std::ifstream in(std::string(NSYS_AI_TEST_DATA_DIR) + "/agent/questions.json");
+  ASSERT_TRUE(in) << "tests/agent/questions.json";
+  const json set = json::parse(in);
+  core::WorkspaceConfig config;
+  config.open.use_cache = false;
+  config.default_skill_dirs = false;
+  config.max_loaded_profiles = 16;  // every fixture open at once
+  core::Workspace ws(config);
+  std::map<std::string, std::string> ids, conversations;
+  std::set<std::string> types, fixtures;
+  size_t right = 0, total = 0;
+  for (const auto& q : set.at("questions")) {
+    const std::string fixture = q.at("fixture");
+    fixtures.insert(fixture);
+    types.insert(q.at("type").get<std::string>());
+    // A profile that cannot be opened (no events at all) is refused before any question: its message is the
+    // refusal, and it must say what is missing.
+    if (const std::string open_error = q.at("expect").value("open_error", ""); !open_error.empty()) {
+      auto opened = ws.Open(Fixture(fixture));
+      ++total;
+      if (!opened && opened.error().message.find(open_error) != std::string::npos) {
+        ++right;
+      } else {
+        ADD_FAILURE() << fixture << ": expected an open error saying '" << open_error << "'";
+      }
+      continue;
+    }
+    if (!ids.count(fixture)) {
+      auto opened = ws.Open(Fixture(fixture));
+      ASSERT_TRUE(opened) << fixture << ": " << opened.error().message;
+      ids[fixture] = opened->id;
+    }
+    const std::string conv = q.value("conversation", "");
+    core::AskRequest request{ids[fixture], q.at("question"), conv.empty() ? "" : conversations[conv]};
+    auto result = ws.Ask(request, {});
+    ++total;
+    std::string why;
+    if (!result) {
+      why = "error: " + result.error().message;
+    } else {
+      if (!conv.empty()) conversations[conv] = result->conversation_id;
+      why = Check(q, *result, ws, ids[fixture]);
+    }
+    if (why.empty()) {
+      ++right;
+    } else {
+      ADD_FAILURE() << fixture << ": \"" << q.at("question").get<std::string>() << "\": " << why;
+    }
+  }
+  std::printf("answered right: %zu/%zu (%.1f%%)\n", right, total, 100.0 * right / std::max<size_t>(1, total));
+  EXPECT_GE(total, 40u);
+  for (const char* type :
+       {"which", "how_much", "how_many", "why", "compare", "more_than", "share", "refusal", "follow_up"}) {
+    EXPECT_TRUE(types.count(type)) << "no question of type " << type;
+  }
+  for (const char* f : {"h100_2gpu_1s.sqlite", "a100_2proc_mpi.sqlite", "h200_nvfuser_nvtx.sqlite",
+                        "mfu_2gpu_before.sqlite", "mfu_2gpu_after.sqlite", "titanrtx_tensorrt_nvtx.sqlite",
+                        "v100_julia.sqlite", "mock.sqlite", "empty_export.sqlite"}) {
+    EXPECT_TRUE(fixtures.count(f)) << "no question over " << f;
+  }
+}
+
+}  // namespace
+}  // namespace nsys

@@ -1,0 +1,67 @@
+// `nsys-ai ask` through the real binary on the fixtures: Markdown and JSON, a refusal, bad input.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_run.h"
+#include "fixtures.h"
+
+namespace nsys::testing {
+namespace {
+
+using Json = nlohmann::json;
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(AskCli, AnswersInMarkdownAndJson) {
+  NSYS_REQUIRE_FIXTURES();
+  const auto md = RunCli({"ask", Fixture("h100_2gpu_1s.sqlite"), "How many kernels ran on GPU 1?", "--no-cache"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  // 1,721 kernels on device 1 for 22,444,359 ns: SELECT COUNT(*), SUM(end-start) ... WHERE deviceId = 1.
+  EXPECT_TRUE(Has(md.out, "1,721 kernel instances")) << md.out;
+  EXPECT_TRUE(Has(md.out, "22.444 ms")) << md.out;
+  EXPECT_TRUE(Has(md.out, "### Evidence")) << md.out;
+  EXPECT_TRUE(Has(md.out, "Verify: `nsys-ai skill run top_kernels")) << md.out;
+  EXPECT_TRUE(Has(md.out, "--device 1")) << md.out;
+
+  const auto js = RunCli({"ask", Fixture("mfu_2gpu_before.sqlite"), "How much time goes to NCCL communication?",
+                          "--no-cache", "--format", "json"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  const Json j = Json::parse(js.out);
+  EXPECT_FALSE(j.contains("conversationId"));
+  EXPECT_EQ(j["skillsUsed"], Json::array({"nccl_breakdown"}));
+  // Device 0: 33 SendRecv kernels, 17,172,652 ns (SUM(end-start) of ncclDevKernel_SendRecv on device 0).
+  EXPECT_TRUE(Has(j["answer"]["summary"], "17.173 ms")) << js.out;
+  EXPECT_FALSE(j["answer"]["markdown"].get<std::string>().empty());
+}
+
+TEST(AskCli, RefusesWhatTheProfileCannotAnswer) {
+  NSYS_REQUIRE_FIXTURES();
+  const auto no_kernels = RunCli(
+      {"ask", Fixture("titanrtx_tensorrt_nvtx.sqlite"), "Which kernel is slowest?", "--no-cache", "--format", "json"});
+  ASSERT_EQ(no_kernels.exit_code, 0) << no_kernels.err;
+  const Json j = Json::parse(no_kernels.out);
+  ASSERT_TRUE(j["answer"].contains("refusal")) << no_kernels.out;
+  EXPECT_TRUE(Has(j["answer"]["refusal"]["missing"][0], "CUPTI_ACTIVITY_KIND_KERNEL"));
+  EXPECT_EQ(j["answer"]["verify"], "");
+
+  const auto unknown =
+      RunCli({"ask", Fixture("h100_2gpu_1s.sqlite"), "How long does flash_attn_fwd take?", "--no-cache"});
+  ASSERT_EQ(unknown.exit_code, 0) << unknown.err;
+  EXPECT_TRUE(Has(unknown.out, "No kernel named 'flash_attn_fwd'")) << unknown.out;
+  EXPECT_TRUE(Has(unknown.out, "closest:")) << unknown.out;
+
+  const auto empty = RunCli({"ask", Fixture("h100_2gpu_1s.sqlite"), " ", "--no-cache"});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_TRUE(Has(empty.err, "question is empty")) << empty.err;
+  const auto bad_format = RunCli({"ask", Fixture("mock.sqlite"), "top kernels", "--format", "csv"});
+  EXPECT_EQ(bad_format.exit_code, 2);
+  const auto empty_export = RunCli({"ask", Fixture("empty_export.sqlite"), "Which kernel is slowest?", "--no-cache"});
+  EXPECT_EQ(empty_export.exit_code, 1);
+  EXPECT_TRUE(Has(empty_export.err, "no events")) << empty_export.err;
+}
+
+}  // namespace
+}  // namespace nsys::testing

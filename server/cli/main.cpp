@@ -110,6 +110,11 @@ std::optional<int> ApplyGlobalOptions(const ParsedArgs& args, const Command& com
     if (!parsed) return UsageError(command.name, "--skill-timeout: " + parsed.error().message);
     context.config.skill_timeout = *parsed;
   }
+  // The LLM the agent may use (ask): NSYS_AI_LLM_* variables; none set = offline. A half-set one is refused here
+  // rather than at the first question.
+  auto llm = core::LlmConfigFromEnvironment();
+  if (!llm) return Fail(llm.error().message);
+  context.config.llm = std::move(*llm);
   return std::nullopt;
 }
 

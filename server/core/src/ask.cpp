@@ -2,19 +2,68 @@
 // previous state for follow-ups. The answer's Markdown goes to `on_text` in pieces for front ends that stream.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdlib>
+
+#include "nsys/agent/llm_ask.h"
 #include "nsys/core/workspace.h"
+#include "nsys/llm/answer_cache.h"
 
 namespace nsys::core {
 
 namespace {
 
-// THE LLM ROUTE (issue 10): when WorkspaceConfig::llm is enabled, agent::AskWithLlm (h10/llm) answers here with
-// the profile's skills as tools and the conversation's history; until it is joined, every question is answered
-// offline. Returns nullopt to let the offline mapper answer.
-std::optional<Expected<AskResult>> AskThroughLlm(const llm::Config& llm, const AskRequest& /*request*/,
-                                                 const agent::TextSink& /*on_text*/, const CancelToken& /*cancel*/) {
-  if (!llm.enabled()) return std::nullopt;
-  return std::nullopt;
+// What the model is told about the profile in its system prompt: the orientation a person would start from.
+std::string ProfileSummaryForLlm(const engine::ProfileInfo& info, const agent::SkillRunner& run,
+                                 const CancelToken& cancel) {
+  std::string out = fmt::format("Profile {} ({} bytes, Nsight Systems {}), {:.3f} s long.\n", info.source_path,
+                                info.file_size, info.nsys_version.empty() ? "unknown" : info.nsys_version,
+                                static_cast<double>(info.end_ns - info.start_ns) / 1e9);
+  for (const auto& d : info.devices) {
+    out += fmt::format("GPU {}: {}\n", d.id, d.name.empty() ? "(no name in the export)" : d.name);
+  }
+  out += fmt::format("{} processes, {} threads.\n", info.processes.size(), info.threads.size());
+  if (auto top = run("top_kernels", {{"limit", Value{int64_t{5}}}}, {}, cancel); top && !top->declined) {
+    out += "Top kernels by GPU time:\n";
+    for (const auto& row : top->rows) {
+      std::string line;
+      for (size_t c = 0; c < top->columns.size() && c < row.size(); ++c) {
+        const std::string& name = top->columns[c].name;
+        if (name != "time_pct" && name != "total_time_ns" && name != "instances" && name != "name") continue;
+        line += fmt::format("{}{}={}", line.empty() ? "" : ", ", name,
+                            std::visit([](const auto& v) -> std::string {
+                              using T = std::decay_t<decltype(v)>;
+                              if constexpr (std::is_same_v<T, std::monostate>) return "null";
+                              else if constexpr (std::is_same_v<T, std::string>) return v;
+                              else return fmt::format("{}", v);
+                            }, row[c]));
+      }
+      out += "- " + line + "\n";
+    }
+  }
+  return out;
+}
+
+// THE LLM ROUTE (issue 10): with WorkspaceConfig::llm enabled, the model answers with the profile's skills as tools
+// (agent::AskWithLlm), through the workspace's answer cache, continuing the conversation's exchange.
+Expected<agent::LlmAskResult> AskThroughLlm(Workspace& ws, const engine::Profile& profile, const AskRequest& request,
+                                           const std::vector<llm::Message>& history, const agent::TextSink& on_text,
+                                           const CancelToken& cancel) {
+  const llm::Config config = ws.config().llm;
+  auto client = llm::MakeClient(config);
+  if (!client) return client.error();
+  const llm::AnswerCache cache(llm::AnswerCache::DefaultDir(ws.config().open.cache_dir));
+  const auto& info = profile.info();
+  agent::SkillRunner run = ws.RunnerFor(request.profile_id);
+  agent::LlmAskRequest r;
+  r.question = request.question;
+  r.profile_summary = ProfileSummaryForLlm(info, run, cancel);
+  r.profile_path = info.source_path;
+  r.history = history;
+  r.cache = ws.config().open.use_cache ? &cache : nullptr;
+  r.profile_identity = fmt::format("{}|{}|{}|{}|{}", info.path, info.file_size, info.nsys_version, info.start_ns,
+                                   info.end_ns);
+  return agent::AskWithLlm(r, **client, ws.Skills(), run, on_text, cancel);
 }
 
 // The answer's Markdown in pieces of about a paragraph, so a client can show it as it comes.
@@ -39,6 +88,10 @@ std::vector<agent::SkillInfo> SkillInfos(const std::vector<std::shared_ptr<const
 
 }  // namespace
 
+Expected<llm::Config> LlmConfigFromEnvironment() {
+  return llm::ConfigFromEnvironment([](const char* name) { return std::getenv(name); });
+}
+
 Expected<AskResult> Workspace::Ask(const AskRequest& request, const agent::TextSink& on_text, const CancelToken& cancel,
                                    const ProgressSink& progress) {
   if (request.question.find_first_not_of(" \t\r\n") == std::string::npos) {
@@ -47,10 +100,26 @@ Expected<AskResult> Workspace::Ask(const AskRequest& request, const agent::TextS
   }
   auto profile = Get(request.profile_id);
   if (!profile) return profile.error();
-  if (auto routed = AskThroughLlm(config().llm, request, on_text, cancel)) return std::move(*routed);
-
   std::optional<agent::ConversationState> prior;
   if (!request.conversation_id.empty()) prior = conversations_.Get(request.conversation_id);
+  if (config().llm.enabled()) {
+    auto llm = AskThroughLlm(*this, **profile, request, prior ? prior->llm_history : std::vector<llm::Message>{},
+                             on_text, cancel);
+    if (!llm) return llm.error();
+    agent::ConversationState state;
+    state.question = request.question;
+    state.llm_history = std::move(llm->history);
+    AskResult result;
+    for (const auto& e : llm->answer.evidence) {
+      if (std::find(result.skills_used.begin(), result.skills_used.end(), e.call.skill) == result.skills_used.end())
+        result.skills_used.push_back(e.call.skill);
+    }
+    result.conversation_id = conversations_.Put(request.conversation_id, std::move(state));
+    result.answer = std::move(llm->answer);
+    result.used_llm = true;
+    return result;
+  }
+
   if (progress) progress(0, "answering offline");
   agent::AskTurn turn = agent::AskOfflineTurn(request.question, **profile, SkillInfos(Skills()),
                                               RunnerFor(request.profile_id), prior ? &*prior : nullptr, cancel);

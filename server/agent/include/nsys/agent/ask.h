@@ -20,6 +20,7 @@
 
 #include "nsys/agent/answer.h"
 #include "nsys/agent/skill_runner.h"
+#include "nsys/llm/client.h"
 #include "nsys/engine/profile.h"
 #include "nsys/support/cancel.h"
 
@@ -44,6 +45,7 @@ struct ConversationState {
   std::vector<std::string> listed;  // names the answer ranked (kernels, ranges), for "the second one"
   std::string nvtx_range;           // the NVTX range the question was about, if any
   std::string question;             // the question as asked
+  std::vector<llm::Message> llm_history;  // the exchange with the LLM so far, when one answered (for follow-ups)
 };
 
 struct AskTurn {

@@ -72,6 +72,10 @@ struct WorkspaceConfig {
 
 // The longest skill timeout a front end accepts: a day.
 inline constexpr std::chrono::milliseconds kMaxSkillTimeout{86'400'000};
+// The LLM configuration from this process's environment (llm::ConfigFromEnvironment over getenv): what front ends
+// put in WorkspaceConfig::llm.
+Expected<llm::Config> LlmConfigFromEnvironment();
+
 // Seconds (from --skill-timeout or initializationOptions.skillTimeoutSeconds) as a timeout: more than 0 (at least
 // 1 ms once rounded) and at most kMaxSkillTimeout. kInvalidArgument otherwise, naming the accepted range.
 Expected<std::chrono::milliseconds> SkillTimeoutFromSeconds(double seconds);

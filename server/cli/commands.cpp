@@ -16,6 +16,7 @@ Command VersionCommand();    // cmd_version.cpp
 Command McpCommand();        // cmd_mcp.cpp
 Command ExportCommand();     // cmd_export.cpp
 Command OpenCommand();       // cmd_open.cpp
+Command ExplainCommand();    // cmd_explain.cpp
 
 const std::vector<Command>& Commands() {
   // One subcommand per line.
@@ -28,6 +29,7 @@ const std::vector<Command>& Commands() {
       McpCommand(),
       ExportCommand(),
       OpenCommand(),
+      ExplainCommand(),
       VersionCommand(),
   };
   // clang-format on

@@ -74,23 +74,24 @@ KernelNames DistinctNames(const KernelTable& k, size_t pool_size) {
   return out;
 }
 
-size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
+// The fewest edits that turn `query` into some substring of `text` (Sellers' approximate substring match): a query
+// that is a near part of a long name scores as well as one close to a short name.
+size_t SubstringDistance(std::string_view query, std::string_view text) {
+  std::vector<size_t> row(text.size() + 1, 0);  // matching may start anywhere in `text`
+  for (size_t i = 1; i <= query.size(); ++i) {
     size_t diag = row[0];
     row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
+    for (size_t j = 1; j <= text.size(); ++j) {
       const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (query[i - 1] == text[j - 1] ? 0 : 1)});
       diag = up;
     }
   }
-  return row[b.size()];
+  return *std::min_element(row.begin(), row.end());
 }
 
-// The three names closest to the query: by edit distance to the short name (names are compared in lower case and
-// cut at 200 characters, so a hover over a long template costs microseconds).
+// The three names closest to the query: by approximate substring distance to the short name, then by length (names
+// are compared in lower case and cut at 200 characters, so this costs microseconds per name).
 std::vector<std::string> Closest(const KernelNames& kn, const engine::StringPool& strings, const std::string& query) {
   const std::string q = Lower(std::string_view(query).substr(0, 200));
   std::vector<std::pair<size_t, std::string>> scored;
@@ -98,8 +99,8 @@ std::vector<std::string> Closest(const KernelNames& kn, const engine::StringPool
     const std::string_view shorter =
         strings.view(kn.short_of[i]).empty() ? strings.view(kn.names[i]) : strings.view(kn.short_of[i]);
     const std::string s = Lower(shorter.substr(0, 200));
-    const size_t d = s.find(q) != std::string::npos || q.find(s) != std::string::npos ? 0 : EditDistance(q, s);
-    scored.emplace_back(d, Shown(strings.view(kn.names[i]), strings.view(kn.short_of[i])));
+    scored.emplace_back(SubstringDistance(q, s) * 1000 + std::min<size_t>(s.size(), 999),
+                        Shown(strings.view(kn.names[i]), strings.view(kn.short_of[i])));
   }
   std::sort(scored.begin(), scored.end());
   std::vector<std::string> out;

@@ -2,6 +2,7 @@
 // (experimental.nsysMethods) and tests/lsp/protocol_doc_test.cpp (every method documented in docs/protocol.md)
 // all read it. To add a method: write `Expected<Result> OnX(const Params&, RequestContext&)` in its own file and add
 // one line below.
+#include "nsys/lsp/explain_handlers.h"
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/method_table.h"
 #include "nsys/lsp/trace_handlers.h"
@@ -35,6 +36,7 @@ void BindMethods(MethodTable& t) {
   // Perfetto traces: handlers in trace_handlers.cpp, one line each here.
   t.Request(method::kExportTrace, &OnExportTrace, {.progress_title = "Exporting trace"});
   t.Request(method::kOpenInPerfetto, &OnOpenInPerfetto, {.progress_title = "Opening in Perfetto"});
+  t.Request(method::kExplainKernel, &OnExplainKernel, {.progress_title = "Explaining kernel"});
 }
 
 }  // namespace nsys::lsp

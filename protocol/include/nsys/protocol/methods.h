@@ -34,6 +34,7 @@ inline constexpr std::string_view kRunSkill = "nsys/runSkill";
 inline constexpr std::string_view kReloadSkills = "nsys/reloadSkills";
 inline constexpr std::string_view kExportTrace = "nsys/exportTrace";
 inline constexpr std::string_view kOpenInPerfetto = "nsys/openInPerfetto";
+inline constexpr std::string_view kExplainKernel = "nsys/explainKernel";
 }  // namespace method
 
 // A skill argument or a table cell. Same alternatives as the engine's Value, so converting is a copy.

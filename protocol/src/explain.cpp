@@ -119,6 +119,7 @@ void FromJson(const Json& j, ExplainKernelResult& out, const std::string& path) 
   r.Required("minNs", out.min_ns);
   r.Required("maxNs", out.max_ns);
   r.Required("devices", out.devices);
+  r.OptionalOr("sampledCalls", out.sampled_calls);
   r.Optional("launch", out.launch);
   r.OptionalOr("configs", out.configs);
   r.OptionalOr("distinctConfigs", out.distinct_configs);
@@ -143,6 +144,7 @@ void to_json(Json& j, const ExplainKernelResult& v) {
        {"minNs", v.min_ns},
        {"maxNs", v.max_ns},
        {"devices", v.devices},
+       {"sampledCalls", v.sampled_calls},
        {"configs", v.configs},
        {"distinctConfigs", v.distinct_configs},
        {"occupancyNote", v.occupancy_note},

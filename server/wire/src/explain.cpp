@@ -33,6 +33,7 @@ protocol::ExplainKernelResult ToExplainKernelResult(const agent::KernelExplanati
   for (const agent::KernelDeviceStats& d : e.devices) {
     r.devices.push_back({d.device, d.calls, d.total_ns, d.share, d.p50_ns, d.p90_ns});
   }
+  r.sampled_calls = e.sampled_calls;
   if (e.launch)
     r.launch =
         protocol::KernelLaunchInfo{e.launch->launched, e.launch->api, e.launch->api_p50_ns, e.launch->queue_p50_ns};

@@ -89,6 +89,7 @@ struct ExplainKernelResult {
   int64_t min_ns = 0;
   int64_t max_ns = 0;
   std::vector<KernelDeviceInfo> devices;
+  int64_t sampled_calls = 0;  // "sampledCalls": the executions launch and configs are read from
   std::optional<KernelLaunchInfo> launch;
   std::vector<KernelConfigInfo> configs;
   int64_t distinct_configs = 0;  // "distinctConfigs"

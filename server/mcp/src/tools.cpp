@@ -11,6 +11,7 @@
 #include "nsys/protocol/methods.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/skill_args.h"
+#include "explain_tools.h"
 #include "trace_tools.h"
 
 namespace nsys::mcp {
@@ -189,12 +190,14 @@ protocol::Json ToolDefinitions(const core::Workspace& workspace) {
     tools.push_back(std::move(definition));
   }
   for (auto& definition : TraceToolDefinitions()) tools.push_back(std::move(definition));
+  tools.push_back(ExplainToolDefinition());
   return tools;
 }
 
 std::optional<ToolResult> RunTool(core::Workspace& workspace, core::TracePublisher* publisher, const std::string& name,
                                   const protocol::Json& arguments, const CancelToken& cancel) {
   if (IsTraceTool(name)) return RunTraceTool(workspace, publisher, name, arguments, cancel);
+  if (IsExplainTool(name)) return RunExplainTool(workspace, arguments, cancel);
   for (const auto& tool : Tools()) {
     if (name != tool.name) continue;
     auto result = tool.call(workspace, arguments, cancel);
@@ -206,6 +209,7 @@ std::optional<ToolResult> RunTool(core::Workspace& workspace, core::TracePublish
 
 bool IsCheapTool(const std::string& name) {
   if (IsTraceTool(name)) return false;
+  if (IsExplainTool(name)) return false;  // may load the kernel table first
   for (const auto& tool : Tools()) {
     if (name == tool.name) return tool.cheap;
   }

@@ -22,6 +22,7 @@ Command DiffCommand();          // cmd_diff.cpp
 Command BaselineTagCommand();   // cmd_baseline.cpp
 Command BaselineListCommand();  // cmd_baseline.cpp
 Command AskCommand();           // cmd_ask.cpp
+Command ExplainCommand();    // cmd_explain.cpp
 
 const std::vector<Command>& Commands() {
   // One subcommand per line.
@@ -39,6 +40,7 @@ const std::vector<Command>& Commands() {
       BaselineTagCommand(),
       BaselineListCommand(),
       AskCommand(),
+      ExplainCommand(),
       VersionCommand(),
   };
   // clang-format on

@@ -10,6 +10,8 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <unordered_map>
 
 #include "nsys/agent/answer.h"
@@ -60,37 +62,104 @@ struct KernelNames {
   std::vector<StrId> short_of;  // parallel to names
 };
 
-KernelNames DistinctNames(const KernelTable& k, size_t pool_size) {
-  KernelNames out;
-  std::vector<uint8_t> seen(pool_size, 0);
+// What every explanation of one profile needs from the whole kernel table, built once per loaded profile and kept:
+// the distinct names, each name's rows (grouped, ascending) and each device's summed kernel time. Without it every
+// hover would re-read the 3.4M rows of the L export (~80 MB of columns); with it a hover reads only its kernel's rows.
+struct KernelIndex {
+  KernelNames distinct;
+  std::vector<int32_t> slot_of_name;  // by name id: index in distinct.names, or -1
+  std::vector<uint32_t> offsets;      // distinct.names.size() + 1 offsets into rows
+  std::vector<uint32_t> rows;
+  std::map<int32_t, int64_t> device_ns;
+};
+
+std::shared_ptr<const KernelIndex> BuildIndex(const KernelTable& k) {
+  auto index = std::make_shared<KernelIndex>();
+  std::vector<uint32_t> count;
+  std::vector<uint32_t> slot_of_row(k.size());
+  std::array<int64_t, 64> dense{};
+  std::array<bool, 64> dense_seen{};
   for (size_t i = 0; i < k.size(); ++i) {
     const StrId n = k.name[i];
-    if (n >= seen.size()) seen.resize(static_cast<size_t>(n) + 1, 0);
-    if (seen[n]) continue;
-    seen[n] = 1;
-    out.names.push_back(n);
-    out.short_of.push_back(k.short_name[i]);
+    if (n >= index->slot_of_name.size()) index->slot_of_name.resize(static_cast<size_t>(n) + 1, -1);
+    int32_t& slot = index->slot_of_name[n];
+    if (slot < 0) {
+      slot = static_cast<int32_t>(index->distinct.names.size());
+      index->distinct.names.push_back(n);
+      index->distinct.short_of.push_back(k.short_name[i]);
+      count.push_back(0);
+    }
+    ++count[static_cast<size_t>(slot)];
+    slot_of_row[i] = static_cast<uint32_t>(slot);
+    const int32_t d = k.device[i];
+    const int64_t ns = k.end[i] - k.start[i];
+    if (d >= 0 && d < 64) {
+      dense[static_cast<size_t>(d)] += ns;
+      dense_seen[static_cast<size_t>(d)] = true;
+    } else {
+      index->device_ns[d] += ns;
+    }
   }
-  return out;
+  for (size_t d = 0; d < dense.size(); ++d) {
+    if (dense_seen[d]) index->device_ns[static_cast<int32_t>(d)] += dense[d];
+  }
+  index->offsets.assign(count.size() + 1, 0);
+  for (size_t c = 0; c < count.size(); ++c) index->offsets[c + 1] = index->offsets[c] + count[c];
+  std::vector<uint32_t> next(index->offsets.begin(), index->offsets.end() - 1);
+  index->rows.resize(k.size());
+  for (size_t i = 0; i < k.size(); ++i) index->rows[next[slot_of_row[i]]++] = static_cast<uint32_t>(i);
+  return index;
 }
 
-size_t EditDistance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
+// The index of a loaded profile, from a small cache (the last few profiles explained). A profile is recognised by its
+// object, its kernel table's storage and size, so a profile closed and another opened at the same address never
+// share an entry unless they hold the same table.
+std::shared_ptr<const KernelIndex> IndexOf(const engine::Profile& profile) {
+  struct Entry {
+    const void* profile;
+    const void* storage;
+    size_t rows;
+    std::shared_ptr<const KernelIndex> index;
+  };
+  static std::mutex mu;
+  static std::vector<Entry> cache;  // most recent last; at most kKept
+  constexpr size_t kKept = 4;
+  const KernelTable& k = profile.kernels();
+  const Entry key{&profile, k.start.data(), k.size(), nullptr};
+  std::lock_guard lock(mu);  // concurrent first hovers of one profile build its index once
+  for (size_t e = 0; e < cache.size(); ++e) {
+    if (cache[e].profile == key.profile && cache[e].storage == key.storage && cache[e].rows == key.rows) {
+      Entry hit = cache[e];
+      cache.erase(cache.begin() + static_cast<std::ptrdiff_t>(e));
+      cache.push_back(hit);
+      return hit.index;
+    }
+  }
+  Entry fresh = key;
+  fresh.index = BuildIndex(k);
+  if (cache.size() == kKept) cache.erase(cache.begin());
+  cache.push_back(fresh);
+  return fresh.index;
+}
+
+// The fewest edits that turn `query` into some substring of `text` (Sellers' approximate substring match): a query
+// that is a near part of a long name scores as well as one close to a short name.
+size_t SubstringDistance(std::string_view query, std::string_view text) {
+  std::vector<size_t> row(text.size() + 1, 0);  // matching may start anywhere in `text`
+  for (size_t i = 1; i <= query.size(); ++i) {
     size_t diag = row[0];
     row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
+    for (size_t j = 1; j <= text.size(); ++j) {
       const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (query[i - 1] == text[j - 1] ? 0 : 1)});
       diag = up;
     }
   }
-  return row[b.size()];
+  return *std::min_element(row.begin(), row.end());
 }
 
-// The three names closest to the query: by edit distance to the short name (names are compared in lower case and
-// cut at 200 characters, so a hover over a long template costs microseconds).
+// The three names closest to the query: by approximate substring distance to the short name, then by length (names
+// are compared in lower case and cut at 200 characters, so this costs microseconds per name).
 std::vector<std::string> Closest(const KernelNames& kn, const engine::StringPool& strings, const std::string& query) {
   const std::string q = Lower(std::string_view(query).substr(0, 200));
   std::vector<std::pair<size_t, std::string>> scored;
@@ -98,8 +167,8 @@ std::vector<std::string> Closest(const KernelNames& kn, const engine::StringPool
     const std::string_view shorter =
         strings.view(kn.short_of[i]).empty() ? strings.view(kn.names[i]) : strings.view(kn.short_of[i]);
     const std::string s = Lower(shorter.substr(0, 200));
-    const size_t d = s.find(q) != std::string::npos || q.find(s) != std::string::npos ? 0 : EditDistance(q, s);
-    scored.emplace_back(d, Shown(strings.view(kn.names[i]), strings.view(kn.short_of[i])));
+    scored.emplace_back(SubstringDistance(q, s) * 1000 + std::min<size_t>(s.size(), 999),
+                        Shown(strings.view(kn.names[i]), strings.view(kn.short_of[i])));
   }
   std::sort(scored.begin(), scored.end());
   std::vector<std::string> out;
@@ -111,40 +180,35 @@ std::vector<std::string> Closest(const KernelNames& kn, const engine::StringPool
 }
 
 struct Match {
-  std::vector<uint8_t> selected;  // by name id: the demangled names explained
+  std::vector<size_t> slots;  // the distinct names explained (indices into the index)
   std::string by;
 };
 
-bool AnyRowWith(const std::vector<StrId>& column, StrId id) {
-  return std::find(column.begin(), column.end(), id) != column.end();
-}
-
 // Demangled name, then short name (several demangled names may share it), then a unique case-insensitive substring.
-Expected<Match> MatchKernel(const KernelTable& k, const engine::StringPool& strings, const std::string& query) {
+Expected<Match> MatchKernel(const KernelIndex& index, const engine::StringPool& strings, const std::string& query) {
   Match m;
-  m.selected.assign(strings.size(), 0);
+  const KernelNames& kn = index.distinct;
   if (const std::optional<StrId> id = strings.find(query)) {
-    if (AnyRowWith(k.name, *id)) {
-      m.selected[*id] = 1;
+    if (*id < index.slot_of_name.size() && index.slot_of_name[*id] >= 0) {
+      m.slots.push_back(static_cast<size_t>(index.slot_of_name[*id]));
       m.by = "name";
       return m;
     }
-    if (AnyRowWith(k.short_name, *id)) {
-      for (size_t i = 0; i < k.size(); ++i) {
-        if (k.short_name[i] == *id) m.selected[k.name[i]] = 1;
-      }
+    for (size_t i = 0; i < kn.names.size(); ++i) {
+      if (kn.short_of[i] == *id) m.slots.push_back(i);
+    }
+    if (!m.slots.empty()) {
       m.by = "short name";
       return m;
     }
   }
-  const KernelNames kn = DistinctNames(k, strings.size());
   const std::string q = Lower(query);
   std::vector<size_t> hits;
   for (size_t i = 0; i < kn.names.size(); ++i) {
     if (Lower(strings.view(kn.names[i])).find(q) != std::string::npos) hits.push_back(i);
   }
   if (hits.size() == 1) {
-    m.selected[kn.names[hits[0]]] = 1;
+    m.slots = hits;
     m.by = "substring";
     return m;
   }
@@ -164,32 +228,26 @@ Expected<Match> MatchKernel(const KernelTable& k, const engine::StringPool& stri
                    fmt::format("no kernel named '{}' in this profile; closest: {}", query, closest));
 }
 
-// The kernel's rows and every device's summed kernel time, in one pass.
+// The kernel's rows, each device's summed kernel time, and an evenly spread sample of the rows for the per-row
+// lookups that touch many columns (launch calls, configurations): on the L export a kernel has 248,000 executions,
+// and reading 12 scattered columns for each costs far more than a hover may.
 struct Scan {
   std::vector<uint32_t> rows;
+  std::vector<uint32_t> sample;
   std::map<int32_t, int64_t> device_ns;
 };
+constexpr size_t kSampleLimit = 4096;
 
-Expected<Scan> ScanRows(const KernelTable& k, const Match& m, const CancelToken& cancel) {
+Scan RowsOf(const KernelIndex& index, const Match& m) {
   Scan s;
-  // Devices are few and small ids: a dense array, with the map only for odd ids.
-  std::array<int64_t, 64> dense{};
-  std::array<bool, 64> dense_seen{};
-  for (size_t i = 0; i < k.size(); ++i) {
-    if ((i & 0xFFFFF) == 0 && cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
-    const int32_t d = k.device[i];
-    const int64_t ns = k.end[i] - k.start[i];
-    if (d >= 0 && d < 64) {
-      dense[static_cast<size_t>(d)] += ns;
-      dense_seen[static_cast<size_t>(d)] = true;
-    } else {
-      s.device_ns[d] += ns;
-    }
-    const StrId n = k.name[i];
-    if (n < m.selected.size() && m.selected[n]) s.rows.push_back(static_cast<uint32_t>(i));
+  for (size_t slot : m.slots) {
+    s.rows.insert(s.rows.end(), index.rows.begin() + index.offsets[slot], index.rows.begin() + index.offsets[slot + 1]);
   }
-  for (size_t d = 0; d < dense.size(); ++d) {
-    if (dense_seen[d]) s.device_ns[static_cast<int32_t>(d)] += dense[d];
+  s.device_ns = index.device_ns;
+  if (s.rows.size() <= kSampleLimit) {
+    s.sample = s.rows;
+  } else {
+    for (size_t n = 0; n < kSampleLimit; ++n) s.sample.push_back(s.rows[n * s.rows.size() / kSampleLimit]);
   }
   return s;
 }
@@ -241,7 +299,7 @@ void FillLaunch(const engine::Profile& profile, const Scan& s, KernelExplanation
   const engine::RuntimeTable& rt = profile.runtime();
   std::vector<int64_t> api, queue;
   std::unordered_map<StrId, int64_t> apis;
-  for (uint32_t i : s.rows) {
+  for (uint32_t i : s.sample) {
     const int32_t r = k.launch[i];
     if (r < 0 || static_cast<size_t>(r) >= rt.size()) continue;
     const auto rr = static_cast<size_t>(r);
@@ -277,7 +335,7 @@ std::array<int32_t, 9> ConfigOf(const KernelTable& k, size_t i) {
 void FillConfigs(const KernelTable& k, const Scan& s, KernelExplanation& e) {
   std::vector<std::pair<std::array<int32_t, 9>, int64_t>> configs;
   size_t last = 0;  // consecutive executions mostly share a configuration
-  for (uint32_t i : s.rows) {
+  for (uint32_t i : s.sample) {
     const std::array<int32_t, 9> c = ConfigOf(k, i);
     if (last < configs.size() && configs[last].first == c) {
       ++configs[last].second;
@@ -474,27 +532,29 @@ Expected<KernelExplanation> ExplainKernel(const engine::Profile& profile, const 
   }
   const KernelTable& k = profile.kernels();
   const engine::StringPool& strings = profile.strings();
-  auto match = MatchKernel(k, strings, query);
+  const std::shared_ptr<const KernelIndex> index = IndexOf(profile);
+  auto match = MatchKernel(*index, strings, query);
   if (!match) return match.error();
-  auto scan = ScanRows(k, *match, cancel);
-  if (!scan) return scan.error();
+  const Scan scan_rows = RowsOf(*index, *match);
+  const Scan* scan = &scan_rows;
 
   KernelExplanation e;
   e.matched_by = match->by;
   // Variants by time, so the first is the one the explanation names.
-  std::map<StrId, int64_t> ns_by_name;
-  for (uint32_t i : scan->rows) ns_by_name[k.name[i]] += k.end[i] - k.start[i];
   std::vector<std::pair<int64_t, StrId>> by_time;
-  for (const auto& [n, ns] : ns_by_name) by_time.emplace_back(-ns, n);
+  for (size_t slot : match->slots) {
+    int64_t ns = 0;
+    for (uint32_t r = index->offsets[slot]; r < index->offsets[slot + 1]; ++r) {
+      ns += k.end[index->rows[r]] - k.start[index->rows[r]];
+    }
+    by_time.emplace_back(-ns, index->distinct.names[slot]);
+  }
   std::sort(by_time.begin(), by_time.end());
   for (const auto& [ns, n] : by_time) e.variants.emplace_back(strings.view(n));
   e.kernel = e.variants.front();
-  for (uint32_t i : scan->rows) {
-    if (k.name[i] == by_time.front().second) {
-      e.short_name = std::string(strings.view(k.short_name[i]));
-      break;
-    }
-  }
+  const auto top_slot = static_cast<size_t>(index->slot_of_name[by_time.front().second]);
+  e.short_name = std::string(strings.view(index->distinct.short_of[top_slot]));
+  e.sampled_calls = static_cast<int64_t>(scan->sample.size());
   e.identity = skills::DecodeKernelName(e.kernel);
 
   FillTimes(k, *scan, e);
@@ -550,13 +610,18 @@ std::string RenderExplanationMarkdown(const KernelExplanation& e) {
     md += fmt::format(
         "- **Launch:** {} of {} calls traced to `{}`; call p50 {}, queue p50 {} (kernel start after the "
         "call returned).\n",
-        e.launch->launched, e.calls, e.launch->api, Duration(e.launch->api_p50_ns), Duration(e.launch->queue_p50_ns));
+        e.launch->launched, e.sampled_calls, e.launch->api, Duration(e.launch->api_p50_ns),
+        Duration(e.launch->queue_p50_ns));
   } else {
     md += "- **Launch:** no launch call in the export for these executions.\n";
   }
+  if (e.sampled_calls < e.calls) {
+    md += fmt::format("- Launch and configuration figures come from {} executions spread evenly over all {}.\n",
+                      e.sampled_calls, e.calls);
+  }
   if (!e.configs.empty()) {
     md += fmt::format("- **Configuration:** {} ({} of {} calls{}).\n", ConfigText(e.configs.front()),
-                      e.configs.front().calls, e.calls,
+                      e.configs.front().calls, e.sampled_calls,
                       e.distinct_configs > 1 ? fmt::format("; {} configurations in all", e.distinct_configs) : "");
   }
   if (e.occupancy) {

@@ -5,6 +5,7 @@
 #include "nsys/lsp/analyze_handlers.h"
 #include "nsys/lsp/ask_handlers.h"
 #include "nsys/lsp/diff_handlers.h"
+#include "nsys/lsp/explain_handlers.h"
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/method_table.h"
 #include "nsys/lsp/trace_handlers.h"
@@ -43,6 +44,7 @@ void BindMethods(MethodTable& t) {
   t.Request(method::kAnalyze, &OnAnalyze, {.progress_title = "Analyzing"});
   t.Request(method::kDiff, &OnDiff, {.progress_title = "Comparing profiles"});
   t.Request(method::kAsk, &OnAsk, {.progress_title = "Answering"});
+  t.Request(method::kExplainKernel, &OnExplainKernel, {.progress_title = "Explaining kernel"});
 }
 
 }  // namespace nsys::lsp

@@ -14,6 +14,7 @@
 #include "nsys/protocol/methods.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/skill_args.h"
+#include "explain_tools.h"
 #include "trace_tools.h"
 
 namespace nsys::mcp {
@@ -195,6 +196,7 @@ protocol::Json ToolDefinitions(const core::Workspace& workspace) {
   for (auto& definition : TraceToolDefinitions()) tools.push_back(std::move(definition));
   for (auto& definition : AnalyzeToolDefinitions()) tools.push_back(std::move(definition));
   for (auto& definition : DiffToolDefinitions()) tools.push_back(std::move(definition));
+  tools.push_back(ExplainToolDefinition());
   return tools;
 }
 
@@ -203,6 +205,7 @@ std::optional<ToolResult> RunTool(core::Workspace& workspace, core::TracePublish
   if (IsTraceTool(name)) return RunTraceTool(workspace, publisher, name, arguments, cancel);
   if (IsAnalyzeTool(name)) return RunAnalyzeTool(workspace, name, arguments, cancel);
   if (IsDiffTool(name)) return RunDiffTool(workspace, name, arguments, cancel);
+  if (IsExplainTool(name)) return RunExplainTool(workspace, arguments, cancel);
   for (const auto& tool : Tools()) {
     if (name != tool.name) continue;
     auto result = tool.call(workspace, arguments, cancel);
@@ -214,6 +217,8 @@ std::optional<ToolResult> RunTool(core::Workspace& workspace, core::TracePublish
 
 bool IsCheapTool(const std::string& name) {
   if (IsTraceTool(name) || IsAnalyzeTool(name) || IsDiffTool(name)) return false;
+  if (IsTraceTool(name)) return false;
+  if (IsExplainTool(name)) return false;  // may load the kernel table first
   for (const auto& tool : Tools()) {
     if (name == tool.name) return tool.cheap;
   }

@@ -37,6 +37,7 @@ inline constexpr std::string_view kOpenInPerfetto = "nsys/openInPerfetto";
 inline constexpr std::string_view kAnalyze = "nsys/analyze";
 inline constexpr std::string_view kDiff = "nsys/diff";
 inline constexpr std::string_view kAsk = "nsys/ask";
+inline constexpr std::string_view kExplainKernel = "nsys/explainKernel";
 }  // namespace method
 
 // A skill argument or a table cell. Same alternatives as the engine's Value, so converting is a copy.

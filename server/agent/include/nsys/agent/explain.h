@@ -76,6 +76,9 @@ struct KernelExplanation {
   int64_t min_ns = 0;
   int64_t max_ns = 0;
   std::vector<KernelDeviceStats> devices;  // by device id
+  // Launch overhead and configurations are read from this many executions, spread evenly over all of them (all of
+  // them up to 4096): the per-execution lookups they need would otherwise cost more than a hover may.
+  int64_t sampled_calls = 0;
   std::optional<KernelLaunchOverhead> launch;
   std::vector<KernelLaunchConfig> configs;  // most used first, at most 3
   int64_t distinct_configs = 0;

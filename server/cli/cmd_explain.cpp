@@ -1,0 +1,45 @@
+// nsys-ai explain FILE KERNEL: the explainKernel hover as a command (Markdown or the method's JSON result).
+#include <cstdio>
+#include <string>
+
+#include "commands.h"
+#include "nsys/wire/explain.h"
+#include "open_profile.h"
+
+namespace nsys::cli {
+namespace {
+
+int RunExplain(const CommandContext& ctx) {
+  const std::string format = ctx.args.Value("--format").value_or("markdown");
+  if (format != "markdown" && format != "json") return UsageError("explain", "--format must be markdown or json");
+  core::Workspace workspace(ctx.config);
+  auto opened = OpenWithProgress(workspace, ctx.args.positionals()[0]);
+  if (!opened) return FailWith(opened.error());
+  auto explanation = workspace.ExplainKernel(opened->id, ctx.args.positionals()[1], {}, TerminalProgress("loading"));
+  ClearTerminalProgress();
+  if (!explanation) return FailWith(explanation.error());
+  if (format == "json") {
+    std::printf("%s\n", protocol::Json(wire::ToExplainKernelResult(*explanation)).dump(2).c_str());
+  } else {
+    std::fputs(explanation->markdown.c_str(), stdout);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command ExplainCommand() {
+  Command command;
+  command.name = "explain";
+  command.synopsis = "FILE KERNEL [--format markdown|json]";
+  command.summary = "explain a kernel: what it is, its time per device, launches, configuration, NVTX ranges";
+  command.details =
+      "KERNEL is a demangled name, a short name, or a unique part of a name (case-insensitive). An unknown name "
+      "fails with the closest kernel names.";
+  command.options = {{"--format", 1, "FORMAT", "markdown (default) or json (the nsys/explainKernel result)"}};
+  command.min_positionals = command.max_positionals = 2;
+  command.run = RunExplain;
+  return command;
+}
+
+}  // namespace nsys::cli

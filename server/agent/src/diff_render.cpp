@@ -258,7 +258,7 @@ void AppendItems(std::string& out, const std::string& title, const std::vector<I
   out += "\n";
 }
 
-// Long: one section per table of the report, each a few lines.
+// One section per table of the report.
 std::string Markdown(const DiffReport& r) {
   std::string out = fmt::format("# Diff: {} → {}\n\n**Verdict: {}.** {}\n\n", FileName(r.base_path),
                                 FileName(r.new_path), VerdictName(r.verdict), r.answer.summary);

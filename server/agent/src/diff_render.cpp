@@ -139,7 +139,8 @@ std::string Summary(const DiffReport& r, const DiffOptions& options) {
     }
     out += ".";
   }
-  if (const ItemDelta* k = LargestSharedKernel(r)) {
+  // A change that rounds to 0.0% is not worth a sentence.
+  if (const ItemDelta* k = LargestSharedKernel(r); k != nullptr && std::fabs(k->per_call_pct) >= 0.05) {
     out += fmt::format(" The largest per-call change by time is {} ({} per call: {} → {}{}).",
                        k->short_name.empty() ? k->name : k->short_name, Pct(k->per_call_pct), Time(k->base_avg_ns),
                        Time(k->new_avg_ns), k->beyond_noise ? "" : ", within its noise");

@@ -57,7 +57,7 @@ Expected<Pattern> ParsePattern(const std::string& phase, const nlohmann::ordered
   return out;
 }
 
-// Long: the map's checks read best in one place, each with its message.
+// The map's checks in one place, each with its message.
 Expected<std::vector<Phase>> ParsePhaseMap(const std::string& text) {
   // allow_exceptions=false: a parse error is a discarded value, not an exception.
   const auto json = nlohmann::ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);

@@ -248,6 +248,28 @@ TEST_F(DiffTest, AProfileWithoutKernelsOnOneSideIsNotComparable) {
   EXPECT_TRUE(noted);
 }
 
+TEST_F(DiffTest, APhaseMapAddsPhasesOfBothProfiles) {
+  DiffOptions options;
+  options.phase_map = R"({"pre_forward": ["FSDP::pre_forward"], "copies": ["re:^aten::copy_$"]})";
+  auto r = Run("mfu_2gpu_before.sqlite", "mfu_2gpu_after.sqlite", options);
+  ASSERT_TRUE(r) << r.error().message;
+  ASSERT_EQ(r->phases.size(), 2u);
+  EXPECT_EQ(r->phases[0].phase, "pre_forward");
+  const std::string q =
+      "select count(*) from NVTX_EVENTS where eventType in (59, 60) and coalesce(text, (select value from StringIds "
+      "where id = textId)) like 'FSDP::pre_forward%'";
+  EXPECT_EQ(r->phases[0].base_ranges, static_cast<int64_t>(Sql("mfu_2gpu_before.sqlite", q)[0]));
+  EXPECT_EQ(r->phases[0].new_ranges, static_cast<int64_t>(Sql("mfu_2gpu_after.sqlite", q)[0]));
+  EXPECT_GT(r->phases[1].base_gpu_ns, 0);
+  EXPECT_NE(r->markdown.find("## Phases"), std::string::npos);
+
+  options.phase_map = R"({"bad": ["re:[z-a]"]})";
+  auto bad = Run("mfu_2gpu_before.sqlite", "mfu_2gpu_after.sqlite", options);
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_NE(bad.error().message.find("bad regex"), std::string::npos) << bad.error().message;
+}
+
 TEST_F(DiffTest, CancelledBeforeStartIsCancelled) {
   CancelToken cancel;
   cancel.cancel();

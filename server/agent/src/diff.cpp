@@ -431,8 +431,7 @@ std::optional<Headline> PerCallHeadline(const Items& base, const Items& after, d
 }  // namespace
 }  // namespace diff_detail
 
-// Long: the diff's steps in order (one skill pair each, then the headline, verdict and answer); splitting it would
-// only pass the report and the calls around.
+// The diff's steps in order: one skill pair each, then the headline, verdict and answer (Conclude).
 Expected<DiffReport> Diff(const engine::Profile& base, const SkillRunner& base_run, const engine::Profile& after,
                           const SkillRunner& after_run, const DiffOptions& options, const CancelToken& cancel) {
   using namespace diff_detail;

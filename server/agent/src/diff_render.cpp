@@ -139,7 +139,8 @@ std::string Summary(const DiffReport& r, const DiffOptions& options) {
     }
     out += ".";
   }
-  if (const ItemDelta* k = LargestSharedKernel(r)) {
+  // A change that rounds to 0.0% is not worth a sentence.
+  if (const ItemDelta* k = LargestSharedKernel(r); k != nullptr && std::fabs(k->per_call_pct) >= 0.05) {
     out += fmt::format(" The largest per-call change by time is {} ({} per call: {} → {}{}).",
                        k->short_name.empty() ? k->name : k->short_name, Pct(k->per_call_pct), Time(k->base_avg_ns),
                        Time(k->new_avg_ns), k->beyond_noise ? "" : ", within its noise");
@@ -258,7 +259,7 @@ void AppendItems(std::string& out, const std::string& title, const std::vector<I
   out += "\n";
 }
 
-// Long: one section per table of the report, each a few lines.
+// One section per table of the report.
 std::string Markdown(const DiffReport& r) {
   std::string out = fmt::format("# Diff: {} → {}\n\n**Verdict: {}.** {}\n\n", FileName(r.base_path),
                                 FileName(r.new_path), VerdictName(r.verdict), r.answer.summary);

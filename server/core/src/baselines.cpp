@@ -97,7 +97,7 @@ class JReader {
     v.kind = JValue::Kind::kInt;
     return true;
   }
-  // Long: one case per JSON value kind; splitting the object and array loops out would only add plumbing.
+  // One case per JSON value kind.
   bool Value(JValue& v, int depth) {
     if (depth > kMaxDepth) return Bad("nested too deeply");
     Skip();

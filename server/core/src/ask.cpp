@@ -8,12 +8,11 @@ namespace nsys::core {
 
 namespace {
 
-// THE LLM ROUTE (issue 10): when WorkspaceConfig::llm is enabled, agent::AskWithLlm (h10/llm) answers here with
-// the profile's skills as tools and the conversation's history; until it is joined, every question is answered
-// offline. Returns nullopt to let the offline mapper answer.
-std::optional<Expected<AskResult>> AskThroughLlm(const llm::Config& llm, const AskRequest& /*request*/,
+// THE LLM ROUTE (issue 10): where agent::AskWithLlm (h10/llm) joins, when `llm.enabled()`, with the profile's
+// skills as tools and the conversation's history. Not joined on this branch: it returns nullopt and the offline
+// mapper answers every question (AskResult::used_llm stays false).
+std::optional<Expected<AskResult>> AskThroughLlm(const llm::Config& /*llm*/, const AskRequest& /*request*/,
                                                  const agent::TextSink& /*on_text*/, const CancelToken& /*cancel*/) {
-  if (!llm.enabled()) return std::nullopt;
   return std::nullopt;
 }
 

@@ -102,6 +102,14 @@ TEST_F(AskTest, BadInputGetsClearMessages) {
   EXPECT_TRUE(unknown_kernel.answer.verify.empty());
 }
 
+TEST_F(AskTest, ACancelledAskSaysSo) {
+  CancelToken cancel;
+  cancel.cancel();
+  auto r = ws_.Ask({id_, "Which kernels take the most GPU time?", ""}, {}, cancel);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kCancelled);
+}
+
 TEST_F(AskTest, StreamedPiecesMakeTheMarkdown) {
   std::string streamed;
   size_t pieces = 0;

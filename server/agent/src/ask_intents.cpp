@@ -194,6 +194,11 @@ bool IsSkillName(const Ctx& c, const std::string& lower) {
   return std::any_of(c.skills.begin(), c.skills.end(), [&](const SkillInfo& s) { return s.name == lower; });
 }
 
+bool IsProcessName(const Ctx& c, const std::string& lower) {
+  const auto& ps = c.profile.info().processes;
+  return std::any_of(ps.begin(), ps.end(), [&](const engine::Process& p) { return Lower(p.name) == lower; });
+}
+
 // The closest kernel names to what the question said: by substring first, then by edit distance of short names.
 std::vector<std::string> ClosestKernels(const skills::Table& all, const std::string& query) {
   std::vector<std::pair<size_t, std::string>> scored;
@@ -247,7 +252,7 @@ std::optional<Answer> ResolveKernels(Ctx& c) {
   auto all = RunSkill(c, "top_kernels", {}, false);
   if (!all || all->declined) return std::nullopt;
   for (const auto& [cand, strong] : KernelCandidates(c.p)) {
-    if (IsSkillName(c, cand) || Lower(c.nvtx_range) == cand) continue;
+    if (IsSkillName(c, cand) || Lower(c.nvtx_range) == cand || IsProcessName(c, cand)) continue;
     std::vector<std::string> exact, partial;
     for (size_t r = 0; r < all->rows.size(); ++r) {
       const std::string name = CellText(*all, r, "name");

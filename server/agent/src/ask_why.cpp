@@ -118,6 +118,7 @@ void AnswerWhy(Ctx& c) {
   std::vector<std::string> facts;
   const skills::Table* first_declined = nullptr;
   std::optional<skills::Table> declined_holder;
+  bool no_gaps = false;
   for (const auto& cause : kCauses) {
     if (cause.skill == "nccl_breakdown" && c.p.topic != "nccl" && !c.profile.info().caps.nccl) continue;
     auto t = RunSkill(c, cause.skill, {});
@@ -131,6 +132,8 @@ void AnswerWhy(Ctx& c) {
     }
     std::string h, advice;
     const std::string fact = cause.read(*t, h, advice);
+    // No idle gap at all is a fact worth saying: the GPU was kept busy, so host-side waits wait on GPU work.
+    if (cause.skill == "gpu_idle_gaps" && t->rows.empty()) no_gaps = true;
     if (fact.empty()) continue;
     facts.push_back(fact);
     c.turn.answer.hypotheses.push_back(h);
@@ -161,6 +164,12 @@ void AnswerWhy(Ctx& c) {
                             c.kernels.size() == 1 ? "`" + c.kernels.front() + "`" : "The profile", where);
   } else {
     a.summary = fmt::format("The profile{} shows these likely causes: {}.", where, list);
+  }
+  if (no_gaps && !facts.empty()) {
+    a.summary += " The GPU itself had no idle gap over 1 ms.";
+    a.hypotheses.push_back(
+        "With the GPU kept busy, the host's waits are waits on GPU work: the GPU time itself (the top kernels) is "
+        "what to shorten.");
   }
   a.confidence = Confidence::kMedium;
   a.confidence_reason = "each cause is measured, but that it explains the slowdown is inferred";

@@ -64,6 +64,12 @@ Expected<agent::LlmAskResult> AskThroughLlm(Workspace& ws, const engine::Profile
   r.profile_identity = fmt::format("{}|{}|{}|{}|{}", info.path, info.file_size, info.nsys_version, info.start_ns,
                                    info.end_ns);
   return agent::AskWithLlm(r, **client, ws.Skills(), run, on_text, cancel);
+// THE LLM ROUTE (issue 10): where agent::AskWithLlm (h10/llm) joins, when `llm.enabled()`, with the profile's
+// skills as tools and the conversation's history. Not joined on this branch: it returns nullopt and the offline
+// mapper answers every question (AskResult::used_llm stays false).
+std::optional<Expected<AskResult>> AskThroughLlm(const llm::Config& /*llm*/, const AskRequest& /*request*/,
+                                                 const agent::TextSink& /*on_text*/, const CancelToken& /*cancel*/) {
+  return std::nullopt;
 }
 
 // The answer's Markdown in pieces of about a paragraph, so a client can show it as it comes.

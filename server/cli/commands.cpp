@@ -22,7 +22,7 @@ Command DiffCommand();          // cmd_diff.cpp
 Command BaselineTagCommand();   // cmd_baseline.cpp
 Command BaselineListCommand();  // cmd_baseline.cpp
 Command AskCommand();           // cmd_ask.cpp
-Command ExplainCommand();    // cmd_explain.cpp
+Command ExplainCommand();       // cmd_explain.cpp
 
 const std::vector<Command>& Commands() {
   // One subcommand per line.

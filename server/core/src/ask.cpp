@@ -31,12 +31,17 @@ std::string ProfileSummaryForLlm(const engine::ProfileInfo& info, const agent::S
         const std::string& name = top->columns[c].name;
         if (name != "time_pct" && name != "total_time_ns" && name != "instances" && name != "name") continue;
         line += fmt::format("{}{}={}", line.empty() ? "" : ", ", name,
-                            std::visit([](const auto& v) -> std::string {
-                              using T = std::decay_t<decltype(v)>;
-                              if constexpr (std::is_same_v<T, std::monostate>) return "null";
-                              else if constexpr (std::is_same_v<T, std::string>) return v;
-                              else return fmt::format("{}", v);
-                            }, row[c]));
+                            std::visit(
+                                [](const auto& v) -> std::string {
+                                  using T = std::decay_t<decltype(v)>;
+                                  if constexpr (std::is_same_v<T, std::monostate>)
+                                    return "null";
+                                  else if constexpr (std::is_same_v<T, std::string>)
+                                    return v;
+                                  else
+                                    return fmt::format("{}", v);
+                                },
+                                row[c]));
       }
       out += "- " + line + "\n";
     }
@@ -47,8 +52,8 @@ std::string ProfileSummaryForLlm(const engine::ProfileInfo& info, const agent::S
 // THE LLM ROUTE (issue 10): with WorkspaceConfig::llm enabled, the model answers with the profile's skills as tools
 // (agent::AskWithLlm), through the workspace's answer cache, continuing the conversation's exchange.
 Expected<agent::LlmAskResult> AskThroughLlm(Workspace& ws, const engine::Profile& profile, const AskRequest& request,
-                                           const std::vector<llm::Message>& history, const agent::TextSink& on_text,
-                                           const CancelToken& cancel) {
+                                            const std::vector<llm::Message>& history, const agent::TextSink& on_text,
+                                            const CancelToken& cancel) {
   const llm::Config config = ws.config().llm;
   auto client = llm::MakeClient(config);
   if (!client) return client.error();
@@ -61,15 +66,9 @@ Expected<agent::LlmAskResult> AskThroughLlm(Workspace& ws, const engine::Profile
   r.profile_path = info.source_path;
   r.history = history;
   r.cache = ws.config().open.use_cache ? &cache : nullptr;
-  r.profile_identity = fmt::format("{}|{}|{}|{}|{}", info.path, info.file_size, info.nsys_version, info.start_ns,
-                                   info.end_ns);
+  r.profile_identity =
+      fmt::format("{}|{}|{}|{}|{}", info.path, info.file_size, info.nsys_version, info.start_ns, info.end_ns);
   return agent::AskWithLlm(r, **client, ws.Skills(), run, on_text, cancel);
-// THE LLM ROUTE (issue 10): where agent::AskWithLlm (h10/llm) joins, when `llm.enabled()`, with the profile's
-// skills as tools and the conversation's history. Not joined on this branch: it returns nullopt and the offline
-// mapper answers every question (AskResult::used_llm stays false).
-std::optional<Expected<AskResult>> AskThroughLlm(const llm::Config& /*llm*/, const AskRequest& /*request*/,
-                                                 const agent::TextSink& /*on_text*/, const CancelToken& /*cancel*/) {
-  return std::nullopt;
 }
 
 // The answer's Markdown in pieces of about a paragraph, so a client can show it as it comes.

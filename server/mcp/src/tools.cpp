@@ -10,11 +10,11 @@
 #include "analyze_tools.h"
 #include "ask_tools.h"
 #include "diff_tools.h"
+#include "explain_tools.h"
 #include "nsys/protocol/mcp.h"
 #include "nsys/protocol/methods.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/skill_args.h"
-#include "explain_tools.h"
 #include "trace_tools.h"
 
 namespace nsys::mcp {
@@ -216,9 +216,8 @@ std::optional<ToolResult> RunTool(core::Workspace& workspace, core::TracePublish
 }
 
 bool IsCheapTool(const std::string& name) {
-  if (IsTraceTool(name) || IsAnalyzeTool(name) || IsDiffTool(name)) return false;
-  if (IsTraceTool(name)) return false;
-  if (IsExplainTool(name)) return false;  // may load the kernel table first
+  // These load tables or run many skills: never on the reader thread.
+  if (IsTraceTool(name) || IsAnalyzeTool(name) || IsDiffTool(name) || IsExplainTool(name)) return false;
   for (const auto& tool : Tools()) {
     if (name == tool.name) return tool.cheap;
   }

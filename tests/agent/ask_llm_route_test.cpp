@@ -33,7 +33,7 @@ TEST(AskLlmRoute, TheModelAnswersWithSkillsAndFollowUpsKeepTheExchange) {
   auto opened = ws.Open(Fixture("h100_2gpu_1s.sqlite"));
   ASSERT_TRUE(opened) << opened.error().message;
   std::string streamed;
-  auto first = ws.Ask({opened->id, "Which kernel takes the most GPU time?", ""},
+  auto first = ws.Ask(core::AskRequest{opened->id, "Which kernel takes the most GPU time?", ""},
                       [&](const std::string& text) { streamed += text; });
   ASSERT_TRUE(first) << first.error().message;
   EXPECT_TRUE(first->used_llm);
@@ -52,7 +52,7 @@ TEST(AskLlmRoute, TheModelAnswersWithSkillsAndFollowUpsKeepTheExchange) {
   EXPECT_NE(system.find("GPU 0"), std::string::npos) << system;
   EXPECT_NE(system.find("Top kernels by GPU time"), std::string::npos) << system;
 
-  auto second = ws.Ask({opened->id, "and on device 1?", first->conversation_id});
+  auto second = ws.Ask(core::AskRequest{opened->id, "and on device 1?", first->conversation_id}, {});
   ASSERT_TRUE(second) << second.error().message;
   EXPECT_EQ(second->conversation_id, first->conversation_id);
   EXPECT_EQ(second->answer.summary, "On device 1 as well.");
@@ -72,7 +72,7 @@ TEST(AskLlmRoute, AnUnreachableModelIsAClearErrorAndTheWorkspaceKeepsServing) {
   core::Workspace ws(ConfigWith(llm));
   auto opened = ws.Open(Fixture("h100_2gpu_1s.sqlite"));
   ASSERT_TRUE(opened);
-  auto a = ws.Ask({opened->id, "Which kernel takes the most GPU time?", ""});
+  auto a = ws.Ask(core::AskRequest{opened->id, "Which kernel takes the most GPU time?", ""}, {});
   ASSERT_FALSE(a);
   EXPECT_NE(a.error().message.find("127.0.0.1:9"), std::string::npos) << a.error().message;
   auto skill = ws.RunSkill(opened->id, "top_kernels", {});

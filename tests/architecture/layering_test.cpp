@@ -40,7 +40,7 @@ const std::map<std::string, std::set<std::string>> kAllowed = {
     {"protocol", {"support", "nlohmann"}},
     {"engine", {"support", "sqlite3"}},
     {"trace", {"support", "engine"}},
-    {"skills", {"support", "engine", "nlohmann"}},  // nlohmann only to read *.skill.json files
+    {"skills", {"support", "engine", "nlohmann"}},  // nlohmann to read *.skill.json files and the phases skill's map
     {"llm", {"support", "nlohmann", "curl"}},       // LLM wire formats are JSON over libcurl; knows nothing of profiles
     {"agent", {"support", "engine", "skills", "llm", "nlohmann"}},  // nlohmann to read the Book of Root Causes
     {"core", {"support", "skills", "trace", "engine", "agent", "llm"}},

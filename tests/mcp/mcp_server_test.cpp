@@ -159,19 +159,17 @@ TEST_F(McpServerTest, UnknownMethodIsMethodNotFound) {
             R"({"error":{"code":-32601,"message":"method not found: resources/list"},"id":4,"jsonrpc":"2.0"})");
 }
 
-TEST_F(McpServerTest, ToolsListHasSevenToolsWithSchemas) {
+TEST_F(McpServerTest, ToolsListHasElevenToolsWithSchemas) {
   Initialize();
   const Json tools = Send(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})")["result"]["tools"];
-  ASSERT_EQ(tools.size(), 7u);
-  EXPECT_EQ(tools[0]["name"], "open_profile");
-  EXPECT_EQ(tools[1]["name"], "profile_info");
-  EXPECT_EQ(tools[2]["name"], "close_profile");
-  EXPECT_EQ(tools[3]["name"], "list_skills");
-  EXPECT_EQ(tools[4]["name"], "run_skill");
-  EXPECT_EQ(tools[5]["name"], "export_trace");
-  EXPECT_EQ(tools[6]["name"], "open_in_perfetto");
-  EXPECT_EQ(tools[5]["inputSchema"]["required"], Json::array({"profile_id"}));
-  EXPECT_EQ(tools[6]["inputSchema"]["properties"].size(), 2u);  // profile_id, window
+  ASSERT_EQ(tools.size(), 11u);
+  const std::vector<std::string> expected = {"open_profile", "profile_info", "close_profile", "list_skills",
+                                             "run_skill",    "ask",          "export_trace",  "open_in_perfetto",
+                                             "analyze",      "diff",         "explain_kernel"};
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(tools[i]["name"], expected[i]) << i;
+  EXPECT_EQ(tools[6]["inputSchema"]["required"], Json::array({"profile_id"}));
+  EXPECT_EQ(tools[7]["inputSchema"]["properties"].size(), 2u);  // profile_id, window
+  EXPECT_EQ(tools[8]["inputSchema"]["required"], Json::array({"profile_id"}));
   EXPECT_EQ(tools[0]["inputSchema"]["required"], Json::array({"path"}));
   EXPECT_EQ(tools[0]["inputSchema"]["properties"]["no_cache"]["type"], "boolean");
   EXPECT_EQ(tools[1]["inputSchema"]["required"], Json::array({"profile_id"}));
@@ -196,9 +194,11 @@ TEST_F(McpServerTest, ToolsListHasSevenToolsWithSchemas) {
 
 TEST_F(McpServerTest, UnknownToolIsInvalidParams) {
   Initialize();
-  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"delete_everything"}})").dump(),
-            R"({"error":{"code":-32602,"message":"unknown tool: delete_everything (tools: open_profile, profile_info, )"
-            R"x(close_profile, list_skills, run_skill, export_trace, open_in_perfetto)"},"id":6,"jsonrpc":"2.0"})x");
+  EXPECT_EQ(
+      Send(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"delete_everything"}})").dump(),
+      R"({"error":{"code":-32602,"message":"unknown tool: delete_everything (tools: open_profile, profile_info, )"
+      R"x(close_profile, list_skills, run_skill, ask, export_trace, open_in_perfetto, analyze, diff, explain_kernel)"},)x"
+      R"("id":6,"jsonrpc":"2.0"})");
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}})").dump(),
             R"({"error":{"code":-32602,"message":"params.name: missing required field"},"id":7,"jsonrpc":"2.0"})");
 }

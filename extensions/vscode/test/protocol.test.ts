@@ -61,17 +61,18 @@ describe('protocol client against the real nsys-ai server', { skip: skipReason }
     if (!server.client.supports('nsys/analyze')) assert.equal(model.findings, undefined);
   });
 
-  test('methods the server lacks come back as Unsupported, not errors', async () => {
-    // A client that has not seen the initialize result asks, gets -32601, and hides the feature from then on.
+  test('the agent methods answer (or, from an older server, come back as Unsupported, not errors)', async () => {
+    // A client that has not seen the initialize result asks; an older server's -32601 hides the feature from then on.
     const fresh = new NsysClient(server.conn);
     const findings = await fresh.analyze(opened.profileId);
     if (findings instanceof Unsupported) assert.equal(fresh.supports('nsys/analyze'), false);
     else assert.ok(Array.isArray(findings.findings));
-    const explained = await server.client.explainKernel(opened.profileId, 'x');
+    const explained = await server.client.explainKernel(opened.profileId, 'softmax_warp_forward');
     const asked = await server.client.ask(opened.profileId, 'why?', () => {});
     if (explained instanceof Unsupported) assert.equal(server.client.supports('nsys/explainKernel'), false);
-    else assert.equal(typeof explained.markdown, 'string');
+    else assert.match(explained.markdown, /softmax_warp_forward/);
     if (asked instanceof Unsupported) assert.equal(asked.method, 'nsys/ask');
+    else assert.equal(typeof asked.answer.markdown, 'string');
   });
 
   test('a raw unknown method is -32601, and the client remembers it', async () => {

@@ -333,9 +333,12 @@ Expected<SkillCall> SkillCallFromTool(const skills::Skill& skill, const nlohmann
   SkillCall call;
   call.skill = skill.name();
   const std::vector<skills::ArgSpec> specs = skills::AllArgs(skill);
-  for (const auto& [name, v] : arguments.items()) {
+  for (const auto& item : arguments.items()) {
+    // Named copies: clang 14 cannot capture structured bindings in a lambda.
+    const std::string name = item.key();
+    const nlohmann::json& v = item.value();
     if (v.is_null()) continue;  // "not given", as the skill runner reads a JSON null
-    auto spec = std::find_if(specs.begin(), specs.end(), [&](const auto& s) { return s.name == name; });
+    auto spec = std::find_if(specs.begin(), specs.end(), [&name](const auto& s) { return s.name == name; });
     if (spec == specs.end() || name == "clock") {
       return MakeError(ErrorKind::kInvalidArgument, fmt::format("unknown argument '{}' for '{}' (accepted: {})",
                                                                 name.substr(0, 60), skill.name(), ArgNames(specs)));

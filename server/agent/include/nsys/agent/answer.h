@@ -20,7 +20,6 @@ struct SkillCall {
   std::string skill;
   skills::Args args;          // the skill's own arguments, as given (defaults need not be repeated)
   engine::FilterSpec filter;  // empty = the whole profile
-  bool operator==(const SkillCall&) const = default;
 };
 
 // `nsys-ai skill run SKILL FILE [--device N] [--pid P] [--trim START END --clock C] [--arg k=v]...`, every word
@@ -36,7 +35,6 @@ struct Evidence {
   std::string caption;                   // one line: what these rows show ("Top 3 kernels by GPU time")
   std::vector<std::string> columns;      // a subset of the skill's columns, in the skill's own names
   std::vector<std::vector<Value>> rows;  // each row has one cell per column
-  bool operator==(const Evidence&) const = default;
 };
 
 enum class Confidence { kHigh, kMedium, kLow };
@@ -59,7 +57,6 @@ struct Answer {
   std::vector<std::string> recommendations;  // what to do
   std::string verify;                        // VerifyCommand of the main evidence ("" with a refusal)
   std::optional<Refusal> refusal;            // set: the question cannot be answered here (the rest may be empty)
-  bool operator==(const Answer&) const = default;
 };
 
 // A refusal answer: summary = reason, confidence high (the profile certainly lacks it), no verify.
@@ -77,7 +74,6 @@ struct Finding {
   std::string skill;        // the skill whose result the rule fired on
   std::string coverage;     // what the finding rests on ("all 2 devices, whole profile; 98.6% of kernels attributed")
   Answer answer;            // summary, evidence, confidence, hypotheses, recommendations ("what to do"), verify
-  bool operator==(const Finding&) const = default;
 };
 
 // A root cause the profile cannot be checked for, and the data that is missing.

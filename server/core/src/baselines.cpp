@@ -30,10 +30,12 @@ struct JValue {
   int64_t integer = 0;
   std::string text;
   std::vector<JValue> items;
-  std::vector<std::pair<std::string, JValue>> members;
+  // An object's members as parallel lists: a pair holding JValue is an incomplete type here, which clang refuses.
+  std::vector<std::string> keys;
+  std::vector<JValue> values;
   const JValue* Get(const std::string& key) const {
-    for (const auto& [k, v] : members) {
-      if (k == key) return &v;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (keys[i] == key) return &values[i];
     }
     return nullptr;
   }
@@ -126,7 +128,8 @@ class JReader {
         JValue item;
         if (!Value(item, depth + 1)) return false;
         if (object) {
-          v.members.emplace_back(std::move(key), std::move(item));
+          v.keys.push_back(std::move(key));
+          v.values.push_back(std::move(item));
         } else {
           v.items.push_back(std::move(item));
         }

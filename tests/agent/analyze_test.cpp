@@ -48,12 +48,11 @@ TEST_F(AnalyzeTest, SerializedNcclOnMfuBeforeCarriesTheExposedTimeOfBothGpus) {
   // nccl_breakdown: device 0 exposes 17,172,652 ns, device 1 8,229,100 ns (0% overlap on both).
   EXPECT_EQ(nccl->at_stake_ns, 17'172'652 + 8'229'100);
   EXPECT_EQ(nccl->severity, Severity::kMedium);  // 25.4 ms of 2 × 300 ms: 4.2%
-  EXPECT_EQ(nccl->title,
-            "NCCL overlapped compute only 0% on GPU 0; 25.4 ms of communication was exposed on 2 GPU(s)");
+  EXPECT_EQ(nccl->title, "NCCL overlapped compute only 0% on GPU 0; 25.4 ms of communication was exposed on 2 GPU(s)");
   ASSERT_EQ(nccl->answer.evidence.size(), 1u);
   const Evidence& e = nccl->answer.evidence[0];
-  EXPECT_EQ(e.columns, (std::vector<std::string>{"device_id", "count", "total_ns", "overlap_pct", "exposed_ns",
-                                                 "comm_time_pct"}));
+  EXPECT_EQ(e.columns,
+            (std::vector<std::string>{"device_id", "count", "total_ns", "overlap_pct", "exposed_ns", "comm_time_pct"}));
   ASSERT_EQ(e.rows.size(), 2u);
   EXPECT_EQ(Int(e.rows[0][4]), 17'172'652);
   EXPECT_EQ(Int(e.rows[1][4]), 8'229'100);

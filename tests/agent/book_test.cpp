@@ -79,8 +79,8 @@ TEST(Book, EveryRuleReadsColumnsItsSkillReturns) {
   config.default_skill_dirs = false;
   core::Workspace ws(config);
   std::vector<std::string> ids;
-  for (const char* f : {"mfu_2gpu_before.sqlite", "a100_2proc_mpi.sqlite", "h200_nvfuser_nvtx.sqlite",
-                        "h100_2gpu_1s.sqlite"}) {
+  for (const char* f :
+       {"mfu_2gpu_before.sqlite", "a100_2proc_mpi.sqlite", "h200_nvfuser_nvtx.sqlite", "h100_2gpu_1s.sqlite"}) {
     auto opened = ws.Open(Fixture(f));
     ASSERT_TRUE(opened) << opened.error().message;
     ids.push_back(opened->id);

@@ -36,8 +36,8 @@ TEST(AnalyzeCli, JsonAndOutDirHoldTheSameFindings) {
   NSYS_REQUIRE_FIXTURES();
   const fs::path dir = fs::temp_directory_path() / ("nsys-ai-analyze-" + std::to_string(::getpid()));
   fs::remove_all(dir);
-  const auto r = RunCli(
-      {"analyze", "--no-cache", "--format", "json", "--out", dir.string(), Fixture("mfu_2gpu_before.sqlite")});
+  const auto r =
+      RunCli({"analyze", "--no-cache", "--format", "json", "--out", dir.string(), Fixture("mfu_2gpu_before.sqlite")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto printed = nlohmann::json::parse(r.out);
   const auto written = nlohmann::json::parse(Slurp(dir / "report.json"));

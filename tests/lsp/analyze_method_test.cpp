@@ -50,13 +50,13 @@ TEST(AnalyzeMethod, ReturnsRankedFindingsInTheAnswerShape) {
   EXPECT_GE(result->root_causes_checked, 14);
   // Progress went out on the client's token (reports are rate-limited, so a fast run may show only begin and end).
   std::vector<std::string> kinds;
-  for (const auto& m : client.ReceivedMatching([](const Json& m) {
-         return m.value("method", "") == "$/progress" && m["params"]["token"] == "an-1";
-       })) {
+  for (const auto& m : client.ReceivedMatching(
+           [](const Json& m) { return m.value("method", "") == "$/progress" && m["params"]["token"] == "an-1"; })) {
     const Json& v = m["params"]["value"];
     kinds.push_back(v.value("kind", ""));
     if (kinds.back() == "begin") EXPECT_EQ(v["title"], "Analyzing");
-    if (kinds.back() == "report" && v.contains("message")) EXPECT_EQ(v["message"].get<std::string>().rfind("Checking ", 0), 0u);
+    if (kinds.back() == "report" && v.contains("message"))
+      EXPECT_EQ(v["message"].get<std::string>().rfind("Checking ", 0), 0u);
   }
   ASSERT_GE(kinds.size(), 2u);
   EXPECT_EQ(kinds.front(), "begin");
@@ -74,9 +74,8 @@ TEST(AnalyzeMethod, StreamsEachFindingAndTheResultCarriesOnlyTheRanking) {
   const Json& result = reply["result"];
   EXPECT_TRUE(result["findings"].empty());
   std::set<std::string> streamed;
-  for (const auto& m : client.ReceivedMatching([](const Json& m) {
-         return m.value("method", "") == "$/progress" && m["params"]["token"] == "find-1";
-       })) {
+  for (const auto& m : client.ReceivedMatching(
+           [](const Json& m) { return m.value("method", "") == "$/progress" && m["params"]["token"] == "find-1"; })) {
     auto part = protocol::Parse<protocol::AnalyzePartialResult>(m["params"]["value"], "value");
     ASSERT_TRUE(part) << part.error().message;
     ASSERT_EQ(part->findings.size(), 1u);

@@ -20,8 +20,8 @@
 
 #include "nsys/agent/answer.h"
 #include "nsys/agent/skill_runner.h"
-#include "nsys/llm/client.h"
 #include "nsys/engine/profile.h"
+#include "nsys/llm/client.h"
 #include "nsys/support/cancel.h"
 
 namespace nsys::agent {
@@ -37,14 +37,14 @@ struct SkillInfo {
 
 // What a turn used, kept for the follow-ups of a conversation.
 struct ConversationState {
-  std::string intent;               // the intent that answered ("top_kernels", "kernel_detail", "why", ...)
-  std::string topic;                // what it was about ("kernels", "memcpy", "sync", "idle", "nvtx", ...)
-  std::vector<SkillCall> calls;     // the skill calls made, main one first
-  engine::FilterSpec filter;        // the filter the question set (devices, processes, window)
-  std::string kernel;               // the kernel the question was about (demangled name), if any
-  std::vector<std::string> listed;  // names the answer ranked (kernels, ranges), for "the second one"
-  std::string nvtx_range;           // the NVTX range the question was about, if any
-  std::string question;             // the question as asked
+  std::string intent;                     // the intent that answered ("top_kernels", "kernel_detail", "why", ...)
+  std::string topic;                      // what it was about ("kernels", "memcpy", "sync", "idle", "nvtx", ...)
+  std::vector<SkillCall> calls;           // the skill calls made, main one first
+  engine::FilterSpec filter;              // the filter the question set (devices, processes, window)
+  std::string kernel;                     // the kernel the question was about (demangled name), if any
+  std::vector<std::string> listed;        // names the answer ranked (kernels, ranges), for "the second one"
+  std::string nvtx_range;                 // the NVTX range the question was about, if any
+  std::string question;                   // the question as asked
   std::vector<llm::Message> llm_history;  // the exchange with the LLM so far, when one answered (for follow-ups)
 };
 

@@ -3,6 +3,7 @@
 // comments, docstrings, strings, raw strings, #if 0) must not appear.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <set>
 
@@ -83,7 +84,7 @@ TEST(Scanner, CppFindsEveryFormAndNoTrap) {
   const auto all = ScanFile(kData / "cpp/engine.cpp");
   EXPECT_EQ(Names(all, false), (std::set<std::string>{"prepare", "prepare_wide", "construct", "Run", "async_work",
                                                        "lambda_body", "trailing joined"}));
-  for (const char* trap : {"in_a_comment", "in_a_block_comment", "in_a_raw_string", "disabled", "not a literal first"}) {
+  for (const char* trap : {"in_a_comment", "in_a_block_comment", "in_a_raw_string", "disabled", "not the first argument"}) {
     EXPECT_EQ(Find(all, trap), nullptr) << trap;
   }
   const Annotation* scope = Find(all, "run_kernels");
@@ -128,11 +129,44 @@ TEST(Scanner, HostileInputNeverCrashes) {
       found += source::ScanSource(text, language, "h").size();
     }
   }
-  // Only the complete with-statement names a range (its body is its own line); the rest are cut short.
-  EXPECT_EQ(found, 2u);  // that one as Python, and as a C++ candidate call annotate("x")
+  // Only complete forms name a range: the with-statement (as Python, and as a C++ candidate call annotate("x")) and
+  // Julia's `@range "x" begin` (its block never closes, so its body stays unknown).
+  EXPECT_EQ(found, 3u);
   const auto with = source::ScanSource("with nvtx.annotate(\"x\"):", source::Language::kPython, "h");
   ASSERT_EQ(with.size(), 1u);
   EXPECT_EQ(with[0].body.first, 0);
+}
+
+std::string Repeat(const std::string& unit, size_t times) {
+  std::string out;
+  out.reserve(unit.size() * times);
+  for (size_t i = 0; i < times; ++i) out += unit;
+  return out;
+}
+
+TEST(Scanner, PathologicalInputsStayLinear) {
+  // Each about 1-2 MiB; a quadratic step would take minutes. Bounded by 3 s each (sanitizer builds too).
+  struct Case {
+    const char* what;
+    source::Language language;
+    std::string text;
+    size_t expected;
+  };
+  const Case cases[] = {
+      {"unbalanced ') {'", source::Language::kCpp, "(" + Repeat(") {", 300000), 0},
+      {"one long line of pushes", source::Language::kCpp, Repeat("nvtxRangePushA(\"a\"); ", 60000), 60000},
+      {"a wall of decorators", source::Language::kPython, Repeat("@nvtx.annotate\n", 100000) + "def f(): pass\n", 63},  // the 63 nearest the def
+      {"nested annotate calls", source::Language::kPython, Repeat("nvtx.annotate(", 100000), 0},
+      {"function function ...", source::Language::kJulia, Repeat("function ", 200000), 0},
+      {"scoped_range <", source::Language::kCpp, Repeat("scoped_range < ", 200000), 0},
+  };
+  for (const auto& c : cases) {
+    const auto start = std::chrono::steady_clock::now();
+    const auto found = source::ScanSource(c.text, c.language, "p");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(seconds, 3.0) << c.what;
+    EXPECT_EQ(found.size(), c.expected) << c.what;
+  }
 }
 
 }  // namespace

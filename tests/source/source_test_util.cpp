@@ -34,9 +34,11 @@ std::string ReadText(const fs::path& path) {
 }
 
 std::string Render(const source::Annotation& a) {
+  std::string name;  // one line per annotation: control characters escaped
+  for (char c : a.name) name += c == '\n' ? std::string("\\n") : c == '\t' ? std::string("\\t") : std::string(1, c);
   std::ostringstream o;
   o << a.line << ':' << a.column << '-' << a.end_line << ':' << a.end_column << ' ' << source::KindName(a.kind) << ' '
-    << source::ApiName(a.api) << " '" << a.name << "'" << (a.prefix_only ? " prefix" : "") << " callee=" << a.callee;
+    << source::ApiName(a.api) << " '" << name << "'" << (a.prefix_only ? " prefix" : "") << " callee=" << a.callee;
   if (!a.function.empty()) o << " fn=" << a.function << '@' << a.function_span.first << '-' << a.function_span.last;
   if (a.body.known()) o << " body=" << a.body.first << '-' << a.body.last;
   return o.str();

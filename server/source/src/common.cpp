@@ -26,13 +26,21 @@ int Positions::LineOf(uint32_t offset) {
 }
 
 int Positions::Utf16Column(uint32_t offset) {
-  const uint32_t start = starts_[static_cast<size_t>(LineOf(offset))];
+  const int line = LineOf(offset);
+  uint32_t i = starts_[static_cast<size_t>(line)];
   int column = 0;
-  for (uint32_t i = start; i < offset && i < text_.size(); ++i) {
+  if (line == column_line_ && offset >= column_offset_) {
+    i = column_offset_;
+    column = column_;
+  }
+  for (; i < offset && i < text_.size(); ++i) {
     const auto c = static_cast<unsigned char>(text_[i]);
     if ((c & 0xC0) == 0x80) continue;  // continuation byte
     column += c >= 0xF0 ? 2 : 1;       // 4-byte sequences are surrogate pairs in UTF-16
   }
+  column_line_ = line;
+  column_offset_ = offset;
+  column_ = column;
   return column;
 }
 

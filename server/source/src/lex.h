@@ -31,12 +31,15 @@ class Positions {
  public:
   explicit Positions(std::string_view text);
   int LineOf(uint32_t offset);
-  int Utf16Column(uint32_t offset);  // on LineOf(offset)
+  int Utf16Column(uint32_t offset);  // on LineOf(offset); cheap when asked in increasing order
 
  private:
   std::string_view text_;
   std::vector<uint32_t> starts_;  // byte offset of every line
   size_t cursor_ = 0;
+  uint32_t column_offset_ = 0;  // the last column asked, so columns asked in order on one long line stay linear
+  int column_ = 0;
+  int column_line_ = -1;
 };
 
 // The literal at tokens[i] (adjacent literals joined), and what follows it: a `+`, `%` or `.format` makes it a

@@ -34,7 +34,9 @@ class CppScan {
 
  private:
   long MatchBack(long close) const;
+  void BuildMatches();
   long SkipInitList(long colon_or_comma) const;
+  bool IsInitListSeparator(long k) const;
   bool FunctionBefore(size_t brace, std::string& name, int& line) const;
   void Match(size_t j, std::vector<Annotation>& out);
   bool Emit(Api api, Kind kind, size_t callee, size_t literal, std::vector<Annotation>& out);
@@ -42,39 +44,45 @@ class CppScan {
   Positions pos_;
   const std::string& file_;
   std::vector<Token> tokens_;
+  std::vector<long> match_;  // per token: the opening bracket of a closing one, -1
   std::vector<Function> functions_;
   std::vector<int> open_functions_;              // ids of functions whose body is open, innermost last
   std::vector<std::pair<size_t, int>> pending_;  // (annotation index in out, function id)
+  size_t used_literal_ = SIZE_MAX;               // the literal of the last annotation (`scoped_range r("x")`'s is
+                                                 // not also a candidate call r("x"))
 };
 
-// The index of the bracket that opens the one closing at `close`, or -1.
-long CppScan::MatchBack(long close) const {
-  const std::string_view c = tokens_[static_cast<size_t>(close)].text;
-  const std::string_view o = c == ")" ? "(" : c == "]" ? "[" : "{";
-  int depth = 0;
-  for (long k = close; k >= 0 && close - k < 4096; --k) {
-    const Token& t = tokens_[static_cast<size_t>(k)];
-    if (IsPunct(t, c)) ++depth;
-    if (IsPunct(t, o) && --depth == 0) return k;
+// The index of the bracket that opens the one closing at `close`, or -1 (from the table Run builds first).
+long CppScan::MatchBack(long close) const { return match_[static_cast<size_t>(close)]; }
+
+// For every closing bracket, its opening one (-1 when unbalanced): one pass, so brace matching stays linear.
+void CppScan::BuildMatches() {
+  match_.assign(tokens_.size(), -1);
+  std::vector<long> open;
+  for (size_t i = 0; i < tokens_.size(); ++i) {
+    const Token& t = tokens_[i];
+    if (t.type != Token::kPunct || t.text.size() != 1) continue;
+    const char c = t.text[0];
+    if (c == '(' || c == '[' || c == '{') {
+      open.push_back(static_cast<long>(i));
+    } else if (c == ')' || c == ']' || c == '}') {
+      const char want = c == ')' ? '(' : c == ']' ? '[' : '{';
+      if (!open.empty() && tokens_[static_cast<size_t>(open.back())].text[0] == want) {
+        match_[i] = open.back();
+        open.pop_back();
+      }
+    }
   }
-  return -1;
 }
 
-// From a ',' or ':' that precedes a member initializer, back to the ')' closing the constructor's parameters.
-long CppScan::SkipInitList(long k) const {
-  for (int steps = 0; k > 0 && steps < 512; ++steps) {
-    const Token& t = tokens_[static_cast<size_t>(k)];
-    if (IsPunct(t, ")") || IsPunct(t, "}")) {
-      k = MatchBack(k);
-      if (k < 0) return -1;
-    } else if (IsPunct(t, ":") && IsPunct(tokens_[static_cast<size_t>(k - 1)], ")")) {
-      return k - 1;
-    } else if (IsPunct(t, ";") || IsPunct(t, "{")) {
-      return -1;
-    }
-    --k;
-  }
-  return -1;
+// A ',' or a ':' (not after public/private/protected) before a name: the name is a member initializer's.
+bool CppScan::IsInitListSeparator(long k) const {
+  const Token& t = tokens_[static_cast<size_t>(k)];
+  if (IsPunct(t, ",")) return true;
+  if (!IsPunct(t, ":")) return false;
+  if (k == 0) return false;
+  const Token& p = tokens_[static_cast<size_t>(k - 1)];
+  return !(IsIdent(p, "public") || IsIdent(p, "private") || IsIdent(p, "protected"));
 }
 
 // Whether the '{' at `brace` opens a function body; its unqualified name and the line of the name.
@@ -94,6 +102,14 @@ bool CppScan::FunctionBefore(size_t brace, std::string& name, int& line) const {
         continue;
       }
     }
+    if (k >= 1 && IsPunct(tokens_[static_cast<size_t>(k)], "}")) {  // a last member initializer `name_{...}`
+      const long open = MatchBack(k);
+      if (open < 2 || tokens_[static_cast<size_t>(open - 1)].type != Token::kIdent) return false;
+      if (!IsInitListSeparator(open - 2)) return false;
+      k = SkipInitList(open - 2);
+      if (k < 0) return false;
+      continue;
+    }
     if (k < 1 || !IsPunct(tokens_[static_cast<size_t>(k)], ")")) return false;
     const long open = MatchBack(k);
     if (open < 1) return false;
@@ -107,7 +123,7 @@ bool CppScan::FunctionBefore(size_t brace, std::string& name, int& line) const {
       long c = open - 1;
       if (c >= 1 && IsPunct(tokens_[static_cast<size_t>(c - 1)], "~")) name = "~" + name, --c;
       while (c >= 2 && IsPunct(tokens_[static_cast<size_t>(c - 1)], "::")) c -= 2;
-      if (c >= 1 && (IsPunct(tokens_[static_cast<size_t>(c - 1)], ",") || IsPunct(tokens_[static_cast<size_t>(c - 1)], ":"))) {
+      if (c >= 1 && IsInitListSeparator(c - 1)) {
         k = SkipInitList(c - 1);  // a member initializer `x_(x)`: the constructor is further back
         if (k < 0) return false;
         continue;
@@ -123,7 +139,8 @@ bool CppScan::FunctionBefore(size_t brace, std::string& name, int& line) const {
 
 bool CppScan::Emit(Api api, Kind kind, size_t callee, size_t literal, std::vector<Annotation>& out) {
   Literal lit;
-  if (!ReadLiteral(tokens_, literal, lit) || lit.value.empty()) return false;
+  if (!ReadLiteral(tokens_, literal, lit) || lit.value.empty() || lit.first == used_literal_) return false;
+  used_literal_ = lit.first;
   Annotation a;
   a.file = file_;
   a.api = api;
@@ -151,7 +168,7 @@ void CppScan::Match(size_t j, std::vector<Annotation>& out) {
     size_t k = j + 1;
     if (k < tokens_.size() && IsPunct(tokens_[k], "<")) {  // template arguments
       int depth = 0;
-      for (; k < tokens_.size(); ++k) {
+      for (; k < tokens_.size() && k < j + 64; ++k) {  // bounded: a stray `<` costs little
         if (IsPunct(tokens_[k], "<")) ++depth;
         if (IsPunct(tokens_[k], ">") && --depth == 0) break;
         if (IsPunct(tokens_[k], ";")) return;
@@ -180,6 +197,7 @@ void CppScan::Match(size_t j, std::vector<Annotation>& out) {
 }
 
 void CppScan::Run(std::vector<Annotation>& out) {
+  BuildMatches();
   std::vector<int> braces;  // per open '{': its function id, or -1
   for (size_t j = 0; j < tokens_.size(); ++j) {
     const Token& t = tokens_[j];

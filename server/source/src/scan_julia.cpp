@@ -185,7 +185,7 @@ void JuliaScan::Open(size_t j) {
   b.brackets = brackets_.size();
   if (tokens_[j].text == "function") {
     b.function = true;
-    for (size_t k = j + 1; k < tokens_.size() && tokens_[k].line == tokens_[j].line; ++k) {
+    for (size_t k = j + 1; k < tokens_.size() && k < j + 16 && tokens_[k].line == tokens_[j].line; ++k) {
       if (tokens_[k].type == Token::kIdent) b.name = std::string(tokens_[k].text);
       else if (!IsPunct(tokens_[k], ".")) break;
     }

@@ -85,7 +85,7 @@ bool PythonScan::IsDef(const LogicalLine& l, size_t* name) const {
 
 // The def a decorator line (logical line k) decorates, skipping further decorators; -1 if none.
 int PythonScan::DecoratedDef(size_t k) const {
-  for (size_t d = k + 1; d < lines_.size(); ++d) {
+  for (size_t d = k + 1; d < lines_.size() && d < k + 64; ++d) {  // bounded: a wall of decorators stays linear
     if (IsPunct(tokens_[lines_[d].first], "@")) continue;
     return IsDef(lines_[d], nullptr) ? static_cast<int>(d) : -1;
   }
@@ -124,7 +124,7 @@ bool PythonScan::FindNameArgument(size_t open, size_t end, bool keywords, Litera
   if (open + 1 < end && ReadLiteral(tokens_, open + 1, lit)) return true;
   if (!keywords) return false;
   int depth = 0;
-  for (size_t i = open + 1; i + 2 < end; ++i) {
+  for (size_t i = open + 1; i + 2 < end && i < open + 256; ++i) {  // bounded: nested calls stay linear
     const Token& t = tokens_[i];
     if (IsPunct(t, "(") || IsPunct(t, "[") || IsPunct(t, "{")) ++depth;
     if (IsPunct(t, ")") || IsPunct(t, "]") || IsPunct(t, "}")) {

@@ -26,7 +26,7 @@ class Runner {
     NVTX3_FUNC_RANGE();
     FUSER_PERF_SCOPE("run_kernels");
     auto id = nvtxRangeStartA("async_work");
-    std::string step = std::string("not a literal first");
+    Log(name_, "not the first argument");
     auto lambda = [this](int k) {
       nvtx3::scoped_range inner("lambda_body");
       return k;

@@ -24,10 +24,10 @@ struct Dir {
   std::string layer;
 };
 const std::vector<Dir> kDirs = {
-    {"server/support", "support"},     {"protocol", "protocol"}, {"server/engine", "engine"},
-    {"server/trace", "trace"},         {"skills", "skills"},     {"server/core", "core"},
-    {"server/wire", "wire"},           {"server/lsp", "lsp"},    {"server/mcp", "mcp"},
-    {"server/transport", "transport"}, {"server/cli", "cli"},    {"server/llm", "llm"},
+    {"server/support", "support"},     {"protocol", "protocol"},    {"server/engine", "engine"},
+    {"server/trace", "trace"},         {"skills", "skills"},        {"server/core", "core"},
+    {"server/wire", "wire"},           {"server/lsp", "lsp"},       {"server/mcp", "mcp"},
+    {"server/transport", "transport"}, {"server/cli", "cli"},       {"server/llm", "llm"},
     {"server/agent", "agent"},         {"server/source", "source"},
 };
 

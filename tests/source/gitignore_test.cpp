@@ -1,11 +1,12 @@
 // The .gitignore subset: globs, anchoring, negation, directory-only patterns, nested files; and the walk honouring
 // them (with VCS/build directories, non-source files and the size limit).
+#include "nsys/source/gitignore.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "nsys/source/annotation_index.h"
-#include "nsys/source/gitignore.h"
 #include "source/source_test_util.h"
 
 namespace nsys::testing {

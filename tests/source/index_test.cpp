@@ -20,7 +20,8 @@ TEST(Index, IncrementalUpdatesOfOneFile) {
   EXPECT_EQ(index.FindByName("load")[0].line, 1);
 
   // An open buffer overrides the disk: the name moves to line 3, a new one appears.
-  index.SetText(a.string(), "import nvtx\n\n\nwith nvtx.annotate(\"load\"):\n    pass\n@nvtx.annotate(\"fresh\")\ndef f(): pass\n");
+  index.SetText(a.string(),
+                "import nvtx\n\n\nwith nvtx.annotate(\"load\"):\n    pass\n@nvtx.annotate(\"fresh\")\ndef f(): pass\n");
   ASSERT_EQ(index.FindByName("load").size(), 1u);
   EXPECT_EQ(index.FindByName("load")[0].line, 3);
   EXPECT_EQ(index.FindByName("fresh").size(), 1u);

@@ -1,13 +1,14 @@
 // The scanners on small sources of every language (tests/source/data/): each file's annotations, rendered one per
 // line, must equal its golden file (NSYS_AI_UPDATE_GOLDEN=1 rewrites them; review the diff). Traps (names in
 // comments, docstrings, strings, raw strings, #if 0) must not appear.
+#include "nsys/source/scanner.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <set>
 
-#include "nsys/source/scanner.h"
 #include "source/source_test_util.h"
 
 namespace nsys::testing {
@@ -50,18 +51,26 @@ const Annotation* Find(const std::vector<Annotation>& all, const std::string& na
   return nullptr;
 }
 
-TEST(Scanner, PythonGolden) { ExpectGolden("python/train.py"); }
-TEST(Scanner, CppGolden) { ExpectGolden("cpp/engine.cpp"); }
-TEST(Scanner, CudaGolden) { ExpectGolden("cuda/kernels.cu"); }
-TEST(Scanner, JuliaGolden) { ExpectGolden("julia/model.jl"); }
+TEST(Scanner, PythonGolden) {
+  ExpectGolden("python/train.py");
+}
+TEST(Scanner, CppGolden) {
+  ExpectGolden("cpp/engine.cpp");
+}
+TEST(Scanner, CudaGolden) {
+  ExpectGolden("cuda/kernels.cu");
+}
+TEST(Scanner, JuliaGolden) {
+  ExpectGolden("julia/model.jl");
+}
 
 TEST(Scanner, PythonFindsEveryFormAndNoTrap) {
   const auto all = ScanFile(kData / "python/train.py");
   EXPECT_EQ(Names(all, false),
             (std::set<std::string>{"train_step", "forward", "backward", "evaluate", "eval_loop", "eval_step ", "epoch ",
                                    "optimizer", "zero_grad", "data", "multi_", "fmt ", "async_serve", "bare_push"}));
-  for (const char* trap : {"not_a_range", "commented_out", "in_a_string", "docstring_push", "after_raw",
-                           "inside_triple"}) {
+  for (const char* trap :
+       {"not_a_range", "commented_out", "in_a_string", "docstring_push", "after_raw", "inside_triple"}) {
     EXPECT_EQ(Find(all, trap), nullptr) << trap;
   }
   const Annotation* step = Find(all, "train_step");
@@ -83,8 +92,9 @@ TEST(Scanner, PythonFindsEveryFormAndNoTrap) {
 TEST(Scanner, CppFindsEveryFormAndNoTrap) {
   const auto all = ScanFile(kData / "cpp/engine.cpp");
   EXPECT_EQ(Names(all, false), (std::set<std::string>{"prepare", "prepare_wide", "construct", "Run", "async_work",
-                                                       "lambda_body", "trailing joined"}));
-  for (const char* trap : {"in_a_comment", "in_a_block_comment", "in_a_raw_string", "disabled", "not the first argument"}) {
+                                                      "lambda_body", "trailing joined"}));
+  for (const char* trap :
+       {"in_a_comment", "in_a_block_comment", "in_a_raw_string", "disabled", "not the first argument"}) {
     EXPECT_EQ(Find(all, trap), nullptr) << trap;
   }
   const Annotation* scope = Find(all, "run_kernels");
@@ -121,8 +131,21 @@ TEST(Scanner, ColumnsAreUtf16) {
 }
 
 TEST(Scanner, HostileInputNeverCrashes) {
-  const std::string cases[] = {"\"", "'''", "f\"{", "R\"(", "R\"abc", "#if 0\n", "/*", "#=", "@range", "nvtx.annotate(",
-                               "nvtxRangePushA(\"", "with nvtx.annotate(\"x\"):", "}}}}{{{", "\\", "@range \"x\" begin"};
+  const std::string cases[] = {"\"",
+                               "'''",
+                               "f\"{",
+                               "R\"(",
+                               "R\"abc",
+                               "#if 0\n",
+                               "/*",
+                               "#=",
+                               "@range",
+                               "nvtx.annotate(",
+                               "nvtxRangePushA(\"",
+                               "with nvtx.annotate(\"x\"):",
+                               "}}}}{{{",
+                               "\\",
+                               "@range \"x\" begin"};
   size_t found = 0;
   for (const auto& text : cases) {
     for (auto language : {source::Language::kPython, source::Language::kCpp, source::Language::kJulia}) {
@@ -155,7 +178,8 @@ TEST(Scanner, PathologicalInputsStayLinear) {
   const Case cases[] = {
       {"unbalanced ') {'", source::Language::kCpp, "(" + Repeat(") {", 300000), 0},
       {"one long line of pushes", source::Language::kCpp, Repeat("nvtxRangePushA(\"a\"); ", 60000), 60000},
-      {"a wall of decorators", source::Language::kPython, Repeat("@nvtx.annotate\n", 100000) + "def f(): pass\n", 63},  // the 63 nearest the def
+      {"a wall of decorators", source::Language::kPython, Repeat("@nvtx.annotate\n", 100000) + "def f(): pass\n",
+       63},  // the 63 nearest the def
       {"nested annotate calls", source::Language::kPython, Repeat("nvtx.annotate(", 100000), 0},
       {"function function ...", source::Language::kJulia, Repeat("function ", 200000), 0},
       {"scoped_range <", source::Language::kCpp, Repeat("scoped_range < ", 200000), 0},

@@ -25,7 +25,8 @@ std::string Unit(int lang, int n, int& ranges) {
       ranges += 3;
       return "\n\n@nvtx.annotate(\"decorated_" + id + "\")\ndef step_" + id +
              "(model, batch):\n    \"\"\"Runs one step. nvtx.annotate(\"doc\") is not a range.\"\"\"\n"
-             "    # with nvtx.annotate(\"commented\"):\n    with nvtx.annotate(\"forward_" + id +
+             "    # with nvtx.annotate(\"commented\"):\n    with nvtx.annotate(\"forward_" +
+             id +
              "\"):\n        out = model(batch)\n        loss = out.sum()\n        if loss > 0:\n"
              "            loss = loss * 2\n    torch.cuda.nvtx.range_push(f\"backward {batch}\")\n"
              "    loss.backward()\n    torch.cuda.nvtx.range_pop()\n    values = [x * 2 for x in range(10)]\n"
@@ -37,15 +38,19 @@ std::string Unit(int lang, int n, int& ranges) {
       return "\n// A comment: nvtxRangePushA(\"commented\")\nint Compute" + id +
              "(const float* x, int n) {\n  NVTX3_FUNC_RANGE();\n  nvtxRangePushA(\"compute_" + id +
              "\");\n  int total = 0;\n  for (int i = 0; i < n; ++i) {\n    total += static_cast<int>(x[i]);\n"
-             "  }\n  /* block\n     comment */\n  const char* s = \"a string\";\n  {\n    nvtx3::scoped_range r{\"inner_" +
-             id + "\"};\n    total *= 2;\n  }\n  nvtxRangePop();\n  return total + s[0];\n}\n\n"
-             "struct Holder" + id + " {\n  int value = 0;\n  int Get() const { return value; }\n};\n";
+             "  }\n  /* block\n     comment */\n  const char* s = \"a string\";\n  {\n    nvtx3::scoped_range "
+             "r{\"inner_" +
+             id +
+             "\"};\n    total *= 2;\n  }\n  nvtxRangePop();\n  return total + s[0];\n}\n\n"
+             "struct Holder" +
+             id + " {\n  int value = 0;\n  int Get() const { return value; }\n};\n";
     default:
       ranges += 2;
       return "\n# comment: NVTX.@range \"commented\"\nfunction work" + id + "(x)\n    NVTX.@range \"work_" + id +
              "\" begin\n        y = x .* 2\n        for i in 1:10\n            y[i] += 1\n        end\n    end\n"
              "    @range \"tail $x\" sum(y)\n    s = \"a string $(x)\"\n    return y'\nend\n\n"
-             "#= block\n   comment =#\nstruct Point" + id + "\n    x::Float64\n    y::Float64\nend\n\n\n\n";
+             "#= block\n   comment =#\nstruct Point" +
+             id + "\n    x::Float64\n    y::Float64\nend\n\n\n\n";
   }
 }
 

@@ -14,9 +14,9 @@ namespace {
 namespace fs = std::filesystem;
 
 bool SkippedDirName(const std::string& name) {
-  static const std::set<std::string> kNames = {".git",  ".hg",     ".svn",          "node_modules", "__pycache__",
-                                               ".venv", "venv",    ".tox",          ".mypy_cache",  ".pytest_cache",
-                                               "build", "_build",  ".cache",        ".eggs",        "site-packages"};
+  static const std::set<std::string> kNames = {".git",  ".hg",    ".svn",   "node_modules", "__pycache__",
+                                               ".venv", "venv",   ".tox",   ".mypy_cache",  ".pytest_cache",
+                                               "build", "_build", ".cache", ".eggs",        "site-packages"};
   return kNames.count(name) || name.rfind("cmake-build-", 0) == 0 || name.rfind("build-", 0) == 0 ||
          name.rfind("bazel-", 0) == 0;
 }
@@ -164,8 +164,8 @@ void AnnotationIndex::RemoveRoot(const std::string& root_path) {
 void AnnotationIndex::SetText(const std::string& path_in, std::string_view text) {
   const std::string path = NormalPath(path_in);
   const Language language = LanguageOfPath(path);
-  auto annotations = text.size() <= limits_.max_file_bytes ? ScanSource(text, language, path)
-                                                           : std::vector<Annotation>{};
+  auto annotations =
+      text.size() <= limits_.max_file_bytes ? ScanSource(text, language, path) : std::vector<Annotation>{};
   std::lock_guard<std::mutex> lock(mu_);
   Drop(path);
   Put(path, std::move(annotations), true);
@@ -186,7 +186,8 @@ void AnnotationIndex::Refresh(const std::string& path_in) {
   const std::string path = NormalPath(path_in);
   const Language language = LanguageOfPath(path);
   std::string text;
-  const bool keep = language != Language::kUnknown && !Skipped(path) && ReadSmallFile(path, limits_.max_file_bytes, text);
+  const bool keep =
+      language != Language::kUnknown && !Skipped(path) && ReadSmallFile(path, limits_.max_file_bytes, text);
   auto annotations = keep ? ScanSource(text, language, path) : std::vector<Annotation>{};
   std::lock_guard<std::mutex> lock(mu_);
   const auto it = files_.find(path);

@@ -7,8 +7,12 @@
 namespace nsys::source {
 namespace detail {
 
-bool IsPunct(const Token& t, std::string_view p) { return t.type == Token::kPunct && t.text == p; }
-bool IsIdent(const Token& t, std::string_view name) { return t.type == Token::kIdent && t.text == name; }
+bool IsPunct(const Token& t, std::string_view p) {
+  return t.type == Token::kPunct && t.text == p;
+}
+bool IsIdent(const Token& t, std::string_view name) {
+  return t.type == Token::kIdent && t.text == name;
+}
 
 Positions::Positions(std::string_view text) : text_(text) {
   starts_.push_back(0);
@@ -79,31 +83,50 @@ void PlaceAt(Positions& pos, const std::vector<Token>& tokens, size_t first, siz
 
 const char* ApiName(Api api) {
   switch (api) {
-    case Api::kNvtxAnnotate: return "nvtx.annotate";
-    case Api::kTorchNvtxRange: return "torch.cuda.nvtx.range";
-    case Api::kTorchRangePush: return "torch.cuda.nvtx.range_push";
-    case Api::kNvtxPushRange: return "nvtx.push_range";
-    case Api::kRecordFunction: return "record_function";
-    case Api::kNvtxRangePushA: return "nvtxRangePushA";
-    case Api::kNvtxRangePushW: return "nvtxRangePushW";
-    case Api::kNvtxRangeStartA: return "nvtxRangeStartA";
-    case Api::kNvtx3ScopedRange: return "nvtx3::scoped_range";
-    case Api::kNvtx3FuncRange: return "NVTX3_FUNC_RANGE";
-    case Api::kJuliaRange: return "NVTX.@range";
-    case Api::kCandidateCall: return "candidate";
+    case Api::kNvtxAnnotate:
+      return "nvtx.annotate";
+    case Api::kTorchNvtxRange:
+      return "torch.cuda.nvtx.range";
+    case Api::kTorchRangePush:
+      return "torch.cuda.nvtx.range_push";
+    case Api::kNvtxPushRange:
+      return "nvtx.push_range";
+    case Api::kRecordFunction:
+      return "record_function";
+    case Api::kNvtxRangePushA:
+      return "nvtxRangePushA";
+    case Api::kNvtxRangePushW:
+      return "nvtxRangePushW";
+    case Api::kNvtxRangeStartA:
+      return "nvtxRangeStartA";
+    case Api::kNvtx3ScopedRange:
+      return "nvtx3::scoped_range";
+    case Api::kNvtx3FuncRange:
+      return "NVTX3_FUNC_RANGE";
+    case Api::kJuliaRange:
+      return "NVTX.@range";
+    case Api::kCandidateCall:
+      return "candidate";
   }
   return "?";
 }
 
 const char* KindName(Kind kind) {
   switch (kind) {
-    case Kind::kContextManager: return "context-manager";
-    case Kind::kDecorator: return "decorator";
-    case Kind::kPush: return "push";
-    case Kind::kScoped: return "scoped";
-    case Kind::kFuncRange: return "func-range";
-    case Kind::kCandidate: return "candidate";
-    case Kind::kJuliaMacro: return "julia-macro";
+    case Kind::kContextManager:
+      return "context-manager";
+    case Kind::kDecorator:
+      return "decorator";
+    case Kind::kPush:
+      return "push";
+    case Kind::kScoped:
+      return "scoped";
+    case Kind::kFuncRange:
+      return "func-range";
+    case Kind::kCandidate:
+      return "candidate";
+    case Kind::kJuliaMacro:
+      return "julia-macro";
   }
   return "?";
 }
@@ -117,7 +140,8 @@ Language LanguageOfPath(std::string_view path) {
   if (ext == "py" || ext == "pyi") return Language::kPython;
   if (ext == "cu" || ext == "cuh") return Language::kCuda;
   if (ext == "jl") return Language::kJulia;
-  static constexpr std::string_view kCppExts[] = {"c", "cc", "cpp", "cxx", "c++", "h", "hh", "hpp", "hxx", "inl", "ipp"};
+  static constexpr std::string_view kCppExts[] = {"c",  "cc",  "cpp", "cxx", "c++", "h",
+                                                  "hh", "hpp", "hxx", "inl", "ipp"};
   for (auto e : kCppExts) {
     if (ext == e) return Language::kCpp;
   }
@@ -128,11 +152,18 @@ std::vector<Annotation> ScanSource(std::string_view text, Language language, con
   std::vector<Annotation> out;
   if (text.size() >= UINT32_MAX) return out;  // offsets are 32-bit; the index never reads files this big
   switch (language) {
-    case Language::kPython: detail::ScanPython(text, file, out); break;
+    case Language::kPython:
+      detail::ScanPython(text, file, out);
+      break;
     case Language::kCpp:
-    case Language::kCuda: detail::ScanCpp(text, file, out); break;
-    case Language::kJulia: detail::ScanJulia(text, file, out); break;
-    case Language::kUnknown: break;
+    case Language::kCuda:
+      detail::ScanCpp(text, file, out);
+      break;
+    case Language::kJulia:
+      detail::ScanJulia(text, file, out);
+      break;
+    case Language::kUnknown:
+      break;
   }
   return out;
 }

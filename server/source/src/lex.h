@@ -66,6 +66,8 @@ void ScanJulia(std::string_view text, const std::string& file, std::vector<Annot
 inline bool IsIdentByte(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
 }
-inline bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+inline bool IsDigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 }  // namespace nsys::source::detail

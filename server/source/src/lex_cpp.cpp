@@ -1,6 +1,9 @@
 // The C/C++/CUDA tokenizer: comments (// with continuations, /* */), `#if 0` blocks, string literals with every
 // encoding prefix and raw strings R"d(...)d", character literals, pp-numbers (digit separators), punctuation
 // ("::" and "->" as one token).
+#include <algorithm>
+#include <iterator>
+
 #include "lex.h"
 
 namespace nsys::source::detail {
@@ -9,13 +12,8 @@ namespace {
 bool IsStringPrefix(std::string_view p, bool* raw) {
   static constexpr std::string_view kPlain[] = {"L", "u8", "u", "U"};
   static constexpr std::string_view kRaw[] = {"R", "LR", "u8R", "uR", "UR"};
-  for (auto k : kPlain) {
-    if (p == k) return *raw = false, true;
-  }
-  for (auto k : kRaw) {
-    if (p == k) return *raw = true, true;
-  }
-  return false;
+  *raw = std::find(std::begin(kRaw), std::end(kRaw), p) != std::end(kRaw);
+  return *raw || std::find(std::begin(kPlain), std::end(kPlain), p) != std::end(kPlain);
 }
 
 class CppLexer {
@@ -144,10 +142,14 @@ void CppLexer::LexQuoted(char quote, std::string* value) {
     if (s_[i_] == '\\' && i_ + 1 < s_.size()) {
       const char e = s_[i_ + 1];
       if (value) {
-        if (e == 'n') *value += '\n';
-        else if (e == 't') *value += '\t';
-        else if (e == '\\' || e == '"' || e == '\'' || e == '?') *value += e;
-        else if (e != '\n') value->append(s_.substr(i_, 2));
+        if (e == 'n')
+          *value += '\n';
+        else if (e == 't')
+          *value += '\t';
+        else if (e == '\\' || e == '"' || e == '\'' || e == '?')
+          *value += e;
+        else if (e != '\n')
+          value->append(s_.substr(i_, 2));
       }
       i_ += 2;
       continue;
@@ -195,6 +197,8 @@ void CppLexer::Emit(Token::Type type, size_t begin, size_t end, std::string valu
 
 }  // namespace
 
-std::vector<Token> LexCpp(std::string_view text, Positions& pos) { return CppLexer(text, pos).Run(); }
+std::vector<Token> LexCpp(std::string_view text, Positions& pos) {
+  return CppLexer(text, pos).Run();
+}
 
 }  // namespace nsys::source::detail

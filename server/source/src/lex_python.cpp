@@ -123,11 +123,16 @@ size_t PyLexer::StringBody(bool raw, bool fmt, char quote, bool triple, std::str
     if (c == '\\' && i + 1 < s_.size()) {
       const char e = s_[i + 1];
       if (!dynamic) {
-        if (raw) value.append(s_.substr(i, 2));
-        else if (e == 'n') value += '\n';
-        else if (e == 't') value += '\t';
-        else if (e == '\\' || e == '\'' || e == '"') value += e;
-        else if (e != '\n') value.append(s_.substr(i, 2));
+        if (raw)
+          value.append(s_.substr(i, 2));
+        else if (e == 'n')
+          value += '\n';
+        else if (e == 't')
+          value += '\t';
+        else if (e == '\\' || e == '\'' || e == '"')
+          value += e;
+        else if (e != '\n')
+          value.append(s_.substr(i, 2));
       }
       i += 2;
       continue;
@@ -150,6 +155,8 @@ size_t PyLexer::StringBody(bool raw, bool fmt, char quote, bool triple, std::str
 
 }  // namespace
 
-std::vector<Token> LexPython(std::string_view text, Positions& pos) { return PyLexer(text, pos).Run(); }
+std::vector<Token> LexPython(std::string_view text, Positions& pos) {
+  return PyLexer(text, pos).Run();
+}
 
 }  // namespace nsys::source::detail

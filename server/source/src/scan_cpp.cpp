@@ -14,10 +14,10 @@ struct Function {
 };
 
 bool IsControl(std::string_view w) {
-  static constexpr std::string_view kWords[] = {"if",     "for",      "while",    "switch",        "catch",
-                                                "return", "sizeof",   "decltype", "alignof",       "noexcept",
-                                                "throw",  "alignas",  "defined",  "__attribute__", "static_assert",
-                                                "_Pragma", "__declspec", "asm",   "__asm__",       "requires"};
+  static constexpr std::string_view kWords[] = {"if",      "for",        "while",    "switch",        "catch",
+                                                "return",  "sizeof",     "decltype", "alignof",       "noexcept",
+                                                "throw",   "alignas",    "defined",  "__attribute__", "static_assert",
+                                                "_Pragma", "__declspec", "asm",      "__asm__",       "requires"};
   return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
 }
 
@@ -53,7 +53,9 @@ class CppScan {
 };
 
 // The index of the bracket that opens the one closing at `close`, or -1 (from the table Run builds first).
-long CppScan::MatchBack(long close) const { return match_[static_cast<size_t>(close)]; }
+long CppScan::MatchBack(long close) const {
+  return match_[static_cast<size_t>(close)];
+}
 
 // For every closing bracket, its opening one (-1 when unbalanced): one pass, so brace matching stays linear.
 void CppScan::BuildMatches() {
@@ -73,6 +75,23 @@ void CppScan::BuildMatches() {
       }
     }
   }
+}
+
+// From a ',' or ':' that precedes a member initializer, back to the ')' closing the constructor's parameters.
+long CppScan::SkipInitList(long k) const {
+  for (int steps = 0; k > 0 && steps < 512; ++steps) {
+    const Token& t = tokens_[static_cast<size_t>(k)];
+    if (IsPunct(t, ")") || IsPunct(t, "}")) {
+      k = MatchBack(k);
+      if (k < 0) return -1;
+    } else if (IsPunct(t, ":") && IsPunct(tokens_[static_cast<size_t>(k - 1)], ")")) {
+      return k - 1;
+    } else if (IsPunct(t, ";") || IsPunct(t, "{")) {
+      return -1;
+    }
+    --k;
+  }
+  return -1;
 }
 
 // A ',' or a ':' (not after public/private/protected) before a name: the name is a member initializer's.
@@ -154,7 +173,7 @@ bool CppScan::Emit(Api api, Kind kind, size_t callee, size_t literal, std::vecto
   return true;
 }
 
-// Long: the table of C++ forms, each a few token checks.
+// The table of C++ forms, each a few token checks.
 void CppScan::Match(size_t j, std::vector<Annotation>& out) {
   const Token& t = tokens_[j];
   const bool call = j + 1 < tokens_.size() && IsPunct(tokens_[j + 1], "(");
@@ -168,7 +187,7 @@ void CppScan::Match(size_t j, std::vector<Annotation>& out) {
     size_t k = j + 1;
     if (k < tokens_.size() && IsPunct(tokens_[k], "<")) {  // template arguments
       int depth = 0;
-      for (; k < tokens_.size() && k < j + 64; ++k) {  // bounded: a stray `<` costs little
+      for (; k < tokens_.size() && k < j + 32; ++k) {  // bounded: a stray `<` costs little
         if (IsPunct(tokens_[k], "<")) ++depth;
         if (IsPunct(tokens_[k], ">") && --depth == 0) break;
         if (IsPunct(tokens_[k], ";")) return;

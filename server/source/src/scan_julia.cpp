@@ -103,11 +103,16 @@ void JuliaLexer::LexString(size_t begin, bool raw) {
     if (c == '\\' && i_ + 1 < s_.size()) {
       const char e = s_[i_ + 1];
       if (!dynamic) {
-        if (raw) value.append(s_.substr(i_, 2));
-        else if (e == 'n') value += '\n';
-        else if (e == 't') value += '\t';
-        else if (e == '\\' || e == '"' || e == '$') value += e;
-        else if (e != '\n') value.append(s_.substr(i_, 2));
+        if (raw)
+          value.append(s_.substr(i_, 2));
+        else if (e == 'n')
+          value += '\n';
+        else if (e == 't')
+          value += '\t';
+        else if (e == '\\' || e == '"' || e == '$')
+          value += e;
+        else if (e != '\n')
+          value.append(s_.substr(i_, 2));
       }
       i_ += 2;
       continue;
@@ -158,14 +163,14 @@ class JuliaScan {
   const std::string& file_;
   std::vector<Token> tokens_;
   std::vector<char> brackets_;
-  std::vector<Block> blocks_;     // every block seen
-  std::vector<size_t> open_;      // indices of open blocks, innermost last
-  std::vector<int> function_of_;  // per annotation: its enclosing function block, -1
+  std::vector<Block> blocks_;                          // every block seen
+  std::vector<size_t> open_;                           // indices of open blocks, innermost last
+  std::vector<int> function_of_;                       // per annotation: its enclosing function block, -1
   std::unordered_map<size_t, size_t> body_of_opener_;  // opener token -> annotation index
 };
 
 bool JuliaScan::Opens(size_t j) const {
-  static constexpr std::string_view kAlways[] = {"function", "macro", "let",    "quote", "do",        "try",
+  static constexpr std::string_view kAlways[] = {"function", "macro",  "let",        "quote", "do",   "try",
                                                  "struct",   "module", "baremodule", "while", "begin"};
   const Token& t = tokens_[j];
   if (j > 0 && (IsPunct(tokens_[j - 1], ".") || IsPunct(tokens_[j - 1], "@") || IsPunct(tokens_[j - 1], ":"))) {
@@ -186,8 +191,10 @@ void JuliaScan::Open(size_t j) {
   if (tokens_[j].text == "function") {
     b.function = true;
     for (size_t k = j + 1; k < tokens_.size() && k < j + 16 && tokens_[k].line == tokens_[j].line; ++k) {
-      if (tokens_[k].type == Token::kIdent) b.name = std::string(tokens_[k].text);
-      else if (!IsPunct(tokens_[k], ".")) break;
+      if (tokens_[k].type == Token::kIdent)
+        b.name = std::string(tokens_[k].text);
+      else if (!IsPunct(tokens_[k], "."))
+        break;
     }
   }
   blocks_.push_back(std::move(b));
@@ -259,7 +266,9 @@ void JuliaScan::Run(std::vector<Annotation>& out) {
 
 }  // namespace
 
-std::vector<Token> LexJulia(std::string_view text, Positions& pos) { return JuliaLexer(text, pos).Run(); }
+std::vector<Token> LexJulia(std::string_view text, Positions& pos) {
+  return JuliaLexer(text, pos).Run();
+}
 
 void ScanJulia(std::string_view text, const std::string& file, std::vector<Annotation>& out) {
   JuliaScan(text, file).Run(out);

@@ -17,11 +17,11 @@ struct LogicalLine {
   int owner = -1;     // the logical line of the enclosing def, -1 at module level
 };
 
-bool IsKeyword(std::string_view w) {
-  static constexpr std::string_view kWords[] = {"if",    "elif",  "while", "return", "assert", "not",   "and",
-                                                "or",    "in",    "is",    "lambda", "yield",  "await", "del",
-                                                "with",  "for",   "raise", "import", "from",   "class", "def",
-                                                "async", "except", "else", "global", "nonlocal", "print"};
+bool NeverACandidate(std::string_view w) {
+  static constexpr std::string_view kWords[] = {"if",    "elif",   "while", "return", "assert",   "not",   "and",
+                                                "or",    "in",     "is",    "lambda", "yield",    "await", "del",
+                                                "with",  "for",    "raise", "import", "from",     "class", "def",
+                                                "async", "except", "else",  "global", "nonlocal", "print"};
   return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
 }
 
@@ -124,7 +124,7 @@ bool PythonScan::FindNameArgument(size_t open, size_t end, bool keywords, Litera
   if (open + 1 < end && ReadLiteral(tokens_, open + 1, lit)) return true;
   if (!keywords) return false;
   int depth = 0;
-  for (size_t i = open + 1; i + 2 < end && i < open + 256; ++i) {  // bounded: nested calls stay linear
+  for (size_t i = open + 1; i + 2 < end && i < open + 64; ++i) {  // bounded: nested calls stay linear
     const Token& t = tokens_[i];
     if (IsPunct(t, "(") || IsPunct(t, "[") || IsPunct(t, "{")) ++depth;
     if (IsPunct(t, ")") || IsPunct(t, "]") || IsPunct(t, "}")) {
@@ -138,7 +138,7 @@ bool PythonScan::FindNameArgument(size_t open, size_t end, bool keywords, Litera
   return false;
 }
 
-// Long: one table of the Python APIs and their forms (with, decorator with/without a literal, push, candidate).
+// One table of the Python APIs and their forms (with, decorator with/without a literal, push, candidate).
 void PythonScan::MatchCall(size_t k, size_t s, size_t j, std::vector<Annotation>& out) {
   const LogicalLine& l = lines_[k];
   const std::string_view last = tokens_[j].text;
@@ -146,17 +146,24 @@ void PythonScan::MatchCall(size_t k, size_t s, size_t j, std::vector<Annotation>
   const bool bare = s == j;
   Annotation a;
   bool known = true;
-  if (last == "annotate" && (bare || before == "nvtx")) a.api = Api::kNvtxAnnotate;
-  else if (last == "range" && before == "nvtx") a.api = Api::kTorchNvtxRange;
-  else if (last == "range_push" && (bare || before == "nvtx")) a.api = Api::kTorchRangePush;
-  else if ((last == "push_range" || last == "start_range") && (bare || before == "nvtx")) a.api = Api::kNvtxPushRange;
-  else if (last == "record_function" && (bare || before == "profiler")) a.api = Api::kRecordFunction;
-  else known = false;
+  if (last == "annotate" && (bare || before == "nvtx"))
+    a.api = Api::kNvtxAnnotate;
+  else if (last == "range" && before == "nvtx")
+    a.api = Api::kTorchNvtxRange;
+  else if (last == "range_push" && (bare || before == "nvtx"))
+    a.api = Api::kTorchRangePush;
+  else if ((last == "push_range" || last == "start_range") && (bare || before == "nvtx"))
+    a.api = Api::kNvtxPushRange;
+  else if (last == "record_function" && (bare || before == "profiler"))
+    a.api = Api::kRecordFunction;
+  else
+    known = false;
   const bool call = j + 1 < l.end && IsPunct(tokens_[j + 1], "(");
   const bool decorator = IsPunct(tokens_[l.first], "@") && s == l.first + 1;
-  const bool in_with = IsIdent(tokens_[l.first], "with") ||
-                       (IsIdent(tokens_[l.first], "async") && l.first + 1 < l.end && IsIdent(tokens_[l.first + 1], "with"));
-  if (!known && (!call || (bare && IsKeyword(last)))) return;  // candidates: calls, dotted or not
+  const bool in_with =
+      IsIdent(tokens_[l.first], "with") ||
+      (IsIdent(tokens_[l.first], "async") && l.first + 1 < l.end && IsIdent(tokens_[l.first + 1], "with"));
+  if (!known && (!call || (bare && NeverACandidate(last)))) return;  // candidates: calls, dotted or not
   for (size_t p = s; p <= j; ++p) a.callee += tokens_[p].text;
   Literal lit;
   const bool has_literal = call && FindNameArgument(j + 1, l.end, known, lit);

@@ -10,18 +10,18 @@ enum class Language { kUnknown, kPython, kCpp, kCuda, kJulia };
 
 // The API that opens the range.
 enum class Api {
-  kNvtxAnnotate,         // Python nvtx.annotate("x") / annotate(message="x")
-  kTorchNvtxRange,       // torch.cuda.nvtx.range("x")
-  kTorchRangePush,       // torch.cuda.nvtx.range_push("x") / range_push("x")
-  kNvtxPushRange,        // Python nvtx.push_range("x") / nvtx.start_range("x")
-  kRecordFunction,       // torch.profiler.record_function / torch.autograd.profiler.record_function
-  kNvtxRangePushA,       // C nvtxRangePushA("x")
-  kNvtxRangePushW,       // C nvtxRangePushW(L"x")
-  kNvtxRangeStartA,      // C nvtxRangeStartA("x") / nvtxRangeStartW(L"x")
-  kNvtx3ScopedRange,     // nvtx3::scoped_range r{"x"} (and scoped_range_in<D>, thread_range)
-  kNvtx3FuncRange,       // NVTX3_FUNC_RANGE() / NVTX3_FUNC_RANGE_IN(D): the enclosing function's name
-  kJuliaRange,           // Julia NVTX.@range "x" / @range "x"
-  kCandidateCall,        // any IDENT("literal", ...): a project's scope macro or call, if the name is a range's
+  kNvtxAnnotate,      // Python nvtx.annotate("x") / annotate(message="x")
+  kTorchNvtxRange,    // torch.cuda.nvtx.range("x")
+  kTorchRangePush,    // torch.cuda.nvtx.range_push("x") / range_push("x")
+  kNvtxPushRange,     // Python nvtx.push_range("x") / nvtx.start_range("x")
+  kRecordFunction,    // torch.profiler.record_function / torch.autograd.profiler.record_function
+  kNvtxRangePushA,    // C nvtxRangePushA("x")
+  kNvtxRangePushW,    // C nvtxRangePushW(L"x")
+  kNvtxRangeStartA,   // C nvtxRangeStartA("x") / nvtxRangeStartW(L"x")
+  kNvtx3ScopedRange,  // nvtx3::scoped_range r{"x"} (and scoped_range_in<D>, thread_range)
+  kNvtx3FuncRange,    // NVTX3_FUNC_RANGE() / NVTX3_FUNC_RANGE_IN(D): the enclosing function's name
+  kJuliaRange,        // Julia NVTX.@range "x" / @range "x"
+  kCandidateCall,     // any IDENT("literal", ...): a project's scope macro or call, if the name is a range's
 };
 
 enum class Kind {
@@ -42,12 +42,12 @@ struct LineSpan {
 };
 
 struct Annotation {
-  std::string file;        // as given to the index (absolute when it walked a root)
-  int line = 0;            // 0-based line of the name literal (of the macro for NVTX3_FUNC_RANGE)
-  int column = 0;          // 0-based UTF-16 column where the literal starts (its opening quote / prefix)
-  int end_line = 0;        // the line where the literal ends (== line but for triple-quoted/raw/concatenated ones)
-  int end_column = 0;      // UTF-16 column just past the literal, on end_line
-  std::string name;        // the range name (the literal prefix when prefix_only)
+  std::string file;    // as given to the index (absolute when it walked a root)
+  int line = 0;        // 0-based line of the name literal (of the macro for NVTX3_FUNC_RANGE)
+  int column = 0;      // 0-based UTF-16 column where the literal starts (its opening quote / prefix)
+  int end_line = 0;    // the line where the literal ends (== line but for triple-quoted/raw/concatenated ones)
+  int end_column = 0;  // UTF-16 column just past the literal, on end_line
+  std::string name;    // the range name (the literal prefix when prefix_only)
   Api api = Api::kCandidateCall;
   Kind kind = Kind::kCandidate;
   bool prefix_only = false;  // built at run time (f-string, "a" + x, $interp): `name` is only its literal prefix

@@ -23,11 +23,11 @@ struct IndexLimits {
 };
 
 struct IndexStats {
-  size_t files = 0;          // source files scanned
-  size_t annotations = 0;    // found in them
-  size_t too_large = 0;      // skipped by max_file_bytes
-  size_t ignored = 0;        // files and directories skipped by .gitignore or as VCS/build directories
-  bool truncated = false;    // max_files was reached
+  size_t files = 0;        // source files scanned
+  size_t annotations = 0;  // found in them
+  size_t too_large = 0;    // skipped by max_file_bytes
+  size_t ignored = 0;      // files and directories skipped by .gitignore or as VCS/build directories
+  bool truncated = false;  // max_files was reached
 };
 
 class AnnotationIndex {
@@ -62,8 +62,8 @@ class AnnotationIndex {
     bool open = false;  // an editor buffer
   };
   void Put(const std::string& path, std::vector<Annotation> annotations, bool open);  // under mu_
-  void Drop(const std::string& path);                                                   // under mu_
-  std::string RootOf(const std::string& path) const;                                    // under mu_
+  void Drop(const std::string& path);                                                 // under mu_
+  std::string RootOf(const std::string& path) const;                                  // under mu_
 
   IndexLimits limits_;
   mutable std::mutex mu_;

@@ -48,6 +48,16 @@ TEST(Index, IncrementalUpdatesOfOneFile) {
   EXPECT_TRUE(index.FindByName("ste").empty());
   EXPECT_TRUE(index.FindByName("other").empty());
 
+  // A file created outside the editor is indexed by Refresh, unless .gitignore excludes it.
+  tree.Write(".gitignore", "scratch/\n");
+  const auto created = tree.Write("pkg/new.cu", "void f() { nvtxRangePushA(\"created\"); }\n");
+  const auto scratch = tree.Write("scratch/s.cu", "void f() { nvtxRangePushA(\"scratch\"); }\n");
+  index.Refresh(created.string());
+  index.Refresh(scratch.string());
+  EXPECT_EQ(index.FindByName("created").size(), 1u);
+  EXPECT_TRUE(index.FindByName("scratch").empty());
+  index.Remove(created.string());
+
   // Removal, by name and after the file is deleted.
   index.Remove(b.string());
   EXPECT_TRUE(index.FindByName("step 12").empty());

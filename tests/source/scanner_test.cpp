@@ -91,8 +91,9 @@ TEST(Scanner, PythonFindsEveryFormAndNoTrap) {
 
 TEST(Scanner, CppFindsEveryFormAndNoTrap) {
   const auto all = ScanFile(kData / "cpp/engine.cpp");
-  EXPECT_EQ(Names(all, false), (std::set<std::string>{"prepare", "prepare_wide", "construct", "Run", "async_work",
-                                                      "lambda_body", "trailing joined"}));
+  EXPECT_EQ(Names(all, false),
+            (std::set<std::string>{"prepare", "prepare_wide", "construct", "Run", "async_work", "lambda_body",
+                                   "trailing joined", "layer_", "raw \"quoted\" name"}));
   for (const char* trap :
        {"in_a_comment", "in_a_block_comment", "in_a_raw_string", "disabled", "not the first argument"}) {
     EXPECT_EQ(Find(all, trap), nullptr) << trap;
@@ -105,6 +106,10 @@ TEST(Scanner, CppFindsEveryFormAndNoTrap) {
   const Annotation* lambda = Find(all, "lambda_body");
   ASSERT_NE(lambda, nullptr);
   EXPECT_EQ(lambda->function, "Run");  // a lambda's body belongs to its function
+  const Annotation* layer = Find(all, "layer_");
+  ASSERT_NE(layer, nullptr);
+  EXPECT_TRUE(layer->prefix_only);  // "layer_" + std::to_string(i)
+  EXPECT_EQ(layer->function, "Layers");
   const Annotation* construct = Find(all, "construct");
   ASSERT_NE(construct, nullptr);
   EXPECT_EQ(construct->function, "Runner");  // through the member initializer list

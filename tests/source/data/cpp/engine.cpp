@@ -51,4 +51,12 @@ auto Trailing(int x) -> int {
   return x;
 }
 
+void Layers(int n) {
+  for (int i = 0; i < n; ++i) {
+    nvtx3::scoped_range layer{"layer_" + std::to_string(i)};
+    nvtxRangePushA(R"(raw "quoted" name)");
+    nvtxRangePop();
+  }
+}
+
 }  // namespace engine

@@ -1,0 +1,46 @@
+#pragma once
+// The common subset of .gitignore: blank and comment lines, `!` negation, a leading `/` (or any inner `/`) anchors
+// to the file's directory, a trailing `/` matches directories only, `*`, `?`, `[...]`, `**` (leading, inner,
+// trailing), backslash escapes, and one file per directory with deeper files overriding shallower ones.
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nsys::source {
+
+// Whether `text` matches the glob `pattern` (`*` and `?` stop at '/', `**` crosses it).
+bool GlobMatch(std::string_view pattern, std::string_view text);
+
+class IgnoreFile {
+ public:
+  // `base` is the directory of the .gitignore relative to the walk's root ("" for the root, "a/b" otherwise).
+  static IgnoreFile Parse(std::string_view text, std::string base);
+
+  // For a path relative to the walk's root: +1 ignored, -1 re-included by a `!` pattern, 0 no pattern matches.
+  int Match(std::string_view path, bool is_dir) const;
+
+ private:
+  struct Pattern {
+    std::string glob;
+    bool negate = false;
+    bool dir_only = false;
+    bool anchored = false;  // matched against the path below `base`, not the last component
+  };
+  std::string base_;
+  std::vector<Pattern> patterns_;
+};
+
+// The .gitignore files from the root down to the directory being walked.
+class IgnoreStack {
+ public:
+  void Push(IgnoreFile file) { files_.push_back(std::move(file)); }
+  void Pop() { files_.pop_back(); }
+  size_t size() const { return files_.size(); }
+  void Truncate(size_t n) { files_.resize(n); }
+  bool Ignored(std::string_view path, bool is_dir) const;
+
+ private:
+  std::vector<IgnoreFile> files_;
+};
+
+}  // namespace nsys::source

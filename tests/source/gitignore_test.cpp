@@ -1,0 +1,125 @@
+// The .gitignore subset: globs, anchoring, negation, directory-only patterns, nested files; and the walk honouring
+// them (with VCS/build directories, non-source files and the size limit).
+#include "nsys/source/gitignore.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "nsys/source/annotation_index.h"
+#include "source/source_test_util.h"
+
+namespace nsys::testing {
+namespace {
+
+using source::GlobMatch;
+using source::IgnoreFile;
+
+TEST(Gitignore, Globs) {
+  EXPECT_TRUE(GlobMatch("*.py", "a.py"));
+  EXPECT_FALSE(GlobMatch("*.py", "d/a.py"));  // * stops at /
+  EXPECT_TRUE(GlobMatch("a?c", "abc"));
+  EXPECT_FALSE(GlobMatch("a?c", "a/c"));
+  EXPECT_TRUE(GlobMatch("**/gen", "gen"));
+  EXPECT_TRUE(GlobMatch("**/gen", "x/y/gen"));
+  EXPECT_TRUE(GlobMatch("a/**/b", "a/b"));
+  EXPECT_TRUE(GlobMatch("a/**/b", "a/x/y/b"));
+  EXPECT_FALSE(GlobMatch("a/**/b", "ab"));
+  EXPECT_TRUE(GlobMatch("out/**", "out/x/y.py"));
+  EXPECT_FALSE(GlobMatch("out/**", "out"));
+  EXPECT_TRUE(GlobMatch("file[0-9].cu", "file7.cu"));
+  EXPECT_FALSE(GlobMatch("file[!0-9].cu", "file7.cu"));
+  EXPECT_TRUE(GlobMatch("\\*.py", "*.py"));
+  EXPECT_FALSE(GlobMatch("\\*.py", "a.py"));
+}
+
+TEST(Gitignore, PatternsOfOneFile) {
+  const auto f = IgnoreFile::Parse("# comment\n\n*.log\n!keep.log\n/root_only.py\nbuild_out/\ndocs/*.py\n  \n", "");
+  EXPECT_EQ(f.Match("x.log", false), 1);
+  EXPECT_EQ(f.Match("deep/x.log", false), 1);  // no slash: any level
+  EXPECT_EQ(f.Match("keep.log", false), -1);   // negated
+  EXPECT_EQ(f.Match("root_only.py", false), 1);
+  EXPECT_EQ(f.Match("sub/root_only.py", false), 0);  // anchored by the leading /
+  EXPECT_EQ(f.Match("build_out", true), 1);
+  EXPECT_EQ(f.Match("build_out", false), 0);  // directories only
+  EXPECT_EQ(f.Match("docs/a.py", false), 1);
+  EXPECT_EQ(f.Match("x/docs/a.py", false), 0);  // an inner slash anchors too
+  EXPECT_EQ(f.Match("# comment", false), 0);
+}
+
+TEST(Gitignore, NestedFileAppliesBelowItsDirectoryOnly) {
+  const auto f = IgnoreFile::Parse("/gen.py\n*.cu\n", "sub");
+  EXPECT_EQ(f.Match("sub/gen.py", false), 1);
+  EXPECT_EQ(f.Match("gen.py", false), 0);
+  EXPECT_EQ(f.Match("sub/deeper/gen.py", false), 0);
+  EXPECT_EQ(f.Match("sub/deeper/k.cu", false), 1);
+  EXPECT_EQ(f.Match("other/k.cu", false), 0);
+  EXPECT_EQ(f.Match("subway/k.cu", false), 0);
+}
+
+std::vector<std::string> Relative(const TempTree& tree, const std::vector<std::string>& files) {
+  std::vector<std::string> out;
+  const std::string root = source::NormalPath(tree.root().string()) + "/";
+  for (const auto& f : files) out.push_back(f.substr(root.size()));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(Gitignore, TheWalkHonoursNestedFilesNegationAndSkippedDirectories) {
+  TempTree tree;
+  const std::string py = "nvtx.push_range(\"r\")\n";
+  tree.Write(".gitignore", "*.gen.py\n/data/\nlogs\n");
+  tree.Write("a.py", py);
+  tree.Write("x.gen.py", py);
+  tree.Write("data/d.py", py);
+  tree.Write("src/data/d.py", py);  // /data/ is anchored at the root
+  tree.Write("src/logs", "");
+  tree.Write("src/.gitignore", "*.cu\n!keep.cu\n");
+  tree.Write("src/k.cu", "void f() { nvtxRangePushA(\"r\"); }\n");
+  tree.Write("src/keep.cu", "void f() { nvtxRangePushA(\"r\"); }\n");
+  tree.Write("src/m.gen.py", py);
+  tree.Write("other/k.cu", "void f() { nvtxRangePushA(\"r\"); }\n");
+  tree.Write(".git/hook.py", py);
+  tree.Write("node_modules/p/i.py", py);
+  tree.Write("build/gen.py", py);
+  tree.Write("out-of-tree/CMakeCache.txt", "");
+  tree.Write("out-of-tree/gen.py", py);
+  tree.Write("notes.txt", "nvtx.push_range(\"r\")\n");
+  tree.Write("big.py", std::string(5u << 20, '#'));  // over 4 MiB
+  source::AnnotationIndex index;
+  const auto stats = index.AddRoot(tree.root().string(), CancelToken());
+  ASSERT_TRUE(stats.ok()) << stats.error().message;
+  EXPECT_EQ(Relative(tree, index.Files()),
+            (std::vector<std::string>{"a.py", "other/k.cu", "src/data/d.py", "src/keep.cu"}));
+  EXPECT_EQ(stats->files, 4u);
+  EXPECT_EQ(stats->annotations, 4u);
+  EXPECT_EQ(stats->too_large, 1u);
+  EXPECT_EQ(index.FindByName("r").size(), 4u);
+  EXPECT_TRUE(index.Skipped((tree.root() / "src/k.cu").string()));
+  EXPECT_TRUE(index.Skipped((tree.root() / "build/new.py").string()));
+  EXPECT_TRUE(index.Skipped((tree.root() / "data/new.py").string()));
+  EXPECT_FALSE(index.Skipped((tree.root() / "src/keep.cu").string()));
+  EXPECT_FALSE(index.Skipped((tree.root() / "src/data/new.py").string()));
+}
+
+TEST(Gitignore, AMissingRootIsNotFound) {
+  source::AnnotationIndex index;
+  const auto stats = index.AddRoot("/nonexistent/nsys-ai/source", CancelToken());
+  ASSERT_FALSE(stats.ok());
+  EXPECT_EQ(stats.error().kind, ErrorKind::kNotFound);
+}
+
+TEST(Gitignore, ACancelledWalkSaysSo) {
+  TempTree tree;
+  tree.Write("a.py", "nvtx.push_range(\"r\")\n");
+  source::AnnotationIndex index;
+  CancelToken cancel;
+  cancel.cancel();
+  const auto stats = index.AddRoot(tree.root().string(), cancel);
+  ASSERT_FALSE(stats.ok());
+  EXPECT_EQ(stats.error().kind, ErrorKind::kCancelled);
+  EXPECT_EQ(index.size(), 0u);
+}
+
+}  // namespace
+}  // namespace nsys::testing

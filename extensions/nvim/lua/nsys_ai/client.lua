@@ -240,8 +240,8 @@ end
 -- A hidden buffer the client attaches to when vim.lsp.start (0.8+) wants one.
 local function session_buffer()
   local name = 'nsys-ai://session'
-  local buf = vim.fn.bufnr(name)
-  if buf == -1 then
+  local buf = require('nsys_ai.render').find(name)
+  if not buf then
     buf = vim.api.nvim_create_buf(false, true)
     vim.api.nvim_buf_set_name(buf, name)
   end
@@ -262,7 +262,9 @@ local function start()
   end
   local conf = client_config()
   local id
-  if vim.lsp.start then
+  if vim.lsp.start and has('0.11') then
+    id = vim.lsp.start(conf, { attach = false })
+  elseif vim.lsp.start then
     id = vim.lsp.start(conf, {
       bufnr = session_buffer(),
       reuse_client = function(client)

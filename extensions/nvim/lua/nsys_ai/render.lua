@@ -4,8 +4,8 @@ local M = {}
 -- A scratch buffer named `name` (reused when it exists), filled with `lines`, shown in a window.
 function M.scratch(name, lines, opts)
   opts = opts or {}
-  local buf = vim.fn.bufnr('^' .. vim.fn.escape(name, '\\/.*$^~[]') .. '$')
-  if buf == -1 or not vim.api.nvim_buf_is_valid(buf) then
+  local buf = M.find(name)
+  if not buf then
     buf = vim.api.nvim_create_buf(true, true)
     vim.api.nvim_buf_set_name(buf, name)
   end
@@ -20,6 +20,15 @@ function M.scratch(name, lines, opts)
     M.show(buf)
   end
   return buf
+end
+
+-- The buffer named exactly `name`, or nil.
+function M.find(name)
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_valid(b) and vim.api.nvim_buf_get_name(b) == name then
+      return b
+    end
+  end
 end
 
 function M.set_lines(buf, lines)

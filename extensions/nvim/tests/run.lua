@@ -102,12 +102,13 @@ if not binary or vim.fn.executable(binary) ~= 1 then
   failed = failed + 1
   return finish()
 end
-if not fixtures or vim.fn.filereadable(fixtures .. '/h100_2gpu_1s.sqlite') ~= 1 then
+if not fixtures or vim.fn.filereadable(fixtures .. '/mfu_2gpu_after.sqlite') ~= 1 then
   say('FAIL no fixtures (set NSYS_AI_FIXTURES_DIR)')
   failed = failed + 1
   return finish()
 end
-local H100 = fixtures .. '/h100_2gpu_1s.sqlite'
+-- The main fixture: kernels, NVTX ranges and analyze findings (a high one among them).
+local MAIN = fixtures .. '/mfu_2gpu_after.sqlite'
 
 vim.cmd('runtime plugin/nsys_ai.lua')
 local nsys = require('nsys_ai')
@@ -140,7 +141,7 @@ end
 -- 1. The server is missing: a clear error naming the fix.
 test('a missing server gives a clear error', function()
   nsys.setup({ cmd = { tmp .. '/no-such-nsys-ai', 'serve', '--stdio' } })
-  local err = run('open', 'NsysOpen ' .. H100, true)
+  local err = run('open', 'NsysOpen ' .. MAIN, true)
   contains(err.message, 'no-such-nsys-ai', 'error')
   contains(err.message, 'setup({ cmd', 'error')
   truthy(noted('no-such-nsys-ai', vim.log.levels.ERROR), 'the error was shown with vim.notify')
@@ -203,14 +204,14 @@ end
 if has_report then
   test(':NsysOpen renders the report into a buffer named by its uri', function()
     local n_progress = #client.progress_log
-    report = run('open', 'NsysOpen ' .. H100)
+    report = run('open', 'NsysOpen ' .. MAIN)
     local buf = report.bufnr
     eq(vim.api.nvim_get_current_buf(), buf, 'the report is shown')
     eq(vim.api.nvim_buf_get_name(buf), report.report.uri, 'buffer name')
     truthy(report.report.uri:match('^nsys%-report://' .. report.profile.profileId .. '/report%.md$'), 'uri shape')
-    eq(report.profile.path, H100, 'path')
+    eq(report.profile.path, MAIN, 'path')
     local text = buf_text(buf)
-    contains(text, 'h100_2gpu_1s.sqlite', 'report')
+    contains(text, 'mfu_2gpu_after.sqlite', 'report')
     truthy(#report.report.kernels > 0, 'kernel spans')
     load_top_names(report.profile.profileId)
     local span = report.report.kernels[1]
@@ -274,13 +275,13 @@ else
   skip('K hover', 'the server has no nsys/report yet (SPEC11)')
   test(':NsysOpen opens the profile (openProfile only)', function()
     local profile
-    nsys.open_profile(H100, function(err, res)
+    nsys.open_profile(MAIN, function(err, res)
       profile = res or { err = err }
     end)
     truthy(vim.wait(120000, function()
       return profile ~= nil
     end, 20), 'opened')
-    eq(profile.path, H100, 'path')
+    eq(profile.path, MAIN, 'path')
     load_top_names(profile.profileId)
     truthy(next(top_names), 'kernels')
   end)
@@ -291,7 +292,7 @@ test(':NsysAnalyze puts the findings into the quickfix list', function()
   truthy(#res.findings > 0, 'the fixture has findings')
   local qf = vim.fn.getqflist({ title = 1, items = 1 })
   eq(#qf.items, #res.findings, 'quickfix items')
-  contains(qf.title, 'h100_2gpu_1s.sqlite', 'quickfix title')
+  contains(qf.title, 'mfu_2gpu_after.sqlite', 'quickfix title')
   for i, f in ipairs(res.findings) do
     contains(qf.items[i].text, f.title, 'quickfix text ' .. i)
     contains(qf.items[i].text, '[' .. f.severity .. ']', 'quickfix severity ' .. i)
@@ -300,7 +301,7 @@ test(':NsysAnalyze puts the findings into the quickfix list', function()
     -- Findings spans of the report put the items at their line there.
     eq(qf.items[1].bufnr, report.bufnr, 'the first item is in the report buffer')
     -- The server publishes the findings as diagnostics on the profile's file uri and the report.
-    local file_buf = vim.uri_to_bufnr(vim.uri_from_fname(H100))
+    local file_buf = vim.uri_to_bufnr(vim.uri_from_fname(MAIN))
     truthy(vim.wait(10000, function()
       return #vim.diagnostic.get(file_buf) == #res.findings and #vim.diagnostic.get(report.bufnr) == #res.findings
     end, 20), 'diagnostics published on the file and the report: ' .. #vim.diagnostic.get(file_buf) .. ', ' .. #vim.diagnostic.get(report.bufnr))
@@ -354,7 +355,10 @@ test(':NsysSkill completes from nsys/listSkills and shows an aligned table', fun
   local start = header:find('name', 1, true)
   for r = 1, 3 do
     local want = res.result.rows[r][name_col]
-    eq(lines[4 + r]:sub(start, start + #want - 1), want:sub(1, 77), 'row ' .. r .. ' name column aligned')
+    if #want > 80 then
+      want = want:sub(1, 77) .. '...'
+    end
+    eq(lines[4 + r]:sub(start, start + #want - 1), want, 'row ' .. r .. ' name column aligned')
   end
   local err = run('skill', 'NsysSkill no_such_skill', true)
   contains(err.message, 'no_such_skill', 'unknown skill error')
@@ -362,7 +366,7 @@ end)
 
 if has_tree then
   test(':NsysTree loads children lazily with folds', function()
-    -- h100 fixture has NVTX; start from its report (or the current profile).
+    -- The main fixture has NVTX ranges with kernels under them.
     local t = run('tree', 'NsysTree')
     local buf = t.bufnr
     local tree = require('nsys_ai.tree')
@@ -423,9 +427,9 @@ end)
 
 test(':NsysPerfetto opens the trace URL (remote: prints it with the ssh -L hint)', function()
   vim.env.SSH_CONNECTION = '10.1.2.3 50000 10.9.8.7 22'
-  -- Back to the h100 profile.
+  -- Back to the main profile.
   for id, p in pairs(nsys.profiles) do
-    if p.path == H100 then
+    if p.path == MAIN then
       nsys.current = id
     end
   end

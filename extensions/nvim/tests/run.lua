@@ -216,7 +216,7 @@ if has_report then
     load_top_names(report.profile.profileId)
     local span = report.report.kernels[1]
     local line = vim.api.nvim_buf_get_lines(buf, span.line, span.line + 1, false)[1]
-    local shown = line:sub(span.character + 1, span.character + span.length)
+    local shown = line:sub(span.character + 1, span.character + span.length):gsub('%.%.%.$', '')
     truthy(#shown > 3, 'the span covers text')
     truthy(span.name:find(shown, 1, true) or shown:find(span.name, 1, true), 'span text ' .. shown .. ' is the kernel ' .. span.name)
     local any = false
@@ -246,7 +246,10 @@ if has_report then
     local r = resp[client.client_id]
     truthy(not r.err, 'no hover error: ' .. vim.inspect(r.err))
     eq(r.result.contents.kind, 'markdown', 'hover kind')
-    local short = span.name:match('^[%w_]+') or span.name
+    -- The kernel's short name: the identifier before its template/argument list, without namespaces.
+    local ident = span.name:gsub('^void ', ''):match('^[%w_:]+') or span.name
+    local short = ident:match('([%w_]+)$') or ident
+    truthy(#short > 3, 'a short name ' .. short)
     contains(r.result.contents.value, short, 'hover markdown')
     -- Away from any span: null.
     params.position = { line = 0, character = 0 }

@@ -251,6 +251,14 @@ if has_report then
     local short = ident:match('([%w_]+)$') or ident
     truthy(#short > 3, 'a short name ' .. short)
     contains(r.result.contents.value, short, 'hover markdown')
+    -- On a finding: its Markdown.
+    local fspan = report.report.findings[1]
+    truthy(fspan, 'the report lists findings')
+    params.position = { line = fspan.line, character = fspan.character + 1 }
+    resp = vim.lsp.buf_request_sync(buf, 'textDocument/hover', params, 30000)
+    local fr = resp[client.client_id].result
+    truthy(fr and fr.contents and fr.contents.value ~= '', 'hover on a finding answers')
+    eq(fr.contents.kind, 'markdown', 'finding hover kind')
     -- Away from any span: null.
     params.position = { line = 0, character = 0 }
     resp = vim.lsp.buf_request_sync(buf, 'textDocument/hover', params, 30000)

@@ -9,7 +9,9 @@ local M = {}
 -- buf -> { profile = id, rows = { [line] = {node, depth, loaded, loading} } }
 M.buffers = {}
 
-local function label(node, depth)
+-- Markers: '+' a node whose children are not loaded, '-' an expanded node, '.' a range without children,
+-- '*' a kernel.
+local function label(node, depth, loaded)
   if node.kind == 'note' then
     return string.rep('  ', depth) .. node.name
   end
@@ -17,9 +19,9 @@ local function label(node, depth)
   if node.kind == 'kernel' then
     marker = '*'
   elseif node.hasChildren then
-    marker = '+'
+    marker = loaded and '-' or '+'
   else
-    marker = '-'
+    marker = '.'
   end
   local text = node.kind == 'thread' and (node.label ~= '' and node.label or node.name) or node.name
   local parts = {
@@ -37,7 +39,7 @@ end
 local function rows_to_lines(rows)
   local lines = {}
   for i, r in ipairs(rows) do
-    lines[i] = label(r.node, r.depth)
+    lines[i] = label(r.node, r.depth, r.loaded)
   end
   return lines
 end

@@ -1,0 +1,390 @@
+-- nsys-ai for Neovim: a thin client of `nsys-ai serve --stdio`. Every command is one or two requests to the
+-- server and a rendering of the answer; there is no analysis here.
+local config = require('nsys_ai.config')
+local client = require('nsys_ai.client')
+local render = require('nsys_ai.render')
+
+local M = {}
+
+M.profiles = {} -- profileId -> { profileId, path, info, report = {uri, bufnr, kernels, findings} }
+M.current = nil -- the last opened profile id
+M.last = {} -- op -> { err, result } of the last completed command (tests read it)
+M.done = {} -- op -> how many times it completed
+M.conversations = {} -- profileId -> conversationId of :NsysAsk
+
+function M.setup(opts)
+  config.set(opts)
+  return M
+end
+
+local function finish(op, err, result, cb)
+  M.last[op] = { err = err, result = result }
+  M.done[op] = (M.done[op] or 0) + 1
+  if err then
+    client.error(err)
+  end
+  if cb then
+    cb(err, result)
+  end
+end
+
+-- The profile of the current buffer (report, tree), else the last opened one.
+function M.profile_id()
+  local ok, id = pcall(vim.api.nvim_buf_get_var, 0, 'nsys_ai_profile')
+  if ok and M.profiles[id] then
+    return id
+  end
+  return M.current
+end
+
+local function need_profile(op, cb)
+  local id = M.profile_id()
+  if not id then
+    finish(op, { message = 'No profile is open: run :NsysOpen {file} first.' }, nil, cb)
+  end
+  return id
+end
+
+local function abspath(path)
+  return vim.fn.fnamemodify(vim.fn.expand(path), ':p')
+end
+
+-- nsys/openProfile; cb(err, {profileId, path, info}).
+function M.open_profile(path, cb)
+  local token = client.progress_token('Opening ' .. vim.fn.fnamemodify(path, ':t'))
+  client.request('nsys/openProfile', { path = abspath(path), workDoneToken = token }, function(err, res)
+    client.release(token)
+    if not err then
+      M.profiles[res.profileId] = { profileId = res.profileId, path = res.path, info = res.info }
+      M.current = res.profileId
+    end
+    cb(err, res)
+  end)
+end
+
+-- The report of a profile rendered by the server (nsys/report), in a buffer named by its uri, with the LSP
+-- client attached so that K (textDocument/hover) explains the kernel under the cursor.
+function M.report(profile_id, cb)
+  client.request('nsys/report', { profileId = profile_id }, function(err, rep)
+    if err then
+      return finish('report', err, nil, cb)
+    end
+    local buf = render.scratch(rep.uri, render.split_text(rep.text), { filetype = 'markdown' })
+    vim.api.nvim_buf_set_var(buf, 'nsys_ai_profile', profile_id)
+    vim.api.nvim_buf_set_var(buf, 'nsys_ai_report', { uri = rep.uri, kernels = rep.kernels, findings = rep.findings })
+    local ns = vim.api.nvim_create_namespace('nsys_ai_report')
+    vim.api.nvim_buf_clear_namespace(buf, ns, 0, -1)
+    for _, span in ipairs(rep.kernels or {}) do
+      vim.api.nvim_buf_add_highlight(buf, ns, 'Identifier', span.line, span.character, span.character + span.length)
+    end
+    for _, span in ipairs(rep.findings or {}) do
+      vim.api.nvim_buf_add_highlight(buf, ns, 'WarningMsg', span.line, span.character, span.character + span.length)
+    end
+    vim.keymap.set('n', 'K', vim.lsp.buf.hover, { buffer = buf, silent = true, desc = 'nsys-ai: explain the kernel' })
+    client.attach(buf)
+    M.profiles[profile_id].report = { uri = rep.uri, bufnr = buf, kernels = rep.kernels, findings = rep.findings }
+    finish('report', nil, { bufnr = buf, report = rep }, cb)
+  end)
+end
+
+-- :NsysOpen {file}
+function M.open(path, cb)
+  if not path or path == '' then
+    return finish('open', { message = 'Usage: :NsysOpen {file.sqlite|file.nsys-rep}' }, nil, cb)
+  end
+  M.open_profile(path, function(err, res)
+    if err then
+      return finish('open', err, nil, cb)
+    end
+    M.report(res.profileId, function(err2, rep)
+      finish('open', err2, not err2 and { profile = res, bufnr = rep.bufnr, report = rep.report } or nil, cb)
+    end)
+  end)
+end
+
+local function first_text(list)
+  if type(list) ~= 'table' or list[1] == nil then
+    return nil
+  end
+  local v = list[1]
+  if type(v) == 'table' then
+    return v.text or v.title or v.summary or vim.fn.json_encode(v)
+  end
+  return tostring(v)
+end
+
+-- :NsysAnalyze: findings into the quickfix list (at their line of the report when it is open).
+function M.analyze(cb)
+  local id = need_profile('analyze', cb)
+  if not id then
+    return
+  end
+  local prof = M.profiles[id]
+  local token = client.progress_token('Analyzing')
+  client.request('nsys/analyze', { profileId = id, workDoneToken = token }, function(err, res)
+    client.release(token)
+    if err then
+      return finish('analyze', err, nil, cb)
+    end
+    local lines = {}
+    if prof.report and vim.api.nvim_buf_is_valid(prof.report.bufnr) then
+      for _, span in ipairs(prof.report.findings or {}) do
+        lines[span.name] = lines[span.name] or span
+      end
+    end
+    local items = {}
+    for _, f in ipairs(res.findings or {}) do
+      local rec = f.answer and first_text(f.answer.recommendations)
+      local item = {
+        text = string.format('[%s] %s', f.severity, f.title) .. (rec and (' -- ' .. rec) or ''),
+        type = f.severity == 'high' and 'W' or 'I',
+        lnum = 1,
+        col = 1,
+      }
+      local span = lines[f.rootCause]
+      if span then
+        item.bufnr = prof.report.bufnr
+        item.lnum = span.line + 1
+        item.col = span.character + 1
+      else
+        item.filename = prof.path
+      end
+      table.insert(items, item)
+    end
+    vim.fn.setqflist({}, ' ', { title = 'nsys-ai analyze: ' .. prof.path, items = items })
+    if #items > 0 and config.options.open_quickfix then
+      vim.cmd('botright copen')
+      vim.cmd('wincmd p')
+    end
+    client.notify(res.summary or (#items .. ' findings'))
+    finish('analyze', nil, res, cb)
+  end)
+end
+
+-- :NsysAsk {question}: the answer streamed into a buffer, then replaced by the server's full Markdown.
+function M.ask(question, cb)
+  local id = need_profile('ask', cb)
+  if not id then
+    return
+  end
+  if not question or vim.trim(question) == '' then
+    return finish('ask', { message = 'Usage: :NsysAsk {question}' }, nil, cb)
+  end
+  local header = { '# ' .. question, '' }
+  local buf = render.scratch('nsys-ai://ask/' .. id, header, { filetype = 'markdown' })
+  vim.api.nvim_buf_set_var(buf, 'nsys_ai_profile', id)
+  local streamed = ''
+  local pieces = 0
+  local partial = client.token(function(value)
+    if type(value) == 'table' and type(value.text) == 'string' then
+      pieces = pieces + 1
+      streamed = streamed .. value.text
+      if vim.api.nvim_buf_is_valid(buf) then
+        local lines = vim.list_extend(vim.deepcopy(header), render.split_text(streamed))
+        render.set_lines(buf, lines)
+      end
+    end
+  end)
+  local params = { profileId = id, question = question, partialResultToken = partial }
+  params.conversationId = M.conversations[id]
+  client.request('nsys/ask', params, function(err, res)
+    client.release(partial)
+    if err then
+      return finish('ask', err, nil, cb)
+    end
+    M.conversations[id] = res.conversationId
+    local md = res.answer and res.answer.markdown or ''
+    if vim.api.nvim_buf_is_valid(buf) then
+      render.set_lines(buf, vim.list_extend(vim.deepcopy(header), render.split_text(md ~= '' and md or streamed)))
+    end
+    res.streamedPieces = pieces
+    finish('ask', nil, res, cb)
+  end)
+end
+
+-- Skill names for completion, from nsys/listSkills (cached).
+M.skill_list = nil
+function M.skill_names(cb)
+  if M.skill_list then
+    if cb then
+      cb(M.skill_list)
+    end
+    return M.skill_list
+  end
+  client.request('nsys/listSkills', vim.empty_dict(), function(err, res)
+    if not err and res then
+      M.skill_list = {}
+      for _, s in ipairs(res.skills or {}) do
+        table.insert(M.skill_list, s.name)
+      end
+    end
+    if cb then
+      cb(M.skill_list or {}, err)
+    end
+  end)
+  return nil
+end
+
+function M.complete_skill(arglead)
+  local names = M.skill_list
+  if not names then
+    client.ensure(function() end)
+    vim.wait(5000, function()
+      return client.get() ~= nil
+    end, 20)
+    M.skill_names()
+    vim.wait(5000, function()
+      return M.skill_list ~= nil
+    end, 20)
+    names = M.skill_list or {}
+  end
+  return vim.tbl_filter(function(n)
+    return n:sub(1, #arglead) == arglead
+  end, names)
+end
+
+-- "limit=5 base=true name=foo" -> { limit = 5, base = true, name = 'foo' }
+local function parse_args(words)
+  local args = {}
+  for _, w in ipairs(words) do
+    local k, v = w:match('^([%w_]+)=(.*)$')
+    if not k then
+      return nil, "Skill arguments are name=value, got '" .. w .. "'"
+    end
+    if v == 'true' or v == 'false' then
+      args[k] = v == 'true'
+    elseif tonumber(v) then
+      args[k] = tonumber(v)
+    else
+      args[k] = v
+    end
+  end
+  return args
+end
+
+-- :NsysSkill {name} [arg=value ...]: the skill's rows as an aligned table.
+function M.skill(name, words, cb)
+  local id = need_profile('skill', cb)
+  if not id then
+    return
+  end
+  if not name or name == '' then
+    return finish('skill', { message = 'Usage: :NsysSkill {name} [arg=value ...]' }, nil, cb)
+  end
+  local args, perr = parse_args(words or {})
+  if not args then
+    return finish('skill', { message = perr }, nil, cb)
+  end
+  local params = { profileId = id, skill = name, workDoneToken = client.progress_token('Skill ' .. name) }
+  if next(args) then
+    params.args = args
+  end
+  client.request('nsys/runSkill', params, function(err, res)
+    client.release(params.workDoneToken)
+    if err then
+      return finish('skill', err, nil, cb)
+    end
+    local lines = { '# ' .. name .. ' (' .. M.profiles[id].path .. ')', '' }
+    if res.declined then
+      table.insert(lines, 'Declined: this profile lacks the data the skill needs.')
+    else
+      vim.list_extend(lines, render.table(res.columns or {}, res.rows or {}))
+    end
+    if res.notes and #res.notes > 0 then
+      table.insert(lines, '')
+      for _, n in ipairs(res.notes) do
+        table.insert(lines, 'Note: ' .. n)
+      end
+    end
+    local buf = render.scratch('nsys-ai://skill/' .. id .. '/' .. name, lines, { filetype = 'nsys_ai_table' })
+    vim.api.nvim_buf_set_var(buf, 'nsys_ai_profile', id)
+    finish('skill', nil, { bufnr = buf, result = res }, cb)
+  end)
+end
+
+-- :NsysTree
+function M.tree(cb)
+  local id = need_profile('tree', cb)
+  if not id then
+    return
+  end
+  require('nsys_ai.tree').open(id, function(err, buf)
+    if buf then
+      vim.api.nvim_buf_set_var(buf, 'nsys_ai_profile', id)
+    end
+    M.last.tree = { err = err, result = buf and { bufnr = buf } }
+    M.done.tree = (M.done.tree or 0) + 1
+    if cb then
+      cb(err, buf)
+    end
+  end)
+end
+
+-- An argument of :NsysDiff: an open profile id (p1) or a file to open.
+local function resolve(arg, cb)
+  if M.profiles[arg] then
+    return cb(nil, arg)
+  end
+  M.open_profile(arg, function(err, res)
+    cb(err, res and res.profileId)
+  end)
+end
+
+-- :NsysDiff {base} {new}: the server's comparison in a buffer.
+function M.diff(a, b, cb)
+  if not a or not b or a == '' or b == '' then
+    return finish('diff', { message = 'Usage: :NsysDiff {base} {new} (files or open profile ids)' }, nil, cb)
+  end
+  resolve(a, function(err, base)
+    if err then
+      return finish('diff', err, nil, cb)
+    end
+    resolve(b, function(err2, new)
+      if err2 then
+        return finish('diff', err2, nil, cb)
+      end
+      client.request('nsys/diff', { baseProfileId = base, newProfileId = new }, function(err3, res)
+        if err3 then
+          return finish('diff', err3, nil, cb)
+        end
+        local lines = {
+          '# ' .. M.profiles[base].path .. ' -> ' .. M.profiles[new].path,
+          'verdict: ' .. tostring(res.verdict),
+          '',
+        }
+        vim.list_extend(lines, render.split_text(res.markdown))
+        local buf = render.scratch('nsys-ai://diff/' .. base .. '-' .. new, lines, { filetype = 'markdown' })
+        finish('diff', nil, { bufnr = buf, result = res }, cb)
+      end)
+    end)
+  end)
+end
+
+-- :NsysPerfetto: the server publishes the trace; the URL opens through window/showDocument (the server sends it
+-- when the client supports it), else here.
+function M.perfetto(opts, cb)
+  local id = need_profile('perfetto', cb)
+  if not id then
+    return
+  end
+  local params = { profileId = id, workDoneToken = client.progress_token('Perfetto trace') }
+  if opts and opts.window then
+    params.window = opts.window
+  end
+  client.request('nsys/openInPerfetto', params, function(err, res)
+    client.release(params.workDoneToken)
+    if err then
+      return finish('perfetto', err, nil, cb)
+    end
+    if not res.showDocument then
+      client.open_url(res.url, res.sshHint)
+    end
+    finish('perfetto', nil, res, cb)
+  end)
+end
+
+function M.stop()
+  client.stop()
+end
+
+return M

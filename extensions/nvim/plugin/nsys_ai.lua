@@ -1,0 +1,49 @@
+-- Commands of nsys-ai. The modules load on first use; setup() is optional (defaults: `nsys-ai` on PATH).
+if vim.g.loaded_nsys_ai then
+  return
+end
+vim.g.loaded_nsys_ai = true
+
+local function nsys()
+  return require('nsys_ai')
+end
+
+local cmd = vim.api.nvim_create_user_command
+
+cmd('NsysOpen', function(o)
+  nsys().open(o.args)
+end, { nargs = 1, complete = 'file', desc = 'nsys-ai: open a profile and show its report' })
+
+cmd('NsysAnalyze', function()
+  nsys().analyze()
+end, { nargs = 0, desc = 'nsys-ai: findings of the profile into the quickfix list' })
+
+cmd('NsysAsk', function(o)
+  nsys().ask(o.args)
+end, { nargs = '+', desc = 'nsys-ai: ask a question about the profile' })
+
+cmd('NsysSkill', function(o)
+  nsys().skill(o.fargs[1], vim.list_slice(o.fargs, 2))
+end, {
+  nargs = '+',
+  complete = function(arglead, cmdline)
+    local words = vim.split(cmdline, '%s+', { trimempty = true })
+    if #words > 2 or (#words == 2 and arglead == '') then
+      return {}
+    end
+    return nsys().complete_skill(arglead)
+  end,
+  desc = 'nsys-ai: run a skill, result as a table',
+})
+
+cmd('NsysTree', function()
+  nsys().tree()
+end, { nargs = 0, desc = 'nsys-ai: the NVTX tree (expand with <CR>/zo)' })
+
+cmd('NsysDiff', function(o)
+  nsys().diff(o.fargs[1], o.fargs[2])
+end, { nargs = '+', complete = 'file', desc = 'nsys-ai: compare two profiles' })
+
+cmd('NsysPerfetto', function()
+  nsys().perfetto()
+end, { nargs = 0, desc = 'nsys-ai: open the profile in Perfetto' })

@@ -1,0 +1,475 @@
+-- Headless tests of the Neovim plugin against the real server (no plenary):
+--   cd extensions/nvim && NSYS_AI_BINARY=/path/to/nsys-ai timeout 300 \
+--     nvim --headless -n -u NONE -i NONE -c "lua dofile('tests/run.lua')"
+-- Every command runs on real fixtures (NSYS_AI_FIXTURES_DIR, else ../../../shared/fixtures, else /work/shared/fixtures).
+-- Prints `N passed, M failed` and exits non-zero on any failure.
+local root = vim.fn.getcwd()
+vim.opt.runtimepath:prepend(root)
+vim.o.swapfile = false
+vim.o.more = false
+
+local tmp = vim.fn.tempname()
+vim.fn.mkdir(tmp, 'p')
+for _, v in ipairs({ 'XDG_CACHE_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME' }) do
+  vim.env[v] = tmp .. '/' .. v:lower()
+  vim.fn.mkdir(vim.env[v], 'p')
+end
+vim.env.SSH_CONNECTION = nil
+
+local out = io.stdout
+local function say(s)
+  out:write(s .. '\n')
+  out:flush()
+end
+
+local passed, failed, skipped = 0, 0, 0
+local function test(name, fn)
+  local ok, err = xpcall(fn, debug.traceback)
+  if ok then
+    passed = passed + 1
+    say('ok   ' .. name)
+  else
+    failed = failed + 1
+    say('FAIL ' .. name .. ': ' .. tostring(err))
+  end
+end
+local function skip(name, why)
+  skipped = skipped + 1
+  say('SKIP ' .. name .. ' !!! ' .. why)
+end
+local function finish()
+  say(string.format('%d passed, %d failed%s', passed, failed, skipped > 0 and (', ' .. skipped .. ' SKIPPED') or ''))
+  pcall(function()
+    require('nsys_ai').stop()
+    vim.wait(3000, function()
+      return require('nsys_ai.client').client_id == nil
+    end, 50)
+  end)
+  vim.fn.delete(tmp, 'rf')
+  if failed > 0 then
+    vim.cmd('cquit 1')
+  else
+    vim.cmd('qall!')
+  end
+end
+
+local function eq(a, b, what)
+  if a ~= b then
+    error(string.format('%s: expected %s, got %s', what or 'value', vim.inspect(b), vim.inspect(a)), 2)
+  end
+end
+local function truthy(v, what)
+  if not v then
+    error((what or 'condition') .. ' does not hold', 2)
+  end
+  return v
+end
+local function buf_text(buf)
+  return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
+end
+local function contains(hay, needle, what)
+  if not hay:find(needle, 1, true) then
+    error(string.format('%s: %s not found in:\n%s', what or 'text', vim.inspect(needle), hay:sub(1, 2000)), 2)
+  end
+end
+
+-- Messages shown through vim.notify, kept for assertions.
+local notes = {}
+vim.notify = function(msg, level)
+  table.insert(notes, { msg = msg, level = level })
+  say('     notify[' .. tostring(level) .. ']: ' .. tostring(msg):gsub('\n', ' | '))
+end
+local function noted(needle, level)
+  for _, n in ipairs(notes) do
+    if tostring(n.msg):find(needle, 1, true) and (level == nil or n.level == level) then
+      return n
+    end
+  end
+end
+
+local binary = vim.env.NSYS_AI_BINARY
+local fixtures = vim.env.NSYS_AI_FIXTURES_DIR
+if not fixtures or fixtures == '' then
+  for _, d in ipairs({ root .. '/../../../shared/fixtures', '/work/shared/fixtures' }) do
+    if vim.fn.isdirectory(d) == 1 then
+      fixtures = vim.fn.fnamemodify(d, ':p'):gsub('/$', '')
+      break
+    end
+  end
+end
+if not binary or vim.fn.executable(binary) ~= 1 then
+  say('FAIL NSYS_AI_BINARY must name the nsys-ai binary (got ' .. tostring(binary) .. ')')
+  failed = failed + 1
+  return finish()
+end
+if not fixtures or vim.fn.filereadable(fixtures .. '/mfu_2gpu_after.sqlite') ~= 1 then
+  say('FAIL no fixtures (set NSYS_AI_FIXTURES_DIR)')
+  failed = failed + 1
+  return finish()
+end
+-- The main fixture: kernels, NVTX ranges and analyze findings (a high one among them).
+local MAIN = fixtures .. '/mfu_2gpu_after.sqlite'
+
+vim.cmd('runtime plugin/nsys_ai.lua')
+local nsys = require('nsys_ai')
+local client = require('nsys_ai.client')
+
+-- Runs a command and waits for the plugin to record its completion; returns the result (errors fail the test
+-- unless want_err).
+local function run(op, command, want_err, timeout)
+  local before = nsys.done[op] or 0
+  if type(command) == 'function' then
+    command()
+  else
+    vim.cmd(command)
+  end
+  local ok = vim.wait(timeout or 120000, function()
+    return (nsys.done[op] or 0) > before
+  end, 20)
+  truthy(ok, op .. ' completed within the timeout')
+  local last = nsys.last[op]
+  if want_err then
+    truthy(last.err, op .. ' failed')
+    return last.err
+  end
+  if last.err then
+    error(op .. ' failed: ' .. vim.inspect(last.err), 2)
+  end
+  return last.result
+end
+
+-- 1. The server is missing: a clear error naming the fix.
+test('a missing server gives a clear error', function()
+  nsys.setup({ cmd = { tmp .. '/no-such-nsys-ai', 'serve', '--stdio' } })
+  local err = run('open', 'NsysOpen ' .. MAIN, true)
+  contains(err.message, 'no-such-nsys-ai', 'error')
+  contains(err.message, 'setup({ cmd', 'error')
+  truthy(noted('no-such-nsys-ai', vim.log.levels.ERROR), 'the error was shown with vim.notify')
+end)
+
+nsys.setup({ cmd = { binary, 'serve', '--stdio' }, llm = { provider = 'none' } })
+
+test(':checkhealth nsys_ai reports the server', function()
+  vim.cmd('checkhealth nsys_ai')
+  local text = buf_text(0)
+  contains(text, 'nsys-ai', 'health')
+  contains(text, 'server: ' .. vim.fn.exepath(binary), 'health')
+  contains(text, 'OK', 'health')
+  truthy(not text:find('ERROR', 1, true), 'no ERROR in the health report')
+  vim.cmd('tabclose')
+end)
+
+-- Server errors are shown as they are.
+test('a server error is shown as it is', function()
+  local err = run('open', 'NsysOpen ' .. tmp .. '/no/such.sqlite', true)
+  contains(err.message, tmp .. '/no/such.sqlite', 'error')
+  truthy(noted(err.message, vim.log.levels.ERROR), 'the server message was shown verbatim')
+end)
+
+local has_report = false
+local has_tree = false
+local report
+test('the server starts and initializes', function()
+  truthy(vim.wait(30000, function()
+    return client.init_result ~= nil
+  end, 20), 'initialize answered')
+  eq(client.init_result.serverInfo.name, 'nsys-ai', 'serverInfo.name')
+  truthy(client.supports('nsys/openProfile'), 'nsysMethods lists nsys/openProfile')
+  has_report = client.supports('nsys/report')
+  has_tree = client.supports('nsys/nvtxTree')
+end)
+
+-- Top kernels by the server's own skill, to check that names in the report are the profile's.
+local top_names = {}
+local function load_top_names(pid)
+  local done = false
+  client.request('nsys/runSkill', { profileId = pid, skill = 'top_kernels', args = { limit = 50 } }, function(err, res)
+    truthy(not err, 'top_kernels ran')
+    local col
+    for i, c in ipairs(res.columns) do
+      if c.name == 'name' then
+        col = i
+      end
+    end
+    for _, row in ipairs(res.rows) do
+      top_names[row[col]] = true
+    end
+    done = true
+  end)
+  truthy(vim.wait(60000, function()
+    return done
+  end, 20), 'top_kernels answered')
+end
+
+if has_report then
+  test(':NsysOpen renders the report into a buffer named by its uri', function()
+    local n_progress = #client.progress_log
+    report = run('open', 'NsysOpen ' .. MAIN)
+    local buf = report.bufnr
+    eq(vim.api.nvim_get_current_buf(), buf, 'the report is shown')
+    eq(vim.api.nvim_buf_get_name(buf), report.report.uri, 'buffer name')
+    truthy(report.report.uri:match('^nsys%-report://' .. report.profile.profileId .. '/report%.md$'), 'uri shape')
+    eq(report.profile.path, MAIN, 'path')
+    local text = buf_text(buf)
+    contains(text, 'mfu_2gpu_after.sqlite', 'report')
+    truthy(#report.report.kernels > 0, 'kernel spans')
+    load_top_names(report.profile.profileId)
+    local span = report.report.kernels[1]
+    local line = vim.api.nvim_buf_get_lines(buf, span.line, span.line + 1, false)[1]
+    local shown = line:sub(span.character + 1, span.character + span.length):gsub('%.%.%.$', '')
+    truthy(#shown > 3, 'the span covers text')
+    truthy(span.name:find(shown, 1, true) or shown:find(span.name, 1, true), 'span text ' .. shown .. ' is the kernel ' .. span.name)
+    local any = false
+    for name in pairs(top_names) do
+      if name == span.name or name:find(shown, 1, true) then
+        any = true
+      end
+    end
+    truthy(any, 'the kernel ' .. shown .. ' is among the profile top_kernels')
+    -- The LSP client is attached, progress was shown.
+    truthy(vim.lsp.buf_is_attached(buf, client.client_id), 'the client is attached to the report buffer')
+    local kinds = {}
+    for i = n_progress + 1, #client.progress_log do
+      kinds[client.progress_log[i].kind or '?'] = true
+    end
+    truthy(kinds['begin'] and kinds['end'], 'begin and end progress of the open were seen')
+    eq(vim.fn.maparg('K', 'n', false, true).buffer, 1, 'K is buffer-local')
+  end)
+
+  test('K over a kernel name: textDocument/hover explains it', function()
+    local buf = report.bufnr
+    local span = report.report.kernels[1]
+    vim.api.nvim_win_set_cursor(0, { span.line + 1, span.character + 1 })
+    local params = vim.lsp.util.make_position_params()
+    local resp = vim.lsp.buf_request_sync(buf, 'textDocument/hover', params, 30000)
+    truthy(resp and resp[client.client_id], 'hover answered')
+    local r = resp[client.client_id]
+    truthy(not r.err, 'no hover error: ' .. vim.inspect(r.err))
+    eq(r.result.contents.kind, 'markdown', 'hover kind')
+    -- The kernel's short name: the identifier before its template/argument list, without namespaces.
+    local ident = span.name:gsub('^void ', ''):match('^[%w_:]+') or span.name
+    local short = ident:match('([%w_]+)$') or ident
+    truthy(#short > 3, 'a short name ' .. short)
+    contains(r.result.contents.value, short, 'hover markdown')
+    -- On a finding: its Markdown.
+    local fspan = report.report.findings[1]
+    truthy(fspan, 'the report lists findings')
+    params.position = { line = fspan.line, character = fspan.character + 1 }
+    resp = vim.lsp.buf_request_sync(buf, 'textDocument/hover', params, 30000)
+    local fr = resp[client.client_id].result
+    truthy(fr and fr.contents and fr.contents.value ~= '', 'hover on a finding answers')
+    eq(fr.contents.kind, 'markdown', 'finding hover kind')
+    -- Away from any span: null.
+    params.position = { line = 0, character = 0 }
+    resp = vim.lsp.buf_request_sync(buf, 'textDocument/hover', params, 30000)
+    truthy(resp[client.client_id].result == nil, 'no hover at 0:0')
+    -- The K mapping shows it in a floating window.
+    vim.api.nvim_win_set_cursor(0, { span.line + 1, span.character + 1 })
+    vim.cmd('normal K')
+    local float = vim.wait(30000, function()
+      for _, w in ipairs(vim.api.nvim_list_wins()) do
+        if vim.api.nvim_win_get_config(w).relative ~= '' then
+          return true
+        end
+      end
+    end, 20)
+    truthy(float, 'a floating window opened')
+    for _, w in ipairs(vim.api.nvim_list_wins()) do
+      if vim.api.nvim_win_get_config(w).relative ~= '' then
+        contains(buf_text(vim.api.nvim_win_get_buf(w)), short, 'floating hover')
+        vim.api.nvim_win_close(w, true)
+      end
+    end
+  end)
+else
+  skip(':NsysOpen report buffer', 'the server has no nsys/report yet (SPEC11); opening the profile only')
+  skip('K hover', 'the server has no nsys/report yet (SPEC11)')
+  test(':NsysOpen opens the profile (openProfile only)', function()
+    local profile
+    nsys.open_profile(MAIN, function(err, res)
+      profile = res or { err = err }
+    end)
+    truthy(vim.wait(120000, function()
+      return profile ~= nil
+    end, 20), 'opened')
+    eq(profile.path, MAIN, 'path')
+    load_top_names(profile.profileId)
+    truthy(next(top_names), 'kernels')
+  end)
+end
+
+test(':NsysAnalyze puts the findings into the quickfix list', function()
+  local res = run('analyze', 'NsysAnalyze')
+  truthy(#res.findings > 0, 'the fixture has findings')
+  local qf = vim.fn.getqflist({ title = 1, items = 1 })
+  eq(#qf.items, #res.findings, 'quickfix items')
+  contains(qf.title, 'mfu_2gpu_after.sqlite', 'quickfix title')
+  for i, f in ipairs(res.findings) do
+    contains(qf.items[i].text, f.title, 'quickfix text ' .. i)
+    contains(qf.items[i].text, '[' .. f.severity .. ']', 'quickfix severity ' .. i)
+  end
+  if has_report then
+    -- Findings spans of the report put the items at their line there.
+    eq(qf.items[1].bufnr, report.bufnr, 'the first item is in the report buffer')
+    -- The server publishes the findings as diagnostics on the profile's file uri and the report.
+    local file_buf = vim.uri_to_bufnr(vim.uri_from_fname(MAIN))
+    truthy(vim.wait(10000, function()
+      return #vim.diagnostic.get(file_buf) == #res.findings and #vim.diagnostic.get(report.bufnr) == #res.findings
+    end, 20), 'diagnostics published on the file and the report: ' .. #vim.diagnostic.get(file_buf) .. ', ' .. #vim.diagnostic.get(report.bufnr))
+    local d = vim.diagnostic.get(file_buf)[1]
+    eq(d.source, 'nsys-ai', 'diagnostic source')
+  end
+end)
+
+test(':NsysAsk streams the answer into a buffer', function()
+  local res = run('ask', 'NsysAsk which kernels take the most GPU time?')
+  local buf = vim.api.nvim_get_current_buf()
+  local text = buf_text(buf)
+  contains(text, '# which kernels take the most GPU time?', 'ask buffer')
+  truthy(res.answer.summary ~= '', 'an answer')
+  contains(text, vim.split(res.answer.markdown, '\n')[1], 'the answer markdown is in the buffer')
+  truthy(res.conversationId and res.conversationId ~= '', 'conversationId')
+  truthy(res.streamedPieces >= 1, 'the answer was streamed (' .. res.streamedPieces .. ' pieces)')
+  -- The answer names kernels of the profile.
+  local named = false
+  for name in pairs(top_names) do
+    if text:find(name:sub(1, 30), 1, true) then
+      named = true
+    end
+  end
+  truthy(named, 'the answer names a kernel of the profile')
+  eq(nsys.conversations[res.answer and nsys.current], res.conversationId, 'follow-ups reuse the conversation')
+end)
+
+test(':NsysSkill completes from nsys/listSkills and shows an aligned table', function()
+  local comp = vim.fn.getcompletion('NsysSkill top_', 'cmdline')
+  truthy(vim.tbl_contains(comp, 'top_kernels'), 'top_kernels completes: ' .. vim.inspect(comp))
+  for _, c in ipairs(comp) do
+    eq(c:sub(1, 4), 'top_', 'completion prefix')
+  end
+  local res = run('skill', 'NsysSkill top_kernels limit=3')
+  local lines = vim.api.nvim_buf_get_lines(res.bufnr, 0, -1, false)
+  contains(lines[1], 'top_kernels', 'title')
+  local header = lines[3]
+  for _, c in ipairs(res.result.columns) do
+    contains(header, c.name, 'header')
+  end
+  truthy(lines[4]:match('^[- ]+$'), 'rule under the header')
+  eq(#res.result.rows, 3, 'limit=3 rows')
+  -- Columns line up: each row is as long as the rule line (last column left-aligned text may be shorter).
+  local name_col
+  for i, c in ipairs(res.result.columns) do
+    if c.name == 'name' then
+      name_col = i
+    end
+  end
+  local start = header:find('name', 1, true)
+  for r = 1, 3 do
+    local want = res.result.rows[r][name_col]
+    if #want > 80 then
+      want = want:sub(1, 77) .. '...'
+    end
+    eq(lines[4 + r]:sub(start, start + #want - 1), want, 'row ' .. r .. ' name column aligned')
+  end
+  local err = run('skill', 'NsysSkill no_such_skill', true)
+  contains(err.message, 'no_such_skill', 'unknown skill error')
+end)
+
+if has_tree then
+  test(':NsysTree loads children lazily with folds', function()
+    -- The main fixture has NVTX ranges with kernels under them.
+    local t = run('tree', 'NsysTree')
+    local buf = t.bufnr
+    local tree = require('nsys_ai.tree')
+    local rows = tree.buffers[buf].rows
+    truthy(#rows > 0, 'threads')
+    eq(rows[1].node.kind, 'thread', 'first level: threads')
+    local lines0 = vim.api.nvim_buf_line_count(buf)
+    -- Expand down the first branch until kernels appear (or 8 levels).
+    local line = 1
+    local saw_kernel = false
+    for depth = 1, 8 do
+      local n
+      tree.expand(buf, line, function(err, count)
+        n = err and -1 or count
+      end)
+      truthy(vim.wait(60000, function()
+        return n ~= nil
+      end, 20), 'children answered')
+      truthy(n > 0, 'children loaded at depth ' .. depth)
+      local child = tree.buffers[buf].rows[line + 1]
+      eq(child.depth, depth, 'child depth')
+      local text = vim.api.nvim_buf_get_lines(buf, line, line + 1, false)[1]
+      eq(text:sub(1, 2 * depth), string.rep('  ', depth), 'child indent')
+      contains(text, child.node.name, 'child line')
+      vim.api.nvim_set_current_buf(buf)
+      truthy(vim.fn.foldlevel(line + 1) >= depth, 'the child is in a fold')
+      -- Find the next node with children among the new ones; note kernels.
+      local nxt
+      for i = line + 1, line + n do
+        local r = tree.buffers[buf].rows[i]
+        if r.node.kind == 'kernel' then
+          saw_kernel = true
+        end
+        if not nxt and r.node.hasChildren and r.depth == depth then
+          nxt = i
+        end
+      end
+      if saw_kernel or not nxt then
+        break
+      end
+      line = nxt
+    end
+    truthy(vim.api.nvim_buf_line_count(buf) > lines0, 'lines were inserted')
+    truthy(saw_kernel, 'kernel nodes under a range')
+  end)
+else
+  skip(':NsysTree', 'the server has no nsys/nvtxTree yet (SPEC11)')
+end
+
+test(':NsysDiff compares two profiles', function()
+  local res = run('diff', 'NsysDiff ' .. fixtures .. '/mfu_2gpu_before.sqlite ' .. fixtures .. '/mfu_2gpu_after.sqlite', false, 200000)
+  local lines = vim.api.nvim_buf_get_lines(res.bufnr, 0, -1, false)
+  truthy(vim.tbl_contains({ 'improved', 'regressed', 'neutral' }, res.result.verdict), 'verdict')
+  eq(lines[2], 'verdict: ' .. res.result.verdict, 'verdict line')
+  contains(buf_text(res.bufnr), vim.split(res.result.markdown, '\n')[1], 'the diff markdown')
+  contains(lines[1], 'mfu_2gpu_before.sqlite -> ', 'title')
+end)
+
+test(':NsysPerfetto opens the trace URL (remote: prints it with the ssh -L hint)', function()
+  vim.env.SSH_CONNECTION = '10.1.2.3 50000 10.9.8.7 22'
+  -- Back to the main profile.
+  for id, p in pairs(nsys.profiles) do
+    if p.path == MAIN then
+      nsys.current = id
+    end
+  end
+  vim.cmd('enew')
+  local before = #client.opened_urls
+  local res = run('perfetto', 'NsysPerfetto')
+  local port = res.url:match('^http://127%.0%.0%.1:(%d+)/')
+  truthy(port, 'loopback url ' .. res.url)
+  truthy(vim.wait(5000, function()
+    return #client.opened_urls > before
+  end, 20), 'the URL was handed to the opener')
+  eq(client.opened_urls[#client.opened_urls], res.url, 'the opener got the url')
+  eq(res.showDocument, true, 'the server used window/showDocument')
+  local n = truthy(noted(res.url), 'the URL was shown')
+  contains(n.msg, 'ssh -N -L ' .. port .. ':127.0.0.1:' .. port .. ' 10.9.8.7', 'ssh hint')
+  -- The opener page is really served.
+  local page = vim.fn.system({ 'curl', '-s', '-o', '/dev/null', '-w', '%{http_code}', res.url })
+  eq(vim.trim(page), '200', 'the opener page answers')
+  vim.env.SSH_CONNECTION = nil
+end)
+
+test('showDocument without SSH uses the configured opener', function()
+  local got
+  nsys.setup({ cmd = { binary, 'serve', '--stdio' }, open_url = function(url)
+    got = url
+  end })
+  truthy(client.open_url('http://127.0.0.1:1/p/x/'), 'opened')
+  eq(got, 'http://127.0.0.1:1/p/x/', 'the custom opener got the URL')
+  eq(client.ssh_hint('http://127.0.0.1:8123/p/t/'):match('8123:127.0.0.1:8123') ~= nil, true, 'hint port')
+end)
+
+finish()

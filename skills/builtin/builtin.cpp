@@ -29,7 +29,8 @@
   X(MakeApiInGaps)             \
   X(MakeTransfersInSteps)      \
   X(MakeTensorCoreUse)         \
-  X(MakePhases)
+  X(MakePhases)                \
+  X(MakeNvtxRangeKernels)
 
 namespace nsys::skills {
 

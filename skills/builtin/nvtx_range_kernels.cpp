@@ -1,0 +1,331 @@
+// nvtx_range_kernels: per NVTX range name, the kernels its instances launch (issue 12, "NVTX range -> kernels").
+//
+// A kernel belongs to every range on its launching thread that contains its launch call (the launch is the runtime
+// call with the same (pid, correlationId), resolved by the engine as KernelTable::launch), found with the same
+// stack as nvtx_kernel_map (common_nvtx_stack.h), so nested ranges each count it. Instances are the ranges starting
+// in the window; kernels are those starting in the window. The innermost range of a kernel is the one of its stack
+// with the latest start (the shortest on ties); every other range of the stack has a nested range launching it.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "common_nvtx_stack.h"
+#include "common_rows.h"
+#include "nsys/skills/nvtx_coverage.h"
+#include "nsys/skills/nvtx_labels.h"
+#include "nsys/skills/summary_table.h"
+
+namespace nsys::skills {
+namespace builtin {
+namespace {
+
+using engine::Ns;
+
+struct LabelStats {
+  int64_t instances = 0, wall_ns = 0, gpu_ns = 0, kernels = 0, max_kernels = 0, threads = 0, distinct = 0;
+  bool nested_launches = false;  // a range nested in one of its instances launches a kernel
+  bool seen = false;             // has an instance in the window
+  int64_t p50 = 0, p90 = 0;
+  int32_t top_kernel = -1;  // (label, short name) id with the most GPU time
+};
+
+// The pass shared by the skill and ComputeNvtxCoverage: per label statistics plus the coverage figures.
+class RangeKernelPass {
+ public:
+  RangeKernelPass(const engine::Profile& profile, NvtxLabels& labels)
+      : k_(profile.kernels()), rt_(profile.runtime()), nvtx_(profile.nvtx()), labels_(labels) {}
+
+  // False when cancelled.
+  bool Run(const engine::Filter& filter, const CancelToken& cancel) {
+    const auto [first, last] = RowRange(nvtx_, filter);
+    first_ = first;
+    label_of_.assign(last - first, -1);
+    inst_gpu_.assign(last - first, 0);
+    inst_kernels_.assign(last - first, 0);
+    DenseIndex label_thread;
+    for (size_t j = first; j < last; ++j) {
+      if ((j & 0xFFFF) == 0 && cancel.cancelled()) return false;
+      if (!filter.AcceptsProcess(nvtx_.pid[j])) continue;
+      const int32_t label = labels_.LabelOf(j);
+      label_of_[j - first] = label;
+      LabelStats& s = StatsOf(label);
+      s.seen = true;
+      ++s.instances;
+      s.wall_ns += nvtx_.end[j] - nvtx_.start[j];
+      const int32_t lt = label_thread.IdOf(PackKey(
+          static_cast<uint32_t>(label), static_cast<uint32_t>(threads_.IdOf(PackKey(nvtx_.pid[j], nvtx_.tid[j])))));
+      if (static_cast<size_t>(lt) + 1 == label_thread.size()) ++s.threads;
+    }
+    return AddKernels(filter, cancel);
+  }
+
+  // Per-call GPU percentiles, the top kernel and the distinct count; then the coverage.
+  void Finish() {
+    std::vector<std::vector<int64_t>> per_call(stats_.size());
+    for (size_t r = 0; r < label_of_.size(); ++r) {
+      if (label_of_[r] >= 0) per_call[static_cast<size_t>(label_of_[r])].push_back(inst_gpu_[r]);
+    }
+    for (size_t r = 0; r < label_of_.size(); ++r) {
+      if (label_of_[r] < 0) continue;
+      LabelStats& s = stats_[static_cast<size_t>(label_of_[r])];
+      s.max_kernels = std::max(s.max_kernels, inst_kernels_[r]);
+    }
+    for (size_t l = 0; l < stats_.size(); ++l) {
+      stats_[l].p50 = NearestRank(per_call[l], 50);
+      stats_[l].p90 = NearestRank(per_call[l], 90);
+    }
+    for (size_t id = 0; id < kernel_gpu_.size(); ++id) {
+      const auto label = static_cast<size_t>(label_kernel_.key(static_cast<int32_t>(id)) >> 32);
+      LabelStats& s = stats_[label];
+      ++s.distinct;
+      if (s.top_kernel < 0 || kernel_gpu_[id] > kernel_gpu_[static_cast<size_t>(s.top_kernel)]) {
+        s.top_kernel = static_cast<int32_t>(id);
+      }
+    }
+    coverage_.mapped_ns = 0;
+    for (const LabelStats& s : stats_) {
+      if (s.seen && s.kernels > 0 && !s.nested_launches && s.kernels == s.instances && s.max_kernels == 1) {
+        coverage_.mapped_ns += s.gpu_ns;
+      }
+    }
+    coverage_.share = coverage_.kernel_ns_total > 0
+                          ? static_cast<double>(coverage_.mapped_ns) / static_cast<double>(coverage_.kernel_ns_total)
+                          : 0.0;
+  }
+
+  const std::vector<LabelStats>& stats() const { return stats_; }
+  const NvtxCoverage& coverage() const { return coverage_; }
+  int64_t kernels_total() const { return kernels_total_; }
+  int64_t kernels_in_ranges() const { return kernels_in_ranges_; }
+  engine::StrId TopKernelName(const LabelStats& s) const {
+    return static_cast<engine::StrId>(label_kernel_.key(s.top_kernel) & 0xFFFFFFFF);
+  }
+
+ private:
+  bool AddKernels(const engine::Filter& filter, const CancelToken& cancel) {
+    StartEndRangesByThread start_end = StartEndRangesByThread::Build(nvtx_);
+    const auto [first, last] = RowRange(k_, filter);
+    std::vector<int32_t> stack;
+    for (size_t i = first; i < last; ++i) {
+      if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
+      if (!filter.AcceptsDevice(k_.device[i]) || !filter.AcceptsProcess(k_.pid[i])) continue;
+      const Ns dur = k_.end[i] - k_.start[i];
+      ++kernels_total_;
+      coverage_.kernel_ns_total += dur;
+      const int32_t launch = k_.launch[i];
+      if (launch < 0) continue;
+      const auto r = static_cast<size_t>(launch);
+      stack.clear();
+      AppendPushPopStack(rt_.nvtx[r], nvtx_, stack);
+      const auto thread = static_cast<size_t>(start_end.threads.IdOf(PackKey(rt_.pid[r], rt_.tid[r])));
+      start_end.AppendEnclosing(thread, rt_.start[r], rt_.end[r], nvtx_, stack);
+      if (stack.empty()) continue;
+      int32_t innermost = stack.front();
+      for (int32_t j : stack) {
+        const auto js = static_cast<size_t>(j), is = static_cast<size_t>(innermost);
+        if (nvtx_.start[js] > nvtx_.start[is] || (nvtx_.start[js] == nvtx_.start[is] && nvtx_.end[js] < nvtx_.end[is]))
+          innermost = j;
+      }
+      bool counted = false;
+      for (int32_t j : stack) {
+        const auto js = static_cast<size_t>(j);
+        if (js < first_ || js - first_ >= label_of_.size() || label_of_[js - first_] < 0) continue;
+        const int32_t label = label_of_[js - first_];
+        inst_gpu_[js - first_] += dur;
+        ++inst_kernels_[js - first_];
+        LabelStats& s = stats_[static_cast<size_t>(label)];
+        s.gpu_ns += dur;
+        ++s.kernels;
+        if (j != innermost) s.nested_launches = true;
+        const int32_t id = label_kernel_.IdOf(PackKey(static_cast<uint32_t>(label), k_.short_name[i]));
+        if (static_cast<size_t>(id) == kernel_gpu_.size()) kernel_gpu_.push_back(0);
+        kernel_gpu_[static_cast<size_t>(id)] += dur;
+        counted = true;
+      }
+      kernels_in_ranges_ += counted;
+    }
+    return true;
+  }
+
+  LabelStats& StatsOf(int32_t label) {
+    if (static_cast<size_t>(label) >= stats_.size()) stats_.resize(static_cast<size_t>(label) + 1);
+    return stats_[static_cast<size_t>(label)];
+  }
+
+  // The nearest-rank percentile (the smallest value with at least p% of the values at or below it); 0 when empty.
+  static int64_t NearestRank(std::vector<int64_t>& v, int p) {
+    if (v.empty()) return 0;
+    const size_t rank = (v.size() * static_cast<size_t>(p) + 99) / 100;
+    const size_t idx = rank == 0 ? 0 : rank - 1;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(idx), v.end());
+    return v[idx];
+  }
+
+  const engine::KernelTable& k_;
+  const engine::RuntimeTable& rt_;
+  const engine::NvtxTable& nvtx_;
+  NvtxLabels& labels_;
+  size_t first_ = 0;
+  std::vector<int32_t> label_of_;  // NVTX row - first_ -> label, -1 when not selected
+  std::vector<int64_t> inst_gpu_, inst_kernels_;
+  std::vector<LabelStats> stats_;
+  DenseIndex threads_;       // PackKey(pid, tid) -> thread id
+  DenseIndex label_kernel_;  // PackKey(label, kernel short name) -> id
+  std::vector<int64_t> kernel_gpu_;
+  NvtxCoverage coverage_;
+  int64_t kernels_total_ = 0, kernels_in_ranges_ = 0;
+};
+
+std::optional<Table> MissingData(const engine::ProfileInfo& info) {
+  if (!info.caps.kernels) {
+    return Declined(
+        "This profile has no CUDA kernel data (no CUPTI_ACTIVITY_KIND_KERNEL table), so no NVTX range launches "
+        "kernels.");
+  }
+  if (!info.caps.nvtx) {
+    return Declined("This profile has no NVTX data (no NVTX_EVENTS table): there are no ranges to map kernels to.");
+  }
+  if (!info.caps.runtime) {
+    return Declined(
+        "This profile has no CUDA API data (no CUPTI_ACTIVITY_KIND_RUNTIME table): without launch calls, kernels "
+        "cannot be placed inside NVTX ranges.");
+  }
+  return std::nullopt;
+}
+
+class NvtxRangeKernels final : public Skill {
+ public:
+  std::string name() const override { return "nvtx_range_kernels"; }
+  std::string description() const override {
+    return "Per NVTX range name: calls, wall time, GPU time and count of the kernels launched inside (nested ranges "
+           "included), kernels per call, whether it is innermost, and the share of kernel time mapped one kernel "
+           "per call.";
+  }
+  engine::Need needs() const override { return engine::Need::kAttribution; }
+  std::vector<ArgSpec> args() const override {
+    return {
+        {"split_op_id", ValueType::kBool,
+         "Keep PyTorch's \", op_id = N\" in range names (one row per op) instead of grouping by operator name.",
+         Value(false)},
+        LimitArg(0, "Show only the first N rows (0 = all)."),
+    };
+  }
+
+  Expected<Table> run(const Context& ctx) const override {
+    if (auto declined = MissingData(ctx.profile.info())) return *declined;
+    auto labels_or = NvtxLabels::Build(ctx.profile, ArgBool(ctx, "split_op_id"), ctx.cancel);
+    if (!labels_or) return labels_or.error();
+    NvtxLabels& labels = labels_or.value();
+    RangeKernelPass pass(ctx.profile, labels);
+    if (!pass.Run(ctx.filter, ctx.cancel)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+    pass.Finish();
+
+    const auto& stats = pass.stats();
+    std::vector<size_t> order;
+    for (size_t l = 0; l < stats.size(); ++l) {
+      if (stats[l].seen) order.push_back(l);
+    }
+    std::vector<std::string> text(stats.size());
+    for (size_t l : order) text[l] = labels.Text(static_cast<int32_t>(l));
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      if (stats[a].gpu_ns != stats[b].gpu_ns) return stats[a].gpu_ns > stats[b].gpu_ns;
+      return text[a] < text[b];
+    });
+    const int64_t limit = ArgInt(ctx, "limit");
+    const size_t shown = limit > 0 ? std::min(order.size(), static_cast<size_t>(limit)) : order.size();
+    Table table = EmptyTable();
+    for (size_t n = 0; n < shown; ++n) table.rows.push_back(Row(ctx.profile, pass, order[n], text[order[n]]));
+    AddNotes(table, pass);
+    if (!labels.warning().empty()) table.notes.push_back(labels.warning());
+    if (shown < order.size())
+      table.notes.push_back(fmt::format("Showing the first {} of {} rows.", shown, order.size()));
+    if (order.empty()) table.notes.push_back("No NVTX ranges start inside the selected window and filters.");
+    return table;
+  }
+
+ private:
+  static Table EmptyTable() {
+    Table table;
+    table.columns = {
+        MakeColumn("name", ValueType::kString, "NVTX range name"),
+        MakeColumn("instances", ValueType::kInt, "Calls: range instances starting in the window"),
+        MakeColumn("threads", ValueType::kInt, "Distinct threads the range ran on"),
+        MakeColumn("wall_ns", ValueType::kInt, "Summed range duration, ns"),
+        MakeColumn("gpu_ns", ValueType::kInt, "Summed duration of the kernels launched inside, nested ranges included"),
+        MakeColumn("kernels", ValueType::kInt, "Kernels launched inside"),
+        MakeColumn("distinct_kernels", ValueType::kInt, "Distinct kernel short names"),
+        MakeColumn("kernels_per_call", ValueType::kDouble, "kernels / instances"),
+        MakeColumn("max_kernels_per_call", ValueType::kInt, "Most kernels launched inside one instance"),
+        MakeColumn("innermost", ValueType::kBool, "No range nested in any instance launches a kernel"),
+        MakeColumn("gpu_p50_ns", ValueType::kInt, "Median (nearest rank) GPU time per instance, ns"),
+        MakeColumn("gpu_p90_ns", ValueType::kInt, "90th percentile (nearest rank) GPU time per instance, ns"),
+        MakeColumn("top_kernel", ValueType::kString, "Kernel short name with the most GPU time inside; null if none"),
+    };
+    return table;
+  }
+
+  static std::vector<Value> Row(const engine::Profile& profile, const RangeKernelPass& pass, size_t l,
+                                const std::string& name) {
+    const LabelStats& s = pass.stats()[l];
+    std::vector<Value> row;
+    row.push_back(Value(name));
+    row.push_back(Value(s.instances));
+    row.push_back(Value(s.threads));
+    row.push_back(Value(s.wall_ns));
+    row.push_back(Value(s.gpu_ns));
+    row.push_back(Value(s.kernels));
+    row.push_back(Value(s.distinct));
+    row.push_back(Value(RoundTo(static_cast<double>(s.kernels) / static_cast<double>(s.instances), 3)));
+    row.push_back(Value(s.max_kernels));
+    row.push_back(Value(!s.nested_launches));
+    row.push_back(Value(s.p50));
+    row.push_back(Value(s.p90));
+    row.push_back(s.top_kernel >= 0 ? Value(std::string(profile.strings().view(pass.TopKernelName(s)))) : Value());
+    return row;
+  }
+
+  static void AddNotes(Table& table, const RangeKernelPass& pass) {
+    const NvtxCoverage& c = pass.coverage();
+    table.notes.push_back(
+        "A kernel counts in every NVTX range on its launching thread that contains its launch call (linked by "
+        "(pid, correlationId)), so nested ranges each count it. Instances are ranges starting in the window; "
+        "kernels are those starting in the window.");
+    table.notes.push_back(fmt::format(
+        "Mapping coverage: {:.1f}% of kernel time ({} of {} ns) is launched inside an innermost range whose "
+        "instances each launch exactly one kernel; {} of {} kernels were launched inside a selected range.",
+        100.0 * c.share, c.mapped_ns, c.kernel_ns_total, pass.kernels_in_ranges(), pass.kernels_total()));
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Skill> MakeNvtxRangeKernels() {
+  return std::make_shared<NvtxRangeKernels>();
+}
+
+}  // namespace builtin
+
+Expected<NvtxCoverage> ComputeNvtxCoverage(const engine::Profile& profile, const engine::Filter& filter,
+                                           const CancelToken& cancel) {
+  NvtxCoverage zero;
+  const engine::ProfileInfo& info = profile.info();
+  if (!info.caps.kernels) return zero;
+  if (!info.caps.nvtx || !info.caps.runtime) {  // no range can hold a kernel: only the total
+    const engine::KernelTable& k = profile.kernels();
+    const auto [first, last] = builtin::RowRange(k, filter);
+    for (size_t i = first; i < last; ++i) {
+      if (filter.AcceptsDevice(k.device[i]) && filter.AcceptsProcess(k.pid[i]))
+        zero.kernel_ns_total += k.end[i] - k.start[i];
+    }
+    return zero;
+  }
+  auto labels_or = NvtxLabels::Build(profile, false, cancel);
+  if (!labels_or) return labels_or.error();
+  builtin::RangeKernelPass pass(profile, labels_or.value());
+  if (!pass.Run(filter, cancel)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+  pass.Finish();
+  return pass.coverage();
+}
+
+}  // namespace nsys::skills

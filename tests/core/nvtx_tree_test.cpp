@@ -129,3 +129,43 @@ TEST_F(NvtxTreeTest, UnknownParentIdsAreInvalidArgumentsNamingParent) {
 
 }  // namespace
 }  // namespace nsys::testing
+
+namespace nsys::testing {
+namespace {
+
+core::WorkspaceConfig HermeticConfig() {
+  core::WorkspaceConfig config;
+  config.default_skill_dirs = false;
+  config.open.use_cache = false;
+  return config;
+}
+
+// Profiles that lack a table still answer: no NVTX gives no threads; no kernels gives a report that says so.
+TEST(EditorViews, ProfilesWithoutNvtxOrKernelsGiveEmptyAnswersNotErrors) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(HermeticConfig());
+  auto mpi = ws.Open(Fixture("a100_2proc_mpi.sqlite"));
+  ASSERT_TRUE(mpi) << mpi.error().message;
+  auto tree = ws.NvtxTree({mpi->id, "", {}});
+  ASSERT_TRUE(tree) << tree.error().message;
+  EXPECT_TRUE(tree->nodes.empty());
+  auto mpi_report = ws.Report(mpi->id);
+  ASSERT_TRUE(mpi_report) << mpi_report.error().message;
+  EXPECT_NE(mpi_report->text.find("(no NVTX ranges)"), std::string::npos) << mpi_report->text;
+  EXPECT_NE(mpi_report->text.find("885 executions"), std::string::npos) << mpi_report->text;  // 885 kernels (README)
+
+  auto trt = ws.Open(Fixture("titanrtx_tensorrt_nvtx.sqlite"));
+  ASSERT_TRUE(trt) << trt.error().message;
+  auto report = ws.Report(trt->id);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_TRUE(report->kernels.empty());
+  EXPECT_NE(report->text.find("(no kernels)"), std::string::npos) << report->text;
+  auto trt_tree = ws.NvtxTree({trt->id, "", {}});
+  ASSERT_TRUE(trt_tree) << trt_tree.error().message;
+  ASSERT_EQ(trt_tree->nodes.size(), 1u);  // one thread with 21,996 ranges, no kernel
+  EXPECT_EQ(trt_tree->nodes[0].kernel_count, 0);
+  EXPECT_EQ(trt_tree->nodes[0].gpu_ns, 0);
+}
+
+}  // namespace
+}  // namespace nsys::testing

@@ -62,6 +62,34 @@ void to_json(Json& j, const ClientInfo& v) {
   SetIfPresent(j, "version", v.version);
 }
 
+namespace {
+constexpr std::pair<const char*, LlmProvider> kLlmProviderNames[] = {
+    {"openai", LlmProvider::kOpenAI}, {"anthropic", LlmProvider::kAnthropic}, {"none", LlmProvider::kNone}};
+}  // namespace
+
+void FromJson(const Json& j, LlmOptions& out, const std::string& path) {
+  ObjectReader r(j, path);
+  const Json* provider = r.Find("provider");
+  if (!provider) FailAt(r.PathOf("provider"), "missing required field");
+  out.provider = ReadEnum(*provider, r.PathOf("provider"), kLlmProviderNames);
+  r.Optional("model", out.model);
+  r.Optional("baseUrl", out.base_url);
+  if (out.base_url && out.base_url->rfind("http://", 0) != 0 && out.base_url->rfind("https://", 0) != 0) {
+    FailAt(r.PathOf("baseUrl"), "must be an http:// or https:// URL");
+  }
+  r.Optional("apiKeyEnv", out.api_key_env);
+  if (out.api_key_env && out.api_key_env->empty()) FailAt(r.PathOf("apiKeyEnv"), "must name an environment variable");
+  if (out.provider != LlmProvider::kNone && (!out.model || out.model->empty())) {
+    FailAt(r.PathOf("model"), "required with provider \"" + provider->get<std::string>() + "\"");
+  }
+}
+void to_json(Json& j, const LlmOptions& v) {
+  j = {{"provider", std::string(EnumName(v.provider, kLlmProviderNames))}};
+  SetIfPresent(j, "model", v.model);
+  SetIfPresent(j, "baseUrl", v.base_url);
+  SetIfPresent(j, "apiKeyEnv", v.api_key_env);
+}
+
 void FromJson(const Json& j, InitializationOptions& out, const std::string& path) {
   ObjectReader r(j, path);
   r.Optional("noCache", out.no_cache);
@@ -81,6 +109,7 @@ void FromJson(const Json& j, InitializationOptions& out, const std::string& path
   if (out.skill_timeout_seconds && !(*out.skill_timeout_seconds > 0 && *out.skill_timeout_seconds <= 86400)) {
     FailAt(r.PathOf("skillTimeoutSeconds"), "must be a number of seconds, more than 0 and at most 86400 (a day)");
   }
+  r.Optional("llm", out.llm);
 }
 void to_json(Json& j, const InitializationOptions& v) {
   j = Json::object();
@@ -90,6 +119,7 @@ void to_json(Json& j, const InitializationOptions& v) {
   SetIfPresent(j, "perfettoOrigin", v.perfetto_origin);
   SetIfPresent(j, "nsysPath", v.nsys_path);
   SetIfPresent(j, "skillTimeoutSeconds", v.skill_timeout_seconds);
+  SetIfPresent(j, "llm", v.llm);
 }
 
 void FromJson(const Json& j, InitializeParams& out, const std::string& path) {
@@ -127,6 +157,12 @@ void FromJson(const Json& j, ServerCapabilities& out, const std::string& path) {
     x.OptionalOr("nsysMethods", out.nsys_methods);
     x.OptionalOr("skills", out.skills);
   }
+  r.OptionalOr("hoverProvider", out.hover_provider);
+  if (const Json* sync = r.Find("textDocumentSync")) {
+    int32_t change = 0;
+    ObjectReader(*sync, r.PathOf("textDocumentSync")).OptionalOr("change", change);
+    out.text_document_sync_change = change;
+  }
 }
 void to_json(Json& j, const ServerCapabilities& v) {
   j = Json::object();
@@ -134,6 +170,10 @@ void to_json(Json& j, const ServerCapabilities& v) {
   // Both members go out together (possibly empty) once the server has anything of its own to announce.
   if (!v.nsys_methods.empty() || !v.skills.empty()) {
     j["experimental"] = {{"nsysMethods", v.nsys_methods}, {"skills", v.skills}};
+  }
+  if (v.hover_provider) j["hoverProvider"] = true;
+  if (v.text_document_sync_change) {
+    j["textDocumentSync"] = {{"openClose", true}, {"change", *v.text_document_sync_change}};
   }
 }
 

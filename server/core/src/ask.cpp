@@ -52,9 +52,8 @@ std::string ProfileSummaryForLlm(const engine::ProfileInfo& info, const agent::S
 // THE LLM ROUTE (issue 10): with WorkspaceConfig::llm enabled, the model answers with the profile's skills as tools
 // (agent::AskWithLlm), through the workspace's answer cache, continuing the conversation's exchange.
 Expected<agent::LlmAskResult> AskThroughLlm(Workspace& ws, const engine::Profile& profile, const AskRequest& request,
-                                            const std::vector<llm::Message>& history, const agent::TextSink& on_text,
-                                            const CancelToken& cancel) {
-  const llm::Config config = ws.config().llm;
+                                            const llm::Config& config, const std::vector<llm::Message>& history,
+                                            const agent::TextSink& on_text, const CancelToken& cancel) {
   auto client = llm::MakeClient(config);
   if (!client) return client.error();
   const llm::AnswerCache cache(llm::AnswerCache::DefaultDir(ws.config().open.cache_dir));
@@ -107,9 +106,10 @@ Expected<AskResult> Workspace::Ask(const AskRequest& request, const agent::TextS
   if (!profile) return profile.error();
   std::optional<agent::ConversationState> prior;
   if (!request.conversation_id.empty()) prior = conversations_.Get(request.conversation_id);
-  if (config().llm.enabled()) {
-    auto llm = AskThroughLlm(*this, **profile, request, prior ? prior->llm_history : std::vector<llm::Message>{},
-                             on_text, cancel);
+  const llm::Config llm_config = request.llm ? *request.llm : config().llm;  // the session's, else the server's
+  if (llm_config.enabled()) {
+    auto llm = AskThroughLlm(*this, **profile, request, llm_config,
+                             prior ? prior->llm_history : std::vector<llm::Message>{}, on_text, cancel);
     if (!llm) return llm.error();
     agent::ConversationState state;
     state.question = request.question;

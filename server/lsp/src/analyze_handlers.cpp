@@ -1,5 +1,6 @@
 #include "nsys/lsp/analyze_handlers.h"
 
+#include "nsys/lsp/document_handlers.h"
 #include "nsys/wire/analyze.h"
 #include "nsys/wire/answer.h"
 
@@ -16,6 +17,10 @@ Expected<protocol::AnalyzeResult> OnAnalyze(const protocol::AnalyzeParams& param
   auto analysis = ctx.workspace().Analyze(params.profile_id, wire::ToAnalyzeOptions(params), on_finding, ctx.cancel(),
                                           ctx.progress());
   if (!analysis) return analysis.error();
+  // The findings as diagnostics on the profile's file (and its report, if this session rendered one).
+  if (auto profile = ctx.workspace().Get(params.profile_id)) {
+    PublishFindings(ctx, params.profile_id, (*profile)->info().source_path, analysis->findings);
+  }
   return wire::ToAnalyzeResult(*analysis, stream);
 }
 

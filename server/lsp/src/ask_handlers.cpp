@@ -9,7 +9,9 @@ Expected<protocol::AskResult> OnAsk(const protocol::AskParams& params, RequestCo
   if (ctx.wants_partial_results()) {
     on_text = [&ctx](const std::string& text) { ctx.SendPartialResult(protocol::Json{{"text", text}}); };
   }
-  auto result = ctx.workspace().Ask(wire::ToAskRequest(params), on_text, ctx.cancel(), ctx.progress());
+  core::AskRequest request = wire::ToAskRequest(params);
+  request.llm = ctx.settings().llm;  // the session's initializationOptions.llm, if it gave one
+  auto result = ctx.workspace().Ask(request, on_text, ctx.cancel(), ctx.progress());
   if (!result) return result.error();
   return wire::ToProtocolAskResult(*result);
 }

@@ -5,9 +5,11 @@
 #include "nsys/lsp/analyze_handlers.h"
 #include "nsys/lsp/ask_handlers.h"
 #include "nsys/lsp/diff_handlers.h"
+#include "nsys/lsp/document_handlers.h"
 #include "nsys/lsp/explain_handlers.h"
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/method_table.h"
+#include "nsys/lsp/nvtx_tree_handlers.h"
 #include "nsys/lsp/trace_handlers.h"
 
 namespace nsys::lsp {
@@ -45,6 +47,15 @@ void BindMethods(MethodTable& t) {
   t.Request(method::kDiff, &OnDiff, {.progress_title = "Comparing profiles"});
   t.Request(method::kAsk, &OnAsk, {.progress_title = "Answering"});
   t.Request(method::kExplainKernel, &OnExplainKernel, {.progress_title = "Explaining kernel"});
+
+  // Editor views (issue 11): handlers in <topic>_handlers.cpp, one line each here.
+  t.Request(method::kNvtxTree, &OnNvtxTree, {.progress_title = "Reading NVTX ranges"});
+  t.Request(method::kReport, &OnReport, {.progress_title = "Rendering report"});
+  t.Request(method::kHover, &OnHover);
+  t.Notification(method::kDidOpen, &OnDidOpen);
+  t.Notification(method::kDidChange, &OnDidChange);
+  t.Notification(method::kDidClose, &OnDidClose);
+  t.Notification(method::kDidSave, &OnDidSave);
 }
 
 }  // namespace nsys::lsp

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -13,6 +14,7 @@
 #include "nsys/lsp/method_table.h"
 #include "nsys/support/log.h"
 #include "nsys/wire/converters.h"
+#include "nsys/wire/documents.h"
 #include "progress.h"
 
 namespace nsys::lsp {
@@ -193,6 +195,7 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
 
   core::Workspace& workspace() override { return workspace_; }
   Client& client() override { return *this; }
+  SessionDocuments& documents() override { return *documents_; }
 
   // ---- session ----
 
@@ -276,6 +279,7 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
   std::atomic<bool> closed_{false};
   Phase phase_ = Phase::kWaitingForInitialize;
   SessionSettings settings_;
+  const std::shared_ptr<SessionDocuments> documents_ = std::make_shared<SessionDocuments>();
   std::map<std::string, Running> running_;
   std::atomic<size_t> replying_{0};
   size_t running_bytes_ = 0;
@@ -345,8 +349,18 @@ bool DispatcherCore::AcceptInitialize(const protocol::Request& request) {
       }
       settings.skill_timeout = *timeout;
     }
+    if (options->llm) {
+      auto llm =
+          wire::ToLlmConfig(*options->llm, workspace_.config().llm, [](const char* name) { return std::getenv(name); });
+      if (!llm) {
+        ReplyNow(request.id, protocol::kInvalidParams, llm.error().message);
+        return false;
+      }
+      settings.llm = std::move(*llm);
+    }
     if (options->log_level) support::SetLogLevel(ToCoreLevel(*options->log_level));
   }
+  settings.documents = documents_;
   settings_ = std::move(settings);
   phase_ = Phase::kRunning;
   support::LogInfo(

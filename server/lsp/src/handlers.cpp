@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "nsys/lsp/document_handlers.h"
 #include "nsys/lsp/method_table.h"
 #include "nsys/support/log.h"
 #include "nsys/wire/converters.h"
@@ -60,6 +61,8 @@ Expected<protocol::InitializeResult> OnInitialize(const protocol::InitializePara
     if (name.rfind("nsys/", 0) == 0) result.capabilities.nsys_methods.push_back(name);
   }
   for (const auto& skill : ctx.workspace().Skills()) result.capabilities.skills.push_back(skill->name());
+  result.capabilities.hover_provider = true;          // on nsys/report documents
+  result.capabilities.text_document_sync_change = 1;  // full text; did{Open,Change,Close,Save} are kept per session
   result.server_info = {ctx.options().server_name, ctx.options().server_version};
   return result;
 }
@@ -96,7 +99,11 @@ Expected<protocol::ProfileSummary> OnOpenProfile(const protocol::OpenProfilePara
 }
 
 Expected<protocol::NullResult> OnCloseProfile(const protocol::CloseProfileParams& params, RequestContext& ctx) {
+  auto profile = ctx.workspace().Get(params.profile_id);
   if (auto status = ctx.workspace().Close(params.profile_id); !status) return status.error();
+  // Clears the diagnostics nsys/analyze published for it, and forgets its report.
+  if (profile) PublishFindings(ctx, params.profile_id, (*profile)->info().source_path, {});
+  if (ctx.settings().documents) ctx.settings().documents->DropReport(protocol::ReportUri(params.profile_id));
   return protocol::NullResult{};
 }
 

@@ -5,7 +5,11 @@
 namespace nsys::wire {
 
 core::AskRequest ToAskRequest(const protocol::AskParams& params) {
-  return core::AskRequest{params.profile_id, params.question, params.conversation_id.value_or("")};
+  core::AskRequest request;
+  request.profile_id = params.profile_id;
+  request.question = params.question;
+  request.conversation_id = params.conversation_id.value_or("");
+  return request;
 }
 
 protocol::AskResult ToProtocolAskResult(const core::AskResult& result) {

@@ -38,6 +38,8 @@ inline constexpr std::string_view kAnalyze = "nsys/analyze";
 inline constexpr std::string_view kDiff = "nsys/diff";
 inline constexpr std::string_view kAsk = "nsys/ask";
 inline constexpr std::string_view kExplainKernel = "nsys/explainKernel";
+inline constexpr std::string_view kNvtxTree = "nsys/nvtxTree";
+inline constexpr std::string_view kReport = "nsys/report";
 }  // namespace method
 
 // A skill argument or a table cell. Same alternatives as the engine's Value, so converting is a copy.
@@ -316,6 +318,17 @@ struct ClientInfo {
 
 enum class LogLevel { kError, kWarning, kInfo, kDebug };  // "error" | "warning" | "info" | "debug"
 
+// initializationOptions.llm: the session's LLM for nsys/ask. The key is read by the server from its own environment
+// variable `apiKeyEnv`; it is never sent over the wire.
+enum class LlmProvider { kNone, kOpenAI, kAnthropic };  // "none" | "openai" | "anthropic"
+struct LlmOptions {
+  LlmProvider provider = LlmProvider::kNone;
+  std::optional<std::string> model;
+  std::optional<std::string> base_url;     // "baseUrl": http(s)://...
+  std::optional<std::string> api_key_env;  // "apiKeyEnv": the name of a variable of the server's environment
+  bool operator==(const LlmOptions&) const = default;
+};
+
 struct InitializationOptions {
   std::optional<bool> no_cache;
   std::optional<std::vector<std::string>> skill_dirs;
@@ -323,6 +336,7 @@ struct InitializationOptions {
   std::optional<std::string> perfetto_origin;  // this session's Perfetto UI; a web origin (see CheckWebOrigin)
   std::optional<std::string> nsys_path;  // the nsys that converts .nsys-rep reports: an absolute path or file: URI
   std::optional<double> skill_timeout_seconds;  // this session's user-skill time budget: more than 0, at most 86400
+  std::optional<LlmOptions> llm;
   bool operator==(const InitializationOptions&) const = default;
 };
 
@@ -342,6 +356,9 @@ struct ServerCapabilities {
   std::vector<std::string> execute_commands;  // "executeCommandProvider": {commands}, written only when non-empty
   std::vector<std::string> nsys_methods;      // "experimental.nsysMethods", every bound nsys/ method, sorted
   std::vector<std::string> skills;            // "experimental.skills", the skill names
+  bool hover_provider = false;                // "hoverProvider", written only when true
+  // "textDocumentSync": {openClose: true, change: N} when set (1 = full text on each change); absent = none.
+  std::optional<int32_t> text_document_sync_change;
   bool operator==(const ServerCapabilities&) const = default;
 };
 
@@ -461,6 +478,7 @@ NSYS_PROTOCOL_CONVERSIONS(ExportTraceResult)
 NSYS_PROTOCOL_CONVERSIONS(OpenInPerfettoParams)
 NSYS_PROTOCOL_CONVERSIONS(OpenInPerfettoResult)
 NSYS_PROTOCOL_CONVERSIONS(ClientInfo)
+NSYS_PROTOCOL_CONVERSIONS(LlmOptions)
 NSYS_PROTOCOL_CONVERSIONS(InitializationOptions)
 NSYS_PROTOCOL_CONVERSIONS(InitializeParams)
 NSYS_PROTOCOL_CONVERSIONS(ServerCapabilities)

@@ -1,11 +1,13 @@
 #pragma once
 // `ask` through the Workspace (issue 10): the request and result of Workspace::Ask. Offline, the agent's
 // deterministic mapper answers (agent/ask.h); a conversation id keeps the previous turn's state for follow-ups.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "nsys/agent/answer.h"
 #include "nsys/agent/ask.h"
+#include "nsys/llm/config.h"
 
 namespace nsys::core {
 
@@ -13,6 +15,8 @@ struct AskRequest {
   std::string profile_id;
   std::string question;
   std::string conversation_id;  // "" = a new conversation; an unknown or expired id starts afresh under that id
+  // The session's LLM (initializationOptions.llm); absent = WorkspaceConfig::llm. Provider kNone = offline.
+  std::optional<llm::Config> llm;
 };
 
 struct AskResult {

@@ -20,9 +20,11 @@
 #include "nsys/agent/explain.h"
 #include "nsys/agent/skill_runner.h"
 #include "nsys/core/ask.h"
+#include "nsys/core/report.h"
 #include "nsys/core/traces.h"
 #include "nsys/engine/profile.h"
 #include "nsys/llm/config.h"
+#include "nsys/skills/nvtx_tree.h"
 #include "nsys/skills/registry.h"
 #include "nsys/skills/result_memo.h"
 #include "nsys/support/cancel.h"
@@ -86,6 +88,14 @@ Expected<std::chrono::milliseconds> ParseSkillTimeout(const std::string& text);
 // groups it (split_op_id), each a few hundred ms of scanning on a profile with tens of millions of rows; the
 // others answer in well under 100 ms without help.
 std::vector<WarmCall> DefaultWarmSkills();
+
+// nsys/nvtxTree (issue 11): one level of a profile's NVTX hierarchy (skills/nvtx_tree.h). `parent` empty = the
+// threads with NVTX ranges; otherwise a node id an earlier call returned.
+struct NvtxTreeRequest {
+  std::string profile_id;
+  std::string parent;
+  engine::FilterSpec filter;  // window, devices, processes, threads (ResolveFilter checks them)
+};
 
 struct OpenedProfile {
   std::string id;  // "p1", "p2", ...: stable for the session
@@ -152,6 +162,16 @@ class Workspace {
   // kNotFound names the closest kernels when none matches.
   Expected<agent::KernelExplanation> ExplainKernel(const std::string& profile_id, const std::string& kernel,
                                                    const CancelToken& cancel = {}, const ProgressSink& progress = {});
+  // ---- NVTX tree (issue 11) ----
+  // Loads kernels, runtime calls and NVTX ranges with their links (engine::Need::kAttribution), then reads one level
+  // of the tree (skills::NvtxTreeChildren). kInvalidArgument naming `parent` for an id that is not a node.
+  Expected<skills::NvtxTreeLevel> NvtxTree(const NvtxTreeRequest& request, const CancelToken& cancel = {},
+                                           const ProgressSink& progress = {});
+  // ---- report (issue 11) ----
+  // The profile as a text document (core/report.h): loads kernels and NVTX ranges, runs Analyze on the whole
+  // profile (through the result memo), renders the summary, top kernels, findings and NVTX ranges with their spans.
+  Expected<ProfileReport> Report(const std::string& profile_id, const CancelToken& cancel = {},
+                                 const ProgressSink& progress = {});
   // ---- diff (issue 10) ----
   // The diff of two open profiles (agent/diff.h), each read through its result memo (RunnerFor). kNotFound for an
   // id that is not open; kInvalidArgument for a bad phase map. Progress names the step.

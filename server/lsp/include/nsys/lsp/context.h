@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "nsys/core/workspace.h"
+#include "nsys/lsp/documents.h"
 #include "nsys/protocol/jsonrpc.h"
 #include "nsys/protocol/methods.h"
 #include "nsys/support/cancel.h"
@@ -38,6 +39,11 @@ struct SessionSettings {
   // initializationOptions.skillTimeoutSeconds: this session's user-skill time budget; empty = the server's.
   std::optional<std::chrono::milliseconds> skill_timeout;
   std::string nsys_path;  // initializationOptions.nsysPath: converts this session's .nsys-rep; empty = the server's
+  // initializationOptions.llm (checked): this session's LLM for nsys/ask; empty = the server's (WorkspaceConfig::llm).
+  std::optional<llm::Config> llm;
+  // The session's reports and open documents (issue 11); shared by every request of the session, never null once
+  // `initialize` was accepted.
+  std::shared_ptr<SessionDocuments> documents;
 };
 
 // Server-wide knobs. Services that handlers need from outside the LSP layer (e.g. the Perfetto HTTP side channel,
@@ -130,6 +136,7 @@ class NotificationContext {
   virtual void Exit() = 0;
   virtual core::Workspace& workspace() = 0;
   virtual Client& client() = 0;
+  virtual SessionDocuments& documents() = 0;  // textDocument/did* keep documents here
 };
 
 }  // namespace nsys::lsp

@@ -1,0 +1,178 @@
+// Workspace::Report: the profile as one text document with the spans of its kernel names and findings. The
+// numbers come from one pass over the kernel table and one over the NVTX ranges, the findings from Analyze.
+#include "nsys/core/report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <unordered_map>
+
+#include "nsys/core/workspace.h"
+
+namespace nsys::core {
+
+int64_t Utf16Length(std::string_view utf8) {
+  int64_t units = 0;
+  for (size_t i = 0; i < utf8.size();) {
+    const auto c = static_cast<unsigned char>(utf8[i]);
+    size_t bytes = 1;
+    if (c >= 0xF0 && c < 0xF8) {
+      bytes = 4;
+    } else if (c >= 0xE0) {
+      bytes = 3;
+    } else if (c >= 0xC0) {
+      bytes = 2;
+    }
+    if (i + bytes > utf8.size()) bytes = 1;
+    units += bytes == 4 ? 2 : 1;
+    i += bytes;
+  }
+  return units;
+}
+
+namespace {
+
+struct Total {
+  engine::StrId name = 0;
+  int64_t count = 0;
+  int64_t ns = 0;
+};
+
+// Groups rows by name: (name, count, summed duration), largest sum first, at most `limit`.
+template <typename Table>
+std::vector<Total> TopByName(const Table& t, const std::vector<engine::StrId>& names, size_t limit, int64_t& all_ns) {
+  std::unordered_map<engine::StrId, size_t> index;
+  std::vector<Total> totals;
+  all_ns = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    auto [it, fresh] = index.try_emplace(names[i], totals.size());
+    if (fresh) totals.push_back({names[i], 0, 0});
+    Total& total = totals[it->second];
+    ++total.count;
+    total.ns += t.end[i] - t.start[i];
+    all_ns += t.end[i] - t.start[i];
+  }
+  std::sort(totals.begin(), totals.end(),
+            [](const Total& a, const Total& b) { return a.ns != b.ns ? a.ns > b.ns : a.name < b.name; });
+  if (totals.size() > limit) totals.resize(limit);
+  return totals;
+}
+
+std::string OneLine(std::string text) {
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+class ReportWriter {
+ public:
+  void Line(std::string text = "") { lines_.push_back(std::move(text)); }
+  // A line ending in `name` (after an ASCII `prefix`), with a span over the name.
+  void Spanned(const std::string& prefix, const std::string& shown, const std::string& span_name,
+               std::vector<ReportSpan>& spans, const std::string& suffix = "") {
+    spans.push_back({static_cast<int64_t>(lines_.size()), Utf16Length(prefix), Utf16Length(shown), span_name});
+    lines_.push_back(prefix + shown + suffix);
+  }
+  std::string Text() const {
+    std::string text;
+    for (const auto& line : lines_) text += line + "\n";
+    return text;
+  }
+
+ private:
+  std::vector<std::string> lines_;
+};
+
+void WriteSummary(const engine::ProfileInfo& info, int64_t kernels, int64_t kernel_ns, ReportWriter& w) {
+  w.Line("# nsys-ai report: " + std::filesystem::path(info.source_path).filename().string());
+  w.Line();
+  w.Line("File:      " + info.source_path);
+  std::string gpus;
+  for (const engine::Device& d : info.devices) {
+    gpus += fmt::format("{}{}: {}", gpus.empty() ? "" : ", ", d.id, d.name.empty() ? "unnamed GPU" : d.name);
+  }
+  w.Line("GPUs:      " + (gpus.empty() ? std::string("none") : gpus));
+  w.Line(fmt::format("Duration:  {:.3f} s (capture clock {} ns to {} ns)", (info.end_ns - info.start_ns) / 1e9,
+                     info.start_ns, info.end_ns));
+  std::string processes;
+  for (const engine::Process& p : info.processes) {
+    processes +=
+        fmt::format("{}{} (pid {})", processes.empty() ? "" : ", ", p.name.empty() ? "process" : p.name, p.pid);
+  }
+  w.Line("Processes: " + (processes.empty() ? std::string("none") : processes));
+  w.Line(fmt::format("Kernels:   {} executions, {:.3f} ms of GPU time", kernels, kernel_ns / 1e6));
+}
+
+void WriteFindings(const Expected<agent::Analysis>& analysis, ReportWriter& w, ProfileReport& report) {
+  w.Line();
+  w.Line("## Findings");
+  w.Line();
+  if (!analysis) {
+    w.Line("analyze could not run: " + OneLine(analysis.error().message));
+    return;
+  }
+  if (analysis->findings.empty()) w.Line("No root cause of the Book applies to this profile.");
+  for (const agent::Finding& f : analysis->findings) {
+    w.Spanned(fmt::format("- [{}] ", agent::SeverityName(f.severity)), f.root_cause + ": " + OneLine(f.title),
+              f.root_cause, report.findings);
+    report.finding_details.push_back(f);
+    if (!f.answer.summary.empty()) w.Line("  " + OneLine(f.answer.summary));
+    if (!f.answer.recommendations.empty()) w.Line("  Recommendation: " + OneLine(f.answer.recommendations.front()));
+    if (!f.answer.verify.empty()) w.Line("  Verify: " + f.answer.verify);
+  }
+}
+
+}  // namespace
+
+Expected<ProfileReport> Workspace::Report(const std::string& profile_id, const CancelToken& cancel,
+                                          const ProgressSink& progress) {
+  auto profile = Get(profile_id);
+  if (!profile) return profile.error();
+  const engine::Profile& p = **profile;
+  if (Status loaded = (*profile)->Require(engine::Need::kKernels | engine::Need::kNvtx, cancel, progress);
+      !loaded.ok()) {
+    return loaded.error();
+  }
+  const auto analysis = Analyze(profile_id, {}, {}, cancel, progress);
+  if (!analysis && analysis.error().kind == ErrorKind::kCancelled) return analysis.error();
+
+  ProfileReport report;
+  ReportWriter w;
+  const engine::KernelTable& k = p.kernels();
+  int64_t kernel_ns = 0;
+  const std::vector<Total> kernels = TopByName(k, k.name, kReportTopKernels, kernel_ns);
+  WriteSummary(p.info(), static_cast<int64_t>(k.size()), kernel_ns, w);
+
+  w.Line();
+  w.Line(fmt::format("## Top kernels ({} of {} executions by GPU time)", kernels.size(), k.size()));
+  w.Line();
+  w.Line("   calls    total ms   share  name");
+  w.Line("--------  ----------  ------  ----");
+  for (const Total& t : kernels) {
+    const std::string name(p.strings().view(t.name));
+    const double share = kernel_ns > 0 ? 100.0 * static_cast<double>(t.ns) / static_cast<double>(kernel_ns) : 0.0;
+    w.Spanned(fmt::format("{:>8}  {:>10.3f}  {:>5.1f}%  ", t.count, t.ns / 1e6, share), name, name, report.kernels);
+  }
+  if (kernels.empty()) w.Line("(no kernels)");
+
+  WriteFindings(analysis, w, report);
+
+  int64_t nvtx_ns = 0;
+  const engine::NvtxTable& nvtx = p.nvtx();
+  const std::vector<Total> ranges = TopByName(nvtx, nvtx.name, kReportTopRanges, nvtx_ns);
+  w.Line();
+  w.Line("## NVTX ranges (most wall time)");
+  w.Line();
+  if (ranges.empty()) w.Line("(no NVTX ranges)");
+  if (!ranges.empty()) {
+    w.Line("   count     wall ms  name");
+    w.Line("--------  ----------  ----");
+  }
+  for (const Total& t : ranges) {
+    w.Line(fmt::format("{:>8}  {:>10.3f}  {}", t.count, t.ns / 1e6, p.strings().view(t.name)));
+  }
+  report.text = w.Text();
+  return report;
+}
+
+}  // namespace nsys::core

@@ -1,0 +1,80 @@
+#include "nsys/lsp/document_handlers.h"
+
+#include "nsys/support/log.h"
+#include "nsys/wire/documents.h"
+
+namespace nsys::lsp {
+
+namespace {
+
+bool Contains(const protocol::ReportSpan& span, const protocol::Position& at) {
+  return span.line == at.line && span.character <= at.character && at.character < span.character + span.length;
+}
+
+protocol::Range RangeOf(const protocol::ReportSpan& span) {
+  return {{span.line, span.character}, {span.line, span.character + span.length}};
+}
+
+}  // namespace
+
+Expected<protocol::ReportResult> OnReport(const protocol::ReportParams& params, RequestContext& ctx) {
+  auto report = ctx.workspace().Report(params.profile_id, ctx.cancel(), ctx.progress());
+  if (!report) return report.error();
+  StoredReport stored;
+  stored.profile_id = params.profile_id;
+  stored.result = wire::ToReportResult(params.profile_id, *report);
+  for (const agent::Finding& f : report->finding_details) stored.finding_markdown.push_back(agent::RenderMarkdown(f));
+  protocol::ReportResult result = stored.result;
+  if (ctx.settings().documents) ctx.settings().documents->PutReport(std::move(stored));
+  return result;
+}
+
+Expected<protocol::HoverResult> OnHover(const protocol::HoverParams& params, RequestContext& ctx) {
+  if (!ctx.settings().documents) return protocol::HoverResult{};
+  const auto report = ctx.settings().documents->Report(params.uri);
+  if (!report) return protocol::HoverResult{};  // not a report this session rendered (source hovers: issue 12)
+  for (const protocol::ReportSpan& span : report->result.kernels) {
+    if (!Contains(span, params.position)) continue;
+    auto explanation = ctx.workspace().ExplainKernel(report->profile_id, span.name, ctx.cancel(), ctx.progress());
+    if (!explanation) return explanation.error();
+    return protocol::HoverResult{protocol::Hover{{"markdown", explanation->markdown}, RangeOf(span)}};
+  }
+  for (size_t i = 0; i < report->result.findings.size() && i < report->finding_markdown.size(); ++i) {
+    const protocol::ReportSpan& span = report->result.findings[i];
+    if (!Contains(span, params.position)) continue;
+    return protocol::HoverResult{protocol::Hover{{"markdown", report->finding_markdown[i]}, RangeOf(span)}};
+  }
+  return protocol::HoverResult{};
+}
+
+void OnDidOpen(const protocol::DidOpenParams& params, NotificationContext& ctx) {
+  if (!ctx.documents().Open(params.text_document.uri, params.text_document.text)) {
+    support::LogWarn("textDocument/didOpen: too many open documents; not keeping " + params.text_document.uri);
+  }
+}
+
+void OnDidChange(const protocol::DidChangeParams& params, NotificationContext& ctx) {
+  if (!params.texts.empty()) ctx.documents().Change(params.uri, params.texts.back());
+}
+
+void OnDidClose(const protocol::DidCloseParams& params, NotificationContext& ctx) {
+  ctx.documents().Close(params.uri);
+}
+
+void OnDidSave(const protocol::DidCloseParams&, NotificationContext&) {}  // the text came with didChange
+
+void PublishFindings(RequestContext& ctx, const std::string& profile_id, const std::string& profile_path,
+                     const std::vector<agent::Finding>& findings) {
+  ctx.client().Notify(
+      protocol::method::kPublishDiagnostics,
+      protocol::Json(protocol::PublishDiagnosticsParams{wire::FileUri(profile_path), wire::ToDiagnostics(findings)}));
+  if (!ctx.settings().documents) return;
+  const std::string uri = protocol::ReportUri(profile_id);
+  const auto report = ctx.settings().documents->Report(uri);
+  if (!report) return;
+  ctx.client().Notify(
+      protocol::method::kPublishDiagnostics,
+      protocol::Json(protocol::PublishDiagnosticsParams{uri, wire::ToDiagnostics(findings, report->result.findings)}));
+}
+
+}  // namespace nsys::lsp

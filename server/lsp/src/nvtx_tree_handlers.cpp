@@ -1,0 +1,16 @@
+#include "nsys/lsp/nvtx_tree_handlers.h"
+
+#include "nsys/core/workspace.h"
+#include "nsys/wire/nvtx_tree.h"
+
+namespace nsys::lsp {
+
+Expected<protocol::NvtxTreeResult> OnNvtxTree(const protocol::NvtxTreeParams& params, RequestContext& ctx) {
+  auto request = wire::ToNvtxTreeRequest(params);
+  if (!request) return request.error();
+  auto level = ctx.workspace().NvtxTree(*request, ctx.cancel(), ctx.progress());
+  if (!level) return level.error();
+  return wire::ToNvtxTreeResult(*level);
+}
+
+}  // namespace nsys::lsp

@@ -1,0 +1,171 @@
+// Workspace::NvtxTree on h100_2gpu_1s (PyTorch ranges on two threads): the threads, a range's aggregated numbers and
+// its children, checked against figures computed from the sqlite file directly (NVTX nesting per thread by
+// (start, end desc), kernels joined to runtime calls by (pid, correlationId), op_id suffixes stripped).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "fixtures.h"
+#include "nsys/core/workspace.h"
+
+namespace nsys::testing {
+namespace {
+
+class NvtxTreeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    NSYS_REQUIRE_FIXTURES();
+    core::WorkspaceConfig config;
+    config.default_skill_dirs = false;
+    config.open.use_cache = false;
+    workspace_ = std::make_unique<core::Workspace>(config);
+    auto opened = workspace_->Open(Fixture("h100_2gpu_1s.sqlite"));
+    ASSERT_TRUE(opened) << opened.error().message;
+    id_ = opened->id;
+  }
+  skills::NvtxTreeLevel Level(const std::string& parent, engine::FilterSpec filter = {}) {
+    auto level = workspace_->NvtxTree({id_, parent, std::move(filter)});
+    EXPECT_TRUE(level) << level.error().message;
+    return level ? *level : skills::NvtxTreeLevel{};
+  }
+  std::unique_ptr<core::Workspace> workspace_;
+  std::string id_;
+};
+
+TEST_F(NvtxTreeTest, ThreadsThenRangesThenTheirChildrenCarryTheProfilesNumbers) {
+  const skills::NvtxTreeLevel threads = Level("");
+  ASSERT_EQ(threads.nodes.size(), 2u);
+  EXPECT_FALSE(threads.truncated);
+  const auto it = std::find_if(threads.nodes.begin(), threads.nodes.end(),
+                               [](const skills::NvtxTreeNode& n) { return n.pid == 111 && n.tid == 111; });
+  ASSERT_NE(it, threads.nodes.end());
+  const skills::NvtxTreeNode& thread = *it;
+  EXPECT_EQ(thread.kind, skills::NvtxTreeNodeKind::kThread);
+  EXPECT_EQ(thread.id, "t111.111");
+  EXPECT_NE(thread.label.find("(pid 111, tid 111)"), std::string::npos) << thread.label;
+  EXPECT_EQ(thread.instances, 2169);  // outermost ranges
+  EXPECT_EQ(thread.wall_ns, 948094737);
+  EXPECT_EQ(thread.kernel_count, 816);  // kernels launched inside any range of the thread
+  EXPECT_EQ(thread.gpu_ns, 11554810);
+  EXPECT_TRUE(thread.has_children);
+  EXPECT_GE(threads.nodes[0].wall_ns, threads.nodes[1].wall_ns);  // most wall first
+
+  const skills::NvtxTreeLevel top = Level(thread.id);
+  ASSERT_FALSE(top.nodes.empty());
+  const skills::NvtxTreeNode& linear = top.nodes[0];  // most GPU time first
+  EXPECT_EQ(linear.kind, skills::NvtxTreeNodeKind::kRange);
+  EXPECT_EQ(linear.name, "aten::linear");
+  EXPECT_EQ(linear.instances, 140);
+  EXPECT_EQ(linear.wall_ns, 107360182);
+  EXPECT_EQ(linear.gpu_ns, 9916911);
+  EXPECT_EQ(linear.kernel_count, 122);
+  EXPECT_GT(linear.end_ns, linear.start_ns);
+  EXPECT_EQ(top.nodes[1].name, "aten::mul");
+  EXPECT_EQ(top.nodes[1].gpu_ns, 297025);
+  int64_t gpu = 0, kernels = 0;
+  for (const auto& n : top.nodes) {
+    gpu += n.gpu_ns;
+    kernels += n.kernel_count;
+  }
+  EXPECT_EQ(gpu, thread.gpu_ns);  // every kernel of the thread is inside exactly one outermost range name
+  EXPECT_EQ(kernels, thread.kernel_count);
+
+  const skills::NvtxTreeLevel children = Level(linear.id);
+  ASSERT_EQ(children.nodes.size(), 2u);
+  EXPECT_EQ(children.nodes[0].name, "aten::matmul");
+  EXPECT_EQ(children.nodes[0].instances, 140);
+  EXPECT_EQ(children.nodes[0].wall_ns, 106194398);
+  EXPECT_EQ(children.nodes[0].gpu_ns, 9916911);
+  EXPECT_EQ(children.nodes[1].name, "aten::t");
+  EXPECT_EQ(children.nodes[1].wall_ns, 829606);
+  EXPECT_EQ(children.nodes[1].gpu_ns, 0);
+  for (const auto& n : Level(children.nodes[1].id).nodes) {  // aten::t's sub-ranges launch no kernel either
+    EXPECT_EQ(n.kind, skills::NvtxTreeNodeKind::kRange);
+    EXPECT_EQ(n.gpu_ns, 0);
+  }
+
+  // Down the GPU-heaviest path to the kernels: a kernel node's numbers add up under its range.
+  std::string id = children.nodes[0].id;
+  for (int depth = 0; depth < 16; ++depth) {
+    const skills::NvtxTreeLevel level = Level(id);
+    ASSERT_FALSE(level.nodes.empty());
+    if (level.nodes[0].kind == skills::NvtxTreeNodeKind::kKernel) {
+      EXPECT_GT(level.nodes[0].gpu_ns, 0);
+      EXPECT_EQ(level.nodes[0].wall_ns, level.nodes[0].gpu_ns);
+      EXPECT_FALSE(level.nodes[0].has_children);
+      EXPECT_TRUE(Level(level.nodes[0].id).nodes.empty());  // a kernel node resolves, with no children
+      return;
+    }
+    id = level.nodes[0].id;
+  }
+  ADD_FAILURE() << "no kernel node under aten::linear";
+}
+
+TEST_F(NvtxTreeTest, AWindowKeepsOnlyTheRangesThatStartInIt) {
+  engine::FilterSpec filter;
+  filter.processes = {112};
+  const skills::NvtxTreeLevel threads = Level("", filter);
+  ASSERT_EQ(threads.nodes.size(), 1u);
+  EXPECT_EQ(threads.nodes[0].pid, 112u);
+  engine::FilterSpec window;
+  window.window.start = 0.0;
+  window.window.end = 0.1;
+  const skills::NvtxTreeLevel early = Level("", window);
+  ASSERT_EQ(early.nodes.size(), 2u);
+  EXPECT_LT(early.nodes[0].instances, 2169);
+}
+
+TEST_F(NvtxTreeTest, UnknownParentIdsAreInvalidArgumentsNamingParent) {
+  for (const std::string bad : {"x", "t111.111/999999999", "t1.1", "t111.111#", "t111.111/", "t111"}) {
+    auto level = workspace_->NvtxTree({id_, bad, {}});
+    ASSERT_FALSE(level) << bad;
+    EXPECT_EQ(level.error().kind, ErrorKind::kInvalidArgument) << bad;
+    EXPECT_EQ(level.error().message.rfind("parent: '" + bad + "' is not a node", 0), 0u) << level.error().message;
+  }
+  auto unknown = workspace_->NvtxTree({"p999", "", {}});
+  ASSERT_FALSE(unknown);
+  EXPECT_EQ(unknown.error().kind, ErrorKind::kNotFound);
+}
+
+}  // namespace
+}  // namespace nsys::testing
+
+namespace nsys::testing {
+namespace {
+
+core::WorkspaceConfig HermeticConfig() {
+  core::WorkspaceConfig config;
+  config.default_skill_dirs = false;
+  config.open.use_cache = false;
+  return config;
+}
+
+// Profiles that lack a table still answer: no NVTX gives no threads; no kernels gives a report that says so.
+TEST(EditorViews, ProfilesWithoutNvtxOrKernelsGiveEmptyAnswersNotErrors) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(HermeticConfig());
+  auto mpi = ws.Open(Fixture("a100_2proc_mpi.sqlite"));
+  ASSERT_TRUE(mpi) << mpi.error().message;
+  auto tree = ws.NvtxTree({mpi->id, "", {}});
+  ASSERT_TRUE(tree) << tree.error().message;
+  EXPECT_TRUE(tree->nodes.empty());
+  auto mpi_report = ws.Report(mpi->id);
+  ASSERT_TRUE(mpi_report) << mpi_report.error().message;
+  EXPECT_NE(mpi_report->text.find("(no NVTX ranges)"), std::string::npos) << mpi_report->text;
+  EXPECT_NE(mpi_report->text.find("885 executions"), std::string::npos) << mpi_report->text;  // 885 kernels (README)
+
+  auto trt = ws.Open(Fixture("titanrtx_tensorrt_nvtx.sqlite"));
+  ASSERT_TRUE(trt) << trt.error().message;
+  auto report = ws.Report(trt->id);
+  ASSERT_TRUE(report) << report.error().message;
+  EXPECT_TRUE(report->kernels.empty());
+  EXPECT_NE(report->text.find("(no kernels)"), std::string::npos) << report->text;
+  auto trt_tree = ws.NvtxTree({trt->id, "", {}});
+  ASSERT_TRUE(trt_tree) << trt_tree.error().message;
+  ASSERT_EQ(trt_tree->nodes.size(), 1u);  // one thread with 21,996 ranges, no kernel
+  EXPECT_EQ(trt_tree->nodes[0].kernel_count, 0);
+  EXPECT_EQ(trt_tree->nodes[0].gpu_ns, 0);
+}
+
+}  // namespace
+}  // namespace nsys::testing

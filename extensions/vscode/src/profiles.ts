@@ -7,7 +7,6 @@ import { withServerProgress } from './progress';
 
 export interface Services {
   client(): Promise<NsysClient>;
-  diagnostics: vscode.DiagnosticCollection;
   registry: ProfileRegistry;
 }
 
@@ -53,7 +52,7 @@ export class ProfileDocument implements vscode.CustomDocument {
 
   dispose(): void {
     this.services.registry.remove(this);
-    this.services.diagnostics.delete(this.uri);
+    // closeProfile makes the server publish an empty diagnostics list for this file (its findings leave Problems).
     const client = this.openedOn;
     void this.opening
       ?.then(({ profileId }) => client?.closeProfile(profileId))
@@ -64,19 +63,39 @@ export class ProfileDocument implements vscode.CustomDocument {
 export class ProfileRegistry {
   private readonly docs = new Map<string, ProfileDocument>();
   private active: ProfileDocument | undefined;
+  private lastShown: ProfileDocument | undefined;
+  private readonly changed = new vscode.EventEmitter<ProfileDocument | undefined>();
+  /** Fires when the profile that views such as the NVTX tree show (`shown()`) changes. */
+  readonly onDidChangeShown = this.changed.event;
 
   add(doc: ProfileDocument): void {
     this.docs.set(doc.uri.toString(), doc);
     this.active = doc;
+    this.notify();
   }
 
   remove(doc: ProfileDocument): void {
     if (this.docs.get(doc.uri.toString()) === doc) this.docs.delete(doc.uri.toString());
     if (this.active === doc) this.active = undefined;
+    this.notify();
   }
 
   setActive(doc: ProfileDocument): void {
     this.active = doc;
+    this.notify();
+  }
+
+  /** The profile the views show: the active one, else the last opened that is still open. */
+  shown(): ProfileDocument | undefined {
+    return this.active ?? this.all().at(-1);
+  }
+
+  private notify(): void {
+    const now = this.shown();
+    if (now !== this.lastShown) {
+      this.lastShown = now;
+      this.changed.fire(now);
+    }
   }
 
   get(uri: vscode.Uri): ProfileDocument | undefined {

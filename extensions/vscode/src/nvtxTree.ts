@@ -3,9 +3,11 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { errorMessage, Unsupported } from './protocol/client';
-import type { FilterWindow, NvtxTreeNode, ProfileInfo } from './protocol/types';
+import type { NvtxTreeNode } from './protocol/types';
 import { ProfileDocument, Services } from './profiles';
 import { formatCount, formatNs } from './view/format';
+
+export { revealWindow } from './reveal';
 
 export const TREE_VIEW_ID = 'nsysAi.nvtxTree';
 
@@ -53,21 +55,6 @@ export function nodeTreeItem(node: NvtxTreeNode): vscode.TreeItem {
   // package.json's view/item/context menu offers "Reveal in Perfetto" on items with a time interval.
   item.contextValue = node.endNs > node.startNs ? `nsysAi.nvtx.${node.kind}.revealable` : `nsysAi.nvtx.${node.kind}`;
   return item;
-}
-
-/**
- * The window Perfetto opens on for a node: its (longest) interval with a quarter of its length on each side, so the
- * neighbours show, at least 1 µs each side, clipped to the profile (the server refuses a window outside it).
- */
-export function revealWindow(node: Pick<NvtxTreeNode, 'startNs' | 'endNs'>, info?: Pick<ProfileInfo, 'startNs' | 'endNs'>): FilterWindow {
-  const pad = Math.max(Math.round((node.endNs - node.startNs) / 4), 1000);
-  let start = node.startNs - pad;
-  let end = node.endNs + pad;
-  if (info && info.endNs > info.startNs) {
-    start = Math.max(start, info.startNs);
-    end = Math.min(end, info.endNs);
-  }
-  return { start, end, clock: 'capture_ns' };
 }
 
 export class NvtxTreeProvider implements vscode.TreeDataProvider<TreeElement>, vscode.Disposable {

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { errorCode, Unsupported } from '../src/protocol/client';
 import type { NvtxTreeNode, NvtxTreeResult } from '../src/protocol/types';
-import { revealWindow } from '../src/nvtxTree';
+import { revealWindow } from '../src/reveal';
 import { fixturesDir, h100, RealServer, skipReason, startServer } from './realServer';
 
 const h200 = path.join(fixturesDir, 'h200_nvfuser_nvtx.sqlite');

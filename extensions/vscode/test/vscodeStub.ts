@@ -89,6 +89,9 @@ export class EventEmitter<T> {
   fire(e: T): void {
     for (const l of [...this.listeners]) l(e);
   }
+  dispose(): void {
+    this.listeners = [];
+  }
 }
 
 export { CancellationTokenSource };

@@ -190,7 +190,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     } catch (err) {
       showServerError(err);
     } finally {
-      for (const doc of temporary) doc.dispose();
+      await Promise.all(temporary.map((doc) => doc.close()));
     }
   };
 

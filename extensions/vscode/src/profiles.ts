@@ -51,10 +51,17 @@ export class ProfileDocument implements vscode.CustomDocument {
   }
 
   dispose(): void {
+    void this.close();
+  }
+
+  /** Forgets the document and closes its profile on the server; resolves once the server has answered. */
+  async close(): Promise<void> {
     this.services.registry.remove(this);
     // closeProfile makes the server publish an empty diagnostics list for this file (its findings leave Problems).
     const client = this.openedOn;
-    void this.opening
+    const opening = this.opening;
+    this.opening = undefined;
+    await opening
       ?.then(({ profileId }) => client?.closeProfile(profileId))
       .catch(() => undefined); // a failed open holds nothing; the server may already be gone
   }

@@ -14,6 +14,7 @@ export class ProfileDocument implements vscode.CustomDocument {
   readonly panels = new Set<vscode.WebviewPanel>();
   private openedOn: NsysClient | undefined;
   private opening: Promise<OpenProfileResult> | undefined;
+  private closed = false;
 
   constructor(
     readonly uri: vscode.Uri,
@@ -25,6 +26,7 @@ export class ProfileDocument implements vscode.CustomDocument {
    * none of the old ids, so the file is opened again there; the view's data stays valid, since the file is the same.
    */
   async current(): Promise<OpenProfileResult> {
+    if (this.closed) throw new Error(`${path.basename(this.uri.fsPath)} was closed; open it again to use it.`);
     const client = await this.services.client();
     if (client !== this.openedOn || !this.opening) {
       this.openedOn = client;
@@ -56,6 +58,7 @@ export class ProfileDocument implements vscode.CustomDocument {
 
   /** Forgets the document and closes its profile on the server; resolves once the server has answered. */
   async close(): Promise<void> {
+    this.closed = true; // a late tree expansion or command must not open it again behind the user's back
     this.services.registry.remove(this);
     // closeProfile makes the server publish an empty diagnostics list for this file (its findings leave Problems).
     const client = this.openedOn;

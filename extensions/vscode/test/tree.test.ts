@@ -194,6 +194,8 @@ describe('NVTX tree and Diff Profiles on the vscode stand-in, real server behind
     assert.equal(changes.length, 1, 'the same profile again: no refresh');
     a.dispose();
     assert.deepEqual(names.at(-1), 'h100_2gpu_1s.sqlite', 'closing it shows the one still open');
+    const late = await tree.getChildren(first); // an expansion that comes after the close opens nothing again
+    assert.match((late[0] as { text: string }).text, /^h200_nvfuser_nvtx\.sqlite was closed; open it again to use it\.$/);
     // sqlite3: the H100 export's NVTX ranges are on pid 111 (tid 111) and pid 112 (tid 112).
     const threads = (await tree.getChildren()).map(nodeOf);
     assert.deepEqual(threads.map((t) => [t.pid, t.tid]).sort(), [[111, 111], [112, 112]]);

@@ -239,7 +239,7 @@ describe('NVTX tree and Diff Profiles on the vscode stand-in, real server behind
     // The real pair regressed: 3 kernels and 3 NVTX ranges slower beyond their noise (the server's beyondNoise).
     assert.equal(result.verdict, 'regressed');
     assert.equal(regressions(result).length, 6);
-    assert.match(html, /16\.7 ms → 18\.9 ms\n \(<span class="change">\+13\.1%<\/span>\)/);
+    assert.match(html, /16\.7 ms → 18\.9 ms\n \(<span class="change regressed">\+13\.1%<\/span>\)/);
     assert.match(html, />nvjet_tst_192x208_64x4_1x1_h_bz_coopB_bias_TNT<\/td>/);
     assert.match(html, /<td class="n worse">\+1\.8%<\/td>/, 'its per-call change, in the theme’s error colour');
   });
@@ -310,7 +310,7 @@ describe('tree labels and the diff panel, pure', () => {
     const html = renderDiffHtml(result, 'n0nce');
     assert.match(html, /<h1>before\.sqlite → after\.sqlite<\/h1>/);
     assert.match(html, /\.verdict\.regressed \{ color: var\(--vscode-errorForeground/);
-    assert.match(html, /100\.0 ms → 112\.0 ms\n \(<span class="change">\+12\.0%<\/span>\)/);
+    assert.match(html, /100\.0 ms → 112\.0 ms\n \(<span class="change regressed">\+12\.0%<\/span>\)/);
     assert.match(html, /&lt;k&gt;/);
     assert.doesNotMatch(html, /<k>/);
     assert.equal(regressions(result).length, 1, 'only rows beyond noise');

@@ -13,7 +13,9 @@ const STYLE = `.verdict { display: inline-block; padding: 2px 10px; border-radiu
 td.worse { color: var(--vscode-errorForeground, #f48771); } td.better { color: var(--vscode-testing-iconPassed, #73c991); }
 td.name { white-space: normal; max-width: 48em; overflow-wrap: anywhere; }
 h2 { font-size: 1.1em; margin: 20px 0 6px; } dl { display: grid; grid-template-columns: max-content auto; gap: 2px 14px; }
-dt { color: var(--vscode-descriptionForeground, #999); } dd { margin: 0; }`;
+dt { color: var(--vscode-descriptionForeground, #999); } dd { margin: 0; }
+.change.regressed { color: var(--vscode-errorForeground, #f48771); } .change.improved { color: var(--vscode-testing-iconPassed, #73c991); }
+pre.verify { white-space: pre-wrap; overflow-wrap: anywhere; } li > p { margin: 0; }`;
 
 const signedPct = (pct: number) => `${pct > 0 ? '+' : ''}${pct.toFixed(1)}%`;
 const signedNs = (ns: number) => `${ns > 0 ? '+' : ns < 0 ? '−' : ''}${formatNs(Math.abs(ns))}`;
@@ -56,7 +58,7 @@ export function renderDiffHtml(result: DiffResult, nonce: string): string {
   const h = result.headline;
   const headline = h
     ? `<dl><dt>Measure</dt><dd>${esc(h.metric)}</dd><dt>Base → new</dt><dd>${esc(formatNs(h.baseNs))} → ${esc(formatNs(h.newNs))}
- (<span class="change">${esc(signedPct(h.changePct))}</span>)</dd><dt>Noise floor</dt><dd>±${esc(h.noiseFloorPct.toFixed(1))}%${
+ (<span class="change ${esc(result.verdict)}">${esc(signedPct(h.changePct))}</span>)</dd><dt>Noise floor</dt><dd>±${esc(h.noiseFloorPct.toFixed(1))}%${
    h.noiseFloorReason ? ` <span class="muted">(${esc(h.noiseFloorReason)})</span>` : ''
  }</dd>`
     : '<dl><dt>Measure</dt><dd class="muted">Nothing could be compared.</dd>';
@@ -72,9 +74,9 @@ export function renderDiffHtml(result: DiffResult, nonce: string): string {
   const better = improvements(result);
   const summary = result.answer?.summary ? `<p class="summary">${esc(result.answer.summary)}</p>` : '';
   const recs = result.answer?.recommendations?.length
-    ? `<h2>Recommendations</h2><ul>${result.answer.recommendations.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`
+    ? `<h2>Recommendations</h2><ul>${result.answer.recommendations.map((r) => `<li>${renderMarkdown(r)}</li>`).join('')}</ul>`
     : '';
-  const verify = result.answer?.verify ? `<h2>Verify</h2><pre><code>${esc(result.answer.verify)}</code></pre>` : '';
+  const verify = result.answer?.verify ? `<h2>Verify</h2><pre class="verify"><code>${esc(result.answer.verify)}</code></pre>` : '';
   const notes = result.notes?.length ? `<h2>Notes</h2><ul class="muted">${result.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : '';
   const full = result.markdown ? `<details><summary>Full report</summary><div class="markdown">${renderMarkdown(result.markdown)}</div></details>` : '';
   const body = `<h1>${esc(title)}</h1>

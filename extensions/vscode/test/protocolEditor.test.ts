@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { errorCode, Unsupported } from '../src/protocol/client';
 import type { NvtxTreeNode, NvtxTreeResult } from '../src/protocol/types';
 import { revealWindow } from '../src/reveal';
-import { fixturesDir, h100, RealServer, skipReason, startServer } from './realServer';
+import { fixturesDir, RealServer, skipReason, startServer } from './realServer';
 
 const h200 = path.join(fixturesDir, 'h200_nvfuser_nvtx.sqlite');
 
@@ -126,8 +126,10 @@ describe('nsys/nvtxTree, nsys/diff and findings as diagnostics on the real serve
   });
 
   test('nsys/analyze publishes the findings as diagnostics on the profile’s file URI; closing clears them', async () => {
-    const opened = await server.client.openProfile(h100);
-    const uri = `file://${h100}`;
+    // `nsys-ai analyze` finds 6 root causes in the "after" profile (the largest: host-bound launches, 66 ms).
+    const file = path.join(fixturesDir, 'mfu_2gpu_after.sqlite');
+    const opened = await server.client.openProfile(file);
+    const uri = `file://${file}`;
     const published = () =>
       server.notifications
         .filter((n) => n.method === 'textDocument/publishDiagnostics')
@@ -139,9 +141,11 @@ describe('nsys/nvtxTree, nsys/diff and findings as diagnostics on the real serve
     for (let i = 0; i < 100 && published().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     const diagnostics = published().at(-1)!.diagnostics;
     assert.equal(diagnostics.length, findings.length);
-    assert.ok(findings.length > 0, 'the H100 export has findings');
-    findings.forEach((f, i) => {
-      const d = diagnostics[i];
+    assert.equal(findings.length, 6);
+    assert.ok(diagnostics.some((d) => d.severity === 2), 'a high finding is a warning');
+    assert.deepEqual(diagnostics.map((d) => d.code).sort(), findings.map((f) => f.rootCause).sort());
+    findings.forEach((f) => {
+      const d = diagnostics.find((x) => x.code === f.rootCause)!;
       assert.deepEqual(d.range, { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } });
       assert.equal(d.source, 'nsys-ai');
       assert.equal(d.code, f.rootCause);

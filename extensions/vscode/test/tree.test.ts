@@ -37,9 +37,9 @@ class Recording implements RpcConnection {
   }
 }
 
-const nodeOf = (e: TreeElement) => {
-  assert.equal(e.type, 'node', JSON.stringify(e));
-  return (e as { node: NvtxTreeNode }).node;
+const nodeOf = (e: TreeElement): NvtxTreeNode => {
+  if (e.type !== 'node') assert.fail(`a node, not the line '${e.text}'`);
+  return e.node;
 };
 
 describe('NVTX tree and Diff Profiles on the vscode stand-in, real server behind them', { skip: skipReason }, () => {
@@ -168,7 +168,9 @@ describe('NVTX tree and Diff Profiles on the vscode stand-in, real server behind
     const call = rec.calls.filter((c) => c.method === 'nsys/openInPerfetto').at(-1)!;
     // 8171245085–8745005155 padded by a quarter of its 573760070 ns each side, clipped to the profile.
     const expected = { start: Math.max(8171245085 - 143440018, info.startNs), end: Math.min(8745005155 + 143440018, info.endNs), clock: 'capture_ns' };
-    assert.deepEqual(call.params, { profileId, window: expected });
+    const { workDoneToken, ...params } = call.params;
+    assert.match(String(workDoneToken), /^nsys-ai-vscode-progress-/, 'with a progress notification');
+    assert.deepEqual(params, { profileId, window: expected });
     assert.deepEqual(revealWindow(node, info), expected);
     assert.deepEqual(stub.record.messages.filter((m) => m.level === 'error'), [], 'the server took the window');
     assert.equal(stub.record.asExternalUri.length, 1);

@@ -4,18 +4,21 @@ import * as crypto from 'crypto';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { errorMessage, isCancelled, Unsupported } from './protocol/client';
-import type { Cell, SkillArg } from './protocol/types';
+import type { Cell, FilterWindow, SkillArg } from './protocol/types';
+import { NvtxTreeProvider, revealWindow, TreeElement } from './nvtxTree';
 import { openLoopbackUrl } from './perfetto';
 import { ProfileEditorProvider, VIEW_TYPE } from './profileEditor';
-import { Services } from './profiles';
+import { ProfileDocument, Services } from './profiles';
 import { showServerError, withServerProgress } from './progress';
 import { SECRET_KEY } from './settings';
 import { escapeHtml, formatBytes } from './view/format';
 import { renderMarkdown } from './view/markdown';
+import { renderDiffHtml } from './view/diff';
 import { renderAskHtml, renderSkillTableHtml } from './view/panels';
 
 export interface CommandContext extends Services {
   editor: ProfileEditorProvider;
+  tree?: NvtxTreeProvider;
   secrets: vscode.SecretStorage;
   restartServer(): Promise<void>;
 }
@@ -131,17 +134,87 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     );
   });
 
-  const openInPerfetto = withProfile(async (doc) => {
+  // The server writes and serves the trace; the page opens through asExternalUri + openExternal, resolved afresh.
+  const openPerfetto = async (doc: ProfileDocument, window?: FilterWindow) => {
     const client = await ctx.client();
     const { profileId } = await doc.current();
     const result = await withServerProgress('Preparing the trace for Perfetto', (opts) =>
-      client.openInPerfetto(profileId, opts),
+      client.openInPerfetto(profileId, opts, window),
     );
     // showDocument true: the server already asked this client to open the page (the session's middleware did).
     if (!result.showDocument && !(await openLoopbackUrl(result.url))) {
       void vscode.window.showWarningMessage(`Could not open a browser. ${result.sshHint}`);
     }
-  });
+  };
+
+  const openInPerfetto = withProfile((doc) => openPerfetto(doc));
+
+  /** "Reveal in Perfetto" on an NVTX tree node: Perfetto on a window around the node's longest instance. */
+  const revealInPerfetto = async (element?: TreeElement) => {
+    if (element?.type !== 'node') return;
+    try {
+      const { info } = await element.doc.current();
+      await openPerfetto(element.doc, revealWindow(element.node, info));
+    } catch (err) {
+      showServerError(err);
+    }
+  };
+
+  // Two profiles, each an open one or a file (opened on the server for the diff only), compared by nsys/diff. From
+  // the explorer with two files selected, the arguments are the clicked file and the selection.
+  const diffProfiles = async (_clicked?: unknown, selected?: unknown) => {
+    const given = Array.isArray(selected) && selected.length === 2 && selected.every((u) => u instanceof vscode.Uri)
+      ? (selected as vscode.Uri[])
+      : undefined;
+    const temporary: ProfileDocument[] = [];
+    const resolve = async (uri: vscode.Uri) => {
+      const open = ctx.registry.get(uri);
+      if (open) return open;
+      const doc = new ProfileDocument(uri, ctx);
+      temporary.push(doc);
+      return doc;
+    };
+    try {
+      const baseDoc = given ? await resolve(given[0]) : await pickProfileForDiff('Base profile (before)', undefined, resolve);
+      if (!baseDoc) return;
+      const newDoc = given ? await resolve(given[1]) : await pickProfileForDiff('New profile (after)', baseDoc, resolve);
+      if (!newDoc) return;
+      const client = await ctx.client();
+      const [base, next] = [await baseDoc.current(), await newDoc.current()];
+      const result = await withServerProgress('Comparing the profiles', (opts) =>
+        client.diff(base.profileId, next.profileId, opts),
+      );
+      const title = `Diff · ${path.basename(baseDoc.uri.fsPath)} → ${path.basename(newDoc.uri.fsPath)}`;
+      const panel = vscode.window.createWebviewPanel('nsysAi.diff', title, vscode.ViewColumn.Beside, {});
+      panel.webview.html = renderDiffHtml(result, nonce());
+    } catch (err) {
+      showServerError(err);
+    } finally {
+      await Promise.all(temporary.map((doc) => doc.close()));
+    }
+  };
+
+  const pickProfileForDiff = async (
+    title: string,
+    other: ProfileDocument | undefined,
+    resolve: (uri: vscode.Uri) => Promise<ProfileDocument>,
+  ): Promise<ProfileDocument | undefined> => {
+    const open = ctx.registry.all().filter((d) => d !== other);
+    const CHOOSE = 'Choose a file…';
+    const items = [
+      ...open.map((d) => ({ label: path.basename(d.uri.fsPath), description: d.uri.fsPath, doc: d as ProfileDocument | undefined })),
+      { label: CHOOSE, description: 'an .sqlite or .nsys-rep export', doc: undefined },
+    ];
+    const choice = await vscode.window.showQuickPick(items, { title, placeHolder: title });
+    if (!choice) return undefined;
+    if (choice.doc) return choice.doc;
+    const picked = await vscode.window.showOpenDialog({
+      canSelectMany: false,
+      filters: { 'Nsight Systems profiles': ['sqlite', 'nsys-rep'] },
+      title,
+    });
+    return picked?.[0] ? resolve(picked[0]) : undefined;
+  };
 
   const analyze = withProfile(async (doc) => {
     const findings = await withServerProgress('Analyzing the profile', (opts) => ctx.editor.refreshFindings(doc, opts));
@@ -215,6 +288,9 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     vscode.commands.registerCommand('nsysAi.runSkill', runSkill),
     vscode.commands.registerCommand('nsysAi.exportTrace', exportTrace),
     vscode.commands.registerCommand('nsysAi.openInPerfetto', openInPerfetto),
+    vscode.commands.registerCommand('nsysAi.revealInPerfetto', revealInPerfetto),
+    vscode.commands.registerCommand('nsysAi.diffProfiles', diffProfiles),
+    vscode.commands.registerCommand('nsysAi.refreshNvtxTree', () => ctx.tree?.refresh()),
     vscode.commands.registerCommand('nsysAi.analyze', analyze),
     vscode.commands.registerCommand('nsysAi.ask', ask),
     vscode.commands.registerCommand('nsysAi.setApiKey', setApiKey),

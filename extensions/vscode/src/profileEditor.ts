@@ -2,7 +2,6 @@
 import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import { errorMessage, Unsupported } from './protocol/client';
-import { publishFindings } from './diagnostics';
 import { ProfileDocument, Services } from './profiles';
 import { RequestOptions } from './protocol/client';
 import { COMMANDS, findingsHtml, renderProfileHtml } from './view/html';
@@ -58,7 +57,10 @@ export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvide
     }
   }
 
-  /** Asks nsys/analyze again and updates the view and the Problems panel; undefined when the server lacks it. */
+  /**
+   * Asks nsys/analyze again and updates the view; undefined when the server lacks it. The Problems panel is the
+   * server's: it publishes the findings as diagnostics on the profile's file (the language client shows them).
+   */
   async refreshFindings(doc: ProfileDocument, opts?: RequestOptions) {
     const { profileId } = await doc.current();
     const streamed: Finding[] = [];
@@ -67,7 +69,6 @@ export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvide
       doc.post({ type: 'findings', html: findingsHtml({ rows: streamed, notes: [], declined: false }) });
     };
     const findings = await loadFindings(await this.services.client(), profileId, opts, onFinding);
-    if (findings && !findings.error) publishFindings(this.services.diagnostics, doc.uri, findings.rows);
     doc.post(findings ? { type: 'findings', html: findingsHtml(findings) } : { type: 'findings', hidden: true });
     return findings;
   }

@@ -7,7 +7,6 @@ import { withServerProgress } from './progress';
 
 export interface Services {
   client(): Promise<NsysClient>;
-  diagnostics: vscode.DiagnosticCollection;
   registry: ProfileRegistry;
 }
 
@@ -15,6 +14,7 @@ export class ProfileDocument implements vscode.CustomDocument {
   readonly panels = new Set<vscode.WebviewPanel>();
   private openedOn: NsysClient | undefined;
   private opening: Promise<OpenProfileResult> | undefined;
+  private closed = false;
 
   constructor(
     readonly uri: vscode.Uri,
@@ -26,6 +26,7 @@ export class ProfileDocument implements vscode.CustomDocument {
    * none of the old ids, so the file is opened again there; the view's data stays valid, since the file is the same.
    */
   async current(): Promise<OpenProfileResult> {
+    if (this.closed) throw new Error(`${path.basename(this.uri.fsPath)} was closed; open it again to use it.`);
     const client = await this.services.client();
     if (client !== this.openedOn || !this.opening) {
       this.openedOn = client;
@@ -52,10 +53,18 @@ export class ProfileDocument implements vscode.CustomDocument {
   }
 
   dispose(): void {
+    void this.close();
+  }
+
+  /** Forgets the document and closes its profile on the server; resolves once the server has answered. */
+  async close(): Promise<void> {
+    this.closed = true; // a late tree expansion or command must not open it again behind the user's back
     this.services.registry.remove(this);
-    this.services.diagnostics.delete(this.uri);
+    // closeProfile makes the server publish an empty diagnostics list for this file (its findings leave Problems).
     const client = this.openedOn;
-    void this.opening
+    const opening = this.opening;
+    this.opening = undefined;
+    await opening
       ?.then(({ profileId }) => client?.closeProfile(profileId))
       .catch(() => undefined); // a failed open holds nothing; the server may already be gone
   }
@@ -64,19 +73,39 @@ export class ProfileDocument implements vscode.CustomDocument {
 export class ProfileRegistry {
   private readonly docs = new Map<string, ProfileDocument>();
   private active: ProfileDocument | undefined;
+  private lastShown: ProfileDocument | undefined;
+  private readonly changed = new vscode.EventEmitter<ProfileDocument | undefined>();
+  /** Fires when the profile that views such as the NVTX tree show (`shown()`) changes. */
+  readonly onDidChangeShown = this.changed.event;
 
   add(doc: ProfileDocument): void {
     this.docs.set(doc.uri.toString(), doc);
     this.active = doc;
+    this.notify();
   }
 
   remove(doc: ProfileDocument): void {
     if (this.docs.get(doc.uri.toString()) === doc) this.docs.delete(doc.uri.toString());
     if (this.active === doc) this.active = undefined;
+    this.notify();
   }
 
   setActive(doc: ProfileDocument): void {
     this.active = doc;
+    this.notify();
+  }
+
+  /** The profile the views show: the active one, else the last opened that is still open. */
+  shown(): ProfileDocument | undefined {
+    return this.active ?? this.all().at(-1);
+  }
+
+  private notify(): void {
+    const now = this.shown();
+    if (now !== this.lastShown) {
+      this.lastShown = now;
+      this.changed.fire(now);
+    }
   }
 
   get(uri: vscode.Uri): ProfileDocument | undefined {

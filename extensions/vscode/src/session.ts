@@ -44,7 +44,10 @@ export class ServerSession implements vscode.Disposable {
       options: { env },
     };
     const clientOptions: LanguageClientOptions = {
+      // No documents are synced, but pushed diagnostics are not filtered by the selector: the findings the server
+      // publishes on a profile's file:// URI (after nsys/analyze) land in this collection, i.e. the Problems panel.
       documentSelector: [],
+      diagnosticCollectionName: 'nsys-ai',
       outputChannel: this.output,
       initializationOptions: buildInitializationOptions(llmSettings(config, Boolean(secret))),
       middleware: {

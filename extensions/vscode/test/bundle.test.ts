@@ -1,5 +1,5 @@
-// The bundle VS Code loads (dist/extension.js, built by esbuild) activates and registers every command and the
-// custom editor its manifest declares, without starting the server (it starts on first use).
+// The bundle VS Code loads (dist/extension.js, built by esbuild) activates and registers every command, the custom
+// editor and the tree view its manifest declares, without starting the server (it starts on first use).
 import * as stub from './vscodeStub';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -20,6 +20,14 @@ test('dist/extension.js activates and registers what package.json declares', () 
     manifest.contributes.customEditors.map((e: { viewType: string }) => e.viewType),
   );
   assert.equal(manifest.contributes.customEditors[0].priority, 'option');
+  // The NVTX tree: the view the manifest declares is created; its menus name declared commands only.
+  assert.deepEqual(stub.record.treeViews, manifest.contributes.views.explorer.map((v: { id: string }) => v.id));
+  assert.deepEqual(stub.record.treeViews, ['nsysAi.nvtxTree']);
+  const menuCommands = Object.values(manifest.contributes.menus).flatMap((m) => (m as { command: string }[]).map((e) => e.command));
+  for (const c of menuCommands) assert.ok(declared.includes(c), c);
+  // Findings reach the Problems panel through the server's publishDiagnostics and the language client's own
+  // collection: the extension makes none, so nothing is listed twice.
+  assert.equal(stub.diagnosticCollections.count, 0);
   assert.deepEqual(manifest.extensionKind, ['workspace']);
   for (const s of subscriptions) s.dispose();
 });

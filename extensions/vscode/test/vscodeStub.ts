@@ -15,6 +15,7 @@ export const record = {
   inputs: [] as { title?: string; validation: (string | undefined)[] }[],
   configUpdates: [] as { key: string; value: unknown }[],
   customEditors: [] as string[],
+  treeViews: [] as string[],
 };
 
 /** The commands registered now. */
@@ -88,6 +89,9 @@ export class EventEmitter<T> {
   fire(e: T): void {
     for (const l of [...this.listeners]) l(e);
   }
+  dispose(): void {
+    this.listeners = [];
+  }
 }
 
 export { CancellationTokenSource };
@@ -119,6 +123,25 @@ export class Diagnostic {
     readonly range: Range,
     readonly message: string,
     readonly severity: DiagnosticSeverity,
+  ) {}
+}
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
+export class ThemeIcon {
+  constructor(readonly id: string) {}
+}
+export class TreeItem {
+  description?: string;
+  tooltip?: string;
+  iconPath?: ThemeIcon;
+  contextValue?: string;
+  id?: string;
+  constructor(
+    readonly label: string,
+    readonly collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None,
   ) {}
 }
 export enum ProgressLocation {
@@ -233,6 +256,10 @@ export const window = {
     record.customEditors.push(viewType);
     return new Disposable();
   },
+  createTreeView(viewId: string) {
+    record.treeViews.push(viewId);
+    return { description: '', dispose() {} };
+  },
   tabGroups: { activeTabGroup: { activeTab: undefined as unknown }, onDidChangeTabs: tabsEmitter.event },
 };
 
@@ -276,23 +303,13 @@ export const env = {
   },
 };
 
-export class FakeDiagnosticCollection {
-  readonly entries = new Map<string, Diagnostic[]>();
-  set(uri: Uri, diagnostics: Diagnostic[]): void {
-    this.entries.set(uri.toString(), diagnostics);
-  }
-  get(uri: Uri): Diagnostic[] | undefined {
-    return this.entries.get(uri.toString());
-  }
-  delete(uri: Uri): void {
-    this.entries.delete(uri.toString());
-  }
-  dispose(): void {}
-}
+/** How many diagnostic collections the extension made (the language client's own is not made through here). */
+export const diagnosticCollections = { count: 0 };
 
 export const languages = {
   createDiagnosticCollection() {
-    return new FakeDiagnosticCollection();
+    diagnosticCollections.count += 1;
+    return { set() {}, get() {}, delete() {}, clear() {}, dispose() {} };
   },
 };
 

@@ -5,11 +5,14 @@ import { ProgressType } from 'vscode-jsonrpc';
 import type {
   AnalyzeResult,
   AskResult,
+  DiffResult,
   ExplainKernelResult,
   ExportTraceResult,
+  FilterWindow,
   Finding,
   ListSkillsResult,
   LlmOptions,
+  NvtxTreeResult,
   OpenInPerfettoResult,
   OpenProfileResult,
   SkillResult,
@@ -235,8 +238,18 @@ export class NsysClient {
     return this.optional('nsys/ask', params, opts, onPartial);
   }
 
-  openInPerfetto(profileId: string, opts?: RequestOptions): Promise<OpenInPerfettoResult> {
-    return this.request('nsys/openInPerfetto', { profileId }, opts);
+  /** With a window, Perfetto opens on that part of the capture only. */
+  openInPerfetto(profileId: string, opts?: RequestOptions, window?: FilterWindow): Promise<OpenInPerfettoResult> {
+    return this.request('nsys/openInPerfetto', window ? { profileId, window } : { profileId }, opts);
+  }
+
+  /** One level of the NVTX tree: the threads without a parent, else the parent node's children. */
+  nvtxTree(profileId: string, parent?: string, opts?: RequestOptions): Promise<NvtxTreeResult | Unsupported> {
+    return this.optional('nsys/nvtxTree', parent === undefined ? { profileId } : { profileId, parent }, opts);
+  }
+
+  diff(baseProfileId: string, newProfileId: string, opts?: RequestOptions): Promise<DiffResult> {
+    return this.request('nsys/diff', { baseProfileId, newProfileId }, opts);
   }
 
   exportTrace(profileId: string, output: string | undefined, opts?: RequestOptions): Promise<ExportTraceResult> {

@@ -159,3 +159,80 @@ export interface LlmOptions {
   baseUrl?: string;
   apiKeyEnv?: string;
 }
+
+// nsys/nvtxTree (docs/protocol.md): one level of the NVTX hierarchy per request; ids are opaque.
+export interface NvtxTreeNode {
+  id: string;
+  kind: 'thread' | 'range' | 'kernel';
+  name: string;
+  label: string;
+  pid?: number;
+  tid?: number;
+  instances: number;
+  wallNs: number;
+  gpuNs: number;
+  kernelCount: number;
+  /** The longest instance's interval on the capture clock. */
+  startNs: number;
+  endNs: number;
+  hasChildren: boolean;
+}
+
+export interface NvtxTreeResult {
+  nodes: NvtxTreeNode[];
+  truncated: boolean;
+}
+
+/** A window in the one filter shape (nsys/runSkill's Filter.window, nsys/openInPerfetto's window). */
+export interface FilterWindow {
+  start?: number;
+  end?: number;
+  clock?: 'relative_s' | 'capture_ns';
+}
+
+// nsys/diff: only the members the panel shows.
+export interface DiffHeadline {
+  metric: string;
+  baseNs: number;
+  newNs: number;
+  changePct: number;
+  noiseFloorPct: number;
+  noiseFloorReason?: string;
+}
+
+export interface DiffRow {
+  name: string;
+  shortName?: string;
+  presence: 'both' | 'appeared' | 'disappeared';
+  baseCalls: number;
+  newCalls: number;
+  baseTotalNs: number;
+  newTotalNs: number;
+  baseAvgNs?: number;
+  newAvgNs?: number;
+  perCallPct?: number;
+  impactNs: number;
+  noisePct?: number;
+  beyondNoise: boolean;
+}
+
+export interface DiffCounts {
+  both: number;
+  appeared: number;
+  disappeared: number;
+}
+
+export interface DiffResult {
+  verdict: 'improved' | 'regressed' | 'neutral';
+  headline?: DiffHeadline;
+  comparability: { score: number; label: string; reasons: string[] };
+  kernels: DiffRow[];
+  ranges: DiffRow[];
+  kernelCounts?: DiffCounts;
+  rangeCounts?: DiffCounts;
+  notes: string[];
+  basePath: string;
+  newPath: string;
+  answer: Answer;
+  markdown: string;
+}

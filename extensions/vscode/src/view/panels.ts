@@ -2,7 +2,8 @@
 import type { SkillResult } from '../protocol/types';
 import { escapeHtml as esc } from './format';
 
-function page(title: string, nonce: string, body: string, script = ''): string {
+/** A panel page: the theme's colours, a CSP that admits only the nonce'd style and script. */
+export function page(title: string, nonce: string, body: string, script = '', style = ''): string {
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'">
 <title>${esc(title)}</title><style nonce="${nonce}">
@@ -20,7 +21,7 @@ article h2 { font-size: 1.05em; margin: 18px 0 6px; } form { margin-top: 18px; }
 input { flex: 1; font: inherit; color: var(--vscode-input-foreground, #ccc); background: var(--vscode-input-background, #313131);
   border: 1px solid var(--vscode-input-border, #3c3c3c); padding: 4px 6px; }
 button { font: inherit; color: var(--vscode-button-foreground, #fff); background: var(--vscode-button-background, #0e639c); border: none; padding: 4px 12px; }
-</style></head><body>${body}${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body></html>`;
+${style}</style></head><body>${body}${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body></html>`;
 }
 
 export function renderSkillTableHtml(title: string, result: SkillResult, nonce: string): string {

@@ -90,4 +90,14 @@ std::string_view NvtxStyleName(engine::NvtxStyle style) {
   return style == engine::NvtxStyle::kStartEnd ? "StartEnd" : "PushPop";
 }
 
+std::string_view WithoutSeqSuffix(std::string_view name) {
+  constexpr std::string_view kSeq = ", seq = ";
+  const auto at = name.rfind(kSeq);
+  if (at == std::string_view::npos || at + kSeq.size() == name.size()) return name;
+  for (size_t i = at + kSeq.size(); i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return name;
+  }
+  return name.substr(0, at);
+}
+
 }  // namespace nsys::skills

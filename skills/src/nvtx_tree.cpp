@@ -9,8 +9,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <string>
+#include <unordered_map>
 
 #include "../builtin/common_nvtx_stack.h"
+#include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/stats.h"
 
 namespace nsys::skills {
@@ -151,6 +154,18 @@ class Tree {
  private:
   std::string_view Name(engine::StrId id) const { return profile_.strings().view(id); }
 
+  // The name id a range groups under: the first id seen whose text is the same without PyTorch's ", seq = N"
+  // suffix (every call has its own N), so one operator is one node rather than one node per call.
+  engine::StrId Canonical(engine::StrId id) {
+    if (id >= canonical_.size()) canonical_.resize(static_cast<size_t>(id) + 1, kUnset);
+    if (canonical_[id] == kUnset) {
+      const std::string_view text = Name(id);
+      const std::string_view base = WithoutSeqSuffix(text);
+      canonical_[id] = base.size() == text.size() ? id : by_base_.emplace(std::string(base), id).first->second;
+    }
+    return canonical_[id];
+  }
+
   int32_t NewNode(int32_t parent, engine::StrId name, uint32_t pid, uint32_t tid) {
     TrieNode node;
     node.parent = parent;
@@ -183,7 +198,7 @@ class Tree {
       const int32_t up = nvtx_.parent[j];
       const int32_t parent = up >= 0 ? node_of_range_[static_cast<size_t>(up)] : ThreadRoot(pid, tid);
       if (parent < 0) continue;
-      const int32_t node = Child(parent, nvtx_.name[j]);
+      const int32_t node = Child(parent, Canonical(nvtx_.name[j]));
       node_of_range_[j] = node;
       if (!filter_.InWindow(nvtx_.start[j])) continue;
       const Ns start = nvtx_.start[j], end = nvtx_.end[j];
@@ -304,7 +319,7 @@ class Tree {
       return out;
     }
     out.kind = NvtxTreeNodeKind::kRange;
-    out.name = std::string(Name(n.name));
+    out.name = std::string(WithoutSeqSuffix(Name(n.name)));
     out.label = out.name;
     out.start_ns = n.longest.start;
     out.end_ns = n.longest.end;
@@ -341,6 +356,9 @@ class Tree {
   std::vector<int32_t> node_of_range_;
   DenseIndex kernel_index_;  // PackKey(node, short name) -> group
   std::vector<KernelGroup> groups_;
+  static constexpr engine::StrId kUnset = UINT32_MAX;
+  std::vector<engine::StrId> canonical_;                    // name id -> the id it groups under (Canonical)
+  std::unordered_map<std::string, engine::StrId> by_base_;  // text without ", seq = N" -> its first id
 };
 
 }  // namespace

@@ -167,5 +167,33 @@ TEST(EditorViews, ProfilesWithoutNvtxOrKernelsGiveEmptyAnswersNotErrors) {
   EXPECT_EQ(trt_tree->nodes[0].gpu_ns, 0);
 }
 
+// PyTorch numbers every autograd range ("FlashAttnFunc, seq = 1234"): each call is its own text, yet one operator.
+// mfu_2gpu_after has 60 such top-level ranges, 30 on each rank's thread (sqlite3: SELECT globalTid, count(*),
+// sum(end-start) FROM NVTX_EVENTS WHERE text LIKE 'FlashAttnFunc, seq = %' GROUP BY globalTid gives 30 | 7745515 and
+// 30 | 6627449; none is nested in another range), so the tree shows one "FlashAttnFunc" node per thread.
+TEST(NvtxTreeSeq, PyTorchSequenceNumbersGroupAsOneOperator) {
+  NSYS_REQUIRE_FIXTURES();
+  core::WorkspaceConfig config;
+  config.default_skill_dirs = false;
+  config.open.use_cache = false;
+  core::Workspace workspace(config);
+  auto opened = workspace.Open(Fixture("mfu_2gpu_after.sqlite"));
+  ASSERT_TRUE(opened) << opened.error().message;
+  auto threads = workspace.NvtxTree({opened->id, "", {}});
+  ASSERT_TRUE(threads) << threads.error().message;
+  std::vector<std::pair<int64_t, int64_t>> flash;  // (instances, wall) of each FlashAttnFunc node
+  for (const skills::NvtxTreeNode& thread : threads->nodes) {
+    auto top = workspace.NvtxTree({opened->id, thread.id, {}});
+    ASSERT_TRUE(top) << top.error().message;
+    for (const skills::NvtxTreeNode& node : top->nodes) {
+      EXPECT_EQ(node.name.find(", seq = "), std::string::npos) << node.name;
+      if (node.name == "FlashAttnFunc") flash.emplace_back(node.instances, node.wall_ns);
+    }
+  }
+  std::sort(flash.begin(), flash.end());
+  const std::vector<std::pair<int64_t, int64_t>> expected = {{30, 6627449}, {30, 7745515}};
+  EXPECT_EQ(flash, expected);
+}
+
 }  // namespace
 }  // namespace nsys::testing

@@ -11,6 +11,7 @@
 
 #include "diff_internal.h"
 #include "diff_tables.h"
+#include "nsys/skills/nvtx_labels.h"
 
 namespace nsys::agent {
 
@@ -49,17 +50,6 @@ struct ItemStats {
 };
 using Items = std::map<std::string, ItemStats>;
 
-// PyTorch's NVTX texts "aten::linear, seq = 47485" carry a sequence number that differs on every call and between
-// runs; without it the same operator matches across profiles.
-std::string WithoutSeq(const std::string& name) {
-  const auto at = name.rfind(", seq = ");
-  if (at == std::string::npos || at + 8 == name.size()) return name;
-  for (size_t i = at + 8; i < name.size(); ++i) {
-    if (name[i] < '0' || name[i] > '9') return name;
-  }
-  return name.substr(0, at);
-}
-
 // Folds `s` into `into`: counts and totals add; the spread is the pooled one (within and between the groups).
 void Merge(ItemStats& into, const ItemStats& s) {
   const double n1 = static_cast<double>(into.calls), n2 = static_cast<double>(s.calls);
@@ -79,7 +69,7 @@ Items ReadItems(const TableView& t, std::string_view name_col, std::string_view 
   Items out;
   for (size_t r = 0; r < t.size(); ++r) {
     ItemStats s;
-    s.name = strip_seq ? WithoutSeq(t.Str(r, name_col)) : t.Str(r, name_col);
+    s.name = strip_seq ? std::string(skills::WithoutSeqSuffix(t.Str(r, name_col))) : t.Str(r, name_col);
     s.short_name = t.Str(r, short_col);
     s.calls = t.Int(r, calls_col);
     s.total = t.Int(r, "total_time_ns");

@@ -77,4 +77,8 @@ class NvtxLabels {
 // "PushPop" or "StartEnd", as nsys prints the style.
 std::string_view NvtxStyleName(engine::NvtxStyle style);
 
+// PyTorch's NVTX texts "aten::linear, seq = 47485" carry a sequence number that differs on every call and between
+// runs: the text without it (unchanged when it has no such all-digit suffix), so the same operator groups as one.
+std::string_view WithoutSeqSuffix(std::string_view name);
+
 }  // namespace nsys::skills

@@ -79,6 +79,34 @@ void PlaceAt(Positions& pos, const std::vector<Token>& tokens, size_t first, siz
   a.end_column = pos.Utf16Column(tokens[last].end);
 }
 
+Token MakeToken(Positions& pos, std::string_view text, Token::Type type, size_t begin, size_t end, std::string value,
+                bool dynamic) {
+  Token t;
+  t.type = type;
+  t.begin = static_cast<uint32_t>(begin);
+  t.end = static_cast<uint32_t>(end);
+  t.line = pos.LineOf(t.begin);
+  t.end_line = end > begin ? pos.LineOf(t.end - 1) : t.line;
+  t.text = text.substr(begin, end - begin);
+  t.value = std::move(value);
+  t.dynamic = dynamic;
+  return t;
+}
+
+void AppendEscape(std::string_view text, size_t i, bool raw, std::string_view plain, std::string& value) {
+  const char e = text[i + 1];
+  if (raw)
+    value.append(text.substr(i, 2));
+  else if (e == 'n')
+    value += '\n';
+  else if (e == 't')
+    value += '\t';
+  else if (e == '\\' || plain.find(e) != std::string_view::npos)
+    value += e;
+  else if (e != '\n')
+    value.append(text.substr(i, 2));
+}
+
 }  // namespace detail
 
 const char* ApiName(Api api) {

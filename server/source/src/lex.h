@@ -53,6 +53,12 @@ struct Literal {
 bool ReadLiteral(const std::vector<Token>& tokens, size_t i, Literal& out);
 
 // Fills position fields of `a` from the literal's tokens (or from tokens[first..last] for a non-literal name).
+// A token of `text`'s bytes [begin, end) with its lines, as every lexer emits it.
+Token MakeToken(Positions& pos, std::string_view text, Token::Type type, size_t begin, size_t end, std::string value,
+                bool dynamic);
+// Decodes the escape at text[i] == '\\' (with i + 1 < text.size()) into `value`: \n and \t, a backslash and the
+// characters of `plain` stand for themselves, a raw literal keeps both characters, an escaped newline continues.
+void AppendEscape(std::string_view text, size_t i, bool raw, std::string_view plain, std::string& value);
 void PlaceAt(Positions& pos, const std::vector<Token>& tokens, size_t first, size_t last, Annotation& a);
 
 std::vector<Token> LexPython(std::string_view text, Positions& pos);

@@ -184,15 +184,7 @@ void CppLexer::LexString(size_t begin, bool raw) {
 }
 
 void CppLexer::Emit(Token::Type type, size_t begin, size_t end, std::string value) {
-  Token t;
-  t.type = type;
-  t.begin = static_cast<uint32_t>(begin);
-  t.end = static_cast<uint32_t>(end);
-  t.line = pos_.LineOf(t.begin);
-  t.end_line = end > begin ? pos_.LineOf(t.end - 1) : t.line;
-  t.text = s_.substr(begin, end - begin);
-  t.value = std::move(value);
-  out_.push_back(std::move(t));
+  out_.push_back(MakeToken(pos_, s_, type, begin, end, std::move(value), false));
 }
 
 }  // namespace

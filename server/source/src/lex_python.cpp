@@ -80,15 +80,7 @@ int PyLexer::IndentOf(size_t offset) const {
 }
 
 void PyLexer::Emit(Token::Type type, size_t begin, size_t end, std::string value, bool dynamic) {
-  Token t;
-  t.type = type;
-  t.begin = static_cast<uint32_t>(begin);
-  t.end = static_cast<uint32_t>(end);
-  t.line = pos_.LineOf(t.begin);
-  t.end_line = end > begin ? pos_.LineOf(t.end - 1) : t.line;
-  t.text = s_.substr(begin, end - begin);
-  t.value = std::move(value);
-  t.dynamic = dynamic;
+  Token t = MakeToken(pos_, s_, type, begin, end, std::move(value), dynamic);
   if (at_line_start_) {
     t.line_start = true;
     t.indent = IndentOf(begin);
@@ -121,19 +113,7 @@ size_t PyLexer::StringBody(bool raw, bool fmt, char quote, bool triple, std::str
     if (c == quote && (!triple || s_.substr(i, 3) == std::string(3, quote))) return i + (triple ? 3 : 1);
     if (c == '\n' && !triple) return i;  // unterminated: the line ends it
     if (c == '\\' && i + 1 < s_.size()) {
-      const char e = s_[i + 1];
-      if (!dynamic) {
-        if (raw)
-          value.append(s_.substr(i, 2));
-        else if (e == 'n')
-          value += '\n';
-        else if (e == 't')
-          value += '\t';
-        else if (e == '\\' || e == '\'' || e == '"')
-          value += e;
-        else if (e != '\n')
-          value.append(s_.substr(i, 2));
-      }
+      if (!dynamic) AppendEscape(s_, i, raw, "'\"", value);
       i += 2;
       continue;
     }

@@ -101,19 +101,7 @@ void JuliaLexer::LexString(size_t begin, bool raw) {
       break;
     }
     if (c == '\\' && i_ + 1 < s_.size()) {
-      const char e = s_[i_ + 1];
-      if (!dynamic) {
-        if (raw)
-          value.append(s_.substr(i_, 2));
-        else if (e == 'n')
-          value += '\n';
-        else if (e == 't')
-          value += '\t';
-        else if (e == '\\' || e == '"' || e == '$')
-          value += e;
-        else if (e != '\n')
-          value.append(s_.substr(i_, 2));
-      }
+      if (!dynamic) AppendEscape(s_, i_, raw, "\"$", value);
       i_ += 2;
       continue;
     }
@@ -125,16 +113,7 @@ void JuliaLexer::LexString(size_t begin, bool raw) {
 }
 
 void JuliaLexer::Emit(Token::Type type, size_t begin, size_t end, std::string value, bool dynamic) {
-  Token t;
-  t.type = type;
-  t.begin = static_cast<uint32_t>(begin);
-  t.end = static_cast<uint32_t>(end);
-  t.line = pos_.LineOf(t.begin);
-  t.end_line = end > begin ? pos_.LineOf(t.end - 1) : t.line;
-  t.text = s_.substr(begin, end - begin);
-  t.value = std::move(value);
-  t.dynamic = dynamic;
-  out_.push_back(std::move(t));
+  out_.push_back(MakeToken(pos_, s_, type, begin, end, std::move(value), dynamic));
 }
 
 struct Block {

@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "nsys/agent/answer.h"
+#include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/stats.h"
 
 namespace nsys::agent {
@@ -445,8 +446,10 @@ void FillNvtx(const SkillRunner& run, const CancelToken& cancel, KernelExplanati
       outside += IntOf(row[static_cast<size_t>(inst)]);
       continue;
     }
-    KernelNvtxRange& r = by_range[*rname];
-    r.range = *rname;
+    // One operator, not one row per call: PyTorch numbers each call's range ("aten::addmm, seq = 48068").
+    const std::string label(skills::WithoutSeqSuffix(*rname));
+    KernelNvtxRange& r = by_range[label];
+    r.range = label;
     r.calls += IntOf(row[static_cast<size_t>(inst)]);
     r.total_ns += IntOf(row[static_cast<size_t>(total)]);
   }

@@ -33,8 +33,23 @@ local function has(version)
   return vim.fn.has('nvim-' .. version) == 1
 end
 
+-- One line that fits the command line: a longer echo would stop Neovim at a hit-enter prompt.
+local function fit(text)
+  local width = math.max(vim.o.columns - 12, 20)
+  text = text:gsub('\n.*', '')
+  if vim.fn.strdisplaywidth(text) > width then
+    text = vim.fn.strcharpart(text, 0, width - 1) .. '…'
+  end
+  return text
+end
+
 function M.notify(msg, level)
   vim.notify(msg, level or vim.log.levels.INFO, { title = 'nsys-ai' })
+end
+
+-- A summary shortened to one line (its full text is in the buffer or list it came with).
+function M.brief(msg)
+  M.notify(fit(msg))
 end
 
 function M.error(err)
@@ -60,7 +75,7 @@ local function show_progress(value, title)
     text = (title or '') .. ' done'
   end
   if text then
-    vim.api.nvim_echo({ { 'nsys-ai: ' .. vim.trim(text), 'ModeMsg' } }, false, {})
+    vim.api.nvim_echo({ { fit('nsys-ai: ' .. vim.trim(text)), 'ModeMsg' } }, false, {})
   end
 end
 

@@ -70,6 +70,15 @@ function M.report(profile_id, cb)
       return finish('report', err, nil, cb)
     end
     local buf = render.scratch(rep.uri, render.split_text(rep.text), { filetype = 'markdown' })
+    -- Markdown's syntax marks an underscore inside a word (file names, kernel names) as an error; tables read
+    -- best unwrapped.
+    vim.api.nvim_buf_call(buf, function()
+      vim.cmd('silent! syntax clear markdownError')
+    end)
+    local win = vim.fn.bufwinid(buf)
+    if win ~= -1 then
+      vim.api.nvim_win_set_option(win, 'wrap', false)
+    end
     vim.api.nvim_buf_set_var(buf, 'nsys_ai_profile', profile_id)
     vim.api.nvim_buf_set_var(buf, 'nsys_ai_report', { uri = rep.uri, kernels = rep.kernels, findings = rep.findings })
     local ns = vim.api.nvim_create_namespace('nsys_ai_report')
@@ -156,7 +165,7 @@ function M.analyze(cb)
       vim.cmd('botright copen')
       vim.cmd('wincmd p')
     end
-    client.notify(res.summary or (#items .. ' findings'))
+    client.brief(res.summary or (#items .. ' findings'))
     finish('analyze', nil, res, cb)
   end)
 end

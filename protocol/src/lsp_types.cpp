@@ -110,6 +110,7 @@ void FromJson(const Json& j, InitializationOptions& out, const std::string& path
     FailAt(r.PathOf("skillTimeoutSeconds"), "must be a number of seconds, more than 0 and at most 86400 (a day)");
   }
   r.Optional("llm", out.llm);
+  r.Optional("memoryBudget", out.memory_budget);
 }
 void to_json(Json& j, const InitializationOptions& v) {
   j = Json::object();
@@ -120,6 +121,7 @@ void to_json(Json& j, const InitializationOptions& v) {
   SetIfPresent(j, "nsysPath", v.nsys_path);
   SetIfPresent(j, "skillTimeoutSeconds", v.skill_timeout_seconds);
   SetIfPresent(j, "llm", v.llm);
+  if (v.memory_budget) j["memoryBudget"] = ScalarToJson(*v.memory_budget);
 }
 
 void FromJson(const Json& j, InitializeParams& out, const std::string& path) {

@@ -9,6 +9,7 @@
 #include "nsys/wire/converters.h"
 #include "nsys/wire/skill_args.h"
 #include "open_profile.h"
+#include "run_args.h"
 #include "table_format.h"
 
 namespace nsys::cli {
@@ -48,7 +49,11 @@ int RunSkillList(const CommandContext& ctx) {
 
 int RunSkillRun(const CommandContext& ctx) {
   const std::string& name = ctx.args.positionals()[0];
-  const std::string& path = ctx.args.positionals()[1];
+  const auto run_dir = ctx.args.Value("--run");
+  if (run_dir.has_value() == (ctx.args.positionals().size() == 2)) {
+    return UsageError("skill run", "give a profile FILE or --run DIR, one of the two");
+  }
+  const std::string path = run_dir ? std::string() : ctx.args.positionals()[1];
   const auto format = ParseOutputFormat(ctx.args.Value("--format").value_or("table"));
   if (!format) return UsageError("skill run", "--format must be table, json, csv or markdown");
 
@@ -80,6 +85,21 @@ int RunSkillRun(const CommandContext& ctx) {
   }
   if (!ok) return UsageError("skill run", error);
 
+  if (run_dir) {  // every rank of a run, rows led by a `rank` column
+    auto request = RunRequestFromArgs(ctx.args, {*run_dir});
+    if (!request) return UsageError("skill run", request.error().message);
+    auto run = workspace.OpenRun(*request);
+    if (!run) return FailWith(run.error());
+    auto table = workspace.RunSkillOnRun(run->id, name, args, {}, {},
+                                         TerminalProgress(fmt::format("{} on {} ranks", name, run->ranks.size())));
+    ClearTerminalProgress();
+    if (!table) return FailWith(table.error());
+    RenderOptions options;
+    options.full_names = ctx.args.Has("--full-names");
+    PrintTable(wire::ToRunSkillResult(std::move(*table)), *format, options);
+    return kExitOk;
+  }
+
   auto opened = OpenWithProgress(workspace, path);
   if (!opened) return FailWith(opened.error());
   auto table = workspace.RunSkill(opened->id, name, args, {}, TerminalProgress("running " + name));
@@ -105,8 +125,8 @@ Command SkillListCommand() {
 Command SkillRunCommand() {
   Command command;
   command.name = "skill run";
-  command.synopsis = "NAME FILE [options]";
-  command.summary = "run a skill on a profile and print its table";
+  command.synopsis = "NAME FILE [options] | NAME --run DIR [options]";
+  command.summary = "run a skill on a profile (or on every rank of a run) and print its table";
   command.details =
       "Times in --trim are seconds from the profile start unless --clock capture_ns is given.\n"
       "Skill-specific arguments go through --arg, e.g. --arg limit=20 (see 'nsys-ai skill list --format json').";
@@ -119,8 +139,11 @@ Command SkillRunCommand() {
       {"--full-names", 0, "", "do not shorten or cut long names in table/markdown output"},
       {"--format", 1, "FORMAT", "table (default), json, csv or markdown"},
       SkillTimeoutOption(),
+      {"--run", 1, "DIR", "every rank export in DIR (a run): the rows lead with a `rank` column naming the file"},
   };
-  command.min_positionals = command.max_positionals = 2;
+  for (auto& option : RunOptions()) command.options.push_back(std::move(option));
+  command.min_positionals = 1;
+  command.max_positionals = 2;
   command.run = RunSkillRun;
   return command;
 }

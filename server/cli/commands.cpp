@@ -23,6 +23,7 @@ Command BaselineTagCommand();   // cmd_baseline.cpp
 Command BaselineListCommand();  // cmd_baseline.cpp
 Command AskCommand();           // cmd_ask.cpp
 Command ExplainCommand();       // cmd_explain.cpp
+Command RunReportCommand();     // cmd_run.cpp
 
 const std::vector<Command>& Commands() {
   // One subcommand per line.
@@ -41,6 +42,7 @@ const std::vector<Command>& Commands() {
       BaselineListCommand(),
       AskCommand(),
       ExplainCommand(),
+      RunReportCommand(),
       VersionCommand(),
   };
   // clang-format on
@@ -57,6 +59,9 @@ const std::vector<OptionSpec>& GlobalOptions() {
       {"--nsys", 1, "PATH",
        "the nsys that converts .nsys-rep reports (default: the newest found on PATH and in the standard install "
        "locations)"},
+      {"--memory-budget", 1, "SIZE",
+       "bytes a run's loaded ranks may hold (runs: run-report, skill run --run, nsys/openRun), e.g. 4G (default) or "
+       "512M; least recently used ranks are dropped"},
   };
   return options;
 }

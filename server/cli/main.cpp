@@ -105,6 +105,11 @@ std::optional<int> ApplyGlobalOptions(const ParsedArgs& args, const Command& com
     if (nsys->empty()) return UsageError(command.name, "--nsys wants the path of an nsys binary");
     context.config.open.nsys_binary = *nsys;
   }
+  if (auto budget = args.Value("--memory-budget")) {  // runs (issue 13): the byte budget of each run's ranks
+    auto parsed = core::ParseByteSize(*budget);
+    if (!parsed) return UsageError(command.name, "--memory-budget: " + parsed.error().message);
+    context.config.run_memory_budget_bytes = *parsed;
+  }
   if (auto timeout = args.Value("--skill-timeout")) {
     auto parsed = core::ParseSkillTimeout(*timeout);
     if (!parsed) return UsageError(command.name, "--skill-timeout: " + parsed.error().message);

@@ -425,4 +425,221 @@ Expected<skills::ResultMemo::Stats> Workspace::MemoStats(const std::string& prof
   return (*entry)->memo->stats();
 }
 
+// ---- runs (issue 13) ----
+
+Expected<OpenedRun> Workspace::OpenRun(const RunRequest& request, const CancelToken& cancel,
+                                       const ProgressSink& progress) {
+  if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "opening the run was cancelled");
+  if (request.threads < 0 || request.threads > 64) {
+    return MakeError(ErrorKind::kInvalidArgument, "a run loads 1 to 64 ranks at a time");
+  }
+  auto ranks = ListRunFiles(request);
+  if (!ranks) return ranks.error();
+  const WorkspaceConfig config = this->config();
+  OpenedRun run;
+  run.ranks = std::move(*ranks);
+  run.memory_budget_bytes =
+      request.memory_budget_bytes > 0 ? request.memory_budget_bytes : config.run_memory_budget_bytes;
+  run.threads = request.threads > 0 ? request.threads : std::max(1, config.run_threads);
+  auto entry = std::make_shared<RunEntry>();
+  entry->ranks = std::make_shared<RankSet>(run.ranks, run.memory_budget_bytes, run.threads, config.open, config.opener);
+  entry->memo = std::make_shared<skills::ResultMemo>(config.memo_budget_bytes);
+  std::vector<trace::FileId> files;
+  for (const auto& rank : run.ranks) {
+    if (auto id = trace::FileIdOf(rank.path)) files.push_back(*id);
+  }
+  {
+    std::lock_guard lock(mu_);
+    if (runs_.size() >= config_.max_open_runs) {
+      return MakeError(ErrorKind::kLimitExceeded, fmt::format("too many open runs (limit {}): close one with "
+                                                              "nsys/closeRun",
+                                                              config_.max_open_runs));
+    }
+    run.id = fmt::format("r{}", next_run_id_++);
+    for (const auto& id : files) {
+      if (std::find(opened_files_.begin(), opened_files_.end(), id) == opened_files_.end()) opened_files_.push_back(id);
+    }
+    entry->run = run;
+    runs_[run.id] = entry;
+  }
+  if (progress) progress(100, fmt::format("run {}: {} ranks", run.id, run.ranks.size()));
+  support::LogInfo(
+      fmt::format("opened run {} ({} ranks, budget {} bytes)", run.id, run.ranks.size(), run.memory_budget_bytes));
+  return run;
+}
+
+Status Workspace::CloseRun(const std::string& run_id) {
+  std::shared_ptr<RunEntry> entry;
+  {
+    std::lock_guard lock(mu_);
+    auto it = runs_.find(run_id);
+    if (it == runs_.end()) return MakeError(ErrorKind::kNotFound, fmt::format("no open run has id '{}'", run_id));
+    entry = std::move(it->second);
+    runs_.erase(it);
+  }
+  entry.reset();  // its ranks are freed here, outside the lock (a request holding the run keeps it until it ends)
+  support::LogInfo(fmt::format("closed run {}", run_id));
+  return {};
+}
+
+std::vector<OpenedRun> Workspace::ListRuns() const {
+  std::vector<OpenedRun> result;
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& [id, entry] : runs_) result.push_back(entry->run);
+  }
+  std::sort(result.begin(), result.end(), [](const auto& a, const auto& b) { return IdNumber(a.id) < IdNumber(b.id); });
+  return result;
+}
+
+Expected<std::shared_ptr<Workspace::RunEntry>> Workspace::RunEntryOf(const std::string& run_id) const {
+  std::lock_guard lock(mu_);
+  auto it = runs_.find(run_id);
+  if (it == runs_.end()) {
+    return MakeError(ErrorKind::kNotFound, runs_.empty()
+                                               ? fmt::format("no open run has id '{}' (no run is open)", run_id)
+                                               : fmt::format("no open run has id '{}'", run_id));
+  }
+  return it->second;
+}
+
+Expected<RunMemoryStats> Workspace::RunStats(const std::string& run_id) const {
+  auto entry = RunEntryOf(run_id);
+  if (!entry) return entry.error();
+  return (*entry)->ranks->stats();
+}
+
+Expected<skills::Table> Workspace::RunSkillOnRun(const std::string& run_id, const std::string& skill_name,
+                                                 const skills::Args& args, const engine::FilterSpec& filter,
+                                                 const CancelToken& cancel, const ProgressSink& progress,
+                                                 std::optional<std::chrono::milliseconds> skill_timeout) {
+  auto entry = RunEntryOf(run_id);
+  if (!entry) return entry.error();
+  std::shared_ptr<const skills::Skill> skill;
+  skills::RunOptions options;
+  {
+    std::lock_guard lock(mu_);
+    options.user_skill_timeout = skill_timeout.value_or(config_.skill_timeout);
+    auto found = registry_.Get(skill_name);
+    if (!found) return found.error();
+    skill = std::move(*found);
+  }
+  const skills::Args key = MemoKeyArgs(args, filter);
+  if (auto known = (*entry)->memo->Find(skill, key)) return *known;
+  RankSet& ranks = *(*entry)->ranks;
+  std::vector<Expected<skills::Table>> tables(ranks.ranks().size(), skills::Table{});
+  auto statuses = ranks.ForEachRank(
+      skill->needs(),
+      [&](size_t i, engine::Profile& profile) -> Status {
+        tables[i] = skills::Run(*skill, profile, args, filter, cancel, {}, options);
+        return {};
+      },
+      cancel, progress);
+  for (size_t i = 0; i < statuses.size(); ++i) {
+    if (!statuses[i]) tables[i] = statuses[i].error();
+  }
+  auto merged = MergeRankTables(ranks.ranks(), std::move(tables));
+  if (merged) (*entry)->memo->Store(skill, key, std::make_shared<const skills::Table>(*merged));
+  return merged;
+}
+
+namespace {
+
+// Σ of an int column over a table's rows (cells of another type count 0); -1 when the column is absent.
+int64_t SumColumn(const skills::Table& table, const std::string& column, const std::string& where_column = {},
+                  const std::string& where_value = {}) {
+  size_t c = table.columns.size(), w = table.columns.size();
+  for (size_t i = 0; i < table.columns.size(); ++i) {
+    if (table.columns[i].name == column) c = i;
+    if (!where_column.empty() && table.columns[i].name == where_column) w = i;
+  }
+  if (c == table.columns.size()) return -1;
+  int64_t sum = 0;
+  for (const auto& row : table.rows) {
+    if (!where_column.empty() && (w == table.columns.size() || !std::holds_alternative<std::string>(row[w]) ||
+                                  std::get<std::string>(row[w]) != where_value))
+      continue;
+    if (const auto* v = std::get_if<int64_t>(&row[c])) sum += *v;
+  }
+  return sum;
+}
+
+}  // namespace
+
+// Long: the report's three measures per rank (kernel table, nccl_breakdown's "all" rows, the iterations skill's
+// median), each rank visited once with every table they need.
+Expected<RunReport> Workspace::ReportRun(const std::string& run_id, const CancelToken& cancel,
+                                         const ProgressSink& progress) {
+  auto entry = RunEntryOf(run_id);
+  if (!entry) return entry.error();
+  auto nccl = FindSkill("nccl_breakdown");
+  if (!nccl) return nccl.error();
+  auto iterations = FindSkill("iterations");
+  if (!iterations) return iterations.error();
+  RankSet& ranks = *(*entry)->ranks;
+  RunReport report;
+  report.run_id = run_id;
+  report.ranks.resize(ranks.ranks().size());
+  const engine::Need needs = engine::Need::kKernels | (*nccl)->needs() | (*iterations)->needs();
+  auto statuses = ranks.ForEachRank(
+      needs,
+      [&](size_t i, engine::Profile& profile) -> Status {
+        RankSummary& summary = report.ranks[i];
+        const auto& kernels = profile.kernels();
+        summary.kernels = static_cast<int64_t>(kernels.size());
+        for (size_t r = 0; r < kernels.size(); ++r) summary.gpu_time_ns += kernels.end[r] - kernels.start[r];
+        auto comm = skills::Run(**nccl, profile, {}, cancel);
+        if (!comm) return comm.error();
+        if (!comm->declined) {
+          summary.nccl_kernels = std::max<int64_t>(0, SumColumn(*comm, "count", "collective", "all"));
+          summary.nccl_time_ns = std::max<int64_t>(0, SumColumn(*comm, "total_ns", "collective", "all"));
+        }
+        auto steps = skills::Run(**iterations, profile, {}, cancel);
+        if (!steps) return steps.error();
+        if (!steps->declined && !steps->rows.empty()) {
+          std::vector<int64_t> durations;
+          size_t c = 0;
+          while (c < steps->columns.size() && steps->columns[c].name != "duration_ns") ++c;
+          for (const auto& row : steps->rows) {
+            if (const auto* v = c < row.size() ? std::get_if<int64_t>(&row[c]) : nullptr) durations.push_back(*v);
+          }
+          if (!durations.empty()) {
+            std::sort(durations.begin(), durations.end());
+            const size_t n = durations.size();
+            // The median as the iterations skill states it: the middle one, or the mean of the two middle ones.
+            summary.step_time_ns = n % 2 == 1 ? durations[n / 2] : (durations[n / 2 - 1] + durations[n / 2]) / 2;
+            summary.steps = static_cast<int64_t>(n);
+          }
+        }
+        return {};
+      },
+      cancel, progress);
+  size_t failed = 0;
+  for (size_t i = 0; i < statuses.size(); ++i) {
+    report.ranks[i].rank = ranks.ranks()[i].rank;
+    report.ranks[i].path = ranks.ranks()[i].path;
+    if (!statuses[i]) {
+      if (statuses[i].error().kind == ErrorKind::kCancelled) {
+        return MakeError(ErrorKind::kCancelled, "the run report was cancelled");
+      }
+      report.ranks[i] = RankSummary{};
+      report.ranks[i].rank = ranks.ranks()[i].rank;
+      report.ranks[i].path = ranks.ranks()[i].path;
+      report.ranks[i].error = statuses[i].error().message;
+      ++failed;
+    }
+  }
+  if (failed == statuses.size() && !statuses.empty()) return statuses[0].error();
+  report.memory = ranks.stats();
+  report.notes.push_back(
+      "GPU time is the sum of kernel durations; NCCL time the sum of communication kernels' durations "
+      "(nccl_breakdown); step time the median iteration found by the iterations skill.");
+  if (failed > 0) report.notes.push_back(fmt::format("{} of {} ranks could not be read.", failed, statuses.size()));
+  if (report.memory.over_budget_ranks > 0) {
+    report.notes.push_back(fmt::format("{} ranks alone exceed the memory budget; they were loaded one at a time.",
+                                       report.memory.over_budget_ranks));
+  }
+  return report;
+}
+
 }  // namespace nsys::core

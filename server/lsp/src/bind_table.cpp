@@ -10,6 +10,7 @@
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/method_table.h"
 #include "nsys/lsp/nvtx_tree_handlers.h"
+#include "nsys/lsp/run_handlers.h"
 #include "nsys/lsp/trace_handlers.h"
 
 namespace nsys::lsp {
@@ -37,6 +38,12 @@ void BindMethods(MethodTable& t) {
   t.Request(method::kListSkills, &OnListSkills, {.cheap = true});
   t.Request(method::kRunSkill, &OnRunSkill, {.progress_title = "Running skill"});
   t.Request(method::kReloadSkills, &OnReloadSkills);
+
+  // Runs of rank exports (issue 13): handlers in run_handlers.cpp.
+  t.Request(protocol::kOpenRun, &OnOpenRun, {.progress_title = "Opening run"});
+  t.Request(protocol::kCloseRun, &OnCloseRun);
+  t.Request(protocol::kRunSkillOnRun, &OnRunSkillOnRun, {.progress_title = "Running skill on every rank"});
+  t.Request(protocol::kRunReport, &OnRunReport, {.progress_title = "Reporting run"});
 
   // Perfetto traces: handlers in trace_handlers.cpp, one line each here.
   t.Request(method::kExportTrace, &OnExportTrace, {.progress_title = "Exporting trace"});

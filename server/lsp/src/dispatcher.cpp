@@ -15,6 +15,7 @@
 #include "nsys/support/log.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/documents.h"
+#include "nsys/wire/run.h"
 #include "progress.h"
 
 namespace nsys::lsp {
@@ -348,6 +349,14 @@ bool DispatcherCore::AcceptInitialize(const protocol::Request& request) {
         return false;
       }
       settings.skill_timeout = *timeout;
+    }
+    if (options->memory_budget) {
+      auto budget = wire::ToMemoryBudget(*options->memory_budget);
+      if (!budget) {
+        ReplyNow(request.id, protocol::kInvalidParams, "params.initializationOptions." + budget.error().message);
+        return false;
+      }
+      settings.run_memory_budget = *budget;
     }
     if (options->llm) {
       auto llm =

@@ -337,6 +337,7 @@ struct InitializationOptions {
   std::optional<std::string> nsys_path;  // the nsys that converts .nsys-rep reports: an absolute path or file: URI
   std::optional<double> skill_timeout_seconds;  // this session's user-skill time budget: more than 0, at most 86400
   std::optional<LlmOptions> llm;
+  std::optional<Scalar> memory_budget;  // "memoryBudget": the byte budget of runs (bytes, or a size such as "4G")
   bool operator==(const InitializationOptions&) const = default;
 };
 

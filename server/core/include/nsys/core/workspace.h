@@ -21,6 +21,7 @@
 #include "nsys/agent/skill_runner.h"
 #include "nsys/core/ask.h"
 #include "nsys/core/report.h"
+#include "nsys/core/run.h"
 #include "nsys/core/traces.h"
 #include "nsys/engine/profile.h"
 #include "nsys/llm/config.h"
@@ -67,6 +68,11 @@ struct WorkspaceConfig {
   size_t max_loaded_profiles = 8;  // distinct files loaded (or loading) at once
   size_t max_open_ids = 256;       // open ids, shared or not: each costs a map entry
   ProfileOpener opener;            // empty: engine::Profile::Open
+  // Runs (issue 13, core/run.h): each run's ranks are loaded under its own byte budget (RunRequest's, else this),
+  // `run_threads` at a time, apart from max_loaded_profiles above. At most `max_open_runs` runs are open.
+  uint64_t run_memory_budget_bytes = kDefaultRunMemoryBudget;
+  int run_threads = kDefaultRunThreads;
+  size_t max_open_runs = 16;
   // The LLM the agent may use (ask, explanations). Provider kNone = offline; a session may give its own through
   // initializationOptions.llm. The key never leaves the server.
   llm::Config llm;
@@ -149,6 +155,26 @@ class Workspace {
   Expected<skills::ResultMemo::Stats> MemoStats(const std::string& profile_id) const;
   // Blocks until the profile's warm-up (WorkspaceConfig::warm_skills) has finished; for tests and benchmarks.
   void WaitForWarmUp(const std::string& profile_id);
+
+  // ---- runs (issue 13) ----
+  // Opens a run: lists and checks its files (ListRunFiles) without loading any; ranks load when a query needs them
+  // (core/run.h). The rank files are protected from trace outputs like profiles. kLimitExceeded past
+  // WorkspaceConfig::max_open_runs.
+  Expected<OpenedRun> OpenRun(const RunRequest& request, const CancelToken& cancel = {},
+                              const ProgressSink& progress = {});
+  Status CloseRun(const std::string& run_id);
+  std::vector<OpenedRun> ListRuns() const;
+  // A skill on every rank of a run: the ranks' rows in rank order, each led by a `rank` column (the file's name),
+  // and their notes prefixed with the ranks they come from. A rank that fails or declines is named in a note, the
+  // others still answer; when every rank fails the first error is returned. Results are memoised per run.
+  Expected<skills::Table> RunSkillOnRun(const std::string& run_id, const std::string& skill, const skills::Args& args,
+                                        const engine::FilterSpec& filter, const CancelToken& cancel = {},
+                                        const ProgressSink& progress = {},
+                                        std::optional<std::chrono::milliseconds> skill_timeout = std::nullopt);
+  // Per rank: kernels, GPU time, NCCL time, step time when iterations are found (RunReport).
+  Expected<RunReport> ReportRun(const std::string& run_id, const CancelToken& cancel = {},
+                                const ProgressSink& progress = {});
+  Expected<RunMemoryStats> RunStats(const std::string& run_id) const;
 
   // ---- analyze (issue 10) ----
   // The Book of Root Causes checked against the profile (agent/analyze.h), its skills run through the result memo.
@@ -265,8 +291,17 @@ class Workspace {
   // The entry of an open profile, or kNotFound listing the open ids.
   Expected<std::shared_ptr<Entry>> EntryOf(const std::string& id) const;
 
+  struct RunEntry {
+    OpenedRun run;
+    std::shared_ptr<RankSet> ranks;
+    std::shared_ptr<skills::ResultMemo> memo;  // merged run-level results
+  };
+  Expected<std::shared_ptr<RunEntry>> RunEntryOf(const std::string& run_id) const;
+
   WorkspaceConfig config_;
   mutable std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<RunEntry>> runs_;  // by run id
+  int next_run_id_ = 1;
   std::unordered_map<std::string, std::shared_ptr<Entry>> profiles_;  // by id
   std::unordered_map<std::string, std::shared_ptr<Entry>> loads_;     // by load key: loading or held by an id
   std::condition_variable load_done_;                                 // an entry in loads_ stopped loading

@@ -1,0 +1,105 @@
+#pragma once
+// Runs (issue 13): N rank exports opened as one. nsys/openRun {paths | directory, memoryBudget?, threads?} →
+// {runId, ranks, memoryBudgetBytes, threads}; nsys/closeRun {runId} → null; nsys/runSkillOnRun {runId, skill,
+// args?, filter?} → a RunSkillResult whose rows lead with a `rank` column; nsys/runReport {runId} → per-rank
+// kernels, GPU, NCCL and step time. Mirrors core/run.h (wire/run.h converts).
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nsys/protocol/methods.h"
+
+namespace nsys::protocol {
+
+inline constexpr std::string_view kOpenRun = "nsys/openRun";
+inline constexpr std::string_view kCloseRun = "nsys/closeRun";
+inline constexpr std::string_view kRunSkillOnRun = "nsys/runSkillOnRun";
+inline constexpr std::string_view kRunReport = "nsys/runReport";
+
+struct OpenRunParams {  // nsys/openRun
+  std::optional<std::vector<std::string>> paths;
+  std::optional<std::string> directory;
+  // "memoryBudget": bytes (an integer) or a size ("4G", "512M"); absent = the session's or the server's.
+  std::optional<Scalar> memory_budget;
+  std::optional<int64_t> threads;  // ranks loaded at once, 1..64; absent = 2
+  bool operator==(const OpenRunParams&) const = default;
+};
+
+struct RunRankInfo {
+  std::string rank;  // the file name without its extension
+  std::string path;
+  int64_t file_size = 0;  // "fileSize"
+  bool operator==(const RunRankInfo&) const = default;
+};
+
+struct OpenRunResult {
+  std::string run_id;  // "runId"
+  std::vector<RunRankInfo> ranks;
+  int64_t memory_budget_bytes = 0;  // "memoryBudgetBytes"
+  int64_t threads = 0;
+  bool operator==(const OpenRunResult&) const = default;
+};
+
+struct RunIdParams {   // nsys/closeRun (result null), nsys/runReport
+  std::string run_id;  // "runId"
+  bool operator==(const RunIdParams&) const = default;
+};
+
+struct RunSkillOnRunParams {  // nsys/runSkillOnRun: nsys/runSkill's params with runId for profileId
+  std::string run_id;         // "runId"
+  std::string skill;
+  std::map<std::string, Scalar> args;
+  std::optional<Filter> filter;
+  bool operator==(const RunSkillOnRunParams&) const = default;
+};
+
+struct RankSummaryInfo {
+  std::string rank;
+  std::string path;
+  int64_t kernels = 0;
+  int64_t gpu_time_ns = 0;              // "gpuTimeNs": Σ kernel durations
+  int64_t nccl_kernels = 0;             // "ncclKernels"
+  int64_t nccl_time_ns = 0;             // "ncclTimeNs"
+  std::optional<int64_t> step_time_ns;  // "stepTimeNs": the median iteration, when iterations are found
+  int64_t steps = 0;
+  std::optional<std::string> error;  // the rank could not be read
+  bool operator==(const RankSummaryInfo&) const = default;
+};
+
+struct RunMemoryInfo {
+  int64_t budget_bytes = 0;          // "budgetBytes"
+  int64_t peak_accounted_bytes = 0;  // "peakAccountedBytes": the most the run's ranks held at once, by estimate
+  int64_t loads = 0;                 // rank opens (first opens and reopens)
+  int64_t evictions = 0;             // ranks dropped to stay within the budget
+  int64_t over_budget_ranks = 0;     // "overBudgetRanks": ranks that alone exceed the budget
+  bool operator==(const RunMemoryInfo&) const = default;
+};
+
+struct RunReportResult {
+  std::string run_id;  // "runId"
+  std::vector<RankSummaryInfo> ranks;
+  std::vector<std::string> notes;
+  RunMemoryInfo memory;
+  bool operator==(const RunReportResult&) const = default;
+};
+
+void FromJson(const Json& json, OpenRunParams& out, const std::string& path);
+void to_json(Json& json, const OpenRunParams& value);
+void FromJson(const Json& json, RunRankInfo& out, const std::string& path);
+void to_json(Json& json, const RunRankInfo& value);
+void FromJson(const Json& json, OpenRunResult& out, const std::string& path);
+void to_json(Json& json, const OpenRunResult& value);
+void FromJson(const Json& json, RunIdParams& out, const std::string& path);
+void to_json(Json& json, const RunIdParams& value);
+void FromJson(const Json& json, RunSkillOnRunParams& out, const std::string& path);
+void to_json(Json& json, const RunSkillOnRunParams& value);
+void FromJson(const Json& json, RankSummaryInfo& out, const std::string& path);
+void to_json(Json& json, const RankSummaryInfo& value);
+void FromJson(const Json& json, RunMemoryInfo& out, const std::string& path);
+void to_json(Json& json, const RunMemoryInfo& value);
+void FromJson(const Json& json, RunReportResult& out, const std::string& path);
+void to_json(Json& json, const RunReportResult& value);
+
+}  // namespace nsys::protocol

@@ -1,0 +1,119 @@
+#include "nsys/protocol/run.h"
+
+#include "json_read.h"
+
+namespace nsys::protocol {
+
+void FromJson(const Json& j, OpenRunParams& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Optional("paths", out.paths);
+  r.Optional("directory", out.directory);
+  r.Optional("memoryBudget", out.memory_budget);
+  r.Optional("threads", out.threads);
+  if (out.paths.has_value() == out.directory.has_value()) {
+    FailAt(path, "give `paths` (a list of rank exports) or `directory`, one of the two");
+  }
+}
+void to_json(Json& j, const OpenRunParams& v) {
+  j = Json::object();
+  SetIfPresent(j, "paths", v.paths);
+  SetIfPresent(j, "directory", v.directory);
+  if (v.memory_budget) j["memoryBudget"] = ScalarToJson(*v.memory_budget);
+  SetIfPresent(j, "threads", v.threads);
+}
+
+void FromJson(const Json& j, RunRankInfo& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("rank", out.rank);
+  r.Required("path", out.path);
+  r.Required("fileSize", out.file_size);
+}
+void to_json(Json& j, const RunRankInfo& v) {
+  j = {{"rank", v.rank}, {"path", v.path}, {"fileSize", v.file_size}};
+}
+
+void FromJson(const Json& j, OpenRunResult& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("runId", out.run_id);
+  r.Required("ranks", out.ranks);
+  r.Required("memoryBudgetBytes", out.memory_budget_bytes);
+  r.Required("threads", out.threads);
+}
+void to_json(Json& j, const OpenRunResult& v) {
+  j = {{"runId", v.run_id}, {"ranks", v.ranks}, {"memoryBudgetBytes", v.memory_budget_bytes}, {"threads", v.threads}};
+}
+
+void FromJson(const Json& j, RunIdParams& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("runId", out.run_id);
+}
+void to_json(Json& j, const RunIdParams& v) {
+  j = {{"runId", v.run_id}};
+}
+
+void FromJson(const Json& j, RunSkillOnRunParams& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("runId", out.run_id);
+  r.Required("skill", out.skill);
+  r.OptionalOr("args", out.args);
+  r.Optional("filter", out.filter);
+}
+void to_json(Json& j, const RunSkillOnRunParams& v) {
+  Json args = Json::object();
+  for (const auto& [name, value] : v.args) args[name] = ScalarToJson(value);
+  j = {{"runId", v.run_id}, {"skill", v.skill}, {"args", std::move(args)}};
+  SetIfPresent(j, "filter", v.filter);
+}
+
+void FromJson(const Json& j, RankSummaryInfo& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("rank", out.rank);
+  r.Required("path", out.path);
+  r.Required("kernels", out.kernels);
+  r.Required("gpuTimeNs", out.gpu_time_ns);
+  r.Required("ncclKernels", out.nccl_kernels);
+  r.Required("ncclTimeNs", out.nccl_time_ns);
+  r.Optional("stepTimeNs", out.step_time_ns);
+  r.Required("steps", out.steps);
+  r.Optional("error", out.error);
+}
+void to_json(Json& j, const RankSummaryInfo& v) {
+  j = {{"rank", v.rank},
+       {"path", v.path},
+       {"kernels", v.kernels},
+       {"gpuTimeNs", v.gpu_time_ns},
+       {"ncclKernels", v.nccl_kernels},
+       {"ncclTimeNs", v.nccl_time_ns},
+       {"steps", v.steps}};
+  SetIfPresent(j, "stepTimeNs", v.step_time_ns);
+  SetIfPresent(j, "error", v.error);
+}
+
+void FromJson(const Json& j, RunMemoryInfo& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("budgetBytes", out.budget_bytes);
+  r.Required("peakAccountedBytes", out.peak_accounted_bytes);
+  r.Required("loads", out.loads);
+  r.Required("evictions", out.evictions);
+  r.Required("overBudgetRanks", out.over_budget_ranks);
+}
+void to_json(Json& j, const RunMemoryInfo& v) {
+  j = {{"budgetBytes", v.budget_bytes},
+       {"peakAccountedBytes", v.peak_accounted_bytes},
+       {"loads", v.loads},
+       {"evictions", v.evictions},
+       {"overBudgetRanks", v.over_budget_ranks}};
+}
+
+void FromJson(const Json& j, RunReportResult& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("runId", out.run_id);
+  r.Required("ranks", out.ranks);
+  r.Required("notes", out.notes);
+  r.Required("memory", out.memory);
+}
+void to_json(Json& j, const RunReportResult& v) {
+  j = {{"runId", v.run_id}, {"ranks", v.ranks}, {"notes", v.notes}, {"memory", v.memory}};
+}
+
+}  // namespace nsys::protocol

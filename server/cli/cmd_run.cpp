@@ -1,0 +1,105 @@
+// `nsys-ai run-report DIR|FILES...` (issue 13): a run of rank exports, one line per rank. `skill run NAME --run DIR`
+// lives in cmd_skill.cpp and shares RunRequestFromArgs.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "commands.h"
+#include "nsys/support/human_bytes.h"
+#include "nsys/wire/run.h"
+#include "open_profile.h"
+#include "run_args.h"
+#include "table_format.h"
+
+namespace nsys::cli {
+
+Expected<core::RunRequest> RunRequestFromArgs(const ParsedArgs& args, const std::vector<std::string>& files) {
+  core::RunRequest request;
+  std::error_code ec;
+  if (files.size() == 1 && std::filesystem::is_directory(files[0], ec)) {
+    request.directory = files[0];
+  } else {
+    request.paths = files;
+  }
+  if (auto threads = args.Value("--threads")) {
+    char* end = nullptr;
+    const long n = std::strtol(threads->c_str(), &end, 10);
+    if (threads->empty() || *end != '\0' || n < 1 || n > 64) {
+      return MakeError(ErrorKind::kInvalidArgument, fmt::format("--threads must be 1 to 64, not '{}'", *threads));
+    }
+    request.threads = static_cast<int>(n);
+  }
+  return request;
+}
+
+std::vector<OptionSpec> RunOptions() {
+  return {{"--threads", 1, "N", "ranks loaded at once (default 2); the budget is the global --memory-budget"}};
+}
+
+namespace {
+
+protocol::RunSkillResult ReportTable(const protocol::RunReportResult& report) {
+  protocol::RunSkillResult table;
+  table.columns = {{"rank", ValueType::kString, ""},      {"kernels", ValueType::kInt, ""},
+                   {"gpu_time_ns", ValueType::kInt, ""},  {"nccl_kernels", ValueType::kInt, ""},
+                   {"nccl_time_ns", ValueType::kInt, ""}, {"step_time_ns", ValueType::kInt, ""},
+                   {"steps", ValueType::kInt, ""},        {"error", ValueType::kString, ""}};
+  for (const auto& rank : report.ranks) {
+    table.rows.push_back({rank.rank, rank.kernels, rank.gpu_time_ns, rank.nccl_kernels, rank.nccl_time_ns,
+                          rank.step_time_ns ? protocol::Scalar{*rank.step_time_ns} : protocol::Scalar{}, rank.steps,
+                          rank.error ? protocol::Scalar{*rank.error} : protocol::Scalar{}});
+  }
+  table.notes = report.notes;
+  return table;
+}
+
+int RunRunReport(const CommandContext& ctx) {
+  const auto format = ParseOutputFormat(ctx.args.Value("--format").value_or("table"));
+  if (!format) return UsageError("run-report", "--format must be table, json, csv or markdown");
+  auto request = RunRequestFromArgs(ctx.args, ctx.args.positionals());
+  if (!request) return UsageError("run-report", request.error().message);
+  core::Workspace workspace(ctx.config);
+  auto run = workspace.OpenRun(*request);
+  if (!run) return FailWith(run.error());
+  auto report = workspace.ReportRun(run->id, {}, TerminalProgress(fmt::format("{} ranks", run->ranks.size())));
+  ClearTerminalProgress();
+  if (!report) return FailWith(report.error());
+  const protocol::RunReportResult result = wire::ToRunReportResult(*report);
+  if (*format == OutputFormat::kJson) {
+    std::printf("%s\n", protocol::Json(result).dump(2).c_str());
+    return kExitOk;
+  }
+  const protocol::RunSkillResult table = ReportTable(result);
+  std::fputs(RenderTable(table, *format).c_str(), stdout);
+  std::FILE* notes_out = *format == OutputFormat::kCsv ? stderr : stdout;
+  if (notes_out == stdout) std::fputs("\n", stdout);
+  for (const auto& note : table.notes) std::fprintf(notes_out, "note: %s\n", note.c_str());
+  std::fprintf(notes_out, "note: memory: budget %s, peak held by estimate %s, %lld rank loads, %lld dropped.\n",
+               support::HumanBytes(result.memory.budget_bytes).c_str(),
+               support::HumanBytes(result.memory.peak_accounted_bytes).c_str(),
+               static_cast<long long>(result.memory.loads), static_cast<long long>(result.memory.evictions));
+  return kExitOk;
+}
+
+}  // namespace
+
+Command RunReportCommand() {
+  Command command;
+  command.name = "run-report";
+  command.synopsis = "DIR | FILE... [options]";
+  command.summary = "a run of rank exports (a directory of *.sqlite / *.nsys-rep, or the files): one line per rank";
+  command.details =
+      "Ranks are named by their file names and ordered naturally (rank2 before rank10). Ranks load a few at a time\n"
+      "and are dropped again under --memory-budget. Per rank: kernels, GPU time (Σ kernel durations), NCCL kernels\n"
+      "and time, and the median step (iteration) time when iterations are found.";
+  command.options = RunOptions();
+  command.options.push_back({"--format", 1, "FORMAT", "table (default), json, csv or markdown"});
+  command.min_positionals = 1;
+  command.max_positionals = core::kMaxRunRanks;
+  command.run = RunRunReport;
+  return command;
+}
+
+}  // namespace nsys::cli

@@ -1,0 +1,15 @@
+#pragma once
+// Runs (issue 13): nsys/openRun, nsys/closeRun, nsys/runSkillOnRun, nsys/runReport. Typed params -> one core call
+// (Workspace::OpenRun, CloseRun, RunSkillOnRun, ReportRun) -> the wire's conversion (nsys/wire/run.h).
+#include "nsys/lsp/context.h"
+#include "nsys/protocol/run.h"
+#include "nsys/support/expected.h"
+
+namespace nsys::lsp {
+
+Expected<protocol::OpenRunResult> OnOpenRun(const protocol::OpenRunParams& params, RequestContext& ctx);
+Expected<protocol::NullResult> OnCloseRun(const protocol::RunIdParams& params, RequestContext& ctx);
+Expected<protocol::RunSkillResult> OnRunSkillOnRun(const protocol::RunSkillOnRunParams& params, RequestContext& ctx);
+Expected<protocol::RunReportResult> OnRunReport(const protocol::RunIdParams& params, RequestContext& ctx);
+
+}  // namespace nsys::lsp

@@ -1,0 +1,44 @@
+#include "nsys/lsp/run_handlers.h"
+
+#include "nsys/core/workspace.h"
+#include "nsys/lsp/handlers.h"
+#include "nsys/wire/converters.h"
+#include "nsys/wire/run.h"
+#include "nsys/wire/skill_args.h"
+
+namespace nsys::lsp {
+
+Expected<protocol::OpenRunResult> OnOpenRun(const protocol::OpenRunParams& params, RequestContext& ctx) {
+  protocol::OpenRunParams local = params;
+  if (local.paths) {
+    for (auto& path : *local.paths) path = PathFromClient(path);
+  }
+  if (local.directory) local.directory = PathFromClient(*local.directory);
+  auto request = wire::ToRunRequest(local, ctx.settings().run_memory_budget);
+  if (!request) return request.error();
+  auto run = ctx.workspace().OpenRun(*request, ctx.cancel(), ctx.progress());
+  if (!run) return run.error();
+  return wire::ToOpenRunResult(*run);
+}
+
+Expected<protocol::NullResult> OnCloseRun(const protocol::RunIdParams& params, RequestContext& ctx) {
+  if (auto status = ctx.workspace().CloseRun(params.run_id); !status) return status.error();
+  return protocol::NullResult{};
+}
+
+Expected<protocol::RunSkillResult> OnRunSkillOnRun(const protocol::RunSkillOnRunParams& params, RequestContext& ctx) {
+  auto filter = wire::ToFilterSpec(params.filter.value_or(protocol::Filter{}));
+  if (!filter) return filter.error();
+  auto table = ctx.workspace().RunSkillOnRun(params.run_id, params.skill, params.args, *filter, ctx.cancel(),
+                                             ctx.progress(), ctx.settings().skill_timeout);
+  if (!table) return table.error();
+  return wire::ToRunSkillResult(std::move(*table));
+}
+
+Expected<protocol::RunReportResult> OnRunReport(const protocol::RunIdParams& params, RequestContext& ctx) {
+  auto report = ctx.workspace().ReportRun(params.run_id, ctx.cancel(), ctx.progress());
+  if (!report) return report.error();
+  return wire::ToRunReportResult(*report);
+}
+
+}  // namespace nsys::lsp

@@ -1,0 +1,76 @@
+#include "nsys/wire/run.h"
+
+#include <fmt/format.h>
+
+#include <variant>
+
+namespace nsys::wire {
+
+Expected<uint64_t> ToMemoryBudget(const protocol::Scalar& value) {
+  if (const auto* bytes = std::get_if<int64_t>(&value)) {
+    if (*bytes <= 0) return MakeError(ErrorKind::kInvalidArgument, "memoryBudget must be more than 0 bytes");
+    return static_cast<uint64_t>(*bytes);
+  }
+  if (const auto* text = std::get_if<std::string>(&value)) {
+    auto parsed = core::ParseByteSize(*text);
+    if (!parsed) return MakeError(ErrorKind::kInvalidArgument, "memoryBudget: " + parsed.error().message);
+    return parsed;
+  }
+  return MakeError(ErrorKind::kInvalidArgument, "memoryBudget must be a number of bytes or a size such as \"4G\"");
+}
+
+Expected<core::RunRequest> ToRunRequest(const protocol::OpenRunParams& params, uint64_t session_budget) {
+  core::RunRequest request;
+  if (params.paths) request.paths = *params.paths;
+  if (params.directory) request.directory = *params.directory;
+  request.memory_budget_bytes = session_budget;
+  if (params.memory_budget) {
+    auto budget = ToMemoryBudget(*params.memory_budget);
+    if (!budget) return budget.error();
+    request.memory_budget_bytes = *budget;
+  }
+  if (params.threads) {
+    if (*params.threads < 1 || *params.threads > 64) {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       fmt::format("threads must be 1 to 64 (ranks loaded at once), not {}", *params.threads));
+    }
+    request.threads = static_cast<int>(*params.threads);
+  }
+  return request;
+}
+
+protocol::OpenRunResult ToOpenRunResult(const core::OpenedRun& run) {
+  protocol::OpenRunResult result;
+  result.run_id = run.id;
+  for (const auto& rank : run.ranks) result.ranks.push_back({rank.rank, rank.path, rank.file_size});
+  result.memory_budget_bytes = static_cast<int64_t>(run.memory_budget_bytes);
+  result.threads = run.threads;
+  return result;
+}
+
+protocol::RunReportResult ToRunReportResult(const core::RunReport& report) {
+  protocol::RunReportResult result;
+  result.run_id = report.run_id;
+  for (const auto& rank : report.ranks) {
+    protocol::RankSummaryInfo info;
+    info.rank = rank.rank;
+    info.path = rank.path;
+    info.kernels = rank.kernels;
+    info.gpu_time_ns = rank.gpu_time_ns;
+    info.nccl_kernels = rank.nccl_kernels;
+    info.nccl_time_ns = rank.nccl_time_ns;
+    info.step_time_ns = rank.step_time_ns;
+    info.steps = rank.steps;
+    if (!rank.error.empty()) info.error = rank.error;
+    result.ranks.push_back(std::move(info));
+  }
+  result.notes = report.notes;
+  result.memory.budget_bytes = static_cast<int64_t>(report.memory.budget_bytes);
+  result.memory.peak_accounted_bytes = static_cast<int64_t>(report.memory.peak_accounted_bytes);
+  result.memory.loads = report.memory.loads;
+  result.memory.evictions = report.memory.evictions;
+  result.memory.over_budget_ranks = static_cast<int64_t>(report.memory.over_budget_ranks);
+  return result;
+}
+
+}  // namespace nsys::wire

@@ -1,0 +1,134 @@
+// `nsys-ai run-report DIR` and `nsys-ai skill run SKILL --run DIR` (issue 13) as a user runs them, on rank sets made at
+// test time by ../shared/tools/split_ranks.py (never committed): per-rank numbers checked against the sqlite3 CLI on
+// the source export, and a 64-rank replicated set under a small memory budget.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli_run.h"
+#include "fixtures.h"
+
+namespace nsys::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+fs::path Root() {
+  return fs::temp_directory_path() / ("nsys_ai_run_cli_test_" + std::to_string(::getpid()));
+}
+struct TempRoot {
+  ~TempRoot() {
+    std::error_code ec;
+    fs::remove_all(Root(), ec);
+  }
+};
+TempRoot temp_root;
+
+fs::path Split(const std::string& fixture, const std::string& name, const std::string& extra = "") {
+  const fs::path out = Root() / name;
+  fs::create_directories(out);
+  const std::string tool = (fs::path(FixturesDir()) / ".." / "tools" / "split_ranks.py").string();
+  const std::string cmd = "python3 '" + tool + "' '" + Fixture(fixture) + "' '" + out.string() + "' " + extra + " > '" +
+                          (out / "split.log").string() + "' 2>&1";
+  if (std::system(cmd.c_str()) != 0) {
+    ADD_FAILURE() << "split_ranks.py failed: " << cmd;
+    return {};
+  }
+  return out;
+}
+
+// Per process of mfu_2gpu_after.sqlite, from the sqlite3 CLI:
+//   SELECT (globalPid>>24)&16777215, count(*), sum(end-start),
+//          sum(lower(short.value) LIKE 'nccl%'), sum(CASE WHEN lower(short.value) LIKE 'nccl%' THEN end-start END)
+//   FROM CUPTI_ACTIVITY_KIND_KERNEL JOIN StringIds short ON short.id = shortName GROUP BY 1
+// pid 148: 1793 kernels, 237473368 ns, 31 NCCL kernels, 9989016 ns; pid 149: 1794, 251362038, 31, 23753085.
+struct Expected {
+  int64_t kernels, gpu_ns, nccl, nccl_ns;
+};
+constexpr Expected kPid148{1793, 237473368, 31, 9989016};
+constexpr Expected kPid149{1794, 251362038, 31, 23753085};
+
+void ExpectRank(const Json& rank, const Expected& e) {
+  EXPECT_EQ(rank["kernels"], e.kernels) << rank.dump();
+  EXPECT_EQ(rank["gpuTimeNs"], e.gpu_ns) << rank.dump();
+  EXPECT_EQ(rank["ncclKernels"], e.nccl) << rank.dump();
+  EXPECT_EQ(rank["ncclTimeNs"], e.nccl_ns) << rank.dump();
+  EXPECT_FALSE(rank.contains("error")) << rank.dump();
+}
+
+TEST(CliRun, RunReportGivesEachRankTheNumbersOfItsSourceProcess) {
+  NSYS_REQUIRE_FIXTURES();
+  const fs::path dir = Split("mfu_2gpu_after.sqlite", "after");
+  ASSERT_FALSE(dir.empty());
+  auto r = RunCli({"--no-cache", "run-report", dir.string(), "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json report = Json::parse(r.out);
+  ASSERT_EQ(report["ranks"].size(), 2u);
+  EXPECT_EQ(report["ranks"][0]["rank"], "rank0000");  // pid 148, split_ranks.py's first GPU process
+  EXPECT_EQ(report["ranks"][1]["rank"], "rank0001");
+  ExpectRank(report["ranks"][0], kPid148);
+  ExpectRank(report["ranks"][1], kPid149);
+  EXPECT_EQ(report["memory"]["budgetBytes"], int64_t{4} << 30);  // the default
+
+  auto table = RunCli({"--no-cache", "run-report", dir.string()});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("rank0001"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("251362038"), std::string::npos) << table.out;
+}
+
+TEST(CliRun, SkillRunOnARunLeadsEveryRowWithItsRank) {
+  NSYS_REQUIRE_FIXTURES();
+  const fs::path dir = Split("mfu_2gpu_after.sqlite", "after_skill");
+  ASSERT_FALSE(dir.empty());
+  auto r = RunCli({"--no-cache", "skill", "run", "nccl_breakdown", "--run", dir.string(), "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json t = Json::parse(r.out);
+  ASSERT_GE(t["columns"].size(), 2u);
+  EXPECT_EQ(t["columns"][0]["name"], "rank");
+  EXPECT_EQ(t["columns"][2]["name"], "collective");
+  int64_t nccl_ns[2] = {0, 0};
+  for (const auto& row : t["rows"]) {
+    const int rank = row[0] == "rank0000" ? 0 : 1;
+    if (row[2] == "all") nccl_ns[rank] += row[4].get<int64_t>();
+  }
+  EXPECT_EQ(nccl_ns[0], kPid148.nccl_ns);
+  EXPECT_EQ(nccl_ns[1], kPid149.nccl_ns);
+
+  auto both = RunCli({"skill", "run", "nccl_breakdown", Fixture("mfu_2gpu_after.sqlite"), "--run", dir.string()});
+  EXPECT_EQ(both.exit_code, 2) << both.err;
+  auto bad = RunCli({"--memory-budget", "lots", "run-report", dir.string()});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--memory-budget"), std::string::npos) << bad.err;
+}
+
+// 32 copies of mfu_2gpu_after's two ranks = 64 rank files under a 24 MiB budget: about three ranks fit at once, so
+// ranks are dropped and reopened, and every rank still answers with its source process's numbers.
+TEST(CliRun, SixtyFourRanksAnswerUnderASmallMemoryBudget) {
+  NSYS_REQUIRE_FIXTURES();
+  const fs::path dir = Split("mfu_2gpu_after.sqlite", "rep64", "--replicate 32");
+  ASSERT_FALSE(dir.empty());
+  auto r = RunCli({"--no-cache", "--memory-budget", "24M", "run-report", dir.string(), "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json report = Json::parse(r.out);
+  ASSERT_EQ(report["ranks"].size(), 64u);
+  for (size_t i = 0; i < 64; ++i) {
+    SCOPED_TRACE(i);
+    char name[16];
+    std::snprintf(name, sizeof name, "rank%04zu", i);
+    EXPECT_EQ(report["ranks"][i]["rank"], name);
+    ExpectRank(report["ranks"][i], i % 2 == 0 ? kPid148 : kPid149);
+  }
+  const Json& memory = report["memory"];
+  EXPECT_EQ(memory["budgetBytes"], 24 << 20);
+  EXPECT_LE(memory["peakAccountedBytes"].get<int64_t>(), 24 << 20);
+  EXPECT_GT(memory["evictions"].get<int64_t>(), 0);
+  EXPECT_EQ(memory["overBudgetRanks"], 0);
+}
+
+}  // namespace
+}  // namespace nsys::testing

@@ -1,0 +1,200 @@
+// Runs of rank exports (issue 13): file listing and naming, memory sizes, and the oracle: the rank files that
+// ../shared/tools/split_ranks.py makes from a multi-process export, analysed as a run, give rank by rank exactly
+// the numbers the source export gives process by process. Rank sets are made at test time in a temp directory.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "fixtures.h"
+#include "nsys/core/workspace.h"
+
+namespace nsys::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path TempDir(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("nsys_ai_run_test_" + std::to_string(::getpid())) / name;
+  fs::create_directories(dir);
+  return dir;
+}
+
+struct TempRoot {
+  ~TempRoot() {
+    std::error_code ec;
+    fs::remove_all(fs::temp_directory_path() / ("nsys_ai_run_test_" + std::to_string(::getpid())), ec);
+  }
+};
+TempRoot temp_root;  // removes every rank set when the test program ends
+
+std::string SplitTool() {
+  return (fs::path(FixturesDir()) / ".." / "tools" / "split_ranks.py").string();
+}
+
+// Runs split_ranks.py SRC OUT [extra]; the output directory, or empty (the test fails) when it did not work.
+fs::path Split(const std::string& fixture, const std::string& name, const std::string& extra = "") {
+  const fs::path out = TempDir(name);
+  const std::string cmd = "python3 '" + SplitTool() + "' '" + Fixture(fixture) + "' '" + out.string() + "' " + extra +
+                          " > '" + (out / "split.log").string() + "' 2>&1";
+  if (std::system(cmd.c_str()) != 0) {
+    ADD_FAILURE() << "split_ranks.py failed: " << cmd;
+    return {};
+  }
+  return out;
+}
+
+core::WorkspaceConfig Config() {
+  core::WorkspaceConfig config;
+  config.default_skill_dirs = false;
+  config.open.use_cache = false;
+  return config;
+}
+
+// ---- names, order, sizes ----
+
+TEST(RunFiles, NaturalOrderPutsRank2BeforeRank10) {
+  EXPECT_TRUE(core::NaturalLess("rank2", "rank10"));
+  EXPECT_FALSE(core::NaturalLess("rank10", "rank2"));
+  EXPECT_TRUE(core::NaturalLess("rank0009", "rank0010"));
+  EXPECT_TRUE(core::NaturalLess("node1_rank3", "node2_rank0"));
+  EXPECT_TRUE(core::NaturalLess("a", "b"));
+  EXPECT_TRUE(core::NaturalLess("rank", "rank0"));
+  EXPECT_FALSE(core::NaturalLess("rank7", "rank7"));
+  EXPECT_TRUE(core::NaturalLess("rank1", "rank01"));  // equal numbers: fewer leading zeros first, a strict order
+  EXPECT_TRUE(core::NaturalLess("r99999999999999999999999", "r100000000000000000000000"));  // beyond 64 bits
+}
+
+TEST(RunFiles, DirectoryListsRankExportsNamedByFileAndNaturallyOrdered) {
+  const fs::path dir = TempDir("listing");
+  for (const char* name : {"rank10.sqlite", "rank2.sqlite", "rank1.nsys-rep", "manifest.json", "notes.txt"}) {
+    std::ofstream(dir / name) << "x";
+  }
+  fs::create_directories(dir / "sub.sqlite");  // a directory is not a rank
+  auto ranks = core::ListRunFiles({.directory = dir.string()});
+  ASSERT_TRUE(ranks.ok()) << ranks.error().message;
+  ASSERT_EQ(ranks->size(), 3u);
+  EXPECT_EQ((*ranks)[0].rank, "rank1");
+  EXPECT_EQ((*ranks)[1].rank, "rank2");
+  EXPECT_EQ((*ranks)[2].rank, "rank10");
+  EXPECT_EQ((*ranks)[2].path, (dir / "rank10.sqlite").string());
+  EXPECT_EQ((*ranks)[2].file_size, 1);
+
+  std::ofstream(dir / "rank2.nsys-rep") << "x";  // rank2 twice: refused, naming it
+  auto twice = core::ListRunFiles({.directory = dir.string()});
+  ASSERT_FALSE(twice.ok());
+  EXPECT_EQ(twice.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_NE(twice.error().message.find("rank2"), std::string::npos) << twice.error().message;
+
+  auto missing = core::ListRunFiles({.paths = {(dir / "nope.sqlite").string()}});
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
+  auto neither = core::ListRunFiles({});
+  ASSERT_FALSE(neither.ok());
+  EXPECT_EQ(neither.error().kind, ErrorKind::kInvalidArgument);
+  auto empty = core::ListRunFiles({.directory = TempDir("empty").string()});
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.error().message.find("no rank exports"), std::string::npos) << empty.error().message;
+}
+
+TEST(RunFiles, ParsesMemorySizes) {
+  EXPECT_EQ(*core::ParseByteSize("4G"), uint64_t{4} << 30);
+  EXPECT_EQ(*core::ParseByteSize("512M"), uint64_t{512} << 20);
+  EXPECT_EQ(*core::ParseByteSize("1.5GiB"), uint64_t{3} << 29);
+  EXPECT_EQ(*core::ParseByteSize("64k"), uint64_t{64} << 10);
+  EXPECT_EQ(*core::ParseByteSize("1073741824"), uint64_t{1} << 30);
+  EXPECT_EQ(*core::ParseByteSize("100B"), 100u);
+  for (const char* bad : {"", "G", "-1G", "0", "4X", "4GG", "nan", "1e30T"}) {
+    auto parsed = core::ParseByteSize(bad);
+    ASSERT_FALSE(parsed.ok()) << bad;
+    EXPECT_EQ(parsed.error().kind, ErrorKind::kInvalidArgument);
+  }
+}
+
+// ---- the oracle ----
+
+// The pids of the source's processes that ran GPU work, sorted: split_ranks.py's rank order (its gpu_processes()).
+std::vector<int64_t> GpuPids(engine::Profile& profile) {
+  EXPECT_TRUE(profile.Require(engine::Need::kKernelRows | engine::Need::kMemcpy).ok());
+  std::set<int64_t> pids;
+  for (uint32_t pid : profile.kernels().pid) pids.insert(pid);
+  for (uint32_t pid : profile.memcpys().pid) pids.insert(pid);
+  return {pids.begin(), pids.end()};
+}
+
+struct OracleCall {
+  std::string skill;
+  skills::Args args;
+};
+
+// Skills whose rows carry no time relative to the profile start (a rank's profile starts at its own first event,
+// the source's at the first of any process, so `start_s`-style columns legitimately differ).
+std::vector<OracleCall> OracleCalls() {
+  return {{"top_kernels", {{"limit", Value(int64_t{0})}}},
+          {"cuda_api_summary", {}},
+          {"nccl_breakdown", {}},
+          {"memory_transfers", {}},
+          {"kernel_size_stats", {}},
+          {"sync_apis", {}}};
+}
+
+void ExpectRunEqualsSourcePerProcess(const std::string& fixture) {
+  NSYS_REQUIRE_FIXTURES();
+  const fs::path dir = Split(fixture, fixture);
+  ASSERT_FALSE(dir.empty());
+  core::Workspace workspace(Config());
+  auto source = workspace.Open(Fixture(fixture));
+  ASSERT_TRUE(source.ok()) << source.error().message;
+  const std::vector<int64_t> pids = GpuPids(*source->profile);
+  auto run = workspace.OpenRun({.directory = dir.string()});
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_EQ(run->ranks.size(), pids.size());  // one rank per GPU process; manifest.json is not a rank
+  for (const auto& call : OracleCalls()) {
+    SCOPED_TRACE(fixture + " " + call.skill);
+    auto merged = workspace.RunSkillOnRun(run->id, call.skill, call.args, {});
+    ASSERT_TRUE(merged.ok()) << merged.error().message;
+    size_t checked_rows = 0;
+    for (size_t i = 0; i < pids.size(); ++i) {
+      skills::Args args = call.args;
+      args["pid"] = Value(pids[i]);
+      auto expected = workspace.RunSkill(source->id, call.skill, args);
+      ASSERT_TRUE(expected.ok()) << expected.error().message;
+      if (expected->declined) continue;
+      ASSERT_FALSE(merged->declined);
+      ASSERT_EQ(merged->columns.size(), expected->columns.size() + 1);
+      EXPECT_EQ(merged->columns[0].name, "rank");
+      for (size_t c = 0; c < expected->columns.size(); ++c)
+        EXPECT_EQ(merged->columns[c + 1].name, expected->columns[c].name);
+      std::vector<std::vector<Value>> rows;
+      for (const auto& row : merged->rows) {
+        if (std::get<std::string>(row[0]) != run->ranks[i].rank) continue;
+        rows.emplace_back(row.begin() + 1, row.end());
+      }
+      EXPECT_EQ(rows, expected->rows) << run->ranks[i].rank << " vs pid " << pids[i];
+      checked_rows += rows.size();
+    }
+    if (!merged->declined) EXPECT_EQ(checked_rows, merged->rows.size());  // every row came from one of the ranks
+  }
+  EXPECT_TRUE(workspace.CloseRun(run->id).ok());
+  EXPECT_FALSE(workspace.CloseRun(run->id).ok());
+}
+
+TEST(RunOracle, Mfu2gpuBeforeRankByRankEqualsTheSourcePerProcess) {
+  ExpectRunEqualsSourcePerProcess("mfu_2gpu_before.sqlite");
+}
+TEST(RunOracle, Mfu2gpuAfterRankByRankEqualsTheSourcePerProcess) {
+  ExpectRunEqualsSourcePerProcess("mfu_2gpu_after.sqlite");
+}
+TEST(RunOracle, A100TwoProcessMpiRankByRankEqualsTheSourcePerProcess) {
+  ExpectRunEqualsSourcePerProcess("a100_2proc_mpi.sqlite");
+}
+
+}  // namespace
+}  // namespace nsys::testing

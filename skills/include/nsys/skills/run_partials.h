@@ -204,12 +204,15 @@ Merged<HeatMap> MergeStepHeatMap(const std::vector<RankPartial>& ranks);
 Merged<ClockAlignment> MergeClockTable(const std::vector<RankPartial>& ranks, const std::vector<int32_t>& node_of_rank);
 
 // The run skills as a list, for front ends (`nsys-ai skill run NAME --run DIR`, run-report): name, description,
-// arguments (besides `marker`, which is a PartialOptions field) and the merge to a Table.
+// the merge's own arguments (checked by the caller against ArgSpec as the skill runner does; PartialOptions'
+// `marker` is given to ComputeRankPartial, not here) and the merge to a Table. `node_of_rank` as AlignClocks.
 struct RunSkill {
   std::string name;
   std::string description;
   std::vector<ArgSpec> args;
-  std::function<Table(const std::vector<RankPartial>& ranks, const std::vector<int32_t>& node_of_rank)> merge;
+  std::function<Table(const std::vector<RankPartial>& ranks, const std::vector<int32_t>& node_of_rank,
+                      const Args& args)>
+      merge;
 };
 const std::vector<RunSkill>& RunSkills();
 const RunSkill* FindRunSkill(const std::string& name);

@@ -1,0 +1,51 @@
+#pragma once
+// Helpers shared by the run merges (run_*.cpp): medians, the `rank` columns, matched collective instances.
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common_rows.h"
+#include "nsys/skills/run_partials.h"
+
+namespace nsys::skills::run {
+
+// The median of integer values (the mean of the two middle ones, rounded down, for an even count); 0 when empty.
+inline Ns MedianOf(std::vector<Ns> v) {
+  if (v.empty()) return 0;
+  const size_t m = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(m), v.end());
+  const Ns hi = v[m];
+  if (v.size() % 2) return hi;
+  const Ns lo = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(m));
+  // lo + (hi - lo) / 2 rounds toward lo; floor keeps MedianOf(x + c) == MedianOf(x) + c for every integer c.
+  const Ns diff = hi - lo;
+  return lo + diff / 2;
+}
+
+// The two leading columns of every per-rank row: the rank's index in the run and its file.
+inline std::vector<Column> RankColumns() {
+  return {builtin::IntCol("rank", "Rank: index of the file in the run (files in name order)"),
+          builtin::StringCol("rank_file", "The rank's export")};
+}
+inline std::vector<Value> RankCells(const std::vector<RankPartial>& ranks, size_t r) {
+  return {builtin::I(static_cast<int64_t>(r)), builtin::S(ranks[r].label)};
+}
+
+// A collective instance as matched across ranks: (kind, channel, ordinal).
+using InstanceKey = std::tuple<uint8_t, int32_t, int64_t>;
+inline InstanceKey KeyOf(const CollectiveSample& c) {
+  return {c.kind, c.channel, c.ordinal};
+}
+
+// For each instance seen on at least `min_ranks` ranks: the rank's sample per rank (nullptr where absent).
+std::map<InstanceKey, std::vector<const CollectiveSample*>> MatchInstances(const std::vector<RankPartial>& ranks,
+                                                                           size_t min_ranks);
+
+// run_stragglers' table: per rank (by_rank) or the `limit` instances that cost most (0 = all).
+Table StragglerTable(const std::vector<RankPartial>& ranks, const std::vector<int32_t>& node_of_rank, bool by_rank,
+                     int64_t limit);
+
+}  // namespace nsys::skills::run

@@ -1,0 +1,102 @@
+// Clock alignment of a run: split_ranks.py gives every node a known clock offset (OUT/manifest.json); AlignClocks
+// must recover each node's offset relative to node 0 within the uncertainty it states, and exactly 0 without skew.
+#include <gtest/gtest.h>
+
+#include "run_test_util.h"
+#include "skill_test_util.h"
+
+namespace nsys::testing {
+namespace {
+
+using skills::run::AlignClocks;
+using skills::run::ClockAlignment;
+
+// The true offset of node n against node 0, from the manifest.
+int64_t TrueOffset(const SplitRun& run, const skills::run::NodeOffset& node) {
+  return run.manifest[node.ranks[0]].clock_offset_ns - run.manifest[0].clock_offset_ns;
+}
+
+void ExpectRecovered(const SplitRun& run, const ClockAlignment& a, size_t nodes) {
+  ASSERT_EQ(a.nodes.size(), nodes);
+  EXPECT_EQ(a.nodes[0].method, "reference");
+  for (const auto& node : a.nodes) {
+    SCOPED_TRACE("node " + std::to_string(node.node));
+    const int64_t truth = TrueOffset(run, node);
+    EXPECT_LE(std::abs(node.offset_ns - truth), node.uncertainty_ns) << node.offset_ns << " vs " << truth;
+    // The alignment is useful: far tighter than the 2 ms skew (the SendRecv ends of the two source processes differ
+    // by at most 26 us: sqlite3 on the source, k-th SendRecv of each pid, a.end - b.end).
+    EXPECT_LT(node.uncertainty_ns, 50000);
+    EXPECT_EQ(node.coarse_offset_ns, 0);  // split_ranks.py shifts no session start time
+    if (node.node != 0) {
+      EXPECT_EQ(node.method, "nccl_ends");
+      EXPECT_GT(node.matched, 30);
+    }
+    for (size_t r : node.ranks) EXPECT_EQ(a.rank_offset_ns[r], node.offset_ns);
+  }
+}
+
+// The brief's set: 16 ranks (8 copies of the 2 processes), 4 per node, offsets in [0, 2 ms). Every node holds the
+// same mix of processes, so the offsets come out exact.
+TEST(RunClocks, RecoversNodeOffsetsOfAReplicatedSkewedSplit) {
+  NSYS_REQUIRE_FIXTURES();
+  const SplitRun& run = Split("mfu_2gpu_after.sqlite", "--replicate 8 --ranks-per-node 4 --skew-ns 2000000");
+  ASSERT_TRUE(run.ok);
+  ASSERT_EQ(run.partials.size(), 16u);
+  // sqlite3 CLI on the source: TARGET_INFO_SESSION_START_TIME systemClockNs 38133239887, utcEpochNs
+  // 1779787126655288414 (split_ranks.py copies the table unchanged).
+  EXPECT_EQ(run.partials[5].session_clock_ns, 38133239887);
+  EXPECT_EQ(run.partials[5].session_utc_ns, 1779787126655288414);
+  const ClockAlignment a = AlignClocks(run.partials, run.node_of_rank);
+  ExpectRecovered(run, a, 4);
+  for (const auto& node : a.nodes) EXPECT_EQ(node.offset_ns, TrueOffset(run, node));
+  // The skew is real: split_ranks.py's seed 1 gives node 1 an offset of 0.91 ms against node 0 (manifest.json).
+  EXPECT_GT(std::abs(TrueOffset(run, a.nodes[1])), 100000);
+}
+
+TEST(RunClocks, ExactlyZeroWithoutSkew) {
+  NSYS_REQUIRE_FIXTURES();
+  const SplitRun& run = Split("mfu_2gpu_after.sqlite", "--replicate 8 --ranks-per-node 4");
+  ASSERT_TRUE(run.ok);
+  const ClockAlignment a = AlignClocks(run.partials, run.node_of_rank);
+  ASSERT_EQ(a.nodes.size(), 4u);
+  for (const auto& node : a.nodes) EXPECT_EQ(node.offset_ns, 0);
+}
+
+// Nodes that hold different processes (3 ranks per node: A,B,A then B,A,B; or one rank per node): the ends of
+// different processes differ by up to tens of microseconds, so the offset is off by that much, and the stated
+// uncertainty must cover it.
+TEST(RunClocks, MixedNodesStayWithinTheStatedUncertainty) {
+  NSYS_REQUIRE_FIXTURES();
+  for (const char* source : {"mfu_2gpu_before.sqlite", "mfu_2gpu_after.sqlite"}) {
+    for (const char* args :
+         {"--replicate 3 --ranks-per-node 3 --skew-ns 2000000", "--replicate 2 --ranks-per-node 1 --skew-ns 2000000"}) {
+      SCOPED_TRACE(std::string(source) + " " + args);
+      const SplitRun& run = Split(source, args);
+      ASSERT_TRUE(run.ok);
+      const ClockAlignment a = AlignClocks(run.partials, run.node_of_rank);
+      ExpectRecovered(run, a, run.partials.size() / (std::string(args).find("node 3") != std::string::npos ? 3 : 1));
+    }
+  }
+}
+
+// Without NCCL (two MPI ranks): session start times only, which split_ranks.py leaves equal; the uncertainty is
+// unknown, and the table says so with a null.
+TEST(RunClocks, WithoutCollectivesSessionStartTimesStand) {
+  NSYS_REQUIRE_FIXTURES();
+  const SplitRun& run = Split("a100_2proc_mpi.sqlite");
+  ASSERT_TRUE(run.ok);
+  // The old export has no systemClockNs: ANALYSIS_DETAILS.startTime = 573779886 (sqlite3 CLI) is the clock at the
+  // session's UTC start, utcEpochNs 1662430226338167447.
+  EXPECT_TRUE(run.partials[0].has_session_clock);
+  EXPECT_EQ(run.partials[0].session_clock_ns, 573779886);
+  EXPECT_EQ(run.partials[0].session_utc_ns, 1662430226338167447);
+  const auto m = skills::run::MergeClockTable(run.partials, {});
+  ASSERT_EQ(m.table.rows.size(), 2u);
+  EXPECT_EQ(StringCell(m.table, 1, "method"), "session_start");
+  EXPECT_EQ(IntCell(m.table, 1, "offset_ns"), 0);
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(Cell(m.table, 1, "uncertainty_ns")));
+  EXPECT_NE(JoinNotes(m.table).find("session start times only"), std::string::npos) << JoinNotes(m.table);
+}
+
+}  // namespace
+}  // namespace nsys::testing

@@ -105,15 +105,25 @@ void to_json(Json& j, const RunMemoryInfo& v) {
        {"overBudgetRanks", v.over_budget_ranks}};
 }
 
+void FromJson(const Json& j, RunAnalysisInfo& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("skill", out.skill);
+  r.Required("result", out.result);
+}
+void to_json(Json& j, const RunAnalysisInfo& v) {
+  j = {{"skill", v.skill}, {"result", v.result}};
+}
+
 void FromJson(const Json& j, RunReportResult& out, const std::string& path) {
   ObjectReader r(j, path);
   r.Required("runId", out.run_id);
   r.Required("ranks", out.ranks);
+  r.Required("analyses", out.analyses);
   r.Required("notes", out.notes);
   r.Required("memory", out.memory);
 }
 void to_json(Json& j, const RunReportResult& v) {
-  j = {{"runId", v.run_id}, {"ranks", v.ranks}, {"notes", v.notes}, {"memory", v.memory}};
+  j = {{"runId", v.run_id}, {"ranks", v.ranks}, {"analyses", v.analyses}, {"notes", v.notes}, {"memory", v.memory}};
 }
 
 }  // namespace nsys::protocol

@@ -76,6 +76,15 @@ int RunRunReport(const CommandContext& ctx) {
   std::FILE* notes_out = *format == OutputFormat::kCsv ? stderr : stdout;
   if (notes_out == stdout) std::fputs("\n", stdout);
   for (const auto& note : table.notes) std::fprintf(notes_out, "note: %s\n", note.c_str());
+  for (const auto& analysis : result.analyses) {  // the cross-rank analyses, one table each
+    if (*format == OutputFormat::kCsv) {
+      std::printf("\n");
+    } else {
+      std::printf(*format == OutputFormat::kMarkdown ? "\n## %s\n\n" : "\n%s\n", analysis.skill.c_str());
+    }
+    if (!analysis.result.columns.empty()) std::fputs(RenderTable(analysis.result, *format).c_str(), stdout);
+    for (const auto& note : analysis.result.notes) std::fprintf(notes_out, "note: %s\n", note.c_str());
+  }
   std::fprintf(notes_out, "note: memory: budget %s, peak held by estimate %s, %lld rank loads, %lld dropped.\n",
                support::HumanBytes(result.memory.budget_bytes).c_str(),
                support::HumanBytes(result.memory.peak_accounted_bytes).c_str(),

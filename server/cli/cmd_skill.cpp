@@ -58,15 +58,21 @@ int RunSkillRun(const CommandContext& ctx) {
   if (!format) return UsageError("skill run", "--format must be table, json, csv or markdown");
 
   core::Workspace workspace(ctx.config);
-  auto found = workspace.FindSkill(name);
-  if (!found) return UsageError("skill run", found.error().message);
-  const auto& skill = *found;
+  // A run skill (a cross-rank analysis: run_stragglers, ...) takes --run and its own arguments.
+  const auto run_specs = run_dir ? core::RunSkillArgSpecs(name) : std::nullopt;
+  std::shared_ptr<const skills::Skill> skill;
+  if (!run_specs) {
+    auto found = workspace.FindSkill(name);
+    if (!found) return UsageError("skill run", found.error().message);
+    skill = *found;
+  }
 
   // Command-line options → the skill's typed arguments, checked before the profile is opened.
   skills::Args args;
   std::string error;
   auto set = [&](const std::string& arg, const std::string& text) {
-    Status added = wire::AddArgText(*skill, arg, text, args);
+    Status added =
+        run_specs ? wire::AddArgText(name, *run_specs, arg, text, args) : wire::AddArgText(*skill, arg, text, args);
     if (!added) error = added.error().message;
     return added.ok();
   };

@@ -180,7 +180,9 @@ void ExpectRunEqualsSourcePerProcess(const std::string& fixture) {
       EXPECT_EQ(rows, expected->rows) << run->ranks[i].rank << " vs pid " << pids[i];
       checked_rows += rows.size();
     }
-    if (!merged->declined) EXPECT_EQ(checked_rows, merged->rows.size());  // every row came from one of the ranks
+    if (!merged->declined) {
+      EXPECT_EQ(checked_rows, merged->rows.size());  // every row came from one of the ranks
+    }
   }
   EXPECT_TRUE(workspace.CloseRun(run->id).ok());
   EXPECT_FALSE(workspace.CloseRun(run->id).ok());
@@ -194,6 +196,84 @@ TEST(RunOracle, Mfu2gpuAfterRankByRankEqualsTheSourcePerProcess) {
 }
 TEST(RunOracle, A100TwoProcessMpiRankByRankEqualsTheSourcePerProcess) {
   ExpectRunEqualsSourcePerProcess("a100_2proc_mpi.sqlite");
+}
+
+// ---- bounded memory ----
+
+// VmHWM or VmRSS of this process, in bytes (0 when /proc says nothing).
+int64_t ProcStatusBytes(const std::string& key) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(key + ":", 0) == 0) return std::stoll(line.substr(key.size() + 1)) * 1024;
+  }
+  return 0;
+}
+
+// 32 copies of mfu_2gpu_after's two ranks = 64 rank files (87.6 MB) under a 24 MiB budget: about four ranks fit by
+// estimate, so most are dropped and reopened, every rank still answers with its source process's rows, and this
+// process's peak RSS grows by less than the budget while the run works (VmHWM reset through /proc/self/clear_refs).
+TEST(RunMemory, SixtyFourRanksAnswerUnderTheBudget) {
+  NSYS_REQUIRE_FIXTURES();
+  const fs::path dir = Split("mfu_2gpu_after.sqlite", "rep64", "--replicate 32");
+  ASSERT_FALSE(dir.empty());
+  core::WorkspaceConfig config = Config();
+  config.open.use_cache = true;  // reopens from the warm snapshot, in a cache of this test's own
+  config.open.cache_dir = (dir / "cache").string();
+  core::Workspace workspace(config);
+  auto source = workspace.Open(Fixture("mfu_2gpu_after.sqlite"));
+  ASSERT_TRUE(source.ok()) << source.error().message;
+  const std::vector<int64_t> pids = GpuPids(*source->profile);
+  ASSERT_EQ(pids.size(), 2u);
+  std::vector<std::vector<std::vector<Value>>> expected;
+  for (int64_t pid : pids) {
+    auto table = workspace.RunSkill(source->id, "top_kernels", {{"limit", Value(int64_t{0})}, {"pid", Value(pid)}});
+    ASSERT_TRUE(table.ok()) << table.error().message;
+    expected.push_back(table->rows);
+  }
+  ASSERT_TRUE(workspace.Close(source->id).ok());
+
+  constexpr uint64_t kBudget = uint64_t{24} << 20;
+  auto run = workspace.OpenRun({.directory = dir.string(), .memory_budget_bytes = kBudget});
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_EQ(run->ranks.size(), 64u);
+  EXPECT_EQ(run->ranks[2].rank, "rank0002");
+  EXPECT_EQ(run->ranks[10].rank, "rank0010");
+  const bool can_reset = static_cast<bool>(std::ofstream("/proc/self/clear_refs") << "5");
+  const int64_t rss_before = ProcStatusBytes("VmRSS");
+  int progress_reports = 0;
+  for (int pass = 0; pass < 2; ++pass) {  // the second pass reopens dropped ranks (from the snapshot cache)
+    skills::Args args{{"limit", Value(int64_t{0})}, {"base", Value(pass == 1)}};
+    auto merged = workspace.RunSkillOnRun(run->id, "top_kernels", args, {}, {},
+                                          [&](double, const std::string&) { ++progress_reports; });
+    ASSERT_TRUE(merged.ok()) << merged.error().message;
+    if (pass == 1) break;
+    size_t row = 0;
+    for (size_t i = 0; i < 64; ++i) {
+      for (const auto& want : expected[i % 2]) {
+        ASSERT_LT(row, merged->rows.size());
+        EXPECT_EQ(std::get<std::string>(merged->rows[row][0]), run->ranks[i].rank);
+        EXPECT_EQ(std::vector<Value>(merged->rows[row].begin() + 1, merged->rows[row].end()), want) << i;
+        ++row;
+      }
+    }
+    EXPECT_EQ(row, merged->rows.size());
+  }
+  EXPECT_GE(progress_reports, 64);
+  auto stats = workspace.RunStats(run->id);
+  ASSERT_TRUE(stats.ok());
+  EXPECT_LE(stats->peak_accounted_bytes, kBudget);
+  EXPECT_GT(stats->evictions, 0);
+  EXPECT_GT(stats->loads, 64);  // dropped ranks were opened again
+  EXPECT_EQ(stats->over_budget_ranks, 0u);
+  const int64_t peak = ProcStatusBytes("VmHWM");
+  if (can_reset && rss_before > 0) {
+    EXPECT_LT(peak - rss_before, static_cast<int64_t>(kBudget))
+        << "peak RSS " << peak << " vs " << rss_before << " before the run";
+  }
+  std::printf("64 ranks under 24 MiB: RSS before %lld, peak %lld; %lld loads, %lld evictions\n",
+              static_cast<long long>(rss_before), static_cast<long long>(peak), static_cast<long long>(stats->loads),
+              static_cast<long long>(stats->evictions));
 }
 
 }  // namespace

@@ -449,3 +449,85 @@ Expected<skills::Table> MergeRankTables(const std::vector<RunRank>& ranks,
 }
 
 }  // namespace nsys::core
+
+namespace nsys::core {
+
+std::vector<skills::ArgSpec> RunSkillCommonArgs() {
+  return {{"marker", ValueType::kString,
+           "Steps are the outermost NVTX ranges (or marks) whose name contains this text, e.g. \"ProfilerStep\"; "
+           "empty = iterations found by kernel periodicity.",
+           Value(std::string())},
+          {"ranks_per_node",
+           ValueType::kInt,
+           "Consecutive ranks that share a node (and its clock), e.g. 8; 0 = every rank its own node.",
+           Value(int64_t{0}),
+           false,
+           {},
+           0.0,
+           1e6}};
+}
+
+std::optional<std::vector<skills::ArgSpec>> RunSkillArgSpecs(const std::string& name) {
+  const skills::run::RunSkill* skill = skills::run::FindRunSkill(name);
+  if (!skill) return std::nullopt;
+  std::vector<skills::ArgSpec> specs = RunSkillCommonArgs();
+  specs.insert(specs.end(), skill->args.begin(), skill->args.end());
+  return specs;
+}
+
+Expected<skills::Args> CheckRunSkillArgs(const skills::run::RunSkill& skill, const skills::Args& raw) {
+  std::vector<skills::ArgSpec> specs = RunSkillCommonArgs();
+  specs.insert(specs.end(), skill.args.begin(), skill.args.end());
+  skills::Args out;
+  for (const auto& [name, value] : raw) {
+    auto spec = std::find_if(specs.begin(), specs.end(), [&](const skills::ArgSpec& a) { return a.name == name; });
+    if (spec == specs.end()) {
+      std::string known;
+      for (const auto& a : specs) known += (known.empty() ? "" : ", ") + a.name;
+      return MakeError(ErrorKind::kInvalidArgument,
+                       fmt::format("{} has no argument '{}' (its arguments: {})", skill.name, name, known));
+    }
+    Value v = value;
+    if (spec->type == ValueType::kDouble && std::holds_alternative<int64_t>(v)) {
+      v = Value(static_cast<double>(std::get<int64_t>(v)));
+    }
+    const bool ok = (spec->type == ValueType::kInt && std::holds_alternative<int64_t>(v)) ||
+                    (spec->type == ValueType::kDouble && std::holds_alternative<double>(v)) ||
+                    (spec->type == ValueType::kString && std::holds_alternative<std::string>(v)) ||
+                    (spec->type == ValueType::kBool && std::holds_alternative<bool>(v));
+    if (!ok) {
+      return MakeError(ErrorKind::kInvalidArgument, fmt::format("{}: argument '{}' must be of type {}", skill.name,
+                                                                name, ValueTypeName(spec->type)));
+    }
+    if (const auto* text = std::get_if<std::string>(&v);
+        text && !spec->choices.empty() &&
+        std::find(spec->choices.begin(), spec->choices.end(), *text) == spec->choices.end()) {
+      std::string allowed;
+      for (const auto& c : spec->choices) allowed += (allowed.empty() ? "" : ", ") + c;
+      return MakeError(ErrorKind::kInvalidArgument,
+                       fmt::format("{}: argument '{}' must be one of {}, not '{}'", skill.name, name, allowed, *text));
+    }
+    double number = 0;
+    if (const auto* i = std::get_if<int64_t>(&v)) number = static_cast<double>(*i);
+    if (const auto* d = std::get_if<double>(&v)) number = *d;
+    if ((spec->min && number < *spec->min) || (spec->max && number > *spec->max)) {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       fmt::format("{}: argument '{}' is out of range [{}, {}]", skill.name, name,
+                                   spec->min.value_or(-1e300), spec->max.value_or(1e300)));
+    }
+    out[name] = std::move(v);
+  }
+  for (const auto& spec : specs) {
+    if (!out.count(spec.name) && !IsNull(spec.default_value)) out[spec.name] = spec.default_value;
+  }
+  return out;
+}
+
+std::vector<int32_t> NodesOfRanks(const std::vector<size_t>& rank_index, int64_t ranks_per_node) {
+  std::vector<int32_t> nodes;
+  if (ranks_per_node <= 0) return nodes;
+  for (size_t i : rank_index) nodes.push_back(static_cast<int32_t>(static_cast<int64_t>(i) / ranks_per_node));
+  return nodes;
+}
+
+}  // namespace nsys::core

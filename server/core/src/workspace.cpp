@@ -515,6 +515,15 @@ Expected<skills::Table> Workspace::RunSkillOnRun(const std::string& run_id, cons
                                                  std::optional<std::chrono::milliseconds> skill_timeout) {
   auto entry = RunEntryOf(run_id);
   if (!entry) return entry.error();
+  if (const skills::run::RunSkill* run_skill = skills::run::FindRunSkill(skill_name)) {
+    const bool filtered = filter.window.start || filter.window.end || !filter.devices.empty() ||
+                          !filter.processes.empty() || !filter.threads.empty();
+    if (filtered) {
+      return MakeError(ErrorKind::kUnsupported,
+                       fmt::format("{} is a cross-rank analysis of whole ranks: it takes no filter", skill_name));
+    }
+    return RunRunSkill(**entry, *run_skill, args, cancel, progress);
+  }
   std::shared_ptr<const skills::Skill> skill;
   skills::RunOptions options;
   {
@@ -543,6 +552,58 @@ Expected<skills::Table> Workspace::RunSkillOnRun(const std::string& run_id, cons
   return merged;
 }
 
+Expected<std::shared_ptr<const Workspace::RunPartials>> Workspace::PartialsOf(RunEntry& entry,
+                                                                              const std::string& marker,
+                                                                              const CancelToken& cancel,
+                                                                              const ProgressSink& progress) {
+  {
+    std::lock_guard lock(entry.partials_mu);
+    if (auto it = entry.partials.find(marker); it != entry.partials.end()) return it->second;
+  }
+  RankSet& ranks = *entry.ranks;
+  std::vector<std::optional<skills::run::RankPartial>> parts(ranks.ranks().size());
+  const skills::run::PartialOptions options{marker};
+  auto statuses = ranks.ForEachRank(
+      skills::run::kRankPartialNeeds,
+      [&](size_t i, engine::Profile& profile) -> Status {
+        auto part = skills::run::ComputeRankPartial(profile, options, cancel);
+        if (!part) return part.error();
+        part->label = ranks.ranks()[i].rank;
+        parts[i] = std::move(*part);
+        return {};
+      },
+      cancel, progress);
+  auto out = std::make_shared<RunPartials>();
+  std::optional<Error> first_error;
+  for (size_t i = 0; i < statuses.size(); ++i) {
+    if (statuses[i]) {
+      out->ranks.push_back(std::move(*parts[i]));
+      out->index.push_back(i);
+      continue;
+    }
+    if (statuses[i].error().kind == ErrorKind::kCancelled) return statuses[i].error();
+    if (!first_error) first_error = statuses[i].error();
+    out->notes.push_back(fmt::format("{}: error: {} (left out of the run's analyses)", ranks.ranks()[i].rank,
+                                     statuses[i].error().message));
+  }
+  if (out->ranks.empty() && first_error) return *first_error;
+  std::lock_guard lock(entry.partials_mu);
+  return entry.partials.emplace(marker, std::move(out)).first->second;
+}
+
+Expected<skills::Table> Workspace::RunRunSkill(RunEntry& entry, const skills::run::RunSkill& skill,
+                                               const skills::Args& raw_args, const CancelToken& cancel,
+                                               const ProgressSink& progress) {
+  auto args = CheckRunSkillArgs(skill, raw_args);
+  if (!args) return args.error();
+  auto partials = PartialsOf(entry, std::get<std::string>(args->at("marker")), cancel, progress);
+  if (!partials) return partials.error();
+  const auto nodes = NodesOfRanks((*partials)->index, std::get<int64_t>(args->at("ranks_per_node")));
+  skills::Table table = skill.merge((*partials)->ranks, nodes, *args);
+  table.notes.insert(table.notes.end(), (*partials)->notes.begin(), (*partials)->notes.end());
+  return table;
+}
+
 namespace {
 
 // Σ of an int column over a table's rows (cells of another type count 0); -1 when the column is absent.
@@ -567,7 +628,7 @@ int64_t SumColumn(const skills::Table& table, const std::string& column, const s
 }  // namespace
 
 // Long: the report's three measures per rank (kernel table, nccl_breakdown's "all" rows, the iterations skill's
-// median), each rank visited once with every table they need.
+// median) and the run skills' partials, each rank visited once with every table they need; then every run skill.
 Expected<RunReport> Workspace::ReportRun(const std::string& run_id, const CancelToken& cancel,
                                          const ProgressSink& progress) {
   auto entry = RunEntryOf(run_id);
@@ -580,11 +641,25 @@ Expected<RunReport> Workspace::ReportRun(const std::string& run_id, const Cancel
   RunReport report;
   report.run_id = run_id;
   report.ranks.resize(ranks.ranks().size());
-  const engine::Need needs = engine::Need::kKernels | (*nccl)->needs() | (*iterations)->needs();
+  const engine::Need needs =
+      engine::Need::kKernels | (*nccl)->needs() | (*iterations)->needs() | skills::run::kRankPartialNeeds;
+  // The run skills' partials (default step marker) are computed in the same visit, unless an earlier call did.
+  bool have_partials = false;
+  {
+    std::lock_guard lock((*entry)->partials_mu);
+    have_partials = (*entry)->partials.count("") > 0;
+  }
+  std::vector<std::optional<skills::run::RankPartial>> parts(ranks.ranks().size());
   auto statuses = ranks.ForEachRank(
       needs,
       [&](size_t i, engine::Profile& profile) -> Status {
         RankSummary& summary = report.ranks[i];
+        if (!have_partials) {
+          auto part = skills::run::ComputeRankPartial(profile, {}, cancel);
+          if (!part) return part.error();
+          part->label = ranks.ranks()[i].rank;
+          parts[i] = std::move(*part);
+        }
         const auto& kernels = profile.kernels();
         summary.kernels = static_cast<int64_t>(kernels.size());
         for (size_t r = 0; r < kernels.size(); ++r) summary.gpu_time_ns += kernels.end[r] - kernels.start[r];
@@ -630,6 +705,25 @@ Expected<RunReport> Workspace::ReportRun(const std::string& run_id, const Cancel
     }
   }
   if (failed == statuses.size() && !statuses.empty()) return statuses[0].error();
+  if (!have_partials) {
+    auto out = std::make_shared<RunPartials>();
+    for (size_t i = 0; i < statuses.size(); ++i) {
+      if (statuses[i] && parts[i]) {
+        out->ranks.push_back(std::move(*parts[i]));
+        out->index.push_back(i);
+      } else if (!statuses[i]) {
+        out->notes.push_back(fmt::format("{}: error: {} (left out of the run's analyses)", ranks.ranks()[i].rank,
+                                         statuses[i].error().message));
+      }
+    }
+    std::lock_guard lock((*entry)->partials_mu);
+    (*entry)->partials.emplace("", std::move(out));
+  }
+  for (const auto& run_skill : skills::run::RunSkills()) {
+    auto table = RunRunSkill(**entry, run_skill, {}, cancel, {});
+    if (!table) return table.error();
+    report.analyses.push_back({run_skill.name, std::move(*table)});
+  }
   report.memory = ranks.stats();
   report.notes.push_back(
       "GPU time is the sum of kernel durations; NCCL time the sum of communication kernels' durations "

@@ -4,6 +4,8 @@
 
 #include <variant>
 
+#include "nsys/wire/converters.h"
+
 namespace nsys::wire {
 
 Expected<uint64_t> ToMemoryBudget(const protocol::Scalar& value) {
@@ -64,6 +66,8 @@ protocol::RunReportResult ToRunReportResult(const core::RunReport& report) {
     if (!rank.error.empty()) info.error = rank.error;
     result.ranks.push_back(std::move(info));
   }
+  for (const auto& analysis : report.analyses)
+    result.analyses.push_back({analysis.skill, ToRunSkillResult(analysis.table)});
   result.notes = report.notes;
   result.memory.budget_bytes = static_cast<int64_t>(report.memory.budget_bytes);
   result.memory.peak_accounted_bytes = static_cast<int64_t>(report.memory.peak_accounted_bytes);

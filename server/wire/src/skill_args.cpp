@@ -76,13 +76,17 @@ Expected<skills::Args> ToolSkillArgs(const std::map<std::string, protocol::Scala
 }
 
 Status AddArgText(const skills::Skill& skill, const std::string& name, const std::string& text, skills::Args& args) {
-  const auto specs = skills::AllArgs(skill);
+  return AddArgText(skill.name(), skills::AllArgs(skill), name, text, args);
+}
+
+Status AddArgText(const std::string& skill_name, const std::vector<skills::ArgSpec>& specs, const std::string& name,
+                  const std::string& text, skills::Args& args) {
   auto spec = std::find_if(specs.begin(), specs.end(), [&](const auto& s) { return s.name == name; });
   if (spec == specs.end()) {
     std::vector<std::string> known;
     for (const auto& s : specs) known.push_back(s.name);
     return MakeError(ErrorKind::kInvalidArgument, fmt::format("skill '{}' has no argument '{}' (its arguments: {})",
-                                                              skill.name(), name, fmt::join(known, ", ")));
+                                                              skill_name, name, fmt::join(known, ", ")));
   }
   if (!spec->choices.empty() && std::find(spec->choices.begin(), spec->choices.end(), text) == spec->choices.end()) {
     return MakeError(ErrorKind::kInvalidArgument, fmt::format("argument '{}' must be one of {}, not '{}'", name,

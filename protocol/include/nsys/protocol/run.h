@@ -1,8 +1,9 @@
 #pragma once
 // Runs (issue 13): N rank exports opened as one. nsys/openRun {paths | directory, memoryBudget?, threads?} →
 // {runId, ranks, memoryBudgetBytes, threads}; nsys/closeRun {runId} → null; nsys/runSkillOnRun {runId, skill,
-// args?, filter?} → a RunSkillResult whose rows lead with a `rank` column; nsys/runReport {runId} → per-rank
-// kernels, GPU, NCCL and step time. Mirrors core/run.h (wire/run.h converts).
+// args?, filter?} → a RunSkillResult whose rows lead with a `rank` column (or a run skill's table); nsys/runReport
+// {runId} → per-rank kernels, GPU, NCCL and step time, and every run skill's table. Mirrors core/run.h (wire/run.h
+// converts).
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -77,9 +78,16 @@ struct RunMemoryInfo {
   bool operator==(const RunMemoryInfo&) const = default;
 };
 
+struct RunAnalysisInfo {  // one cross-rank analysis: a run skill's result with its default arguments
+  std::string skill;
+  RunSkillResult result;
+  bool operator==(const RunAnalysisInfo&) const = default;
+};
+
 struct RunReportResult {
   std::string run_id;  // "runId"
   std::vector<RankSummaryInfo> ranks;
+  std::vector<RunAnalysisInfo> analyses;
   std::vector<std::string> notes;
   RunMemoryInfo memory;
   bool operator==(const RunReportResult&) const = default;
@@ -99,6 +107,8 @@ void FromJson(const Json& json, RankSummaryInfo& out, const std::string& path);
 void to_json(Json& json, const RankSummaryInfo& value);
 void FromJson(const Json& json, RunMemoryInfo& out, const std::string& path);
 void to_json(Json& json, const RunMemoryInfo& value);
+void FromJson(const Json& json, RunAnalysisInfo& out, const std::string& path);
+void to_json(Json& json, const RunAnalysisInfo& value);
 void FromJson(const Json& json, RunReportResult& out, const std::string& path);
 void to_json(Json& json, const RunReportResult& value);
 

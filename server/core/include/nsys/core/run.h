@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "nsys/engine/profile.h"
+#include "nsys/skills/run_partials.h"
 #include "nsys/skills/skill.h"
 #include "nsys/support/cancel.h"
 #include "nsys/support/expected.h"
@@ -152,11 +153,29 @@ struct RankSummary {
   std::string error;  // the rank could not be read: why (its numbers are 0)
 };
 
+// One cross-rank analysis of a run (a run skill of skills/run_partials.h with its default arguments).
+struct RunAnalysis {
+  std::string skill;  // "run_stragglers", "run_clock_alignment", ...
+  skills::Table table;
+};
+
 struct RunReport {
   std::string run_id;
   std::vector<RankSummary> ranks;
+  std::vector<RunAnalysis> analyses;  // every run skill, in skills::run::RunSkills() order
   std::vector<std::string> notes;
   RunMemoryStats memory;
 };
+
+// The arguments core adds to every run skill (skills::run::RunSkill): `marker` (the step marker, given to
+// ComputeRankPartial) and `ranks_per_node` (consecutive ranks that share a node's clock; 0 = each rank its own).
+std::vector<skills::ArgSpec> RunSkillCommonArgs();
+// The arguments a run skill takes (RunSkillCommonArgs, then its own), or nullopt when `name` is not a run skill.
+std::optional<std::vector<skills::ArgSpec>> RunSkillArgSpecs(const std::string& name);
+// Checks raw arguments against a run skill's own and the common ones (names, types; an int is accepted for a
+// double; string choices) and fills in defaults. kInvalidArgument naming the argument.
+Expected<skills::Args> CheckRunSkillArgs(const skills::run::RunSkill& skill, const skills::Args& raw);
+// The node of each answering rank (`rank_index`: the ranks' places in the run) for `ranks_per_node`; empty when 0.
+std::vector<int32_t> NodesOfRanks(const std::vector<size_t>& rank_index, int64_t ranks_per_node);
 
 }  // namespace nsys::core

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -167,11 +168,15 @@ class Workspace {
   // A skill on every rank of a run: the ranks' rows in rank order, each led by a `rank` column (the file's name),
   // and their notes prefixed with the ranks they come from. A rank that fails or declines is named in a note, the
   // others still answer; when every rank fails the first error is returned. Results are memoised per run.
+  // A run skill's name (skills::run::RunSkills(): run_stragglers, run_clock_alignment, ...) runs that cross-rank
+  // analysis instead: each rank's partial (computed once per run and step marker), then the skill's merge; its
+  // arguments are its own plus RunSkillCommonArgs() (marker, ranks_per_node); `filter` must be empty.
   Expected<skills::Table> RunSkillOnRun(const std::string& run_id, const std::string& skill, const skills::Args& args,
                                         const engine::FilterSpec& filter, const CancelToken& cancel = {},
                                         const ProgressSink& progress = {},
                                         std::optional<std::chrono::milliseconds> skill_timeout = std::nullopt);
-  // Per rank: kernels, GPU time, NCCL time, step time when iterations are found (RunReport).
+  // Per rank: kernels, GPU time, NCCL time, step time when iterations are found; and every run skill with its
+  // defaults (RunReport::analyses), from partials computed in the same visit of each rank.
   Expected<RunReport> ReportRun(const std::string& run_id, const CancelToken& cancel = {},
                                 const ProgressSink& progress = {});
   Expected<RunMemoryStats> RunStats(const std::string& run_id) const;
@@ -291,12 +296,27 @@ class Workspace {
   // The entry of an open profile, or kNotFound listing the open ids.
   Expected<std::shared_ptr<Entry>> EntryOf(const std::string& id) const;
 
+  // The ranks' partials for the run skills (skills/run_partials.h) with one step marker: the answering ranks'
+  // partials in rank order, their places in the run, and a note per rank that failed.
+  struct RunPartials {
+    std::vector<skills::run::RankPartial> ranks;
+    std::vector<size_t> index;
+    std::vector<std::string> notes;
+  };
   struct RunEntry {
     OpenedRun run;
     std::shared_ptr<RankSet> ranks;
     std::shared_ptr<skills::ResultMemo> memo;  // merged run-level results
+    std::mutex partials_mu;
+    std::map<std::string, std::shared_ptr<const RunPartials>> partials;  // by step marker
   };
   Expected<std::shared_ptr<RunEntry>> RunEntryOf(const std::string& run_id) const;
+  // The partials of every rank for `marker`, computed once per run (one visit of each rank) and kept.
+  Expected<std::shared_ptr<const RunPartials>> PartialsOf(RunEntry& entry, const std::string& marker,
+                                                          const CancelToken& cancel, const ProgressSink& progress);
+  // A run skill (skills::run::RunSkill) over the run's partials.
+  Expected<skills::Table> RunRunSkill(RunEntry& entry, const skills::run::RunSkill& skill, const skills::Args& args,
+                                      const CancelToken& cancel, const ProgressSink& progress);
 
   WorkspaceConfig config_;
   mutable std::mutex mu_;

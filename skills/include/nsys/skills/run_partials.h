@@ -15,6 +15,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nsys/engine/profile.h"
@@ -45,6 +46,7 @@ struct StepSample {
   Ns start = 0, end = 0;
   Ns gpu_busy = 0;  // |∪ kernels of the step|
   int64_t kernels = 0;
+  bool operator==(const StepSample&) const = default;
 };
 
 // One communication kernel (a collective instance as this rank ran it), on the rank's clock. Instances are matched
@@ -57,6 +59,7 @@ struct CollectiveSample {
   int32_t device = -1;
   int32_t stream = 0;
   Ns start = 0, end = 0;
+  bool operator==(const CollectiveSample&) const = default;
 };
 
 // Totals per collective kind (every kernel, not only matched instances).
@@ -67,11 +70,12 @@ struct CollectiveTotals {
   Ns busy_ns = 0;      // |∪ these kernels|
   Ns overlap_ns = 0;   // |∪ these ∩ ∪ compute kernels| (HTA convention, as nccl_breakdown)
   int64_t bytes = -1;  // message bytes when known; -1 = unknown (kernel rows carry no sizes)
+  bool operator==(const CollectiveTotals&) const = default;
 };
 
 struct RankPartial {
   std::string label;             // set by the caller (the rank file's name); merges name ranks by it
-  std::vector<uint32_t> pids;    // processes with GPU work in the file
+  std::vector<uint32_t> pids;    // processes with kernels in the file
   std::vector<int32_t> devices;  // devices with kernels
   // Session start, for the coarse clock alignment: the capture clock reads `session_clock_ns` at UTC
   // `session_utc_ns` (TARGET_INFO_SESSION_START_TIME.utcEpochNs and systemClockNs, or ANALYSIS_DETAILS.startTime
@@ -95,6 +99,7 @@ struct RankPartial {
   std::vector<CollectiveSample> collectives;        // sorted by (kind, channel, ordinal)
   std::vector<CollectiveTotals> collective_totals;  // by kind
   std::vector<std::string> notes;
+  bool operator==(const RankPartial&) const = default;
 };
 
 // Computes the rank's partial. The profile must have kRankPartialNeeds loaded (Require) first. Errors: kCancelled.
@@ -102,6 +107,12 @@ Expected<RankPartial> ComputeRankPartial(const engine::Profile& profile, const P
                                          const CancelToken& cancel);
 
 const char* CollectiveKindName(uint8_t kind);
+
+// A partial as bytes and back, for sending it between processes (MPI): a versioned little-endian binary form.
+// DecodePartial reads untrusted bytes: a short, oversized or malformed buffer is a kInvalidArgument error, never a
+// crash, and it allocates no more than the buffer's size justifies.
+std::string EncodePartial(const RankPartial& partial);
+Expected<RankPartial> DecodePartial(std::string_view bytes);
 
 // ---- clock alignment ----
 

@@ -96,6 +96,26 @@ void Refine(const NodeEnds& ends, size_t n, NodeOffset& node) {
   node.method = "nccl_ends";
 }
 
+// Matching by position assumes every rank's capture holds the same instances: say so when the counts differ.
+void NoteUnevenCounts(const std::vector<RankPartial>& ranks, std::vector<std::string>& notes) {
+  std::map<std::pair<uint8_t, int32_t>, std::pair<int64_t, int64_t>> range;  // (kind, channel) -> (fewest, most)
+  for (const RankPartial& p : ranks) {
+    std::map<std::pair<uint8_t, int32_t>, int64_t> counts;
+    for (const CollectiveSample& c : p.collectives) ++counts[{c.kind, c.channel}];
+    for (const auto& [key, n] : counts) {
+      auto [it, added] = range.emplace(key, std::make_pair(n, n));
+      it->second = {std::min(it->second.first, n), std::max(it->second.second, n)};
+    }
+  }
+  for (const auto& [key, r] : range) {
+    if (r.first == r.second) continue;
+    notes.push_back(fmt::format(
+        "Ranks ran from {} to {} {} kernels on communication stream #{}: instances are matched by position, which "
+        "assumes every capture starts at the same instance; offsets and stragglers are doubtful if they do not.",
+        r.first, r.second, CollectiveKindName(key.first), key.second));
+  }
+}
+
 }  // namespace
 
 ClockAlignment AlignClocks(const std::vector<RankPartial>& ranks, const std::vector<int32_t>& node_of_rank) {
@@ -137,6 +157,7 @@ ClockAlignment AlignClocks(const std::vector<RankPartial>& ranks, const std::vec
       "instances of (node's median end - reference's median end); uncertainty = the largest deviation of one "
       "instance from it, or the largest spread of one instance's ends within a node if larger. It is an estimate "
       "from the data, not a bound.");
+  NoteUnevenCounts(ranks, out.notes);
   if (ends.end.empty() && ranks.size() > 1) {
     out.notes.push_back(
         "No collective instance was matched on two or more ranks: offsets come from session start times only, with "

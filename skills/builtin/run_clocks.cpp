@@ -143,8 +143,10 @@ ClockAlignment AlignClocks(const std::vector<RankPartial>& ranks, const std::vec
   }
   out.rank_offset_ns.assign(ranks.size(), 0);
   out.rank_uncertainty_ns.assign(ranks.size(), 0);
+  out.rank_node.assign(ranks.size(), 0);
   for (const NodeOffset& node : out.nodes) {
     for (size_t r : node.ranks) {
+      out.rank_node[r] = node.node;
       out.rank_offset_ns[r] = node.offset_ns;
       out.rank_uncertainty_ns[r] = node.uncertainty_ns;
     }

@@ -128,9 +128,10 @@ struct NodeOffset {
 };
 
 struct ClockAlignment {
-  std::vector<NodeOffset> nodes;   // in node order
-  std::vector<Ns> rank_offset_ns;  // per partial: its node's offset
-  std::vector<Ns> rank_uncertainty_ns;
+  std::vector<NodeOffset> nodes;        // in node order
+  std::vector<Ns> rank_offset_ns;       // per partial: its node's offset
+  std::vector<Ns> rank_uncertainty_ns;  // -1 = unknown
+  std::vector<int32_t> rank_node;       // per partial: its node
   std::vector<std::string> notes;
   Ns ToRunClock(size_t rank, Ns t) const { return t - rank_offset_ns[rank]; }
 };
@@ -164,13 +165,17 @@ struct Straggler {  // run_stragglers, one per matched collective instance
   int64_t ordinal = 0;
   size_t last_rank = 0;  // the rank the others wait for: the last to start, on the run clock
   Ns spread_ns = 0;      // last start - first start
-  Ns lost_ns = 0;        // Σ over the other ranks of (last start - their start): time lost waiting
+  // The order of the first and last start is beyond the clock alignment's error: spread_ns > the uncertainty of the
+  // first and the last rank's nodes together (always when both share a node); false when an uncertainty is unknown.
+  bool resolved = false;
+  Ns lost_ns = 0;  // Σ over the other ranks of (last start - their start): time lost waiting
 };
 struct StragglerStats {
   std::vector<Straggler> instances;
   std::vector<int64_t> times_last;  // per rank: instances where it was last
   std::vector<Ns> caused_ns;        // per rank: Σ lost_ns of the instances where it was last
   std::vector<Ns> waited_ns;        // per rank: Σ of its own waits
+  int64_t unresolved = 0;           // instances whose order the alignment cannot tell (see Straggler::resolved)
 };
 
 struct NcclRankStats {  // run_nccl

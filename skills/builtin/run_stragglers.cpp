@@ -95,7 +95,7 @@ Merged<StragglerStats> MergeStragglers(const std::vector<RankPartial>& ranks, co
   f.times_last.assign(ranks.size(), 0);
   f.caused_ns.assign(ranks.size(), 0);
   f.waited_ns.assign(ranks.size(), 0);
-  for (const auto& [key, samples] : MatchInstances(ranks, 2)) {
+  for (const auto& [key, samples] : MatchInstances(ranks, 2, clocks.ordinal_shift)) {
     f.instances.push_back(Judge(key, samples, clocks, f.waited_ns));
     ++f.times_last[f.instances.back().last_rank];
     f.caused_ns[f.instances.back().last_rank] += f.instances.back().lost_ns;

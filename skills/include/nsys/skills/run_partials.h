@@ -13,6 +13,7 @@
 // capture clock; merges put them on the run's clock (rank 0's node) with the ClockAlignment.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -132,6 +133,9 @@ struct ClockAlignment {
   std::vector<Ns> rank_offset_ns;       // per partial: its node's offset
   std::vector<Ns> rank_uncertainty_ns;  // -1 = unknown
   std::vector<int32_t> rank_node;       // per partial: its node
+  // Per partial, per (collective kind, channel): how many instances of rank 0's the rank's capture lacks before its
+  // first one (negative: it holds that many more), so that the rank's instance k is rank 0's k + shift.
+  std::vector<std::map<std::pair<uint8_t, int32_t>, int64_t>> ordinal_shift;
   std::vector<std::string> notes;
   Ns ToRunClock(size_t rank, Ns t) const { return t - rank_offset_ns[rank]; }
 };
@@ -142,6 +146,8 @@ struct ClockAlignment {
 // node: offset = the median over instances of (median end on the node - median end on the reference node);
 // uncertainty = the largest deviation of an instance from it, at least the largest spread of one instance's ends
 // within a node (which measures how simultaneous the ends are). Without collectives the coarse offset stands.
+// Captures that start or stop at different instances are matched first: per rank and (kind, channel), the
+// ordinal shift (|shift| <= 8) against rank 0 under which the end differences are steadiest (ordinal_shift).
 ClockAlignment AlignClocks(const std::vector<RankPartial>& ranks, const std::vector<int32_t>& node_of_rank);
 
 // ---- the run skills ----

@@ -11,11 +11,16 @@
 namespace nsys::skills::run {
 
 std::map<InstanceKey, std::vector<const CollectiveSample*>> MatchInstances(const std::vector<RankPartial>& ranks,
-                                                                           size_t min_ranks) {
+                                                                           size_t min_ranks,
+                                                                           const OrdinalShifts& shifts) {
   std::map<InstanceKey, std::vector<const CollectiveSample*>> by_key;
   for (size_t r = 0; r < ranks.size(); ++r) {
     for (const CollectiveSample& c : ranks[r].collectives) {
-      auto& slot = by_key[KeyOf(c)];
+      InstanceKey key = KeyOf(c);
+      if (r < shifts.size()) {
+        if (auto it = shifts[r].find({c.kind, c.channel}); it != shifts[r].end()) std::get<2>(key) += it->second;
+      }
+      auto& slot = by_key[key];
       if (slot.empty()) slot.resize(ranks.size(), nullptr);
       slot[r] = &c;
     }
@@ -62,9 +67,10 @@ struct NodeEnds {
   Ns within_node_spread = 0;
 };
 
-NodeEnds EndsByNode(const std::vector<RankPartial>& ranks, const std::vector<NodeOffset>& nodes) {
+NodeEnds EndsByNode(const std::vector<RankPartial>& ranks, const std::vector<NodeOffset>& nodes,
+                    const OrdinalShifts& shifts) {
   NodeEnds out;
-  for (const auto& [key, samples] : MatchInstances(ranks, 2)) {
+  for (const auto& [key, samples] : MatchInstances(ranks, 2, shifts)) {
     std::vector<std::optional<Ns>>& row = out.end.emplace_back(nodes.size());
     for (size_t n = 0; n < nodes.size(); ++n) {
       std::vector<Ns> ends;
@@ -96,6 +102,43 @@ void Refine(const NodeEnds& ends, size_t n, NodeOffset& node) {
   node.method = "nccl_ends";
 }
 
+// Matching by position assumes every rank's capture holds the same instances: say so when the counts differ.
+void NoteUnevenCounts(const std::vector<RankPartial>& ranks, std::vector<std::string>& notes) {
+  std::map<std::pair<uint8_t, int32_t>, std::pair<int64_t, int64_t>> range;  // (kind, channel) -> (fewest, most)
+  for (const RankPartial& p : ranks) {
+    std::map<std::pair<uint8_t, int32_t>, int64_t> counts;
+    for (const CollectiveSample& c : p.collectives) ++counts[{c.kind, c.channel}];
+    for (const auto& [key, n] : counts) {
+      auto [it, added] = range.emplace(key, std::make_pair(n, n));
+      it->second = {std::min(it->second.first, n), std::max(it->second.second, n)};
+    }
+  }
+  for (const auto& [key, r] : range) {
+    if (r.first == r.second) continue;
+    notes.push_back(fmt::format(
+        "Ranks ran from {} to {} {} kernels on communication stream #{}: instances are matched by position after "
+        "the ordinal shifts noted here (captures that start at different instances); if a capture also lacks "
+        "instances in the middle, offsets and stragglers are doubtful.",
+        r.first, r.second, CollectiveKindName(key.first), key.second));
+  }
+}
+
+void NoteShifts(const std::vector<RankPartial>& ranks, const OrdinalShifts& shifts, std::vector<std::string>& notes) {
+  size_t shown = 0, total = 0;
+  for (size_t r = 0; r < shifts.size(); ++r) {
+    for (const auto& [channel, shift] : shifts[r]) {
+      ++total;
+      if (shown++ >= 8) continue;
+      notes.push_back(fmt::format(
+          "Rank {} ({}): its {} kernels on communication stream #{} line up with rank 0's when its k-th is rank 0's "
+          "(k {} {})-th (its capture starts at a different instance).",
+          r, ranks[r].label, CollectiveKindName(channel.first), channel.second, shift < 0 ? '-' : '+',
+          shift < 0 ? -shift : shift));
+    }
+  }
+  if (total > 8) notes.push_back(fmt::format("{} more ranks' streams are shifted likewise.", total - 8));
+}
+
 }  // namespace
 
 ClockAlignment AlignClocks(const std::vector<RankPartial>& ranks, const std::vector<int32_t>& node_of_rank) {
@@ -103,7 +146,8 @@ ClockAlignment AlignClocks(const std::vector<RankPartial>& ranks, const std::vec
   if (ranks.empty()) return out;
   out.nodes = NodesOf(ranks.size(), node_of_rank);
   const std::optional<Ns> reference = ClockMinusUtc(ranks, out.nodes[0]);
-  const NodeEnds ends = EndsByNode(ranks, out.nodes);
+  out.ordinal_shift = FindOrdinalShifts(ranks);
+  const NodeEnds ends = EndsByNode(ranks, out.nodes, out.ordinal_shift);
   for (size_t n = 0; n < out.nodes.size(); ++n) {
     NodeOffset& node = out.nodes[n];
     if (n == 0) {
@@ -123,8 +167,10 @@ ClockAlignment AlignClocks(const std::vector<RankPartial>& ranks, const std::vec
   }
   out.rank_offset_ns.assign(ranks.size(), 0);
   out.rank_uncertainty_ns.assign(ranks.size(), 0);
+  out.rank_node.assign(ranks.size(), 0);
   for (const NodeOffset& node : out.nodes) {
     for (size_t r : node.ranks) {
+      out.rank_node[r] = node.node;
       out.rank_offset_ns[r] = node.offset_ns;
       out.rank_uncertainty_ns[r] = node.uncertainty_ns;
     }
@@ -137,6 +183,8 @@ ClockAlignment AlignClocks(const std::vector<RankPartial>& ranks, const std::vec
       "instances of (node's median end - reference's median end); uncertainty = the largest deviation of one "
       "instance from it, or the largest spread of one instance's ends within a node if larger. It is an estimate "
       "from the data, not a bound.");
+  NoteUnevenCounts(ranks, out.notes);
+  NoteShifts(ranks, out.ordinal_shift, out.notes);
   if (ends.end.empty() && ranks.size() > 1) {
     out.notes.push_back(
         "No collective instance was matched on two or more ranks: offsets come from session start times only, with "

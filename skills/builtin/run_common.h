@@ -40,9 +40,15 @@ inline InstanceKey KeyOf(const CollectiveSample& c) {
   return {c.kind, c.channel, c.ordinal};
 }
 
-// For each instance seen on at least `min_ranks` ranks: the rank's sample per rank (nullptr where absent).
+// For each instance seen on at least `min_ranks` ranks: the rank's sample per rank (nullptr where absent). With
+// `shifts` (ClockAlignment::ordinal_shift), a rank's ordinals are moved onto rank 0's.
+using OrdinalShifts = std::vector<std::map<std::pair<uint8_t, int32_t>, int64_t>>;
 std::map<InstanceKey, std::vector<const CollectiveSample*>> MatchInstances(const std::vector<RankPartial>& ranks,
-                                                                           size_t min_ranks);
+                                                                           size_t min_ranks,
+                                                                           const OrdinalShifts& shifts = {});
+
+// The ordinal shift of every rank against rank 0 (run_ordinal_shift.cpp).
+OrdinalShifts FindOrdinalShifts(const std::vector<RankPartial>& ranks);
 
 // run_stragglers' table: per rank (by_rank) or the `limit` instances that cost most (0 = all).
 Table StragglerTable(const std::vector<RankPartial>& ranks, const std::vector<int32_t>& node_of_rank, bool by_rank,

@@ -1,6 +1,7 @@
 // Clock alignment of a run: split_ranks.py gives every node a known clock offset (OUT/manifest.json); AlignClocks
 // must recover each node's offset relative to node 0 within the uncertainty it states, and exactly 0 without skew.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include "run_test_util.h"
 #include "skill_test_util.h"
@@ -67,15 +68,22 @@ TEST(RunClocks, ExactlyZeroWithoutSkew) {
 // uncertainty must cover it.
 TEST(RunClocks, MixedNodesStayWithinTheStatedUncertainty) {
   NSYS_REQUIRE_FIXTURES();
-  for (const char* source : {"mfu_2gpu_before.sqlite", "mfu_2gpu_after.sqlite"}) {
-    for (const char* args :
-         {"--replicate 3 --ranks-per-node 3 --skew-ns 2000000", "--replicate 2 --ranks-per-node 1 --skew-ns 2000000"}) {
-      SCOPED_TRACE(std::string(source) + " " + args);
-      const SplitRun& run = Split(source, args);
-      ASSERT_TRUE(run.ok);
-      const ClockAlignment a = AlignClocks(run.partials, run.node_of_rank);
-      ExpectRecovered(run, a, run.partials.size() / (std::string(args).find("node 3") != std::string::npos ? 3 : 1));
-    }
+  struct Case {
+    const char* source;
+    const char* args;
+    size_t nodes;
+  };
+  // Two of the four combinations keep the test short; the other two behave alike (checked when this was written).
+  for (const Case& c : {Case{"mfu_2gpu_before.sqlite", "--replicate 3 --ranks-per-node 3 --skew-ns 2000000", 2},
+                        Case{"mfu_2gpu_after.sqlite", "--replicate 2 --ranks-per-node 1 --skew-ns 2000000", 4}}) {
+    SCOPED_TRACE(std::string(c.source) + " " + c.args);
+    const SplitRun& run = Split(c.source, c.args);
+    ASSERT_TRUE(run.ok);
+    const ClockAlignment a = AlignClocks(run.partials, run.node_of_rank);
+    ExpectRecovered(run, a, c.nodes);
+    // The mixed nodes are not exact: mfu_2gpu_before's SendRecv ends of pid 145 come 22214 ns before pid 144's at
+    // the median instance (sqlite3, a.end - b.end over the paired instances), and that is the error here.
+    if (c.nodes == 2) EXPECT_EQ(a.nodes[1].offset_ns - TrueOffset(run, a.nodes[1]), -22214);
   }
 }
 
@@ -96,6 +104,53 @@ TEST(RunClocks, WithoutCollectivesSessionStartTimesStand) {
   EXPECT_EQ(IntCell(m.table, 1, "offset_ns"), 0);
   EXPECT_TRUE(std::holds_alternative<std::monostate>(Cell(m.table, 1, "uncertainty_ns")));
   EXPECT_NE(JoinNotes(m.table).find("session start times only"), std::string::npos) << JoinNotes(m.table);
+}
+
+}  // namespace
+}  // namespace nsys::testing
+
+namespace nsys::testing {
+namespace {
+
+// A capture that starts later: rank 1 of a skewed 2-node split loses its first two SendRecv kernels (deleted from
+// our temporary copy, never from a fixture). Matching by position alone would pair rank 1's k-th with rank 0's k-th;
+// the alignment finds the shift (+2) and still recovers the offset.
+TEST(RunClocks, FindsTheShiftOfACaptureThatStartsLater) {
+  NSYS_REQUIRE_FIXTURES();
+  const SplitRun& run = Split("mfu_2gpu_after.sqlite", "--ranks-per-node 1 --skew-ns 2000000 --seed 5");
+  ASSERT_TRUE(run.ok);
+  const std::string file = run.dir + "/" + run.manifest[1].file;
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid IN (SELECT k.rowid FROM "
+                         "CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName WHERE s.value LIKE "
+                         "'nccl%' ORDER BY k.start LIMIT 2)",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  EXPECT_EQ(sqlite3_changes(db), 2);
+  sqlite3_close(db);
+  engine::OpenOptions options;
+  options.use_cache = false;
+  auto profile = engine::Profile::Open(file, options);
+  ASSERT_TRUE(profile.ok());
+  ASSERT_TRUE((*profile)->Require(skills::run::kRankPartialNeeds).ok());
+  std::vector<skills::run::RankPartial> partials = run.partials;
+  partials[1] = *skills::run::ComputeRankPartial(**profile, {}, {});
+  partials[1].label = run.manifest[1].file;
+  ASSERT_EQ(partials[1].collectives.size(), 29u);  // 31 SendRecv kernels per process (sqlite3), 2 deleted
+
+  const ClockAlignment a = AlignClocks(partials, run.node_of_rank);
+  ASSERT_EQ(a.ordinal_shift[1].size(), 1u);
+  EXPECT_EQ(a.ordinal_shift[1].begin()->second, 2);
+  ASSERT_EQ(a.nodes.size(), 2u);
+  EXPECT_EQ(a.nodes[1].matched, 29);
+  EXPECT_LE(std::abs(a.nodes[1].offset_ns - TrueOffset(run, a.nodes[1])), a.nodes[1].uncertainty_ns);
+  EXPECT_LT(a.nodes[1].uncertainty_ns, 50000);
+  EXPECT_NE(JoinNotes(skills::run::MergeClockTable(partials, run.node_of_rank).table).find("(k + 2)-th"),
+            std::string::npos);
+  // The stragglers use the same pairing: 29 instances, as many as both ranks hold.
+  EXPECT_EQ(skills::run::MergeStragglers(partials, a).figures.instances.size(), 29u);
 }
 
 }  // namespace

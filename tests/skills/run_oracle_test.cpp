@@ -152,5 +152,29 @@ TEST(RunOracle, StepTimesAndHeatMapAreTheSourceIterationsPerProcess) {
   }
 }
 
+// Steps by an NVTX marker (PartialOptions::step_marker): the outermost ranges named so, per process, as the source's
+// iterations skill finds them with marker= and pid=.
+TEST(RunOracle, MarkerStepsAreTheSourceIterationsPerProcess) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string marker = "RegisterPostBackwardFunction";
+  const SplitRun& run = Split("mfu_2gpu_after.sqlite", "", marker);
+  ASSERT_TRUE(run.ok);
+  const Merged<StepStats> steps = MergeStepTimes(run.partials);
+  for (size_t r = 0; r < run.partials.size(); ++r) {
+    NSYS_RUN_SKILL(it, "mfu_2gpu_after.sqlite", "iterations",
+                   {{"pid", Value(static_cast<int64_t>(run.manifest[r].source_pid))}, {"marker", Value(marker)}});
+    ASSERT_FALSE(it.declined);
+    EXPECT_EQ(run.partials[r].step_method, "nvtx_range");
+    ASSERT_EQ(run.partials[r].steps.size(), it.rows.size());
+    for (size_t i = 0; i < it.rows.size(); ++i) {
+      EXPECT_EQ(run.partials[r].steps[i].end - run.partials[r].steps[i].start, IntCell(it, i, "duration_ns"));
+      EXPECT_EQ(run.partials[r].steps[i].kernels, IntCell(it, i, "kernels"));
+    }
+    EXPECT_EQ(StringCell(steps.table, r, "method"), "nvtx_range");
+  }
+  // sqlite3 CLI: 15 NVTX ranges named "RegisterPostBackwardFunction, seq = ..." per process (30 in all, eventType 59).
+  EXPECT_EQ(run.partials[0].steps.size(), 15u);
+}
+
 }  // namespace
 }  // namespace nsys::testing

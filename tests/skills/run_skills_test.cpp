@@ -56,5 +56,31 @@ TEST(RunSkills, HeatMapHasACellPerRankAndStep) {
   }
 }
 
+// No ranks, and one rank (the unsplit source: two processes in one file): every merge answers.
+TEST(RunSkills, EmptyAndSingleRankRuns) {
+  NSYS_REQUIRE_FIXTURES();
+  for (const skills::run::RunSkill& skill : RunSkills()) {
+    const skills::Table t = skill.merge({}, {}, {});
+    EXPECT_TRUE(t.rows.empty()) << skill.name;
+  }
+  auto profile = OpenFixture("mfu_2gpu_before.sqlite");
+  ASSERT_TRUE(profile);
+  ASSERT_TRUE(profile->Require(kRankPartialNeeds).ok());
+  auto partial = ComputeRankPartial(*profile, {}, {});
+  ASSERT_TRUE(partial.ok());
+  partial->label = "mfu_2gpu_before.sqlite";
+  // Both processes' kernels (sqlite3: 1993 + 2017), their SendRecv streams as two channels of 33 instances each.
+  EXPECT_EQ(partial->kernels, 4010);
+  EXPECT_EQ(partial->pids, (std::vector<uint32_t>{144, 145}));
+  EXPECT_EQ(partial->collectives.size(), 66u);
+  EXPECT_EQ(partial->collectives.back().channel, 1);
+  for (const skills::run::RunSkill& skill : RunSkills()) {
+    const skills::Table t = skill.merge({*partial}, {}, {});
+    EXPECT_FALSE(t.declined) << skill.name;
+  }
+  const Merged<StragglerStats> s = MergeStragglers({*partial}, AlignClocks({*partial}, {}));
+  EXPECT_TRUE(s.figures.instances.empty());  // one rank waits for no one
+}
+
 }  // namespace
 }  // namespace nsys::testing

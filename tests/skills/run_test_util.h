@@ -3,6 +3,7 @@
 // ../shared/tools/split_ranks.py into a temporary directory (removed when the test program exits; nothing is
 // committed), then compute every rank's partial the way a run does (open, Require, ComputeRankPartial).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>

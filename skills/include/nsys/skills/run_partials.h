@@ -13,8 +13,10 @@
 // capture clock; merges put them on the run's clock (rank 0's node) with the ClockAlignment.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nsys/engine/profile.h"
@@ -45,6 +47,7 @@ struct StepSample {
   Ns start = 0, end = 0;
   Ns gpu_busy = 0;  // |∪ kernels of the step|
   int64_t kernels = 0;
+  bool operator==(const StepSample&) const = default;
 };
 
 // One communication kernel (a collective instance as this rank ran it), on the rank's clock. Instances are matched
@@ -57,6 +60,7 @@ struct CollectiveSample {
   int32_t device = -1;
   int32_t stream = 0;
   Ns start = 0, end = 0;
+  bool operator==(const CollectiveSample&) const = default;
 };
 
 // Totals per collective kind (every kernel, not only matched instances).
@@ -67,11 +71,12 @@ struct CollectiveTotals {
   Ns busy_ns = 0;      // |∪ these kernels|
   Ns overlap_ns = 0;   // |∪ these ∩ ∪ compute kernels| (HTA convention, as nccl_breakdown)
   int64_t bytes = -1;  // message bytes when known; -1 = unknown (kernel rows carry no sizes)
+  bool operator==(const CollectiveTotals&) const = default;
 };
 
 struct RankPartial {
   std::string label;             // set by the caller (the rank file's name); merges name ranks by it
-  std::vector<uint32_t> pids;    // processes with GPU work in the file
+  std::vector<uint32_t> pids;    // processes with kernels in the file
   std::vector<int32_t> devices;  // devices with kernels
   // Session start, for the coarse clock alignment: the capture clock reads `session_clock_ns` at UTC
   // `session_utc_ns` (TARGET_INFO_SESSION_START_TIME.utcEpochNs and systemClockNs, or ANALYSIS_DETAILS.startTime
@@ -95,6 +100,7 @@ struct RankPartial {
   std::vector<CollectiveSample> collectives;        // sorted by (kind, channel, ordinal)
   std::vector<CollectiveTotals> collective_totals;  // by kind
   std::vector<std::string> notes;
+  bool operator==(const RankPartial&) const = default;
 };
 
 // Computes the rank's partial. The profile must have kRankPartialNeeds loaded (Require) first. Errors: kCancelled.
@@ -102,6 +108,12 @@ Expected<RankPartial> ComputeRankPartial(const engine::Profile& profile, const P
                                          const CancelToken& cancel);
 
 const char* CollectiveKindName(uint8_t kind);
+
+// A partial as bytes and back, for sending it between processes (MPI): a versioned little-endian binary form.
+// DecodePartial reads untrusted bytes: a short, oversized or malformed buffer is a kInvalidArgument error, never a
+// crash, and it allocates no more than the buffer's size justifies.
+std::string EncodePartial(const RankPartial& partial);
+Expected<RankPartial> DecodePartial(std::string_view bytes);
 
 // ---- clock alignment ----
 
@@ -117,9 +129,13 @@ struct NodeOffset {
 };
 
 struct ClockAlignment {
-  std::vector<NodeOffset> nodes;   // in node order
-  std::vector<Ns> rank_offset_ns;  // per partial: its node's offset
-  std::vector<Ns> rank_uncertainty_ns;
+  std::vector<NodeOffset> nodes;        // in node order
+  std::vector<Ns> rank_offset_ns;       // per partial: its node's offset
+  std::vector<Ns> rank_uncertainty_ns;  // -1 = unknown
+  std::vector<int32_t> rank_node;       // per partial: its node
+  // Per partial, per (collective kind, channel): how many instances of rank 0's the rank's capture lacks before its
+  // first one (negative: it holds that many more), so that the rank's instance k is rank 0's k + shift.
+  std::vector<std::map<std::pair<uint8_t, int32_t>, int64_t>> ordinal_shift;
   std::vector<std::string> notes;
   Ns ToRunClock(size_t rank, Ns t) const { return t - rank_offset_ns[rank]; }
 };
@@ -130,6 +146,8 @@ struct ClockAlignment {
 // node: offset = the median over instances of (median end on the node - median end on the reference node);
 // uncertainty = the largest deviation of an instance from it, at least the largest spread of one instance's ends
 // within a node (which measures how simultaneous the ends are). Without collectives the coarse offset stands.
+// Captures that start or stop at different instances are matched first: per rank and (kind, channel), the
+// ordinal shift (|shift| <= 8) against rank 0 under which the end differences are steadiest (ordinal_shift).
 ClockAlignment AlignClocks(const std::vector<RankPartial>& ranks, const std::vector<int32_t>& node_of_rank);
 
 // ---- the run skills ----
@@ -153,13 +171,17 @@ struct Straggler {  // run_stragglers, one per matched collective instance
   int64_t ordinal = 0;
   size_t last_rank = 0;  // the rank the others wait for: the last to start, on the run clock
   Ns spread_ns = 0;      // last start - first start
-  Ns lost_ns = 0;        // Σ over the other ranks of (last start - their start): time lost waiting
+  // The order of the first and last start is beyond the clock alignment's error: spread_ns > the uncertainty of the
+  // first and the last rank's nodes together (always when both share a node); false when an uncertainty is unknown.
+  bool resolved = false;
+  Ns lost_ns = 0;  // Σ over the other ranks of (last start - their start): time lost waiting
 };
 struct StragglerStats {
   std::vector<Straggler> instances;
   std::vector<int64_t> times_last;  // per rank: instances where it was last
   std::vector<Ns> caused_ns;        // per rank: Σ lost_ns of the instances where it was last
   std::vector<Ns> waited_ns;        // per rank: Σ of its own waits
+  int64_t unresolved = 0;           // instances whose order the alignment cannot tell (see Straggler::resolved)
 };
 
 struct NcclRankStats {  // run_nccl

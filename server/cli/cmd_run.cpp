@@ -4,9 +4,11 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "commands.h"
+#include "nsys/mpi/mpi_run.h"
 #include "nsys/support/human_bytes.h"
 #include "nsys/wire/run.h"
 #include "open_profile.h"
@@ -35,7 +37,8 @@ Expected<core::RunRequest> RunRequestFromArgs(const ParsedArgs& args, const std:
 }
 
 std::vector<OptionSpec> RunOptions() {
-  return {{"--threads", 1, "N", "ranks loaded at once (default 2); the budget is the global --memory-budget"}};
+  return {{"--threads", 1, "N", "ranks loaded at once (default 2); the budget is the global --memory-budget"},
+          {"--mpi", 0, "", "spread the ranks over an MPI job (mpirun -n K nsys-ai ... --mpi): process 0 prints"}};
 }
 
 namespace {
@@ -61,11 +64,21 @@ int RunRunReport(const CommandContext& ctx) {
   auto request = RunRequestFromArgs(ctx.args, ctx.args.positionals());
   if (!request) return UsageError("run-report", request.error().message);
   core::Workspace workspace(ctx.config);
-  auto run = workspace.OpenRun(*request);
-  if (!run) return FailWith(run.error());
-  auto report = workspace.ReportRun(run->id, {}, TerminalProgress(fmt::format("{} ranks", run->ranks.size())));
-  ClearTerminalProgress();
-  if (!report) return FailWith(report.error());
+  std::optional<core::RunReport> report;
+  if (ctx.args.Has("--mpi")) {  // every process its share; process 0 merges and prints, the others print nothing
+    auto job = mpi::ReportRun(workspace, *request, {}, TerminalProgress("this process's ranks"));
+    ClearTerminalProgress();
+    if (!job) return FailWith(job.error());
+    if (!job->value) return kExitOk;
+    report = std::move(*job->value);
+  } else {
+    auto run = workspace.OpenRun(*request);
+    if (!run) return FailWith(run.error());
+    auto done = workspace.ReportRun(run->id, {}, TerminalProgress(fmt::format("{} ranks", run->ranks.size())));
+    ClearTerminalProgress();
+    if (!done) return FailWith(done.error());
+    report = std::move(*done);
+  }
   const protocol::RunReportResult result = wire::ToRunReportResult(*report);
   if (*format == OutputFormat::kJson) {
     std::printf("%s\n", protocol::Json(result).dump(2).c_str());
@@ -102,7 +115,8 @@ Command RunReportCommand() {
   command.details =
       "Ranks are named by their file names and ordered naturally (rank2 before rank10). Ranks load a few at a time\n"
       "and are dropped again under --memory-budget. Per rank: kernels, GPU time (Σ kernel durations), NCCL kernels\n"
-      "and time, and the median step (iteration) time when iterations are found.";
+      "and time, and the median step (iteration) time when iterations are found. With --mpi under mpirun (or srun),\n"
+      "each process loads only its share of the ranks and process 0 merges their partial results: the same report.";
   command.options = RunOptions();
   command.options.push_back({"--format", 1, "FORMAT", "table (default), json, csv or markdown"});
   command.min_positionals = 1;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "commands.h"
+#include "nsys/mpi/mpi_run.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/skill_args.h"
 #include "open_profile.h"
@@ -91,9 +92,20 @@ int RunSkillRun(const CommandContext& ctx) {
   }
   if (!ok) return UsageError("skill run", error);
 
+  if (ctx.args.Has("--mpi") && !run_dir) return UsageError("skill run", "--mpi spreads a run: give --run DIR");
   if (run_dir) {  // every rank of a run, rows led by a `rank` column
     auto request = RunRequestFromArgs(ctx.args, {*run_dir});
     if (!request) return UsageError("skill run", request.error().message);
+    if (ctx.args.Has("--mpi")) {  // a run skill over an MPI job: process 0 merges and prints
+      auto job = mpi::RunSkillOnRun(workspace, *request, name, args, {}, TerminalProgress(name + " on this process"));
+      ClearTerminalProgress();
+      if (!job) return FailWith(job.error());
+      if (!job->value) return kExitOk;
+      RenderOptions options;
+      options.full_names = ctx.args.Has("--full-names");
+      PrintTable(wire::ToRunSkillResult(std::move(*job->value)), *format, options);
+      return kExitOk;
+    }
     auto run = workspace.OpenRun(*request);
     if (!run) return FailWith(run.error());
     auto table = workspace.RunSkillOnRun(run->id, name, args, {}, {},

@@ -312,14 +312,23 @@ void RankSet::Unpin(size_t i) {
 
 // Long: the worker loop with per-rank status, progress serialised for the sink, and exceptions kept per rank.
 std::vector<Status> RankSet::ForEachRank(engine::Need needs, const Visit& visit, const CancelToken& cancel,
-                                         const ProgressSink& progress) {
-  const size_t n = ranks_.size();
-  std::vector<Status> results(n);
+                                         const ProgressSink& progress, const std::vector<size_t>* only) {
+  std::vector<Status> results(ranks_.size());
+  std::vector<size_t> order;
+  if (only) {
+    for (size_t i : *only) {
+      if (i < ranks_.size()) order.push_back(i);
+    }
+  } else {
+    for (size_t i = 0; i < ranks_.size(); ++i) order.push_back(i);
+  }
+  const size_t n = order.size();
   std::atomic<size_t> next{0};
   std::atomic<size_t> done{0};
   std::mutex progress_mu;
   auto work = [&] {
-    for (size_t i = next++; i < n; i = next++) {
+    for (size_t k = next++; k < n; k = next++) {
+      const size_t i = order[k];
       if (cancel.cancelled()) {
         results[i] = MakeError(ErrorKind::kCancelled, fmt::format("{} was cancelled", ranks_[i].rank));
         continue;

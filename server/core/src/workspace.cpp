@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <numeric>
 #include <utility>
 
 #include "nsys/skills/user_skills.h"
@@ -552,16 +553,37 @@ Expected<skills::Table> Workspace::RunSkillOnRun(const std::string& run_id, cons
   return merged;
 }
 
-Expected<std::shared_ptr<const Workspace::RunPartials>> Workspace::PartialsOf(RunEntry& entry,
-                                                                              const std::string& marker,
-                                                                              const CancelToken& cancel,
-                                                                              const ProgressSink& progress) {
-  {
-    std::lock_guard lock(entry.partials_mu);
-    if (auto it = entry.partials.find(marker); it != entry.partials.end()) return it->second;
+Expected<std::shared_ptr<Workspace::RunPartials>> Workspace::CollectPartials(
+    const RankSet& ranks, std::vector<Expected<skills::run::RankPartial>> parts) {
+  auto out = std::make_shared<RunPartials>();
+  std::optional<Error> first_error;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i]) {
+      out->ranks.push_back(std::move(*parts[i]));
+      out->index.push_back(i);
+      continue;
+    }
+    if (parts[i].error().kind == ErrorKind::kCancelled) return parts[i].error();
+    if (!first_error) first_error = parts[i].error();
+    out->notes.push_back(
+        fmt::format("{}: error: {} (left out of the run's analyses)", ranks.ranks()[i].rank, parts[i].error().message));
   }
-  RankSet& ranks = *entry.ranks;
-  std::vector<std::optional<skills::run::RankPartial>> parts(ranks.ranks().size());
+  if (out->ranks.empty() && first_error) return *first_error;
+  return out;
+}
+
+Expected<std::vector<Expected<skills::run::RankPartial>>> Workspace::RunPartialsOfRanks(
+    const std::string& run_id, const std::vector<size_t>& which, const std::string& marker, const CancelToken& cancel,
+    const ProgressSink& progress) {
+  auto entry = RunEntryOf(run_id);
+  if (!entry) return entry.error();
+  RankSet& ranks = *(*entry)->ranks;
+  for (size_t i : which) {
+    if (i >= ranks.ranks().size()) {
+      return MakeError(ErrorKind::kInvalidArgument, fmt::format("run {} has no rank {}", run_id, i));
+    }
+  }
+  std::vector<Expected<skills::run::RankPartial>> parts(ranks.ranks().size(), skills::run::RankPartial{});
   const skills::run::PartialOptions options{marker};
   auto statuses = ranks.ForEachRank(
       skills::run::kRankPartialNeeds,
@@ -572,23 +594,51 @@ Expected<std::shared_ptr<const Workspace::RunPartials>> Workspace::PartialsOf(Ru
         parts[i] = std::move(*part);
         return {};
       },
-      cancel, progress);
-  auto out = std::make_shared<RunPartials>();
-  std::optional<Error> first_error;
-  for (size_t i = 0; i < statuses.size(); ++i) {
-    if (statuses[i]) {
-      out->ranks.push_back(std::move(*parts[i]));
-      out->index.push_back(i);
-      continue;
-    }
-    if (statuses[i].error().kind == ErrorKind::kCancelled) return statuses[i].error();
-    if (!first_error) first_error = statuses[i].error();
-    out->notes.push_back(fmt::format("{}: error: {} (left out of the run's analyses)", ranks.ranks()[i].rank,
-                                     statuses[i].error().message));
+      cancel, progress, &which);
+  std::vector<Expected<skills::run::RankPartial>> result;
+  for (size_t i : which) result.push_back(statuses[i] ? std::move(parts[i]) : statuses[i].error());
+  return result;
+}
+
+Expected<std::shared_ptr<const Workspace::RunPartials>> Workspace::PartialsOf(RunEntry& entry,
+                                                                              const std::string& marker,
+                                                                              const CancelToken& cancel,
+                                                                              const ProgressSink& progress) {
+  {
+    std::lock_guard lock(entry.partials_mu);
+    if (auto it = entry.partials.find(marker); it != entry.partials.end()) return it->second;
   }
-  if (out->ranks.empty() && first_error) return *first_error;
+  std::vector<size_t> all(entry.ranks->ranks().size());
+  std::iota(all.begin(), all.end(), size_t{0});
+  auto parts = RunPartialsOfRanks(entry.run.id, all, marker, cancel, progress);
+  if (!parts) return parts.error();
+  auto out = CollectPartials(*entry.ranks, std::move(*parts));
+  if (!out) return out.error();
   std::lock_guard lock(entry.partials_mu);
-  return entry.partials.emplace(marker, std::move(out)).first->second;
+  return entry.partials.emplace(marker, std::move(*out)).first->second;
+}
+
+Expected<skills::Table> Workspace::MergeRunSkill(const std::string& run_id, const std::string& skill_name,
+                                                 const skills::Args& raw_args,
+                                                 std::vector<Expected<skills::run::RankPartial>> parts,
+                                                 const CancelToken& cancel) {
+  auto entry = RunEntryOf(run_id);
+  if (!entry) return entry.error();
+  const skills::run::RunSkill* skill = skills::run::FindRunSkill(skill_name);
+  if (!skill) return MakeError(ErrorKind::kNotFound, fmt::format("'{}' is not a run skill", skill_name));
+  auto args = CheckRunSkillArgs(*skill, raw_args);
+  if (!args) return args.error();
+  if (parts.size() != (*entry)->ranks->ranks().size()) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     fmt::format("{} partials for a run of {} ranks", parts.size(), (*entry)->ranks->ranks().size()));
+  }
+  auto out = CollectPartials(*(*entry)->ranks, std::move(parts));
+  if (!out) return out.error();
+  {
+    std::lock_guard lock((*entry)->partials_mu);
+    (*entry)->partials.emplace(std::get<std::string>(args->at("marker")), std::move(*out));
+  }
+  return RunRunSkill(**entry, *skill, *args, cancel, {});
 }
 
 Expected<skills::Table> Workspace::RunRunSkill(RunEntry& entry, const skills::run::RunSkill& skill,
@@ -628,9 +678,11 @@ int64_t SumColumn(const skills::Table& table, const std::string& column, const s
 }  // namespace
 
 // Long: the report's three measures per rank (kernel table, nccl_breakdown's "all" rows, the iterations skill's
-// median) and the run skills' partials, each rank visited once with every table they need; then every run skill.
-Expected<RunReport> Workspace::ReportRun(const std::string& run_id, const CancelToken& cancel,
-                                         const ProgressSink& progress) {
+// median) and the run skills' partials, each rank visited once with every table they need.
+Expected<std::vector<RankReportPart>> Workspace::ReportRunRanks(const std::string& run_id,
+                                                                const std::vector<size_t>& which,
+                                                                const CancelToken& cancel,
+                                                                const ProgressSink& progress) {
   auto entry = RunEntryOf(run_id);
   if (!entry) return entry.error();
   auto nccl = FindSkill("nccl_breakdown");
@@ -638,9 +690,12 @@ Expected<RunReport> Workspace::ReportRun(const std::string& run_id, const Cancel
   auto iterations = FindSkill("iterations");
   if (!iterations) return iterations.error();
   RankSet& ranks = *(*entry)->ranks;
-  RunReport report;
-  report.run_id = run_id;
-  report.ranks.resize(ranks.ranks().size());
+  for (size_t i : which) {
+    if (i >= ranks.ranks().size()) {
+      return MakeError(ErrorKind::kInvalidArgument, fmt::format("run {} has no rank {}", run_id, i));
+    }
+  }
+  std::vector<RankReportPart> parts(ranks.ranks().size());
   const engine::Need needs =
       engine::Need::kKernels | (*nccl)->needs() | (*iterations)->needs() | skills::run::kRankPartialNeeds;
   // The run skills' partials (default step marker) are computed in the same visit, unless an earlier call did.
@@ -649,16 +704,15 @@ Expected<RunReport> Workspace::ReportRun(const std::string& run_id, const Cancel
     std::lock_guard lock((*entry)->partials_mu);
     have_partials = (*entry)->partials.count("") > 0;
   }
-  std::vector<std::optional<skills::run::RankPartial>> parts(ranks.ranks().size());
   auto statuses = ranks.ForEachRank(
       needs,
       [&](size_t i, engine::Profile& profile) -> Status {
-        RankSummary& summary = report.ranks[i];
+        RankSummary& summary = parts[i].summary;
         if (!have_partials) {
           auto part = skills::run::ComputeRankPartial(profile, {}, cancel);
           if (!part) return part.error();
           part->label = ranks.ranks()[i].rank;
-          parts[i] = std::move(*part);
+          parts[i].partial = std::move(*part);
         }
         const auto& kernels = profile.kernels();
         summary.kernels = static_cast<int64_t>(kernels.size());
@@ -688,36 +742,68 @@ Expected<RunReport> Workspace::ReportRun(const std::string& run_id, const Cancel
         }
         return {};
       },
-      cancel, progress);
+      cancel, progress, &which);
+  std::vector<RankReportPart> result;
+  for (size_t i : which) {
+    RankReportPart part;
+    if (statuses[i]) {
+      part = std::move(parts[i]);
+    } else {
+      part.error = statuses[i].error();
+    }
+    part.summary.rank = ranks.ranks()[i].rank;
+    part.summary.path = ranks.ranks()[i].path;
+    result.push_back(std::move(part));
+  }
+  return result;
+}
+
+// Long: the failure accounting, the partials kept for later run skill calls, every run skill and the notes.
+Expected<RunReport> Workspace::MergeRunReport(const std::string& run_id, std::vector<RankReportPart> parts,
+                                              const CancelToken& cancel) {
+  auto entry = RunEntryOf(run_id);
+  if (!entry) return entry.error();
+  RankSet& ranks = *(*entry)->ranks;
+  if (parts.size() != ranks.ranks().size()) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     fmt::format("{} rank parts for a run of {} ranks", parts.size(), ranks.ranks().size()));
+  }
+  RunReport report;
+  report.run_id = run_id;
   size_t failed = 0;
-  for (size_t i = 0; i < statuses.size(); ++i) {
-    report.ranks[i].rank = ranks.ranks()[i].rank;
-    report.ranks[i].path = ranks.ranks()[i].path;
-    if (!statuses[i]) {
-      if (statuses[i].error().kind == ErrorKind::kCancelled) {
+  std::optional<Error> first_error;
+  std::vector<Expected<skills::run::RankPartial>> partials;
+  bool every_partial = true;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    RankReportPart& part = parts[i];
+    if (part.summary.rank != ranks.ranks()[i].rank) {
+      return MakeError(ErrorKind::kInvalidArgument, fmt::format("rank part {} names '{}', not the run's '{}'", i,
+                                                                part.summary.rank, ranks.ranks()[i].rank));
+    }
+    if (part.error) {
+      if (part.error->kind == ErrorKind::kCancelled) {
         return MakeError(ErrorKind::kCancelled, "the run report was cancelled");
       }
-      report.ranks[i] = RankSummary{};
-      report.ranks[i].rank = ranks.ranks()[i].rank;
-      report.ranks[i].path = ranks.ranks()[i].path;
-      report.ranks[i].error = statuses[i].error().message;
+      if (!first_error) first_error = part.error;
+      RankSummary summary;
+      summary.rank = ranks.ranks()[i].rank;
+      summary.path = ranks.ranks()[i].path;
+      summary.error = part.error->message;
+      report.ranks.push_back(std::move(summary));
+      partials.push_back(*part.error);
       ++failed;
+      continue;
     }
+    report.ranks.push_back(std::move(part.summary));
+    every_partial &= part.partial.has_value();
+    partials.push_back(part.partial ? std::move(*part.partial) : skills::run::RankPartial{});
   }
-  if (failed == statuses.size() && !statuses.empty()) return statuses[0].error();
-  if (!have_partials) {
-    auto out = std::make_shared<RunPartials>();
-    for (size_t i = 0; i < statuses.size(); ++i) {
-      if (statuses[i] && parts[i]) {
-        out->ranks.push_back(std::move(*parts[i]));
-        out->index.push_back(i);
-      } else if (!statuses[i]) {
-        out->notes.push_back(fmt::format("{}: error: {} (left out of the run's analyses)", ranks.ranks()[i].rank,
-                                         statuses[i].error().message));
-      }
-    }
+  if (failed == parts.size() && !parts.empty()) return *first_error;
+  if (every_partial) {
+    auto out = CollectPartials(ranks, std::move(partials));
+    if (!out) return out.error();
     std::lock_guard lock((*entry)->partials_mu);
-    (*entry)->partials.emplace("", std::move(out));
+    (*entry)->partials.emplace("", std::move(*out));  // kept unless an earlier call computed them
   }
   for (const auto& run_skill : skills::run::RunSkills()) {
     auto table = RunRunSkill(**entry, run_skill, {}, cancel, {});
@@ -728,12 +814,23 @@ Expected<RunReport> Workspace::ReportRun(const std::string& run_id, const Cancel
   report.notes.push_back(
       "GPU time is the sum of kernel durations; NCCL time the sum of communication kernels' durations "
       "(nccl_breakdown); step time the median iteration found by the iterations skill.");
-  if (failed > 0) report.notes.push_back(fmt::format("{} of {} ranks could not be read.", failed, statuses.size()));
+  if (failed > 0) report.notes.push_back(fmt::format("{} of {} ranks could not be read.", failed, parts.size()));
   if (report.memory.over_budget_ranks > 0) {
     report.notes.push_back(fmt::format("{} ranks alone exceed the memory budget; they were loaded one at a time.",
                                        report.memory.over_budget_ranks));
   }
   return report;
+}
+
+Expected<RunReport> Workspace::ReportRun(const std::string& run_id, const CancelToken& cancel,
+                                         const ProgressSink& progress) {
+  auto entry = RunEntryOf(run_id);
+  if (!entry) return entry.error();
+  std::vector<size_t> all((*entry)->ranks->ranks().size());
+  std::iota(all.begin(), all.end(), size_t{0});
+  auto parts = ReportRunRanks(run_id, all, cancel, progress);
+  if (!parts) return parts.error();
+  return MergeRunReport(run_id, std::move(*parts), cancel);
 }
 
 }  // namespace nsys::core

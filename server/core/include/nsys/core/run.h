@@ -97,8 +97,9 @@ class RankSet {
   // loaded within the budget first. Returns one status per rank, in rank order: a rank that fails does not stop
   // the others. Cancellation stops the visits not yet started (their status is kCancelled). Progress reports each
   // rank done ("rank0003 done (4/64)").
+  // `only` (when given): visit just these ranks (indices, e.g. an MPI process's share); the others' statuses stay ok.
   std::vector<Status> ForEachRank(engine::Need needs, const Visit& visit, const CancelToken& cancel,
-                                  const ProgressSink& progress);
+                                  const ProgressSink& progress, const std::vector<size_t>* only = nullptr);
 
  private:
   struct Slot {
@@ -157,6 +158,14 @@ struct RankSummary {
 struct RunAnalysis {
   std::string skill;  // "run_stragglers", "run_clock_alignment", ...
   skills::Table table;
+};
+
+// One rank's half of a run report, computed where the rank is loaded (this process, or an MPI process of a run
+// spread over many: server/mpi): its summary and its run skills' partial (default step marker), or why it failed.
+struct RankReportPart {
+  RankSummary summary;                              // rank, path and the measures (error left empty)
+  std::optional<skills::run::RankPartial> partial;  // absent when the rank failed or the run already had partials
+  std::optional<Error> error;                       // the rank could not be read
 };
 
 struct RunReport {

@@ -180,6 +180,29 @@ class Workspace {
   Expected<RunReport> ReportRun(const std::string& run_id, const CancelToken& cancel = {},
                                 const ProgressSink& progress = {});
   Expected<RunMemoryStats> RunStats(const std::string& run_id) const;
+  // ReportRun in its two halves, for a run spread over processes (server/mpi; ReportRun is both in one process).
+  // The per-rank half for the ranks `which` (indices into OpenedRun::ranks): one part per index, in that order; a
+  // rank that fails is a part with its error. kInvalidArgument for an index out of range.
+  Expected<std::vector<RankReportPart>> ReportRunRanks(const std::string& run_id, const std::vector<size_t>& which,
+                                                       const CancelToken& cancel = {},
+                                                       const ProgressSink& progress = {});
+  // The merge half: one part per rank of the run, in rank order, computed by any process (their partials become
+  // the run's, unless it has them already); then every run skill. kInvalidArgument when the parts do not name the
+  // run's ranks; the first error when every rank failed; kCancelled when a rank was cancelled. The report's memory
+  // figures are this process's.
+  Expected<RunReport> MergeRunReport(const std::string& run_id, std::vector<RankReportPart> parts,
+                                     const CancelToken& cancel = {});
+  // A run skill in the same two halves: the partials of the ranks `which` for the step marker `marker` (one per
+  // index, or that rank's error), then the skill's merge over one per rank of the run in rank order (`args` as
+  // RunSkillOnRun's). kNotFound when `skill` is not a run skill.
+  Expected<std::vector<Expected<skills::run::RankPartial>>> RunPartialsOfRanks(const std::string& run_id,
+                                                                               const std::vector<size_t>& which,
+                                                                               const std::string& marker,
+                                                                               const CancelToken& cancel = {},
+                                                                               const ProgressSink& progress = {});
+  Expected<skills::Table> MergeRunSkill(const std::string& run_id, const std::string& skill, const skills::Args& args,
+                                        std::vector<Expected<skills::run::RankPartial>> parts,
+                                        const CancelToken& cancel = {});
 
   // ---- analyze (issue 10) ----
   // The Book of Root Causes checked against the profile (agent/analyze.h), its skills run through the result memo.
@@ -311,6 +334,9 @@ class Workspace {
     std::map<std::string, std::shared_ptr<const RunPartials>> partials;  // by step marker
   };
   Expected<std::shared_ptr<RunEntry>> RunEntryOf(const std::string& run_id) const;
+  // The run's partials for `marker` from one per rank (or its error), in rank order: kCancelled if a rank was.
+  static Expected<std::shared_ptr<RunPartials>> CollectPartials(const RankSet& ranks,
+                                                                std::vector<Expected<skills::run::RankPartial>> parts);
   // The partials of every rank for `marker`, computed once per run (one visit of each rank) and kept.
   Expected<std::shared_ptr<const RunPartials>> PartialsOf(RunEntry& entry, const std::string& marker,
                                                           const CancelToken& cancel, const ProgressSink& progress);

@@ -14,7 +14,9 @@ import { SECRET_KEY } from './settings';
 import { escapeHtml, formatBytes, formatNs } from './view/format';
 import { renderMarkdown } from './view/markdown';
 import { renderDiffHtml } from './view/diff';
-import { renderAskHtml, renderSkillTableHtml } from './view/panels';
+import { renderAskHtml, renderKernelHtml, renderSkillTableHtml } from './view/panels';
+import { kernelSourcesHtml } from './view/html';
+import { EXPLAIN_KERNEL_COMMAND } from './sources';
 import { coverageLabel } from './coverage';
 import { editSize, toWorkspaceEdit } from './edits';
 import { openSource } from './profileEditor';
@@ -304,6 +306,35 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     await applyPlanItem(choice.item, plan);
   });
 
+  // A kernel link of a source hover (`command:nsysAi.explainKernel?[profileId, kernel]`): its explanation and the
+  // source lines that launch it, in a panel.
+  const explainKernel = async (profileId?: unknown, kernel?: unknown) => {
+    if (typeof profileId !== 'string' || typeof kernel !== 'string' || !kernel) return;
+    try {
+      const client = await ctx.client();
+      const [result, sources] = await Promise.all([
+        client.explainKernel(profileId, kernel),
+        client.kernelSources(profileId, kernel).catch(() => new Unsupported('nsys/kernelSources')),
+      ]);
+      if (result instanceof Unsupported) {
+        void vscode.window.showInformationMessage('This nsys-ai server has no nsys/explainKernel; update nsys-ai.');
+        return;
+      }
+      // The server's Markdown lists the sources when the session has a source set; the list is added otherwise.
+      const links = sources instanceof Unsupported || /file:\/\//.test(result.markdown) ? '' : kernelSourcesHtml(sources);
+      const title = `Kernel · ${result.kernel}`;
+      const panel = vscode.window.createWebviewPanel('nsysAi.kernel', title.slice(0, 80), vscode.ViewColumn.Beside, {
+        enableScripts: true,
+      });
+      panel.webview.html = renderKernelHtml(title, renderMarkdown(result.markdown) + links, nonce());
+      panel.webview.onDidReceiveMessage((m: { type?: string }) => {
+        if (m?.type === 'openSource') return openSource(m as never);
+      });
+    } catch (err) {
+      showServerError(err);
+    }
+  };
+
   const setApiKey = async () => {
     const key = await vscode.window.showInputBox({
       title: 'LLM API key for nsys-ai',
@@ -328,6 +359,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     vscode.commands.registerCommand('nsysAi.analyze', analyze),
     vscode.commands.registerCommand('nsysAi.ask', ask),
     vscode.commands.registerCommand('nsysAi.suggestRefinements', suggestRefinements),
+    vscode.commands.registerCommand(EXPLAIN_KERNEL_COMMAND, explainKernel),
     vscode.commands.registerCommand('nsysAi.setApiKey', setApiKey),
     vscode.commands.registerCommand('nsysAi.restartServer', ctx.restartServer),
   ];

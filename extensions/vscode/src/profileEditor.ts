@@ -104,7 +104,8 @@ export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvide
         client.kernelSources(profileId, kernel).catch(() => new Unsupported('nsys/kernelSources')),
       ]);
       if (result instanceof Unsupported) return { type: 'kernelExplanation', kernel, unsupported: true };
-      const links = sources instanceof Unsupported ? '' : kernelSourcesHtml(sources);
+      // The server's Markdown lists the sources (file: links) when the session has a source set; else they go below.
+      const links = sources instanceof Unsupported || /file:\/\//.test(result.markdown) ? '' : kernelSourcesHtml(sources);
       return { type: 'kernelExplanation', kernel, html: renderMarkdown(result.markdown) + links };
     } catch (err) {
       return { type: 'kernelExplanation', kernel, html: `<p class="error">${escapeHtml(errorMessage(err))}</p>` };

@@ -11,7 +11,7 @@ import { buildInitializationOptions, NsysClient } from './protocol/client';
 import { handleShowDocument } from './perfetto';
 import { resolveServerPath } from './serverPath';
 import { KEY_ENV, llmSettings, SECRET_KEY, sourceRoots } from './settings';
-import { SOURCE_GLOB, sourceDocumentSelector } from './sources';
+import { EXPLAIN_KERNEL_COMMAND, rewriteExplainLinks, SOURCE_GLOB, sourceDocumentSelector } from './sources';
 
 export class ServerSession implements vscode.Disposable {
   private starting: Promise<{ lc: LanguageClient; client: NsysClient }> | undefined;
@@ -57,6 +57,22 @@ export class ServerSession implements vscode.Disposable {
       outputChannel: this.output,
       initializationOptions: buildInitializationOptions(llmSettings(config, Boolean(secret)), sourceRoots(config)),
       middleware: {
+        // A source hover's kernel links (nsys-ai://explain/...) open the kernel's explanation in a panel.
+        provideHover: async (document, position, token, next) => {
+          const hover = await next(document, position, token);
+          if (!hover) return hover;
+          let changed = false;
+          const contents = hover.contents.map((c) => {
+            const text = typeof c === 'string' ? c : c.value;
+            const rewritten = rewriteExplainLinks(text);
+            if (!rewritten.changed) return c;
+            changed = true;
+            const md = new vscode.MarkdownString(rewritten.value);
+            md.isTrusted = { enabledCommands: [EXPLAIN_KERNEL_COMMAND] };
+            return md;
+          });
+          return changed ? new vscode.Hover(contents, hover.range) : hover;
+        },
         window: {
           // The server's window/showDocument for the Perfetto opener page: forwarded the same way as the command's.
           showDocument: async (params, next) => {

@@ -20,3 +20,28 @@ export const REVEAL_RANGE_COMMAND = 'nsys-ai.revealRange';
 export function sourceDocumentSelector(): { scheme: 'file'; language: string }[] {
   return SOURCE_LANGUAGES.map((language) => ({ scheme: 'file' as const, language }));
 }
+
+/** The command a source hover's kernel links run: the kernel's explanation (nsys/explainKernel) in a panel. */
+export const EXPLAIN_KERNEL_COMMAND = 'nsysAi.explainKernel';
+
+/**
+ * A source hover links each kernel as `nsys-ai://explain/<profileId>/<percent-encoded short name>`; VS Code opens
+ * links through commands, so each becomes `command:nsysAi.explainKernel?[profileId, kernel]` (a trusted hover may
+ * run that one command only). Other links stay as they are.
+ */
+export function rewriteExplainLinks(markdown: string): { value: string; changed: boolean } {
+  let changed = false;
+  const value = markdown.replace(/\]\(nsys-ai:\/\/explain\/([^/)\s]+)\/([^)\s]+)\)/g, (whole, id: string, name: string) => {
+    let kernel: string;
+    let profileId: string;
+    try {
+      profileId = decodeURIComponent(id);
+      kernel = decodeURIComponent(name);
+    } catch {
+      return whole;
+    }
+    changed = true;
+    return `](command:${EXPLAIN_KERNEL_COMMAND}?${encodeURIComponent(JSON.stringify([profileId, kernel]))})`;
+  });
+  return { value, changed };
+}

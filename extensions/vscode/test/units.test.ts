@@ -9,7 +9,7 @@ import { parseArgValue, validateArgInput } from '../src/commands';
 import { buildInitializationOptions, mappingCoverageOf } from '../src/protocol/client';
 import { coverageLabel } from '../src/coverage';
 import { editSize, toWorkspaceEdit } from '../src/edits';
-import { REVEAL_RANGE_COMMAND, SOURCE_GLOB, sourceDocumentSelector } from '../src/sources';
+import { REVEAL_RANGE_COMMAND, rewriteExplainLinks, SOURCE_GLOB, sourceDocumentSelector } from '../src/sources';
 import { kernelSourcesHtml } from '../src/view/html';
 import { parseFileLink, renderMarkdown } from '../src/view/markdown';
 import { resolveServerPath } from '../src/serverPath';
@@ -168,6 +168,15 @@ describe('source files (issue 12)', () => {
     assert.match(html, /ExecutorRunFusion::cuLaunchKernel&lt;&quot;x&quot;&gt;/);
     assert.match(html, /100\.0 % of its time · 694\.0 µs · 1 calls/);
     assert.equal(kernelSourcesHtml({ kernel: 'k', locations: [] }), '');
+  });
+  test('a source hover’s kernel links run nsysAi.explainKernel with the profile and the kernel', () => {
+    const md = '| [nvjet_tst_192x192](nsys-ai://explain/p1/nvjet_tst_192x192%3Cx%3E) | 2.1 ms |\n[doc](https://docs.nvidia.com)';
+    const { value, changed } = rewriteExplainLinks(md);
+    assert.equal(changed, true);
+    const target = /\(command:nsysAi\.explainKernel\?([^)]+)\)/.exec(value)![1];
+    assert.deepEqual(JSON.parse(decodeURIComponent(target)), ['p1', 'nvjet_tst_192x192<x>']);
+    assert.match(value, /\[doc\]\(https:\/\/docs\.nvidia\.com\)/, 'other links untouched');
+    assert.deepEqual(rewriteExplainLinks('no links'), { value: 'no links', changed: false });
   });
   test('a WorkspaceEdit from the server becomes one vscode.WorkspaceEdit, changes and documentChanges', () => {
     const range = { start: { line: 3, character: 4 }, end: { line: 3, character: 4 } };

@@ -47,3 +47,23 @@ end, { nargs = '+', complete = 'file', desc = 'nsys-ai: compare two profiles' })
 cmd('NsysPerfetto', function()
   nsys().perfetto()
 end, { nargs = 0, desc = 'nsys-ai: open the profile in Perfetto' })
+
+cmd('NsysCoverage', function()
+  nsys().coverage()
+end, { nargs = 0, desc = 'nsys-ai: the NVTX mapping coverage of the profile' })
+
+cmd('NsysSources', function(o)
+  nsys().sources(o.args)
+end, { nargs = '+', desc = 'nsys-ai: the source lines that launch a kernel, into the quickfix list' })
+
+cmd('NsysSuggest', function()
+  nsys().suggest()
+end, { nargs = 0, desc = 'nsys-ai: NVTX ranges to refine (most GPU time first) into the quickfix list' })
+
+cmd('NsysSuggestApply', function(o)
+  nsys().suggest_apply(o.args ~= '' and o.args or nil)
+end, { nargs = '?', desc = 'nsys-ai: apply the edit of a :NsysSuggest item (default: the current quickfix item)' })
+
+-- Source buffers (Python, C/C++/CUDA, Julia) get the client once the server runs: lenses, hovers, diagnostics and
+-- code actions on the NVTX-annotated lines.
+require('nsys_ai.source').setup_autocmds()

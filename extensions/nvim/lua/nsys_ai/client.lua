@@ -261,10 +261,17 @@ local function client_config()
         require('nsys_ai.source').attach_all()
       end)
     end,
-    on_exit = function(code, signal)
+    on_exit = function(code, signal, client_id)
+      -- A client started since (a restart) is not this one: its id, state and waiting requests stay.
+      if client_id ~= nil and M.client_id ~= nil and M.client_id ~= client_id then
+        return
+      end
       M.client_id = nil
       M.ready = false
       vim.schedule(function()
+        if M.client_id ~= nil then
+          return -- restarted before this ran: the waiting requests are the new client's
+        end
         fail_pending({ message = 'nsys-ai server exited (code ' .. tostring(code) .. ')' })
         if code ~= 0 then
           M.error('The nsys-ai server exited with code ' .. tostring(code) .. (signal ~= 0 and (', signal ' .. tostring(signal)) or '') .. '; see :LspLog.')

@@ -580,6 +580,42 @@ function M.perfetto(opts, cb)
   end)
 end
 
+local function percent_decode(text)
+  return (text:gsub('%%(%x%x)', function(h)
+    return string.char(tonumber(h, 16))
+  end))
+end
+
+-- A kernel's explanation (nsys/explainKernel) in a buffer named nsys-ai://explain/<profileId>/<kernel>: what the
+-- kernel links of a source hover point at (`gf` on one opens it), and :NsysExplain {kernel}.
+function M.explain(kernel, profile_id, cb, bufname)
+  local id = profile_id or need_profile('explain', cb)
+  if not id then
+    return
+  end
+  if not kernel or vim.trim(kernel) == '' then
+    return finish('explain', { message = 'Usage: :NsysExplain {kernel name, short name or a unique part}' }, nil, cb)
+  end
+  client.request('nsys/explainKernel', { profileId = id, kernel = vim.trim(kernel) }, function(err, res)
+    if err then
+      return finish('explain', err, nil, cb)
+    end
+    local name = bufname or ('nsys-ai://explain/' .. id .. '/' .. vim.trim(kernel))
+    local buf = render.scratch(name, render.split_text(res.markdown), { filetype = 'markdown' })
+    vim.api.nvim_buf_set_var(buf, 'nsys_ai_profile', id)
+    finish('explain', nil, { bufnr = buf, result = res }, cb)
+  end)
+end
+
+-- BufReadCmd of nsys-ai://explain/<profileId>/<percent-encoded kernel>.
+function M.read_explain_uri(name)
+  local id, kernel = name:match('^nsys%-ai://explain/([^/]+)/(.+)$')
+  if not id then
+    return
+  end
+  M.explain(percent_decode(kernel), id, nil, name)
+end
+
 function M.stop()
   client.stop()
 end

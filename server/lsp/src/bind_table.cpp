@@ -10,6 +10,7 @@
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/method_table.h"
 #include "nsys/lsp/nvtx_tree_handlers.h"
+#include "nsys/lsp/source_handlers.h"
 #include "nsys/lsp/trace_handlers.h"
 
 namespace nsys::lsp {
@@ -56,6 +57,12 @@ void BindMethods(MethodTable& t) {
   t.Notification(method::kDidChange, &OnDidChange);
   t.Notification(method::kDidClose, &OnDidClose);
   t.Notification(method::kDidSave, &OnDidSave);
+
+  // Kernel -> source (issue 12): handlers in source_handlers.cpp, answered against the session's active profile.
+  t.Request(method::kCodeLens, &OnCodeLens);
+  t.Request(method::kExecuteCommand, &OnExecuteCommand, {.progress_title = "Revealing range"});
+  t.Request(method::kKernelSources, &OnKernelSources, {.progress_title = "Finding kernel sources"});
+  t.Notification(method::kDidChangeWatchedFiles, &OnDidChangeWatchedFiles);
 }
 
 }  // namespace nsys::lsp

@@ -47,3 +47,36 @@ end, { nargs = '+', complete = 'file', desc = 'nsys-ai: compare two profiles' })
 cmd('NsysPerfetto', function()
   nsys().perfetto()
 end, { nargs = 0, desc = 'nsys-ai: open the profile in Perfetto' })
+
+cmd('NsysCoverage', function()
+  nsys().coverage()
+end, { nargs = 0, desc = 'nsys-ai: the NVTX mapping coverage of the profile' })
+
+cmd('NsysSources', function(o)
+  nsys().sources(o.args)
+end, { nargs = '+', desc = 'nsys-ai: the source lines that launch a kernel, into the quickfix list' })
+
+cmd('NsysSuggest', function()
+  nsys().suggest()
+end, { nargs = 0, desc = 'nsys-ai: NVTX ranges to refine (most GPU time first) into the quickfix list' })
+
+cmd('NsysSuggestApply', function(o)
+  nsys().suggest_apply(o.args ~= '' and o.args or nil)
+end, { nargs = '?', desc = 'nsys-ai: apply the edit of a :NsysSuggest item (default: the current quickfix item)' })
+
+cmd('NsysExplain', function(o)
+  nsys().explain(o.args)
+end, { nargs = '+', desc = "nsys-ai: a kernel's explanation (nsys/explainKernel) in a buffer" })
+
+-- The kernel links of a source hover (nsys-ai://explain/<profileId>/<kernel>): `gf` on one opens the explanation.
+vim.api.nvim_create_autocmd('BufReadCmd', {
+  group = vim.api.nvim_create_augroup('nsys_ai_explain', { clear = true }),
+  pattern = 'nsys-ai://explain/*',
+  callback = function(args)
+    nsys().read_explain_uri(args.match)
+  end,
+})
+
+-- Source buffers (Python, C/C++/CUDA, Julia) get the client once the server runs: lenses, hovers, diagnostics and
+-- code actions on the NVTX-annotated lines.
+require('nsys_ai.source').setup_autocmds()

@@ -11,10 +11,16 @@ import { ProfileEditorProvider, VIEW_TYPE } from './profileEditor';
 import { ProfileDocument, Services } from './profiles';
 import { showServerError, withServerProgress } from './progress';
 import { SECRET_KEY } from './settings';
-import { escapeHtml, formatBytes } from './view/format';
+import { escapeHtml, formatBytes, formatNs } from './view/format';
 import { renderMarkdown } from './view/markdown';
 import { renderDiffHtml } from './view/diff';
-import { renderAskHtml, renderSkillTableHtml } from './view/panels';
+import { renderAskHtml, renderKernelHtml, renderSkillTableHtml } from './view/panels';
+import { kernelSourcesHtml } from './view/html';
+import { EXPLAIN_KERNEL_COMMAND } from './sources';
+import { coverageLabel } from './coverage';
+import { editSize, toWorkspaceEdit } from './edits';
+import { openSource } from './profileEditor';
+import type { AnnotationPlanItem, AnnotationPlanResult } from './protocol/types';
 
 export interface CommandContext extends Services {
   editor: ProfileEditorProvider;
@@ -270,6 +276,65 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     await askOne(question.trim());
   });
 
+  // nsys/annotationPlan: what to annotate next, most GPU time first. Choosing an item applies the server's edit
+  // (nested NVTX ranges in the user's source) and offers the command that captures the next profile.
+  const suggestRefinements = withProfile(async (doc) => {
+    const client = await ctx.client();
+    const { profileId } = await doc.current();
+    const plan = await withServerProgress('Planning NVTX refinements', (opts) =>
+      client.annotationPlan(profileId, undefined, opts),
+    );
+    if (plan instanceof Unsupported) {
+      void vscode.window.showInformationMessage(
+        'This nsys-ai server has no nsys/annotationPlan; update nsys-ai to get NVTX refinements.',
+      );
+      return;
+    }
+    if (!plan.items.length) {
+      void vscode.window.showInformationMessage(
+        `nsys-ai: nothing to refine in ${path.basename(doc.uri.fsPath)} (${coverageLabel(plan.coverage)}).`,
+      );
+      return;
+    }
+    const choice = await vscode.window.showQuickPick(planPickItems(plan), {
+      title: `${coverageLabel(plan.coverage)} · ${path.basename(doc.uri.fsPath)}`,
+      placeHolder: 'Refine which NVTX range? (most GPU time first)',
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
+    if (!choice) return;
+    await applyPlanItem(choice.item, plan);
+  });
+
+  // A kernel link of a source hover (`command:nsysAi.explainKernel?[profileId, kernel]`): its explanation and the
+  // source lines that launch it, in a panel.
+  const explainKernel = async (profileId?: unknown, kernel?: unknown) => {
+    if (typeof profileId !== 'string' || typeof kernel !== 'string' || !kernel) return;
+    try {
+      const client = await ctx.client();
+      const [result, sources] = await Promise.all([
+        client.explainKernel(profileId, kernel),
+        client.kernelSources(profileId, kernel).catch(() => new Unsupported('nsys/kernelSources')),
+      ]);
+      if (result instanceof Unsupported) {
+        void vscode.window.showInformationMessage('This nsys-ai server has no nsys/explainKernel; update nsys-ai.');
+        return;
+      }
+      // The server's Markdown lists the sources when the session has a source set; the list is added otherwise.
+      const links = sources instanceof Unsupported || /file:\/\//.test(result.markdown) ? '' : kernelSourcesHtml(sources);
+      const title = `Kernel · ${result.kernel}`;
+      const panel = vscode.window.createWebviewPanel('nsysAi.kernel', title.slice(0, 80), vscode.ViewColumn.Beside, {
+        enableScripts: true,
+      });
+      panel.webview.html = renderKernelHtml(title, renderMarkdown(result.markdown) + links, nonce());
+      panel.webview.onDidReceiveMessage((m: { type?: string }) => {
+        if (m?.type === 'openSource') return openSource(m as never);
+      });
+    } catch (err) {
+      showServerError(err);
+    }
+  };
+
   const setApiKey = async () => {
     const key = await vscode.window.showInputBox({
       title: 'LLM API key for nsys-ai',
@@ -293,9 +358,63 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     vscode.commands.registerCommand('nsysAi.refreshNvtxTree', () => ctx.tree?.refresh()),
     vscode.commands.registerCommand('nsysAi.analyze', analyze),
     vscode.commands.registerCommand('nsysAi.ask', ask),
+    vscode.commands.registerCommand('nsysAi.suggestRefinements', suggestRefinements),
+    vscode.commands.registerCommand(EXPLAIN_KERNEL_COMMAND, explainKernel),
     vscode.commands.registerCommand('nsysAi.setApiKey', setApiKey),
     vscode.commands.registerCommand('nsysAi.restartServer', ctx.restartServer),
   ];
+}
+
+const kernelsPerCall = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+
+/** The quick pick's rows: the range, its GPU time and kernels per call, and the server's reason. */
+export function planPickItems(plan: AnnotationPlanResult): (vscode.QuickPickItem & { item: AnnotationPlanItem })[] {
+  return plan.items.map((item) => {
+    const where = item.location
+      ? `${path.basename(vscode.Uri.parse(item.location.uri).fsPath)}:${item.location.range.start.line + 1}`
+      : 'not found in the sources';
+    const size = item.edit ? editSize(item.edit) : undefined;
+    const action = size ? ` · edit: ${size.edits} change${size.edits === 1 ? '' : 's'}` : '';
+    return {
+      label: item.name,
+      description: `${formatNs(item.gpuNs)} GPU · ${kernelsPerCall(item.kernelsPerCall)} kernels/call of ${item.distinctKernels} kinds · ${where}${action}`,
+      detail: item.reason,
+      item,
+    };
+  });
+}
+
+/**
+ * Applies a plan item's edit (or, without one, shows its source line) and offers the command that captures the
+ * next profile, to be opened afterwards: the loop the coverage figure follows.
+ */
+export async function applyPlanItem(item: AnnotationPlanItem, plan: AnnotationPlanResult): Promise<boolean> {
+  const show = async () => {
+    if (item.location) {
+      await openSource({ uri: item.location.uri, line: item.location.range.start.line, character: item.location.range.start.character });
+    }
+  };
+  if (!item.edit) {
+    await show();
+    void vscode.window.showInformationMessage(`nsys-ai: '${item.name}': ${item.reason}`);
+    return false;
+  }
+  const applied = await vscode.workspace.applyEdit(toWorkspaceEdit(item.edit));
+  if (!applied) {
+    void vscode.window.showErrorMessage(
+      `nsys-ai could not apply the edit for '${item.name}' (the file changed or is read-only); run the command again.`,
+    );
+    return false;
+  }
+  await show();
+  const COPY = 'Copy Command';
+  const next = plan.nextCommand ? ` Then capture again: ${plan.nextCommand}` : '';
+  const answer = await vscode.window.showInformationMessage(
+    `nsys-ai added NVTX ranges inside '${item.name}'.${next}`,
+    ...(plan.nextCommand ? [COPY] : []),
+  );
+  if (answer === COPY) await vscode.env.clipboard.writeText(plan.nextCommand);
+  return true;
 }
 
 function activeTabUri(): vscode.Uri | undefined {

@@ -1,7 +1,11 @@
-// Entry point: the server session, the profile editor, the NVTX tree, the commands and the "Open as Nsight profile"
-// offer. The findings' diagnostics are the server's (textDocument/publishDiagnostics), shown by the language client.
+// Entry point: the server session, the profile editor, the NVTX tree, the NVTX coverage in the status bar, the
+// commands and the "Open as Nsight profile" offer. The findings' diagnostics are the server's
+// (textDocument/publishDiagnostics), shown by the language client, as are the code lenses, hovers, diagnostics and
+// code actions on the user's source files (issue 12). The lens command nsys-ai.revealRange is the server's: the
+// language client registers it from executeCommandProvider, so the extension registers no command of that id.
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
+import { CoverageStatus } from './coverage';
 import { NvtxTreeProvider, TREE_VIEW_ID } from './nvtxTree';
 import { ProfileOffer } from './offer';
 import { ProfileEditorProvider, VIEW_TYPE } from './profileEditor';
@@ -17,6 +21,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const treeView = vscode.window.createTreeView(TREE_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   tree.onProfile = (name) => (treeView.description = name ?? '');
   const offer = new ProfileOffer();
+  const coverage = new CoverageStatus(services);
   const restartServer = async () => {
     await session.restart();
     if (services.registry.all().length) {
@@ -29,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): void {
     session,
     tree,
     treeView,
+    coverage,
     vscode.window.registerCustomEditorProvider(VIEW_TYPE, editor, {
       webviewOptions: { retainContextWhenHidden: true },
       supportsMultipleEditorsPerDocument: true,
@@ -36,7 +42,9 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerCommands({ ...services, editor, tree, secrets: context.secrets, restartServer }),
     vscode.window.tabGroups.onDidChangeTabs((e) => void offer.onTabsOpened(e.opened)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('nsysAi.serverPath') || e.affectsConfiguration('nsysAi.llm')) void restartServer();
+      if (['nsysAi.serverPath', 'nsysAi.llm', 'nsysAi.sourceRoots'].some((k) => e.affectsConfiguration(k))) {
+        void restartServer();
+      }
     }),
   );
 }

@@ -4,10 +4,11 @@ import * as vscode from 'vscode';
 import { errorMessage, Unsupported } from './protocol/client';
 import { ProfileDocument, Services } from './profiles';
 import { RequestOptions } from './protocol/client';
-import { COMMANDS, findingsHtml, renderProfileHtml } from './view/html';
+import { COMMANDS, coverageHtml, findingsHtml, kernelSourcesHtml, renderProfileHtml } from './view/html';
 import { escapeHtml } from './view/format';
 import type { Finding } from './protocol/types';
-import { renderMarkdown } from './view/markdown';
+import { parseFileLink, renderMarkdown } from './view/markdown';
+import { watchCoverage } from './coverage';
 import { loadFindings, loadProfileView } from './view/model';
 
 export const VIEW_TYPE = 'nsysAi.profile';
@@ -47,6 +48,15 @@ export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvide
       if (client.supports('nsys/analyze')) model.findings = { rows: [], notes: [], declined: false, loading: true };
       if (disposed) return;
       panel.webview.html = renderProfileHtml(model, { nonce, cspSource: panel.webview.cspSource });
+      if (model.coverage === null) {
+        // Computed by the server in the background after the load: the card fills in when it is known.
+        void watchCoverage(
+          client,
+          opened.profileId,
+          (coverage) => coverage && void panel.webview.postMessage({ type: 'coverage', html: coverageHtml(coverage) }),
+          () => !disposed,
+        ).catch(() => undefined);
+      }
       if (model.findings) {
         this.refreshFindings(doc).catch(() =>
           doc.post({ type: 'findings', html: '<p class="muted">Cancelled. Run Analyze to compute the findings.</p>' }),
@@ -79,17 +89,50 @@ export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvide
       void panel.webview.postMessage(await this.explain(doc, m.kernel));
     } else if (m.type === 'command' && COMMANDS.some((c) => c.id === m.command)) {
       await vscode.commands.executeCommand(`nsysAi.${m.command as string}`, doc.uri);
+    } else if (m.type === 'openSource') {
+      await openSource(message as { uri?: unknown; line?: unknown; character?: unknown });
     }
   }
 
+  /** The kernel's explanation, and below it the source lines that launch it (nsys/kernelSources) as links. */
   async explain(doc: ProfileDocument, kernel: string): Promise<object> {
     try {
       const { profileId } = await doc.current();
-      const result = await (await this.services.client()).explainKernel(profileId, kernel);
+      const client = await this.services.client();
+      const [result, sources] = await Promise.all([
+        client.explainKernel(profileId, kernel),
+        client.kernelSources(profileId, kernel).catch(() => new Unsupported('nsys/kernelSources')),
+      ]);
       if (result instanceof Unsupported) return { type: 'kernelExplanation', kernel, unsupported: true };
-      return { type: 'kernelExplanation', kernel, html: renderMarkdown(result.markdown) };
+      // The server's Markdown lists the sources (file: links) when the session has a source set; else they go below.
+      const links = sources instanceof Unsupported || /file:\/\//.test(result.markdown) ? '' : kernelSourcesHtml(sources);
+      return { type: 'kernelExplanation', kernel, html: renderMarkdown(result.markdown) + links };
     } catch (err) {
       return { type: 'kernelExplanation', kernel, html: `<p class="error">${escapeHtml(errorMessage(err))}</p>` };
     }
+  }
+}
+
+/**
+ * Opens a source location the view links to (a kernel's sources, a file: link in the server's Markdown) in an
+ * editor, with the cursor on it. Only file: URIs; a line below 0 means "read it from the link's #L fragment".
+ */
+export async function openSource(m: { uri?: unknown; line?: unknown; character?: unknown }): Promise<void> {
+  if (typeof m.uri !== 'string') return;
+  let target: { uri: string; line: number; character: number } | undefined;
+  if (typeof m.line === 'number' && m.line >= 0) {
+    target = { uri: m.uri, line: m.line, character: typeof m.character === 'number' ? Math.max(m.character, 0) : 0 };
+  } else {
+    target = parseFileLink(m.uri);
+  }
+  if (!target || !/^file:\/\//i.test(target.uri)) return;
+  try {
+    const position = new vscode.Position(target.line, target.character);
+    await vscode.window.showTextDocument(vscode.Uri.parse(target.uri), {
+      selection: new vscode.Range(position.line, position.character, position.line, position.character),
+      viewColumn: vscode.ViewColumn.One,
+    });
+  } catch (err) {
+    void vscode.window.showErrorMessage(errorMessage(err));
   }
 }

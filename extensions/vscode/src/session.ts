@@ -1,12 +1,17 @@
 // The server process: `nsys-ai serve --stdio` started by vscode-languageclient on the workspace side. The LLM
 // settings go in initializationOptions.llm; a key from SecretStorage goes into the server's environment under
 // KEY_ENV (and apiKeyEnv names it), so no key is ever in the settings or in a protocol message.
+// The user's source files (Python, C/C++/CUDA, Julia) are synced to the server, which indexes the workspace folders
+// (sent by the language client at initialize) and puts the profile's numbers on them: code lenses, hovers,
+// diagnostics and code actions all arrive through the language client's standard features; the lens command
+// (nsys-ai.revealRange) is registered by the language client from the server's executeCommandProvider.
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
 import { buildInitializationOptions, NsysClient } from './protocol/client';
 import { handleShowDocument } from './perfetto';
 import { resolveServerPath } from './serverPath';
-import { KEY_ENV, llmSettings, SECRET_KEY } from './settings';
+import { KEY_ENV, llmSettings, SECRET_KEY, sourceRoots } from './settings';
+import { EXPLAIN_KERNEL_COMMAND, rewriteExplainLinks, SOURCE_GLOB, sourceDocumentSelector } from './sources';
 
 export class ServerSession implements vscode.Disposable {
   private starting: Promise<{ lc: LanguageClient; client: NsysClient }> | undefined;
@@ -44,13 +49,30 @@ export class ServerSession implements vscode.Disposable {
       options: { env },
     };
     const clientOptions: LanguageClientOptions = {
-      // No documents are synced, but pushed diagnostics are not filtered by the selector: the findings the server
-      // publishes on a profile's file:// URI (after nsys/analyze) land in this collection, i.e. the Problems panel.
-      documentSelector: [],
+      // The source files on disk. Pushed diagnostics are not filtered by the selector: the findings the server
+      // publishes on a profile's file:// URI (after nsys/analyze) land in this collection too (the Problems panel).
+      documentSelector: sourceDocumentSelector(),
+      synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher(SOURCE_GLOB) },
       diagnosticCollectionName: 'nsys-ai',
       outputChannel: this.output,
-      initializationOptions: buildInitializationOptions(llmSettings(config, Boolean(secret))),
+      initializationOptions: buildInitializationOptions(llmSettings(config, Boolean(secret)), sourceRoots(config)),
       middleware: {
+        // A source hover's kernel links (nsys-ai://explain/...) open the kernel's explanation in a panel.
+        provideHover: async (document, position, token, next) => {
+          const hover = await next(document, position, token);
+          if (!hover) return hover;
+          let changed = false;
+          const contents = hover.contents.map((c) => {
+            const text = typeof c === 'string' ? c : c.value;
+            const rewritten = rewriteExplainLinks(text);
+            if (!rewritten.changed) return c;
+            changed = true;
+            const md = new vscode.MarkdownString(rewritten.value);
+            md.isTrusted = { enabledCommands: [EXPLAIN_KERNEL_COMMAND] };
+            return md;
+          });
+          return changed ? new vscode.Hover(contents, hover.range) : hover;
+        },
         window: {
           // The server's window/showDocument for the Perfetto opener page: forwarded the same way as the command's.
           showDocument: async (params, next) => {

@@ -16,3 +16,9 @@ export function llmSettings(config: vscode.WorkspaceConfiguration, hasSecret: bo
   if (!llm.apiKeyEnv?.trim() && hasSecret) llm.apiKeyEnv = KEY_ENV;
   return llm;
 }
+
+/** More folders of source code to map the profile onto, beyond the workspace folders (initializationOptions). */
+export function sourceRoots(config: vscode.WorkspaceConfiguration): string[] {
+  const roots = config.get<unknown>('sourceRoots', []);
+  return Array.isArray(roots) ? roots.filter((r): r is string => typeof r === 'string' && r.trim() !== '') : [];
+}

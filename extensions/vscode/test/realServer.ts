@@ -32,7 +32,15 @@ export interface RealServer {
   stop(): Promise<number | null>;
 }
 
-export async function startServer(llm: LlmOptions = {}, extraCapabilities: object = {}): Promise<RealServer> {
+/**
+ * The real server over stdio, initialized. `initParams` adds to the initialize params (e.g. `workspaceFolders`, or
+ * `initializationOptions` beside the LLM's).
+ */
+export async function startServer(
+  llm: LlmOptions = {},
+  extraCapabilities: object = {},
+  initParams: { initializationOptions?: object; [key: string]: unknown } = {},
+): Promise<RealServer> {
   const proc = spawn(serverBinary, ['serve', '--stdio', '--no-cache'], { stdio: ['pipe', 'pipe', 'pipe'] });
   proc.stderr!.on('data', () => {}); // logs; drained so the pipe never fills
   const conn = createMessageConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
@@ -40,11 +48,13 @@ export async function startServer(llm: LlmOptions = {}, extraCapabilities: objec
   conn.onNotification((method, params) => notifications.push({ method, params }));
   conn.listen();
   const client = new NsysClient(conn);
+  const { initializationOptions: moreOptions, ...moreParams } = initParams;
   const initializeResult = await conn.sendRequest('initialize', {
     processId: process.pid,
     clientInfo: { name: 'nsys-ai-vscode-tests' },
     capabilities: { window: { workDoneProgress: false }, ...extraCapabilities },
-    initializationOptions: buildInitializationOptions(llm),
+    initializationOptions: { ...buildInitializationOptions(llm), ...moreOptions },
+    ...moreParams,
   });
   client.setServerCapabilities(initializeResult);
   await conn.sendNotification('initialized', {});

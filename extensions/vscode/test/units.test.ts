@@ -6,11 +6,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { parseArgValue, validateArgInput } from '../src/commands';
-import { buildInitializationOptions } from '../src/protocol/client';
+import { buildInitializationOptions, mappingCoverageOf } from '../src/protocol/client';
+import { coverageLabel } from '../src/coverage';
+import { editSize, toWorkspaceEdit } from '../src/edits';
+import { REVEAL_RANGE_COMMAND, rewriteExplainLinks, SOURCE_GLOB, sourceDocumentSelector } from '../src/sources';
+import { kernelSourcesHtml } from '../src/view/html';
+import { parseFileLink, renderMarkdown } from '../src/view/markdown';
 import { resolveServerPath } from '../src/serverPath';
 import { KEY_ENV, llmSettings } from '../src/settings';
 import { looksLikeNsightExport } from '../src/sniff';
-import { formatNs } from '../src/view/format';
+import { formatNs, formatShare } from '../src/view/format';
 import { fixturesDir } from './realServer';
 import * as stub from './vscodeStub';
 
@@ -92,5 +97,101 @@ describe('formatting', () => {
     assert.equal(formatNs(125490.6), '125.5 µs');
     assert.equal(formatNs(812), '812 ns');
     assert.equal(formatNs(2.5e9), '2.500 s');
+  });
+});
+
+describe('source files (issue 12)', () => {
+  test('the language client syncs Python, C, C++, CUDA and Julia files on disk', () => {
+    assert.deepEqual(sourceDocumentSelector(), [
+      { scheme: 'file', language: 'python' },
+      { scheme: 'file', language: 'c' },
+      { scheme: 'file', language: 'cpp' },
+      { scheme: 'file', language: 'cuda-cpp' },
+      { scheme: 'file', language: 'julia' },
+    ]);
+    for (const ext of ['py', 'c', 'cpp', 'cc', 'h', 'hpp', 'cu', 'cuh', 'jl']) assert.match(SOURCE_GLOB, new RegExp(`[{,]${ext}[,}]`));
+  });
+  test('the lens command is the server’s: neither contributed nor registered by the extension', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
+    const ids = manifest.contributes.commands.map((c: { command: string }) => c.command);
+    assert.ok(!ids.includes(REVEAL_RANGE_COMMAND));
+    assert.ok(ids.includes('nsysAi.suggestRefinements'));
+    const sources = fs.readdirSync(path.resolve(__dirname, '..', '..', 'src'), { recursive: true }) as string[];
+    for (const f of sources.filter((f) => f.endsWith('.ts'))) {
+      const text = fs.readFileSync(path.resolve(__dirname, '..', '..', 'src', f), 'utf8');
+      assert.doesNotMatch(text, /registerCommand\(\s*(REVEAL_RANGE_COMMAND|'nsys-ai\.revealRange')/, f);
+    }
+  });
+  test('source roots go in initializationOptions beside the LLM settings', () => {
+    assert.deepEqual(buildInitializationOptions({ provider: 'none' }, [' /src/a ', '', 'file:///src/b']), {
+      llm: { provider: 'none' },
+      sourceRoots: ['/src/a', 'file:///src/b'],
+    });
+    assert.deepEqual(buildInitializationOptions({}, []), {});
+  });
+  test('the mapping coverage is read beside info or in it; null is "not computed", absent is "not reported"', () => {
+    const info = {} as never;
+    const c = { share: 0.308, mappedNs: 308, kernelNs: 1000 };
+    assert.deepEqual(mappingCoverageOf({ profileId: 'p1', path: '', info, mappingCoverage: c }), c);
+    assert.deepEqual(mappingCoverageOf({ profileId: 'p1', path: '', info: { mappingCoverage: c } as never }), c);
+    assert.equal(mappingCoverageOf({ profileId: 'p1', path: '', info, mappingCoverage: null }), null);
+    assert.equal(mappingCoverageOf({ profileId: 'p1', path: '', info }), undefined);
+    assert.equal(coverageLabel(c), 'NVTX coverage 30.8 %');
+    assert.equal(formatShare(1), '100.0 %');
+  });
+  test('file: links in the server’s Markdown become links the view posts to the extension', () => {
+    const html = renderMarkdown('[eval.py:151](file:///src/tools/eval.py#L151) and [x](javascript:alert(1))');
+    assert.match(html, /<a href="#" data-uri="file:\/\/\/src\/tools\/eval\.py#L151">eval\.py:151<\/a>/);
+    assert.doesNotMatch(html, /href="javascript/, "a javascript: link stays text");
+    assert.deepEqual(parseFileLink('file:///src/tools/eval.py#L151'), { uri: 'file:///src/tools/eval.py', line: 150, character: 0 });
+    assert.deepEqual(parseFileLink('file:///a.cu#L3,5'), { uri: 'file:///a.cu', line: 2, character: 4 });
+    assert.deepEqual(parseFileLink('file:///a.cu'), { uri: 'file:///a.cu', line: 0, character: 0 });
+    assert.equal(parseFileLink('https://x/#L1'), undefined);
+  });
+  test('kernel sources render as escaped links with their share, time and calls', () => {
+    const html = kernelSourcesHtml({
+      kernel: 'k',
+      locations: [
+        {
+          uri: 'file:///src/run%20it/launch.cpp',
+          range: { start: { line: 15, character: 21 }, end: { line: 15, character: 56 } },
+          name: 'ExecutorRunFusion::cuLaunchKernel<"x">',
+          share: 1,
+          gpuNs: 694040,
+          calls: 1,
+        },
+      ],
+    });
+    assert.match(html, /<h4>Kernel sources<\/h4>/);
+    assert.match(html, /data-uri="file:\/\/\/src\/run%20it\/launch\.cpp" data-line="15" data-character="21"/);
+    assert.match(html, />launch\.cpp:16<\/a>/);
+    assert.match(html, /ExecutorRunFusion::cuLaunchKernel&lt;&quot;x&quot;&gt;/);
+    assert.match(html, /100\.0 % of its time · 694\.0 µs · 1 calls/);
+    assert.equal(kernelSourcesHtml({ kernel: 'k', locations: [] }), '');
+  });
+  test('a source hover’s kernel links run nsysAi.explainKernel with the profile and the kernel', () => {
+    const md = '| [nvjet_tst_192x192](nsys-ai://explain/p1/nvjet_tst_192x192%3Cx%3E) | 2.1 ms |\n[doc](https://docs.nvidia.com)';
+    const { value, changed } = rewriteExplainLinks(md);
+    assert.equal(changed, true);
+    const target = /\(command:nsysAi\.explainKernel\?([^)]+)\)/.exec(value)![1];
+    assert.deepEqual(JSON.parse(decodeURIComponent(target)), ['p1', 'nvjet_tst_192x192<x>']);
+    assert.match(value, /\[doc\]\(https:\/\/docs\.nvidia\.com\)/, 'other links untouched');
+    assert.deepEqual(rewriteExplainLinks('no links'), { value: 'no links', changed: false });
+  });
+  test('a WorkspaceEdit from the server becomes one vscode.WorkspaceEdit, changes and documentChanges', () => {
+    const range = { start: { line: 3, character: 4 }, end: { line: 3, character: 4 } };
+    const edit = toWorkspaceEdit({
+      changes: { 'file:///a.py': [{ range, newText: 'x' }, { range, newText: 'y' }] },
+      documentChanges: [{ textDocument: { uri: 'file:///b.cpp', version: 2 }, edits: [{ range, newText: 'z' }] }],
+    }) as unknown as stub.WorkspaceEdit;
+    assert.deepEqual(
+      edit.edits.map((e) => [e.uri.toString(), e.range.start.line, e.range.start.character, e.newText]),
+      [
+        ['file:///a.py', 3, 4, 'x'],
+        ['file:///a.py', 3, 4, 'y'],
+        ['file:///b.cpp', 3, 4, 'z'],
+      ],
+    );
+    assert.deepEqual(editSize({ changes: { 'file:///a.py': [{ range, newText: '' }] } }), { files: 1, edits: 1 });
   });
 });

@@ -16,7 +16,12 @@ export const record = {
   configUpdates: [] as { key: string; value: unknown }[],
   customEditors: [] as string[],
   treeViews: [] as string[],
+  shownDocuments: [] as { uri: string; selection?: { line: number; character: number } }[],
+  appliedEdits: [] as WorkspaceEdit[],
+  clipboard: [] as string[],
 };
+/** Whether workspace.applyEdit succeeds (VS Code answers false when a file changed under the edit). */
+export const editControl = { apply: true };
 
 /** The commands registered now. */
 export function registeredCommands(): string[] {
@@ -40,6 +45,7 @@ export function reset(): void {
   for (const list of Object.values(answers)) list.length = 0;
   settings.clear();
   progressControl.cancelNext = false;
+  editControl.apply = true;
 }
 
 function take(queue: Answer[], items?: unknown): unknown {
@@ -110,6 +116,43 @@ export class Range {
     this.end = new Position(c, d);
   }
 }
+export class WorkspaceEdit {
+  readonly edits: { uri: Uri; range: Range; newText: string }[] = [];
+  replace(uri: Uri, range: Range, newText: string): void {
+    this.edits.push({ uri, range, newText });
+  }
+  insert(uri: Uri, position: Position, newText: string): void {
+    this.edits.push({ uri, range: new Range(position.line, position.character, position.line, position.character), newText });
+  }
+}
+export enum StatusBarAlignment {
+  Left = 1,
+  Right = 2,
+}
+export class FakeStatusBarItem {
+  text = '';
+  tooltip: string | undefined;
+  command: string | undefined;
+  name: string | undefined;
+  visible = false;
+  disposed = false;
+  constructor(
+    readonly id: string,
+    readonly alignment: StatusBarAlignment,
+    readonly priority: number,
+  ) {}
+  show(): void {
+    this.visible = true;
+  }
+  hide(): void {
+    this.visible = false;
+  }
+  dispose(): void {
+    this.disposed = true;
+    this.visible = false;
+  }
+}
+export const statusBarItems: FakeStatusBarItem[] = [];
 export enum DiagnosticSeverity {
   Error = 0,
   Warning = 1,
@@ -256,6 +299,15 @@ export const window = {
     record.customEditors.push(viewType);
     return new Disposable();
   },
+  createStatusBarItem(id: string, alignment: StatusBarAlignment, priority: number) {
+    const item = new FakeStatusBarItem(id, alignment, priority);
+    statusBarItems.push(item);
+    return item;
+  },
+  async showTextDocument(uri: Uri, options?: { selection?: Range }) {
+    record.shownDocuments.push({ uri: uri.toString(), selection: options?.selection?.start });
+    return {};
+  },
   createTreeView(viewId: string) {
     record.treeViews.push(viewId);
     return { description: '', dispose() {} };
@@ -289,6 +341,10 @@ export const workspace = {
     };
   },
   onDidChangeConfiguration: new EventEmitter<unknown>().event,
+  async applyEdit(edit: WorkspaceEdit): Promise<boolean> {
+    record.appliedEdits.push(edit);
+    return editControl.apply;
+  },
 };
 
 export const env = {
@@ -300,6 +356,11 @@ export const env = {
   async openExternal(uri: Uri): Promise<boolean> {
     record.openExternal.push(uri.toString());
     return true;
+  },
+  clipboard: {
+    async writeText(text: string): Promise<void> {
+      record.clipboard.push(text);
+    },
   },
 };
 

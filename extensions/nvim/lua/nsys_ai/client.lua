@@ -207,27 +207,45 @@ local function fail_pending(err)
   end
 end
 
+-- The server's workspace/codeLens/refresh: the lenses of the source buffers on screen are asked again.
+local function on_codelens_refresh()
+  return require('nsys_ai.source').on_codelens_refresh()
+end
+
 local function client_config()
   local opts = config.options
   local capabilities = vim.lsp.protocol.make_client_capabilities()
   capabilities.window = capabilities.window or {}
   capabilities.window.workDoneProgress = true
   capabilities.window.showDocument = { support = true }
+  capabilities.workspace = capabilities.workspace or {}
+  capabilities.workspace.codeLens = { refreshSupport = true }
   local init = vim.deepcopy(opts.init_options or {})
   if opts.llm then
     init.llm = opts.llm
   end
+  -- More source roots than the workspace root (which goes as workspaceFolders/rootUri): absolute paths.
+  local roots = {}
+  for _, r in ipairs(opts.source_roots or {}) do
+    table.insert(roots, (vim.fn.fnamemodify(vim.fn.expand(r), ':p'):gsub('/$', '')))
+  end
+  if #roots > 0 then
+    init.sourceRoots = roots
+  end
+  local root = require('nsys_ai.source').root()
   return {
     name = 'nsys_ai',
     cmd = opts.cmd,
     cmd_env = opts.cmd_env,
-    root_dir = vim.loop.cwd(),
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     capabilities = capabilities,
     init_options = next(init) and init or nil,
     handlers = {
       ['$/progress'] = on_progress,
       ['window/showDocument'] = on_show_document,
       ['window/showMessage'] = on_show_message,
+      ['workspace/codeLens/refresh'] = on_codelens_refresh,
     },
     on_init = function(client, result)
       M.init_result = result
@@ -238,11 +256,22 @@ local function client_config()
       for _, cb in ipairs(waiting) do
         cb(client)
       end
+      -- The source buffers already open get the client now (lenses, hovers, diagnostics, code actions).
+      vim.schedule(function()
+        require('nsys_ai.source').attach_all()
+      end)
     end,
-    on_exit = function(code, signal)
+    on_exit = function(code, signal, client_id)
+      -- A client started since (a restart) is not this one: its id, state and waiting requests stay.
+      if client_id ~= nil and M.client_id ~= nil and M.client_id ~= client_id then
+        return
+      end
       M.client_id = nil
       M.ready = false
       vim.schedule(function()
+        if M.client_id ~= nil then
+          return -- restarted before this ran: the waiting requests are the new client's
+        end
         fail_pending({ message = 'nsys-ai server exited (code ' .. tostring(code) .. ')' })
         if code ~= 0 then
           M.error('The nsys-ai server exited with code ' .. tostring(code) .. (signal ~= 0 and (', signal ' .. tostring(signal)) or '') .. '; see :LspLog.')

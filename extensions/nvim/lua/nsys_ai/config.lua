@@ -16,8 +16,16 @@ M.defaults = {
   open_url = nil,
   -- Echo $/progress of the server in the command line.
   progress = true,
-  -- Open the quickfix window after :NsysAnalyze when there are findings.
+  -- Open the quickfix window after :NsysAnalyze, :NsysSources and :NsysSuggest when they list something.
   open_quickfix = true,
+  -- The workspace root whose source files the server maps the profile onto (workspaceFolders at initialize):
+  -- nil = the working directory when the server starts.
+  root = nil,
+  -- More folders of source code to map (initializationOptions.sourceRoots).
+  source_roots = nil,
+  -- Attach the client to Python, C/C++/CUDA and Julia buffers under the root (lenses, hovers, diagnostics, code
+  -- actions on your NVTX-annotated lines). false: only the plugin's own buffers.
+  sources = true,
 }
 
 M.options = vim.deepcopy(M.defaults)
@@ -26,6 +34,9 @@ function M.set(user)
   M.options = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), user or {})
   if user and user.cmd then
     M.options.cmd = user.cmd -- lists are replaced, not merged
+  end
+  if user and user.source_roots then
+    M.options.source_roots = user.source_roots
   end
   return M.options
 end

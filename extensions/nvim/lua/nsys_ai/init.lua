@@ -3,6 +3,7 @@
 local config = require('nsys_ai.config')
 local client = require('nsys_ai.client')
 local render = require('nsys_ai.render')
+local source = require('nsys_ai.source')
 
 local M = {}
 
@@ -96,7 +97,47 @@ function M.report(profile_id, cb)
   end)
 end
 
--- :NsysOpen {file}
+-- The mapping coverage of a profileInfo/openProfile result (beside `info` or in it): the table, vim.NIL when the
+-- server has not computed it yet, nil when the server does not report it.
+function M.coverage_of(res)
+  if type(res) ~= 'table' then
+    return nil
+  end
+  local c = res.mappingCoverage
+  if c == nil and type(res.info) == 'table' then
+    c = res.info.mappingCoverage
+  end
+  if c == vim.NIL then
+    return vim.NIL
+  end
+  if type(c) == 'table' and type(c.share) == 'number' then
+    return c
+  end
+  return nil
+end
+
+local function ms(ns)
+  return string.format('%.1f ms', (tonumber(ns) or 0) / 1e6)
+end
+
+-- "NVTX coverage 30.8 % (12.3 ms of 40.0 ms kernel time maps one kernel per call)", or why there is none.
+function M.coverage_text(c)
+  if c == vim.NIL then
+    return 'NVTX coverage: not computed yet (try :NsysCoverage again in a moment)'
+  end
+  if c == nil then
+    return 'NVTX coverage: this nsys-ai server does not report it'
+  end
+  return string.format(
+    'NVTX coverage %.1f %% (%s of %s kernel time is in innermost ranges launching one kernel per call)',
+    c.share * 100,
+    ms(c.mappedNs),
+    ms(c.kernelNs)
+  )
+end
+
+-- :NsysOpen {file}: the report, the coverage in the summary line, and the lenses of the source buffers on screen
+-- (they answer against the profile opened last).
 function M.open(path, cb)
   if not path or path == '' then
     return finish('open', { message = 'Usage: :NsysOpen {file.sqlite|file.nsys-rep}' }, nil, cb)
@@ -105,10 +146,157 @@ function M.open(path, cb)
     if err then
       return finish('open', err, nil, cb)
     end
-    M.report(res.profileId, function(err2, rep)
-      finish('open', err2, not err2 and { profile = res, bufnr = rep.bufnr, report = rep.report } or nil, cb)
-    end)
+    local function done(err2, rep)
+      local coverage = M.coverage_of(res)
+      M.profiles[res.profileId].coverage = coverage
+      if not err2 then
+        client.brief(vim.fn.fnamemodify(res.path, ':t') .. ' · ' .. M.coverage_text(coverage))
+      end
+      source.attach_all()
+      source.refresh_all()
+      finish('open', err2, not err2 and {
+        profile = res,
+        bufnr = rep and rep.bufnr,
+        report = rep and rep.report,
+        coverage = coverage,
+      } or nil, cb)
+    end
+    if client.supports('nsys/report') then
+      M.report(res.profileId, done)
+    else
+      done(nil, nil)
+    end
   end)
+end
+
+-- :NsysCoverage: the mapping coverage of the profile (nsys/profileInfo).
+function M.coverage(cb)
+  local id = need_profile('coverage', cb)
+  if not id then
+    return
+  end
+  client.request('nsys/profileInfo', { profileId = id }, function(err, res)
+    if err then
+      return finish('coverage', err, nil, cb)
+    end
+    local c = M.coverage_of(res)
+    M.profiles[id].coverage = c
+    client.notify(vim.fn.fnamemodify(res.path, ':t') .. ': ' .. M.coverage_text(c))
+    finish('coverage', nil, { coverage = c, text = M.coverage_text(c) }, cb)
+  end)
+end
+
+local function pct(share)
+  return string.format('%.1f %%', (tonumber(share) or 0) * 100)
+end
+
+local function show_quickfix(items)
+  if #items > 0 and config.options.open_quickfix then
+    vim.cmd('botright copen')
+    vim.cmd('wincmd p')
+  end
+end
+
+-- :NsysSources {kernel}: the source lines that launch a kernel (nsys/kernelSources) into the quickfix list.
+function M.sources(kernel, cb)
+  local id = need_profile('sources', cb)
+  if not id then
+    return
+  end
+  if not kernel or vim.trim(kernel) == '' then
+    return finish('sources', { message = 'Usage: :NsysSources {kernel name, short name or a unique part}' }, nil, cb)
+  end
+  client.request('nsys/kernelSources', { profileId = id, kernel = vim.trim(kernel) }, function(err, res)
+    if err then
+      return finish('sources', err, nil, cb)
+    end
+    local items = {}
+    for _, l in ipairs(res.locations or {}) do
+      local text = string.format('%s · %s of its GPU time · %s · %d calls', l.name, pct(l.share), ms(l.gpuNs), l.calls or 0)
+      table.insert(items, source.qf_item(l.uri, l.range, text))
+    end
+    vim.fn.setqflist({}, ' ', { title = 'nsys-ai sources of ' .. tostring(res.kernel), items = items })
+    show_quickfix(items)
+    if #items == 0 then
+      client.brief('No annotated source line launches ' .. tostring(res.kernel) .. ' (add NVTX ranges: :NsysSuggest)')
+    else
+      client.brief(#items .. ' source locations launch ' .. tostring(res.kernel))
+    end
+    finish('sources', nil, { result = res, items = items }, cb)
+  end)
+end
+
+M.plan = nil -- the last nsys/annotationPlan result, with the profile it is of
+
+-- :NsysSuggest: what to annotate next (nsys/annotationPlan) into the quickfix list; :NsysSuggestApply [n] applies
+-- item n's edit (default: the current quickfix item).
+function M.suggest(cb)
+  local id = need_profile('suggest', cb)
+  if not id then
+    return
+  end
+  local token = client.progress_token('Planning NVTX refinements')
+  client.request('nsys/annotationPlan', { profileId = id, workDoneToken = token }, function(err, res)
+    client.release(token)
+    if err then
+      return finish('suggest', err, nil, cb)
+    end
+    local items = {}
+    for i, it in ipairs(res.items or {}) do
+      local text = string.format(
+        '%d. %s: %s GPU · %s kernels/call of %d kinds%s -- %s',
+        i,
+        it.name,
+        ms(it.gpuNs),
+        (math.floor(it.kernelsPerCall or 0) == it.kernelsPerCall) and tostring(it.kernelsPerCall)
+          or string.format('%.1f', it.kernelsPerCall or 0),
+        it.distinctKernels or 0,
+        (it.edit and it.edit ~= vim.NIL) and ' [edit: :NsysSuggestApply ' .. i .. ']' or '',
+        it.reason or ''
+      )
+      local loc = it.location ~= vim.NIL and it.location or nil
+      local item = loc and source.qf_item(loc.uri, loc.range, text)
+        or { filename = M.profiles[id].path, lnum = 1, col = 1, text = text }
+      table.insert(items, item)
+    end
+    M.plan = { profileId = id, result = res }
+    local coverage = res.coverage ~= vim.NIL and res.coverage or nil
+    local title = 'nsys-ai suggest: ' .. M.coverage_text(coverage or vim.NIL):gsub(' %(.*', '')
+    vim.fn.setqflist({}, ' ', { title = title, items = items })
+    show_quickfix(items)
+    client.brief(#items .. ' ranges to refine' .. (res.nextCommand and res.nextCommand ~= '' and ('; then: ' .. res.nextCommand) or ''))
+    finish('suggest', nil, { result = res, items = items }, cb)
+  end)
+end
+
+-- :NsysSuggestApply [n]: applies the edit of item n of the last :NsysSuggest (the server's WorkspaceEdit).
+function M.suggest_apply(n, cb)
+  local plan = M.plan
+  if not plan then
+    return finish('suggest_apply', { message = 'Run :NsysSuggest first.' }, nil, cb)
+  end
+  n = tonumber(n)
+  if not n then
+    local qf = vim.fn.getqflist({ idx = 0, title = 1 })
+    n = (qf.title or ''):find('^nsys%-ai suggest') and qf.idx or 1
+  end
+  local item = (plan.result.items or {})[n]
+  if not item then
+    return finish('suggest_apply', { message = 'No item ' .. tostring(n) .. ' in the last :NsysSuggest.' }, nil, cb)
+  end
+  if not item.edit or item.edit == vim.NIL then
+    return finish('suggest_apply', { message = "'" .. item.name .. "' has no edit: " .. (item.reason or '') }, nil, cb)
+  end
+  local ok, err = pcall(vim.lsp.util.apply_workspace_edit, item.edit, 'utf-16')
+  if not ok then
+    return finish('suggest_apply', { message = 'Could not apply the edit: ' .. tostring(err) }, nil, cb)
+  end
+  local next_cmd = plan.result.nextCommand
+  client.notify(
+    "Added NVTX ranges inside '" .. item.name .. "' (write the files with :wa)"
+      .. ((next_cmd and next_cmd ~= '') and ('. Then capture again: ' .. next_cmd) or '')
+  )
+  finish('suggest_apply', nil, { item = item, index = n }, cb)
 end
 
 local function first_text(list)
@@ -390,6 +578,42 @@ function M.perfetto(opts, cb)
     end
     finish('perfetto', nil, res, cb)
   end)
+end
+
+local function percent_decode(text)
+  return (text:gsub('%%(%x%x)', function(h)
+    return string.char(tonumber(h, 16))
+  end))
+end
+
+-- A kernel's explanation (nsys/explainKernel) in a buffer named nsys-ai://explain/<profileId>/<kernel>: what the
+-- kernel links of a source hover point at (`gf` on one opens it), and :NsysExplain {kernel}.
+function M.explain(kernel, profile_id, cb, bufname)
+  local id = profile_id or need_profile('explain', cb)
+  if not id then
+    return
+  end
+  if not kernel or vim.trim(kernel) == '' then
+    return finish('explain', { message = 'Usage: :NsysExplain {kernel name, short name or a unique part}' }, nil, cb)
+  end
+  client.request('nsys/explainKernel', { profileId = id, kernel = vim.trim(kernel) }, function(err, res)
+    if err then
+      return finish('explain', err, nil, cb)
+    end
+    local name = bufname or ('nsys-ai://explain/' .. id .. '/' .. vim.trim(kernel))
+    local buf = render.scratch(name, render.split_text(res.markdown), { filetype = 'markdown' })
+    vim.api.nvim_buf_set_var(buf, 'nsys_ai_profile', id)
+    finish('explain', nil, { bufnr = buf, result = res }, cb)
+  end)
+end
+
+-- BufReadCmd of nsys-ai://explain/<profileId>/<percent-encoded kernel>.
+function M.read_explain_uri(name)
+  local id, kernel = name:match('^nsys%-ai://explain/([^/]+)/(.+)$')
+  if not id then
+    return
+  end
+  M.explain(percent_decode(kernel), id, nil, name)
 end
 
 function M.stop()

@@ -4,14 +4,17 @@
 import { ProgressType } from 'vscode-jsonrpc';
 import type {
   AnalyzeResult,
+  AnnotationPlanResult,
   AskResult,
   DiffResult,
   ExplainKernelResult,
   ExportTraceResult,
   FilterWindow,
   Finding,
+  KernelSourcesResult,
   ListSkillsResult,
   LlmOptions,
+  MappingCoverage,
   NvtxTreeResult,
   OpenInPerfettoResult,
   OpenProfileResult,
@@ -65,14 +68,35 @@ export function errorMessage(err: unknown): string {
   return typeof message === 'string' ? message : String(err);
 }
 
-/** initializationOptions for `initialize`: only the LLM settings that are set; never a key. */
-export function buildInitializationOptions(llm: LlmOptions): { llm?: LlmOptions } {
+/**
+ * initializationOptions for `initialize`: only the LLM settings that are set (never a key), and the source roots
+ * the user named beyond the workspace folders (which go in `workspaceFolders`).
+ */
+export function buildInitializationOptions(
+  llm: LlmOptions,
+  sourceRoots: readonly string[] = [],
+): { llm?: LlmOptions; sourceRoots?: string[] } {
   const picked: LlmOptions = {};
   for (const key of ['provider', 'model', 'baseUrl', 'apiKeyEnv'] as const) {
     const value = llm[key]?.trim();
     if (value) picked[key] = value;
   }
-  return Object.keys(picked).length ? { llm: picked } : {};
+  const roots = sourceRoots.map((r) => r.trim()).filter((r) => r !== '');
+  return {
+    ...(Object.keys(picked).length ? { llm: picked } : {}),
+    ...(roots.length ? { sourceRoots: roots } : {}),
+  };
+}
+
+/**
+ * The mapping coverage of a profileInfo/openProfile result: `null` when the server has not computed it, `undefined`
+ * when the server does not report it at all (older builds). Read where the protocol puts it, beside `info` or in it.
+ */
+export function mappingCoverageOf(result: OpenProfileResult): MappingCoverage | null | undefined {
+  const value = result.mappingCoverage !== undefined ? result.mappingCoverage : result.info?.mappingCoverage;
+  if (value === null) return null;
+  if (!value || typeof value.share !== 'number') return undefined;
+  return value;
 }
 
 /** A method the server does not have: the client hides the feature instead of failing. */
@@ -246,6 +270,16 @@ export class NsysClient {
   /** One level of the NVTX tree: the threads without a parent, else the parent node's children. */
   nvtxTree(profileId: string, parent?: string, opts?: RequestOptions): Promise<NvtxTreeResult | Unsupported> {
     return this.optional('nsys/nvtxTree', parent === undefined ? { profileId } : { profileId, parent }, opts);
+  }
+
+  /** The source locations (innermost annotated NVTX ranges) that launch a kernel, with their share of its time. */
+  kernelSources(profileId: string, kernel: string, opts?: RequestOptions): Promise<KernelSourcesResult | Unsupported> {
+    return this.optional('nsys/kernelSources', { profileId, kernel }, opts);
+  }
+
+  /** What to annotate next, most GPU time first, with the edits and the capture command to run after them. */
+  annotationPlan(profileId: string, limit?: number, opts?: RequestOptions): Promise<AnnotationPlanResult | Unsupported> {
+    return this.optional('nsys/annotationPlan', limit === undefined ? { profileId } : { profileId, limit }, opts);
   }
 
   diff(baseProfileId: string, newProfileId: string, opts?: RequestOptions): Promise<DiffResult> {

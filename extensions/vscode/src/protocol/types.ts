@@ -23,12 +23,25 @@ export interface ProfileInfo {
   processCount?: number;
   threadCount?: number;
   streamCount?: number;
+  mappingCoverage?: MappingCoverage | null;
 }
 
 export interface OpenProfileResult {
   profileId: string;
   path: string;
   info: ProfileInfo;
+  /** Issue 12: the mapping coverage; null when not computed, absent from servers that do not report it. */
+  mappingCoverage?: MappingCoverage | null;
+}
+
+/**
+ * The share of kernel time whose innermost NVTX range launches exactly one kernel per call (nsys/profileInfo,
+ * nsys/openProfile, nsys/annotationPlan): `share` is 0..1 of `kernelNs`.
+ */
+export interface MappingCoverage {
+  share: number;
+  mappedNs: number;
+  kernelNs: number;
 }
 
 export type CellType = 'int' | 'double' | 'string' | 'bool';
@@ -235,4 +248,60 @@ export interface DiffResult {
   newPath: string;
   answer: Answer;
   markdown: string;
+}
+
+// Issue 12: the profile's numbers on the user's source lines. LSP shapes (0-based lines, UTF-16 columns).
+export interface LspPosition {
+  line: number;
+  character: number;
+}
+
+export interface LspRange {
+  start: LspPosition;
+  end: LspPosition;
+}
+
+export interface LspTextEdit {
+  range: LspRange;
+  newText: string;
+}
+
+/** An LSP WorkspaceEdit: `changes` by uri, or `documentChanges` of text document edits. */
+export interface LspWorkspaceEdit {
+  changes?: Record<string, LspTextEdit[]>;
+  documentChanges?: { textDocument: { uri: string; version?: number | null }; edits: LspTextEdit[] }[];
+}
+
+/** nsys/kernelSources: where a kernel is launched from, as the innermost annotated ranges that launch it. */
+export interface KernelSourceLocation {
+  uri: string;
+  range: LspRange;
+  /** The range name. */
+  name: string;
+  /** This location's share (0..1) of the kernel's total GPU time. */
+  share: number;
+  gpuNs: number;
+  calls: number;
+}
+
+export interface KernelSourcesResult {
+  kernel: string;
+  locations: KernelSourceLocation[];
+}
+
+/** nsys/annotationPlan: what to refine, most GPU time first, with the edits and the command to run next. */
+export interface AnnotationPlanItem {
+  name: string;
+  gpuNs: number;
+  kernelsPerCall: number;
+  distinctKernels: number;
+  location?: { uri: string; range: LspRange };
+  edit?: LspWorkspaceEdit;
+  reason: string;
+}
+
+export interface AnnotationPlanResult {
+  coverage: MappingCoverage | null;
+  items: AnnotationPlanItem[];
+  nextCommand: string;
 }

@@ -31,3 +31,8 @@ export function escapeHtml(text: string): string {
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&#39;');
 }
+
+/** A mapping coverage share (0..1) as the clients show it: "30.8 %". */
+export function formatShare(share: number): string {
+  return `${(share * 100).toFixed(1)} %`;
+}

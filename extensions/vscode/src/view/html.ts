@@ -1,7 +1,7 @@
 // The profile view's HTML, rendered from a ProfileViewModel. Pure (no vscode), so the tests and the screenshot
 // script render exactly what the webview shows. Colours come from VS Code's theme variables.
-import type { Finding } from '../protocol/types';
-import { escapeHtml as esc, formatBytes, formatCount, formatNs } from './format';
+import type { Finding, KernelSourcesResult, MappingCoverage } from '../protocol/types';
+import { escapeHtml as esc, formatBytes, formatCount, formatNs, formatShare } from './format';
 import { renderMarkdown } from './markdown';
 import type { KernelRow, NvtxRow, ProfileViewModel, Section, UtilisationSeries } from './model';
 
@@ -121,6 +121,40 @@ export function findingsHtml(findings: Section<Finding>): string {
     .join('\n')}</ol>`;
 }
 
+/** The NVTX coverage card's inner HTML: the share, and how much kernel time it is of. */
+export function coverageHtml(coverage: MappingCoverage | null): string {
+  if (!coverage) return `<div class="label">NVTX coverage</div><div class="value muted">…</div><div class="muted">not computed yet</div>`;
+  return `<div class="label">NVTX coverage</div><div class="value">${esc(formatShare(coverage.share))}</div>
+<div class="muted" title="kernel time launched inside an innermost NVTX range that launches exactly one kernel per call">${esc(formatNs(coverage.mappedNs))} of ${esc(formatNs(coverage.kernelNs))} kernel time maps 1:1</div>`;
+}
+
+function fileName(uri: string): string {
+  const path = uri.replace(/^file:\/\//, '');
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // a malformed escape: the uri as it is
+  }
+  return decoded.split('/').pop() || uri;
+}
+
+/**
+ * "Kernel sources" below a kernel's explanation: the source lines (innermost annotated NVTX ranges) that launch it,
+ * as links the view's script posts to the extension (data-uri, data-line, data-character).
+ */
+export function kernelSourcesHtml(result: KernelSourcesResult): string {
+  if (!result.locations.length) return '';
+  const items = result.locations
+    .map((l) => {
+      const where = `${fileName(l.uri)}:${l.range.start.line + 1}`;
+      return `<li><a href="#" data-uri="${esc(l.uri)}" data-line="${l.range.start.line}" data-character="${l.range.start.character}" title="${esc(l.uri)}">${esc(where)}</a>
+  <code>${esc(l.name)}</code> · ${esc(formatShare(l.share))} of its time · ${esc(formatNs(l.gpuNs))} · ${esc(formatCount(l.calls))} calls</li>`;
+    })
+    .join('\n');
+  return `<div class="kernel-sources"><h4>Kernel sources</h4><ul>${items}</ul></div>`;
+}
+
 /** The findings section's inner HTML while nsys/analyze runs, and when it has answered. */
 export function findingsSection(model: ProfileViewModel): string {
   if (!model.findings) return '';
@@ -163,7 +197,7 @@ ${STYLE}</style></head>
   <div class="card"><div class="label">Devices</div><ul class="value devices">${devices || '<li>none</li>'}</ul></div>
   <div class="card"><div class="label">Processes · streams</div><div class="value">${esc(formatCount(model.processCount ?? 0))} · ${esc(formatCount(model.streamCount ?? 0))}</div></div>
   <div class="card"><div class="label">Nsight Systems</div><div class="value">${esc(model.nsysVersion || 'unknown')}</div><div class="muted">${esc(formatBytes(model.fileSize))}</div></div>
-</section>
+${model.coverage === undefined ? '' : `  <div class="card" id="coverage">${coverageHtml(model.coverage)}</div>\n`}</section>
 <section aria-labelledby="h-util"><h2 id="h-util">GPU utilisation over time <span class="muted small">busy % per chunk (gpu_utilization)</span></h2>${utilBody}</section>
 ${findingsSection(model)}
 <section aria-labelledby="h-kernels"><h2 id="h-kernels">Top kernels <span class="muted small">by total GPU time (top_kernels); hover or focus a kernel to explain it</span></h2>${kernels}</section>
@@ -233,6 +267,8 @@ ol.findings { list-style: none; padding: 0; margin: 0; }
 .markdown code, #hover code { font-family: var(--vscode-editor-font-family, monospace); }
 .markdown pre, #hover pre { background: var(--vscode-textCodeBlock-background, #0a0a0a66); padding: 6px; overflow-x: auto; }
 a { color: var(--vscode-textLink-foreground, #3794ff); }
+.kernel-sources h4 { margin: 8px 0 2px; font-size: 0.95em; }
+.kernel-sources ul { margin: 0; padding-left: 18px; }
 #hover { position: absolute; z-index: 10; max-width: min(640px, 90vw); max-height: 50vh; overflow: auto; padding: 4px 10px;
   background: var(--vscode-editorHoverWidget-background, #252526); color: var(--vscode-editorHoverWidget-foreground, #ccc);
   border: 1px solid var(--vscode-editorHoverWidget-border, #454545); box-shadow: 0 2px 8px var(--vscode-widget-shadow, #0000005c); }
@@ -247,6 +283,13 @@ const SCRIPT = `
   const hover = document.getElementById('hover');
   const cache = new Map();
   let explain = true, current = null, timer = 0;
+  // Source links (a kernel's sources, file: links in the server's Markdown): the extension opens them in an editor.
+  document.addEventListener('click', function (e) {
+    const a = e.target.closest && e.target.closest('a[data-uri]');
+    if (!a) return;
+    e.preventDefault();
+    vscode.postMessage({ type: 'openSource', uri: a.dataset.uri, line: Number(a.dataset.line || -1), character: Number(a.dataset.character || 0) });
+  });
   document.querySelectorAll('button[data-command]').forEach(function (b) {
     b.addEventListener('click', function () { vscode.postMessage({ type: 'command', command: b.dataset.command }); });
   });
@@ -300,6 +343,9 @@ const SCRIPT = `
       }
       cache.set(m.kernel, m.html);
       if (current && current.dataset.kernel === m.kernel) { hover.innerHTML = m.html; place(current); hover.hidden = false; }
+    } else if (m.type === 'coverage') {
+      const card = document.getElementById('coverage');
+      if (card) card.innerHTML = m.html;
     } else if (m.type === 'findings') {
       const body = document.getElementById('findings-body');
       if (m.hidden) { const s = document.getElementById('findings'); if (s) s.remove(); }

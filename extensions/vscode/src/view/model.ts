@@ -1,7 +1,7 @@
 // The data of the profile view, gathered from the server and reshaped for display: values are picked from the
 // skills' tables by column name, never computed here (the server does the analysis).
-import { isCancelled, NsysClient, RequestOptions, Unsupported } from '../protocol/client';
-import type { Cell, Finding, OpenProfileResult, SkillResult } from '../protocol/types';
+import { isCancelled, mappingCoverageOf, NsysClient, RequestOptions, Unsupported } from '../protocol/client';
+import type { Cell, Finding, MappingCoverage, OpenProfileResult, SkillResult } from '../protocol/types';
 
 export interface UtilisationChunk {
   startNs: number; // from the profile start
@@ -58,6 +58,8 @@ export interface ProfileViewModel {
   nvtx: Section<NvtxRow>;
   /** undefined: the server has no nsys/analyze (the section is hidden). */
   findings?: Section<Finding>;
+  /** The NVTX mapping coverage (issue 12): null while not computed, undefined when the server does not report it. */
+  coverage?: MappingCoverage | null;
 }
 
 export const VIEW_QUERIES = {
@@ -190,5 +192,6 @@ export async function loadProfileView(
     kernels,
     nvtx,
     findings,
+    coverage: mappingCoverageOf(opened),
   };
 }

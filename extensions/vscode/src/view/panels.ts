@@ -72,3 +72,20 @@ export function renderAskHtml(title: string, nonce: string): string {
 <div class="row"><input id="q" type="text" autocomplete="off" placeholder="and on device 1?"><button type="submit">Ask</button></div></form>`;
   return page(title, nonce, body, script);
 }
+
+/**
+ * A kernel's explanation (nsys/explainKernel's Markdown rendered, its kernel sources below) in a panel; source links
+ * (data-uri) are posted to the extension, which opens them in an editor.
+ */
+export function renderKernelHtml(title: string, bodyHtml: string, nonce: string): string {
+  const script = `(function () {
+  const vscode = acquireVsCodeApi();
+  document.addEventListener('click', function (e) {
+    const a = e.target.closest && e.target.closest('a[data-uri]');
+    if (!a) return;
+    e.preventDefault();
+    vscode.postMessage({ type: 'openSource', uri: a.dataset.uri, line: Number(a.dataset.line || -1), character: Number(a.dataset.character || 0) });
+  });
+})();`;
+  return page(title, nonce, `<article class="markdown">${bodyHtml}</article>`, script, '.kernel-sources h4 { margin: 12px 0 4px; }');
+}

@@ -224,8 +224,8 @@ std::string LensTitle(const SourceMatch& m, const RangeFigureTable& table) {
   } else if (f.kernels == 0) {
     title += " · no kernels";
   } else {
-    title += fmt::format(" · {} {}/call · {} GPU", FormatPerCall(f.kernels_per_call),
-                         f.kernels_per_call == 1 ? "kernel" : "kernels", FormatNs(f.gpu_ns));
+    const std::string per_call = FormatPerCall(f.kernels_per_call);
+    title += fmt::format(" · {} {}/call · {} GPU", per_call, per_call == "1" ? "kernel" : "kernels", FormatNs(f.gpu_ns));
   }
   if (m.prefix_only) title += " (prefix)";
   return title;

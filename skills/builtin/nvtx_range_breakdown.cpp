@@ -179,8 +179,9 @@ Expected<NvtxRangeBreakdown> ComputeNvtxRangeBreakdown(const engine::Profile& pr
     ++r.instances;
     r.wall_ns += dur;
     const int32_t thread = threads.IdOf(PackKey(nvtx.pid[j], nvtx.tid[j]));
-    const int32_t lt = label_thread.IdOf(PackKey(static_cast<uint32_t>(label), static_cast<uint32_t>(thread)));
-    if (static_cast<size_t>(lt) + 1 == label_thread.size()) ++r.threads;
+    const size_t pairs = label_thread.size();
+    label_thread.IdOf(PackKey(static_cast<uint32_t>(label), static_cast<uint32_t>(thread)));
+    if (label_thread.size() > pairs) ++r.threads;  // a (label, thread) pair seen for the first time
   }
   for (size_t l = 0; l < out.ranges.size(); ++l) {
     out.ranges[l].label = labels.Text(static_cast<int32_t>(l));

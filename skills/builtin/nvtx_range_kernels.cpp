@@ -53,9 +53,12 @@ class RangeKernelPass {
       s.seen = true;
       ++s.instances;
       s.wall_ns += nvtx_.end[j] - nvtx_.start[j];
-      const int32_t lt = label_thread.IdOf(PackKey(
-          static_cast<uint32_t>(label), static_cast<uint32_t>(threads_.IdOf(PackKey(nvtx_.pid[j], nvtx_.tid[j])))));
-      if (static_cast<size_t>(lt) + 1 == label_thread.size()) ++s.threads;
+      // A (label, thread) pair seen for the first time (not "the newest id": a label's consecutive instances on one
+      // thread would each count again).
+      const size_t pairs = label_thread.size();
+      label_thread.IdOf(PackKey(static_cast<uint32_t>(label),
+                                static_cast<uint32_t>(threads_.IdOf(PackKey(nvtx_.pid[j], nvtx_.tid[j])))));
+      if (label_thread.size() > pairs) ++s.threads;
     }
     return AddKernels(filter, cancel);
   }

@@ -56,6 +56,7 @@ TEST(NvtxRangeKernels, H200NestedRangesAndInnermost) {
   const int launch = FindRow(t, "name", "ExecutorRunFusion::cuLaunchKernel");
   ASSERT_GE(launch, 0);
   EXPECT_EQ(IntCell(t, launch, "instances"), 6);
+  EXPECT_EQ(IntCell(t, launch, "threads"), 1);  // SELECT count(DISTINCT globalTid) of its NVTX_EVENTS rows
   EXPECT_EQ(IntCell(t, launch, "wall_ns"), 154899);
   EXPECT_EQ(IntCell(t, launch, "gpu_ns"), 3131549);
   EXPECT_EQ(IntCell(t, launch, "kernels"), 6);
@@ -149,7 +150,7 @@ TEST(NvtxRangeBreakdown, H200RangesKernelsAndStacks) {
   ASSERT_NE(launch, nullptr);
   EXPECT_EQ(launch->text, "ExecutorRunFusion::cuLaunchKernel");
   EXPECT_EQ(launch->instances, 6);
-  EXPECT_EQ(launch->threads, 1);
+  EXPECT_EQ(launch->threads, 1);  // SELECT count(DISTINCT globalTid) ... -> 1
   EXPECT_EQ(launch->wall_ns, 154899);
   EXPECT_EQ(launch->longest_end - launch->longest_start, 42960);
   ASSERT_EQ(launch->kernels.size(), 6u);
@@ -225,7 +226,12 @@ TEST(NvtxRangeBreakdown, AgreesWithTheSkillOnEveryRange) {
       gpu += k.gpu_ns;
     }
     EXPECT_EQ(static_cast<int64_t>(range->kernels.size()), IntCell(t, r, "distinct_kernels")) << name;
-    EXPECT_EQ(kernels, IntCell(t, r, "kernels")) << name;
+    // The skill counts a kernel once per enclosing instance, so under a range nested in a same-named one
+    // (PyTorch's aten::arange calling aten::arange) it counts twice; the breakdown counts each launch once per name.
+    EXPECT_LE(kernels, IntCell(t, r, "kernels")) << name;
+    EXPECT_LE(gpu, IntCell(t, r, "gpu_ns")) << name;
+    if (!std::get<bool>(Cell(t, r, "innermost"))) continue;
+    EXPECT_EQ(kernels, IntCell(t, r, "kernels")) << name;  // innermost: no range nested in it launches anything
     EXPECT_EQ(gpu, IntCell(t, r, "gpu_ns")) << name;
   }
 }

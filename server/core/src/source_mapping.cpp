@@ -224,8 +224,9 @@ std::string LensTitle(const SourceMatch& m, const RangeFigureTable& table) {
   } else if (f.kernels == 0) {
     title += " · no kernels";
   } else {
-    title += fmt::format(" · {} {}/call · {} GPU", FormatPerCall(f.kernels_per_call),
-                         f.kernels_per_call == 1 ? "kernel" : "kernels", FormatNs(f.gpu_ns));
+    const std::string per_call = FormatPerCall(f.kernels_per_call);
+    title +=
+        fmt::format(" · {} {}/call · {} GPU", per_call, per_call == "1" ? "kernel" : "kernels", FormatNs(f.gpu_ns));
   }
   if (m.prefix_only) title += " (prefix)";
   return title;
@@ -457,9 +458,15 @@ Expected<std::vector<SourceFileDiagnostics>> Workspace::SourceDiagnostics(const 
     if (!all) return all.error();
     files = std::move(*all);
   }
+  std::vector<SourceFileDiagnostics> out;
+  if (files.size() == 1) {  // a file without annotations has none (and clears what it had)
+    auto annotations = SourceAnnotations(request.set_id, files.front());
+    if (!annotations) return annotations.error();
+    if (annotations->empty()) return std::vector<SourceFileDiagnostics>{{files.front(), {}}};
+  }
+  if (files.empty()) return out;  // nothing annotated: the profile's figures are not worth computing
   auto table = FiguresOf(request.profile_id, cancel, progress);
   if (!table) return table.error();
-  std::vector<SourceFileDiagnostics> out;
   for (const std::string& file : files) {
     SourceRequest one = request;
     one.file = file;

@@ -29,9 +29,8 @@ void FusionKernelRuntime::runWithInputs(KernelArgs& args) {
   FUSER_PERF_SCOPE("FusionKernelRuntime::runWithInputs");
   Log("FusionKernelRuntime::runWithInputs ran");
   for (auto& group : groups_) {
-    nvtxRangePushA(("FusionKernelRuntime::runKernel" + group.name).c_str());
+    nvtx3::scoped_range group_range{"FusionKernelRuntime::runKernel" + group.name};
     Run(group, args);
-    nvtxRangePop();
   }
 }
 

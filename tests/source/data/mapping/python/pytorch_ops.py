@@ -37,4 +37,5 @@ def send(t):
 def optimizer_step(opt):
     with torch.cuda.nvtx.range("optimizer.step"):
         opt.step()
-    print("aten::view")
+    log_scope("aten::view")
+    log_scope("not a range name")

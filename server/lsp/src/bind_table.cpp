@@ -10,6 +10,7 @@
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/method_table.h"
 #include "nsys/lsp/nvtx_tree_handlers.h"
+#include "nsys/lsp/refine_handlers.h"
 #include "nsys/lsp/trace_handlers.h"
 
 namespace nsys::lsp {
@@ -56,6 +57,9 @@ void BindMethods(MethodTable& t) {
   t.Notification(method::kDidChange, &OnDidChange);
   t.Notification(method::kDidClose, &OnDidClose);
   t.Notification(method::kDidSave, &OnDidSave);
+
+  // Kernel -> source (issue 12): handlers in <topic>_handlers.cpp, one line each here.
+  t.Request(method::kAnnotationPlan, &OnAnnotationPlan, {.progress_title = "Planning NVTX refinement"});
 }
 
 }  // namespace nsys::lsp

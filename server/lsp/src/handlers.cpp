@@ -95,7 +95,7 @@ Expected<protocol::ProfileSummary> OnOpenProfile(const protocol::OpenProfilePara
   if (!ctx.settings().nsys_path.empty()) options.nsys_binary = ctx.settings().nsys_path;
   auto opened = ctx.workspace().Open(PathFromClient(params.path), options, ctx.cancel(), ctx.progress());
   if (!opened) return opened.error();
-  return wire::ToProfileSummary(opened->id, opened->profile->info());
+  return wire::ToProfileSummary(*opened);
 }
 
 Expected<protocol::NullResult> OnCloseProfile(const protocol::CloseProfileParams& params, RequestContext& ctx) {
@@ -108,9 +108,9 @@ Expected<protocol::NullResult> OnCloseProfile(const protocol::CloseProfileParams
 }
 
 Expected<protocol::ProfileSummary> OnProfileInfo(const protocol::ProfileInfoParams& params, RequestContext& ctx) {
-  auto profile = ctx.workspace().Get(params.profile_id);
-  if (!profile) return profile.error();
-  return wire::ToProfileSummary(params.profile_id, (*profile)->info());
+  auto described = ctx.workspace().Describe(params.profile_id);
+  if (!described) return described.error();
+  return wire::ToProfileSummary(*described);
 }
 
 // ---- skills ----

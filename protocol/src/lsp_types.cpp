@@ -110,6 +110,7 @@ void FromJson(const Json& j, InitializationOptions& out, const std::string& path
     FailAt(r.PathOf("skillTimeoutSeconds"), "must be a number of seconds, more than 0 and at most 86400 (a day)");
   }
   r.Optional("llm", out.llm);
+  r.Optional("sourceRoots", out.source_roots);
 }
 void to_json(Json& j, const InitializationOptions& v) {
   j = Json::object();
@@ -120,6 +121,7 @@ void to_json(Json& j, const InitializationOptions& v) {
   SetIfPresent(j, "nsysPath", v.nsys_path);
   SetIfPresent(j, "skillTimeoutSeconds", v.skill_timeout_seconds);
   SetIfPresent(j, "llm", v.llm);
+  SetIfPresent(j, "sourceRoots", v.source_roots);
 }
 
 void FromJson(const Json& j, InitializeParams& out, const std::string& path) {
@@ -135,8 +137,24 @@ void FromJson(const Json& j, InitializeParams& out, const std::string& path) {
         ObjectReader(*show_document, w.PathOf("showDocument")).OptionalOr("support", out.show_document);
       }
     }
+    if (const Json* workspace = caps.Find("workspace")) {
+      ObjectReader w(*workspace, caps.PathOf("workspace"));
+      if (const Json* lens = w.Find("codeLens")) {
+        ObjectReader(*lens, w.PathOf("codeLens")).OptionalOr("refreshSupport", out.code_lens_refresh);
+      }
+    }
   }
   r.Optional("initializationOptions", out.initialization_options);
+  if (const Json* folders = r.Find("workspaceFolders")) {
+    if (!folders->is_array()) FailExpected(*folders, r.PathOf("workspaceFolders"), "an array");
+    for (size_t i = 0; i < folders->size(); ++i) {
+      std::string uri;
+      ObjectReader((*folders)[i], IndexPath(r.PathOf("workspaceFolders"), i)).Required("uri", uri);
+      out.workspace_folders.push_back(std::move(uri));
+    }
+  }
+  r.Optional("rootUri", out.root_uri);
+  r.Optional("rootPath", out.root_path);
 }
 void to_json(Json& j, const InitializeParams& v) {
   j = Json::object();
@@ -144,7 +162,14 @@ void to_json(Json& j, const InitializeParams& v) {
   SetIfPresent(j, "clientInfo", v.client_info);
   j["capabilities"] = {
       {"window", {{"workDoneProgress", v.work_done_progress}, {"showDocument", {{"support", v.show_document}}}}}};
+  if (v.code_lens_refresh) j["capabilities"]["workspace"] = {{"codeLens", {{"refreshSupport", true}}}};
   SetIfPresent(j, "initializationOptions", v.initialization_options);
+  if (!v.workspace_folders.empty()) {
+    j["workspaceFolders"] = Json::array();
+    for (const auto& uri : v.workspace_folders) j["workspaceFolders"].push_back({{"uri", uri}, {"name", uri}});
+  }
+  SetIfPresent(j, "rootUri", v.root_uri);
+  SetIfPresent(j, "rootPath", v.root_path);
 }
 
 void FromJson(const Json& j, ServerCapabilities& out, const std::string& path) {
@@ -158,6 +183,11 @@ void FromJson(const Json& j, ServerCapabilities& out, const std::string& path) {
     x.OptionalOr("skills", out.skills);
   }
   r.OptionalOr("hoverProvider", out.hover_provider);
+  out.code_lens_provider = r.Find("codeLensProvider") != nullptr;
+  if (const Json* actions = r.Find("codeActionProvider")) {
+    if (actions->is_object())
+      ObjectReader(*actions, r.PathOf("codeActionProvider")).OptionalOr("codeActionKinds", out.code_action_kinds);
+  }
   if (const Json* sync = r.Find("textDocumentSync")) {
     int32_t change = 0;
     ObjectReader(*sync, r.PathOf("textDocumentSync")).OptionalOr("change", change);
@@ -172,6 +202,8 @@ void to_json(Json& j, const ServerCapabilities& v) {
     j["experimental"] = {{"nsysMethods", v.nsys_methods}, {"skills", v.skills}};
   }
   if (v.hover_provider) j["hoverProvider"] = true;
+  if (v.code_lens_provider) j["codeLensProvider"] = {{"resolveProvider", false}};
+  if (!v.code_action_kinds.empty()) j["codeActionProvider"] = {{"codeActionKinds", v.code_action_kinds}};
   if (v.text_document_sync_change) {
     j["textDocumentSync"] = {{"openClose", true}, {"change", *v.text_document_sync_change}};
   }

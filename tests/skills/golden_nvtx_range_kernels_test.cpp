@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include "nsys/skills/nvtx_coverage.h"
+#include "nsys/skills/nvtx_range_breakdown.h"
 #include "skill_test_util.h"
 
 namespace nsys::testing {
@@ -112,6 +113,120 @@ TEST(NvtxRangeKernels, AgreesWithNvtxKernelMap) {
     EXPECT_GT(total, 0) << name;
     EXPECT_EQ(IntCell(t, r, "gpu_ns"), total) << name;
     EXPECT_EQ(IntCell(t, r, "kernels"), kernels) << name;
+  }
+}
+
+// ComputeNvtxRangeBreakdown (issue 12's per-range kernels, longest instances and kernel stacks) on the same pairs.
+const skills::NvtxRangeBreakdown::Range* RangeNamed(const skills::NvtxRangeBreakdown& b, const std::string& label) {
+  for (const auto& r : b.ranges) {
+    if (r.label == label) return &r;
+  }
+  return nullptr;
+}
+
+TEST(NvtxRangeBreakdown, H200RangesKernelsAndStacks) {
+  NSYS_REQUIRE_FIXTURES();
+  auto profile = OpenFixture(kH200);
+  ASSERT_TRUE(profile);
+  ASSERT_TRUE(profile->Require(engine::Need::kAttribution).ok());
+  auto b = skills::ComputeNvtxRangeBreakdown(*profile, CancelToken{});
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_TRUE(b->nvtx_data);
+  EXPECT_TRUE(b->kernel_data);
+  EXPECT_TRUE(b->percentiles);
+  // All kernels: 18, 10167602 ns (see the top of this file).
+  int64_t calls = 0, gpu = 0;
+  for (const auto& k : b->kernels) {
+    calls += k.calls;
+    gpu += k.gpu_ns;
+  }
+  EXPECT_EQ(calls, 18);
+  EXPECT_EQ(gpu, 10167602);
+
+  // ExecutorRunFusion::cuLaunchKernel: 6 instances, 154899 ns, the longest 42960 ns (SELECT max(end - start) ...);
+  // 6 kernels of 6 kinds (pairs: count(*), count(DISTINCT kname)), 3131549 ns.
+  const auto* launch = RangeNamed(*b, "ExecutorRunFusion::cuLaunchKernel");
+  ASSERT_NE(launch, nullptr);
+  EXPECT_EQ(launch->text, "ExecutorRunFusion::cuLaunchKernel");
+  EXPECT_EQ(launch->instances, 6);
+  EXPECT_EQ(launch->threads, 1);
+  EXPECT_EQ(launch->wall_ns, 154899);
+  EXPECT_EQ(launch->longest_end - launch->longest_start, 42960);
+  ASSERT_EQ(launch->kernels.size(), 6u);
+  int64_t launched = 0;
+  for (const auto& k : launch->kernels) {
+    EXPECT_EQ(k.calls, 1);
+    EXPECT_EQ(k.p50_ns, k.gpu_ns);  // one launch: every percentile is it
+    launched += k.gpu_ns;
+  }
+  EXPECT_EQ(launched, 3131549);
+  // KernelExecutor::runFusion: 8 kernels of 7 kinds, 3134397 ns; the top one as the skill's top_kernel.
+  const auto* run = RangeNamed(*b, "KernelExecutor::runFusion");
+  ASSERT_NE(run, nullptr);
+  ASSERT_EQ(run->kernels.size(), 7u);
+  EXPECT_EQ(b->kernels[static_cast<size_t>(run->kernels.front().kernel)].short_name,
+            "nvfuser_inner_persistent_f1_c1_r0_g2");
+  int64_t run_calls = 0, run_gpu = 0;
+  for (const auto& k : run->kernels) {
+    run_calls += k.calls;
+    run_gpu += k.gpu_ns;
+  }
+  EXPECT_EQ(run_calls, 8);
+  EXPECT_EQ(run_gpu, 3134397);
+  // The 6 kernels launched inside cuLaunchKernel have it innermost, under runFusion::execute_kernel and runFusion.
+  int64_t innermost_launch = 0;
+  for (const auto& s : b->stacks) {
+    ASSERT_FALSE(s.ranges.empty());
+    if (b->ranges[static_cast<size_t>(s.ranges.front())].label != launch->label) continue;
+    innermost_launch += s.calls;
+    std::vector<std::string> labels;
+    for (int32_t r : s.ranges) labels.push_back(b->ranges[static_cast<size_t>(r)].label);
+    EXPECT_NE(std::find(labels.begin(), labels.end(), "KernelExecutor::runFusion"), labels.end());
+  }
+  EXPECT_EQ(innermost_launch, 6);
+}
+
+TEST(NvtxRangeBreakdown, WithoutKernelsOnlyRangesAreKnown) {
+  NSYS_REQUIRE_FIXTURES();
+  auto profile = OpenFixture("titanrtx_tensorrt_nvtx.sqlite");
+  ASSERT_TRUE(profile);
+  ASSERT_TRUE(profile->Require(engine::Need::kNvtx).ok());
+  auto b = skills::ComputeNvtxRangeBreakdown(*profile, CancelToken{});
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_FALSE(b->kernel_data);
+  EXPECT_TRUE(b->stacks.empty());
+  // reader: 188 instances, 270222955 ns, the longest 4517559 ns (sqlite3 over NVTX_EVENTS joined to StringIds).
+  const auto* reader = RangeNamed(*b, "reader");
+  ASSERT_NE(reader, nullptr);
+  EXPECT_EQ(reader->instances, 188);
+  EXPECT_EQ(reader->wall_ns, 270222955);
+  EXPECT_EQ(reader->longest_end - reader->longest_start, 4517559);
+}
+
+TEST(NvtxRangeBreakdown, AgreesWithTheSkillOnEveryRange) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(t, kH100, "nvtx_range_kernels");
+  auto profile = OpenFixture(kH100);
+  ASSERT_TRUE(profile);
+  ASSERT_TRUE(profile->Require(engine::Need::kAttribution).ok());
+  auto b = skills::ComputeNvtxRangeBreakdown(*profile, CancelToken{});
+  ASSERT_TRUE(b.ok());
+  ASSERT_FALSE(t.rows.empty());
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const std::string name = StringCell(t, r, "name");
+    const auto* range = RangeNamed(*b, name);
+    ASSERT_NE(range, nullptr) << name;
+    EXPECT_EQ(range->instances, IntCell(t, r, "instances")) << name;
+    EXPECT_EQ(range->wall_ns, IntCell(t, r, "wall_ns")) << name;
+    EXPECT_EQ(range->threads, IntCell(t, r, "threads")) << name;
+    int64_t kernels = 0, gpu = 0;
+    for (const auto& k : range->kernels) {
+      kernels += k.calls;
+      gpu += k.gpu_ns;
+    }
+    EXPECT_EQ(static_cast<int64_t>(range->kernels.size()), IntCell(t, r, "distinct_kernels")) << name;
+    EXPECT_EQ(kernels, IntCell(t, r, "kernels")) << name;
+    EXPECT_EQ(gpu, IntCell(t, r, "gpu_ns")) << name;
   }
 }
 

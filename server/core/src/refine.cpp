@@ -20,38 +20,6 @@ namespace fs = std::filesystem;
 
 constexpr uint64_t kMaxSourceBytes = 4ull << 20;  // as the index's limit: larger files are not edited
 
-int64_t IntCell(const std::vector<Value>& row, int column) {
-  if (column < 0) return 0;
-  const Value& v = row[static_cast<size_t>(column)];
-  if (const auto* i = std::get_if<int64_t>(&v)) return *i;
-  if (const auto* d = std::get_if<double>(&v)) return static_cast<int64_t>(*d);
-  return 0;
-}
-double DoubleCell(const std::vector<Value>& row, int column) {
-  if (column < 0) return 0;
-  const Value& v = row[static_cast<size_t>(column)];
-  if (const auto* d = std::get_if<double>(&v)) return *d;
-  if (const auto* i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
-  return 0;
-}
-std::string StringCell(const std::vector<Value>& row, int column) {
-  if (column < 0) return {};
-  const auto* s = std::get_if<std::string>(&row[static_cast<size_t>(column)]);
-  return s ? *s : std::string();
-}
-bool BoolCell(const std::vector<Value>& row, int column) {
-  if (column < 0) return false;
-  const auto* b = std::get_if<bool>(&row[static_cast<size_t>(column)]);
-  return b && *b;
-}
-
-int ColumnOf(const skills::Table& table, std::string_view name) {
-  for (size_t i = 0; i < table.columns.size(); ++i) {
-    if (table.columns[i].name == name) return static_cast<int>(i);
-  }
-  return -1;
-}
-
 Expected<std::string> ReadSource(const std::string& path) {
   std::error_code ec;
   const auto size = fs::file_size(path, ec);
@@ -92,21 +60,7 @@ struct SourceNames {
   }
 };
 
-Expected<SourceNames> IndexSources(const std::vector<std::string>& roots, const CancelToken& cancel) {
-  source::AnnotationIndex index;
-  for (const auto& root : roots) {
-    std::error_code ec;
-    if (fs::is_directory(root, ec)) {
-      auto added = index.AddRoot(root, cancel);
-      if (!added) return added.error();
-    } else if (fs::is_regular_file(root, ec)) {
-      auto text = ReadSource(root);
-      if (!text) return text.error();
-      index.SetText(source::NormalPath(root), *text);
-    } else {
-      return MakeError(ErrorKind::kNotFound, fmt::format("the source root {} is not a directory or a file", root));
-    }
-  }
+SourceNames NamesOf(const source::AnnotationIndex& index) {
   SourceNames names;
   for (const auto& file : index.Files()) {
     ++names.files;
@@ -126,9 +80,30 @@ Expected<SourceNames> IndexSources(const std::vector<std::string>& roots, const 
   return names;
 }
 
-// The item's location and edit from the first annotation naming it.
-void Locate(const SourceNames& names, PlanItem& item) {
-  const auto found = names.Find(item.name);
+Expected<SourceNames> IndexRoots(const std::vector<std::string>& roots, const CancelToken& cancel) {
+  source::AnnotationIndex index;
+  for (const auto& root : roots) {
+    std::error_code ec;
+    if (fs::is_directory(root, ec)) {
+      auto added = index.AddRoot(root, cancel);
+      if (!added) return added.error();
+    } else if (fs::is_regular_file(root, ec)) {
+      auto text = ReadSource(root);
+      if (!text) return text.error();
+      index.SetText(source::NormalPath(root), *text);
+    } else {
+      return MakeError(ErrorKind::kNotFound, fmt::format("the source root {} is not a directory or a file", root));
+    }
+  }
+  return NamesOf(index);
+}
+
+// The item's location and edit from the first annotation naming it (by the first of `candidates` the sources give).
+void Locate(const SourceNames& names, const std::vector<std::string>& candidates, PlanItem& item) {
+  std::vector<source::Annotation> found;
+  for (const auto& name : candidates) {
+    if (!(found = names.Find(name)).empty()) break;
+  }
   if (found.empty()) {
     item.reason +=
         " Its name is not given in the sources (a library's range, or sources not indexed): find where "
@@ -153,11 +128,6 @@ void Locate(const SourceNames& names, PlanItem& item) {
                              edit->ranges.size(), a.name);
   item.edit = std::move(*edit);
 }
-
-// What SourceActions needs of a range name: whether to offer refining it.
-struct RangeNeed {
-  bool refine = false;  // innermost, and some call launches more than one kernel
-};
 
 }  // namespace
 
@@ -194,6 +164,9 @@ Expected<skills::NvtxCoverage> Workspace::MappingCoverage(const std::string& pro
                                                           const ProgressSink& progress) {
   auto entry = EntryOf(profile_id);
   if (!entry) return entry.error();
+  if (!(*entry)->profile->info().caps.kernels) {  // no kernel time to map: 0 of 0, nothing to load
+    return StoreCoverage(*(*entry)->profile, *(*entry)->coverage, cancel);
+  }
   if (Status loaded = (*entry)->profile->Require(engine::Need::kAttribution, cancel, progress); !loaded.ok()) {
     return loaded.error();
   }
@@ -212,34 +185,47 @@ Expected<AnnotationPlan> Workspace::PlanAnnotation(const AnnotationPlanRequest& 
   plan.coverage = *coverage;
   plan.unmapped_ns = coverage->kernel_ns_total - coverage->mapped_ns;
   if (progress) progress(50, "indexing sources");
-  auto names = IndexSources(request.source_roots, cancel);
+  Expected<SourceNames> names = SourceNames{};
+  if (!request.source_roots.empty() || request.source_set.empty()) {
+    names = IndexRoots(request.source_roots, cancel);
+  } else if (auto set = SourceSet(request.source_set)) {
+    names = NamesOf(**set);
+  } else {
+    names = set.error();
+  }
   if (!names) return names.error();
   plan.files_indexed = names->files;
   if (progress) progress(70, "finding ranges to refine");
-  auto table = RunSkill(request.profile_id, "nvtx_range_kernels", {}, cancel);
-  if (!table) return table.error();
-  if (table->declined) {
-    plan.notes = table->notes;
-    return plan;
+  // The range figures the lenses and diagnostics show (nvtx_range_kernels' rows, computed once per profile), so the
+  // plan, the diagnostics and the code actions agree on what to refine.
+  auto figures = FiguresOf(request.profile_id, cancel, progress);
+  if (!figures) return figures.error();
+  const RangeFigureTable& table = **figures;
+  if (!table.kernel_data) {
+    plan.notes.push_back(table.kernel_note.empty() ? "No kernel is launched inside an NVTX range of this profile."
+                                                   : "Nothing to refine: " + table.kernel_note);
   }
-  const int name = ColumnOf(*table, "name"), instances = ColumnOf(*table, "instances"),
-            gpu = ColumnOf(*table, "gpu_ns"), kernels = ColumnOf(*table, "kernels"),
-            distinct = ColumnOf(*table, "distinct_kernels"), per_call = ColumnOf(*table, "kernels_per_call"),
-            max_per_call = ColumnOf(*table, "max_kernels_per_call"), innermost = ColumnOf(*table, "innermost"),
-            top = ColumnOf(*table, "top_kernel");
-  for (const auto& row : table->rows) {  // most GPU time first, as the skill sorts them
-    if (!BoolCell(row, innermost) || IntCell(row, max_per_call) <= 1 || IntCell(row, gpu) <= 0) continue;
-    ++plan.total_items;
-    if (request.limit > 0 && plan.items.size() >= request.limit) continue;
+  std::vector<size_t> order;
+  for (size_t i = 0; i < table.ranges.size(); ++i) {
+    const RangeFigures& r = table.ranges[i];
+    if (table.kernel_data && r.innermost && r.max_kernels_per_call > 1 && r.gpu_ns > 0) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(), [&table](size_t a, size_t b) {
+    return table.ranges[a].gpu_ns > table.ranges[b].gpu_ns;  // most GPU time first
+  });
+  plan.total_items = order.size();
+  for (size_t i : order) {
+    if (request.limit > 0 && plan.items.size() >= request.limit) break;
+    const RangeFigures& r = table.ranges[i];
     PlanItem item;
-    item.name = StringCell(row, name);
-    item.instances = IntCell(row, instances);
-    item.gpu_ns = IntCell(row, gpu);
-    item.kernels = IntCell(row, kernels);
-    item.distinct_kernels = IntCell(row, distinct);
-    item.kernels_per_call = DoubleCell(row, per_call);
-    item.max_kernels_per_call = IntCell(row, max_per_call);
-    item.top_kernel = StringCell(row, top);
+    item.name = r.name;
+    item.instances = r.instances;
+    item.gpu_ns = r.gpu_ns;
+    item.kernels = r.kernels;
+    item.distinct_kernels = r.distinct_kernels;
+    item.kernels_per_call = r.kernels_per_call;
+    item.max_kernels_per_call = r.max_kernels_per_call;
+    if (!r.kernel_list.empty()) item.top_kernel = r.kernel_list.front().kernel;
     item.share = coverage->kernel_ns_total > 0
                      ? static_cast<double>(item.gpu_ns) / static_cast<double>(coverage->kernel_ns_total)
                      : 0;
@@ -248,7 +234,12 @@ Expected<AnnotationPlan> Workspace::PlanAnnotation(const AnnotationPlanRequest& 
         "({:.3g}% of all kernel time) that no range maps to one kernel.",
         item.kernels_per_call, item.distinct_kernels, item.max_kernels_per_call, item.instances, Ms(item.gpu_ns),
         100.0 * item.share);
-    Locate(*names, item);
+    // The names a source may give the range (its label, its text without the domain, without PyTorch's seq).
+    std::vector<std::string> candidates{r.name};
+    if (i < table.names_of.size()) {
+      for (const auto& n : table.names_of[i]) candidates.push_back(n);
+    }
+    Locate(*names, candidates, item);
     plan.items.push_back(std::move(item));
   }
   if (plan.total_items > plan.items.size()) {
@@ -257,7 +248,9 @@ Expected<AnnotationPlan> Workspace::PlanAnnotation(const AnnotationPlanRequest& 
   if (plan.total_items == 0 && coverage->kernel_ns_total > 0) {
     plan.notes.push_back("No innermost range launches more than one kernel per call.");
   }
-  if (request.source_roots.empty()) plan.notes.push_back("No sources were given: items carry no location or edit.");
+  if (request.source_roots.empty() && request.source_set.empty()) {
+    plan.notes.push_back("No sources were given: items carry no location or edit.");
+  }
   plan.notes.push_back(fmt::format(
       "Mapping coverage {:.1f}% ({} of {} of kernel time is launched inside an innermost range whose calls each "
       "launch one kernel); {} is not.",
@@ -291,26 +284,25 @@ Expected<std::vector<SourceAction>> Workspace::SourceActions(const SourceActionR
   }
   const int first = std::min(request.line, request.end_line), last = std::max(request.line, request.end_line);
   if (!request.profile_id.empty()) {
-    auto table = RunSkill(request.profile_id, "nvtx_range_kernels", {}, cancel, progress);
-    if (!table) return table.error();
-    std::map<std::string, RangeNeed> needs;
-    const int name = ColumnOf(*table, "name"), innermost = ColumnOf(*table, "innermost"),
-              max_per_call = ColumnOf(*table, "max_kernels_per_call");
-    for (const auto& row : table->rows) {
-      needs[StringCell(row, name)].refine = BoolCell(row, innermost) && IntCell(row, max_per_call) > 1;
-    }
+    auto figures = FiguresOf(request.profile_id, cancel, progress);  // computed once per profile, then shared
+    if (!figures) return figures.error();
+    const RangeFigureTable& table = **figures;
+    auto refine_any = [&table](const std::vector<size_t>& ranges) {
+      for (size_t i : ranges) {
+        if (table.ranges[i].innermost && table.ranges[i].max_kernels_per_call > 1) return true;
+      }
+      return false;
+    };
     std::vector<std::string> offered;
     for (const auto& a : source::ScanSource(text, language, request.file)) {
       const bool on_name = a.line <= last && first <= a.end_line;
       const bool in_body = a.body.known() && a.body.first <= first && last <= a.body.last;
       if (!on_name && !in_body) continue;
       bool refine = false;
-      if (auto it = needs.find(a.name); it != needs.end()) {
-        refine = it->second.refine;
+      if (const auto* exact = table.Find(a.name)) {
+        refine = refine_any(*exact);
       } else if (a.prefix_only) {  // a name built at run time: any range it may stand for
-        for (auto p = needs.lower_bound(a.name); p != needs.end() && p->first.rfind(a.name, 0) == 0; ++p) {
-          refine |= p->second.refine;
-        }
+        refine = refine_any(table.FindPrefix(a.name));
       }
       if (!refine || std::find(offered.begin(), offered.end(), a.name) != offered.end()) continue;
       auto edit = source::RefineRangeEdit(text, language, a);

@@ -11,6 +11,7 @@
 #include "nsys/lsp/method_table.h"
 #include "nsys/lsp/nvtx_tree_handlers.h"
 #include "nsys/lsp/refine_handlers.h"
+#include "nsys/lsp/source_handlers.h"
 #include "nsys/lsp/trace_handlers.h"
 
 namespace nsys::lsp {
@@ -58,8 +59,13 @@ void BindMethods(MethodTable& t) {
   t.Notification(method::kDidClose, &OnDidClose);
   t.Notification(method::kDidSave, &OnDidSave);
 
-  // Kernel -> source (issue 12): handlers in <topic>_handlers.cpp, one line each here.
+  // Kernel -> source (issue 12): handlers in source_handlers.cpp, answered against the session's active profile.
+  t.Request(method::kCodeLens, &OnCodeLens);
+  t.Request(method::kExecuteCommand, &OnExecuteCommand, {.progress_title = "Revealing range"});
+  t.Request(method::kKernelSources, &OnKernelSources, {.progress_title = "Finding kernel sources"});
+  t.Notification(method::kDidChangeWatchedFiles, &OnDidChangeWatchedFiles);
   t.Request(method::kAnnotationPlan, &OnAnnotationPlan, {.progress_title = "Planning NVTX refinement"});
+  t.Request(method::kCodeAction, &OnCodeAction);
 }
 
 }  // namespace nsys::lsp

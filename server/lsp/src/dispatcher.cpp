@@ -12,6 +12,8 @@
 #include "nsys/core/version.h"
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/method_table.h"
+#include "nsys/lsp/session_sources.h"
+#include "nsys/lsp/source_handlers.h"
 #include "nsys/support/log.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/documents.h"
@@ -196,11 +198,17 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
   core::Workspace& workspace() override { return workspace_; }
   Client& client() override { return *this; }
   SessionDocuments& documents() override { return *documents_; }
+  SessionSources* sources() override {
+    std::lock_guard lock(mu_);
+    return sources_.get();
+  }
+  void RunInBackground(std::string title, BackgroundWork work) override;
 
   // ---- session ----
 
   size_t Disconnect() {
     std::map<std::string, ReplyCallback> calls;
+    std::shared_ptr<SessionSources> sources;
     size_t cancelled = 0;
     {
       std::lock_guard lock(mu_);
@@ -209,8 +217,11 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
         if (!running.cancel.cancelled()) ++cancelled;
         running.cancel.cancel();
       }
+      for (auto& [n, cancel] : background_) cancel.cancel();
       calls.swap(calls_);
+      sources = sources_;
     }
+    if (sources) sources->Close();  // the session's source set goes with it
     for (auto& [key, callback] : calls) {
       if (callback) callback(MakeError(ErrorKind::kCancelled, "the client disconnected"));
     }
@@ -280,6 +291,9 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
   Phase phase_ = Phase::kWaitingForInitialize;
   SessionSettings settings_;
   const std::shared_ptr<SessionDocuments> documents_ = std::make_shared<SessionDocuments>();
+  std::shared_ptr<SessionSources> sources_;    // made by AcceptInitialize
+  std::map<int64_t, CancelToken> background_;  // background work queued or running, by number
+  int64_t next_background_ = 1;
   std::map<std::string, Running> running_;
   std::atomic<size_t> replying_{0};
   size_t running_bytes_ = 0;
@@ -361,6 +375,10 @@ bool DispatcherCore::AcceptInitialize(const protocol::Request& request) {
     if (options->log_level) support::SetLogLevel(ToCoreLevel(*options->log_level));
   }
   settings.documents = documents_;
+  sources_ = std::make_shared<SessionSources>(workspace_);
+  sources_->SetCodeLensRefresh(params->code_lens_refresh);
+  sources_->SetRoots(SourceRootsOf(*params));
+  settings.sources = sources_;
   settings_ = std::move(settings);
   phase_ = Phase::kRunning;
   support::LogInfo(
@@ -456,6 +474,9 @@ void DispatcherCore::RunRequest(const MethodTable::Entry* entry, protocol::Reque
   parts.method = request.method;
   parts.cancel = cancel;
   parts.progress = progress->Sink();
+  parts.run_in_background = [weak = weak_from_this()](std::string title, BackgroundWork work) {
+    if (auto self = weak.lock()) self->RunInBackground(std::move(title), std::move(work));
+  };
   if (partial_result_token) {
     parts.send_partial = [weak = weak_from_this(), token = *partial_result_token](Json value) {
       if (auto self = weak.lock()) self->Notify("$/progress", Json(protocol::ProgressParams{token, std::move(value)}));
@@ -474,6 +495,54 @@ void DispatcherCore::RunRequest(const MethodTable::Entry* entry, protocol::Reque
   }
   progress->End();
   (*reply)(std::move(result));
+}
+
+void DispatcherCore::RunInBackground(std::string title, BackgroundWork work) {
+  SessionSettings settings;
+  CancelToken cancel;
+  int64_t number = 0;
+  {
+    std::lock_guard lock(mu_);
+    if (closed_.load() || phase_ == Phase::kWaitingForInitialize || phase_ == Phase::kExited) return;
+    settings = settings_;
+    number = next_background_++;
+    background_[number] = cancel;
+  }
+  WorkDoneProgress::Config config;
+  config.title = title;
+  config.may_create = settings.client.work_done_progress;
+  config.interval = options_.progress_interval;
+  config.create_delay = options_.created_progress_delay;
+  auto progress = std::make_shared<WorkDoneProgress>(std::weak_ptr<Client>(shared_from_this()), config);
+  executor_.Post(
+      [self = shared_from_this(), title = std::move(title), work = std::move(work), settings = std::move(settings),
+       cancel, progress, number]() mutable {
+        if (!cancel.cancelled()) {
+          RequestContext::Parts parts;
+          parts.workspace = &self->workspace_;
+          parts.client = self.get();
+          parts.options = &self->options_;
+          parts.methods = self->methods_;
+          parts.settings = std::move(settings);
+          parts.id = std::string("background-") + std::to_string(number);
+          parts.method = title;
+          parts.cancel = cancel;
+          parts.progress = progress->Sink();
+          RequestContext ctx(std::move(parts));
+          progress->Begin();
+          try {
+            work(ctx);
+          } catch (const std::exception& e) {
+            support::LogWarn(fmt::format("{} failed: {}", title, e.what()));
+          } catch (...) {
+            support::LogWarn(fmt::format("{} failed", title));
+          }
+          progress->End();
+        }
+        std::lock_guard lock(self->mu_);
+        self->background_.erase(number);
+      },
+      support::TaskOrigin{task_queue_, false});
 }
 
 void DispatcherCore::OnNotification(protocol::Notification notification) {

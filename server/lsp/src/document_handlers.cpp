@@ -1,5 +1,7 @@
 #include "nsys/lsp/document_handlers.h"
 
+#include "nsys/lsp/session_sources.h"
+#include "nsys/lsp/source_handlers.h"
 #include "nsys/support/log.h"
 #include "nsys/wire/documents.h"
 
@@ -32,10 +34,12 @@ Expected<protocol::ReportResult> OnReport(const protocol::ReportParams& params, 
 Expected<protocol::HoverResult> OnHover(const protocol::HoverParams& params, RequestContext& ctx) {
   if (!ctx.settings().documents) return protocol::HoverResult{};
   const auto report = ctx.settings().documents->Report(params.uri);
-  if (!report) return protocol::HoverResult{};  // not a report this session rendered (source hovers: issue 12)
+  if (!report) return SourceHover(params, ctx);  // a user's source file (issue 12), else null
+  const std::string set_id = ctx.settings().sources ? ctx.settings().sources->set_id() : "";
   for (const protocol::ReportSpan& span : report->result.kernels) {
     if (!Contains(span, params.position)) continue;
-    auto explanation = ctx.workspace().ExplainKernel(report->profile_id, span.name, ctx.cancel(), ctx.progress());
+    auto explanation =
+        ctx.workspace().ExplainKernelWithSources(report->profile_id, span.name, set_id, ctx.cancel(), ctx.progress());
     if (!explanation) return explanation.error();
     return protocol::HoverResult{protocol::Hover{{"markdown", explanation->markdown}, RangeOf(span)}};
   }
@@ -51,17 +55,23 @@ void OnDidOpen(const protocol::DidOpenParams& params, NotificationContext& ctx) 
   if (!ctx.documents().Open(params.text_document.uri, params.text_document.text)) {
     support::LogWarn("textDocument/didOpen: too many open documents; not keeping " + params.text_document.uri);
   }
+  SourceTextChanged(params.text_document.uri, params.text_document.text, ctx);
 }
 
 void OnDidChange(const protocol::DidChangeParams& params, NotificationContext& ctx) {
-  if (!params.texts.empty()) ctx.documents().Change(params.uri, params.texts.back());
+  if (params.texts.empty()) return;
+  ctx.documents().Change(params.uri, params.texts.back());
+  SourceTextChanged(params.uri, params.texts.back(), ctx);
 }
 
 void OnDidClose(const protocol::DidCloseParams& params, NotificationContext& ctx) {
   ctx.documents().Close(params.uri);
+  SourceTextClosed(params.uri, ctx);
 }
 
-void OnDidSave(const protocol::DidCloseParams&, NotificationContext&) {}  // the text came with didChange
+void OnDidSave(const protocol::DidCloseParams& params, NotificationContext& ctx) {
+  SourceSaved(params.uri, ctx);  // the text came with didChange; a source file not open is read again
+}
 
 void PublishFindings(RequestContext& ctx, const std::string& profile_id, const std::string& profile_path,
                      const std::vector<agent::Finding>& findings) {

@@ -1,13 +1,16 @@
 #include "nsys/lsp/explain_handlers.h"
 
 #include "nsys/core/workspace.h"
+#include "nsys/lsp/session_sources.h"
 #include "nsys/wire/explain.h"
 
 namespace nsys::lsp {
 
 Expected<protocol::ExplainKernelResult> OnExplainKernel(const protocol::ExplainKernelParams& params,
                                                         RequestContext& ctx) {
-  auto explanation = ctx.workspace().ExplainKernel(params.profile_id, params.kernel, ctx.cancel(), ctx.progress());
+  const std::string set_id = ctx.settings().sources ? ctx.settings().sources->set_id() : "";
+  auto explanation =
+      ctx.workspace().ExplainKernelWithSources(params.profile_id, params.kernel, set_id, ctx.cancel(), ctx.progress());
   if (!explanation) return explanation.error();
   return wire::ToExplainKernelResult(*explanation);
 }

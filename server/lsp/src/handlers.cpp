@@ -7,6 +7,8 @@
 
 #include "nsys/lsp/document_handlers.h"
 #include "nsys/lsp/method_table.h"
+#include "nsys/lsp/session_sources.h"
+#include "nsys/lsp/source_handlers.h"
 #include "nsys/support/log.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/skill_args.h"
@@ -61,7 +63,13 @@ Expected<protocol::InitializeResult> OnInitialize(const protocol::InitializePara
     if (name.rfind("nsys/", 0) == 0) result.capabilities.nsys_methods.push_back(name);
   }
   for (const auto& skill : ctx.workspace().Skills()) result.capabilities.skills.push_back(skill->name());
-  result.capabilities.hover_provider = true;          // on nsys/report documents
+  result.capabilities.hover_provider = true;  // on nsys/report documents and range names in source
+  // Issue 12: lenses, code actions and the lens command, announced when bound.
+  result.capabilities.code_lens_provider = ctx.methods().Find(protocol::method::kCodeLens) != nullptr;
+  if (ctx.methods().Find("textDocument/codeAction")) result.capabilities.code_action_kinds = {"refactor.rewrite"};
+  if (ctx.methods().Find(protocol::method::kExecuteCommand)) {
+    result.capabilities.execute_commands = {std::string(protocol::kRevealRangeCommand)};
+  }
   result.capabilities.text_document_sync_change = 1;  // full text; did{Open,Change,Close,Save} are kept per session
   result.server_info = {ctx.options().server_name, ctx.options().server_version};
   return result;
@@ -71,8 +79,10 @@ Expected<protocol::NullResult> OnShutdown(const protocol::EmptyParams&, RequestC
   return protocol::NullResult{};
 }
 
-void OnInitialized(const Json&, NotificationContext&) {
+void OnInitialized(const Json&, NotificationContext& ctx) {
   support::LogDebug("client sent initialized");
+  // Issue 12: index the session's source roots on a worker, never on the reader thread.
+  if (ctx.sources() && !ctx.sources()->roots().empty()) ctx.RunInBackground(kIndexingSources, &IndexSessionSources);
 }
 
 void OnExit(const Json&, NotificationContext& ctx) {
@@ -95,6 +105,10 @@ Expected<protocol::ProfileSummary> OnOpenProfile(const protocol::OpenProfilePara
   if (!ctx.settings().nsys_path.empty()) options.nsys_binary = ctx.settings().nsys_path;
   auto opened = ctx.workspace().Open(PathFromClient(params.path), options, ctx.cancel(), ctx.progress());
   if (!opened) return opened.error();
+  if (ctx.settings().sources) {  // the new active profile: lenses and source diagnostics follow it
+    ctx.settings().sources->ProfileOpened(opened->id);
+    ctx.RunInBackground("Mapping profile to sources", &RefreshSourceViews);
+  }
   return wire::ToProfileSummary(*opened);
 }
 
@@ -104,6 +118,10 @@ Expected<protocol::NullResult> OnCloseProfile(const protocol::CloseProfileParams
   // Clears the diagnostics nsys/analyze published for it, and forgets its report.
   if (profile) PublishFindings(ctx, params.profile_id, (*profile)->info().source_path, {});
   if (ctx.settings().documents) ctx.settings().documents->DropReport(protocol::ReportUri(params.profile_id));
+  if (ctx.settings().sources) {
+    ctx.settings().sources->ProfileClosed(params.profile_id);
+    ctx.RunInBackground("Mapping profile to sources", &RefreshSourceViews);
+  }
   return protocol::NullResult{};
 }
 

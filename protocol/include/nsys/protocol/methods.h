@@ -349,6 +349,8 @@ struct InitializationOptions {
   std::optional<std::string> nsys_path;  // the nsys that converts .nsys-rep reports: an absolute path or file: URI
   std::optional<double> skill_timeout_seconds;  // this session's user-skill time budget: more than 0, at most 86400
   std::optional<LlmOptions> llm;
+  // Issue 12: source folders to index besides the workspace folders (paths or file:// URIs).
+  std::optional<std::vector<std::string>> source_roots;
   bool operator==(const InitializationOptions&) const = default;
 };
 
@@ -358,17 +360,24 @@ struct InitializeParams {
   std::optional<ClientInfo> client_info;
   bool work_done_progress = false;  // capabilities.window.workDoneProgress
   bool show_document = false;       // capabilities.window.showDocument.support
+  bool code_lens_refresh = false;   // capabilities.workspace.codeLens.refreshSupport
   std::optional<InitializationOptions> initialization_options;
+  // Issue 12: the source roots, in LSP's order of preference: workspaceFolders[].uri, else rootUri, else rootPath.
+  std::vector<std::string> workspace_folders;  // their uris
+  std::optional<std::string> root_uri;
+  std::optional<std::string> root_path;
   bool operator==(const InitializeParams&) const = default;
 };
 
 // What `initialize` answers: the server's own methods and skills, under "experimental" (LSP's place for
 // extensions): {"experimental": {"nsysMethods": ["nsys/openProfile", ...], "skills": ["gpu_kern_sum", ...]}}.
 struct ServerCapabilities {
-  std::vector<std::string> execute_commands;  // "executeCommandProvider": {commands}, written only when non-empty
-  std::vector<std::string> nsys_methods;      // "experimental.nsysMethods", every bound nsys/ method, sorted
-  std::vector<std::string> skills;            // "experimental.skills", the skill names
-  bool hover_provider = false;                // "hoverProvider", written only when true
+  std::vector<std::string> execute_commands;   // "executeCommandProvider": {commands}, written only when non-empty
+  std::vector<std::string> nsys_methods;       // "experimental.nsysMethods", every bound nsys/ method, sorted
+  std::vector<std::string> skills;             // "experimental.skills", the skill names
+  bool hover_provider = false;                 // "hoverProvider", written only when true
+  bool code_lens_provider = false;             // "codeLensProvider": {resolveProvider: false}, when true
+  std::vector<std::string> code_action_kinds;  // "codeActionProvider": {codeActionKinds}, when non-empty
   // "textDocumentSync": {openClose: true, change: N} when set (1 = full text on each change); absent = none.
   std::optional<int32_t> text_document_sync_change;
   bool operator==(const ServerCapabilities&) const = default;

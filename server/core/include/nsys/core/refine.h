@@ -18,6 +18,8 @@ struct AnnotationPlanRequest {
   // and VCS/build directories skipped). Empty: items carry no location or edit.
   std::vector<std::string> source_roots;
   size_t limit = 20;  // items listed (0 = all)
+  // Without source_roots: a session's source set (Workspace::OpenSourceSet), its files read from disk for the edits.
+  std::string source_set;
 };
 
 // Where a range's name is given in source (an LSP range of the name literal).

@@ -22,6 +22,7 @@
 #include "nsys/core/ask.h"
 #include "nsys/core/refine.h"
 #include "nsys/core/report.h"
+#include "nsys/core/sources.h"
 #include "nsys/core/traces.h"
 #include "nsys/engine/profile.h"
 #include "nsys/llm/config.h"
@@ -32,6 +33,10 @@
 #include "nsys/support/cancel.h"
 #include "nsys/support/expected.h"
 #include "nsys/trace/trace_output.h"
+
+namespace nsys::source {
+class AnnotationIndex;  // nsys/source/annotation_index.h
+}
 
 namespace nsys::core {
 
@@ -217,8 +222,61 @@ class Workspace {
                           const ProgressSink& progress = {});
   agent::ConversationStore& Conversations() { return conversations_; }
 
+  // ---- sources (issue 12, kernel -> source; structs in sources.h) ----
+  // A source set is the annotation index of one editor session's source tree (server/source/), owned here so that
+  // every face maps profiles onto it through one API. At most kMaxSourceSets (kLimitExceeded past it); ids "s1",
+  // "s2", ...; an unknown id is kNotFound. Every call is thread-safe.
+  Expected<std::string> OpenSourceSet();
+  void CloseSourceSet(const std::string& set_id);  // an unknown id is ignored
+  // Indexes each root (a directory: gitignored, VCS and build directories skipped), replacing what was indexed
+  // under it before. A root that is not a directory is a warning of the result, not an error; kCancelled when
+  // cancelled. Progress names the root.
+  Expected<SourceIndexStats> IndexSources(const std::string& set_id, const std::vector<std::string>& roots,
+                                          const CancelToken& cancel = {}, const ProgressSink& progress = {});
+  // An editor buffer's text overrides the file until CloseSourceText; RefreshSource re-reads a file from disk
+  // (saved, created or changed), RemoveSource forgets a deleted one. Files of no known language are ignored.
+  Status SetSourceText(const std::string& set_id, const std::string& path, const std::string& text);
+  Status CloseSourceText(const std::string& set_id, const std::string& path);
+  Status RefreshSource(const std::string& set_id, const std::string& path);
+  Status RemoveSource(const std::string& set_id, const std::string& path);
+  // The indexed files that have annotations, and one file's annotations (in source order).
+  Expected<std::vector<std::string>> SourceFiles(const std::string& set_id) const;
+  Expected<std::vector<source::Annotation>> SourceAnnotations(const std::string& set_id, const std::string& path) const;
+  // A profile's range figures (sources.h): nvtx_range_kernels through the result memo plus one pass for the
+  // per-range kernels, longest instances and kernel stacks (skills/nvtx_range_breakdown.h). Computed once per
+  // loaded profile, then shared: the calls below answer from it in microseconds.
+  Expected<std::shared_ptr<const RangeFigureTable>> FiguresOf(const std::string& profile_id,
+                                                              const CancelToken& cancel = {},
+                                                              const ProgressSink& progress = {});
+  // Every annotation of request.file matched against the profile (candidate calls only when their literal is a
+  // range name), in source order.
+  Expected<std::vector<SourceMatch>> SourceMatches(const SourceRequest& request, const CancelToken& cancel = {},
+                                                   const ProgressSink& progress = {});
+  Expected<std::vector<SourceLens>> SourceLenses(const SourceRequest& request, const CancelToken& cancel = {},
+                                                 const ProgressSink& progress = {});
+  // The hover of the name literal at (line, character), or nullopt when there is none there.
+  Expected<std::optional<SourceHover>> SourceHoverAt(const SourceRequest& request, int line, int character,
+                                                     const CancelToken& cancel = {}, const ProgressSink& progress = {});
+  // Diagnostics of request.file, or (file empty) of every indexed file with annotations.
+  Expected<std::vector<SourceFileDiagnostics>> SourceDiagnostics(const SourceRequest& request,
+                                                                 const CancelToken& cancel = {},
+                                                                 const ProgressSink& progress = {});
+  // The innermost annotated ranges launching `kernel` (short or demangled name). kNotFound for an unknown kernel.
+  Expected<KernelSources> KernelSourcesOf(const std::string& set_id, const std::string& profile_id,
+                                          const std::string& kernel, const CancelToken& cancel = {},
+                                          const ProgressSink& progress = {});
+  // ExplainKernel, its Markdown followed by the kernel's source locations in the set (when it has any).
+  Expected<agent::KernelExplanation> ExplainKernelWithSources(const std::string& profile_id, const std::string& kernel,
+                                                              const std::string& set_id, const CancelToken& cancel = {},
+                                                              const ProgressSink& progress = {});
+  // nsys-ai.revealRange: PublishTrace of the instance's window, and the range's kernels (most GPU time first).
+  Expected<RangeRevelation> RevealRange(const RevealRangeRequest& request, TracePublisher& publisher,
+                                        const std::string& perfetto_origin, const CancelToken& cancel = {},
+                                        const ProgressSink& progress = {});
+
  private:
   agent::ConversationStore conversations_{kMaxConversations, kConversationIdle};
+  Expected<std::shared_ptr<source::AnnotationIndex>> SourceSet(const std::string& set_id) const;
 
  public:
   // Traces (traces.h). ExportTrace writes request.output (checked by trace_output.h against every profile this
@@ -273,6 +331,9 @@ class Workspace {
     int ids = 0;                  // ids referring to it and opens waiting for it (ClaimLoad .. AddId or Release)
     bool loading = true;          // its first opener is still in engine::Profile::Open
     std::optional<Error> failed;  // that load's error, for the opens that waited for it
+    // Issue 12: the range figures, computed once (FiguresOf) under figures_mu.
+    std::mutex figures_mu;
+    std::shared_ptr<const RangeFigureTable> figures;
   };
   // Open's steps. ClaimLoad reserves an id on the entry of `load_key` (a new one, which the caller must Load, or
   // one loaded or loading, which it must AwaitLoad); AddId names the reservation; Release gives it back (also
@@ -315,6 +376,8 @@ class Workspace {
   std::vector<trace::FileId> opened_files_;  // distinct files only: one entry per profile file, whatever the path
   std::unique_ptr<trace::TraceCache> trace_cache_;
   std::string cache_dir_;
+  std::unordered_map<std::string, std::shared_ptr<source::AnnotationIndex>> source_sets_;  // by id, under mu_
+  int next_source_set_ = 1;
 };
 
 // The same check before any profile is open (the CLI refuses a bad output before a long load): `profile_path`'s

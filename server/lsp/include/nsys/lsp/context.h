@@ -23,6 +23,14 @@ class TracePublisher;  // nsys/core/traces.h
 namespace nsys::lsp {
 
 class MethodTable;
+class RequestContext;
+class SessionSources;  // nsys/lsp/session_sources.h
+
+// Work a session runs on a worker after a notification or a request has been answered (indexing the sources after
+// `initialized`, republishing diagnostics after the active profile changed). It sees a RequestContext whose
+// progress reports under `title` (the server creates the token when the client supports it) and whose cancel
+// token fires when the session ends.
+using BackgroundWork = std::function<void(RequestContext& ctx)>;
 
 // What the client said it supports in `initialize`.
 struct ClientFeatures {
@@ -44,6 +52,8 @@ struct SessionSettings {
   // The session's reports and open documents (issue 11); shared by every request of the session, never null once
   // `initialize` was accepted.
   std::shared_ptr<SessionDocuments> documents;
+  // Issue 12: the session's source set, roots and active profile; never null once `initialize` was accepted.
+  std::shared_ptr<SessionSources> sources;
 };
 
 // Server-wide knobs. Services that handlers need from outside the LSP layer (e.g. the Perfetto HTTP side channel,
@@ -101,6 +111,7 @@ class RequestContext {
     CancelToken cancel;
     ProgressSink progress;                             // never empty
     std::function<void(protocol::Json)> send_partial;  // empty when the client gave no partialResultToken
+    std::function<void(std::string title, BackgroundWork work)> run_in_background;
   };
   explicit RequestContext(Parts parts) : p_(std::move(parts)) {}
 
@@ -121,6 +132,10 @@ class RequestContext {
   void SendPartialResult(protocol::Json value) const {
     if (p_.send_partial) p_.send_partial(std::move(value));
   }
+  // Queues `work` on this session's worker queue, to run after this request (BackgroundWork).
+  void RunInBackground(std::string title, BackgroundWork work) const {
+    if (p_.run_in_background) p_.run_in_background(std::move(title), std::move(work));
+  }
 
  private:
   Parts p_;
@@ -137,6 +152,8 @@ class NotificationContext {
   virtual core::Workspace& workspace() = 0;
   virtual Client& client() = 0;
   virtual SessionDocuments& documents() = 0;  // textDocument/did* keep documents here
+  virtual SessionSources* sources() = 0;      // nullptr before `initialize`
+  virtual void RunInBackground(std::string title, BackgroundWork work) = 0;
 };
 
 }  // namespace nsys::lsp

@@ -1,0 +1,124 @@
+// Workspace's source sets (issue 12): one annotation index per editor session, kept by id.
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "nsys/core/workspace.h"
+#include "nsys/source/annotation_index.h"
+
+namespace nsys::core {
+
+SourceSpan SpanOf(const source::Annotation& annotation) {
+  return {annotation.file, annotation.line, annotation.column, annotation.end_line, annotation.end_column};
+}
+
+std::string NormalSourcePath(const std::string& path) {
+  return source::NormalPath(path);
+}
+
+Expected<std::string> Workspace::OpenSourceSet() {
+  std::lock_guard lock(mu_);
+  if (source_sets_.size() >= kMaxSourceSets) {
+    return MakeError(
+        ErrorKind::kLimitExceeded,
+        fmt::format("At most {} source sets may be open at once (one per editor session).", kMaxSourceSets));
+  }
+  std::string id = fmt::format("s{}", next_source_set_++);
+  source_sets_[id] = std::make_shared<source::AnnotationIndex>();
+  return id;
+}
+
+void Workspace::CloseSourceSet(const std::string& set_id) {
+  std::shared_ptr<source::AnnotationIndex> dropped;  // freed outside the lock
+  std::lock_guard lock(mu_);
+  auto it = source_sets_.find(set_id);
+  if (it == source_sets_.end()) return;
+  dropped = std::move(it->second);
+  source_sets_.erase(it);
+}
+
+Expected<std::shared_ptr<source::AnnotationIndex>> Workspace::SourceSet(const std::string& set_id) const {
+  std::lock_guard lock(mu_);
+  auto it = source_sets_.find(set_id);
+  if (it == source_sets_.end()) return MakeError(ErrorKind::kNotFound, "No source set '" + set_id + "'.");
+  return it->second;
+}
+
+Expected<SourceIndexStats> Workspace::IndexSources(const std::string& set_id, const std::vector<std::string>& roots,
+                                                   const CancelToken& cancel, const ProgressSink& progress) {
+  auto set = SourceSet(set_id);
+  if (!set) return set.error();
+  SourceIndexStats total;
+  for (size_t i = 0; i < roots.size(); ++i) {
+    if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Indexing sources was cancelled.");
+    if (progress) progress(100.0 * static_cast<double>(i) / static_cast<double>(roots.size()), roots[i]);
+    auto stats = (*set)->AddRoot(roots[i], cancel);
+    if (!stats) {
+      if (stats.error().kind == ErrorKind::kCancelled) return stats.error();
+      total.warnings.push_back(stats.error().message);
+      continue;
+    }
+    ++total.roots;
+    total.files += stats->files;
+    total.annotations += stats->annotations;
+    total.too_large += stats->too_large;
+    total.ignored += stats->ignored;
+    total.truncated |= stats->truncated;
+    if (stats->truncated) {
+      total.warnings.push_back(fmt::format("'{}' has more source files than the index takes; the rest were skipped.",
+                                           source::NormalPath(roots[i])));
+    }
+  }
+  if (progress) progress(100.0, fmt::format("{} files, {} annotations", total.files, total.annotations));
+  return total;
+}
+
+Status Workspace::SetSourceText(const std::string& set_id, const std::string& path, const std::string& text) {
+  auto set = SourceSet(set_id);
+  if (!set) return set.error();
+  if (source::LanguageOfPath(path) == source::Language::kUnknown) return {};
+  (*set)->SetText(path, text);
+  return {};
+}
+
+Status Workspace::CloseSourceText(const std::string& set_id, const std::string& path) {
+  auto set = SourceSet(set_id);
+  if (!set) return set.error();
+  if (source::LanguageOfPath(path) == source::Language::kUnknown) return {};
+  (*set)->CloseText(path);
+  return {};
+}
+
+Status Workspace::RefreshSource(const std::string& set_id, const std::string& path) {
+  auto set = SourceSet(set_id);
+  if (!set) return set.error();
+  if (source::LanguageOfPath(path) == source::Language::kUnknown) return {};
+  (*set)->Refresh(path);
+  return {};
+}
+
+Status Workspace::RemoveSource(const std::string& set_id, const std::string& path) {
+  auto set = SourceSet(set_id);
+  if (!set) return set.error();
+  (*set)->Remove(path);
+  return {};
+}
+
+Expected<std::vector<std::string>> Workspace::SourceFiles(const std::string& set_id) const {
+  auto set = SourceSet(set_id);
+  if (!set) return set.error();
+  std::vector<std::string> files;
+  for (auto& file : (*set)->Files()) {
+    if (!(*set)->InFile(file).empty()) files.push_back(std::move(file));
+  }
+  return files;
+}
+
+Expected<std::vector<source::Annotation>> Workspace::SourceAnnotations(const std::string& set_id,
+                                                                       const std::string& path) const {
+  auto set = SourceSet(set_id);
+  if (!set) return set.error();
+  return (*set)->InFile(source::NormalPath(path));
+}
+
+}  // namespace nsys::core

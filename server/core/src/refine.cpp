@@ -129,6 +129,26 @@ void Locate(const SourceNames& names, const std::vector<std::string>& candidates
   item.edit = std::move(*edit);
 }
 
+// A listed range's figures and why it is listed.
+PlanItem ItemOf(const RangeFigures& r, int64_t kernel_ns_total) {
+  PlanItem item;
+  item.name = r.name;
+  item.instances = r.instances;
+  item.gpu_ns = r.gpu_ns;
+  item.kernels = r.kernels;
+  item.distinct_kernels = r.distinct_kernels;
+  item.kernels_per_call = r.kernels_per_call;
+  item.max_kernels_per_call = r.max_kernels_per_call;
+  if (!r.kernel_list.empty()) item.top_kernel = r.kernel_list.front().kernel;
+  item.share = kernel_ns_total > 0 ? static_cast<double>(item.gpu_ns) / static_cast<double>(kernel_ns_total) : 0;
+  item.reason = fmt::format(
+      "Innermost range launching {:.3g} kernels of {} kinds per call (up to {}) over {} calls: {} of GPU time "
+      "({:.3g}% of all kernel time) that no range maps to one kernel.",
+      item.kernels_per_call, item.distinct_kernels, item.max_kernels_per_call, item.instances, Ms(item.gpu_ns),
+      100.0 * item.share);
+  return item;
+}
+
 }  // namespace
 
 std::string NextProfileCommand(const std::string& profile_path) {
@@ -217,23 +237,7 @@ Expected<AnnotationPlan> Workspace::PlanAnnotation(const AnnotationPlanRequest& 
   for (size_t i : order) {
     if (request.limit > 0 && plan.items.size() >= request.limit) break;
     const RangeFigures& r = table.ranges[i];
-    PlanItem item;
-    item.name = r.name;
-    item.instances = r.instances;
-    item.gpu_ns = r.gpu_ns;
-    item.kernels = r.kernels;
-    item.distinct_kernels = r.distinct_kernels;
-    item.kernels_per_call = r.kernels_per_call;
-    item.max_kernels_per_call = r.max_kernels_per_call;
-    if (!r.kernel_list.empty()) item.top_kernel = r.kernel_list.front().kernel;
-    item.share = coverage->kernel_ns_total > 0
-                     ? static_cast<double>(item.gpu_ns) / static_cast<double>(coverage->kernel_ns_total)
-                     : 0;
-    item.reason = fmt::format(
-        "Innermost range launching {:.3g} kernels of {} kinds per call (up to {}) over {} calls: {} of GPU time "
-        "({:.3g}% of all kernel time) that no range maps to one kernel.",
-        item.kernels_per_call, item.distinct_kernels, item.max_kernels_per_call, item.instances, Ms(item.gpu_ns),
-        100.0 * item.share);
+    PlanItem item = ItemOf(r, coverage->kernel_ns_total);
     // The names a source may give the range (its label, its text without the domain, without PyTorch's seq).
     std::vector<std::string> candidates{r.name};
     if (i < table.names_of.size()) {

@@ -31,7 +31,6 @@ Expected<protocol::CodeActionResult> OnCodeAction(const protocol::CodeActionPara
   request.file = file;
   // The editor's buffer when the document is open, else the file on disk.
   if (ctx.settings().documents) request.text = ctx.settings().documents->Text(params.uri);
-  // the disk
   request.line = static_cast<int>(params.range.start.line);
   request.end_line = static_cast<int>(params.range.end.line);
   if (ctx.settings().sources) request.profile_id = ctx.settings().sources->ActiveProfile();

@@ -24,6 +24,7 @@ Command BaselineListCommand();  // cmd_baseline.cpp
 Command AskCommand();           // cmd_ask.cpp
 Command ExplainCommand();       // cmd_explain.cpp
 Command RunReportCommand();     // cmd_run.cpp
+Command SuggestCommand();       // cmd_suggest.cpp
 
 const std::vector<Command>& Commands() {
   // One subcommand per line.
@@ -43,6 +44,7 @@ const std::vector<Command>& Commands() {
       AskCommand(),
       ExplainCommand(),
       RunReportCommand(),
+      SuggestCommand(),
       VersionCommand(),
   };
   // clang-format on

@@ -11,6 +11,7 @@
 #include "nsys/lsp/method_table.h"
 #include "nsys/lsp/nvtx_tree_handlers.h"
 #include "nsys/lsp/run_handlers.h"
+#include "nsys/lsp/refine_handlers.h"
 #include "nsys/lsp/source_handlers.h"
 #include "nsys/lsp/trace_handlers.h"
 
@@ -70,6 +71,8 @@ void BindMethods(MethodTable& t) {
   t.Request(method::kExecuteCommand, &OnExecuteCommand, {.progress_title = "Revealing range"});
   t.Request(method::kKernelSources, &OnKernelSources, {.progress_title = "Finding kernel sources"});
   t.Notification(method::kDidChangeWatchedFiles, &OnDidChangeWatchedFiles);
+  t.Request(method::kAnnotationPlan, &OnAnnotationPlan, {.progress_title = "Planning NVTX refinement"});
+  t.Request(method::kCodeAction, &OnCodeAction);
 }
 
 }  // namespace nsys::lsp

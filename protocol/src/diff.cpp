@@ -76,6 +76,7 @@ void Fields(S& s, V&& f) {
     f("baseIterations", s.base_iterations), f("newIterations", s.new_iterations), f("kernels", s.kernels);
     f("kernelCounts", s.kernel_counts), f("ranges", s.ranges), f("rangeCounts", s.range_counts);
     f("devices", s.devices), f("memcpy", s.memcpy), f("phases", s.phases), f("notes", s.notes);
+    f("baseCoverage", s.base_coverage), f("newCoverage", s.new_coverage), f("coverageChange", s.coverage_change);
     f("answer", s.answer), f("markdown", s.markdown);
   }
 }

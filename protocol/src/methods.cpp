@@ -208,14 +208,26 @@ void to_json(Json& j, const ProfileInfo& v) {
   j["rowsChecked"] = v.rows_checked;
 }
 
+void FromJson(const Json& j, MappingCoverage& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("share", out.share);
+  r.Required("mappedNs", out.mapped_ns);
+  r.Required("kernelNs", out.kernel_ns);
+}
+void to_json(Json& j, const MappingCoverage& v) {
+  j = {{"share", v.share}, {"mappedNs", v.mapped_ns}, {"kernelNs", v.kernel_ns}};
+}
+
 void FromJson(const Json& j, ProfileSummary& out, const std::string& path) {
   ObjectReader r(j, path);
   r.Required("profileId", out.profile_id);
   r.Required("path", out.path);
   r.Required("info", out.info);
+  r.Optional("mappingCoverage", out.mapping_coverage);
 }
 void to_json(Json& j, const ProfileSummary& v) {
-  j = {{"profileId", v.profile_id}, {"path", v.path}, {"info", v.info}};
+  j = {{"profileId", v.profile_id}, {"path", v.path}, {"info", v.info}, {"mappingCoverage", nullptr}};
+  if (v.mapping_coverage) j["mappingCoverage"] = *v.mapping_coverage;
 }
 
 void FromJson(const Json& j, ArgDescription& out, const std::string& path) {

@@ -29,7 +29,7 @@ std::string DamagedRowsText(const engine::ProfileInfo& info) {
   return out;
 }
 
-std::string RenderInfo(const engine::ProfileInfo& info) {
+std::string RenderInfo(const engine::ProfileInfo& info, const std::optional<skills::NvtxCoverage>& coverage) {
   std::string out;
   auto line = [&out](std::string_view key, const std::string& value) { out += fmt::format("{:<13}{}\n", key, value); };
   line("File", fmt::format("{} ({})", info.path, support::HumanBytes(info.file_size)));
@@ -74,6 +74,11 @@ std::string RenderInfo(const engine::ProfileInfo& info) {
                    std::count_if(info.tables.begin(), info.tables.end(), [](const auto& t) { return t.rows > 0; }),
                    tables));
   line("Damaged rows", DamagedRowsText(info));
+  line("NVTX mapping",
+       coverage ? fmt::format("{:.1f}% of kernel time launched inside an innermost range of one kernel per call ({} of "
+                              "{} ns)",
+                              100.0 * coverage->share, coverage->mapped_ns, coverage->kernel_ns_total)
+                : std::string("not computed (`--check` loads the tables it needs)"));
   line("From cache", info.from_cache ? "yes" : "no");
   return out;
 }
@@ -93,14 +98,18 @@ int RunInfo(const CommandContext& ctx) {
       return FailWith(loaded.error());
     }
     ClearTerminalProgress();
+    // The NVTX mapping coverage (issue 12) needs the attribution tables --check has just loaded.
+    auto coverage = workspace.MappingCoverage(opened->id);
+    if (!coverage) return FailWith(coverage.error());
+    opened->coverage = *coverage;
   }
   const auto& info = opened->profile->info();
   if (*format == OutputFormat::kJson) {
-    protocol::Json json = wire::ToProfileSummary(opened->id, info);
+    protocol::Json json = wire::ToProfileSummary(*opened);
     json.erase("profileId");  // a server session's handle, meaningless here
     std::printf("%s\n", json.dump(2).c_str());
   } else {
-    std::fputs(RenderInfo(info).c_str(), stdout);
+    std::fputs(RenderInfo(info, opened->coverage).c_str(), stdout);
   }
   return kExitOk;
 }
@@ -113,7 +122,8 @@ Command InfoCommand() {
   command.synopsis = "FILE [--format table|json] [--check]";
   command.summary = "describe a profile: versions, duration, devices, processes, tables";
   command.options = {{"--format", 1, "FORMAT", "table (default) or json"},
-                     {"--check", 0, "", "load every event table and count the rows skipped as damaged"}};
+                     {"--check", 0, "",
+                      "load every event table, count the rows skipped as damaged, compute the NVTX mapping coverage"}};
   command.min_positionals = command.max_positionals = 1;
   command.run = RunInfo;
   return command;

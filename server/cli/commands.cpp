@@ -23,6 +23,7 @@ Command BaselineTagCommand();   // cmd_baseline.cpp
 Command BaselineListCommand();  // cmd_baseline.cpp
 Command AskCommand();           // cmd_ask.cpp
 Command ExplainCommand();       // cmd_explain.cpp
+Command SuggestCommand();       // cmd_suggest.cpp
 
 const std::vector<Command>& Commands() {
   // One subcommand per line.
@@ -41,6 +42,7 @@ const std::vector<Command>& Commands() {
       BaselineListCommand(),
       AskCommand(),
       ExplainCommand(),
+      SuggestCommand(),
       VersionCommand(),
   };
   // clang-format on

@@ -5,6 +5,8 @@
 #include <limits>
 #include <string>
 
+#include "nsys/protocol/refine.h"
+
 namespace nsys::protocol {
 namespace {
 
@@ -107,7 +109,17 @@ TEST(MethodsTest, ProfileSummaryRoundTrips) {
       R"("processes":[{"name":"python3","pid":4242}],"rowsChecked":true,"schemaVersion":"3.11.1",)"
       R"("sessionStartUtcNs":1700000000000000000,"sourcePath":"/f/h100.nsys-rep","startNs":1000,"streamCount":3,)"
       R"("tables":[{"name":"CUPTI_ACTIVITY_KIND_KERNEL","rows":3440000}],"threadCount":12},)"
-      R"("path":"/f/h100.sqlite","profileId":"p1"})");
+      R"("mappingCoverage":null,"path":"/f/h100.sqlite","profileId":"p1"})");
+  // Issue 12: the coverage once computed.
+  ProfileSummary covered;
+  covered.profile_id = "p2";
+  covered.path = "/f/a.sqlite";
+  covered.mapping_coverage = MappingCoverage{0.25, 250, 1000};
+  const Json json = covered;
+  EXPECT_EQ(json["mappingCoverage"].dump(), R"({"kernelNs":1000,"mappedNs":250,"share":0.25})");
+  auto back = Parse<ProfileSummary>(json);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(*back, covered);
   EXPECT_EQ(ErrorOf<ProfileSummary>(R"({"profileId":"p1","path":"/x","info":{"startNs":0,"endNs":1,)"
                                     R"("devices":[{"id":0},{"id":"1"}]}})",
                                     "result"),
@@ -321,6 +333,41 @@ TEST(MethodsTest, NullResultIsJsonNull) {
   EXPECT_TRUE(Json(NullResult{}).is_null());
   EXPECT_TRUE(Parse<NullResult>(nullptr, "result").ok());
   EXPECT_EQ(ErrorOf<NullResult>("5", "result"), "result: expected null, got a number");
+}
+
+}  // namespace
+}  // namespace nsys::protocol
+
+namespace nsys::protocol {
+namespace {
+
+// Issue 12: nsys/annotationPlan's params and result, edits as LSP WorkspaceEdits keyed by URI.
+TEST(MethodsTest, AnnotationPlanShapesRoundTrip) {
+  auto params = Parse<AnnotationPlanParams>(Json::parse(R"({"profileId":"p1","sourceRoots":["/src"],"limit":5})"));
+  ASSERT_TRUE(params.ok()) << params.error().message;
+  EXPECT_EQ(params->source_roots, std::vector<std::string>{"/src"});
+  EXPECT_EQ(params->limit, 5);
+  EXPECT_EQ(Parse<AnnotationPlanParams>(Json::parse(R"({"profileId":"p1","limit":-1})"), "params").error().message,
+            "params.limit: must not be negative");
+  AnnotationPlanResult result;
+  result.coverage = {0.5, 5, 10};
+  result.unmapped_ns = 5;
+  result.total_items = 1;
+  result.next_command = "nsys profile ...";
+  AnnotationPlanItem item;
+  item.name = "step";
+  item.location = Location{"file:///a.py", {{3, 4}, {3, 10}}};
+  item.edit_title = "Add NVTX ranges inside 'step'";
+  item.edit = WorkspaceEdit{{{"file:///a.py", {TextEdit{{{4, 0}, {4, 9}}, "    with nvtx.annotate(\"step/f\"):\n"}}}}};
+  item.ranges = {{"step/f", 4, 4}};
+  item.reason = "because";
+  result.items.push_back(item);
+  const Json json = result;
+  EXPECT_EQ(json["items"][0]["edit"]["changes"]["file:///a.py"][0]["range"]["end"]["character"], 9);
+  EXPECT_EQ(json["items"][0]["location"]["uri"], "file:///a.py");
+  auto back = Parse<AnnotationPlanResult>(json);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(*back, result);
 }
 
 }  // namespace

@@ -137,7 +137,8 @@ void Workspace::StopWarmUp(Entry& entry) {
 }
 
 void Workspace::WarmUp(const std::shared_ptr<engine::Profile>& profile, const std::shared_ptr<skills::ResultMemo>& memo,
-                       const CancelToken& cancel, const std::vector<WarmCall>& calls) {
+                       const std::shared_ptr<CoverageSlot>& coverage, const CancelToken& cancel,
+                       const std::vector<WarmCall>& calls) {
   LowerThisThreadsPriority();
   std::vector<std::pair<std::shared_ptr<const skills::Skill>, const skills::Args*>> to_run;
   for (const auto& call : calls) {
@@ -159,6 +160,8 @@ void Workspace::WarmUp(const std::shared_ptr<engine::Profile>& profile, const st
         fmt::format("warmed {} on {} in {:.0f} ms", skills::ResultMemo::KeyOf(*skill, *args), profile->info().path,
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()));
   }
+  // The mapping coverage rides on the attribution tables the warm-up has loaded anyway (profile info shows it).
+  if (engine::Has(needs, engine::Need::kAttribution) && !cancel.cancelled()) StoreCoverage(*profile, *coverage, cancel);
 }
 
 void Workspace::WaitForWarmUp(const std::string& profile_id) {
@@ -234,9 +237,8 @@ Status Workspace::Load(const std::string& path, const engine::OpenOptions& optio
   entry.profile = std::move(opened.value());
   const std::vector<WarmCall> warm = options.load_all_in_background ? config().warm_skills : std::vector<WarmCall>{};
   if (!warm.empty()) {
-    entry.warm = std::thread([this, profile = entry.profile, memo = entry.memo, cancel = entry.warm_cancel, warm] {
-      WarmUp(profile, memo, cancel, warm);
-    });
+    entry.warm = std::thread([this, profile = entry.profile, memo = entry.memo, coverage = entry.coverage,
+                              cancel = entry.warm_cancel, warm] { WarmUp(profile, memo, coverage, cancel, warm); });
   }
   {
     std::lock_guard lock(mu_);
@@ -264,6 +266,10 @@ Status Workspace::AwaitLoad(Entry& entry, const ProgressSink& progress, const Ca
 OpenedProfile Workspace::AddId(const std::string& path, const std::shared_ptr<Entry>& entry) {
   std::lock_guard lock(mu_);
   OpenedProfile result{fmt::format("p{}", next_id_++), entry->profile};
+  {
+    std::lock_guard coverage_lock(entry->coverage->mu);  // a shared load may have computed it
+    result.coverage = entry->coverage->value;
+  }
   for (const std::string* file : {&result.profile->info().path, &result.profile->info().source_path}) {
     auto id = trace::FileIdOf(*file);  // export targets are checked against every profile ever opened
     if (id && std::find(opened_files_.begin(), opened_files_.end(), *id) == opened_files_.end()) {
@@ -322,6 +328,15 @@ Expected<std::shared_ptr<engine::Profile>> Workspace::Get(const std::string& id)
   auto entry = EntryOf(id);
   if (!entry) return entry.error();
   return (*entry)->profile;
+}
+
+Expected<OpenedProfile> Workspace::Describe(const std::string& id) const {
+  auto entry = EntryOf(id);
+  if (!entry) return entry.error();
+  OpenedProfile out{id, (*entry)->profile};
+  std::lock_guard lock((*entry)->coverage->mu);
+  out.coverage = (*entry)->coverage->value;
+  return out;
 }
 
 std::vector<OpenedProfile> Workspace::List() const {

@@ -10,6 +10,7 @@
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/method_table.h"
 #include "nsys/lsp/nvtx_tree_handlers.h"
+#include "nsys/lsp/refine_handlers.h"
 #include "nsys/lsp/source_handlers.h"
 #include "nsys/lsp/trace_handlers.h"
 
@@ -63,6 +64,8 @@ void BindMethods(MethodTable& t) {
   t.Request(method::kExecuteCommand, &OnExecuteCommand, {.progress_title = "Revealing range"});
   t.Request(method::kKernelSources, &OnKernelSources, {.progress_title = "Finding kernel sources"});
   t.Notification(method::kDidChangeWatchedFiles, &OnDidChangeWatchedFiles);
+  t.Request(method::kAnnotationPlan, &OnAnnotationPlan, {.progress_title = "Planning NVTX refinement"});
+  t.Request(method::kCodeAction, &OnCodeAction);
 }
 
 }  // namespace nsys::lsp

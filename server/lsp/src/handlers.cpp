@@ -109,7 +109,7 @@ Expected<protocol::ProfileSummary> OnOpenProfile(const protocol::OpenProfilePara
     ctx.settings().sources->ProfileOpened(opened->id);
     ctx.RunInBackground("Mapping profile to sources", &RefreshSourceViews);
   }
-  return wire::ToProfileSummary(opened->id, opened->profile->info());
+  return wire::ToProfileSummary(*opened);
 }
 
 Expected<protocol::NullResult> OnCloseProfile(const protocol::CloseProfileParams& params, RequestContext& ctx) {
@@ -126,9 +126,9 @@ Expected<protocol::NullResult> OnCloseProfile(const protocol::CloseProfileParams
 }
 
 Expected<protocol::ProfileSummary> OnProfileInfo(const protocol::ProfileInfoParams& params, RequestContext& ctx) {
-  auto profile = ctx.workspace().Get(params.profile_id);
-  if (!profile) return profile.error();
-  return wire::ToProfileSummary(params.profile_id, (*profile)->info());
+  auto described = ctx.workspace().Describe(params.profile_id);
+  if (!described) return described.error();
+  return wire::ToProfileSummary(*described);
 }
 
 // ---- skills ----

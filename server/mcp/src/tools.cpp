@@ -50,10 +50,10 @@ std::string CommonArgsText() {
 // as "Invalid arguments for <tool>: ..."), makes one Workspace call, and converts the result with server/wire.
 
 // The LSP shape of a profile summary, with the id under the name the MCP tools take it back as.
-std::string SummaryText(const std::string& id, const engine::ProfileInfo& info) {
-  Json summary = wire::ToProfileSummary(id, info);
+std::string SummaryText(const core::OpenedProfile& opened) {
+  Json summary = wire::ToProfileSummary(opened);
   summary.erase("profileId");
-  summary["profile_id"] = id;
+  summary["profile_id"] = opened.id;
   return Dump(summary);
 }
 
@@ -64,15 +64,15 @@ Expected<ToolResult> OpenProfile(core::Workspace& workspace, const Json& argumen
   if (args->no_cache) options.use_cache = !*args->no_cache;
   auto opened = workspace.Open(args->path, options, cancel);
   if (!opened) return ToolResult{opened.error().message, true};
-  return ToolResult{SummaryText(opened->id, opened->profile->info()), false};
+  return ToolResult{SummaryText(*opened), false};
 }
 
 Expected<ToolResult> ProfileInfo(core::Workspace& workspace, const Json& arguments, const CancelToken&) {
   auto args = protocol::mcp::ParseToolArgs<protocol::mcp::ProfileIdArgs>(arguments, "profile_info");
   if (!args) return args.error();
-  auto profile = workspace.Get(args->profile_id);
-  if (!profile) return ToolResult{profile.error().message, true};
-  return ToolResult{SummaryText(args->profile_id, (*profile)->info()), false};
+  auto described = workspace.Describe(args->profile_id);
+  if (!described) return ToolResult{described.error().message, true};
+  return ToolResult{SummaryText(*described), false};
 }
 
 // Frees the id (and the loaded profile once no other id shares it): a long agent session would otherwise reach the

@@ -1,5 +1,6 @@
 #pragma once
 // The scanners' shared token and position helpers (internal to nsys_source).
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -64,6 +65,16 @@ void PlaceAt(Positions& pos, const std::vector<Token>& tokens, size_t first, siz
 std::vector<Token> LexPython(std::string_view text, Positions& pos);
 std::vector<Token> LexCpp(std::string_view text, Positions& pos);
 std::vector<Token> LexJulia(std::string_view text, Positions& pos);
+
+// The functions the C/C++ scanner recognises (by its heuristics), with the token indices (of LexCpp's tokens) of
+// their bodies' braces; close is SIZE_MAX when the body is not closed.
+struct CppFunction {
+  std::string name;
+  int name_line = 0;
+  size_t open = 0;
+  size_t close = SIZE_MAX;
+};
+std::vector<CppFunction> CppFunctions(std::string_view text);
 
 void ScanPython(std::string_view text, const std::string& file, std::vector<Annotation>& out);
 void ScanCpp(std::string_view text, const std::string& file, std::vector<Annotation>& out);

@@ -11,6 +11,8 @@ struct Function {
   std::string name;  // unqualified, as __func__ says it
   int first_line = 0;
   int last_line = -1;
+  size_t open = 0;          // token index of the body's '{'
+  size_t close = SIZE_MAX;  // and of its '}' (SIZE_MAX when unbalanced)
 };
 
 bool IsControl(std::string_view w) {
@@ -31,6 +33,7 @@ class CppScan {
  public:
   CppScan(std::string_view text, const std::string& file) : pos_(text), file_(file) { tokens_ = LexCpp(text, pos_); }
   void Run(std::vector<Annotation>& out);
+  const std::vector<Function>& functions() const { return functions_; }
 
  private:
   long MatchBack(long close) const;
@@ -223,6 +226,7 @@ void CppScan::Run(std::vector<Annotation>& out) {
     if (IsPunct(t, "{")) {
       Function f;
       if (FunctionBefore(j, f.name, f.first_line)) {
+        f.open = j;
         functions_.push_back(std::move(f));
         open_functions_.push_back(static_cast<int>(functions_.size() - 1));
         braces.push_back(open_functions_.back());
@@ -233,6 +237,7 @@ void CppScan::Run(std::vector<Annotation>& out) {
       if (braces.empty()) continue;  // unbalanced (#if branches): keep going
       if (braces.back() >= 0) {
         functions_[static_cast<size_t>(braces.back())].last_line = t.line;
+        functions_[static_cast<size_t>(braces.back())].close = j;
         open_functions_.pop_back();
       }
       braces.pop_back();
@@ -256,6 +261,16 @@ void ScanCpp(std::string_view text, const std::string& file, std::vector<Annotat
   CppScan(text, file).Run(mine);
   out.insert(out.begin() + static_cast<long>(first), std::make_move_iterator(mine.begin()),
              std::make_move_iterator(mine.end()));
+}
+
+std::vector<CppFunction> CppFunctions(std::string_view text) {
+  const std::string file;  // CppScan keeps a reference
+  CppScan scan(text, file);
+  std::vector<Annotation> ignored;
+  scan.Run(ignored);
+  std::vector<CppFunction> out;
+  for (const auto& f : scan.functions()) out.push_back(CppFunction{f.name, f.first_line, f.open, f.close});
+  return out;
 }
 
 }  // namespace nsys::source::detail

@@ -73,8 +73,19 @@ protocol::ProfileInfo ToProtocolInfo(const engine::ProfileInfo& info) {
   return out;
 }
 
-protocol::ProfileSummary ToProfileSummary(const std::string& profile_id, const engine::ProfileInfo& info) {
-  return protocol::ProfileSummary{profile_id, info.path, ToProtocolInfo(info)};
+protocol::MappingCoverage ToMappingCoverage(const skills::NvtxCoverage& coverage) {
+  return protocol::MappingCoverage{coverage.share, coverage.mapped_ns, coverage.kernel_ns_total};
+}
+
+protocol::ProfileSummary ToProfileSummary(const std::string& profile_id, const engine::ProfileInfo& info,
+                                          const std::optional<skills::NvtxCoverage>& coverage) {
+  protocol::ProfileSummary out{profile_id, info.path, ToProtocolInfo(info), std::nullopt};
+  if (coverage) out.mapping_coverage = ToMappingCoverage(*coverage);
+  return out;
+}
+
+protocol::ProfileSummary ToProfileSummary(const core::OpenedProfile& opened) {
+  return ToProfileSummary(opened.id, opened.profile->info(), opened.coverage);
 }
 
 protocol::ArgDescription DescribeArg(const skills::ArgSpec& spec) {

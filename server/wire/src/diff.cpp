@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "nsys/wire/answer.h"
+#include "nsys/wire/converters.h"
 
 namespace nsys::wire {
 namespace {
@@ -121,6 +122,11 @@ protocol::DiffResult ToProtocolDiff(const agent::DiffReport& r) {
                           p.new_gpu_ns, Finite(p.base_coverage), Finite(p.new_coverage)});
   }
   out.notes = r.notes;
+  if (r.base_coverage && r.new_coverage) {
+    out.base_coverage = ToMappingCoverage(*r.base_coverage);
+    out.new_coverage = ToMappingCoverage(*r.new_coverage);
+    out.coverage_change = r.new_coverage->share - r.base_coverage->share;
+  }
   out.answer = ToProtocolAnswer(r.answer);
   out.markdown = r.markdown;
   return out;

@@ -108,6 +108,10 @@ struct DiffResult {
   std::vector<DiffMemcpy> memcpy;
   std::vector<DiffPhase> phases;
   std::vector<std::string> notes;
+  // Issue 12: each profile's NVTX mapping coverage and the change of its share (new - base), absent when either
+  // profile has no kernels.
+  std::optional<MappingCoverage> base_coverage, new_coverage;  // "baseCoverage", "newCoverage"
+  std::optional<double> coverage_change;                       // "coverageChange"
   Answer answer;
   std::string markdown;
   bool operator==(const DiffResult&) const = default;

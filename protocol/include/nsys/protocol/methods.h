@@ -149,10 +149,22 @@ struct ProfileInfo {
   bool operator==(const ProfileInfo&) const = default;
 };
 
-struct ProfileSummary {  // result of nsys/openProfile and nsys/profileInfo: {profileId, path, info}
+// Issue 12: the share of kernel time launched inside an innermost NVTX range whose calls each launch exactly one
+// kernel ({share, mappedNs, kernelNs}).
+struct MappingCoverage {
+  double share = 0;       // mappedNs / kernelNs; 0 without kernels
+  int64_t mapped_ns = 0;  // "mappedNs"
+  int64_t kernel_ns = 0;  // "kernelNs": all kernel time
+  bool operator==(const MappingCoverage&) const = default;
+};
+
+struct ProfileSummary {  // result of nsys/openProfile and nsys/profileInfo: {profileId, path, info, mappingCoverage}
   std::string profile_id;
   std::string path;  // as opened (the .sqlite)
   ProfileInfo info;
+  // "mappingCoverage": null until computed (the warm-up computes it once the attribution tables have loaded;
+  // profileInfo never loads them).
+  std::optional<MappingCoverage> mapping_coverage;
   bool operator==(const ProfileSummary&) const = default;
 };
 using OpenProfileResult = ProfileSummary;
@@ -471,6 +483,7 @@ NSYS_PROTOCOL_CONVERSIONS(ProcessInfo)
 NSYS_PROTOCOL_CONVERSIONS(TableRows)
 NSYS_PROTOCOL_CONVERSIONS(DamagedRows)
 NSYS_PROTOCOL_CONVERSIONS(ProfileInfo)
+NSYS_PROTOCOL_CONVERSIONS(MappingCoverage)
 NSYS_PROTOCOL_CONVERSIONS(ProfileSummary)
 NSYS_PROTOCOL_CONVERSIONS(ArgDescription)
 NSYS_PROTOCOL_CONVERSIONS(SkillDescription)

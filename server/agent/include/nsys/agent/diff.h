@@ -17,6 +17,7 @@
 #include "nsys/agent/answer.h"
 #include "nsys/agent/skill_runner.h"
 #include "nsys/engine/profile.h"
+#include "nsys/skills/nvtx_coverage.h"
 #include "nsys/support/cancel.h"
 #include "nsys/support/expected.h"
 
@@ -137,8 +138,11 @@ struct DiffReport {
   std::vector<MemcpyDelta> memcpy;
   std::vector<PhaseDelta> phases;  // with DiffOptions::phase_map
   std::vector<std::string> notes;  // what could not be compared and why
-  Answer answer;                   // the verdict in the one answer shape
-  std::string markdown;            // the whole report for terminals and editors
+  // Each profile's NVTX mapping coverage (issue 12; skills/nvtx_coverage.h), filled by core's Workspace::Diff when
+  // both profiles have kernels.
+  std::optional<skills::NvtxCoverage> base_coverage, new_coverage;
+  Answer answer;         // the verdict in the one answer shape
+  std::string markdown;  // the whole report for terminals and editors
 };
 
 // The diff of `base` and `after`, each read through its runner. kCancelled when cancelled; kInvalidArgument for a

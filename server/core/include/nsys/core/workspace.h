@@ -20,11 +20,13 @@
 #include "nsys/agent/explain.h"
 #include "nsys/agent/skill_runner.h"
 #include "nsys/core/ask.h"
+#include "nsys/core/refine.h"
 #include "nsys/core/report.h"
 #include "nsys/core/sources.h"
 #include "nsys/core/traces.h"
 #include "nsys/engine/profile.h"
 #include "nsys/llm/config.h"
+#include "nsys/skills/nvtx_coverage.h"
 #include "nsys/skills/nvtx_tree.h"
 #include "nsys/skills/registry.h"
 #include "nsys/skills/result_memo.h"
@@ -105,6 +107,8 @@ struct NvtxTreeRequest {
 struct OpenedProfile {
   std::string id;  // "p1", "p2", ...: stable for the session
   std::shared_ptr<engine::Profile> profile;
+  // Its mapping coverage (issue 12) when already computed (KnownMappingCoverage); filled by Open and Describe.
+  std::optional<skills::NvtxCoverage> coverage = std::nullopt;
 };
 
 class Workspace {
@@ -126,6 +130,9 @@ class Workspace {
                                const CancelToken& cancel = {}, const ProgressSink& progress = {});
   Status Close(const std::string& id);
   Expected<std::shared_ptr<engine::Profile>> Get(const std::string& id) const;
+  // The open profile with what is known of it without loading anything (nsys/profileInfo): its mapping coverage
+  // when computed. kNotFound as Get.
+  Expected<OpenedProfile> Describe(const std::string& id) const;
   std::vector<OpenedProfile> List() const;
 
   // Skills: built-ins plus user skills. ReloadSkills re-reads the user folders and returns warnings (bad files).
@@ -183,6 +190,28 @@ class Workspace {
   Expected<agent::DiffReport> Diff(const std::string& base_id, const std::string& new_id,
                                    const agent::DiffOptions& options, const CancelToken& cancel = {},
                                    const ProgressSink& progress = {});
+
+  // ---- refine (issue 12) ----
+  // The profile's mapping coverage (skills::ComputeNvtxCoverage over the whole profile) when it is already known:
+  // the warm-up computes it once the attribution tables have loaded, and MappingCoverage / PlanAnnotation remember
+  // it. Cheap: never loads a table. nullopt when not computed yet, or for an id that is not open.
+  std::optional<skills::NvtxCoverage> KnownMappingCoverage(const std::string& profile_id) const;
+  // Loads kernels, runtime calls and NVTX ranges with their links (engine::Need::kAttribution), then computes the
+  // coverage once per loaded profile.
+  Expected<skills::NvtxCoverage> MappingCoverage(const std::string& profile_id, const CancelToken& cancel = {},
+                                                 const ProgressSink& progress = {});
+  // What to refine next (refine.h): every innermost range whose instances launch more than one kernel, most GPU time
+  // first, each with the place its name is given in the request's sources and the edit that adds finer ranges
+  // inside it (source/edits.h), and the command to profile again. Runs nvtx_range_kernels through the result memo.
+  // kNotFound for an unknown profile or a source root that does not exist.
+  Expected<AnnotationPlan> PlanAnnotation(const AnnotationPlanRequest& request, const CancelToken& cancel = {},
+                                          const ProgressSink& progress = {});
+  // The code actions at a place of a source file (refine.h): "Add NVTX ranges inside 'X'" for each range named on
+  // the selected lines (or whose body holds them) that is innermost and launches more than one kernel in a call of
+  // the profile (nvtx_range_kernels through the result memo; none without a profile), and "Annotate this function"
+  // when the innermost function around the selection has no range. Empty for a language the edits do not support.
+  Expected<std::vector<SourceAction>> SourceActions(const SourceActionRequest& request, const CancelToken& cancel = {},
+                                                    const ProgressSink& progress = {});
 
   // ---- ask (issue 10) ----
   // One question over an open profile, answered in the agent's answer shape (agent/answer.h): offline by the
@@ -285,9 +314,15 @@ class Workspace {
  private:
   // What the workspace keeps per loaded file, shared by every open id of it. Also held by requests: one holding it
   // survives a concurrent Close.
+  // A loaded profile's mapping coverage once computed (shared with its warm-up thread).
+  struct CoverageSlot {
+    std::mutex mu;
+    std::optional<skills::NvtxCoverage> value;
+  };
   struct Entry {
     std::shared_ptr<engine::Profile> profile;
     std::shared_ptr<skills::ResultMemo> memo;
+    std::shared_ptr<CoverageSlot> coverage = std::make_shared<CoverageSlot>();
     CancelToken warm_cancel;
     std::thread warm;
     std::mutex warm_join_mu;  // one joiner at a time (WaitForWarmUp, Close)
@@ -314,8 +349,12 @@ class Workspace {
   OpenedProfile AddId(const std::string& path, const std::shared_ptr<Entry>& entry);
   void Release(const std::shared_ptr<Entry>& entry);
   void WarmUp(const std::shared_ptr<engine::Profile>& profile, const std::shared_ptr<skills::ResultMemo>& memo,
-              const CancelToken& cancel, const std::vector<WarmCall>& calls);
+              const std::shared_ptr<CoverageSlot>& coverage, const CancelToken& cancel,
+              const std::vector<WarmCall>& calls);
   static void StopWarmUp(Entry& entry);
+  // Computes the whole profile's coverage into `slot` unless it is there (kAttribution must be loaded).
+  static Expected<skills::NvtxCoverage> StoreCoverage(const engine::Profile& profile, CoverageSlot& slot,
+                                                      const CancelToken& cancel);
   // A trace request resolved against its profile.
   struct TraceJob {
     std::shared_ptr<engine::Profile> profile;

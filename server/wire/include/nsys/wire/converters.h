@@ -3,12 +3,15 @@
 // engine error kinds to JSON-RPC error codes. The CLI's --format json uses the same converters, so editors and
 // scripts see identical JSON.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "nsys/core/workspace.h"
 #include "nsys/engine/profile.h"
 #include "nsys/protocol/jsonrpc.h"
 #include "nsys/protocol/methods.h"
+#include "nsys/skills/nvtx_coverage.h"
 #include "nsys/skills/registry.h"
 #include "nsys/skills/skill.h"
 #include "nsys/support/expected.h"
@@ -26,7 +29,11 @@ inline constexpr size_t kListedProcesses = 64;
 // Processes beyond kListedProcesses are counted (processCount), not listed. The damaged-row counts are read now
 // (they grow as tables load).
 protocol::ProfileInfo ToProtocolInfo(const engine::ProfileInfo& info);
-protocol::ProfileSummary ToProfileSummary(const std::string& profile_id, const engine::ProfileInfo& info);
+// `coverage`: the profile's mapping coverage when known (core::Workspace::KnownMappingCoverage), else null.
+protocol::ProfileSummary ToProfileSummary(const std::string& profile_id, const engine::ProfileInfo& info,
+                                          const std::optional<skills::NvtxCoverage>& coverage = std::nullopt);
+protocol::MappingCoverage ToMappingCoverage(const skills::NvtxCoverage& coverage);
+protocol::ProfileSummary ToProfileSummary(const core::OpenedProfile& opened);
 
 protocol::SkillDescription Describe(const skills::Skill& skill);
 protocol::ArgDescription DescribeArg(const skills::ArgSpec& spec);

@@ -627,8 +627,9 @@ int64_t SumColumn(const skills::Table& table, const std::string& column, const s
 
 }  // namespace
 
-// Long: the report's three measures per rank (kernel table, nccl_breakdown's "all" rows, the iterations skill's
-// median) and the run skills' partials, each rank visited once with every table they need; then every run skill.
+// The report's three measures per rank (kernel table, nccl_breakdown's "all" rows, the iterations skill's median)
+// and the run skills' partials, each rank visited once with every table they need; then every run skill.
+// Long: one visit per rank computes every measure, so the steps share the rank's loaded profile.
 Expected<RunReport> Workspace::ReportRun(const std::string& run_id, const CancelToken& cancel,
                                          const ProgressSink& progress) {
   auto entry = RunEntryOf(run_id);

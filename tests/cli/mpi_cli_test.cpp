@@ -2,6 +2,7 @@
 // the single-process report. The rank set is made at test time by ../shared/tools/split_ranks.py (never committed).
 // Also the halves the job moves: core's ReportRunRanks / MergeRunReport and server/mpi's byte form of them.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -22,7 +23,9 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-fs::path Root() { return fs::temp_directory_path() / ("nsys_ai_mpi_cli_test_" + std::to_string(::getpid())); }
+fs::path Root() {
+  return fs::temp_directory_path() / ("nsys_ai_mpi_cli_test_" + std::to_string(::getpid()));
+}
 struct TempRoot {
   ~TempRoot() {
     std::error_code ec;
@@ -35,8 +38,8 @@ fs::path Split(const std::string& name, const std::string& extra) {
   const fs::path out = Root() / name;
   fs::create_directories(out);
   const std::string tool = (fs::path(FixturesDir()) / ".." / "tools" / "split_ranks.py").string();
-  const std::string cmd = "python3 '" + tool + "' '" + Fixture("mfu_2gpu_after.sqlite") + "' '" + out.string() +
-                          "' " + extra + " > '" + (Root() / (name + ".log")).string() + "' 2>&1";
+  const std::string cmd = "python3 '" + tool + "' '" + Fixture("mfu_2gpu_after.sqlite") + "' '" + out.string() + "' " +
+                          extra + " > '" + (Root() / (name + ".log")).string() + "' 2>&1";
   if (std::system(cmd.c_str()) != 0) {
     ADD_FAILURE() << "split_ranks.py failed: " << cmd;
     return {};
@@ -93,13 +96,13 @@ TEST(MpiCli, RunReportOverFourProcessesEqualsTheSingleProcessReport) {
   EXPECT_GE(many["analyses"].size(), 7u);
 
   // A run skill the same way (its own table), and a skill that is not a run skill is refused with a clear error.
-  auto single_skill = RunCli({"--no-cache", "skill", "run", "run_stragglers", "--run", dir.string(), "--format", "json"});
+  auto single_skill =
+      RunCli({"--no-cache", "skill", "run", "run_stragglers", "--run", dir.string(), "--format", "json"});
   ASSERT_EQ(single_skill.exit_code, 0) << single_skill.err;
-  auto spread_skill =
-      RunMpi(4, "--no-cache skill run run_stragglers --run '" + dir.string() + "' --mpi --format json");
+  auto spread_skill = RunMpi(4, "--no-cache skill run run_stragglers --run '" + dir.string() + "' --mpi --format json");
   ASSERT_EQ(spread_skill.exit_code, 0) << spread_skill.err;
   EXPECT_EQ(Json::parse(single_skill.out), Json::parse(spread_skill.out));
-  auto refused = RunMpi(2, "--no-cache skill run kernels --run '" + dir.string() + "' --mpi");
+  auto refused = RunMpi(2, "--no-cache skill run top_kernels --run '" + dir.string() + "' --mpi");
   EXPECT_NE(refused.exit_code, 0);
   EXPECT_NE(refused.err.find("--mpi runs run skills"), std::string::npos) << refused.err;
 }
@@ -127,7 +130,7 @@ TEST(MpiCli, ReportHalvesMergeToTheReportAndTheirBytesRoundTrip) {
   auto first = halves.ReportRunRanks(split->id, {0});
   ASSERT_TRUE(first && second);
   ASSERT_EQ(first->size(), 1u);
-  EXPECT_EQ((*first)[0].summary.kernels, 1793);  // pid 148 (sqlite3 CLI, as above)
+  EXPECT_EQ((*first)[0].summary.kernels, 1793);   // pid 148 (sqlite3 CLI, as above)
   EXPECT_EQ((*second)[0].summary.kernels, 1794);  // pid 149
   std::vector<core::RankReportPart> parts = {(*first)[0], (*second)[0]};
 

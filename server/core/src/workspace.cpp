@@ -692,8 +692,9 @@ int64_t SumColumn(const skills::Table& table, const std::string& column, const s
 
 }  // namespace
 
-// Long: the report's three measures per rank (kernel table, nccl_breakdown's "all" rows, the iterations skill's
-// median) and the run skills' partials, each rank visited once with every table they need.
+// ReportRun's per-rank half: the report's three measures per rank (kernel table, nccl_breakdown's "all" rows, the
+// iterations skill's median) and the run skills' partials, each rank visited once with every table they need.
+// Long: one visit per rank computes every measure, so the steps share the rank's loaded profile.
 Expected<std::vector<RankReportPart>> Workspace::ReportRunRanks(const std::string& run_id,
                                                                 const std::vector<size_t>& which,
                                                                 const CancelToken& cancel,
@@ -773,7 +774,8 @@ Expected<std::vector<RankReportPart>> Workspace::ReportRunRanks(const std::strin
   return result;
 }
 
-// Long: the failure accounting, the partials kept for later run skill calls, every run skill and the notes.
+// ReportRun's merge half: the failure accounting, the partials kept for later run skill calls, every run skill.
+// Long: one pass over the parts, then every run skill and the notes.
 Expected<RunReport> Workspace::MergeRunReport(const std::string& run_id, std::vector<RankReportPart> parts,
                                               const CancelToken& cancel) {
   auto entry = RunEntryOf(run_id);

@@ -119,6 +119,7 @@ class RankSet {
   // Frees least recently used unpinned ranks other than `keep` until `extra` more bytes fit; true if they fit.
   bool MakeRoom(uint64_t extra, size_t keep);  // mu_ held
   void Reserve(Slot& slot, uint64_t bytes);    // mu_ held
+  bool AnyBusy(size_t except) const;           // another rank is pinned or opening; mu_ held
 
   std::vector<RunRank> ranks_;
   uint64_t budget_;

@@ -48,16 +48,15 @@ describe('issue 12 in the extension: coverage, refinements, kernel links (real s
   after(async () => assert.equal(await server.stop(), 0));
   beforeEach(() => stub.reset());
 
-  // mappingCoverage (nsys/profileInfo) and nsys/annotationPlan come with h12/loop: until the server reports them,
-  // these tests say SKIP (never pass).
+  // mappingCoverage (nsys/profileInfo) and nsys/annotationPlan: a server without them fails these tests.
   const coverageReported = async () => {
     const probe = await server.client.openProfile(h200);
     await server.client.closeProfile(probe.profileId);
     return 'mappingCoverage' in probe;
   };
 
-  test('the status bar follows the shown profile’s NVTX coverage', async (t) => {
-    if (!(await coverageReported())) return t.skip('the server does not report mappingCoverage yet (h12/loop)');
+  test('the status bar follows the shown profile’s NVTX coverage', async () => {
+    if (!(await coverageReported())) assert.fail('the server does not report mappingCoverage');
     const status = new CoverageStatus(services);
     const doc = editor.openCustomDocument(asUri(h200)); // registry.add: the shown profile changes
     try {
@@ -75,8 +74,8 @@ describe('issue 12 in the extension: coverage, refinements, kernel links (real s
     status.dispose();
   });
 
-  test('the profile view’s summary has the coverage card', async (t) => {
-    if (!(await coverageReported())) return t.skip('the server does not report mappingCoverage yet (h12/loop)');
+  test('the profile view’s summary has the coverage card', async () => {
+    if (!(await coverageReported())) assert.fail('the server does not report mappingCoverage');
     const doc = editor.openCustomDocument(asUri(h200));
     const panel = new stub.FakePanel(VIEW_TYPE, 'h200');
     await editor.resolveCustomEditor(doc, panel as never);
@@ -91,8 +90,8 @@ describe('issue 12 in the extension: coverage, refinements, kernel links (real s
     doc.dispose();
   });
 
-  test('Suggest NVTX Refinements: the plan in a quick pick; choosing an item applies its edit', async (t) => {
-    if (!server.client.supports('nsys/annotationPlan')) return t.skip('the server has no nsys/annotationPlan yet (h12/loop)');
+  test('Suggest NVTX Refinements: the plan in a quick pick; choosing an item applies its edit', async () => {
+    if (!server.client.supports('nsys/annotationPlan')) assert.fail('the server has no nsys/annotationPlan');
     const doc = editor.openCustomDocument(asUri(h200));
     let offered: { label: string; description: string; detail: string }[] = [];
     stub.answers.quickPick.push((items: { label: string; description: string; detail: string }[]) => {

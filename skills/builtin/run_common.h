@@ -25,13 +25,14 @@ inline Ns MedianOf(std::vector<Ns> v) {
   return lo + diff / 2;
 }
 
-// The two leading columns of every per-rank row: the rank's index in the run and its file.
+// The two leading columns of every per-rank row: the rank, named by its export as every run table names it (the
+// `rank` column of `skill run --run`), and its place among the ranks analysed.
 inline std::vector<Column> RankColumns() {
-  return {builtin::IntCol("rank", "Rank: index of the file in the run (files in name order)"),
-          builtin::StringCol("rank_file", "The rank's export")};
+  return {builtin::StringCol("rank", "The rank: its export's name"),
+          builtin::IntCol("rank_index", "Its place among the ranks analysed (files in name order)")};
 }
 inline std::vector<Value> RankCells(const std::vector<RankPartial>& ranks, size_t r) {
-  return {builtin::I(static_cast<int64_t>(r)), builtin::S(ranks[r].label)};
+  return {builtin::S(ranks[r].label), builtin::I(static_cast<int64_t>(r))};
 }
 
 // A collective instance as matched across ranks: (kind, channel, ordinal).

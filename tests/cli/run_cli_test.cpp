@@ -87,7 +87,7 @@ TEST(CliRun, RunReportGivesEachRankTheNumbersOfItsSourceProcess) {
     std::map<std::string, size_t> col;
     for (size_t c = 0; c < t["columns"].size(); ++c) col[t["columns"][c]["name"]] = c;
     ASSERT_EQ(t["rows"].size(), 2u);
-    EXPECT_EQ(t["rows"][0][col["rank_file"]], "rank0000");
+    EXPECT_EQ(t["rows"][0][col["rank"]], "rank0000");
     EXPECT_EQ(t["rows"][0][col["kernel_ns"]], kPid148.gpu_ns);
     EXPECT_EQ(t["rows"][1][col["kernel_ns"]], kPid149.gpu_ns);
     EXPECT_EQ(t["rows"][0][col["comm_ns"]], kPid148.nccl_ns);

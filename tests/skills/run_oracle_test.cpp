@@ -38,7 +38,7 @@ TEST(RunOracle, KernelTimePerRankIsThePerProcessSumOfTheSource) {
       EXPECT_EQ(IntCell(m.table, r, "kernel_ns"), m.figures.kernel_ns[r]);
       EXPECT_EQ(IntCell(m.table, r, "comm_ns"),
                 sql.Int("SELECT coalesce(sum(k.end - k.start), 0)" + where + " AND s.value LIKE 'nccl%'"));
-      EXPECT_EQ(StringCell(m.table, r, "rank_file"), run.manifest[r].file);
+      EXPECT_EQ(StringCell(m.table, r, "rank"), run.manifest[r].file);
       total += m.figures.kernel_ns[r];
     }
     EXPECT_EQ(m.figures.mean_ns, total / 2);
@@ -68,7 +68,7 @@ TEST(RunOracle, NcclPerRankAndCollectiveIsThePerProcessSumOfTheSource) {
       // Two rows per rank: "all" and SendRecv (the only collective in the mfu exports).
       for (const char* kind : {"all", "SendRecv"}) {
         ASSERT_LT(row, m.table.rows.size());
-        EXPECT_EQ(IntCell(m.table, row, "rank"), static_cast<int64_t>(r));
+        EXPECT_EQ(IntCell(m.table, row, "rank_index"), static_cast<int64_t>(r));
         EXPECT_EQ(StringCell(m.table, row, "collective"), kind);
         EXPECT_EQ(IntCell(m.table, row, "count"), count);
         EXPECT_EQ(IntCell(m.table, row, "total_ns"), sql.Int("SELECT sum(k.end - k.start)" + where));

@@ -30,9 +30,9 @@ TEST(RunSkills, EveryRunSkillMergesARealSplit) {
     for (const auto& row : t.rows) ASSERT_EQ(row.size(), t.columns.size());
     if (skill.name == "run_clock_alignment") continue;  // one row per node
     for (size_t r = 0; r < t.rows.size(); ++r) {
-      const int64_t rank = IntCell(t, r, "rank");
+      const int64_t rank = IntCell(t, r, "rank_index");
       ASSERT_TRUE(rank == 0 || rank == 1);
-      EXPECT_EQ(StringCell(t, r, "rank_file"), run.manifest[static_cast<size_t>(rank)].file);
+      EXPECT_EQ(StringCell(t, r, "rank"), run.manifest[static_cast<size_t>(rank)].file);
     }
   }
   EXPECT_EQ(names.size(), 7u);

@@ -9,14 +9,7 @@
 namespace nsys::source::detail {
 namespace {
 
-struct PyLine {
-  size_t first = 0;  // tokens [first, end)
-  size_t end = 0;
-  int indent = 0;
-  int first_line = 0;
-  int last_line = 0;
-  int suite_end = 0;  // last line of the block this line heads (its own last line when it heads none)
-};
+using PyLine = PyLogicalLine;
 
 // One statement: logical lines [first, end) (a compound statement's clauses and suites included).
 struct Statement {
@@ -88,30 +81,7 @@ class PyEdits {
 };
 
 void PyEdits::BuildLines() {
-  for (size_t i = 0; i < tokens_.size(); ++i) {
-    if (tokens_[i].line_start || lines_.empty()) {
-      if (!lines_.empty()) lines_.back().end = i;
-      PyLine l;
-      l.first = i;
-      l.indent = tokens_[i].indent;
-      l.first_line = l.last_line = tokens_[i].line;
-      lines_.push_back(l);
-    }
-    lines_.back().last_line = std::max(lines_.back().last_line, tokens_[i].end_line);
-  }
-  if (!lines_.empty()) lines_.back().end = tokens_.size();
-  std::vector<size_t> open;
-  for (size_t k = 0; k < lines_.size(); ++k) {
-    while (!open.empty() && lines_[open.back()].indent >= lines_[k].indent) {
-      lines_[open.back()].suite_end =
-          lines_[k - 1].suite_end > lines_[k - 1].last_line ? lines_[k - 1].suite_end : lines_[k - 1].last_line;
-      open.pop_back();
-    }
-    lines_[k].suite_end = lines_[k].last_line;
-    open.push_back(k);
-  }
-  const int last = lines_.empty() ? 0 : lines_.back().last_line;
-  for (size_t k : open) lines_[k].suite_end = last;
+  lines_ = PythonLogicalLines(tokens_);
 }
 
 std::optional<size_t> PyEdits::LineAt(int line) const {

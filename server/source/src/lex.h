@@ -63,6 +63,18 @@ void AppendEscape(std::string_view text, size_t i, bool raw, std::string_view pl
 void PlaceAt(Positions& pos, const std::vector<Token>& tokens, size_t first, size_t last, Annotation& a);
 
 std::vector<Token> LexPython(std::string_view text, Positions& pos);
+
+// A Python logical line of LexPython's tokens, with the extent of the block it heads: what the scanner and the edits
+// both walk.
+struct PyLogicalLine {
+  size_t first = 0;  // token range [first, end)
+  size_t end = 0;
+  int indent = 0;
+  int first_line = 0;
+  int last_line = 0;
+  int suite_end = 0;  // last line of the block this line heads (its own last line when it heads none)
+};
+std::vector<PyLogicalLine> PythonLogicalLines(const std::vector<Token>& tokens);
 std::vector<Token> LexCpp(std::string_view text, Positions& pos);
 std::vector<Token> LexJulia(std::string_view text, Positions& pos);
 

@@ -1,5 +1,7 @@
 // The Python tokenizer: identifiers, strings (every prefix, triple quotes, f-string fields), numbers, punctuation;
 // comments skipped; logical lines (brackets and backslashes continue a line) with their indentation.
+#include <algorithm>
+
 #include "lex.h"
 
 namespace nsys::source::detail {
@@ -137,6 +139,33 @@ size_t PyLexer::StringBody(bool raw, bool fmt, char quote, bool triple, std::str
 
 std::vector<Token> LexPython(std::string_view text, Positions& pos) {
   return PyLexer(text, pos).Run();
+}
+
+std::vector<PyLogicalLine> PythonLogicalLines(const std::vector<Token>& tokens) {
+  std::vector<PyLogicalLine> lines;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].line_start || lines.empty()) {
+      if (!lines.empty()) lines.back().end = i;
+      PyLogicalLine l;
+      l.first = i;
+      l.indent = tokens[i].indent;
+      l.first_line = l.last_line = tokens[i].line;
+      lines.push_back(l);
+    }
+    lines.back().last_line = std::max(lines.back().last_line, tokens[i].end_line);
+  }
+  if (!lines.empty()) lines.back().end = tokens.size();
+  std::vector<size_t> open;  // block headers not closed yet: a line less or equally indented closes them
+  for (size_t k = 0; k < lines.size(); ++k) {
+    while (!open.empty() && lines[open.back()].indent >= lines[k].indent) {
+      lines[open.back()].suite_end = lines[k - 1].last_line;
+      open.pop_back();
+    }
+    lines[k].suite_end = lines[k].last_line;
+    open.push_back(k);
+  }
+  for (size_t k : open) lines[k].suite_end = lines.back().last_line;
+  return lines;
 }
 
 }  // namespace nsys::source::detail

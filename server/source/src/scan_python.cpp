@@ -7,14 +7,8 @@
 namespace nsys::source::detail {
 namespace {
 
-struct LogicalLine {
-  size_t first = 0;  // token range [first, end)
-  size_t end = 0;
-  int indent = 0;
-  int first_line = 0;
-  int last_line = 0;
-  int suite_end = 0;  // last line of the block this line heads (its own last line when it heads none)
-  int owner = -1;     // the logical line of the enclosing def, -1 at module level
+struct LogicalLine : PyLogicalLine {
+  int owner = -1;  // the logical line of the enclosing def, -1 at module level
 };
 
 bool NeverACandidate(std::string_view w) {
@@ -48,31 +42,13 @@ class PythonScan {
 };
 
 void PythonScan::BuildLines() {
-  for (size_t i = 0; i < tokens_.size(); ++i) {
-    if (tokens_[i].line_start || lines_.empty()) {
-      if (!lines_.empty()) lines_.back().end = i;
-      LogicalLine l;
-      l.first = i;
-      l.indent = tokens_[i].indent;
-      l.first_line = l.last_line = tokens_[i].line;
-      lines_.push_back(l);
-    }
-    lines_.back().last_line = std::max(lines_.back().last_line, tokens_[i].end_line);
-  }
-  if (!lines_.empty()) lines_.back().end = tokens_.size();
-  std::vector<size_t> open;  // block headers not closed yet
-  std::vector<size_t> defs;
+  for (const PyLogicalLine& l : PythonLogicalLines(tokens_)) lines_.push_back({l});
+  std::vector<size_t> defs;  // enclosing defs not closed yet
   for (size_t k = 0; k < lines_.size(); ++k) {
-    while (!open.empty() && lines_[open.back()].indent >= lines_[k].indent) {
-      lines_[open.back()].suite_end = lines_[k - 1].last_line;
-      open.pop_back();
-    }
     while (!defs.empty() && lines_[defs.back()].indent >= lines_[k].indent) defs.pop_back();
     lines_[k].owner = defs.empty() ? -1 : static_cast<int>(defs.back());
-    open.push_back(k);
     if (IsDef(lines_[k], nullptr)) defs.push_back(k);
   }
-  for (size_t k : open) lines_[k].suite_end = lines_.back().last_line;
 }
 
 bool PythonScan::IsDef(const LogicalLine& l, size_t* name) const {

@@ -60,8 +60,14 @@ function M.refresh_lenses(buf)
   if not client.supports('codeLensProvider') then
     return
   end
-  vim.api.nvim_buf_call(buf, function()
-    vim.lsp.codelens.refresh()
+  -- Asked here rather than through vim.lsp.codelens.refresh(): a buffer deleted while its lenses are on the way
+  -- must drop the reply (Neovim 0.7's own handler fails on it with "Invalid buffer id").
+  local params = { textDocument = vim.lsp.util.make_text_document_params(buf) }
+  client.request('textDocument/codeLens', params, function(err, result)
+    if not vim.api.nvim_buf_is_valid(buf) or not client.get() then
+      return
+    end
+    vim.lsp.codelens.on_codelens(err, result, { bufnr = buf, client_id = client.get().id, method = 'textDocument/codeLens' })
   end)
 end
 

@@ -44,7 +44,7 @@ const std::map<std::string, std::set<std::string>> kAllowed = {
     {"skills", {"support", "engine", "nlohmann"}},  // nlohmann to read *.skill.json files and the phases skill's map
     {"llm", {"support", "nlohmann", "curl"}},       // LLM wire formats are JSON over libcurl; knows nothing of profiles
     {"agent", {"support", "engine", "skills", "llm", "nlohmann"}},  // nlohmann to read the Book of Root Causes
-    {"core", {"support", "skills", "trace", "engine", "agent", "llm", "source"}},  // source: issue 12's source sets and edits
+    {"core", {"support", "skills", "trace", "engine", "agent", "llm", "source"}},  // source: sets and edits (issue 12)
     {"wire", {"support", "core", "protocol", "engine", "skills", "trace", "agent", "llm"}},
     {"lsp", {"support", "core", "wire", "protocol", "engine", "agent"}},
     {"mcp", {"support", "core", "wire", "protocol", "engine", "agent"}},

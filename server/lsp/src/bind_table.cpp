@@ -10,8 +10,8 @@
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/method_table.h"
 #include "nsys/lsp/nvtx_tree_handlers.h"
-#include "nsys/lsp/run_handlers.h"
 #include "nsys/lsp/refine_handlers.h"
+#include "nsys/lsp/run_handlers.h"
 #include "nsys/lsp/source_handlers.h"
 #include "nsys/lsp/trace_handlers.h"
 

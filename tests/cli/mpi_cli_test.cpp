@@ -16,6 +16,7 @@
 #include "fixtures.h"
 #include "nsys/core/workspace.h"
 #include "nsys/mpi/mpi_run.h"
+#include "sanitizers.h"
 
 namespace nsys::testing {
 namespace {
@@ -59,10 +60,15 @@ std::string ReadFile(const fs::path& path) {
 // `mpirun --oversubscribe -n K nsys-ai ARGS` (as root too): its exit code and stdout.
 CliResult RunMpi(int processes, const std::string& args) {
   const fs::path out = Root() / "mpi.out", err = Root() / "mpi.err";
-  const std::string cmd = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '" NSYS_AI_MPIEXEC
-                          "' --oversubscribe -n " +
-                          std::to_string(processes) + " '" NSYS_AI_BINARY "' " + args + " > '" + out.string() +
-                          "' 2> '" + err.string() + "'";
+  // Under AddressSanitizer the job's processes keep every check but leak detection: Open MPI itself leaks at
+  // MPI_Finalize (measured: a 10-line MPI program under clang's ASan reports ~121 KB in 3,350 allocations, mostly from
+  // its unloaded plugins, so no suppression by library can name them). Our code's leaks are still checked by the
+  // in-process tests below and by the single-process runs of the same calls.
+  const std::string leaks = NSYS_AI_TEST_ASAN ? "ASAN_OPTIONS=\"${ASAN_OPTIONS}:detect_leaks=0\" " : "";
+  const std::string cmd =
+      leaks + "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 '" NSYS_AI_MPIEXEC "' --oversubscribe -n " +
+      std::to_string(processes) + " '" NSYS_AI_BINARY "' " + args + " > '" + out.string() + "' 2> '" + err.string() +
+      "'";
   CliResult result;
   const int status = std::system(cmd.c_str());
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -508,7 +508,8 @@ Expected<skills::Args> CheckRunSkillArgs(const skills::run::RunSkill& skill, con
   std::vector<skills::ArgSpec> specs = RunSkillCommonArgs();
   specs.insert(specs.end(), skill.args.begin(), skill.args.end());
   skills::Args out;
-  for (const auto& [name, value] : raw) {
+  for (const auto& [arg_name, value] : raw) {
+    const std::string& name = arg_name;  // a lambda may not capture a structured binding before C++20 in clang 14
     auto spec = std::find_if(specs.begin(), specs.end(), [&](const skills::ArgSpec& a) { return a.name == name; });
     if (spec == specs.end()) {
       std::string known;

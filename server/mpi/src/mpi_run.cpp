@@ -96,6 +96,14 @@ Error Damaged(std::string_view what) {
   return MakeError(ErrorKind::kInvalidArgument, fmt::format("a process sent damaged {} (nsys-ai --mpi)", what));
 }
 
+// One length-prefixed partial (skills::run::EncodePartial's bytes), decoded with every length checked; `where` names
+// the field in the error when the bytes are cut.
+Expected<skills::run::RankPartial> ReadPartial(Reader& in, std::string_view where) {
+  std::string_view encoded;
+  if (!in.Bytes(encoded)) return Damaged(where);
+  return skills::run::DecodePartial(encoded);
+}
+
 }  // namespace
 
 std::vector<size_t> ShareOf(size_t n, int process, int processes) {
@@ -170,9 +178,7 @@ Expected<std::vector<core::RankReportPart>> DecodeReportParts(std::string_view b
     }
     if (!in.U8(has_partial) || has_partial > 1) return Damaged("rank parts (partial flag)");
     if (has_partial) {
-      std::string_view encoded;
-      if (!in.Bytes(encoded)) return Damaged("rank parts (partial)");
-      auto partial = skills::run::DecodePartial(encoded);
+      auto partial = ReadPartial(in, "rank parts (partial)");
       if (!partial) return partial.error();
       part.partial = std::move(*partial);
     }
@@ -206,9 +212,7 @@ Expected<std::vector<Expected<skills::run::RankPartial>>> DecodePartials(std::st
     uint8_t ok = 0;
     if (!in.U8(ok) || ok > 1) return Damaged("partials (flag)");
     if (ok) {
-      std::string_view encoded;
-      if (!in.Bytes(encoded)) return Damaged("partials (partial)");
-      auto partial = skills::run::DecodePartial(encoded);
+      auto partial = ReadPartial(in, "partials (partial)");
       if (!partial) return partial.error();
       parts.push_back(std::move(*partial));
     } else {

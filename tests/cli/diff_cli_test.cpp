@@ -58,6 +58,27 @@ TEST_F(DiffCli, JsonIsTheDiffResultShape) {
   EXPECT_EQ(j["devices"][0]["baseIdleNs"], 26031025);  // the union of device 0's ops, as SQL computes it
 }
 
+// Issue 12: the diff compares the two profiles' NVTX mapping coverage (kernel time launched inside an innermost range
+// whose calls each launch one kernel). Kernel time from sqlite3, SELECT sum(end-start) FROM
+// CUPTI_ACTIVITY_KIND_KERNEL: 535200650 ns (before), 488835406 ns (after); the mapped parts are nvtx_range_kernels'.
+TEST_F(DiffCli, ComparesTheMappingCoverageOfTheTwoProfiles) {
+  const auto r = RunCli({"diff", before_, after_, "--no-cache", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["baseCoverage"]["kernelNs"], 535200650);
+  EXPECT_EQ(j["baseCoverage"]["mappedNs"], 156170938);
+  EXPECT_EQ(j["newCoverage"]["kernelNs"], 488835406);
+  EXPECT_EQ(j["newCoverage"]["mappedNs"], 415950159);
+  EXPECT_NEAR(j["baseCoverage"]["share"].get<double>(), 156170938.0 / 535200650.0, 1e-12);
+  EXPECT_NEAR(j["coverageChange"].get<double>(), 415950159.0 / 488835406.0 - 156170938.0 / 535200650.0, 1e-12);
+  const auto md = RunCli({"diff", before_, after_, "--no-cache"});
+  ASSERT_EQ(md.exit_code, 0) << md.err;
+  EXPECT_NE(md.out.find("**NVTX mapping coverage** (kernel time launched inside an innermost range whose calls each "
+                        "launch one kernel): 29.2% → 85.1% (+55.9 points)."),
+            std::string::npos)
+      << md.out;
+}
+
 TEST_F(DiffCli, FailOnRegressionExitsThreeOnlyPastThePercentage) {
   const auto strict = RunCli({"diff", before_, after_, "--no-cache", "--fail-on-regression", "5"});
   EXPECT_EQ(strict.exit_code, 3) << strict.err;

@@ -142,9 +142,10 @@ PlanItem ItemOf(const RangeFigures& r, int64_t kernel_ns_total) {
   if (!r.kernel_list.empty()) item.top_kernel = r.kernel_list.front().kernel;
   item.share = kernel_ns_total > 0 ? static_cast<double>(item.gpu_ns) / static_cast<double>(kernel_ns_total) : 0;
   item.reason = fmt::format(
-      "Innermost range launching {:.3g} kernels of {} kinds per call (up to {}) over {} calls: {} of GPU time "
+      "Innermost range launching {:.3g} kernels of {} {} per call (up to {}) over {} calls: {} of GPU time "
       "({:.3g}% of all kernel time) that no range maps to one kernel.",
-      item.kernels_per_call, item.distinct_kernels, item.max_kernels_per_call, item.instances, Ms(item.gpu_ns),
+      item.kernels_per_call, item.distinct_kernels, item.distinct_kernels == 1 ? "kind" : "kinds",
+      item.max_kernels_per_call, item.instances, Ms(item.gpu_ns),
       100.0 * item.share);
   return item;
 }

@@ -23,7 +23,8 @@ constexpr const char* kRange = "KernelExecutor::runFusion::intermediates";
 
 TEST(SuggestCli, ListsTheRangeToRefineWithItsLineTheEditAndTheNextCommand) {
   NSYS_REQUIRE_FIXTURES();
-  const auto r = RunCli({"--no-cache", "suggest", Fixture("h200_nvfuser_nvtx.sqlite"), "--source", kPlanSources.string()});
+  const auto r =
+      RunCli({"--no-cache", "suggest", Fixture("h200_nvfuser_nvtx.sqlite"), "--source", kPlanSources.string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.rfind("Mapping coverage: 30.8% of kernel time (3.132 ms of 10.168 ms); 7.036 ms is not mapped one "
                         "kernel per call.\n",
@@ -50,8 +51,8 @@ TEST(SuggestCli, ListsTheRangeToRefineWithItsLineTheEditAndTheNextCommand) {
 
 TEST(SuggestCli, JsonIsTheAnnotationPlanWithTheEditAsAWorkspaceEdit) {
   NSYS_REQUIRE_FIXTURES();
-  const auto r = RunCli({"--no-cache", "suggest", Fixture("h200_nvfuser_nvtx.sqlite"), "--source", kPlanSources.string(),
-                         "--format", "json"});
+  const auto r = RunCli({"--no-cache", "suggest", Fixture("h200_nvfuser_nvtx.sqlite"), "--source",
+                         kPlanSources.string(), "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["coverage"]["kernelNs"], 10167602);
@@ -88,16 +89,16 @@ TEST(SuggestCli, NoSourceNamingTheRangeStillListsItAndABadLimitIsAUsageError) {
   NSYS_REQUIRE_FIXTURES();
   const fs::path empty = fs::temp_directory_path() / ("nsys_ai_suggest_empty_" + std::to_string(::getpid()));
   fs::create_directories(empty);
-  const auto r = RunCli({"--no-cache", "suggest", Fixture("h200_nvfuser_nvtx.sqlite"), "--source", empty.string(),
-                         "--format", "json"});
+  const auto r = RunCli(
+      {"--no-cache", "suggest", Fixture("h200_nvfuser_nvtx.sqlite"), "--source", empty.string(), "--format", "json"});
   fs::remove_all(empty);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["items"].size(), 1u);
   EXPECT_EQ(j["items"][0]["name"], kRange);
   EXPECT_FALSE(j["items"][0].contains("edit") && !j["items"][0]["edit"].is_null()) << "no source, no edit";
-  const auto bad = RunCli({"suggest", Fixture("h200_nvfuser_nvtx.sqlite"), "--source", kPlanSources.string(),
-                           "--limit", "lots"});
+  const auto bad =
+      RunCli({"suggest", Fixture("h200_nvfuser_nvtx.sqlite"), "--source", kPlanSources.string(), "--limit", "lots"});
   EXPECT_EQ(bad.exit_code, 2) << bad.out;
   EXPECT_NE(bad.err.find("--limit must be a whole number"), std::string::npos) << bad.err;
 }

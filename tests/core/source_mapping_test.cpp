@@ -3,6 +3,8 @@
 // eval_models.py and titanrtx_tensorrt_nvtx.sqlite, no kernel table) and small sources of every language
 // (tests/source/data/mapping/) whose expected lenses and diagnostics are golden files, checked against sqlite3.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -254,6 +256,39 @@ TEST_F(SourceMapping, KernelSourcesAreTheInnermostAnnotatedRanges) {
   EXPECT_NE(explained->markdown.find("**In your source**"), std::string::npos);
   EXPECT_NE(explained->markdown.find("executor.cpp:17 · 100.0% of its GPU time"), std::string::npos)
       << explained->markdown;
+}
+
+// The wording when every call of an innermost range launches the same number of kernels. No fixture has
+// such a range with more than one kernel, so a copy of h200_nvfuser_nvtx.sqlite keeps only the one instance of
+// 'KernelExecutor::runFusion::intermediates' that launches kernels (sqlite3: of its 6 instances, rowid 9266 holds
+// both launches of the range's 2 kernels, of one kind; rowids 9198 9216 9239 13480 13505 launch none).
+TEST_F(SourceMapping, ARangeWhoseEveryCallLaunchesTheSameKernelsSaysHowManyOfHowManyKinds) {
+  const fs::path dir = fs::temp_directory_path() / ("nsys_ai_uniform_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path copy = dir / "h200_one_intermediates.sqlite";
+  fs::copy_file(Fixture("h200_nvfuser_nvtx.sqlite"), copy, fs::copy_options::overwrite_existing);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(copy.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(db, "DELETE FROM NVTX_EVENTS WHERE rowid IN (9198, 9216, 9239, 13480, 13505)", nullptr,
+                         nullptr, nullptr),
+            SQLITE_OK)
+      << sqlite3_errmsg(db);
+  EXPECT_EQ(sqlite3_changes(db), 5);
+  sqlite3_close(db);
+  Index(kData / "cpp");
+  const std::string p = Open(copy.string());
+  const fs::path file = kData / "cpp" / "executor.cpp";
+  EXPECT_EQ(Render(Diagnostics(p, file)),
+            "L12:21 nvtx-refine launches 2 kernels of 1 kind per call: add finer ranges\n"
+            "L38:17 nvtx-not-run 'KernelExecutor::neverLaunched' did not run in this profile\n");
+  const auto lenses = Lenses(p, file);
+  auto it = std::find_if(lenses.begin(), lenses.end(),
+                         [](const auto& l) { return l.name == "KernelExecutor::runFusion::intermediates"; });
+  ASSERT_NE(it, lenses.end());
+  EXPECT_EQ(it->title.rfind("1 call · ", 0), 0u) << it->title;
+  EXPECT_NE(it->title.find(" · 2 kernels/call · "), std::string::npos) << it->title;
+  ASSERT_TRUE(ws_.Close(p).ok());
+  fs::remove_all(dir);
 }
 
 TEST_F(SourceMapping, BuffersOverrideTheDiskUntilClosed) {

@@ -110,6 +110,17 @@ TEST_F(SourceMethods, LensesHoverDiagnosticsAndKernelSourcesFollowTheActiveProfi
   ASSERT_TRUE(hover.is_object()) << hover.dump();
   const std::string md = hover["contents"]["value"];
   EXPECT_NE(md.find("6 kernels of 6 kinds (1 per call, at most 1) · 3.1 ms GPU"), std::string::npos) << md;
+  // Per call (one kernel each; sqlite3: 10527, 380732, 383931, 694040, 761016, 901303 ns), nearest rank: p50 is the
+  // third, p90 the sixth; each kernel's row with its own GPU time, calls and percentiles.
+  EXPECT_NE(md.find("(per call p50 384 µs, p90 901 µs) · innermost"), std::string::npos) << md;
+  EXPECT_NE(md.find("| [`nvfuser_inner_persistent_f1_c1_r0_g2`](nsys-ai://explain/" + p +
+                    "/nvfuser_inner_persistent_f1_c1_r0_g2) | 901 µs | 1 | 901 µs | 901 µs |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| [`nvfuser_reduction_f0_c1_r0_g3`](nsys-ai://explain/" + p +
+                    "/nvfuser_reduction_f0_c1_r0_g3) | 10.5 µs | 1 | 10.5 µs | 10.5 µs |"),
+            std::string::npos)
+      << md;
   EXPECT_NE(md.find("](nsys-ai://explain/" + p + "/"), std::string::npos) << md;
   EXPECT_EQ(hover["range"]["start"], Json({{"line", 16}, {"character", 19}}));
 

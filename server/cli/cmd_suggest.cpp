@@ -27,10 +27,9 @@ std::string RenderPlan(const core::AnnotationPlan& plan) {
   if (plan.items.empty()) out += "\nNothing to refine: no innermost range launches more than one kernel per call.\n";
   int n = 0;
   for (const auto& item : plan.items) {
-    out +=
-        fmt::format("\n{}. {}  ({} GPU, {:.3g}%, {:.3g} kernels/call of {} {}, {} calls)\n", ++n, item.name,
-                    Ms(item.gpu_ns), 100.0 * item.share, item.kernels_per_call, item.distinct_kernels,
-                    item.distinct_kernels == 1 ? "kind" : "kinds", item.instances);
+    out += fmt::format("\n{}. {}  ({} GPU, {:.3g}%, {:.3g} kernels/call of {} {}, {} calls)\n", ++n, item.name,
+                       Ms(item.gpu_ns), 100.0 * item.share, item.kernels_per_call, item.distinct_kernels,
+                       item.distinct_kernels == 1 ? "kind" : "kinds", item.instances);
     if (item.location) {
       out += fmt::format("   at {}:{}:{}{}\n", item.location->file, item.location->line + 1, item.location->column + 1,
                          item.other_locations > 0 ? fmt::format(" (and {} more places)", item.other_locations) : "");

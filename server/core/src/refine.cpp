@@ -145,8 +145,7 @@ PlanItem ItemOf(const RangeFigures& r, int64_t kernel_ns_total) {
       "Innermost range launching {:.3g} kernels of {} {} per call (up to {}) over {} calls: {} of GPU time "
       "({:.3g}% of all kernel time) that no range maps to one kernel.",
       item.kernels_per_call, item.distinct_kernels, item.distinct_kernels == 1 ? "kind" : "kinds",
-      item.max_kernels_per_call, item.instances, Ms(item.gpu_ns),
-      100.0 * item.share);
+      item.max_kernels_per_call, item.instances, Ms(item.gpu_ns), 100.0 * item.share);
   return item;
 }
 

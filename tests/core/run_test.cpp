@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -17,6 +19,7 @@
 #include "fixtures.h"
 #include "nsys/core/workspace.h"
 #include "sanitizers.h"
+#include "trace/trace_test_util.h"
 
 namespace nsys::testing {
 namespace {
@@ -297,6 +300,85 @@ TEST(RunMemory, SixtyFourRanksAnswerUnderTheBudget) {
   std::printf("64 ranks under the budget: RSS before %lld, peak %lld; %lld loads, %lld evictions\n",
               static_cast<long long>(rss_before), static_cast<long long>(peak), static_cast<long long>(stats->loads),
               static_cast<long long>(stats->evictions));
+}
+
+// ---- a run's trace ----
+
+// mfu_2gpu_after split into 4 ranks (2 copies of its 2 processes), 2 ranks per node, each node's clock shifted by
+// split_ranks.py's offset in [0, 2 ms). In the run's trace every rank is a top-level track group named by the rank,
+// and on the aligned clock each rank's first kernel sits where the source export has its process's first kernel, all
+// ranks moved by one and the same amount (node 0's own offset; the alignment is exact when every node holds the same
+// mix of processes, as the clock tests show).
+TEST(RunTrace, EachRankIsATrackGroupOnTheAlignedClock) {
+  NSYS_REQUIRE_FIXTURES();
+  const fs::path dir =
+      Split("mfu_2gpu_after.sqlite", "trace_skew", "--replicate 2 --ranks-per-node 2 --skew-ns 2000000");
+  ASSERT_FALSE(dir.empty());
+  core::Workspace workspace(Config());
+  std::map<int64_t, int64_t> first_kernel;  // source pid -> its first kernel's start (capture clock)
+  {
+    auto source = workspace.Open(Fixture("mfu_2gpu_after.sqlite"));
+    ASSERT_TRUE(source.ok()) << source.error().message;
+    ASSERT_TRUE(source->profile->Require(engine::Need::kKernelRows).ok());
+    const auto& k = source->profile->kernels();
+    for (size_t i = 0; i < k.size(); ++i) {
+      auto [it, inserted] = first_kernel.emplace(k.pid[i], k.start[i]);
+      if (!inserted) it->second = std::min(it->second, k.start[i]);
+    }
+    ASSERT_TRUE(workspace.Close(source->id).ok());
+  }
+  ASSERT_EQ(first_kernel.size(), 2u);
+  auto run = workspace.OpenRun({.directory = dir.string()});
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_EQ(run->ranks.size(), 4u);
+  const std::string out = (dir / "run.pftrace").string();
+  auto exported = workspace.ExportRunTrace({.run_id = run->id, .ranks_per_node = 2, .output = out});
+  ASSERT_TRUE(exported.ok()) << exported.error().message;
+  ASSERT_EQ(exported->ranks.size(), 4u);
+  EXPECT_EQ(exported->path, out);
+  EXPECT_EQ(exported->ranks[0].method, "reference");
+  EXPECT_EQ(exported->ranks[0].offset_ns, 0);
+  EXPECT_EQ(exported->ranks[1].offset_ns, 0);  // same node
+  EXPECT_EQ(exported->ranks[2].method, "nccl_ends");
+  EXPECT_EQ(exported->ranks[2].offset_ns, exported->ranks[3].offset_ns);
+  EXPECT_NE(exported->ranks[2].offset_ns, 0);    // the skew is real (seed 1: node 1 is 0.91 ms off node 0)
+  EXPECT_EQ(exported->stats.kernels, 2 * 3587);  // sqlite3: SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL
+  for (const auto& r : exported->ranks) {
+    EXPECT_TRUE(r.error.empty()) << r.rank << ": " << r.error;
+    EXPECT_GT(r.slices, 0) << r.rank;
+  }
+  const auto validation = core::ValidateTraceFile(out);
+  EXPECT_TRUE(validation.ok) << validation.summary;
+
+  std::ifstream in(out, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(static_cast<int64_t>(bytes.size()), exported->stats.bytes);
+  const auto trace = trace::testing::Decode(bytes);
+  ASSERT_TRUE(trace.error.empty()) << trace.error;
+  auto group_of = [&](uint64_t uuid) {  // the top-level track above a track
+    while (trace.tracks.count(uuid) && trace.tracks.at(uuid).parent != 0) uuid = trace.tracks.at(uuid).parent;
+    return trace.tracks.count(uuid) ? trace.tracks.at(uuid).name : std::string();
+  };
+  for (const auto& [uuid, track] : trace.tracks) {
+    EXPECT_FALSE(track.pid.has_value()) << "no process descriptors in a run's trace (ranks share pids): " << track.name;
+    if (track.parent == 0) EXPECT_EQ(track.name.rfind("rank000", 0), 0u) << track.name;
+  }
+  std::map<std::string, int64_t> first_in_trace;  // rank -> its first kernel on the run's clock
+  for (const auto& e : trace.events) {
+    if (e.type != 1 || e.category != "cuda.kernel") continue;
+    auto [it, inserted] = first_in_trace.emplace(group_of(e.track), e.ts);
+    if (!inserted) it->second = std::min(it->second, e.ts);
+  }
+  ASSERT_EQ(first_in_trace.size(), 4u);
+  // Ranks alternate the source's processes (rank0000: the lower pid); every rank moved by node 0's offset.
+  const int64_t pids[2] = {first_kernel.begin()->first, std::next(first_kernel.begin())->first};
+  const int64_t shift = first_in_trace["rank0000"] - first_kernel[pids[0]];
+  EXPECT_GE(shift, 0);
+  EXPECT_LT(shift, 2000000);
+  for (int r = 0; r < 4; ++r) {
+    const std::string name = "rank000" + std::to_string(r);
+    EXPECT_EQ(first_in_trace[name] - first_kernel[pids[r % 2]], shift) << name;
+  }
 }
 
 }  // namespace

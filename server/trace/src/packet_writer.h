@@ -69,7 +69,7 @@ inline constexpr uint32_t kUnit = 3;
 inline constexpr uint32_t kUnitName = 6;
 }  // namespace field
 
-inline constexpr uint32_t kSequenceId = 1;  // any fixed non-zero id: the whole trace is one sequence
+inline constexpr uint32_t kSequenceId = 1;  // the default: a single export's trace is one sequence
 inline constexpr uint32_t kSeqIncrementalStateCleared = 1;
 inline constexpr uint32_t kSeqNeedsIncrementalState = 2;
 inline constexpr uint32_t kChildOrderingExplicit = 3;
@@ -127,15 +127,21 @@ struct TrackSpec {
 class PacketWriter {
  public:
   // With `pipeline`, chunks are hashed and delivered on a second thread (see chunk_pipeline.h).
-  PacketWriter(const ChunkSink& sink, size_t chunk_bytes, bool pipeline)
-      : sink_(sink), chunk_bytes_(chunk_bytes), out_(chunk_bytes + 4096) {
+  // `sequence_id` names this writer's packet sequence; `clock_offset_ns` is added to every timestamp it writes.
+  PacketWriter(const ChunkSink& sink, size_t chunk_bytes, bool pipeline, uint32_t sequence_id = kSequenceId,
+               engine::Ns clock_offset_ns = 0)
+      : sink_(sink),
+        chunk_bytes_(chunk_bytes),
+        sequence_id_(sequence_id),
+        clock_offset_ns_(clock_offset_ns),
+        out_(chunk_bytes + 4096) {
     if (pipeline) pipeline_ = std::make_unique<ChunkPipeline>(sink, sha_, chunk_bytes);
   }
 
   // The first packet: clears incremental state and interns the categories and debug-annotation names.
   void Start() {
     const size_t packet = out_.BeginMessage(field::kTracePacket);
-    out_.VarintField(field::kSequenceId, kSequenceId);
+    out_.VarintField(field::kSequenceId, sequence_id_);
     out_.VarintField(field::kSequenceFlags, kSeqIncrementalStateCleared);
     out_.BoolField(field::kFirstPacketOnSequence, true);
     const size_t interned = out_.BeginMessage(field::kInternedData);
@@ -149,7 +155,7 @@ class PacketWriter {
 
   void Track(const TrackSpec& spec) {
     const size_t packet = out_.BeginMessage(field::kTracePacket);
-    out_.VarintField(field::kSequenceId, kSequenceId);
+    out_.VarintField(field::kSequenceId, sequence_id_);
     const size_t desc = out_.BeginMessage(field::kTrackDescriptor);
     out_.VarintField(field::kUuid, spec.uuid);
     if (!spec.name.empty()) out_.BytesField(field::kName, spec.name);
@@ -191,8 +197,8 @@ class PacketWriter {
       out_.EndMessage(interned);
       ++interned_names_;
     }
-    out_.VarintField(field::kTimestamp, static_cast<uint64_t>(ts));
-    out_.VarintField(field::kSequenceId, kSequenceId);
+    out_.VarintField(field::kTimestamp, static_cast<uint64_t>(ts + clock_offset_ns_));
+    out_.VarintField(field::kSequenceId, sequence_id_);
     out_.VarintField(field::kSequenceFlags, kSeqNeedsIncrementalState);
     event_ = out_.BeginMessage(field::kTrackEvent);
     out_.VarintField(field::kType, static_cast<uint64_t>(type));
@@ -229,8 +235,8 @@ class PacketWriter {
 
   void EndSlice(uint64_t track, engine::Ns ts) {
     const size_t packet = out_.BeginMessage(field::kTracePacket);
-    out_.VarintField(field::kTimestamp, static_cast<uint64_t>(ts));
-    out_.VarintField(field::kSequenceId, kSequenceId);
+    out_.VarintField(field::kTimestamp, static_cast<uint64_t>(ts + clock_offset_ns_));
+    out_.VarintField(field::kSequenceId, sequence_id_);
     const size_t event = out_.BeginMessage(field::kTrackEvent);
     out_.VarintField(field::kType, static_cast<uint64_t>(EventType::kSliceEnd));
     out_.VarintField(field::kTrackUuid, track);
@@ -240,8 +246,8 @@ class PacketWriter {
 
   void Counter(uint64_t track, engine::Ns ts, double value) {
     const size_t packet = out_.BeginMessage(field::kTracePacket);
-    out_.VarintField(field::kTimestamp, static_cast<uint64_t>(ts));
-    out_.VarintField(field::kSequenceId, kSequenceId);
+    out_.VarintField(field::kTimestamp, static_cast<uint64_t>(ts + clock_offset_ns_));
+    out_.VarintField(field::kSequenceId, sequence_id_);
     const size_t event = out_.BeginMessage(field::kTrackEvent);
     out_.VarintField(field::kType, static_cast<uint64_t>(EventType::kCounter));
     out_.VarintField(field::kTrackUuid, track);
@@ -298,6 +304,8 @@ class PacketWriter {
 
   const ChunkSink& sink_;
   size_t chunk_bytes_;
+  uint32_t sequence_id_;
+  engine::Ns clock_offset_ns_;
   ProtoEncoder out_;
   support::Sha256 sha_;
   Status status_;

@@ -24,8 +24,10 @@ class TraceBuilder {
   TraceBuilder(const TraceInput& input, const TraceOptions& options, const ChunkSink& sink)
       : in_(input),
         options_(options),
-        writer_(sink, std::max<size_t>(options.chunk_bytes, 4096), options.pipeline),
-        tracks_(writer_, *input.info) {}
+        writer_(sink, std::max<size_t>(options.chunk_bytes, 4096), options.pipeline, options.part.sequence_id,
+                options.part.clock_offset_ns),
+        tracks_(writer_, *input.info, options.part),
+        next_flow_(options.part.id_base + 1) {}
 
   Expected<TraceStats> Run(const CancelToken& cancel, const ProgressSink& progress);
 
@@ -93,7 +95,7 @@ class TraceBuilder {
   std::vector<uint64_t> kernel_flow_, memcpy_flow_, memset_flow_;  // flow id per GPU row (index - first), 0 = none
   std::vector<std::pair<int32_t, uint64_t>> launches_;             // (API row, flow id), sorted by row
   size_t launch_cursor_ = 0;
-  uint64_t next_flow_ = 1;
+  uint64_t next_flow_;  // flow ids of this part: above its id_base
 
   std::vector<int32_t> gpu_devices_;                          // devices with selected GPU work, ascending
   std::unordered_set<StreamKey, StreamKeyHash> stream_keys_;  // (device, pid, stream) with slices to write

@@ -11,10 +11,21 @@ namespace nsys::trace::internal {
 
 uint32_t Tracks::NewTrack(TrackSpec spec, bool sequential) {
   const auto index = static_cast<uint32_t>(states_.size());
-  spec.uuid = index + 1;  // small uuids keep every event's track_uuid varint short
+  spec.uuid = part_.id_base + index + 1;  // small uuids keep every event's track_uuid varint short
   states_.push_back(State{spec.uuid, sequential, {}});
   writer_.Track(spec);
   return index;
+}
+
+uint64_t Tracks::GroupUuid() {
+  if (part_.label.empty()) return 0;
+  if (group_ == kNoTrack) {
+    TrackSpec group;
+    group.name = part_.label;
+    group.explicit_child_order = true;
+    group_ = NewTrack(group, false);
+  }
+  return states_[group_].uuid;
 }
 
 std::string Tracks::DeviceName(int32_t device) const {
@@ -44,6 +55,7 @@ void Tracks::DeclareGpu(const std::vector<int32_t>& devices, std::vector<StreamK
   for (int32_t device : devices) {
     TrackSpec root;
     root.name = DeviceName(device);
+    root.parent_uuid = GroupUuid();
     root.explicit_child_order = true;
     const uint32_t root_track = NewTrack(root, false);
     const uint64_t root_uuid = states_[root_track].uuid;
@@ -92,7 +104,13 @@ uint32_t Tracks::ProcessTrack(uint32_t pid) {
   if (it != process_tracks_.end()) return it->second;
   TrackSpec spec;
   std::string name = ProcessName(pid);
-  spec.process = std::make_pair(pid, name.empty() ? fmt::format("Process {}", pid) : name);
+  if (const uint64_t group = GroupUuid(); group != 0) {
+    spec.parent_uuid = group;
+    spec.name = name.empty() ? fmt::format("Process {}", pid) : fmt::format("{} (pid {})", name, pid);
+    spec.no_sibling_merge = true;
+  } else {
+    spec.process = std::make_pair(pid, name.empty() ? fmt::format("Process {}", pid) : name);
+  }
   const uint32_t track = NewTrack(spec, false);
   process_tracks_.emplace(pid, track);
   return track;
@@ -110,7 +128,12 @@ uint32_t Tracks::ThreadTrack(uint32_t pid, uint32_t tid) {
     TrackSpec spec;
     spec.parent_uuid = states_[process].uuid;
     std::string name = ThreadName(pid, tid);
-    spec.thread = std::make_tuple(pid, tid, name.empty() ? fmt::format("Thread {}", tid) : name);
+    if (part_.label.empty()) {
+      spec.thread = std::make_tuple(pid, tid, name.empty() ? fmt::format("Thread {}", tid) : name);
+    } else {
+      spec.name = name.empty() ? fmt::format("Thread {}", tid) : fmt::format("{} (tid {})", name, tid);
+      spec.no_sibling_merge = true;
+    }
     track = NewTrack(spec, false);
     thread_tracks_.emplace(key, track);
   }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "nsys/engine/model.h"
+#include "nsys/trace/trace_writer.h"
 #include "packet_writer.h"
 
 namespace nsys::trace::internal {
@@ -40,7 +41,10 @@ struct StreamKeyHash {
 
 class Tracks {
  public:
-  Tracks(PacketWriter& writer, const engine::ProfileInfo& info) : writer_(writer), info_(info) {}
+  // A part with a label (a rank of a run's trace) puts every track under one top-level track of that name, its
+  // processes and threads as named tracks rather than process and thread descriptors (ranks share pids).
+  Tracks(PacketWriter& writer, const engine::ProfileInfo& info, const TracePart& part = {})
+      : writer_(writer), info_(info), part_(part) {}
 
   // Declares every GPU track up front, in display order: per device (ascending) a root, its counters, and one
   // track per (pid, stream) that has work. `devices` lists the devices with any traced GPU work.
@@ -107,12 +111,15 @@ class Tracks {
   }
   uint32_t NewTrack(TrackSpec spec, bool sequential);
   uint32_t ProcessTrack(uint32_t pid);
+  uint64_t GroupUuid();  // the part's top-level track (declared on first use); 0 without a label
   std::string DeviceName(int32_t device) const;
   std::string ProcessName(uint32_t pid) const;
   std::string ThreadName(uint32_t pid, uint32_t tid) const;
 
   PacketWriter& writer_;
   const engine::ProfileInfo& info_;
+  const TracePart& part_;
+  uint32_t group_ = kNoTrack;
   std::vector<State> states_;
   std::unordered_map<StreamKey, uint32_t, StreamKeyHash> stream_tracks_;
   std::unordered_map<int32_t, std::pair<uint32_t, uint32_t>> counter_tracks_;  // device -> utilisation, bandwidth

@@ -345,6 +345,11 @@ class Workspace {
   Expected<TracePublication> PublishTrace(const TraceRequest& request, TracePublisher& publisher,
                                           const std::string& perfetto_origin, const CancelToken& cancel = {},
                                           const ProgressSink& progress = {});
+  // A run's trace (RunTraceRequest): the clock alignment from the ranks' partials (computed once per run), then
+  // each rank loaded in turn under the run's budget and written as its part. A rank that fails is named in the
+  // result and left out; kNotFound for an unknown run; the output is checked as ExportTrace's.
+  Expected<RunTraceExport> ExportRunTrace(const RunTraceRequest& request, const CancelToken& cancel = {},
+                                          const ProgressSink& progress = {});
   // Loads the tables the request's trace needs (the export calls do it too; a front end that times the load apart
   // from the write calls this first).
   Status LoadForTrace(const TraceRequest& request, const CancelToken& cancel = {}, const ProgressSink& progress = {});

@@ -25,6 +25,17 @@
 
 namespace nsys::trace {
 
+// One part of a trace that holds several exports (a run's ranks, one after another in one file): its own packet
+// sequence, track uuids and flow ids above every other part's, its timestamps moved onto the run's clock, and its
+// tracks under one top-level track named `label` (its GPUs, and its processes and threads as named tracks, so that
+// ranks whose processes share pids stay apart). The default is a trace of one export, written as before.
+struct TracePart {
+  uint32_t sequence_id = 1;        // trusted_packet_sequence_id, non-zero, distinct per part
+  uint64_t id_base = 0;            // added to every track uuid and flow id
+  engine::Ns clock_offset_ns = 0;  // added to every timestamp written
+  std::string label;               // empty: no group (a single export's trace)
+};
+
 struct TraceOptions {
   // The one filter shape. window.whole = true: everything, otherwise slices overlapping [begin, end) (not only
   // those starting inside). processes empty with devices set: the processes that used those devices. threads must
@@ -37,6 +48,7 @@ struct TraceOptions {
   bool counters = true;              // utilisation and bandwidth counter tracks
   engine::Ns counter_bucket_ns = 0;  // 0 = automatic: about 1000 buckets over the traced span (1-2-5 steps, >= 1 us)
   size_t chunk_bytes = size_t{1} << 20;  // target chunk size; a chunk always ends on a packet boundary
+  TracePart part;                        // a part of a run's trace; the default: the whole trace
   bool pipeline = true;  // hash and deliver chunks on a second thread while encoding (the sink is still called
                          // once per chunk, in order, never concurrently; but not on the caller's thread)
 };

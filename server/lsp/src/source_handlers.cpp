@@ -114,6 +114,10 @@ void IndexSessionSources(RequestContext& ctx) {
 void RefreshSourceViews(RequestContext& ctx) {
   const Target t = TargetOf(ctx);
   if (!t.sources || t.set_id.empty()) return;
+  // One refresh at a time; one whose profile is no longer the active one (another open or a close came since it was
+  // queued) publishes nothing, for the refresh queued by that change follows it.
+  std::lock_guard lock(t.sources->publish_mutex());
+  if (t.sources->ActiveProfile() != t.profile_id) return;
   if (t.sources->code_lens_refresh()) {
     ctx.client().Call(protocol::method::kCodeLensRefresh, protocol::Json(nullptr), [](Expected<protocol::Json> r) {
       if (!r) support::LogInfo("workspace/codeLens/refresh: " + r.error().message);
@@ -128,6 +132,7 @@ void RefreshSourceViews(RequestContext& ctx) {
     support::LogWarn("source diagnostics: " + all.error().message);
     return;
   }
+  if (t.sources->ActiveProfile() != t.profile_id) return;  // changed while the figures were computed
   std::set<std::string> now;
   for (const auto& file : *all) {
     if (!file.diagnostics.empty()) now.insert(t.sources->UriOf(file.file));
@@ -139,12 +144,14 @@ void RefreshSourceViews(RequestContext& ctx) {
 void PublishSourceDiagnostics(RequestContext& ctx, const std::vector<std::string>& paths) {
   const Target t = TargetOf(ctx);
   if (t.set_id.empty() || t.profile_id.empty()) return;
+  std::lock_guard lock(t.sources->publish_mutex());  // as RefreshSourceViews: never after a newer profile's refresh
   for (const auto& path : paths) {
     auto files = ctx.workspace().SourceDiagnostics({t.set_id, t.profile_id, path}, ctx.cancel(), ctx.progress());
     if (!files) {
       support::LogWarn("source diagnostics: " + files.error().message);
       return;
     }
+    if (t.sources->ActiveProfile() != t.profile_id) return;
     for (const auto& file : *files) Publish(ctx, *t.sources, file);
   }
 }

@@ -41,6 +41,10 @@ class SessionSources {
   // The last profile this session opened that the workspace still has open; "" when none.
   std::string ActiveProfile() const;
 
+  // Held while the source views are refreshed or republished (source_handlers.cpp): refreshes run one at a time, so
+  // that an older one (of a profile no longer active) cannot publish after a newer one.
+  std::mutex& publish_mutex() { return publish_mu_; }
+
   // Remembers that `uri` now has (or, with `has` false, no longer has) published source diagnostics; returns
   // whether it had before.
   bool MarkPublished(const std::string& uri, bool has);
@@ -53,6 +57,7 @@ class SessionSources {
  private:
   core::Workspace& workspace_;
   mutable std::mutex mu_;
+  std::mutex publish_mu_;  // taken before mu_, never while holding it
   std::string set_id_;
   std::vector<std::string> roots_;
   bool code_lens_refresh_ = false;

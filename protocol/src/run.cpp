@@ -126,4 +126,59 @@ void to_json(Json& j, const RunReportResult& v) {
   j = {{"runId", v.run_id}, {"ranks", v.ranks}, {"analyses", v.analyses}, {"notes", v.notes}, {"memory", v.memory}};
 }
 
+void FromJson(const Json& j, ExportRunTraceParams& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("runId", out.run_id);
+  r.Optional("output", out.output);
+  r.Optional("ranksPerNode", out.ranks_per_node);
+  r.Optional("minDurationNs", out.min_duration_ns);
+  r.Optional("gpu", out.gpu);
+  r.Optional("cpu", out.cpu);
+  r.Optional("flows", out.flows);
+  r.Optional("counters", out.counters);
+  if (out.ranks_per_node && *out.ranks_per_node < 0) FailAt(path + ".ranksPerNode", "must not be negative");
+  if (out.min_duration_ns && *out.min_duration_ns < 0) FailAt(path + ".minDurationNs", "must not be negative");
+}
+void to_json(Json& j, const ExportRunTraceParams& v) {
+  j = {{"runId", v.run_id}};
+  SetIfPresent(j, "output", v.output);
+  SetIfPresent(j, "ranksPerNode", v.ranks_per_node);
+  SetIfPresent(j, "minDurationNs", v.min_duration_ns);
+  SetIfPresent(j, "gpu", v.gpu);
+  SetIfPresent(j, "cpu", v.cpu);
+  SetIfPresent(j, "flows", v.flows);
+  SetIfPresent(j, "counters", v.counters);
+}
+
+void FromJson(const Json& j, RunTraceRankInfo& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("rank", out.rank);
+  r.Required("offsetNs", out.offset_ns);
+  r.Optional("uncertaintyNs", out.uncertainty_ns);
+  r.Required("method", out.method);
+  r.Required("slices", out.slices);
+  r.Optional("error", out.error);
+}
+void to_json(Json& j, const RunTraceRankInfo& v) {
+  j = {{"rank", v.rank}, {"offsetNs", v.offset_ns}, {"method", v.method}, {"slices", v.slices}};
+  SetIfPresent(j, "uncertaintyNs", v.uncertainty_ns);
+  SetIfPresent(j, "error", v.error);
+}
+
+void FromJson(const Json& j, ExportRunTraceResult& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("path", out.path);
+  r.Required("bytes", out.bytes);
+  r.Required("sha256", out.sha256);
+  r.Required("tracks", out.tracks);
+  r.Required("slices", out.slices);
+  r.Required("flows", out.flows);
+  r.Required("ranks", out.ranks);
+  r.OptionalOr("notes", out.notes);
+}
+void to_json(Json& j, const ExportRunTraceResult& v) {
+  j = {{"path", v.path},     {"bytes", v.bytes}, {"sha256", v.sha256}, {"tracks", v.tracks},
+       {"slices", v.slices}, {"flows", v.flows}, {"ranks", v.ranks},   {"notes", v.notes}};
+}
+
 }  // namespace nsys::protocol

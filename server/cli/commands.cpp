@@ -24,6 +24,7 @@ Command BaselineListCommand();  // cmd_baseline.cpp
 Command AskCommand();           // cmd_ask.cpp
 Command ExplainCommand();       // cmd_explain.cpp
 Command RunReportCommand();     // cmd_run.cpp
+Command RunTraceCommand();      // cmd_run_trace.cpp
 Command SuggestCommand();       // cmd_suggest.cpp
 
 const std::vector<Command>& Commands() {
@@ -44,6 +45,7 @@ const std::vector<Command>& Commands() {
       AskCommand(),
       ExplainCommand(),
       RunReportCommand(),
+      RunTraceCommand(),
       SuggestCommand(),
       VersionCommand(),
   };

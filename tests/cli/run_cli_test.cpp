@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -13,6 +15,7 @@
 
 #include "cli_run.h"
 #include "fixtures.h"
+#include "nsys/support/sha256.h"
 
 namespace nsys::testing {
 namespace {
@@ -161,6 +164,37 @@ TEST(CliRun, SixtyFourRanksAnswerUnderASmallMemoryBudget) {
   EXPECT_LE(memory["peakAccountedBytes"].get<int64_t>(), 128 << 20);
   EXPECT_GT(memory["evictions"].get<int64_t>(), 0);
   EXPECT_EQ(memory["overBudgetRanks"], 0);
+}
+
+// `nsys-ai run-trace`: the run's ranks in one trace on the run's clock; the summary names each rank's clock offset.
+// 2 copies of mfu_2gpu_after's processes, 2 ranks per node, nodes skewed; the kernels are twice the source's 3587.
+TEST(CliRun, RunTraceWritesEveryRankOnTheAlignedClock) {
+  NSYS_REQUIRE_FIXTURES();
+  const fs::path dir = Split("mfu_2gpu_after.sqlite", "trace4", "--replicate 2 --ranks-per-node 2 --skew-ns 2000000");
+  ASSERT_FALSE(dir.empty());
+  const std::string out = (Root() / "run4.pftrace").string();
+  auto r = RunCli({"--no-cache", "run-trace", dir.string(), "-o", out, "--ranks-per-node", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("wrote " + out + ": ", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find(", 7174 kernels, "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  rank0000: clock +0.000 ms ± 0.0 µs (reference), "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n  rank0003: clock +"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(nccl_ends)"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(out));
+  auto json = RunCli({"--no-cache", "run-trace", dir.string(), "-o", out, "--ranks-per-node", "2", "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  const Json result = Json::parse(json.out);
+  EXPECT_EQ(result["bytes"].get<int64_t>(), static_cast<int64_t>(fs::file_size(out)));
+  EXPECT_EQ(result["ranks"].size(), 4u);
+  std::ifstream in(out, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(result["sha256"], support::Sha256::Hex(bytes));  // the hash of the bytes in the file
+  auto bad = RunCli({"run-trace", dir.string(), "-o", out, "--ranks-per-node", "many"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--ranks-per-node"), std::string::npos) << bad.err;
+  auto no_output = RunCli({"run-trace", dir.string()});
+  EXPECT_EQ(no_output.exit_code, 2);
+  EXPECT_NE(no_output.err.find("--output FILE is required"), std::string::npos) << no_output.err;
 }
 
 }  // namespace

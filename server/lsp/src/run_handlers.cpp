@@ -41,4 +41,13 @@ Expected<protocol::RunReportResult> OnRunReport(const protocol::RunIdParams& par
   return wire::ToRunReportResult(*report);
 }
 
+Expected<protocol::ExportRunTraceResult> OnExportRunTrace(const protocol::ExportRunTraceParams& params,
+                                                          RequestContext& ctx) {
+  protocol::ExportRunTraceParams local = params;
+  if (local.output) local.output = PathFromClient(*local.output);
+  auto trace = ctx.workspace().ExportRunTrace(wire::ToRunTraceRequest(local), ctx.cancel(), ctx.progress());
+  if (!trace) return trace.error();
+  return wire::ToExportRunTraceResult(*trace);
+}
+
 }  // namespace nsys::lsp

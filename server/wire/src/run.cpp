@@ -77,4 +77,37 @@ protocol::RunReportResult ToRunReportResult(const core::RunReport& report) {
   return result;
 }
 
+core::RunTraceRequest ToRunTraceRequest(const protocol::ExportRunTraceParams& params) {
+  core::RunTraceRequest request;
+  request.run_id = params.run_id;
+  request.output = params.output;
+  request.ranks_per_node = params.ranks_per_node.value_or(0);
+  request.min_duration_ns = params.min_duration_ns.value_or(0);
+  request.gpu = params.gpu.value_or(true);
+  request.cpu = params.cpu.value_or(true);
+  request.flows = params.flows.value_or(true);
+  request.counters = params.counters.value_or(true);
+  return request;
+}
+
+protocol::ExportRunTraceResult ToExportRunTraceResult(const core::RunTraceExport& trace) {
+  const core::TraceStats& stats = trace.stats;
+  protocol::ExportRunTraceResult result;
+  result.path = trace.path;
+  result.bytes = stats.bytes;
+  result.sha256 = stats.sha256;
+  result.tracks = stats.tracks;
+  result.slices = protocol::TraceSliceCounts{stats.kernels,   stats.memcpys,     stats.memsets,
+                                             stats.api_calls, stats.nvtx_ranges, stats.nvtx_marks};
+  result.flows = stats.flows;
+  for (const auto& r : trace.ranks) {
+    protocol::RunTraceRankInfo info{r.rank, r.offset_ns, std::nullopt, r.method, r.slices, std::nullopt};
+    if (r.uncertainty_ns >= 0) info.uncertainty_ns = r.uncertainty_ns;
+    if (!r.error.empty()) info.error = r.error;
+    result.ranks.push_back(std::move(info));
+  }
+  result.notes = trace.notes;
+  return result;
+}
+
 }  // namespace nsys::wire

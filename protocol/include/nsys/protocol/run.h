@@ -2,8 +2,9 @@
 // Runs (issue 13): N rank exports opened as one. nsys/openRun {paths | directory, memoryBudget?, threads?} →
 // {runId, ranks, memoryBudgetBytes, threads}; nsys/closeRun {runId} → null; nsys/runSkillOnRun {runId, skill,
 // args?, filter?} → a RunSkillResult whose rows lead with a `rank` column (or a run skill's table); nsys/runReport
-// {runId} → per-rank kernels, GPU, NCCL and step time, and every run skill's table. Mirrors core/run.h (wire/run.h
-// converts).
+// {runId} → per-rank kernels, GPU, NCCL and step time, and every run skill's table; nsys/exportRunTrace {runId,
+// output?, ranksPerNode?, ...} → the trace of every rank on the run's clock. Mirrors core/run.h and core/traces.h
+// (wire/run.h converts).
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -18,6 +19,7 @@ inline constexpr std::string_view kOpenRun = "nsys/openRun";
 inline constexpr std::string_view kCloseRun = "nsys/closeRun";
 inline constexpr std::string_view kRunSkillOnRun = "nsys/runSkillOnRun";
 inline constexpr std::string_view kRunReport = "nsys/runReport";
+inline constexpr std::string_view kExportRunTrace = "nsys/exportRunTrace";
 
 struct OpenRunParams {  // nsys/openRun
   std::optional<std::vector<std::string>> paths;
@@ -93,6 +95,37 @@ struct RunReportResult {
   bool operator==(const RunReportResult&) const = default;
 };
 
+struct ExportRunTraceParams {              // nsys/exportRunTrace: one Perfetto trace of every rank on the run's clock
+  std::string run_id;                      // "runId"
+  std::optional<std::string> output;       // a file to write; absent = a fresh file in the server's trace cache
+  std::optional<int64_t> ranks_per_node;   // "ranksPerNode": consecutive ranks sharing a clock; absent/0 = each its own
+  std::optional<int64_t> min_duration_ns;  // "minDurationNs": shorter slices are left out
+  std::optional<bool> gpu, cpu, flows, counters;  // what to write (each absent = true)
+  bool operator==(const ExportRunTraceParams&) const = default;
+};
+
+struct RunTraceRankInfo {
+  std::string rank;
+  int64_t offset_ns = 0;                  // "offsetNs": its node's clock minus the reference's, subtracted
+  std::optional<int64_t> uncertainty_ns;  // "uncertaintyNs": absent when unknown
+  std::string method;                     // "reference", "nccl_ends", "session_start" or "none"
+  int64_t slices = 0;
+  std::optional<std::string> error;  // the rank is not in the trace: why
+  bool operator==(const RunTraceRankInfo&) const = default;
+};
+
+struct ExportRunTraceResult {
+  std::string path;
+  int64_t bytes = 0;
+  std::string sha256;
+  int64_t tracks = 0;
+  TraceSliceCounts slices;
+  int64_t flows = 0;
+  std::vector<RunTraceRankInfo> ranks;
+  std::vector<std::string> notes;  // the clock alignment's
+  bool operator==(const ExportRunTraceResult&) const = default;
+};
+
 void FromJson(const Json& json, OpenRunParams& out, const std::string& path);
 void to_json(Json& json, const OpenRunParams& value);
 void FromJson(const Json& json, RunRankInfo& out, const std::string& path);
@@ -109,6 +142,12 @@ void FromJson(const Json& json, RunMemoryInfo& out, const std::string& path);
 void to_json(Json& json, const RunMemoryInfo& value);
 void FromJson(const Json& json, RunAnalysisInfo& out, const std::string& path);
 void to_json(Json& json, const RunAnalysisInfo& value);
+void FromJson(const Json& json, ExportRunTraceParams& out, const std::string& path);
+void to_json(Json& json, const ExportRunTraceParams& value);
+void FromJson(const Json& json, RunTraceRankInfo& out, const std::string& path);
+void to_json(Json& json, const RunTraceRankInfo& value);
+void FromJson(const Json& json, ExportRunTraceResult& out, const std::string& path);
+void to_json(Json& json, const ExportRunTraceResult& value);
 void FromJson(const Json& json, RunReportResult& out, const std::string& path);
 void to_json(Json& json, const RunReportResult& value);
 

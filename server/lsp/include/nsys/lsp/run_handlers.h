@@ -11,5 +11,7 @@ Expected<protocol::OpenRunResult> OnOpenRun(const protocol::OpenRunParams& param
 Expected<protocol::NullResult> OnCloseRun(const protocol::RunIdParams& params, RequestContext& ctx);
 Expected<protocol::RunSkillResult> OnRunSkillOnRun(const protocol::RunSkillOnRunParams& params, RequestContext& ctx);
 Expected<protocol::RunReportResult> OnRunReport(const protocol::RunIdParams& params, RequestContext& ctx);
+Expected<protocol::ExportRunTraceResult> OnExportRunTrace(const protocol::ExportRunTraceParams& params,
+                                                          RequestContext& ctx);
 
 }  // namespace nsys::lsp

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "nsys/core/run.h"
+#include "nsys/core/traces.h"
 #include "nsys/protocol/run.h"
 #include "nsys/support/expected.h"
 
@@ -16,5 +17,8 @@ Expected<uint64_t> ToMemoryBudget(const protocol::Scalar& value);
 Expected<core::RunRequest> ToRunRequest(const protocol::OpenRunParams& params, uint64_t session_budget = 0);
 protocol::OpenRunResult ToOpenRunResult(const core::OpenedRun& run);
 protocol::RunReportResult ToRunReportResult(const core::RunReport& report);
+// nsys/exportRunTrace: params → core::RunTraceRequest (`output` already a server path), and the result back.
+core::RunTraceRequest ToRunTraceRequest(const protocol::ExportRunTraceParams& params);
+protocol::ExportRunTraceResult ToExportRunTraceResult(const core::RunTraceExport& trace);
 
 }  // namespace nsys::wire

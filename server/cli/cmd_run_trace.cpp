@@ -1,0 +1,93 @@
+// `nsys-ai run-trace DIR|FILES... [-o FILE]` (issue 13): every rank of a run in one Perfetto trace, each rank a
+// track group, on the run's clock (Workspace::ExportRunTrace; the same result as nsys/exportRunTrace).
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "commands.h"
+#include "nsys/support/human_bytes.h"
+#include "nsys/wire/run.h"
+#include "open_profile.h"
+#include "run_args.h"
+
+namespace nsys::cli {
+namespace {
+
+std::string Offset(const protocol::RunTraceRankInfo& r) {
+  const std::string offset = fmt::format("{:+.3f} ms", static_cast<double>(r.offset_ns) / 1e6);
+  if (!r.uncertainty_ns) return offset;
+  return fmt::format("{} ± {:.1f} µs", offset, static_cast<double>(*r.uncertainty_ns) / 1e3);
+}
+
+int RunRunTrace(const CommandContext& ctx) {
+  const std::string format = ctx.args.Value("--format").value_or("text");
+  if (format != "text" && format != "json") return UsageError("run-trace", "--format must be text or json");
+  auto request = RunRequestFromArgs(ctx.args, ctx.args.positionals());
+  if (!request) return UsageError("run-trace", request.error().message);
+  protocol::ExportRunTraceParams params;
+  params.output = ctx.args.Value("--output");
+  if (!params.output) return UsageError("run-trace", "--output FILE is required");
+  if (auto n = ctx.args.Value("--ranks-per-node")) {
+    char* end = nullptr;
+    const long long v = std::strtoll(n->c_str(), &end, 10);
+    if (n->empty() || *end != '\0' || v < 0 || v > static_cast<long long>(core::kMaxRunRanks)) {
+      return UsageError("run-trace", fmt::format("--ranks-per-node must be a whole number from 0, not '{}'", *n));
+    }
+    params.ranks_per_node = v;
+  }
+  core::Workspace workspace(ctx.config);
+  auto run = workspace.OpenRun(*request);
+  if (!run) return FailWith(run.error());
+  params.run_id = run->id;
+  auto trace = workspace.ExportRunTrace(wire::ToRunTraceRequest(params), {},
+                                        TerminalProgress(fmt::format("{} ranks", run->ranks.size())));
+  ClearTerminalProgress();
+  if (!trace) return FailWith(trace.error());
+  const protocol::ExportRunTraceResult result = wire::ToExportRunTraceResult(*trace);
+  if (format == "json") {
+    std::printf("%s\n", protocol::Json(result).dump(2).c_str());
+    return kExitOk;
+  }
+  std::printf("wrote %s: %s, %lld tracks, %lld kernels, %lld CUDA API calls, %lld NVTX ranges, %lld flows\n",
+              result.path.c_str(), support::HumanBytes(result.bytes).c_str(), static_cast<long long>(result.tracks),
+              static_cast<long long>(result.slices.kernels), static_cast<long long>(result.slices.cuda_api),
+              static_cast<long long>(result.slices.nvtx_ranges), static_cast<long long>(result.flows));
+  for (const auto& r : result.ranks) {
+    if (r.error) {
+      std::printf("  %s: left out: %s\n", r.rank.c_str(), r.error->c_str());
+    } else {
+      std::printf("  %s: clock %s (%s), %lld slices\n", r.rank.c_str(), Offset(r).c_str(), r.method.c_str(),
+                  static_cast<long long>(r.slices));
+    }
+  }
+  for (const auto& note : result.notes) std::printf("note: %s\n", note.c_str());
+  std::printf("Open it at https://ui.perfetto.dev (Open trace file): one track group per rank.\n");
+  return kExitOk;
+}
+
+}  // namespace
+
+Command RunTraceCommand() {
+  Command command;
+  command.name = "run-trace";
+  command.synopsis = "DIR | FILE... -o FILE [options]";
+  command.summary = "every rank of a run in one Perfetto trace, a track group per rank, on the run's aligned clock";
+  command.details =
+      "The ranks' clocks are aligned as run_clock_alignment reports (session start times, refined by the ends of\n"
+      "matched NCCL collectives; rank 0's node is the reference): each rank's times are moved by its node's offset.\n"
+      "Ranks are loaded one at a time under --memory-budget; a rank that cannot be read is left out and named.";
+  command.options = RunOptions();
+  command.options.erase(command.options.begin() + 1);  // --mpi: the trace is written by one process
+  command.options.push_back({"--output", 1, "FILE", "the trace file to write (required)", false, "-o"});
+  command.options.push_back(
+      {"--ranks-per-node", 1, "N", "consecutive ranks that share a node's clock (default 0: each rank its own)"});
+  command.options.push_back({"--format", 1, "FORMAT", "text (default) or json (the nsys/exportRunTrace result)"});
+  command.min_positionals = 1;
+  command.max_positionals = core::kMaxRunRanks;
+  command.run = RunRunTrace;
+  return command;
+}
+
+}  // namespace nsys::cli

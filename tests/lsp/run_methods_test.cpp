@@ -1,0 +1,109 @@
+// Runs (issue 13) through the dispatcher: nsys/openRun, nsys/runSkillOnRun, nsys/runReport, nsys/exportRunTrace and
+// nsys/closeRun on a real split of mfu_2gpu_after.sqlite (split_ranks.py at test time), with the wire's errors.
+// Figures: sqlite3 on the source, SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL = 3587 kernels in all.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "fixtures.h"
+#include "in_memory_client.h"
+#include "nsys/core/traces.h"
+
+namespace nsys::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+class RunMethods : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    NSYS_REQUIRE_FIXTURES();
+    dir_ = fs::temp_directory_path() / ("nsys_ai_run_methods_" + std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    const std::string cmd = "python3 -B '" + (fs::path(FixturesDir()) / ".." / "tools" / "split_ranks.py").string() +
+                            "' '" + Fixture("mfu_2gpu_after.sqlite") + "' '" + (dir_ / "ranks").string() +
+                            "' --replicate 2 --ranks-per-node 2 --skew-ns 2000000 > /dev/null";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    client_ = std::make_unique<InMemoryClient>();
+    client_->Initialize({{"capabilities", Json::object()}, {"initializationOptions", {{"noCache", true}}}});
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  Json Call(const std::string& method, Json params) {
+    return client_->AwaitReply(client_->Request(method, std::move(params)));
+  }
+
+  fs::path dir_;
+  std::unique_ptr<InMemoryClient> client_;
+};
+
+TEST_F(RunMethods, OpenRunSkillTraceAndCloseThroughTheWire) {
+  const Json opened = Call("nsys/openRun", {{"directory", (dir_ / "ranks").string()}, {"memoryBudget", "512M"}});
+  ASSERT_TRUE(opened.contains("result")) << opened.dump();
+  const std::string run = opened["result"]["runId"];
+  ASSERT_EQ(opened["result"]["ranks"].size(), 4u);
+  EXPECT_EQ(opened["result"]["ranks"][3]["rank"], "rank0003");
+  EXPECT_EQ(opened["result"]["memoryBudgetBytes"], int64_t{512} << 20);
+
+  // A per-rank skill: every rank's rows led by its rank; the kernels add up to twice the source's.
+  const Json top = Call("nsys/runSkillOnRun", {{"runId", run}, {"skill", "top_kernels"}, {"args", {{"limit", 0}}}});
+  ASSERT_TRUE(top.contains("result")) << top.dump();
+  const Json& columns = top["result"]["columns"];
+  ASSERT_EQ(columns[0]["name"], "rank");
+  size_t calls = 0;
+  for (size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c]["name"] == "instances") calls = c;
+  }
+  ASSERT_GT(calls, 0u);
+  int64_t kernels = 0;
+  for (const Json& row : top["result"]["rows"]) kernels += row[calls].get<int64_t>();
+  EXPECT_EQ(kernels, 2 * 3587);
+
+  // The trace of every rank on the run's clock: node 1 (ranks 2 and 3) found off node 0 by the NCCL ends.
+  const std::string out = (dir_ / "run.pftrace").string();
+  const Json trace = Call("nsys/exportRunTrace", {{"runId", run}, {"output", out}, {"ranksPerNode", 2}});
+  ASSERT_TRUE(trace.contains("result")) << trace.dump();
+  const Json& r = trace["result"];
+  EXPECT_EQ(r["path"], out);
+  EXPECT_EQ(r["slices"]["kernels"], 2 * 3587);
+  EXPECT_EQ(r["bytes"].get<int64_t>(), static_cast<int64_t>(fs::file_size(out)));
+  EXPECT_EQ(r["sha256"].get<std::string>().size(), 64u);
+  ASSERT_EQ(r["ranks"].size(), 4u);
+  EXPECT_EQ(r["ranks"][0]["method"], "reference");
+  EXPECT_EQ(r["ranks"][0]["offsetNs"], 0);
+  EXPECT_EQ(r["ranks"][2]["method"], "nccl_ends");
+  EXPECT_NE(r["ranks"][2]["offsetNs"], 0);
+  EXPECT_EQ(r["ranks"][2]["offsetNs"], r["ranks"][3]["offsetNs"]);
+  EXPECT_TRUE(r["ranks"][2].contains("uncertaintyNs"));
+  EXPECT_FALSE(r["notes"].empty());
+  const auto validation = core::ValidateTraceFile(out);
+  EXPECT_TRUE(validation.ok) << validation.summary;
+
+  // A rank file of the open run is never a trace's output; bad params name the member.
+  const std::string rank0 = (dir_ / "ranks" / "rank0000.sqlite").string();
+  const Json onto_rank = Call("nsys/exportRunTrace", {{"runId", run}, {"output", rank0}});
+  EXPECT_EQ(onto_rank["error"]["code"], -32602) << onto_rank.dump();
+  const Json negative = Call("nsys/exportRunTrace", {{"runId", run}, {"ranksPerNode", -1}});
+  EXPECT_EQ(negative["error"]["code"], -32602) << negative.dump();
+  EXPECT_NE(negative["error"]["message"].get<std::string>().find("ranksPerNode"), std::string::npos);
+
+  const Json closed = Call("nsys/closeRun", {{"runId", run}});
+  EXPECT_TRUE(closed.contains("result") && closed["result"].is_null()) << closed.dump();
+  const Json gone = Call("nsys/exportRunTrace", {{"runId", run}});
+  EXPECT_EQ(gone["error"]["code"], -32602) << gone.dump();
+  EXPECT_NE(gone["error"]["message"].get<std::string>().find(run), std::string::npos) << gone.dump();
+}
+
+TEST_F(RunMethods, BadOpensAreClearErrors) {
+  const Json both = Call("nsys/openRun", {{"directory", dir_.string()}, {"paths", {"a.sqlite"}}});
+  EXPECT_EQ(both["error"]["code"], -32602) << both.dump();
+  const Json missing = Call("nsys/openRun", {{"paths", {(dir_ / "no_such_rank.sqlite").string()}}});
+  EXPECT_EQ(missing["error"]["code"], -32602) << missing.dump();
+  const Json budget = Call("nsys/openRun", {{"directory", (dir_ / "ranks").string()}, {"memoryBudget", "lots"}});
+  EXPECT_EQ(budget["error"]["code"], -32602) << budget.dump();
+  EXPECT_NE(budget["error"]["message"].get<std::string>().find("memoryBudget"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace nsys::testing

@@ -150,6 +150,17 @@ void to_json(Json& j, const ExportRunTraceParams& v) {
   SetIfPresent(j, "counters", v.counters);
 }
 
+void FromJson(const Json& j, AnalyzeRunParams& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("runId", out.run_id);
+  r.Optional("ranksPerNode", out.ranks_per_node);
+  if (out.ranks_per_node && *out.ranks_per_node < 0) FailAt(path + ".ranksPerNode", "must not be negative");
+}
+void to_json(Json& j, const AnalyzeRunParams& v) {
+  j = {{"runId", v.run_id}};
+  SetIfPresent(j, "ranksPerNode", v.ranks_per_node);
+}
+
 void FromJson(const Json& j, RunTraceRankInfo& out, const std::string& path) {
   ObjectReader r(j, path);
   r.Required("rank", out.rank);

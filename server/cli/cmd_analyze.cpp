@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -76,9 +77,28 @@ int RunAnalyze(const CommandContext& ctx) {
   auto options = OptionsFrom(ctx.args);
   if (!options) return UsageError("analyze", options.error().message);
   core::Workspace workspace(ctx.config);
-  auto opened = OpenWithProgress(workspace, ctx.args.positionals()[0]);
-  if (!opened) return FailWith(opened.error());
-  auto analysis = workspace.Analyze(opened->id, *options, {}, {}, TerminalProgress("analyzing"));
+  const std::string target = ctx.args.positionals()[0];
+  std::error_code ec;
+  Expected<agent::Analysis> analysis = MakeError(ErrorKind::kInternal, "not analysed");
+  if (std::filesystem::is_directory(target, ec)) {  // a run of rank exports: the cross-rank causes
+    if (ctx.args.Has("--trim")) return UsageError("analyze", "--trim is for one profile, not a run's directory");
+    int64_t ranks_per_node = 0;
+    if (auto n = ctx.args.Value("--ranks-per-node")) {
+      char* end = nullptr;
+      ranks_per_node = std::strtoll(n->c_str(), &end, 10);
+      if (n->empty() || *end != '\0' || ranks_per_node < 0) {
+        return UsageError("analyze", fmt::format("--ranks-per-node must be a whole number from 0, not '{}'", *n));
+      }
+    }
+    auto run = workspace.OpenRun({.directory = target});
+    if (!run) return FailWith(run.error());
+    analysis =
+        workspace.AnalyzeRun(run->id, ranks_per_node, {}, TerminalProgress(fmt::format("{} ranks", run->ranks.size())));
+  } else {
+    auto opened = OpenWithProgress(workspace, target);
+    if (!opened) return FailWith(opened.error());
+    analysis = workspace.Analyze(opened->id, *options, {}, {}, TerminalProgress("analyzing"));
+  }
   ClearTerminalProgress();
   if (!analysis) return FailWith(analysis.error());
   const protocol::AnalyzeResult result = wire::ToAnalyzeResult(*analysis);
@@ -99,15 +119,18 @@ int RunAnalyze(const CommandContext& ctx) {
 Command AnalyzeCommand() {
   Command command;
   command.name = "analyze";
-  command.synopsis = "FILE [--format markdown|json] [--out DIR] [--trim START END]";
+  command.synopsis = "FILE | RUN_DIR [--format markdown|json] [--out DIR] [--trim START END]";
   command.summary = "check the Book of Root Causes against a profile; findings ranked by time at stake";
   command.details =
       "Each finding has its evidence (rows of a skill), what to do, a confidence and a `nsys-ai skill run` line that\n"
-      "reproduces it. Root causes the profile cannot be checked for are listed with what is missing.";
+      "reproduces it. Root causes the profile cannot be checked for are listed with what is missing. Given a\n"
+      "directory of rank exports (a run), it reports the causes that show across ranks: stragglers at the\n"
+      "collectives, kernel-time imbalance and step-time spread.";
   command.options = {
       {"--format", 1, "FORMAT", "markdown (default) or json"},
       {"--out", 1, "DIR", "also write report.md, report.json and a CSV per evidence table into DIR"},
       {"--trim", 2, "START END", "analyse only [START, END) (seconds from the profile start)"},
+      {"--ranks-per-node", 1, "N", "a run: consecutive ranks that share a node's clock (default 0: each its own)"},
       {"--clock", 1, "CLOCK", "relative_s (default) or capture_ns, for --trim"},
   };
   command.min_positionals = command.max_positionals = 1;

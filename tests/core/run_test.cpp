@@ -381,5 +381,66 @@ TEST(RunTrace, EachRankIsATrackGroupOnTheAlignedClock) {
   }
 }
 
+// ---- analyze on a run ----
+
+// The cross-rank causes of the same 4-rank skewed set: the straggler finding's figures are run_stragglers' own (the
+// rank whose lateness cost the others most, by rank); a run without NCCL (a100_2proc_mpi: MPI, no collective kernels)
+// lists the straggler cause as unchecked, saying why.
+TEST(RunAnalyze, FindsTheStragglerWithTheRunSkillsFigures) {
+  NSYS_REQUIRE_FIXTURES();
+  const fs::path dir =
+      Split("mfu_2gpu_after.sqlite", "analyze_skew", "--replicate 2 --ranks-per-node 2 --skew-ns 2000000");
+  ASSERT_FALSE(dir.empty());
+  core::Workspace workspace(Config());
+  auto run = workspace.OpenRun({.directory = dir.string()});
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  auto table = workspace.RunSkillOnRun(run->id, "run_stragglers",
+                                       {{"by", Value(std::string("rank"))}, {"ranks_per_node", Value(int64_t{2})}}, {});
+  ASSERT_TRUE(table.ok()) << table.error().message;
+  size_t caused = 0, last = 0;
+  for (size_t c = 0; c < table->columns.size(); ++c) {
+    if (table->columns[c].name == "caused_ns") caused = c;
+    if (table->columns[c].name == "times_last") last = c;
+  }
+  ASSERT_GT(caused, 0u);
+  size_t top = 0;
+  for (size_t r = 0; r < table->rows.size(); ++r) {
+    if (std::get<int64_t>(table->rows[r][caused]) > std::get<int64_t>(table->rows[top][caused])) top = r;
+  }
+  const int64_t lost = std::get<int64_t>(table->rows[top][caused]);
+  const std::string rank = std::get<std::string>(table->rows[top][0]);
+
+  auto analysis = workspace.AnalyzeRun(run->id, 2);
+  ASSERT_TRUE(analysis.ok()) << analysis.error().message;
+  ASSERT_FALSE(analysis->findings.empty()) << analysis->summary;
+  const agent::Finding& f = analysis->findings.front();
+  EXPECT_EQ(f.root_cause, "run_straggler");
+  EXPECT_EQ(f.at_stake_ns, lost);
+  EXPECT_GT(lost, 0);
+  EXPECT_EQ(
+      f.title.rfind(
+          rank + " is the last to start " + std::to_string(std::get<int64_t>(table->rows[top][last])) + " of ", 0),
+      0u)
+      << f.title;
+  ASSERT_EQ(f.answer.evidence.size(), 1u);
+  EXPECT_EQ(f.answer.evidence[0].rows.size(), 4u);
+  EXPECT_EQ(f.answer.verify,
+            "nsys-ai skill run run_stragglers --run " + dir.string() + " --arg by=rank --arg ranks_per_node=2");
+  for (size_t i = 1; i < analysis->findings.size(); ++i) {
+    EXPECT_LE(analysis->findings[i].at_stake_ns, analysis->findings[i - 1].at_stake_ns);
+  }
+
+  const fs::path mpi = Split("a100_2proc_mpi.sqlite", "analyze_mpi");
+  ASSERT_FALSE(mpi.empty());
+  auto mpi_run = workspace.OpenRun({.directory = mpi.string()});
+  ASSERT_TRUE(mpi_run.ok()) << mpi_run.error().message;
+  auto mpi_analysis = workspace.AnalyzeRun(mpi_run->id);
+  ASSERT_TRUE(mpi_analysis.ok()) << mpi_analysis.error().message;
+  for (const auto& finding : mpi_analysis->findings) EXPECT_NE(finding.root_cause, "run_straggler");
+  ASSERT_EQ(mpi_analysis->unchecked.size(), 1u);
+  EXPECT_EQ(mpi_analysis->unchecked[0].root_cause, "run_straggler");
+  EXPECT_FALSE(workspace.AnalyzeRun("r999").ok());
+}
+
 }  // namespace
 }  // namespace nsys::testing

@@ -88,6 +88,16 @@ TEST_F(RunMethods, OpenRunSkillTraceAndCloseThroughTheWire) {
   EXPECT_EQ(negative["error"]["code"], -32602) << negative.dump();
   EXPECT_NE(negative["error"]["message"].get<std::string>().find("ranksPerNode"), std::string::npos);
 
+  // The cross-rank causes in nsys/analyze's shape: the straggler first, with its Markdown.
+  const Json analyzed = Call("nsys/analyzeRun", {{"runId", run}, {"ranksPerNode", 2}});
+  ASSERT_TRUE(analyzed.contains("result")) << analyzed.dump();
+  ASSERT_FALSE(analyzed["result"]["findings"].empty()) << analyzed.dump();
+  EXPECT_EQ(analyzed["result"]["findings"][0]["rootCause"], "run_straggler");
+  EXPECT_EQ(analyzed["result"]["ranking"][0], "run_straggler");
+  EXPECT_NE(analyzed["result"]["markdown"].get<std::string>().find("## [medium] rank0000 is the last to start"),
+            std::string::npos)
+      << analyzed["result"]["markdown"];
+
   const Json closed = Call("nsys/closeRun", {{"runId", run}});
   EXPECT_TRUE(closed.contains("result") && closed["result"].is_null()) << closed.dump();
   const Json gone = Call("nsys/exportRunTrace", {{"runId", run}});

@@ -47,6 +47,7 @@ void BindMethods(MethodTable& t) {
   t.Request(protocol::kRunSkillOnRun, &OnRunSkillOnRun, {.progress_title = "Running skill on every rank"});
   t.Request(protocol::kRunReport, &OnRunReport, {.progress_title = "Reporting run"});
   t.Request(protocol::kExportRunTrace, &OnExportRunTrace, {.progress_title = "Writing the run's trace"});
+  t.Request(protocol::kAnalyzeRun, &OnAnalyzeRun, {.progress_title = "Analyzing run"});
 
   // Perfetto traces: handlers in trace_handlers.cpp, one line each here.
   t.Request(method::kExportTrace, &OnExportTrace, {.progress_title = "Exporting trace"});

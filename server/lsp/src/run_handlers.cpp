@@ -2,6 +2,7 @@
 
 #include "nsys/core/workspace.h"
 #include "nsys/lsp/handlers.h"
+#include "nsys/wire/analyze.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/run.h"
 #include "nsys/wire/skill_args.h"
@@ -48,6 +49,13 @@ Expected<protocol::ExportRunTraceResult> OnExportRunTrace(const protocol::Export
   auto trace = ctx.workspace().ExportRunTrace(wire::ToRunTraceRequest(local), ctx.cancel(), ctx.progress());
   if (!trace) return trace.error();
   return wire::ToExportRunTraceResult(*trace);
+}
+
+Expected<protocol::AnalyzeResult> OnAnalyzeRun(const protocol::AnalyzeRunParams& params, RequestContext& ctx) {
+  auto analysis =
+      ctx.workspace().AnalyzeRun(params.run_id, params.ranks_per_node.value_or(0), ctx.cancel(), ctx.progress());
+  if (!analysis) return analysis.error();
+  return wire::ToAnalyzeResult(*analysis);
 }
 
 }  // namespace nsys::lsp

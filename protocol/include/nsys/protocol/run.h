@@ -3,7 +3,8 @@
 // {runId, ranks, memoryBudgetBytes, threads}; nsys/closeRun {runId} → null; nsys/runSkillOnRun {runId, skill,
 // args?, filter?} → a RunSkillResult whose rows lead with a `rank` column (or a run skill's table); nsys/runReport
 // {runId} → per-rank kernels, GPU, NCCL and step time, and every run skill's table; nsys/exportRunTrace {runId,
-// output?, ranksPerNode?, ...} → the trace of every rank on the run's clock. Mirrors core/run.h and core/traces.h
+// output?, ranksPerNode?, ...} → the trace of every rank on the run's clock; nsys/analyzeRun {runId, ranksPerNode?}
+// → the cross-rank findings as nsys/analyze's result. Mirrors core/run.h and core/traces.h
 // (wire/run.h converts).
 #include <cstdint>
 #include <map>
@@ -20,6 +21,7 @@ inline constexpr std::string_view kCloseRun = "nsys/closeRun";
 inline constexpr std::string_view kRunSkillOnRun = "nsys/runSkillOnRun";
 inline constexpr std::string_view kRunReport = "nsys/runReport";
 inline constexpr std::string_view kExportRunTrace = "nsys/exportRunTrace";
+inline constexpr std::string_view kAnalyzeRun = "nsys/analyzeRun";
 
 struct OpenRunParams {  // nsys/openRun
   std::optional<std::vector<std::string>> paths;
@@ -104,6 +106,12 @@ struct ExportRunTraceParams {              // nsys/exportRunTrace: one Perfetto 
   bool operator==(const ExportRunTraceParams&) const = default;
 };
 
+struct AnalyzeRunParams {  // nsys/analyzeRun → an AnalyzeResult (protocol/analyze.h) of the cross-rank causes
+  std::string run_id;      // "runId"
+  std::optional<int64_t> ranks_per_node;  // "ranksPerNode": as the run skills' (clock alignment nodes)
+  bool operator==(const AnalyzeRunParams&) const = default;
+};
+
 struct RunTraceRankInfo {
   std::string rank;
   int64_t offset_ns = 0;                  // "offsetNs": its node's clock minus the reference's, subtracted
@@ -144,6 +152,8 @@ void FromJson(const Json& json, RunAnalysisInfo& out, const std::string& path);
 void to_json(Json& json, const RunAnalysisInfo& value);
 void FromJson(const Json& json, ExportRunTraceParams& out, const std::string& path);
 void to_json(Json& json, const ExportRunTraceParams& value);
+void FromJson(const Json& json, AnalyzeRunParams& out, const std::string& path);
+void to_json(Json& json, const AnalyzeRunParams& value);
 void FromJson(const Json& json, RunTraceRankInfo& out, const std::string& path);
 void to_json(Json& json, const RunTraceRankInfo& value);
 void FromJson(const Json& json, ExportRunTraceResult& out, const std::string& path);

@@ -222,6 +222,10 @@ class Workspace {
   Expected<agent::Analysis> Analyze(const std::string& profile_id, const agent::AnalyzeOptions& options,
                                     const agent::FindingSink& on_finding = {}, const CancelToken& cancel = {},
                                     const ProgressSink& progress = {});
+  // The cross-rank causes of a run (agent/run_analyze.h: stragglers, kernel imbalance, step-time spread) from the
+  // ranks' partials (computed once per run); `ranks_per_node` as the run skills' (the clock alignment's nodes).
+  Expected<agent::Analysis> AnalyzeRun(const std::string& run_id, int64_t ranks_per_node = 0,
+                                       const CancelToken& cancel = {}, const ProgressSink& progress = {});
   // ---- explain (issue 10) ----
   // What a kernel is and how it behaves in the profile (agent/explain.h), for hovers: loads the kernel table (and the
   // runtime table for launches) if needed, then answers from one pass over it plus the memoised nvtx_kernel_map.

@@ -64,8 +64,8 @@ void AddCounts(TraceStats& total, const TraceStats& part, engine::Ns offset, boo
 
 }  // namespace
 
-// Long: three named steps (the clocks, the output, each rank's part) that share the checked output and the
-// running totals; splitting them would pass those through every call.
+// The three named steps share the checked output and the running totals; split, they would pass them through.
+// Long: three steps (the clocks, the output, each rank's part) over one output and one set of totals.
 Expected<RunTraceExport> Workspace::ExportRunTrace(const RunTraceRequest& request, const CancelToken& cancel,
                                                    const ProgressSink& progress) {
   auto entry = RunEntryOf(request.run_id);

@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "nsys/wire/converters.h"
+#include "nsys/wire/trace.h"
 
 namespace nsys::wire {
 
@@ -97,8 +98,7 @@ protocol::ExportRunTraceResult ToExportRunTraceResult(const core::RunTraceExport
   result.bytes = stats.bytes;
   result.sha256 = stats.sha256;
   result.tracks = stats.tracks;
-  result.slices = protocol::TraceSliceCounts{stats.kernels,   stats.memcpys,     stats.memsets,
-                                             stats.api_calls, stats.nvtx_ranges, stats.nvtx_marks};
+  result.slices = ToTraceSliceCounts(stats);
   result.flows = stats.flows;
   for (const auto& r : trace.ranks) {
     protocol::RunTraceRankInfo info{r.rank, r.offset_ns, std::nullopt, r.method, r.slices, std::nullopt};

@@ -87,6 +87,10 @@ core::TraceRequest ToTraceRequest(const protocol::OpenInPerfettoParams& params) 
   return request;
 }
 
+protocol::TraceSliceCounts ToTraceSliceCounts(const core::TraceStats& stats) {
+  return {stats.kernels, stats.memcpys, stats.memsets, stats.api_calls, stats.nvtx_ranges, stats.nvtx_marks};
+}
+
 protocol::ExportTraceResult ToExportTraceResult(const core::TraceExport& trace, bool gzip_requested) {
   const core::TraceStats& stats = trace.stats;
   protocol::ExportTraceResult result;
@@ -97,8 +101,7 @@ protocol::ExportTraceResult ToExportTraceResult(const core::TraceExport& trace, 
   result.notes = NotesFor(stats, gzip_requested);
   result.packets = stats.packets;
   result.tracks = stats.tracks;
-  result.slices = protocol::TraceSliceCounts{stats.kernels,   stats.memcpys,     stats.memsets,
-                                             stats.api_calls, stats.nvtx_ranges, stats.nvtx_marks};
+  result.slices = ToTraceSliceCounts(stats);
   result.flows = stats.flows;
   result.counter_values = stats.counter_values;
   result.clamped_slices = stats.clamped_slices;

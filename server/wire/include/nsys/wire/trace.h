@@ -20,6 +20,8 @@ core::TraceRequest ToTraceRequest(const protocol::OpenInPerfettoParams& params);
 // The exportTrace result: the bytes, hash and path, notes for a human (the window, clipped and skipped slices, a
 // gzip request this build does not honour) and the writer's counts.
 protocol::ExportTraceResult ToExportTraceResult(const core::TraceExport& trace, bool gzip_requested);
+// The writer's slice counts as the wire names them (a profile's trace and a run's).
+protocol::TraceSliceCounts ToTraceSliceCounts(const core::TraceStats& stats);
 // The openInPerfetto result; `show_document`: whether the face asked the client to open the URL.
 protocol::OpenInPerfettoResult ToOpenInPerfettoResult(const core::TracePublication& publication,
                                                       std::optional<bool> show_document);

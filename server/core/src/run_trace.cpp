@@ -7,7 +7,6 @@
 
 #include "nsys/core/traces.h"
 #include "nsys/core/workspace.h"
-#include "nsys/support/log.h"
 #include "nsys/support/sha256.h"
 #include "nsys/trace/trace_output.h"
 
@@ -89,14 +88,9 @@ Expected<RunTraceExport> Workspace::ExportRunTrace(const RunTraceRequest& reques
   out.notes = clocks.notes;
 
   // Step 2: the output, checked as a profile's trace is (the run's files are among the protected ones).
-  trace::TraceCache* cache = request.output ? nullptr : &TraceCache();
-  if (cache != nullptr) {
-    auto fresh = cache->NewPath(fmt::format("run-{}", request.run_id));
-    if (!fresh) return fresh.error();
-    out.path = std::move(*fresh);
-  } else {
-    out.path = *request.output;
-  }
+  auto output = TraceTargetFor(request.output, fmt::format("run-{}", request.run_id));
+  if (!output) return output.error();
+  out.path = output->path;
   trace::OutputPolicy policy = TraceOutputPolicy();
   policy.force = request.force;
   auto target = trace::CheckTraceOutput(out.path, policy);
@@ -152,9 +146,7 @@ Expected<RunTraceExport> Workspace::ExportRunTrace(const RunTraceRequest& reques
   if (Status committed = file->Commit(); !committed.ok()) return committed.error();
   out.stats.sha256 = sha.FinishHex();
   out.stats.window = "whole run";
-  if (cache != nullptr) {
-    for (const auto& gone : cache->Added(out.path)) support::LogDebug(fmt::format("trace cache: removed {}", gone));
-  }
+  TraceWritten(*output);
   return out;
 }
 

@@ -153,22 +153,30 @@ Expected<TraceExport> Workspace::ExportTrace(const TraceRequest& request, const 
                                              const ProgressSink& progress) {
   auto job = PrepareTrace(request);
   if (!job) return job.error();
-  trace::TraceCache* cache = request.output ? nullptr : &TraceCache();
-  std::string path;
-  if (cache != nullptr) {
-    auto fresh = cache->NewPath(std::filesystem::path(TraceFileName(job->profile->info())).stem().string());
-    if (!fresh) return fresh.error();
-    path = std::move(*fresh);
-  } else {
-    path = *request.output;
-  }
-  auto stats = trace::ExportTraceToFile(*job->profile, job->options, path, cancel, progress,
+  auto target =
+      TraceTargetFor(request.output, std::filesystem::path(TraceFileName(job->profile->info())).stem().string());
+  if (!target) return target.error();
+  auto stats = trace::ExportTraceToFile(*job->profile, job->options, target->path, cancel, progress,
                                         TraceOutputPolicyFor(*job->profile, request.force));
   if (!stats) return stats.error();
-  if (cache != nullptr) {
-    for (const auto& gone : cache->Added(path)) support::LogDebug(fmt::format("trace cache: removed {}", gone));
+  TraceWritten(*target);
+  return TraceExport{std::move(*stats), target->path, false};
+}
+
+Expected<Workspace::TraceTarget> Workspace::TraceTargetFor(const std::optional<std::string>& output,
+                                                           const std::string& stem) {
+  if (output) return TraceTarget{*output, nullptr};
+  trace::TraceCache& cache = TraceCache();
+  auto fresh = cache.NewPath(stem);
+  if (!fresh) return fresh.error();
+  return TraceTarget{std::move(*fresh), &cache};
+}
+
+void Workspace::TraceWritten(const TraceTarget& target) {
+  if (target.cache == nullptr) return;
+  for (const auto& gone : target.cache->Added(target.path)) {
+    support::LogDebug(fmt::format("trace cache: removed {}", gone));
   }
-  return TraceExport{std::move(*stats), path, false};
 }
 
 Expected<TraceExport> Workspace::ExportTraceStream(const TraceRequest& request, const TraceChunkSink& sink,

@@ -425,6 +425,14 @@ class Workspace {
   };
   Expected<TraceJob> PrepareTrace(const TraceRequest& request);
   trace::OutputPolicy TraceOutputPolicyFor(const engine::Profile& profile, bool force) const;
+  // Where a written trace goes: `output`, or (absent) a fresh file in the trace cache named after `stem`, in which
+  // case `cache` is set and TraceWritten lets the cache drop its oldest traces once the file is complete.
+  struct TraceTarget {
+    std::string path;
+    trace::TraceCache* cache = nullptr;
+  };
+  Expected<TraceTarget> TraceTargetFor(const std::optional<std::string>& output, const std::string& stem);
+  static void TraceWritten(const TraceTarget& target);
   // The entry of an open profile, or kNotFound listing the open ids.
   Expected<std::shared_ptr<Entry>> EntryOf(const std::string& id) const;
 

@@ -48,6 +48,27 @@ cmd('NsysPerfetto', function()
   nsys().perfetto()
 end, { nargs = 0, desc = 'nsys-ai: open the profile in Perfetto' })
 
+-- Runs (issue 13): a directory of per-rank exports opened as one.
+local function run()
+  return require('nsys_ai.run')
+end
+
+cmd('NsysOpenRun', function(o)
+  run().open(o.args)
+end, { nargs = 1, complete = 'dir', desc = 'nsys-ai: open a directory of rank exports as one run and show its view' })
+
+cmd('NsysAnalyzeRun', function()
+  run().analyze()
+end, { nargs = 0, desc = 'nsys-ai: the findings across the ranks of the run, in a buffer' })
+
+cmd('NsysRunPerfetto', function()
+  run().perfetto()
+end, { nargs = 0, desc = "nsys-ai: write the run's timeline (every rank) for Perfetto" })
+
+cmd('NsysCloseRun', function()
+  run().close()
+end, { nargs = 0, desc = 'nsys-ai: close the run' })
+
 cmd('NsysCoverage', function()
   nsys().coverage()
 end, { nargs = 0, desc = 'nsys-ai: the NVTX mapping coverage of the profile' })

@@ -472,6 +472,166 @@ test('showDocument without SSH uses the configured opener', function()
   eq(client.ssh_hint('http://127.0.0.1:8123/p/t/'):match('8123:127.0.0.1:8123') ~= nil, true, 'hint port')
 end)
 
+-- Issue 13: runs. A run made here at test time from mfu_2gpu_before.sqlite by the shared split_ranks.py (one real
+-- export per GPU process: 2 ranks), never committed. Expected figures: sqlite3 on the rank files (kernels, their
+-- summed durations, NCCL kernels by name; computed again below) and, for the steps, the `iterations` skill on the
+-- unsplit source process by process (pid 144 is rank0000, 145 is rank0001): iterations 0, 6 and 14 below.
+local SPLIT = vim.env.NSYS_AI_SPLIT_RANKS or vim.fn.fnamemodify(fixtures .. '/../tools/split_ranks.py', ':p')
+local RUN_DIR = tmp .. '/run'
+local RUN_RANKS = {
+  { rank = 'rank0000', kernels = 1993, gpu = 270875926, nccl_kernels = 33, nccl = 17172652 },
+  { rank = 'rank0001', kernels = 2017, gpu = 264324724, nccl_kernels = 33, nccl = 8229100 },
+}
+local RUN_CELLS = {
+  { 'rank0000', 0, 16942682 }, { 'rank0001', 0, 16944146 }, { 'rank0000', 6, 22311001 },
+  { 'rank0001', 6, 22313699 }, { 'rank0000', 14, 19586459 }, { 'rank0001', 14, 19633539 },
+}
+local runs = require('nsys_ai.run')
+local opened_run
+
+local function sqlite(file, query)
+  local text = vim.fn.system({ 'sqlite3', file, query })
+  eq(vim.v.shell_error, 0, 'sqlite3 on ' .. file)
+  return vim.split(vim.trim(text), '|', { plain = true })
+end
+
+-- The heat map line of a rank: its cells after the label column, one glyph per step.
+local function heat_glyphs(buf, rank)
+  local view = runs.runs[opened_run.run.runId].view
+  for i, r in ipairs(view.map.ranks) do
+    if r == rank then
+      local line = vim.api.nvim_buf_get_lines(buf, view.first + i, view.first + i + 1, false)[1]
+      local cells = line:sub(view.layout.x0 + 1)
+      local glyphs = {}
+      for c = 0, vim.fn.strchars(cells) - 1, 2 do
+        table.insert(glyphs, vim.fn.strcharpart(cells, c, 1))
+      end
+      return glyphs, line
+    end
+  end
+end
+
+test(':NsysOpenRun {dir}: the ranks as sqlite3 counts them, the memory line, the ranks x steps heat map', function()
+  vim.fn.system({ 'python3', SPLIT, fixtures .. '/mfu_2gpu_before.sqlite', RUN_DIR })
+  eq(vim.v.shell_error, 0, 'split_ranks.py made the run')
+  local n_progress = #client.progress_log
+  opened_run = run('open_run', 'NsysOpenRun ' .. RUN_DIR)
+  local buf = opened_run.bufnr
+  eq(vim.api.nvim_get_current_buf(), buf, 'the run view is shown')
+  eq(vim.api.nvim_buf_get_name(buf), 'nsys-ai://run/' .. opened_run.run.runId, 'buffer name')
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  eq(lines[1], '# Run ' .. RUN_DIR .. ' (2 ranks, ' .. opened_run.run.runId .. ')', 'title')
+  for i, e in ipairs(RUN_RANKS) do
+    local file = RUN_DIR .. '/' .. e.rank .. '.sqlite'
+    local all = sqlite(file, 'select count(*), sum(end - start) from CUPTI_ACTIVITY_KIND_KERNEL')
+    local nccl = sqlite(file, 'select count(*), sum(k.end - k.start) from CUPTI_ACTIVITY_KIND_KERNEL k join StringIds s '
+      .. "on s.id = k.demangledName where s.value like '%nccl%'")
+    eq(table.concat(all, ' ') .. ' ' .. table.concat(nccl, ' '), e.kernels .. ' ' .. e.gpu .. ' ' .. e.nccl_kernels .. ' ' .. e.nccl, 'sqlite3 ' .. e.rank)
+    local r = opened_run.report.ranks[i]
+    local words = vim.split(lines[4 + i], '%s+', { trimempty = true })
+    eq(table.concat(vim.list_slice(words, 1, 7), ' '), string.format('%s %d %.3f ms %.3f ms %d', e.rank, e.kernels, e.gpu / 1e6, e.nccl / 1e6, e.nccl_kernels), 'rank line ' .. i)
+    eq(table.concat(vim.list_slice(words, 8), ' '), string.format('%.3f ms 16', r.stepTimeNs / 1e6), 'step time and steps ' .. i)
+  end
+  truthy(lines[8]:match('^Memory: peak [%d.]+ MiB of a 4%.0 GiB budget · 2 rank loads · 0 evictions · 0 ranks over budget$'), 'memory line: ' .. lines[8])
+  -- The heat map: the server's cells, 16 steps per rank; heights and colours from the shortest to the longest cell.
+  local map = opened_run.heatmap
+  eq(#map.cells, 32, 'cells')
+  for _, c in ipairs(RUN_CELLS) do
+    eq(map.grid[c[1]][c[2]].step_ns, c[3], c[1] .. ' step ' .. c[2])
+  end
+  for _, e in ipairs(RUN_RANKS) do
+    local ns = {}
+    for s = 0, 15 do
+      table.insert(ns, map.grid[e.rank][s].step_ns)
+    end
+    table.sort(ns)
+    eq(opened_run.report.ranks[e.rank == 'rank0000' and 1 or 2].stepTimeNs, math.floor((ns[8] + ns[9]) / 2), 'step time: the median of ' .. e.rank .. "'s cells")
+  end
+  local glyphs = heat_glyphs(buf, 'rank0001')
+  eq(#glyphs, 16, 'one glyph per step')
+  eq(glyphs[7], '█', 'the longest cell (rank0001 step 6)')
+  eq(glyphs[11], '▁', 'the shortest cell (rank0001 step 10)')
+  local ns = vim.api.nvim_create_namespace('nsys_ai_heatmap')
+  local marks = vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })
+  eq(#marks, 32, 'one highlight per cell')
+  local groups = {}
+  for _, m in ipairs(marks) do
+    groups[m[4].hl_group] = (groups[m[4].hl_group] or 0) + 1
+  end
+  eq(groups.NsysAiHeat5, 2, 'step 6 of both ranks is the hottest')
+  truthy(vim.fn.hlexists('NsysAiHeat1') == 1, 'the highlight groups are defined')
+  contains(buf_text(buf), 'Slowest against its step: rank0001 · step 14: 19.634 ms, +0.1 % vs the step\'s median, GPU busy 17.053 ms', 'slowest cell')
+  -- Progress: openRun, runReport and runSkillOnRun each begin and end (per-rank reports come at most 10 a second).
+  local kinds = { begin = 0, ['end'] = 0 }
+  for i = n_progress + 1, #client.progress_log do
+    local v = client.progress_log[i]
+    kinds[v.kind] = (kinds[v.kind] or 0) + 1
+    truthy(v.kind ~= 'report' or (v.message or ''):match('^rank000[01] done %([12]/2%)$'), 'a per-rank report: ' .. vim.inspect(v))
+  end
+  eq(kinds.begin .. ' ' .. kinds['end'], '3 3', 'begin and end of the three requests')
+end)
+
+test('K on a heat map cell shows its figures', function()
+  local _, line = heat_glyphs(opened_run.bufnr, 'rank0000')
+  local view = runs.runs[opened_run.run.runId].view
+  local row = view.first + 2 -- 1-based: the header, then rank0000
+  eq(vim.api.nvim_buf_get_lines(opened_run.bufnr, row - 1, row, false)[1], line, 'rank0000 line')
+  -- Step 6's second column: the byte offset of display column x0 + 13.
+  vim.api.nvim_win_set_cursor(0, { row, #vim.fn.strcharpart(line, 0, view.layout.x0 + 13) })
+  vim.cmd('normal K')
+  truthy(noted("rank0000 · step 6: 22.311 ms, -0.0 % vs the step's median, GPU busy 18.663 ms"), 'K echoed the cell')
+  vim.api.nvim_win_set_cursor(0, { row, 0 })
+  eq(runs.cell_under_cursor(), nil, 'no cell on the label')
+end)
+
+test(':NsysAnalyzeRun: the findings across the ranks as Markdown in a buffer', function()
+  local res = run('analyze_run', 'NsysAnalyzeRun')
+  eq(#res.result.findings, 1, 'one finding')
+  local f = res.result.findings[1]
+  eq(f.rootCause, 'run_straggler', 'root cause')
+  truthy(f.title:match('^rank0001 is the last to start %d+ of 33 collectives'), 'title ' .. f.title)
+  eq(vim.api.nvim_buf_get_name(res.bufnr), 'nsys-ai://run/' .. opened_run.run.runId .. '/analysis.md', 'buffer name')
+  eq(vim.api.nvim_buf_get_option(res.bufnr, 'filetype'), 'markdown', 'filetype')
+  contains(buf_text(res.bufnr), f.title, 'the finding in the buffer')
+  contains(buf_text(res.bufnr), '| rank0001 | ', 'its evidence table')
+end)
+
+test(':NsysRunPerfetto: the run’s trace written by the server and named; Perfetto opened', function()
+  local before = #client.opened_urls
+  local res = run('run_perfetto', 'NsysRunPerfetto')
+  eq(vim.fn.getfsize(res.path), res.bytes, 'the trace file is complete')
+  eq(res.slices.kernels, RUN_RANKS[1].kernels + RUN_RANKS[2].kernels, 'every rank’s kernels')
+  truthy(noted('Wrote the timeline of 2 of 2 ranks (4010 kernels, '), 'the message')
+  truthy(noted(res.path), 'the path was shown')
+  eq(#client.opened_urls, before + 1, 'one URL opened')
+  eq(client.opened_urls[#client.opened_urls], 'https://ui.perfetto.dev', 'Perfetto UI')
+  vim.fn.delete(res.path)
+end)
+
+test(':NsysCloseRun closes the run on the server', function()
+  local id = opened_run.run.runId
+  run('close_run', 'NsysCloseRun')
+  eq(runs.runs[id], nil, 'forgotten')
+  eq(vim.api.nvim_buf_is_valid(opened_run.bufnr), false, 'its view is wiped')
+  local err
+  client.request('nsys/runReport', { runId = id }, function(e)
+    err = e or false
+  end)
+  truthy(vim.wait(10000, function()
+    return err ~= nil
+  end, 20), 'answered')
+  eq(err and err.code, -32602, 'the id is gone')
+end)
+
+test(':NsysOpenRun errors: not a directory, a directory without rank exports', function()
+  local err = run('open_run', 'NsysOpenRun ' .. tmp .. '/no/such/dir', true)
+  contains(err.message, 'Usage: :NsysOpenRun', 'usage')
+  vim.fn.mkdir(tmp .. '/empty_run', 'p')
+  err = run('open_run', 'NsysOpenRun ' .. tmp .. '/empty_run', true)
+  contains(err.message, tmp .. '/empty_run', 'the server names the directory')
+  truthy(noted(err.message, vim.log.levels.ERROR), 'shown as it is')
+end)
+
 
 -- Issue 12: the profile's numbers on the user's own source lines. The real pair: the EfficientCenterFormer
 -- evaluation script whose nvtx.annotate ranges produced titanrtx_tensorrt_nvtx.sqlite (TensorRT: no kernel table).

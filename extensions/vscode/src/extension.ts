@@ -1,8 +1,9 @@
 // Entry point: the server session, the profile editor, the NVTX tree, the NVTX coverage in the status bar, the
-// commands and the "Open as Nsight profile" offer. The findings' diagnostics are the server's
-// (textDocument/publishDiagnostics), shown by the language client, as are the code lenses, hovers, diagnostics and
-// code actions on the user's source files (issue 12). The lens command nsys-ai.revealRange is the server's: the
-// language client registers it from executeCommandProvider, so the extension registers no command of that id.
+// commands (with the run commands: a directory of rank exports opened as one) and the "Open as Nsight profile"
+// offer. The findings' diagnostics are the server's (textDocument/publishDiagnostics), shown by the language
+// client, as are the code lenses, hovers, diagnostics and code actions on the user's source files (issue 12). The
+// lens command nsys-ai.revealRange is the server's: the language client registers it from executeCommandProvider,
+// so the extension registers no command of that id.
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
 import { CoverageStatus } from './coverage';
@@ -10,6 +11,8 @@ import { NvtxTreeProvider, TREE_VIEW_ID } from './nvtxTree';
 import { ProfileOffer } from './offer';
 import { ProfileEditorProvider, VIEW_TYPE } from './profileEditor';
 import { ProfileRegistry, Services } from './profiles';
+import { registerRunCommands } from './runCommands';
+import { RunRegistry } from './runs';
 import { ServerSession } from './session';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -40,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): void {
       supportsMultipleEditorsPerDocument: true,
     }),
     ...registerCommands({ ...services, editor, tree, secrets: context.secrets, restartServer }),
+    ...registerRunCommands({ client: services.client, runs: new RunRegistry() }),
     vscode.window.tabGroups.onDidChangeTabs((e) => void offer.onTabsOpened(e.opened)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (['nsysAi.serverPath', 'nsysAi.llm', 'nsysAi.sourceRoots'].some((k) => e.affectsConfiguration(k))) {

@@ -238,6 +238,10 @@ export class FakePanel {
   }
   onDidDispose = this.disposeEmitter.event;
   onDidChangeViewState = this.viewState.event;
+  reveals = 0;
+  reveal(): void {
+    this.reveals += 1;
+  }
   /** What the webview's script would post. */
   async receive(message: unknown): Promise<void> {
     for (const r of this.receivers) await r(message);

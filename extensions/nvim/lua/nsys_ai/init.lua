@@ -28,6 +28,7 @@ local function finish(op, err, result, cb)
     cb(err, result)
   end
 end
+M.finish = finish -- the run commands (nsys_ai.run) record their completion here too
 
 -- The profile of the current buffer (report, tree), else the last opened one.
 function M.profile_id()

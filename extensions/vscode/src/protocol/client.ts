@@ -8,6 +8,7 @@ import type {
   AskResult,
   DiffResult,
   ExplainKernelResult,
+  ExportRunTraceResult,
   ExportTraceResult,
   FilterWindow,
   Finding,
@@ -18,6 +19,9 @@ import type {
   NvtxTreeResult,
   OpenInPerfettoResult,
   OpenProfileResult,
+  OpenRunResult,
+  RunAnalysisResult,
+  RunReportResult,
   SkillResult,
   WorkDoneProgressValue,
 } from './types';
@@ -288,5 +292,32 @@ export class NsysClient {
 
   exportTrace(profileId: string, output: string | undefined, opts?: RequestOptions): Promise<ExportTraceResult> {
     return this.request('nsys/exportTrace', output ? { profileId, output } : { profileId }, opts);
+  }
+
+  // Runs (issue 13): a directory of rank exports opened as one; every request below names its runId.
+  openRun(directory: string, opts?: RequestOptions): Promise<OpenRunResult> {
+    return this.request('nsys/openRun', { directory }, opts);
+  }
+
+  closeRun(runId: string): Promise<null> {
+    return this.request('nsys/closeRun', { runId });
+  }
+
+  /** A skill over every rank (rows lead with `rank`), or a run skill's merged table (run_step_heatmap, ...). */
+  runSkillOnRun(runId: string, skill: string, args: Record<string, unknown> = {}, opts?: RequestOptions): Promise<SkillResult> {
+    return this.request('nsys/runSkillOnRun', { runId, skill, args }, opts);
+  }
+
+  runReport(runId: string, opts?: RequestOptions): Promise<RunReportResult> {
+    return this.request('nsys/runReport', { runId }, opts);
+  }
+
+  /** Every rank on the run's clock in one trace; without `output` the server writes it into its trace cache. */
+  exportRunTrace(runId: string, output: string | undefined, opts?: RequestOptions): Promise<ExportRunTraceResult> {
+    return this.request('nsys/exportRunTrace', output ? { runId, output } : { runId }, opts);
+  }
+
+  analyzeRun(runId: string, opts?: RequestOptions): Promise<RunAnalysisResult> {
+    return this.request('nsys/analyzeRun', { runId }, opts);
   }
 }

@@ -305,3 +305,74 @@ export interface AnnotationPlanResult {
   items: AnnotationPlanItem[];
   nextCommand: string;
 }
+
+// Runs (issue 13): N rank exports of one job opened as one (nsys/openRun), and what the views read of them.
+export interface RunRank {
+  rank: string;
+  path: string;
+  fileSize: number;
+}
+
+export interface OpenRunResult {
+  runId: string;
+  ranks: RunRank[];
+  memoryBudgetBytes: number;
+  threads: number;
+}
+
+/** One line of nsys/runReport: the rank's own tables summed; `error` when the rank could not be read. */
+export interface RankSummary {
+  rank: string;
+  path: string;
+  kernels: number;
+  gpuTimeNs: number;
+  ncclKernels: number;
+  ncclTimeNs: number;
+  stepTimeNs?: number;
+  steps: number;
+  error?: string;
+}
+
+export interface RunMemory {
+  budgetBytes: number;
+  peakAccountedBytes: number;
+  loads: number;
+  evictions: number;
+  overBudgetRanks: number;
+}
+
+export interface RunReportResult {
+  runId: string;
+  ranks: RankSummary[];
+  analyses: { skill: string; result: SkillResult }[];
+  notes: string[];
+  memory: RunMemory;
+}
+
+export interface RunTraceRank {
+  rank: string;
+  offsetNs: number;
+  uncertaintyNs?: number;
+  method: string;
+  slices: number;
+  error?: string;
+}
+
+export interface ExportRunTraceResult {
+  path: string;
+  bytes: number;
+  sha256: string;
+  tracks: number;
+  slices: Record<string, number>;
+  flows: number;
+  ranks: RunTraceRank[];
+  notes: string[];
+}
+
+/** nsys/analyzeRun: nsys/analyze's shape for the causes that only show across ranks. */
+export interface RunAnalysisResult extends AnalyzeResult {
+  summary?: string;
+  ranking?: string[];
+  unchecked?: { rootCause: string; missing: string }[];
+  markdown?: string;
+}

@@ -207,7 +207,8 @@ ${findingsSection(model)}
 </body></html>`;
 }
 
-const STYLE = `
+/** The profile view's CSS (theme variables), shared by the run view. */
+export const STYLE = `
 :root { color-scheme: light dark; }
 body { font-family: var(--vscode-font-family, system-ui, sans-serif); font-size: var(--vscode-font-size, 13px);
   color: var(--vscode-foreground, #ccc); background: var(--vscode-editor-background, #1e1e1e); margin: 0; padding: 16px 24px 40px; }

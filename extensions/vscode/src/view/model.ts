@@ -69,7 +69,7 @@ export const VIEW_QUERIES = {
 } as const;
 
 /** Column accessor by name: a row of a skill's table as a record. */
-function columnIndex(result: SkillResult): (row: Cell[], name: string) => Cell {
+export function columnIndex(result: SkillResult): (row: Cell[], name: string) => Cell {
   const index = new Map(result.columns.map((c, i) => [c.name, i]));
   return (row, name) => {
     const i = index.get(name);
@@ -77,8 +77,8 @@ function columnIndex(result: SkillResult): (row: Cell[], name: string) => Cell {
   };
 }
 
-const num = (c: Cell): number => (typeof c === 'number' ? c : Number(c ?? 0));
-const str = (c: Cell): string => (c === null ? '' : String(c));
+export const num = (c: Cell): number => (typeof c === 'number' ? c : Number(c ?? 0));
+export const str = (c: Cell): string => (c === null ? '' : String(c));
 
 export function utilisationFromSkill(result: SkillResult, profileStartNs: number): UtilisationSeries[] {
   const get = columnIndex(result);

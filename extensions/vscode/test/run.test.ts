@@ -1,0 +1,125 @@
+// Runs (issue 13) through the extension's protocol client against the REAL server: a run made at test time from
+// mfu_2gpu_before.sqlite (2 ranks, test/runFixture.ts). Expected figures were checked independently: sqlite3 on the
+// rank files (computed again below), and the `iterations` skill on the unsplit source, process 144 (rank0000) and
+// 145 (rank0001), whose 16 durations per process are the heat map's cells.
+import assert from 'node:assert/strict';
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { OpenRunResult, WorkDoneProgressValue } from '../src/protocol/types';
+import { heatMapFromSkill, loadRunView } from '../src/view/runModel';
+import { RealServer, startServer } from './realServer';
+import { CELLS, EXPECTED, makeRunDir, removeRunDir, runSkipReason, runSource, sqliteValue } from './runFixture';
+
+const NCCL = "join StringIds s on s.id = k.demangledName where s.value like '%nccl%'";
+
+describe('runs through the protocol client, real server', { skip: runSkipReason }, () => {
+  let server: RealServer;
+  let dir: string;
+  let run: OpenRunResult;
+
+  before(async () => {
+    dir = makeRunDir();
+    server = await startServer();
+  });
+  after(async () => {
+    assert.equal(await server.stop(), 0);
+    removeRunDir(dir);
+  });
+
+  test('openRun names the ranks of the directory in order', async () => {
+    run = await server.client.openRun(dir);
+    assert.match(run.runId, /^r\d+$/);
+    assert.deepEqual(
+      run.ranks.map((r) => [r.rank, r.path, r.fileSize]),
+      EXPECTED.map((e) => [e.rank, path.join(dir, `${e.rank}.sqlite`), fs.statSync(path.join(dir, `${e.rank}.sqlite`)).size]),
+    );
+  });
+
+  test('runReport: each rank’s kernels, GPU and NCCL time as sqlite3 counts them, with progress per rank', async () => {
+    const progress: WorkDoneProgressValue[] = [];
+    const report = await server.client.runReport(run.runId, { onProgress: (v) => progress.push(v) });
+    for (const [i, e] of EXPECTED.entries()) {
+      const file = path.join(dir, `${e.rank}.sqlite`);
+      const [count, sum] = sqliteValue(file, 'select count(*), sum(end - start) from CUPTI_ACTIVITY_KIND_KERNEL').split('|');
+      const [ncclCount, ncclSum] = sqliteValue(file, `select count(*), sum(k.end - k.start) from CUPTI_ACTIVITY_KIND_KERNEL k ${NCCL}`).split('|');
+      assert.deepEqual([Number(count), Number(sum), Number(ncclCount), Number(ncclSum)], [e.kernels, e.gpuTimeNs, e.ncclKernels, e.ncclTimeNs]);
+      const r = report.ranks[i];
+      assert.deepEqual(
+        [r.rank, r.kernels, r.gpuTimeNs, r.ncclKernels, r.ncclTimeNs, r.steps, r.error],
+        [e.rank, e.kernels, e.gpuTimeNs, e.ncclKernels, e.ncclTimeNs, e.steps, undefined],
+      );
+    }
+    assert.equal(report.memory.budgetBytes, 4 * 1024 ** 3, 'the default budget');
+    assert.equal(report.memory.loads, 2);
+    assert.equal(report.memory.evictions, 0);
+    assert.ok(report.memory.peakAccountedBytes > 0);
+    assert.deepEqual([progress[0]?.kind, progress[0]?.title, progress.at(-1)?.kind], ['begin', 'Reporting run', 'end']);
+    // Each rank done is reported, at most 10 reports a second.
+    for (const p of progress.slice(1, -1)) assert.match(p.message ?? '', /^rank000[01] done \([12]\/2\)$/);
+  });
+
+  test('run_step_heatmap: 2 ranks × 16 steps whose cells are the source’s iterations, process by process', async () => {
+    const result = await server.client.runSkillOnRun(run.runId, 'run_step_heatmap');
+    const map = heatMapFromSkill(result, ['rank0000', 'rank0001']);
+    assert.deepEqual([map.ranks, map.steps, map.cells.length], [['rank0000', 'rank0001'], 16, 32]);
+    const cell = (rank: string, step: number) => map.cells.find((c) => c.rank === rank && c.step === step)!;
+    for (const [rank, step, ns] of CELLS) assert.equal(cell(rank, step).stepNs, ns, `${rank} step ${step}`);
+    // The source file itself, process by process: every cell is that process's iteration.
+    const source = await server.client.openProfile(runSource);
+    const iterations = await server.client.runSkill(source.profileId, 'iterations');
+    const col = (name: string) => iterations.columns.findIndex((c) => c.name === name);
+    for (const row of iterations.rows) {
+      const rank = EXPECTED.find((e) => e.pid === row[col('pid')])!.rank;
+      assert.equal(cell(rank, Number(row[col('iteration')])).stepNs, row[col('duration_ns')]);
+    }
+    assert.equal(iterations.rows.length, 32);
+    await server.client.closeProfile(source.profileId);
+    // Each cell against its step's median over the two ranks: their mean, in whole nanoseconds.
+    for (const c of map.cells) {
+      const other = map.cells.find((o) => o.step === c.step && o.rank !== c.rank)!;
+      const median = Math.floor((c.stepNs + other.stepNs) / 2);
+      assert.ok(Math.abs(c.vsMedianPct! - (100 * (c.stepNs - median)) / median) < 1e-9, `${c.rank} step ${c.step}`);
+    }
+  });
+
+  test('the run view model: the report’s lines, step time the median of the rank’s cells', async () => {
+    const model = await loadRunView(server.client, run.runId, dir);
+    assert.deepEqual(model.ranks.map((r) => r.kernels), [1993, 2017]);
+    assert.equal(model.heatmap.cells.length, 32);
+    for (const r of model.ranks) {
+      const cells = model.heatmap.cells.filter((c) => c.rank === r.rank).map((c) => c.stepNs).sort((a, b) => a - b);
+      assert.equal(r.stepTimeNs, (cells[7] + cells[8]) / 2, r.rank);
+    }
+  });
+
+  test('exportRunTrace writes every rank’s kernels into one trace, as its answer says', async () => {
+    const out = path.join(os.tmpdir(), `nsys-ai-run-${process.pid}.pftrace`);
+    try {
+      const result = await server.client.exportRunTrace(run.runId, out);
+      assert.equal(result.path, out);
+      const bytes = fs.readFileSync(out);
+      assert.equal(result.bytes, bytes.length);
+      assert.equal(result.sha256, crypto.createHash('sha256').update(bytes).digest('hex'));
+      assert.equal(result.slices.kernels, 1993 + 2017);
+      assert.deepEqual(result.ranks.map((r) => [r.rank, r.error]), [['rank0000', undefined], ['rank0001', undefined]]);
+    } finally {
+      fs.rmSync(out, { force: true });
+    }
+  });
+
+  test('analyzeRun: the straggler of the collectives, with its Markdown', async () => {
+    const result = await server.client.analyzeRun(run.runId);
+    assert.deepEqual(result.findings.map((f) => f.rootCause), ['run_straggler']);
+    assert.match(result.findings[0].title, /^rank0001 is the last to start \d+ of 33 collectives/);
+    assert.match(result.markdown ?? '', /run_stragglers/);
+    assert.ok(result.findings[0].answer.markdown.length > 0);
+  });
+
+  test('closeRun: the id is gone', async () => {
+    assert.equal(await server.client.closeRun(run.runId), null);
+    await assert.rejects(server.client.runReport(run.runId), (err: { code?: number }) => err.code === -32602);
+  });
+});

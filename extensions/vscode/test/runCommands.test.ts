@@ -1,0 +1,125 @@
+// The run commands (Open Run, Analyze Run, Open Run Timeline in Perfetto) and the run view against the vscode
+// stand-in, with the REAL server behind them, on a run made at test time (test/runFixture.ts; figures in run.test.ts).
+import * as stub from './vscodeStub'; // first: makes require('vscode') resolve to the stand-in
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vm from 'node:vm';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import type * as vscode from 'vscode';
+import { registerRunCommands } from '../src/runCommands';
+import { RunRegistry } from '../src/runs';
+import { RUN_VIEW_TYPE } from '../src/runView';
+import { RealServer, startServer } from './realServer';
+import { CELLS, makeRunDir, removeRunDir, runSkipReason } from './runFixture';
+
+const asUri = (p: string) => stub.Uri.file(p) as unknown as vscode.Uri;
+const settle = () => new Promise((r) => setTimeout(r, 50));
+
+describe('the run commands on the vscode stand-in, real server behind them', { skip: runSkipReason }, () => {
+  let server: RealServer;
+  let dir: string;
+  let name: string;
+  let runs: RunRegistry;
+  let panel: stub.FakePanel;
+
+  before(async () => {
+    dir = makeRunDir();
+    name = path.basename(dir);
+    server = await startServer();
+    runs = new RunRegistry();
+    registerRunCommands({ client: async () => server.client, runs });
+  });
+  after(async () => {
+    assert.equal(await server.stop(), 0);
+    removeRunDir(dir);
+  });
+  beforeEach(() => stub.reset());
+
+  test('Open Run: the folder picked, then its view from the server: ranks, memory line, heat map', async () => {
+    stub.answers.open.push([asUri(dir)]);
+    await stub.commands.executeCommand('nsysAi.openRun');
+    panel = stub.record.panels.find((p) => p.viewType === RUN_VIEW_TYPE)!;
+    assert.equal(panel.title, `Run · ${name}`);
+    const html = panel.webview.html;
+    const row = (rank: string) => {
+      const tr = new RegExp(`<tr [^>]*data-rank="${rank}"[^>]*>([\\s\\S]*?)</tr>`).exec(html)![1];
+      return [...tr.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
+    };
+    assert.deepEqual(row('rank0000'), ['rank0000', '1,993', '270.9 ms', '17.2 ms', '16.7 ms', '16', '']);
+    assert.deepEqual(row('rank0001'), ['rank0001', '2,017', '264.3 ms', '8.2 ms', '16.7 ms', '16', '']);
+    assert.match(html, /Memory: peak [\d.]+ MiB of a 4\.0 GiB budget · 2 rank loads · 0 evictions · 0 ranks over budget/);
+    assert.equal((html.match(/<rect class="cell"/g) ?? []).length, 32, '2 ranks × 16 steps');
+    for (const [rank, step, ns] of CELLS) assert.match(html, new RegExp(`data-rank="${rank}" data-step="${step}" data-ns="${ns}"`));
+    // The colour scale's ends: the longest step (rank0001, step 6) and the shortest (rank0001, step 10).
+    assert.match(html, /fill="#fde725" data-rank="rank0001" data-step="6" data-ns="22313699"/);
+    assert.match(html, /fill="#440154" data-rank="rank0001" data-step="10" data-ns="16160980"/);
+    assert.match(html, /Slowest against its step: <strong>rank0001<\/strong>, step 14: 19\.6 ms \(\+0\.1%\)/);
+    assert.doesNotMatch(html, /style="/, 'no style attributes: the CSP admits only the nonce\'d <style>');
+    const script = /<script nonce="[0-9a-f]+">([\s\S]*?)<\/script>/.exec(html)![1];
+    assert.doesNotThrow(() => new vm.Script(script));
+    const titles = stub.record.progress.map((p) => p.title);
+    assert.deepEqual(titles, [`Opening the run ${name}`, `Reading the ranks of ${name}`]);
+    for (const r of stub.record.progress[1].reports) assert.match(r.message ?? '', /^rank000[01] done \([12]\/2\)$/);
+  });
+
+  test('Open Run again on the same folder (a path argument) reveals its view without opening it again', async () => {
+    await stub.commands.executeCommand('nsysAi.openRun', dir);
+    assert.equal(stub.record.panels.length, 0);
+    assert.equal(panel.reveals, 1);
+    assert.deepEqual(stub.record.progress, []);
+  });
+
+  test('Analyze run from the view’s toolbar: the findings posted into the view', async () => {
+    await panel.receive({ type: 'command', command: 'analyzeRun' });
+    const [findings] = panel.posted.filter((m) => (m as { type: string }).type === 'findings') as { html: string }[];
+    assert.match(findings.html, /<li class="finding low">/);
+    assert.match(findings.html, /rank0001 is the last to start \d+ of 33 collectives/);
+    assert.match(findings.html, /<code>run_stragglers<\/code>/, 'the finding’s Markdown, rendered');
+    assert.deepEqual(stub.record.messages.map((m) => m.text), [`nsys-ai: 1 findings across the ranks of ${name}.`]);
+    assert.deepEqual(stub.record.progress.map((p) => p.title), [`Analyzing the run ${name}`]);
+  });
+
+  test('Open in Perfetto: the run’s trace written by the server, named, its path copied; Perfetto opened', async () => {
+    stub.answers.message.push('Copy Path', 'Open Perfetto');
+    await panel.receive({ type: 'command', command: 'openRunInPerfetto' });
+    await panel.receive({ type: 'command', command: 'openRunInPerfetto' });
+    const m = /^Wrote the timeline of 2 of 2 ranks \(4,010 kernels, ([\d.]+) MiB\) to (\S+\.pftrace)\. /.exec(stub.record.messages[0].text);
+    assert.ok(m, stub.record.messages[0].text);
+    try {
+      assert.equal((fs.statSync(m[2]).size / 1024 ** 2).toFixed(1), m[1]);
+      assert.deepEqual(stub.record.clipboard, [m[2]]);
+      assert.deepEqual(stub.record.openExternal, ['https://ui.perfetto.dev/']);
+      assert.deepEqual(stub.record.progress.map((p) => p.title), [`Writing the timeline of ${name}`, `Writing the timeline of ${name}`]);
+    } finally {
+      for (const msg of stub.record.messages) fs.rmSync(/ to (\S+\.pftrace)\./.exec(msg.text)![1], { force: true });
+    }
+  });
+
+  test('closing the view closes the run on the server', async () => {
+    const { runId } = await runs.get(asUri(dir))!.current();
+    panel.dispose();
+    await settle();
+    assert.deepEqual(runs.all(), []);
+    await assert.rejects(server.client.runReport(runId), (err: { code?: number }) => err.code === -32602);
+  });
+
+  test('with no run open, the run commands say how to open one', async () => {
+    await stub.commands.executeCommand('nsysAi.analyzeRun');
+    assert.deepEqual(stub.record.messages.map((m) => m.text), ['Open a run first (nsys-ai: Open Run).']);
+  });
+
+  test('a directory without rank exports shows the server’s error in the view', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'nsys-ai-empty-run-'));
+    try {
+      await stub.commands.executeCommand('nsysAi.openRun', asUri(empty));
+      const view = stub.record.panels.find((p) => p.viewType === RUN_VIEW_TYPE)!;
+      assert.match(view.webview.html, /Could not open the run/);
+      assert.match(view.webview.html, new RegExp(path.basename(empty)));
+      view.dispose();
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});

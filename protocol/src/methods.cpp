@@ -174,6 +174,8 @@ void FromJson(const Json& j, ProfileInfo& out, const std::string& path) {
   r.Required("endNs", out.end_ns);
   r.OptionalOr("sessionStartUtcNs", out.session_start_utc_ns);
   r.OptionalOr("fromCache", out.from_cache);
+  r.OptionalOr("paged", out.paged);
+  r.OptionalOr("modelBytes", out.model_bytes);
   r.OptionalOr("capabilities", out.capabilities);
   r.OptionalOr("devices", out.devices);
   r.OptionalOr("processes", out.processes);
@@ -196,6 +198,8 @@ void to_json(Json& j, const ProfileInfo& v) {
   j["durationNs"] = v.end_ns - v.start_ns;  // derived, for readers; ignored when parsing
   j["sessionStartUtcNs"] = v.session_start_utc_ns;
   j["fromCache"] = v.from_cache;
+  j["paged"] = v.paged;
+  j["modelBytes"] = v.model_bytes;
   j["capabilities"] = v.capabilities;
   j["devices"] = v.devices;
   j["processes"] = v.processes;

@@ -80,6 +80,8 @@ std::string RenderInfo(const engine::ProfileInfo& info, const std::optional<skil
                               100.0 * coverage->share, coverage->mapped_ns, coverage->kernel_ns_total)
                 : std::string("not computed (`--check` loads the tables it needs)"));
   line("From cache", info.from_cache ? "yes" : "no");
+  line("Memory", fmt::format("{} of columns{}", support::HumanBytes(info.model_bytes),
+                             info.paged ? ", paged from the cache directory (over half the memory budget)" : ""));
   return out;
 }
 

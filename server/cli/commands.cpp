@@ -64,8 +64,9 @@ const std::vector<OptionSpec>& GlobalOptions() {
        "the nsys that converts .nsys-rep reports (default: the newest found on PATH and in the standard install "
        "locations)"},
       {"--memory-budget", 1, "SIZE",
-       "bytes a run's loaded ranks may hold (runs: run-report, skill run --run, nsys/openRun), e.g. 4G (default) or "
-       "512M; least recently used ranks are dropped"},
+       "memory the tables may take, e.g. 4G or 512M: a run's loaded ranks (run-report, skill run --run, "
+       "nsys/openRun; default 4G; least recently used ranks are dropped), and one export's (default: this machine's "
+       "memory or its cgroup's limit; an export over half of it is paged from the cache directory)"},
   };
   return options;
 }

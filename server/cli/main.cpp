@@ -10,6 +10,7 @@
 
 #include "commands.h"
 #include "nsys/support/log.h"
+#include "nsys/support/memory_limit.h"
 
 namespace nsys::cli {
 namespace {
@@ -105,10 +106,14 @@ std::optional<int> ApplyGlobalOptions(const ParsedArgs& args, const Command& com
     if (nsys->empty()) return UsageError(command.name, "--nsys wants the path of an nsys binary");
     context.config.open.nsys_binary = *nsys;
   }
-  if (auto budget = args.Value("--memory-budget")) {  // runs (issue 13): the byte budget of each run's ranks
+  // Issue 13: the byte budget of each run's ranks, and of one export's tables (past half of it they are paged).
+  // Without the flag, an export's budget is this machine's memory (or its cgroup's limit).
+  context.config.open.memory_budget_bytes = support::MemoryLimitBytes();
+  if (auto budget = args.Value("--memory-budget")) {
     auto parsed = core::ParseByteSize(*budget);
     if (!parsed) return UsageError(command.name, "--memory-budget: " + parsed.error().message);
     context.config.run_memory_budget_bytes = *parsed;
+    context.config.open.memory_budget_bytes = *parsed;
   }
   if (auto timeout = args.Value("--skill-timeout")) {
     auto parsed = core::ParseSkillTimeout(*timeout);

@@ -45,7 +45,7 @@ struct LaunchSummaries {
 class LaunchGroups {
  public:
   LaunchGroups(const engine::KernelTable& k, const engine::RuntimeTable& rt, const engine::StringPool& strings,
-               const std::vector<engine::StrId>& kernel_names, std::pair<size_t, size_t> rows)
+               const engine::Column<engine::StrId>& kernel_names, std::pair<size_t, size_t> rows)
       : k_(k),
         rt_(rt),
         strings_(strings),
@@ -144,7 +144,7 @@ class LaunchGroups {
   const engine::KernelTable& k_;
   const engine::RuntimeTable& rt_;
   const engine::StringPool& strings_;
-  const std::vector<engine::StrId>& kernel_names_;
+  const engine::Column<engine::StrId>& kernel_names_;
   size_t first_, last_;
   ApiNames apis_;
   DenseIndex threads_, thread_device_, thread_device_api_, groups_;

@@ -73,7 +73,7 @@ struct RowKey {
 // group. lt 0 with thread 0 = no launch call; label part 0 = no range.
 class KernelGroups {
  public:
-  KernelGroups(const engine::Profile& profile, const std::vector<engine::StrId>& kernel_names, NvtxLabels& labels,
+  KernelGroups(const engine::Profile& profile, const engine::Column<engine::StrId>& kernel_names, NvtxLabels& labels,
                StartEndRangesByThread start_end, size_t kernels)
       : profile_(profile),
         k_(profile.kernels()),
@@ -241,7 +241,7 @@ class KernelGroups {
   const engine::KernelTable& k_;
   const engine::RuntimeTable& rt_;
   const engine::NvtxTable& nvtx_;
-  const std::vector<engine::StrId>& kernel_names_;
+  const engine::Column<engine::StrId>& kernel_names_;
   NvtxLabels& labels_;
   StartEndRangesByThread start_end_;  // its thread index also numbers the launching threads
   DenseIndex lt_index_;

@@ -115,7 +115,7 @@ class KernelGroups {
 
   const engine::KernelTable& k_;
   const Grouping how_;
-  const std::vector<engine::StrId>& names_;
+  const engine::Column<engine::StrId>& names_;
   size_t first_, last_;
   DenseIndex groups_;
   DenseIndex configs_;

@@ -84,6 +84,8 @@ ProfileSummary SampleSummary() {
   s.info.end_ns = 1001000;
   s.info.session_start_utc_ns = 1700000000000000000;
   s.info.from_cache = true;
+  s.info.paged = true;
+  s.info.model_bytes = 7927215104;  // the x5000 export's columns
   s.info.capabilities = {{"kernels", true}, {"nvtx", false}};
   s.info.devices = {DeviceInfo{0, "NVIDIA H100 80GB HBM3", "GH100", 85899345920, 3352320000000, 132, 1980000}};
   s.info.processes = {ProcessInfo{4242, "python3"}};
@@ -105,7 +107,8 @@ TEST(MethodsTest, ProfileSummaryRoundTrips) {
       R"("unreadable":1}],"devices":[{"chip":"GH100","clockRate":1980000,)"
       R"("id":0,"memoryBandwidth":3352320000000,"name":"NVIDIA H100 80GB HBM3","smCount":132,"totalMemory":85899345920}],)"
       R"("durationNs":1000000,"endNs":1001000,"fileSize":123456,"fromCache":true,)"
-      R"("metadata":{"EXPORT_SCHEMA_VERSION":"3.11.1"},"nsysVersion":"2024.2.1","processCount":70,)"
+      R"("metadata":{"EXPORT_SCHEMA_VERSION":"3.11.1"},"modelBytes":7927215104,"nsysVersion":"2024.2.1","paged":true,)"
+      R"("processCount":70,)"
       R"("processes":[{"name":"python3","pid":4242}],"rowsChecked":true,"schemaVersion":"3.11.1",)"
       R"("sessionStartUtcNs":1700000000000000000,"sourcePath":"/f/h100.nsys-rep","startNs":1000,"streamCount":3,)"
       R"("tables":[{"name":"CUPTI_ACTIVITY_KIND_KERNEL","rows":3440000}],"threadCount":12},)"

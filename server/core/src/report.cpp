@@ -41,7 +41,8 @@ struct Total {
 
 // Groups rows by name: (name, count, summed duration), largest sum first, at most `limit`.
 template <typename Table>
-std::vector<Total> TopByName(const Table& t, const std::vector<engine::StrId>& names, size_t limit, int64_t& all_ns) {
+std::vector<Total> TopByName(const Table& t, const engine::Column<engine::StrId>& names, size_t limit,
+                             int64_t& all_ns) {
   std::unordered_map<engine::StrId, size_t> index;
   std::vector<Total> totals;
   all_ns = 0;

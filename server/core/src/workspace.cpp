@@ -458,7 +458,10 @@ Expected<OpenedRun> Workspace::OpenRun(const RunRequest& request, const CancelTo
       request.memory_budget_bytes > 0 ? request.memory_budget_bytes : config.run_memory_budget_bytes;
   run.threads = request.threads > 0 ? request.threads : std::max(1, config.run_threads);
   auto entry = std::make_shared<RunEntry>();
-  entry->ranks = std::make_shared<RankSet>(run.ranks, run.memory_budget_bytes, run.threads, config.open, config.opener);
+  // A rank whose tables alone take over half the run's budget is paged (engine::OpenOptions::memory_budget_bytes).
+  engine::OpenOptions open = config.open;
+  open.memory_budget_bytes = run.memory_budget_bytes;
+  entry->ranks = std::make_shared<RankSet>(run.ranks, run.memory_budget_bytes, run.threads, open, config.opener);
   entry->memo = std::make_shared<skills::ResultMemo>(config.memo_budget_bytes);
   std::vector<trace::FileId> files;
   for (const auto& rank : run.ranks) {

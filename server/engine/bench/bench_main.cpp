@@ -5,6 +5,9 @@
 //   nsys-ai-bench attribution FILE [--threads N]                   open + Require(kAttribution) + coverage
 //   nsys-ai-bench prime FILE --cache-dir DIR                       full load, then write the warm snapshot
 //   nsys-ai-bench query FILE [--cache-dir DIR]                     a kernel-time sum over a 1 s window, once loaded
+// --memory-budget SIZE (bytes, or 512M, 4G) opens under a memory budget (OpenOptions::memory_budget_bytes): an export
+// whose model is over half of it is paged (spill files, views of the snapshot). Every command then prints where the
+// columns lived (heap, spill, view bytes) when it answered.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -97,6 +100,11 @@ int main(int argc, char** argv) {
       options.load_all_in_background = std::strcmp(argv[i + 1], "off") != 0;
     } else if (std::strcmp(argv[i], "--threads") == 0) {
       options.worker_threads = std::atoi(argv[i + 1]);
+    } else if (std::strcmp(argv[i], "--memory-budget") == 0) {
+      char* unit = nullptr;
+      const double n = std::strtod(argv[i + 1], &unit);
+      const int shift = *unit == 'K' ? 10 : *unit == 'M' ? 20 : *unit == 'G' ? 30 : 0;
+      options.memory_budget_bytes = static_cast<uint64_t>(std::ldexp(n, shift));
     }
   }
   const auto t0 = Clock::now();
@@ -104,7 +112,8 @@ int main(int argc, char** argv) {
   if (!opened) return Fail(opened.error().message);
   std::shared_ptr<Profile> profile = std::move(*opened);
   const auto t_open = Clock::now();
-  fmt::print("open_ms={:.1f}\nfrom_cache={}\n", Ms(t0, t_open), profile->info().from_cache);
+  fmt::print("open_ms={:.1f}\nfrom_cache={}\npaged={}\nmodel_mb={:.0f}\n", Ms(t0, t_open), profile->info().from_cache,
+             profile->info().paged, static_cast<double>(profile->info().model_bytes) / (1 << 20));
 
   if (command == "summary") {
     // What top_kernels requires: the kernel rows, not their launch links.
@@ -153,5 +162,9 @@ int main(int argc, char** argv) {
   } else {
     return Fail("unknown command " + command);
   }
+  const nsys::engine::ColumnBytes columns = nsys::engine::ColumnBytesNow();
+  fmt::print("column_heap_mb={:.0f}\ncolumn_spill_mb={:.0f}\ncolumn_view_mb={:.0f}\n",
+             static_cast<double>(columns.heap) / (1 << 20), static_cast<double>(columns.spill) / (1 << 20),
+             static_cast<double>(columns.view) / (1 << 20));
   return 0;
 }

@@ -16,7 +16,7 @@ struct ThreadGroups {
 };
 
 template <typename Accept>
-ThreadGroups GroupByThread(const std::vector<uint32_t>& pid, const std::vector<uint32_t>& tid, Accept accept) {
+ThreadGroups GroupByThread(const Column<uint32_t>& pid, const Column<uint32_t>& tid, Accept accept) {
   ThreadGroups g;
   std::vector<uint32_t> group(pid.size(), UINT32_MAX);
   std::vector<uint32_t> counts;
@@ -48,7 +48,7 @@ ThreadGroups GroupByThread(const std::vector<uint32_t>& pid, const std::vector<u
 namespace {
 // Rows grouped by pid, in row order. The last pid's list is cached: rows of one process come in long runs.
 template <typename Map, typename MakeEntry>
-void GroupByPid(Map& groups, const std::vector<uint32_t>& pid, MakeEntry make) {
+void GroupByPid(Map& groups, const Column<uint32_t>& pid, MakeEntry make) {
   uint32_t last = 0;
   typename Map::mapped_type* list = nullptr;
   for (size_t i = 0; i < pid.size(); ++i) {
@@ -70,8 +70,8 @@ LaunchIndex::LaunchIndex(const RuntimeTable& runtime) {
   }
 }
 
-void LaunchIndex::Resolve(const std::vector<uint32_t>& pid, const std::vector<uint32_t>& correlation,
-                          std::vector<int32_t>& launch) const {
+void LaunchIndex::Resolve(const Column<uint32_t>& pid, const Column<uint32_t>& correlation,
+                          Column<int32_t>& launch) const {
   launch.assign(pid.size(), kNone);
   std::unordered_map<uint32_t, std::vector<Entry>> ops;  // per pid: (correlation, op row)
   GroupByPid(ops, pid, [&](size_t i) { return Entry{correlation[i], static_cast<int32_t>(i)}; });

@@ -16,8 +16,7 @@ class LaunchIndex {
  public:
   explicit LaunchIndex(const RuntimeTable& runtime);
   // launch[i] = the runtime row of (pid[i], correlation[i]), or kNone.
-  void Resolve(const std::vector<uint32_t>& pid, const std::vector<uint32_t>& correlation,
-               std::vector<int32_t>& launch) const;
+  void Resolve(const Column<uint32_t>& pid, const Column<uint32_t>& correlation, Column<int32_t>& launch) const;
 
  private:
   struct Entry {

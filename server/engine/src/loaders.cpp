@@ -163,7 +163,7 @@ RowDamage FinalizeTable(Staging<Table>& stg, Table& out) {
 }
 
 // Rows whose name is the empty string: kernels and API calls always have one in a sound export.
-int64_t CountUnnamed(const std::vector<StrId>& names) {
+int64_t CountUnnamed(const Column<StrId>& names) {
   return std::count(names.begin(), names.end(), StrId{0});
 }
 

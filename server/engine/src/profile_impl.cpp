@@ -7,6 +7,9 @@
 #include <chrono>
 #include <cstdlib>
 
+#include "nsys/support/cache_dir.h"
+#include "table_ops.h"
+
 namespace nsys::engine {
 namespace {
 
@@ -49,8 +52,37 @@ ProfileImpl::~ProfileImpl() {
   MaybeWriteSnapshot(lock);
 }
 
+namespace {
+template <typename Table>
+uint64_t RowWidth() {
+  Table t;
+  uint64_t width = 0;
+  ForEachColumn(t, [&width](auto& col) { width += sizeof(col[0]); });
+  return width;
+}
+}  // namespace
+
+uint64_t ModelBytes(const ProfileInfo& info) {
+  const auto rows = [&info](std::string_view table) {
+    return static_cast<uint64_t>(std::max<int64_t>(0, info.rows(table)));
+  };
+  return rows(kKernelTable) * RowWidth<KernelTable>() + rows(kRuntimeTable) * RowWidth<RuntimeTable>() +
+         rows(kMemcpyTable) * RowWidth<MemcpyTable>() + rows(kMemsetTable) * RowWidth<MemsetTable>() +
+         rows(kSyncTable) * RowWidth<SyncTable>() + rows(kNvtxTable) * RowWidth<NvtxTable>() +
+         rows(kOverheadTable) * RowWidth<OverheadTable>();
+}
+
 void ProfileImpl::Start() {
   env_ = LoadEnv{db_path_, &schema_, &ids_, &pool_};
+  info_.model_bytes = static_cast<int64_t>(ModelBytes(info_));
+  if (options_.memory_budget_bytes > 0 && static_cast<uint64_t>(info_.model_bytes) > options_.memory_budget_bytes / 2) {
+    const std::string cache = support::ResolveCacheDir(options_.cache_dir);
+    if (!cache.empty()) {
+      spill_.dir = cache + "/spill";
+      spill_.min_bytes = static_cast<size_t>(options_.spill_threshold_bytes);
+      info_.paged = true;
+    }
+  }
   struct Def {
     StageId id;
     std::string_view table;  // load stages
@@ -206,6 +238,7 @@ void ProfileImpl::WorkerLoop(size_t index) {
 }
 
 ProfileImpl::TaskResult ProfileImpl::RunTask(Worker& worker, const Task& task) {
+  const ScopedSpill spill(info_.paged ? &spill_ : nullptr);
   try {
     switch (task.kind) {
       case Task::Kind::kPrepare:

@@ -66,6 +66,9 @@ struct Stage {
   bool finished() const { return state == State::kDone || state == State::kFailed; }
 };
 
+// What the event tables' columns take in memory: rows (as the export counts them) times the row's column widths.
+uint64_t ModelBytes(const ProfileInfo& info);
+
 class ProfileImpl final : public Profile {
  public:
   explicit ProfileImpl(OpenOptions options);
@@ -102,7 +105,8 @@ class ProfileImpl final : public Profile {
   std::unique_ptr<ExportFile> file_;  // the page reader (null: SQLite reads every row); set with schema_
   AttributionCoverage coverage_;
 
-  // Builds the stage graph from the schema (or the snapshot) and starts background loading if asked.
+  // Builds the stage graph from the schema (or the snapshot), decides whether the tables are paged (the memory
+  // budget) and starts background loading if asked.
   void Start();
 
  private:
@@ -146,6 +150,7 @@ class ProfileImpl final : public Profile {
                                const QueryLimits& limits) const;
 
   OpenOptions options_;
+  SpillPolicy spill_;  // where the columns go when info_.paged (set by Start())
   const bool trace_;  // NSYS_ENGINE_TRACE set: task timings on stderr (for scripts/bench)
   LoadEnv env_;
   mutable std::mutex mu_;

@@ -15,7 +15,7 @@ bool StartsWithNccl(std::string_view s) {
 }
 
 // Whether any of `names` starts with "nccl" (each distinct id is checked once).
-bool AnyNccl(const std::vector<StrId>& names, const StringPool& pool) {
+bool AnyNccl(const Column<StrId>& names, const StringPool& pool) {
   std::vector<uint8_t> seen(pool.size(), 0);
   for (StrId id : names) {
     if (id >= seen.size() || seen[id]) continue;
@@ -54,19 +54,19 @@ Status ProfileImpl::EnsureSchema() {
 bool ProfileImpl::RestoreFromSnapshot(StageId id) {
   switch (id) {
     case kRuntimeLoad:
-      return snapshot_->Restore(runtime_);
+      return snapshot_->Restore(runtime_, info_.paged);
     case kKernelLoad:
-      return snapshot_->Restore(kernels_);
+      return snapshot_->Restore(kernels_, info_.paged);
     case kMemcpyLoad:
-      return snapshot_->Restore(memcpys_);
+      return snapshot_->Restore(memcpys_, info_.paged);
     case kMemsetLoad:
-      return snapshot_->Restore(memsets_);
+      return snapshot_->Restore(memsets_, info_.paged);
     case kSyncLoad:
-      return snapshot_->Restore(syncs_);
+      return snapshot_->Restore(syncs_, info_.paged);
     case kOverheadLoad:
-      return snapshot_->Restore(overhead_);
+      return snapshot_->Restore(overhead_, info_.paged);
     case kNvtxLoad:
-      return snapshot_->Restore(nvtx_) && snapshot_->Restore(nvtx_marks_);
+      return snapshot_->Restore(nvtx_, info_.paged) && snapshot_->Restore(nvtx_marks_, info_.paged);
     default:
       return false;
   }

@@ -227,9 +227,18 @@ void WriteTable(FileWriter& w, const Table& table, uint64_t& hash) {
 
 }  // namespace
 
-SnapshotReader::~SnapshotReader() {
-  if (map_) munmap(const_cast<unsigned char*>(map_), map_size_);
-}
+SnapshotReader::~SnapshotReader() = default;
+
+namespace {
+// Owns a mapping: the reader and every column view of it share one.
+struct Mapping {
+  void* data = nullptr;
+  size_t size = 0;
+  ~Mapping() {
+    if (data) munmap(data, size);
+  }
+};
+}  // namespace
 
 std::unique_ptr<SnapshotReader> SnapshotReader::Open(const std::string& file, const FileIdentity& identity) {
   const int fd = open(file.c_str(), O_RDONLY | O_CLOEXEC);
@@ -239,10 +248,15 @@ std::unique_ptr<SnapshotReader> SnapshotReader::Open(const std::string& file, co
     close(fd);
     return nullptr;
   }
-  void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  // Writable but private: a view's element written by a caller changes this process's page, never the file.
+  void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
   close(fd);
   if (p == MAP_FAILED) return nullptr;
+  auto mapping = std::make_shared<Mapping>();
+  mapping->data = p;
+  mapping->size = static_cast<size_t>(st.st_size);
   std::unique_ptr<SnapshotReader> r(new SnapshotReader());
+  r->mapping_ = mapping;
   r->map_ = static_cast<const unsigned char*>(p);
   r->map_size_ = static_cast<size_t>(st.st_size);
   Reader h(r->map_, kHeaderSize);
@@ -290,7 +304,7 @@ bool SnapshotReader::ReadInfo(ProfileInfo& info, StringPool& pool, AttributionCo
 }
 
 template <typename Table>
-bool SnapshotReader::RestoreTable(SnapshotSection id, Table& t) const {
+bool SnapshotReader::RestoreTable(SnapshotSection id, Table& t, bool view) const {
   const Span s = Section(id);
   Reader r(s.data, s.size);
   uint64_t hash = 0;
@@ -309,10 +323,15 @@ bool SnapshotReader::RestoreTable(SnapshotSection id, Table& t) const {
       return;
     }
     hash = Combine(hash, p, count * sizeof(T));
-    col.resize(0);
-    col.reserve(count);
-    col.insert(col.end(), reinterpret_cast<const T*>(p),
-               reinterpret_cast<const T*>(p) + count);  // one copy, no zero-fill
+    if (view) {
+      // Columns start 8-aligned in a page-aligned mapping: aligned for every column type.
+      col = Column<T>::View(reinterpret_cast<T*>(const_cast<unsigned char*>(p)), count, mapping_);
+    } else {
+      col.resize(0);
+      col.reserve(count);
+      col.insert(col.end(), reinterpret_cast<const T*>(p),
+                 reinterpret_cast<const T*>(p) + count);  // one copy, no zero-fill
+    }
     r.Align8();
   });
   if constexpr (requires { t.max_duration; }) {
@@ -322,7 +341,8 @@ bool SnapshotReader::RestoreTable(SnapshotSection id, Table& t) const {
     t.max_duration = m;
   }
   ok = ok && hash == entries_[static_cast<size_t>(id)].hash;
-  // The copy is ours now: drop the mapped pages from this process's memory (they stay in the page cache).
+  // The copy is ours now, or the view reads the pages again when it needs them: drop the pages the hash read from
+  // this process's memory (they stay in the page cache). Nothing wrote to them yet, so nothing is lost.
   const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
   const uintptr_t begin = reinterpret_cast<uintptr_t>(s.data) & ~(page - 1);
   madvise(reinterpret_cast<void*>(begin), reinterpret_cast<uintptr_t>(s.data) + s.size - begin, MADV_DONTNEED);
@@ -330,29 +350,29 @@ bool SnapshotReader::RestoreTable(SnapshotSection id, Table& t) const {
   return ok;
 }
 
-bool SnapshotReader::Restore(KernelTable& t) const {
-  return RestoreTable(SnapshotSection::kKernels, t);
+bool SnapshotReader::Restore(KernelTable& t, bool view) const {
+  return RestoreTable(SnapshotSection::kKernels, t, view);
 }
-bool SnapshotReader::Restore(RuntimeTable& t) const {
-  return RestoreTable(SnapshotSection::kRuntime, t);
+bool SnapshotReader::Restore(RuntimeTable& t, bool view) const {
+  return RestoreTable(SnapshotSection::kRuntime, t, view);
 }
-bool SnapshotReader::Restore(MemcpyTable& t) const {
-  return RestoreTable(SnapshotSection::kMemcpy, t);
+bool SnapshotReader::Restore(MemcpyTable& t, bool view) const {
+  return RestoreTable(SnapshotSection::kMemcpy, t, view);
 }
-bool SnapshotReader::Restore(MemsetTable& t) const {
-  return RestoreTable(SnapshotSection::kMemset, t);
+bool SnapshotReader::Restore(MemsetTable& t, bool view) const {
+  return RestoreTable(SnapshotSection::kMemset, t, view);
 }
-bool SnapshotReader::Restore(SyncTable& t) const {
-  return RestoreTable(SnapshotSection::kSync, t);
+bool SnapshotReader::Restore(SyncTable& t, bool view) const {
+  return RestoreTable(SnapshotSection::kSync, t, view);
 }
-bool SnapshotReader::Restore(NvtxTable& t) const {
-  return RestoreTable(SnapshotSection::kNvtx, t);
+bool SnapshotReader::Restore(NvtxTable& t, bool view) const {
+  return RestoreTable(SnapshotSection::kNvtx, t, view);
 }
-bool SnapshotReader::Restore(NvtxMarkTable& t) const {
-  return RestoreTable(SnapshotSection::kNvtxMarks, t);
+bool SnapshotReader::Restore(NvtxMarkTable& t, bool view) const {
+  return RestoreTable(SnapshotSection::kNvtxMarks, t, view);
 }
-bool SnapshotReader::Restore(OverheadTable& t) const {
-  return RestoreTable(SnapshotSection::kOverhead, t);
+bool SnapshotReader::Restore(OverheadTable& t, bool view) const {
+  return RestoreTable(SnapshotSection::kOverhead, t, view);
 }
 
 Status WriteSnapshot(const std::string& file, const FileIdentity& identity, const ProfileInfo& info,

@@ -4,8 +4,9 @@
 // Layout: a header (magic, format version, the export's FileIdentity, a hash of the header), a table of
 // sections (offset, size, hash), then the sections: the ProfileInfo, the string pool, and one section per
 // model table with its columns as raw arrays. Written to a temp file and renamed (atomic); read through mmap,
-// one section at a time, so the first answer only copies the tables it needs. Every section is hashed: a
-// damaged or truncated snapshot is ignored section by section, and the engine falls back to SQLite.
+// one section at a time, so the first answer only copies the tables it needs. A profile under a memory budget
+// copies nothing: its columns are views of the mapping (copy-on-write), paged in and out by the OS. Every section is
+// hashed: a damaged or truncated snapshot is ignored section by section, and the engine falls back to SQLite.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -54,15 +55,16 @@ class SnapshotReader {
 
   // Info (paths are left to the caller), the string pool (into an empty pool) and the coverage.
   bool ReadInfo(ProfileInfo& info, StringPool& pool, AttributionCoverage& coverage) const;
-  // Each returns false (leaving the table empty) when its section is missing or damaged.
-  bool Restore(KernelTable& t) const;
-  bool Restore(RuntimeTable& t) const;
-  bool Restore(MemcpyTable& t) const;
-  bool Restore(MemsetTable& t) const;
-  bool Restore(SyncTable& t) const;
-  bool Restore(NvtxTable& t) const;
-  bool Restore(NvtxMarkTable& t) const;
-  bool Restore(OverheadTable& t) const;
+  // Each returns false (leaving the table empty) when its section is missing or damaged. `view`: the columns
+  // point into the mapping (which they keep alive) instead of holding a copy.
+  bool Restore(KernelTable& t, bool view = false) const;
+  bool Restore(RuntimeTable& t, bool view = false) const;
+  bool Restore(MemcpyTable& t, bool view = false) const;
+  bool Restore(MemsetTable& t, bool view = false) const;
+  bool Restore(SyncTable& t, bool view = false) const;
+  bool Restore(NvtxTable& t, bool view = false) const;
+  bool Restore(NvtxMarkTable& t, bool view = false) const;
+  bool Restore(OverheadTable& t, bool view = false) const;
 
  private:
   SnapshotReader() = default;
@@ -72,8 +74,9 @@ class SnapshotReader {
   };
   Span Section(SnapshotSection id) const;  // empty when damaged
   template <typename Table>
-  bool RestoreTable(SnapshotSection id, Table& t) const;
+  bool RestoreTable(SnapshotSection id, Table& t, bool view) const;
 
+  std::shared_ptr<const void> mapping_;  // the whole file, mapped copy-on-write; shared with column views
   const unsigned char* map_ = nullptr;
   size_t map_size_ = 0;
   struct Entry {

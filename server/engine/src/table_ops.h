@@ -163,7 +163,7 @@ void PermuteTable(Table& t, const std::vector<uint32_t>& order) {
     });
     return;
   }
-  std::vector<uint64_t> scratch(n);  // 8 bytes a row: room for any column type
+  Column<uint64_t> scratch(n);  // 8 bytes a row: room for any column type (spilled with the table's columns)
   ForEachColumn(t, [&](auto& col) {
     using T = std::remove_reference_t<decltype(col[0])>;
     static_assert(sizeof(T) <= sizeof(uint64_t) && std::is_trivially_copyable_v<T>);

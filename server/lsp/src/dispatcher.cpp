@@ -370,7 +370,7 @@ bool DispatcherCore::AcceptInitialize(const protocol::Request& request) {
         ReplyNow(request.id, protocol::kInvalidParams, "params.initializationOptions." + budget.error().message);
         return false;
       }
-      settings.run_memory_budget = *budget;
+      settings.memory_budget = *budget;
     }
     if (options->llm) {
       auto llm =

@@ -103,6 +103,7 @@ Expected<protocol::ProfileSummary> OnOpenProfile(const protocol::OpenProfilePara
   engine::OpenOptions options = ctx.workspace().config().open;
   if (params.no_cache.value_or(ctx.settings().no_cache)) options.use_cache = false;
   if (!ctx.settings().nsys_path.empty()) options.nsys_binary = ctx.settings().nsys_path;
+  if (ctx.settings().memory_budget > 0) options.memory_budget_bytes = ctx.settings().memory_budget;
   auto opened = ctx.workspace().Open(PathFromClient(params.path), options, ctx.cancel(), ctx.progress());
   if (!opened) return opened.error();
   if (ctx.settings().sources) {  // the new active profile: lenses and source diagnostics follow it

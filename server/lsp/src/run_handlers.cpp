@@ -15,7 +15,7 @@ Expected<protocol::OpenRunResult> OnOpenRun(const protocol::OpenRunParams& param
     for (auto& path : *local.paths) path = PathFromClient(path);
   }
   if (local.directory) local.directory = PathFromClient(*local.directory);
-  auto request = wire::ToRunRequest(local, ctx.settings().run_memory_budget);
+  auto request = wire::ToRunRequest(local, ctx.settings().memory_budget);
   if (!request) return request.error();
   auto run = ctx.workspace().OpenRun(*request, ctx.cancel(), ctx.progress());
   if (!run) return run.error();

@@ -343,7 +343,7 @@ Status TraceBuilder::MergeEvents(const CancelToken& cancel, const ProgressSink& 
     const Ns* end;
   };
   Cursor cursors[6] = {};
-  auto set = [&](int k, RowRange r, const std::vector<Ns>* start, const std::vector<Ns>* end) {
+  auto set = [&](int k, RowRange r, const engine::Column<Ns>* start, const engine::Column<Ns>* end) {
     cursors[k] = {r.first, r.last, start ? start->data() : nullptr, end ? end->data() : nullptr};
     if (start == nullptr) cursors[k].row = cursors[k].last = 0;
   };

@@ -40,6 +40,8 @@ protocol::ProfileInfo ToProtocolInfo(const engine::ProfileInfo& info) {
   out.end_ns = info.end_ns;
   out.session_start_utc_ns = info.session_start_utc_ns;
   out.from_cache = info.from_cache;
+  out.paged = info.paged;
+  out.model_bytes = info.model_bytes;
   const auto& c = info.caps;
   out.capabilities = {{"kernels", c.kernels},
                       {"runtime", c.runtime},

@@ -136,6 +136,8 @@ struct ProfileInfo {
   int64_t end_ns = 0;
   int64_t session_start_utc_ns = 0;
   bool from_cache = false;
+  bool paged = false;       // the tables are paged by the OS (the export's model is over half the memory budget)
+  int64_t model_bytes = 0;  // what the event tables' columns take ("modelBytes")
   std::map<std::string, bool> capabilities;  // {"kernels": true, "nvtx": false, ...}
   std::vector<DeviceInfo> devices;
   std::vector<ProcessInfo> processes;  // the first wire::kListedProcesses of them

@@ -1,9 +1,10 @@
 #pragma once
 // The in-memory profile model that skills, the trace writer and the agent query without SQL.
 //
-// Architecture Invariant: this header includes no SQLite, JSON-RPC or asio. Tables are columnar
-// (one std::vector per column), immutable once loaded, and sorted by (start, end) so that windows
-// are binary searches and sweeps are linear. Row indices are int32_t; -1 means "none".
+// Architecture Invariant: this header includes no SQLite, JSON-RPC or asio. Tables are columnar (one Column
+// per column: on the heap, in a spill file or a view of the snapshot; column.h), immutable once loaded, and
+// sorted by (start, end) so that windows are binary searches and sweeps are linear. Row indices are int32_t; -1 means
+// "none".
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -14,6 +15,8 @@
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include "nsys/engine/column.h"
 
 namespace nsys::engine {
 
@@ -180,6 +183,10 @@ struct ProfileInfo {
   Ns end_ns = 0;
   int64_t session_start_utc_ns = 0;  // TARGET_INFO_SESSION_START_TIME.utcEpochNs, 0 when absent
   bool from_cache = false;           // loaded from the warm snapshot
+  // The tables are paged by the OS, not held in memory: the export's model (model_bytes) is over half the memory
+  // budget (OpenOptions::memory_budget_bytes). Columns live in spill files or are views of the snapshot.
+  bool paged = false;
+  int64_t model_bytes = 0;  // what the event tables' columns take, by their row counts and column widths
   // Damaged rows found by the loads so far (complete at open when from_cache). Shared with the profile.
   std::shared_ptr<RowChecks> row_checks = std::make_shared<RowChecks>();
 
@@ -189,13 +196,13 @@ struct ProfileInfo {
 // GPU operations. `launch` is the row in RuntimeTable of the runtime call with the same
 // (pid, correlationId), or kNone. Never joined on correlationId alone.
 struct KernelTable {
-  std::vector<Ns> start, end;
-  std::vector<int32_t> device, stream, context;
-  std::vector<uint32_t> pid, correlation_id;
-  std::vector<StrId> name, short_name, mangled_name;  // name = demangledName
-  std::vector<int32_t> grid_x, grid_y, grid_z, block_x, block_y, block_z;
-  std::vector<int32_t> registers_per_thread, static_shared_memory, dynamic_shared_memory;
-  std::vector<int32_t> launch;
+  Column<Ns> start, end;
+  Column<int32_t> device, stream, context;
+  Column<uint32_t> pid, correlation_id;
+  Column<StrId> name, short_name, mangled_name;  // name = demangledName
+  Column<int32_t> grid_x, grid_y, grid_z, block_x, block_y, block_z;
+  Column<int32_t> registers_per_thread, static_shared_memory, dynamic_shared_memory;
+  Column<int32_t> launch;
   Ns max_duration = 0;  // bounds window searches: a row overlapping [a,b) starts at or after a - max_duration
   size_t size() const { return start.size(); }
 };
@@ -215,37 +222,37 @@ enum class CopyKind : uint8_t {
 };
 
 struct MemcpyTable {
-  std::vector<Ns> start, end;
-  std::vector<int32_t> device, stream;
-  std::vector<uint32_t> pid, correlation_id;
-  std::vector<int64_t> bytes;
-  std::vector<uint8_t> copy_kind;  // CopyKind
-  std::vector<int8_t> src_kind,
+  Column<Ns> start, end;
+  Column<int32_t> device, stream;
+  Column<uint32_t> pid, correlation_id;
+  Column<int64_t> bytes;
+  Column<uint8_t> copy_kind;  // CopyKind
+  Column<int8_t> src_kind,
       dst_kind;  // ENUM_CUDA_MEM_KIND id (0 pageable, 1 pinned, 2 device, 3 array, 4 managed...), -1 unknown
-  std::vector<int32_t> src_device, dst_device;  // -1 unknown
-  std::vector<int32_t> launch;
+  Column<int32_t> src_device, dst_device;  // -1 unknown
+  Column<int32_t> launch;
   Ns max_duration = 0;
   size_t size() const { return start.size(); }
 };
 
 struct MemsetTable {
-  std::vector<Ns> start, end;
-  std::vector<int32_t> device, stream;
-  std::vector<uint32_t> pid, correlation_id;
-  std::vector<int64_t> bytes;
-  std::vector<int32_t> value;
-  std::vector<int8_t> mem_kind;  // -1 unknown
-  std::vector<int32_t> launch;
+  Column<Ns> start, end;
+  Column<int32_t> device, stream;
+  Column<uint32_t> pid, correlation_id;
+  Column<int64_t> bytes;
+  Column<int32_t> value;
+  Column<int8_t> mem_kind;  // -1 unknown
+  Column<int32_t> launch;
   Ns max_duration = 0;
   size_t size() const { return start.size(); }
 };
 
 struct SyncTable {  // CUPTI_ACTIVITY_KIND_SYNCHRONIZATION
-  std::vector<Ns> start, end;
-  std::vector<int32_t> device, stream;
-  std::vector<uint32_t> pid, correlation_id;
-  std::vector<int32_t> sync_type;
-  std::vector<int32_t> launch;
+  Column<Ns> start, end;
+  Column<int32_t> device, stream;
+  Column<uint32_t> pid, correlation_id;
+  Column<int32_t> sync_type;
+  Column<int32_t> launch;
   Ns max_duration = 0;
   size_t size() const { return start.size(); }
 };
@@ -253,12 +260,12 @@ struct SyncTable {  // CUPTI_ACTIVITY_KIND_SYNCHRONIZATION
 // CUDA runtime (and driver) API calls on CPU threads. `nvtx` is the innermost push/pop NVTX range on the
 // same thread that encloses the call (start <= call.start and call.end <= end), or kNone.
 struct RuntimeTable {
-  std::vector<Ns> start, end;
-  std::vector<uint32_t> pid, tid;
-  std::vector<StrId> name;
-  std::vector<uint32_t> correlation_id;
-  std::vector<int32_t> return_value;
-  std::vector<int32_t> nvtx;
+  Column<Ns> start, end;
+  Column<uint32_t> pid, tid;
+  Column<StrId> name;
+  Column<uint32_t> correlation_id;
+  Column<int32_t> return_value;
+  Column<int32_t> nvtx;
   Ns max_duration = 0;
   size_t size() const { return start.size(); }
 };
@@ -271,32 +278,32 @@ enum class NvtxStyle : uint8_t { kPushPop = 0, kStartEnd = 1 };
 // Names: PyTorch writes one text per op ("aten::mm, op_id = 317126"); the name is interned without the
 // suffix and `op_id` keeps the number (-1 when absent). FullName() rebuilds the text as the export has it.
 struct NvtxTable {
-  std::vector<Ns> start, end;  // end == start for ranges cut by the capture window with no end
-  std::vector<uint32_t> pid, tid;
-  std::vector<uint32_t> end_tid;  // thread that ended a start/end range (== tid when unknown)
-  std::vector<StrId> name;
-  std::vector<int64_t> op_id;
-  std::vector<NvtxStyle> style;
-  std::vector<int32_t> domain;  // domainId, 0 = default
-  std::vector<int32_t> parent;
-  std::vector<uint16_t> depth;
-  std::vector<int32_t> category;
-  std::vector<uint32_t> color;
+  Column<Ns> start, end;  // end == start for ranges cut by the capture window with no end
+  Column<uint32_t> pid, tid;
+  Column<uint32_t> end_tid;  // thread that ended a start/end range (== tid when unknown)
+  Column<StrId> name;
+  Column<int64_t> op_id;
+  Column<NvtxStyle> style;
+  Column<int32_t> domain;  // domainId, 0 = default
+  Column<int32_t> parent;
+  Column<uint16_t> depth;
+  Column<int32_t> category;
+  Column<uint32_t> color;
   Ns max_duration = 0;
   size_t size() const { return start.size(); }
 };
 
 struct NvtxMarkTable {  // eventType 34
-  std::vector<Ns> time;
-  std::vector<uint32_t> pid, tid;
-  std::vector<StrId> name;
+  Column<Ns> time;
+  Column<uint32_t> pid, tid;
+  Column<StrId> name;
   size_t size() const { return time.size(); }
 };
 
 struct OverheadTable {  // PROFILER_OVERHEAD: counted as busy on every device of its pid by gpu-starv
-  std::vector<Ns> start, end;
-  std::vector<uint32_t> pid, tid;
-  std::vector<StrId> name;
+  Column<Ns> start, end;
+  Column<uint32_t> pid, tid;
+  Column<StrId> name;
   size_t size() const { return start.size(); }
 };
 

@@ -60,6 +60,11 @@ struct OpenOptions {
   std::string nsys_binary;
   // Glob patterns of `nsys` binaries searched besides PATH; empty = StandardNsysLocations() (nsys_rep.h).
   std::vector<std::string> nsys_search;
+  // Memory the model may take (0 = no limit). An export whose columns would take more than half of it loads
+  // into spill files in the cache directory and reopens as views of its warm snapshot: the OS pages the tables
+  // (ProfileInfo::paged). The rest of the budget is the loads' working memory.
+  uint64_t memory_budget_bytes = 0;
+  uint64_t spill_threshold_bytes = uint64_t{4} << 20;  // when paged, columns from this size go to spill files
   // How often Require() reports progress; the editor shows at most a few updates a second anyway.
   std::chrono::milliseconds progress_interval{200};
 };

@@ -46,8 +46,9 @@ struct SessionSettings {
   std::string perfetto_origin;  // initializationOptions.perfettoOrigin (checked); empty = the side channel's default
   // initializationOptions.skillTimeoutSeconds: this session's user-skill time budget; empty = the server's.
   std::optional<std::chrono::milliseconds> skill_timeout;
-  // initializationOptions.memoryBudget: the byte budget of the runs this session opens; 0 = the server's.
-  uint64_t run_memory_budget = 0;
+  // initializationOptions.memoryBudget: the byte budget of the runs this session opens, and of the exports it is
+  // the first to open (an export over half of it is paged); 0 = the server's.
+  uint64_t memory_budget = 0;
   std::string nsys_path;  // initializationOptions.nsysPath: converts this session's .nsys-rep; empty = the server's
   // initializationOptions.llm (checked): this session's LLM for nsys/ask; empty = the server's (WorkspaceConfig::llm).
   std::optional<llm::Config> llm;

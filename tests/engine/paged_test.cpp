@@ -1,0 +1,253 @@
+// Exports bigger than memory (issue 13): columns in spill files and as views of the warm snapshot, and a profile
+// opened under a memory budget answering exactly as one held in memory.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "../../server/engine/src/table_ops.h"
+#include "engine_test_util.h"
+#include "nsys/engine/column.h"
+
+namespace nsys::engine {
+namespace {
+
+using ::nsys::testing::ExpectSameModel;
+using ::nsys::testing::Fixture;
+using ::nsys::testing::OpenOrDie;
+using ::nsys::testing::TempDir;
+using ::nsys::testing::TestOptions;
+namespace fs = std::filesystem;
+
+size_t FilesIn(const std::string& dir) {
+  if (!fs::exists(dir)) return 0;
+  return static_cast<size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+TEST(Column, BehavesAsAVectorOnTheHeap) {
+  Column<int64_t> c{5, 3, 9};
+  c.push_back(1);
+  c.insert(c.end(), {7, 8});
+  EXPECT_EQ(c, (std::vector<int64_t>{5, 3, 9, 1, 7, 8}));
+  std::sort(c.begin(), c.end());
+  EXPECT_EQ(c, (std::vector<int64_t>{1, 3, 5, 7, 8, 9}));
+  c.resize(8);
+  EXPECT_EQ(c[6], 0);
+  EXPECT_EQ(c.back(), 0);
+  c.erase(c.begin(), c.begin() + 2);
+  EXPECT_EQ(c.ToVector(), (std::vector<int64_t>{5, 7, 8, 9, 0, 0}));
+  Column<int64_t> copy = c;
+  c.assign(3, 4);
+  EXPECT_EQ(c, (std::vector<int64_t>{4, 4, 4}));
+  EXPECT_EQ(copy.size(), 6u);
+  // push_back of an element of the column itself while it grows
+  Column<int32_t> self{1};
+  for (int i = 0; i < 100; ++i) self.push_back(self[0]);
+  EXPECT_EQ(std::accumulate(self.begin(), self.end(), 0), 101);
+  EXPECT_FALSE(self.spilled());
+}
+
+TEST(Column, LargeColumnsOfASpillingThreadLiveInAnUnlinkedFileOfTheCache) {
+  TempDir dir;
+  const SpillPolicy policy{dir / "spill", 1 << 16};
+  const ColumnBytes before = ColumnBytesNow();
+  {
+    const ScopedSpill spill(&policy);
+    Column<uint32_t> small(100, 7);
+    EXPECT_FALSE(small.spilled());  // under the threshold
+    Column<uint32_t> big;
+    for (uint32_t i = 0; i < 300000; ++i) big.push_back(i * 3);  // crosses the threshold while it grows
+    EXPECT_TRUE(big.spilled());
+    EXPECT_GE(ColumnBytesNow().spill - before.spill, static_cast<int64_t>(300000 * sizeof(uint32_t)));
+    for (uint32_t i = 0; i < 300000; i += 997) ASSERT_EQ(big[i], i * 3);
+    // The file has no name: nothing is left in the cache directory, even while the column lives.
+    EXPECT_EQ(FilesIn(dir / "spill"), 0u);
+    big.resize(1000);
+    big.shrink_to_fit();
+    EXPECT_EQ(big[999], 999u * 3);
+    Column<uint32_t> moved = std::move(big);
+    EXPECT_TRUE(moved.spilled());
+    EXPECT_EQ(moved.size(), 1000u);
+  }
+  EXPECT_EQ(ColumnBytesNow().spill, before.spill);  // every mapping was released
+}
+
+// Loaders size their staging columns with resize(n) and rely on unwritten slots reading as zero: true on the heap
+// (written), in a fresh anonymous or spill mapping (the kernel's zero pages) and in reused storage (written again).
+TEST(Column, ResizedColumnsReadAsZeroInEveryStorage) {
+  TempDir dir;
+  const SpillPolicy policy{dir / "spill", 1 << 20};
+  auto all_zero = [](const Column<int64_t>& c) {
+    return std::all_of(c.begin(), c.end(), [](int64_t v) { return v == 0; });
+  };
+  Column<int64_t> small, anon, spilled;
+  small.resize(100);
+  anon.resize(1 << 18);  // 2 MiB: an anonymous mapping
+  EXPECT_TRUE(all_zero(small));
+  EXPECT_TRUE(all_zero(anon));
+  EXPECT_FALSE(anon.spilled());
+  {
+    const ScopedSpill spill(&policy);
+    spilled.resize(1 << 18);
+  }
+  EXPECT_TRUE(spilled.spilled());
+  EXPECT_TRUE(all_zero(spilled));
+  for (Column<int64_t>* c : {&small, &anon, &spilled}) {
+    std::fill(c->begin(), c->end(), 7);
+    const size_t n = c->size();
+    c->clear();  // keeps the storage, with its sevens
+    c->resize(n);
+    EXPECT_TRUE(all_zero(*c));
+    c->resize(n / 2);
+    c->resize(n);  // the upper half held sevens
+    EXPECT_TRUE(all_zero(*c));
+  }
+  // Growth keeps the values and zero-fills only the new slots.
+  anon.assign(3, 5);
+  anon.resize(1 << 19);
+  EXPECT_EQ(anon[2], 5);
+  EXPECT_EQ(anon[3], 0);
+  EXPECT_EQ(anon.back(), 0);
+}
+
+TEST(Column, AViewReadsInPlaceAndCopiesItselfOnlyToGrow) {
+  auto backing = std::make_shared<std::vector<int32_t>>(std::vector<int32_t>{10, 20, 30});
+  const int64_t views = ColumnBytesNow().view;
+  Column<int32_t> v = Column<int32_t>::View(backing->data(), backing->size(), backing);
+  EXPECT_TRUE(v.mapped_view());
+  EXPECT_EQ(v.data(), backing->data());
+  EXPECT_EQ(ColumnBytesNow().view - views, 12);
+  v.push_back(40);  // grows: the view becomes storage of its own
+  EXPECT_FALSE(v.mapped_view());
+  EXPECT_NE(v.data(), backing->data());
+  EXPECT_EQ(v, (std::vector<int32_t>{10, 20, 30, 40}));
+  EXPECT_EQ(*backing, (std::vector<int32_t>{10, 20, 30}));
+  EXPECT_EQ(ColumnBytesNow().view, views);
+}
+
+// Every column of every table, value for value.
+template <typename Table>
+void ExpectSameColumns(const Table& a, const Table& b, const char* what) {
+  std::vector<size_t> sizes_a, sizes_b;
+  std::vector<bool> equal;
+  ForEachColumn(const_cast<Table&>(a), [&](auto& col) { sizes_a.push_back(col.size()); });
+  ForEachColumn(const_cast<Table&>(b), [&](auto& col) { sizes_b.push_back(col.size()); });
+  EXPECT_EQ(sizes_a, sizes_b) << what;
+  if (sizes_a != sizes_b) return;
+  size_t k = 0;
+  ForEachColumn(const_cast<Table&>(a), [&](auto& col) {
+    size_t j = 0;
+    ForEachColumn(const_cast<Table&>(b), [&](auto& other) {
+      if (j++ != k) return;
+      using A = std::remove_reference_t<decltype(col[0])>;
+      using B = std::remove_reference_t<decltype(other[0])>;
+      if constexpr (std::is_same_v<A, B>) {
+        EXPECT_TRUE(std::equal(col.begin(), col.end(), other.begin(), other.end())) << what << " column " << k;
+      }
+    });
+    ++k;
+  });
+}
+
+void ExpectSameTables(const Profile& a, const Profile& b) {
+  ExpectSameModel(a, b);
+  ExpectSameColumns(a.kernels(), b.kernels(), "kernels");
+  ExpectSameColumns(a.runtime(), b.runtime(), "runtime");
+  ExpectSameColumns(a.memcpys(), b.memcpys(), "memcpy");
+  ExpectSameColumns(a.memsets(), b.memsets(), "memset");
+  ExpectSameColumns(a.syncs(), b.syncs(), "sync");
+  ExpectSameColumns(a.nvtx(), b.nvtx(), "nvtx");
+  ExpectSameColumns(a.nvtx_marks(), b.nvtx_marks(), "nvtx marks");
+  ExpectSameColumns(a.overhead(), b.overhead(), "overhead");
+  const AttributionCoverage ca = a.coverage(), cb = b.coverage();
+  EXPECT_EQ(ca.with_nvtx_time_ns, cb.with_nvtx_time_ns);
+  EXPECT_EQ(ca.with_launch, cb.with_launch);
+  EXPECT_EQ(ca.kernel_time_ns, cb.kernel_time_ns);
+}
+
+class PagedProfile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!testing::HaveFixtures()) GTEST_SKIP() << "fixtures absent";
+    reference_ = OpenOrDie(Fixture("h100_2gpu_1s.sqlite"), TestOptions());
+    ASSERT_TRUE(reference_);
+    ASSERT_TRUE(reference_->Require(kAllTables).ok());
+  }
+  // Under a budget of twice the model minus one byte: the model is just over half of it, so paged. Columns from
+  // 4 KiB spill (the default threshold, 4 MiB, is above every column of the fixture).
+  OpenOptions Budgeted() const {
+    OpenOptions o = TestOptions(cache_.path());
+    o.memory_budget_bytes = 2 * static_cast<uint64_t>(reference_->info().model_bytes) - 1;
+    o.spill_threshold_bytes = 4096;
+    return o;
+  }
+  TempDir cache_;
+  std::shared_ptr<Profile> reference_;
+};
+
+TEST_F(PagedProfile, TheModelSizeIsTheRowsTimesTheColumnWidths) {
+  // Bytes a row: kernels 88, runtime calls 40, copies 55, memsets 49, syncs 40, NVTX rows 59, profiler overhead 28.
+  const ProfileInfo& info = reference_->info();
+  const int64_t expected = info.rows("CUPTI_ACTIVITY_KIND_KERNEL") * 88 +
+                           info.rows("CUPTI_ACTIVITY_KIND_RUNTIME") * 40 +
+                           info.rows("CUPTI_ACTIVITY_KIND_MEMCPY") * 55 + info.rows("CUPTI_ACTIVITY_KIND_MEMSET") * 49 +
+                           info.rows("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION") * 40 + info.rows("NVTX_EVENTS") * 59 +
+                           info.rows("PROFILER_OVERHEAD") * 28;
+  EXPECT_EQ(info.model_bytes, expected);
+  EXPECT_GT(info.model_bytes, 1'000'000);
+  EXPECT_FALSE(info.paged);  // no budget
+}
+
+TEST_F(PagedProfile, AtHalfTheBudgetTheTablesAreHeldInMemory) {
+  OpenOptions o = Budgeted();
+  o.memory_budget_bytes += 1;  // the model is exactly half: not over it
+  auto p = OpenOrDie(Fixture("h100_2gpu_1s.sqlite"), o);
+  ASSERT_TRUE(p);
+  EXPECT_FALSE(p->info().paged);
+}
+
+TEST_F(PagedProfile, ASpilledLoadAndAMappedReopenAnswerAsTheHeldModel) {
+  const std::string spill_dir = cache_ / "spill";
+  {
+    auto p = OpenOrDie(Fixture("h100_2gpu_1s.sqlite"), Budgeted());
+    ASSERT_TRUE(p);
+    EXPECT_TRUE(p->info().paged);
+    EXPECT_FALSE(p->info().from_cache);
+    const int64_t spilled_before = ColumnBytesNow().spill;
+    ASSERT_TRUE(p->Require(kAllTables).ok());
+    // At least the NVTX table's eight-byte columns (start, end, op_id: 16782 rows each) are in spill files, and the
+    // files have no name in the cache directory.
+    EXPECT_GE(ColumnBytesNow().spill - spilled_before, 3 * 16782 * 8);
+    EXPECT_TRUE(p->nvtx().start.spilled());
+    EXPECT_TRUE(p->kernels().start.spilled());  // 3442 x 8 bytes
+    EXPECT_FALSE(p->memsets().start.spilled());
+    ExpectSameTables(*reference_, *p);
+    EXPECT_EQ(FilesIn(spill_dir), 0u);
+  }  // closing writes the snapshot
+  const int64_t views = ColumnBytesNow().view;
+  auto warm = OpenOrDie(Fixture("h100_2gpu_1s.sqlite"), Budgeted());
+  ASSERT_TRUE(warm);
+  EXPECT_TRUE(warm->info().from_cache);
+  EXPECT_TRUE(warm->info().paged);
+  ASSERT_TRUE(warm->Require(kAllTables).ok());
+  EXPECT_TRUE(warm->kernels().start.mapped_view());
+  EXPECT_TRUE(warm->nvtx().name.mapped_view());
+  // Every column is a view: the restored tables hold (about) the model's bytes in views, nothing on the heap.
+  EXPECT_GE(ColumnBytesNow().view - views, warm->info().model_bytes * 9 / 10);
+  ExpectSameTables(*reference_, *warm);
+}
+
+TEST_F(PagedProfile, WithoutABudgetAWarmReopenCopiesTheTables) {
+  {
+    auto p = OpenOrDie(Fixture("h100_2gpu_1s.sqlite"), TestOptions(cache_.path()));
+    ASSERT_TRUE(p->Require(kAllTables).ok());
+  }
+  auto warm = OpenOrDie(Fixture("h100_2gpu_1s.sqlite"), TestOptions(cache_.path()));
+  ASSERT_TRUE(warm->Require(kAllTables).ok());
+  EXPECT_TRUE(warm->info().from_cache);
+  EXPECT_FALSE(warm->kernels().start.mapped_view());
+  ExpectSameTables(*reference_, *warm);
+}
+
+}  // namespace
+}  // namespace nsys::engine

@@ -438,12 +438,21 @@ void to_json(Json& j, const ExportTraceResult& v) {
 
 void FromJson(const Json& j, OpenInPerfettoParams& out, const std::string& path) {
   ObjectReader r(j, path);
-  r.Required("profileId", out.profile_id);
+  r.Optional("runId", out.run_id);
+  if (out.run_id) {
+    r.OptionalOr("profileId", out.profile_id);
+  } else {
+    r.Required("profileId", out.profile_id);
+  }
   r.Optional("window", out.window);
+  r.Optional("ranksPerNode", out.ranks_per_node);
 }
 void to_json(Json& j, const OpenInPerfettoParams& v) {
-  j = {{"profileId", v.profile_id}};
+  j = Json::object();
+  if (!v.profile_id.empty() || !v.run_id) j["profileId"] = v.profile_id;
+  SetIfPresent(j, "runId", v.run_id);
   SetIfPresent(j, "window", v.window);
+  SetIfPresent(j, "ranksPerNode", v.ranks_per_node);
 }
 
 void FromJson(const Json& j, OpenInPerfettoResult& out, const std::string& path) {

@@ -218,6 +218,30 @@ Expected<TracePublication> Workspace::PublishTrace(const TraceRequest& request, 
   return TracePublication{std::move(*stats), std::move(*published)};
 }
 
+Expected<TracePublication> Workspace::PublishRunTrace(RunTraceRequest request, TracePublisher& publisher,
+                                                      const std::string& perfetto_origin, const CancelToken& cancel,
+                                                      const ProgressSink& progress) {
+  const std::string dir = publisher.TraceDirectory();
+  if (Status made = EnsureDirectory(dir); !made.ok()) return made.error();
+  static std::atomic<uint64_t> counter{0};
+  const std::string stem = fmt::format("run-{}", request.run_id);
+  request.output = (std::filesystem::path(dir) / fmt::format("{}.{}.{}.pftrace", stem, ::getpid(), ++counter)).string();
+  request.force = false;
+  auto written = ExportRunTrace(request, cancel, progress);  // leaves no file when it fails
+  if (!written) return written.error();
+  TraceToPublish trace;
+  trace.path = written->path;
+  trace.title = fmt::format("run {} ({} ranks)", request.run_id, written->ranks.size());
+  trace.file_name = stem + ".pftrace";
+  trace.perfetto_origin = perfetto_origin;
+  auto published = publisher.Publish(std::move(trace));
+  if (!published) {
+    RemoveQuietly(written->path);
+    return published.error();
+  }
+  return TracePublication{std::move(written->stats), std::move(*published)};
+}
+
 std::string Workspace::CacheDir() const {
   return cache_dir_;  // set once, by the constructor
 }

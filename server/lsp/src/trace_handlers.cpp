@@ -56,8 +56,16 @@ Expected<protocol::OpenInPerfettoResult> OnOpenInPerfetto(const protocol::OpenIn
     return MakeError(ErrorKind::kUnsupported,
                      "This server has no Perfetto side channel; run `nsys-ai serve` (or `nsys-ai open FILE`).");
   }
-  auto publication = ctx.workspace().PublishTrace(wire::ToTraceRequest(params), *publisher,
-                                                  ctx.settings().perfetto_origin, ctx.cancel(), ctx.progress());
+  Expected<core::TracePublication> publication = MakeError(ErrorKind::kInternal, "not published");
+  if (params.run_id) {
+    auto request = wire::ToRunTraceRequest(params);
+    if (!request) return request.error();
+    publication = ctx.workspace().PublishRunTrace(std::move(*request), *publisher, ctx.settings().perfetto_origin,
+                                                  ctx.cancel(), ctx.progress());
+  } else {
+    publication = ctx.workspace().PublishTrace(wire::ToTraceRequest(params), *publisher, ctx.settings().perfetto_origin,
+                                               ctx.cancel(), ctx.progress());
+  }
   if (!publication) return publication.error();
   const bool show = ctx.settings().client.show_document;
   if (show) ShowInClient(ctx, publication->published.url);

@@ -15,6 +15,7 @@
 #include "nsys/protocol/methods.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/skill_args.h"
+#include "run_tools.h"
 #include "trace_tools.h"
 
 namespace nsys::mcp {
@@ -197,6 +198,7 @@ protocol::Json ToolDefinitions(const core::Workspace& workspace) {
   for (auto& definition : AnalyzeToolDefinitions()) tools.push_back(std::move(definition));
   for (auto& definition : DiffToolDefinitions()) tools.push_back(std::move(definition));
   tools.push_back(ExplainToolDefinition());
+  for (auto& definition : RunToolDefinitions()) tools.push_back(std::move(definition));
   return tools;
 }
 
@@ -206,6 +208,7 @@ std::optional<ToolResult> RunTool(core::Workspace& workspace, core::TracePublish
   if (IsAnalyzeTool(name)) return RunAnalyzeTool(workspace, name, arguments, cancel);
   if (IsDiffTool(name)) return RunDiffTool(workspace, name, arguments, cancel);
   if (IsExplainTool(name)) return RunExplainTool(workspace, arguments, cancel);
+  if (IsRunTool(name)) return RunRunTool(workspace, name, arguments, cancel);
   for (const auto& tool : Tools()) {
     if (name != tool.name) continue;
     auto result = tool.call(workspace, arguments, cancel);
@@ -217,7 +220,8 @@ std::optional<ToolResult> RunTool(core::Workspace& workspace, core::TracePublish
 
 bool IsCheapTool(const std::string& name) {
   // These load tables or run many skills: never on the reader thread.
-  if (IsTraceTool(name) || IsAnalyzeTool(name) || IsDiffTool(name) || IsExplainTool(name)) return false;
+  if (IsTraceTool(name) || IsAnalyzeTool(name) || IsDiffTool(name) || IsExplainTool(name) || IsRunTool(name))
+    return false;
   for (const auto& tool : Tools()) {
     if (name == tool.name) return tool.cheap;
   }

@@ -87,6 +87,22 @@ core::TraceRequest ToTraceRequest(const protocol::OpenInPerfettoParams& params) 
   return request;
 }
 
+Expected<core::RunTraceRequest> ToRunTraceRequest(const protocol::OpenInPerfettoParams& params) {
+  if (!params.profile_id.empty())
+    return MakeError(ErrorKind::kInvalidArgument, "params: give profileId or runId, not both");
+  if (params.window)
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "params.window applies to a profile's trace; a run's trace holds each rank whole");
+  core::RunTraceRequest request;
+  request.run_id = params.run_id.value_or("");
+  const int64_t per_node = params.ranks_per_node.value_or(0);
+  if (per_node < 0)
+    return MakeError(ErrorKind::kInvalidArgument,
+                     fmt::format("params.ranksPerNode must not be negative (got {}).", per_node));
+  request.ranks_per_node = per_node;
+  return request;
+}
+
 protocol::TraceSliceCounts ToTraceSliceCounts(const core::TraceStats& stats) {
   return {stats.kernels, stats.memcpys, stats.memsets, stats.api_calls, stats.nvtx_ranges, stats.nvtx_marks};
 }

@@ -299,9 +299,11 @@ struct ExportTraceResult {
   bool operator==(const ExportTraceResult&) const = default;
 };
 
-struct OpenInPerfettoParams {  // nsys/openInPerfetto
-  std::string profile_id;
-  std::optional<Window> window;
+struct OpenInPerfettoParams {             // nsys/openInPerfetto
+  std::string profile_id;                 // a profile's trace, or
+  std::optional<Window> window;           // (a profile's only)
+  std::optional<std::string> run_id;      // a run's ("runId", issue 13): one of the two
+  std::optional<int64_t> ranks_per_node;  // a run's only ("ranksPerNode", as nsys/exportRunTrace's)
   bool operator==(const OpenInPerfettoParams&) const = default;
 };
 

@@ -161,4 +161,29 @@ void to_json(Json& json, const ExportRunTraceResult& value);
 void FromJson(const Json& json, RunReportResult& out, const std::string& path);
 void to_json(Json& json, const RunReportResult& value);
 
+namespace mcp {
+struct OpenRunArgs {  // open_run (MCP tool): nsys/openRun's params in snake_case
+  static std::vector<std::string> Names() { return {"paths", "directory", "memory_budget", "threads"}; }
+  std::optional<std::vector<std::string>> paths;
+  std::optional<std::string> directory;
+  std::optional<Scalar> memory_budget;
+  std::optional<int64_t> threads;
+  bool operator==(const OpenRunArgs&) const = default;
+};
+struct RunIdArgs {  // run_report, close_run
+  static std::vector<std::string> Names() { return {"run_id"}; }
+  std::string run_id;
+  bool operator==(const RunIdArgs&) const = default;
+};
+struct AnalyzeRunArgs {  // analyze_run
+  static std::vector<std::string> Names() { return {"run_id", "ranks_per_node"}; }
+  std::string run_id;
+  std::optional<int64_t> ranks_per_node;
+  bool operator==(const AnalyzeRunArgs&) const = default;
+};
+void FromJson(const Json& json, OpenRunArgs& out, const std::string& path);
+void FromJson(const Json& json, RunIdArgs& out, const std::string& path);
+void FromJson(const Json& json, AnalyzeRunArgs& out, const std::string& path);
+}  // namespace mcp
+
 }  // namespace nsys::protocol

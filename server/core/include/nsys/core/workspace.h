@@ -349,6 +349,11 @@ class Workspace {
   Expected<TracePublication> PublishTrace(const TraceRequest& request, TracePublisher& publisher,
                                           const std::string& perfetto_origin, const CancelToken& cancel = {},
                                           const ProgressSink& progress = {});
+  // A run's trace (ExportRunTrace, request.output ignored) written into the publisher's directory and published:
+  // openInPerfetto on a run.
+  Expected<TracePublication> PublishRunTrace(RunTraceRequest request, TracePublisher& publisher,
+                                             const std::string& perfetto_origin, const CancelToken& cancel = {},
+                                             const ProgressSink& progress = {});
   // A run's trace (RunTraceRequest): the clock alignment from the ranks' partials (computed once per run), then
   // each rank loaded in turn under the run's budget and written as its part. A rank that fails is named in the
   // result and left out; kNotFound for an unknown run; the output is checked as ExportTrace's.

@@ -16,6 +16,9 @@ namespace nsys::wire {
 // kInvalidArgument for a pid outside 0..16777215 or a negative minDurationNs, naming the field.
 Expected<core::TraceRequest> ToTraceRequest(const protocol::ExportTraceParams& params);
 core::TraceRequest ToTraceRequest(const protocol::OpenInPerfettoParams& params);
+// nsys/openInPerfetto on a run (params.run_id set): kInvalidArgument with a profileId or a window too, or a negative
+// ranksPerNode.
+Expected<core::RunTraceRequest> ToRunTraceRequest(const protocol::OpenInPerfettoParams& params);
 
 // The exportTrace result: the bytes, hash and path, notes for a human (the window, clipped and skipped slices, a
 // gzip request this build does not honour) and the writer's counts.

@@ -63,7 +63,7 @@ end, { nargs = 0, desc = 'nsys-ai: the findings across the ranks of the run, in 
 
 cmd('NsysRunPerfetto', function()
   run().perfetto()
-end, { nargs = 0, desc = "nsys-ai: write the run's timeline (every rank) for Perfetto" })
+end, { nargs = 0, desc = "nsys-ai: open the run's timeline (every rank) in Perfetto" })
 
 cmd('NsysCloseRun', function()
   run().close()

@@ -596,16 +596,54 @@ test(':NsysAnalyzeRun: the findings across the ranks as Markdown in a buffer', f
   contains(buf_text(res.bufnr), '| rank0001 | ', 'its evidence table')
 end)
 
-test(':NsysRunPerfetto: the run’s trace written by the server and named; Perfetto opened', function()
+local function sha256_of(file)
+  local text = vim.fn.system({ 'sha256sum', file })
+  eq(vim.v.shell_error, 0, 'sha256sum ' .. file)
+  return text:match('^(%x+)')
+end
+
+-- The path of :NsysPerfetto with the run's id: nsys/openInPerfetto {runId}, the page opened through the server's
+-- window/showDocument; the served trace is the file nsys/exportRunTrace writes for the same run, byte for byte.
+test(':NsysRunPerfetto opens the run’s timeline like :NsysPerfetto: exportRunTrace’s bytes behind a token', function()
   local before = #client.opened_urls
   local res = run('run_perfetto', 'NsysRunPerfetto')
-  eq(vim.fn.getfsize(res.path), res.bytes, 'the trace file is complete')
-  eq(res.slices.kernels, RUN_RANKS[1].kernels + RUN_RANKS[2].kernels, 'every rank’s kernels')
-  truthy(noted('Wrote the timeline of 2 of 2 ranks (4010 kernels, '), 'the message')
-  truthy(noted(res.path), 'the path was shown')
-  eq(#client.opened_urls, before + 1, 'one URL opened')
-  eq(client.opened_urls[#client.opened_urls], 'https://ui.perfetto.dev', 'Perfetto UI')
-  vim.fn.delete(res.path)
+  local port, token = res.url:match('^http://127%.0%.0%.1:(%d+)/p/(%x+)/$')
+  truthy(port, 'loopback url ' .. res.url)
+  eq(tonumber(port), res.port, 'port')
+  eq(token, res.token, 'token')
+  eq(#token, 32, 'token length')
+  eq(res.traceUrl, res.url .. 'trace.pftrace', 'traceUrl')
+  eq(res.window, 'whole run', 'window')
+  eq(res.showDocument, true, 'the server used window/showDocument')
+  truthy(vim.wait(5000, function()
+    return #client.opened_urls > before
+  end, 20), 'the URL was handed to the opener')
+  vim.wait(200)
+  eq(#client.opened_urls, before + 1, 'opened once')
+  eq(client.opened_urls[#client.opened_urls], res.url, 'the opener got the url')
+  eq(vim.trim(vim.fn.system({ 'curl', '-s', '-o', '/dev/null', '-w', '%{http_code}', res.url })), '200', 'the opener page answers')
+  local fetched = tmp .. '/run-fetched.pftrace'
+  eq(vim.trim(vim.fn.system({ 'curl', '-s', '-o', fetched, '-w', '%{http_code}', res.traceUrl })), '200', 'the trace answers')
+  eq(vim.fn.getfsize(fetched), res.bytes, 'bytes served')
+  eq(sha256_of(fetched), res.sha256, 'sha256 of the served trace')
+  local exported
+  client.request('nsys/exportRunTrace', { runId = opened_run.run.runId }, function(e, r)
+    exported = { err = e, res = r }
+  end)
+  truthy(vim.wait(120000, function()
+    return exported ~= nil
+  end, 20), 'exportRunTrace answered')
+  truthy(not exported.err, 'exportRunTrace: ' .. vim.inspect(exported.err))
+  local ok, err = pcall(function()
+    eq(exported.res.sha256, sha256_of(exported.res.path), 'exportRunTrace’s file and its sha256')
+    eq(exported.res.sha256, res.sha256, 'the published trace is exportRunTrace’s, byte for byte')
+    eq(exported.res.slices.kernels, RUN_RANKS[1].kernels + RUN_RANKS[2].kernels, 'every rank’s kernels')
+  end)
+  vim.fn.delete(exported.res.path)
+  vim.fn.delete(fetched)
+  if not ok then
+    error(err, 0)
+  end
 end)
 
 test(':NsysCloseRun closes the run on the server', function()

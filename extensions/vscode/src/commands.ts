@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { errorMessage, isCancelled, Unsupported } from './protocol/client';
 import type { Cell, FilterWindow, SkillArg } from './protocol/types';
 import { NvtxTreeProvider, revealWindow, TreeElement } from './nvtxTree';
-import { openLoopbackUrl } from './perfetto';
+import { openInPerfetto as openInPerfettoUi } from './perfetto';
 import { ProfileEditorProvider, VIEW_TYPE } from './profileEditor';
 import { ProfileDocument, Services } from './profiles';
 import { showServerError, withServerProgress } from './progress';
@@ -140,17 +140,12 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     );
   });
 
-  // The server writes and serves the trace; the page opens through asExternalUri + openExternal, resolved afresh.
+  // The server writes and serves the trace; the page opens through asExternalUri + openExternal, resolved afresh
+  // (perfetto.ts: the same path as a run's timeline).
   const openPerfetto = async (doc: ProfileDocument, window?: FilterWindow) => {
     const client = await ctx.client();
     const { profileId } = await doc.current();
-    const result = await withServerProgress('Preparing the trace for Perfetto', (opts) =>
-      client.openInPerfetto(profileId, opts, window),
-    );
-    // showDocument true: the server already asked this client to open the page (the session's middleware did).
-    if (!result.showDocument && !(await openLoopbackUrl(result.url))) {
-      void vscode.window.showWarningMessage(`Could not open a browser. ${result.sshHint}`);
-    }
+    await openInPerfettoUi(client, window ? { profileId, window } : { profileId });
   };
 
   const openInPerfetto = withProfile((doc) => openPerfetto(doc));

@@ -1,14 +1,12 @@
 // The run commands (issue 13): Open Run on a directory of rank exports, Analyze Run (nsys/analyzeRun, into the run
-// view's findings) and Open Run Timeline in Perfetto (nsys/exportRunTrace). Each is a request with its progress.
+// view's findings) and Open Run Timeline in Perfetto (nsys/openInPerfetto with the runId: the server publishes the
+// trace nsys/exportRunTrace writes, and the browser opens it as a profile's does). Each is a request with its progress.
 import * as vscode from 'vscode';
+import { openInPerfetto } from './perfetto';
 import { showServerError, withServerProgress } from './progress';
-import type { ExportRunTraceResult } from './protocol/types';
 import { RunDocument } from './runs';
 import { RunServices, showRunView } from './runView';
-import { formatBytes, formatCount } from './view/format';
 import { runFindingsHtml } from './view/run';
-
-export const PERFETTO_UI = 'https://ui.perfetto.dev';
 
 async function pickFolder(): Promise<vscode.Uri | undefined> {
   const picked = await vscode.window.showOpenDialog({
@@ -20,20 +18,16 @@ async function pickFolder(): Promise<vscode.Uri | undefined> {
   return picked?.[0];
 }
 
-/** What the trace holds and where it is, as one sentence. */
-export function runTraceMessage(result: ExportRunTraceResult): string {
-  const written = result.ranks.filter((r) => !r.error).length;
-  return `Wrote the timeline of ${written} of ${result.ranks.length} ranks (${formatCount(result.slices.kernels ?? 0)} kernels, ${formatBytes(result.bytes)}) to ${result.path}.`;
-}
-
 export function registerRunCommands(ctx: RunServices): vscode.Disposable[] {
-  const withRun = (fn: (run: RunDocument) => Promise<unknown>) => async (uri?: unknown) => {
+  // The command's value is fn's (undefined without a run or on an error, which is shown).
+  const withRun = <T>(fn: (run: RunDocument) => Promise<T>) => async (uri?: unknown): Promise<T | undefined> => {
     const run = await ctx.runs.pick(uri instanceof vscode.Uri ? uri : undefined);
-    if (!run) return;
+    if (!run) return undefined;
     try {
-      await fn(run);
+      return await fn(run);
     } catch (err) {
       showServerError(err);
+      return undefined;
     }
   };
 
@@ -54,22 +48,12 @@ export function registerRunCommands(ctx: RunServices): vscode.Disposable[] {
     void vscode.window.showInformationMessage(`nsys-ai: ${result.findings.length} findings across the ranks of ${run.name}.`);
   });
 
-  // The server writes the run's trace (into its trace cache); its Perfetto side channel serves a profile's trace
-  // only, so the file is loaded in Perfetto by the user.
+  // The profile's path (perfetto.ts): the server writes every rank on the run's clock into one trace and serves it;
+  // the opener page opens in the browser (or the server's window/showDocument did).
   const openRunInPerfetto = withRun(async (run) => {
     const { runId } = await run.current();
     const client = await ctx.client();
-    const result = await withServerProgress(`Writing the timeline of ${run.name}`, (opts) =>
-      client.exportRunTrace(runId, undefined, opts),
-    );
-    const [OPEN, COPY] = ['Open Perfetto', 'Copy Path'];
-    const choice = await vscode.window.showInformationMessage(
-      `${runTraceMessage(result)} Load it in Perfetto with "Open trace file".`,
-      OPEN,
-      COPY,
-    );
-    if (choice === OPEN) await vscode.env.openExternal(vscode.Uri.parse(PERFETTO_UI));
-    if (choice === COPY) await vscode.env.clipboard.writeText(result.path);
+    return openInPerfetto(client, { runId }, `Preparing the timeline of ${run.name} for Perfetto`);
   });
 
   return [

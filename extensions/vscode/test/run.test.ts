@@ -110,6 +110,59 @@ describe('runs through the protocol client, real server', { skip: runSkipReason 
     }
   });
 
+  // nsys/openInPerfetto {runId}: the run's trace published on the side channel, the bytes exportRunTrace writes for
+  // the same run and ranksPerNode (the same result shape as a profile's).
+  test('openRunInPerfetto publishes exactly the trace exportRunTrace writes, on a loopback URL with a token', async () => {
+    const sha = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
+    const fetched = async (url: string) => {
+      const res = await fetch(url);
+      assert.equal(res.status, 200, url);
+      return Buffer.from(await res.arrayBuffer());
+    };
+    const exported = async (ranksPerNode?: number) => {
+      const out = path.join(os.tmpdir(), `nsys-ai-run-${process.pid}-${ranksPerNode ?? 'default'}.pftrace`);
+      try {
+        const params = ranksPerNode === undefined ? { runId: run.runId, output: out } : { runId: run.runId, output: out, ranksPerNode };
+        const result = await server.conn.sendRequest<{ sha256: string; bytes: number }>('nsys/exportRunTrace', params);
+        const bytes = fs.readFileSync(out);
+        assert.equal(result.sha256, sha(bytes));
+        return { sha256: sha(bytes), bytes: bytes.length };
+      } finally {
+        fs.rmSync(out, { force: true });
+      }
+    };
+
+    const result = await server.client.openRunInPerfetto(run.runId);
+    const m = /^http:\/\/127\.0\.0\.1:(\d+)\/p\/([0-9a-f]{32})\/$/.exec(result.url);
+    assert.ok(m, result.url);
+    assert.equal(result.port, Number(m[1]));
+    assert.equal(result.token, m[2]);
+    assert.equal(result.traceUrl, `${result.url}trace.pftrace`);
+    assert.equal(result.showDocument, false, 'this client did not announce showDocument');
+    assert.equal(result.window, 'whole run');
+    assert.match(result.sshHint, new RegExp(`-L ${result.port}:127\\.0\\.0\\.1:${result.port} `));
+    assert.ok(Date.parse(String(result.expiresAt)) > Date.now(), `expiresAt ${result.expiresAt}`);
+    const served = await fetched(result.traceUrl);
+    assert.equal(served.length, result.bytes);
+    assert.equal(sha(served), result.sha256);
+    const written = await exported();
+    assert.deepEqual({ sha256: result.sha256, bytes: result.bytes }, written, 'byte for byte the exported trace');
+    const page = await fetch(result.url);
+    assert.equal(page.status, 200, 'the opener page');
+
+    // ranksPerNode reaches the server: 2 ranks on one node share a clock (no offset), another trace than the default
+    // (rank0001 offset by nccl_ends), and again exportRunTrace's for the same ranksPerNode.
+    const oneNode = await server.client.openRunInPerfetto(run.runId, undefined, 2);
+    assert.notEqual(oneNode.token, result.token, 'a fresh link');
+    assert.notEqual(oneNode.sha256, result.sha256);
+    assert.equal(sha(await fetched(oneNode.traceUrl)), oneNode.sha256);
+    assert.deepEqual({ sha256: oneNode.sha256, bytes: oneNode.bytes }, await exported(2));
+
+    await assert.rejects(server.client.openRunInPerfetto('r999'), (err: { code?: number; message?: string }) =>
+      err.code === -32602 && /no open run has id 'r999'/.test(err.message ?? ''),
+    );
+  });
+
   test('analyzeRun: the straggler of the collectives, with its Markdown', async () => {
     const result = await server.client.analyzeRun(run.runId);
     assert.deepEqual(result.findings.map((f) => f.rootCause), ['run_straggler']);

@@ -2,12 +2,15 @@
 // stand-in, with the REAL server behind them, on a run made at test time (test/runFixture.ts; figures in run.test.ts).
 import * as stub from './vscodeStub'; // first: makes require('vscode') resolve to the stand-in
 import assert from 'node:assert/strict';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type * as vscode from 'vscode';
+import { handleShowDocument, openInPerfetto } from '../src/perfetto';
+import type { OpenInPerfettoResult } from '../src/protocol/types';
 import { registerRunCommands } from '../src/runCommands';
 import { RunRegistry } from '../src/runs';
 import { RUN_VIEW_TYPE } from '../src/runView';
@@ -16,6 +19,10 @@ import { CELLS, makeRunDir, removeRunDir, runSkipReason } from './runFixture';
 
 const asUri = (p: string) => stub.Uri.file(p) as unknown as vscode.Uri;
 const settle = () => new Promise((r) => setTimeout(r, 50));
+const sha256 = (bytes: Buffer) => crypto.createHash('sha256').update(bytes).digest('hex');
+async function waitFor(cond: () => boolean, ms = 10_000): Promise<void> {
+  for (const end = Date.now() + ms; !cond(); await settle()) assert.ok(Date.now() < end, 'timed out waiting');
+}
 
 describe('the run commands on the vscode stand-in, real server behind them', { skip: runSkipReason }, () => {
   let server: RealServer;
@@ -81,19 +88,65 @@ describe('the run commands on the vscode stand-in, real server behind them', { s
     assert.deepEqual(stub.record.progress.map((p) => p.title), [`Analyzing the run ${name}`]);
   });
 
-  test('Open in Perfetto: the run’s trace written by the server, named, its path copied; Perfetto opened', async () => {
-    stub.answers.message.push('Copy Path', 'Open Perfetto');
+  // The profile's path (perfetto.ts): nsys/openInPerfetto {runId}, then asExternalUri + openExternal on the opener
+  // page (this server was not told of showDocument support); the page's trace is the one exportRunTrace writes.
+  test('Open in Perfetto (toolbar, then command): the run’s trace published, its page opened, afresh each time', async () => {
+    const { runId } = await runs.get(asUri(dir))!.current();
     await panel.receive({ type: 'command', command: 'openRunInPerfetto' });
-    await panel.receive({ type: 'command', command: 'openRunInPerfetto' });
-    const m = /^Wrote the timeline of 2 of 2 ranks \(4,010 kernels, ([\d.]+) MiB\) to (\S+\.pftrace)\. /.exec(stub.record.messages[0].text);
-    assert.ok(m, stub.record.messages[0].text);
+    const result = (await stub.commands.executeCommand('nsysAi.openRunInPerfetto', asUri(dir))) as OpenInPerfettoResult;
+    assert.deepEqual(stub.record.messages, [], 'no error, no message to load a file by hand');
+    assert.deepEqual(stub.record.clipboard, []);
+    assert.deepEqual(stub.record.progress.map((p) => p.title), Array(2).fill(`Preparing the timeline of ${name} for Perfetto`));
+    const m = /^http:\/\/127\.0\.0\.1:(\d+)\/p\/([0-9a-f]{32})\/$/.exec(result.url);
+    assert.ok(m, result.url);
+    assert.deepEqual([result.port, result.token, result.showDocument], [Number(m[1]), m[2], false]);
+    // Each open asked for its forward afresh, and the browser got the forwarded (local) authority of that page.
+    assert.equal(stub.record.asExternalUri.length, 2);
+    assert.equal(stub.record.asExternalUri[1], result.url);
+    assert.notEqual(stub.record.asExternalUri[0], result.url, 'each open is a fresh link');
+    assert.equal(stub.record.openExternal.length, 2);
+    for (const [i, asked] of stub.record.asExternalUri.entries()) {
+      const local = new URL(stub.record.openExternal[i]);
+      assert.equal(local.hostname, 'localhost');
+      assert.equal(local.pathname, new URL(asked).pathname);
+    }
+    // Both pages serve the run's trace: exportRunTrace's bytes for the same run.
+    const exported = await server.client.exportRunTrace(runId, undefined);
     try {
-      assert.equal((fs.statSync(m[2]).size / 1024 ** 2).toFixed(1), m[1]);
-      assert.deepEqual(stub.record.clipboard, [m[2]]);
-      assert.deepEqual(stub.record.openExternal, ['https://ui.perfetto.dev/']);
-      assert.deepEqual(stub.record.progress.map((p) => p.title), [`Writing the timeline of ${name}`, `Writing the timeline of ${name}`]);
+      const file = fs.readFileSync(exported.path);
+      assert.equal(sha256(file), exported.sha256);
+      for (const page of stub.record.asExternalUri) {
+        const res = await fetch(`${page}trace.pftrace`);
+        assert.equal(res.status, 200);
+        assert.equal(sha256(Buffer.from(await res.arrayBuffer())), exported.sha256, page);
+      }
+      assert.equal(result.sha256, exported.sha256);
+      assert.equal(result.bytes, file.length);
     } finally {
-      for (const msg of stub.record.messages) fs.rmSync(/ to (\S+\.pftrace)\./.exec(msg.text)![1], { force: true });
+      fs.rmSync(exported.path, { force: true });
+    }
+  });
+
+  test('with window/showDocument, the server opens the run’s page and the command does not open it again', async () => {
+    const other = await startServer({}, { window: { showDocument: { support: true } } });
+    try {
+      const shown: string[] = [];
+      other.conn.onRequest('window/showDocument', (params: { uri: string; external?: boolean }) => {
+        shown.push(params.uri);
+        return handleShowDocument(params, async () => ({ success: false }));
+      });
+      const { runId } = await other.client.openRun(dir);
+      const result = await openInPerfetto(other.client, { runId });
+      assert.equal(result.showDocument, true);
+      await waitFor(() => stub.record.openExternal.length >= 1);
+      await settle();
+      assert.deepEqual(shown, [result.url]);
+      assert.deepEqual(stub.record.asExternalUri, [result.url], 'opened once, by the server’s request');
+      assert.equal(stub.record.openExternal.length, 1);
+      const res = await fetch(result.traceUrl);
+      assert.equal(sha256(Buffer.from(await res.arrayBuffer())), result.sha256);
+    } finally {
+      assert.equal(await other.stop(), 0);
     }
   });
 

@@ -558,27 +558,34 @@ function M.diff(a, b, cb)
   end)
 end
 
--- :NsysPerfetto: the server publishes the trace; the URL opens through window/showDocument (the server sends it
--- when the client supports it), else here.
+-- nsys/openInPerfetto on a profile ({profileId, window?}) or a run ({runId, ranksPerNode?}, :NsysRunPerfetto): the
+-- server publishes the trace; the URL opens through window/showDocument (the server sends it when the client
+-- supports it), else here. The completion is recorded as `op`.
+function M.open_in_perfetto(op, params, title, cb)
+  params.workDoneToken = client.progress_token(title)
+  client.request('nsys/openInPerfetto', params, function(err, res)
+    client.release(params.workDoneToken)
+    if err then
+      return finish(op, err, nil, cb)
+    end
+    if not res.showDocument then
+      client.open_url(res.url, res.sshHint)
+    end
+    finish(op, nil, res, cb)
+  end)
+end
+
+-- :NsysPerfetto (and gp in the tree, with a window).
 function M.perfetto(opts, cb)
   local id = need_profile('perfetto', cb)
   if not id then
     return
   end
-  local params = { profileId = id, workDoneToken = client.progress_token('Perfetto trace') }
+  local params = { profileId = id }
   if opts and opts.window then
     params.window = opts.window
   end
-  client.request('nsys/openInPerfetto', params, function(err, res)
-    client.release(params.workDoneToken)
-    if err then
-      return finish('perfetto', err, nil, cb)
-    end
-    if not res.showDocument then
-      client.open_url(res.url, res.sshHint)
-    end
-    finish('perfetto', nil, res, cb)
-  end)
+  M.open_in_perfetto('perfetto', params, 'Perfetto trace', cb)
 end
 
 local function percent_decode(text)

@@ -1,9 +1,9 @@
 -- Runs (issue 13): a directory of rank exports opened as one. :NsysOpenRun {dir} shows the run view (nsys/runReport's
 -- line per rank, the memory line, and the ranks x steps heat map of run_step_heatmap via nsys/runSkillOnRun);
--- :NsysAnalyzeRun shows nsys/analyzeRun's findings; :NsysRunPerfetto writes the run's trace (nsys/exportRunTrace);
--- :NsysCloseRun closes it. Each is a request with its progress echoed, and a rendering of the answer.
+-- :NsysAnalyzeRun shows nsys/analyzeRun's findings; :NsysRunPerfetto opens the run's timeline in Perfetto as
+-- :NsysPerfetto opens a profile's (nsys/openInPerfetto with the runId); :NsysCloseRun closes it. Each is a request
+-- with its progress echoed, and a rendering of the answer.
 local client = require('nsys_ai.client')
-local config = require('nsys_ai.config')
 local heatmap = require('nsys_ai.heatmap')
 local render = require('nsys_ai.render')
 
@@ -262,33 +262,15 @@ function M.analyze(cb)
   end)
 end
 
-local function trace_text(res)
-  local written = 0
-  for _, r in ipairs(res.ranks or {}) do
-    if not r.error or r.error == vim.NIL then
-      written = written + 1
-    end
-  end
-  return string.format(
-    'Wrote the timeline of %d of %d ranks (%d kernels, %s) to %s. Load it in Perfetto with "Open trace file".',
-    written, #(res.ranks or {}), (res.slices or {}).kernels or 0, bytes(res.bytes), res.path)
-end
-
--- :NsysRunPerfetto: the server writes the run's trace into its trace cache. Its Perfetto side channel serves a
--- profile's trace only, so the file is named and the Perfetto UI opened for the user to load it.
+-- :NsysRunPerfetto: the path of :NsysPerfetto (init.lua's open_in_perfetto) with the run's id: the server writes
+-- every rank on the run's clock into one trace (the bytes nsys/exportRunTrace writes) and serves it behind a token;
+-- the opener page opens through window/showDocument, else here.
 function M.perfetto(cb)
   local id = need_run('run_perfetto', cb)
   if not id then
     return
   end
-  request('nsys/exportRunTrace', { runId = id }, 'Run trace', function(err, res)
-    if err then
-      return finish('run_perfetto', err, nil, cb)
-    end
-    client.notify(trace_text(res))
-    client.open_url((config.options.init_options or {}).perfettoOrigin or 'https://ui.perfetto.dev')
-    finish('run_perfetto', nil, res, cb)
-  end)
+  require('nsys_ai').open_in_perfetto('run_perfetto', { runId = id }, 'Run trace for Perfetto', cb)
 end
 
 -- :NsysCloseRun: closes the run on the server and wipes its buffers.

@@ -17,6 +17,7 @@ import type {
   LlmOptions,
   MappingCoverage,
   NvtxTreeResult,
+  OpenInPerfettoParams,
   OpenInPerfettoResult,
   OpenProfileResult,
   OpenRunResult,
@@ -268,7 +269,17 @@ export class NsysClient {
 
   /** With a window, Perfetto opens on that part of the capture only. */
   openInPerfetto(profileId: string, opts?: RequestOptions, window?: FilterWindow): Promise<OpenInPerfettoResult> {
-    return this.request('nsys/openInPerfetto', window ? { profileId, window } : { profileId }, opts);
+    return this.publishForPerfetto(window ? { profileId, window } : { profileId }, opts);
+  }
+
+  /** A run's trace (every rank on the run's clock, as exportRunTrace writes it) for Perfetto. */
+  openRunInPerfetto(runId: string, opts?: RequestOptions, ranksPerNode?: number): Promise<OpenInPerfettoResult> {
+    return this.publishForPerfetto(ranksPerNode === undefined ? { runId } : { runId, ranksPerNode }, opts);
+  }
+
+  /** nsys/openInPerfetto on either target: the server writes the trace and serves it behind a token. */
+  publishForPerfetto(params: OpenInPerfettoParams, opts?: RequestOptions): Promise<OpenInPerfettoResult> {
+    return this.request('nsys/openInPerfetto', params, opts);
   }
 
   /** One level of the NVTX tree: the threads without a parent, else the parent node's children. */

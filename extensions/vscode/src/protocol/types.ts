@@ -132,17 +132,31 @@ export interface AskResult {
   conversationId?: string;
 }
 
+/**
+ * nsys/openInPerfetto's params: a profile's trace (with a window, that part of the capture only), or a run's
+ * (issue 13): the trace nsys/exportRunTrace writes for the same run and ranksPerNode, byte for byte.
+ */
+export type OpenInPerfettoParams =
+  | { profileId: string; window?: FilterWindow }
+  | { runId: string; ranksPerNode?: number };
+
+/** The same for a profile and a run. */
 export interface OpenInPerfettoResult {
+  /** The opener page, http://127.0.0.1:PORT/p/TOKEN/. */
   url: string;
   port: number;
   token: string;
   expiresAt?: string | number;
+  /** The trace itself, served beside the opener page. */
   traceUrl: string;
   deepLink?: string;
   sshHint: string;
   bytes: number;
   sha256: string;
+  clampedSlices?: number;
+  /** What the trace covers, in words ("whole run" for a run). */
   window?: string;
+  /** True when the server already asked this client to open `url` (window/showDocument). */
   showDocument: boolean;
 }
 

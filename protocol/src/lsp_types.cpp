@@ -112,6 +112,7 @@ void FromJson(const Json& j, InitializationOptions& out, const std::string& path
   r.Optional("llm", out.llm);
   r.Optional("memoryBudget", out.memory_budget);
   r.Optional("sourceRoots", out.source_roots);
+  r.Optional("runLauncher", out.run_launcher);
 }
 void to_json(Json& j, const InitializationOptions& v) {
   j = Json::object();
@@ -124,6 +125,7 @@ void to_json(Json& j, const InitializationOptions& v) {
   SetIfPresent(j, "llm", v.llm);
   if (v.memory_budget) j["memoryBudget"] = ScalarToJson(*v.memory_budget);
   SetIfPresent(j, "sourceRoots", v.source_roots);
+  SetIfPresent(j, "runLauncher", v.run_launcher);
 }
 
 void FromJson(const Json& j, InitializeParams& out, const std::string& path) {

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -43,6 +44,20 @@ std::vector<OptionSpec> RunOptions() {
 
 namespace {
 
+// --progress-lines: "nsys-ai-progress 42.0 rank0003 done (4/64)" lines on stderr, for the server that launched this
+// process (initializationOptions.runLauncher) to forward as $/progress.
+ProgressSink LineProgress() {
+  auto mu = std::make_shared<std::mutex>();
+  return [mu](double percent, const std::string& message) {
+    std::lock_guard lock(*mu);
+    std::string text = message;
+    for (char& c : text)
+      if (c == '\n' || c == '\r') c = ' ';
+    std::fprintf(stderr, "%s %.1f %s\n", core::kProgressLinePrefix, percent, text.c_str());
+    std::fflush(stderr);
+  };
+}
+
 protocol::RunSkillResult ReportTable(const protocol::RunReportResult& report) {
   protocol::RunSkillResult table;
   table.columns = {{"rank", ValueType::kString, ""},      {"kernels", ValueType::kInt, ""},
@@ -65,8 +80,10 @@ int RunRunReport(const CommandContext& ctx) {
   if (!request) return UsageError("run-report", request.error().message);
   core::Workspace workspace(ctx.config);
   std::optional<core::RunReport> report;
+  const bool lines = ctx.args.Has("--progress-lines");
   if (ctx.args.Has("--mpi")) {  // every process its share; process 0 merges and prints, the others print nothing
-    auto job = mpi::ReportRun(workspace, *request, {}, TerminalProgress("this process's ranks"));
+    auto job =
+        mpi::ReportRun(workspace, *request, {}, lines ? LineProgress() : TerminalProgress("this process's ranks"));
     ClearTerminalProgress();
     if (!job) return FailWith(job.error());
     if (!job->value) return kExitOk;
@@ -74,7 +91,8 @@ int RunRunReport(const CommandContext& ctx) {
   } else {
     auto run = workspace.OpenRun(*request);
     if (!run) return FailWith(run.error());
-    auto done = workspace.ReportRun(run->id, {}, TerminalProgress(fmt::format("{} ranks", run->ranks.size())));
+    auto done = workspace.ReportRun(
+        run->id, {}, lines ? LineProgress() : TerminalProgress(fmt::format("{} ranks", run->ranks.size())));
     ClearTerminalProgress();
     if (!done) return FailWith(done.error());
     report = std::move(*done);
@@ -119,6 +137,9 @@ Command RunReportCommand() {
       "each process loads only its share of the ranks and process 0 merges their partial results: the same report.";
   command.options = RunOptions();
   command.options.push_back({"--format", 1, "FORMAT", "table (default), json, csv or markdown"});
+  command.options.push_back({"--progress-lines", 0, "",
+                             "progress as 'nsys-ai-progress PERCENT MESSAGE' lines on stderr (what a server that "
+                             "launched this run reads)"});
   command.min_positionals = 1;
   command.max_positionals = core::kMaxRunRanks;
   command.run = RunRunReport;

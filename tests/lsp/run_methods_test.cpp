@@ -10,6 +10,7 @@
 #include "fixtures.h"
 #include "in_memory_client.h"
 #include "nsys/core/traces.h"
+#include "sanitizers.h"
 
 namespace nsys::testing {
 namespace {
@@ -113,6 +114,75 @@ TEST_F(RunMethods, BadOpensAreClearErrors) {
   const Json budget = Call("nsys/openRun", {{"directory", (dir_ / "ranks").string()}, {"memoryBudget", "lots"}});
   EXPECT_EQ(budget["error"]["code"], -32602) << budget.dump();
   EXPECT_NE(budget["error"]["message"].get<std::string>().find("memoryBudget"), std::string::npos);
+}
+
+// initializationOptions.runLauncher (issue 13): the session's runReport runs as an MPI job of two processes
+// (`mpirun --oversubscribe -n 2 nsys-ai run-report ... --mpi`), with its progress, and answers what the server
+// computes itself; a launcher that fails or cannot run is an error naming it.
+TEST_F(RunMethods, ARunLauncherRunsTheReportAsAJobWithItsProgress) {
+#ifndef NSYS_AI_MPIEXEC
+  GTEST_SKIP() << "built without MPI: no job to launch";
+#else
+  const std::string dir = (dir_ / "ranks").string();
+  const Json here_run = Call("nsys/openRun", {{"directory", dir}, {"memoryBudget", "1G"}});
+  ASSERT_TRUE(here_run.contains("result")) << here_run.dump();
+  const Json here = Call("nsys/runReport", {{"runId", here_run["result"]["runId"]}});
+  ASSERT_TRUE(here.contains("result")) << here.dump();
+
+  InMemoryClient::Options options;
+  options.workspace.launch_binary = NSYS_AI_BINARY;
+  InMemoryClient launched(options);
+  Json launcher = {"env", "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
+  // Open MPI leaks at MPI_Finalize (see MpiCli): leak checks off for the job's processes only.
+  if (NSYS_AI_TEST_ASAN) launcher.push_back("ASAN_OPTIONS=detect_leaks=0");
+  for (const char* word : {NSYS_AI_MPIEXEC, "--oversubscribe", "-n", "2"}) launcher.push_back(word);
+  launched.Initialize({{"capabilities", {{"window", {{"workDoneProgress", true}}}}},
+                       {"initializationOptions", {{"noCache", true}, {"runLauncher", launcher}}}});
+  const Json run = launched.AwaitReply(launched.Request("nsys/openRun", {{"directory", dir}, {"memoryBudget", "1G"}}));
+  ASSERT_TRUE(run.contains("result")) << run.dump();
+  const Json job = launched.AwaitReply(
+      launched.Request("nsys/runReport", {{"runId", run["result"]["runId"]}, {"workDoneToken", "job-1"}}),
+      std::chrono::seconds(300));
+  ASSERT_TRUE(job.contains("result")) << job.dump();
+  EXPECT_EQ(job["result"]["ranks"], here["result"]["ranks"]);  // kernels, GPU and NCCL time, steps: rank by rank
+  EXPECT_EQ(job["result"]["analyses"], here["result"]["analyses"]);
+  ASSERT_EQ(job["result"]["ranks"].size(), 4u);
+  int64_t kernels = 0;
+  for (const Json& rank : job["result"]["ranks"]) kernels += rank["kernels"].get<int64_t>();
+  EXPECT_EQ(kernels, 2 * 3587);
+  // The job's progress lines came through as reports of the request's token.
+  const auto reports = launched.ReceivedMatching([](const Json& m) {
+    return m.value("method", "") == "$/progress" && m["params"]["token"] == "job-1" &&
+           m["params"]["value"]["kind"] == "report";
+  });
+  ASSERT_FALSE(reports.empty());
+  bool rank_done = false;
+  for (const Json& r : reports)
+    rank_done = rank_done || r["params"]["value"].value("message", "").find(" done (") != std::string::npos;
+  EXPECT_TRUE(rank_done) << reports.back().dump();
+
+  // A launcher that fails, and one that cannot run.
+  InMemoryClient failing(options);
+  failing.Initialize({{"capabilities", Json::object()},
+                      {"initializationOptions",
+                       {{"noCache", true}, {"runLauncher", {"sh", "-c", "echo no nodes >&2; exit 7", "sh"}}}}});
+  const Json failing_run = failing.AwaitReply(failing.Request("nsys/openRun", {{"directory", dir}}));
+  const Json failed =
+      failing.AwaitReply(failing.Request("nsys/runReport", {{"runId", failing_run["result"]["runId"]}}));
+  ASSERT_TRUE(failed.contains("error")) << failed.dump();
+  EXPECT_EQ(failed["error"]["code"], -32603);
+  const std::string message = failed["error"]["message"];
+  EXPECT_NE(message.find("exit status 7"), std::string::npos) << message;
+  EXPECT_NE(message.find("no nodes"), std::string::npos) << message;
+  InMemoryClient missing(options);
+  missing.Initialize({{"capabilities", Json::object()},
+                      {"initializationOptions", {{"noCache", true}, {"runLauncher", {"nsys-ai-no-such-launcher"}}}}});
+  const Json missing_run = missing.AwaitReply(missing.Request("nsys/openRun", {{"directory", dir}}));
+  const Json absent =
+      missing.AwaitReply(missing.Request("nsys/runReport", {{"runId", missing_run["result"]["runId"]}}));
+  ASSERT_TRUE(absent.contains("error")) << absent.dump();
+  EXPECT_NE(absent["error"]["message"].get<std::string>().find("nsys-ai-no-such-launcher"), std::string::npos);
+#endif
 }
 
 }  // namespace

@@ -372,6 +372,14 @@ bool DispatcherCore::AcceptInitialize(const protocol::Request& request) {
       }
       settings.memory_budget = *budget;
     }
+    if (options->run_launcher) {
+      if (options->run_launcher->empty() || options->run_launcher->front().empty()) {
+        ReplyNow(request.id, protocol::kInvalidParams,
+                 "params.initializationOptions.runLauncher: the command's first word (the program) is missing");
+        return false;
+      }
+      settings.run_launcher = *options->run_launcher;
+    }
     if (options->llm) {
       auto llm =
           wire::ToLlmConfig(*options->llm, workspace_.config().llm, [](const char* name) { return std::getenv(name); });

@@ -37,6 +37,16 @@ Expected<protocol::RunSkillResult> OnRunSkillOnRun(const protocol::RunSkillOnRun
 }
 
 Expected<protocol::RunReportResult> OnRunReport(const protocol::RunIdParams& params, RequestContext& ctx) {
+  if (!ctx.settings().run_launcher.empty()) {  // the session's launcher runs it as a job
+    auto printed =
+        ctx.workspace().LaunchRunReport(params.run_id, ctx.settings().run_launcher, ctx.cancel(), ctx.progress());
+    if (!printed) return printed.error();
+    const protocol::Json json = protocol::Json::parse(*printed, nullptr, false);
+    auto result = protocol::Parse<protocol::RunReportResult>(json, "the launched job's report");
+    if (!result)
+      return MakeError(ErrorKind::kInternal, "The run launcher's job printed no report: " + result.error().message);
+    return result;
+  }
   auto report = ctx.workspace().ReportRun(params.run_id, ctx.cancel(), ctx.progress());
   if (!report) return report.error();
   return wire::ToRunReportResult(*report);

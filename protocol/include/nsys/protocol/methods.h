@@ -356,6 +356,8 @@ struct InitializationOptions {
   std::optional<Scalar> memory_budget;  // "memoryBudget": the byte budget of runs (bytes, or a size such as "4G")
   // Issue 12: source folders to index besides the workspace folders (paths or file:// URIs).
   std::optional<std::vector<std::string>> source_roots;
+  // Issue 13: "runLauncher", the command that runs a run's report as a job (["srun", "-N", "8"]): argv, no shell.
+  std::optional<std::vector<std::string>> run_launcher;
   bool operator==(const InitializationOptions&) const = default;
 };
 

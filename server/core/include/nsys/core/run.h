@@ -28,6 +28,9 @@ namespace nsys::core {
 inline constexpr uint64_t kDefaultRunMemoryBudget = uint64_t{4} << 30;  // 4 GiB
 inline constexpr int kDefaultRunThreads = 2;
 inline constexpr size_t kMaxRunRanks = 100'000;
+// How `nsys-ai run-report --progress-lines` writes progress on stderr ("nsys-ai-progress 42.0 rank0003 done (4/64)"),
+// and how the server reads it from a run it launched (initializationOptions.runLauncher).
+inline constexpr const char* kProgressLinePrefix = "nsys-ai-progress";
 
 // What a client asks to open: files (`paths`) or every *.sqlite / *.nsys-rep directly in `directory` (one of the
 // two). A manifest.json beside them (split_ranks.py's) is not read: numbers come from the exports only.

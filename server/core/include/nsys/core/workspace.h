@@ -80,6 +80,7 @@ struct WorkspaceConfig {
   // `run_threads` at a time, apart from max_loaded_profiles above. At most `max_open_runs` runs are open.
   uint64_t run_memory_budget_bytes = kDefaultRunMemoryBudget;
   int run_threads = kDefaultRunThreads;
+  std::string launch_binary;  // the nsys-ai a run launcher runs (LaunchRunReport); empty = this process's binary
   size_t max_open_runs = 16;
   // The LLM the agent may use (ask, explanations). Provider kNone = offline; a session may give its own through
   // initializationOptions.llm. The key never leaves the server.
@@ -191,6 +192,12 @@ class Workspace {
   // defaults (RunReport::analyses), from partials computed in the same visit of each rank.
   Expected<RunReport> ReportRun(const std::string& run_id, const CancelToken& cancel = {},
                                 const ProgressSink& progress = {});
+  // ReportRun as a job of `launcher` (initializationOptions.runLauncher, e.g. {"srun", "-N", "8"}): it runs
+  // `<launcher> <nsys-ai> run-report RANKS... --mpi --format json --progress-lines --memory-budget B` and returns
+  // what the job printed (the report as nsys/runReport's JSON); the job's progress lines come to `progress`.
+  // kCancelled kills the job; a job that fails is kInternal with the end of its stderr.
+  Expected<std::string> LaunchRunReport(const std::string& run_id, const std::vector<std::string>& launcher,
+                                        const CancelToken& cancel = {}, const ProgressSink& progress = {});
   Expected<RunMemoryStats> RunStats(const std::string& run_id) const;
   // ReportRun in its two halves, for a run spread over processes (server/mpi; ReportRun is both in one process).
   // The per-rank half for the ranks `which` (indices into OpenedRun::ranks): one part per index, in that order; a

@@ -49,6 +49,8 @@ struct SessionSettings {
   // initializationOptions.memoryBudget: the byte budget of the runs this session opens, and of the exports it is
   // the first to open (an export over half of it is paged); 0 = the server's.
   uint64_t memory_budget = 0;
+  // initializationOptions.runLauncher: nsys/runReport runs as a job of this command (argv prefix); empty = here.
+  std::vector<std::string> run_launcher;
   std::string nsys_path;  // initializationOptions.nsysPath: converts this session's .nsys-rep; empty = the server's
   // initializationOptions.llm (checked): this session's LLM for nsys/ask; empty = the server's (WorkspaceConfig::llm).
   std::optional<llm::Config> llm;

@@ -85,10 +85,8 @@ int Fail(const std::string& what) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (argc < 3)
-    return Fail("usage: nsys-ai-bench summary|attribution|prime|query FILE [--cache-dir DIR] [--threads N]");
-  const std::string command = argv[1], file = argv[2];
+// --cache-dir, --background, --threads and --memory-budget.
+OpenOptions ParseOptions(int argc, char** argv) {
   OpenOptions options;
   options.use_cache = false;
   options.load_all_in_background = true;  // the default, as the CLI and the server run
@@ -107,6 +105,14 @@ int main(int argc, char** argv) {
       options.memory_budget_bytes = static_cast<uint64_t>(std::ldexp(n, shift));
     }
   }
+  return options;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 3)
+    return Fail("usage: nsys-ai-bench summary|attribution|prime|query FILE [--cache-dir DIR] [--threads N]");
+  const std::string command = argv[1], file = argv[2];
+  const OpenOptions options = ParseOptions(argc, argv);
   const auto t0 = Clock::now();
   auto opened = Profile::Open(file, options);
   if (!opened) return Fail(opened.error().message);

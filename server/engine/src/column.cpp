@@ -95,15 +95,20 @@ Block Allocate(size_t bytes) {
   return b;
 }
 
+// An anonymous block grown or shrunk in place (or moved by the kernel), its huge-page advice kept.
+static void RemapAnon(Block& b, size_t bytes) {
+  const size_t size = PageRound(bytes);
+  if (size == b.bytes) return;
+  void* p = mremap(b.data, b.bytes, size, MREMAP_MAYMOVE);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  g_heap += static_cast<int64_t>(size) - static_cast<int64_t>(b.bytes);
+  b.data = p;
+  b.bytes = size;
+}
+
 void Resize(Block& b, size_t bytes, size_t keep) {
   if (b.store == Store::kAnon && !WantsSpill(bytes)) {
-    const size_t size = PageRound(bytes);
-    if (size == b.bytes) return;
-    void* p = mremap(b.data, b.bytes, size, MREMAP_MAYMOVE);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    g_heap += static_cast<int64_t>(size) - static_cast<int64_t>(b.bytes);
-    b.data = p;
-    b.bytes = size;
+    RemapAnon(b, bytes);
     return;
   }
   if (b.store == Store::kSpill) {
@@ -130,12 +135,7 @@ void Resize(Block& b, size_t bytes, size_t keep) {
     }
   }
   if (b.store == Store::kAnon) {  // an anon block that should have spilled but could not: grow it in place
-    const size_t size = PageRound(bytes);
-    void* p = mremap(b.data, b.bytes, size, MREMAP_MAYMOVE);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    g_heap += static_cast<int64_t>(size) - static_cast<int64_t>(b.bytes);
-    b.data = p;
-    b.bytes = size;
+    RemapAnon(b, bytes);
     return;
   }
   void* p = std::realloc(b.data, bytes);

@@ -40,6 +40,11 @@ TEST(Column, BehavesAsAVectorOnTheHeap) {
   c.assign(3, 4);
   EXPECT_EQ(c, (std::vector<int64_t>{4, 4, 4}));
   EXPECT_EQ(copy.size(), 6u);
+  // inserting a part of the column into itself, as std::vector allows
+  Column<int64_t> own{1, 2, 3, 4};
+  own.reserve(16);
+  own.insert(own.begin() + 1, own.begin() + 2, own.end());
+  EXPECT_EQ(own, (std::vector<int64_t>{1, 3, 4, 2, 3, 4}));
   // push_back of an element of the column itself while it grows
   Column<int32_t> self{1};
   for (int i = 0; i < 100; ++i) self.push_back(self[0]);

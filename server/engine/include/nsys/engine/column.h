@@ -205,10 +205,16 @@ class Column {
     const size_t at = static_cast<size_t>(pos - begin());
     const size_t n = static_cast<size_t>(std::distance(first, last));
     if (n == 0) return begin() + at;
-    if (size_ + n > capacity() || block_.store == column_detail::Store::kView) {
-      // `first` may point into this column: copy the input before the storage moves.
+    bool self = false;  // the input is part of this column: the tail moves under it
+    if constexpr (std::is_pointer_v<It>) {
+      self = !empty() && static_cast<const void*>(first) >= static_cast<const void*>(Data()) &&
+             static_cast<const void*>(first) < static_cast<const void*>(Data() + size_);
+    }
+    const bool grow = size_ + n > capacity() || block_.store == column_detail::Store::kView;
+    if (self || grow) {
+      // `first` may point into this column: copy the input before the storage or the tail moves.
       std::vector<T> tmp(first, last);
-      Grow(std::max(size_ + n, size_ * 2));
+      if (grow) Grow(std::max(size_ + n, size_ * 2));
       std::memmove(Data() + at + n, Data() + at, (size_ - at) * sizeof(T));
       std::copy(tmp.begin(), tmp.end(), Data() + at);
     } else {

@@ -151,7 +151,7 @@ class ProfileImpl final : public Profile {
 
   OpenOptions options_;
   SpillPolicy spill_;  // where the columns go when info_.paged (set by Start())
-  const bool trace_;  // NSYS_ENGINE_TRACE set: task timings on stderr (for scripts/bench)
+  const bool trace_;   // NSYS_ENGINE_TRACE set: task timings on stderr (for scripts/bench)
   LoadEnv env_;
   mutable std::mutex mu_;
   std::condition_variable cv_;

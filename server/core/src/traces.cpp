@@ -24,11 +24,10 @@ const std::string& SourceOf(const engine::ProfileInfo& info) {
   return info.source_path.empty() ? info.path : info.source_path;
 }
 
-// A fresh file name in `dir` ("h100_2gpu_1s.1234.7.pftrace"): several publications of one profile may be live at
-// once.
-std::string FreshTracePath(const std::string& dir, const engine::ProfileInfo& info) {
+// A fresh file name in `dir` ("h100_2gpu_1s.1234.7.pftrace", "run-r1.1234.8.pftrace"): several publications of one
+// profile or run may be live at once.
+std::string FreshTracePath(const std::string& dir, const std::string& stem) {
   static std::atomic<uint64_t> counter{0};
-  const std::string stem = std::filesystem::path(TraceFileName(info)).stem().string();
   return (std::filesystem::path(dir) / fmt::format("{}.{}.{}.pftrace", stem, ::getpid(), ++counter)).string();
 }
 
@@ -198,7 +197,7 @@ Expected<TracePublication> Workspace::PublishTrace(const TraceRequest& request, 
   const std::string dir = publisher.TraceDirectory();
   if (Status made = EnsureDirectory(dir); !made.ok()) return made.error();
   const engine::ProfileInfo& info = job->profile->info();
-  const std::string path = FreshTracePath(dir, info);
+  const std::string path = FreshTracePath(dir, std::filesystem::path(TraceFileName(info)).stem().string());
   auto stats = trace::ExportTraceToFile(*job->profile, job->options, path, cancel, progress, TraceOutputPolicy());
   if (!stats) return stats.error();
   if (cancel.cancelled()) {
@@ -223,9 +222,8 @@ Expected<TracePublication> Workspace::PublishRunTrace(RunTraceRequest request, T
                                                       const ProgressSink& progress) {
   const std::string dir = publisher.TraceDirectory();
   if (Status made = EnsureDirectory(dir); !made.ok()) return made.error();
-  static std::atomic<uint64_t> counter{0};
   const std::string stem = fmt::format("run-{}", request.run_id);
-  request.output = (std::filesystem::path(dir) / fmt::format("{}.{}.{}.pftrace", stem, ::getpid(), ++counter)).string();
+  request.output = FreshTracePath(dir, stem);
   request.force = false;
   auto written = ExportRunTrace(request, cancel, progress);  // leaves no file when it fails
   if (!written) return written.error();

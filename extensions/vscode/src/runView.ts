@@ -1,5 +1,6 @@
 // The run view: a webview panel per open run, rendered from nsys/runReport and run_step_heatmap. Closing it closes
-// the run on the server. Its toolbar runs the run commands (Analyze run, Open in Perfetto) on this run.
+// the run on the server. Its toolbar runs the run commands (Analyze run, Open in Perfetto, Ranks per node) on this
+// run; its header says the ranks per node they use.
 import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import { errorMessage, NsysClient } from './protocol/client';
@@ -49,12 +50,14 @@ export async function showRunView(run: RunDocument, services: RunServices): Prom
   const shown = () => run.panel === panel; // not closed while the server worked
   panel.webview.html = messageHtml('Opening run…', run.uri.fsPath, nonce);
   try {
+    const ranksPerNode = run.ranksPerNode();
     const { runId } = await run.current();
     const client = await services.client();
     const model = await withServerProgress(`Reading the ranks of ${run.name}`, (opts) =>
       loadRunView(client, runId, run.uri.fsPath, opts),
     );
-    if (shown()) panel.webview.html = renderRunHtml(model, { nonce, cspSource: panel.webview.cspSource });
+    const html = renderRunHtml({ ...model, ranksPerNode }, { nonce, cspSource: panel.webview.cspSource });
+    if (shown()) panel.webview.html = html;
   } catch (err) {
     if (shown()) panel.webview.html = messageHtml('Could not open the run', errorMessage(err), nonce);
   }

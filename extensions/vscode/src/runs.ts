@@ -1,13 +1,19 @@
 // The runs open in this window (issue 13: a directory of rank exports opened as one): one server run id per run
-// view, closed with the view. Like a profile, a run is opened again on a restarted server.
+// view, closed with the view. Like a profile, a run is opened again on a restarted server. Its ranks per node (how
+// many consecutive ranks share a node's clock, for nsys/analyzeRun and the run's trace) are its own once the user set
+// them (nsys-ai: Set Ranks per Node for Run), else the setting nsysAi.run.ranksPerNode.
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { NsysClient } from './protocol/client';
 import type { OpenRunResult } from './protocol/types';
 import { withServerProgress } from './progress';
+import { ranksPerNodeSetting } from './settings';
+import { nodesText } from './view/run';
 
 export class RunDocument {
   panel: vscode.WebviewPanel | undefined;
+  /** The ranks per node the user set for this run; undefined: the setting's. */
+  ownRanksPerNode: number | undefined;
   private openedOn: NsysClient | undefined;
   private opening: Promise<OpenRunResult> | undefined;
   private closed = false;
@@ -37,6 +43,13 @@ export class RunDocument {
 
   private async openOn(client: NsysClient): Promise<OpenRunResult> {
     return withServerProgress(`Opening the run ${this.name}`, (opts) => client.openRun(this.uri.fsPath, opts));
+  }
+
+  /** The ranks per node the run's requests use, shown in its view's header; throws when the setting is not valid. */
+  ranksPerNode(): number {
+    const n = this.ownRanksPerNode ?? ranksPerNodeSetting(vscode.workspace.getConfiguration('nsysAi'));
+    this.post({ type: 'nodes', text: nodesText(n) });
+    return n;
   }
 
   post(message: unknown): void {

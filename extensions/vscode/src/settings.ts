@@ -22,3 +22,13 @@ export function sourceRoots(config: vscode.WorkspaceConfiguration): string[] {
   const roots = config.get<unknown>('sourceRoots', []);
   return Array.isArray(roots) ? roots.filter((r): r is string => typeof r === 'string' && r.trim() !== '') : [];
 }
+
+/**
+ * nsysAi.run.ranksPerNode: how many consecutive ranks of a run share a node (one clock); 0 = each rank its own node.
+ * A value the schema's minimum did not stop (settings.json takes any number) is refused, never sent or dropped.
+ */
+export function ranksPerNodeSetting(config: vscode.WorkspaceConfiguration): number {
+  const n = config.get<unknown>('run.ranksPerNode', 0);
+  if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n;
+  throw new Error(`The setting nsysAi.run.ranksPerNode must be a whole number, 0 or more (it is ${JSON.stringify(n)}).`);
+}

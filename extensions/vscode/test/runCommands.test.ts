@@ -10,10 +10,11 @@ import * as vm from 'node:vm';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import type * as vscode from 'vscode';
 import { handleShowDocument, openInPerfetto } from '../src/perfetto';
-import type { OpenInPerfettoResult } from '../src/protocol/types';
+import type { OpenInPerfettoResult, RunAnalysisResult } from '../src/protocol/types';
 import { registerRunCommands } from '../src/runCommands';
 import { RunRegistry } from '../src/runs';
 import { RUN_VIEW_TYPE } from '../src/runView';
+import { runFindingsHtml } from '../src/view/run';
 import { RealServer, startServer } from './realServer';
 import { CELLS, makeRunDir, removeRunDir, runSkipReason } from './runFixture';
 
@@ -44,12 +45,45 @@ describe('the run commands on the vscode stand-in, real server behind them', { s
   });
   beforeEach(() => stub.reset());
 
+  /** The params (without progress tokens) of each `method` request the client sent while fn ran, and fn's value. */
+  async function onTheWire<T>(method: string, fn: () => Promise<T>): Promise<[Record<string, unknown>[], T]> {
+    const send = server.conn.sendRequest;
+    const sent: Record<string, unknown>[] = [];
+    server.conn.sendRequest = ((m: string, params: Record<string, unknown>, ...rest: unknown[]) => {
+      if (m === method) {
+        const { workDoneToken: _w, partialResultToken: _p, ...own } = params;
+        sent.push(own);
+      }
+      return (send as (...a: unknown[]) => Promise<unknown>).call(server.conn, m, params, ...rest);
+    }) as typeof send;
+    try {
+      return [sent, await fn()];
+    } finally {
+      server.conn.sendRequest = send;
+    }
+  }
+  // What the extension posted into the run view since the test began.
+  const nodesPosted = () => panel.posted.filter((m) => (m as { type: string }).type === 'nodes').map((m) => (m as { text: string }).text);
+  const findingsPosted = () => panel.posted.filter((m) => (m as { type: string }).type === 'findings').map((m) => (m as { html: string }).html);
+  /** The sha256 of the trace nsys/exportRunTrace writes (into the server's cache) for these params. */
+  async function exportedSha(params: object): Promise<string> {
+    const { path: file, sha256: sha } = await server.conn.sendRequest<{ path: string; sha256: string }>('nsys/exportRunTrace', params);
+    try {
+      assert.equal(sha256(fs.readFileSync(file)), sha);
+      return sha;
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  }
+
   test('Open Run: the folder picked, then its view from the server: ranks, memory line, heat map', async () => {
+    stub.settings.set('nsysAi.run.ranksPerNode', 4);
     stub.answers.open.push([asUri(dir)]);
     await stub.commands.executeCommand('nsysAi.openRun');
     panel = stub.record.panels.find((p) => p.viewType === RUN_VIEW_TYPE)!;
     assert.equal(panel.title, `Run · ${name}`);
     const html = panel.webview.html;
+    assert.match(html, new RegExp(`${dir} · 2 ranks · <span id="nodes">ranks per node: 4</span>`), 'the setting, in the header');
     const row = (rank: string) => {
       const tr = new RegExp(`<tr [^>]*data-rank="${rank}"[^>]*>([\\s\\S]*?)</tr>`).exec(html)![1];
       return [...tr.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((m) => m[1]);
@@ -148,6 +182,73 @@ describe('the run commands on the vscode stand-in, real server behind them', { s
     } finally {
       assert.equal(await other.stop(), 0);
     }
+  });
+
+  // nsysAi.run.ranksPerNode reaches the server: on this run 2 ranks on one node share a clock, so rank0001 leads fewer
+  // collectives than with a clock per rank, and the findings are those the server gives the same request.
+  test('Analyze Run with the setting at 2 sends ranksPerNode 2; the view shows the server’s findings for it', async () => {
+    panel.posted.length = 0;
+    stub.settings.set('nsysAi.run.ranksPerNode', 2);
+    const { runId } = await runs.get(asUri(dir))!.current();
+    const [sent] = await onTheWire('nsys/analyzeRun', () => stub.commands.executeCommand('nsysAi.analyzeRun', asUri(dir)));
+    assert.deepEqual(sent, [{ runId, ranksPerNode: 2 }]);
+    const direct = await server.conn.sendRequest<RunAnalysisResult>('nsys/analyzeRun', { runId, ranksPerNode: 2 });
+    const eachOwn = await server.conn.sendRequest<RunAnalysisResult>('nsys/analyzeRun', { runId });
+    assert.notEqual(direct.findings[0].title, eachOwn.findings[0].title, 'the value changes the answer on this run');
+    assert.deepEqual(findingsPosted(), [runFindingsHtml(direct)]);
+    assert.deepEqual(nodesPosted(), ['ranks per node: 2'], 'the header says the value used');
+    assert.deepEqual(stub.record.messages.map((m) => m.text), [`nsys-ai: ${direct.findings.length} findings across the ranks of ${name}.`]);
+  });
+
+  test('Set Ranks per Node for Run: the run’s own value beats the setting; Open in Perfetto publishes the trace for it', async () => {
+    panel.posted.length = 0;
+    const { runId } = await runs.get(asUri(dir))!.current();
+    stub.answers.input.push('2');
+    assert.equal(await stub.commands.executeCommand('nsysAi.setRunRanksPerNode', asUri(dir)), 2, 'the setting is 0');
+    const [sent, result] = await onTheWire('nsys/openInPerfetto', async () =>
+      (await stub.commands.executeCommand('nsysAi.openRunInPerfetto', asUri(dir))) as OpenInPerfettoResult,
+    );
+    assert.deepEqual(sent, [{ runId, ranksPerNode: 2 }]);
+    assert.deepEqual(nodesPosted(), ['ranks per node: 2', 'ranks per node: 2']);
+    const served = sha256(Buffer.from(await (await fetch(result.traceUrl)).arrayBuffer()));
+    assert.equal(served, result.sha256);
+    assert.equal(result.sha256, await exportedSha({ runId, ranksPerNode: 2 }), 'exportRunTrace’s trace for 2 ranks per node');
+    assert.notEqual(result.sha256, await exportedSha({ runId }), 'not the trace of a clock per rank');
+    assert.equal(stub.record.openExternal.length, 1);
+  });
+
+  test('a run’s own 0 sends no ranksPerNode whatever the setting; empty goes back to the setting; -1 is not taken', async () => {
+    panel.posted.length = 0;
+    stub.settings.set('nsysAi.run.ranksPerNode', 2);
+    const { runId } = await runs.get(asUri(dir))!.current();
+    stub.answers.input.push('0', '-1', '');
+    assert.equal(await stub.commands.executeCommand('nsysAi.setRunRanksPerNode', asUri(dir)), 0);
+    const [sent] = await onTheWire('nsys/analyzeRun', () => stub.commands.executeCommand('nsysAi.analyzeRun', asUri(dir)));
+    assert.deepEqual(sent, [{ runId }]);
+    assert.deepEqual(findingsPosted(), [runFindingsHtml(await server.client.analyzeRun(runId))]);
+    assert.equal(await stub.commands.executeCommand('nsysAi.setRunRanksPerNode', asUri(dir)), undefined, '-1 refused');
+    assert.equal(await stub.commands.executeCommand('nsysAi.setRunRanksPerNode', asUri(dir)), 2, 'the setting again');
+    assert.deepEqual(stub.record.inputs.map((i) => i.validation[0]), [undefined, 'A whole number, 0 or more (empty: the setting).', undefined]);
+    assert.deepEqual(nodesPosted(), ['each rank its own node', 'each rank its own node', 'ranks per node: 2']);
+  });
+
+  // settings.json takes any number whatever the schema's minimum: a negative one is refused here, never sent.
+  test('a negative setting is refused with a message and nothing is sent; a settings change shows in the header', async () => {
+    panel.posted.length = 0;
+    stub.settings.set('nsysAi.run.ranksPerNode', -1);
+    const [analyzed] = await onTheWire('nsys/analyzeRun', () => stub.commands.executeCommand('nsysAi.analyzeRun', asUri(dir)));
+    const [published] = await onTheWire('nsys/openInPerfetto', () => stub.commands.executeCommand('nsysAi.openRunInPerfetto', asUri(dir)));
+    assert.deepEqual([analyzed, published], [[], []]);
+    const refusal = 'The setting nsysAi.run.ranksPerNode must be a whole number, 0 or more (it is -1).';
+    assert.deepEqual(stub.record.messages.map((m) => [m.level, m.text]), [['error', refusal], ['error', refusal]]);
+    assert.deepEqual([stub.record.progress, stub.record.openExternal, findingsPosted()], [[], [], []]);
+    const change = (key: string) => stub.configChanges.fire({ affectsConfiguration: (s: string) => key.startsWith(s) });
+    change('nsysAi.run.ranksPerNode');
+    assert.equal(stub.record.messages.length, 3, 'shown once more, when changed');
+    stub.settings.set('nsysAi.run.ranksPerNode', 8);
+    change('nsysAi.serverPath');
+    change('nsysAi.run.ranksPerNode');
+    assert.deepEqual(nodesPosted(), ['ranks per node: 8']);
   });
 
   test('closing the view closes the run on the server', async () => {

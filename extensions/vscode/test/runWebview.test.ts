@@ -30,10 +30,14 @@ const AFTER = `window.addEventListener('load', function () {
   out.focused = document.activeElement.dataset.rank;
   document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'a', altKey: true, bubbles: true }));
   document.querySelector('button[data-command="openRunInPerfetto"]').click();
+  document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'n', altKey: true, bubbles: true }));
+  out.nodes = [document.getElementById('nodes').textContent];
   out.commands = window.posted.filter(function (m) { return m.type === 'command'; }).map(function (m) { return m.command; });
   out.ready = window.posted.some(function (m) { return m.type === 'ready'; });
   window.postMessage({ type: 'findings', html: '<p id="posted-finding">rank0001 straggles</p>' }, '*');
+  window.postMessage({ type: 'nodes', text: 'ranks per node: 2' }, '*');
   setTimeout(function () {
+    out.nodes.push(document.getElementById('nodes').textContent);
     out.findings = !!document.querySelector('#findings-body #posted-finding');
     const pre = document.createElement('pre'); pre.id = 'probe'; pre.textContent = JSON.stringify(out);
     document.body.appendChild(pre);
@@ -86,7 +90,8 @@ test(
     assert.notEqual(at('rank0000', 14).fill, at('rank0000', 0).fill);
     assert.equal(at('rank0001', 14).title, "rank0001 · step 14: 19.6 ms, +0.1% vs the step's median, GPU busy 17.1 ms");
     assert.equal(seen.focused, 'rank0001', 'ArrowDown moves to the next rank');
-    assert.deepEqual(seen.commands, ['analyzeRun', 'openRunInPerfetto'], 'Alt+A, then the Perfetto button');
+    assert.deepEqual(seen.commands, ['analyzeRun', 'openRunInPerfetto', 'setRunRanksPerNode'], 'Alt+A, the Perfetto button, Alt+N');
+    assert.deepEqual(seen.nodes, ['each rank its own node', 'ranks per node: 2'], 'the header, then as the extension posts it');
     assert.equal(seen.ready, true);
     assert.equal(seen.findings, true, 'posted findings land in the findings section');
   },

@@ -331,6 +331,9 @@ export const commands = {
   },
 };
 
+/** Fire to play a settings change: the listeners of workspace.onDidChangeConfiguration get it. */
+export const configChanges = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
+
 export const workspace = {
   getConfiguration(section: string) {
     return {
@@ -344,7 +347,7 @@ export const workspace = {
       },
     };
   },
-  onDidChangeConfiguration: new EventEmitter<unknown>().event,
+  onDidChangeConfiguration: configChanges.event,
   async applyEdit(edit: WorkspaceEdit): Promise<boolean> {
     record.appliedEdits.push(edit);
     return editControl.apply;

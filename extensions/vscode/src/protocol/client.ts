@@ -115,6 +115,11 @@ function freshToken(kind: string): string {
   return `nsys-ai-vscode-${kind}-${process.pid}-${tokenCounter}`;
 }
 
+/** A run request's params: `ranksPerNode` only when set and not 0 (absent = each rank its own node). */
+export function runParams(runId: string, ranksPerNode?: number): { runId: string; ranksPerNode?: number } {
+  return ranksPerNode ? { runId, ranksPerNode } : { runId };
+}
+
 export class NsysClient {
   private readonly missing = new Set<string>();
   private known: Set<string> | undefined;
@@ -274,7 +279,7 @@ export class NsysClient {
 
   /** A run's trace (every rank on the run's clock, as exportRunTrace writes it) for Perfetto. */
   openRunInPerfetto(runId: string, opts?: RequestOptions, ranksPerNode?: number): Promise<OpenInPerfettoResult> {
-    return this.publishForPerfetto(ranksPerNode === undefined ? { runId } : { runId, ranksPerNode }, opts);
+    return this.publishForPerfetto(runParams(runId, ranksPerNode), opts);
   }
 
   /** nsys/openInPerfetto on either target: the server writes the trace and serves it behind a token. */
@@ -328,7 +333,7 @@ export class NsysClient {
     return this.request('nsys/exportRunTrace', output ? { runId, output } : { runId }, opts);
   }
 
-  analyzeRun(runId: string, opts?: RequestOptions): Promise<RunAnalysisResult> {
-    return this.request('nsys/analyzeRun', { runId }, opts);
+  analyzeRun(runId: string, opts?: RequestOptions, ranksPerNode?: number): Promise<RunAnalysisResult> {
+    return this.request('nsys/analyzeRun', runParams(runId, ranksPerNode), opts);
   }
 }

@@ -9,7 +9,13 @@ import { HEATMAP_SKILL, HeatCell, HeatMap, RunViewModel } from './runModel';
 export const RUN_COMMANDS = [
   { id: 'openRunInPerfetto', label: 'Open in Perfetto', key: 'p' },
   { id: 'analyzeRun', label: 'Analyze run', key: 'a' },
+  { id: 'setRunRanksPerNode', label: 'Ranks per node…', key: 'n' },
 ] as const;
+
+/** The header's words for the ranks per node the run's requests use. */
+export function nodesText(ranksPerNode: number): string {
+  return ranksPerNode > 0 ? `ranks per node: ${ranksPerNode}` : 'each rank its own node';
+}
 
 /** Pixel height of one rank's row of the heat map (the SVG and the rank labels beside it). */
 const ROW_PX = 22;
@@ -131,7 +137,7 @@ tr.failed td { color: var(--vscode-errorForeground, #f48771); }
 `;
 
 // The view's behaviour: toolbar buttons and Alt+key post commands; arrow keys move between the ranks' rows; the
-// findings arrive as HTML the extension rendered from nsys/analyzeRun.
+// findings arrive as HTML the extension rendered from nsys/analyzeRun, the ranks per node in use as text.
 const SCRIPT = `
 (function () {
   const vscode = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : { postMessage: function () {} };
@@ -152,6 +158,8 @@ const SCRIPT = `
     const m = event.data || {};
     const body = document.getElementById('findings-body');
     if (m.type === 'findings' && body) body.innerHTML = m.html;
+    const nodes = document.getElementById('nodes');
+    if (m.type === 'nodes' && nodes) nodes.textContent = m.text;
   });
   vscode.postMessage({ type: 'ready' });
 })();
@@ -173,7 +181,7 @@ export function renderRunHtml(model: RunViewModel, opts: HtmlOptions): string {
 ${STYLE}${RUN_STYLE}</style></head>
 <body>
 <header>
-  <div class="titles"><h1>Run · ${esc(name)}</h1><div class="muted path">${esc(model.directory)} · ${model.ranks.length} ranks</div></div>
+  <div class="titles"><h1>Run · ${esc(name)}</h1><div class="muted path">${esc(model.directory)} · ${model.ranks.length} ranks · <span id="nodes">${esc(nodesText(model.ranksPerNode ?? 0))}</span></div></div>
   <nav class="toolbar" aria-label="Run actions">${toolbar}</nav>
 </header>
 <section aria-labelledby="h-ranks"><h2 id="h-ranks">Ranks <span class="muted small">(nsys/runReport)</span></h2>${rankTable(model.ranks)}

@@ -32,6 +32,8 @@ export interface RunViewModel {
   memory: RunMemory;
   notes: string[];
   heatmap: HeatMap;
+  /** The ranks per node the run's requests use (the header says it); not from the server. */
+  ranksPerNode?: number;
 }
 
 const orNull = (c: unknown): number | null => (typeof c === 'number' ? c : null);

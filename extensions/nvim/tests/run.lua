@@ -452,6 +452,8 @@ test(':NsysPerfetto opens the trace URL (remote: prints it with the ssh -L hint)
   truthy(vim.wait(5000, function()
     return #client.opened_urls > before
   end, 20), 'the URL was handed to the opener')
+  vim.wait(200)
+  eq(#client.opened_urls, before + 1, 'opened once (by the server’s window/showDocument, not again by the plugin)')
   eq(client.opened_urls[#client.opened_urls], res.url, 'the opener got the url')
   eq(res.showDocument, true, 'the server used window/showDocument')
   local n = truthy(noted(res.url), 'the URL was shown')
@@ -644,6 +646,106 @@ test(':NsysRunPerfetto opens the run’s timeline like :NsysPerfetto: exportRunT
   if not ok then
     error(err, 0)
   end
+end)
+
+-- The ranks per node (consecutive ranks that share a node's clock): setup's run.ranks_per_node, or the run's own from
+-- a command's count, sent as ranksPerNode when more than 0. On this run 2 ranks on one node share a clock, so the
+-- server's straggler finding and trace differ from those of a clock per rank; the plugin shows the server's answer
+-- to the same request made directly.
+local function answer(method, params)
+  local got
+  client.request(method, params, function(e, r)
+    got = { err = e, res = r }
+  end)
+  truthy(vim.wait(120000, function()
+    return got ~= nil
+  end, 20), method .. ' answered')
+  truthy(not got.err, method .. ': ' .. vim.inspect(got.err))
+  return got.res
+end
+
+-- The params (without the progress token) of each `method` request the plugin sent while `command` ran, and its result.
+local function on_the_wire(method, op, command, want_err)
+  local request, sent = client.request, {}
+  client.request = function(m, params, cb)
+    if m == method then
+      local own = vim.deepcopy(params)
+      own.workDoneToken = nil
+      table.insert(sent, own)
+    end
+    return request(m, params, cb)
+  end
+  local ok, res = pcall(run, op, command, want_err)
+  client.request = request
+  if not ok then
+    error(res, 0)
+  end
+  return sent, res
+end
+
+-- The sha256 of the trace nsys/exportRunTrace writes (into the server's cache) for these params.
+local function exported_sha(params)
+  local res = answer('nsys/exportRunTrace', params)
+  local sha = sha256_of(res.path)
+  vim.fn.delete(res.path)
+  eq(sha, res.sha256, 'exportRunTrace’s file and its sha256')
+  return sha
+end
+
+local function setup_run(ranks_per_node)
+  nsys.setup({ cmd = { binary, 'serve', '--stdio' }, open_url = function() end, run = { ranks_per_node = ranks_per_node } })
+end
+
+test('setup run.ranks_per_node = 2: :NsysAnalyzeRun sends ranksPerNode 2 and shows the server’s findings for it', function()
+  setup_run(2)
+  local id = opened_run.run.runId
+  local sent, res = on_the_wire('nsys/analyzeRun', 'analyze_run', 'NsysAnalyzeRun')
+  eq(vim.inspect(sent), vim.inspect({ { runId = id, ranksPerNode = 2 } }), 'sent')
+  local direct = answer('nsys/analyzeRun', { runId = id, ranksPerNode = 2 })
+  truthy(direct.findings[1].title ~= answer('nsys/analyzeRun', { runId = id }).findings[1].title, 'the value changes the answer')
+  truthy(vim.deep_equal(res.result, direct), 'the server’s answer for 2 ranks per node')
+  contains(buf_text(res.bufnr), direct.findings[1].title, 'its finding in the buffer')
+end)
+
+test('a negative or malformed ranks per node is refused with a message and nothing is sent', function()
+  setup_run(-1)
+  local sent, err = on_the_wire('nsys/analyzeRun', 'analyze_run', 'NsysAnalyzeRun', true)
+  eq(err.message, 'setup({ run = { ranks_per_node = N } }): N must be a whole number, 0 or more (it is -1)', 'setup')
+  truthy(noted(err.message, vim.log.levels.ERROR), 'shown')
+  eq(#sent, 0, 'nothing sent')
+  setup_run(0)
+  for _, c in ipairs({ { 'analyze_run', 'NsysAnalyzeRun -1', 'nsys/analyzeRun' }, { 'run_perfetto', 'NsysRunPerfetto ranks_per_node=x', 'nsys/openInPerfetto' } }) do
+    sent, err = on_the_wire(c[3], c[1], c[2], true)
+    contains(err.message, 'Usage: :' .. vim.split(c[2], ' ')[1] .. ' [N | ranks_per_node=N]', c[2])
+    eq(#sent, 0, c[2] .. ': nothing sent')
+  end
+  eq(runs.runs[opened_run.run.runId].ranks_per_node, nil, 'the run has no value of its own')
+end)
+
+test(':NsysRunPerfetto 2 opens once the trace exportRunTrace writes for 2 ranks per node; the count stays the run’s', function()
+  local id = opened_run.run.runId
+  local before = #client.opened_urls
+  local sent, res = on_the_wire('nsys/openInPerfetto', 'run_perfetto', 'NsysRunPerfetto 2')
+  eq(vim.inspect(sent), vim.inspect({ { runId = id, ranksPerNode = 2 } }), 'sent (setup says 0)')
+  truthy(vim.wait(5000, function()
+    return #client.opened_urls > before
+  end, 20), 'the URL was handed to the opener')
+  vim.wait(200)
+  eq(#client.opened_urls, before + 1, 'opened once')
+  local fetched = tmp .. '/run2-fetched.pftrace'
+  eq(vim.trim(vim.fn.system({ 'curl', '-s', '-o', fetched, '-w', '%{http_code}', res.traceUrl })), '200', 'the trace answers')
+  eq(sha256_of(fetched), res.sha256, 'sha256 of the served trace')
+  vim.fn.delete(fetched)
+  eq(res.sha256, exported_sha({ runId = id, ranksPerNode = 2 }), 'exportRunTrace’s trace for 2 ranks per node')
+  truthy(res.sha256 ~= exported_sha({ runId = id }), 'not the trace of a clock per rank')
+  -- The run keeps its count: the next command sends it; its own 0 then beats setup's 2 and sends none.
+  sent = on_the_wire('nsys/analyzeRun', 'analyze_run', 'NsysAnalyzeRun')
+  eq(vim.inspect(sent), vim.inspect({ { runId = id, ranksPerNode = 2 } }), 'the run’s own 2')
+  setup_run(2)
+  sent = on_the_wire('nsys/analyzeRun', 'analyze_run', 'NsysAnalyzeRun ranks_per_node=0')
+  sent = vim.list_extend(sent, (on_the_wire('nsys/analyzeRun', 'analyze_run', 'NsysAnalyzeRun')))
+  eq(vim.inspect(sent), vim.inspect({ { runId = id }, { runId = id } }), 'the run’s own 0, twice')
+  setup_run(0)
 end)
 
 test(':NsysCloseRun closes the run on the server', function()

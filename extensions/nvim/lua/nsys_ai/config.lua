@@ -26,6 +26,10 @@ M.defaults = {
   -- Attach the client to Python, C/C++/CUDA and Julia buffers under the root (lenses, hovers, diagnostics, code
   -- actions on your NVTX-annotated lines). false: only the plugin's own buffers.
   sources = true,
+  -- Runs: ranks_per_node = how many consecutive ranks share a node (one clock), sent as ranksPerNode by
+  -- :NsysAnalyzeRun and :NsysRunPerfetto when more than 0; 0 = each rank its own node. A count given to one of
+  -- those commands (:NsysRunPerfetto 4) becomes the run's own value.
+  run = { ranks_per_node = 0 },
 }
 
 M.options = vim.deepcopy(M.defaults)

@@ -2,14 +2,18 @@
 -- line per rank, the memory line, and the ranks x steps heat map of run_step_heatmap via nsys/runSkillOnRun);
 -- :NsysAnalyzeRun shows nsys/analyzeRun's findings; :NsysRunPerfetto opens the run's timeline in Perfetto as
 -- :NsysPerfetto opens a profile's (nsys/openInPerfetto with the runId); :NsysCloseRun closes it. Each is a request
--- with its progress echoed, and a rendering of the answer.
+-- with its progress echoed, and a rendering of the answer. :NsysAnalyzeRun and :NsysRunPerfetto send the run's ranks
+-- per node (consecutive ranks that share a node's clock) as ranksPerNode when more than 0: their count
+-- (`:NsysRunPerfetto 4` or `ranks_per_node=4`, kept as the run's own), else the run's own, else setup's
+-- run.ranks_per_node.
 local client = require('nsys_ai.client')
+local config = require('nsys_ai.config')
 local heatmap = require('nsys_ai.heatmap')
 local render = require('nsys_ai.render')
 
 local M = {}
 
-M.runs = {} -- runId -> { runId, directory, ranks, view = { bufnr, map, layout, first } }
+M.runs = {} -- runId -> { runId, directory, ranks, ranks_per_node?, view = { bufnr, map, layout, first } }
 M.current = nil -- the last opened run id
 M.HEATMAP_SKILL = 'run_step_heatmap'
 
@@ -32,6 +36,31 @@ local function need_run(op, cb)
     finish(op, { message = 'No run is open: run :NsysOpenRun {directory} first.' }, nil, cb)
   end
   return id
+end
+
+-- The params of a run command that sends ranksPerNode (:NsysAnalyzeRun, :NsysRunPerfetto) for the current run, or nil
+-- once the error is recorded as `op`. `arg` is the command's count; one that is not a whole number, 0 or more, is
+-- refused here, as is such a setup option.
+local function run_params(op, command, arg, cb)
+  local id = need_run(op, cb)
+  if not id then
+    return nil
+  end
+  local run, text = M.runs[id], vim.trim(arg or '')
+  if text ~= '' then
+    local n = tonumber(text:match('^ranks_per_node=(%d+)$') or text:match('^(%d+)$'))
+    if not n then
+      return finish(op, { message = string.format('Usage: :%s [N | ranks_per_node=N]: N consecutive ranks share a '
+        .. 'node (one clock), a whole number, 0 or more (0: each rank its own node); got %q', command, text) }, nil, cb)
+    end
+    run.ranks_per_node = n
+  end
+  local n = run.ranks_per_node or config.options.run.ranks_per_node
+  if type(n) ~= 'number' or n < 0 or n % 1 ~= 0 then
+    return finish(op, { message = 'setup({ run = { ranks_per_node = N } }): N must be a whole number, 0 or more (it is '
+      .. vim.inspect(n) .. ')' }, nil, cb)
+  end
+  return { runId = id, ranksPerNode = n > 0 and n or nil }
 end
 
 -- A request with its progress echoed under `title`; cb(err, result).
@@ -245,13 +274,14 @@ local function analysis_lines(res)
   return lines
 end
 
--- :NsysAnalyzeRun: nsys/analyzeRun's findings in a Markdown buffer.
-function M.analyze(cb)
-  local id = need_run('analyze_run', cb)
-  if not id then
+-- :NsysAnalyzeRun [N]: nsys/analyzeRun's findings in a Markdown buffer.
+function M.analyze(arg, cb)
+  local params = run_params('analyze_run', 'NsysAnalyzeRun', arg, cb)
+  if not params then
     return
   end
-  request('nsys/analyzeRun', { runId = id }, 'Analyzing the run', function(err, res)
+  local id = params.runId
+  request('nsys/analyzeRun', params, 'Analyzing the run', function(err, res)
     if err then
       return finish('analyze_run', err, nil, cb)
     end
@@ -262,15 +292,15 @@ function M.analyze(cb)
   end)
 end
 
--- :NsysRunPerfetto: the path of :NsysPerfetto (init.lua's open_in_perfetto) with the run's id: the server writes
+-- :NsysRunPerfetto [N]: the path of :NsysPerfetto (init.lua's open_in_perfetto) with the run's id: the server writes
 -- every rank on the run's clock into one trace (the bytes nsys/exportRunTrace writes) and serves it behind a token;
 -- the opener page opens through window/showDocument, else here.
-function M.perfetto(cb)
-  local id = need_run('run_perfetto', cb)
-  if not id then
+function M.perfetto(arg, cb)
+  local params = run_params('run_perfetto', 'NsysRunPerfetto', arg, cb)
+  if not params then
     return
   end
-  require('nsys_ai').open_in_perfetto('run_perfetto', { runId = id }, 'Run trace for Perfetto', cb)
+  require('nsys_ai').open_in_perfetto('run_perfetto', params, 'Run trace for Perfetto', cb)
 end
 
 -- :NsysCloseRun: closes the run on the server and wipes its buffers.

@@ -1,7 +1,9 @@
 // Runtime call -> innermost enclosing NVTX range, and the coverage figures, against independent computations.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <map>
+#include <random>
 
 #include "engine_test_util.h"
 
@@ -11,6 +13,7 @@ namespace {
 using ::nsys::testing::Fixture;
 using ::nsys::testing::OpenOrDie;
 using ::nsys::testing::Sql;
+using ::nsys::testing::TempDir;
 using ::nsys::testing::TestOptions;
 
 // Coverage in one SQL statement: the kernel's launch by (pid, correlationId), and whether a push/pop range on
@@ -159,6 +162,77 @@ TEST(Attribution, RuntimeNvtxIsInnermostEnclosingRange) {
     ++attributed;
   }
   EXPECT_GT(attributed, rt.size() / 2);
+}
+
+// The same brute-force check on a made export whose ranges overlap without nesting, share start times, and
+// interleave over three threads of two processes: the cases where a range that is not an ancestor sits on a
+// thread's stack. 2000 ranges and 3000 calls, from a fixed seed.
+TEST(Attribution, RuntimeNvtxOnOverlappingRangesIsInnermostEnclosingRange) {
+  TempDir dir;
+  const std::string path = dir / "overlap.sqlite";
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  auto exec = [db](const std::string& sql) {
+    char* err = nullptr;
+    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err), SQLITE_OK) << (err ? err : "") << " in " << sql;
+  };
+  exec("CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL)");
+  exec("INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel')");
+  exec(
+      "CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, text TEXT, "
+      "globalTid INTEGER)");
+  exec(
+      "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER NOT NULL, end INTEGER NOT NULL, "
+      "globalTid INTEGER NOT NULL, correlationId INTEGER, nameId INTEGER)");
+  const int64_t threads[] = {(int64_t{7} << 24) | 1, (int64_t{7} << 24) | 2, (int64_t{9} << 24) | 1};
+  std::mt19937_64 rng(20261124);
+  auto pick = [&rng](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
+  exec("BEGIN");
+  for (int i = 0; i < 2000; ++i) {
+    const int64_t start = pick(0, 400) * 25;  // coarse starts: many equal ones
+    exec(fmt::format("INSERT INTO NVTX_EVENTS VALUES ({}, {}, {}, 'r{}', {})", start, start + pick(0, 3000),
+                     i % 10 == 0 ? 60 : 59, i, threads[pick(0, 2)]));
+  }
+  for (int i = 0; i < 3000; ++i) {
+    const int64_t start = pick(0, 11000);
+    exec(fmt::format("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES ({}, {}, {}, {}, 1)", start, start + pick(0, 400),
+                     threads[pick(0, 2)], i + 1));
+  }
+  exec("COMMIT");
+  sqlite3_close(db);
+
+  auto p = OpenOrDie(path, TestOptions());
+  ASSERT_TRUE(p);
+  ASSERT_TRUE(p->Require(Need::kAttribution).ok());
+  const RuntimeTable& rt = p->runtime();
+  const NvtxTable& n = p->nvtx();
+  ASSERT_EQ(rt.size(), 3000u);
+  size_t attributed = 0, outer_skipped = 0;
+  for (size_t i = 0; i < rt.size(); ++i) {
+    int32_t best = kNone;
+    size_t containing = 0;
+    for (size_t r = 0; r < n.size(); ++r) {
+      if (n.style[r] != NvtxStyle::kPushPop || n.pid[r] != rt.pid[i] || n.tid[r] != rt.tid[i]) continue;
+      if (n.start[r] > rt.start[i] || n.end[r] < rt.end[i]) continue;
+      ++containing;
+      if (best == kNone || n.start[r] > n.start[best] || (n.start[r] == n.start[best] && n.end[r] < n.end[best]))
+        best = static_cast<int32_t>(r);
+    }
+    if (best == kNone) {
+      ASSERT_EQ(rt.nvtx[i], kNone) << "call " << i;
+      continue;
+    }
+    ASSERT_NE(rt.nvtx[i], kNone) << "call " << i;
+    EXPECT_EQ(n.start[rt.nvtx[i]], n.start[best]) << "call " << i;
+    EXPECT_EQ(n.end[rt.nvtx[i]], n.end[best]) << "call " << i;
+    EXPECT_EQ(n.pid[rt.nvtx[i]], rt.pid[i]);
+    EXPECT_EQ(n.tid[rt.nvtx[i]], rt.tid[i]);
+    ++attributed;
+    outer_skipped += containing > 1;
+  }
+  // The made rows exercise what they are meant to: most calls have a range, many have several around them.
+  EXPECT_GT(attributed, 2000u);
+  EXPECT_GT(outer_skipped, 1000u);
 }
 
 }  // namespace

@@ -7,49 +7,22 @@
 
 namespace nsys::engine {
 namespace {
-
-// Rows grouped by thread: rows[offsets[g]..offsets[g+1]) belong to thread keys[g], in table order.
-struct ThreadGroups {
-  std::unordered_map<uint64_t, uint32_t> group_of_key;
-  std::vector<uint32_t> offsets;
-  std::vector<int32_t> rows;
-};
-
-template <typename Accept>
-ThreadGroups GroupByThread(const Column<uint32_t>& pid, const Column<uint32_t>& tid, Accept accept) {
-  ThreadGroups g;
-  std::vector<uint32_t> group(pid.size(), UINT32_MAX);
-  std::vector<uint32_t> counts;
-  uint64_t last_key = ~uint64_t{0};
-  uint32_t last_group = 0;
-  for (size_t i = 0; i < pid.size(); ++i) {
-    if (!accept(i)) continue;
-    const uint64_t key = (uint64_t{pid[i]} << 32) | tid[i];
-    if (key != last_key) {
-      auto [it, inserted] = g.group_of_key.emplace(key, static_cast<uint32_t>(counts.size()));
-      if (inserted) counts.push_back(0);
-      last_key = key;
-      last_group = it->second;
-    }
-    group[i] = last_group;
-    ++counts[last_group];
-  }
-  g.offsets.assign(counts.size() + 1, 0);
-  for (size_t k = 0; k < counts.size(); ++k) g.offsets[k + 1] = g.offsets[k] + counts[k];
-  g.rows.resize(g.offsets.back());
-  std::vector<uint32_t> cursor(g.offsets.begin(), g.offsets.end() - 1);
-  for (size_t i = 0; i < pid.size(); ++i)
-    if (group[i] != UINT32_MAX) g.rows[cursor[group[i]]++] = static_cast<int32_t>(i);
-  return g;
-}
-
-}  // namespace
-
-namespace {
-// Rows grouped by pid, in row order. The last pid's list is cached: rows of one process come in long runs.
+// Rows grouped by pid, in row order. Counted first so each list is allocated once at its size (growing them
+// copied and faulted in the 2 GB export's 46 MB of call entries several times over); the last pid's list is
+// cached, as rows of one process come in long runs.
 template <typename Map, typename MakeEntry>
 void GroupByPid(Map& groups, const Column<uint32_t>& pid, MakeEntry make) {
+  std::unordered_map<uint32_t, size_t> counts;
   uint32_t last = 0;
+  size_t* count = nullptr;
+  for (size_t i = 0; i < pid.size(); ++i) {
+    if (!count || pid[i] != last) {
+      last = pid[i];
+      count = &counts[last];
+    }
+    ++*count;
+  }
+  for (const auto& [p, n] : counts) groups[p].reserve(n);
   typename Map::mapped_type* list = nullptr;
   for (size_t i = 0; i < pid.size(); ++i) {
     if (!list || pid[i] != last) {
@@ -90,34 +63,38 @@ void LaunchIndex::Resolve(const Column<uint32_t>& pid, const Column<uint32_t>& c
   }
 }
 
+// One sweep over both tables in time order (ranges first at equal starts) keeps, per thread, the last push/pop
+// range started so far. A call's range is the first on that range's parent chain (NvtxTable::parent, which the NVTX
+// load resolved with the same stack rule) that ends at or after the call: what a per-thread stack of open ranges
+// would give, since a range below the top that is not an ancestor ends before the top does, and one that ended
+// before the call fails the test wherever it sits. No per-thread row lists are built: the 2 GB export's 22.6M rows
+// no longer fault in ~180 MB of scratch (the attribution link went from 0.83 s to about 0.1 s there).
 void ResolveRuntimeNvtx(RuntimeTable& runtime, const NvtxTable& nvtx) {
   runtime.nvtx.assign(runtime.size(), kNone);
-  const ThreadGroups ranges =
-      GroupByThread(nvtx.pid, nvtx.tid, [&nvtx](size_t i) { return nvtx.style[i] == NvtxStyle::kPushPop; });
-  if (ranges.rows.empty()) return;
-  const ThreadGroups calls = GroupByThread(runtime.pid, runtime.tid, [](size_t) { return true; });
-  std::vector<int32_t> stack;
-  for (const auto& [key, cg] : calls.group_of_key) {
-    auto rg_it = ranges.group_of_key.find(key);
-    if (rg_it == ranges.group_of_key.end()) continue;
-    const uint32_t rg = rg_it->second;
-    size_t next = ranges.offsets[rg];
-    const size_t ranges_end = ranges.offsets[rg + 1];
-    stack.clear();
-    for (size_t k = calls.offsets[cg]; k < calls.offsets[cg + 1]; ++k) {
-      const int32_t call = calls.rows[k];
-      const Ns call_start = runtime.start[call];
-      while (next < ranges_end && nvtx.start[ranges.rows[next]] <= call_start) {
-        const int32_t r = ranges.rows[next++];
-        while (!stack.empty() && nvtx.end[stack.back()] < nvtx.start[r]) stack.pop_back();
-        stack.push_back(r);
-      }
-      while (!stack.empty() && nvtx.end[stack.back()] < call_start) stack.pop_back();
-      for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
-        if (nvtx.end[*it] >= runtime.end[call]) {
-          runtime.nvtx[call] = *it;
-          break;
-        }
+  // Thread -> its last range. Node-based, so the pointers cached for the current thread of each table stay valid.
+  std::unordered_map<uint64_t, int32_t> last_range;
+  auto slot_of = [&last_range](uint64_t key, uint64_t& cached_key, int32_t*& cached) {
+    if (key != cached_key) {
+      cached = &last_range.try_emplace(key, kNone).first->second;
+      cached_key = key;
+    }
+    return cached;
+  };
+  uint64_t range_key = ~uint64_t{0}, call_key = ~uint64_t{0};
+  int32_t *range_slot = nullptr, *call_slot = nullptr;
+  size_t r = 0;
+  const size_t ranges = nvtx.size();
+  for (size_t c = 0; c < runtime.size(); ++c) {
+    const Ns call_start = runtime.start[c];
+    for (; r < ranges && nvtx.start[r] <= call_start; ++r) {
+      if (nvtx.style[r] != NvtxStyle::kPushPop) continue;
+      *slot_of((uint64_t{nvtx.pid[r]} << 32) | nvtx.tid[r], range_key, range_slot) = static_cast<int32_t>(r);
+    }
+    const int32_t last = *slot_of((uint64_t{runtime.pid[c]} << 32) | runtime.tid[c], call_key, call_slot);
+    for (int32_t x = last; x != kNone; x = nvtx.parent[static_cast<size_t>(x)]) {
+      if (nvtx.end[static_cast<size_t>(x)] >= runtime.end[c]) {
+        runtime.nvtx[c] = x;
+        break;
       }
     }
   }

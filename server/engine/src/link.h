@@ -27,7 +27,7 @@ class LaunchIndex {
 };
 
 // runtime.nvtx[i] = the innermost push/pop range on the same (pid, tid) with start <= call.start and
-// call.end <= end, or kNone. One sweep per thread over both tables in time order.
+// call.end <= end, or kNone. One sweep over both tables in time order, walking NVTX parent links.
 void ResolveRuntimeNvtx(RuntimeTable& runtime, const NvtxTable& nvtx);
 
 AttributionCoverage ComputeCoverage(const KernelTable& kernels, const RuntimeTable& runtime);

@@ -6,6 +6,7 @@
 
 #include "cache_budget.h"
 #include "profile_impl.h"
+#include "step_timer.h"
 
 namespace nsys::engine {
 namespace {
@@ -168,7 +169,9 @@ ProfileImpl::TaskResult ProfileImpl::FinalizeLoad(StageId id) {
       damage = Finalize(runtime_stage_, runtime_);
       // Build the (pid, correlationId) index here, while the other worker still reads GPU tables, so the
       // launch links that follow only resolve.
+      StepTimer timer;
       auto index = std::make_shared<LaunchIndex>(runtime_);
+      timer.Lap("runtime finalize: launch index");
       std::lock_guard<std::mutex> lock(launch_index_mu_);
       launch_index_ = std::move(index);
       break;

@@ -172,7 +172,8 @@ TEST_F(McpServerTest, ToolsListHasFifteenToolsWithSchemas) {
                                              "run_report",   "analyze_run",  "close_run"};
   for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(tools[i]["name"], expected[i]) << i;
   EXPECT_EQ(tools[6]["inputSchema"]["required"], Json::array({"profile_id"}));
-  EXPECT_EQ(tools[7]["inputSchema"]["properties"].size(), 2u);  // profile_id, window
+  EXPECT_EQ(tools[7]["inputSchema"]["properties"].size(), 4u);  // profile_id, window; run_id, ranks_per_node
+  EXPECT_FALSE(tools[7]["inputSchema"].contains("required"));   // a profile's or a run's
   EXPECT_EQ(tools[8]["inputSchema"]["required"], Json::array({"profile_id"}));
   EXPECT_FALSE(tools[11]["inputSchema"].contains("required"));  // open_run: a directory or paths
   EXPECT_EQ(tools[13]["inputSchema"]["required"], Json::array({"run_id"}));

@@ -22,7 +22,8 @@ struct ArgName {
 constexpr ArgName kExportArgs[] = {
     {"profile_id", "profileId"},          {"window", "window"}, {"devices", "devices"}, {"pids", "pids"},
     {"min_duration_ns", "minDurationNs"}, {"output", "output"}};
-constexpr ArgName kOpenArgs[] = {{"profile_id", "profileId"}, {"window", "window"}};
+constexpr ArgName kOpenArgs[] = {
+    {"profile_id", "profileId"}, {"window", "window"}, {"run_id", "runId"}, {"ranks_per_node", "ranksPerNode"}};
 
 // A field path "arguments.minDurationNs" -> "arguments.min_duration_ns": errors name the argument as sent.
 std::string SnakeCase(const std::string& text) {
@@ -68,6 +69,18 @@ Expected<Params> ReadParams(const Json& arguments, const char* tool, const ArgNa
   return MakeError(parsed.error().kind, SnakeCase(message.substr(0, colon)) + message.substr(colon));
 }
 
+// A wire conversion's message in the tool's terms: "params.ranksPerNode" -> "arguments.ranks_per_node".
+template <size_t N>
+Error InToolTerms(Error error, const ArgName (&names)[N]) {
+  auto replace_all = [&error](const std::string& from, const std::string& to) {
+    for (size_t at = error.message.find(from); at != std::string::npos; at = error.message.find(from, at + to.size()))
+      error.message.replace(at, from.size(), to);
+  };
+  replace_all("params.", "arguments.");
+  for (const auto& name : names) replace_all(name.protocol, name.mcp);
+  return error;
+}
+
 ToolResult Failed(const char* tool, const Error& error) {
   if (error.kind == ErrorKind::kInvalidArgument)
     return {fmt::format("Invalid arguments for {}: {}", tool, error.message), true};
@@ -94,7 +107,14 @@ ToolResult OpenInPerfetto(core::Workspace& workspace, core::TracePublisher* publ
   auto params = ReadParams<protocol::OpenInPerfettoParams>(arguments, "open_in_perfetto", kOpenArgs);
   if (!params) return Failed("open_in_perfetto", params.error());
   if (publisher == nullptr) return {"This server has no Perfetto side channel.", true};
-  auto publication = workspace.PublishTrace(wire::ToTraceRequest(*params), *publisher, "", cancel);
+  Expected<core::TracePublication> publication = MakeError(ErrorKind::kInternal, "not published");
+  if (params->run_id) {  // a run's trace: every rank on the run's clock, as the editors' openInPerfetto {runId}
+    auto request = wire::ToRunTraceRequest(*params);
+    if (!request) return Failed("open_in_perfetto", InToolTerms(request.error(), kOpenArgs));
+    publication = workspace.PublishRunTrace(std::move(*request), *publisher, "", cancel);
+  } else {
+    publication = workspace.PublishTrace(wire::ToTraceRequest(*params), *publisher, "", cancel);
+  }
   if (!publication) return {publication.error().message, true};
   return {Dump(Json(wire::ToOpenInPerfettoResult(*publication, std::nullopt))), false};
 }
@@ -120,11 +140,11 @@ Json IntArray(const std::string& description) {
   return property;
 }
 
-Json Schema(Json properties) {
-  return {{"type", "object"},
-          {"properties", std::move(properties)},
-          {"additionalProperties", false},
-          {"required", Json::array({"profile_id"})}};
+// Without `required` when nothing is (open_in_perfetto: a profile_id or a run_id), as open_run's schema.
+Json Schema(Json properties, Json required = Json::array({"profile_id"})) {
+  Json schema = {{"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
+  if (!required.empty()) schema["required"] = std::move(required);
+  return schema;
 }
 
 }  // namespace
@@ -148,12 +168,22 @@ protocol::Json TraceToolDefinitions() {
                 {"output", Property("string",
                                     "The trace file to write. An existing file is replaced only when it is a "
                                     "Perfetto trace; never a profile.")}})}});
-  tools.push_back({{"name", "open_in_perfetto"},
-                   {"description",
-                    "Write the trace of an open profile and serve it on a local, token-protected link "
-                    "(127.0.0.1) that hands it to the Perfetto UI in a browser on this machine (over SSH, forward "
-                    "the port: see sshHint). Returns url, traceUrl, port, expiresAt and the trace's size."},
-                   {"inputSchema", Schema({{"profile_id", profile_id}, {"window", WindowProperty()}})}});
+  tools.push_back(
+      {{"name", "open_in_perfetto"},
+       {"description",
+        "Write the trace of an open profile, or of an open run (run_id: every rank on the run's aligned clock, a "
+        "track group per rank), and serve it on a local, token-protected link (127.0.0.1) that hands it to the "
+        "Perfetto UI in a browser on this machine (over SSH, forward the port: see sshHint). Give profile_id or "
+        "run_id. Returns url, traceUrl, port, expiresAt and the trace's size."},
+       {"inputSchema",
+        Schema(
+            {{"profile_id", profile_id},
+             {"window", WindowProperty()},
+             {"run_id", Property("string", "The id open_run returned (\"r1\"), instead of profile_id.")},
+             {"ranks_per_node", Property("integer",
+                                         "With run_id: consecutive ranks that share a node and its clock (absent or 0: "
+                                         "each rank its own node).")}},
+            Json::array())}});
   return tools;
 }
 

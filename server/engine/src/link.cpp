@@ -70,7 +70,7 @@ void LaunchIndex::Resolve(const Column<uint32_t>& pid, const Column<uint32_t>& c
 // before the call fails the test wherever it sits. No per-thread row lists are built: the 2 GB export's 22.6M rows
 // no longer fault in ~180 MB of scratch (the attribution link went from 0.83 s to about 0.1 s there).
 void ResolveRuntimeNvtx(RuntimeTable& runtime, const NvtxTable& nvtx) {
-  runtime.nvtx.assign(runtime.size(), kNone);
+  runtime.nvtx.resize(runtime.size());  // each call written once below
   // Thread -> its last range. Node-based, so the pointers cached for the current thread of each table stay valid.
   std::unordered_map<uint64_t, int32_t> last_range;
   auto slot_of = [&last_range](uint64_t key, uint64_t& cached_key, int32_t*& cached) {
@@ -91,12 +91,9 @@ void ResolveRuntimeNvtx(RuntimeTable& runtime, const NvtxTable& nvtx) {
       *slot_of((uint64_t{nvtx.pid[r]} << 32) | nvtx.tid[r], range_key, range_slot) = static_cast<int32_t>(r);
     }
     const int32_t last = *slot_of((uint64_t{runtime.pid[c]} << 32) | runtime.tid[c], call_key, call_slot);
-    for (int32_t x = last; x != kNone; x = nvtx.parent[static_cast<size_t>(x)]) {
-      if (nvtx.end[static_cast<size_t>(x)] >= runtime.end[c]) {
-        runtime.nvtx[c] = x;
-        break;
-      }
-    }
+    int32_t x = last;
+    while (x != kNone && nvtx.end[static_cast<size_t>(x)] < runtime.end[c]) x = nvtx.parent[static_cast<size_t>(x)];
+    runtime.nvtx[c] = x;
   }
 }
 

@@ -81,12 +81,14 @@ class NameCache {
 // range on its thread's stack that contains it. Ranges that ended before the row starts are popped for good.
 void ResolveNesting(NvtxTable& t) {
   const size_t n = t.size();
-  t.parent.assign(n, kNone);
-  t.depth.assign(n, 0);
+  t.parent.resize(n);  // each row written once below: no separate fill pass over the two columns
+  t.depth.resize(n);
   std::unordered_map<uint64_t, std::vector<int32_t>> stacks;
   uint64_t last_key = ~uint64_t{0};
   std::vector<int32_t>* stack = nullptr;
   for (size_t r = 0; r < n; ++r) {
+    t.parent[r] = kNone;
+    t.depth[r] = 0;
     if (t.style[r] != NvtxStyle::kPushPop) continue;
     const uint64_t key = (uint64_t{t.pid[r]} << 32) | t.tid[r];
     if (key != last_key) {

@@ -391,6 +391,33 @@ TEST(RunTrace, EachRankIsATrackGroupOnTheAlignedClock) {
 // The cross-rank causes of the same 4-rank skewed set: the straggler finding's figures are run_stragglers' own (the
 // rank whose lateness cost the others most, by rank); a run without NCCL (a100_2proc_mpi: MPI, no collective kernels)
 // lists the straggler cause as unchecked, saying why.
+// A rank file that is not an export: the trace still holds the readable ranks, and that rank's entry carries the
+// error its load met (not a placeholder), while the analyses' notes say it was left out.
+TEST(RunTrace, ARankThatCannotBeReadCarriesItsOwnError) {
+  NSYS_REQUIRE_FIXTURES();
+  const fs::path dir = Split("mfu_2gpu_before.sqlite", "trace_bad_rank");
+  ASSERT_FALSE(dir.empty());
+  std::ofstream(dir / "rank0002.sqlite") << "this is not an SQLite database, just text long enough to be read";
+  core::Workspace workspace(Config());
+  auto run = workspace.OpenRun({.directory = dir.string()});
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  ASSERT_EQ(run->ranks.size(), 3u);
+  std::string open_error;
+  {
+    auto direct = workspace.Open((dir / "rank0002.sqlite").string());
+    ASSERT_FALSE(direct.ok());
+    open_error = direct.error().message;
+  }
+  auto exported = workspace.ExportRunTrace({.run_id = run->id, .output = (dir / "run.pftrace").string()});
+  ASSERT_TRUE(exported.ok()) << exported.error().message;
+  ASSERT_EQ(exported->ranks.size(), 3u);
+  EXPECT_TRUE(exported->ranks[0].error.empty()) << exported->ranks[0].error;
+  EXPECT_TRUE(exported->ranks[1].error.empty()) << exported->ranks[1].error;
+  EXPECT_EQ(exported->ranks[2].error, open_error);
+  EXPECT_EQ(exported->ranks[2].slices, 0);
+  EXPECT_EQ(exported->stats.kernels, 1993 + 2017);  // sqlite3 on the two readable rank files
+}
+
 TEST(RunAnalyze, FindsTheStragglerWithTheRunSkillsFigures) {
   NSYS_REQUIRE_FIXTURES();
   const fs::path dir =

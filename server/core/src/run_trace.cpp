@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <limits>
+#include <map>
 
 #include "nsys/core/traces.h"
 #include "nsys/core/workspace.h"
@@ -13,17 +14,15 @@
 namespace nsys::core {
 namespace {
 
-// Step 1's result: per rank of the run, its clock offset (or why it has none).
+// Step 1's result: per rank of the run, its clock offset (or why it has none: the error its partial met).
 std::vector<RunTraceRank> RankClocks(const std::vector<RunRank>& ranks, const std::vector<size_t>& index,
                                      const skills::run::ClockAlignment& clocks,
-                                     const std::vector<std::string>& failed_notes) {
+                                     const std::map<size_t, std::string>& errors) {
   std::vector<RunTraceRank> out(ranks.size());
   for (size_t i = 0; i < ranks.size(); ++i) {
     out[i].rank = ranks[i].rank;
-    out[i].error = "the rank could not be read";
-    for (const std::string& note : failed_notes) {
-      if (note.rfind(ranks[i].rank + ": ", 0) == 0) out[i].error = note.substr(ranks[i].rank.size() + 2);
-    }
+    const auto error = errors.find(i);
+    out[i].error = error != errors.end() ? error->second : "the rank could not be read";
   }
   for (size_t k = 0; k < index.size(); ++k) {
     RunTraceRank& r = out[index[k]];
@@ -84,7 +83,7 @@ Expected<RunTraceExport> Workspace::ExportRunTrace(const RunTraceRequest& reques
   const auto nodes = NodesOfRanks((*partials)->index, request.ranks_per_node);
   const skills::run::ClockAlignment clocks = skills::run::AlignClocks((*partials)->ranks, nodes);
   RunTraceExport out;
-  out.ranks = RankClocks(ranks.ranks(), (*partials)->index, clocks, (*partials)->notes);
+  out.ranks = RankClocks(ranks.ranks(), (*partials)->index, clocks, (*partials)->errors);
   out.notes = clocks.notes;
 
   // Step 2: the output, checked as a profile's trace is (the run's files are among the protected ones).

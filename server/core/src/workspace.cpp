@@ -583,6 +583,7 @@ Expected<std::shared_ptr<Workspace::RunPartials>> Workspace::CollectPartials(
     }
     if (parts[i].error().kind == ErrorKind::kCancelled) return parts[i].error();
     if (!first_error) first_error = parts[i].error();
+    out->errors[i] = parts[i].error().message;
     out->notes.push_back(
         fmt::format("{}: error: {} (left out of the run's analyses)", ranks.ranks()[i].rank, parts[i].error().message));
   }

@@ -452,8 +452,9 @@ class Workspace {
   // partials in rank order, their places in the run, and a note per rank that failed.
   struct RunPartials {
     std::vector<skills::run::RankPartial> ranks;
-    std::vector<size_t> index;
-    std::vector<std::string> notes;
+    std::vector<size_t> index;             // ranks[k] is the run's rank index[k]
+    std::map<size_t, std::string> errors;  // a rank with no partial (by run index) -> why
+    std::vector<std::string> notes;        // those errors as the analyses' notes
   };
   struct RunEntry {
     OpenedRun run;

@@ -218,6 +218,14 @@ template <typename Table>
 void SortByTime(Table& t, bool end_descending = false) {
   const auto& s = t.start;
   const auto& e = t.end;
+  // Kernel tables usually arrive in order: one pass over the two columns says so before a row order of n entries
+  // is made and walked (that took 48 ms of the 2 GB export's first kernel summary; the pass takes a few).
+  size_t first_out_of_order = 1;
+  for (; first_out_of_order < s.size(); ++first_out_of_order) {
+    const size_t i = first_out_of_order;
+    if (s[i] < s[i - 1] || (s[i] == s[i - 1] && (end_descending ? e[i] > e[i - 1] : e[i] < e[i - 1]))) break;
+  }
+  if (first_out_of_order >= s.size()) return;
   std::vector<uint32_t> order =
       end_descending
           ? NearlySortedOrder(s.size(),

@@ -90,8 +90,7 @@ void ResolveRuntimeNvtx(RuntimeTable& runtime, const NvtxTable& nvtx) {
       if (nvtx.style[r] != NvtxStyle::kPushPop) continue;
       *slot_of((uint64_t{nvtx.pid[r]} << 32) | nvtx.tid[r], range_key, range_slot) = static_cast<int32_t>(r);
     }
-    const int32_t last = *slot_of((uint64_t{runtime.pid[c]} << 32) | runtime.tid[c], call_key, call_slot);
-    int32_t x = last;
+    int32_t x = *slot_of((uint64_t{runtime.pid[c]} << 32) | runtime.tid[c], call_key, call_slot);
     while (x != kNone && nvtx.end[static_cast<size_t>(x)] < runtime.end[c]) x = nvtx.parent[static_cast<size_t>(x)];
     runtime.nvtx[c] = x;
   }

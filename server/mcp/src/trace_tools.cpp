@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <vector>
 
 #include "nsys/core/traces.h"
@@ -25,18 +24,17 @@ constexpr ArgName kExportArgs[] = {
 constexpr ArgName kOpenArgs[] = {
     {"profile_id", "profileId"}, {"window", "window"}, {"run_id", "runId"}, {"ranks_per_node", "ranksPerNode"}};
 
-// A field path "arguments.minDurationNs" -> "arguments.min_duration_ns": errors name the argument as sent.
-std::string SnakeCase(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (std::isupper(static_cast<unsigned char>(c))) {
-      out += '_';
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    } else {
-      out += c;
-    }
-  }
-  return out;
+// A message in the tool's terms: "params.ranksPerNode" -> "arguments.ranks_per_node", "arguments.minDurationNs" ->
+// "arguments.min_duration_ns" (the protocol reader's and the wire conversions' messages name the protocol fields).
+template <size_t N>
+Error InToolTerms(Error error, const ArgName (&names)[N]) {
+  auto replace_all = [&error](const std::string& from, const std::string& to) {
+    for (size_t at = error.message.find(from); at != std::string::npos; at = error.message.find(from, at + to.size()))
+      error.message.replace(at, from.size(), to);
+  };
+  replace_all("params.", "arguments.");
+  for (const auto& name : names) replace_all(name.protocol, name.mcp);
+  return error;
 }
 
 // The tool's arguments as the editor method's params (renamed, then read by the protocol's own reader, so the
@@ -62,23 +60,7 @@ Expected<Params> ReadParams(const Json& arguments, const char* tool, const ArgNa
   }
   auto parsed = protocol::Parse<Params>(params, "arguments");
   if (parsed) return parsed;
-  // "arguments.minDurationNs: expected ..." names the field as the tool's argument is spelled.
-  const std::string& message = parsed.error().message;
-  const size_t colon = message.find(": ");
-  if (colon == std::string::npos) return parsed.error();
-  return MakeError(parsed.error().kind, SnakeCase(message.substr(0, colon)) + message.substr(colon));
-}
-
-// A wire conversion's message in the tool's terms: "params.ranksPerNode" -> "arguments.ranks_per_node".
-template <size_t N>
-Error InToolTerms(Error error, const ArgName (&names)[N]) {
-  auto replace_all = [&error](const std::string& from, const std::string& to) {
-    for (size_t at = error.message.find(from); at != std::string::npos; at = error.message.find(from, at + to.size()))
-      error.message.replace(at, from.size(), to);
-  };
-  replace_all("params.", "arguments.");
-  for (const auto& name : names) replace_all(name.protocol, name.mcp);
-  return error;
+  return InToolTerms(parsed.error(), names);
 }
 
 ToolResult Failed(const char* tool, const Error& error) {

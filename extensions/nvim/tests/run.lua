@@ -116,6 +116,16 @@ local client = require('nsys_ai.client')
 
 -- Runs a command and waits for the plugin to record its completion; returns the result (errors fail the test
 -- unless want_err).
+-- The opener got a URL within 5 s, and after 200 ms more it still had exactly one more than `before` (a second open
+-- of the same page would show here).
+local function expect_one_open(before, what)
+  truthy(vim.wait(5000, function()
+    return #client.opened_urls > before
+  end, 20), 'the URL was handed to the opener')
+  vim.wait(200)
+  eq(#client.opened_urls, before + 1, what)
+end
+
 local function run(op, command, want_err, timeout)
   local before = nsys.done[op] or 0
   if type(command) == 'function' then
@@ -449,11 +459,7 @@ test(':NsysPerfetto opens the trace URL (remote: prints it with the ssh -L hint)
   local res = run('perfetto', 'NsysPerfetto')
   local port = res.url:match('^http://127%.0%.0%.1:(%d+)/')
   truthy(port, 'loopback url ' .. res.url)
-  truthy(vim.wait(5000, function()
-    return #client.opened_urls > before
-  end, 20), 'the URL was handed to the opener')
-  vim.wait(200)
-  eq(#client.opened_urls, before + 1, 'opened once (by the server’s window/showDocument, not again by the plugin)')
+  expect_one_open(before, 'opened once (by the server’s window/showDocument, not again by the plugin)')
   eq(client.opened_urls[#client.opened_urls], res.url, 'the opener got the url')
   eq(res.showDocument, true, 'the server used window/showDocument')
   local n = truthy(noted(res.url), 'the URL was shown')
@@ -617,11 +623,7 @@ test(':NsysRunPerfetto opens the run’s timeline like :NsysPerfetto: exportRunT
   eq(res.traceUrl, res.url .. 'trace.pftrace', 'traceUrl')
   eq(res.window, 'whole run', 'window')
   eq(res.showDocument, true, 'the server used window/showDocument')
-  truthy(vim.wait(5000, function()
-    return #client.opened_urls > before
-  end, 20), 'the URL was handed to the opener')
-  vim.wait(200)
-  eq(#client.opened_urls, before + 1, 'opened once')
+  expect_one_open(before, 'opened once')
   eq(client.opened_urls[#client.opened_urls], res.url, 'the opener got the url')
   eq(vim.trim(vim.fn.system({ 'curl', '-s', '-o', '/dev/null', '-w', '%{http_code}', res.url })), '200', 'the opener page answers')
   local fetched = tmp .. '/run-fetched.pftrace'
@@ -727,11 +729,7 @@ test(':NsysRunPerfetto 2 opens once the trace exportRunTrace writes for 2 ranks 
   local before = #client.opened_urls
   local sent, res = on_the_wire('nsys/openInPerfetto', 'run_perfetto', 'NsysRunPerfetto 2')
   eq(vim.inspect(sent), vim.inspect({ { runId = id, ranksPerNode = 2 } }), 'sent (setup says 0)')
-  truthy(vim.wait(5000, function()
-    return #client.opened_urls > before
-  end, 20), 'the URL was handed to the opener')
-  vim.wait(200)
-  eq(#client.opened_urls, before + 1, 'opened once')
+  expect_one_open(before, 'opened once')
   local fetched = tmp .. '/run2-fetched.pftrace'
   eq(vim.trim(vim.fn.system({ 'curl', '-s', '-o', fetched, '-w', '%{http_code}', res.traceUrl })), '200', 'the trace answers')
   eq(sha256_of(fetched), res.sha256, 'sha256 of the served trace')

@@ -50,7 +50,12 @@ bool Staging<Table>::Complete(int64_t first, int64_t last) const {
 
 template <typename Table>
 void Staging<Table>::Reset(int64_t first, int64_t last) {
-  if (!dense || last < first) return;
+  if (!dense) {  // the one part is the whole table: it starts over from the first slot
+    next_slot = 0;
+    std::fill(filled.begin(), filled.end(), kSlotEmpty);
+    return;
+  }
+  if (last < first) return;
   std::fill(filled.begin() + (first - base_rowid), filled.begin() + (last - base_rowid + 1), kSlotEmpty);
 }
 
@@ -79,8 +84,6 @@ template struct Staging<NvtxTable>;
 
 namespace {
 
-constexpr int64_t kProgressRows = 16384;
-
 // A table's requested columns: the SELECT list for SQLite and the record positions for the page reader.
 struct ColumnSet {
   std::string select;
@@ -105,6 +108,7 @@ ColumnSet Columns(const Schema& schema, std::string_view table, std::initializer
 template <typename Table, typename Fill>
 Status RunPart(PartContext& ctx, std::string_view table, const ColumnSet& columns, RowidRange range,
                Staging<Table>& stg, bool end_optional, Fill fill) {
+  if (!stg.dense) stg.Reset(range.first, range.last);  // a resumed append-mode part starts over
   int64_t pending = 0;
   auto store = [&](const auto& row) {
     const size_t slot = stg.Slot(row.Int(0));

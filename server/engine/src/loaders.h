@@ -53,6 +53,8 @@ enum SlotState : uint8_t {
 inline constexpr Ns kTimeLimit = Ns{1} << 62;
 // What a non-integer time (text, real, blob) reads as, from either reader: never a valid time.
 inline constexpr Ns kNotATime = INT64_MIN;
+// Rows a part reads between progress updates (one shared atomic add per batch), in every table loader.
+inline constexpr int64_t kProgressRows = 16384;
 
 // The rule both readers apply to a row's times. `end_present` false with `end_optional` means end = start.
 inline SlotState CheckTimes(bool start_present, Ns start, bool end_present, Ns end, bool end_optional) {
@@ -99,7 +101,9 @@ struct Staging {
   size_t Slot(int64_t rowid) { return dense ? static_cast<size_t>(rowid - base_rowid) : next_slot++; }
   // Whether every slot of rowids [first, last] was reached (dense staging only).
   bool Complete(int64_t first, int64_t last) const;
-  // Forgets what a reader stored for rowids [first, last], before another reader reads them again.
+  // Forgets what a reader stored for rowids [first, last], before another reader reads them again. In append mode
+  // it forgets every row: a part that was interrupted (a cancelled Require) and is run again must not append after
+  // its first attempt's rows.
   void Reset(int64_t first, int64_t last);
 };
 

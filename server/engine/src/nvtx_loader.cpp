@@ -17,7 +17,6 @@ namespace nsys::engine {
 
 namespace {
 constexpr std::string_view kOpIdInfix = ", op_id = ";
-constexpr int64_t kProgressRows = 16384;
 
 // Interns names through a per-part cache, so the shared pool's lock is taken once per distinct name.
 class NameCache {
@@ -143,6 +142,7 @@ Status LoadNvtxPart(PartContext& ctx, RowidRange range, NvtxStaging& stg) {
   NameCache names(*ctx.env->pool, *ctx.env->ids);
   NvtxMarkTable marks;
   NvtxTable& t = stg.table;
+  if (!stg.dense) stg.Reset(range.first, range.last);  // a resumed append-mode part starts over
   int64_t pending = 0;
   auto handle = [&](const auto& st) {
     if (++pending == kProgressRows) {

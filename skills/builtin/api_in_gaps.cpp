@@ -109,7 +109,7 @@ bool CallsByPid(const Context& ctx, const std::vector<GpuOpGroup>& groups,
   return true;
 }
 
-Table EmptyTable() {
+Table EmptyGapsTable() {
   Table t;
   t.columns = {IntCol("pid", "Process id"),
                IntCol("device_id", "GPU device id"),
@@ -178,7 +178,7 @@ class ApiInGapsSkill final : public Skill {
     if (!CallsByPid(ctx, scanned->groups(), calls)) return CancelledError();
 
     ApiNameGroups apis(ctx.profile.strings());
-    Table t = EmptyTable();
+    Table t = EmptyGapsTable();
     int64_t gap_count = 0;
     Ns gap_total = 0;
     for (size_t gi = 0; gi < scanned->groups().size(); ++gi) {

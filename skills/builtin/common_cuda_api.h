@@ -34,6 +34,8 @@ class ApiNameGroups {
 // memory_transfers lists them.
 std::string MemcpyOperationName(int copy_kind);
 
+// ENUM_CUDA_MEM_KIND's pageable host memory.
+inline constexpr int8_t kPageable = 0;
 // ENUM_CUDA_MEM_KIND names as NVIDIA's rules print them; "" for unknown (-1).
 std::string MemKindName(int kind);
 // "HtoD", "DtoH", ... for a CopyKind value.

@@ -25,6 +25,10 @@ enum class Collective : uint8_t {
   kCount
 };
 
+// Per-collective slots: one for each kind, then kAllComm for every communication kernel together.
+inline constexpr size_t kKinds = static_cast<size_t>(Collective::kCount);
+inline constexpr size_t kAllComm = kKinds;
+
 const char* CollectiveName(Collective c);
 
 // A kernel is communication when its name (short or demangled, "void " and namespaces ignored) starts with

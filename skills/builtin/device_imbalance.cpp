@@ -45,7 +45,7 @@ bool SumLoads(const Context& ctx, std::vector<DeviceLoad>& out) {
   return true;
 }
 
-Table EmptyTable() {
+Table EmptyImbalanceTable() {
   Table t;
   t.columns = {IntCol("pid", "Process id"),
                IntCol("device_id", "GPU device id"),
@@ -59,7 +59,7 @@ Table EmptyTable() {
   return t;
 }
 
-void AddNotes(const Context& ctx, const std::vector<DeviceLoad>& loads, Ns max_compute, Table& t) {
+void AddImbalanceNotes(const Context& ctx, const std::vector<DeviceLoad>& loads, Ns max_compute, Table& t) {
   t.notes.push_back(
       "Per (process, device): Σ kernel durations, split into communication kernels and compute (every other "
       "kernel). A straggler has less (or more) compute than its peers; with equal work per rank, behind_max_ns is "
@@ -102,14 +102,14 @@ class DeviceImbalanceSkill final : public Skill {
     if (!SumLoads(ctx, loads)) return CancelledError();
     Ns max_compute = 0;
     for (const DeviceLoad& d : loads) max_compute = std::max(max_compute, d.compute_ns());
-    Table t = EmptyTable();
+    Table t = EmptyImbalanceTable();
     for (const DeviceLoad& d : loads) {
       t.rows.push_back(
           {I(d.key.pid), I(d.key.device), I(d.kernel_ns), I(d.nccl_ns), I(d.compute_ns()), I(d.kernels),
            max_compute > 0 ? D(static_cast<double>(d.compute_ns()) / static_cast<double>(max_compute)) : Null(),
            I(max_compute - d.compute_ns()), I(d.nccl_kernels)});
     }
-    AddNotes(ctx, loads, max_compute, t);
+    AddImbalanceNotes(ctx, loads, max_compute, t);
     return t;
   }
 };

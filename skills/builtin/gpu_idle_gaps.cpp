@@ -13,7 +13,7 @@ namespace nsys::skills::builtin {
 namespace {
 
 constexpr const char* kViewGaps = "gaps";
-constexpr const char* kViewStreams = "streams";
+constexpr const char* kGapsViewStreams = "streams";
 
 // The GPU op adjacent to a gap, found in the start-sorted tables (the gap list itself keeps no row ids).
 struct Neighbour {
@@ -175,7 +175,7 @@ Expected<Table> GapsView(const Context& ctx, Ns threshold_ns) {
 // ---- view=streams: HTA idle-time breakdown per stream ----
 
 // Per-stream sweep state: ops arrive in start order (ForEachGpuOp), so nothing is stored per op.
-struct StreamState {
+struct StreamGaps {
   StreamKey key;
   int64_t ops = 0;
   Ns first_start = 0, busy_until = 0, covered_from = 0, last_end = 0;
@@ -193,14 +193,14 @@ class StreamIdleSweep {
     const Ns start = t.start[i], end = t.end[i];
     if (added) {
       streams_.emplace_back();
-      StreamState& s = streams_.back();
+      StreamGaps& s = streams_.back();
       s.key = index_.keys()[k];
       s.first_start = s.covered_from = start;
       s.busy_until = s.last_end = end;
       s.ops = 1;
       return;
     }
-    StreamState& s = streams_[k];
+    StreamGaps& s = streams_[k];
     ++s.ops;
     if (start > s.busy_until) {
       const Ns gap = start - s.busy_until;
@@ -221,9 +221,9 @@ class StreamIdleSweep {
   }
 
   // Closes every stream's last busy interval and orders the streams most idle first.
-  std::vector<StreamState>& Finish() {
-    for (StreamState& s : streams_) s.busy += s.busy_until - s.covered_from;
-    std::sort(streams_.begin(), streams_.end(), [](const StreamState& a, const StreamState& b) {
+  std::vector<StreamGaps>& Finish() {
+    for (StreamGaps& s : streams_) s.busy += s.busy_until - s.covered_from;
+    std::sort(streams_.begin(), streams_.end(), [](const StreamGaps& a, const StreamGaps& b) {
       const Ns ia = a.host_wait + a.kernel_wait + a.other, ib = b.host_wait + b.kernel_wait + b.other;
       if (ia != ib) return ia > ib;
       return std::tie(a.key.pid, a.key.device, a.key.stream) < std::tie(b.key.pid, b.key.device, b.key.stream);
@@ -236,7 +236,7 @@ class StreamIdleSweep {
   const engine::RuntimeTable& rt_;
   const Ns kernel_wait_ns_;
   SmallIndex<StreamKey, StreamKeyHash> index_;
-  std::vector<StreamState> streams_;
+  std::vector<StreamGaps> streams_;
   int64_t unknown_launch_gaps_ = 0;
 };
 
@@ -262,10 +262,10 @@ Expected<Table> StreamsView(const Context& ctx) {
   auto add = [&](const auto& t, size_t i) { sweep.Add(t, i); };
   const bool ok = ForEachGpuOpRow(ctx.profile, ctx.filter, GpuOpsOptions{}, ctx.cancel, add);
   if (!ok) return CancelledError();
-  const std::vector<StreamState>& streams = sweep.Finish();
+  const std::vector<StreamGaps>& streams = sweep.Finish();
 
   Table t = StreamsViewTable();
-  for (const StreamState& r : streams) {
+  for (const StreamGaps& r : streams) {
     const Ns idle = r.host_wait + r.kernel_wait + r.other;
     t.rows.push_back({I(r.key.pid), I(r.key.device), I(r.key.stream), I(r.ops), I(r.last_end - r.first_start),
                       I(r.busy), I(idle), I(r.host_wait), I(r.kernel_wait), I(r.other),
@@ -309,7 +309,7 @@ class GpuIdleGapsSkill final : public Skill {
          "\"gaps\": the gaps, longest first; \"streams\": HTA idle breakdown per stream.",
          Value(std::string(kViewGaps)),
          false,
-         {kViewGaps, kViewStreams}},
+         {kViewGaps, kGapsViewStreams}},
         {"kernel_wait_ns",
          ValueType::kInt,
          "view=streams: idle gaps shorter than this count as kernel wait (HTA's default is 30 ns).",
@@ -334,7 +334,7 @@ class GpuIdleGapsSkill final : public Skill {
           "idle gaps to measure.");
     }
     const double threshold_ms = ArgDouble(ctx, "threshold_ms");
-    if (ArgString(ctx, "view") == kViewStreams) return StreamsView(ctx);
+    if (ArgString(ctx, "view") == kGapsViewStreams) return StreamsView(ctx);
     return GapsView(ctx, static_cast<Ns>(std::llround(threshold_ms * 1e6)));
   }
 };

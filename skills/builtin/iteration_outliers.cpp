@@ -60,7 +60,7 @@ void AddGroup(const std::vector<Iteration>& its, size_t first, size_t last, doub
   }
 }
 
-Table EmptyTable() {
+Table EmptyOutliersTable() {
   Table t;
   t.columns = {
       IntCol("device_id", "GPU device (as in iterations); null when the iteration's kernels ran on several"),
@@ -121,7 +121,7 @@ class IterationOutliersSkill final : public Skill {
     auto same_group = [&](const Iteration& a, const Iteration& b) {
       return a.pid == b.pid && (per_process || a.device == b.device);
     };
-    Table t = EmptyTable();
+    Table t = EmptyOutliersTable();
     int64_t outliers = 0;
     size_t groups = 0;
     for (size_t first = 0; first < its.size(); ++groups) {

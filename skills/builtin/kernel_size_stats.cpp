@@ -113,7 +113,7 @@ class KernelSizeScan {
   std::vector<GroupStats> groups_;
 };
 
-Table EmptyTable() {
+Table EmptySizeTable() {
   Table t;
   t.columns = {IntCol("pid", "Process id"),
                IntCol("device_id", "GPU device id"),
@@ -154,7 +154,7 @@ std::vector<Value> Row(GroupStats& g) {
           I(g.launched)};
 }
 
-void AddNotes(const Context& ctx, double tiny_us, const std::vector<GroupStats>& groups, Table& t) {
+void AddSizeNotes(const Context& ctx, double tiny_us, const std::vector<GroupStats>& groups, Table& t) {
   int64_t kernels = 0, launched = 0;
   for (const GroupStats& g : groups) {
     kernels += static_cast<int64_t>(g.durations.size());
@@ -206,9 +206,9 @@ class KernelSizeStatsSkill final : public Skill {
     KernelSizeScan scan(ctx, static_cast<Ns>(std::llround(tiny_us * 1e3)));
     if (!scan.Run()) return CancelledError();
     std::vector<GroupStats>& groups = scan.Finish();
-    Table t = EmptyTable();
+    Table t = EmptySizeTable();
     for (GroupStats& g : groups) t.rows.push_back(Row(g));
-    AddNotes(ctx, tiny_us, groups, t);
+    AddSizeNotes(ctx, tiny_us, groups, t);
     if (!ctx.profile.info().caps.runtime) {
       t.notes.push_back(
           "This profile has no CUDA API data (no CUPTI_ACTIVITY_KIND_RUNTIME table): launch-bound kernels cannot be "

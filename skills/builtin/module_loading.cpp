@@ -75,7 +75,7 @@ bool CollectCalls(const Context& ctx, ApiNameGroups& apis, std::vector<LoadingCa
   return true;
 }
 
-Table EmptyTable() {
+Table EmptyModulesTable() {
   Table t;
   t.columns = {IntCol("pid", "Process id"),
                StringCol("api_name", "Loading, linking or compilation API (version suffix dropped)"),
@@ -111,7 +111,7 @@ class ModuleLoadingSkill final : public Skill {
     ApiNameGroups apis(ctx.profile.strings());
     std::vector<LoadingCalls> calls;
     if (!CollectCalls(ctx, apis, calls)) return CancelledError();
-    Table t = EmptyTable();
+    Table t = EmptyModulesTable();
     Ns during = 0;
     for (const LoadingCalls& c : calls) {
       t.rows.push_back({I(c.pid), S(std::string(apis.Text(c.api))), I(c.calls), I(c.total), I(c.max),

@@ -13,9 +13,6 @@
 namespace nsys::skills::builtin {
 namespace {
 
-constexpr size_t kKinds = static_cast<size_t>(Collective::kCount);
-constexpr size_t kAllComm = kKinds;  // the slot after the collectives: every communication kernel
-
 struct KindStats {
   int64_t count = 0;
   Ns total = 0, min = 0, max = 0;
@@ -45,10 +42,6 @@ struct DeviceStats {
     compute_busy += iv.length();
     for (size_t kind = 1; kind <= kAllComm; ++kind) overlap[kind].Add(iv);
   }
-};
-
-struct IntHash {
-  size_t operator()(int32_t v) const { return std::hash<int32_t>()(v); }
 };
 
 // The selected kernels per device, in two passes over the kernel table.
@@ -131,7 +124,7 @@ class CommScan {
   const engine::KernelTable& k_;
   NameClassCache classify_;
   size_t first_ = 0, last_ = 0;
-  SmallIndex<int32_t, IntHash> index_;
+  SmallIndex<int32_t, std::hash<int32_t>> index_;
   std::vector<DeviceStats> devices_;
   int64_t kernels_seen_ = 0, comm_kernels_ = 0;
 };

@@ -71,10 +71,10 @@ struct RowKey {
 
 // (range, kernel) pairs grouped by (label/style/thread id "lt", kernel name), with nvtx_inst and kern_inst per
 // group. lt 0 with thread 0 = no launch call; label part 0 = no range.
-class KernelGroups {
+class RangeKernelGroups {
  public:
-  KernelGroups(const engine::Profile& profile, const engine::Column<engine::StrId>& kernel_names, NvtxLabels& labels,
-               StartEndRangesByThread start_end, size_t kernels)
+  RangeKernelGroups(const engine::Profile& profile, const engine::Column<engine::StrId>& kernel_names,
+                    NvtxLabels& labels, StartEndRangesByThread start_end, size_t kernels)
       : profile_(profile),
         k_(profile.kernels()),
         rt_(profile.runtime()),
@@ -305,8 +305,8 @@ class NvtxKernelMap final : public Skill {
     const auto& kernel_names = base ? k.short_name : k.name;
     const auto [first, last] = RowRange(k, ctx.filter);
     const LaunchBuckets launches = BucketByLaunch(k, ctx.filter, first, last);
-    KernelGroups groups(ctx.profile, kernel_names, labels, StartEndRangesByThread::Build(ctx.profile.nvtx()),
-                        static_cast<size_t>(launches.kernels_total));
+    RangeKernelGroups groups(ctx.profile, kernel_names, labels, StartEndRangesByThread::Build(ctx.profile.nvtx()),
+                             static_cast<size_t>(launches.kernels_total));
     if (!groups.AddLaunched(launches, first, ctx.cancel)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
     groups.AddUnlaunched(launches.unlaunched);
     const std::vector<SampleSummary> summaries = groups.Summarize();
@@ -359,7 +359,7 @@ class NvtxKernelMap final : public Skill {
     return table;
   }
 
-  static void AddNotes(Table& table, const LaunchBuckets& launches, const KernelGroups& groups) {
+  static void AddNotes(Table& table, const LaunchBuckets& launches, const RangeKernelGroups& groups) {
     auto pct = [](int64_t part, int64_t whole) {
       return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
     };

@@ -5,8 +5,6 @@
 namespace nsys::skills::builtin {
 namespace {
 
-constexpr int8_t kPageable = 0;  // ENUM_CUDA_MEM_KIND
-
 class PageableMemcpySkill final : public Skill {
  public:
   std::string name() const override { return "pageable_memcpy"; }

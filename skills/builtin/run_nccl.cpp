@@ -14,7 +14,7 @@ namespace {
 
 constexpr uint8_t kAllKinds = 0xFF;
 
-NcclRankStats StatsOf(size_t r, const CollectiveTotals& c) {
+NcclRankStats NcclStatsOf(size_t r, const CollectiveTotals& c) {
   NcclRankStats s{r, c.kind, c.count, c.total_ns, c.busy_ns, c.bytes, -1};
   if (c.bytes >= 0 && c.busy_ns > 0) s.bandwidth_gbps = static_cast<double>(c.bytes) / static_cast<double>(c.busy_ns);
   return s;
@@ -49,7 +49,7 @@ Merged<std::vector<NcclRankStats>> MergeNccl(const std::vector<RankPartial>& ran
   for (size_t r = 0; r < ranks.size(); ++r) {
     if (ranks[r].collective_totals.empty()) continue;
     m.figures.push_back(AllOf(r, ranks[r]));
-    for (const CollectiveTotals& c : ranks[r].collective_totals) m.figures.push_back(StatsOf(r, c));
+    for (const CollectiveTotals& c : ranks[r].collective_totals) m.figures.push_back(NcclStatsOf(r, c));
   }
   Table& t = m.table;
   t.columns = RankColumns();

@@ -17,9 +17,8 @@ namespace {
 
 using builtin::Collective;
 using builtin::Interval;
-
-constexpr size_t kKinds = static_cast<size_t>(Collective::kCount);
-constexpr size_t kAllComm = kKinds;  // the slot after the collectives: every communication kernel
+using builtin::kAllComm;
+using builtin::kKinds;
 
 bool HasColumn(const engine::ProfileInfo& info, std::string_view table, std::string_view column) {
   for (const engine::TableInfo& t : info.tables) {

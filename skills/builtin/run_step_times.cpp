@@ -9,7 +9,7 @@
 namespace nsys::skills::run {
 namespace {
 
-StepStats::Rank StatsOf(size_t r, const RankPartial& p) {
+StepStats::Rank StepStatsOf(size_t r, const RankPartial& p) {
   StepStats::Rank s;
   s.rank = r;
   s.steps = static_cast<int64_t>(p.steps.size());
@@ -33,7 +33,7 @@ Merged<StepStats> MergeStepTimes(const std::vector<RankPartial>& ranks) {
   Merged<StepStats> m;
   std::vector<Ns> medians;
   for (size_t r = 0; r < ranks.size(); ++r) {
-    m.figures.ranks.push_back(StatsOf(r, ranks[r]));
+    m.figures.ranks.push_back(StepStatsOf(r, ranks[r]));
     if (m.figures.ranks.back().steps > 0) medians.push_back(m.figures.ranks.back().median_ns);
   }
   if (!medians.empty()) {

@@ -13,13 +13,9 @@ namespace nsys::skills::builtin {
 namespace {
 
 constexpr const char* kViewLevels = "levels";
-constexpr const char* kViewStreams = "streams";
+constexpr const char* kConcurrencyViewStreams = "streams";
 
-struct IntHash {
-  size_t operator()(int32_t v) const { return std::hash<int32_t>()(v); }
-};
-
-struct StreamState {
+struct StreamBusy {
   size_t device = 0;  // slot in the device sweeps
   int64_t ops = 0;
   bool open = false;  // inside a busy interval [cs, ce] of the stream's union
@@ -44,11 +40,11 @@ struct DeviceSweep {
     now = t;
   }
   // Closes every open stream whose busy interval ended before t.
-  void Advance(Ns t, std::vector<StreamState>& states) {
+  void Advance(Ns t, std::vector<StreamBusy>& states) {
     while (!ends.empty() && ends.top().first < t) {
       auto [e, s] = ends.top();
       ends.pop();
-      StreamState& st = states[s];
+      StreamBusy& st = states[s];
       if (st.ce != e) {  // extended since it was queued: requeue at its current end
         ends.emplace(st.ce, s);
         continue;
@@ -59,14 +55,14 @@ struct DeviceSweep {
       st.busy += st.ce - st.cs;
     }
   }
-  void Add(size_t s, Ns start, Ns end, std::vector<StreamState>& states) {
+  void Add(size_t s, Ns start, Ns end, std::vector<StreamBusy>& states) {
     if (!started) {
       started = true;
       from = now = start;
       to = end;
     }
     Advance(start, states);
-    StreamState& st = states[s];
+    StreamBusy& st = states[s];
     ++st.ops;
     to = std::max(to, end);
     if (st.open) {
@@ -85,8 +81,8 @@ struct DeviceSweep {
 // Every stream's state and every device's sweep, fed the ops in start order.
 struct Sweeps {
   SmallIndex<StreamKey, StreamKeyHash> index;
-  SmallIndex<int32_t, IntHash> device_index;
-  std::vector<StreamState> streams;
+  SmallIndex<int32_t, std::hash<int32_t>> device_index;
+  std::vector<StreamBusy> streams;
   std::vector<DeviceSweep> devices;
 
   template <typename OpTable>
@@ -166,7 +162,7 @@ class StreamConcurrencySkill final : public Skill {
              "\"levels\": time at each concurrency level per device; \"streams\": busy time per stream.",
              Value(std::string(kViewLevels)),
              false,
-             {kViewLevels, kViewStreams}}};
+             {kViewLevels, kConcurrencyViewStreams}}};
   }
   engine::Need needs() const override { return engine::Need::kKernels | engine::Need::kMemcpy | engine::Need::kMemset; }
 
@@ -183,7 +179,7 @@ class StreamConcurrencySkill final : public Skill {
     if (!ok) return CancelledError();
     sweeps.Finish();
 
-    const bool per_stream = ArgString(ctx, "view") == kViewStreams;
+    const bool per_stream = ArgString(ctx, "view") == kConcurrencyViewStreams;
     Table t = EmptyTable(per_stream);
     for (size_t di : sweeps.DeviceOrder()) sweeps.AddDevice(di, per_stream, t);
     t.notes.insert(t.notes.begin(),

@@ -16,7 +16,6 @@
 namespace nsys::skills::builtin {
 namespace {
 
-constexpr int8_t kPageable = 0;      // ENUM_CUDA_MEM_KIND
 constexpr uint8_t kOperations = 14;  // copy kinds 0..13, as memory_transfers groups them
 constexpr int32_t kAnyDevice = -1;
 
@@ -105,7 +104,7 @@ bool SumCopies(const Context& ctx, const std::optional<Steps>& steps, std::vecto
   return true;
 }
 
-Table EmptyTable() {
+Table EmptyTransfersTable() {
   Table t;
   t.columns = {StringCol("operation", "Copy direction, as memory_transfers names it"),
                IntCol("copies", "Memcpys"),
@@ -152,7 +151,7 @@ class TransfersInStepsSkill final : public Skill {
       if (ops[op].copies > 0) order.push_back(op);
     }
     std::stable_sort(order.begin(), order.end(), [&](uint8_t a, uint8_t b) { return ops[a].total > ops[b].total; });
-    Table t = EmptyTable();
+    Table t = EmptyTransfersTable();
     const bool known = steps->has_value();
     for (uint8_t op : order) {
       const OperationTotals& o = ops[op];

@@ -16,16 +16,6 @@ using nlohmann::json;
 
 constexpr const char* kAnthropicVersion = "2023-06-01";
 
-std::string StringAt(const json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-int64_t IntAt(const json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
-}
-
 json AssistantContent(const Message& m) {
   json blocks = json::array();
   if (!m.content.empty()) blocks.push_back({{"type", "text"}, {"text", m.content}});

@@ -58,4 +58,14 @@ std::string Excerpt(std::string_view text, size_t max = 200);
 // The message of a provider's error object ({"error": {"message"}}, {"error": "..."} or {"message"}), or "".
 std::string ErrorMessageOf(const nlohmann::json& body);
 
+// A field of a provider's JSON object: the string, or "" when absent or not a string; the integer, or 0.
+inline std::string StringAt(const nlohmann::json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+inline int64_t IntAt(const nlohmann::json& object, const char* key) {
+  auto it = object.find(key);
+  return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
+}
+
 }  // namespace nsys::llm::internal

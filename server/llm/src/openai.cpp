@@ -12,16 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-std::string StringAt(const json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-int64_t IntAt(const json& object, const char* key) {
-  auto it = object.find(key);
-  return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : 0;
-}
-
 json MessageJson(const Message& m) {
   json out = {{"role", RoleName(m.role)}};
   switch (m.role) {

@@ -49,7 +49,7 @@ bool IsNotACall(std::string_view w) {
   return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
 }
 
-bool IsNvtxWord(std::string_view w) {
+bool IsCppNvtxWord(std::string_view w) {
   return w.rfind("nvtxRange", 0) == 0 || w.rfind("scoped_range", 0) == 0 || w.rfind("thread_range", 0) == 0 ||
          w.rfind("NVTX3_FUNC_RANGE", 0) == 0;
 }
@@ -254,7 +254,7 @@ bool CppEdits::Declares(const Stmt& s) const {
 
 bool CppEdits::Worth(const Stmt& s, const std::string& own_macro) const {
   if (IsPunct(tokens_[s.first], "#")) return false;
-  if (Has(s, IsNvtxWord)) return false;
+  if (Has(s, IsCppNvtxWord)) return false;
   if (!own_macro.empty() && HasWord(s, {own_macro})) return false;
   return !Callee(s).empty();
 }
@@ -452,7 +452,7 @@ Expected<SourceEdit> CppEdits::AnnotateFunction(int line) {
                              std::all_of(t.text.begin(), t.text.end(), [](char c) {
                                return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
                              });
-    if (Has(s, IsNvtxWord) || macro_scope) {
+    if (Has(s, IsCppNvtxWord) || macro_scope) {
       return MakeError(ErrorKind::kInvalidArgument, "function '" + best->name + "' already opens a range");
     }
   }

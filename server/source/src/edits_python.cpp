@@ -32,7 +32,7 @@ bool IsKeyword(std::string_view w) {
   return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
 }
 
-bool IsNvtxWord(std::string_view w) {
+bool IsPythonNvtxWord(std::string_view w) {
   static constexpr std::string_view kWords[] = {"annotate",  "range_push",  "range_pop", "push_range",
                                                 "pop_range", "start_range", "end_range", "record_function"};
   return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
@@ -170,7 +170,7 @@ bool PyEdits::Worth(const Statement& s) const {
   bool computes = false;
   for (size_t i = head.first; i < end; ++i) {
     const Token& t = tokens_[i];
-    if (t.type == Token::kIdent && IsNvtxWord(t.text)) return false;  // a range already
+    if (t.type == Token::kIdent && IsPythonNvtxWord(t.text)) return false;  // a range already
     if (IsPunct(t, "(") && i > head.first) {
       const Token& p = tokens_[i - 1];
       if ((p.type == Token::kIdent && !IsKeyword(p.text)) || IsPunct(p, ")") || IsPunct(p, "]")) computes = true;

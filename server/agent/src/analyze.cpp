@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 
+#include "text_case.h"
+
 namespace nsys::agent {
 
 namespace {
@@ -204,11 +206,6 @@ Expected<Outcome> Check(const RootCause& rc, const engine::Profile& profile, con
   if (at_stake < rc.min_share * g.window_ns * std::max(1.0, g.device_count)) return out;
   out.finding = MakeFinding(rc, *table, *matches, at_stake, g, call, profile.info().source_path, window);
   return out;
-}
-
-std::string Lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
 }
 
 // Orientation: what was profiled, and the headline.

@@ -24,7 +24,7 @@ std::string ArgText(const Value& v) {
   return "";
 }
 
-std::string CellText(const Value& v) {
+std::string ValueText(const Value& v) {
   if (const auto* d = std::get_if<double>(&v)) {
     if (!std::isfinite(*d)) return "";
     if (std::fabs(*d) >= 1e6 || *d == std::floor(*d)) return fmt::format("{:.0f}", *d);
@@ -58,7 +58,7 @@ void AppendEvidence(std::string& out, const Evidence& e, size_t max_rows) {
   const size_t shown = std::min(e.rows.size(), max_rows);
   for (size_t r = 0; r < shown; ++r) {
     out += "|";
-    for (const auto& cell : e.rows[r]) out += " " + MarkdownCell(CellText(cell)) + " |";
+    for (const auto& cell : e.rows[r]) out += " " + MarkdownCell(ValueText(cell)) + " |";
     out += "\n";
   }
   if (e.rows.size() > shown) out += fmt::format("\n({} more rows)\n", e.rows.size() - shown);

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "ask_context.h"
+#include "text_case.h"
 
 namespace nsys::agent {
 
@@ -75,11 +76,6 @@ Answer RefuseDeclined(const Ctx& c, const std::string& skill, const skills::Tabl
 }  // namespace ask_detail
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
 
 // A follow-up keeps what it does not restate: the topic, the kernel, the range and the filter parts it leaves out.
 void LeanOnPrior(Ctx& c) {

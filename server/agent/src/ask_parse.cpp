@@ -9,15 +9,11 @@
 #include <set>
 
 #include "ask_internal.h"
+#include "text_case.h"
 
 namespace nsys::agent::ask_detail {
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string Trim(const std::string& s) {
   size_t a = 0, b = s.size();

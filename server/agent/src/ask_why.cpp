@@ -8,15 +8,11 @@
 #include <set>
 
 #include "ask_context.h"
+#include "text_case.h"
 
 namespace nsys::agent::ask_detail {
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return s;
-}
 
 // One probe of "why": a skill, what its rows say as a fact, the hypothesis and the advice when it has any.
 struct Cause {

@@ -17,18 +17,13 @@
 #include "nsys/agent/answer.h"
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/stats.h"
+#include "text_case.h"
 
 namespace nsys::agent {
 namespace {
 
 using engine::KernelTable;
 using engine::StrId;
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string Trim(const std::string& s) {
   const size_t b = s.find_first_not_of(" \t\r\n");

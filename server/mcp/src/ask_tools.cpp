@@ -6,14 +6,6 @@
 
 namespace nsys::mcp {
 
-namespace {
-
-protocol::Json Property(const char* type, const std::string& description) {
-  return {{"type", type}, {"description", description}};
-}
-
-}  // namespace
-
 protocol::Json AskToolDefinition(const core::Workspace& /*workspace*/) {
   return protocol::Json{
       {"description",

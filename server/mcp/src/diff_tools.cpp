@@ -13,10 +13,6 @@ using protocol::Json;
 
 constexpr const char* kDiffTool = "diff";
 
-Json Property(const char* type, const std::string& description) {
-  return {{"type", type}, {"description", description}};
-}
-
 ToolResult Diff(core::Workspace& workspace, const Json& arguments, const CancelToken& cancel) {
   auto args = protocol::mcp::ParseToolArgs<protocol::mcp::DiffArgs>(arguments, kDiffTool);
   if (!args) return {fmt::format("Invalid arguments for {}: {}", kDiffTool, args.error().message), true};

@@ -12,10 +12,6 @@ namespace {
 
 using protocol::Json;
 
-std::string Dump(const Json& j) {
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
 ToolResult Invalid(const std::string& tool, const Error& error) {
   return {fmt::format("Invalid arguments for {}: {}", tool, error.message), true};
 }

@@ -23,14 +23,6 @@ namespace {
 
 using protocol::Json;
 
-std::string Dump(const Json& j) {
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
-Json Property(const char* type, const std::string& description) {
-  return {{"type", type}, {"description", description}};
-}
-
 Json ObjectSchema(Json properties, std::vector<std::string> required) {
   Json schema = {{"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
   if (!required.empty()) schema["required"] = std::move(required);

@@ -28,4 +28,13 @@ std::optional<ToolResult> RunTool(core::Workspace& workspace, core::TracePublish
 // thread runs it itself. Unknown names are cheap too: they are refused at once.
 bool IsCheapTool(const std::string& name);
 
+// Shared by every tool group. A tool's JSON text (invalid UTF-8 from a profile is replaced, never thrown on).
+inline std::string Dump(const protocol::Json& j) {
+  return j.dump(-1, ' ', false, protocol::Json::error_handler_t::replace);
+}
+// A schema property: {"type", "description"}.
+inline protocol::Json Property(const char* type, const std::string& description) {
+  return {{"type", type}, {"description", description}};
+}
+
 }  // namespace nsys::mcp

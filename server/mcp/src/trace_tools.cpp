@@ -69,10 +69,6 @@ ToolResult Failed(const char* tool, const Error& error) {
   return {error.message, true};
 }
 
-std::string Dump(const Json& j) {
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
 ToolResult ExportTrace(core::Workspace& workspace, const Json& arguments, const CancelToken& cancel) {
   auto params = ReadParams<protocol::ExportTraceParams>(arguments, "export_trace", kExportArgs);
   if (!params) return Failed("export_trace", params.error());
@@ -99,10 +95,6 @@ ToolResult OpenInPerfetto(core::Workspace& workspace, core::TracePublisher* publ
   }
   if (!publication) return {publication.error().message, true};
   return {Dump(Json(wire::ToOpenInPerfettoResult(*publication, std::nullopt))), false};
-}
-
-Json Property(const char* type, const std::string& description) {
-  return {{"type", type}, {"description", description}};
 }
 
 Json WindowProperty() {

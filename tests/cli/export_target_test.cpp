@@ -14,6 +14,7 @@
 #include "cli_run.h"
 #include "fixtures.h"
 #include "nsys/support/sha256.h"
+#include "read_all_util.h"
 #include "serve_session.h"
 
 namespace nsys::testing {
@@ -21,13 +22,6 @@ namespace {
 
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
-
-std::string ReadAll(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string Sha(const fs::path& path) {
   return support::Sha256::Hex(ReadAll(path));

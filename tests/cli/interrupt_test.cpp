@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "fixtures.h"
+#include "read_all_util.h"
 
 namespace nsys::testing {
 namespace {
@@ -37,13 +38,6 @@ std::string ScaledExport(const fs::path& dir) {
     if (std::system(cmd.c_str()) == 0) path = out;
   });
   return path;
-}
-
-std::string ReadAll(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // Names of the entries of `dir` (none when it does not exist).

@@ -24,23 +24,26 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-fs::path Root() {
+// This process's scratch directory (rank sets, mpirun's output), removed when the program ends.
+fs::path MpiScratchRoot() {
   return fs::temp_directory_path() / ("nsys_ai_mpi_cli_test_" + std::to_string(::getpid()));
 }
-struct TempRoot {
-  ~TempRoot() {
+struct MpiScratchRemover {
+  ~MpiScratchRemover() {
     std::error_code ec;
-    fs::remove_all(Root(), ec);
+    fs::remove_all(MpiScratchRoot(), ec);
   }
 };
-TempRoot temp_root;
+MpiScratchRemover mpi_scratch_remover;
 
-fs::path Split(const std::string& name, const std::string& extra) {
-  const fs::path out = Root() / name;
+// mfu_2gpu_after.sqlite split into rank files in <scratch>/<name> (`extra`: split_ranks.py's options); empty on
+// failure.
+fs::path SplitMfuAfter(const std::string& name, const std::string& extra) {
+  const fs::path out = MpiScratchRoot() / name;
   fs::create_directories(out);
   const std::string tool = (fs::path(FixturesDir()) / ".." / "tools" / "split_ranks.py").string();
   const std::string cmd = "python3 '" + tool + "' '" + Fixture("mfu_2gpu_after.sqlite") + "' '" + out.string() + "' " +
-                          extra + " > '" + (Root() / (name + ".log")).string() + "' 2>&1";
+                          extra + " > '" + (MpiScratchRoot() / (name + ".log")).string() + "' 2>&1";
   if (std::system(cmd.c_str()) != 0) {
     ADD_FAILURE() << "split_ranks.py failed: " << cmd;
     return {};
@@ -59,7 +62,7 @@ std::string ReadFile(const fs::path& path) {
 #ifdef NSYS_AI_MPIEXEC
 // `mpirun --oversubscribe -n K nsys-ai ARGS` (as root too): its exit code and stdout.
 CliResult RunMpi(int processes, const std::string& args) {
-  const fs::path out = Root() / "mpi.out", err = Root() / "mpi.err";
+  const fs::path out = MpiScratchRoot() / "mpi.out", err = MpiScratchRoot() / "mpi.err";
   // Under AddressSanitizer the job's processes keep every check but leak detection: Open MPI itself leaks at
   // MPI_Finalize (measured: a 10-line MPI program under clang's ASan reports ~121 KB in 3,350 allocations, mostly from
   // its unloaded plugins, so no suppression by library can name them). Our code's leaks are still checked by the
@@ -81,7 +84,7 @@ CliResult RunMpi(int processes, const std::string& args) {
 // and cross-rank table equals the single process's. The memory figures are per process, summed (loads: 64 both).
 TEST(MpiCli, RunReportOverFourProcessesEqualsTheSingleProcessReport) {
   NSYS_REQUIRE_FIXTURES();
-  const fs::path dir = Split("rep64", "--replicate 32");
+  const fs::path dir = SplitMfuAfter("rep64", "--replicate 32");
   ASSERT_FALSE(dir.empty());
   auto single = RunCli({"--no-cache", "run-report", dir.string(), "--format", "json"});
   ASSERT_EQ(single.exit_code, 0) << single.err;
@@ -118,7 +121,7 @@ TEST(MpiCli, RunReportOverFourProcessesEqualsTheSingleProcessReport) {
 // form round-trips and every cut of it is an error, never a crash.
 TEST(MpiCli, ReportHalvesMergeToTheReportAndTheirBytesRoundTrip) {
   NSYS_REQUIRE_FIXTURES();
-  const fs::path dir = Split("two", "");
+  const fs::path dir = SplitMfuAfter("two", "");
   ASSERT_FALSE(dir.empty());
   core::WorkspaceConfig config;
   config.open.use_cache = false;

@@ -52,13 +52,13 @@ fs::path Split(const std::string& fixture, const std::string& name, const std::s
 //          sum(lower(short.value) LIKE 'nccl%'), sum(CASE WHEN lower(short.value) LIKE 'nccl%' THEN end-start END)
 //   FROM CUPTI_ACTIVITY_KIND_KERNEL JOIN StringIds short ON short.id = shortName GROUP BY 1
 // pid 148: 1793 kernels, 237473368 ns, 31 NCCL kernels, 9989016 ns; pid 149: 1794, 251362038, 31, 23753085.
-struct Expected {
+struct ProcessNumbers {
   int64_t kernels, gpu_ns, nccl, nccl_ns;
 };
-constexpr Expected kPid148{1793, 237473368, 31, 9989016};
-constexpr Expected kPid149{1794, 251362038, 31, 23753085};
+constexpr ProcessNumbers kPid148{1793, 237473368, 31, 9989016};
+constexpr ProcessNumbers kPid149{1794, 251362038, 31, 23753085};
 
-void ExpectRank(const Json& rank, const Expected& e) {
+void ExpectRank(const Json& rank, const ProcessNumbers& e) {
   EXPECT_EQ(rank["kernels"], e.kernels) << rank.dump();
   EXPECT_EQ(rank["gpuTimeNs"], e.gpu_ns) << rank.dump();
   EXPECT_EQ(rank["ncclKernels"], e.nccl) << rank.dump();

@@ -18,7 +18,6 @@
 namespace nsys::conformance {
 namespace {
 
-const ColumnSpec kIgnored{"", 1.0, Compare::kIgnore};
 const ColumnSpec kMegabytes{"bytes", 1e-6, Compare::kAuto};  // nsys prints bytes as MB (1e6) with 3 decimals
 
 // NVIDIA's memcpy/memset rules join GPU rows to runtime calls on correlationId alone. In a100_2proc_mpi two MPI

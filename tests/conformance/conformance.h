@@ -32,6 +32,9 @@ struct ColumnSpec {
   Compare compare = Compare::kAuto;
 };
 
+// A `columns` entry for a column never compared.
+inline const ColumnSpec kIgnored{"", 1.0, Compare::kIgnore};
+
 struct KnownDifference {
   std::string fixture = {};  // "h100_2gpu_1s.sqlite"; "*" = every fixture
   std::string column = {};   // the nsys header whose values differ; "*rows*" = the sets of rows differ; "*declined*"

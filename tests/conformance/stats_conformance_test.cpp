@@ -10,7 +10,6 @@ namespace {
 ColumnSpec Megabytes(const std::string& column) {
   return ColumnSpec{column, 1e-6, Compare::kAuto};
 }
-const ColumnSpec kIgnored{"", 1.0, Compare::kIgnore};
 
 // nvtxgpuproj finds each range's parent with an SQLite R-tree join whose coordinates are 32-bit floats (rounded
 // outwards: 16 us steps at these timestamps), so a range whose box rounds wider than its true parent's is hung

@@ -21,13 +21,15 @@
 #include "nsys/core/workspace.h"
 #include "sanitizers.h"
 #include "trace/trace_test_util.h"
+#include "workspace_test_util.h"
 
 namespace nsys::testing {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path TempDir(const std::string& name) {
+// A directory for one set of rank files, under this process's temporary root (removed when the program ends).
+fs::path RankSetDir(const std::string& name) {
   fs::path dir = fs::temp_directory_path() / ("nsys_ai_run_test_" + std::to_string(::getpid())) / name;
   fs::create_directories(dir);
   return dir;
@@ -47,7 +49,7 @@ std::string SplitTool() {
 
 // Runs split_ranks.py SRC OUT [extra]; the output directory, or empty (the test fails) when it did not work.
 fs::path Split(const std::string& fixture, const std::string& name, const std::string& extra = "") {
-  const fs::path out = TempDir(name);
+  const fs::path out = RankSetDir(name);
   const std::string cmd = "python3 '" + SplitTool() + "' '" + Fixture(fixture) + "' '" + out.string() + "' " + extra +
                           " > '" + (out / "split.log").string() + "' 2>&1";
   if (std::system(cmd.c_str()) != 0) {
@@ -55,13 +57,6 @@ fs::path Split(const std::string& fixture, const std::string& name, const std::s
     return {};
   }
   return out;
-}
-
-core::WorkspaceConfig Config() {
-  core::WorkspaceConfig config;
-  config.default_skill_dirs = false;
-  config.open.use_cache = false;
-  return config;
 }
 
 // ---- names, order, sizes ----
@@ -79,7 +74,7 @@ TEST(RunFiles, NaturalOrderPutsRank2BeforeRank10) {
 }
 
 TEST(RunFiles, DirectoryListsRankExportsNamedByFileAndNaturallyOrdered) {
-  const fs::path dir = TempDir("listing");
+  const fs::path dir = RankSetDir("listing");
   for (const char* name : {"rank10.sqlite", "rank2.sqlite", "rank1.nsys-rep", "manifest.json", "notes.txt"}) {
     std::ofstream(dir / name) << "x";
   }
@@ -105,7 +100,7 @@ TEST(RunFiles, DirectoryListsRankExportsNamedByFileAndNaturallyOrdered) {
   auto neither = core::ListRunFiles({});
   ASSERT_FALSE(neither.ok());
   EXPECT_EQ(neither.error().kind, ErrorKind::kInvalidArgument);
-  auto empty = core::ListRunFiles({.directory = TempDir("empty").string()});
+  auto empty = core::ListRunFiles({.directory = RankSetDir("empty").string()});
   ASSERT_FALSE(empty.ok());
   EXPECT_NE(empty.error().message.find("no rank exports"), std::string::npos) << empty.error().message;
 }
@@ -155,7 +150,7 @@ void ExpectRunEqualsSourcePerProcess(const std::string& fixture) {
   NSYS_REQUIRE_FIXTURES();
   const fs::path dir = Split(fixture, fixture);
   ASSERT_FALSE(dir.empty());
-  core::Workspace workspace(Config());
+  core::Workspace workspace(Hermetic());
   auto source = workspace.Open(Fixture(fixture));
   ASSERT_TRUE(source.ok()) << source.error().message;
   const std::vector<int64_t> pids = GpuPids(*source->profile);
@@ -238,7 +233,7 @@ TEST(RunMemory, SixtyFourRanksAnswerUnderTheBudget) {
   // joined, its pages given back) before the run's memory is measured.
   std::vector<std::vector<std::vector<Value>>> expected;
   {
-    core::Workspace reference(Config());
+    core::Workspace reference(Hermetic());
     auto source = reference.Open(Fixture("mfu_2gpu_after.sqlite"));
     ASSERT_TRUE(source.ok()) << source.error().message;
     const std::vector<int64_t> pids = GpuPids(*source->profile);
@@ -252,7 +247,7 @@ TEST(RunMemory, SixtyFourRanksAnswerUnderTheBudget) {
 #if defined(__GLIBC__)
   malloc_trim(0);
 #endif
-  core::WorkspaceConfig config = Config();
+  core::WorkspaceConfig config = Hermetic();
   config.open.use_cache = true;  // reopens from the warm snapshot, in a cache of this test's own
   config.open.cache_dir = (dir / "cache").string();
   core::Workspace workspace(config);
@@ -319,7 +314,7 @@ TEST(RunTrace, EachRankIsATrackGroupOnTheAlignedClock) {
   const fs::path dir =
       Split("mfu_2gpu_after.sqlite", "trace_skew", "--replicate 2 --ranks-per-node 2 --skew-ns 2000000");
   ASSERT_FALSE(dir.empty());
-  core::Workspace workspace(Config());
+  core::Workspace workspace(Hermetic());
   std::map<int64_t, int64_t> first_kernel;  // source pid -> its first kernel's start (capture clock)
   {
     auto source = workspace.Open(Fixture("mfu_2gpu_after.sqlite"));
@@ -398,7 +393,7 @@ TEST(RunTrace, ARankThatCannotBeReadCarriesItsOwnError) {
   const fs::path dir = Split("mfu_2gpu_before.sqlite", "trace_bad_rank");
   ASSERT_FALSE(dir.empty());
   std::ofstream(dir / "rank0002.sqlite") << "this is not an SQLite database, just text long enough to be read";
-  core::Workspace workspace(Config());
+  core::Workspace workspace(Hermetic());
   auto run = workspace.OpenRun({.directory = dir.string()});
   ASSERT_TRUE(run.ok()) << run.error().message;
   ASSERT_EQ(run->ranks.size(), 3u);
@@ -423,7 +418,7 @@ TEST(RunAnalyze, FindsTheStragglerWithTheRunSkillsFigures) {
   const fs::path dir =
       Split("mfu_2gpu_after.sqlite", "analyze_skew", "--replicate 2 --ranks-per-node 2 --skew-ns 2000000");
   ASSERT_FALSE(dir.empty());
-  core::Workspace workspace(Config());
+  core::Workspace workspace(Hermetic());
   auto run = workspace.OpenRun({.directory = dir.string()});
   ASSERT_TRUE(run.ok()) << run.error().message;
   auto table = workspace.RunSkillOnRun(run->id, "run_stragglers",

@@ -14,6 +14,7 @@
 
 #include "fixtures.h"
 #include "nsys/core/workspace.h"
+#include "workspace_test_util.h"
 
 namespace nsys::testing {
 namespace {
@@ -24,13 +25,6 @@ const fs::path kData = fs::path(NSYS_AI_TEST_DATA_DIR) / "source" / "data" / "ma
 
 fs::path RealPair() {
   return fs::path(FixturesDir()) / "sources" / "efficientcenterformer";
-}
-
-core::WorkspaceConfig Hermetic() {
-  core::WorkspaceConfig config;
-  config.default_skill_dirs = false;
-  config.open.use_cache = false;
-  return config;
 }
 
 std::string ReadFile(const fs::path& path) {

@@ -28,15 +28,16 @@ std::string ReadAll(const fs::path& path) {
   return s.str();
 }
 
-class TempDir {
+// A fresh directory named after the running test, removed with the object.
+class TestScratchDir {
  public:
-  TempDir()
+  TestScratchDir()
       : path_(fs::temp_directory_path() / ("nsys_ai_core_traces_" + std::to_string(::getpid()) + "_" +
                                            ::testing::UnitTest::GetInstance()->current_test_info()->name())) {
     fs::remove_all(path_);
     fs::create_directories(path_);
   }
-  ~TempDir() { fs::remove_all(path_); }
+  ~TestScratchDir() { fs::remove_all(path_); }
   const fs::path& path() const { return path_; }
 
  private:
@@ -73,7 +74,7 @@ class FakePublisher : public core::TracePublisher {
 
 TEST(CoreTraces, ExportWritesTheBytesItsStatsDescribeAndStreamingDeliversTheSame) {
   NSYS_REQUIRE_FIXTURES();
-  TempDir dir;
+  TestScratchDir dir;
   core::Workspace workspace(Config(dir.path() / "cache"));
   auto opened = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
   ASSERT_TRUE(opened) << opened.error().message;
@@ -112,7 +113,7 @@ TEST(CoreTraces, ExportWritesTheBytesItsStatsDescribeAndStreamingDeliversTheSame
 
 TEST(CoreTraces, RefusesTheProfileAsOutputAndUnknownIds) {
   NSYS_REQUIRE_FIXTURES();
-  TempDir dir;
+  TestScratchDir dir;
   const fs::path profile = dir.path() / "p.sqlite";
   fs::copy_file(Fixture("mock.sqlite"), profile);
   core::Workspace workspace(Config(dir.path() / "cache"));
@@ -135,7 +136,7 @@ TEST(CoreTraces, RefusesTheProfileAsOutputAndUnknownIds) {
 
 TEST(CoreTraces, PublishWritesIntoThePublishersDirectoryAndCleansUpWhenRefused) {
   NSYS_REQUIRE_FIXTURES();
-  TempDir dir;
+  TestScratchDir dir;
   core::Workspace workspace(Config(dir.path() / "cache"));
   auto opened = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
   ASSERT_TRUE(opened) << opened.error().message;

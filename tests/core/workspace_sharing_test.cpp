@@ -17,6 +17,7 @@
 
 #include "fixtures.h"
 #include "nsys/core/workspace.h"
+#include "workspace_test_util.h"
 
 namespace nsys::testing {
 namespace {
@@ -27,20 +28,20 @@ using std::chrono::milliseconds;
 constexpr int64_t kH100Kernels = 3442;
 constexpr int64_t kH100KernelNs = 44829522;  // SUM(end - start) over CUPTI_ACTIVITY_KIND_KERNEL
 
-core::WorkspaceConfig Hermetic() {
-  core::WorkspaceConfig config;
-  config.default_skill_dirs = false;
-  config.open.use_cache = false;
+// Hermetic(), and no table loaded unless a test asks for it (an open does not start loading every event table).
+core::WorkspaceConfig HermeticNoBackgroundLoad() {
+  core::WorkspaceConfig config = Hermetic();
   config.open.load_all_in_background = false;
   return config;
 }
 
-class TempDir {
+// This process's scratch directory (copies of fixtures to edit, a cache), removed with the object.
+class SharingScratchDir {
  public:
-  TempDir() : path_(fs::temp_directory_path() / ("nsys_ai_sharing_test_" + std::to_string(::getpid()))) {
+  SharingScratchDir() : path_(fs::temp_directory_path() / ("nsys_ai_sharing_test_" + std::to_string(::getpid()))) {
     fs::create_directories(path_);
   }
-  ~TempDir() { fs::remove_all(path_); }
+  ~SharingScratchDir() { fs::remove_all(path_); }
   std::string Copy(const std::string& from, const std::string& name) const {
     fs::copy_file(from, path_ / name, fs::copy_options::overwrite_existing);
     return (path_ / name).string();
@@ -70,21 +71,13 @@ void StretchFirstKernel(const std::string& path, int64_t ns) {
   sqlite3_close(db);
 }
 
-int64_t SumColumn(const skills::Table& table, const std::string& column) {
-  size_t index = 0;
-  while (index < table.columns.size() && table.columns[index].name != column) ++index;
-  int64_t sum = 0;
-  for (const auto& row : table.rows) sum += std::get<int64_t>(row.at(index));
-  return sum;
-}
-
 size_t ThreadCount() {
   return static_cast<size_t>(std::distance(fs::directory_iterator("/proc/self/task"), fs::directory_iterator()));
 }
 
 TEST(WorkspaceSharing, OpensOfOneFileShareTheProfileAndMemoUnderDistinctIds) {
   NSYS_REQUIRE_FIXTURES();
-  core::Workspace workspace(Hermetic());
+  core::Workspace workspace(HermeticNoBackgroundLoad());
   auto a = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
   auto b = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
   ASSERT_TRUE(a.ok()) << a.error().message;
@@ -128,7 +121,7 @@ TEST(WorkspaceSharing, OpensOfOneFileShareTheProfileAndMemoUnderDistinctIds) {
 
 TEST(WorkspaceSharing, SharedOpensStartNoThreadsAndKeepOneWarmUp) {
   NSYS_REQUIRE_FIXTURES();
-  core::WorkspaceConfig config = Hermetic();
+  core::WorkspaceConfig config = HermeticNoBackgroundLoad();
   config.open.load_all_in_background = true;
   config.warm_skills = core::DefaultWarmSkills();
   core::Workspace workspace(config);
@@ -151,9 +144,9 @@ TEST(WorkspaceSharing, SharedOpensStartNoThreadsAndKeepOneWarmUp) {
 
 TEST(WorkspaceSharing, ChangedFilesAreNotShared) {
   NSYS_REQUIRE_FIXTURES();
-  TempDir dir;
+  SharingScratchDir dir;
   const std::string path = dir.Copy(Fixture("h100_2gpu_1s.sqlite"), "profile.sqlite");
-  core::Workspace workspace(Hermetic());
+  core::Workspace workspace(HermeticNoBackgroundLoad());
   auto original = workspace.Open(path);
   ASSERT_TRUE(original.ok()) << original.error().message;
   EXPECT_EQ(KernelNs(*original->profile), kH100KernelNs);
@@ -191,10 +184,10 @@ TEST(WorkspaceSharing, ChangedFilesAreNotShared) {
 
 TEST(WorkspaceSharing, OpensWithDifferentLoadingOptionsAreNotShared) {
   NSYS_REQUIRE_FIXTURES();
-  core::Workspace workspace(Hermetic());
+  core::Workspace workspace(HermeticNoBackgroundLoad());
   engine::OpenOptions cached = workspace.config().open;
   cached.use_cache = true;
-  TempDir dir;
+  SharingScratchDir dir;
   cached.cache_dir = dir.path();
   auto plain = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
   auto with_cache = workspace.Open(Fixture("h100_2gpu_1s.sqlite"), cached);
@@ -205,7 +198,7 @@ TEST(WorkspaceSharing, OpensWithDifferentLoadingOptionsAreNotShared) {
 
 TEST(WorkspaceSharing, OpenIdsAndDistinctLoadsAreBounded) {
   NSYS_REQUIRE_FIXTURES();
-  core::WorkspaceConfig config = Hermetic();
+  core::WorkspaceConfig config = HermeticNoBackgroundLoad();
   config.max_loaded_profiles = 2;
   config.max_open_ids = 4;
   core::Workspace workspace(config);
@@ -249,7 +242,7 @@ TEST(WorkspaceSharing, OpenIdsAndDistinctLoadsAreBounded) {
 TEST(WorkspaceSharing, RacingOpensOfOneFileLoadItOnce) {
   NSYS_REQUIRE_FIXTURES();
   std::atomic<int> loads{0};
-  core::WorkspaceConfig config = Hermetic();
+  core::WorkspaceConfig config = HermeticNoBackgroundLoad();
   config.opener = [&loads](const std::string& path, const engine::OpenOptions& options, const ProgressSink& progress,
                            const CancelToken& cancel) {
     ++loads;
@@ -309,7 +302,7 @@ ProgressSink NotifyWhenWaiting(HeldOpener& held) {
 TEST(WorkspaceSharing, AnOpenWaitingForACancelledLoadLoadsTheFileItself) {
   NSYS_REQUIRE_FIXTURES();
   HeldOpener held;
-  core::WorkspaceConfig config = Hermetic();
+  core::WorkspaceConfig config = HermeticNoBackgroundLoad();
   config.opener = [&held](const std::string& path, const engine::OpenOptions& options, const ProgressSink& progress,
                           const CancelToken& cancel) -> Expected<std::shared_ptr<engine::Profile>> {
     int n;
@@ -349,7 +342,7 @@ TEST(WorkspaceSharing, AnOpenCancelledAfterItsLoadStillSharesTheLoadWithTheWaite
   NSYS_REQUIRE_FIXTURES();
   HeldOpener held;
   CancelToken first_cancel;
-  core::WorkspaceConfig config = Hermetic();
+  core::WorkspaceConfig config = HermeticNoBackgroundLoad();
   config.opener = [&](const std::string& path, const engine::OpenOptions& options, const ProgressSink& progress,
                       const CancelToken& cancel) {
     {
@@ -384,7 +377,7 @@ TEST(WorkspaceSharing, AWaitingOpenCanBeCancelledWithoutDisturbingTheLoad) {
   NSYS_REQUIRE_FIXTURES();
   HeldOpener held;
   std::atomic<bool> release{false};
-  core::WorkspaceConfig config = Hermetic();
+  core::WorkspaceConfig config = HermeticNoBackgroundLoad();
   config.opener = [&](const std::string& path, const engine::OpenOptions& options, const ProgressSink& progress,
                       const CancelToken& cancel) {
     {

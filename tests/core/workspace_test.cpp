@@ -11,24 +11,10 @@
 #include <thread>
 
 #include "fixtures.h"
+#include "workspace_test_util.h"
 
 namespace nsys::testing {
 namespace {
-
-core::WorkspaceConfig Hermetic() {
-  core::WorkspaceConfig config;
-  config.default_skill_dirs = false;
-  config.open.use_cache = false;
-  return config;
-}
-
-int64_t SumColumn(const skills::Table& table, const std::string& column) {
-  size_t index = 0;
-  while (index < table.columns.size() && table.columns[index].name != column) ++index;
-  int64_t sum = 0;
-  for (const auto& row : table.rows) sum += std::get<int64_t>(row.at(index));
-  return sum;
-}
 
 class TempDir {
  public:

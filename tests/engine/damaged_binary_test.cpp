@@ -19,6 +19,8 @@
 namespace nsys::engine {
 namespace {
 
+using ::nsys::testing::AllowNulls;
+using ::nsys::testing::Exec;
 using ::nsys::testing::Fixture;
 using ::nsys::testing::TempDir;
 namespace fs = std::filesystem;
@@ -42,30 +44,6 @@ BinaryRun RunBinary(const std::string& cache_home, const std::vector<std::string
   const int status = pclose(p);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
-}
-
-void Exec(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  char* error = nullptr;
-  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
-  sqlite3_free(error);
-  sqlite3_close(db);
-}
-
-// Nsight declares start/end NOT NULL; a damaged file need not keep to it. Dropping the constraint from the schema
-// text (the records are unchanged) lets the copy hold the NULLs such a file can.
-void AllowNulls(const std::string& path) {
-  Exec(path, "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, 'NOT NULL', '') "
-             "WHERE type = 'table';");
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%NOT NULL%'", -1, &st, nullptr);
-  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(st, 0), 0) << "sqlite " << sqlite3_libversion();
-  sqlite3_finalize(st);
-  sqlite3_close(db);
 }
 
 // The sum of a CSV column (by header name) over the data rows.

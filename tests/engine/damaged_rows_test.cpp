@@ -13,6 +13,8 @@
 namespace nsys::engine {
 namespace {
 
+using ::nsys::testing::AllowNulls;
+using ::nsys::testing::Exec;
 using ::nsys::testing::Fixture;
 using ::nsys::testing::OpenOrDie;
 using ::nsys::testing::Sql;
@@ -21,32 +23,6 @@ using ::nsys::testing::TestOptions;
 namespace fs = std::filesystem;
 
 constexpr const char* kKernels = "CUPTI_ACTIVITY_KIND_KERNEL";
-
-// Runs statements on a writable connection (the copy, never a fixture).
-void Exec(const std::string& path, const std::string& sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  char* error = nullptr;
-  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
-  EXPECT_EQ(rc, SQLITE_OK) << (error ? error : "") << " in " << sql;
-  sqlite3_free(error);
-  sqlite3_close(db);
-}
-
-// Nsight declares start/end NOT NULL; a damaged file need not keep to it. Dropping the constraint from the schema
-// text (the records are unchanged) lets the copy hold the NULLs such a file can.
-void AllowNulls(const std::string& path) {
-  Exec(path, "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, 'NOT NULL', '') "
-             "WHERE type = 'table';");
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-  sqlite3_stmt* st = nullptr;
-  sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE sql LIKE '%NOT NULL%'", -1, &st, nullptr);
-  ASSERT_EQ(sqlite3_step(st), SQLITE_ROW);
-  EXPECT_EQ(sqlite3_column_int(st, 0), 0) << "sqlite " << sqlite3_libversion();
-  sqlite3_finalize(st);
-  sqlite3_close(db);
-}
 
 // Runs the body once with the page reader and once with SQLite reading every row.
 class BothReaders : public ::testing::TestWithParam<bool> {

@@ -23,7 +23,8 @@ struct Entry {
   bool operator==(const Entry&) const = default;
 };
 
-std::vector<Entry> Listing(const std::string& dir) {
+// The entries of `dir` by name, with their sizes and mtimes: what opening the exports must not change.
+std::vector<Entry> Snapshot(const std::string& dir) {
   std::vector<Entry> out;
   for (const auto& e : fs::directory_iterator(dir)) {
     struct stat st {};
@@ -49,7 +50,7 @@ TEST(ReadOnly, EveryFixtureIsLeftUntouched) {
     before[copy] = testing::ReadFile(copy);
   }
   ASSERT_EQ(before.size(), 9u);
-  const std::vector<Entry> listing = Listing(data);
+  const std::vector<Entry> listing = Snapshot(data);
   for (const auto& [path, bytes] : before) {
     SCOPED_TRACE(path);
     OpenOptions options = TestOptions(dir / "cache");
@@ -68,7 +69,7 @@ TEST(ReadOnly, EveryFixtureIsLeftUntouched) {
       EXPECT_FALSE((*p)->Query("WITH x AS (SELECT 1) INSERT INTO StringIds SELECT 99999999, 'x' FROM x").ok());
     }
   }
-  EXPECT_EQ(Listing(data), listing) << "a file appeared, disappeared or changed next to the exports";
+  EXPECT_EQ(Snapshot(data), listing) << "a file appeared, disappeared or changed next to the exports";
   for (const auto& [path, bytes] : before) EXPECT_TRUE(testing::ReadFile(path) == bytes) << path << " changed";
 }
 

@@ -9,12 +9,6 @@
 namespace nsys::testing {
 namespace {
 
-InMemoryClient::Options NoCache() {
-  InMemoryClient::Options options;
-  EXPECT_FALSE(options.workspace.open.use_cache);
-  return options;
-}
-
 std::string OpenFixture(InMemoryClient& client, const std::string& name) {
   const Json reply = client.AwaitReply(client.Request("nsys/openProfile", {{"path", Fixture(name)}}));
   return reply["result"]["profileId"];

@@ -11,26 +11,11 @@
 namespace nsys::testing {
 namespace {
 
-bool IsReplyTo(const Json& m, const Json& id) {
-  return m.contains("id") && m["id"] == id && !m.contains("method");
-}
-
-bool IsProgress(const Json& m, const Json& token, const std::string& kind) {
-  return m.value("method", "") == "$/progress" && m["params"]["token"] == token &&
-         m["params"]["value"].value("kind", "") == kind;
-}
-
 int64_t TableRows(const Json& info, const std::string& name) {
   for (const auto& table : info["tables"]) {
     if (table["name"] == name) return table["rows"];
   }
   return -1;
-}
-
-InMemoryClient::Options NoCache() {
-  InMemoryClient::Options options;
-  EXPECT_FALSE(options.workspace.open.use_cache);  // tests never write a cache
-  return options;
 }
 
 TEST(DispatcherProfiles, OpenProfileReportsProgressThenAnswersWithTheInfo) {

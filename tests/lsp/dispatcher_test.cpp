@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "gate_util.h"
 #include "in_memory_client.h"
 #include "nsys/core/version.h"
 #include "nsys/lsp/method_table.h"
@@ -20,10 +21,6 @@
 
 namespace nsys::testing {
 namespace {
-
-bool IsReplyTo(const Json& m, const Json& id) {
-  return m.contains("id") && m["id"] == id && !m.contains("method");
-}
 
 int ErrorCode(const Json& reply) {
   return reply.contains("error") ? reply["error"]["code"].get<int>() : 0;
@@ -210,25 +207,6 @@ TEST(Dispatcher, CancelForUnknownAndFinishedIdsIsIgnored) {
   EXPECT_EQ(client.Received().size(), 3u);
 }
 
-// A gate a test opens to let a parked worker go on.
-class Gate {
- public:
-  void Open() {
-    std::lock_guard lock(mu_);
-    open_ = true;
-    cv_.notify_all();
-  }
-  void Wait() {
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [this] { return open_; });
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool open_ = false;
-};
-
 TEST(Dispatcher, ARequestCancelledWhileQueuedRepliesRequestCancelledWithoutRunning) {
   InMemoryClient::Options options;
   options.workers = 1;
@@ -393,11 +371,6 @@ int IndexOf(const std::vector<Json>& messages, const std::function<bool(const Js
     if (predicate(messages[i])) return static_cast<int>(i);
   }
   return -1;
-}
-
-bool IsProgress(const Json& m, const Json& token, const std::string& kind) {
-  return m.value("method", "") == "$/progress" && m["params"]["token"] == token &&
-         m["params"]["value"].value("kind", "") == kind;
 }
 
 TEST(Dispatcher, ServerCreatesAProgressTokenWhenTheClientSupportsItAndGaveNone) {

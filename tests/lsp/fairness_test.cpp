@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "gate_util.h"
 #include "in_memory_client.h"
 #include "nsys/lsp/method_table.h"
 #include "nsys/lsp/session.h"
@@ -20,24 +21,6 @@ namespace nsys::testing {
 namespace {
 
 using namespace std::chrono_literals;
-
-class Gate {
- public:
-  void Open() {
-    std::lock_guard lock(mu_);
-    open_ = true;
-    cv_.notify_all();
-  }
-  void Wait() {
-    std::unique_lock lock(mu_);
-    cv_.wait(lock, [this] { return open_; });
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool open_ = false;
-};
 
 TEST(ThreadPool, QueuesTakeTurnsSoABacklogDelaysAnotherQueueByOneTask) {
   Gate gate;  // declared before the pool: what the tasks touch outlives it

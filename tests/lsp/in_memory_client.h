@@ -1,6 +1,8 @@
 #pragma once
 // An in-memory client for the real dispatcher: it frames messages into a real lsp::Session (real Workspace, real
 // worker pool) and collects what the server sends, so tests can wait for replies and notifications.
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -83,5 +85,23 @@ class InMemoryClient {
   std::function<void(const Json&)> hook_;
   int64_t next_id_ = 1;
 };
+
+// The response (not a server request) to request `id`.
+inline bool IsReplyTo(const Json& m, const Json& id) {
+  return m.contains("id") && m["id"] == id && !m.contains("method");
+}
+
+// A $/progress notification of `kind` ("begin", "report", "end") for `token`.
+inline bool IsProgress(const Json& m, const Json& token, const std::string& kind) {
+  return m.value("method", "") == "$/progress" && m["params"]["token"] == token &&
+         m["params"]["value"].value("kind", "") == kind;
+}
+
+// The default options, checked to write no cache (tests never write one).
+inline InMemoryClient::Options NoCache() {
+  InMemoryClient::Options options;
+  EXPECT_FALSE(options.workspace.open.use_cache);
+  return options;
+}
 
 }  // namespace nsys::testing

@@ -18,6 +18,7 @@
 
 #include "fixtures.h"
 #include "mcp/child_process.h"
+#include "mcp/read_file_util.h"
 #include "mcp/transcript_match.h"
 #include "nsys/support/sha256.h"
 
@@ -37,11 +38,6 @@ constexpr const char* kEndlessSkill = R"({
   "args": [{"name": "n", "type": "int", "description": "Distinguishes calls.", "default": 0}],
   "sql": "WITH RECURSIVE c(i) AS (SELECT :n UNION ALL SELECT i + 1 FROM c WHERE i < 1000000000000000) SELECT max(i) AS top FROM c"
 })";
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
 
 class McpBinaryTest : public ::testing::Test {
  protected:

@@ -14,6 +14,7 @@
 
 #include "fixtures.h"
 #include "mcp/child_process.h"
+#include "mcp/read_file_util.h"
 #include "mcp/transcript_match.h"
 
 namespace nsys::testing {
@@ -22,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-constexpr auto kReplyTimeout = 120s;  // a Debug build opening a profile on a busy 2-core machine
+constexpr auto kTranscriptReplyTimeout = 120s;  // a Debug build opening a profile on a busy 2-core machine
 
 std::vector<std::string> TranscriptFiles() {
   std::vector<std::string> files;
@@ -34,11 +35,6 @@ std::vector<std::string> TranscriptFiles() {
   }
   std::sort(files.begin(), files.end());
   return files;
-}
-
-std::string ReadFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 class McpTranscriptTest : public ::testing::TestWithParam<std::string> {};
@@ -94,7 +90,7 @@ TEST_P(McpTranscriptTest, RealBinaryAnswersAsRecorded) {
       ASSERT_TRUE(child->WriteLine(out)) << where << ": nsys-ai closed its input" << child_log();
     } else if (kind == "recv") {
       bool timed_out = false;
-      const std::optional<std::string> reply = child->ReadLine(kReplyTimeout, &timed_out);
+      const std::optional<std::string> reply = child->ReadLine(kTranscriptReplyTimeout, &timed_out);
       ASSERT_TRUE(reply) << where << ": "
                          << (timed_out ? "no reply within the timeout" : "nsys-ai closed its output (exited?)")
                          << "; is the `mcp` subcommand wired into the CLI?" << child_log();

@@ -6,22 +6,14 @@
 
 #include <string>
 
+#include "jsonrpc_test_util.h"
 #include "nsys/protocol/jsonrpc.h"
 
 namespace nsys::protocol {
 namespace {
 
-std::string ErrorOf(std::string_view body) {
-  const ParseResult result = ParseMessage(body);
-  EXPECT_FALSE(result.message.has_value()) << body;
-  if (!result.error) return "<no error>";
-  return Serialize(*result.error);
-}
-
-std::string Err(std::string_view id, int code, std::string_view message) {
-  return std::string("{\"error\":{\"code\":") + std::to_string(code) + ",\"message\":" + Json(message).dump() +
-         "},\"id\":" + std::string(id) + ",\"jsonrpc\":\"2.0\"}";
-}
+using ::nsys::protocol::testing::Err;
+using ::nsys::protocol::testing::ErrorOf;
 
 TEST(JsonParseTest, NumbersPastADoubleAreParseErrorsNotExceptions) {
   // nlohmann throws out_of_range.406 for these from its DOM parser; before the fix the exception ended the process.

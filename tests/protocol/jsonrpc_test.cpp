@@ -5,21 +5,13 @@
 #include <random>
 #include <string>
 
+#include "jsonrpc_test_util.h"
+
 namespace nsys::protocol {
 namespace {
 
-// The error response ParseMessage produced, serialized, so each case is one exact comparison.
-std::string ErrorOf(std::string_view body) {
-  const ParseResult result = ParseMessage(body);
-  EXPECT_FALSE(result.message.has_value()) << body;
-  if (!result.error) return "<no error>";
-  return Serialize(*result.error);
-}
-
-std::string Err(std::string_view id, int code, std::string_view message) {
-  return std::string("{\"error\":{\"code\":") + std::to_string(code) + ",\"message\":" + Json(message).dump() +
-         "},\"id\":" + std::string(id) + ",\"jsonrpc\":\"2.0\"}";
-}
+using ::nsys::protocol::testing::Err;
+using ::nsys::protocol::testing::ErrorOf;
 
 TEST(JsonRpcTest, ErrorCodesHaveTheirSpecValues) {
   EXPECT_EQ(kParseError, -32700);

@@ -3,27 +3,13 @@
 #include <string>
 
 #include "nsys/protocol/methods.h"
+#include "params_test_util.h"
 
 namespace nsys::protocol {
 namespace {
 
-template <typename T>
-void ExpectRoundTrip(const T& value, std::string_view expected_json) {
-  const Json j = value;
-  EXPECT_EQ(j.dump(), expected_json);
-  const Expected<T> back = Parse<T>(j);
-  ASSERT_TRUE(back.ok()) << back.error().message;
-  EXPECT_TRUE(*back == value) << "round trip changed " << expected_json;
-}
-
-template <typename T>
-std::string ErrorOf(std::string_view json_text) {
-  const Expected<T> parsed = Parse<T>(Json::parse(json_text));
-  EXPECT_FALSE(parsed.ok()) << json_text;
-  if (parsed.ok()) return "";
-  EXPECT_EQ(parsed.error().kind, ErrorKind::kInvalidArgument);
-  return parsed.error().message;
-}
+using ::nsys::protocol::testing::ErrorOf;
+using ::nsys::protocol::testing::ExpectRoundTrip;
 
 TEST(LspTypesTest, InitializeParamsFromARealisticClientIgnoresWhatWeDoNotRead) {
   // Trimmed from what vscode-languageclient 9 sends, with our initializationOptions.

@@ -6,28 +6,13 @@
 #include <string>
 
 #include "nsys/protocol/refine.h"
+#include "params_test_util.h"
 
 namespace nsys::protocol {
 namespace {
 
-// Writes `value`, checks the exact JSON text, and reads it back to an equal value.
-template <typename T>
-void ExpectRoundTrip(const T& value, std::string_view expected_json) {
-  const Json j = value;
-  EXPECT_EQ(j.dump(), expected_json);
-  const Expected<T> back = Parse<T>(j);
-  ASSERT_TRUE(back.ok()) << back.error().message;
-  EXPECT_TRUE(*back == value) << "round trip changed " << expected_json;
-}
-
-template <typename T>
-std::string ErrorOf(std::string_view json_text, const std::string& root = "params") {
-  const Expected<T> parsed = Parse<T>(Json::parse(json_text), root);
-  EXPECT_FALSE(parsed.ok()) << json_text;
-  if (parsed.ok()) return "";
-  EXPECT_EQ(parsed.error().kind, ErrorKind::kInvalidArgument);
-  return parsed.error().message;
-}
+using ::nsys::protocol::testing::ErrorOf;
+using ::nsys::protocol::testing::ExpectRoundTrip;
 
 TEST(MethodsTest, MethodNamesAreUnderNsys) {
   EXPECT_EQ(method::kOpenProfile, "nsys/openProfile");

@@ -39,7 +39,7 @@ std::vector<Span> Gaps(std::vector<Span> ops, int64_t min_gap) {
   return gaps;
 }
 
-std::map<std::pair<Key, std::string>, Totals> Expected(const std::string& fixture, int64_t min_gap) {
+std::map<std::pair<Key, std::string>, Totals> RecomputedGapTotals(const std::string& fixture, int64_t min_gap) {
   FixtureSql sql(fixture);
   std::map<Key, std::vector<Span>> ops;
   for (const char* table : {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"}) {
@@ -104,7 +104,7 @@ void ExpectMatches(const std::string& fixture, double min_gap_us) {
       0);
   NSYS_RUN_SKILL(t, fixture, "api_in_gaps", {{"min_gap_us", Value(min_gap_us)}});
   ASSERT_FALSE(t.declined);
-  const auto expected = Expected(fixture, static_cast<int64_t>(min_gap_us * 1000));
+  const auto expected = RecomputedGapTotals(fixture, static_cast<int64_t>(min_gap_us * 1000));
   ASSERT_EQ(t.rows.size(), expected.size());
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const auto key =

@@ -52,7 +52,7 @@ void ExpectGroup(const skills::Table& t, const skills::Table& its, size_t first,
   }
 }
 
-void ExpectMatches(const std::string& fixture, double threshold) {
+void ExpectOutliersMatch(const std::string& fixture, double threshold) {
   SCOPED_TRACE(fixture);
   NSYS_RUN_SKILL(t, fixture, "iteration_outliers", {{"threshold", Value(threshold)}});
   NSYS_RUN_SKILL(its, fixture, "iterations");
@@ -72,9 +72,9 @@ void ExpectMatches(const std::string& fixture, double threshold) {
 
 TEST(IterationOutliers, RobustZMatchesRecomputation) {
   NSYS_REQUIRE_FIXTURES();
-  ExpectMatches("mfu_2gpu_before.sqlite", 3.5);
-  ExpectMatches("mfu_2gpu_after.sqlite", 2.0);
-  ExpectMatches("h100_2gpu_1s.sqlite", 3.5);
+  ExpectOutliersMatch("mfu_2gpu_before.sqlite", 3.5);
+  ExpectOutliersMatch("mfu_2gpu_after.sqlite", 2.0);
+  ExpectOutliersMatch("h100_2gpu_1s.sqlite", 3.5);
 }
 
 TEST(IterationOutliers, KnownOutliers) {

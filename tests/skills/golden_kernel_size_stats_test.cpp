@@ -16,14 +16,14 @@ namespace {
 
 constexpr const char* kPid = "((k.globalPid >> 24) & 0xFFFFFF)";
 
-struct Expected {
+struct SizeStats {
   int64_t kernels = 0, window = 0, busy = 0, median = 0, tiny = 0, tiny_ns = 0, bound = 0, gap = 0;
 };
 
 // The expected row of every (pid, device), from SQL and a plain sort for the median.
-std::map<std::pair<int64_t, int64_t>, Expected> FromSql(const std::string& fixture, int64_t tiny_ns) {
+std::map<std::pair<int64_t, int64_t>, SizeStats> FromSql(const std::string& fixture, int64_t tiny_ns) {
   FixtureSql sql(fixture);
-  std::map<std::pair<int64_t, int64_t>, Expected> out;
+  std::map<std::pair<int64_t, int64_t>, SizeStats> out;
   std::map<std::pair<int64_t, int64_t>, std::vector<int64_t>> durations;
   std::map<std::pair<int64_t, int64_t>, std::vector<std::pair<int64_t, int64_t>>> intervals;
   sql.Each(std::string("SELECT ") + kPid + ", k.deviceId, k.start, k.end FROM CUPTI_ACTIVITY_KIND_KERNEL k",
@@ -34,7 +34,7 @@ std::map<std::pair<int64_t, int64_t>, Expected> FromSql(const std::string& fixtu
              intervals[key].emplace_back(start, end);
            });
   for (auto& [key, d] : durations) {
-    Expected& e = out[key];
+    SizeStats& e = out[key];
     e.kernels = static_cast<int64_t>(d.size());
     std::sort(d.begin(), d.end());
     const size_t m = d.size() / 2;
@@ -70,7 +70,7 @@ std::map<std::pair<int64_t, int64_t>, Expected> FromSql(const std::string& fixtu
       "CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = w.cid AND ((r.globalTid >> 24) & 0xFFFFFF) = w.pid "
       "WHERE w.kind = 0 AND w.start - r.end <= 10000 GROUP BY w.pid, w.dev";
   sql.Each(ops, [&](sqlite3_stmt* st) {
-    Expected& e = out[{sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1)}];
+    SizeStats& e = out[{sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1)}];
     e.bound = sqlite3_column_int64(st, 2);
     e.gap = sqlite3_column_int64(st, 3);
   });
@@ -86,7 +86,7 @@ void ExpectMatchesSql(const std::string& fixture, double tiny_us) {
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const auto key = std::make_pair(IntCell(t, r, "pid"), IntCell(t, r, "device_id"));
     ASSERT_TRUE(expected.count(key)) << key.first << "/" << key.second;
-    const Expected& e = expected.at(key);
+    const SizeStats& e = expected.at(key);
     SCOPED_TRACE("pid " + std::to_string(key.first) + " device " + std::to_string(key.second));
     EXPECT_EQ(IntCell(t, r, "kernels"), e.kernels);
     EXPECT_EQ(IntCell(t, r, "window_ns"), e.window);

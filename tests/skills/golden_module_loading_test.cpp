@@ -20,7 +20,7 @@ const char* const kMatched =
     "(s.value GLOB 'cuModuleLoad*' OR s.value GLOB 'cuLibraryLoad*' OR s.value GLOB 'cudaLibraryLoad*' OR "
     "s.value GLOB 'cuLink*' OR s.value GLOB 'nvrtc*' OR s.value GLOB 'nvJitLink*')";
 
-std::map<std::pair<int64_t, std::string>, Calls> FromSql(const std::string& fixture) {
+std::map<std::pair<int64_t, std::string>, Calls> ModuleLoadCallsFromSql(const std::string& fixture) {
   FixtureSql sql(fixture);
   std::map<std::pair<int64_t, std::string>, Calls> out;
   sql.Each(std::string("WITH fk AS (SELECT (globalPid >> 24) & 0xFFFFFF pid, min(start) first FROM "
@@ -42,11 +42,11 @@ std::map<std::pair<int64_t, std::string>, Calls> FromSql(const std::string& fixt
   return out;
 }
 
-void ExpectMatchesSql(const std::string& fixture) {
+void ExpectModuleLoadingMatchesSql(const std::string& fixture) {
   SCOPED_TRACE(fixture);
   NSYS_RUN_SKILL(t, fixture, "module_loading");
   ASSERT_FALSE(t.declined);
-  const auto expected = FromSql(fixture);
+  const auto expected = ModuleLoadCallsFromSql(fixture);
   ASSERT_EQ(t.rows.size(), expected.size());
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const auto key = std::make_pair(IntCell(t, r, "pid"), StringCell(t, r, "api_name"));
@@ -64,7 +64,7 @@ TEST(ModuleLoading, MatchesSql) {
   NSYS_REQUIRE_FIXTURES();
   for (const char* f : {"h200_nvfuser_nvtx.sqlite", "v100_julia.sqlite", "mfu_2gpu_before.sqlite",
                         "h100_2gpu_1s.sqlite", "a100_2proc_mpi.sqlite", "mock.sqlite"}) {
-    ExpectMatchesSql(f);
+    ExpectModuleLoadingMatchesSql(f);
   }
 }
 

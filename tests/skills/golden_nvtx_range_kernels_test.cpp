@@ -26,7 +26,6 @@ namespace nsys::testing {
 namespace {
 
 constexpr const char* kH200 = "h200_nvfuser_nvtx.sqlite";
-constexpr const char* kH100 = "h100_2gpu_1s.sqlite";
 
 TEST(NvtxRangeKernels, H200NestedRangesAndInnermost) {
   NSYS_REQUIRE_FIXTURES();

@@ -7,11 +7,6 @@
 namespace nsys::testing {
 namespace {
 
-constexpr const char* kH100 = "h100_2gpu_1s.sqlite";
-constexpr const char* kGemm64 =
-    "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8_stage3_warpsize1x4x1_ffma_aligna4_alignc4_execute_kernel__"
-    "5x_cublas";
-
 TEST(NvtxSummary, H100GroupsOperatorsAcrossOpIds) {
   NSYS_REQUIRE_FIXTURES();
   NSYS_RUN_SKILL(t, kH100, "nvtx_summary");

@@ -13,7 +13,7 @@
 namespace nsys::testing {
 namespace {
 
-struct Totals {
+struct TransferTotals {
   int64_t copies = 0, bytes = 0, total = 0, in_step = 0, in_step_ns = 0, pageable = 0, in_step_bytes = 0;
 };
 
@@ -29,9 +29,10 @@ struct Step {
 };
 
 // `by_launch`: test the launching call's start (same pid and correlationId) instead of the copy's own.
-std::map<std::string, Totals> FromSql(const std::string& fixture, const std::vector<Step>& steps, bool by_launch) {
+std::map<std::string, TransferTotals> FromSql(const std::string& fixture, const std::vector<Step>& steps,
+                                              bool by_launch) {
   FixtureSql sql(fixture);
-  std::map<std::string, Totals> out;
+  std::map<std::string, TransferTotals> out;
   sql.Each(
       "SELECT (m.globalPid >> 24) & 0xFFFFFF, m.deviceId, m.start, m.end, m.bytes, m.copyKind, m.srcKind = 0 OR "
       "m.dstKind = 0, r.start FROM CUPTI_ACTIVITY_KIND_MEMCPY m LEFT JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON "
@@ -42,7 +43,7 @@ std::map<std::string, Totals> FromSql(const std::string& fixture, const std::vec
         const int64_t bytes = sqlite3_column_int64(st, 4);
         const bool has_launch = sqlite3_column_type(st, 7) != SQLITE_NULL;
         const int64_t t = by_launch && has_launch ? sqlite3_column_int64(st, 7) : start;
-        Totals& o = out[Operation(sqlite3_column_int64(st, 5))];
+        TransferTotals& o = out[Operation(sqlite3_column_int64(st, 5))];
         ++o.copies;
         o.bytes += bytes;
         o.total += dur;
@@ -69,14 +70,14 @@ std::vector<Step> StepsOf(const skills::Table& its, bool any_device) {
   return steps;
 }
 
-void ExpectRows(const skills::Table& t, const std::map<std::string, Totals>& expected) {
+void ExpectRows(const skills::Table& t, const std::map<std::string, TransferTotals>& expected) {
   ASSERT_FALSE(t.declined);
   ASSERT_EQ(t.rows.size(), expected.size());
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const std::string op = StringCell(t, r, "operation");
     ASSERT_TRUE(expected.count(op)) << op;
     SCOPED_TRACE(op);
-    const Totals& e = expected.at(op);
+    const TransferTotals& e = expected.at(op);
     EXPECT_EQ(IntCell(t, r, "copies"), e.copies);
     EXPECT_EQ(IntCell(t, r, "bytes"), e.bytes);
     EXPECT_EQ(IntCell(t, r, "total_ns"), e.total);

@@ -11,10 +11,6 @@ namespace {
 
 using skills::Args;
 
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
 // A skill with every argument type and a required one, to exercise the runner's validation.
 class ArgsEcho final : public skills::Skill {
  public:

@@ -103,6 +103,17 @@ inline int FindRow(const skills::Table& t, const std::string& column, const std:
   return -1;
 }
 
+inline bool Contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+// The fixture most golden tests read, and the GEMM kernel that tops its kernel time (a cuBLAS kernel: the same name
+// demangled and short).
+inline constexpr const char* kH100 = "h100_2gpu_1s.sqlite";
+inline constexpr const char* kGemm64 =
+    "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8_stage3_warpsize1x4x1_ffma_aligna4_alignc4_execute_kernel__"
+    "5x_cublas";
+
 }  // namespace nsys::testing
 
 // Runs a skill and asserts success, binding the table to `var`.

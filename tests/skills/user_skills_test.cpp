@@ -17,10 +17,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool Contains(const std::string& haystack, const std::string& needle) {
-  return haystack.find(needle) != std::string::npos;
-}
-
 std::string ExamplesDir() {
   return (fs::path(NSYS_AI_SOURCE_DIR) / "skills" / "examples").string();
 }

@@ -19,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 using source::Annotation;
 
-const fs::path kData = fs::path(NSYS_AI_TEST_DATA_DIR) / "source" / "data" / "edits";
+const fs::path kEditsData = fs::path(NSYS_AI_TEST_DATA_DIR) / "source" / "data" / "edits";
 const fs::path kEvalModels =
     fs::path(NSYS_AI_FIXTURES_DIR) / "sources" / "efficientcenterformer" / "tools" / "eval_models.py";
 
@@ -77,7 +77,7 @@ void ExpectGolden(const std::string& edited, const source::SourceEdit& edit, con
 
 void CheckRefine(const std::string& file, const std::string& range) {
   SCOPED_TRACE(file + " " + range);
-  const fs::path path = kData / file;
+  const fs::path path = kEditsData / file;
   const std::string text = ReadText(path);
   const auto language = source::LanguageOfPath(path.string());
   ExpectParses(text, language, file);  // the input itself parses
@@ -85,20 +85,20 @@ void CheckRefine(const std::string& file, const std::string& range) {
   ASSERT_TRUE(edit.ok()) << edit.error().message;
   auto edited = source::ApplyEdits(text, edit->edits);
   ASSERT_TRUE(edited.ok()) << edited.error().message;
-  ExpectGolden(*edited, *edit, kData / (file + "." + range + ".golden"));
+  ExpectGolden(*edited, *edit, kEditsData / (file + "." + range + ".golden"));
   ExpectParses(*edited, language, file + " refined inside " + range);
 }
 
 void CheckAnnotate(const std::string& file, int line, const std::string& golden_name) {
   SCOPED_TRACE(file + " line " + std::to_string(line));
-  const fs::path path = kData / file;
+  const fs::path path = kEditsData / file;
   const std::string text = ReadText(path);
   const auto language = source::LanguageOfPath(path.string());
   auto edit = source::AnnotateFunctionEdit(text, language, line);
   ASSERT_TRUE(edit.ok()) << edit.error().message;
   auto edited = source::ApplyEdits(text, edit->edits);
   ASSERT_TRUE(edited.ok()) << edited.error().message;
-  ExpectGolden(*edited, *edit, kData / (file + "." + golden_name + ".golden"));
+  ExpectGolden(*edited, *edit, kEditsData / (file + "." + golden_name + ".golden"));
   ExpectParses(*edited, language, file + " with " + golden_name + " annotated");
 }
 
@@ -134,7 +134,7 @@ TEST(Edits, PythonAnnotateFunctionAddsTheImport) {
   CheckAnnotate("scope_macro.py", 12, "plain");
 }
 TEST(Edits, PythonAnnotatedFunctionIsRefused) {
-  const std::string text = ReadText(kData / "model.py");
+  const std::string text = ReadText(kEditsData / "model.py");
   auto edit = source::AnnotateFunctionEdit(text, source::Language::kPython, 9);  // inside train_step
   ASSERT_FALSE(edit.ok());
   EXPECT_EQ(edit.error().kind, ErrorKind::kInvalidArgument);

@@ -17,7 +17,7 @@ using source::Annotation;
 
 const fs::path kSources = fs::path(NSYS_AI_FIXTURES_DIR) / "sources" / "efficientcenterformer";
 
-struct Expected {
+struct ExpectedRange {
   const char* name;
   int line;  // 0-based
   int column;
@@ -26,7 +26,7 @@ struct Expected {
 };
 // `with nvtx.annotate("reader"):` is line 148 (1-based) at 12 spaces of indent; the literal starts after
 // "with nvtx.annotate(" (19 characters).
-const Expected kRanges[] = {
+const ExpectedRange kRanges[] = {
     {"reader", 147, 31, 148, 148},       {"3D_backbone", 150, 31, 151, 161},
     {"find_centers", 166, 35, 167, 190}, {"poolformer_forward", 192, 35, 193, 196},
     {"bbox_head", 198, 31, 199, 202},    {"post_processing", 204, 31, 205, 208},

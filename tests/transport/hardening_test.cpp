@@ -34,13 +34,8 @@ namespace {
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
-std::unique_ptr<FramedConnection> Connect(int port) {
-  const int fd = ConnectTcp(port);
-  EXPECT_GE(fd, 0) << "cannot connect to " << port;
-  return std::make_unique<FramedConnection>(fd, fd, true);
-}
-
-Json Request(FramedConnection& c, const Json& id, const std::string& method, Json params = Json::object()) {
+// Sends a request and returns its reply, which must come within 30 s.
+Json RequestWithin30s(FramedConnection& c, const Json& id, const std::string& method, Json params = Json::object()) {
   c.Send({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
   return c.AwaitReply(id, 30s);
 }
@@ -185,7 +180,7 @@ TEST(TcpToken, OnlyInitializeWithTheRightTokenOpensASession) {
   }
   auto good = Connect(server.port);
   EXPECT_TRUE(InitializeWithToken(*good, server.token).contains("result"));
-  EXPECT_TRUE(Request(*good, 2, "nsys/listSkills").contains("result"));
+  EXPECT_TRUE(RequestWithin30s(*good, 2, "nsys/listSkills").contains("result"));
   server.process->Signal(SIGTERM);
   EXPECT_EQ(server.process->Wait(30s), 0);
 }
@@ -216,7 +211,7 @@ TEST(UnixSocket, ServesThisUserWithoutATokenFromAPrivateFolderOnly) {
   FramedConnection c(fd, fd, true);
   c.Send(Message(1, "initialize", {{"processId", nullptr}, {"capabilities", Json::object()}}));
   EXPECT_TRUE(c.AwaitReply(1, 30s).contains("result"));
-  EXPECT_TRUE(Request(c, 2, "nsys/listSkills").contains("result"));
+  EXPECT_TRUE(RequestWithin30s(c, 2, "nsys/listSkills").contains("result"));
   process.Signal(SIGTERM);
   EXPECT_EQ(process.Wait(30s), 0);
   EXPECT_FALSE(std::filesystem::exists(path));
@@ -278,7 +273,7 @@ Clock::duration SlowestAnswer(
   std::thread asker([&] {
     for (int i = 0; !done.load(); ++i) {
       const auto start = Clock::now();
-      if (!ok(Request(c, "ask" + std::to_string(i), method, params))) ++failures;
+      if (!ok(RequestWithin30s(c, "ask" + std::to_string(i), method, params))) ++failures;
       slowest = std::max(slowest, Clock::now() - start);
       std::this_thread::sleep_for(100ms);
     }
@@ -295,7 +290,7 @@ TEST(TcpLimits, AClientThatFloodsAndNeverReadsStaysBoundedAndOthersStayFast) {
   ASSERT_GT(server.port, 0) << server.process->Stderr();
   auto other = Connect(server.port);
   ASSERT_TRUE(InitializeWithToken(*other, server.token).contains("result"));
-  ASSERT_TRUE(Request(*other, "warm", "nsys/listSkills").contains("result"));
+  ASSERT_TRUE(RequestWithin30s(*other, "warm", "nsys/listSkills").contains("result"));
   const long rss_before = RssKb(server.process->pid());
   long rss_peak = rss_before;
   size_t flooded = 0;
@@ -323,7 +318,7 @@ TEST(TcpLimits, AClientThatFloodsAndNeverReadsStaysBoundedAndOthersStayFast) {
 #endif
   EXPECT_LT(peak_mb, kBoundMb) << "the server buffered the flood";
   EXPECT_LT(slowest, 2s);
-  EXPECT_TRUE(Request(*other, "after", "nsys/listSkills").contains("result"));
+  EXPECT_TRUE(RequestWithin30s(*other, "after", "nsys/listSkills").contains("result"));
   server.process->Signal(SIGTERM);
   EXPECT_EQ(server.process->Wait(30s), 0) << server.process->Stderr().substr(0, 2000);
 }
@@ -375,7 +370,7 @@ TEST(TcpLimits, ConnectionsPastTheLimitAreRefusedWithAClearError) {
   EXPECT_NE(ErrorMessage(*message).find("3"), std::string::npos);
   EXPECT_TRUE(refused->WaitForEof(10s));
   // The ones already in are unaffected; when one leaves, a newcomer gets its place.
-  EXPECT_TRUE(Request(*open[0], 2, "nsys/listSkills").contains("result"));
+  EXPECT_TRUE(RequestWithin30s(*open[0], 2, "nsys/listSkills").contains("result"));
   open[1]->Abort();
   const auto deadline = Clock::now() + 10s;
   bool admitted = false;
@@ -425,7 +420,7 @@ TEST(TcpLimits, OutOfFileDescriptorsTheAcceptLoopBacksOffInsteadOfSpinning) {
   while (!served && Clock::now() < deadline) {
     auto c = Connect(server.port);
     served = InitializeWithToken(*c, server.token).contains("result") &&
-             Request(*c, 2, "nsys/listSkills").contains("result");
+             RequestWithin30s(*c, 2, "nsys/listSkills").contains("result");
   }
   EXPECT_TRUE(served) << server.process->Stderr().substr(0, 3000);
   EXPECT_TRUE(server.process->WaitForStderr("accepting again", 5s));
@@ -457,7 +452,7 @@ TEST(TcpLimits, IdleConnectionsThatNeverInitializeOrFinishAMessageAreClosed) {
   EXPECT_LT(Clock::now() - start, 5s);
 
   std::this_thread::sleep_for(1500ms);
-  EXPECT_TRUE(Request(*quiet, 2, "nsys/listSkills").contains("result"));
+  EXPECT_TRUE(RequestWithin30s(*quiet, 2, "nsys/listSkills").contains("result"));
   server.process->Signal(SIGTERM);
   EXPECT_EQ(server.process->Wait(30s), 0);
 }

@@ -96,6 +96,8 @@ class FramedConnection {
 
 // Connects to 127.0.0.1:port; returns the socket fd or -1.
 int ConnectTcp(int port);
+// A framed connection to 127.0.0.1:port (a failed connect fails the test).
+std::unique_ptr<FramedConnection> Connect(int port);
 
 // Starts `nsys-ai serve --listen 127.0.0.1:0 [extra...]` and reads the port and the token file from its stderr
 // ("listening on 127.0.0.1:PORT (token in PATH)"). Unless `extra_args` names one, the token file goes in a fresh

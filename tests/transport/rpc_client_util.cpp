@@ -1,5 +1,6 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -263,6 +264,12 @@ int ConnectTcp(int port) {
     return -1;
   }
   return fd;
+}
+
+std::unique_ptr<FramedConnection> Connect(int port) {
+  const int fd = ConnectTcp(port);
+  EXPECT_GE(fd, 0) << "cannot connect to " << port;
+  return std::make_unique<FramedConnection>(fd, fd, true);
 }
 
 TcpServerProcess StartTcpServer(const std::vector<std::string>& extra_args) {

@@ -15,12 +15,6 @@ namespace {
 
 using namespace std::chrono_literals;
 
-std::unique_ptr<FramedConnection> Connect(int port) {
-  const int fd = ConnectTcp(port);
-  EXPECT_GE(fd, 0) << "cannot connect to " << port;
-  return std::make_unique<FramedConnection>(fd, fd, true);
-}
-
 Json Request(FramedConnection& c, const Json& id, const std::string& method, Json params = Json::object()) {
   c.Send({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}});
   return c.AwaitReply(id);

@@ -16,17 +16,8 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
-// AddressSanitizer: gcc says so with __SANITIZE_ADDRESS__, clang (before 18) only through __has_feature.
-#if defined(__SANITIZE_ADDRESS__)
-#define NSYS_AI_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define NSYS_AI_ASAN 1
-#endif
-#endif
-#ifndef NSYS_AI_ASAN
-#define NSYS_AI_ASAN 0
-#endif
+
+#include "nsys/support/sanitizers.h"
 
 namespace nsys::core {
 

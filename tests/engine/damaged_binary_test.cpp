@@ -57,9 +57,12 @@ int64_t SumCsvColumn(const std::string& csv, const std::string& column) {
     std::string cell;
     bool quoted = false;
     for (char c : line) {
-      if (c == '"') quoted = !quoted;
-      else if (c == ',' && !quoted) cells.push_back(cell), cell.clear();
-      else cell += c;
+      if (c == '"')
+        quoted = !quoted;
+      else if (c == ',' && !quoted)
+        cells.push_back(cell), cell.clear();
+      else
+        cell += c;
     }
     cells.push_back(cell);
     if (index < 0) {
@@ -88,7 +91,8 @@ class DamagedBinary : public ::testing::Test {
 };
 
 TEST_F(DamagedBinary, NullStartsAreCountedInInfoAndSkillNotes) {
-  const BinaryRun before = RunBinary(cache_, {"skill", "run", "top_kernels", copy_, "--format", "csv", "--arg", "limit=0"});
+  const BinaryRun before =
+      RunBinary(cache_, {"skill", "run", "top_kernels", copy_, "--format", "csv", "--arg", "limit=0"});
   ASSERT_EQ(before.exit_code, 0) << before.out;
   const int64_t calls_before = SumCsvColumn(before.out, "instances");
   EXPECT_EQ(calls_before, 3442);
@@ -101,7 +105,8 @@ TEST_F(DamagedBinary, NullStartsAreCountedInInfoAndSkillNotes) {
             std::string::npos)
       << info.out;
 
-  const BinaryRun after = RunBinary(cache_, {"skill", "run", "top_kernels", copy_, "--format", "csv", "--arg", "limit=0"});
+  const BinaryRun after =
+      RunBinary(cache_, {"skill", "run", "top_kernels", copy_, "--format", "csv", "--arg", "limit=0"});
   ASSERT_EQ(after.exit_code, 0) << after.out;
   EXPECT_EQ(SumCsvColumn(after.out, "instances"), calls_before - 3);
   const BinaryRun notes = RunBinary(cache_, {"skill", "run", "top_kernels", copy_});
@@ -115,13 +120,15 @@ TEST_F(DamagedBinary, NullStartsAreCountedInInfoAndSkillNotes) {
 }
 
 TEST_F(DamagedBinary, HugeDeviceIdCostsNoMemoryByItsValue) {
-  Exec(copy_, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 2147483647 WHERE rowid = 1;"
-              "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET deviceId = 2147483647 WHERE rowid = 1;");
+  Exec(copy_,
+       "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 2147483647 WHERE rowid = 1;"
+       "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET deviceId = 2147483647 WHERE rowid = 1;");
   // The peak RSS of the children this process waited for (every binary run of this suite stays far below it).
   struct rusage before {};
   getrusage(RUSAGE_CHILDREN, &before);
   for (const char* skill : {"top_kernels", "memory_transfers"}) {
-    const BinaryRun r = RunBinary(cache_, {"skill", "run", skill, copy_, "--format", "csv", "--arg", "per_device=true"});
+    const BinaryRun r =
+        RunBinary(cache_, {"skill", "run", skill, copy_, "--format", "csv", "--arg", "per_device=true"});
     ASSERT_EQ(r.exit_code, 0) << r.out;
     EXPECT_NE(r.out.find("2147483647"), std::string::npos) << skill << " output: " << r.out;
   }
@@ -133,8 +140,9 @@ TEST_F(DamagedBinary, HugeDeviceIdCostsNoMemoryByItsValue) {
 TEST_F(DamagedBinary, Int64WideSpanExportsWithoutAllocatingBySpan) {
   // A kernel from just above -2^62 to just below 2^62: valid by the row rule, so it stays, and the span is
   // almost 2^63 ns.
-  Exec(copy_, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = -4611686018427387903, \"end\" = 4611686018427387903 "
-              "WHERE rowid = 1;");
+  Exec(copy_,
+       "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = -4611686018427387903, \"end\" = 4611686018427387903 "
+       "WHERE rowid = 1;");
   const std::string out = dir_ / "out.perfetto-trace";
   const BinaryRun r = RunBinary(cache_, {"export", copy_, "-o", out});
   EXPECT_EQ(r.exit_code, 0) << r.out;
@@ -142,7 +150,8 @@ TEST_F(DamagedBinary, Int64WideSpanExportsWithoutAllocatingBySpan) {
 }
 
 TEST_F(DamagedBinary, InPlaceEditWithRestoredMtimeIsNotAnsweredFromCache) {
-  const BinaryRun first = RunBinary(cache_, {"skill", "run", "top_kernels", copy_, "--format", "csv", "--arg", "limit=0"});
+  const BinaryRun first =
+      RunBinary(cache_, {"skill", "run", "top_kernels", copy_, "--format", "csv", "--arg", "limit=0"});
   ASSERT_EQ(first.exit_code, 0);
   // Same size (an UPDATE of values of the same width rewrites pages in place), same inode, mtime restored.
   struct stat before {};
@@ -154,7 +163,8 @@ TEST_F(DamagedBinary, InPlaceEditWithRestoredMtimeIsNotAnsweredFromCache) {
   ASSERT_EQ(stat(copy_.c_str(), &after), 0);
   ASSERT_EQ(after.st_size, before.st_size);
   ASSERT_EQ(after.st_ino, before.st_ino);
-  const BinaryRun second = RunBinary(cache_, {"skill", "run", "top_kernels", copy_, "--format", "csv", "--arg", "limit=0"});
+  const BinaryRun second =
+      RunBinary(cache_, {"skill", "run", "top_kernels", copy_, "--format", "csv", "--arg", "limit=0"});
   ASSERT_EQ(second.exit_code, 0);
   EXPECT_EQ(SumCsvColumn(second.out, "instances"), SumCsvColumn(first.out, "instances") - 2);
 }

@@ -77,9 +77,8 @@ TEST_P(BothReaders, BadTimesAreSkippedAndCountedNotReadAsZero) {
 
 TEST_P(BothReaders, NullStringIdIsAnEmptyNameNotStringZero) {
   Exec(copy_, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET demangledName = NULL WHERE rowid = 1;");
-  const std::string zero = Sql(Fixture("h100_2gpu_1s.sqlite")).Int("SELECT count(*) FROM StringIds WHERE id = 0")
-                               ? "GpuMetrics"
-                               : "";
+  const std::string zero =
+      Sql(Fixture("h100_2gpu_1s.sqlite")).Int("SELECT count(*) FROM StringIds WHERE id = 0") ? "GpuMetrics" : "";
   auto p = OpenOrDie(copy_, TestOptions());
   ASSERT_TRUE(p);
   ASSERT_TRUE(p->Require(Need::kKernelRows).ok());

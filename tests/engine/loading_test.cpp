@@ -2,7 +2,6 @@
 // loaders when cancelled, and a later Require() resumes.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -17,6 +16,7 @@
 namespace nsys::engine {
 namespace {
 
+using ::nsys::testing::Exec;
 using ::nsys::testing::Fixture;
 using ::nsys::testing::OpenOrDie;
 using ::nsys::testing::Sql;
@@ -102,18 +102,9 @@ TEST(Loading, AnAppendModeTableCancelledAndResumedHoldsEachRowOnce) {
   TempDir dir;
   const std::string path = dir / "sparse_rowids.sqlite";
   std::filesystem::copy_file(scaled, path);
-  {  // the last range moves to a far rowid: same rows, a span no file of this size holds
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    char* error = nullptr;
-    const int rc = sqlite3_exec(db,
-                                "UPDATE NVTX_EVENTS SET rowid = rowid + 1000000000000000 "
-                                "WHERE rowid = (SELECT max(rowid) FROM NVTX_EVENTS)",
-                                nullptr, nullptr, &error);
-    EXPECT_EQ(rc, SQLITE_OK) << (error ? error : "");
-    sqlite3_free(error);
-    sqlite3_close(db);
-  }
+  // The last range moves to a far rowid: same rows, a span no file of this size holds.
+  Exec(path,
+       "UPDATE NVTX_EVENTS SET rowid = rowid + 1000000000000000 WHERE rowid = (SELECT max(rowid) FROM NVTX_EVENTS)");
   auto reference = OpenOrDie(path, TestOptions());
   ASSERT_TRUE(reference);
   ASSERT_TRUE(reference->Require(Need::kNvtx).ok());

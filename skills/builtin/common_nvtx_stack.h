@@ -25,7 +25,7 @@ struct StartEndRangesByThread {
   static StartEndRangesByThread Build(const engine::NvtxTable& nvtx) {
     StartEndRangesByThread out;
     for (size_t j = 0; j < nvtx.size(); ++j) {
-      if (nvtx.style[j] != engine::NvtxStyle::kStartEnd || nvtx.end_tid[j] != nvtx.tid[j]) continue;
+      if (nvtx.style[j] != engine::NvtxStyle::kStartEnd || nvtx.Attributes(j).end_tid != nvtx.tid[j]) continue;
       const auto t = static_cast<size_t>(out.threads.IdOf(PackKey(nvtx.pid[j], nvtx.tid[j])));
       if (t >= out.of_thread.size()) out.of_thread.resize(t + 1);
       out.of_thread[t].push_back(static_cast<int32_t>(j));

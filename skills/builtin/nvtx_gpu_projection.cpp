@@ -268,7 +268,7 @@ class NvtxGpuProjection final : public Skill {
         Value(int64_t{nvtx.pid[j]}),
         Value(int64_t{nvtx.tid[j]}),
         Value(int64_t{proj.ops}),
-        Value(int64_t{nvtx.depth[j]}),
+        Value(int64_t{nvtx.Depth(j)}),
         Value(int64_t{proj.children}),
         Value(int64_t{proj.range}),
         parent >= 0 ? Value(int64_t{parent}) : Value(),

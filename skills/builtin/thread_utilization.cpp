@@ -78,7 +78,7 @@ class Threads {
     for (size_t i = first; i < last; ++i) {
       if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return false;
       // Nested ranges lie inside their parent on the same thread, so the outermost ones make the same union.
-      if (nv.depth[i] != 0 || nv.style[i] != engine::NvtxStyle::kPushPop) continue;
+      if (nv.parent[i] != engine::kNone || nv.style[i] != engine::NvtxStyle::kPushPop) continue;
       if (!ctx.filter.AcceptsProcess(nv.pid[i]) || !ctx.filter.AcceptsThread(nv.pid[i], nv.tid[i])) continue;
       const Ns s = std::max(nv.start[i], lo), e = std::min(nv.end[i], hi);
       if (e <= s) continue;

@@ -85,8 +85,9 @@ class KernelGroups {
     if (how_.per_device) row.push_back(Value(int64_t{k_.device[r]}));
     AddTimeSummaryCells(row, summary, how_.per_device ? totals.of_device.at(k_.device[r]) : totals.grand);
     if (how_.by_config) {
-      row.push_back(Value(fmt::format("{:4d} {:4d} {:4d}", k_.grid_x[r], k_.grid_y[r], k_.grid_z[r])));
-      row.push_back(Value(fmt::format("{:4d} {:4d} {:4d}", k_.block_x[r], k_.block_y[r], k_.block_z[r])));
+      const engine::KernelConfig& c = k_.Config(r);
+      row.push_back(Value(fmt::format("{:4d} {:4d} {:4d}", c.grid_x, c.grid_y, c.grid_z)));
+      row.push_back(Value(fmt::format("{:4d} {:4d} {:4d}", c.block_x, c.block_y, c.block_z)));
     }
     row.push_back(Value(std::string(strings.view(names_[r]))));
     if (!how_.base) row.push_back(Value(std::string(strings.view(k_.short_name[r]))));
@@ -99,8 +100,8 @@ class KernelGroups {
   // The dense id of row i's grid/block tuple. Tuples are keyed by a hash; a collision between different tuples
   // moves on to the next key, so ids stay exact.
   uint32_t ConfigOf(size_t i) {
-    const std::array<int32_t, 6> dims{k_.grid_x[i],  k_.grid_y[i],  k_.grid_z[i],
-                                      k_.block_x[i], k_.block_y[i], k_.block_z[i]};
+    const engine::KernelConfig& c = k_.Config(i);
+    const std::array<int32_t, 6> dims{c.grid_x, c.grid_y, c.grid_z, c.block_x, c.block_y, c.block_z};
     uint64_t h = 1469598103934665603ull;
     for (int32_t d : dims) h = (h ^ static_cast<uint32_t>(d)) * 1099511628211ull;
     for (uint64_t probe = h;; ++probe) {

@@ -8,12 +8,7 @@ Expected<NvtxLabels> NvtxLabels::Build(const engine::Profile& profile, bool spli
   NvtxLabels labels(profile, split_op_id);
   const engine::NvtxTable& nvtx = profile.nvtx();
   bool any_domain = false;
-  for (int32_t d : nvtx.domain) {
-    if (d != 0) {
-      any_domain = true;
-      break;
-    }
-  }
+  for (const engine::NvtxAttributes& a : nvtx.attributes) any_domain = any_domain || a.domain != 0;
   if (any_domain) {
     // Domain-create rows are not ranges, so the engine does not load them; they are few, read them here.
     auto result = profile.Query(
@@ -53,8 +48,9 @@ int32_t NvtxLabels::NewLabel(size_t row, uint32_t domain_prefix) {
 int32_t NvtxLabels::LabelOfSlow(size_t row) {
   const engine::NvtxTable& nvtx = profile_->nvtx();
   uint32_t prefix = 0;
-  if (nvtx.domain[row] != 0 && !domain_prefix_of_.empty()) {
-    const uint64_t key = (static_cast<uint64_t>(nvtx.pid[row]) << 32) | static_cast<uint32_t>(nvtx.domain[row]);
+  const int32_t domain = nvtx.Attributes(row).domain;
+  if (domain != 0 && !domain_prefix_of_.empty()) {
+    const uint64_t key = (static_cast<uint64_t>(nvtx.pid[row]) << 32) | static_cast<uint32_t>(domain);
     if (auto it = domain_prefix_of_.find(key); it != domain_prefix_of_.end()) prefix = it->second;
   }
   const engine::StrId name = nvtx.name[row];

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "fixtures.h"
@@ -124,7 +125,12 @@ inline void ExpectSameModel(const engine::Profile& a, const engine::Profile& b) 
     ASSERT_EQ(ka.device[i], kb.device[i]);
     ASSERT_EQ(ka.correlation_id[i], kb.correlation_id[i]);
     ASSERT_EQ(ka.launch[i], kb.launch[i]);
-    ASSERT_EQ(ka.grid_x[i], kb.grid_x[i]);
+    const engine::KernelConfig &ca = ka.Config(i), &cb = kb.Config(i);
+    ASSERT_EQ(std::tie(ca.grid_x, ca.grid_y, ca.grid_z, ca.block_x, ca.block_y, ca.block_z, ca.context),
+              std::tie(cb.grid_x, cb.grid_y, cb.grid_z, cb.block_x, cb.block_y, cb.block_z, cb.context));
+    ASSERT_EQ(std::tie(ca.registers_per_thread, ca.static_shared_memory, ca.dynamic_shared_memory),
+              std::tie(cb.registers_per_thread, cb.static_shared_memory, cb.dynamic_shared_memory));
+    ASSERT_EQ(a.strings().view(ca.mangled_name), b.strings().view(cb.mangled_name));
     ASSERT_EQ(a.strings().view(ka.name[i]), b.strings().view(kb.name[i]));
     ASSERT_EQ(a.strings().view(ka.short_name[i]), b.strings().view(kb.short_name[i]));
   }
@@ -143,7 +149,7 @@ inline void ExpectSameModel(const engine::Profile& a, const engine::Profile& b) 
     ASSERT_EQ(na.start[i], nb.start[i]);
     ASSERT_EQ(na.end[i], nb.end[i]);
     ASSERT_EQ(na.parent[i], nb.parent[i]);
-    ASSERT_EQ(na.depth[i], nb.depth[i]);
+    ASSERT_TRUE(na.Attributes(i) == nb.Attributes(i)) << "NVTX row " << i;
     ASSERT_EQ(a.NvtxFullName(static_cast<int32_t>(i)), b.NvtxFullName(static_cast<int32_t>(i)));
   }
   ASSERT_EQ(a.memcpys().size(), b.memcpys().size());

@@ -104,7 +104,7 @@ TEST(Nvtx, StartEndRangesTextIdsAndDomainCreates) {
     if (n.style[i] != NvtxStyle::kStartEnd) continue;
     ++start_end;
     EXPECT_EQ(n.parent[i], kNone);
-    EXPECT_EQ(n.depth[i], 0);
+    EXPECT_EQ(n.Depth(i), 0);
   }
   EXPECT_EQ(start_end, 2444u);
   EXPECT_EQ(p->nvtx_marks().size(), 0u);
@@ -154,16 +154,16 @@ TEST(Nvtx, NestingMatchesBruteForce) {
     ASSERT_EQ(n.size(), raw.size());
     const std::vector<int32_t> expected = BruteForceParents(raw);
     size_t roots = 0;
-    uint16_t max_depth = 0;
+    int32_t max_depth = 0;
     for (size_t i = 0; i < n.size(); ++i) {
       ASSERT_EQ(n.parent[i], expected[i]) << "row " << i << " " << raw[i].text;
       if (n.parent[i] != kNone) {
-        EXPECT_EQ(n.depth[i], n.depth[n.parent[i]] + 1);
+        EXPECT_EQ(n.Depth(i), n.Depth(static_cast<size_t>(n.parent[i])) + 1);
       } else {
-        EXPECT_EQ(n.depth[i], 0);
+        EXPECT_EQ(n.Depth(i), 0);
         roots += n.style[i] == NvtxStyle::kPushPop;
       }
-      max_depth = std::max(max_depth, n.depth[i]);
+      max_depth = std::max(max_depth, n.Depth(i));
     }
     if (std::string(name) == "h200_nvfuser_nvtx.sqlite") {
       EXPECT_EQ(roots, 14u);  // ranges no other range on their thread encloses (SQL: 14)

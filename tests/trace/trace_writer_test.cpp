@@ -30,12 +30,16 @@ class Tables {
                  int32_t launch = engine::kNone, uint32_t correlation = 0) {
     auto& k = kernels;
     k.start.push_back(s), k.end.push_back(e), k.device.push_back(device), k.stream.push_back(stream);
-    k.context.push_back(1), k.pid.push_back(pid), k.correlation_id.push_back(correlation);
+    k.pid.push_back(pid), k.correlation_id.push_back(correlation);
     const auto id = strings.intern(name);
-    k.name.push_back(id), k.short_name.push_back(id), k.mangled_name.push_back(id);
-    for (auto* v : {&k.grid_x, &k.block_x}) v->push_back(128);
-    for (auto* v : {&k.grid_y, &k.grid_z, &k.block_y, &k.block_z}) v->push_back(1);
-    k.registers_per_thread.push_back(32), k.static_shared_memory.push_back(1024), k.dynamic_shared_memory.push_back(0);
+    k.name.push_back(id), k.short_name.push_back(id);
+    engine::KernelConfig c;
+    c.grid_x = c.block_x = 128;
+    c.grid_y = c.grid_z = c.block_y = c.block_z = 1;
+    c.registers_per_thread = 32, c.static_shared_memory = 1024, c.dynamic_shared_memory = 0;
+    c.context = 1, c.mangled_name = id;
+    k.config.push_back(static_cast<uint32_t>(k.configs.size()));
+    k.configs.push_back(c);
     k.launch.push_back(launch);
     k.max_duration = std::max(k.max_duration, e - s);
     return static_cast<int32_t>(k.size() - 1);
@@ -60,10 +64,11 @@ class Tables {
   void Nvtx(Ns s, Ns e, uint32_t pid, uint32_t tid, const std::string& name,
             engine::NvtxStyle style = engine::NvtxStyle::kPushPop, int64_t op_id = -1) {
     auto& n = nvtx;
-    n.start.push_back(s), n.end.push_back(e), n.pid.push_back(pid), n.tid.push_back(tid), n.end_tid.push_back(tid);
-    n.name.push_back(strings.intern(name)), n.op_id.push_back(op_id), n.style.push_back(style);
-    n.domain.push_back(0), n.parent.push_back(engine::kNone), n.depth.push_back(0), n.category.push_back(0);
-    n.color.push_back(0);
+    n.start.push_back(s), n.end.push_back(e), n.pid.push_back(pid), n.tid.push_back(tid);
+    n.name.push_back(strings.intern(name)), n.op_id.push_back(static_cast<int32_t>(op_id)), n.style.push_back(style);
+    n.parent.push_back(engine::kNone);
+    n.attrs.push_back(static_cast<uint32_t>(n.attributes.size()));
+    n.attributes.push_back(engine::NvtxAttributes{0, 0, 0, tid});
     n.max_duration = std::max(n.max_duration, e - s);
   }
 

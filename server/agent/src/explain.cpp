@@ -317,15 +317,16 @@ void FillLaunch(const engine::Profile& profile, const Scan& s, KernelExplanation
 }
 
 std::array<int32_t, 9> ConfigOf(const KernelTable& k, size_t i) {
-  return {k.grid_x[i],
-          k.grid_y[i],
-          k.grid_z[i],
-          k.block_x[i],
-          k.block_y[i],
-          k.block_z[i],
-          k.registers_per_thread[i],
-          k.static_shared_memory[i],
-          k.dynamic_shared_memory[i]};
+  const engine::KernelConfig& c = k.Config(i);
+  return {c.grid_x,
+          c.grid_y,
+          c.grid_z,
+          c.block_x,
+          c.block_y,
+          c.block_z,
+          c.registers_per_thread,
+          c.static_shared_memory,
+          c.dynamic_shared_memory};
 }
 
 void FillConfigs(const KernelTable& k, const Scan& s, KernelExplanation& e) {

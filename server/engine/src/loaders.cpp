@@ -128,7 +128,10 @@ Status RunPart(PartContext& ctx, std::string_view table, const ColumnSet& column
     ctx.rows_done->fetch_add(pending, std::memory_order_relaxed);
     pending = 0;
     if (result == ExportFile::ScanResult::kCancelled) return MakeError(ErrorKind::kCancelled, "Loading was cancelled.");
-    if (result == ExportFile::ScanResult::kOk && stg.Complete(range.first, range.last)) return {};
+    if (result == ExportFile::ScanResult::kOk && stg.Complete(range.first, range.last)) {
+      SortPart(stg, range, /*end_descending=*/false);
+      return {};
+    }
     stg.Reset(range.first, range.last);  // the part is what SQLite reads, not a mix of both readers
   }
   const std::string sql = fmt::format("SELECT rowid, {} FROM {} WHERE rowid BETWEEN ?1 AND ?2", columns.select, table);
@@ -141,6 +144,7 @@ Status RunPart(PartContext& ctx, std::string_view table, const ColumnSet& column
   ctx.rows_done->fetch_add(pending, std::memory_order_relaxed);
   if (rc != SQLITE_DONE)
     return sql::SqliteError(rc, fmt::format("reading {}: {}", table, ctx.db->ErrorMessage()), ctx.env->path);
+  SortPart(stg, range, /*end_descending=*/false);
   return {};
 }
 
@@ -173,7 +177,7 @@ int64_t CountUnnamed(const Column<StrId>& names) {
 
 }  // namespace
 
-Status LoadKernelPart(PartContext& ctx, RowidRange range, Staging<KernelTable>& stg) {
+Status LoadKernelPart(PartContext& ctx, RowidRange range, KernelStaging& stg) {
   const Schema& s = *ctx.env->schema;
   const StringIdMap& ids = *ctx.env->ids;
   const ColumnSet cols =
@@ -181,28 +185,32 @@ Status LoadKernelPart(PartContext& ctx, RowidRange range, Staging<KernelTable>& 
               {"start", "end", "deviceId", "streamId", "contextId", "globalPid", "correlationId", "demangledName",
                "shortName", "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
                "registersPerThread", "staticSharedMemory", "dynamicSharedMemory"});
-  return RunPart(ctx, kKernelTable, cols, range, stg, false, [&ids](const auto& st, KernelTable& t, size_t i) {
-    t.start[i] = st.Int(1);
-    t.end[i] = st.Int(2);
-    t.device[i] = I32(st, 3);
-    t.stream[i] = I32(st, 4);
-    t.context[i] = I32(st, 5);
-    t.pid[i] = PidOf(st.Int(6));
-    t.correlation_id[i] = static_cast<uint32_t>(st.Int(7));
-    t.name[i] = NameOf(st, 8, ids);
-    t.short_name[i] = NameOf(st, 9, ids);
-    t.mangled_name[i] = NameOf(st, 10, ids);
-    t.grid_x[i] = I32(st, 11);
-    t.grid_y[i] = I32(st, 12);
-    t.grid_z[i] = I32(st, 13);
-    t.block_x[i] = I32(st, 14);
-    t.block_y[i] = I32(st, 15);
-    t.block_z[i] = I32(st, 16);
-    t.registers_per_thread[i] = I32(st, 17);
-    t.static_shared_memory[i] = I32(st, 18);
-    t.dynamic_shared_memory[i] = I32(st, 19);
-    t.launch[i] = kNone;
-  });
+  DictionaryCache<KernelConfig> configs(stg.configs);
+  return RunPart(ctx, kKernelTable, cols, range, stg, false,
+                 [&ids, &configs](const auto& st, KernelTable& t, size_t i) {
+                   t.start[i] = st.Int(1);
+                   t.end[i] = st.Int(2);
+                   t.device[i] = I32(st, 3);
+                   t.stream[i] = I32(st, 4);
+                   t.pid[i] = PidOf(st.Int(6));
+                   t.correlation_id[i] = static_cast<uint32_t>(st.Int(7));
+                   t.name[i] = NameOf(st, 8, ids);
+                   t.short_name[i] = NameOf(st, 9, ids);
+                   KernelConfig c;
+                   c.grid_x = I32(st, 11);
+                   c.grid_y = I32(st, 12);
+                   c.grid_z = I32(st, 13);
+                   c.block_x = I32(st, 14);
+                   c.block_y = I32(st, 15);
+                   c.block_z = I32(st, 16);
+                   c.registers_per_thread = I32(st, 17);
+                   c.static_shared_memory = I32(st, 18);
+                   c.dynamic_shared_memory = I32(st, 19);
+                   c.context = I32(st, 5);
+                   c.mangled_name = NameOf(st, 10, ids);
+                   t.config[i] = configs.Intern(c);
+                   t.launch[i] = kNone;
+                 });
 }
 
 Status LoadMemcpyPart(PartContext& ctx, RowidRange range, Staging<MemcpyTable>& stg) {
@@ -293,8 +301,10 @@ Status LoadOverheadPart(PartContext& ctx, RowidRange range, Staging<OverheadTabl
   });
 }
 
-RowDamage Finalize(Staging<KernelTable>& stg, KernelTable& out) {
+RowDamage Finalize(KernelStaging& stg, KernelTable& out) {
   RowDamage damage = FinalizeTable(stg, out);
+  out.configs = stg.configs.Take();
+  CanonicalizeDictionary(out.config, out.configs);
   damage.unnamed = CountUnnamed(out.name);
   return damage;
 }

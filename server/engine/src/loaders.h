@@ -8,11 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "dictionary.h"
 #include "nsys/engine/model.h"
 #include "nsys/support/expected.h"
 #include "page_reader.h"
 #include "schema.h"
 #include "sqlite_db.h"
+#include "table_ops.h"
 
 namespace nsys::engine {
 
@@ -107,13 +109,19 @@ struct Staging {
   void Reset(int64_t first, int64_t last);
 };
 
-// Extra per-table state of the NVTX load: marks arrive in any part.
+// Extra per-table state of the kernel load: the launch configurations the parts intern.
+struct KernelStaging : Staging<KernelTable> {
+  Dictionary<KernelConfig> configs;
+};
+
+// Extra per-table state of the NVTX load: the attributes the parts intern; marks arrive in any part.
 struct NvtxStaging : Staging<NvtxTable> {
+  Dictionary<NvtxAttributes> attributes;
   std::mutex marks_mu;
   std::vector<std::pair<int64_t, NvtxMarkTable>> mark_parts;  // by the part's first rowid
 };
 
-Status LoadKernelPart(PartContext& ctx, RowidRange range, Staging<KernelTable>& stg);
+Status LoadKernelPart(PartContext& ctx, RowidRange range, KernelStaging& stg);
 Status LoadMemcpyPart(PartContext& ctx, RowidRange range, Staging<MemcpyTable>& stg);
 Status LoadMemsetPart(PartContext& ctx, RowidRange range, Staging<MemsetTable>& stg);
 Status LoadSyncPart(PartContext& ctx, RowidRange range, Staging<SyncTable>& stg);
@@ -123,7 +131,7 @@ Status LoadNvtxPart(PartContext& ctx, RowidRange range, NvtxStaging& stg);
 
 // Compacts (keeping the kSlotKept rows), sorts by (start, end) and sets max_duration. Returns the rows that were
 // skipped or left unnamed (RowDamage::table is left to the caller).
-RowDamage Finalize(Staging<KernelTable>& stg, KernelTable& out);
+RowDamage Finalize(KernelStaging& stg, KernelTable& out);
 RowDamage Finalize(Staging<MemcpyTable>& stg, MemcpyTable& out);
 RowDamage Finalize(Staging<MemsetTable>& stg, MemsetTable& out);
 RowDamage Finalize(Staging<SyncTable>& stg, SyncTable& out);
@@ -131,6 +139,15 @@ RowDamage Finalize(Staging<RuntimeTable>& stg, RuntimeTable& out);
 RowDamage Finalize(Staging<OverheadTable>& stg, OverheadTable& out);
 // Sorts by (start, end desc), resolves push/pop nesting (parent, depth) and collects the marks.
 RowDamage Finalize(NvtxStaging& stg, NvtxTable& out, NvtxMarkTable& marks);
+
+// Sorts a part's rows by time as soon as they are read (dense staging: the part owns its slots), so Finalize merges
+// sorted parts instead of sorting the table (table_ops.h's SortSlotRange and MergeSortedRuns).
+template <typename Table>
+void SortPart(Staging<Table>& stg, RowidRange range, bool end_descending) {
+  if (!stg.dense || range.last < range.first) return;
+  SortSlotRange(stg.table, stg.filled, kSlotKept, static_cast<size_t>(range.first - stg.base_rowid),
+                static_cast<size_t>(range.last - stg.base_rowid + 1), end_descending);
+}
 
 // Counts the slot states into `damage` and turns `filled` into the keep mask CompactTable wants.
 void CountSlots(std::vector<uint8_t>& filled, bool dense, RowDamage& damage);

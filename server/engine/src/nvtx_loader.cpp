@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 #include <unordered_map>
 
@@ -80,14 +81,12 @@ class NameCache {
 // range on its thread's stack that contains it. Ranges that ended before the row starts are popped for good.
 void ResolveNesting(NvtxTable& t) {
   const size_t n = t.size();
-  t.parent.resize(n);  // each row written once below: no separate fill pass over the two columns
-  t.depth.resize(n);
+  t.parent.resize(n);  // each row written once below: no separate fill pass
   std::unordered_map<uint64_t, std::vector<int32_t>> stacks;
   uint64_t last_key = ~uint64_t{0};
   std::vector<int32_t>* stack = nullptr;
   for (size_t r = 0; r < n; ++r) {
     t.parent[r] = kNone;
-    t.depth[r] = 0;
     if (t.style[r] != NvtxStyle::kPushPop) continue;
     const uint64_t key = (uint64_t{t.pid[r]} << 32) | t.tid[r];
     if (key != last_key) {
@@ -98,7 +97,6 @@ void ResolveNesting(NvtxTable& t) {
     for (auto it = stack->rbegin(); it != stack->rend(); ++it) {
       if (t.end[*it] >= t.end[r]) {
         t.parent[r] = *it;
-        t.depth[r] = static_cast<uint16_t>(std::min<int>(t.depth[*it] + 1, UINT16_MAX));
         break;
       }
     }
@@ -109,7 +107,7 @@ void ResolveNesting(NvtxTable& t) {
 
 std::pair<std::string_view, int64_t> SplitOpId(std::string_view text) {
   size_t digits = 0;
-  while (digits < text.size() && digits < 18 && text[text.size() - 1 - digits] >= '0' &&
+  while (digits < text.size() && digits < 11 && text[text.size() - 1 - digits] >= '0' &&
          text[text.size() - 1 - digits] <= '9')
     ++digits;
   if (digits == 0 || digits == text.size()) return {text, -1};
@@ -119,6 +117,7 @@ std::pair<std::string_view, int64_t> SplitOpId(std::string_view text) {
   if (digits > 1 && text[number_at] == '0') return {text, -1};  // "007" would not print back the same
   int64_t op_id = 0;
   std::from_chars(text.data() + number_at, text.data() + text.size(), op_id);
+  if (op_id > INT32_MAX) return {text, -1};  // the model's op_id is 32 bits: the number stays in the name
   return {text.substr(0, number_at - kOpIdInfix.size()), op_id};
 }
 
@@ -140,6 +139,7 @@ Status LoadNvtxPart(PartContext& ctx, RowidRange range, NvtxStaging& stg) {
     positions.push_back(s.Position(kNvtxTable, c));
   }
   NameCache names(*ctx.env->pool, *ctx.env->ids);
+  DictionaryCache<NvtxAttributes> attributes(stg.attributes);
   NvtxMarkTable marks;
   NvtxTable& t = stg.table;
   if (!stg.dense) stg.Reset(range.first, range.last);  // a resumed append-mode part starts over
@@ -182,13 +182,15 @@ Status LoadNvtxPart(PartContext& ctx, RowidRange range, NvtxStaging& stg) {
     t.end[slot] = st.IsNull(2) ? t.start[slot] : st.Int(2);
     t.pid[slot] = PidOf(gtid);
     t.tid[slot] = TidOf(gtid);
-    t.end_tid[slot] = st.IsNull(5) ? TidOf(gtid) : TidOf(st.Int(5));
     t.name[slot] = name.first;
-    t.op_id[slot] = name.second;
+    t.op_id[slot] = static_cast<int32_t>(name.second);  // SplitOpId gives -1 or at most INT32_MAX
     t.style[slot] = type == kNvtxPushPop ? NvtxStyle::kPushPop : NvtxStyle::kStartEnd;
-    t.domain[slot] = static_cast<int32_t>(st.Int(8));
-    t.category[slot] = static_cast<int32_t>(st.Int(9));
-    t.color[slot] = static_cast<uint32_t>(st.Int(10));
+    NvtxAttributes a;
+    a.domain = static_cast<int32_t>(st.Int(8));
+    a.category = static_cast<int32_t>(st.Int(9));
+    a.color = static_cast<uint32_t>(st.Int(10));
+    a.end_tid = st.IsNull(5) ? TidOf(gtid) : TidOf(st.Int(5));
+    t.attrs[slot] = attributes.Intern(a);
     stg.filled[slot] = kSlotKept;
   };
   bool done = false;
@@ -216,6 +218,7 @@ Status LoadNvtxPart(PartContext& ctx, RowidRange range, NvtxStaging& stg) {
       return sql::SqliteError(rc, fmt::format("reading {}: {}", kNvtxTable, ctx.db->ErrorMessage()), ctx.env->path);
   }
   ctx.rows_done->fetch_add(pending, std::memory_order_relaxed);
+  SortPart(stg, range, /*end_descending=*/true);
   if (marks.size() > 0) {
     std::lock_guard<std::mutex> lock(stg.marks_mu);
     stg.mark_parts.emplace_back(range.first, std::move(marks));
@@ -237,6 +240,9 @@ RowDamage Finalize(NvtxStaging& stg, NvtxTable& out, NvtxMarkTable& marks_out) {
   timer.Lap("nvtx finalize: nesting");
   out = std::move(stg.table);
   stg.table = NvtxTable{};
+  out.attributes = stg.attributes.Take();
+  CanonicalizeDictionary(out.attrs, out.attributes);
+  timer.Lap("nvtx finalize: attributes");
 
   NvtxMarkTable marks;
   std::sort(stg.mark_parts.begin(), stg.mark_parts.end(),

@@ -163,7 +163,7 @@ class ProfileImpl final : public Profile {
   std::atomic<bool> snapshot_broken_{false};  // a section failed its check: load the rest from SQLite
   std::mutex schema_mu_;
 
-  Staging<KernelTable> kernel_stage_;
+  KernelStaging kernel_stage_;
   Staging<MemcpyTable> memcpy_stage_;
   Staging<MemsetTable> memset_stage_;
   Staging<SyncTable> sync_stage_;

@@ -252,7 +252,8 @@ void ProfileImpl::ClearStaging(StageId id) {
       runtime_ = {};
       break;
     case kKernelLoad:
-      kernel_stage_ = {};
+      static_cast<Staging<KernelTable>&>(kernel_stage_) = {};
+      kernel_stage_.configs.Clear();
       kernels_ = {};
       break;
     case kMemcpyLoad:
@@ -273,6 +274,7 @@ void ProfileImpl::ClearStaging(StageId id) {
       break;
     case kNvtxLoad: {
       static_cast<Staging<NvtxTable>&>(nvtx_stage_) = {};
+      nvtx_stage_.attributes.Clear();
       std::lock_guard<std::mutex> lock(nvtx_stage_.marks_mu);
       nvtx_stage_.mark_parts.clear();
       nvtx_ = {};

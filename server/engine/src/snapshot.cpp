@@ -223,6 +223,12 @@ void WriteTable(FileWriter& w, const Table& table, uint64_t& hash) {
     const int64_t m = table.max_duration;
     w.Record(&m, sizeof m, hash);
   }
+  ForEachDictionary(const_cast<Table&>(table), [&](const auto& values) {
+    const uint64_t count = values.size();
+    w.Record(&count, sizeof count, hash);
+    w.Record(values.data(), count * sizeof(values[0]), hash);
+    w.Align8();
+  });
 }
 
 }  // namespace
@@ -340,7 +346,18 @@ bool SnapshotReader::RestoreTable(SnapshotSection id, Table& t, bool view) const
     if (ok) hash = Combine(hash, &m, sizeof m);
     t.max_duration = m;
   }
-  ok = ok && hash == entries_[static_cast<size_t>(id)].hash;
+  ForEachDictionary(t, [&](auto& values) {  // small: always copied
+    using T = typename std::remove_reference_t<decltype(values)>::value_type;
+    uint64_t count = 0;
+    const unsigned char* p = nullptr;
+    ok = ok && r.Get(count) && count <= s.size / sizeof(T) && (p = r.Take(count * sizeof(T))) != nullptr;
+    if (!ok) return;
+    hash = Combine(hash, &count, sizeof count);
+    hash = Combine(hash, p, count * sizeof(T));
+    values.assign(reinterpret_cast<const T*>(p), reinterpret_cast<const T*>(p) + count);
+    r.Align8();
+  });
+  ok = ok && hash == entries_[static_cast<size_t>(id)].hash && DictionaryIndexesValid(t);
   // The copy is ours now, or the view reads the pages again when it needs them: drop the pages the hash read from
   // this process's memory (they stay in the page cache). Nothing wrote to them yet, so nothing is lost.
   const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));

@@ -17,7 +17,8 @@
 
 namespace nsys::engine {
 
-inline constexpr uint32_t kSnapshotFormatVersion = 2;  // 2: damaged-row report, ctime and sampled pages in the key
+inline constexpr uint32_t kSnapshotFormatVersion =
+    3;  // 2: damaged-row report, ctime and sampled pages in the key; 3: dictionaries
 
 enum class SnapshotSection : uint32_t {
   kInfo = 0,

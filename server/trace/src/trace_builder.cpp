@@ -191,11 +191,12 @@ void TraceBuilder::WriteKernel(size_t row) {
   const auto& k = *in_.kernels;
   auto launch_args = [&](Ns) {
     char buf[48];
-    writer_.ArgString(Arg::kGrid, Dim3(buf, k.grid_x[row], k.grid_y[row], k.grid_z[row]));
-    writer_.ArgString(Arg::kBlock, Dim3(buf, k.block_x[row], k.block_y[row], k.block_z[row]));
-    writer_.ArgInt(Arg::kRegistersPerThread, k.registers_per_thread[row]);
-    writer_.ArgInt(Arg::kStaticSharedMemory, k.static_shared_memory[row]);
-    writer_.ArgInt(Arg::kDynamicSharedMemory, k.dynamic_shared_memory[row]);
+    const engine::KernelConfig& c = k.Config(row);
+    writer_.ArgString(Arg::kGrid, Dim3(buf, c.grid_x, c.grid_y, c.grid_z));
+    writer_.ArgString(Arg::kBlock, Dim3(buf, c.block_x, c.block_y, c.block_z));
+    writer_.ArgInt(Arg::kRegistersPerThread, c.registers_per_thread);
+    writer_.ArgInt(Arg::kStaticSharedMemory, c.static_shared_memory);
+    writer_.ArgInt(Arg::kDynamicSharedMemory, c.dynamic_shared_memory);
   };
   auto name_of = [&] { return NameOf(k.name[row]); };
   WriteGpuSlice(k, row, Category::kKernel, kernel_flow_, kernel_rows_, stats_.kernels, name_of, launch_args);

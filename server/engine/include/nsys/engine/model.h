@@ -6,6 +6,7 @@
 // sorted by (start, end) so that windows are binary searches and sweeps are linear. Row indices are int32_t; -1 means
 // "none".
 #include <atomic>
+#include <compare>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -195,16 +196,27 @@ struct ProfileInfo {
 
 // GPU operations. `launch` is the row in RuntimeTable of the runtime call with the same
 // (pid, correlationId), or kNone. Never joined on correlationId alone.
+// A kernel's launch configuration and its rarely read attributes. A profile launches each kernel with a few
+// configurations, so the table stores every distinct one once and a 4-byte index a row (44 bytes a row before).
+struct KernelConfig {
+  int32_t grid_x = 0, grid_y = 0, grid_z = 0, block_x = 0, block_y = 0, block_z = 0;
+  int32_t registers_per_thread = 0, static_shared_memory = 0, dynamic_shared_memory = 0;
+  int32_t context = 0;
+  StrId mangled_name = 0;
+  friend auto operator<=>(const KernelConfig&, const KernelConfig&) = default;
+};
+
 struct KernelTable {
   Column<Ns> start, end;
-  Column<int32_t> device, stream, context;
+  Column<int32_t> device, stream;
   Column<uint32_t> pid, correlation_id;
-  Column<StrId> name, short_name, mangled_name;  // name = demangledName
-  Column<int32_t> grid_x, grid_y, grid_z, block_x, block_y, block_z;
-  Column<int32_t> registers_per_thread, static_shared_memory, dynamic_shared_memory;
+  Column<StrId> name, short_name;  // name = demangledName
+  Column<uint32_t> config;         // index into configs
   Column<int32_t> launch;
+  std::vector<KernelConfig> configs;  // distinct, in ascending order (so equal loads give equal tables)
   Ns max_duration = 0;  // bounds window searches: a row overlapping [a,b) starts at or after a - max_duration
   size_t size() const { return start.size(); }
+  const KernelConfig& Config(size_t row) const { return configs[config[row]]; }
 };
 
 enum class CopyKind : uint8_t {
@@ -274,23 +286,37 @@ enum class NvtxStyle : uint8_t { kPushPop = 0, kStartEnd = 1 };
 
 // NVTX ranges (eventType 59 push/pop and 60 start/end) sorted by (start, end desc) so that parents precede
 // children. Push/pop nesting is resolved per thread: `parent` is the enclosing push/pop range on the same
-// thread, `depth` its depth (0 = outermost). Start/end ranges have parent kNone and depth 0.
+// thread, Depth() its depth (0 = outermost). Start/end ranges have parent kNone and depth 0.
 // Names: PyTorch writes one text per op ("aten::mm, op_id = 317126"); the name is interned without the
 // suffix and `op_id` keeps the number (-1 when absent). FullName() rebuilds the text as the export has it.
+// A range's attributes that few analyses read: stored once per distinct combination (a profile has a few per
+// thread), with a 4-byte index a row instead of 16 bytes.
+struct NvtxAttributes {
+  int32_t domain = 0;    // domainId, 0 = default
+  int32_t category = 0;  // 0 = none
+  uint32_t color = 0;    // ARGB, 0 = none
+  uint32_t end_tid = 0;  // thread that ended a start/end range (== tid when unknown)
+  friend auto operator<=>(const NvtxAttributes&, const NvtxAttributes&) = default;
+};
+
 struct NvtxTable {
   Column<Ns> start, end;  // end == start for ranges cut by the capture window with no end
   Column<uint32_t> pid, tid;
-  Column<uint32_t> end_tid;  // thread that ended a start/end range (== tid when unknown)
   Column<StrId> name;
-  Column<int64_t> op_id;
+  Column<int32_t> op_id;  // -1 when absent; a number over INT32_MAX stays in the name
   Column<NvtxStyle> style;
-  Column<int32_t> domain;  // domainId, 0 = default
   Column<int32_t> parent;
-  Column<uint16_t> depth;
-  Column<int32_t> category;
-  Column<uint32_t> color;
+  Column<uint32_t> attrs;                  // index into attributes
+  std::vector<NvtxAttributes> attributes;  // distinct, in ascending order
   Ns max_duration = 0;
   size_t size() const { return start.size(); }
+  const NvtxAttributes& Attributes(size_t row) const { return attributes[attrs[row]]; }
+  // Nesting depth, 0 = outermost: the parents above the row (counted up to 65535; a column of it took 2 bytes a row).
+  int32_t Depth(size_t row) const {
+    int32_t d = 0;
+    for (int32_t p = parent[row]; p >= 0 && d < 65535; p = parent[static_cast<size_t>(p)]) ++d;
+    return d;
+  }
 };
 
 struct NvtxMarkTable {  // eventType 34

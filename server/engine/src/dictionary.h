@@ -11,18 +11,27 @@
 #include <unordered_map>
 #include <vector>
 
-#include "file_checks.h"
 #include "nsys/engine/column.h"
 
 namespace nsys::engine {
 
-// Values are compared and hashed as bytes: T must have no padding (every field a 4-byte integer).
+// Values are compared and hashed as bytes: T must have no padding and be made of 4-byte words.
 template <typename T>
-concept DictionaryValue = std::is_trivially_copyable_v<T> && std::has_unique_object_representations_v<T>;
+concept DictionaryValue = std::is_trivially_copyable_v<T> && std::has_unique_object_representations_v<T> && sizeof(T) %
+                              4 ==
+                          0;
 
+// A multiply-xor over the value's 32-bit words: it runs once a loaded row, where the general Hash64 was 6% of
+// the ×5000 export's load.
 template <DictionaryValue T>
 struct BytesHash {
-  size_t operator()(const T& v) const { return static_cast<size_t>(Hash64(&v, sizeof v)); }
+  size_t operator()(const T& v) const {
+    uint32_t words[sizeof(T) / 4];
+    std::memcpy(words, &v, sizeof v);
+    uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (uint32_t w : words) h = (h ^ w) * 0xFF51AFD7ED558CCDULL;
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
 };
 
 template <DictionaryValue T>
@@ -55,9 +64,11 @@ class DictionaryCache {
  public:
   explicit DictionaryCache(Dictionary<T>& dict) : dict_(dict) {}
   uint32_t Intern(const T& v) {
-    Slot& slot = slots_[Hash64(&v, sizeof v) % kSlots];
-    if (slot.used && std::memcmp(&slot.value, &v, sizeof v) == 0) return slot.index;
-    slot = Slot{v, dict_.Intern(v), true};
+    // Neighbouring rows often repeat a value (one thread's ranges, one kernel's launches): one compare.
+    if (last_ && std::memcmp(&last_->value, &v, sizeof v) == 0) return last_->index;
+    Slot& slot = slots_[BytesHash<T>{}(v) % kSlots];
+    if (!slot.used || std::memcmp(&slot.value, &v, sizeof v) != 0) slot = Slot{v, dict_.Intern(v), true};
+    last_ = &slot;
     return slot.index;
   }
 
@@ -70,6 +81,7 @@ class DictionaryCache {
   static constexpr size_t kSlots = 256;
   Dictionary<T>& dict_;
   std::array<Slot, kSlots> slots_{};
+  const Slot* last_ = nullptr;
 };
 
 // Makes an encoding canonical: `values` becomes the distinct values the rows use, in ascending order, and

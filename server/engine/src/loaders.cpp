@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "step_timer.h"
 #include "table_ops.h"
 
 namespace nsys::engine {
@@ -159,11 +160,14 @@ int8_t KindOrUnknown(const Row& st, int col) {
 
 template <typename Table>
 RowDamage FinalizeTable(Staging<Table>& stg, Table& out) {
+  StepTimer timer;
   RowDamage damage;
   CountSlots(stg.filled, stg.dense, damage);
   if (std::find(stg.filled.begin(), stg.filled.end(), 0) != stg.filled.end()) CompactTable(stg.table, stg.filled);
   std::vector<uint8_t>().swap(stg.filled);
+  timer.Lap("finalize: compact");
   SortByTime(stg.table);
+  timer.Lap("finalize: sort");
   if constexpr (requires { stg.table.max_duration; }) stg.table.max_duration = MaxDuration(stg.table);
   out = std::move(stg.table);
   stg.table = Table{};

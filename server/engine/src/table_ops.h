@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "nsys/engine/model.h"
+#include "step_timer.h"
 
 namespace nsys::engine {
 
@@ -289,9 +290,21 @@ bool MergeSortedRuns(Table& t, bool end_descending) {
   size_t begin = 1;
   while (begin < n && !less(begin, begin - 1)) ++begin;  // [0, begin) is sorted
   std::vector<uint32_t> order;
+  size_t runs = 0;
   while (begin < n) {
     size_t end = begin + 1;
     while (end < n && !less(end, end - 1)) ++end;  // [begin, end) is a run
+    ++runs;
+    // Rows of the run that sort after the prefix's last row stay where they are: the window ends before them.
+    size_t hi_first = begin + 1, hi_last = end;
+    while (hi_first < hi_last) {
+      const size_t mid = hi_first + (hi_last - hi_first) / 2;
+      if (less(mid, begin - 1))
+        hi_first = mid + 1;
+      else
+        hi_last = mid;
+    }
+    const size_t hi = hi_first;
     // The first row of the sorted prefix that must follow row `begin` (ties stay before it).
     size_t lo_first = 0, lo_last = begin;
     while (lo_first < lo_last) {
@@ -302,15 +315,20 @@ bool MergeSortedRuns(Table& t, bool end_descending) {
         lo_first = mid + 1;
     }
     const size_t lo = lo_first;
-    work += end - lo;
-    if (work > budget) return false;
-    order.resize(end - lo);
+    work += hi - lo;
+    if (work > budget) {
+      if (StepTimingOn()) fmt::print(stderr, "[engine] merge: {} rows, over budget after {} runs\n", n, runs);
+      return false;
+    }
+    order.resize(hi - lo);
     std::iota(order.begin(), order.end(), static_cast<uint32_t>(lo));
     std::inplace_merge(order.begin(), order.begin() + static_cast<ptrdiff_t>(begin - lo), order.end(),
                        [&](uint32_t a, uint32_t b) { return less(a, b); });
     PermuteRange(t, nullptr, lo, order);
     begin = end;
   }
+  if (StepTimingOn())
+    fmt::print(stderr, "[engine] merge: {} rows, {} runs, {} rows moved through windows\n", n, runs, work);
   return true;
 }
 

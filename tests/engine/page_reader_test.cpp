@@ -88,6 +88,109 @@ TEST(PageReader, OverflowPages) {
   ExpectSameModel(*p, *sqlite);
 }
 
+// Every integer width a record can hold (1, 2, 3, 4, 6 and 8 bytes, either sign, and the constants 0 and 1), NULL,
+// REAL and TEXT, and records written before a column was added (shorter than the schema: that column is NULL):
+// the page reader returns what SQLite returns, value by value.
+TEST(PageReader, EveryRecordTypeDecodesAsSqliteReadsIt) {
+  TempDir dir;
+  const std::string path = dir / "types.sqlite";
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  Exec(db, "CREATE TABLE t (v INTEGER, w)");
+  const std::vector<std::string> values = {"0",
+                                           "1",
+                                           "-1",
+                                           "127",
+                                           "-128",
+                                           "300",
+                                           "-32768",
+                                           "70000",
+                                           "-8388608",
+                                           "2147483647",
+                                           "-2147483648",
+                                           "1099511627776",
+                                           "-140737488355328",
+                                           "9223372036854775807",
+                                           "-9223372036854775808",
+                                           "NULL"};
+  Exec(db, "BEGIN");
+  for (size_t i = 0; i < values.size(); ++i)
+    Exec(db, "INSERT INTO t (v, w) VALUES (" + values[i] + ", " + values[values.size() - 1 - i] + ")");
+  Exec(db, "INSERT INTO t (v, w) VALUES (42, 2.5), (43, 'text')");
+  Exec(db, "COMMIT");
+  Exec(db, "ALTER TABLE t ADD COLUMN x INTEGER");  // the records above stay two columns long
+  Exec(db, "INSERT INTO t (v, w, x) VALUES (44, -5, 65536), (45, NULL, -70000)");
+  // Read first, a full record just before a short one: the short one's x must not keep this 123.
+  Exec(db, "INSERT INTO t (rowid, v, w, x) VALUES (0, 46, 7, 123)");
+  sqlite3_close(db);
+
+  const int64_t root = Sql(path).Int("SELECT rootpage FROM sqlite_master WHERE name = 't'");
+  const int64_t rows = Sql(path).Int("SELECT count(*) FROM t");
+  struct Got {
+    int64_t rowid;
+    RecordRow::Field::Type type[3];
+    int64_t i[3];
+    double d[3];
+    std::string s[3];
+  };
+  std::vector<Got> got;
+  auto file = ExportFile::Map(path);
+  ASSERT_TRUE(file);
+  ASSERT_EQ(file->Scan(static_cast<uint32_t>(root), 0, rows, {0, 1, 2}, nullptr,
+                       [&got](const RecordRow& r) {
+                         Got g{r.Int(0), {}, {}, {}, {}};
+                         for (int c = 0; c < 3; ++c) {
+                           const RecordRow::Field& f = r.fields[static_cast<size_t>(c + 1)];
+                           g.type[c] = f.type, g.i[c] = f.i, g.d[c] = f.d, g.s[c] = std::string(r.Text(c + 1));
+                         }
+                         got.push_back(g);
+                       }),
+            ExportFile::ScanResult::kOk);
+  ASSERT_EQ(static_cast<int64_t>(got.size()), rows);
+  ASSERT_EQ(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* st = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT rowid, v, w, x FROM t ORDER BY rowid", -1, &st, nullptr), SQLITE_OK);
+  size_t n = 0;
+  int nulls = 0, ints = 0;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    ASSERT_LT(n, got.size());
+    const Got& g = got[n++];
+    EXPECT_EQ(g.rowid, sqlite3_column_int64(st, 0));
+    for (int c = 0; c < 3; ++c) {
+      SCOPED_TRACE(::testing::Message() << "rowid " << g.rowid << " column " << c);
+      switch (sqlite3_column_type(st, c + 1)) {
+        case SQLITE_NULL:
+          EXPECT_EQ(g.type[c], RecordRow::Field::kNull);
+          ++nulls;
+          break;
+        case SQLITE_INTEGER:
+          EXPECT_EQ(g.type[c], RecordRow::Field::kInt);
+          EXPECT_EQ(g.i[c], sqlite3_column_int64(st, c + 1));
+          ++ints;
+          break;
+        case SQLITE_FLOAT:
+          EXPECT_EQ(g.type[c], RecordRow::Field::kReal);
+          EXPECT_EQ(g.d[c], sqlite3_column_double(st, c + 1));
+          break;
+        default:
+          EXPECT_EQ(g.type[c], RecordRow::Field::kText);
+          EXPECT_EQ(g.s[c], reinterpret_cast<const char*>(sqlite3_column_text(st, c + 1)));
+      }
+    }
+  }
+  sqlite3_finalize(st);
+  sqlite3_close(db);
+  EXPECT_EQ(n, got.size());
+  EXPECT_EQ(ints, 20 + 17 + 3);      // v: the 15 integers, 42 to 46; w: the 15, -5 and 7; x: three
+  EXPECT_EQ(nulls, 1 + 1 + 18 + 1);  // v's NULL, w's NULL, x in the 18 short records, w of rowid 20
+  EXPECT_EQ(got[0].i[2], 123);
+  EXPECT_EQ(got[1].type[2], RecordRow::Field::kNull);
+  EXPECT_EQ(got[13].i[0], -140737488355328LL);  // 6 bytes
+  EXPECT_EQ(got[14].i[0], 9223372036854775807LL);
+  EXPECT_EQ(got[15].i[0], -140737488355328LL * 65536);  // INT64_MIN
+  EXPECT_EQ(got[20].i[2], -70000);
+}
+
 // A table with a column DEFAULT (records may be shorter than the schema) is read through SQLite.
 TEST(PageReader, DefaultsGoThroughSqlite) {
   TempDir dir;

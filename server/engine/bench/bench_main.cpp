@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "nsys/engine/column.h"
 #include "nsys/engine/profile.h"
 #include "nsys/engine/window.h"
 
@@ -39,39 +40,58 @@ struct Row {
 };
 
 // gpukernsum: per demangled name, total / instances / avg / median / min / max / stddev of kernel durations.
-// Names are small dense ids, so rows are bucketed by name (a counting sort) and each bucket's median is found
-// with nth_element: linear, where a sort of 3.4M (name, duration) pairs would dominate the answer.
+// One pass sums each name's moments into a row indexed by name id (a small dense id); a second scatters the durations
+// into one bucket per name (a counting sort), as 32-bit values when the longest kernel allows it, and each bucket's
+// median is found with nth_element: linear, where a sort of 3.4M (name, duration) pairs would dominate the answer.
+template <typename Duration>
+void Medians(const KernelTable& k, std::vector<Row>& by_name) {
+  std::vector<size_t> cursor(by_name.size() + 1, 0);
+  for (size_t name = 0; name < by_name.size(); ++name)
+    cursor[name + 1] = cursor[name] + static_cast<size_t>(by_name[name].count);
+  const std::vector<size_t> offset = cursor;
+  // A Column, like the model's: fresh huge pages that read as zero, where a std::vector would zero 14-28 MB itself
+  // and fault it in 4 KiB pages (each a trap to the hypervisor on a VM).
+  nsys::engine::Column<Duration> dur(k.size());
+  for (size_t i = 0; i < k.size(); ++i) dur[cursor[k.name[i]]++] = static_cast<Duration>(k.end[i] - k.start[i]);
+  for (size_t name = 0; name < by_name.size(); ++name) {
+    Row& r = by_name[name];
+    if (r.count == 0) continue;
+    Duration* b = dur.data() + offset[name];
+    Duration* e = dur.data() + offset[name + 1];
+    const size_t n = static_cast<size_t>(e - b);
+    std::nth_element(b, b + n / 2, e);
+    r.median = static_cast<int64_t>(b[n / 2]);
+    if (n % 2 == 0) r.median = (r.median + static_cast<int64_t>(*std::max_element(b, b + n / 2))) / 2;
+  }
+}
+
 std::vector<Row> KernelSummary(const KernelTable& k) {
   uint32_t max_name = 0;
   for (uint32_t n : k.name) max_name = std::max(max_name, n);
-  std::vector<uint32_t> offset(max_name + 2, 0);
-  for (uint32_t n : k.name) ++offset[n + 1];
-  for (size_t i = 1; i < offset.size(); ++i) offset[i] += offset[i - 1];
-  std::vector<int64_t> dur(k.size());
-  std::vector<uint32_t> cursor(offset.begin(), offset.end() - 1);
-  for (size_t i = 0; i < k.size(); ++i) dur[cursor[k.name[i]]++] = k.end[i] - k.start[i];
+  std::vector<Row> by_name(k.size() == 0 ? 0 : max_name + size_t{1});
+  std::vector<double> sum_sq(by_name.size(), 0.0);
+  for (size_t i = 0; i < k.size(); ++i) {
+    Row& r = by_name[k.name[i]];
+    const int64_t d = k.end[i] - k.start[i];
+    ++r.count;
+    r.total += d;
+    r.min = std::min(r.min, d);
+    r.max = std::max(r.max, d);
+    sum_sq[k.name[i]] += static_cast<double>(d) * static_cast<double>(d);
+  }
+  if (k.max_duration >= 0 && k.max_duration <= UINT32_MAX) {
+    Medians<uint32_t>(k, by_name);
+  } else {
+    Medians<int64_t>(k, by_name);
+  }
   std::vector<Row> rows;
-  for (uint32_t name = 0; name <= max_name; ++name) {
-    const auto b = dur.begin() + offset[name], e = dur.begin() + offset[name + 1];
-    const size_t n = static_cast<size_t>(e - b);
-    if (n == 0) continue;
-    Row r;
-    r.name = name;
-    double sum_sq = 0;
-    for (auto it = b; it != e; ++it) {
-      r.total += *it;
-      r.min = std::min(r.min, *it);
-      r.max = std::max(r.max, *it);
-      sum_sq += static_cast<double>(*it) * static_cast<double>(*it);
-    }
-    r.count = static_cast<int64_t>(n);
-    std::nth_element(b, b + n / 2, e);
-    r.median = b[n / 2];
-    if (n % 2 == 0) r.median = (r.median + *std::max_element(b, b + n / 2)) / 2;
-    const double mean = static_cast<double>(r.total) / static_cast<double>(n);
-    r.stddev =
-        n > 1 ? std::sqrt(std::max(0.0, (sum_sq - static_cast<double>(n) * mean * mean) / static_cast<double>(n - 1)))
-              : 0.0;
+  for (size_t name = 0; name < by_name.size(); ++name) {
+    Row r = by_name[name];
+    if (r.count == 0) continue;
+    r.name = static_cast<uint32_t>(name);
+    const double n = static_cast<double>(r.count);
+    const double mean = static_cast<double>(r.total) / n;
+    r.stddev = r.count > 1 ? std::sqrt(std::max(0.0, (sum_sq[name] - n * mean * mean) / (n - 1))) : 0.0;
     rows.push_back(r);
   }
   std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.total > b.total; });

@@ -137,7 +137,8 @@ RowDamage Finalize(Staging<MemsetTable>& stg, MemsetTable& out);
 RowDamage Finalize(Staging<SyncTable>& stg, SyncTable& out);
 RowDamage Finalize(Staging<RuntimeTable>& stg, RuntimeTable& out);
 RowDamage Finalize(Staging<OverheadTable>& stg, OverheadTable& out);
-// Sorts by (start, end desc), resolves push/pop nesting (parent, depth) and collects the marks.
+// Sorts by (start, end desc), resolves push/pop nesting (parent; depth is NvtxTable::Depth), canonicalizes the
+// attributes dictionary and collects the marks.
 RowDamage Finalize(NvtxStaging& stg, NvtxTable& out, NvtxMarkTable& marks);
 
 // Sorts a part's rows by time as soon as they are read (dense staging: the part owns its slots), so Finalize merges

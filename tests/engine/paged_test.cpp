@@ -1,8 +1,11 @@
 // Exports bigger than memory (issue 13): columns in spill files and as views of the warm snapshot, and a profile
 // opened under a memory budget answering exactly as one held in memory.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <numeric>
 
 #include "../../server/engine/src/table_ops.h"
@@ -113,6 +116,72 @@ TEST(Column, ResizedColumnsReadAsZeroInEveryStorage) {
   EXPECT_EQ(anon[2], 5);
   EXPECT_EQ(anon[3], 0);
   EXPECT_EQ(anon.back(), 0);
+}
+
+// The mapping of /proc/self/smaps that holds `p`: its start address and its VmFlags line; start 0 when none does.
+struct MappingOf {
+  uintptr_t start = 0;
+  std::string flags;
+};
+MappingOf FindMapping(const void* p) {
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  MappingOf found, current;
+  bool inside = false;
+  while (std::getline(smaps, line)) {
+    uintptr_t lo = 0, hi = 0;
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2 && line.find('-') < line.find(' ')) {
+      inside = lo <= at && at < hi;
+      current = MappingOf{lo, {}};
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      current.flags = line;
+      found = current;
+    }
+  }
+  return found;
+}
+
+// Large columns ask for transparent huge pages and start on a 2 MiB boundary, spilled ones included: a shared file
+// mapping the kernel maps in 4 KiB pages made the paged x5000 export's attribution 29 s instead of 18 s (a TLB
+// miss per random access, a fault per page written). "hg" in VmFlags is the advice (MADV_HUGEPAGE).
+TEST(Column, LargeColumnsAskForHugePagesOnHugePageBoundaries) {
+  TempDir dir;
+  const SpillPolicy policy{dir / "spill", 1 << 20};
+  constexpr size_t kRows = size_t{1} << 20;  // 8 MiB of int64_t
+  Column<int64_t> anon, spilled;
+  anon.resize(kRows);
+  {
+    const ScopedSpill spill(&policy);
+    spilled.resize(kRows);
+    ASSERT_TRUE(spilled.spilled());
+  }
+  for (Column<int64_t>* c : {&anon, &spilled}) {
+    const MappingOf m = FindMapping(c->data());
+    ASSERT_NE(m.start, 0u) << "no mapping holds the column";
+    if (m.flags.find(" hg") == std::string::npos && !std::ifstream("/sys/kernel/mm/transparent_hugepage/enabled"))
+      GTEST_SKIP() << "this kernel has no transparent huge pages";
+    EXPECT_NE(m.flags.find(" hg"), std::string::npos) << (c == &anon ? "anonymous: " : "spilled: ") << m.flags;
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(c->data()) % (2 << 20), 0u) << (c == &anon ? "anonymous" : "spilled");
+    std::fill(c->begin(), c->end(), 3);
+  }
+  // A spilled column that cannot grow in place (a page is mapped right after it) moves: the advice and the
+  // alignment go with it.
+  void* after = mmap(spilled.data() + kRows, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  const void* before_move = spilled.data();
+  {
+    const ScopedSpill spill(&policy);
+    spilled.resize(kRows * 4);
+  }
+  if (after != MAP_FAILED) {
+    EXPECT_NE(static_cast<const void*>(spilled.data()), before_move);
+    munmap(after, 4096);
+  }
+  const MappingOf grown = FindMapping(spilled.data());
+  EXPECT_NE(grown.flags.find(" hg"), std::string::npos) << grown.flags;
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(spilled.data()) % (2 << 20), 0u);
+  EXPECT_EQ(spilled[kRows - 1], 3);
+  EXPECT_EQ(spilled[kRows], 0);
 }
 
 TEST(Column, AViewReadsInPlaceAndCopiesItselfOnlyToGrow) {

@@ -21,6 +21,63 @@ size_t PageRound(size_t bytes) {
   return (bytes + page - 1) / page * page;
 }
 
+// Huge pages: a column's mapping starts on a 2 MiB boundary and asks for transparent huge pages (a hint, ignored
+// where THP is off), anonymous or a spill file alike. A 4 KiB-mapped column costs a fault per page written and a TLB
+// miss per random access: with spill files mapped in 4 KiB pages, the paged x5000 export's attribution took 29 s
+// instead of 18 s, and a 2 GB export held in memory took a million page faults. Page cache large folios of the spill
+// file can then be mapped whole (ext4 has them since Linux 6.16), so a spilled table is walked at memory speed.
+constexpr size_t kHugePage = size_t{2} << 20;
+
+// `size` bytes of address space reserved (no access) on a kHugePage boundary; nullptr when mmap fails.
+void* ReserveAligned(size_t size) {
+  void* r = mmap(nullptr, size + kHugePage, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (r == MAP_FAILED) return nullptr;
+  const auto lo = reinterpret_cast<uintptr_t>(r);
+  const uintptr_t at = (lo + kHugePage - 1) & ~(kHugePage - 1);
+  if (at > lo) munmap(r, at - lo);
+  munmap(reinterpret_cast<void*>(at + size), lo + kHugePage - at);
+  return reinterpret_cast<void*>(at);
+}
+
+void AdviseHuge(void* p, size_t size) {
+  madvise(p, size, MADV_HUGEPAGE);
+}
+
+// A read-write mapping of `size` bytes (anonymous, or of `fd` from offset 0) on a huge page boundary, advised.
+void* MapHuge(size_t size, int flags, int fd) {
+  void* at = size >= kHugePage ? ReserveAligned(size) : nullptr;
+  void* p = mmap(at, size, PROT_READ | PROT_WRITE, flags | (at ? MAP_FIXED : 0), fd, 0);
+  if (p == MAP_FAILED) {
+    if (at) munmap(at, size);
+    return nullptr;
+  }
+  AdviseHuge(p, size);
+  return p;
+}
+
+// mremap to `size`, moving to a reserved huge page boundary when the mapping must move; nullptr on failure (the
+// old mapping is then untouched).
+void* RemapHuge(void* old, size_t old_size, size_t size) {
+  if (size <= old_size || size < kHugePage) {
+    void* p = mremap(old, old_size, size, MREMAP_MAYMOVE);
+    return p == MAP_FAILED ? nullptr : p;
+  }
+  void* p = mremap(old, old_size, size, 0);  // grows in place when the pages after it are free
+  if (p != MAP_FAILED) {
+    AdviseHuge(p, size);
+    return p;
+  }
+  void* at = ReserveAligned(size);
+  if (!at) return nullptr;
+  p = mremap(old, old_size, size, MREMAP_MAYMOVE | MREMAP_FIXED, at);  // replaces the reservation
+  if (p == MAP_FAILED) {
+    munmap(at, size);
+    return nullptr;
+  }
+  AdviseHuge(p, size);
+  return p;
+}
+
 // An unlinked file in `dir`: its blocks are freed when the last mapping and descriptor go.
 int SpillFile(const std::string& dir) {
   std::error_code ec;
@@ -44,8 +101,8 @@ bool MapSpill(column_detail::Block& b, size_t bytes, const std::string& dir) {
     close(fd);
     return false;
   }
-  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (p == MAP_FAILED) {
+  void* p = MapHuge(size, MAP_SHARED, fd);
+  if (!p) {
     close(fd);
     return false;
   }
@@ -57,9 +114,8 @@ bool MapSpill(column_detail::Block& b, size_t bytes, const std::string& dir) {
 // An anonymous mapping of `bytes` (page-rounded) that asks for transparent huge pages; false when mmap fails.
 bool MapAnon(column_detail::Block& b, size_t bytes) {
   const size_t size = PageRound(bytes);
-  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return false;
-  madvise(p, size, MADV_HUGEPAGE);  // a hint: ignored where THP is off
+  void* p = MapHuge(size, MAP_PRIVATE | MAP_ANONYMOUS, -1);
+  if (!p) return false;
   b = {p, size, column_detail::Store::kAnon, -1};
   g_heap += static_cast<int64_t>(size);
   return true;
@@ -99,8 +155,8 @@ Block Allocate(size_t bytes) {
 static void RemapAnon(Block& b, size_t bytes) {
   const size_t size = PageRound(bytes);
   if (size == b.bytes) return;
-  void* p = mremap(b.data, b.bytes, size, MREMAP_MAYMOVE);
-  if (p == MAP_FAILED) throw std::bad_alloc();
+  void* p = RemapHuge(b.data, b.bytes, size);
+  if (!p) throw std::bad_alloc();
   g_heap += static_cast<int64_t>(size) - static_cast<int64_t>(b.bytes);
   b.data = p;
   b.bytes = size;
@@ -115,8 +171,8 @@ void Resize(Block& b, size_t bytes, size_t keep) {
     const size_t size = PageRound(bytes);
     if (size == b.bytes) return;
     if (size > b.bytes && ftruncate(b.fd, static_cast<off_t>(size)) != 0) throw std::bad_alloc();
-    void* p = mremap(b.data, b.bytes, size, MREMAP_MAYMOVE);
-    if (p == MAP_FAILED) throw std::bad_alloc();
+    void* p = RemapHuge(b.data, b.bytes, size);
+    if (!p) throw std::bad_alloc();
     if (size < b.bytes && ftruncate(b.fd, static_cast<off_t>(size)) != 0) {
       // The mapping is smaller already; a file that keeps its old length only costs disk until it is freed.
     }

@@ -5,6 +5,8 @@
 //     tables take a million 4 KiB page faults otherwise) and grows by mremap;
 //   - spill: a file in the cache directory, mapped shared (an export bigger than memory loads into these: the
 //     OS writes their pages back to the file and drops them under memory pressure, as it does a swap file's);
+//     like the anonymous mappings it starts on a 2 MiB boundary and asks for huge pages, so the page cache's large
+//     folios are mapped whole (4 KiB mappings made the paged x5000 export's attribution 29 s instead of 18 s);
 //   - view: the column's bytes inside the warm snapshot, mapped copy-on-write (a reopen under a memory budget
 //     copies nothing; the OS pages the table in and out of the cache file).
 // Growing a view first copies it into storage of its own; writing an element of a view only ever changes this

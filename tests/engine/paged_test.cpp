@@ -147,7 +147,7 @@ MappingOf FindMapping(const void* p) {
 // miss per random access, a fault per page written). "hg" in VmFlags is the advice (MADV_HUGEPAGE).
 TEST(Column, LargeColumnsAskForHugePagesOnHugePageBoundaries) {
   TempDir dir;
-  const SpillPolicy policy{dir / "spill", 1 << 20};
+  const SpillPolicy policy{dir / "spill", 1 << 20}, small_policy{dir / "spill", 4096};
   constexpr size_t kRows = size_t{1} << 20;  // 8 MiB of int64_t
   Column<int64_t> anon, spilled;
   anon.resize(kRows);
@@ -182,6 +182,18 @@ TEST(Column, LargeColumnsAskForHugePagesOnHugePageBoundaries) {
   EXPECT_EQ(reinterpret_cast<uintptr_t>(spilled.data()) % (2 << 20), 0u);
   EXPECT_EQ(spilled[kRows - 1], 3);
   EXPECT_EQ(spilled[kRows], 0);
+  // A spill column under 2 MiB may start anywhere; grown past it, it starts on a boundary like the others.
+  Column<int64_t> small;
+  {
+    const ScopedSpill spill(&small_policy);
+    small.assign(1000, 5);
+    ASSERT_TRUE(small.spilled());
+    small.resize(kRows);
+  }
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(small.data()) % (2 << 20), 0u);
+  EXPECT_NE(FindMapping(small.data()).flags.find(" hg"), std::string::npos);
+  EXPECT_EQ(small[999], 5);
+  EXPECT_EQ(small[1000], 0);
 }
 
 TEST(Column, AViewReadsInPlaceAndCopiesItselfOnlyToGrow) {

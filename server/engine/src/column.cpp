@@ -62,7 +62,9 @@ void* RemapHuge(void* old, size_t old_size, size_t size) {
     void* p = mremap(old, old_size, size, MREMAP_MAYMOVE);
     return p == MAP_FAILED ? nullptr : p;
   }
-  void* p = mremap(old, old_size, size, 0);  // grows in place when the pages after it are free
+  // In place when the pages after it are free and it starts on a boundary (a file's pages can only be mapped whole
+  // where the address and the file offset agree modulo 2 MiB: a small spill mapping that grows must move).
+  void* p = reinterpret_cast<uintptr_t>(old) % kHugePage == 0 ? mremap(old, old_size, size, 0) : MAP_FAILED;
   if (p != MAP_FAILED) {
     AdviseHuge(p, size);
     return p;

@@ -1,6 +1,9 @@
 #include "nsys/support/log.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
@@ -9,6 +12,8 @@
 #include <cstring>
 #include <ctime>
 #include <mutex>
+
+#include "nsys/support/redact.h"
 
 namespace nsys::support {
 namespace {
@@ -63,8 +68,30 @@ LogLevel GetLogLevel() {
 }
 
 std::optional<std::string> SetLogFile(const std::string& path) {
-  std::FILE* file = std::fopen(path.c_str(), "a");
-  if (!file) return fmt::format("cannot open log file {}: {}", path, std::strerror(errno));
+  // 0600, never through a symlink, and only a regular file of ours: the log may hold paths and questions.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+  if (fd < 0) {
+    const int error = errno;
+    return fmt::format("cannot open log file {}: {}", path,
+                       error == ELOOP ? "it is a symbolic link (refused)" : std::strerror(error));
+  }
+  struct stat st {};
+  std::string problem;
+  if (::fstat(fd, &st) != 0) {
+    problem = std::strerror(errno);
+  } else if (!S_ISREG(st.st_mode)) {
+    problem = "not a regular file";
+  } else if (st.st_uid != ::geteuid()) {
+    problem = "owned by another user";
+  } else if ((st.st_mode & 0077) != 0 && ::fchmod(fd, 0600) != 0) {
+    problem = fmt::format("cannot make it private (mode 0600): {}", std::strerror(errno));
+  }
+  std::FILE* file = problem.empty() ? ::fdopen(fd, "a") : nullptr;
+  if (!file) {
+    if (problem.empty()) problem = std::strerror(errno);
+    ::close(fd);
+    return fmt::format("cannot open log file {}: {}", path, problem);
+  }
   std::lock_guard lock(g_mu);
   if (g_file) std::fclose(g_file);
   g_file = file;
@@ -79,7 +106,7 @@ void Log(LogLevel level, std::string_view message) {
   std::tm local{};
   localtime_r(&seconds, &local);
   const std::string line = fmt::format("[{:02}:{:02}:{:02}.{:03} {}] {}\n", local.tm_hour, local.tm_min, local.tm_sec,
-                                       millis, LevelLetter(level), message);
+                                       millis, LevelLetter(level), RedactSecrets(message));
   std::lock_guard lock(g_mu);
   std::FILE* out = g_file ? g_file : stderr;
   std::fwrite(line.data(), 1, line.size(), out);

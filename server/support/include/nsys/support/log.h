@@ -19,10 +19,12 @@ inline bool LogEnabled(LogLevel level) {
   return static_cast<int>(level) <= static_cast<int>(GetLogLevel());
 }
 
-// Appends log lines to `path` instead of stderr. Returns an error message when the file cannot be opened.
+// Appends log lines to `path` instead of stderr. The file is created 0600 (an existing one of ours is made 0600), never
+// opened through a symbolic link, and must be a regular file this user owns. Returns an error message otherwise.
 std::optional<std::string> SetLogFile(const std::string& path);
 
-// Writes one line "[12:34:56.789 I] message" when `level` is enabled.
+// Writes one line "[12:34:56.789 I] message" when `level` is enabled, with secrets redacted (RedactSecrets: tokens,
+// keys, passwords in URLs, Authorization headers).
 void Log(LogLevel level, std::string_view message);
 
 inline void LogError(std::string_view message) {

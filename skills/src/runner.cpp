@@ -3,14 +3,22 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <cmath>
+#include <condition_variable>
 #include <cstdlib>
 #include <exception>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include "nsys/skills/registry.h"
+#include "nsys/skills/user_skills.h"
+#include "nsys/support/log.h"
 
 namespace nsys::skills {
 namespace {
@@ -174,6 +182,99 @@ Expected<SortedArgs> SortArgs(const Skill& skill, const Args& raw_args) {
   return out;
 }
 
+// A run's budget: one token the skill checks, fired when the caller's token fires or the deadline passes. One thread
+// (started on first use, never joined: it may outlive main) polls every registered run each kBudgetPoll, so a skill
+// only ever reads a flag in its loops, and sees its deadline within kBudgetPoll of it.
+constexpr std::chrono::milliseconds kBudgetPoll{5};
+constexpr std::chrono::milliseconds kUserSkillBudgetSlack{500};
+constexpr std::chrono::milliseconds kNoSlack{0};
+
+class BudgetWatch {
+ public:
+  using Clock = std::chrono::steady_clock;
+  struct Entry {
+    CancelToken caller;
+    CancelToken budget;
+    Clock::time_point deadline;
+    std::shared_ptr<std::atomic<bool>> expired;
+  };
+
+  static BudgetWatch& Get() {
+    static BudgetWatch* watch = new BudgetWatch();  // leaked on purpose: no join at exit
+    return *watch;
+  }
+
+  uint64_t Add(Entry entry) {
+    std::lock_guard lock(mu_);
+    if (!started_) {
+      std::thread([this] { Loop(); }).detach();
+      started_ = true;
+    }
+    const uint64_t id = next_id_++;
+    entries_.emplace(id, std::move(entry));
+    cv_.notify_one();
+    return id;
+  }
+
+  void Remove(uint64_t id) {
+    std::lock_guard lock(mu_);
+    entries_.erase(id);
+  }
+
+ private:
+  void Loop() {
+    std::unique_lock lock(mu_);
+    for (;;) {
+      if (entries_.empty()) {
+        cv_.wait(lock);
+        continue;
+      }
+      cv_.wait_for(lock, kBudgetPoll);
+      const Clock::time_point now = Clock::now();
+      for (auto& [id, e] : entries_) {
+        if (e.budget.cancelled()) continue;
+        if (e.caller.cancelled()) {
+          e.budget.cancel();
+        } else if (now >= e.deadline) {
+          e.expired->store(true);
+          e.budget.cancel();
+        }
+      }
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<uint64_t, Entry> entries_;
+  uint64_t next_id_ = 1;
+  bool started_ = false;
+};
+
+// Registers a run with the watch for its lifetime.
+class BudgetScope {
+ public:
+  BudgetScope(const CancelToken& caller, std::chrono::milliseconds budget) {
+    if (budget.count() <= 0) {
+      budget_ = caller;  // no budget: the caller's token itself
+      return;
+    }
+    fired_at_ = std::make_shared<std::atomic<bool>>(false);
+    id_ = BudgetWatch::Get().Add({caller, budget_, BudgetWatch::Clock::now() + budget, fired_at_});
+  }
+  ~BudgetScope() {
+    if (id_) BudgetWatch::Get().Remove(id_);
+  }
+  BudgetScope(const BudgetScope&) = delete;
+  BudgetScope& operator=(const BudgetScope&) = delete;
+  const CancelToken& token() const { return budget_; }
+  bool expired() const { return fired_at_ && fired_at_->load(); }
+
+ private:
+  CancelToken budget_;
+  std::shared_ptr<std::atomic<bool>> fired_at_;
+  uint64_t id_ = 0;
+};
+
 // A skill that throws is an error for this call, not the end of the server.
 Expected<Table> RunGuarded(const Skill& skill, const Context& ctx) {
   try {
@@ -293,11 +394,32 @@ Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& ra
     if (!loaded) return loaded.error();
   }
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "The skill was cancelled.");
-  auto result = RunGuarded(skill, Context{profile, *filter, args->own, cancel, options.user_skill_timeout});
-  if (!result) return result;
+  // The budget counts the skill's own work, not the loads above (shared with other requests, cancellable). A user
+  // skill's SQL stops itself at the same budget with its own message; the watch is its backstop.
+  const bool user = IsUserSkill(skill);
+  const std::chrono::milliseconds budget = options.user_skill_timeout + (user ? kUserSkillBudgetSlack : kNoSlack);
+  std::optional<Expected<Table>> result;
+  bool expired = false;
+  {
+    BudgetScope scope(cancel, budget);
+    const auto started = std::chrono::steady_clock::now();
+    result.emplace(RunGuarded(skill, Context{profile, *filter, args->own, scope.token(), options.user_skill_timeout}));
+    expired = scope.expired();
+    if (expired) {
+      const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+      support::LogInfo(fmt::format("skill {} stopped at its time budget ({} ms after {} ms)", skill.name(),
+                                   took.count(), budget.count()));
+    }
+  }
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "The skill was cancelled.");
-  FrameNotes(result.value(), *filter, profile.info(), needs);
-  return result;
+  if (expired && !(!*result && result->error().kind == ErrorKind::kLimitExceeded)) {
+    return MakeError(ErrorKind::kLimitExceeded,
+                     fmt::format("Skill '{}' stopped after {} (its time budget; see --skill-timeout).", skill.name(),
+                                 engine::DescribeDuration(options.user_skill_timeout)));
+  }
+  if (!*result) return std::move(*result);
+  FrameNotes(result->value(), *filter, profile.info(), needs);
+  return std::move(*result);
 }
 
 Expected<Table> RunByName(const Registry& registry, const std::string& skill_name, engine::Profile& profile,

@@ -40,7 +40,10 @@ Expected<Value> ParseArgText(const ArgSpec& spec, const std::string& text);
 
 // Limits a front end sets for one run.
 struct RunOptions {
-  std::chrono::milliseconds user_skill_timeout = kDefaultUserSkillTimeout;  // see Context::user_skill_timeout
+  // The time budget of any skill's run (not only user skills', despite the name), from when its tables are loaded:
+  // past it the skill's token fires and the run answers kLimitExceeded, "Skill 'x' stopped after 5 s (its time
+  // budget; see --skill-timeout)." A user skill's SQL stops itself at the same budget with its own message.
+  std::chrono::milliseconds user_skill_timeout = kDefaultUserSkillTimeout;
 };
 
 // Validates raw arguments (common + the skill's own: unknown names, wrong types, device that does not exist,

@@ -1,0 +1,108 @@
+// The runner's time budget and cancellation for every skill, built-in ones included (issue 25): the token a skill
+// checks fires when the caller cancels or when --skill-timeout's budget passes, and the runner answers the budget
+// error even for a skill that does not look at its token.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "skill_test_util.h"
+
+namespace nsys::testing {
+namespace {
+
+using BudgetClock = std::chrono::steady_clock;
+
+// Spins until its token fires (or 20 s pass), as a built-in skill's long loop does with its periodic check.
+class BudgetSpinner final : public skills::Skill {
+ public:
+  explicit BudgetSpinner(bool checks_token = true, std::chrono::milliseconds work = std::chrono::seconds(20))
+      : checks_token_(checks_token), work_(work) {}
+  std::string name() const override { return "budget_spinner"; }
+  std::string description() const override { return "Spins until cancelled."; }
+  engine::Need needs() const override { return static_cast<engine::Need>(0); }
+  Expected<skills::Table> run(const skills::Context& ctx) const override {
+    const auto until = BudgetClock::now() + work_;
+    while (BudgetClock::now() < until) {
+      if (checks_token_ && ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    skills::Table t;
+    t.columns = {{"done", ValueType::kInt, ""}};
+    t.rows.push_back({Value(int64_t{1})});
+    return t;
+  }
+
+ private:
+  bool checks_token_;
+  std::chrono::milliseconds work_;
+};
+
+double SecondsSince(BudgetClock::time_point start) {
+  return std::chrono::duration<double>(BudgetClock::now() - start).count();
+}
+
+TEST(SkillBudget, ABuiltInSkillStopsAtItsTimeBudget) {
+  auto profile = OpenFixture(kH100);
+  ASSERT_NE(profile, nullptr);
+  BudgetSpinner spinner;
+  skills::RunOptions options;
+  options.user_skill_timeout = std::chrono::milliseconds(200);
+  const auto start = BudgetClock::now();
+  auto r = skills::Run(spinner, *profile, {}, CancelToken{}, {}, options);
+  const double took = SecondsSince(start);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::kLimitExceeded);
+  EXPECT_EQ(r.error().message, "Skill 'budget_spinner' stopped after 0.2 s (its time budget; see --skill-timeout).");
+  EXPECT_GE(took, 0.19);
+  EXPECT_LT(took, 1.0) << "the skill ran past its budget";
+}
+
+TEST(SkillBudget, CancelStopsABuiltInSkillMidRun) {
+  auto profile = OpenFixture(kH100);
+  ASSERT_NE(profile, nullptr);
+  BudgetSpinner spinner;
+  skills::RunOptions options;
+  options.user_skill_timeout = std::chrono::seconds(60);
+  CancelToken cancel;
+  std::thread canceller([cancel] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    cancel.cancel();
+  });
+  const auto start = BudgetClock::now();
+  auto r = skills::Run(spinner, *profile, {}, cancel, {}, options);
+  const double took = SecondsSince(start);
+  canceller.join();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::kCancelled);
+  EXPECT_LT(took, 1.0) << "cancel did not reach the skill's token";
+}
+
+TEST(SkillBudget, ASkillThatIgnoresItsTokenStillAnswersTheBudgetError) {
+  auto profile = OpenFixture(kH100);
+  ASSERT_NE(profile, nullptr);
+  BudgetSpinner deaf(/*checks_token=*/false, std::chrono::milliseconds(400));
+  skills::RunOptions options;
+  options.user_skill_timeout = std::chrono::milliseconds(100);
+  auto r = skills::Run(deaf, *profile, {}, CancelToken{}, {}, options);
+  ASSERT_FALSE(r.ok()) << "a result computed past the budget was returned";
+  EXPECT_EQ(r.error().kind, ErrorKind::kLimitExceeded);
+}
+
+TEST(SkillBudget, SkillsWithinTheirBudgetAnswerAsBefore) {
+  auto profile = OpenFixture(kH100);
+  ASSERT_NE(profile, nullptr);
+  BudgetSpinner quick(/*checks_token=*/true, std::chrono::milliseconds(20));
+  skills::RunOptions options;
+  options.user_skill_timeout = std::chrono::seconds(5);
+  auto r = skills::Run(quick, *profile, {}, CancelToken{}, {}, options);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->rows.size(), 1u);
+  // A real built-in under the default budget: same rows as ever.
+  auto top = skills::RunByName(Builtins(), "top_kernels", *profile, {});
+  ASSERT_TRUE(top.ok()) << top.error().message;
+  EXPECT_FALSE(top->rows.empty());
+}
+
+}  // namespace
+}  // namespace nsys::testing

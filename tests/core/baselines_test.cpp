@@ -87,5 +87,37 @@ TEST_F(Baselines, BadNamesFilesAndStoresAreRefused) {
   }
 }
 
+// Issue 25: `baseline tag` wrote "<dir>/.nsys-ai/baselines.json.<pid>.tmp" through whatever was there, so a link
+// planted at that name made it overwrite the link's target. Now the temporary is a fresh random name (O_EXCL,
+// O_NOFOLLOW) in .nsys-ai made this user's with mode 0700, and a new baselines.json is 0600.
+TEST_F(Baselines, APlantedLinkAtTheOldTemporaryNameIsNeverFollowedAndTheStoreIsPrivate) {
+  const fs::path store = dir_ / ".nsys-ai";
+  fs::create_directories(store);
+  fs::permissions(store, fs::perms::all);  // 0777, as a careless or hostile setup leaves it
+  const fs::path victim = dir_ / "victim.txt";
+  std::ofstream(victim) << "precious";
+  fs::create_symlink(victim, store / ("baselines.json." + std::to_string(::getpid()) + ".tmp"));
+  auto tagged = TagBaseline(dir_.string(), "good", profile_);
+  ASSERT_TRUE(tagged) << tagged.error().message;
+  std::ifstream in(victim);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "precious");
+  EXPECT_EQ(fs::status(store).permissions() & fs::perms::mask, fs::perms::owner_all);
+  EXPECT_EQ(fs::symlink_status(BaselinesFile(dir_.string())).type(), fs::file_type::regular);
+  EXPECT_EQ(fs::status(BaselinesFile(dir_.string())).permissions() & fs::perms::mask,
+            fs::perms::owner_read | fs::perms::owner_write);
+  // A file that existed keeps its mode (a team may share it).
+  fs::permissions(BaselinesFile(dir_.string()),
+                  fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
+  ASSERT_TRUE(TagBaseline(dir_.string(), "other", profile_));
+  EXPECT_EQ(fs::status(BaselinesFile(dir_.string())).permissions() & fs::perms::mask,
+            fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read | fs::perms::others_read);
+  ASSERT_EQ(ListBaselines(dir_.string())->size(), 2u);
+  for (const auto& entry : fs::directory_iterator(store)) {  // nothing left behind but the links planted
+    const std::string name = entry.path().filename().string();
+    EXPECT_TRUE(name == "baselines.json" || fs::is_symlink(entry.symlink_status())) << name;
+  }
+}
+
 }  // namespace
 }  // namespace nsys::core

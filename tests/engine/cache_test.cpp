@@ -255,5 +255,44 @@ TEST_F(CacheTest, InPlaceEditKeepingSizeInodeAndMtimeIsSeen) {
   EXPECT_EQ(new_total, old_total + 1000);  // the new numbers, not the snapshot's
 }
 
+// Issue 25: the snapshot was written to "<snap>.tmp.<pid>.<n>" through whatever was there, so a link planted at that
+// name made the snapshot overwrite the link's target. Now the temporary is a fresh random name (O_EXCL|O_NOFOLLOW) in
+// the cache directory made this user's with mode 0700, and the snapshot is 0600.
+TEST_F(CacheTest, LinksPlantedAtTheOldTemporaryNamesAreNeverFollowedAndTheSnapshotIsPrivate) {
+  Prime(copy_, cache_);
+  const auto first = Snapshots(cache_);
+  ASSERT_EQ(first.size(), 1u);
+  fs::remove(first[0]);
+  fs::permissions(cache_, fs::perms::all);  // 0777: ours, but too wide; it is narrowed
+  const std::string victim = dir_ / "victim.txt";
+  std::ofstream(victim) << "precious";
+  for (int n = 0; n < 200; ++n)
+    fs::create_symlink(victim, first[0] + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(n));
+  Prime(copy_, cache_);
+  std::ifstream in(victim);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "precious");
+  ASSERT_EQ(Snapshots(cache_), first);
+  EXPECT_EQ(fs::symlink_status(first[0]).type(), fs::file_type::regular);
+  EXPECT_EQ(fs::status(first[0]).permissions() & fs::perms::mask, fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(fs::status(cache_).permissions() & fs::perms::mask, fs::perms::owner_all);
+  auto warm = OpenOrDie(copy_, TestOptions(cache_));
+  ASSERT_TRUE(warm);
+  EXPECT_TRUE(warm->info().from_cache);
+}
+
+// A cache directory of another user's is neither read nor written: the profile opens cold and leaves nothing there.
+TEST_F(CacheTest, AnotherUsersCacheDirectoryIsNotUsed) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to give a directory to another user";
+  fs::create_directories(cache_);
+  fs::permissions(cache_, fs::perms::all);
+  ASSERT_EQ(::chown(cache_.c_str(), 65534, 65534), 0);
+  auto p = LoadAll(copy_, TestOptions(cache_));
+  ASSERT_TRUE(p);
+  EXPECT_FALSE(p->info().from_cache);
+  p.reset();
+  EXPECT_TRUE(fs::is_empty(cache_));
+}
+
 }  // namespace
 }  // namespace nsys::engine

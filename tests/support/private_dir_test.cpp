@@ -64,6 +64,14 @@ TEST_F(PrivateDirTest, NarrowsAWiderModeOfOurOwnDirectory) {
   ASSERT_EQ(::chmod(dir.c_str(), 0777), 0);
   ASSERT_TRUE(PrivateDir(dir).ok());
   EXPECT_EQ(ModeOf(dir), 0700u);
+  // A shared directory like /tmp (sticky) is refused, never narrowed, even when it is ours (root's /tmp).
+  const std::string shared = root_ + "/shared";
+  ASSERT_EQ(::mkdir(shared.c_str(), 0700), 0);
+  ASSERT_EQ(::chmod(shared.c_str(), 01777), 0);
+  auto refused = PrivateDir(shared);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("sticky"), std::string::npos) << refused.error().message;
+  EXPECT_EQ(ModeOf(shared), 01777u);
 }
 
 TEST_F(PrivateDirTest, RefusesAnotherUsersDirectoryNamingItsOwnerAndMode) {

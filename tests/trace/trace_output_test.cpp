@@ -224,5 +224,36 @@ TEST_F(TraceOutput, TraceCacheDropsTracesOlderThanItsAge) {
   EXPECT_TRUE(fs::exists(*second));
 }
 
+// Issue 25: traces were 0644. A new trace is 0600 (it describes the user's runs); one that replaces a file keeps that
+// file's mode, as an editor saving over it would. The trace cache's directory is this user's, 0700.
+TEST_F(TraceOutput, ANewTraceIsPrivateAndAReplacedFileKeepsItsMode) {
+  auto mode_of = [](const fs::path& p) { return fs::status(p).permissions() & fs::perms::mask; };
+  const OutputPolicy plain;
+  auto write_trace = [&](const fs::path& path) {
+    auto target = CheckTraceOutput(path.string(), plain);
+    ASSERT_TRUE(target.ok()) << target.error().message;
+    auto writer = TraceFileWriter::Create(*target, plain);
+    ASSERT_TRUE(writer.ok()) << writer.error().message;
+    ASSERT_TRUE(writer->Write("trace bytes").ok());
+    ASSERT_TRUE(writer->Commit().ok());
+  };
+  const mode_t old_umask = ::umask(0);
+  write_trace(dir_ / "new.pftrace");
+  Write(dir_ / "shared.pftrace", "");  // an empty file may be replaced
+  fs::permissions(dir_ / "shared.pftrace", fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  write_trace(dir_ / "shared.pftrace");
+  ::umask(old_umask);
+  EXPECT_EQ(mode_of(dir_ / "new.pftrace"), fs::perms::owner_read | fs::perms::owner_write);
+  EXPECT_EQ(mode_of(dir_ / "shared.pftrace"), fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+  EXPECT_EQ(ReadAll(dir_ / "shared.pftrace"), "trace bytes");
+
+  fs::create_directories(dir_ / "cache" / "exported-traces");
+  fs::permissions(dir_ / "cache" / "exported-traces", fs::perms::all);
+  TraceCache cache((dir_ / "cache" / "exported-traces").string(), TraceCacheLimits{});
+  ASSERT_TRUE(cache.NewPath("p").ok());
+  EXPECT_EQ(mode_of(dir_ / "cache" / "exported-traces"), fs::perms::owner_all);
+  EXPECT_EQ(mode_of(dir_ / "cache"), fs::perms::owner_all);
+}
+
 }  // namespace
 }  // namespace nsys::trace

@@ -16,6 +16,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "nsys/support/cache_dir.h"
+
 namespace nsys::core {
 namespace {
 
@@ -241,11 +243,10 @@ Expected<std::string> ReadSmallFile(const std::string& path) {
 
 Status Write(const std::string& dir, const std::vector<Baseline>& list) {
   const fs::path file = BaselinesFile(dir);
-  std::error_code ec;
-  fs::create_directories(file.parent_path(), ec);
-  if (ec)
-    return MakeError(ErrorKind::kInternal,
-                     fmt::format("cannot create {}: {}", file.parent_path().string(), ec.message()));
+  // .nsys-ai is this user's, 0700, and the new file a fresh private temporary renamed into place (issue 25): a link
+  // planted at a predictable temporary name is never followed.
+  auto temp = support::CreatePrivateFile(file.parent_path().string(), "." + file.filename().string() + ".tmp.");
+  if (!temp) return temp.error();
   std::string text = "{\n  \"version\": 1,\n  \"baselines\": [";
   for (size_t i = 0; i < list.size(); ++i) {
     const Baseline& b = list[i];
@@ -253,16 +254,20 @@ Status Write(const std::string& dir, const std::vector<Baseline>& list) {
                         i == 0 ? "" : ",", Quote(b.name), Quote(b.path), b.size, b.mtime_ns, Quote(b.tagged_at));
   }
   text += list.empty() ? "]\n}\n" : "\n  ]\n}\n";
-  const std::string temp = fmt::format("{}.{}.tmp", file.string(), ::getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) return MakeError(ErrorKind::kInternal, fmt::format("cannot write {}", temp));
+  // A file that exists keeps its mode (a team may share it); a new one stays 0600.
+  struct stat old {};
+  if (::lstat(file.c_str(), &old) == 0 && S_ISREG(old.st_mode)) ::fchmod(temp->fd, old.st_mode & 0777);
+  bool ok = true;
+  for (size_t done = 0; ok && done < text.size();) {
+    const ssize_t n = ::write(temp->fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    ok = n > 0;
+    if (ok) done += static_cast<size_t>(n);
   }
-  fs::rename(temp, file, ec);
-  if (ec) {
-    fs::remove(temp, ec);
-    return MakeError(ErrorKind::kInternal, fmt::format("cannot replace {}", file.string()));
+  ok = ::close(temp->fd) == 0 && ok;
+  if (!ok || ::rename(temp->path.c_str(), file.c_str()) != 0) {
+    ::unlink(temp->path.c_str());
+    return MakeError(ErrorKind::kInternal, fmt::format("cannot write {}", file.string()));
   }
   return {};
 }

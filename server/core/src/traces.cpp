@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "nsys/core/workspace.h"
+#include "nsys/support/cache_dir.h"
 #include "nsys/support/human_bytes.h"
 #include "nsys/support/log.h"
 #include "nsys/trace/trace_output.h"
@@ -31,12 +32,10 @@ std::string FreshTracePath(const std::string& dir, const std::string& stem) {
   return (std::filesystem::path(dir) / fmt::format("{}.{}.{}.pftrace", stem, ::getpid(), ++counter)).string();
 }
 
+// The published traces' directory is this user's with mode 0700 (issue 25), or refused naming its owner and mode.
 Status EnsureDirectory(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec)
-    return MakeError(ErrorKind::kInternal,
-                     fmt::format("Cannot create the trace directory '{}': {}.", dir, ec.message()));
+  auto made = support::PrivateDir(dir);
+  if (!made) return made.error();
   return {};
 }
 

@@ -393,10 +393,10 @@ Expected<ConversionPaths> PathsFor(const std::string& report, const OpenOptions&
   if (!S_ISREG(st.st_mode)) return MakeError(ErrorKind::kBadInput, fmt::format("'{}' is not a regular file.", report));
   auto identity = IdentifyFile(report);
   if (!identity) return identity.error();
-  std::string dir = support::ResolveCacheDir(options.cache_dir);
-  if (dir.empty()) dir = fmt::format("{}/nsys-ai", std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
-  std::error_code ec;
-  fs::create_directories(dir, ec);
+  // The cache directory, this user's and 0700 (issue 25): nsys writes the partial export there by name.
+  auto private_dir = support::PrivateCacheDir(options.cache_dir);
+  if (!private_dir) return private_dir.error();
+  const std::string& dir = *private_dir;
   return ConversionPaths{fmt::format("{}/{}.sqlite", dir, identity->Key()),
                          fmt::format("{}/{}.{}.partial.sqlite", dir, identity->Key(), getpid())};
 }

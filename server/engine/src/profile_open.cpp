@@ -7,6 +7,7 @@
 #include "cache_budget.h"
 #include "loaders.h"
 #include "nsys/support/cache_dir.h"
+#include "nsys/support/log.h"
 #include "nsys_rep.h"
 #include "profile_impl.h"
 
@@ -50,7 +51,16 @@ Expected<std::shared_ptr<Profile>> Profile::Open(const std::string& path, const 
   std::shared_ptr<ProfileImpl> impl;
   std::optional<FileIdentity> identity;
   std::string snapshot_path;
-  const std::string cache_dir = options.use_cache ? support::ResolveCacheDir(options.cache_dir) : std::string();
+  std::string cache_dir;
+  if (options.use_cache) {
+    // Only a directory of this user's with mode 0700 is read or written (issue 25): a snapshot planted in another
+    // user's directory is never read. Without one the profile opens cold.
+    auto private_dir = support::PrivateCacheDir(options.cache_dir);
+    if (private_dir)
+      cache_dir = *private_dir;
+    else
+      support::LogWarn(private_dir.error().message + " The profile opens without the warm cache.");
+  }
   if (!cache_dir.empty()) {
     if (auto id = IdentifyFile(db_path)) {
       identity = *id;

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <type_traits>
 
+#include "nsys/support/cache_dir.h"
 #include "table_ops.h"
 
 namespace nsys::engine {
@@ -395,12 +396,18 @@ bool SnapshotReader::Restore(OverheadTable& t, bool view) const {
 Status WriteSnapshot(const std::string& file, const FileIdentity& identity, const ProfileInfo& info,
                      const StringPool& pool, const SnapshotTables& tables) {
   namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::create_directories(fs::path(file).parent_path(), ec);
-  static std::atomic<int> counter{0};
-  const std::string tmp = fmt::format("{}.tmp.{}.{}", file, getpid(), counter++);
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) return MakeError(ErrorKind::kInternal, fmt::format("Cannot write the cache file '{}'.", tmp));
+  // A fresh temporary (random name, O_EXCL|O_NOFOLLOW, 0600) in the private cache directory: a link planted at a
+  // predictable name can no longer make the snapshot overwrite its target (issue 25).
+  const fs::path target(file);
+  auto temp = support::CreatePrivateFile(target.parent_path().string(), "." + target.filename().string() + ".tmp.");
+  if (!temp) return temp.error();
+  const std::string tmp = temp->path;
+  FILE* f = ::fdopen(temp->fd, "wb");
+  if (!f) {
+    ::close(temp->fd);
+    ::unlink(tmp.c_str());
+    return MakeError(ErrorKind::kInternal, fmt::format("Cannot write the cache file '{}'.", tmp));
+  }
   std::setvbuf(f, nullptr, _IOFBF, 1 << 20);
   FileWriter w(f);
   std::vector<char> header(kHeaderSize, 0);

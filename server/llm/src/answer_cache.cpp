@@ -85,6 +85,7 @@ std::string AnswerCache::Key(const std::vector<std::string_view>& parts) {
 }
 
 std::optional<ChatResponse> AnswerCache::Get(const std::string& key) const {
+  if (!support::PrivateDir(dir_)) return std::nullopt;  // never an answer planted in another user's directory
   std::ifstream in(fs::path(dir_) / (key + ".json"), std::ios::binary);
   if (!in) return std::nullopt;
   std::stringstream text;
@@ -98,7 +99,7 @@ void AnswerCache::Put(const std::string& key, const ChatResponse& response) cons
   const std::string text = ToJson(response).dump(-1, ' ', false, json::error_handler_t::replace);
   if (text.size() > limits_.max_entry_bytes) return;
   std::error_code ec;
-  fs::create_directories(dir_, ec);
+  if (!support::PrivateDir(dir_)) return;  // only a directory of this user's, 0700 (issue 25)
   const fs::path final_path = fs::path(dir_) / (key + ".json");
   const fs::path tmp = fs::path(dir_) / fmt::format(".{}.{}.tmp", key, std::random_device{}());
   {

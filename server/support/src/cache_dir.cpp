@@ -66,6 +66,10 @@ Expected<std::string> PrivateDir(const std::string& given) {
     return DirError(path, fmt::format("it belongs to uid {}, not to this user (uid {}), and has mode {:04o}",
                                       st.st_uid, ::geteuid(), st.st_mode & 07777));
   }
+  if ((st.st_mode & S_ISVTX) != 0) {  // a shared directory such as /tmp is never narrowed, even when root owns it
+    ::close(fd);
+    return DirError(path, fmt::format("it is a shared (sticky) directory, mode {:04o}", st.st_mode & 07777));
+  }
   if ((st.st_mode & 07777) != 0700 && ::fchmod(fd, 0700) != 0) {
     const int err = errno;
     ::close(fd);

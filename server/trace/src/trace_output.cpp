@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "nsys/support/cache_dir.h"
 #include "nsys/trace/protobuf.h"
 
 namespace nsys::trace {
@@ -171,7 +172,10 @@ Expected<TraceFileWriter> TraceFileWriter::Create(OutputTarget target, OutputPol
     return MakeError(ErrorKind::kInvalidArgument, fmt::format("Cannot create the trace file next to '{}': {}.",
                                                               target.requested, std::strerror(errno)));
   }
-  ::fchmod(fd, 0644);  // mkstemp creates 0600; a trace is an ordinary output file
+  // A new trace stays 0600 as mkstemp made it (traces describe the user's runs; issue 25); one that replaces a file
+  // keeps that file's mode, as an editor saving over it would.
+  struct stat old {};
+  if (::stat(target.resolved.c_str(), &old) == 0 && S_ISREG(old.st_mode)) ::fchmod(fd, old.st_mode & 0777);
   return TraceFileWriter(std::move(target), std::move(policy), std::move(temp), fd);
 }
 
@@ -275,13 +279,9 @@ TraceCache::~TraceCache() {
 }
 
 Expected<std::string> TraceCache::NewPath(const std::string& stem) {
-  std::error_code ec;
-  fs::create_directories(dir_, ec);
-  if (ec) {
-    return MakeError(ErrorKind::kInternal,
-                     fmt::format("Cannot create the trace directory '{}': {}.", dir_, ec.message()));
-  }
-  ::chmod(dir_.c_str(), 0700);  // traces of the user's profiles are the user's
+  // Traces of the user's profiles are the user's: the directory (and the cache above it) are this user's, 0700.
+  if (auto parent = support::PrivateDir(fs::path(dir_).parent_path().string()); !parent) return parent.error();
+  if (auto made = support::PrivateDir(dir_); !made) return made.error();
   std::lock_guard lock(mu_);
   return (fs::path(dir_) / fmt::format("{}.{}.{}.pftrace", stem.empty() ? "profile" : stem, ::getpid(), ++counter_))
       .string();

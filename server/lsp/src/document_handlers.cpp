@@ -33,6 +33,7 @@ Expected<protocol::ReportResult> OnReport(const protocol::ReportParams& params, 
 
 Expected<protocol::HoverResult> OnHover(const protocol::HoverParams& params, RequestContext& ctx) {
   if (!ctx.settings().documents) return protocol::HoverResult{};
+  if (Status kept = ctx.settings().documents->Refusal(params.uri); !kept) return kept.error();
   const auto report = ctx.settings().documents->Report(params.uri);
   if (!report) return SourceHover(params, ctx);  // a user's source file (issue 12), else null
   const std::string set_id = ctx.settings().sources ? ctx.settings().sources->set_id() : "";
@@ -51,16 +52,34 @@ Expected<protocol::HoverResult> OnHover(const protocol::HoverParams& params, Req
   return protocol::HoverResult{};
 }
 
+namespace {
+
+// A refused notification has no reply: the client hears it as a window/logMessage error (as other refused
+// notifications are told), the log gets a line, and a later request on the document answers the same -32803.
+void TellRefused(const Error& error, NotificationContext& ctx) {
+  support::LogWarn(error.message);
+  ctx.client().LogMessage(protocol::MessageType::kError, error.message);
+}
+
+}  // namespace
+
 void OnDidOpen(const protocol::DidOpenParams& params, NotificationContext& ctx) {
-  if (!ctx.documents().Open(params.text_document.uri, params.text_document.text)) {
-    support::LogWarn("textDocument/didOpen: too many open documents; not keeping " + params.text_document.uri);
+  if (Status kept = ctx.documents().Open(params.text_document.uri, params.text_document.text); !kept) {
+    TellRefused(kept.error(), ctx);
+    SourceTextClosed(params.text_document.uri, ctx);  // the source index reads the file from the disk
+    return;
   }
   SourceTextChanged(params.text_document.uri, params.text_document.text, ctx);
 }
 
 void OnDidChange(const protocol::DidChangeParams& params, NotificationContext& ctx) {
   if (params.texts.empty()) return;
-  ctx.documents().Change(params.uri, params.texts.back());
+  if (Status kept = ctx.documents().Change(params.uri, params.texts.back()); !kept) {
+    TellRefused(kept.error(), ctx);
+    SourceTextClosed(params.uri, ctx);
+    return;
+  }
+  if (!ctx.documents().Refusal(params.uri).ok()) return;  // a refused document stays refused until didClose
   SourceTextChanged(params.uri, params.texts.back(), ctx);
 }
 

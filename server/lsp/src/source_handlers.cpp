@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "nsys/lsp/documents.h"
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/session_sources.h"
 #include "nsys/support/log.h"
@@ -157,6 +158,9 @@ void PublishSourceDiagnostics(RequestContext& ctx, const std::vector<std::string
 }
 
 Expected<protocol::CodeLensResult> OnCodeLens(const protocol::CodeLensParams& params, RequestContext& ctx) {
+  if (ctx.settings().documents) {  // a document whose didOpen/didChange was refused (issue 25): the same -32803
+    if (Status kept = ctx.settings().documents->Refusal(params.uri); !kept) return kept.error();
+  }
   const Target t = TargetOf(ctx);
   const std::string path = SourcePathOf(params.uri);
   if (t.profile_id.empty() || path.empty()) return protocol::CodeLensResult{};

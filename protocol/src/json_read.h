@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nsys/protocol/methods.h"
+#include "nsys/support/path_text.h"
 
 namespace nsys::protocol {
 
@@ -128,7 +129,9 @@ Enum ReadEnum(const Json& j, const std::string& path, const std::pair<const char
   }
   std::string expected = "one of";
   for (size_t i = 0; i < N; ++i) expected += std::string(i == 0 ? " \"" : ", \"") + names[i].first + "\"";
-  FailAt(path, "expected " + expected + ", got " + (j.is_string() ? j.dump() : DescribeType(j)));
+  // The value is quoted bounded (support/path_text.h): a client's 20 MiB string is not echoed whole.
+  FailAt(path, "expected " + expected + ", got " +
+                   (j.is_string() ? "\"" + support::QuoteInput(j.get<std::string>()) + "\"" : DescribeType(j)));
 }
 
 template <typename Enum, size_t N>

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "nsys/protocol/json_parse.h"
+#include "nsys/support/path_text.h"
 
 namespace nsys::protocol {
 namespace {
@@ -202,7 +203,8 @@ Response MakeResult(const RequestId& id, Json result) {
 Response MakeError(const RequestId& id, int code, std::string message, Json data) {
   Response response;
   response.id = id;
-  response.error = ResponseError{code, std::move(message), std::move(data)};
+  // Bounded and valid UTF-8 whatever the message quoted of its input (support/path_text.h).
+  response.error = ResponseError{code, support::QuoteInput(message, support::kErrorMessageBytes), std::move(data)};
   return response;
 }
 

@@ -59,7 +59,7 @@ Status WriteReport(const fs::path& dir, const protocol::AnalyzeResult& result) {
   if (ec)
     return MakeError(ErrorKind::kInvalidArgument, fmt::format("could not create {}: {}", dir.string(), ec.message()));
   if (Status s = WriteFile(dir / "report.md", result.markdown); !s) return s;
-  if (Status s = WriteFile(dir / "report.json", protocol::Json(result).dump(2) + "\n"); !s) return s;
+  if (Status s = WriteFile(dir / "report.json", JsonText(protocol::Json(result)) + "\n"); !s) return s;
   for (size_t i = 0; i < result.findings.size(); ++i) {
     const auto& f = result.findings[i];
     for (size_t e = 0; e < f.answer.evidence.size(); ++e) {
@@ -107,7 +107,7 @@ int RunAnalyze(const CommandContext& ctx) {
     std::fprintf(stderr, "nsys-ai analyze: wrote report.md, report.json and the evidence tables to %s\n", out->c_str());
   }
   if (format == "json") {
-    std::printf("%s\n", protocol::Json(result).dump(2).c_str());
+    std::printf("%s\n", JsonText(protocol::Json(result)).c_str());
   } else {
     std::fputs(result.markdown.c_str(), stdout);
   }

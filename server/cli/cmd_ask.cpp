@@ -27,7 +27,7 @@ int RunAsk(const CommandContext& ctx) {
   if (format == "json") {
     protocol::Json json = wire::ToProtocolAskResult(*result);
     json.erase("conversationId");  // a server session's handle, meaningless here
-    std::printf("%s\n", json.dump(2, ' ', false, protocol::Json::error_handler_t::replace).c_str());
+    std::printf("%s\n", JsonText(json).c_str());
   } else {
     std::fputs(agent::RenderMarkdown(result->answer).c_str(), stdout);
   }

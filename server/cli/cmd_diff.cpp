@@ -12,6 +12,7 @@
 #include "nsys/core/baselines.h"
 #include "nsys/wire/diff.h"
 #include "open_profile.h"
+#include "table_format.h"
 
 namespace nsys::cli {
 namespace {
@@ -77,9 +78,7 @@ int RunDiff(const CommandContext& ctx) {
   if (!report) return FailWith(report.error());
 
   if (format == "json") {
-    std::printf("%s\n", protocol::Json(wire::ToProtocolDiff(*report))
-                            .dump(2, ' ', false, protocol::Json::error_handler_t::replace)
-                            .c_str());
+    std::printf("%s\n", JsonText(protocol::Json(wire::ToProtocolDiff(*report))).c_str());
   } else {
     std::fputs(report->markdown.c_str(), stdout);
   }

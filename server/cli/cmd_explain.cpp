@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "nsys/wire/explain.h"
 #include "open_profile.h"
+#include "table_format.h"
 
 namespace nsys::cli {
 namespace {
@@ -19,7 +20,7 @@ int RunExplain(const CommandContext& ctx) {
   ClearTerminalProgress();
   if (!explanation) return FailWith(explanation.error());
   if (format == "json") {
-    std::printf("%s\n", protocol::Json(wire::ToExplainKernelResult(*explanation)).dump(2).c_str());
+    std::printf("%s\n", JsonText(protocol::Json(wire::ToExplainKernelResult(*explanation))).c_str());
   } else {
     std::fputs(explanation->markdown.c_str(), stdout);
   }

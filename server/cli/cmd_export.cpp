@@ -12,6 +12,7 @@
 #include "nsys/core/traces.h"
 #include "nsys/wire/trace.h"
 #include "open_profile.h"
+#include "table_format.h"
 #include "trace_cli.h"
 
 namespace nsys::cli {
@@ -49,7 +50,7 @@ void Report(FILE* out, const std::string& format, const std::string& output, con
     result.open_seconds = timings.open_seconds;
     result.load_seconds = timings.load_seconds;
     if (validation) result.validation = protocol::TraceValidationResult{validation->ok, validation->summary};
-    std::fprintf(out, "%s\n", protocol::Json(result).dump(2).c_str());
+    std::fprintf(out, "%s\n", JsonText(protocol::Json(result)).c_str());
     return;
   }
   std::fprintf(out, "wrote %s: %s\n", output == "-" ? "stdout" : output.c_str(), core::DescribeTrace(stats).c_str());

@@ -109,7 +109,7 @@ int RunInfo(const CommandContext& ctx) {
   if (*format == OutputFormat::kJson) {
     protocol::Json json = wire::ToProfileSummary(*opened);
     json.erase("profileId");  // a server session's handle, meaningless here
-    std::printf("%s\n", json.dump(2).c_str());
+    std::printf("%s\n", JsonText(json).c_str());
   } else {
     std::fputs(RenderInfo(info, opened->coverage).c_str(), stdout);
   }

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "nsys/mpi/mpi_run.h"
 #include "nsys/support/human_bytes.h"
+#include "nsys/support/path_text.h"
 #include "nsys/wire/run.h"
 #include "open_profile.h"
 #include "run_args.h"
@@ -21,10 +22,12 @@ namespace nsys::cli {
 Expected<core::RunRequest> RunRequestFromArgs(const ParsedArgs& args, const std::vector<std::string>& files) {
   core::RunRequest request;
   std::error_code ec;
-  if (files.size() == 1 && std::filesystem::is_directory(files[0], ec)) {
-    request.directory = files[0];
+  std::vector<std::string> paths;  // paths or their file:// URIs (support/path_text.h)
+  for (const auto& file : files) paths.push_back(support::PathFromText(file));
+  if (paths.size() == 1 && std::filesystem::is_directory(paths[0], ec)) {
+    request.directory = paths[0];
   } else {
-    request.paths = files;
+    request.paths = std::move(paths);
   }
   if (auto threads = args.Value("--threads")) {
     char* end = nullptr;
@@ -99,7 +102,7 @@ int RunRunReport(const CommandContext& ctx) {
   }
   const protocol::RunReportResult result = wire::ToRunReportResult(*report);
   if (*format == OutputFormat::kJson) {
-    std::printf("%s\n", protocol::Json(result).dump(2).c_str());
+    std::printf("%s\n", JsonText(protocol::Json(result)).c_str());
     return kExitOk;
   }
   const protocol::RunSkillResult table = ReportTable(result);

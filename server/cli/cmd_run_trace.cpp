@@ -11,6 +11,7 @@
 #include "nsys/wire/run.h"
 #include "open_profile.h"
 #include "run_args.h"
+#include "table_format.h"
 
 namespace nsys::cli {
 namespace {
@@ -47,7 +48,7 @@ int RunRunTrace(const CommandContext& ctx) {
   if (!trace) return FailWith(trace.error());
   const protocol::ExportRunTraceResult result = wire::ToExportRunTraceResult(*trace);
   if (format == "json") {
-    std::printf("%s\n", protocol::Json(result).dump(2).c_str());
+    std::printf("%s\n", JsonText(protocol::Json(result)).c_str());
     return kExitOk;
   }
   std::printf("wrote %s: %s, %lld tracks, %lld kernels, %lld CUDA API calls, %lld NVTX ranges, %lld flows\n",

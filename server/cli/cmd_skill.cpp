@@ -33,7 +33,7 @@ int RunSkillList(const CommandContext& ctx) {
   core::Workspace workspace(ctx.config);
   const protocol::ListSkillsResult listing = wire::ToListSkillsResult(workspace.Skills(), wire::CommonArgs::kOmitted);
   if (*format == OutputFormat::kJson) {
-    std::printf("%s\n", protocol::Json(listing).dump(2).c_str());
+    std::printf("%s\n", JsonText(protocol::Json(listing)).c_str());
     return kExitOk;
   }
   protocol::RunSkillResult table;

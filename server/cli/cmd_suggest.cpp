@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "nsys/wire/refine.h"
 #include "open_profile.h"
+#include "table_format.h"
 
 namespace nsys::cli {
 namespace {
@@ -70,7 +71,7 @@ int RunSuggest(const CommandContext& ctx) {
   ClearTerminalProgress();
   if (!plan) return FailWith(plan.error());
   if (format == "json") {
-    std::printf("%s\n", protocol::Json(wire::ToAnnotationPlanResult(*plan)).dump(2).c_str());
+    std::printf("%s\n", JsonText(protocol::Json(wire::ToAnnotationPlanResult(*plan))).c_str());
   } else {
     std::fputs(RenderPlan(*plan).c_str(), stdout);
   }

@@ -6,6 +6,8 @@
 
 #include <cstdio>
 
+#include "nsys/support/path_text.h"
+
 namespace nsys::cli {
 
 Command ServeCommand();      // cmd_serve.cpp
@@ -86,7 +88,7 @@ int UsageError(const std::string& command, const std::string& message) {
 }
 
 int Fail(const std::string& message) {
-  std::fprintf(stderr, "nsys-ai: %s\n", message.c_str());
+  std::fprintf(stderr, "nsys-ai: %s\n", support::QuoteInput(message, support::kErrorMessageBytes).c_str());
   return kExitFailure;
 }
 

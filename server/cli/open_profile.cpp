@@ -9,6 +9,8 @@
 #include <memory>
 #include <mutex>
 
+#include "nsys/support/path_text.h"
+
 namespace nsys::cli {
 namespace {
 
@@ -43,7 +45,8 @@ void ClearTerminalProgress() {
 }
 
 Expected<core::OpenedProfile> OpenWithProgress(core::Workspace& workspace, const std::string& path) {
-  auto opened = workspace.Open(path, CancelToken{}, TerminalProgress("opening " + path));
+  // A path or its file:// URI (the JSON form of a path that is not UTF-8, support/path_text.h).
+  auto opened = workspace.Open(support::PathFromText(path), CancelToken{}, TerminalProgress("opening " + path));
   ClearTerminalProgress();
   return opened;
 }

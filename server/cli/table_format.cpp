@@ -173,6 +173,10 @@ std::optional<OutputFormat> ParseOutputFormat(std::string_view text) {
   return std::nullopt;
 }
 
+std::string JsonText(const protocol::Json& json) {
+  return json.dump(2, ' ', false, protocol::Json::error_handler_t::replace);
+}
+
 std::string RenderTable(const protocol::RunSkillResult& table, OutputFormat format, const RenderOptions& options) {
   switch (format) {
     case OutputFormat::kTable:
@@ -182,7 +186,7 @@ std::string RenderTable(const protocol::RunSkillResult& table, OutputFormat form
     case OutputFormat::kCsv:
       return RenderCsv(table);
     case OutputFormat::kJson:
-      return protocol::Json(table).dump(2) + "\n";
+      return JsonText(protocol::Json(table)) + "\n";
   }
   return {};
 }

@@ -26,6 +26,11 @@ struct RenderOptions {
   size_t max_text_width = 80;  // table/markdown: other long strings
 };
 
+// THE JSON text of `--format json` (indented by 2). Paths in it are already in their lossless form
+// (support::PathToText, applied by server/wire); text from a profile that is not valid UTF-8 is written with U+FFFD
+// rather than failing the whole answer.
+std::string JsonText(const protocol::Json& json);
+
 std::string RenderTable(const protocol::RunSkillResult& table, OutputFormat format, const RenderOptions& options = {});
 
 // "void at::native::vectorized_elementwise_kernel<4, ...>(int, ...)" → "at::native::vectorized_elementwise_kernel":

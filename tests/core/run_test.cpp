@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <malloc.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -103,6 +104,31 @@ TEST(RunFiles, DirectoryListsRankExportsNamedByFileAndNaturallyOrdered) {
   auto empty = core::ListRunFiles({.directory = RankSetDir("empty").string()});
   ASSERT_FALSE(empty.ok());
   EXPECT_NE(empty.error().message.find("no rank exports"), std::string::npos) << empty.error().message;
+}
+
+// Issue 25: an entry named like a rank that is not a regular file is skipped with a note naming it and why, never
+// silently; a rank's name is valid UTF-8 and its path exact.
+TEST(RunFiles, EntriesThatAreNotRanksAreNamedInNotes) {
+  const fs::path dir = RankSetDir("skipped");
+  std::ofstream(dir / "rank0.sqlite") << "x";
+  std::ofstream(dir / "rank\xFF.sqlite") << "x";
+  std::ofstream(dir / "split.log") << "x";  // not named like a rank: no note
+  ASSERT_EQ(::mkfifo((dir / "rank1.sqlite").c_str(), 0600), 0);
+  fs::create_symlink(dir / "nowhere.sqlite", dir / "rank2.sqlite");
+  fs::create_directories(dir / "rank3.sqlite");
+  fs::create_directory_symlink(dir / "rank3.sqlite", dir / "rank4.nsys-rep");
+  std::vector<std::string> skipped;
+  auto ranks = core::ListRunFiles({.directory = dir.string()}, &skipped);
+  ASSERT_TRUE(ranks.ok()) << ranks.error().message;
+  ASSERT_EQ(ranks->size(), 2u);
+  EXPECT_EQ((*ranks)[0].rank, "rank0");
+  EXPECT_EQ((*ranks)[1].rank, "rank\\xFF");
+  EXPECT_EQ((*ranks)[1].path, (dir / "rank\xFF.sqlite").string());
+  std::sort(skipped.begin(), skipped.end());
+  EXPECT_EQ(skipped, (std::vector<std::string>{"rank1.sqlite was skipped: a FIFO",
+                                               "rank2.sqlite was skipped: a dangling symbolic link",
+                                               "rank3.sqlite was skipped: a directory",
+                                               "rank4.nsys-rep was skipped: a symbolic link to a directory"}));
 }
 
 TEST(RunFiles, ParsesMemorySizes) {

@@ -107,7 +107,8 @@ TEST_F(McpServerTest, MalformedLinesGetJsonRpcErrors) {
             R"({"error":{"code":-32700,"message":"invalid UTF-8 in message body at byte offset 38"},"id":null,)"
             R"("jsonrpc":"2.0"})");
   EXPECT_EQ(Send(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])").dump(),
-            R"({"error":{"code":-32600,"message":"batch requests are not supported"},"id":null,"jsonrpc":"2.0"})");
+            R"({"error":{"code":-32600,"message":"a batch is refused before initialize: send one message per line"},)"
+            R"("id":null,"jsonrpc":"2.0"})");
   // A CRLF line is the same message.
   EXPECT_EQ(Send("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}\r").dump(),
             R"({"id":3,"jsonrpc":"2.0","result":{}})");
@@ -118,7 +119,17 @@ TEST_F(McpServerTest, BatchesOnlyWithProtocol20250326) {
       R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},)"
       R"({"jsonrpc":"2.0","id":2,"method":"nope"},[1]])";
   Initialize();  // 2024-11-05: no batches
-  EXPECT_EQ(Send(batch)["error"]["message"], "batch requests are not supported");
+  EXPECT_EQ(Send(batch)["error"]["message"],
+            "batches are not part of MCP protocol 2024-11-05 (only 2025-03-26 has JSON-RPC batches): send one message "
+            "per line");
+  {  // 2025-06-18 removed them (its changelog: "Remove support for JSON-RPC batching")
+    core::Workspace workspace(TestConfig());
+    McpServer server(workspace);
+    server.HandleLine(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}})");
+    EXPECT_EQ(Json::parse(*server.HandleLine(batch))["error"]["message"],
+              "batches are not part of MCP protocol 2025-06-18 (only 2025-03-26 has JSON-RPC batches): send one "
+              "message per line");
+  }
 
   core::Workspace workspace(TestConfig());
   McpServer server(workspace);
@@ -246,6 +257,41 @@ TEST_F(McpServerTest, WorkspaceErrorsAreToolErrors) {
   r = Call("run_skill", {{"profile_id", "p9"}, {"skill", "top_kernels"}});
   EXPECT_TRUE(r["isError"]);
   EXPECT_EQ(TextOf(r), "no open profile has id 'p9' (no profile is open)");
+}
+
+// Issue 25: an error quotes at most 256 bytes of a path (then "… (N bytes)"), and a tool error at most 4 KiB, whatever
+// the input; the server answers the next request.
+TEST_F(McpServerTest, ErrorsQuoteABoundedPartOfTheirInput) {
+  Initialize();
+  const std::string huge = "/nonexistent/" + std::string(20 << 20, 'x');
+  Json r = Call("open_profile", {{"path", huge}});
+  EXPECT_TRUE(r["isError"]);
+  const std::string text = TextOf(r);
+  EXPECT_LT(text.size(), 400u) << text.substr(0, 400);
+  EXPECT_NE(text.find("/nonexistent/xxxx"), std::string::npos) << text;
+  EXPECT_NE(text.find("\u2026 (20971533 bytes)"), std::string::npos) << text;
+  // An id is quoted by a message the Workspace makes: bounded at the face, at 4 KiB.
+  r = Call("profile_info", {{"profile_id", std::string(1 << 20, 'p')}});
+  EXPECT_TRUE(r["isError"]);
+  EXPECT_LE(TextOf(r).size(), 4096u + 32);
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":7,"method":"ping"})")["result"], Json::object());
+}
+
+// Issue 25: a path that is not UTF-8 comes as its file:// URI (support/path_text.h), and that URI opens the file.
+TEST_F(McpServerTest, APathThatIsNotUtf8ComesAsItsUriAndOpensTheSameFile) {
+  NSYS_REQUIRE_FIXTURES();
+  Initialize();
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("nsys_ai_mcp_path_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string copy = (dir / "prof\xFF.sqlite").string();
+  std::filesystem::copy_file(testing::Fixture("h100_2gpu_1s.sqlite"), copy);
+  const std::string uri = "file://" + dir.string() + "/prof%FF.sqlite";
+  Json r = Call("open_profile", {{"path", uri}});
+  ASSERT_FALSE(r["isError"]) << TextOf(r);
+  EXPECT_EQ(Json::parse(TextOf(r))["path"], uri);
+  EXPECT_EQ(Json::parse(TextOf(r))["info"]["sourcePath"], uri);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_F(McpServerTest, ListSkillsGivesEveryArgumentCommonOnesFirst) {

@@ -91,6 +91,26 @@ TEST(Index, RemoveRootForgetsItsFilesButNotOpenBuffers) {
   EXPECT_EQ(index.FindByName("buffer").size(), 1u);
 }
 
+// Issue 25: a root whose walk stopped at the file limit is remembered, so that every plan made from the index can say
+// so; a later walk that fits, or removing the root, forgets it.
+TEST(Index, RootsCutShortByTheFileLimitAreRemembered) {
+  TempTree tree;
+  for (int i = 0; i < 3; ++i) tree.Write("f" + std::to_string(i) + ".py", "");
+  source::AnnotationIndex index(source::IndexLimits{.max_files = 2});
+  auto stats = index.AddRoot(tree.root().string(), CancelToken());
+  ASSERT_TRUE(stats.ok()) << stats.error().message;
+  EXPECT_TRUE(stats->truncated);
+  EXPECT_EQ(index.TruncatedRoots(), std::vector<std::string>{source::NormalPath(tree.root().string())});
+  std::filesystem::remove(tree.root() / "f2.py");
+  ASSERT_TRUE(index.AddRoot(tree.root().string(), CancelToken()).ok());
+  EXPECT_TRUE(index.TruncatedRoots().empty());
+  tree.Write("f2.py", "");
+  ASSERT_TRUE(index.AddRoot(tree.root().string(), CancelToken()).ok());
+  EXPECT_EQ(index.TruncatedRoots().size(), 1u);
+  index.RemoveRoot(tree.root().string());
+  EXPECT_TRUE(index.TruncatedRoots().empty());
+}
+
 TEST(Index, ConcurrentEditsAndLookupsStayConsistent) {
   source::AnnotationIndex index;
   std::vector<std::thread> threads;

@@ -44,6 +44,7 @@ struct SourceNames {
   std::map<std::string, std::vector<source::Annotation>> exact;
   std::vector<source::Annotation> prefixes;
   size_t files = 0;
+  std::vector<std::string> warnings;  // roots the index stopped short of (TruncatedRootWarning)
 
   // The annotations naming `range`: exactly, else the longest literal prefix it begins with.
   std::vector<source::Annotation> Find(const std::string& range) const {
@@ -77,6 +78,7 @@ SourceNames NamesOf(const source::AnnotationIndex& index) {
   };
   for (auto& [name, list] : names.exact) std::sort(list.begin(), list.end(), by_place);
   std::sort(names.prefixes.begin(), names.prefixes.end(), by_place);
+  for (const auto& root : index.TruncatedRoots()) names.warnings.push_back(TruncatedRootWarning(root));
   return names;
 }
 
@@ -215,6 +217,7 @@ Expected<AnnotationPlan> Workspace::PlanAnnotation(const AnnotationPlanRequest& 
   }
   if (!names) return names.error();
   plan.files_indexed = names->files;
+  plan.notes = names->warnings;  // the sources the plan could not see come first
   if (progress) progress(70, "finding ranges to refine");
   // The range figures the lenses and diagnostics show (nvtx_range_kernels' rows, computed once per profile), so the
   // plan, the diagnostics and the code actions agree on what to refine.

@@ -17,6 +17,7 @@
 #include <malloc.h>
 #endif
 
+#include "nsys/support/path_text.h"
 #include "nsys/support/sanitizers.h"
 
 namespace nsys::core {
@@ -66,6 +67,27 @@ constexpr uint64_t kBytesPerString = 96;  // the text, its view and the pool's i
 // loaded at a time raised this process's peak RSS by about 40 MB; 64 ranks held at once took 14 MB each.
 constexpr uint64_t kBaseBytes = uint64_t{40} << 20;
 
+// Why a directory entry named like a rank file is not read as one (ListRunFiles' note).
+std::string WhyNotARank(const fs::directory_entry& entry) {
+  std::error_code ec;
+  const fs::file_status own = entry.symlink_status(ec);
+  if (ec) return fmt::format("cannot be read ({})", ec.message());
+  const fs::file_status target = fs::status(entry.path(), ec);
+  if (fs::is_symlink(own) && !fs::exists(target)) return "a dangling symbolic link";
+  if (ec) return fmt::format("cannot be read ({})", ec.message());
+  std::string what = "not a regular file";
+  if (fs::is_directory(target)) {
+    what = "a directory";
+  } else if (fs::is_fifo(target)) {
+    what = "a FIFO";
+  } else if (fs::is_socket(target)) {
+    what = "a socket";
+  } else if (fs::is_block_file(target) || fs::is_character_file(target)) {
+    what = "a device";
+  }
+  return fs::is_symlink(own) ? "a symbolic link to " + what : what;
+}
+
 engine::Need Expand(engine::Need needs) {
   using engine::Need;
   if (engine::Has(needs, Need::kAttribution)) needs = needs | Need::kKernels | Need::kNvtx;
@@ -102,7 +124,7 @@ bool NaturalLess(const std::string& a, const std::string& b) {
   return a.size() - i < b.size() - j;
 }
 
-Expected<std::vector<RunRank>> ListRunFiles(const RunRequest& request) {
+Expected<std::vector<RunRank>> ListRunFiles(const RunRequest& request, std::vector<std::string>* skipped) {
   if (request.paths.empty() == request.directory.empty()) {
     return MakeError(ErrorKind::kInvalidArgument, "a run is opened from `paths` or from a `directory`, one of the two");
   }
@@ -115,7 +137,14 @@ Expected<std::vector<RunRank>> ListRunFiles(const RunRequest& request) {
                        fmt::format("{} is not a directory", request.directory));
     }
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      if (IsRankFile(it->path()) && it->is_regular_file(ec)) files.push_back(it->path());
+      if (!IsRankFile(it->path())) continue;  // not a rank's name (split.log, manifest.json): not a rank
+      std::error_code entry_ec;
+      if (it->is_regular_file(entry_ec)) {
+        files.push_back(it->path());
+      } else if (skipped != nullptr) {
+        skipped->push_back(
+            fmt::format("{} was skipped: {}", support::QuoteInput(it->path().filename().native()), WhyNotARank(*it)));
+      }
       if (files.size() > kMaxRunRanks) {
         return MakeError(ErrorKind::kLimitExceeded,
                          fmt::format("{} holds more than {} rank files", request.directory, kMaxRunRanks));
@@ -143,7 +172,7 @@ Expected<std::vector<RunRank>> ListRunFiles(const RunRequest& request) {
   ranks.reserve(files.size());
   std::set<std::string> names;
   for (const auto& file : files) {
-    RunRank rank{file.stem().string(), file.string(), 0};
+    RunRank rank{support::DisplayText(file.stem().native()), file.string(), 0};
     if (!names.insert(rank.rank).second) {
       return MakeError(ErrorKind::kInvalidArgument,
                        fmt::format("two rank files are named {} (a rank is named by its file name without the "

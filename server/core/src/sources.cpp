@@ -5,11 +5,19 @@
 
 #include "nsys/core/workspace.h"
 #include "nsys/source/annotation_index.h"
+#include "nsys/support/path_text.h"
 
 namespace nsys::core {
 
 SourceSpan SpanOf(const source::Annotation& annotation) {
   return {annotation.file, annotation.line, annotation.column, annotation.end_line, annotation.end_column};
+}
+
+std::string TruncatedRootWarning(const std::string& root) {
+  return fmt::format(
+      "'{}' has more than {} source files, more than the index takes: the rest were skipped, so "
+      "ranges named only in them are not found.",
+      support::QuoteInput(root), source::IndexLimits{}.max_files);
 }
 
 std::string NormalSourcePath(const std::string& path) {
@@ -64,10 +72,7 @@ Expected<SourceIndexStats> Workspace::IndexSources(const std::string& set_id, co
     total.too_large += stats->too_large;
     total.ignored += stats->ignored;
     total.truncated |= stats->truncated;
-    if (stats->truncated) {
-      total.warnings.push_back(fmt::format("'{}' has more source files than the index takes; the rest were skipped.",
-                                           source::NormalPath(roots[i])));
-    }
+    if (stats->truncated) total.warnings.push_back(TruncatedRootWarning(source::NormalPath(roots[i])));
   }
   if (progress) progress(100.0, fmt::format("{} files, {} annotations", total.files, total.annotations));
   return total;

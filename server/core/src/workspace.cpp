@@ -449,10 +449,10 @@ Expected<OpenedRun> Workspace::OpenRun(const RunRequest& request, const CancelTo
   if (request.threads < 0 || request.threads > 64) {
     return MakeError(ErrorKind::kInvalidArgument, "a run loads 1 to 64 ranks at a time");
   }
-  auto ranks = ListRunFiles(request);
+  OpenedRun run;
+  auto ranks = ListRunFiles(request, &run.notes);
   if (!ranks) return ranks.error();
   const WorkspaceConfig config = this->config();
-  OpenedRun run;
   run.ranks = std::move(*ranks);
   run.memory_budget_bytes =
       request.memory_budget_bytes > 0 ? request.memory_budget_bytes : config.run_memory_budget_bytes;
@@ -541,7 +541,9 @@ Expected<skills::Table> Workspace::RunSkillOnRun(const std::string& run_id, cons
       return MakeError(ErrorKind::kUnsupported,
                        fmt::format("{} is a cross-rank analysis of whole ranks: it takes no filter", skill_name));
     }
-    return RunRunSkill(**entry, *run_skill, args, cancel, progress);
+    auto table = RunRunSkill(**entry, *run_skill, args, cancel, progress);
+    if (table) table->notes.insert(table->notes.end(), (*entry)->run.notes.begin(), (*entry)->run.notes.end());
+    return table;
   }
   std::shared_ptr<const skills::Skill> skill;
   skills::RunOptions options;
@@ -567,7 +569,9 @@ Expected<skills::Table> Workspace::RunSkillOnRun(const std::string& run_id, cons
     if (!statuses[i]) tables[i] = statuses[i].error();
   }
   auto merged = MergeRankTables(ranks.ranks(), std::move(tables));
-  if (merged) (*entry)->memo->Store(skill, key, std::make_shared<const skills::Table>(*merged));
+  if (!merged) return merged;
+  merged->notes.insert(merged->notes.end(), (*entry)->run.notes.begin(), (*entry)->run.notes.end());  // skipped
+  (*entry)->memo->Store(skill, key, std::make_shared<const skills::Table>(*merged));
   return merged;
 }
 
@@ -836,6 +840,7 @@ Expected<RunReport> Workspace::MergeRunReport(const std::string& run_id, std::ve
       "GPU time is the sum of kernel durations; NCCL time the sum of communication kernels' durations "
       "(nccl_breakdown); step time the median iteration found by the iterations skill.");
   if (failed > 0) report.notes.push_back(fmt::format("{} of {} ranks could not be read.", failed, parts.size()));
+  report.notes.insert(report.notes.end(), (*entry)->run.notes.begin(), (*entry)->run.notes.end());  // skipped
   if (report.memory.over_budget_ranks > 0) {
     report.notes.push_back(fmt::format("{} ranks alone exceed the memory budget; they were loaded one at a time.",
                                        report.memory.over_budget_ranks));

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <vector>
 
+#include "nsys/support/path_text.h"
+
 namespace nsys::engine {
 namespace {
 
@@ -76,47 +78,51 @@ uint64_t SampleHash(int fd, int64_t size) {
 }  // namespace
 
 Status CheckExportFile(const std::string& path) {
+  const std::string shown = support::QuoteInput(path);  // what messages quote: valid UTF-8, bounded
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) {
     const int err = errno;
     if (err == ENOENT || err == ENOTDIR)
-      return MakeError(ErrorKind::kNotFound, fmt::format("No such file: '{}'.", path));
+      return MakeError(ErrorKind::kNotFound, fmt::format("No such file: '{}'.", shown));
     if (err == EACCES)
-      return MakeError(ErrorKind::kBadInput, fmt::format("Permission denied: cannot access '{}'.", path));
-    return MakeError(ErrorKind::kBadInput, fmt::format("Cannot access '{}': {}.", path, std::strerror(err)));
+      return MakeError(ErrorKind::kBadInput, fmt::format("Permission denied: cannot access '{}'.", shown));
+    return MakeError(ErrorKind::kBadInput, fmt::format("Cannot access '{}': {}.", shown, std::strerror(err)));
   }
   if (S_ISDIR(st.st_mode))
     return MakeError(ErrorKind::kBadInput,
                      fmt::format("'{}' is a directory, not an Nsight Systems export: give a .sqlite file made by "
                                  "`nsys export --type sqlite` (or a .nsys-rep report).",
-                                 path));
-  if (!S_ISREG(st.st_mode)) return MakeError(ErrorKind::kBadInput, fmt::format("'{}' is not a regular file.", path));
+                                 shown));
+  if (!S_ISREG(st.st_mode)) return MakeError(ErrorKind::kBadInput, fmt::format("'{}' is not a regular file.", shown));
   Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) {
     const int err = errno;
     if (err == EACCES)
       return MakeError(ErrorKind::kBadInput,
-                       fmt::format("Permission denied: cannot read '{}' (check the file's permissions).", path));
-    return MakeError(ErrorKind::kBadInput, fmt::format("Cannot read '{}': {}.", path, std::strerror(err)));
+                       fmt::format("Permission denied: cannot read '{}' (check the file's permissions).", shown));
+    return MakeError(ErrorKind::kBadInput, fmt::format("Cannot read '{}': {}.", shown, std::strerror(err)));
   }
   if (st.st_size == 0)
-    return MakeError(ErrorKind::kBadInput, fmt::format("'{}' is empty (0 bytes), not an Nsight Systems export.", path));
+    return MakeError(ErrorKind::kBadInput,
+                     fmt::format("'{}' is empty (0 bytes), not an Nsight Systems export.", shown));
   unsigned char header[100] = {};
   const ssize_t got = ReadHead(fd.get(), header, sizeof header);
-  if (got < 0) return MakeError(ErrorKind::kBadInput, fmt::format("Cannot read '{}': {}.", path, std::strerror(errno)));
+  if (got < 0)
+    return MakeError(ErrorKind::kBadInput, fmt::format("Cannot read '{}': {}.", shown, std::strerror(errno)));
   if (got < 16 || std::memcmp(header, kSqliteMagic, 16) != 0)
     return MakeError(ErrorKind::kBadInput,
                      fmt::format("'{}' is not a SQLite database (it does not start with the SQLite header). "
                                  "An Nsight Systems export is a .sqlite file made by `nsys export --type sqlite`.",
-                                 path));
+                                 shown));
   if (got < 100)
     return MakeError(ErrorKind::kBadInput,
-                     fmt::format("'{}' is truncated: it is {} bytes, shorter than a SQLite header.", path, got));
+                     fmt::format("'{}' is truncated: it is {} bytes, shorter than a SQLite header.", shown, got));
   uint32_t page_size = (uint32_t{header[16]} << 8) | header[17];
   if (page_size == 1) page_size = 65536;
   if (page_size < 512 || page_size > 65536 || (page_size & (page_size - 1)) != 0)
-    return MakeError(ErrorKind::kBadInput,
-                     fmt::format("'{}' is damaged: its SQLite header has an invalid page size ({}).", path, page_size));
+    return MakeError(
+        ErrorKind::kBadInput,
+        fmt::format("'{}' is damaged: its SQLite header has an invalid page size ({}).", shown, page_size));
   const uint32_t page_count = BigEndian32(header + 28);
   // The in-header page count is valid only when the "version-valid-for" field matches the writer's version.
   const bool count_valid = page_count > 0 && BigEndian32(header + 92) == BigEndian32(header + 96);
@@ -125,10 +131,10 @@ Status CheckExportFile(const std::string& path) {
     return MakeError(ErrorKind::kBadInput,
                      fmt::format("'{}' is truncated: its SQLite header says {} bytes ({} pages) but the file has {} "
                                  "bytes. Was the copy or the export interrupted?",
-                                 path, int64_t{page_count} * page_size, page_count, size));
+                                 shown, int64_t{page_count} * page_size, page_count, size));
   if (size % page_size != 0)
     return MakeError(ErrorKind::kBadInput,
-                     fmt::format("'{}' is truncated: {} bytes is not a whole number of {}-byte SQLite pages.", path,
+                     fmt::format("'{}' is truncated: {} bytes is not a whole number of {}-byte SQLite pages.", shown,
                                  size, page_size));
   return {};
 }
@@ -145,8 +151,9 @@ std::string FileIdentity::Key() const {
 }
 
 Expected<FileIdentity> IdentifyFile(const std::string& path) {
+  const std::string shown = support::QuoteInput(path);  // what messages quote: valid UTF-8, bounded
   struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return MakeError(ErrorKind::kNotFound, fmt::format("No such file: '{}'.", path));
+  if (stat(path.c_str(), &st) != 0) return MakeError(ErrorKind::kNotFound, fmt::format("No such file: '{}'.", shown));
   FileIdentity id;
   id.size = st.st_size;
   id.mtime_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
@@ -155,10 +162,10 @@ Expected<FileIdentity> IdentifyFile(const std::string& path) {
   id.device = st.st_dev;
   Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0)
-    return MakeError(ErrorKind::kBadInput, fmt::format("Cannot read '{}': {}.", path, std::strerror(errno)));
+    return MakeError(ErrorKind::kBadInput, fmt::format("Cannot read '{}': {}.", shown, std::strerror(errno)));
   std::vector<unsigned char> head(1 << 20);
   const ssize_t got = ReadHead(fd.get(), head.data(), head.size());
-  if (got < 0) return MakeError(ErrorKind::kBadInput, fmt::format("Cannot read '{}'.", path));
+  if (got < 0) return MakeError(ErrorKind::kBadInput, fmt::format("Cannot read '{}'.", shown));
   id.head_hash = Hash64(head.data(), static_cast<size_t>(got));
   id.sample_hash = SampleHash(fd.get(), st.st_size);
   return id;

@@ -16,6 +16,7 @@
 #include "nsys/protocol/mcp.h"
 #include "nsys/support/executor.h"
 #include "nsys/support/log.h"
+#include "nsys/support/path_text.h"
 #include "nsys/wire/converters.h"
 #include "tools.h"
 
@@ -66,6 +67,16 @@ std::string LineTooLongError() {
       MakeError({}, protocol::kParseError, fmt::format("message line longer than {} bytes", kMaxLineBytes)));
 }
 
+// The one MCP revision with JSON-RPC batching.
+constexpr std::string_view kBatchProtocolVersion = "2025-03-26";
+
+std::string BatchRefusal(const std::string& version) {
+  if (version.empty()) return "a batch is refused before initialize: send one message per line";
+  return fmt::format(
+      "batches are not part of MCP protocol {} (only {} has JSON-RPC batches): send one message per line", version,
+      kBatchProtocolVersion);
+}
+
 // The first non-blank character of a line says whether it is a JSON array (a batch).
 bool LooksLikeBatch(std::string_view line) {
   const size_t first = line.find_first_not_of(" \t");
@@ -111,7 +122,11 @@ void McpServer::Handle(std::string_view line, const ReplyFn& reply, bool sync) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (IsBlank(line)) return;
   try {
-    if (protocol_version_ == "2025-03-26" && LooksLikeBatch(line)) return HandleBatch(line, reply, sync);
+    if (LooksLikeBatch(line)) {
+      // JSON-RPC batches exist in MCP 2025-03-26 only (2025-06-18 removed them, 2024-11-05 never had them).
+      if (protocol_version_ == kBatchProtocolVersion) return HandleBatch(line, reply, sync);
+      return reply(protocol::Serialize(MakeError({}, protocol::kInvalidRequest, BatchRefusal(protocol_version_))));
+    }
     protocol::ParseResult parsed = protocol::ParseMessage(line);
     if (parsed.error) {
       support::LogWarn("mcp: refused a message: " + parsed.error->error->message);
@@ -357,7 +372,10 @@ protocol::Response McpServer::CallTool(const protocol::Request& request, const C
     }
     return MakeError(request.id, protocol::kInvalidParams, fmt::format("unknown tool: {} (tools: {})", name, names));
   }
-  if (result->is_error) support::LogInfo(fmt::format("mcp: tool {} failed: {}", name, result->text));
+  if (result->is_error) {
+    result->text = support::QuoteInput(result->text, support::kErrorMessageBytes);  // bounded, whatever it quoted
+    support::LogInfo(fmt::format("mcp: tool {} failed: {}", name, result->text));
+  }
   return MakeResult(request.id, {{"content", Json::array({{{"type", "text"}, {"text", std::move(result->text)}}})},
                                  {"isError", result->is_error}});
 }

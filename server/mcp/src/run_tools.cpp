@@ -4,6 +4,7 @@
 
 #include "nsys/protocol/mcp.h"
 #include "nsys/protocol/run.h"
+#include "nsys/support/path_text.h"
 #include "nsys/wire/analyze.h"
 #include "nsys/wire/run.h"
 
@@ -20,8 +21,11 @@ ToolResult OpenRun(core::Workspace& workspace, const Json& arguments, const Canc
   auto args = protocol::mcp::ParseToolArgs<protocol::mcp::OpenRunArgs>(arguments, "open_run");
   if (!args) return Invalid("open_run", args.error());
   protocol::OpenRunParams params;
-  params.paths = args->paths;
-  params.directory = args->directory;
+  params.paths = args->paths;  // each a path or its file:// URI (support/path_text.h)
+  if (params.paths) {
+    for (auto& path : *params.paths) path = support::PathFromText(path);
+  }
+  if (args->directory) params.directory = support::PathFromText(*args->directory);
   params.memory_budget = args->memory_budget;
   params.threads = args->threads;
   auto request = wire::ToRunRequest(params);

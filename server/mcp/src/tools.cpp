@@ -13,6 +13,7 @@
 #include "explain_tools.h"
 #include "nsys/protocol/mcp.h"
 #include "nsys/protocol/methods.h"
+#include "nsys/support/path_text.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/skill_args.h"
 #include "run_tools.h"
@@ -55,7 +56,7 @@ Expected<ToolResult> OpenProfile(core::Workspace& workspace, const Json& argumen
   if (!args) return args.error();
   engine::OpenOptions options = workspace.config().open;
   if (args->no_cache) options.use_cache = !*args->no_cache;
-  auto opened = workspace.Open(args->path, options, cancel);
+  auto opened = workspace.Open(support::PathFromText(args->path), options, cancel);  // a path or its file:// URI
   if (!opened) return ToolResult{opened.error().message, true};
   return ToolResult{SummaryText(*opened), false};
 }

@@ -6,6 +6,7 @@
 
 #include "nsys/core/traces.h"
 #include "nsys/protocol/methods.h"
+#include "nsys/support/path_text.h"
 #include "nsys/wire/trace.h"
 
 namespace nsys::mcp {
@@ -74,7 +75,7 @@ ToolResult ExportTrace(core::Workspace& workspace, const Json& arguments, const 
   if (!params) return Failed("export_trace", params.error());
   auto request = wire::ToTraceRequest(*params);
   if (!request) return Failed("export_trace", request.error());
-  request->output = params->output;
+  if (params->output) request->output = support::PathFromText(*params->output);
   auto trace = workspace.ExportTrace(*request, cancel);
   if (!trace) return {trace.error().message, true};
   return {Dump(Json(wire::ToExportTraceResult(*trace, false))), false};

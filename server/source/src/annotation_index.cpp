@@ -137,6 +137,11 @@ Expected<IndexStats> AnnotationIndex::AddRoot(const std::string& root_path, cons
   if (!walker.Dir(root, "")) return MakeError(ErrorKind::kCancelled, "Indexing '" + root + "' was cancelled.");
   std::lock_guard<std::mutex> lock(mu_);
   roots_.insert(root);
+  if (walker.stats.truncated) {
+    truncated_roots_.insert(root);
+  } else {
+    truncated_roots_.erase(root);
+  }
   std::vector<std::string> stale;
   for (const auto& [path, entry] : files_) {
     if (!entry.open && Under(path, root)) stale.push_back(path);
@@ -150,10 +155,16 @@ Expected<IndexStats> AnnotationIndex::AddRoot(const std::string& root_path, cons
   return walker.stats;
 }
 
+std::vector<std::string> AnnotationIndex::TruncatedRoots() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return {truncated_roots_.begin(), truncated_roots_.end()};
+}
+
 void AnnotationIndex::RemoveRoot(const std::string& root_path) {
   const std::string root = NormalPath(root_path);
   std::lock_guard<std::mutex> lock(mu_);
   roots_.erase(root);
+  truncated_roots_.erase(root);
   std::vector<std::string> gone;
   for (const auto& [path, entry] : files_) {
     if (!entry.open && Under(path, root) && RootOf(path).empty()) gone.push_back(path);

@@ -7,6 +7,8 @@
 #include <iterator>
 #include <utility>
 
+#include "nsys/support/path_text.h"
+
 namespace nsys::wire {
 
 int ErrorCodeFor(ErrorKind kind) {
@@ -27,12 +29,13 @@ int ErrorCodeFor(ErrorKind kind) {
 }
 
 protocol::ResponseError ToResponseError(const Error& error) {
-  return protocol::ResponseError{ErrorCodeFor(error.kind), error.message, nullptr};
+  return protocol::ResponseError{ErrorCodeFor(error.kind),
+                                 support::QuoteInput(error.message, support::kErrorMessageBytes), nullptr};
 }
 
 protocol::ProfileInfo ToProtocolInfo(const engine::ProfileInfo& info) {
   protocol::ProfileInfo out;
-  out.source_path = info.source_path;
+  out.source_path = support::PathToText(info.source_path);
   out.file_size = info.file_size;
   out.nsys_version = info.nsys_version;
   out.schema_version = info.schema_version;
@@ -81,7 +84,7 @@ protocol::MappingCoverage ToMappingCoverage(const skills::NvtxCoverage& coverage
 
 protocol::ProfileSummary ToProfileSummary(const std::string& profile_id, const engine::ProfileInfo& info,
                                           const std::optional<skills::NvtxCoverage>& coverage) {
-  protocol::ProfileSummary out{profile_id, info.path, ToProtocolInfo(info), std::nullopt};
+  protocol::ProfileSummary out{profile_id, support::PathToText(info.path), ToProtocolInfo(info), std::nullopt};
   if (coverage) out.mapping_coverage = ToMappingCoverage(*coverage);
   return out;
 }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "nsys/support/path_text.h"
 #include "nsys/wire/answer.h"
 #include "nsys/wire/converters.h"
 
@@ -100,8 +101,8 @@ Expected<agent::DiffOptions> ToDiffOptions(const std::optional<std::string>& pha
 protocol::DiffResult ToProtocolDiff(const agent::DiffReport& r) {
   protocol::DiffResult out;
   out.verdict = std::string(agent::VerdictName(r.verdict));
-  out.base_path = r.base_path;
-  out.new_path = r.new_path;
+  out.base_path = support::PathToText(r.base_path);
+  out.new_path = support::PathToText(r.new_path);
   const auto& c = r.comparability;
   out.comparability = {c.score, c.label, c.reasons, c.shared_kernel_time, c.window_ratio, c.same_devices};
   if (!r.headline.metric.empty()) out.headline = ToHeadline(r.headline);

@@ -4,6 +4,7 @@
 
 #include <variant>
 
+#include "nsys/support/path_text.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/trace.h"
 
@@ -45,7 +46,8 @@ Expected<core::RunRequest> ToRunRequest(const protocol::OpenRunParams& params, u
 protocol::OpenRunResult ToOpenRunResult(const core::OpenedRun& run) {
   protocol::OpenRunResult result;
   result.run_id = run.id;
-  for (const auto& rank : run.ranks) result.ranks.push_back({rank.rank, rank.path, rank.file_size});
+  for (const auto& rank : run.ranks)
+    result.ranks.push_back({rank.rank, support::PathToText(rank.path), rank.file_size});
   result.memory_budget_bytes = static_cast<int64_t>(run.memory_budget_bytes);
   result.threads = run.threads;
   return result;
@@ -57,7 +59,7 @@ protocol::RunReportResult ToRunReportResult(const core::RunReport& report) {
   for (const auto& rank : report.ranks) {
     protocol::RankSummaryInfo info;
     info.rank = rank.rank;
-    info.path = rank.path;
+    info.path = support::PathToText(rank.path);
     info.kernels = rank.kernels;
     info.gpu_time_ns = rank.gpu_time_ns;
     info.nccl_kernels = rank.nccl_kernels;
@@ -94,7 +96,7 @@ core::RunTraceRequest ToRunTraceRequest(const protocol::ExportRunTraceParams& pa
 protocol::ExportRunTraceResult ToExportRunTraceResult(const core::RunTraceExport& trace) {
   const core::TraceStats& stats = trace.stats;
   protocol::ExportRunTraceResult result;
-  result.path = trace.path;
+  result.path = support::PathToText(trace.path);
   result.bytes = stats.bytes;
   result.sha256 = stats.sha256;
   result.tracks = stats.tracks;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "nsys/support/path_text.h"
 #include "nsys/wire/skill_args.h"
 
 namespace nsys::wire {
@@ -113,7 +114,7 @@ protocol::ExportTraceResult ToExportTraceResult(const core::TraceExport& trace, 
   result.bytes = stats.bytes;
   result.sha256 = stats.sha256;
   result.gzip = false;
-  result.path = trace.path;
+  if (trace.path) result.path = support::PathToText(*trace.path);
   result.notes = NotesFor(stats, gzip_requested);
   result.packets = stats.packets;
   result.tracks = stats.tracks;

@@ -50,6 +50,7 @@ struct RunRank {
 struct OpenedRun {
   std::string id;  // "r1", "r2", ...
   std::vector<RunRank> ranks;
+  std::vector<std::string> notes;  // directory entries skipped (ListRunFiles), said in every report and skill result
   uint64_t memory_budget_bytes = 0;
   int threads = 0;
 };
@@ -69,7 +70,10 @@ struct RunMemoryStats {
 bool NaturalLess(const std::string& a, const std::string& b);
 // The files of a run, ranks named and naturally ordered. kInvalidArgument when both or neither of paths and
 // directory are given, a name repeats, or no rank file is found; kNotFound for a file that does not exist.
-Expected<std::vector<RunRank>> ListRunFiles(const RunRequest& request);
+// A directory's entry named like a rank file that is not a regular file (a directory, a FIFO, a socket, a device,
+// a dangling link) is skipped with a note in `skipped` naming it and why. A rank's name is its file name without the
+// extension, as valid UTF-8 (support::DisplayText: a byte outside UTF-8 is written \xHH); its path is exact.
+Expected<std::vector<RunRank>> ListRunFiles(const RunRequest& request, std::vector<std::string>* skipped = nullptr);
 // "4G", "512M", "1.5GiB", "1073741824": a byte count (K, M, G, T binary; an optional "B" or "iB"). More than 0.
 Expected<uint64_t> ParseByteSize(const std::string& text);
 // The memory a rank's model takes once `needs` are loaded, from its row counts (info.tables) and the model's

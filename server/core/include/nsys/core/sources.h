@@ -39,6 +39,9 @@ struct SourceSpan {
   int end_column = 0;
 };
 SourceSpan SpanOf(const source::Annotation& annotation);
+// The warning for a source root whose walk stopped at the index's file limit (source::IndexLimits::max_files):
+// window/logMessage after indexing, and a note of every annotation plan made from that index.
+std::string TruncatedRootWarning(const std::string& root);
 
 // One kernel (by short name) launched inside a range's instances (nested ranges included).
 struct RangeKernel {

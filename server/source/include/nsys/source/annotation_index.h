@@ -52,6 +52,8 @@ class AnnotationIndex {
   std::vector<Annotation> InFile(const std::string& path) const;
   std::vector<std::string> Files() const;
   size_t size() const;  // annotations in all files
+  // The roots whose last walk stopped at IndexLimits::max_files (their other files are not indexed), sorted.
+  std::vector<std::string> TruncatedRoots() const;
 
   // Whether the walk would skip `path` (under one of the roots): .gitignore, VCS/build directories, extension.
   bool Skipped(const std::string& path) const;
@@ -68,6 +70,7 @@ class AnnotationIndex {
   IndexLimits limits_;
   mutable std::mutex mu_;
   std::set<std::string> roots_;
+  std::set<std::string> truncated_roots_;  // roots whose last walk reached max_files
   std::map<std::string, FileEntry> files_;
   std::unordered_map<std::string, std::set<std::string>> by_name_;    // name -> files
   std::unordered_map<std::string, std::set<std::string>> by_prefix_;  // prefix_only name -> files

@@ -7,7 +7,8 @@
 //    path takes either form back (PathFromText), so a client can send any path it was given and open the same file.
 //    A relative path that needs the URI form is made absolute first (a URI has no relative form).
 //  - What an error message or a note quotes from its input (a path, an id, a name): valid UTF-8 (a byte that is not
-//    part of a UTF-8 sequence is written \xHH) and at most kQuotedInputBytes of it, then "… (N bytes)".
+//    part of a UTF-8 sequence is written \xHH) and at most kQuotedInputBytes of it, then "… (N bytes)"; and every
+//    error message a face sends at most kErrorMessageBytes, by the same function.
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -15,6 +16,9 @@
 namespace nsys::support {
 
 inline constexpr size_t kQuotedInputBytes = 256;
+// Every error message a face sends (LSP, MCP, the CLI's stderr) is QuoteInput(message, kErrorMessageBytes): a message
+// that quoted its input whole is still bounded, and always valid UTF-8.
+inline constexpr size_t kErrorMessageBytes = 4096;
 
 // Whether `text` is well-formed UTF-8 (shortest forms only, no surrogates, at most U+10FFFF).
 bool IsValidUtf8(std::string_view text);

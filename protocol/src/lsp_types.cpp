@@ -65,28 +65,56 @@ void to_json(Json& j, const ClientInfo& v) {
 namespace {
 constexpr std::pair<const char*, LlmProvider> kLlmProviderNames[] = {
     {"openai", LlmProvider::kOpenAI}, {"anthropic", LlmProvider::kAnthropic}, {"none", LlmProvider::kNone}};
+
+// Printable ASCII without spaces, 1 to `max` bytes: a key or a name that goes into an HTTP header or a lookup.
+bool IsPrintableToken(const std::string& text, size_t max) {
+  if (text.empty() || text.size() > max) return false;
+  for (const char c : text) {
+    if (static_cast<unsigned char>(c) <= 0x20 || static_cast<unsigned char>(c) >= 0x7f) return false;
+  }
+  return true;
+}
 }  // namespace
 
 void FromJson(const Json& j, LlmOptions& out, const std::string& path) {
   ObjectReader r(j, path);
-  const Json* provider = r.Find("provider");
-  if (!provider) FailAt(r.PathOf("provider"), "missing required field");
-  out.provider = ReadEnum(*provider, r.PathOf("provider"), kLlmProviderNames);
+  r.Optional("endpoint", out.endpoint);
   r.Optional("model", out.model);
   r.Optional("baseUrl", out.base_url);
+  r.Optional("apiKey", out.api_key);
+  r.Optional("apiKeyEnv", out.api_key_env);
+  const Json* provider = r.Find("provider");
+  if (out.endpoint) {  // one of the server's endpoints: its URL and key come with it
+    if (!IsPrintableToken(*out.endpoint, 32)) FailAt(r.PathOf("endpoint"), "must name one of the server's endpoints");
+    for (const char* member : {"provider", "baseUrl", "apiKey", "apiKeyEnv"}) {
+      if (r.Find(member)) {
+        FailAt(r.PathOf(member), "cannot be given with endpoint (the server's endpoint has its own)");
+      }
+    }
+  } else {
+    if (!provider) FailAt(r.PathOf("provider"), "missing required field (or name one of the server's endpoints)");
+    out.provider = ReadEnum(*provider, r.PathOf("provider"), kLlmProviderNames);
+    if (out.provider != LlmProvider::kNone && (!out.model || out.model->empty())) {
+      FailAt(r.PathOf("model"), "required with provider \"" + provider->get<std::string>() + "\"");
+    }
+  }
+  if (out.model && out.model->size() > 256) FailAt(r.PathOf("model"), "longer than 256 bytes");
   if (out.base_url && out.base_url->rfind("http://", 0) != 0 && out.base_url->rfind("https://", 0) != 0) {
     FailAt(r.PathOf("baseUrl"), "must be an http:// or https:// URL");
   }
-  r.Optional("apiKeyEnv", out.api_key_env);
-  if (out.api_key_env && out.api_key_env->empty()) FailAt(r.PathOf("apiKeyEnv"), "must name an environment variable");
-  if (out.provider != LlmProvider::kNone && (!out.model || out.model->empty())) {
-    FailAt(r.PathOf("model"), "required with provider \"" + provider->get<std::string>() + "\"");
+  if (out.api_key && out.api_key_env) FailAt(r.PathOf("apiKey"), "give apiKey or apiKeyEnv, not both");
+  if (out.api_key && !IsPrintableToken(*out.api_key, 4096)) {
+    FailAt(r.PathOf("apiKey"), "must be 1 to 4096 printable ASCII characters without spaces");
   }
+  if (out.api_key_env && out.api_key_env->empty()) FailAt(r.PathOf("apiKeyEnv"), "must name an environment variable");
 }
 void to_json(Json& j, const LlmOptions& v) {
-  j = {{"provider", std::string(EnumName(v.provider, kLlmProviderNames))}};
+  j = Json::object();
+  SetIfPresent(j, "endpoint", v.endpoint);
+  if (!v.endpoint) j["provider"] = std::string(EnumName(v.provider, kLlmProviderNames));
   SetIfPresent(j, "model", v.model);
   SetIfPresent(j, "baseUrl", v.base_url);
+  SetIfPresent(j, "apiKey", v.api_key);
   SetIfPresent(j, "apiKeyEnv", v.api_key_env);
 }
 

@@ -1,11 +1,12 @@
 #include "nsys/llm/answer_cache.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 
 #include "nsys/support/cache_dir.h"
@@ -101,15 +102,24 @@ void AnswerCache::Put(const std::string& key, const ChatResponse& response) cons
   std::error_code ec;
   if (!support::PrivateDir(dir_)) return;  // only a directory of this user's, 0700 (issue 25)
   const fs::path final_path = fs::path(dir_) / (key + ".json");
-  const fs::path tmp = fs::path(dir_) / fmt::format(".{}.{}.tmp", key, std::random_device{}());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out) {
-      support::LogDebug(fmt::format("llm cache: cannot write {}", tmp.string()));
-      fs::remove(tmp, ec);
-      return;
-    }
+  // A fresh 0600 file (O_EXCL|O_NOFOLLOW, random name): an answer is the user's data (issue 25).
+  auto file = support::CreatePrivateFile(dir_, "." + key.substr(0, 16) + ".");
+  if (!file) {
+    support::LogDebug("llm cache: " + file.error().message);
+    return;
+  }
+  const fs::path tmp = file->path;
+  size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(file->fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<size_t>(n);
+  }
+  if (::close(file->fd) != 0 || written != text.size()) {
+    support::LogDebug(fmt::format("llm cache: cannot write {}", tmp.string()));
+    fs::remove(tmp, ec);
+    return;
   }
   fs::rename(tmp, final_path, ec);  // atomic: a reader sees the old entry or the new one
   if (ec) {

@@ -9,6 +9,7 @@
 #include "dialect.h"
 #include "http.h"
 #include "nsys/support/log.h"
+#include "nsys/support/redact.h"
 
 namespace nsys::llm {
 
@@ -142,14 +143,16 @@ class StreamingClient : public Client {
     return MakeError(kind, std::move(text));
   }
 
-  // The key, should anything carry it (a provider echoing it, a base URL with it in the query), never leaves.
+  // The key, should anything carry it (a provider echoing it, a base URL with it in the query), never leaves; nor
+  // does any other secret support::RedactSecrets knows (passwords in URLs, ?key=, Authorization headers).
   std::string Scrub(std::string text) const {
     const std::string& key = config_.api_key;
-    if (key.empty()) return text;
-    for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at)) {
-      text.replace(at, key.size(), "[redacted]");
+    if (!key.empty()) {
+      for (size_t at = text.find(key); at != std::string::npos; at = text.find(key, at)) {
+        text.replace(at, key.size(), support::kRedacted);
+      }
     }
-    return text;
+    return support::RedactSecrets(text);
   }
 
   Config config_;

@@ -1,5 +1,8 @@
 #include "http.h"
 
+#include "nsys/llm/config.h"
+#include "nsys/support/redact.h"
+
 #include <curl/curl.h>
 #include <fmt/format.h>
 
@@ -103,8 +106,8 @@ struct ListDeleter {
 // "http://127.0.0.1:4711" of "http://127.0.0.1:4711/v1/chat": errors name where, not the whole URL.
 std::string Origin(const std::string& url) {
   const size_t scheme = url.find("://");
-  const size_t path = url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
-  return path == std::string::npos ? url : url.substr(0, path);
+  const size_t path = url.find_first_of("/?#", scheme == std::string::npos ? 0 : scheme + 3);
+  return support::RedactSecrets(path == std::string::npos ? url : url.substr(0, path));
 }
 
 Error CurlError(CURLcode code, const HttpRequest& request, const HttpLimits& limits, const char* detail) {
@@ -143,6 +146,9 @@ void SetOptions(CURL* e, const HttpRequest& request, const HttpLimits& limits, c
   curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(limits.total.count()));
   curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");  // identity or what libcurl can decode
   curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);   // a redirect would carry the key elsewhere
+  // Only HTTP(S): a file:// or other URL would read what it names and hand it back as a "reply" (issue 25).
+  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 }
 
 // The multi interface rather than curl_easy_perform so that the loop wakes every 50 ms to look at the cancel token
@@ -173,6 +179,9 @@ Expected<HttpOutcome> Post(const HttpRequest& request, const HttpLimits& limits,
                            const CancelToken& cancel) {
   GlobalInit();
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "the LLM request was cancelled");
+  if (Status ok = CheckBaseUrl(request.url); !ok) {
+    return MakeError(ErrorKind::kInvalidArgument, "the LLM's URL " + ok.error().message);
+  }
   std::unique_ptr<CURL, EasyDeleter> easy(curl_easy_init());
   std::unique_ptr<CURLM, MultiDeleter> multi(curl_multi_init());
   if (!easy || !multi) return MakeError(ErrorKind::kInternal, "libcurl could not start a transfer");
@@ -202,6 +211,9 @@ Expected<HttpOutcome> Post(const HttpRequest& request, const HttpLimits& limits,
   if (result != CURLE_OK) return CurlError(result, request, limits, error_buffer);
   HttpOutcome outcome;
   curl_easy_getinfo(easy.get(), CURLINFO_RESPONSE_CODE, &outcome.status);
+  if (outcome.status < 100) {  // no HTTP status line: nothing it sent is shown
+    return MakeError(ErrorKind::kBadInput, fmt::format("the LLM at {} did not answer with HTTP", Origin(request.url)));
+  }
   outcome.error_body = std::move(t.error_body);
   outcome.retry_after = t.retry_after;
   return outcome;

@@ -48,30 +48,26 @@ std::vector<protocol::Diagnostic> ToDiagnostics(const std::vector<agent::Finding
 
 Expected<llm::Config> ToLlmConfig(const protocol::LlmOptions& options, const llm::Config& server,
                                   const llm::GetEnv& getenv) {
-  llm::Config config = server;
-  config.api_key.clear();
+  llm::ClientChoice choice;
+  choice.endpoint = options.endpoint;
   switch (options.provider) {
     case protocol::LlmProvider::kNone:
-      config.provider = llm::Provider::kNone;
-      return config;
+      choice.provider = llm::Provider::kNone;
+      break;
     case protocol::LlmProvider::kOpenAI:
-      config.provider = llm::Provider::kOpenAI;
+      choice.provider = llm::Provider::kOpenAI;
       break;
     case protocol::LlmProvider::kAnthropic:
-      config.provider = llm::Provider::kAnthropic;
+      choice.provider = llm::Provider::kAnthropic;
       break;
   }
-  config.model = options.model.value_or("");
-  config.base_url = options.base_url.value_or("");
-  if (options.api_key_env) {
-    const char* key = getenv(options.api_key_env->c_str());
-    if (key == nullptr) {
-      return MakeError(ErrorKind::kInvalidArgument,
-                       fmt::format("params.initializationOptions.llm.apiKeyEnv: the server's environment has no "
-                                   "variable '{}'",
-                                   *options.api_key_env));
-    }
-    config.api_key = key;
+  choice.model = options.model.value_or("");
+  choice.base_url = options.base_url.value_or("");
+  choice.api_key = options.api_key;
+  choice.api_key_env = options.api_key_env;
+  auto config = llm::ResolveClientLlm(choice, server, getenv);
+  if (!config) {
+    return MakeError(ErrorKind::kInvalidArgument, "params.initializationOptions.llm." + config.error().message);
   }
   return config;
 }

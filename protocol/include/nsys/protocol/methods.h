@@ -334,13 +334,17 @@ struct ClientInfo {
 
 enum class LogLevel { kError, kWarning, kInfo, kDebug };  // "error" | "warning" | "info" | "debug"
 
-// initializationOptions.llm: the session's LLM for nsys/ask. The key is read by the server from its own environment
-// variable `apiKeyEnv`; it is never sent over the wire.
+// initializationOptions.llm: the session's LLM for nsys/ask. Either one of the server's endpoints by name
+// (`endpoint`, with its own URL and key), or the client's own (`provider`, `model`, `baseUrl`) with the client's own
+// key (`apiKey`, sent only to that baseUrl) or a key variable of the server's (`apiKeyEnv`, under the rules of
+// llm::ResolveClientLlm: NSYS_AI_* only, an endpoint's key only to that endpoint).
 enum class LlmProvider { kNone, kOpenAI, kAnthropic };  // "none" | "openai" | "anthropic"
 struct LlmOptions {
-  LlmProvider provider = LlmProvider::kNone;
+  std::optional<std::string> endpoint;  // "endpoint": a server endpoint's name; excludes provider, baseUrl and keys
+  LlmProvider provider = LlmProvider::kNone;  // required without endpoint
   std::optional<std::string> model;
   std::optional<std::string> base_url;     // "baseUrl": http(s)://...
+  std::optional<std::string> api_key;      // "apiKey": the client's own key (printable ASCII, at most 4096 bytes)
   std::optional<std::string> api_key_env;  // "apiKeyEnv": the name of a variable of the server's environment
   bool operator==(const LlmOptions&) const = default;
 };

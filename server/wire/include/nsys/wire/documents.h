@@ -23,9 +23,9 @@ std::string FileUri(const std::string& path);
 std::vector<protocol::Diagnostic> ToDiagnostics(const std::vector<agent::Finding>& findings,
                                                 const std::vector<protocol::ReportSpan>& report_findings = {});
 
-// initializationOptions.llm over the server's own settings (timeouts, retries): provider, model, base URL, and the
-// key from the server's environment variable `apiKeyEnv` (kInvalidArgument naming
-// params.initializationOptions.llm.apiKeyEnv when it is unset). `getenv` is for tests.
+// initializationOptions.llm over the server's own settings (timeouts, retries), by llm::ResolveClientLlm: one of the
+// server's endpoints by name, or the client's own endpoint with the client's own key or a permitted key variable
+// (kInvalidArgument naming params.initializationOptions.llm.<member> otherwise). `getenv` is for tests.
 Expected<llm::Config> ToLlmConfig(const protocol::LlmOptions& options, const llm::Config& server,
                                   const llm::GetEnv& getenv);
 

@@ -2,6 +2,22 @@
 (LSP base-protocol framing) and MCP (one JSON message per line), and checks the server's health after an attack.
 
 Standard library only. Every blocking call takes a deadline, so a hung server fails a case instead of hanging ctest.
+
+Every case ends with the same checks (ReliabilityCase.tearDown; `assert_healthy` runs the first three mid-case):
+the server is alive, nsys/listSkills answers within LATENCY_BOUND_S, its RSS is under RSS_BOUND_MB, the fixtures
+keep their sha256, no sanitizer report -- and `check_private_files` (issue 25): a scan of the whole sandbox (HOME,
+XDG_CACHE_HOME, XDG_CONFIG_HOME, XDG_RUNTIME_DIR, TMPDIR -- all inside it -- and the working directory) after the
+servers stopped. Every directory nsys-ai created there is ours with mode 0700, every file it created is ours with
+mode 0600 (a socket: no group/other bits), and everything it created lies inside a directory it created, except the
+outputs the case asked for. What "nsys-ai created" means: when the suite runs as root every spawned binary runs with
+group SERVER_GID, so its files carry that group and the case's own files do not; otherwise, what is new in the
+sandbox's state directories (HOME, cache, config, runtime, TMPDIR) and `.nsys-ai` in the working directory.
+The API for cases is small:
+- `self.expect_output(path)`: a file the case asked the server to write (an export target); any mode, any place.
+  Paths sent as an `output` parameter, after `-o`/`--output`/`--token-file` on a spawned command line, and a TCP
+  server's token file are registered by the harness itself.
+- `self.private_files_checked = False`: a case that must leave the server's files in a state the check refuses
+  (none does today) opts out, saying why in a comment.
 """
 
 import contextlib
@@ -68,7 +84,15 @@ SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime
 
 HOST = "127.0.0.1"  # all traffic stays on the loopback interface
 
-BINARY = os.environ.get("NSYS_AI_BINARY", "")
+# check_private_files: as root, every spawned binary runs with this group, so that the files it creates can be told
+# from the case's own (an otherwise unused gid; not nogroup, which the cases use for "another user").
+SERVER_GID = 43717
+ATTRIBUTE_BY_GROUP = os.geteuid() == 0
+# Paths the case asked the server to write (exports, token files): filled by the harness, reset by each case.
+ASKED_OUTPUTS = set()
+CASE_WORKDIR = [None]  # the running case's working directory (relative outputs resolve against it)
+
+BINARY = os.path.abspath(os.environ["NSYS_AI_BINARY"]) if os.environ.get("NSYS_AI_BINARY") else ""  # cwd is the sandbox
 SOURCE_DIR = os.environ.get("NSYS_AI_SOURCE_DIR", os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..")))
 FIXTURES_DIR = os.environ.get("NSYS_AI_FIXTURES_DIR", os.path.join(SOURCE_DIR, "..", "shared", "fixtures"))
 
@@ -335,6 +359,8 @@ class Client:
 
     def send_request(self, method, params=None, id=None):
         id = self.new_id() if id is None else id
+        if isinstance(params, dict) and isinstance(params.get("output"), str):
+            note_output(params["output"])
         self.send(request_body(id, method, params))
         return id
 
@@ -410,6 +436,34 @@ def error_code(reply):
     return reply.get("error", {}).get("code") if isinstance(reply, dict) else None
 
 
+def note_output(path, cwd=None):
+    """Registers `path` (relative to the case's working directory unless absolute) as an output the case asked for."""
+    if not path or path == "-":
+        return
+    ASKED_OUTPUTS.add(os.path.normpath(os.path.join(cwd or CASE_WORKDIR[0] or os.getcwd(), path)))
+
+
+def note_outputs_of_argv(argv, cwd):
+    for flag, value in zip(argv, list(argv[1:]) + [None]):
+        if value is not None and flag in ("-o", "--output", OPT_TOKEN_FILE):
+            note_output(value, cwd)
+        elif isinstance(flag, str) and flag.startswith("--output="):
+            note_output(flag.split("=", 1)[1], cwd)
+
+
+def server_preexec(nofile=None):
+    """What every spawned binary runs before exec: its descriptor limit, and (as root) the group SERVER_GID."""
+
+    def run():
+        if nofile is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
+        if ATTRIBUTE_BY_GROUP:
+            os.setgroups([])
+            os.setgid(SERVER_GID)
+
+    return run
+
+
 # ---------------------------------------------------------------------------------------------------------------------
 # Servers
 # ---------------------------------------------------------------------------------------------------------------------
@@ -436,7 +490,7 @@ class Sandbox:
 
     def __init__(self):
         self.root = tempfile.mkdtemp(prefix="nsys-rel-")
-        for sub in ("home", "cache", "config", "run", "work", "skills"):
+        for sub in ("home", "cache", "config", "run", "tmp", "work", "skills"):
             os.makedirs(os.path.join(self.root, sub), mode=0o700)
 
     def path(self, *parts):
@@ -452,8 +506,22 @@ class Sandbox:
             XDG_CACHE_HOME=self.path("cache"),
             XDG_CONFIG_HOME=self.path("config"),
             XDG_RUNTIME_DIR=self.path("run"),
+            TMPDIR=self.path("tmp"),
         )
         return env
+
+    # Where nsys-ai keeps state: what is new here is the server's when files cannot be told apart by group.
+    STATE_DIRS = ("home", "cache", "config", "run", "tmp")
+
+    def entries(self):
+        """{path: lstat} of everything under the sandbox (links not followed)."""
+        out = {}
+        for top, dirs, files in os.walk(self.root, followlinks=False):
+            for name in dirs + files:
+                path = os.path.join(top, name)
+                with contextlib.suppress(FileNotFoundError):
+                    out[path] = os.lstat(path)
+        return out
 
     def copy(self, src, name=None):
         dst = self.path("work", name or os.path.basename(src))
@@ -480,10 +548,7 @@ class Process:
         self.stderr_path = sandbox.path(f"{name}-{time.monotonic_ns()}.stderr")
         self.stderr_file = open(self.stderr_path, "wb")
 
-        def limit():
-            if nofile is not None:
-                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, nofile))
-
+        note_outputs_of_argv(self.args, sandbox.path("work"))
         self.proc = subprocess.Popen(
             self.args,
             stdin=stdin,
@@ -491,7 +556,7 @@ class Process:
             stderr=self.stderr_file,
             env=sandbox.env(),
             cwd=sandbox.path("work"),
-            preexec_fn=limit if nofile is not None else None,
+            preexec_fn=server_preexec(nofile),
         )
         self.pid = self.proc.pid
 
@@ -699,6 +764,10 @@ class ReliabilityCase(unittest.TestCase):
             self.fail(f"NSYS_AI_BINARY is not an executable: {BINARY!r}")
         self.sandbox = Sandbox()
         self.processes = []
+        ASKED_OUTPUTS.clear()
+        CASE_WORKDIR[0] = self.sandbox.path("work")
+        self.private_files_checked = True
+        self.sandbox_before = set(self.sandbox.entries())
         self.fixtures = Fixtures(SHIPPED_PROFILE)
         if small_fixture() != SHIPPED_PROFILE:
             self.fixtures.add(small_fixture())
@@ -719,10 +788,75 @@ class ReliabilityCase(unittest.TestCase):
             if report:
                 reports.append(f"{' '.join(p.args[1:3])}: {report}")
         self.fixtures.check(self)
-        self.sandbox.cleanup()
-        print(f"  [{self.id().rsplit('.', 1)[-1]}: {time.monotonic() - self.started:.1f} s]", flush=True)
+        try:
+            if self.private_files_checked:
+                self.check_private_files()
+        finally:
+            self.sandbox.cleanup()
+            print(f"  [{self.id().rsplit('.', 1)[-1]}: {time.monotonic() - self.started:.1f} s]", flush=True)
         if reports:
             self.fail("sanitizer report in the server's stderr:\n" + "\n".join(reports))
+
+    # -- the files a server left (issue 25) --
+    def expect_output(self, path):
+        """Declares a file the case asked the server to write (an export target): any mode, any place."""
+        note_output(path, self.sandbox.path("work"))
+
+    def server_made(self, path, st):
+        """Whether nsys-ai created `path` (see the module's docstring for how that is told)."""
+        if ATTRIBUTE_BY_GROUP:
+            return st.st_gid == SERVER_GID
+        if path in self.sandbox_before:
+            return False
+        rel = os.path.relpath(path, self.sandbox.root).split(os.sep)
+        return rel[0] in Sandbox.STATE_DIRS or (rel[0] == "work" and len(rel) > 1 and rel[1] == ".nsys-ai")
+
+    def nsys_ai_dir(self, path, made):
+        """A directory nsys-ai created, or one it keeps state in (made private: ours, 0700), not the sandbox's own."""
+        if path in made:
+            return True
+        if path == self.sandbox.root or os.path.dirname(path) == self.sandbox.root:
+            return False  # HOME, XDG_*, TMPDIR, the working directory themselves
+        with contextlib.suppress(FileNotFoundError):
+            st = os.lstat(path)
+            return os.path.isdir(path) and not os.path.islink(path) and st.st_uid == os.geteuid() and \
+                (st.st_mode & 0o7777) == 0o700
+        return False
+
+    def check_private_files(self):
+        """Fails when nsys-ai left a directory that is not ours and 0700, a file that is not ours and 0600, or
+        anything outside its own directories that the case did not ask for (the suite's third end-of-case check)."""
+        import stat as st_mod
+
+        entries = self.sandbox.entries()
+        made = {p: st for p, st in entries.items() if self.server_made(p, st)}
+        problems = []
+        for path, st in sorted(made.items()):
+            rel = os.path.relpath(path, self.sandbox.root)
+            mode = st.st_mode & 0o7777
+            if path in ASKED_OUTPUTS:
+                continue
+            if st.st_uid != os.geteuid():
+                problems.append(f"{rel}: owned by uid {st.st_uid}, not ours")
+            if st_mod.S_ISDIR(st.st_mode):
+                if mode != 0o700:
+                    problems.append(f"{rel}/: a directory nsys-ai created with mode {mode:04o}, not 0700")
+            elif st_mod.S_ISREG(st.st_mode):
+                if mode != 0o600:
+                    problems.append(f"{rel}: a file nsys-ai created with mode {mode:04o}, not 0600")
+            elif st_mod.S_ISSOCK(st.st_mode):
+                if mode & 0o077:
+                    problems.append(f"{rel}: a socket nsys-ai created with mode {mode:04o} (others may connect)")
+            else:
+                problems.append(f"{rel}: nsys-ai created a {st_mod.filemode(st.st_mode)[0]!r} entry (not a file, "
+                                "directory or socket)")
+            parent = os.path.dirname(path)
+            if not st_mod.S_ISDIR(st.st_mode) and not self.nsys_ai_dir(parent, made):
+                problems.append(f"{rel}: written outside nsys-ai's own directories, and not an output the case "
+                                "asked for")
+        if problems:
+            self.fail("files nsys-ai left in the sandbox (its state must live in 0700 directories of its own, its "
+                      "files 0600):\n  " + "\n  ".join(problems[:40]))
 
     # -- spawning --
     def stdio_server(self, extra_args=(), initialize=True, options=None, **kw):
@@ -747,6 +881,7 @@ class ReliabilityCase(unittest.TestCase):
     def cli(self, args, timeout):
         """Runs `nsys-ai ARGS` in the sandbox; returns (exit code or None on timeout, stdout, stderr, seconds)."""
         started = time.monotonic()
+        note_outputs_of_argv(list(args), self.sandbox.path("work"))
         proc = subprocess.Popen(
             [BINARY] + list(args),
             stdin=subprocess.DEVNULL,
@@ -754,6 +889,7 @@ class ReliabilityCase(unittest.TestCase):
             stderr=subprocess.PIPE,
             env=self.sandbox.env(),
             cwd=self.sandbox.path("work"),
+            preexec_fn=server_preexec(),
         )
         try:
             out, err = proc.communicate(timeout=timeout)

@@ -107,6 +107,12 @@ int RunServe(const CommandContext& ctx) {
     }
   }
   if (ctx.args.Has("--token-file") && !listen) return UsageError("serve", "--token-file needs --listen");
+  // A client names programs the server runs (runLauncher, nsysPath) only over stdio, unless the user allows it.
+  options.lsp.allow_client_commands = options.mode == transport::ServeOptions::Mode::kStdio;
+  if (ctx.args.Has("--allow-client-commands")) {
+    if (!listen && !socket) return UsageError("serve", "--allow-client-commands needs --listen or --socket");
+    options.lsp.allow_client_commands = true;
+  }
   if (auto problem = ParseTcpOptions(ctx.args, options); !problem.empty()) return UsageError("serve", problem);
   if (auto workers = ctx.args.Value("--workers")) {
     try {
@@ -154,6 +160,9 @@ Command ServeCommand() {
       {"--max-connections", 1, "N", "TCP clients served at once; more are refused (default 64)"},
       {"--idle-timeout", 1, "SECONDS",
        "close a TCP client whose message stays incomplete, or that sends no initialize, this long (default 30)"},
+      {"--allow-client-commands", 0, "",
+       "let TCP and socket clients name programs to run (initializationOptions.runLauncher, nsysPath); they run as "
+       "this user. Over stdio they always may"},
       {"--workers", 1, "N", "worker threads for requests (default: 2 to 4, by core count)"},
   };
   for (auto& option : PerfettoChannelOptions()) command.options.push_back(std::move(option));  // trace_cli.h

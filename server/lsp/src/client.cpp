@@ -5,6 +5,7 @@
 namespace nsys::lsp {
 
 void Client::LogMessage(protocol::MessageType type, std::string message) {
+  if (static_cast<int>(type) > static_cast<int>(features().log_messages)) return;  // the session's logLevel
   Notify("window/logMessage", protocol::Json(protocol::LogMessageParams{type, std::move(message)}));
 }
 

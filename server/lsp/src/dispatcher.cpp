@@ -38,18 +38,18 @@ std::string Preview(const std::string& text, size_t limit = 300) {
   return text.size() <= limit ? text : text.substr(0, limit) + fmt::format("... ({} bytes)", text.size());
 }
 
-support::LogLevel ToCoreLevel(protocol::LogLevel level) {
+protocol::MessageType ToMessageType(protocol::LogLevel level) {
   switch (level) {
     case protocol::LogLevel::kError:
-      return support::LogLevel::kError;
+      return protocol::MessageType::kError;
     case protocol::LogLevel::kWarning:
-      return support::LogLevel::kWarn;
+      return protocol::MessageType::kWarning;
     case protocol::LogLevel::kInfo:
-      return support::LogLevel::kInfo;
+      return protocol::MessageType::kInfo;
     case protocol::LogLevel::kDebug:
-      return support::LogLevel::kDebug;
+      return protocol::MessageType::kDebug;
   }
-  return support::LogLevel::kWarn;
+  return protocol::MessageType::kLog;
 }
 
 }  // namespace
@@ -354,6 +354,14 @@ bool DispatcherCore::AcceptInitialize(const protocol::Request& request) {
   if (const auto& options = params->initialization_options) {
     settings.no_cache = options->no_cache.value_or(false);
     settings.perfetto_origin = options->perfetto_origin.value_or("");
+    if ((options->nsys_path || options->run_launcher) && !options_.allow_client_commands) {
+      ReplyNow(request.id, protocol::kInvalidParams,
+               fmt::format("params.initializationOptions.{}: this server does not run programs a client names over a "
+                           "network or socket connection (start it with --allow-client-commands to allow it, or use "
+                           "serve --stdio)",
+                           options->nsys_path ? "nsysPath" : "runLauncher"));
+      return false;
+    }
     if (options->nsys_path) settings.nsys_path = PathFromClient(*options->nsys_path);
     if (options->skill_timeout_seconds) {
       auto timeout = core::SkillTimeoutFromSeconds(*options->skill_timeout_seconds);
@@ -389,7 +397,8 @@ bool DispatcherCore::AcceptInitialize(const protocol::Request& request) {
       }
       settings.llm = std::move(*llm);
     }
-    if (options->log_level) support::SetLogLevel(ToCoreLevel(*options->log_level));
+    // The session's own window/logMessage level; the process's log stays as the server was started.
+    if (options->log_level) settings.client.log_messages = ToMessageType(*options->log_level);
   }
   settings.documents = documents_;
   sources_ = std::make_shared<SessionSources>(workspace_);

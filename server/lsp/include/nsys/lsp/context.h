@@ -37,6 +37,9 @@ struct ClientFeatures {
   bool work_done_progress = false;  // capabilities.window.workDoneProgress
   bool show_document = false;       // capabilities.window.showDocument.support
   std::string name;                 // clientInfo.name, for logs
+  // initializationOptions.logLevel: the least severe window/logMessage this session receives (error → kError,
+  // warning → kWarning, info → kInfo, debug → kDebug; default kLog). It never changes the process's own log.
+  protocol::MessageType log_messages = protocol::MessageType::kLog;
 };
 
 // Per-session settings, fixed once `initialize` has been received.
@@ -50,6 +53,7 @@ struct SessionSettings {
   // the first to open (an export over half of it is paged); 0 = the server's.
   uint64_t memory_budget = 0;
   // initializationOptions.runLauncher: nsys/runReport runs as a job of this command (argv prefix); empty = here.
+  // Like nsysPath, accepted only when ServerOptions::allow_client_commands.
   std::vector<std::string> run_launcher;
   std::string nsys_path;  // initializationOptions.nsysPath: converts this session's .nsys-rep; empty = the server's
   // initializationOptions.llm (checked): this session's LLM for nsys/ask; empty = the server's (WorkspaceConfig::llm).
@@ -81,6 +85,10 @@ struct ServerOptions {
   // Non-empty (TCP): the session's first message must be `initialize` with initializationOptions.token equal to
   // this, else it is answered -32000 and refused (see Session). Empty (stdio): no token.
   std::string auth_token;
+  // Whether a client may name a program the server runs (initializationOptions.runLauncher, nsysPath). True over
+  // stdio (the parent started the server); `serve --listen`/`--socket` set it false unless started with
+  // --allow-client-commands, and such options are then refused with -32602 (issue 25).
+  bool allow_client_commands = true;
 };
 
 // Server→client messages of one session. Thread-safe; once the client is gone they are dropped.

@@ -40,7 +40,7 @@ void Fields(S& s, V&& f) {
     f("baseAvgNs", s.base_avg_ns), f("newAvgNs", s.new_avg_ns), f("perCallPct", s.per_call_pct);
     f("basePerIterationNs", s.base_per_iteration_ns), f("newPerIterationNs", s.new_per_iteration_ns);
     f("baseCallsPerIteration", s.base_calls_per_iteration), f("newCallsPerIteration", s.new_calls_per_iteration);
-    f("impactNs", s.impact_ns), f("noisePct", s.noise_pct), f("beyondNoise", s.beyond_noise);
+    f("impactNs", s.impact_ns), f("noisePct", s.noise_pct), f("rankP", s.rank_p), f("beyondNoise", s.beyond_noise);
   } else if constexpr (std::is_same_v<std::remove_const_t<S>, DiffCounts>) {
     f("both", s.both), f("appeared", s.appeared), f("disappeared", s.disappeared);
   } else if constexpr (std::is_same_v<std::remove_const_t<S>, DiffDevice>) {
@@ -63,9 +63,12 @@ void Fields(S& s, V&& f) {
   } else if constexpr (std::is_same_v<std::remove_const_t<S>, DiffIterations>) {
     f("count", s.count), f("method", s.method), f("medianNs", s.median_ns), f("robustSdNs", s.robust_sd_ns);
     f("medianKernels", s.median_kernels), f("medianGpuBusyNs", s.median_gpu_busy_ns);
+    f("medianKernelNs", s.median_kernel_ns), f("robustSdKernelNs", s.robust_sd_kernel_ns);
   } else if constexpr (std::is_same_v<std::remove_const_t<S>, DiffHeadline>) {
     f("metric", s.metric), f("baseNs", s.base_ns), f("newNs", s.new_ns), f("changePct", s.change_pct);
     f("noiseFloorPct", s.noise_floor_pct), f("noiseFloorReason", s.noise_floor_reason);
+    f("measure", s.measure), f("rankP", s.rank_p), f("significantChangePct", s.significant_change_pct);
+    f("verdict", s.verdict);
   } else if constexpr (std::is_same_v<std::remove_const_t<S>, DiffComparability>) {
     f("score", s.score), f("label", s.label), f("reasons", s.reasons), f("sharedKernelTime", s.shared_kernel_time);
     f("windowRatio", s.window_ratio), f("sameDevices", s.same_devices);
@@ -73,6 +76,7 @@ void Fields(S& s, V&& f) {
     static_assert(std::is_same_v<std::remove_const_t<S>, DiffResult>);
     f("verdict", s.verdict), f("basePath", s.base_path), f("newPath", s.new_path);
     f("comparability", s.comparability), f("headline", s.headline), f("perCall", s.per_call);
+    f("measures", s.measures);
     f("baseIterations", s.base_iterations), f("newIterations", s.new_iterations), f("kernels", s.kernels);
     f("kernelCounts", s.kernel_counts), f("ranges", s.ranges), f("rangeCounts", s.range_counts);
     f("devices", s.devices), f("memcpy", s.memcpy), f("phases", s.phases), f("notes", s.notes);
@@ -101,11 +105,13 @@ void FromJson(const Json& j, DiffParams& out, const std::string& path) {
   r.Required("newProfileId", out.new_profile_id);
   r.Optional("phaseMap", out.phase_map);
   r.Optional("maxRows", out.max_rows);
+  r.Optional("metric", out.metric);
 }
 void to_json(Json& j, const DiffParams& v) {
   j = {{"baseProfileId", v.base_profile_id}, {"newProfileId", v.new_profile_id}};
   SetIfPresent(j, "phaseMap", v.phase_map);
   SetIfPresent(j, "maxRows", v.max_rows);
+  SetIfPresent(j, "metric", v.metric);
 }
 
 #define NSYS_DIFF_BY_FIELDS(Type)                                    \
@@ -133,6 +139,7 @@ void FromJson(const Json& j, DiffArgs& out, const std::string& path) {
   r.Required("new_profile_id", out.new_profile_id);
   r.Optional("phase_map", out.phase_map);
   r.Optional("max_rows", out.max_rows);
+  r.Optional("metric", out.metric);
 }
 }  // namespace mcp
 

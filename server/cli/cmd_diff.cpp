@@ -58,7 +58,7 @@ int RunDiff(const CommandContext& ctx) {
     if (!text) return UsageError("diff", text.error().message);
     phase_map = *text;
   }
-  auto options = wire::ToDiffOptions(phase_map, std::nullopt, "");
+  auto options = wire::ToDiffOptions(phase_map, std::nullopt, "", ctx.args.Value("--metric"));
   if (!options) return UsageError("diff", options.error().message);
 
   std::string base_path = against ? "" : pos[0];
@@ -82,12 +82,16 @@ int RunDiff(const CommandContext& ctx) {
   } else {
     std::fputs(report->markdown.c_str(), stdout);
   }
-  if (fail_pct && report->verdict == agent::Verdict::kRegressed && report->headline.change_pct > *fail_pct) {
-    std::fprintf(stderr, "nsys-ai diff: regression: the %s is %+.1f%% (more than %g%%)\n",
-                 report->headline.metric.c_str(), report->headline.change_pct, *fail_pct);
-    return kExitRegression;
+  // Every measure the verdict covers can trip the gate (the step time and the GPU work per step by default), and each
+  // one that does is named.
+  bool tripped = false;
+  for (const auto& m : report->measures) {
+    if (!fail_pct || m.verdict != agent::Verdict::kRegressed || !(m.change_pct > *fail_pct)) continue;
+    std::fprintf(stderr, "nsys-ai diff: regression: the %s is %+.1f%% (more than %g%%; measure %s)\n",
+                 m.metric.c_str(), m.change_pct, *fail_pct, m.measure.c_str());
+    tripped = true;
   }
-  return kExitOk;
+  return tripped ? kExitRegression : kExitOk;
 }
 
 }  // namespace
@@ -98,12 +102,18 @@ Command DiffCommand() {
   command.synopsis = "BEFORE AFTER [options] | --against NAME AFTER [options]";
   command.summary = "compare two profiles: verdict, noise floor, comparability, per-call and per-iteration deltas";
   command.details =
-      "The verdict (improved, regressed, neutral) rests on the median iteration time when both profiles have\n"
-      "comparable iterations, else on the kernel time per call; its noise floor comes from the spread of that\n"
-      "measure. Profiles that do not show the same work are reported as not comparable, with no verdict.\n"
-      "Exit status: 0, or 3 with --fail-on-regression PCT when the new profile regressed by more than PCT%.";
+      "The verdict (improved, regressed, neutral) covers the step time (median iteration time) and the GPU work\n"
+      "per step (median summed kernel time per iteration) when both profiles have comparable iterations, else the\n"
+      "kernel time per call; --metric picks one. A measure changes when it passes its noise floor and a rank test\n"
+      "(Mann-Whitney) of its samples: the iterations, or each kernel's per-call durations. Profiles that do not\n"
+      "show the same work are reported as not comparable, with no verdict.\n"
+      "Exit status: 0, or 3 with --fail-on-regression PCT when a measure regressed by more than PCT% (each one is\n"
+      "named on stderr).";
   command.options = {
-      {"--fail-on-regression", 1, "PCT", "exit 3 when the verdict is regressed by more than PCT percent (for CI)"},
+      {"--fail-on-regression", 1, "PCT", "exit 3 when a measure regressed by more than PCT percent (for CI)"},
+      {"--metric", 1, "MEASURE",
+       "step (median iteration time), gpu (GPU work per step) or kernel:NAME (one kernel's time per call); default: "
+       "step and gpu"},
       {"--phase-map", 1, "FILE",
        "JSON file mapping phases to NVTX range patterns, e.g. {\"prefill\": [\"prefill\"], \"decode\": "
        "[\"re:^decode\"]}"},

@@ -113,6 +113,7 @@ void AppendMarkerIterations(const RangesByPid& ranges, KernelPlacement& placed, 
       it.start = v[j].start;
       it.end = v[j].end;
       it.kernels = a.kernels;
+      for (const Interval& iv : a.busy) it.kernel_ns += iv.length();
       std::vector<Interval> u = UnionOf(std::move(a.busy));
       it.gpu_busy = TotalLength(u);
       if (!u.empty()) {
@@ -291,7 +292,11 @@ void AppendPeriodIterations(const engine::KernelTable& k, int32_t device, const 
       it.gpu_busy += iv.length();
       last_end = iv.end;
     };
-    for (size_t j = occ[o]; j < occ[o + 1]; ++j) busy.Add({k.start[rows[j]], k.end[rows[j]]}, add_busy);
+    for (size_t j = occ[o]; j < occ[o + 1]; ++j) {
+      const Interval kernel{k.start[rows[j]], k.end[rows[j]]};
+      it.kernel_ns += kernel.length();
+      busy.Add(kernel, add_busy);
+    }
     busy.Finish(add_busy);
     it.gpu_start = it.start;
     it.gpu_end = last_end;

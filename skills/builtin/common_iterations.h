@@ -18,6 +18,7 @@ struct Iteration {
   Ns start = 0, end = 0;  // marker mode: the CPU range (or mark to mark); kernel mode: marker kernel to next
   int64_t kernels = 0;    // kernels in the iteration
   Ns gpu_busy = 0;        // |∪ those kernels|
+  Ns kernel_ns = 0;       // Σ those kernels' durations (overlapping kernels each count): the iteration's GPU work
   Ns gpu_start = 0, gpu_end = 0;  // first kernel start, last kernel end (0 when none)
 };
 

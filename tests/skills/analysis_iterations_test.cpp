@@ -37,6 +37,11 @@ TEST(Iterations, MfuKernelPeriodIs119KernelsOnEachDevice) {
       EXPECT_EQ(IntCell(t, rows[j], "gpu_busy_ns"),
                 UnionLengthOf({kernels.begin() + static_cast<std::ptrdiff_t>(first),
                                kernels.begin() + static_cast<std::ptrdiff_t>(next)}));
+      // The iteration's GPU work: every kernel's own duration, overlaps counted on each kernel (issue 26).
+      int64_t work = 0;
+      for (size_t i = first; i < next; ++i) work += kernels[i].second - kernels[i].first;
+      EXPECT_EQ(IntCell(t, rows[j], "kernel_ns"), work);
+      EXPECT_GE(IntCell(t, rows[j], "kernel_ns"), IntCell(t, rows[j], "gpu_busy_ns"));
     }
   }
 }
@@ -60,6 +65,12 @@ TEST(Iterations, MarkerModeUsesNvtxRangesAndLaunchTimes) {
         "k.correlationId AND ((r.globalTid >> 24) & 0xFFFFFF) = ((k.globalPid >> 24) & 0xFFFFFF) WHERE r.start >= " +
         std::to_string(ranges[j].first) + " AND r.start < " + std::to_string(ranges[j].second));
     EXPECT_EQ(IntCell(t, j, "kernels"), kernels);
+    const int64_t work = sql.Int(
+        "SELECT coalesce(sum(k.end - k.start), 0) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r "
+        "ON r.correlationId = k.correlationId AND ((r.globalTid >> 24) & 0xFFFFFF) = ((k.globalPid >> 24) & 0xFFFFFF) "
+        "WHERE r.start >= " +
+        std::to_string(ranges[j].first) + " AND r.start < " + std::to_string(ranges[j].second));
+    EXPECT_EQ(IntCell(t, j, "kernel_ns"), work);
   }
   EXPECT_EQ(IntCell(t, 0, "kernels"), 6);
   EXPECT_EQ(IntCell(t, 1, "kernels"), 2);

@@ -11,6 +11,7 @@
 
 #include "diff_internal.h"
 #include "diff_tables.h"
+#include "nsys/agent/rank_test.h"
 #include "nsys/skills/nvtx_labels.h"
 
 namespace nsys::agent {
@@ -37,6 +38,14 @@ std::string_view PresenceName(Presence p) {
       return "disappeared";
   }
   return "both";
+}
+
+Status CheckDiffMetric(const std::string& metric) {
+  if (metric.empty() || metric == "step" || metric == "gpu") return {};
+  if (metric.rfind("kernel:", 0) == 0 && metric.size() > 7) return {};
+  return MakeError(ErrorKind::kInvalidArgument,
+                   "the metric must be step (the median iteration time), gpu (the GPU work per step) or kernel:NAME "
+                   "(one kernel's time per call)");
 }
 
 namespace diff_detail {
@@ -86,11 +95,47 @@ Items ReadItems(const TableView& t, std::string_view name_col, std::string_view 
   return out;
 }
 
+// Every kernel's per-call durations, keyed as ReadItems keys top_kernels' rows (short name, unit separator,
+// demangled name). Read from the loaded kernel table: top_kernels returns only each kernel's moments.
+using Samples = std::map<std::string, std::vector<double>>;
+Samples KernelSamples(const engine::Profile& profile) {
+  Samples out;
+  if (!profile.info().caps.kernels) return out;
+  const engine::KernelTable& k = profile.kernels();
+  const auto& strings = profile.strings();
+  std::map<std::pair<engine::StrId, engine::StrId>, std::vector<double>> by_id;
+  for (size_t i = 0; i < k.size(); ++i) {
+    by_id[{k.short_name[i], k.name[i]}].push_back(static_cast<double>(k.end[i] - k.start[i]));
+  }
+  for (auto& [ids, durations] : by_id) {
+    std::string key = std::string(strings.view(ids.first)) + '\x1f' + std::string(strings.view(ids.second));
+    auto& into = out[key];
+    into.insert(into.end(), durations.begin(), durations.end());
+  }
+  return out;
+}
+
+// The rank test of one kernel's per-call durations; NaN when a side has none.
+double KernelRankP(const Samples& base, const Samples& after, const std::string& key) {
+  auto b = base.find(key), a = after.find(key);
+  if (b == base.end() || a == after.end()) return kNaN;
+  return MannWhitney(b->second, a->second).p;
+}
+
 double PerIteration(double total, int64_t iterations) {
   return iterations > 0 ? total / static_cast<double>(iterations) : kNaN;
 }
 
-ItemDelta Pair(const ItemStats* b, const ItemStats* a, int64_t base_iters, int64_t new_iters) {
+// How shared kernels are judged beyond noise: by the rank test of their per-call durations.
+struct RankJudge {
+  const Samples* base = nullptr;
+  const Samples* after = nullptr;
+  double alpha = 0.001;
+  double min_change_pct = 1.0;
+};
+
+ItemDelta Pair(const ItemStats* b, const ItemStats* a, int64_t base_iters, int64_t new_iters,
+               const std::string& key = {}, const RankJudge* judge = nullptr) {
   ItemDelta d;
   const ItemStats& any = b != nullptr ? *b : *a;
   d.name = any.name;
@@ -110,6 +155,7 @@ ItemDelta Pair(const ItemStats* b, const ItemStats* a, int64_t base_iters, int64
   d.new_calls_per_iteration = PerIteration(static_cast<double>(d.new_calls), new_iters);
   d.per_call_pct = kNaN;
   d.noise_pct = kNaN;
+  d.rank_p = kNaN;
   if (d.presence == Presence::kAppeared) d.impact_ns = static_cast<double>(d.new_total_ns);
   if (d.presence == Presence::kDisappeared) d.impact_ns = -static_cast<double>(d.base_total_ns);
   if (d.presence != Presence::kBoth) return d;
@@ -118,19 +164,25 @@ ItemDelta Pair(const ItemStats* b, const ItemStats* a, int64_t base_iters, int64
   const double se = std::sqrt(std::pow(std::isfinite(b->sd) ? b->sd : 0, 2) / std::max<int64_t>(b->calls, 1) +
                               std::pow(std::isfinite(a->sd) ? a->sd : 0, 2) / std::max<int64_t>(a->calls, 1));
   d.noise_pct = b->avg > 0 ? 2 * se / b->avg * 100.0 : kNaN;
-  d.beyond_noise =
-      std::isfinite(d.per_call_pct) && std::isfinite(d.noise_pct) && std::fabs(d.per_call_pct) > d.noise_pct;
+  if (judge != nullptr) {
+    d.rank_p = KernelRankP(*judge->base, *judge->after, key);
+    d.beyond_noise = std::isfinite(d.per_call_pct) && std::isfinite(d.rank_p) && d.rank_p < judge->alpha &&
+                     std::fabs(d.per_call_pct) >= judge->min_change_pct;
+  } else {
+    d.beyond_noise =
+        std::isfinite(d.per_call_pct) && std::isfinite(d.noise_pct) && std::fabs(d.per_call_pct) > d.noise_pct;
+  }
   return d;
 }
 
 // Shared rows by |impact|, then appeared (by new total), then disappeared (by base total), each capped.
 std::vector<ItemDelta> PairAll(const Items& base, const Items& after, int64_t base_iters, int64_t new_iters,
-                               size_t max_rows, PresenceCounts& counts) {
+                               size_t max_rows, PresenceCounts& counts, const RankJudge* judge = nullptr) {
   std::vector<ItemDelta> both, appeared, gone;
   for (const auto& [key, b] : base) {
     auto it = after.find(key);
     (it == after.end() ? gone : both)
-        .push_back(Pair(&b, it == after.end() ? nullptr : &it->second, base_iters, new_iters));
+        .push_back(Pair(&b, it == after.end() ? nullptr : &it->second, base_iters, new_iters, key, judge));
   }
   for (const auto& [key, a] : after) {
     if (!base.count(key)) appeared.push_back(Pair(nullptr, &a, base_iters, new_iters));
@@ -154,18 +206,22 @@ IterationStats ReadIterations(const TableView& t) {
   IterationStats s;
   s.median_ns = s.robust_sd_ns = s.median_kernels = s.median_gpu_busy_ns = kNaN;
   if (!t.ok()) return s;
-  std::vector<double> durations, kernels, busy;
+  s.median_kernel_ns = s.robust_sd_kernel_ns = kNaN;
+  std::vector<double> kernels, busy;
   for (size_t r = 0; r < t.size(); ++r) {
-    durations.push_back(t.Num(r, "duration_ns"));
+    s.durations.push_back(t.Num(r, "duration_ns"));
     kernels.push_back(t.Num(r, "kernels"));
     busy.push_back(t.Num(r, "gpu_busy_ns"));
+    s.kernel_ns.push_back(t.Num(r, "kernel_ns"));
   }
-  s.count = static_cast<int64_t>(durations.size());
+  s.count = static_cast<int64_t>(s.durations.size());
   if (s.count == 0) return s;
-  s.median_ns = Median(durations);
-  s.robust_sd_ns = RobustSd(durations);
+  s.median_ns = Median(s.durations);
+  s.robust_sd_ns = RobustSd(s.durations);
   s.median_kernels = Median(kernels);
   s.median_gpu_busy_ns = Median(busy);
+  s.median_kernel_ns = Median(s.kernel_ns);
+  s.robust_sd_kernel_ns = RobustSd(s.kernel_ns);
   for (const auto& note : t.table()->notes) {
     const auto at = note.find("(method: ");
     if (at == std::string::npos) continue;
@@ -388,10 +444,15 @@ void ReadPhases(DiffReport& r, const SkillPair& phases) {
   for (const auto& name : order) r.phases.push_back(by_name[name]);
 }
 
-// The base's kernel calls (those of kernels both profiles run) at the base's and at the new per-call averages.
-std::optional<Headline> PerCallHeadline(const Items& base, const Items& after, double min_floor_pct) {
-  double base_ns = 0, new_ns = 0, var = 0;
-  int64_t kernels = 0;
+// The base's kernel calls (those of kernels both profiles run) at the base's and at the new per-call averages. The
+// change that counts toward the verdict is the part carried by kernels whose per-call durations differ by a rank
+// test on their own: the spread of one kernel's calls (several shapes, several sequence lengths) is no noise floor
+// for a shift that hits every call (issue 26).
+std::optional<Headline> PerCallHeadline(const Items& base, const Items& after, const Samples& base_samples,
+                                        const Samples& new_samples, const DiffOptions& options) {
+  double base_ns = 0, new_ns = 0, significant_ns = 0;
+  int64_t kernels = 0, significant = 0;
+  std::vector<Stratum> strata;
   for (const auto& [key, b] : base) {
     auto it = after.find(key);
     if (it == after.end() || b.calls <= 0 || it->second.calls <= 0) continue;
@@ -399,22 +460,82 @@ std::optional<Headline> PerCallHeadline(const Items& base, const Items& after, d
     const double n = static_cast<double>(b.calls);
     base_ns += n * b.avg;
     new_ns += n * a.avg;
-    const double sb = std::isfinite(b.sd) ? b.sd : 0, sa = std::isfinite(a.sd) ? a.sd : 0;
-    var += n * n * (sb * sb / n + sa * sa / static_cast<double>(a.calls));
     ++kernels;
+    const double p = KernelRankP(base_samples, new_samples, key);
+    if (std::isfinite(p) && p < options.kernel_alpha) {
+      significant_ns += n * (a.avg - b.avg);
+      ++significant;
+    }
+    auto sb = base_samples.find(key), sa = new_samples.find(key);
+    if (sb != base_samples.end() && sa != new_samples.end()) strata.push_back({&sb->second, &sa->second});
   }
   if (kernels == 0 || base_ns <= 0) return std::nullopt;
   Headline h;
   h.metric = "kernel time per call (the base's mix)";
+  h.measure = "gpu";
   h.base_ns = base_ns;
   h.new_ns = new_ns;
   h.change_pct = ChangePct(base_ns, new_ns);
-  const double stat = 2 * std::sqrt(var) / base_ns * 100.0;
-  h.noise_floor_pct = std::max(stat, min_floor_pct);
+  h.significant_change_pct = significant_ns / base_ns * 100.0;
+  const RankTestResult stratified = StratifiedMannWhitney(strata);
+  h.rank_p = strata.empty() ? kNaN : stratified.p;
+  h.rank_z = stratified.z;
+  h.noise_floor_pct = options.min_noise_floor_pct;
   h.noise_floor_reason = fmt::format(
-      "2 standard errors of the change, from each of the {} shared kernels' per-call spread (stddev_ns / sqrt(calls) "
-      "on both sides, weighted by the base's calls): {:.2f}%{}",
-      kernels, stat, stat < min_floor_pct ? fmt::format(", raised to the minimum of {:.1f}%", min_floor_pct) : "");
+      "the change must pass the minimum of {:.1f}%, and so must the part carried by the {} of the {} shared kernels "
+      "whose per-call durations differ by a rank test (Mann-Whitney, p < {:g}; here {:+.2f}%), unless a rank test "
+      "stratified by kernel (van Elteren: p = {:.2g}) is below {:g} in the same direction",
+      options.min_noise_floor_pct, significant, kernels, options.kernel_alpha, h.significant_change_pct,
+      stratified.p, options.measure_alpha);
+  return h;
+}
+
+// --metric kernel:NAME: the kernels whose short or demangled name is NAME (else contains it), their calls pooled.
+Expected<Headline> KernelHeadline(const Items& base, const Items& after, const Samples& base_samples,
+                                  const Samples& new_samples, const DiffOptions& options) {
+  const std::string name = options.metric.substr(7);
+  std::vector<std::string> keys;
+  for (bool exact : {true, false}) {
+    for (const auto& [key, b] : base) {
+      if (!after.count(key)) continue;
+      const bool hit = exact ? (b.name == name || b.short_name == name) : b.name.find(name) != std::string::npos;
+      if (hit) keys.push_back(key);
+    }
+    if (!keys.empty()) break;
+  }
+  if (keys.empty()) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     fmt::format("no kernel both profiles run is named {} or has it in its name", name));
+  }
+  Headline h;
+  h.metric = keys.size() == 1 ? fmt::format("time per call of {}", name)
+                              : fmt::format("time per call of the {} kernels named *{}* (the base's mix)",
+                                            keys.size(), name);
+  h.measure = options.metric;
+  std::vector<double> b_all, a_all;
+  double calls = 0;
+  for (const auto& key : keys) {
+    const ItemStats& b = base.at(key);
+    const ItemStats& a = after.at(key);
+    h.base_ns += static_cast<double>(b.calls) * b.avg;
+    h.new_ns += static_cast<double>(b.calls) * a.avg;
+    calls += static_cast<double>(b.calls);
+    if (auto it = base_samples.find(key); it != base_samples.end())
+      b_all.insert(b_all.end(), it->second.begin(), it->second.end());
+    if (auto it = new_samples.find(key); it != new_samples.end())
+      a_all.insert(a_all.end(), it->second.begin(), it->second.end());
+  }
+  h.base_ns /= std::max(calls, 1.0);
+  h.new_ns /= std::max(calls, 1.0);
+  h.change_pct = ChangePct(h.base_ns, h.new_ns);
+  const RankTestResult test = MannWhitney(b_all, a_all);
+  h.rank_p = b_all.empty() || a_all.empty() ? kNaN : test.p;
+  h.rank_z = test.z;
+  h.noise_floor_pct = options.min_noise_floor_pct;
+  h.noise_floor_reason = fmt::format(
+      "a rank test of the {} and {} per-call durations (Mann-Whitney: a new call outranks a base call with "
+      "probability {:.2f}, p = {:.2g}) must reach p < {:g}, and the change pass the minimum of {:.1f}%",
+      b_all.size(), a_all.size(), test.prob_new_larger, test.p, options.measure_alpha, options.min_noise_floor_pct);
   return h;
 }
 
@@ -425,6 +546,7 @@ std::optional<Headline> PerCallHeadline(const Items& base, const Items& after, d
 Expected<DiffReport> Diff(const engine::Profile& base, const SkillRunner& base_run, const engine::Profile& after,
                           const SkillRunner& after_run, const DiffOptions& options, const CancelToken& cancel) {
   using namespace diff_detail;
+  if (Status metric = CheckDiffMetric(options.metric); !metric.ok()) return metric.error();
   DiffReport r;
   r.base_path = base.info().source_path.empty() ? base.info().path : base.info().source_path;
   r.new_path = after.info().source_path.empty() ? after.info().path : after.info().source_path;
@@ -441,8 +563,13 @@ Expected<DiffReport> Diff(const engine::Profile& base, const SkillRunner& base_r
   if (!kernels) return kernels.error();
   const Items base_k = ReadItems(TableView(Ptr(kernels->base)), "name", "short_name", "instances");
   const Items new_k = ReadItems(TableView(Ptr(kernels->after)), "name", "short_name", "instances");
-  r.kernels =
-      PairAll(base_k, new_k, r.base_iterations.count, r.new_iterations.count, options.max_rows, r.kernel_counts);
+  // top_kernels has loaded both kernel tables (a declined side has none and gives no samples).
+  const Samples base_samples = kernels->base ? KernelSamples(base) : Samples{};
+  const Samples new_samples = kernels->after ? KernelSamples(after) : Samples{};
+  if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "cancelled");
+  const RankJudge judge{&base_samples, &new_samples, options.kernel_alpha, options.min_noise_floor_pct};
+  r.kernels = PairAll(base_k, new_k, r.base_iterations.count, r.new_iterations.count, options.max_rows,
+                      r.kernel_counts, &judge);
   calls.kernels = std::move(*kernels);
 
   auto ranges = both.Run("nvtx_summary", {});
@@ -477,7 +604,13 @@ Expected<DiffReport> Diff(const engine::Profile& base, const SkillRunner& base_r
     calls.phases = std::move(*phases);
   }
 
-  Conclude(r, PerCallHeadline(base_k, new_k, options.min_noise_floor_pct), calls, options);
+  std::optional<Headline> kernel_measure;
+  if (options.metric.rfind("kernel:", 0) == 0) {
+    auto h = KernelHeadline(base_k, new_k, base_samples, new_samples, options);
+    if (!h) return h.error();
+    kernel_measure = *h;
+  }
+  Conclude(r, PerCallHeadline(base_k, new_k, base_samples, new_samples, options), kernel_measure, calls, options);
   return r;
 }
 

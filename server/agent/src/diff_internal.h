@@ -17,8 +17,10 @@ struct Calls {
   SkillPair iterations, kernels, ranges, levels, gaps, nccl, memcpy, phases;
 };
 
-// Picks the headline (iterations when comparable on both sides, else `per_call`), decides the verdict, and writes
-// the answer and the Markdown.
-void Conclude(DiffReport& r, std::optional<Headline> per_call, const Calls& calls, const DiffOptions& options);
+// Picks the measures the verdict covers (DiffOptions::metric: the step time and the GPU work per iteration when
+// both profiles have comparable iterations, else `per_call`; `kernel_measure` for kernel:NAME), judges each, decides
+// the verdict and the headline, and writes the answer and the Markdown.
+void Conclude(DiffReport& r, std::optional<Headline> per_call, std::optional<Headline> kernel_measure,
+              const Calls& calls, const DiffOptions& options);
 
 }  // namespace nsys::agent::diff_detail

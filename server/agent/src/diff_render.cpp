@@ -9,6 +9,7 @@
 
 #include "diff_internal.h"
 #include "diff_tables.h"
+#include "nsys/agent/rank_test.h"
 
 namespace nsys::agent::diff_detail {
 namespace {
@@ -48,30 +49,71 @@ std::string Cell(std::string text) {
   return text;
 }
 
-std::optional<Headline> IterationHeadline(const DiffReport& r, const DiffOptions& options) {
+bool IterationsComparable(const DiffReport& r) {
   const IterationStats& b = r.base_iterations;
   const IterationStats& a = r.new_iterations;
-  if (b.count < 3 || a.count < 3 || !(b.median_ns > 0)) return std::nullopt;
-  if (std::fabs(a.median_kernels - b.median_kernels) > kIterationKernelsTolerance * b.median_kernels) {
-    return std::nullopt;
-  }
+  if (b.count < 3 || a.count < 3 || !(b.median_ns > 0)) return false;
+  return std::fabs(a.median_kernels - b.median_kernels) <= kIterationKernelsTolerance * b.median_kernels;
+}
+
+// A per-iteration measure: the medians of `pick`'s values, a floor of 2 standard errors of the difference of the
+// medians (from each side's robust sd), and the rank test of the two sets of iterations.
+Headline IterationMeasure(const DiffReport& r, const DiffOptions& options, bool gpu_work) {
+  const IterationStats& b = r.base_iterations;
+  const IterationStats& a = r.new_iterations;
   Headline h;
-  h.metric = "median iteration time";
-  h.base_ns = b.median_ns;
-  h.new_ns = a.median_ns;
-  h.change_pct = ChangePct(b.median_ns, a.median_ns);
-  const double se = kMedianSe * std::sqrt(b.robust_sd_ns * b.robust_sd_ns / static_cast<double>(b.count) +
-                                          a.robust_sd_ns * a.robust_sd_ns / static_cast<double>(a.count));
-  const double stat = 2 * se / b.median_ns * 100.0;
-  h.noise_floor_pct = std::max(stat, options.min_noise_floor_pct);
+  h.metric = gpu_work ? "median GPU work per iteration" : "median iteration time";
+  h.measure = gpu_work ? "gpu" : "step";
+  h.base_ns = gpu_work ? b.median_kernel_ns : b.median_ns;
+  h.new_ns = gpu_work ? a.median_kernel_ns : a.median_ns;
+  h.change_pct = ChangePct(h.base_ns, h.new_ns);
+  const double sd_b = gpu_work ? b.robust_sd_kernel_ns : b.robust_sd_ns;
+  const double sd_a = gpu_work ? a.robust_sd_kernel_ns : a.robust_sd_ns;
+  const double se = kMedianSe * std::sqrt(sd_b * sd_b / static_cast<double>(b.count) +
+                                          sd_a * sd_a / static_cast<double>(a.count));
+  const double stat = h.base_ns > 0 ? 2 * se / h.base_ns * 100.0 : kNaN;
+  h.noise_floor_pct = std::isfinite(stat) ? std::max(stat, options.min_noise_floor_pct) : options.min_noise_floor_pct;
+  const RankTestResult test = MannWhitney(gpu_work ? b.kernel_ns : b.durations, gpu_work ? a.kernel_ns : a.durations);
+  h.rank_p = test.p;
+  h.rank_z = test.z;
   h.noise_floor_reason = fmt::format(
       "2 standard errors of the difference of the medians, from the iterations' spread (robust sd {} over {} "
-      "iterations before, {} over {} after; SE of a median = 1.2533 sd / sqrt(n)): {:.2f}%{}",
-      Time(b.robust_sd_ns), b.count, Time(a.robust_sd_ns), a.count, stat,
+      "iterations before, {} over {} after; SE of a median = 1.2533 sd / sqrt(n)): {:.2f}%{}; and a rank test of the "
+      "iterations' {} (Mann-Whitney: p = {:.2g}, needed below {:g})",
+      Time(sd_b), b.count, Time(sd_a), a.count, stat,
       stat < options.min_noise_floor_pct
           ? fmt::format(", raised to the minimum of {:.1f}%", options.min_noise_floor_pct)
-          : "");
+          : "",
+      gpu_work ? "summed kernel times" : "durations", test.p, options.measure_alpha);
   return h;
+}
+
+// A measure's own verdict: its change past its floor, and its rank test (for the base's mix: the change carried by
+// kernels that pass their own rank test) past its floor too.
+Verdict Judge(const Headline& h, const DiffOptions& options) {
+  if (!std::isfinite(h.change_pct) || h.metric.empty()) return Verdict::kNeutral;
+  const bool mix = h.metric == "kernel time per call (the base's mix)";
+  const bool ranked = std::isfinite(h.rank_p) && h.rank_p < options.measure_alpha;
+  for (const int sign : {1, -1}) {
+    if (!(sign * h.change_pct > h.noise_floor_pct)) continue;
+    const bool ranked_this_way = ranked && sign * h.rank_z > 0;
+    const bool carried = mix && sign * h.significant_change_pct > h.noise_floor_pct;
+    if (ranked_this_way || carried) return sign > 0 ? Verdict::kRegressed : Verdict::kImproved;
+  }
+  return Verdict::kNeutral;
+}
+
+// "regressed beyond noise", "within noise (rank test p = 0.41)", ...
+std::string MeasureVerdictText(const Headline& m) {
+  switch (m.verdict) {
+    case Verdict::kRegressed:
+      return "regressed beyond noise";
+    case Verdict::kImproved:
+      return "improved beyond noise";
+    case Verdict::kNeutral:
+      break;
+  }
+  return std::isfinite(m.rank_p) ? fmt::format("within noise; rank test p = {:.2g}", m.rank_p) : "within noise";
 }
 
 // Why the iteration time is not the headline (when it is not).
@@ -130,6 +172,11 @@ std::string Summary(const DiffReport& r, const DiffOptions& options) {
         "profiles are {} (score {:.2f}).",
         lead, h.metric, Time(h.new_ns), Time(h.base_ns), Pct(h.change_pct), h.noise_floor_pct, c.label, c.score);
   }
+  for (const Headline& m : r.measures) {
+    if (m.metric == h.metric) continue;
+    out += fmt::format(" The {} is {} → {} ({}, {}).", m.metric, Time(m.base_ns), Time(m.new_ns), Pct(m.change_pct),
+                       MeasureVerdictText(m));
+  }
   if (r.per_call) {
     out += fmt::format(" Kernels per call changed {} (noise floor {:.1f}%)", Pct(r.per_call->change_pct),
                        r.per_call->noise_floor_pct);
@@ -170,8 +217,8 @@ void AddEvidence(Answer& a, const DiffReport& r, const SkillPair& pair, const st
 
 void Evidences(Answer& a, const DiffReport& r, const Calls& calls) {
   auto all = [](const TableView&, size_t) { return true; };
-  AddEvidence(a, r, calls.iterations, {"device_id", "iteration", "duration_ns", "kernels", "gpu_busy_ns"}, all,
-              "iterations");
+  AddEvidence(a, r, calls.iterations, {"device_id", "iteration", "duration_ns", "kernels", "gpu_busy_ns", "kernel_ns"},
+              all, "iterations");
   std::vector<std::string> named;
   for (const auto& k : r.kernels) {
     if (named.size() < 8) named.push_back(k.name);
@@ -244,16 +291,23 @@ void AppendItems(std::string& out, const std::string& title, const std::vector<I
                  const PresenceCounts& counts) {
   out += fmt::format("## {}\n\n{} in both, {} appeared, {} disappeared.\n\n", title, counts.both, counts.appeared,
                      counts.disappeared);
+  const bool kernels = title == "Kernels";
   if (items.empty()) return;
   out +=
-      "| name | presence | calls (base → new) | per call (base → new) | change per call | noise | per iteration (base "
-      "→ new) |\n";
+      fmt::format("| name | presence | calls (base → new) | per call (base → new) | change per call | {} | per "
+                  "iteration (base → new) |\n",
+                  kernels ? "rank test p" : "noise");
   out += "| --- | --- | --- | --- | --- | --- | --- |\n";
   for (const auto& i : items) {
+    std::string judged = "n/a";
+    if (kernels && std::isfinite(i.rank_p)) {
+      judged = fmt::format("{:.2g}{}", i.rank_p, i.beyond_noise ? " (beyond noise)" : "");
+    } else if (!kernels && std::isfinite(i.noise_pct)) {
+      judged = fmt::format("±{:.1f}%", i.noise_pct);
+    }
     out += fmt::format("| {} | {} | {} → {} | {} → {} | {} | {} | {} → {} |\n",
-                       Cell(i.short_name.empty() || title != "Kernels" ? i.name : i.short_name),
-                       PresenceName(i.presence), i.base_calls, i.new_calls, Time(i.base_avg_ns), Time(i.new_avg_ns),
-                       Pct(i.per_call_pct), std::isfinite(i.noise_pct) ? fmt::format("±{:.1f}%", i.noise_pct) : "n/a",
+                       Cell(i.short_name.empty() || !kernels ? i.name : i.short_name), PresenceName(i.presence),
+                       i.base_calls, i.new_calls, Time(i.base_avg_ns), Time(i.new_avg_ns), Pct(i.per_call_pct), judged,
                        Time(i.base_per_iteration_ns), Time(i.new_per_iteration_ns));
   }
   out += "\n";
@@ -267,22 +321,30 @@ std::string Markdown(const DiffReport& r) {
   out += fmt::format("## Comparability: {:.2f} ({})\n\n", c.score, c.label);
   for (const auto& reason : c.reasons) out += "- " + reason + "\n";
   if (!r.headline.metric.empty()) {
-    out += "\n## Headline\n\n| measure | base | new | change | noise floor |\n| --- | --- | --- | --- | --- |\n";
+    out +=
+        "\n## Headline\n\n| measure | base | new | change | noise floor | rank test p | verdict |\n"
+        "| --- | --- | --- | --- | --- | --- | --- |\n";
   }
-  for (const Headline* h : {&r.headline, r.per_call ? &*r.per_call : nullptr}) {
-    if (h == nullptr || h->metric.empty()) continue;
-    out += fmt::format("| {} | {} | {} | {} | {:.1f}% |\n", h->metric, Time(h->base_ns), Time(h->new_ns),
-                       Pct(h->change_pct), h->noise_floor_pct);
+  std::vector<const Headline*> shown;
+  for (const Headline& m : r.measures) shown.push_back(&m);
+  if (r.per_call) shown.push_back(&*r.per_call);
+  for (const Headline* h : shown) {
+    out += fmt::format("| {} | {} | {} | {} | {:.1f}% | {} | {} |\n", h->metric, Time(h->base_ns), Time(h->new_ns),
+                       Pct(h->change_pct), h->noise_floor_pct,
+                       std::isfinite(h->rank_p) ? fmt::format("{:.2g}", h->rank_p) : "n/a",
+                       r.per_call && h == &*r.per_call ? "(shown only)" : VerdictName(h->verdict));
   }
-  if (!r.headline.metric.empty()) out += "\nNoise floor: " + r.headline.noise_floor_reason + ".\n";
+  if (!r.headline.metric.empty()) out += "\n";
+  for (const Headline* h : shown) out += "Noise floor of the " + h->metric + ": " + h->noise_floor_reason + ".\n";
   const auto& bi = r.base_iterations;
   const auto& ni = r.new_iterations;
   out += fmt::format(
       "\n## Iterations\n\n| | base | new |\n| --- | --- | --- |\n| iterations (device-iterations) | {} | {} |\n"
       "| median duration | {} | {} |\n| robust sd | {} | {} |\n| kernels per iteration | {} | {} |\n"
-      "| GPU busy per iteration | {} | {} |\n\n",
+      "| GPU busy per iteration | {} | {} |\n| GPU work per iteration (summed kernel time) | {} | {} |\n\n",
       bi.count, ni.count, Time(bi.median_ns), Time(ni.median_ns), Time(bi.robust_sd_ns), Time(ni.robust_sd_ns),
-      Count(bi.median_kernels), Count(ni.median_kernels), Time(bi.median_gpu_busy_ns), Time(ni.median_gpu_busy_ns));
+      Count(bi.median_kernels), Count(ni.median_kernels), Time(bi.median_gpu_busy_ns), Time(ni.median_gpu_busy_ns),
+      Time(bi.median_kernel_ns), Time(ni.median_kernel_ns));
   AppendItems(out, "Kernels", r.kernels, r.kernel_counts);
   AppendItems(out, "NVTX ranges", r.ranges, r.range_counts);
   if (!r.devices.empty()) {
@@ -331,25 +393,62 @@ std::string Markdown(const DiffReport& r) {
 
 }  // namespace
 
-void Conclude(DiffReport& r, std::optional<Headline> per_call, const Calls& calls, const DiffOptions& options) {
-  if (auto it = IterationHeadline(r, options)) {
-    r.headline = *it;
-    r.per_call = per_call;
-  } else {
-    if (r.base_iterations.count > 0 || r.new_iterations.count > 0) r.notes.push_back(WhyNotIterations(r));
-    if (per_call) r.headline = *per_call;
+// The measures --metric asks for, each judged; a measure that cannot be compared leaves a note instead.
+std::vector<Headline> Measures(DiffReport& r, const std::optional<Headline>& per_call,
+                               const std::optional<Headline>& kernel_measure, const DiffOptions& options) {
+  std::vector<Headline> out;
+  const bool iterations = IterationsComparable(r);
+  const bool all = options.metric.empty();
+  if (all || options.metric == "step") {
+    if (iterations) {
+      out.push_back(IterationMeasure(r, options, false));
+    } else if (!all) {
+      r.notes.push_back("The step time cannot be judged: " + WhyNotIterations(r));
+    }
   }
+  if (all || options.metric == "gpu") {
+    if (iterations) {
+      out.push_back(IterationMeasure(r, options, true));
+    } else if (per_call) {
+      out.push_back(*per_call);
+    }
+  }
+  if (kernel_measure) out.push_back(*kernel_measure);
+  for (Headline& h : out) h.verdict = Judge(h, options);
+  return out;
+}
+
+void Conclude(DiffReport& r, std::optional<Headline> per_call, std::optional<Headline> kernel_measure,
+              const Calls& calls, const DiffOptions& options) {
+  if (!IterationsComparable(r) && (r.base_iterations.count > 0 || r.new_iterations.count > 0)) {
+    r.notes.push_back(WhyNotIterations(r));
+  }
+  r.measures = Measures(r, per_call, kernel_measure, options);
   const bool comparable = r.comparability.score >= options.incomparable_score;
-  if (comparable && !r.headline.metric.empty() && std::isfinite(r.headline.change_pct)) {
-    if (r.headline.change_pct > r.headline.noise_floor_pct) r.verdict = Verdict::kRegressed;
-    if (r.headline.change_pct < -r.headline.noise_floor_pct) r.verdict = Verdict::kImproved;
+  for (const Verdict v : {Verdict::kRegressed, Verdict::kImproved}) {
+    if (!comparable || r.verdict != Verdict::kNeutral) break;
+    for (const Headline& h : r.measures) {
+      if (h.verdict != v) continue;
+      r.verdict = v;
+      r.headline = h;
+      break;
+    }
+  }
+  if (r.verdict == Verdict::kNeutral && !r.measures.empty()) r.headline = r.measures.front();
+  if (!comparable) {
+    for (Headline& h : r.measures) h.verdict = Verdict::kNeutral;
+  }
+  if (per_call && r.headline.metric != per_call->metric) {
+    per_call->verdict = Judge(*per_call, options);
+    r.per_call = per_call;
   }
   Answer& a = r.answer;
   a.summary = Summary(r, options);
   Evidences(a, r, calls);
   Advice(a, r, options);
   Confidence(a, r, options);
-  const SkillPair& main = r.headline.metric == "median iteration time" ? calls.iterations : calls.kernels;
+  const bool per_iteration = r.headline.measure == "step" || r.headline.metric == "median GPU work per iteration";
+  const SkillPair& main = per_iteration ? calls.iterations : calls.kernels;
   a.verify = VerifyCommand(main.call, r.base_path) + " && " + VerifyCommand(main.call, r.new_path);
   r.markdown = Markdown(r);
 }

@@ -15,6 +15,11 @@ Expected<agent::DiffReport> Workspace::Diff(const std::string& base_id, const st
   auto after = Get(new_id);
   if (!after) return after.error();
   if (progress) progress(0, "comparing " + base_id + " with " + new_id);
+  // The diff's rank tests read each kernel's per-call durations from the kernel tables.
+  for (auto* profile : {&*base, &*after}) {
+    if (!(*profile)->info().caps.kernels) continue;
+    if (Status loaded = (*profile)->Require(engine::Need::kKernels, cancel); !loaded.ok()) return loaded.error();
+  }
   auto report = agent::Diff(**base, RunnerFor(base_id), **after, RunnerFor(new_id), options, cancel);
   if (!report) return report;
   // The mapping coverage of both (issue 12): whether a refinement of the NVTX annotation converged.

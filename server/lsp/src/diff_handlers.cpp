@@ -5,7 +5,7 @@
 namespace nsys::lsp {
 
 Expected<protocol::DiffResult> OnDiff(const protocol::DiffParams& params, RequestContext& ctx) {
-  auto options = wire::ToDiffOptions(params.phase_map, params.max_rows, "params.maxRows");
+  auto options = wire::ToDiffOptions(params.phase_map, params.max_rows, "params.maxRows", params.metric);
   if (!options) return options.error();
   auto report =
       ctx.workspace().Diff(params.base_profile_id, params.new_profile_id, *options, ctx.cancel(), ctx.progress());

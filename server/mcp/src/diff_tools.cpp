@@ -16,7 +16,7 @@ constexpr const char* kDiffTool = "diff";
 ToolResult Diff(core::Workspace& workspace, const Json& arguments, const CancelToken& cancel) {
   auto args = protocol::mcp::ParseToolArgs<protocol::mcp::DiffArgs>(arguments, kDiffTool);
   if (!args) return {fmt::format("Invalid arguments for {}: {}", kDiffTool, args.error().message), true};
-  auto options = wire::ToDiffOptions(args->phase_map, args->max_rows, "arguments.max_rows");
+  auto options = wire::ToDiffOptions(args->phase_map, args->max_rows, "arguments.max_rows", args->metric);
   if (!options) return {fmt::format("Invalid arguments for {}: {}", kDiffTool, options.error().message), true};
   auto report = workspace.Diff(args->base_profile_id, args->new_profile_id, *options, cancel);
   if (!report) return {report.error().message, true};
@@ -36,7 +36,10 @@ protocol::Json DiffToolDefinitions() {
                                "regexes), e.g. {\"prefill\": [\"prefill\"], \"decode\": [\"re:^decode\"]}.")},
         {"max_rows", Property("integer",
                               "Kernels and NVTX ranges listed per class (shared, appeared, "
-                              "disappeared); 0 = all. Default 15.")}}},
+                              "disappeared); 0 = all. Default 15.")},
+        {"metric", Property("string",
+                            "The measure the verdict covers: step (the median iteration time), gpu (the GPU work "
+                            "per step), or kernel:NAME (one kernel's time per call). Default: step and gpu.")}}},
       {"additionalProperties", false},
       {"required", Json::array({"base_profile_id", "new_profile_id"})}};
   return Json::array(

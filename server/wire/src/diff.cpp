@@ -34,6 +34,7 @@ protocol::DiffItem ToItem(const agent::ItemDelta& d) {
   i.new_calls_per_iteration = Finite(d.new_calls_per_iteration);
   i.impact_ns = std::isfinite(d.impact_ns) ? d.impact_ns : 0;
   i.noise_pct = Finite(d.noise_pct);
+  i.rank_p = Finite(d.rank_p);
   i.beyond_noise = d.beyond_noise;
   return i;
 }
@@ -71,11 +72,23 @@ protocol::DiffIterations ToIterations(const agent::IterationStats& s) {
           Finite(s.median_ns),
           Finite(s.robust_sd_ns),
           Finite(s.median_kernels),
-          Finite(s.median_gpu_busy_ns)};
+          Finite(s.median_gpu_busy_ns),
+          Finite(s.median_kernel_ns),
+          Finite(s.robust_sd_kernel_ns)};
 }
 
 protocol::DiffHeadline ToHeadline(const agent::Headline& h) {
-  return {h.metric, h.base_ns, h.new_ns, Finite(h.change_pct), h.noise_floor_pct, h.noise_floor_reason};
+  const bool mix = h.metric == "kernel time per call (the base's mix)";
+  return {h.metric,
+          h.base_ns,
+          h.new_ns,
+          Finite(h.change_pct),
+          h.noise_floor_pct,
+          h.noise_floor_reason,
+          h.measure,
+          Finite(h.rank_p),
+          mix ? Finite(h.significant_change_pct) : std::nullopt,
+          std::string(agent::VerdictName(h.verdict))};
 }
 
 protocol::DiffCounts ToCounts(const agent::PresenceCounts& c) {
@@ -85,9 +98,14 @@ protocol::DiffCounts ToCounts(const agent::PresenceCounts& c) {
 }  // namespace
 
 Expected<agent::DiffOptions> ToDiffOptions(const std::optional<std::string>& phase_map,
-                                           const std::optional<int64_t>& max_rows, const std::string& max_rows_name) {
+                                           const std::optional<int64_t>& max_rows, const std::string& max_rows_name,
+                                           const std::optional<std::string>& metric) {
   agent::DiffOptions options;
   if (phase_map) options.phase_map = *phase_map;
+  if (metric) {
+    if (Status ok = agent::CheckDiffMetric(*metric); !ok.ok()) return ok.error();
+    options.metric = *metric;
+  }
   if (max_rows) {
     if (*max_rows < 0) {
       return MakeError(ErrorKind::kInvalidArgument,
@@ -107,6 +125,7 @@ protocol::DiffResult ToProtocolDiff(const agent::DiffReport& r) {
   out.comparability = {c.score, c.label, c.reasons, c.shared_kernel_time, c.window_ratio, c.same_devices};
   if (!r.headline.metric.empty()) out.headline = ToHeadline(r.headline);
   if (r.per_call) out.per_call = ToHeadline(*r.per_call);
+  for (const auto& m : r.measures) out.measures.push_back(ToHeadline(m));
   out.base_iterations = ToIterations(r.base_iterations);
   out.new_iterations = ToIterations(r.new_iterations);
   for (const auto& k : r.kernels) out.kernels.push_back(ToItem(k));

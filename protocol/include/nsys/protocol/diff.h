@@ -17,6 +17,7 @@ struct DiffParams {
   std::string new_profile_id;            // "newProfileId"
   std::optional<std::string> phase_map;  // "phaseMap": JSON text for the `phases` skill
   std::optional<int64_t> max_rows;       // "maxRows": kernels and ranges listed per presence class (0 = all)
+  std::optional<std::string> metric;     // "metric": "step" | "gpu" | "kernel:NAME"; absent = step and gpu
   bool operator==(const DiffParams&) const = default;
 };
 
@@ -31,6 +32,7 @@ struct DiffItem {  // a kernel (by demangled name) or an NVTX range (by name and
   std::optional<double> base_calls_per_iteration, new_calls_per_iteration;
   double impact_ns = 0;
   std::optional<double> noise_pct;
+  std::optional<double> rank_p;  // "rankP": kernels' Mann-Whitney p of the per-call durations
   bool beyond_noise = false;
   bool operator==(const DiffItem&) const = default;
 };
@@ -71,6 +73,7 @@ struct DiffIterations {
   int64_t count = 0;
   std::string method;
   std::optional<double> median_ns, robust_sd_ns, median_kernels, median_gpu_busy_ns;
+  std::optional<double> median_kernel_ns, robust_sd_kernel_ns;  // "medianKernelNs", "robustSdKernelNs"
   bool operator==(const DiffIterations&) const = default;
 };
 
@@ -80,6 +83,10 @@ struct DiffHeadline {
   std::optional<double> change_pct;
   double noise_floor_pct = 0;
   std::string noise_floor_reason;
+  std::string measure;                          // "step" | "gpu" | "kernel:NAME"
+  std::optional<double> rank_p;                 // "rankP"
+  std::optional<double> significant_change_pct;  // "significantChangePct": the base's mix only
+  std::string verdict;                          // this measure's own: "improved" | "regressed" | "neutral"
   bool operator==(const DiffHeadline&) const = default;
 };
 
@@ -99,6 +106,7 @@ struct DiffResult {
   DiffComparability comparability;
   std::optional<DiffHeadline> headline;  // absent when nothing could be compared
   std::optional<DiffHeadline> per_call;  // "perCall"
+  std::vector<DiffHeadline> measures;    // every measure the verdict covers, each with its own verdict
   DiffIterations base_iterations, new_iterations;
   std::vector<DiffItem> kernels;
   DiffCounts kernel_counts;
@@ -134,11 +142,14 @@ NSYS_DIFF_CONVERSIONS(DiffResult)
 
 namespace mcp {
 struct DiffArgs {  // diff
-  static std::vector<std::string> Names() { return {"base_profile_id", "new_profile_id", "phase_map", "max_rows"}; }
+  static std::vector<std::string> Names() {
+    return {"base_profile_id", "new_profile_id", "phase_map", "max_rows", "metric"};
+  }
   std::string base_profile_id;
   std::string new_profile_id;
   std::optional<std::string> phase_map;
   std::optional<int64_t> max_rows;
+  std::optional<std::string> metric;
   bool operator==(const DiffArgs&) const = default;
 };
 void FromJson(const Json& json, DiffArgs& out, const std::string& path);

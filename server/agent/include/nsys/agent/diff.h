@@ -5,10 +5,14 @@
 // SkillRunner (top_kernels, nvtx_summary, iterations, stream_concurrency, gpu_idle_gaps, nccl_breakdown,
 // memory_transfers, phases), so every number is a skill row a user can reproduce.
 //
-// The verdict rests on one headline measure: the median iteration time when both profiles have comparable
-// iterations (same kernels per iteration), else the kernel time of the base's calls at the new per-call
-// durations. Its noise floor comes from the spread of that measure's own samples (see Headline), never below
-// DiffOptions::min_noise_floor_pct. The comparability score (0..1) says whether the two profiles show the same work.
+// The verdict covers two measures (issue 26): the step time (the median iteration time) and the GPU work per step
+// (the median of each iteration's summed kernel time), when both profiles have comparable iterations (same kernels
+// per iteration); without them, the GPU work is the kernel time of the base's calls at the new per-call durations.
+// `DiffOptions::metric` picks one measure instead ("step", "gpu" or "kernel:NAME"). A measure regresses (or
+// improves) when its change passes its noise floor AND a Mann-Whitney rank test of its samples (the iterations'
+// values; a kernel's per-call durations) says the two distributions differ: the spread of different calls inside
+// one profile never hides a shift that hits every call. Each floor is never below DiffOptions::min_noise_floor_pct.
+// The comparability score (0..1) says whether the two profiles show the same work.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,7 +33,15 @@ struct DiffOptions {
   double min_noise_floor_pct = 1.0;  // the verdict's noise floor is never below this (run-to-run jitter)
   double comparable_score = 0.7;     // at or above: "comparable"
   double incomparable_score = 0.4;   // below: "not comparable", and the verdict is neutral whatever changed
+  // The measures the verdict covers: "" = the step time and the GPU work per step; "step"; "gpu"; "kernel:NAME"
+  // (the per-call time of the kernels whose short or demangled name is NAME, else contains it).
+  std::string metric;
+  double measure_alpha = 0.01;  // a measure's rank test must reach p below this
+  double kernel_alpha = 0.001;  // one kernel's or range's rank test (many are tested at once)
 };
+
+// Checks `metric` ("", "step", "gpu" or "kernel:NAME" with a non-empty NAME); kInvalidArgument naming the forms.
+Status CheckDiffMetric(const std::string& metric);
 
 enum class Verdict { kImproved, kRegressed, kNeutral };
 std::string_view VerdictName(Verdict v);  // "improved", "regressed", "neutral"
@@ -56,9 +68,15 @@ struct ItemDelta {
   // the shared rows. For appeared/disappeared rows: +new_total / -base_total.
   double impact_ns = 0;
   // 2 standard errors of the difference of the two means, from the per-call spread (stddev_ns / sqrt(calls) on
-  // each side), as a share of base_avg; NaN unless in both.
+  // each side), as a share of base_avg; NaN unless in both. Informative only: a kernel launched with several shapes
+  // has a wide spread, so this is not what decides `beyond_noise`.
   double noise_pct = 0;
-  bool beyond_noise = false;  // |per_call_pct| > noise_pct
+  // Kernels: the Mann-Whitney p-value of the two profiles' per-call durations; NaN unless in both (and for ranges,
+  // which are judged by noise_pct).
+  double rank_p = 0;
+  // Kernels: rank_p < DiffOptions::kernel_alpha and |per_call_pct| >= min_noise_floor_pct. Ranges: |per_call_pct|
+  // > noise_pct.
+  bool beyond_noise = false;
 };
 
 struct PresenceCounts {
@@ -103,15 +121,31 @@ struct IterationStats {
   double robust_sd_ns = 0;    // 1.4826 x the median absolute deviation
   double median_kernels = 0;  // kernels per iteration
   double median_gpu_busy_ns = 0;
+  double median_kernel_ns = 0;     // of kernel_ns: the summed kernel time of an iteration (its GPU work)
+  double robust_sd_kernel_ns = 0;  // 1.4826 x its median absolute deviation
+  std::vector<double> durations, kernel_ns;  // every iteration's, for the rank tests (not in the wire form)
 };
 
-// The measure the verdict rests on.
+// One measure the verdict covers.
 struct Headline {
-  std::string metric;  // "median iteration time" or "kernel time per call (the base's mix)"
+  // "median iteration time", "median GPU work per iteration", "kernel time per call (the base's mix)" or
+  // "time per call of NAME"
+  std::string metric;
+  std::string measure;  // the --metric name it answers to: "step", "gpu" or "kernel:NAME"
   double base_ns = 0, new_ns = 0;
   double change_pct = 0;  // (new - base) / base * 100; positive = slower
   double noise_floor_pct = 0;
   std::string noise_floor_reason;  // how the floor was derived, with its figures
+  // The rank test behind the verdict: the iterations' values, the kernel's per-call durations, or (the base's mix)
+  // van Elteren's test stratified by kernel. NaN when no test could be run. rank_z > 0: the new values rank higher.
+  double rank_p = 0;
+  double rank_z = 0;
+  // The base's mix only: the change counted from the kernels whose own rank test passes kernel_alpha. The mix
+  // changes beyond noise when its change passes the floor and either this does too or the stratified test passes
+  // measure_alpha in the same direction (one kernel's shift is diluted in the stratified test; many kernels' small
+  // samples are not enough for their own tests).
+  double significant_change_pct = 0;
+  Verdict verdict = Verdict::kNeutral;  // this measure's own verdict
 };
 
 struct Comparability {
@@ -127,9 +161,12 @@ struct DiffReport {
   std::string base_path, new_path;
   Comparability comparability;
   IterationStats base_iterations, new_iterations;
+  // The measure the verdict names: the first that regressed, else the first that improved, else the first judged.
   Headline headline;
   std::optional<Headline> per_call;  // the per-call kernel measure, when the headline is the iteration time
-  Verdict verdict = Verdict::kNeutral;
+  std::vector<Headline> measures;    // every measure the verdict covers, each with its own verdict
+  Verdict verdict = Verdict::kNeutral;  // regressed when any measure regressed; improved when any improved and none
+                                        // regressed
   std::vector<ItemDelta> kernels;  // shared (by |impact|), then appeared, then disappeared (by total), each capped
   PresenceCounts kernel_counts;
   std::vector<ItemDelta> ranges;  // NVTX ranges, the same order

@@ -9,9 +9,11 @@
 
 namespace nsys::wire {
 
-// kInvalidArgument for a negative maxRows (naming the field as the face calls it).
+// kInvalidArgument for a negative maxRows (naming the field as the face calls it) or a metric other than step, gpu
+// and kernel:NAME.
 Expected<agent::DiffOptions> ToDiffOptions(const std::optional<std::string>& phase_map,
-                                           const std::optional<int64_t>& max_rows, const std::string& max_rows_name);
+                                           const std::optional<int64_t>& max_rows, const std::string& max_rows_name,
+                                           const std::optional<std::string>& metric = std::nullopt);
 protocol::DiffResult ToProtocolDiff(const agent::DiffReport& report);
 
 }  // namespace nsys::wire

@@ -324,6 +324,20 @@ TEST_F(PagedProfile, ASpilledLoadAndAMappedReopenAnswerAsTheHeldModel) {
   ExpectSameTables(*reference_, *warm);
 }
 
+// Issue 25: `paged` says what happens. When no spill file can be made (here <cache>/spill is a file), the tables are
+// held in memory and `paged` is false, with the same answers.
+TEST_F(PagedProfile, WhenNoSpillFileCanBeMadeTheTablesAreHeldAndNotCalledPaged) {
+  std::ofstream(cache_ / "spill") << "not a directory";
+  auto p = OpenOrDie(Fixture("h100_2gpu_1s.sqlite"), Budgeted());
+  ASSERT_TRUE(p);
+  EXPECT_FALSE(p->info().paged);
+  const int64_t spilled_before = ColumnBytesNow().spill;
+  ASSERT_TRUE(p->Require(kAllTables).ok());
+  EXPECT_EQ(ColumnBytesNow().spill, spilled_before);
+  EXPECT_FALSE(p->nvtx().start.spilled());
+  ExpectSameTables(*reference_, *p);
+}
+
 TEST_F(PagedProfile, WithoutABudgetAWarmReopenCopiesTheTables) {
   {
     auto p = OpenOrDie(Fixture("h100_2gpu_1s.sqlite"), TestOptions(cache_.path()));

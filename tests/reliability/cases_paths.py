@@ -231,3 +231,19 @@ class Paths(ReliabilityCase):
         self.assertEqual(sorted(r["id"] for r in answers[0]), [1, 2])
         self.assert_mcp_answers(old)
         self.assert_stops_on_sigterm(old)
+
+    def test_paged_says_whether_the_tables_left_memory(self):
+        profile = self.sandbox.copy(SHIPPED_PROFILE)
+        args = ["--no-cache", "--memory-budget", "1M", "info", "--check", "--format", "json", profile]
+        self.assertTrue(self.cli_json(args)["info"]["paged"])  # 1.1 MB of columns over half of 1 MiB: spilled
+        cache = self.sandbox.path("cache", "nsys-ai")
+        os.makedirs(cache, mode=0o700, exist_ok=True)
+        spill = os.path.join(cache, "spill")
+        if os.path.isdir(spill):
+            os.rmdir(spill)  # empty: spill files are unlinked at creation
+        with open(spill, "w") as f:
+            f.write("not a directory")
+        code, out, err, _ = self.cli(args, CLI_TIMEOUT_S)
+        self.assertEqual(code, 0, err)
+        self.assertFalse(json.loads(out)["info"]["paged"], "paged, but no spill file can be made")
+        self.assertIn("held in memory", err)

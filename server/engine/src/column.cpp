@@ -131,6 +131,14 @@ bool WantsSpill(size_t bytes) {
 
 }  // namespace
 
+bool CanSpillTo(const std::string& dir) {
+  const int fd = SpillFile(dir);
+  if (fd < 0) return false;
+  const bool sized = ftruncate(fd, static_cast<off_t>(PageRound(1))) == 0;
+  close(fd);
+  return sized;
+}
+
 ColumnBytes ColumnBytesNow() {
   return ColumnBytes{g_heap.load(), g_spill.load(), g_view.load()};
 }

@@ -8,6 +8,8 @@
 #include <cstdlib>
 
 #include "nsys/support/cache_dir.h"
+#include "nsys/support/log.h"
+#include "nsys/support/path_text.h"
 #include "table_ops.h"
 
 namespace nsys::engine {
@@ -76,11 +78,19 @@ void ProfileImpl::Start() {
   env_ = LoadEnv{db_path_, &schema_, &ids_, &pool_};
   info_.model_bytes = static_cast<int64_t>(ModelBytes(info_));
   if (options_.memory_budget_bytes > 0 && static_cast<uint64_t>(info_.model_bytes) > options_.memory_budget_bytes / 2) {
+    // Paged only when the columns can really leave memory: spill files in the cache, or views of a warm snapshot.
+    // Otherwise the tables are held in memory, said in the log and by `paged: false` (issue 25).
     const std::string cache = support::ResolveCacheDir(options_.cache_dir);
-    if (!cache.empty()) {
-      spill_.dir = cache + "/spill";
+    const std::string dir = cache.empty() ? std::string() : cache + "/spill";
+    if (!dir.empty() && (snapshot_ || CanSpillTo(dir))) {
+      spill_.dir = dir;
       spill_.min_bytes = static_cast<size_t>(options_.spill_threshold_bytes);
       info_.paged = true;
+    } else {
+      support::LogWarn(fmt::format(
+          "{}: its tables ({} bytes) are over half the memory budget, but {}: they are held in memory",
+          support::QuoteInput(info_.path), info_.model_bytes,
+          dir.empty() ? "there is no cache directory" : "no spill file can be made in " + support::QuoteInput(dir)));
     }
   }
   struct Def {

@@ -44,6 +44,10 @@ struct ColumnBytes {
 };
 ColumnBytes ColumnBytesNow();
 
+// Whether a spill file can be made in `dir` now (it and its parent this user's, 0700; a file created and sized): a
+// load decides to page only when it can, so that ProfileInfo::paged says what really happens (issue 25).
+bool CanSpillTo(const std::string& dir);
+
 class ScopedSpill {
  public:
   explicit ScopedSpill(const SpillPolicy* policy);  // nullptr: no spilling in this scope

@@ -6,6 +6,7 @@
 
 #include "commands.h"
 #include "nsys/agent/answer.h"
+#include "nsys/agent/ask.h"
 #include "nsys/wire/ask.h"
 #include "open_profile.h"
 #include "table_format.h"
@@ -19,6 +20,8 @@ int RunAsk(const CommandContext& ctx) {
   const std::string& question = ctx.args.positionals()[1];
   if (question.find_first_not_of(" \t\r\n") == std::string::npos)
     return UsageError("ask", "the question is empty; ask e.g. \"Which kernels take the most GPU time?\"");
+  // Over 8 KiB (agent::kMaxQuestionBytes), before the profile is opened.
+  if (Status ok = agent::CheckQuestion(question); !ok.ok()) return UsageError("ask", ok.error().message);
   core::Workspace workspace(ctx.config);
   auto opened = OpenWithProgress(workspace, ctx.args.positionals()[0]);
   if (!opened) return FailWith(opened.error());

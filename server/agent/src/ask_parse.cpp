@@ -1,11 +1,21 @@
 // Reading a question: its type, its topic and what it names. Plain keyword and pattern rules, so the same question
 // always maps to the same skills.
+//
+// The question is a client's text (nsys/ask, MCP ask, the CLI): every pattern runs through RE2, which matches in time
+// linear in the text without recursion (std::regex recursed per character and overflowed the stack on a 100 KB
+// question). The patterns are the ones std::regex ran, in its semantics: Latin-1 mode so text and patterns are bytes
+// as they were ("“" in a class is its three bytes, and no invalid UTF-8 can fail a match), `\s` spelled out with \v,
+// `.` excluding \r as ECMAScript's does, leftmost-first alternation. Numbers too big for their type are no number
+// (std::stoul threw, which ended the request as an internal error).
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <charconv>
 #include <cmath>
-#include <regex>
+#include <optional>
 #include <set>
 
 #include "ask_internal.h"
@@ -26,12 +36,78 @@ bool IsWordChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
+// ECMAScript's \s and `.` over bytes (RE2's \s lacks \v; its `.` takes \r).
+const std::string kAskSpace = R"([\t\n\x0B\f\r ])";
+const std::string kAskAny = R"([^\n\r])";
+
+// A pattern over bytes (see the file comment). The patterns are constants, so a failure to compile is a bug that
+// the parser tests catch (a pattern RE2 refuses never matches).
+class AskPattern {
+ public:
+  explicit AskPattern(const std::string& pattern) : re_(pattern, Options()) {}
+  const RE2& re() const { return re_; }
+
+ private:
+  static RE2::Options Options() {
+    RE2::Options o;
+    o.set_encoding(RE2::Options::EncodingLatin1);
+    o.set_log_errors(false);
+    return o;
+  }
+  RE2 re_;
+};
+
+// The first match in `text` with its groups (an unmatched group has a null data()), as std::regex_search gave.
+template <size_t Groups>
+bool SearchIn(const AskPattern& p, std::string_view text, std::array<re2::StringPiece, Groups + 1>& m) {
+  return p.re().Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), RE2::UNANCHORED, m.data(),
+                      static_cast<int>(m.size()));
+}
+
+// Every match in turn, each search starting where the last match ended with the text before it as context (so `\b`
+// sees it), as std::sregex_iterator walked them. None of the patterns matches the empty string.
+template <size_t Groups, typename OnMatch>
+void ForEachMatchIn(const AskPattern& p, std::string_view text, OnMatch on_match) {
+  std::array<re2::StringPiece, Groups + 1> m;
+  const re2::StringPiece all(text.data(), text.size());
+  size_t pos = 0;
+  while (pos <= text.size() &&
+         p.re().Match(all, pos, text.size(), RE2::UNANCHORED, m.data(), static_cast<int>(m.size()))) {
+    on_match(m);
+    const auto end = static_cast<size_t>(m[0].data() - text.data()) + m[0].size();
+    pos = end > pos ? end : pos + 1;
+  }
+}
+
+std::string Str(const re2::StringPiece& s) {
+  return s.data() == nullptr ? std::string() : std::string(s.data(), s.size());
+}
+
+// A run of digits as T; nullopt when it does not fit.
+template <typename T>
+std::optional<T> WholeNumber(const re2::StringPiece& digits) {
+  T v{};
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  return v;
+}
+
+// "12" or "0.25" as a double; nullopt when it over- or underflows (std::stod threw there).
+std::optional<double> DecimalNumber(const re2::StringPiece& text) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return v;
+}
+
 QType TypeOf(const std::string& q) {
   if (HasWord(q, "why") || HasAny(q, {"what causes", "root cause", "what is causing", "reason for"}))
     return QType::kWhy;
-  static const std::regex more(
-      R"(\b(is|are|was|does|do|did)\b.*\b(more|less|bigger|larger|greater|smaller|slower|faster|longer|shorter|higher|lower)\b.*\bthan\b)");
-  if (std::regex_search(q, more)) return QType::kMoreThan;
+  static const AskPattern more(
+      R"(\b(is|are|was|does|do|did)\b)" + kAskAny +
+      R"(*\b(more|less|bigger|larger|greater|smaller|slower|faster|longer|shorter|higher|lower)\b)" + kAskAny +
+      R"(*\bthan\b)");
+  if (std::array<re2::StringPiece, 1> m; SearchIn<0>(more, q, m)) return QType::kMoreThan;
   if (HasAny(q, {"compare", " vs ", " vs. ", "versus", "difference between", "differ"})) return QType::kCompare;
   if (HasAny(q, {"share", "percent", "%", "fraction", "proportion"})) return QType::kShare;
   if (HasAny(q, {"how many", "number of", "count of", "how often"})) return QType::kHowMany;
@@ -87,45 +163,64 @@ double ToSeconds(double v, const std::string& unit) {
 }
 
 // "between A and B s", "from A to B ms", "in the first N ms", "the last N s", "after A s", "before B s".
+// A number too big (or too small) for a double gives no window.
 std::optional<AskWindow> WindowOf(const std::string& q, const engine::ProfileInfo& info) {
+  static const std::string& space = kAskSpace;
   static const std::string num = R"(([0-9]+(?:\.[0-9]+)?))";
-  static const std::string unit = R"(\s*(ms|us|µs|ns|s|sec|secs|seconds?|milliseconds?|microseconds?)?\b)";
-  static const std::regex between("(?:between|from)\\s+" + num + unit + "\\s+(?:and|to)\\s+" + num + unit);
-  static const std::regex first("first\\s+" + num + unit);
-  static const std::regex last("last\\s+" + num + unit);
-  static const std::regex after("(?:after|since)\\s+" + num + unit);
-  static const std::regex before("(?:before|until)\\s+" + num + unit);
+  static const std::string unit = space + R"(*(ms|us|µs|ns|s|sec|secs|seconds?|milliseconds?|microseconds?)?\b)";
+  static const AskPattern between("(?:between|from)" + space + "+" + num + unit + space + "+(?:and|to)" + space + "+" +
+                                  num + unit);
+  static const AskPattern first("first" + space + "+" + num + unit);
+  static const AskPattern last("last" + space + "+" + num + unit);
+  static const AskPattern after("(?:after|since)" + space + "+" + num + unit);
+  static const AskPattern before("(?:before|until)" + space + "+" + num + unit);
   const double span_s = static_cast<double>(info.end_ns - info.start_ns) / 1e9;
-  std::smatch m;
-  if (std::regex_search(q, m, between)) {
+  if (std::array<re2::StringPiece, 5> m; SearchIn<4>(between, q, m)) {
     // "between 200 and 400 ms": the unit said once, at the end, applies to both.
-    const std::string u2 = m[4].str();
-    const std::string u1 = m[2].matched ? m[2].str() : u2;
-    return AskWindow{ToSeconds(std::stod(m[1].str()), u1), ToSeconds(std::stod(m[3].str()), u2), m[0].str()};
+    const std::string u2 = Str(m[4]);
+    const std::string u1 = m[2].data() != nullptr ? Str(m[2]) : u2;
+    const auto a = DecimalNumber(m[1]), b = DecimalNumber(m[3]);
+    if (!a || !b) return std::nullopt;
+    return AskWindow{ToSeconds(*a, u1), ToSeconds(*b, u2), Str(m[0])};
   }
-  if (std::regex_search(q, m, first)) return AskWindow{0, ToSeconds(std::stod(m[1].str()), m[2].str()), m[0].str()};
-  if (std::regex_search(q, m, last)) {
-    const double len = ToSeconds(std::stod(m[1].str()), m[2].str());
-    return AskWindow{std::max(0.0, span_s - len), span_s, m[0].str()};
+  std::array<re2::StringPiece, 3> m;
+  std::optional<double> v;
+  if (SearchIn<2>(first, q, m)) {
+    if (!(v = DecimalNumber(m[1]))) return std::nullopt;
+    return AskWindow{0, ToSeconds(*v, Str(m[2])), Str(m[0])};
   }
-  if (std::regex_search(q, m, after) && (m[2].matched))
-    return AskWindow{ToSeconds(std::stod(m[1].str()), m[2].str()), span_s, m[0].str()};
-  if (std::regex_search(q, m, before) && (m[2].matched))
-    return AskWindow{0, ToSeconds(std::stod(m[1].str()), m[2].str()), m[0].str()};
+  if (SearchIn<2>(last, q, m)) {
+    if (!(v = DecimalNumber(m[1]))) return std::nullopt;
+    const double len = ToSeconds(*v, Str(m[2]));
+    return AskWindow{std::max(0.0, span_s - len), span_s, Str(m[0])};
+  }
+  if (SearchIn<2>(after, q, m) && m[2].data() != nullptr) {
+    if (!(v = DecimalNumber(m[1]))) return std::nullopt;
+    return AskWindow{ToSeconds(*v, Str(m[2])), span_s, Str(m[0])};
+  }
+  if (SearchIn<2>(before, q, m) && m[2].data() != nullptr) {
+    if (!(v = DecimalNumber(m[1]))) return std::nullopt;
+    return AskWindow{0, ToSeconds(*v, Str(m[2])), Str(m[0])};
+  }
   return std::nullopt;
 }
 
 void DevicesAndProcesses(const std::string& q, const engine::ProfileInfo& info, Parsed& p) {
-  static const std::regex device(R"(\b(?:gpu|device|dev|cuda:|rank)\s*#?\s*([0-9]+)\b)");
-  static const std::regex pid(R"(\b(?:pid|process)\s*#?\s*([0-9]+)\b)");
-  for (auto it = std::sregex_iterator(q.begin(), q.end(), device); it != std::sregex_iterator(); ++it) {
-    const auto d = static_cast<int32_t>(std::stol((*it)[1].str()));
+  static const AskPattern device(R"(\b(?:gpu|device|dev|cuda:|rank))" + kAskSpace + "*#?" + kAskSpace +
+                                  R"(*([0-9]+)\b)");
+  static const AskPattern pid(R"(\b(?:pid|process))" + kAskSpace + "*#?" + kAskSpace + R"(*([0-9]+)\b)");
+  ForEachMatchIn<1>(device, q, [&](const auto& m) {
+    const auto number = WholeNumber<long>(m[1]);
+    if (!number) return;
+    const auto d = static_cast<int32_t>(*number);
     if (std::find(p.devices.begin(), p.devices.end(), d) == p.devices.end()) p.devices.push_back(d);
-  }
-  for (auto it = std::sregex_iterator(q.begin(), q.end(), pid); it != std::sregex_iterator(); ++it) {
-    const auto v = static_cast<uint32_t>(std::stoul((*it)[1].str()));
+  });
+  ForEachMatchIn<1>(pid, q, [&](const auto& m) {
+    const auto number = WholeNumber<unsigned long>(m[1]);
+    if (!number) return;
+    const auto v = static_cast<uint32_t>(*number);
     if (std::find(p.processes.begin(), p.processes.end(), v) == p.processes.end()) p.processes.push_back(v);
-  }
+  });
   for (const auto& proc : info.processes) {
     const std::string name = Lower(proc.name);
     if (name.size() >= 3 && !IsCommonWord(name) && HasWord(q, name) &&
@@ -136,21 +231,19 @@ void DevicesAndProcesses(const std::string& q, const engine::ProfileInfo& info, 
 }
 
 void QuotedAndIdents(const std::string& text, Parsed& p) {
-  static const std::regex quoted(R"(["'`“”‘’]([^"'`“”‘’]{2,})["'`“”‘’])");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), quoted); it != std::sregex_iterator(); ++it) {
-    p.quoted.push_back((*it)[1].str());
-  }
+  static const AskPattern quoted(R"(["'`“”‘’]([^"'`“”‘’]{2,})["'`“”‘’])");
+  ForEachMatchIn<1>(quoted, text, [&](const auto& m) { p.quoted.push_back(Str(m[1])); });
   // Identifier-like: has '_' or "::" or mixes letters and digits, or CamelCase; at least 4 characters.
-  static const std::regex ident(R"([A-Za-z_][A-Za-z0-9_:<>]*[A-Za-z0-9_>])");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), ident); it != std::sregex_iterator(); ++it) {
-    const std::string w = (*it)[0].str();
-    if (w.size() < 4) continue;
+  static const AskPattern ident(R"([A-Za-z_][A-Za-z0-9_:<>]*[A-Za-z0-9_>])");
+  ForEachMatchIn<0>(ident, text, [&](const auto& m) {
+    const std::string w = Str(m[0]);
+    if (w.size() < 4) return;
     const bool has_sep = w.find('_') != std::string::npos || w.find("::") != std::string::npos;
     const bool has_digit = std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(c); });
     const bool camel = std::any_of(w.begin() + 1, w.end(), [](char c) { return std::isupper(c); }) &&
                        std::any_of(w.begin(), w.end(), [](char c) { return std::islower(c); });
     if (has_sep || has_digit || camel) p.idents.push_back(w);
-  }
+  });
 }
 
 std::optional<size_t> OrdinalOf(const std::string& q) {
@@ -160,11 +253,10 @@ std::optional<size_t> OrdinalOf(const std::string& q) {
   for (const auto& [w, i] : words) {
     if (q.find(w) != std::string::npos) return i;
   }
-  static const std::regex number(R"((?:number|#|no\.)\s*([0-9]+))");
-  std::smatch m;
-  if (std::regex_search(q, m, number)) {
-    const size_t n = std::stoul(m[1].str());
-    if (n >= 1) return n - 1;
+  static const AskPattern number(R"((?:number|#|no\.))" + kAskSpace + "*([0-9]+)");
+  if (std::array<re2::StringPiece, 2> m; SearchIn<1>(number, q, m)) {
+    const auto n = WholeNumber<size_t>(m[1]);
+    if (n && *n >= 1) return *n - 1;
   }
   return std::nullopt;
 }
@@ -241,6 +333,28 @@ size_t EditDistance(std::string_view a, std::string_view b) {
   return prev[b.size()];
 }
 
+}  // namespace nsys::agent::ask_detail
+
+namespace nsys::agent {
+
+Status CheckQuestion(const std::string& question) {
+  if (question.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     "question: empty; ask about this profile, e.g. \"Which kernels take the most GPU time?\"");
+  }
+  if (question.size() > kMaxQuestionBytes) {
+    return MakeError(ErrorKind::kInvalidArgument,
+                     fmt::format("question: {} bytes, over the limit of {} bytes ({} KiB) for a question; ask a "
+                                 "shorter one",
+                                 question.size(), kMaxQuestionBytes, kMaxQuestionBytes / 1024));
+  }
+  return {};
+}
+
+}  // namespace nsys::agent
+
+namespace nsys::agent::ask_detail {
+
 Parsed ParseQuestion(const std::string& question, const engine::ProfileInfo& info) {
   Parsed p;
   p.text = Trim(question);
@@ -251,13 +365,10 @@ Parsed ParseQuestion(const std::string& question, const engine::ProfileInfo& inf
   DevicesAndProcesses(p.lower, info, p);
   QuotedAndIdents(p.text, p);
   p.ordinal = OrdinalOf(p.lower);
-  static const std::regex top(R"(\btop\s*([0-9]+)\b)");
-  std::smatch m;
-  if (std::regex_search(p.lower, m, top)) p.top_n = std::stoul(m[1].str());
-  static const std::regex word(R"([a-z0-9_]+)");
-  for (auto it = std::sregex_iterator(p.lower.begin(), p.lower.end(), word); it != std::sregex_iterator(); ++it) {
-    p.words.push_back((*it)[0].str());
-  }
+  static const AskPattern top(R"(\btop)" + kAskSpace + R"(*([0-9]+)\b)");
+  if (std::array<re2::StringPiece, 2> m; SearchIn<1>(top, p.lower, m)) p.top_n = WholeNumber<size_t>(m[1]);
+  static const AskPattern word(R"([a-z0-9_]+)");
+  ForEachMatchIn<0>(word, p.lower, [&](const auto& m) { p.words.push_back(Str(m[0])); });
   // Short questions that start with "and", "what about", "why?" or only name a filter lean on the previous turn.
   p.follow_up = p.words.size() <= 8 && (p.lower.rfind("and ", 0) == 0 || p.lower.rfind("what about", 0) == 0 ||
                                         p.lower.rfind("how about", 0) == 0 || p.lower == "why?" || p.lower == "why" ||

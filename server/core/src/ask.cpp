@@ -98,10 +98,7 @@ Expected<llm::Config> LlmConfigFromEnvironment() {
 
 Expected<AskResult> Workspace::Ask(const AskRequest& request, const agent::TextSink& on_text, const CancelToken& cancel,
                                    const ProgressSink& progress) {
-  if (request.question.find_first_not_of(" \t\r\n") == std::string::npos) {
-    return MakeError(ErrorKind::kInvalidArgument,
-                     "question: empty; ask about this profile, e.g. \"Which kernels take the most GPU time?\"");
-  }
+  if (Status question = agent::CheckQuestion(request.question); !question.ok()) return question.error();
   auto profile = Get(request.profile_id);
   if (!profile) return profile.error();
   std::optional<agent::ConversationState> prior;

@@ -54,6 +54,15 @@ struct AskTurn {
   std::vector<std::string> skills_used;  // skill names, in call order, without repeats
 };
 
+// The longest question ask takes, in bytes: nsys/ask, MCP ask and the CLI's ask check it (CheckQuestion) before
+// anything reads the question. A real question is a sentence or two (the question set's longest is 53 bytes; one
+// naming a templated kernel in full a few hundred), so 8 KiB is never reached by one, while it bounds what a turn
+// parses, keeps in the conversation store and sends to an LLM.
+inline constexpr size_t kMaxQuestionBytes = 8 * 1024;
+// OK, or kInvalidArgument saying why: a question that is empty (only white space) or over kMaxQuestionBytes (the
+// message names the limit).
+Status CheckQuestion(const std::string& question);
+
 // One question over one profile. `prior` (may be null) is the conversation's previous state. The profile is only
 // read for its description (devices, processes, capabilities, range); every table comes through `run`.
 AskTurn AskOfflineTurn(const std::string& question, const engine::Profile& profile,

@@ -282,7 +282,8 @@ class Workspace {
   // One question over an open profile, answered in the agent's answer shape (agent/answer.h): offline by the
   // deterministic mapper (agent/ask.h), or, once joined, by the configured LLM. `conversation_id` keeps the
   // previous turn for follow-ups (bounded: kMaxConversations, idle kConversationIdle). The answer's Markdown goes
-  // to `on_text` in pieces (may be empty). kInvalidArgument for an empty question, kNotFound for an unknown profile.
+  // to `on_text` in pieces (may be empty). kInvalidArgument for an empty question or one over 8 KiB
+  // (agent::kMaxQuestionBytes), kNotFound for an unknown profile.
   Expected<AskResult> Ask(const AskRequest& request, const agent::TextSink& on_text, const CancelToken& cancel = {},
                           const ProgressSink& progress = {});
   agent::ConversationStore& Conversations() { return conversations_; }

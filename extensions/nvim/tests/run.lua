@@ -157,6 +157,23 @@ test('a missing server gives a clear error', function()
   truthy(noted('no-such-nsys-ai', vim.log.levels.ERROR), 'the error was shown with vim.notify')
 end)
 
+-- Issue 25: a key the user names by a variable goes to the server only as the plugin's own NSYS_AI_* variable.
+test('llm.apiKeyEnv is read by the plugin and handed over as NSYS_AI_NVIM_LLM_API_KEY', function()
+  local cfg = require('nsys_ai.config')
+  local llm, env = cfg.llm_for_server({ llm = { provider = 'openai', model = 'm', apiKeyEnv = 'MY_KEY' } },
+    { MY_KEY = 'sk-from-env' })
+  eq(llm.apiKeyEnv, 'NSYS_AI_NVIM_LLM_API_KEY', 'apiKeyEnv sent')
+  eq(env.NSYS_AI_NVIM_LLM_API_KEY, 'sk-from-env', 'the key in the server environment')
+  eq(env.MY_KEY, nil, 'nothing else copied')
+  llm, env = cfg.llm_for_server({ llm = { provider = 'openai', model = 'm', apiKeyEnv = 'NSYS_AI_MINE' },
+    cmd_env = { A = '1' } }, {})
+  eq(llm.apiKeyEnv, 'NSYS_AI_MINE', 'an NSYS_AI_* name is the server own')
+  eq(env.A, '1', 'cmd_env kept')
+  llm, env = cfg.llm_for_server({}, {})
+  eq(llm, nil, 'no llm')
+  eq(env, nil, 'no env')
+end)
+
 nsys.setup({ cmd = { binary, 'serve', '--stdio' }, llm = { provider = 'none' } })
 
 test(':checkhealth nsys_ai reports the server', function()

@@ -1,6 +1,7 @@
 // The server process: `nsys-ai serve --stdio` started by vscode-languageclient on the workspace side. The LLM
-// settings go in initializationOptions.llm; a key from SecretStorage goes into the server's environment under
-// KEY_ENV (and apiKeyEnv names it), so no key is ever in the settings or in a protocol message.
+// settings go in initializationOptions.llm; a key (SecretStorage's, or the variable nsysAi.llm.apiKeyEnv names) goes
+// into the server's environment under KEY_ENV (and apiKeyEnv names it), so no key is ever in the settings or in a
+// protocol message. In an untrusted workspace neither goes: the server keeps its own LLM configuration.
 // The user's source files (Python, C/C++/CUDA, Julia) are synced to the server, which indexes the workspace folders
 // (sent by the language client at initialize) and puts the profile's numbers on them: code lenses, hovers,
 // diagnostics and code actions all arrive through the language client's standard features; the lens command
@@ -10,7 +11,7 @@ import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportK
 import { buildInitializationOptions, NsysClient } from './protocol/client';
 import { handleShowDocument } from './perfetto';
 import { resolveServerPath } from './serverPath';
-import { KEY_ENV, llmSettings, SECRET_KEY, sourceRoots } from './settings';
+import { KEY_ENV, llmKey, llmSettings, SECRET_KEY, sourceRoots } from './settings';
 import { EXPLAIN_KERNEL_COMMAND, rewriteExplainLinks, SOURCE_GLOB, sourceDocumentSelector } from './sources';
 
 export class ServerSession implements vscode.Disposable {
@@ -39,9 +40,11 @@ export class ServerSession implements vscode.Disposable {
       });
       throw new Error(found.message);
     }
-    const secret = await this.secrets.get(SECRET_KEY);
+    const trusted = vscode.workspace.isTrusted;
+    const key = trusted ? llmKey(config, await this.secrets.get(SECRET_KEY), process.env) : undefined;
     const env: NodeJS.ProcessEnv = { ...process.env };
-    if (secret) env[KEY_ENV] = secret;
+    delete env[KEY_ENV];
+    if (key) env[KEY_ENV] = key;
     const serverOptions: ServerOptions = {
       command: found.path,
       args: ['serve', '--stdio', ...config.get<string[]>('serverArgs', [])],
@@ -55,7 +58,7 @@ export class ServerSession implements vscode.Disposable {
       synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher(SOURCE_GLOB) },
       diagnosticCollectionName: 'nsys-ai',
       outputChannel: this.output,
-      initializationOptions: buildInitializationOptions(llmSettings(config, Boolean(secret)), sourceRoots(config)),
+      initializationOptions: buildInitializationOptions(llmSettings(config, Boolean(key), trusted), sourceRoots(config)),
       middleware: {
         // A source hover's kernel links (nsys-ai://explain/...) open the kernel's explanation in a panel.
         provideHover: async (document, position, token, next) => {

@@ -1,19 +1,34 @@
-// The LLM settings as initializationOptions.llm, and where a key from SecretStorage goes: into the server's
-// environment under KEY_ENV, named by apiKeyEnv, so no key is ever in the settings or in a protocol message.
+// The LLM settings as initializationOptions.llm, and where the key goes: into the server's environment under KEY_ENV,
+// named by apiKeyEnv, so no key is ever in the settings or in a protocol message. The key comes from SecretStorage, or
+// from the variable nsysAi.llm.apiKeyEnv names in VS Code's own environment (read here, never by the server).
+// The LLM settings are machine-scoped (package.json: a workspace's .vscode/settings.json cannot set them) and are
+// ignored in an untrusted workspace, so a cloned repository can never choose an endpoint that receives the user's
+// key (issue 25): there the server keeps its own configuration (NSYS_AI_LLM_*).
 import type * as vscode from 'vscode';
 import type { LlmOptions } from './protocol/types';
 
 export const SECRET_KEY = 'nsysAi.llm.apiKey';
 export const KEY_ENV = 'NSYS_AI_VSCODE_LLM_API_KEY';
 
-export function llmSettings(config: vscode.WorkspaceConfiguration, hasSecret: boolean): LlmOptions {
+/** The key the server gets under KEY_ENV: the variable the settings name (in `env`), else SecretStorage's. */
+export function llmKey(
+  config: vscode.WorkspaceConfiguration,
+  secret: string | undefined,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  const named = config.get<string>('llm.apiKeyEnv', '').trim();
+  if (named) return env[named] || undefined;
+  return secret || undefined;
+}
+
+export function llmSettings(config: vscode.WorkspaceConfiguration, hasKey: boolean, trusted = true): LlmOptions {
+  if (!trusted) return {};
   const llm: LlmOptions = {
     provider: config.get<string>('llm.provider', ''),
     model: config.get<string>('llm.model', ''),
     baseUrl: config.get<string>('llm.baseUrl', ''),
-    apiKeyEnv: config.get<string>('llm.apiKeyEnv', ''),
   };
-  if (!llm.apiKeyEnv?.trim() && hasSecret) llm.apiKeyEnv = KEY_ENV;
+  if (hasKey) llm.apiKeyEnv = KEY_ENV;
   return llm;
 }
 

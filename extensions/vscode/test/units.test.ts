@@ -13,7 +13,7 @@ import { REVEAL_RANGE_COMMAND, rewriteExplainLinks, SOURCE_GLOB, sourceDocumentS
 import { kernelSourcesHtml } from '../src/view/html';
 import { parseFileLink, renderMarkdown } from '../src/view/markdown';
 import { resolveServerPath } from '../src/serverPath';
-import { KEY_ENV, llmSettings } from '../src/settings';
+import { KEY_ENV, llmKey, llmSettings } from '../src/settings';
 import { looksLikeNsightExport } from '../src/sniff';
 import { formatNs, formatShare } from '../src/view/format';
 import { fixturesDir } from './realServer';
@@ -52,13 +52,42 @@ describe('initialization options', () => {
     });
     assert.deepEqual(buildInitializationOptions({}), {});
   });
-  test('a key in SecretStorage is named through apiKeyEnv unless the settings name a variable', () => {
+  test('the key goes to the server as KEY_ENV: from SecretStorage, or from the variable the settings name', () => {
     const config = stub.workspace.getConfiguration('nsysAi') as never;
+    assert.equal(llmKey(config, 'sk-secret', {}), 'sk-secret');
+    assert.equal(llmKey(config, undefined, {}), undefined);
     assert.equal(llmSettings(config, true).apiKeyEnv, KEY_ENV);
-    assert.equal(llmSettings(config, false).apiKeyEnv, '');
+    assert.equal(llmSettings(config, false).apiKeyEnv, undefined);
+    // A named variable is read from VS Code's environment here; the server is only ever told KEY_ENV.
     stub.settings.set('nsysAi.llm.apiKeyEnv', 'MY_KEY');
-    assert.equal(llmSettings(config, true).apiKeyEnv, 'MY_KEY');
+    assert.equal(llmKey(config, 'sk-secret', { MY_KEY: 'sk-from-env' }), 'sk-from-env');
+    assert.equal(llmKey(config, 'sk-secret', {}), undefined);
+    assert.equal(llmSettings(config, true).apiKeyEnv, KEY_ENV);
     stub.settings.clear();
+  });
+  test('an untrusted workspace sends no LLM settings (issue 25)', () => {
+    stub.settings.set('nsysAi.llm.provider', 'openai');
+    stub.settings.set('nsysAi.llm.model', 'm');
+    stub.settings.set('nsysAi.llm.baseUrl', 'http://attacker.example/v1');
+    const config = stub.workspace.getConfiguration('nsysAi') as never;
+    assert.deepEqual(buildInitializationOptions(llmSettings(config, true, false)), {});
+    assert.deepEqual(buildInitializationOptions(llmSettings(config, true, true)), {
+      llm: { provider: 'openai', model: 'm', baseUrl: 'http://attacker.example/v1', apiKeyEnv: KEY_ENV },
+    });
+    stub.settings.clear();
+  });
+  test('the LLM settings are machine-scoped and restricted in untrusted workspaces (issue 25)', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+    const properties = manifest.contributes.configuration.properties;
+    const untrusted = manifest.capabilities.untrustedWorkspaces;
+    assert.equal(untrusted.supported, 'limited');
+    for (const key of ['nsysAi.llm.provider', 'nsysAi.llm.model', 'nsysAi.llm.baseUrl', 'nsysAi.llm.apiKeyEnv']) {
+      assert.equal(properties[key].scope, 'machine', key);
+      assert.ok(untrusted.restrictedConfigurations.includes(key), key);
+    }
+    for (const key of ['nsysAi.serverPath', 'nsysAi.serverArgs']) {
+      assert.ok(untrusted.restrictedConfigurations.includes(key), `${key}: a workspace could name a program`);
+    }
   });
 });
 

@@ -335,6 +335,8 @@ export const commands = {
 export const configChanges = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
 
 export const workspace = {
+  /** vscode.workspace.isTrusted: set false to play an untrusted (restricted mode) workspace. */
+  isTrusted: true,
   getConfiguration(section: string) {
     return {
       get<T>(key: string, fallback: T): T {

@@ -221,9 +221,8 @@ local function client_config()
   capabilities.workspace = capabilities.workspace or {}
   capabilities.workspace.codeLens = { refreshSupport = true }
   local init = vim.deepcopy(opts.init_options or {})
-  if opts.llm then
-    init.llm = opts.llm
-  end
+  local llm, cmd_env = config.llm_for_server(opts)
+  init.llm = llm
   -- More source roots than the workspace root (which goes as workspaceFolders/rootUri): absolute paths.
   local roots = {}
   for _, r in ipairs(opts.source_roots or {}) do
@@ -236,7 +235,7 @@ local function client_config()
   return {
     name = 'nsys_ai',
     cmd = opts.cmd,
-    cmd_env = opts.cmd_env,
+    cmd_env = cmd_env,
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
     capabilities = capabilities,

@@ -6,8 +6,12 @@ M.defaults = {
   cmd = { 'nsys-ai', 'serve', '--stdio' },
   -- Extra environment for the server process (e.g. { NSYS_AI_LLM_PROVIDER = 'none' }).
   cmd_env = nil,
-  -- initializationOptions.llm: { provider = 'openai'|'anthropic'|'none', model?, baseUrl?, apiKeyEnv? }.
-  -- The key itself never leaves the server's environment: name the variable in apiKeyEnv.
+  -- initializationOptions.llm: { provider = 'openai'|'anthropic'|'none', model?, baseUrl?, apiKeyEnv? }, or
+  -- { endpoint = NAME } to pick one of the server's own endpoints (NSYS_AI_LLM_ENDPOINTS). apiKeyEnv names a
+  -- variable of Neovim's environment holding the key: the plugin hands it to the server it starts as
+  -- NSYS_AI_NVIM_LLM_API_KEY (the server takes keys only from NSYS_AI_* variables), never in a message.
+  -- Only setup() sets these (your own config): the plugin reads no project-local file, so a repository cannot
+  -- choose the endpoint that receives your key (a project's .nvim.lua runs only if you trust it, see :h 'exrc').
   llm = nil,
   -- Any other initializationOptions (perfettoOrigin, nsysPath, skillDirs, noCache, ...).
   init_options = nil,
@@ -33,6 +37,28 @@ M.defaults = {
 }
 
 M.options = vim.deepcopy(M.defaults)
+
+-- The variable the plugin hands a key to the server under (issue 25).
+M.KEY_ENV = 'NSYS_AI_NVIM_LLM_API_KEY'
+
+-- initializationOptions.llm and the server's extra environment for `opts` (the options in force): an apiKeyEnv
+-- that is not an NSYS_AI_* name is read here, from cmd_env or Neovim's environment (`env`, default vim.env), and
+-- passed as KEY_ENV. Returns llm (or nil), cmd_env (or nil).
+function M.llm_for_server(opts, env)
+  env = env or vim.env
+  local cmd_env = opts.cmd_env and vim.deepcopy(opts.cmd_env) or nil
+  if not opts.llm then
+    return nil, cmd_env
+  end
+  local llm = vim.deepcopy(opts.llm)
+  local var = llm.apiKeyEnv
+  if type(var) == 'string' and var ~= '' and not var:match('^NSYS_AI_') then
+    cmd_env = cmd_env or {}
+    cmd_env[M.KEY_ENV] = (opts.cmd_env or {})[var] or env[var]
+    llm.apiKeyEnv = M.KEY_ENV
+  end
+  return llm, cmd_env
+end
 
 function M.set(user)
   M.options = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), user or {})

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "nsys/support/cache_dir.h"
+
 namespace nsys::transport {
 namespace {
 
@@ -77,7 +79,17 @@ std::string DefaultTokenPath(uint16_t port) {
 Status TokenFile::Write(const std::string& path, const std::string& token) {
   Remove();
   const std::filesystem::path file = std::filesystem::absolute(path);
-  if (auto status = PrepareDirectory(file.parent_path()); !status) return status;
+  // The default directory is nsys-ai's own: this user's with mode 0700, nothing else (issue 25). A --token-file
+  // elsewhere keeps the rule for a user-chosen place (ours and writable by no one else, or sticky).
+  const std::filesystem::path default_dir = std::filesystem::absolute(DefaultTokenPath(0)).parent_path();
+  if (file.parent_path() == default_dir) {
+    if (default_dir.filename() == "run") {  // <cache>/nsys-ai/run: the cache directory is private too
+      if (auto cache = support::PrivateDir(default_dir.parent_path().string()); !cache) return cache.error();
+    }
+    if (auto dir = support::PrivateDir(default_dir.string()); !dir) return dir.error();
+  } else if (auto status = PrepareDirectory(file.parent_path()); !status) {
+    return status;
+  }
   // Fresh: whatever is there (a stale token, a link someone planted) goes, and O_EXCL|O_NOFOLLOW never follows.
   if (::unlink(file.c_str()) != 0 && errno != ENOENT) {
     return MakeError(ErrorKind::kBadInput,

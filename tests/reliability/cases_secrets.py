@@ -333,3 +333,7 @@ class Secrets(ReliabilityCase):
         server = self.stdio_server(options={"runLauncher": ["sh", "-c", f"touch {marker}", "sh"],
                                             "nsysPath": "/bin/true"})
         self.finish(server)
+        # The flag means something only where clients connect over a network or a socket.
+        code, _, err, _ = self.cli(["serve", "--stdio", OPT_ALLOW_CLIENT_COMMANDS], timeout=30 * SLOW)
+        self.assertEqual(code, 2, err)
+        self.assertIn("--listen or --socket", err)

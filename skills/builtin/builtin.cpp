@@ -30,7 +30,8 @@
   X(MakeTransfersInSteps)      \
   X(MakeTensorCoreUse)         \
   X(MakePhases)                \
-  X(MakeNvtxRangeKernels)
+  X(MakeNvtxRangeKernels)       \
+  X(MakeTimeBudget)
 
 namespace nsys::skills {
 

@@ -1,0 +1,341 @@
+// time_budget: where each GPU's time goes (issue 26). Each (process, device) span, from its first operation's start
+// to its last one's end (kernels, memcpys and memsets with start > 0, as NVIDIA's rules count them), is cut into
+// slices that add up to the span to the nanosecond:
+//   - kernel time by what the kernels do (tensor-core math, CUDA-core math, memory-bound, other, communication);
+//   - copies and memsets that no kernel overlaps, by direction;
+//   - idle time, by what the process's host threads were doing: in a synchronizing call, allocating or freeing,
+//     launching, in another CUDA call, or in no CUDA call at all.
+// Each instant goes to one slice: the highest-priority one active then, in the order of the Slice enum below (so
+// communication overlapped by compute is compute, and a copy overlapped by a kernel is kernel time).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+#include "common_cuda_api.h"
+#include "common_gpu_ops.h"
+#include "common_rows.h"
+#include "nsys/skills/kernel_names.h"
+
+namespace nsys::skills::builtin {
+namespace {
+
+// In priority order: the first active slice takes the instant.
+enum Slice : uint8_t {
+  kTensorCoreMath,
+  kCudaCoreMath,
+  kMemoryBound,
+  kOtherKernels,
+  kCommunication,
+  kCopyHtoD,
+  kCopyDtoH,
+  kCopyDtoD,
+  kCopyPtoP,
+  kCopyOther,
+  kMemset,
+  kIdleSync,
+  kIdleAllocFree,
+  kIdleLaunch,
+  kIdleOtherCuda,
+  kIdleNoCuda,
+  kSliceCount
+};
+constexpr Slice kFirstIdle = kIdleSync;
+
+struct SliceName {
+  const char* id;
+  const char* kind;  // "kernel", "copy", "idle"
+  const char* description;
+};
+constexpr std::array<SliceName, kSliceCount> kSlices{{
+    {"tensor_core_math", "kernel", "GEMM, convolution or attention kernels on tensor cores"},
+    {"cuda_core_math", "kernel", "GEMM, convolution or attention kernels on CUDA cores (FP32/FP64 FMA, no tensor cores)"},
+    {"memory_bound", "kernel", "elementwise, reduction, softmax, normalization and copy kernels"},
+    {"other_kernels", "kernel", "kernels whose name does not say what they do (or whether they use tensor cores)"},
+    {"communication", "kernel", "NCCL collectives and peer transfers not overlapped by compute kernels"},
+    {"copy_htod", "copy", "host-to-device copies no kernel overlaps"},
+    {"copy_dtoh", "copy", "device-to-host copies no kernel overlaps"},
+    {"copy_dtod", "copy", "device-to-device copies no kernel overlaps"},
+    {"copy_ptop", "copy", "peer-to-peer copies no kernel overlaps"},
+    {"copy_other", "copy", "other copies (host-to-host, arrays) no kernel overlaps"},
+    {"memset", "copy", "memsets no kernel or copy overlaps"},
+    {"idle_sync", "idle", "GPU idle while a host thread of the process sat in a synchronizing CUDA call"},
+    {"idle_alloc_free", "idle", "GPU idle while a host thread allocated or freed memory (cudaMalloc/cudaFree...)"},
+    {"idle_launch", "idle", "GPU idle while a host thread was launching work"},
+    {"idle_other_cuda", "idle", "GPU idle while a host thread was in another CUDA call"},
+    {"idle_no_cuda", "idle", "GPU idle while no host thread of the process was in a CUDA call"},
+}};
+
+Slice KernelSlice(std::string_view demangled) {
+  const KernelIdentity id = DecodeKernelName(demangled);
+  if (id.category == "collective" || id.library == "NCCL") return kCommunication;
+  if (id.tensor_cores == true) return kTensorCoreMath;
+  const bool math = id.category == "gemm" || id.category == "conv" || id.category == "attention";
+  if (math && id.tensor_cores == false) return kCudaCoreMath;
+  if (id.category == "elementwise" || id.category == "reduction" || id.category == "softmax" ||
+      id.category == "norm" || id.category == "copy") {
+    return kMemoryBound;
+  }
+  return kOtherKernels;
+}
+
+Slice CopySlice(uint8_t copy_kind) {
+  switch (static_cast<engine::CopyKind>(copy_kind)) {
+    case engine::CopyKind::kHtoD:
+      return kCopyHtoD;
+    case engine::CopyKind::kDtoH:
+      return kCopyDtoH;
+    case engine::CopyKind::kDtoD:
+      return kCopyDtoD;
+    case engine::CopyKind::kPtoP:
+      return kCopyPtoP;
+    default:
+      return kCopyOther;
+  }
+}
+
+// A host call's idle slice by its name: synchronizing calls (and the blocking, non-Async copies and memsets) first,
+// then memory management, then launches.
+Slice HostCallSlice(std::string_view n) {
+  for (std::string_view p : {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
+                             "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize", "cudaStreamQuery",
+                             "cudaEventQuery"}) {
+    if (LikePrefix(n, p)) return kIdleSync;
+  }
+  if ((LikePrefix(n, "cudaMemcpy") || LikePrefix(n, "cudaMemset") || LikePrefix(n, "cuMemcpy") ||
+       LikePrefix(n, "cuMemset")) &&
+      n.find("Async") == std::string_view::npos) {
+    return kIdleSync;
+  }
+  for (std::string_view p : {"cudaMalloc", "cudaFree", "cudaHostAlloc", "cudaHostRegister", "cudaHostUnregister",
+                             "cuMemAlloc", "cuMemFree", "cuMemHostAlloc", "cuMemCreate", "cuMemRelease"}) {
+    if (LikePrefix(n, p)) return kIdleAllocFree;
+  }
+  for (std::string_view p : {"cudaLaunch", "cuLaunch", "cudaGraphLaunch", "cuGraphLaunch"}) {
+    if (LikePrefix(n, p)) return kIdleLaunch;
+  }
+  return kIdleOtherCuda;
+}
+
+struct Piece {
+  Ns start, end;
+  Slice slice;
+};
+
+// Sweeps `pieces` (any order, may overlap) into disjoint segments, each given to the highest-priority slice active
+// in it; `emit(start, end, slice_or_count)` is called in time order, with kSliceCount for a gap where none is active.
+template <typename Emit>
+void Sweep(std::vector<Piece>& pieces, Emit&& emit) {
+  struct Edge {
+    Ns t;
+    int8_t delta;
+    Slice slice;
+  };
+  std::vector<Edge> edges;
+  edges.reserve(pieces.size() * 2);
+  for (const Piece& p : pieces) {
+    if (p.end <= p.start) continue;
+    edges.push_back({p.start, +1, p.slice});
+    edges.push_back({p.end, -1, p.slice});
+  }
+  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.t < b.t; });
+  std::array<int64_t, kSliceCount> active{};
+  Ns last = edges.empty() ? 0 : edges.front().t;
+  for (size_t i = 0; i < edges.size();) {
+    const Ns t = edges[i].t;
+    if (t > last) {
+      Slice top = kSliceCount;
+      for (int s = 0; s < kSliceCount; ++s) {
+        if (active[s] > 0) {
+          top = static_cast<Slice>(s);
+          break;
+        }
+      }
+      emit(last, t, top);
+      last = t;
+    }
+    for (; i < edges.size() && edges[i].t == t; ++i) active[edges[i].slice] += edges[i].delta;
+  }
+}
+
+// One process's host CUDA calls as disjoint segments, each with its idle slice.
+std::vector<Piece> HostTimeline(const engine::Profile& profile, uint32_t pid, NameClassCache& classes) {
+  std::vector<Piece> calls;
+  if (!profile.info().caps.runtime) return calls;
+  const engine::RuntimeTable& rt = profile.runtime();
+  for (size_t i = 0; i < rt.size(); ++i) {
+    if (rt.pid[i] == pid) calls.push_back({rt.start[i], rt.end[i], static_cast<Slice>(classes(rt.name[i]))});
+  }
+  std::vector<Piece> out;
+  Sweep(calls, [&](Ns a, Ns b, Slice s) {
+    if (s != kSliceCount) out.push_back({a, b, s});
+  });
+  return out;
+}
+
+struct Budget {
+  uint32_t pid = 0;
+  int32_t device = 0;
+  Ns span_start = 0, span_end = 0;
+  std::array<Ns, kSliceCount> ns{};
+  std::array<int64_t, kSliceCount> bytes{};       // copies and memsets of the slice's kind in the span
+  std::array<Ns, kSliceCount> op_ns{};            // their summed durations (for the achieved bandwidth)
+  std::vector<Piece> ops;
+};
+
+// Adds an idle gap [a, b) to the budget, split by the host timeline (sorted, disjoint); `cursor` walks it.
+void AddIdle(Budget& b, Ns a, Ns e, const std::vector<Piece>& host, size_t& cursor) {
+  while (cursor < host.size() && host[cursor].end <= a) ++cursor;
+  Ns t = a;
+  for (size_t h = cursor; h < host.size() && host[h].start < e; ++h) {
+    const Ns from = std::max(t, host[h].start), to = std::min(e, host[h].end);
+    if (from > t) b.ns[kIdleNoCuda] += from - t;
+    if (to > from) b.ns[host[h].slice] += to - from;
+    t = std::max(t, to);
+  }
+  if (e > t) b.ns[kIdleNoCuda] += e - t;
+}
+
+class TimeBudgetSkill final : public Skill {
+ public:
+  std::string name() const override { return "time_budget"; }
+  std::string description() const override {
+    return "Where each GPU's time goes: every (process, device) span cut into slices that add up to it exactly: "
+           "tensor-core, CUDA-core, memory-bound, other and communication kernels; copies by direction; idle time by "
+           "what the host was doing.";
+  }
+  engine::Need needs() const override {
+    return engine::Need::kKernels | engine::Need::kMemcpy | engine::Need::kMemset | engine::Need::kRuntime;
+  }
+
+  Expected<Table> run(const Context& ctx) const override {
+    const engine::Profile& p = ctx.profile;
+    if (!p.info().caps.kernels && !p.info().caps.memcpy && !p.info().caps.memset) {
+      return Declined("This profile has no GPU operations (kernels, memcpys or memsets), so no GPU time to split.");
+    }
+    auto groups = GroupOps(ctx);
+    if (!groups) return groups.error();
+    if (groups->empty()) return Declined("No GPU operation starts inside the selected window, devices and processes.");
+    NameClassCache host_classes(p.strings(), [](std::string_view n) { return static_cast<uint8_t>(HostCallSlice(n)); });
+    std::map<uint32_t, std::vector<Piece>> host_of_pid;
+    for (Budget& b : *groups) {
+      if (ctx.cancel.cancelled()) return CancelledError();
+      auto [it, added] = host_of_pid.try_emplace(b.pid);
+      if (added) it->second = HostTimeline(p, b.pid, host_classes);
+      Split(b, it->second);
+    }
+    return Render(*groups, ctx);
+  }
+
+ private:
+  // Every selected op into its (pid, device) budget, with its slice, bytes and the span.
+  static Expected<std::vector<Budget>> GroupOps(const Context& ctx) {
+    const engine::Profile& p = ctx.profile;
+    NameClassCache kernel_classes(p.strings(), [](std::string_view n) { return static_cast<uint8_t>(KernelSlice(n)); });
+    std::map<std::pair<uint32_t, int32_t>, Budget> by_key;
+    auto add = [&](const auto& t, size_t i, Slice slice, int64_t bytes) {
+      Budget& b = by_key[{t.pid[i], t.device[i]}];
+      if (b.ops.empty()) b.pid = t.pid[i], b.device = t.device[i], b.span_start = t.start[i], b.span_end = t.end[i];
+      b.span_start = std::min(b.span_start, t.start[i]);
+      b.span_end = std::max(b.span_end, t.end[i]);
+      b.ops.push_back({t.start[i], t.end[i], slice});
+      b.bytes[slice] += bytes;
+      b.op_ns[slice] += std::max<Ns>(0, t.end[i] - t.start[i]);
+    };
+    const bool ok = ForEachGpuOp(p, ctx.filter, GpuOpsOptions{.overhead = false}, ctx.cancel, [&](OpKind kind, size_t i) {
+      switch (kind) {
+        case OpKind::kKernel:
+          add(p.kernels(), i, static_cast<Slice>(kernel_classes(p.kernels().name[i])), 0);
+          break;
+        case OpKind::kMemcpy:
+          add(p.memcpys(), i, CopySlice(p.memcpys().copy_kind[i]), p.memcpys().bytes[i]);
+          break;
+        case OpKind::kMemset:
+          add(p.memsets(), i, kMemset, p.memsets().bytes[i]);
+          break;
+      }
+    });
+    if (!ok) return CancelledError();
+    std::vector<Budget> out;
+    for (auto& [key, b] : by_key) out.push_back(std::move(b));
+    return out;
+  }
+
+  // The sweep of one budget's ops: busy instants to the top slice, gaps to the host's idle slices.
+  static void Split(Budget& b, const std::vector<Piece>& host) {
+    size_t cursor = 0;
+    Sweep(b.ops, [&](Ns a, Ns e, Slice s) {
+      if (s == kSliceCount) {
+        AddIdle(b, a, e, host, cursor);
+      } else {
+        b.ns[s] += e - a;
+      }
+    });
+    b.ops.clear();
+    b.ops.shrink_to_fit();
+  }
+
+  static Table Render(const std::vector<Budget>& groups, const Context& ctx) {
+    Table t;
+    t.columns = {IntCol("pid", "Process id"),
+                 IntCol("device_id", "GPU device"),
+                 StringCol("slice", "What the GPU was doing (or why it idled)"),
+                 StringCol("kind", "kernel, copy or idle"),
+                 IntCol("time_ns", "Time of the span in this slice; the slices of a (pid, device) add up to span_ns"),
+                 DoubleCol("span_pct", "time_ns / span_ns x 100"),
+                 IntCol("span_ns", "First GPU operation start to last end, for this process on this device"),
+                 IntCol("bytes", "Copies and memsets: bytes moved by this slice's operations in the span"),
+                 DoubleCol("gb_per_s", "Copies and memsets: bytes / the operations' summed durations (achieved GB/s)"),
+                 StringCol("description", "What the slice counts")};
+    for (const Budget& b : groups) {
+      const Ns span = b.span_end - b.span_start;
+      for (int s = 0; s < kSliceCount; ++s) {
+        if (b.ns[s] == 0) continue;
+        const bool copy = std::string_view(kSlices[s].kind) == "copy";
+        t.rows.push_back({I(b.pid), I(b.device), S(kSlices[s].id), S(kSlices[s].kind), I(b.ns[s]),
+                          span > 0 ? D(100.0 * static_cast<double>(b.ns[s]) / static_cast<double>(span)) : Null(),
+                          I(span), copy ? I(b.bytes[s]) : Null(),
+                          copy && b.op_ns[s] > 0 ? D(static_cast<double>(b.bytes[s]) / static_cast<double>(b.op_ns[s]))
+                                                 : Null(),
+                          S(kSlices[s].description)});
+      }
+      t.notes.push_back(Headline(b));
+    }
+    t.notes.push_back(
+        "Each instant of a span goes to one slice, the first active in this order: tensor-core math, CUDA-core math, "
+        "memory-bound, other kernels, communication, copies (HtoD, DtoH, DtoD, PtoP, other), memsets; when no "
+        "operation runs, the host's state: a synchronizing call (including blocking cudaMemcpy/cudaMemset), "
+        "allocation or free, a launch, another CUDA call, or none. Kernel kinds come from the kernel names "
+        "(see explain); a name that does not say is 'other kernels'.");
+    t.notes.push_back(WindowNote(ctx.filter));
+    return t;
+  }
+
+  // "pid 123, device 0: span 969.1 ms; the largest slice is copy_htod (95.0%), kernels 2.3% ..."
+  static std::string Headline(const Budget& b) {
+    const Ns span = b.span_end - b.span_start;
+    int top = 0;
+    for (int s = 1; s < kSliceCount; ++s) {
+      if (b.ns[s] > b.ns[top]) top = s;
+    }
+    Ns kernels = 0, copies = 0, idle = 0;
+    for (int s = 0; s < kSliceCount; ++s) {
+      const std::string_view kind = kSlices[s].kind;
+      (kind == "kernel" ? kernels : kind == "copy" ? copies : idle) += b.ns[s];
+    }
+    auto pct = [&](Ns v) { return span > 0 ? 100.0 * static_cast<double>(v) / static_cast<double>(span) : 0.0; };
+    return fmt::format(
+        "pid {}, device {}: span {}; the largest slice is {} ({:.1f}%); kernels {:.1f}%, copies and memsets not "
+        "overlapped by kernels {:.1f}%, idle {:.1f}%.",
+        b.pid, b.device, FormatDuration(span), kSlices[top].id, pct(b.ns[top]), pct(kernels), pct(copies), pct(idle));
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Skill> MakeTimeBudget() {
+  return std::make_shared<TimeBudgetSkill>();
+}
+
+}  // namespace nsys::skills::builtin

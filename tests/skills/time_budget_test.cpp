@@ -1,0 +1,167 @@
+// time_budget (issue 26): on every export in the shared fixtures (and the real-world ones), each (process, device)
+// span is cut into slices that add up to it to the nanosecond; the span, the kernel slices, the busy slices and the
+// idle-in-a-CUDA-call slices are each checked against plain SQL over the export and an interval sweep written here.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "analysis_test_sql.h"
+#include "skill_test_util.h"
+
+namespace nsys::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using Intervals = std::vector<std::pair<int64_t, int64_t>>;
+
+// The union of `v`, sorted and disjoint.
+Intervals UnionOfBudget(Intervals v) {
+  std::sort(v.begin(), v.end());
+  Intervals out;
+  for (const auto& [s, e] : v) {
+    if (e <= s) continue;
+    if (!out.empty() && s <= out.back().second) {
+      out.back().second = std::max(out.back().second, e);
+    } else {
+      out.emplace_back(s, e);
+    }
+  }
+  return out;
+}
+
+// |a ∩ b| for two sorted disjoint lists.
+int64_t OverlapOfBudget(const Intervals& a, const Intervals& b) {
+  int64_t total = 0;
+  for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    total += std::max<int64_t>(0, std::min(a[i].second, b[j].second) - std::max(a[i].first, b[j].first));
+    (a[i].second < b[j].second ? i : j)++;
+  }
+  return total;
+}
+
+bool HasTable(const FixtureSql& sql, const std::string& table) {
+  return sql.Int("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '" + table + "'") > 0;
+}
+
+// The ops of one (pid, device) as NVIDIA's rules select them: start > 0 (and not damaged: end >= start).
+Intervals OpsOf(const FixtureSql& sql, const std::string& table, int64_t pid, int64_t device) {
+  if (!HasTable(sql, table)) return {};
+  return sql.Intervals("SELECT start, end FROM " + table + " WHERE start > 0 AND end >= start AND deviceId = " +
+                       std::to_string(device) + " AND ((globalPid >> 24) & 0xFFFFFF) = " + std::to_string(pid));
+}
+
+// The row of `slice` on `device`, or -1.
+int BudgetRow(const skills::Table& t, int64_t device, const std::string& slice) {
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    if (IntCell(t, r, "device_id") == device && StringCell(t, r, "slice") == slice) return static_cast<int>(r);
+  }
+  return -1;
+}
+
+std::vector<std::string> Exports() {
+  std::vector<std::string> out;
+  for (const std::string dir : {"", "realworld"}) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(fs::path(FixturesDir()) / dir, ec)) {
+      // empty_export.sqlite has no events and does not open (its own tests say so).
+      if (e.path().extension() == ".sqlite" && e.path().filename() != "empty_export.sqlite") {
+        out.push_back((fs::path(dir) / e.path().filename()).string());
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(TimeBudget, SlicesAddUpToEverySpanAndMatchSqlOnEveryExport) {
+  NSYS_REQUIRE_FIXTURES();
+  int budgets = 0;
+  for (const std::string& fixture : Exports()) {
+    SCOPED_TRACE(fixture);
+    auto result = RunSkill(fixture, "time_budget");
+    ASSERT_TRUE(result.ok()) << result.error().message;
+    const skills::Table& t = *result;
+    FixtureSql sql(fixture);
+    if (t.declined) {
+      EXPECT_FALSE(HasTable(sql, "CUPTI_ACTIVITY_KIND_KERNEL") &&
+                   sql.Int("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start > 0") > 0);
+      continue;
+    }
+    std::map<std::pair<int64_t, int64_t>, std::map<std::string, int64_t>> slices;  // (pid, device) -> slice -> ns
+    std::map<std::pair<int64_t, int64_t>, int64_t> spans;
+    for (size_t r = 0; r < t.rows.size(); ++r) {
+      const std::pair<int64_t, int64_t> key{IntCell(t, r, "pid"), IntCell(t, r, "device_id")};
+      slices[key][StringCell(t, r, "slice")] += IntCell(t, r, "time_ns");
+      spans[key] = IntCell(t, r, "span_ns");
+      EXPECT_GT(IntCell(t, r, "time_ns"), 0);
+    }
+    for (const auto& [key, by_slice] : slices) {
+      const auto [pid, device] = key;
+      SCOPED_TRACE(::testing::Message() << "pid " << pid << " device " << device);
+      ++budgets;
+      int64_t sum = 0, kernel = 0, busy = 0, idle_in_cuda = 0;
+      for (const auto& [slice, ns] : by_slice) {
+        sum += ns;
+        const bool is_idle = slice.rfind("idle_", 0) == 0;
+        if (!is_idle) busy += ns;
+        if (slice.rfind("copy_", 0) != 0 && slice != "memset" && !is_idle) kernel += ns;
+        if (is_idle && slice != "idle_no_cuda") idle_in_cuda += ns;
+      }
+      EXPECT_EQ(sum, spans.at(key));  // to the nanosecond
+      const Intervals kernels = OpsOf(sql, "CUPTI_ACTIVITY_KIND_KERNEL", pid, device);
+      Intervals ops = kernels;
+      for (const char* table : {"CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET"}) {
+        const Intervals more = OpsOf(sql, table, pid, device);
+        ops.insert(ops.end(), more.begin(), more.end());
+      }
+      ASSERT_FALSE(ops.empty());
+      int64_t first = INT64_MAX, last = INT64_MIN;
+      for (const auto& [s, e] : ops) first = std::min(first, s), last = std::max(last, e);
+      EXPECT_EQ(spans.at(key), last - first);
+      EXPECT_EQ(kernel, UnionLengthOf(kernels));
+      const Intervals busy_union = UnionOfBudget(ops);
+      EXPECT_EQ(busy, UnionLengthOf(ops));
+      // Idle gaps of the span, against the union of the process's CUDA calls.
+      Intervals gaps;
+      int64_t at = first;
+      for (const auto& [s, e] : busy_union) {
+        if (s > at) gaps.emplace_back(at, s);
+        at = std::max(at, e);
+      }
+      Intervals calls;
+      if (HasTable(sql, "CUPTI_ACTIVITY_KIND_RUNTIME")) {
+        calls = UnionOfBudget(sql.Intervals("SELECT start, end FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE "
+                                            "((globalTid >> 24) & 0xFFFFFF) = " +
+                                            std::to_string(pid)));
+      }
+      EXPECT_EQ(idle_in_cuda, OverlapOfBudget(gaps, calls));
+    }
+  }
+  EXPECT_GE(budgets, 20);  // the fixtures hold well over 20 (process, device) spans
+}
+
+// The shipped sample (h100_2gpu_1s): each GPU copies host-to-device for 95% of its span (25.5 GB at about 27.7
+// GB/s), and its math is cuBLAS FP32 GEMMs on CUDA cores, as an expert reads it.
+TEST(TimeBudget, TheSampleIsCopyBoundWithItsMathOnCudaCores) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(t, kH100, "time_budget");
+  ASSERT_FALSE(t.declined);
+  FixtureSql sql(kH100);
+  for (int64_t device : {0, 1}) {
+    const int htod = BudgetRow(t, device, "copy_htod");
+    ASSERT_GE(htod, 0);
+    EXPECT_GT(DoubleCell(t, static_cast<size_t>(htod), "span_pct"), 94.0);
+    EXPECT_EQ(IntCell(t, static_cast<size_t>(htod), "bytes"),
+              sql.Int("SELECT sum(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 1 AND start > 0 AND deviceId "
+                      "= " +
+                      std::to_string(device)));
+    EXPECT_NEAR(DoubleCell(t, static_cast<size_t>(htod), "gb_per_s"), 27.7, 0.1);
+    ASSERT_GE(BudgetRow(t, device, "cuda_core_math"), 0);
+    EXPECT_EQ(BudgetRow(t, device, "tensor_core_math"), -1);
+  }
+  EXPECT_TRUE(Contains(JoinNotes(t), "the largest slice is copy_htod (95.0%)")) << JoinNotes(t);
+}
+
+}  // namespace
+}  // namespace nsys::testing

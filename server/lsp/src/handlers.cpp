@@ -10,6 +10,7 @@
 #include "nsys/lsp/session_sources.h"
 #include "nsys/lsp/source_handlers.h"
 #include "nsys/support/log.h"
+#include "nsys/support/path_text.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/skill_args.h"
 
@@ -17,32 +18,8 @@ namespace nsys::lsp {
 
 using protocol::Json;
 
-namespace {
-
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-}  // namespace
-
 std::string PathFromClient(const std::string& path_or_uri) {
-  constexpr std::string_view kScheme = "file://";
-  if (path_or_uri.rfind(kScheme, 0) != 0) return path_or_uri;
-  std::string path;
-  std::string_view rest = std::string_view(path_or_uri).substr(kScheme.size());
-  if (!rest.empty() && rest.front() != '/') rest = rest.substr(std::min(rest.find('/'), rest.size()));  // file://host/p
-  for (size_t i = 0; i < rest.size(); ++i) {
-    if (rest[i] == '%' && i + 2 < rest.size() && HexDigit(rest[i + 1]) >= 0 && HexDigit(rest[i + 2]) >= 0) {
-      path += static_cast<char>(HexDigit(rest[i + 1]) * 16 + HexDigit(rest[i + 2]));
-      i += 2;
-    } else {
-      path += rest[i];
-    }
-  }
-  return path;
+  return support::PathFromText(path_or_uri);
 }
 
 // ---- lifecycle ----

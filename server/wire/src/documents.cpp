@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "nsys/support/path_text.h"
+
 namespace nsys::wire {
 
 protocol::ReportResult ToReportResult(const std::string& profile_id, const core::ProfileReport& report) {
@@ -14,14 +16,7 @@ protocol::ReportResult ToReportResult(const std::string& profile_id, const core:
 }
 
 std::string FileUri(const std::string& path) {
-  std::string uri = "file://";
-  for (const char ch : path) {
-    const auto c = static_cast<unsigned char>(ch);
-    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-                       c == '.' || c == '_' || c == '~' || c == '/';
-    uri += plain ? std::string(1, ch) : fmt::format("%{:02X}", c);
-  }
-  return uri;
+  return support::FileUri(path);
 }
 
 std::vector<protocol::Diagnostic> ToDiagnostics(const std::vector<agent::Finding>& findings,

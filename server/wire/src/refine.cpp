@@ -3,44 +3,17 @@
 #include <algorithm>
 #include <string_view>
 
+#include "nsys/support/path_text.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/documents.h"
 
 namespace nsys::wire {
-namespace {
-
-int Hex(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-// A path as is, or a file:// URI's path (percent-decoded; a host part is dropped).
-std::string PathOf(const std::string& path_or_uri) {
-  constexpr std::string_view kScheme = "file://";
-  if (path_or_uri.rfind(kScheme, 0) != 0) return path_or_uri;
-  std::string_view rest = std::string_view(path_or_uri).substr(kScheme.size());
-  if (!rest.empty() && rest.front() != '/') rest = rest.substr(std::min(rest.find('/'), rest.size()));
-  std::string path;
-  for (size_t i = 0; i < rest.size(); ++i) {
-    if (rest[i] == '%' && i + 2 < rest.size() && Hex(rest[i + 1]) >= 0 && Hex(rest[i + 2]) >= 0) {
-      path += static_cast<char>(Hex(rest[i + 1]) * 16 + Hex(rest[i + 2]));
-      i += 2;
-    } else {
-      path += rest[i];
-    }
-  }
-  return path;
-}
-
-}  // namespace
 
 core::AnnotationPlanRequest ToAnnotationPlanRequest(const protocol::AnnotationPlanParams& params) {
   core::AnnotationPlanRequest request;
   request.profile_id = params.profile_id;
   if (params.limit) request.limit = static_cast<size_t>(*params.limit);
-  for (const auto& root : params.source_roots) request.source_roots.push_back(PathOf(root));
+  for (const auto& root : params.source_roots) request.source_roots.push_back(support::PathFromText(root));
   return request;
 }
 

@@ -29,7 +29,8 @@ Expected<protocol::ListSkillsResult> OnListSkills(const protocol::EmptyParams& p
 Expected<protocol::RunSkillResult> OnRunSkill(const protocol::RunSkillParams& params, RequestContext& ctx);
 Expected<protocol::ReloadSkillsResult> OnReloadSkills(const protocol::EmptyParams& params, RequestContext& ctx);
 
-// A local path from what a client sent: a path as is, or a file:// URI (percent-decoded).
+// A local path from what a client sent: a path as is, or a file:// URI (percent-decoded): support::PathFromText, the
+// inverse of the JSON form of paths in every result (support/path_text.h).
 std::string PathFromClient(const std::string& path_or_uri);
 
 }  // namespace nsys::lsp

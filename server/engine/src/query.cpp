@@ -231,6 +231,8 @@ Expected<std::unique_ptr<QueryConnection>> QueryConnection::Open(const std::stri
   sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, kMaxValueBytes);
   sqlite3_limit(handle, SQLITE_LIMIT_ATTACHED, 0);
   sqlite3_set_authorizer(handle, &QueryConnection::Authorize, conn.get());
+  conn->bounded_ = std::make_unique<BoundedFunctions>(*conn, kMaxValueBytes);
+  if (Status installed = conn->bounded_->Install(handle); !installed.ok()) return installed.error();
   return conn;
 }
 
@@ -329,13 +331,16 @@ Expected<SqlResult> ProfileImpl::RunQuery(const std::string& sql, const SqlParam
 
   std::optional<sql::Db::Clock::time_point> deadline;
   if (limits.time_budget.count() > 0) deadline = sql::Db::Clock::now() + limits.time_budget;
-  db.WatchCancel(&cancel, nullptr, deadline);
+  db.WatchCancel(&cancel, nullptr, deadline, QueryConnection::kStepsPerCheck);
+  (*conn)->RefuseByLimit({});
   SqlResult result;
   const int step = Collect(*stmt, limits, result);
   const bool timed_out = db.deadline_passed();
   db.WatchCancel(nullptr, nullptr);
   if (step == SQLITE_DONE) return result;
   if (step == kResultTooLarge) return ResultTooLarge(limits.max_result_bytes);
+  if (!(*conn)->limit_refusal().empty())
+    return MakeError(ErrorKind::kLimitExceeded, fmt::format("The query stopped: {}.", (*conn)->limit_refusal()));
   if ((step & 0xff) == SQLITE_INTERRUPT) {
     if (!timed_out) return MakeError(ErrorKind::kCancelled, "The query was cancelled.");
     return MakeError(

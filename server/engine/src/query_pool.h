@@ -11,14 +11,18 @@
 #include <string>
 #include <vector>
 
+#include "bounded_functions.h"
 #include "sqlite_db.h"
 
 namespace nsys::engine {
 
-class QueryConnection {
+class QueryConnection final : public QueryGuard {
  public:
   // Every value (text, blob, a group_concat) is at most this long; SQLite's own default is 1 GB.
   static constexpr int kMaxValueBytes = 16 << 20;
+  // Virtual machine steps between two checks of the query's cancellation and deadline (SQLite's progress handler).
+  // One step may handle a 16 MiB value (a few ms), so checks are frequent; each costs a clock read.
+  static constexpr int kStepsPerCheck = 100;
 
   static Expected<std::unique_ptr<QueryConnection>> Open(const std::string& path);
   sql::Db& db() { return db_; }
@@ -26,11 +30,19 @@ class QueryConnection {
   // when it did not. Reset by ClearRefusal() before each prepare.
   const std::string& refusal() const { return refusal_; }
   void ClearRefusal() { refusal_.clear(); }
+  // What a bounded function (bounded_functions.h) refused by a limit while the statement ran; "" when none did.
+  const std::string& limit_refusal() const { return limit_refusal_; }
+
+  // QueryGuard, for the bounded functions.
+  bool Stop() override { return db_.ShouldStop(); }
+  void RefuseByLimit(std::string message) override { limit_refusal_ = std::move(message); }
 
  private:
   static int Authorize(void* self, int action, const char* arg1, const char* arg2, const char* db, const char*);
   sql::Db db_;
   std::string refusal_;
+  std::string limit_refusal_;
+  std::unique_ptr<BoundedFunctions> bounded_;
 };
 
 class QueryPool {

@@ -112,24 +112,27 @@ Expected<Stmt> Db::Prepare(const std::string& sql) const {
 }
 
 int Db::ProgressHandler(void* self) {
-  auto* db = static_cast<Db*>(self);
-  if (db->abort_ && db->abort_->load(std::memory_order_relaxed)) return 1;
-  if (db->cancel_ && db->cancel_->cancelled()) return 1;
-  if (db->deadline_ && Clock::now() >= *db->deadline_) {
-    db->deadline_passed_ = true;
-    return 1;
+  return static_cast<Db*>(self)->ShouldStop() ? 1 : 0;
+}
+
+bool Db::ShouldStop() {
+  if (abort_ && abort_->load(std::memory_order_relaxed)) return true;
+  if (cancel_ && cancel_->cancelled()) return true;
+  if (deadline_ && Clock::now() >= *deadline_) {
+    deadline_passed_ = true;
+    return true;
   }
-  return 0;
+  return false;
 }
 
 void Db::WatchCancel(const CancelToken* cancel, const std::atomic<bool>* abort,
-                     std::optional<Clock::time_point> deadline) {
+                     std::optional<Clock::time_point> deadline, int every_ops) {
   cancel_ = cancel;
   abort_ = abort;
   deadline_ = deadline;
   deadline_passed_ = false;
   if (cancel_ || abort_ || deadline_) {
-    sqlite3_progress_handler(db_, 10000, &Db::ProgressHandler, this);
+    sqlite3_progress_handler(db_, every_ops, &Db::ProgressHandler, this);
   } else {
     sqlite3_progress_handler(db_, 0, nullptr, nullptr);
   }

@@ -49,8 +49,11 @@ class Db {
 
   // Makes running statements stop with SQLITE_INTERRUPT when `cancel` fires, `*abort` becomes true or `deadline`
   // passes. Checked every ~10k virtual machine steps (well under a millisecond).
+  // `every_ops` sets how many steps run between checks.
   void WatchCancel(const CancelToken* cancel, const std::atomic<bool>* abort,
-                   std::optional<Clock::time_point> deadline = std::nullopt);
+                   std::optional<Clock::time_point> deadline = std::nullopt, int every_ops = 10000);
+  // The same check, for code that runs inside one step (an SQL function): true when the statement should stop.
+  bool ShouldStop();
   // Whether the last interruption came from the deadline (not from cancel or abort).
   bool deadline_passed() const { return deadline_passed_; }
 

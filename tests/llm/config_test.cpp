@@ -66,8 +66,9 @@ TEST(LlmConfig, ClearErrors) {
 }
 
 TEST(LlmConfig, BaseUrlMustBeHttp) {
-  auto file = ConfigFromEnvironment(EnvOf(
-      {{"NSYS_AI_LLM_PROVIDER", "openai"}, {"NSYS_AI_LLM_MODEL", "m"}, {"NSYS_AI_LLM_BASE_URL", "file:///etc/passwd?"}}));
+  auto file = ConfigFromEnvironment(EnvOf({{"NSYS_AI_LLM_PROVIDER", "openai"},
+                                           {"NSYS_AI_LLM_MODEL", "m"},
+                                           {"NSYS_AI_LLM_BASE_URL", "file:///etc/passwd?"}}));
   ASSERT_FALSE(file);
   EXPECT_EQ(file.error().message, "NSYS_AI_LLM_BASE_URL: must be an http:// or https:// URL");
   EXPECT_FALSE(CheckBaseUrl("ftp://x/"));
@@ -82,8 +83,8 @@ TEST(LlmConfig, BaseUrlMustBeHttp) {
 TEST(LlmConfig, AClientNeverReadsANonHttpUrl) {
   const auto secret = std::filesystem::temp_directory_path() / "nsys-ai-llm-file-url-test.txt";
   { std::ofstream(secret) << "root:x:0:0:the-file-contents\n"; }
-  for (const std::string& url : std::vector<std::string>{"file://" + secret.string() + "?", "ftp://127.0.0.1:9/",
-                                                       "gopher://127.0.0.1:9/"}) {
+  for (const std::string& url :
+       std::vector<std::string>{"file://" + secret.string() + "?", "ftp://127.0.0.1:9/", "gopher://127.0.0.1:9/"}) {
     Config config;
     config.provider = Provider::kOpenAI;
     config.model = "m";
@@ -211,8 +212,10 @@ TEST_F(ClientLlmChoice, KeyVariablesArePairedWithTheirEndpointAndErrorsSayNothin
 }
 
 TEST_F(ClientLlmChoice, AMisconfiguredEndpointListIsNotDetailedToTheClient) {
-  const GetEnv broken = EnvOf({{"NSYS_AI_LLM_ENDPOINTS", "x"}, {"NSYS_AI_LLM_X_PROVIDER", "openai"},
-                               {"NSYS_AI_LLM_X_MODEL", "m"}, {"NSYS_AI_LLM_X_API_KEY_ENV", "NSYS_AI_SECRET_NAME"}});
+  const GetEnv broken = EnvOf({{"NSYS_AI_LLM_ENDPOINTS", "x"},
+                               {"NSYS_AI_LLM_X_PROVIDER", "openai"},
+                               {"NSYS_AI_LLM_X_MODEL", "m"},
+                               {"NSYS_AI_LLM_X_API_KEY_ENV", "NSYS_AI_SECRET_NAME"}});
   EXPECT_FALSE(ServerEndpoints(Config{}, broken));
   ClientChoice pick;
   pick.endpoint = "x";

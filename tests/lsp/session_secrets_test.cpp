@@ -35,11 +35,11 @@ TEST(SessionSecrets, ALogLevelChangesOnlyTheSessionsOwnMessages) {
 TEST(SessionSecrets, ClientCommandsOnlyWhereTheServerAllowsThem) {
   InMemoryClient::Options options;
   options.server.allow_client_commands = false;  // serve --listen / --socket without --allow-client-commands
-  for (const auto& [name, value] : std::vector<std::pair<std::string, Json>>{
-           {"runLauncher", Json{"sh", "-c", "true"}}, {"nsysPath", "/bin/true"}}) {
+  for (const auto& [name, value] : std::vector<std::pair<std::string, Json>>{{"runLauncher", Json{"sh", "-c", "true"}},
+                                                                             {"nsysPath", "/bin/true"}}) {
     InMemoryClient client(options);
-    const Json reply = client.AwaitReply(client.Request(
-        "initialize", {{"capabilities", Json::object()}, {"initializationOptions", {{name, value}}}}));
+    const Json reply = client.AwaitReply(
+        client.Request("initialize", {{"capabilities", Json::object()}, {"initializationOptions", {{name, value}}}}));
     ASSERT_TRUE(reply.contains("error")) << reply.dump();
     EXPECT_EQ(reply["error"]["code"], -32602);
     const std::string message = reply["error"]["message"];
@@ -62,20 +62,21 @@ TEST(SessionSecrets, TheServersKeyGoesOnlyToItsOwnEndpoint) {
   options.workspace.llm = own.Config(llm::Provider::kOpenAI, "sk-server-777");
   for (const char* var : {"NSYS_AI_LLM_API_KEY", "HOME", "NSYS_AI_SURELY_UNSET_VAR"}) {
     InMemoryClient client(options);
-    const Json reply = client.AwaitReply(client.Request(
-        "initialize", {{"capabilities", Json::object()},
-                       {"initializationOptions",
-                        {{"llm",
-                          {{"provider", "openai"},
-                           {"model", "m"},
-                           {"baseUrl", attacker.Config(llm::Provider::kOpenAI).base_url},
-                           {"apiKeyEnv", var}}}}}}));
+    const Json reply = client.AwaitReply(
+        client.Request("initialize", {{"capabilities", Json::object()},
+                                      {"initializationOptions",
+                                       {{"llm",
+                                         {{"provider", "openai"},
+                                          {"model", "m"},
+                                          {"baseUrl", attacker.Config(llm::Provider::kOpenAI).base_url},
+                                          {"apiKeyEnv", var}}}}}}));
     ASSERT_TRUE(reply.contains("error")) << var << ": " << reply.dump();
     EXPECT_EQ(reply["error"]["message"].get<std::string>().rfind("params.initializationOptions.llm.apiKeyEnv: ", 0),
               0u);
   }
   InMemoryClient client(options);
-  client.Initialize({{"capabilities", Json::object()}, {"initializationOptions", {{"llm", {{"endpoint", "default"}}}}}});
+  client.Initialize(
+      {{"capabilities", Json::object()}, {"initializationOptions", {{"llm", {{"endpoint", "default"}}}}}});
   const Json open = client.AwaitReply(client.Request("nsys/openProfile", {{"path", Fixture("h100_2gpu_1s.sqlite")}}));
   ASSERT_TRUE(open.contains("result")) << open.dump();
   const Json ask = client.AwaitReply(client.Request(

@@ -20,7 +20,8 @@ constexpr std::string_view kPrefix = "NSYS_AI_LLM_";
 // "local" → "NSYS_AI_LLM_LOCAL_"; "" → "NSYS_AI_LLM_" (the default endpoint).
 std::string PrefixOf(std::string_view name) {
   std::string prefix(kPrefix);
-  for (const char c : name) prefix.push_back(c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+  for (const char c : name)
+    prefix.push_back(c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
   if (!name.empty()) prefix.push_back('_');
   return prefix;
 }
@@ -82,7 +83,8 @@ Expected<Config> ConfigFromVariables(const std::string& prefix, Config base, con
     if (!var.empty()) {
       config.api_key = Get(getenv, var);
       if (config.api_key.empty()) {
-        return MakeError(ErrorKind::kInvalidArgument, prefix + "API_KEY_ENV names " + var + ", which is unset or empty");
+        return MakeError(ErrorKind::kInvalidArgument,
+                         prefix + "API_KEY_ENV names " + var + ", which is unset or empty");
       }
     }
   }

@@ -1,8 +1,5 @@
 #include "http.h"
 
-#include "nsys/llm/config.h"
-#include "nsys/support/redact.h"
-
 #include <curl/curl.h>
 #include <fmt/format.h>
 
@@ -12,6 +9,9 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+
+#include "nsys/llm/config.h"
+#include "nsys/support/redact.h"
 
 namespace nsys::llm::internal {
 namespace {

@@ -66,8 +66,7 @@ std::string RedactJsonMembers(std::string_view text) {
       break;
     }
     const size_t colon = SkipSpaces(text, name_end + 1);
-    if (colon < text.size() && text[colon] == ':' &&
-        IsSecretMemberName(text.substr(quote + 1, name_end - quote - 1))) {
+    if (colon < text.size() && text[colon] == ':' && IsSecretMemberName(text.substr(quote + 1, name_end - quote - 1))) {
       const size_t value = SkipSpaces(text, colon + 1);
       if (value < text.size() && text[value] == '"') {
         const size_t value_end = StringEnd(text, value);
@@ -121,9 +120,8 @@ bool IsNameChar(char c) {
 }
 
 bool IsSecretParameter(std::string_view name) {
-  static constexpr std::array<std::string_view, 10> kNames = {"key",          "api_key", "apikey",   "api-key",
-                                                              "token",        "auth",    "password", "secret",
-                                                              "access_token", "sig"};
+  static constexpr std::array<std::string_view, 10> kNames = {"key",  "api_key",  "apikey", "api-key",      "token",
+                                                              "auth", "password", "secret", "access_token", "sig"};
   if (name.size() > 16) return false;
   const std::string lower = Lowered(name);
   return std::find(kNames.begin(), kNames.end(), lower) != kNames.end();

@@ -211,6 +211,18 @@ TEST_F(ClientLlmChoice, KeyVariablesArePairedWithTheirEndpointAndErrorsSayNothin
   EXPECT_EQ(editor->api_key, "editor-key");
 }
 
+TEST_F(ClientLlmChoice, ABrokenNamedEndpointIsRefusedAtStart) {
+  auto broken =
+      ConfigFromEnvironment(EnvOf({{"NSYS_AI_LLM_ENDPOINTS", "local"}, {"NSYS_AI_LLM_LOCAL_PROVIDER", "openai"}}));
+  ASSERT_FALSE(broken);
+  EXPECT_EQ(broken.error().message,
+            "NSYS_AI_LLM_LOCAL_PROVIDER is set but NSYS_AI_LLM_LOCAL_MODEL is not: name the model to use");
+  auto unset = ConfigFromEnvironment(EnvOf({{"NSYS_AI_LLM_ENDPOINTS", "local"}}));
+  ASSERT_FALSE(unset);
+  EXPECT_EQ(unset.error().message, "NSYS_AI_LLM_ENDPOINTS lists 'local' but NSYS_AI_LLM_LOCAL_PROVIDER is not set");
+  EXPECT_TRUE(ConfigFromEnvironment(env_));
+}
+
 TEST_F(ClientLlmChoice, AMisconfiguredEndpointListIsNotDetailedToTheClient) {
   const GetEnv broken = EnvOf({{"NSYS_AI_LLM_ENDPOINTS", "x"},
                                {"NSYS_AI_LLM_X_PROVIDER", "openai"},

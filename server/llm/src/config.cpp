@@ -180,7 +180,11 @@ std::string EffectiveBaseUrl(const Config& config) {
 }
 
 Expected<Config> ConfigFromEnvironment(const GetEnv& getenv) {
-  return ConfigFromVariables(std::string(kPrefix), Config{}, getenv);
+  auto config = ConfigFromVariables(std::string(kPrefix), Config{}, getenv);
+  if (!config) return config;
+  // The named endpoints are checked now too: a broken one is the user's to hear about at start, not a client's.
+  if (auto endpoints = ServerEndpoints(*config, getenv); !endpoints) return endpoints.error();
+  return config;
 }
 
 Expected<std::vector<Endpoint>> ServerEndpoints(const Config& server, const GetEnv& getenv) {

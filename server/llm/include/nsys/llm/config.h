@@ -44,8 +44,8 @@ Status CheckBaseUrl(const std::string& url);
 
 // From the environment: NSYS_AI_LLM_PROVIDER, NSYS_AI_LLM_BASE_URL, NSYS_AI_LLM_MODEL, and the key from
 // NSYS_AI_LLM_API_KEY or, when that is unset, from the variable NSYS_AI_LLM_API_KEY_ENV names. A provider without a
-// model is an error (kInvalidArgument), as is a key variable that is named but unset, or a base URL that is not
-// http(s). `getenv` is for tests.
+// model is an error (kInvalidArgument), as is a key variable that is named but unset, a base URL that is not
+// http(s), or a broken endpoint of NSYS_AI_LLM_ENDPOINTS (see ServerEndpoints). `getenv` is for tests.
 using GetEnv = std::function<const char*(const char*)>;
 Expected<Config> ConfigFromEnvironment(const GetEnv& getenv);
 

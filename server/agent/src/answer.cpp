@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "nsys/support/path_text.h"
+
 namespace nsys::agent {
 
 namespace {
@@ -69,6 +71,18 @@ void AppendEvidence(std::string& out, const Evidence& e, size_t max_rows) {
 
 std::string ShellQuote(const std::string& word) {
   if (!word.empty() && std::all_of(word.begin(), word.end(), IsSafeShellChar)) return word;
+  if (!support::IsValidUtf8(word)) {  // $'...' with \xHH: the exact bytes, in text that stays valid UTF-8 (issue 25)
+    std::string out = "$'";
+    for (const char ch : word) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (c >= 0x20 && c < 0x7F && c != '\'' && c != '\\') {
+        out += ch;
+      } else {
+        out += fmt::format("\\x{:02X}", c);
+      }
+    }
+    return out + "'";
+  }
   std::string out = "'";
   for (char c : word) {
     if (c == '\'')

@@ -134,7 +134,7 @@ Expected<std::vector<RunRank>> ListRunFiles(const RunRequest& request, std::vect
     const fs::path dir(request.directory);
     if (!fs::is_directory(dir, ec)) {
       return MakeError(fs::exists(dir, ec) ? ErrorKind::kInvalidArgument : ErrorKind::kNotFound,
-                       fmt::format("{} is not a directory", request.directory));
+                       fmt::format("{} is not a directory", support::QuoteInput(request.directory)));
     }
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
       if (!IsRankFile(it->path())) continue;  // not a rank's name (split.log, manifest.json): not a rank
@@ -146,14 +146,16 @@ Expected<std::vector<RunRank>> ListRunFiles(const RunRequest& request, std::vect
             fmt::format("{} was skipped: {}", support::QuoteInput(it->path().filename().native()), WhyNotARank(*it)));
       }
       if (files.size() > kMaxRunRanks) {
-        return MakeError(ErrorKind::kLimitExceeded,
-                         fmt::format("{} holds more than {} rank files", request.directory, kMaxRunRanks));
+        return MakeError(ErrorKind::kLimitExceeded, fmt::format("{} holds more than {} rank files",
+                                                                support::QuoteInput(request.directory), kMaxRunRanks));
       }
     }
-    if (ec) return MakeError(ErrorKind::kBadInput, fmt::format("cannot list {}: {}", request.directory, ec.message()));
+    if (ec)
+      return MakeError(ErrorKind::kBadInput,
+                       fmt::format("cannot list {}: {}", support::QuoteInput(request.directory), ec.message()));
     if (files.empty()) {
-      return MakeError(ErrorKind::kInvalidArgument,
-                       fmt::format("{} holds no rank exports (*.sqlite or *.nsys-rep)", request.directory));
+      return MakeError(ErrorKind::kInvalidArgument, fmt::format("{} holds no rank exports (*.sqlite or *.nsys-rep)",
+                                                                support::QuoteInput(request.directory)));
     }
   } else {
     if (request.paths.size() > kMaxRunRanks) {
@@ -161,9 +163,10 @@ Expected<std::vector<RunRank>> ListRunFiles(const RunRequest& request, std::vect
     }
     for (const auto& path : request.paths) {
       if (path.empty()) return MakeError(ErrorKind::kInvalidArgument, "a run's path is empty");
-      if (!fs::exists(path, ec)) return MakeError(ErrorKind::kNotFound, fmt::format("{} does not exist", path));
+      if (!fs::exists(path, ec))
+        return MakeError(ErrorKind::kNotFound, fmt::format("{} does not exist", support::QuoteInput(path)));
       if (!fs::is_regular_file(path, ec)) {
-        return MakeError(ErrorKind::kInvalidArgument, fmt::format("{} is not a file", path));
+        return MakeError(ErrorKind::kInvalidArgument, fmt::format("{} is not a file", support::QuoteInput(path)));
       }
       files.emplace_back(path);
     }

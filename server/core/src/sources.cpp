@@ -63,7 +63,7 @@ Expected<SourceIndexStats> Workspace::IndexSources(const std::string& set_id, co
     auto stats = (*set)->AddRoot(roots[i], cancel);
     if (!stats) {
       if (stats.error().kind == ErrorKind::kCancelled) return stats.error();
-      total.warnings.push_back(stats.error().message);
+      total.warnings.push_back(support::QuoteInput(stats.error().message, support::kErrorMessageBytes));
       continue;
     }
     ++total.roots;

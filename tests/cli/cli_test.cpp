@@ -149,6 +149,27 @@ TEST(Cli, InfoDescribesAFixture) {
   EXPECT_FALSE(not_export.err.empty());
 }
 
+// Issue 25: a file name that is not UTF-8 (byte 0xff) is printed by --format json as its file:// URI, losslessly (it
+// used to exit 1 with "json type_error.316"), and that URI given back opens the same file.
+TEST(Cli, InfoJsonCarriesANameThatIsNotUtf8AsItsUri) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("nsys_ai_cli_ff_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string copy = (dir / "prof\xFF.sqlite").string();
+  std::filesystem::copy_file(Fixture("h100_2gpu_1s.sqlite"), copy);
+  const std::string uri = "file://" + dir.string() + "/prof%FF.sqlite";
+  for (const std::string& given : {copy, uri}) {
+    const auto run = RunCli({"info", given, "--no-cache", "--format", "json"});
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const Json json = Json::parse(run.out);
+    EXPECT_EQ(json["path"], uri);
+    EXPECT_EQ(json["info"]["sourcePath"], uri);
+    EXPECT_EQ(json["info"]["processCount"], 159);
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Cli, SkillListNamesTheBuiltIns) {
   const auto table = RunCli({"skill", "list"});
   ASSERT_EQ(table.exit_code, 0) << table.err;

@@ -19,6 +19,18 @@ TEST(Converters, ErrorKindsMapToJsonRpcCodes) {
   EXPECT_EQ(error.message, "no such file: /x.sqlite");
 }
 
+// Issue 25: an error message reaches a client bounded (4 KiB) and valid UTF-8, whatever it quoted.
+TEST(Converters, ResponseErrorsAreBoundedValidUtf8) {
+  const std::string message = "No such file: '/a\xFF" + std::string(1 << 20, 'x') + "'.";
+  const protocol::ResponseError e = wire::ToResponseError(Error{ErrorKind::kNotFound, message});
+  EXPECT_EQ(e.code, -32602);
+  EXPECT_LT(e.message.size(), 4096u + 32);
+  EXPECT_EQ(e.message.rfind("No such file: '/a\\xFFxxx", 0), 0u) << e.message.substr(0, 40);
+  EXPECT_NE(e.message.find("\u2026 (" + std::to_string(message.size()) + " bytes)"), std::string::npos)
+      << e.message.substr(4000);
+  EXPECT_NO_THROW((void)protocol::Json(e.message).dump());
+}
+
 TEST(Converters, RunSkillResultKeepsTypesAndNotes) {
   skills::Table table;
   table.columns = {{"name", ValueType::kString, "kernel"},

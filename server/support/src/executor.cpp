@@ -92,9 +92,22 @@ void ThreadPool::Work(bool cheap_only) {
       } else {
         return;  // stopping, and nothing left to run on this thread
       }
+      ++running_;
     }
     RunGuarded(task);
+    task = nullptr;  // what it holds is released before the pool counts it done
+    {
+      std::lock_guard lock(mu_);
+      --running_;
+    }
+    idle_cv_.notify_all();
   }
+}
+
+bool ThreadPool::WaitIdle(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mu_);
+  return idle_cv_.wait_for(lock, timeout,
+                           [&] { return running_ == 0 && cheap_.size == 0 && ordinary_.size == 0; });
 }
 
 void InlineExecutor::Post(std::function<void()> task, TaskOrigin) {

@@ -6,7 +6,10 @@
 
 #include <asio.hpp>
 #include <csignal>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <thread>
 
 #include "nsys/support/executor.h"
@@ -40,6 +43,24 @@ class StopPipe {
   int fds_[2] = {-1, -1};
 };
 
+// SIGTERM/SIGINT end the process within 2 s whatever a worker is doing. The normal stop cancels what runs, answers
+// -32800, removes the token file, the socket and the published traces; Serve then waits kWorkerGrace for the workers
+// and leaves without joining one that has not stopped (after the same removals). Should the stop itself hang, the
+// watchdog armed at the signal removes the token file and the socket and ends the process at kHardStop.
+constexpr std::chrono::milliseconds kWorkerGrace{500};
+constexpr std::chrono::milliseconds kHardStop{1900};
+
+void ArmStopWatchdog(std::string token_path, std::string socket_path) {
+  std::thread([token_path = std::move(token_path), socket_path = std::move(socket_path)] {
+    std::this_thread::sleep_for(kHardStop);
+    if (!token_path.empty()) ::unlink(token_path.c_str());
+    if (!socket_path.empty()) ::unlink(socket_path.c_str());
+    static constexpr char kMessage[] = "nsys-ai: the stop took too long; exiting now\n";
+    (void)!::write(STDERR_FILENO, kMessage, sizeof(kMessage) - 1);
+    std::_Exit(0);
+  }).detach();
+}
+
 int ServeStdio(asio::io_context& io, core::Workspace& workspace, support::ThreadPool& pool,
                const lsp::ServerOptions& lsp_options, const ServeOptions& options) {
   StopPipe stop;
@@ -47,6 +68,7 @@ int ServeStdio(asio::io_context& io, core::Workspace& workspace, support::Thread
   signals.async_wait([&stop](const asio::error_code& ec, int signal) {
     if (ec) return;
     support::LogInfo(fmt::format("signal {}: stopping", signal));
+    ArmStopWatchdog({}, {});
     stop.Signal();
   });
   auto guard = asio::make_work_guard(io);
@@ -83,15 +105,16 @@ int ServeNetwork(asio::io_context& io, core::Workspace& workspace, support::Thre
   }
   lsp_options.auth_token = *token;
   TcpServer server(io, workspace, pool, lsp_options, options.limits, options.tcp);
+  TokenFile token_file;
   // Before the startup line: whoever reads it may signal at once, and must get the clean stop (and the file removed).
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](const asio::error_code& ec, int signal) {
     if (ec) return;
     support::LogInfo(fmt::format("signal {}: stopping", signal));
+    ArmStopWatchdog(token_file.path(), options.socket_path);
     server.Stop();
     io.stop();
   });
-  TokenFile token_file;
   if (options.mode == ServeOptions::Mode::kTcp) {
     if (auto problem = ListenTcp(server, options, *token, token_file); !problem.empty()) {
       support::LogError(problem);
@@ -129,8 +152,17 @@ int Serve(const core::WorkspaceConfig& config, const ServeOptions& options) {
   lsp_options.trace_publisher = &perfetto;
   support::ThreadPool pool(options.worker_threads > 0 ? options.worker_threads : support::DefaultWorkerThreads());
 
-  if (options.mode == ServeOptions::Mode::kStdio) return ServeStdio(io, workspace, pool, lsp_options, options);
-  return ServeNetwork(io, workspace, pool, std::move(lsp_options), options);
+  const int code = options.mode == ServeOptions::Mode::kStdio
+                       ? ServeStdio(io, workspace, pool, lsp_options, options)
+                       : ServeNetwork(io, workspace, pool, std::move(lsp_options), options);
+  if (!pool.WaitIdle(kWorkerGrace)) {
+    // A request that ignores its cancellation would hold the pool's join, and the exit, forever.
+    support::LogError("exiting without waiting for the requests that did not stop");
+    perfetto.Stop();  // the published traces, as the normal stop deletes them
+    std::fflush(nullptr);
+    std::_Exit(code);
+  }
+  return code;
 }
 
 }  // namespace nsys::transport

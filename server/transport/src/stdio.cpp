@@ -77,7 +77,8 @@ bool WaitForRoom(lsp::Dispatcher& dispatcher, Answered& answered, size_t max, in
 int StopOnSignal(lsp::Session& session) {
   support::LogInfo("stopping on a signal");
   session.dispatcher().CancelAll();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  // 1 s, so that with the workers' own grace (Serve) the process ends within 2 s of the signal.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
   while (session.dispatcher().running_requests() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }

@@ -63,8 +63,9 @@ inline constexpr std::string_view kLatestProtocolVersion = "2025-06-18";
 inline constexpr size_t kMaxLineBytes = 64u * 1024u * 1024u;
 // Requests queued or running on the worker pool at once (a batch counts each of its requests).
 inline constexpr size_t kMaxInFlight = 64;
-// After Stop(), how long Serve waits for cancelled requests to return before it gives up on them.
-inline constexpr std::chrono::seconds kStopGrace{10};
+// After Stop(), how long Serve waits for cancelled requests to return before it gives up on them (and RunMcpStdio
+// exits without joining them): SIGTERM/SIGINT end the process within 2 s whatever a worker is doing.
+inline constexpr std::chrono::seconds kStopGrace{1};
 
 // Where Serve reads lines from.
 class LineSource {

@@ -7,6 +7,7 @@
 // client's request by at most one task per worker. Cheap tasks (methods marked `cheap` in the bind table: they
 // never load tables nor take a profile's query lock) have their own lane: a thread that runs only them, and every
 // worker takes a cheap task before an ordinary one, so they answer fast even when every worker is busy.
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -47,6 +48,9 @@ class ThreadPool final : public Executor {
   void Post(std::function<void()> task, TaskOrigin origin) override;
   int size() const { return worker_count_; }  // the workers (the cheap lane's thread not counted)
   size_t queued() const;
+  // Waits until no task is queued or running, at most `timeout`; false when work is left. A server that was asked to
+  // stop uses it to leave without joining a worker that does not observe its cancellation.
+  bool WaitIdle(std::chrono::milliseconds timeout);
 
  private:
   // Per-lane round-robin over queues: `turns` lists the queues with tasks, in the order they get served.
@@ -64,6 +68,8 @@ class ThreadPool final : public Executor {
   Lane cheap_;
   Lane ordinary_;
   bool stopping_ = false;
+  size_t running_ = 0;  // tasks being run now
+  std::condition_variable idle_cv_;
   int worker_count_ = 0;
   std::vector<std::thread> threads_;
 };

@@ -122,6 +122,7 @@ TEST_F(McpServerTest, BatchesOnlyWithProtocol20250326) {
   EXPECT_EQ(Send(batch)["error"]["message"],
             "batches are not part of MCP protocol 2024-11-05 (only 2025-03-26 has JSON-RPC batches): send one message "
             "per line");
+  EXPECT_EQ(Send("[{]")["error"]["code"], -32700);  // not JSON: a parse error first, as any other line
   {  // 2025-06-18 removed them (its changelog: "Remove support for JSON-RPC batching")
     core::Workspace workspace(TestConfig());
     McpServer server(workspace);

@@ -123,9 +123,13 @@ void McpServer::Handle(std::string_view line, const ReplyFn& reply, bool sync) {
   if (IsBlank(line)) return;
   try {
     if (LooksLikeBatch(line)) {
-      // JSON-RPC batches exist in MCP 2025-03-26 only (2025-06-18 removed them, 2024-11-05 never had them).
+      // JSON-RPC batches exist in MCP 2025-03-26 only (2025-06-18 removed them, 2024-11-05 never had them). Text
+      // that is not JSON is still a parse error (-32700), as any other line's.
       if (protocol_version_ == kBatchProtocolVersion) return HandleBatch(line, reply, sync);
-      return reply(protocol::Serialize(MakeError({}, protocol::kInvalidRequest, BatchRefusal(protocol_version_))));
+      const protocol::ParsedJson text = protocol::ParseJsonText(line);
+      const int code = text.error.empty() ? protocol::kInvalidRequest : protocol::kParseError;
+      const std::string message = text.error.empty() ? BatchRefusal(protocol_version_) : text.error;
+      return reply(protocol::Serialize(MakeError({}, code, message)));
     }
     protocol::ParseResult parsed = protocol::ParseMessage(line);
     if (parsed.error) {

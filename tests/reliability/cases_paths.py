@@ -82,7 +82,8 @@ class Paths(ReliabilityCase):
         self.assertEqual(again["path"], uri)
 
         analysis = self.cli_json(["--no-cache", "analyze", "--format", "json", profile])
-        self.assertEqual(analysis["rootCausesChecked"], 18)
+        self.assertGreater(analysis["rootCausesChecked"], 0)  # the Book's causes (their number grows)
+        self.assertIn("whole profile", analysis["summary"])
         analysis = self.cli_json(["--no-cache", "analyze", "--format", "json", run])
         self.assertIn("Run of 2 ranks", analysis["summary"])
 

@@ -4,13 +4,19 @@
 // launched during the phase that attribution covers. LLM-inference users read prefill/decode this way.
 //
 // Patterns match the range's name as the engine interns it (PyTorch's ", op_id = N" suffix removed): a plain
-// pattern is a substring, "re:..." an ECMAScript regex searched anywhere in the name. Each distinct name is matched
+// pattern is a substring, "re:..." an RE2 regex searched anywhere in the name. Each distinct name is matched
 // once (by string id), so the cost is linear in ranges + kernels x stack depth.
+//
+// The map comes from a client or a skill file and the names from the profile: RE2 matches in time linear in the name
+// with no recursion or backtracking (std::regex crashed on `(a|b)*c` over a long name and never ended `(.*)*Z`).
+// RE2 refuses what needs backtracking (backreferences, lookaround), naming the pattern. Names and patterns are bytes
+// (Latin-1 mode), as they were for std::regex; each regex gets a share of kPhaseRegexMemory.
 #include <fmt/format.h>
+#include <re2/re2.h>
 
 #include <algorithm>
+#include <memory>
 #include <nlohmann/json.hpp>
-#include <regex>
 
 #include "common_nvtx_stack.h"
 #include "nsys/skills/skill.h"
@@ -23,10 +29,15 @@ using engine::Ns;
 constexpr size_t kMaxPhases = 64;
 constexpr size_t kMaxPatterns = 64;
 constexpr size_t kMaxPatternChars = 256;
+// RE2's memory (compiled program and DFA cache) for all the regexes of one map, shared evenly; each gets at least
+// kMinPhaseRegexMemory (a 256-byte pattern compiles in a few KB) and at most RE2's default of 8 MiB.
+constexpr int64_t kPhaseRegexMemory = int64_t{64} << 20;
+constexpr int64_t kMinPhaseRegexMemory = int64_t{256} << 10;
+constexpr int64_t kMaxPhaseRegexMemory = int64_t{8} << 20;
 
 struct Pattern {
   std::string text;
-  std::optional<std::regex> regex;  // "re:" patterns
+  std::unique_ptr<const RE2> regex;  // "re:" patterns
 };
 
 struct Phase {
@@ -38,23 +49,33 @@ Error BadMap(const std::string& what) {
   return MakeError(
       ErrorKind::kInvalidArgument,
       "phase_map: " + what +
-          R"( (expected a JSON object of phase names to arrays of patterns, e.g. {"prefill": ["prefill", "prompt"], "decode": ["re:^decode"]}; a pattern is a substring or "re:" and an ECMAScript regex))");
+          R"( (expected a JSON object of phase names to arrays of patterns, e.g. {"prefill": ["prefill", "prompt"], "decode": ["re:^decode"]}; a pattern is a substring or "re:" and an RE2 regex))");
 }
 
-Expected<Pattern> ParsePattern(const std::string& phase, const nlohmann::ordered_json& p) {
+Expected<Pattern> ParsePattern(const std::string& phase, const nlohmann::ordered_json& p, int64_t regex_memory) {
   if (!p.is_string()) return BadMap(fmt::format("phase \"{}\" has a pattern that is not a string", phase));
-  Pattern out{p.get<std::string>(), std::nullopt};
+  Pattern out{p.get<std::string>(), nullptr};
   if (out.text.empty() || out.text.size() > kMaxPatternChars) {
     return BadMap(fmt::format("phase \"{}\" has an empty pattern or one over {} characters", phase, kMaxPatternChars));
   }
   if (out.text.rfind("re:", 0) == 0) {
-    try {
-      out.regex.emplace(out.text.substr(3), std::regex::ECMAScript | std::regex::optimize);
-    } catch (const std::regex_error& e) {
-      return BadMap(fmt::format("phase \"{}\": bad regex \"{}\": {}", phase, out.text.substr(3), e.what()));
+    RE2::Options options;
+    options.set_encoding(RE2::Options::EncodingLatin1);
+    options.set_log_errors(false);
+    options.set_never_capture(true);  // only whether it matches
+    options.set_max_mem(regex_memory);
+    auto regex = std::make_unique<const RE2>(out.text.substr(3), options);
+    if (!regex->ok()) {
+      return BadMap(fmt::format("phase \"{}\": bad regex \"{}\": {} (RE2 syntax: no backreferences or lookaround)",
+                                phase, out.text.substr(3), regex->error()));
     }
+    out.regex = std::move(regex);
   }
   return out;
+}
+
+bool IsRegexPattern(const nlohmann::ordered_json& p) {
+  return p.is_string() && p.get_ref<const std::string&>().rfind("re:", 0) == 0;
 }
 
 // The map's checks in one place, each with its message.
@@ -64,6 +85,13 @@ Expected<std::vector<Phase>> ParsePhaseMap(const std::string& text) {
   if (json.is_discarded()) return BadMap("not valid JSON");
   if (!json.is_object() || json.empty()) return BadMap("not a non-empty JSON object");
   if (json.size() > kMaxPhases) return BadMap(fmt::format("more than {} phases", kMaxPhases));
+  size_t regexes = 0;
+  for (const auto& [name, patterns] : json.items()) {
+    if (patterns.is_array())
+      regexes += static_cast<size_t>(std::count_if(patterns.begin(), patterns.end(), IsRegexPattern));
+  }
+  const int64_t regex_memory = std::clamp(kPhaseRegexMemory / static_cast<int64_t>(std::max<size_t>(regexes, 1)),
+                                          kMinPhaseRegexMemory, kMaxPhaseRegexMemory);
   std::vector<Phase> phases;
   for (const auto& [name, patterns] : json.items()) {
     if (name.empty()) return BadMap("a phase has an empty name");
@@ -74,7 +102,7 @@ Expected<std::vector<Phase>> ParsePhaseMap(const std::string& text) {
       return BadMap(fmt::format("phase \"{}\" has over {} patterns", name, kMaxPatterns));
     Phase phase{name, {}};
     for (const auto& p : patterns) {
-      auto pattern = ParsePattern(name, p);
+      auto pattern = ParsePattern(name, p, regex_memory);
       if (!pattern) return pattern.error();
       phase.patterns.push_back(std::move(*pattern));
     }
@@ -85,7 +113,8 @@ Expected<std::vector<Phase>> ParsePhaseMap(const std::string& text) {
 
 bool Matches(const Phase& phase, std::string_view name) {
   for (const auto& p : phase.patterns) {
-    if (p.regex ? std::regex_search(name.begin(), name.end(), *p.regex) : name.find(p.text) != std::string_view::npos)
+    if (p.regex ? RE2::PartialMatch(re2::StringPiece(name.data(), name.size()), *p.regex)
+                : name.find(p.text) != std::string_view::npos)
       return true;
   }
   return false;
@@ -160,7 +189,8 @@ class Phases final : public Skill {
   std::vector<ArgSpec> args() const override {
     return {{"phase_map", ValueType::kString,
              R"(JSON object of phase names to arrays of NVTX name patterns: {"prefill": ["prefill", "prompt"], )"
-             R"("decode": ["re:^decode"]}. A pattern is a substring, or "re:" + an ECMAScript regex.)",
+             R"("decode": ["re:^decode"]}. A pattern is a substring, or "re:" + an RE2 regex (no backreferences or )"
+             R"(lookaround).)",
              Value{}, /*required=*/true}};
   }
   engine::Need needs() const override { return engine::Need::kAttribution; }

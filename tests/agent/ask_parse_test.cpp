@@ -13,8 +13,8 @@
 namespace nsys {
 namespace {
 
-using agent::ask_detail::ParseQuestion;
 using agent::ask_detail::Parsed;
+using agent::ask_detail::ParseQuestion;
 using agent::ask_detail::QTypeName;
 
 engine::ProfileInfo ParseInfo() {

@@ -15,20 +15,55 @@ namespace {
 
 TEST(WebOrigin, AcceptsExactlyWhatTheOriginPatternAccepted) {
   for (const std::string& ok : std::vector<std::string>{
-       "https://ui.perfetto.dev", "http://127.0.0.1:10000", "http://[::1]:9000", "http://localhost", "http://[::1]",
-        "https://UI.Perfetto.DEV:8443", "http://a", "http://1", "http://a-b.c-d", "http://-", "http://...",
-        "http://a:0", "http://a:99999", "http://a:00001", "http://[:]", "http://[fe80::1]:1", "http://[ABCDEF]",
-        "https://[0]:65535"}) {
+           "https://ui.perfetto.dev", "http://127.0.0.1:10000", "http://[::1]:9000", "http://localhost", "http://[::1]",
+           "https://UI.Perfetto.DEV:8443", "http://a", "http://1", "http://a-b.c-d", "http://-", "http://...",
+           "http://a:0", "http://a:99999", "http://a:00001", "http://[:]", "http://[fe80::1]:1", "http://[ABCDEF]",
+           "https://[0]:65535"}) {
     EXPECT_TRUE(CheckWebOrigin(ok).ok()) << ok;
   }
-  for (const std::string& bad : std::vector<std::string>{
-       "", "HTTP://a", "Https://a", "https://", "http://", "http:/a", "https//a", "ftp://a", "ui.perfetto.dev",
-        "javascript:alert(1)", "http://a:", "http://a:123456", "http://a:1a", "http://a:-1", "http://a:1:2",
-        "http://[::1", "http://[]", "http://[]:1", "http://[g::1]", "http://[::1]x", "http://[::1]:", "http://[::1]]",
-        "http://[::1%eth0]", "http://a[::1]", "http://a_b", "http://a b", " http://a", "http://a ", "http://a\n",
-        "\nhttp://a", "http://a\r", "http://a/", "https://ui.perfetto.dev/#!/", "http://a?x", "http://a#x",
-        "http://user@a", "http://user:pw@a", "https://x.dev'", "http://a\"", "http://é.dev", "http://a\xff",
-        std::string("http://a\0b", 10), std::string("http://a\0", 9)}) {
+  for (const std::string& bad : std::vector<std::string>{"",
+                                                         "HTTP://a",
+                                                         "Https://a",
+                                                         "https://",
+                                                         "http://",
+                                                         "http:/a",
+                                                         "https//a",
+                                                         "ftp://a",
+                                                         "ui.perfetto.dev",
+                                                         "javascript:alert(1)",
+                                                         "http://a:",
+                                                         "http://a:123456",
+                                                         "http://a:1a",
+                                                         "http://a:-1",
+                                                         "http://a:1:2",
+                                                         "http://[::1",
+                                                         "http://[]",
+                                                         "http://[]:1",
+                                                         "http://[g::1]",
+                                                         "http://[::1]x",
+                                                         "http://[::1]:",
+                                                         "http://[::1]]",
+                                                         "http://[::1%eth0]",
+                                                         "http://a[::1]",
+                                                         "http://a_b",
+                                                         "http://a b",
+                                                         " http://a",
+                                                         "http://a ",
+                                                         "http://a\n",
+                                                         "\nhttp://a",
+                                                         "http://a\r",
+                                                         "http://a/",
+                                                         "https://ui.perfetto.dev/#!/",
+                                                         "http://a?x",
+                                                         "http://a#x",
+                                                         "http://user@a",
+                                                         "http://user:pw@a",
+                                                         "https://x.dev'",
+                                                         "http://a\"",
+                                                         "http://é.dev",
+                                                         "http://a\xff",
+                                                         std::string("http://a\0b", 10),
+                                                         std::string("http://a\0", 9)}) {
     const Status checked = CheckWebOrigin(bad);
     ASSERT_FALSE(checked.ok()) << bad;
     EXPECT_EQ(checked.error().kind, ErrorKind::kInvalidArgument) << bad;

@@ -207,7 +207,7 @@ std::optional<AskWindow> WindowOf(const std::string& q, const engine::ProfileInf
 
 void DevicesAndProcesses(const std::string& q, const engine::ProfileInfo& info, Parsed& p) {
   static const AskPattern device(R"(\b(?:gpu|device|dev|cuda:|rank))" + kAskSpace + "*#?" + kAskSpace +
-                                  R"(*([0-9]+)\b)");
+                                 R"(*([0-9]+)\b)");
   static const AskPattern pid(R"(\b(?:pid|process))" + kAskSpace + "*#?" + kAskSpace + R"(*([0-9]+)\b)");
   ForEachMatchIn<1>(device, q, [&](const auto& m) {
     const auto number = WholeNumber<long>(m[1]);

@@ -74,7 +74,7 @@ const std::vector<OptionSpec>& GlobalOptions() {
 }
 
 OptionSpec SkillTimeoutOption() {
-  return {"--skill-timeout", 1, "SECONDS", "stop a user skill's SQL after SECONDS (default 5)"};
+  return {"--skill-timeout", 1, "SECONDS", "stop a skill, built-in or user, after SECONDS of its own work (default 5)"};
 }
 
 int UsageError(const std::string& command, const std::string& message) {

@@ -32,6 +32,8 @@ enum Slice : uint8_t {
   kCopyDtoH,
   kCopyDtoD,
   kCopyPtoP,
+  kCopyUvmHtoD,
+  kCopyUvmDtoH,
   kCopyOther,
   kMemset,
   kIdleSync,
@@ -58,6 +60,8 @@ constexpr std::array<SliceName, kSliceCount> kSlices{{
     {"copy_dtoh", "copy", "device-to-host copies no kernel overlaps"},
     {"copy_dtod", "copy", "device-to-device copies no kernel overlaps"},
     {"copy_ptop", "copy", "peer-to-peer copies no kernel overlaps"},
+    {"copy_uvm_htod", "copy", "unified-memory page migrations host-to-device no kernel overlaps"},
+    {"copy_uvm_dtoh", "copy", "unified-memory page migrations device-to-host no kernel overlaps"},
     {"copy_other", "copy", "other copies (host-to-host, arrays) no kernel overlaps"},
     {"memset", "copy", "memsets no kernel or copy overlaps"},
     {"idle_sync", "idle", "GPU idle while a host thread of the process sat in a synchronizing CUDA call"},
@@ -80,6 +84,9 @@ Slice KernelSlice(std::string_view demangled) {
   return kOtherKernels;
 }
 
+// ENUM_CUDA_MEM_KIND's pageable host memory, as MemcpyTable::src_kind/dst_kind hold it.
+constexpr int8_t kPageableKind = kPageable;
+
 Slice CopySlice(uint8_t copy_kind) {
   switch (static_cast<engine::CopyKind>(copy_kind)) {
     case engine::CopyKind::kHtoD:
@@ -91,8 +98,12 @@ Slice CopySlice(uint8_t copy_kind) {
     case engine::CopyKind::kPtoP:
       return kCopyPtoP;
     default:
-      return kCopyOther;
+      break;
   }
+  // CUPTI's unified-memory migrations, which the engine keeps as their raw copyKind values.
+  if (copy_kind == 11) return kCopyUvmHtoD;
+  if (copy_kind == 12) return kCopyUvmDtoH;
+  return kCopyOther;
 }
 
 // A host call's idle slice by its name: synchronizing calls (and the blocking, non-Async copies and memsets) first,
@@ -180,6 +191,7 @@ struct Budget {
   Ns span_start = 0, span_end = 0;
   std::array<Ns, kSliceCount> ns{};
   std::array<int64_t, kSliceCount> bytes{};       // copies and memsets of the slice's kind in the span
+  std::array<int64_t, kSliceCount> pageable{};    // of those bytes, copies whose host side is pageable memory
   std::array<Ns, kSliceCount> op_ns{};            // their summed durations (for the achieved bandwidth)
   std::vector<Piece> ops;
 };
@@ -234,25 +246,27 @@ class TimeBudgetSkill final : public Skill {
     const engine::Profile& p = ctx.profile;
     NameClassCache kernel_classes(p.strings(), [](std::string_view n) { return static_cast<uint8_t>(KernelSlice(n)); });
     std::map<std::pair<uint32_t, int32_t>, Budget> by_key;
-    auto add = [&](const auto& t, size_t i, Slice slice, int64_t bytes) {
+    auto add = [&](const auto& t, size_t i, Slice slice, int64_t bytes, bool pageable) {
       Budget& b = by_key[{t.pid[i], t.device[i]}];
       if (b.ops.empty()) b.pid = t.pid[i], b.device = t.device[i], b.span_start = t.start[i], b.span_end = t.end[i];
       b.span_start = std::min(b.span_start, t.start[i]);
       b.span_end = std::max(b.span_end, t.end[i]);
       b.ops.push_back({t.start[i], t.end[i], slice});
       b.bytes[slice] += bytes;
+      if (pageable) b.pageable[slice] += bytes;
       b.op_ns[slice] += std::max<Ns>(0, t.end[i] - t.start[i]);
     };
     const bool ok = ForEachGpuOp(p, ctx.filter, GpuOpsOptions{.overhead = false}, ctx.cancel, [&](OpKind kind, size_t i) {
       switch (kind) {
         case OpKind::kKernel:
-          add(p.kernels(), i, static_cast<Slice>(kernel_classes(p.kernels().name[i])), 0);
+          add(p.kernels(), i, static_cast<Slice>(kernel_classes(p.kernels().name[i])), 0, false);
           break;
         case OpKind::kMemcpy:
-          add(p.memcpys(), i, CopySlice(p.memcpys().copy_kind[i]), p.memcpys().bytes[i]);
+          add(p.memcpys(), i, CopySlice(p.memcpys().copy_kind[i]), p.memcpys().bytes[i],
+              p.memcpys().src_kind[i] == kPageableKind || p.memcpys().dst_kind[i] == kPageableKind);
           break;
         case OpKind::kMemset:
-          add(p.memsets(), i, kMemset, p.memsets().bytes[i]);
+          add(p.memsets(), i, kMemset, p.memsets().bytes[i], false);
           break;
       }
     });
@@ -286,6 +300,7 @@ class TimeBudgetSkill final : public Skill {
                  DoubleCol("span_pct", "time_ns / span_ns x 100"),
                  IntCol("span_ns", "First GPU operation start to last end, for this process on this device"),
                  IntCol("bytes", "Copies and memsets: bytes moved by this slice's operations in the span"),
+                 IntCol("pageable_bytes", "Copies: of those bytes, copies from or to pageable (unpinned) host memory"),
                  DoubleCol("gb_per_s", "Copies and memsets: bytes / the operations' summed durations (achieved GB/s)"),
                  StringCol("description", "What the slice counts")};
     for (const Budget& b : groups) {
@@ -295,7 +310,7 @@ class TimeBudgetSkill final : public Skill {
         const bool copy = std::string_view(kSlices[s].kind) == "copy";
         t.rows.push_back({I(b.pid), I(b.device), S(kSlices[s].id), S(kSlices[s].kind), I(b.ns[s]),
                           span > 0 ? D(100.0 * static_cast<double>(b.ns[s]) / static_cast<double>(span)) : Null(),
-                          I(span), copy ? I(b.bytes[s]) : Null(),
+                          I(span), copy ? I(b.bytes[s]) : Null(), copy ? I(b.pageable[s]) : Null(),
                           copy && b.op_ns[s] > 0 ? D(static_cast<double>(b.bytes[s]) / static_cast<double>(b.op_ns[s]))
                                                  : Null(),
                           S(kSlices[s].description)});
@@ -304,7 +319,8 @@ class TimeBudgetSkill final : public Skill {
     }
     t.notes.push_back(
         "Each instant of a span goes to one slice, the first active in this order: tensor-core math, CUDA-core math, "
-        "memory-bound, other kernels, communication, copies (HtoD, DtoH, DtoD, PtoP, other), memsets; when no "
+        "memory-bound, other kernels, communication, copies (HtoD, DtoH, DtoD, PtoP, unified-memory HtoD and DtoH, "
+        "other), memsets; when no "
         "operation runs, the host's state: a synchronizing call (including blocking cudaMemcpy/cudaMemset), "
         "allocation or free, a launch, another CUDA call, or none. Kernel kinds come from the kernel names "
         "(see explain); a name that does not say is 'other kernels'.");

@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <map>
+
 #include "fixtures.h"
 #include "nsys/core/workspace.h"
 
@@ -131,6 +134,91 @@ TEST_F(AnalyzeTest, CancelledAndUnknownProfile) {
   auto missing = ws_->Analyze("p99", {});
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
+}
+
+// Issue 26: every slice of a (process, device) span other than compute kernels that holds at least 10% of the span
+// is explained by a finding whose evidence names that span and slice, on every export of the fixtures and of the
+// real-world set; "no root cause applies" only where compute dominates. The summary names the dominant slice.
+TEST_F(AnalyzeTest, EveryNonComputeSliceOfTenPercentIsExplainedOnEveryExport) {
+  std::vector<std::string> exports;
+  for (const std::string dir : {"", "realworld"}) {
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(testing::FixturesDir()) / dir, ec)) {
+      if (e.path().extension() == ".sqlite" && e.path().filename() != "empty_export.sqlite") {
+        exports.push_back((std::filesystem::path(dir) / e.path().filename()).string());
+      }
+    }
+  }
+  ASSERT_GE(exports.size(), 15u);
+  int explained = 0;
+  for (const std::string& name : exports) {
+    SCOPED_TRACE(name);
+    const std::string id = Open(name);
+    auto budget = ws_->RunSkill(id, "time_budget", {});
+    ASSERT_TRUE(budget) << budget.error().message;
+    auto a = ws_->Analyze(id, {});
+    ASSERT_TRUE(a) << a.error().message;
+    EXPECT_TRUE(ws_->Close(id).ok());  // a workspace holds at most 8 loaded files
+    if (budget->declined) continue;
+    const skills::Table& t = *budget;
+    auto col = [&](const char* c) {
+      for (size_t i = 0; i < t.columns.size(); ++i) {
+        if (t.columns[i].name == c) return i;
+      }
+      ADD_FAILURE() << c;
+      return size_t{0};
+    };
+    const size_t pid = col("pid"), device = col("device_id"), slice = col("slice"), kind = col("kind"),
+                 pct = col("span_pct"), time = col("time_ns");
+    std::map<std::string, int64_t> by_slice;
+    for (const auto& row : t.rows) {
+      by_slice[std::get<std::string>(row[slice])] += std::get<int64_t>(row[time]);
+      const bool compute = std::get<std::string>(row[kind]) == "kernel" &&
+                           std::get<std::string>(row[slice]) != "communication";
+      if (compute || std::get<double>(row[pct]) < 10.0) continue;
+      bool found = false;
+      for (const auto& f : a->findings) {
+        for (const auto& e : f.answer.evidence) {
+          if (e.call.skill != "time_budget") continue;
+          for (const auto& r : e.rows) {
+            std::map<std::string, Value> cells;
+            for (size_t c = 0; c < e.columns.size() && c < r.size(); ++c) cells[e.columns[c]] = r[c];
+            if (cells["pid"] == row[pid] && cells["device_id"] == row[device] && cells["slice"] == row[slice])
+              found = true;
+          }
+        }
+      }
+      EXPECT_TRUE(found) << std::get<std::string>(row[slice]) << " of pid " << Int(row[pid]) << " on device "
+                         << Int(row[device]) << " holds " << std::get<double>(row[pct]) << "% and no finding says so";
+      explained += found ? 1 : 0;
+    }
+    std::string dominant;
+    for (const auto& [name, ns] : by_slice) {
+      if (dominant.empty() || ns > by_slice[dominant]) dominant = name;
+    }
+    EXPECT_NE(a->summary.find("Where the GPU time goes"), std::string::npos) << a->summary;
+    EXPECT_NE(a->summary.find(": " + dominant + " "), std::string::npos) << dominant << " / " << a->summary;
+  }
+  EXPECT_GE(explained, 10);
+}
+
+// The shipped sample (issue 26): copy-bound, and its math in FP32 without tensor cores although the exporter did not
+// name the GPUs: the kernels are sm80 cuBLAS kernels, so the GPUs have tensor cores.
+TEST_F(AnalyzeTest, TheSampleIsCopyBoundAndItsGemmsSkipTheTensorCores) {
+  const std::string id = Open("h100_2gpu_1s.sqlite");
+  auto a = ws_->Analyze(id, {});
+  ASSERT_TRUE(a) << a.error().message;
+  ASSERT_FALSE(a->findings.empty());
+  EXPECT_EQ(a->findings.front().root_cause, "copy_bound");
+  EXPECT_NE(a->findings.front().title.find("25.5 GB at 27.7 GB/s"), std::string::npos) << a->findings.front().title;
+  const Finding* fp32 = Find(*a, "low_tensor_core_use");
+  ASSERT_NE(fp32, nullptr);
+  EXPECT_NE(fp32->title.find("gemm kernels in fp32 without tensor cores"), std::string::npos) << fp32->title;
+  for (const auto& u : a->unchecked) EXPECT_NE(u.root_cause, "low_tensor_core_use");
+  EXPECT_NE(a->summary.find("on 2 GPUs (2 × unnamed GPU), used by 2 processes (159 processes recorded)"),
+            std::string::npos)
+      << a->summary;
+  EXPECT_NE(a->summary.find("copy_htod 95.0%"), std::string::npos) << a->summary;
 }
 
 TEST(TensorCoreGpu, FromTheGpuName) {

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
+#include <set>
 
 #include "text_case.h"
 
@@ -208,18 +210,88 @@ Expected<Outcome> Check(const RootCause& rc, const engine::Profile& profile, con
   return out;
 }
 
-// Orientation: what was profiled, and the headline.
+// What the time budget says across the profile: the GPUs and processes with GPU activity, and the summed spans by
+// slice (as an expert reads a profile: shares of the summed spans).
+struct BudgetView {
+  std::set<int64_t> devices, pids;
+  int64_t spans_ns = 0;
+  std::map<std::string, int64_t> by_slice;
+  std::map<std::string, std::string> description;
+  std::map<std::string, std::string> kind;
+};
+
+BudgetView ReadBudget(const skills::Table& t) {
+  BudgetView v;
+  auto col = [&](const char* name) {
+    for (size_t c = 0; c < t.columns.size(); ++c) {
+      if (t.columns[c].name == name) return c;
+    }
+    return t.columns.size();
+  };
+  const size_t pid = col("pid"), device = col("device_id"), slice = col("slice"), time = col("time_ns"),
+               span = col("span_ns"), kind = col("kind"), description = col("description");
+  if (t.declined || span == t.columns.size() || description == t.columns.size()) return v;
+  std::set<std::pair<int64_t, int64_t>> counted;
+  for (const auto& row : t.rows) {
+    const int64_t p = std::get<int64_t>(row[pid]), d = std::get<int64_t>(row[device]);
+    v.pids.insert(p);
+    v.devices.insert(d);
+    if (counted.insert({p, d}).second) v.spans_ns += std::get<int64_t>(row[span]);
+    const std::string& name = std::get<std::string>(row[slice]);
+    v.by_slice[name] += std::get<int64_t>(row[time]);
+    v.description[name] = std::get<std::string>(row[description]);
+    v.kind[name] = std::get<std::string>(row[kind]);
+  }
+  return v;
+}
+
+// "Where the GPU time goes (2 process-GPU spans, 1938.7 ms summed): copy_htod 95.0% (host-to-device copies no kernel
+// overlaps), cuda_core_math 2.0%, copy_dtod 2.0%."
+std::string BudgetSentence(const BudgetView& v) {
+  if (v.spans_ns <= 0 || v.by_slice.empty()) return {};
+  std::vector<std::pair<std::string, int64_t>> slices(v.by_slice.begin(), v.by_slice.end());
+  std::stable_sort(slices.begin(), slices.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  const size_t spans = v.pids.size() * v.devices.size();  // an upper bound only used for the wording below
+  std::string out = fmt::format("Where the GPU time goes ({:.1f} ms of process-GPU span{}): ",
+                                static_cast<double>(v.spans_ns) / 1e6, spans == 1 ? "" : "s, summed");
+  for (size_t i = 0; i < slices.size() && i < 3; ++i) {
+    const double share = 100.0 * static_cast<double>(slices[i].second) / static_cast<double>(v.spans_ns);
+    if (i > 0 && share < 1.0) break;
+    out += fmt::format("{}{} {:.1f}%", i == 0 ? "" : ", ", slices[i].first, share);
+    if (i == 0) out += " (" + v.description.at(slices[i].first) + ")";
+  }
+  return out + ".";
+}
+
+// Orientation: what was profiled (the GPUs and processes that show GPU activity, beside what the export records),
+// where the GPU time goes, and the headline.
 std::string Orient(const engine::ProfileInfo& info, const Globals& g, const std::string& window,
-                   const std::vector<Finding>& findings) {
+                   const std::vector<Finding>& findings, const skills::Table* budget) {
   std::map<std::string, int> models;
-  for (const auto& d : info.devices) models[d.name.empty() ? "unnamed GPU" : d.name] += 1;
+  const BudgetView b = budget ? ReadBudget(*budget) : BudgetView{};
+  for (const auto& d : info.devices) {
+    if (!b.devices.empty() && !b.devices.count(d.id)) continue;
+    models[d.name.empty() ? "unnamed GPU" : d.name] += 1;
+  }
   std::string gpus;
   for (const auto& [name, n] : models) gpus += fmt::format("{}{} × {}", gpus.empty() ? "" : ", ", n, name);
-  std::string out =
-      fmt::format("Analysed {:.1f} ms ({}) on {} GPU{}{} in {} process{}.", g.window_ns / 1e6, window,
-                  info.devices.size(), info.devices.size() == 1 ? "" : "s", gpus.empty() ? "" : " (" + gpus + ")",
-                  info.processes.size(), info.processes.size() == 1 ? "" : "es");
+  const size_t used_gpus = b.devices.empty() ? info.devices.size() : b.devices.size();
+  const size_t used_procs = b.pids.empty() ? info.processes.size() : b.pids.size();
+  std::string out = fmt::format("Analysed {:.1f} ms ({}) on {} GPU{}{}", g.window_ns / 1e6, window, used_gpus,
+                                used_gpus == 1 ? "" : "s", gpus.empty() ? "" : " (" + gpus + ")");
+  if (!b.devices.empty() && info.devices.size() > used_gpus) {
+    out += fmt::format(" of the {} the export records", info.devices.size());
+  }
+  if (b.pids.empty()) {
+    out += fmt::format(" in {} process{}.", used_procs, used_procs == 1 ? "" : "es");
+  } else {
+    out += fmt::format(", used by {} process{}{}.", used_procs, used_procs == 1 ? "" : "es",
+                       info.processes.size() > used_procs
+                           ? fmt::format(" ({} processes recorded)", info.processes.size())
+                           : std::string());
+  }
   if (!info.caps.kernels) out += " It has no CUDA kernel activity, so the GPU-side root causes cannot be checked.";
+  if (const std::string where = BudgetSentence(b); !where.empty()) out += " " + where;
   if (findings.empty()) return out + " No root cause of the Book applies.";
   return out + fmt::format(" {} finding{}; the largest: {} (about {:.1f} ms at stake).", findings.size(),
                            findings.size() == 1 ? "" : "s", findings.front().title,
@@ -227,6 +299,35 @@ std::string Orient(const engine::ProfileInfo& info, const Globals& g, const std:
 }
 
 }  // namespace
+
+int TensorCoreGpuFromKernelNames(const engine::Profile& profile) {
+  if (!profile.info().caps.kernels) return -1;
+  const engine::KernelTable& k = profile.kernels();
+  std::vector<bool> seen;
+  for (size_t i = 0; i < k.size(); ++i) {
+    const engine::StrId id = k.name[i];
+    if (id >= seen.size()) seen.resize(static_cast<size_t>(id) + 1, false);
+    if (seen[id]) continue;
+    seen[id] = true;
+    const std::string name = Lower(std::string(profile.strings().view(id)));
+    for (const char* arch : {"volta_", "turing_", "ampere_", "hopper_", "blackwell_"}) {
+      if (name.rfind(arch, 0) == 0) return 1;
+    }
+    // "sm70_", "sm80_xmma", "sm90_": the digits after "sm" at the start of a word.
+    for (size_t at = name.find("sm"); at != std::string::npos; at = name.find("sm", at + 2)) {
+      if (at > 0 && std::isalnum(static_cast<unsigned char>(name[at - 1]))) continue;
+      size_t d = at + 2;
+      if (d < name.size() && name[d] == '_') ++d;
+      int version = 0, digits = 0;
+      while (d < name.size() && std::isdigit(static_cast<unsigned char>(name[d])) && digits < 3) {
+        version = version * 10 + (name[d++] - '0');
+        ++digits;
+      }
+      if (digits >= 2 && (d == name.size() || name[d] == '_') && version >= 70 && version < 200) return 1;
+    }
+  }
+  return -1;
+}
 
 int TensorCoreGpu(const engine::ProfileInfo& info) {
   if (info.devices.empty()) return -1;
@@ -257,6 +358,7 @@ Expected<Analysis> Analyze(const engine::Profile& profile, const SkillRunner& ru
   g.device_count = static_cast<double>(info.devices.size());
   g.process_count = static_cast<double>(info.processes.size());
   g.tensor_core_gpu = TensorCoreGpu(info);
+  if (g.tensor_core_gpu < 0) g.tensor_core_gpu = TensorCoreGpuFromKernelNames(profile);
   Analysis analysis;
   analysis.window = window->description;
   const size_t n = book.root_causes.size();
@@ -275,7 +377,11 @@ Expected<Analysis> Analyze(const engine::Profile& profile, const SkillRunner& ru
   }
   std::stable_sort(analysis.findings.begin(), analysis.findings.end(),
                    [](const Finding& a, const Finding& b) { return a.at_stake_ns > b.at_stake_ns; });
-  analysis.summary = Orient(info, g, window->description, analysis.findings);
+  engine::FilterSpec budget_filter;
+  budget_filter.window = options.window;
+  auto budget = run("time_budget", {}, budget_filter, cancel);  // the Book's first causes ran it: a memo hit
+  if (!budget && budget.error().kind == ErrorKind::kCancelled) return budget.error();
+  analysis.summary = Orient(info, g, window->description, analysis.findings, budget ? &*budget : nullptr);
   return analysis;
 }
 

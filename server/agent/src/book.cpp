@@ -115,6 +115,8 @@ std::string Format(const ExprValue& v, const std::string& format) {
   if (format == "us") return fmt::format("{:.1f} µs", d / 1e3);
   if (format == "pct") return fmt::format("{:.0f}%", d * 100);
   if (format == "int") return Thousands(static_cast<int64_t>(std::llround(d)));
+  if (format == "dec") return fmt::format("{:.1f}", d);
+  if (format == "gb") return fmt::format("{:.1f} GB", d / 1e9);
   if (d == std::floor(d) && std::fabs(d) < 1e15) return fmt::format("{:.0f}", d);
   return fmt::format("{:.3g}", d);
 }

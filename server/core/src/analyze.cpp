@@ -8,6 +8,12 @@ Expected<agent::Analysis> Workspace::Analyze(const std::string& profile_id, cons
                                              const ProgressSink& progress) {
   auto profile = Get(profile_id);
   if (!profile) return profile.error();
+  // The kernel names tell the GPU's architecture when the export does not name the GPU (agent::Analyze reads them).
+  if ((*profile)->info().caps.kernels) {
+    if (Status loaded = (*profile)->Require(engine::Need::kKernels, cancel, progress); !loaded.ok()) {
+      return loaded.error();
+    }
+  }
   return agent::Analyze(**profile, RunnerFor(profile_id), options, on_finding, cancel, progress);
 }
 

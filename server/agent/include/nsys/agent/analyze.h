@@ -40,6 +40,12 @@ Expected<Analysis> Analyze(const engine::Profile& profile, const SkillRunner& ru
 // the export does not name the GPUs.
 int TensorCoreGpu(const engine::ProfileInfo& info);
 
+// The same from the kernels' names when the export does not name the GPUs: a kernel built for sm70 or newer
+// ("sm80_xmma_gemm_...", "sm90_...", "volta_", "turing_", "ampere_", "hopper_" library kernels) runs only on a GPU
+// with tensor cores, so 1; -1 otherwise (older names prove nothing: libraries ship maxwell_ kernels to new GPUs).
+// Reads the kernel table (kKernels must be loaded when caps.kernels).
+int TensorCoreGpuFromKernelNames(const engine::Profile& profile);
+
 }  // namespace nsys::agent
 
 namespace nsys::agent {

@@ -1,74 +1,143 @@
 // The .gitignore subset (see gitignore.h).
 #include "nsys/source/gitignore.h"
 
+#include <cstdint>
+
 namespace nsys::source {
 namespace {
 
-// `[...]` at pattern[0]: whether c is in the class; `used` gets the class's length (0 when it is not a class).
-bool ClassMatch(std::string_view pattern, char c, size_t& used) {
-  size_t i = 1;
-  const bool negate = i < pattern.size() && (pattern[i] == '!' || pattern[i] == '^');
-  if (negate) ++i;
-  bool in = false;
-  const size_t start = i;
-  for (; i < pattern.size() && (pattern[i] != ']' || i == start); ++i) {
-    if (i + 2 < pattern.size() && pattern[i + 1] == '-' && pattern[i + 2] != ']') {
-      in |= c >= pattern[i] && c <= pattern[i + 2];
-      i += 2;
-    } else {
-      in |= c == pattern[i];
-    }
-  }
-  if (i >= pattern.size()) {
-    used = 0;  // no closing bracket: a literal '['
-    return c == '[';
-  }
-  used = i + 1;
-  return in != negate && c != '/';
+// The end of the class `[...]` at p[0] (the index of its ']'), or 0 when it has none and '[' is a literal. A ']'
+// right after '[' (or after "[!"/"[^") is a member; `close_after[i]` is the first ']' at or after i.
+size_t ClassEnd(std::string_view p, size_t at, const std::vector<size_t>& close_after) {
+  size_t start = at + 1;
+  if (start < p.size() && (p[start] == '!' || p[start] == '^')) ++start;
+  if (start >= p.size()) return 0;
+  const size_t end = close_after[p[start] == ']' ? start + 1 : start];
+  return end == std::string_view::npos ? 0 : end;
 }
 
 }  // namespace
 
-bool GlobMatch(std::string_view p, std::string_view s) {
-  while (!p.empty()) {
-    if (p.substr(0, 2) == "**") {
-      std::string_view rest = p.substr(2);
-      if (!rest.empty() && rest[0] == '/') {  // `**/`: zero or more directories
-        rest.remove_prefix(1);
-        for (size_t i = 0; i <= s.size(); ++i) {
-          if ((i == 0 || s[i - 1] == '/') && GlobMatch(rest, s.substr(i))) return true;
+// Long: one case per glob element, each a few lines, in the order the elements are tried.
+Glob Glob::Compile(std::string_view p) {
+  Glob g;
+  // close_after[i]: the first ']' at index >= i (npos when none), so finding a class's end is O(1).
+  std::vector<size_t> close_after(p.size() + 2, std::string_view::npos);
+  for (size_t i = p.size(); i-- > 0;) close_after[i] = p[i] == ']' ? i : close_after[i + 1];
+  size_t i = 0;
+  while (i < p.size()) {
+    if (p.substr(i, 2) == "**") {
+      if (i + 2 < p.size() && p[i + 2] == '/') {  // `**/`: zero or more directories
+        g.tokens_.push_back({Op::kDirsEntry, 0, 0});
+        g.tokens_.push_back({Op::kDirsBody, 0, 0});
+        i += 3;
+      } else {  // any run of characters, '/' too
+        g.tokens_.push_back({Op::kAnyRun, 0, 0});
+        i += 2;
+      }
+    } else if (p[i] == '*') {
+      g.tokens_.push_back({Op::kStar, 0, 0});
+      ++i;
+    } else if (p[i] == '?') {
+      g.tokens_.push_back({Op::kAnyButSlash, 0, 0});
+      ++i;
+    } else if (p[i] == '[' && ClassEnd(p, i, close_after) != 0) {
+      const size_t end = ClassEnd(p, i, close_after);
+      size_t k = i + 1;
+      const bool negate = p[k] == '!' || p[k] == '^';
+      if (negate) ++k;
+      std::bitset<256> in;
+      for (; k < end; ++k) {
+        if (k + 2 < p.size() && p[k + 1] == '-' && p[k + 2] != ']') {  // a range, compared as char as it always was
+          for (int b = 0; b < 256; ++b) {
+            const char c = static_cast<char>(b);
+            if (c >= p[k] && c <= p[k + 2]) in.set(static_cast<size_t>(b));
+          }
+          k += 2;
+        } else {
+          in.set(static_cast<unsigned char>(p[k]));
         }
-        return false;
       }
-      for (size_t i = 0; i <= s.size(); ++i) {
-        if (GlobMatch(rest, s.substr(i))) return true;
-      }
-      return false;
+      if (negate) in.flip();
+      in.reset('/');  // a class never matches '/'
+      g.tokens_.push_back({Op::kClass, 0, static_cast<uint32_t>(g.classes_.size())});
+      g.classes_.push_back(in);
+      i = end + 1;
+    } else {  // a literal byte ('[' without a closing ']' too); a backslash escapes the next character
+      if (p[i] == '\\' && i + 1 < p.size()) ++i;
+      g.tokens_.push_back({Op::kByte, static_cast<uint8_t>(p[i]), 0});
+      ++i;
     }
-    if (p[0] == '*') {
-      const std::string_view rest = p.substr(1);
-      for (size_t i = 0; i <= s.size(); ++i) {
-        if (GlobMatch(rest, s.substr(i))) return true;
-        if (i < s.size() && s[i] == '/') break;
-      }
-      return false;
-    }
-    if (s.empty()) return false;
-    if (p[0] == '?') {
-      if (s[0] == '/') return false;
-      p.remove_prefix(1);
-    } else if (p[0] == '[') {
-      size_t used = 0;
-      if (!ClassMatch(p, s[0], used)) return false;
-      p.remove_prefix(used == 0 ? 1 : used);
-    } else {
-      if (p[0] == '\\' && p.size() > 1) p.remove_prefix(1);
-      if (p[0] != s[0]) return false;
-      p.remove_prefix(1);
-    }
-    s.remove_prefix(1);
   }
-  return s.empty();
+  return g;
+}
+
+// The set of token positions the text read so far can be at (an NFA run over the tokens): each character moves
+// every position at once, so no choice is ever retried. Position tokens_.size() is the end of the pattern.
+bool Glob::Match(std::string_view text) const {
+  const size_t n = tokens_.size();
+  std::vector<uint32_t> cur, next;
+  std::vector<size_t> seen(n + 1, SIZE_MAX);  // the step a position was last added at
+  // Adds a position and what it reaches without reading (a star may match nothing; `**/` may be skipped).
+  const auto add = [&](std::vector<uint32_t>& set, size_t pos, size_t step) {
+    const size_t first = set.size();
+    if (seen[pos] == step) return;
+    seen[pos] = step;
+    set.push_back(static_cast<uint32_t>(pos));
+    for (size_t k = first; k < set.size(); ++k) {  // the list itself is the work list: no recursion
+      const size_t at = set[k];
+      if (at == n) continue;
+      const Op op = tokens_[at].op;
+      if (op == Op::kStar || op == Op::kAnyRun || op == Op::kDirsEntry) {
+        const size_t skip = op == Op::kDirsEntry ? at + 2 : at + 1;
+        for (size_t to : {at + 1, skip}) {
+          if (seen[to] != step) {
+            seen[to] = step;
+            set.push_back(static_cast<uint32_t>(to));
+          }
+        }
+      }
+    }
+  };
+  add(cur, 0, 0);
+  for (size_t step = 1; step <= text.size(); ++step) {
+    const auto c = static_cast<unsigned char>(text[step - 1]);
+    next.clear();
+    for (const uint32_t at : cur) {
+      if (at == n) continue;
+      const Token& t = tokens_[at];
+      switch (t.op) {
+        case Op::kByte:
+          if (c == t.byte) add(next, at + 1, step);
+          break;
+        case Op::kAnyButSlash:
+          if (c != '/') add(next, at + 1, step);
+          break;
+        case Op::kClass:
+          if (classes_[t.cls][c]) add(next, at + 1, step);
+          break;
+        case Op::kStar:
+          if (c != '/') add(next, at, step);
+          break;
+        case Op::kAnyRun:
+          add(next, at, step);
+          break;
+        case Op::kDirsEntry:  // only moves without reading
+          break;
+        case Op::kDirsBody:  // inside `**/`: anything, leaving after a '/'
+          add(next, at, step);
+          if (c == '/') add(next, at + 1, step);
+          break;
+      }
+    }
+    if (next.empty()) return false;
+    cur.swap(next);
+  }
+  return seen[n] == text.size();
+}
+
+bool GlobMatch(std::string_view pattern, std::string_view text) {
+  return Glob::Compile(pattern).Match(text);
 }
 
 IgnoreFile IgnoreFile::Parse(std::string_view text, std::string base) {
@@ -102,7 +171,7 @@ IgnoreFile IgnoreFile::Parse(std::string_view text, std::string base) {
     }
     if (line.find('/') != std::string_view::npos) p.anchored = true;
     if (line.empty()) continue;
-    p.glob = std::string(line);
+    p.glob = Glob::Compile(line);
     f.patterns_.push_back(std::move(p));
   }
   return f;
@@ -117,7 +186,7 @@ int IgnoreFile::Match(std::string_view path, bool is_dir) const {
   const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
   for (auto it = patterns_.rbegin(); it != patterns_.rend(); ++it) {
     if (it->dir_only && !is_dir) continue;
-    if (GlobMatch(it->glob, it->anchored ? path : name)) return it->negate ? -1 : 1;
+    if (it->glob.Match(it->anchored ? path : name)) return it->negate ? -1 : 1;
   }
   return 0;
 }

@@ -36,8 +36,8 @@ struct BoundedFunctions::State {
         side = nullptr;
         return nullptr;
       }
-      // One more byte than the query's limit: the printf below writes one byte before the real output.
-      sqlite3_limit(side, SQLITE_LIMIT_LENGTH, max_value_bytes + 1);
+      // The query's own limit, so that SQLite's printf drops the same results as too big (output > limit - 1).
+      sqlite3_limit(side, SQLITE_LIMIT_LENGTH, max_value_bytes);
     }
     sqlite3_stmt* stmt = nullptr;
     if (sqlite3_prepare_v2(side, sql.c_str(), static_cast<int>(sql.size()), &stmt, nullptr) != SQLITE_OK) {
@@ -351,7 +351,7 @@ void BoundedPrintf(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   });
   if (!null) return;
   // SQLite's printf answers NULL both for an empty result and for one past the length limit. With one byte written
-  // first (the side connection allows one byte more), NULL can only mean too big.
+  // first, an empty result is 'x' and a too big one stays too big: NULL can only mean too big.
   RunOnSide(state, PrintfStatement(state, argc, true), argc, argv, ctx, [&](sqlite3_stmt* stmt) {
     if (sqlite3_column_type(stmt, 0) == SQLITE_NULL) sqlite3_result_error_toobig(ctx);
   });

@@ -123,12 +123,15 @@ bool Matches(const Phase& phase, std::string_view name) {
 // Which phases each range name belongs to, matched once per distinct string id: bit p set = phase p.
 class NameMatcher {
  public:
-  NameMatcher(const std::vector<Phase>& phases, const engine::StringPool& strings)
-      : phases_(phases), strings_(strings) {}
+  NameMatcher(const std::vector<Phase>& phases, const engine::StringPool& strings, const CancelToken& cancel)
+      : phases_(phases), strings_(strings), cancel_(cancel) {}
+  // Once the run is cancelled (or past its budget) a name not yet matched is not matched (0, not remembered): one
+  // name can take every pattern of the map, and the caller's next check returns kCancelled.
   uint64_t Of(engine::StrId id) {
     if (id >= known_.size()) known_.resize(id + 1, kUnknown);
     uint64_t& bits = known_[id];
     if (bits == kUnknown) {
+      if (cancel_.cancelled()) return 0;
       bits = 0;
       const std::string_view name = strings_.view(id);
       for (size_t p = 0; p < phases_.size(); ++p) {
@@ -143,6 +146,7 @@ class NameMatcher {
   static constexpr uint64_t kUnknown = ~uint64_t{0};
   const std::vector<Phase>& phases_;
   const engine::StringPool& strings_;
+  const CancelToken& cancel_;
   std::vector<uint64_t> known_;
 };
 
@@ -204,9 +208,10 @@ class Phases final : public Skill {
       return Declined("This profile has no NVTX data (no NVTX_EVENTS table), so no range can be mapped to a phase.");
     }
     std::vector<PhaseTotals> totals(phases->size());
-    NameMatcher matcher(*phases, ctx.profile.strings());
+    NameMatcher matcher(*phases, ctx.profile.strings(), ctx.cancel);
     const engine::NvtxTable& nvtx = ctx.profile.nvtx();
     for (size_t j = 0; j < nvtx.size(); ++j) {
+      if ((j & 0xFFFF) == 0 && ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
       if (!ctx.filter.InWindow(nvtx.start[j]) || !ctx.filter.AcceptsProcess(nvtx.pid[j])) continue;
       const uint64_t bits = matcher.Of(nvtx.name[j]);
       for (size_t p = 0; bits != 0 && p < totals.size(); ++p) {
@@ -224,6 +229,7 @@ class Phases final : public Skill {
     int64_t unlaunched = 0;
     std::vector<int32_t> stack;
     for (size_t i = 0; i < k.size(); ++i) {
+      if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
       if (!ctx.filter.Accepts(k.start[i], k.device[i], k.pid[i])) continue;
       const int32_t r = k.launch[i];
       if (r < 0) {

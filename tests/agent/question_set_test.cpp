@@ -131,44 +131,55 @@ std::string Check(const json& q, const core::AskResult& r, core::Workspace& ws, 
   return "";
 }
 
-TEST(QuestionSet, AnsweredRightOffline) {
-  NSYS_REQUIRE_FIXTURES();
-  std::ifstream in(std::string(NSYS_AI_TEST_DATA_DIR) + "/agent/questions.json");
-  ASSERT_TRUE(in) << "tests/agent/questions.json";
+struct Score {
+  size_t right = 0, total = 0;
+  std::set<std::string> types, fixtures;
+  std::vector<std::string> wrong;  // "fixture: "question": why"
+};
+
+// Asks every question of `file` (under tests/agent) offline and checks each answer (see Check).
+Score AskAll(const std::string& file) {
+  Score score;
+  std::ifstream in(std::string(NSYS_AI_TEST_DATA_DIR) + "/agent/" + file);
+  if (!in) {
+    score.wrong.push_back("cannot read tests/agent/" + file);
+    return score;
+  }
   const json set = json::parse(in);
   core::WorkspaceConfig config;
   config.open.use_cache = false;
   config.default_skill_dirs = false;
-  config.max_loaded_profiles = 16;  // every fixture open at once
+  config.max_loaded_profiles = 32;  // every fixture open at once
   core::Workspace ws(config);
   std::map<std::string, std::string> ids, conversations;
-  std::set<std::string> types, fixtures;
-  size_t right = 0, total = 0;
   for (const auto& q : set.at("questions")) {
     const std::string fixture = q.at("fixture");
-    fixtures.insert(fixture);
-    types.insert(q.at("type").get<std::string>());
+    score.fixtures.insert(fixture);
+    score.types.insert(q.at("type").get<std::string>());
+    ++score.total;
+    const std::string where = fixture + ": \"" + q.at("question").get<std::string>() + "\": ";
     // A profile that cannot be opened (no events at all) is refused before any question: its message is the
     // refusal, and it must say what is missing.
     if (const std::string open_error = q.at("expect").value("open_error", ""); !open_error.empty()) {
       auto opened = ws.Open(Fixture(fixture));
-      ++total;
       if (!opened && opened.error().message.find(open_error) != std::string::npos) {
-        ++right;
+        ++score.right;
       } else {
-        ADD_FAILURE() << fixture << ": expected an open error saying '" << open_error << "'";
+        score.wrong.push_back(where + "expected an open error saying '" + open_error + "'");
       }
       continue;
     }
     if (!ids.count(fixture)) {
       auto opened = ws.Open(Fixture(fixture));
-      ASSERT_TRUE(opened) << fixture << ": " << opened.error().message;
+      if (!opened) {
+        score.wrong.push_back(where + "cannot open: " + opened.error().message);
+        continue;
+      }
       ids[fixture] = opened->id;
     }
     const std::string conv = q.value("conversation", "");
     core::AskRequest request{ids[fixture], q.at("question"), conv.empty() ? "" : conversations[conv]};
     auto result = ws.Ask(request, {});
-    ++total;
     std::string why;
     if (!result) {
       why = "error: " + result.error().message;
@@ -177,22 +188,46 @@ TEST(QuestionSet, AnsweredRightOffline) {
       why = Check(q, *result, ws, ids[fixture]);
     }
     if (why.empty()) {
-      ++right;
+      ++score.right;
     } else {
-      ADD_FAILURE() << fixture << ": \"" << q.at("question").get<std::string>() << "\": " << why;
+      score.wrong.push_back(where + why);
     }
   }
-  std::printf("answered right: %zu/%zu (%.1f%%)\n", right, total, 100.0 * right / std::max<size_t>(1, total));
-  EXPECT_GE(total, 40u);
+  return score;
+}
+
+// The tuning set: the parser may be tuned against it; every question must be answered right.
+TEST(QuestionSet, AnsweredRightOffline) {
+  NSYS_REQUIRE_FIXTURES();
+  const Score s = AskAll("questions.json");
+  for (const auto& w : s.wrong) ADD_FAILURE() << w;
+  std::printf("tuning set answered right: %zu/%zu (%.1f%%)\n", s.right, s.total,
+              100.0 * s.right / std::max<size_t>(1, s.total));
+  EXPECT_GE(s.total, 40u);
   for (const char* type :
-       {"which", "how_much", "how_many", "why", "compare", "more_than", "share", "refusal", "follow_up"}) {
-    EXPECT_TRUE(types.count(type)) << "no question of type " << type;
+       {"which", "how_many", "how_much", "why", "compare", "more_than", "share", "refusal", "follow_up"}) {
+    EXPECT_TRUE(s.types.count(type)) << "no question of type " << type;
   }
   for (const char* f : {"h100_2gpu_1s.sqlite", "a100_2proc_mpi.sqlite", "h200_nvfuser_nvtx.sqlite",
                         "mfu_2gpu_before.sqlite", "mfu_2gpu_after.sqlite", "titanrtx_tensorrt_nvtx.sqlite",
                         "v100_julia.sqlite", "mock.sqlite", "empty_export.sqlite"}) {
-    EXPECT_TRUE(fixtures.count(f)) << "no question over " << f;
+    EXPECT_TRUE(s.fixtures.count(f)) << "no question over " << f;
   }
+}
+
+// The held-out set (issue 26, part 3): written from the data before the parser changed, and never tuned against.
+// The bar is 90% right; the wrong answers are printed (not failed one by one) so that reading them is a choice.
+TEST(QuestionSet, HeldOutAnsweredRightOffline) {
+  NSYS_REQUIRE_FIXTURES();
+  const Score s = AskAll("questions_holdout.json");
+  const double pct = 100.0 * s.right / std::max<size_t>(1, s.total);
+  std::printf("held-out set answered right: %zu/%zu (%.1f%%)\n", s.right, s.total, pct);
+  if (std::getenv("NSYS_AI_SHOW_HELDOUT")) {
+    for (const auto& w : s.wrong) std::printf("  wrong: %s\n", w.c_str());
+  }
+  EXPECT_GE(s.total, 70u);
+  EXPECT_GE(s.fixtures.size(), 15u) << "the held-out set covers the shared fixtures and realworld";
+  EXPECT_GE(pct, 90.0) << "held-out score under the 90% bar (NSYS_AI_SHOW_HELDOUT=1 prints the wrong answers)";
 }
 
 }  // namespace

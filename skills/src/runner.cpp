@@ -406,7 +406,8 @@ Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& ra
     result.emplace(RunGuarded(skill, Context{profile, *filter, args->own, scope.token(), options.user_skill_timeout}));
     expired = scope.expired();
     if (expired) {
-      const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+      const auto took =
+          std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
       support::LogInfo(fmt::format("skill {} stopped at its time budget ({} ms after {} ms)", skill.name(),
                                    took.count(), budget.count()));
     }

@@ -19,7 +19,7 @@ struct BoundedFunctions::State {
   // result once the arguments are known to be cheap. Opened on first use.
   sqlite3* side = nullptr;
   std::map<std::string, sqlite3_stmt*> side_statements;  // by SQL text
-  std::vector<sqlite3_stmt*> printf_plain;                // by argument count, owned by side_statements
+  std::vector<sqlite3_stmt*> printf_plain;               // by argument count, owned by side_statements
   std::vector<sqlite3_stmt*> printf_prefixed;
 
   ~State() {
@@ -51,15 +51,15 @@ struct BoundedFunctions::State {
 
 namespace {
 
-using State = BoundedFunctions::State;
+using BoundedState = BoundedFunctions::State;
 
-State& StateOf(sqlite3_context* ctx) {
-  return *static_cast<State*>(sqlite3_user_data(ctx));
+BoundedState& BoundedStateOf(sqlite3_context* ctx) {
+  return *static_cast<BoundedState*>(sqlite3_user_data(ctx));
 }
 
 // Past the query's deadline or cancelled: interrupt the statement instead of working.
 bool BoundedInterrupted(sqlite3_context* ctx) {
-  if (!StateOf(ctx).guard.Stop()) return false;
+  if (!BoundedStateOf(ctx).guard.Stop()) return false;
   sqlite3_interrupt(sqlite3_context_db_handle(ctx));
   sqlite3_result_error_code(ctx, SQLITE_INTERRUPT);
   return true;
@@ -89,14 +89,28 @@ int64_t PrintfRepeatedBytes(const char* format, int argc, sqlite3_value** argv) 
     bool done = false;
     do {
       switch (c) {
-        case '-': case '+': case ' ': case '#': case '!': case '0': case ',':
+        case '-':
+        case '+':
+        case ' ':
+        case '#':
+        case '!':
+        case '0':
+        case ',':
           break;
         case 'l':
           c = *++f;
           if (c == 'l') c = *++f;
           done = true;
           break;
-        case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9':
+        case '1':
+        case '2':
+        case '3':
+        case '4':
+        case '5':
+        case '6':
+        case '7':
+        case '8':
+        case '9':
           while ((c = *++f) >= '0' && c <= '9') {
           }
           if (c != '.' && c != 'l') {
@@ -140,14 +154,31 @@ int64_t PrintfRepeatedBytes(const char* format, int argc, sqlite3_value** argv) 
     } while (!done && (c = *++f) != 0);
     if (c == 0) break;
     switch (c) {
-      case '%': case 'n':
+      case '%':
+      case 'n':
         break;
       case 'c':
         if (precision > 1) total += precision;
         ++next;
         break;
-      case 'd': case 's': case 'g': case 'z': case 'q': case 'Q': case 'w': case 'o': case 'u': case 'x': case 'X':
-      case 'f': case 'e': case 'E': case 'G': case 'i': case 'p': case 'r':
+      case 'd':
+      case 's':
+      case 'g':
+      case 'z':
+      case 'q':
+      case 'Q':
+      case 'w':
+      case 'o':
+      case 'u':
+      case 'x':
+      case 'X':
+      case 'f':
+      case 'e':
+      case 'E':
+      case 'G':
+      case 'i':
+      case 'p':
+      case 'r':
         ++next;
         break;
       default:  // %T, %S and unknown conversions end SQLite's formatting
@@ -160,7 +191,8 @@ int64_t PrintfRepeatedBytes(const char* format, int argc, sqlite3_value** argv) 
 // Runs `stmt` (one result column, prepared on the side connection) with `argv` bound as ?1..?argc and hands the
 // row to `take`; on failure the call fails with the side connection's error.
 template <typename Take>
-void RunOnSide(State& state, sqlite3_stmt* stmt, int argc, sqlite3_value** argv, sqlite3_context* ctx, Take take) {
+void RunOnSide(BoundedState& state, sqlite3_stmt* stmt, int argc, sqlite3_value** argv, sqlite3_context* ctx,
+               Take take) {
   if (!stmt) {
     sqlite3_result_error(ctx, "internal error: the bounded function's helper connection failed", -1);
     return;
@@ -176,7 +208,7 @@ void RunOnSide(State& state, sqlite3_stmt* stmt, int argc, sqlite3_value** argv,
 }
 
 // "SELECT printf(?1, ?2, ...)" for `argc` arguments, with 'x' written first when `prefixed`; prepared once.
-sqlite3_stmt* PrintfStatement(State& state, int argc, bool prefixed) {
+sqlite3_stmt* PrintfStatement(BoundedState& state, int argc, bool prefixed) {
   auto& cache = prefixed ? state.printf_prefixed : state.printf_plain;
   if (static_cast<size_t>(argc) < cache.size() && cache[static_cast<size_t>(argc)]) return cache[argc];
   std::string sql = prefixed ? "SELECT printf('x' || ?1" : "SELECT printf(?1";
@@ -197,6 +229,7 @@ struct PrintfSpec {
 
 // Reads the spec after a '%' at *f (SQLite 3.40's loop: flags, width or '*', '.' and precision or '*', 'l', 'll'),
 // leaving f on the conversion character and `next` on the first argument not yet taken.
+// Long: SQLite's own parsing loop, case for case, so that every '*' takes the argument SQLite's takes.
 PrintfSpec ReadPrintfSpec(const char*& f, int argc, sqlite3_value** argv, int& next) {
   PrintfSpec spec;
   char c = *++f;
@@ -204,7 +237,13 @@ PrintfSpec ReadPrintfSpec(const char*& f, int argc, sqlite3_value** argv, int& n
   bool done = false;
   do {
     switch (c) {
-      case '-': case '+': case ' ': case '#': case '!': case '0': case ',':
+      case '-':
+      case '+':
+      case ' ':
+      case '#':
+      case '!':
+      case '0':
+      case ',':
         spec.flags += c;
         break;
       case 'l':
@@ -212,7 +251,15 @@ PrintfSpec ReadPrintfSpec(const char*& f, int argc, sqlite3_value** argv, int& n
         if (c == 'l') c = *++f;
         done = true;
         break;
-      case '1': case '2': case '3': case '4': case '5': case '6': case '7': case '8': case '9': {
+      case '1':
+      case '2':
+      case '3':
+      case '4':
+      case '5':
+      case '6':
+      case '7':
+      case '8':
+      case '9': {
         unsigned wx = static_cast<unsigned>(c - '0');
         while ((c = *++f) >= '0' && c <= '9') wx = wx * 10 + static_cast<unsigned>(c - '0');
         spec.width = wx & 0x7fffffff;
@@ -294,17 +341,30 @@ bool PrintfDirect(sqlite3_context* ctx, const char* format, int argc, sqlite3_va
       case '%':
         sqlite3_str_appendf(out, (c_format + "%").c_str());
         break;
-      case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'r':
+      case 'd':
+      case 'i':
+      case 'u':
+      case 'x':
+      case 'X':
+      case 'o':
+      case 'r':
         sqlite3_str_appendf(out, (c_format + "ll" + conv).c_str(),
                             static_cast<long long>(PrintfIntArg(argc, argv, next++)));
         break;
-      case 'f': case 'e': case 'E': case 'g': case 'G': {
+      case 'f':
+      case 'e':
+      case 'E':
+      case 'g':
+      case 'G': {
         const double v = next < argc ? sqlite3_value_double(argv[next]) : 0.0;
         ++next;
         sqlite3_str_appendf(out, (c_format + conv).c_str(), v);
         break;
       }
-      case 's': case 'q': case 'Q': case 'w': {
+      case 's':
+      case 'q':
+      case 'Q':
+      case 'w': {
         const char* v = next < argc ? reinterpret_cast<const char*>(sqlite3_value_text(argv[next])) : nullptr;
         ++next;
         sqlite3_str_appendf(out, (c_format + conv).c_str(), v);
@@ -335,7 +395,7 @@ bool PrintfDirect(sqlite3_context* ctx, const char* format, int argc, sqlite3_va
 
 void BoundedPrintf(sqlite3_context* ctx, int argc, sqlite3_value** argv) {
   if (BoundedInterrupted(ctx)) return;
-  State& state = StateOf(ctx);
+  BoundedState& state = BoundedStateOf(ctx);
   if (argc < 1) return;  // NULL, as SQLite's
   const auto* format = reinterpret_cast<const char*>(sqlite3_value_text(argv[0]));
   if (!format) return;
@@ -449,7 +509,7 @@ void BoundedReplace(sqlite3_context* ctx, int, sqlite3_value** argv) {
   for (size_t at = FindBytes(hay, pat, 0); at != std::string_view::npos; at = FindBytes(hay, pat, at + pat.size()))
     ++count;
   const int64_t length = n_str + count * (static_cast<int64_t>(n_rep) - n_pattern);
-  if (n_rep > n_pattern && length > StateOf(ctx).max_value_bytes) {
+  if (n_rep > n_pattern && length > BoundedStateOf(ctx).max_value_bytes) {
     sqlite3_result_error_toobig(ctx);
     return;
   }
@@ -500,8 +560,7 @@ void BoundedTrim(sqlite3_context* ctx, int, sqlite3_value** argv, int flags) {
   // The first character of the set (in its order) that `in` starts (front) or ends (back) with: its length, or 0.
   auto match = [&](bool front) -> size_t {
     for (const std::string_view& c : chars) {
-      if (c.size() <= static_cast<size_t>(n_in) &&
-          memcmp(front ? in : in + n_in - c.size(), c.data(), c.size()) == 0)
+      if (c.size() <= static_cast<size_t>(n_in) && memcmp(front ? in : in + n_in - c.size(), c.data(), c.size()) == 0)
         return c.size();
     }
     return 0;
@@ -565,12 +624,11 @@ uint32_t ReadUtf8(const unsigned char* z) {
 // SQLite's likeFunc checks in its order (pattern length, ESCAPE, NULLs), then the work bound, then the match.
 void BoundedMatch(sqlite3_context* ctx, int argc, sqlite3_value** argv, bool glob) {
   if (BoundedInterrupted(ctx)) return;
-  State& state = StateOf(ctx);
+  BoundedState& state = BoundedStateOf(ctx);
   sqlite3* db = sqlite3_context_db_handle(ctx);
   // Debian's SQLite is built with LIKE_DOESNT_MATCH_BLOBS: a blob on either side matches nothing.
   static const bool kBlobsNeverMatch = sqlite3_compileoption_used("LIKE_DOESNT_MATCH_BLOBS") != 0;
-  if (kBlobsNeverMatch &&
-      (sqlite3_value_type(argv[0]) == SQLITE_BLOB || sqlite3_value_type(argv[1]) == SQLITE_BLOB)) {
+  if (kBlobsNeverMatch && (sqlite3_value_type(argv[0]) == SQLITE_BLOB || sqlite3_value_type(argv[1]) == SQLITE_BLOB)) {
     sqlite3_result_int(ctx, 0);
     return;
   }
@@ -641,9 +699,9 @@ Status BoundedFunctions::Install(sqlite3* db) {
     Fn fn;
   };
   static constexpr Def kDefs[] = {
-      {"printf", -1, BoundedPrintf}, {"format", -1, BoundedPrintf}, {"instr", 2, BoundedInstr},
+      {"printf", -1, BoundedPrintf},  {"format", -1, BoundedPrintf}, {"instr", 2, BoundedInstr},
       {"replace", 3, BoundedReplace}, {"trim", 2, BoundedTrimBoth},  {"ltrim", 2, BoundedLtrim},
-      {"rtrim", 2, BoundedRtrim},     {"like", 2, BoundedLike},       {"like", 3, BoundedLike},
+      {"rtrim", 2, BoundedRtrim},     {"like", 2, BoundedLike},      {"like", 3, BoundedLike},
       {"glob", 2, BoundedGlob},
   };
   // Innocuous and deterministic, as SQLite's own: a profile's views may call them, and constants fold the same.
@@ -651,8 +709,8 @@ Status BoundedFunctions::Install(sqlite3* db) {
   for (const Def& d : kDefs) {
     if (sqlite3_create_function_v2(db, d.name, d.args, flags, state_.get(), d.fn, nullptr, nullptr, nullptr) !=
         SQLITE_OK) {
-      return MakeError(ErrorKind::kInternal, fmt::format("SQLite refused the bounded {}(): {}", d.name,
-                                                         sqlite3_errmsg(db)));
+      return MakeError(ErrorKind::kInternal,
+                       fmt::format("SQLite refused the bounded {}(): {}", d.name, sqlite3_errmsg(db)));
     }
   }
   return {};

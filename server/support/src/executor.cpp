@@ -106,8 +106,7 @@ void ThreadPool::Work(bool cheap_only) {
 
 bool ThreadPool::WaitIdle(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mu_);
-  return idle_cv_.wait_for(lock, timeout,
-                           [&] { return running_ == 0 && cheap_.size == 0 && ordinary_.size == 0; });
+  return idle_cv_.wait_for(lock, timeout, [&] { return running_ == 0 && cheap_.size == 0 && ordinary_.size == 0; });
 }
 
 void InlineExecutor::Post(std::function<void()> task, TaskOrigin) {

@@ -5,8 +5,8 @@
 #include <unistd.h>
 
 #include <asio.hpp>
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <string>

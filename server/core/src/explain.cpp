@@ -1,7 +1,10 @@
 // Workspace::ExplainKernel: the profile's kernel (and runtime) tables loaded, then agent::ExplainKernel with the
-// profile's memoised skill runner.
+// profile's memoised skill runner. Workspace::AddAiParagraph: the model's paragraph on it (issue 26), never waited on.
 #include "nsys/agent/explain.h"
 
+#include <filesystem>
+
+#include "nsys/agent/explain_llm.h"
 #include "nsys/core/workspace.h"
 
 namespace nsys::core {
@@ -15,6 +18,26 @@ Expected<agent::KernelExplanation> Workspace::ExplainKernel(const std::string& p
     return loaded.error();
   }
   return agent::ExplainKernel(**profile, RunnerFor(profile_id), kernel, cancel, (*profile)->info().source_path);
+}
+
+void Workspace::AddAiParagraph(agent::KernelExplanation& explanation, const std::optional<llm::Config>& llm) {
+  const bool use_cache = [&] {
+    std::lock_guard lock(mu_);
+    return config_.open.use_cache;
+  }();
+  const llm::Config chosen = llm ? *llm : [&] {
+    std::lock_guard lock(mu_);
+    return config_.llm;
+  }();
+  if (!chosen.enabled()) return;
+  // The replies are the user's data: a private directory (0700) of 0600 files, as the ask answers (llm::AnswerCache).
+  const std::string dir = use_cache ? (std::filesystem::path(CacheDir()) / "llm-explain").string() : "";
+  const agent::AiParagraph paragraph = paragraphs_.Lookup(explanation, chosen, dir);
+  explanation.markdown = agent::WithAiParagraph(explanation.markdown, paragraph);
+}
+
+bool Workspace::WaitForAiParagraphs(std::chrono::milliseconds timeout) {
+  return paragraphs_.WaitIdle(timeout);
 }
 
 }  // namespace nsys::core

@@ -121,14 +121,27 @@ class OpenAIDecoder : public StreamDecoder {
   bool done_ = false;
 };
 
+// OpenAI's reasoning models (the o1, o3 and o4 families and gpt-5) refuse `max_tokens` ("Unsupported parameter:
+// 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.") and any temperature but the
+// default; their bound, `max_completion_tokens`, counts the hidden reasoning tokens too. Matched on the model name,
+// after a router's "openai/" prefix: "o3-mini", "o4-mini-2025-04-16", "gpt-5", "gpt-5-mini", "openai/o1". Every other
+// model (gpt-4o, local servers: Ollama, vLLM, llama.cpp) keeps `max_tokens`, which all of them read.
+bool IsReasoningModel(std::string_view model) {
+  if (const size_t slash = model.rfind('/'); slash != std::string_view::npos) model.remove_prefix(slash + 1);
+  auto family = [&](std::string_view prefix) {
+    return model.substr(0, prefix.size()) == prefix &&
+           (model.size() == prefix.size() || model[prefix.size()] == '-' || model[prefix.size()] == '.');
+  };
+  return family("o1") || family("o3") || family("o4") || family("gpt-5");
+}
+
 class OpenAI : public Dialect {
  public:
   HttpRequest Build(const Config& config, const ChatRequest& request) const override {
-    json body = {{"model", config.model},
-                 {"stream", true},
-                 {"stream_options", {{"include_usage", true}}},
-                 {"max_tokens", request.max_tokens}};
-    if (request.temperature) body["temperature"] = *request.temperature;
+    const bool reasoning = IsReasoningModel(config.model);
+    json body = {{"model", config.model}, {"stream", true}, {"stream_options", {{"include_usage", true}}}};
+    body[reasoning ? "max_completion_tokens" : "max_tokens"] = request.max_tokens;
+    if (request.temperature && !reasoning) body["temperature"] = *request.temperature;
     json messages = json::array();
     for (const Message& m : request.messages) messages.push_back(MessageJson(m));
     body["messages"] = std::move(messages);

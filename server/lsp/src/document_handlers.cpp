@@ -42,6 +42,8 @@ Expected<protocol::HoverResult> OnHover(const protocol::HoverParams& params, Req
     auto explanation =
         ctx.workspace().ExplainKernelWithSources(report->profile_id, span.name, set_id, ctx.cancel(), ctx.progress());
     if (!explanation) return explanation.error();
+    // With an LLM configured, its paragraph when ready; never waits on the model (issue 26).
+    ctx.workspace().AddAiParagraph(*explanation, ctx.settings().llm);
     return protocol::HoverResult{protocol::Hover{{"markdown", explanation->markdown}, RangeOf(span)}};
   }
   for (size_t i = 0; i < report->result.findings.size() && i < report->finding_markdown.size(); ++i) {

@@ -19,6 +19,7 @@
 #include "nsys/agent/analyze.h"
 #include "nsys/agent/diff.h"
 #include "nsys/agent/explain.h"
+#include "nsys/agent/explain_llm.h"
 #include "nsys/agent/skill_runner.h"
 #include "nsys/core/ask.h"
 #include "nsys/core/refine.h"
@@ -239,6 +240,13 @@ class Workspace {
   // kNotFound names the closest kernels when none matches.
   Expected<agent::KernelExplanation> ExplainKernel(const std::string& profile_id, const std::string& kernel,
                                                    const CancelToken& cancel = {}, const ProgressSink& progress = {});
+  // Issue 26: with an LLM configured (the session's `llm`, else WorkspaceConfig::llm), the model's paragraph on the
+  // explanation, grounded in its facts (agent/explain_llm.h), put into its Markdown. Never waits on the model: what
+  // is cached (memory, then <cache>/llm-explain) shows at once; otherwise the request starts in the background and
+  // the Markdown says so. Without an LLM the explanation is left as it is.
+  void AddAiParagraph(agent::KernelExplanation& explanation, const std::optional<llm::Config>& llm = std::nullopt);
+  // Until no AI paragraph is being written, at most `timeout` (the one-shot CLI, tests).
+  bool WaitForAiParagraphs(std::chrono::milliseconds timeout);
   // ---- NVTX tree (issue 11) ----
   // Loads kernels, runtime calls and NVTX ranges with their links (engine::Need::kAttribution), then reads one level
   // of the tree (skills::NvtxTreeChildren). kInvalidArgument naming `parent` for an id that is not a node.
@@ -490,6 +498,8 @@ class Workspace {
   std::string cache_dir_;
   std::unordered_map<std::string, std::shared_ptr<source::AnnotationIndex>> source_sets_;  // by id, under mu_
   int next_source_set_ = 1;
+  // Last, so it is destroyed first: its threads are cancelled and joined before the rest goes.
+  agent::KernelParagraphs paragraphs_;
 };
 
 // The same check before any profile is open (the CLI refuses a bad output before a long load): `profile_path`'s

@@ -75,150 +75,6 @@ int64_t PrintfIntArg(int argc, sqlite3_value** argv, int i) {
   return i < argc ? sqlite3_value_int64(argv[i]) : 0;
 }
 
-// The bytes the format's %c conversions must write, at the least: a precision repeats the character that many
-// times (each at least one byte, NUL for a NULL argument). The format is read as SQLite 3.40's printf reads it
-// (flags, width, precision and 'l' in its order; '*' takes the next argument), so the precisions are its own.
-int64_t PrintfRepeatedBytes(const char* format, int argc, sqlite3_value** argv) {
-  int next = 1;  // argv[0] is the format
-  int64_t total = 0;
-  for (const char* f = format; *f; ++f) {
-    if (*f != '%') continue;
-    char c = *++f;
-    if (c == 0) break;
-    int64_t precision = -1;
-    bool done = false;
-    do {
-      switch (c) {
-        case '-':
-        case '+':
-        case ' ':
-        case '#':
-        case '!':
-        case '0':
-        case ',':
-          break;
-        case 'l':
-          c = *++f;
-          if (c == 'l') c = *++f;
-          done = true;
-          break;
-        case '1':
-        case '2':
-        case '3':
-        case '4':
-        case '5':
-        case '6':
-        case '7':
-        case '8':
-        case '9':
-          while ((c = *++f) >= '0' && c <= '9') {
-          }
-          if (c != '.' && c != 'l') {
-            done = true;
-          } else {
-            --f;
-          }
-          break;
-        case '*':
-          ++next;  // the width
-          if ((c = f[1]) != '.' && c != 'l') {
-            c = *++f;
-            done = true;
-          }
-          break;
-        case '.': {
-          c = *++f;
-          if (c == '*') {
-            const int p = static_cast<int>(static_cast<uint32_t>(PrintfIntArg(argc, argv, next++)));
-            precision = p >= 0 ? p : (p >= -2147483647 ? -static_cast<int64_t>(p) : -1);
-            c = *++f;
-          } else {
-            unsigned px = 0;
-            while (c >= '0' && c <= '9') {
-              px = px * 10 + static_cast<unsigned>(c - '0');
-              c = *++f;
-            }
-            precision = px & 0x7fffffff;
-          }
-          if (c == 'l') {
-            --f;
-          } else {
-            done = true;
-          }
-          break;
-        }
-        default:
-          done = true;
-          break;
-      }
-    } while (!done && (c = *++f) != 0);
-    if (c == 0) break;
-    switch (c) {
-      case '%':
-      case 'n':
-        break;
-      case 'c':
-        if (precision > 1) total += precision;
-        ++next;
-        break;
-      case 'd':
-      case 's':
-      case 'g':
-      case 'z':
-      case 'q':
-      case 'Q':
-      case 'w':
-      case 'o':
-      case 'u':
-      case 'x':
-      case 'X':
-      case 'f':
-      case 'e':
-      case 'E':
-      case 'G':
-      case 'i':
-      case 'p':
-      case 'r':
-        ++next;
-        break;
-      default:  // %T, %S and unknown conversions end SQLite's formatting
-        return total;
-    }
-  }
-  return total;
-}
-
-// Runs `stmt` (one result column, prepared on the side connection) with `argv` bound as ?1..?argc and hands the
-// row to `take`; on failure the call fails with the side connection's error.
-template <typename Take>
-void RunOnSide(BoundedState& state, sqlite3_stmt* stmt, int argc, sqlite3_value** argv, sqlite3_context* ctx,
-               Take take) {
-  if (!stmt) {
-    sqlite3_result_error(ctx, "internal error: the bounded function's helper connection failed", -1);
-    return;
-  }
-  for (int i = 0; i < argc; ++i) sqlite3_bind_value(stmt, i + 1, argv[i]);
-  if (sqlite3_step(stmt) == SQLITE_ROW) {
-    take(stmt);
-  } else {
-    sqlite3_result_error(ctx, sqlite3_errmsg(state.side), -1);
-    sqlite3_result_error_code(ctx, sqlite3_errcode(state.side));
-  }
-  sqlite3_reset(stmt);
-}
-
-// "SELECT printf(?1, ?2, ...)" for `argc` arguments, with 'x' written first when `prefixed`; prepared once.
-sqlite3_stmt* PrintfStatement(BoundedState& state, int argc, bool prefixed) {
-  auto& cache = prefixed ? state.printf_prefixed : state.printf_plain;
-  if (static_cast<size_t>(argc) < cache.size() && cache[static_cast<size_t>(argc)]) return cache[argc];
-  std::string sql = prefixed ? "SELECT printf('x' || ?1" : "SELECT printf(?1";
-  for (int i = 2; i <= argc; ++i) sql += fmt::format(", ?{}", i);
-  sqlite3_stmt* stmt = state.SideStatement(sql + ")");
-  if (cache.size() <= static_cast<size_t>(argc)) cache.resize(static_cast<size_t>(argc) + 1, nullptr);
-  cache[static_cast<size_t>(argc)] = stmt;
-  return stmt;
-}
-
 // One conversion of a format as SQLite's printf reads it: flags, width and precision with their '*' arguments taken.
 struct PrintfSpec {
   std::string flags;
@@ -312,6 +168,81 @@ PrintfSpec ReadPrintfSpec(const char*& f, int argc, sqlite3_value** argv, int& n
   } while (!done && (c = *++f) != 0);
   spec.conversion = c;
   return spec;
+}
+
+// The bytes the format's %c conversions must write, at the least: a precision repeats the character that many
+// times (each at least one byte, NUL for a NULL argument). The format is read as SQLite's printf reads it
+// (ReadPrintfSpec), so the precisions are its own.
+int64_t PrintfRepeatedBytes(const char* format, int argc, sqlite3_value** argv) {
+  int next = 1;  // argv[0] is the format
+  int64_t total = 0;
+  for (const char* f = format; *f; ++f) {
+    if (*f != '%') continue;
+    const PrintfSpec spec = ReadPrintfSpec(f, argc, argv, next);
+    switch (spec.conversion) {
+      case '%':
+      case 'n':
+        break;
+      case 'c':
+        if (spec.precision > 1) total += spec.precision;
+        ++next;
+        break;
+      case 'd':
+      case 's':
+      case 'g':
+      case 'z':
+      case 'q':
+      case 'Q':
+      case 'w':
+      case 'o':
+      case 'u':
+      case 'x':
+      case 'X':
+      case 'f':
+      case 'e':
+      case 'E':
+      case 'G':
+      case 'i':
+      case 'p':
+      case 'r':
+        ++next;
+        break;
+      default:  // the end of the format, %T, %S and unknown conversions end SQLite's formatting
+        return total;
+    }
+  }
+  return total;
+}
+
+// Runs `stmt` (one result column, prepared on the side connection) with `argv` bound as ?1..?argc and hands the
+// row to `take`; on failure the call fails with the side connection's error.
+template <typename Take>
+void RunOnSide(BoundedState& state, sqlite3_stmt* stmt, int argc, sqlite3_value** argv, sqlite3_context* ctx,
+               Take take) {
+  if (!stmt) {
+    sqlite3_result_error(ctx, "internal error: the bounded function's helper connection failed", -1);
+    return;
+  }
+  for (int i = 0; i < argc; ++i) sqlite3_bind_value(stmt, i + 1, argv[i]);
+  if (sqlite3_step(stmt) == SQLITE_ROW) {
+    take(stmt);
+  } else {
+    sqlite3_result_error(ctx, sqlite3_errmsg(state.side), -1);
+    sqlite3_result_error_code(ctx, sqlite3_errcode(state.side));
+  }
+  sqlite3_reset(stmt);
+}
+
+// "SELECT printf(?1, ?2, ...)" for `argc` arguments, with 'x' written first when `prefixed`; prepared once.
+sqlite3_stmt* PrintfStatement(BoundedState& state, int argc, bool prefixed) {
+  auto& cache = prefixed ? state.printf_prefixed : state.printf_plain;
+  if (static_cast<size_t>(argc) < cache.size() && cache[static_cast<size_t>(argc)]) return cache[argc];
+  std::string sql = prefixed ? "SELECT printf('x' || ?1" : "SELECT printf(?1";
+  for (int i = 2; i <= argc; ++i) sql += fmt::format(", ?{}", i);
+  sqlite3_stmt* stmt = state.SideStatement(sql + ")");
+  if (cache.size() <= static_cast<size_t>(argc)) cache.resize(static_cast<size_t>(argc) + 1, nullptr);
+  cache[static_cast<size_t>(argc)] = stmt;
+  return stmt;
 }
 
 // SQLite's printf through its C interface, one conversion at a time: the same formatter, with the SQL function's

@@ -18,7 +18,6 @@ size_t ClassEnd(std::string_view p, size_t at, const std::vector<size_t>& close_
 
 }  // namespace
 
-// Long: one case per glob element, each a few lines, in the order the elements are tried.
 Glob Glob::Compile(std::string_view p) {
   Glob g;
   // close_after[i]: the first ']' at index >= i (npos when none), so finding a class's end is O(1).
@@ -76,64 +75,70 @@ Glob Glob::Compile(std::string_view p) {
 // every position at once, so no choice is ever retried. Position tokens_.size() is the end of the pattern.
 bool Glob::Match(std::string_view text) const {
   const size_t n = tokens_.size();
-  std::vector<uint32_t> cur, next;
-  std::vector<size_t> seen(n + 1, SIZE_MAX);  // the step a position was last added at
+  // The thread's scratch: the two position lists, and per position the step it was last added at. Steps count on
+  // across calls (a 64-bit stamp), so nothing is cleared or allocated per call once the buffers have grown.
+  thread_local std::vector<uint32_t> cur, next;
+  thread_local std::vector<uint64_t> seen;
+  thread_local uint64_t stamp = 0;
+  if (seen.size() < n + 1) seen.resize(n + 1, 0);
   // Adds a position and what it reaches without reading (a star may match nothing; `**/` may be skipped).
-  const auto add = [&](std::vector<uint32_t>& set, size_t pos, size_t step) {
+  const auto add = [&](std::vector<uint32_t>& set, size_t pos) {
+    if (seen[pos] == stamp) return;
+    seen[pos] = stamp;
     const size_t first = set.size();
-    if (seen[pos] == step) return;
-    seen[pos] = step;
     set.push_back(static_cast<uint32_t>(pos));
     for (size_t k = first; k < set.size(); ++k) {  // the list itself is the work list: no recursion
       const size_t at = set[k];
       if (at == n) continue;
       const Op op = tokens_[at].op;
       if (op == Op::kStar || op == Op::kAnyRun || op == Op::kDirsEntry) {
-        const size_t skip = op == Op::kDirsEntry ? at + 2 : at + 1;
-        for (size_t to : {at + 1, skip}) {
-          if (seen[to] != step) {
-            seen[to] = step;
+        for (const size_t to : {at + 1, op == Op::kDirsEntry ? at + 2 : at + 1}) {
+          if (seen[to] != stamp) {
+            seen[to] = stamp;
             set.push_back(static_cast<uint32_t>(to));
           }
         }
       }
     }
   };
-  add(cur, 0, 0);
-  for (size_t step = 1; step <= text.size(); ++step) {
-    const auto c = static_cast<unsigned char>(text[step - 1]);
+  cur.clear();
+  ++stamp;
+  add(cur, 0);
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
     next.clear();
+    ++stamp;
     for (const uint32_t at : cur) {
       if (at == n) continue;
       const Token& t = tokens_[at];
       switch (t.op) {
         case Op::kByte:
-          if (c == t.byte) add(next, at + 1, step);
+          if (c == t.byte) add(next, at + 1);
           break;
         case Op::kAnyButSlash:
-          if (c != '/') add(next, at + 1, step);
+          if (c != '/') add(next, at + 1);
           break;
         case Op::kClass:
-          if (classes_[t.cls][c]) add(next, at + 1, step);
+          if (classes_[t.cls][c]) add(next, at + 1);
           break;
         case Op::kStar:
-          if (c != '/') add(next, at, step);
+          if (c != '/') add(next, at);
           break;
         case Op::kAnyRun:
-          add(next, at, step);
+          add(next, at);
           break;
         case Op::kDirsEntry:  // only moves without reading
           break;
         case Op::kDirsBody:  // inside `**/`: anything, leaving after a '/'
-          add(next, at, step);
-          if (c == '/') add(next, at + 1, step);
+          add(next, at);
+          if (c == '/') add(next, at + 1);
           break;
       }
     }
     if (next.empty()) return false;
     cur.swap(next);
   }
-  return seen[n] == text.size();
+  return seen[n] == stamp;
 }
 
 bool GlobMatch(std::string_view pattern, std::string_view text) {

@@ -1,0 +1,71 @@
+// libFuzzer target: arbitrary bytes as an ask question → agent::CheckQuestion and ask_detail::ParseQuestion (every
+// pattern of the question parser, on RE2), also past the 8 KiB limit the faces enforce. Checks that nothing throws or
+// crashes and that what the parser read comes from the question: the trimmed and lower-cased text, quoted parts and
+// identifiers inside the text, words of [a-z0-9_] inside the lower-cased text, a window's text inside it with finite
+// bounds. A slow input is a finding too (-timeout): the parser is linear in the question.
+//
+//   cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_ask_parse
+//   mkdir -p /tmp/fuzz_ask_parse && ./build-asan/tests/fuzz/fuzz_ask_parse -runs=200000 -max_len=16384 \
+//       /tmp/fuzz_ask_parse tests/fuzz/corpus_ask_parse
+// New inputs go to the first folder; the seeds stay as they are.
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "ask_internal.h"
+#include "nsys/agent/ask.h"
+
+namespace {
+
+[[noreturn]] void Fail(const std::string& what) {
+  std::fprintf(stderr, "fuzz_ask_parse: %s\n", what.c_str());
+  std::abort();
+}
+
+bool Inside(const std::string& part, const std::string& whole) {
+  return whole.find(part) != std::string::npos;
+}
+
+const nsys::engine::ProfileInfo& Info() {
+  static const nsys::engine::ProfileInfo info = [] {
+    nsys::engine::ProfileInfo i;
+    i.start_ns = 1000;
+    i.end_ns = 1000 + 1'500'000'000;
+    i.processes = {{111, "python"}, {222, "trainer_main"}, {333, "pt"}};
+    return i;
+  }();
+  return info;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string question(reinterpret_cast<const char*>(data), size);
+  const nsys::Status checked = nsys::agent::CheckQuestion(question);
+  if (!checked.ok() && checked.error().kind != nsys::ErrorKind::kInvalidArgument) Fail("CheckQuestion: not -32602");
+  if (size > nsys::agent::kMaxQuestionBytes && checked.ok()) Fail("a question over the limit was accepted");
+  const auto p = nsys::agent::ask_detail::ParseQuestion(question, Info());
+  if (!Inside(p.text, question)) Fail("the trimmed text is not part of the question");
+  if (p.lower.size() != p.text.size()) Fail("lower-casing changed the length");
+  for (const auto& q : p.quoted) {
+    if (q.size() < 2 || !Inside(q, p.text)) Fail("a quoted part is not in the text: " + q);
+  }
+  for (const auto& w : p.idents) {
+    if (w.size() < 4 || !Inside(w, p.text)) Fail("an identifier is not in the text: " + w);
+  }
+  for (const auto& w : p.words) {
+    if (w.empty() || !Inside(w, p.lower)) Fail("a word is not in the text: " + w);
+    for (char c : w) {
+      if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+        Fail("a word has '" + std::string(1, c) + "'");
+    }
+  }
+  if (p.window) {
+    if (!Inside(p.window->text, p.lower)) Fail("the window's text is not in the question");
+    if (!std::isfinite(p.window->start_s) || !std::isfinite(p.window->end_s)) Fail("a window bound is not finite");
+  }
+  if (p.top_n && !Inside(std::to_string(*p.top_n), p.lower)) Fail("top N is not a number of the question");
+  return 0;
+}

@@ -53,4 +53,11 @@ void AnswerSkill(Ctx& c);
 void AnswerWhy(Ctx& c);
 void AnswerComparison(Ctx& c);
 
+// The compositional reading (ask_compose.cpp): a measure of a subject, grouped or compared. Each answers and returns
+// true when the question reads as such a combination; false leaves the turn to the topic handlers. The first runs
+// before named kernels are resolved (CUDA API names and copy directions are subjects, not kernel names), the second
+// after (a named kernel's grid, block, average, median or share; kernels per device or process).
+bool AnswerComposedBeforeKernels(Ctx& c);
+bool AnswerComposedAfterKernels(Ctx& c);
+
 }  // namespace nsys::agent::ask_detail

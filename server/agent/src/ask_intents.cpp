@@ -301,11 +301,13 @@ void AnswerHelp(Ctx& c) {
 
 void RefuseUnrelated(Ctx& c) {
   Refusal r;
-  r.reason =
-      "I cannot answer that from this profile: the question names no kernel, device, process, NVTX range, "
-      "skill or measured topic (kernels, memory copies, syncs, idle gaps, NCCL, NVTX, API calls, iterations).";
-  r.missing = {"a question about what the profile measured"};
   r.alternatives = Alternatives(c);
+  std::string closest;
+  for (const auto& a : r.alternatives) closest += (closest.empty() ? "" : " ") + a;
+  r.reason = "I can't answer that from this profile; the closest questions I can answer are: " + closest +
+             " (the question names no kernel, CUDA API call, copy direction, device, process, NVTX range, skill or "
+             "measured topic).";
+  r.missing = {"a question about what the profile measured"};
   c.turn.answer = Refuse(std::move(r));
 }
 
@@ -411,8 +413,16 @@ AskTurn AskOfflineTurn(const std::string& question, const engine::Profile& profi
   }
   c.scope = ScopeText(c);
   ResolveNvtx(c);
+  if (AnswerComposedBeforeKernels(c)) {
+    Finish(c, "composed");
+    return c.turn;
+  }
   if (auto refusal = ResolveKernels(c)) {
     c.turn.answer = std::move(*refusal);
+    return c.turn;
+  }
+  if (AnswerComposedAfterKernels(c)) {
+    Finish(c, "composed");
     return c.turn;
   }
   const Intent* intent = Pick(c);

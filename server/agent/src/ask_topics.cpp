@@ -160,18 +160,39 @@ void AnswerSync(Ctx& c) {
     Cite(c, "sync_apis", {}, *t, {"api_name", "duration_ns"}, 0, "Blocking sync calls");
     return;
   }
-  const double total = SumColumn(*t, "duration_ns");
+  // sync_apis lists the longest calls only (a row limit): the count and the total come from every call of the
+  // same APIs in the runtime summary, so a row limit never shows as a count.
+  std::set<std::string> apis;
+  for (size_t r = 0; r < t->rows.size(); ++r) apis.insert(CellText(*t, r, "api_name"));
+  double count = static_cast<double>(t->rows.size()), total = SumColumn(*t, "duration_ns");
+  auto summary = RunSkill(c, "cuda_api_summary", {});
+  std::optional<skills::Table> calls;
+  if (summary && !summary->declined) {
+    calls = KeepRows(*summary, [&](size_t r) { return apis.count(CellText(*summary, r, "name")) > 0; });
+    if (!calls->rows.empty()) {
+      count = SumColumn(*calls, "num_calls");
+      total = SumColumn(*calls, "total_time_ns");
+    }
+  }
+  std::string per;
+  if (calls) {
+    for (size_t r = 0; r < calls->rows.size(); ++r) {
+      per += fmt::format("{}{} {} calls, {}", per.empty() ? " (" : "; ", CellText(*calls, r, "name"),
+                         FormatCount(CellNumber(*calls, r, "num_calls")),
+                         FormatNs(CellNumber(*calls, r, "total_time_ns")));
+    }
+    if (!per.empty()) per += ")";
+  }
   Facts(c,
-        fmt::format("{} blocking synchronization calls{} took {} of host time; the longest is {} with {} (pid {}).",
-                    FormatCount(static_cast<double>(t->rows.size())), Where(c), FormatNs(total),
-                    CellText(*t, 0, "api_name"), FormatNs(CellNumber(*t, 0, "duration_ns")), CellText(*t, 0, "pid")),
+        fmt::format("{} blocking synchronization calls{} took {} of host time{}; the longest is {} with {} (pid {}).",
+                    FormatCount(count), Where(c), FormatNs(total), per, CellText(*t, 0, "api_name"),
+                    FormatNs(CellNumber(*t, 0, "duration_ns")), CellText(*t, 0, "pid")),
         Confidence::kHigh, "every listed call blocks the host until the GPU is done (nsys analyze cuda-sync-api)");
+  if (calls && !calls->rows.empty())
+    Cite(c, "cuda_api_summary", {}, *calls, {"name", "num_calls", "total_time_ns", "avg_ns", "max_ns"}, 0,
+         "Every blocking sync call" + c.scope);
   Cite(c, "sync_apis", {}, *t, {"duration_ns", "start_ns", "pid", "tid", "api_name"}, 5,
        "Longest blocking sync calls" + c.scope);
-  if (t->rows.size() >= 100) {
-    c.turn.answer.confidence = Confidence::kMedium;
-    c.turn.answer.confidence_reason = "the skill lists at most 100 calls, so the total is a lower bound";
-  }
 }
 
 void AnswerIdle(Ctx& c) {

@@ -1,0 +1,504 @@
+// Offline ask, read compositionally (issue 26 part 3, issue 31 part 4): a question is a measure (count, time,
+// average, median, share, bytes, grid or block size) of a subject (any CUDA API call in the profile, a copy
+// direction, a named kernel, the kernels as a whole) with an optional grouping (per device, per process) and an
+// optional comparison of two subjects. When the question reads as such a combination it is answered here, with the
+// asked measure first; otherwise the topic handlers answer it (ask_intents.cpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "ask_context.h"
+#include "text_case.h"
+
+namespace nsys::agent::ask_detail {
+
+namespace {
+
+enum class Measure { kNone, kCount, kTime, kAverage, kMedian, kShare, kBytes, kGrid, kBlock };
+
+// The measure the question asks for, from its wording; kNone when it says none.
+Measure MeasureOf(const Parsed& p) {
+  const std::string& q = p.lower;
+  if (HasAny(q, {"threads per block", "block size", "block dim", "threads in each block", "threads in a block"}))
+    return Measure::kBlock;
+  if (HasAny(q, {"thread blocks", "grid size", "grid dim", "number of blocks", "how many blocks", "blocks in the"}))
+    return Measure::kGrid;
+  if (p.type == QType::kShare) return Measure::kShare;
+  if (HasAny(q, {"median", "p50", "50th percentile"})) return Measure::kMedian;
+  if (HasAny(q, {"average", "mean ", "mean?", "on average", "per call", "per launch", "typical"}))
+    return Measure::kAverage;
+  if (HasAny(q, {"bytes", "volume", "how much data", "data moved", "data was", "how big"})) return Measure::kBytes;
+  if (p.type == QType::kHowMany || HasAny(q, {"how often", "number of", "count the", "count of"}))
+    return Measure::kCount;
+  if (p.type == QType::kHowMuch ||
+      HasAny(q, {"total time", "time spent", "duration", "how long", "time in", "time did", "time of", "time went"}))
+    return Measure::kTime;
+  return Measure::kNone;
+}
+
+enum class Grouping { kNone, kDevice, kProcess };
+
+Grouping GroupingOf(const std::string& q) {
+  if (HasAny(q, {"per device", "per gpu", "each device", "each gpu", "by device", "by gpu", "every gpu",
+                 "every device", "per rank", "each rank", "by rank"}))
+    return Grouping::kDevice;
+  if (HasAny(q, {"per process", "each process", "by process", "every process", "per pid", "each pid"}))
+    return Grouping::kProcess;
+  return Grouping::kNone;
+}
+
+// +1 when the comparison asks "is A more than B", -1 for "is A less than B", 0 when it names no direction.
+int DirectionOf(const std::string& q) {
+  static const char* kMore[] = {"more", "larger", "longer", "greater", "higher", "bigger", "slower", "exceed"};
+  static const char* kLess[] = {"less", "fewer", "smaller", "shorter", "lower", "faster"};
+  for (const char* w : kMore) {
+    if (HasWord(q, w)) return 1;
+  }
+  for (const char* w : kLess) {
+    if (HasWord(q, w)) return -1;
+  }
+  return 0;
+}
+
+// "cudaLaunchKernel_v7000" -> "cudaLaunchKernel": exports name API calls with or without their version suffix.
+std::string ApiBaseName(const std::string& name) {
+  const size_t v = name.rfind("_v");
+  if (v == std::string::npos || v == 0 || v + 2 >= name.size()) return name;
+  const bool digits = std::all_of(name.begin() + static_cast<long>(v) + 2, name.end(),
+                                  [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; });
+  return digits ? name.substr(0, v) : name;
+}
+
+std::string Ticked(const std::string& name) {
+  return "`" + (name.size() > 90 ? name.substr(0, 87) + "..." : name) + "`";
+}
+
+std::string WhereOf(const Ctx& c) {
+  return c.scope.empty() ? " in the whole profile" : c.scope;
+}
+
+void Say(Ctx& c, std::string summary, std::string reason) {
+  auto& a = c.turn.answer;
+  a.summary = std::move(summary);
+  if (!a.summary.empty()) a.summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(a.summary[0])));
+  a.confidence = Confidence::kHigh;
+  a.confidence_reason = std::move(reason);
+}
+
+void CiteRows(Ctx& c, const std::string& skill, const skills::Table& t, const std::vector<std::string>& columns,
+              std::string caption) {
+  c.turn.answer.evidence.push_back(EvidenceFrom(CallOf(c, skill, {}), t, columns, 0, std::move(caption)));
+}
+
+// The table of a skill over the question's filter, or nullopt (and no answer) when it is missing or declined: the
+// topic handlers then answer or refuse as before.
+std::optional<skills::Table> Usable(Ctx& c, const std::string& skill) {
+  auto t = RunSkill(c, skill, {});
+  if (!t || t->declined) {
+    c.failure.reset();
+    c.turn.skills_used.clear();
+    c.turn.state.calls.clear();
+    return std::nullopt;
+  }
+  return std::move(*t);
+}
+
+// One subject's figures, summed over its rows.
+struct Figures {
+  std::string label;
+  double count = 0, total_ns = 0, median_ns = std::nan(""), bytes = std::nan("");
+  double Average() const { return count > 0 ? total_ns / count : std::nan(""); }
+};
+
+std::string Yes(bool yes) {
+  return yes ? "Yes:" : "No:";
+}
+
+// Two subjects compared by the measure asked (count, bytes, average or, by default, time).
+void AnswerPair(Ctx& c, const Figures& a, const Figures& b, Measure m, std::string_view unit_of) {
+  double x = a.total_ns, y = b.total_ns;
+  std::function<std::string(double)> show = [](double v) { return FormatNs(v); };
+  std::string verb = "took", what = fmt::format(" of {}", unit_of);
+  if (m == Measure::kCount) {
+    x = a.count, y = b.count, verb = "counts", what = " calls";
+    show = [](double v) { return FormatCount(v); };
+  } else if (m == Measure::kBytes && !std::isnan(a.bytes) && !std::isnan(b.bytes)) {
+    x = a.bytes, y = b.bytes, verb = "moved", what = "";
+    show = [](double v) { return FormatBytes(v); };
+  } else if (m == Measure::kAverage) {
+    x = a.Average(), y = b.Average(), what = " per call on average";
+  }
+  const int dir = DirectionOf(c.p.lower);
+  const bool yes = dir < 0 ? x < y : x > y;
+  const std::string rel = x == y ? "the same as" : (x > y ? "more than" : "less than");
+  std::string ratio;
+  if (x > 0 && y > 0 && x != y) ratio = fmt::format(" ({:.2f}x)", std::max(x, y) / std::min(x, y));
+  std::string s;
+  if (c.p.type == QType::kMoreThan && dir != 0) s = Yes(yes) + " ";
+  s += fmt::format("{} {} {}{}{}, {} {}'s {}{}.", a.label, verb, show(x), what, WhereOf(c), rel, b.label, show(y),
+                   ratio);
+  s += fmt::format(" ({}: {} calls, {}; {}: {} calls, {}.)", a.label, FormatCount(a.count), FormatNs(a.total_ns),
+                   b.label, FormatCount(b.count), FormatNs(b.total_ns));
+  Say(c, std::move(s), "both figures are exact sums over the same skill's rows");
+}
+
+// One subject, the asked measure first, then the rest of its figures.
+std::string SentenceOf(const Figures& f, Measure m, const std::string& where, std::string_view noun,
+                       std::string_view nouns, std::string_view time_kind) {
+  const std::string avg = FormatNs(f.Average());
+  const std::string med = std::isnan(f.median_ns) ? "" : fmt::format(", median {}", FormatNs(f.median_ns));
+  const std::string bytes = std::isnan(f.bytes) ? "" : fmt::format(", {}", FormatBytes(f.bytes));
+  switch (m) {
+    case Measure::kAverage:
+      return fmt::format("{} took {} per {} on average{} ({} {}, {} of {} in total{}{}).", f.label, avg, noun, where,
+                         FormatCount(f.count), nouns, FormatNs(f.total_ns), time_kind, med, bytes);
+    case Measure::kMedian:
+      return fmt::format("The median duration of {} is {} per {}{} (average {}, {} {}, {} in total{}).", f.label,
+                         FormatNs(f.median_ns), noun, where, avg, FormatCount(f.count), nouns, FormatNs(f.total_ns),
+                         bytes);
+    case Measure::kBytes:
+      return fmt::format("{} moved {}{} in {} {} ({} of {}, average {}).", f.label, FormatBytes(f.bytes), where,
+                         FormatCount(f.count), nouns, FormatNs(f.total_ns), time_kind, avg);
+    case Measure::kCount:
+      return fmt::format("{}: {} {}{}, {} of {} in total, {} on average{}{}.", f.label, FormatCount(f.count), nouns,
+                         where, FormatNs(f.total_ns), time_kind, avg, med, bytes);
+    default:
+      return fmt::format("{} took {} of {} in total{} over {} {} ({} on average{}{}).", f.label,
+                         FormatNs(f.total_ns), time_kind, where, FormatCount(f.count), nouns, avg, med, bytes);
+  }
+}
+
+// --- Subject: CUDA API calls named in the question ---------------------------------------------------------------
+
+bool AnswerApis(Ctx& c, Measure m) {
+  if (!c.profile.info().caps.runtime) return false;
+  auto all = RunSkill(c, "cuda_api_summary", {}, false);
+  if (!all || all->declined) return false;
+  // Every name the profile has, by base name; the question names one when the base name is a whole word of it.
+  std::vector<std::pair<size_t, std::string>> named;  // (position in the question, base name)
+  std::set<std::string> bases;
+  for (size_t r = 0; r < all->rows.size(); ++r) bases.insert(ApiBaseName(CellText(*all, r, "name")));
+  for (const auto& base : bases) {
+    const std::string lower = Lower(base);
+    if (lower.size() < 4 || !HasWord(c.p.lower, lower)) continue;
+    named.emplace_back(c.p.lower.find(lower), base);
+  }
+  if (named.empty()) return false;
+  std::sort(named.begin(), named.end());
+  auto t = Usable(c, "cuda_api_summary");
+  if (!t) return false;
+  auto figures = [&](const std::string& base, skills::Table& rows) {
+    Figures f;
+    f.label = base;
+    rows = KeepRows(*t, [&](size_t r) { return ApiBaseName(CellText(*t, r, "name")) == base; });
+    for (size_t r = 0; r < rows.rows.size(); ++r) {
+      f.count += CellNumber(rows, r, "num_calls");
+      f.total_ns += CellNumber(rows, r, "total_time_ns");
+    }
+    if (rows.rows.size() == 1) f.median_ns = CellNumber(rows, 0, "med_ns");
+    return f;
+  };
+  const std::vector<std::string> cols = {"name", "num_calls", "total_time_ns", "avg_ns", "med_ns", "time_pct"};
+  skills::Table rows_a, rows_b;
+  const Figures a = figures(named[0].second, rows_a);
+  const bool pair = named.size() >= 2 && (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare);
+  if (pair) {
+    const Figures b = figures(named[1].second, rows_b);
+    AnswerPair(c, a, b, m, "host time");
+    skills::Table both = rows_a;
+    both.rows.insert(both.rows.end(), rows_b.rows.begin(), rows_b.rows.end());
+    CiteRows(c, "cuda_api_summary", both, cols, "The two CUDA API calls" + c.scope);
+    return true;
+  }
+  std::string s;
+  if (a.count == 0) {
+    s = fmt::format("{} was not called{}.", a.label, WhereOf(c));
+  } else if (m == Measure::kShare) {
+    const double all_ns = SumColumn(*t, "total_time_ns");
+    s = fmt::format("{} holds {} of the CPU time in CUDA API calls{}: {} of {} ({} calls).", a.label,
+                    FormatPct(100.0 * a.total_ns / all_ns), WhereOf(c), FormatNs(a.total_ns), FormatNs(all_ns),
+                    FormatCount(a.count));
+  } else if (m == Measure::kCount) {
+    s = fmt::format("{} was called {} times{}, {} of host time in total ({} per call on average).", a.label,
+                    FormatCount(a.count), WhereOf(c), FormatNs(a.total_ns), FormatNs(a.Average()));
+  } else {
+    s = SentenceOf(a, m == Measure::kNone ? Measure::kTime : m, WhereOf(c), "call", "calls", "host time");
+  }
+  Say(c, std::move(s), "exact sums over the runtime table (nsys stats cudaapisum)");
+  CiteRows(c, "cuda_api_summary", rows_a, cols, a.label + " calls" + c.scope);
+  return true;
+}
+
+// --- Subject: copies by direction ---------------------------------------------------------------------------------
+
+struct Direction {
+  std::string_view op;  // memory_transfers' operation
+  std::string_view label;
+  std::initializer_list<std::string_view> said;
+};
+
+const Direction kDirections[] = {
+    {"[CUDA memcpy HtoD]",
+     "host-to-device copies",
+     {"host to device", "host-to-device", "htod", "h2d", "host->device", "to the gpu", "to the device"}},
+    {"[CUDA memcpy DtoH]",
+     "device-to-host copies",
+     {"device to host", "device-to-host", "dtoh", "d2h", "device->host", "from the gpu", "back to the host"}},
+    {"[CUDA memcpy DtoD]", "device-to-device copies", {"device to device", "device-to-device", "dtod", "d2d"}},
+};
+
+bool AnswerDirections(Ctx& c, Measure m) {
+  std::vector<std::pair<size_t, const Direction*>> named;
+  for (const auto& d : kDirections) {
+    size_t at = std::string::npos;
+    for (auto w : d.said) at = std::min(at, c.p.lower.find(w));
+    if (at != std::string::npos) named.emplace_back(at, &d);
+  }
+  if (named.empty() || !c.profile.info().caps.memcpy) return false;
+  std::sort(named.begin(), named.end());
+  auto t = Usable(c, "memory_transfers");
+  if (!t) return false;
+  auto figures = [&](const Direction& d, skills::Table& rows) {
+    Figures f;
+    f.label = std::string(d.label);
+    rows = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "operation") == d.op; });
+    f.bytes = 0;
+    for (size_t r = 0; r < rows.rows.size(); ++r) {
+      f.count += CellNumber(rows, r, "count");
+      f.total_ns += CellNumber(rows, r, "total_time_ns");
+      f.bytes += CellNumber(rows, r, "total_bytes");
+    }
+    if (rows.rows.size() == 1) f.median_ns = CellNumber(rows, 0, "med_ns");
+    return f;
+  };
+  const std::vector<std::string> cols = {"operation", "count",  "total_time_ns", "avg_ns",
+                                         "med_ns",    "total_bytes", "bandwidth_gb_s"};
+  skills::Table rows_a, rows_b;
+  const Figures a = figures(*named[0].second, rows_a);
+  if (named.size() >= 2 && (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare)) {
+    const Figures b = figures(*named[1].second, rows_b);
+    AnswerPair(c, a, b, m, "GPU time");
+    skills::Table both = rows_a;
+    both.rows.insert(both.rows.end(), rows_b.rows.begin(), rows_b.rows.end());
+    CiteRows(c, "memory_transfers", both, cols, "The two copy directions" + c.scope);
+    return true;
+  }
+  std::string s;
+  if (a.count == 0) {
+    s = fmt::format("No {} ran{}.", a.label, WhereOf(c));
+  } else if (m == Measure::kShare) {
+    const double all_ns = SumColumn(*t, "total_time_ns");
+    s = fmt::format("{} hold {} of the GPU time in memory operations{}: {} of {} ({}, {} copies).", a.label,
+                    FormatPct(100.0 * a.total_ns / all_ns), WhereOf(c), FormatNs(a.total_ns), FormatNs(all_ns),
+                    FormatBytes(a.bytes), FormatCount(a.count));
+  } else {
+    s = SentenceOf(a, m == Measure::kNone ? Measure::kTime : m, WhereOf(c), "copy", "copies", "GPU time");
+  }
+  const double bw = rows_a.rows.empty() ? std::nan("") : CellNumber(rows_a, 0, "bandwidth_gb_s");
+  if (!std::isnan(bw) && a.count > 0 && m != Measure::kShare) s += fmt::format(" Achieved {:.2f} GB/s.", bw);
+  Say(c, std::move(s), "exact sums over the memcpy table (nsys stats gpumemtimesum)");
+  CiteRows(c, "memory_transfers", rows_a, cols, a.label + c.scope);
+  return true;
+}
+
+// --- Subject: named kernels, their configuration and distribution ------------------------------------------------
+
+// The kernel rows of the profile inside the question's device and process filter (the window: whole rows that
+// start in it).
+std::vector<size_t> KernelRowsOf(const Ctx& c, const std::set<std::string>& names) {
+  const engine::KernelTable& k = c.profile.kernels();
+  const auto& strings = c.profile.strings();
+  const auto& f = c.filter;
+  const engine::Ns origin = c.profile.info().start_ns;
+  std::vector<size_t> out;
+  std::map<engine::StrId, bool> known;
+  for (size_t i = 0; i < k.size(); ++i) {
+    auto it = known.find(k.name[i]);
+    if (it == known.end()) it = known.emplace(k.name[i], names.count(std::string(strings.view(k.name[i]))) > 0).first;
+    if (!it->second) continue;
+    if (!f.devices.empty() && std::find(f.devices.begin(), f.devices.end(), k.device[i]) == f.devices.end()) continue;
+    if (!f.processes.empty() && std::find(f.processes.begin(), f.processes.end(), k.pid[i]) == f.processes.end())
+      continue;
+    if (f.window.start || f.window.end) {
+      const double s = static_cast<double>(k.start[i] - origin) / 1e9;
+      if (s < f.window.start.value_or(0.0) || s >= f.window.end.value_or(1e300)) continue;
+    }
+    out.push_back(i);
+  }
+  return out;
+}
+
+double MedianOf(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+std::string KernelLabel(const Ctx& c) {
+  return c.kernels.size() == 1 ? Ticked(c.kernels.front())
+                               : fmt::format("the {} kernels matching '{}'", c.kernels.size(), c.kernel_query);
+}
+
+// A kernel said as a plain word ("the add kernel"): a short name equal to a word of the question.
+void KernelByShortWord(Ctx& c, const skills::Table& all) {
+  if (!c.kernels.empty()) return;
+  for (const auto& w : c.p.words) {
+    if (w.size() < 3 || IsCommonWord(w)) continue;
+    std::vector<std::string> hit;
+    for (size_t r = 0; r < all.rows.size(); ++r) {
+      if (Lower(CellText(all, r, "short_name")) == w) hit.push_back(CellText(all, r, "name"));
+    }
+    if (!hit.empty()) {
+      c.kernels = hit;
+      c.kernel_query = w;
+      return;
+    }
+  }
+}
+
+bool AnswerNamedKernel(Ctx& c, Measure m) {
+  auto t = Usable(c, "top_kernels");
+  if (!t) return false;
+  const std::set<std::string> names(c.kernels.begin(), c.kernels.end());
+  const auto mine = KeepRows(*t, [&](size_t r) { return names.count(CellText(*t, r, "name")) > 0; });
+  if (mine.rows.empty()) return false;
+  Figures f;
+  f.label = KernelLabel(c);
+  f.count = SumColumn(mine, "instances");
+  f.total_ns = SumColumn(mine, "total_time_ns");
+  const std::vector<std::string> cols = {"name", "instances", "total_time_ns", "avg_ns", "med_ns", "time_pct"};
+  const auto rows = KernelRowsOf(c, names);
+  const engine::KernelTable& k = c.profile.kernels();
+  std::string s;
+  if (m == Measure::kShare) {
+    const double all_ns = SumColumn(*t, "total_time_ns");
+    s = fmt::format("{} is {} of kernel time{}: {} of {} ({} instances).", f.label,
+                    FormatPct(100.0 * f.total_ns / all_ns), WhereOf(c), FormatNs(f.total_ns), FormatNs(all_ns),
+                    FormatCount(f.count));
+  } else if (m == Measure::kGrid || m == Measure::kBlock) {
+    std::map<std::array<int64_t, 6>, int64_t> configs;
+    for (size_t i : rows) {
+      const auto& g = k.Config(i);
+      ++configs[{g.grid_x, g.grid_y, g.grid_z, g.block_x, g.block_y, g.block_z}];
+    }
+    std::vector<std::pair<std::array<int64_t, 6>, int64_t>> list(configs.begin(), configs.end());
+    std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    s = fmt::format("{} launched{} with ", f.label, WhereOf(c));
+    for (size_t i = 0; i < list.size() && i < 3; ++i) {
+      const auto& g = list[i].first;
+      const int64_t blocks = g[0] * g[1] * g[2], threads = g[3] * g[4] * g[5];
+      s += fmt::format("{}{} block{} (grid {}x{}x{}) of {} threads (block {}x{}x{}) in {} of its {} launches",
+                       i ? "; " : "", FormatCount(static_cast<double>(blocks)), blocks == 1 ? "" : "s", g[0], g[1],
+                       g[2], FormatCount(static_cast<double>(threads)), g[3], g[4], g[5],
+                       FormatCount(static_cast<double>(list[i].second)), FormatCount(static_cast<double>(rows.size())));
+    }
+    if (list.size() > 3) s += fmt::format("; {} configurations in all", list.size());
+    s += ".";
+  } else {
+    if (m == Measure::kMedian && mine.rows.size() == 1) {
+      f.median_ns = CellNumber(mine, 0, "med_ns");
+    } else {
+      std::vector<double> d;
+      d.reserve(rows.size());
+      for (size_t i : rows) d.push_back(static_cast<double>(k.end[i] - k.start[i]));
+      f.median_ns = MedianOf(std::move(d));
+    }
+    s = SentenceOf(f, m, WhereOf(c), "launch", "launches", "GPU time");
+  }
+  Say(c, std::move(s), "exact figures over the kernel table rows of the named kernel(s)");
+  CiteRows(c, "top_kernels", mine, cols, "The named kernel(s)" + c.scope);
+  for (size_t r = 0; r < mine.rows.size() && r < 10; ++r) c.turn.state.listed.push_back(CellText(mine, r, "name"));
+  return true;
+}
+
+// --- Grouping: kernels per device or per process -------------------------------------------------------------------
+
+bool AnswerKernelsGrouped(Ctx& c, Grouping g) {
+  auto t = Usable(c, "device_imbalance");
+  if (!t || t->rows.empty()) return false;
+  const char* key = g == Grouping::kDevice ? "device_id" : "pid";
+  std::map<int64_t, std::pair<double, double>> by;  // key -> (kernels, kernel_ns)
+  for (size_t r = 0; r < t->rows.size(); ++r) {
+    auto& e = by[static_cast<int64_t>(CellNumber(*t, r, key))];
+    e.first += CellNumber(*t, r, "kernels");
+    e.second += CellNumber(*t, r, "kernel_ns");
+  }
+  double n = 0, ns = 0;
+  std::string parts;
+  for (const auto& [id, e] : by) {
+    parts += fmt::format("{}{} {}: {} kernels, {}", parts.empty() ? "" : "; ",
+                         g == Grouping::kDevice ? "device" : "process", id, FormatCount(e.first), FormatNs(e.second));
+    n += e.first;
+    ns += e.second;
+  }
+  Say(c,
+      fmt::format("Kernels per {}{}: {}. Total: {} kernels, {} of GPU time.",
+                  g == Grouping::kDevice ? "device" : "process", WhereOf(c), parts, FormatCount(n), FormatNs(ns)),
+      "exact sums of the kernel table per process and device");
+  CiteRows(c, "device_imbalance", *t, {"pid", "device_id", "kernels", "kernel_ns", "nccl_ns"},
+           std::string("Kernels per ") + (g == Grouping::kDevice ? "device" : "process") + c.scope);
+  return true;
+}
+
+// "How many streams ran kernels?": distinct (device, stream) pairs of the kernel table in the filter.
+bool AnswerStreamCount(Ctx& c) {
+  auto t = Usable(c, "stream_concurrency");
+  if (!t) return false;
+  const engine::KernelTable& k = c.profile.kernels();
+  std::set<std::string> all;
+  for (size_t i = 0; i < k.size(); ++i) all.insert(std::string(c.profile.strings().view(k.name[i])));
+  std::map<int32_t, std::set<int32_t>> by_device;
+  for (size_t i : KernelRowsOf(c, all)) by_device[k.device[i]].insert(k.stream[i]);
+  size_t n = 0;
+  std::string parts;
+  for (const auto& [d, streams] : by_device) {
+    n += streams.size();
+    parts += fmt::format("{}device {}: {}", parts.empty() ? "" : "; ", d, FormatCount(static_cast<double>(streams.size())));
+  }
+  Say(c, fmt::format("{} CUDA streams ran kernels{} ({}).", FormatCount(static_cast<double>(n)), WhereOf(c), parts),
+      "distinct (device, stream) pairs of the kernel table; stream_concurrency shows how many ran at once");
+  CiteRows(c, "stream_concurrency", *t, {"device_id", "streams_busy", "time_ns", "time_pct"},
+           "Time with k streams busy, per device" + c.scope);
+  return true;
+}
+
+}  // namespace
+
+bool AnswerComposedBeforeKernels(Ctx& c) {
+  if (c.p.type == QType::kWhy || !c.p.skill.empty() || c.p.follow_up) return false;
+  const Measure m = MeasureOf(c.p);
+  return AnswerApis(c, m) || AnswerDirections(c, m);
+}
+
+bool AnswerComposedAfterKernels(Ctx& c) {
+  if (c.p.type == QType::kWhy || !c.p.skill.empty() || c.p.follow_up || !c.profile.info().caps.kernels) return false;
+  const Measure m = MeasureOf(c.p);
+  if (c.p.topic == "streams" && m == Measure::kCount && c.kernels.empty()) return AnswerStreamCount(c);
+  const bool about_kernels = c.p.topic.empty() || c.p.topic == "kernels" || c.p.topic == "launch";
+  if (!about_kernels || c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) return false;
+  if (c.kernels.empty() && (m == Measure::kGrid || m == Measure::kBlock || m != Measure::kNone)) {
+    auto all = RunSkill(c, "top_kernels", {}, false);
+    if (all && !all->declined) KernelByShortWord(c, *all);
+  }
+  if (!c.kernels.empty() && c.nvtx_range.empty() &&
+      (m == Measure::kGrid || m == Measure::kBlock || m == Measure::kAverage || m == Measure::kMedian ||
+       m == Measure::kShare))
+    return AnswerNamedKernel(c, m);
+  if (c.kernels.empty() && c.nvtx_range.empty()) {
+    if (const Grouping g = GroupingOf(c.p.lower); g != Grouping::kNone) return AnswerKernelsGrouped(c, g);
+    // "What is the total kernel time?", "Count the kernels": totals, not the top kernel.
+    if ((c.p.type == QType::kWhich || c.p.type == QType::kDescribe) &&
+        HasAny(c.p.lower, {"total", "sum of", "count the", "all kernel"}))
+      c.p.type = m == Measure::kCount ? QType::kHowMany : QType::kHowMuch;
+  }
+  return false;
+}
+
+}  // namespace nsys::agent::ask_detail

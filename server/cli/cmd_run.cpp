@@ -132,7 +132,8 @@ Command RunReportCommand() {
   Command command;
   command.name = "run-report";
   command.synopsis = "DIR | FILE... [options]";
-  command.summary = "a run of rank exports (a directory of *.sqlite / *.nsys-rep, or the files): one line per rank";
+  command.summary =
+      "a run of rank exports (a directory of *.sqlite / *.nsys-rep / *.qdrep, or the files): one line per rank";
   command.details =
       "Ranks are named by their file names and ordered naturally (rank2 before rank10). Ranks load a few at a time\n"
       "and are dropped again under --memory-budget. Per rank: kernels, GPU time (Σ kernel durations), NCCL kernels\n"

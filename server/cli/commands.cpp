@@ -63,8 +63,8 @@ const std::vector<OptionSpec>& GlobalOptions() {
       {"--log-file", 1, "PATH", "append logs to PATH instead of stderr"},
       {"--skill-dir", 1, "DIR", "also load user skills from DIR (repeatable)", true},
       {"--nsys", 1, "PATH",
-       "the nsys that converts .nsys-rep reports (default: the newest found on PATH and in the standard install "
-       "locations)"},
+       "the nsys that converts .nsys-rep and .qdrep reports (default: the newest found on PATH and in the standard "
+       "install locations)"},
       {"--memory-budget", 1, "SIZE",
        "memory the tables may take, e.g. 4G or 512M: a run's loaded ranks (run-report, skill run --run, "
        "nsys/openRun; default 4G; least recently used ranks are dropped), and one export's (default: this machine's "

@@ -76,18 +76,21 @@ TEST(RunFiles, NaturalOrderPutsRank2BeforeRank10) {
 
 TEST(RunFiles, DirectoryListsRankExportsNamedByFileAndNaturallyOrdered) {
   const fs::path dir = RankSetDir("listing");
-  for (const char* name : {"rank10.sqlite", "rank2.sqlite", "rank1.nsys-rep", "manifest.json", "notes.txt"}) {
+  for (const char* name :
+       {"rank10.sqlite", "rank2.sqlite", "rank1.nsys-rep", "rank3.qdrep", "manifest.json", "notes.txt"}) {
     std::ofstream(dir / name) << "x";
   }
   fs::create_directories(dir / "sub.sqlite");  // a directory is not a rank
   auto ranks = core::ListRunFiles({.directory = dir.string()});
   ASSERT_TRUE(ranks.ok()) << ranks.error().message;
-  ASSERT_EQ(ranks->size(), 3u);
+  ASSERT_EQ(ranks->size(), 4u);
   EXPECT_EQ((*ranks)[0].rank, "rank1");
   EXPECT_EQ((*ranks)[1].rank, "rank2");
-  EXPECT_EQ((*ranks)[2].rank, "rank10");
-  EXPECT_EQ((*ranks)[2].path, (dir / "rank10.sqlite").string());
-  EXPECT_EQ((*ranks)[2].file_size, 1);
+  EXPECT_EQ((*ranks)[2].rank, "rank3");  // a .qdrep report is a rank too (issue 32)
+  EXPECT_EQ((*ranks)[2].path, (dir / "rank3.qdrep").string());
+  EXPECT_EQ((*ranks)[3].rank, "rank10");
+  EXPECT_EQ((*ranks)[3].path, (dir / "rank10.sqlite").string());
+  EXPECT_EQ((*ranks)[3].file_size, 1);
 
   std::ofstream(dir / "rank2.nsys-rep") << "x";  // rank2 twice: refused, naming it
   auto twice = core::ListRunFiles({.directory = dir.string()});

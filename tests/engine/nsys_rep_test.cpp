@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <thread>
 
@@ -41,7 +42,8 @@ class NsysRepTest : public ::testing::Test {
   void SetUp() override {
     fs::create_directories(bin_);
     fs::create_directories(reports_);
-    testing::WriteFile(report_, "a pretend report: the stand-in nsys ignores its content");
+    // A report is known by its first bytes; the stand-in nsys ignores the rest.
+    testing::WriteFile(report_, "NVIDIA Tegra Profiler Report 1.\na pretend report");
   }
   // Writes bin/nsys: records its argv, prints a progress line, then runs `body`.
   void FakeNsys(const std::string& body) {
@@ -163,6 +165,77 @@ TEST(NsysRepVersions, ReadsTheWriterFromTheReportHeader) {
   EXPECT_LT(nsys->Compare(*nvfuser), 0);
   EXPECT_EQ(ParseNsysVersionOutput("NVIDIA Nsight Systems version 2024.6.2.225-32...")->Compare(*nvfuser), 0);
   EXPECT_FALSE(ParseNsysVersionOutput("command not found").has_value());
+}
+
+// Reports whose header says only "1." name their writer in their session record (issue 32): the rule (footer ->
+// table of sections -> "UI Data" -> field 6) holds for every report in the fixtures, .qdrep and .nsys-rep alike.
+TEST(NsysRepVersions, ReadsTheWriterFromTheSessionRecord) {
+  if (!testing::HaveFixtures()) GTEST_SKIP() << "fixtures absent";
+  const std::pair<const char*, const char*> reports[] = {
+      {"a100_2proc_mpi.nsys-rep", "2022.3.4.34"},
+      {"nvfuser_2024_6.nsys-rep", "2024.6.2.25"},
+      {"realworld/gtx1650_keras_tf_darknet53.qdrep", "2019.6.1.85"},
+      {"realworld/rtx2080ti_cufcm_cufft.qdrep", "2020.4.3.7"},
+      {"realworld/rtx3090_pytorch_brainstorm_sample.qdrep", "2021.1.3.14"},
+      {"realworld/titanrtx_pytorch_dnn_colocation_b.qdrep", "2020.3.2.6"},
+      {"realworld/rtx3090_jax_xla_small.nsys-rep", "2022.1.3.3"},
+      {"realworld/rtx3090_tensorrt_fp16_conv.nsys-rep", "2023.1.2.43"},
+      {"realworld/h20_too_new_nsys2023_4.nsys-rep", "2023.4.4.54"},  // "[END]\n": a newline after the footer
+      {"realworld/rtx4060ti_pytorch_llama_infer_sim.nsys-rep", "2024.6.2.225"},
+      {"realworld/rtx4070laptop_jax_apax_too_new_nsys2026_1.nsys-rep", "2026.1.1.204"},
+  };
+  for (const auto& [name, version] : reports) {
+    auto session = ReadSessionVersion(Fixture(name));
+    ASSERT_TRUE(session.has_value()) << name;
+    EXPECT_EQ(session->text, version) << name;
+  }
+  // The header wins when it names the writer; the session record answers when it says "1.".
+  EXPECT_EQ(ReportWriter(Fixture("nvfuser_2024_6.nsys-rep"))->text, "2024.6.2");
+  auto trt = ReportWriter(Fixture("realworld/rtx3090_tensorrt_fp16_conv.nsys-rep"));
+  ASSERT_TRUE(trt.has_value());
+  EXPECT_EQ(trt->parts, (std::vector<int>{2023, 1, 2, 43}));
+  EXPECT_EQ(ReportWriter(Fixture("realworld/gtx1650_keras_tf_darknet53.qdrep"))->text, "2019.6.1.85");
+  EXPECT_FALSE(ReportWriter(Fixture("mock.sqlite")).has_value());
+  EXPECT_FALSE(ReadSessionVersion(Fixture("mock.sqlite")).has_value());
+
+  EXPECT_EQ(ParseWriterVersion("2023.1.2.43-32377213v0")->text, "2023.1.2.43");
+  EXPECT_FALSE(ParseWriterVersion("report1").has_value());
+  EXPECT_FALSE(ParseWriterVersion("1.2").has_value());
+}
+
+// Damaged and hostile reports: a cut copy, a footer pointing past the end or at itself, a section table whose
+// session record lies outside the file. No version, no crash, and the header's "1." is what remains.
+TEST(NsysRepVersions, DamagedSessionRecordsGiveNoVersion) {
+  if (!testing::HaveFixtures()) GTEST_SKIP() << "fixtures absent";
+  TempDir dir;
+  std::ifstream in(Fixture("realworld/rtx3090_tensorrt_fp16_conv.nsys-rep"), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 1000u);
+  const std::string path = dir / "r.nsys-rep";
+  auto version_of = [&](const std::string& content) {
+    testing::WriteFile(path, content);
+    return ReadSessionVersion(path);
+  };
+  ASSERT_TRUE(version_of(bytes).has_value());
+  EXPECT_FALSE(version_of(bytes.substr(0, bytes.size() / 2)).has_value());
+  EXPECT_FALSE(version_of(bytes.substr(0, bytes.size() - 1)).has_value());  // "[END" : no footer
+  std::string far = bytes;
+  far.replace(far.size() - 16, 8, std::string("\xff\xff\xff\xff\xff\xff\xff\x7f", 8));
+  EXPECT_FALSE(version_of(far).has_value());
+  std::string self = bytes;
+  const uint64_t at = self.size() - 16;
+  for (int i = 0; i < 8; ++i) self[at + i] = static_cast<char>((at >> (8 * i)) & 0xff);
+  EXPECT_FALSE(version_of(self).has_value());
+  std::string outside = bytes;  // "UI Data" at offset 309504 (varint 80 f2 12) now says 0x7f7f7f7f7f
+  const size_t ui = outside.rfind("UI Data");
+  ASSERT_NE(ui, std::string::npos);
+  ASSERT_EQ(outside.substr(ui + 7, 4), std::string("\x10\x80\xf2\x12", 4));
+  outside.replace(ui + 8, 3, "\xff\xff\x7f");
+  EXPECT_FALSE(version_of(outside).has_value());
+  EXPECT_FALSE(version_of("NVIDIA Tegra Profiler Report 1.\n").has_value());
+  auto writer = ReportWriter(path);
+  ASSERT_TRUE(writer.has_value());
+  EXPECT_TRUE(writer->parts.empty());
 }
 
 class NsysChoiceTest : public NsysRepTest {

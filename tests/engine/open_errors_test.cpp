@@ -161,7 +161,7 @@ TEST(OpenErrors, EmptyExportIsAClearError) {
 
 TEST(OpenErrors, NsysRepWithoutNsys) {
   TempDir dir;
-  testing::WriteFile(dir / "run1.nsys-rep", "not really a report");
+  testing::WriteFile(dir / "run1.nsys-rep", "NVIDIA Tegra Profiler Report 1.\n(the rest of a report)");
   OpenOptions options = TestOptions();
   options.nsys_binary = "nsys-not-installed-here";
   Error e = OpenError(dir / "run1.nsys-rep", options);
@@ -181,6 +181,26 @@ TEST(OpenErrors, PathsWithUriCharactersOpen) {
   ASSERT_TRUE((*p)->Require(kAllTables).ok());
   EXPECT_EQ((*p)->kernels().size(), 2u);
   EXPECT_TRUE((*p)->Query("SELECT count(*) FROM StringIds").ok());
+}
+
+// A file named like a report (.qdrep, .nsys-rep, any case) that starts neither as a report nor as SQLite: a plain
+// "not a report", never an nsys run or "is not a SQLite database" (issue 32).
+TEST(OpenErrors, NamedLikeAReportButNotOne) {
+  TempDir dir;
+  OpenOptions options = TestOptions();
+  options.nsys_binary = "/nonexistent/nsys";  // were it run, the error would say so
+  for (const char* name : {"old.qdrep", "new.nsys-rep", "SHOUT.QDREP"}) {
+    testing::WriteFile(dir / name, "not really a report");
+    Error e = OpenError(dir / name, options);
+    EXPECT_EQ(e.kind, ErrorKind::kBadInput) << name;
+    EXPECT_THAT(e.message, HasSubstr("'" + (dir / name) +
+                                     "' is not an Nsight Systems report: it does not start "
+                                     "with a report's header (\"NVIDIA Tegra Profiler Report\")"));
+    EXPECT_THAT(e.message, ::testing::Not(HasSubstr("/nonexistent/nsys")));
+    EXPECT_THAT(e.message, ::testing::Not(HasSubstr("nsys export")));
+  }
+  Error empty = OpenError(dir / "gone.qdrep", options);
+  EXPECT_EQ(empty.kind, ErrorKind::kNotFound);
 }
 
 TEST(OpenErrors, MissingNsysRep) {

@@ -37,7 +37,7 @@ namespace fs = std::filesystem;
 
 bool IsRankFile(const fs::path& path) {
   const std::string ext = path.extension().string();
-  return ext == ".sqlite" || ext == ".nsys-rep";
+  return ext == ".sqlite" || ext == ".nsys-rep" || ext == ".qdrep";
 }
 
 // Bytes per row of each event table in the model (model.h's columns), with the vectors' spare capacity.
@@ -154,8 +154,9 @@ Expected<std::vector<RunRank>> ListRunFiles(const RunRequest& request, std::vect
       return MakeError(ErrorKind::kBadInput,
                        fmt::format("cannot list {}: {}", support::QuoteInput(request.directory), ec.message()));
     if (files.empty()) {
-      return MakeError(ErrorKind::kInvalidArgument, fmt::format("{} holds no rank exports (*.sqlite or *.nsys-rep)",
-                                                                support::QuoteInput(request.directory)));
+      return MakeError(ErrorKind::kInvalidArgument,
+                       fmt::format("{} holds no rank exports (*.sqlite, *.nsys-rep or *.qdrep)",
+                                   support::QuoteInput(request.directory)));
     }
   } else {
     if (request.paths.size() > kMaxRunRanks) {
@@ -179,7 +180,7 @@ Expected<std::vector<RunRank>> ListRunFiles(const RunRequest& request, std::vect
     if (!names.insert(rank.rank).second) {
       return MakeError(ErrorKind::kInvalidArgument,
                        fmt::format("two rank files are named {} (a rank is named by its file name without the "
-                                   "extension; give either the .sqlite or the .nsys-rep)",
+                                   "extension; give only one of its .sqlite, .nsys-rep and .qdrep)",
                                    rank.rank));
     }
     const auto size = fs::file_size(file, ec);

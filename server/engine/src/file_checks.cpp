@@ -91,7 +91,7 @@ Status CheckExportFile(const std::string& path) {
   if (S_ISDIR(st.st_mode))
     return MakeError(ErrorKind::kBadInput,
                      fmt::format("'{}' is a directory, not an Nsight Systems export: give a .sqlite file made by "
-                                 "`nsys export --type sqlite` (or a .nsys-rep report).",
+                                 "`nsys export --type sqlite` (or a .nsys-rep or .qdrep report).",
                                  shown));
   if (!S_ISREG(st.st_mode)) return MakeError(ErrorKind::kBadInput, fmt::format("'{}' is not a regular file.", shown));
   Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
@@ -109,7 +109,15 @@ Status CheckExportFile(const std::string& path) {
   const ssize_t got = ReadHead(fd.get(), header, sizeof header);
   if (got < 0)
     return MakeError(ErrorKind::kBadInput, fmt::format("Cannot read '{}': {}.", shown, std::strerror(errno)));
-  if (got < 16 || std::memcmp(header, kSqliteMagic, 16) != 0)
+  const bool is_sqlite = got >= 16 && std::memcmp(header, kSqliteMagic, 16) == 0;
+  if (!is_sqlite && HasReportName(path))
+    return MakeError(ErrorKind::kBadInput,
+                     fmt::format("'{}' is not an Nsight Systems report: it does not start with a report's header "
+                                 "(\"{}\"), nor is it a SQLite export. A report is the .nsys-rep (or, until Nsight "
+                                 "Systems 2021.1, .qdrep) file that `nsys profile` writes; was the file cut short or "
+                                 "renamed?",
+                                 shown, kReportMagic.substr(0, kReportMagic.size() - 1)));
+  if (!is_sqlite)
     return MakeError(ErrorKind::kBadInput,
                      fmt::format("'{}' is not a SQLite database (it does not start with the SQLite header). "
                                  "An Nsight Systems export is a .sqlite file made by `nsys export --type sqlite`.",
@@ -137,6 +145,28 @@ Status CheckExportFile(const std::string& path) {
                      fmt::format("'{}' is truncated: {} bytes is not a whole number of {}-byte SQLite pages.", shown,
                                  size, page_size));
   return {};
+}
+
+bool IsNsysReport(const std::string& path) {
+  Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
+  if (fd.get() < 0) return false;
+  struct stat st {};
+  if (fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return false;  // never wait on a FIFO or device
+  char head[kReportMagic.size()];
+  return ReadHead(fd.get(), head, sizeof head) == static_cast<ssize_t>(sizeof head) &&
+         std::string_view(head, sizeof head) == kReportMagic;
+}
+
+bool HasReportName(std::string_view path) {
+  auto ends_with = [&](std::string_view ext) {
+    if (path.size() <= ext.size()) return false;
+    for (size_t i = 0; i < ext.size(); ++i) {
+      const char c = path[path.size() - ext.size() + i];
+      if ((c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c) != ext[i]) return false;
+    }
+    return true;
+  };
+  return ends_with(".nsys-rep") || ends_with(".qdrep");
 }
 
 std::string FileIdentity::Key() const {

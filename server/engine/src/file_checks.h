@@ -4,13 +4,22 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "nsys/support/expected.h"
 
 namespace nsys::engine {
 
-// Missing file, directory, unreadable, empty, not SQLite, truncated (shorter than its header says).
+// Missing file, directory, unreadable, empty, not SQLite, truncated (shorter than its header says). A name that
+// says report (HasReportName) but bytes that are neither a report nor SQLite are refused as "not a report".
 Status CheckExportFile(const std::string& path);
+
+// The first bytes of every Nsight Systems report, .nsys-rep and .qdrep alike (the version tag follows).
+inline constexpr std::string_view kReportMagic = "NVIDIA Tegra Profiler Report ";
+// Does the file start with kReportMagic? A report is recognised by its bytes, whatever its name.
+bool IsNsysReport(const std::string& path);
+// Is the file named like a report: *.nsys-rep, or *.qdrep (what Nsight Systems wrote until 2021.1)?
+bool HasReportName(std::string_view path);
 
 // What keys the warm snapshot. mtime, size and inode can all be preserved by an in-place rewrite
 // (`rsync --inplace -t`, `cp --preserve` over the old file); ctime cannot be set by a user (every write, chmod,

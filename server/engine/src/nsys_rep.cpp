@@ -51,8 +51,7 @@ std::string FindExecutable(const std::string& name) {
 
 std::string Stem(const std::string& report) {
   std::string name = fs::path(report).filename().string();
-  const std::string ext = ".nsys-rep";
-  if (name.size() > ext.size()) name.resize(name.size() - ext.size());
+  if (HasReportName(name)) name.resize(name.rfind('.'));
   return name;
 }
 
@@ -202,14 +201,6 @@ std::optional<NsysVersion> VersionOf(const std::string& nsys) {
   return version;
 }
 
-std::optional<NsysVersion> ReportVersionOf(const std::string& report) {
-  std::ifstream in(report, std::ios::binary);
-  std::string head(256, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<size_t>(in.gcount()));
-  return ParseReportHeader(head);
-}
-
 std::string DescribeCandidates(const std::vector<NsysCandidate>& candidates) {
   std::string out;
   for (const auto& c : candidates) {
@@ -247,9 +238,8 @@ int NsysVersion::Compare(const NsysVersion& other) const {
 }
 
 std::optional<NsysVersion> ParseReportHeader(std::string_view head) {
-  constexpr std::string_view kMagic = "NVIDIA Tegra Profiler Report ";
-  if (head.substr(0, kMagic.size()) != kMagic) return std::nullopt;
-  head.remove_prefix(kMagic.size());
+  if (head.substr(0, kReportMagic.size()) != kReportMagic) return std::nullopt;
+  head.remove_prefix(kReportMagic.size());
   const size_t end = head.find('.');
   if (end == std::string_view::npos || end == 0 || end > 64) return std::nullopt;
   const std::string_view tag = head.substr(0, end);
@@ -267,6 +257,178 @@ std::optional<NsysVersion> ParseReportHeader(std::string_view head) {
     if (pos < tag.size() && tag[pos] == '@') ++pos;
   }
   version.text = fmt::format("{}.{}.{}", version.parts[0], version.parts[1], version.parts[2]);
+  return version;
+}
+
+namespace {
+
+// Reads exactly `n` bytes at `offset`, or fails.
+bool ReadAt(int fd, int64_t offset, size_t n, std::string& out) {
+  out.assign(n, '\0');
+  size_t done = 0;
+  while (done < n) {
+    const ssize_t r = pread(fd, out.data() + done, n - done, static_cast<off_t>(offset + static_cast<int64_t>(done)));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    done += static_cast<size_t>(r);
+  }
+  return true;
+}
+
+// A protobuf reader over untrusted bytes: every read is bounds-checked, and any error ends the walk.
+class ProtoReader {
+ public:
+  explicit ProtoReader(std::string_view bytes) : rest_(bytes) {}
+  // The next field: its number and wire type; a length-delimited field's bytes go to `bytes`, a varint to `value`.
+  bool Next(uint32_t& field, int& type, std::string_view& bytes, uint64_t& value) {
+    if (rest_.empty()) return false;
+    uint64_t key = 0;
+    if (!Varint(key)) return false;
+    field = static_cast<uint32_t>(key >> 3);
+    type = static_cast<int>(key & 7);
+    switch (type) {
+      case 0:
+        return Varint(value);
+      case 1:
+      case 5: {
+        const size_t n = type == 1 ? 8 : 4;
+        if (rest_.size() < n) return false;
+        rest_.remove_prefix(n);
+        return true;
+      }
+      case 2: {
+        uint64_t n = 0;
+        if (!Varint(n) || n > rest_.size()) return false;
+        bytes = rest_.substr(0, n);
+        rest_.remove_prefix(n);
+        return true;
+      }
+      default:
+        return false;  // groups and unknown types never occur in these records
+    }
+  }
+
+ private:
+  bool Varint(uint64_t& out) {
+    out = 0;
+    for (int shift = 0; shift < 64 && !rest_.empty(); shift += 7) {
+      const auto byte = static_cast<unsigned char>(rest_.front());
+      rest_.remove_prefix(1);
+      out |= uint64_t{byte & 0x7fu} << shift;
+      if ((byte & 0x80) == 0) return true;
+    }
+    return false;
+  }
+  std::string_view rest_;
+};
+
+constexpr std::string_view kFooterMagic = "U3w[END]";
+constexpr size_t kMaxSectionTable = 64 * 1024;
+constexpr size_t kMaxSessionRecord = 1024 * 1024;
+
+// Where the section named `name` lies, from the table of sections; nullopt when it is absent or out of the file.
+std::optional<std::pair<int64_t, size_t>> FindSection(std::string_view table, std::string_view name,
+                                                      int64_t file_size) {
+  ProtoReader toc(table);
+  uint32_t field = 0;
+  int type = 0;
+  std::string_view entry;
+  uint64_t value = 0;
+  while (toc.Next(field, type, entry, value)) {
+    if (field != 1 || type != 2) continue;
+    ProtoReader fields(entry);
+    std::string_view entry_name, bytes;
+    uint64_t offset = 0, size = 0;
+    bool has_offset = false, has_size = false;
+    uint32_t f = 0;
+    int t = 0;
+    while (fields.Next(f, t, bytes, value)) {
+      if (f == 1 && t == 2) entry_name = bytes;
+      if (f == 2 && t == 0) offset = value, has_offset = true;
+      if (f == 3 && t == 0) size = value, has_size = true;
+    }
+    if (entry_name != name || !has_offset || !has_size) continue;
+    if (offset > static_cast<uint64_t>(file_size) || size > static_cast<uint64_t>(file_size) - offset)
+      return std::nullopt;
+    return std::make_pair(static_cast<int64_t>(offset), static_cast<size_t>(size));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<NsysVersion> ParseWriterVersion(std::string_view text) {
+  NsysVersion version;
+  size_t pos = 0;
+  while (pos < text.size() && version.parts.size() < 4) {
+    int v = 0;
+    const auto [p, ec] = std::from_chars(text.data() + pos, text.data() + text.size(), v);
+    if (ec != std::errc() || p == text.data() + pos) break;
+    version.parts.push_back(v);
+    pos = static_cast<size_t>(p - text.data());
+    if (pos < text.size() && text[pos] == '.')
+      ++pos;
+    else
+      break;
+  }
+  if (version.parts.size() < 3 || version.parts[0] < 2000) return std::nullopt;
+  for (size_t i = 0; i < version.parts.size(); ++i) version.text += fmt::format("{}{}", i ? "." : "", version.parts[i]);
+  return version;
+}
+
+std::optional<NsysVersion> ReadSessionVersion(const std::string& report) {
+  const int fd = open(report.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return std::nullopt;
+  struct Closer {
+    int fd;
+    ~Closer() { close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  const int64_t size = st.st_size;
+  // The footer: the table's offset and the magic, within the last 64 bytes (a newline or two may follow).
+  const int64_t tail_at = std::max<int64_t>(0, size - 64);
+  std::string tail;
+  if (!ReadAt(fd, tail_at, static_cast<size_t>(size - tail_at), tail)) return std::nullopt;
+  const size_t magic = tail.rfind(kFooterMagic);
+  if (magic == std::string::npos || magic < 8) return std::nullopt;
+  uint64_t table_at = 0;
+  for (int i = 7; i >= 0; --i) table_at = (table_at << 8) | static_cast<unsigned char>(tail[magic - 8 + i]);
+  const int64_t table_end = tail_at + static_cast<int64_t>(magic) - 8;
+  if (table_at >= static_cast<uint64_t>(table_end) || static_cast<uint64_t>(table_end) - table_at > kMaxSectionTable)
+    return std::nullopt;
+  std::string table;
+  if (!ReadAt(fd, static_cast<int64_t>(table_at), static_cast<size_t>(table_end - static_cast<int64_t>(table_at)),
+              table))
+    return std::nullopt;
+  const auto section = FindSection(table, "UI Data", size);
+  if (!section || section->second > kMaxSessionRecord) return std::nullopt;
+  std::string record;
+  if (!ReadAt(fd, section->first, section->second, record)) return std::nullopt;
+  ProtoReader fields(record);
+  uint32_t field = 0;
+  int type = 0;
+  std::string_view bytes;
+  uint64_t value = 0;
+  std::optional<NsysVersion> found;
+  while (fields.Next(field, type, bytes, value)) {
+    if (type != 2 || (field != 6 && field != 7 && field != 21)) continue;
+    if (auto v = ParseWriterVersion(bytes)) {
+      if (field == 6) return v;
+      if (!found) found = v;
+    }
+  }
+  return found;
+}
+
+std::optional<NsysVersion> ReportWriter(const std::string& report) {
+  std::ifstream in(report, std::ios::binary);
+  std::string head(256, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  std::optional<NsysVersion> version = ParseReportHeader(head);
+  if (!version || !version->parts.empty()) return version;
+  if (auto session = ReadSessionVersion(report)) return session;
   return version;
 }
 
@@ -334,13 +496,13 @@ std::vector<NsysCandidate> FindNsysCandidates(const std::vector<std::string>& pa
 }
 
 Expected<std::string> ChooseNsys(const std::string& report, const OpenOptions& options) {
-  const std::optional<NsysVersion> writer = ReportVersionOf(report);
+  const std::optional<NsysVersion> writer = ReportWriter(report);
   const bool writer_known = writer && !writer->parts.empty();
   if (!options.nsys_binary.empty()) {  // the user's choice: no search, but the same plain answer when it is too old
     const std::string nsys = FindExecutable(options.nsys_binary);
     if (nsys.empty()) {
       return MakeError(ErrorKind::kNotFound,
-                       fmt::format("'{0}' is an Nsight Systems report (.nsys-rep); reading it needs the Nsight "
+                       fmt::format("'{0}' is an Nsight Systems report; reading it needs the Nsight "
                                    "Systems CLI `{1}`, which {2}. Convert it yourself with:\n{3}",
                                    report, options.nsys_binary,
                                    options.nsys_binary.find('/') == std::string::npos ? "was not found on PATH"
@@ -358,7 +520,7 @@ Expected<std::string> ChooseNsys(const std::string& report, const OpenOptions& o
       FindNsysCandidates(options.nsys_search.empty() ? StandardNsysLocations() : options.nsys_search);
   if (candidates.empty()) {
     return MakeError(ErrorKind::kNotFound,
-                     fmt::format("'{0}' is an Nsight Systems report (.nsys-rep); reading it needs the Nsight Systems "
+                     fmt::format("'{0}' is an Nsight Systems report; reading it needs the Nsight Systems "
                                  "CLI `nsys`, which was not found on PATH nor in the standard install locations "
                                  "(/opt/nvidia/nsight-systems*, /usr/local/cuda*, /usr/lib/nsight-systems). Pass "
                                  "--nsys PATH (or initializationOptions.nsysPath), or convert it yourself with:\n{1}",
@@ -418,12 +580,15 @@ std::function<void(const std::string&)> ExportTicker(const std::string& report, 
 // Why `nsys export` produced no export, in nsys's words where they are known.
 Error ExportFailed(const std::string& report, const std::string& nsys, const ChildRun& run, bool exited_ok,
                    const OpenOptions& options) {
-  // nsys's own words for a report newer than itself; the header normally caught this before the run.
-  if (run.output.find("Version number is invalid") != std::string::npos) {
+  // nsys's own words for a report newer than itself (ChooseNsys normally caught this before the run), or a failure
+  // of an nsys older than the report's known writer (2022.4.2 throws a ProtobufParseException at a 2023.1 report).
+  const auto known = ReportWriter(report);
+  const auto version = VersionOf(nsys);
+  const bool older = known && !known->parts.empty() && version && version->Compare(*known) < 0;
+  if (older || run.output.find("Version number is invalid") != std::string::npos) {
     NsysVersion writer;
     writer.text = "a newer release";
-    if (auto v = ReportVersionOf(report); v && !v->parts.empty()) writer = *v;
-    auto version = VersionOf(nsys);
+    if (known && !known->parts.empty()) writer = *known;
     return TooNewError(report, writer, nsys, version ? version->text : "version unknown", !options.nsys_binary.empty());
   }
   const int status = run.status;

@@ -1,10 +1,11 @@
-// Profile::Open: file checks, .nsys-rep conversion, the warm snapshot or the SQLite probe.
+// Profile::Open: file checks, report (.nsys-rep, .qdrep) conversion, the warm snapshot or the SQLite probe.
 #include <fmt/format.h>
 #include <sys/stat.h>
 
 #include <cstdlib>
 
 #include "cache_budget.h"
+#include "file_checks.h"
 #include "loaders.h"
 #include "nsys/support/cache_dir.h"
 #include "nsys/support/log.h"
@@ -13,10 +14,6 @@
 
 namespace nsys::engine {
 namespace {
-
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 Error Cancelled() {
   return MakeError(ErrorKind::kCancelled, "Opening the profile was cancelled.");
@@ -40,7 +37,9 @@ std::shared_ptr<ProfileImpl> OpenFromSnapshot(const OpenOptions& options, const 
 Expected<std::shared_ptr<Profile>> Profile::Open(const std::string& path, const OpenOptions& options,
                                                  const ProgressSink& progress, const CancelToken& cancel) {
   std::string db_path = path;
-  if (EndsWith(path, ".nsys-rep")) {
+  // A report (.nsys-rep, .qdrep, or any name) is known by its first bytes; a file named like one that is not one
+  // gets CheckExportFile's "not a report" answer below.
+  if (IsNsysReport(path)) {
     auto converted = ConvertNsysRep(path, options, progress, cancel);
     if (!converted) return converted.error();
     db_path = *converted;

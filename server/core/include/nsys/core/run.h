@@ -32,8 +32,8 @@ inline constexpr size_t kMaxRunRanks = 100'000;
 // and how the server reads it from a run it launched (initializationOptions.runLauncher).
 inline constexpr const char* kProgressLinePrefix = "nsys-ai-progress";
 
-// What a client asks to open: files (`paths`) or every *.sqlite / *.nsys-rep directly in `directory` (one of the
-// two). A manifest.json beside them (split_ranks.py's) is not read: numbers come from the exports only.
+// What a client asks to open: files (`paths`) or every *.sqlite / *.nsys-rep / *.qdrep directly in `directory` (one of
+// the two). A manifest.json beside them (split_ranks.py's) is not read: numbers come from the exports only.
 struct RunRequest {
   std::vector<std::string> paths;
   std::string directory;

@@ -1187,4 +1187,48 @@ test('opening another profile replaces the source diagnostics and the lenses are
   end
 end)
 
+-- Issue 32: .qdrep reports (what Nsight Systems wrote until 2021.1) open as .nsys-rep reports do: converted by the
+-- installed nsys into the server's cache, named by the report; runs take them as ranks; a file named .qdrep that is
+-- not a report gets the server's plain error. Expected figures: the READMEs' kernel counts of the exports made from
+-- these reports (brainstorm 114, gtx1650 4696) and sqlite3 on the brainstorm export.
+local QDREP = fixtures .. '/realworld/rtx3090_pytorch_brainstorm_sample.qdrep'
+local QDREP2 = fixtures .. '/realworld/gtx1650_keras_tf_darknet53.qdrep'
+if vim.fn.filereadable(QDREP) == 1 and vim.fn.filereadable(QDREP2) == 1 and vim.fn.executable('nsys') == 1 then
+  test(':NsysOpen {file.qdrep}: the report converts and opens, named by the report', function()
+    local res = run('open', 'NsysOpen ' .. QDREP, false, 120000)
+    eq(res.profile.info.sourcePath, QDREP, 'sourcePath')
+    eq(nsys.profiles[res.profile.profileId].path, QDREP, 'the profile is shown by the report')
+    truthy(res.profile.path ~= QDREP and res.profile.path:match('%.sqlite$'), 'its conversion: ' .. res.profile.path)
+    eq(res.profile.info.devices[1].name, 'NVIDIA GeForce RTX 3090', 'the GPU')
+    local kernels
+    for _, t in ipairs(res.profile.info.tables or {}) do
+      if t.name == 'CUPTI_ACTIVITY_KIND_KERNEL' then
+        kernels = t.rows
+      end
+    end
+    eq(kernels, tonumber(sqlite(fixtures .. '/realworld/rtx3090_pytorch_brainstorm_sample.sqlite',
+      'select count(*) from CUPTI_ACTIVITY_KIND_KERNEL')[1]), 'kernels (sqlite3 on its export)')
+    if res.bufnr then
+      contains(buf_text(res.bufnr), 'rtx3090_pytorch_brainstorm_sample', 'report')
+    end
+    local fake = tmp .. '/notes.qdrep'
+    vim.fn.writefile({ 'meeting notes, not a profile' }, fake)
+    local err = run('open', 'NsysOpen ' .. fake, true)
+    contains(err.message, "'" .. fake .. "' is not an Nsight Systems report", 'error')
+    truthy(noted('is not an Nsight Systems report', vim.log.levels.ERROR), 'the server message was shown')
+  end)
+
+  test(':NsysOpenRun {dir of .qdrep}: each report is a rank', function()
+    local dir = tmp .. '/qdrep_run'
+    vim.fn.mkdir(dir, 'p')
+    vim.fn.system({ 'cp', QDREP, dir .. '/rank0.qdrep' })
+    vim.fn.system({ 'cp', QDREP2, dir .. '/rank1.qdrep' })
+    local opened = run('open_run', 'NsysOpenRun ' .. dir, false, 120000)
+    eq(#opened.report.ranks, 2, 'ranks')
+    eq(opened.report.ranks[1].rank .. ' ' .. opened.report.ranks[1].kernels, 'rank0 114', 'rank0')
+    eq(opened.report.ranks[2].rank .. ' ' .. opened.report.ranks[2].kernels, 'rank1 4696', 'rank1')
+    vim.cmd('only')
+  end)
+end
+
 finish()

@@ -91,7 +91,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   const openProfile = async () => {
     const picked = await vscode.window.showOpenDialog({
       canSelectMany: false,
-      filters: { 'Nsight Systems profiles': ['sqlite', 'nsys-rep'] },
+      filters: { 'Nsight Systems profiles': ['sqlite', 'nsys-rep', 'qdrep'] },
       title: 'Open an Nsight Systems profile',
     });
     if (picked?.[0]) await vscode.commands.executeCommand('vscode.openWith', picked[0], VIEW_TYPE);
@@ -123,7 +123,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   });
 
   const exportTrace = withProfile(async (doc) => {
-    const stem = path.basename(doc.uri.fsPath).replace(/\.(sqlite|nsys-rep)$/, '');
+    const stem = path.basename(doc.uri.fsPath).replace(/\.(sqlite|nsys-rep|qdrep)$/, '');
     const target = await vscode.window.showSaveDialog({
       defaultUri: vscode.Uri.file(path.join(path.dirname(doc.uri.fsPath), `${stem}.pftrace`)),
       filters: { 'Perfetto traces': ['pftrace'] },
@@ -204,14 +204,14 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     const CHOOSE = 'Choose a file…';
     const items = [
       ...open.map((d) => ({ label: path.basename(d.uri.fsPath), description: d.uri.fsPath, doc: d as ProfileDocument | undefined })),
-      { label: CHOOSE, description: 'an .sqlite or .nsys-rep export', doc: undefined },
+      { label: CHOOSE, description: 'an .sqlite export or a .nsys-rep / .qdrep report', doc: undefined },
     ];
     const choice = await vscode.window.showQuickPick(items, { title, placeHolder: title });
     if (!choice) return undefined;
     if (choice.doc) return choice.doc;
     const picked = await vscode.window.showOpenDialog({
       canSelectMany: false,
-      filters: { 'Nsight Systems profiles': ['sqlite', 'nsys-rep'] },
+      filters: { 'Nsight Systems profiles': ['sqlite', 'nsys-rep', 'qdrep'] },
       title,
     });
     return picked?.[0] ? resolve(picked[0]) : undefined;

@@ -1,4 +1,4 @@
-// The read-only custom editor of *.sqlite / *.nsys-rep: a webview rendered from the server's answers.
+// The read-only custom editor of *.sqlite / *.nsys-rep / *.qdrep: a webview rendered from the server's answers.
 import * as crypto from 'crypto';
 import * as vscode from 'vscode';
 import { errorMessage, Unsupported } from './protocol/client';

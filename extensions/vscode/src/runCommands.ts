@@ -15,7 +15,7 @@ async function pickFolder(): Promise<vscode.Uri | undefined> {
     canSelectFiles: false,
     canSelectFolders: true,
     canSelectMany: false,
-    title: 'Open a run: the directory of its rank exports (.sqlite, .nsys-rep)',
+    title: 'Open a run: the directory of its rank exports (.sqlite, .nsys-rep, .qdrep)',
   });
   return picked?.[0];
 }

@@ -16,8 +16,9 @@ import { ProfileDocument, ProfileRegistry, Services } from '../src/profiles';
 import { NsysClient } from '../src/protocol/client';
 import { FINDINGS, StandInConnection } from './standIn';
 import { handleShowDocument } from '../src/perfetto';
-import { h100, RealServer, skipReason, startServer } from './realServer';
+import { fixturesDir, h100, RealServer, skipReason, startServer } from './realServer';
 
+const qdrep = path.join(fixturesDir, 'realworld', 'rtx3090_pytorch_brainstorm_sample.qdrep');
 const asUri = (p: string) => stub.Uri.file(p) as unknown as vscode.Uri;
 const posted = (panel: stub.FakePanel, type: string) => panel.posted.filter((m) => (m as { type: string }).type === type);
 const settle = () => new Promise((r) => setTimeout(r, 30));
@@ -89,6 +90,28 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
     assert.match(findings[0].html, /<strong>244<\/strong>/, 'the Markdown is rendered');
     assert.doesNotMatch(findings[0].html, /<script>/, 'raw HTML from the server is escaped');
     doc.dispose();
+  });
+
+  // Issue 32: a .qdrep (what Nsight Systems wrote until 2021.1) is a report like a .nsys-rep: the server converts it
+  // with the installed nsys and the view shows its numbers; one that is not a report shows the server's plain words.
+  test('a .qdrep report opens in the profile view', { skip: fs.existsSync(qdrep) ? undefined : `no ${qdrep}` }, async () => {
+    const { doc, panel } = await openView(qdrep);
+    const html = panel.webview.html;
+    assert.match(html, /<h1>rtx3090_pytorch_brainstorm_sample\.qdrep<\/h1>/);
+    assert.match(html, /NVIDIA GeForce RTX 3090/);
+    assert.match(html, /data-kernel="sample/, 'its kernels, from the converted export');
+    doc.dispose();
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nsys-ai-qdrep-'));
+    const fake = path.join(dir, 'notes.qdrep');
+    fs.writeFileSync(fake, 'meeting notes, not a profile\n');
+    try {
+      const bad = await openView(fake);
+      assert.match(bad.panel.webview.html, /is not an Nsight Systems report: it does not start with a report(’|&#39;|')s header/);
+      bad.doc.dispose();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('hovering a kernel posts nsys/explainKernel’s Markdown as HTML', async () => {
@@ -356,4 +379,17 @@ describe('the "Open as Nsight profile" offer', () => {
     await new ProfileOffer().consider(asUri(h100));
     assert.equal(stub.record.messages.length, 1);
   });
+});
+
+// Issue 32: the manifest treats .qdrep as it treats .nsys-rep: the custom editor, activation and the explorer menus.
+test('the manifest routes .qdrep reports wherever it routes .nsys-rep', () => {
+  const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
+  assert.ok(manifest.activationEvents.includes('workspaceContains:**/*.qdrep'));
+  const patterns = manifest.contributes.customEditors[0].selector.map((s: { filenamePattern: string }) => s.filenamePattern);
+  assert.deepEqual(patterns, ['*.sqlite', '*.nsys-rep', '*.qdrep']);
+  const when = (command: string) =>
+    manifest.contributes.menus['explorer/context'].find((m: { command: string }) => m.command === command).when as string;
+  assert.match(when('nsysAi.openAsProfile'), /resourceExtname == \.qdrep/);
+  const diff = when('nsysAi.diffProfiles').match(/=~ \/(.*)\/$/)![1];
+  for (const ext of ['.sqlite', '.nsys-rep', '.qdrep']) assert.match(ext, new RegExp(diff), ext);
 });

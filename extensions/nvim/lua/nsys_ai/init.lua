@@ -57,7 +57,9 @@ function M.open_profile(path, cb)
   client.request('nsys/openProfile', { path = abspath(path), workDoneToken = token }, function(err, res)
     client.release(token)
     if not err then
-      M.profiles[res.profileId] = { profileId = res.profileId, path = res.path, info = res.info }
+      -- Shown by the file the user gave: a report's (.nsys-rep, .qdrep) name, not its conversion in the cache.
+      local shown = res.info and res.info.sourcePath ~= nil and res.info.sourcePath ~= '' and res.info.sourcePath or res.path
+      M.profiles[res.profileId] = { profileId = res.profileId, path = shown, info = res.info }
       M.current = res.profileId
     end
     cb(err, res)
@@ -141,7 +143,7 @@ end
 -- (they answer against the profile opened last).
 function M.open(path, cb)
   if not path or path == '' then
-    return finish('open', { message = 'Usage: :NsysOpen {file.sqlite|file.nsys-rep}' }, nil, cb)
+    return finish('open', { message = 'Usage: :NsysOpen {file.sqlite|file.nsys-rep|file.qdrep}' }, nil, cb)
   end
   M.open_profile(path, function(err, res)
     if err then
@@ -151,7 +153,7 @@ function M.open(path, cb)
       local coverage = M.coverage_of(res)
       M.profiles[res.profileId].coverage = coverage
       if not err2 then
-        client.brief(vim.fn.fnamemodify(res.path, ':t') .. ' · ' .. M.coverage_text(coverage))
+        client.brief(vim.fn.fnamemodify(M.profiles[res.profileId].path, ':t') .. ' · ' .. M.coverage_text(coverage))
       end
       source.attach_all()
       source.refresh_all()
@@ -182,7 +184,7 @@ function M.coverage(cb)
     end
     local c = M.coverage_of(res)
     M.profiles[id].coverage = c
-    client.notify(vim.fn.fnamemodify(res.path, ':t') .. ': ' .. M.coverage_text(c))
+    client.notify(vim.fn.fnamemodify(M.profiles[id].path, ':t') .. ': ' .. M.coverage_text(c))
     finish('coverage', nil, { coverage = c, text = M.coverage_text(c) }, cb)
   end)
 end

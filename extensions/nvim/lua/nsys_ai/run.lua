@@ -249,7 +249,7 @@ end
 function M.open(dir, cb)
   local path = dir and dir ~= '' and vim.fn.fnamemodify(vim.fn.expand(dir), ':p'):gsub('/$', '') or nil
   if not path or vim.fn.isdirectory(path) ~= 1 then
-    return finish('open_run', { message = 'Usage: :NsysOpenRun {directory of rank exports (.sqlite, .nsys-rep)}' }, nil, cb)
+    return finish('open_run', { message = 'Usage: :NsysOpenRun {directory of rank exports (.sqlite, .nsys-rep, .qdrep)}' }, nil, cb)
   end
   request('nsys/openRun', { directory = path }, 'Opening the run', function(err, res)
     if err then

@@ -181,7 +181,7 @@ export async function loadProfileView(
   ]);
   return {
     profileId,
-    path: opened.path,
+    path: info.sourcePath || opened.path, // the user's file: a report's name, not its conversion in the cache
     nsysVersion: info.nsysVersion,
     durationNs: info.durationNs,
     fileSize: info.fileSize,

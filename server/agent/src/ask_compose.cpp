@@ -20,7 +20,24 @@ namespace nsys::agent::ask_detail {
 
 namespace {
 
-enum class Measure { kNone, kCount, kTime, kAverage, kMedian, kShare, kBytes, kGrid, kBlock };
+enum class Measure { kNone, kCount, kTime, kAverage, kMedian, kPercentile, kShare, kBytes, kBandwidth, kGrid, kBlock };
+
+// "p90", "p99", "90th percentile": the percentile asked, or 0.
+double PercentileOf(const std::string& q) {
+  for (size_t at = q.find('p'); at != std::string::npos; at = q.find('p', at + 1)) {
+    if (at > 0 && std::isalnum(static_cast<unsigned char>(q[at - 1]))) continue;
+    size_t e = at + 1;
+    while (e < q.size() && std::isdigit(static_cast<unsigned char>(q[e]))) ++e;
+    if (e - at < 3 || e - at > 3 || (e < q.size() && std::isalnum(static_cast<unsigned char>(q[e])))) continue;
+    return std::stod(q.substr(at + 1, e - at - 1));
+  }
+  for (size_t at = q.find("th percentile"); at != std::string::npos; at = q.find("th percentile", at + 1)) {
+    size_t b = at;
+    while (b > 0 && std::isdigit(static_cast<unsigned char>(q[b - 1]))) --b;
+    if (at - b == 2) return std::stod(q.substr(b, 2));
+  }
+  return 0;
+}
 
 // The measure the question asks for, from its wording; kNone when it says none.
 Measure MeasureOf(const Parsed& p) {
@@ -29,8 +46,10 @@ Measure MeasureOf(const Parsed& p) {
     return Measure::kBlock;
   if (HasAny(q, {"thread blocks", "grid size", "grid dim", "number of blocks", "how many blocks", "blocks in the"}))
     return Measure::kGrid;
+  if (HasAny(q, {"bandwidth", "gb/s", "bytes per second", "throughput", "transfer rate"})) return Measure::kBandwidth;
   if (p.type == QType::kShare) return Measure::kShare;
   if (HasAny(q, {"median", "p50", "50th percentile"})) return Measure::kMedian;
+  if (const double pct = PercentileOf(q); pct > 0 && pct < 100) return Measure::kPercentile;
   if (HasAny(q, {"average", "mean ", "mean?", "on average", "per call", "per launch", "typical"}))
     return Measure::kAverage;
   if (HasAny(q, {"bytes", "volume", "how much data", "data moved", "data was", "how big"})) return Measure::kBytes;
@@ -292,6 +311,10 @@ bool AnswerDirections(Ctx& c, Measure m) {
   std::string s;
   if (a.count == 0) {
     s = fmt::format("No {} ran{}.", a.label, WhereOf(c));
+  } else if (m == Measure::kBandwidth) {
+    s = fmt::format("{} achieved {:.2f} GB/s{}: {} in {} of GPU time ({} copies).", a.label,
+                    a.total_ns > 0 ? a.bytes / a.total_ns : 0.0, WhereOf(c), FormatBytes(a.bytes), FormatNs(a.total_ns),
+                    FormatCount(a.count));
   } else if (m == Measure::kShare) {
     const double all_ns = SumColumn(*t, "total_time_ns");
     s = fmt::format("{} hold {} of the GPU time in memory operations{}: {} of {} ({}, {} copies).", a.label,
@@ -301,7 +324,8 @@ bool AnswerDirections(Ctx& c, Measure m) {
     s = SentenceOf(a, m == Measure::kNone ? Measure::kTime : m, WhereOf(c), "copy", "copies", "GPU time");
   }
   const double bw = rows_a.rows.empty() ? std::nan("") : CellNumber(rows_a, 0, "bandwidth_gb_s");
-  if (!std::isnan(bw) && a.count > 0 && m != Measure::kShare) s += fmt::format(" Achieved {:.2f} GB/s.", bw);
+  if (!std::isnan(bw) && a.count > 0 && m != Measure::kShare && m != Measure::kBandwidth)
+    s += fmt::format(" Achieved {:.2f} GB/s.", bw);
   Say(c, std::move(s), "exact sums over the memcpy table (nsys stats gpumemtimesum)");
   CiteRows(c, "memory_transfers", rows_a, cols, a.label + c.scope);
   return true;
@@ -401,6 +425,21 @@ bool AnswerNamedKernel(Ctx& c, Measure m) {
     }
     if (list.size() > 3) s += fmt::format("; {} configurations in all", list.size());
     s += ".";
+  } else if (m == Measure::kPercentile) {
+    std::vector<double> d;
+    d.reserve(rows.size());
+    for (size_t i : rows) d.push_back(static_cast<double>(k.end[i] - k.start[i]));
+    std::sort(d.begin(), d.end());
+    const double pct = PercentileOf(c.p.lower);
+    // Linear interpolation between the closest ranks (numpy's default).
+    const double pos = d.empty() ? 0 : pct / 100.0 * static_cast<double>(d.size() - 1);
+    const auto lo = static_cast<size_t>(std::floor(pos));
+    const double v = d.empty() ? std::nan("")
+                               : d[lo] + (pos - static_cast<double>(lo)) * (d[std::min(lo + 1, d.size() - 1)] - d[lo]);
+    s = fmt::format("The p{:.0f} duration of {} is {}{} (of {} launches; median {}, max {}; linear interpolation "
+                    "between ranks).",
+                    pct, f.label, FormatNs(v), WhereOf(c), FormatCount(static_cast<double>(d.size())),
+                    FormatNs(MedianOf(d)), FormatNs(d.empty() ? std::nan("") : d.back()));
   } else {
     if (m == Measure::kMedian && mine.rows.size() == 1) {
       f.median_ns = CellNumber(mine, 0, "med_ns");
@@ -469,6 +508,96 @@ bool AnswerStreamCount(Ctx& c) {
   return true;
 }
 
+// "What percentage of the time is the GPU idle?": time_budget's idle slices over each (process, device) span.
+bool AnswerIdleShare(Ctx& c) {
+  auto t = Usable(c, "time_budget");
+  if (!t || t->rows.empty()) return false;
+  const auto idle = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "kind") == "idle"; });
+  std::map<std::pair<int64_t, int64_t>, std::pair<double, double>> by;  // (pid, device) -> (idle, span)
+  for (size_t r = 0; r < t->rows.size(); ++r) {
+    auto& e = by[{static_cast<int64_t>(CellNumber(*t, r, "pid")), static_cast<int64_t>(CellNumber(*t, r, "device_id"))}];
+    e.second = CellNumber(*t, r, "span_ns");
+    if (CellText(*t, r, "kind") == "idle") e.first += CellNumber(*t, r, "time_ns");
+  }
+  const bool busy = HasAny(c.p.lower, {"busy", "utiliz", "utilis", "active"}) && !HasWord(c.p.lower, "idle");
+  double idle_ns = 0, span_ns = 0;
+  std::string parts;
+  for (const auto& [key, e] : by) {
+    idle_ns += e.first;
+    span_ns += e.second;
+    const double v = busy ? e.second - e.first : e.first;
+    parts += fmt::format("{}device {} (pid {}): {} of {} ({})", parts.empty() ? "" : "; ", key.second, key.first,
+                         FormatNs(v), FormatNs(e.second), FormatPct(e.second > 0 ? 100.0 * v / e.second : 0));
+  }
+  const double v = busy ? span_ns - idle_ns : idle_ns;
+  Say(c,
+      fmt::format("The GPU was {} {} of its span{}: {} of {} summed over {} (process, device) span{} ({}).",
+                  busy ? "busy (kernels, copies or memsets)" : "idle", FormatPct(span_ns > 0 ? 100.0 * v / span_ns : 0),
+                  WhereOf(c), FormatNs(v), FormatNs(span_ns), by.size(), by.size() == 1 ? "" : "s", parts),
+      "time_budget cuts each span (first to last GPU operation of the process on the device) into slices that add "
+      "up to it");
+  CiteRows(c, "time_budget", idle, {"pid", "device_id", "slice", "time_ns", "span_pct", "span_ns"},
+           "Idle slices of each GPU span" + c.scope);
+  return true;
+}
+
+// Kernels named in a question about NVTX ranges ("which range launches flash_fwd_kernel?"): exact short names or
+// name substrings of identifier-like words.
+void KernelsForRanges(Ctx& c, const skills::Table& all) {
+  KernelByShortWord(c, all);
+  if (!c.kernels.empty()) return;
+  std::vector<std::string> cands = c.p.idents;
+  cands.insert(cands.end(), c.p.quoted.begin(), c.p.quoted.end());
+  for (const auto& cand : cands) {
+    const std::string lc = Lower(cand);
+    if (lc == Lower(c.nvtx_range)) continue;
+    std::vector<std::string> hit;
+    for (size_t r = 0; r < all.rows.size(); ++r) {
+      if (Lower(CellText(all, r, "name")).find(lc) != std::string::npos) hit.push_back(CellText(all, r, "name"));
+    }
+    if (!hit.empty()) {
+      c.kernels = hit;
+      c.kernel_query = cand;
+      return;
+    }
+  }
+}
+
+bool AnswerRangesOfKernels(Ctx& c) {
+  auto t = Usable(c, "nvtx_kernel_map");
+  if (!t) return false;
+  const std::set<std::string> names(c.kernels.begin(), c.kernels.end());
+  const auto mine = KeepRows(*t, [&](size_t r) {
+    return names.count(CellText(*t, r, "kernel_name")) > 0 && !CellText(*t, r, "nvtx_range").empty();
+  });
+  std::map<std::string, std::pair<double, double>> by;  // range -> (kernel launches, GPU time)
+  for (size_t r = 0; r < mine.rows.size(); ++r) {
+    auto& e = by[CellText(mine, r, "nvtx_range")];
+    e.first += CellNumber(mine, r, "kern_inst");
+    e.second += CellNumber(mine, r, "total_time_ns");
+  }
+  std::vector<std::pair<std::string, std::pair<double, double>>> list(by.begin(), by.end());
+  std::stable_sort(list.begin(), list.end(),
+                   [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+  std::string s;
+  if (list.empty()) {
+    s = fmt::format("No NVTX range encloses the launches of {}{}.", KernelLabel(c), WhereOf(c));
+  } else {
+    s = fmt::format("{} {} launched inside {} NVTX range name{}{}; ", KernelLabel(c),
+                    c.kernels.size() == 1 ? "is" : "are", list.size(), list.size() == 1 ? "" : "s", WhereOf(c));
+    for (size_t i = 0; i < list.size() && i < 3; ++i) {
+      s += fmt::format("{}{} ({} launches, {} of GPU time)", i ? ", " : "", Ticked(list[i].first),
+                       FormatCount(list[i].second.first), FormatNs(list[i].second.second));
+    }
+    s += ". Nested ranges each count a launch.";
+  }
+  Say(c, std::move(s), "nvtx_kernel_map attributes each kernel to the ranges around its launch call (nsys nvtxkernsum)");
+  CiteRows(c, "nvtx_kernel_map", mine,
+           {"nvtx_range", "pid", "tid", "kern_inst", "total_time_ns", "kernel_name"}, "Ranges launching the kernel(s)" + c.scope);
+  for (size_t i = 0; i < list.size() && i < 10; ++i) c.turn.state.listed.push_back(list[i].first);
+  return true;
+}
+
 }  // namespace
 
 bool AnswerComposedBeforeKernels(Ctx& c) {
@@ -481,6 +610,15 @@ bool AnswerComposedAfterKernels(Ctx& c) {
   if (c.p.type == QType::kWhy || !c.p.skill.empty() || c.p.follow_up || !c.profile.info().caps.kernels) return false;
   const Measure m = MeasureOf(c.p);
   if (c.p.topic == "streams" && m == Measure::kCount && c.kernels.empty()) return AnswerStreamCount(c);
+  if (c.p.topic == "idle" && (m == Measure::kShare || HasAny(c.p.lower, {"what fraction", "how much of the"})))
+    return AnswerIdleShare(c);
+  if (c.p.topic == "nvtx" && c.profile.info().caps.nvtx && HasAny(c.p.lower, {"kernel"}) &&
+      HasAny(c.p.lower, {"which range", "which nvtx", "what range", "what nvtx", "ranges launch", "range launch",
+                         "enclos", "contain", "inside which", "in which"})) {
+    auto all = RunSkill(c, "top_kernels", {}, false);
+    if (all && !all->declined) KernelsForRanges(c, *all);
+    if (!c.kernels.empty()) return AnswerRangesOfKernels(c);
+  }
   const bool about_kernels = c.p.topic.empty() || c.p.topic == "kernels" || c.p.topic == "launch";
   if (!about_kernels || c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) return false;
   if (c.kernels.empty() && (m == Measure::kGrid || m == Measure::kBlock || m != Measure::kNone)) {
@@ -489,7 +627,7 @@ bool AnswerComposedAfterKernels(Ctx& c) {
   }
   if (!c.kernels.empty() && c.nvtx_range.empty() &&
       (m == Measure::kGrid || m == Measure::kBlock || m == Measure::kAverage || m == Measure::kMedian ||
-       m == Measure::kShare))
+       m == Measure::kPercentile || m == Measure::kShare))
     return AnswerNamedKernel(c, m);
   if (c.kernels.empty() && c.nvtx_range.empty()) {
     if (const Grouping g = GroupingOf(c.p.lower); g != Grouping::kNone) return AnswerKernelsGrouped(c, g);

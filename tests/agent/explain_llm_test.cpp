@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 
 #include "fixtures.h"
 #include "llm/standin.h"
@@ -164,6 +165,35 @@ TEST_F(ExplainLlm, AReasoningModelGetsMaxCompletionTokensAndALocalServerNoKey) {
   EXPECT_EQ(requests[1]["body"]["max_tokens"], 1024);
   EXPECT_FALSE(requests[1]["body"].contains("max_completion_tokens"));
   EXPECT_FALSE(requests[1]["headers"].contains("authorization"));
+}
+
+// The README's local setups (Ollama, vLLM, llama.cpp's server), read from the environment as a user writes them, with
+// the stand-in at their path (/v1/chat/completions) in place of the server: no key variable set, none sent.
+TEST_F(ExplainLlm, TheReadmesLocalServerSetupsWorkWithoutAKey) {
+  Standin standin({{"responses", {{{"text", {kParagraph}}}, {{"text", {kParagraph}}}, {{"text", {kParagraph}}}}}});
+  const std::string base = "http://127.0.0.1:" + std::to_string(standin.port()) + "/v1";
+  for (const char* model : {"qwen2.5:7b", "Qwen/Qwen2.5-7B-Instruct", "local"}) {
+    const std::map<std::string, std::string> env = {
+        {"NSYS_AI_LLM_PROVIDER", "openai"}, {"NSYS_AI_LLM_BASE_URL", base}, {"NSYS_AI_LLM_MODEL", model}};
+    auto config = llm::ConfigFromEnvironment([&](const char* name) -> const char* {
+      auto it = env.find(name);
+      return it == env.end() ? nullptr : it->second.c_str();
+    });
+    ASSERT_TRUE(config.ok()) << config.error().message;
+    EXPECT_TRUE(config->api_key.empty());
+    ws_.reset();
+    core::Workspace& ws = Make(*config);
+    Explain(ws);
+    ASSERT_TRUE(ws.WaitForAiParagraphs(std::chrono::seconds(20)));
+    EXPECT_NE(Explain(ws).find(std::string("**AI (") + model), std::string::npos) << model;
+  }
+  const auto requests = standin.Requests();
+  ASSERT_EQ(requests.size(), 3u);
+  for (const json& r : requests) {
+    EXPECT_EQ(r["path"], "/v1/chat/completions");
+    EXPECT_FALSE(r["headers"].contains("authorization")) << r.dump();
+    EXPECT_EQ(r["body"]["max_tokens"], 1024);
+  }
 }
 
 TEST(ExplainLlmText, NumbersAreCheckedAgainstTheFactsAndTheReplyIsPlainText) {

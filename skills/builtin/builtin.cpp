@@ -31,7 +31,8 @@
   X(MakeTensorCoreUse)         \
   X(MakePhases)                \
   X(MakeNvtxRangeKernels)       \
-  X(MakeTimeBudget)
+  X(MakeTimeBudget)             \
+  X(MakeLaunchSizes)
 
 namespace nsys::skills {
 

@@ -299,18 +299,26 @@ class TimeBudgetSkill final : public Skill {
                  IntCol("time_ns", "Time of the span in this slice; the slices of a (pid, device) add up to span_ns"),
                  DoubleCol("span_pct", "time_ns / span_ns x 100"),
                  IntCol("span_ns", "First GPU operation start to last end, for this process on this device"),
+                 DoubleCol("kernel_pct", "Share of the span in kernels (every kernel slice), x 100: the same on each row "
+                                         "of the span"),
                  IntCol("bytes", "Copies and memsets: bytes moved by this slice's operations in the span"),
                  IntCol("pageable_bytes", "Copies: of those bytes, copies from or to pageable (unpinned) host memory"),
                  DoubleCol("gb_per_s", "Copies and memsets: bytes / the operations' summed durations (achieved GB/s)"),
                  StringCol("description", "What the slice counts")};
     for (const Budget& b : groups) {
       const Ns span = b.span_end - b.span_start;
+      Ns kernels = 0;
+      for (int s = 0; s < kSliceCount; ++s) {
+        if (std::string_view(kSlices[s].kind) == "kernel") kernels += b.ns[s];
+      }
+      const Value kernel_pct =
+          span > 0 ? D(100.0 * static_cast<double>(kernels) / static_cast<double>(span)) : Null();
       for (int s = 0; s < kSliceCount; ++s) {
         if (b.ns[s] == 0) continue;
         const bool copy = std::string_view(kSlices[s].kind) == "copy";
         t.rows.push_back({I(b.pid), I(b.device), S(kSlices[s].id), S(kSlices[s].kind), I(b.ns[s]),
                           span > 0 ? D(100.0 * static_cast<double>(b.ns[s]) / static_cast<double>(span)) : Null(),
-                          I(span), copy ? I(b.bytes[s]) : Null(), copy ? I(b.pageable[s]) : Null(),
+                          I(span), kernel_pct, copy ? I(b.bytes[s]) : Null(), copy ? I(b.pageable[s]) : Null(),
                           copy && b.op_ns[s] > 0 ? D(static_cast<double>(b.bytes[s]) / static_cast<double>(b.op_ns[s]))
                                                  : Null(),
                           S(kSlices[s].description)});

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "fixtures.h"
 #include "nsys/core/workspace.h"
@@ -62,10 +63,16 @@ TEST_F(AnalyzeTest, SerializedNcclOnMfuBeforeCarriesTheExposedTimeOfBothGpus) {
   EXPECT_EQ(nccl->answer.verify, "nsys-ai skill run nccl_breakdown " + Fixture("mfu_2gpu_before.sqlite"));
   EXPECT_FALSE(nccl->answer.recommendations.empty());
   EXPECT_EQ(nccl->answer.confidence, Confidence::kHigh);
-  // Streamed once each, ranked afterwards by what is at stake.
+  // Streamed once each, ranked afterwards by what is at stake, symptoms after the causes (one here is medium).
   EXPECT_EQ(streamed.size(), a->findings.size());
+  std::set<std::string> symptoms;
+  for (const auto& rc : BuiltinBook().root_causes) {
+    if (rc.symptom) symptoms.insert(rc.id);
+  }
   for (size_t i = 1; i < a->findings.size(); ++i) {
-    EXPECT_GE(a->findings[i - 1].at_stake_ns, a->findings[i].at_stake_ns);
+    const bool prev = symptoms.count(a->findings[i - 1].root_cause) > 0, cur = symptoms.count(a->findings[i].root_cause) > 0;
+    EXPECT_FALSE(prev && !cur) << a->findings[i].root_cause << " (a cause) after a symptom";
+    if (prev == cur) EXPECT_GE(a->findings[i - 1].at_stake_ns, a->findings[i].at_stake_ns);
   }
 }
 
@@ -114,7 +121,7 @@ TEST_F(AnalyzeTest, AWindowNarrowsWhatIsAnalysed) {
   auto a = ws_->Analyze(id, options);
   ASSERT_TRUE(a) << a.error().message;
   EXPECT_NE(a->window, "whole profile");
-  EXPECT_EQ(a->summary.rfind("Analysed 100.0 ms", 0), 0u) << a->summary;
+  EXPECT_NE(a->summary.find("of GPU span in a 100.0 ms capture (0.000 s to 0.100 s"), std::string::npos) << a->summary;
   for (const auto& f : a->findings) {
     for (const auto& e : f.answer.evidence) {
       ASSERT_TRUE(e.call.filter.window.start);
@@ -192,12 +199,32 @@ TEST_F(AnalyzeTest, EveryNonComputeSliceOfTenPercentIsExplainedOnEveryExport) {
                          << Int(row[device]) << " holds " << std::get<double>(row[pct]) << "% and no finding says so";
       explained += found ? 1 : 0;
     }
-    std::string dominant;
-    for (const auto& [name, ns] : by_slice) {
-      if (dominant.empty() || ns > by_slice[dominant]) dominant = name;
+    // The headline leads with the dominant group of slices and its share of the summed spans.
+    std::map<std::string, int64_t> groups;
+    int64_t spans = 0;
+    std::set<std::pair<int64_t, int64_t>> seen;
+    for (const auto& row : t.rows) {
+      const std::string s = std::get<std::string>(row[slice]), k = std::get<std::string>(row[kind]);
+      const std::string group = k == "idle"                ? "GPU idle"
+                                : s == "communication"     ? "communication kernels"
+                                : k == "kernel"            ? "compute kernels"
+                                : s == "memset"            ? "memsets"
+                                : s == "copy_htod"         ? "HtoD copies"
+                                : s == "copy_dtoh"         ? "DtoH copies"
+                                : s == "copy_dtod"         ? "DtoD copies"
+                                : s == "copy_ptop"         ? "peer-to-peer copies"
+                                : s == "copy_uvm_htod"     ? "unified-memory HtoD migrations"
+                                : s == "copy_uvm_dtoh"     ? "unified-memory DtoH migrations"
+                                                           : "other copies";
+      groups[group] += std::get<int64_t>(row[time]);
+      if (seen.insert({Int(row[pid]), Int(row[device])}).second) spans += Int(row[col("span_ns")]);
     }
-    EXPECT_NE(a->summary.find("Where the GPU time goes"), std::string::npos) << a->summary;
-    EXPECT_NE(a->summary.find(": " + dominant + " "), std::string::npos) << dominant << " / " << a->summary;
+    std::string dominant;
+    for (const auto& [name, ns] : groups) {
+      if (dominant.empty() || ns > groups[dominant]) dominant = name;
+    }
+    const std::string lead = fmt::format("{} {:.1f}%", dominant, 100.0 * static_cast<double>(groups[dominant]) / spans);
+    EXPECT_EQ(a->summary.rfind(lead, 0), 0u) << lead << " / " << a->summary;
   }
   EXPECT_GE(explained, 10);
 }
@@ -215,10 +242,12 @@ TEST_F(AnalyzeTest, TheSampleIsCopyBoundAndItsGemmsSkipTheTensorCores) {
   ASSERT_NE(fp32, nullptr);
   EXPECT_NE(fp32->title.find("gemm kernels in fp32 without tensor cores"), std::string::npos) << fp32->title;
   for (const auto& u : a->unchecked) EXPECT_NE(u.root_cause, "low_tensor_core_use");
-  EXPECT_NE(a->summary.find("on 2 GPUs (2 × unnamed GPU), used by 2 processes (159 processes recorded)"),
-            std::string::npos)
+  // The headline: the budget first, then the processes and GPUs that did GPU work (the export records 159 processes).
+  EXPECT_EQ(a->summary.rfind("HtoD copies 95.0% of the GPU span; also compute kernels 2.3%, DtoD copies 2.0%. 2 "
+                             "processes on 2 GPUs (2 × unnamed GPU): 1938.7 ms of GPU span in a 969.4 ms capture",
+                             0),
+            0u)
       << a->summary;
-  EXPECT_NE(a->summary.find("copy_htod 95.0%"), std::string::npos) << a->summary;
 }
 
 TEST(TensorCoreGpu, FromTheGpuName) {

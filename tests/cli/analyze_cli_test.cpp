@@ -24,7 +24,13 @@ TEST(AnalyzeCli, MarkdownRanksFindingsAndNamesWhatCannotBeChecked) {
   NSYS_REQUIRE_FIXTURES();
   const auto r = RunCli({"analyze", "--no-cache", Fixture("mfu_2gpu_before.sqlite")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out.rfind("# nsys-ai analyze\n\nAnalysed 300.0 ms (whole profile) on 2 GPUs", 0), 0u) << r.out;
+  // The headline leads with the time budget (issue 26): the dominant slice group and its share of the GPU span, then
+  // the processes and GPUs that did GPU work.
+  EXPECT_EQ(r.out.rfind("# nsys-ai analyze\n\ncompute kernels 85.2% of the GPU span", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("2 processes on 2 GPUs (2 × unnamed GPU): 598.5 ms of GPU span in a 300.0 ms capture (whole "
+                       "profile)"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("NCCL overlapped compute only 0% on GPU 0; 25.4 ms of communication was exposed on 2 GPU(s)"),
             std::string::npos);
   EXPECT_NE(r.out.find("Verify: `nsys-ai skill run nccl_breakdown " + Fixture("mfu_2gpu_before.sqlite") + "`"),

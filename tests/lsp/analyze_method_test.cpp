@@ -2,8 +2,11 @@
 // the ranking in the final answer, progress, and bad params.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "fixtures.h"
 #include "in_memory_client.h"
+#include "nsys/agent/book.h"
 #include "nsys/protocol/analyze.h"
 
 namespace nsys::testing {
@@ -26,10 +29,18 @@ TEST(AnalyzeMethod, ReturnsRankedFindingsInTheAnswerShape) {
   ASSERT_FALSE(result->findings.empty());
   EXPECT_FALSE(result->streamed_findings);
   bool nccl = false;
+  std::set<std::string> symptoms;
+  for (const auto& rc : agent::BuiltinBook().root_causes) {
+    if (rc.symptom) symptoms.insert(rc.id);
+  }
   for (size_t i = 0; i < result->findings.size(); ++i) {
     const auto& f = result->findings[i];
     EXPECT_EQ(result->ranking[i], f.root_cause);
-    if (i > 0) EXPECT_GE(result->findings[i - 1].at_stake_ns, f.at_stake_ns);
+    // By time at stake, symptoms (where time went, not why) after the causes of at least medium severity.
+    if (i > 0 && symptoms.count(result->findings[i - 1].root_cause) == symptoms.count(f.root_cause)) {
+      EXPECT_GE(result->findings[i - 1].at_stake_ns, f.at_stake_ns);
+    }
+    if (i > 0) EXPECT_FALSE(symptoms.count(result->findings[i - 1].root_cause) && !symptoms.count(f.root_cause));
     EXPECT_FALSE(f.answer.markdown.empty());
     EXPECT_EQ(f.answer.verify.rfind("nsys-ai skill run " + f.skill + " ", 0), 0u) << f.answer.verify;
     if (f.root_cause == "serialized_nccl") {

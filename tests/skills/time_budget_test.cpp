@@ -163,5 +163,44 @@ TEST(TimeBudget, TheSampleIsCopyBoundWithItsMathOnCudaCores) {
   EXPECT_TRUE(Contains(JoinNotes(t), "the largest slice is copy_htod (95.0%)")) << JoinNotes(t);
 }
 
+// launch_sizes: each (process, device, kernel, configuration)'s blocks, threads, calls and time against SQL, and the
+// device's SM count from the export's GPU table.
+TEST(LaunchSizes, ConfigurationsMatchSqlAndCarryTheSmCount) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(t, "mfu_2gpu_before.sqlite", "launch_sizes", {{"limit", Value(int64_t{0})}});
+  ASSERT_FALSE(t.declined);
+  FixtureSql sql("mfu_2gpu_before.sqlite");
+  EXPECT_EQ(static_cast<int64_t>(t.rows.size()),
+            sql.Int("SELECT count(*) FROM (SELECT DISTINCT (globalPid >> 24) & 0xFFFFFF, deviceId, demangledName, "
+                    "gridX * gridY * gridZ, blockX * blockY * blockZ FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start > 0)"));
+  int64_t calls = 0, time = 0;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    calls += IntCell(t, r, "calls");
+    time += IntCell(t, r, "total_ns");
+    if (r > 0) EXPECT_GE(IntCell(t, r - 1, "total_ns"), IntCell(t, r, "total_ns"));
+  }
+  EXPECT_EQ(calls, sql.Int("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start > 0"));
+  EXPECT_EQ(time, sql.Int("SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start > 0"));
+  // The largest configuration, field by field.
+  const std::string top = "SELECT k.gridX * k.gridY * k.gridZ, k.blockX * k.blockY * k.blockZ, count(*), "
+                          "sum(k.end - k.start) AS t FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE k.start > 0 GROUP BY "
+                          "(k.globalPid >> 24) & 0xFFFFFF, k.deviceId, k.demangledName, 1, 2 ORDER BY t DESC LIMIT 1";
+  int64_t blocks = 0, threads = 0, n = 0, ns = 0;
+  sql.Each(top, [&](sqlite3_stmt* st) {
+    blocks = sqlite3_column_int64(st, 0), threads = sqlite3_column_int64(st, 1);
+    n = sqlite3_column_int64(st, 2), ns = sqlite3_column_int64(st, 3);
+  });
+  EXPECT_EQ(IntCell(t, 0, "blocks"), blocks);
+  EXPECT_EQ(IntCell(t, 0, "threads_per_block"), threads);
+  EXPECT_EQ(IntCell(t, 0, "calls"), n);
+  EXPECT_EQ(IntCell(t, 0, "total_ns"), ns);
+  // The real-world A100 export names its GPUs with their SM counts (108); its one kernel runs one block of 256.
+  NSYS_RUN_SKILL(a100, "realworld/a100_perlmutter_uvm_vecadd.sqlite", "launch_sizes");
+  ASSERT_EQ(a100.rows.size(), 1u);
+  EXPECT_EQ(IntCell(a100, 0, "blocks"), 1);
+  EXPECT_EQ(IntCell(a100, 0, "threads_per_block"), 256);
+  EXPECT_EQ(IntCell(a100, 0, "sm_count"), 108);
+}
+
 }  // namespace
 }  // namespace nsys::testing

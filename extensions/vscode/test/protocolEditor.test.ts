@@ -141,7 +141,7 @@ describe('nsys/nvtxTree, nsys/diff and findings as diagnostics on the real serve
     for (let i = 0; i < 100 && published().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     const diagnostics = published().at(-1)!.diagnostics;
     assert.equal(diagnostics.length, findings.length);
-    assert.equal(findings.length, 7);
+    assert.equal(findings.length, 8);
     assert.ok(diagnostics.some((d) => d.severity === 2), 'a high finding is a warning');
     assert.deepEqual(diagnostics.map((d) => d.code).sort(), findings.map((f) => f.rootCause).sort());
     findings.forEach((f) => {

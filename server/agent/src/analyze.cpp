@@ -15,18 +15,33 @@ namespace {
 
 constexpr size_t kEvidenceRows = 10;
 
-// What every rule may read besides its row.
+// What every rule may read besides its row. The budget's figures are over every (process, device) span of the
+// window, summed (as an expert reads a profile: shares of the summed spans); 0 when no GPU operation ran.
 struct Globals {
   double window_ns = 0;
   double device_count = 0;
   double process_count = 0;
   double tensor_core_gpu = -1;
+  double kernel_count = 0;  // kernel launches in the profile
+  double span_ns = 0;       // the summed (process, device) spans
+  double idle_ns = 0;       // their idle slices
+  double idle_pct = 0;      // idle_ns / span_ns x 100
+  double compute_pct = 0;   // compute kernels (every kernel slice but communication) / span_ns x 100
+
+  // What shares of "the GPU time" are of: the summed (process, device) spans when GPU operations ran, else the window
+  // on every recorded device.
+  double GpuTime() const { return span_ns > 0 ? span_ns : window_ns * std::max(1.0, device_count); }
 
   std::optional<ExprValue> Get(const std::string& name) const {
     if (name == "window_ns") return window_ns;
     if (name == "device_count") return device_count;
     if (name == "process_count") return process_count;
     if (name == "tensor_core_gpu") return tensor_core_gpu;
+    if (name == "kernel_count") return kernel_count;
+    if (name == "span_ns") return span_ns;
+    if (name == "idle_ns") return idle_ns;
+    if (name == "idle_pct") return idle_pct;
+    if (name == "compute_pct") return compute_pct;
     return std::nullopt;
   }
 };
@@ -128,7 +143,7 @@ std::string CoverageOf(const skills::Table& table, const std::string& skill, con
 Finding MakeFinding(const RootCause& rc, const skills::Table& table, const std::vector<Match>& matches, double at_stake,
                     const Globals& g, const SkillCall& call, const std::string& profile_path,
                     const std::string& window) {
-  const double denominator = std::max(1.0, g.window_ns * std::max(1.0, g.device_count));
+  const double denominator = std::max(1.0, g.GpuTime());
   const double share = at_stake / denominator;
   RowView top{table, table.rows[matches.front().row], g};
   auto lookup = [&](const std::string& name) -> std::optional<ExprValue> {
@@ -146,7 +161,7 @@ Finding MakeFinding(const RootCause& rc, const skills::Table& table, const std::
   f.skill = rc.skill;
   f.coverage = CoverageOf(table, rc.skill, window, static_cast<size_t>(g.device_count));
   Answer& a = f.answer;
-  a.summary = fmt::format("{}: {}. About {:.1f} ms is at stake ({:.1f}% of GPU time in the window). {}", rc.name,
+  a.summary = fmt::format("{}: {}. About {:.1f} ms is at stake ({:.1f}% of the GPU time). {}", rc.name,
                           f.title, at_stake / 1e6, share * 100, rc.why);
   skills::Table matched;
   matched.columns = table.columns;
@@ -158,7 +173,7 @@ Finding MakeFinding(const RootCause& rc, const skills::Table& table, const std::
   a.confidence = ConfidenceOf(rc.confidence);
   a.confidence_reason = rc.confidence_reason;
   a.hypotheses = rc.hypotheses;
-  a.recommendations = rc.what_to_do;
+  for (const auto& todo : rc.what_to_do) a.recommendations.push_back(FillTemplate(todo, lookup));
   a.verify = VerifyCommand(call, profile_path);
   return f;
 }
@@ -204,8 +219,8 @@ Expected<Outcome> Check(const RootCause& rc, const engine::Profile& profile, con
   if (!matches) return Error{ErrorKind::kInternal, "root cause " + rc.id + ": " + matches.error().message};
   if (matches->empty()) return out;
   double at_stake = 0;
-  for (const auto& m : *matches) at_stake += m.at_stake;
-  if (at_stake < rc.min_share * g.window_ns * std::max(1.0, g.device_count)) return out;
+  for (const auto& m : *matches) at_stake = rc.at_stake_once ? std::max(at_stake, m.at_stake) : at_stake + m.at_stake;
+  if (at_stake < rc.min_share * g.GpuTime()) return out;
   out.finding = MakeFinding(rc, *table, *matches, at_stake, g, call, profile.info().source_path, window);
   return out;
 }
@@ -245,57 +260,131 @@ BudgetView ReadBudget(const skills::Table& t) {
   return v;
 }
 
-// "Where the GPU time goes (2 process-GPU spans, 1938.7 ms summed): copy_htod 95.0% (host-to-device copies no kernel
-// overlaps), cuda_core_math 2.0%, copy_dtod 2.0%."
-std::string BudgetSentence(const BudgetView& v) {
-  if (v.spans_ns <= 0 || v.by_slice.empty()) return {};
-  std::vector<std::pair<std::string, int64_t>> slices(v.by_slice.begin(), v.by_slice.end());
-  std::stable_sort(slices.begin(), slices.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-  const size_t spans = v.pids.size() * v.devices.size();  // an upper bound only used for the wording below
-  std::string out = fmt::format("Where the GPU time goes ({:.1f} ms of process-GPU span{}): ",
-                                static_cast<double>(v.spans_ns) / 1e6, spans == 1 ? "" : "s, summed");
-  for (size_t i = 0; i < slices.size() && i < 3; ++i) {
-    const double share = 100.0 * static_cast<double>(slices[i].second) / static_cast<double>(v.spans_ns);
-    if (i > 0 && share < 1.0) break;
-    out += fmt::format("{}{} {:.1f}%", i == 0 ? "" : ", ", slices[i].first, share);
-    if (i == 0) out += " (" + v.description.at(slices[i].first) + ")";
+// The budget's slices gathered as an expert names them: compute kernels (every kernel slice but communication),
+// communication, each kind of copy, memsets, and GPU idle (its largest host state said beside it).
+struct BudgetGroup {
+  std::string name;
+  int64_t ns = 0;
+  std::string detail;  // idle: "mostly while ...: 71.8%"
+};
+
+std::vector<BudgetGroup> GroupBudget(const BudgetView& v) {
+  static const std::map<std::string, std::string> kGroupOf = {
+      {"tensor_core_math", "compute kernels"},   {"cuda_core_math", "compute kernels"},
+      {"memory_bound", "compute kernels"},       {"other_kernels", "compute kernels"},
+      {"communication", "communication kernels"}, {"copy_htod", "HtoD copies"},
+      {"copy_dtoh", "DtoH copies"},               {"copy_dtod", "DtoD copies"},
+      {"copy_ptop", "peer-to-peer copies"},       {"copy_uvm_htod", "unified-memory HtoD migrations"},
+      {"copy_uvm_dtoh", "unified-memory DtoH migrations"}, {"copy_other", "other copies"},
+      {"memset", "memsets"}};
+  static const std::map<std::string, std::string> kIdleState = {
+      {"idle_sync", "in a synchronizing call"},   {"idle_alloc_free", "allocating or freeing"},
+      {"idle_launch", "launching"},               {"idle_other_cuda", "in another CUDA call"},
+      {"idle_no_cuda", "in no CUDA call"}};
+  std::map<std::string, BudgetGroup> groups;
+  std::pair<std::string, int64_t> top_idle{"", 0};
+  for (const auto& [slice, ns] : v.by_slice) {
+    const auto g = kGroupOf.find(slice);
+    const std::string name = g != kGroupOf.end() ? g->second : "GPU idle";
+    groups[name].name = name;
+    groups[name].ns += ns;
+    if (g == kGroupOf.end() && ns > top_idle.second) top_idle = {slice, ns};
   }
-  return out + ".";
+  std::vector<BudgetGroup> out;
+  for (auto& [name, group] : groups) {
+    if (name == "GPU idle" && !top_idle.first.empty() && v.spans_ns > 0) {
+      const auto state = kIdleState.find(top_idle.first);
+      group.detail = fmt::format("mostly while the host was {}: {:.1f}%",
+                                 state != kIdleState.end() ? state->second : top_idle.first,
+                                 100.0 * static_cast<double>(top_idle.second) / static_cast<double>(v.spans_ns));
+    }
+    out.push_back(group);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const BudgetGroup& a, const BudgetGroup& b) { return a.ns > b.ns; });
+  return out;
 }
 
-// Orientation: what was profiled (the GPUs and processes that show GPU activity, beside what the export records),
-// where the GPU time goes, and the headline.
+// The headline's lead: "GPU idle 73.1% of the GPU span (mostly while the host was in no CUDA call: 71.8%), then
+// compute kernels 21.3%; also unified-memory HtoD migrations 3.3%." The dominant group, the next when it holds at
+// least 20%, then up to two more of at least 1%.
+std::string BudgetSentence(const BudgetView& v) {
+  if (v.spans_ns <= 0 || v.by_slice.empty()) return {};
+  const std::vector<BudgetGroup> groups = GroupBudget(v);
+  auto pct = [&](const BudgetGroup& g) { return 100.0 * static_cast<double>(g.ns) / static_cast<double>(v.spans_ns); };
+  auto said = [&](const BudgetGroup& g) {
+    return fmt::format("{} {:.1f}%{}", g.name, pct(g), g.detail.empty() ? "" : " (" + g.detail + ")");
+  };
+  std::string out = said(groups.front()) + " of the GPU span";
+  size_t next = 1;
+  if (groups.size() > 1 && pct(groups[1]) >= 20.0) out += ", then " + said(groups[next++]);
+  std::string also;
+  for (size_t i = next; i < groups.size() && i < next + 2 && pct(groups[i]) >= 1.0; ++i) {
+    also += (also.empty() ? "" : ", ") + said(groups[i]);
+  }
+  return out + (also.empty() ? "" : "; also " + also) + ".";
+}
+
+// Orientation: where the GPU time goes first (the time budget), then what was profiled (the processes and GPUs that
+// show GPU activity, beside what the export records), then the findings' headline.
 std::string Orient(const engine::ProfileInfo& info, const Globals& g, const std::string& window,
-                   const std::vector<Finding>& findings, const skills::Table* budget) {
+                   const std::vector<Finding>& findings, const BudgetView& b) {
   std::map<std::string, int> models;
-  const BudgetView b = budget ? ReadBudget(*budget) : BudgetView{};
   for (const auto& d : info.devices) {
     if (!b.devices.empty() && !b.devices.count(d.id)) continue;
     models[d.name.empty() ? "unnamed GPU" : d.name] += 1;
   }
   std::string gpus;
   for (const auto& [name, n] : models) gpus += fmt::format("{}{} × {}", gpus.empty() ? "" : ", ", n, name);
-  const size_t used_gpus = b.devices.empty() ? info.devices.size() : b.devices.size();
-  const size_t used_procs = b.pids.empty() ? info.processes.size() : b.pids.size();
-  std::string out = fmt::format("Analysed {:.1f} ms ({}) on {} GPU{}{}", g.window_ns / 1e6, window, used_gpus,
-                                used_gpus == 1 ? "" : "s", gpus.empty() ? "" : " (" + gpus + ")");
-  if (!b.devices.empty() && info.devices.size() > used_gpus) {
-    out += fmt::format(" of the {} the export records", info.devices.size());
-  }
-  if (b.pids.empty()) {
-    out += fmt::format(" in {} process{}.", used_procs, used_procs == 1 ? "" : "es");
+  std::string out = BudgetSentence(b);
+  if (!out.empty()) out += " ";
+  if (b.devices.empty()) {
+    out += fmt::format("Analysed {:.1f} ms ({}) on {} GPU{}{} in {} process{}.", g.window_ns / 1e6, window,
+                       info.devices.size(), info.devices.size() == 1 ? "" : "s", gpus.empty() ? "" : " (" + gpus + ")",
+                       info.processes.size(), info.processes.size() == 1 ? "" : "es");
   } else {
-    out += fmt::format(", used by {} process{}{}.", used_procs, used_procs == 1 ? "" : "es",
-                       info.processes.size() > used_procs
-                           ? fmt::format(" ({} processes recorded)", info.processes.size())
-                           : std::string());
+    const size_t procs = b.pids.size(), used = b.devices.size();
+    const std::string machine = info.devices.size() > used
+                                    ? fmt::format("{} of the machine's {} GPUs", used, info.devices.size())
+                                    : fmt::format("{} GPU{}", used, used == 1 ? "" : "s");
+    out += fmt::format("{} process{} on {}{}: {:.1f} ms of GPU span in a {:.1f} ms capture ({}).", procs,
+                       procs == 1 ? "" : "es", machine, gpus.empty() ? "" : " (" + gpus + ")",
+                       static_cast<double>(b.spans_ns) / 1e6, g.window_ns / 1e6, window);
   }
   if (!info.caps.kernels) out += " It has no CUDA kernel activity, so the GPU-side root causes cannot be checked.";
-  if (const std::string where = BudgetSentence(b); !where.empty()) out += " " + where;
   if (findings.empty()) return out + " No root cause of the Book applies.";
   return out + fmt::format(" {} finding{}; the largest: {} (about {:.1f} ms at stake).", findings.size(),
                            findings.size() == 1 ? "" : "s", findings.front().title,
                            static_cast<double>(findings.front().at_stake_ns) / 1e6);
+}
+
+// By time at stake, except that symptoms come after the causes of at least medium severity (RootCause::symptom).
+void RankFindings(std::vector<Finding>& findings, const Book& book) {
+  std::set<std::string> symptoms;
+  for (const auto& rc : book.root_causes) {
+    if (rc.symptom) symptoms.insert(rc.id);
+  }
+  const bool a_cause_matters = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+    return !symptoms.count(f.root_cause) && f.severity != Severity::kLow;
+  });
+  std::stable_sort(findings.begin(), findings.end(), [&](const Finding& a, const Finding& b) {
+    if (a_cause_matters) {
+      const bool sa = symptoms.count(a.root_cause) > 0, sb = symptoms.count(b.root_cause) > 0;
+      if (sa != sb) return sb;
+    }
+    return a.at_stake_ns > b.at_stake_ns;
+  });
+}
+
+// The budget's globals for the rules (see Globals).
+void SetBudgetGlobals(const BudgetView& v, Globals& g) {
+  g.span_ns = static_cast<double>(v.spans_ns);
+  for (const auto& [slice, ns] : v.by_slice) {
+    const std::string& kind = v.kind.at(slice);
+    if (kind == "idle") g.idle_ns += static_cast<double>(ns);
+    if (kind == "kernel" && slice != "communication") g.compute_pct += static_cast<double>(ns);
+  }
+  g.idle_pct = g.span_ns > 0 ? 100.0 * g.idle_ns / g.span_ns : 0;
+  g.compute_pct = g.span_ns > 0 ? 100.0 * g.compute_pct / g.span_ns : 0;
 }
 
 }  // namespace
@@ -359,6 +448,15 @@ Expected<Analysis> Analyze(const engine::Profile& profile, const SkillRunner& ru
   g.process_count = static_cast<double>(info.processes.size());
   g.tensor_core_gpu = TensorCoreGpu(info);
   if (g.tensor_core_gpu < 0) g.tensor_core_gpu = TensorCoreGpuFromKernelNames(profile);
+  if (info.caps.kernels) g.kernel_count = static_cast<double>(profile.kernels().size());
+  // The time budget first: the headline and the budget globals come from it (the Book's budget causes then read the
+  // same call from the memo).
+  engine::FilterSpec budget_filter;
+  budget_filter.window = options.window;
+  auto budget = run("time_budget", {}, budget_filter, cancel);
+  if (!budget && budget.error().kind == ErrorKind::kCancelled) return budget.error();
+  const BudgetView view = budget ? ReadBudget(*budget) : BudgetView{};
+  SetBudgetGlobals(view, g);
   Analysis analysis;
   analysis.window = window->description;
   const size_t n = book.root_causes.size();
@@ -375,13 +473,8 @@ Expected<Analysis> Analyze(const engine::Profile& profile, const SkillRunner& ru
       analysis.findings.push_back(std::move(*outcome->finding));
     }
   }
-  std::stable_sort(analysis.findings.begin(), analysis.findings.end(),
-                   [](const Finding& a, const Finding& b) { return a.at_stake_ns > b.at_stake_ns; });
-  engine::FilterSpec budget_filter;
-  budget_filter.window = options.window;
-  auto budget = run("time_budget", {}, budget_filter, cancel);  // the Book's first causes ran it: a memo hit
-  if (!budget && budget.error().kind == ErrorKind::kCancelled) return budget.error();
-  analysis.summary = Orient(info, g, window->description, analysis.findings, budget ? &*budget : nullptr);
+  RankFindings(analysis.findings, book);
+  analysis.summary = Orient(info, g, window->description, analysis.findings, view);
   return analysis;
 }
 

@@ -89,6 +89,14 @@ RootCause ParseRootCause(const Json& j) {
     if (!it->is_number() || it->get<double>() < 0) throw std::runtime_error("\"min_share\" must be a number >= 0");
     rc.min_share = it->get<double>();
   }
+  if (const auto it = j.find("at_stake_once"); it != j.end()) {
+    if (!it->is_boolean()) throw std::runtime_error("\"at_stake_once\" must be true or false");
+    rc.at_stake_once = it->get<bool>();
+  }
+  if (const auto it = j.find("symptom"); it != j.end()) {
+    if (!it->is_boolean()) throw std::runtime_error("\"symptom\" must be true or false");
+    rc.symptom = it->get<bool>();
+  }
   static const std::set<std::string> levels = {"high", "medium", "low"};
   if (!levels.count(rc.confidence)) throw std::runtime_error("\"confidence\" must be high, medium or low");
   if (rc.what_to_do.empty()) throw std::runtime_error("\"what_to_do\" must say what to do");

@@ -32,6 +32,13 @@ struct RootCause {
   std::vector<std::string> evidence_columns;
   std::string confidence = "medium";  // high | medium | low
   std::string confidence_reason;
+  // A symptom (GPU idle gaps, host pauses, outlier iterations) says where time went without naming why. Findings
+  // are ranked by time at stake, but symptoms come after every cause of at least medium severity (3% of GPU time):
+  // an expert leads with the cause the data shows.
+  bool symptom = false;
+  // The finding's time at stake is the largest matching row's, not their sum: for amounts that are one figure of the
+  // whole profile (a global such as idle_ns), which summing over rows would count twice.
+  bool at_stake_once = false;
 };
 
 struct Book {

@@ -1,0 +1,108 @@
+// launch_sizes: how big each kernel launch is next to the GPU that runs it (issue 31). One row per (process, device,
+// kernel, launch configuration): its calls and time, its grid in blocks and its block in threads, the device's SM
+// count (from the export's GPU table; 0 when the export does not say), and its share of the (process, device) span
+// (first GPU operation start to last end, as time_budget counts it). A kernel whose grid has fewer blocks than the
+// GPU has SMs leaves SMs idle for its whole run.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "common_gpu_ops.h"
+#include "common_rows.h"
+
+namespace nsys::skills::builtin {
+namespace {
+
+struct LaunchGroup {
+  uint32_t pid = 0;
+  int32_t device = 0;
+  engine::StrId name = 0, short_name = 0;
+  int64_t blocks = 0, threads = 0;
+  int64_t calls = 0;
+  Ns total = 0;
+};
+
+class LaunchSizesSkill final : public Skill {
+ public:
+  std::string name() const override { return "launch_sizes"; }
+  std::string description() const override {
+    return "Kernel launches by size: grid blocks and threads per block next to the GPU's SM count, with each "
+           "configuration's share of its process's GPU span.";
+  }
+  std::vector<ArgSpec> args() const override { return {LimitArg(20, "Rows, largest time first (0 = all).")}; }
+  engine::Need needs() const override {
+    return engine::Need::kKernels | engine::Need::kMemcpy | engine::Need::kMemset;
+  }
+
+  Expected<Table> run(const Context& ctx) const override {
+    const engine::Profile& p = ctx.profile;
+    if (!p.info().caps.kernels) return Declined("This profile has no CUDA kernels, so no launch to size.");
+    std::map<std::pair<uint32_t, int32_t>, std::pair<Ns, Ns>> spans;  // (pid, device) -> first start, last end
+    std::map<std::tuple<uint32_t, int32_t, engine::StrId, int64_t, int64_t>, LaunchGroup> groups;
+    const engine::KernelTable& k = p.kernels();
+    const bool ok = ForEachGpuOpRow(p, ctx.filter, GpuOpsOptions{.overhead = false}, ctx.cancel, [&](const auto& t, size_t i) {
+      auto [it, added] = spans.try_emplace({t.pid[i], t.device[i]}, t.start[i], t.end[i]);
+      if (!added) it->second = {std::min(it->second.first, t.start[i]), std::max(it->second.second, t.end[i])};
+    });
+    if (!ok) return CancelledError();
+    auto [first, last] = RowRange(k, ctx.filter);
+    for (size_t i = first; i < last; ++i) {
+      if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return CancelledError();
+      if (k.start[i] <= 0 || !ctx.filter.AcceptsDevice(k.device[i]) || !ctx.filter.AcceptsProcess(k.pid[i])) continue;
+      const engine::KernelConfig& c = k.Config(i);
+      const int64_t blocks = static_cast<int64_t>(std::max(1, c.grid_x)) * std::max(1, c.grid_y) * std::max(1, c.grid_z);
+      const int64_t threads =
+          static_cast<int64_t>(std::max(1, c.block_x)) * std::max(1, c.block_y) * std::max(1, c.block_z);
+      LaunchGroup& g = groups[{k.pid[i], k.device[i], k.name[i], blocks, threads}];
+      g.pid = k.pid[i], g.device = k.device[i], g.name = k.name[i], g.short_name = k.short_name[i];
+      g.blocks = blocks, g.threads = threads;
+      ++g.calls;
+      g.total += std::max<Ns>(0, k.end[i] - k.start[i]);
+    }
+    std::vector<const LaunchGroup*> order;
+    for (const auto& [key, g] : groups) order.push_back(&g);
+    std::stable_sort(order.begin(), order.end(), [](const LaunchGroup* a, const LaunchGroup* b) { return a->total > b->total; });
+    const int64_t limit = ArgInt(ctx, "limit");
+    if (limit > 0 && order.size() > static_cast<size_t>(limit)) order.resize(static_cast<size_t>(limit));
+
+    Table t;
+    t.columns = {IntCol("pid", "Process id"),
+                 IntCol("device_id", "GPU device"),
+                 StringCol("short_name", "Kernel short (base) name"),
+                 IntCol("blocks", "Blocks in the grid (gridX x gridY x gridZ)"),
+                 IntCol("threads_per_block", "Threads in a block (blockX x blockY x blockZ)"),
+                 IntCol("sm_count", "Streaming multiprocessors of the device (0: the export does not say)"),
+                 IntCol("calls", "Launches with this configuration"),
+                 IntCol("total_ns", "Their summed duration"),
+                 DoubleCol("span_pct", "total_ns / the (process, device) span x 100"),
+                 StringCol("name", "Kernel demangled name")};
+    for (const LaunchGroup* g : order) {
+      const auto span = spans.find({g->pid, g->device});
+      const Ns span_ns = span == spans.end() ? 0 : span->second.second - span->second.first;
+      int64_t sms = 0;
+      for (const auto& d : p.info().devices) {
+        if (d.id == g->device) sms = d.sm_count;
+      }
+      t.rows.push_back({I(g->pid), I(g->device), S(std::string(p.strings().view(g->short_name))), I(g->blocks),
+                        I(g->threads), I(sms), I(g->calls), I(g->total),
+                        span_ns > 0 ? D(100.0 * static_cast<double>(g->total) / static_cast<double>(span_ns)) : Null(),
+                        S(std::string(p.strings().view(g->name)))});
+    }
+    t.notes.push_back(fmt::format("{} launch configurations of {} (process, device) pairs{}.", groups.size(), spans.size(),
+                                  limit > 0 && groups.size() > static_cast<size_t>(limit)
+                                      ? fmt::format("; the {} with the most time", limit)
+                                      : ""));
+    t.notes.push_back(WindowNote(ctx.filter));
+    return t;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Skill> MakeLaunchSizes() {
+  return std::make_shared<LaunchSizesSkill>();
+}
+
+}  // namespace nsys::skills::builtin

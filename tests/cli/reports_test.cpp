@@ -13,6 +13,7 @@
 
 #include "cli_run.h"
 #include "fixtures.h"
+#include "nsys/support/sha256.h"
 #include "read_all_util.h"
 
 namespace nsys::testing {
@@ -151,7 +152,15 @@ TEST_F(Reports, EveryFixtureReportConvertsOrNamesItsWriter) {
 TEST_F(Reports, AReportIsKnownByItsBytesNotItsName) {
   const fs::path renamed = dir_ / "capture from the cluster";
   fs::copy_file(Fixture("realworld/rtx3090_pytorch_brainstorm_sample.qdrep"), renamed);
+  const std::string before = support::Sha256::Hex(ReadAll(renamed));
+  const auto mtime = fs::last_write_time(renamed);
   ExpectSameNumbers(renamed.string(), Fixture("realworld/rtx3090_pytorch_brainstorm_sample.sqlite"));
+  // The report is never written to, and nothing is written beside it.
+  EXPECT_EQ(support::Sha256::Hex(ReadAll(renamed)), before);
+  EXPECT_EQ(fs::last_write_time(renamed), mtime);
+  size_t beside = 0;
+  for (const auto& e : fs::directory_iterator(dir_)) beside += e.path().extension() == ".sqlite" ? 1 : 0;
+  EXPECT_EQ(beside, 0u);
 
   for (const char* name : {"notes.qdrep", "notes.nsys-rep", "NOTES.QDREP"}) {
     const fs::path fake = dir_ / name;

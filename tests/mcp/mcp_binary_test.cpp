@@ -419,5 +419,37 @@ TEST_F(McpBinaryTest, ToolsListHasTheTraceTools) {
   EXPECT_EQ(names, (std::vector<std::string>{"devices", "min_duration_ns", "output", "pids", "profile_id", "window"}));
 }
 
+// Issue 32: open_profile takes a .qdrep report as it takes a .nsys-rep: converted with the installed nsys (Debian's
+// 2022.4.2 here); a report newer than that nsys names its writer, also when only its session record does; a file
+// named .qdrep that is not a report is refused in plain words.
+TEST_F(McpBinaryTest, OpensQdrepReports) {
+  if (!HaveFixtures()) GTEST_SKIP() << "fixtures absent";
+  if (::access("/usr/lib/nsight-systems/bin/nsys", X_OK) != 0) GTEST_SKIP() << "Debian's nsys 2022.4.2 absent";
+  StartMcp();
+  const std::string qdrep = Fixture("realworld/rtx3090_pytorch_brainstorm_sample.qdrep");
+  Send(ToolCall(2, "open_profile", {{"path", qdrep}}));
+  const Json opened = Receive(kReplyTimeout);
+  ASSERT_EQ(opened["result"]["isError"], false) << opened.dump();
+  const std::string summary = opened["result"]["content"][0]["text"];
+  EXPECT_NE(summary.find("NVIDIA GeForce RTX 3090"), std::string::npos) << summary;
+  EXPECT_NE(summary.find(qdrep), std::string::npos) << summary;
+  Send(ToolCall(3, "run_skill", {{"profile_id", "p1"}, {"skill", "top_kernels"}, {"args", {{"limit", 1}}}}));
+  const Json top = Receive(kReplyTimeout);
+  EXPECT_EQ(top["result"]["isError"], false) << top.dump();
+
+  Send(ToolCall(4, "open_profile", {{"path", Fixture("realworld/rtx3090_tensorrt_fp16_conv.nsys-rep")}}));
+  const Json too_new = Receive(kReplyTimeout);
+  EXPECT_EQ(too_new["result"]["isError"], true) << too_new.dump();
+  EXPECT_NE(too_new.dump().find("was written by Nsight Systems 2023.1.2.43"), std::string::npos) << too_new.dump();
+  EXPECT_EQ(too_new.dump().find("Exception"), std::string::npos) << too_new.dump();
+
+  const fs::path fake = scratch_ / "notes.qdrep";
+  std::ofstream(fake) << "meeting notes, not a profile\n";
+  Send(ToolCall(5, "open_profile", {{"path", fake.string()}}));
+  const Json refused = Receive(kReplyTimeout);
+  EXPECT_EQ(refused["result"]["isError"], true) << refused.dump();
+  EXPECT_NE(refused.dump().find("is not an Nsight Systems report"), std::string::npos) << refused.dump();
+}
+
 }  // namespace
 }  // namespace nsys::testing

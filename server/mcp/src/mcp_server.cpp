@@ -29,7 +29,8 @@ using protocol::MakeResult;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kInstructions =
-    "nsys-ai analyses NVIDIA Nsight Systems profiles (.sqlite exports) read-only, with NVIDIA's own metric "
+    "nsys-ai analyses NVIDIA Nsight Systems profiles (.sqlite exports, .nsys-rep and .qdrep reports) read-only, "
+    "with NVIDIA's own metric "
     "definitions. Call open_profile with a path, then run_skill with the returned profile_id; list_skills describes "
     "every analysis and its arguments. Times are nanoseconds unless a column name says otherwise.";
 

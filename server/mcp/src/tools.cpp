@@ -109,13 +109,13 @@ const std::vector<Tool>& Tools() {
        [](const core::Workspace&) {
          return Json{
              {"description",
-              "Open an NVIDIA Nsight Systems profile export (.sqlite) read-only and return its profile_id and a "
-              "summary: devices, processes, time range (capture-clock ns), tables and capabilities. Pass the id to "
-              "profile_info and run_skill."},
+              "Open an NVIDIA Nsight Systems profile read-only, a .sqlite export or a .nsys-rep / .qdrep report "
+              "(converted once with the installed nsys), and return its profile_id and a summary: devices, processes, "
+              "time range (capture-clock ns), tables and capabilities. Pass the id to profile_info and run_skill."},
              {"inputSchema",
               ObjectSchema({{"path", Property("string",
-                                              "Path of the .sqlite export (absolute, or relative to the "
-                                              "server's working directory).")},
+                                              "Path of the .sqlite export or the .nsys-rep / .qdrep report "
+                                              "(absolute, or relative to the server's working directory).")},
                             {"no_cache", Property("boolean", "Neither read nor write the warm-reopen cache.")}},
                            {"path"})}};
        },

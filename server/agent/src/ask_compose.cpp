@@ -105,7 +105,12 @@ std::string WhereOf(const Ctx& c) {
 void Say(Ctx& c, std::string summary, std::string reason) {
   auto& a = c.turn.answer;
   a.summary = std::move(summary);
-  if (!a.summary.empty()) a.summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(a.summary[0])));
+  // "host-to-device copies ..." starts a sentence; "cudaMalloc ..." keeps its case.
+  const size_t word_end = std::min(a.summary.find(' '), a.summary.size());
+  const bool identifier = std::any_of(a.summary.begin(), a.summary.begin() + static_cast<long>(word_end),
+                                      [](char ch) { return std::isupper(static_cast<unsigned char>(ch)) != 0; });
+  if (!a.summary.empty() && !identifier)
+    a.summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(a.summary[0])));
   a.confidence = Confidence::kHigh;
   a.confidence_reason = std::move(reason);
 }
@@ -139,13 +144,23 @@ std::string Yes(bool yes) {
   return yes ? "Yes:" : "No:";
 }
 
+// A comparison of how many, not how long: "called more often than", "fewer kernels than".
+bool ComparesCounts(const std::string& q) {
+  if (HasWord(q, "time") || HasAny(q, {"longer", "slower", "faster", "shorter", "duration", "bytes", "data"}))
+    return false;
+  return HasAny(q, {"fewer", "more often", "more times", "more calls", "calls than", "more kernels", "kernels than",
+                    "more launches", "launches than", "more copies", "copies than", "how many", "number of"});
+}
+
 // Two subjects compared by the measure asked (count, bytes, average or, by default, time).
-void AnswerPair(Ctx& c, const Figures& a, const Figures& b, Measure m, std::string_view unit_of) {
+void AnswerPair(Ctx& c, const Figures& a, const Figures& b, Measure m, std::string_view unit_of,
+                std::string_view count_noun = "calls") {
+  if ((m == Measure::kNone || m == Measure::kTime) && ComparesCounts(c.p.lower)) m = Measure::kCount;
   double x = a.total_ns, y = b.total_ns;
   std::function<std::string(double)> show = [](double v) { return FormatNs(v); };
   std::string verb = "took", what = fmt::format(" of {}", unit_of);
   if (m == Measure::kCount) {
-    x = a.count, y = b.count, verb = "counts", what = " calls";
+    x = a.count, y = b.count, verb = "has", what = fmt::format(" {}", count_noun);
     show = [](double v) { return FormatCount(v); };
   } else if (m == Measure::kBytes && !std::isnan(a.bytes) && !std::isnan(b.bytes)) {
     x = a.bytes, y = b.bytes, verb = "moved", what = "";
@@ -160,10 +175,11 @@ void AnswerPair(Ctx& c, const Figures& a, const Figures& b, Measure m, std::stri
   if (x > 0 && y > 0 && x != y) ratio = fmt::format(" ({:.2f}x)", std::max(x, y) / std::min(x, y));
   std::string s;
   if (c.p.type == QType::kMoreThan && dir != 0) s = Yes(yes) + " ";
+  if (c.p.type == QType::kCompare && x != y) s = fmt::format("{} is larger: ", x > y ? a.label : b.label);
   s += fmt::format("{} {} {}{}{}, {} {}'s {}{}.", a.label, verb, show(x), what, WhereOf(c), rel, b.label, show(y),
                    ratio);
-  s += fmt::format(" ({}: {} calls, {}; {}: {} calls, {}.)", a.label, FormatCount(a.count), FormatNs(a.total_ns),
-                   b.label, FormatCount(b.count), FormatNs(b.total_ns));
+  s += fmt::format(" ({}: {} {}, {}; {}: {} {}, {}.)", a.label, FormatCount(a.count), count_noun,
+                   FormatNs(a.total_ns), b.label, FormatCount(b.count), count_noun, FormatNs(b.total_ns));
   Say(c, std::move(s), "both figures are exact sums over the same skill's rows");
 }
 
@@ -598,18 +614,124 @@ bool AnswerRangesOfKernels(Ctx& c) {
   return true;
 }
 
+// Two devices compared by kernel count or kernel time (device_imbalance's sums per process and device).
+bool AnswerDevicePair(Ctx& c, Measure m) {
+  auto t = Usable(c, "device_imbalance");
+  if (!t) return false;
+  Figures f[2];
+  skills::Table rows[2];
+  for (int i = 0; i < 2; ++i) {
+    const int32_t d = c.p.devices[static_cast<size_t>(i)];
+    f[i].label = fmt::format("device {}", d);
+    rows[i] = KeepRows(*t, [&](size_t r) { return static_cast<int32_t>(CellNumber(*t, r, "device_id")) == d; });
+    if (rows[i].rows.empty()) return false;
+    f[i].count = SumColumn(rows[i], "kernels");
+    f[i].total_ns = SumColumn(rows[i], "kernel_ns");
+  }
+  const std::string scope = c.scope;
+  c.scope = "";  // each side names its device
+  for (int32_t d : c.filter.devices) {
+    if (std::find(c.p.devices.begin(), c.p.devices.end(), d) == c.p.devices.end()) c.scope = scope;
+  }
+  AnswerPair(c, f[0], f[1], m, "kernel time", "kernels");
+  c.scope = scope;
+  skills::Table both = rows[0];
+  both.rows.insert(both.rows.end(), rows[1].rows.begin(), rows[1].rows.end());
+  CiteRows(c, "device_imbalance", both, {"pid", "device_id", "kernels", "kernel_ns"}, "Kernels of the two devices");
+  return true;
+}
+
+// Kernels per (device, stream), from the kernel table; stream_concurrency's rows as evidence.
+bool AnswerKernelsPerStream(Ctx& c) {
+  auto t = Usable(c, "stream_concurrency");
+  if (!t) return false;
+  const engine::KernelTable& k = c.profile.kernels();
+  std::set<std::string> all;
+  for (size_t i = 0; i < k.size(); ++i) all.insert(std::string(c.profile.strings().view(k.name[i])));
+  std::map<std::pair<int32_t, int32_t>, std::pair<double, double>> by;
+  for (size_t i : KernelRowsOf(c, all)) {
+    auto& e = by[{k.device[i], k.stream[i]}];
+    e.first += 1;
+    e.second += static_cast<double>(k.end[i] - k.start[i]);
+  }
+  std::vector<std::pair<std::pair<int32_t, int32_t>, std::pair<double, double>>> list(by.begin(), by.end());
+  std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+  double n = 0, ns = 0;
+  std::string parts;
+  for (size_t i = 0; i < list.size(); ++i) {
+    n += list[i].second.first;
+    ns += list[i].second.second;
+    if (i < 12)
+      parts += fmt::format("{}device {} stream {}: {} kernels, {}", i ? "; " : "", list[i].first.first,
+                           list[i].first.second, FormatCount(list[i].second.first), FormatNs(list[i].second.second));
+  }
+  if (list.size() > 12) parts += fmt::format("; {} more streams", list.size() - 12);
+  Say(c,
+      fmt::format("Kernels per stream{}: {}. Total: {} kernels, {} of GPU time on {} streams.", WhereOf(c), parts,
+                  FormatCount(n), FormatNs(ns), list.size()),
+      "exact counts and sums of the kernel table per (device, stream)");
+  CiteRows(c, "stream_concurrency", *t, {"device_id", "streams_busy", "time_ns", "time_pct"},
+           "Time with k streams busy, per device" + c.scope);
+  return true;
+}
+
+// "What percentage of GPU time is memcpy?": memory operations against kernels plus memory operations.
+bool AnswerMemcpyShare(Ctx& c) {
+  auto mem = Usable(c, "memory_transfers");
+  if (!mem) return false;
+  auto ker = RunSkill(c, "top_kernels", {});
+  const double kernel_ns = ker && !ker->declined ? SumColumn(*ker, "total_time_ns") : 0;
+  const double mem_ns = SumColumn(*mem, "total_time_ns");
+  const double all_ns = kernel_ns + mem_ns;
+  Say(c,
+      fmt::format("Memory copies and memsets hold {} of GPU time{}: {} of {} (kernels {}, copies and memsets {}; "
+                  "summed durations).",
+                  FormatPct(all_ns > 0 ? 100.0 * mem_ns / all_ns : 0), WhereOf(c), FormatNs(mem_ns), FormatNs(all_ns),
+                  FormatNs(kernel_ns), FormatNs(mem_ns)),
+      "exact sums over the kernel and memcpy/memset tables");
+  CiteRows(c, "memory_transfers", *mem, {"operation", "time_pct", "total_time_ns", "count", "total_bytes"},
+           "Memory operations by kind" + c.scope);
+  return true;
+}
+
+// Things an Nsight Systems export does not measure: asking for them is refused, never answered with something else.
+bool AsksUnmeasured(const std::string& q) {
+  static const char* kWords[] = {"color",     "colour",  "temperature", "power draw", "watts",  "voltage",
+                                 "fan speed", "price",   "cost",        "dollars",    "author", "who wrote",
+                                 "weather",   "license", "energy"};
+  return std::any_of(std::begin(kWords), std::end(kWords), [&](const char* w) { return HasWord(q, w); });
+}
+
 }  // namespace
 
 bool AnswerComposedBeforeKernels(Ctx& c) {
+  if (AsksUnmeasured(c.p.lower) && c.p.skill.empty()) {
+    Refusal r;
+    r.alternatives = Alternatives(c);
+    std::string closest;
+    for (const auto& a : r.alternatives) closest += (closest.empty() ? "" : " ") + a;
+    r.reason = "I can't answer that from this profile; the closest questions I can answer are: " + closest +
+               " (an Nsight Systems export records GPU and CPU activity, not that).";
+    r.missing = {"a measurement of what the question asks"};
+    c.turn.answer = Refuse(std::move(r));
+    return true;
+  }
   if (c.p.type == QType::kWhy || !c.p.skill.empty() || c.p.follow_up) return false;
   const Measure m = MeasureOf(c.p);
-  return AnswerApis(c, m) || AnswerDirections(c, m);
+  if (AnswerApis(c, m) || AnswerDirections(c, m)) return true;
+  if (c.p.topic == "memcpy" && m == Measure::kShare && c.profile.info().caps.memcpy) return AnswerMemcpyShare(c);
+  return false;
 }
 
 bool AnswerComposedAfterKernels(Ctx& c) {
   if (c.p.type == QType::kWhy || !c.p.skill.empty() || c.p.follow_up || !c.profile.info().caps.kernels) return false;
   const Measure m = MeasureOf(c.p);
+  if (c.p.topic == "streams" && c.kernels.empty() && HasAny(c.p.lower, {"per stream", "each stream", "by stream"}))
+    return AnswerKernelsPerStream(c);
   if (c.p.topic == "streams" && m == Measure::kCount && c.kernels.empty()) return AnswerStreamCount(c);
+  if (c.p.devices.size() >= 2 && (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) &&
+      (c.p.topic.empty() || c.p.topic == "kernels") && ComparesCounts(c.p.lower))
+    return AnswerDevicePair(c, Measure::kCount);
   if (c.p.topic == "idle" && (m == Measure::kShare || HasAny(c.p.lower, {"what fraction", "how much of the"})))
     return AnswerIdleShare(c);
   if (c.p.topic == "nvtx" && c.profile.info().caps.nvtx && HasAny(c.p.lower, {"kernel"}) &&

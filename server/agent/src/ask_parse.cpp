@@ -105,10 +105,16 @@ QType TypeOf(const std::string& q) {
     return QType::kWhy;
   static const AskPattern more(
       R"(\b(is|are|was|does|do|did)\b)" + kAskAny +
-      R"(*\b(more|less|bigger|larger|greater|smaller|slower|faster|longer|shorter|higher|lower)\b)" + kAskAny +
+      R"(*\b(more|less|fewer|bigger|larger|greater|smaller|slower|faster|longer|shorter|higher|lower)\b)" + kAskAny +
       R"(*\bthan\b)");
   if (std::array<re2::StringPiece, 1> m; SearchIn<0>(more, q, m)) return QType::kMoreThan;
   if (HasAny(q, {"compare", " vs ", " vs. ", "versus", "difference between", "differ"})) return QType::kCompare;
+  // "Which is larger, A or B?", "which took longer: A or B": a comparison, not a ranking.
+  static const AskPattern which_of(
+      R"(\bwhich\b)" + kAskAny +
+      R"(*\b(more|less|fewer|bigger|larger|greater|smaller|slower|faster|longer|shorter|higher|lower)\b)" + kAskAny +
+      R"(*\bor\b)");
+  if (std::array<re2::StringPiece, 2> m; SearchIn<1>(which_of, q, m)) return QType::kCompare;
   if (HasAny(q, {"share", "percent", "%", "fraction", "proportion"})) return QType::kShare;
   if (HasAny(q, {"how many", "number of", "count of", "how often"})) return QType::kHowMany;
   if (HasAny(q, {"how much", "how long", "total time", "time spent", "how big"})) return QType::kHowMuch;

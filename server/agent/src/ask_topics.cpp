@@ -232,6 +232,10 @@ void AnswerNccl(Ctx& c) {
                      FormatNs(CellNumber(all, r, "total_ns")), FormatPct(CellNumber(all, r, "overlap_pct")),
                      FormatNs(CellNumber(all, r, "exposed_ns")));
   }
+  if (all.rows.size() > 1) {
+    s += fmt::format("; in all, {} collectives for {} ({} exposed)", FormatCount(SumColumn(all, "count")),
+                     FormatNs(SumColumn(all, "total_ns")), FormatNs(SumColumn(all, "exposed_ns")));
+  }
   Facts(c, s + ".", Confidence::kHigh, "communication kernels recognised by name (nccl*), overlap by interval union");
   Cite(c, "nccl_breakdown", {}, *t,
        {"device_id", "collective", "count", "total_ns", "comm_time_pct", "overlap_pct", "exposed_ns"}, 0,

@@ -298,7 +298,8 @@ void AnswerComparison(Ctx& c) {
     const bool yes = AsksGreater(c.p.lower) ? x > y : x < y;
     a.summary = fmt::format("{}: {}.", yes ? "Yes" : "No", both);
   } else {
-    a.summary = fmt::format("{}; the difference is {}.", both, FormatNs(std::fabs(x - y)));
+    const std::string larger = x == y ? "they are equal" : "the larger is " + (x > y ? sides[0] : sides[1]).label;
+    a.summary = fmt::format("{}; {}, by {}.", both, larger, FormatNs(std::fabs(x - y)));
     a.summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(a.summary[0])));
   }
   a.confidence = Confidence::kHigh;

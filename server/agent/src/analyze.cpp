@@ -150,7 +150,7 @@ Finding MakeFinding(const RootCause& rc, const skills::Table& table, const std::
     if (name == "matched") return static_cast<double>(matches.size());
     if (name.rfind("sum_", 0) == 0 && HasColumn(table, name.substr(4))) return SumOf(table, matches, name.substr(4));
     if (name == "at_stake") return at_stake;
-    if (name == "share") return share;
+    if (name == "share" && !HasColumn(table, "share")) return share;  // a row's own share column wins
     return top.Get(name);
   };
   Finding f;

@@ -162,13 +162,22 @@ void AnswerSync(Ctx& c) {
   }
   // sync_apis lists the longest calls only (a row limit): the count and the total come from every call of the
   // same APIs in the runtime summary, so a row limit never shows as a count.
+  // The two skills may spell a call with or without its version suffix (cudaDeviceSynchronize_v3020).
+  auto base = [](std::string name) {
+    const size_t v = name.rfind("_v");
+    if (v != std::string::npos && v > 0 && v + 2 < name.size() &&
+        std::all_of(name.begin() + static_cast<long>(v) + 2, name.end(),
+                    [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; }))
+      name.resize(v);
+    return name;
+  };
   std::set<std::string> apis;
-  for (size_t r = 0; r < t->rows.size(); ++r) apis.insert(CellText(*t, r, "api_name"));
+  for (size_t r = 0; r < t->rows.size(); ++r) apis.insert(base(CellText(*t, r, "api_name")));
   double count = static_cast<double>(t->rows.size()), total = SumColumn(*t, "duration_ns");
   auto summary = RunSkill(c, "cuda_api_summary", {});
   std::optional<skills::Table> calls;
   if (summary && !summary->declined) {
-    calls = KeepRows(*summary, [&](size_t r) { return apis.count(CellText(*summary, r, "name")) > 0; });
+    calls = KeepRows(*summary, [&](size_t r) { return apis.count(base(CellText(*summary, r, "name"))) > 0; });
     if (!calls->rows.empty()) {
       count = SumColumn(*calls, "num_calls");
       total = SumColumn(*calls, "total_time_ns");

@@ -1,0 +1,189 @@
+// Offline ask's compositional reading (issue 26 part 3, issue 31 part 4), on real fixtures through a real
+// Workspace: counts are real counts (no row limit leaks into them), every CUDA API call in the profile is a subject,
+// grid and block sizes are measures, a comparison's yes/no agrees with the figures it prints, a percentage carries
+// its numerator and denominator, "per X" gets one figure per X, and what an export does not measure is refused.
+// Expected figures are from SQL over the exports (given beside each).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "fixtures.h"
+#include "nsys/agent/ask.h"
+#include "nsys/core/workspace.h"
+
+namespace nsys {
+namespace {
+
+using testing::Fixture;
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+class AskComposeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!testing::HaveFixtures()) GTEST_SKIP() << "fixtures not found";
+  }
+  agent::Answer Ask(const std::string& fixture, const std::string& question) {
+    if (!ids_.count(fixture)) {
+      auto opened = ws_.Open(Fixture(fixture));
+      EXPECT_TRUE(opened) << fixture << ": " << (opened ? "" : opened.error().message);
+      if (!opened) return {};
+      ids_[fixture] = opened->id;
+    }
+    auto r = ws_.Ask({ids_[fixture], question, ""}, {});
+    EXPECT_TRUE(r) << r.error().message;
+    return r ? r->answer : agent::Answer{};
+  }
+  static core::WorkspaceConfig Config() {
+    core::WorkspaceConfig c;
+    c.open.use_cache = false;
+    c.default_skill_dirs = false;
+    return c;
+  }
+  core::Workspace ws_{Config()};
+  std::map<std::string, std::string> ids_;
+};
+
+const char* kLlama = "realworld/rtx4060ti_pytorch_llama_infer_sim.sqlite";
+
+// SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId
+//   WHERE s.value = 'cudaDeviceSynchronize_v3020'   -> 512 (sync_apis lists the 100 longest)
+TEST_F(AskComposeTest, ACountIsTheRealCountNotTheRowLimit) {
+  const auto named = Ask(kLlama, "How many times was cudaDeviceSynchronize called?");
+  ASSERT_FALSE(named.refusal) << named.summary;
+  EXPECT_TRUE(Contains(named.summary, "called 512 times")) << named.summary;
+  EXPECT_FALSE(Contains(named.summary, "100 ")) << named.summary;
+  const auto generic = Ask(kLlama, "How many blocking synchronization calls are there?");
+  ASSERT_FALSE(generic.refusal) << generic.summary;
+  EXPECT_TRUE(Contains(generic.summary, "512 blocking synchronization calls")) << generic.summary;
+}
+
+// Every CUDA API name in the profile is a subject: cudaMalloc, 6 calls, sum(end-start) = 268,604 ns.
+TEST_F(AskComposeTest, AnyCudaApiInTheProfileIsASubject) {
+  const auto a = Ask(kLlama, "How long did cudaMalloc take in total?");
+  ASSERT_FALSE(a.refusal) << a.summary;
+  EXPECT_TRUE(Contains(a.summary, "cudaMalloc took 268.604 µs of host time in total")) << a.summary;
+  EXPECT_TRUE(Contains(a.summary, "6 calls")) << a.summary;
+  ASSERT_FALSE(a.evidence.empty());
+  EXPECT_EQ(a.evidence[0].call.skill, "cuda_api_summary");
+  // A driver API the old topic table had no word for (rtx2080ti: 1,800 cuLaunchKernel calls).
+  const auto drv = Ask("realworld/rtx2080ti_cufcm_cufft.sqlite", "How many times was cuLaunchKernel called?");
+  ASSERT_FALSE(drv.refusal) << drv.summary;
+  EXPECT_TRUE(Contains(drv.summary, "cuLaunchKernel was called 1,800 times")) << drv.summary;
+}
+
+// SELECT gridX, gridY, gridZ, blockX, blockY, blockZ FROM CUPTI_ACTIVITY_KIND_KERNEL (uvm vecadd: 1 x 1 x 1, 256 x 1
+// x 1; julia: 2 x 2 x 2, 8 x 8 x 8).
+TEST_F(AskComposeTest, GridAndBlockSizesAreMeasures) {
+  const auto add = Ask("realworld/a100_perlmutter_uvm_vecadd.sqlite",
+                       "How many thread blocks did the add kernel launch with?");
+  ASSERT_FALSE(add.refusal) << add.summary;
+  EXPECT_TRUE(Contains(add.summary, "1 block (grid 1x1x1) of 256 threads (block 256x1x1)")) << add.summary;
+  const auto julia = Ask("v100_julia.sqlite", "What block size does add_arrays_ use?");
+  ASSERT_FALSE(julia.refusal) << julia.summary;
+  EXPECT_TRUE(Contains(julia.summary, "8 blocks (grid 2x2x2) of 512 threads (block 8x8x8)")) << julia.summary;
+}
+
+// The first two figures of a "Yes:/No:" answer, in order.
+std::vector<double> Figures(const std::string& s) {
+  std::vector<double> out;
+  for (size_t i = 0; i < s.size() && out.size() < 2; ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(s[i])) || (i > 0 && std::isalpha(static_cast<unsigned char>(s[i - 1]))))
+      continue;
+    if (i >= 7 && s.compare(i - 7, 7, "device ") == 0) {  // "device 1" names a side, it is no figure
+      while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+      continue;
+    }
+    size_t j = i;
+    std::string digits;
+    while (j < s.size() && (std::isdigit(static_cast<unsigned char>(s[j])) || s[j] == ',' || s[j] == '.')) {
+      if (s[j] != ',') digits += s[j];
+      ++j;
+    }
+    while (!digits.empty() && digits.back() == '.') digits.pop_back();
+    double v = std::stod(digits);
+    const std::string unit = s.substr(j, 4);
+    if (unit.rfind(" ms", 0) == 0) v *= 1e6;
+    if (unit.rfind(" µs", 0) == 0) v *= 1e3;
+    if (unit.rfind(" s", 0) == 0 && (unit.size() < 3 || !std::isalpha(static_cast<unsigned char>(unit[2])))) v *= 1e9;
+    out.push_back(v);
+    i = j;
+  }
+  return out;
+}
+
+// Each question asks about its first subject against its second: the yes/no must follow from the two figures the
+// answer prints, in both directions of the comparison and both orders of the subjects.
+TEST_F(AskComposeTest, AComparisonsYesAgreesWithItsFigures) {
+  struct Case {
+    const char* fixture;
+    const char* question;
+    bool asks_more;
+  };
+  const Case cases[] = {
+      {"mfu_2gpu_before.sqlite", "Did cudaLaunchKernel take more time than cudaMemcpyAsync?", true},
+      {"mfu_2gpu_before.sqlite", "Did cudaMemcpyAsync take more time than cudaLaunchKernel?", true},
+      {"mfu_2gpu_before.sqlite", "Did cudaMemcpyAsync take less time than cudaLaunchKernel?", false},
+      {"mfu_2gpu_before.sqlite", "Was cudaLaunchKernel called more often than cudaMemcpyAsync?", true},
+      {"mfu_2gpu_before.sqlite", "Does device 1 run fewer kernels than device 0?", false},
+      {"mfu_2gpu_before.sqlite", "Does device 0 run fewer kernels than device 1?", false},
+      {"mfu_2gpu_before.sqlite", "Is kernel time on GPU 0 less than on GPU 1?", false},
+      {"h100_2gpu_1s.sqlite", "Did HtoD transfers take longer than DtoH transfers?", true},
+      {"h100_2gpu_1s.sqlite", "Did DtoH transfers take longer than HtoD transfers?", true},
+      {"realworld/rtx2080ti_cufcm_cufft.sqlite", "Is device-to-host copy time smaller than host-to-device copy time?",
+       false},
+  };
+  for (const auto& k : cases) {
+    const auto a = Ask(k.fixture, k.question);
+    ASSERT_FALSE(a.refusal) << k.question << ": " << a.summary;
+    const bool yes = a.summary.rfind("Yes:", 0) == 0;
+    ASSERT_TRUE(yes || a.summary.rfind("No:", 0) == 0) << k.question << ": " << a.summary;
+    const auto f = Figures(a.summary.substr(4));
+    ASSERT_GE(f.size(), 2u) << a.summary;
+    const bool holds = k.asks_more ? f[0] > f[1] : f[0] < f[1];
+    EXPECT_EQ(yes, holds) << k.question << ": " << a.summary;
+  }
+}
+
+// mfu_2gpu_before: SELECT sum(end-start) FROM CUPTI_ACTIVITY_KIND_KERNEL -> 535,200,650 ns; copies and memsets
+// 5,905,495 ns.
+TEST_F(AskComposeTest, APercentageCarriesItsNumeratorAndDenominator) {
+  const auto mem = Ask("mfu_2gpu_before.sqlite", "What percentage of GPU time is spent in memcpy?");
+  ASSERT_FALSE(mem.refusal) << mem.summary;
+  EXPECT_TRUE(Contains(mem.summary, "1.1% of GPU time")) << mem.summary;
+  EXPECT_TRUE(Contains(mem.summary, "5.905 ms of 541.106 ms")) << mem.summary;
+  const auto api = Ask("mfu_2gpu_before.sqlite", "What share of CUDA API time is cudaLaunchKernel?");
+  ASSERT_FALSE(api.refusal) << api.summary;
+  EXPECT_TRUE(Contains(api.summary, "7.6%")) << api.summary;
+  EXPECT_TRUE(Contains(api.summary, "27.982 ms of 370.169 ms")) << api.summary;
+  const auto kern = Ask("a100_2proc_mpi.sqlite", "What percentage of kernel time is ampere_sgemm_32x128_tn?");
+  ASSERT_FALSE(kern.refusal) << kern.summary;
+  EXPECT_TRUE(Contains(kern.summary, "of 9.315 ms")) << kern.summary;
+}
+
+// a100_2proc_mpi: SELECT globalPid >> 24 & 0xffffff, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL GROUP BY 1 ->
+// 1679: 464, 1680: 421.
+TEST_F(AskComposeTest, PerXGetsOneFigurePerX) {
+  const auto a = Ask("a100_2proc_mpi.sqlite", "How many kernels per process?");
+  ASSERT_FALSE(a.refusal) << a.summary;
+  EXPECT_TRUE(Contains(a.summary, "process 1679: 464 kernels")) << a.summary;
+  EXPECT_TRUE(Contains(a.summary, "process 1680: 421 kernels")) << a.summary;
+  EXPECT_TRUE(Contains(a.summary, "Total: 885 kernels")) << a.summary;
+}
+
+TEST_F(AskComposeTest, WhatTheExportDoesNotMeasureIsRefusedWithTheClosestQuestions) {
+  for (const char* q : {"What color is the kernel?", "What was the GPU temperature?", "asdf qwerty"}) {
+    const auto a = Ask("h100_2gpu_1s.sqlite", q);
+    ASSERT_TRUE(a.refusal) << q << ": " << a.summary;
+    EXPECT_TRUE(Contains(a.refusal->reason, "I can't answer that from this profile; the closest questions I can answer"))
+        << q << ": " << a.refusal->reason;
+    EXPECT_FALSE(a.refusal->alternatives.empty());
+  }
+}
+
+}  // namespace
+}  // namespace nsys

@@ -111,6 +111,35 @@ TEST_F(EditorDocuments, ReportSpansPointAtKernelNamesAndHoverExplainsThem) {
   }
 }
 
+// Issue 26: the report (what Neovim's :NsysOpen shows) leads with analyze's budget headline and shows each GPU's span
+// split into slices with a bar each; the slices of a span add up to it (shares to 100% within rounding).
+TEST_F(EditorDocuments, TheReportShowsWhereEachGpusTimeGoes) {
+  const std::vector<std::string> lines = Lines(Report()["text"]);
+  const auto section = std::find(lines.begin(), lines.end(),
+                                 "## Where the GPU time goes (time_budget: each span split into slices that add up to it)");
+  ASSERT_NE(section, lines.end());
+  EXPECT_NE(std::find_if(lines.begin(), section,
+                         [](const std::string& l) { return l.rfind("compute kernels 85.2% of the GPU span", 0) == 0; }),
+            section);
+  int spans = 0;
+  for (auto it = section; it != lines.end(); ++it) {
+    if (it->rfind("GPU ", 0) != 0 || it->find("): span ") == std::string::npos) continue;
+    ++spans;
+    double sum = 0;
+    int slices = 0;
+    for (auto s = it + 1; s != lines.end() && s->rfind("  ", 0) == 0; ++s, ++slices) {
+      const double pct = std::stod(s->substr(20, 5));
+      sum += pct;
+      int cells = 0;  // the bar: one full cell per 2.5% of the span, of 40
+      for (size_t at = s->find("█"); at != std::string::npos; at = s->find("█", at + 1)) ++cells;
+      EXPECT_EQ(cells, static_cast<int>(pct / 2.5 + 0.5)) << *s;
+    }
+    EXPECT_GT(slices, 3) << *it;
+    EXPECT_NEAR(sum, 100.0, 0.1 * slices) << *it;
+  }
+  EXPECT_EQ(spans, 2);  // mfu_2gpu_before: one process on each of its two GPUs
+}
+
 TEST_F(EditorDocuments, DocumentNotificationsAreAcceptedAndTheSessionKeepsServing) {
   const std::string uri = "file:///tmp/train.py";
   client_->Notify("textDocument/didOpen",

@@ -96,10 +96,13 @@ void WriteSummary(const engine::ProfileInfo& info, int64_t kernels, int64_t kern
   w.Line(fmt::format("Duration:  {:.3f} s (capture clock {} ns to {} ns)", (info.end_ns - info.start_ns) / 1e9,
                      info.start_ns, info.end_ns));
   std::string processes;
-  for (const engine::Process& p : info.processes) {
+  constexpr size_t kListed = 8;  // an export records every process of the machine (often hundreds)
+  for (size_t i = 0; i < info.processes.size() && i < kListed; ++i) {
+    const engine::Process& p = info.processes[i];
     processes +=
         fmt::format("{}{} (pid {})", processes.empty() ? "" : ", ", p.name.empty() ? "process" : p.name, p.pid);
   }
+  if (info.processes.size() > kListed) processes += fmt::format(", and {} more", info.processes.size() - kListed);
   w.Line("Processes: " + (processes.empty() ? std::string("none") : processes));
   w.Line(fmt::format("Kernels:   {} executions, {:.3f} ms of GPU time", kernels, kernel_ns / 1e6));
 }
@@ -123,6 +126,57 @@ void WriteFindings(const Expected<agent::Analysis>& analysis, ReportWriter& w, P
   }
 }
 
+// One column of a budget row by name (the table's own layout), or nullptr.
+const Value* BudgetCell(const skills::Table& t, const std::vector<Value>& row, std::string_view column) {
+  for (size_t c = 0; c < t.columns.size() && c < row.size(); ++c) {
+    if (t.columns[c].name == column) return &row[c];
+  }
+  return nullptr;
+}
+
+// Issue 26: where each GPU's time goes, one block per (process, device) span: each slice with its share and a bar
+// of 40 cells, in the order time_budget lists them (kernels, copies, idle).
+void WriteBudget(const Expected<skills::Table>& budget, ReportWriter& w) {
+  w.Line();
+  w.Line("## Where the GPU time goes (time_budget: each span split into slices that add up to it)");
+  w.Line();
+  if (!budget) {
+    w.Line("time_budget could not run: " + OneLine(budget.error().message));
+    return;
+  }
+  if (budget->declined) {
+    w.Line(budget->notes.empty() ? std::string("(no GPU operations)") : OneLine(budget->notes.front()));
+    return;
+  }
+  std::pair<int64_t, int64_t> current{-1, -1};
+  for (const auto& row : budget->rows) {
+    auto num = [&](std::string_view c) -> double {
+      const Value* v = BudgetCell(*budget, row, c);
+      if (v == nullptr) return 0;
+      if (const auto* i = std::get_if<int64_t>(v)) return static_cast<double>(*i);
+      if (const auto* d = std::get_if<double>(v)) return *d;
+      return 0;
+    };
+    auto text = [&](std::string_view c) -> std::string {
+      const Value* v = BudgetCell(*budget, row, c);
+      const auto* s = v ? std::get_if<std::string>(v) : nullptr;
+      return s ? *s : std::string();
+    };
+    const std::pair<int64_t, int64_t> key{static_cast<int64_t>(num("pid")), static_cast<int64_t>(num("device_id"))};
+    if (key != current) {
+      if (current.first >= 0) w.Line();
+      current = key;
+      w.Line(fmt::format("GPU {} (pid {}): span {:.3f} ms", key.second, key.first, num("span_ns") / 1e6));
+    }
+    const double pct = num("span_pct");
+    const int cells = static_cast<int>(pct / 2.5 + 0.5);
+    std::string bar;
+    for (int i = 0; i < 40; ++i) bar += i < cells ? "█" : "·";
+    w.Line(fmt::format("  {:<17} {:>5.1f}%  {}  {:>10.3f} ms  {}", text("slice"), pct, bar, num("time_ns") / 1e6,
+                       text("description")));
+  }
+}
+
 }  // namespace
 
 Expected<ProfileReport> Workspace::Report(const std::string& profile_id, const CancelToken& cancel,
@@ -143,6 +197,11 @@ Expected<ProfileReport> Workspace::Report(const std::string& profile_id, const C
   int64_t kernel_ns = 0;
   const std::vector<Total> kernels = TopByName(k, k.name, kReportTopKernels, kernel_ns);
   WriteSummary(p.info(), static_cast<int64_t>(k.size()), kernel_ns, w);
+  if (analysis) {
+    w.Line();
+    w.Line(OneLine(analysis->summary));
+  }
+  WriteBudget(RunSkill(profile_id, "time_budget", {}), w);
 
   w.Line();
   w.Line(fmt::format("## Top kernels ({} of {} executions by GPU time)", kernels.size(), k.size()));

@@ -52,7 +52,7 @@ Measure MeasureOf(const Parsed& p) {
   if (const double pct = PercentileOf(q); pct > 0 && pct < 100) return Measure::kPercentile;
   if (HasAny(q, {"average", "mean ", "mean?", "on average", "per call", "per launch", "typical"}))
     return Measure::kAverage;
-  if (HasAny(q, {"bytes", "volume", "how much data", "data moved", "data was", "how big"})) return Measure::kBytes;
+  if (HasAny(q, {"bytes", "volume", "how big"}) || HasWord(q, "data")) return Measure::kBytes;
   if (p.type == QType::kHowMany || HasAny(q, {"how often", "number of", "count the", "count of"}))
     return Measure::kCount;
   if (p.type == QType::kHowMuch ||
@@ -212,6 +212,8 @@ std::string SentenceOf(const Figures& f, Measure m, const std::string& where, st
 // --- Subject: CUDA API calls named in the question ---------------------------------------------------------------
 
 bool AnswerApis(Ctx& c, Measure m) {
+  if (m == Measure::kBytes || m == Measure::kBandwidth || m == Measure::kGrid || m == Measure::kBlock)
+    m = Measure::kNone;  // not measures of a host call
   if (!c.profile.info().caps.runtime) return false;
   auto all = RunSkill(c, "cuda_api_summary", {}, false);
   if (!all || all->declined) return false;
@@ -404,6 +406,7 @@ void KernelByShortWord(Ctx& c, const skills::Table& all) {
 }
 
 bool AnswerNamedKernel(Ctx& c, Measure m) {
+  if (m == Measure::kBytes || m == Measure::kBandwidth) m = Measure::kNone;  // not measures of a kernel
   auto t = Usable(c, "top_kernels");
   if (!t) return false;
   const std::set<std::string> names(c.kernels.begin(), c.kernels.end());
@@ -702,6 +705,50 @@ bool AsksUnmeasured(const std::string& q) {
   return std::any_of(std::begin(kWords), std::end(kWords), [&](const char* w) { return HasWord(q, w); });
 }
 
+// The members of a grouping that did work of the subject's kind: devices of the profile, or the pids found in the
+// subject's table (a capture may record hundreds of processes that did nothing).
+template <typename Table>
+std::vector<int64_t> MembersOf(const Ctx& c, Grouping g, const Table& t) {
+  std::set<int64_t> out;
+  if (g == Grouping::kDevice) {
+    for (const auto& d : c.profile.info().devices) out.insert(d.id);
+  } else {
+    for (size_t i = 0; i < t.size(); ++i) out.insert(t.pid[i]);
+  }
+  return {out.begin(), out.end()};
+}
+
+// "How many cudaLaunchKernel calls per process?", "HtoD bytes per device", "flash_fwd_kernel time on each GPU":
+// the subject's answer over the whole scope, then once per member with the filter narrowed to it. At most 16
+// members are shown (a per-X table of hundreds helps nobody; the total says how many there were).
+bool AnswerPerMember(Ctx& c, Measure m, Grouping g, bool (*subject)(Ctx&, Measure), const std::vector<int64_t>& members) {
+  if (!subject(c, m)) return false;
+  const Answer total = c.turn.answer;
+  std::string parts;
+  size_t shown = 0;
+  for (int64_t id : members) {
+    if (shown == 16) break;
+    Ctx sub = c;
+    sub.turn = AskTurn{};
+    if (g == Grouping::kDevice) {
+      sub.filter.devices = {static_cast<int32_t>(id)};
+    } else {
+      sub.filter.processes = {static_cast<uint32_t>(id)};
+    }
+    sub.scope = c.scope + fmt::format(" {} {}", g == Grouping::kDevice ? "on device" : "in process", id);
+    if (!subject(sub, m) || sub.turn.answer.refusal) continue;
+    ++shown;
+    parts += fmt::format("{}{}", parts.empty() ? "" : " ", sub.turn.answer.summary);
+    for (auto& e : sub.turn.answer.evidence) c.turn.answer.evidence.push_back(std::move(e));
+    for (auto& call : sub.turn.state.calls) c.turn.state.calls.push_back(std::move(call));
+  }
+  if (parts.empty()) return true;
+  c.turn.answer.summary = fmt::format("Per {}: {} In all: {}", g == Grouping::kDevice ? "device" : "process", parts,
+                                      total.summary);
+  if (members.size() > shown) c.turn.answer.summary += fmt::format(" ({} of {} shown.)", shown, members.size());
+  return true;
+}
+
 }  // namespace
 
 bool AnswerComposedBeforeKernels(Ctx& c) {
@@ -718,6 +765,11 @@ bool AnswerComposedBeforeKernels(Ctx& c) {
   }
   if (c.p.type == QType::kWhy || !c.p.skill.empty() || c.p.follow_up) return false;
   const Measure m = MeasureOf(c.p);
+  if (const Grouping g = GroupingOf(c.p.lower); g != Grouping::kNone) {
+    if (g == Grouping::kProcess && AnswerPerMember(c, m, g, AnswerApis, MembersOf(c, g, c.profile.runtime())))
+      return true;
+    if (AnswerPerMember(c, m, g, AnswerDirections, MembersOf(c, g, c.profile.memcpys()))) return true;
+  }
   if (AnswerApis(c, m) || AnswerDirections(c, m)) return true;
   if (c.p.topic == "memcpy" && m == Measure::kShare && c.profile.info().caps.memcpy) return AnswerMemcpyShare(c);
   return false;
@@ -747,6 +799,8 @@ bool AnswerComposedAfterKernels(Ctx& c) {
     auto all = RunSkill(c, "top_kernels", {}, false);
     if (all && !all->declined) KernelByShortWord(c, *all);
   }
+  if (const Grouping g = GroupingOf(c.p.lower); g != Grouping::kNone && !c.kernels.empty() && c.nvtx_range.empty())
+    return AnswerPerMember(c, m, g, AnswerNamedKernel, MembersOf(c, g, c.profile.kernels()));
   if (!c.kernels.empty() && c.nvtx_range.empty() &&
       (m == Measure::kGrid || m == Measure::kBlock || m == Measure::kAverage || m == Measure::kMedian ||
        m == Measure::kPercentile || m == Measure::kShare))

@@ -79,8 +79,8 @@ TEST_F(AskComposeTest, AnyCudaApiInTheProfileIsASubject) {
 // SELECT gridX, gridY, gridZ, blockX, blockY, blockZ FROM CUPTI_ACTIVITY_KIND_KERNEL (uvm vecadd: 1 x 1 x 1, 256 x 1
 // x 1; julia: 2 x 2 x 2, 8 x 8 x 8).
 TEST_F(AskComposeTest, GridAndBlockSizesAreMeasures) {
-  const auto add = Ask("realworld/a100_perlmutter_uvm_vecadd.sqlite",
-                       "How many thread blocks did the add kernel launch with?");
+  const auto add =
+      Ask("realworld/a100_perlmutter_uvm_vecadd.sqlite", "How many thread blocks did the add kernel launch with?");
   ASSERT_FALSE(add.refusal) << add.summary;
   EXPECT_TRUE(Contains(add.summary, "1 block (grid 1x1x1) of 256 threads (block 256x1x1)")) << add.summary;
   const auto julia = Ask("v100_julia.sqlite", "What block size does add_arrays_ use?");
@@ -92,7 +92,8 @@ TEST_F(AskComposeTest, GridAndBlockSizesAreMeasures) {
 std::vector<double> Figures(const std::string& s) {
   std::vector<double> out;
   for (size_t i = 0; i < s.size() && out.size() < 2; ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(s[i])) || (i > 0 && std::isalpha(static_cast<unsigned char>(s[i - 1]))))
+    if (!std::isdigit(static_cast<unsigned char>(s[i])) ||
+        (i > 0 && std::isalpha(static_cast<unsigned char>(s[i - 1]))))
       continue;
     if (i >= 7 && s.compare(i - 7, 7, "device ") == 0) {  // "device 1" names a side, it is no figure
       while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
@@ -179,7 +180,8 @@ TEST_F(AskComposeTest, WhatTheExportDoesNotMeasureIsRefusedWithTheClosestQuestio
   for (const char* q : {"What color is the kernel?", "What was the GPU temperature?", "asdf qwerty"}) {
     const auto a = Ask("h100_2gpu_1s.sqlite", q);
     ASSERT_TRUE(a.refusal) << q << ": " << a.summary;
-    EXPECT_TRUE(Contains(a.refusal->reason, "I can't answer that from this profile; the closest questions I can answer"))
+    EXPECT_TRUE(
+        Contains(a.refusal->reason, "I can't answer that from this profile; the closest questions I can answer"))
         << q << ": " << a.refusal->reason;
     EXPECT_FALSE(a.refusal->alternatives.empty());
   }

@@ -7,11 +7,12 @@
 
 #include <algorithm>
 #include <array>
-#include <functional>
 #include <cctype>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "ask_context.h"
 #include "text_case.h"
@@ -64,8 +65,8 @@ Measure MeasureOf(const Parsed& p) {
 enum class Grouping { kNone, kDevice, kProcess };
 
 Grouping GroupingOf(const std::string& q) {
-  if (HasAny(q, {"per device", "per gpu", "each device", "each gpu", "by device", "by gpu", "every gpu",
-                 "every device", "per rank", "each rank", "by rank"}))
+  if (HasAny(q, {"per device", "per gpu", "each device", "each gpu", "by device", "by gpu", "every gpu", "every device",
+                 "per rank", "each rank", "by rank"}))
     return Grouping::kDevice;
   if (HasAny(q, {"per process", "each process", "by process", "every process", "per pid", "each pid"}))
     return Grouping::kProcess;
@@ -178,8 +179,8 @@ void AnswerPair(Ctx& c, const Figures& a, const Figures& b, Measure m, std::stri
   if (c.p.type == QType::kCompare && x != y) s = fmt::format("{} is larger: ", x > y ? a.label : b.label);
   s += fmt::format("{} {} {}{}{}, {} {}'s {}{}.", a.label, verb, show(x), what, WhereOf(c), rel, b.label, show(y),
                    ratio);
-  s += fmt::format(" ({}: {} {}, {}; {}: {} {}, {}.)", a.label, FormatCount(a.count), count_noun,
-                   FormatNs(a.total_ns), b.label, FormatCount(b.count), count_noun, FormatNs(b.total_ns));
+  s += fmt::format(" ({}: {} {}, {}; {}: {} {}, {}.)", a.label, FormatCount(a.count), count_noun, FormatNs(a.total_ns),
+                   b.label, FormatCount(b.count), count_noun, FormatNs(b.total_ns));
   Say(c, std::move(s), "both figures are exact sums over the same skill's rows");
 }
 
@@ -204,8 +205,8 @@ std::string SentenceOf(const Figures& f, Measure m, const std::string& where, st
       return fmt::format("{}: {} {}{}, {} of {} in total, {} on average{}{}.", f.label, FormatCount(f.count), nouns,
                          where, FormatNs(f.total_ns), time_kind, avg, med, bytes);
     default:
-      return fmt::format("{} took {} of {} in total{} over {} {} ({} on average{}{}).", f.label,
-                         FormatNs(f.total_ns), time_kind, where, FormatCount(f.count), nouns, avg, med, bytes);
+      return fmt::format("{} took {} of {} in total{} over {} {} ({} on average{}{}).", f.label, FormatNs(f.total_ns),
+                         time_kind, where, FormatCount(f.count), nouns, avg, med, bytes);
   }
 }
 
@@ -314,7 +315,7 @@ bool AnswerDirections(Ctx& c, Measure m) {
     if (rows.rows.size() == 1) f.median_ns = CellNumber(rows, 0, "med_ns");
     return f;
   };
-  const std::vector<std::string> cols = {"operation", "count",  "total_time_ns", "avg_ns",
+  const std::vector<std::string> cols = {"operation", "count",       "total_time_ns", "avg_ns",
                                          "med_ns",    "total_bytes", "bandwidth_gb_s"};
   skills::Table rows_a, rows_b;
   const Figures a = figures(*named[0].second, rows_a);
@@ -359,7 +360,7 @@ std::vector<size_t> KernelRowsOf(const Ctx& c, const std::set<std::string>& name
   const auto& f = c.filter;
   const engine::Ns origin = c.profile.info().start_ns;
   std::vector<size_t> out;
-  std::map<engine::StrId, bool> known;
+  std::unordered_map<engine::StrId, bool> known;  // per distinct name: is it one of `names`?
   for (size_t i = 0; i < k.size(); ++i) {
     auto it = known.find(k.name[i]);
     if (it == known.end()) it = known.emplace(k.name[i], names.count(std::string(strings.view(k.name[i]))) > 0).first;
@@ -455,10 +456,11 @@ bool AnswerNamedKernel(Ctx& c, Measure m) {
     const auto lo = static_cast<size_t>(std::floor(pos));
     const double v = d.empty() ? std::nan("")
                                : d[lo] + (pos - static_cast<double>(lo)) * (d[std::min(lo + 1, d.size() - 1)] - d[lo]);
-    s = fmt::format("The p{:.0f} duration of {} is {}{} (of {} launches; median {}, max {}; linear interpolation "
-                    "between ranks).",
-                    pct, f.label, FormatNs(v), WhereOf(c), FormatCount(static_cast<double>(d.size())),
-                    FormatNs(MedianOf(d)), FormatNs(d.empty() ? std::nan("") : d.back()));
+    s = fmt::format(
+        "The p{:.0f} duration of {} is {}{} (of {} launches; median {}, max {}; linear interpolation "
+        "between ranks).",
+        pct, f.label, FormatNs(v), WhereOf(c), FormatCount(static_cast<double>(d.size())), FormatNs(MedianOf(d)),
+        FormatNs(d.empty() ? std::nan("") : d.back()));
   } else {
     if (m == Measure::kMedian && mine.rows.size() == 1) {
       f.median_ns = CellNumber(mine, 0, "med_ns");
@@ -518,7 +520,8 @@ bool AnswerStreamCount(Ctx& c) {
   std::string parts;
   for (const auto& [d, streams] : by_device) {
     n += streams.size();
-    parts += fmt::format("{}device {}: {}", parts.empty() ? "" : "; ", d, FormatCount(static_cast<double>(streams.size())));
+    parts +=
+        fmt::format("{}device {}: {}", parts.empty() ? "" : "; ", d, FormatCount(static_cast<double>(streams.size())));
   }
   Say(c, fmt::format("{} CUDA streams ran kernels{} ({}).", FormatCount(static_cast<double>(n)), WhereOf(c), parts),
       "distinct (device, stream) pairs of the kernel table; stream_concurrency shows how many ran at once");
@@ -534,7 +537,8 @@ bool AnswerIdleShare(Ctx& c) {
   const auto idle = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "kind") == "idle"; });
   std::map<std::pair<int64_t, int64_t>, std::pair<double, double>> by;  // (pid, device) -> (idle, span)
   for (size_t r = 0; r < t->rows.size(); ++r) {
-    auto& e = by[{static_cast<int64_t>(CellNumber(*t, r, "pid")), static_cast<int64_t>(CellNumber(*t, r, "device_id"))}];
+    auto& e =
+        by[{static_cast<int64_t>(CellNumber(*t, r, "pid")), static_cast<int64_t>(CellNumber(*t, r, "device_id"))}];
     e.second = CellNumber(*t, r, "span_ns");
     if (CellText(*t, r, "kind") == "idle") e.first += CellNumber(*t, r, "time_ns");
   }
@@ -610,9 +614,10 @@ bool AnswerRangesOfKernels(Ctx& c) {
     }
     s += ". Nested ranges each count a launch.";
   }
-  Say(c, std::move(s), "nvtx_kernel_map attributes each kernel to the ranges around its launch call (nsys nvtxkernsum)");
-  CiteRows(c, "nvtx_kernel_map", mine,
-           {"nvtx_range", "pid", "tid", "kern_inst", "total_time_ns", "kernel_name"}, "Ranges launching the kernel(s)" + c.scope);
+  Say(c, std::move(s),
+      "nvtx_kernel_map attributes each kernel to the ranges around its launch call (nsys nvtxkernsum)");
+  CiteRows(c, "nvtx_kernel_map", mine, {"nvtx_range", "pid", "tid", "kern_inst", "total_time_ns", "kernel_name"},
+           "Ranges launching the kernel(s)" + c.scope);
   for (size_t i = 0; i < list.size() && i < 10; ++i) c.turn.state.listed.push_back(list[i].first);
   return true;
 }
@@ -658,7 +663,8 @@ bool AnswerKernelsPerStream(Ctx& c) {
     e.second += static_cast<double>(k.end[i] - k.start[i]);
   }
   std::vector<std::pair<std::pair<int32_t, int32_t>, std::pair<double, double>>> list(by.begin(), by.end());
-  std::stable_sort(list.begin(), list.end(), [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+  std::stable_sort(list.begin(), list.end(),
+                   [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
   double n = 0, ns = 0;
   std::string parts;
   for (size_t i = 0; i < list.size(); ++i) {
@@ -699,9 +705,9 @@ bool AnswerMemcpyShare(Ctx& c) {
 
 // Things an Nsight Systems export does not measure: asking for them is refused, never answered with something else.
 bool AsksUnmeasured(const std::string& q) {
-  static const char* kWords[] = {"color",     "colour",  "temperature", "power draw", "watts",  "voltage",
-                                 "fan speed", "price",   "cost",        "dollars",    "author", "who wrote",
-                                 "weather",   "license", "energy"};
+  static const char* kWords[] = {"color",   "colour",    "temperature", "power draw", "watts",
+                                 "voltage", "fan speed", "price",       "cost",       "dollars",
+                                 "author",  "who wrote", "weather",     "license",    "energy"};
   return std::any_of(std::begin(kWords), std::end(kWords), [&](const char* w) { return HasWord(q, w); });
 }
 
@@ -721,7 +727,8 @@ std::vector<int64_t> MembersOf(const Ctx& c, Grouping g, const Table& t) {
 // "How many cudaLaunchKernel calls per process?", "HtoD bytes per device", "flash_fwd_kernel time on each GPU":
 // the subject's answer over the whole scope, then once per member with the filter narrowed to it. At most 16
 // members are shown (a per-X table of hundreds helps nobody; the total says how many there were).
-bool AnswerPerMember(Ctx& c, Measure m, Grouping g, bool (*subject)(Ctx&, Measure), const std::vector<int64_t>& members) {
+bool AnswerPerMember(Ctx& c, Measure m, Grouping g, bool (*subject)(Ctx&, Measure),
+                     const std::vector<int64_t>& members) {
   if (!subject(c, m)) return false;
   const Answer total = c.turn.answer;
   std::string parts;
@@ -743,8 +750,8 @@ bool AnswerPerMember(Ctx& c, Measure m, Grouping g, bool (*subject)(Ctx&, Measur
     for (auto& call : sub.turn.state.calls) c.turn.state.calls.push_back(std::move(call));
   }
   if (parts.empty()) return true;
-  c.turn.answer.summary = fmt::format("Per {}: {} In all: {}", g == Grouping::kDevice ? "device" : "process", parts,
-                                      total.summary);
+  c.turn.answer.summary =
+      fmt::format("Per {}: {} In all: {}", g == Grouping::kDevice ? "device" : "process", parts, total.summary);
   if (members.size() > shown) c.turn.answer.summary += fmt::format(" ({} of {} shown.)", shown, members.size());
   return true;
 }

@@ -8,6 +8,7 @@
 #include <chrono>
 
 #include "nsys/source/annotation_index.h"
+#include "sanitizers.h"
 #include "source/source_test_util.h"
 
 namespace nsys::testing {
@@ -199,6 +200,32 @@ TEST(Gitignore, TheWalkHonoursNestedFilesNegationAndSkippedDirectories) {
   EXPECT_TRUE(index.Skipped((tree.root() / "data/new.py").string()));
   EXPECT_FALSE(index.Skipped((tree.root() / "src/keep.cu").string()));
   EXPECT_FALSE(index.Skipped((tree.root() / "src/data/new.py").string()));
+}
+
+// A repository's .gitignore is read up to 64 KiB of whole lines: a hostile 1 MiB file of 14-star lines bounds the
+// work per path, and the lines within the bound still apply (before, a file over 1 MiB was ignored whole and one just
+// under it cost 0.8 s per path).
+TEST(Gitignore, AHugeGitignoreIsReadUpToItsBoundInWholeLines) {
+  TempTree tree;
+  const std::string py = "nvtx.push_range(\"r\")\n";
+  std::string text = "*.gen.py\n";
+  const std::string hostile = "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b\n";
+  while (text.size() <= (64u << 10)) text += hostile;  // the last of these lines crosses the bound
+  text += "late.py\n";  // past the bound: not read
+  while (text.size() < (1u << 20)) text += hostile;
+  tree.Write(".gitignore", text);
+  tree.Write("x.gen.py", py);
+  tree.Write("late.py", py);
+  for (int i = 0; i < 20; ++i) tree.Write(std::string(180, 'a') + std::to_string(i) + ".py", py);
+  source::AnnotationIndex index;
+  const auto start = std::chrono::steady_clock::now();
+  const auto stats = index.AddRoot(tree.root().string(), CancelToken());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(stats.ok()) << stats.error().message;
+  EXPECT_TRUE(index.Skipped((tree.root() / "x.gen.py").string()));  // a line within the bound applies
+  EXPECT_FALSE(index.Skipped((tree.root() / "late.py").string()));  // a line past it was not read
+  EXPECT_EQ(stats->files, 21u);
+  EXPECT_LT(seconds, NSYS_AI_TEST_ASAN ? 20.0 : 5.0);  // 17 s with the whole 1 MiB read
 }
 
 TEST(Gitignore, AMissingRootIsNotFound) {

@@ -756,6 +756,72 @@ bool AnswerPerMember(Ctx& c, Measure m, Grouping g, bool (*subject)(Ctx&, Measur
   return true;
 }
 
+// "How many GPUs were used?", "How many processes did GPU work?": the (process, device) pairs with any kernel, copy
+// or memset (time_budget's spans), not the devices and processes the export merely records.
+bool AnswerActiveCounts(Ctx& c) {
+  auto t = Usable(c, "time_budget");
+  if (!t) return false;
+  std::set<int64_t> pids, devices;
+  for (size_t r = 0; r < t->rows.size(); ++r) {
+    pids.insert(static_cast<int64_t>(CellNumber(*t, r, "pid")));
+    devices.insert(static_cast<int64_t>(CellNumber(*t, r, "device_id")));
+  }
+  auto list = [](const std::set<int64_t>& v) {
+    std::string out;
+    for (int64_t x : v) out += (out.empty() ? "" : ", ") + std::to_string(x);
+    return out;
+  };
+  const auto& info = c.profile.info();
+  Say(c,
+      fmt::format("{} GPU{} did work{} (device {}), in {} process{} (pid {}); the export records {} device{} and {} "
+                  "process{}.",
+                  devices.size(), devices.size() == 1 ? "" : "s", WhereOf(c), list(devices), pids.size(),
+                  pids.size() == 1 ? "" : "es", list(pids), info.devices.size(), info.devices.size() == 1 ? "" : "s",
+                  info.processes.size(), info.processes.size() == 1 ? "" : "es"),
+      "a (process, device) pair did work when it ran a kernel, copy or memset (time_budget's spans)");
+  const auto spans = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "slice") == CellText(*t, 0, "slice"); });
+  CiteRows(c, "time_budget", spans, {"pid", "device_id", "span_ns"}, "(process, device) spans with GPU work");
+  return true;
+}
+
+// "Which process launched the most kernels?", "Which GPU spent the most time in kernels?": the grouped kernel
+// figures, ranked by the measure asked.
+bool AnswerWhichMember(Ctx& c, Grouping g) {
+  auto t = Usable(c, "device_imbalance");
+  if (!t || t->rows.empty()) return false;
+  const char* key = g == Grouping::kDevice ? "device_id" : "pid";
+  std::map<int64_t, std::pair<double, double>> by;  // member -> (kernels, kernel_ns)
+  for (size_t r = 0; r < t->rows.size(); ++r) {
+    auto& e = by[static_cast<int64_t>(CellNumber(*t, r, key))];
+    e.first += CellNumber(*t, r, "kernels");
+    e.second += CellNumber(*t, r, "kernel_ns");
+  }
+  const bool counts =
+      ComparesCounts(c.p.lower) || HasAny(c.p.lower, {"launched the most", "ran the most", "most kernels"});
+  const bool fewest = HasAny(c.p.lower, {"least", "fewest", "smallest", "lowest"});
+  std::vector<std::pair<int64_t, std::pair<double, double>>> list(by.begin(), by.end());
+  std::stable_sort(list.begin(), list.end(), [&](const auto& a, const auto& b) {
+    const double x = counts ? a.second.first : a.second.second, y = counts ? b.second.first : b.second.second;
+    return fewest ? x < y : x > y;
+  });
+  const char* noun = g == Grouping::kDevice ? "device" : "process";
+  std::string s = fmt::format(
+      "{} {} {} the {} {}{}: {} kernels, {} of GPU time.", noun == std::string("device") ? "Device" : "Process",
+      list[0].first, counts ? "ran" : "spent", fewest ? "least" : "most", counts ? "kernels" : "time in kernels",
+      WhereOf(c), FormatCount(list[0].second.first), FormatNs(list[0].second.second));
+  const auto value = [&](size_t i) { return counts ? list[i].second.first : list[i].second.second; };
+  if (list.size() > 1 && value(0) == value(1)) s += fmt::format(" It ties with {} {}.", noun, list[1].first);
+  for (size_t i = 1; i < list.size() && i < 8; ++i) {
+    s += fmt::format("{}{} {}: {} kernels, {}", i == 1 ? " Then " : "; ", noun, list[i].first,
+                     FormatCount(list[i].second.first), FormatNs(list[i].second.second));
+  }
+  if (list.size() > 1) s += ".";
+  Say(c, std::move(s), "exact sums of the kernel table per process and device");
+  CiteRows(c, "device_imbalance", *t, {"pid", "device_id", "kernels", "kernel_ns"},
+           std::string("Kernels per ") + noun + c.scope);
+  return true;
+}
+
 }  // namespace
 
 bool AnswerComposedBeforeKernels(Ctx& c) {
@@ -772,6 +838,17 @@ bool AnswerComposedBeforeKernels(Ctx& c) {
   }
   if (c.p.type == QType::kWhy || !c.p.skill.empty() || c.p.follow_up) return false;
   const Measure m = MeasureOf(c.p);
+  if (HasAny(c.p.lower, {"how many gpus", "how many devices", "number of gpus", "number of devices",
+                         "how many processes", "number of processes", "how many ranks", "how many gpu"}) &&
+      !HasAny(c.p.lower, {"gpu time", "gpu work time"}) && AnswerActiveCounts(c))
+    return true;
+  if (c.profile.info().caps.kernels && c.p.type != QType::kMoreThan && c.p.type != QType::kCompare) {
+    if (HasAny(c.p.lower, {"which process", "what process", "which pid"}) && AnswerWhichMember(c, Grouping::kProcess))
+      return true;
+    if (HasAny(c.p.lower, {"which gpu", "which device", "what gpu", "what device", "which rank"}) &&
+        AnswerWhichMember(c, Grouping::kDevice))
+      return true;
+  }
   if (const Grouping g = GroupingOf(c.p.lower); g != Grouping::kNone) {
     if (g == Grouping::kProcess && AnswerPerMember(c, m, g, AnswerApis, MembersOf(c, g, c.profile.runtime())))
       return true;

@@ -74,6 +74,8 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
     assert.match(html, /data-kernel="sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8/);
     assert.match(html, /69\.4%/, 'top kernel share from top_kernels');
     assert.equal((html.match(/<figure class="util"/g) ?? []).length, 2, 'one utilisation chart per device');
+    assert.equal((html.match(/<figure class="budget"/g) ?? []).length, 2, 'one time budget per device');
+    assert.match(html, /<rect class="slice copy copy_htod" x="[0-9.]+" y="0" width="9[45][0-9.]*"/, 'the 95% HtoD slice');
     assert.equal((html.match(/<rect class="bar/g) ?? []).length, 200, '100 chunks per device');
     assert.match(html, /Content-Security-Policy/);
     assert.doesNotMatch(html, /style="/, 'no style attributes: the CSP admits only the nonce\'d <style>');

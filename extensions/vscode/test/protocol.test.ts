@@ -56,6 +56,21 @@ describe('protocol client against the real nsys-ai server', { skip: skipReason }
       ],
     );
     assert.equal(model.utilisation.rows[0].chunks[0].startNs, 0, 'device 0 starts at the profile start');
+    // time_budget (issue 26): one span per (process, device); its slices add up to the span; the sample is
+    // host-to-device copies for 95% of each span (25.5 GB at 27.7 GB/s per GPU).
+    assert.deepEqual(
+      model.budget.rows.map((s) => [s.label, s.pid]),
+      [
+        ['GPU 0', 111],
+        ['GPU 1', 112],
+      ],
+    );
+    for (const s of model.budget.rows) {
+      assert.equal(s.slices.reduce((sum, x) => sum + x.timeNs, 0), s.spanNs, 'the slices add up to the span');
+      const htod = s.slices.find((x) => x.slice === 'copy_htod')!;
+      assert.ok(htod.pct > 94 && htod.pct < 96, `copy_htod ${htod.pct}%`);
+      assert.equal(htod.kind, 'copy');
+    }
     for (const s of model.utilisation.rows) for (const c of s.chunks) assert.ok(c.busyPct >= 0 && c.busyPct <= 100);
     assert.ok(model.nvtx.rows.length > 0 && model.nvtx.rows.length <= 12);
     assert.ok(model.nvtx.rows.every((r) => r.range.length > 0 && r.instances > 0));

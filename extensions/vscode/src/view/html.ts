@@ -3,7 +3,7 @@
 import type { Finding, KernelSourcesResult, MappingCoverage } from '../protocol/types';
 import { escapeHtml as esc, formatBytes, formatCount, formatNs, formatShare } from './format';
 import { renderMarkdown } from './markdown';
-import type { KernelRow, NvtxRow, ProfileViewModel, Section, UtilisationSeries } from './model';
+import type { BudgetSpan, KernelRow, NvtxRow, ProfileViewModel, Section, UtilisationSeries } from './model';
 
 export interface HtmlOptions {
   nonce: string;
@@ -66,6 +66,35 @@ function utilisationChart(series: UtilisationSeries, durationNs: number): string
   <div class="chart"><div class="yaxis" aria-hidden="true"><span>100%</span><span>50%</span><span>0%</span></div>
   <div class="plot"><svg class="area" viewBox="0 0 ${width} ${height}" preserveAspectRatio="none" role="img">${grid}${bars}</svg>
   <svg class="xaxis" aria-hidden="true">${ticks}</svg></div></div>
+</figure>`;
+}
+
+/**
+ * One GPU span as a stacked bar of its slices (time_budget), in the server's order (kernels, copies, idle), and the
+ * slices of at least 1% listed with their shares. Widths are SVG attributes (the CSP admits no style attribute).
+ */
+function budgetChart(span: BudgetSpan): string {
+  let x = 0;
+  const rects = span.slices
+    .map((s) => {
+      const w = Math.max(s.pct * 10, 0);
+      const rect = `<rect class="slice ${esc(s.kind)} ${esc(s.slice)}" x="${x.toFixed(2)}" y="0" width="${w.toFixed(2)}" height="20"><title>${esc(`${s.slice}: ${s.pct.toFixed(1)}% (${formatNs(s.timeNs)}), ${s.description}`)}</title></rect>`;
+      x += w;
+      return rect;
+    })
+    .join('');
+  const legend = span.slices
+    .filter((s) => s.pct >= 1)
+    .sort((a, b) => b.pct - a.pct)
+    .map(
+      (s) =>
+        `<li><svg class="swatch" viewBox="0 0 10 10" aria-hidden="true"><rect class="slice ${esc(s.kind)} ${esc(s.slice)}" width="10" height="10"></rect></svg>${esc(s.slice)} <strong>${s.pct.toFixed(1)}%</strong> <span class="muted">${esc(formatNs(s.timeNs))}</span></li>`,
+    )
+    .join('');
+  return `<figure class="budget" aria-label="${esc(span.label)}: where its span's time goes">
+  <figcaption>${esc(span.label)}${span.label.includes('pid') ? '' : ` <span class="muted small">pid ${span.pid}</span>`} <span class="muted small">span ${esc(formatNs(span.spanNs))}</span></figcaption>
+  <svg class="stack" viewBox="0 0 1000 20" preserveAspectRatio="none" role="img">${rects}</svg>
+  <ul class="legend">${legend}</ul>
 </figure>`;
 }
 
@@ -174,6 +203,9 @@ export function renderProfileHtml(model: ProfileViewModel, opts: HtmlOptions): s
   const toolbar = COMMANDS.map(
     (c) => `<button type="button" data-command="${c.id}" aria-keyshortcuts="Alt+${c.key.toUpperCase()}">${esc(c.label)}</button>`,
   ).join('');
+  const budget = model.budget;
+  const budgetBody =
+    sectionStatus(budget, 'GPU operations') || budget.rows.map((s) => budgetChart(s)).join('\n') + notes(budget);
   const util = model.utilisation;
   const utilBody =
     sectionStatus(util, 'GPU activity') ||
@@ -198,6 +230,7 @@ ${STYLE}</style></head>
   <div class="card"><div class="label">Processes · streams</div><div class="value">${esc(formatCount(model.processCount ?? 0))} · ${esc(formatCount(model.streamCount ?? 0))}</div></div>
   <div class="card"><div class="label">Nsight Systems</div><div class="value">${esc(model.nsysVersion || 'unknown')}</div><div class="muted">${esc(formatBytes(model.fileSize))}</div></div>
 ${model.coverage === undefined ? '' : `  <div class="card" id="coverage">${coverageHtml(model.coverage)}</div>\n`}</section>
+<section aria-labelledby="h-budget"><h2 id="h-budget">Where each GPU's time goes <span class="muted small">each span split into slices that add up to it: kernels by kind, copies by direction, idle by what the host was doing (time_budget)</span></h2>${budgetBody}</section>
 <section aria-labelledby="h-util"><h2 id="h-util">GPU utilisation over time <span class="muted small">busy % per chunk (gpu_utilization)</span></h2>${utilBody}</section>
 ${findingsSection(model)}
 <section aria-labelledby="h-kernels"><h2 id="h-kernels">Top kernels <span class="muted small">by total GPU time (top_kernels); hover or focus a kernel to explain it</span></h2>${kernels}</section>
@@ -237,6 +270,22 @@ button:first-child:hover { background: var(--vscode-button-hoverBackground, #117
 .yaxis { display: flex; flex-direction: column; justify-content: space-between; height: 72px; font-size: 0.8em; color: var(--vscode-descriptionForeground, #9d9d9d); text-align: right; min-width: 34px; }
 .plot { flex: 1; }
 .plot svg.area { width: 100%; height: 72px; display: block; background: var(--vscode-editorWidget-background, #252526); border: 1px solid var(--vscode-widget-border, #454545); }
+.budget { margin: 0 0 12px; }
+.budget figcaption { margin-bottom: 4px; font-weight: 600; }
+svg.stack { width: 100%; height: 20px; display: block; background: var(--vscode-editorWidget-background, #252526); border: 1px solid var(--vscode-widget-border, #454545); }
+.slice.kernel { fill: var(--vscode-charts-green, #89d185); }
+.slice.tensor_core_math { fill: var(--vscode-charts-green, #89d185); }
+.slice.cuda_core_math { fill: var(--vscode-charts-yellow, #cca700); }
+.slice.memory_bound, .slice.other_kernels { fill: var(--vscode-charts-purple, #b180d7); }
+.slice.communication { fill: var(--vscode-charts-red, #f14c4c); }
+.slice.copy { fill: var(--vscode-charts-blue, #3794ff); }
+.slice.copy_dtoh, .slice.copy_uvm_dtoh { fill: var(--vscode-charts-orange, #d18616); }
+.slice.copy_dtod, .slice.copy_ptop, .slice.copy_other, .slice.memset { fill-opacity: 0.55; }
+.slice.idle { fill: var(--vscode-descriptionForeground, #9d9d9d); fill-opacity: 0.35; }
+.slice.idle_no_cuda { fill-opacity: 0.2; }
+.slice:hover { fill-opacity: 1; stroke: var(--vscode-focusBorder, #007fd4); }
+ul.legend { list-style: none; padding: 0; margin: 4px 0 0; display: flex; flex-wrap: wrap; gap: 4px 14px; font-size: 0.9em; }
+svg.swatch { width: 10px; height: 10px; margin-right: 4px; vertical-align: -1px; }
 .bar { fill: var(--vscode-charts-blue, #3794ff); }
 .bar.low { fill: var(--vscode-charts-orange, #d18616); }
 .bar:hover { fill: var(--vscode-charts-purple, #b180d7); }

@@ -17,6 +17,24 @@ export interface UtilisationSeries {
   chunks: UtilisationChunk[];
 }
 
+/** One slice of a GPU's span (time_budget): the slices of a span add up to it. */
+export interface BudgetSlice {
+  slice: string; // "copy_htod", "tensor_core_math", "idle_sync", ...
+  kind: string; // "kernel" | "copy" | "idle"
+  timeNs: number;
+  pct: number; // of the span
+  description: string;
+}
+
+/** Where one (process, device) span's time goes. */
+export interface BudgetSpan {
+  label: string;
+  device: number;
+  pid: number;
+  spanNs: number;
+  slices: BudgetSlice[];
+}
+
 export interface KernelRow {
   name: string;
   shortName: string;
@@ -53,6 +71,8 @@ export interface ProfileViewModel {
   devices: { id: number; label: string }[];
   processCount?: number;
   streamCount?: number;
+  /** Where each GPU's time goes (issue 26): shown above the busy-% chart. */
+  budget: Section<BudgetSpan>;
   utilisation: Section<UtilisationSeries>;
   kernels: Section<KernelRow>;
   nvtx: Section<NvtxRow>;
@@ -63,6 +83,7 @@ export interface ProfileViewModel {
 }
 
 export const VIEW_QUERIES = {
+  budget: { skill: 'time_budget', args: {} },
   utilisation: { skill: 'gpu_utilization', args: { view: 'chunks', chunks: 100 } },
   kernels: { skill: 'top_kernels', args: { limit: 12, base: true } },
   nvtx: { skill: 'nvtx_summary', args: { limit: 12 } },
@@ -106,6 +127,33 @@ export function utilisationFromSkill(result: SkillResult, profileStartNs: number
     if ((perDevice.get(s.device) ?? 0) > 1) s.label = `GPU ${s.device} · pid ${s.pid}`;
     s.chunks.sort((a, b) => a.startNs - b.startNs);
   }
+  return all;
+}
+
+export function budgetFromSkill(result: SkillResult): BudgetSpan[] {
+  const get = columnIndex(result);
+  const byKey = new Map<string, BudgetSpan>();
+  for (const row of result.rows) {
+    const device = num(get(row, 'device_id'));
+    const pid = num(get(row, 'pid'));
+    const key = `${device}/${pid}`;
+    let span = byKey.get(key);
+    if (!span) {
+      span = { label: `GPU ${device}`, device, pid, spanNs: num(get(row, 'span_ns')), slices: [] };
+      byKey.set(key, span);
+    }
+    span.slices.push({
+      slice: str(get(row, 'slice')),
+      kind: str(get(row, 'kind')),
+      timeNs: num(get(row, 'time_ns')),
+      pct: num(get(row, 'span_pct')),
+      description: str(get(row, 'description')),
+    });
+  }
+  const all = [...byKey.values()].sort((a, b) => a.device - b.device || a.pid - b.pid);
+  const perDevice = new Map<number, number>();
+  for (const s of all) perDevice.set(s.device, (perDevice.get(s.device) ?? 0) + 1);
+  for (const s of all) if ((perDevice.get(s.device) ?? 0) > 1) s.label = `GPU ${s.device} · pid ${s.pid}`;
   return all;
 }
 
@@ -170,7 +218,8 @@ export async function loadProfileView(
   const { profileId, info } = opened;
   const cancel = { cancel: opts.cancel };
   const q = VIEW_QUERIES;
-  const [utilisation, kernels, nvtx, findings] = await Promise.all([
+  const [budget, utilisation, kernels, nvtx, findings] = await Promise.all([
+    section(() => client.runSkill(profileId, q.budget.skill, { ...q.budget.args }, cancel), budgetFromSkill),
     section(
       () => client.runSkill(profileId, q.utilisation.skill, { ...q.utilisation.args }, cancel),
       (r) => utilisationFromSkill(r, info.startNs),
@@ -188,6 +237,7 @@ export async function loadProfileView(
     devices: info.devices.map((d) => ({ id: d.id, label: d.name ? `GPU ${d.id} · ${d.name}` : `GPU ${d.id}` })),
     processCount: info.processCount,
     streamCount: info.streamCount,
+    budget,
     utilisation,
     kernels,
     nvtx,

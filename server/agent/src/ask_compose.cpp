@@ -216,6 +216,11 @@ bool AnswerApis(Ctx& c, Measure m) {
   if (m == Measure::kBytes || m == Measure::kBandwidth || m == Measure::kGrid || m == Measure::kBlock)
     m = Measure::kNone;  // not measures of a host call
   if (!c.profile.info().caps.runtime) return false;
+  // CUDA runtime and driver calls are all named cu*: without such a word there is no API to look up (and no
+  // runtime summary to compute on a large export).
+  if (std::none_of(c.p.words.begin(), c.p.words.end(),
+                   [](const std::string& w) { return w.rfind("cu", 0) == 0 && w.size() >= 4; }))
+    return false;
   auto all = RunSkill(c, "cuda_api_summary", {}, false);
   if (!all || all->declined) return false;
   // Every name the profile has, by base name; the question names one when the base name is a whole word of it.

@@ -86,6 +86,10 @@ TEST_F(AskComposeTest, GridAndBlockSizesAreMeasures) {
   const auto julia = Ask("v100_julia.sqlite", "What block size does add_arrays_ use?");
   ASSERT_FALSE(julia.refusal) << julia.summary;
   EXPECT_TRUE(Contains(julia.summary, "8 blocks (grid 2x2x2) of 512 threads (block 8x8x8)")) << julia.summary;
+  // No kernel named: refused, never the kernel count instead.
+  const auto none = Ask("h100_2gpu_1s.sqlite", "How many thread blocks did the add kernel launch with?");
+  ASSERT_TRUE(none.refusal) << none.summary;
+  EXPECT_TRUE(Contains(none.refusal->reason, "names no kernel")) << none.refusal->reason;
 }
 
 // The first two figures of a "Yes:/No:" answer, in order.

@@ -888,6 +888,17 @@ bool AnswerComposedAfterKernels(Ctx& c) {
     auto all = RunSkill(c, "top_kernels", {}, false);
     if (all && !all->declined) KernelByShortWord(c, *all);
   }
+  if ((m == Measure::kGrid || m == Measure::kBlock) && c.kernels.empty()) {
+    // A launch configuration belongs to a kernel: without one named, answering the kernel count would answer
+    // another question.
+    Refusal r;
+    r.alternatives = {"Which kernels take the most GPU time?", "How many thread blocks did KERNEL launch with?"};
+    r.reason = "I can't answer that from this profile; the closest questions I can answer are: " + r.alternatives[0] +
+               " " + r.alternatives[1] + " (the question names no kernel of this profile).";
+    r.missing = {"the name of a kernel this profile ran"};
+    c.turn.answer = Refuse(std::move(r));
+    return true;
+  }
   if (const Grouping g = GroupingOf(c.p.lower); g != Grouping::kNone && !c.kernels.empty() && c.nvtx_range.empty())
     return AnswerPerMember(c, m, g, AnswerNamedKernel, MembersOf(c, g, c.profile.kernels()));
   if (!c.kernels.empty() && c.nvtx_range.empty() &&

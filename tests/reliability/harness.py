@@ -18,6 +18,8 @@ The API for cases is small:
   server's token file are registered by the harness itself.
 - `self.private_files_checked = False`: a case that must leave the server's files in a state the check refuses
   (none does today) opts out, saying why in a comment.
+Every server (serve --stdio, serve --listen, mcp) still running when a case ends is sent SIGTERM and must exit
+within SIGTERM_EXIT_BOUND_S (2 s; 6 s under sanitizers); `self.sigterm_checked = False` opts a case out.
 """
 
 import contextlib
@@ -77,6 +79,9 @@ LATENCY_BOUND_S = 5.0 if SANITIZED else 2.0
 # The server's resident memory after an attack must stay under this (MiB). A loaded small profile needs ~60 MiB
 # (Release); ASan's shadow memory and quarantine add a few hundred.
 RSS_BOUND_MB = 1200 if SANITIZED else 400
+# A server still running at the end of a case must exit within this many seconds of SIGTERM (issue 25: whatever a
+# worker is doing); the sanitizers' exit work gets more.
+SIGTERM_EXIT_BOUND_S = 6.0 if SANITIZED else 2.0
 # A case's own watchdog (the ctest TIMEOUT is the backstop).
 CASE_TIMEOUT_S = 90 * SLOW
 # Sanitizer reports in a server's stderr fail the case that caused them.
@@ -767,6 +772,7 @@ class ReliabilityCase(unittest.TestCase):
         ASKED_OUTPUTS.clear()
         CASE_WORKDIR[0] = self.sandbox.path("work")
         self.private_files_checked = True
+        self.sigterm_checked = True
         self.sandbox_before = set(self.sandbox.entries())
         self.fixtures = Fixtures(SHIPPED_PROFILE)
         if small_fixture() != SHIPPED_PROFILE:
@@ -782,7 +788,16 @@ class ReliabilityCase(unittest.TestCase):
     def tearDown(self):
         signal.alarm(0)
         reports = []
+        late = []
         for p in self.processes:
+            # The suite's second end-of-case check: a server still running ends within the bound of SIGTERM.
+            if self.sigterm_checked and isinstance(p, (StdioServer, TcpServer, McpServer)) and p.proc.poll() is None:
+                started = time.monotonic()
+                code = p.terminate(signal.SIGTERM, timeout=SIGTERM_EXIT_BOUND_S)
+                took = time.monotonic() - started
+                if code is None or took > SIGTERM_EXIT_BOUND_S:
+                    late.append(f"{' '.join(p.args[1:3])}: {'no exit' if code is None else f'exit {code}'} "
+                                f"{took:.1f} s after SIGTERM (bound {SIGTERM_EXIT_BOUND_S:.0f} s)")
             p.kill()
             report = p.sanitizer_report()
             if report:
@@ -796,6 +811,8 @@ class ReliabilityCase(unittest.TestCase):
             print(f"  [{self.id().rsplit('.', 1)[-1]}: {time.monotonic() - self.started:.1f} s]", flush=True)
         if reports:
             self.fail("sanitizer report in the server's stderr:\n" + "\n".join(reports))
+        if late:
+            self.fail("a server did not end on SIGTERM within its bound:\n" + "\n".join(late))
 
     # -- the files a server left (issue 25) --
     def expect_output(self, path):

@@ -544,6 +544,9 @@ Expected<agent::KernelExplanation> Workspace::ExplainKernelWithSources(const std
                                                                        const ProgressSink& progress) {
   auto explanation = ExplainKernel(profile_id, kernel, cancel, progress);
   if (!explanation || set_id.empty()) return explanation;
+  // A source set without annotations has no line to show: skip the range figures (FiguresOf), which cost the first
+  // hover of a session 0.8-0.9 s on a 2 GB export whether or not any source was indexed.
+  if (auto set = SourceSet(set_id); !set || (*set)->size() == 0) return explanation;
   auto sources = KernelSourcesOf(set_id, profile_id, explanation->short_name, cancel, progress);
   if (!sources || sources->locations.empty()) return explanation;
   std::string md = "\n\n**In your source** (the innermost annotated NVTX ranges that launch it)\n\n";

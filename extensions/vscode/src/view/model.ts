@@ -120,13 +120,17 @@ export function utilisationFromSkill(result: SkillResult, profileStartNs: number
       inUsePct: num(get(row, 'in_use_pct')),
     });
   }
-  const all = [...byKey.values()].sort((a, b) => a.device - b.device || a.pid - b.pid);
+  const all = byDeviceThenPid([...byKey.values()]);
+  for (const s of all) s.chunks.sort((a, b) => a.startNs - b.startNs);
+  return all;
+}
+
+/** Sorted by device then pid; a device that several processes used labels each "GPU d · pid p". */
+function byDeviceThenPid<T extends { label: string; device: number; pid: number }>(items: T[]): T[] {
+  const all = items.sort((a, b) => a.device - b.device || a.pid - b.pid);
   const perDevice = new Map<number, number>();
   for (const s of all) perDevice.set(s.device, (perDevice.get(s.device) ?? 0) + 1);
-  for (const s of all) {
-    if ((perDevice.get(s.device) ?? 0) > 1) s.label = `GPU ${s.device} · pid ${s.pid}`;
-    s.chunks.sort((a, b) => a.startNs - b.startNs);
-  }
+  for (const s of all) if ((perDevice.get(s.device) ?? 0) > 1) s.label = `GPU ${s.device} · pid ${s.pid}`;
   return all;
 }
 
@@ -150,11 +154,7 @@ export function budgetFromSkill(result: SkillResult): BudgetSpan[] {
       description: str(get(row, 'description')),
     });
   }
-  const all = [...byKey.values()].sort((a, b) => a.device - b.device || a.pid - b.pid);
-  const perDevice = new Map<number, number>();
-  for (const s of all) perDevice.set(s.device, (perDevice.get(s.device) ?? 0) + 1);
-  for (const s of all) if ((perDevice.get(s.device) ?? 0) > 1) s.label = `GPU ${s.device} · pid ${s.pid}`;
-  return all;
+  return byDeviceThenPid([...byKey.values()]);
 }
 
 export function kernelsFromSkill(result: SkillResult): KernelRow[] {

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <queue>
+#include <tuple>
 
 #include "common_cuda_api.h"
 #include "common_gpu_ops.h"
@@ -134,27 +136,23 @@ struct Piece {
   Slice slice;
 };
 
-// Sweeps `pieces` (any order, may overlap) into disjoint segments, each given to the highest-priority slice active
-// in it; `emit(start, end, slice_or_count)` is called in time order, with kSliceCount for a gap where none is active.
+// Sweeps `pieces` (may overlap) into disjoint segments, each given to the highest-priority slice active in it;
+// `emit(start, end, slice_or_count)` is called in time order from the first piece's start to the last end, with
+// kSliceCount for a gap where none is active. Pieces arrive sorted by start (both callers read start-sorted tables;
+// an unsorted input is sorted first), so the active ones sit in a min-heap of their ends: O(n log k) for k at once,
+// not a sort of every edge (the 2 GB export's 3.4M kernels and 5.8M runtime calls took 1.1 s that way).
 template <typename Emit>
 void Sweep(std::vector<Piece>& pieces, Emit&& emit) {
-  struct Edge {
-    Ns t;
-    int8_t delta;
-    Slice slice;
-  };
-  std::vector<Edge> edges;
-  edges.reserve(pieces.size() * 2);
-  for (const Piece& p : pieces) {
-    if (p.end <= p.start) continue;
-    edges.push_back({p.start, +1, p.slice});
-    edges.push_back({p.end, -1, p.slice});
+  if (!std::is_sorted(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.start < b.start; })) {
+    std::stable_sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.start < b.start; });
   }
-  std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.t < b.t; });
+  using End = std::pair<Ns, uint8_t>;
+  std::priority_queue<End, std::vector<End>, std::greater<End>> ends;
   std::array<int64_t, kSliceCount> active{};
-  Ns last = edges.empty() ? 0 : edges.front().t;
-  for (size_t i = 0; i < edges.size();) {
-    const Ns t = edges[i].t;
+  constexpr Ns kNever = INT64_MAX;
+  Ns last = pieces.empty() ? 0 : pieces.front().start;
+  for (size_t i = 0; i < pieces.size() || !ends.empty();) {
+    const Ns t = std::min(i < pieces.size() ? pieces[i].start : kNever, ends.empty() ? kNever : ends.top().first);
     if (t > last) {
       Slice top = kSliceCount;
       for (int s = 0; s < kSliceCount; ++s) {
@@ -166,7 +164,12 @@ void Sweep(std::vector<Piece>& pieces, Emit&& emit) {
       emit(last, t, top);
       last = t;
     }
-    for (; i < edges.size() && edges[i].t == t; ++i) active[edges[i].slice] += edges[i].delta;
+    for (; !ends.empty() && ends.top().first == t; ends.pop()) --active[ends.top().second];
+    for (; i < pieces.size() && pieces[i].start == t; ++i) {
+      if (pieces[i].end <= pieces[i].start) continue;  // a zero-length piece only marks where the span starts
+      ++active[pieces[i].slice];
+      ends.push({pieces[i].end, pieces[i].slice});
+    }
   }
 }
 
@@ -245,9 +248,13 @@ class TimeBudgetSkill final : public Skill {
   static Expected<std::vector<Budget>> GroupOps(const Context& ctx) {
     const engine::Profile& p = ctx.profile;
     NameClassCache kernel_classes(p.strings(), [](std::string_view n) { return static_cast<uint8_t>(KernelSlice(n)); });
-    std::map<std::pair<uint32_t, int32_t>, Budget> by_key;
+    // A profile has a handful of (pid, device) pairs: a small index, not a map lookup per operation.
+    SmallIndex<PidDevice, PidDeviceHash> index;
+    std::vector<Budget> out;
     auto add = [&](const auto& t, size_t i, Slice slice, int64_t bytes, bool pageable) {
-      Budget& b = by_key[{t.pid[i], t.device[i]}];
+      const auto [at, added] = index.Get(PidDevice{t.pid[i], t.device[i]});
+      if (added) out.emplace_back();
+      Budget& b = out[at];
       if (b.ops.empty()) b.pid = t.pid[i], b.device = t.device[i], b.span_start = t.start[i], b.span_end = t.end[i];
       b.span_start = std::min(b.span_start, t.start[i]);
       b.span_end = std::max(b.span_end, t.end[i]);
@@ -271,8 +278,8 @@ class TimeBudgetSkill final : public Skill {
       }
     });
     if (!ok) return CancelledError();
-    std::vector<Budget> out;
-    for (auto& [key, b] : by_key) out.push_back(std::move(b));
+    std::sort(out.begin(), out.end(),
+              [](const Budget& a, const Budget& b) { return std::tie(a.pid, a.device) < std::tie(b.pid, b.device); });
     return out;
   }
 

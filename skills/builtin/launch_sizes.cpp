@@ -32,27 +32,23 @@ class LaunchSizesSkill final : public Skill {
            "configuration's share of its process's GPU span.";
   }
   std::vector<ArgSpec> args() const override { return {LimitArg(20, "Rows, largest time first (0 = all).")}; }
-  engine::Need needs() const override {
-    return engine::Need::kKernels | engine::Need::kMemcpy | engine::Need::kMemset;
-  }
+  engine::Need needs() const override { return engine::Need::kKernels | engine::Need::kMemcpy | engine::Need::kMemset; }
 
   Expected<Table> run(const Context& ctx) const override {
     const engine::Profile& p = ctx.profile;
     if (!p.info().caps.kernels) return Declined("This profile has no CUDA kernels, so no launch to size.");
-    std::map<std::pair<uint32_t, int32_t>, std::pair<Ns, Ns>> spans;  // (pid, device) -> first start, last end
+    // The (pid, device) spans, as time_budget and NVIDIA's rules count them.
+    auto spans = GpuOpGroups::Scan(p, ctx.filter, GpuOpsOptions{.overhead = false}, ctx.cancel);
+    if (!spans) return spans.error();
     std::map<std::tuple<uint32_t, int32_t, engine::StrId, int64_t, int64_t>, LaunchGroup> groups;
     const engine::KernelTable& k = p.kernels();
-    const bool ok = ForEachGpuOpRow(p, ctx.filter, GpuOpsOptions{.overhead = false}, ctx.cancel, [&](const auto& t, size_t i) {
-      auto [it, added] = spans.try_emplace({t.pid[i], t.device[i]}, t.start[i], t.end[i]);
-      if (!added) it->second = {std::min(it->second.first, t.start[i]), std::max(it->second.second, t.end[i])};
-    });
-    if (!ok) return CancelledError();
     auto [first, last] = RowRange(k, ctx.filter);
     for (size_t i = first; i < last; ++i) {
       if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return CancelledError();
       if (k.start[i] <= 0 || !ctx.filter.AcceptsDevice(k.device[i]) || !ctx.filter.AcceptsProcess(k.pid[i])) continue;
       const engine::KernelConfig& c = k.Config(i);
-      const int64_t blocks = static_cast<int64_t>(std::max(1, c.grid_x)) * std::max(1, c.grid_y) * std::max(1, c.grid_z);
+      const int64_t blocks =
+          static_cast<int64_t>(std::max(1, c.grid_x)) * std::max(1, c.grid_y) * std::max(1, c.grid_z);
       const int64_t threads =
           static_cast<int64_t>(std::max(1, c.block_x)) * std::max(1, c.block_y) * std::max(1, c.block_z);
       LaunchGroup& g = groups[{k.pid[i], k.device[i], k.name[i], blocks, threads}];
@@ -63,7 +59,8 @@ class LaunchSizesSkill final : public Skill {
     }
     std::vector<const LaunchGroup*> order;
     for (const auto& [key, g] : groups) order.push_back(&g);
-    std::stable_sort(order.begin(), order.end(), [](const LaunchGroup* a, const LaunchGroup* b) { return a->total > b->total; });
+    std::stable_sort(order.begin(), order.end(),
+                     [](const LaunchGroup* a, const LaunchGroup* b) { return a->total > b->total; });
     const int64_t limit = ArgInt(ctx, "limit");
     if (limit > 0 && order.size() > static_cast<size_t>(limit)) order.resize(static_cast<size_t>(limit));
 
@@ -79,8 +76,10 @@ class LaunchSizesSkill final : public Skill {
                  DoubleCol("span_pct", "total_ns / the (process, device) span x 100"),
                  StringCol("name", "Kernel demangled name")};
     for (const LaunchGroup* g : order) {
-      const auto span = spans.find({g->pid, g->device});
-      const Ns span_ns = span == spans.end() ? 0 : span->second.second - span->second.first;
+      Ns span_ns = 0;
+      for (const GpuOpGroup& group : spans->groups()) {
+        if (group.pid == g->pid && group.device == g->device) span_ns = group.last_end - group.first_start;
+      }
       int64_t sms = 0;
       for (const auto& d : p.info().devices) {
         if (d.id == g->device) sms = d.sm_count;
@@ -90,10 +89,10 @@ class LaunchSizesSkill final : public Skill {
                         span_ns > 0 ? D(100.0 * static_cast<double>(g->total) / static_cast<double>(span_ns)) : Null(),
                         S(std::string(p.strings().view(g->name)))});
     }
-    t.notes.push_back(fmt::format("{} launch configurations of {} (process, device) pairs{}.", groups.size(), spans.size(),
-                                  limit > 0 && groups.size() > static_cast<size_t>(limit)
-                                      ? fmt::format("; the {} with the most time", limit)
-                                      : ""));
+    t.notes.push_back(fmt::format(
+        "{} launch configurations of {} (process, device) pairs{}.", groups.size(), spans->groups().size(),
+        limit > 0 && groups.size() > static_cast<size_t>(limit) ? fmt::format("; the {} with the most time", limit)
+                                                                : ""));
     t.notes.push_back(WindowNote(ctx.filter));
     return t;
   }

@@ -54,7 +54,8 @@ struct SliceName {
 };
 constexpr std::array<SliceName, kSliceCount> kSlices{{
     {"tensor_core_math", "kernel", "GEMM, convolution or attention kernels on tensor cores"},
-    {"cuda_core_math", "kernel", "GEMM, convolution or attention kernels on CUDA cores (FP32/FP64 FMA, no tensor cores)"},
+    {"cuda_core_math", "kernel",
+     "GEMM, convolution or attention kernels on CUDA cores (FP32/FP64 FMA, no tensor cores)"},
     {"memory_bound", "kernel", "elementwise, reduction, softmax, normalization and copy kernels"},
     {"other_kernels", "kernel", "kernels whose name does not say what they do (or whether they use tensor cores)"},
     {"communication", "kernel", "NCCL collectives and peer transfers not overlapped by compute kernels"},
@@ -79,8 +80,8 @@ Slice KernelSlice(std::string_view demangled) {
   if (id.tensor_cores == true) return kTensorCoreMath;
   const bool math = id.category == "gemm" || id.category == "conv" || id.category == "attention";
   if (math && id.tensor_cores == false) return kCudaCoreMath;
-  if (id.category == "elementwise" || id.category == "reduction" || id.category == "softmax" ||
-      id.category == "norm" || id.category == "copy") {
+  if (id.category == "elementwise" || id.category == "reduction" || id.category == "softmax" || id.category == "norm" ||
+      id.category == "copy") {
     return kMemoryBound;
   }
   return kOtherKernels;
@@ -111,9 +112,9 @@ Slice CopySlice(uint8_t copy_kind) {
 // A host call's idle slice by its name: synchronizing calls (and the blocking, non-Async copies and memsets) first,
 // then memory management, then launches.
 Slice HostCallSlice(std::string_view n) {
-  for (std::string_view p : {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize",
-                             "cuCtxSynchronize", "cuStreamSynchronize", "cuEventSynchronize", "cudaStreamQuery",
-                             "cudaEventQuery"}) {
+  for (std::string_view p :
+       {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize", "cuCtxSynchronize",
+        "cuStreamSynchronize", "cuEventSynchronize", "cudaStreamQuery", "cudaEventQuery"}) {
     if (LikePrefix(n, p)) return kIdleSync;
   }
   if ((LikePrefix(n, "cudaMemcpy") || LikePrefix(n, "cudaMemset") || LikePrefix(n, "cuMemcpy") ||
@@ -193,11 +194,20 @@ struct Budget {
   int32_t device = 0;
   Ns span_start = 0, span_end = 0;
   std::array<Ns, kSliceCount> ns{};
-  std::array<int64_t, kSliceCount> bytes{};       // copies and memsets of the slice's kind in the span
-  std::array<int64_t, kSliceCount> pageable{};    // of those bytes, copies whose host side is pageable memory
-  std::array<Ns, kSliceCount> op_ns{};            // their summed durations (for the achieved bandwidth)
+  std::array<int64_t, kSliceCount> bytes{};     // copies and memsets of the slice's kind in the span
+  std::array<int64_t, kSliceCount> pageable{};  // of those bytes, copies whose host side is pageable memory
+  std::array<Ns, kSliceCount> op_ns{};          // their summed durations (for the achieved bandwidth)
   std::vector<Piece> ops;
 };
+
+// The budget's time in the slices of one kind ("kernel", "copy", "idle").
+Ns KindTotal(const Budget& b, std::string_view kind) {
+  Ns total = 0;
+  for (int s = 0; s < kSliceCount; ++s) {
+    if (kSlices[s].kind == kind) total += b.ns[s];
+  }
+  return total;
+}
 
 // Adds an idle gap [a, b) to the budget, split by the host timeline (sorted, disjoint); `cursor` walks it.
 void AddIdle(Budget& b, Ns a, Ns e, const std::vector<Piece>& host, size_t& cursor) {
@@ -263,20 +273,21 @@ class TimeBudgetSkill final : public Skill {
       if (pageable) b.pageable[slice] += bytes;
       b.op_ns[slice] += std::max<Ns>(0, t.end[i] - t.start[i]);
     };
-    const bool ok = ForEachGpuOp(p, ctx.filter, GpuOpsOptions{.overhead = false}, ctx.cancel, [&](OpKind kind, size_t i) {
-      switch (kind) {
-        case OpKind::kKernel:
-          add(p.kernels(), i, static_cast<Slice>(kernel_classes(p.kernels().name[i])), 0, false);
-          break;
-        case OpKind::kMemcpy:
-          add(p.memcpys(), i, CopySlice(p.memcpys().copy_kind[i]), p.memcpys().bytes[i],
-              p.memcpys().src_kind[i] == kPageableKind || p.memcpys().dst_kind[i] == kPageableKind);
-          break;
-        case OpKind::kMemset:
-          add(p.memsets(), i, kMemset, p.memsets().bytes[i], false);
-          break;
-      }
-    });
+    const bool ok =
+        ForEachGpuOp(p, ctx.filter, GpuOpsOptions{.overhead = false}, ctx.cancel, [&](OpKind kind, size_t i) {
+          switch (kind) {
+            case OpKind::kKernel:
+              add(p.kernels(), i, static_cast<Slice>(kernel_classes(p.kernels().name[i])), 0, false);
+              break;
+            case OpKind::kMemcpy:
+              add(p.memcpys(), i, CopySlice(p.memcpys().copy_kind[i]), p.memcpys().bytes[i],
+                  p.memcpys().src_kind[i] == kPageableKind || p.memcpys().dst_kind[i] == kPageableKind);
+              break;
+            case OpKind::kMemset:
+              add(p.memsets(), i, kMemset, p.memsets().bytes[i], false);
+              break;
+          }
+        });
     if (!ok) return CancelledError();
     std::sort(out.begin(), out.end(),
               [](const Budget& a, const Budget& b) { return std::tie(a.pid, a.device) < std::tie(b.pid, b.device); });
@@ -306,29 +317,26 @@ class TimeBudgetSkill final : public Skill {
                  IntCol("time_ns", "Time of the span in this slice; the slices of a (pid, device) add up to span_ns"),
                  DoubleCol("span_pct", "time_ns / span_ns x 100"),
                  IntCol("span_ns", "First GPU operation start to last end, for this process on this device"),
-                 DoubleCol("kernel_pct", "Share of the span in kernels (every kernel slice), x 100: the same on each row "
-                                         "of the span"),
+                 DoubleCol("kernel_pct",
+                           "Share of the span in kernels (every kernel slice), x 100: the same on each row "
+                           "of the span"),
                  IntCol("bytes", "Copies and memsets: bytes moved by this slice's operations in the span"),
                  IntCol("pageable_bytes", "Copies: of those bytes, copies from or to pageable (unpinned) host memory"),
                  DoubleCol("gb_per_s", "Copies and memsets: bytes / the operations' summed durations (achieved GB/s)"),
                  StringCol("description", "What the slice counts")};
     for (const Budget& b : groups) {
       const Ns span = b.span_end - b.span_start;
-      Ns kernels = 0;
-      for (int s = 0; s < kSliceCount; ++s) {
-        if (std::string_view(kSlices[s].kind) == "kernel") kernels += b.ns[s];
-      }
-      const Value kernel_pct =
-          span > 0 ? D(100.0 * static_cast<double>(kernels) / static_cast<double>(span)) : Null();
+      const Ns kernels = KindTotal(b, "kernel");
+      const Value kernel_pct = span > 0 ? D(100.0 * static_cast<double>(kernels) / static_cast<double>(span)) : Null();
       for (int s = 0; s < kSliceCount; ++s) {
         if (b.ns[s] == 0) continue;
         const bool copy = std::string_view(kSlices[s].kind) == "copy";
-        t.rows.push_back({I(b.pid), I(b.device), S(kSlices[s].id), S(kSlices[s].kind), I(b.ns[s]),
-                          span > 0 ? D(100.0 * static_cast<double>(b.ns[s]) / static_cast<double>(span)) : Null(),
-                          I(span), kernel_pct, copy ? I(b.bytes[s]) : Null(), copy ? I(b.pageable[s]) : Null(),
-                          copy && b.op_ns[s] > 0 ? D(static_cast<double>(b.bytes[s]) / static_cast<double>(b.op_ns[s]))
-                                                 : Null(),
-                          S(kSlices[s].description)});
+        t.rows.push_back(
+            {I(b.pid), I(b.device), S(kSlices[s].id), S(kSlices[s].kind), I(b.ns[s]),
+             span > 0 ? D(100.0 * static_cast<double>(b.ns[s]) / static_cast<double>(span)) : Null(), I(span),
+             kernel_pct, copy ? I(b.bytes[s]) : Null(), copy ? I(b.pageable[s]) : Null(),
+             copy && b.op_ns[s] > 0 ? D(static_cast<double>(b.bytes[s]) / static_cast<double>(b.op_ns[s])) : Null(),
+             S(kSlices[s].description)});
       }
       t.notes.push_back(Headline(b));
     }
@@ -350,11 +358,7 @@ class TimeBudgetSkill final : public Skill {
     for (int s = 1; s < kSliceCount; ++s) {
       if (b.ns[s] > b.ns[top]) top = s;
     }
-    Ns kernels = 0, copies = 0, idle = 0;
-    for (int s = 0; s < kSliceCount; ++s) {
-      const std::string_view kind = kSlices[s].kind;
-      (kind == "kernel" ? kernels : kind == "copy" ? copies : idle) += b.ns[s];
-    }
+    const Ns kernels = KindTotal(b, "kernel"), copies = KindTotal(b, "copy"), idle = KindTotal(b, "idle");
     auto pct = [&](Ns v) { return span > 0 ? 100.0 * static_cast<double>(v) / static_cast<double>(span) : 0.0; };
     return fmt::format(
         "pid {}, device {}: span {}; the largest slice is {} ({:.1f}%); kernels {:.1f}%, copies and memsets not "

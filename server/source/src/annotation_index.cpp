@@ -53,9 +53,10 @@ IgnoreFile ReadIgnoreFile(const fs::path& dir, const std::string& rel) {
   text.resize(static_cast<size_t>(in.gcount()));
   if (text.size() > kMaxGitignoreBytes) {
     text.resize(kMaxGitignoreBytes);
-    text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);  // whole lines only
+    const size_t last_newline = text.rfind('\n');
+    text.resize(last_newline == std::string::npos ? 0 : last_newline + 1);  // whole lines only
     support::LogWarn((dir / ".gitignore").string() + ": over " + std::to_string(kMaxGitignoreBytes >> 10) +
-            " KiB; only its first " + std::to_string(text.size()) + " bytes of lines are used");
+                     " KiB; only its first " + std::to_string(text.size()) + " bytes of lines are used");
   }
   return IgnoreFile::Parse(text, rel);
 }

@@ -87,8 +87,8 @@ int RunDiff(const CommandContext& ctx) {
   bool tripped = false;
   for (const auto& m : report->measures) {
     if (!fail_pct || m.verdict != agent::Verdict::kRegressed || !(m.change_pct > *fail_pct)) continue;
-    std::fprintf(stderr, "nsys-ai diff: regression: the %s is %+.1f%% (more than %g%%; measure %s)\n",
-                 m.metric.c_str(), m.change_pct, *fail_pct, m.measure.c_str());
+    std::fprintf(stderr, "nsys-ai diff: regression: the %s is %+.1f%% (more than %g%%; measure %s)\n", m.metric.c_str(),
+                 m.change_pct, *fail_pct, m.measure.c_str());
     tripped = true;
   }
   return tripped ? kExitRegression : kExitOk;

@@ -70,7 +70,8 @@ TEST_F(AnalyzeTest, SerializedNcclOnMfuBeforeCarriesTheExposedTimeOfBothGpus) {
     if (rc.symptom) symptoms.insert(rc.id);
   }
   for (size_t i = 1; i < a->findings.size(); ++i) {
-    const bool prev = symptoms.count(a->findings[i - 1].root_cause) > 0, cur = symptoms.count(a->findings[i].root_cause) > 0;
+    const bool prev = symptoms.count(a->findings[i - 1].root_cause) > 0,
+               cur = symptoms.count(a->findings[i].root_cause) > 0;
     EXPECT_FALSE(prev && !cur) << a->findings[i].root_cause << " (a cause) after a symptom";
     if (prev == cur) EXPECT_GE(a->findings[i - 1].at_stake_ns, a->findings[i].at_stake_ns);
   }
@@ -180,8 +181,8 @@ TEST_F(AnalyzeTest, EveryNonComputeSliceOfTenPercentIsExplainedOnEveryExport) {
     std::map<std::string, int64_t> by_slice;
     for (const auto& row : t.rows) {
       by_slice[std::get<std::string>(row[slice])] += std::get<int64_t>(row[time]);
-      const bool compute = std::get<std::string>(row[kind]) == "kernel" &&
-                           std::get<std::string>(row[slice]) != "communication";
+      const bool compute =
+          std::get<std::string>(row[kind]) == "kernel" && std::get<std::string>(row[slice]) != "communication";
       if (compute || std::get<double>(row[pct]) < 10.0) continue;
       bool found = false;
       for (const auto& f : a->findings) {
@@ -205,17 +206,17 @@ TEST_F(AnalyzeTest, EveryNonComputeSliceOfTenPercentIsExplainedOnEveryExport) {
     std::set<std::pair<int64_t, int64_t>> seen;
     for (const auto& row : t.rows) {
       const std::string s = std::get<std::string>(row[slice]), k = std::get<std::string>(row[kind]);
-      const std::string group = k == "idle"                ? "GPU idle"
-                                : s == "communication"     ? "communication kernels"
-                                : k == "kernel"            ? "compute kernels"
-                                : s == "memset"            ? "memsets"
-                                : s == "copy_htod"         ? "HtoD copies"
-                                : s == "copy_dtoh"         ? "DtoH copies"
-                                : s == "copy_dtod"         ? "DtoD copies"
-                                : s == "copy_ptop"         ? "peer-to-peer copies"
-                                : s == "copy_uvm_htod"     ? "unified-memory HtoD migrations"
-                                : s == "copy_uvm_dtoh"     ? "unified-memory DtoH migrations"
-                                                           : "other copies";
+      const std::string group = k == "idle"            ? "GPU idle"
+                                : s == "communication" ? "communication kernels"
+                                : k == "kernel"        ? "compute kernels"
+                                : s == "memset"        ? "memsets"
+                                : s == "copy_htod"     ? "HtoD copies"
+                                : s == "copy_dtoh"     ? "DtoH copies"
+                                : s == "copy_dtod"     ? "DtoD copies"
+                                : s == "copy_ptop"     ? "peer-to-peer copies"
+                                : s == "copy_uvm_htod" ? "unified-memory HtoD migrations"
+                                : s == "copy_uvm_dtoh" ? "unified-memory DtoH migrations"
+                                                       : "other copies";
       groups[group] += std::get<int64_t>(row[time]);
       if (seen.insert({Int(row[pid]), Int(row[device])}).second) spans += Int(row[col("span_ns")]);
     }

@@ -36,7 +36,7 @@ TEST(RankTest, DirectionAllTiesAndEmptySides) {
   EXPECT_DOUBLE_EQ(slower.prob_new_larger, 1.0);
   const RankTestResult faster = MannWhitney({6, 7, 8, 9, 10}, {1, 2, 3, 4, 5});
   EXPECT_LT(faster.z, 0);
-  EXPECT_DOUBLE_EQ(faster.p, slower.p);  // two-sided: symmetric
+  EXPECT_DOUBLE_EQ(faster.p, slower.p);                              // two-sided: symmetric
   const RankTestResult same = MannWhitney({5, 5, 5}, {5, 5, 5, 5});  // scipy: U 6, p 1.0
   EXPECT_DOUBLE_EQ(same.u_new, 6.0);
   EXPECT_DOUBLE_EQ(same.p, 1.0);

@@ -28,17 +28,18 @@ struct ExpertReading {
 // README name → headline name: idle → "GPU idle", kernels_compute → "compute kernels", memcpy_HtoD → "HtoD copies",
 // memset → "memsets".
 constexpr ExpertReading kReadings[] = {
-    {"a100_mpi_cuda_saxpy_rank0.sqlite", "GPU idle", 66.0, "host_time_in_mpi"},  // the MPI / host-staging path
+    {"a100_mpi_cuda_saxpy_rank0.sqlite", "GPU idle", 66.0, "host_time_in_mpi"},     // the MPI / host-staging path
     {"a100_perlmutter_uvm_vecadd.sqlite", "GPU idle", 73.1, "under_sized_launch"},  // launch a full grid
     {"gtx1650_keras_tf_darknet53.sqlite", "GPU idle", 81.8, "startup_dominated"},   // profile after warm-up
-    {"rtx2080ti_cufcm_cufft.sqlite", "compute kernels", 88.3, "compute_bound"},      // the pair-correction kernel
+    {"rtx2080ti_cufcm_cufft.sqlite", "compute kernels", 88.3, "compute_bound"},     // the pair-correction kernel
     {"rtx3090_jax_xla_small.sqlite", "GPU idle", 99.9, "startup_dominated"},        // a warmed-up jitted step
     {"rtx3090_pytorch_brainstorm_sample.sqlite", "GPU idle", 99.9, "small_copy_round_trips"},  // 8-byte round trips
     {"rtx3090_tensorrt_fp16_conv.sqlite", "compute kernels", 99.3, "compute_bound"},  // nothing on the timeline
     {"rtx4060_no_kernels_nsys2025_5.sqlite", "memsets", 100.0, "no_kernels_captured"},
     {"rtx4060ti_pytorch_llama_infer_sim.sqlite", "GPU idle", 97.2, "sync_after_every_kernel"},  // per-layer syncs
     {"t4_openmp_offload_solver.sqlite", "HtoD copies", 48.9, "copy_bound"},  // keep the arrays resident, pin
-    {"titanrtx_pytorch_dnn_colocation_b.sqlite", "compute kernels", 51.7, "memory_bound_glue"},  // channels_last, fusion
+    {"titanrtx_pytorch_dnn_colocation_b.sqlite", "compute kernels", 51.7,
+     "memory_bound_glue"},  // channels_last, fusion
 };
 
 TEST(RealworldJudgement, HeadlineAndFirstFindingAgreeWithTheExpertOnEveryExport) {
@@ -61,8 +62,8 @@ TEST(RealworldJudgement, HeadlineAndFirstFindingAgreeWithTheExpertOnEveryExport)
     const std::string lead = std::string(r.dominant) + " ";
     double share = -1;
     if (a->summary.rfind(lead, 0) == 0) share = std::stod(a->summary.substr(lead.size()));
-    const bool headline = share >= 0 && std::abs(share - r.share) <= 5.0 &&
-                          a->summary.find("1 process on 1 ") != std::string::npos;
+    const bool headline =
+        share >= 0 && std::abs(share - r.share) <= 5.0 && a->summary.find("1 process on 1 ") != std::string::npos;
     EXPECT_TRUE(headline) << a->summary;
     const bool first = !a->findings.empty() && a->findings.front().root_cause == r.first;
     EXPECT_TRUE(first) << "first finding: " << (a->findings.empty() ? "none" : a->findings.front().root_cause)

@@ -23,10 +23,9 @@ void SlowedCopy(const std::string& fixture, const fs::path& to, const std::strin
   fs::copy_file(Fixture(fixture), to, fs::copy_options::overwrite_existing);
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(to.c_str(), &db), SQLITE_OK);
-  const std::string sql = "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start + CAST((end - start) * " +
-                          std::to_string(factor) +
-                          " AS INTEGER) WHERE demangledName IN (SELECT id FROM StringIds WHERE value LIKE '%" + kernel +
-                          "%')";
+  const std::string sql =
+      "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET end = start + CAST((end - start) * " + std::to_string(factor) +
+      " AS INTEGER) WHERE demangledName IN (SELECT id FROM StringIds WHERE value LIKE '%" + kernel + "%')";
   char* error = nullptr;
   EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
   sqlite3_free(error);
@@ -91,8 +90,8 @@ TEST_F(DiffGate, AKernelFiftyPercentSlowerOnEveryCallRegressesAndExitsThree) {
   EXPECT_EQ(RunCli({"diff", before_, slowed.string(), "--no-cache", "--fail-on-regression", "5", "--metric", "gpu"})
                 .exit_code,
             3);
-  const auto kernel = RunCli({"diff", before_, slowed.string(), "--no-cache", "--fail-on-regression", "40",
-                              "--metric", "kernel:flash_fwd_kernel"});
+  const auto kernel = RunCli({"diff", before_, slowed.string(), "--no-cache", "--fail-on-regression", "40", "--metric",
+                              "kernel:flash_fwd_kernel"});
   EXPECT_EQ(kernel.exit_code, 3) << kernel.out;
   EXPECT_NE(kernel.err.find("regression: the time per call of flash_fwd_kernel is +50.0% (more than 40%; measure "
                             "kernel:flash_fwd_kernel)"),

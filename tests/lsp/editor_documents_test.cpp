@@ -115,8 +115,9 @@ TEST_F(EditorDocuments, ReportSpansPointAtKernelNamesAndHoverExplainsThem) {
 // split into slices with a bar each; the slices of a span add up to it (shares to 100% within rounding).
 TEST_F(EditorDocuments, TheReportShowsWhereEachGpusTimeGoes) {
   const std::vector<std::string> lines = Lines(Report()["text"]);
-  const auto section = std::find(lines.begin(), lines.end(),
-                                 "## Where the GPU time goes (time_budget: each span split into slices that add up to it)");
+  const auto section =
+      std::find(lines.begin(), lines.end(),
+                "## Where the GPU time goes (time_budget: each span split into slices that add up to it)");
   ASSERT_NE(section, lines.end());
   EXPECT_NE(std::find_if(lines.begin(), section,
                          [](const std::string& l) { return l.rfind("compute kernels 85.2% of the GPU span", 0) == 0; }),

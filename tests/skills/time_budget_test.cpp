@@ -131,9 +131,10 @@ TEST(TimeBudget, SlicesAddUpToEverySpanAndMatchSqlOnEveryExport) {
       }
       Intervals calls;
       if (HasTable(sql, "CUPTI_ACTIVITY_KIND_RUNTIME")) {
-        calls = UnionOfBudget(sql.Intervals("SELECT start, end FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE "
-                                            "((globalTid >> 24) & 0xFFFFFF) = " +
-                                            std::to_string(pid)));
+        calls =
+            UnionOfBudget(sql.Intervals("SELECT start, end FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE "
+                                        "((globalTid >> 24) & 0xFFFFFF) = " +
+                                        std::to_string(pid)));
       }
       EXPECT_EQ(idle_in_cuda, OverlapOfBudget(gaps, calls));
     }
@@ -170,9 +171,10 @@ TEST(LaunchSizes, ConfigurationsMatchSqlAndCarryTheSmCount) {
   NSYS_RUN_SKILL(t, "mfu_2gpu_before.sqlite", "launch_sizes", {{"limit", Value(int64_t{0})}});
   ASSERT_FALSE(t.declined);
   FixtureSql sql("mfu_2gpu_before.sqlite");
-  EXPECT_EQ(static_cast<int64_t>(t.rows.size()),
-            sql.Int("SELECT count(*) FROM (SELECT DISTINCT (globalPid >> 24) & 0xFFFFFF, deviceId, demangledName, "
-                    "gridX * gridY * gridZ, blockX * blockY * blockZ FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start > 0)"));
+  EXPECT_EQ(
+      static_cast<int64_t>(t.rows.size()),
+      sql.Int("SELECT count(*) FROM (SELECT DISTINCT (globalPid >> 24) & 0xFFFFFF, deviceId, demangledName, "
+              "gridX * gridY * gridZ, blockX * blockY * blockZ FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start > 0)"));
   int64_t calls = 0, time = 0;
   for (size_t r = 0; r < t.rows.size(); ++r) {
     calls += IntCell(t, r, "calls");
@@ -182,9 +184,10 @@ TEST(LaunchSizes, ConfigurationsMatchSqlAndCarryTheSmCount) {
   EXPECT_EQ(calls, sql.Int("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start > 0"));
   EXPECT_EQ(time, sql.Int("SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start > 0"));
   // The largest configuration, field by field.
-  const std::string top = "SELECT k.gridX * k.gridY * k.gridZ, k.blockX * k.blockY * k.blockZ, count(*), "
-                          "sum(k.end - k.start) AS t FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE k.start > 0 GROUP BY "
-                          "(k.globalPid >> 24) & 0xFFFFFF, k.deviceId, k.demangledName, 1, 2 ORDER BY t DESC LIMIT 1";
+  const std::string top =
+      "SELECT k.gridX * k.gridY * k.gridZ, k.blockX * k.blockY * k.blockZ, count(*), "
+      "sum(k.end - k.start) AS t FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE k.start > 0 GROUP BY "
+      "(k.globalPid >> 24) & 0xFFFFFF, k.deviceId, k.demangledName, 1, 2 ORDER BY t DESC LIMIT 1";
   int64_t blocks = 0, threads = 0, n = 0, ns = 0;
   sql.Each(top, [&](sqlite3_stmt* st) {
     blocks = sqlite3_column_int64(st, 0), threads = sqlite3_column_int64(st, 1);

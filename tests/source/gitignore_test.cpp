@@ -211,7 +211,7 @@ TEST(Gitignore, AHugeGitignoreIsReadUpToItsBoundInWholeLines) {
   std::string text = "*.gen.py\n";
   const std::string hostile = "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b\n";
   while (text.size() <= (64u << 10)) text += hostile;  // the last of these lines crosses the bound
-  text += "late.py\n";  // past the bound: not read
+  text += "late.py\n";                                 // past the bound: not read
   while (text.size() < (1u << 20)) text += hostile;
   tree.Write(".gitignore", text);
   tree.Write("x.gen.py", py);

@@ -161,8 +161,8 @@ Finding MakeFinding(const RootCause& rc, const skills::Table& table, const std::
   f.skill = rc.skill;
   f.coverage = CoverageOf(table, rc.skill, window, static_cast<size_t>(g.device_count));
   Answer& a = f.answer;
-  a.summary = fmt::format("{}: {}. About {:.1f} ms is at stake ({:.1f}% of the GPU time). {}", rc.name,
-                          f.title, at_stake / 1e6, share * 100, rc.why);
+  a.summary = fmt::format("{}: {}. About {:.1f} ms is at stake ({:.1f}% of the GPU time). {}", rc.name, f.title,
+                          at_stake / 1e6, share * 100, rc.why);
   skills::Table matched;
   matched.columns = table.columns;
   for (size_t i = 0; i < matches.size() && i < kEvidenceRows; ++i) matched.rows.push_back(table.rows[matches[i].row]);
@@ -269,18 +269,24 @@ struct BudgetGroup {
 };
 
 std::vector<BudgetGroup> GroupBudget(const BudgetView& v) {
-  static const std::map<std::string, std::string> kGroupOf = {
-      {"tensor_core_math", "compute kernels"},   {"cuda_core_math", "compute kernels"},
-      {"memory_bound", "compute kernels"},       {"other_kernels", "compute kernels"},
-      {"communication", "communication kernels"}, {"copy_htod", "HtoD copies"},
-      {"copy_dtoh", "DtoH copies"},               {"copy_dtod", "DtoD copies"},
-      {"copy_ptop", "peer-to-peer copies"},       {"copy_uvm_htod", "unified-memory HtoD migrations"},
-      {"copy_uvm_dtoh", "unified-memory DtoH migrations"}, {"copy_other", "other copies"},
-      {"memset", "memsets"}};
-  static const std::map<std::string, std::string> kIdleState = {
-      {"idle_sync", "in a synchronizing call"},   {"idle_alloc_free", "allocating or freeing"},
-      {"idle_launch", "launching"},               {"idle_other_cuda", "in another CUDA call"},
-      {"idle_no_cuda", "in no CUDA call"}};
+  static const std::map<std::string, std::string> kGroupOf = {{"tensor_core_math", "compute kernels"},
+                                                              {"cuda_core_math", "compute kernels"},
+                                                              {"memory_bound", "compute kernels"},
+                                                              {"other_kernels", "compute kernels"},
+                                                              {"communication", "communication kernels"},
+                                                              {"copy_htod", "HtoD copies"},
+                                                              {"copy_dtoh", "DtoH copies"},
+                                                              {"copy_dtod", "DtoD copies"},
+                                                              {"copy_ptop", "peer-to-peer copies"},
+                                                              {"copy_uvm_htod", "unified-memory HtoD migrations"},
+                                                              {"copy_uvm_dtoh", "unified-memory DtoH migrations"},
+                                                              {"copy_other", "other copies"},
+                                                              {"memset", "memsets"}};
+  static const std::map<std::string, std::string> kIdleState = {{"idle_sync", "in a synchronizing call"},
+                                                                {"idle_alloc_free", "allocating or freeing"},
+                                                                {"idle_launch", "launching"},
+                                                                {"idle_other_cuda", "in another CUDA call"},
+                                                                {"idle_no_cuda", "in no CUDA call"}};
   std::map<std::string, BudgetGroup> groups;
   std::pair<std::string, int64_t> top_idle{"", 0};
   for (const auto& [slice, ns] : v.by_slice) {

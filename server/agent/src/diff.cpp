@@ -485,8 +485,8 @@ std::optional<Headline> PerCallHeadline(const Items& base, const Items& after, c
       "the change must pass the minimum of {:.1f}%, and so must the part carried by the {} of the {} shared kernels "
       "whose per-call durations differ by a rank test (Mann-Whitney, p < {:g}; here {:+.2f}%), unless a rank test "
       "stratified by kernel (van Elteren: p = {:.2g}) is below {:g} in the same direction",
-      options.min_noise_floor_pct, significant, kernels, options.kernel_alpha, h.significant_change_pct,
-      stratified.p, options.measure_alpha);
+      options.min_noise_floor_pct, significant, kernels, options.kernel_alpha, h.significant_change_pct, stratified.p,
+      options.measure_alpha);
   return h;
 }
 
@@ -508,9 +508,9 @@ Expected<Headline> KernelHeadline(const Items& base, const Items& after, const S
                      fmt::format("no kernel both profiles run is named {} or has it in its name", name));
   }
   Headline h;
-  h.metric = keys.size() == 1 ? fmt::format("time per call of {}", name)
-                              : fmt::format("time per call of the {} kernels named *{}* (the base's mix)",
-                                            keys.size(), name);
+  h.metric = keys.size() == 1
+                 ? fmt::format("time per call of {}", name)
+                 : fmt::format("time per call of the {} kernels named *{}* (the base's mix)", keys.size(), name);
   h.measure = options.metric;
   std::vector<double> b_all, a_all;
   double calls = 0;
@@ -568,8 +568,8 @@ Expected<DiffReport> Diff(const engine::Profile& base, const SkillRunner& base_r
   const Samples new_samples = kernels->after ? KernelSamples(after) : Samples{};
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "cancelled");
   const RankJudge judge{&base_samples, &new_samples, options.kernel_alpha, options.min_noise_floor_pct};
-  r.kernels = PairAll(base_k, new_k, r.base_iterations.count, r.new_iterations.count, options.max_rows,
-                      r.kernel_counts, &judge);
+  r.kernels = PairAll(base_k, new_k, r.base_iterations.count, r.new_iterations.count, options.max_rows, r.kernel_counts,
+                      &judge);
   calls.kernels = std::move(*kernels);
 
   auto ranges = both.Run("nvtx_summary", {});

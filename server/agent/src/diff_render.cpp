@@ -69,8 +69,8 @@ Headline IterationMeasure(const DiffReport& r, const DiffOptions& options, bool 
   h.change_pct = ChangePct(h.base_ns, h.new_ns);
   const double sd_b = gpu_work ? b.robust_sd_kernel_ns : b.robust_sd_ns;
   const double sd_a = gpu_work ? a.robust_sd_kernel_ns : a.robust_sd_ns;
-  const double se = kMedianSe * std::sqrt(sd_b * sd_b / static_cast<double>(b.count) +
-                                          sd_a * sd_a / static_cast<double>(a.count));
+  const double se =
+      kMedianSe * std::sqrt(sd_b * sd_b / static_cast<double>(b.count) + sd_a * sd_a / static_cast<double>(a.count));
   const double stat = h.base_ns > 0 ? 2 * se / h.base_ns * 100.0 : kNaN;
   h.noise_floor_pct = std::isfinite(stat) ? std::max(stat, options.min_noise_floor_pct) : options.min_noise_floor_pct;
   const RankTestResult test = MannWhitney(gpu_work ? b.kernel_ns : b.durations, gpu_work ? a.kernel_ns : a.durations);
@@ -293,10 +293,10 @@ void AppendItems(std::string& out, const std::string& title, const std::vector<I
                      counts.disappeared);
   const bool kernels = title == "Kernels";
   if (items.empty()) return;
-  out +=
-      fmt::format("| name | presence | calls (base → new) | per call (base → new) | change per call | {} | per "
-                  "iteration (base → new) |\n",
-                  kernels ? "rank test p" : "noise");
+  out += fmt::format(
+      "| name | presence | calls (base → new) | per call (base → new) | change per call | {} | per "
+      "iteration (base → new) |\n",
+      kernels ? "rank test p" : "noise");
   out += "| --- | --- | --- | --- | --- | --- | --- |\n";
   for (const auto& i : items) {
     std::string judged = "n/a";

@@ -83,10 +83,10 @@ struct DiffHeadline {
   std::optional<double> change_pct;
   double noise_floor_pct = 0;
   std::string noise_floor_reason;
-  std::string measure;                          // "step" | "gpu" | "kernel:NAME"
-  std::optional<double> rank_p;                 // "rankP"
+  std::string measure;                           // "step" | "gpu" | "kernel:NAME"
+  std::optional<double> rank_p;                  // "rankP"
   std::optional<double> significant_change_pct;  // "significantChangePct": the base's mix only
-  std::string verdict;                          // this measure's own: "improved" | "regressed" | "neutral"
+  std::string verdict;                           // this measure's own: "improved" | "regressed" | "neutral"
   bool operator==(const DiffHeadline&) const = default;
 };
 

@@ -121,8 +121,8 @@ struct IterationStats {
   double robust_sd_ns = 0;    // 1.4826 x the median absolute deviation
   double median_kernels = 0;  // kernels per iteration
   double median_gpu_busy_ns = 0;
-  double median_kernel_ns = 0;     // of kernel_ns: the summed kernel time of an iteration (its GPU work)
-  double robust_sd_kernel_ns = 0;  // 1.4826 x its median absolute deviation
+  double median_kernel_ns = 0;               // of kernel_ns: the summed kernel time of an iteration (its GPU work)
+  double robust_sd_kernel_ns = 0;            // 1.4826 x its median absolute deviation
   std::vector<double> durations, kernel_ns;  // every iteration's, for the rank tests (not in the wire form)
 };
 
@@ -163,11 +163,11 @@ struct DiffReport {
   IterationStats base_iterations, new_iterations;
   // The measure the verdict names: the first that regressed, else the first that improved, else the first judged.
   Headline headline;
-  std::optional<Headline> per_call;  // the per-call kernel measure, when the headline is the iteration time
-  std::vector<Headline> measures;    // every measure the verdict covers, each with its own verdict
+  std::optional<Headline> per_call;     // the per-call kernel measure, when the headline is the iteration time
+  std::vector<Headline> measures;       // every measure the verdict covers, each with its own verdict
   Verdict verdict = Verdict::kNeutral;  // regressed when any measure regressed; improved when any improved and none
                                         // regressed
-  std::vector<ItemDelta> kernels;  // shared (by |impact|), then appeared, then disappeared (by total), each capped
+  std::vector<ItemDelta> kernels;       // shared (by |impact|), then appeared, then disappeared (by total), each capped
   PresenceCounts kernel_counts;
   std::vector<ItemDelta> ranges;  // NVTX ranges, the same order
   PresenceCounts range_counts;

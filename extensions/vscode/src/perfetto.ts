@@ -2,14 +2,30 @@
 // opener page. One path for a profile (Open in Perfetto, Reveal in Perfetto, the lenses) and a run (Open Run
 // Timeline in Perfetto). asExternalUri forwards the remote port under Remote-SSH and returns the local address; it is
 // resolved afresh each time, never cached, because the user can close the forwarded port.
+// Only the page's origin goes through asExternalUri, and the page's path and query are put back on its answer (VS
+// Code's guidance): VS Code for the web (code-server, the browser VS Code of HPC portals) maps a loopback URI to its
+// port proxy, http://HOST/proxy/PORT/, and drops the path and query, which left the browser on a "Not found" page.
 import * as vscode from 'vscode';
 import { withServerProgress } from './progress';
 import type { NsysClient } from './protocol/client';
 import type { OpenInPerfettoParams, OpenInPerfettoResult } from './protocol/types';
 
+/**
+ * The page `page` (an absolute http(s) URL) behind `external`, what asExternalUri made of the page's origin: its
+ * path appended to external's path, the queries of both kept (external's first, e.g. a proxy's token), page's fragment.
+ */
+export function pageBehind(external: string, page: string): string {
+  const out = new URL(external);
+  const inner = new URL(page);
+  out.pathname = out.pathname.replace(/\/+$/, '') + inner.pathname;
+  out.search = [out.search.slice(1), inner.search.slice(1)].filter(Boolean).join('&');
+  out.hash = inner.hash;
+  return out.toString();
+}
+
 export async function openLoopbackUrl(url: string): Promise<boolean> {
-  const external = await vscode.env.asExternalUri(vscode.Uri.parse(url));
-  return vscode.env.openExternal(external);
+  const origin = await vscode.env.asExternalUri(vscode.Uri.parse(`${new URL(url).origin}/`));
+  return vscode.env.openExternal(vscode.Uri.parse(pageBehind(origin.toString(true), url)));
 }
 
 /**

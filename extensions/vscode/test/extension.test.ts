@@ -3,7 +3,9 @@
 // connection (test/standIn.ts) until the server has them.
 import * as stub from './vscodeStub'; // first: makes require('vscode') resolve to the stand-in
 import assert from 'node:assert/strict';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
@@ -15,7 +17,7 @@ import { ProfileEditorProvider, VIEW_TYPE } from '../src/profileEditor';
 import { ProfileDocument, ProfileRegistry, Services } from '../src/profiles';
 import { NsysClient } from '../src/protocol/client';
 import { FINDINGS, StandInConnection } from './standIn';
-import { handleShowDocument } from '../src/perfetto';
+import { handleShowDocument, openInPerfetto } from '../src/perfetto';
 import { fixturesDir, h100, RealServer, skipReason, startServer } from './realServer';
 
 const qdrep = path.join(fixturesDir, 'realworld', 'rtx3090_pytorch_brainstorm_sample.qdrep');
@@ -169,11 +171,9 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
     await stub.commands.executeCommand('nsysAi.openInPerfetto', doc.uri);
     assert.equal(stub.record.asExternalUri.length, 2, 'resolved for each open, never cached');
     for (const [i, asked] of stub.record.asExternalUri.entries()) {
-      const m = /^http:\/\/127\.0\.0\.1:(\d+)\/p\/([0-9a-f]+)\/$/.exec(asked);
-      assert.ok(m, asked);
+      assert.match(asked, /^http:\/\/127\.0\.0\.1:\d+\/$/, 'only the origin goes through asExternalUri');
       const opened = stub.record.openExternal[i];
-      assert.equal(opened, `http://localhost:${Number(/localhost:(\d+)/.exec(opened)![1])}/p/${m[2]}/`);
-      assert.doesNotMatch(opened, /127\.0\.0\.1/, 'the forwarded (local) authority is used');
+      assert.match(opened, /^http:\/\/localhost:\d+\/p\/[0-9a-f]+\/$/, 'the page’s path behind the forwarded authority');
     }
     assert.notEqual(stub.record.openExternal[0], stub.record.openExternal[1]);
     doc.dispose();
@@ -192,10 +192,43 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
       assert.equal(result.showDocument, true);
       await waitFor(() => stub.record.openExternal.length === 1, 'the browser to open');
       assert.deepEqual(shown, [result.url]);
-      assert.deepEqual(stub.record.asExternalUri, [result.url]);
+      assert.deepEqual(stub.record.asExternalUri, [`${new URL(result.url).origin}/`]);
       assert.match(stub.record.openExternal[0], /^http:\/\/localhost:\d+\/p\/[0-9a-f]+\/$/);
     } finally {
       assert.equal(await other.stop(), 0);
+    }
+  });
+
+  // Issue 27: code-server (VS Code for the web) answers asExternalUri with its port proxy's root and drops the path,
+  // which opened "Not found". A proxy that forwards /proxy/PORT/REST to 127.0.0.1:PORT/REST, as code-server's does:
+  // the page opened is the opener page, and the trace it fetches relatively is the server's.
+  test('Open in Perfetto through a web port proxy opens the opener page, whose trace is the published one', async () => {
+    const proxy = http.createServer((req, res) => {
+      const m = /^\/proxy\/(\d+)(\/.*)?$/.exec(req.url ?? '');
+      if (!m) return void res.writeHead(404).end('Not found');
+      const up = http.get({ host: '127.0.0.1', port: Number(m[1]), path: m[2] ?? '/' }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      up.on('error', () => res.writeHead(502).end());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    try {
+      stub.forwarding.webProxy = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+      const { doc } = await openView();
+      const result = await openInPerfetto(await services.client(), { profileId: (await doc.current()).profileId });
+      const opened = stub.record.openExternal[0];
+      assert.equal(opened, `${stub.forwarding.webProxy}/proxy/${new URL(result.url).port}${new URL(result.url).pathname}`);
+      const page = await fetch(opened);
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /trace\.pftrace/, 'the opener page, which fetches the trace relatively');
+      const trace = await fetch(new URL('trace.pftrace', opened));
+      assert.equal(trace.status, 200);
+      const digest = crypto.createHash('sha256').update(Buffer.from(await trace.arrayBuffer())).digest('hex');
+      assert.equal(digest, result.sha256);
+      doc.dispose();
+    } finally {
+      proxy.close();
     }
   });
 

@@ -39,6 +39,8 @@ export const settings = new Map<string, unknown>();
 export const progressControl = { cancelNext: false };
 /** The local port that asExternalUri "forwards" to. */
 export let forwardedPort = 51000;
+/** Set webProxy to an origin (http://host:port) for asExternalUri to answer as VS Code for the web's port proxy does. */
+export const forwarding = { webProxy: '' };
 
 export function reset(): void {
   for (const list of Object.values(record)) list.length = 0;
@@ -46,6 +48,7 @@ export function reset(): void {
   settings.clear();
   progressControl.cancelNext = false;
   editControl.apply = true;
+  forwarding.webProxy = '';
 }
 
 function take(queue: Answer[], items?: unknown): unknown {
@@ -359,6 +362,10 @@ export const workspace = {
 export const env = {
   async asExternalUri(uri: Uri): Promise<Uri> {
     record.asExternalUri.push(uri.toString());
+    if (forwarding.webProxy) {
+      // VS Code for the web (code-server 4.100): a loopback URI becomes the port proxy's root, its path and query dropped.
+      return Uri.parse(`${forwarding.webProxy}/proxy/${/:(\d+)$/.exec(uri.authority)![1]}/`);
+    }
     forwardedPort += 1; // a fresh forward each time, as when the user closed the previous one
     return uri.with({ authority: `localhost:${forwardedPort}` });
   },

@@ -6,6 +6,7 @@
 // so the extension registers no command of that id.
 import * as vscode from 'vscode';
 import { registerCommands } from './commands';
+import { locateServer, LOCATE_SERVER_COMMAND } from './locateServer';
 import { CoverageStatus } from './coverage';
 import { NvtxTreeProvider, TREE_VIEW_ID } from './nvtxTree';
 import { ProfileOffer } from './offer';
@@ -44,6 +45,7 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
     ...registerCommands({ ...services, editor, tree, secrets: context.secrets, restartServer }),
     ...registerRunCommands({ client: services.client, runs: new RunRegistry() }),
+    vscode.commands.registerCommand(LOCATE_SERVER_COMMAND, locateServer),
     vscode.window.tabGroups.onDidChangeTabs((e) => void offer.onTabsOpened(e.opened)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (['nsysAi.serverPath', 'nsysAi.llm', 'nsysAi.sourceRoots'].some((k) => e.affectsConfiguration(k))) {

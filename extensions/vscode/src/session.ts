@@ -10,7 +10,8 @@ import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from 'vscode-languageclient/node';
 import { buildInitializationOptions, NsysClient } from './protocol/client';
 import { handleShowDocument } from './perfetto';
-import { resolveServerPath } from './serverPath';
+import { LOCATE_LABEL, LOCATE_SERVER_COMMAND } from './locateServer';
+import { resolveServerPath, standardServerDirs } from './serverPath';
 import { KEY_ENV, llmKey, llmSettings, SECRET_KEY, sourceRoots } from './settings';
 import { EXPLAIN_KERNEL_COMMAND, rewriteExplainLinks, SOURCE_GLOB, sourceDocumentSelector } from './sources';
 
@@ -33,14 +34,20 @@ export class ServerSession implements vscode.Disposable {
 
   private async start(): Promise<{ lc: LanguageClient; client: NsysClient }> {
     const config = vscode.workspace.getConfiguration('nsysAi');
-    const found = resolveServerPath(config.get<string>('serverPath', 'nsys-ai'), process.env.PATH);
+    const trusted = vscode.workspace.isTrusted;
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const found = resolveServerPath(
+      config.get<string>('serverPath', 'nsys-ai'),
+      process.env.PATH,
+      standardServerDirs(folders, trusted),
+    );
     if (!found.ok) {
-      void vscode.window.showErrorMessage(found.message, 'Open Settings').then((choice) => {
-        if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'nsysAi.serverPath');
+      void vscode.window.showErrorMessage(found.message, LOCATE_LABEL, 'Open Settings').then((choice) => {
+        if (choice === LOCATE_LABEL) void vscode.commands.executeCommand(LOCATE_SERVER_COMMAND);
+        else if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'nsysAi.serverPath');
       });
       throw new Error(found.message);
     }
-    const trusted = vscode.workspace.isTrusted;
     const key = trusted ? llmKey(config, await this.secrets.get(SECRET_KEY), process.env) : undefined;
     const env: NodeJS.ProcessEnv = { ...process.env };
     delete env[KEY_ENV];

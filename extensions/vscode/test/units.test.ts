@@ -12,7 +12,8 @@ import { editSize, toWorkspaceEdit } from '../src/edits';
 import { REVEAL_RANGE_COMMAND, rewriteExplainLinks, SOURCE_GLOB, sourceDocumentSelector } from '../src/sources';
 import { kernelSourcesHtml } from '../src/view/html';
 import { parseFileLink, renderMarkdown } from '../src/view/markdown';
-import { resolveServerPath } from '../src/serverPath';
+import { locateServer } from '../src/locateServer';
+import { resolveServerPath, standardServerDirs } from '../src/serverPath';
 import { KEY_ENV, llmKey, llmSettings } from '../src/settings';
 import { looksLikeNsightExport } from '../src/sniff';
 import { formatNs, formatShare } from '../src/view/format';
@@ -34,6 +35,40 @@ describe('server path', () => {
       assert.match(r.message, /"nsys-ai" was not found on PATH/);
       assert.match(r.message, /set "nsysAi\.serverPath" to its absolute path/);
     }
+  });
+  // Issue 27: the first run finds a build that is not on the extension host's PATH in the standard places, after PATH;
+  // a workspace's build/ only when the workspace is trusted.
+  test('not on PATH: found in ~/.local/bin, then in a trusted workspace folder’s build/', () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'nsys-ai-home-'));
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'nsys-ai-ws-'));
+    fs.mkdirSync(path.join(folder, 'build'));
+    const built = path.join(folder, 'build', 'nsys-ai');
+    fs.writeFileSync(built, '#!/bin/sh\n', { mode: 0o755 });
+    const trusted = standardServerDirs([folder], true, home);
+    assert.deepEqual(trusted, [path.join(home, '.local', 'bin'), path.join(folder, 'build')]);
+    assert.deepEqual(resolveServerPath('nsys-ai', '/nonexistent', trusted), { ok: true, path: built });
+    assert.deepEqual(resolveServerPath('nsys-ai', dir, trusted), { ok: true, path: exe }, 'PATH first');
+    fs.mkdirSync(path.join(home, '.local', 'bin'), { recursive: true });
+    const local = path.join(home, '.local', 'bin', 'nsys-ai');
+    fs.writeFileSync(local, '#!/bin/sh\n', { mode: 0o755 });
+    assert.deepEqual(resolveServerPath('nsys-ai', '/nonexistent', trusted), { ok: true, path: local });
+    fs.rmSync(local);
+    const untrusted = standardServerDirs([folder], false, home);
+    assert.deepEqual(untrusted, [path.join(home, '.local', 'bin')], 'an untrusted folder’s binary is never run');
+    const r = resolveServerPath('nsys-ai', '/nonexistent', untrusted);
+    assert.ok(!r.ok && r.message.includes(`was not found on PATH nor in ${path.join(home, '.local', 'bin')}.`), JSON.stringify(r));
+  });
+  test('Locate nsys-ai…: the picked executable is written to the user’s nsysAi.serverPath; anything else is refused', async () => {
+    stub.reset();
+    const plain = path.join(dir, 'not-exec');
+    fs.writeFileSync(plain, '', { mode: 0o644 });
+    stub.answers.open.push([stub.Uri.file(plain)], [stub.Uri.file(exe)], undefined);
+    assert.equal(await locateServer(), undefined);
+    assert.match(stub.record.messages[0].text, /is not an executable file/);
+    assert.equal(await locateServer(), exe);
+    assert.deepEqual(stub.record.configUpdates, [{ key: 'nsysAi.serverPath', value: exe }]);
+    assert.equal(await locateServer(), undefined, 'cancelled: nothing written');
+    assert.equal(stub.record.configUpdates.length, 1);
   });
   test('an absolute path that is not executable', () => {
     const plain = path.join(dir, 'plain');

@@ -1,0 +1,306 @@
+"""The Python API against the real nsys-ai binary on the shared fixtures (issue 29): DataFrames equal the skills' JSON
+rows, clear exceptions, an interrupt cancels the request and the server keeps serving, Perfetto's bytes equal
+`nsys-ai export`'s, one server per process that ends with it."""
+
+import _thread
+from html import escape
+import hashlib
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+import support
+
+try:
+    import nsys_ai
+except ImportError:  # run from the source tree
+    sys.path.insert(0, support.PACKAGE)
+    import nsys_ai
+from nsys_ai import client, perfetto
+
+import pandas as pd
+
+SKIP = support.skip_reason()
+
+
+def setUpModule():
+    if SKIP:
+        raise unittest.SkipTest(SKIP)
+    nsys_ai.configure(binary=support.BINARY,
+                      server_args=["--skill-dir", support.slow_skill_dir(), "--skill-timeout", "120"])
+
+
+def tearDownModule():
+    nsys_ai.shutdown()
+
+
+def same_cell(frame_value, json_value):
+    if json_value is None:
+        return bool(pd.isna(frame_value))
+    if pd.isna(frame_value):
+        return False
+    if isinstance(json_value, bool):
+        return bool(frame_value) == json_value
+    if isinstance(json_value, float):
+        return float(frame_value) == json_value
+    if isinstance(json_value, int):
+        return int(frame_value) == json_value
+    return str(frame_value) == json_value
+
+
+class FramesTest(unittest.TestCase):
+    def assertFrameEqualsRows(self, frame, result, label):
+        names = [c["name"] for c in result["columns"]]
+        self.assertEqual(list(frame.columns), names, label)
+        self.assertEqual(len(frame), len(result["rows"]), label)
+        for i, row in enumerate(result["rows"]):
+            for j, value in enumerate(row):
+                got = frame.iat[i, j]
+                self.assertTrue(same_cell(got, value), "%s row %d column %s: %r != %r" % (label, i, names[j], got,
+                                                                                            value))
+        for j, column in enumerate(result["columns"]):
+            dtype = str(frame.dtypes.iloc[j])
+            has_null = any(r[j] is None for r in result["rows"])
+            expected = {"int": "Int64" if has_null else "int64", "double": "float64", "string": "string",
+                        "bool": "boolean" if has_null else "bool"}[column["type"]]
+            self.assertEqual(dtype, expected, "%s column %s" % (label, column["name"]))
+        self.assertEqual(frame.attrs["notes"], result["notes"], label)
+        self.assertEqual(frame.attrs["declined"], result["declined"], label)
+
+    def test_every_skill_frame_equals_its_json_rows(self):
+        """Every built-in skill without required arguments, on two fixtures: the DataFrame holds the server's rows,
+        typed by its column types."""
+        server = nsys_ai.server()
+        listed = server.request("nsys/listSkills", {})["skills"]
+        checked = 0
+        for path in (support.H100, support.BEFORE):
+            p = nsys_ai.open(path)
+            for skill in listed:
+                if skill["name"] == "slow_count" or any(a.get("required") for a in skill.get("args") or []):
+                    continue
+                try:
+                    raw = server.request("nsys/runSkill", {"profileId": p.id, "skill": skill["name"], "args": {}})
+                except nsys_ai.RequestFailedError:
+                    continue
+                self.assertFrameEqualsRows(p.skill(skill["name"]), raw, "%s on %s" % (skill["name"], path))
+                checked += 1
+        self.assertGreaterEqual(checked, 30)
+
+    def test_frames_equal_the_cli_json(self):
+        """The same rows by an independent path: the CLI's --format json in its own process."""
+        p = nsys_ai.open(support.H100)
+        for name, args, cli_args in (("top_kernels", {}, []), ("time_budget", {}, []),
+                                     ("gpu_idle_gaps", {"device": 0}, ["--device", "0", "--trim", "0.2", "0.6"])):
+            if name == "gpu_idle_gaps":
+                args = dict(args, start=0.2, end=0.6)
+            frame = p.skill(name, **args)
+            self.assertFrameEqualsRows(frame, support.cli_json("skill", "run", name, support.H100, *cli_args),
+                                       name + " vs CLI")
+        top = p.skill("top_kernels", limit=3)
+        self.assertEqual(len(top), 3)
+        self.assertEqual(str(top.dtypes["total_time_ns"]), "int64")
+        self.assertEqual(int(top["total_time_ns"].iloc[0]), 31121662)  # sqlite3: the top kernel's summed duration
+        self.assertIn("Showing the first 3 of 41 rows.", top.attrs["notes"])
+
+
+class ErrorsTest(unittest.TestCase):
+    def test_missing_profile(self):
+        with self.assertRaises(nsys_ai.ProfileNotFoundError) as caught:
+            nsys_ai.open("/no/such/profile.sqlite")
+        self.assertIsInstance(caught.exception, FileNotFoundError)
+        self.assertEqual(caught.exception.code, -32602)
+        self.assertIn("/no/such/profile.sqlite", str(caught.exception))
+
+    def test_not_an_export(self):
+        with self.assertRaises(nsys_ai.RequestFailedError) as caught:
+            nsys_ai.open(os.path.join(support.FIXTURES, "README.md"))
+        self.assertIn("is not a SQLite database", str(caught.exception))
+
+    def test_bad_skill_name(self):
+        p = nsys_ai.open(support.H100)
+        with self.assertRaises(nsys_ai.UnknownSkillError) as caught:
+            p.skill("top_kernel")
+        self.assertIsInstance(caught.exception, LookupError)
+        self.assertIn("unknown skill 'top_kernel'", str(caught.exception))
+        self.assertIn("top_kernels", str(caught.exception))  # the known ones are listed
+
+    def test_bad_arguments(self):
+        p = nsys_ai.open(support.H100)
+        cases = [({"limit": -1}, "Argument 'limit' of skill 'top_kernels' must be at least 0, got -1."),
+                 ({"limit": "x"}, "Argument 'limit' of skill 'top_kernels' must be an int"),
+                 ({"bogus": 1}, "Unknown argument 'bogus' for skill 'top_kernels'")]
+        for args, text in cases:
+            with self.assertRaises(nsys_ai.InvalidArgumentError) as caught:
+                p.skill("top_kernels", **args)
+            self.assertIsInstance(caught.exception, ValueError)
+            self.assertIn(text, str(caught.exception))
+        with self.assertRaises(nsys_ai.InvalidParamsError):
+            p.skill("top_kernels", device=7)
+        with self.assertRaises(nsys_ai.InvalidParamsError):
+            p.perfetto(transport="carrier-pigeon")
+
+    def test_no_binary_says_how_to_fix_it(self):
+        saved_settings, saved_env = dict(client.settings), dict(os.environ)
+        try:
+            client.settings["binary"] = None
+            os.environ.pop("NSYS_AI_BIN", None)
+            os.environ["PATH"] = tempfile.mkdtemp()
+            with self.assertRaises(nsys_ai.ServerNotFoundError) as caught:
+                client.Server()
+            for hint in ("nsys_ai.configure(binary=", "NSYS_AI_BIN", "PATH"):
+                self.assertIn(hint, str(caught.exception))
+            os.environ["NSYS_AI_BIN"] = "/no/such/nsys-ai"
+            with self.assertRaises(nsys_ai.ServerNotFoundError) as caught:
+                client.find_binary()
+            self.assertIn("'/no/such/nsys-ai' is not an executable file", str(caught.exception))
+            # The order: the setting beats $NSYS_AI_BIN, which beats PATH.
+            os.environ["NSYS_AI_BIN"] = support.BINARY
+            self.assertEqual(client.find_binary(), support.BINARY)
+            client.settings["binary"] = "/no/such/either"
+            self.assertEqual(client.find_binary(), support.BINARY)  # a bad setting is named, then the next is used
+        finally:
+            client.settings.clear()
+            client.settings.update(saved_settings)
+            os.environ.clear()
+            os.environ.update(saved_env)
+
+
+class InterruptTest(unittest.TestCase):
+    def test_interrupt_cancels_the_request_and_the_server_keeps_serving(self):
+        p = nsys_ai.open(support.H100)
+        server = nsys_ai.server()
+        timer = threading.Timer(0.5, _thread.interrupt_main)
+        started = time.monotonic()
+        timer.start()
+        with self.assertRaises(KeyboardInterrupt):
+            p.skill("slow_count")  # counts for tens of seconds
+        elapsed = time.monotonic() - started
+        self.assertLess(elapsed, 5.0)
+        self.assertEqual(server.cancelled[-1][1], -32800)  # the server answered the cancel, the work stopped
+        self.assertIs(nsys_ai.server(), server)
+        self.assertTrue(server.alive())
+        top = p.skill("top_kernels", limit=1)
+        self.assertEqual(int(top["total_time_ns"].iloc[0]), 31121662)
+
+
+class PerfettoTest(unittest.TestCase):
+    def test_trace_bytes_equal_nsys_ai_export(self):
+        p = nsys_ai.open(support.H100)
+        for start, end in ((0.2, 0.6), (None, None)):
+            trace = p.perfetto(start=start, end=end)
+            self.assertIsNone(trace.link)
+            self.assertEqual(hashlib.sha256(trace.data).hexdigest(), support.export_sha256(support.H100, start, end))
+            self.assertEqual(trace.sha256, hashlib.sha256(trace.data).hexdigest())
+            self.assertEqual(trace.transport, "output")  # no front end said it has a comm
+            scripts = perfetto.chunk_scripts(trace)
+            self.assertEqual(len(scripts), -(-len(trace.data) // perfetto.CHUNK_BYTES) + 1)
+            html = trace.html()
+            self.assertIn("nsysAiPerfetto.init", html)
+            self.assertIn('"limit": %d' % perfetto.INLINE_TRACE_LIMIT, html)
+
+    def test_over_the_limit_prints_the_loopback_link_and_why(self):
+        p = nsys_ai.open(support.H100)
+        saved = perfetto.INLINE_TRACE_LIMIT
+        perfetto.INLINE_TRACE_LIMIT = 64 * 1024
+        try:
+            trace = p.perfetto()
+        finally:
+            perfetto.INLINE_TRACE_LIMIT = saved
+        self.assertIsNotNone(trace.link)
+        self.assertTrue(trace.link["url"].startswith("http://127.0.0.1:"))
+        self.assertTrue(trace.link["sshHint"].startswith("ssh -L %d:127.0.0.1:%d" % (trace.link["port"],
+                                                                                     trace.link["port"])))
+        self.assertEqual(trace.link["sha256"], support.export_sha256(support.H100))
+        html = trace.html()
+        self.assertIn("over the 0.1 MB that go through the notebook (nsys_ai.perfetto.INLINE_TRACE_LIMIT)", html)
+        self.assertIn(escape(trace.link["sshHint"]), html)
+        self.assertTrue(nsys_ai.server().alive())
+
+
+class ViewsTest(unittest.TestCase):
+    def test_profile_view_analyze_ask_explain(self):
+        p = nsys_ai.open(support.H100)
+        view = p._repr_html_()
+        top = support.cli_json("skill", "run", "top_kernels", support.H100)["rows"][0]
+        self.assertIn(top[8], view)  # the top kernel's name
+        self.assertIn("Where each GPU", view)
+        self.assertEqual(view.count('class="budget"'), 2)  # one bar per (process, GPU)
+        self.assertIn("copy_htod 95.0%", view)
+        analysis = p.analyze()
+        self.assertEqual([f["rootCause"] for f in analysis.findings], ["copy_bound", "low_tensor_core_use"])
+        self.assertIn("### Evidence", analysis.markdown)
+        evidence = analysis.evidence(0)[0]
+        self.assertEqual(list(evidence["slice"]), ["copy_htod", "copy_htod"])
+        self.assertEqual(list(evidence["time_ns"]), [920872841, 920757957])
+        q = "which kernel takes the most GPU time?"
+        answer = p.ask(q)
+        self.assertEqual(answer.summary, support.cli_json("ask", support.H100, q)["answer"]["summary"])
+        explained = p.explain("elementwise_kernel")
+        self.assertEqual(explained["calls"], support.cli_json("explain", support.H100, "elementwise_kernel")["calls"])
+        self.assertIn("elementwise_kernel", explained._repr_markdown_())
+
+    def test_diff(self):
+        d = nsys_ai.diff(support.BEFORE, support.AFTER)
+        cli = support.cli_json("diff", support.BEFORE, support.AFTER)
+        self.assertEqual(d.verdict, cli["verdict"])
+        self.assertEqual(list(d.kernels["name"]), [k["name"] for k in cli["kernels"]])
+        self.assertIn("regress" if cli["verdict"] == "regressed" else cli["verdict"], d.markdown)
+
+    @unittest.skipUnless(os.path.isfile(support.SPLIT_RANKS), "no split_ranks.py")
+    def test_open_run(self):
+        folder = tempfile.mkdtemp(prefix="nsys-ai-jupyter-run-")
+        try:
+            subprocess.run([sys.executable, support.SPLIT_RANKS, support.BEFORE, folder], check=True,
+                           capture_output=True, timeout=120)
+            run = nsys_ai.open_run(folder)
+            cli = support.cli_json("run-report", folder)
+            self.assertEqual(list(run.ranks["gpuTimeNs"]), [r["gpuTimeNs"] for r in cli["ranks"]])
+            heat = run.analysis("run_step_heatmap")
+            self.assertEqual(len(heat), sum(r["steps"] for r in cli["ranks"]))
+            html = run._repr_html_()
+            self.assertEqual(html.count("<td style=\"background:"), len(heat))
+            run.close()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+class LifetimeTest(unittest.TestCase):
+    def run_child(self, code):
+        env = dict(os.environ, NSYS_AI_BIN=support.BINARY, PYTHONPATH=os.pathsep.join(sys.path))
+        child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, env=env, text=True)
+        pid = int(child.stdout.readline())
+        child.stdout.close()
+        return child, pid
+
+    def test_one_server_per_process_ends_with_it(self):
+        child, pid = self.run_child(
+            "import nsys_ai; p = nsys_ai.open(%r); s = nsys_ai.server(); q = nsys_ai.open(%r)\n"
+            "assert nsys_ai.server() is s\nprint(s.pid, flush=True)" % (support.H100, support.BEFORE))
+        self.assertEqual(child.wait(timeout=30), 0)
+        self.assertTrue(support.process_gone(pid, 5), "server %d still running after its Python exited" % pid)
+
+    def test_a_killed_kernel_leaves_no_server(self):
+        child, pid = self.run_child(
+            "import nsys_ai, time; p = nsys_ai.open(%r); print(nsys_ai.server().pid, flush=True); time.sleep(60)"
+            % support.H100)
+        child.kill()  # no exit handlers run: the server sees its stdin end
+        child.wait(timeout=10)
+        self.assertTrue(support.process_gone(pid, 5), "server %d outlived a killed kernel" % pid)
+
+    def test_shutdown_and_restart(self):
+        first = nsys_ai.server()
+        nsys_ai.shutdown()
+        self.assertTrue(support.process_gone(first.pid, 5))
+        second = nsys_ai.server()
+        self.assertNotEqual(first.pid, second.pid)
+        self.assertEqual(len(nsys_ai.open(support.H100).skill("top_kernels", limit=2)), 2)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -66,7 +66,33 @@ class Tree {
   Tree(const engine::Profile& profile, const engine::Filter& filter)
       : profile_(profile), filter_(filter), nvtx_(profile.nvtx()) {}
 
-  bool Build(const CancelToken& cancel) { return AddRanges(cancel) && AddKernels(cancel); }
+  // The passes, then each node's children listed once, so that a level is read without scanning every node; the
+  // per-range node map (4 bytes a range) is only needed while building and is dropped.
+  bool Build(const CancelToken& cancel) {
+    if (!AddRanges(cancel) || !AddKernels(cancel)) return false;
+    std::vector<int32_t>().swap(node_of_range_);
+    child_ranges_.assign(nodes_.size(), {});
+    child_groups_.assign(nodes_.size(), {});
+    for (size_t n = 0; n < nodes_.size(); ++n) {
+      const TrieNode& node = nodes_[n];
+      if (node.parent >= 0 && (node.instances > 0 || node.has_children)) {
+        child_ranges_[static_cast<size_t>(node.parent)].push_back(static_cast<int32_t>(n));
+      }
+    }
+    for (size_t g = 0; g < groups_.size(); ++g) {
+      child_groups_[static_cast<size_t>(groups_[g].node)].push_back(static_cast<int32_t>(g));
+    }
+    return true;
+  }
+
+  size_t Bytes() const {
+    size_t bytes = nodes_.size() * sizeof(TrieNode) + groups_.size() * sizeof(KernelGroup) +
+                   canonical_.size() * sizeof(engine::StrId) + (child_node_.size() + thread_root_.size()) * 4 +
+                   (threads_.size() + children_.size() + kernel_index_.size()) * 24 +
+                   (nodes_.size() + groups_.size()) * 4 + 2 * nodes_.size() * sizeof(std::vector<int32_t>);
+    for (const auto& [base, id] : by_base_) bytes += base.size() + 48;
+    return bytes;
+  }
 
   // The node an id names: {node, kernel group or -1}; node -1 when it names nothing.
   std::pair<int32_t, int32_t> Resolve(const std::string& id) const {
@@ -116,11 +142,7 @@ class Tree {
   }
 
   NvtxTreeLevel Children(int32_t parent, size_t max_children) const {
-    std::vector<int32_t> ranges;
-    for (size_t n = 0; n < nodes_.size(); ++n) {
-      const TrieNode& node = nodes_[n];
-      if (node.parent == parent && (node.instances > 0 || node.has_children)) ranges.push_back(static_cast<int32_t>(n));
-    }
+    std::vector<int32_t> ranges = child_ranges_[static_cast<size_t>(parent)];
     std::sort(ranges.begin(), ranges.end(), [&](int32_t a, int32_t b) {
       const TrieNode& x = nodes_[static_cast<size_t>(a)];
       const TrieNode& y = nodes_[static_cast<size_t>(b)];
@@ -128,10 +150,7 @@ class Tree {
       if (x.wall != y.wall) return x.wall > y.wall;
       return Name(x.name) < Name(y.name);
     });
-    std::vector<int32_t> kernels;
-    for (size_t g = 0; g < groups_.size(); ++g) {
-      if (groups_[g].node == parent) kernels.push_back(static_cast<int32_t>(g));
-    }
+    std::vector<int32_t> kernels = child_groups_[static_cast<size_t>(parent)];
     std::sort(kernels.begin(), kernels.end(), [&](int32_t a, int32_t b) {
       const KernelGroup& x = groups_[static_cast<size_t>(a)];
       const KernelGroup& y = groups_[static_cast<size_t>(b)];
@@ -346,7 +365,7 @@ class Tree {
   }
 
   const engine::Profile& profile_;
-  const engine::Filter& filter_;
+  const engine::Filter filter_;
   const engine::NvtxTable& nvtx_;
   std::vector<TrieNode> nodes_;
   DenseIndex threads_;                // PackKey(pid, tid) -> thread
@@ -359,6 +378,8 @@ class Tree {
   static constexpr engine::StrId kUnset = UINT32_MAX;
   std::vector<engine::StrId> canonical_;                    // name id -> the id it groups under (Canonical)
   std::unordered_map<std::string, engine::StrId> by_base_;  // text without ", seq = N" -> its first id
+  std::vector<std::vector<int32_t>> child_ranges_;          // node -> its range children (Build's last step)
+  std::vector<std::vector<int32_t>> child_groups_;          // node -> its kernel groups
 };
 
 }  // namespace
@@ -375,10 +396,26 @@ std::string_view NvtxTreeNodeKindName(NvtxTreeNodeKind kind) {
   return "range";
 }
 
-Expected<NvtxTreeLevel> NvtxTreeChildren(const engine::Profile& profile, const std::string& parent,
-                                         const engine::Filter& filter, const CancelToken& cancel, size_t max_children) {
-  Tree tree(profile, filter);
-  if (!tree.Build(cancel)) return Error{ErrorKind::kCancelled, "cancelled"};
+struct NvtxTree::Impl {
+  Tree tree;
+};
+
+NvtxTree::NvtxTree(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+NvtxTree::~NvtxTree() = default;
+
+Expected<std::shared_ptr<const NvtxTree>> NvtxTree::Build(const engine::Profile& profile, const engine::Filter& filter,
+                                                          const CancelToken& cancel) {
+  auto impl = std::make_unique<Impl>(Impl{Tree(profile, filter)});
+  if (!impl->tree.Build(cancel)) return Error{ErrorKind::kCancelled, "cancelled"};
+  return std::shared_ptr<const NvtxTree>(new NvtxTree(std::move(impl)));
+}
+
+size_t NvtxTree::Bytes() const {
+  return impl_->tree.Bytes();
+}
+
+Expected<NvtxTreeLevel> NvtxTree::Children(const std::string& parent, size_t max_children) const {
+  const Tree& tree = impl_->tree;
   if (parent.empty()) return tree.Threads(max_children);
   const auto [node, group] = tree.Resolve(parent);
   if (node < 0) {
@@ -389,6 +426,13 @@ Expected<NvtxTreeLevel> NvtxTreeChildren(const engine::Profile& profile, const s
   }
   if (group >= 0) return NvtxTreeLevel{};  // a kernel node has no children
   return tree.Children(node, max_children);
+}
+
+Expected<NvtxTreeLevel> NvtxTreeChildren(const engine::Profile& profile, const std::string& parent,
+                                         const engine::Filter& filter, const CancelToken& cancel, size_t max_children) {
+  auto tree = NvtxTree::Build(profile, filter, cancel);
+  if (!tree) return tree.error();
+  return (*tree)->Children(parent, max_children);
 }
 
 }  // namespace nsys::skills

@@ -1,20 +1,60 @@
-// Workspace::NvtxTree: the attribution tables loaded, the filter resolved, then one level of skills::NvtxTreeChildren.
+// Workspace::NvtxTree: the attribution tables loaded, the filter resolved, then one level of the profile's tree
+// (skills::NvtxTree), built once per profile and filter and kept in its entry (issue 27: an expansion on a 2 GB export
+// took 270-360 ms rebuilding the tree each time; read from the kept tree it is a lookup).
 #include "nsys/skills/nvtx_tree.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "nsys/core/workspace.h"
 
 namespace nsys::core {
+namespace {
+
+// Trees kept per profile: the whole profile's and a few windows or filters an editor switched between.
+constexpr size_t kNvtxTreesKept = 4;
+
+// What a tree depends on besides the profile: every field of the resolved filter.
+std::string TreeKeyOf(const engine::Filter& f) {
+  return fmt::format("{}:{}:{}|{}|{}|{}", f.window.whole, f.window.begin, f.window.end, fmt::join(f.devices, ","),
+                     fmt::join(f.processes, ","), fmt::join(f.threads, ","));
+}
+
+}  // namespace
 
 Expected<skills::NvtxTreeLevel> Workspace::NvtxTree(const NvtxTreeRequest& request, const CancelToken& cancel,
                                                     const ProgressSink& progress) {
-  auto profile = Get(request.profile_id);
-  if (!profile) return profile.error();
-  if (Status loaded = (*profile)->Require(engine::Need::kAttribution, cancel, progress); !loaded.ok()) {
+  auto entry = EntryOf(request.profile_id);
+  if (!entry) return entry.error();
+  const std::shared_ptr<engine::Profile> profile = (*entry)->profile;  // outlives the tree for this call
+  if (Status loaded = profile->Require(engine::Need::kAttribution, cancel, progress); !loaded.ok()) {
     return loaded.error();
   }
-  auto filter = engine::ResolveFilter((*profile)->info(), request.filter);
+  auto filter = engine::ResolveFilter(profile->info(), request.filter);
   if (!filter) return filter.error();
-  return skills::NvtxTreeChildren(**profile, request.parent, *filter, cancel);
+  const std::string key = TreeKeyOf(*filter);
+  std::shared_ptr<const skills::NvtxTree> tree;
+  {
+    // One build per (profile, filter); a concurrent request for the same profile waits for it and shares it.
+    std::lock_guard lock((*entry)->nvtx_trees_mu);
+    auto& kept = (*entry)->nvtx_trees;
+    for (size_t i = 0; i < kept.size(); ++i) {
+      if (kept[i].first != key) continue;
+      std::rotate(kept.begin(), kept.begin() + static_cast<ptrdiff_t>(i), kept.begin() + static_cast<ptrdiff_t>(i) + 1);
+      tree = kept.front().second;
+      break;
+    }
+    if (!tree) {
+      auto built = skills::NvtxTree::Build(*profile, *filter, cancel);
+      if (!built) return built.error();
+      tree = *built;
+      kept.insert(kept.begin(), {key, tree});
+      if (kept.size() > kNvtxTreesKept) kept.resize(kNvtxTreesKept);
+    }
+  }
+  return tree->Children(request.parent);
 }
 
 }  // namespace nsys::core

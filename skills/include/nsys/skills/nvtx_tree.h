@@ -9,6 +9,7 @@
 // opened), so any id an earlier call returned resolves again.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,27 @@ struct NvtxTreeLevel {
 };
 
 inline constexpr size_t kMaxNvtxTreeChildren = 500;
+
+// A profile's whole NVTX tree under one filter, built once (one pass over the ranges, one over the kernels) and then
+// read one level at a time in time proportional to the level: nsys/nvtxTree keeps one per profile and filter
+// (core::Workspace), so an expansion costs a lookup, not the passes. Immutable once built; safe to share.
+class NvtxTree {
+ public:
+  // kCancelled when cancelled. Needs engine::Need::kAttribution loaded; the profile must outlive the tree.
+  static Expected<std::shared_ptr<const NvtxTree>> Build(const engine::Profile& profile, const engine::Filter& filter,
+                                                         const CancelToken& cancel);
+  ~NvtxTree();
+  // As NvtxTreeChildren below.
+  Expected<NvtxTreeLevel> Children(const std::string& parent, size_t max_children = kMaxNvtxTreeChildren) const;
+  // Bytes the tree holds (its nodes, kernel groups and indexes), for the caller's budget.
+  size_t Bytes() const;
+
+  struct Impl;
+
+ private:
+  explicit NvtxTree(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
 
 // The children of `parent` (empty: the threads that have NVTX ranges, most wall time first). Children of a thread or
 // range: its sub-ranges by name (most GPU time, then wall, first), then kernel nodes (kernels launched directly in

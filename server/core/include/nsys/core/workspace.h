@@ -249,7 +249,8 @@ class Workspace {
   bool WaitForAiParagraphs(std::chrono::milliseconds timeout);
   // ---- NVTX tree (issue 11) ----
   // Loads kernels, runtime calls and NVTX ranges with their links (engine::Need::kAttribution), then reads one level
-  // of the tree (skills::NvtxTreeChildren). kInvalidArgument naming `parent` for an id that is not a node.
+  // of the tree (skills::NvtxTree, built once per profile and filter and kept: the last 4 filters). kInvalidArgument
+  // naming `parent` for an id that is not a node.
   Expected<skills::NvtxTreeLevel> NvtxTree(const NvtxTreeRequest& request, const CancelToken& cancel = {},
                                            const ProgressSink& progress = {});
   // ---- report (issue 11) ----
@@ -418,6 +419,9 @@ class Workspace {
     // Issue 12: the range figures, computed once (FiguresOf) under figures_mu.
     std::mutex figures_mu;
     std::shared_ptr<const RangeFigureTable> figures;
+    // Issue 27: nsys/nvtxTree's trees, built once per filter (the last kNvtxTreesKept, most recent first).
+    std::mutex nvtx_trees_mu;
+    std::vector<std::pair<std::string, std::shared_ptr<const skills::NvtxTree>>> nvtx_trees;
   };
   // Open's steps. ClaimLoad reserves an id on the entry of `load_key` (a new one, which the caller must Load, or
   // one loaded or loading, which it must AwaitLoad); AddId names the reservation; Release gives it back (also

@@ -263,6 +263,45 @@ if has_report then
     eq(vim.fn.maparg('K', 'n', false, true).buffer, 1, 'K is buffer-local')
   end)
 
+  -- Issue 27: on Neovim 0.7 the LSP client drops `mappingCoverage: null`, which read as "this server does not report
+  -- it" when the coverage was merely not computed yet.
+  test(':NsysOpen: the coverage line says "not computed yet" or the coverage, never that the server lacks it', function()
+    truthy(report.coverage ~= nil, 'coverage is known or pending, not unsupported')
+    local brief = noted('mfu_2gpu_after.sqlite · NVTX coverage')
+    truthy(brief, 'the coverage line was shown')
+    truthy(not tostring(brief.msg):find('does not report', 1, true), 'coverage line: ' .. tostring(brief.msg))
+    eq(nsys.coverage_of({ profileId = 'p1', path = MAIN, info = {} }), vim.NIL, 'a dropped null is "not yet"')
+  end)
+
+  -- Issue 27: the report buffer shows where each GPU's time goes: every (pid, device) span of the server's own
+  -- time_budget rows (on this fixture GPU 0 of pid 148 spans 299.251 ms, 49 % of it tensor-core kernels), each slice
+  -- with its share, a 40-cell bar and its time.
+  test('the report buffer shows the time budget: each GPU span, its slices, shares and bars', function()
+    local budget
+    client.request('nsys/runSkill', { profileId = report.profile.profileId, skill = 'time_budget' }, function(err, res)
+      budget = err and { err = err } or res
+    end)
+    truthy(vim.wait(60000, function()
+      return budget ~= nil
+    end, 20), 'time_budget answered')
+    truthy(not budget.err, 'time_budget ran: ' .. vim.inspect(budget.err))
+    local col = {}
+    for i, c in ipairs(budget.columns) do
+      col[c.name] = i
+    end
+    local text = buf_text(report.bufnr)
+    contains(text, '## Where the GPU time goes', 'the budget heading')
+    contains(text, 'GPU 0 (pid 148): span 299.251 ms', 'GPU 0 span line')
+    truthy(#budget.rows > 2, 'time_budget has slices')
+    for _, row in ipairs(budget.rows) do
+      local pct = row[col.span_pct]
+      local cells = math.floor(pct / 2.5 + 0.5)
+      local line = string.format('  %-17s %5.1f%%  %s%s  %10.3f ms', row[col.slice], pct, string.rep('█', cells),
+        string.rep('·', 40 - cells), row[col.time_ns] / 1e6)
+      contains(text, line, 'slice ' .. row[col.slice] .. ' of pid ' .. row[col.pid])
+    end
+  end)
+
   test('K over a kernel name: textDocument/hover explains it', function()
     local buf = report.bufnr
     local span = report.report.kernels[1]

@@ -102,6 +102,9 @@ end
 
 -- The mapping coverage of a profileInfo/openProfile result (beside `info` or in it): the table, vim.NIL when the
 -- server has not computed it yet, nil when the server does not report it.
+-- The server sends `mappingCoverage: null` until it has computed it, but Neovim 0.7's LSP client decodes JSON with
+-- null object members dropped, so there a missing member means "not yet" too when the server reports coverage at all
+-- (every server with nsys/annotationPlan does: both came with issue 12).
 function M.coverage_of(res)
   if type(res) ~= 'table' then
     return nil
@@ -115,6 +118,9 @@ function M.coverage_of(res)
   end
   if type(c) == 'table' and type(c.share) == 'number' then
     return c
+  end
+  if c == nil and res.profileId ~= nil and client.supports('nsys/annotationPlan') then
+    return vim.NIL
   end
   return nil
 end
@@ -149,8 +155,7 @@ function M.open(path, cb)
     if err then
       return finish('open', err, nil, cb)
     end
-    local function done(err2, rep)
-      local coverage = M.coverage_of(res)
+    local function shown(err2, rep, coverage)
       M.profiles[res.profileId].coverage = coverage
       if not err2 then
         client.brief(vim.fn.fnamemodify(M.profiles[res.profileId].path, ':t') .. ' · ' .. M.coverage_text(coverage))
@@ -163,6 +168,18 @@ function M.open(path, cb)
         report = rep and rep.report,
         coverage = coverage,
       } or nil, cb)
+    end
+    local function done(err2, rep)
+      local coverage = M.coverage_of(res)
+      if err2 or coverage ~= vim.NIL or not client.supports('nsys/profileInfo') then
+        return shown(err2, rep, coverage)
+      end
+      -- Not computed when the profile opened: the server computes it once the tables the report waited for have
+      -- loaded, so ask once more rather than show "not computed yet" when it is likely known by now.
+      client.request('nsys/profileInfo', { profileId = res.profileId }, function(err3, info)
+        local later = not err3 and M.coverage_of(info) or nil
+        shown(nil, rep, type(later) == 'table' and later or coverage)
+      end)
     end
     if client.supports('nsys/report') then
       M.report(res.profileId, done)

@@ -154,10 +154,11 @@ def loader_html(trace):
     config = {"id": trace.id, "origin": client.settings.get("perfetto_origin") or DEFAULT_ORIGIN,
               "title": trace.result.get("title", "nsys-ai trace"), "fileName": trace.result.get("fileName", ""),
               "bytes": len(trace.data), "limit": trace.limit, "transport": trace.transport}
-    return ('<div class="nsys-ai nsys-ai-perfetto" id="%s"><button disabled>Open in Perfetto</button> '
-            '<span class="nsys-ai-status">Receiving the trace (%s, %s)\u2026</span></div>'
+    return ('<div class="nsys-ai nsys-ai-perfetto" id="%s" data-transport="%s"><button disabled>Open in Perfetto'
+            '</button> <span class="nsys-ai-status">Receiving the trace (%s, %s)\u2026</span></div>'
             '<script>%s\nwindow.nsysAiPerfetto.init(%s);</script>' % (
-                _html.esc(trace.id), _mb(len(trace.data)), _html.esc(trace.transport), _script(), _js(config)))
+                _html.esc(trace.id), _html.esc(trace.transport), _mb(len(trace.data)), _html.esc(trace.transport),
+                _script(), _js(config)))
 
 
 def chunk_scripts(trace):

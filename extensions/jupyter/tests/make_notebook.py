@@ -1,5 +1,5 @@
 """Writes the tour notebook the headless (nbclient) and browser (Notebook 6) tests run: every call of the README on
-the fixtures. Usage: make_notebook.py OUT.ipynb BINARY FIXTURES_DIR [RUN_DIR]"""
+the fixtures. The kernel finds the server through $NSYS_AI_BIN. Usage: make_notebook.py OUT.ipynb FIXTURES_DIR [RUN_DIR]"""
 
 import os
 import sys
@@ -8,13 +8,13 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 
-def cells(binary, fixtures, run_dir=None):
+def cells(fixtures, run_dir=None):
     h100 = os.path.join(fixtures, "h100_2gpu_1s.sqlite")
     before = os.path.join(fixtures, "mfu_2gpu_before.sqlite")
     after = os.path.join(fixtures, "mfu_2gpu_after.sqlite")
     out = [
         new_markdown_cell("# nsys-ai in a notebook\nEvery number below comes from `nsys-ai serve --stdio`."),
-        new_code_cell("import nsys_ai\nnsys_ai.configure(binary=%r)\np = nsys_ai.open(%r)\np" % (binary, h100)),
+        new_code_cell("import nsys_ai\np = nsys_ai.open(%r)\np" % h100),
         new_code_cell('p.skill("top_kernels", limit=5)'),
         new_code_cell("p.analyze()"),
         new_code_cell('p.ask("which kernel takes the most GPU time?")'),
@@ -28,11 +28,11 @@ def cells(binary, fixtures, run_dir=None):
     return out
 
 
-def write(path, binary, fixtures, run_dir=None):
-    nb = new_notebook(cells=cells(binary, fixtures, run_dir))
+def write(path, fixtures, run_dir=None):
+    nb = new_notebook(cells=cells(fixtures, run_dir))
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, path)
 
 
 if __name__ == "__main__":
-    write(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
+    write(sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)

@@ -53,7 +53,7 @@ class NotebookTest(unittest.TestCase):
                            capture_output=True, timeout=120)
         cls.run_dir = run_dir
         path = os.path.join(cls.folder, "tour.ipynb")
-        make_notebook.write(path, support.BINARY, support.FIXTURES, run_dir)
+        make_notebook.write(path, support.FIXTURES, run_dir)
         nb = nbformat.read(path, as_version=4)
         km = KernelManager(kernel_name="python3")
         km.kernel_spec.argv[0] = sys.executable  # the interpreter (and packages) under test

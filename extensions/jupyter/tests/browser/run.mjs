@@ -1,0 +1,233 @@
+// The notebook view in a real Notebook 6 (Debian's jupyter-notebook) driven in Debian's Chromium by playwright-core:
+// starts `python3 -m notebook` on a loopback port with a token, opens the tour notebook, runs its cells one by one and
+// checks what shows: the profile view's kernels, and both Perfetto transports. ui.perfetto.dev is intercepted
+// (a stand-in page answers the PING/PONG handshake and hashes the buffer it is posted); the bytes' sha256 must equal
+// `nsys-ai export`'s for the same profile and window. Stopping the notebook server must leave no nsys-ai process.
+// Options: --screenshot PNG (the README's picture of the profile view). Screenshots of failures go to failures/.
+// Env: NSYS_AI_BIN (the server), NSYS_AI_FIXTURES_DIR, PYTHON (default /usr/bin/python3), CHROMIUM (/usr/bin/chromium).
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const pkg = path.resolve(here, '..', '..');
+const root = path.resolve(pkg, '..', '..');
+const binary = process.env.NSYS_AI_BIN || process.env.NSYS_AI_BINARY || path.join(root, 'build', 'nsys-ai');
+const fixtures = process.env.NSYS_AI_FIXTURES_DIR || path.resolve(root, '..', 'shared', 'fixtures');
+const python = process.env.PYTHON || '/usr/bin/python3';
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const h100 = path.join(fixtures, 'h100_2gpu_1s.sqlite');
+const screenshotArg = process.argv.indexOf('--screenshot');
+const screenshotOut = screenshotArg > 0 ? path.resolve(process.argv[screenshotArg + 1]) : null;
+const PERFETTO = 'https://ui.perfetto.dev';
+
+for (const [what, file] of [['nsys-ai', binary], ['fixture', h100], ['chromium', chromiumPath], ['python', python]]) {
+  if (!fs.existsSync(file)) {
+    console.log(`SKIP: no ${what} at ${file}`);
+    process.exit(0);
+  }
+}
+
+// Plays the Perfetto UI's side of the opener page's handshake and keeps the SHA-256 of the buffer it is given.
+const STAND_IN = `<!doctype html><html><head><meta charset="utf-8"><title>Perfetto stand-in</title></head><body>
+<p id="state">waiting</p><script>
+window.addEventListener('message', async function (event) {
+  if (event.data === 'PING') { event.source.postMessage('PONG', event.origin); return; }
+  if (!event.data || !event.data.perfetto) return;
+  const p = event.data.perfetto;
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', p.buffer));
+  const hex = Array.from(digest, function (b) { return b.toString(16).padStart(2, '0'); }).join('');
+  window.nsysResult = {sha256: hex, bytes: p.buffer.byteLength, title: p.title, fileName: p.fileName,
+                       origin: event.origin, href: location.href};
+  document.getElementById('state').textContent = 'received';
+});
+</script></body></html>`;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+    s.on('error', reject);
+  });
+}
+
+function sha256File(file) { return createHash('sha256').update(fs.readFileSync(file)).digest('hex'); }
+
+function exportSha(dir, start, end) {
+  const out = path.join(dir, `export-${start}-${end}.pftrace`);
+  execFileSync(binary, ['export', h100, '-o', out, '--start', String(start), '--end', String(end)], { stdio: 'pipe' });
+  return { sha256: sha256File(out), bytes: fs.statSync(out).size };
+}
+
+function processGone(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return /\) [ZX] /.test(stat);
+  } catch { return true; }
+}
+
+async function waitFor(what, check, ms = 30000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function assert(condition, message) { if (!condition) throw new Error(message); }
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'nsys-ai-jupyter-browser-'));
+const token = randomBytes(24).toString('hex');
+const port = await freePort();
+const failures = path.join(here, 'failures');
+let notebookServer;
+let context;
+let page;
+let serverPid = null;
+let log = '';
+const started = Date.now();
+try {
+  execFileSync(python, [path.join(pkg, 'tests', 'make_notebook.py'), path.join(work, 'tour.ipynb'), fixtures]);
+  const jupyterDirs = Object.fromEntries(['CONFIG', 'DATA', 'RUNTIME'].map((k) => [`JUPYTER_${k}_DIR`, path.join(work, k)]));
+  const env = { ...process.env, ...jupyterDirs, IPYTHONDIR: path.join(work, 'ipython'), NSYS_AI_BIN: binary,
+                PYDEVD_DISABLE_FILE_VALIDATION: '1' };
+  // The kernel runs $PYTHON (Debian's own kernel spec names /usr/bin/python3) and imports the package from the
+  // environment under test (a venv it was installed into), else from the source tree.
+  const spec = path.join(jupyterDirs.JUPYTER_DATA_DIR, 'kernels', 'python3');
+  fs.mkdirSync(spec, { recursive: true });
+  fs.writeFileSync(path.join(spec, 'kernel.json'), JSON.stringify({ argv: [python, '-m', 'ipykernel_launcher', '-f',
+    '{connection_file}'], display_name: 'Python 3', language: 'python' }));
+  try { execFileSync(python, ['-c', 'import nsys_ai'], { stdio: 'pipe', cwd: work }); } catch {
+    env.PYTHONPATH = pkg + (env.PYTHONPATH ? path.delimiter + env.PYTHONPATH : '');
+  }
+  notebookServer = spawn(python, ['-m', 'notebook', '--no-browser', '--ip=127.0.0.1', `--port=${port}`,
+    '--port-retries=0', `--NotebookApp.token=${token}`, `--notebook-dir=${work}`, '--NotebookApp.open_browser=False',
+    ...(process.getuid && process.getuid() === 0 ? ['--allow-root'] : [])],
+    { env, cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+  notebookServer.stdout.on('data', (d) => { log += d; });
+  notebookServer.stderr.on('data', (d) => { log += d; });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor('the notebook server', async () => {
+    if (notebookServer.exitCode !== null) throw new Error(`the notebook server exited (${notebookServer.exitCode})`);
+    try { return (await fetch(`${base}/api/status?token=${token}`)).ok; } catch { return false; }
+  });
+
+  const expected = exportSha(work, 0.2, 0.6);
+  const topKernel = JSON.parse(execFileSync(binary, ['skill', 'run', 'top_kernels', h100, '--format', 'json']))
+    .rows[0][8];
+
+  context = await chromium.launchPersistentContext(path.join(work, 'chromium-profile'), {
+    executablePath: chromiumPath, headless: true, viewport: { width: 1180, height: 1500 },
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  // Nothing leaves the machine: the Perfetto UI is the stand-in, every other non-loopback request is refused.
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(PERFETTO + '/')) return route.fulfill({ status: 200, contentType: 'text/html', body: STAND_IN });
+    if (url.startsWith(base + '/') || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    return route.abort();
+  });
+  page = await context.newPage();
+  const consoleErrors = [];
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await page.goto(`${base}/notebooks/tour.ipynb?token=${token}`);
+  await page.waitForFunction(() => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel &&
+    Jupyter.notebook.kernel.is_connected(), null, { timeout: 60000 });
+
+  const cellCount = await page.evaluate(() => Jupyter.notebook.get_cells().length);
+  for (let i = 0; i < cellCount; i++) {
+    const isCode = await page.evaluate((i) => Jupyter.notebook.get_cell(i).cell_type === 'code', i);
+    if (!isCode) continue;
+    await page.evaluate((i) => Jupyter.notebook.execute_cells([i]), i);
+    await page.waitForFunction((i) => typeof Jupyter.notebook.get_cell(i).input_prompt_number === 'number',
+      i, { timeout: 60000 });
+    const errors = await page.evaluate((i) => Jupyter.notebook.get_cell(i).output_area.outputs
+      .filter((o) => o.output_type === 'error').map((o) => o.ename + ': ' + o.evalue), i);
+    assert(errors.length === 0, `cell ${i} failed: ${errors.join('; ')}`);
+  }
+  serverPid = await page.evaluate(async () => {
+    const cell = Jupyter.notebook.insert_cell_at_bottom('code');
+    cell.set_text('print(nsys_ai.server().pid)');
+    cell.execute();
+    for (let n = 0; n < 300 && typeof cell.input_prompt_number !== 'number'; n++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return Number(cell.output_area.outputs[0].text);
+  });
+  assert(serverPid > 0, 'no server pid');
+
+  // The view shows the kernels: the top 10 rows, the largest first, by their full names.
+  const view = page.locator('.nsys-ai-profile').first();
+  const rows = await view.locator('tr.kernel').count();
+  assert(rows === 10, `the view shows ${rows} kernel rows, not 10`);
+  const firstKernel = await view.locator('tr.kernel').first().locator('td.s').textContent();
+  assert(firstKernel === topKernel, `first kernel '${firstKernel}' is not the CLI's '${topKernel}'`);
+  assert((await view.locator('.budget').count()) === 2, 'not one time budget per GPU');
+  assert((await view.textContent()).includes('copy_htod 95.0%'), 'the budget legend lacks copy_htod 95.0%');
+  if (screenshotOut) {
+    await page.evaluate(() => { document.querySelector('#header').style.display = 'none'; window.scrollTo(0, 0); });
+    const cell = page.locator('.cell').nth(1);
+    await cell.screenshot({ path: screenshotOut });
+    await page.evaluate(() => { document.querySelector('#header').style.display = ''; });
+    console.log(`wrote ${screenshotOut}`);
+  }
+
+  // Both Perfetto cells: "auto" (the view said hello, so the comm) and transport="output".
+  const loaders = page.locator('.nsys-ai-perfetto');
+  assert((await loaders.count()) === 2, 'expected two Perfetto loaders');
+  for (const [index, transport] of [[0, 'comm'], [1, 'output']]) {
+    const loader = loaders.nth(index);
+    assert((await loader.getAttribute('data-transport')) === transport, `loader ${index} is not ${transport}`);
+    await waitFor(`the ${transport} trace`, async () => !(await loader.locator('button').isDisabled()), 30000);
+    const status = await loader.locator('.nsys-ai-status').textContent();
+    assert(status.startsWith('Trace received'), `status: ${status}`);
+    const [popup] = await Promise.all([context.waitForEvent('page'), loader.locator('button').click()]);
+    await popup.waitForFunction(() => window.nsysResult, null, { timeout: 20000 });
+    const got = await popup.evaluate(() => window.nsysResult);
+    assert(got.sha256 === expected.sha256, `${transport}: posted sha256 ${got.sha256} != export's ${expected.sha256}`);
+    assert(got.bytes === expected.bytes, `${transport}: ${got.bytes} bytes != ${expected.bytes}`);
+    assert(got.origin === base, `${transport}: posted from ${got.origin}`);
+    assert(got.href === PERFETTO + '/#!/', `${transport}: opened ${got.href}`);
+    assert(got.title.includes('h100_2gpu_1s.sqlite [0.2, 0.6]'), `${transport}: title ${got.title}`);
+    await waitFor('the open status', async () =>
+      (await loader.locator('.nsys-ai-status').textContent()).includes('is open in Perfetto'));
+    await popup.close();
+    console.log(`ok: ${transport}: ${got.bytes} bytes posted to the Perfetto stand-in, sha256 ${got.sha256} = nsys-ai export's`);
+  }
+  // The comm cell's output holds no trace bytes (one output: the loader); the output cell holds them in chunks.
+  const outputCounts = await page.evaluate(() => Jupyter.notebook.get_cells()
+    .filter((c) => c.cell_type === 'code' && /perfetto\(/.test(c.get_text()))
+    .map((c) => c.output_area.outputs.length));
+  assert(outputCounts[0] === 1 && outputCounts[1] === 2 + Math.ceil(expected.bytes / 1048576),
+    `output counts ${outputCounts}`);
+  assert(consoleErrors.length === 0, `page errors: ${consoleErrors.join('; ')}`);
+  console.log(`ok: the view shows ${rows} kernels, the top one '${topKernel.slice(0, 40)}...'`);
+} catch (error) {
+  fs.mkdirSync(failures, { recursive: true });
+  if (page) await page.screenshot({ path: path.join(failures, 'notebook.png'), fullPage: true }).catch(() => {});
+  console.error(`FAIL: ${error.stack || error}\n(screenshot in ${failures}; notebook server log:)\n${log.slice(-3000)}`);
+  process.exitCode = 1;
+} finally {
+  if (context) await context.close().catch(() => {});
+  if (notebookServer && notebookServer.exitCode === null) {
+    notebookServer.kill('SIGTERM');
+    await waitFor('the notebook server to stop', async () => notebookServer.exitCode !== null ||
+      notebookServer.signalCode !== null, 20000).catch(() => notebookServer.kill('SIGKILL'));
+  }
+  if (serverPid) {
+    const gone = await waitFor('the nsys-ai server to exit', async () => processGone(serverPid), 10000)
+      .catch(() => false);
+    if (!gone) { console.error(`FAIL: nsys-ai server ${serverPid} outlived the notebook server`); process.exitCode = 1; }
+    else console.log(`ok: the kernel's nsys-ai server (pid ${serverPid}) exited with the notebook server`);
+  }
+  fs.rmSync(work, { recursive: true, force: true });
+  console.log(`browser test: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}

@@ -15,6 +15,7 @@ else $NSYS_AI_BIN, else `nsys-ai` on PATH. One server per kernel, stopped when t
 """
 
 import os as _os
+import weakref as _weakref
 
 from . import client as _client
 from . import frames as _frames
@@ -154,6 +155,9 @@ class Profile:
         self.id = opened["profileId"]
         self.path = opened["path"]
         self.info = opened["info"]
+        # A collected Profile closes its id (the server holds at most 256 ids, 8 loaded files).
+        self._closer = _weakref.finalize(self, self._server.defer, "nsys/closeProfile", {"profileId": self.id})
+        self._closer.atexit = False
         self._conversation = None
         self._view = None
 
@@ -161,6 +165,7 @@ class Profile:
         return "<nsys_ai.Profile %s %s>" % (self.id, self.path)
 
     def close(self):
+        self._closer.detach()
         self._server.request("nsys/closeProfile", {"profileId": self.id})
 
     def skill(self, name, filter=None, **args):
@@ -197,6 +202,7 @@ class Profile:
         result = self._server.request("nsys/ask", params, on_progress=on_progress)
         self._conversation = result.get("conversationId")
         answer = Answer(result, (result.get("answer") or {}).get("markdown", ""))
+        answer.streamed = "".join(text)
         if handle is not None:
             handle.update(Markdown(answer.markdown))
             answer.shown = True
@@ -248,11 +254,14 @@ class Run:
         self.id = opened["runId"]
         self.ranks_opened = opened["ranks"]
         self._report = None
+        self._closer = _weakref.finalize(self, self._server.defer, "nsys/closeRun", {"runId": self.id})
+        self._closer.atexit = False
 
     def __repr__(self):
         return "<nsys_ai.Run %s, %d ranks>" % (self.id, len(self.ranks_opened))
 
     def close(self):
+        self._closer.detach()
         self._server.request("nsys/closeRun", {"runId": self.id})
 
     @property

@@ -7,6 +7,7 @@ kernel: the request being waited for is cancelled with `$/cancelRequest` and the
 dies without running its exit handlers, the server sees its stdin end and exits by itself.
 """
 
+import collections
 import json
 import os
 import queue
@@ -116,6 +117,7 @@ class Server:
         self._tokens = {}  # partial-result token -> queue
         self._stderr_tail = []
         self.cancelled = []  # (id, code) of the requests cancelled by an interrupt, as the server answered them
+        self._deferred = collections.deque()  # (method, params) sent, unanswered, before the next request
         self.log = []  # the last window/logMessage texts
         threading.Thread(target=self._read_loop, name="nsys-ai-reader", daemon=True).start()
         threading.Thread(target=self._stderr_loop, name="nsys-ai-stderr", daemon=True).start()
@@ -178,6 +180,20 @@ class Server:
             self._stderr_tail = (self._stderr_tail + [line.decode("utf-8", "replace").rstrip()])[-20:]
         self.proc.stderr.close()
 
+    def defer(self, method, params):
+        """Send a request before the next one and drop its answer: for finalizers (a collected Profile closes its
+        id), which may run inside another request's write and so must not write themselves."""
+        self._deferred.append((method, params))
+
+    def _send_deferred(self):
+        while self._deferred:
+            method, params = self._deferred.popleft()
+            with self._lock:
+                self._next_id += 1
+                rid = "deferred-%d" % self._next_id
+            _write_frame(self.proc.stdin, self._stdin_lock,
+                         {"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+
     def notify(self, method, params):
         _write_frame(self.proc.stdin, self._stdin_lock, {"jsonrpc": "2.0", "method": method, "params": params})
 
@@ -202,6 +218,7 @@ class Server:
             params["partialResultToken"] = token
         try:
             try:
+                self._send_deferred()
                 _write_frame(self.proc.stdin, self._stdin_lock,
                              {"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
             except (OSError, ValueError) as error:

@@ -19,7 +19,7 @@ def cells(fixtures, run_dir=None):
         new_code_cell("p.analyze()"),
         new_code_cell('p.ask("which kernel takes the most GPU time?")'),
         new_code_cell('p.explain("elementwise_kernel")'),
-        new_code_cell("p.perfetto(start=0.2, end=0.6)"),
+        new_code_cell("p.perfetto()"),
         new_code_cell('p.perfetto(start=0.2, end=0.6, transport="output")'),
         new_code_cell("nsys_ai.diff(%r, %r)" % (before, after)),
     ]

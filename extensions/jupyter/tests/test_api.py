@@ -270,7 +270,39 @@ class ViewsTest(unittest.TestCase):
             shutil.rmtree(folder, ignore_errors=True)
 
 
+class SafetyTest(unittest.TestCase):
+    def test_profile_text_is_escaped_in_html_and_scripts(self):
+        p = nsys_ai.open(support.H100)
+        view = p._repr_html_()
+        self.assertIn("reduce_kernel&lt;(int)512", view)  # a kernel name with <, >, & from the profile
+        self.assertNotIn("reduce_kernel<(int)512", view)
+        for text in ("</script><script>alert(1)</script>", "<!--", "a & b"):
+            encoded = perfetto._js({"title": text})
+            self.assertNotIn("<", encoded)
+            self.assertNotIn("&", encoded)
+            self.assertEqual(__import__("json").loads(encoded)["title"], text)
+
+    def test_ask_streams_the_answer(self):
+        p = nsys_ai.open(support.H100)
+        answer = p.ask("which kernel takes the most GPU time?")
+        self.assertTrue(answer.streamed)
+        self.assertEqual(answer.streamed, answer.markdown)
+
+
 class LifetimeTest(unittest.TestCase):
+    def test_a_collected_profile_closes_its_id(self):
+        import gc
+        p = nsys_ai.open(support.H100)
+        profile_id, server = p.id, nsys_ai.server()
+        del p
+        gc.collect()
+        deadline = time.monotonic() + 5
+        with self.assertRaises(nsys_ai.InvalidParamsError) as caught:
+            while time.monotonic() < deadline:  # the close goes before this request; they may run in either order
+                server.request("nsys/profileInfo", {"profileId": profile_id})
+                time.sleep(0.05)
+        self.assertIn("no open profile has id '%s'" % profile_id, str(caught.exception))
+
     def run_child(self, code):
         env = dict(os.environ, NSYS_AI_BIN=support.BINARY, PYTHONPATH=os.pathsep.join(sys.path))
         child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, env=env, text=True)

@@ -99,11 +99,15 @@ class NotebookTest(unittest.TestCase):
         self.assertEqual(self.outputs(4, "text/markdown")[0], explained["markdown"])
 
     def test_perfetto_chunks_in_the_output_are_the_export(self):
-        expected = support.export_sha256(support.H100, 0.2, 0.6)
-        for index in (5, 6):  # auto (no front end with a comm under nbclient) and transport="output"
+        # auto (no front end with a comm under nbclient, so the output: the whole profile, two chunks) and
+        # transport="output" for [0.2, 0.6] s (one chunk)
+        for index, expected in ((5, support.export_sha256(support.H100)),
+                                (6, support.export_sha256(support.H100, 0.2, 0.6))):
             html = "".join(self.outputs(index, "text/html"))
             self.assertIn("window.nsysAiPerfetto.init(", html)
             chunks = re.findall(r'nsysAiPerfetto\.chunk\("[^"]+", (\d+), "([A-Za-z0-9+/=]*)"\)', html)
+            self.assertEqual([int(offset) for offset, _ in chunks],
+                             [i * 1048576 for i in range(len(chunks))])
             data = b"".join(base64.b64decode(b64) for _, b64 in chunks)
             self.assertEqual(hashlib.sha256(data).hexdigest(), expected)
             config = json.loads(re.search(r"nsysAiPerfetto\.init\((\{.*?\})\);", html).group(1))

@@ -60,7 +60,8 @@ function sha256File(file) { return createHash('sha256').update(fs.readFileSync(f
 
 function exportSha(dir, start, end) {
   const out = path.join(dir, `export-${start}-${end}.pftrace`);
-  execFileSync(binary, ['export', h100, '-o', out, '--start', String(start), '--end', String(end)], { stdio: 'pipe' });
+  const window = start === undefined ? [] : ['--start', String(start), '--end', String(end)];
+  execFileSync(binary, ['export', h100, '-o', out, ...window], { stdio: 'pipe' });
   return { sha256: sha256File(out), bytes: fs.statSync(out).size };
 }
 
@@ -119,7 +120,7 @@ try {
     try { return (await fetch(`${base}/api/status?token=${token}`)).ok; } catch { return false; }
   });
 
-  const expected = exportSha(work, 0.2, 0.6);
+  const expected = { comm: exportSha(work), output: exportSha(work, 0.2, 0.6) };
   const topKernel = JSON.parse(execFileSync(binary, ['skill', 'run', 'top_kernels', h100, '--format', 'json']))
     .rows[0][8];
 
@@ -180,7 +181,8 @@ try {
     console.log(`wrote ${screenshotOut}`);
   }
 
-  // Both Perfetto cells: "auto" (the view said hello, so the comm) and transport="output".
+  // Both Perfetto cells: p.perfetto() ("auto": the view said hello, so the comm; the whole profile, 1.5 MB in two
+  // comm messages) and p.perfetto(start=0.2, end=0.6, transport="output") (one chunk in the output).
   const loaders = page.locator('.nsys-ai-perfetto');
   assert((await loaders.count()) === 2, 'expected two Perfetto loaders');
   for (const [index, transport] of [[0, 'comm'], [1, 'output']]) {
@@ -192,11 +194,13 @@ try {
     const [popup] = await Promise.all([context.waitForEvent('page'), loader.locator('button').click()]);
     await popup.waitForFunction(() => window.nsysResult, null, { timeout: 20000 });
     const got = await popup.evaluate(() => window.nsysResult);
-    assert(got.sha256 === expected.sha256, `${transport}: posted sha256 ${got.sha256} != export's ${expected.sha256}`);
-    assert(got.bytes === expected.bytes, `${transport}: ${got.bytes} bytes != ${expected.bytes}`);
+    const want = expected[transport];
+    assert(got.sha256 === want.sha256, `${transport}: posted sha256 ${got.sha256} != export's ${want.sha256}`);
+    assert(got.bytes === want.bytes, `${transport}: ${got.bytes} bytes != ${want.bytes}`);
     assert(got.origin === base, `${transport}: posted from ${got.origin}`);
     assert(got.href === PERFETTO + '/#!/', `${transport}: opened ${got.href}`);
-    assert(got.title.includes('h100_2gpu_1s.sqlite [0.2, 0.6]'), `${transport}: title ${got.title}`);
+    const title = transport === 'comm' ? 'h100_2gpu_1s.sqlite' : 'h100_2gpu_1s.sqlite [0.2, 0.6]';
+    assert(got.title === title, `${transport}: title ${got.title}`);
     await waitFor('the open status', async () =>
       (await loader.locator('.nsys-ai-status').textContent()).includes('is open in Perfetto'));
     await popup.close();
@@ -206,8 +210,24 @@ try {
   const outputCounts = await page.evaluate(() => Jupyter.notebook.get_cells()
     .filter((c) => c.cell_type === 'code' && /perfetto\(/.test(c.get_text()))
     .map((c) => c.output_area.outputs.length));
-  assert(outputCounts[0] === 1 && outputCounts[1] === 2 + Math.ceil(expected.bytes / 1048576),
+  assert(outputCounts[0] === 1 && outputCounts[1] === 2 + Math.ceil(expected.output.bytes / 1048576),
     `output counts ${outputCounts}`);
+
+  // The front end's messages are untrusted: a comm asking for a trace the kernel does not hold (an unknown id, an id
+  // that is not a string, no object at all) gets one error reply, and the kernel goes on serving.
+  const replies = await page.evaluate(async () => {
+    const out = [];
+    for (const data of [{ id: 'nsys-ai-trace-unknown' }, { id: 7 }, 'x', {}]) {
+      out.push(await new Promise((resolve) => {
+        const comm = Jupyter.notebook.kernel.comm_manager.new_comm('nsys_ai.trace', data);
+        comm.on_msg((msg) => { resolve(msg.content.data); comm.close(); });
+        setTimeout(() => resolve(null), 10000);
+      }));
+    }
+    return out;
+  });
+  assert(replies.every((r) => r && typeof r.error === 'string' && r.error.includes('run the cell again')),
+    `replies to bad comm requests: ${JSON.stringify(replies)}`);
   assert(consoleErrors.length === 0, `page errors: ${consoleErrors.join('; ')}`);
   console.log(`ok: the view shows ${rows} kernels, the top one '${topKernel.slice(0, 40)}...'`);
 } catch (error) {

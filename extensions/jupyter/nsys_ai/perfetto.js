@@ -93,11 +93,15 @@
   window.nsysAiPerfetto = {
     init: function (c) {
       var total = Number(c.bytes);
-      if (!(total >= 0 && total <= c.limit)) return;
+      var fits = total >= 0 && total <= Number(c.limit);  // never allocate more than the stated limit
       var t = {id: String(c.id), origin: String(c.origin), title: String(c.title), fileName: String(c.fileName),
-               transport: c.transport, total: total, bytes: new Uint8Array(total), got: 0, ui: null, pinger: null,
-               complete: false, failed: false, ended: false};
+               transport: c.transport, total: fits ? total : 0, bytes: new Uint8Array(fits ? total : 0), got: 0,
+               ui: null, pinger: null, complete: false, failed: !fits, ended: false};
       traces[t.id] = t;
+      if (!fits) {
+        setTimeout(function () { say(t, 'The trace (' + c.bytes + ' bytes) is over the limit of ' + c.limit + ' bytes.', true); }, 0);
+        return;
+      }
       attach(t, 0);
     },
     chunk: function (id, offset, base64) {

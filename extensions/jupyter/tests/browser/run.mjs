@@ -25,6 +25,7 @@ const h100 = path.join(fixtures, 'h100_2gpu_1s.sqlite');
 const screenshotArg = process.argv.indexOf('--screenshot');
 const screenshotOut = screenshotArg > 0 ? path.resolve(process.argv[screenshotArg + 1]) : null;
 const PERFETTO = 'https://ui.perfetto.dev';
+const STATIC = 'http://static-notebook.invalid';  // where the notebook's nbconvert HTML is served (a front end with no comm)
 
 for (const [what, file] of [['nsys-ai', binary], ['fixture', h100], ['chromium', chromiumPath], ['python', python]]) {
   if (!fs.existsSync(file)) {
@@ -84,6 +85,20 @@ async function waitFor(what, check, ms = 30000) {
 
 function assert(condition, message) { if (!condition) throw new Error(message); }
 
+// Clicks a loader's button and returns what the Perfetto stand-in received through the handshake.
+async function postToPerfetto(context, loader) {
+  await waitFor('the trace', async () => !(await loader.locator('button').isDisabled()), 30000);
+  const status = await loader.locator('.nsys-ai-status').textContent();
+  assert(status.startsWith('Trace received'), `status: ${status}`);
+  const [popup] = await Promise.all([context.waitForEvent('page'), loader.locator('button').click()]);
+  await popup.waitForFunction(() => window.nsysResult, null, { timeout: 20000 });
+  const got = await popup.evaluate(() => window.nsysResult);
+  await waitFor('the open status', async () =>
+    (await loader.locator('.nsys-ai-status').textContent()).includes('is open in Perfetto'));
+  await popup.close();
+  return got;
+}
+
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'nsys-ai-jupyter-browser-'));
 const token = randomBytes(24).toString('hex');
 const port = await freePort();
@@ -93,11 +108,13 @@ let context;
 let page;
 let serverPid = null;
 let log = '';
+let staticHtml = '';
+let env;
 const started = Date.now();
 try {
   execFileSync(python, [path.join(pkg, 'tests', 'make_notebook.py'), path.join(work, 'tour.ipynb'), fixtures]);
   const jupyterDirs = Object.fromEntries(['CONFIG', 'DATA', 'RUNTIME'].map((k) => [`JUPYTER_${k}_DIR`, path.join(work, k)]));
-  const env = { ...process.env, ...jupyterDirs, IPYTHONDIR: path.join(work, 'ipython'), NSYS_AI_BIN: binary,
+  env = { ...process.env, ...jupyterDirs, IPYTHONDIR: path.join(work, 'ipython'), NSYS_AI_BIN: binary,
                 PYDEVD_DISABLE_FILE_VALIDATION: '1' };
   // The kernel runs $PYTHON (Debian's own kernel spec names /usr/bin/python3) and imports the package from the
   // environment under test (a venv it was installed into), else from the source tree.
@@ -133,6 +150,7 @@ try {
   await context.route('**/*', (route) => {
     const url = route.request().url();
     if (url.startsWith(PERFETTO + '/')) return route.fulfill({ status: 200, contentType: 'text/html', body: STAND_IN });
+    if (url === STATIC + '/tour.html') return route.fulfill({ status: 200, contentType: 'text/html', body: staticHtml });
     if (url.startsWith(base + '/') || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
     return route.abort();
   });
@@ -188,12 +206,7 @@ try {
   for (const [index, transport] of [[0, 'comm'], [1, 'output']]) {
     const loader = loaders.nth(index);
     assert((await loader.getAttribute('data-transport')) === transport, `loader ${index} is not ${transport}`);
-    await waitFor(`the ${transport} trace`, async () => !(await loader.locator('button').isDisabled()), 30000);
-    const status = await loader.locator('.nsys-ai-status').textContent();
-    assert(status.startsWith('Trace received'), `status: ${status}`);
-    const [popup] = await Promise.all([context.waitForEvent('page'), loader.locator('button').click()]);
-    await popup.waitForFunction(() => window.nsysResult, null, { timeout: 20000 });
-    const got = await popup.evaluate(() => window.nsysResult);
+    const got = await postToPerfetto(context, loader);
     const want = expected[transport];
     assert(got.sha256 === want.sha256, `${transport}: posted sha256 ${got.sha256} != export's ${want.sha256}`);
     assert(got.bytes === want.bytes, `${transport}: ${got.bytes} bytes != ${want.bytes}`);
@@ -201,9 +214,6 @@ try {
     assert(got.href === PERFETTO + '/#!/', `${transport}: opened ${got.href}`);
     const title = transport === 'comm' ? 'h100_2gpu_1s.sqlite' : 'h100_2gpu_1s.sqlite [0.2, 0.6]';
     assert(got.title === title, `${transport}: title ${got.title}`);
-    await waitFor('the open status', async () =>
-      (await loader.locator('.nsys-ai-status').textContent()).includes('is open in Perfetto'));
-    await popup.close();
     console.log(`ok: ${transport}: ${got.bytes} bytes posted to the Perfetto stand-in, sha256 ${got.sha256} = nsys-ai export's`);
   }
   // The comm cell's output holds no trace bytes (one output: the loader); the output cell holds them in chunks.
@@ -229,6 +239,50 @@ try {
   assert(replies.every((r) => r && typeof r.error === 'string' && r.error.includes('run the cell again')),
     `replies to bad comm requests: ${JSON.stringify(replies)}`);
   assert(consoleErrors.length === 0, `page errors: ${consoleErrors.join('; ')}`);
+  console.log('ok: bad comm requests (unknown id, a number, no object) each got an error reply');
+
+  // Pieces whose place or size does not fit the announced total, a total over the limit, a short trace: each stops
+  // the loader with a message and the button stays disabled (perfetto.js never writes past what it allocated).
+  const guards = await page.evaluate(async () => {
+    const P = window.nsysAiPerfetto;
+    const run = async (id, bytes, steps) => {
+      const d = document.createElement('div');
+      d.id = id;
+      d.innerHTML = '<button disabled></button><span class="nsys-ai-status"></span>';
+      document.body.appendChild(d);
+      P.init({ id, origin: 'https://ui.perfetto.dev', title: 't', fileName: 'f', bytes, limit: 100, transport: 'output' });
+      steps(P);
+      await new Promise((r) => setTimeout(r, 50));
+      return { status: d.querySelector('.nsys-ai-status').textContent, disabled: d.querySelector('button').disabled };
+    };
+    return [
+      await run('guard-gap', 4, (P) => P.chunk('guard-gap', 2, btoa('ab'))),
+      await run('guard-over', 4, (P) => P.chunk('guard-over', 0, btoa('abcdef'))),
+      await run('guard-limit', 1000, () => {}),
+      await run('guard-short', 4, (P) => { P.chunk('guard-short', 0, btoa('ab')); P.end('guard-short'); }),
+    ];
+  });
+  const wanted = ['did not fit', 'did not fit', 'over the limit of 100 bytes', 'cut short (2 of 4 bytes)'];
+  guards.forEach((g, i) => assert(g.disabled && g.status.includes(wanted[i]), `guard ${i}: ${JSON.stringify(g)}`));
+  console.log('ok: misplaced, oversized, over-the-limit and short traces are refused with a message');
+
+  // A front end with no comm (as JupyterLab and VS Code give output scripts): the saved notebook as nbconvert's
+  // HTML. The comm cell says what to do; the output cell's chunks still reach Perfetto, byte for byte.
+  await page.evaluate(() => Jupyter.notebook.save_notebook());
+  execFileSync(python, ['-m', 'nbconvert', '--to', 'html', '--output', 'tour.html', 'tour.ipynb'],
+    { cwd: work, stdio: 'pipe', env });
+  staticHtml = fs.readFileSync(path.join(work, 'tour.html'), 'utf8');
+  const viewer = await context.newPage();
+  await viewer.goto(`${STATIC}/tour.html`);
+  assert((await viewer.locator('.nsys-ai-profile tr.kernel').count()) === 10, 'static page: the view lacks its kernels');
+  const staticLoaders = viewer.locator('.nsys-ai-perfetto');
+  await waitFor('the comm loader to give up', async () =>
+    (await staticLoaders.nth(0).locator('.nsys-ai-status').textContent()).includes('no Jupyter comm'));
+  const viaOutput = await postToPerfetto(context, staticLoaders.nth(1));
+  assert(viaOutput.sha256 === expected.output.sha256, `static page: sha256 ${viaOutput.sha256}`);
+  assert(viaOutput.origin === STATIC, `static page: posted from ${viaOutput.origin}`);
+  console.log(`ok: without a comm (nbconvert HTML), the output chunks posted sha256 ${viaOutput.sha256}; the comm cell says to use transport="output"`);
+  await viewer.close();
   console.log(`ok: the view shows ${rows} kernels, the top one '${topKernel.slice(0, 40)}...'`);
 } catch (error) {
   fs.mkdirSync(failures, { recursive: true });

@@ -27,25 +27,35 @@ settings = {"binary": None, "perfetto_origin": None, "server_args": []}
 CANCEL_WAIT_SECONDS = 5.0
 
 
+_FIX = ("Build it (cmake -S . -B build && cmake --build build) and either call "
+        "nsys_ai.configure(binary='/path/to/build/nsys-ai'), set NSYS_AI_BIN=/path/to/nsys-ai in the kernel's "
+        "environment, or put nsys-ai on PATH.")
+
+
 def find_binary():
-    """The nsys-ai executable: settings['binary'], else $NSYS_AI_BIN, else `nsys-ai` on PATH."""
-    tried = []
-    for source, candidate in (("nsys_ai.configure(binary=...)", settings.get("binary")),
-                              ("$NSYS_AI_BIN", os.environ.get("NSYS_AI_BIN"))):
-        if not candidate:
+    """The nsys-ai executable, as the editors find it: settings['binary'], else $NSYS_AI_BIN, else `nsys-ai` on PATH.
+    The first of them that is given decides: a setting naming a file that is missing fails, saying so and how to fix
+    it, rather than silently starting another binary. A bare name is looked up on PATH."""
+    for source, wanted in (("nsys_ai.configure(binary=...)", settings.get("binary")),
+                           ("$NSYS_AI_BIN", os.environ.get("NSYS_AI_BIN"))):
+        if not wanted:
             continue
-        path = os.path.expanduser(str(candidate))
-        if os.path.isfile(path) and os.access(path, os.X_OK):
-            return path
-        tried.append("%s = %r is not an executable file" % (source, path))
+        wanted = os.path.expanduser(str(wanted))
+        if os.sep not in wanted:
+            found = shutil.which(wanted)
+            if found:
+                return found
+            raise errors.ServerNotFoundError("The nsys-ai server %r (%s) was not found on PATH. %s" % (
+                wanted, source, _FIX))
+        if os.path.isfile(wanted) and os.access(wanted, os.X_OK):
+            return wanted
+        why = "is not an executable file" if os.path.exists(wanted) else "does not exist"
+        raise errors.ServerNotFoundError("The nsys-ai server %r (%s) %s. %s" % (wanted, source, why, _FIX))
     found = shutil.which("nsys-ai")
     if found:
         return found
-    tried.append("no nsys-ai on PATH")
-    raise errors.ServerNotFoundError(
-        "Cannot find the nsys-ai server (%s). Build it (cmake -S . -B build && cmake --build build) and either "
-        "call nsys_ai.configure(binary='/path/to/build/nsys-ai'), set NSYS_AI_BIN=/path/to/nsys-ai in the "
-        "kernel's environment, or put nsys-ai on PATH." % "; ".join(tried))
+    raise errors.ServerNotFoundError("The nsys-ai server was not found: no nsys_ai.configure(binary=...), no "
+                                     "$NSYS_AI_BIN, and no nsys-ai on PATH. " + _FIX)
 
 
 def _write_frame(pipe, lock, message):

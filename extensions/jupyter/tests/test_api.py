@@ -147,28 +147,43 @@ class ErrorsTest(unittest.TestCase):
 
     def test_no_binary_says_how_to_fix_it(self):
         saved_settings, saved_env = dict(client.settings), dict(os.environ)
+        empty = tempfile.mkdtemp()
         try:
             client.settings["binary"] = None
             os.environ.pop("NSYS_AI_BIN", None)
-            os.environ["PATH"] = tempfile.mkdtemp()
+            os.environ["PATH"] = empty
             with self.assertRaises(nsys_ai.ServerNotFoundError) as caught:
                 client.Server()
-            for hint in ("nsys_ai.configure(binary=", "NSYS_AI_BIN", "PATH"):
+            self.assertIsInstance(caught.exception, FileNotFoundError)
+            for hint in ("no nsys_ai.configure(binary=...), no $NSYS_AI_BIN, and no nsys-ai on PATH",
+                         "nsys_ai.configure(binary='/path/to/build/nsys-ai')", "NSYS_AI_BIN=/path/to/nsys-ai"):
                 self.assertIn(hint, str(caught.exception))
+            # The first one given decides, and a bad one is named with what is wrong: the setting beats
+            # $NSYS_AI_BIN, which beats PATH.
             os.environ["NSYS_AI_BIN"] = "/no/such/nsys-ai"
             with self.assertRaises(nsys_ai.ServerNotFoundError) as caught:
                 client.find_binary()
-            self.assertIn("'/no/such/nsys-ai' is not an executable file", str(caught.exception))
-            # The order: the setting beats $NSYS_AI_BIN, which beats PATH.
+            self.assertIn("'/no/such/nsys-ai' ($NSYS_AI_BIN) does not exist", str(caught.exception))
+            os.environ["NSYS_AI_BIN"] = support.FIXTURES + "/README.md"
+            with self.assertRaises(nsys_ai.ServerNotFoundError) as caught:
+                client.find_binary()
+            self.assertIn("README.md' ($NSYS_AI_BIN) is not an executable file", str(caught.exception))
             os.environ["NSYS_AI_BIN"] = support.BINARY
             self.assertEqual(client.find_binary(), support.BINARY)
             client.settings["binary"] = "/no/such/either"
-            self.assertEqual(client.find_binary(), support.BINARY)  # a bad setting is named, then the next is used
+            with self.assertRaises(nsys_ai.ServerNotFoundError) as caught:
+                client.find_binary()
+            self.assertIn("'/no/such/either' (nsys_ai.configure(binary=...)) does not exist", str(caught.exception))
+            client.settings["binary"] = None
+            os.environ.pop("NSYS_AI_BIN")
+            os.symlink(support.BINARY, os.path.join(empty, "nsys-ai"))
+            self.assertEqual(client.find_binary(), os.path.join(empty, "nsys-ai"))  # PATH, last
         finally:
             client.settings.clear()
             client.settings.update(saved_settings)
             os.environ.clear()
             os.environ.update(saved_env)
+            shutil.rmtree(empty, ignore_errors=True)
 
 
 class InterruptTest(unittest.TestCase):

@@ -199,7 +199,13 @@ class Profile:
                 if handle is not None:
                     handle.update(Markdown("".join(text)))
 
-        result = self._server.request("nsys/ask", params, on_progress=on_progress)
+        try:
+            result = self._server.request("nsys/ask", params, on_progress=on_progress)
+        except BaseException as error:  # the placeholder says what happened; the exception goes on
+            if handle is not None:
+                handle.update(Markdown("*Not answered: %s*" % ("interrupted" if isinstance(error, KeyboardInterrupt)
+                                                                 else _html.esc(error))))
+            raise
         self._conversation = result.get("conversationId")
         answer = Answer(result, (result.get("answer") or {}).get("markdown", ""))
         answer.streamed = "".join(text)
@@ -230,6 +236,8 @@ class Profile:
                 analysis = self._server.request("nsys/analyze", {"profileId": self.id})
             except MethodNotFoundError:
                 analysis = None
+            except (InvalidParamsError, RequestFailedError) as error:
+                analysis = {"findings": [], "summary": "No analysis: %s" % error}
             self._view = _html.profile_view(self.info, budget, kernels, analysis, "")
         return self._view + _perfetto.hello_script()
 

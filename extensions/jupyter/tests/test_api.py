@@ -260,6 +260,28 @@ class ViewsTest(unittest.TestCase):
         self.assertEqual(explained["calls"], support.cli_json("explain", support.H100, "elementwise_kernel")["calls"])
         self.assertIn("elementwise_kernel", explained._repr_markdown_())
 
+    def test_every_fixture_has_a_view(self):
+        """The view of every export among the fixtures lists as many kernels as top_kernels has rows (at most 10)
+        and one time budget per (process, GPU) of time_budget."""
+        import glob
+        files = sorted(glob.glob(os.path.join(support.FIXTURES, "*.sqlite")) +
+                       glob.glob(os.path.join(support.FIXTURES, "realworld", "*.sqlite")))
+        shown = 0
+        for path in files:
+            try:
+                p = nsys_ai.open(path)
+            except nsys_ai.RequestFailedError:  # empty_export.sqlite: an export with no events
+                continue
+            view = p._repr_html_()
+            top = support.cli_json("skill", "run", "top_kernels", path)
+            budget = support.cli_json("skill", "run", "time_budget", path)
+            spans = {(r[0], r[1]) for r in budget["rows"]}
+            self.assertEqual(view.count('<tr class="kernel">'), min(10, len(top["rows"])), path)
+            self.assertEqual(view.count('class="budget"'), len(spans), path)
+            p.close()
+            shown += 1
+        self.assertGreaterEqual(shown, 15)
+
     def test_diff(self):
         d = nsys_ai.diff(support.BEFORE, support.AFTER)
         cli = support.cli_json("diff", support.BEFORE, support.AFTER)

@@ -94,18 +94,12 @@ int RunInfo(const CommandContext& ctx) {
   auto opened = OpenWithProgress(workspace, ctx.args.positionals()[0]);
   if (!opened) return FailWith(opened.error());
   if (ctx.args.Has("--check")) {
-    // Loads every event table, so that the damaged-row counts cover the whole export.
-    if (Status loaded = opened->profile->Require(engine::kAllTables, {}, TerminalProgress("checking")); !loaded) {
-      ClearTerminalProgress();
-      return FailWith(loaded.error());
-    }
+    // Every event table loaded, so that the damaged-row counts cover the whole export, and the NVTX mapping coverage.
+    opened = workspace.CheckTables(opened->id, {}, TerminalProgress("checking"));
     ClearTerminalProgress();
-    // The NVTX mapping coverage (issue 12) needs the attribution tables --check has just loaded.
-    auto coverage = workspace.MappingCoverage(opened->id);
-    if (!coverage) return FailWith(coverage.error());
-    opened->coverage = *coverage;
+    if (!opened) return FailWith(opened.error());
   }
-  const auto& info = opened->profile->info();
+  const auto& info = opened->info;
   if (*format == OutputFormat::kJson) {
     protocol::Json json = wire::ToProfileSummary(*opened);
     json.erase("profileId");  // a server session's handle, meaningless here

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "core/workspace_test_util.h"
 #include "fixtures.h"
 #include "nsys/core/workspace.h"
 
@@ -39,8 +40,7 @@ class ExplainTest : public ::testing::Test {
     return opened.ok() ? opened->id : "";
   }
   std::vector<std::vector<Value>> Sql(const std::string& id, const std::string& sql) {
-    auto profile = ws_->Get(id);
-    auto r = (*profile)->Query(sql);
+    auto r = LoadedProfile(*ws_, id)->Query(sql);
     EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message) << "\n" << sql;
     return r.ok() ? r->rows : std::vector<std::vector<Value>>{};
   }

@@ -10,6 +10,7 @@
 #include "fixtures.h"
 #include "nsys/agent/diff.h"
 #include "nsys/core/workspace.h"
+#include "workspace_test_util.h"
 
 namespace nsys::agent {
 namespace {
@@ -80,7 +81,8 @@ class DiffTest : public ::testing::Test {
     auto b = ws_->Open(Fixture(base));
     auto a = ws_->Open(Fixture(after));
     if (!b || !a) return MakeError(ErrorKind::kInternal, "open failed");
-    return Diff(*b->profile, ws_->RunnerFor(b->id), *a->profile, ws_->RunnerFor(a->id), options, cancel);
+    return Diff(*testing::LoadedProfile(*ws_, b->id), ws_->RunnerFor(b->id), *testing::LoadedProfile(*ws_, a->id),
+                ws_->RunnerFor(a->id), options, cancel);
   }
   std::unique_ptr<core::Workspace> ws_;
 };

@@ -12,6 +12,7 @@
 
 #include "fixtures.h"
 #include "nsys/core/workspace.h"
+#include "workspace_test_util.h"
 
 namespace nsys::testing {
 namespace {
@@ -66,7 +67,7 @@ TEST_F(RefineTest, WarmUpComputesTheCoverage) {
   core::Workspace warm(config);
   auto opened = warm.Open(Fixture("h200_nvfuser_nvtx.sqlite"));
   ASSERT_TRUE(opened) << opened.error().message;
-  warm.WaitForWarmUp(opened->id);
+  WaitForWarmUp(warm, opened->id);
   auto known = warm.KnownMappingCoverage(opened->id);
   ASSERT_TRUE(known);
   EXPECT_EQ(known->kernel_ns_total, 10167602);

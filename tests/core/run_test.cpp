@@ -182,7 +182,7 @@ void ExpectRunEqualsSourcePerProcess(const std::string& fixture) {
   core::Workspace workspace(Hermetic());
   auto source = workspace.Open(Fixture(fixture));
   ASSERT_TRUE(source.ok()) << source.error().message;
-  const std::vector<int64_t> pids = GpuPids(*source->profile);
+  const std::vector<int64_t> pids = GpuPids(*LoadedProfile(workspace, source->id));
   auto run = workspace.OpenRun({.directory = dir.string()});
   ASSERT_TRUE(run.ok()) << run.error().message;
   ASSERT_EQ(run->ranks.size(), pids.size());  // one rank per GPU process; manifest.json is not a rank
@@ -265,7 +265,7 @@ TEST(RunMemory, SixtyFourRanksAnswerUnderTheBudget) {
     core::Workspace reference(Hermetic());
     auto source = reference.Open(Fixture("mfu_2gpu_after.sqlite"));
     ASSERT_TRUE(source.ok()) << source.error().message;
-    const std::vector<int64_t> pids = GpuPids(*source->profile);
+    const std::vector<int64_t> pids = GpuPids(*LoadedProfile(reference, source->id));
     ASSERT_EQ(pids.size(), 2u);
     for (int64_t pid : pids) {
       auto table = reference.RunSkill(source->id, "top_kernels", {{"limit", Value(int64_t{0})}, {"pid", Value(pid)}});
@@ -348,8 +348,9 @@ TEST(RunTrace, EachRankIsATrackGroupOnTheAlignedClock) {
   {
     auto source = workspace.Open(Fixture("mfu_2gpu_after.sqlite"));
     ASSERT_TRUE(source.ok()) << source.error().message;
-    ASSERT_TRUE(source->profile->Require(engine::Need::kKernelRows).ok());
-    const auto& k = source->profile->kernels();
+    const auto profile = LoadedProfile(workspace, source->id);
+    ASSERT_TRUE(profile->Require(engine::Need::kKernelRows).ok());
+    const auto& k = profile->kernels();
     for (size_t i = 0; i < k.size(); ++i) {
       auto [it, inserted] = first_kernel.emplace(k.pid[i], k.start[i]);
       if (!inserted) it->second = std::min(it->second, k.start[i]);

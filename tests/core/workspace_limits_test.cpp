@@ -8,6 +8,7 @@
 
 #include "fixtures.h"
 #include "nsys/core/workspace.h"
+#include "workspace_test_util.h"
 
 namespace nsys::testing {
 namespace {
@@ -73,7 +74,7 @@ TEST(SkillTimeout, ConfigAndPerCallBudgetsStopAnEndlessSkill) {
   ASSERT_FALSE(per_call.ok());
   EXPECT_NE(per_call.error().message.find("stopped after 0.15 s"), std::string::npos) << per_call.error().message;
   EXPECT_LT(Clock::now() - t0, milliseconds(150 + 1000));
-  EXPECT_EQ(workspace.MemoStats(opened->id)->results, 0u);  // failures are not remembered
+  EXPECT_EQ(MemoStats(workspace, opened->id)->results, 0u);  // failures are not remembered
 }
 
 // Issue 8: 100 calls with a 1 MB string argument used to add ~350 MB to the memo for good.
@@ -92,10 +93,10 @@ TEST(MemoBudget, BigArgumentCallsStayUnderTheBudget) {
     auto table = workspace.RunSkill(opened->id, "text_length", {{"text", Value(std::move(text))}});
     ASSERT_TRUE(table.ok()) << table.error().message;
     ASSERT_EQ(std::get<int64_t>(table->rows.at(0).at(0)), 1'000'000);
-    const auto stats = workspace.MemoStats(opened->id);
+    const auto stats = MemoStats(workspace, opened->id);
     ASSERT_LE(stats->bytes, config.memo_budget_bytes) << "after call " << i;
   }
-  const auto stats = workspace.MemoStats(opened->id);
+  const auto stats = MemoStats(workspace, opened->id);
   EXPECT_EQ(stats->max_bytes, size_t{8} << 20);
   EXPECT_GE(stats->results, 7u);
   EXPECT_LE(stats->results, 8u);

@@ -3,6 +3,7 @@
 
 #include "fixtures.h"
 #include "nsys/core/workspace.h"
+#include "workspace_test_util.h"
 
 namespace nsys::core {
 namespace {
@@ -25,7 +26,7 @@ TEST(WorkspaceRunner, RunsThroughTheMemoAndFailsAfterClose) {
   auto direct = ws.RunSkill(opened->id, "top_kernels", {{"limit", Value{int64_t{3}}}});
   ASSERT_TRUE(direct);
   EXPECT_EQ(direct->rows, first->rows);
-  auto stats = ws.MemoStats(opened->id);
+  auto stats = testing::MemoStats(ws, opened->id);
   ASSERT_TRUE(stats);
   EXPECT_EQ(stats->hits, 1);
   ASSERT_TRUE(ws.Close(opened->id));

@@ -84,8 +84,8 @@ TEST(WorkspaceSharing, OpensOfOneFileShareTheProfileAndMemoUnderDistinctIds) {
   ASSERT_TRUE(b.ok()) << b.error().message;
   EXPECT_EQ(a->id, "p1");
   EXPECT_EQ(b->id, "p2");
-  EXPECT_EQ(a->profile.get(), b->profile.get());
-  EXPECT_EQ(workspace.Get("p2")->get(), a->profile.get());
+  EXPECT_EQ(LoadedProfile(workspace, a->id).get(), LoadedProfile(workspace, b->id).get());
+  EXPECT_EQ(LoadedProfile(workspace, "p2").get(), LoadedProfile(workspace, a->id).get());
   ASSERT_EQ(workspace.List().size(), 2u);
 
   // One memo: p2 is answered from what p1 computed.
@@ -95,16 +95,14 @@ TEST(WorkspaceSharing, OpensOfOneFileShareTheProfileAndMemoUnderDistinctIds) {
   auto second = workspace.RunSkill("p2", "top_kernels", args);
   ASSERT_TRUE(second.ok());
   EXPECT_EQ(second->rows, first->rows);
-  EXPECT_EQ(workspace.MemoStats("p2")->hits, 1);
-  EXPECT_EQ(workspace.MemoStats("p1")->misses, 1);
-  EXPECT_EQ(workspace.MemoStats("p1")->results, 1u);
+  EXPECT_EQ(MemoStats(workspace, "p2")->hits, 1);
+  EXPECT_EQ(MemoStats(workspace, "p1")->misses, 1);
+  EXPECT_EQ(MemoStats(workspace, "p1")->results, 1u);
 
   // Closing one id keeps the other working; closing the last releases the profile.
-  std::weak_ptr<engine::Profile> weak = a->profile;
-  a->profile.reset();
-  b->profile.reset();
+  std::weak_ptr<engine::Profile> weak = LoadedProfile(workspace, a->id);
   ASSERT_TRUE(workspace.Close("p1").ok());
-  EXPECT_FALSE(workspace.Get("p1").ok());
+  EXPECT_FALSE(workspace.Describe("p1").ok());
   auto again = workspace.RunSkill("p2", "top_kernels", {});
   ASSERT_TRUE(again.ok()) << again.error().message;
   EXPECT_EQ(SumColumn(*again, "instances"), kH100Kernels);
@@ -116,7 +114,7 @@ TEST(WorkspaceSharing, OpensOfOneFileShareTheProfileAndMemoUnderDistinctIds) {
   auto fresh = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
   ASSERT_TRUE(fresh.ok());
   EXPECT_EQ(fresh->id, "p3");
-  EXPECT_EQ(workspace.MemoStats("p3")->results, 0u);
+  EXPECT_EQ(MemoStats(workspace, "p3")->results, 0u);
 }
 
 TEST(WorkspaceSharing, SharedOpensStartNoThreadsAndKeepOneWarmUp) {
@@ -127,19 +125,19 @@ TEST(WorkspaceSharing, SharedOpensStartNoThreadsAndKeepOneWarmUp) {
   core::Workspace workspace(config);
   auto first = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
   ASSERT_TRUE(first.ok()) << first.error().message;
-  workspace.WaitForWarmUp(first->id);
+  WaitForWarmUp(workspace, first->id);
   const size_t threads = ThreadCount();
   for (int i = 0; i < 30; ++i) {
     auto opened = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
     ASSERT_TRUE(opened.ok()) << opened.error().message;
-    EXPECT_EQ(opened->profile.get(), first->profile.get());
+    EXPECT_EQ(LoadedProfile(workspace, opened->id).get(), LoadedProfile(workspace, first->id).get());
   }
   EXPECT_LE(ThreadCount(), threads);
   // The warm-up's results are every id's: closing the id that started it keeps them.
   ASSERT_TRUE(workspace.Close(first->id).ok());
-  EXPECT_EQ(workspace.MemoStats("p2")->results, config.warm_skills.size());
+  EXPECT_EQ(MemoStats(workspace, "p2")->results, config.warm_skills.size());
   ASSERT_TRUE(workspace.RunSkill("p31", "nvtx_summary", {}).ok());
-  EXPECT_EQ(workspace.MemoStats("p31")->hits, 1);
+  EXPECT_EQ(MemoStats(workspace, "p31")->hits, 1);
 }
 
 TEST(WorkspaceSharing, ChangedFilesAreNotShared) {
@@ -149,7 +147,7 @@ TEST(WorkspaceSharing, ChangedFilesAreNotShared) {
   core::Workspace workspace(HermeticNoBackgroundLoad());
   auto original = workspace.Open(path);
   ASSERT_TRUE(original.ok()) << original.error().message;
-  EXPECT_EQ(KernelNs(*original->profile), kH100KernelNs);
+  EXPECT_EQ(KernelNs(*LoadedProfile(workspace, original->id)), kH100KernelNs);
 
   // A copy with one row changed, renamed over the opened path.
   const std::string edited = dir.Copy(Fixture("h100_2gpu_1s.sqlite"), "edited.sqlite");
@@ -157,8 +155,8 @@ TEST(WorkspaceSharing, ChangedFilesAreNotShared) {
   fs::rename(edited, path);
   auto replaced = workspace.Open(path);
   ASSERT_TRUE(replaced.ok()) << replaced.error().message;
-  EXPECT_NE(replaced->profile.get(), original->profile.get());
-  EXPECT_EQ(KernelNs(*replaced->profile), kH100KernelNs + 1000);
+  EXPECT_NE(LoadedProfile(workspace, replaced->id).get(), LoadedProfile(workspace, original->id).get());
+  EXPECT_EQ(KernelNs(*LoadedProfile(workspace, replaced->id)), kH100KernelNs + 1000);
 
   // Edited in place with its size, inode and mtime kept (`rsync --inplace -t`): only ctime tells.
   struct stat before {};
@@ -173,13 +171,13 @@ TEST(WorkspaceSharing, ChangedFilesAreNotShared) {
   ASSERT_EQ(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
   auto in_place = workspace.Open(path);
   ASSERT_TRUE(in_place.ok()) << in_place.error().message;
-  EXPECT_NE(in_place->profile.get(), replaced->profile.get());
-  EXPECT_EQ(KernelNs(*in_place->profile), kH100KernelNs + 3000);
+  EXPECT_NE(LoadedProfile(workspace, in_place->id).get(), LoadedProfile(workspace, replaced->id).get());
+  EXPECT_EQ(KernelNs(*LoadedProfile(workspace, in_place->id)), kH100KernelNs + 3000);
 
   // Unchanged since: shared.
   auto same = workspace.Open(path);
   ASSERT_TRUE(same.ok());
-  EXPECT_EQ(same->profile.get(), in_place->profile.get());
+  EXPECT_EQ(LoadedProfile(workspace, same->id).get(), LoadedProfile(workspace, in_place->id).get());
 }
 
 TEST(WorkspaceSharing, OpensWithDifferentLoadingOptionsAreNotShared) {
@@ -192,8 +190,9 @@ TEST(WorkspaceSharing, OpensWithDifferentLoadingOptionsAreNotShared) {
   auto plain = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
   auto with_cache = workspace.Open(Fixture("h100_2gpu_1s.sqlite"), cached);
   ASSERT_TRUE(plain.ok() && with_cache.ok());
-  EXPECT_NE(plain->profile.get(), with_cache->profile.get());
-  EXPECT_EQ(workspace.Open(Fixture("h100_2gpu_1s.sqlite"), cached)->profile.get(), with_cache->profile.get());
+  EXPECT_NE(LoadedProfile(workspace, plain->id).get(), LoadedProfile(workspace, with_cache->id).get());
+  EXPECT_EQ(LoadedProfile(workspace, workspace.Open(Fixture("h100_2gpu_1s.sqlite"), cached)->id).get(),
+            LoadedProfile(workspace, with_cache->id).get());
 }
 
 TEST(WorkspaceSharing, OpenIdsAndDistinctLoadsAreBounded) {
@@ -265,7 +264,7 @@ TEST(WorkspaceSharing, RacingOpensOfOneFileLoadItOnce) {
   std::set<std::string> ids;
   for (const auto& result : results) {
     ASSERT_TRUE(result.ok()) << result.error().message;
-    EXPECT_EQ(result->profile.get(), results[0]->profile.get());
+    EXPECT_EQ(LoadedProfile(workspace, result->id).get(), LoadedProfile(workspace, results[0]->id).get());
     ids.insert(result->id);
   }
   EXPECT_EQ(ids.size(), static_cast<size_t>(kRacers));
@@ -332,7 +331,7 @@ TEST(WorkspaceSharing, AnOpenWaitingForACancelledLoadLoadsTheFileItself) {
   ASSERT_FALSE(first.ok());
   EXPECT_EQ(first.error().kind, ErrorKind::kCancelled);
   ASSERT_TRUE(second.ok()) << second.error().message;
-  EXPECT_EQ(second->profile->info().rows("CUPTI_ACTIVITY_KIND_KERNEL"), kH100Kernels);
+  EXPECT_EQ(second->info.rows("CUPTI_ACTIVITY_KIND_KERNEL"), kH100Kernels);
   EXPECT_EQ(held.loads, 2);
   ASSERT_EQ(workspace.List().size(), 1u);
   EXPECT_EQ(workspace.List()[0].id, second->id);
@@ -369,7 +368,7 @@ TEST(WorkspaceSharing, AnOpenCancelledAfterItsLoadStillSharesTheLoadWithTheWaite
   EXPECT_EQ(first.error().kind, ErrorKind::kCancelled);
   ASSERT_TRUE(second.ok()) << second.error().message;
   EXPECT_EQ(held.loads, 1);
-  EXPECT_EQ(second->profile->info().rows("CUPTI_ACTIVITY_KIND_KERNEL"), kH100Kernels);
+  EXPECT_EQ(second->info.rows("CUPTI_ACTIVITY_KIND_KERNEL"), kH100Kernels);
   EXPECT_EQ(workspace.List().size(), 1u);
 }
 

@@ -44,26 +44,49 @@ TEST(Workspace, OpensSeveralProfilesWithStableIds) {
   ASSERT_TRUE(b.ok()) << b.error().message;
   EXPECT_EQ(a->id, "p1");
   EXPECT_EQ(b->id, "p2");
-  EXPECT_EQ(a->profile->info().rows("CUPTI_ACTIVITY_KIND_KERNEL"), 3442);
-  EXPECT_EQ(b->profile->info().rows("CUPTI_ACTIVITY_KIND_KERNEL"), 2);
+  EXPECT_EQ(a->info.rows("CUPTI_ACTIVITY_KIND_KERNEL"), 3442);
+  EXPECT_EQ(b->info.rows("CUPTI_ACTIVITY_KIND_KERNEL"), 2);
 
   auto listed = workspace.List();
   ASSERT_EQ(listed.size(), 2u);
   EXPECT_EQ(listed[0].id, "p1");
   EXPECT_EQ(listed[1].id, "p2");
-  auto got = workspace.Get("p2");
+  auto got = workspace.Describe("p2");
   ASSERT_TRUE(got.ok());
-  EXPECT_EQ(got->get(), b->profile.get());
+  EXPECT_EQ(got->info.path, b->info.path);
+  EXPECT_EQ(got->info.rows("CUPTI_ACTIVITY_KIND_KERNEL"), 2);
 
   EXPECT_TRUE(workspace.Close("p1").ok());
-  auto gone = workspace.Get("p1");
+  auto gone = workspace.Describe("p1");
   ASSERT_FALSE(gone.ok());
   EXPECT_EQ(gone.error().kind, ErrorKind::kNotFound);
   EXPECT_NE(gone.error().message.find("open: p2"), std::string::npos) << gone.error().message;
   EXPECT_EQ(workspace.Close("p1").error().kind, ErrorKind::kNotFound);
   // The closed profile stays usable by whoever still holds it.
-  EXPECT_EQ(a->profile->info().rows("CUPTI_ACTIVITY_KIND_KERNEL"), 3442);
+  EXPECT_EQ(a->info.rows("CUPTI_ACTIVITY_KIND_KERNEL"), 3442);
   EXPECT_EQ(workspace.Open(Fixture("mock.sqlite"))->id, "p3");  // ids are not reused
+}
+
+// info --check's one call: every event table loaded (so the damaged-row counts are complete) and the NVTX mapping
+// coverage computed, returned as a description; the profile itself stays inside the workspace.
+TEST(Workspace, CheckTablesLoadsEveryTableAndComputesTheCoverage) {
+  NSYS_REQUIRE_FIXTURES();
+  core::WorkspaceConfig config = Hermetic();
+  config.open.load_all_in_background = false;
+  core::Workspace workspace(config);
+  auto opened = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(opened.ok()) << opened.error().message;
+  EXPECT_FALSE(opened->coverage);
+  EXPECT_FALSE(opened->info.row_checks->Get().complete);
+  auto checked = workspace.CheckTables(opened->id);
+  ASSERT_TRUE(checked.ok()) << checked.error().message;
+  EXPECT_EQ(checked->id, opened->id);
+  ASSERT_TRUE(checked->coverage);
+  EXPECT_EQ(checked->coverage->kernel_ns_total, 44829522);  // SUM(end - start) of the export's 3442 kernels
+  EXPECT_EQ(checked->coverage->mapped_ns, 2944);
+  EXPECT_TRUE(checked->info.row_checks->Get().complete);
+  EXPECT_TRUE(workspace.Describe(opened->id)->coverage);  // remembered
+  EXPECT_EQ(workspace.CheckTables("p9").error().kind, ErrorKind::kNotFound);
 }
 
 TEST(Workspace, ConcurrentOpensGetDistinctIds) {
@@ -194,20 +217,20 @@ TEST(Workspace, RepeatedSkillCallsAreAnsweredFromTheMemo) {
   auto other = workspace.RunSkill(opened->id, "top_kernels", {});
   ASSERT_TRUE(other.ok());
   EXPECT_GT(other->rows.size(), 3u);
-  auto stats = workspace.MemoStats(opened->id);
+  auto stats = MemoStats(workspace, opened->id);
   ASSERT_TRUE(stats.ok());
   EXPECT_EQ(stats->hits, 1);
   EXPECT_EQ(stats->misses, 2);
   EXPECT_EQ(stats->results, 2u);
   // Errors are not remembered: a bad argument is refused every time.
   EXPECT_FALSE(workspace.RunSkill(opened->id, "top_kernels", {{"limit", Value(std::string("x"))}}).ok());
-  EXPECT_EQ(workspace.MemoStats(opened->id)->results, 2u);
+  EXPECT_EQ(MemoStats(workspace, opened->id)->results, 2u);
   // Another profile has its own memo (opens of the same file share one: workspace_sharing_test.cpp).
   auto other_file = workspace.Open(Fixture("mock.sqlite"));
   ASSERT_TRUE(other_file.ok());
-  EXPECT_EQ(workspace.MemoStats(other_file->id)->results, 0u);
+  EXPECT_EQ(MemoStats(workspace, other_file->id)->results, 0u);
   ASSERT_TRUE(workspace.Close(opened->id).ok());
-  EXPECT_FALSE(workspace.MemoStats(opened->id).ok());
+  EXPECT_FALSE(MemoStats(workspace, opened->id).ok());
 }
 
 TEST(Workspace, ReloadedUserSkillsAreNotAnsweredFromTheMemo) {
@@ -237,20 +260,20 @@ TEST(Workspace, WarmUpPrecomputesTheHeavySkillsAfterTheBackgroundLoad) {
   core::Workspace workspace(config);
   auto opened = workspace.Open(Fixture("h100_2gpu_1s.sqlite"));
   ASSERT_TRUE(opened.ok());
-  workspace.WaitForWarmUp(opened->id);
-  auto stats = workspace.MemoStats(opened->id);
+  WaitForWarmUp(workspace, opened->id);
+  auto stats = MemoStats(workspace, opened->id);
   ASSERT_TRUE(stats.ok());
   EXPECT_EQ(stats->results, config.warm_skills.size());
   auto summary = workspace.RunSkill(opened->id, "nvtx_summary", {});
   ASSERT_TRUE(summary.ok());
-  EXPECT_EQ(workspace.MemoStats(opened->id)->hits, 1);
-  EXPECT_EQ(workspace.MemoStats(opened->id)->misses, 0) << "warm-up checks do not count as misses";
+  EXPECT_EQ(MemoStats(workspace, opened->id)->hits, 1);
+  EXPECT_EQ(MemoStats(workspace, opened->id)->misses, 0) << "warm-up checks do not count as misses";
   // nsys's grouping (one row per op id) is warmed too.
   auto split = workspace.RunSkill(opened->id, "nvtx_summary", {{"split_op_id", Value(true)}});
   ASSERT_TRUE(split.ok());
-  EXPECT_EQ(workspace.MemoStats(opened->id)->hits, 2);
+  EXPECT_EQ(MemoStats(workspace, opened->id)->hits, 2);
   // The warmed answer is the computed one: the same skill run directly gives the same rows.
-  auto direct = skills::Run(**workspace.FindSkill("nvtx_summary"), *opened->profile, {});
+  auto direct = skills::Run(**workspace.FindSkill("nvtx_summary"), *LoadedProfile(workspace, opened->id), {});
   ASSERT_TRUE(direct.ok());
   EXPECT_EQ(summary->rows, direct->rows);
 }

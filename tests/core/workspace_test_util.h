@@ -1,14 +1,55 @@
 #pragma once
-// Helpers of the core tests that several files use: a Workspace configuration that reads and writes nothing of the
-// user's, and the sum of a skill result's integer column. Shared rather than copied per file so that the unity
-// build, which compiles several test files as one translation unit, sees one definition.
+// Helpers of the core tests that several files use: the workspace's test hooks, a Workspace configuration that reads
+// and writes nothing of the user's, and the sum of a skill result's integer column. Shared rather than copied per file
+// so that the unity build, which compiles several test files as one translation unit, sees one definition.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "nsys/core/workspace.h"
 
+namespace nsys::core {
+
+// The workspace's test hooks (its private Get, MemoStats and WaitForWarmUp), kept out of its public API.
+struct WorkspaceTestAccess {
+  static std::shared_ptr<engine::Profile> Profile(const Workspace& workspace, const std::string& id) {
+    auto profile = workspace.Get(id);
+    return profile ? *profile : nullptr;
+  }
+  static Expected<skills::ResultMemo::Stats> MemoStats(const Workspace& workspace, const std::string& id) {
+    return workspace.MemoStats(id);
+  }
+  static void WaitForWarmUp(Workspace& workspace, const std::string& id) { workspace.WaitForWarmUp(id); }
+  // The NVTX trees nsys/nvtxTree keeps for a profile, most recently used first (empty for an unknown id).
+  static std::vector<std::shared_ptr<const skills::NvtxTree>> NvtxTrees(const Workspace& workspace,
+                                                                         const std::string& id) {
+    std::vector<std::shared_ptr<const skills::NvtxTree>> out;
+    auto entry = workspace.EntryOf(id);
+    if (!entry) return out;
+    std::lock_guard lock((*entry)->nvtx_trees_mu);
+    for (const auto& kept : (*entry)->nvtx_trees) out.push_back(kept.second);
+    return out;
+  }
+};
+
+}  // namespace nsys::core
+
 namespace nsys::testing {
+
+// The loaded profile behind an open id (null when the id is not open), to compare identities or query it with SQL.
+inline std::shared_ptr<engine::Profile> LoadedProfile(const core::Workspace& workspace, const std::string& id) {
+  return core::WorkspaceTestAccess::Profile(workspace, id);
+}
+// Hits, misses and size of an open profile's result memo.
+inline Expected<skills::ResultMemo::Stats> MemoStats(const core::Workspace& workspace, const std::string& id) {
+  return core::WorkspaceTestAccess::MemoStats(workspace, id);
+}
+// Blocks until the profile's warm-up (WorkspaceConfig::warm_skills) has finished.
+inline void WaitForWarmUp(core::Workspace& workspace, const std::string& id) {
+  core::WorkspaceTestAccess::WaitForWarmUp(workspace, id);
+}
 
 // No user skill folders from $HOME, no cache reads or writes.
 inline core::WorkspaceConfig Hermetic() {

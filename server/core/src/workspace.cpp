@@ -266,12 +266,12 @@ Status Workspace::AwaitLoad(Entry& entry, const ProgressSink& progress, const Ca
 
 OpenedProfile Workspace::AddId(const std::string& path, const std::shared_ptr<Entry>& entry) {
   std::lock_guard lock(mu_);
-  OpenedProfile result{fmt::format("p{}", next_id_++), entry->profile};
+  OpenedProfile result{fmt::format("p{}", next_id_++), entry->profile->info()};
   {
     std::lock_guard coverage_lock(entry->coverage->mu);  // a shared load may have computed it
     result.coverage = entry->coverage->value;
   }
-  for (const std::string* file : {&result.profile->info().path, &result.profile->info().source_path}) {
+  for (const std::string* file : {&result.info.path, &result.info.source_path}) {
     auto id = trace::FileIdOf(*file);  // export targets are checked against every profile ever opened
     if (id && std::find(opened_files_.begin(), opened_files_.end(), *id) == opened_files_.end()) {
       opened_files_.push_back(*id);
@@ -334,17 +334,28 @@ Expected<std::shared_ptr<engine::Profile>> Workspace::Get(const std::string& id)
 Expected<OpenedProfile> Workspace::Describe(const std::string& id) const {
   auto entry = EntryOf(id);
   if (!entry) return entry.error();
-  OpenedProfile out{id, (*entry)->profile};
+  OpenedProfile out{id, (*entry)->profile->info()};
   std::lock_guard lock((*entry)->coverage->mu);
   out.coverage = (*entry)->coverage->value;
   return out;
+}
+
+Expected<OpenedProfile> Workspace::CheckTables(const std::string& id, const CancelToken& cancel,
+                                               const ProgressSink& progress) {
+  auto entry = EntryOf(id);
+  if (!entry) return entry.error();
+  if (Status loaded = (*entry)->profile->Require(engine::kAllTables, cancel, progress); !loaded) {
+    return loaded.error();
+  }
+  if (auto coverage = MappingCoverage(id, cancel); !coverage) return coverage.error();
+  return Describe(id);
 }
 
 std::vector<OpenedProfile> Workspace::List() const {
   std::vector<OpenedProfile> result;
   {
     std::lock_guard lock(mu_);
-    for (const auto& [id, entry] : profiles_) result.push_back({id, entry->profile});
+    for (const auto& [id, entry] : profiles_) result.push_back({id, entry->profile->info()});
   }
   std::sort(result.begin(), result.end(), [](const auto& a, const auto& b) { return IdNumber(a.id) < IdNumber(b.id); });
   return result;

@@ -18,8 +18,8 @@ Expected<protocol::AnalyzeResult> OnAnalyze(const protocol::AnalyzeParams& param
                                           ctx.progress());
   if (!analysis) return analysis.error();
   // The findings as diagnostics on the profile's file (and its report, if this session rendered one).
-  if (auto profile = ctx.workspace().Get(params.profile_id)) {
-    PublishFindings(ctx, params.profile_id, (*profile)->info().source_path, analysis->findings);
+  if (auto profile = ctx.workspace().Describe(params.profile_id)) {
+    PublishFindings(ctx, params.profile_id, profile->info.source_path, analysis->findings);
   }
   return wire::ToAnalyzeResult(*analysis, stream);
 }

@@ -91,10 +91,10 @@ Expected<protocol::ProfileSummary> OnOpenProfile(const protocol::OpenProfilePara
 }
 
 Expected<protocol::NullResult> OnCloseProfile(const protocol::CloseProfileParams& params, RequestContext& ctx) {
-  auto profile = ctx.workspace().Get(params.profile_id);
+  auto profile = ctx.workspace().Describe(params.profile_id);
   if (auto status = ctx.workspace().Close(params.profile_id); !status) return status.error();
   // Clears the diagnostics nsys/analyze published for it, and forgets its report.
-  if (profile) PublishFindings(ctx, params.profile_id, (*profile)->info().source_path, {});
+  if (profile) PublishFindings(ctx, params.profile_id, profile->info.source_path, {});
   if (ctx.settings().documents) ctx.settings().documents->DropReport(protocol::ReportUri(params.profile_id));
   if (ctx.settings().sources) {
     ctx.settings().sources->ProfileClosed(params.profile_id);

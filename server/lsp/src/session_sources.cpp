@@ -93,7 +93,7 @@ std::string SessionSources::ActiveProfile() const {
     opened = opened_;
   }
   for (auto it = opened.rbegin(); it != opened.rend(); ++it) {
-    if (workspace_.Get(*it)) return *it;
+    if (workspace_.Describe(*it)) return *it;
   }
   return "";
 }

@@ -90,7 +90,7 @@ protocol::ProfileSummary ToProfileSummary(const std::string& profile_id, const e
 }
 
 protocol::ProfileSummary ToProfileSummary(const core::OpenedProfile& opened) {
-  return ToProfileSummary(opened.id, opened.profile->info(), opened.coverage);
+  return ToProfileSummary(opened.id, opened.info, opened.coverage);
 }
 
 protocol::ArgDescription DescribeArg(const skills::ArgSpec& spec) {

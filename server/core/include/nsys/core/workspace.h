@@ -113,10 +113,15 @@ struct NvtxTreeRequest {
   engine::FilterSpec filter;  // window, devices, processes, threads (ResolveFilter checks them)
 };
 
+// An open profile as the faces see it: a copy of what is known, never the loaded profile itself (the workspace owns
+// that; every query goes through a Workspace call).
 struct OpenedProfile {
   std::string id;  // "p1", "p2", ...: stable for the session
-  std::shared_ptr<engine::Profile> profile;
-  // Its mapping coverage (issue 12) when already computed (KnownMappingCoverage); filled by Open and Describe.
+  // The profile's description when the call returned (engine::ProfileInfo; its row_checks are the profile's own
+  // running counts of damaged rows).
+  engine::ProfileInfo info;
+  // Its NVTX mapping coverage when already computed (KnownMappingCoverage); filled by Open, Describe and
+  // CheckTables.
   std::optional<skills::NvtxCoverage> coverage = std::nullopt;
 };
 
@@ -138,11 +143,14 @@ class Workspace {
   Expected<OpenedProfile> Open(const std::string& path, const engine::OpenOptions& options,
                                const CancelToken& cancel = {}, const ProgressSink& progress = {});
   Status Close(const std::string& id);
-  Expected<std::shared_ptr<engine::Profile>> Get(const std::string& id) const;
   // The open profile with what is known of it without loading anything (nsys/profileInfo): its mapping coverage
-  // when computed. kNotFound as Get.
+  // when computed. kNotFound, listing the open ids, for an id that is not open.
   Expected<OpenedProfile> Describe(const std::string& id) const;
   std::vector<OpenedProfile> List() const;
+  // Loads every event table (so that the damaged-row counts cover the whole export) and computes the mapping
+  // coverage, then describes the profile as Describe does (`info --check`).
+  Expected<OpenedProfile> CheckTables(const std::string& id, const CancelToken& cancel = {},
+                                      const ProgressSink& progress = {});
 
   // Skills: built-ins plus user skills. ReloadSkills re-reads the user folders and returns warnings (bad files).
   std::vector<std::shared_ptr<const skills::Skill>> Skills() const;
@@ -166,10 +174,6 @@ class Workspace {
   // timeout. The runner holds the profile's id, not the profile: a call after Close fails with kNotFound. The
   // workspace must outlive it.
   agent::SkillRunner RunnerFor(const std::string& profile_id);
-  // Hits, misses and size of a profile's result memo.
-  Expected<skills::ResultMemo::Stats> MemoStats(const std::string& profile_id) const;
-  // Blocks until the profile's warm-up (WorkspaceConfig::warm_skills) has finished; for tests and benchmarks.
-  void WaitForWarmUp(const std::string& profile_id);
 
   // ---- runs (issue 13) ----
   // Opens a run: lists and checks its files (ListRunFiles) without loading any; ranks load when a query needs them
@@ -256,8 +260,9 @@ class Workspace {
   // ---- report (issue 11) ----
   // The profile as a text document (core/report.h): loads kernels and NVTX ranges, runs Analyze on the whole
   // profile (through the result memo), renders the summary, top kernels, findings and NVTX ranges with their spans.
+  // `on_partial` (issue 27) gets the document after each part is known, the summary first.
   Expected<ProfileReport> Report(const std::string& profile_id, const CancelToken& cancel = {},
-                                 const ProgressSink& progress = {});
+                                 const ProgressSink& progress = {}, const ReportSink& on_partial = {});
   // ---- diff (issue 10) ----
   // The diff of two open profiles (agent/diff.h), each read through its result memo (RunnerFor). kNotFound for an
   // id that is not open; kInvalidArgument for a bad phase map. Progress names the step.
@@ -295,7 +300,6 @@ class Workspace {
   // (agent::kMaxQuestionBytes), kNotFound for an unknown profile.
   Expected<AskResult> Ask(const AskRequest& request, const agent::TextSink& on_text, const CancelToken& cancel = {},
                           const ProgressSink& progress = {});
-  agent::ConversationStore& Conversations() { return conversations_; }
 
   // ---- sources (issue 12, kernel -> source; structs in sources.h) ----
   // A source set is the annotation index of one editor session's source tree (server/source/), owned here so that
@@ -349,11 +353,6 @@ class Workspace {
                                         const std::string& perfetto_origin, const CancelToken& cancel = {},
                                         const ProgressSink& progress = {});
 
- private:
-  agent::ConversationStore conversations_{kMaxConversations, kConversationIdle};
-  Expected<std::shared_ptr<source::AnnotationIndex>> SourceSet(const std::string& set_id) const;
-
- public:
   // Traces (traces.h). ExportTrace writes request.output (checked by trace_output.h against every profile this
   // workspace opened; a refusal is kInvalidArgument naming the reason) or, without it, a fresh file in the trace
   // cache; the result names the file. ExportTraceStream hands the bytes to `sink` in chunks of about `chunk_bytes`
@@ -385,8 +384,6 @@ class Workspace {
   // The files of every profile this workspace opened (open now or closed since), and their conversions: what a
   // trace output may never replace (trace_output.h). By device and inode, so links to them count too.
   trace::OutputPolicy TraceOutputPolicy() const;
-  // The cache of traces written without an output path; created on first use, its traces removed with the workspace.
-  trace::TraceCache& TraceCache();
   // The cache directory (support::ResolveCacheDir of the configured one), resolved once when the workspace is made.
   std::string CacheDir() const;
 
@@ -397,6 +394,19 @@ class Workspace {
   }
 
  private:
+  // Test hooks (tests/core/workspace_test_util.h: WorkspaceTestAccess), not part of the API.
+  friend struct WorkspaceTestAccess;
+  // Hits, misses and size of a profile's result memo.
+  Expected<skills::ResultMemo::Stats> MemoStats(const std::string& profile_id) const;
+  // Blocks until the profile's warm-up (WorkspaceConfig::warm_skills) has finished.
+  void WaitForWarmUp(const std::string& profile_id);
+  // The loaded profile behind an open id (tests compare it with SQL).
+  Expected<std::shared_ptr<engine::Profile>> Get(const std::string& id) const;
+
+  // The cache of traces written without an output path; created on first use, its traces removed with the workspace.
+  trace::TraceCache& TraceCache();
+  Expected<std::shared_ptr<source::AnnotationIndex>> SourceSet(const std::string& set_id) const;
+
   // What the workspace keeps per loaded file, shared by every open id of it. Also held by requests: one holding it
   // survives a concurrent Close.
   // A loaded profile's mapping coverage once computed (shared with its warm-up thread).
@@ -502,6 +512,7 @@ class Workspace {
   std::string cache_dir_;
   std::unordered_map<std::string, std::shared_ptr<source::AnnotationIndex>> source_sets_;  // by id, under mu_
   int next_source_set_ = 1;
+  agent::ConversationStore conversations_{kMaxConversations, kConversationIdle};
   // Last, so it is destroyed first: its threads are cancelled and joined before the rest goes.
   agent::KernelParagraphs paragraphs_;
 };

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <algorithm>
+
 #include "fixtures.h"
 #include "in_memory_client.h"
 #include "llm/standin.h"
+#include "nsys/protocol/documents.h"
 
 namespace nsys::testing {
 namespace {
@@ -139,6 +142,55 @@ TEST_F(EditorDocuments, TheReportShowsWhereEachGpusTimeGoes) {
     EXPECT_NEAR(sum, 100.0, 0.1 * slices) << *it;
   }
   EXPECT_EQ(spans, 2);  // mfu_2gpu_before: one process on each of its two GPUs
+}
+
+// Issue 27: with a partialResultToken the report paints progressively: each $/progress value is the whole document
+// so far, the summary first (from what the open read, before the kernel table is asked for), then each section in
+// place of its placeholder line, every span pointing at its name in that value's text; the reply is the report a
+// request without the token gets, byte for byte.
+TEST_F(EditorDocuments, WithAPartialResultTokenTheReportPaintsTheSummaryFirstThenEachSection) {
+  const Json reply =
+      client_->AwaitReply(client_->Request("nsys/report", {{"profileId", id_}, {"partialResultToken", "rep-1"}}));
+  ASSERT_TRUE(reply.contains("result")) << reply.dump();
+  std::vector<protocol::ReportResult> partials;
+  for (const auto& m : client_->ReceivedMatching(
+           [](const Json& m) { return m.value("method", "") == "$/progress" && m["params"]["token"] == "rep-1"; })) {
+    auto part = protocol::Parse<protocol::ReportResult>(m["params"]["value"], "value");
+    ASSERT_TRUE(part) << part.error().message;
+    partials.push_back(*part);
+  }
+  ASSERT_EQ(partials.size(), 4u);  // summary; top kernels; time budget; NVTX ranges (analyze ends it: the reply)
+  const std::vector<std::string> placeholders = {"Kernels:   (loading the kernel table…)",
+                                                 "(loading the kernel table…)",
+                                                 "(analyzing: the headline and the findings follow)",
+                                                 "(computing…)",
+                                                 "(loading the NVTX ranges…)",
+                                                 "(analyzing…)"};
+  auto count_placeholders = [&](const std::string& text) {
+    int n = 0;
+    for (const std::string& line : Lines(text)) n += std::count(placeholders.begin(), placeholders.end(), line);
+    return n;
+  };
+  const protocol::ReportResult& first = partials.front();
+  EXPECT_EQ(first.uri, reply["result"]["uri"]);
+  EXPECT_NE(first.text.find("File:      "), std::string::npos) << first.text;
+  EXPECT_NE(first.text.find("GPUs:      0: "), std::string::npos) << first.text;
+  EXPECT_EQ(count_placeholders(first.text), 6) << first.text;  // every part but the summary's own lines
+  EXPECT_TRUE(first.kernels.empty());
+  for (size_t i = 1; i < partials.size(); ++i) {
+    EXPECT_LT(count_placeholders(partials[i].text), count_placeholders(partials[i - 1].text)) << partials[i].text;
+    EXPECT_EQ(partials[i].kernels.size(), 15u) << "the top kernels from the second paint on";
+    const std::vector<std::string> lines = Lines(partials[i].text);
+    for (const protocol::ReportSpan& span : partials[i].kernels) {
+      ASSERT_LT(static_cast<size_t>(span.line), lines.size());
+      EXPECT_EQ(lines[static_cast<size_t>(span.line)].substr(static_cast<size_t>(span.character),
+                                                             static_cast<size_t>(span.length)),
+                span.name);
+    }
+  }
+  EXPECT_EQ(count_placeholders(partials.back().text), 2);  // the headline and the findings wait for analyze
+  EXPECT_EQ(count_placeholders(reply["result"]["text"]), 0);
+  EXPECT_EQ(reply["result"], Report()) << "the streamed report is the report";
 }
 
 TEST_F(EditorDocuments, DocumentNotificationsAreAcceptedAndTheSessionKeepsServing) {

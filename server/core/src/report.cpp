@@ -84,6 +84,7 @@ class ReportWriter {
   std::vector<std::string> lines_;
 };
 
+// `kernels` < 0: the kernel table is still loading (a partial report).
 void WriteSummary(const engine::ProfileInfo& info, int64_t kernels, int64_t kernel_ns, ReportWriter& w) {
   w.Line("# nsys-ai report: " + std::filesystem::path(info.source_path).filename().string());
   w.Line();
@@ -104,6 +105,10 @@ void WriteSummary(const engine::ProfileInfo& info, int64_t kernels, int64_t kern
   }
   if (info.processes.size() > kListed) processes += fmt::format(", and {} more", info.processes.size() - kListed);
   w.Line("Processes: " + (processes.empty() ? std::string("none") : processes));
+  if (kernels < 0) {
+    w.Line("Kernels:   (loading the kernel table…)");
+    return;
+  }
   w.Line(fmt::format("Kernels:   {} executions, {:.3f} ms of GPU time", kernels, kernel_ns / 1e6));
 }
 
@@ -177,61 +182,120 @@ void WriteBudget(const Expected<skills::Table>& budget, ReportWriter& w) {
   }
 }
 
-}  // namespace
+// What the report is made of, each part filled in as it is computed (a partial report renders the parts known).
+struct ReportParts {
+  bool kernels_known = false;
+  int64_t kernel_count = 0;
+  int64_t kernel_ns = 0;
+  std::vector<Total> kernels;
+  std::optional<Expected<skills::Table>> budget;
+  bool ranges_known = false;
+  std::vector<Total> ranges;
+  std::optional<Expected<agent::Analysis>> analysis;
+};
 
-Expected<ProfileReport> Workspace::Report(const std::string& profile_id, const CancelToken& cancel,
-                                          const ProgressSink& progress) {
-  auto profile = Get(profile_id);
-  if (!profile) return profile.error();
-  const engine::Profile& p = **profile;
-  if (Status loaded = (*profile)->Require(engine::Need::kKernels | engine::Need::kNvtx, cancel, progress);
-      !loaded.ok()) {
-    return loaded.error();
-  }
-  const auto analysis = Analyze(profile_id, {}, {}, cancel, progress);
-  if (!analysis && analysis.error().kind == ErrorKind::kCancelled) return analysis.error();
-
+// The document from the parts known so far; with every part known it is the whole report. A part not yet known is
+// one line saying what is being computed, under its heading, so the sections keep their order as they fill in.
+ProfileReport Render(const engine::Profile& p, const ReportParts& parts) {
   ProfileReport report;
   ReportWriter w;
-  const engine::KernelTable& k = p.kernels();
-  int64_t kernel_ns = 0;
-  const std::vector<Total> kernels = TopByName(k, k.name, kReportTopKernels, kernel_ns);
-  WriteSummary(p.info(), static_cast<int64_t>(k.size()), kernel_ns, w);
-  if (analysis) {
+  WriteSummary(p.info(), parts.kernels_known ? parts.kernel_count : -1, parts.kernel_ns, w);
+  if (!parts.analysis) {
     w.Line();
-    w.Line(OneLine(analysis->summary));
+    w.Line("(analyzing: the headline and the findings follow)");
+  } else if (*parts.analysis) {
+    w.Line();
+    w.Line(OneLine((*parts.analysis)->summary));
   }
-  WriteBudget(RunSkill(profile_id, "time_budget", {}), w);
+  if (parts.budget) {
+    WriteBudget(*parts.budget, w);
+  } else {
+    w.Line();
+    w.Line("## Where the GPU time goes (time_budget: each span split into slices that add up to it)");
+    w.Line();
+    w.Line("(computing…)");
+  }
 
   w.Line();
-  w.Line(fmt::format("## Top kernels ({} of {} executions by GPU time)", kernels.size(), k.size()));
-  w.Line();
-  w.Line("   calls    total ms   share  name");
-  w.Line("--------  ----------  ------  ----");
-  for (const Total& t : kernels) {
-    const std::string name(p.strings().view(t.name));
-    const double share = kernel_ns > 0 ? 100.0 * static_cast<double>(t.ns) / static_cast<double>(kernel_ns) : 0.0;
-    w.Spanned(fmt::format("{:>8}  {:>10.3f}  {:>5.1f}%  ", t.count, t.ns / 1e6, share), name, name, report.kernels);
+  if (!parts.kernels_known) {
+    w.Line("## Top kernels");
+    w.Line();
+    w.Line("(loading the kernel table…)");
+  } else {
+    w.Line(fmt::format("## Top kernels ({} of {} executions by GPU time)", parts.kernels.size(), parts.kernel_count));
+    w.Line();
+    w.Line("   calls    total ms   share  name");
+    w.Line("--------  ----------  ------  ----");
+    for (const Total& t : parts.kernels) {
+      const std::string name(p.strings().view(t.name));
+      const double share =
+          parts.kernel_ns > 0 ? 100.0 * static_cast<double>(t.ns) / static_cast<double>(parts.kernel_ns) : 0.0;
+      w.Spanned(fmt::format("{:>8}  {:>10.3f}  {:>5.1f}%  ", t.count, t.ns / 1e6, share), name, name, report.kernels);
+    }
+    if (parts.kernels.empty()) w.Line("(no kernels)");
   }
-  if (kernels.empty()) w.Line("(no kernels)");
 
-  WriteFindings(analysis, w, report);
+  if (parts.analysis) {
+    WriteFindings(*parts.analysis, w, report);
+  } else {
+    w.Line();
+    w.Line("## Findings");
+    w.Line();
+    w.Line("(analyzing…)");
+  }
 
-  int64_t nvtx_ns = 0;
-  const engine::NvtxTable& nvtx = p.nvtx();
-  const std::vector<Total> ranges = TopByName(nvtx, nvtx.name, kReportTopRanges, nvtx_ns);
   w.Line();
   w.Line("## NVTX ranges (most wall time)");
   w.Line();
-  if (ranges.empty()) w.Line("(no NVTX ranges)");
-  if (!ranges.empty()) {
+  if (!parts.ranges_known) w.Line("(loading the NVTX ranges…)");
+  if (parts.ranges_known && parts.ranges.empty()) w.Line("(no NVTX ranges)");
+  if (!parts.ranges.empty()) {
     w.Line("   count     wall ms  name");
     w.Line("--------  ----------  ----");
   }
-  for (const Total& t : ranges) {
+  for (const Total& t : parts.ranges) {
     w.Line(fmt::format("{:>8}  {:>10.3f}  {}", t.count, t.ns / 1e6, p.strings().view(t.name)));
   }
   report.text = w.Text();
+  return report;
+}
+
+}  // namespace
+
+// Issue 27: each part as soon as it is known, cheapest first (the summary needs only what the open read; then the
+// kernel table, the time budget, the NVTX ranges, and analyze last, the slow one on a cold export), with a partial
+// report after each when the caller asked for them.
+Expected<ProfileReport> Workspace::Report(const std::string& profile_id, const CancelToken& cancel,
+                                          const ProgressSink& progress, const ReportSink& on_partial) {
+  auto profile = Get(profile_id);
+  if (!profile) return profile.error();
+  const engine::Profile& p = **profile;
+  ReportParts parts;
+  auto paint = [&] {
+    if (on_partial && !cancel.cancelled()) on_partial(Render(p, parts));
+  };
+  paint();
+  if (Status loaded = (*profile)->Require(engine::Need::kKernels, cancel, progress); !loaded.ok()) {
+    return loaded.error();
+  }
+  const engine::KernelTable& k = p.kernels();
+  parts.kernels = TopByName(k, k.name, kReportTopKernels, parts.kernel_ns);
+  parts.kernel_count = static_cast<int64_t>(k.size());
+  parts.kernels_known = true;
+  paint();
+  parts.budget = RunSkill(profile_id, "time_budget", {}, cancel);
+  if (!*parts.budget && parts.budget->error().kind == ErrorKind::kCancelled) return parts.budget->error();
+  paint();
+  if (Status loaded = (*profile)->Require(engine::Need::kNvtx, cancel, progress); !loaded.ok()) {
+    return loaded.error();
+  }
+  int64_t nvtx_ns = 0;
+  parts.ranges = TopByName(p.nvtx(), p.nvtx().name, kReportTopRanges, nvtx_ns);
+  parts.ranges_known = true;
+  paint();
+  parts.analysis = Analyze(profile_id, {}, {}, cancel, progress);
+  if (!*parts.analysis && parts.analysis->error().kind == ErrorKind::kCancelled) return parts.analysis->error();
+  ProfileReport report = Render(p, parts);
   return report;
 }
 

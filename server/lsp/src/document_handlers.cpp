@@ -17,15 +17,31 @@ protocol::Range RangeOf(const protocol::ReportSpan& span) {
   return {{span.line, span.character}, {span.line, span.character + span.length}};
 }
 
+// The report as the session keeps it for hovers and diagnostics.
+StoredReport StoredOf(const std::string& profile_id, const core::ProfileReport& report) {
+  StoredReport stored;
+  stored.profile_id = profile_id;
+  stored.result = wire::ToReportResult(profile_id, report);
+  for (const agent::Finding& f : report.finding_details) stored.finding_markdown.push_back(agent::RenderMarkdown(f));
+  return stored;
+}
+
 }  // namespace
 
+// With a partialResultToken (issue 27), each partial document goes out as a $/progress value (the whole document so
+// far, the summary first) and is kept for hovers at once, so a kernel of the top table explains before analyze ends.
 Expected<protocol::ReportResult> OnReport(const protocol::ReportParams& params, RequestContext& ctx) {
-  auto report = ctx.workspace().Report(params.profile_id, ctx.cancel(), ctx.progress());
+  core::ReportSink on_partial;
+  if (ctx.wants_partial_results()) {
+    on_partial = [&ctx, &params](const core::ProfileReport& partial) {
+      StoredReport stored = StoredOf(params.profile_id, partial);
+      ctx.SendPartialResult(stored.result);
+      if (ctx.settings().documents) ctx.settings().documents->PutReport(std::move(stored));
+    };
+  }
+  auto report = ctx.workspace().Report(params.profile_id, ctx.cancel(), ctx.progress(), on_partial);
   if (!report) return report.error();
-  StoredReport stored;
-  stored.profile_id = params.profile_id;
-  stored.result = wire::ToReportResult(params.profile_id, *report);
-  for (const agent::Finding& f : report->finding_details) stored.finding_markdown.push_back(agent::RenderMarkdown(f));
+  StoredReport stored = StoredOf(params.profile_id, *report);
   protocol::ReportResult result = stored.result;
   if (ctx.settings().documents) ctx.settings().documents->PutReport(std::move(stored));
   return result;

@@ -4,6 +4,7 @@
 // locate each kernel name and each finding in the text (LSP positions: 0-based line, UTF-16 column and length),
 // so a front end can answer hovers and place diagnostics.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,10 @@ struct ProfileReport {
   std::vector<ReportSpan> findings;
   std::vector<agent::Finding> finding_details;  // findings[i]'s finding, in the same order
 };
+
+// Receives the report as it is computed (issue 27): the whole document so far, its parts not yet known each one line
+// under its heading; the last call precedes the complete report. Called on the computing thread.
+using ReportSink = std::function<void(const ProfileReport&)>;
 
 // How many kernels and NVTX ranges the report lists.
 inline constexpr size_t kReportTopKernels = 15;

@@ -7,6 +7,7 @@
 
 #include "fixtures.h"
 #include "nsys/core/workspace.h"
+#include "workspace_test_util.h"
 
 namespace nsys::testing {
 namespace {
@@ -113,6 +114,56 @@ TEST_F(NvtxTreeTest, AWindowKeepsOnlyTheRangesThatStartInIt) {
   const skills::NvtxTreeLevel early = Level("", window);
   ASSERT_EQ(early.nodes.size(), 2u);
   EXPECT_LT(early.nodes[0].instances, 2169);
+}
+
+// Issue 27: the tree is built once per (profile, filter) and kept; every level read from a kept tree equals a fresh
+// build's, across filters switched back and forth and past the number kept (4).
+TEST_F(NvtxTreeTest, TreesAreKeptPerProfileAndFilterAndAnswerAsAFreshBuild) {
+  const skills::NvtxTreeLevel threads = Level("");
+  auto kept = core::WorkspaceTestAccess::NvtxTrees(*workspace_, id_);
+  ASSERT_EQ(kept.size(), 1u);
+  const std::shared_ptr<const skills::NvtxTree> whole = kept[0];
+  for (const auto& thread : threads.nodes) {
+    const skills::NvtxTreeLevel top = Level(thread.id);
+    ASSERT_FALSE(top.nodes.empty());
+    Level(top.nodes[0].id);
+  }
+  kept = core::WorkspaceTestAccess::NvtxTrees(*workspace_, id_);
+  ASSERT_EQ(kept.size(), 1u) << "expansions read the kept tree";
+  EXPECT_EQ(kept[0], whole);
+
+  const auto profile = LoadedProfile(*workspace_, id_);
+  ASSERT_TRUE(profile);
+  auto same = [&](const std::string& parent, const engine::FilterSpec& spec) {
+    const skills::NvtxTreeLevel got = Level(parent, spec);
+    auto filter = engine::ResolveFilter(profile->info(), spec);
+    ASSERT_TRUE(filter) << filter.error().message;
+    auto fresh = skills::NvtxTreeChildren(*profile, parent, *filter, CancelToken{});
+    ASSERT_TRUE(fresh) << fresh.error().message;
+    ASSERT_EQ(got.nodes.size(), fresh->nodes.size()) << parent;
+    EXPECT_EQ(got.truncated, fresh->truncated);
+    for (size_t i = 0; i < got.nodes.size(); ++i) {
+      EXPECT_EQ(got.nodes[i].id, fresh->nodes[i].id);
+      EXPECT_EQ(got.nodes[i].instances, fresh->nodes[i].instances) << got.nodes[i].id;
+      EXPECT_EQ(got.nodes[i].wall_ns, fresh->nodes[i].wall_ns) << got.nodes[i].id;
+      EXPECT_EQ(got.nodes[i].gpu_ns, fresh->nodes[i].gpu_ns) << got.nodes[i].id;
+      EXPECT_EQ(got.nodes[i].kernel_count, fresh->nodes[i].kernel_count) << got.nodes[i].id;
+    }
+  };
+  std::vector<engine::FilterSpec> filters(6);
+  filters[1].processes = {112};
+  for (size_t w = 2; w < filters.size(); ++w) {
+    filters[w].window.start = 0.0;
+    filters[w].window.end = 0.1 * static_cast<double>(w);
+  }
+  for (int round = 0; round < 2; ++round) {
+    for (const engine::FilterSpec& spec : filters) {
+      same("", spec);
+      if (spec.processes.empty()) same("t111.111", spec);
+    }
+  }
+  kept = core::WorkspaceTestAccess::NvtxTrees(*workspace_, id_);
+  EXPECT_EQ(kept.size(), 4u) << "at most four filters' trees are kept";
 }
 
 TEST_F(NvtxTreeTest, UnknownParentIdsAreInvalidArgumentsNamingParent) {

@@ -30,9 +30,10 @@
   X(MakeTransfersInSteps)      \
   X(MakeTensorCoreUse)         \
   X(MakePhases)                \
-  X(MakeNvtxRangeKernels)       \
-  X(MakeTimeBudget)             \
-  X(MakeLaunchSizes)
+  X(MakeNvtxRangeKernels)      \
+  X(MakeTimeBudget)            \
+  X(MakeLaunchSizes)           \
+  X(MakeApiPhases)
 
 namespace nsys::skills {
 

@@ -4,7 +4,9 @@
 //   - kernel time by what the kernels do (tensor-core math, CUDA-core math, memory-bound, other, communication);
 //   - copies and memsets that no kernel overlaps, by direction;
 //   - idle time, by what the process's host threads were doing: in a synchronizing call, allocating or freeing,
-//     launching, in another CUDA call, or in no CUDA call at all.
+//     launching, in another CUDA call, or in no CUDA call at all. When the export traced OS runtime calls, the
+//     idle time with no CUDA call is split further into the part a CUDA-calling thread of the process spent waiting
+//     in an OS call (poll, read, a lock) and the part it spent running host code.
 // Each instant goes to one slice: the highest-priority one active then, in the order of the Slice enum below (so
 // communication overlapped by compute is compute, and a copy overlapped by a kernel is kernel time).
 #include <fmt/format.h>
@@ -12,7 +14,9 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 #include <queue>
+#include <set>
 #include <tuple>
 
 #include "common_cuda_api.h"
@@ -175,12 +179,16 @@ void Sweep(std::vector<Piece>& pieces, Emit&& emit) {
 }
 
 // One process's host CUDA calls as disjoint segments, each with its idle slice.
-std::vector<Piece> HostTimeline(const engine::Profile& profile, uint32_t pid, NameClassCache& classes) {
+// `tids` gets the threads that made them.
+std::vector<Piece> HostTimeline(const engine::Profile& profile, uint32_t pid, NameClassCache& classes,
+                                std::set<uint32_t>& tids) {
   std::vector<Piece> calls;
   if (!profile.info().caps.runtime) return calls;
   const engine::RuntimeTable& rt = profile.runtime();
   for (size_t i = 0; i < rt.size(); ++i) {
-    if (rt.pid[i] == pid) calls.push_back({rt.start[i], rt.end[i], static_cast<Slice>(classes(rt.name[i]))});
+    if (rt.pid[i] != pid) continue;
+    calls.push_back({rt.start[i], rt.end[i], static_cast<Slice>(classes(rt.name[i]))});
+    tids.insert(rt.tid[i]);
   }
   std::vector<Piece> out;
   Sweep(calls, [&](Ns a, Ns b, Slice s) {
@@ -198,6 +206,11 @@ struct Budget {
   std::array<int64_t, kSliceCount> pageable{};  // of those bytes, copies whose host side is pageable memory
   std::array<Ns, kSliceCount> op_ns{};          // their summed durations (for the achieved bandwidth)
   std::vector<Piece> ops;
+  std::vector<std::pair<Ns, Ns>> no_cuda;  // the idle_no_cuda stretches, in time order
+  // Of idle_no_cuda: time a CUDA-calling thread of the process sat in a traced OS runtime call, and the call that
+  // held most of it; unset when OS runtime calls were not traced or not attributed (see AttributeHostWaits).
+  std::optional<Ns> host_wait;
+  std::string host_wait_top;
 };
 
 // The budget's time in the slices of one kind ("kernel", "copy", "idle").
@@ -209,17 +222,89 @@ Ns KindTotal(const Budget& b, std::string_view kind) {
   return total;
 }
 
+void AddNoCuda(Budget& b, Ns a, Ns e) {
+  b.ns[kIdleNoCuda] += e - a;
+  if (!b.no_cuda.empty() && b.no_cuda.back().second == a) {
+    b.no_cuda.back().second = e;
+  } else {
+    b.no_cuda.emplace_back(a, e);
+  }
+}
+
 // Adds an idle gap [a, b) to the budget, split by the host timeline (sorted, disjoint); `cursor` walks it.
 void AddIdle(Budget& b, Ns a, Ns e, const std::vector<Piece>& host, size_t& cursor) {
   while (cursor < host.size() && host[cursor].end <= a) ++cursor;
   Ns t = a;
   for (size_t h = cursor; h < host.size() && host[h].start < e; ++h) {
     const Ns from = std::max(t, host[h].start), to = std::min(e, host[h].end);
-    if (from > t) b.ns[kIdleNoCuda] += from - t;
+    if (from > t) AddNoCuda(b, t, from);
     if (to > from) b.ns[host[h].slice] += to - from;
     t = std::max(t, to);
   }
-  if (e > t) b.ns[kIdleNoCuda] += e - t;
+  if (e > t) AddNoCuda(b, t, e);
+}
+
+// What a process's CUDA-calling threads did in its idle_no_cuda stretches, from the OS runtime calls the export
+// traced (OSRT_API): how long at least one of them sat in such a call (poll, read, a lock, a sleep), and the call
+// that held most of that time. The rest of the stretches they ran host code, as far as the trace tells. Asked only
+// for a budget whose idle_no_cuda holds at least kAttributeShare of its span; with more calls than the query
+// limits allow, the budget stays unattributed and a note says why.
+constexpr double kAttributeShare = 0.05;
+constexpr int64_t kMaxOsrtRows = 500000;
+
+Status AttributeHostWaits(const engine::Profile& p, Budget& b, const std::set<uint32_t>& tids,
+                          const CancelToken& cancel, std::vector<std::string>& notes) {
+  if (b.no_cuda.empty() || tids.empty()) return {};
+  std::string tid_list;
+  for (uint32_t tid : tids) tid_list += (tid_list.empty() ? "" : ",") + std::to_string(tid);
+  const std::string sql = fmt::format(
+      "SELECT start, end, (SELECT value FROM StringIds WHERE id = nameId) FROM OSRT_API "
+      "WHERE ((globalTid >> 24) & 16777215) = {} AND (globalTid & 16777215) IN ({}) AND start < {} AND end > {} "
+      "ORDER BY start",
+      b.pid, tid_list, b.no_cuda.back().second, b.no_cuda.front().first);
+  engine::QueryLimits limits;
+  limits.max_rows = kMaxOsrtRows;
+  auto r = p.Query(sql, cancel, limits);
+  if (!r) return r.error().kind == ErrorKind::kCancelled ? Status(r.error()) : Status();
+  if (r->total_rows > static_cast<int64_t>(r->rows.size())) {
+    notes.push_back(
+        fmt::format("pid {}: {} OS runtime calls overlap its idle time, more than the {} this skill "
+                    "attributes, so host_wait_ns is not given.",
+                    b.pid, r->total_rows, kMaxOsrtRows));
+    return {};
+  }
+  std::map<std::string, Ns> by_name;
+  std::vector<std::pair<Ns, Ns>> waits;  // the calls' union, in time order
+  const auto& gaps = b.no_cuda;
+  for (const auto& row : r->rows) {
+    if (!std::holds_alternative<int64_t>(row[0]) || !std::holds_alternative<int64_t>(row[1])) continue;
+    const Ns s = std::get<int64_t>(row[0]), e = std::get<int64_t>(row[1]);
+    if (e <= s) continue;
+    auto g = std::lower_bound(gaps.begin(), gaps.end(), s,
+                              [](const std::pair<Ns, Ns>& gap, Ns t) { return gap.second <= t; });
+    Ns overlap = 0;
+    for (; g != gaps.end() && g->first < e; ++g) overlap += std::min(e, g->second) - std::max(s, g->first);
+    if (overlap > 0) {
+      by_name[std::holds_alternative<std::string>(row[2]) ? std::get<std::string>(row[2]) : "(unnamed)"] += overlap;
+    }
+    if (!waits.empty() && s <= waits.back().second) {
+      waits.back().second = std::max(waits.back().second, e);
+    } else {
+      waits.emplace_back(s, e);
+    }
+  }
+  Ns wait = 0;
+  for (size_t i = 0, j = 0; i < waits.size() && j < gaps.size();) {
+    const Ns from = std::max(waits[i].first, gaps[j].first), to = std::min(waits[i].second, gaps[j].second);
+    if (to > from) wait += to - from;
+    (waits[i].second < gaps[j].second) ? ++i : ++j;
+  }
+  b.host_wait = wait;
+  Ns top = 0;
+  for (const auto& [name, ns] : by_name) {
+    if (ns > top) top = ns, b.host_wait_top = name;
+  }
+  return {};
 }
 
 class TimeBudgetSkill final : public Skill {
@@ -243,14 +328,21 @@ class TimeBudgetSkill final : public Skill {
     if (!groups) return groups.error();
     if (groups->empty()) return Declined("No GPU operation starts inside the selected window, devices and processes.");
     NameClassCache host_classes(p.strings(), [](std::string_view n) { return static_cast<uint8_t>(HostCallSlice(n)); });
-    std::map<uint32_t, std::vector<Piece>> host_of_pid;
+    std::map<uint32_t, std::pair<std::vector<Piece>, std::set<uint32_t>>> host_of_pid;
+    std::vector<std::string> notes;
     for (Budget& b : *groups) {
       if (ctx.cancel.cancelled()) return CancelledError();
       auto [it, added] = host_of_pid.try_emplace(b.pid);
-      if (added) it->second = HostTimeline(p, b.pid, host_classes);
-      Split(b, it->second);
+      if (added) it->second.first = HostTimeline(p, b.pid, host_classes, it->second.second);
+      Split(b, it->second.first);
+      if (p.info().caps.osrt &&
+          static_cast<double>(b.ns[kIdleNoCuda]) >= kAttributeShare * static_cast<double>(b.span_end - b.span_start)) {
+        if (Status s = AttributeHostWaits(p, b, it->second.second, ctx.cancel, notes); !s) return s.error();
+      }
+      b.no_cuda.clear();
+      b.no_cuda.shrink_to_fit();
     }
-    return Render(*groups, ctx);
+    return Render(*groups, ctx, notes);
   }
 
  private:
@@ -308,7 +400,7 @@ class TimeBudgetSkill final : public Skill {
     b.ops.shrink_to_fit();
   }
 
-  static Table Render(const std::vector<Budget>& groups, const Context& ctx) {
+  static Table Render(const std::vector<Budget>& groups, const Context& ctx, const std::vector<std::string>& notes) {
     Table t;
     t.columns = {IntCol("pid", "Process id"),
                  IntCol("device_id", "GPU device"),
@@ -323,6 +415,13 @@ class TimeBudgetSkill final : public Skill {
                  IntCol("bytes", "Copies and memsets: bytes moved by this slice's operations in the span"),
                  IntCol("pageable_bytes", "Copies: of those bytes, copies from or to pageable (unpinned) host memory"),
                  DoubleCol("gb_per_s", "Copies and memsets: bytes / the operations' summed durations (achieved GB/s)"),
+                 IntCol("host_wait_ns",
+                        "idle_no_cuda, when OS runtime calls were traced: of time_ns, the time a CUDA-calling thread "
+                        "of the process sat in an OS call (poll, read, a lock, a sleep)"),
+                 IntCol("host_compute_ns",
+                        "idle_no_cuda, when OS runtime calls were traced: time_ns - host_wait_ns, the time those "
+                        "threads ran host code outside any CUDA or traced OS call"),
+                 StringCol("host_wait_top", "idle_no_cuda: the OS call that held most of host_wait_ns"),
                  StringCol("description", "What the slice counts")};
     for (const Budget& b : groups) {
       const Ns span = b.span_end - b.span_start;
@@ -331,12 +430,14 @@ class TimeBudgetSkill final : public Skill {
       for (int s = 0; s < kSliceCount; ++s) {
         if (b.ns[s] == 0) continue;
         const bool copy = std::string_view(kSlices[s].kind) == "copy";
+        const bool attributed = s == kIdleNoCuda && b.host_wait.has_value();
         t.rows.push_back(
             {I(b.pid), I(b.device), S(kSlices[s].id), S(kSlices[s].kind), I(b.ns[s]),
              span > 0 ? D(100.0 * static_cast<double>(b.ns[s]) / static_cast<double>(span)) : Null(), I(span),
              kernel_pct, copy ? I(b.bytes[s]) : Null(), copy ? I(b.pageable[s]) : Null(),
              copy && b.op_ns[s] > 0 ? D(static_cast<double>(b.bytes[s]) / static_cast<double>(b.op_ns[s])) : Null(),
-             S(kSlices[s].description)});
+             attributed ? I(*b.host_wait) : Null(), attributed ? I(b.ns[s] - *b.host_wait) : Null(),
+             attributed && !b.host_wait_top.empty() ? S(b.host_wait_top) : Null(), S(kSlices[s].description)});
       }
       t.notes.push_back(Headline(b));
     }
@@ -347,6 +448,7 @@ class TimeBudgetSkill final : public Skill {
         "operation runs, the host's state: a synchronizing call (including blocking cudaMemcpy/cudaMemset), "
         "allocation or free, a launch, another CUDA call, or none. Kernel kinds come from the kernel names "
         "(see explain); a name that does not say is 'other kernels'.");
+    t.notes.insert(t.notes.end(), notes.begin(), notes.end());
     t.notes.push_back(WindowNote(ctx.filter));
     return t;
   }

@@ -230,6 +230,24 @@ TEST_F(AnalyzeTest, EveryNonComputeSliceOfTenPercentIsExplainedOnEveryExport) {
   EXPECT_GE(explained, 10);
 }
 
+// a100_2proc_mpi: two MPI ranks share one A100 whose span is 86.5% idle, 60.5% of it while neither rank was in a
+// CUDA call. The ranks' OS runtime calls are traced, and their CUDA threads made no OS call then either: host code
+// (SELECT ... FROM OSRT_API for tids 1679 and 1680 inside the span: 7.6 ms of ioctl, mmap and munmap). That leads.
+// Their 1,108 cudaFree calls hold 3.49 s, but 3.47 s of it is four start-up calls before the first GPU operation, so
+// no allocator-churn finding: inside the spans the calls take about 7 ms per rank.
+TEST_F(AnalyzeTest, TheMpiRanksIdleWhileTheirHostsComputeAndTheirFreesAreStartUp) {
+  const std::string id = Open("a100_2proc_mpi.sqlite");
+  auto a = ws_->Analyze(id, {});
+  ASSERT_TRUE(a) << a.error().message;
+  ASSERT_FALSE(a->findings.empty());
+  const Finding& top = a->findings.front();
+  EXPECT_EQ(top.root_cause, "idle_host_compute");
+  EXPECT_NE(top.title.find("run host code"), std::string::npos) << top.title;
+  // Both ranks' idle_no_cuda, less the few ms their CUDA threads spent in OS calls: 276.58 + 301.12 ms.
+  EXPECT_NEAR(static_cast<double>(top.at_stake_ns) / 1e6, 577.7, 0.1);
+  EXPECT_EQ(Find(*a, "allocator_churn"), nullptr);
+}
+
 // The shipped sample (issue 26): copy-bound, and its math in FP32 without tensor cores although the exporter did not
 // name the GPUs: the kernels are sm80 cuBLAS kernels, so the GPUs have tensor cores.
 TEST_F(AnalyzeTest, TheSampleIsCopyBoundAndItsGemmsSkipTheTensorCores) {

@@ -363,15 +363,34 @@ std::string Orient(const engine::ProfileInfo& info, const Globals& g, const std:
                            static_cast<double>(findings.front().at_stake_ns) / 1e6);
 }
 
-// By time at stake, except that symptoms come after the causes of at least medium severity (RootCause::symptom).
-void RankFindings(std::vector<Finding>& findings, const Book& book) {
+// The budget's dominant part as RootCause::addresses names them: compute, communication, copy or idle ("" when
+// there is no budget).
+std::string DominantPart(const BudgetView& v) {
+  std::map<std::string, int64_t> parts;
+  for (const auto& [slice, ns] : v.by_slice) {
+    const std::string& kind = v.kind.at(slice);
+    parts[kind == "kernel" ? (slice == "communication" ? "communication" : "compute") : kind] += ns;
+  }
+  std::string top;
+  int64_t most = 0;
+  for (const auto& [part, ns] : parts) {
+    if (ns > most) most = ns, top = part;
+  }
+  return top;
+}
+
+// By time at stake, except that symptoms come after the causes of at least medium severity (RootCause::symptom),
+// and that the largest such cause explaining the budget's dominant part (RootCause::addresses) leads: an expert
+// starts from where most of the GPU's time goes.
+void RankFindings(std::vector<Finding>& findings, const Book& book, const std::string& dominant) {
   std::set<std::string> symptoms;
+  std::map<std::string, std::string> addresses;
   for (const auto& rc : book.root_causes) {
     if (rc.symptom) symptoms.insert(rc.id);
+    addresses[rc.id] = rc.addresses;
   }
-  const bool a_cause_matters = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
-    return !symptoms.count(f.root_cause) && f.severity != Severity::kLow;
-  });
+  auto matters = [&](const Finding& f) { return !symptoms.count(f.root_cause) && f.severity != Severity::kLow; };
+  const bool a_cause_matters = std::any_of(findings.begin(), findings.end(), matters);
   std::stable_sort(findings.begin(), findings.end(), [&](const Finding& a, const Finding& b) {
     if (a_cause_matters) {
       const bool sa = symptoms.count(a.root_cause) > 0, sb = symptoms.count(b.root_cause) > 0;
@@ -379,6 +398,12 @@ void RankFindings(std::vector<Finding>& findings, const Book& book) {
     }
     return a.at_stake_ns > b.at_stake_ns;
   });
+  if (dominant.empty()) return;
+  const auto lead = std::find_if(findings.begin(), findings.end(), [&](const Finding& f) {
+    const std::string& part = addresses[f.root_cause];
+    return matters(f) && (part == dominant || part == "any");
+  });
+  if (lead != findings.end()) std::rotate(findings.begin(), lead, lead + 1);
 }
 
 // The budget's globals for the rules (see Globals).
@@ -479,7 +504,7 @@ Expected<Analysis> Analyze(const engine::Profile& profile, const SkillRunner& ru
       analysis.findings.push_back(std::move(*outcome->finding));
     }
   }
-  RankFindings(analysis.findings, book);
+  RankFindings(analysis.findings, book, DominantPart(view));
   analysis.summary = Orient(info, g, window->description, analysis.findings, view);
   return analysis;
 }

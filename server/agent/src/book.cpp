@@ -97,6 +97,13 @@ RootCause ParseRootCause(const Json& j) {
     if (!it->is_boolean()) throw std::runtime_error("\"symptom\" must be true or false");
     rc.symptom = it->get<bool>();
   }
+  if (const auto it = j.find("addresses"); it != j.end()) {
+    static const std::set<std::string> parts = {"compute", "communication", "copy", "idle", "any"};
+    if (!it->is_string() || !parts.count(it->get<std::string>())) {
+      throw std::runtime_error("\"addresses\" must be compute, communication, copy, idle or any");
+    }
+    rc.addresses = it->get<std::string>();
+  }
   static const std::set<std::string> levels = {"high", "medium", "low"};
   if (!levels.count(rc.confidence)) throw std::runtime_error("\"confidence\" must be high, medium or low");
   if (rc.what_to_do.empty()) throw std::runtime_error("\"what_to_do\" must say what to do");

@@ -36,6 +36,10 @@ struct RootCause {
   // are ranked by time at stake, but symptoms come after every cause of at least medium severity (3% of GPU time):
   // an expert leads with the cause the data shows.
   bool symptom = false;
+  // The part of the time budget the cause explains: "compute" (kernels other than communication), "communication",
+  // "copy" (copies and memsets), "idle", "any", or "" (none said). The first finding is the largest cause that
+  // explains the budget's dominant part, when one of at least medium severity fired (see analyze.cpp, RankFindings).
+  std::string addresses;
   // The finding's time at stake is the largest matching row's, not their sum: for amounts that are one figure of the
   // whole profile (a global such as idle_ns), which summing over rows would count twice.
   bool at_stake_once = false;

@@ -220,7 +220,8 @@ class Profile:
 
     def perfetto(self, start=None, end=None, clock=None, transport="auto"):
         """Open the timeline (optionally a window, seconds from the profile start) in Perfetto from this browser tab.
-        transport: "comm", "output" or "auto" (see nsys_ai.perfetto). Over nsys_ai.perfetto.INLINE_TRACE_LIMIT (32 MiB): the loopback link."""
+        transport: "comm", "output" or "auto" (see nsys_ai.perfetto). Over nsys_ai.perfetto.INLINE_TRACE_LIMIT
+        (32 MiB): the loopback link."""
         window = _window(start, end, clock)
         title = _os.path.basename(self.path)
         if window:

@@ -140,8 +140,8 @@ def link_html(link, size, limit):
     url = link.get("url", "")
     return ('<div class="nsys-ai">The trace is %s, over the %s that go through the notebook '
             '(nsys_ai.perfetto.INLINE_TRACE_LIMIT), so it is served by the nsys-ai server on the kernel '
-            'machine\'s loopback instead: <a href="%s" target="_blank" rel="noopener">%s</a> (expires %s).<br>On a remote kernel or '
-            'JupyterHub, your browser cannot reach that address directly: %s</div>' % (
+            'machine\'s loopback instead: <a href="%s" target="_blank" rel="noopener">%s</a> (expires %s).<br>'
+            'On a remote kernel or JupyterHub, your browser cannot reach that address directly: %s</div>' % (
                 _mb(size), _mb(limit), _html.esc(url), _html.esc(url),
                 _html.esc(link.get("expiresAt", "")), _html.esc(link.get("sshHint", ""))))
 

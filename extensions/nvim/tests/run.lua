@@ -240,6 +240,11 @@ if has_report then
     local text = buf_text(buf)
     contains(text, 'mfu_2gpu_after.sqlite', 'report')
     truthy(#report.report.kernels > 0, 'kernel spans')
+    -- Issue 27: painted as the server computed it: the summary first, then each section; the end has no placeholder.
+    truthy((report.partials or 0) >= 4, 'painted progressively: ' .. tostring(report.partials) .. ' partial results')
+    contains(report.first_text, 'Kernels:   (loading the kernel table…)', 'the first paint is the summary')
+    contains(report.first_text, '(analyzing…)', 'the first paint holds the findings’ place')
+    eq(text:find('(analyzing', 1, true), nil, 'no placeholder is left')
     load_top_names(report.profile.profileId)
     local span = report.report.kernels[1]
     local line = vim.api.nvim_buf_get_lines(buf, span.line, span.line + 1, false)[1]

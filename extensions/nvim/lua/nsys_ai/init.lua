@@ -67,12 +67,10 @@ function M.open_profile(path, cb)
 end
 
 -- The report of a profile rendered by the server (nsys/report), in a buffer named by its uri, with the LSP
--- client attached so that K (textDocument/hover) explains the kernel under the cursor.
+-- client attached so that K (textDocument/hover) explains the kernel under the cursor. The server sends the document
+-- as it computes it (partial results: the summary first, then each section), and the buffer is painted each time.
 function M.report(profile_id, cb)
-  client.request('nsys/report', { profileId = profile_id }, function(err, rep)
-    if err then
-      return finish('report', err, nil, cb)
-    end
+  local function paint(rep)
     local buf = render.scratch(rep.uri, render.split_text(rep.text), { filetype = 'markdown' })
     -- Markdown's syntax marks an underscore inside a word (file names, kernel names) as an error; tables read
     -- best unwrapped.
@@ -95,8 +93,26 @@ function M.report(profile_id, cb)
     end
     vim.keymap.set('n', 'K', vim.lsp.buf.hover, { buffer = buf, silent = true, desc = 'nsys-ai: explain the kernel' })
     client.attach(buf)
-    M.profiles[profile_id].report = { uri = rep.uri, bufnr = buf, kernels = rep.kernels, findings = rep.findings }
-    finish('report', nil, { bufnr = buf, report = rep }, cb)
+    if M.profiles[profile_id] then
+      M.profiles[profile_id].report = { uri = rep.uri, bufnr = buf, kernels = rep.kernels, findings = rep.findings }
+    end
+    return buf
+  end
+  local partials, first_text = 0, nil
+  local token = client.token(function(value)
+    if type(value) == 'table' and type(value.text) == 'string' and type(value.uri) == 'string' then
+      partials = partials + 1
+      first_text = first_text or value.text
+      paint(value)
+    end
+  end)
+  client.request('nsys/report', { profileId = profile_id, partialResultToken = token }, function(err, rep)
+    client.release(token)
+    if err then
+      return finish('report', err, nil, cb)
+    end
+    local buf = paint(rep)
+    finish('report', nil, { bufnr = buf, report = rep, partials = partials, first_text = first_text }, cb)
   end)
 end
 
@@ -166,6 +182,8 @@ function M.open(path, cb)
         profile = res,
         bufnr = rep and rep.bufnr,
         report = rep and rep.report,
+        partials = rep and rep.partials,
+        first_text = rep and rep.first_text,
         coverage = coverage,
       } or nil, cb)
     end

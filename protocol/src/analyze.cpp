@@ -49,14 +49,4 @@ void to_json(Json& j, const AnalyzePartialResult& v) {
   j = {{"findings", v.findings}};
 }
 
-namespace mcp {
-void FromJson(const Json& j, AnalyzeArgs& out, const std::string& path) {
-  ObjectReader r(j, path, ObjectReader::Style::kToolArguments);
-  r.Required("profile_id", out.profile_id);
-  r.Optional("start", out.start);
-  r.Optional("end", out.end);
-  r.Optional("clock", out.clock);
-}
-}  // namespace mcp
-
 }  // namespace nsys::protocol

@@ -29,12 +29,6 @@ void to_json(Json& j, const AskResult& v) {
        {"usedLlm", v.used_llm}};
 }
 
-void FromJson(const Json& j, AskToolArgs& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("profile_id", out.profile_id);
-  r.Required("question", out.question);
-  r.Optional("conversation_id", out.conversation_id);
-}
 void to_json(Json& j, const AskToolArgs& v) {
   j = {{"profile_id", v.profile_id}, {"question", v.question}};
   SetIfPresent(j, "conversation_id", v.conversation_id);

@@ -132,15 +132,4 @@ NSYS_DIFF_BY_FIELDS(DiffComparability)
 NSYS_DIFF_BY_FIELDS(DiffResult)
 #undef NSYS_DIFF_BY_FIELDS
 
-namespace mcp {
-void FromJson(const Json& j, DiffArgs& out, const std::string& path) {
-  ObjectReader r(j, path, ObjectReader::Style::kToolArguments);
-  r.Required("base_profile_id", out.base_profile_id);
-  r.Required("new_profile_id", out.new_profile_id);
-  r.Optional("phase_map", out.phase_map);
-  r.Optional("max_rows", out.max_rows);
-  r.Optional("metric", out.metric);
-}
-}  // namespace mcp
-
 }  // namespace nsys::protocol

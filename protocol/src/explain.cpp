@@ -157,14 +157,4 @@ void to_json(Json& j, const ExplainKernelResult& v) {
   SetIfPresent(j, "occupancy", v.occupancy);
 }
 
-namespace mcp {
-
-void FromJson(const Json& j, ExplainKernelArgs& out, const std::string& path) {
-  ObjectReader r(j, path, ObjectReader::Style::kToolArguments);
-  r.Required("profile_id", out.profile_id);
-  r.Required("kernel", out.kernel);
-}
-
-}  // namespace mcp
-
 }  // namespace nsys::protocol

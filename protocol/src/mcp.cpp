@@ -1,14 +1,46 @@
-// Readers of the MCP params and tool arguments (nsys/protocol/mcp.h), on the same ObjectReader as methods.cpp.
+// Readers of the MCP params and tool arguments (nsys/protocol/mcp.h), on the same ObjectReader as methods.cpp. Every
+// tool's Args reader is generated here from its Fields() list.
 #include "nsys/protocol/mcp.h"
 
 #include <algorithm>
 
 #include "json_read.h"
+#include "nsys/protocol/analyze.h"
+#include "nsys/protocol/ask.h"
+#include "nsys/protocol/diff.h"
+#include "nsys/protocol/explain.h"
+#include "nsys/protocol/run.h"
 
 namespace nsys::protocol::mcp {
 
 namespace {
-constexpr auto kToolArguments = ObjectReader::Style::kToolArguments;
+
+template <typename M>
+constexpr bool kIsOptional = false;
+template <typename M>
+constexpr bool kIsOptional<std::optional<M>> = true;
+
+template <typename Owner, typename Member, typename T>
+void ReadArg(const ObjectReader& r, const ToolArg<Owner, Member>& arg, T& out) {
+  Member& member = out.*arg.member;
+  if constexpr (kIsOptional<Member>) {
+    r.Optional(arg.name, member);
+  } else if (IsRequired(arg)) {
+    r.Required(arg.name, member);
+  } else {
+    r.OptionalOr(arg.name, member);
+  }
+}
+
+// Reads every argument of T::Fields() (absent or null: missing if required, else left at its default), then T's own
+// cross-argument checks when it has them.
+template <typename T>
+void ReadToolArgs(const Json& j, T& out, const std::string& path) {
+  const ObjectReader r(j, path, ObjectReader::Style::kToolArguments);
+  std::apply([&](const auto&... arg) { (ReadArg(r, arg, out), ...); }, T::Fields());
+  if constexpr (requires { out.Check(path); }) out.Check(path);
+}
+
 }  // namespace
 
 Status CheckArgNames(const Json& arguments, const std::string& tool, const std::vector<std::string>& known) {
@@ -41,25 +73,57 @@ void FromJson(const Json& j, CallToolParams& out, const std::string& path) {
   out.arguments = arguments ? *arguments : Json();
 }
 
-void FromJson(const Json& j, OpenProfileArgs& out, const std::string& path) {
-  ObjectReader r(j, path, kToolArguments);
-  r.Required("path", out.path);
-  r.Optional("no_cache", out.no_cache);
+void ExportTraceArgs::Check(const std::string& path) const {
+  if (min_duration_ns && *min_duration_ns < 0) FailAt(FieldPath(path, "min_duration_ns"), "must not be negative");
+  if (!pids) return;
+  for (size_t i = 0; i < pids->size(); ++i) {
+    const int64_t pid = (*pids)[i];
+    if (pid < 0 || pid > 0xFFFFFF) {
+      FailAt(IndexPath(FieldPath(path, "pids"), i), std::to_string(pid) + " is not a process id (0 to 16777215)");
+    }
+  }
 }
 
-void FromJson(const Json& j, ProfileIdArgs& out, const std::string& path) {
-  ObjectReader(j, path, kToolArguments).Required("profile_id", out.profile_id);
+void OpenInPerfettoArgs::Check(const std::string& path) const {
+  if (run_id && !profile_id.empty()) FailAt(path, "give profile_id or run_id, not both");
+  if (!run_id && profile_id.empty()) FailAt(path, "give profile_id (a profile's trace) or run_id (a run's)");
+  if (run_id && window) {
+    FailAt(FieldPath(path, "window"), "applies to a profile's trace; a run's trace holds each rank whole");
+  }
+  if (!run_id && ranks_per_node) FailAt(FieldPath(path, "ranks_per_node"), "applies to a run's trace (run_id)");
+  if (ranks_per_node && *ranks_per_node < 0) FailAt(FieldPath(path, "ranks_per_node"), "must not be negative");
 }
 
-void FromJson(const Json& j, NoArgs&, const std::string& path) {
-  ObjectReader(j, path, kToolArguments);
+void to_json(Json& j, const ClosedProfile& v) {
+  j = {{"profileId", v.profile_id}, {"closed", v.closed}};
+}
+void to_json(Json& j, const ClosedRun& v) {
+  j = {{"runId", v.run_id}, {"closed", v.closed}};
 }
 
-void FromJson(const Json& j, RunSkillArgs& out, const std::string& path) {
-  ObjectReader r(j, path, kToolArguments);
-  r.Required("profile_id", out.profile_id);
-  r.Required("skill", out.skill);
-  r.OptionalOr("args", out.args);
-}
+#define NSYS_TOOL_ARGS_READER(Type)                                  \
+  void FromJson(const Json& j, Type& out, const std::string& path) { \
+    ReadToolArgs(j, out, path);                                      \
+  }
+NSYS_TOOL_ARGS_READER(OpenProfileArgs)
+NSYS_TOOL_ARGS_READER(ProfileIdArgs)
+NSYS_TOOL_ARGS_READER(NoArgs)
+NSYS_TOOL_ARGS_READER(RunSkillArgs)
+NSYS_TOOL_ARGS_READER(ExportTraceArgs)
+NSYS_TOOL_ARGS_READER(OpenInPerfettoArgs)
+NSYS_TOOL_ARGS_READER(AnalyzeArgs)
+NSYS_TOOL_ARGS_READER(DiffArgs)
+NSYS_TOOL_ARGS_READER(ExplainKernelArgs)
+NSYS_TOOL_ARGS_READER(OpenRunArgs)
+NSYS_TOOL_ARGS_READER(RunIdArgs)
+NSYS_TOOL_ARGS_READER(AnalyzeRunArgs)
+#undef NSYS_TOOL_ARGS_READER
 
 }  // namespace nsys::protocol::mcp
+
+namespace nsys::protocol {
+// The ask tool's Args type lives in namespace protocol (ask.h); its reader is generated here all the same.
+void FromJson(const Json& j, AskToolArgs& out, const std::string& path) {
+  mcp::ReadToolArgs(j, out, path);
+}
+}  // namespace nsys::protocol

@@ -192,22 +192,4 @@ void to_json(Json& j, const ExportRunTraceResult& v) {
        {"slices", v.slices}, {"flows", v.flows}, {"ranks", v.ranks},   {"notes", v.notes}};
 }
 
-namespace mcp {
-void FromJson(const Json& j, OpenRunArgs& out, const std::string& path) {
-  ObjectReader r(j, path, ObjectReader::Style::kToolArguments);
-  r.Optional("paths", out.paths);
-  r.Optional("directory", out.directory);
-  r.Optional("memory_budget", out.memory_budget);
-  r.Optional("threads", out.threads);
-}
-void FromJson(const Json& j, RunIdArgs& out, const std::string& path) {
-  ObjectReader(j, path, ObjectReader::Style::kToolArguments).Required("run_id", out.run_id);
-}
-void FromJson(const Json& j, AnalyzeRunArgs& out, const std::string& path) {
-  ObjectReader r(j, path, ObjectReader::Style::kToolArguments);
-  r.Required("run_id", out.run_id);
-  r.Optional("ranks_per_node", out.ranks_per_node);
-}
-}  // namespace mcp
-
 }  // namespace nsys::protocol

@@ -76,14 +76,14 @@ TEST_F(AskToolTest, AnswersWithEvidenceAndKeepsTheConversation) {
   EXPECT_NE(answer["answer"]["summary"].get<std::string>().find("31.122 ms"), std::string::npos) << answer.dump();
   EXPECT_EQ(answer["answer"]["evidence"][0]["call"]["skill"], "top_kernels");
   EXPECT_EQ(answer["answer"]["evidence"][0]["rows"][0][1], 31121662);
-  EXPECT_EQ(answer["skillsUsed"], Json::array({"top_kernels"}));
-  EXPECT_EQ(answer["usedLlm"], false);
+  EXPECT_EQ(answer["skills_used"], Json::array({"top_kernels"}));
+  EXPECT_EQ(answer["used_llm"], false);
   EXPECT_EQ(answer["answer"]["verify"].get<std::string>().rfind("nsys-ai skill run top_kernels ", 0), 0u);
 
   auto [follow_error, follow] = Tool(
-      "ask", {{"profile_id", id}, {"question", "and on device 1?"}, {"conversation_id", answer["conversationId"]}});
+      "ask", {{"profile_id", id}, {"question", "and on device 1?"}, {"conversation_id", answer["conversation_id"]}});
   ASSERT_FALSE(follow_error) << follow.dump();
-  EXPECT_EQ(follow["conversationId"], answer["conversationId"]);
+  EXPECT_EQ(follow["conversation_id"], answer["conversation_id"]);
   EXPECT_EQ(follow["answer"]["evidence"][0]["call"]["filter"]["devices"], Json::array({1}));
 
   auto [unknown_error, unknown] = Tool("ask", {{"profile_id", id}, {"question", "How long does foo_bar_kernel take?"}});

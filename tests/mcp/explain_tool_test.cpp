@@ -82,7 +82,7 @@ TEST_F(ExplainToolTest, ListedAndAnswersWithTheMethodResult) {
   const Json reply = Call(4, "explain_kernel", {{"profile_id", "p1"}, {"kernel", "d884gemm_32x64"}});
   ASSERT_EQ(reply["result"]["isError"], false) << reply.dump();
   const Json result = Json::parse(Text(reply));
-  EXPECT_EQ(result["matchedBy"], "substring");
+  EXPECT_EQ(result["matched_by"], "substring");
   EXPECT_EQ(result["identity"]["library"], "CUTLASS");
   EXPECT_EQ(result["identity"]["precision"], "fp64");
   EXPECT_EQ(result["identity"]["tile"], "32x64x16");
@@ -97,7 +97,7 @@ TEST_F(ExplainToolTest, ListedAndAnswersWithTheMethodResult) {
     if (row[col.at("name")] != result["kernel"]) continue;
     found = true;
     EXPECT_EQ(result["calls"], row[col.at("instances")]);
-    EXPECT_EQ(result["totalNs"], row[col.at("total_time_ns")]);
+    EXPECT_EQ(result["total_ns"], row[col.at("total_time_ns")]);
   }
   EXPECT_TRUE(found) << result["kernel"];
   ASSERT_TRUE(result.contains("occupancy")) << result.dump();

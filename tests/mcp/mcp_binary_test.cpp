@@ -311,7 +311,7 @@ TEST_F(McpBinaryTest, ExportTraceWritesTheFileItDescribes) {
   EXPECT_EQ(result["streamed"], false);
   EXPECT_GT(result["slices"]["kernels"].get<int64_t>(), 0) << result.dump();
   EXPECT_GT(result["tracks"].get<int64_t>(), 0);
-  EXPECT_GT(result["skippedShort"].get<int64_t>(), 0) << "min_duration_ns was not applied: " << result.dump();
+  EXPECT_GT(result["skipped_short"].get<int64_t>(), 0) << "min_duration_ns was not applied: " << result.dump();
   EXPECT_NE(result["window"].get<std::string>().find("0.500 s"), std::string::npos) << result["window"];
 
   // Without output: a fresh file in the server's trace cache, under XDG_CACHE_HOME.
@@ -351,8 +351,8 @@ TEST_F(McpBinaryTest, OpenInPerfettoServesTheTraceOnLoopback) {
   const auto port = result["port"].get<uint16_t>();
   const std::string token = result["token"];
   EXPECT_EQ(result["url"], "http://127.0.0.1:" + std::to_string(port) + "/p/" + token + "/");
-  EXPECT_EQ(result["traceUrl"], result["url"].get<std::string>() + "trace.pftrace");
-  EXPECT_EQ(result["sshHint"],
+  EXPECT_EQ(result["trace_url"], result["url"].get<std::string>() + "trace.pftrace");
+  EXPECT_EQ(result["ssh_hint"],
             "ssh -L " + std::to_string(port) + ":127.0.0.1:" + std::to_string(port) + " <this host>");
   EXPECT_FALSE(result.contains("showDocument"));  // MCP has no client to ask
   const std::string response = HttpGet(port, "/p/" + token + "/trace.pftrace");
@@ -394,12 +394,12 @@ TEST_F(McpBinaryTest, OpenInPerfettoServesARunsTrace) {
   Send(ToolCall(4, "open_in_perfetto", {{"run_id", "r1"}, {"window", {{"start", 0}, {"end", 0.1}}}}));
   const Json windowed = Receive(kReplyTimeout);
   EXPECT_EQ(windowed["result"]["isError"], true);
-  EXPECT_NE(windowed["result"]["content"][0]["text"].get<std::string>().find("arguments.window applies to a profile"),
+  EXPECT_NE(windowed["result"]["content"][0]["text"].get<std::string>().find("arguments.window: applies to a profile"),
             std::string::npos)
       << windowed.dump();
   Send(ToolCall(5, "open_in_perfetto", {{"run_id", "r1"}, {"ranks_per_node", -1}}));
   const std::string negative = Receive(kReplyTimeout)["result"]["content"][0]["text"];
-  EXPECT_NE(negative.find("arguments.ranks_per_node must not be negative"), std::string::npos) << negative;
+  EXPECT_NE(negative.find("arguments.ranks_per_node: must not be negative"), std::string::npos) << negative;
   Send(ToolCall(6, "open_in_perfetto", {{"run_id", "r9"}}));
   const std::string unknown = Receive(kReplyTimeout)["result"]["content"][0]["text"];
   EXPECT_NE(unknown.find("r9"), std::string::npos) << unknown;

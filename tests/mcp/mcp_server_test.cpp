@@ -338,7 +338,9 @@ TEST_F(McpServerTest, RunToolsOpenReportAnalyzeAndCloseARun) {
   EXPECT_EQ(opened["run_id"], "r1");
   EXPECT_FALSE(opened.contains("runId"));
   ASSERT_EQ(opened["ranks"].size(), 2u);
-  EXPECT_EQ(opened["memoryBudgetBytes"], int64_t{1} << 30);
+  EXPECT_EQ(opened["memory_budget_bytes"], int64_t{1} << 30);  // the writer spells every result member in snake_case
+  for (const auto& [key, value] : opened.items())
+    EXPECT_EQ(key.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), std::string::npos) << key;
 
   r = Call("run_report", {{"run_id", "r1"}});
   ASSERT_FALSE(r["isError"]) << TextOf(r);
@@ -381,6 +383,7 @@ TEST_F(McpServerTest, OpenProfileAndRunSkillOnTheFixture) {
   // The id under the name every tool takes it back as (the LSP result's "profileId" is not repeated).
   EXPECT_EQ(summary["profile_id"], "p1");
   EXPECT_FALSE(summary.contains("profileId"));
+  EXPECT_TRUE(summary.contains("mapping_coverage"));  // nested members keep the editor protocol's names
   EXPECT_EQ(summary["path"], path);
   EXPECT_EQ(summary["info"]["devices"].size(), 2u);
   EXPECT_EQ(summary["info"]["capabilities"]["kernels"], true);

@@ -40,7 +40,7 @@ TEST(AskTypes, ResultRoundTrips) {
 }
 
 TEST(AskTypes, ToolArgsAreSnakeCase) {
-  EXPECT_EQ(AskToolArgs::Names(), (std::vector<std::string>{"profile_id", "question", "conversation_id"}));
+  EXPECT_EQ(mcp::ArgNames<AskToolArgs>(), (std::vector<std::string>{"profile_id", "question", "conversation_id"}));
   auto a = Parse<AskToolArgs>(Json{{"profile_id", "p2"}, {"question", "q"}}, "arguments");
   ASSERT_TRUE(a);
   EXPECT_EQ(a->profile_id, "p2");

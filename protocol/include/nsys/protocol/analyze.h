@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "nsys/protocol/answer.h"
+#include "nsys/protocol/mcp.h"
 #include "nsys/protocol/methods.h"
 
 namespace nsys::protocol {
@@ -53,11 +54,14 @@ NSYS_ANALYZE_CONVERSIONS(AnalyzePartialResult)
 
 namespace mcp {
 struct AnalyzeArgs {  // analyze (MCP tool)
-  static std::vector<std::string> Names() { return {"profile_id", "start", "end", "clock"}; }
   std::string profile_id;
   std::optional<double> start;  // seconds from the profile start unless clock is capture_ns
   std::optional<double> end;
   std::optional<WindowClock> clock;
+  static constexpr auto Fields() {
+    return std::tuple{Arg("profile_id", &AnalyzeArgs::profile_id), Arg("start", &AnalyzeArgs::start),
+                      Arg("end", &AnalyzeArgs::end), Arg("clock", &AnalyzeArgs::clock)};
+  }
   bool operator==(const AnalyzeArgs&) const = default;
 };
 void FromJson(const Json& json, AnalyzeArgs& out, const std::string& path);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "nsys/protocol/answer.h"
+#include "nsys/protocol/mcp.h"
 
 namespace nsys::protocol {
 
@@ -27,10 +28,13 @@ struct AskResult {
 
 // The MCP tool `ask`'s arguments (snake_case).
 struct AskToolArgs {
-  static std::vector<std::string> Names() { return {"profile_id", "question", "conversation_id"}; }
   std::string profile_id;
   std::string question;
   std::optional<std::string> conversation_id;
+  static constexpr auto Fields() {
+    return std::tuple{mcp::Arg("profile_id", &AskToolArgs::profile_id), mcp::Arg("question", &AskToolArgs::question),
+                      mcp::Arg("conversation_id", &AskToolArgs::conversation_id)};
+  }
   bool operator==(const AskToolArgs&) const = default;
 };
 

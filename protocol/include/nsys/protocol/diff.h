@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "nsys/protocol/answer.h"
+#include "nsys/protocol/mcp.h"
 #include "nsys/protocol/methods.h"
 
 namespace nsys::protocol {
@@ -142,14 +143,16 @@ NSYS_DIFF_CONVERSIONS(DiffResult)
 
 namespace mcp {
 struct DiffArgs {  // diff
-  static std::vector<std::string> Names() {
-    return {"base_profile_id", "new_profile_id", "phase_map", "max_rows", "metric"};
-  }
   std::string base_profile_id;
   std::string new_profile_id;
   std::optional<std::string> phase_map;
   std::optional<int64_t> max_rows;
   std::optional<std::string> metric;
+  static constexpr auto Fields() {
+    return std::tuple{Arg("base_profile_id", &DiffArgs::base_profile_id),
+                      Arg("new_profile_id", &DiffArgs::new_profile_id), Arg("phase_map", &DiffArgs::phase_map),
+                      Arg("max_rows", &DiffArgs::max_rows), Arg("metric", &DiffArgs::metric)};
+  }
   bool operator==(const DiffArgs&) const = default;
 };
 void FromJson(const Json& json, DiffArgs& out, const std::string& path);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "nsys/protocol/mcp.h"
 #include "nsys/protocol/methods.h"
 
 namespace nsys::protocol {
@@ -119,9 +120,11 @@ NSYS_EXPLAIN_CONVERSIONS(ExplainKernelResult)
 namespace mcp {
 
 struct ExplainKernelArgs {  // explain_kernel
-  static std::vector<std::string> Names() { return {"profile_id", "kernel"}; }
   std::string profile_id;
   std::string kernel;
+  static constexpr auto Fields() {
+    return std::tuple{Arg("profile_id", &ExplainKernelArgs::profile_id), Arg("kernel", &ExplainKernelArgs::kernel)};
+  }
   bool operator==(const ExplainKernelArgs&) const = default;
 };
 void FromJson(const Json& json, ExplainKernelArgs& out, const std::string& path);

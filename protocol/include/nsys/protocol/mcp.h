@@ -3,14 +3,57 @@
 // with Parse<T> like every other shape (methods.h), by the same reader, so messages name fields the same way
 // ("arguments.path: expected a string, got a number"). MCP names are snake_case; a tool's arguments object refuses
 // members the tool does not declare (an agent's typo should not be silently ignored).
+//
+// A tool's Args type lists its arguments once, in `static constexpr auto Fields()`: a tuple of Arg(name, &member).
+// Everything else is derived from that list: the reader (mcp.cpp: a std::optional or std::map member may be absent,
+// any other is required), the names CheckArgNames accepts, and the MCP input schema (server/mcp/src/tool_schema.h:
+// each member's C++ type gives its JSON Schema type). The Args types of the other tools live beside their editor
+// method's params (analyze.h, diff.h, explain.h, ask.h, run.h) and follow the same pattern.
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "nsys/protocol/methods.h"
 
 namespace nsys::protocol::mcp {
+
+// One argument of a tool: its snake_case name and the member it is read into. `optional` marks a member whose type
+// does not say so (open_in_perfetto's profile_id: a run's trace is asked by run_id instead).
+template <typename Owner, typename Member>
+struct ToolArg {
+  const char* name;
+  Member Owner::*member;
+  bool optional = false;
+};
+template <typename Owner, typename Member>
+constexpr ToolArg<Owner, Member> Arg(const char* name, Member Owner::*member) {
+  return {name, member, false};
+}
+template <typename Owner, typename Member>
+constexpr ToolArg<Owner, Member> OptionalArg(const char* name, Member Owner::*member) {
+  return {name, member, true};
+}
+
+// Whether an argument of this member type may be absent (the reader's and the schema's one rule).
+template <typename M>
+constexpr bool kMayBeAbsent = false;
+template <typename M>
+constexpr bool kMayBeAbsent<std::optional<M>> = true;
+template <typename M>
+constexpr bool kMayBeAbsent<std::map<std::string, M>> = true;
+
+template <typename Owner, typename Member>
+constexpr bool IsRequired(const ToolArg<Owner, Member>& arg) {
+  return !arg.optional && !kMayBeAbsent<Member>;
+}
+
+// The argument names of T, in its Fields() order.
+template <typename T>
+std::vector<std::string> ArgNames() {
+  return std::apply([](const auto&... arg) { return std::vector<std::string>{arg.name...}; }, T::Fields());
+}
 
 struct InitializeParams {                  // initialize (MCP)
   std::string protocol_version;            // "protocolVersion"
@@ -20,35 +63,83 @@ struct InitializeParams {                  // initialize (MCP)
 
 struct CallToolParams {  // tools/call
   std::string name;
-  Json arguments;  // null when absent; the tool reads it (ToolArgs below)
+  Json arguments;  // null when absent; the tool reads it (ParseToolArgs below)
   bool operator==(const CallToolParams&) const = default;
 };
 
 struct OpenProfileArgs {  // open_profile
-  static std::vector<std::string> Names() { return {"path", "no_cache"}; }
   std::string path;
   std::optional<bool> no_cache;
+  static constexpr auto Fields() {
+    return std::tuple{Arg("path", &OpenProfileArgs::path), Arg("no_cache", &OpenProfileArgs::no_cache)};
+  }
   bool operator==(const OpenProfileArgs&) const = default;
 };
 
 struct ProfileIdArgs {  // profile_info, close_profile
-  static std::vector<std::string> Names() { return {"profile_id"}; }
   std::string profile_id;
+  static constexpr auto Fields() { return std::tuple{Arg("profile_id", &ProfileIdArgs::profile_id)}; }
   bool operator==(const ProfileIdArgs&) const = default;
 };
 
 struct NoArgs {  // list_skills
-  static std::vector<std::string> Names() { return {}; }
+  static constexpr auto Fields() { return std::tuple{}; }
   bool operator==(const NoArgs&) const = default;
 };
 
 struct RunSkillArgs {  // run_skill
-  static std::vector<std::string> Names() { return {"profile_id", "skill", "args"}; }
   std::string profile_id;
   std::string skill;
   std::map<std::string, Scalar> args;  // converted to the skill's argument types by wire::ToolSkillArgs
+  static constexpr auto Fields() {
+    return std::tuple{Arg("profile_id", &RunSkillArgs::profile_id), Arg("skill", &RunSkillArgs::skill),
+                      Arg("args", &RunSkillArgs::args)};
+  }
   bool operator==(const RunSkillArgs&) const = default;
 };
+
+// export_trace: nsys/exportTrace's params under their snake_case names (no filter, no gzip: MCP results are
+// text). The reader also checks what the editor method's conversion would, so errors name the tool's arguments:
+// min_duration_ns and each pid must not be negative, a pid fits 24 bits.
+struct ExportTraceArgs : ExportTraceParams {
+  static constexpr auto Fields() {
+    return std::tuple{Arg("profile_id", &ExportTraceArgs::profile_id),
+                      Arg("window", &ExportTraceArgs::window),
+                      Arg("devices", &ExportTraceArgs::devices),
+                      Arg("pids", &ExportTraceArgs::pids),
+                      Arg("min_duration_ns", &ExportTraceArgs::min_duration_ns),
+                      Arg("output", &ExportTraceArgs::output)};
+  }
+  void Check(const std::string& path) const;
+  bool operator==(const ExportTraceArgs&) const = default;
+};
+
+// open_in_perfetto: nsys/openInPerfetto's params in snake_case. The reader checks that exactly one of profile_id
+// and run_id is given, window only with profile_id, ranks_per_node only with run_id and not negative.
+struct OpenInPerfettoArgs : OpenInPerfettoParams {
+  static constexpr auto Fields() {
+    return std::tuple{OptionalArg("profile_id", &OpenInPerfettoArgs::profile_id),
+                      Arg("window", &OpenInPerfettoArgs::window), Arg("run_id", &OpenInPerfettoArgs::run_id),
+                      Arg("ranks_per_node", &OpenInPerfettoArgs::ranks_per_node)};
+  }
+  void Check(const std::string& path) const;
+  bool operator==(const OpenInPerfettoArgs&) const = default;
+};
+
+// close_profile's and close_run's results (their ids under the editor protocol's names: the MCP writer spells
+// every result member in snake_case).
+struct ClosedProfile {
+  std::string profile_id;
+  bool closed = true;
+  bool operator==(const ClosedProfile&) const = default;
+};
+struct ClosedRun {
+  std::string run_id;
+  bool closed = true;
+  bool operator==(const ClosedRun&) const = default;
+};
+void to_json(Json& json, const ClosedProfile& value);
+void to_json(Json& json, const ClosedRun& value);
 
 #define NSYS_MCP_CONVERSIONS(Type) void FromJson(const Json& json, Type& out, const std::string& path);
 NSYS_MCP_CONVERSIONS(InitializeParams)
@@ -57,6 +148,8 @@ NSYS_MCP_CONVERSIONS(OpenProfileArgs)
 NSYS_MCP_CONVERSIONS(ProfileIdArgs)
 NSYS_MCP_CONVERSIONS(NoArgs)
 NSYS_MCP_CONVERSIONS(RunSkillArgs)
+NSYS_MCP_CONVERSIONS(ExportTraceArgs)
+NSYS_MCP_CONVERSIONS(OpenInPerfettoArgs)
 #undef NSYS_MCP_CONVERSIONS
 
 // kInvalidArgument when `arguments` (an object) has a member not in `known`, naming the tool and the valid names
@@ -66,7 +159,7 @@ Status CheckArgNames(const Json& arguments, const std::string& tool, const std::
 // A tool's arguments: the name check, then Parse<T>(arguments, "arguments"); absent arguments read as {}.
 template <typename T>
 Expected<T> ParseToolArgs(const Json& arguments, const std::string& tool) {
-  if (Status known = CheckArgNames(arguments, tool, T::Names()); !known) return known.error();
+  if (Status known = CheckArgNames(arguments, tool, ArgNames<T>()); !known) return known.error();
   return Parse<T>(arguments, "arguments");
 }
 

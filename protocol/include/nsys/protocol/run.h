@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "nsys/protocol/mcp.h"
 #include "nsys/protocol/methods.h"
 
 namespace nsys::protocol {
@@ -162,23 +163,24 @@ void FromJson(const Json& json, RunReportResult& out, const std::string& path);
 void to_json(Json& json, const RunReportResult& value);
 
 namespace mcp {
-struct OpenRunArgs {  // open_run (MCP tool): nsys/openRun's params in snake_case
-  static std::vector<std::string> Names() { return {"paths", "directory", "memory_budget", "threads"}; }
-  std::optional<std::vector<std::string>> paths;
-  std::optional<std::string> directory;
-  std::optional<Scalar> memory_budget;
-  std::optional<int64_t> threads;
+struct OpenRunArgs : OpenRunParams {  // open_run (MCP tool): nsys/openRun's params in snake_case
+  static constexpr auto Fields() {
+    return std::tuple{Arg("paths", &OpenRunArgs::paths), Arg("directory", &OpenRunArgs::directory),
+                      Arg("memory_budget", &OpenRunArgs::memory_budget), Arg("threads", &OpenRunArgs::threads)};
+  }
   bool operator==(const OpenRunArgs&) const = default;
 };
 struct RunIdArgs {  // run_report, close_run
-  static std::vector<std::string> Names() { return {"run_id"}; }
   std::string run_id;
+  static constexpr auto Fields() { return std::tuple{Arg("run_id", &RunIdArgs::run_id)}; }
   bool operator==(const RunIdArgs&) const = default;
 };
 struct AnalyzeRunArgs {  // analyze_run
-  static std::vector<std::string> Names() { return {"run_id", "ranks_per_node"}; }
   std::string run_id;
   std::optional<int64_t> ranks_per_node;
+  static constexpr auto Fields() {
+    return std::tuple{Arg("run_id", &AnalyzeRunArgs::run_id), Arg("ranks_per_node", &AnalyzeRunArgs::ranks_per_node)};
+  }
   bool operator==(const AnalyzeRunArgs&) const = default;
 };
 void FromJson(const Json& json, OpenRunArgs& out, const std::string& path);

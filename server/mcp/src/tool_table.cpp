@@ -1,0 +1,85 @@
+#include "tool_table.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <utility>
+
+namespace nsys::mcp {
+
+using protocol::Json;
+
+Error ToolContext::Refuse(const Error& error) const {
+  return MakeError(error.kind, fmt::format("Invalid arguments for {}: {}", tool, error.message));
+}
+
+std::string SnakeCase(const std::string& name) {
+  std::string snake;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const auto c = static_cast<unsigned char>(name[i]);
+    const bool after_lower = i > 0 && (std::islower(static_cast<unsigned char>(name[i - 1])) ||
+                                       std::isdigit(static_cast<unsigned char>(name[i - 1])));
+    if (std::isupper(c) && after_lower) snake += '_';
+    snake += static_cast<char>(std::isupper(c) ? std::tolower(c) : c);
+  }
+  return snake;
+}
+
+Json ToolResultJson(Json result, const char* omit) {
+  if (!result.is_object()) return result;
+  Json written = Json::object();
+  for (auto& [key, value] : result.items()) {
+    if (omit != nullptr && key == omit) continue;
+    written[SnakeCase(key)] = std::move(value);
+  }
+  return written;
+}
+
+const ToolTable::Entry* ToolTable::Find(const std::string& name) const {
+  for (const auto& entry : entries_) {
+    if (name == entry.name) return &entry;
+  }
+  return nullptr;
+}
+
+Json ToolTable::Definitions(const core::Workspace& workspace) const {
+  Json tools = Json::array();
+  for (const auto& entry : entries_) {
+    tools.push_back(
+        {{"name", entry.name}, {"description", entry.description}, {"inputSchema", entry.schema(workspace)}});
+  }
+  return tools;
+}
+
+std::optional<ToolResult> ToolTable::Call(const std::string& name, const Json& arguments, ToolContext& ctx) const {
+  const Entry* entry = Find(name);
+  if (entry == nullptr) return std::nullopt;
+  ctx.tool = entry->name;
+  auto result = entry->call(arguments, ctx);
+  if (!result) return ToolResult{result.error().message, true};
+  // Invalid UTF-8 from a profile is replaced, never thrown on.
+  const Json written = ToolResultJson(std::move(*result), entry->options.omit);
+  return ToolResult{written.dump(-1, ' ', false, Json::error_handler_t::replace), false};
+}
+
+bool ToolTable::IsCheap(const std::string& name) const {
+  const Entry* entry = Find(name);
+  return entry == nullptr || entry->options.cheap;
+}
+
+std::vector<std::string> ToolTable::Names() const {
+  std::vector<std::string> names;
+  for (const auto& entry : entries_) names.emplace_back(entry.name);
+  return names;
+}
+
+const ToolTable& Tools() {
+  static const ToolTable table = [] {
+    ToolTable t;
+    BindTools(t);
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace nsys::mcp

@@ -9,7 +9,7 @@ import { escapeHtml } from './view/format';
 import type { Finding } from './protocol/types';
 import { parseFileLink, renderMarkdown } from './view/markdown';
 import { watchCoverage } from './coverage';
-import { loadFindings, loadProfileView } from './view/model';
+import { loadFindings, loadProfileView, ProfileViewModel } from './view/model';
 
 export const VIEW_TYPE = 'nsysAi.profile';
 
@@ -44,8 +44,16 @@ export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvide
     try {
       const opened = await doc.current();
       const client = await this.services.client();
-      const model = await loadProfileView(client, opened, { findings: false });
-      if (client.supports('nsys/analyze')) model.findings = { rows: [], notes: [], declined: false, loading: true };
+      const analyze = client.supports('nsys/analyze');
+      const findings = { rows: [], notes: [], declined: false, loading: true };
+      // Issue 27: painted as it fills in (the summary at once, then each table as its answer arrives).
+      const paint = (partial: ProfileViewModel) => {
+        if (disposed) return;
+        if (analyze) partial.findings = findings;
+        panel.webview.html = renderProfileHtml(partial, { nonce, cspSource: panel.webview.cspSource });
+      };
+      const model = await loadProfileView(client, opened, { findings: false, onSection: paint });
+      if (analyze) model.findings = findings;
       if (disposed) return;
       panel.webview.html = renderProfileHtml(model, { nonce, cspSource: panel.webview.cspSource });
       if (model.coverage === null) {

@@ -96,6 +96,23 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
     doc.dispose();
   });
 
+  // Issue 27: the view paints what the open told at once (duration, devices) with every table computing, then again
+  // as each table's answer arrives; the last page is the whole view.
+  test('the profile view paints the summary at once, then each table as it arrives', async () => {
+    const { doc, panel } = await openView();
+    const computing = (page: string) =>
+      ['GPU operations', 'GPU activity', 'kernels', 'NVTX ranges'].filter((w) => page.includes(`Computing ${w}…`)).length;
+    const pages = panel.pages.filter((p) => p.includes('<h1>h100_2gpu_1s.sqlite</h1>'));
+    assert.ok(pages.length >= 5, `a page per section and the skeleton: ${pages.length}`);
+    assert.equal(computing(pages[0]), 4, 'the first paint has every table computing');
+    assert.match(pages[0], /969\.4 ms/, 'and the duration the open read');
+    assert.doesNotMatch(pages[0], /data-kernel=/);
+    for (let i = 1; i < pages.length; i++) assert.ok(computing(pages[i]) <= computing(pages[i - 1]), `page ${i}`);
+    assert.equal(computing(pages.at(-1)!), 0);
+    assert.match(pages.at(-1)!, /data-kernel="sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8/);
+    doc.dispose();
+  });
+
   // Issue 32: a .qdrep (what Nsight Systems wrote until 2021.1) is a report like a .nsys-rep: the server converts it
   // with the installed nsys and the view shows its numbers; one that is not a report shows the server's plain words.
   test('a .qdrep report opens in the profile view', { skip: fs.existsSync(qdrep) ? undefined : `no ${qdrep}` }, async () => {

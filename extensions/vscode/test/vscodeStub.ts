@@ -220,8 +220,16 @@ export class FakePanel {
   private readonly disposeEmitter = new EventEmitter<void>();
   readonly viewState = new EventEmitter<{ webviewPanel: FakePanel }>();
   active = true;
+  /** Every page the webview was given, in order; webview.html is the last. */
+  readonly pages: string[] = [];
   readonly webview = {
-    html: '',
+    pages: this.pages,
+    get html(): string {
+      return this.pages.at(-1) ?? '';
+    },
+    set html(page: string) {
+      this.pages.push(page);
+    },
     options: {} as object,
     cspSource: 'vscode-resource:',
     postMessage: async (m: unknown) => {

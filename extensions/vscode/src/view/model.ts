@@ -209,26 +209,22 @@ export async function loadFindings(
   }
 }
 
-/** Everything the profile view shows, requested at once (the server runs them concurrently). */
+const loadingSection = <T>(): Section<T> => ({ rows: [], notes: [], declined: false, loading: true });
+
+/**
+ * Everything the profile view shows, requested at once (the server runs them concurrently). `onSection` (issue 27)
+ * gets the view as it fills in: first with every section still computing (what the open already told), then again
+ * each time a section arrives, so the view paints the summary at once and each table as it comes.
+ */
 export async function loadProfileView(
   client: NsysClient,
   opened: OpenProfileResult,
-  opts: { cancel?: RequestOptions['cancel']; findings?: boolean } = {},
+  opts: { cancel?: RequestOptions['cancel']; findings?: boolean; onSection?: (partial: ProfileViewModel) => void } = {},
 ): Promise<ProfileViewModel> {
   const { profileId, info } = opened;
   const cancel = { cancel: opts.cancel };
   const q = VIEW_QUERIES;
-  const [budget, utilisation, kernels, nvtx, findings] = await Promise.all([
-    section(() => client.runSkill(profileId, q.budget.skill, { ...q.budget.args }, cancel), budgetFromSkill),
-    section(
-      () => client.runSkill(profileId, q.utilisation.skill, { ...q.utilisation.args }, cancel),
-      (r) => utilisationFromSkill(r, info.startNs),
-    ),
-    section(() => client.runSkill(profileId, q.kernels.skill, { ...q.kernels.args }, cancel), kernelsFromSkill),
-    section(() => client.runSkill(profileId, q.nvtx.skill, { ...q.nvtx.args }, cancel), nvtxFromSkill),
-    opts.findings === false ? Promise.resolve(undefined) : loadFindings(client, profileId, cancel),
-  ]);
-  return {
+  const partial: ProfileViewModel = {
     profileId,
     path: info.sourcePath || opened.path, // the user's file: a report's name, not its conversion in the cache
     nsysVersion: info.nsysVersion,
@@ -237,11 +233,34 @@ export async function loadProfileView(
     devices: info.devices.map((d) => ({ id: d.id, label: d.name ? `GPU ${d.id} · ${d.name}` : `GPU ${d.id}` })),
     processCount: info.processCount,
     streamCount: info.streamCount,
-    budget,
-    utilisation,
-    kernels,
-    nvtx,
-    findings,
+    budget: loadingSection(),
+    utilisation: loadingSection(),
+    kernels: loadingSection(),
+    nvtx: loadingSection(),
+    findings: opts.findings === false ? undefined : loadingSection(),
     coverage: mappingCoverageOf(opened),
   };
+  opts.onSection?.({ ...partial });
+  const arrived = <K extends 'budget' | 'utilisation' | 'kernels' | 'nvtx'>(key: K) => (s: ProfileViewModel[K]) => {
+    partial[key] = s;
+    opts.onSection?.({ ...partial });
+    return s;
+  };
+  const [budget, utilisation, kernels, nvtx, findings] = await Promise.all([
+    section(() => client.runSkill(profileId, q.budget.skill, { ...q.budget.args }, cancel), budgetFromSkill).then(
+      arrived('budget'),
+    ),
+    section(
+      () => client.runSkill(profileId, q.utilisation.skill, { ...q.utilisation.args }, cancel),
+      (r) => utilisationFromSkill(r, info.startNs),
+    ).then(arrived('utilisation')),
+    section(() => client.runSkill(profileId, q.kernels.skill, { ...q.kernels.args }, cancel), kernelsFromSkill).then(
+      arrived('kernels'),
+    ),
+    section(() => client.runSkill(profileId, q.nvtx.skill, { ...q.nvtx.args }, cancel), nvtxFromSkill).then(
+      arrived('nvtx'),
+    ),
+    opts.findings === false ? Promise.resolve(undefined) : loadFindings(client, profileId, cancel),
+  ]);
+  return { ...partial, budget, utilisation, kernels, nvtx, findings };
 }

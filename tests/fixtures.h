@@ -12,16 +12,20 @@ inline std::string FixturesDir() {
   return NSYS_AI_FIXTURES_DIR;
 }
 
-inline std::string Fixture(const std::string& name) { return (std::filesystem::path(FixturesDir()) / name).string(); }
+inline std::string Fixture(const std::string& name) {
+  return (std::filesystem::path(FixturesDir()) / name).string();
+}
 
-inline bool HaveFixtures() { return std::filesystem::exists(Fixture("h100_2gpu_1s.sqlite")); }
+inline bool HaveFixtures() {
+  return std::filesystem::exists(Fixture("h100_2gpu_1s.sqlite"));
+}
 
 }  // namespace nsys::testing
 
 // Skips the current test, saying why, when ../shared/fixtures is absent.
-#define NSYS_REQUIRE_FIXTURES()                                                               \
-  do {                                                                                        \
-    if (!::nsys::testing::HaveFixtures())                                                     \
-      GTEST_SKIP() << "shared fixtures not found at " << ::nsys::testing::FixturesDir()       \
-                   << " (set NSYS_AI_FIXTURES_DIR); skipping a test that needs them";         \
+#define NSYS_REQUIRE_FIXTURES()                                                         \
+  do {                                                                                  \
+    if (!::nsys::testing::HaveFixtures())                                               \
+      GTEST_SKIP() << "shared fixtures not found at " << ::nsys::testing::FixturesDir() \
+                   << " (set NSYS_AI_FIXTURES_DIR); skipping a test that needs them";   \
   } while (0)

@@ -17,8 +17,8 @@ namespace {
 using testing::Fixture;
 using testing::HaveFixtures;
 
-const std::set<std::string> kGlobals = {"window_ns",   "device_count", "process_count", "tensor_core_gpu", "kernel_count",
-                                         "span_ns",     "idle_ns",      "idle_pct",      "compute_pct"};
+const std::set<std::string> kGlobals = {"window_ns", "device_count", "process_count", "tensor_core_gpu", "kernel_count",
+                                        "span_ns",   "idle_ns",      "idle_pct",      "compute_pct"};
 
 TEST(Book, ParsesWithEnoughRootCausesEachSayingWhatToDo) {
   const Book& book = BuiltinBook();

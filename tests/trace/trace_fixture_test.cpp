@@ -14,8 +14,8 @@
 
 #include "fixtures.h"
 #include "nsys/engine/profile.h"
-#include "nsys/trace/protobuf.h"
 #include "nsys/support/sha256.h"
+#include "nsys/trace/protobuf.h"
 #include "nsys/trace/trace_writer.h"
 #include "nsys/trace/validator.h"
 #include "trace/trace_test_util.h"

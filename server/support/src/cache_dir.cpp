@@ -63,8 +63,8 @@ Expected<std::string> PrivateDir(const std::string& given) {
   }
   if (st.st_uid != ::geteuid()) {
     ::close(fd);
-    return DirError(path, fmt::format("it belongs to uid {}, not to this user (uid {}), and has mode {:04o}",
-                                      st.st_uid, ::geteuid(), st.st_mode & 07777));
+    return DirError(path, fmt::format("it belongs to uid {}, not to this user (uid {}), and has mode {:04o}", st.st_uid,
+                                      ::geteuid(), st.st_mode & 07777));
   }
   if ((st.st_mode & S_ISVTX) != 0) {  // a shared directory such as /tmp is never narrowed, even when root owns it
     ::close(fd);
@@ -73,8 +73,8 @@ Expected<std::string> PrivateDir(const std::string& given) {
   if ((st.st_mode & 07777) != 0700 && ::fchmod(fd, 0700) != 0) {
     const int err = errno;
     ::close(fd);
-    return DirError(path, fmt::format("its mode is {:04o} and cannot be made 0700: {}", st.st_mode & 07777,
-                                      std::strerror(err)));
+    return DirError(
+        path, fmt::format("its mode is {:04o} and cannot be made 0700: {}", st.st_mode & 07777, std::strerror(err)));
   }
   ::close(fd);
   return path;
@@ -105,8 +105,8 @@ Expected<PrivateFile> CreatePrivateFile(const std::string& dir, const std::strin
                        fmt::format("Cannot create a temporary file in '{}': {}.", *checked, std::strerror(errno)));
     }
   }
-  return MakeError(ErrorKind::kInternal, fmt::format("Cannot create a temporary file in '{}': every name was taken.",
-                                                     *checked));
+  return MakeError(ErrorKind::kInternal,
+                   fmt::format("Cannot create a temporary file in '{}': every name was taken.", *checked));
 }
 
 }  // namespace nsys::support

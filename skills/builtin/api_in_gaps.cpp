@@ -42,6 +42,8 @@ struct Hit {
   Interval part;  // the call clipped to the gap
   size_t row;     // runtime row
 };
+// The API groups are numbered in the order their calls are first met group by group (a group's overlaps in call
+// order), as the totals' ties are listed in that order.
 
 // Per API (and kNoCallApi) of one (pid, device): the row's numbers.
 struct ApiTotals {
@@ -49,23 +51,56 @@ struct ApiTotals {
   Ns overlap = 0;
 };
 
-// Every (gap, call) overlap of one process's calls with one device's gaps, sorted by (gap, api, start).
-std::vector<Hit> Overlaps(const engine::RuntimeTable& rt, const std::vector<size_t>& calls,
-                          const std::vector<Interval>& gaps, ApiNameGroups& apis) {
-  std::vector<Hit> hits;
-  for (size_t r : calls) {
+// Every (gap, call) overlap of each group's process's calls with the group's gaps, sorted by (gap, api, start), for
+// every group at once: one pass over the runtime rows in start order, each group keeping a cursor on the first gap
+// that ends after the current call's start (gaps are sorted and disjoint, so it only moves forward). Linear in
+// calls + gaps; no per-call search and no per-process row lists (5.8M runtime rows on a 2 GB export). False when
+// cancelled.
+bool OverlapsByGroup(const Context& ctx, const std::vector<GpuOpGroup>& groups,
+                     const std::vector<std::vector<Interval>>& gaps, ApiNameGroups& apis,
+                     std::vector<std::vector<Hit>>& hits) {
+  hits.assign(groups.size(), {});
+  std::map<uint32_t, std::vector<size_t>> groups_of_pid;  // only groups with gaps
+  for (size_t g = 0; g < groups.size(); ++g) {
+    if (!gaps[g].empty()) groups_of_pid[groups[g].pid].push_back(g);
+  }
+  if (groups_of_pid.empty()) return true;
+  // A pid's groups by a dense lookup when pids are small (they are process ids), else through the map.
+  const uint32_t max_pid = groups_of_pid.rbegin()->first;
+  std::vector<const std::vector<size_t>*> dense(max_pid < (1u << 22) ? max_pid + 1 : 0, nullptr);
+  for (const auto& [pid, list] : groups_of_pid) {
+    if (pid < dense.size()) dense[pid] = &list;
+  }
+  std::vector<size_t> cursor(groups.size(), 0);
+  const engine::RuntimeTable& rt = ctx.profile.runtime();
+  for (size_t r = 0; r < rt.size(); ++r) {
+    if ((r & 0xFFFF) == 0 && ctx.cancel.cancelled()) return false;
+    const uint32_t pid = rt.pid[r];
+    const std::vector<size_t>* list = nullptr;
+    if (!dense.empty()) {
+      list = pid < dense.size() ? dense[pid] : nullptr;
+    } else if (auto it = groups_of_pid.find(pid); it != groups_of_pid.end()) {
+      list = &it->second;
+    }
+    if (list == nullptr) continue;
     const Interval call{rt.start[r], rt.end[r]};
-    auto g =
-        std::upper_bound(gaps.begin(), gaps.end(), call.start, [](Ns t, const Interval& gap) { return t < gap.end; });
-    for (; g != gaps.end() && g->start < call.end; ++g) {
-      const Interval part{std::max(call.start, g->start), std::min(call.end, g->end)};
-      if (part.length() > 0) hits.push_back({static_cast<size_t>(g - gaps.begin()), apis.IdOf(rt.name[r]), part, r});
+    for (size_t g : *list) {
+      const std::vector<Interval>& gs = gaps[g];
+      size_t& c = cursor[g];
+      while (c < gs.size() && gs[c].end <= call.start) ++c;
+      for (size_t k = c; k < gs.size() && gs[k].start < call.end; ++k) {
+        const Interval part{std::max(call.start, gs[k].start), std::min(call.end, gs[k].end)};
+        if (part.length() > 0) hits[g].push_back({k, 0, part, r});
+      }
     }
   }
-  std::sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
-    return std::tie(a.gap, a.api, a.part.start) < std::tie(b.gap, b.api, b.part.start);
-  });
-  return hits;
+  for (std::vector<Hit>& h : hits) {
+    for (Hit& hit : h) hit.api = apis.IdOf(rt.name[hit.row]);
+    std::sort(h.begin(), h.end(), [](const Hit& a, const Hit& b) {
+      return std::tie(a.gap, a.api, a.part.start) < std::tie(b.gap, b.api, b.part.start);
+    });
+  }
+  return true;
 }
 
 // Folds the overlaps into per-API totals: each API's union within each gap, and the gap time no call covers.
@@ -95,18 +130,6 @@ std::map<int32_t, ApiTotals> TotalsByApi(const std::vector<Hit>& hits, const std
     }
   }
   return totals;
-}
-
-// The runtime rows of each process that has gaps, in start order. False when cancelled.
-bool CallsByPid(const Context& ctx, const std::vector<GpuOpGroup>& groups,
-                std::map<uint32_t, std::vector<size_t>>& out) {
-  for (const GpuOpGroup& g : groups) out[g.pid];
-  const engine::RuntimeTable& rt = ctx.profile.runtime();
-  for (size_t i = 0; i < rt.size(); ++i) {
-    if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return false;
-    if (auto it = out.find(rt.pid[i]); it != out.end()) it->second.push_back(i);
-  }
-  return true;
 }
 
 Table EmptyGapsTable() {
@@ -174,10 +197,10 @@ class ApiInGapsSkill final : public Skill {
     if (!scanned) return scanned.error();
     auto gaps = FindGaps(ctx, *scanned, min_gap);
     if (!gaps) return gaps.error();
-    std::map<uint32_t, std::vector<size_t>> calls;
-    if (!CallsByPid(ctx, scanned->groups(), calls)) return CancelledError();
-
     ApiNameGroups apis(ctx.profile.strings());
+    std::vector<std::vector<Hit>> hits;
+    if (!OverlapsByGroup(ctx, scanned->groups(), *gaps, apis, hits)) return CancelledError();
+
     Table t = EmptyGapsTable();
     int64_t gap_count = 0;
     Ns gap_total = 0;
@@ -185,10 +208,9 @@ class ApiInGapsSkill final : public Skill {
       const GpuOpGroup& g = scanned->groups()[gi];
       const std::vector<Interval>& group_gaps = (*gaps)[gi];
       if (group_gaps.empty()) continue;
-      const std::vector<Hit> hits = Overlaps(ctx.profile.runtime(), calls[g.pid], group_gaps, apis);
       Ns gap_ns = 0;
       for (const Interval& gap : group_gaps) gap_ns += gap.length();
-      AddRows(g.pid, g.device, TotalsByApi(hits, group_gaps), gap_ns, apis, t);
+      AddRows(g.pid, g.device, TotalsByApi(hits[gi], group_gaps), gap_ns, apis, t);
       gap_count += static_cast<int64_t>(group_gaps.size());
       gap_total += gap_ns;
     }

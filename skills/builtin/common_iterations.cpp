@@ -304,6 +304,27 @@ void AppendPeriodIterations(const engine::KernelTable& k, int32_t device, const 
   }
 }
 
+// Kernel periodicity's confidence: the spacing's agreement (the lowest over the devices) and the steady share, the
+// part of the iterations' summed durations in iterations no longer than 3x the median. A steady loop has both near
+// 1; autotuning or start-up shows as a few iterations holding most of the time.
+void SetPeriodConfidence(IterationResult& res, double agreement) {
+  const Ns median = MedianIterationNs(res.iterations);
+  Ns all = 0, steady = 0;
+  for (const Iteration& it : res.iterations) {
+    const Ns d = it.end - it.start;
+    all += d;
+    if (d <= 3 * median) steady += d;
+  }
+  const double share = all > 0 ? static_cast<double>(steady) / static_cast<double>(all) : 0.0;
+  res.confidence = agreement >= 0.9 && share >= 0.8 ? "high" : agreement >= 0.8 && share >= 0.5 ? "medium" : "low";
+  res.confidence_reason = fmt::format(
+      "{:.0f}% of the repeating kernel's spacings agree, and iterations within 3x the median duration hold {:.0f}% of "
+      "the iterations' time",
+      100 * agreement, 100 * share);
+  res.notes.push_back(fmt::format("Confidence that these are the steps of a steady loop: {} ({}).", res.confidence,
+                                  res.confidence_reason));
+}
+
 Expected<IterationResult> ByKernelPeriod(const Context& ctx) {
   IterationResult res;
   res.method = "kernel_period";
@@ -315,6 +336,7 @@ Expected<IterationResult> ByKernelPeriod(const Context& ctx) {
   auto [first, last] = RowRange(k, ctx.filter);
   std::vector<uint32_t> rows;
   std::vector<engine::StrId> names;
+  double min_agreement = 1.0;
   for (const auto& [device, count] : RowCountsByDevice(k, first, last, ctx.filter)) {
     rows.clear();
     rows.reserve(count);
@@ -331,6 +353,7 @@ Expected<IterationResult> ByKernelPeriod(const Context& ctx) {
       continue;
     }
     AppendPeriodIterations(k, device, rows, names, *best, res.iterations);
+    min_agreement = std::min(min_agreement, best->agreement);
     std::string shown(ctx.profile.strings().view(best->name));
     if (shown.size() > 80) shown = shown.substr(0, 77) + "...";
     res.notes.push_back(fmt::format(
@@ -348,6 +371,7 @@ Expected<IterationResult> ByKernelPeriod(const Context& ctx) {
                      "Iterations were detected by kernel periodicity (no marker given): the repeating unit may be a "
                      "layer or micro-batch rather than a whole training step; pass marker=<NVTX range name> when the "
                      "application marks its steps.");
+    SetPeriodConfidence(res, min_agreement);
   }
   return res;
 }
@@ -356,6 +380,10 @@ Expected<IterationResult> ByKernelPeriod(const Context& ctx) {
 
 Expected<IterationResult> DetectIterations(const Context& ctx, const std::string& marker) {
   auto res = marker.empty() ? ByKernelPeriod(ctx) : ByMarker(ctx, marker);
+  if (res && res->found && res->confidence.empty()) {
+    res->confidence = "high";
+    res->confidence_reason = "the application marks its iterations";
+  }
   if (res && res->found) {
     std::sort(res->iterations.begin(), res->iterations.end(), [](const Iteration& a, const Iteration& b) {
       return std::tie(a.device, a.pid, a.start) < std::tie(b.device, b.pid, b.start);

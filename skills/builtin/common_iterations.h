@@ -28,7 +28,17 @@ struct IterationResult {
   std::string decline_reason;         // when !found
   std::vector<Iteration> iterations;  // sorted by (device, pid, start)
   std::vector<std::string> notes;     // how they were found, coverage
+  // How far the iterations can be trusted as a steady loop: "high" for a marker; for kernel periodicity, from the
+  // spacing's agreement and the share of the iterations' time in iterations within 3x the median ("low" when a few
+  // iterations hold most of the time: autotuning, start-up, no loop at all). See IterationConfidence.
+  std::string confidence;
+  std::string confidence_reason;
 };
+
+// The confidence column's description, shared by the skills that list iterations.
+inline constexpr const char* kConfidenceDoc =
+    "That the iterations are the steps of a steady loop: high (a marker, or a steady kernel period), medium or low "
+    "(a few iterations hold most of the time: autotuning, start-up, no loop); the same on every row";
 
 // `marker` empty = kernel periodicity. Needs kernels, runtime and NVTX loaded.
 Expected<IterationResult> DetectIterations(const Context& ctx, const std::string& marker);

@@ -75,7 +75,8 @@ Table EmptyOutliersTable() {
       IntCol("gap_before_ns",
              "GPU idle between the previous iteration's last kernel end and this iteration's first kernel "
              "start; null for the group's first iteration or when either has no kernels"),
-      IntCol("kernels", "Kernels in the iteration")};
+      IntCol("kernels", "Kernels in the iteration"),
+      StringCol("confidence", kConfidenceDoc)};
   return t;
 }
 
@@ -130,6 +131,7 @@ class IterationOutliersSkill final : public Skill {
       AddGroup(its, first, last, threshold, t, outliers);
       first = last;
     }
+    for (auto& row : t.rows) row.push_back(S(res->confidence));
     t.notes = res->notes;
     t.notes.push_back(fmt::format(
         "{} iterations in {} {} groups (method: {}); {} with robust_z > {}. robust_z = (duration - median) / "

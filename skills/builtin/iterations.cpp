@@ -48,7 +48,8 @@ class IterationsSkill final : public Skill {
                  DoubleCol("gpu_busy_pct", "gpu_busy_ns / duration_ns x 100"),
                  IntCol("gpu_span_ns", "First kernel start to last kernel end"),
                  IntCol("kernel_ns",
-                        "Sum of those kernels' durations (overlapping kernels each count): the iteration's GPU work")};
+                        "Sum of those kernels' durations (overlapping kernels each count): the iteration's GPU work"),
+                 StringCol("confidence", kConfidenceDoc)};
     const Ns origin = ctx.profile.info().start_ns;
     std::vector<Ns> durations;
     for (const Iteration& it : res->iterations) {
@@ -57,7 +58,7 @@ class IterationsSkill final : public Skill {
       t.rows.push_back({it.device >= 0 ? I(it.device) : Null(), I(it.pid), I(it.index), I(it.start),
                         D(static_cast<double>(it.start - origin) / 1e9), I(dur), I(it.kernels), I(it.gpu_busy),
                         dur > 0 ? D(100.0 * static_cast<double>(it.gpu_busy) / static_cast<double>(dur)) : Null(),
-                        I(it.gpu_end - it.gpu_start), I(it.kernel_ns)});
+                        I(it.gpu_end - it.gpu_start), I(it.kernel_ns), S(res->confidence)});
     }
     t.notes = res->notes;
     std::sort(durations.begin(), durations.end());

@@ -248,6 +248,44 @@ TEST_F(AnalyzeTest, TheMpiRanksIdleWhileTheirHostsComputeAndTheirFreesAreStartUp
   EXPECT_EQ(Find(*a, "allocator_churn"), nullptr);
 }
 
+// a100_perlmutter_uvm_vecadd between 8.79 s and 9.02 s: the 2,048 unified-memory prefetch migrations host-to-device
+// (copyKind 11: 4.3 GB, 164.8 ms of copy time from SQL) before the kernel, which the budget splits out of the GPU span.
+// The unified-memory cause leads, not the generic copy-bound one, and says prefetch and advise.
+TEST_F(AnalyzeTest, UnifiedMemoryMigrationsGetTheirOwnCause) {
+  const std::string id = Open("realworld/a100_perlmutter_uvm_vecadd.sqlite");
+  AnalyzeOptions options;
+  options.window.start = 8.79;
+  options.window.end = 9.02;
+  auto a = ws_->Analyze(id, options);
+  ASSERT_TRUE(a) << a.error().message;
+  ASSERT_FALSE(a->findings.empty());
+  const Finding& top = a->findings.front();
+  EXPECT_EQ(top.root_cause, "uvm_migrations");
+  EXPECT_NE(top.title.find("4.3 GB at 26.1 GB/s"), std::string::npos) << top.title;
+  EXPECT_NEAR(static_cast<double>(top.at_stake_ns) / 1e6, 164.8, 0.1);
+  EXPECT_EQ(Find(*a, "copy_bound"), nullptr);
+  bool prefetch = false;
+  for (const auto& r : top.answer.recommendations) prefetch |= r.find("cudaMemPrefetchAsync") != std::string::npos;
+  EXPECT_TRUE(prefetch);
+}
+
+// Headlines that say what did the work: v100_julia ran one 2.3 µs kernel in a 451 ms capture (SELECT end - start FROM
+// CUPTI_ACTIVITY_KIND_KERNEL -> 2272), and titanrtx_tensorrt_nvtx has no GPU activity: its NVTX ranges come from
+// one process of the 74 its process table lists.
+TEST_F(AnalyzeTest, HeadlinesCountWhatDidTheWork) {
+  const std::string julia = Open("v100_julia.sqlite");
+  auto a = ws_->Analyze(julia, {});
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_TRUE(a->summary.find("2.3 µs of GPU span in a 451.0 ms capture") != std::string::npos) << a->summary;
+  ASSERT_FALSE(a->findings.empty());
+  EXPECT_EQ(a->findings.front().root_cause, "little_gpu_work_captured");
+  const std::string trt = Open("titanrtx_tensorrt_nvtx.sqlite");
+  auto b = ws_->Analyze(trt, {});
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_TRUE(b->summary.find("1 process with CUDA API or NVTX activity (the export lists 74)") != std::string::npos)
+      << b->summary;
+}
+
 // The shipped sample (issue 26): copy-bound, and its math in FP32 without tensor cores although the exporter did not
 // name the GPUs: the kernels are sm80 cuBLAS kernels, so the GPUs have tensor cores.
 TEST_F(AnalyzeTest, TheSampleIsCopyBoundAndItsGemmsSkipTheTensorCores) {

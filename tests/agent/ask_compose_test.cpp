@@ -180,6 +180,18 @@ TEST_F(AskComposeTest, PerXGetsOneFigurePerX) {
   EXPECT_TRUE(Contains(a.summary, "Total: 885 kernels")) << a.summary;
 }
 
+// A CUDA API the profile never calls is answered as such, with the calls of similar name it has
+// (a100_perlmutter_uvm_vecadd: SELECT value FROM StringIds WHERE value LIKE 'cudaMalloc%' -> cudaMallocManaged_v6000).
+// Library names (cuBLAS) are not API names.
+TEST_F(AskComposeTest, AnApiTheProfileNeverCallsIsSaidAbsent) {
+  const auto a = Ask("realworld/a100_perlmutter_uvm_vecadd.sqlite", "How long did cudaMalloc take in total?");
+  ASSERT_FALSE(a.refusal) << a.summary;
+  EXPECT_TRUE(Contains(a.summary, "This profile has no cudaMalloc calls")) << a.summary;
+  EXPECT_TRUE(Contains(a.summary, "cudaMallocManaged")) << a.summary;
+  const auto lib = Ask("realworld/a100_perlmutter_uvm_vecadd.sqlite", "How much time do cuBLAS kernels take?");
+  EXPECT_FALSE(Contains(lib.summary, "no cuBLAS calls")) << lib.summary;
+}
+
 TEST_F(AskComposeTest, WhatTheExportDoesNotMeasureIsRefusedWithTheClosestQuestions) {
   for (const char* q : {"What color is the kernel?", "What was the GPU temperature?", "asdf qwerty"}) {
     const auto a = Ask("h100_2gpu_1s.sqlite", q);

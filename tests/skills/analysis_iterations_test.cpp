@@ -98,5 +98,28 @@ TEST(Iterations, DeclinesWithReasons) {
   EXPECT_NE(JoinNotes(t).find("NVTX"), std::string::npos);
 }
 
+// Iterations found by kernel periodicity carry a confidence. gtx1650_keras_tf_darknet53 is TensorFlow autotuning,
+// not a loop: its periodic Eigen kernel agrees on 83% of its spacings, and the last "iteration" alone lasts 3.67 s of
+// the iterations' ~3.9 s (iterations within 3x the 1.3 ms median hold 5% of the time): low. mfu_2gpu_before is a
+// steady training loop (every spacing agrees, every iteration near the median): high. Every row says the same.
+TEST(Iterations, KernelPeriodCarriesAConfidence) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::pair<const char*, const char*> cases[] = {{"realworld/gtx1650_keras_tf_darknet53.sqlite", "low"},
+                                                       {"mfu_2gpu_before.sqlite", "high"}};
+  for (const auto& [fixture, expected] : cases) {
+    SCOPED_TRACE(fixture);
+    for (const char* skill : {"iterations", "iteration_outliers"}) {
+      NSYS_RUN_SKILL(t, fixture, skill);
+      ASSERT_FALSE(t.declined);
+      ASSERT_FALSE(t.rows.empty());
+      for (size_t r = 0; r < t.rows.size(); ++r) EXPECT_EQ(StringCell(t, r, "confidence"), expected);
+      EXPECT_NE(JoinNotes(t).find(std::string("steady loop: ") + expected), std::string::npos) << JoinNotes(t);
+    }
+  }
+  NSYS_RUN_SKILL(t, "realworld/gtx1650_keras_tf_darknet53.sqlite", "iterations");
+  EXPECT_NE(JoinNotes(t).find("83% of the repeating kernel's spacings agree"), std::string::npos);
+  EXPECT_NE(JoinNotes(t).find("hold 5% of the iterations' time"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace nsys::testing

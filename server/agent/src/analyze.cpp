@@ -330,10 +330,16 @@ std::string BudgetSentence(const BudgetView& v) {
   return out + (also.empty() ? "" : "; also " + also) + ".";
 }
 
+// "949.1 ms", or "2.3 µs" under 0.1 ms (one decimal of milliseconds would say 0.0).
+std::string SpanText(int64_t ns) {
+  if (ns > 0 && ns < 100000) return fmt::format("{:.1f} µs", static_cast<double>(ns) / 1e3);
+  return fmt::format("{:.1f} ms", static_cast<double>(ns) / 1e6);
+}
+
 // Orientation: where the GPU time goes first (the time budget), then what was profiled (the processes and GPUs that
 // show GPU activity, beside what the export records), then the findings' headline.
 std::string Orient(const engine::ProfileInfo& info, const Globals& g, const std::string& window,
-                   const std::vector<Finding>& findings, const BudgetView& b) {
+                   const std::vector<Finding>& findings, const BudgetView& b, size_t host_pids) {
   std::map<std::string, int> models;
   for (const auto& d : info.devices) {
     if (!b.devices.empty() && !b.devices.count(d.id)) continue;
@@ -344,23 +350,41 @@ std::string Orient(const engine::ProfileInfo& info, const Globals& g, const std:
   std::string out = BudgetSentence(b);
   if (!out.empty()) out += " ";
   if (b.devices.empty()) {
-    out += fmt::format("Analysed {:.1f} ms ({}) on {} GPU{}{} in {} process{}.", g.window_ns / 1e6, window,
-                       info.devices.size(), info.devices.size() == 1 ? "" : "s", gpus.empty() ? "" : " (" + gpus + ")",
-                       info.processes.size(), info.processes.size() == 1 ? "" : "es");
+    // No GPU operation: the processes that made CUDA calls or NVTX ranges did the work, not the export's list.
+    const std::string listed =
+        host_pids != info.processes.size() ? fmt::format(" (the export lists {})", info.processes.size()) : "";
+    out += fmt::format(
+        "Analysed {:.1f} ms ({}): {} process{} with CUDA API or NVTX activity{}, on a machine with {} "
+        "GPU{}{}.",
+        g.window_ns / 1e6, window, host_pids, host_pids == 1 ? "" : "es", listed, info.devices.size(),
+        info.devices.size() == 1 ? "" : "s", gpus.empty() ? "" : " (" + gpus + ")");
   } else {
     const size_t procs = b.pids.size(), used = b.devices.size();
     const std::string machine = info.devices.size() > used
                                     ? fmt::format("{} of the machine's {} GPUs", used, info.devices.size())
                                     : fmt::format("{} GPU{}", used, used == 1 ? "" : "s");
-    out += fmt::format("{} process{} on {}{}: {:.1f} ms of GPU span in a {:.1f} ms capture ({}).", procs,
-                       procs == 1 ? "" : "es", machine, gpus.empty() ? "" : " (" + gpus + ")",
-                       static_cast<double>(b.spans_ns) / 1e6, g.window_ns / 1e6, window);
+    out +=
+        fmt::format("{} process{} on {}{}: {} of GPU span in a {:.1f} ms capture ({}).", procs, procs == 1 ? "" : "es",
+                    machine, gpus.empty() ? "" : " (" + gpus + ")", SpanText(b.spans_ns), g.window_ns / 1e6, window);
   }
   if (!info.caps.kernels) out += " It has no CUDA kernel activity, so the GPU-side root causes cannot be checked.";
   if (findings.empty()) return out + " No root cause of the Book applies.";
   return out + fmt::format(" {} finding{}; the largest: {} (about {:.1f} ms at stake).", findings.size(),
                            findings.size() == 1 ? "" : "s", findings.front().title,
                            static_cast<double>(findings.front().at_stake_ns) / 1e6);
+}
+
+// The processes with CUDA API calls or NVTX events, for a profile with no GPU operation (0 when neither was traced).
+size_t HostActivePids(const engine::Profile& profile, const CancelToken& cancel) {
+  std::vector<std::string> parts;
+  if (profile.info().caps.runtime) parts.push_back("SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME");
+  if (profile.info().caps.nvtx) parts.push_back("SELECT globalTid FROM NVTX_EVENTS");
+  if (parts.empty()) return 0;
+  std::string sql = "SELECT count(DISTINCT (globalTid >> 24) & 16777215) FROM (";
+  for (size_t i = 0; i < parts.size(); ++i) sql += (i ? " UNION ALL " : "") + parts[i];
+  auto r = profile.Query(sql + ")", cancel);
+  if (!r || r->rows.empty() || !std::holds_alternative<int64_t>(r->rows[0][0])) return 0;
+  return static_cast<size_t>(std::get<int64_t>(r->rows[0][0]));
 }
 
 // The budget's dominant part as RootCause::addresses names them: compute, communication, copy or idle ("" when
@@ -505,7 +529,8 @@ Expected<Analysis> Analyze(const engine::Profile& profile, const SkillRunner& ru
     }
   }
   RankFindings(analysis.findings, book, DominantPart(view));
-  analysis.summary = Orient(info, g, window->description, analysis.findings, view);
+  const size_t host_pids = view.devices.empty() ? HostActivePids(profile, cancel) : 0;
+  analysis.summary = Orient(info, g, window->description, analysis.findings, view, host_pids);
   return analysis;
 }
 

@@ -212,6 +212,39 @@ std::string SentenceOf(const Figures& f, Measure m, const std::string& where, st
 
 // --- Subject: CUDA API calls named in the question ---------------------------------------------------------------
 
+// A word of the question written as a CUDA API name ("cudaMalloc", "cuMemAlloc_v2": cu or cuda, a capital and a
+// small letter, then letters, digits or underscores) that the profile never calls: say so, with the calls whose names
+// share its start.
+bool AnswerAbsentApi(Ctx& c, const std::set<std::string>& bases) {
+  const std::string& q = c.p.text;
+  for (size_t i = 0; i + 4 <= q.size(); ++i) {
+    if (q.compare(i, 2, "cu") != 0 ||
+        (i > 0 && (std::isalnum(static_cast<unsigned char>(q[i - 1])) || q[i - 1] == '_')))
+      continue;
+    size_t j = i + 2;
+    if (q.compare(j, 2, "da") == 0) j += 2;
+    // A capital then a small letter: cudaMalloc, cuMemAlloc, not the library names cuBLAS, cuDNN or cuFFT.
+    if (j + 1 >= q.size() || !std::isupper(static_cast<unsigned char>(q[j])) ||
+        !std::islower(static_cast<unsigned char>(q[j + 1])))
+      continue;
+    while (j < q.size() && (std::isalnum(static_cast<unsigned char>(q[j])) || q[j] == '_')) ++j;
+    const std::string name = q.substr(i, j - i);
+    if (name.size() < 6) continue;
+    std::string similar;
+    int shown = 0;
+    for (const auto& base : bases) {
+      const size_t stem = std::min<size_t>(name.size(), 8);
+      if (base.compare(0, stem, name, 0, stem) == 0 && shown++ < 5) similar += (similar.empty() ? "" : ", ") + base;
+    }
+    Say(c,
+        fmt::format("This profile has no {} calls{}.{}", name, WhereOf(c),
+                    similar.empty() ? "" : " Calls with a similar name that it has: " + similar + "."),
+        "the names of every CUDA API call in the runtime table (nsys stats cudaapisum)");
+    return true;
+  }
+  return false;
+}
+
 bool AnswerApis(Ctx& c, Measure m) {
   if (m == Measure::kBytes || m == Measure::kBandwidth || m == Measure::kGrid || m == Measure::kBlock)
     m = Measure::kNone;  // not measures of a host call
@@ -232,7 +265,7 @@ bool AnswerApis(Ctx& c, Measure m) {
     if (lower.size() < 4 || !HasWord(c.p.lower, lower)) continue;
     named.emplace_back(c.p.lower.find(lower), base);
   }
-  if (named.empty()) return false;
+  if (named.empty()) return AnswerAbsentApi(c, bases);
   std::sort(named.begin(), named.end());
   auto t = Usable(c, "cuda_api_summary");
   if (!t) return false;

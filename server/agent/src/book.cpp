@@ -126,7 +126,9 @@ std::string Format(const ExprValue& v, const std::string& format) {
     return *s;
   }
   const double d = std::get<double>(v);
-  if (format == "ms") return fmt::format("{:.1f} ms", d / 1e6);
+  // Under 0.1 ms, milliseconds with one decimal would say "0.0 ms" of real time: microseconds then.
+  if (format == "ms")
+    return d != 0 && std::abs(d) < 1e5 ? fmt::format("{:.1f} µs", d / 1e3) : fmt::format("{:.1f} ms", d / 1e6);
   if (format == "us") return fmt::format("{:.1f} µs", d / 1e3);
   if (format == "pct") return fmt::format("{:.0f}%", d * 100);
   if (format == "int") return Thousands(static_cast<int64_t>(std::llround(d)));

@@ -29,6 +29,8 @@ TEST(Book, ParsesWithEnoughRootCausesEachSayingWhatToDo) {
     EXPECT_FALSE(rc.why.empty()) << rc.id;
     EXPECT_FALSE(rc.what_to_do.empty()) << rc.id;
     EXPECT_FALSE(rc.confidence_reason.empty()) << rc.id;
+    // Every cause says which part of the time budget it explains (ranking leads with the dominant part's cause).
+    EXPECT_TRUE(!rc.addresses.empty() || rc.symptom) << rc.id;
   }
   // The causes issue 10 names.
   for (const char* id : {"launch_storm", "excessive_sync", "pageable_memcpy", "h2d_in_step", "idle_between_iterations",
@@ -56,6 +58,11 @@ TEST(Book, BadBooksAreRefusedNamingTheRootCauseAndField) {
   ASSERT_FALSE(dup);
   EXPECT_EQ(dup.error().message, "root cause z: duplicate id");
   EXPECT_FALSE(ParseBook("[]"));
+  auto part = ParseBook(R"({"root_causes": [{"id": "p", "name": "P", "skill": "s", "when": "1", "at_stake": "1",
+    "title": "t", "why": "w", "what_to_do": ["d"], "confidence": "low", "confidence_reason": "r",
+    "addresses": "disk"}]})");
+  ASSERT_FALSE(part);
+  EXPECT_EQ(part.error().message, "root cause p: \"addresses\" must be compute, communication, copy, idle or any");
 }
 
 TEST(Book, TemplatesFormatNumbersForPeople) {

@@ -24,13 +24,8 @@ struct WorkspaceTestAccess {
   static void WaitForWarmUp(Workspace& workspace, const std::string& id) { workspace.WaitForWarmUp(id); }
   // The NVTX trees nsys/nvtxTree keeps for a profile, most recently used first (empty for an unknown id).
   static std::vector<std::shared_ptr<const skills::NvtxTree>> NvtxTrees(const Workspace& workspace,
-                                                                         const std::string& id) {
-    std::vector<std::shared_ptr<const skills::NvtxTree>> out;
-    auto entry = workspace.EntryOf(id);
-    if (!entry) return out;
-    std::lock_guard lock((*entry)->nvtx_trees_mu);
-    for (const auto& kept : (*entry)->nvtx_trees) out.push_back(kept.second);
-    return out;
+                                                                        const std::string& id) {
+    return workspace.KeptNvtxTrees(id);
   }
 };
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "nsys/core/workspace.h"
+#include "stores.h"
 
 namespace nsys::core {
 namespace {

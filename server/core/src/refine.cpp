@@ -12,6 +12,7 @@
 #include "nsys/core/workspace.h"
 #include "nsys/source/annotation_index.h"
 #include "nsys/source/scanner.h"
+#include "stores.h"
 
 namespace nsys::core {
 namespace {
@@ -158,21 +159,6 @@ std::string NextProfileCommand(const std::string& profile_path) {
   if (stem.empty()) stem = "profile";
   const std::string next = stem + "_refined";
   return fmt::format("nsys profile -t cuda,nvtx -o {0} <your command> && nsys export --type sqlite {0}.nsys-rep", next);
-}
-
-Expected<skills::NvtxCoverage> Workspace::StoreCoverage(const engine::Profile& profile, CoverageSlot& slot,
-                                                        const CancelToken& cancel) {
-  {
-    std::lock_guard lock(slot.mu);
-    if (slot.value) return *slot.value;
-  }
-  auto filter = engine::ResolveFilter(profile.info(), engine::FilterSpec{});
-  if (!filter) return filter.error();
-  auto computed = skills::ComputeNvtxCoverage(profile, *filter, cancel);
-  if (!computed) return computed.error();
-  std::lock_guard lock(slot.mu);
-  if (!slot.value) slot.value = *computed;
-  return *slot.value;
 }
 
 std::optional<skills::NvtxCoverage> Workspace::KnownMappingCoverage(const std::string& profile_id) const {

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "nsys/core/workspace.h"
+#include "stores.h"
 
 namespace nsys::core {
 

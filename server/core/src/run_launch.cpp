@@ -10,6 +10,7 @@
 
 #include "nsys/core/workspace.h"
 #include "nsys/support/child_process.h"
+#include "stores.h"
 
 namespace nsys::core {
 namespace {

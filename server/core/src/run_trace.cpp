@@ -10,6 +10,7 @@
 #include "nsys/core/workspace.h"
 #include "nsys/support/sha256.h"
 #include "nsys/trace/trace_output.h"
+#include "stores.h"
 
 namespace nsys::core {
 namespace {

@@ -11,6 +11,7 @@
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/nvtx_range_breakdown.h"
 #include "nsys/source/annotation_index.h"
+#include "stores.h"
 
 namespace nsys::core {
 namespace {

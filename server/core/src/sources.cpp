@@ -6,6 +6,7 @@
 #include "nsys/core/workspace.h"
 #include "nsys/source/annotation_index.h"
 #include "nsys/support/path_text.h"
+#include "stores.h"
 
 namespace nsys::core {
 
@@ -24,32 +25,44 @@ std::string NormalSourcePath(const std::string& path) {
   return source::NormalPath(path);
 }
 
-Expected<std::string> Workspace::OpenSourceSet() {
+Expected<std::string> SourceSets::Open() {
   std::lock_guard lock(mu_);
-  if (source_sets_.size() >= kMaxSourceSets) {
+  if (sets_.size() >= kMaxSourceSets) {
     return MakeError(
         ErrorKind::kLimitExceeded,
         fmt::format("At most {} source sets may be open at once (one per editor session).", kMaxSourceSets));
   }
-  std::string id = fmt::format("s{}", next_source_set_++);
-  source_sets_[id] = std::make_shared<source::AnnotationIndex>();
+  std::string id = fmt::format("s{}", next_++);
+  sets_[id] = std::make_shared<source::AnnotationIndex>();
   return id;
 }
 
-void Workspace::CloseSourceSet(const std::string& set_id) {
+void SourceSets::Close(const std::string& set_id) {
   std::shared_ptr<source::AnnotationIndex> dropped;  // freed outside the lock
   std::lock_guard lock(mu_);
-  auto it = source_sets_.find(set_id);
-  if (it == source_sets_.end()) return;
+  auto it = sets_.find(set_id);
+  if (it == sets_.end()) return;
   dropped = std::move(it->second);
-  source_sets_.erase(it);
+  sets_.erase(it);
+}
+
+Expected<std::shared_ptr<source::AnnotationIndex>> SourceSets::Find(const std::string& set_id) const {
+  std::lock_guard lock(mu_);
+  auto it = sets_.find(set_id);
+  if (it == sets_.end()) return MakeError(ErrorKind::kNotFound, "No source set '" + set_id + "'.");
+  return it->second;
+}
+
+Expected<std::string> Workspace::OpenSourceSet() {
+  return source_sets_->Open();
+}
+
+void Workspace::CloseSourceSet(const std::string& set_id) {
+  source_sets_->Close(set_id);
 }
 
 Expected<std::shared_ptr<source::AnnotationIndex>> Workspace::SourceSet(const std::string& set_id) const {
-  std::lock_guard lock(mu_);
-  auto it = source_sets_.find(set_id);
-  if (it == source_sets_.end()) return MakeError(ErrorKind::kNotFound, "No source set '" + set_id + "'.");
-  return it->second;
+  return source_sets_->Find(set_id);
 }
 
 Expected<SourceIndexStats> Workspace::IndexSources(const std::string& set_id, const std::vector<std::string>& roots,

@@ -43,6 +43,13 @@ class AnnotationIndex;  // nsys/source/annotation_index.h
 
 namespace nsys::core {
 
+// The workspace's state holders (server/core/src/stores.h).
+class ProfileStore;
+class RunStore;
+class SourceSets;
+struct LoadedProfile;
+struct RunEntry;
+
 // A skill call to precompute: the skill's name and its raw arguments (as a client would send them).
 struct WarmCall {
   std::string skill;
@@ -402,57 +409,15 @@ class Workspace {
   void WaitForWarmUp(const std::string& profile_id);
   // The loaded profile behind an open id (tests compare it with SQL).
   Expected<std::shared_ptr<engine::Profile>> Get(const std::string& id) const;
+  // The NVTX trees kept for a profile (NvtxTree), most recently used first; empty for an id that is not open.
+  std::vector<std::shared_ptr<const skills::NvtxTree>> KeptNvtxTrees(const std::string& id) const;
 
+  // The state of an open profile, run or source set (server/core/src/stores.h), or kNotFound naming the id.
+  Expected<std::shared_ptr<LoadedProfile>> EntryOf(const std::string& id) const;
+  Expected<std::shared_ptr<RunEntry>> RunEntryOf(const std::string& run_id) const;
+  Expected<std::shared_ptr<source::AnnotationIndex>> SourceSet(const std::string& set_id) const;
   // The cache of traces written without an output path; created on first use, its traces removed with the workspace.
   trace::TraceCache& TraceCache();
-  Expected<std::shared_ptr<source::AnnotationIndex>> SourceSet(const std::string& set_id) const;
-
-  // What the workspace keeps per loaded file, shared by every open id of it. Also held by requests: one holding it
-  // survives a concurrent Close.
-  // A loaded profile's mapping coverage once computed (shared with its warm-up thread).
-  struct CoverageSlot {
-    std::mutex mu;
-    std::optional<skills::NvtxCoverage> value;
-  };
-  struct Entry {
-    std::shared_ptr<engine::Profile> profile;
-    std::shared_ptr<skills::ResultMemo> memo;
-    std::shared_ptr<CoverageSlot> coverage = std::make_shared<CoverageSlot>();
-    CancelToken warm_cancel;
-    std::thread warm;
-    std::mutex warm_join_mu;  // one joiner at a time (WaitForWarmUp, Close)
-    // Guarded by Workspace::mu_.
-    std::string load_key;         // what opens must agree on to share it (LoadKeyOf)
-    int ids = 0;                  // ids referring to it and opens waiting for it (ClaimLoad .. AddId or Release)
-    bool loading = true;          // its first opener is still in engine::Profile::Open
-    std::optional<Error> failed;  // that load's error, for the opens that waited for it
-    // Issue 12: the range figures, computed once (FiguresOf) under figures_mu.
-    std::mutex figures_mu;
-    std::shared_ptr<const RangeFigureTable> figures;
-    // Issue 27: nsys/nvtxTree's trees, built once per filter (the last kNvtxTreesKept, most recent first).
-    std::mutex nvtx_trees_mu;
-    std::vector<std::pair<std::string, std::shared_ptr<const skills::NvtxTree>>> nvtx_trees;
-  };
-  // Open's steps. ClaimLoad reserves an id on the entry of `load_key` (a new one, which the caller must Load, or
-  // one loaded or loading, which it must AwaitLoad); AddId names the reservation; Release gives it back (also
-  // Close's), and the last one stops the entry's warm-up and drops it from loads_.
-  struct Claim {
-    std::shared_ptr<Entry> entry;
-    bool load = false;
-  };
-  Expected<Claim> ClaimLoad(const std::string& load_key);
-  Status Load(const std::string& path, const engine::OpenOptions& options, Entry& entry, const ProgressSink& progress,
-              const CancelToken& cancel);
-  Status AwaitLoad(Entry& entry, const ProgressSink& progress, const CancelToken& cancel);
-  OpenedProfile AddId(const std::string& path, const std::shared_ptr<Entry>& entry);
-  void Release(const std::shared_ptr<Entry>& entry);
-  void WarmUp(const std::shared_ptr<engine::Profile>& profile, const std::shared_ptr<skills::ResultMemo>& memo,
-              const std::shared_ptr<CoverageSlot>& coverage, const CancelToken& cancel,
-              const std::vector<WarmCall>& calls);
-  static void StopWarmUp(Entry& entry);
-  // Computes the whole profile's coverage into `slot` unless it is there (kAttribution must be loaded).
-  static Expected<skills::NvtxCoverage> StoreCoverage(const engine::Profile& profile, CoverageSlot& slot,
-                                                      const CancelToken& cancel);
   // A trace request resolved against its profile.
   struct TraceJob {
     std::shared_ptr<engine::Profile> profile;
@@ -468,50 +433,16 @@ class Workspace {
   };
   Expected<TraceTarget> TraceTargetFor(const std::optional<std::string>& output, const std::string& stem);
   static void TraceWritten(const TraceTarget& target);
-  // The entry of an open profile, or kNotFound listing the open ids.
-  Expected<std::shared_ptr<Entry>> EntryOf(const std::string& id) const;
 
-  // The ranks' partials for the run skills (skills/run_partials.h) with one step marker: the answering ranks'
-  // partials in rank order, their places in the run, and a note per rank that failed.
-  struct RunPartials {
-    std::vector<skills::run::RankPartial> ranks;
-    std::vector<size_t> index;             // ranks[k] is the run's rank index[k]
-    std::map<size_t, std::string> errors;  // a rank with no partial (by run index) -> why
-    std::vector<std::string> notes;        // those errors as the analyses' notes
-  };
-  struct RunEntry {
-    OpenedRun run;
-    std::shared_ptr<RankSet> ranks;
-    std::shared_ptr<skills::ResultMemo> memo;  // merged run-level results
-    std::mutex partials_mu;
-    std::map<std::string, std::shared_ptr<const RunPartials>> partials;  // by step marker
-  };
-  Expected<std::shared_ptr<RunEntry>> RunEntryOf(const std::string& run_id) const;
-  // The run's partials for `marker` from one per rank (or its error), in rank order: kCancelled if a rank was.
-  static Expected<std::shared_ptr<RunPartials>> CollectPartials(const RankSet& ranks,
-                                                                std::vector<Expected<skills::run::RankPartial>> parts);
-  // The partials of every rank for `marker`, computed once per run (one visit of each rank) and kept.
-  Expected<std::shared_ptr<const RunPartials>> PartialsOf(RunEntry& entry, const std::string& marker,
-                                                          const CancelToken& cancel, const ProgressSink& progress);
-  // A run skill (skills::run::RunSkill) over the run's partials.
-  Expected<skills::Table> RunRunSkill(RunEntry& entry, const skills::run::RunSkill& skill, const skills::Args& args,
-                                      const CancelToken& cancel, const ProgressSink& progress);
-
+  mutable std::mutex mu_;  // guards config_, registry_ and trace_cache_
   WorkspaceConfig config_;
-  mutable std::mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<RunEntry>> runs_;  // by run id
-  int next_run_id_ = 1;
-  std::unordered_map<std::string, std::shared_ptr<Entry>> profiles_;  // by id
-  std::unordered_map<std::string, std::shared_ptr<Entry>> loads_;     // by load key: loading or held by an id
-  std::condition_variable load_done_;                                 // an entry in loads_ stopped loading
-  size_t reserved_ids_ = 0;  // ids held plus opens under way: what max_open_ids bounds
-  int next_id_ = 1;
   skills::Registry registry_;
-  std::vector<trace::FileId> opened_files_;  // distinct files only: one entry per profile file, whatever the path
   std::unique_ptr<trace::TraceCache> trace_cache_;
   std::string cache_dir_;
-  std::unordered_map<std::string, std::shared_ptr<source::AnnotationIndex>> source_sets_;  // by id, under mu_
-  int next_source_set_ = 1;
+  // The state holders (stores.h); the calls above look their state up there and hand it to a feature.
+  std::unique_ptr<ProfileStore> profiles_;
+  std::unique_ptr<RunStore> runs_;
+  std::unique_ptr<SourceSets> source_sets_;
   agent::ConversationStore conversations_{kMaxConversations, kConversationIdle};
   // Last, so it is destroyed first: its threads are cancelled and joined before the rest goes.
   agent::KernelParagraphs paragraphs_;

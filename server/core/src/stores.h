@@ -1,0 +1,209 @@
+#pragma once
+// The workspace's state holders, apart from its features (as rust-analyzer keeps its database apart from `Analysis`):
+// the open profiles with their loads, result memos and warm-ups (ProfileStore), the open runs (RunStore) and the
+// source sets (SourceSets). Workspace owns one of each; its calls look the state up here and hand it to a feature.
+// Internal to server/core: no face sees these types.
+#include <condition_variable>
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "nsys/core/run.h"
+#include "nsys/core/sources.h"
+#include "nsys/core/workspace.h"
+#include "nsys/skills/nvtx_coverage.h"
+#include "nsys/skills/nvtx_tree.h"
+#include "nsys/skills/result_memo.h"
+#include "nsys/skills/run_partials.h"
+#include "nsys/trace/trace_output.h"
+
+namespace nsys::source {
+class AnnotationIndex;  // nsys/source/annotation_index.h
+}
+
+namespace nsys::core {
+
+// "p12" -> 12, "r3" -> 3: ids listed in the order they were given.
+int IdNumber(const std::string& id);
+// The memo's key for a call: its arguments plus, when given, the filter's text under a name no argument can have
+// (argument names are snake_case), so calls with different filters never share a result (workspace.cpp).
+skills::Args MemoKeyArgs(const skills::Args& args, const engine::FilterSpec& filter);
+
+// A loaded profile's mapping coverage once computed (shared with its warm-up thread).
+struct CoverageSlot {
+  std::mutex mu;
+  std::optional<skills::NvtxCoverage> value;
+};
+// Computes the whole profile's coverage into `slot` unless it is there (kAttribution must be loaded).
+Expected<skills::NvtxCoverage> StoreCoverage(const engine::Profile& profile, CoverageSlot& slot,
+                                             const CancelToken& cancel);
+
+// What the store keeps per loaded file, shared by every open id of it. Also held by requests: one holding it
+// survives a concurrent Close.
+struct LoadedProfile {
+  std::shared_ptr<engine::Profile> profile;
+  std::shared_ptr<skills::ResultMemo> memo;
+  std::shared_ptr<CoverageSlot> coverage = std::make_shared<CoverageSlot>();
+  CancelToken warm_cancel;
+  std::thread warm;
+  std::mutex warm_join_mu;  // one joiner at a time (WaitForWarmUp, Release, ~ProfileStore)
+  // Guarded by ProfileStore::mu_.
+  std::string load_key;         // what opens must agree on to share it (LoadKeyOf)
+  int ids = 0;                  // ids referring to it and opens waiting for it (ClaimLoad .. AddId or Release)
+  bool loading = true;          // its first opener is still in engine::Profile::Open
+  std::optional<Error> failed;  // that load's error, for the opens that waited for it
+  // The range figures, computed once (Workspace::FiguresOf) under figures_mu.
+  std::mutex figures_mu;
+  std::shared_ptr<const RangeFigureTable> figures;
+  // nsys/nvtxTree's trees, built once per filter (the last kNvtxTreesKept, most recent first), under nvtx_trees_mu.
+  std::mutex nvtx_trees_mu;
+  std::vector<std::pair<std::string, std::shared_ptr<const skills::NvtxTree>>> nvtx_trees;
+};
+
+// Skill calls to precompute once a profile has loaded: WorkspaceConfig::warm_skills resolved against the registry.
+using WarmSkills = std::vector<std::pair<std::shared_ptr<const skills::Skill>, skills::Args>>;
+
+// The open profiles. Opening a file that is already open and unchanged with the same loading options shares its
+// load (see Workspace::Open); each open still gets its own id. Thread-safe.
+class ProfileStore {
+ public:
+  struct Limits {
+    size_t max_loaded_profiles = 8;
+    size_t max_open_ids = 256;
+    size_t memo_budget_bytes = skills::ResultMemo::kDefaultBudgetBytes;
+    ProfileOpener opener;  // empty: engine::Profile::Open
+  };
+  explicit ProfileStore(Limits limits) : limits_(std::move(limits)) {}
+  ~ProfileStore();  // stops warm-up threads
+  ProfileStore(const ProfileStore&) = delete;
+  ProfileStore& operator=(const ProfileStore&) = delete;
+
+  // `warm` runs on a low-priority thread once a new load has finished (only when options load in the background).
+  Expected<OpenedProfile> Open(const std::string& path, const engine::OpenOptions& options, WarmSkills warm,
+                               const CancelToken& cancel, const ProgressSink& progress);
+  Status Close(const std::string& id);
+  // The loaded profile behind an open id, or kNotFound listing the open ids.
+  Expected<std::shared_ptr<LoadedProfile>> Find(const std::string& id) const;
+  Expected<OpenedProfile> Describe(const std::string& id) const;
+  std::vector<OpenedProfile> List() const;
+  // The files of every profile opened (open now or closed since), one entry per file whatever the path.
+  std::vector<trace::FileId> OpenedFiles() const;
+  // Blocks until the profile's warm-up has finished.
+  void WaitForWarmUp(const std::string& id);
+
+ private:
+  // Open's steps. ClaimLoad reserves an id on the entry of `load_key` (a new one, which the caller must Load, or
+  // one loaded or loading, which it must AwaitLoad); AddId names the reservation; Release gives it back (also
+  // Close's), and the last one stops the entry's warm-up and drops it from loads_.
+  struct Claim {
+    std::shared_ptr<LoadedProfile> entry;
+    bool load = false;
+  };
+  Expected<Claim> ClaimLoad(const std::string& load_key);
+  Status Load(const std::string& path, const engine::OpenOptions& options, WarmSkills warm, LoadedProfile& entry,
+              const ProgressSink& progress, const CancelToken& cancel);
+  Status AwaitLoad(LoadedProfile& entry, const ProgressSink& progress, const CancelToken& cancel);
+  OpenedProfile AddId(const std::string& path, const std::shared_ptr<LoadedProfile>& entry);
+  void Release(const std::shared_ptr<LoadedProfile>& entry);
+
+  const Limits limits_;
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<LoadedProfile>> profiles_;  // by id
+  std::unordered_map<std::string, std::shared_ptr<LoadedProfile>> loads_;     // by load key: loading or held by an id
+  std::condition_variable load_done_;                                         // an entry in loads_ stopped loading
+  size_t reserved_ids_ = 0;  // ids held plus opens under way: what max_open_ids bounds
+  int next_id_ = 1;
+  std::vector<trace::FileId> opened_files_;
+};
+
+// The ranks' partials for the run skills (skills/run_partials.h) with one step marker: the answering ranks'
+// partials in rank order, their places in the run, and a note per rank that failed.
+struct RunPartials {
+  std::vector<skills::run::RankPartial> ranks;
+  std::vector<size_t> index;             // ranks[k] is the run's rank index[k]
+  std::map<size_t, std::string> errors;  // a rank with no partial (by run index) -> why
+  std::vector<std::string> notes;        // those errors as the analyses' notes
+};
+
+struct RunEntry {
+  OpenedRun run;
+  std::shared_ptr<RankSet> ranks;
+  std::shared_ptr<skills::ResultMemo> memo;  // merged run-level results
+  std::mutex partials_mu;
+  std::map<std::string, std::shared_ptr<const RunPartials>> partials;  // by step marker
+};
+
+// The open runs. Thread-safe.
+class RunStore {
+ public:
+  explicit RunStore(size_t max_open_runs) : max_open_runs_(max_open_runs) {}
+  // Keeps `entry` for `run` under the next id ("r1", ...) and protects `files` from trace outputs; returns the run
+  // with its id. kLimitExceeded past max_open_runs.
+  Expected<OpenedRun> Add(OpenedRun run, std::shared_ptr<RunEntry> entry, const std::vector<trace::FileId>& files);
+  Status Close(const std::string& run_id);
+  std::vector<OpenedRun> List() const;
+  Expected<std::shared_ptr<RunEntry>> Find(const std::string& run_id) const;
+  // The rank files of every run opened (open now or closed since).
+  std::vector<trace::FileId> OpenedFiles() const;
+
+ private:
+  const size_t max_open_runs_;
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<RunEntry>> runs_;  // by run id
+  int next_run_id_ = 1;
+  std::vector<trace::FileId> opened_files_;
+};
+
+// The run features over a run's state (run_queries.cpp). The run's partials for `marker` from one per rank (or its
+// error), in rank order: kCancelled if a rank was.
+Expected<std::shared_ptr<RunPartials>> CollectPartials(const RankSet& ranks,
+                                                       std::vector<Expected<skills::run::RankPartial>> parts);
+// The partials of the ranks `which` (indices into the run's ranks; kInvalidArgument past them) for `marker`.
+Expected<std::vector<Expected<skills::run::RankPartial>>> PartialsOfRanks(RunEntry& entry,
+                                                                          const std::vector<size_t>& which,
+                                                                          const std::string& marker,
+                                                                          const CancelToken& cancel,
+                                                                          const ProgressSink& progress);
+// The partials of every rank for `marker`, computed once per run (one visit of each rank) and kept.
+Expected<std::shared_ptr<const RunPartials>> PartialsOf(RunEntry& entry, const std::string& marker,
+                                                        const CancelToken& cancel, const ProgressSink& progress);
+// A run skill (skills::run::RunSkill) over the run's partials.
+Expected<skills::Table> RunRunSkill(RunEntry& entry, const skills::run::RunSkill& skill, const skills::Args& args,
+                                    const CancelToken& cancel, const ProgressSink& progress);
+// A run skill's merge over partials computed elsewhere (one per rank, in rank order), kept as the run's.
+Expected<skills::Table> MergeRunSkill(RunEntry& entry, const skills::run::RunSkill& skill, const skills::Args& args,
+                                      std::vector<Expected<skills::run::RankPartial>> parts, const CancelToken& cancel);
+// A built-in skill on every rank, merged (core/run.h MergeRankTables) and memoised per run.
+Expected<skills::Table> RunSkillOnRanks(RunEntry& entry, const std::shared_ptr<const skills::Skill>& skill,
+                                        const skills::Args& args, const engine::FilterSpec& filter,
+                                        const skills::RunOptions& options, const CancelToken& cancel,
+                                        const ProgressSink& progress);
+// ReportRun's halves (Workspace::ReportRunRanks, Workspace::MergeRunReport); `nccl` and `iterations` are those
+// built-in skills.
+Expected<std::vector<RankReportPart>> ReportRanks(RunEntry& entry, const skills::Skill& nccl,
+                                                  const skills::Skill& iterations, const std::vector<size_t>& which,
+                                                  const CancelToken& cancel, const ProgressSink& progress);
+Expected<RunReport> MergeReport(RunEntry& entry, std::vector<RankReportPart> parts, const CancelToken& cancel);
+
+// The source sets: one annotation index per editor session, by id ("s1", ...). Thread-safe.
+class SourceSets {
+ public:
+  // kLimitExceeded past kMaxSourceSets.
+  Expected<std::string> Open();
+  void Close(const std::string& set_id);  // an unknown id is ignored
+  Expected<std::shared_ptr<source::AnnotationIndex>> Find(const std::string& set_id) const;
+
+ private:
+  mutable std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<source::AnnotationIndex>> sets_;
+  int next_ = 1;
+};
+
+}  // namespace nsys::core

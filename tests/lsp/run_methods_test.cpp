@@ -174,6 +174,18 @@ TEST_F(RunMethods, ARunLauncherRunsTheReportAsAJobWithItsProgress) {
   const std::string message = failed["error"]["message"];
   EXPECT_NE(message.find("exit status 7"), std::string::npos) << message;
   EXPECT_NE(message.find("no nodes"), std::string::npos) << message;
+  // A job whose output is not JSON: read by the one parse of untrusted JSON, whose error names the bad byte.
+  InMemoryClient garbled(options);
+  garbled.Initialize({{"capabilities", Json::object()},
+                      {"initializationOptions",
+                       {{"noCache", true}, {"runLauncher", {"sh", "-c", "printf '{\"ranks\": \\377}'", "sh"}}}}});
+  const Json garbled_run = garbled.AwaitReply(garbled.Request("nsys/openRun", {{"directory", dir}}));
+  const Json unread =
+      garbled.AwaitReply(garbled.Request("nsys/runReport", {{"runId", garbled_run["result"]["runId"]}}));
+  ASSERT_TRUE(unread.contains("error")) << unread.dump();
+  const std::string unread_message = unread["error"]["message"];
+  EXPECT_EQ(unread_message.rfind("The run launcher's job printed no report: ", 0), 0u) << unread_message;
+  EXPECT_NE(unread_message.find("UTF-8"), std::string::npos) << unread_message;
   InMemoryClient missing(options);
   missing.Initialize({{"capabilities", Json::object()},
                       {"initializationOptions", {{"noCache", true}, {"runLauncher", {"nsys-ai-no-such-launcher"}}}}});

@@ -2,6 +2,7 @@
 
 #include "nsys/core/workspace.h"
 #include "nsys/lsp/handlers.h"
+#include "nsys/protocol/json_parse.h"
 #include "nsys/wire/analyze.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/run.h"
@@ -41,8 +42,11 @@ Expected<protocol::RunReportResult> OnRunReport(const protocol::RunIdParams& par
     auto printed =
         ctx.workspace().LaunchRunReport(params.run_id, ctx.settings().run_launcher, ctx.cancel(), ctx.progress());
     if (!printed) return printed.error();
-    const protocol::Json json = protocol::Json::parse(*printed, nullptr, false);
-    auto result = protocol::Parse<protocol::RunReportResult>(json, "the launched job's report");
+    // The job's stdout is text from outside: the one parse of untrusted JSON (never throws, nesting bounded).
+    const protocol::ParsedJson printed_json = protocol::ParseJsonText(*printed);
+    if (!printed_json.error.empty())
+      return MakeError(ErrorKind::kInternal, "The run launcher's job printed no report: " + printed_json.error);
+    auto result = protocol::Parse<protocol::RunReportResult>(printed_json.value, "the launched job's report");
     if (!result)
       return MakeError(ErrorKind::kInternal, "The run launcher's job printed no report: " + result.error().message);
     return result;

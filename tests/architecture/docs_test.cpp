@@ -1,0 +1,122 @@
+// The docs a reader trusts stay true: every path docs/architecture.md's code map names exists, and the README's verb
+// list names every `nsys-ai` subcommand the CLI registers (read from server/cli's `command.name = "..."` lines).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace nsys::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string ReadText(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// "a/{b,c}.h" -> "a/b.h", "a/c.h" (one brace group at most, as the map writes them).
+std::vector<std::string> ExpandBraces(const std::string& path) {
+  const size_t open = path.find('{');
+  const size_t close = path.find('}', open);
+  if (open == std::string::npos || close == std::string::npos) return {path};
+  std::vector<std::string> out;
+  std::stringstream choices(path.substr(open + 1, close - open - 1));
+  for (std::string choice; std::getline(choices, choice, ',');) {
+    out.push_back(path.substr(0, open) + choice + path.substr(close + 1));
+  }
+  return out;
+}
+
+// Whether `path` (relative to `root`; its last component may hold one '*') names at least one file or directory.
+bool Exists(const fs::path& root, const std::string& path) {
+  const size_t star = path.find('*');
+  if (star == std::string::npos) return fs::exists(root / path);
+  const fs::path dir = root / fs::path(path).parent_path();
+  const std::string name = fs::path(path).filename().string();
+  const size_t at = name.find('*');
+  if (at == std::string::npos || !fs::is_directory(dir)) return false;
+  const std::string prefix = name.substr(0, at);
+  const std::string suffix = name.substr(at + 1);
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string file = entry.path().filename().string();
+    if (file.size() >= prefix.size() + suffix.size() && file.rfind(prefix, 0) == 0 &&
+        file.compare(file.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return true;
+  }
+  return false;
+}
+
+// The backticked paths of the first column of the "## Code map" table.
+std::vector<std::string> CodeMapPaths(const std::string& doc) {
+  std::vector<std::string> paths;
+  const size_t start = doc.find("\n## Code map\n");
+  if (start == std::string::npos) return paths;
+  const size_t end = doc.find("\n## ", start + 1);
+  std::stringstream body(doc.substr(start, end - start));
+  static const std::regex tick("`([^`]+)`");
+  for (std::string line; std::getline(body, line);) {
+    if (line.rfind("| ", 0) != 0 || line.rfind("| where", 0) == 0) continue;
+    const std::string cell = line.substr(2, line.find(" |", 2) - 2);
+    for (std::sregex_iterator it(cell.begin(), cell.end(), tick), last; it != last; ++it) paths.push_back((*it)[1]);
+  }
+  return paths;
+}
+
+TEST(Docs, EveryPathOfTheCodeMapExists) {
+  const fs::path root = NSYS_AI_SOURCE_DIR;
+  const auto paths = CodeMapPaths(ReadText(root / "docs" / "architecture.md"));
+  ASSERT_GT(paths.size(), 40u) << "docs/architecture.md has no '## Code map' table with `paths` in its first column";
+  for (const auto& path : paths) {
+    for (const auto& one : ExpandBraces(path)) {
+      EXPECT_TRUE(Exists(root, one)) << "docs/architecture.md's code map names '" << one
+                                     << "', which does not exist (write paths from the repository root)";
+    }
+  }
+}
+
+// The CLI's subcommands by their first word ("skill run" -> "skill"), as server/cli registers them.
+std::set<std::string> CliVerbs(const fs::path& cli) {
+  std::set<std::string> verbs;
+  static const std::regex name(R"(command\.name = "([a-z-]+))");
+  for (const auto& entry : fs::directory_iterator(cli)) {
+    if (entry.path().extension() != ".cpp") continue;
+    const std::string text = ReadText(entry.path());
+    for (std::sregex_iterator it(text.begin(), text.end(), name), last; it != last; ++it) verbs.insert((*it)[1]);
+  }
+  return verbs;
+}
+
+TEST(Docs, TheReadmeListsEveryCliVerb) {
+  const fs::path root = NSYS_AI_SOURCE_DIR;
+  const std::string readme = ReadText(root / "README.md");
+  static const std::regex list(R"(`nsys-ai ([a-z|-]+) \.\.\.`)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(readme, m, list)) << "README.md has no '`nsys-ai verb|verb|... ...`' list";
+  std::set<std::string> listed;
+  std::stringstream names(m[1].str());
+  for (std::string verb; std::getline(names, verb, '|');) listed.insert(verb);
+  const auto verbs = CliVerbs(root / "server" / "cli");
+  ASSERT_GT(verbs.size(), 10u) << "no `command.name = \"...\"` found under server/cli";
+  for (const auto& verb : verbs) {
+    EXPECT_TRUE(listed.count(verb)) << "README.md's verb list lacks '" << verb << "'";
+  }
+  for (const auto& verb : listed) EXPECT_TRUE(verbs.count(verb)) << "README.md lists '" << verb << "', no command";
+}
+
+TEST(Docs, BracesAndStarsResolve) {
+  EXPECT_EQ(ExpandBraces("a/{h,cpp}"), (std::vector<std::string>{"a/h", "a/cpp"}));
+  const fs::path root = NSYS_AI_SOURCE_DIR;
+  EXPECT_TRUE(Exists(root, "skills/builtin/run_*.cpp"));
+  EXPECT_FALSE(Exists(root, "skills/builtin/nothing_*.cpp"));
+}
+
+}  // namespace
+}  // namespace nsys::testing

@@ -81,8 +81,7 @@ class RangeKernelGroups {
         nvtx_(profile.nvtx()),
         kernel_names_(kernel_names),
         labels_(labels),
-        start_end_(std::move(start_end)),
-        range_lt_(nvtx_.size(), -1) {
+        start_end_(std::move(start_end)) {
     pair_group_.reserve(kernels * 2);
     pair_kernel_.reserve(kernels * 2);
   }
@@ -124,7 +123,6 @@ class RangeKernelGroups {
 
   // Kernel-duration statistics per group, over its (range, kernel) pairs.
   std::vector<SampleSummary> Summarize() {
-    range_lt_ = {};
     return SummarizeGroups(pair_group_, groups_.size(), [&](size_t p) {
       const auto kernel = static_cast<size_t>(pair_kernel_[p]);
       return k_.end[kernel] - k_.start[kernel];
@@ -227,14 +225,13 @@ class RangeKernelGroups {
     return g;
   }
 
+  // Computed per use rather than cached per NVTX row: the label is a lookup by name and the (label, thread) index is
+  // small and stays in cache, where a per-row cache took 4 bytes per range (67 MB, zeroed every call, on a 2 GB
+  // export) and a cache miss per use.
   uint32_t LtOfRange(int32_t j, uint32_t thread_plus_one) {
-    int32_t& cached = range_lt_[static_cast<size_t>(j)];
-    if (cached < 0) {
-      const auto label = static_cast<uint32_t>(labels_.LabelOf(static_cast<size_t>(j)));
-      const uint32_t label_style = 1 + label * 2 + static_cast<uint32_t>(nvtx_.style[static_cast<size_t>(j)]);
-      cached = lt_index_.IdOf(PackKey(label_style, thread_plus_one));
-    }
-    return static_cast<uint32_t>(cached);
+    const auto label = static_cast<uint32_t>(labels_.LabelOf(static_cast<size_t>(j)));
+    const uint32_t label_style = 1 + label * 2 + static_cast<uint32_t>(nvtx_.style[static_cast<size_t>(j)]);
+    return static_cast<uint32_t>(lt_index_.IdOf(PackKey(label_style, thread_plus_one)));
   }
 
   const engine::Profile& profile_;
@@ -248,7 +245,6 @@ class RangeKernelGroups {
   DenseIndex groups_;
   DenseIndex last_call_index_;      // (thread, kernel name) -> slot in last_call_
   std::vector<int32_t> last_call_;  // runtime row of the previous kernel with that name on that thread
-  std::vector<int32_t> range_lt_;   // NVTX row -> its lt id, -1 until first seen
   std::vector<int64_t> nvtx_inst_, kern_inst_;
   std::vector<int32_t> representative_;  // group -> a kernel row (for its name)
   std::vector<int32_t> group_lt_of_;     // group -> lt

@@ -1,5 +1,5 @@
-// nsys-ai open FILE: exports a trace and serves it to a local Perfetto UI over the loopback side channel, until
-// Ctrl-C or until the link expires.
+// nsys-ai perfetto FILE (also `nsys-ai open`): exports a trace and serves it to a local Perfetto UI over the loopback
+// side channel, until Ctrl-C or until the link expires.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <spawn.h>
@@ -66,11 +66,11 @@ bool ParseNumber(const std::string& text, Int min, Int max, Int& out) {
 
 int RunOpen(const CommandContext& ctx) {
   auto request = ParseTraceSelection(ctx.args);
-  if (!request) return UsageError("open", request.error().message);
+  if (!request) return UsageError("perfetto", request.error().message);
   transport::HttpSideChannelOptions http;
-  if (Status ok = ParsePerfettoChannelOptions(ctx.args, http); !ok) return UsageError("open", ok.error().message);
+  if (Status ok = ParsePerfettoChannelOptions(ctx.args, http); !ok) return UsageError("perfetto", ok.error().message);
   if (auto text = ctx.args.Value("--port")) {
-    if (!ParseNumber<uint16_t>(*text, 0, 65535, http.port)) return UsageError("open", "--port wants 0 to 65535");
+    if (!ParseNumber<uint16_t>(*text, 0, 65535, http.port)) return UsageError("perfetto", "--port wants 0 to 65535");
   }
 
   core::Workspace workspace(ctx.config);
@@ -129,9 +129,11 @@ int RunOpen(const CommandContext& ctx) {
 
 }  // namespace
 
-Command OpenCommand() {
+Command PerfettoCommand() {
   Command command;
-  command.name = "open";
+  command.name = "perfetto";
+  command.aliases = {
+      "open"};  // its first name; `perfetto` says where it opens the profile (nsys/openProfile loads one)
   command.synopsis = "FILE [options]";
   command.summary = "open a profile in the Perfetto UI through a local, token-protected link";
   command.details =

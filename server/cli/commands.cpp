@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdio>
 
@@ -17,7 +18,7 @@ Command SkillRunCommand();   // cmd_skill.cpp
 Command VersionCommand();    // cmd_version.cpp
 Command McpCommand();        // cmd_mcp.cpp
 Command ExportCommand();     // cmd_export.cpp
-Command OpenCommand();       // cmd_open.cpp
+Command PerfettoCommand();   // cmd_open.cpp
 Command AnalyzeCommand();    // cmd_analyze.cpp
 
 Command DiffCommand();          // cmd_diff.cpp
@@ -39,7 +40,7 @@ const std::vector<Command>& Commands() {
       SkillRunCommand(),
       McpCommand(),
       ExportCommand(),
-      OpenCommand(),
+      PerfettoCommand(),
       AnalyzeCommand(),
       DiffCommand(),
       BaselineTagCommand(),
@@ -98,6 +99,8 @@ int FailWith(const Error& error) {
 
 std::string CommandHelp(const Command& command) {
   std::string out = fmt::format("Usage: nsys-ai {} {}\n\n{}\n", command.name, command.synopsis, command.summary);
+  if (!command.aliases.empty())
+    out += fmt::format("Also: nsys-ai {} (the same command).\n", fmt::join(command.aliases, ", "));
   if (!command.details.empty()) out += "\n" + command.details + "\n";
   if (!command.options.empty()) out += "\nOptions:\n" + FormatOptions(command.options);
   out += "\nGlobal options:\n" + FormatOptions(GlobalOptions());
@@ -110,7 +113,11 @@ std::string GeneralHelp() {
       "Usage: nsys-ai COMMAND [options]\n\nCommands:\n";
   size_t width = 4;
   for (const auto& command : Commands()) width = std::max(width, command.name.size());
-  for (const auto& command : Commands()) out += fmt::format("  {:<{}}  {}\n", command.name, width, command.summary);
+  for (const auto& command : Commands()) {
+    const std::string also =
+        command.aliases.empty() ? "" : fmt::format(" (also: {})", fmt::join(command.aliases, ", "));
+    out += fmt::format("  {:<{}}  {}{}\n", command.name, width, command.summary, also);
+  }
   out += fmt::format("  {:<{}}  {}\n", "help", width, "show help for a command: nsys-ai help COMMAND");
   out += "\nGlobal options:\n" + FormatOptions(GlobalOptions());
   out += "\nExit codes: 0 success, 1 error (message on stderr), 2 bad command line.\n";

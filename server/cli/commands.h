@@ -21,7 +21,9 @@ struct CommandContext {
 };
 
 struct Command {
-  std::string name;      // "skill run"
+  std::string name;  // "skill run"
+  // Other names the command answers to (kept when a command is renamed); `nsys-ai help` lists them beside the name.
+  std::vector<std::string> aliases;
   std::string synopsis;  // "NAME FILE [options]"
   std::string summary;   // one line, for `nsys-ai help`
   std::string details;   // more help, may be empty

@@ -18,6 +18,9 @@ namespace {
 const Command* FindCommand(const std::string& name) {
   for (const auto& command : Commands()) {
     if (command.name == name) return &command;
+    for (const auto& alias : command.aliases) {
+      if (alias == name) return &command;
+    }
   }
   return nullptr;
 }

@@ -70,6 +70,23 @@ TEST(Cli, HelpForEachCommand) {
   EXPECT_EQ(RunCli({"help", "frobnicate"}).exit_code, 2);
 }
 
+// `perfetto` opens a profile in the Perfetto UI (nsys/openProfile is what loads one); `open`, its first name, stays
+// an alias: the same help, the same usage errors under the command's name.
+TEST(Cli, PerfettoCommandAnswersToOpenToo) {
+  auto help = RunCli({"help", "perfetto"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_TRUE(Contains(help.out, "Usage: nsys-ai perfetto FILE")) << help.out;
+  EXPECT_TRUE(Contains(help.out, "Also: nsys-ai open (the same command).")) << help.out;
+  EXPECT_EQ(RunCli({"help", "open"}).out, help.out);
+  EXPECT_EQ(RunCli({"open", "--help"}).out, help.out);
+  auto general = RunCli({"help"});
+  EXPECT_TRUE(Contains(general.out, "  perfetto ")) << general.out;
+  EXPECT_TRUE(Contains(general.out, "(also: open)")) << general.out;
+  auto bad_port = RunCli({"open", "a.sqlite", "--port", "70000"});
+  EXPECT_EQ(bad_port.exit_code, 2);
+  EXPECT_TRUE(Contains(bad_port.err, "nsys-ai perfetto: --port wants 0 to 65535")) << bad_port.err;
+}
+
 TEST(Cli, UsageErrorsExitWithTwo) {
   const std::vector<std::vector<std::string>> bad = {
       {"frobnicate"},

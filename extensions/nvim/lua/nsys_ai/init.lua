@@ -116,8 +116,8 @@ function M.report(profile_id, cb)
   end)
 end
 
--- The mapping coverage of a profileInfo/openProfile result (beside `info` or in it): the table, vim.NIL when the
--- server has not computed it yet, nil when the server does not report it.
+-- The mapping coverage of a profileInfo/openProfile result (its `mappingCoverage`, beside `info`): the table, vim.NIL
+-- when the server has not computed it yet, nil when the server does not report it.
 -- The server sends `mappingCoverage: null` until it has computed it, but Neovim 0.7's LSP client decodes JSON with
 -- null object members dropped, so there a missing member means "not yet" too when the server reports coverage at all
 -- (every server with nsys/annotationPlan does: both came with issue 12).
@@ -126,9 +126,6 @@ function M.coverage_of(res)
     return nil
   end
   local c = res.mappingCoverage
-  if c == nil and type(res.info) == 'table' then
-    c = res.info.mappingCoverage
-  end
   if c == vim.NIL then
     return vim.NIL
   end

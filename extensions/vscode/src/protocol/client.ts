@@ -95,10 +95,10 @@ export function buildInitializationOptions(
 
 /**
  * The mapping coverage of a profileInfo/openProfile result: `null` when the server has not computed it, `undefined`
- * when the server does not report it at all (older builds). Read where the protocol puts it, beside `info` or in it.
+ * when the server does not report it at all (older builds). The protocol puts it beside `info`, never in it.
  */
 export function mappingCoverageOf(result: OpenProfileResult): MappingCoverage | null | undefined {
-  const value = result.mappingCoverage !== undefined ? result.mappingCoverage : result.info?.mappingCoverage;
+  const value = result.mappingCoverage;
   if (value === null) return null;
   if (!value || typeof value.share !== 'number') return undefined;
   return value;

@@ -23,7 +23,6 @@ export interface ProfileInfo {
   processCount?: number;
   threadCount?: number;
   streamCount?: number;
-  mappingCoverage?: MappingCoverage | null;
 }
 
 export interface OpenProfileResult {

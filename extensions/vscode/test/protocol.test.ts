@@ -5,7 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import { CancellationTokenSource } from 'vscode-jsonrpc';
 import { errorCode, isCancelled, NsysClient, Unsupported } from '../src/protocol/client';
 import type { OpenProfileResult, WorkDoneProgressValue } from '../src/protocol/types';
-import { loadProfileView } from '../src/view/model';
+import { findingsHtml } from '../src/view/html';
+import { loadFindings, loadProfileView } from '../src/view/model';
 import { h100, RealServer, skipReason, startServer } from './realServer';
 
 describe('protocol client against the real nsys-ai server', { skip: skipReason }, () => {
@@ -90,6 +91,18 @@ describe('protocol client against the real nsys-ai server', { skip: skipReason }
     else assert.match(explained.markdown, /softmax_warp_forward/);
     if (asked instanceof Unsupported) assert.equal(asked.method, 'nsys/ask');
     else assert.equal(typeof asked.answer.markdown, 'string');
+  });
+
+  test('the view leads its findings with analyze’s headline, the one the CLI and Neovim show', async () => {
+    const section = await loadFindings(server.client, opened.profileId);
+    assert.ok(section && !section.error, section?.error);
+    // `nsys-ai analyze examples/h100_2gpu_1s.sqlite`: the budget's dominant part first, then what did the work.
+    assert.match(section.headline ?? '', /^HtoD copies 95\.0% of the GPU span; also compute kernels 2\.3%/);
+    assert.match(section.headline ?? '', /2 processes on 2 GPUs/);
+    assert.equal(section.rows[0]?.rootCause, 'copy_bound');
+    const html = findingsHtml(section);
+    assert.ok(html.startsWith('<p class="headline">HtoD copies 95.0% of the GPU span'), html.slice(0, 120));
+    assert.ok(html.indexOf('class="headline"') < html.indexOf('<ol class="findings">'));
   });
 
   test('a raw unknown method is -32601, and the client remembers it', async () => {

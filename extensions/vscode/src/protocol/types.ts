@@ -117,6 +117,8 @@ export interface Finding {
 
 export interface AnalyzeResult {
   findings: Finding[];
+  /** The headline: the time budget's dominant part, what did the work, and the largest finding. */
+  summary?: string;
 }
 
 export interface ExplainKernelResult {

@@ -137,9 +137,11 @@ export function severityClass(severity: Finding['severity']): string {
 }
 
 export function findingsHtml(findings: Section<Finding>): string {
+  const headline =
+    findings.headline && !findings.loading && !findings.error ? `<p class="headline">${esc(findings.headline)}</p>` : '';
   const status = sectionStatus(findings, 'findings');
-  if (status) return status;
-  return `<ol class="findings">${findings.rows
+  if (status) return headline + status;
+  return `${headline}<ol class="findings">${findings.rows
     .map((f) => {
       const stake = typeof f.atStakeNs === 'number' ? `<span class="stake">${esc(formatNs(f.atStakeNs))} at stake</span>` : '';
       const sev = severityClass(f.severity);
@@ -307,6 +309,7 @@ td.name code { font-family: var(--vscode-editor-font-family, monospace); font-si
 .notes summary { cursor: pointer; }
 .error { color: var(--vscode-errorForeground, #f48771); }
 ol.findings { list-style: none; padding: 0; margin: 0; }
+p.headline { margin: 0 0 0.6em; }
 .finding { border-left: 3px solid var(--vscode-charts-blue, #3794ff); background: var(--vscode-editorWidget-background, #252526); margin-bottom: 6px; padding: 6px 10px; }
 .finding.high { border-left-color: var(--vscode-charts-red, #f14c4c); }
 .finding.medium { border-left-color: var(--vscode-charts-yellow, #cca700); }

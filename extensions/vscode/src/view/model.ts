@@ -60,6 +60,8 @@ export interface Section<T> {
   error?: string;
   /** Still being computed (the findings, which may take an LLM's time). */
   loading?: boolean;
+  /** The findings: analyze's headline, the same sentence the CLI, Neovim and MCP lead with. */
+  headline?: string;
 }
 
 export interface ProfileViewModel {
@@ -202,7 +204,7 @@ export async function loadFindings(
   try {
     const result = await client.analyze(profileId, opts, onFinding);
     if (result instanceof Unsupported) return undefined;
-    return { rows: result.findings ?? [], notes: [], declined: false };
+    return { rows: result.findings ?? [], notes: [], declined: false, headline: result.summary };
   } catch (err) {
     if (isCancelled(err)) throw err; // the user's choice, not a failure to show
     return { rows: [], notes: [], declined: false, error: err instanceof Error ? err.message : String(err) };

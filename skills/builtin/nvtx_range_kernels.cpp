@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
 
 #include "common_nvtx_stack.h"
 #include "common_rows.h"
@@ -63,20 +64,30 @@ class RangeKernelPass {
     return AddKernels(filter, cancel);
   }
 
-  // Per-call GPU percentiles, the top kernel and the distinct count; then the coverage.
+  // Per-call GPU percentiles, the top kernel and the distinct count; then the coverage. The instances' nonzero GPU
+  // times are laid out per label in one flat array (offsets from a counting pass) instead of a growing vector of every
+  // instance per label; the zeros (most instances launch nothing: 16.8M ranges and 3.4M kernels on a 2 GB export) are
+  // only counted, as they are the smallest values.
   void Finish() {
-    std::vector<std::vector<int64_t>> per_call(stats_.size());
-    for (size_t r = 0; r < label_of_.size(); ++r) {
-      if (label_of_[r] >= 0) per_call[static_cast<size_t>(label_of_[r])].push_back(inst_gpu_[r]);
-    }
+    std::vector<size_t> offset(stats_.size() + 1, 0);
     for (size_t r = 0; r < label_of_.size(); ++r) {
       if (label_of_[r] < 0) continue;
-      LabelStats& s = stats_[static_cast<size_t>(label_of_[r])];
-      s.max_kernels = std::max(s.max_kernels, inst_kernels_[r]);
+      const auto label = static_cast<size_t>(label_of_[r]);
+      offset[label + 1] += inst_gpu_[r] > 0;
+      LabelStats& s = stats_[label];
+      s.max_kernels = std::max<int64_t>(s.max_kernels, inst_kernels_[r]);
+    }
+    for (size_t l = 0; l < stats_.size(); ++l) offset[l + 1] += offset[l];
+    std::vector<int64_t> flat(offset.back());
+    std::vector<size_t> next(offset.begin(), offset.end() - 1);
+    for (size_t r = 0; r < label_of_.size(); ++r) {
+      if (label_of_[r] >= 0 && inst_gpu_[r] > 0) flat[next[static_cast<size_t>(label_of_[r])]++] = inst_gpu_[r];
     }
     for (size_t l = 0; l < stats_.size(); ++l) {
-      stats_[l].p50 = NearestRank(per_call[l], 50);
-      stats_[l].p90 = NearestRank(per_call[l], 90);
+      const std::span<int64_t> nonzero(flat.data() + offset[l], offset[l + 1] - offset[l]);
+      const auto zeros = static_cast<size_t>(stats_[l].instances) - nonzero.size();
+      stats_[l].p50 = NearestRank(nonzero, zeros, 50);
+      stats_[l].p90 = NearestRank(nonzero, zeros, 90);
     }
     for (size_t id = 0; id < kernel_gpu_.size(); ++id) {
       const auto label = static_cast<size_t>(label_kernel_.key(static_cast<int32_t>(id)) >> 32);
@@ -156,13 +167,16 @@ class RangeKernelPass {
     return stats_[static_cast<size_t>(label)];
   }
 
-  // The nearest-rank percentile (the smallest value with at least p% of the values at or below it); 0 when empty.
-  static int64_t NearestRank(std::vector<int64_t>& v, int p) {
-    if (v.empty()) return 0;
-    const size_t rank = (v.size() * static_cast<size_t>(p) + 99) / 100;
+  // The nearest-rank percentile (the smallest value with at least p% of the values at or below it) of `zeros` zeros
+  // and the positive values `v`; 0 when empty.
+  static int64_t NearestRank(std::span<int64_t> v, size_t zeros, int p) {
+    const size_t n = v.size() + zeros;
+    if (n == 0) return 0;
+    const size_t rank = (n * static_cast<size_t>(p) + 99) / 100;
     const size_t idx = rank == 0 ? 0 : rank - 1;
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(idx), v.end());
-    return v[idx];
+    if (idx < zeros) return 0;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(idx - zeros), v.end());
+    return v[idx - zeros];
   }
 
   const engine::KernelTable& k_;
@@ -171,7 +185,8 @@ class RangeKernelPass {
   NvtxLabels& labels_;
   size_t first_ = 0;
   std::vector<int32_t> label_of_;  // NVTX row - first_ -> label, -1 when not selected
-  std::vector<int64_t> inst_gpu_, inst_kernels_;
+  std::vector<int64_t> inst_gpu_;
+  std::vector<int32_t> inst_kernels_;  // kernels per instance (a range instance launches far fewer than 2^31)
   std::vector<LabelStats> stats_;
   DenseIndex threads_;       // PackKey(pid, tid) -> thread id
   DenseIndex label_kernel_;  // PackKey(label, kernel short name) -> id

@@ -1,6 +1,7 @@
 // Renders the profile view's HTML with real data (the real server on the H100 fixture) and photographs it with
-// headless Chromium (Debian's `chromium`). `npm run screenshot` writes docs/images/vscode-profile-view.png; the
-// test (screenshot.test.ts) takes one into a temp folder and checks it.
+// headless Chromium (Debian's `chromium`), without VS Code around it. `npm run screenshot [OUT.png]` writes it (to the
+// temp folder by default); the test (screenshot.test.ts) takes one into a temp folder and checks it. The READMEs'
+// picture is the real VS Code's: scripts/test-vscode-real --screenshots.
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -82,7 +83,7 @@ export async function takeScreenshot(pngPath: string, width = 1280, height = 124
 }
 
 if (require.main === module) {
-  const out = process.argv[2] ?? path.resolve(__dirname, '..', '..', '..', '..', 'docs', 'images', 'vscode-profile-view.png');
+  const out = process.argv[2] ?? path.join(os.tmpdir(), 'nsys-ai-profile-webview.png');
   fs.mkdirSync(path.dirname(out), { recursive: true });
   takeScreenshot(out).then(
     () => console.log(`wrote ${out}`),

@@ -1,0 +1,277 @@
+// Issue 27: the editor journeys in a real VS Code (code-server 4.100.3, VS Code 1.100 for the web) with the packaged
+// nsys-ai.vsix, in Debian's chromium, each asserted on what a person sees. One code-server and one browser serve all
+// journeys in order (the server process the extension starts is reused, as a person's is). A failed journey leaves a
+// screenshot in the run's folder, whose path is printed. Figures (double-click to kernels on screen, hover to the
+// explanation) are printed as "figure:" lines. Run through scripts/test-vscode-real (the installed tree, NODE_PATH).
+'use strict';
+const assert = require('node:assert/strict');
+const crypto = require('node:crypto');
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { after, before, describe, test } = require('node:test');
+const { RealVsCode, config, until } = require('./harness');
+
+const h100 = path.join(config.fixtures, 'h100_2gpu_1s.sqlite');
+const h200 = path.join(config.fixtures, 'h200_nvfuser_nvtx.sqlite');
+const titan = path.join(config.fixtures, 'titanrtx_tensorrt_nvtx.sqlite');
+const mfuBefore = path.join(config.fixtures, 'mfu_2gpu_before.sqlite');
+const mfuAfter = path.join(config.fixtures, 'mfu_2gpu_after.sqlite');
+const runSource = path.join(config.fixtures, 'mfu_2gpu_before.sqlite'); // two GPU processes, with steps
+const sources = path.join(config.fixtures, 'sources', 'efficientcenterformer');
+const missing = [h100, h200, titan, mfuBefore, mfuAfter, runSource, sources, config.vsix, config.server].find((f) => !fs.existsSync(f));
+const skip = missing ? `missing ${missing}` : false;
+const sha256 = (buf) => crypto.createHash('sha256').update(buf).digest('hex');
+const figure = (name, ms) => console.log(`figure: ${name}: ${Math.round(ms)} ms`);
+
+describe('the journeys in a real VS Code (code-server + chromium)', { skip }, () => {
+  const vs = new RealVsCode();
+  let page;
+
+  before(async () => {
+    for (const f of [h100, h200, titan, mfuBefore, mfuAfter]) vs.link(f);
+    // The sources are copied (the server indexes real files of the workspace folder, not links out of it).
+    fs.cpSync(sources, path.join(vs.workspace, 'efficientcenterformer'), { recursive: true });
+    // Journey 9's run folder: split_ranks.py's per-rank exports of a real 2-GPU export, made now.
+    execFileSync('python3', [path.join(config.tools, 'split_ranks.py'), runSource, path.join(vs.workspace, 'run_mfu')], { stdio: 'pipe' });
+    const t0 = Date.now();
+    await vs.start();
+    console.log(`code-server ${vs.url} up with the extension in ${Date.now() - t0} ms; folder ${vs.dir}`);
+    page = vs.page;
+  });
+  after(async () => {
+    if (vs.failed) console.log(`screenshots of the failed journeys and code-server's log: ${vs.dir}`);
+    await vs.stop();
+  });
+
+  /** A journey: on failure, a screenshot named after it. */
+  function journey(name, fn) {
+    test(name, async () => {
+      try {
+        await fn();
+      } catch (err) {
+        vs.failed = true;
+        const shot = await vs.screenshot(name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)).catch(() => undefined);
+        if (shot) console.log(`screenshot: ${shot}`);
+        throw err;
+      }
+    });
+  }
+
+  const view = () => vs.webview();
+
+  async function closeEditors() {
+    await vs.command('View: Close All Editors');
+    await page.waitForTimeout(300);
+  }
+
+  journey('1. a double-click opens the profile view: summary, time budget, top kernels; so does Open With…', async () => {
+    // With the editor association a person sets once ("*.sqlite": the nsys-ai view, in the harness's settings).
+    const t0 = Date.now();
+    await vs.explorerItem('h100_2gpu_1s.sqlite').dblclick();
+    await view().locator('tr.row.kernel').first().waitFor({ timeout: 60000 });
+    figure('double-click to kernels on screen (first open, server start included)', Date.now() - t0);
+    await assertProfileView();
+    if (process.env.NSYS_AI_SCREENSHOTS) {
+      // The READMEs' picture (scripts/test-vscode-real --screenshots): the view as it first paints, the explorer beside it.
+      await page.waitForTimeout(1500);
+      await page.screenshot({ path: path.join(process.env.NSYS_AI_SCREENSHOTS, 'vscode-profile-view.png') });
+    }
+    await closeEditors();
+    await vs.contextMenu('h100_2gpu_1s.sqlite', 'Open With...');
+    const t1 = Date.now();
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Nsight profile (nsys-ai)' }).first().click();
+    await view().locator('tr.row.kernel').first().waitFor({ timeout: 60000 });
+    figure('Open With… to kernels on screen (server running)', Date.now() - t1);
+    await assertProfileView();
+  });
+
+  /** Opens a profile as a person does with the association set: a double-click in the explorer. */
+  async function openProfile(name) {
+    await closeEditors();
+    await vs.explorerItem(name).dblclick();
+    await view().locator('h1', { hasText: name }).waitFor({ timeout: 60000 });
+  }
+
+  async function assertProfileView() {
+    const v = view();
+    await assert.doesNotReject(v.locator('h1', { hasText: 'h100_2gpu_1s.sqlite' }).waitFor());
+    assert.match(await v.locator('body').innerText(), /969\.4 ms/);
+    assert.match(await v.locator('#h-budget').innerText(), /Where each GPU's time goes/);
+    assert.equal(await v.locator('figure.budget').count(), 2, 'one time budget per GPU');
+    assert.match(await v.locator('figure.budget').first().innerText(), /copy_htod\s+95\.0%/);
+    const top = v.locator('tr.row.kernel').first();
+    assert.match(await top.getAttribute('data-kernel'), /^sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8/);
+    assert.match(await top.innerText(), /69\.4%/);
+  }
+
+  journey('2. hovering a kernel explains it', async () => {
+    await openProfile('h100_2gpu_1s.sqlite');
+    const v = view();
+    const row = v.locator('tr.row.kernel').first();
+    const t0 = Date.now();
+    await row.hover();
+    const tip = v.locator('#hover');
+    await until(async () => /\S/.test((await tip.innerText().catch(() => '')) ?? '') && (await tip.isVisible()), 'the explanation', 30000);
+    figure('hover to explanation', Date.now() - t0);
+    const text = await tip.innerText();
+    assert.match(text, /sm80_xmma_gemm|gemm/i, text.slice(0, 300));
+  });
+
+  journey('3. Analyze: the findings in the view and in the Problems panel', async () => {
+    await openProfile('h100_2gpu_1s.sqlite');
+    await vs.command('nsys-ai: Analyze');
+    const toast = page.locator('.notification-toast', { hasText: /nsys-ai: \d+ findings/ });
+    await toast.waitFor({ timeout: 60000 });
+    const n = Number(/(\d+) findings/.exec(await toast.innerText())[1]);
+    assert.ok(n >= 1, `${n} findings`);
+    assert.match(await view().locator('#findings-body').innerText(), /Copy-bound: 95\.0% of GPU 0/);
+    const problems = page.locator('.markers-panel');
+    await problems.waitFor({ timeout: 10000 });
+    await until(async () => /Copy-bound/.test(await problems.innerText()), 'the finding in the Problems panel', 15000);
+    assert.match(await problems.innerText(), /h100_2gpu_1s\.sqlite/);
+  });
+
+  journey('4. the NVTX tree: two levels open, then Reveal in Perfetto', async () => {
+    await openProfile('h200_nvfuser_nvtx.sqlite');
+    const pane = page.locator('.pane:has(.pane-header[aria-label*="NVTX Tree"])');
+    const header = pane.locator('.pane-header');
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    const level = (n) => pane.locator(`.monaco-list-row[aria-level="${n}"]`);
+    const expand = async (row) => {
+      await row.click();
+      if ((await row.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowRight');
+    };
+    await level(1).first().waitFor({ timeout: 30000 });
+    await expand(level(1).first()); // a thread
+    await level(2).first().waitFor({ timeout: 30000 });
+    const range = level(2).first();
+    const label = await range.getAttribute('aria-label');
+    await expand(range); // its first range
+    await level(3).first().waitFor({ timeout: 30000 });
+    assert.match(await range.innerText(), /\d+(\.\d+)? (ns|µs|ms|s) /, 'the range shows its time');
+    assert.ok((await level(3).count()) >= 1, 'the range’s children');
+    await range.hover();
+    const popup = vs.context.waitForEvent('page', { timeout: 60000 });
+    const trace = vs.context.waitForEvent('response', { predicate: (r) => r.url().endsWith('/trace.pftrace'), timeout: 60000 });
+    await range.locator('.action-label[aria-label="Reveal in Perfetto"]').click();
+    const opened = await popup;
+    await opened.waitForURL(/\/proxy\//, { timeout: 60000 });
+    assert.match(opened.url(), new RegExp(`^${vs.url}/proxy/\\d+/p/[0-9a-f]+/$`), `${label}: ${opened.url()}`);
+    assert.equal((await trace).status(), 200, 'the opener page fetched the window’s trace');
+    await opened.close();
+  });
+
+  journey('5. Open in Perfetto: the opener page through the web proxy fetches the trace nsys-ai export writes', async () => {
+    await openProfile('h100_2gpu_1s.sqlite');
+    const popup = vs.context.waitForEvent('page', { timeout: 30000 });
+    const response = vs.context.waitForEvent('response', { predicate: (r) => r.url().endsWith('/trace.pftrace'), timeout: 60000 });
+    await view().locator('button', { hasText: 'Open in Perfetto' }).click();
+    const opener = await popup;
+    const trace = await response;
+    assert.match(opener.url(), new RegExp(`^${vs.url}/proxy/\\d+/p/[0-9a-f]+/$`), 'the opener page, through the proxy');
+    assert.equal(trace.status(), 200);
+    const fetched = sha256(await trace.body());
+    const out = path.join(vs.dir, 'h100.pftrace');
+    execFileSync(config.server, ['export', h100, '-o', out], { stdio: 'pipe' });
+    assert.equal(fetched, sha256(fs.readFileSync(out)), 'the trace the page fetched is nsys-ai export’s');
+    await opener.close();
+  });
+
+  journey('6. Ask: the answer streams into its panel', async () => {
+    await openProfile('h100_2gpu_1s.sqlite');
+    await vs.command('nsys-ai: Ask');
+    const input = vs.quickInput();
+    await input.waitFor();
+    await input.fill('How many kernels are there?');
+    await input.press('Enter');
+    const ask = await vs.webviewShowing('Questions about h100_2gpu_1s.sqlite'); // opened beside the profile view
+    await until(async () => /\d/.test(await ask.locator('body').innerText().catch(() => '')), 'the answer', 60000);
+    const text = await ask.locator('body').innerText();
+    assert.match(text, /How many kernels are there\?/);
+    assert.match(text, /kernel/i);
+  });
+
+  journey('7. Diff Profiles on the mfu pair', async () => {
+    await closeEditors();
+    await vs.explorerItem('mfu_2gpu_before.sqlite').click();
+    await vs.explorerItem('mfu_2gpu_after.sqlite').click({ modifiers: ['Control'] });
+    await vs.contextMenu('mfu_2gpu_after.sqlite', 'Diff Profiles');
+    const diff = vs.webview({ last: true });
+    await diff.locator('h1').first().waitFor({ timeout: 60000 });
+    const text = await diff.locator('body').innerText();
+    assert.match(text, /mfu_2gpu_before\.sqlite/);
+    assert.match(text, /mfu_2gpu_after\.sqlite/);
+    assert.match(text, /Regressions \(beyond noise\)/);
+  });
+
+  journey('8. code lenses on eval_models.py with titanrtx_tensorrt_nvtx.sqlite open', async () => {
+    await openProfile('titanrtx_tensorrt_nvtx.sqlite');
+    await vs.command('Go to File...');
+    await vs.quickInput().fill('eval_models.py');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'eval_models.py' }).first().click();
+    // The annotated block (nvtx.annotate ranges at lines 148-205): lenses are drawn where the editor shows lines.
+    await vs.command('Go to Line/Column...');
+    await vs.quickInput().fill(':160');
+    await vs.quickInput().press('Enter');
+    const lenses = page.locator('.monaco-editor .codelens-decoration');
+    await until(async () => /188 calls/.test((await lenses.allInnerTexts()).join('\n')), 'the code lenses', 60000);
+    const all = (await lenses.allInnerTexts()).join('\n');
+    assert.match(all, /188 calls · 270 ms wall/, 'reader: 188 calls, 270.2 ms (sqlite3)');
+    assert.match(all, /188 calls · 3,?009 ms wall|188 calls · 3\.009 s wall/, '3D_backbone: 3009.1 ms');
+  });
+
+  journey('9. a run folder: the run view and its heat map', async () => {
+    await closeEditors();
+    await vs.contextMenu('run_mfu', 'Open Run (a directory of rank exports)');
+    const run = vs.webview();
+    await run.locator('h1', { hasText: 'Run · run_mfu' }).waitFor({ timeout: 60000 });
+    await run.locator('#h-heat').waitFor({ timeout: 60000 });
+    const text = await run.locator('body').innerText();
+    assert.match(text, /2 ranks/);
+    // Kernels and GPU time per rank as sqlite3 counts them per process of mfu_2gpu_before.sqlite (1993, 270.9 ms;
+    // 2017, 264.3 ms); the steps as the view shows them.
+    assert.match(text, /rank0000\s+1,993\s+270\.9 ms\s+17\.2 ms\s+16\.7 ms\s+16\s/);
+    assert.match(text, /rank0001\s+2,017\s+264\.3 ms\s+8\.2 ms\s+16\.7 ms\s+16\s/);
+    await run.locator('svg.heatmap').waitFor();
+    assert.equal(await run.locator('svg.heatmap rect').count(), 32, 'the heat map: 2 ranks × 16 steps');
+    assert.match(text, /Slowest against its step: rank0001, step 14: 19\.6 ms/);
+  });
+
+  // A first run: a VS Code of its own whose settings name no server, and no nsys-ai on the extension host's PATH, in
+  // ~/.local/bin or in the workspace's build/.
+  journey('10. the server missing from PATH: the message, then Locate nsys-ai… writes the setting', async () => {
+    const fresh = new RealVsCode({ serverPath: null });
+    try {
+      fresh.link(h100);
+      await fresh.start();
+      const p = fresh.page;
+      await fresh.explorerItem('h100_2gpu_1s.sqlite').dblclick();
+      const toast = p.locator('.notification-toast', { hasText: 'was not found on PATH' });
+      await toast.waitFor({ timeout: 30000 });
+      assert.match(await toast.innerText(), /"nsys-ai" was not found on PATH nor in .*\/home\/\.local\/bin, .*\/workspace\/build\./);
+      await toast.locator('.monaco-button', { hasText: 'Locate nsys-ai…' }).click();
+      // VS Code for the web's file picker: a path box in the quick input.
+      const input = fresh.quickInput();
+      await until(async () => (await input.inputValue().catch(() => '')).startsWith('/'), 'the picker to show its folder');
+      await p.waitForTimeout(300);
+      await input.fill(config.server);
+      await until(async () => (await input.inputValue()) === config.server, 'the typed path to stay', 5000);
+      await p.waitForTimeout(500);
+      await input.press('Enter');
+      await p.locator('.notification-toast', { hasText: `nsys-ai: using ${config.server}` }).waitFor({ timeout: 15000 });
+      // A machine-overridable setting written for the user lands in the remote machine's settings (code-server's
+      // Machine/settings.json), as under Remote-SSH: the path is one on the machine where the server runs.
+      await until(() => fresh.readSettings('Machine')['nsysAi.serverPath'] === config.server, 'the setting to be written', 15000);
+      await fresh.command('View: Close All Editors');
+      await fresh.explorerItem('h100_2gpu_1s.sqlite').dblclick();
+      await fresh.webview().locator('tr.row.kernel').first().waitFor({ timeout: 60000 });
+    } catch (err) {
+      fresh.failed = true;
+      console.log(`screenshot: ${await fresh.screenshot('10-first-run')}`);
+      throw err;
+    } finally {
+      await fresh.stop();
+    }
+  });
+});

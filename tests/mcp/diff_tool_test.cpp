@@ -80,9 +80,9 @@ TEST_F(DiffTool, ListedAndAnswersLikeTheMethod) {
   ASSERT_EQ(r["result"]["isError"], false) << r.dump();
   const Json d = Json::parse(r["result"]["content"][0]["text"].get<std::string>());
   EXPECT_EQ(d["verdict"], "regressed");
-  EXPECT_EQ(d["baseIterations"]["count"], 32);
-  EXPECT_EQ(d["newIterations"]["count"], 28);
-  EXPECT_EQ(d["kernelCounts"]["both"], 27);
+  EXPECT_EQ(d["base_iterations"]["count"], 32);
+  EXPECT_EQ(d["new_iterations"]["count"], 28);
+  EXPECT_EQ(d["kernel_counts"]["both"], 27);
 
   const Json unrelated_a = Json(Open("h100_2gpu_1s.sqlite"));
   const Json unrelated_b = Json(Open("v100_julia.sqlite"));

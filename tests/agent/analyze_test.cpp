@@ -288,6 +288,25 @@ TEST_F(AnalyzeTest, HeadlinesCountWhatDidTheWork) {
       << b->summary;
 }
 
+// When the time budget fails (here a 1 ms skill time limit on an export whose budget takes tens of ms, as a heavily
+// loaded machine can make a 5 s one fail on a 2 GB export), the headline
+// says so and why, instead of silently leaving the budget out; the failure is also listed as unchecked.
+TEST_F(AnalyzeTest, AFailedBudgetIsSaidInTheHeadline) {
+  core::WorkspaceConfig config;
+  config.open.use_cache = false;
+  config.default_skill_dirs = false;
+  config.skill_timeout = std::chrono::milliseconds(1);
+  core::Workspace ws(config);
+  auto opened = ws.Open(Fixture("realworld/titanrtx_pytorch_dnn_colocation_b.sqlite"));
+  ASSERT_TRUE(opened) << opened.error().message;
+  auto a = ws.Analyze(opened->id, {});
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_NE(a->summary.find("The time budget failed: "), std::string::npos) << a->summary;
+  bool listed = false;
+  for (const auto& u : a->unchecked) listed |= u.root_cause == "time_budget";
+  EXPECT_TRUE(listed);
+}
+
 // The shipped sample (issue 26): copy-bound, and its math in FP32 without tensor cores although the exporter did not
 // name the GPUs: the kernels are sm80 cuBLAS kernels, so the GPUs have tensor cores.
 TEST_F(AnalyzeTest, TheSampleIsCopyBoundAndItsGemmsSkipTheTensorCores) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "text_case.h"
@@ -339,7 +340,8 @@ std::string SpanText(int64_t ns) {
 // Orientation: where the GPU time goes first (the time budget), then what was profiled (the processes and GPUs that
 // show GPU activity, beside what the export records), then the findings' headline.
 std::string Orient(const engine::ProfileInfo& info, const Globals& g, const std::string& window,
-                   const std::vector<Finding>& findings, const BudgetView& b, size_t host_pids) {
+                   const std::vector<Finding>& findings, const BudgetView& b, size_t host_pids,
+                   const std::optional<std::string>& budget_error) {
   std::map<std::string, int> models;
   for (const auto& d : info.devices) {
     if (!b.devices.empty() && !b.devices.count(d.id)) continue;
@@ -367,6 +369,7 @@ std::string Orient(const engine::ProfileInfo& info, const Globals& g, const std:
         fmt::format("{} process{} on {}{}: {} of GPU span in a {:.1f} ms capture ({}).", procs, procs == 1 ? "" : "es",
                     machine, gpus.empty() ? "" : " (" + gpus + ")", SpanText(b.spans_ns), g.window_ns / 1e6, window);
   }
+  if (budget_error) out += " " + *budget_error;
   if (!info.caps.kernels) out += " It has no CUDA kernel activity, so the GPU-side root causes cannot be checked.";
   if (findings.empty()) return out + " No root cause of the Book applies.";
   return out + fmt::format(" {} finding{}; the largest: {} (about {:.1f} ms at stake).", findings.size(),
@@ -514,6 +517,8 @@ Expected<Analysis> Analyze(const engine::Profile& profile, const SkillRunner& ru
   SetBudgetGlobals(view, g);
   Analysis analysis;
   analysis.window = window->description;
+  // A budget that failed (its time limit on a loaded machine, say) is said, not silently left out of the headline.
+  if (!budget) analysis.unchecked.push_back({"time_budget", "The time budget failed: " + budget.error().message});
   const size_t n = book.root_causes.size();
   for (size_t i = 0; i < n; ++i) {
     const RootCause& rc = book.root_causes[i];
@@ -530,7 +535,9 @@ Expected<Analysis> Analyze(const engine::Profile& profile, const SkillRunner& ru
   }
   RankFindings(analysis.findings, book, DominantPart(view));
   const size_t host_pids = view.devices.empty() ? HostActivePids(profile, cancel) : 0;
-  analysis.summary = Orient(info, g, window->description, analysis.findings, view, host_pids);
+  std::optional<std::string> budget_error;
+  if (!budget) budget_error = "The time budget failed: " + budget.error().message;
+  analysis.summary = Orient(info, g, window->description, analysis.findings, view, host_pids, budget_error);
   return analysis;
 }
 

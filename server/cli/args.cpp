@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
+#include <tuple>
 
 namespace nsys::cli {
 
@@ -94,6 +97,90 @@ std::string FormatOptions(const std::vector<OptionSpec>& specs) {
   std::string out;
   for (size_t i = 0; i < specs.size(); ++i) out += fmt::format("  {:<{}}  {}\n", heads[i], width, specs[i].help);
   return out;
+}
+
+OptionSpec FormatOption(std::span<const std::string_view> values, const std::string& note) {
+  std::string help;
+  for (size_t i = 0; i < values.size(); ++i) {
+    help += i == 0 ? "" : (i + 1 == values.size() ? " or " : ", ");
+    help += values[i];
+    if (i == 0) help += " (default)";
+  }
+  if (!note.empty()) help += " (" + note + ")";
+  return {"--format", 1, "FORMAT", help};
+}
+
+Expected<std::string> FormatValue(const ParsedArgs& args, std::span<const std::string_view> values) {
+  const auto given = args.Value("--format");
+  if (!given) return std::string(values.front());
+  if (std::find(values.begin(), values.end(), *given) != values.end()) return *given;
+  std::string names;
+  for (size_t i = 0; i < values.size(); ++i) {
+    names += i == 0 ? "" : (i + 1 == values.size() ? " or " : ", ");
+    names += values[i];
+  }
+  return MakeError(ErrorKind::kInvalidArgument, "--format must be " + names);
+}
+
+std::vector<OptionSpec> WindowOptions(const std::string& what) {
+  return {
+      {"--start", 1, "S", what + " S (seconds from the profile start, see --clock)"},
+      {"--end", 1, "S", "up to S"},
+      {"--window", 1, "S:E", "the same as --start S --end E (either side may be empty)"},
+      {"--trim", 2, "START END", "the same as --window START:END"},
+      {"--clock", 1, "CLOCK", "relative_s (seconds from the profile start, default) or capture_ns"},
+  };
+}
+
+Expected<WindowText> WindowTextFromArgs(const ParsedArgs& args) {
+  const auto usage = [](std::string message) { return MakeError(ErrorKind::kInvalidArgument, std::move(message)); };
+  WindowText text{args.Value("--start"), args.Value("--end"), args.Value("--clock")};
+  const auto trim = args.Values("--trim");
+  const auto span = args.Value("--window");
+  if (trim && (span || text.start || text.end)) return usage("--trim, --window and --start/--end exclude each other");
+  if (span && (text.start || text.end)) return usage("--window and --start/--end exclude each other");
+  if (trim) {
+    text.start = (*trim)[0];
+    text.end = (*trim)[1];
+  }
+  if (span) {
+    const size_t colon = span->find(':');
+    if (colon == std::string::npos)
+      return usage(fmt::format("--window wants START:END (e.g. 0.2:0.4), not '{}'", *span));
+    if (colon > 0) text.start = span->substr(0, colon);
+    if (colon + 1 < span->size()) text.end = span->substr(colon + 1);
+  }
+  return text;
+}
+
+Expected<engine::WindowSpec> WindowFromArgs(const ParsedArgs& args) {
+  auto text = WindowTextFromArgs(args);
+  if (!text) return text.error();
+  const auto number = [](const std::string& t) -> std::optional<double> {
+    char* stop = nullptr;
+    const double v = t.empty() ? 0 : std::strtod(t.c_str(), &stop);
+    if (t.empty() || *stop != '\0' || !std::isfinite(v)) return std::nullopt;
+    return v;
+  };
+  engine::WindowSpec window;
+  const bool trim = args.Has("--trim");
+  for (const auto& [side, out, name] :
+       {std::tuple{&text->start, &window.start, "--start"}, {&text->end, &window.end, "--end"}}) {
+    if (!*side) continue;
+    *out = number(**side);
+    if (*out) continue;
+    if (trim) return MakeError(ErrorKind::kInvalidArgument, "--trim needs two numbers (START END)");
+    return MakeError(ErrorKind::kInvalidArgument, fmt::format("{} wants a number, not '{}'", name, **side));
+  }
+  if (text->clock) {
+    auto parsed = ParseWindowClock(*text->clock);
+    if (!parsed) {
+      return MakeError(ErrorKind::kInvalidArgument,
+                       fmt::format("--clock must be relative_s or capture_ns, not '{}'", *text->clock));
+    }
+    window.clock = *parsed;
+  }
+  return window;
 }
 
 }  // namespace nsys::cli

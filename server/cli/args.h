@@ -3,10 +3,13 @@
 // options, "--" to end options, and positionals. Errors are usage errors (exit code 2).
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include "nsys/engine/window.h"
 #include "nsys/support/expected.h"
 
 namespace nsys::cli {
@@ -52,5 +55,30 @@ struct ArgParser {
 
 // "  --device N          only this device" lines, aligned.
 std::string FormatOptions(const std::vector<OptionSpec>& specs);
+
+// --format: the values a command prints, the first its default. The value sets in use: a document (Markdown) or
+// its JSON, a listing (text) or its JSON, a table in one of four renderings.
+inline constexpr std::string_view kMarkdownOrJson[] = {"markdown", "json"};
+inline constexpr std::string_view kTextOrJson[] = {"text", "json"};
+inline constexpr std::string_view kTableOrJson[] = {"table", "json"};
+inline constexpr std::string_view kTableFormats[] = {"table", "json", "csv", "markdown"};
+// The option, its help naming the values ("markdown (default) or json (the nsys/ask result)" with that `note`).
+OptionSpec FormatOption(std::span<const std::string_view> values, const std::string& note = "");
+// The value given (the default when absent), or kInvalidArgument "--format must be markdown or json".
+Expected<std::string> FormatValue(const ParsedArgs& args, std::span<const std::string_view> values);
+
+// The time window of every command that takes one (analyze, skill run, export, perfetto): --start S, --end E,
+// --window S:E (either side may be empty), --trim START END (the same as --window START:END) and --clock
+// (relative_s, seconds from the profile start, by default; or capture_ns). `what` ends the --start line's help
+// ("trace from S", "only events that start from S").
+std::vector<OptionSpec> WindowOptions(const std::string& what);
+// The window those options give (no side given: the whole profile), or kInvalidArgument naming the option: a value
+// that is not a number, an unknown clock, or two of --trim, --window and --start/--end.
+Expected<engine::WindowSpec> WindowFromArgs(const ParsedArgs& args);
+// The same as written (a skill's arguments take the texts and check them): each side's text, and --clock's.
+struct WindowText {
+  std::optional<std::string> start, end, clock;
+};
+Expected<WindowText> WindowTextFromArgs(const ParsedArgs& args);
 
 }  // namespace nsys::cli

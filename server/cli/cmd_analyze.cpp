@@ -20,19 +20,9 @@ namespace fs = std::filesystem;
 
 Expected<agent::AnalyzeOptions> OptionsFrom(const ParsedArgs& args) {
   agent::AnalyzeOptions options;
-  if (auto trim = args.Values("--trim")) {
-    try {
-      options.window.start = std::stod((*trim)[0]);
-      options.window.end = std::stod((*trim)[1]);
-    } catch (const std::exception&) {
-      return MakeError(ErrorKind::kInvalidArgument, "--trim needs two numbers (START END)");
-    }
-  }
-  if (auto clock = args.Value("--clock")) {
-    auto parsed = ParseWindowClock(*clock);
-    if (!parsed) return MakeError(ErrorKind::kInvalidArgument, "--clock must be relative_s or capture_ns");
-    options.window.clock = *parsed;
-  }
+  auto window = WindowFromArgs(args);
+  if (!window) return window.error();
+  options.window = *window;
   return options;
 }
 
@@ -72,8 +62,9 @@ Status WriteReport(const fs::path& dir, const protocol::AnalyzeResult& result) {
 }
 
 int RunAnalyze(const CommandContext& ctx) {
-  const std::string format = ctx.args.Value("--format").value_or("markdown");
-  if (format != "markdown" && format != "json") return UsageError("analyze", "--format must be markdown or json");
+  const auto format_value = FormatValue(ctx.args, kMarkdownOrJson);
+  if (!format_value) return UsageError("analyze", format_value.error().message);
+  const std::string& format = *format_value;
   auto options = OptionsFrom(ctx.args);
   if (!options) return UsageError("analyze", options.error().message);
   core::Workspace workspace(ctx.config);
@@ -81,7 +72,11 @@ int RunAnalyze(const CommandContext& ctx) {
   std::error_code ec;
   Expected<agent::Analysis> analysis = MakeError(ErrorKind::kInternal, "not analysed");
   if (std::filesystem::is_directory(target, ec)) {  // a run of rank exports: the cross-rank causes
-    if (ctx.args.Has("--trim")) return UsageError("analyze", "--trim is for one profile, not a run's directory");
+    for (const char* option : {"--trim", "--start", "--end", "--window"}) {
+      if (ctx.args.Has(option)) {
+        return UsageError("analyze", fmt::format("{} is for one profile, not a run's directory", option));
+      }
+    }
     int64_t ranks_per_node = 0;
     if (auto n = ctx.args.Value("--ranks-per-node")) {
       char* end = nullptr;
@@ -127,12 +122,11 @@ Command AnalyzeCommand() {
       "directory of rank exports (a run), it reports the causes that show across ranks: stragglers at the\n"
       "collectives, kernel-time imbalance and step-time spread.";
   command.options = {
-      {"--format", 1, "FORMAT", "markdown (default) or json"},
+      FormatOption(kMarkdownOrJson),
       {"--out", 1, "DIR", "also write report.md, report.json and a CSV per evidence table into DIR"},
-      {"--trim", 2, "START END", "analyse only [START, END) (seconds from the profile start)"},
       {"--ranks-per-node", 1, "N", "a run: consecutive ranks that share a node's clock (default 0: each its own)"},
-      {"--clock", 1, "CLOCK", "relative_s (default) or capture_ns, for --trim"},
   };
+  for (auto& option : WindowOptions("analyse only from")) command.options.push_back(std::move(option));
   command.min_positionals = command.max_positionals = 1;
   command.run = RunAnalyze;
   return command;

@@ -15,8 +15,9 @@ namespace nsys::cli {
 namespace {
 
 int RunAsk(const CommandContext& ctx) {
-  const std::string format = ctx.args.Value("--format").value_or("markdown");
-  if (format != "markdown" && format != "json") return UsageError("ask", "--format must be markdown or json");
+  const auto format_value = FormatValue(ctx.args, kMarkdownOrJson);
+  if (!format_value) return UsageError("ask", format_value.error().message);
+  const std::string& format = *format_value;
   const std::string& question = ctx.args.positionals()[1];
   if (question.find_first_not_of(" \t\r\n") == std::string::npos)
     return UsageError("ask", "the question is empty; ask e.g. \"Which kernels take the most GPU time?\"");
@@ -49,7 +50,7 @@ Command AskCommand() {
       "time windows (\"between 0.2 and 0.4 s\", \"in the first 100 ms\") and NVTX range names; and questions of the\n"
       "kinds which / how much / how many / why / compare / is X more than Y. A question the profile cannot answer\n"
       "gets a refusal naming the missing data. Exit status 0 also for a refusal.";
-  command.options = {{"--format", 1, "FORMAT", "markdown (default) or json (the nsys/ask result)"}};
+  command.options = {FormatOption(kMarkdownOrJson, "the nsys/ask result")};
   command.min_positionals = command.max_positionals = 2;
   command.run = RunAsk;
   return command;

@@ -45,8 +45,9 @@ int RunDiff(const CommandContext& ctx) {
   if (against ? pos.size() != 1 : pos.size() != 2) {
     return UsageError("diff", against ? "with --against NAME give only the new profile" : "give two profiles");
   }
-  const std::string format = ctx.args.Value("--format").value_or("markdown");
-  if (format != "markdown" && format != "json") return UsageError("diff", "--format must be markdown or json");
+  const auto format_value = FormatValue(ctx.args, kMarkdownOrJson);
+  if (!format_value) return UsageError("diff", format_value.error().message);
+  const std::string& format = *format_value;
   std::optional<double> fail_pct;
   if (auto pct = ctx.args.Value("--fail-on-regression")) {
     fail_pct = ParsePercent(*pct);
@@ -118,7 +119,7 @@ Command DiffCommand() {
        "JSON file mapping phases to NVTX range patterns, e.g. {\"prefill\": [\"prefill\"], \"decode\": "
        "[\"re:^decode\"]}"},
       {"--against", 1, "NAME", "compare AFTER with the baseline NAME (see 'nsys-ai baseline')"},
-      {"--format", 1, "FORMAT", "markdown (default) or json (the nsys/diff result)"},
+      FormatOption(kMarkdownOrJson, "the nsys/diff result"),
   };
   command.min_positionals = 1;
   command.max_positionals = 2;

@@ -11,8 +11,9 @@ namespace nsys::cli {
 namespace {
 
 int RunExplain(const CommandContext& ctx) {
-  const std::string format = ctx.args.Value("--format").value_or("markdown");
-  if (format != "markdown" && format != "json") return UsageError("explain", "--format must be markdown or json");
+  const auto format_value = FormatValue(ctx.args, kMarkdownOrJson);
+  if (!format_value) return UsageError("explain", format_value.error().message);
+  const std::string& format = *format_value;
   core::Workspace workspace(ctx.config);
   auto opened = OpenWithProgress(workspace, ctx.args.positionals()[0]);
   if (!opened) return FailWith(opened.error());
@@ -37,7 +38,7 @@ Command ExplainCommand() {
   command.details =
       "KERNEL is a demangled name, a short name, or a unique part of a name (case-insensitive). An unknown name "
       "fails with the closest kernel names.";
-  command.options = {{"--format", 1, "FORMAT", "markdown (default) or json (the nsys/explainKernel result)"}};
+  command.options = {FormatOption(kMarkdownOrJson, "the nsys/explainKernel result")};
   command.min_positionals = command.max_positionals = 2;
   command.run = RunExplain;
   return command;

@@ -63,8 +63,9 @@ void Report(FILE* out, const std::string& format, const std::string& output, con
 int RunExport(const CommandContext& ctx) {
   const auto output = ctx.args.Value("--output");
   if (!output || output->empty()) return UsageError("export", "-o/--output FILE is required");
-  const std::string format = ctx.args.Value("--format").value_or("text");
-  if (format != "text" && format != "json") return UsageError("export", "--format must be text or json");
+  const auto format_value = FormatValue(ctx.args, kTextOrJson);
+  if (!format_value) return UsageError("export", format_value.error().message);
+  const std::string& format = *format_value;
   auto request = ParseTraceSelection(ctx.args);
   if (!request) return UsageError("export", request.error().message);
   const bool to_stdout = *output == "-";
@@ -126,7 +127,7 @@ Command ExportCommand() {
        "replace an existing file that is not a Perfetto trace (never a profile, an SQLite database, a report, or a "
        "device, FIFO or directory)"},
       {"--validate", 0, "", "read the written trace back through the semantic validator"},
-      {"--format", 1, "FORMAT", "text (default) or json (the same fields as nsys/exportTrace)"},
+      FormatOption(kTextOrJson, "the same fields as nsys/exportTrace"),
   };
   for (auto& option : TraceSelectionOptions()) command.options.push_back(std::move(option));
   command.min_positionals = command.max_positionals = 1;

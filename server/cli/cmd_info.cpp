@@ -86,10 +86,9 @@ std::string RenderInfo(const engine::ProfileInfo& info, const std::optional<skil
 }
 
 int RunInfo(const CommandContext& ctx) {
-  const auto format = ParseOutputFormat(ctx.args.Value("--format").value_or("table"));
-  if (!format || (*format != OutputFormat::kTable && *format != OutputFormat::kJson)) {
-    return UsageError("info", "--format must be table or json");
-  }
+  const auto format_value = FormatValue(ctx.args, kTableOrJson);
+  if (!format_value) return UsageError("info", format_value.error().message);
+  const auto format = ParseOutputFormat(*format_value);
   core::Workspace workspace(ctx.config);
   auto opened = OpenWithProgress(workspace, ctx.args.positionals()[0]);
   if (!opened) return FailWith(opened.error());
@@ -117,7 +116,7 @@ Command InfoCommand() {
   command.name = "info";
   command.synopsis = "FILE [--format table|json] [--check]";
   command.summary = "describe a profile: versions, duration, devices, processes, tables";
-  command.options = {{"--format", 1, "FORMAT", "table (default) or json"},
+  command.options = {FormatOption(kTableOrJson),
                      {"--check", 0, "",
                       "load every event table, count the rows skipped as damaged, compute the NVTX mapping coverage"}};
   command.min_positionals = command.max_positionals = 1;

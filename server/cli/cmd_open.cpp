@@ -132,8 +132,8 @@ int RunOpen(const CommandContext& ctx) {
 Command PerfettoCommand() {
   Command command;
   command.name = "perfetto";
-  command.aliases = {
-      "open"};  // its first name; `perfetto` says where it opens the profile (nsys/openProfile loads one)
+  // Its first name; `perfetto` says where it opens the profile (nsys/openProfile is what loads one).
+  command.aliases = {"open"};
   command.synopsis = "FILE [options]";
   command.summary = "open a profile in the Perfetto UI through a local, token-protected link";
   command.details =

@@ -77,8 +77,9 @@ protocol::RunSkillResult ReportTable(const protocol::RunReportResult& report) {
 }
 
 int RunRunReport(const CommandContext& ctx) {
-  const auto format = ParseOutputFormat(ctx.args.Value("--format").value_or("table"));
-  if (!format) return UsageError("run-report", "--format must be table, json, csv or markdown");
+  const auto format_value = FormatValue(ctx.args, kTableFormats);
+  if (!format_value) return UsageError("run-report", format_value.error().message);
+  const auto format = ParseOutputFormat(*format_value);
   auto request = RunRequestFromArgs(ctx.args, ctx.args.positionals());
   if (!request) return UsageError("run-report", request.error().message);
   core::Workspace workspace(ctx.config);
@@ -140,7 +141,7 @@ Command RunReportCommand() {
       "and time, and the median step (iteration) time when iterations are found. With --mpi under mpirun (or srun),\n"
       "each process loads only its share of the ranks and process 0 merges their partial results: the same report.";
   command.options = RunOptions();
-  command.options.push_back({"--format", 1, "FORMAT", "table (default), json, csv or markdown"});
+  command.options.push_back(FormatOption(kTableFormats));
   command.options.push_back({"--progress-lines", 0, "",
                              "progress as 'nsys-ai-progress PERCENT MESSAGE' lines on stderr (what a server that "
                              "launched this run reads)"});

@@ -23,8 +23,9 @@ std::string Offset(const protocol::RunTraceRankInfo& r) {
 }
 
 int RunRunTrace(const CommandContext& ctx) {
-  const std::string format = ctx.args.Value("--format").value_or("text");
-  if (format != "text" && format != "json") return UsageError("run-trace", "--format must be text or json");
+  const auto format_value = FormatValue(ctx.args, kTextOrJson);
+  if (!format_value) return UsageError("run-trace", format_value.error().message);
+  const std::string& format = *format_value;
   auto request = RunRequestFromArgs(ctx.args, ctx.args.positionals());
   if (!request) return UsageError("run-trace", request.error().message);
   protocol::ExportRunTraceParams params;
@@ -84,7 +85,7 @@ Command RunTraceCommand() {
   command.options.push_back({"--output", 1, "FILE", "the trace file to write (required)", false, "-o"});
   command.options.push_back(
       {"--ranks-per-node", 1, "N", "consecutive ranks that share a node's clock (default 0: each rank its own)"});
-  command.options.push_back({"--format", 1, "FORMAT", "text (default) or json (the nsys/exportRunTrace result)"});
+  command.options.push_back(FormatOption(kTextOrJson, "the nsys/exportRunTrace result"));
   command.min_positionals = 1;
   command.max_positionals = core::kMaxRunRanks;
   command.run = RunRunTrace;

@@ -28,8 +28,9 @@ void PrintTable(const protocol::RunSkillResult& table, OutputFormat format, cons
 }
 
 int RunSkillList(const CommandContext& ctx) {
-  const auto format = ParseOutputFormat(ctx.args.Value("--format").value_or("table"));
-  if (!format) return UsageError("skill list", "--format must be table, json, csv or markdown");
+  const auto format_value = FormatValue(ctx.args, kTableFormats);
+  if (!format_value) return UsageError("skill list", format_value.error().message);
+  const auto format = ParseOutputFormat(*format_value);
   core::Workspace workspace(ctx.config);
   const protocol::ListSkillsResult listing = wire::ToListSkillsResult(workspace.Skills(), wire::CommonArgs::kOmitted);
   if (*format == OutputFormat::kJson) {
@@ -55,8 +56,9 @@ int RunSkillRun(const CommandContext& ctx) {
     return UsageError("skill run", "give a profile FILE or --run DIR, one of the two");
   }
   const std::string path = run_dir ? std::string() : ctx.args.positionals()[1];
-  const auto format = ParseOutputFormat(ctx.args.Value("--format").value_or("table"));
-  if (!format) return UsageError("skill run", "--format must be table, json, csv or markdown");
+  const auto format_value = FormatValue(ctx.args, kTableFormats);
+  if (!format_value) return UsageError("skill run", format_value.error().message);
+  const auto format = ParseOutputFormat(*format_value);
 
   core::Workspace workspace(ctx.config);
   // A run skill (a cross-rank analysis: run_stragglers, ...) takes --run and its own arguments.
@@ -80,8 +82,11 @@ int RunSkillRun(const CommandContext& ctx) {
   bool ok = true;
   if (auto device = ctx.args.Value("--device")) ok = ok && set("device", *device);
   if (auto pid = ctx.args.Value("--pid")) ok = ok && set("pid", *pid);
-  if (auto trim = ctx.args.Values("--trim")) ok = ok && set("start", (*trim)[0]) && set("end", (*trim)[1]);
-  if (auto clock = ctx.args.Value("--clock")) ok = ok && set("clock", *clock);
+  auto window = WindowTextFromArgs(ctx.args);
+  if (!window) return UsageError("skill run", window.error().message);
+  if (window->start) ok = ok && set("start", *window->start);
+  if (window->end) ok = ok && set("end", *window->end);
+  if (window->clock) ok = ok && set("clock", *window->clock);
   for (const auto& pair : ctx.args.All("--arg")) {
     const size_t eq = pair.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -135,7 +140,7 @@ Command SkillListCommand() {
   Command command;
   command.name = "skill list";
   command.summary = "list the skills (built-in and user skills)";
-  command.options = {{"--format", 1, "FORMAT", "table (default), json, csv or markdown"}};
+  command.options = {FormatOption(kTableFormats)};
   command.run = RunSkillList;
   return command;
 }
@@ -146,19 +151,19 @@ Command SkillRunCommand() {
   command.synopsis = "NAME FILE [options] | NAME --run DIR [options]";
   command.summary = "run a skill on a profile (or on every rank of a run) and print its table";
   command.details =
-      "Times in --trim are seconds from the profile start unless --clock capture_ns is given.\n"
+      "Times in --start, --end, --window and --trim are seconds from the profile start unless --clock capture_ns is\n"
+      "given.\n"
       "Skill-specific arguments go through --arg, e.g. --arg limit=20 (see 'nsys-ai skill list --format json').";
   command.options = {
       {"--device", 1, "N", "only GPU N"},
       {"--pid", 1, "P", "only process P"},
-      {"--trim", 2, "START END", "only events that start in [START, END)"},
-      {"--clock", 1, "CLOCK", "relative_s (seconds from the profile start, default) or capture_ns"},
       {"--arg", 1, "NAME=VALUE", "a skill argument (repeatable)", true},
       {"--full-names", 0, "", "do not shorten or cut long names in table/markdown output"},
-      {"--format", 1, "FORMAT", "table (default), json, csv or markdown"},
+      FormatOption(kTableFormats),
       SkillTimeoutOption(),
       {"--run", 1, "DIR", "every rank export in DIR (a run): the rows lead with a `rank` column naming the file"},
   };
+  for (auto& option : WindowOptions("only events that start from")) command.options.push_back(std::move(option));
   for (auto& option : RunOptions()) command.options.push_back(std::move(option));
   command.min_positionals = 1;
   command.max_positionals = 2;

@@ -51,8 +51,9 @@ std::string RenderPlan(const core::AnnotationPlan& plan) {
 }
 
 int RunSuggest(const CommandContext& ctx) {
-  const std::string format = ctx.args.Value("--format").value_or("text");
-  if (format != "text" && format != "json") return UsageError("suggest", "--format must be text or json");
+  const auto format_value = FormatValue(ctx.args, kTextOrJson);
+  if (!format_value) return UsageError("suggest", format_value.error().message);
+  const std::string& format = *format_value;
   core::AnnotationPlanRequest request;
   request.source_roots = ctx.args.All("--source");
   if (auto limit = ctx.args.Value("--limit")) {
@@ -91,7 +92,7 @@ Command SuggestCommand() {
       "('X/<callee>'). Nothing is written: apply the edits (the JSON holds them as LSP WorkspaceEdits), then run "
       "the printed nsys command with your own program in place of <your command>.";
   command.options = {{"--source", 1, "DIR", "a source directory or file to look for the range names in", true},
-                     {"--format", 1, "FORMAT", "text (default) or json (the nsys/annotationPlan result)"},
+                     FormatOption(kTextOrJson, "the nsys/annotationPlan result"),
                      {"--limit", 1, "N", "list at most N ranges (default 20, 0 = all)"}};
   command.min_positionals = command.max_positionals = 1;
   command.run = RunSuggest;

@@ -18,17 +18,6 @@ Error Usage(std::string message) {
 }  // namespace
 namespace {
 
-bool ParseDouble(const std::string& text, double& out) {
-  if (text.empty()) return false;
-  try {
-    size_t used = 0;
-    out = std::stod(text, &used);
-    return used == text.size() && std::isfinite(out);
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
 template <typename Int>
 bool ParseInt(const std::string& text, Int& out) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
@@ -38,11 +27,8 @@ bool ParseInt(const std::string& text, Int& out) {
 }  // namespace
 
 std::vector<OptionSpec> TraceSelectionOptions() {
-  return {
-      {"--start", 1, "S", "trace from S (seconds from the profile start, see --clock)"},
-      {"--end", 1, "S", "trace up to S"},
-      {"--window", 1, "S:E", "the same as --start S --end E (either side may be empty)"},
-      {"--clock", 1, "CLOCK", "relative_s (seconds from the profile start, default) or capture_ns"},
+  std::vector<OptionSpec> options = WindowOptions("trace from");
+  std::vector<OptionSpec> rest = {
       {"--device", 1, "N", "only GPU N (repeatable)", true},
       {"--pid", 1, "P", "only process P (repeatable)", true},
       {"--min-duration-ns", 1, "N", "leave out slices shorter than N ns"},
@@ -52,42 +38,14 @@ std::vector<OptionSpec> TraceSelectionOptions() {
       {"--no-counters", 0, "", "no utilisation/bandwidth counter tracks"},
       {"--counter-bucket-ns", 1, "N", "counter resolution (default: about 1000 points over the span)"},
   };
+  options.insert(options.end(), rest.begin(), rest.end());
+  return options;
 }
 
 Expected<core::TraceRequest> ParseTraceSelection(const ParsedArgs& args) {
   core::TraceRequest s;
-  engine::WindowSpec window;
-  bool windowed = false;
-  std::optional<std::string> start = args.Value("--start");
-  std::optional<std::string> end = args.Value("--end");
-  if (auto window = args.Value("--window")) {
-    if (start || end) {
-      return Usage("--window and --start/--end exclude each other");
-    }
-    const size_t colon = window->find(':');
-    if (colon == std::string::npos) {
-      return Usage(fmt::format("--window wants START:END (e.g. 0.2:0.4), not '{}'", *window));
-    }
-    if (colon > 0) start = window->substr(0, colon);
-    if (colon + 1 < window->size()) end = window->substr(colon + 1);
-  }
-  auto set_time = [&](const std::optional<std::string>& text, std::optional<double>& out, const char* what) -> Status {
-    if (!text) return {};
-    double v;
-    if (!ParseDouble(*text, v)) return Usage(fmt::format("{} wants a number, not '{}'", what, *text));
-    out = v;
-    windowed = true;
-    return {};
-  };
-  if (Status set = set_time(start, window.start, "--start"); !set) return set.error();
-  if (Status set = set_time(end, window.end, "--end"); !set) return set.error();
-  if (auto clock = args.Value("--clock")) {
-    auto parsed = ParseWindowClock(*clock);
-    if (!parsed) {
-      return Usage(fmt::format("--clock must be relative_s or capture_ns, not '{}'", *clock));
-    }
-    window.clock = *parsed;
-  }
+  auto window = WindowFromArgs(args);
+  if (!window) return window.error();
   for (const auto& text : args.All("--device")) {
     int32_t device;
     if (!ParseInt(text, device) || device < 0) {
@@ -112,7 +70,7 @@ Expected<core::TraceRequest> ParseTraceSelection(const ParsedArgs& args) {
       return Usage(fmt::format("--counter-bucket-ns wants a positive number of nanoseconds, not '{}'", *text));
     }
   }
-  if (windowed) s.filter.window = window;
+  if (window->start || window->end) s.filter.window = *window;
   s.gpu = !args.Has("--no-gpu");
   s.cpu = !args.Has("--no-cpu");
   s.flows = !args.Has("--no-flows");

@@ -1,5 +1,5 @@
 #pragma once
-// What `nsys-ai export` and `nsys-ai open` share: the trace selection options and their parsing.
+// What `nsys-ai export` and `nsys-ai perfetto` share: the trace selection options and their parsing.
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,7 +10,8 @@
 
 namespace nsys::cli {
 
-// --start/--end/--window/--clock/--device/--pid/--min-duration-ns/--no-cpu/--no-gpu/--no-flows/--no-counters/
+// WindowOptions() (--start/--end/--window/--trim/--clock),
+// --device/--pid/--min-duration-ns/--no-cpu/--no-gpu/--no-flows/--no-counters/
 // --counter-bucket-ns.
 std::vector<OptionSpec> TraceSelectionOptions();
 // Checks the option values (before the profile is opened) and returns the request without its profile id and

@@ -87,6 +87,65 @@ TEST(Cli, PerfettoCommandAnswersToOpenToo) {
   EXPECT_TRUE(Contains(bad_port.err, "nsys-ai perfetto: --port wants 0 to 65535")) << bad_port.err;
 }
 
+// Every windowed command takes one set of window options (args.h WindowOptions): --trim START END, --window S:E
+// and --start/--end give the same window to analyze, skill run and export, and two of them at once are refused.
+TEST(Cli, WindowOptionsAreTheSameInEveryCommand) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string profile = Fixture("h100_2gpu_1s.sqlite");
+  const std::vector<std::vector<std::string>> windows = {
+      {"--trim", "0.2", "0.4"}, {"--window", "0.2:0.4"}, {"--start", "0.2", "--end", "0.4"}};
+  auto with = [](std::vector<std::string> command, const std::vector<std::string>& window) {
+    command.insert(command.end(), window.begin(), window.end());
+    return RunCli(command);
+  };
+  const auto whole = RunCli({"--no-cache", "skill", "run", "top_kernels", profile, "--format", "json"});
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  std::string skill_out, analyze_out;
+  for (const auto& window : windows) {
+    const auto skill = with({"--no-cache", "skill", "run", "top_kernels", profile, "--format", "json"}, window);
+    ASSERT_EQ(skill.exit_code, 0) << skill.err;
+    EXPECT_NE(skill.out, whole.out);  // the window narrows the kernels
+    if (skill_out.empty()) skill_out = skill.out;
+    EXPECT_EQ(skill.out, skill_out) << window[0];
+    const auto analyze = with({"--no-cache", "analyze", profile, "--format", "json"}, window);
+    ASSERT_EQ(analyze.exit_code, 0) << analyze.err;
+    if (analyze_out.empty()) analyze_out = analyze.out;
+    EXPECT_EQ(analyze.out, analyze_out) << window[0];
+    const std::string trace = ::testing::TempDir() + "/cli_window_" + std::to_string(getpid()) + ".pftrace";
+    const auto exported = with({"--no-cache", "export", profile, "-o", trace, "--format", "json"}, window);
+    ASSERT_EQ(exported.exit_code, 0) << exported.err;
+    EXPECT_TRUE(Contains(exported.out, "Window: 0.200 s to 0.400 s from profile start")) << exported.out;
+    std::filesystem::remove(trace);
+  }
+  for (const std::vector<std::string>& command :
+       {std::vector<std::string>{"analyze", profile}, std::vector<std::string>{"export", profile, "-o", "x.pftrace"}}) {
+    const auto both = with(command, {"--trim", "0.2", "0.4", "--window", "0:1"});
+    EXPECT_EQ(both.exit_code, 2) << command[0];
+    EXPECT_TRUE(Contains(both.err, "--trim, --window and --start/--end exclude each other")) << both.err;
+  }
+  const auto bad = RunCli({"skill", "run", "top_kernels", profile, "--window", "0.2-0.4"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(Contains(bad.err, "--window wants START:END (e.g. 0.2:0.4), not '0.2-0.4'")) << bad.err;
+}
+
+// One --format helper (args.h FormatOption/FormatValue): each command names its values in its help and in the error.
+TEST(Cli, FormatValuesAreNamedByTheirCommand) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"ask", "a.sqlite", "why?", "--format", "csv"}, "--format must be markdown or json"},
+      {{"export", "a.sqlite", "-o", "x.pftrace", "--format", "csv"}, "--format must be text or json"},
+      {{"info", "a.sqlite", "--format", "csv"}, "--format must be table or json"},
+      {{"skill", "list", "--format", "xml"}, "--format must be table, json, csv or markdown"},
+  };
+  for (const auto& [command, message] : cases) {
+    const auto result = RunCli(command);
+    EXPECT_EQ(result.exit_code, 2) << command[0];
+    EXPECT_TRUE(Contains(result.err, message)) << result.err;
+  }
+  EXPECT_TRUE(Contains(RunCli({"help", "explain"}).out,
+                       "--format FORMAT  markdown (default) or json (the nsys/explainKernel result)"));
+  EXPECT_TRUE(Contains(RunCli({"help", "info"}).out, "table (default) or json"));
+}
+
 TEST(Cli, UsageErrorsExitWithTwo) {
   const std::vector<std::vector<std::string>> bad = {
       {"frobnicate"},

@@ -86,11 +86,13 @@ describe('the journeys in a real VS Code (code-server + chromium)', { skip }, ()
     await assertProfileView();
   });
 
-  /** Opens a profile as a person does with the association set: a double-click in the explorer. */
+  /** Opens a profile as a person does with the association set: a double-click in the explorer; waits for every
+   * table of the view (it paints as each arrives, "Computing …" until then). */
   async function openProfile(name) {
     await closeEditors();
     await vs.explorerItem(name).dblclick();
     await view().locator('h1', { hasText: name }).waitFor({ timeout: 60000 });
+    await until(async () => !/Computing [^\n]*…/.test(await view().locator('body').innerText().catch(() => 'Computing …')), `${name}'s tables`, 60000, 200);
   }
 
   async function assertProfileView() {
@@ -98,7 +100,8 @@ describe('the journeys in a real VS Code (code-server + chromium)', { skip }, ()
     await assert.doesNotReject(v.locator('h1', { hasText: 'h100_2gpu_1s.sqlite' }).waitFor());
     assert.match(await v.locator('body').innerText(), /969\.4 ms/);
     assert.match(await v.locator('#h-budget').innerText(), /Where each GPU's time goes/);
-    assert.equal(await v.locator('figure.budget').count(), 2, 'one time budget per GPU');
+    // The view paints as its tables arrive (the summary first): each is waited for, as a person waits to read it.
+    await until(async () => (await v.locator('figure.budget').count()) === 2, 'one time budget per GPU', 30000);
     assert.match(await v.locator('figure.budget').first().innerText(), /copy_htod\s+95\.0%/);
     const top = v.locator('tr.row.kernel').first();
     assert.match(await top.getAttribute('data-kernel'), /^sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8/);

@@ -42,12 +42,12 @@ void BindMethods(MethodTable& t) {
   t.Request(method::kReloadSkills, &OnReloadSkills);
 
   // Runs of rank exports (issue 13): handlers in run_handlers.cpp.
-  t.Request(protocol::kOpenRun, &OnOpenRun, {.progress_title = "Opening run"});
-  t.Request(protocol::kCloseRun, &OnCloseRun);
-  t.Request(protocol::kRunSkillOnRun, &OnRunSkillOnRun, {.progress_title = "Running skill on every rank"});
-  t.Request(protocol::kRunReport, &OnRunReport, {.progress_title = "Reporting run"});
-  t.Request(protocol::kExportRunTrace, &OnExportRunTrace, {.progress_title = "Writing the run's trace"});
-  t.Request(protocol::kAnalyzeRun, &OnAnalyzeRun, {.progress_title = "Analyzing run"});
+  t.Request(method::kOpenRun, &OnOpenRun, {.progress_title = "Opening run"});
+  t.Request(method::kCloseRun, &OnCloseRun);
+  t.Request(method::kRunSkillOnRun, &OnRunSkillOnRun, {.progress_title = "Running skill on every rank"});
+  t.Request(method::kRunReport, &OnRunReport, {.progress_title = "Reporting run"});
+  t.Request(method::kExportRunTrace, &OnExportRunTrace, {.progress_title = "Writing the run's trace"});
+  t.Request(method::kAnalyzeRun, &OnAnalyzeRun, {.progress_title = "Analyzing run"});
 
   // Perfetto traces: handlers in trace_handlers.cpp, one line each here.
   t.Request(method::kExportTrace, &OnExportTrace, {.progress_title = "Exporting trace"});

@@ -17,12 +17,14 @@
 
 namespace nsys::protocol {
 
+namespace method {  // beside the others (methods.h): every method name is protocol::method::kX
 inline constexpr std::string_view kOpenRun = "nsys/openRun";
 inline constexpr std::string_view kCloseRun = "nsys/closeRun";
 inline constexpr std::string_view kRunSkillOnRun = "nsys/runSkillOnRun";
 inline constexpr std::string_view kRunReport = "nsys/runReport";
 inline constexpr std::string_view kExportRunTrace = "nsys/exportRunTrace";
 inline constexpr std::string_view kAnalyzeRun = "nsys/analyzeRun";
+}  // namespace method
 
 struct OpenRunParams {  // nsys/openRun
   std::optional<std::vector<std::string>> paths;

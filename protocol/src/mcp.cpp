@@ -94,11 +94,33 @@ void OpenInPerfettoArgs::Check(const std::string& path) const {
   if (ranks_per_node && *ranks_per_node < 0) FailAt(FieldPath(path, "ranks_per_node"), "must not be negative");
 }
 
+namespace {
+// Writes every member of T::Fields() under its name (an empty std::optional is left out).
+template <typename T>
+Json WriteFields(const T& value) {
+  Json j = Json::object();
+  std::apply(
+      [&](const auto&... arg) {
+        auto write = [&](const auto& one) {
+          const auto& member = value.*one.member;
+          if constexpr (kIsOptional<std::remove_cvref_t<decltype(member)>>) {
+            if (member) j[one.name] = *member;
+          } else {
+            j[one.name] = member;
+          }
+        };
+        (write(arg), ...);
+      },
+      T::Fields());
+  return j;
+}
+}  // namespace
+
 void to_json(Json& j, const ClosedProfile& v) {
-  j = {{"profileId", v.profile_id}, {"closed", v.closed}};
+  j = WriteFields(v);
 }
 void to_json(Json& j, const ClosedRun& v) {
-  j = {{"runId", v.run_id}, {"closed", v.closed}};
+  j = WriteFields(v);
 }
 
 #define NSYS_TOOL_ARGS_READER(Type)                                  \

@@ -126,16 +126,22 @@ struct OpenInPerfettoArgs : OpenInPerfettoParams {
   bool operator==(const OpenInPerfettoArgs&) const = default;
 };
 
-// close_profile's and close_run's results (their ids under the editor protocol's names: the MCP writer spells
-// every result member in snake_case).
+// close_profile's and close_run's results. A result lists its members once too, under the editor protocol's names;
+// its writer (to_json) is generated from the list (mcp.cpp), and the MCP tool table spells them in snake_case.
 struct ClosedProfile {
   std::string profile_id;
   bool closed = true;
+  static constexpr auto Fields() {
+    return std::tuple{Arg("profileId", &ClosedProfile::profile_id), Arg("closed", &ClosedProfile::closed)};
+  }
   bool operator==(const ClosedProfile&) const = default;
 };
 struct ClosedRun {
   std::string run_id;
   bool closed = true;
+  static constexpr auto Fields() {
+    return std::tuple{Arg("runId", &ClosedRun::run_id), Arg("closed", &ClosedRun::closed)};
+  }
   bool operator==(const ClosedRun&) const = default;
 };
 void to_json(Json& json, const ClosedProfile& value);

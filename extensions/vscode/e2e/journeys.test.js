@@ -109,6 +109,11 @@ describe('the journeys in a real VS Code (code-server + chromium)', { skip }, ()
   }
 
   journey('2. hovering a kernel explains it', async () => {
+    await closeEditors();
+    const opening = Date.now();
+    await vs.explorerItem('h100_2gpu_1s.sqlite').dblclick();
+    await view().locator('tr.row.kernel').first().waitFor({ timeout: 60000 });
+    figure('double-click to kernels on screen (server running, profile closed before)', Date.now() - opening);
     await openProfile('h100_2gpu_1s.sqlite');
     const v = view();
     const row = v.locator('tr.row.kernel').first();
@@ -220,6 +225,10 @@ describe('the journeys in a real VS Code (code-server + chromium)', { skip }, ()
     const lenses = page.locator('.monaco-editor .codelens-decoration');
     await until(async () => /188 calls/.test((await lenses.allInnerTexts()).join('\n')), 'the code lenses', 60000);
     const all = (await lenses.allInnerTexts()).join('\n');
+    if (process.env.NSYS_AI_SCREENSHOTS) {
+      await page.waitForTimeout(1000);
+      await page.screenshot({ path: path.join(process.env.NSYS_AI_SCREENSHOTS, 'vscode-source-lenses.png') });
+    }
     assert.match(all, /188 calls · 270 ms wall/, 'reader: 188 calls, 270.2 ms (sqlite3)');
     assert.match(all, /188 calls · 3,?009 ms wall|188 calls · 3\.009 s wall/, '3D_backbone: 3009.1 ms');
   });

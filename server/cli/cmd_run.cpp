@@ -1,4 +1,4 @@
-// `nsys-ai run-report DIR|FILES...` (issue 13): a run of rank exports, one line per rank. `skill run NAME --run DIR`
+// `nsys-ai run-report DIR|FILES...`: a run of rank exports, one line per rank. `skill run NAME --run DIR`
 // lives in cmd_skill.cpp and shares RunRequestFromArgs.
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-// `nsys-ai run-trace DIR|FILES... [-o FILE]` (issue 13): every rank of a run in one Perfetto trace, each rank a
+// `nsys-ai run-trace DIR|FILES... [-o FILE]`: every rank of a run in one Perfetto trace, each rank a
 // track group, on the run's clock (Workspace::ExportRunTrace; the same result as nsys/exportRunTrace).
 #include <fmt/format.h>
 

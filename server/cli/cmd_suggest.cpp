@@ -1,4 +1,4 @@
-// nsys-ai suggest FILE --source DIR: the refinement loop's next step (issue 12) as a command: the innermost NVTX
+// nsys-ai suggest FILE --source DIR: the refinement loop's next step as a command: the innermost NVTX
 // ranges that launch more than one kernel per call, most GPU time first, where the sources name each, the edit that
 // adds finer ranges inside it, and the command to profile again (text, or nsys/annotationPlan's JSON result).
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
 #pragma once
-// The command-line side of runs (issue 13), shared by `run-report` and `skill run --run`.
+// The command-line side of runs, shared by `run-report` and `skill run --run`.
 #include <string>
 #include <vector>
 

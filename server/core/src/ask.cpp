@@ -49,7 +49,7 @@ std::string ProfileSummaryForLlm(const engine::ProfileInfo& info, const agent::S
   return out;
 }
 
-// THE LLM ROUTE (issue 10): with WorkspaceConfig::llm enabled, the model answers with the profile's skills as tools
+// THE LLM ROUTE: with WorkspaceConfig::llm enabled, the model answers with the profile's skills as tools
 // (agent::AskWithLlm), through the workspace's answer cache, continuing the conversation's exchange.
 Expected<agent::LlmAskResult> AskThroughLlm(Workspace& ws, const engine::Profile& profile, const AskRequest& request,
                                             const llm::Config& config, const std::vector<llm::Message>& history,

@@ -243,7 +243,7 @@ Expected<std::string> ReadSmallFile(const std::string& path) {
 
 Status Write(const std::string& dir, const std::vector<Baseline>& list) {
   const fs::path file = BaselinesFile(dir);
-  // .nsys-ai is this user's, 0700, and the new file a fresh private temporary renamed into place (issue 25): a link
+  // .nsys-ai is this user's, 0700, and the new file a fresh private temporary renamed into place: a link
   // planted at a predictable temporary name is never followed.
   auto temp = support::CreatePrivateFile(file.parent_path().string(), "." + file.filename().string() + ".tmp.");
   if (!temp) return temp.error();

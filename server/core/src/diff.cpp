@@ -22,7 +22,7 @@ Expected<agent::DiffReport> Workspace::Diff(const std::string& base_id, const st
   }
   auto report = agent::Diff(**base, RunnerFor(base_id), **after, RunnerFor(new_id), options, cancel);
   if (!report) return report;
-  // The mapping coverage of both (issue 12): whether a refinement of the NVTX annotation converged.
+  // The mapping coverage of both: whether a refinement of the NVTX annotation converged.
   if ((*base)->info().caps.kernels && (*after)->info().caps.kernels) {
     if (progress) progress(90, "mapping coverage");
     auto base_coverage = MappingCoverage(base_id, cancel);

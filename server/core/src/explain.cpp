@@ -1,5 +1,5 @@
 // Workspace::ExplainKernel: the profile's kernel (and runtime) tables loaded, then agent::ExplainKernel with the
-// profile's memoised skill runner. Workspace::AddAiParagraph: the model's paragraph on it (issue 26), never waited on.
+// profile's memoised skill runner. Workspace::AddAiParagraph: the model's paragraph on it, never waited on.
 #include "nsys/agent/explain.h"
 
 #include <filesystem>

@@ -1,6 +1,6 @@
 // Workspace::NvtxTree: the attribution tables loaded, the filter resolved, then one level of the profile's tree
-// (skills::NvtxTree), built once per profile and filter and kept in its entry (issue 27: an expansion on a 2 GB export
-// took 270-360 ms rebuilding the tree each time; read from the kept tree it is a lookup).
+// (skills::NvtxTree), built once per profile and filter and kept in its entry: an expansion on a 2 GB export
+// took 270-360 ms rebuilding the tree each time; read from the kept tree it is a lookup.
 #include "nsys/skills/nvtx_tree.h"
 
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-// Workspace's refinement loop (issue 12): the mapping coverage (memoised per loaded profile) and the annotation plan
+// Workspace's refinement loop: the mapping coverage (memoised per loaded profile) and the annotation plan
 // (nvtx_range_kernels' innermost ranges that launch more than one kernel per call, mapped onto the user's sources,
 // each with the edit that adds finer ranges inside it).
 #include <fmt/format.h>

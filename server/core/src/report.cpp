@@ -139,7 +139,7 @@ const Value* BudgetCell(const skills::Table& t, const std::vector<Value>& row, s
   return nullptr;
 }
 
-// Issue 26: where each GPU's time goes, one block per (process, device) span: each slice with its share and a bar
+// Where each GPU's time goes, one block per (process, device) span: each slice with its share and a bar
 // of 40 cells, in the order time_budget lists them (kernels, copies, idle).
 void WriteBudget(const Expected<skills::Table>& budget, ReportWriter& w) {
   w.Line();
@@ -262,7 +262,7 @@ ProfileReport Render(const engine::Profile& p, const ReportParts& parts) {
 
 }  // namespace
 
-// Issue 27: each part as soon as it is known, cheapest first (the summary needs only what the open read; then the
+// Each part as soon as it is known, cheapest first (the summary needs only what the open read; then the
 // kernel table, the time budget, the NVTX ranges, and analyze last, the slow one on a cold export), with a partial
 // report after each when the caller asked for them.
 Expected<ProfileReport> Workspace::Report(const std::string& profile_id, const CancelToken& cancel,

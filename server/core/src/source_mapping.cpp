@@ -1,4 +1,4 @@
-// A profile's NVTX ranges mapped onto a source set (issue 12): the per-profile figures (computed once), and the
+// A profile's NVTX ranges mapped onto a source set: the per-profile figures (computed once), and the
 // lenses, hovers, diagnostics and kernel sources the editor asks for, answered from them.
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-// Workspace's source sets (issue 12): one annotation index per editor session, kept by id.
+// Workspace's source sets: one annotation index per editor session, kept by id.
 #include <fmt/format.h>
 
 #include <filesystem>

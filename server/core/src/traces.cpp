@@ -32,8 +32,8 @@ std::string FreshTracePath(const std::string& dir, const std::string& stem) {
   return (std::filesystem::path(dir) / fmt::format("{}.{}.{}.pftrace", stem, ::getpid(), ++counter)).string();
 }
 
-// The published traces' directory (<cache>/traces) and the cache above it are this user's with mode 0700 (issue 25),
-// or refused naming their owner and mode.
+// The published traces' directory (<cache>/traces) and the cache above it are this user's with mode 0700 (another
+// user could otherwise read or replace them), or refused naming their owner and mode.
 Status EnsureDirectory(const std::string& dir) {
   if (auto cache = support::PrivateDir(std::filesystem::path(dir).parent_path().string()); !cache) return cache.error();
   auto made = support::PrivateDir(dir);

@@ -1,5 +1,5 @@
 #pragma once
-// `ask` through the Workspace (issue 10): the request and result of Workspace::Ask. Offline, the agent's
+// `ask` through the Workspace: the request and result of Workspace::Ask. Offline, the agent's
 // deterministic mapper answers (agent/ask.h); a conversation id keeps the previous turn's state for follow-ups.
 #include <optional>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// Named baselines of a workspace (issue 10): `nsys-ai baseline tag NAME FILE` remembers a profile as a known run
+// Named baselines of a workspace: `nsys-ai baseline tag NAME FILE` remembers a profile as a known run
 // (the last good one), `nsys-ai diff --against NAME AFTER` compares a new run with it. They are kept in
 // <dir>/.nsys-ai/baselines.json (dir = the current directory for the CLI), each with its file's identity (size and
 // mtime when tagged), so that a baseline whose file changed or vanished is reported instead of silently compared.

@@ -1,5 +1,5 @@
 #pragma once
-// Issue 12, the refinement loop: what to refine next in a profile's NVTX annotation (core's AnnotationPlan) and the
+// The refinement loop: what to refine next in a profile's NVTX annotation (core's AnnotationPlan) and the
 // mapping coverage that tells whether the loop converges. The calls are Workspace's (workspace.h, "refine").
 #include <cstddef>
 #include <cstdint>

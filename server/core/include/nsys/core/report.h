@@ -1,5 +1,5 @@
 #pragma once
-// nsys/report (issue 11): a profile as one plain-text (Markdown-ish) document for editor buffers: a summary block,
+// nsys/report: a profile as one plain-text (Markdown-ish) document for editor buffers: a summary block,
 // the top kernels as a fixed-width table, the findings of analyze, the NVTX ranges with the most wall time. Spans
 // locate each kernel name and each finding in the text (LSP positions: 0-based line, UTF-16 column and length),
 // so a front end can answer hovers and place diagnostics.
@@ -26,7 +26,7 @@ struct ProfileReport {
   std::vector<agent::Finding> finding_details;  // findings[i]'s finding, in the same order
 };
 
-// Receives the report as it is computed (issue 27): the whole document so far, its parts not yet known each one line
+// Receives the report as it is computed: the whole document so far, its parts not yet known each one line
 // under its heading; the last call precedes the complete report. Called on the computing thread.
 using ReportSink = std::function<void(const ProfileReport&)>;
 

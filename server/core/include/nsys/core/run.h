@@ -1,5 +1,5 @@
 #pragma once
-// A run (issue 13): N rank exports (one per process, `nsys profile -o rank%q{RANK}`) opened as one. Opening a run
+// A run: N rank exports (one per process, `nsys profile -o rank%q{RANK}`) opened as one. Opening a run
 // only lists and checks its files; a rank's profile is opened, and the tables a query needs loaded, when a query
 // reaches it, a few ranks at a time (RunConfig::threads), and the least recently used ranks are dropped when the
 // run's memory budget would be exceeded. Reopening a dropped rank is cheap: the engine's warm snapshot cache.

@@ -1,5 +1,5 @@
 #pragma once
-// Issue 12, kernel -> source: the plain structs of a session's source set (the annotation index of the user's
+// Kernel -> source: the plain structs of a session's source set (the annotation index of the user's
 // source tree, server/source/) and of the profile's numbers mapped onto it (code lenses, hovers, diagnostics, kernel
 // sources). The calls are Workspace's (workspace.h, "sources"). Positions are LSP positions: 0-based lines, UTF-16
 // columns. Paths are absolute and lexically normal (source::NormalPath).

@@ -40,7 +40,7 @@ struct TraceExport {
   bool streamed = false;
 };
 
-// A run's ranks in one trace (issue 13): each rank a part of it (trace_writer.h TracePart), its tracks under a
+// A run's ranks in one trace: each rank a part of it (trace_writer.h TracePart), its tracks under a
 // top-level track named by the rank, its times moved onto the run's clock by the clock alignment of the run skills
 // (skills/run_partials.h AlignClocks: rank 0's node is the reference), written one rank after another in one file.
 struct RunTraceRequest {

@@ -84,7 +84,7 @@ struct WorkspaceConfig {
   size_t max_loaded_profiles = 8;  // distinct files loaded (or loading) at once
   size_t max_open_ids = 256;       // open ids, shared or not: each costs a map entry
   ProfileOpener opener;            // empty: engine::Profile::Open
-  // Runs (issue 13, core/run.h): each run's ranks are loaded under its own byte budget (RunRequest's, else this),
+  // Runs (core/run.h): each run's ranks are loaded under its own byte budget (RunRequest's, else this),
   // `run_threads` at a time, apart from max_loaded_profiles above. At most `max_open_runs` runs are open.
   uint64_t run_memory_budget_bytes = kDefaultRunMemoryBudget;
   int run_threads = kDefaultRunThreads;
@@ -112,7 +112,7 @@ Expected<std::chrono::milliseconds> ParseSkillTimeout(const std::string& text);
 // others answer in well under 100 ms without help.
 std::vector<WarmCall> DefaultWarmSkills();
 
-// nsys/nvtxTree (issue 11): one level of a profile's NVTX hierarchy (skills/nvtx_tree.h). `parent` empty = the
+// nsys/nvtxTree: one level of a profile's NVTX hierarchy (skills/nvtx_tree.h). `parent` empty = the
 // threads with NVTX ranges; otherwise a node id an earlier call returned.
 struct NvtxTreeRequest {
   std::string profile_id;
@@ -182,7 +182,7 @@ class Workspace {
   // workspace must outlive it.
   agent::SkillRunner RunnerFor(const std::string& profile_id);
 
-  // ---- runs (issue 13) ----
+  // ---- runs ----
   // Opens a run: lists and checks its files (ListRunFiles) without loading any; ranks load when a query needs them
   // (core/run.h). The rank files are protected from trace outputs like profiles. kLimitExceeded past
   // WorkspaceConfig::max_open_runs.
@@ -235,7 +235,7 @@ class Workspace {
                                         std::vector<Expected<skills::run::RankPartial>> parts,
                                         const CancelToken& cancel = {});
 
-  // ---- analyze (issue 10) ----
+  // ---- analyze ----
   // The Book of Root Causes checked against the profile (agent/analyze.h), its skills run through the result memo.
   // `on_finding` sees each finding as soon as it is known (for streaming); the result ranks them.
   Expected<agent::Analysis> Analyze(const std::string& profile_id, const agent::AnalyzeOptions& options,
@@ -245,39 +245,39 @@ class Workspace {
   // ranks' partials (computed once per run); `ranks_per_node` as the run skills' (the clock alignment's nodes).
   Expected<agent::Analysis> AnalyzeRun(const std::string& run_id, int64_t ranks_per_node = 0,
                                        const CancelToken& cancel = {}, const ProgressSink& progress = {});
-  // ---- explain (issue 10) ----
+  // ---- explain ----
   // What a kernel is and how it behaves in the profile (agent/explain.h), for hovers: loads the kernel table (and the
   // runtime table for launches) if needed, then answers from one pass over it plus the memoised nvtx_kernel_map.
   // kNotFound names the closest kernels when none matches.
   Expected<agent::KernelExplanation> ExplainKernel(const std::string& profile_id, const std::string& kernel,
                                                    const CancelToken& cancel = {}, const ProgressSink& progress = {});
-  // Issue 26: with an LLM configured (the session's `llm`, else WorkspaceConfig::llm), the model's paragraph on the
+  // With an LLM configured (the session's `llm`, else WorkspaceConfig::llm), the model's paragraph on the
   // explanation, grounded in its facts (agent/explain_llm.h), put into its Markdown. Never waits on the model: what
   // is cached (memory, then <cache>/llm-explain) shows at once; otherwise the request starts in the background and
   // the Markdown says so. Without an LLM the explanation is left as it is.
   void AddAiParagraph(agent::KernelExplanation& explanation, const std::optional<llm::Config>& llm = std::nullopt);
   // Until no AI paragraph is being written, at most `timeout` (the one-shot CLI, tests).
   bool WaitForAiParagraphs(std::chrono::milliseconds timeout);
-  // ---- NVTX tree (issue 11) ----
+  // ---- NVTX tree ----
   // Loads kernels, runtime calls and NVTX ranges with their links (engine::Need::kAttribution), then reads one level
   // of the tree (skills::NvtxTree, built once per profile and filter and kept: the last 4 filters). kInvalidArgument
   // naming `parent` for an id that is not a node.
   Expected<skills::NvtxTreeLevel> NvtxTree(const NvtxTreeRequest& request, const CancelToken& cancel = {},
                                            const ProgressSink& progress = {});
-  // ---- report (issue 11) ----
+  // ---- report ----
   // The profile as a text document (core/report.h): loads kernels and NVTX ranges, runs Analyze on the whole
   // profile (through the result memo), renders the summary, top kernels, findings and NVTX ranges with their spans.
-  // `on_partial` (issue 27) gets the document after each part is known, the summary first.
+  // `on_partial` gets the document after each part is known, the summary first.
   Expected<ProfileReport> Report(const std::string& profile_id, const CancelToken& cancel = {},
                                  const ProgressSink& progress = {}, const ReportSink& on_partial = {});
-  // ---- diff (issue 10) ----
+  // ---- diff ----
   // The diff of two open profiles (agent/diff.h), each read through its result memo (RunnerFor). kNotFound for an
   // id that is not open; kInvalidArgument for a bad phase map. Progress names the step.
   Expected<agent::DiffReport> Diff(const std::string& base_id, const std::string& new_id,
                                    const agent::DiffOptions& options, const CancelToken& cancel = {},
                                    const ProgressSink& progress = {});
 
-  // ---- refine (issue 12) ----
+  // ---- refine ----
   // The profile's mapping coverage (skills::ComputeNvtxCoverage over the whole profile) when it is already known:
   // the warm-up computes it once the attribution tables have loaded, and MappingCoverage / PlanAnnotation remember
   // it. Cheap: never loads a table. nullopt when not computed yet, or for an id that is not open.
@@ -299,7 +299,7 @@ class Workspace {
   Expected<std::vector<SourceAction>> SourceActions(const SourceActionRequest& request, const CancelToken& cancel = {},
                                                     const ProgressSink& progress = {});
 
-  // ---- ask (issue 10) ----
+  // ---- ask ----
   // One question over an open profile, answered in the agent's answer shape (agent/answer.h): offline by the
   // deterministic mapper (agent/ask.h), or, once joined, by the configured LLM. `conversation_id` keeps the
   // previous turn for follow-ups (bounded: kMaxConversations, idle kConversationIdle). The answer's Markdown goes
@@ -308,7 +308,7 @@ class Workspace {
   Expected<AskResult> Ask(const AskRequest& request, const agent::TextSink& on_text, const CancelToken& cancel = {},
                           const ProgressSink& progress = {});
 
-  // ---- sources (issue 12, kernel -> source; structs in sources.h) ----
+  // ---- sources (kernel -> source; structs in sources.h) ----
   // A source set is the annotation index of one editor session's source tree (server/source/), owned here so that
   // every face maps profiles onto it through one API. At most kMaxSourceSets (kLimitExceeded past it); ids "s1",
   // "s2", ...; an unknown id is kNotFound. Every call is thread-safe.

@@ -18,7 +18,7 @@
 #include "nsys/support/log.h"
 #include "nsys/support/path_text.h"
 #include "nsys/wire/converters.h"
-#include "tools.h"
+#include "tool_table.h"
 
 namespace nsys::mcp {
 namespace {
@@ -262,7 +262,7 @@ void McpServer::Cancel(const Json& params) {
 bool McpServer::RunsOnWorker(const protocol::Request& request) const {
   if (!initialized_ || request.method != "tools/call" || !request.params.is_object()) return false;
   const auto name = request.params.find("name");
-  return name != request.params.end() && name->is_string() && !IsCheapTool(name->get<std::string>());
+  return name != request.params.end() && name->is_string() && !Tools().IsCheap(name->get<std::string>());
 }
 
 std::optional<protocol::Response> McpServer::Admit(const protocol::Request& request, InFlightPtr& entry) {
@@ -362,19 +362,18 @@ protocol::Response McpServer::Initialize(const protocol::Request& request) {
 }
 
 protocol::Json McpServer::ListTools() const {
-  return ToolDefinitions(workspace_);
+  return Tools().Definitions(workspace_);
 }
 
 protocol::Response McpServer::CallTool(const protocol::Request& request, const CancelToken& cancel) {
   auto params = protocol::Parse<protocol::mcp::CallToolParams>(request.params);
   if (!params) return MakeError(request.id, wire::ErrorCodeFor(params.error().kind), params.error().message);
   const std::string& name = params->name;
-  std::optional<ToolResult> result = RunTool(workspace_, publisher_, name, params->arguments, cancel);
+  ToolContext ctx{workspace_, publisher_, cancel, ""};
+  std::optional<ToolResult> result = Tools().Call(name, params->arguments, ctx);
   if (!result) {
     std::string names;
-    for (const auto& tool : ToolDefinitions(workspace_)) {
-      names += (names.empty() ? "" : ", ") + tool["name"].get<std::string>();
-    }
+    for (const auto& tool : Tools().Names()) names += (names.empty() ? "" : ", ") + tool;
     return MakeError(request.id, protocol::kInvalidParams, fmt::format("unknown tool: {} (tools: {})", name, names));
   }
   if (result->is_error) {

@@ -51,7 +51,7 @@ const std::map<std::string, std::set<std::string>> kAllowed = {
     {"mcp", {"support", "core", "wire", "protocol"}},
     {"transport", {"support", "lsp", "core", "protocol", "asio"}},
     {"mpi", {"support", "core", "skills"}},  // runs over an MPI job (mpi.h): the halves of core's run calls, gathered
-    {"cli", {"support", "core", "wire", "agent", "transport", "mcp", "mpi", "asio"}},
+    {"cli", {"support", "core", "wire", "engine", "agent", "transport", "mcp", "mpi", "asio"}},  // engine: WindowSpec
 };
 
 // Known breaks of the rules, as "file -> layer". Empty: a break must be fixed, or listed here with the reason it

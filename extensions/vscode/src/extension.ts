@@ -29,7 +29,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const restartServer = async () => {
     await session.restart();
     if (services.registry.all().length) {
-      void vscode.window.showInformationMessage('nsys-ai restarted: reopen the profile views to use the new server.');
+      // A view that could not start (no server: the first run's "Locate nsys-ai…") stays an error page until reopened.
+      void vscode.window
+        .showInformationMessage('nsys-ai restarted: reopen the profile views to use the new server.', REOPEN)
+        .then((choice) => {
+          if (choice === REOPEN) void reopenProfileViews();
+        });
     }
     tree.refresh();
   };
@@ -53,6 +58,18 @@ export function activate(context: vscode.ExtensionContext): void {
       }
     }),
   );
+}
+
+const REOPEN = 'Reopen Profile Views';
+
+/** Closes the open profile views and opens them again, on the server running now. */
+async function reopenProfileViews(): Promise<void> {
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => t.input instanceof vscode.TabInputCustom && t.input.viewType === VIEW_TYPE);
+  const uris = new Map(tabs.map((t) => (t.input as vscode.TabInputCustom).uri).map((u) => [u.toString(), u]));
+  await vscode.window.tabGroups.close(tabs);
+  for (const uri of uris.values()) await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
 }
 
 export function deactivate(): void {}

@@ -118,6 +118,8 @@ def findings(analysis):
     items = analysis.get("findings") or []
     if not items:
         return '<p class="muted">%s</p>' % esc(analysis.get("summary") or "No findings.")
+    # analyze's headline first: the sentence the CLI, the editors and MCP lead with.
+    headline = '<p class="headline">%s</p>' % esc(analysis["summary"]) if analysis.get("summary") else ""
     out = []
     for f in items:
         out.append('<li><span class="sev" style="background:%s">%s</span> <b>%s</b> <span class="muted">%s, %s at '
@@ -125,7 +127,7 @@ def findings(analysis):
                        _SEVERITY_COLOURS.get(f.get("severity"), "#607d8b"), esc(f.get("severity", "")),
                        esc(f.get("title", "")), esc(f.get("rootCause", "")), ms(f.get("atStakeNs")),
                        esc((f.get("answer") or {}).get("summary", ""))))
-    return "<ul>%s</ul>" % "".join(out)
+    return "%s<ul>%s</ul>" % (headline, "".join(out))
 
 
 def profile_view(info, budget, kernels, analysis, hello_script):

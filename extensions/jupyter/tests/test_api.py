@@ -247,6 +247,11 @@ class ViewsTest(unittest.TestCase):
         self.assertIn("Where each GPU", view)
         self.assertEqual(view.count('class="budget"'), 2)  # one bar per (process, GPU)
         self.assertIn("copy_htod 95.0%", view)
+        # analyze's headline leads the findings, the same sentence as the CLI's.
+        headline = support.cli_json("analyze", support.H100)["summary"]
+        self.assertTrue(headline.startswith("HtoD copies 95.0% of the GPU span"), headline)
+        self.assertIn('<p class="headline">%s</p>' % escape(headline), view)
+        self.assertLess(view.index('class="headline"'), view.index("<ul>"))
         analysis = p.analyze()
         self.assertEqual([f["rootCause"] for f in analysis.findings], ["copy_bound", "low_tensor_core_use"])
         self.assertIn("### Evidence", analysis.markdown)

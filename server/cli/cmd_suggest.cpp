@@ -7,7 +7,7 @@
 #include <string>
 
 #include "commands.h"
-#include "nsys/wire/refine.h"
+#include "nsys/wire/annotation_plan.h"
 #include "open_profile.h"
 #include "table_format.h"
 
@@ -68,7 +68,7 @@ int RunSuggest(const CommandContext& ctx) {
   auto opened = OpenWithProgress(workspace, ctx.args.positionals()[0]);
   if (!opened) return FailWith(opened.error());
   request.profile_id = opened->id;
-  auto plan = workspace.PlanAnnotation(request, {}, TerminalProgress("planning"));
+  auto plan = workspace.AnnotationPlanFor(request, {}, TerminalProgress("planning"));
   ClearTerminalProgress();
   if (!plan) return FailWith(plan.error());
   if (format == "json") {

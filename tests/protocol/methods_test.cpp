@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-#include "nsys/protocol/refine.h"
+#include "nsys/protocol/annotation_plan.h"
 #include "params_test_util.h"
 
 namespace nsys::protocol {

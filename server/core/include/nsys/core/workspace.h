@@ -21,8 +21,8 @@
 #include "nsys/agent/explain.h"
 #include "nsys/agent/explain_llm.h"
 #include "nsys/agent/skill_runner.h"
+#include "nsys/core/annotation_plan.h"
 #include "nsys/core/ask.h"
-#include "nsys/core/refine.h"
 #include "nsys/core/report.h"
 #include "nsys/core/run.h"
 #include "nsys/core/sources.h"
@@ -277,9 +277,9 @@ class Workspace {
                                    const agent::DiffOptions& options, const CancelToken& cancel = {},
                                    const ProgressSink& progress = {});
 
-  // ---- refine ----
+  // ---- annotation plan (nsys/annotationPlan, CLI suggest) and mapping coverage ----
   // The profile's mapping coverage (skills::ComputeNvtxCoverage over the whole profile) when it is already known:
-  // the warm-up computes it once the attribution tables have loaded, and MappingCoverage / PlanAnnotation remember
+  // the warm-up computes it once the attribution tables have loaded, and MappingCoverage / AnnotationPlanFor remember
   // it. Cheap: never loads a table. nullopt when not computed yet, or for an id that is not open.
   std::optional<skills::NvtxCoverage> KnownMappingCoverage(const std::string& profile_id) const;
   // Loads kernels, runtime calls and NVTX ranges with their links (engine::Need::kAttribution), then computes the
@@ -290,8 +290,8 @@ class Workspace {
   // first, each with the place its name is given in the request's sources and the edit that adds finer ranges
   // inside it (source/edits.h), and the command to profile again. Runs nvtx_range_kernels through the result memo.
   // kNotFound for an unknown profile or a source root that does not exist.
-  Expected<AnnotationPlan> PlanAnnotation(const AnnotationPlanRequest& request, const CancelToken& cancel = {},
-                                          const ProgressSink& progress = {});
+  Expected<AnnotationPlan> AnnotationPlanFor(const AnnotationPlanRequest& request, const CancelToken& cancel = {},
+                                             const ProgressSink& progress = {});
   // The code actions at a place of a source file (refine.h): "Add NVTX ranges inside 'X'" for each range named on
   // the selected lines (or whose body holds them) that is innermost and launches more than one kernel in a call of
   // the profile (nvtx_range_kernels through the result memo; none without a profile), and "Annotate this function"

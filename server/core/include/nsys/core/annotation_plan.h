@@ -1,6 +1,6 @@
 #pragma once
 // The refinement loop: what to refine next in a profile's NVTX annotation (core's AnnotationPlan) and the
-// mapping coverage that tells whether the loop converges. The calls are Workspace's (workspace.h, "refine").
+// mapping coverage that tells whether the loop converges. The calls are Workspace's (workspace.h, "annotation plan").
 #include <cstddef>
 #include <cstdint>
 #include <optional>

@@ -1,11 +1,11 @@
-#include "nsys/lsp/refine_handlers.h"
+#include "nsys/lsp/annotation_plan_handlers.h"
 
 #include <algorithm>
 
 #include "nsys/core/workspace.h"
 #include "nsys/lsp/session_sources.h"
 #include "nsys/lsp/source_handlers.h"
-#include "nsys/wire/refine.h"
+#include "nsys/wire/annotation_plan.h"
 
 namespace nsys::lsp {
 
@@ -16,7 +16,7 @@ Expected<protocol::AnnotationPlanResult> OnAnnotationPlan(const protocol::Annota
     ctx.settings().sources->WaitIndexed(ctx.cancel());
     request.source_set = ctx.settings().sources->set_id();
   }
-  auto plan = ctx.workspace().PlanAnnotation(request, ctx.cancel(), ctx.progress());
+  auto plan = ctx.workspace().AnnotationPlanFor(request, ctx.cancel(), ctx.progress());
   if (!plan) return plan.error();
   return wire::ToAnnotationPlanResult(*plan);
 }

@@ -1,11 +1,11 @@
 #pragma once
-// Issue 12, the refinement loop on the wire: core::AnnotationPlan -> nsys/annotationPlan's result (edits as LSP
+// The refinement loop on the wire: core::AnnotationPlan -> nsys/annotationPlan's result (edits as LSP
 // WorkspaceEdits keyed by file URI), and one source edit as a WorkspaceEdit (the code action's).
 #include <string>
 #include <vector>
 
-#include "nsys/core/refine.h"
-#include "nsys/protocol/refine.h"
+#include "nsys/core/annotation_plan.h"
+#include "nsys/protocol/annotation_plan.h"
 
 namespace nsys::wire {
 

@@ -1,5 +1,6 @@
-// The refinement loop in core (issue 12) on h200_nvfuser_nvtx.sqlite (nvFuser's C++ scope names around 18 kernels)
-// with our own C++ source naming those ranges (tests/source/data/plan/executor.cpp). Figures from the sqlite3 CLI:
+// The annotation plan and mapping coverage in core on h200_nvfuser_nvtx.sqlite (nvFuser's C++ scope names around 18
+// kernels) with our own C++ source naming those ranges (tests/source/data/plan/executor.cpp). Figures from the sqlite3
+// CLI:
 //  - kernels joined to their launch calls by (pid, correlationId), the NVTX ranges of the launching thread holding
 //    the call's start: ExecutorRunFusion::cuLaunchKernel's 6 instances each launch one kernel (correlation ids 1754,
 //    1776, 1802, 1868, 2130, 2156), KernelExecutor::runFusion::intermediates' 6 instances launch 2 kernels in all,
@@ -21,7 +22,7 @@ namespace fs = std::filesystem;
 
 const fs::path kPlanSources = fs::path(NSYS_AI_TEST_DATA_DIR) / "source" / "data" / "plan";
 
-class RefineTest : public ::testing::Test {
+class AnnotationPlanTest : public ::testing::Test {
  protected:
   void SetUp() override {
     NSYS_REQUIRE_FIXTURES();
@@ -38,7 +39,7 @@ class RefineTest : public ::testing::Test {
   std::string id_;
 };
 
-TEST_F(RefineTest, CoverageIsUnknownUntilComputedThenRemembered) {
+TEST_F(AnnotationPlanTest, CoverageIsUnknownUntilComputedThenRemembered) {
   EXPECT_FALSE(workspace_->KnownMappingCoverage(id_));  // nothing loaded the attribution tables yet
   auto described = workspace_->Describe(id_);
   ASSERT_TRUE(described) << described.error().message;
@@ -59,7 +60,7 @@ TEST_F(RefineTest, CoverageIsUnknownUntilComputedThenRemembered) {
   EXPECT_EQ(again->coverage->mapped_ns, 3131549);
 }
 
-TEST_F(RefineTest, WarmUpComputesTheCoverage) {
+TEST_F(AnnotationPlanTest, WarmUpComputesTheCoverage) {
   core::WorkspaceConfig config;
   config.default_skill_dirs = false;
   config.open.use_cache = false;
@@ -74,11 +75,11 @@ TEST_F(RefineTest, WarmUpComputesTheCoverage) {
   EXPECT_EQ(known->mapped_ns, 3131549);
 }
 
-TEST_F(RefineTest, PlanListsTheRangeLaunchingTwoKernelsWithItsSourceAndEdit) {
+TEST_F(AnnotationPlanTest, PlanListsTheRangeLaunchingTwoKernelsWithItsSourceAndEdit) {
   core::AnnotationPlanRequest request;
   request.profile_id = id_;
   request.source_roots = {kPlanSources.string()};
-  auto plan = workspace_->PlanAnnotation(request);
+  auto plan = workspace_->AnnotationPlanFor(request);
   ASSERT_TRUE(plan) << plan.error().message;
   EXPECT_EQ(plan->coverage.mapped_ns, 3131549);
   EXPECT_EQ(plan->unmapped_ns, 10167602 - 3131549);
@@ -111,21 +112,21 @@ TEST_F(RefineTest, PlanListsTheRangeLaunchingTwoKernelsWithItsSourceAndEdit) {
             "h200_nvfuser_nvtx_refined.nsys-rep");
 }
 
-TEST_F(RefineTest, PlanWithoutSourcesHasNoLocationsAndABadRootIsAnError) {
-  auto plan = workspace_->PlanAnnotation({id_, {}, 20});
+TEST_F(AnnotationPlanTest, PlanWithoutSourcesHasNoLocationsAndABadRootIsAnError) {
+  auto plan = workspace_->AnnotationPlanFor({id_, {}, 20});
   ASSERT_TRUE(plan) << plan.error().message;
   ASSERT_EQ(plan->items.size(), 1u);
   EXPECT_FALSE(plan->items[0].location);
   EXPECT_NE(plan->items[0].reason.find("not given in the sources"), std::string::npos) << plan->items[0].reason;
-  auto bad = workspace_->PlanAnnotation({id_, {"/no/such/dir"}, 20});
+  auto bad = workspace_->AnnotationPlanFor({id_, {"/no/such/dir"}, 20});
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().kind, ErrorKind::kNotFound);
-  EXPECT_FALSE(workspace_->PlanAnnotation({"p99", {}, 20}));
+  EXPECT_FALSE(workspace_->AnnotationPlanFor({"p99", {}, 20}));
 }
 
 // textDocument/codeAction's core call: refining is offered on a range that launches two kernels in a call, not on
 // one that launches one per call, and never without a profile; annotating a function only where it has no range.
-TEST_F(RefineTest, SourceActionsOfferRefiningOnlyWhereACallLaunchesSeveralKernels) {
+TEST_F(AnnotationPlanTest, SourceActionsOfferRefiningOnlyWhereACallLaunchesSeveralKernels) {
   const std::string file = (kPlanSources / "executor.cpp").string();
   auto on_intermediates = workspace_->SourceActions({id_, file, std::nullopt, 17, 17});
   ASSERT_TRUE(on_intermediates) << on_intermediates.error().message;

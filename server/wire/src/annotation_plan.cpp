@@ -1,4 +1,4 @@
-#include "nsys/wire/refine.h"
+#include "nsys/wire/annotation_plan.h"
 
 #include <algorithm>
 #include <string_view>

@@ -1,10 +1,10 @@
 #pragma once
-// The refinement loop's LSP methods (issue 12), each typed params -> one core call -> the wire's conversion
-// (nsys/wire/refine.h): nsys/annotationPlan (Workspace::PlanAnnotation; without sourceRoots, the session's source
-// set) and textDocument/codeAction (Workspace::SourceActions against the session's active profile, on the open
+// The annotation plan's LSP methods (the refinement loop), each typed params -> one core call -> the wire's conversion
+// (nsys/wire/annotation_plan.h): nsys/annotationPlan (Workspace::AnnotationPlanFor; without sourceRoots, the session's
+// source set) and textDocument/codeAction (Workspace::SourceActions against the session's active profile, on the open
 // buffer's text).
 #include "nsys/lsp/context.h"
-#include "nsys/protocol/refine.h"
+#include "nsys/protocol/annotation_plan.h"
 #include "nsys/support/expected.h"
 
 namespace nsys::lsp {

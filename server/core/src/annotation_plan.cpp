@@ -181,8 +181,8 @@ Expected<skills::NvtxCoverage> Workspace::MappingCoverage(const std::string& pro
   return StoreCoverage(*(*entry)->profile, *(*entry)->coverage, cancel);
 }
 
-Expected<AnnotationPlan> Workspace::PlanAnnotation(const AnnotationPlanRequest& request, const CancelToken& cancel,
-                                                   const ProgressSink& progress) {
+Expected<AnnotationPlan> Workspace::AnnotationPlanFor(const AnnotationPlanRequest& request, const CancelToken& cancel,
+                                                      const ProgressSink& progress) {
   auto entry = EntryOf(request.profile_id);
   if (!entry) return entry.error();
   const engine::Profile& profile = *(*entry)->profile;

@@ -1,5 +1,5 @@
 // Conversions of nsys/annotationPlan and the LSP edit shapes (issue 12).
-#include "nsys/protocol/refine.h"
+#include "nsys/protocol/annotation_plan.h"
 
 #include "json_read.h"
 

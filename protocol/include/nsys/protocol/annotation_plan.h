@@ -1,5 +1,5 @@
 #pragma once
-// Issue 12, the refinement loop on the wire: nsys/annotationPlan (what to refine, with the exact edits and the
+// The refinement loop on the wire: nsys/annotationPlan (what to refine, with the exact edits and the
 // command to run next) and the LSP shapes of its edits (TextEdit, WorkspaceEdit). nsys/diff's and profile info's
 // mappingCoverage are in diff.h and methods.h.
 #include <cstdint>

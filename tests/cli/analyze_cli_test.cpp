@@ -24,7 +24,7 @@ TEST(AnalyzeCli, MarkdownRanksFindingsAndNamesWhatCannotBeChecked) {
   NSYS_REQUIRE_FIXTURES();
   const auto r = RunCli({"analyze", "--no-cache", Fixture("mfu_2gpu_before.sqlite")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  // The headline leads with the time budget (issue 26): the dominant slice group and its share of the GPU span, then
+  // The headline leads with the time budget: the dominant slice group and its share of the GPU span, then
   // the processes and GPUs that did GPU work.
   EXPECT_EQ(r.out.rfind("# nsys-ai analyze\n\ncompute kernels 85.2% of the GPU span", 0), 0u) << r.out;
   EXPECT_NE(r.out.find("2 processes on 2 GPUs (2 × unnamed GPU): 598.5 ms of GPU span in a 300.0 ms capture (whole "

@@ -225,7 +225,7 @@ TEST(Cli, InfoDescribesAFixture) {
   EXPECT_FALSE(not_export.err.empty());
 }
 
-// Issue 25: a file name that is not UTF-8 (byte 0xff) is printed by --format json as its file:// URI, losslessly (it
+// A file name that is not UTF-8 (byte 0xff) is printed by --format json as its file:// URI, losslessly (it
 // used to exit 1 with "json type_error.316"), and that URI given back opens the same file.
 TEST(Cli, InfoJsonCarriesANameThatIsNotUtf8AsItsUri) {
   NSYS_REQUIRE_FIXTURES();

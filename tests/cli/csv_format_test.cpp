@@ -75,7 +75,7 @@ TEST(CsvFormatFixture, TopKernelsOfTheMockProfile) {
 TEST(CsvFormatFixture, SkillListIsATableToo) {
   const auto csv = RunCli({"skill", "list", "--format", "csv"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
-  // Sorted by name: api_in_gaps (issue 10) comes first, then cuda_api_summary with its quoted description.
+  // Sorted by name: api_in_gaps comes first, then cuda_api_summary with its quoted description.
   EXPECT_EQ(csv.out.rfind("name,mirrors,description\napi_in_gaps,,", 0), 0u) << csv.out.substr(0, 300);
   EXPECT_NE(csv.out.find("\ncuda_api_summary,cudaapisum,\"CUDA API calls by total CPU time: "
                          "calls, average, median, min, max, stddev (nsys stats cudaapisum).\"\n"),

@@ -58,7 +58,7 @@ TEST_F(DiffCli, JsonIsTheDiffResultShape) {
   EXPECT_EQ(j["devices"][0]["baseIdleNs"], 26031025);  // the union of device 0's ops, as SQL computes it
 }
 
-// Issue 12: the diff compares the two profiles' NVTX mapping coverage (kernel time launched inside an innermost range
+// The diff compares the two profiles' NVTX mapping coverage (kernel time launched inside an innermost range
 // whose calls each launch one kernel). Kernel time from sqlite3, SELECT sum(end-start) FROM
 // CUPTI_ACTIVITY_KIND_KERNEL: 535200650 ns (before), 488835406 ns (after); the mapped parts are nvtx_range_kernels'.
 TEST_F(DiffCli, ComparesTheMappingCoverageOfTheTwoProfiles) {

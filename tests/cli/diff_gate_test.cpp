@@ -1,4 +1,4 @@
-// The diff gate (issue 26) against the real binary: a copy of mfu_2gpu_before.sqlite in which every call of one
+// The diff gate against the real binary: a copy of mfu_2gpu_before.sqlite in which every call of one
 // kernel is 50% longer must regress and exit 3 with --fail-on-regression, naming the measure that tripped; the
 // profile against itself exits 0; --metric picks one measure. The copies are made here with SQLite, in a private
 // temporary folder, from the shared fixtures.

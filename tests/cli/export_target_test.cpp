@@ -1,4 +1,4 @@
-// Hostile and careless export targets against the real binary (issue 8, defects 2, 9, 13): the profile, links to
+// Hostile and careless export targets against the real binary: the profile, links to
 // it, devices, FIFOs and other people's files are never overwritten; exportTrace's cache stays bounded; .nsys-rep
 // reports convert with the right nsys or say plainly why not.
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
-// Ctrl-C during `nsys-ai open` and `nsys-ai export` (issue 9): SIGINT cancels the trace write through the core's
-// CancelToken, so the process exits with the usual failure status and a "cancelled" message, and no partial trace
-// is left behind (not in the side channel's directory, not next to the output).
+// Ctrl-C during `nsys-ai perfetto` (alias `open`) and `nsys-ai export`: SIGINT cancels the trace write through the
+// core's CancelToken, so the process exits with the usual failure status and a "cancelled" message, and no partial
+// trace is left behind (not in the side channel's directory, not next to the output).
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>

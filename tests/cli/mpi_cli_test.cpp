@@ -1,4 +1,4 @@
-// `mpirun -n 4 nsys-ai run-report DIR --mpi` (issue 13, "Beyond one machine"): a run spread over an MPI job gives
+// `mpirun -n 4 nsys-ai run-report DIR --mpi`: a run spread over an MPI job gives
 // the single-process report. The rank set is made at test time by ../shared/tools/split_ranks.py (never committed).
 // Also the halves the job moves: core's ReportRunRanks / MergeRunReport and server/mpi's byte form of them.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Every Nsight Systems report in the shared fixtures against the real binary and Debian's nsys 2022.4.2 (issue 32):
+// Every Nsight Systems report in the shared fixtures against the real binary and Debian's nsys 2022.4.2:
 // a report (.nsys-rep or .qdrep, recognised by its bytes) converts and opens with the numbers of the export made from
 // it, or, when it is newer than that nsys, gets the plain message naming the version that wrote it, also when only
 // its session record names that version. A file named .qdrep that is not a report gets a clear error.

@@ -1,4 +1,4 @@
-// `nsys-ai run-report DIR` and `nsys-ai skill run SKILL --run DIR` (issue 13) as a user runs them, on rank sets made at
+// `nsys-ai run-report DIR` and `nsys-ai skill run SKILL --run DIR` as a user runs them, on rank sets made at
 // test time by ../shared/tools/split_ranks.py (never committed): per-rank numbers checked against the sqlite3 CLI on
 // the source export, and a 64-rank replicated set under a small memory budget.
 #include <gtest/gtest.h>

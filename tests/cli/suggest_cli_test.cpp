@@ -1,4 +1,4 @@
-// `nsys-ai suggest PROFILE --source DIR` with the real binary (issue 12's refinement loop as a command): on
+// `nsys-ai suggest PROFILE --source DIR` with the real binary (the refinement loop as a command): on
 // h200_nvfuser_nvtx.sqlite and our nvFuser-like sketch (tests/source/data/plan/executor.cpp), the one innermost range
 // that launches more than one kernel in a call, where the source names it, the edit and the next nsys command; the
 // JSON form is nsys/annotationPlan's result, with the edit as an LSP WorkspaceEdit.

@@ -87,7 +87,7 @@ TEST_F(Baselines, BadNamesFilesAndStoresAreRefused) {
   }
 }
 
-// Issue 25: `baseline tag` wrote "<dir>/.nsys-ai/baselines.json.<pid>.tmp" through whatever was there, so a link
+// `baseline tag` used to write "<dir>/.nsys-ai/baselines.json.<pid>.tmp" through whatever was there, so a link
 // planted at that name made it overwrite the link's target. Now the temporary is a fresh random name (O_EXCL,
 // O_NOFOLLOW) in .nsys-ai made this user's with mode 0700, and a new baselines.json is 0600.
 TEST_F(Baselines, APlantedLinkAtTheOldTemporaryNameIsNeverFollowedAndTheStoreIsPrivate) {

@@ -116,7 +116,7 @@ TEST_F(NvtxTreeTest, AWindowKeepsOnlyTheRangesThatStartInIt) {
   EXPECT_LT(early.nodes[0].instances, 2169);
 }
 
-// Issue 27: the tree is built once per (profile, filter) and kept; every level read from a kept tree equals a fresh
+// The tree is built once per (profile, filter) and kept; every level read from a kept tree equals a fresh
 // build's, across filters switched back and forth and past the number kept (4).
 TEST_F(NvtxTreeTest, TreesAreKeptPerProfileAndFilterAndAnswerAsAFreshBuild) {
   const skills::NvtxTreeLevel threads = Level("");

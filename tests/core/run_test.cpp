@@ -1,4 +1,4 @@
-// Runs of rank exports (issue 13): file listing and naming, memory sizes, and the oracle: the rank files that
+// Runs of rank exports: file listing and naming, memory sizes, and the oracle: the rank files that
 // ../shared/tools/split_ranks.py makes from a multi-process export, analysed as a run, give rank by rank exactly
 // the numbers the source export gives process by process. Rank sets are made at test time in a temp directory.
 #include <gtest/gtest.h>
@@ -86,7 +86,7 @@ TEST(RunFiles, DirectoryListsRankExportsNamedByFileAndNaturallyOrdered) {
   ASSERT_EQ(ranks->size(), 4u);
   EXPECT_EQ((*ranks)[0].rank, "rank1");
   EXPECT_EQ((*ranks)[1].rank, "rank2");
-  EXPECT_EQ((*ranks)[2].rank, "rank3");  // a .qdrep report is a rank too (issue 32)
+  EXPECT_EQ((*ranks)[2].rank, "rank3");  // a .qdrep report is a rank too
   EXPECT_EQ((*ranks)[2].path, (dir / "rank3.qdrep").string());
   EXPECT_EQ((*ranks)[3].rank, "rank10");
   EXPECT_EQ((*ranks)[3].path, (dir / "rank10.sqlite").string());
@@ -109,7 +109,7 @@ TEST(RunFiles, DirectoryListsRankExportsNamedByFileAndNaturallyOrdered) {
   EXPECT_NE(empty.error().message.find("no rank exports"), std::string::npos) << empty.error().message;
 }
 
-// Issue 25: an entry named like a rank that is not a regular file is skipped with a note naming it and why, never
+// An entry named like a rank that is not a regular file is skipped with a note naming it and why, never
 // silently; a rank's name is valid UTF-8 and its path exact.
 TEST(RunFiles, EntriesThatAreNotRanksAreNamedInNotes) {
   const fs::path dir = RankSetDir("skipped");

@@ -1,4 +1,4 @@
-// Issue 12, kernel -> source, through core::Workspace on real fixtures: a source set's annotations matched to a
+// Kernel -> source through core::Workspace on real fixtures: a source set's annotations matched to a
 // profile's NVTX ranges (lenses, hovers, diagnostics, kernel sources). The real pair (EfficientCenterFormer's
 // eval_models.py and titanrtx_tensorrt_nvtx.sqlite, no kernel table) and small sources of every language
 // (tests/source/data/mapping/) whose expected lenses and diagnostics are golden files, checked against sqlite3.

@@ -1,4 +1,4 @@
-// The core's trace API (issue 9): every face's trace goes through these Workspace calls, so their contract is tested
+// The core's trace API: every face's trace goes through these Workspace calls, so their contract is tested
 // here once: the file holds the bytes the stats describe, streaming delivers the same bytes, the cache directory is
 // resolved in one place, and a publication writes into the publisher's directory and cleans up on failure.
 #include "nsys/core/traces.h"

@@ -1,4 +1,4 @@
-// Workspace limits for user skills (issue 8): the skill timeout (config and per call) and the memo's byte budget.
+// Workspace limits for user skills: the skill timeout (config and per call) and the memo's byte budget.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -77,7 +77,7 @@ TEST(SkillTimeout, ConfigAndPerCallBudgetsStopAnEndlessSkill) {
   EXPECT_EQ(MemoStats(workspace, opened->id)->results, 0u);  // failures are not remembered
 }
 
-// Issue 8: 100 calls with a 1 MB string argument used to add ~350 MB to the memo for good.
+// 100 calls with a 1 MB string argument used to add ~350 MB to the memo for good.
 TEST(MemoBudget, BigArgumentCallsStayUnderTheBudget) {
   NSYS_REQUIRE_FIXTURES();
   SkillDir dir;

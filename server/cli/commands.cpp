@@ -26,7 +26,7 @@ Command BaselineTagCommand();   // cmd_baseline.cpp
 Command BaselineListCommand();  // cmd_baseline.cpp
 Command AskCommand();           // cmd_ask.cpp
 Command ExplainCommand();       // cmd_explain.cpp
-Command RunReportCommand();     // cmd_run.cpp
+Command RunReportCommand();     // cmd_run_report.cpp
 Command RunTraceCommand();      // cmd_run_trace.cpp
 Command SuggestCommand();       // cmd_suggest.cpp
 

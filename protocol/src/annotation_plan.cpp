@@ -1,4 +1,4 @@
-// Conversions of nsys/annotationPlan and the LSP edit shapes (issue 12).
+// Conversions of nsys/annotationPlan and the LSP edit shapes.
 #include "nsys/protocol/annotation_plan.h"
 
 #include "json_read.h"

@@ -1,4 +1,4 @@
-// Issue 12's LSP shapes on source files (sources.h).
+// The LSP shapes on the user's source files (sources.h): lenses, hovers, diagnostics, code actions.
 #include "nsys/protocol/sources.h"
 
 #include "json_read.h"

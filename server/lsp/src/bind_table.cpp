@@ -41,7 +41,7 @@ void BindMethods(MethodTable& t) {
   t.Request(method::kRunSkill, &OnRunSkill, {.progress_title = "Running skill"});
   t.Request(method::kReloadSkills, &OnReloadSkills);
 
-  // Runs of rank exports (issue 13): handlers in run_handlers.cpp.
+  // Runs of rank exports: handlers in run_handlers.cpp.
   t.Request(method::kOpenRun, &OnOpenRun, {.progress_title = "Opening run"});
   t.Request(method::kCloseRun, &OnCloseRun);
   t.Request(method::kRunSkillOnRun, &OnRunSkillOnRun, {.progress_title = "Running skill on every rank"});
@@ -53,13 +53,13 @@ void BindMethods(MethodTable& t) {
   t.Request(method::kExportTrace, &OnExportTrace, {.progress_title = "Exporting trace"});
   t.Request(method::kOpenInPerfetto, &OnOpenInPerfetto, {.progress_title = "Opening in Perfetto"});
 
-  // The agent (issue 10): handlers in <topic>_handlers.cpp, one line each here.
+  // The agent: handlers in <topic>_handlers.cpp, one line each here.
   t.Request(method::kAnalyze, &OnAnalyze, {.progress_title = "Analyzing"});
   t.Request(method::kDiff, &OnDiff, {.progress_title = "Comparing profiles"});
   t.Request(method::kAsk, &OnAsk, {.progress_title = "Answering"});
   t.Request(method::kExplainKernel, &OnExplainKernel, {.progress_title = "Explaining kernel"});
 
-  // Editor views (issue 11): handlers in <topic>_handlers.cpp, one line each here.
+  // Editor views: handlers in <topic>_handlers.cpp, one line each here.
   t.Request(method::kNvtxTree, &OnNvtxTree, {.progress_title = "Reading NVTX ranges"});
   t.Request(method::kReport, &OnReport, {.progress_title = "Rendering report"});
   t.Request(method::kHover, &OnHover);
@@ -68,7 +68,7 @@ void BindMethods(MethodTable& t) {
   t.Notification(method::kDidClose, &OnDidClose);
   t.Notification(method::kDidSave, &OnDidSave);
 
-  // Kernel -> source (issue 12): handlers in source_handlers.cpp, answered against the session's active profile.
+  // Kernel -> source: handlers in source_handlers.cpp, answered against the session's active profile.
   t.Request(method::kCodeLens, &OnCodeLens);
   t.Request(method::kExecuteCommand, &OnExecuteCommand, {.progress_title = "Revealing range"});
   t.Request(method::kKernelSources, &OnKernelSources, {.progress_title = "Finding kernel sources"});

@@ -28,7 +28,7 @@ StoredReport StoredOf(const std::string& profile_id, const core::ProfileReport& 
 
 }  // namespace
 
-// With a partialResultToken (issue 27), each partial document goes out as a $/progress value (the whole document so
+// With a partialResultToken, each partial document goes out as a $/progress value (the whole document so
 // far, the summary first) and is kept for hovers at once, so a kernel of the top table explains before analyze ends.
 Expected<protocol::ReportResult> OnReport(const protocol::ReportParams& params, RequestContext& ctx) {
   core::ReportSink on_partial;
@@ -51,14 +51,14 @@ Expected<protocol::HoverResult> OnHover(const protocol::HoverParams& params, Req
   if (!ctx.settings().documents) return protocol::HoverResult{};
   if (Status kept = ctx.settings().documents->Refusal(params.uri); !kept) return kept.error();
   const auto report = ctx.settings().documents->Report(params.uri);
-  if (!report) return SourceHover(params, ctx);  // a user's source file (issue 12), else null
+  if (!report) return SourceHover(params, ctx);  // a user's source file, else null
   const std::string set_id = ctx.settings().sources ? ctx.settings().sources->set_id() : "";
   for (const protocol::ReportSpan& span : report->result.kernels) {
     if (!Contains(span, params.position)) continue;
     auto explanation =
         ctx.workspace().ExplainKernelWithSources(report->profile_id, span.name, set_id, ctx.cancel(), ctx.progress());
     if (!explanation) return explanation.error();
-    // With an LLM configured, its paragraph when ready; never waits on the model (issue 26).
+    // With an LLM configured, its paragraph when ready; never waits on the model.
     ctx.workspace().AddAiParagraph(*explanation, ctx.settings().llm);
     return protocol::HoverResult{protocol::Hover{{"markdown", explanation->markdown}, RangeOf(span)}};
   }

@@ -12,7 +12,7 @@ Expected<protocol::ExplainKernelResult> OnExplainKernel(const protocol::ExplainK
   auto explanation =
       ctx.workspace().ExplainKernelWithSources(params.profile_id, params.kernel, set_id, ctx.cancel(), ctx.progress());
   if (!explanation) return explanation.error();
-  ctx.workspace().AddAiParagraph(*explanation, ctx.settings().llm);  // never waits on the model (issue 26)
+  ctx.workspace().AddAiParagraph(*explanation, ctx.settings().llm);  // never waits on the model
   return wire::ToExplainKernelResult(*explanation);
 }
 

@@ -41,7 +41,7 @@ Expected<protocol::InitializeResult> OnInitialize(const protocol::InitializePara
   }
   for (const auto& skill : ctx.workspace().Skills()) result.capabilities.skills.push_back(skill->name());
   result.capabilities.hover_provider = true;  // on nsys/report documents and range names in source
-  // Issue 12: lenses, code actions and the lens command, announced when bound.
+  // Lenses, code actions and the lens command, announced when bound.
   result.capabilities.code_lens_provider = ctx.methods().Find(protocol::method::kCodeLens) != nullptr;
   if (ctx.methods().Find("textDocument/codeAction")) result.capabilities.code_action_kinds = {"refactor.rewrite"};
   if (ctx.methods().Find(protocol::method::kExecuteCommand)) {
@@ -58,7 +58,7 @@ Expected<protocol::NullResult> OnShutdown(const protocol::EmptyParams&, RequestC
 
 void OnInitialized(const Json&, NotificationContext& ctx) {
   support::LogDebug("client sent initialized");
-  // Issue 12: index the session's source roots on a worker, never on the reader thread.
+  // Index the session's source roots on a worker, never on the reader thread.
   if (ctx.sources() && !ctx.sources()->roots().empty()) ctx.RunInBackground(kIndexingSources, &IndexSessionSources);
 }
 

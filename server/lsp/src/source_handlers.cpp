@@ -158,7 +158,7 @@ void PublishSourceDiagnostics(RequestContext& ctx, const std::vector<std::string
 }
 
 Expected<protocol::CodeLensResult> OnCodeLens(const protocol::CodeLensParams& params, RequestContext& ctx) {
-  if (ctx.settings().documents) {  // a document whose didOpen/didChange was refused (issue 25): the same -32803
+  if (ctx.settings().documents) {  // a document whose didOpen/didChange was refused: the same -32803
     if (Status kept = ctx.settings().documents->Refusal(params.uri); !kept) return kept.error();
   }
   const Target t = TargetOf(ctx);

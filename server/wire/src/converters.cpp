@@ -69,7 +69,7 @@ protocol::ProfileInfo ToProtocolInfo(const engine::ProfileInfo& info) {
   out.stream_count = static_cast<int64_t>(info.streams.size());
   for (const auto& t : info.tables) out.tables.push_back({t.name, t.rows});
   out.metadata = info.metadata;
-  // Rows the loads skipped as damaged, per table (issue 8); rowsChecked once every event table has loaded.
+  // Rows the loads skipped as damaged, per table; rowsChecked once every event table has loaded.
   const engine::RowChecks::Report checks = info.row_checks ? info.row_checks->Get() : engine::RowChecks::Report{};
   for (const auto& d : checks.tables) {
     out.damaged_rows.push_back({d.table, d.skipped(), d.bad_time, d.bad_span, d.unreadable, d.unnamed});

@@ -1,5 +1,5 @@
 #pragma once
-// The agent's one answer shape on the wire (issue 10): `nsys/ask`'s result, each `nsys/analyze` finding, `nsys/diff`'s
+// The agent's one answer shape on the wire: `nsys/ask`'s result, each `nsys/analyze` finding, `nsys/diff`'s
 // verdict. Mirrors server/agent's answer.h (wire/answer.h converts); `markdown` is the server's rendering, so thin
 // clients show it as it is. Confidence and severity are the names "high" | "medium" | "low" (| "info").
 #include <cstdint>

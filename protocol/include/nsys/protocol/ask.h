@@ -1,5 +1,5 @@
 #pragma once
-// nsys/ask (issue 10): a question in plain words about an open profile, answered in the one answer shape
+// nsys/ask: a question in plain words about an open profile, answered in the one answer shape
 // (protocol/answer.h). `conversationId` (from a previous result) keeps the exchange so follow-ups work. With a
 // partialResultToken, the answer's Markdown streams as partial results {"text": ...} before the final result.
 #include <optional>

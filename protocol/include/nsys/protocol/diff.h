@@ -1,5 +1,5 @@
 #pragma once
-// nsys/diff (issue 10): params and the typed result, and the MCP `diff` tool's arguments. The result mirrors
+// nsys/diff: params and the typed result, and the MCP `diff` tool's arguments. The result mirrors
 // server/agent's diff.h (wire/diff.h converts); figures a profile cannot give (an average of a kernel it does not
 // run, a per-iteration figure without iterations) are absent rather than NaN. Times are ns, shares are percent.
 #include <cstdint>
@@ -117,7 +117,7 @@ struct DiffResult {
   std::vector<DiffMemcpy> memcpy;
   std::vector<DiffPhase> phases;
   std::vector<std::string> notes;
-  // Issue 12: each profile's NVTX mapping coverage and the change of its share (new - base), absent when either
+  // Each profile's NVTX mapping coverage and the change of its share (new - base), absent when either
   // profile has no kernels.
   std::optional<MappingCoverage> base_coverage, new_coverage;  // "baseCoverage", "newCoverage"
   std::optional<double> coverage_change;                       // "coverageChange"

@@ -1,5 +1,5 @@
 #pragma once
-// Issue 11: the profile as a text document (nsys/report), and the standard LSP document messages the server takes
+// The profile as a text document (nsys/report), and the standard LSP document messages the server takes
 // part in: textDocument/hover on report uris, textDocument/did{Open,Change,Close,Save} (accepted and kept per
 // session), textDocument/publishDiagnostics (findings of nsys/analyze).
 #include <cstdint>

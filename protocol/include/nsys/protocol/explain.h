@@ -1,5 +1,5 @@
 #pragma once
-// nsys/explainKernel {profileId, kernel} (issue 10): what a kernel is and how it behaves in the profile, for editor
+// nsys/explainKernel {profileId, kernel}: what a kernel is and how it behaves in the profile, for editor
 // hovers. Mirrors server/agent's explain.h (wire/explain.h converts); `markdown` is the server's rendering, so a hover
 // shows it as it is. The MCP tool explain_kernel takes {profile_id, kernel} and returns the same result.
 #include <cstdint>

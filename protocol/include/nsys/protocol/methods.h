@@ -151,7 +151,7 @@ struct ProfileInfo {
   bool operator==(const ProfileInfo&) const = default;
 };
 
-// Issue 12: the share of kernel time launched inside an innermost NVTX range whose calls each launch exactly one
+// The share of kernel time launched inside an innermost NVTX range whose calls each launch exactly one
 // kernel ({share, mappedNs, kernelNs}).
 struct MappingCoverage {
   double share = 0;       // mappedNs / kernelNs; 0 without kernels
@@ -302,7 +302,7 @@ struct ExportTraceResult {
 struct OpenInPerfettoParams {             // nsys/openInPerfetto
   std::string profile_id;                 // a profile's trace, or
   std::optional<Window> window;           // (a profile's only)
-  std::optional<std::string> run_id;      // a run's ("runId", issue 13): one of the two
+  std::optional<std::string> run_id;      // a run's ("runId"): one of the two
   std::optional<int64_t> ranks_per_node;  // a run's only ("ranksPerNode", as nsys/exportRunTrace's)
   bool operator==(const OpenInPerfettoParams&) const = default;
 };
@@ -358,9 +358,9 @@ struct InitializationOptions {
   std::optional<double> skill_timeout_seconds;  // this session's user-skill time budget: more than 0, at most 86400
   std::optional<LlmOptions> llm;
   std::optional<Scalar> memory_budget;  // "memoryBudget": the byte budget of runs (bytes, or a size such as "4G")
-  // Issue 12: source folders to index besides the workspace folders (paths or file:// URIs).
+  // Source folders to index besides the workspace folders (paths or file:// URIs).
   std::optional<std::vector<std::string>> source_roots;
-  // Issue 13: "runLauncher", the command that runs a run's report as a job (["srun", "-N", "8"]): argv, no shell.
+  // "runLauncher", the command that runs a run's report as a job (["srun", "-N", "8"]): argv, no shell.
   std::optional<std::vector<std::string>> run_launcher;
   bool operator==(const InitializationOptions&) const = default;
 };
@@ -373,7 +373,7 @@ struct InitializeParams {
   bool show_document = false;       // capabilities.window.showDocument.support
   bool code_lens_refresh = false;   // capabilities.workspace.codeLens.refreshSupport
   std::optional<InitializationOptions> initialization_options;
-  // Issue 12: the source roots, in LSP's order of preference: workspaceFolders[].uri, else rootUri, else rootPath.
+  // The source roots, in LSP's order of preference: workspaceFolders[].uri, else rootUri, else rootPath.
   std::vector<std::string> workspace_folders;  // their uris
   std::optional<std::string> root_uri;
   std::optional<std::string> root_path;

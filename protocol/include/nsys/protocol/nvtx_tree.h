@@ -1,5 +1,5 @@
 #pragma once
-// nsys/nvtxTree {profileId, parent?, filter?} (issue 11): one level of the profile's NVTX hierarchy, for editor tree
+// nsys/nvtxTree {profileId, parent?, filter?}: one level of the profile's NVTX hierarchy, for editor tree
 // views. Mirrors skills/nvtx_tree.h (wire/nvtx_tree.h converts).
 #include <cstdint>
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-// Runs (issue 13): N rank exports opened as one. nsys/openRun {paths | directory, memoryBudget?, threads?} →
+// Runs: N rank exports opened as one. nsys/openRun {paths | directory, memoryBudget?, threads?} →
 // {runId, ranks, memoryBudgetBytes, threads}; nsys/closeRun {runId} → null; nsys/runSkillOnRun {runId, skill,
 // args?, filter?} → a RunSkillResult whose rows lead with a `rank` column (or a run skill's table); nsys/runReport
 // {runId} → per-rank kernels, GPU, NCCL and step time, and every run skill's table; nsys/exportRunTrace {runId,

@@ -1,5 +1,5 @@
 #pragma once
-// Issue 12, kernel -> source: the LSP messages on the user's source files (textDocument/codeLens, hover on a range
+// Kernel -> source: the LSP messages on the user's source files (textDocument/codeLens, hover on a range
 // name, publishDiagnostics, workspace/executeCommand nsys-ai.revealRange, workspace/didChangeWatchedFiles) and
 // nsys/kernelSources. See docs/protocol.md, "Kernel -> source".
 #include <cstdint>

@@ -58,10 +58,10 @@ struct SessionSettings {
   std::string nsys_path;  // initializationOptions.nsysPath: converts this session's .nsys-rep; empty = the server's
   // initializationOptions.llm (checked): this session's LLM for nsys/ask; empty = the server's (WorkspaceConfig::llm).
   std::optional<llm::Config> llm;
-  // The session's reports and open documents (issue 11); shared by every request of the session, never null once
+  // The session's reports and open documents; shared by every request of the session, never null once
   // `initialize` was accepted.
   std::shared_ptr<SessionDocuments> documents;
-  // Issue 12: the session's source set, roots and active profile; never null once `initialize` was accepted.
+  // The session's source set, roots and active profile; never null once `initialize` was accepted.
   std::shared_ptr<SessionSources> sources;
 };
 
@@ -87,7 +87,7 @@ struct ServerOptions {
   std::string auth_token;
   // Whether a client may name a program the server runs (initializationOptions.runLauncher, nsysPath). True over
   // stdio (the parent started the server); `serve --listen`/`--socket` set it false unless started with
-  // --allow-client-commands, and such options are then refused with -32602 (issue 25).
+  // --allow-client-commands, and such options are then refused with -32602.
   bool allow_client_commands = true;
 };
 

@@ -1,5 +1,5 @@
 #pragma once
-// Issue 11: nsys/report (the profile as a text document), textDocument/hover on report uris, the document
+// nsys/report (the profile as a text document), textDocument/hover on report uris, the document
 // notifications (did{Open,Change,Close,Save}), and findings published as diagnostics (after nsys/analyze, cleared by
 // nsys/closeProfile).
 #include <vector>

@@ -1,9 +1,9 @@
 #pragma once
-// What one session keeps of documents (issue 11): the reports it rendered (nsys/report), by uri, for hovers and
-// diagnostics, and the text documents the client opened (textDocument/did*), kept for later use (issue 12's source
+// What one session keeps of documents: the reports it rendered (nsys/report), by uri, for hovers and
+// diagnostics, and the text documents the client opened (textDocument/did*), kept for later use (the kernel -> source
 // hovers). Thread-safe: requests run on workers, document notifications on the reader thread.
 //
-// Bounded (issue 25): at most kMaxOpenDocuments open documents, at most kSessionBytes of their text per session and
+// Bounded: at most kMaxOpenDocuments open documents, at most kSessionBytes of their text per session and
 // kServerBytes over every session of the server (didChange growth counts too), and one report per profile id. A
 // didOpen or didChange past a bound is refused: the document is not kept (a changed one is dropped), and until its
 // didClose or a didOpen that fits, `Refusal(uri)` holds the reason (-32803 naming the limit) for requests on it.

@@ -1,5 +1,5 @@
 #pragma once
-// Runs (issue 13): nsys/openRun, nsys/closeRun, nsys/runSkillOnRun, nsys/runReport. Typed params -> one core call
+// Runs: nsys/openRun, nsys/closeRun, nsys/runSkillOnRun, nsys/runReport. Typed params -> one core call
 // (Workspace::OpenRun, CloseRun, RunSkillOnRun, ReportRun) -> the wire's conversion (nsys/wire/run.h).
 #include "nsys/lsp/context.h"
 #include "nsys/protocol/analyze.h"

@@ -1,5 +1,5 @@
 #pragma once
-// Issue 12: what one session keeps for the kernel -> source features. Its source set in the workspace (opened when
+// What one session keeps for the kernel -> source features. Its source set in the workspace (opened when
 // `initialize` is accepted, closed with the session), the roots it indexes, whether the client takes
 // workspace/codeLens/refresh, the profiles it opened (the ACTIVE profile is the last one still open), and the source
 // files it published diagnostics on (so that a file left without any is cleared). Thread-safe.

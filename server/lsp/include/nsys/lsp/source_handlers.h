@@ -1,5 +1,5 @@
 #pragma once
-// Issue 12, kernel -> source, on the user's source files: the session's source set kept current (indexing after
+// Kernel -> source on the user's source files: the session's source set kept current (indexing after
 // `initialized`, did* and watched-file changes), textDocument/codeLens, hover on a range name, publishDiagnostics,
 // workspace/executeCommand nsys-ai.revealRange and nsys/kernelSources. Every feature answers against the session's
 // ACTIVE profile (SessionSources::ActiveProfile); with none, lenses are [] and hovers null.

@@ -1,5 +1,5 @@
 #pragma once
-// Issue 11 conversions: a core::ProfileReport → nsys/report's result; findings → LSP diagnostics; a profile path →
+// Editor view conversions: a core::ProfileReport → nsys/report's result; findings → LSP diagnostics; a profile path →
 // its file URI; a session's initializationOptions.llm → the llm::Config its nsys/ask uses.
 #include <string>
 #include <vector>

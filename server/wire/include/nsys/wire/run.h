@@ -1,5 +1,5 @@
 #pragma once
-// Runs (issue 13): nsys/openRun's params → core::RunRequest, and core's run results → the wire's (protocol/run.h).
+// Runs: nsys/openRun's params → core::RunRequest, and core's run results → the wire's (protocol/run.h).
 #include <cstdint>
 #include <optional>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Issue 12 conversions: the core's source mapping (core/sources.h) -> the LSP shapes of protocol/sources.h.
+// Kernel -> source conversions: the core's source mapping (core/sources.h) -> the LSP shapes of protocol/sources.h.
 #include <string>
 #include <vector>
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common_rows.h"
+#include "nsys/skills/huge_pages.h"
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/summary_table.h"
 
@@ -83,7 +84,7 @@ class RangeGroups {
   std::vector<int32_t> group_label_;
   std::vector<engine::NvtxStyle> group_style_;
   std::vector<int64_t> group_child_time_;
-  std::vector<int32_t> group_of_row_;
+  HugeVector<int32_t> group_of_row_;  // huge pages: tens of millions of rows
   int64_t with_op_id_ = 0;
 };
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <random>
 
 namespace nsys::skills {
@@ -126,6 +127,44 @@ TEST(SummarizeGroups, ManyValuesOverTwoThreadsMatchTheDefinitions) {
     EXPECT_DOUBLE_EQ(got[g].median, want.median) << g;
     EXPECT_NEAR(got[g].stddev, want.stddev, 1e-9 * (1 + want.stddev)) << g;
   }
+}
+
+TEST(HugePages, BigBlocksAreWholeAlignedHugePagesAndSmallOnesOrdinary) {
+  // A block from 8 MiB up starts on a 2 MiB boundary (what lets the kernel back it with huge pages) and every byte of
+  // it is usable; vectors grow through the threshold keeping their values, and a grouping can live in one.
+  HugePageAllocator<int64_t> alloc;
+  const size_t n = (size_t{9} << 20) / sizeof(int64_t) + 3;
+  int64_t* big = alloc.allocate(n);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(big) % (size_t{2} << 20), 0u);
+  for (size_t i = 0; i < n; ++i) big[i] = static_cast<int64_t>(i) * 3;
+  int64_t sum = 0;
+  for (size_t i = 0; i < n; ++i) sum += big[i];
+  EXPECT_EQ(sum, static_cast<int64_t>(3 * (n - 1) * n / 2));
+  alloc.deallocate(big, n);
+  int64_t* small = alloc.allocate(10);
+  small[9] = 42;
+  EXPECT_EQ(small[9], 42);
+  alloc.deallocate(small, 10);
+
+  HugeVector<int32_t> group;
+  for (int32_t i = 0; i < (5 << 20); ++i) group.push_back(i % 3 == 0 ? -1 : i % 2);  // 20 MiB: grows past 8 MiB
+  EXPECT_EQ(group.back(), 1);  // 5242879 is odd and not a multiple of 3
+  const auto got = SummarizeGroups(group, 2, [](size_t i) { return static_cast<int64_t>(i % 1000 + i / 1000); });
+  std::vector<int64_t> members[2];
+  for (size_t i = 0; i < group.size(); ++i) {
+    if (group[i] >= 0) members[group[i]].push_back(static_cast<int64_t>(i % 1000 + i / 1000));
+  }
+  for (int g = 0; g < 2; ++g) {
+    const SampleSummary want = Direct(members[g]);
+    EXPECT_EQ(got[g].count, want.count) << g;
+    EXPECT_EQ(got[g].total, want.total) << g;
+    EXPECT_EQ(got[g].min, want.min) << g;
+    EXPECT_EQ(got[g].max, want.max) << g;
+    EXPECT_DOUBLE_EQ(got[g].median, want.median) << g;
+  }
+  HugeArray<int32_t> scratch = MakeHugeArray<int32_t>(size_t{3} << 20);
+  scratch[(size_t{3} << 20) - 1] = 7;
+  EXPECT_EQ(scratch[(size_t{3} << 20) - 1], 7);
 }
 
 TEST(DenseIndex, AssignsIdsInFirstSeenOrderAndGrows) {

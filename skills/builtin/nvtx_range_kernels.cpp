@@ -13,6 +13,7 @@
 
 #include "common_nvtx_stack.h"
 #include "common_rows.h"
+#include "nsys/skills/huge_pages.h"
 #include "nsys/skills/nvtx_coverage.h"
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/summary_table.h"
@@ -41,15 +42,17 @@ class RangeKernelPass {
   bool Run(const engine::Filter& filter, const CancelToken& cancel) {
     const auto [first, last] = RowRange(nvtx_, filter);
     first_ = first;
-    label_of_.assign(last - first, -1);
-    inst_gpu_.assign(last - first, 0);
-    inst_kernels_.assign(last - first, 0);
+    rows_ = last - first;
+    cell_of_ = MakeHugeArray<int32_t>(rows_);  // every cell is written below
     DenseIndex label_thread;
     for (size_t j = first; j < last; ++j) {
       if ((j & 0xFFFF) == 0 && cancel.cancelled()) return false;
-      if (!filter.AcceptsProcess(nvtx_.pid[j])) continue;
+      if (!filter.AcceptsProcess(nvtx_.pid[j])) {
+        cell_of_[j - first] = kNotSelected;
+        continue;
+      }
       const int32_t label = labels_.LabelOf(j);
-      label_of_[j - first] = label;
+      cell_of_[j - first] = label;
       LabelStats& s = StatsOf(label);
       s.seen = true;
       ++s.instances;
@@ -64,24 +67,23 @@ class RangeKernelPass {
     return AddKernels(filter, cancel);
   }
 
-  // Per-call GPU percentiles, the top kernel and the distinct count; then the coverage. The instances' nonzero GPU
-  // times are laid out per label in one flat array (offsets from a counting pass) instead of a growing vector of every
-  // instance per label; the zeros (most instances launch nothing: 16.8M ranges and 3.4M kernels on a 2 GB export) are
-  // only counted, as they are the smallest values.
+  // Per-call GPU percentiles, the top kernel and the distinct count; then the coverage. The nonzero GPU times of the
+  // instances that launched kernels are laid out per label in one flat array (offsets from a counting pass); the
+  // other instances (most of them: 16.8M ranges and 3.4M kernels on a 2 GB export) are only counted as zeros, which
+  // are the smallest values.
   void Finish() {
     std::vector<size_t> offset(stats_.size() + 1, 0);
-    for (size_t r = 0; r < label_of_.size(); ++r) {
-      if (label_of_[r] < 0) continue;
-      const auto label = static_cast<size_t>(label_of_[r]);
-      offset[label + 1] += inst_gpu_[r] > 0;
+    for (size_t t = 0; t < touched_label_.size(); ++t) {
+      const auto label = static_cast<size_t>(touched_label_[t]);
+      offset[label + 1] += touched_gpu_[t] > 0;
       LabelStats& s = stats_[label];
-      s.max_kernels = std::max<int64_t>(s.max_kernels, inst_kernels_[r]);
+      s.max_kernels = std::max<int64_t>(s.max_kernels, touched_kernels_[t]);
     }
     for (size_t l = 0; l < stats_.size(); ++l) offset[l + 1] += offset[l];
     std::vector<int64_t> flat(offset.back());
     std::vector<size_t> next(offset.begin(), offset.end() - 1);
-    for (size_t r = 0; r < label_of_.size(); ++r) {
-      if (label_of_[r] >= 0 && inst_gpu_[r] > 0) flat[next[static_cast<size_t>(label_of_[r])]++] = inst_gpu_[r];
+    for (size_t t = 0; t < touched_label_.size(); ++t) {
+      if (touched_gpu_[t] > 0) flat[next[static_cast<size_t>(touched_label_[t])]++] = touched_gpu_[t];
     }
     for (size_t l = 0; l < stats_.size(); ++l) {
       const std::span<int64_t> nonzero(flat.data() + offset[l], offset[l + 1] - offset[l]);
@@ -144,10 +146,11 @@ class RangeKernelPass {
       bool counted = false;
       for (int32_t j : stack) {
         const auto js = static_cast<size_t>(j);
-        if (js < first_ || js - first_ >= label_of_.size() || label_of_[js - first_] < 0) continue;
-        const int32_t label = label_of_[js - first_];
-        inst_gpu_[js - first_] += dur;
-        ++inst_kernels_[js - first_];
+        if (js < first_ || js - first_ >= rows_ || cell_of_[js - first_] == kNotSelected) continue;
+        const size_t t = TouchedOf(cell_of_[js - first_]);
+        const int32_t label = touched_label_[t];
+        touched_gpu_[t] += dur;
+        ++touched_kernels_[t];
         LabelStats& s = stats_[static_cast<size_t>(label)];
         s.gpu_ns += dur;
         ++s.kernels;
@@ -160,6 +163,17 @@ class RangeKernelPass {
       kernels_in_ranges_ += counted;
     }
     return true;
+  }
+
+  // The per-instance slot of a selected range, made on its first kernel: its cell turns from the label to -2 - slot.
+  size_t TouchedOf(int32_t& cell) {
+    if (cell < 0) return static_cast<size_t>(-2 - cell);
+    const size_t t = touched_label_.size();
+    touched_label_.push_back(cell);
+    touched_gpu_.push_back(0);
+    touched_kernels_.push_back(0);
+    cell = -2 - static_cast<int32_t>(t);
+    return t;
   }
 
   LabelStats& StatsOf(int32_t label) {
@@ -184,9 +198,16 @@ class RangeKernelPass {
   const engine::NvtxTable& nvtx_;
   NvtxLabels& labels_;
   size_t first_ = 0;
-  std::vector<int32_t> label_of_;  // NVTX row - first_ -> label, -1 when not selected
-  std::vector<int64_t> inst_gpu_;
-  std::vector<int32_t> inst_kernels_;  // kernels per instance (a range instance launches far fewer than 2^31)
+  // NVTX row - first_ -> its label (>= 0) until a kernel is placed in it, then -2 - its slot in touched_*; -1 when
+  // not selected. One 4-byte array per row, on huge pages and not zero-filled (tens of millions of rows: per-row
+  // accumulators and 4 KiB page faults cost more than the passes); the per-instance sums are kept only for the
+  // instances that launch kernels.
+  static constexpr int32_t kNotSelected = -1;
+  size_t rows_ = 0;
+  HugeArray<int32_t> cell_of_;
+  std::vector<int32_t> touched_label_;
+  std::vector<int64_t> touched_gpu_;
+  std::vector<int32_t> touched_kernels_;  // kernels per instance (a range instance launches far fewer than 2^31)
   std::vector<LabelStats> stats_;
   DenseIndex threads_;       // PackKey(pid, tid) -> thread id
   DenseIndex label_kernel_;  // PackKey(label, kernel short name) -> id

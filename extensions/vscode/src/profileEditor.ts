@@ -4,7 +4,15 @@ import * as vscode from 'vscode';
 import { errorMessage, Unsupported } from './protocol/client';
 import { ProfileDocument, Services } from './profiles';
 import { RequestOptions } from './protocol/client';
-import { COMMANDS, coverageHtml, findingsHtml, kernelSourcesHtml, renderProfileHtml } from './view/html';
+import {
+  COMMANDS,
+  coverageHtml,
+  findingsHtml,
+  kernelSourcesHtml,
+  renderProfileHtml,
+  sectionBodyHtml,
+  VIEW_SECTIONS,
+} from './view/html';
 import { escapeHtml } from './view/format';
 import type { Finding } from './protocol/types';
 import { parseFileLink, renderMarkdown } from './view/markdown';
@@ -40,22 +48,34 @@ export class ProfileEditorProvider implements vscode.CustomReadonlyEditorProvide
     panel.onDidChangeViewState((e) => e.webviewPanel.active && this.services.registry.setActive(doc));
     panel.webview.options = { enableScripts: true, localResourceRoots: [] }; // the view loads no files
     panel.webview.onDidReceiveMessage((m) => this.onMessage(doc, panel, m));
-    panel.webview.html = messageHtml('Opening profile…', doc.uri.fsPath, nonce);
+    // "Opening profile…" only when the open is slow (a first load, a report's conversion): a page set and at once
+    // replaced by the view is one more page load before the view shows.
+    const slow = setTimeout(() => (panel.webview.html = messageHtml('Opening profile…', doc.uri.fsPath, nonce)), 150);
     try {
-      const opened = await doc.current();
+      const opened = await doc.current().finally(() => clearTimeout(slow));
       const client = await this.services.client();
       const analyze = client.supports('nsys/analyze');
       const findings = { rows: [], notes: [], declined: false, loading: true };
-      // Issue 27: painted as it fills in (the summary at once, then each table as its answer arrives).
+      // The page is set once, as soon as the open has answered (the summary, every table "Computing …"); each table
+      // is then posted into it as its answer arrives. Setting webview.html again per table would reload the page each
+      // time: a page load per table, and the scroll, an open hover or a half-read table lost to each.
+      let painted: ProfileViewModel | undefined;
       const paint = (partial: ProfileViewModel) => {
         if (disposed) return;
         if (analyze) partial.findings = findings;
-        panel.webview.html = renderProfileHtml(partial, { nonce, cspSource: panel.webview.cspSource });
+        if (!painted) {
+          panel.webview.html = renderProfileHtml(partial, { nonce, cspSource: panel.webview.cspSource });
+        } else {
+          for (const id of VIEW_SECTIONS) {
+            if (partial[id] === painted[id]) continue;
+            void panel.webview.postMessage({ type: 'section', id, html: sectionBodyHtml(partial, id) });
+          }
+        }
+        painted = partial;
       };
       const model = await loadProfileView(client, opened, { findings: false, onSection: paint });
       if (analyze) model.findings = findings;
       if (disposed) return;
-      panel.webview.html = renderProfileHtml(model, { nonce, cspSource: panel.webview.cspSource });
       if (model.coverage === null) {
         // Computed by the server in the background after the load: the card fills in when it is known.
         void watchCoverage(

@@ -214,6 +214,16 @@ export class TabInputCustom {
   ) {}
 }
 
+/** Where the <div> whose content starts at `from` ends (the index of its closing tag). */
+function closingDiv(html: string, from: number): number {
+  let depth = 1;
+  for (let i = from; i < html.length; i++) {
+    if (html.startsWith('<div', i)) depth += 1;
+    else if (html.startsWith('</div>', i) && --depth === 0) return i;
+  }
+  return html.length;
+}
+
 export class FakePanel {
   readonly posted: unknown[] = [];
   private readonly receivers: ((m: unknown) => unknown)[] = [];
@@ -234,6 +244,9 @@ export class FakePanel {
     cspSource: 'vscode-resource:',
     postMessage: async (m: unknown) => {
       this.posted.push(m);
+      if ((m as { type?: string }).type === 'section') {
+        this.sections.push({ message: m as { id: string; html: string }, page: this.pages.length });
+      }
       return true;
     },
     onDidReceiveMessage: (handler: (m: unknown) => unknown) => {
@@ -253,6 +266,23 @@ export class FakePanel {
   reveal(): void {
     this.reveals += 1;
   }
+  /**
+   * What the webview shows, as its script paints it: the last page with the tables posted into it since it was set
+   * ('section' messages replace the inner HTML of the element `${id}-body`).
+   */
+  shown(): string {
+    let page = this.webview.html;
+    for (const { message, page: at } of this.sections) {
+      if (at !== this.pages.length) continue;
+      const open = `<div id="${message.id}-body">`;
+      const start = page.indexOf(open);
+      if (start < 0) continue;
+      const end = closingDiv(page, start + open.length);
+      page = page.slice(0, start + open.length) + message.html + page.slice(end);
+    }
+    return page;
+  }
+  private readonly sections: { message: { id: string; html: string }; page: number }[] = [];
   /** What the webview's script would post. */
   async receive(message: unknown): Promise<void> {
     for (const r of this.receivers) await r(message);

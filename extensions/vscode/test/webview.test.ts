@@ -1,7 +1,8 @@
 // The profile view's own script in real headless Chromium, on the real server's data: keyboard navigation, the
 // kernel hover (asked on focus, shown from the extension's answer, hidden by Escape), the toolbar's Alt+key
-// commands, and the plain tooltip when the server cannot explain kernels. A probe script (with the page's nonce,
-// so the CSP admits it) plays the extension's side and writes what it saw into the DOM that --dump-dom prints.
+// commands, a table posted after the page (its rows hover like the first ones), and the plain tooltip when the
+// server cannot explain kernels. A probe script (with the page's nonce, so the CSP admits it) plays the extension's
+// side and writes what it saw into the DOM that --dump-dom prints.
 import { execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -38,11 +39,21 @@ const AFTER = `window.addEventListener('load', function () {
       key(document.body, 'p', true);
       out.commands = window.posted.filter(function (m) { return m.type === 'command'; }).map(function (m) { return m.command; });
       out.ready = window.posted.some(function (m) { return m.type === 'ready'; });
-      window.postMessage({ type: 'kernelExplanation', kernel: 'x', unsupported: true }, '*');
+      // A table that arrives after the page: posted into it, and its rows explain themselves on hover too.
+      window.postMessage({ type: 'section', id: 'kernels', html: '<table><tbody><tr class="row kernel" tabindex="0" data-kernel="late_kernel"><td>late</td></tr></tbody></table>' }, '*');
       setTimeout(function () {
-        out.titleWhenUnsupported = rows[1].title === rows[1].dataset.kernel;
-        const pre = document.createElement('pre'); pre.id = 'probe'; pre.textContent = JSON.stringify(out);
-        document.body.appendChild(pre);
+        const late = document.querySelector('#kernels-body tr.kernel');
+        out.lateRows = document.querySelectorAll('tr.kernel').length;
+        late.firstElementChild.dispatchEvent(new MouseEvent('mouseover', { bubbles: true, relatedTarget: document.body }));
+        setTimeout(function () {
+          out.askedLate = window.posted.some(function (m) { return m.type === 'explainKernel' && m.kernel === 'late_kernel'; });
+          window.postMessage({ type: 'kernelExplanation', kernel: 'x', unsupported: true }, '*');
+          setTimeout(function () {
+            out.titleWhenUnsupported = late.title === 'late_kernel';
+            const pre = document.createElement('pre'); pre.id = 'probe'; pre.textContent = JSON.stringify(out);
+            document.body.appendChild(pre);
+          }, 50);
+        }, 600);
       }, 50);
     }, 50);
   }, 600);
@@ -82,6 +93,8 @@ test(
       assert.equal(seen.hiddenByEscape, true);
       assert.deepEqual(seen.commands, ['openInPerfetto'], 'Alt+P is Open in Perfetto');
       assert.equal(seen.ready, true);
+      assert.equal(seen.lateRows, 1, 'the posted table replaced the kernels’ table');
+      assert.equal(seen.askedLate, true, 'a row of a table posted later is explained on hover');
       assert.equal(seen.titleWhenUnsupported, true);
     } finally {
       fs.rmSync(work, { recursive: true, force: true });

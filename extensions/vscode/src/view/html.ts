@@ -193,6 +193,30 @@ export function findingsSection(model: ProfileViewModel): string {
 <div id="findings-body">${findingsHtml(model.findings)}</div></section>`;
 }
 
+/** The tables of the view that arrive after the summary, each painted into its own element (`${id}-body`). */
+export const VIEW_SECTIONS = ['budget', 'utilisation', 'kernels', 'nvtx'] as const;
+export type ViewSectionId = (typeof VIEW_SECTIONS)[number];
+
+/** A table's inner HTML: "Computing …" while its answer is out, then the table (or why there is none). */
+export function sectionBodyHtml(model: ProfileViewModel, id: ViewSectionId): string {
+  switch (id) {
+    case 'budget':
+      return (
+        sectionStatus(model.budget, 'GPU operations') ||
+        model.budget.rows.map((s) => budgetChart(s)).join('\n') + notes(model.budget)
+      );
+    case 'utilisation':
+      return (
+        sectionStatus(model.utilisation, 'GPU activity') ||
+        model.utilisation.rows.map((s) => utilisationChart(s, model.durationNs)).join('\n') + notes(model.utilisation)
+      );
+    case 'kernels':
+      return sectionStatus(model.kernels, 'kernels') || kernelTable(model.kernels.rows) + notes(model.kernels);
+    case 'nvtx':
+      return sectionStatus(model.nvtx, 'NVTX ranges') || nvtxTable(model.nvtx.rows) + notes(model.nvtx);
+  }
+}
+
 // Long: the page template, one string so the CSS, the markup and the small script stay side by side.
 export function renderProfileHtml(model: ProfileViewModel, opts: HtmlOptions): string {
   const csp = [
@@ -205,15 +229,7 @@ export function renderProfileHtml(model: ProfileViewModel, opts: HtmlOptions): s
   const toolbar = COMMANDS.map(
     (c) => `<button type="button" data-command="${c.id}" aria-keyshortcuts="Alt+${c.key.toUpperCase()}">${esc(c.label)}</button>`,
   ).join('');
-  const budget = model.budget;
-  const budgetBody =
-    sectionStatus(budget, 'GPU operations') || budget.rows.map((s) => budgetChart(s)).join('\n') + notes(budget);
-  const util = model.utilisation;
-  const utilBody =
-    sectionStatus(util, 'GPU activity') ||
-    util.rows.map((s) => utilisationChart(s, model.durationNs)).join('\n') + notes(util);
-  const kernels = sectionStatus(model.kernels, 'kernels') || kernelTable(model.kernels.rows) + notes(model.kernels);
-  const nvtx = sectionStatus(model.nvtx, 'NVTX ranges') || nvtxTable(model.nvtx.rows) + notes(model.nvtx);
+  const body = (id: ViewSectionId) => `<div id="${id}-body">${sectionBodyHtml(model, id)}</div>`;
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${esc(csp)}">
@@ -232,11 +248,11 @@ ${STYLE}</style></head>
   <div class="card"><div class="label">Processes · streams</div><div class="value">${esc(formatCount(model.processCount ?? 0))} · ${esc(formatCount(model.streamCount ?? 0))}</div></div>
   <div class="card"><div class="label">Nsight Systems</div><div class="value">${esc(model.nsysVersion || 'unknown')}</div><div class="muted">${esc(formatBytes(model.fileSize))}</div></div>
 ${model.coverage === undefined ? '' : `  <div class="card" id="coverage">${coverageHtml(model.coverage)}</div>\n`}</section>
-<section aria-labelledby="h-budget"><h2 id="h-budget">Where each GPU's time goes <span class="muted small">each span split into slices that add up to it: kernels by kind, copies by direction, idle by what the host was doing (time_budget)</span></h2>${budgetBody}</section>
-<section aria-labelledby="h-util"><h2 id="h-util">GPU utilisation over time <span class="muted small">busy % per chunk (gpu_utilization)</span></h2>${utilBody}</section>
+<section aria-labelledby="h-budget"><h2 id="h-budget">Where each GPU's time goes <span class="muted small">each span split into slices that add up to it: kernels by kind, copies by direction, idle by what the host was doing (time_budget)</span></h2>${body('budget')}</section>
+<section aria-labelledby="h-util"><h2 id="h-util">GPU utilisation over time <span class="muted small">busy % per chunk (gpu_utilization)</span></h2>${body('utilisation')}</section>
 ${findingsSection(model)}
-<section aria-labelledby="h-kernels"><h2 id="h-kernels">Top kernels <span class="muted small">by total GPU time (top_kernels); hover or focus a kernel to explain it</span></h2>${kernels}</section>
-<section aria-labelledby="h-nvtx"><h2 id="h-nvtx">NVTX ranges <span class="muted small">(nvtx_summary)</span></h2>${nvtx}</section>
+<section aria-labelledby="h-kernels"><h2 id="h-kernels">Top kernels <span class="muted small">by total GPU time (top_kernels); hover or focus a kernel to explain it</span></h2>${body('kernels')}</section>
+<section aria-labelledby="h-nvtx"><h2 id="h-nvtx">NVTX ranges <span class="muted small">(nvtx_summary)</span></h2>${body('nvtx')}</section>
 <div id="hover" role="tooltip" hidden></div>
 <script nonce="${opts.nonce}">${SCRIPT}</script>
 </body></html>`;
@@ -378,24 +394,35 @@ const SCRIPT = `
     vscode.postMessage({ type: 'explainKernel', kernel: kernel });
   }
   function later(row) { clearTimeout(timer); timer = setTimeout(function () { show(row); }, 350); }
-  document.querySelectorAll('tr.kernel').forEach(function (row) {
-    row.addEventListener('mouseenter', function () { later(row); });
-    row.addEventListener('mouseleave', function (e) { if (!hover.contains(e.relatedTarget)) hide(); });
-    row.addEventListener('focus', function () { later(row); });
-    row.addEventListener('blur', function () { if (current === row) hide(); });
+  // Delegated, so the kernel rows of a table that arrives later (a 'section' message) explain themselves too.
+  const kernelRow = function (node) { return node && node.closest ? node.closest('tr.kernel') : null; };
+  document.addEventListener('mouseover', function (e) {
+    const row = kernelRow(e.target);
+    if (row && kernelRow(e.relatedTarget) !== row) later(row);
   });
+  document.addEventListener('mouseout', function (e) {
+    const row = kernelRow(e.target);
+    if (row && kernelRow(e.relatedTarget) !== row && !hover.contains(e.relatedTarget)) hide();
+  });
+  document.addEventListener('focusin', function (e) { const row = kernelRow(e.target); if (row) later(row); });
+  document.addEventListener('focusout', function (e) { const row = kernelRow(e.target); if (row && current === row) hide(); });
+  function plainTitles() { document.querySelectorAll('tr.kernel').forEach(function (row) { row.title = row.dataset.kernel; }); }
   hover.addEventListener('mouseleave', hide);
   window.addEventListener('message', function (event) {
     const m = event.data || {};
     if (m.type === 'kernelExplanation') {
       if (m.unsupported) {
         // No explanations from this server: the full name as a plain tooltip instead.
-        explain = false; hide();
-        document.querySelectorAll('tr.kernel').forEach(function (row) { row.title = row.dataset.kernel; });
+        explain = false; hide(); plainTitles();
         return;
       }
       cache.set(m.kernel, m.html);
       if (current && current.dataset.kernel === m.kernel) { hover.innerHTML = m.html; place(current); hover.hidden = false; }
+    } else if (m.type === 'section') {
+      // A table whose answer came after the page was set: painted in place (the page is set once per open).
+      const body = document.getElementById(m.id + '-body');
+      if (body) { if (current && body.contains(current)) hide(); body.innerHTML = m.html; }
+      if (!explain) plainTitles();
     } else if (m.type === 'coverage') {
       const card = document.getElementById('coverage');
       if (card) card.innerHTML = m.html;

@@ -1,4 +1,4 @@
-// The real VS Code of scripts/test-vscode-real: code-server (VS Code 1.100 for the web) with the packaged nsys-ai.vsix
+// The real VS Code of scripts/test-vscode-real: code-server (VS Code 1.103 for the web) with the packaged nsys-ai.vsix
 // installed, a workspace folder made for the run, and Debian's chromium driven by playwright-core. Everything lives in
 // one temporary folder (code-server's user data, extensions, HOME, the workspace), removed at the end unless a journey
 // failed (its screenshots are there). Plain CommonJS: the installed tree is found through NODE_PATH (the cache).

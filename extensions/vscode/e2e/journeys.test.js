@@ -1,4 +1,4 @@
-// Issue 27: the editor journeys in a real VS Code (code-server 4.100.3, VS Code 1.100 for the web) with the packaged
+// Issue 27: the editor journeys in a real VS Code (code-server 4.103.2, VS Code 1.103 for the web) with the packaged
 // nsys-ai.vsix, in Debian's chromium, each asserted on what a person sees. One code-server and one browser serve all
 // journeys in order (the server process the extension starts is reused, as a person's is). A failed journey leaves a
 // screenshot in the run's folder, whose path is printed. Figures (double-click to kernels on screen, hover to the
@@ -65,12 +65,18 @@ describe('the journeys in a real VS Code (code-server + chromium)', { skip }, ()
     await page.waitForTimeout(300);
   }
 
+  // The figures this journey and the next print, with bounds a regression would break. The extension sets the view's
+  // page once and posts each table into it (each table's answer is ~10 ms after the open on this fixture), so the
+  // time to the kernels is VS Code's webview start. VS Code 1.99-1.100 registered a service worker per webview,
+  // which made every webview after the first wait 1-1.5 s for it (microsoft/vscode#245756, fixed in 1.101).
+  const BOUND_MS = 3000;
   journey('1. a double-click opens the profile view: summary, time budget, top kernels; so does Open With…', async () => {
     // With the editor association a person sets once ("*.sqlite": the nsys-ai view, in the harness's settings).
     const t0 = Date.now();
     await vs.explorerItem('h100_2gpu_1s.sqlite').dblclick();
     await view().locator('tr.row.kernel').first().waitFor({ timeout: 60000 });
-    figure('double-click to kernels on screen (first open, server start included)', Date.now() - t0);
+    const first = Date.now() - t0;
+    figure('double-click to kernels on screen (first open, server start included)', first);
     await assertProfileView();
     if (process.env.NSYS_AI_SCREENSHOTS) {
       // The READMEs' picture (scripts/test-vscode-real --screenshots): the view as it first paints, the explorer beside it.
@@ -78,13 +84,24 @@ describe('the journeys in a real VS Code (code-server + chromium)', { skip }, ()
       await page.screenshot({ path: path.join(process.env.NSYS_AI_SCREENSHOTS, 'vscode-profile-view.png') });
     }
     await closeEditors();
-    await vs.contextMenu('h100_2gpu_1s.sqlite', 'Open With...');
-    const t1 = Date.now();
+    // The browser's second webview, a second after the first, also waits for the first one's service worker to start
+    // (VS Code for the web, once per browser session): printed, bounded loosely; the next journey bounds Open With
+    // in the steady state.
+    const t1 = await openWith('h100_2gpu_1s.sqlite');
+    figure('Open With… to kernels on screen (the second webview of the session)', t1);
+    await assertProfileView();
+    assert.ok(first < 2 * BOUND_MS, `first open: ${first} ms`);
+    assert.ok(t1 < 3 * BOUND_MS, `Open With…, second webview: ${t1} ms`);
+  });
+
+  /** Open With… on `name`, then the nsys-ai view: the time from the pick to the kernels on screen. */
+  async function openWith(name) {
+    await vs.contextMenu(name, 'Open With...');
+    const t0 = Date.now();
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Nsight profile (nsys-ai)' }).first().click();
     await view().locator('tr.row.kernel').first().waitFor({ timeout: 60000 });
-    figure('Open With… to kernels on screen (server running)', Date.now() - t1);
-    await assertProfileView();
-  });
+    return Date.now() - t0;
+  }
 
   /** Opens a profile as a person does with the association set: a double-click in the explorer; waits for every
    * table of the view (it paints as each arrives, "Computing …" until then). */
@@ -108,12 +125,18 @@ describe('the journeys in a real VS Code (code-server + chromium)', { skip }, ()
     assert.match(await top.innerText(), /69\.4%/);
   }
 
-  journey('2. hovering a kernel explains it', async () => {
+  journey('2. hovering a kernel explains it (after a re-open and an Open With…, each bounded)', async () => {
     await closeEditors();
     const opening = Date.now();
     await vs.explorerItem('h100_2gpu_1s.sqlite').dblclick();
     await view().locator('tr.row.kernel').first().waitFor({ timeout: 60000 });
-    figure('double-click to kernels on screen (server running, profile closed before)', Date.now() - opening);
+    const reopen = Date.now() - opening;
+    figure('double-click to kernels on screen (re-open: server running, profile closed before)', reopen);
+    await closeEditors();
+    const again = await openWith('h100_2gpu_1s.sqlite');
+    figure('Open With… to kernels on screen (server running, profile closed before)', again);
+    assert.ok(reopen < BOUND_MS, `re-open: ${reopen} ms (bound ${BOUND_MS} ms)`);
+    assert.ok(again < BOUND_MS, `Open With…: ${again} ms (bound ${BOUND_MS} ms)`);
     await openProfile('h100_2gpu_1s.sqlite');
     const v = view();
     const row = v.locator('tr.row.kernel').first();

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -23,6 +24,26 @@ inline Ns MedianOf(std::vector<Ns> v) {
   // lo + (hi - lo) / 2 rounds toward lo; floor keeps MedianOf(x + c) == MedianOf(x) + c for every integer c.
   const Ns diff = hi - lo;
   return lo + diff / 2;
+}
+
+// The note of a step skill when no rank has steps: why, as the ranks said it (ReadSteps keeps the iterations
+// search's reason as "No steps: ..." in each rank's notes: no kernel repeats with a steady period, or the marker
+// matches no range), each distinct reason once, so a run without step markers says that kernel periodicity was
+// tried too. `fallback` when no rank gave one.
+inline std::string NoStepsNote(const std::vector<RankPartial>& ranks, const std::string& fallback) {
+  constexpr std::string_view kPrefix = "No steps: ";
+  std::vector<std::string> reasons;
+  for (const RankPartial& p : ranks) {
+    for (const std::string& n : p.notes) {
+      if (!n.starts_with(kPrefix)) continue;
+      std::string reason = n.substr(kPrefix.size());
+      if (std::find(reasons.begin(), reasons.end(), reason) == reasons.end()) reasons.push_back(std::move(reason));
+    }
+  }
+  if (reasons.empty()) return fallback;
+  std::string note = "No rank has steps.";
+  for (const std::string& r : reasons) note += " " + r;
+  return note;
 }
 
 // The two leading columns of every per-rank row: the rank, named by its export as every run table names it (the

@@ -62,11 +62,14 @@ Merged<HeatMap> MergeStepHeatMap(const std::vector<RankPartial>& ranks) {
       t.rows.push_back(std::move(row));
     }
   }
-  t.notes.push_back(fmt::format(
-      "{} ranks x {} steps, one row per cell (rank, step), ordered by step then rank; a rank without step k has no "
-      "row for it. Steps are matched by index, each timed on its rank's own clock.",
-      ranks.size(), m.figures.steps));
-  if (m.figures.steps == 0) t.notes.push_back("No rank has steps: pass marker=<NVTX range name>.");
+  if (m.figures.steps == 0) {
+    t.notes.push_back(NoStepsNote(ranks, "No rank has steps: pass marker=<NVTX range name>."));
+  } else {
+    t.notes.push_back(fmt::format(
+        "{} ranks x {} steps, one row per cell (rank, step), ordered by step then rank; a rank without step k has no "
+        "row for it. Steps are matched by index, each timed on its rank's own clock.",
+        ranks.size(), m.figures.steps));
+  }
   return m;
 }
 

@@ -65,7 +65,8 @@ Merged<StepStats> MergeStepTimes(const std::vector<RankPartial>& ranks) {
     t.rows.push_back(std::move(row));
   }
   if (medians.empty()) {
-    t.notes.push_back("No rank has steps: pass marker=<NVTX range name> if the application marks its steps.");
+    t.notes.push_back(
+        NoStepsNote(ranks, "No rank has steps: pass marker=<NVTX range name> if the application marks its steps."));
   } else {
     t.notes.push_back(fmt::format(
         "Spread of the ranks' median step times: {} ({}) over {} ranks with steps; step durations are on each rank's "

@@ -107,6 +107,39 @@ TEST(CliRun, RunReportGivesEachRankTheNumbersOfItsSourceProcess) {
   EXPECT_NE(table.out.find("251,362,038"), std::string::npos) << table.out;  // digits grouped in tables
 }
 
+// a100_2proc_mpi's two processes have no NVTX step markers and no kernel that repeats with a steady period: the step
+// skills say that both were tried (the iterations search's reason, once for both ranks) instead of "2 ranks x 0
+// steps" and a bare "pass marker=", which the run views show in place of the heat map.
+TEST(CliRun, ARunWithoutStepsSaysWhyNoneWereFound) {
+  NSYS_REQUIRE_FIXTURES();
+  const fs::path dir = Split("a100_2proc_mpi.sqlite", "no_steps");
+  ASSERT_FALSE(dir.empty());
+  auto r = RunCli({"--no-cache", "run-report", dir.string(), "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json report = Json::parse(r.out);
+  ASSERT_EQ(report["ranks"].size(), 2u);
+  std::map<std::string, Json> by_skill;
+  for (const auto& analysis : report["analyses"]) by_skill[analysis["skill"].get<std::string>()] = analysis["result"];
+  const std::string why = "No rank has steps. No repeating kernel pattern was found";
+  for (const char* skill : {"run_step_heatmap", "run_step_times"}) {
+    SCOPED_TRACE(skill);
+    ASSERT_TRUE(by_skill.count(skill));
+    const Json& notes = by_skill[skill]["notes"];
+    const std::string all = notes.dump();
+    EXPECT_NE(all.find(why), std::string::npos) << all;
+    EXPECT_NE(all.find("pass marker=<NVTX range name>"), std::string::npos) << all;
+    EXPECT_EQ(all.find("x 0 steps"), std::string::npos) << all;
+    size_t count = 0;
+    for (size_t at = all.find("No repeating kernel pattern"); at != std::string::npos;
+         at = all.find("No repeating kernel pattern", at + 1)) {
+      ++count;
+    }
+    EXPECT_EQ(count, 1u) << "the reason once, not once per rank: " << all;
+  }
+  EXPECT_TRUE(by_skill["run_step_heatmap"]["rows"].empty());
+  for (const auto& rank : report["ranks"]) EXPECT_EQ(rank["steps"], 0) << rank.dump();
+}
+
 TEST(CliRun, SkillRunOnARunLeadsEveryRowWithItsRank) {
   NSYS_REQUIRE_FIXTURES();
   const fs::path dir = Split("mfu_2gpu_after.sqlite", "after_skill");

@@ -18,8 +18,9 @@ const titan = path.join(config.fixtures, 'titanrtx_tensorrt_nvtx.sqlite');
 const mfuBefore = path.join(config.fixtures, 'mfu_2gpu_before.sqlite');
 const mfuAfter = path.join(config.fixtures, 'mfu_2gpu_after.sqlite');
 const runSource = path.join(config.fixtures, 'mfu_2gpu_before.sqlite'); // two GPU processes, with steps
+const runNoSteps = path.join(config.fixtures, 'a100_2proc_mpi.sqlite'); // two processes, no step markers, no kernel period
 const sources = path.join(config.fixtures, 'sources', 'efficientcenterformer');
-const missing = [h100, h200, titan, mfuBefore, mfuAfter, runSource, sources, config.vsix, config.server].find((f) => !fs.existsSync(f));
+const missing = [h100, h200, titan, mfuBefore, mfuAfter, runSource, runNoSteps, sources, config.vsix, config.server].find((f) => !fs.existsSync(f));
 const skip = missing ? `missing ${missing}` : false;
 const sha256 = (buf) => crypto.createHash('sha256').update(buf).digest('hex');
 const figure = (name, ms) => console.log(`figure: ${name}: ${Math.round(ms)} ms`);
@@ -34,6 +35,7 @@ describe('the journeys in a real VS Code (code-server + chromium)', { skip }, ()
     fs.cpSync(sources, path.join(vs.workspace, 'efficientcenterformer'), { recursive: true });
     // Journey 9's run folder: split_ranks.py's per-rank exports of a real 2-GPU export, made now.
     execFileSync('python3', [path.join(config.tools, 'split_ranks.py'), runSource, path.join(vs.workspace, 'run_mfu')], { stdio: 'pipe' });
+    execFileSync('python3', [path.join(config.tools, 'split_ranks.py'), runNoSteps, path.join(vs.workspace, 'run_a100')], { stdio: 'pipe' });
     const t0 = Date.now();
     await vs.start();
     console.log(`code-server ${vs.url} up with the extension in ${Date.now() - t0} ms; folder ${vs.dir}`);
@@ -271,6 +273,20 @@ describe('the journeys in a real VS Code (code-server + chromium)', { skip }, ()
     await run.locator('svg.heatmap').waitFor();
     assert.equal(await run.locator('svg.heatmap rect').count(), 32, 'the heat map: 2 ranks × 16 steps');
     assert.match(text, /Slowest against its step: rank0001, step 14: 19\.6 ms/);
+  });
+
+  journey('9b. a run folder without steps: the run view says why there are none', async () => {
+    await closeEditors();
+    await vs.contextMenu('run_a100', 'Open Run (a directory of rank exports)');
+    const run = vs.webview();
+    await run.locator('h1', { hasText: 'Run · run_a100' }).waitFor({ timeout: 60000 });
+    await run.locator('#h-heat').waitFor({ timeout: 60000 });
+    const text = await run.locator('body').innerText();
+    assert.match(text, /2 ranks/);
+    // No NVTX step markers, and the server's search for a kernel period found none either: the view says both.
+    assert.match(text, /No rank has steps\. No repeating kernel pattern was found .*pass marker=<NVTX range name>/);
+    assert.doesNotMatch(text, /x 0 steps/);
+    assert.equal(await run.locator('svg.heatmap').count(), 0);
   });
 
   // A first run: a VS Code of its own whose settings name no server, and no nsys-ai on the extension host's PATH, in

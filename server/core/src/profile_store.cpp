@@ -94,6 +94,18 @@ Expected<skills::NvtxCoverage> StoreCoverage(const engine::Profile& profile, Cov
   return *slot.value;
 }
 
+Expected<skills::Table> RunSkillMemoised(LoadedProfile& entry, const std::shared_ptr<const skills::Skill>& skill,
+                                         const skills::Args& args, const engine::FilterSpec& filter,
+                                         const skills::RunOptions& options, const CancelToken& cancel,
+                                         const ProgressSink& progress) {
+  skills::ResultMemo& memo = *entry.memo;
+  const skills::Args key = MemoKeyArgs(args, filter);
+  if (auto known = memo.Find(skill, key)) return *known;
+  auto table = skills::Run(*skill, *entry.profile, args, filter, cancel, progress, options);
+  if (table) memo.Store(skill, key, std::make_shared<const skills::Table>(*table));
+  return table;
+}
+
 ProfileStore::~ProfileStore() {
   std::unordered_map<std::string, std::shared_ptr<LoadedProfile>> profiles;
   {

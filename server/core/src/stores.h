@@ -67,6 +67,13 @@ struct LoadedProfile {
   std::vector<std::pair<std::string, std::shared_ptr<const skills::NvtxTree>>> nvtx_trees;
 };
 
+// A skill on a loaded profile through its result memo: answered from the memo when the same call (arguments and
+// filter) ran before, otherwise run and remembered.
+Expected<skills::Table> RunSkillMemoised(LoadedProfile& entry, const std::shared_ptr<const skills::Skill>& skill,
+                                         const skills::Args& args, const engine::FilterSpec& filter,
+                                         const skills::RunOptions& options, const CancelToken& cancel,
+                                         const ProgressSink& progress);
+
 // Skill calls to precompute once a profile has loaded: WorkspaceConfig::warm_skills resolved against the registry.
 using WarmSkills = std::vector<std::pair<std::shared_ptr<const skills::Skill>, skills::Args>>;
 

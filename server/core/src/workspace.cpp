@@ -213,23 +213,21 @@ Expected<skills::Table> Workspace::RunSkill(const std::string& profile_id, const
                                             std::optional<std::chrono::milliseconds> skill_timeout) {
   auto entry = EntryOf(profile_id);
   if (!entry) return entry.error();
-  std::shared_ptr<const skills::Skill> skill;
-  skills::RunOptions options;
-  {
-    std::lock_guard lock(mu_);
-    options.user_skill_timeout = skill_timeout.value_or(config_.skill_timeout);
-    auto found = registry_.Get(skill_name);
-    if (!found) return found.error();
-    skill = std::move(*found);
-  }
+  auto call = SkillCallOf(skill_name, skill_timeout);
+  if (!call) return call.error();
   // The entry (profile and memo) and the skill are held by shared_ptr: closing the profile or reloading skills
   // meanwhile is safe.
-  skills::ResultMemo& memo = *(*entry)->memo;
-  const skills::Args key = MemoKeyArgs(args, filter);
-  if (auto known = memo.Find(skill, key)) return *known;
-  auto table = skills::Run(*skill, *(*entry)->profile, args, filter, cancel, progress, options);
-  if (table) memo.Store(skill, key, std::make_shared<const skills::Table>(*table));
-  return table;
+  return RunSkillMemoised(**entry, call->skill, args, filter, call->options, cancel, progress);
+}
+
+Expected<Workspace::SkillCall> Workspace::SkillCallOf(const std::string& name,
+                                                      std::optional<std::chrono::milliseconds> skill_timeout) const {
+  std::lock_guard lock(mu_);
+  auto found = registry_.Get(name);
+  if (!found) return found.error();
+  SkillCall call{std::move(*found), {}};
+  call.options.user_skill_timeout = skill_timeout.value_or(config_.skill_timeout);
+  return call;
 }
 
 trace::OutputPolicy Workspace::TraceOutputPolicy() const {
@@ -320,16 +318,9 @@ Expected<skills::Table> Workspace::RunSkillOnRun(const std::string& run_id, cons
     if (table) table->notes.insert(table->notes.end(), (*entry)->run.notes.begin(), (*entry)->run.notes.end());
     return table;
   }
-  std::shared_ptr<const skills::Skill> skill;
-  skills::RunOptions options;
-  {
-    std::lock_guard lock(mu_);
-    options.user_skill_timeout = skill_timeout.value_or(config_.skill_timeout);
-    auto found = registry_.Get(skill_name);
-    if (!found) return found.error();
-    skill = std::move(*found);
-  }
-  return RunSkillOnRanks(**entry, skill, args, filter, options, cancel, progress);
+  auto call = SkillCallOf(skill_name, skill_timeout);
+  if (!call) return call.error();
+  return RunSkillOnRanks(**entry, call->skill, args, filter, call->options, cancel, progress);
 }
 
 Expected<std::vector<Expected<skills::run::RankPartial>>> Workspace::RunPartialsOfRanks(

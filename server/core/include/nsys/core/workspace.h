@@ -412,6 +412,13 @@ class Workspace {
   // The NVTX trees kept for a profile (NvtxTree), most recently used first; empty for an id that is not open.
   std::vector<std::shared_ptr<const skills::NvtxTree>> KeptNvtxTrees(const std::string& id) const;
 
+  // The skill by that name (kNotFound naming the known ones) and how to run it: `skill_timeout` or the configured one.
+  struct SkillCall {
+    std::shared_ptr<const skills::Skill> skill;
+    skills::RunOptions options;
+  };
+  Expected<SkillCall> SkillCallOf(const std::string& name,
+                                  std::optional<std::chrono::milliseconds> skill_timeout) const;
   // The state of an open profile, run or source set (server/core/src/stores.h), or kNotFound naming the id.
   Expected<std::shared_ptr<LoadedProfile>> EntryOf(const std::string& id) const;
   Expected<std::shared_ptr<RunEntry>> RunEntryOf(const std::string& run_id) const;

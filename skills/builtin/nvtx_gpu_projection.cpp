@@ -10,6 +10,7 @@
 
 #include "common_nvtx_stack.h"
 #include "common_rows.h"
+#include "nsys/skills/huge_pages.h"
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/summary_table.h"
 
@@ -25,9 +26,9 @@ constexpr int64_t kDefaultLimit = 1000;
 constexpr uint32_t kRowBits = 30;
 
 struct OpsByLaunch {
-  std::vector<int32_t> head;     // runtime row -> its latest op (index into op_ref), or -1
-  std::vector<uint32_t> op_ref;  // (table << kRowBits | row) of each launched op
-  std::vector<int32_t> next;     // op -> the previous op of the same launch row, or -1
+  HugeVector<int32_t> head;      // runtime row -> its latest op (index into op_ref), or -1; huge pages (millions)
+  HugeVector<uint32_t> op_ref;   // (table << kRowBits | row) of each launched op
+  HugeVector<int32_t> next;      // op -> the previous op of the same launch row, or -1
   int64_t ops_total = 0;         // selected ops, launched or not
 };
 
@@ -44,6 +45,10 @@ struct GpuOpTables {
   OpsByLaunch ByLaunch(const engine::Filter& filter, size_t runtime_rows) const {
     OpsByLaunch out;
     out.head.assign(runtime_rows, -1);
+    // Reserved for every op in the window: growing these by doubling copied and page-faulted them several times.
+    const size_t most = Rows(k, filter) + Rows(mc, filter) + Rows(ms, filter);
+    out.op_ref.reserve(most);
+    out.next.reserve(most);
     Collect(k, 0, filter, out);
     Collect(mc, 1, filter, out);
     Collect(ms, 2, filter, out);
@@ -63,6 +68,12 @@ struct GpuOpTables {
   }
 
  private:
+  template <typename OpTable>
+  static size_t Rows(const OpTable& table, const engine::Filter& filter) {
+    const auto [first, last] = RowRange(table, filter);
+    return last - first;
+  }
+
   template <typename OpTable>
   static void Collect(const OpTable& table, uint32_t tag, const engine::Filter& filter, OpsByLaunch& out) {
     const auto [first, last] = RowRange(table, filter);
@@ -89,8 +100,8 @@ struct Projection {
 
 // One projection per NVTX range that contains the launch call of a selected op.
 struct Projections {
-  std::vector<int32_t> of_range;  // NVTX row -> index into list, or -1
-  std::vector<Projection> list;
+  HugeVector<int32_t> of_range;  // NVTX row -> index into list, or -1; huge pages (tens of millions of rows)
+  HugeVector<Projection> list;  // one per range that launched GPU work: millions on a 2 GB export
   int64_t ops_in_range = 0;
 
   // Walks the launch rows in order, widening the projection of every range that encloses each call. False when
@@ -129,8 +140,8 @@ struct Projections {
 
   // Indexes into list whose first `shown` are in nsys's order: projected start, then longer projections first.
   // Only the rows shown need sorting.
-  std::vector<uint32_t> FirstInOrder(size_t shown) const {
-    std::vector<uint32_t> order(list.size());
+  HugeVector<uint32_t> FirstInOrder(size_t shown) const {
+    HugeVector<uint32_t> order(list.size());
     for (size_t p = 0; p < order.size(); ++p) order[p] = static_cast<uint32_t>(p);
     auto before = [&](uint32_t a, uint32_t b) {
       const Projection& x = list[a];
@@ -197,7 +208,7 @@ class NvtxGpuProjection final : public Skill {
     projections.CountChildren(ctx.profile.nvtx());
     const size_t total = projections.list.size();
     const size_t shown = limit > 0 ? std::min(total, static_cast<size_t>(limit)) : total;
-    const std::vector<uint32_t> order = projections.FirstInOrder(shown);
+    const HugeVector<uint32_t> order = projections.FirstInOrder(shown);
 
     Table table = EmptyTable();
     for (size_t n = 0; n < shown; ++n) {

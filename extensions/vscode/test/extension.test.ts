@@ -117,6 +117,27 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
     doc.dispose();
   });
 
+  // A slow open (a first load of a large export, a report's conversion) shows "Opening profile…" until the view's page
+  // replaces it; a fast one goes straight to the view (the interim page would be one more page load before it).
+  test('a slow open shows "Opening profile…" first, then the view', async () => {
+    const slow = new ProfileEditorProvider({
+      client: async () => {
+        await new Promise((r) => setTimeout(r, 400));
+        return services.client();
+      },
+      registry: services.registry,
+    });
+    const doc = slow.openCustomDocument(asUri(h100));
+    const panel = new stub.FakePanel(VIEW_TYPE, 'h100');
+    await slow.resolveCustomEditor(doc, panel as never);
+    await settle();
+    assert.match(panel.pages[0], /Opening profile…/);
+    assert.equal(panel.pages.length, 2, 'the interim page, then the view’s page');
+    assert.match(panel.pages[1], /<h1>h100_2gpu_1s\.sqlite<\/h1>/);
+    assert.match(panel.shown(), /data-kernel="sm80_xmma_gemm/);
+    doc.dispose();
+  });
+
   // Issue 32: a .qdrep (what Nsight Systems wrote until 2021.1) is a report like a .nsys-rep: the server converts it
   // with the installed nsys and the view shows its numbers; one that is not a report shows the server's plain words.
   test('a .qdrep report opens in the profile view', { skip: fs.existsSync(qdrep) ? undefined : `no ${qdrep}` }, async () => {

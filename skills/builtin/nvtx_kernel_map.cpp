@@ -11,6 +11,7 @@
 
 #include "common_nvtx_stack.h"
 #include "common_rows.h"
+#include "nsys/skills/huge_pages.h"
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/summary_table.h"
 
@@ -23,8 +24,9 @@ using engine::Ns;
 // (runtime rows are sorted by start, so per thread this is time order): linear, no sort.
 struct LaunchBuckets {
   int32_t min_launch = INT32_MAX;
-  std::vector<int32_t> head;        // launch row - min_launch -> its first kernel row, or -1
-  std::vector<int32_t> next;        // kernel row - first -> the next kernel row of the same launch row, or -1
+  // Huge pages: millions of rows each on a 2 GB export, where 4 KiB page faults cost more than filling them.
+  HugeVector<int32_t> head;         // launch row - min_launch -> its first kernel row, or -1
+  HugeVector<int32_t> next;         // kernel row - first -> the next kernel row of the same launch row, or -1
   std::vector<int32_t> unlaunched;  // kernel rows without a launch call
   int64_t kernels_total = 0;
   int64_t kernel_time_total = 0;
@@ -248,7 +250,7 @@ class RangeKernelGroups {
   std::vector<int64_t> nvtx_inst_, kern_inst_;
   std::vector<int32_t> representative_;  // group -> a kernel row (for its name)
   std::vector<int32_t> group_lt_of_;     // group -> lt
-  std::vector<int32_t> pair_group_, pair_kernel_;
+  HugeVector<int32_t> pair_group_, pair_kernel_;  // one per (range, kernel) pair: millions on a 2 GB export
   std::vector<int32_t> groups_of_kernel_;  // scratch: the groups the current kernel already counts in
   int64_t with_range_ = 0, with_range_time_ = 0, launched_ = 0, launched_time_ = 0;
 };

@@ -129,6 +129,34 @@ TEST(SummarizeGroups, ManyValuesOverTwoThreadsMatchTheDefinitions) {
   }
 }
 
+TEST(SummarizeGroups, ThousandsOfGroupsOverMillionsOfValuesMatchTheDefinitions) {
+  // The line-buffered scatter (from 2^20 values in 1024 groups): every group, including its last partial line, holds
+  // exactly its values.
+  std::mt19937_64 rng(11);
+  const size_t n = (size_t{1} << 20) + 777;
+  const int32_t groups = 3001;
+  std::vector<int32_t> group(n);
+  std::vector<int64_t> value(n);
+  std::vector<std::vector<int64_t>> members(groups);
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t r = rng();
+    group[i] = r % 13 == 0 ? -1 : static_cast<int32_t>((r >> 8) % (r % 5 == 0 ? 7 : groups));
+    value[i] = static_cast<int64_t>((r >> 24) % 100'000);
+    if (group[i] >= 0) members[static_cast<size_t>(group[i])].push_back(value[i]);
+  }
+  const auto got = SummarizeGroups(group, groups, [&](size_t i) { return value[i]; });
+  ASSERT_EQ(got.size(), static_cast<size_t>(groups));
+  for (int32_t g = 0; g < groups; ++g) {
+    if (members[static_cast<size_t>(g)].empty()) continue;
+    const SampleSummary want = Direct(members[static_cast<size_t>(g)]);
+    ASSERT_EQ(got[g].count, want.count) << g;
+    ASSERT_EQ(got[g].total, want.total) << g;
+    ASSERT_EQ(got[g].min, want.min) << g;
+    ASSERT_EQ(got[g].max, want.max) << g;
+    ASSERT_DOUBLE_EQ(got[g].median, want.median) << g;
+  }
+}
+
 TEST(HugePages, BigBlocksAreWholeAlignedHugePagesAndSmallOnesOrdinary) {
   // A block from 8 MiB up starts on a 2 MiB boundary (what lets the kernel back it with huge pages) and every byte of
   // it is usable; vectors grow through the threshold keeping their values, and a grouping can live in one.

@@ -6,6 +6,7 @@
 // the listed rows. Grouping never compares strings per row: callers map rows to dense group ids (by StrId or
 // a packed 64-bit key through DenseIndex), and SummarizeGroups sorts values by group once (a counting sort),
 // so no per-group vectors are allocated.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -159,12 +160,40 @@ std::vector<SampleSummary> GroupedSamples::Summarize(ValueFn&& value_of_row) {
   const size_t num_groups = offset_.size() - 1;
   cursor_.assign(offset_.begin(), offset_.end() - 1);
   std::vector<RunningMoments> moments(num_groups);
-  for (size_t i = 0; i < group_of_row_.size(); ++i) {
-    const int32_t g = group_of_row_[i];
-    if (g < 0) continue;
-    const int64_t v = value_of_row(i);
-    flat_[cursor_[static_cast<size_t>(g)]++] = v;
-    moments[static_cast<size_t>(g)].Add(v);
+  constexpr size_t kLine = 8;  // values per 64-byte cache line
+  if (flat_size_ < (size_t{1} << 20) || num_groups < 1024) {
+    for (size_t i = 0; i < group_of_row_.size(); ++i) {
+      const int32_t g = group_of_row_[i];
+      if (g < 0) continue;
+      const int64_t v = value_of_row(i);
+      flat_[cursor_[static_cast<size_t>(g)]++] = v;
+      moments[static_cast<size_t>(g)].Add(v);
+    }
+  } else {
+    // Scattering millions of values into thousands of groups stalls on a cache miss per store (more open write
+    // streams than the core can combine): each group's values gather in a cache-resident line first and are copied
+    // out whole. Measured on 16.8M values: 16,582 groups 491 -> 426 ms, but 176 groups 225 -> 260 ms (the plain
+    // scatter's few streams stay cached), hence the threshold.
+    std::vector<int64_t> line(num_groups * kLine);
+    std::vector<uint8_t> filled(num_groups, 0);
+    for (size_t i = 0; i < group_of_row_.size(); ++i) {
+      const int32_t g = group_of_row_[i];
+      if (g < 0) continue;
+      const auto gs = static_cast<size_t>(g);
+      const int64_t v = value_of_row(i);
+      moments[gs].Add(v);
+      int64_t* buffered = line.data() + gs * kLine;
+      buffered[filled[gs]] = v;
+      if (++filled[gs] == kLine) {
+        std::copy(buffered, buffered + kLine, flat_.get() + cursor_[gs]);
+        cursor_[gs] += kLine;
+        filled[gs] = 0;
+      }
+    }
+    for (size_t g = 0; g < num_groups; ++g) {
+      std::copy(line.data() + g * kLine, line.data() + g * kLine + filled[g], flat_.get() + cursor_[g]);
+      cursor_[g] += filled[g];
+    }
   }
   std::vector<SampleSummary> out(num_groups);
   SummarizeAllGroups(moments, out);

@@ -49,6 +49,27 @@ int RunSkillList(const CommandContext& ctx) {
   return kExitOk;
 }
 
+// The skill arguments the command line gives, as (name, text) in order: --device, --pid, the window
+// (WindowTextFromArgs) and each --arg NAME=VALUE; a usage message for a malformed one.
+Expected<std::vector<std::pair<std::string, std::string>>> ArgTexts(const ParsedArgs& cli) {
+  std::vector<std::pair<std::string, std::string>> texts;
+  if (auto device = cli.Value("--device")) texts.emplace_back("device", *device);
+  if (auto pid = cli.Value("--pid")) texts.emplace_back("pid", *pid);
+  auto window = WindowTextFromArgs(cli);
+  if (!window) return window.error();
+  if (window->start) texts.emplace_back("start", *window->start);
+  if (window->end) texts.emplace_back("end", *window->end);
+  if (window->clock) texts.emplace_back("clock", *window->clock);
+  for (const auto& pair : cli.All("--arg")) {
+    const size_t eq = pair.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return MakeError(ErrorKind::kInvalidArgument, fmt::format("--arg wants NAME=VALUE, not '{}'", pair));
+    }
+    texts.emplace_back(pair.substr(0, eq), pair.substr(eq + 1));
+  }
+  return texts;
+}
+
 int RunSkillRun(const CommandContext& ctx) {
   const std::string& name = ctx.args.positionals()[0];
   const auto run_dir = ctx.args.Value("--run");
@@ -71,31 +92,14 @@ int RunSkillRun(const CommandContext& ctx) {
   }
 
   // Command-line options → the skill's typed arguments, checked before the profile is opened.
+  auto texts = ArgTexts(ctx.args);
+  if (!texts) return UsageError("skill run", texts.error().message);
   skills::Args args;
-  std::string error;
-  auto set = [&](const std::string& arg, const std::string& text) {
+  for (const auto& [arg, text] : *texts) {
     Status added =
         run_specs ? wire::AddArgText(name, *run_specs, arg, text, args) : wire::AddArgText(*skill, arg, text, args);
-    if (!added) error = added.error().message;
-    return added.ok();
-  };
-  bool ok = true;
-  if (auto device = ctx.args.Value("--device")) ok = ok && set("device", *device);
-  if (auto pid = ctx.args.Value("--pid")) ok = ok && set("pid", *pid);
-  auto window = WindowTextFromArgs(ctx.args);
-  if (!window) return UsageError("skill run", window.error().message);
-  if (window->start) ok = ok && set("start", *window->start);
-  if (window->end) ok = ok && set("end", *window->end);
-  if (window->clock) ok = ok && set("clock", *window->clock);
-  for (const auto& pair : ctx.args.All("--arg")) {
-    const size_t eq = pair.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      error = fmt::format("--arg wants NAME=VALUE, not '{}'", pair);
-      ok = false;
-    }
-    ok = ok && set(pair.substr(0, eq), pair.substr(eq + 1));
+    if (!added) return UsageError("skill run", added.error().message);
   }
-  if (!ok) return UsageError("skill run", error);
 
   if (ctx.args.Has("--mpi") && !run_dir) return UsageError("skill run", "--mpi spreads a run: give --run DIR");
   if (run_dir) {  // every rank of a run, rows led by a `rank` column

@@ -26,10 +26,10 @@ constexpr int64_t kDefaultLimit = 1000;
 constexpr uint32_t kRowBits = 30;
 
 struct OpsByLaunch {
-  HugeVector<int32_t> head;      // runtime row -> its latest op (index into op_ref), or -1; huge pages (millions)
-  HugeVector<uint32_t> op_ref;   // (table << kRowBits | row) of each launched op
-  HugeVector<int32_t> next;      // op -> the previous op of the same launch row, or -1
-  int64_t ops_total = 0;         // selected ops, launched or not
+  HugeVector<int32_t> head;     // runtime row -> its latest op (index into op_ref), or -1; huge pages (millions)
+  HugeVector<uint32_t> op_ref;  // (table << kRowBits | row) of each launched op
+  HugeVector<int32_t> next;     // op -> the previous op of the same launch row, or -1
+  int64_t ops_total = 0;        // selected ops, launched or not
 };
 
 struct GpuOpTables {
@@ -101,7 +101,7 @@ struct Projection {
 // One projection per NVTX range that contains the launch call of a selected op.
 struct Projections {
   HugeVector<int32_t> of_range;  // NVTX row -> index into list, or -1; huge pages (tens of millions of rows)
-  HugeVector<Projection> list;  // one per range that launched GPU work: millions on a 2 GB export
+  HugeVector<Projection> list;   // one per range that launched GPU work: millions on a 2 GB export
   int64_t ops_in_range = 0;
 
   // Walks the launch rows in order, widening the projection of every range that encloses each call. False when

@@ -248,10 +248,10 @@ class RangeKernelGroups {
   DenseIndex last_call_index_;      // (thread, kernel name) -> slot in last_call_
   std::vector<int32_t> last_call_;  // runtime row of the previous kernel with that name on that thread
   std::vector<int64_t> nvtx_inst_, kern_inst_;
-  std::vector<int32_t> representative_;  // group -> a kernel row (for its name)
-  std::vector<int32_t> group_lt_of_;     // group -> lt
+  std::vector<int32_t> representative_;           // group -> a kernel row (for its name)
+  std::vector<int32_t> group_lt_of_;              // group -> lt
   HugeVector<int32_t> pair_group_, pair_kernel_;  // one per (range, kernel) pair: millions on a 2 GB export
-  std::vector<int32_t> groups_of_kernel_;  // scratch: the groups the current kernel already counts in
+  std::vector<int32_t> groups_of_kernel_;         // scratch: the groups the current kernel already counts in
   int64_t with_range_ = 0, with_range_time_ = 0, launched_ = 0, launched_time_ = 0;
 };
 

@@ -536,7 +536,10 @@ Expected<Analysis> Analyze(const engine::Profile& profile, const SkillRunner& ru
   RankFindings(analysis.findings, book, DominantPart(view));
   const size_t host_pids = view.devices.empty() ? HostActivePids(profile, cancel) : 0;
   std::optional<std::string> budget_error;
-  if (!budget) budget_error = "The time budget failed: " + budget.error().message;
+  if (!budget) {
+    budget_error = "The time budget failed: " + budget.error().message;
+    if (budget_error->back() != '.') *budget_error += '.';
+  }
   analysis.summary = Orient(info, g, window->description, analysis.findings, view, host_pids, budget_error);
   return analysis;
 }

@@ -41,13 +41,18 @@ std::string RenderInfo(const engine::ProfileInfo& info, const std::optional<skil
   std::string devices = fmt::format("{}", info.devices.size());
   for (const auto& d : info.devices) {
     devices += fmt::format("\n{:<13}  GPU {}: {}", "", d.id, d.name.empty() ? "(no name in the export)" : d.name);
-    if (d.sm_count > 0) devices += fmt::format(", {} SMs", d.sm_count);
+    if (d.sm_count > 0) {
+      devices +=
+          fmt::format(", {} SMs{}", d.sm_count, d.sm_count_from_model ? " (its model's: the export does not say)" : "");
+    }
     if (d.total_memory > 0) devices += fmt::format(", {}", support::HumanBytes(d.total_memory));
   }
   line("Devices", devices);
   std::string processes = fmt::format("{}", info.processes.size());
   for (size_t i = 0; i < info.processes.size() && i < 10; ++i) {
-    processes += fmt::format("\n{:<13}  pid {}: {}", "", info.processes[i].pid, info.processes[i].name);
+    const std::string& name = info.processes[i].name;
+    processes +=
+        fmt::format("\n{:<13}  pid {}: {}", "", info.processes[i].pid, name.empty() ? "(no name in the export)" : name);
   }
   if (info.processes.size() > 10) processes += fmt::format("\n{:<13}  ... and {} more", "", info.processes.size() - 10);
   line("Processes", processes);

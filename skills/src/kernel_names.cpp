@@ -10,6 +10,8 @@
 #include <cctype>
 #include <vector>
 
+#include "nsys/engine/gpu_models.h"
+
 namespace nsys::skills {
 namespace {
 
@@ -854,31 +856,52 @@ KernelIdentity DecodeKernelName(std::string_view demangled) {
 }
 
 std::vector<GpuArch> ReadGpuArch(const engine::Profile& profile, const CancelToken& cancel) {
-  if (!profile.info().caps.gpu_info) return {};
-  auto result = profile.Query(
-      "SELECT id, name, computeMajor, computeMinor, smCount, maxWarpsPerSm, maxBlocksPerSm, maxRegistersPerSm, "
-      "maxShmemPerSm, threadsPerWarp FROM TARGET_INFO_GPU ORDER BY id",
-      cancel);
-  if (!result) return {};  // older schemas lack the limit columns: the GPU is then "not known" for these purposes
-  auto num = [](const Value& v) -> int64_t {
-    if (const auto* i = std::get_if<int64_t>(&v)) return *i;
-    return 0;
-  };
   std::vector<GpuArch> gpus;
-  for (const std::vector<Value>& row : result->rows) {
-    if (row.size() < 10) continue;
-    GpuArch g;
-    g.device = static_cast<int32_t>(num(row[0]));
-    if (const auto* s = std::get_if<std::string>(&row[1])) g.name = *s;
-    g.compute_major = static_cast<int32_t>(num(row[2]));
-    g.compute_minor = static_cast<int32_t>(num(row[3]));
-    g.sm_count = static_cast<int32_t>(num(row[4]));
-    g.max_warps_per_sm = static_cast<int32_t>(num(row[5]));
-    g.max_blocks_per_sm = static_cast<int32_t>(num(row[6]));
-    g.max_registers_per_sm = static_cast<int32_t>(num(row[7]));
-    g.max_shared_memory_per_sm = num(row[8]);
-    if (num(row[9]) > 0) g.warp_size = static_cast<int32_t>(num(row[9]));
-    gpus.push_back(std::move(g));
+  if (profile.info().caps.gpu_info) {
+    // Older schemas lack the limit columns: the query fails and the devices' facts below stand in.
+    auto result = profile.Query(
+        "SELECT id, name, computeMajor, computeMinor, smCount, maxWarpsPerSm, maxBlocksPerSm, maxRegistersPerSm, "
+        "maxShmemPerSm, threadsPerWarp FROM TARGET_INFO_GPU ORDER BY id",
+        cancel);
+    auto num = [](const Value& v) -> int64_t {
+      if (const auto* i = std::get_if<int64_t>(&v)) return *i;
+      return 0;
+    };
+    for (const std::vector<Value>& row : result ? result->rows : std::vector<std::vector<Value>>{}) {
+      if (row.size() < 10) continue;
+      GpuArch g;
+      g.device = static_cast<int32_t>(num(row[0]));
+      if (const auto* s = std::get_if<std::string>(&row[1])) g.name = *s;
+      g.compute_major = static_cast<int32_t>(num(row[2]));
+      g.compute_minor = static_cast<int32_t>(num(row[3]));
+      g.sm_count = static_cast<int32_t>(num(row[4]));
+      g.max_warps_per_sm = static_cast<int32_t>(num(row[5]));
+      g.max_blocks_per_sm = static_cast<int32_t>(num(row[6]));
+      g.max_registers_per_sm = static_cast<int32_t>(num(row[7]));
+      g.max_shared_memory_per_sm = num(row[8]);
+      if (num(row[9]) > 0) g.warp_size = static_cast<int32_t>(num(row[9]));
+      gpus.push_back(std::move(g));
+    }
+  }
+  // What the table left unsaid (old exports: no limit columns, or the facts only in TARGET_INFO_CUDA_GPU or in the
+  // GPU's model): the device's SMs and compute capability, and that capability's per-SM limits.
+  for (const engine::Device& d : profile.info().devices) {
+    auto it = std::find_if(gpus.begin(), gpus.end(), [&](const GpuArch& g) { return g.device == d.id; });
+    if (it == gpus.end()) {
+      if (d.name.empty() && d.sm_count <= 0 && d.compute_major <= 0) continue;
+      it = gpus.insert(
+          std::upper_bound(gpus.begin(), gpus.end(), d.id, [](int32_t id, const GpuArch& g) { return id < g.device; }),
+          GpuArch{.device = d.id, .name = d.name});
+    }
+    GpuArch& g = *it;
+    if (g.sm_count <= 0) g.sm_count = d.sm_count;
+    if (g.compute_major <= 0) g.compute_major = d.compute_major, g.compute_minor = d.compute_minor;
+    const std::optional<engine::SmLimits> limits = engine::SmLimitsOf(g.compute_major, g.compute_minor);
+    if (!limits) continue;
+    if (g.max_warps_per_sm <= 0) g.max_warps_per_sm = limits->max_warps;
+    if (g.max_blocks_per_sm <= 0) g.max_blocks_per_sm = limits->max_blocks;
+    if (g.max_registers_per_sm <= 0) g.max_registers_per_sm = limits->max_registers;
+    if (g.max_shared_memory_per_sm <= 0) g.max_shared_memory_per_sm = limits->max_shared_memory;
   }
   return gpus;
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 
 #include "engine_test_util.h"
 
@@ -160,6 +161,31 @@ TEST(ProfileInfo, OpenDoesNotWaitForEventTables) {
   EXPECT_EQ(p->info().rows("NVTX_EVENTS"), 19118);
   ASSERT_TRUE(p->Require(Need::kKernels).ok());
   EXPECT_EQ(p->kernels().size(), 4010u);
+}
+
+// An export without a process table (old exports): the processes are the pids its activity rows carry, as SQL
+// over the same rows finds them, with no names.
+TEST(ProfileInfo, WithoutAProcessTableTheActivityRowsNameTheProcesses) {
+  NSYS_REQUIRE_FIXTURES();
+  ::nsys::testing::TempDir dir;
+  const std::string copy = dir / "no_processes.sqlite";
+  std::filesystem::copy_file(Fixture("a100_2proc_mpi.sqlite"), copy);
+  ::nsys::testing::Exec(copy, "DROP TABLE PROCESSES;");
+  std::vector<uint32_t> expected;
+  Sql(copy).Each(
+      "SELECT DISTINCT (g >> 24) & 16777215 AS pid FROM (SELECT globalPid AS g FROM CUPTI_ACTIVITY_KIND_KERNEL "
+      "UNION ALL SELECT globalPid FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT globalPid FROM "
+      "CUPTI_ACTIVITY_KIND_MEMSET UNION ALL SELECT globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME) ORDER BY pid",
+      [&](sqlite3_stmt* s) { expected.push_back(static_cast<uint32_t>(sqlite3_column_int64(s, 0))); });
+  ASSERT_GE(expected.size(), 2u);  // the two MPI ranks
+  auto p = OpenOrDie(copy, TestOptions());
+  ASSERT_TRUE(p);
+  std::vector<uint32_t> pids;
+  for (const Process& proc : p->info().processes) {
+    pids.push_back(proc.pid);
+    EXPECT_EQ(proc.name, "");
+  }
+  EXPECT_EQ(pids, expected);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "loaders.h"
+#include "nsys/engine/gpu_models.h"
 #include "step_timer.h"
 
 namespace nsys::engine {
@@ -153,15 +154,54 @@ Status ReadStrings(const sql::Db& db, const std::string& path, const Schema& sch
                     [&](sql::Stmt& st) { ids.Set(st.Int(0), pool.intern(st.Text(1))); });
 }
 
+// Old exports name their GPUs in TARGET_INFO_CUDA_GPU (keyed by the activity rows' deviceId, with the SM count in
+// numMultiprocessors), alone or beside a TARGET_INFO_GPU that lacks the name or the SMs. Fills what is missing.
+Status ReadCudaGpuTable(const sql::Db& db, const std::string& path, const Schema& schema,
+                        std::map<int32_t, Device>& by_id) {
+  std::string_view gpu = "TARGET_INFO_CUDA_GPU";
+  std::string id;
+  for (std::string_view c : {"deviceId", "id", "cudaId"}) {
+    if (schema.HasColumn(gpu, c)) {
+      id = sql::QuoteIdent(c);
+      break;
+    }
+  }
+  if (schema.Rows(gpu) == 0 || id.empty()) return {};
+  const std::string sql =
+      fmt::format("SELECT {}, {}, {}, {}, {} FROM TARGET_INFO_CUDA_GPU", id, schema.Col(gpu, "name"),
+                  schema.Col(gpu, "numMultiprocessors"), schema.Col(gpu, "computeCapabilityMajor"),
+                  schema.Col(gpu, "computeCapabilityMinor"));
+  return ForEachRow(db, sql, path, [&](sql::Stmt& st) {
+    Device& d = by_id[static_cast<int32_t>(st.Int(0))];
+    d.id = static_cast<int32_t>(st.Int(0));
+    if (d.name.empty()) d.name = st.Text(1);
+    if (d.sm_count <= 0) d.sm_count = static_cast<int32_t>(st.Int(2));
+    if (d.compute_major <= 0)
+      d.compute_major = static_cast<int32_t>(st.Int(3)), d.compute_minor = static_cast<int32_t>(st.Int(4));
+  });
+}
+
+// A named GPU whose export does not give its SMs or compute capability gets its model's (gpu_models.h), marked so.
+void FillFromModels(std::vector<Device>& devices) {
+  for (Device& d : devices) {
+    if (d.name.empty() || (d.sm_count > 0 && d.compute_major > 0)) continue;
+    const std::optional<GpuModel> model = LookUpGpuModel(d.name);
+    if (!model) continue;
+    if (d.sm_count <= 0) d.sm_count = model->sm_count, d.sm_count_from_model = true;
+    if (d.compute_major <= 0) d.compute_major = model->compute_major, d.compute_minor = model->compute_minor;
+  }
+}
+
 Status ReadDevices(const sql::Db& db, const std::string& path, const Schema& schema, const ExportFile* file,
                    ProfileInfo& info) {
   std::string_view gpu = "TARGET_INFO_GPU";
+  std::map<int32_t, Device> by_id;
   if (schema.Rows(gpu) > 0 && schema.HasColumn(gpu, "id")) {
-    std::map<int32_t, Device> by_id;
     const std::string sql =
-        fmt::format("SELECT id, {}, {}, {}, {}, {}, {} FROM TARGET_INFO_GPU", schema.Col(gpu, "name"),
+        fmt::format("SELECT id, {}, {}, {}, {}, {}, {}, {}, {} FROM TARGET_INFO_GPU", schema.Col(gpu, "name"),
                     schema.Col(gpu, "chipName"), schema.Col(gpu, "totalMemory"), schema.Col(gpu, "memoryBandwidth"),
-                    schema.Col(gpu, "smCount"), schema.Col(gpu, "clockRate"));
+                    schema.Col(gpu, "smCount"), schema.Col(gpu, "clockRate"), schema.Col(gpu, "computeMajor"),
+                    schema.Col(gpu, "computeMinor"));
     Status s = ForEachRow(db, sql, path, [&](sql::Stmt& st) {
       Device d;
       d.id = static_cast<int32_t>(st.Int(0));
@@ -171,10 +211,16 @@ Status ReadDevices(const sql::Db& db, const std::string& path, const Schema& sch
       d.memory_bandwidth = st.Int(4);
       d.sm_count = static_cast<int32_t>(st.Int(5));
       d.clock_rate = st.Int(6);
+      d.compute_major = static_cast<int32_t>(st.Int(7));
+      d.compute_minor = static_cast<int32_t>(st.Int(8));
       by_id.emplace(d.id, std::move(d));  // one row per device id (the first, if a VM repeats it)
     });
     if (!s.ok()) return s;
+  }
+  if (Status s = ReadCudaGpuTable(db, path, schema, by_id); !s.ok()) return s;
+  if (!by_id.empty()) {
     for (auto& [id, d] : by_id) info.devices.push_back(std::move(d));
+    FillFromModels(info.devices);
     return {};
   }
   // No GPU info: the device ids that GPU activity uses. That is a scan of each GPU table's deviceId column
@@ -244,6 +290,24 @@ Status ReadProcessesAndThreads(const sql::Db& db, const std::string& path, const
                           });
     if (!s.ok()) return s;
     for (auto& [pid, name] : by_pid) info.processes.push_back(Process{pid, std::move(name)});
+  }
+  if (info.processes.empty()) {
+    // Old exports may have no process table: the processes are then those the activity rows name (one scan each of
+    // the tables that have rows; their names are not in the export).
+    std::string parts;
+    for (auto [table, column] : {std::pair{kKernelTable, "globalPid"}, std::pair{kMemcpyTable, "globalPid"},
+                                 std::pair{kMemsetTable, "globalPid"}, std::pair{kRuntimeTable, "globalTid"},
+                                 std::pair{kNvtxTable, "globalTid"}}) {
+      if (schema.Rows(table) == 0 || !schema.HasColumn(table, column)) continue;
+      parts += fmt::format("{}SELECT DISTINCT {} AS g FROM {}", parts.empty() ? "" : " UNION ", column, table);
+    }
+    if (!parts.empty()) {
+      std::set<uint32_t> pids;
+      Status s = ForEachRow(db, fmt::format("SELECT g FROM ({}) WHERE g IS NOT NULL", parts), path,
+                            [&](sql::Stmt& st) { pids.insert(PidOf(st.Int(0))); });
+      if (!s.ok()) return s;
+      for (uint32_t pid : pids) info.processes.push_back(Process{pid, ""});
+    }
   }
   if (schema.Has("ThreadNames") && schema.HasColumn("ThreadNames", "globalTid")) {
     std::map<std::pair<uint32_t, uint32_t>, std::string> by_thread;

@@ -99,6 +99,7 @@ void PutInfo(Buffer& b, const ProfileInfo& info, const AttributionCoverage& cov)
   for (const Device& d : info.devices) {
     b.Put<int32_t>(d.id), b.Put(d.name), b.Put(d.chip), b.Put<int64_t>(d.total_memory);
     b.Put<int64_t>(d.memory_bandwidth), b.Put<int32_t>(d.sm_count), b.Put<int64_t>(d.clock_rate);
+    b.Put<int32_t>(d.compute_major), b.Put<int32_t>(d.compute_minor), b.Put<uint8_t>(d.sm_count_from_model ? 1 : 0);
   }
   b.Put<uint64_t>(info.processes.size());
   for (const Process& p : info.processes) b.Put<uint32_t>(p.pid), b.Put(p.name);
@@ -153,6 +154,9 @@ bool GetInfo(Reader& r, ProfileInfo& info, AttributionCoverage& cov) {
     if (!r.Get(d.id) || !r.Get(d.name) || !r.Get(d.chip) || !r.Get(d.total_memory) || !r.Get(d.memory_bandwidth) ||
         !r.Get(d.sm_count) || !r.Get(d.clock_rate))
       return false;
+    uint8_t from_model = 0;
+    if (!r.Get(d.compute_major) || !r.Get(d.compute_minor) || !r.Get(from_model)) return false;
+    d.sm_count_from_model = from_model != 0;
   }
   if (!r.Get(n)) return false;
   for (uint64_t i = 0; i < n; ++i) {

@@ -17,8 +17,8 @@
 
 namespace nsys::engine {
 
-inline constexpr uint32_t kSnapshotFormatVersion =
-    3;  // 2: damaged-row report, ctime and sampled pages in the key; 3: dictionaries
+// 2: damaged-row report, ctime and sampled pages in the key; 3: dictionaries; 4: a device's SM count from its model
+inline constexpr uint32_t kSnapshotFormatVersion = 4;
 
 enum class SnapshotSection : uint32_t {
   kInfo = 0,

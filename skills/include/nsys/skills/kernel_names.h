@@ -45,8 +45,9 @@ struct GpuArch {
   int32_t warp_size = 32;
 };
 
-// The GPUs of the export with their limits (one small query of TARGET_INFO_GPU); empty when the export has no GPU
-// table or it lacks these columns (exports before 2021 name fewer).
+// The GPUs of the export with their limits (one small query of TARGET_INFO_GPU). What that table does not say (exports
+// before 2021 name fewer columns) comes from the profile's devices (TARGET_INFO_CUDA_GPU, or the GPU's model) and
+// the per-SM limits of their compute capability; empty when the export names no GPU.
 std::vector<GpuArch> ReadGpuArch(const engine::Profile& profile, const CancelToken& cancel);
 
 // "has tensor cores (compute capability 8.0: FP16, BF16, TF32, INT8, FP64)" and the like, for notes.

@@ -96,7 +96,10 @@ struct Device {
   int64_t total_memory = 0;      // bytes, 0 when unknown
   int64_t memory_bandwidth = 0;  // bytes/s as in the export, 0 when unknown
   int32_t sm_count = 0;
-  int64_t clock_rate = 0;  // as in the export
+  int64_t clock_rate = 0;                        // as in the export
+  int32_t compute_major = 0, compute_minor = 0;  // 0: unknown
+  // The export names the GPU but not its SMs or compute capability: those are the model's (gpu_models.h).
+  bool sm_count_from_model = false;
 };
 
 struct Process {

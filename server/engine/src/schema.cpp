@@ -192,31 +192,35 @@ void FillFromModels(std::vector<Device>& devices) {
   }
 }
 
+// TARGET_INFO_GPU: one device per id (the first row, if a VM repeats it), with what the schema's columns give.
+Status ReadGpuTable(const sql::Db& db, const std::string& path, const Schema& schema,
+                    std::map<int32_t, Device>& by_id) {
+  std::string_view gpu = "TARGET_INFO_GPU";
+  if (schema.Rows(gpu) == 0 || !schema.HasColumn(gpu, "id")) return {};
+  const std::string sql =
+      fmt::format("SELECT id, {}, {}, {}, {}, {}, {}, {}, {} FROM TARGET_INFO_GPU", schema.Col(gpu, "name"),
+                  schema.Col(gpu, "chipName"), schema.Col(gpu, "totalMemory"), schema.Col(gpu, "memoryBandwidth"),
+                  schema.Col(gpu, "smCount"), schema.Col(gpu, "clockRate"), schema.Col(gpu, "computeMajor"),
+                  schema.Col(gpu, "computeMinor"));
+  return ForEachRow(db, sql, path, [&](sql::Stmt& st) {
+    Device d;
+    d.id = static_cast<int32_t>(st.Int(0));
+    d.name = st.Text(1);
+    d.chip = st.Text(2);
+    d.total_memory = st.Int(3);
+    d.memory_bandwidth = st.Int(4);
+    d.sm_count = static_cast<int32_t>(st.Int(5));
+    d.clock_rate = st.Int(6);
+    d.compute_major = static_cast<int32_t>(st.Int(7));
+    d.compute_minor = static_cast<int32_t>(st.Int(8));
+    by_id.emplace(d.id, std::move(d));
+  });
+}
+
 Status ReadDevices(const sql::Db& db, const std::string& path, const Schema& schema, const ExportFile* file,
                    ProfileInfo& info) {
-  std::string_view gpu = "TARGET_INFO_GPU";
   std::map<int32_t, Device> by_id;
-  if (schema.Rows(gpu) > 0 && schema.HasColumn(gpu, "id")) {
-    const std::string sql =
-        fmt::format("SELECT id, {}, {}, {}, {}, {}, {}, {}, {} FROM TARGET_INFO_GPU", schema.Col(gpu, "name"),
-                    schema.Col(gpu, "chipName"), schema.Col(gpu, "totalMemory"), schema.Col(gpu, "memoryBandwidth"),
-                    schema.Col(gpu, "smCount"), schema.Col(gpu, "clockRate"), schema.Col(gpu, "computeMajor"),
-                    schema.Col(gpu, "computeMinor"));
-    Status s = ForEachRow(db, sql, path, [&](sql::Stmt& st) {
-      Device d;
-      d.id = static_cast<int32_t>(st.Int(0));
-      d.name = st.Text(1);
-      d.chip = st.Text(2);
-      d.total_memory = st.Int(3);
-      d.memory_bandwidth = st.Int(4);
-      d.sm_count = static_cast<int32_t>(st.Int(5));
-      d.clock_rate = st.Int(6);
-      d.compute_major = static_cast<int32_t>(st.Int(7));
-      d.compute_minor = static_cast<int32_t>(st.Int(8));
-      by_id.emplace(d.id, std::move(d));  // one row per device id (the first, if a VM repeats it)
-    });
-    if (!s.ok()) return s;
-  }
+  if (Status s = ReadGpuTable(db, path, schema, by_id); !s.ok()) return s;
   if (Status s = ReadCudaGpuTable(db, path, schema, by_id); !s.ok()) return s;
   if (!by_id.empty()) {
     for (auto& [id, d] : by_id) info.devices.push_back(std::move(d));

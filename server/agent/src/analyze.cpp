@@ -318,10 +318,10 @@ std::string BudgetSentence(const BudgetView& v) {
   if (v.spans_ns <= 0 || v.by_slice.empty()) return {};
   const std::vector<BudgetGroup> groups = GroupBudget(v);
   auto pct = [&](const BudgetGroup& g) { return 100.0 * static_cast<double>(g.ns) / static_cast<double>(v.spans_ns); };
-  auto said = [&](const BudgetGroup& g) {
-    return fmt::format("{} {:.1f}%{}", g.name, pct(g), g.detail.empty() ? "" : " (" + g.detail + ")");
+  auto said = [&](const BudgetGroup& g, std::string_view of = "") {
+    return fmt::format("{} {:.1f}%{}{}", g.name, pct(g), of, g.detail.empty() ? "" : " (" + g.detail + ")");
   };
-  std::string out = said(groups.front()) + " of the GPU span";
+  std::string out = said(groups.front(), " of the GPU span");
   size_t next = 1;
   if (groups.size() > 1 && pct(groups[1]) >= 20.0) out += ", then " + said(groups[next++]);
   std::string also;

@@ -43,6 +43,7 @@ double SecondsSince(BudgetClock::time_point start) {
 }
 
 TEST(SkillBudget, ABuiltInSkillStopsAtItsTimeBudget) {
+  NSYS_REQUIRE_FIXTURES();
   auto profile = OpenFixture(kH100);
   ASSERT_NE(profile, nullptr);
   BudgetSpinner spinner;
@@ -59,6 +60,7 @@ TEST(SkillBudget, ABuiltInSkillStopsAtItsTimeBudget) {
 }
 
 TEST(SkillBudget, CancelStopsABuiltInSkillMidRun) {
+  NSYS_REQUIRE_FIXTURES();
   auto profile = OpenFixture(kH100);
   ASSERT_NE(profile, nullptr);
   BudgetSpinner spinner;
@@ -79,6 +81,7 @@ TEST(SkillBudget, CancelStopsABuiltInSkillMidRun) {
 }
 
 TEST(SkillBudget, ASkillThatIgnoresItsTokenStillAnswersTheBudgetError) {
+  NSYS_REQUIRE_FIXTURES();
   auto profile = OpenFixture(kH100);
   ASSERT_NE(profile, nullptr);
   BudgetSpinner deaf(/*checks_token=*/false, std::chrono::milliseconds(400));
@@ -90,6 +93,7 @@ TEST(SkillBudget, ASkillThatIgnoresItsTokenStillAnswersTheBudgetError) {
 }
 
 TEST(SkillBudget, SkillsWithinTheirBudgetAnswerAsBefore) {
+  NSYS_REQUIRE_FIXTURES();
   auto profile = OpenFixture(kH100);
   ASSERT_NE(profile, nullptr);
   BudgetSpinner quick(/*checks_token=*/true, std::chrono::milliseconds(20));

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <span>
 #include <unordered_map>
 
 #include "ask_context.h"
@@ -38,6 +39,14 @@ double PercentileOf(const std::string& q) {
     if (at - b == 2) return std::stod(q.substr(b, 2));
   }
   return 0;
+}
+
+// Linear interpolation between the closest ranks (numpy's default); NaN for no values.
+double PercentileOfSorted(const std::vector<double>& d, double pct) {
+  if (d.empty()) return std::nan("");
+  const double pos = pct / 100.0 * static_cast<double>(d.size() - 1);
+  const auto lo = static_cast<size_t>(std::floor(pos));
+  return d[lo] + (pos - static_cast<double>(lo)) * (d[std::min(lo + 1, d.size() - 1)] - d[lo]);
 }
 
 // The measure the question asks for, from its wording; kNone when it says none.
@@ -93,6 +102,18 @@ std::string ApiBaseName(const std::string& name) {
   const bool digits = std::all_of(name.begin() + static_cast<long>(v) + 2, name.end(),
                                   [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; });
   return digits ? name.substr(0, v) : name;
+}
+
+// Whether a GPU operation is inside the question's device and process filter, and starts in its window.
+bool InFilter(const Ctx& c, int32_t device, uint32_t pid, engine::Ns start) {
+  const auto& f = c.filter;
+  if (!f.devices.empty() && std::find(f.devices.begin(), f.devices.end(), device) == f.devices.end()) return false;
+  if (!f.processes.empty() && std::find(f.processes.begin(), f.processes.end(), pid) == f.processes.end()) return false;
+  if (f.window.start || f.window.end) {
+    const double s = static_cast<double>(start - c.profile.info().start_ns) / 1e9;
+    if (s < f.window.start.value_or(0.0) || s >= f.window.end.value_or(1e300)) return false;
+  }
+  return true;
 }
 
 std::string Ticked(const std::string& name) {
@@ -314,28 +335,108 @@ bool AnswerApis(Ctx& c, Measure m) {
 // --- Subject: copies by direction ---------------------------------------------------------------------------------
 
 struct Direction {
-  std::string_view op;  // memory_transfers' operation
+  std::vector<std::string_view> ops;  // memory_transfers' operations
+  std::vector<uint8_t> copy_kinds;    // the memcpy table's copyKind of each
   std::string_view label;
-  std::initializer_list<std::string_view> said;
+  std::vector<std::string_view> said;
+  std::vector<std::string_view> slices;  // time_budget's slices of these copies
 };
 
 const Direction kDirections[] = {
-    {"[CUDA memcpy HtoD]",
+    {{"[CUDA memcpy HtoD]"},
+     {1},
      "host-to-device copies",
-     {"host to device", "host-to-device", "htod", "h2d", "host->device", "to the gpu", "to the device"}},
-    {"[CUDA memcpy DtoH]",
+     {"host to device", "host-to-device", "htod", "h2d", "host->device", "to the gpu", "to the device"},
+     {"copy_htod"}},
+    {{"[CUDA memcpy DtoH]"},
+     {2},
      "device-to-host copies",
-     {"device to host", "device-to-host", "dtoh", "d2h", "device->host", "from the gpu", "back to the host"}},
-    {"[CUDA memcpy DtoD]", "device-to-device copies", {"device to device", "device-to-device", "dtod", "d2d"}},
+     {"device to host", "device-to-host", "dtoh", "d2h", "device->host", "from the gpu", "back to the host"},
+     {"copy_dtoh"}},
+    {{"[CUDA memcpy DtoD]"},
+     {8},
+     "device-to-device copies",
+     {"device to device", "device-to-device", "dtod", "d2d"},
+     {"copy_dtod"}},
 };
+
+// Unified-memory page migrations (copyKind 11 and 12): named by "unified memory", "UVM", "managed memory" or
+// "migration", each direction by the same words as copies, both together when the question names none.
+const Direction kMigrations[] = {
+    {{"[CUDA Unified Memory memcpy HtoD]"},
+     {11},
+     "unified-memory host-to-device migrations",
+     {"host to device", "host-to-device", "htod", "h2d", "host->device", "to the gpu", "to the device"},
+     {"copy_uvm_htod"}},
+    {{"[CUDA Unified Memory memcpy DtoH]"},
+     {12},
+     "unified-memory device-to-host migrations",
+     {"device to host", "device-to-host", "dtoh", "d2h", "device->host", "from the gpu", "back to the host"},
+     {"copy_uvm_dtoh"}},
+};
+const Direction kAllMigrations = {{"[CUDA Unified Memory memcpy HtoD]", "[CUDA Unified Memory memcpy DtoH]"},
+                                  {11, 12},
+                                  "unified-memory migrations",
+                                  {},
+                                  {"copy_uvm_htod", "copy_uvm_dtoh"}};
+
+bool AsksMigrations(const std::string& q) {
+  return HasAny(q, {"unified memory", "unified-memory", "uvm", "managed memory", "migrat", "page fault"});
+}
+
+// "What fraction of the GPU span is device-to-host copying?": the share of the summed (process, device) spans that
+// time_budget gives these copies (the time no kernel overlaps), beside their own copy time.
+std::optional<std::string> ShareOfSpan(Ctx& c, const Direction& d, double copy_ns) {
+  if (!HasAny(c.p.lower, {"span", "timeline", "wall", "elapsed"})) return std::nullopt;
+  auto t = RunSkill(c, "time_budget", {});
+  if (!t || t->declined || t->rows.empty()) return std::nullopt;
+  std::map<std::pair<double, double>, double> spans;
+  double ns = 0;
+  for (size_t r = 0; r < t->rows.size(); ++r) {
+    spans[{CellNumber(*t, r, "pid"), CellNumber(*t, r, "device_id")}] = CellNumber(*t, r, "span_ns");
+    const std::string slice = CellText(*t, r, "slice");
+    if (std::find(d.slices.begin(), d.slices.end(), slice) != d.slices.end()) ns += CellNumber(*t, r, "time_ns");
+  }
+  double span_ns = 0;
+  for (const auto& [key, v] : spans) span_ns += v;
+  if (span_ns <= 0) return std::nullopt;
+  const auto mine = KeepRows(*t, [&](size_t r) {
+    return std::find(d.slices.begin(), d.slices.end(), CellText(*t, r, "slice")) != d.slices.end();
+  });
+  CiteRows(c, "time_budget", mine, {"pid", "device_id", "slice", "time_ns", "span_pct", "span_ns"},
+           std::string(d.label) + " in the time budget" + c.scope);
+  return fmt::format(
+      "{} hold {} of the GPU span{}: {} of {} summed over {} (process, device) span{} (the time no kernel overlaps "
+      "them; their copy time in all is {}).",
+      d.label, FormatPct(100.0 * ns / span_ns), WhereOf(c), FormatNs(ns), FormatNs(span_ns), spans.size(),
+      spans.size() == 1 ? "" : "s", FormatNs(copy_ns));
+}
+
+// "The p90 of host-to-device copies": their durations from the memcpy table, in the question's filter.
+std::string CopyPercentile(const Ctx& c, const Direction& d) {
+  const engine::MemcpyTable& t = c.profile.memcpys();
+  std::vector<double> v;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (std::find(d.copy_kinds.begin(), d.copy_kinds.end(), t.copy_kind[i]) == d.copy_kinds.end()) continue;
+    if (InFilter(c, t.device[i], t.pid[i], t.start[i])) v.push_back(static_cast<double>(t.end[i] - t.start[i]));
+  }
+  std::sort(v.begin(), v.end());
+  const double pct = PercentileOf(c.p.lower);
+  return fmt::format(
+      "The p{:.0f} duration of {} is {}{} (of {} copies; median {}, max {}; linear interpolation between ranks).", pct,
+      d.label, FormatNs(PercentileOfSorted(v, pct)), WhereOf(c), FormatCount(static_cast<double>(v.size())),
+      FormatNs(PercentileOfSorted(v, 50)), FormatNs(v.empty() ? std::nan("") : v.back()));
+}
 
 bool AnswerDirections(Ctx& c, Measure m) {
   std::vector<std::pair<size_t, const Direction*>> named;
-  for (const auto& d : kDirections) {
+  const bool migrations = AsksMigrations(c.p.lower);
+  for (const auto& d : migrations ? std::span<const Direction>(kMigrations) : std::span<const Direction>(kDirections)) {
     size_t at = std::string::npos;
     for (auto w : d.said) at = std::min(at, c.p.lower.find(w));
     if (at != std::string::npos) named.emplace_back(at, &d);
   }
+  if (migrations && named.empty()) named.emplace_back(0, &kAllMigrations);
   if (named.empty() || !c.profile.info().caps.memcpy) return false;
   std::sort(named.begin(), named.end());
   auto t = Usable(c, "memory_transfers");
@@ -343,7 +444,9 @@ bool AnswerDirections(Ctx& c, Measure m) {
   auto figures = [&](const Direction& d, skills::Table& rows) {
     Figures f;
     f.label = std::string(d.label);
-    rows = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "operation") == d.op; });
+    rows = KeepRows(*t, [&](size_t r) {
+      return std::find(d.ops.begin(), d.ops.end(), CellText(*t, r, "operation")) != d.ops.end();
+    });
     f.bytes = 0;
     for (size_t r = 0; r < rows.rows.size(); ++r) {
       f.count += CellNumber(rows, r, "count");
@@ -366,12 +469,17 @@ bool AnswerDirections(Ctx& c, Measure m) {
     return true;
   }
   std::string s;
+  std::optional<std::string> span_share;
   if (a.count == 0) {
     s = fmt::format("No {} ran{}.", a.label, WhereOf(c));
   } else if (m == Measure::kBandwidth) {
     s = fmt::format("{} achieved {:.2f} GB/s{}: {} in {} of GPU time ({} copies).", a.label,
                     a.total_ns > 0 ? a.bytes / a.total_ns : 0.0, WhereOf(c), FormatBytes(a.bytes), FormatNs(a.total_ns),
                     FormatCount(a.count));
+  } else if (m == Measure::kPercentile) {
+    s = CopyPercentile(c, *named[0].second);
+  } else if (m == Measure::kShare && (span_share = ShareOfSpan(c, *named[0].second, a.total_ns))) {
+    s = std::move(*span_share);
   } else if (m == Measure::kShare) {
     const double all_ns = SumColumn(*t, "total_time_ns");
     s = fmt::format("{} hold {} of the GPU time in memory operations{}: {} of {} ({}, {} copies).", a.label,
@@ -380,7 +488,7 @@ bool AnswerDirections(Ctx& c, Measure m) {
   } else {
     s = SentenceOf(a, m == Measure::kNone ? Measure::kTime : m, WhereOf(c), "copy", "copies", "GPU time");
   }
-  const double bw = rows_a.rows.empty() ? std::nan("") : CellNumber(rows_a, 0, "bandwidth_gb_s");
+  const double bw = a.total_ns > 0 ? a.bytes / a.total_ns : std::nan("");  // bytes per ns = GB/s, over every row
   if (!std::isnan(bw) && a.count > 0 && m != Measure::kShare && m != Measure::kBandwidth)
     s += fmt::format(" Achieved {:.2f} GB/s.", bw);
   Say(c, std::move(s), "exact sums over the memcpy table (nsys stats gpumemtimesum)");
@@ -395,22 +503,13 @@ bool AnswerDirections(Ctx& c, Measure m) {
 std::vector<size_t> KernelRowsOf(const Ctx& c, const std::set<std::string>& names) {
   const engine::KernelTable& k = c.profile.kernels();
   const auto& strings = c.profile.strings();
-  const auto& f = c.filter;
-  const engine::Ns origin = c.profile.info().start_ns;
   std::vector<size_t> out;
   std::unordered_map<engine::StrId, bool> known;  // per distinct name: is it one of `names`?
   for (size_t i = 0; i < k.size(); ++i) {
     auto it = known.find(k.name[i]);
     if (it == known.end()) it = known.emplace(k.name[i], names.count(std::string(strings.view(k.name[i]))) > 0).first;
     if (!it->second) continue;
-    if (!f.devices.empty() && std::find(f.devices.begin(), f.devices.end(), k.device[i]) == f.devices.end()) continue;
-    if (!f.processes.empty() && std::find(f.processes.begin(), f.processes.end(), k.pid[i]) == f.processes.end())
-      continue;
-    if (f.window.start || f.window.end) {
-      const double s = static_cast<double>(k.start[i] - origin) / 1e9;
-      if (s < f.window.start.value_or(0.0) || s >= f.window.end.value_or(1e300)) continue;
-    }
-    out.push_back(i);
+    if (InFilter(c, k.device[i], k.pid[i], k.start[i])) out.push_back(i);
   }
   return out;
 }
@@ -489,11 +588,7 @@ bool AnswerNamedKernel(Ctx& c, Measure m) {
     for (size_t i : rows) d.push_back(static_cast<double>(k.end[i] - k.start[i]));
     std::sort(d.begin(), d.end());
     const double pct = PercentileOf(c.p.lower);
-    // Linear interpolation between the closest ranks (numpy's default).
-    const double pos = d.empty() ? 0 : pct / 100.0 * static_cast<double>(d.size() - 1);
-    const auto lo = static_cast<size_t>(std::floor(pos));
-    const double v = d.empty() ? std::nan("")
-                               : d[lo] + (pos - static_cast<double>(lo)) * (d[std::min(lo + 1, d.size() - 1)] - d[lo]);
+    const double v = PercentileOfSorted(d, pct);
     s = fmt::format(
         "The p{:.0f} duration of {} is {}{} (of {} launches; median {}, max {}; linear interpolation "
         "between ranks).",
@@ -684,6 +779,38 @@ bool AnswerDevicePair(Ctx& c, Measure m) {
   skills::Table both = rows[0];
   both.rows.insert(both.rows.end(), rows[1].rows.begin(), rows[1].rows.end());
   CiteRows(c, "device_imbalance", both, {"pid", "device_id", "kernels", "kernel_ns"}, "Kernels of the two devices");
+  return true;
+}
+
+// The named kernel(s) on two devices ("Is flash_fwd_kernel slower on GPU 0 than on GPU 1?"): top_kernels on each
+// device, compared by the measure asked; "slower" and "faster" compare the time per launch.
+bool AnswerKernelOnDevices(Ctx& c, Measure m) {
+  if (m == Measure::kNone && HasAny(c.p.lower, {"slower", "faster", "quicker"})) m = Measure::kAverage;
+  const std::set<std::string> names(c.kernels.begin(), c.kernels.end());
+  Figures f[2];
+  skills::Table rows[2];
+  const auto saved = c.filter.devices;
+  for (int i = 0; i < 2; ++i) {
+    const int32_t d = c.p.devices[static_cast<size_t>(i)];
+    c.filter.devices = {d};
+    auto t = Usable(c, "top_kernels");
+    c.filter.devices = saved;
+    if (!t) return false;
+    rows[i] = KeepRows(*t, [&](size_t r) { return names.count(CellText(*t, r, "name")) > 0; });
+    f[i].label = fmt::format("{} on device {}", KernelLabel(c), d);
+    f[i].count = SumColumn(rows[i], "instances");
+    f[i].total_ns = SumColumn(rows[i], "total_time_ns");
+  }
+  const std::string scope = c.scope;
+  c.scope = "";  // each side names its device
+  AnswerPair(c, f[0], f[1], m, "GPU time", "launches");
+  c.scope = scope;
+  const std::vector<std::string> cols = {"name", "instances", "total_time_ns", "avg_ns", "med_ns", "time_pct"};
+  for (int i = 0; i < 2; ++i) {
+    c.filter.devices = {c.p.devices[static_cast<size_t>(i)]};
+    CiteRows(c, "top_kernels", rows[i], cols, f[i].label);
+    c.filter.devices = saved;
+  }
   return true;
 }
 
@@ -903,6 +1030,9 @@ bool AnswerComposedAfterKernels(Ctx& c) {
   if (c.p.topic == "streams" && c.kernels.empty() && HasAny(c.p.lower, {"per stream", "each stream", "by stream"}))
     return AnswerKernelsPerStream(c);
   if (c.p.topic == "streams" && m == Measure::kCount && c.kernels.empty()) return AnswerStreamCount(c);
+  if (c.p.devices.size() >= 2 && (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) && !c.kernels.empty() &&
+      c.nvtx_range.empty() && (c.p.topic.empty() || c.p.topic == "kernels"))
+    return AnswerKernelOnDevices(c, m);
   if (c.p.devices.size() >= 2 && (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) &&
       (c.p.topic.empty() || c.p.topic == "kernels") && ComparesCounts(c.p.lower))
     return AnswerDevicePair(c, Measure::kCount);

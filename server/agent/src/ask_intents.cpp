@@ -214,6 +214,14 @@ std::vector<std::string> ClosestKernels(const skills::Table& all, const std::str
   return out;
 }
 
+// Ranges of a named NVTX domain or category are listed as "Domain:name" ("MPI:MPI_Init"): the name alone names them
+// too. A C++ scope "a::b" is not such a prefix, and a tail under 3 characters names nothing.
+std::string RangeNameTail(const std::string& lower) {
+  const size_t colon = lower.rfind(':');
+  if (colon == std::string::npos || colon == 0 || lower[colon - 1] == ':' || lower.size() - colon - 1 < 3) return lower;
+  return lower.substr(colon + 1);
+}
+
 // NVTX ranges the question names: quoted text or identifiers equal to a range, or a range's name in the text.
 void ResolveNvtx(Ctx& c) {
   if (!c.profile.info().caps.nvtx || !c.nvtx_range.empty()) return;
@@ -226,10 +234,14 @@ void ResolveNvtx(Ctx& c) {
     const std::string range = CellText(*all, r, "range");
     const std::string lower = Lower(range);
     if (lower.size() < 3 || lower.size() <= best_len) continue;
-    const bool named =
-        std::any_of(c.p.quoted.begin(), c.p.quoted.end(), [&](const auto& q) { return Lower(q) == lower; }) ||
-        std::any_of(c.p.idents.begin(), c.p.idents.end(), [&](const auto& q) { return Lower(q) == lower; }) ||
-        (c.p.topic == "nvtx" && HasWord(c.p.lower, lower));
+    const std::string tail = RangeNameTail(lower);
+    auto is_name = [&](const std::string& said) {
+      const std::string l = Lower(said);
+      return l == lower || l == tail;
+    };
+    const bool named = std::any_of(c.p.quoted.begin(), c.p.quoted.end(), is_name) ||
+                       std::any_of(c.p.idents.begin(), c.p.idents.end(), is_name) ||
+                       (c.p.topic == "nvtx" && (HasWord(c.p.lower, lower) || HasWord(c.p.lower, tail)));
     if (named) {
       c.nvtx_range = range;
       best_len = lower.size();
@@ -248,7 +260,8 @@ std::optional<Answer> ResolveKernels(Ctx& c) {
   auto all = RunSkill(c, "top_kernels", {}, false);
   if (!all || all->declined) return std::nullopt;
   for (const auto& [cand, strong] : KernelCandidates(c.p)) {
-    if (IsSkillName(c, cand) || Lower(c.nvtx_range) == cand || IsProcessName(c, cand)) continue;
+    const std::string range = Lower(c.nvtx_range);
+    if (IsSkillName(c, cand) || range == cand || RangeNameTail(range) == cand || IsProcessName(c, cand)) continue;
     std::vector<std::string> exact, partial;
     for (size_t r = 0; r < all->rows.size(); ++r) {
       const std::string name = CellText(*all, r, "name");

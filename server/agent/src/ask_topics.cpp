@@ -57,11 +57,62 @@ std::string Where(const Ctx& c) {
 const std::vector<std::string> kKernelColumns = {"time_pct", "total_time_ns", "instances", "avg_ns",
                                                  "med_ns",   "max_ns",        "name"};
 
+// A "which kernel" question that ranks by something other than total GPU time: the average or the longest single
+// launch ("the longest average duration", "the slowest per call", "the longest single launch"), or the launch count
+// ("launched most often"). The column of top_kernels to rank by and what to call it; nullopt for total time.
+struct Ranking {
+  std::string column, said;
+};
+std::optional<Ranking> RankingOf(const Ctx& c) {
+  if (c.p.type != QType::kWhich && c.p.type != QType::kDescribe) return std::nullopt;
+  const std::string& q = c.p.lower;
+  if (HasAny(q, {"single", "longest launch", "longest instance", "longest call", "longest individual", "max duration",
+                 "maximum duration", "longest run"}))
+    return Ranking{"max_ns", "the longest single launch"};
+  if (HasAny(q, {"average", "mean", "per call", "per launch", "per instance", "per invocation", "typical"}))
+    return Ranking{"avg_ns", "the longest average launch"};
+  if (HasAny(q, {"most often", "most launches", "most instances", "most times", "most frequently", "launched the most",
+                 "called the most", "most calls", "most invocations", "most launched", "most frequent"}))
+    return Ranking{"instances", "the most launches"};
+  return std::nullopt;
+}
+
+void AnswerKernelsRanked(Ctx& c, skills::Table t, const Ranking& by) {
+  // Ordered by the column's value (each row's key read once), ties keeping top_kernels' order.
+  std::vector<std::pair<double, size_t>> keys;
+  for (size_t r = 0; r < t.rows.size(); ++r) keys.emplace_back(-CellNumber(t, r, by.column), r);
+  std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::vector<Value>> rows;
+  for (const auto& key : keys) rows.push_back(std::move(t.rows[key.second]));
+  t.rows = std::move(rows);
+  const bool count = by.column == "instances";
+  auto figure = [&](size_t r) {
+    if (count) return fmt::format("{} launches", FormatCount(CellNumber(t, r, "instances")));
+    return FormatNs(CellNumber(t, r, by.column)) + (by.column == "max_ns" ? " at its longest" : " per launch");
+  };
+  std::string s =
+      fmt::format("The kernel with {}{} is {}: {} ({} launches, {} in total, {} of kernel time).", by.said, Where(c),
+                  Code(CellText(t, 0, "name")), figure(0), FormatCount(CellNumber(t, 0, "instances")),
+                  FormatNs(CellNumber(t, 0, "total_time_ns")), FormatPct(CellNumber(t, 0, "time_pct")));
+  if (count) {
+    s = fmt::format("The kernel with {}{} is {}: {} ({} in total, {} of kernel time, {} per launch on average).",
+                    by.said, Where(c), Code(CellText(t, 0, "name")), figure(0),
+                    FormatNs(CellNumber(t, 0, "total_time_ns")), FormatPct(CellNumber(t, 0, "time_pct")),
+                    FormatNs(CellNumber(t, 0, "avg_ns")));
+  }
+  if (t.rows.size() > 1) s += fmt::format(" Next: {} ({}).", Code(CellText(t, 1, "name")), figure(1));
+  Facts(c, s, Confidence::kHigh, "top_kernels' rows (nsys stats gpukernsum) ordered by " + by.column);
+  const size_t n = std::min(TopN(c, 5), t.rows.size());
+  Cite(c, "top_kernels", {}, t, kKernelColumns, n, fmt::format("Top {} kernels by {}{}", n, by.column, c.scope));
+  for (size_t r = 0; r < n; ++r) c.turn.state.listed.push_back(CellText(t, r, "name"));
+}
+
 }  // namespace
 
 void AnswerKernels(Ctx& c) {
   auto t = TableOr(c, "top_kernels");
   if (!t) return;
+  if (const auto by = RankingOf(c); by && !t->rows.empty()) return AnswerKernelsRanked(c, std::move(*t), *by);
   if (t->rows.empty()) {
     Facts(c, fmt::format("No kernels ran{}.", Where(c)), Confidence::kHigh, "the kernel table has no rows there");
     Cite(c, "top_kernels", {}, *t, kKernelColumns, 0, "Kernels by GPU time");
@@ -262,10 +313,10 @@ void AnswerNvtx(Ctx& c) {
             "no row of that name in scope");
     } else {
       Facts(c,
-            fmt::format("NVTX range {} ran {} times{} for {} in total (average {}, median {}).", Code(c.nvtx_range),
-                        FormatCount(CellNumber(mine, 0, "instances")), Where(c),
-                        FormatNs(CellNumber(mine, 0, "total_time_ns")), FormatNs(CellNumber(mine, 0, "avg_ns")),
-                        FormatNs(CellNumber(mine, 0, "med_ns"))),
+            fmt::format("NVTX range {} ran {} time{}{} for {} in total (average {}, median {}).", Code(c.nvtx_range),
+                        FormatCount(CellNumber(mine, 0, "instances")), CellNumber(mine, 0, "instances") == 1 ? "" : "s",
+                        Where(c), FormatNs(CellNumber(mine, 0, "total_time_ns")),
+                        FormatNs(CellNumber(mine, 0, "avg_ns")), FormatNs(CellNumber(mine, 0, "med_ns"))),
             Confidence::kHigh, "exact sums over the NVTX table (nsys stats nvtxsum); range time is CPU wall time");
     }
     Cite(c, "nvtx_summary", {}, mine, cols, 0, "NVTX range " + c.nvtx_range + c.scope);

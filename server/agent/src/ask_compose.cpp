@@ -342,17 +342,15 @@ struct Direction {
   std::vector<std::string_view> slices;  // time_budget's slices of these copies
 };
 
+// How questions name the two directions between host and device (copies and migrations alike).
+const std::vector<std::string_view> kSaysHtoD = {"host to device", "host-to-device", "htod",         "h2d",
+                                                 "host->device",   "to the gpu",     "to the device"};
+const std::vector<std::string_view> kSaysDtoH = {"device to host", "device-to-host",  "dtoh", "d2h", "device->host",
+                                                 "from the gpu",   "back to the host"};
+
 const Direction kDirections[] = {
-    {{"[CUDA memcpy HtoD]"},
-     {1},
-     "host-to-device copies",
-     {"host to device", "host-to-device", "htod", "h2d", "host->device", "to the gpu", "to the device"},
-     {"copy_htod"}},
-    {{"[CUDA memcpy DtoH]"},
-     {2},
-     "device-to-host copies",
-     {"device to host", "device-to-host", "dtoh", "d2h", "device->host", "from the gpu", "back to the host"},
-     {"copy_dtoh"}},
+    {{"[CUDA memcpy HtoD]"}, {1}, "host-to-device copies", kSaysHtoD, {"copy_htod"}},
+    {{"[CUDA memcpy DtoH]"}, {2}, "device-to-host copies", kSaysDtoH, {"copy_dtoh"}},
     {{"[CUDA memcpy DtoD]"},
      {8},
      "device-to-device copies",
@@ -366,12 +364,12 @@ const Direction kMigrations[] = {
     {{"[CUDA Unified Memory memcpy HtoD]"},
      {11},
      "unified-memory host-to-device migrations",
-     {"host to device", "host-to-device", "htod", "h2d", "host->device", "to the gpu", "to the device"},
+     kSaysHtoD,
      {"copy_uvm_htod"}},
     {{"[CUDA Unified Memory memcpy DtoH]"},
      {12},
      "unified-memory device-to-host migrations",
-     {"device to host", "device-to-host", "dtoh", "d2h", "device->host", "from the gpu", "back to the host"},
+     kSaysDtoH,
      {"copy_uvm_dtoh"}},
 };
 const Direction kAllMigrations = {{"[CUDA Unified Memory memcpy HtoD]", "[CUDA Unified Memory memcpy DtoH]"},

@@ -158,7 +158,7 @@ describe('the journeys in a real VS Code (code-server + chromium)', { skip }, ()
     await toast.waitFor({ timeout: 60000 });
     const n = Number(/(\d+) findings/.exec(await toast.innerText())[1]);
     assert.ok(n >= 1, `${n} findings`);
-    assert.match(await view().locator('#findings-body').innerText(), /Copy-bound: 95\.0% of GPU 0/);
+    assert.match(await view().locator('#findings-body').innerText(), /Copy-bound: 2 copy slice\(s\) of at least 10% of a span hold 95\.0% of the GPU span; the largest is GPU 0's/);
     const problems = page.locator('.markers-panel');
     await problems.waitFor({ timeout: 10000 });
     await until(async () => /Copy-bound/.test(await problems.innerText()), 'the finding in the Problems panel', 15000);

@@ -131,6 +131,7 @@ std::string Format(const ExprValue& v, const std::string& format) {
     return d != 0 && std::abs(d) < 1e5 ? fmt::format("{:.1f} µs", d / 1e3) : fmt::format("{:.1f} ms", d / 1e6);
   if (format == "us") return fmt::format("{:.1f} µs", d / 1e3);
   if (format == "pct") return fmt::format("{:.0f}%", d * 100);
+  if (format == "pct1") return fmt::format("{:.1f}%", d * 100);
   if (format == "int") return Thousands(static_cast<int64_t>(std::llround(d)));
   if (format == "dec") return fmt::format("{:.1f}", d);
   if (format == "gb") return fmt::format("{:.1f} GB", d / 1e9);

@@ -22,7 +22,20 @@ namespace nsys::agent::ask_detail {
 
 namespace {
 
-enum class Measure { kNone, kCount, kTime, kAverage, kMedian, kPercentile, kShare, kBytes, kBandwidth, kGrid, kBlock };
+enum class Measure {
+  kNone,
+  kCount,
+  kTime,
+  kAverage,
+  kMedian,
+  kPercentile,
+  kShare,
+  kBytes,
+  kAverageBytes,
+  kBandwidth,
+  kGrid,
+  kBlock
+};
 
 // "p90", "p99", "90th percentile": the percentile asked, or 0.
 double PercentileOf(const std::string& q) {
@@ -60,8 +73,11 @@ Measure MeasureOf(const Parsed& p) {
   if (p.type == QType::kShare) return Measure::kShare;
   if (HasAny(q, {"median", "p50", "50th percentile"})) return Measure::kMedian;
   if (const double pct = PercentileOf(q); pct > 0 && pct < 100) return Measure::kPercentile;
-  if (HasAny(q, {"average", "mean ", "mean?", "on average", "per call", "per launch", "typical"}))
+  if (HasAny(q, {"average", "mean ", "mean?", "on average", "per call", "per launch", "per copy", "typical"})) {
+    // "the average size of a copy", "mean bytes per transfer": a size, not a duration.
+    if (HasAny(q, {"size", "bytes", "how big", "how large", "volume"})) return Measure::kAverageBytes;
     return Measure::kAverage;
+  }
   if (HasAny(q, {"bytes", "volume", "how big"}) || HasWord(q, "data")) return Measure::kBytes;
   if (p.type == QType::kHowMany || HasAny(q, {"how often", "number of", "count the", "count of"}))
     return Measure::kCount;
@@ -74,10 +90,12 @@ Measure MeasureOf(const Parsed& p) {
 enum class Grouping { kNone, kDevice, kProcess };
 
 Grouping GroupingOf(const std::string& q) {
-  if (HasAny(q, {"per device", "per gpu", "each device", "each gpu", "by device", "by gpu", "every gpu", "every device",
-                 "per rank", "each rank", "by rank"}))
+  if (HasAny(q,
+             {"per device", "per gpu", "each device", "each gpu", "by device", "by gpu", "every gpu", "every device"}))
     return Grouping::kDevice;
-  if (HasAny(q, {"per process", "each process", "by process", "every process", "per pid", "each pid"}))
+  // An MPI rank is a process (several may share one GPU).
+  if (HasAny(q, {"per process", "each process", "by process", "every process", "per pid", "each pid", "per rank",
+                 "each rank", "by rank", "every rank"}))
     return Grouping::kProcess;
   return Grouping::kNone;
 }
@@ -187,6 +205,10 @@ void AnswerPair(Ctx& c, const Figures& a, const Figures& b, Measure m, std::stri
   } else if (m == Measure::kBytes && !std::isnan(a.bytes) && !std::isnan(b.bytes)) {
     x = a.bytes, y = b.bytes, verb = "moved", what = "";
     show = [](double v) { return FormatBytes(v); };
+  } else if (m == Measure::kAverageBytes && !std::isnan(a.bytes) && !std::isnan(b.bytes) && a.count > 0 &&
+             b.count > 0) {
+    x = a.bytes / a.count, y = b.bytes / b.count, verb = "moved", what = " per copy on average";
+    show = [](double v) { return FormatBytes(v); };
   } else if (m == Measure::kAverage) {
     x = a.Average(), y = b.Average(), what = " per call on average";
   }
@@ -222,6 +244,10 @@ std::string SentenceOf(const Figures& f, Measure m, const std::string& where, st
     case Measure::kBytes:
       return fmt::format("{} moved {}{} in {} {} ({} of {}, average {}).", f.label, FormatBytes(f.bytes), where,
                          FormatCount(f.count), nouns, FormatNs(f.total_ns), time_kind, avg);
+    case Measure::kAverageBytes:
+      return fmt::format("{} moved {} per {} on average{} ({} {}, {} in all, {} of {}).", f.label,
+                         FormatBytes(f.count > 0 ? f.bytes / f.count : std::nan("")), noun, where, FormatCount(f.count),
+                         nouns, FormatBytes(f.bytes), FormatNs(f.total_ns), time_kind);
     case Measure::kCount:
       return fmt::format("{}: {} {}{}, {} of {} in total, {} on average{}{}.", f.label, FormatCount(f.count), nouns,
                          where, FormatNs(f.total_ns), time_kind, avg, med, bytes);
@@ -267,7 +293,8 @@ bool AnswerAbsentApi(Ctx& c, const std::set<std::string>& bases) {
 }
 
 bool AnswerApis(Ctx& c, Measure m) {
-  if (m == Measure::kBytes || m == Measure::kBandwidth || m == Measure::kGrid || m == Measure::kBlock)
+  if (m == Measure::kBytes || m == Measure::kAverageBytes || m == Measure::kBandwidth || m == Measure::kGrid ||
+      m == Measure::kBlock)
     m = Measure::kNone;  // not measures of a host call
   if (!c.profile.info().caps.runtime) return false;
   // CUDA runtime and driver calls are all named cu*: without such a word there is no API to look up (and no
@@ -340,6 +367,7 @@ struct Direction {
   std::string_view label;
   std::vector<std::string_view> said;
   std::vector<std::string_view> slices;  // time_budget's slices of these copies
+  std::string_view noun = "copy", nouns = "copies";
 };
 
 // How questions name the two directions between host and device (copies and migrations alike).
@@ -356,6 +384,8 @@ const Direction kDirections[] = {
      "device-to-device copies",
      {"device to device", "device-to-device", "dtod", "d2d"},
      {"copy_dtod"}},
+    // Memsets (their own table, no copyKind): "How many memsets were there?"
+    {{"[CUDA memset]"}, {}, "memsets", {"memset"}, {"memset"}, "memset", "memsets"},
 };
 
 // Unified-memory page migrations (copyKind 11 and 12): named by "unified memory", "UVM", "managed memory" or
@@ -412,17 +442,26 @@ std::optional<std::string> ShareOfSpan(Ctx& c, const Direction& d, double copy_n
 
 // "The p90 of host-to-device copies": their durations from the memcpy table, in the question's filter.
 std::string CopyPercentile(const Ctx& c, const Direction& d) {
-  const engine::MemcpyTable& t = c.profile.memcpys();
   std::vector<double> v;
-  for (size_t i = 0; i < t.size(); ++i) {
-    if (std::find(d.copy_kinds.begin(), d.copy_kinds.end(), t.copy_kind[i]) == d.copy_kinds.end()) continue;
-    if (InFilter(c, t.device[i], t.pid[i], t.start[i])) v.push_back(static_cast<double>(t.end[i] - t.start[i]));
+  auto add = [&](const auto& t, auto keep) {
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (keep(i) && InFilter(c, t.device[i], t.pid[i], t.start[i]))
+        v.push_back(static_cast<double>(t.end[i] - t.start[i]));
+    }
+  };
+  if (d.copy_kinds.empty()) {  // memsets
+    add(c.profile.memsets(), [](size_t) { return true; });
+  } else {
+    const engine::MemcpyTable& t = c.profile.memcpys();
+    add(t, [&](size_t i) {
+      return std::find(d.copy_kinds.begin(), d.copy_kinds.end(), t.copy_kind[i]) != d.copy_kinds.end();
+    });
   }
   std::sort(v.begin(), v.end());
   const double pct = PercentileOf(c.p.lower);
   return fmt::format(
-      "The p{:.0f} duration of {} is {}{} (of {} copies; median {}, max {}; linear interpolation between ranks).", pct,
-      d.label, FormatNs(PercentileOfSorted(v, pct)), WhereOf(c), FormatCount(static_cast<double>(v.size())),
+      "The p{:.0f} duration of {} is {}{} (of {} {}; median {}, max {}; linear interpolation between ranks).", pct,
+      d.label, FormatNs(PercentileOfSorted(v, pct)), WhereOf(c), FormatCount(static_cast<double>(v.size())), d.nouns,
       FormatNs(PercentileOfSorted(v, 50)), FormatNs(v.empty() ? std::nan("") : v.back()));
 }
 
@@ -435,7 +474,9 @@ bool AnswerDirections(Ctx& c, Measure m) {
     if (at != std::string::npos) named.emplace_back(at, &d);
   }
   if (migrations && named.empty()) named.emplace_back(0, &kAllMigrations);
-  if (named.empty() || !c.profile.info().caps.memcpy) return false;
+  if (named.empty()) return false;
+  const Direction& first = *named[0].second;
+  if (!(first.copy_kinds.empty() ? c.profile.info().caps.memset : c.profile.info().caps.memcpy)) return false;
   std::sort(named.begin(), named.end());
   auto t = Usable(c, "memory_transfers");
   if (!t) return false;
@@ -471,23 +512,26 @@ bool AnswerDirections(Ctx& c, Measure m) {
   if (a.count == 0) {
     s = fmt::format("No {} ran{}.", a.label, WhereOf(c));
   } else if (m == Measure::kBandwidth) {
-    s = fmt::format("{} achieved {:.2f} GB/s{}: {} in {} of GPU time ({} copies).", a.label,
+    s = fmt::format("{} achieved {:.2f} GB/s{}: {} in {} of GPU time ({} {}).", a.label,
                     a.total_ns > 0 ? a.bytes / a.total_ns : 0.0, WhereOf(c), FormatBytes(a.bytes), FormatNs(a.total_ns),
-                    FormatCount(a.count));
+                    FormatCount(a.count), first.nouns);
   } else if (m == Measure::kPercentile) {
     s = CopyPercentile(c, *named[0].second);
   } else if (m == Measure::kShare && (span_share = ShareOfSpan(c, *named[0].second, a.total_ns))) {
     s = std::move(*span_share);
   } else if (m == Measure::kShare) {
     const double all_ns = SumColumn(*t, "total_time_ns");
-    s = fmt::format("{} hold {} of the GPU time in memory operations{}: {} of {} ({}, {} copies).", a.label,
+    s = fmt::format("{} hold {} of the GPU time in memory operations{}: {} of {} ({}, {} {}).", a.label,
                     FormatPct(100.0 * a.total_ns / all_ns), WhereOf(c), FormatNs(a.total_ns), FormatNs(all_ns),
-                    FormatBytes(a.bytes), FormatCount(a.count));
+                    FormatBytes(a.bytes), FormatCount(a.count), first.nouns);
   } else {
-    s = SentenceOf(a, m == Measure::kNone ? Measure::kTime : m, WhereOf(c), "copy", "copies", "GPU time");
+    s = SentenceOf(a, m == Measure::kNone ? Measure::kTime : m, WhereOf(c), first.noun, first.nouns, "GPU time");
   }
   const double bw = a.total_ns > 0 ? a.bytes / a.total_ns : std::nan("");  // bytes per ns = GB/s, over every row
-  if (!std::isnan(bw) && a.count > 0 && m != Measure::kShare && m != Measure::kBandwidth)
+  // A copy's rate beside its time, count or volume (not beside a share, a percentile or a memset).
+  const bool rate_helps = m == Measure::kNone || m == Measure::kTime || m == Measure::kCount || m == Measure::kBytes ||
+                          m == Measure::kAverageBytes || m == Measure::kAverage;
+  if (!std::isnan(bw) && a.count > 0 && rate_helps && !first.copy_kinds.empty())
     s += fmt::format(" Achieved {:.2f} GB/s.", bw);
   Say(c, std::move(s), "exact sums over the memcpy table (nsys stats gpumemtimesum)");
   CiteRows(c, "memory_transfers", rows_a, cols, a.label + c.scope);
@@ -542,7 +586,8 @@ void KernelByShortWord(Ctx& c, const skills::Table& all) {
 }
 
 bool AnswerNamedKernel(Ctx& c, Measure m) {
-  if (m == Measure::kBytes || m == Measure::kBandwidth) m = Measure::kNone;  // not measures of a kernel
+  if (m == Measure::kBytes || m == Measure::kAverageBytes || m == Measure::kBandwidth)
+    m = Measure::kNone;  // not measures of a kernel
   auto t = Usable(c, "top_kernels");
   if (!t) return false;
   const std::set<std::string> names(c.kernels.begin(), c.kernels.end());
@@ -674,6 +719,10 @@ bool AnswerIdleShare(Ctx& c) {
     if (CellText(*t, r, "kind") == "idle") e.first += CellNumber(*t, r, "time_ns");
   }
   const bool busy = HasAny(c.p.lower, {"busy", "utiliz", "utilis", "active"}) && !HasWord(c.p.lower, "idle");
+  double kernel_ns = 0;  // kernels alone: what "utilization" means to some (nvidia-smi's is any kernel running)
+  for (size_t r = 0; r < t->rows.size(); ++r) {
+    if (CellText(*t, r, "kind") == "kernel") kernel_ns += CellNumber(*t, r, "time_ns");
+  }
   double idle_ns = 0, span_ns = 0;
   std::string parts;
   for (const auto& [key, e] : by) {
@@ -684,10 +733,15 @@ bool AnswerIdleShare(Ctx& c) {
                          FormatNs(v), FormatNs(e.second), FormatPct(e.second > 0 ? 100.0 * v / e.second : 0));
   }
   const double v = busy ? span_ns - idle_ns : idle_ns;
+  const std::string kernels_alone =
+      busy ? fmt::format(" Kernels alone ran {} of it ({}).", FormatPct(span_ns > 0 ? 100.0 * kernel_ns / span_ns : 0),
+                         FormatNs(kernel_ns))
+           : "";
   Say(c,
-      fmt::format("The GPU was {} {} of its span{}: {} of {} summed over {} (process, device) span{} ({}).",
+      fmt::format("The GPU was {} {} of its span{}: {} of {} summed over {} (process, device) span{} ({}).{}",
                   busy ? "busy (kernels, copies or memsets)" : "idle", FormatPct(span_ns > 0 ? 100.0 * v / span_ns : 0),
-                  WhereOf(c), FormatNs(v), FormatNs(span_ns), by.size(), by.size() == 1 ? "" : "s", parts),
+                  WhereOf(c), FormatNs(v), FormatNs(span_ns), by.size(), by.size() == 1 ? "" : "s", parts,
+                  kernels_alone),
       "time_budget cuts each span (first to last GPU operation of the process on the device) into slices that add "
       "up to it");
   CiteRows(c, "time_budget", idle, {"pid", "device_id", "slice", "time_ns", "span_pct", "span_ns"},
@@ -947,6 +1001,38 @@ bool AnswerActiveCounts(Ctx& c) {
   return true;
 }
 
+// "How long did the capture last?": the profile's time range (first to last event), and the summed GPU spans in it
+// (time_budget's, cited) when GPU operations ran. A question that names a call, copy, kernel or range is not this.
+bool AsksCaptureLength(const std::string& q) {
+  const bool capture = HasAny(q, {"capture", "profile", "trace", "recording", "session"});
+  const bool length = HasAny(q, {"how long", "duration", "length of", "how many seconds", "time span", "timespan"});
+  const bool other = HasAny(q, {"kernel", "cuda", "copy", "copies", "memcpy", "memset", "nvtx", "range", "spend",
+                                "spent", " in ", "sync", "launch", "api", "idle", "busy"});
+  return capture && length && !other;
+}
+
+bool AnswerCaptureLength(Ctx& c) {
+  const auto& info = c.profile.info();
+  std::string s = fmt::format("The capture lasted {} (capture clock {} to {} ns, from its first to its last event).",
+                              FormatNs(static_cast<double>(info.end_ns - info.start_ns)), info.start_ns, info.end_ns);
+  auto t = c.profile.info().caps.kernels || c.profile.info().caps.memcpy || c.profile.info().caps.memset
+               ? Usable(c, "time_budget")
+               : std::nullopt;
+  if (t && !t->rows.empty()) {
+    std::map<std::pair<double, double>, double> spans;
+    for (size_t r = 0; r < t->rows.size(); ++r)
+      spans[{CellNumber(*t, r, "pid"), CellNumber(*t, r, "device_id")}] = CellNumber(*t, r, "span_ns");
+    double sum = 0;
+    for (const auto& [key, v] : spans) sum += v;
+    s += fmt::format(" Its {} (process, device) GPU span{} add{} up to {}.", spans.size(), spans.size() == 1 ? "" : "s",
+                     spans.size() == 1 ? "s" : "", FormatNs(sum));
+    const auto rows = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "slice") == CellText(*t, 0, "slice"); });
+    CiteRows(c, "time_budget", rows, {"pid", "device_id", "span_ns"}, "(process, device) GPU spans");
+  }
+  Say(c, std::move(s), "the profile's time range: the earliest start and latest end of its events");
+  return true;
+}
+
 // "Which process launched the most kernels?", "Which GPU spent the most time in kernels?": the grouped kernel
 // figures, ranked by the measure asked.
 bool AnswerWhichMember(Ctx& c, Grouping g) {
@@ -1001,14 +1087,16 @@ bool AnswerComposedBeforeKernels(Ctx& c) {
   }
   if (c.p.type == QType::kWhy || !c.p.skill.empty() || c.p.follow_up) return false;
   const Measure m = MeasureOf(c.p);
+  if (AsksCaptureLength(c.p.lower) && !c.p.window) return AnswerCaptureLength(c);
   if (HasAny(c.p.lower, {"how many gpus", "how many devices", "number of gpus", "number of devices",
                          "how many processes", "number of processes", "how many ranks", "how many gpu"}) &&
       !HasAny(c.p.lower, {"gpu time", "gpu work time"}) && AnswerActiveCounts(c))
     return true;
   if (c.profile.info().caps.kernels && c.p.type != QType::kMoreThan && c.p.type != QType::kCompare) {
-    if (HasAny(c.p.lower, {"which process", "what process", "which pid"}) && AnswerWhichMember(c, Grouping::kProcess))
+    if (HasAny(c.p.lower, {"which process", "what process", "which pid", "which rank", "what rank"}) &&
+        AnswerWhichMember(c, Grouping::kProcess))
       return true;
-    if (HasAny(c.p.lower, {"which gpu", "which device", "what gpu", "what device", "which rank"}) &&
+    if (HasAny(c.p.lower, {"which gpu", "which device", "what gpu", "what device"}) &&
         AnswerWhichMember(c, Grouping::kDevice))
       return true;
   }
@@ -1035,6 +1123,9 @@ bool AnswerComposedAfterKernels(Ctx& c) {
       (c.p.topic.empty() || c.p.topic == "kernels") && ComparesCounts(c.p.lower))
     return AnswerDevicePair(c, Measure::kCount);
   if (c.p.topic == "idle" && (m == Measure::kShare || HasAny(c.p.lower, {"what fraction", "how much of the"})))
+    return AnswerIdleShare(c);
+  // "What is the GPU utilization?", "How busy was the GPU?": the busy share of the spans, not a list of idle gaps.
+  if (c.kernels.empty() && c.nvtx_range.empty() && HasAny(c.p.lower, {"utiliz", "utilis", "how busy"}))
     return AnswerIdleShare(c);
   if (c.p.topic == "nvtx" && c.profile.info().caps.nvtx && HasAny(c.p.lower, {"kernel"}) &&
       HasAny(c.p.lower, {"which range", "which nvtx", "what range", "what nvtx", "ranges launch", "range launch",

@@ -57,7 +57,13 @@ void WarmUp(const std::shared_ptr<engine::Profile>& profile, const std::shared_p
     if (cancel.cancelled()) return;
     if (memo->Contains(skill, args)) continue;  // a client asked first
     const auto t0 = std::chrono::steady_clock::now();
-    auto table = skills::Run(*skill, *profile, args, cancel);
+    // The warm-up runs at low priority, so on a busy machine its wall time stretches: a request's 5 s budget would
+    // drop a warm call there (seen under the sanitizers with builds beside them, 10 s per call). Its built-in calls
+    // take at most 1.2 s each on the 2 GB export on a free machine; a minute bounds them, and closing the profile
+    // cancels them.
+    skills::RunOptions options;
+    options.user_skill_timeout = std::chrono::minutes(1);
+    auto table = skills::Run(*skill, *profile, args, cancel, {}, options);
     if (!table) continue;  // cancelled, or an error the user will see when they ask
     memo->Store(skill, args, std::make_shared<const skills::Table>(std::move(*table)));
     support::LogDebug(

@@ -412,21 +412,33 @@ bool AsksMigrations(const std::string& q) {
   return HasAny(q, {"unified memory", "unified-memory", "uvm", "managed memory", "migrat", "page fault"});
 }
 
+// time_budget's (process, device) spans: how many there are and their sum (every slice row repeats its span).
+struct SpanSum {
+  size_t count = 0;
+  double ns = 0;
+};
+SpanSum SummedSpans(const skills::Table& t) {
+  std::map<std::pair<double, double>, double> spans;
+  for (size_t r = 0; r < t.rows.size(); ++r)
+    spans[{CellNumber(t, r, "pid"), CellNumber(t, r, "device_id")}] = CellNumber(t, r, "span_ns");
+  SpanSum out{spans.size(), 0};
+  for (const auto& [key, v] : spans) out.ns += v;
+  return out;
+}
+
 // "What fraction of the GPU span is device-to-host copying?": the share of the summed (process, device) spans that
 // time_budget gives these copies (the time no kernel overlaps), beside their own copy time.
 std::optional<std::string> ShareOfSpan(Ctx& c, const Direction& d, double copy_ns) {
   if (!HasAny(c.p.lower, {"span", "timeline", "wall", "elapsed"})) return std::nullopt;
   auto t = RunSkill(c, "time_budget", {});
   if (!t || t->declined || t->rows.empty()) return std::nullopt;
-  std::map<std::pair<double, double>, double> spans;
   double ns = 0;
   for (size_t r = 0; r < t->rows.size(); ++r) {
-    spans[{CellNumber(*t, r, "pid"), CellNumber(*t, r, "device_id")}] = CellNumber(*t, r, "span_ns");
     const std::string slice = CellText(*t, r, "slice");
     if (std::find(d.slices.begin(), d.slices.end(), slice) != d.slices.end()) ns += CellNumber(*t, r, "time_ns");
   }
-  double span_ns = 0;
-  for (const auto& [key, v] : spans) span_ns += v;
+  const SpanSum spans = SummedSpans(*t);
+  const double span_ns = spans.ns;
   if (span_ns <= 0) return std::nullopt;
   const auto mine = KeepRows(*t, [&](size_t r) {
     return std::find(d.slices.begin(), d.slices.end(), CellText(*t, r, "slice")) != d.slices.end();
@@ -436,8 +448,8 @@ std::optional<std::string> ShareOfSpan(Ctx& c, const Direction& d, double copy_n
   return fmt::format(
       "{} hold {} of the GPU span{}: {} of {} summed over {} (process, device) span{} (the time no kernel overlaps "
       "them; their copy time in all is {}).",
-      d.label, FormatPct(100.0 * ns / span_ns), WhereOf(c), FormatNs(ns), FormatNs(span_ns), spans.size(),
-      spans.size() == 1 ? "" : "s", FormatNs(copy_ns));
+      d.label, FormatPct(100.0 * ns / span_ns), WhereOf(c), FormatNs(ns), FormatNs(span_ns), spans.count,
+      spans.count == 1 ? "" : "s", FormatNs(copy_ns));
 }
 
 // "The p90 of host-to-device copies": their durations from the memcpy table, in the question's filter.
@@ -1019,13 +1031,9 @@ bool AnswerCaptureLength(Ctx& c) {
                ? Usable(c, "time_budget")
                : std::nullopt;
   if (t && !t->rows.empty()) {
-    std::map<std::pair<double, double>, double> spans;
-    for (size_t r = 0; r < t->rows.size(); ++r)
-      spans[{CellNumber(*t, r, "pid"), CellNumber(*t, r, "device_id")}] = CellNumber(*t, r, "span_ns");
-    double sum = 0;
-    for (const auto& [key, v] : spans) sum += v;
-    s += fmt::format(" Its {} (process, device) GPU span{} add{} up to {}.", spans.size(), spans.size() == 1 ? "" : "s",
-                     spans.size() == 1 ? "s" : "", FormatNs(sum));
+    const SpanSum spans = SummedSpans(*t);
+    s += fmt::format(" Its {} (process, device) GPU span{} add{} up to {}.", spans.count, spans.count == 1 ? "" : "s",
+                     spans.count == 1 ? "s" : "", FormatNs(spans.ns));
     const auto rows = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "slice") == CellText(*t, 0, "slice"); });
     CiteRows(c, "time_budget", rows, {"pid", "device_id", "span_ns"}, "(process, device) GPU spans");
   }

@@ -1,6 +1,7 @@
 // The .gitignore subset (see gitignore.h).
 #include "nsys/source/gitignore.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace nsys::source {
@@ -68,12 +69,26 @@ Glob Glob::Compile(std::string_view p) {
       ++i;
     }
   }
+  g.FindLiterals();
   return g;
+}
+
+void Glob::FindLiterals() {
+  const auto is_byte = [](const Token& t) { return t.op == Op::kByte; };
+  for (const Token& t : tokens_) {
+    if (t.op == Op::kByte || t.op == Op::kAnyButSlash || t.op == Op::kClass) ++min_length_;
+  }
+  const auto first_other = std::find_if_not(tokens_.begin(), tokens_.end(), is_byte);
+  for (auto it = tokens_.begin(); it != first_other; ++it) head_.push_back(static_cast<char>(it->byte));
+  const auto last_other = std::find_if_not(tokens_.rbegin(), tokens_.rend(), is_byte);
+  for (auto it = last_other.base(); it != tokens_.end(); ++it) tail_.push_back(static_cast<char>(it->byte));
 }
 
 // The set of token positions the text read so far can be at (an NFA run over the tokens): each character moves
 // every position at once, so no choice is ever retried. Position tokens_.size() is the end of the pattern.
 bool Glob::Match(std::string_view text) const {
+  if (text.size() < min_length_ || text.substr(0, head_.size()) != head_) return false;
+  if (text.size() < tail_.size() || text.substr(text.size() - tail_.size()) != tail_) return false;
   const size_t n = tokens_.size();
   // The thread's scratch: the two position lists, and per position the step it was last added at. Steps count on
   // across calls (a 64-bit stamp), so nothing is cleared or allocated per call once the buffers have grown.

@@ -151,7 +151,9 @@ def profile_view(info, budget, kernels, analysis, hello_script):
 
 def heat_map(result):
     """run_step_heatmap as a ranks x steps table: each cell's colour is the server's vs_step_median_pct (red: slower
-    than that step's median over the ranks, blue: faster), its title the step time."""
+    than that step's median over the ranks, blue: faster; the largest |vs_step_median_pct| of the map is the darkest),
+    its title the step time and that percentage. The server's reply has no figure for the map's largest gap, so the
+    legend names none: every figure shown is a cell's own."""
     if not result or not result.get("rows"):
         return '<p class="muted">%s</p>' % esc(" ".join((result or {}).get("notes") or ["No steps found."]))
     names = [c["name"] for c in result["columns"]]
@@ -171,11 +173,16 @@ def heat_map(result):
             if r is None:
                 tds.append('<td title="%s, step %s: none"></td>' % (esc(rank), esc(s)))
                 continue
-            pct = r.get("vs_step_median_pct") or 0
+            pct = r.get("vs_step_median_pct")
+            if pct is None:  # the server gives no gap when the step's median is 0
+                tds.append('<td style="background:%s" title="%s, step %s: %s (no step median)"></td>' % (
+                    _IDLE_COLOUR, esc(rank), esc(s), ms(r.get("step_ns"))))
+                continue
             shade = int(255 - 180 * min(1.0, abs(pct) / spread))
             colour = "rgb(255,%d,%d)" % (shade, shade) if pct > 0 else "rgb(%d,%d,255)" % (shade, shade)
             tds.append('<td style="background:%s" title="%s, step %s: %s (%+.2f%% vs the step median)"></td>' % (
                 colour, esc(rank), esc(s), ms(r.get("step_ns")), pct))
         rows.append('<tr><th class="s">%s</th>%s</tr>' % (esc(rank), "".join(tds)))
     return ('<table class="heat">%s</table><p class="muted">Step time vs that step\'s median over the ranks: red '
-            'slower, blue faster (darkest: %.2f%%).</p>' % ("".join(rows), spread))
+            'slower, blue faster, the darkest cell the largest gap in this map (hover a cell for its step time and '
+            'gap).</p>' % "".join(rows))

@@ -92,6 +92,31 @@ TEST(AskParse, QuotesIdentifiersOrdinalsAndTop) {
   EXPECT_FALSE(Parse("the laptop 5 kernels").top_n.has_value());
 }
 
+// "longer than 100 us", "under 2 ms": a bound on each instance, which takes the comparison over from "is A more than
+// B"; a number without a unit is no bound. A duration unit is never an ordinal ("seconds" held "second").
+TEST(AskParse, DurationBounds) {
+  auto p = Parse("How many kernels ran longer than 100 us?");
+  ASSERT_TRUE(p.bound.has_value());
+  EXPECT_DOUBLE_EQ(p.bound->ns, 100e3);
+  EXPECT_TRUE(p.bound->above);
+  p = Parse("Is there any host to device memcpy slower than 1.5 ms?");
+  ASSERT_TRUE(p.bound.has_value());
+  EXPECT_DOUBLE_EQ(p.bound->ns, 1.5e6);
+  EXPECT_NE(QTypeName(p.type), "more_than");
+  p = Parse("Are any kernels under 2 microseconds?");
+  ASSERT_TRUE(p.bound.has_value());
+  EXPECT_DOUBLE_EQ(p.bound->ns, 2e3);
+  EXPECT_FALSE(p.bound->above);
+  EXPECT_DOUBLE_EQ(Parse("launches that exceeded 3 seconds").bound->ns, 3e9);
+  EXPECT_DOUBLE_EQ(Parse("copies at least 250 ns long").bound->ns, 250);
+  EXPECT_FALSE(Parse("kernels with more than 100 instances").bound.has_value());
+  EXPECT_FALSE(Parse("in the first 100 ms").bound.has_value());
+  EXPECT_FALSE(Parse("how many kernels took over 5 seconds").ordinal.has_value());
+  EXPECT_FALSE(Parse("launches per second").ordinal.has_value());
+  EXPECT_FALSE(Parse("what happened in the last 2 milliseconds").follow_up);
+  EXPECT_EQ(Parse("and the second one?").ordinal, std::optional<size_t>(1));
+}
+
 TEST(AskParse, NumbersTooBigForTheirTypeAreNoNumber) {
   // std::stoul/std::stol/std::stod threw out_of_range here: the whole ask failed as an internal error.
   auto p = Parse("top 99999999999999999999 kernels on gpu 99999999999999999999 in pid 99999999999999999999");

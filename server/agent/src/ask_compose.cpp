@@ -292,6 +292,72 @@ bool AnswerAbsentApi(Ctx& c, const std::set<std::string>& bases) {
   return false;
 }
 
+// Whether a question asks yes or no ("Is there any copy over 1 ms?", "Did any kernel run longer than 5 ms?").
+bool AsksYesNo(const std::string& q) {
+  for (std::string_view w : {"is ", "are ", "was ", "were ", "do ", "does ", "did ", "has ", "have ", "any "}) {
+    if (q.rfind(w, 0) == 0) return true;
+  }
+  return false;
+}
+
+// "How many kernels ran longer than 100 us?", "Is there any copy over 1 ms?": the instances past the bound among
+// sorted durations, with the extreme on that side.
+std::string BoundSentence(const Ctx& c, const std::vector<double>& sorted, std::string_view nouns) {
+  const DurationBound& b = *c.p.bound;
+  const auto past = b.above
+                        ? static_cast<size_t>(sorted.end() - std::upper_bound(sorted.begin(), sorted.end(), b.ns))
+                        : static_cast<size_t>(std::lower_bound(sorted.begin(), sorted.end(), b.ns) - sorted.begin());
+  std::string s = AsksYesNo(c.p.lower) ? Yes(past > 0) + " " : "";
+  const std::string took = b.above ? "longer than " + FormatNs(b.ns) : "shorter than " + FormatNs(b.ns);
+  if (sorted.empty()) return s + fmt::format("no {} ran{}.", nouns, WhereOf(c));
+  s += fmt::format("{} of the {} {}{} took {} ({})", FormatCount(static_cast<double>(past)),
+                   FormatCount(static_cast<double>(sorted.size())), nouns, WhereOf(c), took,
+                   FormatPct(100.0 * static_cast<double>(past) / static_cast<double>(sorted.size())));
+  s += b.above ? fmt::format("; the longest took {}, the median {}.", FormatNs(sorted.back()),
+                             FormatNs(PercentileOfSorted(sorted, 50)))
+               : fmt::format("; the shortest took {}, the median {}.", FormatNs(sorted.front()),
+                             FormatNs(PercentileOfSorted(sorted, 50)));
+  return s;
+}
+
+// "The longest cudaMalloc call", "the fastest launch": +1 for the longest single instance, -1 for the shortest, 0
+// when the question asks no extreme (or another measure: "the longest on average" is an average).
+int ExtremeAsked(const Parsed& p, Measure m) {
+  if (m != Measure::kNone && m != Measure::kTime) return 0;
+  if (p.type != QType::kWhich && p.type != QType::kDescribe) return 0;
+  for (std::string_view w : {"longest", "slowest", "maximum", "max", "worst", "peak"}) {
+    if (HasWord(p.lower, w)) return 1;
+  }
+  for (std::string_view w : {"shortest", "fastest", "quickest", "minimum", "min"}) {
+    if (HasWord(p.lower, w)) return -1;
+  }
+  return 0;
+}
+
+// The durations of one API's calls (by base name) in the question's processes and window, sorted. The runtime table
+// has no device: a device filter does not narrow host calls.
+std::vector<double> ApiDurations(const Ctx& c, const std::string& base) {
+  const engine::RuntimeTable& rt = c.profile.runtime();
+  std::unordered_map<engine::StrId, bool> mine;
+  std::vector<double> d;
+  for (size_t i = 0; i < rt.size(); ++i) {
+    auto it = mine.find(rt.name[i]);
+    if (it == mine.end())
+      it = mine.emplace(rt.name[i], ApiBaseName(std::string(c.profile.strings().view(rt.name[i]))) == base).first;
+    if (!it->second) continue;
+    const auto& f = c.filter;
+    if (!f.processes.empty() && std::find(f.processes.begin(), f.processes.end(), rt.pid[i]) == f.processes.end())
+      continue;
+    if (f.window.start || f.window.end) {
+      const double at = static_cast<double>(rt.start[i] - c.profile.info().start_ns) / 1e9;
+      if (at < f.window.start.value_or(0.0) || at >= f.window.end.value_or(1e300)) continue;
+    }
+    d.push_back(static_cast<double>(rt.end[i] - rt.start[i]));
+  }
+  std::sort(d.begin(), d.end());
+  return d;
+}
+
 bool AnswerApis(Ctx& c, Measure m) {
   if (m == Measure::kBytes || m == Measure::kAverageBytes || m == Measure::kBandwidth || m == Measure::kGrid ||
       m == Measure::kBlock)
@@ -341,8 +407,18 @@ bool AnswerApis(Ctx& c, Measure m) {
     return true;
   }
   std::string s;
+  const int extreme = ExtremeAsked(c.p, m);
   if (a.count == 0) {
     s = fmt::format("{} was not called{}.", a.label, WhereOf(c));
+  } else if (c.p.bound) {
+    s = BoundSentence(c, ApiDurations(c, a.label), a.label + " calls");
+  } else if (extreme != 0) {
+    double v = extreme > 0 ? 0 : HUGE_VAL;
+    for (size_t r = 0; r < rows_a.rows.size(); ++r)
+      v = extreme > 0 ? std::max(v, CellNumber(rows_a, r, "max_ns")) : std::min(v, CellNumber(rows_a, r, "min_ns"));
+    s = fmt::format("The {} {} call{} took {} (of {} calls; {} per call on average).",
+                    extreme > 0 ? "longest" : "shortest", a.label, WhereOf(c), FormatNs(v), FormatCount(a.count),
+                    FormatNs(a.Average()));
   } else if (m == Measure::kShare) {
     const double all_ns = SumColumn(*t, "total_time_ns");
     s = fmt::format("{} holds {} of the CPU time in CUDA API calls{}: {} of {} ({} calls).", a.label,
@@ -355,7 +431,9 @@ bool AnswerApis(Ctx& c, Measure m) {
     s = SentenceOf(a, m == Measure::kNone ? Measure::kTime : m, WhereOf(c), "call", "calls", "host time");
   }
   Say(c, std::move(s), "exact sums over the runtime table (nsys stats cudaapisum)");
-  CiteRows(c, "cuda_api_summary", rows_a, cols, a.label + " calls" + c.scope);
+  std::vector<std::string> shown = cols;
+  if (extreme != 0 || c.p.bound) shown.insert(shown.end() - 1, {"min_ns", "max_ns"});
+  CiteRows(c, "cuda_api_summary", rows_a, shown, a.label + " calls" + c.scope);
   return true;
 }
 
@@ -408,6 +486,14 @@ const Direction kAllMigrations = {{"[CUDA Unified Memory memcpy HtoD]", "[CUDA U
                                   {},
                                   {"copy_uvm_htod", "copy_uvm_dtoh"}};
 
+// Every copy of the memcpy table but unified-memory migrations: "Is any copy slower than 1 ms?" names no direction.
+const Direction kAllCopies = {
+    {"[CUDA memcpy HtoD]", "[CUDA memcpy DtoH]", "[CUDA memcpy DtoD]", "[CUDA memcpy HtoH]", "[CUDA memcpy PtoP]"},
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
+    "copies",
+    {},
+    {"copy_htod", "copy_dtoh", "copy_dtod", "copy_other"}};
+
 bool AsksMigrations(const std::string& q) {
   return HasAny(q, {"unified memory", "unified-memory", "uvm", "managed memory", "migrat", "page fault"});
 }
@@ -452,8 +538,8 @@ std::optional<std::string> ShareOfSpan(Ctx& c, const Direction& d, double copy_n
       spans.count == 1 ? "" : "s", FormatNs(copy_ns));
 }
 
-// "The p90 of host-to-device copies": their durations from the memcpy table, in the question's filter.
-std::string CopyPercentile(const Ctx& c, const Direction& d) {
+// The durations of a direction's copies (or of memsets) from the memcpy table, in the question's filter, sorted.
+std::vector<double> CopyDurations(const Ctx& c, const Direction& d) {
   std::vector<double> v;
   auto add = [&](const auto& t, auto keep) {
     for (size_t i = 0; i < t.size(); ++i) {
@@ -470,6 +556,12 @@ std::string CopyPercentile(const Ctx& c, const Direction& d) {
     });
   }
   std::sort(v.begin(), v.end());
+  return v;
+}
+
+// "The p90 of host-to-device copies".
+std::string CopyPercentile(const Ctx& c, const Direction& d) {
+  const std::vector<double> v = CopyDurations(c, d);
   const double pct = PercentileOf(c.p.lower);
   return fmt::format(
       "The p{:.0f} duration of {} is {}{} (of {} {}; median {}, max {}; linear interpolation between ranks).", pct,
@@ -486,6 +578,7 @@ bool AnswerDirections(Ctx& c, Measure m) {
     if (at != std::string::npos) named.emplace_back(at, &d);
   }
   if (migrations && named.empty()) named.emplace_back(0, &kAllMigrations);
+  if (named.empty() && c.p.bound && c.p.topic == "memcpy") named.emplace_back(0, &kAllCopies);
   if (named.empty()) return false;
   const Direction& first = *named[0].second;
   if (!(first.copy_kinds.empty() ? c.profile.info().caps.memset : c.profile.info().caps.memcpy)) return false;
@@ -527,6 +620,8 @@ bool AnswerDirections(Ctx& c, Measure m) {
     s = fmt::format("{} achieved {:.2f} GB/s{}: {} in {} of GPU time ({} {}).", a.label,
                     a.total_ns > 0 ? a.bytes / a.total_ns : 0.0, WhereOf(c), FormatBytes(a.bytes), FormatNs(a.total_ns),
                     FormatCount(a.count), first.nouns);
+  } else if (c.p.bound) {
+    s = BoundSentence(c, CopyDurations(c, *named[0].second), first.label);
   } else if (m == Measure::kPercentile) {
     s = CopyPercentile(c, *named[0].second);
   } else if (m == Measure::kShare && (span_share = ShareOfSpan(c, *named[0].second, a.total_ns))) {
@@ -595,6 +690,47 @@ void KernelByShortWord(Ctx& c, const skills::Table& all) {
       return;
     }
   }
+}
+
+// "How many kernels ran longer than 100 us?", "Did any gemm take more than 1 ms?": the kernel instances past the
+// bound (of the named kernels, else of all), with the kernels that have the most of them.
+bool AnswerKernelsBound(Ctx& c) {
+  auto all = Usable(c, "top_kernels");
+  if (!all) return false;
+  const engine::KernelTable& k = c.profile.kernels();
+  const std::set<std::string> named(c.kernels.begin(), c.kernels.end());
+  std::vector<size_t> rows;
+  if (named.empty()) {
+    for (size_t i = 0; i < k.size(); ++i) {
+      if (InFilter(c, k.device[i], k.pid[i], k.start[i])) rows.push_back(i);
+    }
+  } else {
+    rows = KernelRowsOf(c, named);
+  }
+  const DurationBound& b = *c.p.bound;
+  std::vector<double> d;
+  std::map<engine::StrId, size_t> past_by_name;
+  for (size_t i : rows) {
+    const auto ns = static_cast<double>(k.end[i] - k.start[i]);
+    d.push_back(ns);
+    if (b.above ? ns > b.ns : ns < b.ns) ++past_by_name[k.name[i]];
+  }
+  std::sort(d.begin(), d.end());
+  std::vector<std::pair<size_t, std::string>> most;
+  for (const auto& [name, n] : past_by_name) most.emplace_back(n, std::string(c.profile.strings().view(name)));
+  std::stable_sort(most.begin(), most.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::string s = BoundSentence(c, d, named.empty() ? "kernel instances" : "instances of " + KernelLabel(c));
+  for (size_t i = 0; i < std::min<size_t>(most.size(), 3); ++i)
+    s += fmt::format("{}{} ({})", i ? "; " : " Most of them: ", Ticked(most[i].second), FormatCount(most[i].first));
+  if (!most.empty()) s += ".";
+  Say(c, s, "exact counts of the kernel table's instances against the bound");
+  std::set<std::string> with_past;
+  for (const auto& m : most) with_past.insert(m.second);
+  const auto mine = KeepRows(*all, [&](size_t r) { return with_past.count(CellText(*all, r, "name")) > 0; });
+  CiteRows(c, "top_kernels", mine.rows.empty() ? *all : mine,
+           {"name", "instances", "min_ns", "med_ns", "max_ns", "total_time_ns"},
+           (mine.rows.empty() ? "Kernels (none past the bound)" : "Kernels with instances past the bound") + c.scope);
+  return true;
 }
 
 bool AnswerNamedKernel(Ctx& c, Measure m) {
@@ -715,6 +851,48 @@ bool AnswerStreamCount(Ctx& c) {
       "distinct (device, stream) pairs of the kernel table; stream_concurrency shows how many ran at once");
   CiteRows(c, "stream_concurrency", *t, {"device_id", "streams_busy", "time_ns", "time_pct"},
            "Time with k streams busy, per device" + c.scope);
+  return true;
+}
+
+// "How long from the first kernel to the last?", "the gap between the first and last kernel": a span, not an idle gap.
+bool AsksFirstToLast(const Parsed& p) {
+  return !p.window && HasWord(p.lower, "first") && HasWord(p.lower, "last") &&
+         HasAny(p.lower, {"kernel", "gpu work", "gpu activity"}) &&
+         HasAny(p.lower, {"how long", "how much time", "time between", "gap between", "span", "elapsed", "passed",
+                          "from the first", "from first"});
+}
+
+// From each device's first kernel start to its last kernel end, in the question's filter; time_budget's spans (of
+// every GPU operation) beside them as evidence.
+bool AnswerKernelSpan(Ctx& c) {
+  auto t = Usable(c, "time_budget");
+  if (!t) return false;
+  const engine::KernelTable& k = c.profile.kernels();
+  std::map<int32_t, std::pair<engine::Ns, engine::Ns>> by_device;  // device -> (first start, last end)
+  for (size_t i = 0; i < k.size(); ++i) {
+    if (!InFilter(c, k.device[i], k.pid[i], k.start[i])) continue;
+    auto [it, fresh] = by_device.try_emplace(k.device[i], k.start[i], k.end[i]);
+    if (!fresh) {
+      it->second.first = std::min(it->second.first, k.start[i]);
+      it->second.second = std::max(it->second.second, k.end[i]);
+    }
+  }
+  if (by_device.empty()) return false;
+  std::string parts;
+  for (const auto& [d, se] : by_device) {
+    parts += fmt::format("{}device {}: {} (from {} to {} s into the capture)", parts.empty() ? "" : "; ", d,
+                         FormatNs(static_cast<double>(se.second - se.first)),
+                         fmt::format("{:.6f}", static_cast<double>(se.first - c.profile.info().start_ns) / 1e9),
+                         fmt::format("{:.6f}", static_cast<double>(se.second - c.profile.info().start_ns) / 1e9));
+  }
+  Say(c, fmt::format("From the first kernel's start to the last kernel's end{}: {}.", WhereOf(c), parts),
+      "the earliest start and latest end of the kernel table's rows per device");
+  std::set<std::pair<double, double>> seen;
+  const auto spans = KeepRows(*t, [&](size_t r) {
+    return seen.insert({CellNumber(*t, r, "pid"), CellNumber(*t, r, "device_id")}).second;
+  });
+  CiteRows(c, "time_budget", spans, {"pid", "device_id", "span_ns"},
+           "Each (process, device) span, first to last GPU operation" + c.scope);
   return true;
 }
 
@@ -892,8 +1070,14 @@ bool AnswerKernelsPerStream(Ctx& c) {
     e.second += static_cast<double>(k.end[i] - k.start[i]);
   }
   std::vector<std::pair<std::pair<int32_t, int32_t>, std::pair<double, double>>> list(by.begin(), by.end());
-  std::stable_sort(list.begin(), list.end(),
-                   [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+  // By kernel time, or by kernel count when the question counts ("which stream runs the most kernels?").
+  const bool by_count = MeasureOf(c.p) == Measure::kCount ||
+                        HasAny(c.p.lower, {"most kernels", "most launches", "fewest", "most often", "number of"});
+  const bool least = HasWord(c.p.lower, "fewest") || HasWord(c.p.lower, "least") || HasWord(c.p.lower, "idlest");
+  std::stable_sort(list.begin(), list.end(), [&](const auto& a, const auto& b) {
+    const double x = by_count ? a.second.first : a.second.second, y = by_count ? b.second.first : b.second.second;
+    return least ? x < y : x > y;
+  });
   double n = 0, ns = 0;
   std::string parts;
   for (size_t i = 0; i < list.size(); ++i) {
@@ -904,9 +1088,19 @@ bool AnswerKernelsPerStream(Ctx& c) {
                            list[i].first.second, FormatCount(list[i].second.first), FormatNs(list[i].second.second));
   }
   if (list.size() > 12) parts += fmt::format("; {} more streams", list.size() - 12);
+  std::string lead;
+  if (!list.empty() && HasAny(c.p.lower, {"which", "what stream"}))
+    lead =
+        fmt::format("Device {} stream {} ran the {} {}{}: {} kernels, {}. ", list[0].first.first, list[0].first.second,
+                    least ? (by_count ? "fewest" : "least") : "most", by_count ? "kernels" : "kernel time", WhereOf(c),
+                    FormatCount(list[0].second.first), FormatNs(list[0].second.second));
+  const auto ranked = [&](size_t i) { return by_count ? list[i].second.first : list[i].second.second; };
+  if (!lead.empty() && list.size() > 1 && ranked(1) == ranked(0))
+    lead.insert(lead.size() - 2,
+                fmt::format(" (tied with device {} stream {})", list[1].first.first, list[1].first.second));
   Say(c,
-      fmt::format("Kernels per stream{}: {}. Total: {} kernels, {} of GPU time on {} streams.", WhereOf(c), parts,
-                  FormatCount(n), FormatNs(ns), list.size()),
+      fmt::format("{}Kernels per stream{}: {}. Total: {} kernels, {} of GPU time on {} streams.", lead, WhereOf(c),
+                  parts, FormatCount(n), FormatNs(ns), list.size()),
       "exact counts and sums of the kernel table per (device, stream)");
   CiteRows(c, "stream_concurrency", *t, {"device_id", "streams_busy", "time_ns", "time_pct"},
            "Time with k streams busy, per device" + c.scope);
@@ -1104,7 +1298,7 @@ bool AnswerComposedBeforeKernels(Ctx& c) {
     if (HasAny(c.p.lower, {"which process", "what process", "which pid", "which rank", "what rank"}) &&
         AnswerWhichMember(c, Grouping::kProcess))
       return true;
-    if (HasAny(c.p.lower, {"which gpu", "which device", "what gpu", "what device"}) &&
+    if (HasAny(c.p.lower, {"which gpu", "which device", "what gpu", "what device"}) && c.p.topic != "streams" &&
         AnswerWhichMember(c, Grouping::kDevice))
       return true;
   }
@@ -1121,8 +1315,11 @@ bool AnswerComposedBeforeKernels(Ctx& c) {
 bool AnswerComposedAfterKernels(Ctx& c) {
   if (c.p.type == QType::kWhy || !c.p.skill.empty() || c.p.follow_up || !c.profile.info().caps.kernels) return false;
   const Measure m = MeasureOf(c.p);
-  if (c.p.topic == "streams" && c.kernels.empty() && HasAny(c.p.lower, {"per stream", "each stream", "by stream"}))
+  if (c.p.topic == "streams" && c.kernels.empty() &&
+      (HasAny(c.p.lower, {"per stream", "each stream", "by stream", "which stream", "what stream", "busiest stream"}) ||
+       (c.p.type == QType::kWhich && HasWord(c.p.lower, "which") && HasAny(c.p.lower, {"kernel", "busiest"}))))
     return AnswerKernelsPerStream(c);
+  if (c.kernels.empty() && c.nvtx_range.empty() && AsksFirstToLast(c.p)) return AnswerKernelSpan(c);
   if (c.p.topic == "streams" && m == Measure::kCount && c.kernels.empty()) return AnswerStreamCount(c);
   if (c.p.devices.size() >= 2 && (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) && !c.kernels.empty() &&
       c.nvtx_range.empty() && (c.p.topic.empty() || c.p.topic == "kernels"))
@@ -1141,6 +1338,13 @@ bool AnswerComposedAfterKernels(Ctx& c) {
     auto all = RunSkill(c, "top_kernels", {}, false);
     if (all && !all->declined) KernelsForRanges(c, *all);
     if (!c.kernels.empty()) return AnswerRangesOfKernels(c);
+  }
+  if (c.p.bound && c.nvtx_range.empty() && (c.p.topic.empty() || c.p.topic == "kernels")) {
+    if (c.kernels.empty()) {
+      auto all = RunSkill(c, "top_kernels", {}, false);
+      if (all && !all->declined) KernelByShortWord(c, *all);
+    }
+    return AnswerKernelsBound(c);
   }
   const bool about_kernels = c.p.topic.empty() || c.p.topic == "kernels" || c.p.topic == "launch";
   if (!about_kernels || c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) return false;

@@ -21,22 +21,30 @@ struct AskWindow {
   std::string text;  // as said ("between 0.2 and 0.4 s")
 };
 
+// "longer than 100 us", "under 2 ms": a bound on each instance's duration.
+struct DurationBound {
+  double ns = 0;
+  bool above = true;  // longer than the bound (false: shorter)
+  std::string said;   // the words, as the question had them
+};
+
 struct Parsed {
   std::string text;   // trimmed
   std::string lower;  // lower-cased
   QType type = QType::kDescribe;
-  std::string topic;                // "kernels", "memcpy", "sync", "idle", "nccl", "nvtx", "launch", "api",
-                                    // "iterations", "streams", "help", "" (none said)
-  std::string skill;                // a skill named in the question
-  std::vector<int32_t> devices;     // "GPU 1", "device 0"
-  std::vector<uint32_t> processes;  // "pid 111", a process name
-  std::optional<AskWindow> window;  // "between 0.2 and 0.4 s", "in the first 100 ms"
-  std::vector<std::string> quoted;  // text in quotes or backticks
-  std::vector<std::string> idents;  // identifier-like words (snake_case, a::b, CamelCase with digits)
-  std::vector<std::string> words;   // lower-case words
-  std::optional<size_t> ordinal;    // "the second one" = 1 (0-based)
-  std::optional<size_t> top_n;      // "top 5"
-  bool follow_up = false;           // short question leaning on the previous turn ("and on device 1?", "why?")
+  std::string topic;                   // "kernels", "memcpy", "sync", "idle", "nccl", "nvtx", "launch", "api",
+                                       // "iterations", "streams", "help", "" (none said)
+  std::string skill;                   // a skill named in the question
+  std::vector<int32_t> devices;        // "GPU 1", "device 0"
+  std::vector<uint32_t> processes;     // "pid 111", a process name
+  std::optional<AskWindow> window;     // "between 0.2 and 0.4 s", "in the first 100 ms"
+  std::optional<DurationBound> bound;  // "longer than 100 us": instances counted against it
+  std::vector<std::string> quoted;     // text in quotes or backticks
+  std::vector<std::string> idents;     // identifier-like words (snake_case, a::b, CamelCase with digits)
+  std::vector<std::string> words;      // lower-case words
+  std::optional<size_t> ordinal;       // "the second one" = 1 (0-based)
+  std::optional<size_t> top_n;         // "top 5"
+  bool follow_up = false;              // short question leaning on the previous turn ("and on device 1?", "why?")
 };
 
 // Reads a question. Devices and processes are checked against the profile later (BuildFilter).

@@ -211,6 +211,27 @@ std::optional<AskWindow> WindowOf(const std::string& q, const engine::ProfileInf
   return std::nullopt;
 }
 
+// "longer than 100 us", "over 2 ms", "at least 1 s", "under 500 ns", "> 10 ms": a bound on each instance's
+// duration. The unit must be said: "more than 100" is a count, not a time. The comparison then belongs to the bound,
+// so the question is no longer "is A more than B".
+std::optional<DurationBound> BoundOf(const std::string& q) {
+  static const std::string& space = kAskSpace;
+  static const AskPattern bound(
+      R"(\b(longer|more|greater|slower|shorter|less|faster|over|above|under|below|exceed(?:s|ed|ing)?|beyond|at least|at most))" +
+      space + "*(?:than" + space + "+)?" + R"(([0-9]+(?:\.[0-9]+)?))" + space +
+      R"(*(ns|us|µs|μs|ms|s|secs?|seconds?|milliseconds?|microseconds?|nanoseconds?)\b)");
+  std::array<re2::StringPiece, 4> m;
+  if (!SearchIn<3>(bound, q, m)) return std::nullopt;
+  const auto v = DecimalNumber(m[2]);
+  if (!v) return std::nullopt;
+  std::string unit = Str(m[3]);
+  if (unit == "μs") unit = "us";
+  const std::string word = Str(m[1]);
+  const bool below = word == "shorter" || word == "less" || word == "faster" || word == "under" || word == "below" ||
+                     word == "at most";
+  return DurationBound{ToSeconds(*v, unit) * 1e9, !below, Str(m[0])};
+}
+
 void DevicesAndProcesses(const std::string& q, const engine::ProfileInfo& info, Parsed& p) {
   static const AskPattern device(R"(\b(?:gpu|device|dev|cuda:|rank))" + kAskSpace + "*#?" + kAskSpace +
                                  R"(*([0-9]+)\b)");
@@ -256,8 +277,13 @@ std::optional<size_t> OrdinalOf(const std::string& q) {
   static const std::pair<std::string_view, size_t> words[] = {{"first one", 0}, {"second", 1}, {"third", 2},
                                                               {"fourth", 3},    {"fifth", 4},  {"2nd", 1},
                                                               {"3rd", 2},       {"4th", 3},    {"5th", 4}};
+  // Whole words only: "seconds", "milliseconds" and "32nd" are no ordinal; nor is a unit ("per second", "1 second",
+  // "a second"), which made a question about durations a follow-up of the previous turn.
+  static const AskPattern unit(R"((?:\bper|\ba|[0-9]))" + kAskSpace + "*second\\b");
   for (const auto& [w, i] : words) {
-    if (q.find(w) != std::string::npos) return i;
+    if (!HasWord(q, w)) continue;
+    if (std::array<re2::StringPiece, 1> m; w == "second" && SearchIn<0>(unit, q, m)) continue;
+    return i;
   }
   static const AskPattern number(R"((?:number|#|no\.))" + kAskSpace + "*([0-9]+)");
   if (std::array<re2::StringPiece, 2> m; SearchIn<1>(number, q, m)) {
@@ -368,6 +394,8 @@ Parsed ParseQuestion(const std::string& question, const engine::ProfileInfo& inf
   p.type = TypeOf(p.lower);
   p.topic = TopicOf(p.lower);
   p.window = WindowOf(p.lower, info);
+  p.bound = BoundOf(p.lower);
+  if (p.bound && (p.type == QType::kMoreThan || p.type == QType::kCompare)) p.type = QType::kDescribe;
   DevicesAndProcesses(p.lower, info, p);
   QuotedAndIdents(p.text, p);
   p.ordinal = OrdinalOf(p.lower);

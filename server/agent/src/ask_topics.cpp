@@ -57,62 +57,116 @@ std::string Where(const Ctx& c) {
 const std::vector<std::string> kKernelColumns = {"time_pct", "total_time_ns", "instances", "avg_ns",
                                                  "med_ns",   "max_ns",        "name"};
 
-// A "which kernel" question that ranks by something other than total GPU time: the average or the longest single
-// launch ("the longest average duration", "the slowest per call", "the longest single launch"), or the launch count
-// ("launched most often"). The column of top_kernels to rank by and what to call it; nullopt for total time.
+// A "which kernel" or "which NVTX range" question that ranks by something other than the largest total time: the
+// average, the longest or shortest single instance, the spread (standard deviation), the instance count, and in
+// either direction ("the shortest", "the fewest", "the most consistent"). The summary column to rank by (top_kernels
+// and nvtx_summary share them), the words for it, and whether the least comes first; nullopt for the largest total.
 struct Ranking {
   std::string column, said;
+  bool ascending = false;
 };
 std::optional<Ranking> RankingOf(const Ctx& c) {
-  if (c.p.type != QType::kWhich && c.p.type != QType::kDescribe) return std::nullopt;
+  if ((c.p.type != QType::kWhich && c.p.type != QType::kDescribe) || c.p.bound) return std::nullopt;
   const std::string& q = c.p.lower;
-  if (HasAny(q, {"single", "longest launch", "longest instance", "longest call", "longest individual", "max duration",
-                 "maximum duration", "longest run"}))
-    return Ranking{"max_ns", "the longest single launch"};
-  if (HasAny(q, {"average", "mean", "per call", "per launch", "per instance", "per invocation", "typical"}))
-    return Ranking{"avg_ns", "the longest average launch"};
+  // Whole words: "slowest" holds "lowest". A speed word ranks the duration; "least" and "smallest" alone the total.
+  const auto any_word = [&](std::initializer_list<std::string_view> words) {
+    return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return HasWord(q, w); });
+  };
+  const bool quick = any_word({"shortest", "fastest", "quickest", "briefest", "cheapest"});
+  const bool least = quick || any_word({"least", "fewest", "smallest", "lowest", "rarest", "minimum"});
+  if (HasAny(q, {"varian", "variab", "vary", "varies", "std dev", "stddev", "standard deviation", "jitter",
+                 "consistent", "stable", "fluctuat", "spread", "erratic", "noisiest", "noisy"})) {
+    const bool steady = HasAny(q, {"most consistent", "most stable", "least varia", "least jitter", "lowest varia",
+                                   "smallest varia", "least spread", "smallest spread"});
+    return steady ? Ranking{"stddev_ns", "the steadiest duration (the smallest standard deviation)", true}
+                  : Ranking{"stddev_ns", "the most varied duration (the largest standard deviation)", false};
+  }
+  const bool single = HasAny(
+      q, {"single",           "slowest launch",   "slowest instance",   "slowest call",     "longest launch",
+          "longest instance", "longest call",     "longest individual", "max duration",     "maximum duration",
+          "longest run",      "shortest launch",  "shortest instance",  "shortest call",    "shortest individual",
+          "min duration",     "minimum duration", "fastest launch",     "fastest instance", "one launch",
+          "one instance"});
+  if (single && least) return Ranking{"min_ns", "the shortest single instance", true};
+  if (single) return Ranking{"max_ns", "the longest single instance", false};
   if (HasAny(q, {"most often", "most launches", "most instances", "most times", "most frequently", "launched the most",
                  "called the most", "most calls", "most invocations", "most launched", "most frequent"}))
-    return Ranking{"instances", "the most launches"};
+    return Ranking{"instances", "the most instances", false};
+  if (HasAny(q, {"fewest", "least often", "least frequently", "least launched", "rarest", "fewest times",
+                 "least called", "fewest calls", "fewest launches", "fewest instances"}))
+    return Ranking{"instances", "the fewest instances", true};
+  if (HasAny(q, {"average", "mean", "per call", "per launch", "per instance", "per invocation", "typical"}))
+    return least ? Ranking{"avg_ns", "the shortest average duration", true}
+                 : Ranking{"avg_ns", "the longest average duration", false};
+  if (HasAny(q, {"least time", "least gpu time", "least total", "smallest total", "lowest total", "smallest share",
+                 "least share"}))
+    return Ranking{"total_time_ns", "the least total time", true};
+  // "the shortest kernel", "the fastest range": per instance; "the least used kernel": its total.
+  if (quick) return Ranking{"avg_ns", "the shortest average duration", true};
+  if (least) return Ranking{"total_time_ns", "the least total time", true};
   return std::nullopt;
 }
 
-void AnswerKernelsRanked(Ctx& c, skills::Table t, const Ranking& by) {
-  // Ordered by the column's value (each row's key read once), ties keeping top_kernels' order.
+// What is ranked: kernels (top_kernels) or NVTX ranges (nvtx_summary); both have the same summary columns.
+struct Ranked {
+  std::string_view skill, name_column, noun;
+  const std::vector<std::string>& columns;
+};
+
+std::string RankedFigure(const skills::Table& t, size_t r, const Ranking& by) {
+  if (by.column == "instances") return fmt::format("{} instances", FormatCount(CellNumber(t, r, "instances")));
+  if (by.column == "stddev_ns")
+    return fmt::format("standard deviation {} around an average of {}", FormatNs(CellNumber(t, r, "stddev_ns")),
+                       FormatNs(CellNumber(t, r, "avg_ns")));
+  if (by.column == "max_ns") return FormatNs(CellNumber(t, r, "max_ns")) + " at its longest";
+  if (by.column == "min_ns") return FormatNs(CellNumber(t, r, "min_ns")) + " at its shortest";
+  if (by.column == "total_time_ns") return FormatNs(CellNumber(t, r, "total_time_ns")) + " in total";
+  return FormatNs(CellNumber(t, r, by.column)) + " per instance";
+}
+
+void AnswerRanked(Ctx& c, skills::Table t, const Ranking& by, const Ranked& what) {
+  // Ordered by the column's value (each row's key read once), ties keeping the skill's order (largest total first).
   std::vector<std::pair<double, size_t>> keys;
-  for (size_t r = 0; r < t.rows.size(); ++r) keys.emplace_back(-CellNumber(t, r, by.column), r);
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const double v = CellNumber(t, r, by.column);
+    // A spread needs two instances: one instance's zero deviation says nothing about its steadiness.
+    const bool no_spread = by.column == "stddev_ns" && CellNumber(t, r, "instances") < 2;
+    keys.emplace_back(std::isnan(v) || no_spread ? HUGE_VAL : (by.ascending ? v : -v), r);
+  }
   std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<std::vector<Value>> rows;
   for (const auto& key : keys) rows.push_back(std::move(t.rows[key.second]));
   t.rows = std::move(rows);
-  const bool count = by.column == "instances";
-  auto figure = [&](size_t r) {
-    if (count) return fmt::format("{} launches", FormatCount(CellNumber(t, r, "instances")));
-    return FormatNs(CellNumber(t, r, by.column)) + (by.column == "max_ns" ? " at its longest" : " per launch");
-  };
+  const std::string name = CellText(t, 0, std::string(what.name_column));
+  const std::string instances =
+      by.column == "instances" ? "" : FormatCount(CellNumber(t, 0, "instances")) + " instances, ";
+  const std::string total =
+      by.column == "total_time_ns" ? "" : FormatNs(CellNumber(t, 0, "total_time_ns")) + " in total, ";
   std::string s =
-      fmt::format("The kernel with {}{} is {}: {} ({} launches, {} in total, {} of kernel time).", by.said, Where(c),
-                  Code(CellText(t, 0, "name")), figure(0), FormatCount(CellNumber(t, 0, "instances")),
-                  FormatNs(CellNumber(t, 0, "total_time_ns")), FormatPct(CellNumber(t, 0, "time_pct")));
-  if (count) {
-    s = fmt::format("The kernel with {}{} is {}: {} ({} in total, {} of kernel time, {} per launch on average).",
-                    by.said, Where(c), Code(CellText(t, 0, "name")), figure(0),
-                    FormatNs(CellNumber(t, 0, "total_time_ns")), FormatPct(CellNumber(t, 0, "time_pct")),
-                    FormatNs(CellNumber(t, 0, "avg_ns")));
-  }
-  if (t.rows.size() > 1) s += fmt::format(" Next: {} ({}).", Code(CellText(t, 1, "name")), figure(1));
-  Facts(c, s, Confidence::kHigh, "top_kernels' rows (nsys stats gpukernsum) ordered by " + by.column);
+      fmt::format("The {} with {}{} is {}: {} ({}{}{} of {} time).", what.noun, by.said, Where(c), Code(name),
+                  RankedFigure(t, 0, by), instances, total, FormatPct(CellNumber(t, 0, "time_pct")), what.noun);
+  if (t.rows.size() > 1)
+    s += fmt::format(" Next: {} ({}).", Code(CellText(t, 1, std::string(what.name_column))), RankedFigure(t, 1, by));
+  Facts(c, s, Confidence::kHigh,
+        fmt::format("{}'s rows ordered by {}{}", what.skill, by.column, by.ascending ? ", least first" : ""));
   const size_t n = std::min(TopN(c, 5), t.rows.size());
-  Cite(c, "top_kernels", {}, t, kKernelColumns, n, fmt::format("Top {} kernels by {}{}", n, by.column, c.scope));
-  for (size_t r = 0; r < n; ++r) c.turn.state.listed.push_back(CellText(t, r, "name"));
+  Cite(c, std::string(what.skill), {}, t, what.columns, n,
+       fmt::format("Top {} {}s by {}{}{}", n, what.noun, by.column, by.ascending ? " (least first)" : "", c.scope));
+  for (size_t r = 0; r < n; ++r) c.turn.state.listed.push_back(CellText(t, r, std::string(what.name_column)));
 }
+
+const std::vector<std::string> kRankedKernelColumns = {"time_pct", "total_time_ns", "instances", "avg_ns", "med_ns",
+                                                       "min_ns",   "max_ns",        "stddev_ns", "name"};
+const std::vector<std::string> kRankedRangeColumns = {"range",  "time_pct", "total_time_ns", "instances",
+                                                      "avg_ns", "min_ns",   "max_ns",        "stddev_ns"};
 
 }  // namespace
 
 void AnswerKernels(Ctx& c) {
   auto t = TableOr(c, "top_kernels");
   if (!t) return;
-  if (const auto by = RankingOf(c); by && !t->rows.empty()) return AnswerKernelsRanked(c, std::move(*t), *by);
+  if (const auto by = RankingOf(c); by && !t->rows.empty())
+    return AnswerRanked(c, std::move(*t), *by, {"top_kernels", "name", "kernel", kRankedKernelColumns});
   if (t->rows.empty()) {
     Facts(c, fmt::format("No kernels ran{}.", Where(c)), Confidence::kHigh, "the kernel table has no rows there");
     Cite(c, "top_kernels", {}, *t, kKernelColumns, 0, "Kernels by GPU time");
@@ -327,6 +381,8 @@ void AnswerNvtx(Ctx& c) {
     Cite(c, "nvtx_summary", {}, *t, cols, 0, "NVTX ranges");
     return;
   }
+  if (const auto by = RankingOf(c); by && c.p.type != QType::kHowMany)
+    return AnswerRanked(c, std::move(*t), *by, {"nvtx_summary", "range", "NVTX range", kRankedRangeColumns});
   std::string s;
   if (c.p.type == QType::kHowMany) {
     s = fmt::format("{} NVTX range instances of {} distinct names{}.", FormatCount(SumColumn(*t, "instances")),

@@ -559,6 +559,15 @@ std::vector<double> CopyDurations(const Ctx& c, const Direction& d) {
   return v;
 }
 
+// "The longest memcpy", "the shortest device-to-host copy": one instance (extreme > 0 the longest).
+std::string CopyExtreme(const Ctx& c, const Direction& d, int extreme) {
+  const std::vector<double> v = CopyDurations(c, d);
+  if (v.empty()) return fmt::format("No {} ran{}.", d.label, WhereOf(c));
+  return fmt::format("The {} of the {} {}{} took {} (median {}).", extreme > 0 ? "longest" : "shortest",
+                     FormatCount(static_cast<double>(v.size())), d.label, WhereOf(c),
+                     FormatNs(extreme > 0 ? v.back() : v.front()), FormatNs(PercentileOfSorted(v, 50)));
+}
+
 // "The p90 of host-to-device copies".
 std::string CopyPercentile(const Ctx& c, const Direction& d) {
   const std::vector<double> v = CopyDurations(c, d);
@@ -578,7 +587,9 @@ bool AnswerDirections(Ctx& c, Measure m) {
     if (at != std::string::npos) named.emplace_back(at, &d);
   }
   if (migrations && named.empty()) named.emplace_back(0, &kAllMigrations);
-  if (named.empty() && c.p.bound && c.p.topic == "memcpy") named.emplace_back(0, &kAllCopies);
+  const int extreme = ExtremeAsked(c.p, m);
+  const bool any_copy = c.p.topic == "memcpy" && !migrations && !HasAny(c.p.lower, {"direction", "kind of", "type of"});
+  if (named.empty() && any_copy && (c.p.bound || extreme != 0)) named.emplace_back(0, &kAllCopies);
   if (named.empty()) return false;
   const Direction& first = *named[0].second;
   if (!(first.copy_kinds.empty() ? c.profile.info().caps.memset : c.profile.info().caps.memcpy)) return false;
@@ -622,6 +633,8 @@ bool AnswerDirections(Ctx& c, Measure m) {
                     FormatCount(a.count), first.nouns);
   } else if (c.p.bound) {
     s = BoundSentence(c, CopyDurations(c, *named[0].second), first.label);
+  } else if (extreme != 0) {
+    s = CopyExtreme(c, first, extreme);
   } else if (m == Measure::kPercentile) {
     s = CopyPercentile(c, *named[0].second);
   } else if (m == Measure::kShare && (span_share = ShareOfSpan(c, *named[0].second, a.total_ns))) {
@@ -690,6 +703,69 @@ void KernelByShortWord(Ctx& c, const skills::Table& all) {
       return;
     }
   }
+}
+
+// "What is the p99 kernel duration?", "the median kernel duration": over every kernel instance in the filter.
+bool AnswerKernelDurations(Ctx& c, Measure m) {
+  auto all = Usable(c, "top_kernels");
+  if (!all) return false;
+  const engine::KernelTable& k = c.profile.kernels();
+  std::vector<double> d;
+  for (size_t i = 0; i < k.size(); ++i) {
+    if (InFilter(c, k.device[i], k.pid[i], k.start[i])) d.push_back(static_cast<double>(k.end[i] - k.start[i]));
+  }
+  if (d.empty()) return false;
+  std::sort(d.begin(), d.end());
+  double sum = 0;
+  for (double v : d) sum += v;
+  const double pct = m == Measure::kMedian ? 50 : PercentileOf(c.p.lower);
+  Say(c,
+      fmt::format("The {} kernel duration{} is {} (of {} kernel instances; median {}, average {}, max {}; linear "
+                  "interpolation between ranks).",
+                  m == Measure::kMedian ? "median" : fmt::format("p{:.0f}", pct), WhereOf(c),
+                  FormatNs(PercentileOfSorted(d, pct)), FormatCount(static_cast<double>(d.size())),
+                  FormatNs(PercentileOfSorted(d, 50)), FormatNs(sum / static_cast<double>(d.size())),
+                  FormatNs(d.back())),
+      "exact order statistics of the kernel table's instances");
+  const auto top = KeepRows(*all, [](size_t r) { return r < 5; });
+  CiteRows(c, "top_kernels", top, {"name", "instances", "min_ns", "med_ns", "max_ns", "total_time_ns"},
+           "The kernels with the most GPU time" + c.scope);
+  return true;
+}
+
+// "How many NVTX ranges lasted longer than 10 ms?": the range instances past the bound (of the named range, else of
+// all), nvtx_summary's rows as evidence. False when a named range matches no row by name (a domain-prefixed label).
+bool AnswerNvtxBound(Ctx& c) {
+  auto t = Usable(c, "nvtx_summary");
+  if (!t) return false;
+  const engine::NvtxTable& n = c.profile.nvtx();
+  const auto& f = c.filter;
+  std::unordered_map<engine::StrId, bool> mine;
+  std::vector<double> d;
+  for (size_t i = 0; i < n.size(); ++i) {
+    if (!c.nvtx_range.empty()) {
+      auto it = mine.find(n.name[i]);
+      if (it == mine.end()) it = mine.emplace(n.name[i], c.profile.strings().view(n.name[i]) == c.nvtx_range).first;
+      if (!it->second) continue;
+    }
+    if (!f.processes.empty() && std::find(f.processes.begin(), f.processes.end(), n.pid[i]) == f.processes.end())
+      continue;
+    if (f.window.start || f.window.end) {
+      const double at = static_cast<double>(n.start[i] - c.profile.info().start_ns) / 1e9;
+      if (at < f.window.start.value_or(0.0) || at >= f.window.end.value_or(1e300)) continue;
+    }
+    d.push_back(static_cast<double>(n.end[i] - n.start[i]));
+  }
+  if (d.empty() && !c.nvtx_range.empty()) return false;
+  std::sort(d.begin(), d.end());
+  Say(c, BoundSentence(c, d, c.nvtx_range.empty() ? "NVTX range instances" : "instances of " + Ticked(c.nvtx_range)),
+      "exact counts of the NVTX table's ranges against the bound (range time is CPU wall time)");
+  const auto rows = c.nvtx_range.empty()
+                        ? KeepRows(*t, [](size_t r) { return r < 5; })
+                        : KeepRows(*t, [&](size_t r) { return CellText(*t, r, "range") == c.nvtx_range; });
+  CiteRows(c, "nvtx_summary", rows, {"range", "instances", "min_ns", "med_ns", "max_ns", "total_time_ns"},
+           (c.nvtx_range.empty() ? "The NVTX ranges with the most time" : "NVTX range " + c.nvtx_range) + c.scope);
+  return true;
 }
 
 // "How many kernels ran longer than 100 us?", "Did any gemm take more than 1 ms?": the kernel instances past the
@@ -1307,6 +1383,7 @@ bool AnswerComposedBeforeKernels(Ctx& c) {
       return true;
     if (AnswerPerMember(c, m, g, AnswerDirections, MembersOf(c, g, c.profile.memcpys()))) return true;
   }
+  if (c.p.bound && c.p.topic == "nvtx" && c.profile.info().caps.nvtx && AnswerNvtxBound(c)) return true;
   if (AnswerApis(c, m) || AnswerDirections(c, m)) return true;
   if (c.p.topic == "memcpy" && m == Measure::kShare && c.profile.info().caps.memcpy) return AnswerMemcpyShare(c);
   return false;
@@ -1352,6 +1429,10 @@ bool AnswerComposedAfterKernels(Ctx& c) {
     auto all = RunSkill(c, "top_kernels", {}, false);
     if (all && !all->declined) KernelByShortWord(c, *all);
   }
+  // "the p99 kernel duration", "the median kernel time": over all instances, when no kernel is named.
+  if ((m == Measure::kPercentile || m == Measure::kMedian) && c.kernels.empty() && c.nvtx_range.empty() &&
+      AnswerKernelDurations(c, m))
+    return true;
   if ((m == Measure::kGrid || m == Measure::kBlock) && c.kernels.empty()) {
     // A launch configuration belongs to a kernel: without one named, answering the kernel count would answer
     // another question.

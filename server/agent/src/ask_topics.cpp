@@ -66,8 +66,12 @@ struct Ranking {
   bool ascending = false;
 };
 std::optional<Ranking> RankingOf(const Ctx& c) {
-  if ((c.p.type != QType::kWhich && c.p.type != QType::kDescribe) || c.p.bound) return std::nullopt;
   const std::string& q = c.p.lower;
+  // "List the 3 kernels with the lowest total time" reads as "how much" by its "total time", but it asks for a list.
+  const bool listing = q.rfind("list", 0) == 0 || q.rfind("which", 0) == 0 || q.rfind("show", 0) == 0;
+  if ((c.p.type != QType::kWhich && c.p.type != QType::kDescribe && !(listing && c.p.type == QType::kHowMuch)) ||
+      c.p.bound)
+    return std::nullopt;
   // Whole words: "slowest" holds "lowest". A speed word ranks the duration; "least" and "smallest" alone the total.
   const auto any_word = [&](std::initializer_list<std::string_view> words) {
     return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return HasWord(q, w); });

@@ -209,7 +209,7 @@ TEST_F(SourceMapping, PytorchOperatorNamesMatchTheirRangesWithoutSeqNumbers) {
   ASSERT_NE(to_copy, lenses.end());
   EXPECT_EQ(to_copy->title.rfind("1474 calls · 45.4 ms · ", 0), 0u) << to_copy->title;
   EXPECT_NE(to_copy->title.find("(prefix)"), std::string::npos) << to_copy->title;
-  // log_scope("aten::view") is a candidate call whose literal is a range name: it gets a lens (the rule);
+  // log_scope("aten::view") is a candidate call whose literal is a range name: it gets a lens;
   // log_scope("not a range name") gets none.
   EXPECT_EQ(find("not a range name"), lenses.end());
   // aten::view: 1204 ranges (op_id and seq variants), 4874505 ns, no kernels.
@@ -252,7 +252,7 @@ TEST_F(SourceMapping, KernelSourcesAreTheInnermostAnnotatedRanges) {
       << explained->markdown;
 }
 
-// The wording when every call of an innermost range launches the same number of kernels. No fixture has
+// The lens's wording when every call of an innermost range launches the same number of kernels. No fixture has
 // such a range with more than one kernel, so a copy of h200_nvfuser_nvtx.sqlite keeps only the one instance of
 // 'KernelExecutor::runFusion::intermediates' that launches kernels (sqlite3: of its 6 instances, rowid 9266 holds
 // both launches of the range's 2 kernels, of one kind; rowids 9198 9216 9239 13480 13505 launch none).
@@ -319,7 +319,7 @@ TEST_F(SourceMapping, SourceSetsAreBounded) {
   EXPECT_TRUE(ws_.OpenSourceSet().ok());
 }
 
-// The target: a file with 200 ranges gets its lenses in <= 20 ms once the profile's figures are computed.
+// The latency target: a file with 200 ranges gets its lenses in <= 20 ms once the profile's figures are computed.
 TEST_F(SourceMapping, LensesOfAFileWith200RangesTakeUnder20Ms) {
   const std::string p = Open("h200_nvfuser_nvtx.sqlite");
   auto table = ws_.FiguresOf(p);

@@ -1,5 +1,5 @@
-// The bounded printf/format, instr, replace, trim, like and glob of user queries (issue 25, item 7): one call can no
-// longer outlast the query's budget, and every result is still SQLite's own (compared with a plain connection).
+// The bounded printf/format, instr, replace, trim, like and glob of user queries: one call can no longer outlast the
+// query's budget, and every result is still SQLite's own (compared with a plain connection).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -41,8 +41,8 @@ class BoundedFunctionsTest : public ::testing::Test {
   std::shared_ptr<Profile> profile_;
 };
 
-// The issue's query: six calls that each spun 8 s (2e9 repeats) and answered NULL. Now: the 16 MiB value error,
-// before any repeat is written.
+// Six calls that each used to spin 8 s (2e9 repeats) and answer NULL. Now: the 16 MiB value error, before any repeat is
+// written.
 TEST_F(BoundedFunctionsTest, SixHugePrintfsEndAtOnceWithTheValueLimitError) {
   std::string sql = "SELECT ";
   for (int i = 0; i < 6; ++i) sql += std::string(i ? ", " : "") + "printf('%.*c', 2000000000, 'x')";

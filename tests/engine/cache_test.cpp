@@ -203,9 +203,8 @@ std::string Be48(int64_t v) {
   return out;
 }
 
-// Issue 8, defect 11: an in-place rewrite that keeps size, inode and mtime (`rsync --inplace -t`) must not bring
-// the old numbers back. The edit is past the first 1 MB (outside the hashed head), so only the ctime and the
-// sampled pages can tell.
+// An in-place rewrite that keeps size, inode and mtime (`rsync --inplace -t`) must not bring the old numbers back. The
+// edit is past the first 1 MB (outside the hashed head), so only the ctime and the sampled pages can tell.
 TEST_F(CacheTest, InPlaceEditKeepingSizeInodeAndMtimeIsSeen) {
   Prime(copy_, cache_);
   ASSERT_EQ(Snapshots(cache_).size(), 1u);
@@ -255,7 +254,7 @@ TEST_F(CacheTest, InPlaceEditKeepingSizeInodeAndMtimeIsSeen) {
   EXPECT_EQ(new_total, old_total + 1000);  // the new numbers, not the snapshot's
 }
 
-// Issue 25: the snapshot was written to "<snap>.tmp.<pid>.<n>" through whatever was there, so a link planted at that
+// The snapshot was once written to "<snap>.tmp.<pid>.<n>" through whatever was there, so a link planted at that
 // name made the snapshot overwrite the link's target. Now the temporary is a fresh random name (O_EXCL|O_NOFOLLOW) in
 // the cache directory made this user's with mode 0700, and the snapshot is 0600.
 TEST_F(CacheTest, LinksPlantedAtTheOldTemporaryNamesAreNeverFollowedAndTheSnapshotIsPrivate) {

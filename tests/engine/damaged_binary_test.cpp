@@ -1,6 +1,6 @@
-// Issue 8, defects 10 and 11 against the real binary (build/nsys-ai): damaged copies of a fixture give the counts
-// in `info --check`, in the skill notes and totals, and an int64-wide span exports; an in-place edit that keeps
-// size, inode and mtime is not answered from the warm cache. Fixtures are copied, never touched.
+// Damaged rows and in-place edits against the real binary (build/nsys-ai): damaged copies of a fixture give the counts
+// in `info --check`, in the skill notes and totals, and an int64-wide span exports; an in-place edit that keeps size,
+// inode and mtime is not answered from the warm cache. Fixtures are copied, never touched.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>

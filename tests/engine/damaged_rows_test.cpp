@@ -1,6 +1,6 @@
-// Issue 8, defect 10: rows that cannot be right (NULL or text times, negative or int64-overflowing spans, rows on
-// damaged pages) are skipped and counted, never read as 0; a NULL string id is an empty name, not string 0. Each
-// test damages a copy of a small fixture (never the fixture) and asserts exact counts, with both readers.
+// Rows that cannot be right (NULL or text times, negative or int64-overflowing spans, rows on damaged pages) are
+// skipped and counted, never read as 0; a NULL string id is an empty name, not string 0. Each test damages a copy of a
+// small fixture (never the fixture) and asserts exact counts, with both readers.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <stdlib.h>

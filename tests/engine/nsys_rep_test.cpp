@@ -167,7 +167,7 @@ TEST(NsysRepVersions, ReadsTheWriterFromTheReportHeader) {
   EXPECT_FALSE(ParseNsysVersionOutput("command not found").has_value());
 }
 
-// Reports whose header says only "1." name their writer in their session record (issue 32): the rule (footer ->
+// Reports whose header says only "1." name their writer in their session record: the rule (footer ->
 // table of sections -> "UI Data" -> field 6) holds for every report in the fixtures, .qdrep and .nsys-rep alike.
 TEST(NsysRepVersions, ReadsTheWriterFromTheSessionRecord) {
   if (!testing::HaveFixtures()) GTEST_SKIP() << "fixtures absent";

@@ -184,7 +184,7 @@ TEST(OpenErrors, PathsWithUriCharactersOpen) {
 }
 
 // A file named like a report (.qdrep, .nsys-rep, any case) that starts neither as a report nor as SQLite: a plain
-// "not a report", never an nsys run or "is not a SQLite database" (issue 32).
+// "not a report", never an nsys run or "is not a SQLite database".
 TEST(OpenErrors, NamedLikeAReportButNotOne) {
   TempDir dir;
   OpenOptions options = TestOptions();

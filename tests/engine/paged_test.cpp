@@ -1,4 +1,4 @@
-// Exports bigger than memory (issue 13): columns in spill files and as views of the warm snapshot, and a profile
+// Exports bigger than memory: columns in spill files and as views of the warm snapshot, and a profile
 // opened under a memory budget answering exactly as one held in memory.
 #include <gtest/gtest.h>
 #include <sys/mman.h>
@@ -324,7 +324,7 @@ TEST_F(PagedProfile, ASpilledLoadAndAMappedReopenAnswerAsTheHeldModel) {
   ExpectSameTables(*reference_, *warm);
 }
 
-// Issue 25: `paged` says what happens. When no spill file can be made (here <cache>/spill is a file), the tables are
+// `paged` says what happens. When no spill file can be made (here <cache>/spill is a file), the tables are
 // held in memory and `paged` is false, with the same answers.
 TEST_F(PagedProfile, WhenNoSpillFileCanBeMadeTheTablesAreHeldAndNotCalledPaged) {
   std::ofstream(cache_ / "spill") << "not a directory";

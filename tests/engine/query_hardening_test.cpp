@@ -1,4 +1,4 @@
-// Profile::Query against hostile SQL (issue 8): the FTS3 tokenizer pointer primitive, functions outside the
+// Profile::Query against hostile SQL: the FTS3 tokenizer pointer primitive, functions outside the
 // allow-list, endless queries (time budget), huge results (byte limit), and a slow query next to others (the pool).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

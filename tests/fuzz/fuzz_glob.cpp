@@ -1,7 +1,7 @@
 // libFuzzer target: arbitrary bytes as a .gitignore file and paths → source::IgnoreFile::Parse / Match and
 // source::GlobMatch. The input is the file's text, a NUL byte, then paths one per line. Checks that nothing crashes,
 // that matching stays fast (-timeout: it is O(path x pattern)), and that GlobMatch gives the answer of the
-// recursive definition below (the matcher before issue 25, exponential in the stars) wherever that one is cheap:
+// recursive definition below (the matcher GlobMatch replaced, exponential in the stars) wherever that one is cheap:
 // at most 3 stars, patterns and paths of at most 32 bytes.
 //
 //   cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_glob

@@ -78,7 +78,7 @@ TEST(LlmConfig, BaseUrlMustBeHttp) {
   EXPECT_TRUE(CheckBaseUrl("https://api.openai.com/v1"));
 }
 
-// Issue 25: a Config built around the checks (a file: URL) still reaches nothing but HTTP, and its error shows none
+// A Config built around the checks (a file: URL) still reaches nothing but HTTP, and its error shows none
 // of what the URL names.
 TEST(LlmConfig, AClientNeverReadsANonHttpUrl) {
   const auto secret = std::filesystem::temp_directory_path() / "nsys-ai-llm-file-url-test.txt";
@@ -102,7 +102,7 @@ TEST(LlmConfig, AClientNeverReadsANonHttpUrl) {
   std::filesystem::remove(secret);
 }
 
-// Issue 25: the server's key goes only to the URL configured with it; a client picks an endpoint by name or brings
+// The server's key goes only to the URL configured with it; a client picks an endpoint by name or brings
 // its own URL with its own key; apiKeyEnv names only NSYS_AI_* variables and one error covers "not allowed" and
 // "not set".
 class ClientLlmChoice : public ::testing::Test {

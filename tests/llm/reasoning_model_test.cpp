@@ -1,6 +1,6 @@
 // OpenAI's reasoning models (o1, o3, o4 and gpt-5 families) refuse `max_tokens` and a temperature; the client sends
 // them `max_completion_tokens` and no temperature, and every other model (gpt-4o, local servers) `max_tokens` with
-// the temperature (issue 26). Checked on the request the stand-in receives, through the real libcurl client.
+// the temperature. Checked on the request the stand-in receives, through the real libcurl client.
 #include <gtest/gtest.h>
 
 #include "llm/standin.h"

@@ -1,5 +1,6 @@
-// The byte bounds of open documents (issue 25, item 10): per session and per server, didChange growth included; a
-// refused document answers requests with the refusal (-32803 naming the limit) until its didClose.
+// The byte bounds of open documents, so that no client can fill the server's memory: per session and per server,
+// didChange growth included; a refused document answers requests with the refusal (-32803 naming the limit) until its
+// didClose.
 #include <gtest/gtest.h>
 
 #include <memory>

@@ -1,7 +1,7 @@
-// Issue 11 through the dispatcher on real fixtures: nsys/report's spans point at the kernel names and findings in
-// its text; textDocument/hover there answers the kernel's explanation (or the finding), null elsewhere; the document
-// notifications are accepted; nsys/analyze publishes its findings as diagnostics (on the file and the report) and
-// nsys/closeProfile clears them; initializationOptions.llm is checked and routes nsys/ask.
+// The report document and its editor features through the dispatcher on real fixtures: nsys/report's spans point at the
+// kernel names and findings in its text; textDocument/hover there answers the kernel's explanation (or the finding),
+// null elsewhere; the document notifications are accepted; nsys/analyze publishes its findings as diagnostics (on the
+// file and the report) and nsys/closeProfile clears them; initializationOptions.llm is checked and routes nsys/ask.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -114,7 +114,7 @@ TEST_F(EditorDocuments, ReportSpansPointAtKernelNamesAndHoverExplainsThem) {
   }
 }
 
-// Issue 26: the report (what Neovim's :NsysOpen shows) leads with analyze's budget headline and shows each GPU's span
+// The report (what Neovim's :NsysOpen shows) leads with analyze's budget headline and shows each GPU's span
 // split into slices with a bar each; the slices of a span add up to it (shares to 100% within rounding).
 TEST_F(EditorDocuments, TheReportShowsWhereEachGpusTimeGoes) {
   const std::vector<std::string> lines = Lines(Report()["text"]);
@@ -144,7 +144,7 @@ TEST_F(EditorDocuments, TheReportShowsWhereEachGpusTimeGoes) {
   EXPECT_EQ(spans, 2);  // mfu_2gpu_before: one process on each of its two GPUs
 }
 
-// Issue 27: with a partialResultToken the report paints progressively: each $/progress value is the whole document
+// With a partialResultToken the report paints progressively: each $/progress value is the whole document
 // so far, the summary first (from what the open read, before the kernel table is asked for), then each section in
 // place of its placeholder line, every span pointing at its name in that value's text; the reply is the report a
 // request without the token gets, byte for byte.

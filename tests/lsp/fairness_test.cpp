@@ -1,6 +1,5 @@
-// Fair queueing and the cheap lane (issue 8, defect 6): one client's backlog or slow requests never hold up another
-// client's cheap request. Also the session's token gate (defect 0) at the unit level; the real binary is tested in
-// tests/transport/hardening_test.cpp.
+// Fair queueing and the cheap lane: one client's backlog or slow requests never hold up another client's cheap request.
+// Also the session's token gate at the unit level; the real binary is tested in tests/transport/hardening_test.cpp.
 #include <gtest/gtest.h>
 
 #include <atomic>

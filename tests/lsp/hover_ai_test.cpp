@@ -1,5 +1,5 @@
-// Issue 26, part 5, through the dispatcher: textDocument/hover on a kernel of nsys/report and nsys/explainKernel
-// answer at once without the AI paragraph and with it once the model has answered (the stand-in,
+// The AI paragraph of kernel hovers through the dispatcher: textDocument/hover on a kernel of nsys/report and
+// nsys/explainKernel answer at once without the AI paragraph and with it once the model has answered (the stand-in,
 // tests/llm/standin.py); the server's key goes only to the server's endpoint, never to an endpoint the client chose.
 #include <gtest/gtest.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-// Runs (issue 13) through the dispatcher: nsys/openRun, nsys/runSkillOnRun, nsys/runReport, nsys/exportRunTrace and
+// Runs through the dispatcher: nsys/openRun, nsys/runSkillOnRun, nsys/runReport, nsys/exportRunTrace and
 // nsys/closeRun on a real split of mfu_2gpu_after.sqlite (split_ranks.py at test time), with the wire's errors.
 // Figures: sqlite3 on the source, SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL = 3587 kernels in all.
 #include <gtest/gtest.h>
@@ -116,7 +116,7 @@ TEST_F(RunMethods, BadOpensAreClearErrors) {
   EXPECT_NE(budget["error"]["message"].get<std::string>().find("memoryBudget"), std::string::npos);
 }
 
-// initializationOptions.runLauncher (issue 13): the session's runReport runs as an MPI job of two processes
+// initializationOptions.runLauncher: the session's runReport runs as an MPI job of two processes
 // (`mpirun --oversubscribe -n 2 nsys-ai run-report ... --mpi`), with its progress, and answers what the server
 // computes itself; a launcher that fails or cannot run is an error naming it.
 TEST_F(RunMethods, ARunLauncherRunsTheReportAsAJobWithItsProgress) {

@@ -1,5 +1,5 @@
-// Issue 25 at the session: a client's logLevel is its own (window/logMessage), never the process's log; a client
-// may name programs to run (runLauncher, nsysPath) only where ServerOptions::allow_client_commands says so; a
+// Secrets and commands at the session: a client's logLevel is its own (window/logMessage), never the process's log; a
+// client may name programs to run (runLauncher, nsysPath) only where ServerOptions::allow_client_commands says so; a
 // client-chosen LLM endpoint never gets the server's key.
 #include <gtest/gtest.h>
 #include <stdlib.h>

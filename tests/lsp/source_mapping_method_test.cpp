@@ -1,8 +1,8 @@
-// Issue 12 through the dispatcher on real fixtures: the session indexes its roots after `initialized`, answers
-// textDocument/codeLens, hover and nsys/kernelSources against its active profile, publishes source diagnostics when
-// the profile opens (and clears them when it closes), follows didOpen/didChange/didClose and watched-file changes,
-// and explainKernel's Markdown links the kernel's sources. Figures are those of tests/core/source_mapping_test.cpp
-// (checked there against sqlite3).
+// The source mapping (the profile's numbers on the user's source lines) through the dispatcher on real fixtures: the
+// session indexes its roots after `initialized`, answers textDocument/codeLens, hover and nsys/kernelSources against
+// its active profile, publishes source diagnostics when the profile opens (and clears them when it closes), follows
+// didOpen/didChange/didClose and watched-file changes, and explainKernel's Markdown links the kernel's sources. Figures
+// are those of tests/core/source_mapping_test.cpp (checked there against sqlite3).
 #include <gtest/gtest.h>
 #include <unistd.h>
 

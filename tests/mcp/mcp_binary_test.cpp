@@ -1,5 +1,5 @@
 // Against the real binary: `nsys-ai mcp` serves requests concurrently, honours notifications/cancelled and shuts
-// down cleanly on SIGTERM; `nsys-ai serve --stdio` survives a body with a number past a double's range (issue 8).
+// down cleanly on SIGTERM; `nsys-ai serve --stdio` survives a body with a number past a double's range.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
@@ -268,7 +268,7 @@ TEST_F(McpBinaryTest, ServeStdioAnswersAHugeNumberAndServesTheNextRequest) {
   EXPECT_EQ(child_->Wait(20s), std::optional<int>(0)) << Log();
 }
 
-// The trace tools (issue 9): the same core calls as nsys/exportTrace and nsys/openInPerfetto, with the editor
+// The trace tools: the same core calls as nsys/exportTrace and nsys/openInPerfetto, with the editor
 // methods' argument names in snake_case.
 Json ToolJson(const Json& reply) {
   return Json::parse(reply["result"]["content"][0]["text"].get<std::string>(), nullptr, false);
@@ -419,7 +419,7 @@ TEST_F(McpBinaryTest, ToolsListHasTheTraceTools) {
   EXPECT_EQ(names, (std::vector<std::string>{"devices", "min_duration_ns", "output", "pids", "profile_id", "window"}));
 }
 
-// Issue 32: open_profile takes a .qdrep report as it takes a .nsys-rep: converted with the installed nsys (Debian's
+// open_profile takes a .qdrep report as it takes a .nsys-rep: converted with the installed nsys (Debian's
 // 2022.4.2 here); a report newer than that nsys names its writer, also when only its session record does; a file
 // named .qdrep that is not a report is refused in plain words.
 TEST_F(McpBinaryTest, OpensQdrepReports) {

@@ -260,7 +260,7 @@ TEST_F(McpServerTest, WorkspaceErrorsAreToolErrors) {
   EXPECT_EQ(TextOf(r), "no open profile has id 'p9' (no profile is open)");
 }
 
-// Issue 25: an error quotes at most 256 bytes of a path (then "… (N bytes)"), and a tool error at most 4 KiB, whatever
+// An error quotes at most 256 bytes of a path (then "… (N bytes)"), and a tool error at most 4 KiB, whatever
 // the input; the server answers the next request.
 TEST_F(McpServerTest, ErrorsQuoteABoundedPartOfTheirInput) {
   Initialize();
@@ -278,7 +278,7 @@ TEST_F(McpServerTest, ErrorsQuoteABoundedPartOfTheirInput) {
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":7,"method":"ping"})")["result"], Json::object());
 }
 
-// Issue 25: a path that is not UTF-8 comes as its file:// URI (support/path_text.h), and that URI opens the file.
+// A path that is not UTF-8 comes as its file:// URI (support/path_text.h), and that URI opens the file.
 TEST_F(McpServerTest, APathThatIsNotUtf8ComesAsItsUriAndOpensTheSameFile) {
   NSYS_REQUIRE_FIXTURES();
   Initialize();
@@ -318,7 +318,7 @@ TEST_F(McpServerTest, ListSkillsGivesEveryArgumentCommonOnesFirst) {
   EXPECT_EQ((*top)["args"][6]["type"], "int");
 }
 
-// Issue 13: an agent opens a run (a real split of mfu_2gpu_before.sqlite into its two processes, made at test time
+// An agent opens a run (a real split of mfu_2gpu_before.sqlite into its two processes, made at test time
 // by split_ranks.py) and asks which rank the others wait for. Kernels per rank from sqlite3 on the rank files:
 // SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL gives 1993 and 2017.
 TEST_F(McpServerTest, RunToolsOpenReportAnalyzeAndCloseARun) {

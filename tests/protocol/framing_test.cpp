@@ -147,8 +147,8 @@ TEST(FramingTest, ResyncFindsContentLengthAnywhereInALine) {
                                       "E:Content-Length is not a number: \"2 here\"", "B:{}"}));
 }
 
-// The defect of issue 8 (7): a body shorter than its Content-Length said, then frames sent back to back. The next
-// header is in the middle of the "line" the decoder is reading, and every later request used to be lost.
+// A body shorter than its Content-Length said, then frames sent back to back. The next header is in the middle of the
+// "line" the decoder is reading, and every later request used to be lost.
 TEST(FramingTest, BackToBackFramesAfterABadFrameAreAllDecoded) {
   const std::string bad = "Content-Length: 3\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1}";  // 3 is too short
   const std::string input = bad + EncodeFrame("{\"id\":2}") + EncodeFrame("{\"id\":3}") + EncodeFrame("{\"id\":4}");

@@ -1,4 +1,4 @@
-// initializationOptions.llm (issue 25): one of the server's endpoints by name, or the client's own endpoint with
+// initializationOptions.llm: one of the server's endpoints by name, or the client's own endpoint with
 // its own key (apiKey) or a key variable (apiKeyEnv); never both kinds at once.
 #include <gtest/gtest.h>
 

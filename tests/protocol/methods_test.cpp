@@ -98,7 +98,7 @@ TEST(MethodsTest, ProfileSummaryRoundTrips) {
       R"("sessionStartUtcNs":1700000000000000000,"sourcePath":"/f/h100.nsys-rep","startNs":1000,"streamCount":3,)"
       R"("tables":[{"name":"CUPTI_ACTIVITY_KIND_KERNEL","rows":3440000}],"threadCount":12},)"
       R"("mappingCoverage":null,"path":"/f/h100.sqlite","profileId":"p1"})");
-  // Issue 12: the coverage once computed.
+  // The mapping coverage once computed.
   ProfileSummary covered;
   covered.profile_id = "p2";
   covered.path = "/f/a.sqlite";
@@ -241,7 +241,7 @@ TEST(MethodsTest, ExportTraceResultRoundTrips) {
 TEST(MethodsTest, OpenInPerfettoRoundTrips) {
   ExpectRoundTrip(OpenInPerfettoParams{"p1", Window{std::nullopt, 3.0, WindowClock::kRelativeSeconds}},
                   R"({"profileId":"p1","window":{"clock":"relative_s","end":3.0}})");
-  // Issue 13: a run's trace, without a profile id.
+  // A run's trace, without a profile id.
   ExpectRoundTrip(OpenInPerfettoParams{"", std::nullopt, "r2", 4}, R"({"ranksPerNode":4,"runId":"r2"})");
   EXPECT_EQ(ErrorOf<OpenInPerfettoParams>(R"({"window":{"end":1}})", "params"),
             "params.profileId: missing required field");
@@ -333,7 +333,7 @@ TEST(MethodsTest, NullResultIsJsonNull) {
 namespace nsys::protocol {
 namespace {
 
-// Issue 12: nsys/annotationPlan's params and result, edits as LSP WorkspaceEdits keyed by URI.
+// nsys/annotationPlan's params and result, edits as LSP WorkspaceEdits keyed by URI.
 TEST(MethodsTest, AnnotationPlanShapesRoundTrip) {
   auto params = Parse<AnnotationPlanParams>(Json::parse(R"({"profileId":"p1","sourceRoots":["/src"],"limit":5})"));
   ASSERT_TRUE(params.ok()) << params.error().message;

@@ -37,7 +37,7 @@ TEST(Iterations, MfuKernelPeriodIs119KernelsOnEachDevice) {
       EXPECT_EQ(IntCell(t, rows[j], "gpu_busy_ns"),
                 UnionLengthOf({kernels.begin() + static_cast<std::ptrdiff_t>(first),
                                kernels.begin() + static_cast<std::ptrdiff_t>(next)}));
-      // The iteration's GPU work: every kernel's own duration, overlaps counted on each kernel (issue 26).
+      // The iteration's GPU work: every kernel's own duration, overlaps counted on each kernel.
       int64_t work = 0;
       for (size_t i = first; i < next; ++i) work += kernels[i].second - kernels[i].first;
       EXPECT_EQ(IntCell(t, rows[j], "kernel_ns"), work);

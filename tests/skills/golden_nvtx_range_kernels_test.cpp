@@ -116,7 +116,8 @@ TEST(NvtxRangeKernels, AgreesWithNvtxKernelMap) {
   }
 }
 
-// ComputeNvtxRangeBreakdown (issue 12's per-range kernels, longest instances and kernel stacks) on the same pairs.
+// ComputeNvtxRangeBreakdown (the source mapping's per-range kernels, longest instances and kernel stacks) on the
+// same pairs.
 const skills::NvtxRangeBreakdown::Range* RangeNamed(const skills::NvtxRangeBreakdown& b, const std::string& label) {
   for (const auto& r : b.ranges) {
     if (r.label == label) return &r;

@@ -92,7 +92,7 @@ TEST(ResultMemo, EvictsLeastRecentlyUsedWithinTheByteBudget) {
   EXPECT_EQ(memo.stats().results, 2u);
 }
 
-// Issue 8: 100 calls with a 1 MB string argument used to stay in the memo for good (it counted cells, and the key
+// 100 calls with a 1 MB string argument used to stay in the memo for good (it counted cells, and the key
 // holding the argument was not counted at all). Now the key is charged and the memo stays under its budget.
 TEST(ResultMemo, BigArgumentsStayWithinTheBudget) {
   constexpr size_t kBudget = size_t{8} << 20;

@@ -1,4 +1,4 @@
-// The oracle of issue 13: the rank files of one split (split_ranks.py, no replication, no skew), analysed as a run,
+// The oracle of runs: the rank files of one split (split_ranks.py, no replication, no skew), analysed as a run,
 // give rank by rank exactly the per-process numbers of the source export. Expected figures come from read-only SQL
 // on the source (per process: (globalPid >> 24) & 0xFFFFFF) or from the built-in skill on the source filtered to the
 // rank's process (pid=...), whose own tests check it against SQL.

@@ -1,4 +1,4 @@
-// The runner's time budget and cancellation for every skill, built-in ones included (issue 25): the token a skill
+// The runner's time budget and cancellation for every skill, built-in ones included: the token a skill
 // checks fires when the caller cancels or when --skill-timeout's budget passes, and the runner answers the budget
 // error even for a skill that does not look at its token.
 #include <gtest/gtest.h>

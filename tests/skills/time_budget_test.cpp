@@ -1,4 +1,4 @@
-// time_budget (issue 26): on every export in the shared fixtures (and the real-world ones), each (process, device)
+// time_budget: on every export in the shared fixtures (and the real-world ones), each (process, device)
 // span is cut into slices that add up to it to the nanosecond; the span, the kernel slices, the busy slices and the
 // idle-in-a-CUDA-call slices are each checked against plain SQL over the export and an interval sweep written here.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// User skills through the real binary (issue 8): `nsys-ai skill run` stops an endless user skill at --skill-timeout,
+// User skills through the real binary: `nsys-ai skill run` stops an endless user skill at --skill-timeout,
 // refuses the FTS3 tokenizer by name, and a shipped example still gives its numbers.
 #include <fcntl.h>
 #include <gtest/gtest.h>

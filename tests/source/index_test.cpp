@@ -91,8 +91,8 @@ TEST(Index, RemoveRootForgetsItsFilesButNotOpenBuffers) {
   EXPECT_EQ(index.FindByName("buffer").size(), 1u);
 }
 
-// Issue 25: a root whose walk stopped at the file limit is remembered, so that every plan made from the index can say
-// so; a later walk that fits, or removing the root, forgets it.
+// A root whose walk stopped at the file limit is remembered, so that every plan made from the index can say so (a plan
+// from a partial index must not read as complete); a later walk that fits, or removing the root, forgets it.
 TEST(Index, RootsCutShortByTheFileLimitAreRemembered) {
   TempTree tree;
   for (int i = 0; i < 3; ++i) tree.Write("f" + std::to_string(i) + ".py", "");

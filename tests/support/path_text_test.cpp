@@ -1,4 +1,4 @@
-// support/path_text.h (issue 25): the one JSON form of a path on every face, and what messages quote of their input.
+// support/path_text.h: the one JSON form of a path on every face, and what messages quote of their input.
 #include "nsys/support/path_text.h"
 
 #include <gtest/gtest.h>

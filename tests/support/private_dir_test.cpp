@@ -1,5 +1,5 @@
-// support::PrivateDir, PrivateCacheDir and CreatePrivateFile (issue 25, item 11): every cache and state directory is
-// this user's with mode 0700, and temporaries are created fresh (O_EXCL|O_NOFOLLOW, 0600) at names nobody can plant.
+// support::PrivateDir, PrivateCacheDir and CreatePrivateFile: every cache and state directory is this user's with mode
+// 0700, and temporaries are created fresh (O_EXCL|O_NOFOLLOW, 0600) at names nobody can plant.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <pwd.h>

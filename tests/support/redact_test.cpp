@@ -68,7 +68,7 @@ std::string Slurp(const std::filesystem::path& p) {
   return s.str();
 }
 
-// Issue 25: log files are private (0600, also an existing one), never written through a symlink, and hold no token.
+// Log files are private (0600, also an existing one), never written through a symlink, and hold no token.
 TEST_F(LogFileTest, CreatedPrivateNeverThroughASymlinkAndRedacted) {
   const auto path = dir_ / "server.log";
   const mode_t old_mask = ::umask(0);

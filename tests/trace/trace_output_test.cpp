@@ -224,8 +224,9 @@ TEST_F(TraceOutput, TraceCacheDropsTracesOlderThanItsAge) {
   EXPECT_TRUE(fs::exists(*second));
 }
 
-// Issue 25: traces were 0644. A new trace is 0600 (it describes the user's runs); one that replaces a file keeps that
-// file's mode, as an editor saving over it would. The trace cache's directory is this user's, 0700.
+// Traces were once written 0644, readable by every user. A new trace is 0600 (it describes the user's runs); one that
+// replaces a file keeps that file's mode, as an editor saving over it would. The trace cache's directory is this
+// user's, 0700.
 TEST_F(TraceOutput, ANewTraceIsPrivateAndAReplacedFileKeepsItsMode) {
   auto mode_of = [](const fs::path& p) { return fs::status(p).permissions() & fs::perms::mask; };
   const OutputPolicy plain;

@@ -1,4 +1,4 @@
-// Accept loops out of file descriptors (issue 8, defect 5): the back-off schedule, and the Perfetto HTTP side
+// Accept loops out of file descriptors: the back-off schedule, and the Perfetto HTTP side
 // channel's loop measured in this process with a lowered RLIMIT_NOFILE. (The TCP server's loop is measured on the
 // real binary in hardening_test.cpp.)
 #include "nsys/transport/accept_backoff.h"

@@ -1,4 +1,4 @@
-// The TCP and stdio servers against hostile and careless clients (issue 8: defects 0, 4, 5, 6 and 12), on the real
+// The TCP and stdio servers against hostile and careless clients, on the real
 // binary: token authentication, a client that floods without reading, the connection limit, file-descriptor
 // exhaustion, idle connections, and SIGTERM over stdio.
 #include <arpa/inet.h>
@@ -94,7 +94,7 @@ Json Message(const Json& id, const std::string& method, Json params = Json::obje
   return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
 }
 
-// ---- defect 0: the token ----
+// ---- the token ----
 
 TEST(TcpToken, TheFileIsPrivateNamedInTheStartupLineAndRemovedOnExit) {
   auto server = StartTcpServer({"--no-cache"});
@@ -224,7 +224,7 @@ TEST(UnixSocket, ServesThisUserWithoutATokenFromAPrivateFolderOnly) {
   std::filesystem::remove_all(dir);
 }
 
-// ---- defects 4 and 6: floods ----
+// ---- floods ----
 
 // A client that writes requests as fast as the server takes them and never reads a reply, until `stop`.
 struct Flooder {
@@ -384,7 +384,7 @@ TEST(TcpLimits, ConnectionsPastTheLimitAreRefusedWithAClearError) {
   EXPECT_EQ(server.process->Wait(30s), 0);
 }
 
-// ---- defect 5: descriptors and idle connections ----
+// ---- descriptors and idle connections ----
 
 TEST(TcpLimits, OutOfFileDescriptorsTheAcceptLoopBacksOffInsteadOfSpinning) {
 #if NSYS_AI_TEST_ASAN
@@ -457,7 +457,7 @@ TEST(TcpLimits, IdleConnectionsThatNeverInitializeOrFinishAMessageAreClosed) {
   EXPECT_EQ(server.process->Wait(30s), 0);
 }
 
-// ---- defect 12: SIGTERM over stdio ----
+// ---- SIGTERM over stdio ----
 
 TEST(StdioServe, SigtermAndSigintShutDownCleanly) {
   for (int signal : {SIGTERM, SIGINT}) {

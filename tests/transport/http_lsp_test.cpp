@@ -227,7 +227,7 @@ TEST_F(PerfettoOverLsp, WithoutASessionOriginTheServersOriginIsUsed) {
       << page.body;
 }
 
-// Issue 13: a run's timeline in the browser with one request. The run is a real split of mfu_2gpu_after.sqlite
+// A run's timeline in the browser with one request. The run is a real split of mfu_2gpu_after.sqlite
 // (split_ranks.py at test time: 4 ranks, 2 a node, the second node's clock 2 ms ahead).
 TEST_F(PerfettoOverLsp, OpenInPerfettoPublishesARunsTraceWithATrackGroupPerRank) {
   NSYS_REQUIRE_FIXTURES();

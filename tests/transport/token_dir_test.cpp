@@ -1,4 +1,4 @@
-// The TCP token's default directory is nsys-ai's own (issue 25): this user's with mode 0700. Before, a directory of
+// The TCP token's default directory is nsys-ai's own: this user's with mode 0700. Before, a directory of
 // another user's was accepted there when it was sticky (the rule for a --token-file the user chose, such as /tmp).
 #include <gtest/gtest.h>
 #include <sys/stat.h>

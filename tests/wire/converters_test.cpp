@@ -19,7 +19,7 @@ TEST(Converters, ErrorKindsMapToJsonRpcCodes) {
   EXPECT_EQ(error.message, "no such file: /x.sqlite");
 }
 
-// Issue 25: an error message reaches a client bounded (4 KiB) and valid UTF-8, whatever it quoted.
+// An error message reaches a client bounded (4 KiB) and valid UTF-8, whatever it quoted.
 TEST(Converters, ResponseErrorsAreBoundedValidUtf8) {
   const std::string message = "No such file: '/a\xFF" + std::string(1 << 20, 'x') + "'.";
   const protocol::ResponseError e = wire::ToResponseError(Error{ErrorKind::kNotFound, message});

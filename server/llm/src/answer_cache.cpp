@@ -100,9 +100,10 @@ void AnswerCache::Put(const std::string& key, const ChatResponse& response) cons
   const std::string text = ToJson(response).dump(-1, ' ', false, json::error_handler_t::replace);
   if (text.size() > limits_.max_entry_bytes) return;
   std::error_code ec;
-  if (!support::PrivateDir(dir_)) return;  // only a directory of this user's, 0700 (issue 25)
+  if (!support::PrivateDir(dir_)) return;  // only a directory of this user's, 0700: answers are private
   const fs::path final_path = fs::path(dir_) / (key + ".json");
-  // A fresh 0600 file (O_EXCL|O_NOFOLLOW, random name): an answer is the user's data (issue 25).
+  // A fresh 0600 file (O_EXCL|O_NOFOLLOW, random name): an answer is the user's data, and a planted link must not
+  // redirect the write.
   auto file = support::CreatePrivateFile(dir_, "." + key.substr(0, 16) + ".");
   if (!file) {
     support::LogDebug("llm cache: " + file.error().message);

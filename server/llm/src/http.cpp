@@ -146,7 +146,7 @@ void SetOptions(CURL* e, const HttpRequest& request, const HttpLimits& limits, c
   curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(limits.total.count()));
   curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");  // identity or what libcurl can decode
   curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);   // a redirect would carry the key elsewhere
-  // Only HTTP(S): a file:// or other URL would read what it names and hand it back as a "reply" (issue 25).
+  // Only HTTP(S): a file:// or other URL would read what it names and hand it back as a "reply", leaking a local file.
   curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 }

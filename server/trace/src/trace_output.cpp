@@ -172,8 +172,8 @@ Expected<TraceFileWriter> TraceFileWriter::Create(OutputTarget target, OutputPol
     return MakeError(ErrorKind::kInvalidArgument, fmt::format("Cannot create the trace file next to '{}': {}.",
                                                               target.requested, std::strerror(errno)));
   }
-  // A new trace stays 0600 as mkstemp made it (traces describe the user's runs; issue 25); one that replaces a file
-  // keeps that file's mode, as an editor saving over it would.
+  // A new trace stays 0600 as mkstemp made it (traces describe the user's runs, so other users must not read them);
+  // one that replaces a file keeps that file's mode, as an editor saving over it would.
   struct stat old {};
   if (::stat(target.resolved.c_str(), &old) == 0 && S_ISREG(old.st_mode)) ::fchmod(fd, old.st_mode & 0777);
   return TraceFileWriter(std::move(target), std::move(policy), std::move(temp), fd);

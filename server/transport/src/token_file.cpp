@@ -79,8 +79,9 @@ std::string DefaultTokenPath(uint16_t port) {
 Status TokenFile::Write(const std::string& path, const std::string& token) {
   Remove();
   const std::filesystem::path file = std::filesystem::absolute(path);
-  // The default directory is nsys-ai's own: this user's with mode 0700, nothing else (issue 25). A --token-file
-  // elsewhere keeps the rule for a user-chosen place (ours and writable by no one else, or sticky).
+  // The default directory is nsys-ai's own: this user's with mode 0700, nothing else, so no other local user can read
+  // the token or plant a file in its place. A --token-file elsewhere keeps the rule for a user-chosen place (ours and
+  // writable by no one else, or sticky).
   const std::filesystem::path default_dir = std::filesystem::absolute(DefaultTokenPath(0)).parent_path();
   if (file.parent_path() == default_dir) {
     if (default_dir.filename() == "run") {  // <cache>/nsys-ai/run: the cache directory is private too

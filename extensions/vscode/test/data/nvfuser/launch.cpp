@@ -1,4 +1,4 @@
-// Test data for the source mapping (issue 12): a small C++ file written for these tests, whose scope macros name
+// Test data for the source mapping: a small C++ file written for these tests, whose scope macros name
 // ranges recorded in h200_nvfuser_nvtx.sqlite (nvFuser's FUSER_PERF_SCOPE ranges). It is never compiled.
 #include <cstdint>
 

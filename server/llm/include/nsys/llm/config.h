@@ -49,7 +49,7 @@ Status CheckBaseUrl(const std::string& url);
 using GetEnv = std::function<const char*(const char*)>;
 Expected<Config> ConfigFromEnvironment(const GetEnv& getenv);
 
-// ---- The server's endpoints and a client's choice among them (issue 25) -------------------------------------------
+// ---- The server's endpoints and a client's choice among them ------------------------------------------------------
 //
 // A key from the server's environment goes only to the base URL configured with it. The server's endpoints are its
 // default one (NSYS_AI_LLM_*, named "default" when a provider is set) and those listed in NSYS_AI_LLM_ENDPOINTS

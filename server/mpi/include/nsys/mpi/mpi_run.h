@@ -1,5 +1,5 @@
 #pragma once
-// Runs spread over an MPI job (issue 13, "Beyond one machine"): `mpirun -n K nsys-ai run-report DIR --mpi`. Every
+// Runs spread over an MPI job, for runs too big for one machine: `mpirun -n K nsys-ai run-report DIR --mpi`. Every
 // process lists the run's files the same way, takes its share (a contiguous block of ranks in rank order, ShareOf),
 // loads only those and computes their halves (core::Workspace::ReportRunRanks / RunPartialsOfRanks); process 0
 // gathers the halves as bytes (MPI_Gatherv; partials in skills::run::EncodePartial's form), decodes them and merges

@@ -1,5 +1,5 @@
 #pragma once
-// The refinement loop's source edits (issue 12): text edits that add finer NVTX ranges inside an annotated range, or
+// The refinement loop's source edits: text edits that add finer NVTX ranges inside an annotated range, or
 // a range over a function that has none. Pure functions of a file's text; they know nothing of profiles (the caller
 // decides which range is worth refining). Positions are LSP positions: 0-based lines, UTF-16 columns.
 //

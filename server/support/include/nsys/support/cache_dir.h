@@ -11,7 +11,7 @@ namespace nsys::support {
 // traces (<dir>/traces) all live under it. Only a path: whoever writes there goes through PrivateDir first.
 std::string ResolveCacheDir(const std::string& configured);
 
-// Makes `path` a directory only this user can reach, or says why it cannot be (issue 25): its missing parents are
+// Makes `path` a directory only this user can reach, or says why it cannot be: its missing parents are
 // created 0700 (existing ones are left alone: /tmp, $HOME), the directory itself is created with mode 0700, then
 // opened without following a symlink and checked: a directory, owned by our effective uid, mode exactly 0700 (a
 // wider mode on our own directory is narrowed). Anything else (another user's directory, a symlink, a file) is

@@ -1,5 +1,6 @@
 #pragma once
-// Paths and client input in the text a client reads (issue 25). Two rules, one place:
+// Paths and client input in the text a client reads: any path must survive the round trip, and no quoted input may
+// flood or corrupt a reply. Two rules, one place:
 //
 //  - THE JSON form of a file path, on every face (CLI --format json, LSP, MCP): the path itself when its bytes are
 //    valid UTF-8 and it does not start with "file:"; otherwise its file:// URI (RFC 8089: every byte but ASCII

@@ -1,6 +1,7 @@
 #pragma once
-// The one redaction of secrets in text that is logged or echoed in an error (issue 25): every log line passes
-// through it (support::Log), and so do the LLM client's errors. Linear in the text, no regex.
+// The one redaction of secrets in text that is logged or echoed in an error, so that no API key or token reaches a
+// log file or a client: every log line passes through it (support::Log), and so do the LLM client's errors. Linear
+// in the text, no regex.
 #include <string>
 #include <string_view>
 

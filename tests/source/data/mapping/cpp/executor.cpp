@@ -1,4 +1,4 @@
-// An nvFuser-like executor (test data for issue 12): its scope names are ranges of h200_nvfuser_nvtx.sqlite.
+// An nvFuser-like executor (test data for the source mapping): its scope names are ranges of h200_nvfuser_nvtx.sqlite.
 #include <nvToolsExt.h>
 #include <nvtx3/nvtx3.hpp>
 

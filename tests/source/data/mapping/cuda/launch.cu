@@ -1,4 +1,4 @@
-// A CUDA host function launching a fused kernel inside nvFuser's range names (test data for issue 12).
+// A CUDA host function launching a fused kernel inside nvFuser's range names (test data for the source mapping).
 #include <nvtx3/nvtx3.hpp>
 
 __global__ void nvfuser_pointwise(float* out, const float* in, int n) {

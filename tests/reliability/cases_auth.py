@@ -1,4 +1,4 @@
-"""TCP authentication (issue 8, defect 0): a session must present the token the server wrote to a 0600 file, in
+"""TCP authentication: a session must present the token the server wrote to a 0600 file, in
 `initialize`, before anything else; otherwise -32000 and the connection closes."""
 
 import os

@@ -1,4 +1,4 @@
-"""Time budgets that are promises (issue 25, items 4 and 7): one SQL call that SQLite would run for seconds (printf's
+"""Time budgets that are promises: one SQL call that SQLite would run for seconds (printf's
 '%.*c' with a 2e9 precision: six of them ran 46 s under a 1 s budget; a trim of 1 MB by a 1 MB set) and a built-in
 skill made slow (`phases` with a heavy map) end at their budget with the limit error, answer cancellation within 2 s,
 and SIGTERM/SIGINT end the process within 2 s while they run: over stdio, TCP, MCP and `skill run`."""
@@ -96,7 +96,7 @@ class Budgets(ReliabilityCase):
             client.wait_reply(id, 0.01)
         return id
 
-    # -- item 7: printf's %c precision --
+    # -- printf's %c precision --
     def test_six_printfs_stdio_end_with_the_value_limit(self):
         server = self.stdio_server(["--skill-dir", self.skill_dir], options={INIT_SKILL_TIMEOUT: BUDGET_S})
         pid = self.open(server.client)
@@ -224,7 +224,7 @@ class Budgets(ReliabilityCase):
                 self.assertIsNotNone(code, f"skill run did not stop on {sig.name}")
                 self.assertLess(took, EXIT_BOUND_S, f"skill run took {took:.2f} s to stop on {sig.name}")
 
-    # -- item 4: a built-in skill made slow --
+    # -- a built-in skill made slow --
     def phases_server(self, budget_s):
         self.profile = self.sandbox.copy(SHIPPED_PROFILE, "long_names.sqlite")
         edit_sqlite(self.profile, f"UPDATE NVTX_EVENTS SET text = printf('%.{LONG_NAME_BYTES}c', 'n') || text")

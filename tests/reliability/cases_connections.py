@@ -121,7 +121,7 @@ class Connections(ReliabilityCase):
         self.assertLess(took, 5 * SLOW, f"top_kernels took {took:.1f} s after the clients that ran endless skills left")
 
     def test_idle_partial_message_times_out(self):
-        # Defect 5: a connection that never finishes a message holds its buffer and fd forever.
+        # A connection that never finished a message used to hold its buffer and fd forever.
         require_option(self, "serve", OPT_IDLE_TIMEOUT)
         idle = 2
         server = self.tcp_server([OPT_IDLE_TIMEOUT, str(idle)])
@@ -141,7 +141,7 @@ class Connections(ReliabilityCase):
     @unittest.skipIf(SANITIZED, "UBSan's vptr check needs a free descriptor (it probes memory through a pipe) and "
                      "reports a false 'invalid vptr' when they are exhausted; the Release pass runs this case")
     def test_fd_exhaustion_does_not_spin(self):
-        # Defect 5: EMFILE made the accept loop spin at 100% CPU, logging ~30 MB/s.
+        # EMFILE used to make the accept loop spin at 100% CPU, logging ~30 MB/s.
         server = self.tcp_server(nofile=40)
         socks = []
         for _ in range(120):

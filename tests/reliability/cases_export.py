@@ -109,7 +109,7 @@ class ExportTargets(ReliabilityCase):
                     self.assertNotEqual(code, 0)
 
     def test_export_trace_cache_bounded_and_cleaned(self):
-        # Defect 9: exportTrace without output left a full trace in the cache on every call.
+        # exportTrace without output used to leave a full trace in the cache on every call.
         profile = self.sandbox.copy(SHIPPED_PROFILE, "profile.sqlite")
         server = self.stdio_server()
         pid = server.client.result("nsys/openProfile", {"path": profile}, timeout=60 * SLOW)["profileId"]
@@ -127,7 +127,7 @@ class ExportTargets(ReliabilityCase):
         self.assertEqual(traces, [], "traces left in the cache after a clean shutdown")
 
     def test_open_in_perfetto_traces_bounded(self):
-        # Found by this suite (not in issue 8): each nsys/openInPerfetto writes a full trace into the cache that only
+        # Found by this suite: each nsys/openInPerfetto writes a full trace into the cache that only
         # its 1 h token expiry removes, so a client may fill the disk within the hour (12 calls: 12 traces). The
         # same bound as exportTrace's cache should hold, and a clean shutdown removes them.
         profile = self.sandbox.copy(SHIPPED_PROFILE, "profile.sqlite")

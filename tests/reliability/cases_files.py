@@ -1,4 +1,4 @@
-"""Files written where another user can reach them, and documents without a byte bound (issue 25, items 10 and 11).
+"""Files written where another user can reach them, and documents without a byte bound.
 
 - HOME and XDG_CACHE_HOME unset: the cache falls back to $TMPDIR/nsys-ai-UID. Another user made it first, mode 0777:
   it is refused, naming it, and nothing is read from or written into it.

@@ -23,7 +23,7 @@ from harness import (
     rss_mb,
 )
 
-# How long an attack runs. The unbounded server of issue 8 grew by ~150 MB/s under the no-read flood.
+# How long an attack runs. The server before its bounds grew by ~150 MB/s under the no-read flood.
 FLOOD_SECONDS = 6.0
 # Growth of the server's RSS allowed during a flood (MiB), over its RSS before the attack.
 FLOOD_GROWTH_MB = 200 * GROWTH
@@ -65,7 +65,7 @@ class Floods(ReliabilityCase):
         return worst, peak
 
     def test_pipeline_without_reading(self):
-        # Defect 4: no back-pressure on replies (7 GB in 45 s) and another client starved for 10 s.
+        # Replies used to have no back-pressure (7 GB in 45 s), and another client starved for 10 s.
         self.sandbox.write_skill(WIDE_SKILL)
         server = self.tcp_server(["--skill-dir", self.sandbox.path("skills")])
         attacker = server.connect_initialized()
@@ -106,13 +106,13 @@ class Floods(ReliabilityCase):
         self.assert_healthy(server, bystander)
 
     def test_pipeline_with_reading(self):
-        # Defect 6: 50k pipelined requests from one client delayed another by 7 s.
+        # 50k pipelined requests from one client used to delay another by 7 s.
         server = self.tcp_server()
         attacker = server.connect_initialized()
         bystander = server.connect_initialized()
         pid = self.open_shipped(attacker)
         attacker.result("nsys/runSkill", {"profileId": pid, "skill": "top_kernels", "args": {"limit": 1}}, timeout=60)
-        count = 50000  # the issue measured a 7 s delay for another client with 50k
+        count = 50000  # 50k once delayed another client by 7 s
         params = {"profileId": pid, "skill": "top_kernels", "args": {"limit": 1}}  # a memo hit: cheap, small reply
         data = b"".join(frame(request_body(10_000 + i, "nsys/runSkill", params)) for i in range(count))
         got = 0
@@ -140,7 +140,7 @@ class Floods(ReliabilityCase):
         self.assert_healthy(server, bystander)
 
     def test_memo_is_bounded_in_bytes(self):
-        # Defect 4: the result memo counted cells, not bytes (1 MB string arguments, never evicted).
+        # The result memo used to count cells, not bytes (1 MB string arguments, never evicted).
         self.sandbox.write_skill(
             {
                 "name": "arg_length",
@@ -165,7 +165,7 @@ class Floods(ReliabilityCase):
         self.assert_healthy(server, client)
 
     def test_many_open_profiles_bounded(self):
-        # Found by this suite (not in issue 8): every nsys/openProfile of the same file loads another copy, with its
+        # Found by this suite: every nsys/openProfile of the same file loads another copy, with its
         # own warm-up thread, and nothing limits how many a client may hold: 60 opens of a 2 MB export took the
         # server to 900 MiB and 137 threads. Opening must share the loaded profile or refuse past a limit (-32803).
         server = self.stdio_server()

@@ -102,7 +102,7 @@ class MalformedFrames(FramesCase):
         self.assert_healthy(server)
 
     def test_resync_on_back_to_back_frames_after_a_bad_one(self):
-        # Defect 7: one bad frame followed, in the same write, by valid frames: every valid one must be answered.
+        # One bad frame followed, in the same write, by valid frames: every valid one must be answered.
         server = self.stdio_server()
         bad = b"Content-Length: x\r\n\r\n{}"
         server.client.send_raw(bad + list_skills_frame(31) + list_skills_frame(32))
@@ -130,7 +130,7 @@ class NumberAndNestingExtremes(FramesCase):
         self.assert_alive(server)
 
     def test_1e400_in_id_before_initialize_stdio(self):
-        # Defect 1: aborted serve --stdio (exit 134).
+        # This used to abort serve --stdio (exit 134).
         server = self.stdio_server(initialize=False)
         self.check_parse_error(server, server.client, b'{"jsonrpc":"2.0","id":1e400,"method":"initialize","params":{}}')
         server.initialize()
@@ -148,7 +148,7 @@ class NumberAndNestingExtremes(FramesCase):
                 self.assert_healthy(server)
 
     def test_1e400_over_tcp_leaves_other_sessions_alive(self):
-        # Defect 1 over TCP: it ended the whole server and every other client's session.
+        # Over TCP it used to end the whole server and every other client's session.
         server = self.tcp_server()
         bystander = server.connect_initialized()
         attacker = server.connect_initialized()
@@ -177,7 +177,7 @@ class NumberAndNestingExtremes(FramesCase):
         self.assert_healthy(server)
 
     def test_duplicated_method_key_is_refused(self):
-        # Defect 12: a duplicated "method" silently took the last value.
+        # A duplicated "method" used to take the last value silently.
         server = self.stdio_server()
         body = b'{"jsonrpc":"2.0","id":61,"method":"shutdown","method":"nsys/listSkills"}'
         server.client.send_raw(frame(body))
@@ -313,7 +313,7 @@ class McpFrames(FramesCase):
         self.assert_rss(server)
 
     def test_mcp_tool_names_consistent(self):
-        # Defect 12: open_profile answered `profileId` while every tool input says `profile_id`; run_skill's schema
+        # open_profile once answered `profileId` while every tool input says `profile_id`; run_skill's schema
         # used a type array where anyOf is portable.
         server = self.mcp_server()
         profile = self.sandbox.copy(SHIPPED_PROFILE)

@@ -1,4 +1,4 @@
-"""Paths and echoes (issue 25, items 12 and 13): a file name that is not UTF-8 through every face, the run entries a
+"""Paths and echoes: a file name that is not UTF-8 through every face, the run entries a
 run cannot read, the source index's truncation, what an error quotes of a 20 MiB input, and MCP batches.
 
 The convention under test (server/support/include/nsys/support/path_text.h, docs/protocol.md): a path in JSON is the
@@ -21,7 +21,7 @@ from harness import (
 )
 
 CLI_TIMEOUT_S = 120 * SLOW
-EXIT_BOUND_S = 2 * SLOW  # the issue's bound on a clean SIGTERM exit
+EXIT_BOUND_S = 2 * SLOW  # the required bound on a clean SIGTERM exit
 FF_NAME = os.fsdecode(b"prof\xff.sqlite")  # the byte 0xff: never valid UTF-8
 SOURCE_FILE_LIMIT = 200000  # source::IndexLimits::max_files
 
@@ -69,7 +69,7 @@ class Paths(ReliabilityCase):
                          [file_uri(os.path.join(run, "r0.sqlite")),
                           file_uri(os.path.join(run, os.fsdecode(b"r1\xff.sqlite")))])
 
-    # -- item 12: a file name that is not UTF-8 --
+    # -- a file name that is not UTF-8 --
     def test_cli_json_carries_a_non_utf8_name_losslessly(self):
         profile, run = self.ff_profile(), self.ff_run()
         uri = file_uri(profile)
@@ -141,7 +141,7 @@ class Paths(ReliabilityCase):
         self.assert_mcp_answers(server)
         self.assert_stops_on_sigterm(server)
 
-    # -- item 13: silent drops and echoes --
+    # -- silent drops and echoes --
     def test_run_report_names_every_entry_it_skips(self):
         run = self.sandbox.path("work", "run")
         os.makedirs(run)

@@ -1,4 +1,4 @@
-"""Untrusted patterns never reach a backtracking matcher (issue 25, items 1-5): a 100 KB question (nsys/ask over stdio
+"""Untrusted patterns never reach a backtracking matcher: a 100 KB question (nsys/ask over stdio
 and TCP, MCP ask, the CLI), a 100 KB perfettoOrigin, the phases skill's re:(a|b)*c on a 200 KB NVTX name and
 re:(.*)*Z (CLI, server, nsys/diff's phase table), and a repository whose .gitignore has a line of 14 stars. Each case
 also checks that the server answers a cheap request within the bound and stops within 2 s of SIGTERM; tearDown checks
@@ -21,7 +21,7 @@ from harness import (
 
 MAX_QUESTION_BYTES = 8 * 1024  # agent::kMaxQuestionBytes
 MAX_ORIGIN_BYTES = 2048  # protocol::kMaxWebOriginBytes
-EXIT_BOUND_S = 2.0 * SLOW  # SIGTERM ends the process within 2 s (issue 25)
+EXIT_BOUND_S = 2.0 * SLOW  # SIGTERM ends the process within 2 s
 ANSWER_BOUND_S = 20.0 * SLOW  # a pattern case answers within this (the old matchers crashed or never answered)
 OPEN_TIMEOUT_S = 60 * SLOW
 CLI_TIMEOUT_S = 60 * SLOW
@@ -86,7 +86,7 @@ class Patterns(ReliabilityCase):
         for column in ("ranges", "wall_ns", "gpu_ns", "kernels"):
             self.assertEqual(rows[a][column], rows[b][column], f"{a} vs {b}: {column}")
 
-    # -- item 1: long questions --
+    # -- long questions --
     def assert_question_refused(self, reply):
         self.assert_error(reply, INVALID_PARAMS, [f"over the limit of {MAX_QUESTION_BYTES} bytes"])
 
@@ -142,7 +142,7 @@ class Patterns(ReliabilityCase):
                                         CLI_TIMEOUT_S)
         self.assertEqual(code, 0, err[-1000:])
 
-    # -- item 2: a long perfettoOrigin --
+    # -- a long perfettoOrigin --
     def test_a_100_kb_perfetto_origin(self):
         server = self.stdio_server(initialize=False)
         params = initialize_params(options={"perfettoOrigin": "https://" + "a" * 100_000})
@@ -161,7 +161,7 @@ class Patterns(ReliabilityCase):
         self.assert_stops_on_sigterm(tcp)
         self.assert_stops_on_sigterm(server)
 
-    # -- items 3 and 4: phase regexes --
+    # -- phase regexes --
     def test_phases_regex_on_a_200_kb_nvtx_name_through_the_cli(self):
         profile = self.long_name_profile()
         phase_map = json.dumps({"ab_c": ["re:(a|b)*c"], "c": ["c"], "long": ["re:a{250}"], "plain": ["a" * 250]})
@@ -208,7 +208,7 @@ class Patterns(ReliabilityCase):
         self.assert_healthy(server)
         self.assert_stops_on_sigterm(server)
 
-    # -- item 5: a repository's .gitignore --
+    # -- a repository's .gitignore --
     def hostile_repository(self, name):
         root = self.sandbox.path("work", name)
         os.makedirs(os.path.join(root, "src"))

@@ -166,7 +166,7 @@ class DamagedProfiles(ReliabilityCase):
                 os.unlink(path)
 
     def test_inplace_edit_is_seen(self):
-        # Defect 11: an in-place edit keeping size, inode and mtime (rsync --inplace -t) gave the old numbers back.
+        # An in-place edit keeping size, inode and mtime (rsync --inplace -t) used to give the old numbers back.
         # The edit lengthens the last NVTX range, whose page lies past the first MiB (the snapshot key hashed the
         # first MiB), and copies only the changed pages into the file, as rsync --inplace would.
         path = self.sandbox.copy(SHIPPED_PROFILE, "edited.sqlite")

@@ -1,4 +1,4 @@
-"""Secrets and commands (issue 25, defects 6, 8, 9 and 13's file: URL): a client can neither send the server's LLM
+"""Secrets and commands: a client can neither send the server's LLM
 key (or any other variable) to an endpoint of its choosing nor learn which variables exist; an LLM base URL is
 http(s) only; the TCP token never reaches the log, log files are 0600, and a client's logLevel is its own; over TCP
 and the Unix socket a client may not name programs for the server to run unless it was started with
@@ -44,7 +44,7 @@ OPT_ALLOW_CLIENT_COMMANDS = "--allow-client-commands"
 SERVER_KEY = "sk-server-key-5f0c1d"  # NSYS_AI_LLM_API_KEY: the server's own endpoint's key
 AWS_SECRET = "aws-secret-77ab12"  # a variable of the server's environment that is no LLM key at all
 CLIENT_KEY = "sk-client-own-key-9e3"  # a key a client brings for its own endpoint
-SIGTERM_BOUND_S = 2.0 * SLOW  # the issue's bound: a server exits within 2 s of SIGTERM
+SIGTERM_BOUND_S = 2.0 * SLOW  # the required bound: a server exits within 2 s of SIGTERM
 
 
 class Listener:
@@ -142,7 +142,7 @@ class Secrets(ReliabilityCase):
         self.assertNotIn(AWS_SECRET, message)
         return message
 
-    # -- defect 6: the server's key and environment --
+    # -- the server's key and environment --
     def test_llm_key_and_variables_never_reach_a_client_chosen_endpoint_tcp(self):
         own, attacker = self.listener(), self.listener()
         self.serve_llm(own)
@@ -206,7 +206,7 @@ class Secrets(ReliabilityCase):
         self.assert_nothing_leaked(attacker)
         self.finish(server)
 
-    # -- defect 13: only http(s) --
+    # -- only http(s) --
     def test_llm_base_url_must_be_http(self):
         secret = os.path.join(self.scratch, "secret.txt")
         with open(secret, "w") as f:
@@ -226,7 +226,7 @@ class Secrets(ReliabilityCase):
         self.assertIn("NSYS_AI_LLM_BASE_URL", err)
         self.assertNotIn("secret-file-contents", out + err)
 
-    # -- defect 8: the token in the log, the log's mode, a client's logLevel --
+    # -- the token in the log, the log's mode, a client's logLevel --
     def test_debug_log_holds_no_token_and_is_private(self):
         log = self.sandbox.path("home", "serve.log")
         if hasattr(self, "expect_output"):
@@ -274,7 +274,7 @@ class Secrets(ReliabilityCase):
         quiet.close()
         self.finish(server, loud)
 
-    # -- defect 9: programs a client names --
+    # -- programs a client names --
     def command_options(self, marker):
         return [("runLauncher", ["sh", "-c", f"touch {marker}", "sh"]), ("nsysPath", "/bin/sh")]
 

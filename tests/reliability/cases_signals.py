@@ -1,4 +1,4 @@
-"""SIGTERM and SIGINT shut every server down cleanly (exit 0), also with a request running (issue 8, defect 12)."""
+"""SIGTERM and SIGINT shut every server down cleanly (exit 0), also with a request running."""
 
 import json
 import signal

@@ -91,7 +91,7 @@ class UserSkills(ReliabilityCase):
         self.assert_healthy(server)
 
     def test_endless_skills_do_not_block_other_clients(self):
-        # Defect 6: two slow requests with two workers blocked even nsys/listSkills for everyone.
+        # Two slow requests with two workers used to block even nsys/listSkills for everyone.
         server = self.tcp_server(["--skill-dir", self.skill_dir])
         attacker = server.connect_initialized()
         bystander = server.connect_initialized()
@@ -107,7 +107,7 @@ class UserSkills(ReliabilityCase):
         self.assert_healthy(server, bystander)
 
     def test_huge_rows_bounded(self):
-        # Defect 4: a user skill's max_rows had no cap (2 GB in 10 s). Each skill gets a fresh server.
+        # A user skill's max_rows used to have no cap (2 GB in 10 s). Each skill gets a fresh server.
         for skill in ("huge_rows", "huge_cell"):
             with self.subTest(skill=skill):
                 self.check_huge(skill)
@@ -144,7 +144,7 @@ class UserSkills(ReliabilityCase):
         server.terminate()
 
     def test_hostile_sql_functions_refused(self):
-        # Defect 3: fts3_tokenizer('simple') handed out a pointer into libsqlite3 (and the 2-argument form installs one).
+        # fts3_tokenizer('simple') used to hand out a pointer into libsqlite3 (and the 2-argument form installs one).
         server = self.stdio_server(["--skill-dir", self.skill_dir])
         pid = self.open(server.client)
         for skill in ("fts3_pointer", "load_ext"):
@@ -155,7 +155,7 @@ class UserSkills(ReliabilityCase):
         self.assert_healthy(server)
 
     def test_mcp_endless_skill_cancelled(self):
-        # Defect 8: MCP ran one request at a time and ignored notifications/cancelled.
+        # MCP used to run one request at a time and ignore notifications/cancelled.
         server = self.mcp_server(["--skill-dir", self.skill_dir])
         opened = server.call_tool("open_profile", {"path": self.profile}, timeout=60 * SLOW)
         self.assertFalse(opened["result"].get("isError"), str(opened)[:300])

@@ -5,7 +5,7 @@ Standard library only. Every blocking call takes a deadline, so a hung server fa
 
 Every case ends with the same checks (ReliabilityCase.tearDown; `assert_healthy` runs the first three mid-case):
 the server is alive, nsys/listSkills answers within LATENCY_BOUND_S, its RSS is under RSS_BOUND_MB, the fixtures
-keep their sha256, no sanitizer report -- and `check_private_files` (issue 25): a scan of the whole sandbox (HOME,
+keep their sha256, no sanitizer report -- and `check_private_files`: a scan of the whole sandbox (HOME,
 XDG_CACHE_HOME, XDG_CONFIG_HOME, XDG_RUNTIME_DIR, TMPDIR -- all inside it -- and the working directory) after the
 servers stopped. Every directory nsys-ai created there is ours with mode 0700, every file it created is ours with
 mode 0600 (a socket: no group/other bits), and everything it created lies inside a directory it created, except the
@@ -79,7 +79,7 @@ LATENCY_BOUND_S = 5.0 if SANITIZED else 2.0
 # The server's resident memory after an attack must stay under this (MiB). A loaded small profile needs ~60 MiB
 # (Release); ASan's shadow memory and quarantine add a few hundred.
 RSS_BOUND_MB = 1200 if SANITIZED else 400
-# A server still running at the end of a case must exit within this many seconds of SIGTERM (issue 25: whatever a
+# A server still running at the end of a case must exit within this many seconds of SIGTERM (whatever a
 # worker is doing); the sanitizers' exit work gets more.
 SIGTERM_EXIT_BOUND_S = 6.0 if SANITIZED else 2.0
 # A case's own watchdog (the ctest TIMEOUT is the backstop).
@@ -814,7 +814,7 @@ class ReliabilityCase(unittest.TestCase):
         if late:
             self.fail("a server did not end on SIGTERM within its bound:\n" + "\n".join(late))
 
-    # -- the files a server left (issue 25) --
+    # -- the files a server left --
     def expect_output(self, path):
         """Declares a file the case asked the server to write (an export target): any mode, any place."""
         note_output(path, self.sandbox.path("work"))

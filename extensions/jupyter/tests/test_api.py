@@ -1,4 +1,4 @@
-"""The Python API against the real nsys-ai binary on the shared fixtures (issue 29): DataFrames equal the skills' JSON
+"""The Python API against the real nsys-ai binary on the shared fixtures: DataFrames equal the skills' JSON
 rows, clear exceptions, an interrupt cancels the request and the server keeps serving, Perfetto's bytes equal
 `nsys-ai export`'s, one server per process that ends with it."""
 

@@ -48,7 +48,7 @@ cmd('NsysPerfetto', function()
   nsys().perfetto()
 end, { nargs = 0, desc = 'nsys-ai: open the profile in Perfetto' })
 
--- Runs (issue 13): a directory of per-rank exports opened as one.
+-- Runs: a directory of per-rank exports opened as one.
 local function run()
   return require('nsys_ai.run')
 end

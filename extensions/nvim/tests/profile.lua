@@ -25,7 +25,7 @@ test('a missing server gives a clear error', function()
   truthy(noted('no-such-nsys-ai', vim.log.levels.ERROR), 'the error was shown with vim.notify')
 end)
 
--- Issue 25: a key the user names by a variable goes to the server only as the plugin's own NSYS_AI_* variable.
+-- A key the user names by a variable goes to the server only as the plugin's own NSYS_AI_* variable.
 test('llm.apiKeyEnv is read by the plugin and handed over as NSYS_AI_NVIM_LLM_API_KEY', function()
   local cfg = require('nsys_ai.config')
   local llm, env = cfg.llm_for_server({ llm = { provider = 'openai', model = 'm', apiKeyEnv = 'MY_KEY' } },
@@ -108,7 +108,7 @@ if has_report then
     local text = buf_text(buf)
     contains(text, 'mfu_2gpu_after.sqlite', 'report')
     truthy(#report.report.kernels > 0, 'kernel spans')
-    -- Issue 27: painted as the server computed it: the summary first, then each section; the end has no placeholder.
+    -- Painted as the server computed it: the summary first, then each section; the end has no placeholder.
     truthy((report.partials or 0) >= 4, 'painted progressively: ' .. tostring(report.partials) .. ' partial results')
     contains(report.first_text, 'Kernels:   (loading the kernel table…)', 'the first paint is the summary')
     contains(report.first_text, '(analyzing…)', 'the first paint holds the findings’ place')
@@ -136,7 +136,7 @@ if has_report then
     eq(vim.fn.maparg('K', 'n', false, true).buffer, 1, 'K is buffer-local')
   end)
 
-  -- Issue 27: on Neovim 0.7 the LSP client drops `mappingCoverage: null`, which read as "this server does not report
+  -- On Neovim 0.7 the LSP client drops `mappingCoverage: null`, which read as "this server does not report
   -- it" when the coverage was merely not computed yet.
   test(':NsysOpen: the coverage line says "not computed yet" or the coverage, never that the server lacks it', function()
     truthy(report.coverage ~= nil, 'coverage is known or pending, not unsupported')
@@ -146,7 +146,7 @@ if has_report then
     eq(nsys.coverage_of({ profileId = 'p1', path = MAIN, info = {} }), vim.NIL, 'a dropped null is "not yet"')
   end)
 
-  -- Issue 27: the report buffer shows where each GPU's time goes: every (pid, device) span of the server's own
+  -- The report buffer shows where each GPU's time goes: every (pid, device) span of the server's own
   -- time_budget rows (on this fixture GPU 0 of pid 148 spans 299.251 ms, 49 % of it tensor-core kernels), each slice
   -- with its share, a 40-cell bar and its time.
   test('the report buffer shows the time budget: each GPU span, its slices, shares and bars', function()

@@ -16,7 +16,7 @@ local expect_one_open = H.expect_one_open
 local run = H.run
 local sqlite = H.sqlite
 
--- Issue 13: runs. A run made here at test time from mfu_2gpu_before.sqlite by the shared split_ranks.py (one real
+-- Runs. A run made here at test time from mfu_2gpu_before.sqlite by the shared split_ranks.py (one real
 -- export per GPU process: 2 ranks), never committed. Expected figures: sqlite3 on the rank files (kernels, their
 -- summed durations, NCCL kernels by name; computed again below) and, for the steps, the `iterations` skill on the
 -- unsplit source process by process (pid 144 is rank0000, 145 is rank0001): iterations 0, 6 and 14 below.

@@ -18,7 +18,7 @@ local client = H.client
 local run = H.run
 local sqlite = H.sqlite
 
--- Issue 12: the profile's numbers on the user's own source lines. The real pair: the EfficientCenterFormer
+-- The profile's numbers on the user's own source lines. The real pair: the EfficientCenterFormer
 -- evaluation script whose nvtx.annotate ranges produced titanrtx_tensorrt_nvtx.sqlite (TensorRT: no kernel table).
 -- Expected figures from sqlite3 (NVTX_EVENTS with StringIds, eventType 59/60, grouped by name): every range 188
 -- calls; wall 270.2 / 3009.1 / 2155.7 / 117.4 / 402.0 / 1000.1 ms (also in fixtures/sources/README.md).
@@ -417,7 +417,7 @@ test('opening another profile replaces the source diagnostics and the lenses are
   end
 end)
 
--- Issue 32: .qdrep reports (what Nsight Systems wrote until 2021.1) open as .nsys-rep reports do: converted by the
+-- .qdrep reports (what Nsight Systems wrote until 2021.1) open as .nsys-rep reports do: converted by the
 -- installed nsys into the server's cache, named by the report; runs take them as ranks; a file named .qdrep that is
 -- not a report gets the server's plain error. Expected figures: the READMEs' kernel counts of the exports made from
 -- these reports (brainstorm 114, gtx1650 4696) and sqlite3 on the brainstorm export.

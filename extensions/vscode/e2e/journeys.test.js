@@ -1,4 +1,4 @@
-// Issue 27: the editor journeys in a real VS Code (code-server 4.103.2, VS Code 1.103 for the web) with the packaged
+// The editor journeys in a real VS Code (code-server 4.103.2, VS Code 1.103 for the web) with the packaged
 // nsys-ai.vsix, in Debian's chromium, each asserted on what a person sees. One code-server and one browser serve all
 // journeys in order (the server process the extension starts is reused, as a person's is). A failed journey leaves a
 // screenshot in the run's folder, whose path is printed. Figures (double-click to kernels on screen, hover to the

@@ -1,4 +1,4 @@
-// The mapping coverage of the shown profile (issue 12) in the status bar: "NVTX coverage 30.8 %", the share of
+// The mapping coverage of the shown profile in the status bar: "NVTX coverage 30.8 %", the share of
 // kernel time whose innermost NVTX range launches exactly one kernel per call, as nsys/profileInfo reports it. The
 // server computes it in the background after a load (null until then), so a null is asked again a few times.
 import * as vscode from 'vscode';

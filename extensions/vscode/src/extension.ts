@@ -1,7 +1,7 @@
 // Entry point: the server session, the profile editor, the NVTX tree, the NVTX coverage in the status bar, the
 // commands (with the run commands: a directory of rank exports opened as one) and the "Open as Nsight profile"
 // offer. The findings' diagnostics are the server's (textDocument/publishDiagnostics), shown by the language
-// client, as are the code lenses, hovers, diagnostics and code actions on the user's source files (issue 12). The
+// client, as are the code lenses, hovers, diagnostics and code actions on the user's source files. The
 // lens command nsys-ai.revealRange is the server's: the language client registers it from executeCommandProvider,
 // so the extension registers no command of that id.
 import * as vscode from 'vscode';

@@ -1,5 +1,5 @@
-// "Locate nsys-ai…": a file picker for the server executable that writes nsysAi.serverPath (issue 27's first run).
-// The setting's change restarts the server (extension.ts), so the next command starts the one picked.
+// "Locate nsys-ai…": a file picker for the server executable that writes nsysAi.serverPath, for when a first run cannot
+// find it. The setting's change restarts the server (extension.ts), so the next command starts the one picked.
 import * as vscode from 'vscode';
 import { isExecutable } from './serverPath';
 

@@ -1,4 +1,4 @@
-// The run commands (issue 13): Open Run on a directory of rank exports, Analyze Run (nsys/analyzeRun, into the run
+// The run commands: Open Run on a directory of rank exports, Analyze Run (nsys/analyzeRun, into the run
 // view's findings) and Open Run Timeline in Perfetto (nsys/openInPerfetto with the runId: the server publishes the
 // trace nsys/exportRunTrace writes, and the browser opens it as a profile's does). Each is a request with its progress.
 // Both send the run's ranks per node (its own, from Set Ranks per Node for Run, else the setting) when it is not 0.

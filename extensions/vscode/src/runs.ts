@@ -1,4 +1,4 @@
-// The runs open in this window (issue 13: a directory of rank exports opened as one): one server run id per run
+// The runs open in this window (each a directory of rank exports opened as one): one server run id per run
 // view, closed with the view. Like a profile, a run is opened again on a restarted server. Its ranks per node (how
 // many consecutive ranks share a node's clock, for nsys/analyzeRun and the run's trace) are its own once the user set
 // them (nsys-ai: Set Ranks per Node for Run), else the setting nsysAi.run.ranksPerNode.

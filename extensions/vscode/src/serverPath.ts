@@ -1,5 +1,5 @@
 // Finding the nsys-ai executable named in the settings, with a message that says how to fix it when it is missing.
-// A bare name is looked up on PATH, then in the standard places a first run may have it (issue 27): ~/.local/bin and
+// A bare name is looked up on PATH, then in the standard places a first run may have it: ~/.local/bin and
 // the trusted workspace folders' build/ (never an untrusted folder's: that would run a binary the folder ships). The
 // extension host's PATH is a resolved login shell's, not the one of the shell that started VS Code, so a build that is
 // "on PATH" in a terminal can be missing here.

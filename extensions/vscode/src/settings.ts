@@ -3,7 +3,7 @@
 // from the variable nsysAi.llm.apiKeyEnv names in VS Code's own environment (read here, never by the server).
 // The LLM settings are machine-scoped (package.json: a workspace's .vscode/settings.json cannot set them) and are
 // ignored in an untrusted workspace, so a cloned repository can never choose an endpoint that receives the user's
-// key (issue 25): there the server keeps its own configuration (NSYS_AI_LLM_*).
+// key: there the server keeps its own configuration (NSYS_AI_LLM_*).
 import type * as vscode from 'vscode';
 import type { LlmOptions } from './protocol/types';
 

@@ -1,4 +1,4 @@
-// The user's source files the server maps the profile onto (issue 12): the languages whose documents the language
+// The user's source files the server maps the profile onto: the languages whose documents the language
 // client syncs, so code lenses, hovers, diagnostics and code actions on them come through the standard LSP features,
 // and the files whose changes on disk it reports (workspace/didChangeWatchedFiles). Free of `vscode`.
 

@@ -96,7 +96,7 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
     doc.dispose();
   });
 
-  // Issue 27: the view's page is set once, with what the open told (duration, devices) and every table computing;
+  // The view's page is set once, with what the open told (duration, devices) and every table computing;
   // each table is then posted into it as its answer arrives. Setting the page again per table reloads the webview
   // each time, which a real VS Code showed as the kernels appearing 0.5-3.5 s after their answer.
   test('the profile view paints the summary at once, then posts each table into it as it arrives', async () => {
@@ -138,7 +138,7 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
     doc.dispose();
   });
 
-  // Issue 32: a .qdrep (what Nsight Systems wrote until 2021.1) is a report like a .nsys-rep: the server converts it
+  // A .qdrep (what Nsight Systems wrote until 2021.1) is a report like a .nsys-rep: the server converts it
   // with the installed nsys and the view shows its numbers; one that is not a report shows the server's plain words.
   test('a .qdrep report opens in the profile view', { skip: fs.existsSync(qdrep) ? undefined : `no ${qdrep}` }, async () => {
     const { doc, panel } = await openView(qdrep);
@@ -241,7 +241,7 @@ describe('extension logic on the vscode stand-in, real server behind it', { skip
     }
   });
 
-  // Issue 27: code-server (VS Code for the web) answers asExternalUri with its port proxy's root and drops the path,
+  // code-server (VS Code for the web) answers asExternalUri with its port proxy's root and drops the path,
   // which opened "Not found". A proxy that forwards /proxy/PORT/REST to 127.0.0.1:PORT/REST, as code-server's does:
   // the page opened is the opener page, and the trace it fetches relatively is the server's.
   test('Open in Perfetto through a web port proxy opens the opener page, whose trace is the published one', async () => {
@@ -458,7 +458,7 @@ describe('the "Open as Nsight profile" offer', () => {
   });
 });
 
-// Issue 32: the manifest treats .qdrep as it treats .nsys-rep: the custom editor, activation and the explorer menus.
+// The manifest treats .qdrep as it treats .nsys-rep: the custom editor, activation and the explorer menus.
 test('the manifest routes .qdrep reports wherever it routes .nsys-rep', () => {
   const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8'));
   assert.ok(manifest.activationEvents.includes('workspaceContains:**/*.qdrep'));

@@ -57,7 +57,7 @@ describe('protocol client against the real nsys-ai server', { skip: skipReason }
       ],
     );
     assert.equal(model.utilisation.rows[0].chunks[0].startNs, 0, 'device 0 starts at the profile start');
-    // time_budget (issue 26): one span per (process, device); its slices add up to the span; the sample is
+    // time_budget: one span per (process, device); its slices add up to the span; the sample is
     // host-to-device copies for 95% of each span (25.5 GB at 27.7 GB/s per GPU).
     assert.deepEqual(
       model.budget.rows.map((s) => [s.label, s.pid]),

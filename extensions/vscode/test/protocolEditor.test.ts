@@ -1,4 +1,4 @@
-// The protocol the NVTX tree, Diff Profiles and the Problems panel rely on (issue 11), through the extension's own
+// The protocol the NVTX tree, Diff Profiles and the Problems panel rely on, through the extension's own
 // client against the REAL server. Expected NVTX figures: sqlite3/Python over h200_nvfuser_nvtx.sqlite, nesting the
 // push/pop ranges (eventType 59) per thread by start and end, and attributing a kernel to the ranges that hold the
 // start of its launching call (CUPTI_ACTIVITY_KIND_RUNTIME joined on correlationId within the same process).

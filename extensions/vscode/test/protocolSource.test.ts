@@ -1,4 +1,4 @@
-// The profile's numbers on the user's own source lines (issue 12), as the language client gets them: the REAL server
+// The profile's numbers on the user's own source lines, as the language client gets them: the REAL server
 // over stdio with vscode-jsonrpc, initialized with workspace folders as vscode-languageclient sends them, the source
 // file opened (textDocument/didOpen), then the standard requests on it.
 //

@@ -1,4 +1,4 @@
-// Runs (issue 13) through the extension's protocol client against the REAL server: a run made at test time from
+// Runs through the extension's protocol client against the REAL server: a run made at test time from
 // mfu_2gpu_before.sqlite (2 ranks, test/runFixture.ts). Expected figures were checked independently: sqlite3 on the
 // rank files (computed again below), and the `iterations` skill on the unsplit source, process 144 (rank0000) and
 // 145 (rank0001), whose 16 durations per process are the heat map's cells.

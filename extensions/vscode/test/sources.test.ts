@@ -1,6 +1,6 @@
-// Issue 12 in the extension: the NVTX coverage in the status bar and the profile view, Suggest NVTX Refinements and
-// the kernel links of source hovers, on the vscode stand-in with the REAL server behind it (its source set: the C++
-// test data in test/data/nvfuser, whose scope macros name ranges of h200_nvfuser_nvtx.sqlite).
+// The source mapping in the extension: the NVTX coverage in the status bar and the profile view, Suggest NVTX
+// Refinements and the kernel links of source hovers, on the vscode stand-in with the REAL server behind it (its source
+// set: the C++ test data in test/data/nvfuser, whose scope macros name ranges of h200_nvfuser_nvtx.sqlite).
 //
 // h200_nvfuser_nvtx.sqlite's coverage, from sqlite3 (/ Python over it): 18 kernels, 10167602 ns of GPU time; a kernel
 // belongs to the innermost push/pop range (eventType 59) on its launching call's thread that holds the call's start

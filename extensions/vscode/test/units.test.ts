@@ -36,7 +36,7 @@ describe('server path', () => {
       assert.match(r.message, /set "nsysAi\.serverPath" to its absolute path/);
     }
   });
-  // Issue 27: the first run finds a build that is not on the extension host's PATH in the standard places, after PATH;
+  // The first run finds a build that is not on the extension host's PATH in the standard places, after PATH;
   // a workspace's build/ only when the workspace is trusted.
   test('not on PATH: found in ~/.local/bin, then in a trusted workspace folder’s build/', () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'nsys-ai-home-'));

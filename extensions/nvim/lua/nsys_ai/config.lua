@@ -38,7 +38,8 @@ M.defaults = {
 
 M.options = vim.deepcopy(M.defaults)
 
--- The variable the plugin hands a key to the server under (issue 25).
+-- The variable the plugin hands a key to the server under (the server takes a key's variable only by an NSYS_AI_*
+-- name).
 M.KEY_ENV = 'NSYS_AI_NVIM_LLM_API_KEY'
 
 -- initializationOptions.llm and the server's extra environment for `opts` (the options in force): an apiKeyEnv

@@ -120,7 +120,7 @@ end
 -- when the server has not computed it yet, nil when the server does not report it.
 -- The server sends `mappingCoverage: null` until it has computed it, but Neovim 0.7's LSP client decodes JSON with
 -- null object members dropped, so there a missing member means "not yet" too when the server reports coverage at all
--- (every server with nsys/annotationPlan does: both came with issue 12).
+-- (every server with nsys/annotationPlan does: both came with the source mapping).
 function M.coverage_of(res)
   if type(res) ~= 'table' then
     return nil

@@ -1,4 +1,4 @@
--- Runs (issue 13): a directory of rank exports opened as one. :NsysOpenRun {dir} shows the run view (nsys/runReport's
+-- Runs: a directory of rank exports opened as one. :NsysOpenRun {dir} shows the run view (nsys/runReport's
 -- line per rank, the memory line, and the ranks x steps heat map of run_step_heatmap via nsys/runSkillOnRun);
 -- :NsysAnalyzeRun shows nsys/analyzeRun's findings; :NsysRunPerfetto opens the run's timeline in Perfetto as
 -- :NsysPerfetto opens a profile's (nsys/openInPerfetto with the runId); :NsysCloseRun closes it. Each is a request

@@ -1,4 +1,4 @@
--- The user's own source files (issue 12): the nsys-ai client is attached to Python, C/C++/CUDA and Julia buffers
+-- The user's own source files: the nsys-ai client is attached to Python, C/C++/CUDA and Julia buffers
 -- under the workspace root, so the standard LSP features carry the profile's numbers onto the annotated lines:
 -- code lenses (vim.lsp.codelens), hovers (vim.lsp.buf.hover), diagnostics and code actions
 -- (vim.lsp.buf.code_action). The server indexes the root (workspaceFolders at initialize) and answers against the

@@ -310,7 +310,7 @@ export class NsysClient {
     return this.request('nsys/exportTrace', output ? { profileId, output } : { profileId }, opts);
   }
 
-  // Runs (issue 13): a directory of rank exports opened as one; every request below names its runId.
+  // Runs: a directory of rank exports opened as one; every request below names its runId.
   openRun(directory: string, opts?: RequestOptions): Promise<OpenRunResult> {
     return this.request('nsys/openRun', { directory }, opts);
   }

@@ -29,7 +29,7 @@ export interface OpenProfileResult {
   profileId: string;
   path: string;
   info: ProfileInfo;
-  /** Issue 12: the mapping coverage; null when not computed, absent from servers that do not report it. */
+  /** The mapping coverage; null when not computed, absent from servers that do not report it. */
   mappingCoverage?: MappingCoverage | null;
 }
 
@@ -134,8 +134,8 @@ export interface AskResult {
 }
 
 /**
- * nsys/openInPerfetto's params: a profile's trace (with a window, that part of the capture only), or a run's
- * (issue 13): the trace nsys/exportRunTrace writes for the same run and ranksPerNode, byte for byte.
+ * nsys/openInPerfetto's params: a profile's trace (with a window, that part of the capture only), or a run's:
+ * the trace nsys/exportRunTrace writes for the same run and ranksPerNode, byte for byte.
  */
 export type OpenInPerfettoParams =
   | { profileId: string; window?: FilterWindow }
@@ -265,7 +265,7 @@ export interface DiffResult {
   markdown: string;
 }
 
-// Issue 12: the profile's numbers on the user's source lines. LSP shapes (0-based lines, UTF-16 columns).
+// The profile's numbers on the user's source lines. LSP shapes (0-based lines, UTF-16 columns).
 export interface LspPosition {
   line: number;
   character: number;
@@ -321,7 +321,7 @@ export interface AnnotationPlanResult {
   nextCommand: string;
 }
 
-// Runs (issue 13): N rank exports of one job opened as one (nsys/openRun), and what the views read of them.
+// Runs: N rank exports of one job opened as one (nsys/openRun), and what the views read of them.
 export interface RunRank {
   rank: string;
   path: string;

@@ -1,6 +1,6 @@
 // Markdown from the server (answers, findings, kernel explanations) to HTML for the webview. Raw HTML in the text is
 // escaped, and markdown-it refuses javascript:/vbscript:/data: links, so a server or LLM reply cannot run script.
-// `file:` links (a kernel's source locations, issue 12) become `data-uri` anchors: the view's script posts them to
+// `file:` links (a kernel's source locations) become `data-uri` anchors: the view's script posts them to
 // the extension, which opens the file in an editor (a webview cannot open file: URLs itself).
 import MarkdownIt from 'markdown-it';
 

@@ -73,14 +73,14 @@ export interface ProfileViewModel {
   devices: { id: number; label: string }[];
   processCount?: number;
   streamCount?: number;
-  /** Where each GPU's time goes (issue 26): shown above the busy-% chart. */
+  /** Where each GPU's time goes: shown above the busy-% chart. */
   budget: Section<BudgetSpan>;
   utilisation: Section<UtilisationSeries>;
   kernels: Section<KernelRow>;
   nvtx: Section<NvtxRow>;
   /** undefined: the server has no nsys/analyze (the section is hidden). */
   findings?: Section<Finding>;
-  /** The NVTX mapping coverage (issue 12): null while not computed, undefined when the server does not report it. */
+  /** The NVTX mapping coverage: null while not computed, undefined when the server does not report it. */
   coverage?: MappingCoverage | null;
 }
 
@@ -214,7 +214,7 @@ export async function loadFindings(
 const loadingSection = <T>(): Section<T> => ({ rows: [], notes: [], declined: false, loading: true });
 
 /**
- * Everything the profile view shows, requested at once (the server runs them concurrently). `onSection` (issue 27)
+ * Everything the profile view shows, requested at once (the server runs them concurrently). `onSection`
  * gets the view as it fills in: first with every section still computing (what the open already told), then again
  * each time a section arrives, so the view paints the summary at once and each table as it comes.
  */

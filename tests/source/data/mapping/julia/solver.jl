@@ -1,4 +1,4 @@
-# A Julia solver annotated with NVTX.jl (test data for issue 12): v100_julia.sqlite has kernels but no NVTX ranges.
+# A Julia solver annotated with NVTX.jl (source mapping test data): v100_julia.sqlite has kernels but no NVTX ranges.
 using CUDA, NVTX
 
 function step!(u, du)

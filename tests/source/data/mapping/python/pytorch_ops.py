@@ -1,4 +1,4 @@
-# A training step annotated with the names PyTorch gives its operator ranges (test data for issue 12).
+# A training step annotated with the names PyTorch gives its operator ranges (test data for the source mapping).
 import torch
 import torch.cuda.nvtx as cuda_nvtx
 import nvtx

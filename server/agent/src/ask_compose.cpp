@@ -1183,6 +1183,28 @@ bool AnswerKernelsPerStream(Ctx& c) {
   return true;
 }
 
+// "What share of GPU time do the top 3 kernels take?": the first N rows of top_kernels against all kernel time.
+bool AnswerTopShare(Ctx& c) {
+  auto t = Usable(c, "top_kernels");
+  if (!t || t->rows.empty()) return false;
+  const size_t n = std::min(*c.p.top_n, t->rows.size());
+  double ns = 0, all = 0;
+  for (size_t r = 0; r < t->rows.size(); ++r) {
+    all += CellNumber(*t, r, "total_time_ns");
+    if (r < n) ns += CellNumber(*t, r, "total_time_ns");
+  }
+  Say(c,
+      fmt::format("The top {} kernels by GPU time hold {} of kernel time{}: {} of {} ({} distinct kernels in all); "
+                  "the first is {} with {}.",
+                  n, FormatPct(all > 0 ? 100.0 * ns / all : 0), WhereOf(c), FormatNs(ns), FormatNs(all), t->rows.size(),
+                  Ticked(CellText(*t, 0, "name")), FormatNs(CellNumber(*t, 0, "total_time_ns"))),
+      "exact sums over top_kernels' rows (nsys stats gpukernsum)");
+  const auto top = KeepRows(*t, [&](size_t r) { return r < n; });
+  CiteRows(c, "top_kernels", top, {"name", "time_pct", "total_time_ns", "instances"},
+           fmt::format("The top {} kernels", n) + c.scope);
+  return true;
+}
+
 // "What percentage of GPU time is memcpy?": memory operations against kernels plus memory operations.
 bool AnswerMemcpyShare(Ctx& c) {
   auto mem = Usable(c, "memory_transfers");
@@ -1429,6 +1451,9 @@ bool AnswerComposedAfterKernels(Ctx& c) {
     auto all = RunSkill(c, "top_kernels", {}, false);
     if (all && !all->declined) KernelByShortWord(c, *all);
   }
+  if (m == Measure::kShare && c.p.top_n && *c.p.top_n > 0 && c.kernels.empty() && c.nvtx_range.empty() &&
+      AnswerTopShare(c))
+    return true;
   // "the p99 kernel duration", "the median kernel time": over all instances, when no kernel is named.
   if ((m == Measure::kPercentile || m == Measure::kMedian) && c.kernels.empty() && c.nvtx_range.empty() &&
       AnswerKernelDurations(c, m))

@@ -108,7 +108,10 @@ QType TypeOf(const std::string& q) {
       R"(*\b(more|less|fewer|bigger|larger|greater|smaller|slower|faster|longer|shorter|higher|lower)\b)" + kAskAny +
       R"(*\bthan\b)");
   if (std::array<re2::StringPiece, 1> m; SearchIn<0>(more, q, m)) return QType::kMoreThan;
-  if (HasAny(q, {"compare", " vs ", " vs. ", "versus", "difference between", "differ"})) return QType::kCompare;
+  // "differ" as a word: "how many different kernels" compares nothing.
+  if (HasAny(q, {"compare", " vs ", " vs. ", "versus", "difference between"}) || HasWord(q, "differ") ||
+      HasWord(q, "differs") || HasWord(q, "differences"))
+    return QType::kCompare;
   // "Which is larger, A or B?", "which took longer: A or B": a comparison, not a ranking.
   static const AskPattern which_of(
       R"(\bwhich\b)" + kAskAny +

@@ -68,10 +68,11 @@ struct Ranking {
 std::optional<Ranking> RankingOf(const Ctx& c) {
   const std::string& q = c.p.lower;
   // "List the 3 kernels with the lowest total time" reads as "how much" by its "total time", but it asks for a list.
-  const bool listing = q.rfind("list", 0) == 0 || q.rfind("which", 0) == 0 || q.rfind("show", 0) == 0;
-  if ((c.p.type != QType::kWhich && c.p.type != QType::kDescribe && !(listing && c.p.type == QType::kHowMuch)) ||
-      c.p.bound)
-    return std::nullopt;
+  // "Top 5 API calls by number of calls" as "how many" by its "number of": both ask for a list.
+  const bool listing =
+      q.rfind("list", 0) == 0 || q.rfind("which", 0) == 0 || q.rfind("show", 0) == 0 || q.rfind("top", 0) == 0;
+  const bool lists = listing && (c.p.type == QType::kHowMuch || c.p.type == QType::kHowMany);
+  if ((c.p.type != QType::kWhich && c.p.type != QType::kDescribe && !lists) || c.p.bound) return std::nullopt;
   // Whole words: "slowest" holds "lowest". A speed word ranks the duration; "least" and "smallest" alone the total.
   const auto any_word = [&](std::initializer_list<std::string_view> words) {
     return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return HasWord(q, w); });
@@ -93,8 +94,13 @@ std::optional<Ranking> RankingOf(const Ctx& c) {
           "one instance"});
   if (single && least) return Ranking{"min_ns", "the shortest single instance", true};
   if (single) return Ranking{"max_ns", "the longest single instance", false};
+  if (HasAny(q, {"exclusive", "self time"}))  // an NVTX range's own time, without its children's
+    return least ? Ranking{"excl_total_ns", "the least exclusive time (without its children)", true}
+                 : Ranking{"excl_total_ns", "the most exclusive time (without its children)", false};
   if (HasAny(q, {"most often", "most launches", "most instances", "most times", "most frequently", "launched the most",
-                 "called the most", "most calls", "most invocations", "most launched", "most frequent"}))
+                 "called the most", "most calls", "most invocations", "most launched", "most frequent",
+                 "number of calls", "number of launches", "number of instances", "call count", "by count", "by calls",
+                 "by launches", "by instances"}))
     return Ranking{"instances", "the most instances", false};
   if (HasAny(q, {"fewest", "least often", "least frequently", "least launched", "rarest", "fewest times",
                  "least called", "fewest calls", "fewest launches", "fewest instances"}))
@@ -115,10 +121,17 @@ std::optional<Ranking> RankingOf(const Ctx& c) {
 struct Ranked {
   std::string_view skill, name_column, noun;
   const std::vector<std::string>& columns;
+  std::string_view count_column = "instances", count_noun = "instances";  // cuda_api_summary: num_calls, calls
 };
 
-std::string RankedFigure(const skills::Table& t, size_t r, const Ranking& by) {
-  if (by.column == "instances") return fmt::format("{} instances", FormatCount(CellNumber(t, r, "instances")));
+std::string Counted(double n, std::string_view noun) {
+  const std::string_view one = noun.substr(0, noun.size() - 1);  // "instances" -> "instance", "calls" -> "call"
+  return fmt::format("{} {}", FormatCount(n), n == 1 ? one : noun);
+}
+
+std::string RankedFigure(const skills::Table& t, size_t r, const Ranking& by, const Ranked& what) {
+  if (by.column == what.count_column) return Counted(CellNumber(t, r, std::string(what.count_column)), what.count_noun);
+  if (by.column == "excl_total_ns") return FormatNs(CellNumber(t, r, "excl_total_ns")) + " of exclusive time";
   if (by.column == "stddev_ns")
     return fmt::format("standard deviation {} around an average of {}", FormatNs(CellNumber(t, r, "stddev_ns")),
                        FormatNs(CellNumber(t, r, "avg_ns")));
@@ -128,13 +141,16 @@ std::string RankedFigure(const skills::Table& t, size_t r, const Ranking& by) {
   return FormatNs(CellNumber(t, r, by.column)) + " per instance";
 }
 
-void AnswerRanked(Ctx& c, skills::Table t, const Ranking& by, const Ranked& what) {
+// False (nothing answered) when the table has no such column: an NVTX-only measure asked of kernels.
+bool AnswerRanked(Ctx& c, skills::Table t, Ranking by, const Ranked& what) {
+  if (by.column == "instances") by.column = std::string(what.count_column);
+  if (!ColumnIndex(t, by.column)) return false;
   // Ordered by the column's value (each row's key read once), ties keeping the skill's order (largest total first).
   std::vector<std::pair<double, size_t>> keys;
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const double v = CellNumber(t, r, by.column);
     // A spread needs two instances: one instance's zero deviation says nothing about its steadiness.
-    const bool no_spread = by.column == "stddev_ns" && CellNumber(t, r, "instances") < 2;
+    const bool no_spread = by.column == "stddev_ns" && CellNumber(t, r, std::string(what.count_column)) < 2;
     keys.emplace_back(std::isnan(v) || no_spread ? HUGE_VAL : (by.ascending ? v : -v), r);
   }
   std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -142,35 +158,41 @@ void AnswerRanked(Ctx& c, skills::Table t, const Ranking& by, const Ranked& what
   for (const auto& key : keys) rows.push_back(std::move(t.rows[key.second]));
   t.rows = std::move(rows);
   const std::string name = CellText(t, 0, std::string(what.name_column));
-  const std::string instances =
-      by.column == "instances" ? "" : FormatCount(CellNumber(t, 0, "instances")) + " instances, ";
+  const std::string instances = by.column == what.count_column
+                                    ? ""
+                                    : Counted(CellNumber(t, 0, std::string(what.count_column)), what.count_noun) + ", ";
   const std::string total =
       by.column == "total_time_ns" ? "" : FormatNs(CellNumber(t, 0, "total_time_ns")) + " in total, ";
   std::string s =
       fmt::format("The {} with {}{} is {}: {} ({}{}{} of {} time).", what.noun, by.said, Where(c), Code(name),
-                  RankedFigure(t, 0, by), instances, total, FormatPct(CellNumber(t, 0, "time_pct")), what.noun);
+                  RankedFigure(t, 0, by, what), instances, total, FormatPct(CellNumber(t, 0, "time_pct")), what.noun);
   if (t.rows.size() > 1)
-    s += fmt::format(" Next: {} ({}).", Code(CellText(t, 1, std::string(what.name_column))), RankedFigure(t, 1, by));
+    s += fmt::format(" Next: {} ({}).", Code(CellText(t, 1, std::string(what.name_column))),
+                     RankedFigure(t, 1, by, what));
   Facts(c, s, Confidence::kHigh,
         fmt::format("{}'s rows ordered by {}{}", what.skill, by.column, by.ascending ? ", least first" : ""));
   const size_t n = std::min(TopN(c, 5), t.rows.size());
   Cite(c, std::string(what.skill), {}, t, what.columns, n,
        fmt::format("Top {} {}s by {}{}{}", n, what.noun, by.column, by.ascending ? " (least first)" : "", c.scope));
   for (size_t r = 0; r < n; ++r) c.turn.state.listed.push_back(CellText(t, r, std::string(what.name_column)));
+  return true;
 }
 
 const std::vector<std::string> kRankedKernelColumns = {"time_pct", "total_time_ns", "instances", "avg_ns", "med_ns",
                                                        "min_ns",   "max_ns",        "stddev_ns", "name"};
-const std::vector<std::string> kRankedRangeColumns = {"range",  "time_pct", "total_time_ns", "instances",
-                                                      "avg_ns", "min_ns",   "max_ns",        "stddev_ns"};
+const std::vector<std::string> kRankedRangeColumns = {"range",  "time_pct", "total_time_ns", "instances",    "avg_ns",
+                                                      "min_ns", "max_ns",   "stddev_ns",     "excl_total_ns"};
+const std::vector<std::string> kRankedApiColumns = {"name",   "time_pct", "total_time_ns", "num_calls",
+                                                    "avg_ns", "min_ns",   "max_ns",        "stddev_ns"};
 
 }  // namespace
 
 void AnswerKernels(Ctx& c) {
   auto t = TableOr(c, "top_kernels");
   if (!t) return;
-  if (const auto by = RankingOf(c); by && !t->rows.empty())
-    return AnswerRanked(c, std::move(*t), *by, {"top_kernels", "name", "kernel", kRankedKernelColumns});
+  if (const auto by = RankingOf(c);
+      by && !t->rows.empty() && AnswerRanked(c, *t, *by, {"top_kernels", "name", "kernel", kRankedKernelColumns}))
+    return;
   if (t->rows.empty()) {
     Facts(c, fmt::format("No kernels ran{}.", Where(c)), Confidence::kHigh, "the kernel table has no rows there");
     Cite(c, "top_kernels", {}, *t, kKernelColumns, 0, "Kernels by GPU time");
@@ -385,8 +407,9 @@ void AnswerNvtx(Ctx& c) {
     Cite(c, "nvtx_summary", {}, *t, cols, 0, "NVTX ranges");
     return;
   }
-  if (const auto by = RankingOf(c); by && c.p.type != QType::kHowMany)
-    return AnswerRanked(c, std::move(*t), *by, {"nvtx_summary", "range", "NVTX range", kRankedRangeColumns});
+  if (const auto by = RankingOf(c);
+      by && AnswerRanked(c, *t, *by, {"nvtx_summary", "range", "NVTX range", kRankedRangeColumns}))
+    return;
   std::string s;
   if (c.p.type == QType::kHowMany) {
     s = fmt::format("{} NVTX range instances of {} distinct names{}.", FormatCount(SumColumn(*t, "instances")),
@@ -410,6 +433,10 @@ void AnswerApi(Ctx& c) {
     Cite(c, "cuda_api_summary", {}, *t, {"name", "num_calls"}, 0, "CUDA API calls");
     return;
   }
+  if (const auto by = RankingOf(c);
+      by &&
+      AnswerRanked(c, *t, *by, {"cuda_api_summary", "name", "CUDA API call", kRankedApiColumns, "num_calls", "calls"}))
+    return;
   Facts(c,
         fmt::format("{} CUDA API calls{} took {} of CPU time; the largest is {} with {} over {} calls.",
                     FormatCount(SumColumn(*t, "num_calls")), Where(c), FormatNs(SumColumn(*t, "total_time_ns")),

@@ -1,4 +1,4 @@
-// launch_sizes: how big each kernel launch is next to the GPU that runs it (issue 31). One row per (process, device,
+// launch_sizes: how big each kernel launch is next to the GPU that runs it. One row per (process, device,
 // kernel, launch configuration): its calls and time, its grid in blocks and its block in threads, the device's SM
 // count (from the export's GPU table; 0 when the export does not say), and its share of the (process, device) span
 // (first GPU operation start to last end, as time_budget counts it). A kernel whose grid has fewer blocks than the

@@ -1,4 +1,4 @@
-// nvtx_range_kernels: per NVTX range name, the kernels its instances launch (issue 12, "NVTX range -> kernels").
+// nvtx_range_kernels: per NVTX range name, the kernels its instances launch.
 //
 // A kernel belongs to every range on its launching thread that contains its launch call (the launch is the runtime
 // call with the same (pid, correlationId), resolved by the engine as KernelTable::launch), found with the same

@@ -1,4 +1,4 @@
-// time_budget: where each GPU's time goes (issue 26). Each (process, device) span, from its first operation's start
+// time_budget: where each GPU's time goes. Each (process, device) span, from its first operation's start
 // to its last one's end (kernels, memcpys and memsets with start > 0, as NVIDIA's rules count them), is cut into
 // slices that add up to the span to the nanosecond:
 //   - kernel time by what the kernels do (tensor-core math, CUDA-core math, memory-bound, other, communication);

@@ -286,8 +286,8 @@ Expected<Table> RunGuarded(const Skill& skill, const Context& ctx) {
   }
 }
 
-// The window and filters the numbers cover, stated once (skills may already have said it), and the rows the loads
-// skipped as damaged (issue 8): first, so they frame the result; after the reason when the skill declined.
+// The window and filters the numbers cover, stated once (skills may already have said it), and the damaged rows the
+// loads skipped (no number counts them): first, so they frame the result; after the reason when the skill declined.
 void FrameNotes(Table& table, const engine::Filter& filter, const engine::ProfileInfo& info, engine::Need needs) {
   std::vector<std::string> scope;
   if (!filter.window.whole) scope.push_back(fmt::format("Window: {}.", filter.window.description));

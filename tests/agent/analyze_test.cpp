@@ -145,7 +145,7 @@ TEST_F(AnalyzeTest, CancelledAndUnknownProfile) {
   EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
 }
 
-// Issue 26: every slice of a (process, device) span other than compute kernels that holds at least 10% of the span
+// Every slice of a (process, device) span other than compute kernels that holds at least 10% of the span
 // is explained by a finding whose evidence names that span and slice, on every export of the fixtures and of the
 // real-world set; "no root cause applies" only where compute dominates. The summary names the dominant slice.
 TEST_F(AnalyzeTest, EveryNonComputeSliceOfTenPercentIsExplainedOnEveryExport) {
@@ -312,8 +312,8 @@ TEST_F(AnalyzeTest, AFailedBudgetIsSaidInTheHeadline) {
   EXPECT_TRUE(listed);
 }
 
-// The shipped sample (issue 26): copy-bound, and its math in FP32 without tensor cores although the exporter did not
-// name the GPUs: the kernels are sm80 cuBLAS kernels, so the GPUs have tensor cores.
+// The shipped sample (h100_2gpu_1s.sqlite): copy-bound, and its math in FP32 without tensor cores although the exporter
+// did not name the GPUs: the kernels are sm80 cuBLAS kernels, so the GPUs have tensor cores.
 TEST_F(AnalyzeTest, TheSampleIsCopyBoundAndItsGemmsSkipTheTensorCores) {
   const std::string id = Open("h100_2gpu_1s.sqlite");
   auto a = ws_->Analyze(id, {});

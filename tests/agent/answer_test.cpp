@@ -35,7 +35,7 @@ TEST(Answer, ShellQuoteLeavesSafeWordsAlone) {
   EXPECT_EQ(ShellQuote("a-b_c.d/e:f=g"), "a-b_c.d/e:f=g");
   EXPECT_EQ(ShellQuote(""), "''");
   EXPECT_EQ(ShellQuote("$(rm -rf /)"), "'$(rm -rf /)'");
-  // Issue 25: a name that is not UTF-8 is written with $'...' and \xHH, so the command stays exact and valid UTF-8.
+  // A name that is not UTF-8 is written with $'...' and \xHH, so the command stays exact and valid UTF-8.
   EXPECT_EQ(ShellQuote("/tmp/prof\xFF it's.sqlite"), "$'/tmp/prof\\xFF it\\x27s.sqlite'");
 }
 

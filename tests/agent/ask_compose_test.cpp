@@ -1,4 +1,4 @@
-// Offline ask's compositional reading (issue 26 part 3, issue 31 part 4), on real fixtures through a real
+// Offline ask's compositional reading, on real fixtures through a real
 // Workspace: counts are real counts (no row limit leaks into them), every CUDA API call in the profile is a subject,
 // grid and block sizes are measures, a comparison's yes/no agrees with the figures it prints, a percentage carries
 // its numerator and denominator, "per X" gets one figure per X, and what an export does not measure is refused.

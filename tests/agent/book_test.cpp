@@ -1,5 +1,5 @@
-// The Book of Root Causes: it parses, it covers what issue 10 asks for, and every rule reads only columns its skill
-// really returns (checked by running each skill on the fixtures), so a renamed column fails here, not in a user's
+// The Book of Root Causes: it parses, it holds every root cause listed below, and every rule reads only columns its
+// skill really returns (checked by running each skill on the fixtures), so a renamed column fails here, not in a user's
 // analyze.
 #include "nsys/agent/book.h"
 
@@ -32,7 +32,7 @@ TEST(Book, ParsesWithEnoughRootCausesEachSayingWhatToDo) {
     // Every cause says which part of the time budget it explains (ranking leads with the dominant part's cause).
     EXPECT_TRUE(!rc.addresses.empty() || rc.symptom) << rc.id;
   }
-  // The causes issue 10 names.
+  // The root causes analyze must always be able to report.
   for (const char* id : {"launch_storm", "excessive_sync", "pageable_memcpy", "h2d_in_step", "idle_between_iterations",
                          "tiny_kernels", "serialized_nccl", "nccl_bandwidth", "stragglers", "module_loading_in_step",
                          "allocator_pauses", "low_tensor_core_use", "cpu_thread_saturation", "iteration_outliers"}) {

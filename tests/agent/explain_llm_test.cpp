@@ -1,4 +1,4 @@
-// Issue 26, part 5: the AI paragraph of explainKernel through a real Workspace on a fixture, against the stand-in
+// The AI paragraph of explainKernel through a real Workspace on a fixture, against the stand-in
 // provider (tests/llm/standin.py) with the real libcurl client: the first call answers at once without it, the next
 // has it; the cached reply is a 0600 file in a 0700 directory and a fresh workspace answers from it without a
 // request; a reply stating a number the facts do not hold is dropped; the cost gate sends nothing; a reasoning model

@@ -229,7 +229,7 @@ Score AskHeldOut(const std::string& file, const char* label) {
   return s;
 }
 
-// The held-out set (issue 26, part 3): written from the data before the parser changed, and never tuned against.
+// The held-out set (questions_holdout.json): written from the data before the parser changed, and never tuned against.
 // The bar is 90% right; the wrong answers are printed (not failed one by one) so that reading them is a choice.
 TEST(QuestionSet, HeldOutAnsweredRightOffline) {
   NSYS_REQUIRE_FIXTURES();

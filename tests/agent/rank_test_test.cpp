@@ -1,4 +1,4 @@
-// The Mann-Whitney test behind the diff's verdict (issue 26). Expected values are scipy 1.10's
+// The Mann-Whitney test behind the diff's verdict. Expected values are scipy 1.10's
 // scipy.stats.mannwhitneyu(new, base, alternative="two-sided", method="asymptotic", use_continuity=True), computed
 // once with Debian's python3-scipy: statistic (U of the new sample) and p-value.
 #include "nsys/agent/rank_test.h"

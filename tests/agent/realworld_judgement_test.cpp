@@ -1,4 +1,4 @@
-// Judgement on the real exports of other projects (issue 31): on every file of ../shared/fixtures/realworld, analyze's
+// Judgement on the real exports of other projects: on every file of ../shared/fixtures/realworld, analyze's
 // headline names the dominant part of the GPU span that the README's expert reading gives, with its share within 5
 // points, counts the processes and GPUs that did GPU work, and its first finding is the expert's first thing. The
 // expected values are transcribed from that README (its table's "procs / devs" and each reading's span split and

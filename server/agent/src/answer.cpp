@@ -71,7 +71,7 @@ void AppendEvidence(std::string& out, const Evidence& e, size_t max_rows) {
 
 std::string ShellQuote(const std::string& word) {
   if (!word.empty() && std::all_of(word.begin(), word.end(), IsSafeShellChar)) return word;
-  if (!support::IsValidUtf8(word)) {  // $'...' with \xHH: the exact bytes, in text that stays valid UTF-8 (issue 25)
+  if (!support::IsValidUtf8(word)) {  // $'...' with \xHH: the exact bytes, in text that stays valid UTF-8 for JSON
     std::string out = "$'";
     for (const char ch : word) {
       const auto c = static_cast<unsigned char>(ch);

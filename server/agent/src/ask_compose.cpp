@@ -1,4 +1,4 @@
-// Offline ask, read compositionally (issue 26 part 3, issue 31 part 4): a question is a measure (count, time,
+// Offline ask, read compositionally: a question is a measure (count, time,
 // average, median, share, bytes, grid or block size) of a subject (any CUDA API call in the profile, a copy
 // direction, a named kernel, the kernels as a whole) with an optional grouping (per device, per process) and an
 // optional comparison of two subjects. When the question reads as such a combination it is answered here, with the

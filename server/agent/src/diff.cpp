@@ -447,7 +447,7 @@ void ReadPhases(DiffReport& r, const SkillPair& phases) {
 // The base's kernel calls (those of kernels both profiles run) at the base's and at the new per-call averages. The
 // change that counts toward the verdict is the part carried by kernels whose per-call durations differ by a rank
 // test on their own: the spread of one kernel's calls (several shapes, several sequence lengths) is no noise floor
-// for a shift that hits every call (issue 26).
+// for a shift that hits every call.
 std::optional<Headline> PerCallHeadline(const Items& base, const Items& after, const Samples& base_samples,
                                         const Samples& new_samples, const DiffOptions& options) {
   double base_ns = 0, new_ns = 0, significant_ns = 0;

@@ -1,7 +1,8 @@
 #pragma once
 // SQL functions of the user-query allow-list that SQLite implements with work beyond their output's size in ONE call,
-// replaced on query connections by versions with SQLite's exact results whose work is bounded (issue 25). A
-// progress handler runs between virtual machine steps, so it cannot stop one long call; these can:
+// replaced on query connections by versions with SQLite's exact results whose work is bounded, so one call in a user's
+// query cannot run far past its budget. A progress handler runs between virtual machine steps, so it cannot stop one
+// long call; these can:
 //   printf/format  '%.*c' repeats a character `precision` times even when the result is past the length limit (2e9
 //                  repeats: 3 s, then NULL). A precision that would pass the limit is refused before any work with
 //                  SQLITE_TOOBIG (the 16 MiB value error), and so is any result SQLite's own printf drops as too big

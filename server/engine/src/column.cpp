@@ -84,7 +84,8 @@ void* RemapHuge(void* old, size_t old_size, size_t size) {
 
 // An unlinked file in `dir`: its blocks are freed when the last mapping and descriptor go.
 int SpillFile(const std::string& dir) {
-  // <cache>/spill and the cache itself are this user's, 0700 (issue 25); else the column stays in memory.
+  // Only when <cache>/spill and the cache itself are this user's and 0700, so no other user can plant or read spill
+  // files; else the column stays in memory.
   if (!support::PrivateDir(std::filesystem::path(dir).parent_path().string()) || !support::PrivateDir(dir)) return -1;
 #ifdef O_TMPFILE
   int fd = open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);

@@ -555,7 +555,8 @@ Expected<ConversionPaths> PathsFor(const std::string& report, const OpenOptions&
   if (!S_ISREG(st.st_mode)) return MakeError(ErrorKind::kBadInput, fmt::format("'{}' is not a regular file.", report));
   auto identity = IdentifyFile(report);
   if (!identity) return identity.error();
-  // The cache directory, this user's and 0700 (issue 25): nsys writes the partial export there by name.
+  // The cache directory, only if this user's and 0700: nsys writes the partial export there by a predictable name,
+  // which no other user may create first or read.
   auto private_dir = support::PrivateCacheDir(options.cache_dir);
   if (!private_dir) return private_dir.error();
   const std::string& dir = *private_dir;

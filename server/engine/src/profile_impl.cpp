@@ -79,7 +79,7 @@ void ProfileImpl::Start() {
   info_.model_bytes = static_cast<int64_t>(ModelBytes(info_));
   if (options_.memory_budget_bytes > 0 && static_cast<uint64_t>(info_.model_bytes) > options_.memory_budget_bytes / 2) {
     // Paged only when the columns can really leave memory: spill files in the cache, or views of a warm snapshot.
-    // Otherwise the tables are held in memory, said in the log and by `paged: false` (issue 25).
+    // Otherwise the tables are held in memory, and the log and `paged: false` say so rather than claim paging.
     const std::string cache = support::ResolveCacheDir(options_.cache_dir);
     const std::string dir = cache.empty() ? std::string() : cache + "/spill";
     if (!dir.empty() && (snapshot_ || CanSpillTo(dir))) {

@@ -52,8 +52,8 @@ Expected<std::shared_ptr<Profile>> Profile::Open(const std::string& path, const 
   std::string snapshot_path;
   std::string cache_dir;
   if (options.use_cache) {
-    // Only a directory of this user's with mode 0700 is read or written (issue 25): a snapshot planted in another
-    // user's directory is never read. Without one the profile opens cold.
+    // Only a directory of this user's with mode 0700 is read or written, so another user can neither plant a
+    // snapshot for us to load nor read ours. Without one the profile opens cold.
     auto private_dir = support::PrivateCacheDir(options.cache_dir);
     if (private_dir)
       cache_dir = *private_dir;

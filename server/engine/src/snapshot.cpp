@@ -401,7 +401,7 @@ Status WriteSnapshot(const std::string& file, const FileIdentity& identity, cons
                      const StringPool& pool, const SnapshotTables& tables) {
   namespace fs = std::filesystem;
   // A fresh temporary (random name, O_EXCL|O_NOFOLLOW, 0600) in the private cache directory: a link planted at a
-  // predictable name can no longer make the snapshot overwrite its target (issue 25).
+  // predictable name cannot redirect the write to the link's target.
   const fs::path target(file);
   auto temp = support::CreatePrivateFile(target.parent_path().string(), "." + target.filename().string() + ".tmp.");
   if (!temp) return temp.error();

@@ -1,9 +1,9 @@
 #pragma once
-// What the editor needs of a profile's NVTX ranges besides the nvtx_range_kernels skill's rows (issue 12, kernel ->
-// source): per range label its longest instance (to reveal it), and its kernels (calls, GPU time, per-launch
-// percentiles); per kernel the stacks of ranges around its launches, innermost first, so that a caller can find the
-// innermost range a source tree annotates. Labels are nvtx_range_kernels' (NvtxLabels, PyTorch's op ids grouped) and
-// kernels are placed in ranges with the same stack (common_nvtx_stack.h). The whole profile, no filter.
+// What the editor needs of a profile's NVTX ranges besides the nvtx_range_kernels skill's rows, to lead from a
+// kernel to its source: per range label its longest instance (to reveal it), and its kernels (calls, GPU time,
+// per-launch percentiles); per kernel the stacks of ranges around its launches, innermost first, so that a caller can
+// find the innermost range a source tree annotates. Labels are nvtx_range_kernels' (NvtxLabels, PyTorch's op ids
+// grouped) and kernels are placed in ranges with the same stack (common_nvtx_stack.h). The whole profile, no filter.
 #include <cstdint>
 #include <string>
 #include <vector>

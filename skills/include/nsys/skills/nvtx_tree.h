@@ -1,5 +1,5 @@
 #pragma once
-// The NVTX hierarchy of a profile, one level at a time (nsys/nvtxTree, issue 11): threads with NVTX ranges, then per
+// The NVTX hierarchy of a profile, one level at a time (served by nsys/nvtxTree): threads with NVTX ranges, then per
 // thread the ranges aggregated by name path (as nsys's NVTX view: one node stands for every instance of that name
 // nested at that path), and under a range the kernels launched directly inside it (by runtime calls on that thread,
 // joined by (pid, correlationId) through KernelTable::launch), aggregated by short name.

@@ -1,5 +1,5 @@
 #pragma once
-// Cross-rank analyses of a run (issue 13): many rank exports (`nsys profile -o rank%q{RANK}`) analysed as one job.
+// Cross-rank analyses of a run: many rank exports (`nsys profile -o rank%q{RANK}`) analysed as one job.
 //
 // Every analysis is split in two so that the same code serves one process and MPI:
 //  1. a PER-RANK PARTIAL (`RankPartial`), computed from ONE loaded engine::Profile by ComputeRankPartial. It is

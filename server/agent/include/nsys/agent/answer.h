@@ -1,5 +1,5 @@
 #pragma once
-// The one answer shape of the agent (issue 10): every `ask` answer, every `analyze` finding and every `diff` verdict
+// The one answer shape of the agent: every `ask` answer, every `analyze` finding and every `diff` verdict
 // is an Answer. Facts (summary, evidence) are kept apart from hypotheses; every piece of evidence names the skill
 // call that produced it, and `verify` is a runnable `nsys-ai skill run ...` line that reproduces the main evidence.
 // A question the profile cannot answer gets a Refusal instead of a guess. Plain structs: core returns them, wire

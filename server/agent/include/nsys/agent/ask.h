@@ -1,5 +1,5 @@
 #pragma once
-// Offline `ask` (issue 10): a deterministic mapping from a question in plain words to skill calls, answered in the
+// Offline `ask`: a deterministic mapping from a question in plain words to skill calls, answered in the
 // one answer shape (answer.h). No model is involved: the question is read for what it names (skills, kernels,
 // devices, processes, time windows, NVTX ranges) and what it asks (which / how much / how many / why / compare /
 // is X more than Y / top / share); a small table of intents (ask_intents.cpp) picks the skills, and every number in

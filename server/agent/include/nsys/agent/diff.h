@@ -1,11 +1,11 @@
 #pragma once
-// Diff of two profiles (issue 10): what changed between a base run and a new run, compared per call and per
+// Diff of two profiles: what changed between a base run and a new run, compared per call and per
 // iteration rather than by raw totals (two captures of one job rarely hold the same amount of work: the mfu_2gpu
 // pair are equal 300 ms windows holding 32 and 28 iterations). Everything is read through each profile's
 // SkillRunner (top_kernels, nvtx_summary, iterations, stream_concurrency, gpu_idle_gaps, nccl_breakdown,
 // memory_transfers, phases), so every number is a skill row a user can reproduce.
 //
-// The verdict covers two measures (issue 26): the step time (the median iteration time) and the GPU work per step
+// The verdict covers two measures: the step time (the median iteration time) and the GPU work per step
 // (the median of each iteration's summed kernel time), when both profiles have comparable iterations (same kernels
 // per iteration); without them, the GPU work is the kernel time of the base's calls at the new per-call durations.
 // `DiffOptions::metric` picks one measure instead ("step", "gpu" or "kernel:NAME"). A measure regresses (or
@@ -175,7 +175,7 @@ struct DiffReport {
   std::vector<MemcpyDelta> memcpy;
   std::vector<PhaseDelta> phases;  // with DiffOptions::phase_map
   std::vector<std::string> notes;  // what could not be compared and why
-  // Each profile's NVTX mapping coverage (issue 12; skills/nvtx_coverage.h), filled by core's Workspace::Diff when
+  // Each profile's NVTX mapping coverage (skills/nvtx_coverage.h), filled by core's Workspace::Diff when
   // both profiles have kernels.
   std::optional<skills::NvtxCoverage> base_coverage, new_coverage;
   Answer answer;         // the verdict in the one answer shape

@@ -1,5 +1,5 @@
 #pragma once
-// The AI paragraph of a kernel explanation (issue 26, part 5): with an LLM configured, a short paragraph from the
+// The AI paragraph of a kernel explanation: with an LLM configured, a short paragraph from the
 // model joins explainKernel and the kernel hover, grounded in the deterministic explanation. The facts are the
 // prompt (the explanation's Markdown without its verify command, so no file path is sent), and a reply that states
 // a number the facts do not hold is dropped. A hover never waits on the model: KernelParagraphs::Lookup answers

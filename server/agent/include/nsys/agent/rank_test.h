@@ -1,6 +1,6 @@
 #pragma once
 // The Mann-Whitney U (Wilcoxon rank-sum) test: do two samples come from the same distribution, or does one tend to
-// be larger? The diff (issue 26) judges a kernel's or an iteration measure's change with it instead of with the
+// be larger? The diff (diff.h) judges a kernel's or an iteration measure's change with it instead of with the
 // spread of different calls inside one profile: a kernel launched with several shapes has a wide spread of
 // per-call durations, yet if every call got 50% slower nearly every "after" duration outranks its "before" twin.
 // Two-sided, normal approximation with the tie correction and a continuity correction (as scipy's

@@ -1,5 +1,5 @@
 #pragma once
-// Analyze for a run of rank exports (issue 13): the causes that only show across ranks, from the run skills' typed
+// Analyze for a run of rank exports: the causes that only show across ranks, from the run skills' typed
 // figures (skills/run_partials.h), as findings in the one answer shape (answer.h), ranked by time at stake:
 //  - stragglers: the rank the others wait for at the collectives (run_stragglers), the others' waiting time at stake;
 //  - kernel imbalance: a rank with more kernel time than the mean (run_kernel_imbalance), the others' idle at stake;

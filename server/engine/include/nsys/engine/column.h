@@ -45,7 +45,7 @@ struct ColumnBytes {
 ColumnBytes ColumnBytesNow();
 
 // Whether a spill file can be made in `dir` now (it and its parent this user's, 0700; a file created and sized): a
-// load decides to page only when it can, so that ProfileInfo::paged says what really happens (issue 25).
+// load decides to page only when it can, so that ProfileInfo::paged says what really happens.
 bool CanSpillTo(const std::string& dir);
 
 class ScopedSpill {

@@ -29,6 +29,16 @@ void to_json(Json& j, const AskResult& v) {
        {"usedLlm", v.used_llm}};
 }
 
+void FromJson(const Json& j, CliAskResult& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("answer", out.answer);
+  r.OptionalOr("skillsUsed", out.skills_used);
+  r.OptionalOr("usedLlm", out.used_llm);
+}
+void to_json(Json& j, const CliAskResult& v) {
+  j = {{"answer", v.answer}, {"skillsUsed", v.skills_used}, {"usedLlm", v.used_llm}};
+}
+
 void to_json(Json& j, const AskToolArgs& v) {
   j = {{"profile_id", v.profile_id}, {"question", v.question}};
   SetIfPresent(j, "conversation_id", v.conversation_id);

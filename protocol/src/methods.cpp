@@ -234,6 +234,17 @@ void to_json(Json& j, const ProfileSummary& v) {
   if (v.mapping_coverage) j["mappingCoverage"] = *v.mapping_coverage;
 }
 
+void FromJson(const Json& j, CliProfileSummary& out, const std::string& path) {
+  ObjectReader r(j, path);
+  r.Required("path", out.path);
+  r.Required("info", out.info);
+  r.Optional("mappingCoverage", out.mapping_coverage);
+}
+void to_json(Json& j, const CliProfileSummary& v) {
+  j = {{"path", v.path}, {"info", v.info}, {"mappingCoverage", nullptr}};
+  if (v.mapping_coverage) j["mappingCoverage"] = *v.mapping_coverage;
+}
+
 void FromJson(const Json& j, ArgDescription& out, const std::string& path) {
   ObjectReader r(j, path);
   r.Required("name", out.name);

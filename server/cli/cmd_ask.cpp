@@ -29,9 +29,7 @@ int RunAsk(const CommandContext& ctx) {
   auto result = workspace.Ask(core::AskRequest{opened->id, question, ""}, {});
   if (!result) return FailWith(result.error());
   if (format == "json") {
-    protocol::Json json = wire::ToProtocolAskResult(*result);
-    json.erase("conversationId");  // a server session's handle, meaningless here
-    std::printf("%s\n", JsonText(json).c_str());
+    std::printf("%s\n", JsonText(protocol::Json(wire::ToCliAskResult(*result))).c_str());
   } else {
     std::fputs(agent::RenderMarkdown(result->answer).c_str(), stdout);
   }

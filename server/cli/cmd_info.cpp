@@ -105,9 +105,7 @@ int RunInfo(const CommandContext& ctx) {
   }
   const auto& info = opened->info;
   if (*format == OutputFormat::kJson) {
-    protocol::Json json = wire::ToProfileSummary(*opened);
-    json.erase("profileId");  // a server session's handle, meaningless here
-    std::printf("%s\n", JsonText(json).c_str());
+    std::printf("%s\n", JsonText(protocol::Json(wire::ToCliProfileSummary(*opened))).c_str());
   } else {
     std::fputs(RenderInfo(info, opened->coverage).c_str(), stdout);
   }

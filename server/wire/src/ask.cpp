@@ -17,4 +17,8 @@ protocol::AskResult ToProtocolAskResult(const core::AskResult& result) {
                              result.used_llm};
 }
 
+protocol::CliAskResult ToCliAskResult(const core::AskResult& result) {
+  return protocol::CliAskResult{ToProtocolAnswer(result.answer), result.skills_used, result.used_llm};
+}
+
 }  // namespace nsys::wire

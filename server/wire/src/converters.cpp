@@ -93,6 +93,11 @@ protocol::ProfileSummary ToProfileSummary(const core::OpenedProfile& opened) {
   return ToProfileSummary(opened.id, opened.info, opened.coverage);
 }
 
+protocol::CliProfileSummary ToCliProfileSummary(const core::OpenedProfile& opened) {
+  protocol::ProfileSummary summary = ToProfileSummary(opened);
+  return {std::move(summary.path), std::move(summary.info), std::move(summary.mapping_coverage)};
+}
+
 protocol::ArgDescription DescribeArg(const skills::ArgSpec& spec) {
   protocol::ArgDescription out;
   out.name = spec.name;

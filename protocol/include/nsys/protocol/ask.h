@@ -26,6 +26,15 @@ struct AskResult {
   bool operator==(const AskResult&) const = default;
 };
 
+// The CLI's `ask --format json`: an AskResult without the session's handle (conversationId), which a one-shot
+// command cannot continue: {answer, skillsUsed, usedLlm}.
+struct CliAskResult {
+  Answer answer;
+  std::vector<std::string> skills_used;  // "skillsUsed"
+  bool used_llm = false;                 // "usedLlm"
+  bool operator==(const CliAskResult&) const = default;
+};
+
 // The MCP tool `ask`'s arguments (snake_case).
 struct AskToolArgs {
   std::string profile_id;
@@ -43,6 +52,7 @@ struct AskToolArgs {
   void to_json(Json& json, const Type& value);
 NSYS_ASK_CONVERSIONS(AskParams)
 NSYS_ASK_CONVERSIONS(AskResult)
+NSYS_ASK_CONVERSIONS(CliAskResult)
 NSYS_ASK_CONVERSIONS(AskToolArgs)
 #undef NSYS_ASK_CONVERSIONS
 

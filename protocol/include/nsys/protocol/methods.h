@@ -171,6 +171,14 @@ struct ProfileSummary {  // result of nsys/openProfile and nsys/profileInfo: {pr
 };
 using OpenProfileResult = ProfileSummary;
 using ProfileInfoResult = ProfileSummary;
+// The CLI's `info --format json`: a ProfileSummary without the session's handle (profileId), which a one-shot
+// command has none of: {path, info, mappingCoverage}.
+struct CliProfileSummary {
+  std::string path;
+  ProfileInfo info;
+  std::optional<MappingCoverage> mapping_coverage;  // "mappingCoverage", null until computed (`info --check`)
+  bool operator==(const CliProfileSummary&) const = default;
+};
 
 using ValueType = ::nsys::ValueType;  // "int" | "double" | "string" | "bool" (support/value.h)
 
@@ -496,6 +504,7 @@ NSYS_PROTOCOL_CONVERSIONS(DamagedRows)
 NSYS_PROTOCOL_CONVERSIONS(ProfileInfo)
 NSYS_PROTOCOL_CONVERSIONS(MappingCoverage)
 NSYS_PROTOCOL_CONVERSIONS(ProfileSummary)
+NSYS_PROTOCOL_CONVERSIONS(CliProfileSummary)
 NSYS_PROTOCOL_CONVERSIONS(ArgDescription)
 NSYS_PROTOCOL_CONVERSIONS(SkillDescription)
 NSYS_PROTOCOL_CONVERSIONS(ListSkillsResult)

@@ -7,5 +7,7 @@ namespace nsys::wire {
 
 core::AskRequest ToAskRequest(const protocol::AskParams& params);
 protocol::AskResult ToProtocolAskResult(const core::AskResult& result);
+// The CLI's form (`ask --format json`): the same without the session's handle.
+protocol::CliAskResult ToCliAskResult(const core::AskResult& result);
 
 }  // namespace nsys::wire

@@ -34,6 +34,8 @@ protocol::ProfileSummary ToProfileSummary(const std::string& profile_id, const e
                                           const std::optional<skills::NvtxCoverage>& coverage = std::nullopt);
 protocol::MappingCoverage ToMappingCoverage(const skills::NvtxCoverage& coverage);
 protocol::ProfileSummary ToProfileSummary(const core::OpenedProfile& opened);
+// The CLI's form (`info --format json`): the same without the session's handle.
+protocol::CliProfileSummary ToCliProfileSummary(const core::OpenedProfile& opened);
 
 protocol::SkillDescription Describe(const skills::Skill& skill);
 protocol::ArgDescription DescribeArg(const skills::ArgSpec& spec);

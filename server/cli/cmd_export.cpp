@@ -85,6 +85,7 @@ int RunExport(const CommandContext& ctx) {
   auto opened = OpenWithProgress(workspace, file);
   if (!opened) return FailWith(opened.error());
   request->profile_id = opened->id;
+  // Three core calls, rightly: a bad output is refused before the load, and the load is timed apart from the write.
   // With the profile's own files known (a converted report's export too).
   if (Status ok = workspace.CheckTraceOutput(opened->id, *output, request->force); !ok.ok())
     return UsageError("export", ok.error().message);

@@ -86,6 +86,7 @@ int RunSkillRun(const CommandContext& ctx) {
   const auto run_specs = run_dir ? core::RunSkillArgSpecs(name) : std::nullopt;
   std::shared_ptr<const skills::Skill> skill;
   if (!run_specs) {
+    // Not a second core call but the parse step: the skill's ArgSpecs type the --arg texts (RunSkill is the call).
     auto found = workspace.FindSkill(name);
     if (!found) return UsageError("skill run", found.error().message);
     skill = *found;

@@ -81,8 +81,9 @@ class DiffTest : public ::testing::Test {
     auto b = ws_->Open(Fixture(base));
     auto a = ws_->Open(Fixture(after));
     if (!b || !a) return MakeError(ErrorKind::kInternal, "open failed");
-    return Diff(*testing::LoadedProfile(*ws_, b->id), ws_->RunnerFor(b->id), *testing::LoadedProfile(*ws_, a->id),
-                ws_->RunnerFor(a->id), options, cancel);
+    return Diff(*testing::LoadedProfile(*ws_, b->id), core::WorkspaceTestAccess::RunnerFor(*ws_, b->id),
+                *testing::LoadedProfile(*ws_, a->id), core::WorkspaceTestAccess::RunnerFor(*ws_, a->id), options,
+                cancel);
   }
   std::unique_ptr<core::Workspace> ws_;
 };

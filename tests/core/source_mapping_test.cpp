@@ -228,7 +228,7 @@ TEST_F(SourceMapping, KernelSourcesAreTheInnermostAnnotatedRanges) {
   Index(kData / "cpp");
   Index(kData / "cuda");
   const std::string p = Open("h200_nvfuser_nvtx.sqlite");
-  auto table = ws_.FiguresOf(p);
+  auto table = core::WorkspaceTestAccess::Figures(ws_, p);
   ASSERT_TRUE(table.ok()) << table.error().message;
   const core::RangeFigures& launch = (*table)->ranges[(*table)->Find("ExecutorRunFusion::cuLaunchKernel")->front()];
   ASSERT_EQ(launch.kernel_list.size(), 6u);  // 6 kernels, each its own
@@ -322,7 +322,7 @@ TEST_F(SourceMapping, SourceSetsAreBounded) {
 // The latency target: a file with 200 ranges gets its lenses in <= 20 ms once the profile's figures are computed.
 TEST_F(SourceMapping, LensesOfAFileWith200RangesTakeUnder20Ms) {
   const std::string p = Open("h200_nvfuser_nvtx.sqlite");
-  auto table = ws_.FiguresOf(p);
+  auto table = core::WorkspaceTestAccess::Figures(ws_, p);
   ASSERT_TRUE(table.ok()) << table.error().message;
   std::vector<std::string> names;
   for (const auto& r : (*table)->ranges) {

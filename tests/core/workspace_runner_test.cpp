@@ -1,4 +1,5 @@
-// Workspace::RunnerFor: the agent's skill calls go through the profile's result memo, like a client's.
+// Workspace::RunnerFor (through WorkspaceTestAccess): the agent's skill calls go through the profile's result memo,
+// like a client's.
 #include <gtest/gtest.h>
 
 #include "fixtures.h"
@@ -19,7 +20,7 @@ TEST(WorkspaceRunner, RunsThroughTheMemoAndFailsAfterClose) {
   Workspace ws(config);
   auto opened = ws.Open(path);
   ASSERT_TRUE(opened) << opened.error().message;
-  auto run = ws.RunnerFor(opened->id);
+  auto run = core::WorkspaceTestAccess::RunnerFor(ws, opened->id);
   auto first = run("top_kernels", {{"limit", Value{int64_t{3}}}}, {}, {});
   ASSERT_TRUE(first) << first.error().message;
   EXPECT_EQ(first->rows.size(), 3u);

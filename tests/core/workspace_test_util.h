@@ -2,6 +2,7 @@
 // Helpers of the core tests that several files use: the workspace's test hooks, a Workspace configuration that reads
 // and writes nothing of the user's, and the sum of a skill result's integer column. Shared rather than copied per file
 // so that the unity build, which compiles several test files as one translation unit, sees one definition.
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -12,7 +13,9 @@
 
 namespace nsys::core {
 
-// The workspace's test hooks (its private Get, MemoStats and WaitForWarmUp), kept out of its public API.
+// The workspace's test hooks (its private Get, MemoStats, WaitForWarmUp, KeptNvtxTrees and FiguresOf), kept out of
+// its public API. RunnerFor and WaitForAiParagraphs are still public because tests/agent/ calls them directly; the
+// other tests reach them here, so that they can go private once tests/agent/ does too.
 struct WorkspaceTestAccess {
   static std::shared_ptr<engine::Profile> Profile(const Workspace& workspace, const std::string& id) {
     auto profile = workspace.Get(id);
@@ -26,6 +29,16 @@ struct WorkspaceTestAccess {
   static std::vector<std::shared_ptr<const skills::NvtxTree>> NvtxTrees(const Workspace& workspace,
                                                                         const std::string& id) {
     return workspace.KeptNvtxTrees(id);
+  }
+  // A profile's range figures (sources.h), computed once per loaded profile.
+  static Expected<std::shared_ptr<const RangeFigureTable>> Figures(Workspace& workspace, const std::string& id) {
+    return workspace.FiguresOf(id);
+  }
+  // The agent's skill runner on an open profile (RunSkill through the result memo).
+  static agent::SkillRunner RunnerFor(Workspace& workspace, const std::string& id) { return workspace.RunnerFor(id); }
+  // Until no AI paragraph is being written, at most `timeout`.
+  static bool WaitForAiParagraphs(Workspace& workspace, std::chrono::milliseconds timeout) {
+    return workspace.WaitForAiParagraphs(timeout);
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include <chrono>
 
+#include "core/workspace_test_util.h"
 #include "fixtures.h"
 #include "in_memory_client.h"
 #include "llm/standin.h"
@@ -71,7 +72,7 @@ TEST(HoverAi, TheFirstHoverAnswersAtOnceAndTheNextHasTheParagraph) {
   EXPECT_LT(first.ms, 1000.0) << "the hover waited on the model (2 s)";
   EXPECT_EQ(md.find("**AI ("), std::string::npos) << md;
   EXPECT_NE(md.find("being written"), std::string::npos) << md;
-  ASSERT_TRUE(client.workspace().WaitForAiParagraphs(std::chrono::seconds(20)));
+  ASSERT_TRUE(core::WorkspaceTestAccess::WaitForAiParagraphs(client.workspace(), std::chrono::seconds(20)));
   const std::string second = hover.Markdown();
   EXPECT_NE(second.find(std::string("**AI (gpt-standin):** ") + kParagraph), std::string::npos) << second;
   // nsys/explainKernel on the same kernel answers from the same paragraph: no second request.
@@ -100,7 +101,7 @@ TEST(HoverAi, TheServersKeyNeverGoesToAnEndpointTheClientChose) {
                          {"baseUrl", chosen.Config(llm::Provider::kOpenAI).base_url}}}}}});
   HoverAi hover(client);
   hover.Hover();
-  ASSERT_TRUE(client.workspace().WaitForAiParagraphs(std::chrono::seconds(20)));
+  ASSERT_TRUE(core::WorkspaceTestAccess::WaitForAiParagraphs(client.workspace(), std::chrono::seconds(20)));
   const std::string md = hover.Markdown();
   ::unsetenv("NSYS_AI_LLM_API_KEY");
   EXPECT_NE(md.find("**AI (local-model):**"), std::string::npos) << md;

@@ -1,4 +1,5 @@
 // Workspace's agent call for `analyze`: the profile and a memoised runner in, agent::Analyze does the rest.
+// AnalyzeForEditor adds the profile's source file (nsys/analyze publishes the findings on it).
 #include "nsys/core/workspace.h"
 
 namespace nsys::core {
@@ -15,6 +16,17 @@ Expected<agent::Analysis> Workspace::Analyze(const std::string& profile_id, cons
     }
   }
   return agent::Analyze(**profile, RunnerFor(profile_id), options, on_finding, cancel, progress);
+}
+
+Expected<EditorAnalysis> Workspace::AnalyzeForEditor(const std::string& profile_id,
+                                                     const agent::AnalyzeOptions& options,
+                                                     const agent::FindingSink& on_finding, const CancelToken& cancel,
+                                                     const ProgressSink& progress) {
+  auto analysis = Analyze(profile_id, options, on_finding, cancel, progress);
+  if (!analysis) return analysis.error();
+  auto described = Describe(profile_id);  // after the analysis, as the handler read it
+  return EditorAnalysis{std::move(*analysis),
+                        described ? std::optional<std::string>(described->info.source_path) : std::nullopt};
 }
 
 }  // namespace nsys::core

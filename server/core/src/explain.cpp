@@ -1,5 +1,6 @@
 // Workspace::ExplainKernel: the profile's kernel (and runtime) tables loaded, then agent::ExplainKernel with the
 // profile's memoised skill runner. Workspace::AddAiParagraph: the model's paragraph on it, never waited on.
+// Workspace::ExplainKernelForEditor: both for an editor (with the kernel's source locations).
 #include "nsys/agent/explain.h"
 
 #include <filesystem>
@@ -34,6 +35,14 @@ void Workspace::AddAiParagraph(agent::KernelExplanation& explanation, const std:
   const std::string dir = use_cache ? (std::filesystem::path(CacheDir()) / "llm-explain").string() : "";
   const agent::AiParagraph paragraph = paragraphs_.Lookup(explanation, chosen, dir);
   explanation.markdown = agent::WithAiParagraph(explanation.markdown, paragraph);
+}
+
+Expected<agent::KernelExplanation> Workspace::ExplainKernelForEditor(
+    const std::string& profile_id, const std::string& kernel, const std::string& set_id,
+    const std::optional<llm::Config>& llm, const CancelToken& cancel, const ProgressSink& progress) {
+  auto explanation = ExplainKernelWithSources(profile_id, kernel, set_id, cancel, progress);
+  if (explanation) AddAiParagraph(*explanation, llm);
+  return explanation;
 }
 
 bool Workspace::WaitForAiParagraphs(std::chrono::milliseconds timeout) {

@@ -87,7 +87,7 @@ Workspace::Workspace(WorkspaceConfig config)
                                                                     config_.memo_budget_bytes, config_.opener})),
       runs_(std::make_unique<RunStore>(config_.max_open_runs)),
       source_sets_(std::make_unique<SourceSets>()) {
-  for (const auto& warning : ReloadSkills()) support::LogWarn(warning);
+  for (const auto& warning : ReloadSkills().warnings) support::LogWarn(warning);
 }
 
 Workspace::~Workspace() = default;  // the profile store stops the warm-ups
@@ -110,6 +110,12 @@ Expected<OpenedProfile> Workspace::Open(const std::string& path, const engine::O
 
 Status Workspace::Close(const std::string& id) {
   return profiles_->Close(id);
+}
+
+Expected<OpenedProfile> Workspace::CloseAndDescribe(const std::string& id) {
+  auto described = Describe(id);  // before the id goes; ids are never reused, so Close fails when this does
+  if (Status closed = Close(id); !closed) return closed.error();
+  return described;
 }
 
 Expected<std::shared_ptr<LoadedProfile>> Workspace::EntryOf(const std::string& id) const {
@@ -164,7 +170,7 @@ Expected<std::shared_ptr<const skills::Skill>> Workspace::FindSkill(const std::s
   return registry_.Get(name);
 }
 
-std::vector<std::string> Workspace::ReloadSkills() {
+SkillReload Workspace::ReloadSkills() {
   std::vector<std::string> dirs;
   {
     std::lock_guard lock(mu_);
@@ -180,7 +186,7 @@ std::vector<std::string> Workspace::ReloadSkills() {
   std::vector<std::string> warnings = LoadUserSkillsInto(fresh, dirs);
   std::lock_guard lock(mu_);
   registry_ = std::move(fresh);
-  return warnings;
+  return SkillReload{std::move(warnings), registry_.List().size()};
 }
 
 std::vector<std::string> Workspace::AddSkillDirs(const std::vector<std::string>& dirs) {
@@ -192,7 +198,7 @@ std::vector<std::string> Workspace::AddSkillDirs(const std::vector<std::string>&
       }
     }
   }
-  return ReloadSkills();
+  return ReloadSkills().warnings;
 }
 
 agent::SkillRunner Workspace::RunnerFor(const std::string& profile_id) {

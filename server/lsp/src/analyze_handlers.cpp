@@ -14,14 +14,14 @@ Expected<protocol::AnalyzeResult> OnAnalyze(const protocol::AnalyzeParams& param
       ctx.SendPartialResult(protocol::AnalyzePartialResult{{wire::ToProtocolFinding(f)}});
     };
   }
-  auto analysis = ctx.workspace().Analyze(params.profile_id, wire::ToAnalyzeOptions(params), on_finding, ctx.cancel(),
-                                          ctx.progress());
-  if (!analysis) return analysis.error();
+  auto analyzed = ctx.workspace().AnalyzeForEditor(params.profile_id, wire::ToAnalyzeOptions(params), on_finding,
+                                                   ctx.cancel(), ctx.progress());
+  if (!analyzed) return analyzed.error();
   // The findings as diagnostics on the profile's file (and its report, if this session rendered one).
-  if (auto profile = ctx.workspace().Describe(params.profile_id)) {
-    PublishFindings(ctx, params.profile_id, profile->info.source_path, analysis->findings);
+  if (analyzed->source_path) {
+    PublishFindings(ctx, params.profile_id, *analyzed->source_path, analyzed->analysis.findings);
   }
-  return wire::ToAnalyzeResult(*analysis, stream);
+  return wire::ToAnalyzeResult(analyzed->analysis, stream);
 }
 
 }  // namespace nsys::lsp

@@ -55,11 +55,10 @@ Expected<protocol::HoverResult> OnHover(const protocol::HoverParams& params, Req
   const std::string set_id = ctx.settings().sources ? ctx.settings().sources->set_id() : "";
   for (const protocol::ReportSpan& span : report->result.kernels) {
     if (!Contains(span, params.position)) continue;
-    auto explanation =
-        ctx.workspace().ExplainKernelWithSources(report->profile_id, span.name, set_id, ctx.cancel(), ctx.progress());
-    if (!explanation) return explanation.error();
     // With an LLM configured, its paragraph when ready; never waits on the model.
-    ctx.workspace().AddAiParagraph(*explanation, ctx.settings().llm);
+    auto explanation = ctx.workspace().ExplainKernelForEditor(report->profile_id, span.name, set_id, ctx.settings().llm,
+                                                              ctx.cancel(), ctx.progress());
+    if (!explanation) return explanation.error();
     return protocol::HoverResult{protocol::Hover{{"markdown", explanation->markdown}, RangeOf(span)}};
   }
   for (size_t i = 0; i < report->result.findings.size() && i < report->finding_markdown.size(); ++i) {

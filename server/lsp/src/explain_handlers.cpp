@@ -9,10 +9,10 @@ namespace nsys::lsp {
 Expected<protocol::ExplainKernelResult> OnExplainKernel(const protocol::ExplainKernelParams& params,
                                                         RequestContext& ctx) {
   const std::string set_id = ctx.settings().sources ? ctx.settings().sources->set_id() : "";
-  auto explanation =
-      ctx.workspace().ExplainKernelWithSources(params.profile_id, params.kernel, set_id, ctx.cancel(), ctx.progress());
+  // With the session's LLM, its paragraph when ready; never waits on the model.
+  auto explanation = ctx.workspace().ExplainKernelForEditor(params.profile_id, params.kernel, set_id,
+                                                            ctx.settings().llm, ctx.cancel(), ctx.progress());
   if (!explanation) return explanation.error();
-  ctx.workspace().AddAiParagraph(*explanation, ctx.settings().llm);  // never waits on the model
   return wire::ToExplainKernelResult(*explanation);
 }
 

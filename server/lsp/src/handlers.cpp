@@ -30,6 +30,8 @@ Expected<protocol::InitializeResult> OnInitialize(const protocol::InitializePara
   if (params.initialization_options && params.initialization_options->skill_dirs) {
     std::vector<std::string> dirs;
     for (const auto& dir : *params.initialization_options->skill_dirs) dirs.push_back(PathFromClient(dir));
+    // Two core calls, rightly: initialize applies the session's skill folders (only when it names some), then
+    // lists the skills as they are; the listing is the one call of every initialize.
     for (auto& warning : ctx.workspace().AddSkillDirs(dirs)) {
       support::LogWarn(warning);
       ctx.client().LogMessage(protocol::MessageType::kWarning, std::move(warning));
@@ -91,10 +93,10 @@ Expected<protocol::ProfileSummary> OnOpenProfile(const protocol::OpenProfilePara
 }
 
 Expected<protocol::NullResult> OnCloseProfile(const protocol::CloseProfileParams& params, RequestContext& ctx) {
-  auto profile = ctx.workspace().Describe(params.profile_id);
-  if (auto status = ctx.workspace().Close(params.profile_id); !status) return status.error();
+  auto closed = ctx.workspace().CloseAndDescribe(params.profile_id);
+  if (!closed) return closed.error();
   // Clears the diagnostics nsys/analyze published for it, and forgets its report.
-  if (profile) PublishFindings(ctx, params.profile_id, profile->info.source_path, {});
+  PublishFindings(ctx, params.profile_id, closed->info.source_path, {});
   if (ctx.settings().documents) ctx.settings().documents->DropReport(protocol::ReportUri(params.profile_id));
   if (ctx.settings().sources) {
     ctx.settings().sources->ProfileClosed(params.profile_id);
@@ -134,8 +136,9 @@ Expected<protocol::RunSkillResult> OnRunSkill(const protocol::RunSkillParams& pa
 
 Expected<protocol::ReloadSkillsResult> OnReloadSkills(const protocol::EmptyParams&, RequestContext& ctx) {
   protocol::ReloadSkillsResult result;
-  result.warnings = ctx.workspace().ReloadSkills();
-  result.skill_count = static_cast<int64_t>(ctx.workspace().Skills().size());
+  core::SkillReload reload = ctx.workspace().ReloadSkills();
+  result.warnings = std::move(reload.warnings);
+  result.skill_count = static_cast<int64_t>(reload.skill_count);
   for (const auto& warning : result.warnings) support::LogWarn(warning);
   return result;
 }

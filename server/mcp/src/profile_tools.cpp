@@ -33,7 +33,9 @@ Expected<protocol::ListSkillsResult> OnListSkills(const args::NoArgs&, ToolConte
 }
 
 Expected<protocol::RunSkillResult> OnRunSkill(const args::RunSkillArgs& a, ToolContext& ctx) {
-  const auto skill = ctx.workspace.FindSkill(a.skill);  // unknown: the runner's error names the known skills
+  // Two core calls, rightly: FindSkill is the parse step (the skill's ArgSpecs type the lenient arguments); unknown:
+  // the runner's error names the known skills. RunSkill is the one call.
+  const auto skill = ctx.workspace.FindSkill(a.skill);
   auto skill_args = wire::ToolSkillArgs(a.args, skill ? skill.value().get() : nullptr);
   if (!skill_args) return ctx.Refuse(skill_args.error());
   auto table = ctx.workspace.RunSkill(a.profile_id, a.skill, *skill_args, ctx.cancel);

@@ -132,6 +132,19 @@ struct OpenedProfile {
   std::optional<skills::NvtxCoverage> coverage = std::nullopt;
 };
 
+// What ReloadSkills did: the warnings of the user skill files it could not load, and how many skills are known now.
+struct SkillReload {
+  std::vector<std::string> warnings;
+  size_t skill_count = 0;
+};
+
+// nsys/analyze in an editor (Workspace::AnalyzeForEditor): the analysis, and the profile's source file, on which the
+// findings are published; nullopt when the id was closed while the analysis ran.
+struct EditorAnalysis {
+  agent::Analysis analysis;
+  std::optional<std::string> source_path;
+};
+
 class Workspace {
  public:
   explicit Workspace(WorkspaceConfig config);
@@ -150,6 +163,9 @@ class Workspace {
   Expected<OpenedProfile> Open(const std::string& path, const engine::OpenOptions& options,
                                const CancelToken& cancel = {}, const ProgressSink& progress = {});
   Status Close(const std::string& id);
+  // Describe, then Close, in one call (nsys/closeProfile: the editor clears the diagnostics published on the
+  // profile's source file). Close's error when the id is not open.
+  Expected<OpenedProfile> CloseAndDescribe(const std::string& id);
   // The open profile with what is known of it without loading anything (nsys/profileInfo): its mapping coverage
   // when computed. kNotFound, listing the open ids, for an id that is not open.
   Expected<OpenedProfile> Describe(const std::string& id) const;
@@ -159,9 +175,10 @@ class Workspace {
   Expected<OpenedProfile> CheckTables(const std::string& id, const CancelToken& cancel = {},
                                       const ProgressSink& progress = {});
 
-  // Skills: built-ins plus user skills. ReloadSkills re-reads the user folders and returns warnings (bad files).
+  // Skills: built-ins plus user skills. ReloadSkills re-reads the user folders and returns warnings (bad files) and
+  // the number of skills it left known.
   std::vector<std::shared_ptr<const skills::Skill>> Skills() const;
-  std::vector<std::string> ReloadSkills();
+  SkillReload ReloadSkills();
   // Adds user skill folders (those not already known) and reloads; returns the reload's warnings.
   std::vector<std::string> AddSkillDirs(const std::vector<std::string>& dirs);
   // kNotFound naming the known skills (skills::Registry::Get) when there is none by that name.
@@ -179,7 +196,8 @@ class Workspace {
                                    std::optional<std::chrono::milliseconds> skill_timeout = std::nullopt);
   // The agent's way to run skills on one open profile: RunSkill through the result memo, with the configured
   // timeout. The runner holds the profile's id, not the profile: a call after Close fails with kNotFound. The
-  // workspace must outlive it.
+  // workspace must outlive it. Used by the features here (Analyze, ExplainKernel, Diff, Ask); public only because
+  // tests/agent/ still calls it directly (the other tests use WorkspaceTestAccess::RunnerFor).
   agent::SkillRunner RunnerFor(const std::string& profile_id);
 
   // ---- runs ----
@@ -241,6 +259,11 @@ class Workspace {
   Expected<agent::Analysis> Analyze(const std::string& profile_id, const agent::AnalyzeOptions& options,
                                     const agent::FindingSink& on_finding = {}, const CancelToken& cancel = {},
                                     const ProgressSink& progress = {});
+  // Analyze (no streaming of findings unless `on_finding`), with the profile's source file as Describe gives it
+  // after the analysis: nsys/analyze, which publishes the findings on that file.
+  Expected<EditorAnalysis> AnalyzeForEditor(const std::string& profile_id, const agent::AnalyzeOptions& options,
+                                            const agent::FindingSink& on_finding = {}, const CancelToken& cancel = {},
+                                            const ProgressSink& progress = {});
   // The cross-rank causes of a run (agent/run_analyze.h: stragglers, kernel imbalance, step-time spread) from the
   // ranks' partials (computed once per run); `ranks_per_node` as the run skills' (the clock alignment's nodes).
   Expected<agent::Analysis> AnalyzeRun(const std::string& run_id, int64_t ranks_per_node = 0,
@@ -256,7 +279,15 @@ class Workspace {
   // is cached (memory, then <cache>/llm-explain) shows at once; otherwise the request starts in the background and
   // the Markdown says so. Without an LLM the explanation is left as it is.
   void AddAiParagraph(agent::KernelExplanation& explanation, const std::optional<llm::Config>& llm = std::nullopt);
-  // Until no AI paragraph is being written, at most `timeout` (the one-shot CLI, tests).
+  // An editor's explanation (nsys/explainKernel, the hover on a report's kernel): ExplainKernelWithSources, then
+  // AddAiParagraph with the session's `llm` (never waits on the model).
+  Expected<agent::KernelExplanation> ExplainKernelForEditor(const std::string& profile_id, const std::string& kernel,
+                                                            const std::string& set_id,
+                                                            const std::optional<llm::Config>& llm,
+                                                            const CancelToken& cancel = {},
+                                                            const ProgressSink& progress = {});
+  // Until no AI paragraph is being written, at most `timeout`. A test hook: no front end calls it; public only
+  // because tests/agent/ still calls it directly (the other tests use WorkspaceTestAccess::WaitForAiParagraphs).
   bool WaitForAiParagraphs(std::chrono::milliseconds timeout);
   // ---- NVTX tree ----
   // Loads kernels, runtime calls and NVTX ranges with their links (engine::Need::kAttribution), then reads one level
@@ -328,12 +359,6 @@ class Workspace {
   // The indexed files that have annotations, and one file's annotations (in source order).
   Expected<std::vector<std::string>> SourceFiles(const std::string& set_id) const;
   Expected<std::vector<source::Annotation>> SourceAnnotations(const std::string& set_id, const std::string& path) const;
-  // A profile's range figures (sources.h): nvtx_range_kernels through the result memo plus one pass for the
-  // per-range kernels, longest instances and kernel stacks (skills/nvtx_range_breakdown.h). Computed once per
-  // loaded profile, then shared: the calls below answer from it in microseconds.
-  Expected<std::shared_ptr<const RangeFigureTable>> FiguresOf(const std::string& profile_id,
-                                                              const CancelToken& cancel = {},
-                                                              const ProgressSink& progress = {});
   // Every annotation of request.file matched against the profile (candidate calls only when their literal is a
   // range name), in source order.
   Expected<std::vector<SourceMatch>> SourceMatches(const SourceRequest& request, const CancelToken& cancel = {},
@@ -411,6 +436,13 @@ class Workspace {
   Expected<std::shared_ptr<engine::Profile>> Get(const std::string& id) const;
   // The NVTX trees kept for a profile (NvtxTree), most recently used first; empty for an id that is not open.
   std::vector<std::shared_ptr<const skills::NvtxTree>> KeptNvtxTrees(const std::string& id) const;
+  // A profile's range figures (sources.h): nvtx_range_kernels through the result memo plus one pass for the
+  // per-range kernels, longest instances and kernel stacks (skills/nvtx_range_breakdown.h). Computed once per
+  // loaded profile, then shared: the source calls answer from it in microseconds. Tests read it through
+  // WorkspaceTestAccess::Figures.
+  Expected<std::shared_ptr<const RangeFigureTable>> FiguresOf(const std::string& profile_id,
+                                                              const CancelToken& cancel = {},
+                                                              const ProgressSink& progress = {});
 
   // The skill by that name (kNotFound naming the known ones) and how to run it: `skill_timeout` or the configured one.
   struct SkillCall {

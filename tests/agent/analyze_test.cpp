@@ -294,7 +294,7 @@ TEST_F(AnalyzeTest, HeadlinesCountWhatDidTheWork) {
 // real skills answer every call but time_budget's, which gets the limit error the runner gives.
 TEST_F(AnalyzeTest, AFailedBudgetIsSaidInTheHeadline) {
   const std::string id = Open("mfu_2gpu_before.sqlite");
-  const SkillRunner real = ws_->RunnerFor(id);
+  const SkillRunner real = core::WorkspaceTestAccess::RunnerFor(*ws_, id);
   const SkillRunner failing = [&](const std::string& skill, const skills::Args& args, const engine::FilterSpec& filter,
                                   const CancelToken& cancel) -> Expected<skills::Table> {
     if (skill == "time_budget")

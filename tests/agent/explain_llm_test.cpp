@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <map>
 
+#include "core/workspace_test_util.h"
 #include "fixtures.h"
 #include "llm/standin.h"
 #include "nsys/core/workspace.h"
@@ -79,7 +80,7 @@ TEST_F(ExplainLlm, TheFirstCallAnswersAtOnceAndTheNextHasTheParagraphCachedPriva
   // Hovering again while the request is in flight sends no second request.
   const std::string again = Explain(ws3);
   EXPECT_EQ(again.find("**AI ("), std::string::npos);
-  ASSERT_TRUE(ws3.WaitForAiParagraphs(std::chrono::seconds(20)));
+  ASSERT_TRUE(core::WorkspaceTestAccess::WaitForAiParagraphs(ws3, std::chrono::seconds(20)));
   const std::string second = Explain(ws3);
   EXPECT_NE(second.find(std::string("**AI (gpt-standin):** ") + "This is the profile's main GEMM; its launch"),
             std::string::npos)
@@ -118,7 +119,7 @@ TEST_F(ExplainLlm, AReplyStatingANumberNotInTheFactsIsDropped) {
   Standin standin({{"responses", {{{"text", {"Each call takes 123456.7 ms, which is far too long."}}}}}});
   core::Workspace& ws = Make(standin.Config(llm::Provider::kAnthropic));
   Explain(ws);
-  ASSERT_TRUE(ws.WaitForAiParagraphs(std::chrono::seconds(20)));
+  ASSERT_TRUE(core::WorkspaceTestAccess::WaitForAiParagraphs(ws, std::chrono::seconds(20)));
   const std::string md = Explain(ws);
   EXPECT_EQ(md.find("**AI ("), std::string::npos) << md;
   EXPECT_NE(md.find("was left out: it states 123456.7, a number that is not among the measured figures"),
@@ -133,7 +134,7 @@ TEST_F(ExplainLlm, TheCostGateSendsNothing) {
   config.max_prompt_tokens = 50;
   core::Workspace& ws = Make(config);
   const std::string md = Explain(ws);
-  EXPECT_TRUE(ws.WaitForAiParagraphs(std::chrono::seconds(5)));
+  EXPECT_TRUE(core::WorkspaceTestAccess::WaitForAiParagraphs(ws, std::chrono::seconds(5)));
   EXPECT_NE(md.find("over the budget of 50 tokens"), std::string::npos) << md;
   EXPECT_EQ(Explain(ws).find("**AI ("), std::string::npos);
   EXPECT_TRUE(standin.Requests().empty());
@@ -145,7 +146,7 @@ TEST_F(ExplainLlm, AReasoningModelGetsMaxCompletionTokensAndALocalServerNoKey) {
   reasoning.model = "o4-mini";
   core::Workspace& ws = Make(reasoning);
   Explain(ws);
-  ASSERT_TRUE(ws.WaitForAiParagraphs(std::chrono::seconds(20)));
+  ASSERT_TRUE(core::WorkspaceTestAccess::WaitForAiParagraphs(ws, std::chrono::seconds(20)));
   EXPECT_NE(Explain(ws).find("**AI (o4-mini):**"), std::string::npos);
   // A local OpenAI-compatible server (Ollama, vLLM, llama.cpp): a base URL, a model name, no key.
   llm::Config local = standin.Config(llm::Provider::kOpenAI, "");
@@ -153,7 +154,7 @@ TEST_F(ExplainLlm, AReasoningModelGetsMaxCompletionTokensAndALocalServerNoKey) {
   ws_.reset();
   core::Workspace& ws2 = Make(local);
   Explain(ws2);
-  ASSERT_TRUE(ws2.WaitForAiParagraphs(std::chrono::seconds(20)));
+  ASSERT_TRUE(core::WorkspaceTestAccess::WaitForAiParagraphs(ws2, std::chrono::seconds(20)));
   EXPECT_NE(Explain(ws2).find("**AI (qwen2.5:7b):**"), std::string::npos);
 
   const auto requests = standin.Requests();
@@ -184,7 +185,7 @@ TEST_F(ExplainLlm, TheReadmesLocalServerSetupsWorkWithoutAKey) {
     ws_.reset();
     core::Workspace& ws = Make(*config);
     Explain(ws);
-    ASSERT_TRUE(ws.WaitForAiParagraphs(std::chrono::seconds(20)));
+    ASSERT_TRUE(core::WorkspaceTestAccess::WaitForAiParagraphs(ws, std::chrono::seconds(20)));
     EXPECT_NE(Explain(ws).find(std::string("**AI (") + model), std::string::npos) << model;
   }
   const auto requests = standin.Requests();

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 
+#include "core/workspace_test_util.h"
 #include "fixtures.h"
 #include "llm/standin.h"
 #include "nsys/core/workspace.h"
@@ -76,7 +77,7 @@ class LlmAsk : public ::testing::TestWithParam<llm::Provider> {
     auto opened = ws_->Open(path_);
     ASSERT_TRUE(opened) << opened.error().message;
     id_ = opened->id;
-    run_ = ws_->RunnerFor(id_);
+    run_ = core::WorkspaceTestAccess::RunnerFor(*ws_, id_);
     skills_ = ws_->Skills();
   }
 

@@ -51,14 +51,14 @@ std::string ProfileSummaryForLlm(const engine::ProfileInfo& info, const agent::S
 
 // THE LLM ROUTE: with WorkspaceConfig::llm enabled, the model answers with the profile's skills as tools
 // (agent::AskWithLlm), through the workspace's answer cache, continuing the conversation's exchange.
-Expected<agent::LlmAskResult> AskThroughLlm(Workspace& ws, const engine::Profile& profile, const AskRequest& request,
-                                            const llm::Config& config, const std::vector<llm::Message>& history,
-                                            const agent::TextSink& on_text, const CancelToken& cancel) {
+Expected<agent::LlmAskResult> AskThroughLlm(Workspace& ws, const engine::Profile& profile, agent::SkillRunner run,
+                                            const AskRequest& request, const llm::Config& config,
+                                            const std::vector<llm::Message>& history, const agent::TextSink& on_text,
+                                            const CancelToken& cancel) {
   auto client = llm::MakeClient(config);
   if (!client) return client.error();
   const llm::AnswerCache cache(llm::AnswerCache::DefaultDir(ws.config().open.cache_dir));
   const auto& info = profile.info();
-  agent::SkillRunner run = ws.RunnerFor(request.profile_id);
   agent::LlmAskRequest r;
   r.question = request.question;
   r.profile_summary = ProfileSummaryForLlm(info, run, cancel);
@@ -105,7 +105,7 @@ Expected<AskResult> Workspace::Ask(const AskRequest& request, const agent::TextS
   if (!request.conversation_id.empty()) prior = conversations_.Get(request.conversation_id);
   const llm::Config llm_config = request.llm ? *request.llm : config().llm;  // the session's, else the server's
   if (llm_config.enabled()) {
-    auto llm = AskThroughLlm(*this, **profile, request, llm_config,
+    auto llm = AskThroughLlm(*this, **profile, RunnerFor(request.profile_id), request, llm_config,
                              prior ? prior->llm_history : std::vector<llm::Message>{}, on_text, cancel);
     if (!llm) return llm.error();
     agent::ConversationState state;

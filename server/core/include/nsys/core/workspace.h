@@ -194,11 +194,6 @@ class Workspace {
                                    const engine::FilterSpec& filter, const CancelToken& cancel = {},
                                    const ProgressSink& progress = {},
                                    std::optional<std::chrono::milliseconds> skill_timeout = std::nullopt);
-  // The agent's way to run skills on one open profile: RunSkill through the result memo, with the configured
-  // timeout. The runner holds the profile's id, not the profile: a call after Close fails with kNotFound. The
-  // workspace must outlive it. Used by the features here (Analyze, ExplainKernel, Diff, Ask); public only because
-  // tests/agent/ still calls it directly (the other tests use WorkspaceTestAccess::RunnerFor).
-  agent::SkillRunner RunnerFor(const std::string& profile_id);
 
   // ---- runs ----
   // Opens a run: lists and checks its files (ListRunFiles) without loading any; ranks load when a query needs them
@@ -286,9 +281,6 @@ class Workspace {
                                                             const std::optional<llm::Config>& llm,
                                                             const CancelToken& cancel = {},
                                                             const ProgressSink& progress = {});
-  // Until no AI paragraph is being written, at most `timeout`. A test hook: no front end calls it; public only
-  // because tests/agent/ still calls it directly (the other tests use WorkspaceTestAccess::WaitForAiParagraphs).
-  bool WaitForAiParagraphs(std::chrono::milliseconds timeout);
   // ---- NVTX tree ----
   // Loads kernels, runtime calls and NVTX ranges with their links (engine::Need::kAttribution), then reads one level
   // of the tree (skills::NvtxTree, built once per profile and filter and kept: the last 4 filters). kInvalidArgument
@@ -428,6 +420,12 @@ class Workspace {
  private:
   // Test hooks (tests/core/workspace_test_util.h: WorkspaceTestAccess), not part of the API.
   friend struct WorkspaceTestAccess;
+  // Until no AI paragraph is being written, at most `timeout`. No front end waits on the model.
+  bool WaitForAiParagraphs(std::chrono::milliseconds timeout);
+  // The agent's way to run skills on one open profile: RunSkill through the result memo, with the configured
+  // timeout. The runner holds the profile's id, not the profile: a call after Close fails with kNotFound. The
+  // workspace must outlive it. Used by the features here (Analyze, ExplainKernel, Diff, Ask).
+  agent::SkillRunner RunnerFor(const std::string& profile_id);
   // Hits, misses and size of a profile's result memo.
   Expected<skills::ResultMemo::Stats> MemoStats(const std::string& profile_id) const;
   // Blocks until the profile's warm-up (WorkspaceConfig::warm_skills) has finished.

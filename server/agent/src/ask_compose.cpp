@@ -324,7 +324,9 @@ std::string BoundSentence(const Ctx& c, const std::vector<double>& sorted, std::
 // when the question asks no extreme (or another measure: "the longest on average" is an average).
 int ExtremeAsked(const Parsed& p, Measure m) {
   if (m != Measure::kNone && m != Measure::kTime) return 0;
-  if (p.type != QType::kWhich && p.type != QType::kDescribe) return 0;
+  // "How long was the longest copy?" reads as how much, but asks for one instance.
+  const bool one = HasWord(p.lower, "longest") || HasWord(p.lower, "shortest");
+  if (p.type != QType::kWhich && p.type != QType::kDescribe && !(one && p.type == QType::kHowMuch)) return 0;
   for (std::string_view w : {"longest", "slowest", "maximum", "max", "worst", "peak"}) {
     if (HasWord(p.lower, w)) return 1;
   }
@@ -1438,10 +1440,20 @@ bool AnswerComposedAfterKernels(Ctx& c) {
     if (all && !all->declined) KernelsForRanges(c, *all);
     if (!c.kernels.empty()) return AnswerRangesOfKernels(c);
   }
-  if (c.p.bound && c.nvtx_range.empty() && (c.p.topic.empty() || c.p.topic == "kernels")) {
+  if (c.p.bound && c.nvtx_range.empty() && (c.p.topic.empty() || c.p.topic == "kernels" || c.p.topic == "nccl")) {
     if (c.kernels.empty()) {
       auto all = RunSkill(c, "top_kernels", {}, false);
-      if (all && !all->declined) KernelByShortWord(c, *all);
+      if (all && !all->declined && c.p.topic == "nccl") {
+        // "Do any NCCL kernels run longer than 5 ms?": the communication kernels, by name as nccl_breakdown has them.
+        for (size_t r = 0; r < all->rows.size(); ++r) {
+          if (Lower(CellText(*all, r, "name")).find("nccl") != std::string::npos)
+            c.kernels.push_back(CellText(*all, r, "name"));
+        }
+        c.kernel_query = "nccl";
+        if (c.kernels.empty()) return false;
+      } else if (all && !all->declined) {
+        KernelByShortWord(c, *all);
+      }
     }
     return AnswerKernelsBound(c);
   }

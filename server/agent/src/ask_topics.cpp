@@ -86,6 +86,12 @@ std::optional<Ranking> RankingOf(const Ctx& c) {
     return steady ? Ranking{"stddev_ns", "the steadiest duration (the smallest standard deviation)", true}
                   : Ranking{"stddev_ns", "the most varied duration (the largest standard deviation)", false};
   }
+  // "the minimum kernel duration", "the maximum", "the tail latency": one instance, whatever words stand between
+  // (but "the minimum total time" is a total).
+  if (!HasWord(q, "total") && any_word({"minimum", "min"}))
+    return Ranking{"min_ns", "the shortest single instance", true};
+  if (!HasWord(q, "total") && any_word({"maximum", "max", "peak", "tail"}))
+    return Ranking{"max_ns", "the longest single instance", false};
   const bool single = HasAny(
       q, {"single",           "slowest launch",   "slowest instance",   "slowest call",     "longest launch",
           "longest instance", "longest call",     "longest individual", "max duration",     "maximum duration",

@@ -1373,6 +1373,26 @@ bool AnswerWhichMember(Ctx& c, Grouping g) {
   return true;
 }
 
+// A bound on the kernels the question means: the named ones, the NCCL ones ("Do any NCCL kernels run longer than
+// 5 ms?", by name as nccl_breakdown recognises them), else all.
+bool AnswerKernelsOrNcclBound(Ctx& c) {
+  if (c.kernels.empty()) {
+    auto all = RunSkill(c, "top_kernels", {}, false);
+    if (all && !all->declined && c.p.topic == "nccl") {
+      // "Do any NCCL kernels run longer than 5 ms?": the communication kernels, by name as nccl_breakdown has them.
+      for (size_t r = 0; r < all->rows.size(); ++r) {
+        if (Lower(CellText(*all, r, "name")).find("nccl") != std::string::npos)
+          c.kernels.push_back(CellText(*all, r, "name"));
+      }
+      c.kernel_query = "nccl";
+      if (c.kernels.empty()) return false;
+    } else if (all && !all->declined) {
+      KernelByShortWord(c, *all);
+    }
+  }
+  return AnswerKernelsBound(c);
+}
+
 }  // namespace
 
 bool AnswerComposedBeforeKernels(Ctx& c) {
@@ -1440,23 +1460,8 @@ bool AnswerComposedAfterKernels(Ctx& c) {
     if (all && !all->declined) KernelsForRanges(c, *all);
     if (!c.kernels.empty()) return AnswerRangesOfKernels(c);
   }
-  if (c.p.bound && c.nvtx_range.empty() && (c.p.topic.empty() || c.p.topic == "kernels" || c.p.topic == "nccl")) {
-    if (c.kernels.empty()) {
-      auto all = RunSkill(c, "top_kernels", {}, false);
-      if (all && !all->declined && c.p.topic == "nccl") {
-        // "Do any NCCL kernels run longer than 5 ms?": the communication kernels, by name as nccl_breakdown has them.
-        for (size_t r = 0; r < all->rows.size(); ++r) {
-          if (Lower(CellText(*all, r, "name")).find("nccl") != std::string::npos)
-            c.kernels.push_back(CellText(*all, r, "name"));
-        }
-        c.kernel_query = "nccl";
-        if (c.kernels.empty()) return false;
-      } else if (all && !all->declined) {
-        KernelByShortWord(c, *all);
-      }
-    }
-    return AnswerKernelsBound(c);
-  }
+  if (c.p.bound && c.nvtx_range.empty() && (c.p.topic.empty() || c.p.topic == "kernels" || c.p.topic == "nccl"))
+    return AnswerKernelsOrNcclBound(c);
   const bool about_kernels = c.p.topic.empty() || c.p.topic == "kernels" || c.p.topic == "launch";
   if (!about_kernels || c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) return false;
   if (c.kernels.empty() && (m == Measure::kGrid || m == Measure::kBlock || m != Measure::kNone)) {

@@ -123,15 +123,21 @@ std::string ApiBaseName(const std::string& name) {
 }
 
 // Whether a GPU operation is inside the question's device and process filter, and starts in its window.
-bool InFilter(const Ctx& c, int32_t device, uint32_t pid, engine::Ns start) {
+// Whether a host-side row (a CUDA API call, an NVTX range: no device) is in the question's processes and starts in
+// its window; a device filter does not narrow host rows.
+bool InHostFilter(const Ctx& c, uint32_t pid, engine::Ns start) {
   const auto& f = c.filter;
-  if (!f.devices.empty() && std::find(f.devices.begin(), f.devices.end(), device) == f.devices.end()) return false;
   if (!f.processes.empty() && std::find(f.processes.begin(), f.processes.end(), pid) == f.processes.end()) return false;
   if (f.window.start || f.window.end) {
     const double s = static_cast<double>(start - c.profile.info().start_ns) / 1e9;
     if (s < f.window.start.value_or(0.0) || s >= f.window.end.value_or(1e300)) return false;
   }
   return true;
+}
+
+bool InFilter(const Ctx& c, int32_t device, uint32_t pid, engine::Ns start) {
+  const auto& d = c.filter.devices;
+  return (d.empty() || std::find(d.begin(), d.end(), device) != d.end()) && InHostFilter(c, pid, start);
 }
 
 std::string Ticked(const std::string& name) {
@@ -346,15 +352,8 @@ std::vector<double> ApiDurations(const Ctx& c, const std::string& base) {
     auto it = mine.find(rt.name[i]);
     if (it == mine.end())
       it = mine.emplace(rt.name[i], ApiBaseName(std::string(c.profile.strings().view(rt.name[i]))) == base).first;
-    if (!it->second) continue;
-    const auto& f = c.filter;
-    if (!f.processes.empty() && std::find(f.processes.begin(), f.processes.end(), rt.pid[i]) == f.processes.end())
-      continue;
-    if (f.window.start || f.window.end) {
-      const double at = static_cast<double>(rt.start[i] - c.profile.info().start_ns) / 1e9;
-      if (at < f.window.start.value_or(0.0) || at >= f.window.end.value_or(1e300)) continue;
-    }
-    d.push_back(static_cast<double>(rt.end[i] - rt.start[i]));
+    if (it->second && InHostFilter(c, rt.pid[i], rt.start[i]))
+      d.push_back(static_cast<double>(rt.end[i] - rt.start[i]));
   }
   std::sort(d.begin(), d.end());
   return d;
@@ -741,7 +740,6 @@ bool AnswerNvtxBound(Ctx& c) {
   auto t = Usable(c, "nvtx_summary");
   if (!t) return false;
   const engine::NvtxTable& n = c.profile.nvtx();
-  const auto& f = c.filter;
   std::unordered_map<engine::StrId, bool> mine;
   std::vector<double> d;
   for (size_t i = 0; i < n.size(); ++i) {
@@ -750,13 +748,7 @@ bool AnswerNvtxBound(Ctx& c) {
       if (it == mine.end()) it = mine.emplace(n.name[i], c.profile.strings().view(n.name[i]) == c.nvtx_range).first;
       if (!it->second) continue;
     }
-    if (!f.processes.empty() && std::find(f.processes.begin(), f.processes.end(), n.pid[i]) == f.processes.end())
-      continue;
-    if (f.window.start || f.window.end) {
-      const double at = static_cast<double>(n.start[i] - c.profile.info().start_ns) / 1e9;
-      if (at < f.window.start.value_or(0.0) || at >= f.window.end.value_or(1e300)) continue;
-    }
-    d.push_back(static_cast<double>(n.end[i] - n.start[i]));
+    if (InHostFilter(c, n.pid[i], n.start[i])) d.push_back(static_cast<double>(n.end[i] - n.start[i]));
   }
   if (d.empty() && !c.nvtx_range.empty()) return false;
   std::sort(d.begin(), d.end());

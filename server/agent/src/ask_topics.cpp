@@ -87,10 +87,10 @@ std::optional<Ranking> RankingOf(const Ctx& c) {
                   : Ranking{"stddev_ns", "the most varied duration (the largest standard deviation)", false};
   }
   // "the minimum kernel duration", "the maximum", "the tail latency": one instance, whatever words stand between
-  // (but "the minimum total time" is a total).
-  if (!HasWord(q, "total") && any_word({"minimum", "min"}))
-    return Ranking{"min_ns", "the shortest single instance", true};
-  if (!HasWord(q, "total") && any_word({"maximum", "max", "peak", "tail"}))
+  // (but "the minimum total time" is a total, and "the maximum number of times" a count).
+  const bool of_duration = !HasWord(q, "total") && !HasAny(q, {"number of", "times", "count", "often"});
+  if (of_duration && any_word({"minimum", "min"})) return Ranking{"min_ns", "the shortest single instance", true};
+  if (of_duration && any_word({"maximum", "max", "peak", "tail"}))
     return Ranking{"max_ns", "the longest single instance", false};
   const bool single = HasAny(
       q, {"single",           "slowest launch",   "slowest instance",   "slowest call",     "longest launch",

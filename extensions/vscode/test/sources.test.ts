@@ -29,7 +29,7 @@ async function waitFor(cond: () => boolean, what: string, ms = 20000): Promise<v
   }
 }
 
-describe('issue 12 in the extension: coverage, refinements, kernel links (real server)', { skip: skipReason }, () => {
+describe('source coverage, annotation plans and kernel links in the extension (real server)', { skip: skipReason }, () => {
   let server: RealServer;
   let services: Services;
   let editor: ProfileEditorProvider;

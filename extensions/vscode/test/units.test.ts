@@ -100,7 +100,7 @@ describe('initialization options', () => {
     assert.equal(llmSettings(config, true).apiKeyEnv, KEY_ENV);
     stub.settings.clear();
   });
-  test('an untrusted workspace sends no LLM settings (issue 25)', () => {
+  test('an untrusted workspace sends no LLM settings', () => {
     stub.settings.set('nsysAi.llm.provider', 'openai');
     stub.settings.set('nsysAi.llm.model', 'm');
     stub.settings.set('nsysAi.llm.baseUrl', 'http://attacker.example/v1');
@@ -111,7 +111,7 @@ describe('initialization options', () => {
     });
     stub.settings.clear();
   });
-  test('the LLM settings are machine-scoped and restricted in untrusted workspaces (issue 25)', () => {
+  test('the LLM settings are machine-scoped and restricted in untrusted workspaces', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
     const properties = manifest.contributes.configuration.properties;
     const untrusted = manifest.capabilities.untrustedWorkspaces;
@@ -164,7 +164,7 @@ describe('formatting', () => {
   });
 });
 
-describe('source files (issue 12)', () => {
+describe('source files', () => {
   test('the language client syncs Python, C, C++, CUDA and Julia files on disk', () => {
     assert.deepEqual(sourceDocumentSelector(), [
       { scheme: 'file', language: 'python' },

@@ -67,7 +67,9 @@ Measure MeasureOf(const Parsed& p) {
   const std::string& q = p.lower;
   if (HasAny(q, {"threads per block", "block size", "block dim", "threads in each block", "threads in a block"}))
     return Measure::kBlock;
-  if (HasAny(q, {"thread blocks", "grid size", "grid dim", "number of blocks", "how many blocks", "blocks in the"}))
+  if (HasAny(q, {"thread blocks", "grid size", "grid dim", "number of blocks", "how many blocks", "blocks in the",
+                 "grid/block", "grid and block", "block and grid", "launch config", "how was it launched",
+                 "how were they launched", "launch dimensions", "launch geometry"}))
     return Measure::kGrid;
   if (HasAny(q, {"bandwidth", "gb/s", "bytes per second", "throughput", "transfer rate"})) return Measure::kBandwidth;
   if (p.type == QType::kShare) return Measure::kShare;
@@ -342,6 +344,16 @@ int ExtremeAsked(const Parsed& p, Measure m) {
   return 0;
 }
 
+// "How big was the largest copy?", "the smallest memset": +1 for the largest single instance by size, -1 for the
+// smallest, 0 when the question asks no size extreme (the longest or slowest one is a duration: ExtremeAsked).
+int SizeExtremeAsked(const Parsed& p) {
+  if (HasAny(p.lower, {"longest", "shortest", "slowest", "fastest", "how long", "duration", " time"})) return 0;
+  if (HasWord(p.lower, "largest") || HasWord(p.lower, "biggest")) return 1;
+  if (HasWord(p.lower, "smallest") && HasAny(p.lower, {"size", "bytes", "how big", "how small", "how large"}))
+    return -1;
+  return 0;
+}
+
 // The durations of one API's calls (by base name) in the question's processes and window, sorted. The runtime table
 // has no device: a device filter does not narrow host calls.
 std::vector<double> ApiDurations(const Ctx& c, const std::string& base) {
@@ -359,29 +371,38 @@ std::vector<double> ApiDurations(const Ctx& c, const std::string& base) {
   return d;
 }
 
-bool AnswerApis(Ctx& c, Measure m) {
-  if (m == Measure::kBytes || m == Measure::kAverageBytes || m == Measure::kBandwidth || m == Measure::kGrid ||
-      m == Measure::kBlock)
-    m = Measure::kNone;  // not measures of a host call
-  if (!c.profile.info().caps.runtime) return false;
+// The CUDA API calls the question names, by base name, in the order it names them (position in the question, base
+// name); `bases` gets every base name the profile has. Empty when the question has no cu* word.
+std::vector<std::pair<size_t, std::string>> ApisNamed(Ctx& c, std::set<std::string>* bases) {
+  std::vector<std::pair<size_t, std::string>> named;
   // CUDA runtime and driver calls are all named cu*: without such a word there is no API to look up (and no
   // runtime summary to compute on a large export).
-  if (std::none_of(c.p.words.begin(), c.p.words.end(),
-                   [](const std::string& w) { return w.rfind("cu", 0) == 0 && w.size() >= 4; }))
-    return false;
+  if (!c.profile.info().caps.runtime || std::none_of(c.p.words.begin(), c.p.words.end(), [](const std::string& w) {
+        return w.rfind("cu", 0) == 0 && w.size() >= 4;
+      }))
+    return named;
   auto all = RunSkill(c, "cuda_api_summary", {}, false);
-  if (!all || all->declined) return false;
+  if (!all || all->declined) return named;
   // Every name the profile has, by base name; the question names one when the base name is a whole word of it.
-  std::vector<std::pair<size_t, std::string>> named;  // (position in the question, base name)
-  std::set<std::string> bases;
-  for (size_t r = 0; r < all->rows.size(); ++r) bases.insert(ApiBaseName(CellText(*all, r, "name")));
-  for (const auto& base : bases) {
+  std::set<std::string> mine;
+  std::set<std::string>& all_bases = bases ? *bases : mine;
+  for (size_t r = 0; r < all->rows.size(); ++r) all_bases.insert(ApiBaseName(CellText(*all, r, "name")));
+  for (const auto& base : all_bases) {
     const std::string lower = Lower(base);
     if (lower.size() < 4 || !HasWord(c.p.lower, lower)) continue;
     named.emplace_back(c.p.lower.find(lower), base);
   }
-  if (named.empty()) return AnswerAbsentApi(c, bases);
   std::sort(named.begin(), named.end());
+  return named;
+}
+
+bool AnswerApis(Ctx& c, Measure m) {
+  if (m == Measure::kBytes || m == Measure::kAverageBytes || m == Measure::kBandwidth || m == Measure::kGrid ||
+      m == Measure::kBlock)
+    m = Measure::kNone;  // not measures of a host call
+  std::set<std::string> bases;
+  const std::vector<std::pair<size_t, std::string>> named = ApisNamed(c, &bases);
+  if (named.empty()) return !bases.empty() && AnswerAbsentApi(c, bases);
   auto t = Usable(c, "cuda_api_summary");
   if (!t) return false;
   auto figures = [&](const std::string& base, skills::Table& rows) {
@@ -579,6 +600,48 @@ std::string CopyPercentile(const Ctx& c, const Direction& d) {
       FormatNs(PercentileOfSorted(v, 50)), FormatNs(v.empty() ? std::nan("") : v.back()));
 }
 
+// One direction's rows of memory_transfers (into `rows`) and their summed figures.
+Figures DirectionFigures(const skills::Table& t, const Direction& d, skills::Table& rows) {
+  Figures f;
+  f.label = std::string(d.label);
+  rows = KeepRows(
+      t, [&](size_t r) { return std::find(d.ops.begin(), d.ops.end(), CellText(t, r, "operation")) != d.ops.end(); });
+  f.bytes = 0;
+  for (size_t r = 0; r < rows.rows.size(); ++r) {
+    f.count += CellNumber(rows, r, "count");
+    f.total_ns += CellNumber(rows, r, "total_time_ns");
+    f.bytes += CellNumber(rows, r, "total_bytes");
+  }
+  if (rows.rows.size() == 1) f.median_ns = CellNumber(rows, 0, "med_ns");
+  return f;
+}
+
+// "Did it spend more time copying device-to-host than running kernels?": the copies against all kernel time.
+bool AnswerCopiesAgainstKernels(Ctx& c, const Figures& a, const skills::Table& rows_a,
+                                const std::vector<std::string>& cols, Measure m) {
+  auto k = Usable(c, "top_kernels");
+  if (!k) return false;
+  Figures b;
+  b.label = "kernels";
+  b.count = SumColumn(*k, "instances");
+  b.total_ns = SumColumn(*k, "total_time_ns");
+  AnswerPair(c, a, b, m, "GPU time", "instances");
+  CiteRows(c, "memory_transfers", rows_a, cols, a.label + c.scope);
+  CiteRows(c, "top_kernels", KeepRows(*k, [](size_t r) { return r < 5; }),
+           {"name", "instances", "total_time_ns", "time_pct"}, "Kernels by GPU time" + c.scope);
+  return true;
+}
+
+// "How big was the largest one?": the largest (size > 0) or smallest single copy of the direction, by bytes.
+std::string CopySizeExtreme(const Ctx& c, const Direction& d, const Figures& a, const skills::Table& rows, int size) {
+  double v = size > 0 ? 0 : HUGE_VAL;
+  for (size_t r = 0; r < rows.rows.size(); ++r) {
+    v = size > 0 ? std::max(v, CellNumber(rows, r, "max_bytes")) : std::min(v, CellNumber(rows, r, "min_bytes"));
+  }
+  return fmt::format("{} {} ran{}, {} in all; the {} moved {}.", FormatCount(a.count), d.nouns, WhereOf(c),
+                     FormatBytes(a.bytes), size > 0 ? "largest" : "smallest", FormatBytes(v));
+}
+
 bool AnswerDirections(Ctx& c, Measure m) {
   std::vector<std::pair<size_t, const Direction*>> named;
   const bool migrations = AsksMigrations(c.p.lower);
@@ -597,21 +660,7 @@ bool AnswerDirections(Ctx& c, Measure m) {
   std::sort(named.begin(), named.end());
   auto t = Usable(c, "memory_transfers");
   if (!t) return false;
-  auto figures = [&](const Direction& d, skills::Table& rows) {
-    Figures f;
-    f.label = std::string(d.label);
-    rows = KeepRows(*t, [&](size_t r) {
-      return std::find(d.ops.begin(), d.ops.end(), CellText(*t, r, "operation")) != d.ops.end();
-    });
-    f.bytes = 0;
-    for (size_t r = 0; r < rows.rows.size(); ++r) {
-      f.count += CellNumber(rows, r, "count");
-      f.total_ns += CellNumber(rows, r, "total_time_ns");
-      f.bytes += CellNumber(rows, r, "total_bytes");
-    }
-    if (rows.rows.size() == 1) f.median_ns = CellNumber(rows, 0, "med_ns");
-    return f;
-  };
+  auto figures = [&](const Direction& d, skills::Table& rows) { return DirectionFigures(*t, d, rows); };
   const std::vector<std::string> cols = {"operation", "count",       "total_time_ns", "avg_ns",
                                          "med_ns",    "total_bytes", "bandwidth_gb_s"};
   skills::Table rows_a, rows_b;
@@ -624,6 +673,9 @@ bool AnswerDirections(Ctx& c, Measure m) {
     CiteRows(c, "memory_transfers", both, cols, "The two copy directions" + c.scope);
     return true;
   }
+  if (named.size() == 1 && (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) &&
+      c.profile.info().caps.kernels && HasAny(c.p.lower, {"kernel", "computing", "compute"}))
+    return AnswerCopiesAgainstKernels(c, a, rows_a, cols, m);
   std::string s;
   std::optional<std::string> span_share;
   if (a.count == 0) {
@@ -634,6 +686,8 @@ bool AnswerDirections(Ctx& c, Measure m) {
                     FormatCount(a.count), first.nouns);
   } else if (c.p.bound) {
     s = BoundSentence(c, CopyDurations(c, *named[0].second), first.label);
+  } else if (const int size = SizeExtremeAsked(c.p); size != 0) {
+    s = CopySizeExtreme(c, first, a, rows_a, size);
   } else if (extreme != 0) {
     s = CopyExtreme(c, first, extreme);
   } else if (m == Measure::kPercentile) {
@@ -655,7 +709,9 @@ bool AnswerDirections(Ctx& c, Measure m) {
   if (!std::isnan(bw) && a.count > 0 && rate_helps && !first.copy_kinds.empty())
     s += fmt::format(" Achieved {:.2f} GB/s.", bw);
   Say(c, std::move(s), "exact sums over the memcpy table (nsys stats gpumemtimesum)");
-  CiteRows(c, "memory_transfers", rows_a, cols, a.label + c.scope);
+  std::vector<std::string> shown = cols;
+  if (SizeExtremeAsked(c.p) != 0) shown.insert(shown.end() - 1, {"min_bytes", "max_bytes"});
+  CiteRows(c, "memory_transfers", rows_a, shown, a.label + c.scope);
   return true;
 }
 
@@ -762,6 +818,45 @@ bool AnswerNvtxBound(Ctx& c) {
   return true;
 }
 
+// "On average, is 3D_backbone slower than find_centers?": two NVTX ranges the question names (a range's name, or the
+// name after its domain prefix, as a whole word), compared by the measure asked with nvtx_summary's rows.
+bool AnswerNvtxPair(Ctx& c, Measure m) {
+  auto all = RunSkill(c, "nvtx_summary", {}, false);
+  if (!all || all->declined) return false;
+  std::map<size_t, std::string> at;  // position in the question -> the longest range named there
+  for (size_t r = 0; r < all->rows.size(); ++r) {
+    const std::string range = CellText(*all, r, "range"), lower = Lower(range);
+    for (const std::string& said : {lower, RangeNameTail(lower)}) {
+      if (said.size() < 3 || IsCommonWord(said) || !HasWord(c.p.lower, said)) continue;
+      const size_t pos = c.p.lower.find(said);
+      if (!at.count(pos) || Lower(at[pos]).size() < lower.size()) at[pos] = range;
+      break;
+    }
+  }
+  std::vector<std::string> named;
+  for (const auto& [pos, range] : at) {
+    if (std::find(named.begin(), named.end(), range) == named.end()) named.push_back(range);
+  }
+  if (named.size() != 2) return false;
+  auto t = Usable(c, "nvtx_summary");
+  if (!t) return false;
+  skills::Table rows;
+  Figures f[2];
+  for (int i = 0; i < 2; ++i) {
+    f[i].label = Ticked(named[i]);
+    const auto mine = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "range") == named[i]; });
+    f[i].count = SumColumn(mine, "instances");
+    f[i].total_ns = SumColumn(mine, "total_time_ns");
+    rows.columns = mine.columns;
+    rows.rows.insert(rows.rows.end(), mine.rows.begin(), mine.rows.end());
+  }
+  if (f[0].count == 0 || f[1].count == 0) return false;
+  AnswerPair(c, f[0], f[1], m, "wall time", "instances");
+  CiteRows(c, "nvtx_summary", rows, {"range", "instances", "total_time_ns", "avg_ns", "med_ns"},
+           "The two NVTX ranges" + c.scope);
+  return true;
+}
+
 // "How many kernels ran longer than 100 us?", "Did any gemm take more than 1 ms?": the kernel instances past the
 // bound (of the named kernels, else of all), with the kernels that have the most of them.
 bool AnswerKernelsBound(Ctx& c) {
@@ -842,7 +937,9 @@ bool AnswerNamedKernel(Ctx& c, Measure m) {
                        FormatCount(static_cast<double>(list[i].second)), FormatCount(static_cast<double>(rows.size())));
     }
     if (list.size() > 3) s += fmt::format("; {} configurations in all", list.size());
-    s += ".";
+    s += fmt::format(". {} took {} of GPU time.",
+                     f.count == 1 ? std::string("Its one launch") : "Its " + FormatCount(f.count) + " launches",
+                     FormatNs(f.total_ns));
   } else if (m == Measure::kPercentile) {
     std::vector<double> d;
     d.reserve(rows.size());
@@ -934,29 +1031,53 @@ bool AsksFirstToLast(const Parsed& p) {
 
 // From each device's first kernel start to its last kernel end, in the question's filter; time_budget's spans (of
 // every GPU operation) beside them as evidence.
+bool AnswerIdleShare(Ctx& c);
+
+// "How long was GPU 0 idle between its first and last kernel?": with "idle", the span less the union of the
+// kernels on the device (no kernel running); idle between any GPU operations is time_budget's (AnswerIdleShare).
 bool AnswerKernelSpan(Ctx& c) {
+  const bool idle = HasWord(c.p.lower, "idle");
+  if (idle && HasAny(c.p.lower, {"memcpy", "copy", "copies", "memset", "activity", "operation", " op "}))
+    return AnswerIdleShare(c);
   auto t = Usable(c, "time_budget");
   if (!t) return false;
   const engine::KernelTable& k = c.profile.kernels();
-  std::map<int32_t, std::pair<engine::Ns, engine::Ns>> by_device;  // device -> (first start, last end)
+  struct Span {
+    engine::Ns first = 0, last = 0;
+    std::vector<std::pair<engine::Ns, engine::Ns>> runs;  // the kernels, for their union
+  };
+  std::map<int32_t, Span> by_device;
   for (size_t i = 0; i < k.size(); ++i) {
     if (!InFilter(c, k.device[i], k.pid[i], k.start[i])) continue;
-    auto [it, fresh] = by_device.try_emplace(k.device[i], k.start[i], k.end[i]);
-    if (!fresh) {
-      it->second.first = std::min(it->second.first, k.start[i]);
-      it->second.second = std::max(it->second.second, k.end[i]);
-    }
+    auto [it, fresh] = by_device.try_emplace(k.device[i], Span{k.start[i], k.end[i], {}});
+    it->second.first = std::min(it->second.first, k.start[i]);
+    it->second.last = std::max(it->second.last, k.end[i]);
+    if (idle) it->second.runs.emplace_back(k.start[i], k.end[i]);
   }
   if (by_device.empty()) return false;
   std::string parts;
-  for (const auto& [d, se] : by_device) {
-    parts += fmt::format("{}device {}: {} (from {} to {} s into the capture)", parts.empty() ? "" : "; ", d,
-                         FormatNs(static_cast<double>(se.second - se.first)),
-                         fmt::format("{:.6f}", static_cast<double>(se.first - c.profile.info().start_ns) / 1e9),
-                         fmt::format("{:.6f}", static_cast<double>(se.second - c.profile.info().start_ns) / 1e9));
+  for (auto& [d, sp] : by_device) {
+    const double span = static_cast<double>(sp.last - sp.first);
+    std::string what = FormatNs(span);
+    if (idle) {
+      std::sort(sp.runs.begin(), sp.runs.end());
+      engine::Ns busy = 0, reach = sp.first;
+      for (const auto& [a, b] : sp.runs) {
+        if (b > reach) busy += b - std::max(a, reach), reach = b;
+      }
+      const double free = span - static_cast<double>(busy);
+      what = fmt::format("idle {} of its {} span ({}; kernels ran {})", FormatNs(free), FormatNs(span),
+                         FormatPct(span > 0 ? 100.0 * free / span : 0), FormatNs(static_cast<double>(busy)));
+    }
+    parts += fmt::format("{}device {}: {} (from {} to {} s into the capture)", parts.empty() ? "" : "; ", d, what,
+                         fmt::format("{:.6f}", static_cast<double>(sp.first - c.profile.info().start_ns) / 1e9),
+                         fmt::format("{:.6f}", static_cast<double>(sp.last - c.profile.info().start_ns) / 1e9));
   }
-  Say(c, fmt::format("From the first kernel's start to the last kernel's end{}: {}.", WhereOf(c), parts),
-      "the earliest start and latest end of the kernel table's rows per device");
+  Say(c,
+      fmt::format("{} the first kernel's start to the last kernel's end{}: {}.",
+                  idle ? "With no kernel running, from" : "From", WhereOf(c), parts),
+      idle ? "the earliest start and latest end of the kernel table's rows per device, less the union of the kernels"
+           : "the earliest start and latest end of the kernel table's rows per device");
   std::set<std::pair<double, double>> seen;
   const auto spans = KeepRows(*t, [&](size_t r) {
     return seen.insert({CellNumber(*t, r, "pid"), CellNumber(*t, r, "device_id")}).second;
@@ -1177,6 +1298,48 @@ bool AnswerKernelsPerStream(Ctx& c) {
   return true;
 }
 
+// "On stream 16, how many kernels ran and how much GPU time did they take?": the kernels (the named ones, else all)
+// on the streams asked, per (device, stream), with the kernel that holds the most time there.
+bool AnswerKernelsOnStreams(Ctx& c) {
+  const std::set<int32_t> streams(c.p.streams.begin(), c.p.streams.end());
+  auto t = Usable(c, "stream_concurrency");
+  if (!t) return false;
+  const engine::KernelTable& k = c.profile.kernels();
+  std::set<std::string> names(c.kernels.begin(), c.kernels.end());
+  if (names.empty()) {
+    for (size_t i = 0; i < k.size(); ++i) names.insert(std::string(c.profile.strings().view(k.name[i])));
+  }
+  struct On {
+    double n = 0, ns = 0;
+    std::map<engine::StrId, double> by_name;
+  };
+  std::map<std::pair<int32_t, int32_t>, On> by;
+  for (size_t i : KernelRowsOf(c, names)) {
+    if (!streams.count(k.stream[i])) continue;
+    On& e = by[{k.device[i], k.stream[i]}];
+    const double d = static_cast<double>(k.end[i] - k.start[i]);
+    e.n += 1, e.ns += d, e.by_name[k.name[i]] += d;
+  }
+  std::string s;
+  for (const auto& [key, e] : by) {
+    const auto top = std::max_element(e.by_name.begin(), e.by_name.end(),
+                                      [](const auto& a, const auto& b) { return a.second < b.second; });
+    s += fmt::format("{}Stream {} on device {} ran {} {}{}, {} of GPU time (most in {}: {})", s.empty() ? "" : "; ",
+                     key.second, key.first, FormatCount(e.n),
+                     c.kernels.empty() ? "kernels" : KernelLabel(c) + " instances", WhereOf(c), FormatNs(e.ns),
+                     Ticked(std::string(c.profile.strings().view(top->first))), FormatNs(top->second));
+  }
+  if (s.empty()) {
+    std::string said;
+    for (int32_t id : streams) said += (said.empty() ? "" : ", ") + std::to_string(id);
+    s = fmt::format("No {} ran on stream {}{}", c.kernels.empty() ? "kernel" : KernelLabel(c), said, WhereOf(c));
+  }
+  Say(c, s + ".", "exact counts and sums of the kernel table's rows on those streams");
+  CiteRows(c, "stream_concurrency", *t, {"device_id", "streams_busy", "time_ns", "time_pct"},
+           "Time with k streams busy, per device" + c.scope);
+  return true;
+}
+
 // "What share of GPU time do the top 3 kernels take?": the first N rows of top_kernels against all kernel time.
 bool AnswerTopShare(Ctx& c) {
   auto t = Usable(c, "top_kernels");
@@ -1365,6 +1528,69 @@ bool AnswerWhichMember(Ctx& c, Grouping g) {
   return true;
 }
 
+// "Which process spent longer in ncclDevKernel_SendRecv?", "Which rank burned the most time in cudaFree?", "Which
+// GPU ran flash_fwd_kernel the most?": a "which" grouping of a named subject (kGrouping for the words).
+Grouping WhichGroupingOf(const std::string& q) {
+  if (HasAny(q, {"which process", "what process", "which pid", "which rank", "what rank", "which mpi rank"}))
+    return Grouping::kProcess;
+  if (HasAny(q, {"which gpu", "which device", "what gpu", "what device"})) return Grouping::kDevice;
+  return Grouping::kNone;
+}
+
+// The named kernels (c.kernels) or the first named CUDA API call, per member of the grouping: each member's count and
+// time from the kernel or runtime table in its narrowed filter, the member with the most (or the least) leading,
+// then the subject's own answer per member (AnswerPerMember, whose evidence it cites).
+bool AnswerWhichMemberOf(Ctx& c, Grouping g, Measure m) {
+  std::string api;
+  if (c.kernels.empty()) {
+    const auto named = ApisNamed(c, nullptr);
+    if (named.empty() || g == Grouping::kDevice) return false;  // host calls have no device
+    api = named.front().second;
+  }
+  const auto members = api.empty() ? MembersOf(c, g, c.profile.kernels()) : MembersOf(c, g, c.profile.runtime());
+  const std::set<std::string> names(c.kernels.begin(), c.kernels.end());
+  std::vector<std::tuple<int64_t, double, double>> list;  // (member, count, ns)
+  for (int64_t id : members) {
+    Ctx sub = c;
+    if (g == Grouping::kDevice) sub.filter.devices = {static_cast<int32_t>(id)};
+    if (g == Grouping::kProcess) sub.filter.processes = {static_cast<uint32_t>(id)};
+    double n = 0, ns = 0;
+    if (api.empty()) {
+      const engine::KernelTable& k = c.profile.kernels();
+      for (size_t i : KernelRowsOf(sub, names)) ++n, ns += static_cast<double>(k.end[i] - k.start[i]);
+    } else {
+      for (double d : ApiDurations(sub, api)) ++n, ns += d;
+    }
+    if (n > 0) list.emplace_back(id, n, ns);
+  }
+  if (list.empty()) return false;
+  const bool counts = m == Measure::kCount || ComparesCounts(c.p.lower) ||
+                      HasAny(c.p.lower, {"the most times", "most often", "most calls", "most launches"});
+  const bool fewest = HasAny(c.p.lower, {"least", "fewest", "smallest", "lowest", "shortest"});
+  std::stable_sort(list.begin(), list.end(), [&](const auto& a, const auto& b) {
+    const double x = counts ? std::get<1>(a) : std::get<2>(a), y = counts ? std::get<1>(b) : std::get<2>(b);
+    return fewest ? x < y : x > y;
+  });
+  const std::string label = api.empty() ? KernelLabel(c) : api;
+  const char* noun = g == Grouping::kDevice ? "device" : "process";
+  const char* unit = api.empty() ? "instances" : "calls";
+  const std::string verb =
+      counts ? fmt::format("{} {} the {} times", api.empty() ? "ran" : "called", label, fewest ? "fewest" : "most")
+             : fmt::format("spent the {} time in {}", fewest ? "least" : "most", label);
+  std::string lead =
+      fmt::format("{} {} {}{}: {} {}, {}.", g == Grouping::kDevice ? "Device" : "Process", std::get<0>(list[0]), verb,
+                  WhereOf(c), FormatCount(std::get<1>(list[0])), unit, FormatNs(std::get<2>(list[0])));
+  for (size_t i = 1; i < list.size() && i < 8; ++i) {
+    lead += fmt::format("{}{} {}: {} {}, {}", i == 1 ? " Then " : "; ", noun, std::get<0>(list[i]),
+                        FormatCount(std::get<1>(list[i])), unit, FormatNs(std::get<2>(list[i])));
+  }
+  if (list.size() > 1) lead += ".";
+  const Measure shown = m == Measure::kNone ? (counts ? Measure::kCount : Measure::kTime) : m;
+  if (!AnswerPerMember(c, shown, g, api.empty() ? AnswerNamedKernel : AnswerApis, members)) return false;
+  c.turn.answer.summary = lead + " " + c.turn.answer.summary;
+  return true;
+}
+
 // A bound on the kernels the question means: the named ones, the NCCL ones ("Do any NCCL kernels run longer than
 // 5 ms?", by name as nccl_breakdown recognises them), else all.
 bool AnswerKernelsOrNcclBound(Ctx& c) {
@@ -1383,6 +1609,22 @@ bool AnswerKernelsOrNcclBound(Ctx& c) {
     }
   }
   return AnswerKernelsBound(c);
+}
+
+// The first readings after the kernels are resolved: the span from the first to the last kernel, the kernels on
+// the streams asked, and "which process/GPU" of a named kernel (or of all kernels, when the question named
+// something that is no kernel).
+bool AnswerStreamsOrMembers(Ctx& c, Measure m) {
+  if (c.kernels.empty() && c.nvtx_range.empty() && AsksFirstToLast(c.p)) return AnswerKernelSpan(c);
+  if (!c.p.streams.empty() && c.nvtx_range.empty() &&
+      (c.p.topic.empty() || c.p.topic == "streams" || c.p.topic == "kernels"))
+    return AnswerKernelsOnStreams(c);
+  const Grouping which = WhichGroupingOf(c.p.lower);
+  if (which == Grouping::kNone || c.p.type == QType::kMoreThan || c.p.type == QType::kCompare || !c.nvtx_range.empty())
+    return false;
+  if (!c.kernels.empty()) return AnswerWhichMemberOf(c, which, m);
+  return (!c.p.idents.empty() || !c.p.quoted.empty()) && (which != Grouping::kDevice || c.p.topic != "streams") &&
+         AnswerWhichMember(c, which);
 }
 
 }  // namespace
@@ -1406,7 +1648,15 @@ bool AnswerComposedBeforeKernels(Ctx& c) {
                          "how many processes", "number of processes", "how many ranks", "how many gpu"}) &&
       !HasAny(c.p.lower, {"gpu time", "gpu work time"}) && AnswerActiveCounts(c))
     return true;
-  if (c.profile.info().caps.kernels && c.p.type != QType::kMoreThan && c.p.type != QType::kCompare) {
+  // A named CUDA API call per process ("Which rank burned the most time in cudaFree?"); a named kernel waits for the
+  // kernels to be resolved (AnswerComposedAfterKernels).
+  const Grouping which = WhichGroupingOf(c.p.lower);
+  if (which == Grouping::kProcess && c.p.type != QType::kMoreThan && c.p.type != QType::kCompare &&
+      AnswerWhichMemberOf(c, which, m))
+    return true;
+  const bool names_something = !c.p.idents.empty() || !c.p.quoted.empty();
+  if (c.profile.info().caps.kernels && c.p.type != QType::kMoreThan && c.p.type != QType::kCompare &&
+      !names_something) {
     if (HasAny(c.p.lower, {"which process", "what process", "which pid", "which rank", "what rank"}) &&
         AnswerWhichMember(c, Grouping::kProcess))
       return true;
@@ -1420,7 +1670,11 @@ bool AnswerComposedBeforeKernels(Ctx& c) {
     if (AnswerPerMember(c, m, g, AnswerDirections, MembersOf(c, g, c.profile.memcpys()))) return true;
   }
   if (c.p.bound && c.p.topic == "nvtx" && c.profile.info().caps.nvtx && AnswerNvtxBound(c)) return true;
-  if (AnswerApis(c, m) || AnswerDirections(c, m)) return true;
+  if ((c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) && c.profile.info().caps.nvtx &&
+      (!c.nvtx_range.empty() || c.p.topic == "nvtx") && AnswerNvtxPair(c, m))
+    return true;
+  // "How long was the GPU idle (no kernel, memcpy or memset running)?" lists copies to say what idle means.
+  if (c.p.topic != "idle" && (AnswerApis(c, m) || AnswerDirections(c, m))) return true;
   if (c.p.topic == "memcpy" && m == Measure::kShare && c.profile.info().caps.memcpy) return AnswerMemcpyShare(c);
   return false;
 }
@@ -1432,7 +1686,7 @@ bool AnswerComposedAfterKernels(Ctx& c) {
       (HasAny(c.p.lower, {"per stream", "each stream", "by stream", "which stream", "what stream", "busiest stream"}) ||
        (c.p.type == QType::kWhich && HasWord(c.p.lower, "which") && HasAny(c.p.lower, {"kernel", "busiest"}))))
     return AnswerKernelsPerStream(c);
-  if (c.kernels.empty() && c.nvtx_range.empty() && AsksFirstToLast(c.p)) return AnswerKernelSpan(c);
+  if (AnswerStreamsOrMembers(c, m)) return true;
   if (c.p.topic == "streams" && m == Measure::kCount && c.kernels.empty()) return AnswerStreamCount(c);
   if (c.p.devices.size() >= 2 && (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) && !c.kernels.empty() &&
       c.nvtx_range.empty() && (c.p.topic.empty() || c.p.topic == "kernels"))
@@ -1440,7 +1694,11 @@ bool AnswerComposedAfterKernels(Ctx& c) {
   if (c.p.devices.size() >= 2 && (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) &&
       (c.p.topic.empty() || c.p.topic == "kernels") && ComparesCounts(c.p.lower))
     return AnswerDevicePair(c, Measure::kCount);
-  if (c.p.topic == "idle" && (m == Measure::kShare || HasAny(c.p.lower, {"what fraction", "how much of the"})))
+  // "What fraction of the time is the GPU idle?", "How long was the GPU idle?": the idle slices of the spans (a
+  // question about gaps gets the gaps).
+  if (c.p.topic == "idle" &&
+      (m == Measure::kShare || HasAny(c.p.lower, {"what fraction", "how much of the"}) ||
+       (c.p.type == QType::kHowMuch && !HasAny(c.p.lower, {"gap", "bubble", "longest", "largest", "biggest"}))))
     return AnswerIdleShare(c);
   // "What is the GPU utilization?", "How busy was the GPU?": the busy share of the spans, not a list of idle gaps.
   if (c.kernels.empty() && c.nvtx_range.empty() && HasAny(c.p.lower, {"utiliz", "utilis", "how busy"}))
@@ -1454,11 +1712,16 @@ bool AnswerComposedAfterKernels(Ctx& c) {
   }
   if (c.p.bound && c.nvtx_range.empty() && (c.p.topic.empty() || c.p.topic == "kernels" || c.p.topic == "nccl"))
     return AnswerKernelsOrNcclBound(c);
-  const bool about_kernels = c.p.topic.empty() || c.p.topic == "kernels" || c.p.topic == "launch";
+  const bool about_kernels = c.p.topic.empty() || c.p.topic == "kernels" || c.p.topic == "launch" ||
+                             (c.p.topic == "nccl" && !c.kernels.empty());
   if (!about_kernels || c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) return false;
   if (c.kernels.empty() && (m == Measure::kGrid || m == Measure::kBlock || m != Measure::kNone)) {
     auto all = RunSkill(c, "top_kernels", {}, false);
     if (all && !all->declined) KernelByShortWord(c, *all);
+    // "What grid did the kernel launch with?" where the profile ran one kernel: that one.
+    if (all && !all->declined && c.kernels.empty() && all->rows.size() == 1 &&
+        (m == Measure::kGrid || m == Measure::kBlock))
+      c.kernels = {CellText(*all, 0, "name")};
   }
   if (m == Measure::kShare && c.p.top_n && *c.p.top_n > 0 && c.kernels.empty() && c.nvtx_range.empty() &&
       AnswerTopShare(c))
@@ -1487,7 +1750,8 @@ bool AnswerComposedAfterKernels(Ctx& c) {
   if (c.kernels.empty() && c.nvtx_range.empty()) {
     if (const Grouping g = GroupingOf(c.p.lower); g != Grouping::kNone) return AnswerKernelsGrouped(c, g);
     // "What is the total kernel time?", "Count the kernels": totals, not the top kernel.
-    if ((c.p.type == QType::kWhich || c.p.type == QType::kDescribe) &&
+    // ("Top 3 kernels by total GPU time" is a list.)
+    if ((c.p.type == QType::kWhich || c.p.type == QType::kDescribe) && !c.p.top_n &&
         HasAny(c.p.lower, {"total", "sum of", "count the", "all kernel"}))
       c.p.type = m == Measure::kCount ? QType::kHowMany : QType::kHowMuch;
   }

@@ -73,6 +73,22 @@ Answer RefuseDeclined(const Ctx& c, const std::string& skill, const skills::Tabl
   return Refuse(std::move(r));
 }
 
+// Ranges of a named NVTX domain or category are listed as "Domain:name" ("MPI:MPI_Init"): the name alone names them
+// too. A C++ scope "a::b" is not such a prefix, and a tail under 3 characters names nothing.
+// The prefix ends at the first lone colon: "tensorrt:executioncontext::execute" -> "executioncontext::execute".
+std::string RangeNameTail(const std::string& lower) {
+  for (size_t i = 1; i + 1 < lower.size(); ++i) {
+    if (lower[i] != ':') continue;
+    if (lower[i + 1] == ':') {
+      ++i;  // a scope "::"
+      continue;
+    }
+    if (lower[i - 1] == ':') continue;
+    return lower.size() - i - 1 < 3 ? lower : lower.substr(i + 1);
+  }
+  return lower;
+}
+
 }  // namespace ask_detail
 
 namespace {
@@ -195,6 +211,20 @@ bool IsProcessName(const Ctx& c, const std::string& lower) {
   return std::any_of(ps.begin(), ps.end(), [&](const engine::Process& p) { return Lower(p.name) == lower; });
 }
 
+// Whether a plain word of the question starts a token of a kernel name: after a non-alphanumeric character or at a
+// CamelCase step ("gemm" in "sm80_xmma_gemm", "cgemm" in "fermiCgemm"), so that "here" does not name "where_kernel".
+bool StartsAToken(const std::string& name, const std::string& lower_word) {
+  if (lower_word.empty()) return false;
+  const std::string lname = Lower(name);
+  for (size_t at = lname.find(lower_word); at != std::string::npos; at = lname.find(lower_word, at + 1)) {
+    if (at == 0) return true;
+    const auto prev = static_cast<unsigned char>(name[at - 1]), here = static_cast<unsigned char>(name[at]);
+    if (!std::isalnum(prev) || (std::isupper(here) && std::islower(prev)) || (std::isalpha(here) && std::isdigit(prev)))
+      return true;
+  }
+  return false;
+}
+
 // The closest kernel names to what the question said: by substring first, then by edit distance of short names.
 std::vector<std::string> ClosestKernels(const skills::Table& all, const std::string& query) {
   std::vector<std::pair<size_t, std::string>> scored;
@@ -212,14 +242,6 @@ std::vector<std::string> ClosestKernels(const skills::Table& all, const std::str
     if (out.size() == 3) break;
   }
   return out;
-}
-
-// Ranges of a named NVTX domain or category are listed as "Domain:name" ("MPI:MPI_Init"): the name alone names them
-// too. A C++ scope "a::b" is not such a prefix, and a tail under 3 characters names nothing.
-std::string RangeNameTail(const std::string& lower) {
-  const size_t colon = lower.rfind(':');
-  if (colon == std::string::npos || colon == 0 || lower[colon - 1] == ':' || lower.size() - colon - 1 < 3) return lower;
-  return lower.substr(colon + 1);
 }
 
 // NVTX ranges the question names: quoted text or identifiers equal to a range, or a range's name in the text.
@@ -254,12 +276,16 @@ void ResolveNvtx(Ctx& c) {
 // the closest names.
 std::optional<Answer> ResolveKernels(Ctx& c) {
   if (!c.kernels.empty() || !c.profile.info().caps.kernels) return std::nullopt;
-  if (c.p.topic != "" && c.p.topic != "kernels" && c.p.topic != "launch" && c.p.type != QType::kMoreThan &&
+  // A communication question may name one NCCL kernel by an identifier ("the SendRecv kernel",
+  // "ncclDevKernel_AllReduce_Sum_f32"): only such strong candidates are looked up, and an unknown one is no refusal.
+  const bool nccl = c.p.topic == "nccl";
+  if (c.p.topic != "" && c.p.topic != "kernels" && c.p.topic != "launch" && !nccl && c.p.type != QType::kMoreThan &&
       c.p.type != QType::kCompare && c.p.type != QType::kWhy)
     return std::nullopt;
   auto all = RunSkill(c, "top_kernels", {}, false);
   if (!all || all->declined) return std::nullopt;
   for (const auto& [cand, strong] : KernelCandidates(c.p)) {
+    if (nccl && !strong) continue;
     const std::string range = Lower(c.nvtx_range);
     if (IsSkillName(c, cand) || range == cand || RangeNameTail(range) == cand || IsProcessName(c, cand)) continue;
     std::vector<std::string> exact, partial;
@@ -268,7 +294,7 @@ std::optional<Answer> ResolveKernels(Ctx& c) {
       const std::string lname = Lower(name);
       if (lname == cand || Lower(CellText(*all, r, "short_name")) == cand)
         exact.push_back(name);
-      else if (lname.find(cand) != std::string::npos)
+      else if (strong ? lname.find(cand) != std::string::npos : StartsAToken(name, cand))
         partial.push_back(name);
     }
     auto& found = exact.empty() ? partial : exact;
@@ -278,7 +304,7 @@ std::optional<Answer> ResolveKernels(Ctx& c) {
       return std::nullopt;
     }
     const bool says_kernel = HasWord(c.p.lower, "kernel") || c.p.topic.empty() || c.p.topic == "kernels";
-    if (strong && says_kernel && cand.find("cuda") != 0) {
+    if (strong && says_kernel && !nccl && cand.find("cuda") != 0) {
       std::string closest;
       for (const auto& n : ClosestKernels(*all, cand)) closest += (closest.empty() ? "" : ", ") + n;
       return Refuse({fmt::format("No kernel named '{}' in this profile; closest: {}.", cand, closest),

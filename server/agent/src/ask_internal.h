@@ -37,6 +37,7 @@ struct Parsed {
   std::string skill;                   // a skill named in the question
   std::vector<int32_t> devices;        // "GPU 1", "device 0"
   std::vector<uint32_t> processes;     // "pid 111", a process name
+  std::vector<int32_t> streams;        // "on stream 16", "stream #7"
   std::optional<AskWindow> window;     // "between 0.2 and 0.4 s", "in the first 100 ms"
   std::optional<DurationBound> bound;  // "longer than 100 us": instances counted against it
   std::vector<std::string> quoted;     // text in quotes or backticks
@@ -58,6 +59,9 @@ bool HasWord(const std::string& lower, std::string_view word);
 bool HasAny(const std::string& lower, std::initializer_list<std::string_view> phrases);
 // Words of the question that say nothing about a kernel ("time", "gpu", "most", ...): never matched as kernel names.
 bool IsCommonWord(std::string_view lower_word);
+// An NVTX range's name without its domain prefix ("mpi:mpi_init" -> "mpi_init"), lower-case; the name itself when it
+// has none (a C++ scope "a::b" is no prefix).
+std::string RangeNameTail(const std::string& lower);
 // Edit distance, for "closest names".
 size_t EditDistance(std::string_view a, std::string_view b);
 

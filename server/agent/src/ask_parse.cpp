@@ -141,6 +141,9 @@ std::string TopicOf(const std::string& q) {
        {"nccl", "communication", "collective", "allreduce", "all-reduce", "all reduce", "sendrecv", "allgather",
         "reducescatter"}},
       {"launch", {"launch overhead", "launch latency", "launch time", "queue time", "queued", "launch cost"}},
+      // "How long was the GPU idle (no kernel, memcpy or memset running)?": idle names what is asked, whatever
+      // else the question lists.
+      {"idle", {"idle"}},
       {"sync",
        {"synchroniz", "sync ", "sync?", "syncs", "blocking call", "blocks the host", "cudastreamsync",
         "cudadevicesync"}},
@@ -260,6 +263,12 @@ void DevicesAndProcesses(const std::string& q, const engine::ProfileInfo& info, 
   }
 }
 
+// A GPU's product name ("H100", "A100", "GH200", "RTX3090", "L40S", "MI300X"): the hardware, never a kernel's name.
+bool IsGpuModel(const std::string& w) {
+  static const AskPattern model(R"((?i)(?:[abhlptv]|gh|gb|rtx|gtx|mi)[0-9]{2,4}[a-z]{0,2})");
+  return re2::RE2::FullMatch(w, model.re());
+}
+
 void QuotedAndIdents(const std::string& text, Parsed& p) {
   static const AskPattern quoted(R"(["'`“”‘’]([^"'`“”‘’]{2,})["'`“”‘’])");
   ForEachMatchIn<1>(quoted, text, [&](const auto& m) { p.quoted.push_back(Str(m[1])); });
@@ -272,7 +281,8 @@ void QuotedAndIdents(const std::string& text, Parsed& p) {
     const bool has_digit = std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(c); });
     const bool camel = std::any_of(w.begin() + 1, w.end(), [](char c) { return std::isupper(c); }) &&
                        std::any_of(w.begin(), w.end(), [](char c) { return std::islower(c); });
-    if (has_sep || has_digit || camel) p.idents.push_back(w);
+    if (!(has_sep || has_digit || camel) || IsCommonWord(Lower(w)) || IsGpuModel(w)) return;
+    p.idents.push_back(w);
   });
 }
 
@@ -404,6 +414,11 @@ Parsed ParseQuestion(const std::string& question, const engine::ProfileInfo& inf
   p.ordinal = OrdinalOf(p.lower);
   static const AskPattern top(R"(\btop)" + kAskSpace + R"(*([0-9]+)\b)");
   if (std::array<re2::StringPiece, 2> m; SearchIn<1>(top, p.lower, m)) p.top_n = WholeNumber<size_t>(m[1]);
+  static const AskPattern stream(R"(\bstreams?)" + kAskSpace + "*(?:#|id" + kAskSpace + "*|number" + kAskSpace +
+                                 "*)?([0-9]{1,9})\\b");
+  ForEachMatchIn<1>(stream, p.lower, [&](const auto& m) {
+    if (const auto v = WholeNumber<int32_t>(m[1])) p.streams.push_back(*v);
+  });
   static const AskPattern word(R"([a-z0-9_]+)");
   ForEachMatchIn<0>(word, p.lower, [&](const auto& m) { p.words.push_back(Str(m[0])); });
   // Short questions that start with "and", "what about", "why?" or only name a filter lean on the previous turn.

@@ -214,6 +214,15 @@ void AnswerKernels(Ctx& c) {
   } else if (c.p.type == QType::kHowMuch) {
     s = fmt::format("Kernels took {} of GPU time{} ({} instances); the largest is {} with {}.", FormatNs(total),
                     Where(c), FormatCount(launches), Code(top), FormatNs(CellNumber(*t, 0, "total_time_ns")));
+  } else if (c.p.top_n && *c.p.top_n > 1) {
+    const size_t n = std::min(*c.p.top_n, t->rows.size());
+    s = fmt::format("The top {} kernels by GPU time{}:", n, Where(c));
+    for (size_t r = 0; r < n; ++r) {
+      s += fmt::format("{} {}. {} {} ({} of kernel time, {} instances)", r ? ";" : "", r + 1,
+                       Code(CellText(*t, r, "name")), FormatNs(CellNumber(*t, r, "total_time_ns")),
+                       FormatPct(CellNumber(*t, r, "time_pct")), FormatCount(CellNumber(*t, r, "instances")));
+    }
+    s += fmt::format(". All kernels: {} in {} instances.", FormatNs(total), FormatCount(launches));
   } else {
     s = fmt::format("The top kernel by GPU time{} is {} with {} ({} of kernel time, {} instances).", Where(c),
                     Code(top), FormatNs(CellNumber(*t, 0, "total_time_ns")), FormatPct(CellNumber(*t, 0, "time_pct")),
@@ -388,6 +397,45 @@ void AnswerNccl(Ctx& c) {
        "NCCL collectives per device" + c.scope);
 }
 
+namespace {
+
+// "the quickest ExecutionContext::execute", "the longest step range": +1 for the longest instance of a named range,
+// -1 for the shortest, 0 when no extreme is asked.
+int RangeExtremeAsked(const Parsed& p) {
+  if (p.type != QType::kWhich && p.type != QType::kDescribe && p.type != QType::kHowMuch) return 0;
+  for (std::string_view w : {"longest", "slowest", "maximum", "max", "worst"}) {
+    if (HasWord(p.lower, w)) return 1;
+  }
+  for (std::string_view w : {"shortest", "fastest", "quickest", "minimum", "min", "best"}) {
+    if (HasWord(p.lower, w)) return -1;
+  }
+  return 0;
+}
+
+// "How much GPU kernel time falls inside the layer_0_computation ranges?": the kernels launched inside a named range
+// (nvtx_range_kernels, by where they were launched), when the question asks about kernels or GPU time.
+bool AnswerRangeKernels(Ctx& c) {
+  if (!c.profile.info().caps.kernels || !HasAny(c.p.lower, {"kernel", "gpu time", "gpu work", "on the gpu"}))
+    return false;
+  auto t = RunSkill(c, "nvtx_range_kernels", {});
+  if (!t || t->declined) return false;
+  const auto mine = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "name") == c.nvtx_range; });
+  if (mine.rows.empty()) return false;
+  const double kernels = CellNumber(mine, 0, "kernels");
+  Facts(c,
+        fmt::format("Kernels launched inside NVTX range {}{} ran {} of GPU time: {} kernels ({} distinct, most "
+                    "time in {}) over its {} instances, whose wall time is {}.",
+                    Code(c.nvtx_range), Where(c), FormatNs(CellNumber(mine, 0, "gpu_ns")), FormatCount(kernels),
+                    FormatCount(CellNumber(mine, 0, "distinct_kernels")), Code(CellText(mine, 0, "top_kernel")),
+                    FormatCount(CellNumber(mine, 0, "instances")), FormatNs(CellNumber(mine, 0, "wall_ns"))),
+        Confidence::kHigh, "kernels attributed to the range that launched them (nsys nvtxkernsum's rule)");
+  Cite(c, "nvtx_range_kernels", {}, mine, {"name", "instances", "wall_ns", "gpu_ns", "kernels", "top_kernel"}, 0,
+       "NVTX range " + c.nvtx_range + " and its kernels" + c.scope);
+  return true;
+}
+
+}  // namespace
+
 void AnswerNvtx(Ctx& c) {
   auto t = TableOr(c, "nvtx_summary");
   if (!t) return;
@@ -397,6 +445,19 @@ void AnswerNvtx(Ctx& c) {
     if (mine.rows.empty()) {
       Facts(c, fmt::format("NVTX range {} has no instance{}.", Code(c.nvtx_range), Where(c)), Confidence::kHigh,
             "no row of that name in scope");
+    } else if (AnswerRangeKernels(c)) {
+      return;
+    } else if (const int extreme = RangeExtremeAsked(c.p); extreme != 0) {
+      Facts(c,
+            fmt::format("The {} instance of NVTX range {}{} took {} (of {} instances; average {}, median {}).",
+                        extreme > 0 ? "longest" : "shortest", Code(c.nvtx_range), Where(c),
+                        FormatNs(CellNumber(mine, 0, extreme > 0 ? "max_ns" : "min_ns")),
+                        FormatCount(CellNumber(mine, 0, "instances")), FormatNs(CellNumber(mine, 0, "avg_ns")),
+                        FormatNs(CellNumber(mine, 0, "med_ns"))),
+            Confidence::kHigh, "exact figures of the NVTX table (nsys stats nvtxsum); range time is CPU wall time");
+      Cite(c, "nvtx_summary", {}, mine, {"range", "instances", "min_ns", "max_ns", "avg_ns", "med_ns"}, 0,
+           "NVTX range " + c.nvtx_range + c.scope);
+      return;
     } else {
       Facts(c,
             fmt::format("NVTX range {} ran {} time{}{} for {} in total (average {}, median {}).", Code(c.nvtx_range),

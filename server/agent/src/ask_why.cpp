@@ -178,6 +178,7 @@ struct Side {
   std::string label;
   double ns = std::nan("");
   std::optional<Evidence> evidence;
+  double count = std::nan("");  // instances, where the side counts them (kernels)
 };
 
 Side TopicSide(Ctx& c, const std::string& topic) {
@@ -227,6 +228,7 @@ std::optional<Side> KernelSide(Ctx& c, const std::string& text, const skills::Ta
         KeepRows(scoped, [&](size_t r) { return Lower(CellText(scoped, r, "name")).find(w) != std::string::npos; });
     if (mine.rows.empty()) continue;
     Side s{fmt::format("kernels matching '{}'", w), SumColumn(mine, "total_time_ns")};
+    s.count = SumColumn(mine, "instances");
     s.evidence = EvidenceFrom(CallOf(c, "top_kernels"), mine, {"name", "total_time_ns", "instances"}, 5,
                               fmt::format("Kernels matching '{}'{}", w, c.scope));
     return s;
@@ -290,16 +292,29 @@ void AnswerComparison(Ctx& c) {
   for (auto& s : sides) {
     if (s.evidence) a.evidence.push_back(*s.evidence);
   }
-  const double x = sides[0].ns, y = sides[1].ns;
+  // "Per call, is A slower than B?", "Is A launched more often than B?": the average or the count where both sides
+  // count their instances; their totals otherwise.
+  const bool counted =
+      !std::isnan(sides[0].count) && !std::isnan(sides[1].count) && sides[0].count > 0 && sides[1].count > 0;
+  const std::string& q = c.p.lower;
+  const bool per_call =
+      counted && HasAny(q, {"per call", "per launch", "per instance", "per invocation", "average", "mean", "typical"});
+  const bool how_often =
+      counted && !per_call &&
+      HasAny(q, {"more often", "more times", "more launches", "more instances", "fewer", "less often"});
+  const auto value = [&](const Side& s) { return per_call ? s.ns / s.count : how_often ? s.count : s.ns; };
+  const auto show = [&](double v) { return how_often ? FormatCount(v) + " instances" : FormatNs(v); };
+  const std::string per = per_call ? " per instance on average" : how_often ? " in count" : "";
+  const double x = value(sides[0]), y = value(sides[1]);
   const std::string ratio = y > 0 ? fmt::format("{:.2f}x", x / y) : "no";
-  const std::string both = fmt::format("{} is {} and {} is {}{} ({} the second)", sides[0].label, FormatNs(x),
-                                       sides[1].label, FormatNs(y), scope, ratio);
+  const std::string both = fmt::format("{} is {} and {} is {}{}{} ({} the second)", sides[0].label, show(x),
+                                       sides[1].label, show(y), per, scope, ratio);
   if (c.p.type == QType::kMoreThan) {
     const bool yes = AsksGreater(c.p.lower) ? x > y : x < y;
     a.summary = fmt::format("{}: {}.", yes ? "Yes" : "No", both);
   } else {
     const std::string larger = x == y ? "they are equal" : "the larger is " + (x > y ? sides[0] : sides[1]).label;
-    a.summary = fmt::format("{}; {}, by {}.", both, larger, FormatNs(std::fabs(x - y)));
+    a.summary = fmt::format("{}; {}, by {}.", both, larger, show(std::fabs(x - y)));
     a.summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(a.summary[0])));
   }
   a.confidence = Confidence::kHigh;

@@ -341,6 +341,43 @@ TEST_F(McpBinaryTest, TraceToolsRefuseBadArgumentsByTheirNames) {
   EXPECT_NE(missing["result"]["content"][0]["text"].get<std::string>().find("p9"), std::string::npos);
 }
 
+// run_skill takes the protocol's one filter shape as nsys/runSkill does; the common args are its alias and give the
+// same table (the sample: device 1 is pid 112's GPU, each with its own 1,721 kernels), and naming one thing both ways
+// is refused by name.
+TEST_F(McpBinaryTest, RunSkillTakesTheFilterShapeWithTheCommonArgsAsItsAlias) {
+  StartMcp();
+  OpenSample();
+  const auto table = [&](int id, const Json& arguments) {
+    Send(ToolCall(id, "run_skill", arguments));
+    const Json reply = Receive(kReplyTimeout);
+    EXPECT_EQ(reply["result"]["isError"], false) << reply.dump();
+    return Json::parse(reply["result"]["content"][0]["text"].get<std::string>());
+  };
+  const Json filtered = table(3, {{"profile_id", "p1"},
+                                  {"skill", "device_imbalance"},
+                                  {"filter", {{"devices", {1}}, {"window", {{"start", 0.0}, {"end", 2.0}}}}}});
+  const Json flat = table(
+      4,
+      {{"profile_id", "p1"}, {"skill", "device_imbalance"}, {"args", {{"device", 1}, {"start", 0.0}, {"end", 2.0}}}});
+  EXPECT_EQ(filtered["rows"], flat["rows"]);
+  ASSERT_EQ(filtered["rows"].size(), 1u) << filtered.dump();
+  std::map<std::string, size_t> col;
+  for (size_t c = 0; c < filtered["columns"].size(); ++c) col[filtered["columns"][c]["name"]] = c;
+  EXPECT_EQ(filtered["rows"][0][col.at("device_id")], 1);
+  EXPECT_EQ(filtered["rows"][0][col.at("pid")], 112);
+  EXPECT_EQ(filtered["rows"][0][col.at("kernels")], 1721);
+  Send(ToolCall(
+      5, "run_skill",
+      {{"profile_id", "p1"}, {"skill", "top_kernels"}, {"args", {{"pid", 111}}}, {"filter", {{"processes", {111}}}}}));
+  const Json both = Receive(kReplyTimeout);
+  EXPECT_EQ(both["result"]["isError"], true) << both.dump();
+  EXPECT_NE(both.dump().find("either as an argument or as filter.processes"), std::string::npos) << both.dump();
+  Send(ToolCall(6, "run_skill", {{"profile_id", "p1"}, {"skill", "top_kernels"}, {"filter", {{"devices", "0"}}}}));
+  const Json typed = Receive(kReplyTimeout);
+  EXPECT_EQ(typed["result"]["isError"], true) << typed.dump();
+  EXPECT_NE(typed.dump().find("arguments.filter.devices"), std::string::npos) << typed.dump();
+}
+
 TEST_F(McpBinaryTest, OpenInPerfettoServesTheTraceOnLoopback) {
   StartMcp();
   OpenSample();

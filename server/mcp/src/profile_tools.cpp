@@ -38,7 +38,9 @@ Expected<protocol::RunSkillResult> OnRunSkill(const args::RunSkillArgs& a, ToolC
   const auto skill = ctx.workspace.FindSkill(a.skill);
   auto skill_args = wire::ToolSkillArgs(a.args, skill ? skill.value().get() : nullptr);
   if (!skill_args) return ctx.Refuse(skill_args.error());
-  auto table = ctx.workspace.RunSkill(a.profile_id, a.skill, *skill_args, ctx.cancel);
+  auto filter = wire::ToFilterSpec(a.filter.value_or(protocol::Filter{}));
+  if (!filter) return ctx.Refuse(filter.error());
+  auto table = ctx.workspace.RunSkill(a.profile_id, a.skill, *skill_args, *filter, ctx.cancel);
   if (!table) return table.error();
   return wire::ToRunSkillResult(std::move(table.value()));
 }

@@ -32,6 +32,10 @@ constexpr std::pair<std::string_view, std::string_view> kDescriptions[] = {
     {"window",
      "The time window: {start?, end?, clock?}; start/end are seconds from the profile start unless clock is "
      "\"capture_ns\". Absent: the whole profile."},
+    {"filter",
+     "What the skill looks at: {window?: {start?, end?, clock?}, devices?: [GPU ids], processes?: [pids], threads?: "
+     "[global thread ids]}; an absent or empty member means all. The same as the common args (start, end, clock, "
+     "device, pid) in args, which are its alias; naming one thing both ways is an error."},
     {"devices", "Only these GPUs (absent: every GPU)."},
     {"pids", "Only these processes (absent: every process)."},
     {"min_duration_ns", "Leave out slices shorter than this many ns."},
@@ -83,6 +87,22 @@ Json SchemaOf<protocol::Window>::Get() {
   return {{"type", "object"},
           {"properties",
            {{"start", std::move(start)}, {"end", std::move(end)}, {"clock", SchemaOf<protocol::WindowClock>::Get()}}},
+          {"additionalProperties", false}};
+}
+
+Json SchemaOf<protocol::Filter>::Get() {
+  Json devices = SchemaOf<std::vector<int32_t>>::Get();
+  devices["description"] = "CUDA device ids.";
+  Json processes = SchemaOf<std::vector<int64_t>>::Get();
+  processes["description"] = "Process ids.";
+  Json threads = SchemaOf<std::vector<int64_t>>::Get();
+  threads["description"] = "Global thread ids (only skills that select threads accept them).";
+  return {{"type", "object"},
+          {"properties",
+           {{"window", SchemaOf<protocol::Window>::Get()},
+            {"devices", std::move(devices)},
+            {"processes", std::move(processes)},
+            {"threads", std::move(threads)}}},
           {"additionalProperties", false}};
 }
 

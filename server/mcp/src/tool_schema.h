@@ -50,6 +50,10 @@ template <>
 struct SchemaOf<protocol::Window> {
   static protocol::Json Get();
 };
+template <>
+struct SchemaOf<protocol::Filter> {
+  static protocol::Json Get();
+};
 template <typename M>
 struct SchemaOf<std::optional<M>> {
   static protocol::Json Get() { return SchemaOf<M>::Get(); }

@@ -91,9 +91,11 @@ struct RunSkillArgs {  // run_skill
   std::string profile_id;
   std::string skill;
   std::map<std::string, Scalar> args;  // converted to the skill's argument types by wire::ToolSkillArgs
+  // The protocol's one filter shape, as nsys/runSkill's `filter`; the common args in `args` are its alias.
+  std::optional<Filter> filter;
   static constexpr auto Fields() {
     return std::tuple{Arg("profile_id", &RunSkillArgs::profile_id), Arg("skill", &RunSkillArgs::skill),
-                      Arg("args", &RunSkillArgs::args)};
+                      Arg("args", &RunSkillArgs::args), Arg("filter", &RunSkillArgs::filter)};
   }
   bool operator==(const RunSkillArgs&) const = default;
 };

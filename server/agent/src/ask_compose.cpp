@@ -219,6 +219,11 @@ void AnswerPair(Ctx& c, const Figures& a, const Figures& b, Measure m, std::stri
     show = [](double v) { return FormatBytes(v); };
   } else if (m == Measure::kAverage) {
     x = a.Average(), y = b.Average(), what = " per call on average";
+  } else if (m == Measure::kBandwidth && !std::isnan(a.bytes) && !std::isnan(b.bytes) && a.total_ns > 0 &&
+             b.total_ns > 0) {
+    // "Which direction is faster?": the achieved rate, bytes over copy time (bytes per ns = GB/s).
+    x = a.bytes / a.total_ns, y = b.bytes / b.total_ns, verb = "achieved", what = "";
+    show = [](double v) { return fmt::format("{:.2f} GB/s", v); };
   }
   const int dir = DirectionOf(c.p.lower);
   const bool yes = dir < 0 ? x < y : x > y;
@@ -302,8 +307,10 @@ bool AnswerAbsentApi(Ctx& c, const std::set<std::string>& bases) {
 
 // Whether a question asks yes or no ("Is there any copy over 1 ms?", "Did any kernel run longer than 5 ms?").
 bool AsksYesNo(const std::string& q) {
+  // Also after a leading clause: "After the change, did any SendRecv kernel run longer than 5 ms?"
+  const size_t comma = q.find(", ");
   for (std::string_view w : {"is ", "are ", "was ", "were ", "do ", "does ", "did ", "has ", "have ", "any "}) {
-    if (q.rfind(w, 0) == 0) return true;
+    if (q.rfind(w, 0) == 0 || (comma != std::string::npos && q.compare(comma + 2, w.size(), w) == 0)) return true;
   }
   return false;
 }
@@ -347,7 +354,7 @@ int ExtremeAsked(const Parsed& p, Measure m) {
 // "How big was the largest copy?", "the smallest memset": +1 for the largest single instance by size, -1 for the
 // smallest, 0 when the question asks no size extreme (the longest or slowest one is a duration: ExtremeAsked).
 int SizeExtremeAsked(const Parsed& p) {
-  if (HasAny(p.lower, {"longest", "shortest", "slowest", "fastest", "how long", "duration", " time"})) return 0;
+  if (HasAny(p.lower, {"longest", "shortest", "slowest", "fastest"})) return 0;
   if (HasWord(p.lower, "largest") || HasWord(p.lower, "biggest")) return 1;
   if (HasWord(p.lower, "smallest") && HasAny(p.lower, {"size", "bytes", "how big", "how small", "how large"}))
     return -1;
@@ -471,10 +478,12 @@ struct Direction {
 };
 
 // How questions name the two directions between host and device (copies and migrations alike).
-const std::vector<std::string_view> kSaysHtoD = {"host to device", "host-to-device", "htod",         "h2d",
-                                                 "host->device",   "to the gpu",     "to the device"};
-const std::vector<std::string_view> kSaysDtoH = {"device to host", "device-to-host",  "dtoh", "d2h", "device->host",
-                                                 "from the gpu",   "back to the host"};
+const std::vector<std::string_view> kSaysHtoD = {
+    "host to device", "host-to-device", "htod",          "h2d",
+    "host->device",   "to the gpu",     "to the device", "host to the device"};
+const std::vector<std::string_view> kSaysDtoH = {
+    "device to host",   "device-to-host",    "dtoh", "d2h", "device->host", "from the gpu",
+    "back to the host", "device to the host"};
 
 const Direction kDirections[] = {
     {{"[CUDA memcpy HtoD]"}, {1}, "host-to-device copies", kSaysHtoD, {"copy_htod"}},
@@ -560,23 +569,25 @@ std::optional<std::string> ShareOfSpan(Ctx& c, const Direction& d, double copy_n
       spans.count == 1 ? "" : "s", FormatNs(copy_ns));
 }
 
-// The durations of a direction's copies (or of memsets) from the memcpy table, in the question's filter, sorted.
-std::vector<double> CopyDurations(const Ctx& c, const Direction& d) {
-  std::vector<double> v;
-  auto add = [&](const auto& t, auto keep) {
+// The rows of the memcpy table (or the memset table, for memsets) of one direction in the question's filter.
+template <typename Each>
+void ForEachCopy(const Ctx& c, const Direction& d, Each each) {
+  auto walk = [&](const auto& t, auto keep) {
     for (size_t i = 0; i < t.size(); ++i) {
-      if (keep(i) && InFilter(c, t.device[i], t.pid[i], t.start[i]))
-        v.push_back(static_cast<double>(t.end[i] - t.start[i]));
+      if (keep(i) && InFilter(c, t.device[i], t.pid[i], t.start[i])) each(t.bytes[i], t.end[i] - t.start[i]);
     }
   };
-  if (d.copy_kinds.empty()) {  // memsets
-    add(c.profile.memsets(), [](size_t) { return true; });
-  } else {
-    const engine::MemcpyTable& t = c.profile.memcpys();
-    add(t, [&](size_t i) {
-      return std::find(d.copy_kinds.begin(), d.copy_kinds.end(), t.copy_kind[i]) != d.copy_kinds.end();
-    });
-  }
+  if (d.copy_kinds.empty()) return walk(c.profile.memsets(), [](size_t) { return true; });
+  const engine::MemcpyTable& t = c.profile.memcpys();
+  walk(t, [&](size_t i) {
+    return std::find(d.copy_kinds.begin(), d.copy_kinds.end(), t.copy_kind[i]) != d.copy_kinds.end();
+  });
+}
+
+// The durations of a direction's copies (or of memsets), in the question's filter, sorted.
+std::vector<double> CopyDurations(const Ctx& c, const Direction& d) {
+  std::vector<double> v;
+  ForEachCopy(c, d, [&](int64_t, int64_t ns) { v.push_back(static_cast<double>(ns)); });
   std::sort(v.begin(), v.end());
   return v;
 }
@@ -632,14 +643,38 @@ bool AnswerCopiesAgainstKernels(Ctx& c, const Figures& a, const skills::Table& r
   return true;
 }
 
-// "How big was the largest one?": the largest (size > 0) or smallest single copy of the direction, by bytes.
-std::string CopySizeExtreme(const Ctx& c, const Direction& d, const Figures& a, const skills::Table& rows, int size) {
-  double v = size > 0 ? 0 : HUGE_VAL;
-  for (size_t r = 0; r < rows.rows.size(); ++r) {
-    v = size > 0 ? std::max(v, CellNumber(rows, r, "max_bytes")) : std::min(v, CellNumber(rows, r, "min_bytes"));
-  }
-  return fmt::format("{} {} ran{}, {} in all; the {} moved {}.", FormatCount(a.count), d.nouns, WhereOf(c),
-                     FormatBytes(a.bytes), size > 0 ? "largest" : "smallest", FormatBytes(v));
+// "How big was the largest one?", "the single biggest copy: how long, what throughput?": the largest (size > 0) or
+// smallest single copy of the direction by bytes, with its duration and rate (the longer of equal sizes).
+std::string CopySizeExtreme(const Ctx& c, const Direction& d, const Figures& a, int size) {
+  int64_t bytes = -1, ns = 0;
+  ForEachCopy(c, d, [&](int64_t b, int64_t dur) {
+    const bool better = bytes < 0 || (size > 0 ? b > bytes : b < bytes) || (b == bytes && dur > ns);
+    if (better) bytes = b, ns = dur;
+  });
+  if (bytes < 0) return fmt::format("No {} ran{}.", d.label, WhereOf(c));
+  return fmt::format("{} {} ran{}, {} in all; the {} moved {} in {} ({:.2f} GB/s).", FormatCount(a.count), d.nouns,
+                     WhereOf(c), FormatBytes(a.bytes), size > 0 ? "largest" : "smallest",
+                     FormatBytes(static_cast<double>(bytes)), FormatNs(static_cast<double>(ns)),
+                     ns > 0 ? static_cast<double>(bytes) / static_cast<double>(ns) : 0.0);
+}
+
+// "How many H2D transfers were larger than 100 MB?": the copies past the size bound, with the extreme on that side.
+std::string CopySizeBound(const Ctx& c, const Direction& d) {
+  const SizeBound& b = *c.p.size_bound;
+  size_t n = 0, past = 0;
+  double extreme = b.above ? 0 : HUGE_VAL;
+  ForEachCopy(c, d, [&](int64_t bytes, int64_t) {
+    ++n;
+    const auto v = static_cast<double>(bytes);
+    if (b.above ? v > b.bytes : v < b.bytes) ++past;
+    extreme = b.above ? std::max(extreme, v) : std::min(extreme, v);
+  });
+  if (n == 0) return fmt::format("No {} ran{}.", d.label, WhereOf(c));
+  return fmt::format("{}{} of the {} {}{} moved {} than {} ({}); the {} moved {}.",
+                     AsksYesNo(c.p.lower) ? Yes(past > 0) + " " : "", FormatCount(static_cast<double>(past)),
+                     FormatCount(static_cast<double>(n)), d.nouns, WhereOf(c), b.above ? "more" : "less",
+                     FormatBytes(b.bytes), FormatPct(100.0 * static_cast<double>(past) / static_cast<double>(n)),
+                     b.above ? "largest" : "smallest", FormatBytes(extreme));
 }
 
 bool AnswerDirections(Ctx& c, Measure m) {
@@ -680,14 +715,16 @@ bool AnswerDirections(Ctx& c, Measure m) {
   std::optional<std::string> span_share;
   if (a.count == 0) {
     s = fmt::format("No {} ran{}.", a.label, WhereOf(c));
+  } else if (c.p.size_bound) {
+    s = CopySizeBound(c, first);
+  } else if (const int size = SizeExtremeAsked(c.p); size != 0) {
+    s = CopySizeExtreme(c, first, a, size);
   } else if (m == Measure::kBandwidth) {
     s = fmt::format("{} achieved {:.2f} GB/s{}: {} in {} of GPU time ({} {}).", a.label,
                     a.total_ns > 0 ? a.bytes / a.total_ns : 0.0, WhereOf(c), FormatBytes(a.bytes), FormatNs(a.total_ns),
                     FormatCount(a.count), first.nouns);
   } else if (c.p.bound) {
     s = BoundSentence(c, CopyDurations(c, *named[0].second), first.label);
-  } else if (const int size = SizeExtremeAsked(c.p); size != 0) {
-    s = CopySizeExtreme(c, first, a, rows_a, size);
   } else if (extreme != 0) {
     s = CopyExtreme(c, first, extreme);
   } else if (m == Measure::kPercentile) {
@@ -1099,7 +1136,8 @@ bool AnswerIdleShare(Ctx& c) {
     e.second = CellNumber(*t, r, "span_ns");
     if (CellText(*t, r, "kind") == "idle") e.first += CellNumber(*t, r, "time_ns");
   }
-  const bool busy = HasAny(c.p.lower, {"busy", "utiliz", "utilis", "active"}) && !HasWord(c.p.lower, "idle");
+  const bool busy = HasAny(c.p.lower, {"busy", "utiliz", "utilis", "active"}) &&
+                    !HasAny(c.p.lower, {"idle", "dead time", "nothing running", "wasted", "unused"});
   double kernel_ns = 0;  // kernels alone: what "utilization" means to some (nvidia-smi's is any kernel running)
   for (size_t r = 0; r < t->rows.size(); ++r) {
     if (CellText(*t, r, "kind") == "kernel") kernel_ns += CellNumber(*t, r, "time_ns");
@@ -1383,9 +1421,10 @@ bool AnswerMemcpyShare(Ctx& c) {
 
 // Things an Nsight Systems export does not measure: asking for them is refused, never answered with something else.
 bool AsksUnmeasured(const std::string& q) {
-  static const char* kWords[] = {"color",   "colour",    "temperature", "power draw", "watts",
-                                 "voltage", "fan speed", "price",       "cost",       "dollars",
-                                 "author",  "who wrote", "weather",     "license",    "energy"};
+  // ("cost" alone is time in a profiler's words: "which cost more, MPI_Send or MPI_Recv?"; money is asked so.)
+  static const char* kWords[] = {"color",     "colour",  "temperature", "power draw",    "watts",      "voltage",
+                                 "fan speed", "price",   "dollars",     "cost in money", "cloud bill", "author",
+                                 "who wrote", "weather", "license",     "energy"};
   return std::any_of(std::begin(kWords), std::end(kWords), [&](const char* w) { return HasWord(q, w); });
 }
 
@@ -1611,6 +1650,60 @@ bool AnswerKernelsOrNcclBound(Ctx& c) {
   return AnswerKernelsBound(c);
 }
 
+// "more than half", "under 10%", "over a third": the fraction a share is compared with, in percent.
+std::optional<double> FractionSaid(const std::string& q) {
+  static const std::pair<std::string_view, double> kWords[] = {{"three quarters", 75},
+                                                               {"two thirds", 100.0 * 2 / 3},
+                                                               {"half", 50},
+                                                               {"a third", 100.0 / 3},
+                                                               {"one third", 100.0 / 3},
+                                                               {"a quarter", 25},
+                                                               {"one quarter", 25},
+                                                               {"a tenth", 10}};
+  for (const auto& [w, pct] : kWords) {
+    if (HasAny(q, {w})) return pct;
+  }
+  const size_t at = q.find('%');
+  if (at == std::string::npos) return std::nullopt;
+  size_t b = at;
+  while (b > 0 && (std::isdigit(static_cast<unsigned char>(q[b - 1])) || q[b - 1] == '.')) --b;
+  if (b == at) return std::nullopt;
+  return std::atof(q.substr(b, at - b).c_str());
+}
+
+// "Is cufcm_pair_correction more than half of all the kernel time?": the named kernels' share of kernel time
+// against the fraction said, with Yes or No; false when no fraction is said (two subjects are compared elsewhere).
+bool AnswerShareAgainst(Ctx& c) {
+  const auto fraction = FractionSaid(c.p.lower);
+  if (!fraction) return false;
+  if (!AnswerNamedKernel(c, Measure::kShare)) return false;
+  auto t = Usable(c, "top_kernels");
+  if (!t) return false;
+  const std::set<std::string> names(c.kernels.begin(), c.kernels.end());
+  const double mine =
+      SumColumn(KeepRows(*t, [&](size_t r) { return names.count(CellText(*t, r, "name")) > 0; }), "total_time_ns");
+  const double all = SumColumn(*t, "total_time_ns");
+  const double pct = all > 0 ? 100.0 * mine / all : 0;
+  const bool yes = DirectionOf(c.p.lower) < 0 ? pct < *fraction : pct > *fraction;
+  const std::string side = pct == *fraction ? "exactly" : (pct > *fraction ? "over" : "under");
+  c.turn.answer.summary =
+      fmt::format("{}, {} is {} {}: ", yes ? "Yes" : "No", FormatPct(pct), side, FormatPct(*fraction)) +
+      c.turn.answer.summary;
+  return true;
+}
+
+// A launch configuration belongs to a kernel: without one named, answering the kernel count would answer another
+// question.
+bool RefuseConfigWithoutKernel(Ctx& c) {
+  Refusal r;
+  r.alternatives = {"Which kernels take the most GPU time?", "How many thread blocks did KERNEL launch with?"};
+  r.reason = "I can't answer that from this profile; the closest questions I can answer are: " + r.alternatives[0] +
+             " " + r.alternatives[1] + " (the question names no kernel of this profile).";
+  r.missing = {"the name of a kernel this profile ran"};
+  c.turn.answer = Refuse(std::move(r));
+  return true;
+}
+
 // The first readings after the kernels are resolved: the span from the first to the last kernel, the kernels on
 // the streams asked, and "which process/GPU" of a named kernel (or of all kernels, when the question named
 // something that is no kernel).
@@ -1683,13 +1776,14 @@ bool AnswerComposedAfterKernels(Ctx& c) {
   if (c.p.type == QType::kWhy || !c.p.skill.empty() || c.p.follow_up || !c.profile.info().caps.kernels) return false;
   const Measure m = MeasureOf(c.p);
   if (c.p.topic == "streams" && c.kernels.empty() &&
-      (HasAny(c.p.lower, {"per stream", "each stream", "by stream", "which stream", "what stream", "busiest stream"}) ||
+      (HasAny(c.p.lower, {"per stream", "each stream", "by stream", "which stream", "what stream", "busiest stream",
+                          "which cuda stream", "what cuda stream"}) ||
        (c.p.type == QType::kWhich && HasWord(c.p.lower, "which") && HasAny(c.p.lower, {"kernel", "busiest"}))))
     return AnswerKernelsPerStream(c);
   if (AnswerStreamsOrMembers(c, m)) return true;
   if (c.p.topic == "streams" && m == Measure::kCount && c.kernels.empty()) return AnswerStreamCount(c);
   if (c.p.devices.size() >= 2 && (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) && !c.kernels.empty() &&
-      c.nvtx_range.empty() && (c.p.topic.empty() || c.p.topic == "kernels"))
+      c.nvtx_range.empty() && (c.p.topic.empty() || c.p.topic == "kernels" || c.p.topic == "nccl"))
     return AnswerKernelOnDevices(c, m);
   if (c.p.devices.size() >= 2 && (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) &&
       (c.p.topic.empty() || c.p.topic == "kernels") && ComparesCounts(c.p.lower))
@@ -1714,6 +1808,8 @@ bool AnswerComposedAfterKernels(Ctx& c) {
     return AnswerKernelsOrNcclBound(c);
   const bool about_kernels = c.p.topic.empty() || c.p.topic == "kernels" || c.p.topic == "launch" ||
                              (c.p.topic == "nccl" && !c.kernels.empty());
+  if (about_kernels && c.p.type == QType::kMoreThan && !c.kernels.empty() && c.nvtx_range.empty())
+    return AnswerShareAgainst(c);
   if (!about_kernels || c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) return false;
   if (c.kernels.empty() && (m == Measure::kGrid || m == Measure::kBlock || m != Measure::kNone)) {
     auto all = RunSkill(c, "top_kernels", {}, false);
@@ -1730,17 +1826,7 @@ bool AnswerComposedAfterKernels(Ctx& c) {
   if ((m == Measure::kPercentile || m == Measure::kMedian) && c.kernels.empty() && c.nvtx_range.empty() &&
       AnswerKernelDurations(c, m))
     return true;
-  if ((m == Measure::kGrid || m == Measure::kBlock) && c.kernels.empty()) {
-    // A launch configuration belongs to a kernel: without one named, answering the kernel count would answer
-    // another question.
-    Refusal r;
-    r.alternatives = {"Which kernels take the most GPU time?", "How many thread blocks did KERNEL launch with?"};
-    r.reason = "I can't answer that from this profile; the closest questions I can answer are: " + r.alternatives[0] +
-               " " + r.alternatives[1] + " (the question names no kernel of this profile).";
-    r.missing = {"the name of a kernel this profile ran"};
-    c.turn.answer = Refuse(std::move(r));
-    return true;
-  }
+  if ((m == Measure::kGrid || m == Measure::kBlock) && c.kernels.empty()) return RefuseConfigWithoutKernel(c);
   if (const Grouping g = GroupingOf(c.p.lower); g != Grouping::kNone && !c.kernels.empty() && c.nvtx_range.empty())
     return AnswerPerMember(c, m, g, AnswerNamedKernel, MembersOf(c, g, c.profile.kernels()));
   if (!c.kernels.empty() && c.nvtx_range.empty() &&

@@ -158,7 +158,19 @@ std::optional<Answer> BuildFilter(Ctx& c) {
   }
   if (c.p.window) {
     const double span_s = static_cast<double>(info.end_ns - info.start_ns) / 1e9;
-    const auto& w = *c.p.window;
+    AskWindow w = *c.p.window;
+    // Counted from the first kernel's start: the window moves by that start's offset into the profile. The kernel
+    // table is read once a skill has loaded it (an open may still be loading it in the background).
+    auto loaded = c.p.from_first_kernel && info.caps.kernels ? RunSkill(c, "top_kernels", {}, false)
+                                                             : Expected<skills::Table>(skills::Table{});
+    if (c.p.from_first_kernel && loaded && !loaded->declined) {
+      const engine::KernelTable& k = c.profile.kernels();
+      engine::Ns first = info.end_ns;
+      for (size_t i = 0; i < k.size(); ++i) first = std::min(first, k.start[i]);
+      const double offset = static_cast<double>(first - info.start_ns) / 1e9;
+      w.start_s += offset;
+      w.end_s = std::min(span_s, w.end_s + offset);
+    }
     if (w.end_s <= w.start_s || w.start_s >= span_s) {
       return Refuse(
           {fmt::format("The window \"{}\" lies outside this profile, which spans 0 to {:.3f} s.", w.text, span_s),
@@ -197,7 +209,10 @@ std::vector<std::pair<std::string, bool>> KernelCandidates(const Parsed& p) {
   for (const auto& q : p.quoted) out.emplace_back(Lower(q), true);
   for (const auto& i : p.idents) out.emplace_back(Lower(i), true);
   for (const auto& w : p.words) {
-    if (w.size() >= 4 && !IsCommonWord(w) && !std::all_of(w.begin(), w.end(), ::isdigit)) out.emplace_back(w, false);
+    if (w.size() < 4 || IsCommonWord(w) || std::all_of(w.begin(), w.end(), ::isdigit)) continue;
+    out.emplace_back(w, false);
+    // A plural ("gemms", "convolutions") may name kernels by its singular.
+    if (w.size() >= 5 && w.back() == 's' && w[w.size() - 2] != 's') out.emplace_back(w.substr(0, w.size() - 1), false);
   }
   return out;
 }

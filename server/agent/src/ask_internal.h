@@ -28,24 +28,33 @@ struct DurationBound {
   std::string said;   // the words, as the question had them
 };
 
+// "larger than 100 MB": a bound on each copy's size.
+struct SizeBound {
+  double bytes = 0;
+  bool above = true;
+  std::string said;
+};
+
 struct Parsed {
   std::string text;   // trimmed
   std::string lower;  // lower-cased
   QType type = QType::kDescribe;
-  std::string topic;                   // "kernels", "memcpy", "sync", "idle", "nccl", "nvtx", "launch", "api",
-                                       // "iterations", "streams", "help", "" (none said)
-  std::string skill;                   // a skill named in the question
-  std::vector<int32_t> devices;        // "GPU 1", "device 0"
-  std::vector<uint32_t> processes;     // "pid 111", a process name
-  std::vector<int32_t> streams;        // "on stream 16", "stream #7"
-  std::optional<AskWindow> window;     // "between 0.2 and 0.4 s", "in the first 100 ms"
-  std::optional<DurationBound> bound;  // "longer than 100 us": instances counted against it
-  std::vector<std::string> quoted;     // text in quotes or backticks
-  std::vector<std::string> idents;     // identifier-like words (snake_case, a::b, CamelCase with digits)
-  std::vector<std::string> words;      // lower-case words
-  std::optional<size_t> ordinal;       // "the second one" = 1 (0-based)
-  std::optional<size_t> top_n;         // "top 5"
-  bool follow_up = false;              // short question leaning on the previous turn ("and on device 1?", "why?")
+  std::string topic;                    // "kernels", "memcpy", "sync", "idle", "nccl", "nvtx", "launch", "api",
+                                        // "iterations", "streams", "help", "" (none said)
+  std::string skill;                    // a skill named in the question
+  std::vector<int32_t> devices;         // "GPU 1", "device 0"
+  std::vector<uint32_t> processes;      // "pid 111", a process name
+  std::vector<int32_t> streams;         // "on stream 16", "stream #7"
+  std::optional<AskWindow> window;      // "between 0.2 and 0.4 s", "in the first 100 ms"
+  bool from_first_kernel = false;       // the window counts from the first kernel's start, not the profile's
+  std::optional<DurationBound> bound;   // "longer than 100 us": instances counted against it
+  std::optional<SizeBound> size_bound;  // "larger than 100 MB": copies counted against it
+  std::vector<std::string> quoted;      // text in quotes or backticks
+  std::vector<std::string> idents;      // identifier-like words (snake_case, a::b, CamelCase with digits)
+  std::vector<std::string> words;       // lower-case words
+  std::optional<size_t> ordinal;        // "the second one" = 1 (0-based)
+  std::optional<size_t> top_n;          // "top 5"
+  bool follow_up = false;               // short question leaning on the previous turn ("and on device 1?", "why?")
 };
 
 // Reads a question. Devices and processes are checked against the profile later (BuildFilter).

@@ -143,7 +143,7 @@ std::string TopicOf(const std::string& q) {
       {"launch", {"launch overhead", "launch latency", "launch time", "queue time", "queued", "launch cost"}},
       // "How long was the GPU idle (no kernel, memcpy or memset running)?": idle names what is asked, whatever
       // else the question lists.
-      {"idle", {"idle"}},
+      {"idle", {"idle", "dead time", "nothing running"}},
       {"sync",
        {"synchroniz", "sync ", "sync?", "syncs", "blocking call", "blocks the host", "cudastreamsync",
         "cudadevicesync"}},
@@ -186,6 +186,11 @@ std::optional<AskWindow> WindowOf(const std::string& q, const engine::ProfileInf
   static const AskPattern last("last" + space + "+" + num + unit);
   static const AskPattern after("(?:after|since)" + space + "+" + num + unit);
   static const AskPattern before("(?:before|until)" + space + "+" + num + unit);
+  // "more than 1 s after the first kernel", "2 s into the run": the window from that offset on.
+  static const AskPattern offset("(?:more than|over|at least|later than)?" + space + "*" + num + unit + space +
+                                 "+(?:after|into)");
+  // "in the first second", "within the first minute": a unit without a number is one of it.
+  static const AskPattern first_unit("first" + space + "+(second|minute)\\b");
   const double span_s = static_cast<double>(info.end_ns - info.start_ns) / 1e9;
   if (std::array<re2::StringPiece, 5> m; SearchIn<4>(between, q, m)) {
     // "between 200 and 400 ms": the unit said once, at the end, applies to both.
@@ -200,6 +205,12 @@ std::optional<AskWindow> WindowOf(const std::string& q, const engine::ProfileInf
   if (SearchIn<2>(first, q, m)) {
     if (!(v = DecimalNumber(m[1]))) return std::nullopt;
     return AskWindow{0, ToSeconds(*v, Str(m[2])), Str(m[0])};
+  }
+  if (std::array<re2::StringPiece, 2> u; SearchIn<1>(first_unit, q, u))
+    return AskWindow{0, Str(u[1]) == "minute" ? 60.0 : 1.0, Str(u[0])};
+  if (SearchIn<2>(offset, q, m) && m[2].data() != nullptr) {
+    if (!(v = DecimalNumber(m[1]))) return std::nullopt;
+    return AskWindow{ToSeconds(*v, Str(m[2])), span_s, Str(m[0])};
   }
   if (SearchIn<2>(last, q, m)) {
     if (!(v = DecimalNumber(m[1]))) return std::nullopt;
@@ -236,6 +247,29 @@ std::optional<DurationBound> BoundOf(const std::string& q) {
   const bool below = word == "shorter" || word == "less" || word == "faster" || word == "under" || word == "below" ||
                      word == "at most";
   return DurationBound{ToSeconds(*v, unit) * 1e9, !below, Str(m[0])};
+}
+
+// "larger than 100 MB", "over 1 GiB", "smaller than 4 KB": a bound on each copy's size (MB = 1e6 bytes, as nsys
+// prints; MiB = 2^20).
+std::optional<SizeBound> SizeBoundOf(const std::string& q) {
+  static const std::string& space = kAskSpace;
+  static const AskPattern bound(
+      R"(\b(larger|bigger|greater|more|over|above|exceed(?:s|ed|ing)?|at least|smaller|less|under|below|at most))" +
+      space + "*(?:than" + space + "+)?" + R"(([0-9]+(?:\.[0-9]+)?))" + space +
+      R"(*(bytes?|b|kb|kib|mb|mib|gb|gib)\b)");
+  std::array<re2::StringPiece, 4> m;
+  if (!SearchIn<3>(bound, q, m)) return std::nullopt;
+  const auto v = DecimalNumber(m[2]);
+  if (!v) return std::nullopt;
+  static const std::pair<std::string_view, double> kUnits[] = {
+      {"kb", 1e3}, {"kib", 1024.0}, {"mb", 1e6}, {"mib", 1048576.0}, {"gb", 1e9}, {"gib", 1073741824.0}};
+  double scale = 1;
+  for (const auto& [unit, factor] : kUnits) {
+    if (Str(m[3]) == unit) scale = factor;
+  }
+  const std::string word = Str(m[1]);
+  const bool below = word == "smaller" || word == "less" || word == "under" || word == "below" || word == "at most";
+  return SizeBound{*v * scale, !below, Str(m[0])};
 }
 
 void DevicesAndProcesses(const std::string& q, const engine::ProfileInfo& info, Parsed& p) {
@@ -281,7 +315,11 @@ void QuotedAndIdents(const std::string& text, Parsed& p) {
     const bool has_digit = std::any_of(w.begin(), w.end(), [](char c) { return std::isdigit(c); });
     const bool camel = std::any_of(w.begin() + 1, w.end(), [](char c) { return std::isupper(c); }) &&
                        std::any_of(w.begin(), w.end(), [](char c) { return std::islower(c); });
-    if (!(has_sep || has_digit || camel) || IsCommonWord(Lower(w)) || IsGpuModel(w)) return;
+    // An acronym's plural ("GEMMs", "SMs") is a plain word, not an identifier.
+    const bool plural_acronym = w.back() == 's' && std::all_of(w.begin(), w.end() - 1, [](char ch) {
+                                  return std::isupper(static_cast<unsigned char>(ch)) != 0;
+                                });
+    if (!(has_sep || has_digit || camel) || plural_acronym || IsCommonWord(Lower(w)) || IsGpuModel(w)) return;
     p.idents.push_back(w);
   });
 }
@@ -296,6 +334,7 @@ std::optional<size_t> OrdinalOf(const std::string& q) {
   for (const auto& [w, i] : words) {
     if (!HasWord(q, w)) continue;
     if (std::array<re2::StringPiece, 1> m; w == "second" && SearchIn<0>(unit, q, m)) continue;
+    if (w == "second" && HasAny(q, {"first second"})) continue;  // "in the first second": a window
     return i;
   }
   static const AskPattern number(R"((?:number|#|no\.))" + kAskSpace + "*([0-9]+)");
@@ -407,13 +446,22 @@ Parsed ParseQuestion(const std::string& question, const engine::ProfileInfo& inf
   p.type = TypeOf(p.lower);
   p.topic = TopicOf(p.lower);
   p.window = WindowOf(p.lower, info);
+  // A window counted from the first kernel ("within the first second after the first kernel hit the GPU").
+  p.from_first_kernel = p.window && HasAny(p.lower, {"after the first kernel", "since the first kernel",
+                                                     "from the first kernel", "of the first kernel"});
   p.bound = BoundOf(p.lower);
+  // "more than 1 s after the first kernel" is where a window starts, not how long each instance took.
+  if (p.bound && p.window && p.window->text.find(p.bound->said) != std::string::npos) p.bound.reset();
+  p.size_bound = SizeBoundOf(p.lower);
   if (p.bound && (p.type == QType::kMoreThan || p.type == QType::kCompare)) p.type = QType::kDescribe;
   DevicesAndProcesses(p.lower, info, p);
   QuotedAndIdents(p.text, p);
   p.ordinal = OrdinalOf(p.lower);
   static const AskPattern top(R"(\btop)" + kAskSpace + R"(*([0-9]+)\b)");
   if (std::array<re2::StringPiece, 2> m; SearchIn<1>(top, p.lower, m)) p.top_n = WholeNumber<size_t>(m[1]);
+  static const AskPattern bottom(R"(\bbottom)" + kAskSpace + R"(*([0-9]+)\b)");
+  if (std::array<re2::StringPiece, 2> m; !p.top_n && !p.window && SearchIn<1>(bottom, p.lower, m))
+    p.top_n = WholeNumber<size_t>(m[1]);
   static const AskPattern stream(R"(\bstreams?)" + kAskSpace + "*(?:#|id" + kAskSpace + "*|number" + kAskSpace +
                                  "*)?([0-9]{1,9})\\b");
   ForEachMatchIn<1>(stream, p.lower, [&](const auto& m) {

@@ -69,8 +69,8 @@ std::optional<Ranking> RankingOf(const Ctx& c) {
   const std::string& q = c.p.lower;
   // "List the 3 kernels with the lowest total time" reads as "how much" by its "total time", but it asks for a list.
   // "Top 5 API calls by number of calls" as "how many" by its "number of": both ask for a list.
-  const bool listing =
-      q.rfind("list", 0) == 0 || q.rfind("which", 0) == 0 || q.rfind("show", 0) == 0 || q.rfind("top", 0) == 0;
+  const bool listing = q.rfind("list", 0) == 0 || q.rfind("which", 0) == 0 || q.rfind("show", 0) == 0 ||
+                       q.rfind("top", 0) == 0 || q.rfind("bottom", 0) == 0;
   const bool lists = listing && (c.p.type == QType::kHowMuch || c.p.type == QType::kHowMany);
   if ((c.p.type != QType::kWhich && c.p.type != QType::kDescribe && !lists) || c.p.bound) return std::nullopt;
   // Whole words: "slowest" holds "lowest". A speed word ranks the duration; "least" and "smallest" alone the total.
@@ -78,7 +78,7 @@ std::optional<Ranking> RankingOf(const Ctx& c) {
     return std::any_of(words.begin(), words.end(), [&](std::string_view w) { return HasWord(q, w); });
   };
   const bool quick = any_word({"shortest", "fastest", "quickest", "briefest", "cheapest"});
-  const bool least = quick || any_word({"least", "fewest", "smallest", "lowest", "rarest", "minimum"});
+  const bool least = quick || any_word({"least", "fewest", "smallest", "lowest", "rarest", "minimum", "bottom"});
   if (HasAny(q, {"varian", "variab", "vary", "varies", "std dev", "stddev", "standard deviation", "jitter",
                  "consistent", "stable", "fluctuat", "spread", "erratic", "noisiest", "noisy"})) {
     const bool steady = HasAny(q, {"most consistent", "most stable", "least varia", "least jitter", "lowest varia",
@@ -172,9 +172,13 @@ bool AnswerRanked(Ctx& c, skills::Table t, Ranking by, const Ranked& what) {
   std::string s =
       fmt::format("The {} with {}{} is {}: {} ({}{}{} of {} time).", what.noun, by.said, Where(c), Code(name),
                   RankedFigure(t, 0, by, what), instances, total, FormatPct(CellNumber(t, 0, "time_pct")), what.noun);
-  if (t.rows.size() > 1)
-    s += fmt::format(" Next: {} ({}).", Code(CellText(t, 1, std::string(what.name_column))),
-                     RankedFigure(t, 1, by, what));
+  // "Top 3", "bottom 5": the rest of the N asked, in order; otherwise the next one.
+  const size_t asked = std::min(c.p.top_n.value_or(2), t.rows.size());
+  for (size_t r = 1; r < asked; ++r) {
+    s += fmt::format("{}{} ({})", r == 1 ? (asked > 2 ? " Then: " : " Next: ") : "; ",
+                     Code(CellText(t, r, std::string(what.name_column))), RankedFigure(t, r, by, what));
+  }
+  if (asked > 1) s += ".";
   Facts(c, s, Confidence::kHigh,
         fmt::format("{}'s rows ordered by {}{}", what.skill, by.column, by.ascending ? ", least first" : ""));
   const size_t n = std::min(TopN(c, 5), t.rows.size());

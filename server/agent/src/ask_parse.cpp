@@ -228,48 +228,56 @@ std::optional<AskWindow> WindowOf(const std::string& q, const engine::ProfileInf
   return std::nullopt;
 }
 
+// A comparison word, a number and a unit (the pattern's three groups): "longer than 100 us", "over 1 GiB".
+struct BoundMatch {
+  double value = 0;
+  std::string unit, said;
+  bool below = false;  // shorter, less, faster, smaller, under, below, at most
+};
+// The pattern of such a bound: one of `words`, an optional "than", a number, one of `units`.
+std::string BoundPattern(std::string_view words, std::string_view units) {
+  return R"(\b()" + std::string(words) + ")" + kAskSpace + "*(?:than" + kAskSpace + "+)?" + R"(([0-9]+(?:\.[0-9]+)?))" +
+         kAskSpace + "*(" + std::string(units) + R"()\b)";
+}
+std::optional<BoundMatch> BoundIn(const AskPattern& pattern, const std::string& q) {
+  std::array<re2::StringPiece, 4> m;
+  if (!SearchIn<3>(pattern, q, m)) return std::nullopt;
+  const auto v = DecimalNumber(m[2]);
+  if (!v) return std::nullopt;
+  const std::string word = Str(m[1]);
+  const bool below = word == "shorter" || word == "less" || word == "faster" || word == "smaller" || word == "under" ||
+                     word == "below" || word == "at most";
+  return BoundMatch{*v, Str(m[3]), Str(m[0]), below};
+}
+
 // "longer than 100 us", "over 2 ms", "at least 1 s", "under 500 ns", "> 10 ms": a bound on each instance's
 // duration. The unit must be said: "more than 100" is a count, not a time. The comparison then belongs to the bound,
 // so the question is no longer "is A more than B".
 std::optional<DurationBound> BoundOf(const std::string& q) {
-  static const std::string& space = kAskSpace;
-  static const AskPattern bound(
-      R"(\b(longer|more|greater|slower|shorter|less|faster|over|above|under|below|exceed(?:s|ed|ing)?|beyond|at least|at most))" +
-      space + "*(?:than" + space + "+)?" + R"(([0-9]+(?:\.[0-9]+)?))" + space +
-      R"(*(ns|us|µs|μs|ms|s|secs?|seconds?|milliseconds?|microseconds?|nanoseconds?)\b)");
-  std::array<re2::StringPiece, 4> m;
-  if (!SearchIn<3>(bound, q, m)) return std::nullopt;
-  const auto v = DecimalNumber(m[2]);
-  if (!v) return std::nullopt;
-  std::string unit = Str(m[3]);
-  if (unit == "μs") unit = "us";
-  const std::string word = Str(m[1]);
-  const bool below = word == "shorter" || word == "less" || word == "faster" || word == "under" || word == "below" ||
-                     word == "at most";
-  return DurationBound{ToSeconds(*v, unit) * 1e9, !below, Str(m[0])};
+  static const AskPattern bound(BoundPattern(
+      "longer|more|greater|slower|shorter|less|faster|over|above|under|below|exceed(?:s|ed|ing)?|beyond|at least|"
+      "at most",
+      "ns|us|µs|μs|ms|s|secs?|seconds?|milliseconds?|microseconds?|nanoseconds?"));
+  const auto b = BoundIn(bound, q);
+  if (!b) return std::nullopt;
+  return DurationBound{ToSeconds(b->value, b->unit == "μs" ? "us" : b->unit) * 1e9, !b->below, b->said};
 }
 
 // "larger than 100 MB", "over 1 GiB", "smaller than 4 KB": a bound on each copy's size (MB = 1e6 bytes, as nsys
 // prints; MiB = 2^20).
 std::optional<SizeBound> SizeBoundOf(const std::string& q) {
-  static const std::string& space = kAskSpace;
-  static const AskPattern bound(
-      R"(\b(larger|bigger|greater|more|over|above|exceed(?:s|ed|ing)?|at least|smaller|less|under|below|at most))" +
-      space + "*(?:than" + space + "+)?" + R"(([0-9]+(?:\.[0-9]+)?))" + space +
-      R"(*(bytes?|b|kb|kib|mb|mib|gb|gib)\b)");
-  std::array<re2::StringPiece, 4> m;
-  if (!SearchIn<3>(bound, q, m)) return std::nullopt;
-  const auto v = DecimalNumber(m[2]);
-  if (!v) return std::nullopt;
+  static const AskPattern bound(BoundPattern(
+      "larger|bigger|greater|more|over|above|exceed(?:s|ed|ing)?|at least|smaller|less|under|below|at most",
+      "bytes?|b|kb|kib|mb|mib|gb|gib"));
+  const auto b = BoundIn(bound, q);
+  if (!b) return std::nullopt;
   static const std::pair<std::string_view, double> kUnits[] = {
       {"kb", 1e3}, {"kib", 1024.0}, {"mb", 1e6}, {"mib", 1048576.0}, {"gb", 1e9}, {"gib", 1073741824.0}};
   double scale = 1;
   for (const auto& [unit, factor] : kUnits) {
-    if (Str(m[3]) == unit) scale = factor;
+    if (b->unit == unit) scale = factor;
   }
-  const std::string word = Str(m[1]);
-  const bool below = word == "smaller" || word == "less" || word == "under" || word == "below" || word == "at most";
-  return SizeBound{*v * scale, !below, Str(m[0])};
+  return SizeBound{b->value * scale, !b->below, b->said};
 }
 
 void DevicesAndProcesses(const std::string& q, const engine::ProfileInfo& info, Parsed& p) {

@@ -1,6 +1,5 @@
-#include "nsys/lsp/analyze_handlers.h"
-
 #include "nsys/lsp/document_handlers.h"
+#include "nsys/lsp/handlers.h"
 #include "nsys/wire/analyze.h"
 #include "nsys/wire/answer.h"
 

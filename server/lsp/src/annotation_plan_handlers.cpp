@@ -1,8 +1,7 @@
-#include "nsys/lsp/annotation_plan_handlers.h"
-
 #include <algorithm>
 
 #include "nsys/core/workspace.h"
+#include "nsys/lsp/handlers.h"
 #include "nsys/lsp/session_sources.h"
 #include "nsys/lsp/source_handlers.h"
 #include "nsys/wire/annotation_plan.h"

@@ -1,5 +1,4 @@
-#include "nsys/lsp/ask_handlers.h"
-
+#include "nsys/lsp/handlers.h"
 #include "nsys/wire/ask.h"
 
 namespace nsys::lsp {

@@ -2,18 +2,10 @@
 // (experimental.nsysMethods) and tests/lsp/protocol_doc_test.cpp (every method documented in docs/protocol.md)
 // all read it. To add a method: write `Expected<Result> OnX(const Params&, RequestContext&)` in its own file and add
 // one line below.
-#include "nsys/lsp/analyze_handlers.h"
-#include "nsys/lsp/annotation_plan_handlers.h"
-#include "nsys/lsp/ask_handlers.h"
-#include "nsys/lsp/diff_handlers.h"
 #include "nsys/lsp/document_handlers.h"
-#include "nsys/lsp/explain_handlers.h"
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/method_table.h"
-#include "nsys/lsp/nvtx_tree_handlers.h"
-#include "nsys/lsp/run_handlers.h"
 #include "nsys/lsp/source_handlers.h"
-#include "nsys/lsp/trace_handlers.h"
 
 namespace nsys::lsp {
 

@@ -1,5 +1,4 @@
-#include "nsys/lsp/diff_handlers.h"
-
+#include "nsys/lsp/handlers.h"
 #include "nsys/wire/diff.h"
 
 namespace nsys::lsp {

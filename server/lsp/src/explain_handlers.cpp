@@ -1,6 +1,5 @@
-#include "nsys/lsp/explain_handlers.h"
-
 #include "nsys/core/workspace.h"
+#include "nsys/lsp/handlers.h"
 #include "nsys/lsp/session_sources.h"
 #include "nsys/wire/explain.h"
 

@@ -1,6 +1,5 @@
-#include "nsys/lsp/nvtx_tree_handlers.h"
-
 #include "nsys/core/workspace.h"
+#include "nsys/lsp/handlers.h"
 #include "nsys/wire/nvtx_tree.h"
 
 namespace nsys::lsp {

@@ -1,5 +1,3 @@
-#include "nsys/lsp/run_handlers.h"
-
 #include "nsys/core/workspace.h"
 #include "nsys/lsp/handlers.h"
 #include "nsys/protocol/json_parse.h"

@@ -1,5 +1,3 @@
-#include "nsys/lsp/trace_handlers.h"
-
 #include <fmt/format.h>
 
 #include "nsys/core/traces.h"

@@ -305,12 +305,39 @@ bool AnswerAbsentApi(Ctx& c, const std::set<std::string>& bases) {
   return false;
 }
 
+// "Is more than 100 ms going into MPI_Recv?", "added up, is more than half a second spent in cudaStreamSynchronize?":
+// the bound is on the total, not on each instance ("did any call take more than 100 ms?").
+bool BoundsTheTotal(const Parsed& p) {
+  if (HasAny(p.lower, {"any ", "single", "each ", "every ", "individual", "instance", "one of", "how many"}))
+    return false;
+  return HasAny(p.lower, {"going into", "goes into", "go into", "spent", "in total", "added up", "altogether",
+                          "combined", "overall", "total", "in all"});
+}
+
+// The subject's total against the bound: "Yes: cudaStreamSynchronize calls took 856.929 ms in total, more than
+// 500.000 ms (8 calls)."
+std::string TotalAgainstBound(const Ctx& c, const std::string& label, double total_ns, double count,
+                              std::string_view kind) {
+  const DurationBound& b = *c.p.bound;
+  const bool past = b.above ? total_ns > b.ns : total_ns < b.ns;
+  return fmt::format("{} {} took {} of {} in total{}, {} than {} ({} instances).", past ? "Yes:" : "No:", label,
+                     FormatNs(total_ns), kind, WhereOf(c), total_ns > b.ns ? "more" : "less", FormatNs(b.ns),
+                     FormatCount(count));
+}
+
 // Whether a question asks yes or no ("Is there any copy over 1 ms?", "Did any kernel run longer than 5 ms?").
 bool AsksYesNo(const std::string& q) {
-  // Also after a leading clause: "After the change, did any SendRecv kernel run longer than 5 ms?"
-  const size_t comma = q.find(", ");
-  for (std::string_view w : {"is ", "are ", "was ", "were ", "do ", "does ", "did ", "has ", "have ", "any "}) {
-    if (q.rfind(w, 0) == 0 || (comma != std::string::npos && q.compare(comma + 2, w.size(), w) == 0)) return true;
+  // At the start, after a leading clause ("After the change, did any SendRecv kernel run longer than 5 ms?") or as a
+  // sentence after some context ("The solver moves 512 MB arrays. Are those transfers pinned?").
+  std::vector<size_t> starts = {0};
+  for (size_t at = q.find_first_of(",.?!:"); at != std::string::npos; at = q.find_first_of(",.?!:", at + 1)) {
+    const size_t next = q.find_first_not_of(" ", at + 1);
+    if (next != std::string::npos) starts.push_back(next);
+  }
+  for (size_t at : starts) {
+    for (std::string_view w : {"is ", "are ", "was ", "were ", "do ", "does ", "did ", "has ", "have ", "any "}) {
+      if (q.compare(at, w.size(), w) == 0) return true;
+    }
   }
   return false;
 }
@@ -439,6 +466,8 @@ bool AnswerApis(Ctx& c, Measure m) {
   const int extreme = ExtremeAsked(c.p, m);
   if (a.count == 0) {
     s = fmt::format("{} was not called{}.", a.label, WhereOf(c));
+  } else if (c.p.bound && BoundsTheTotal(c.p)) {
+    s = TotalAgainstBound(c, a.label + " calls", a.total_ns, a.count, "host time");
   } else if (c.p.bound) {
     s = BoundSentence(c, ApiDurations(c, a.label), a.label + " calls");
   } else if (extreme != 0) {
@@ -643,6 +672,29 @@ bool AnswerCopiesAgainstKernels(Ctx& c, const Figures& a, const skills::Table& r
   return true;
 }
 
+// "How many HtoD memcpys have a pageable source?", "Are those transfers pinned?": the copies whose host side is
+// pageable memory (the source of a host-to-device copy, the destination of a device-to-host one, either otherwise).
+std::string CopyPageable(const Ctx& c, const Direction& d) {
+  const engine::MemcpyTable& t = c.profile.memcpys();
+  size_t n = 0, pageable = 0;
+  double bytes = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (std::find(d.copy_kinds.begin(), d.copy_kinds.end(), t.copy_kind[i]) == d.copy_kinds.end() ||
+        !InFilter(c, t.device[i], t.pid[i], t.start[i]))
+      continue;
+    ++n;
+    const bool src = t.src_kind[i] == 0, dst = t.dst_kind[i] == 0;  // ENUM_CUDA_MEM_KIND 0: pageable
+    const bool host_pageable = t.copy_kind[i] == 1 ? src : t.copy_kind[i] == 2 ? dst : (src || dst);
+    if (host_pageable) ++pageable, bytes += static_cast<double>(t.bytes[i]);
+  }
+  const bool pinned_asked = HasWord(c.p.lower, "pinned");
+  const std::string yes = !AsksYesNo(c.p.lower) ? "" : Yes(pinned_asked ? pageable == 0 : pageable > 0) + " ";
+  return fmt::format("{}{} of the {} {}{} use pageable host memory ({}, {}); the other {} use pinned or device memory.",
+                     yes, FormatCount(static_cast<double>(pageable)), FormatCount(static_cast<double>(n)), d.nouns,
+                     WhereOf(c), FormatBytes(bytes), FormatPct(n ? 100.0 * pageable / static_cast<double>(n) : 0),
+                     FormatCount(static_cast<double>(n - pageable)));
+}
+
 // "How big was the largest one?", "the single biggest copy: how long, what throughput?": the largest (size > 0) or
 // smallest single copy of the direction by bytes, with its duration and rate (the longer of equal sizes).
 std::string CopySizeExtreme(const Ctx& c, const Direction& d, const Figures& a, int size) {
@@ -688,7 +740,8 @@ bool AnswerDirections(Ctx& c, Measure m) {
   if (migrations && named.empty()) named.emplace_back(0, &kAllMigrations);
   const int extreme = ExtremeAsked(c.p, m);
   const bool any_copy = c.p.topic == "memcpy" && !migrations && !HasAny(c.p.lower, {"direction", "kind of", "type of"});
-  if (named.empty() && any_copy && (c.p.bound || extreme != 0)) named.emplace_back(0, &kAllCopies);
+  if (named.empty() && any_copy && (c.p.bound || extreme != 0 || HasAny(c.p.lower, {"pageable", "pinned"})))
+    named.emplace_back(0, &kAllCopies);
   if (named.empty()) return false;
   const Direction& first = *named[0].second;
   if (!(first.copy_kinds.empty() ? c.profile.info().caps.memset : c.profile.info().caps.memcpy)) return false;
@@ -715,6 +768,8 @@ bool AnswerDirections(Ctx& c, Measure m) {
   std::optional<std::string> span_share;
   if (a.count == 0) {
     s = fmt::format("No {} ran{}.", a.label, WhereOf(c));
+  } else if (HasAny(c.p.lower, {"pageable", "pinned"}) && !first.copy_kinds.empty()) {
+    s = CopyPageable(c, first);
   } else if (c.p.size_bound) {
     s = CopySizeBound(c, first);
   } else if (const int size = SizeExtremeAsked(c.p); size != 0) {
@@ -832,6 +887,17 @@ bool AnswerKernelDurations(Ctx& c, Measure m) {
 bool AnswerNvtxBound(Ctx& c) {
   auto t = Usable(c, "nvtx_summary");
   if (!t) return false;
+  if (!c.nvtx_range.empty() && BoundsTheTotal(c.p)) {
+    const auto mine = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "range") == c.nvtx_range; });
+    if (mine.rows.empty()) return false;
+    Say(c,
+        TotalAgainstBound(c, "NVTX range " + Ticked(c.nvtx_range), SumColumn(mine, "total_time_ns"),
+                          SumColumn(mine, "instances"), "wall time"),
+        "the NVTX table's sum for the range (nsys stats nvtxsum) against the bound");
+    CiteRows(c, "nvtx_summary", mine, {"range", "instances", "total_time_ns", "avg_ns"},
+             "NVTX range " + c.nvtx_range + c.scope);
+    return true;
+  }
   const engine::NvtxTable& n = c.profile.nvtx();
   std::unordered_map<engine::StrId, bool> mine;
   std::vector<double> d;
@@ -891,6 +957,32 @@ bool AnswerNvtxPair(Ctx& c, Measure m) {
   AnswerPair(c, f[0], f[1], m, "wall time", "instances");
   CiteRows(c, "nvtx_summary", rows, {"range", "instances", "total_time_ns", "avg_ns", "med_ns"},
            "The two NVTX ranges" + c.scope);
+  return true;
+}
+
+// "p95 of the 3D_backbone NVTX range?": a percentile of a named range's instance durations (linear interpolation
+// between ranks), beside nvtx_summary's median and maximum.
+bool AnswerNvtxPercentile(Ctx& c, Measure m) {
+  auto t = Usable(c, "nvtx_summary");
+  if (!t) return false;
+  const auto mine = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "range") == c.nvtx_range; });
+  const engine::NvtxTable& n = c.profile.nvtx();
+  std::vector<double> d;
+  for (size_t i = 0; i < n.size(); ++i) {
+    if (c.profile.strings().view(n.name[i]) == c.nvtx_range && InHostFilter(c, n.pid[i], n.start[i]))
+      d.push_back(static_cast<double>(n.end[i] - n.start[i]));
+  }
+  if (d.empty() || mine.rows.empty()) return false;
+  std::sort(d.begin(), d.end());
+  const double pct = m == Measure::kMedian ? 50 : PercentileOf(c.p.lower);
+  Say(c,
+      fmt::format("The p{:.0f} duration of NVTX range {}{} is {} (of {} instances; median {}, max {}; linear "
+                  "interpolation between ranks).",
+                  pct, Ticked(c.nvtx_range), WhereOf(c), FormatNs(PercentileOfSorted(d, pct)),
+                  FormatCount(static_cast<double>(d.size())), FormatNs(PercentileOfSorted(d, 50)), FormatNs(d.back())),
+      "the NVTX table's instances of the range, sorted (range time is CPU wall time)");
+  CiteRows(c, "nvtx_summary", mine, {"range", "instances", "med_ns", "min_ns", "max_ns"},
+           "NVTX range " + c.nvtx_range + c.scope);
   return true;
 }
 
@@ -1319,10 +1411,10 @@ bool AnswerKernelsPerStream(Ctx& c) {
   if (list.size() > 12) parts += fmt::format("; {} more streams", list.size() - 12);
   std::string lead;
   if (!list.empty() && HasAny(c.p.lower, {"which", "what stream"}))
-    lead =
-        fmt::format("Device {} stream {} ran the {} {}{}: {} kernels, {}. ", list[0].first.first, list[0].first.second,
-                    least ? (by_count ? "fewest" : "least") : "most", by_count ? "kernels" : "kernel time", WhereOf(c),
-                    FormatCount(list[0].second.first), FormatNs(list[0].second.second));
+    lead = fmt::format("Device {} stream {} ran the {} {}{}: {} kernels, {} ({} of the kernel time). ",
+                       list[0].first.first, list[0].first.second, least ? (by_count ? "fewest" : "least") : "most",
+                       by_count ? "kernels" : "kernel time", WhereOf(c), FormatCount(list[0].second.first),
+                       FormatNs(list[0].second.second), FormatPct(ns > 0 ? 100.0 * list[0].second.second / ns : 0));
   const auto ranked = [&](size_t i) { return by_count ? list[i].second.first : list[i].second.second; };
   if (!lead.empty() && list.size() > 1 && ranked(1) == ranked(0))
     lead.insert(lead.size() - 2,
@@ -1762,7 +1854,11 @@ bool AnswerComposedBeforeKernels(Ctx& c) {
       return true;
     if (AnswerPerMember(c, m, g, AnswerDirections, MembersOf(c, g, c.profile.memcpys()))) return true;
   }
-  if (c.p.bound && c.p.topic == "nvtx" && c.profile.info().caps.nvtx && AnswerNvtxBound(c)) return true;
+  if (c.p.bound && (c.p.topic == "nvtx" || !c.nvtx_range.empty()) && c.profile.info().caps.nvtx && AnswerNvtxBound(c))
+    return true;
+  if ((m == Measure::kPercentile || m == Measure::kMedian) && !c.nvtx_range.empty() && c.profile.info().caps.nvtx &&
+      AnswerNvtxPercentile(c, m))
+    return true;
   if ((c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) && c.profile.info().caps.nvtx &&
       (!c.nvtx_range.empty() || c.p.topic == "nvtx") && AnswerNvtxPair(c, m))
     return true;

@@ -203,6 +203,17 @@ std::string ScopeText(const Ctx& c) {
   return s;
 }
 
+// A library or framework named for context ("cuFFT's regular_fft kernel", "this TensorRT engine"): no kernel need
+// carry its name, so one that names none is no unknown kernel.
+bool IsLibraryName(const std::string& lower) {
+  static const std::set<std::string_view> kNames = {
+      "cufft",       "cublas",   "cublaslt", "cudnn",   "cusparse", "cusolver",  "curand",   "nccl",       "cutlass",
+      "thrust",      "tensorrt", "triton",   "xla",     "jax",      "pytorch",   "torch",    "tensorflow", "keras",
+      "julia",       "openmp",   "openacc",  "nvfuser", "apex",     "deepspeed", "megatron", "vllm",       "onnx",
+      "onnxruntime", "cupy",     "numba",    "rapids",  "kokkos",   "raja"};
+  return kNames.count(lower) > 0;
+}
+
 // Candidate words for a kernel name: quoted text, identifier-like words, then plain words that are not common.
 std::vector<std::pair<std::string, bool>> KernelCandidates(const Parsed& p) {
   std::vector<std::pair<std::string, bool>> out;  // (lower-case text, strong: quoted or identifier-like)
@@ -214,6 +225,20 @@ std::vector<std::pair<std::string, bool>> KernelCandidates(const Parsed& p) {
     // A plural ("gemms", "convolutions") may name kernels by its singular.
     if (w.size() >= 5 && w.back() == 's' && w[w.size() - 2] != 's') out.emplace_back(w.substr(0, w.size() - 1), false);
   }
+  // Context comes first and the question last ("This is nvFuser on an H200. What share goes to nvjet kernels?"): the
+  // names the asking sentence says are tried first.
+  const size_t end = p.lower.find_last_not_of(" ?!.");
+  const size_t cut = end == std::string::npos ? std::string::npos : p.lower.find_last_of(".?!", end);
+  if (cut != std::string::npos) {
+    const std::string asking = p.lower.substr(cut + 1);
+    std::stable_partition(out.begin(), out.end(),
+                          [&](const auto& cand) { return asking.find(cand.first) != std::string::npos; });
+  }
+  // An identifier or a quoted name anywhere outranks a plain word ("What launch config did nvfuser_inner_... use?
+  // Grid and block dims please.").
+  std::stable_partition(out.begin(), out.end(), [](const auto& cand) { return cand.second; });
+  // A library or framework name is context ("This is nvFuser on an H200"): tried last.
+  std::stable_partition(out.begin(), out.end(), [](const auto& cand) { return !IsLibraryName(cand.first); });
   return out;
 }
 
@@ -319,7 +344,7 @@ std::optional<Answer> ResolveKernels(Ctx& c) {
       return std::nullopt;
     }
     const bool says_kernel = HasWord(c.p.lower, "kernel") || c.p.topic.empty() || c.p.topic == "kernels";
-    if (strong && says_kernel && !nccl && cand.find("cuda") != 0) {
+    if (strong && says_kernel && !nccl && cand.find("cuda") != 0 && !IsLibraryName(cand)) {
       std::string closest;
       for (const auto& n : ClosestKernels(*all, cand)) closest += (closest.empty() ? "" : ", ") + n;
       return Refuse({fmt::format("No kernel named '{}' in this profile; closest: {}.", cand, closest),

@@ -178,7 +178,7 @@ double ToSeconds(double v, const std::string& unit) {
 // A number too big (or too small) for a double gives no window.
 std::optional<AskWindow> WindowOf(const std::string& q, const engine::ProfileInfo& info) {
   static const std::string& space = kAskSpace;
-  static const std::string num = R"(([0-9]+(?:\.[0-9]+)?))";
+  static const std::string num = R"((?:t=)?([0-9]+(?:\.[0-9]+)?))";  // "between t=1.6 s and t=1.8 s"
   static const std::string unit = space + R"(*(ms|us|µs|ns|s|sec|secs|seconds?|milliseconds?|microseconds?)?\b)";
   static const AskPattern between("(?:between|from)" + space + "+" + num + unit + space + "+(?:and|to)" + space + "+" +
                                   num + unit);
@@ -269,7 +269,16 @@ std::optional<SizeBound> SizeBoundOf(const std::string& q) {
   static const AskPattern bound(BoundPattern(
       "larger|bigger|greater|more|over|above|exceed(?:s|ed|ing)?|at least|smaller|less|under|below|at most",
       "bytes?|b|kb|kib|mb|mib|gb|gib"));
-  const auto b = BoundIn(bound, q);
+  // "1 MB or larger", "100 KB or more": the same bound said after the number.
+  static const AskPattern after(R"(([0-9]+(?:\.[0-9]+)?))" + kAskSpace + R"(*(bytes?|b|kb|kib|mb|mib|gb|gib))" +
+                                kAskSpace + R"(+or)" + kAskSpace +
+                                R"(+(larger|bigger|more|greater|above|over|smaller|less|below|under)\b)");
+  auto b = BoundIn(bound, q);
+  if (std::array<re2::StringPiece, 4> m; !b && SearchIn<3>(after, q, m)) {
+    const std::string word = Str(m[3]);
+    const bool below = word == "smaller" || word == "less" || word == "below" || word == "under";
+    if (const auto v = DecimalNumber(m[1])) b = BoundMatch{*v, Str(m[2]), Str(m[0]), below};
+  }
   if (!b) return std::nullopt;
   static const std::pair<std::string_view, double> kUnits[] = {
       {"kb", 1e3}, {"kib", 1024.0}, {"mb", 1e6}, {"mib", 1048576.0}, {"gb", 1e9}, {"gib", 1073741824.0}};
@@ -457,7 +466,18 @@ Parsed ParseQuestion(const std::string& question, const engine::ProfileInfo& inf
   // A window counted from the first kernel ("within the first second after the first kernel hit the GPU").
   p.from_first_kernel = p.window && HasAny(p.lower, {"after the first kernel", "since the first kernel",
                                                      "from the first kernel", "of the first kernel"});
-  p.bound = BoundOf(p.lower);
+  // "more than half a second", "over a second": the number said in words.
+  std::string said = p.lower;
+  for (const auto& [words, digits] :
+       std::initializer_list<std::pair<std::string_view, std::string_view>>{{"half a second", "0.5 s"},
+                                                                            {"a quarter of a second", "0.25 s"},
+                                                                            {"than a second", "than 1 s"},
+                                                                            {"over a second", "over 1 s"},
+                                                                            {"than a minute", "than 60 s"}}) {
+    for (size_t at = said.find(words); at != std::string::npos; at = said.find(words, at + digits.size()))
+      said.replace(at, words.size(), digits);
+  }
+  p.bound = BoundOf(said);
   // "more than 1 s after the first kernel" is where a window starts, not how long each instance took.
   if (p.bound && p.window && p.window->text.find(p.bound->said) != std::string::npos) p.bound.reset();
   p.size_bound = SizeBoundOf(p.lower);
@@ -470,6 +490,15 @@ Parsed ParseQuestion(const std::string& question, const engine::ProfileInfo& inf
   static const AskPattern bottom(R"(\bbottom)" + kAskSpace + R"(*([0-9]+)\b)");
   if (std::array<re2::StringPiece, 2> m; !p.top_n && !p.window && SearchIn<1>(bottom, p.lower, m))
     p.top_n = WholeNumber<size_t>(m[1]);
+  // "which two kernels", "the top three", "bottom five": a count in words.
+  static const AskPattern counted(R"(\b(?:top|bottom|which|what|the|list)" + kAskSpace +
+                                  R"(+(two|three|four|five|six|seven|eight|nine|ten)\b)");
+  if (std::array<re2::StringPiece, 2> m; !p.top_n && SearchIn<1>(counted, p.lower, m)) {
+    static const std::string_view kWords[] = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"};
+    for (size_t i = 0; i < std::size(kWords); ++i) {
+      if (Str(m[1]) == kWords[i]) p.top_n = i + 2;
+    }
+  }
   static const AskPattern stream(R"(\bstreams?)" + kAskSpace + "*(?:#|id" + kAskSpace + "*|number" + kAskSpace +
                                  "*)?([0-9]{1,9})\\b");
   ForEachMatchIn<1>(stream, p.lower, [&](const auto& m) {

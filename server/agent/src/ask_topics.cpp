@@ -69,8 +69,13 @@ std::optional<Ranking> RankingOf(const Ctx& c) {
   const std::string& q = c.p.lower;
   // "List the 3 kernels with the lowest total time" reads as "how much" by its "total time", but it asks for a list.
   // "Top 5 API calls by number of calls" as "how many" by its "number of": both ask for a list.
-  const bool listing = q.rfind("list", 0) == 0 || q.rfind("which", 0) == 0 || q.rfind("show", 0) == 0 ||
-                       q.rfind("top", 0) == 0 || q.rfind("bottom", 0) == 0;
+  // At the start, or after a leading clause ("Flip it around: which two kernels ...").
+  const size_t clause = q.find_first_of(":,");
+  const auto starts = [&](std::string_view w) {
+    return q.rfind(w, 0) == 0 ||
+           (clause != std::string::npos && q.compare(q.find_first_not_of(" ", clause + 1), w.size(), w) == 0);
+  };
+  const bool listing = starts("list") || starts("which") || starts("show") || starts("top") || starts("bottom");
   const bool lists = listing && (c.p.type == QType::kHowMuch || c.p.type == QType::kHowMany);
   if ((c.p.type != QType::kWhich && c.p.type != QType::kDescribe && !lists) || c.p.bound) return std::nullopt;
   // Whole words: "slowest" holds "lowest". A speed word ranks the duration; "least" and "smallest" alone the total.

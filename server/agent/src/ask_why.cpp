@@ -238,7 +238,7 @@ std::optional<Side> KernelSide(Ctx& c, const std::string& text, const skills::Ta
 
 // The two halves of "is X more than Y" / "compare X and Y".
 std::pair<std::string, std::string> SplitSides(const std::string& q) {
-  for (std::string_view sep : {" than ", " vs. ", " vs ", " versus ", " and ", " with ", " to "}) {
+  for (std::string_view sep : {" than ", " vs. ", " vs ", " versus ", " against ", " and ", " with ", " to "}) {
     const size_t at = q.find(sep);
     if (at != std::string::npos) return {q.substr(0, at), q.substr(at + sep.size())};
   }

@@ -253,9 +253,8 @@ bool IsProcessName(const Ctx& c, const std::string& lower) {
 
 // Whether a plain word of the question starts a token of a kernel name: after a non-alphanumeric character or at a
 // CamelCase step ("gemm" in "sm80_xmma_gemm", "cgemm" in "fermiCgemm"), so that "here" does not name "where_kernel".
-bool StartsAToken(const std::string& name, const std::string& lower_word) {
+bool StartsAToken(const std::string& name, const std::string& lname, const std::string& lower_word) {
   if (lower_word.empty()) return false;
-  const std::string lname = Lower(name);
   for (size_t at = lname.find(lower_word); at != std::string::npos; at = lname.find(lower_word, at + 1)) {
     if (at == 0) return true;
     const auto prev = static_cast<unsigned char>(name[at - 1]), here = static_cast<unsigned char>(name[at]);
@@ -334,7 +333,7 @@ std::optional<Answer> ResolveKernels(Ctx& c) {
       const std::string lname = Lower(name);
       if (lname == cand || Lower(CellText(*all, r, "short_name")) == cand)
         exact.push_back(name);
-      else if (strong ? lname.find(cand) != std::string::npos : StartsAToken(name, cand))
+      else if (strong ? lname.find(cand) != std::string::npos : StartsAToken(name, lname, cand))
         partial.push_back(name);
     }
     auto& found = exact.empty() ? partial : exact;

@@ -67,7 +67,7 @@ Measure MeasureOf(const Parsed& p) {
   const std::string& q = p.lower;
   if (HasAny(q, {"threads per block", "block size", "block dim", "threads in each block", "threads in a block"}))
     return Measure::kBlock;
-  if (HasAny(q, {"thread blocks", "grid size", "grid dim", "number of blocks", "how many blocks", "blocks in the",
+  if (HasAny(q, {"thread block", "grid size", "grid dim", "number of blocks", "how many blocks", "blocks in the",
                  "grid/block", "grid and block", "block and grid", "launch config", "how was it launched",
                  "how were they launched", "launch dimensions", "launch geometry"}))
     return Measure::kGrid;
@@ -1796,6 +1796,36 @@ bool RefuseConfigWithoutKernel(Ctx& c) {
   return true;
 }
 
+// "Does the add kernel run with more than one thread block?": the named kernels' launch configurations, with Yes or
+// No for the largest grid against the count said (a number or one to ten in words).
+bool AnswerGridAgainst(Ctx& c) {
+  static const std::pair<std::string_view, int64_t> kWords[] = {{"one", 1},  {"two", 2}, {"three", 3}, {"four", 4},
+                                                                {"five", 5}, {"six", 6}, {"seven", 7}, {"eight", 8},
+                                                                {"nine", 9}, {"ten", 10}};
+  std::optional<int64_t> said;
+  const size_t than = c.p.lower.find("than ");
+  if (than != std::string::npos) {
+    const std::string rest = c.p.lower.substr(than + 5);
+    if (!rest.empty() && std::isdigit(static_cast<unsigned char>(rest[0]))) said = std::atoll(rest.c_str());
+    for (const auto& [w, v] : kWords) {
+      if (rest.rfind(w, 0) == 0) said = v;
+    }
+  }
+  if (!said || !AnswerNamedKernel(c, Measure::kGrid)) return false;
+  int64_t most = 0;
+  const engine::KernelTable& k = c.profile.kernels();
+  for (size_t i : KernelRowsOf(c, std::set<std::string>(c.kernels.begin(), c.kernels.end()))) {
+    const auto& g = k.Config(i);
+    most = std::max<int64_t>(most, int64_t{g.grid_x} * g.grid_y * g.grid_z);
+  }
+  const bool less = DirectionOf(c.p.lower) < 0;
+  const bool yes = less ? most < *said : most > *said;
+  c.turn.answer.summary = fmt::format("{}: its largest grid is {} block{}. ", yes ? "Yes" : "No",
+                                      FormatCount(static_cast<double>(most)), most == 1 ? "" : "s") +
+                          c.turn.answer.summary;
+  return true;
+}
+
 // The first readings after the kernels are resolved: the span from the first to the last kernel, the kernels on
 // the streams asked, and "which process/GPU" of a named kernel (or of all kernels, when the question named
 // something that is no kernel).
@@ -1904,8 +1934,12 @@ bool AnswerComposedAfterKernels(Ctx& c) {
     return AnswerKernelsOrNcclBound(c);
   const bool about_kernels = c.p.topic.empty() || c.p.topic == "kernels" || c.p.topic == "launch" ||
                              (c.p.topic == "nccl" && !c.kernels.empty());
+  if (about_kernels && c.p.type == QType::kMoreThan && c.kernels.empty() && m == Measure::kGrid) {
+    auto all = RunSkill(c, "top_kernels", {}, false);  // "the add kernel": a short name said as a word
+    if (all && !all->declined) KernelByShortWord(c, *all);
+  }
   if (about_kernels && c.p.type == QType::kMoreThan && !c.kernels.empty() && c.nvtx_range.empty())
-    return AnswerShareAgainst(c);
+    return m == Measure::kGrid ? AnswerGridAgainst(c) : AnswerShareAgainst(c);
   if (!about_kernels || c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) return false;
   if (c.kernels.empty() && (m == Measure::kGrid || m == Measure::kBlock || m != Measure::kNone)) {
     auto all = RunSkill(c, "top_kernels", {}, false);

@@ -60,7 +60,8 @@ Expected<protocol::AskResult> OnAsk(const protocol::AskParams& params, RequestCo
 // per-call and per-iteration deltas, and the verdict as an answer (summary, evidence, verify commands).
 Expected<protocol::DiffResult> OnDiff(const protocol::DiffParams& params, RequestContext& ctx);
 
-// nsys/explainKernel: an unknown kernel is a kNotFound error naming the closest kernels; an ambiguous part of a name is -32602.
+// nsys/explainKernel: an unknown kernel is a kNotFound error naming the closest kernels; an ambiguous part of a name
+// is -32602.
 Expected<protocol::ExplainKernelResult> OnExplainKernel(const protocol::ExplainKernelParams& params,
                                                         RequestContext& ctx);
 

@@ -1806,7 +1806,8 @@ bool AnswerGridAgainst(Ctx& c) {
   const size_t than = c.p.lower.find("than ");
   if (than != std::string::npos) {
     const std::string rest = c.p.lower.substr(than + 5);
-    if (!rest.empty() && std::isdigit(static_cast<unsigned char>(rest[0]))) said = std::atoll(rest.c_str());
+    if (!rest.empty() && std::isdigit(static_cast<unsigned char>(rest[0])))
+      said = std::strtoll(rest.c_str(), nullptr, 10);
     for (const auto& [w, v] : kWords) {
       if (rest.rfind(w, 0) == 0) said = v;
     }

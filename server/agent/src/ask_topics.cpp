@@ -71,9 +71,9 @@ std::optional<Ranking> RankingOf(const Ctx& c) {
   // "Top 5 API calls by number of calls" as "how many" by its "number of": both ask for a list.
   // At the start, or after a leading clause ("Flip it around: which two kernels ...").
   const size_t clause = q.find_first_of(":,");
+  const size_t after = clause == std::string::npos ? std::string::npos : q.find_first_not_of(' ', clause + 1);
   const auto starts = [&](std::string_view w) {
-    return q.rfind(w, 0) == 0 ||
-           (clause != std::string::npos && q.compare(q.find_first_not_of(" ", clause + 1), w.size(), w) == 0);
+    return q.rfind(w, 0) == 0 || (after != std::string::npos && q.compare(after, w.size(), w) == 0);
   };
   const bool listing = starts("list") || starts("which") || starts("show") || starts("top") || starts("bottom");
   const bool lists = listing && (c.p.type == QType::kHowMuch || c.p.type == QType::kHowMany);

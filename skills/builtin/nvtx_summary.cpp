@@ -3,88 +3,167 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "common_rows.h"
-#include "nsys/skills/huge_pages.h"
+#include "nsys/skills/nvtx_groups.h"
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/summary_table.h"
 
 namespace nsys::skills::builtin {
 namespace {
 
-// The selected ranges grouped by (label, style), through a dense vector over label * 2 + style: no hashing per row.
-// Exclusive time per group is its total minus the durations of the direct children of its ranges, so the same pass
-// adds each range's duration to its parent's group (parents precede children; children start inside their
-// parent, so rows up to the window's end plus the longest range hold every child of a selected range).
+// The selected ranges grouped by (label, style), read from the profile's NvtxGroupIndex: each group's rows starting in
+// the window are one slice of its row-ordered list, so its durations are summarised in place (copied only to drop
+// rows a process filter rejects), the groups split over two threads when there are millions of values. Exclusive time
+// per group is its total minus the durations of the direct children of its selected ranges, from the index's
+// per-parent sums.
 class RangeGroups {
  public:
-  RangeGroups(const engine::NvtxTable& nvtx, NvtxLabels& labels, std::pair<size_t, size_t> rows)
-      : nvtx_(nvtx), labels_(labels), first_(rows.first), last_(rows.second), group_of_row_(last_ - first_, -1) {}
+  RangeGroups(const engine::NvtxTable& nvtx, const NvtxGroupIndex& index, const engine::Filter& filter,
+              std::pair<size_t, size_t> rows)
+      : nvtx_(nvtx), index_(index), filter_(filter), first_(rows.first), last_(rows.second) {}
 
   // False when cancelled.
-  bool Build(const engine::Filter& filter, const CancelToken& cancel) {
-    const size_t scan_end =
-        filter.window.whole
-            ? nvtx_.size()
-            : engine::StartRange(nvtx_, filter.window.begin, filter.window.end + nvtx_.max_duration).second;
-    for (size_t i = first_; i < scan_end; ++i) {
-      if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
-      const int32_t p = nvtx_.parent[i];
-      if (p >= static_cast<int32_t>(first_) && p < static_cast<int32_t>(last_)) {
-        const int32_t parent_group = group_of_row_[static_cast<size_t>(p) - first_];
-        if (parent_group >= 0) group_child_time_[static_cast<size_t>(parent_group)] += nvtx_.end[i] - nvtx_.start[i];
-      }
-      if (i >= last_) continue;
-      if (!filter.AcceptsProcess(nvtx_.pid[i])) continue;
-      group_of_row_[i - first_] = GroupOf(i);
-      with_op_id_ += nvtx_.op_id[i] >= 0;
+  bool Build(const CancelToken& cancel) {
+    const size_t groups = index_.size();
+    slice_.resize(groups);
+    size_t values = 0;
+    for (size_t g = 0; g < groups; ++g) {
+      const std::span<const int32_t> rows = index_.rows(g);
+      const auto lo = std::lower_bound(rows.begin(), rows.end(), static_cast<int32_t>(first_));
+      const auto hi = std::lower_bound(lo, rows.end(), static_cast<int32_t>(last_));
+      slice_[g] = {static_cast<size_t>(lo - rows.begin()), static_cast<size_t>(hi - rows.begin())};
+      values += slice_[g].second - slice_[g].first;
     }
-    return true;
+    summary_.assign(groups, SampleSummary{});
+    first_row_.assign(groups, -1);
+    child_time_.assign(groups, 0);
+    // Selecting medians is most of the work: halve it by value count on two threads when there are millions.
+    constexpr size_t kParallelMin = size_t{1} << 21;
+    size_t split = groups;
+    if (values >= kParallelMin && groups >= 2) {
+      size_t seen = 0;
+      for (split = 0; split < groups && seen < values / 2; ++split) seen += slice_[split].second - slice_[split].first;
+    }
+    bool helper_done = true;
+    std::thread helper;
+    if (split < groups) helper = std::thread([&] { helper_done = SummarizeGroups(split, groups, cancel); });
+    bool done = SummarizeGroups(0, split, cancel);
+    if (done) done = AddChildTimes(cancel);
+    if (helper.joinable()) helper.join();
+    return done && helper_done;
   }
 
-  std::vector<SampleSummary> Summarize() const {
-    auto duration = [&](size_t r) { return nvtx_.end[first_ + r] - nvtx_.start[first_ + r]; };
-    return SummarizeGroups(group_of_row_, group_label_.size(), duration);
+  // The groups with selected ranges, longest total first (ties: the group seen first in the window first).
+  std::vector<size_t> LongestFirst() const {
+    std::vector<size_t> order;
+    for (size_t g = 0; g < summary_.size(); ++g) {
+      if (summary_[g].count > 0) order.push_back(g);
+    }
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      if (summary_[a].total != summary_[b].total) return summary_[a].total > summary_[b].total;
+      return first_row_[a] < first_row_[b];
+    });
+    return order;
   }
 
-  std::vector<Value> Row(size_t g, const SampleSummary& total, int64_t grand_total) const {
+  std::vector<Value> Row(size_t g, int64_t grand_total) const {
+    const SampleSummary& total = summary_[g];
     std::vector<Value> row;
     AddTimeSummaryCells(row, total, grand_total);
-    row.push_back(Value(std::string(NvtxStyleName(group_style_[g]))));
-    row.push_back(Value(labels_.Text(group_label_[g])));
-    const int64_t exclusive = total.total - group_child_time_[g];
+    row.push_back(Value(std::string(NvtxStyleName(index_.style(g)))));
+    row.push_back(Value(index_.labels().Text(index_.label(g))));
+    const int64_t exclusive = total.total - child_time_[g];
     row.push_back(Value(exclusive));
     row.push_back(Value(RoundTo(static_cast<double>(exclusive) / static_cast<double>(total.count), 1)));
     return row;
   }
 
+  int64_t total(size_t g) const { return summary_[g].total; }
   int64_t with_op_id() const { return with_op_id_; }
 
  private:
-  int32_t GroupOf(size_t i) {
-    const int32_t label = labels_.LabelOf(i);
-    const size_t slot = static_cast<size_t>(label) * 2 + static_cast<size_t>(nvtx_.style[i]);
-    if (slot >= group_of_label_style_.size()) {
-      group_of_label_style_.resize(std::max(slot + 1, 2 * group_of_label_style_.size()), -1);
+  // The summaries of groups [begin, end). False when cancelled.
+  bool SummarizeGroups(size_t begin, size_t end, const CancelToken& cancel) {
+    std::vector<int64_t> scratch;
+    for (size_t g = begin; g < end; ++g) {
+      if ((g & 0xFF) == 0 && cancel.cancelled()) return false;
+      const auto [lo, hi] = slice_[g];
+      if (lo == hi) continue;
+      const std::span<const int32_t> rows = index_.rows(g).subspan(lo, hi - lo);
+      const std::span<const int64_t> durations = index_.durations(g).subspan(lo, hi - lo);
+      if (filter_.processes.empty()) {
+        first_row_[g] = rows.front();
+        summary_[g] = SummarizeInPlace(durations, scratch);
+        continue;
+      }
+      scratch.clear();
+      for (size_t n = 0; n < rows.size(); ++n) {
+        if (!filter_.AcceptsProcess(nvtx_.pid[static_cast<size_t>(rows[n])])) continue;
+        if (scratch.empty()) first_row_[g] = rows[n];
+        scratch.push_back(durations[n]);
+      }
+      summary_[g] = Summarize(scratch);
     }
-    int32_t& g = group_of_label_style_[slot];
-    if (g < 0) {
-      g = static_cast<int32_t>(group_label_.size());
-      group_label_.push_back(label);
-      group_style_.push_back(nvtx_.style[i]);
-      group_child_time_.push_back(0);
+    return true;
+  }
+
+  // Each selected range's direct children's time, to its group; and the selected ranges with a PyTorch op id. False
+  // when cancelled.
+  bool AddChildTimes(const CancelToken& cancel) {
+    for (size_t g = 0; g < index_.size(); ++g) {
+      if ((g & 0xFF) == 0 && cancel.cancelled()) return false;
+      const std::span<const int32_t> rows = index_.parent_rows(g);
+      const std::span<const int64_t> running = index_.child_ns_running(g);
+      const auto lo =
+          static_cast<size_t>(std::lower_bound(rows.begin(), rows.end(), static_cast<int32_t>(first_)) - rows.begin());
+      const auto hi = static_cast<size_t>(
+          std::lower_bound(rows.begin() + static_cast<ptrdiff_t>(lo), rows.end(), static_cast<int32_t>(last_)) -
+          rows.begin());
+      auto before = [&](size_t k) { return k > 0 ? running[k - 1] : 0; };
+      if (filter_.processes.empty()) {
+        if (hi > lo) child_time_[g] += running[hi - 1] - before(lo);
+        continue;
+      }
+      for (size_t k = lo; k < hi; ++k) {
+        if (filter_.AcceptsProcess(nvtx_.pid[static_cast<size_t>(rows[k])])) child_time_[g] += running[k] - before(k);
+      }
     }
-    return g;
+    AddLateChildTimes();
+    if (filter_.processes.empty()) {
+      with_op_id_ = index_.RowsWithOpIdBefore(nvtx_, last_) - index_.RowsWithOpIdBefore(nvtx_, first_);
+      return true;
+    }
+    for (size_t i = first_; i < last_; ++i) {
+      with_op_id_ += nvtx_.op_id[i] >= 0 && filter_.AcceptsProcess(nvtx_.pid[i]);
+    }
+    return true;
+  }
+
+  // Children starting later than the longest range after their parent count only when a scan up to the window's end
+  // plus the longest range reaches them.
+  void AddLateChildTimes() {
+    const size_t scan_end =
+        filter_.window.whole
+            ? nvtx_.size()
+            : engine::StartRange(nvtx_, filter_.window.begin, filter_.window.end + nvtx_.max_duration).second;
+    for (const NvtxGroupIndex::LateChild& late : index_.late_children()) {
+      const auto parent = static_cast<size_t>(late.parent);
+      if (parent < first_ || parent >= last_ || static_cast<size_t>(late.child) >= scan_end) continue;
+      if (!filter_.AcceptsProcess(nvtx_.pid[parent])) continue;
+      child_time_[static_cast<size_t>(late.parent_group)] += late.ns;
+    }
   }
 
   const engine::NvtxTable& nvtx_;
-  NvtxLabels& labels_;
+  const NvtxGroupIndex& index_;
+  const engine::Filter& filter_;
   size_t first_, last_;
-  std::vector<int32_t> group_of_label_style_;
-  std::vector<int32_t> group_label_;
-  std::vector<engine::NvtxStyle> group_style_;
-  std::vector<int64_t> group_child_time_;
-  HugeVector<int32_t> group_of_row_;  // huge pages: tens of millions of rows
+  std::vector<std::pair<size_t, size_t>> slice_;  // group -> its selected entries [lo, hi) in the index
+  std::vector<SampleSummary> summary_;
+  std::vector<int32_t> first_row_;  // group -> its first selected row
+  std::vector<int64_t> child_time_;
   int64_t with_op_id_ = 0;
 };
 
@@ -115,22 +194,20 @@ class NvtxSummary final : public Skill {
     }
     const bool split_op_id = ArgBool(ctx, "split_op_id");
     const int64_t limit = ArgInt(ctx, "limit");
-    auto labels_or = NvtxLabels::Build(ctx.profile, split_op_id, ctx.cancel);
-    if (!labels_or) return labels_or.error();
-    NvtxLabels& labels = labels_or.value();
+    auto index_or = NvtxGroupIndex::Of(ctx.profile, split_op_id, ctx.cancel);
+    if (!index_or) return index_or.error();
+    const NvtxGroupIndex& index = *index_or.value();
 
-    RangeGroups groups(ctx.profile.nvtx(), labels, RowRange(ctx.profile.nvtx(), ctx.filter));
-    if (!groups.Build(ctx.filter, ctx.cancel)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
-    const std::vector<SampleSummary> totals = groups.Summarize();
-    if (ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+    RangeGroups groups(ctx.profile.nvtx(), index, ctx.filter, RowRange(ctx.profile.nvtx(), ctx.filter));
+    if (!groups.Build(ctx.cancel)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+    const std::vector<size_t> order = groups.LongestFirst();
     int64_t grand_total = 0;
-    for (const auto& s : totals) grand_total += s.total;
-    const std::vector<size_t> order = LongestFirst(totals);
+    for (size_t g : order) grand_total += groups.total(g);
 
     Table table = EmptyTable();
     const size_t shown = limit > 0 ? std::min(order.size(), static_cast<size_t>(limit)) : order.size();
-    for (size_t n = 0; n < shown; ++n) table.rows.push_back(groups.Row(order[n], totals[order[n]], grand_total));
-    AddNotes(ctx, grand_total, groups.with_op_id(), split_op_id, labels, table);
+    for (size_t n = 0; n < shown; ++n) table.rows.push_back(groups.Row(order[n], grand_total));
+    AddNotes(ctx, grand_total, groups.with_op_id(), split_op_id, index.labels(), table);
     if (shown < order.size())
       table.notes.push_back(fmt::format("Showing the first {} of {} rows.", shown, order.size()));
     if (order.empty()) table.notes.push_back("No NVTX ranges start inside the selected window and filters.");
@@ -138,16 +215,6 @@ class NvtxSummary final : public Skill {
   }
 
  private:
-  static std::vector<size_t> LongestFirst(const std::vector<SampleSummary>& totals) {
-    std::vector<size_t> order(totals.size());
-    for (size_t g = 0; g < order.size(); ++g) order[g] = g;
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      if (totals[a].total != totals[b].total) return totals[a].total > totals[b].total;
-      return a < b;
-    });
-    return order;
-  }
-
   static Table EmptyTable() {
     Table table;
     AddTimeSummaryColumns(table.columns, "instances", "range instances");

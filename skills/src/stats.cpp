@@ -74,34 +74,55 @@ double StddevFromMoments(const RunningMoments& m) {
   return static_cast<double>(std::sqrt(std::max<long double>(0, variance)));
 }
 
-// The median of `values` (reordered), all of which lie in [min, max].
-double MedianOf(std::span<int64_t> values, int64_t min, int64_t max) {
+// The median of `values` (reordered): below kRadixSelectMin, nth_element on the (cache-resident) values.
+double SmallMedianOf(std::span<int64_t> values) {
   const size_t n = values.size();
   const size_t mid = n / 2;
-  int64_t upper;
-  int64_t lower;
-  if (n < kRadixSelectMin) {
-    std::nth_element(values.begin(), values.begin() + static_cast<ptrdiff_t>(mid), values.end());
-    upper = values[mid];
-    // The lower middle value is the largest of the first half once nth_element has partitioned it.
-    lower = n % 2 == 1 ? upper : *std::max_element(values.begin(), values.begin() + static_cast<ptrdiff_t>(mid));
-  } else {
-    upper = RadixSelect(values, mid, min, max);
-    lower = upper;
-    if (n % 2 == 0) {
-      // The (mid - 1)-th value is below `upper` only when exactly `mid` values are.
-      size_t below = 0;
-      int64_t max_below = min;
-      for (int64_t v : values) {
-        if (v < upper) {
-          ++below;
-          max_below = std::max(max_below, v);
-        }
+  std::nth_element(values.begin(), values.begin() + static_cast<ptrdiff_t>(mid), values.end());
+  const int64_t upper = values[mid];
+  // The lower middle value is the largest of the first half once nth_element has partitioned it.
+  const int64_t lower =
+      n % 2 == 1 ? upper : *std::max_element(values.begin(), values.begin() + static_cast<ptrdiff_t>(mid));
+  return n % 2 == 1 ? static_cast<double>(upper) : (static_cast<double>(lower) + static_cast<double>(upper)) / 2.0;
+}
+
+// The median of `values` (left as they are), all of which lie in [min, max], by RadixSelect.
+double LargeMedianOf(std::span<const int64_t> values, int64_t min, int64_t max) {
+  const size_t n = values.size();
+  const size_t mid = n / 2;
+  const int64_t upper = RadixSelect(values, mid, min, max);
+  int64_t lower = upper;
+  if (n % 2 == 0) {
+    // The (mid - 1)-th value is below `upper` only when exactly `mid` values are.
+    size_t below = 0;
+    int64_t max_below = min;
+    for (int64_t v : values) {
+      if (v < upper) {
+        ++below;
+        max_below = std::max(max_below, v);
       }
-      if (below == mid) lower = max_below;
     }
+    if (below == mid) lower = max_below;
   }
   return n % 2 == 1 ? static_cast<double>(upper) : (static_cast<double>(lower) + static_cast<double>(upper)) / 2.0;
+}
+
+// The median of `values` (reordered), all of which lie in [min, max].
+double MedianOf(std::span<int64_t> values, int64_t min, int64_t max) {
+  return values.size() < kRadixSelectMin ? SmallMedianOf(values) : LargeMedianOf(values, min, max);
+}
+
+// The summary but the median.
+SampleSummary SummaryOfMoments(std::span<const int64_t> values, const RunningMoments& m) {
+  SampleSummary s;
+  s.count = m.count;
+  s.total = m.total;
+  s.min = m.min;
+  s.max = m.max;
+  s.avg = static_cast<double>(s.total) / static_cast<double>(values.size());
+  s.stddev = StddevFromMoments(m);
+  if (s.stddev < 0) s.stddev = TwoPassStddev(values, s.avg);
+  return s;
 }
 
 }  // namespace
@@ -113,17 +134,23 @@ SampleSummary Summarize(std::span<int64_t> values) {
 }
 
 SampleSummary SummarizeWithMoments(std::span<int64_t> values, const RunningMoments& m) {
-  SampleSummary s;
-  const size_t n = values.size();
-  if (n == 0) return s;
-  s.count = m.count;
-  s.total = m.total;
-  s.min = m.min;
-  s.max = m.max;
-  s.avg = static_cast<double>(s.total) / static_cast<double>(n);
-  s.stddev = StddevFromMoments(m);
-  if (s.stddev < 0) s.stddev = TwoPassStddev(values, s.avg);
+  if (values.empty()) return SampleSummary{};
+  SampleSummary s = SummaryOfMoments(values, m);
   s.median = MedianOf(values, s.min, s.max);
+  return s;
+}
+
+SampleSummary SummarizeInPlace(std::span<const int64_t> values, std::vector<int64_t>& scratch) {
+  if (values.empty()) return SampleSummary{};
+  RunningMoments m;
+  for (int64_t v : values) m.Add(v);
+  SampleSummary s = SummaryOfMoments(values, m);
+  if (values.size() < kRadixSelectMin) {
+    scratch.assign(values.begin(), values.end());
+    s.median = SmallMedianOf(scratch);
+  } else {
+    s.median = LargeMedianOf(values, s.min, s.max);
+  }
   return s;
 }
 

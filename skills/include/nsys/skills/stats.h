@@ -65,6 +65,10 @@ struct RunningMoments {
 // overflowed (else from a second pass over `values`).
 SampleSummary SummarizeWithMoments(std::span<int64_t> values, const RunningMoments& m);
 
+// The same summary as Summarize() without reordering `values` (kept data, e.g. an index): a small input is copied into
+// `scratch` to select its median, a large one is selected in place by read-only passes.
+SampleSummary SummarizeInPlace(std::span<const int64_t> values, std::vector<int64_t>& scratch);
+
 // Summaries of values grouped by dense group id. `group_of_row[i]` is the group of row i, or -1 to skip it;
 // `value_of_row(i)` is called once per kept row. Returns one summary per group id in [0, num_groups).
 template <typename ValueFn>

@@ -7,8 +7,10 @@
 // (SQLITE_OPEN_READONLY, immutable=1 where safe, PRAGMA query_only); caches live under $XDG_CACHE_HOME/nsys-ai.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -133,6 +135,21 @@ class Profile {
   using SqlParams = std::map<std::string, Value>;
   virtual Expected<SqlResult> Query(const std::string& sql, const SqlParams& params, const CancelToken& cancel,
                                     const QueryLimits& limits = {}) const = 0;
+
+  // Data a higher layer derives from the loaded (immutable) tables, such as the skills' index of NVTX rows by group,
+  // computed once and kept as long as the profile. The first call for `key` runs `make`; a non-null result is kept
+  // and returned to every later call. Calls for one key are serialised: a second caller waits for the first's
+  // result. A null result (cancelled, failed) is not kept, so the next call tries again.
+  using DerivedMaker = std::function<std::shared_ptr<const void>()>;
+  std::shared_ptr<const void> Derived(const std::string& key, const DerivedMaker& make) const;
+
+ private:
+  struct DerivedSlot {
+    std::mutex mu;  // held while the slot's value is made
+    std::shared_ptr<const void> value;
+  };
+  mutable std::mutex derived_mu_;
+  mutable std::map<std::string, std::shared_ptr<DerivedSlot>> derived_;
 };
 
 }  // namespace nsys::engine

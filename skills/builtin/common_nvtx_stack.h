@@ -4,6 +4,7 @@
 // through NvtxTable::parent, then the (rare) start/end ranges that begin and end on the call's thread.
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "nsys/engine/profile.h"
@@ -50,5 +51,14 @@ struct StartEndRangesByThread {
     }
   }
 };
+
+// The profile's start/end ranges by thread, built once and kept with the profile (their thread index is complete: look
+// threads up with Find).
+inline std::shared_ptr<const StartEndRangesByThread> StartEndRangesOf(const engine::Profile& profile) {
+  return std::static_pointer_cast<const StartEndRangesByThread>(profile.Derived("skills.nvtx_start_end_by_thread", [&] {
+    return std::static_pointer_cast<const void>(
+        std::make_shared<const StartEndRangesByThread>(StartEndRangesByThread::Build(profile.nvtx())));
+  }));
+}
 
 }  // namespace nsys::skills::builtin

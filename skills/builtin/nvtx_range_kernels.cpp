@@ -15,6 +15,7 @@
 #include "common_rows.h"
 #include "nsys/skills/huge_pages.h"
 #include "nsys/skills/nvtx_coverage.h"
+#include "nsys/skills/nvtx_groups.h"
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/summary_table.h"
 
@@ -32,38 +33,41 @@ struct LabelStats {
   int32_t top_kernel = -1;  // (label, short name) id with the most GPU time
 };
 
-// The pass shared by the skill and ComputeNvtxCoverage: per label statistics plus the coverage figures.
+// The pass shared by the skill and ComputeNvtxCoverage: per label statistics plus the coverage figures. The ranges'
+// own figures (instances, wall time, threads) come from the profile's NvtxGroupIndex: a window's rows of each
+// (group, thread) piece are one slice, so no pass over every range.
 class RangeKernelPass {
  public:
-  RangeKernelPass(const engine::Profile& profile, NvtxLabels& labels)
-      : k_(profile.kernels()), rt_(profile.runtime()), nvtx_(profile.nvtx()), labels_(labels) {}
+  RangeKernelPass(const engine::Profile& profile, const NvtxGroupIndex& index)
+      : profile_(profile), k_(profile.kernels()), rt_(profile.runtime()), nvtx_(profile.nvtx()), index_(index) {}
 
   // False when cancelled.
   bool Run(const engine::Filter& filter, const CancelToken& cancel) {
     const auto [first, last] = RowRange(nvtx_, filter);
     first_ = first;
     rows_ = last - first;
-    cell_of_ = MakeHugeArray<int32_t>(rows_);  // every cell is written below
-    DenseIndex label_thread;
-    for (size_t j = first; j < last; ++j) {
-      if ((j & 0xFFFF) == 0 && cancel.cancelled()) return false;
-      if (!filter.AcceptsProcess(nvtx_.pid[j])) {
-        cell_of_[j - first] = kNotSelected;
-        continue;
+    filter_ = &filter;
+    stats_.assign(index_.labels().size(), LabelStats{});
+    first_row_.assign(stats_.size(), INT32_MAX);
+    DenseIndex label_thread;  // PackKey(label, thread): a label's groups (one per style) may share a thread
+    for (size_t g = 0; g < index_.size(); ++g) {
+      if ((g & 0xFF) == 0 && cancel.cancelled()) return false;
+      const auto label = static_cast<size_t>(index_.label(g));
+      LabelStats& s = stats_[label];
+      for (size_t p = index_.first_piece(g); p < index_.first_piece(g + 1); ++p) {
+        if (!filter.AcceptsProcess(index_.pid_of_piece(p))) continue;
+        const auto [lo, hi] = index_.Slice(p, first, last);
+        if (lo == hi) continue;
+        s.seen = true;
+        s.instances += static_cast<int64_t>(hi - lo);
+        s.wall_ns += index_.DurationSum(p, lo, hi);
+        first_row_[label] = std::min(first_row_[label], index_.rows(p)[lo]);
+        const size_t pairs = label_thread.size();
+        label_thread.IdOf(PackKey(static_cast<uint32_t>(label), static_cast<uint32_t>(index_.thread_of_piece(p))));
+        if (label_thread.size() > pairs) ++s.threads;
       }
-      const int32_t label = labels_.LabelOf(j);
-      cell_of_[j - first] = label;
-      LabelStats& s = StatsOf(label);
-      s.seen = true;
-      ++s.instances;
-      s.wall_ns += nvtx_.end[j] - nvtx_.start[j];
-      // A (label, thread) pair seen for the first time (not "the newest id": a label's consecutive instances on one
-      // thread would each count again).
-      const size_t pairs = label_thread.size();
-      label_thread.IdOf(PackKey(static_cast<uint32_t>(label),
-                                static_cast<uint32_t>(threads_.IdOf(PackKey(nvtx_.pid[j], nvtx_.tid[j])))));
-      if (label_thread.size() > pairs) ++s.threads;
     }
+    slots_.emplace(NvtxRowSlots::Borrow(profile_));
     return AddKernels(filter, cancel);
   }
 
@@ -80,13 +84,13 @@ class RangeKernelPass {
       s.max_kernels = std::max<int64_t>(s.max_kernels, touched_kernels_[t]);
     }
     for (size_t l = 0; l < stats_.size(); ++l) offset[l + 1] += offset[l];
-    std::vector<int64_t> flat(offset.back());
+    HugeArray<int64_t> flat = MakeHugeArray<int64_t>(offset.back());  // every value is written below
     std::vector<size_t> next(offset.begin(), offset.end() - 1);
     for (size_t t = 0; t < touched_label_.size(); ++t) {
       if (touched_gpu_[t] > 0) flat[next[static_cast<size_t>(touched_label_[t])]++] = touched_gpu_[t];
     }
     for (size_t l = 0; l < stats_.size(); ++l) {
-      const std::span<int64_t> nonzero(flat.data() + offset[l], offset[l + 1] - offset[l]);
+      const std::span<int64_t> nonzero(flat.get() + offset[l], offset[l + 1] - offset[l]);
       const auto zeros = static_cast<size_t>(stats_[l].instances) - nonzero.size();
       stats_[l].p50 = NearestRank(nonzero, zeros, 50);
       stats_[l].p90 = NearestRank(nonzero, zeros, 90);
@@ -111,6 +115,7 @@ class RangeKernelPass {
   }
 
   const std::vector<LabelStats>& stats() const { return stats_; }
+  int32_t first_row(size_t label) const { return first_row_[label]; }
   const NvtxCoverage& coverage() const { return coverage_; }
   int64_t kernels_total() const { return kernels_total_; }
   int64_t kernels_in_ranges() const { return kernels_in_ranges_; }
@@ -120,7 +125,8 @@ class RangeKernelPass {
 
  private:
   bool AddKernels(const engine::Filter& filter, const CancelToken& cancel) {
-    StartEndRangesByThread start_end = StartEndRangesByThread::Build(nvtx_);
+    const std::shared_ptr<const StartEndRangesByThread> start_end_ranges = StartEndRangesOf(profile_);
+    const StartEndRangesByThread& start_end = *start_end_ranges;
     const auto [first, last] = RowRange(k_, filter);
     std::vector<int32_t> stack;
     for (size_t i = first; i < last; ++i) {
@@ -134,8 +140,10 @@ class RangeKernelPass {
       const auto r = static_cast<size_t>(launch);
       stack.clear();
       AppendPushPopStack(rt_.nvtx[r], nvtx_, stack);
-      const auto thread = static_cast<size_t>(start_end.threads.IdOf(PackKey(rt_.pid[r], rt_.tid[r])));
-      start_end.AppendEnclosing(thread, rt_.start[r], rt_.end[r], nvtx_, stack);
+      if (!start_end.of_thread.empty()) {
+        const int32_t thread = start_end.threads.Find(PackKey(rt_.pid[r], rt_.tid[r]));
+        if (thread >= 0) start_end.AppendEnclosing(static_cast<size_t>(thread), rt_.start[r], rt_.end[r], nvtx_, stack);
+      }
       if (stack.empty()) continue;
       int32_t innermost = stack.front();
       for (int32_t j : stack) {
@@ -146,8 +154,8 @@ class RangeKernelPass {
       bool counted = false;
       for (int32_t j : stack) {
         const auto js = static_cast<size_t>(j);
-        if (js < first_ || js - first_ >= rows_ || cell_of_[js - first_] == kNotSelected) continue;
-        const size_t t = TouchedOf(cell_of_[js - first_]);
+        if (js < first_ || js - first_ >= rows_ || !filter_->AcceptsProcess(nvtx_.pid[js])) continue;
+        const size_t t = TouchedOf(js);
         const int32_t label = touched_label_[t];
         touched_gpu_[t] += dur;
         ++touched_kernels_[t];
@@ -165,20 +173,16 @@ class RangeKernelPass {
     return true;
   }
 
-  // The per-instance slot of a selected range, made on its first kernel: its cell turns from the label to -2 - slot.
-  size_t TouchedOf(int32_t& cell) {
-    if (cell < 0) return static_cast<size_t>(-2 - cell);
+  // The per-instance slot of selected range `row`, made on its first kernel.
+  size_t TouchedOf(size_t row) {
+    const int32_t slot = slots_->Get(row);
+    if (slot >= 0) return static_cast<size_t>(slot);
     const size_t t = touched_label_.size();
-    touched_label_.push_back(cell);
+    touched_label_.push_back(index_.label(static_cast<size_t>(index_.group_of_row(row))));
     touched_gpu_.push_back(0);
     touched_kernels_.push_back(0);
-    cell = -2 - static_cast<int32_t>(t);
+    slots_->Set(row, static_cast<int32_t>(t));
     return t;
-  }
-
-  LabelStats& StatsOf(int32_t label) {
-    if (static_cast<size_t>(label) >= stats_.size()) stats_.resize(static_cast<size_t>(label) + 1);
-    return stats_[static_cast<size_t>(label)];
   }
 
   // The nearest-rank percentile (the smallest value with at least p% of the values at or below it) of `zeros` zeros
@@ -193,24 +197,23 @@ class RangeKernelPass {
     return v[idx - zeros];
   }
 
+  const engine::Profile& profile_;
   const engine::KernelTable& k_;
   const engine::RuntimeTable& rt_;
   const engine::NvtxTable& nvtx_;
-  NvtxLabels& labels_;
+  const NvtxGroupIndex& index_;
+  const engine::Filter* filter_ = nullptr;
   size_t first_ = 0;
-  // NVTX row - first_ -> its label (>= 0) until a kernel is placed in it, then -2 - its slot in touched_*; -1 when
-  // not selected. One 4-byte array per row, on huge pages and not zero-filled (tens of millions of rows: per-row
-  // accumulators and 4 KiB page faults cost more than the passes); the per-instance sums are kept only for the
-  // instances that launch kernels.
-  static constexpr int32_t kNotSelected = -1;
   size_t rows_ = 0;
-  HugeArray<int32_t> cell_of_;
-  std::vector<int32_t> touched_label_;
-  std::vector<int64_t> touched_gpu_;
-  std::vector<int32_t> touched_kernels_;  // kernels per instance (a range instance launches far fewer than 2^31)
+  // Selected NVTX row -> its slot in touched_* once a kernel is placed in it, else -1: the profile's row slots, lent
+  // (tens of millions of rows); the per-instance sums are kept only for the instances that launch kernels.
+  std::optional<NvtxRowSlots> slots_;
+  HugeVector<int32_t> touched_label_;  // huge pages: millions of instances launch kernels
+  HugeVector<int64_t> touched_gpu_;
+  HugeVector<int32_t> touched_kernels_;  // kernels per instance (a range instance launches far fewer than 2^31)
   std::vector<LabelStats> stats_;
-  DenseIndex threads_;       // PackKey(pid, tid) -> thread id
-  DenseIndex label_kernel_;  // PackKey(label, kernel short name) -> id
+  std::vector<int32_t> first_row_;  // label -> its first selected row
+  DenseIndex label_kernel_;         // PackKey(label, kernel short name) -> id
   std::vector<int64_t> kernel_gpu_;
   NvtxCoverage coverage_;
   int64_t kernels_total_ = 0, kernels_in_ranges_ = 0;
@@ -253,10 +256,10 @@ class NvtxRangeKernels final : public Skill {
 
   Expected<Table> run(const Context& ctx) const override {
     if (auto declined = MissingData(ctx.profile.info())) return *declined;
-    auto labels_or = NvtxLabels::Build(ctx.profile, ArgBool(ctx, "split_op_id"), ctx.cancel);
-    if (!labels_or) return labels_or.error();
-    NvtxLabels& labels = labels_or.value();
-    RangeKernelPass pass(ctx.profile, labels);
+    auto index_or = NvtxGroupIndex::Of(ctx.profile, ArgBool(ctx, "split_op_id"), ctx.cancel);
+    if (!index_or) return index_or.error();
+    const NvtxLabels& labels = index_or.value()->labels();
+    RangeKernelPass pass(ctx.profile, *index_or.value());
     if (!pass.Run(ctx.filter, ctx.cancel)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
     pass.Finish();
 
@@ -265,6 +268,8 @@ class NvtxRangeKernels final : public Skill {
     for (size_t l = 0; l < stats.size(); ++l) {
       if (stats[l].seen) order.push_back(l);
     }
+    // The window's first-seen order first (ties below keep it).
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return pass.first_row(a) < pass.first_row(b); });
     std::vector<std::string> text(stats.size());
     for (size_t l : order) text[l] = labels.Text(static_cast<int32_t>(l));
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -359,9 +364,9 @@ Expected<NvtxCoverage> ComputeNvtxCoverage(const engine::Profile& profile, const
     }
     return zero;
   }
-  auto labels_or = NvtxLabels::Build(profile, false, cancel);
-  if (!labels_or) return labels_or.error();
-  builtin::RangeKernelPass pass(profile, labels_or.value());
+  auto index_or = NvtxGroupIndex::Of(profile, false, cancel);
+  if (!index_or) return index_or.error();
+  builtin::RangeKernelPass pass(profile, *index_or.value());
   if (!pass.Run(filter, cancel)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
   pass.Finish();
   return pass.coverage();

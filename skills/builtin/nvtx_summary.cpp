@@ -27,14 +27,12 @@ class RangeGroups {
   // False when cancelled.
   bool Build(const CancelToken& cancel) {
     const size_t groups = index_.size();
-    slice_.resize(groups);
+    slice_.assign(index_.first_piece(groups), {0, 0});
     size_t values = 0;
-    for (size_t g = 0; g < groups; ++g) {
-      const std::span<const int32_t> rows = index_.rows(g);
-      const auto lo = std::lower_bound(rows.begin(), rows.end(), static_cast<int32_t>(first_));
-      const auto hi = std::lower_bound(lo, rows.end(), static_cast<int32_t>(last_));
-      slice_[g] = {static_cast<size_t>(lo - rows.begin()), static_cast<size_t>(hi - rows.begin())};
-      values += slice_[g].second - slice_[g].first;
+    for (size_t p = 0; p < slice_.size(); ++p) {
+      if (!filter_.AcceptsProcess(index_.pid_of_piece(p))) continue;  // a piece is one thread's
+      slice_[p] = index_.Slice(p, first_, last_);
+      values += slice_[p].second - slice_[p].first;
     }
     summary_.assign(groups, SampleSummary{});
     first_row_.assign(groups, -1);
@@ -44,7 +42,11 @@ class RangeGroups {
     size_t split = groups;
     if (values >= kParallelMin && groups >= 2) {
       size_t seen = 0;
-      for (split = 0; split < groups && seen < values / 2; ++split) seen += slice_[split].second - slice_[split].first;
+      for (split = 0; split < groups && seen < values / 2; ++split) {
+        for (size_t p = index_.first_piece(split); p < index_.first_piece(split + 1); ++p) {
+          seen += slice_[p].second - slice_[p].first;
+        }
+      }
     }
     bool helper_done = true;
     std::thread helper;
@@ -84,29 +86,36 @@ class RangeGroups {
   int64_t with_op_id() const { return with_op_id_; }
 
  private:
-  // The summaries of groups [begin, end). False when cancelled.
+  // The summaries of groups [begin, end), each from its pieces' slices in place. False when cancelled.
   bool SummarizeGroups(size_t begin, size_t end, const CancelToken& cancel) {
+    std::vector<std::span<const int64_t>> parts;
     std::vector<int64_t> scratch;
     for (size_t g = begin; g < end; ++g) {
       if ((g & 0xFF) == 0 && cancel.cancelled()) return false;
-      const auto [lo, hi] = slice_[g];
-      if (lo == hi) continue;
-      const std::span<const int32_t> rows = index_.rows(g).subspan(lo, hi - lo);
-      const std::span<const int64_t> durations = index_.durations(g).subspan(lo, hi - lo);
-      if (filter_.processes.empty()) {
-        first_row_[g] = rows.front();
-        summary_[g] = SummarizeInPlace(durations, scratch);
-        continue;
+      parts.clear();
+      int32_t first_row = INT32_MAX;
+      for (size_t p = index_.first_piece(g); p < index_.first_piece(g + 1); ++p) {
+        const auto [lo, hi] = slice_[p];
+        if (lo == hi) continue;
+        parts.push_back(index_.durations(p).subspan(lo, hi - lo));
+        first_row = std::min(first_row, index_.rows(p)[lo]);
       }
-      scratch.clear();
-      for (size_t n = 0; n < rows.size(); ++n) {
-        if (!filter_.AcceptsProcess(nvtx_.pid[static_cast<size_t>(rows[n])])) continue;
-        if (scratch.empty()) first_row_[g] = rows[n];
-        scratch.push_back(durations[n]);
-      }
-      summary_[g] = Summarize(scratch);
+      if (parts.empty()) continue;
+      first_row_[g] = first_row;
+      summary_[g] = SummarizeInPlace(parts, scratch, [&](std::vector<int64_t>& out) { InRowOrder(g, out); });
     }
     return true;
+  }
+
+  // Group g's selected durations in row order.
+  void InRowOrder(size_t g, std::vector<int64_t>& out) const {
+    std::vector<std::pair<int32_t, int64_t>> by_row;
+    for (size_t p = index_.first_piece(g); p < index_.first_piece(g + 1); ++p) {
+      for (size_t n = slice_[p].first; n < slice_[p].second; ++n)
+        by_row.emplace_back(index_.rows(p)[n], index_.durations(p)[n]);
+    }
+    std::sort(by_row.begin(), by_row.end());
+    for (const auto& [row, ns] : by_row) out.push_back(ns);
   }
 
   // Each selected range's direct children's time, to its group; and the selected ranges with a PyTorch op id. False
@@ -160,7 +169,7 @@ class RangeGroups {
   const NvtxGroupIndex& index_;
   const engine::Filter& filter_;
   size_t first_, last_;
-  std::vector<std::pair<size_t, size_t>> slice_;  // group -> its selected entries [lo, hi) in the index
+  std::vector<std::pair<size_t, size_t>> slice_;  // piece -> its selected entries [lo, hi)
   std::vector<SampleSummary> summary_;
   std::vector<int32_t> first_row_;  // group -> its first selected row
   std::vector<int64_t> child_time_;

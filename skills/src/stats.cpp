@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <thread>
 
 namespace nsys::skills {
@@ -15,16 +16,20 @@ constexpr size_t kRadixSelectMin = 1 << 15;
 // The k-th smallest (0-based) of `values`, all of which lie in [lo, hi], by histogram refinement: each pass counts
 // the values of the current range into at most 65536 buckets and keeps the bucket holding rank k, so a 64-bit
 // range needs at most four read-only passes; once the bucket is small its values are collected and partitioned.
-// Several times faster than nth_element on millions of values, which moves every element repeatedly.
-int64_t RadixSelect(std::span<const int64_t> values, size_t k, int64_t lo, int64_t hi) {
+// Several times faster than nth_element on millions of values, which moves every element repeatedly. The values may
+// lie in several parts (the slices of an index), read in place.
+using Parts = std::span<const std::span<const int64_t>>;
+int64_t RadixSelect(Parts parts, size_t k, int64_t lo, int64_t hi) {
   std::vector<uint32_t> histogram;
   for (;;) {
     if (lo == hi) return lo;
     const uint64_t width = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
     const int shift = std::max(0, static_cast<int>(std::bit_width(width)) - 16);
     histogram.assign(static_cast<size_t>(width >> shift) + 1, 0);
-    for (int64_t v : values) {
-      if (v >= lo && v <= hi) ++histogram[static_cast<uint64_t>(v - lo) >> shift];
+    for (std::span<const int64_t> values : parts) {
+      for (int64_t v : values) {
+        if (v >= lo && v <= hi) ++histogram[static_cast<uint64_t>(v - lo) >> shift];
+      }
     }
     size_t bucket = 0;
     while (k >= histogram[bucket]) k -= histogram[bucket++];
@@ -35,8 +40,10 @@ int64_t RadixSelect(std::span<const int64_t> values, size_t k, int64_t lo, int64
     if (histogram[bucket] <= 4096) {
       std::vector<int64_t> in_bucket;
       in_bucket.reserve(histogram[bucket]);
-      for (int64_t v : values) {
-        if (v >= bucket_lo && v <= bucket_hi) in_bucket.push_back(v);
+      for (std::span<const int64_t> values : parts) {
+        for (int64_t v : values) {
+          if (v >= bucket_lo && v <= bucket_hi) in_bucket.push_back(v);
+        }
       }
       std::nth_element(in_bucket.begin(), in_bucket.begin() + static_cast<ptrdiff_t>(k), in_bucket.end());
       return in_bucket[k];
@@ -86,20 +93,21 @@ double SmallMedianOf(std::span<int64_t> values) {
   return n % 2 == 1 ? static_cast<double>(upper) : (static_cast<double>(lower) + static_cast<double>(upper)) / 2.0;
 }
 
-// The median of `values` (left as they are), all of which lie in [min, max], by RadixSelect.
-double LargeMedianOf(std::span<const int64_t> values, int64_t min, int64_t max) {
-  const size_t n = values.size();
+// The median of the n values in `parts` (left as they are), all of which lie in [min, max], by RadixSelect.
+double LargeMedianOf(Parts parts, size_t n, int64_t min, int64_t max) {
   const size_t mid = n / 2;
-  const int64_t upper = RadixSelect(values, mid, min, max);
+  const int64_t upper = RadixSelect(parts, mid, min, max);
   int64_t lower = upper;
   if (n % 2 == 0) {
     // The (mid - 1)-th value is below `upper` only when exactly `mid` values are.
     size_t below = 0;
     int64_t max_below = min;
-    for (int64_t v : values) {
-      if (v < upper) {
-        ++below;
-        max_below = std::max(max_below, v);
+    for (std::span<const int64_t> values : parts) {
+      for (int64_t v : values) {
+        if (v < upper) {
+          ++below;
+          max_below = std::max(max_below, v);
+        }
       }
     }
     if (below == mid) lower = max_below;
@@ -109,7 +117,9 @@ double LargeMedianOf(std::span<const int64_t> values, int64_t min, int64_t max) 
 
 // The median of `values` (reordered), all of which lie in [min, max].
 double MedianOf(std::span<int64_t> values, int64_t min, int64_t max) {
-  return values.size() < kRadixSelectMin ? SmallMedianOf(values) : LargeMedianOf(values, min, max);
+  const std::span<const int64_t> whole = values;
+  return values.size() < kRadixSelectMin ? SmallMedianOf(values)
+                                         : LargeMedianOf(Parts(&whole, 1), values.size(), min, max);
 }
 
 // The summary but the median.
@@ -140,16 +150,32 @@ SampleSummary SummarizeWithMoments(std::span<int64_t> values, const RunningMomen
   return s;
 }
 
-SampleSummary SummarizeInPlace(std::span<const int64_t> values, std::vector<int64_t>& scratch) {
-  if (values.empty()) return SampleSummary{};
+SampleSummary SummarizeInPlace(std::span<const std::span<const int64_t>> parts, std::vector<int64_t>& scratch,
+                               const std::function<void(std::vector<int64_t>&)>& in_order) {
   RunningMoments m;
-  for (int64_t v : values) m.Add(v);
-  SampleSummary s = SummaryOfMoments(values, m);
-  if (values.size() < kRadixSelectMin) {
-    scratch.assign(values.begin(), values.end());
+  for (std::span<const int64_t> values : parts) {
+    for (int64_t v : values) m.Add(v);
+  }
+  const auto n = static_cast<size_t>(m.count);
+  if (n == 0) return SampleSummary{};
+  SampleSummary s;
+  s.count = m.count;
+  s.total = m.total;
+  s.min = m.min;
+  s.max = m.max;
+  s.avg = static_cast<double>(s.total) / static_cast<double>(n);
+  s.stddev = StddevFromMoments(m);
+  if (s.stddev < 0) {  // huge values: the second pass adds them in the order a scan would
+    scratch.clear();
+    in_order(scratch);
+    s.stddev = TwoPassStddev(scratch, s.avg);
+  }
+  if (n < kRadixSelectMin) {
+    scratch.clear();
+    for (std::span<const int64_t> values : parts) scratch.insert(scratch.end(), values.begin(), values.end());
     s.median = SmallMedianOf(scratch);
   } else {
-    s.median = LargeMedianOf(values, s.min, s.max);
+    s.median = LargeMedianOf(parts, n, s.min, s.max);
   }
   return s;
 }

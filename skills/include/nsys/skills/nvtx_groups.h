@@ -1,13 +1,16 @@
 #pragma once
-// The NVTX ranges of a profile clustered by nvtx_summary's group, (label, style), built once per profile and
-// labelling (split_op_id or not) and kept with it (engine::Profile::Derived). Each group's rows are listed in row
-// (start) order beside their durations, so the rows of a group that start in a window are one contiguous slice found
-// by binary search: a summary reads its values in place, with no per-row grouping pass and no scatter, and sees them
-// in the same order as a scan of the rows would.
+// The NVTX ranges of a profile clustered by nvtx_summary's group, (label, style), and within a group by thread, built
+// once per profile and labelling (split_op_id or not) and kept with it (engine::Profile::Derived). Each (group, thread)
+// piece lists its rows in row (start) order beside their durations, so the rows of a piece that start in a window are
+// one contiguous slice found by binary search, and a process filter keeps or drops whole pieces: a summary reads its
+// values in place, with no per-row grouping pass and no scatter.
 //
-// Memory: 12 bytes per range (row id and duration) plus 12 per range with children listed after it.
+// Memory: 16 bytes per range (its group, and a row id and duration in piece order) plus 12 per range with children
+// listed after it.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -34,12 +37,34 @@ class NvtxGroupIndex {
   size_t size() const { return group_label_.size(); }
   int32_t label(size_t g) const { return group_label_[g]; }
   engine::NvtxStyle style(size_t g) const { return group_style_[g]; }
-  // Group g's rows, ascending, and their durations (end - start) in the same order.
-  std::span<const int32_t> rows(size_t g) const {
-    return {rows_.data() + offset_[g], static_cast<size_t>(offset_[g + 1] - offset_[g])};
+  int32_t group_of_row(size_t row) const { return group_of_row_[row]; }
+
+  // A group's ranges on one thread form a piece; group g's pieces are [first_piece(g), first_piece(g + 1)).
+  size_t first_piece(size_t g) const { return group_first_piece_[g]; }
+  size_t thread_of_piece(size_t p) const { return piece_thread_[p]; }
+  // Threads as dense ids: PackKey(pid, tid) of each.
+  uint64_t thread_key(size_t t) const { return thread_key_[t]; }
+  uint32_t pid_of_piece(size_t p) const { return static_cast<uint32_t>(thread_key_[piece_thread_[p]] >> 32); }
+  // A piece's rows, ascending, and their durations (end - start) in the same order.
+  std::span<const int32_t> rows(size_t piece) const {
+    return {rows_.data() + piece_offset_[piece], piece_offset_[piece + 1] - piece_offset_[piece]};
   }
-  std::span<const int64_t> durations(size_t g) const {
-    return {durations_.data() + offset_[g], static_cast<size_t>(offset_[g + 1] - offset_[g])};
+  std::span<const int64_t> durations(size_t piece) const {
+    return {durations_.data() + piece_offset_[piece], piece_offset_[piece + 1] - piece_offset_[piece]};
+  }
+  // The summed duration of entries [lo, hi) of a piece (running totals kept every kSumBlock entries; sums wrap as
+  // int64 additions do).
+  int64_t DurationSum(size_t piece, size_t lo, size_t hi) const {
+    return static_cast<int64_t>(RunningSum(piece_offset_[piece] + hi) - RunningSum(piece_offset_[piece] + lo));
+  }
+  // The entries [lo, hi) of a piece's rows that lie in rows [first, last) (binary search).
+  std::pair<size_t, size_t> Slice(size_t piece, size_t first, size_t last) const {
+    const std::span<const int32_t> r = rows(piece);
+    const auto lo = std::lower_bound(r.begin(), r.end(), static_cast<int64_t>(first),
+                                     [](int32_t row, int64_t x) { return row < x; });
+    const auto hi =
+        std::lower_bound(lo, r.end(), static_cast<int64_t>(last), [](int32_t row, int64_t x) { return row < x; });
+    return {static_cast<size_t>(lo - r.begin()), static_cast<size_t>(hi - r.begin())};
   }
 
   // The time of the direct children of group g's ranges: for each of its ranges with children listed after it (a
@@ -68,28 +93,74 @@ class NvtxGroupIndex {
   }
 
  private:
-  NvtxGroupIndex(NvtxLabels labels) : labels_(std::move(labels)) {}
-  bool AssignGroups(const engine::NvtxTable& nvtx, HugeArray<int32_t>& group_of_row, const CancelToken& cancel);
-  void LayOut(const engine::NvtxTable& nvtx, const HugeArray<int32_t>& group_of_row);
-  bool CollectChildTimes(const engine::NvtxTable& nvtx, const HugeArray<int32_t>& group_of_row,
-                         const CancelToken& cancel);
-  void LayOutParents(const engine::NvtxTable& nvtx, const HugeArray<int32_t>& group_of_row,
-                     const HugeVector<int64_t>& child_ns, const HugeVector<uint8_t>& has_child);
+  explicit NvtxGroupIndex(NvtxLabels labels) : labels_(std::move(labels)) {}
+  bool AssignGroups(const engine::NvtxTable& nvtx, HugeArray<int32_t>& thread_of_row, const CancelToken& cancel);
+  void LayOut(const engine::NvtxTable& nvtx, HugeArray<int32_t>& thread_of_row);
+  std::vector<int32_t> OrderPieces(const std::vector<uint64_t>& piece_keys);
+  void FillPieces(const engine::NvtxTable& nvtx, const HugeArray<int32_t>& piece_of_row,
+                  const std::vector<int32_t>& rank);
+  bool CollectChildTimes(const engine::NvtxTable& nvtx, const CancelToken& cancel);
+  void LayOutParents(const engine::NvtxTable& nvtx, const HugeVector<int64_t>& child_ns,
+                     const HugeVector<uint8_t>& has_child);
   void CountOpIds(const engine::NvtxTable& nvtx);
 
+  void SumDurations();
+  // The sum of durations_[0, entry), modulo 2^64.
+  uint64_t RunningSum(size_t entry) const {
+    uint64_t sum = running_sum_[entry / kSumBlock];
+    for (size_t e = entry / kSumBlock * kSumBlock; e < entry; ++e) sum += static_cast<uint64_t>(durations_[e]);
+    return sum;
+  }
+
   static constexpr size_t kOpBlock = 256;
+  static constexpr size_t kSumBlock = 64;
 
   NvtxLabels labels_;
   std::vector<int32_t> group_label_;
   std::vector<engine::NvtxStyle> group_style_;
-  std::vector<int64_t> offset_;  // group -> its first entry in rows_ / durations_; one past the end last
-  HugeVector<int32_t> rows_;     // huge pages: tens of millions of rows
+  HugeVector<int32_t> group_of_row_;  // huge pages: tens of millions of rows
+  std::vector<uint64_t> thread_key_;
+  std::vector<size_t> group_first_piece_;  // one past the last group: the number of pieces
+  std::vector<size_t> piece_thread_;
+  std::vector<size_t> piece_offset_;  // piece -> its first entry in rows_ / durations_; one past the end last
+  HugeVector<int32_t> rows_;
   HugeVector<int64_t> durations_;
+  std::vector<uint64_t> running_sum_;  // durations_[0, k * kSumBlock) summed, per k
   std::vector<size_t> parent_offset_;  // group -> its first entry in parent_rows_ / child_ns_running_
   HugeVector<int32_t> parent_rows_;
   HugeVector<int64_t> child_ns_running_;
   std::vector<int64_t> op_id_rows_before_block_;
   std::vector<LateChild> late_children_;
+};
+
+// One int32 per NVTX row, -1 at rest, kept with the profile and lent to one pass at a time (a pass that finds it lent
+// gets a fresh one): a pass that marks a few million of tens of millions of rows then pays neither a fill nor the page
+// faults of a fresh array. Rows set are put back to -1 when the lease ends.
+class NvtxRowSlots {
+ public:
+  static NvtxRowSlots Borrow(const engine::Profile& profile);
+  NvtxRowSlots(NvtxRowSlots&&) = default;
+  NvtxRowSlots& operator=(NvtxRowSlots&&) = delete;
+  ~NvtxRowSlots();
+
+  int32_t Get(size_t row) const { return slots_[row]; }
+  void Set(size_t row, int32_t value) {
+    if (slots_[row] < 0) set_.push_back(static_cast<int32_t>(row));
+    slots_[row] = value;
+  }
+
+ private:
+  struct Shared {
+    mutable std::mutex mu;
+    mutable HugeVector<int32_t> slots;
+  };
+  NvtxRowSlots() = default;
+
+  std::shared_ptr<const Shared> shared_;
+  std::unique_lock<std::mutex> lock_;
+  HugeVector<int32_t> own_;
+  int32_t* slots_ = nullptr;
+  HugeVector<int32_t> set_;
 };
 
 }  // namespace nsys::skills

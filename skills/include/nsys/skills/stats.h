@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -65,9 +66,12 @@ struct RunningMoments {
 // overflowed (else from a second pass over `values`).
 SampleSummary SummarizeWithMoments(std::span<int64_t> values, const RunningMoments& m);
 
-// The same summary as Summarize() without reordering `values` (kept data, e.g. an index): a small input is copied into
-// `scratch` to select its median, a large one is selected in place by read-only passes.
-SampleSummary SummarizeInPlace(std::span<const int64_t> values, std::vector<int64_t>& scratch);
+// The summary Summarize() gives of the values in `parts` (e.g. the slices of an index), without reordering them: a
+// small input is copied into `scratch` to select its median, a large one is selected in place by read-only passes.
+// Only when the exact moments could overflow (values near 2^62) is `in_order` called, to append the values to a
+// vector in the order Summarize() would have seen them, for the standard deviation's second pass.
+SampleSummary SummarizeInPlace(std::span<const std::span<const int64_t>> parts, std::vector<int64_t>& scratch,
+                               const std::function<void(std::vector<int64_t>&)>& in_order);
 
 // Summaries of values grouped by dense group id. `group_of_row[i]` is the group of row i, or -1 to skip it;
 // `value_of_row(i)` is called once per kept row. Returns one summary per group id in [0, num_groups).

@@ -98,17 +98,40 @@ struct Projection {
   int32_t children;
 };
 
+// Projections in 8 MiB chunks on huge pages: millions of them grow without the copies and fresh page faults of a
+// doubling vector, and only the chunks used are allocated.
+class ProjectionList {
+ public:
+  Projection& operator[](size_t i) { return chunks_[i >> kShift][i & kMask]; }
+  const Projection& operator[](size_t i) const { return chunks_[i >> kShift][i & kMask]; }
+  size_t size() const { return size_; }
+  void push_back(const Projection& p) {
+    if ((size_ & kMask) == 0) chunks_.push_back(MakeHugeArray<Projection>(kMask + 1));
+    chunks_.back()[size_ & kMask] = p;
+    ++size_;
+  }
+
+ private:
+  static constexpr size_t kShift = 18;  // 2^18 projections of 32 bytes
+  static constexpr size_t kMask = (size_t{1} << kShift) - 1;
+  std::vector<HugeArray<Projection>> chunks_;
+  size_t size_ = 0;
+};
+
 // One projection per NVTX range that contains the launch call of a selected op.
 struct Projections {
   HugeVector<int32_t> of_range;  // NVTX row -> index into list, or -1; huge pages (tens of millions of rows)
-  HugeVector<Projection> list;   // one per range that launched GPU work: millions on a 2 GB export
+  ProjectionList list;           // one per range that launched GPU work: millions on a 2 GB export
   int64_t ops_in_range = 0;
 
   // Walks the launch rows in order, widening the projection of every range that encloses each call. False when
   // cancelled.
-  bool Build(const engine::RuntimeTable& rt, const engine::NvtxTable& nvtx, const GpuOpTables& ops,
-             const OpsByLaunch& by_launch, const CancelToken& cancel) {
-    const StartEndRangesByThread start_end = StartEndRangesByThread::Build(nvtx);
+  bool Build(const engine::Profile& profile, const GpuOpTables& ops, const OpsByLaunch& by_launch,
+             const CancelToken& cancel) {
+    const engine::RuntimeTable& rt = profile.runtime();
+    const engine::NvtxTable& nvtx = profile.nvtx();
+    const std::shared_ptr<const StartEndRangesByThread> start_end_ranges = StartEndRangesOf(profile);
+    const StartEndRangesByThread& start_end = *start_end_ranges;
     of_range.assign(nvtx.size(), -1);
     std::vector<int32_t> stack;
     for (size_t r = 0; r < rt.size(); ++r) {
@@ -130,7 +153,8 @@ struct Projections {
   }
 
   void CountChildren(const engine::NvtxTable& nvtx) {
-    for (const Projection& proj : list) {
+    for (size_t n = 0; n < list.size(); ++n) {
+      const Projection& proj = list[n];
       const int32_t parent = nvtx.parent[static_cast<size_t>(proj.range)];
       if (parent >= 0 && of_range[static_cast<size_t>(parent)] >= 0) {
         ++list[static_cast<size_t>(of_range[static_cast<size_t>(parent)])].children;
@@ -202,7 +226,7 @@ class NvtxGpuProjection final : public Skill {
     const OpsByLaunch by_launch = ops.ByLaunch(ctx.filter, ctx.profile.runtime().size());
     if (ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
     Projections projections;
-    if (!projections.Build(ctx.profile.runtime(), ctx.profile.nvtx(), ops, by_launch, ctx.cancel)) {
+    if (!projections.Build(ctx.profile, ops, by_launch, ctx.cancel)) {
       return MakeError(ErrorKind::kCancelled, "Cancelled.");
     }
     projections.CountChildren(ctx.profile.nvtx());

@@ -1,6 +1,9 @@
 #include "nsys/skills/nvtx_groups.h"
 
 #include <algorithm>
+#include <bit>
+#include <functional>
+#include <thread>
 
 namespace nsys::skills {
 
@@ -32,24 +35,31 @@ Expected<std::shared_ptr<const NvtxGroupIndex>> NvtxGroupIndex::Build(const engi
   if (!labels) return labels.error();
   std::shared_ptr<NvtxGroupIndex> index(new NvtxGroupIndex(std::move(labels.value())));
   const engine::NvtxTable& nvtx = profile.nvtx();
-  HugeArray<int32_t> thread_of_row = MakeHugeArray<int32_t>(nvtx.size());
-  if (!index->AssignGroups(nvtx, thread_of_row, cancel)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
-  index->LayOut(nvtx, thread_of_row);
-  thread_of_row.reset();
-  if (!index->CollectChildTimes(nvtx, cancel)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+  std::vector<uint64_t> piece_keys;
+  if (!index->AssignPieces(nvtx, piece_keys, cancel)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+  // The pieces' layout and the children's times read the rows' pieces and write apart: two threads.
+  bool children_done = false;
+  std::thread children([&] { children_done = index->CollectChildTimes(nvtx, piece_keys, cancel); });
+  index->LayOut(nvtx, piece_keys);
+  children.join();
+  if (!children_done) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+  index->PiecesToGroups(nvtx, piece_keys);
   index->CountOpIds(nvtx);
   index->SumDurations();
   return std::shared_ptr<const NvtxGroupIndex>(std::move(index));
 }
 
-// Every row's group, numbered in first-row order, through a dense vector over label * 2 + style; and its thread.
-bool NvtxGroupIndex::AssignGroups(const engine::NvtxTable& nvtx, HugeArray<int32_t>& thread_of_row,
+// Every row's piece, in group_of_row_ for now: its group (numbered in first-row order, through a dense vector over
+// label * 2 + style) and thread (a dense id) name the piece, numbered in first-row order; `piece_keys` gets
+// (group << 32 | thread) of each.
+bool NvtxGroupIndex::AssignPieces(const engine::NvtxTable& nvtx, std::vector<uint64_t>& piece_keys,
                                   const CancelToken& cancel) {
-  group_of_row_.resize(nvtx.size());
+  group_of_row_ = MakeHugeArray<int32_t>(nvtx.size());  // every row is written below
   std::vector<int32_t> group_of_label_style;
+  std::vector<std::vector<int32_t>> piece_of_thread_group;
   DenseIndex threads;
   uint64_t last_thread_key = ~uint64_t{0};
-  int32_t last_thread = -1;
+  size_t t = 0;
   for (size_t i = 0; i < nvtx.size(); ++i) {
     if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
     const int32_t label = labels_.LabelOf(i);
@@ -63,47 +73,36 @@ bool NvtxGroupIndex::AssignGroups(const engine::NvtxTable& nvtx, HugeArray<int32
       group_label_.push_back(label);
       group_style_.push_back(nvtx.style[i]);
     }
-    group_of_row_[i] = g;
     const uint64_t thread_key = PackKey(nvtx.pid[i], nvtx.tid[i]);
     if (thread_key != last_thread_key) {
       last_thread_key = thread_key;
-      last_thread = threads.IdOf(thread_key);
+      t = static_cast<size_t>(threads.IdOf(thread_key));
+      if (t == piece_of_thread_group.size()) piece_of_thread_group.emplace_back();
     }
-    thread_of_row[i] = last_thread;
+    std::vector<int32_t>& piece_of_group = piece_of_thread_group[t];
+    if (static_cast<size_t>(g) >= piece_of_group.size()) piece_of_group.resize(group_label_.size(), -1);
+    int32_t& piece = piece_of_group[static_cast<size_t>(g)];
+    if (piece < 0) {
+      piece = static_cast<int32_t>(piece_keys.size());
+      piece_keys.push_back(PackKey(static_cast<uint32_t>(g), static_cast<uint32_t>(t)));
+    }
+    group_of_row_[i] = piece;
   }
   thread_key_.resize(threads.size());
-  for (size_t t = 0; t < threads.size(); ++t) thread_key_[t] = threads.key(static_cast<int32_t>(t));
+  for (size_t k = 0; k < threads.size(); ++k) thread_key_[k] = threads.key(static_cast<int32_t>(k));
   return true;
 }
 
 // Rows and durations piece after piece, pieces by (group, thread), each piece's rows in row order (a counting sort).
-// `thread_of_row` is overwritten with each row's piece.
-void NvtxGroupIndex::LayOut(const engine::NvtxTable& nvtx, HugeArray<int32_t>& thread_of_row) {
-  const size_t threads = thread_key_.size();
-  std::vector<uint64_t> piece_keys;  // (group << 32 | thread) of each piece, numbered in first-row order
-  std::vector<int32_t> dense;        // group * threads + thread -> piece, when small enough
-  DenseIndex sparse;
-  const bool use_dense = group_label_.size() * threads <= (size_t{1} << 22);
-  if (use_dense) dense.assign(group_label_.size() * threads, -1);
-  HugeArray<int32_t>& piece_of_row = thread_of_row;
+void NvtxGroupIndex::LayOut(const engine::NvtxTable& nvtx, const std::vector<uint64_t>& piece_keys) {
+  FillPieces(nvtx, group_of_row_, OrderPieces(piece_keys));
+}
+
+// Each row's group in place of its piece.
+void NvtxGroupIndex::PiecesToGroups(const engine::NvtxTable& nvtx, const std::vector<uint64_t>& piece_keys) {
   for (size_t i = 0; i < nvtx.size(); ++i) {
-    const auto g = static_cast<uint32_t>(group_of_row_[i]);
-    const auto t = static_cast<uint32_t>(thread_of_row[i]);
-    int32_t piece;
-    if (use_dense) {
-      int32_t& slot = dense[static_cast<size_t>(g) * threads + t];
-      if (slot < 0) {
-        slot = static_cast<int32_t>(piece_keys.size());
-        piece_keys.push_back(PackKey(g, t));
-      }
-      piece = slot;
-    } else {
-      piece = sparse.IdOf(PackKey(g, t));
-      if (static_cast<size_t>(piece) == piece_keys.size()) piece_keys.push_back(PackKey(g, t));
-    }
-    piece_of_row[i] = piece;
+    group_of_row_[i] = static_cast<int32_t>(piece_keys[static_cast<size_t>(group_of_row_[i])] >> 32);
   }
-  FillPieces(nvtx, piece_of_row, OrderPieces(piece_keys));
 }
 
 // Pieces sorted by (group, thread): each piece id's rank, and the groups' first pieces.
@@ -132,8 +131,9 @@ void NvtxGroupIndex::FillPieces(const engine::NvtxTable& nvtx, const HugeArray<i
   for (size_t i = 0; i < nvtx.size(); ++i)
     ++piece_offset_[static_cast<size_t>(rank[static_cast<size_t>(piece_of_row[i])]) + 1];
   for (size_t p = 0; p < rank.size(); ++p) piece_offset_[p + 1] += piece_offset_[p];
-  rows_.resize(nvtx.size());
-  durations_.resize(nvtx.size());
+  rows_ = MakeHugeArray<int32_t>(nvtx.size());  // every entry is written below
+  durations_ = MakeHugeArray<int64_t>(nvtx.size());
+  entries_ = nvtx.size();
   std::vector<size_t> next(piece_offset_.begin(), piece_offset_.end() - 1);
   for (size_t i = 0; i < nvtx.size(); ++i) {
     const size_t at = next[static_cast<size_t>(rank[static_cast<size_t>(piece_of_row[i])])]++;
@@ -144,54 +144,77 @@ void NvtxGroupIndex::FillPieces(const engine::NvtxTable& nvtx, const HugeArray<i
 
 // Each range's children listed after it, summed per parent (a child listed before its parent is never counted, as a
 // scan that meets the child first cannot know the parent's group yet).
-bool NvtxGroupIndex::CollectChildTimes(const engine::NvtxTable& nvtx, const CancelToken& cancel) {
-  HugeVector<int64_t> child_ns(nvtx.size(), 0);
-  HugeVector<uint8_t> has_child(nvtx.size(), 0);
+// A child that starts later than the longest range after its parent is listed on its own (late_children_).
+// Reads the rows' pieces (group_of_row_ during the build).
+bool NvtxGroupIndex::CollectChildTimes(const engine::NvtxTable& nvtx, const std::vector<uint64_t>& piece_keys,
+                                       const CancelToken& cancel) {
+  auto group_of = [&](size_t row) {
+    return static_cast<int32_t>(piece_keys[static_cast<size_t>(group_of_row_[row])] >> 32);
+  };
+  auto regular_parent = [&](size_t i) -> int32_t {  // -1: none (or listed after the child); -2 - p: late
+    const int32_t p = nvtx.parent[i];
+    if (p < 0 || static_cast<size_t>(p) >= i) return -1;
+    return nvtx.start[i] - nvtx.start[static_cast<size_t>(p)] > nvtx.max_duration ? -2 - p : p;
+  };
+  // The parents as a bit per row, and each parent's rank in row order from the bits (no per-row array).
+  std::vector<uint64_t> is_parent(nvtx.size() / 64 + 1, 0);
   for (size_t i = 0; i < nvtx.size(); ++i) {
     if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
-    const int32_t p = nvtx.parent[i];
-    if (p < 0 || static_cast<size_t>(p) >= i) continue;
-    const auto ps = static_cast<size_t>(p);
-    const int64_t ns = nvtx.end[i] - nvtx.start[i];
-    if (nvtx.start[i] - nvtx.start[ps] > nvtx.max_duration) {
-      late_children_.push_back({p, group_of_row_[ps], static_cast<int32_t>(i), ns});
-      continue;
+    const int32_t p = regular_parent(i);
+    if (p >= 0) {
+      is_parent[static_cast<size_t>(p) / 64] |= uint64_t{1} << (static_cast<size_t>(p) % 64);
+    } else if (p < -1) {
+      const auto ps = static_cast<size_t>(-2 - p);
+      late_children_.push_back({-2 - p, group_of(ps), static_cast<int32_t>(i), nvtx.end[i] - nvtx.start[i]});
     }
-    child_ns[ps] += ns;
-    has_child[ps] = 1;
   }
-  LayOutParents(nvtx, child_ns, has_child);
+  std::vector<uint32_t> parents_before(is_parent.size() + 1, 0);
+  for (size_t w = 0; w < is_parent.size(); ++w) {
+    parents_before[w + 1] = parents_before[w] + static_cast<uint32_t>(std::popcount(is_parent[w]));
+  }
+  HugeVector<int64_t> child_ns(parents_before.back(), 0);  // by parent rank
+  for (size_t i = 0; i < nvtx.size(); ++i) {
+    const int32_t p = regular_parent(i);
+    if (p < 0) continue;
+    const auto ps = static_cast<size_t>(p);
+    const uint64_t below = is_parent[ps / 64] & ((uint64_t{1} << (ps % 64)) - 1);
+    child_ns[parents_before[ps / 64] + static_cast<uint32_t>(std::popcount(below))] += nvtx.end[i] - nvtx.start[i];
+  }
+  LayOutParents(is_parent, child_ns, group_of);
   return true;
 }
 
 // The parents group after group, each group's by row, with the running total of their children's time.
-void NvtxGroupIndex::LayOutParents(const engine::NvtxTable& nvtx, const HugeVector<int64_t>& child_ns,
-                                   const HugeVector<uint8_t>& has_child) {
+void NvtxGroupIndex::LayOutParents(const std::vector<uint64_t>& is_parent, const HugeVector<int64_t>& child_ns,
+                                   const std::function<int32_t(size_t)>& group_of) {
+  auto for_each_parent = [&](auto&& f) {  // f(row, rank), in row order
+    size_t rank = 0;
+    for (size_t w = 0; w < is_parent.size(); ++w) {
+      for (uint64_t bits = is_parent[w]; bits != 0; bits &= bits - 1) f(w * 64 + std::countr_zero(bits), rank++);
+    }
+  };
   parent_offset_.assign(group_label_.size() + 1, 0);
-  for (size_t p = 0; p < nvtx.size(); ++p) {
-    if (has_child[p]) ++parent_offset_[static_cast<size_t>(group_of_row_[p]) + 1];
-  }
+  for_each_parent([&](size_t p, size_t) { ++parent_offset_[static_cast<size_t>(group_of(p)) + 1]; });
   for (size_t g = 0; g < group_label_.size(); ++g) parent_offset_[g + 1] += parent_offset_[g];
   parent_rows_.resize(parent_offset_.back());
   child_ns_running_.resize(parent_offset_.back());
   std::vector<size_t> next(parent_offset_.begin(), parent_offset_.end() - 1);
-  for (size_t p = 0; p < nvtx.size(); ++p) {
-    if (!has_child[p]) continue;
-    const auto g = static_cast<size_t>(group_of_row_[p]);
+  for_each_parent([&](size_t p, size_t rank) {
+    const auto g = static_cast<size_t>(group_of(p));
     const size_t at = next[g]++;
     parent_rows_[at] = static_cast<int32_t>(p);
-    child_ns_running_[at] = (at > parent_offset_[g] ? child_ns_running_[at - 1] : 0) + child_ns[p];
-  }
+    child_ns_running_[at] = (at > parent_offset_[g] ? child_ns_running_[at - 1] : 0) + child_ns[rank];
+  });
 }
 
 void NvtxGroupIndex::SumDurations() {
-  running_sum_.assign(durations_.size() / kSumBlock + 1, 0);
+  running_sum_.assign(entries_ / kSumBlock + 1, 0);
   uint64_t sum = 0;
-  for (size_t e = 0; e < durations_.size(); ++e) {
+  for (size_t e = 0; e < entries_; ++e) {
     if (e % kSumBlock == 0) running_sum_[e / kSumBlock] = sum;
     sum += static_cast<uint64_t>(durations_[e]);
   }
-  if (durations_.size() % kSumBlock == 0) running_sum_.back() = sum;
+  if (entries_ % kSumBlock == 0) running_sum_.back() = sum;
 }
 
 void NvtxGroupIndex::CountOpIds(const engine::NvtxTable& nvtx) {

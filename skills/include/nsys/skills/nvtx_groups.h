@@ -9,6 +9,7 @@
 // listed after it.
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -47,10 +48,10 @@ class NvtxGroupIndex {
   uint32_t pid_of_piece(size_t p) const { return static_cast<uint32_t>(thread_key_[piece_thread_[p]] >> 32); }
   // A piece's rows, ascending, and their durations (end - start) in the same order.
   std::span<const int32_t> rows(size_t piece) const {
-    return {rows_.data() + piece_offset_[piece], piece_offset_[piece + 1] - piece_offset_[piece]};
+    return {rows_.get() + piece_offset_[piece], piece_offset_[piece + 1] - piece_offset_[piece]};
   }
   std::span<const int64_t> durations(size_t piece) const {
-    return {durations_.data() + piece_offset_[piece], piece_offset_[piece + 1] - piece_offset_[piece]};
+    return {durations_.get() + piece_offset_[piece], piece_offset_[piece + 1] - piece_offset_[piece]};
   }
   // The summed duration of entries [lo, hi) of a piece (running totals kept every kSumBlock entries; sums wrap as
   // int64 additions do).
@@ -94,14 +95,16 @@ class NvtxGroupIndex {
 
  private:
   explicit NvtxGroupIndex(NvtxLabels labels) : labels_(std::move(labels)) {}
-  bool AssignGroups(const engine::NvtxTable& nvtx, HugeArray<int32_t>& thread_of_row, const CancelToken& cancel);
-  void LayOut(const engine::NvtxTable& nvtx, HugeArray<int32_t>& thread_of_row);
+  bool AssignPieces(const engine::NvtxTable& nvtx, std::vector<uint64_t>& piece_keys, const CancelToken& cancel);
+  void LayOut(const engine::NvtxTable& nvtx, const std::vector<uint64_t>& piece_keys);
   std::vector<int32_t> OrderPieces(const std::vector<uint64_t>& piece_keys);
   void FillPieces(const engine::NvtxTable& nvtx, const HugeArray<int32_t>& piece_of_row,
                   const std::vector<int32_t>& rank);
-  bool CollectChildTimes(const engine::NvtxTable& nvtx, const CancelToken& cancel);
-  void LayOutParents(const engine::NvtxTable& nvtx, const HugeVector<int64_t>& child_ns,
-                     const HugeVector<uint8_t>& has_child);
+  void PiecesToGroups(const engine::NvtxTable& nvtx, const std::vector<uint64_t>& piece_keys);
+  bool CollectChildTimes(const engine::NvtxTable& nvtx, const std::vector<uint64_t>& piece_keys,
+                         const CancelToken& cancel);
+  void LayOutParents(const std::vector<uint64_t>& is_parent, const HugeVector<int64_t>& child_ns,
+                     const std::function<int32_t(size_t)>& group_of);
   void CountOpIds(const engine::NvtxTable& nvtx);
 
   void SumDurations();
@@ -118,13 +121,14 @@ class NvtxGroupIndex {
   NvtxLabels labels_;
   std::vector<int32_t> group_label_;
   std::vector<engine::NvtxStyle> group_style_;
-  HugeVector<int32_t> group_of_row_;  // huge pages: tens of millions of rows
+  HugeArray<int32_t> group_of_row_;  // huge pages: tens of millions of rows
   std::vector<uint64_t> thread_key_;
   std::vector<size_t> group_first_piece_;  // one past the last group: the number of pieces
   std::vector<size_t> piece_thread_;
   std::vector<size_t> piece_offset_;  // piece -> its first entry in rows_ / durations_; one past the end last
-  HugeVector<int32_t> rows_;
-  HugeVector<int64_t> durations_;
+  size_t entries_ = 0;                // rows_ and durations_ hold one entry per row
+  HugeArray<int32_t> rows_;
+  HugeArray<int64_t> durations_;
   std::vector<uint64_t> running_sum_;  // durations_[0, k * kSumBlock) summed, per k
   std::vector<size_t> parent_offset_;  // group -> its first entry in parent_rows_ / child_ns_running_
   HugeVector<int32_t> parent_rows_;

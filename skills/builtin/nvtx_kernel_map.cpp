@@ -303,7 +303,7 @@ class NvtxKernelMap final : public Skill {
     const auto& kernel_names = base ? k.short_name : k.name;
     const auto [first, last] = RowRange(k, ctx.filter);
     const LaunchBuckets launches = BucketByLaunch(k, ctx.filter, first, last);
-    RangeKernelGroups groups(ctx.profile, kernel_names, labels, StartEndRangesByThread::Build(ctx.profile.nvtx()),
+    RangeKernelGroups groups(ctx.profile, kernel_names, labels, *StartEndRangesOf(ctx.profile),
                              static_cast<size_t>(launches.kernels_total));
     if (!groups.AddLaunched(launches, first, ctx.cancel)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
     groups.AddUnlaunched(launches.unlaunched);

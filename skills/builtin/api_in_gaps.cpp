@@ -51,11 +51,61 @@ struct ApiTotals {
   Ns overlap = 0;
 };
 
+// The runtime rows that may overlap a gap, as merged row ranges: a call starting before a gap's start minus the longest
+// call, or at or after its end, cannot overlap it. Rows are start-sorted, so each gap's candidates are one range.
+std::vector<std::pair<size_t, size_t>> CandidateRows(const engine::RuntimeTable& rt,
+                                                     const std::vector<std::vector<Interval>>& gaps) {
+  std::vector<std::pair<size_t, size_t>> ranges;
+  for (const std::vector<Interval>& group_gaps : gaps) {
+    for (const Interval& gap : group_gaps) {
+      const auto first = std::lower_bound(rt.start.begin(), rt.start.end(), gap.start - rt.max_duration);
+      const auto last = std::lower_bound(first, rt.start.end(), gap.end);
+      if (first != last) ranges.emplace_back(first - rt.start.begin(), last - rt.start.begin());
+    }
+  }
+  std::sort(ranges.begin(), ranges.end());
+  std::vector<std::pair<size_t, size_t>> merged;
+  for (const auto& range : ranges) {
+    if (!merged.empty() && range.first <= merged.back().second) {
+      merged.back().second = std::max(merged.back().second, range.second);
+    } else {
+      merged.push_back(range);
+    }
+  }
+  return merged;
+}
+
+// Runtime row r's overlaps with the gaps of its process's groups; each group's cursor is its first gap that ends
+// after the calls seen so far start (gaps are sorted and disjoint, and rows come in start order).
+void AddOverlaps(const engine::RuntimeTable& rt, size_t r, const std::vector<const std::vector<size_t>*>& dense,
+                 const std::map<uint32_t, std::vector<size_t>>& groups_of_pid,
+                 const std::vector<std::vector<Interval>>& gaps, std::vector<size_t>& cursor,
+                 std::vector<std::vector<Hit>>& hits) {
+  const uint32_t pid = rt.pid[r];
+  const std::vector<size_t>* list = nullptr;
+  if (!dense.empty()) {
+    list = pid < dense.size() ? dense[pid] : nullptr;
+  } else if (auto it = groups_of_pid.find(pid); it != groups_of_pid.end()) {
+    list = &it->second;
+  }
+  if (list == nullptr) return;
+  const Interval call{rt.start[r], rt.end[r]};
+  for (size_t g : *list) {
+    const std::vector<Interval>& gs = gaps[g];
+    size_t& c = cursor[g];
+    while (c < gs.size() && gs[c].end <= call.start) ++c;
+    for (size_t k = c; k < gs.size() && gs[k].start < call.end; ++k) {
+      const Interval part{std::max(call.start, gs[k].start), std::min(call.end, gs[k].end)};
+      if (part.length() > 0) hits[g].push_back({k, 0, part, r});
+    }
+  }
+}
+
 // Every (gap, call) overlap of each group's process's calls with the group's gaps, sorted by (gap, api, start), for
-// every group at once: one pass over the runtime rows in start order, each group keeping a cursor on the first gap
-// that ends after the current call's start (gaps are sorted and disjoint, so it only moves forward). Linear in
-// calls + gaps; no per-call search and no per-process row lists (5.8M runtime rows on a 2 GB export). False when
-// cancelled.
+// every group at once: one pass over the runtime rows that may overlap a gap (CandidateRows) in start order, each group
+// keeping a cursor on the first gap that ends after the current call's start (gaps are sorted and disjoint, so it only
+// moves forward). Linear in candidate calls + gaps; no per-call search and no per-process row lists (5.8M runtime rows
+// on a 2 GB export). False when cancelled.
 bool OverlapsByGroup(const Context& ctx, const std::vector<GpuOpGroup>& groups,
                      const std::vector<std::vector<Interval>>& gaps, ApiNameGroups& apis,
                      std::vector<std::vector<Hit>>& hits) {
@@ -73,25 +123,10 @@ bool OverlapsByGroup(const Context& ctx, const std::vector<GpuOpGroup>& groups,
   }
   std::vector<size_t> cursor(groups.size(), 0);
   const engine::RuntimeTable& rt = ctx.profile.runtime();
-  for (size_t r = 0; r < rt.size(); ++r) {
-    if ((r & 0xFFFF) == 0 && ctx.cancel.cancelled()) return false;
-    const uint32_t pid = rt.pid[r];
-    const std::vector<size_t>* list = nullptr;
-    if (!dense.empty()) {
-      list = pid < dense.size() ? dense[pid] : nullptr;
-    } else if (auto it = groups_of_pid.find(pid); it != groups_of_pid.end()) {
-      list = &it->second;
-    }
-    if (list == nullptr) continue;
-    const Interval call{rt.start[r], rt.end[r]};
-    for (size_t g : *list) {
-      const std::vector<Interval>& gs = gaps[g];
-      size_t& c = cursor[g];
-      while (c < gs.size() && gs[c].end <= call.start) ++c;
-      for (size_t k = c; k < gs.size() && gs[k].start < call.end; ++k) {
-        const Interval part{std::max(call.start, gs[k].start), std::min(call.end, gs[k].end)};
-        if (part.length() > 0) hits[g].push_back({k, 0, part, r});
-      }
+  for (const auto& [first, last] : CandidateRows(rt, gaps)) {
+    for (size_t r = first; r < last; ++r) {
+      if ((r & 0xFFFF) == 0 && ctx.cancel.cancelled()) return false;
+      AddOverlaps(rt, r, dense, groups_of_pid, gaps, cursor, hits);
     }
   }
   for (std::vector<Hit>& h : hits) {

@@ -88,7 +88,7 @@ class RangeGroups {
  private:
   // The summaries of groups [begin, end), each from its pieces' slices in place. False when cancelled.
   bool SummarizeGroups(size_t begin, size_t end, const CancelToken& cancel) {
-    std::vector<std::span<const int64_t>> parts;
+    std::vector<ValueRun> parts;
     std::vector<int64_t> scratch;
     for (size_t g = begin; g < end; ++g) {
       if ((g & 0xFF) == 0 && cancel.cancelled()) return false;

@@ -127,25 +127,45 @@ std::vector<int32_t> NvtxGroupIndex::OrderPieces(const std::vector<uint64_t>& pi
 
 void NvtxGroupIndex::FillPieces(const engine::NvtxTable& nvtx, const HugeArray<int32_t>& piece_of_row,
                                 const std::vector<int32_t>& rank) {
+  // Each piece's size, and whether its durations all fit 32 bits (then they are kept as such).
   piece_offset_.assign(rank.size() + 1, 0);
-  for (size_t i = 0; i < nvtx.size(); ++i)
-    ++piece_offset_[static_cast<size_t>(rank[static_cast<size_t>(piece_of_row[i])]) + 1];
+  piece_narrow_.assign(rank.size(), 1);
+  for (size_t i = 0; i < nvtx.size(); ++i) {
+    const auto p = static_cast<size_t>(rank[static_cast<size_t>(piece_of_row[i])]);
+    ++piece_offset_[p + 1];
+    const int64_t ns = nvtx.end[i] - nvtx.start[i];
+    if (ns < 0 || ns > int64_t{UINT32_MAX}) piece_narrow_[p] = 0;
+  }
   for (size_t p = 0; p < rank.size(); ++p) piece_offset_[p + 1] += piece_offset_[p];
+  value_base_.resize(rank.size());
+  size_t narrow = 0, wide = 0;
+  for (size_t p = 0; p < rank.size(); ++p) {
+    size_t& used = piece_narrow_[p] ? narrow : wide;
+    value_base_[p] = used;
+    used += piece_offset_[p + 1] - piece_offset_[p];
+  }
   rows_ = MakeHugeArray<int32_t>(nvtx.size());  // every entry is written below
-  durations_ = MakeHugeArray<int64_t>(nvtx.size());
-  entries_ = nvtx.size();
+  narrow_ = MakeHugeArray<uint32_t>(narrow);
+  wide_ = MakeHugeArray<int64_t>(wide);
   std::vector<size_t> next(piece_offset_.begin(), piece_offset_.end() - 1);
   for (size_t i = 0; i < nvtx.size(); ++i) {
-    const size_t at = next[static_cast<size_t>(rank[static_cast<size_t>(piece_of_row[i])])]++;
+    const auto p = static_cast<size_t>(rank[static_cast<size_t>(piece_of_row[i])]);
+    const size_t at = next[p]++;
     rows_[at] = static_cast<int32_t>(i);
-    durations_[at] = nvtx.end[i] - nvtx.start[i];
+    const size_t value = value_base_[p] + (at - piece_offset_[p]);
+    const int64_t ns = nvtx.end[i] - nvtx.start[i];
+    if (piece_narrow_[p]) {
+      narrow_[value] = static_cast<uint32_t>(ns);
+    } else {
+      wide_[value] = ns;
+    }
   }
 }
 
 // Each range's children listed after it, summed per parent (a child listed before its parent is never counted, as a
-// scan that meets the child first cannot know the parent's group yet).
-// A child that starts later than the longest range after its parent is listed on its own (late_children_).
-// Reads the rows' pieces (group_of_row_ during the build).
+// scan that meets the child first cannot know the parent's group yet). A child that starts later than the longest
+// range after its parent is listed on its own (late_children_). Reads the rows' pieces (group_of_row_ during the
+// build).
 bool NvtxGroupIndex::CollectChildTimes(const engine::NvtxTable& nvtx, const std::vector<uint64_t>& piece_keys,
                                        const CancelToken& cancel) {
   auto group_of = [&](size_t row) {
@@ -208,13 +228,20 @@ void NvtxGroupIndex::LayOutParents(const std::vector<uint64_t>& is_parent, const
 }
 
 void NvtxGroupIndex::SumDurations() {
-  running_sum_.assign(entries_ / kSumBlock + 1, 0);
-  uint64_t sum = 0;
-  for (size_t e = 0; e < entries_; ++e) {
-    if (e % kSumBlock == 0) running_sum_[e / kSumBlock] = sum;
-    sum += static_cast<uint64_t>(durations_[e]);
+  const size_t pieces = piece_offset_.size() - 1;
+  piece_block_.resize(pieces + 1);
+  block_sum_.clear();
+  for (size_t p = 0; p < pieces; ++p) {
+    piece_block_[p] = block_sum_.size();
+    const ValueRun values = durations(p);
+    uint64_t sum = 0;
+    for (size_t k = 0; k < values.size; ++k) {
+      if (k % kSumBlock == 0) block_sum_.push_back(sum);
+      sum += static_cast<uint64_t>(values[k]);
+    }
+    block_sum_.push_back(sum);  // the whole piece: its count is a multiple of kSumBlock or not
   }
-  if (entries_ % kSumBlock == 0) running_sum_.back() = sum;
+  piece_block_[pieces] = block_sum_.size();
 }
 
 void NvtxGroupIndex::CountOpIds(const engine::NvtxTable& nvtx) {

@@ -18,7 +18,7 @@ constexpr size_t kRadixSelectMin = 1 << 15;
 // range needs at most four read-only passes; once the bucket is small its values are collected and partitioned.
 // Several times faster than nth_element on millions of values, which moves every element repeatedly. The values may
 // lie in several parts (the slices of an index), read in place.
-using Parts = std::span<const std::span<const int64_t>>;
+using Parts = std::span<const ValueRun>;
 int64_t RadixSelect(Parts parts, size_t k, int64_t lo, int64_t hi) {
   std::vector<uint32_t> histogram;
   for (;;) {
@@ -26,10 +26,10 @@ int64_t RadixSelect(Parts parts, size_t k, int64_t lo, int64_t hi) {
     const uint64_t width = static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo);
     const int shift = std::max(0, static_cast<int>(std::bit_width(width)) - 16);
     histogram.assign(static_cast<size_t>(width >> shift) + 1, 0);
-    for (std::span<const int64_t> values : parts) {
-      for (int64_t v : values) {
+    for (const ValueRun& values : parts) {
+      values.ForEach([&](int64_t v) {
         if (v >= lo && v <= hi) ++histogram[static_cast<uint64_t>(v - lo) >> shift];
-      }
+      });
     }
     size_t bucket = 0;
     while (k >= histogram[bucket]) k -= histogram[bucket++];
@@ -40,10 +40,10 @@ int64_t RadixSelect(Parts parts, size_t k, int64_t lo, int64_t hi) {
     if (histogram[bucket] <= 4096) {
       std::vector<int64_t> in_bucket;
       in_bucket.reserve(histogram[bucket]);
-      for (std::span<const int64_t> values : parts) {
-        for (int64_t v : values) {
+      for (const ValueRun& values : parts) {
+        values.ForEach([&](int64_t v) {
           if (v >= bucket_lo && v <= bucket_hi) in_bucket.push_back(v);
-        }
+        });
       }
       std::nth_element(in_bucket.begin(), in_bucket.begin() + static_cast<ptrdiff_t>(k), in_bucket.end());
       return in_bucket[k];
@@ -102,13 +102,13 @@ double LargeMedianOf(Parts parts, size_t n, int64_t min, int64_t max) {
     // The (mid - 1)-th value is below `upper` only when exactly `mid` values are.
     size_t below = 0;
     int64_t max_below = min;
-    for (std::span<const int64_t> values : parts) {
-      for (int64_t v : values) {
+    for (const ValueRun& values : parts) {
+      values.ForEach([&](int64_t v) {
         if (v < upper) {
           ++below;
           max_below = std::max(max_below, v);
         }
-      }
+      });
     }
     if (below == mid) lower = max_below;
   }
@@ -117,7 +117,7 @@ double LargeMedianOf(Parts parts, size_t n, int64_t min, int64_t max) {
 
 // The median of `values` (reordered), all of which lie in [min, max].
 double MedianOf(std::span<int64_t> values, int64_t min, int64_t max) {
-  const std::span<const int64_t> whole = values;
+  const ValueRun whole{nullptr, values.data(), values.size()};
   return values.size() < kRadixSelectMin ? SmallMedianOf(values)
                                          : LargeMedianOf(Parts(&whole, 1), values.size(), min, max);
 }
@@ -150,12 +150,10 @@ SampleSummary SummarizeWithMoments(std::span<int64_t> values, const RunningMomen
   return s;
 }
 
-SampleSummary SummarizeInPlace(std::span<const std::span<const int64_t>> parts, std::vector<int64_t>& scratch,
+SampleSummary SummarizeInPlace(std::span<const ValueRun> parts, std::vector<int64_t>& scratch,
                                const std::function<void(std::vector<int64_t>&)>& in_order) {
   RunningMoments m;
-  for (std::span<const int64_t> values : parts) {
-    for (int64_t v : values) m.Add(v);
-  }
+  for (const ValueRun& values : parts) values.ForEach([&](int64_t v) { m.Add(v); });
   const auto n = static_cast<size_t>(m.count);
   if (n == 0) return SampleSummary{};
   SampleSummary s;
@@ -172,7 +170,7 @@ SampleSummary SummarizeInPlace(std::span<const std::span<const int64_t>> parts, 
   }
   if (n < kRadixSelectMin) {
     scratch.clear();
-    for (std::span<const int64_t> values : parts) scratch.insert(scratch.end(), values.begin(), values.end());
+    for (const ValueRun& values : parts) values.ForEach([&](int64_t v) { scratch.push_back(v); });
     s.median = SmallMedianOf(scratch);
   } else {
     s.median = LargeMedianOf(parts, n, s.min, s.max);

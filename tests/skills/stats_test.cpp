@@ -157,6 +157,54 @@ TEST(SummarizeGroups, ThousandsOfGroupsOverMillionsOfValuesMatchTheDefinitions) 
   }
 }
 
+// SummarizeInPlace over runs held as 32-bit and 64-bit values, split at arbitrary points, equals Summarize() of the
+// same values in the same order: small inputs (nth_element), large ones (radix select over several runs, odd and even
+// counts), 64-bit values beyond 2^32, and values large enough for the standard deviation's second pass.
+TEST(SummarizeInPlace, MixedRunsMatchSummarize) {
+  std::mt19937_64 rng(27);
+  for (size_t n : {size_t{1}, size_t{2}, size_t{7}, size_t{1000}, size_t{40000}, size_t{70001}, size_t{100000}}) {
+    for (int kind = 0; kind < 3; ++kind) {
+      std::vector<int64_t> values(n);
+      for (int64_t& v : values) {
+        v = static_cast<int64_t>(rng() % 5000000);
+        if (kind == 1 && rng() % 7 == 0) v = static_cast<int64_t>((uint64_t{1} << 32) + rng() % 100000);
+        if (kind == 2 && rng() % 5 == 0) v = int64_t{1} << 61;
+      }
+      // Runs of random lengths; a run is narrow when every value in it fits 32 bits.
+      std::vector<uint32_t> narrow(n);
+      std::vector<ValueRun> runs;
+      for (size_t at = 0; at < n;) {
+        const size_t len = std::min(n - at, size_t{1} + static_cast<size_t>(rng() % (n / 3 + 1)));
+        bool fits = true;
+        for (size_t i = at; i < at + len; ++i) fits = fits && values[i] >= 0 && values[i] <= int64_t{UINT32_MAX};
+        if (fits) {
+          for (size_t i = at; i < at + len; ++i) narrow[i] = static_cast<uint32_t>(values[i]);
+          runs.push_back(ValueRun{narrow.data() + at, nullptr, len});
+        } else {
+          runs.push_back(ValueRun{nullptr, values.data() + at, len});
+        }
+        at += len;
+      }
+      std::vector<int64_t> scratch;
+      bool asked_in_order = false;
+      const SampleSummary got = SummarizeInPlace(runs, scratch, [&](std::vector<int64_t>& out) {
+        asked_in_order = true;
+        out.insert(out.end(), values.begin(), values.end());
+      });
+      std::vector<int64_t> copy = values;
+      const SampleSummary want = Summarize(copy);
+      EXPECT_EQ(got.count, want.count);
+      EXPECT_EQ(got.total, want.total);
+      EXPECT_EQ(got.min, want.min);
+      EXPECT_EQ(got.max, want.max);
+      EXPECT_EQ(got.avg, want.avg);
+      EXPECT_EQ(got.median, want.median) << "n=" << n << " kind=" << kind;
+      EXPECT_EQ(got.stddev, want.stddev) << "n=" << n << " kind=" << kind;
+      EXPECT_EQ(asked_in_order, kind == 2 && n > 1 && want.max == (int64_t{1} << 61)) << "n=" << n;
+    }
+  }
+}
+
 TEST(HugePages, BigBlocksAreWholeAlignedHugePagesAndSmallOnesOrdinary) {
   // A block from 8 MiB up starts on a 2 MiB boundary (what lets the kernel back it with huge pages) and every byte of
   // it is usable; vectors grow through the threshold keeping their values, and a grouping can live in one.

@@ -5,8 +5,8 @@
 // one contiguous slice found by binary search, and a process filter keeps or drops whole pieces: a summary reads its
 // values in place, with no per-row grouping pass and no scatter.
 //
-// Memory: 16 bytes per range (its group, and a row id and duration in piece order) plus 12 per range with children
-// listed after it.
+// Memory: 12 bytes per range (its group, and a row id and a 32-bit duration in piece order; 16 in the rare pieces with
+// a duration of 2^32 ns or more) plus 12 per range with children listed after it.
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -50,13 +50,15 @@ class NvtxGroupIndex {
   std::span<const int32_t> rows(size_t piece) const {
     return {rows_.get() + piece_offset_[piece], piece_offset_[piece + 1] - piece_offset_[piece]};
   }
-  std::span<const int64_t> durations(size_t piece) const {
-    return {durations_.get() + piece_offset_[piece], piece_offset_[piece + 1] - piece_offset_[piece]};
+  ValueRun durations(size_t piece) const {
+    const size_t n = piece_offset_[piece + 1] - piece_offset_[piece];
+    return piece_narrow_[piece] ? ValueRun{narrow_.get() + value_base_[piece], nullptr, n}
+                                : ValueRun{nullptr, wide_.get() + value_base_[piece], n};
   }
   // The summed duration of entries [lo, hi) of a piece (running totals kept every kSumBlock entries; sums wrap as
   // int64 additions do).
   int64_t DurationSum(size_t piece, size_t lo, size_t hi) const {
-    return static_cast<int64_t>(RunningSum(piece_offset_[piece] + hi) - RunningSum(piece_offset_[piece] + lo));
+    return static_cast<int64_t>(RunningSum(piece, hi) - RunningSum(piece, lo));
   }
   // The entries [lo, hi) of a piece's rows that lie in rows [first, last) (binary search).
   std::pair<size_t, size_t> Slice(size_t piece, size_t first, size_t last) const {
@@ -108,10 +110,11 @@ class NvtxGroupIndex {
   void CountOpIds(const engine::NvtxTable& nvtx);
 
   void SumDurations();
-  // The sum of durations_[0, entry), modulo 2^64.
-  uint64_t RunningSum(size_t entry) const {
-    uint64_t sum = running_sum_[entry / kSumBlock];
-    for (size_t e = entry / kSumBlock * kSumBlock; e < entry; ++e) sum += static_cast<uint64_t>(durations_[e]);
+  // The sum of a piece's durations [0, k), modulo 2^64.
+  uint64_t RunningSum(size_t piece, size_t k) const {
+    const ValueRun values = durations(piece);
+    uint64_t sum = block_sum_[piece_block_[piece] + k / kSumBlock];
+    for (size_t e = k / kSumBlock * kSumBlock; e < k; ++e) sum += static_cast<uint64_t>(values[e]);
     return sum;
   }
 
@@ -125,11 +128,15 @@ class NvtxGroupIndex {
   std::vector<uint64_t> thread_key_;
   std::vector<size_t> group_first_piece_;  // one past the last group: the number of pieces
   std::vector<size_t> piece_thread_;
-  std::vector<size_t> piece_offset_;  // piece -> its first entry in rows_ / durations_; one past the end last
-  size_t entries_ = 0;                // rows_ and durations_ hold one entry per row
+  std::vector<size_t> piece_offset_;  // piece -> its first entry in rows_; one past the end last
   HugeArray<int32_t> rows_;
-  HugeArray<int64_t> durations_;
-  std::vector<uint64_t> running_sum_;  // durations_[0, k * kSumBlock) summed, per k
+  // A piece's durations, in narrow_ from value_base_ when they all fit 32 bits (nearly every piece), else in wide_.
+  std::vector<uint8_t> piece_narrow_;
+  std::vector<size_t> value_base_;
+  HugeArray<uint32_t> narrow_;
+  HugeArray<int64_t> wide_;
+  std::vector<size_t> piece_block_;    // piece -> its first running total in block_sum_
+  std::vector<uint64_t> block_sum_;    // per piece, its durations [0, k * kSumBlock) summed, per k, then all of them
   std::vector<size_t> parent_offset_;  // group -> its first entry in parent_rows_ / child_ns_running_
   HugeVector<int32_t> parent_rows_;
   HugeVector<int64_t> child_ns_running_;

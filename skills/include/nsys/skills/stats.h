@@ -66,11 +66,32 @@ struct RunningMoments {
 // overflowed (else from a second pass over `values`).
 SampleSummary SummarizeWithMoments(std::span<int64_t> values, const RunningMoments& m);
 
+// A run of integers read in place, held as 32-bit values (non-negative and below 2^32: half the memory and the reads)
+// or as 64-bit ones.
+struct ValueRun {
+  const uint32_t* narrow = nullptr;
+  const int64_t* wide = nullptr;
+  size_t size = 0;
+
+  int64_t operator[](size_t i) const { return narrow != nullptr ? int64_t{narrow[i]} : wide[i]; }
+  ValueRun subspan(size_t at, size_t count) const {
+    return narrow != nullptr ? ValueRun{narrow + at, nullptr, count} : ValueRun{nullptr, wide + at, count};
+  }
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    if (narrow != nullptr) {
+      for (size_t i = 0; i < size; ++i) fn(int64_t{narrow[i]});
+    } else {
+      for (size_t i = 0; i < size; ++i) fn(wide[i]);
+    }
+  }
+};
+
 // The summary Summarize() gives of the values in `parts` (e.g. the slices of an index), without reordering them: a
 // small input is copied into `scratch` to select its median, a large one is selected in place by read-only passes.
 // Only when the exact moments could overflow (values near 2^62) is `in_order` called, to append the values to a
 // vector in the order Summarize() would have seen them, for the standard deviation's second pass.
-SampleSummary SummarizeInPlace(std::span<const std::span<const int64_t>> parts, std::vector<int64_t>& scratch,
+SampleSummary SummarizeInPlace(std::span<const ValueRun> parts, std::vector<int64_t>& scratch,
                                const std::function<void(std::vector<int64_t>&)>& in_order);
 
 // Summaries of values grouped by dense group id. `group_of_row[i]` is the group of row i, or -1 to skip it;

@@ -254,6 +254,17 @@ class NvtxRangeKernels final : public Skill {
     };
   }
 
+  // The profile's group index for this labelling, its start/end ranges and row slots, made before the run's time
+  // budget and kept with the profile.
+  Status Prepare(const engine::Profile& profile, const Args& args, const CancelToken& cancel) const override {
+    if (MissingData(profile.info())) return {};
+    auto index = NvtxGroupIndex::ForArgs(profile, args, cancel);
+    if (!index) return index.error();
+    StartEndRangesOf(profile);
+    NvtxRowSlots::Borrow(profile);  // made on first use
+    return {};
+  }
+
   Expected<Table> run(const Context& ctx) const override {
     if (auto declined = MissingData(ctx.profile.info())) return *declined;
     auto index_or = NvtxGroupIndex::Of(ctx.profile, ArgBool(ctx, "split_op_id"), ctx.cancel);

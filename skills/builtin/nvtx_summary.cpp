@@ -195,6 +195,14 @@ class NvtxSummary final : public Skill {
     };
   }
 
+  // The profile's group index for this labelling, built before the run's time budget and kept with the profile.
+  Status Prepare(const engine::Profile& profile, const Args& args, const CancelToken& cancel) const override {
+    if (!profile.info().caps.nvtx) return {};
+    auto index = NvtxGroupIndex::ForArgs(profile, args, cancel);
+    if (!index) return index.error();
+    return {};
+  }
+
   Expected<Table> run(const Context& ctx) const override {
     if (!ctx.profile.info().caps.nvtx) {
       return Declined(

@@ -29,6 +29,14 @@ Expected<std::shared_ptr<const NvtxGroupIndex>> NvtxGroupIndex::Of(const engine:
   return failure;
 }
 
+Expected<std::shared_ptr<const NvtxGroupIndex>> NvtxGroupIndex::ForArgs(const engine::Profile& profile,
+                                                                        const std::map<std::string, Value>& args,
+                                                                        const CancelToken& cancel) {
+  const auto it = args.find("split_op_id");
+  const bool* split = it == args.end() ? nullptr : std::get_if<bool>(&it->second);
+  return Of(profile, split != nullptr && *split, cancel);
+}
+
 Expected<std::shared_ptr<const NvtxGroupIndex>> NvtxGroupIndex::Build(const engine::Profile& profile, bool split_op_id,
                                                                       const CancelToken& cancel) {
   auto labels = NvtxLabels::Build(profile, split_op_id, cancel);

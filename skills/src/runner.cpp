@@ -394,7 +394,9 @@ Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& ra
     if (!loaded) return loaded.error();
   }
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "The skill was cancelled.");
-  // The budget counts the skill's own work, not the loads above (shared with other requests, cancellable). A user
+  if (Status prepared = skill.Prepare(profile, args->own, cancel); !prepared) return prepared.error();
+  // The budget counts the skill's own work, not the loads and the preparation above (shared with other requests,
+  // cancellable). A user
   // skill's SQL stops itself at the same budget with its own message; the watch is its backstop.
   const bool user = IsUserSkill(skill);
   const std::chrono::milliseconds budget = options.user_skill_timeout + (user ? kUserSkillBudgetSlack : kNoSlack);

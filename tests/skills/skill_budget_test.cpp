@@ -42,6 +42,62 @@ double SecondsSince(BudgetClock::time_point start) {
   return std::chrono::duration<double>(BudgetClock::now() - start).count();
 }
 
+// A skill whose Prepare() (per-profile data, like the loads) takes `prepare`, then whose run() answers at once.
+class SlowPreparation final : public skills::Skill {
+ public:
+  explicit SlowPreparation(std::chrono::milliseconds prepare, Status outcome = {})
+      : prepare_(prepare), outcome_(std::move(outcome)) {}
+  std::string name() const override { return "slow_preparation"; }
+  std::string description() const override { return "Prepares slowly."; }
+  engine::Need needs() const override { return static_cast<engine::Need>(0); }
+  Status Prepare(const engine::Profile&, const skills::Args&, const CancelToken& cancel) const override {
+    const auto until = BudgetClock::now() + prepare_;
+    while (BudgetClock::now() < until) {
+      if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return outcome_;
+  }
+  Expected<skills::Table> run(const skills::Context&) const override {
+    skills::Table t;
+    t.columns = {{"done", ValueType::kInt, ""}};
+    t.rows.push_back({Value(int64_t{1})});
+    return t;
+  }
+
+ private:
+  std::chrono::milliseconds prepare_;
+  Status outcome_;
+};
+
+TEST(SkillBudget, PreparationIsNotCountedInTheBudgetButStopsWhenTheCallerCancels) {
+  NSYS_REQUIRE_FIXTURES();
+  auto profile = OpenFixture(kH100);
+  ASSERT_NE(profile, nullptr);
+  skills::RunOptions options;
+  options.user_skill_timeout = std::chrono::milliseconds(100);
+  auto r = skills::Run(SlowPreparation(std::chrono::milliseconds(300)), *profile, {}, CancelToken{}, {}, options);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r.value().rows.size(), 1u);
+
+  CancelToken caller;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    caller.cancel();
+  });
+  const auto start = BudgetClock::now();
+  r = skills::Run(SlowPreparation(std::chrono::seconds(20)), *profile, {}, caller, {}, options);
+  canceller.join();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, ErrorKind::kCancelled);
+  EXPECT_LT(SecondsSince(start), 5.0);
+
+  r = skills::Run(SlowPreparation(std::chrono::milliseconds(0), MakeError(ErrorKind::kInternal, "no index")), *profile,
+                  {}, CancelToken{}, {}, options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "no index");
+}
+
 TEST(SkillBudget, ABuiltInSkillStopsAtItsTimeBudget) {
   NSYS_REQUIRE_FIXTURES();
   auto profile = OpenFixture(kH100);

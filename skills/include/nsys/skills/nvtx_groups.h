@@ -10,9 +10,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "nsys/engine/profile.h"
@@ -20,6 +22,7 @@
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/support/cancel.h"
 #include "nsys/support/expected.h"
+#include "nsys/support/value.h"
 
 namespace nsys::skills {
 
@@ -28,6 +31,10 @@ class NvtxGroupIndex {
   // The index of `profile` for this labelling, built on first use and then kept with the profile. Needs kNvtx loaded.
   static Expected<std::shared_ptr<const NvtxGroupIndex>> Of(const engine::Profile& profile, bool split_op_id,
                                                             const CancelToken& cancel);
+  // Of() for a skill's validated arguments: split_op_id as its bool argument says (false when absent).
+  static Expected<std::shared_ptr<const NvtxGroupIndex>> ForArgs(const engine::Profile& profile,
+                                                                 const std::map<std::string, Value>& args,
+                                                                 const CancelToken& cancel);
   // A fresh index, not kept.
   static Expected<std::shared_ptr<const NvtxGroupIndex>> Build(const engine::Profile& profile, bool split_op_id,
                                                                const CancelToken& cancel);

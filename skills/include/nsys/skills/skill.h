@@ -81,6 +81,15 @@ class Skill {
   // Whether run() honours Context::filter.threads; the runner refuses a thread set for the others (kUnsupported).
   virtual bool filters_threads() const { return false; }
   virtual Expected<Table> run(const Context& ctx) const = 0;
+  // Optional: builds per-profile data the run reads (e.g. an index kept with the profile), after the tables load and
+  // before the run's time budget starts: like the loads, it is shared by later runs and stops only when the caller
+  // cancels. `args` are the skill's own, validated and defaulted.
+  virtual Status Prepare(const engine::Profile& profile, const Args& args, const CancelToken& cancel) const {
+    (void)profile;
+    (void)args;
+    (void)cancel;
+    return {};
+  }
 };
 
 // Helpers for skills.

@@ -18,8 +18,8 @@ constexpr size_t kRadixSelectMin = 1 << 15;
 // range needs at most four read-only passes; once the bucket is small its values are collected and partitioned.
 // Several times faster than nth_element on millions of values, which moves every element repeatedly. The values may
 // lie in several parts (the slices of an index), read in place.
-using Parts = std::span<const ValueRun>;
-int64_t RadixSelect(Parts parts, size_t k, int64_t lo, int64_t hi) {
+using ValueRuns = std::span<const ValueRun>;
+int64_t RadixSelect(ValueRuns parts, size_t k, int64_t lo, int64_t hi) {
   std::vector<uint32_t> histogram;
   for (;;) {
     if (lo == hi) return lo;
@@ -94,7 +94,7 @@ double SmallMedianOf(std::span<int64_t> values) {
 }
 
 // The median of the n values in `parts` (left as they are), all of which lie in [min, max], by RadixSelect.
-double LargeMedianOf(Parts parts, size_t n, int64_t min, int64_t max) {
+double LargeMedianOf(ValueRuns parts, size_t n, int64_t min, int64_t max) {
   const size_t mid = n / 2;
   const int64_t upper = RadixSelect(parts, mid, min, max);
   int64_t lower = upper;
@@ -119,7 +119,7 @@ double LargeMedianOf(Parts parts, size_t n, int64_t min, int64_t max) {
 double MedianOf(std::span<int64_t> values, int64_t min, int64_t max) {
   const ValueRun whole{nullptr, values.data(), values.size()};
   return values.size() < kRadixSelectMin ? SmallMedianOf(values)
-                                         : LargeMedianOf(Parts(&whole, 1), values.size(), min, max);
+                                         : LargeMedianOf(ValueRuns(&whole, 1), values.size(), min, max);
 }
 
 // The summary but the median.

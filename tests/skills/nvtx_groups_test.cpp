@@ -16,12 +16,12 @@
 namespace nsys::testing {
 namespace {
 
-struct Case {
+struct GroupIndexCase {
   const char* fixture;
   bool split_op_id;
 };
 
-class NvtxGroupIndexTest : public ::testing::TestWithParam<Case> {};
+class NvtxGroupIndexTest : public ::testing::TestWithParam<GroupIndexCase> {};
 
 std::shared_ptr<engine::Profile> Loaded(const std::string& fixture) {
   auto profile = OpenFixture(fixture);
@@ -120,10 +120,11 @@ TEST_P(NvtxGroupIndexTest, ChildTimesSumsAndOpIdsMatchADirectComputation) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, NvtxGroupIndexTest,
-                         ::testing::Values(Case{"h100_2gpu_1s.sqlite", false}, Case{"h100_2gpu_1s.sqlite", true},
-                                           Case{"h200_nvfuser_nvtx.sqlite", false},
-                                           Case{"titanrtx_tensorrt_nvtx.sqlite", false},
-                                           Case{"titanrtx_tensorrt_nvtx.sqlite", true}),
+                         ::testing::Values(GroupIndexCase{"h100_2gpu_1s.sqlite", false},
+                                           GroupIndexCase{"h100_2gpu_1s.sqlite", true},
+                                           GroupIndexCase{"h200_nvfuser_nvtx.sqlite", false},
+                                           GroupIndexCase{"titanrtx_tensorrt_nvtx.sqlite", false},
+                                           GroupIndexCase{"titanrtx_tensorrt_nvtx.sqlite", true}),
                          [](const auto& info) {
                            std::string name = info.param.fixture;
                            name = name.substr(0, name.find('.'));

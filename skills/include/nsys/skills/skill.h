@@ -53,8 +53,9 @@ using Args = std::map<std::string, Value>;
 
 // How long one skill may run, built-in or user, unless the front end says otherwise (--skill-timeout,
 // initializationOptions.skillTimeoutSeconds, WorkspaceConfig::skill_timeout). The budget counts the skill's own
-// work, after the tables it needs have loaded. 5 s covers every built-in skill on a 2 GB export (3.4M kernels,
-// 16.8M NVTX ranges) with room: the slowest, nvtx_range_kernels, takes 1.2 s there once the tables are loaded.
+// work, after the tables it needs have loaded and its per-profile data is prepared (Skill::Prepare). 5 s covers every
+// built-in skill on a 2 GB export (3.4M kernels, 16.8M NVTX ranges) with room: the slowest took about 1.2 s there
+// (docs/benchmarks.md); the NVTX skills' first call builds their group index first (1.0-1.5 s, outside the budget).
 inline constexpr std::chrono::milliseconds kDefaultUserSkillTimeout{5000};
 
 struct Context {

@@ -598,19 +598,29 @@ std::optional<std::string> ShareOfSpan(Ctx& c, const Direction& d, double copy_n
       spans.count == 1 ? "" : "s", FormatNs(copy_ns));
 }
 
-// The rows of the memcpy table (or the memset table, for memsets) of one direction in the question's filter.
+// The memcpy table's rows of one direction (its copy kinds) in the question's filter, by index.
+template <typename Each>
+void ForEachMemcpyRow(const Ctx& c, const Direction& d, Each each) {
+  const engine::MemcpyTable& t = c.profile.memcpys();
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (std::find(d.copy_kinds.begin(), d.copy_kinds.end(), t.copy_kind[i]) != d.copy_kinds.end() &&
+        InFilter(c, t.device[i], t.pid[i], t.start[i]))
+      each(i);
+  }
+}
+
+// The bytes and duration of each copy of one direction (or each memset, for memsets) in the question's filter.
 template <typename Each>
 void ForEachCopy(const Ctx& c, const Direction& d, Each each) {
-  auto walk = [&](const auto& t, auto keep) {
+  if (d.copy_kinds.empty()) {
+    const engine::MemsetTable& t = c.profile.memsets();
     for (size_t i = 0; i < t.size(); ++i) {
-      if (keep(i) && InFilter(c, t.device[i], t.pid[i], t.start[i])) each(t.bytes[i], t.end[i] - t.start[i]);
+      if (InFilter(c, t.device[i], t.pid[i], t.start[i])) each(t.bytes[i], t.end[i] - t.start[i]);
     }
-  };
-  if (d.copy_kinds.empty()) return walk(c.profile.memsets(), [](size_t) { return true; });
+    return;
+  }
   const engine::MemcpyTable& t = c.profile.memcpys();
-  walk(t, [&](size_t i) {
-    return std::find(d.copy_kinds.begin(), d.copy_kinds.end(), t.copy_kind[i]) != d.copy_kinds.end();
-  });
+  ForEachMemcpyRow(c, d, [&](size_t i) { each(t.bytes[i], t.end[i] - t.start[i]); });
 }
 
 // The durations of a direction's copies (or of memsets), in the question's filter, sorted.
@@ -678,15 +688,12 @@ std::string CopyPageable(const Ctx& c, const Direction& d) {
   const engine::MemcpyTable& t = c.profile.memcpys();
   size_t n = 0, pageable = 0;
   double bytes = 0;
-  for (size_t i = 0; i < t.size(); ++i) {
-    if (std::find(d.copy_kinds.begin(), d.copy_kinds.end(), t.copy_kind[i]) == d.copy_kinds.end() ||
-        !InFilter(c, t.device[i], t.pid[i], t.start[i]))
-      continue;
+  ForEachMemcpyRow(c, d, [&](size_t i) {
     ++n;
     const bool src = t.src_kind[i] == 0, dst = t.dst_kind[i] == 0;  // ENUM_CUDA_MEM_KIND 0: pageable
     const bool host_pageable = t.copy_kind[i] == 1 ? src : t.copy_kind[i] == 2 ? dst : (src || dst);
     if (host_pageable) ++pageable, bytes += static_cast<double>(t.bytes[i]);
-  }
+  });
   const bool pinned_asked = HasWord(c.p.lower, "pinned");
   const std::string yes = !AsksYesNo(c.p.lower) ? "" : Yes(pinned_asked ? pageable == 0 : pageable > 0) + " ";
   return fmt::format("{}{} of the {} {}{} use pageable host memory ({}, {}); the other {} use pinned or device memory.",
@@ -825,6 +832,16 @@ std::vector<size_t> KernelRowsOf(const Ctx& c, const std::set<std::string>& name
   return out;
 }
 
+// Every kernel row inside the question's filter, whatever its name.
+std::vector<size_t> KernelRowsInFilter(const Ctx& c) {
+  const engine::KernelTable& k = c.profile.kernels();
+  std::vector<size_t> out;
+  for (size_t i = 0; i < k.size(); ++i) {
+    if (InFilter(c, k.device[i], k.pid[i], k.start[i])) out.push_back(i);
+  }
+  return out;
+}
+
 double MedianOf(std::vector<double> v) {
   if (v.empty()) return std::nan("");
   std::sort(v.begin(), v.end());
@@ -860,9 +877,7 @@ bool AnswerKernelDurations(Ctx& c, Measure m) {
   if (!all) return false;
   const engine::KernelTable& k = c.profile.kernels();
   std::vector<double> d;
-  for (size_t i = 0; i < k.size(); ++i) {
-    if (InFilter(c, k.device[i], k.pid[i], k.start[i])) d.push_back(static_cast<double>(k.end[i] - k.start[i]));
-  }
+  for (size_t i : KernelRowsInFilter(c)) d.push_back(static_cast<double>(k.end[i] - k.start[i]));
   if (d.empty()) return false;
   std::sort(d.begin(), d.end());
   double sum = 0;
@@ -882,6 +897,24 @@ bool AnswerKernelDurations(Ctx& c, Measure m) {
   return true;
 }
 
+// The durations of the named range's instances (of every range when none is named) in the question's processes and
+// window, sorted; range time is CPU wall time.
+std::vector<double> NvtxDurations(const Ctx& c) {
+  const engine::NvtxTable& n = c.profile.nvtx();
+  std::unordered_map<engine::StrId, bool> mine;  // per distinct name: is it the named range?
+  std::vector<double> d;
+  for (size_t i = 0; i < n.size(); ++i) {
+    if (!c.nvtx_range.empty()) {
+      auto it = mine.find(n.name[i]);
+      if (it == mine.end()) it = mine.emplace(n.name[i], c.profile.strings().view(n.name[i]) == c.nvtx_range).first;
+      if (!it->second) continue;
+    }
+    if (InHostFilter(c, n.pid[i], n.start[i])) d.push_back(static_cast<double>(n.end[i] - n.start[i]));
+  }
+  std::sort(d.begin(), d.end());
+  return d;
+}
+
 // "How many NVTX ranges lasted longer than 10 ms?": the range instances past the bound (of the named range, else of
 // all), nvtx_summary's rows as evidence. False when a named range matches no row by name (a domain-prefixed label).
 bool AnswerNvtxBound(Ctx& c) {
@@ -898,19 +931,8 @@ bool AnswerNvtxBound(Ctx& c) {
              "NVTX range " + c.nvtx_range + c.scope);
     return true;
   }
-  const engine::NvtxTable& n = c.profile.nvtx();
-  std::unordered_map<engine::StrId, bool> mine;
-  std::vector<double> d;
-  for (size_t i = 0; i < n.size(); ++i) {
-    if (!c.nvtx_range.empty()) {
-      auto it = mine.find(n.name[i]);
-      if (it == mine.end()) it = mine.emplace(n.name[i], c.profile.strings().view(n.name[i]) == c.nvtx_range).first;
-      if (!it->second) continue;
-    }
-    if (InHostFilter(c, n.pid[i], n.start[i])) d.push_back(static_cast<double>(n.end[i] - n.start[i]));
-  }
+  const std::vector<double> d = NvtxDurations(c);
   if (d.empty() && !c.nvtx_range.empty()) return false;
-  std::sort(d.begin(), d.end());
   Say(c, BoundSentence(c, d, c.nvtx_range.empty() ? "NVTX range instances" : "instances of " + Ticked(c.nvtx_range)),
       "exact counts of the NVTX table's ranges against the bound (range time is CPU wall time)");
   const auto rows = c.nvtx_range.empty()
@@ -966,14 +988,8 @@ bool AnswerNvtxPercentile(Ctx& c, Measure m) {
   auto t = Usable(c, "nvtx_summary");
   if (!t) return false;
   const auto mine = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "range") == c.nvtx_range; });
-  const engine::NvtxTable& n = c.profile.nvtx();
-  std::vector<double> d;
-  for (size_t i = 0; i < n.size(); ++i) {
-    if (c.profile.strings().view(n.name[i]) == c.nvtx_range && InHostFilter(c, n.pid[i], n.start[i]))
-      d.push_back(static_cast<double>(n.end[i] - n.start[i]));
-  }
+  const std::vector<double> d = NvtxDurations(c);
   if (d.empty() || mine.rows.empty()) return false;
-  std::sort(d.begin(), d.end());
   const double pct = m == Measure::kMedian ? 50 : PercentileOf(c.p.lower);
   Say(c,
       fmt::format("The p{:.0f} duration of NVTX range {}{} is {} (of {} instances; median {}, max {}; linear "
@@ -993,14 +1009,7 @@ bool AnswerKernelsBound(Ctx& c) {
   if (!all) return false;
   const engine::KernelTable& k = c.profile.kernels();
   const std::set<std::string> named(c.kernels.begin(), c.kernels.end());
-  std::vector<size_t> rows;
-  if (named.empty()) {
-    for (size_t i = 0; i < k.size(); ++i) {
-      if (InFilter(c, k.device[i], k.pid[i], k.start[i])) rows.push_back(i);
-    }
-  } else {
-    rows = KernelRowsOf(c, named);
-  }
+  const std::vector<size_t> rows = named.empty() ? KernelRowsInFilter(c) : KernelRowsOf(c, named);
   const DurationBound& b = *c.p.bound;
   std::vector<double> d;
   std::map<engine::StrId, size_t> past_by_name;
@@ -1132,10 +1141,8 @@ bool AnswerStreamCount(Ctx& c) {
   auto t = Usable(c, "stream_concurrency");
   if (!t) return false;
   const engine::KernelTable& k = c.profile.kernels();
-  std::set<std::string> all;
-  for (size_t i = 0; i < k.size(); ++i) all.insert(std::string(c.profile.strings().view(k.name[i])));
   std::map<int32_t, std::set<int32_t>> by_device;
-  for (size_t i : KernelRowsOf(c, all)) by_device[k.device[i]].insert(k.stream[i]);
+  for (size_t i : KernelRowsInFilter(c)) by_device[k.device[i]].insert(k.stream[i]);
   size_t n = 0;
   std::string parts;
   for (const auto& [d, streams] : by_device) {
@@ -1382,10 +1389,8 @@ bool AnswerKernelsPerStream(Ctx& c) {
   auto t = Usable(c, "stream_concurrency");
   if (!t) return false;
   const engine::KernelTable& k = c.profile.kernels();
-  std::set<std::string> all;
-  for (size_t i = 0; i < k.size(); ++i) all.insert(std::string(c.profile.strings().view(k.name[i])));
   std::map<std::pair<int32_t, int32_t>, std::pair<double, double>> by;
-  for (size_t i : KernelRowsOf(c, all)) {
+  for (size_t i : KernelRowsInFilter(c)) {
     auto& e = by[{k.device[i], k.stream[i]}];
     e.first += 1;
     e.second += static_cast<double>(k.end[i] - k.start[i]);
@@ -1435,16 +1440,13 @@ bool AnswerKernelsOnStreams(Ctx& c) {
   auto t = Usable(c, "stream_concurrency");
   if (!t) return false;
   const engine::KernelTable& k = c.profile.kernels();
-  std::set<std::string> names(c.kernels.begin(), c.kernels.end());
-  if (names.empty()) {
-    for (size_t i = 0; i < k.size(); ++i) names.insert(std::string(c.profile.strings().view(k.name[i])));
-  }
+  const std::set<std::string> names(c.kernels.begin(), c.kernels.end());
   struct On {
     double n = 0, ns = 0;
     std::map<engine::StrId, double> by_name;
   };
   std::map<std::pair<int32_t, int32_t>, On> by;
-  for (size_t i : KernelRowsOf(c, names)) {
+  for (size_t i : names.empty() ? KernelRowsInFilter(c) : KernelRowsOf(c, names)) {
     if (!streams.count(k.stream[i])) continue;
     On& e = by[{k.device[i], k.stream[i]}];
     const double d = static_cast<double>(k.end[i] - k.start[i]);
@@ -1799,18 +1801,13 @@ bool RefuseConfigWithoutKernel(Ctx& c) {
 // "Does the add kernel run with more than one thread block?": the named kernels' launch configurations, with Yes or
 // No for the largest grid against the count said (a number or one to ten in words).
 bool AnswerGridAgainst(Ctx& c) {
-  static const std::pair<std::string_view, int64_t> kWords[] = {{"one", 1},  {"two", 2}, {"three", 3}, {"four", 4},
-                                                                {"five", 5}, {"six", 6}, {"seven", 7}, {"eight", 8},
-                                                                {"nine", 9}, {"ten", 10}};
   std::optional<int64_t> said;
   const size_t than = c.p.lower.find("than ");
   if (than != std::string::npos) {
     const std::string rest = c.p.lower.substr(than + 5);
     if (!rest.empty() && std::isdigit(static_cast<unsigned char>(rest[0])))
       said = std::strtoll(rest.c_str(), nullptr, 10);
-    for (const auto& [w, v] : kWords) {
-      if (rest.rfind(w, 0) == 0) said = v;
-    }
+    if (const auto n = NumberWordAt(rest)) said = n;
   }
   if (!said || !AnswerNamedKernel(c, Measure::kGrid)) return false;
   int64_t most = 0;

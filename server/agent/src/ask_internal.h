@@ -71,6 +71,8 @@ bool IsCommonWord(std::string_view lower_word);
 // An NVTX range's name without its domain prefix ("mpi:mpi_init" -> "mpi_init"), lower-case; the name itself when it
 // has none (a C++ scope "a::b" is no prefix).
 std::string RangeNameTail(const std::string& lower);
+// "one" to "ten" at the start of a text, as a whole word ("one thread block" -> 1; "tensor" is none).
+std::optional<int64_t> NumberWordAt(std::string_view lower);
 // Edit distance, for "closest names".
 size_t EditDistance(std::string_view a, std::string_view b);
 

@@ -151,7 +151,7 @@ std::string TopicOf(const std::string& q) {
        {"memcpy", "memset", "copy", "copies", "transfer", "bytes", "htod", "dtoh", "host-to-device", "device-to-host",
         "host to device", "device to host", "bandwidth"}},
       {"streams", {"stream", "concurren"}},
-      {"idle", {"idle", "gap", "starv", "bubble", "utiliz", "busy", "underused"}},
+      {"idle", {"gap", "starv", "bubble", "utiliz", "busy", "underused"}},
       {"iterations", {"iteration", "training step", "steps", "per step"}},
       {"nvtx", {"nvtx", "range", "annotation", "region", "marker"}},
       {"api", {"api call", "cuda api", "runtime api", "api time", "cpu time", "host time"}},
@@ -421,6 +421,18 @@ bool IsCommonWord(std::string_view w) {
   return common.count(w) > 0;
 }
 
+std::optional<int64_t> NumberWordAt(std::string_view lower) {
+  static const std::string_view kWords[] = {"one", "two",   "three", "four", "five",
+                                            "six", "seven", "eight", "nine", "ten"};
+  for (size_t i = 0; i < std::size(kWords); ++i) {
+    const std::string_view w = kWords[i];
+    if (lower.substr(0, w.size()) == w &&
+        (lower.size() == w.size() || !std::isalpha(static_cast<unsigned char>(lower[w.size()]))))
+      return static_cast<int64_t>(i + 1);
+  }
+  return std::nullopt;
+}
+
 size_t EditDistance(std::string_view a, std::string_view b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
@@ -494,10 +506,7 @@ Parsed ParseQuestion(const std::string& question, const engine::ProfileInfo& inf
   static const AskPattern counted(R"(\b(?:top|bottom|which|what|the|list)" + kAskSpace +
                                   R"(+(two|three|four|five|six|seven|eight|nine|ten)\b)");
   if (std::array<re2::StringPiece, 2> m; !p.top_n && SearchIn<1>(counted, p.lower, m)) {
-    static const std::string_view kWords[] = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"};
-    for (size_t i = 0; i < std::size(kWords); ++i) {
-      if (Str(m[1]) == kWords[i]) p.top_n = i + 2;
-    }
+    if (const auto n = NumberWordAt(Str(m[1]))) p.top_n = static_cast<size_t>(*n);
   }
   static const AskPattern stream(R"(\bstreams?)" + kAskSpace + "*(?:#|id" + kAskSpace + "*|number" + kAskSpace +
                                  "*)?([0-9]{1,9})\\b");

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 
 #include "common_nvtx_stack.h"
@@ -20,48 +21,61 @@ namespace {
 
 using engine::Ns;
 
-// The selected kernels bucketed by launch row, so that walking the buckets visits kernels in launch-call order
-// (runtime rows are sorted by start, so per thread this is time order): linear, no sort.
-struct LaunchBuckets {
-  int32_t min_launch = INT32_MAX;
-  // Huge pages: millions of rows each on a 2 GB export, where 4 KiB page faults cost more than filling them.
-  HugeVector<int32_t> head;         // launch row - min_launch -> its first kernel row, or -1
-  HugeVector<int32_t> next;         // kernel row - first -> the next kernel row of the same launch row, or -1
-  std::vector<int32_t> unlaunched;  // kernel rows without a launch call
-  int64_t kernels_total = 0;
-  int64_t kernel_time_total = 0;
+// The profile's kernels in launch-call order, built once and kept with the profile: the launched ones sorted by
+// (launch row, kernel row), so that walking them visits kernels in launch-call order (runtime rows are sorted by
+// start, so per thread this is time order), and those without a launch call in row order. A call walks them and keeps
+// the rows its window and filters select: one pass with no per-call bucketing (20 ms and 37 MB of fresh pages per call
+// on a 2 GB export), for 4 bytes per kernel kept.
+struct KernelLaunchOrder {
+  std::vector<int32_t> launched;
+  std::vector<int32_t> unlaunched;
+
+  static KernelLaunchOrder Build(const engine::KernelTable& k) {
+    KernelLaunchOrder out;
+    int32_t min_launch = INT32_MAX, max_launch = -1;
+    for (size_t i = 0; i < k.size(); ++i) {
+      const int32_t r = k.launch[i];
+      if (r < 0) {
+        out.unlaunched.push_back(static_cast<int32_t>(i));
+        continue;
+      }
+      min_launch = std::min(min_launch, r);
+      max_launch = std::max(max_launch, r);
+    }
+    if (max_launch < 0) return out;
+    // A counting sort by launch row, stable in kernel row.
+    std::vector<int32_t> offset(static_cast<size_t>(max_launch - min_launch) + 2, 0);
+    for (size_t i = 0; i < k.size(); ++i) {
+      if (k.launch[i] >= 0) ++offset[static_cast<size_t>(k.launch[i] - min_launch) + 1];
+    }
+    for (size_t b = 1; b < offset.size(); ++b) offset[b] += offset[b - 1];
+    out.launched.resize(k.size() - out.unlaunched.size());
+    for (size_t i = 0; i < k.size(); ++i) {
+      if (k.launch[i] < 0) continue;
+      int32_t& at = offset[static_cast<size_t>(k.launch[i] - min_launch)];
+      out.launched[static_cast<size_t>(at++)] = static_cast<int32_t>(i);
+    }
+    return out;
+  }
+
+  static std::shared_ptr<const KernelLaunchOrder> Of(const engine::Profile& profile) {
+    return std::static_pointer_cast<const KernelLaunchOrder>(profile.Derived("skills.kernel_launch_order", [&] {
+      return std::static_pointer_cast<const void>(std::make_shared<const KernelLaunchOrder>(Build(profile.kernels())));
+    }));
+  }
 };
 
-LaunchBuckets BucketByLaunch(const engine::KernelTable& k, const engine::Filter& filter, size_t first, size_t last) {
-  LaunchBuckets out;
-  int32_t max_launch = -1;
-  for (size_t i = first; i < last; ++i) {
-    if (!filter.AcceptsDevice(k.device[i])) continue;
-    if (!filter.AcceptsProcess(k.pid[i])) continue;
-    ++out.kernels_total;
-    out.kernel_time_total += k.end[i] - k.start[i];
-    const int32_t r = k.launch[i];
-    if (r < 0) {
-      out.unlaunched.push_back(static_cast<int32_t>(i));
-      continue;
-    }
-    out.min_launch = std::min(out.min_launch, r);
-    max_launch = std::max(max_launch, r);
+// Which kernel rows a call selects: those starting in its window ([first, last) of the start-sorted table) on an
+// accepted device and process.
+struct KernelSelection {
+  const engine::KernelTable& k;
+  const engine::Filter& filter;
+  size_t first, last;
+  bool Selects(int32_t row) const {
+    const auto i = static_cast<size_t>(row);
+    return i - first < last - first && filter.AcceptsDevice(k.device[i]) && filter.AcceptsProcess(k.pid[i]);
   }
-  out.next.assign(last - first, -1);
-  if (max_launch < 0) return out;
-  out.head.assign(static_cast<size_t>(max_launch - out.min_launch) + 1, -1);
-  for (size_t i = last; i-- > first;) {
-    if (!filter.AcceptsDevice(k.device[i])) continue;
-    if (!filter.AcceptsProcess(k.pid[i])) continue;
-    const int32_t r = k.launch[i];
-    if (r < 0) continue;
-    int32_t& h = out.head[static_cast<size_t>(r - out.min_launch)];
-    out.next[i - first] = h;
-    h = static_cast<int32_t>(i);
-  }
-  return out;
-}
+};
 
 // A row's sort key: nsys orders by range name (none first), pid, tid, then total time descending.
 struct RowKey {
@@ -85,50 +99,50 @@ class RangeKernelGroups {
         labels_(labels),
         start_end_(std::move(start_end)) {
     pair_group_.reserve(kernels * 2);
-    pair_kernel_.reserve(kernels * 2);
+    pair_duration_.reserve(kernels * 2);
   }
 
-  // Every launched kernel, in launch-call order, into the groups of the ranges enclosing its launch call (or the
-  // thread's no-range group). False when cancelled.
-  bool AddLaunched(const LaunchBuckets& launches, size_t first, const CancelToken& cancel) {
+  // Every selected launched kernel, in launch-call order, into the groups of the ranges enclosing its launch call (or
+  // the thread's no-range group). False when cancelled.
+  bool AddLaunched(const std::vector<int32_t>& launched, const KernelSelection& selection, const CancelToken& cancel) {
     std::vector<int32_t> stack;
-    for (size_t b = 0; b < launches.head.size(); ++b) {
-      if ((b & 0xFFFF) == 0 && cancel.cancelled()) return false;
-      const auto r = static_cast<size_t>(static_cast<int32_t>(b) + launches.min_launch);
-      for (int32_t kk = launches.head[b]; kk >= 0; kk = launches.next[static_cast<size_t>(kk) - first]) {
-        const auto kernel = static_cast<size_t>(kk);
-        const Ns dur = k_.end[kernel] - k_.start[kernel];
-        ++launched_;
-        launched_time_ += dur;
-        const auto thread = static_cast<uint32_t>(start_end_.threads.IdOf(PackKey(rt_.pid[r], rt_.tid[r])));
-        stack.clear();
-        AppendPushPopStack(rt_.nvtx[r], nvtx_, stack);
-        start_end_.AppendEnclosing(thread, rt_.start[r], rt_.end[r], nvtx_, stack);
-        if (stack.empty()) {
-          AddPair(GroupFor(static_cast<uint32_t>(lt_index_.IdOf(PackKey(0, thread + 1))), kernel), kernel);
-          continue;
-        }
-        AddInRanges(stack, thread, kernel, r, dur);
+    for (size_t n = 0; n < launched.size(); ++n) {
+      if ((n & 0xFFFF) == 0 && cancel.cancelled()) return false;
+      if (!selection.Selects(launched[n])) continue;
+      const auto kernel = static_cast<size_t>(launched[n]);
+      const auto r = static_cast<size_t>(k_.launch[kernel]);
+      const Ns dur = k_.end[kernel] - k_.start[kernel];
+      ++launched_;
+      launched_time_ += dur;
+      const auto thread = static_cast<uint32_t>(start_end_.threads.IdOf(PackKey(rt_.pid[r], rt_.tid[r])));
+      stack.clear();
+      AppendPushPopStack(rt_.nvtx[r], nvtx_, stack);
+      start_end_.AppendEnclosing(thread, rt_.start[r], rt_.end[r], nvtx_, stack);
+      if (stack.empty()) {
+        AddPair(GroupFor(static_cast<uint32_t>(lt_index_.IdOf(PackKey(0, thread + 1))), kernel), dur);
+        continue;
       }
+      AddInRanges(stack, thread, kernel, r, dur);
     }
     return true;
   }
 
-  // Kernels without a launch call: one group per name, with null range and thread.
-  void AddUnlaunched(const std::vector<int32_t>& unlaunched) {
+  // Selected kernels without a launch call: one group per name, with null range and thread.
+  void AddUnlaunched(const std::vector<int32_t>& unlaunched, const KernelSelection& selection) {
     const uint32_t no_launch_lt = static_cast<uint32_t>(lt_index_.IdOf(PackKey(0, 0)));
     for (int32_t kk : unlaunched) {
+      if (!selection.Selects(kk)) continue;
       const auto kernel = static_cast<size_t>(kk);
-      AddPair(GroupFor(no_launch_lt, kernel), kernel);
+      const Ns dur = k_.end[kernel] - k_.start[kernel];
+      ++unlaunched_;
+      unlaunched_time_ += dur;
+      AddPair(GroupFor(no_launch_lt, kernel), dur);
     }
   }
 
   // Kernel-duration statistics per group, over its (range, kernel) pairs.
   std::vector<SampleSummary> Summarize() {
-    return SummarizeGroups(pair_group_, groups_.size(), [&](size_t p) {
-      const auto kernel = static_cast<size_t>(pair_kernel_[p]);
-      return k_.end[kernel] - k_.start[kernel];
-    });
+    return GroupedSamples(pair_group_, moments_).Summarize([&](size_t p) { return pair_duration_[p]; });
   }
 
   std::vector<RowKey> RowKeys() const {
@@ -178,6 +192,8 @@ class RangeKernelGroups {
     return row;
   }
 
+  int64_t kernels() const { return launched_ + unlaunched_; }
+  int64_t kernel_time() const { return launched_time_ + unlaunched_time_; }
   int64_t launched() const { return launched_; }
   int64_t launched_time() const { return launched_time_; }
   int64_t with_range() const { return with_range_; }
@@ -205,15 +221,17 @@ class RangeKernelGroups {
         ++kern_inst_[static_cast<size_t>(g)];
       }
       pair_group_.push_back(g);
-      pair_kernel_.push_back(static_cast<int32_t>(kernel));
+      pair_duration_.push_back(dur);
+      moments_[static_cast<size_t>(g)].Add(dur);
     }
   }
 
   // A kernel in a group that counts it once (no range, or no launch call).
-  void AddPair(int32_t g, size_t kernel) {
+  void AddPair(int32_t g, Ns dur) {
     ++kern_inst_[static_cast<size_t>(g)];
     pair_group_.push_back(g);
-    pair_kernel_.push_back(static_cast<int32_t>(kernel));
+    pair_duration_.push_back(dur);
+    moments_[static_cast<size_t>(g)].Add(dur);
   }
 
   int32_t GroupFor(uint32_t lt, size_t kernel) {
@@ -223,6 +241,7 @@ class RangeKernelGroups {
       group_lt_of_.push_back(static_cast<int32_t>(lt));
       nvtx_inst_.push_back(0);
       kern_inst_.push_back(0);
+      moments_.emplace_back();
     }
     return g;
   }
@@ -248,11 +267,16 @@ class RangeKernelGroups {
   DenseIndex last_call_index_;      // (thread, kernel name) -> slot in last_call_
   std::vector<int32_t> last_call_;  // runtime row of the previous kernel with that name on that thread
   std::vector<int64_t> nvtx_inst_, kern_inst_;
-  std::vector<int32_t> representative_;           // group -> a kernel row (for its name)
-  std::vector<int32_t> group_lt_of_;              // group -> lt
-  HugeVector<int32_t> pair_group_, pair_kernel_;  // one per (range, kernel) pair: millions on a 2 GB export
-  std::vector<int32_t> groups_of_kernel_;         // scratch: the groups the current kernel already counts in
-  int64_t with_range_ = 0, with_range_time_ = 0, launched_ = 0, launched_time_ = 0;
+  std::vector<RunningMoments> moments_;  // per group, of its pairs' durations, gathered as the pairs are added
+  std::vector<int32_t> representative_;  // group -> a kernel row (for its name)
+  std::vector<int32_t> group_lt_of_;     // group -> lt
+  // One per (range, kernel) pair: millions on a 2 GB export. The kernel's duration rather than its row: the summary
+  // then reads them in order instead of gathering two columns per pair.
+  HugeVector<int32_t> pair_group_;
+  HugeVector<Ns> pair_duration_;
+  std::vector<int32_t> groups_of_kernel_;  // scratch: the groups the current kernel already counts in
+  int64_t with_range_ = 0, with_range_time_ = 0, launched_ = 0, launched_time_ = 0, unlaunched_ = 0,
+          unlaunched_time_ = 0;
 };
 
 std::vector<size_t> RowOrder(const std::vector<RowKey>& row_keys, const std::vector<SampleSummary>& summaries) {
@@ -291,6 +315,14 @@ class NvtxKernelMap final : public Skill {
     };
   }
 
+  // The kernels' launch order is kept with the profile, built here outside the time budget like the loads.
+  Status Prepare(const engine::Profile& profile, const Args& args, const CancelToken& cancel) const override {
+    (void)args;
+    (void)cancel;
+    if (profile.info().caps.kernels) KernelLaunchOrder::Of(profile);
+    return {};
+  }
+
   Expected<Table> run(const Context& ctx) const override {
     if (auto declined = MissingData(ctx.profile.info())) return *declined;
     const bool base = ArgBool(ctx, "base");
@@ -302,11 +334,13 @@ class NvtxKernelMap final : public Skill {
     const engine::KernelTable& k = ctx.profile.kernels();
     const auto& kernel_names = base ? k.short_name : k.name;
     const auto [first, last] = RowRange(k, ctx.filter);
-    const LaunchBuckets launches = BucketByLaunch(k, ctx.filter, first, last);
-    RangeKernelGroups groups(ctx.profile, kernel_names, labels, *StartEndRangesOf(ctx.profile),
-                             static_cast<size_t>(launches.kernels_total));
-    if (!groups.AddLaunched(launches, first, ctx.cancel)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
-    groups.AddUnlaunched(launches.unlaunched);
+    const KernelSelection selection{k, ctx.filter, first, last};
+    const auto launch_order = KernelLaunchOrder::Of(ctx.profile);
+    RangeKernelGroups groups(ctx.profile, kernel_names, labels, *StartEndRangesOf(ctx.profile), last - first);
+    if (!groups.AddLaunched(launch_order->launched, selection, ctx.cancel)) {
+      return MakeError(ErrorKind::kCancelled, "Cancelled.");
+    }
+    groups.AddUnlaunched(launch_order->unlaunched, selection);
     const std::vector<SampleSummary> summaries = groups.Summarize();
     if (ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
 
@@ -315,7 +349,7 @@ class NvtxKernelMap final : public Skill {
     Table table = EmptyTable(base);
     const size_t shown = limit > 0 ? std::min(order.size(), static_cast<size_t>(limit)) : order.size();
     for (size_t n = 0; n < shown; ++n) table.rows.push_back(groups.Row(order[n], row_keys[order[n]], summaries));
-    AddNotes(table, launches, groups);
+    AddNotes(table, groups);
     if (!labels.warning().empty()) table.notes.push_back(labels.warning());
     if (shown < order.size())
       table.notes.push_back(fmt::format("Showing the first {} of {} rows.", shown, order.size()));
@@ -357,7 +391,7 @@ class NvtxKernelMap final : public Skill {
     return table;
   }
 
-  static void AddNotes(Table& table, const LaunchBuckets& launches, const RangeKernelGroups& groups) {
+  static void AddNotes(Table& table, const RangeKernelGroups& groups) {
     auto pct = [](int64_t part, int64_t whole) {
       return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
     };
@@ -369,8 +403,8 @@ class NvtxKernelMap final : public Skill {
         "Coverage: {} kernels; {} ({:.1f}% of kernel time) have a launch call; {} ({:.1f}% of kernel time) were "
         "launched inside at least one NVTX range. Kernels with no launch call (cut by the capture window or from "
         "another API) are listed with null pid/tid/range; kernels launched outside every range with a null range.",
-        launches.kernels_total, groups.launched(), pct(groups.launched_time(), launches.kernel_time_total),
-        groups.with_range(), pct(groups.with_range_time(), launches.kernel_time_total)));
+        groups.kernels(), groups.launched(), pct(groups.launched_time(), groups.kernel_time()), groups.with_range(),
+        pct(groups.with_range_time(), groups.kernel_time())));
   }
 };
 

@@ -157,6 +157,37 @@ TEST(SummarizeGroups, ThousandsOfGroupsOverMillionsOfValuesMatchTheDefinitions) 
   }
 }
 
+// GroupedSamples given the moments its caller gathered while grouping gives exactly what it computes itself: small and
+// large inputs, few groups and thousands (both scatters), huge values (the standard deviation's second pass).
+TEST(GroupedSamples, GivenMomentsGiveTheSameSummaries) {
+  std::mt19937_64 rng(31);
+  for (const auto& [n, groups] :
+       {std::pair<size_t, int32_t>{50, 3}, {(size_t{1} << 20) + 99, 5}, {(size_t{1} << 20) + 4321, 2000}}) {
+    std::vector<int32_t> group(n);
+    std::vector<int64_t> value(n);
+    std::vector<RunningMoments> moments(static_cast<size_t>(groups));
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t r = rng();
+      group[i] = r % 11 == 0 ? -1 : static_cast<int32_t>((r >> 8) % static_cast<uint64_t>(groups));
+      value[i] = r % 97 == 0 ? (int64_t{1} << 61) + static_cast<int64_t>(r % 1000) : static_cast<int64_t>(r % 700'000);
+      if (group[i] >= 0) moments[static_cast<size_t>(group[i])].Add(value[i]);
+    }
+    auto value_of = [&](size_t i) { return value[i]; };
+    const auto want = SummarizeGroups(group, static_cast<size_t>(groups), value_of);
+    const auto got = GroupedSamples(group, moments).Summarize(value_of);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t g = 0; g < want.size(); ++g) {
+      ASSERT_EQ(got[g].count, want[g].count) << n << " " << g;
+      ASSERT_EQ(got[g].total, want[g].total) << g;
+      ASSERT_EQ(got[g].min, want[g].min) << g;
+      ASSERT_EQ(got[g].max, want[g].max) << g;
+      ASSERT_DOUBLE_EQ(got[g].median, want[g].median) << g;
+      ASSERT_DOUBLE_EQ(got[g].stddev, want[g].stddev) << g;
+      ASSERT_GT(got[g].count, 0) << g;
+    }
+  }
+}
+
 // SummarizeInPlace over runs held as 32-bit and 64-bit values, split at arbitrary points, equals Summarize() of the
 // same values in the same order: small inputs (nth_element), large ones (radix select over several runs, odd and even
 // counts), 64-bit values beyond 2^32, and values large enough for the standard deviation's second pass.

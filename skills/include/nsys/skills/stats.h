@@ -105,6 +105,9 @@ std::vector<SampleSummary> SummarizeGroups(std::span<const int32_t> group_of_row
 class GroupedSamples {
  public:
   GroupedSamples(std::span<const int32_t> group_of_row, size_t num_groups);
+  // When the caller already gathered each group's moments (e.g. while it grouped the rows): their counts give the
+  // layout, so neither the counting pass nor the per-value moments are done again.
+  GroupedSamples(std::span<const int32_t> group_of_row, std::vector<RunningMoments> moments);
   template <typename ValueFn>
   std::vector<SampleSummary> Summarize(ValueFn&& value_of_row);
 
@@ -113,6 +116,7 @@ class GroupedSamples {
   void SummarizeAllGroups(const std::vector<RunningMoments>& moments, std::vector<SampleSummary>& out);
 
   std::span<const int32_t> group_of_row_;
+  std::vector<RunningMoments> known_moments_;  // empty unless given
   std::vector<size_t> offset_;
   std::vector<size_t> cursor_;
   // Every value is written before it is read, so no zero-fill: on tens of millions of values the fill alone
@@ -184,13 +188,28 @@ inline GroupedSamples::GroupedSamples(std::span<const int32_t> group_of_row, siz
   flat_ = MakeHugeArray<int64_t>(flat_size_);
 }
 
+inline GroupedSamples::GroupedSamples(std::span<const int32_t> group_of_row, std::vector<RunningMoments> moments)
+    : group_of_row_(group_of_row), known_moments_(std::move(moments)), offset_(known_moments_.size() + 1, 0) {
+  for (size_t g = 0; g < known_moments_.size(); ++g) {
+    offset_[g + 1] = offset_[g] + static_cast<size_t>(known_moments_[g].count);
+  }
+  flat_size_ = offset_.back();
+  flat_ = MakeHugeArray<int64_t>(flat_size_);
+}
+
 template <typename ValueFn>
 std::vector<SampleSummary> GroupedSamples::Summarize(ValueFn&& value_of_row) {
   const size_t num_groups = offset_.size() - 1;
   cursor_.assign(offset_.begin(), offset_.end() - 1);
-  std::vector<RunningMoments> moments(num_groups);
+  const bool known = !known_moments_.empty();
+  std::vector<RunningMoments> moments(known ? 0 : num_groups);
   constexpr size_t kLine = 8;  // values per 64-byte cache line
-  if (flat_size_ < (size_t{1} << 20) || num_groups < 1024) {
+  if (known && (flat_size_ < (size_t{1} << 20) || num_groups < 1024)) {
+    for (size_t i = 0; i < group_of_row_.size(); ++i) {
+      const int32_t g = group_of_row_[i];
+      if (g >= 0) flat_[cursor_[static_cast<size_t>(g)]++] = value_of_row(i);
+    }
+  } else if (flat_size_ < (size_t{1} << 20) || num_groups < 1024) {
     for (size_t i = 0; i < group_of_row_.size(); ++i) {
       const int32_t g = group_of_row_[i];
       if (g < 0) continue;
@@ -210,7 +229,7 @@ std::vector<SampleSummary> GroupedSamples::Summarize(ValueFn&& value_of_row) {
       if (g < 0) continue;
       const auto gs = static_cast<size_t>(g);
       const int64_t v = value_of_row(i);
-      moments[gs].Add(v);
+      if (!known) moments[gs].Add(v);
       int64_t* buffered = line.data() + gs * kLine;
       buffered[filled[gs]] = v;
       if (++filled[gs] == kLine) {
@@ -225,7 +244,7 @@ std::vector<SampleSummary> GroupedSamples::Summarize(ValueFn&& value_of_row) {
     }
   }
   std::vector<SampleSummary> out(num_groups);
-  SummarizeAllGroups(moments, out);
+  SummarizeAllGroups(known ? known_moments_ : moments, out);
   return out;
 }
 

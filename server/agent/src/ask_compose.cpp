@@ -430,6 +430,8 @@ std::vector<std::pair<size_t, std::string>> ApisNamed(Ctx& c, std::set<std::stri
   return named;
 }
 
+bool AnswerApiAgainstKernel(Ctx& c, const Figures& api, const skills::Table& api_rows, Measure m);
+
 bool AnswerApis(Ctx& c, Measure m) {
   if (m == Measure::kBytes || m == Measure::kAverageBytes || m == Measure::kBandwidth || m == Measure::kGrid ||
       m == Measure::kBlock)
@@ -462,6 +464,10 @@ bool AnswerApis(Ctx& c, Measure m) {
     CiteRows(c, "cuda_api_summary", both, cols, "The two CUDA API calls" + c.scope);
     return true;
   }
+  // "Is the cuLaunchKernel call slower than the add_arrays_ kernel itself?": one call against a kernel it names.
+  if (named.size() == 1 && (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) &&
+      HasAny(c.p.lower, {"kernel"}) && AnswerApiAgainstKernel(c, a, rows_a, m))
+    return true;
   std::string s;
   const int extreme = ExtremeAsked(c.p, m);
   if (a.count == 0) {
@@ -869,6 +875,86 @@ void KernelByShortWord(Ctx& c, const skills::Table& all) {
       return;
     }
   }
+}
+
+// A CUDA API call against a kernel the question names by its short name, by the measure asked: the call's host time
+// from cuda_api_summary, the kernel's GPU time from top_kernels.
+bool AnswerApiAgainstKernel(Ctx& c, const Figures& api, const skills::Table& api_rows, Measure m) {
+  auto all = Usable(c, "top_kernels");
+  if (!all) return false;
+  KernelByShortWord(c, *all);
+  if (c.kernels.empty()) return false;
+  const std::set<std::string> names(c.kernels.begin(), c.kernels.end());
+  const auto rows = KeepRows(*all, [&](size_t r) { return names.count(CellText(*all, r, "name")) > 0; });
+  if (rows.rows.empty()) return false;
+  Figures kernel;
+  kernel.label = c.kernels.size() == 1 ? Ticked(CellText(rows, 0, "short_name")) : KernelLabel(c);
+  kernel.count = SumColumn(rows, "instances");
+  kernel.total_ns = SumColumn(rows, "total_time_ns");
+  AnswerPair(c, api, kernel, m, "time (host time for the call, GPU time for the kernel)");
+  CiteRows(c, "cuda_api_summary", api_rows, {"name", "num_calls", "total_time_ns", "avg_ns", "med_ns"},
+           api.label + " calls" + c.scope);
+  CiteRows(c, "top_kernels", rows, {"name", "instances", "total_time_ns", "med_ns"}, "The kernel" + c.scope);
+  return true;
+}
+
+// "What was the launch latency of add_arrays_, from the start of the cuLaunchKernel call to the kernel starting?",
+// "how long do kernels wait between launch and start?".
+bool AsksLaunchLatency(const std::string& q) {
+  if (HasAny(q, {"launch latency", "launch-to-start", "launch to start", "launch-to-execution", "launch to execution",
+                 "queue time", "queueing delay", "queuing delay", "queue delay"}))
+    return true;
+  return HasWord(q, "launch") &&
+         HasAny(q, {"and start", "to the kernel actually", "kernel actually start", "until the kernel",
+                    "before the kernel start", "to the kernel start", "kernel starts running", "and the kernel start"});
+}
+
+// The latency from each launch call's start to its kernel's start on the GPU (named kernels, else all in the filter),
+// with its two parts: the call's own duration and the queue after it returned (negative when the kernel started
+// before the call returned). kernel_launch_overhead (nsys stats kernexecsum) is the evidence.
+bool AnswerLaunchLatency(Ctx& c) {
+  auto table = Usable(c, "kernel_launch_overhead");
+  if (!table) return false;
+  const engine::KernelTable& k = c.profile.kernels();
+  const engine::RuntimeTable& rt = c.profile.runtime();
+  const std::vector<size_t> rows =
+      c.kernels.empty() ? KernelRowsInFilter(c) : KernelRowsOf(c, {c.kernels.begin(), c.kernels.end()});
+  std::vector<double> latency, call;
+  for (size_t i : rows) {
+    if (k.launch[i] < 0) continue;
+    const auto r = static_cast<size_t>(k.launch[i]);
+    latency.push_back(static_cast<double>(k.start[i] - rt.start[r]));
+    call.push_back(static_cast<double>(rt.end[r] - rt.start[r]));
+  }
+  if (latency.empty()) return false;
+  const std::string who = !c.kernels.empty() ? KernelLabel(c) : latency.size() == 1 ? "the kernel" : "kernels";
+  const double med = MedianOf(latency), call_med = MedianOf(call);
+  double sum = 0;
+  for (double v : latency) sum += v;
+  std::string s;
+  if (latency.size() == 1) {
+    s = fmt::format(
+        "The launch latency of {}{} is {}: its launch call started {} before the kernel started on the GPU; "
+        "the call itself took {}, so the kernel {} {} {} the call returned.",
+        who, WhereOf(c), FormatNs(latency[0]), FormatNs(latency[0]), FormatNs(call[0]),
+        latency[0] >= call[0] ? "started" : "was already running", FormatNs(std::abs(latency[0] - call[0])),
+        latency[0] >= call[0] ? "after" : "before");
+  } else {
+    s = fmt::format(
+        "From launch call start to kernel start, {} {} waited {} at the median and {} on average{} (max "
+        "{}); the launch calls themselves took {} at the median.",
+        FormatCount(static_cast<double>(latency.size())), who, FormatNs(med),
+        FormatNs(sum / static_cast<double>(latency.size())), WhereOf(c),
+        FormatNs(*std::max_element(latency.begin(), latency.end())), FormatNs(call_med));
+  }
+  if (latency.size() < rows.size())
+    s += fmt::format(" {} kernels have no launch call in the export and are left out.",
+                     FormatCount(static_cast<double>(rows.size() - latency.size())));
+  Say(c, std::move(s), "each kernel's start minus the start of the launch call with its correlation id");
+  CiteRows(c, "kernel_launch_overhead", KeepRows(*table, [](size_t r) { return r < 5; }),
+           {"pid", "tid", "devid", "count", "aavg_ns", "qavg_ns", "kavg_ns", "api_name", "kernel_name"},
+           "Launch call, queue and kernel times" + c.scope);
+  return true;
 }
 
 // "What is the p99 kernel duration?", "the median kernel duration": over every kernel instance in the filter.
@@ -1635,8 +1721,9 @@ bool AnswerWhichMember(Ctx& c, Grouping g) {
     e.first += CellNumber(*t, r, "kernels");
     e.second += CellNumber(*t, r, "kernel_ns");
   }
-  const bool counts =
-      ComparesCounts(c.p.lower) || HasAny(c.p.lower, {"launched the most", "ran the most", "most kernels"});
+  const bool counts = ComparesCounts(c.p.lower) ||
+                      HasAny(c.p.lower, {"launched the", "launched more", "launched fewer", "ran the most",
+                                         "most kernels", "more kernels", "fewest kernels", "fewer kernels"});
   const bool fewest = HasAny(c.p.lower, {"least", "fewest", "smallest", "lowest"});
   std::vector<std::pair<int64_t, std::pair<double, double>>> list(by.begin(), by.end());
   std::stable_sort(list.begin(), list.end(), [&](const auto& a, const auto& b) {
@@ -1644,12 +1731,21 @@ bool AnswerWhichMember(Ctx& c, Grouping g) {
     return fewest ? x < y : x > y;
   });
   const char* noun = g == Grouping::kDevice ? "device" : "process";
-  std::string s = fmt::format(
-      "{} {} {} the {} {}{}: {} kernels, {} of GPU time.", noun == std::string("device") ? "Device" : "Process",
-      list[0].first, counts ? "ran" : "spent", fewest ? "least" : "most", counts ? "kernels" : "time in kernels",
-      WhereOf(c), FormatCount(list[0].second.first), FormatNs(list[0].second.second));
+  std::string s =
+      fmt::format("{} {} {} the {} {}{}: {} kernels, {} of GPU time.",
+                  noun == std::string("device") ? "Device" : "Process", list[0].first, counts ? "ran" : "spent",
+                  fewest ? (counts ? "fewest" : "least") : "most", counts ? "kernels" : "time in kernels", WhereOf(c),
+                  FormatCount(list[0].second.first), FormatNs(list[0].second.second));
   const auto value = [&](size_t i) { return counts ? list[i].second.first : list[i].second.second; };
-  if (list.size() > 1 && value(0) == value(1)) s += fmt::format(" It ties with {} {}.", noun, list[1].first);
+  if (list.size() > 1 && value(0) == value(1)) {
+    s += fmt::format(" It ties with {} {}.", noun, list[1].first);
+  } else if (list.size() > 1 && value(1) > 0) {
+    // "and by how much?": the margin over the next one, in the measure ranked.
+    const double margin = std::abs(value(0) - value(1));
+    s += fmt::format(" That is {} {} than {} {} ({}).", counts ? FormatCount(margin) : FormatNs(margin),
+                     counts ? (fewest ? "fewer kernels" : "more kernels") : (fewest ? "less" : "more"), noun,
+                     list[1].first, FormatPct(100.0 * margin / value(1)));
+  }
   for (size_t i = 1; i < list.size() && i < 8; ++i) {
     s += fmt::format("{}{} {}: {} kernels, {}", i == 1 ? " Then " : "; ", noun, list[i].first,
                      FormatCount(list[i].second.first), FormatNs(list[i].second.second));
@@ -1663,10 +1759,19 @@ bool AnswerWhichMember(Ctx& c, Grouping g) {
 
 // "Which process spent longer in ncclDevKernel_SendRecv?", "Which rank burned the most time in cudaFree?", "Which
 // GPU ran flash_fwd_kernel the most?": a "which" grouping of a named subject (kGrouping for the words).
+// Also "which of the two GPUs", and "which one" / "which of them" after the members were named ("There are two
+// processes here. Which one kept its GPU busier?"): processes first, as a process is what a rank or a job's member is.
 Grouping WhichGroupingOf(const std::string& q) {
   if (HasAny(q, {"which process", "what process", "which pid", "which rank", "what rank", "which mpi rank"}))
     return Grouping::kProcess;
   if (HasAny(q, {"which gpu", "which device", "what gpu", "what device"})) return Grouping::kDevice;
+  if (!HasAny(q, {"which one", "which of"})) return Grouping::kNone;
+  for (std::string_view w : {"processes", "ranks", "pids"}) {
+    if (HasWord(q, w)) return Grouping::kProcess;
+  }
+  for (std::string_view w : {"gpus", "devices"}) {
+    if (HasWord(q, w)) return Grouping::kDevice;
+  }
   return Grouping::kNone;
 }
 
@@ -1861,6 +1966,10 @@ bool AnswerComposedBeforeKernels(Ctx& c) {
                          "how many processes", "number of processes", "how many ranks", "how many gpu"}) &&
       !HasAny(c.p.lower, {"gpu time", "gpu work time"}) && AnswerActiveCounts(c))
     return true;
+  if (c.profile.info().caps.kernels && c.profile.info().caps.runtime && AsksLaunchLatency(c.p.lower)) {
+    if (auto all = Usable(c, "top_kernels")) KernelByShortWord(c, *all);
+    if (AnswerLaunchLatency(c)) return true;
+  }
   // A named CUDA API call per process ("Which rank burned the most time in cudaFree?"); a named kernel waits for the
   // kernels to be resolved (AnswerComposedAfterKernels).
   const Grouping which = WhichGroupingOf(c.p.lower);
@@ -1870,12 +1979,8 @@ bool AnswerComposedBeforeKernels(Ctx& c) {
   const bool names_something = !c.p.idents.empty() || !c.p.quoted.empty();
   if (c.profile.info().caps.kernels && c.p.type != QType::kMoreThan && c.p.type != QType::kCompare &&
       !names_something) {
-    if (HasAny(c.p.lower, {"which process", "what process", "which pid", "which rank", "what rank"}) &&
-        AnswerWhichMember(c, Grouping::kProcess))
-      return true;
-    if (HasAny(c.p.lower, {"which gpu", "which device", "what gpu", "what device"}) && c.p.topic != "streams" &&
-        AnswerWhichMember(c, Grouping::kDevice))
-      return true;
+    if (which == Grouping::kProcess && AnswerWhichMember(c, Grouping::kProcess)) return true;
+    if (which == Grouping::kDevice && c.p.topic != "streams" && AnswerWhichMember(c, Grouping::kDevice)) return true;
   }
   if (const Grouping g = GroupingOf(c.p.lower); g != Grouping::kNone) {
     if (g == Grouping::kProcess && AnswerPerMember(c, m, g, AnswerApis, MembersOf(c, g, c.profile.runtime())))

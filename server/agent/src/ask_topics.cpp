@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
+#include <map>
 #include <set>
 
 #include "ask_context.h"
+#include "nsys/skills/nvtx_groups.h"
 
 namespace nsys::agent::ask_detail {
 
@@ -421,6 +424,117 @@ int RangeExtremeAsked(const Parsed& p) {
   return 0;
 }
 
+// The instances of the named range in the question's processes and window, as NVTX rows in start order (the NVTX
+// group index's rows of every (label, style) group whose label is the range's name).
+std::vector<size_t> RangeInstances(const Ctx& c) {
+  auto index = skills::NvtxGroupIndex::Of(c.profile, false, c.cancel);
+  if (!index) return {};
+  const skills::NvtxGroupIndex& ix = *index.value();
+  const engine::NvtxTable& n = c.profile.nvtx();
+  std::vector<size_t> rows;
+  for (size_t g = 0; g < ix.size(); ++g) {
+    if (ix.labels().Text(ix.label(g)) != c.nvtx_range) continue;
+    for (size_t piece = ix.first_piece(g); piece < ix.first_piece(g + 1); ++piece) {
+      for (int32_t row : ix.rows(piece)) {
+        const auto r = static_cast<size_t>(row);
+        if (InHostFilter(c, n.pid[r], n.start[r])) rows.push_back(r);
+      }
+    }
+  }
+  std::sort(rows.begin(), rows.end());  // rows are numbered in start order
+  return rows;
+}
+
+struct KernelsDuring {
+  double kernels = 0;
+  double gpu_ns = 0;
+};
+
+// For each NVTX row of `instances`, the kernels (on the question's devices) whose launch call started while it was
+// open, on any thread of its process: what "the kernels under that range" means when the launches come from worker
+// threads (TensorFlow, TensorRT, CUDA graphs replayed elsewhere), which nsys's same-thread rule does not see.
+std::vector<KernelsDuring> KernelsLaunchedDuring(const Ctx& c, const std::vector<size_t>& instances) {
+  const engine::NvtxTable& n = c.profile.nvtx();
+  const engine::KernelTable& k = c.profile.kernels();
+  const engine::RuntimeTable& rt = c.profile.runtime();
+  std::map<uint32_t, std::vector<std::pair<engine::Ns, engine::Ns>>> launches;  // pid -> (launch start, duration)
+  for (size_t row : instances) launches[n.pid[row]];
+  const auto& devices = c.filter.devices;
+  for (size_t i = 0; i < k.size(); ++i) {
+    if (k.launch[i] < 0) continue;
+    if (!devices.empty() && std::find(devices.begin(), devices.end(), k.device[i]) == devices.end()) continue;
+    const auto r = static_cast<size_t>(k.launch[i]);
+    auto it = launches.find(rt.pid[r]);
+    if (it != launches.end()) it->second.emplace_back(rt.start[r], k.end[i] - k.start[i]);
+  }
+  std::map<uint32_t, std::vector<double>> running;  // pid -> running GPU time, one more entry than launches
+  for (auto& [pid, list] : launches) {
+    std::sort(list.begin(), list.end());
+    auto& sum = running[pid];
+    sum.assign(1, 0.0);
+    for (const auto& [start, dur] : list) sum.push_back(sum.back() + static_cast<double>(dur));
+  }
+  std::vector<KernelsDuring> out;
+  for (size_t row : instances) {
+    const auto& list = launches[n.pid[row]];
+    const auto lo = std::lower_bound(list.begin(), list.end(), std::pair<engine::Ns, engine::Ns>{n.start[row], 0});
+    const auto hi = std::upper_bound(lo, list.end(), std::pair<engine::Ns, engine::Ns>{n.end[row], INT64_MAX});
+    const auto& sum = running[n.pid[row]];
+    out.push_back({static_cast<double>(hi - lo),
+                   sum[static_cast<size_t>(hi - list.begin())] - sum[static_cast<size_t>(lo - list.begin())]});
+  }
+  return out;
+}
+
+std::string OrdinalWord(size_t i) {
+  static const char* words[] = {"first", "second", "third", "fourth", "fifth"};
+  return i < 5 ? words[i] : fmt::format("{}th", i + 1);
+}
+
+// "How many kernels ran under the second Model range?", and a range whose launches come from other threads: the
+// kernels launched while the range (or its asked instance) was open, on any thread of its process. False when neither
+// applies, so the nsys rule's figures stand alone.
+bool AnswerKernelsDuringRange(Ctx& c, const skills::Table& mine) {
+  const bool none_on_thread = CellNumber(mine, 0, "kernels") == 0;
+  if (!c.p.ordinal && !none_on_thread) return false;
+  const std::vector<size_t> instances = RangeInstances(c);
+  if (instances.empty() || (c.p.ordinal && *c.p.ordinal >= instances.size())) return false;
+  const std::vector<KernelsDuring> during = KernelsLaunchedDuring(c, instances);
+  const engine::NvtxTable& n = c.profile.nvtx();
+  const std::string rule =
+      none_on_thread ? fmt::format(
+                           " No kernel was launched on the range's own thread (nsys's rule), so these are the "
+                           "launches of other threads of process {} while it was open.",
+                           n.pid[instances[0]])
+                     : "";
+  if (c.p.ordinal) {
+    const size_t i = *c.p.ordinal, row = instances[i];
+    Facts(
+        c,
+        fmt::format("The {} of the {} instances of NVTX range {}{} lasted {} of wall time; {} kernels launched while "
+                    "it was open, on any thread of process {}, ran {} of GPU time.{}",
+                    OrdinalWord(i), instances.size(), Code(c.nvtx_range), Where(c), FormatNs(n.end[row] - n.start[row]),
+                    FormatCount(during[i].kernels), n.pid[row], FormatNs(during[i].gpu_ns), rule),
+        Confidence::kHigh, "kernels whose launch call started inside the instance, any thread of its process");
+  } else {
+    KernelsDuring all;
+    for (const KernelsDuring& d : during) {
+      all.kernels += d.kernels;
+      all.gpu_ns += d.gpu_ns;
+    }
+    if (all.kernels == 0) return false;
+    Facts(c,
+          fmt::format("While NVTX range {}{} was open ({} instances), {} kernels were launched in its process, {} of "
+                      "GPU time.{}",
+                      Code(c.nvtx_range), Where(c), instances.size(), FormatCount(all.kernels), FormatNs(all.gpu_ns),
+                      rule),
+          Confidence::kMedium, "kernels whose launch call started inside an instance, any thread of its process");
+  }
+  Cite(c, "nvtx_range_kernels", {}, mine, {"name", "instances", "wall_ns", "gpu_ns", "kernels", "top_kernel"}, 0,
+       "NVTX range " + c.nvtx_range + " and the kernels launched on its own thread" + c.scope);
+  return true;
+}
+
 // "How much GPU kernel time falls inside the layer_0_computation ranges?": the kernels launched inside a named range
 // (nvtx_range_kernels, by where they were launched), when the question asks about kernels or GPU time.
 bool AnswerRangeKernels(Ctx& c) {
@@ -430,6 +544,7 @@ bool AnswerRangeKernels(Ctx& c) {
   if (!t || t->declined) return false;
   const auto mine = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "name") == c.nvtx_range; });
   if (mine.rows.empty()) return false;
+  if (AnswerKernelsDuringRange(c, mine)) return true;
   const double kernels = CellNumber(mine, 0, "kernels");
   Facts(c,
         fmt::format("Kernels launched inside NVTX range {}{} ran {} of GPU time: {} kernels ({} distinct, most "

@@ -432,6 +432,35 @@ std::vector<std::pair<size_t, std::string>> ApisNamed(Ctx& c, std::set<std::stri
 
 bool AnswerApiAgainstKernel(Ctx& c, const Figures& api, const skills::Table& api_rows, Measure m);
 
+// "Are any of the cudaMemcpyAsync calls touching pageable host memory?": the named copy call's calls whose copy has a
+// pageable host side (the memcpy rows launched by them), out of all its calls in the filter.
+std::string ApiPageable(const Ctx& c, const Figures& api) {
+  const engine::MemcpyTable& t = c.profile.memcpys();
+  const engine::RuntimeTable& rt = c.profile.runtime();
+  std::unordered_map<engine::StrId, bool> mine;  // per distinct call name: is it the named call?
+  std::set<int32_t> calls;
+  double bytes = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t.launch[i] < 0) continue;
+    const auto r = static_cast<size_t>(t.launch[i]);
+    auto it = mine.find(rt.name[r]);
+    if (it == mine.end())
+      it = mine.emplace(rt.name[r], ApiBaseName(std::string(c.profile.strings().view(rt.name[r]))) == api.label).first;
+    if (!it->second || !InHostFilter(c, rt.pid[r], rt.start[r])) continue;
+    const bool src = t.src_kind[i] == 0, dst = t.dst_kind[i] == 0;  // ENUM_CUDA_MEM_KIND 0: pageable
+    const bool host_pageable = t.copy_kind[i] == 1 ? src : t.copy_kind[i] == 2 ? dst : (src || dst);
+    if (host_pageable && calls.insert(t.launch[i]).second) bytes += static_cast<double>(t.bytes[i]);
+  }
+  const bool pinned_asked = HasWord(c.p.lower, "pinned") && !HasWord(c.p.lower, "pageable");
+  const auto n = static_cast<double>(calls.size());
+  const std::string yes = !AsksYesNo(c.p.lower) ? "" : Yes(pinned_asked ? n == 0 : n > 0) + " ";
+  return fmt::format(
+      "{}{} of the {} {} calls{} copied to or from pageable host memory ({}); the driver stages such "
+      "copies through a pinned buffer, so an asynchronous call on pageable memory does not overlap "
+      "with the host.",
+      yes, FormatCount(n), FormatCount(api.count), api.label, WhereOf(c), FormatBytes(bytes));
+}
+
 bool AnswerApis(Ctx& c, Measure m) {
   if (m == Measure::kBytes || m == Measure::kAverageBytes || m == Measure::kBandwidth || m == Measure::kGrid ||
       m == Measure::kBlock)
@@ -488,15 +517,26 @@ bool AnswerApis(Ctx& c, Measure m) {
     s = fmt::format("{} holds {} of the CPU time in CUDA API calls{}: {} of {} ({} calls).", a.label,
                     FormatPct(100.0 * a.total_ns / all_ns), WhereOf(c), FormatNs(a.total_ns), FormatNs(all_ns),
                     FormatCount(a.count));
+  } else if (HasAny(c.p.lower, {"pageable", "pinned"}) && c.profile.info().caps.memcpy &&
+             a.label.find("Memcpy") != std::string::npos) {
+    s = ApiPageable(c, a);
   } else if (m == Measure::kCount) {
     s = fmt::format("{} was called {} times{}, {} of host time in total ({} per call on average).", a.label,
                     FormatCount(a.count), WhereOf(c), FormatNs(a.total_ns), FormatNs(a.Average()));
+    // "How many ... and how long was the longest one?": the count, then the extreme call.
+    if (const int one = HasWord(c.p.lower, "longest") ? 1 : HasWord(c.p.lower, "shortest") ? -1 : 0; one != 0) {
+      double v = one > 0 ? 0 : HUGE_VAL;
+      for (size_t r = 0; r < rows_a.rows.size(); ++r)
+        v = one > 0 ? std::max(v, CellNumber(rows_a, r, "max_ns")) : std::min(v, CellNumber(rows_a, r, "min_ns"));
+      s += fmt::format(" The {} one took {}.", one > 0 ? "longest" : "shortest", FormatNs(v));
+    }
   } else {
     s = SentenceOf(a, m == Measure::kNone ? Measure::kTime : m, WhereOf(c), "call", "calls", "host time");
   }
   Say(c, std::move(s), "exact sums over the runtime table (nsys stats cudaapisum)");
   std::vector<std::string> shown = cols;
-  if (extreme != 0 || c.p.bound) shown.insert(shown.end() - 1, {"min_ns", "max_ns"});
+  if (extreme != 0 || c.p.bound || HasWord(c.p.lower, "longest") || HasWord(c.p.lower, "shortest"))
+    shown.insert(shown.end() - 1, {"min_ns", "max_ns"});
   CiteRows(c, "cuda_api_summary", rows_a, shown, a.label + " calls" + c.scope);
   return true;
 }

@@ -1,5 +1,6 @@
 #include "nsys/protocol/documents.h"
 
+#include "by_fields.h"
 #include "json_read.h"
 
 namespace nsys::protocol {
@@ -22,35 +23,9 @@ std::string ProfileIdOfReportUri(const std::string& uri) {
   return id.find('/') == std::string::npos ? id : "";
 }
 
-void FromJson(const Json& j, ReportParams& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("profileId", out.profile_id);
-}
-void to_json(Json& j, const ReportParams& v) {
-  j = {{"profileId", v.profile_id}};
-}
-
-void FromJson(const Json& j, ReportSpan& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("line", out.line);
-  r.Required("character", out.character);
-  r.Required("length", out.length);
-  r.Required("name", out.name);
-}
-void to_json(Json& j, const ReportSpan& v) {
-  j = {{"line", v.line}, {"character", v.character}, {"length", v.length}, {"name", v.name}};
-}
-
-void FromJson(const Json& j, ReportResult& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("uri", out.uri);
-  r.Required("text", out.text);
-  r.Required("kernels", out.kernels);
-  r.Required("findings", out.findings);
-}
-void to_json(Json& j, const ReportResult& v) {
-  j = {{"uri", v.uri}, {"text", v.text}, {"kernels", v.kernels}, {"findings", v.findings}};
-}
+NSYS_CONVERSIONS_BY_FIELDS(ReportParams)
+NSYS_CONVERSIONS_BY_FIELDS(ReportSpan)
+NSYS_CONVERSIONS_BY_FIELDS(ReportResult)
 
 void FromJson(const Json& j, Position& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -63,14 +38,7 @@ void to_json(Json& j, const Position& v) {
   j = {{"line", v.line}, {"character", v.character}};
 }
 
-void FromJson(const Json& j, Range& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("start", out.start);
-  r.Required("end", out.end);
-}
-void to_json(Json& j, const Range& v) {
-  j = {{"start", v.start}, {"end", v.end}};
-}
+NSYS_CONVERSIONS_BY_FIELDS(Range)
 
 namespace {
 // textDocument.uri of a TextDocumentIdentifier-carrying params object.
@@ -92,24 +60,8 @@ void to_json(Json& j, const HoverParams& v) {
   j = {{"textDocument", {{"uri", v.uri}}}, {"position", v.position}};
 }
 
-void FromJson(const Json& j, MarkupContent& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("kind", out.kind);
-  r.Required("value", out.value);
-}
-void to_json(Json& j, const MarkupContent& v) {
-  j = {{"kind", v.kind}, {"value", v.value}};
-}
-
-void FromJson(const Json& j, Hover& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("contents", out.contents);
-  r.Optional("range", out.range);
-}
-void to_json(Json& j, const Hover& v) {
-  j = {{"contents", v.contents}};
-  SetIfPresent(j, "range", v.range);
-}
+NSYS_CONVERSIONS_BY_FIELDS(MarkupContent)
+NSYS_CONVERSIONS_BY_FIELDS(Hover)
 
 void FromJson(const Json& j, HoverResult& out, const std::string& path) {
   if (j.is_null()) {
@@ -128,24 +80,8 @@ void to_json(Json& j, const HoverResult& v) {
   }
 }
 
-void FromJson(const Json& j, TextDocumentItem& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("uri", out.uri);
-  r.OptionalOr("languageId", out.language_id);
-  r.OptionalOr("version", out.version);
-  r.Required("text", out.text);
-}
-void to_json(Json& j, const TextDocumentItem& v) {
-  j = {{"uri", v.uri}, {"languageId", v.language_id}, {"version", v.version}, {"text", v.text}};
-}
-
-void FromJson(const Json& j, DidOpenParams& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("textDocument", out.text_document);
-}
-void to_json(Json& j, const DidOpenParams& v) {
-  j = {{"textDocument", v.text_document}};
-}
+NSYS_CONVERSIONS_BY_FIELDS(TextDocumentItem)
+NSYS_CONVERSIONS_BY_FIELDS(DidOpenParams)
 
 void FromJson(const Json& j, DidChangeParams& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -195,13 +131,6 @@ void to_json(Json& j, const Diagnostic& v) {
        {"message", v.message}};
 }
 
-void FromJson(const Json& j, PublishDiagnosticsParams& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("uri", out.uri);
-  r.Required("diagnostics", out.diagnostics);
-}
-void to_json(Json& j, const PublishDiagnosticsParams& v) {
-  j = {{"uri", v.uri}, {"diagnostics", v.diagnostics}};
-}
+NSYS_CONVERSIONS_BY_FIELDS(PublishDiagnosticsParams)
 
 }  // namespace nsys::protocol

@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "by_fields.h"
 #include "json_read.h"
 #include "nsys/protocol/methods.h"
 
@@ -97,15 +98,7 @@ void FromJson(const Json& j, MessageType& out, const std::string& path) {
   out = static_cast<MessageType>(value);
 }
 
-void FromJson(const Json& j, ClientInfo& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("name", out.name);
-  r.Optional("version", out.version);
-}
-void to_json(Json& j, const ClientInfo& v) {
-  j = {{"name", v.name}};
-  SetIfPresent(j, "version", v.version);
-}
+NSYS_CONVERSIONS_BY_FIELDS(ClientInfo)
 
 namespace {
 constexpr std::pair<const char*, LlmProvider> kLlmProviderNames[] = {
@@ -286,24 +279,8 @@ void to_json(Json& j, const ServerCapabilities& v) {
   }
 }
 
-void FromJson(const Json& j, ServerInfo& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("name", out.name);
-  r.Optional("version", out.version);
-}
-void to_json(Json& j, const ServerInfo& v) {
-  j = {{"name", v.name}};
-  SetIfPresent(j, "version", v.version);
-}
-
-void FromJson(const Json& j, InitializeResult& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("capabilities", out.capabilities);
-  r.Required("serverInfo", out.server_info);
-}
-void to_json(Json& j, const InitializeResult& v) {
-  j = {{"capabilities", v.capabilities}, {"serverInfo", v.server_info}};
-}
+NSYS_CONVERSIONS_BY_FIELDS(ServerInfo)
+NSYS_CONVERSIONS_BY_FIELDS(InitializeResult)
 
 void FromJson(const Json& j, WorkDoneProgressCreateParams& out, const std::string& path) {
   ObjectReader(j, path).Required("token", out.token);
@@ -385,32 +362,8 @@ void to_json(Json& j, const CancelParams& v) {
   j = {{"id", IdToJson(v.id)}};
 }
 
-void FromJson(const Json& j, LogMessageParams& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("type", out.type);
-  r.Required("message", out.message);
-}
-void to_json(Json& j, const LogMessageParams& v) {
-  j = {{"type", static_cast<int>(v.type)}, {"message", v.message}};
-}
-
-void FromJson(const Json& j, ShowDocumentParams& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("uri", out.uri);
-  r.Optional("external", out.external);
-  r.Optional("takeFocus", out.take_focus);
-}
-void to_json(Json& j, const ShowDocumentParams& v) {
-  j = {{"uri", v.uri}};
-  SetIfPresent(j, "external", v.external);
-  SetIfPresent(j, "takeFocus", v.take_focus);
-}
-
-void FromJson(const Json& j, ShowDocumentResult& out, const std::string& path) {
-  ObjectReader(j, path).Required("success", out.success);
-}
-void to_json(Json& j, const ShowDocumentResult& v) {
-  j = {{"success", v.success}};
-}
+NSYS_CONVERSIONS_BY_FIELDS(LogMessageParams)
+NSYS_CONVERSIONS_BY_FIELDS(ShowDocumentParams)
+NSYS_CONVERSIONS_BY_FIELDS(ShowDocumentResult)
 
 }  // namespace nsys::protocol

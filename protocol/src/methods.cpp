@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "by_fields.h"
 #include "json_read.h"
 
 namespace nsys::protocol {
@@ -44,18 +45,7 @@ std::string_view ToString(ValueType type) {
   return EnumName(type, kValueTypeNames);
 }
 
-void FromJson(const Json& j, Window& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Optional("start", out.start);
-  r.Optional("end", out.end);
-  r.OptionalOr("clock", out.clock);
-}
-void to_json(Json& j, const Window& v) {
-  j = Json::object();
-  SetIfPresent(j, "start", v.start);
-  SetIfPresent(j, "end", v.end);
-  j["clock"] = std::string(ToString(v.clock));
-}
+NSYS_CONVERSIONS_BY_FIELDS(Window)
 
 void FromJson(const Json& j, Filter& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -90,19 +80,8 @@ void to_json(Json& j, const OpenProfileParams& v) {
   SetIfPresent(j, "noCache", v.no_cache);
 }
 
-void FromJson(const Json& j, ProfileIdParams& out, const std::string& path) {
-  ObjectReader(j, path).Required("profileId", out.profile_id);
-}
-void to_json(Json& j, const ProfileIdParams& v) {
-  j = {{"profileId", v.profile_id}};
-}
-
-void FromJson(const Json& j, EmptyParams&, const std::string& path) {
-  ObjectReader(j, path);
-}
-void to_json(Json& j, const EmptyParams&) {
-  j = Json::object();
-}
+NSYS_CONVERSIONS_BY_FIELDS(ProfileIdParams)
+NSYS_CONVERSIONS_BY_FIELDS(EmptyParams)
 
 void FromJson(const Json& j, NullResult&, const std::string& path) {
   // Parse reads an absent (null) value as {}: both stand for "no result".
@@ -112,57 +91,10 @@ void to_json(Json& j, const NullResult&) {
   j = nullptr;
 }
 
-void FromJson(const Json& j, DeviceInfo& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("id", out.id);
-  r.OptionalOr("name", out.name);
-  r.OptionalOr("chip", out.chip);
-  r.OptionalOr("totalMemory", out.total_memory);
-  r.OptionalOr("memoryBandwidth", out.memory_bandwidth);
-  r.OptionalOr("smCount", out.sm_count);
-  r.OptionalOr("clockRate", out.clock_rate);
-}
-void to_json(Json& j, const DeviceInfo& v) {
-  j = {{"id", v.id},
-       {"name", v.name},
-       {"chip", v.chip},
-       {"totalMemory", v.total_memory},
-       {"memoryBandwidth", v.memory_bandwidth},
-       {"smCount", v.sm_count},
-       {"clockRate", v.clock_rate}};
-}
-
-void FromJson(const Json& j, ProcessInfo& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("pid", out.pid);
-  r.OptionalOr("name", out.name);
-}
-void to_json(Json& j, const ProcessInfo& v) {
-  j = {{"pid", v.pid}, {"name", v.name}};
-}
-
-void FromJson(const Json& j, TableRows& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("name", out.name);
-  r.Required("rows", out.rows);
-}
-void to_json(Json& j, const TableRows& v) {
-  j = {{"name", v.name}, {"rows", v.rows}};
-}
-
-void FromJson(const Json& j, DamagedRows& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("table", out.table);
-  r.OptionalOr("skipped", out.skipped);
-  r.OptionalOr("badTime", out.bad_time);
-  r.OptionalOr("badSpan", out.bad_span);
-  r.OptionalOr("unreadable", out.unreadable);
-  r.OptionalOr("unnamed", out.unnamed);
-}
-void to_json(Json& j, const DamagedRows& v) {
-  j = {{"table", v.table},      {"skipped", v.skipped},       {"badTime", v.bad_time},
-       {"badSpan", v.bad_span}, {"unreadable", v.unreadable}, {"unnamed", v.unnamed}};
-}
+NSYS_CONVERSIONS_BY_FIELDS(DeviceInfo)
+NSYS_CONVERSIONS_BY_FIELDS(ProcessInfo)
+NSYS_CONVERSIONS_BY_FIELDS(TableRows)
+NSYS_CONVERSIONS_BY_FIELDS(DamagedRows)
 
 void FromJson(const Json& j, ProfileInfo& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -212,15 +144,7 @@ void to_json(Json& j, const ProfileInfo& v) {
   j["rowsChecked"] = v.rows_checked;
 }
 
-void FromJson(const Json& j, MappingCoverage& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("share", out.share);
-  r.Required("mappedNs", out.mapped_ns);
-  r.Required("kernelNs", out.kernel_ns);
-}
-void to_json(Json& j, const MappingCoverage& v) {
-  j = {{"share", v.share}, {"mappedNs", v.mapped_ns}, {"kernelNs", v.kernel_ns}};
-}
+NSYS_CONVERSIONS_BY_FIELDS(MappingCoverage)
 
 void FromJson(const Json& j, ProfileSummary& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -276,40 +200,9 @@ void to_json(Json& j, const ArgDescription& v) {
   bound("max", v.max);
 }
 
-void FromJson(const Json& j, SkillDescription& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("name", out.name);
-  r.OptionalOr("description", out.description);
-  r.OptionalOr("args", out.args);
-  r.OptionalOr("reference", out.reference);
-}
-void to_json(Json& j, const SkillDescription& v) {
-  j = {{"name", v.name}, {"description", v.description}, {"args", v.args}, {"reference", v.reference}};
-}
-
-void FromJson(const Json& j, ListSkillsResult& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("skills", out.skills);
-  r.Optional("commonArgs", out.common_args);
-}
-void to_json(Json& j, const ListSkillsResult& v) {
-  j = {{"skills", v.skills}};
-  SetIfPresent(j, "commonArgs", v.common_args);
-}
-
-void FromJson(const Json& j, RunSkillParams& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("profileId", out.profile_id);
-  r.Required("skill", out.skill);
-  r.OptionalOr("args", out.args);
-  r.Optional("filter", out.filter);
-}
-void to_json(Json& j, const RunSkillParams& v) {
-  Json args = Json::object();
-  for (const auto& [name, value] : v.args) args[name] = ScalarToJson(value);
-  j = {{"profileId", v.profile_id}, {"skill", v.skill}, {"args", std::move(args)}};
-  SetIfPresent(j, "filter", v.filter);
-}
+NSYS_CONVERSIONS_BY_FIELDS(SkillDescription)
+NSYS_CONVERSIONS_BY_FIELDS(ListSkillsResult)
+NSYS_CONVERSIONS_BY_FIELDS(RunSkillParams)
 
 void FromJson(const Json& j, ColumnDescription& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -341,24 +234,8 @@ void to_json(Json& j, const RunSkillResult& v) {
   SetIfPresent(j, "streamedRows", v.streamed_rows);
 }
 
-void FromJson(const Json& j, RunSkillPartialResult& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Optional("columns", out.columns);
-  r.Required("rows", out.rows);
-}
-void to_json(Json& j, const RunSkillPartialResult& v) {
-  j = {{"rows", RowsToJson(v.rows)}};
-  SetIfPresent(j, "columns", v.columns);
-}
-
-void FromJson(const Json& j, ReloadSkillsResult& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("skillCount", out.skill_count);
-  r.OptionalOr("warnings", out.warnings);
-}
-void to_json(Json& j, const ReloadSkillsResult& v) {
-  j = {{"skillCount", v.skill_count}, {"warnings", v.warnings}};
-}
+NSYS_CONVERSIONS_BY_FIELDS(RunSkillPartialResult)
+NSYS_CONVERSIONS_BY_FIELDS(ReloadSkillsResult)
 
 void FromJson(const Json& j, ExportTraceParams& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -383,69 +260,9 @@ void to_json(Json& j, const ExportTraceParams& v) {
   SetIfPresent(j, "output", v.output);
 }
 
-void FromJson(const Json& j, TraceSliceCounts& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.OptionalOr("kernels", out.kernels);
-  r.OptionalOr("memcpys", out.memcpys);
-  r.OptionalOr("memsets", out.memsets);
-  r.OptionalOr("cudaApi", out.cuda_api);
-  r.OptionalOr("nvtxRanges", out.nvtx_ranges);
-  r.OptionalOr("nvtxMarks", out.nvtx_marks);
-}
-void to_json(Json& j, const TraceSliceCounts& v) {
-  j = {{"kernels", v.kernels},  {"memcpys", v.memcpys},        {"memsets", v.memsets},
-       {"cudaApi", v.cuda_api}, {"nvtxRanges", v.nvtx_ranges}, {"nvtxMarks", v.nvtx_marks}};
-}
-
-void FromJson(const Json& j, TraceValidationResult& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("ok", out.ok);
-  r.OptionalOr("summary", out.summary);
-}
-void to_json(Json& j, const TraceValidationResult& v) {
-  j = {{"ok", v.ok}, {"summary", v.summary}};
-}
-
-void FromJson(const Json& j, ExportTraceResult& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("bytes", out.bytes);
-  r.Required("sha256", out.sha256);
-  r.OptionalOr("gzip", out.gzip);
-  r.Optional("path", out.path);
-  r.OptionalOr("notes", out.notes);
-  r.Optional("packets", out.packets);
-  r.Optional("tracks", out.tracks);
-  r.Optional("slices", out.slices);
-  r.Optional("flows", out.flows);
-  r.Optional("counterValues", out.counter_values);
-  r.Optional("clampedSlices", out.clamped_slices);
-  r.Optional("skippedShort", out.skipped_short);
-  r.Optional("window", out.window);
-  r.Optional("seconds", out.seconds);
-  r.Optional("cpuSeconds", out.cpu_seconds);
-  r.Optional("streamed", out.streamed);
-  r.Optional("openSeconds", out.open_seconds);
-  r.Optional("loadSeconds", out.load_seconds);
-  r.Optional("validation", out.validation);
-}
-void to_json(Json& j, const ExportTraceResult& v) {
-  j = {{"bytes", v.bytes}, {"sha256", v.sha256}, {"gzip", v.gzip}, {"notes", v.notes}};
-  SetIfPresent(j, "path", v.path);
-  SetIfPresent(j, "packets", v.packets);
-  SetIfPresent(j, "tracks", v.tracks);
-  SetIfPresent(j, "slices", v.slices);
-  SetIfPresent(j, "flows", v.flows);
-  SetIfPresent(j, "counterValues", v.counter_values);
-  SetIfPresent(j, "clampedSlices", v.clamped_slices);
-  SetIfPresent(j, "skippedShort", v.skipped_short);
-  SetIfPresent(j, "window", v.window);
-  SetIfPresent(j, "seconds", v.seconds);
-  SetIfPresent(j, "cpuSeconds", v.cpu_seconds);
-  SetIfPresent(j, "streamed", v.streamed);
-  SetIfPresent(j, "openSeconds", v.open_seconds);
-  SetIfPresent(j, "loadSeconds", v.load_seconds);
-  SetIfPresent(j, "validation", v.validation);
-}
+NSYS_CONVERSIONS_BY_FIELDS(TraceSliceCounts)
+NSYS_CONVERSIONS_BY_FIELDS(TraceValidationResult)
+NSYS_CONVERSIONS_BY_FIELDS(ExportTraceResult)
 
 void FromJson(const Json& j, OpenInPerfettoParams& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -466,31 +283,6 @@ void to_json(Json& j, const OpenInPerfettoParams& v) {
   SetIfPresent(j, "ranksPerNode", v.ranks_per_node);
 }
 
-void FromJson(const Json& j, OpenInPerfettoResult& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("url", out.url);
-  r.Required("port", out.port);
-  r.Required("token", out.token);
-  r.Required("expiresAt", out.expires_at);
-  r.Optional("traceUrl", out.trace_url);
-  r.Optional("deepLink", out.deep_link);
-  r.Optional("sshHint", out.ssh_hint);
-  r.Optional("bytes", out.bytes);
-  r.Optional("sha256", out.sha256);
-  r.Optional("clampedSlices", out.clamped_slices);
-  r.Optional("window", out.window);
-  r.Optional("showDocument", out.show_document);
-}
-void to_json(Json& j, const OpenInPerfettoResult& v) {
-  j = {{"url", v.url}, {"port", v.port}, {"token", v.token}, {"expiresAt", v.expires_at}};
-  SetIfPresent(j, "traceUrl", v.trace_url);
-  SetIfPresent(j, "deepLink", v.deep_link);
-  SetIfPresent(j, "sshHint", v.ssh_hint);
-  SetIfPresent(j, "bytes", v.bytes);
-  SetIfPresent(j, "sha256", v.sha256);
-  SetIfPresent(j, "clampedSlices", v.clamped_slices);
-  SetIfPresent(j, "window", v.window);
-  SetIfPresent(j, "showDocument", v.show_document);
-}
+NSYS_CONVERSIONS_BY_FIELDS(OpenInPerfettoResult)
 
 }  // namespace nsys::protocol

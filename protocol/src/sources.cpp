@@ -1,6 +1,7 @@
 // The LSP shapes on the user's source files (sources.h): lenses, hovers, diagnostics, code actions.
 #include "nsys/protocol/sources.h"
 
+#include "by_fields.h"
 #include "json_read.h"
 
 namespace nsys::protocol {
@@ -38,14 +39,7 @@ void to_json(Json& j, const LensCommand& v) {
   if (!v.arguments.empty()) j["arguments"] = v.arguments;
 }
 
-void FromJson(const Json& j, CodeLens& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("range", out.range);
-  r.Required("command", out.command);
-}
-void to_json(Json& j, const CodeLens& v) {
-  j = {{"range", v.range}, {"command", v.command}};
-}
+NSYS_CONVERSIONS_BY_FIELDS(CodeLens)
 
 void FromJson(const Json& j, CodeLensResult& out, const std::string& path) {
   if (j.is_null()) {
@@ -73,25 +67,8 @@ void to_json(Json& j, const ExecuteCommandParams& v) {
   j = {{"command", v.command}, {"arguments", v.arguments}};
 }
 
-void FromJson(const Json& j, RangeKernelShape& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("name", out.name);
-  r.Required("calls", out.calls);
-  r.Required("gpuNs", out.gpu_ns);
-}
-void to_json(Json& j, const RangeKernelShape& v) {
-  j = {{"name", v.name}, {"calls", v.calls}, {"gpuNs", v.gpu_ns}};
-}
-
-void FromJson(const Json& j, RevealRangeResult& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("url", out.url);
-  r.Required("name", out.name);
-  r.Required("kernels", out.kernels);
-}
-void to_json(Json& j, const RevealRangeResult& v) {
-  j = {{"url", v.url}, {"name", v.name}, {"kernels", v.kernels}};
-}
+NSYS_CONVERSIONS_BY_FIELDS(RangeKernelShape)
+NSYS_CONVERSIONS_BY_FIELDS(RevealRangeResult)
 
 void FromJson(const Json& j, FileEvent& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -105,12 +82,7 @@ void to_json(Json& j, const FileEvent& v) {
   j = {{"uri", v.uri}, {"type", static_cast<int>(v.type)}};
 }
 
-void FromJson(const Json& j, DidChangeWatchedFilesParams& out, const std::string& path) {
-  ObjectReader(j, path).Required("changes", out.changes);
-}
-void to_json(Json& j, const DidChangeWatchedFilesParams& v) {
-  j = {{"changes", v.changes}};
-}
+NSYS_CONVERSIONS_BY_FIELDS(DidChangeWatchedFilesParams)
 
 void FromJson(const Json& j, KernelSourcesParams& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -122,27 +94,7 @@ void to_json(Json& j, const KernelSourcesParams& v) {
   j = {{"profileId", v.profile_id}, {"kernel", v.kernel}};
 }
 
-void FromJson(const Json& j, KernelSourceShape& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("uri", out.uri);
-  r.Required("range", out.range);
-  r.Required("name", out.name);
-  r.Required("share", out.share);
-  r.Required("gpuNs", out.gpu_ns);
-  r.Required("calls", out.calls);
-}
-void to_json(Json& j, const KernelSourceShape& v) {
-  j = {{"uri", v.uri},     {"range", v.range},  {"name", v.name},
-       {"share", v.share}, {"gpuNs", v.gpu_ns}, {"calls", v.calls}};
-}
-
-void FromJson(const Json& j, KernelSourcesResult& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("kernel", out.kernel);
-  r.Required("locations", out.locations);
-}
-void to_json(Json& j, const KernelSourcesResult& v) {
-  j = {{"kernel", v.kernel}, {"locations", v.locations}};
-}
+NSYS_CONVERSIONS_BY_FIELDS(KernelSourceShape)
+NSYS_CONVERSIONS_BY_FIELDS(KernelSourcesResult)
 
 }  // namespace nsys::protocol

@@ -3,23 +3,33 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "nsys/protocol/answer.h"
 #include "nsys/protocol/mcp.h"
 #include "nsys/protocol/methods.h"
+#include "nsys/protocol/wire_fields.h"
 
 namespace nsys::protocol {
 
 struct AnalyzeParams {  // nsys/analyze
   std::string profile_id;
   std::optional<Window> window;  // absent = the whole profile
+  static constexpr auto WireFields() {
+    using S = AnalyzeParams;
+    return std::tuple{Field("profileId", &S::profile_id), Field("window", &S::window)};
+  }
   bool operator==(const AnalyzeParams&) const = default;
 };
 
-struct UncheckedCause {    // a root cause this profile cannot be checked for
-  std::string root_cause;  // "rootCause"
+struct UncheckedCause {  // a root cause this profile cannot be checked for
+  std::string root_cause;
   std::string missing;
+  static constexpr auto WireFields() {
+    using S = UncheckedCause;
+    return std::tuple{Field("rootCause", &S::root_cause), Field("missing", &S::missing)};
+  }
   bool operator==(const UncheckedCause&) const = default;
 };
 
@@ -32,14 +42,29 @@ struct AnalyzeResult {
   std::vector<Finding> findings;
   std::vector<std::string> ranking;
   std::vector<UncheckedCause> unchecked;
-  int64_t root_causes_checked = 0;           // "rootCausesChecked"
-  std::string markdown;                      // the whole report, rendered by the server
-  std::optional<int64_t> streamed_findings;  // "streamedFindings"
+  int64_t root_causes_checked = 0;
+  std::string markdown;  // the whole report, rendered by the server
+  std::optional<int64_t> streamed_findings;
+  static constexpr auto WireFields() {
+    using S = AnalyzeResult;
+    return std::tuple{Field("summary", &S::summary),
+                      OptionalField("window", &S::window),
+                      Field("findings", &S::findings),
+                      OptionalField("ranking", &S::ranking),
+                      OptionalField("unchecked", &S::unchecked),
+                      OptionalField("rootCausesChecked", &S::root_causes_checked),
+                      OptionalField("markdown", &S::markdown),
+                      Field("streamedFindings", &S::streamed_findings)};
+  }
   bool operator==(const AnalyzeResult&) const = default;
 };
 
 struct AnalyzePartialResult {
   std::vector<Finding> findings;
+  static constexpr auto WireFields() {
+    using S = AnalyzePartialResult;
+    return std::tuple{Field("findings", &S::findings)};
+  }
   bool operator==(const AnalyzePartialResult&) const = default;
 };
 

@@ -4,25 +4,37 @@
 // partialResultToken, the answer's Markdown streams as partial results {"text": ...} before the final result.
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "nsys/protocol/answer.h"
 #include "nsys/protocol/mcp.h"
+#include "nsys/protocol/wire_fields.h"
 
 namespace nsys::protocol {
 
 struct AskParams {
-  std::string profile_id;  // "profileId"
+  std::string profile_id;
   std::string question;
-  std::optional<std::string> conversation_id;  // "conversationId"
+  std::optional<std::string> conversation_id;
+  static constexpr auto WireFields() {
+    using S = AskParams;
+    return std::tuple{Field("profileId", &S::profile_id), Field("question", &S::question),
+                      Field("conversationId", &S::conversation_id)};
+  }
   bool operator==(const AskParams&) const = default;
 };
 
 struct AskResult {
   Answer answer;
-  std::string conversation_id;           // "conversationId"
-  std::vector<std::string> skills_used;  // "skillsUsed"
-  bool used_llm = false;                 // "usedLlm"
+  std::string conversation_id;
+  std::vector<std::string> skills_used;
+  bool used_llm = false;
+  static constexpr auto WireFields() {
+    using S = AskResult;
+    return std::tuple{Field("answer", &S::answer), Field("conversationId", &S::conversation_id),
+                      OptionalField("skillsUsed", &S::skills_used), OptionalField("usedLlm", &S::used_llm)};
+  }
   bool operator==(const AskResult&) const = default;
 };
 
@@ -30,8 +42,13 @@ struct AskResult {
 // command cannot continue: {answer, skillsUsed, usedLlm}.
 struct CliAskResult {
   Answer answer;
-  std::vector<std::string> skills_used;  // "skillsUsed"
-  bool used_llm = false;                 // "usedLlm"
+  std::vector<std::string> skills_used;
+  bool used_llm = false;
+  static constexpr auto WireFields() {
+    using S = CliAskResult;
+    return std::tuple{Field("answer", &S::answer), OptionalField("skillsUsed", &S::skills_used),
+                      OptionalField("usedLlm", &S::used_llm)};
+  }
   bool operator==(const CliAskResult&) const = default;
 };
 

@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "nsys/protocol/methods.h"
+#include "nsys/protocol/wire_fields.h"
 
 namespace nsys::protocol {
 
@@ -20,8 +22,12 @@ inline constexpr std::string_view kDidSave = "textDocument/didSave";
 inline constexpr std::string_view kPublishDiagnostics = "textDocument/publishDiagnostics";
 }  // namespace method
 
-struct ReportParams {      // nsys/report
-  std::string profile_id;  // "profileId"
+struct ReportParams {  // nsys/report
+  std::string profile_id;
+  static constexpr auto WireFields() {
+    using S = ReportParams;
+    return std::tuple{Field("profileId", &S::profile_id)};
+  }
   bool operator==(const ReportParams&) const = default;
 };
 
@@ -30,6 +36,11 @@ struct ReportSpan {  // a kernel name or a finding in the report's text
   int64_t character = 0;  // UTF-16 code units
   int64_t length = 0;
   std::string name;  // kernels: the full name; findings: the root cause id
+  static constexpr auto WireFields() {
+    using S = ReportSpan;
+    return std::tuple{Field("line", &S::line), Field("character", &S::character), Field("length", &S::length),
+                      Field("name", &S::name)};
+  }
   bool operator==(const ReportSpan&) const = default;
 };
 
@@ -38,6 +49,11 @@ struct ReportResult {
   std::string text;
   std::vector<ReportSpan> kernels;
   std::vector<ReportSpan> findings;
+  static constexpr auto WireFields() {
+    using S = ReportResult;
+    return std::tuple{Field("uri", &S::uri), Field("text", &S::text), Field("kernels", &S::kernels),
+                      Field("findings", &S::findings)};
+  }
   bool operator==(const ReportResult&) const = default;
 };
 
@@ -45,6 +61,7 @@ struct ReportResult {
 std::string ReportUri(const std::string& profile_id);
 std::string ProfileIdOfReportUri(const std::string& uri);
 
+// Hand-written reader and writer: line and character must not be negative.
 struct Position {
   int64_t line = 0;
   int64_t character = 0;
@@ -54,9 +71,14 @@ struct Position {
 struct Range {
   Position start;
   Position end;
+  static constexpr auto WireFields() {
+    using S = Range;
+    return std::tuple{Field("start", &S::start), Field("end", &S::end)};
+  }
   bool operator==(const Range&) const = default;
 };
 
+// Hand-written reader and writer: the uri is nested in textDocument.
 struct HoverParams {  // textDocument/hover (TextDocumentPositionParams)
   std::string uri;    // textDocument.uri
   Position position;
@@ -66,16 +88,25 @@ struct HoverParams {  // textDocument/hover (TextDocumentPositionParams)
 struct MarkupContent {
   std::string kind = "markdown";
   std::string value;
+  static constexpr auto WireFields() {
+    using S = MarkupContent;
+    return std::tuple{Field("kind", &S::kind), Field("value", &S::value)};
+  }
   bool operator==(const MarkupContent&) const = default;
 };
 
 struct Hover {
   MarkupContent contents;
   std::optional<Range> range;
+  static constexpr auto WireFields() {
+    using S = Hover;
+    return std::tuple{Field("contents", &S::contents), Field("range", &S::range)};
+  }
   bool operator==(const Hover&) const = default;
 };
 
 // The result of textDocument/hover: a Hover, or JSON null when there is nothing to show.
+// Hand-written reader and writer: a Hover, or null.
 struct HoverResult {
   std::optional<Hover> hover;
   bool operator==(const HoverResult&) const = default;
@@ -83,17 +114,27 @@ struct HoverResult {
 
 struct TextDocumentItem {  // textDocument/didOpen's textDocument
   std::string uri;
-  std::string language_id;  // "languageId"
+  std::string language_id;
   int64_t version = 0;
   std::string text;
+  static constexpr auto WireFields() {
+    using S = TextDocumentItem;
+    return std::tuple{Field("uri", &S::uri), OptionalField("languageId", &S::language_id),
+                      OptionalField("version", &S::version), Field("text", &S::text)};
+  }
   bool operator==(const TextDocumentItem&) const = default;
 };
 
 struct DidOpenParams {
-  TextDocumentItem text_document;  // "textDocument"
+  TextDocumentItem text_document;
+  static constexpr auto WireFields() {
+    using S = DidOpenParams;
+    return std::tuple{Field("textDocument", &S::text_document)};
+  }
   bool operator==(const DidOpenParams&) const = default;
 };
 
+// Hand-written reader and writer: the uri and version are nested in textDocument, the texts in contentChanges.
 struct DidChangeParams {  // textDocumentSync.change = 1 (full): the last change's text is the document
   std::string uri;        // textDocument.uri
   std::optional<int64_t> version;
@@ -101,6 +142,7 @@ struct DidChangeParams {  // textDocumentSync.change = 1 (full): the last change
   bool operator==(const DidChangeParams&) const = default;
 };
 
+// Hand-written reader and writer: the uri is nested in textDocument.
 struct DidCloseParams {  // also textDocument/didSave's (its optional text is ignored)
   std::string uri;       // textDocument.uri
   bool operator==(const DidCloseParams&) const = default;
@@ -108,6 +150,7 @@ struct DidCloseParams {  // also textDocument/didSave's (its optional text is ig
 
 enum class DiagnosticSeverity { kError = 1, kWarning = 2, kInformation = 3, kHint = 4 };
 
+// Hand-written reader and writer: severity must be 1 to 4.
 struct Diagnostic {
   Range range;
   DiagnosticSeverity severity = DiagnosticSeverity::kHint;
@@ -120,6 +163,10 @@ struct Diagnostic {
 struct PublishDiagnosticsParams {  // textDocument/publishDiagnostics
   std::string uri;
   std::vector<Diagnostic> diagnostics;
+  static constexpr auto WireFields() {
+    using S = PublishDiagnosticsParams;
+    return std::tuple{Field("uri", &S::uri), Field("diagnostics", &S::diagnostics)};
+  }
   bool operator==(const PublishDiagnosticsParams&) const = default;
 };
 

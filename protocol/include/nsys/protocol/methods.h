@@ -3,7 +3,8 @@
 //
 // Reading: Parse<T>(json, "params") returns the value, or an nsys::Error (kInvalidArgument) whose message names the
 // bad field by its JSON path ("params.window.start: expected a number"); it never throws. Writing: ADL to_json, so
-// `Json j = value;` works.
+// `Json j = value;` works. Most structs list their JSON members once, in WireFields() (wire_fields.h), and their
+// reader and writer follow from that list; the others say why theirs are hand-written.
 //
 // Conventions: protocol field names are camelCase (LSP); skill column and argument names stay snake_case. Unknown
 // members are ignored (clients send more than we read). An optional member that is null counts as absent. Params
@@ -15,10 +16,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <variant>
 #include <vector>
 
 #include "nsys/protocol/jsonrpc.h"
+#include "nsys/protocol/wire_fields.h"
 #include "nsys/support/expected.h"
 #include "nsys/support/value.h"
 
@@ -58,12 +61,17 @@ struct Window {
   std::optional<double> start;
   std::optional<double> end;
   WindowClock clock = WindowClock::kRelativeSeconds;
+  static constexpr auto WireFields() {
+    using S = Window;
+    return std::tuple{Field("start", &S::start), Field("end", &S::end), OptionalField("clock", &S::clock)};
+  }
   bool operator==(const Window&) const = default;
 };
 
 // What a request looks at: one shape for skills and traces. An absent or empty member means "all"; devices are CUDA
 // device ids, processes are pids, threads are global thread ids (as in the export). A consumer that cannot honour
 // a member says so (an error naming it) rather than ignoring it.
+// Hand-written reader and writer: processes and threads must not be negative.
 struct Filter {
   std::optional<Window> window;
   std::optional<std::vector<int32_t>> devices;
@@ -72,23 +80,30 @@ struct Filter {
   bool operator==(const Filter&) const = default;
 };
 
+// Hand-written reader and writer: path must not be empty.
 struct OpenProfileParams {  // nsys/openProfile
   std::string path;
   std::optional<bool> no_cache;  // "noCache"
   bool operator==(const OpenProfileParams&) const = default;
 };
 
-struct ProfileIdParams {   // nsys/closeProfile (result null), nsys/profileInfo
-  std::string profile_id;  // "profileId"
+struct ProfileIdParams {  // nsys/closeProfile (result null), nsys/profileInfo
+  std::string profile_id;
+  static constexpr auto WireFields() {
+    using S = ProfileIdParams;
+    return std::tuple{Field("profileId", &S::profile_id)};
+  }
   bool operator==(const ProfileIdParams&) const = default;
 };
 using CloseProfileParams = ProfileIdParams;
 using ProfileInfoParams = ProfileIdParams;
 
 struct EmptyParams {  // nsys/listSkills, nsys/reloadSkills: {} or absent
+  static constexpr auto WireFields() { return std::tuple{}; }
   bool operator==(const EmptyParams&) const = default;
 };
 
+// Hand-written reader and writer: null, not an object.
 struct NullResult {  // the result of shutdown and nsys/closeProfile: JSON null
   bool operator==(const NullResult&) const = default;
 };
@@ -101,18 +116,36 @@ struct DeviceInfo {
   int64_t memory_bandwidth = 0;  // bytes/s, 0 when unknown
   int32_t sm_count = 0;
   int64_t clock_rate = 0;
+  static constexpr auto WireFields() {
+    using S = DeviceInfo;
+    return std::tuple{Field("id", &S::id),
+                      OptionalField("name", &S::name),
+                      OptionalField("chip", &S::chip),
+                      OptionalField("totalMemory", &S::total_memory),
+                      OptionalField("memoryBandwidth", &S::memory_bandwidth),
+                      OptionalField("smCount", &S::sm_count),
+                      OptionalField("clockRate", &S::clock_rate)};
+  }
   bool operator==(const DeviceInfo&) const = default;
 };
 
 struct ProcessInfo {
   int64_t pid = 0;
   std::string name;
+  static constexpr auto WireFields() {
+    using S = ProcessInfo;
+    return std::tuple{Field("pid", &S::pid), OptionalField("name", &S::name)};
+  }
   bool operator==(const ProcessInfo&) const = default;
 };
 
 struct TableRows {
   std::string name;
   int64_t rows = 0;
+  static constexpr auto WireFields() {
+    using S = TableRows;
+    return std::tuple{Field("name", &S::name), Field("rows", &S::rows)};
+  }
   bool operator==(const TableRows&) const = default;
 };
 
@@ -124,9 +157,19 @@ struct DamagedRows {
   int64_t bad_span = 0;
   int64_t unreadable = 0;
   int64_t unnamed = 0;
+  static constexpr auto WireFields() {
+    using S = DamagedRows;
+    return std::tuple{Field("table", &S::table),
+                      OptionalField("skipped", &S::skipped),
+                      OptionalField("badTime", &S::bad_time),
+                      OptionalField("badSpan", &S::bad_span),
+                      OptionalField("unreadable", &S::unreadable),
+                      OptionalField("unnamed", &S::unnamed)};
+  }
   bool operator==(const DamagedRows&) const = default;
 };
 
+// Hand-written reader and writer: writes the derived durationNs.
 struct ProfileInfo {
   std::string source_path;  // what the user gave (may be a .nsys-rep)
   int64_t file_size = 0;
@@ -154,12 +197,17 @@ struct ProfileInfo {
 // The share of kernel time launched inside an innermost NVTX range whose calls each launch exactly one
 // kernel ({share, mappedNs, kernelNs}).
 struct MappingCoverage {
-  double share = 0;       // mappedNs / kernelNs; 0 without kernels
-  int64_t mapped_ns = 0;  // "mappedNs"
-  int64_t kernel_ns = 0;  // "kernelNs": all kernel time
+  double share = 0;  // mappedNs / kernelNs; 0 without kernels
+  int64_t mapped_ns = 0;
+  int64_t kernel_ns = 0;  // all kernel time
+  static constexpr auto WireFields() {
+    using S = MappingCoverage;
+    return std::tuple{Field("share", &S::share), Field("mappedNs", &S::mapped_ns), Field("kernelNs", &S::kernel_ns)};
+  }
   bool operator==(const MappingCoverage&) const = default;
 };
 
+// Hand-written reader and writer: writes mappingCoverage as null when absent.
 struct ProfileSummary {  // result of nsys/openProfile and nsys/profileInfo: {profileId, path, info, mappingCoverage}
   std::string profile_id;
   std::string path;  // as opened (the .sqlite)
@@ -173,6 +221,7 @@ using OpenProfileResult = ProfileSummary;
 using ProfileInfoResult = ProfileSummary;
 // The CLI's `info --format json`: a ProfileSummary without the session's handle (profileId), which a one-shot
 // command has none of: {path, info, mappingCoverage}.
+// Hand-written reader and writer: writes mappingCoverage as null when absent.
 struct CliProfileSummary {
   std::string path;
   ProfileInfo info;
@@ -182,6 +231,8 @@ struct CliProfileSummary {
 
 using ValueType = ::nsys::ValueType;  // "int" | "double" | "string" | "bool" (support/value.h)
 
+// Hand-written reader and writer: type by name, choices left out when empty, an int argument's bounds written as
+// integers.
 struct ArgDescription {
   std::string name;  // snake_case
   ValueType type = ValueType::kString;
@@ -199,14 +250,23 @@ struct SkillDescription {
   std::string description;
   std::vector<ArgDescription> args;
   std::string reference;  // the nsys report or rule it mirrors, "" when none
+  static constexpr auto WireFields() {
+    using S = SkillDescription;
+    return std::tuple{Field("name", &S::name), OptionalField("description", &S::description),
+                      OptionalField("args", &S::args), OptionalField("reference", &S::reference)};
+  }
   bool operator==(const SkillDescription&) const = default;
 };
 
 struct ListSkillsResult {  // nsys/listSkills
   std::vector<SkillDescription> skills;
-  // "commonArgs": the arguments every skill accepts (device, pid, window). nsys/listSkills sends them; MCP's
+  // The arguments every skill accepts (device, pid, window). nsys/listSkills sends them; MCP's
   // list_skills folds them into each skill's args instead, so they are written only when present.
   std::optional<std::vector<ArgDescription>> common_args;
+  static constexpr auto WireFields() {
+    using S = ListSkillsResult;
+    return std::tuple{Field("skills", &S::skills), Field("commonArgs", &S::common_args)};
+  }
   bool operator==(const ListSkillsResult&) const = default;
 };
 
@@ -217,9 +277,15 @@ struct RunSkillParams {  // nsys/runSkill
   // Also accepted: the common args device/pid/start/end/clock in `args`; naming the same thing both ways is an
   // error (wire::FilterToSkillArgs).
   std::optional<Filter> filter;
+  static constexpr auto WireFields() {
+    using S = RunSkillParams;
+    return std::tuple{Field("profileId", &S::profile_id), Field("skill", &S::skill), OptionalField("args", &S::args),
+                      Field("filter", &S::filter)};
+  }
   bool operator==(const RunSkillParams&) const = default;
 };
 
+// Hand-written reader and writer: type by name, description left out when empty.
 struct ColumnDescription {
   std::string name;  // snake_case
   ValueType type = ValueType::kString;
@@ -227,6 +293,7 @@ struct ColumnDescription {
   bool operator==(const ColumnDescription&) const = default;
 };
 
+// Hand-written reader and writer: checks that every row has one cell per column.
 struct RunSkillResult {
   std::vector<ColumnDescription> columns;
   std::vector<std::vector<Scalar>> rows;  // each row has one cell per column; empty when streamed
@@ -243,15 +310,24 @@ struct RunSkillResult {
 struct RunSkillPartialResult {
   std::optional<std::vector<ColumnDescription>> columns;
   std::vector<std::vector<Scalar>> rows;
+  static constexpr auto WireFields() {
+    using S = RunSkillPartialResult;
+    return std::tuple{Field("columns", &S::columns), Field("rows", &S::rows)};
+  }
   bool operator==(const RunSkillPartialResult&) const = default;
 };
 
 struct ReloadSkillsResult {  // nsys/reloadSkills
   int64_t skill_count = 0;
   std::vector<std::string> warnings;  // user skill files that could not be loaded, and why
+  static constexpr auto WireFields() {
+    using S = ReloadSkillsResult;
+    return std::tuple{Field("skillCount", &S::skill_count), OptionalField("warnings", &S::warnings)};
+  }
   bool operator==(const ReloadSkillsResult&) const = default;
 };
 
+// Hand-written reader and writer: minDurationNs must not be negative.
 struct ExportTraceParams {  // nsys/exportTrace
   std::string profile_id;
   std::optional<Filter> filter;  // the one filter shape; window/devices/pids below stay accepted
@@ -269,9 +345,15 @@ struct TraceSliceCounts {
   int64_t kernels = 0;
   int64_t memcpys = 0;
   int64_t memsets = 0;
-  int64_t cuda_api = 0;  // "cudaApi"
+  int64_t cuda_api = 0;
   int64_t nvtx_ranges = 0;
   int64_t nvtx_marks = 0;
+  static constexpr auto WireFields() {
+    using S = TraceSliceCounts;
+    return std::tuple{OptionalField("kernels", &S::kernels),        OptionalField("memcpys", &S::memcpys),
+                      OptionalField("memsets", &S::memsets),        OptionalField("cudaApi", &S::cuda_api),
+                      OptionalField("nvtxRanges", &S::nvtx_ranges), OptionalField("nvtxMarks", &S::nvtx_marks)};
+  }
   bool operator==(const TraceSliceCounts&) const = default;
 };
 
@@ -279,6 +361,10 @@ struct TraceSliceCounts {
 struct TraceValidationResult {
   bool ok = false;
   std::string summary;
+  static constexpr auto WireFields() {
+    using S = TraceValidationResult;
+    return std::tuple{Field("ok", &S::ok), OptionalField("summary", &S::summary)};
+  }
   bool operator==(const TraceValidationResult&) const = default;
 };
 
@@ -304,9 +390,32 @@ struct ExportTraceResult {
   std::optional<double> open_seconds;
   std::optional<double> load_seconds;
   std::optional<TraceValidationResult> validation;
+  static constexpr auto WireFields() {
+    using S = ExportTraceResult;
+    return std::tuple{Field("bytes", &S::bytes),
+                      Field("sha256", &S::sha256),
+                      OptionalField("gzip", &S::gzip),
+                      Field("path", &S::path),
+                      OptionalField("notes", &S::notes),
+                      Field("packets", &S::packets),
+                      Field("tracks", &S::tracks),
+                      Field("slices", &S::slices),
+                      Field("flows", &S::flows),
+                      Field("counterValues", &S::counter_values),
+                      Field("clampedSlices", &S::clamped_slices),
+                      Field("skippedShort", &S::skipped_short),
+                      Field("window", &S::window),
+                      Field("seconds", &S::seconds),
+                      Field("cpuSeconds", &S::cpu_seconds),
+                      Field("streamed", &S::streamed),
+                      Field("openSeconds", &S::open_seconds),
+                      Field("loadSeconds", &S::load_seconds),
+                      Field("validation", &S::validation)};
+  }
   bool operator==(const ExportTraceResult&) const = default;
 };
 
+// Hand-written reader and writer: profileId is required only without runId.
 struct OpenInPerfettoParams {             // nsys/openInPerfetto
   std::string profile_id;                 // a profile's trace, or
   std::optional<Window> window;           // (a profile's only)
@@ -329,6 +438,21 @@ struct OpenInPerfettoResult {
   std::optional<int64_t> clamped_slices;
   std::optional<std::string> window;
   std::optional<bool> show_document;  // whether the server asked the client to open `url` (window/showDocument)
+  static constexpr auto WireFields() {
+    using S = OpenInPerfettoResult;
+    return std::tuple{Field("url", &S::url),
+                      Field("port", &S::port),
+                      Field("token", &S::token),
+                      Field("expiresAt", &S::expires_at),
+                      Field("traceUrl", &S::trace_url),
+                      Field("deepLink", &S::deep_link),
+                      Field("sshHint", &S::ssh_hint),
+                      Field("bytes", &S::bytes),
+                      Field("sha256", &S::sha256),
+                      Field("clampedSlices", &S::clamped_slices),
+                      Field("window", &S::window),
+                      Field("showDocument", &S::show_document)};
+  }
   bool operator==(const OpenInPerfettoResult&) const = default;
 };
 
@@ -337,6 +461,10 @@ struct OpenInPerfettoResult {
 struct ClientInfo {
   std::string name;
   std::optional<std::string> version;
+  static constexpr auto WireFields() {
+    using S = ClientInfo;
+    return std::tuple{Field("name", &S::name), Field("version", &S::version)};
+  }
   bool operator==(const ClientInfo&) const = default;
 };
 
@@ -347,6 +475,8 @@ enum class LogLevel { kError, kWarning, kInfo, kDebug };  // "error" | "warning"
 // key (`apiKey`, sent only to that baseUrl) or a key variable of the server's (`apiKeyEnv`, under the rules of
 // llm::ResolveClientLlm: NSYS_AI_* only, an endpoint's key only to that endpoint).
 enum class LlmProvider { kNone, kOpenAI, kAnthropic };  // "none" | "openai" | "anthropic"
+// Hand-written reader and writer: endpoint excludes provider and the key members; provider by name; checks across
+// members.
 struct LlmOptions {
   std::optional<std::string> endpoint;  // "endpoint": a server endpoint's name; excludes provider, baseUrl and keys
   LlmProvider provider = LlmProvider::kNone;  // required without endpoint
@@ -357,6 +487,7 @@ struct LlmOptions {
   bool operator==(const LlmOptions&) const = default;
 };
 
+// Hand-written reader and writer: checks each member (origin, absolute nsysPath, timeout range); logLevel by name.
 struct InitializationOptions {
   std::optional<bool> no_cache;
   std::optional<std::vector<std::string>> skill_dirs;
@@ -374,6 +505,7 @@ struct InitializationOptions {
 };
 
 // The subset of InitializeParams we read; capabilities.window.{workDoneProgress, showDocument.support} are flattened.
+// Hand-written reader and writer: reads and writes nested capabilities and workspaceFolders.
 struct InitializeParams {
   std::optional<int64_t> process_id;  // null or absent when the client has no process
   std::optional<ClientInfo> client_info;
@@ -390,6 +522,7 @@ struct InitializeParams {
 
 // What `initialize` answers: the server's own methods and skills, under "experimental" (LSP's place for
 // extensions): {"experimental": {"nsysMethods": ["nsys/openProfile", ...], "skills": ["gpu_kern_sum", ...]}}.
+// Hand-written reader and writer: nested provider objects, each left out when empty.
 struct ServerCapabilities {
   std::vector<std::string> execute_commands;   // "executeCommandProvider": {commands}, written only when non-empty
   std::vector<std::string> nsys_methods;       // "experimental.nsysMethods", every bound nsys/ method, sorted
@@ -405,29 +538,40 @@ struct ServerCapabilities {
 struct ServerInfo {
   std::string name;
   std::optional<std::string> version;
+  static constexpr auto WireFields() {
+    using S = ServerInfo;
+    return std::tuple{Field("name", &S::name), Field("version", &S::version)};
+  }
   bool operator==(const ServerInfo&) const = default;
 };
 
 struct InitializeResult {
   ServerCapabilities capabilities;
   ServerInfo server_info;
+  static constexpr auto WireFields() {
+    using S = InitializeResult;
+    return std::tuple{Field("capabilities", &S::capabilities), Field("serverInfo", &S::server_info)};
+  }
   bool operator==(const InitializeResult&) const = default;
 };
 
 using ProgressToken = std::variant<int64_t, std::string>;
 Json ProgressTokenToJson(const ProgressToken& token);
 
+// Hand-written reader and writer: the token is an integer or a string.
 struct WorkDoneProgressCreateParams {  // window/workDoneProgress/create
   ProgressToken token;
   bool operator==(const WorkDoneProgressCreateParams&) const = default;
 };
 
+// Hand-written reader and writer: the token is an integer or a string; value is any JSON.
 struct ProgressParams {  // $/progress
   ProgressToken token;
   Json value;  // a WorkDoneProgressBegin/Report/End, or a partial result
   bool operator==(const ProgressParams&) const = default;
 };
 
+// Hand-written reader and writer: checks kind; percentage between 0 and 100.
 struct WorkDoneProgressBegin {  // kind "begin"
   std::string title;
   std::optional<bool> cancellable;
@@ -436,6 +580,7 @@ struct WorkDoneProgressBegin {  // kind "begin"
   bool operator==(const WorkDoneProgressBegin&) const = default;
 };
 
+// Hand-written reader and writer: checks kind; percentage between 0 and 100.
 struct WorkDoneProgressReport {  // kind "report"
   std::optional<bool> cancellable;
   std::optional<std::string> message;
@@ -443,6 +588,7 @@ struct WorkDoneProgressReport {  // kind "report"
   bool operator==(const WorkDoneProgressReport&) const = default;
 };
 
+// Hand-written reader and writer: checks kind.
 struct WorkDoneProgressEnd {  // kind "end"
   std::optional<std::string> message;
   bool operator==(const WorkDoneProgressEnd&) const = default;
@@ -458,6 +604,7 @@ struct RequestTokens {
 };
 RequestTokens ReadRequestTokens(const Json& params);
 
+// Hand-written reader and writer: the id is an integer or a string.
 struct CancelParams {  // $/cancelRequest
   RequestId id;        // int or string (never null once parsed)
   bool operator==(const CancelParams&) const = default;
@@ -468,6 +615,10 @@ enum class MessageType { kError = 1, kWarning = 2, kInfo = 3, kLog = 4, kDebug =
 struct LogMessageParams {  // window/logMessage, window/showMessage
   MessageType type = MessageType::kInfo;
   std::string message;
+  static constexpr auto WireFields() {
+    using S = LogMessageParams;
+    return std::tuple{Field("type", &S::type), Field("message", &S::message)};
+  }
   bool operator==(const LogMessageParams&) const = default;
 };
 using ShowMessageParams = LogMessageParams;
@@ -476,11 +627,19 @@ struct ShowDocumentParams {  // window/showDocument
   std::string uri;
   std::optional<bool> external;
   std::optional<bool> take_focus;
+  static constexpr auto WireFields() {
+    using S = ShowDocumentParams;
+    return std::tuple{Field("uri", &S::uri), Field("external", &S::external), Field("takeFocus", &S::take_focus)};
+  }
   bool operator==(const ShowDocumentParams&) const = default;
 };
 
 struct ShowDocumentResult {
   bool success = false;
+  static constexpr auto WireFields() {
+    using S = ShowDocumentResult;
+    return std::tuple{Field("success", &S::success)};
+  }
   bool operator==(const ShowDocumentResult&) const = default;
 };
 

@@ -4,16 +4,22 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "nsys/protocol/methods.h"
+#include "nsys/protocol/wire_fields.h"
 
 namespace nsys::protocol {
 
-struct NvtxTreeParams {               // nsys/nvtxTree
-  std::string profile_id;             // "profileId"
+struct NvtxTreeParams {  // nsys/nvtxTree
+  std::string profile_id;
   std::optional<std::string> parent;  // a node id from an earlier result; absent = the threads
   std::optional<Filter> filter;
+  static constexpr auto WireFields() {
+    using S = NvtxTreeParams;
+    return std::tuple{Field("profileId", &S::profile_id), Field("parent", &S::parent), Field("filter", &S::filter)};
+  }
   bool operator==(const NvtxTreeParams&) const = default;
 };
 
@@ -25,18 +31,38 @@ struct NvtxTreeNode {
   std::optional<int64_t> pid;
   std::optional<int64_t> tid;
   int64_t instances = 0;
-  int64_t wall_ns = 0;        // "wallNs"
-  int64_t gpu_ns = 0;         // "gpuNs"
-  int64_t kernel_count = 0;   // "kernelCount"
-  int64_t start_ns = 0;       // "startNs"
-  int64_t end_ns = 0;         // "endNs"
-  bool has_children = false;  // "hasChildren"
+  int64_t wall_ns = 0;
+  int64_t gpu_ns = 0;
+  int64_t kernel_count = 0;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  bool has_children = false;
+  static constexpr auto WireFields() {
+    using S = NvtxTreeNode;
+    return std::tuple{Field("id", &S::id),
+                      Field("kind", &S::kind),
+                      Field("name", &S::name),
+                      Field("label", &S::label),
+                      Field("pid", &S::pid),
+                      Field("tid", &S::tid),
+                      Field("instances", &S::instances),
+                      Field("wallNs", &S::wall_ns),
+                      Field("gpuNs", &S::gpu_ns),
+                      Field("kernelCount", &S::kernel_count),
+                      Field("startNs", &S::start_ns),
+                      Field("endNs", &S::end_ns),
+                      Field("hasChildren", &S::has_children)};
+  }
   bool operator==(const NvtxTreeNode&) const = default;
 };
 
 struct NvtxTreeResult {
   std::vector<NvtxTreeNode> nodes;
   bool truncated = false;
+  static constexpr auto WireFields() {
+    using S = NvtxTreeResult;
+    return std::tuple{Field("nodes", &S::nodes), Field("truncated", &S::truncated)};
+  }
   bool operator==(const NvtxTreeResult&) const = default;
 };
 

@@ -5,10 +5,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "nsys/protocol/documents.h"
 #include "nsys/protocol/methods.h"
+#include "nsys/protocol/wire_fields.h"
 
 namespace nsys::protocol {
 
@@ -23,12 +25,14 @@ inline constexpr std::string_view kKernelSources = "nsys/kernelSources";
 // The command of a lens, and what workspace/executeCommand runs.
 inline constexpr std::string_view kRevealRangeCommand = "nsys-ai.revealRange";
 
+// Hand-written reader and writer: the uri is nested in textDocument.
 struct CodeLensParams {  // textDocument/codeLens
   std::string uri;       // textDocument.uri
   bool operator==(const CodeLensParams&) const = default;
 };
 
 // nsys-ai.revealRange's one argument: a range instance (capture-clock ns) of an open profile.
+// Hand-written reader and writer: end must be after start.
 struct RevealRangeArgs {
   std::string profile_id;  // "profileId"
   std::string name;
@@ -37,6 +41,7 @@ struct RevealRangeArgs {
   bool operator==(const RevealRangeArgs&) const = default;
 };
 
+// Hand-written reader and writer: arguments left out when empty.
 struct LensCommand {  // LSP Command
   std::string title;
   std::string command;
@@ -49,14 +54,20 @@ struct CodeLens {
   // Every lens carries its title in a command (LSP shows a lens's command title); a range that did not run has
   // an empty command name (nothing to run).
   LensCommand command;
+  static constexpr auto WireFields() {
+    using S = CodeLens;
+    return std::tuple{Field("range", &S::range), Field("command", &S::command)};
+  }
   bool operator==(const CodeLens&) const = default;
 };
 
+// Hand-written reader and writer: an array, or null.
 struct CodeLensResult {  // a JSON array of CodeLens
   std::vector<CodeLens> lenses;
   bool operator==(const CodeLensResult&) const = default;
 };
 
+// Hand-written reader and writer: arguments must be an array, [] when absent.
 struct ExecuteCommandParams {  // workspace/executeCommand
   std::string command;
   Json arguments = Json::array();
@@ -66,7 +77,11 @@ struct ExecuteCommandParams {  // workspace/executeCommand
 struct RangeKernelShape {  // a kernel of a revealed range
   std::string name;
   int64_t calls = 0;
-  int64_t gpu_ns = 0;  // "gpuNs"
+  int64_t gpu_ns = 0;
+  static constexpr auto WireFields() {
+    using S = RangeKernelShape;
+    return std::tuple{Field("name", &S::name), Field("calls", &S::calls), Field("gpuNs", &S::gpu_ns)};
+  }
   bool operator==(const RangeKernelShape&) const = default;
 };
 
@@ -74,11 +89,16 @@ struct RevealRangeResult {
   std::string url;  // the Perfetto opener page (as nsys/openInPerfetto's url)
   std::string name;
   std::vector<RangeKernelShape> kernels;  // most GPU time first, at most 20
+  static constexpr auto WireFields() {
+    using S = RevealRangeResult;
+    return std::tuple{Field("url", &S::url), Field("name", &S::name), Field("kernels", &S::kernels)};
+  }
   bool operator==(const RevealRangeResult&) const = default;
 };
 
 enum class FileChangeType { kCreated = 1, kChanged = 2, kDeleted = 3 };
 
+// Hand-written reader and writer: type must be 1, 2 or 3.
 struct FileEvent {
   std::string uri;
   FileChangeType type = FileChangeType::kChanged;
@@ -87,9 +107,14 @@ struct FileEvent {
 
 struct DidChangeWatchedFilesParams {
   std::vector<FileEvent> changes;
+  static constexpr auto WireFields() {
+    using S = DidChangeWatchedFilesParams;
+    return std::tuple{Field("changes", &S::changes)};
+  }
   bool operator==(const DidChangeWatchedFilesParams&) const = default;
 };
 
+// Hand-written reader and writer: kernel must not be empty.
 struct KernelSourcesParams {  // nsys/kernelSources
   std::string profile_id;     // "profileId"
   std::string kernel;         // short or demangled name
@@ -100,15 +125,24 @@ struct KernelSourceShape {
   std::string uri;
   Range range;  // the range name literal
   std::string name;
-  double share = 0;    // of the kernel's GPU time in the profile
-  int64_t gpu_ns = 0;  // "gpuNs"
+  double share = 0;  // of the kernel's GPU time in the profile
+  int64_t gpu_ns = 0;
   int64_t calls = 0;
+  static constexpr auto WireFields() {
+    using S = KernelSourceShape;
+    return std::tuple{Field("uri", &S::uri),     Field("range", &S::range),  Field("name", &S::name),
+                      Field("share", &S::share), Field("gpuNs", &S::gpu_ns), Field("calls", &S::calls)};
+  }
   bool operator==(const KernelSourceShape&) const = default;
 };
 
 struct KernelSourcesResult {
   std::string kernel;
   std::vector<KernelSourceShape> locations;
+  static constexpr auto WireFields() {
+    using S = KernelSourcesResult;
+    return std::tuple{Field("kernel", &S::kernel), Field("locations", &S::locations)};
+  }
   bool operator==(const KernelSourcesResult&) const = default;
 };
 

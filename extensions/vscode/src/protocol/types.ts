@@ -223,7 +223,8 @@ export interface DiffHeadline {
   metric: string;
   baseNs: number;
   newNs: number;
-  changePct: number;
+  /** Absent when the base measured no time (no finite change). */
+  changePct?: number;
   noiseFloorPct: number;
   noiseFloorReason?: string;
 }

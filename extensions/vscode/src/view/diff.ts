@@ -58,7 +58,7 @@ export function renderDiffHtml(result: DiffResult, nonce: string): string {
   const h = result.headline;
   const headline = h
     ? `<dl><dt>Measure</dt><dd>${esc(h.metric)}</dd><dt>Base → new</dt><dd>${esc(formatNs(h.baseNs))} → ${esc(formatNs(h.newNs))}
- (<span class="change ${esc(result.verdict)}">${esc(signedPct(h.changePct))}</span>)</dd><dt>Noise floor</dt><dd>±${esc(h.noiseFloorPct.toFixed(1))}%${
+ (<span class="change ${esc(result.verdict)}">${h.changePct === undefined ? 'n/a' : esc(signedPct(h.changePct))}</span>)</dd><dt>Noise floor</dt><dd>±${esc(h.noiseFloorPct.toFixed(1))}%${
    h.noiseFloorReason ? ` <span class="muted">(${esc(h.noiseFloorReason)})</span>` : ''
  }</dd>`
     : '<dl><dt>Measure</dt><dd class="muted">Nothing could be compared.</dd>';

@@ -114,7 +114,7 @@ describe('nsys/nvtxTree, nsys/diff and findings as diagnostics on the real serve
     assert.equal(diff.headline?.metric, 'median iteration time');
     assert.equal(diff.headline?.baseNs, 16726534.5);
     assert.equal(diff.headline?.newNs, 18914266);
-    assert.equal(diff.headline?.changePct.toFixed(2), '13.08');
+    assert.equal(diff.headline?.changePct?.toFixed(2), '13.08');
     assert.equal(diff.comparability.label, 'comparable');
     assert.deepEqual(diff.kernelCounts, { both: 27, appeared: 0, disappeared: 0 });
     assert.equal(diff.kernels[0].shortName, 'ncclDevKernel_SendRecv');

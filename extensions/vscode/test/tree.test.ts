@@ -318,5 +318,9 @@ describe('tree labels and the diff panel, pure', () => {
     assert.doesNotMatch(html, /<k>/);
     assert.equal(regressions(result).length, 1, 'only rows beyond noise');
     assert.match(html, /\+10\.0 ms/);
+    // A base that measured no time has no finite change: the server leaves changePct out.
+    const { changePct: _unused, ...noChange } = result.headline!;
+    const zero = renderDiffHtml({ ...result, headline: { ...noChange, baseNs: 0 } }, 'n0nce');
+    assert.match(zero, /0 ns → 112\.0 ms\n \(<span class="change regressed">n\/a<\/span>\)/);
   });
 });

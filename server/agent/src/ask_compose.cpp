@@ -142,6 +142,8 @@ bool InFilter(const Ctx& c, int32_t device, uint32_t pid, engine::Ns start) {
   return (d.empty() || std::find(d.begin(), d.end(), device) != d.end()) && InHostFilter(c, pid, start);
 }
 
+}  // namespace
+
 std::string Ticked(const std::string& name) {
   return "`" + (name.size() > 90 ? name.substr(0, 87) + "..." : name) + "`";
 }
@@ -180,6 +182,8 @@ std::optional<skills::Table> Usable(Ctx& c, const std::string& skill) {
   }
   return std::move(*t);
 }
+
+namespace {
 
 // One subject's figures, summed over its rows.
 struct Figures {
@@ -325,6 +329,8 @@ std::string TotalAgainstBound(const Ctx& c, const std::string& label, double tot
                      FormatCount(count));
 }
 
+}  // namespace
+
 // Whether a question asks yes or no ("Is there any copy over 1 ms?", "Did any kernel run longer than 5 ms?").
 bool AsksYesNo(const std::string& q) {
   // At the start, after a leading clause ("After the change, did any SendRecv kernel run longer than 5 ms?") or as a
@@ -341,6 +347,8 @@ bool AsksYesNo(const std::string& q) {
   }
   return false;
 }
+
+namespace {
 
 // "How many kernels ran longer than 100 us?", "Is there any copy over 1 ms?": the instances past the bound among
 // sorted durations, with the extreme on that side.

@@ -1,5 +1,6 @@
 #pragma once
 // The state of one offline ask turn, shared by the intent handlers (ask_intents.cpp, ask_topics.cpp).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,10 @@ struct Ctx {
   std::vector<std::string> kernels;  // kernels the question names (demangled names)
   std::string kernel_query;          // how it named them
   std::string nvtx_range;            // the NVTX range it names
-  AskTurn turn;                      // being built
-  std::optional<Error> failure;      // a skill call failed for a reason other than missing data
+  std::string nvtx_family;           // a family of ranges it names with a placeholder, as said ("layer_N_computation")
+  std::vector<std::string> nvtx_family_ranges;  // the ranges of that family
+  AskTurn turn;                                 // being built
+  std::optional<Error> failure;                 // a skill call failed for a reason other than missing data
 };
 
 // Runs a skill and remembers the call in the turn (skills_used, state.calls). `with_filter` false runs over the
@@ -32,6 +35,22 @@ SkillCall CallOf(const Ctx& c, const std::string& skill, skills::Args args = {})
 skills::Table KeepRows(const skills::Table& t, const std::function<bool(size_t)>& keep);
 // Sum of a numeric column over all rows (NaN cells skipped).
 double SumColumn(const skills::Table& t, std::string_view column);
+
+// Sentences and evidence of the compositional answers (ask_compose.cpp), shared with ask_families.cpp.
+std::string Ticked(const std::string& name);  // `name`, cut at 90 characters
+std::string WhereOf(const Ctx& c);            // " on device 1", or " in the whole profile"
+void Say(Ctx& c, std::string summary, std::string reason);
+void CiteRows(Ctx& c, const std::string& skill, const skills::Table& t, const std::vector<std::string>& columns,
+              std::string caption);
+// Whether a question asks yes or no ("Is there any copy over 1 ms?", "Did any kernel run longer than 5 ms?").
+bool AsksYesNo(const std::string& q);
+// The table of a skill over the question's filter, or nullopt (and no call remembered) when missing or declined.
+std::optional<skills::Table> Usable(Ctx& c, const std::string& skill);
+
+// A family of NVTX ranges named with a placeholder ("layer_N_computation", "ensure_layer_*_weights") and the
+// ranges it matches (ask_families.cpp); false when the question names none that matches two or more ranges.
+bool ResolveNvtxFamily(Ctx& c);
+bool AnswerNvtxFamily(Ctx& c);
 
 // The refusal for a declined skill: its note says what is missing.
 Answer RefuseDeclined(const Ctx& c, const std::string& skill, const skills::Table& t);

@@ -491,6 +491,10 @@ AskTurn AskOfflineTurn(const std::string& question, const engine::Profile& profi
   }
   c.scope = ScopeText(c);
   ResolveNvtx(c);
+  if (c.p.type != QType::kWhy && c.p.skill.empty() && ResolveNvtxFamily(c) && AnswerNvtxFamily(c)) {
+    Finish(c, "nvtx_family");
+    return c.turn;
+  }
   if (AnswerComposedBeforeKernels(c)) {
     Finish(c, "composed");
     return c.turn;

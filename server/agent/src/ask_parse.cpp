@@ -321,9 +321,9 @@ bool IsGpuModel(const std::string& w) {
 }
 
 void QuotedAndIdents(const std::string& text, Parsed& p) {
-  // An opening quote follows the start or a character that is no letter or digit: the apostrophes of "GPU 1's" and
-  // "don't" open nothing.
-  static const AskPattern quoted(R"((?:^|[^\pL\pN])["'`“”‘’]([^"'`“”‘’]{2,})["'`“”‘’])");
+  // An opening quote follows the start or a character that is no ASCII letter or digit: the apostrophes of "GPU 1's"
+  // and "don't" open nothing. (The patterns read bytes: a curly quote is three of them, any of which may open.)
+  static const AskPattern quoted(R"((?:^|[^A-Za-z0-9])["'`“”‘’]([^"'`“”‘’]{2,})["'`“”‘’])");
   ForEachMatchIn<1>(quoted, text, [&](const auto& m) { p.quoted.push_back(Str(m[1])); });
   // Identifier-like: has '_' or "::" or mixes letters and digits, or CamelCase; at least 4 characters.
   static const AskPattern ident(R"([A-Za-z_][A-Za-z0-9_:<>]*[A-Za-z0-9_>])");

@@ -310,6 +310,31 @@ void ResolveNvtx(Ctx& c) {
   }
 }
 
+// "nchwToNhwcKernel + nhwcToNchwKernel together", "the time of A and B": the other kernels the question names
+// exactly by a strong candidate (quoted or identifier-like), added to the first (a comparison of two keeps its pair).
+void AddOtherNamedKernels(Ctx& c, const skills::Table& all, const std::string& first) {
+  if (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) return;
+  std::vector<std::string> more;
+  std::vector<std::string> queries = {first};
+  for (const auto& [cand, strong] : KernelCandidates(c.p)) {
+    if (!strong || cand == first) continue;
+    bool named = false;
+    for (size_t r = 0; r < all.rows.size(); ++r) {
+      const std::string name = CellText(all, r, "name");
+      if (Lower(name) != cand && Lower(CellText(all, r, "short_name")) != cand) continue;
+      named = true;
+      if (std::find(c.kernels.begin(), c.kernels.end(), name) == c.kernels.end() &&
+          std::find(more.begin(), more.end(), name) == more.end())
+        more.push_back(name);
+    }
+    if (named && std::find(queries.begin(), queries.end(), cand) == queries.end()) queries.push_back(cand);
+  }
+  if (more.empty()) return;
+  c.kernels.insert(c.kernels.end(), more.begin(), more.end());
+  c.kernel_query.clear();
+  for (const auto& q : queries) c.kernel_query += (c.kernel_query.empty() ? "" : "' or '") + q;
+}
+
 // Kernels the question names (exact demangled or short name first, else a substring of the names). A strong
 // candidate (quoted, identifier-like) that names no kernel, range or skill is an unknown kernel: a refusal with
 // the closest names.
@@ -340,6 +365,7 @@ std::optional<Answer> ResolveKernels(Ctx& c) {
     if (!found.empty()) {
       c.kernels = found;
       c.kernel_query = cand;
+      AddOtherNamedKernels(c, *all, cand);
       return std::nullopt;
     }
     const bool says_kernel = HasWord(c.p.lower, "kernel") || c.p.topic.empty() || c.p.topic == "kernels";

@@ -267,7 +267,16 @@ void AnswerKernelDetail(Ctx& c) {
   const double count = SumColumn(mine, "instances");
   const double pct = SumColumn(mine, "time_pct");
   std::string s;
-  if (c.p.type == QType::kHowMany) {
+  if (c.p.top_n && *c.p.top_n > 0 && mine.rows.size() > 1) {
+    // "top 3 kernels in the cuFCM run": the first N of the kernels the words matched, by GPU time.
+    const size_t n = std::min<size_t>(*c.p.top_n, mine.rows.size());
+    s = fmt::format("The top {} of {} by GPU time{}:", n, label, Where(c));
+    for (size_t r = 0; r < n; ++r)
+      s += fmt::format("{} {} with {} ({} calls)", r ? ";" : "", Code(CellText(mine, r, "name")),
+                       FormatNs(CellNumber(mine, r, "total_time_ns")), FormatCount(CellNumber(mine, r, "instances")));
+    s += fmt::format(". All {} ran {} times for {} of GPU time, {} of kernel time.", mine.rows.size(),
+                     FormatCount(count), FormatNs(total), FormatPct(pct));
+  } else if (c.p.type == QType::kHowMany) {
     s = fmt::format("{} ran {} times{} ({} of GPU time).", label, FormatCount(count), Where(c), FormatNs(total));
   } else if (mine.rows.size() == 1) {
     s = fmt::format("{} ran {} times{} for {} of GPU time, {} of kernel time; median {}, max {}.", label,

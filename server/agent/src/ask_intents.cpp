@@ -310,14 +310,28 @@ void ResolveNvtx(Ctx& c) {
   }
 }
 
+// Whether the words before `said`, back to the start of its clause, exclude it ("(not fusion_2)", "except A",
+// "leaving out B").
+bool ExcludedByClause(const std::string& lower, const std::string& said) {
+  const size_t at = lower.find(said);
+  if (at == std::string::npos) return false;
+  const size_t clause = lower.find_last_of("(,.;?!", at);
+  const std::string before =
+      lower.substr(clause == std::string::npos ? 0 : clause + 1, at - (clause == std::string::npos ? 0 : clause + 1));
+  for (std::string_view w : {"not", "except", "excluding", "exclude", "without", "ignoring", "besides"}) {
+    if (HasWord(before, w)) return true;
+  }
+  return HasAny(before, {"other than", "leaving out", "leave out", "apart from", "aside from"});
+}
+
 // "nchwToNhwcKernel + nhwcToNchwKernel together", "the time of A and B": the other kernels the question names
 // exactly by a strong candidate (quoted or identifier-like), added to the first (a comparison of two keeps its pair).
 void AddOtherNamedKernels(Ctx& c, const skills::Table& all, const std::string& first) {
-  if (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) return;
+  if (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare || HasWord(c.p.lower, "exactly")) return;
   std::vector<std::string> more;
   std::vector<std::string> queries = {first};
   for (const auto& [cand, strong] : KernelCandidates(c.p)) {
-    if (!strong || cand == first) continue;
+    if (!strong || cand == first || ExcludedByClause(c.p.lower, cand)) continue;
     bool named = false;
     for (size_t r = 0; r < all.rows.size(); ++r) {
       const std::string name = CellText(all, r, "name");

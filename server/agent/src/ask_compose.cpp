@@ -439,6 +439,7 @@ std::vector<std::pair<size_t, std::string>> ApisNamed(Ctx& c, std::set<std::stri
 }
 
 bool AnswerApiAgainstKernel(Ctx& c, const Figures& api, const skills::Table& api_rows, Measure m);
+bool AnswerLaunchCallsOfKernel(Ctx& c, const std::string& api);
 
 // "Are any of the cudaMemcpyAsync calls touching pageable host memory?": the named copy call's calls whose copy has a
 // pageable host side (the memcpy rows launched by them), out of all its calls in the filter.
@@ -504,6 +505,9 @@ bool AnswerApis(Ctx& c, Measure m) {
   // "Is the cuLaunchKernel call slower than the add_arrays_ kernel itself?": one call against a kernel it names.
   if (named.size() == 1 && (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) &&
       HasAny(c.p.lower, {"kernel"}) && AnswerApiAgainstKernel(c, a, rows_a, m))
+    return true;
+  // "the cudaLaunchKernel calls that launched trsm_right_kernel": the launch calls of a kernel it names.
+  if (named.size() == 1 && a.label.find("Launch") != std::string::npos && AnswerLaunchCallsOfKernel(c, a.label))
     return true;
   std::string s;
   const int extreme = ExtremeAsked(c.p, m);
@@ -943,6 +947,47 @@ bool AnswerApiAgainstKernel(Ctx& c, const Figures& api, const skills::Table& api
   CiteRows(c, "cuda_api_summary", api_rows, {"name", "num_calls", "total_time_ns", "avg_ns", "med_ns"},
            api.label + " calls" + c.scope);
   CiteRows(c, "top_kernels", rows, {"name", "instances", "total_time_ns", "med_ns"}, "The kernel" + c.scope);
+  return true;
+}
+
+// The calls of launch API `api` (a base name) that launched the kernels the question names by a short name: their
+// count and host time, with kernel_launch_overhead's rows of those kernels as evidence. False when no kernel is named.
+bool AnswerLaunchCallsOfKernel(Ctx& c, const std::string& api) {
+  auto all = Usable(c, "top_kernels");
+  if (!all) return false;
+  KernelByShortWord(c, *all);
+  if (c.kernels.empty()) return false;
+  auto table = Usable(c, "kernel_launch_overhead");
+  if (!table) return false;
+  const engine::KernelTable& k = c.profile.kernels();
+  const engine::RuntimeTable& rt = c.profile.runtime();
+  std::unordered_map<engine::StrId, bool> is_api;
+  std::set<int32_t> calls;
+  double host_ns = 0;
+  size_t kernels = 0;
+  for (size_t i : KernelRowsOf(c, {c.kernels.begin(), c.kernels.end()})) {
+    ++kernels;
+    if (k.launch[i] < 0) continue;
+    const auto r = static_cast<size_t>(k.launch[i]);
+    auto it = is_api.find(rt.name[r]);
+    if (it == is_api.end())
+      it = is_api.emplace(rt.name[r], ApiBaseName(std::string(c.profile.strings().view(rt.name[r]))) == api).first;
+    if (it->second && calls.insert(k.launch[i]).second) host_ns += static_cast<double>(rt.end[r] - rt.start[r]);
+  }
+  const auto n = static_cast<double>(calls.size());
+  Say(c,
+      fmt::format("{} {} calls launched {}{}, {} of host time in them ({} per call on average){}.", FormatCount(n), api,
+                  KernelLabel(c), WhereOf(c), FormatNs(host_ns), FormatNs(n > 0 ? host_ns / n : 0),
+                  calls.size() < kernels ? fmt::format("; {} of its {} kernels have no {} call in the export",
+                                                       FormatCount(static_cast<double>(kernels - calls.size())),
+                                                       FormatCount(static_cast<double>(kernels)), api)
+                                         : ""),
+      "each kernel's launch call by correlation id in the same process");
+  const std::set<std::string> names(c.kernels.begin(), c.kernels.end());
+  CiteRows(c, "kernel_launch_overhead",
+           KeepRows(*table, [&](size_t r) { return names.count(CellText(*table, r, "kernel_name")) > 0; }),
+           {"pid", "tid", "count", "aavg_ns", "amed_ns", "api_name", "kernel_name"},
+           "The kernel's launch calls" + c.scope);
   return true;
 }
 

@@ -2022,6 +2022,59 @@ bool AnswerGridAgainst(Ctx& c) {
   return true;
 }
 
+// "Does add_arrays_ launch at least one thread block per SM?", "how many blocks vs how many SMs?": each launch
+// configuration's grid against its GPU's SM count (launch_sizes), of the named kernels or of all.
+bool AnswerBlocksPerSm(Ctx& c) {
+  auto t = Usable(c, "launch_sizes");
+  if (!t) return false;
+  if (c.kernels.empty()) {
+    if (auto all = Usable(c, "top_kernels")) KernelByShortWord(c, *all);
+  }
+  const std::set<std::string> names(c.kernels.begin(), c.kernels.end());
+  const auto rows =
+      names.empty() ? *t : KeepRows(*t, [&](size_t r) { return names.count(CellText(*t, r, "name")) > 0; });
+  if (rows.rows.empty()) return false;
+  if (SumColumn(rows, "sm_count") <= 0) {
+    Say(c,
+        fmt::format("This export does not record its GPUs' SM counts (TARGET_INFO_GPU), so blocks per SM cannot be "
+                    "told{}; {} launches {} blocks of {} threads.",
+                    WhereOf(c), Ticked(CellText(rows, 0, "short_name")), FormatCount(CellNumber(rows, 0, "blocks")),
+                    FormatCount(CellNumber(rows, 0, "threads_per_block"))),
+        "launch_sizes has the grids but no SM count for these GPUs");
+    CiteRows(c, "launch_sizes", KeepRows(rows, [](size_t r) { return r < 10; }),
+             {"short_name", "device_id", "blocks", "threads_per_block", "sm_count", "calls"}, "Launch configurations");
+    return true;
+  }
+  double below_calls = 0, calls = 0;
+  std::string list;
+  for (size_t r = 0; r < rows.rows.size(); ++r) {
+    const double blocks = CellNumber(rows, r, "blocks"), sms = CellNumber(rows, r, "sm_count");
+    const double n = CellNumber(rows, r, "calls");
+    calls += n;
+    if (blocks < sms) below_calls += n;
+    if (r < 3)
+      list += fmt::format(
+          "{}{} launches {} blocks of {} threads on device {} with {} SMs ({:.2f} blocks per SM, {} "
+          "calls)",
+          r ? "; " : "", Ticked(CellText(rows, r, "short_name")), FormatCount(blocks),
+          FormatCount(CellNumber(rows, r, "threads_per_block")), CellText(rows, r, "device_id"), FormatCount(sms),
+          sms > 0 ? blocks / sms : 0.0, FormatCount(n));
+  }
+  const std::string yes = AsksYesNo(c.p.lower) ? Yes(below_calls == 0) + " " : "";
+  std::string s = fmt::format("{}{}{}.", yes, list,
+                              rows.rows.size() > 3 ? fmt::format("; {} configurations in all", rows.rows.size()) : "");
+  s += below_calls > 0 ? fmt::format(
+                             " {} of {} calls launch fewer blocks than the GPU has SMs, so some SMs sit idle "
+                             "during them.",
+                             FormatCount(below_calls), FormatCount(calls))
+                       : " Every call launches at least one block per SM.";
+  Say(c, std::move(s), "each launch configuration's grid (blocks) against the SM count of its GPU");
+  CiteRows(c, "launch_sizes", KeepRows(rows, [](size_t r) { return r < 10; }),
+           {"short_name", "device_id", "blocks", "threads_per_block", "sm_count", "calls"},
+           "Launch configurations and SM counts" + c.scope);
+  return true;
+}
+
 // The first readings after the kernels are resolved: the span from the first to the last kernel, the kernels on
 // the streams asked, and "which process/GPU" of a named kernel (or of all kernels, when the question named
 // something that is no kernel).
@@ -2097,6 +2150,9 @@ bool AnswerComposedBeforeKernels(Ctx& c) {
 bool AnswerComposedAfterKernels(Ctx& c) {
   if (c.p.type == QType::kWhy || !c.p.skill.empty() || c.p.follow_up || !c.profile.info().caps.kernels) return false;
   const Measure m = MeasureOf(c.p);
+  if ((m == Measure::kGrid || HasWord(c.p.lower, "blocks") || HasWord(c.p.lower, "block")) &&
+      HasAny(c.p.lower, {" sm ", " sms", "per sm", "multiprocessor", "sm count"}))
+    return AnswerBlocksPerSm(c);
   if (c.p.topic == "streams" && c.kernels.empty() &&
       (HasAny(c.p.lower, {"per stream", "each stream", "by stream", "which stream", "what stream", "busiest stream",
                           "which cuda stream", "what cuda stream"}) ||

@@ -829,6 +829,28 @@ bool AnswerDirections(Ctx& c, Measure m) {
   if (named.size() == 1 && (c.p.type == QType::kMoreThan || c.p.type == QType::kCompare) &&
       c.profile.info().caps.kernels && HasAny(c.p.lower, {"kernel", "computing", "compute"}))
     return AnswerCopiesAgainstKernels(c, a, rows_a, cols, m);
+  // "how much data moved D2H and how much H2D?": each direction named, in turn, by the measure asked.
+  if (named.size() >= 2 && !c.p.size_bound && !c.p.bound && extreme == 0 && SizeExtremeAsked(c.p) == 0 &&
+      !HasAny(c.p.lower, {"pageable", "pinned"}) &&
+      (m == Measure::kNone || m == Measure::kTime || m == Measure::kBytes || m == Measure::kCount ||
+       m == Measure::kAverage)) {
+    std::string s;
+    skills::Table all_rows;
+    for (const auto& [at, d] : named) {
+      skills::Table rows;
+      const Figures f = figures(*d, rows);
+      std::string sentence = f.count == 0 ? fmt::format("No {} ran{}.", f.label, WhereOf(c))
+                                          : SentenceOf(f, m == Measure::kNone ? Measure::kTime : m, WhereOf(c), d->noun,
+                                                       d->nouns, "GPU time");
+      sentence[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sentence[0])));
+      s += (s.empty() ? "" : " ") + sentence;
+      all_rows.columns = rows.columns;
+      all_rows.rows.insert(all_rows.rows.end(), rows.rows.begin(), rows.rows.end());
+    }
+    Say(c, std::move(s), "exact sums over the copy table per direction (nsys stats cudagpumemsizesum/timesum)");
+    CiteRows(c, "memory_transfers", all_rows, cols, "The copy directions" + c.scope);
+    return true;
+  }
   std::string s;
   std::optional<std::string> span_share;
   if (a.count == 0) {

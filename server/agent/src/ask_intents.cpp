@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <unordered_map>
 
 #include "ask_context.h"
 #include "text_case.h"
@@ -165,8 +166,18 @@ std::optional<Answer> BuildFilter(Ctx& c) {
                                                              : Expected<skills::Table>(skills::Table{});
     if (c.p.from_first_kernel && loaded && !loaded->declined) {
       const engine::KernelTable& k = c.profile.kernels();
-      engine::Ns first = info.end_ns;
-      for (size_t i = 0; i < k.size(); ++i) first = std::min(first, k.start[i]);
+      engine::Ns first = info.end_ns, first_named = info.end_ns;
+      const std::string& word = c.p.first_kernel_word;
+      std::unordered_map<engine::StrId, bool> named;  // per distinct short name: does the word name it?
+      for (size_t i = 0; i < k.size(); ++i) {
+        first = std::min(first, k.start[i]);
+        if (word.empty()) continue;
+        auto it = named.find(k.short_name[i]);
+        if (it == named.end())
+          it = named.emplace(k.short_name[i], Lower(c.profile.strings().view(k.short_name[i])) == word).first;
+        if (it->second) first_named = std::min(first_named, k.start[i]);
+      }
+      if (first_named < info.end_ns) first = first_named;  // a word that names no kernel: the first of all
       const double offset = static_cast<double>(first - info.start_ns) / 1e9;
       w.start_s += offset;
       w.end_s = std::min(span_s, w.end_s + offset);

@@ -47,6 +47,7 @@ struct Parsed {
   std::vector<int32_t> streams;         // "on stream 16", "stream #7"
   std::optional<AskWindow> window;      // "between 0.2 and 0.4 s", "in the first 100 ms"
   bool from_first_kernel = false;       // the window counts from the first kernel's start, not the profile's
+  std::string first_kernel_word;        // of the kernels named so ("the first `sample` kernel"); "" for any kernel
   std::optional<DurationBound> bound;   // "longer than 100 us": instances counted against it
   std::optional<SizeBound> size_bound;  // "larger than 100 MB": copies counted against it
   std::vector<std::string> quoted;      // text in quotes or backticks

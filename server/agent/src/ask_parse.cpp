@@ -183,6 +183,8 @@ std::optional<AskWindow> WindowOf(const std::string& q, const engine::ProfileInf
   static const AskPattern between("(?:between|from)" + space + "+" + num + unit + space + "+(?:and|to)" + space + "+" +
                                   num + unit);
   static const AskPattern first("first" + space + "+" + num + unit);
+  // "within the next 10 ms" (after an anchor the question names, e.g. the first kernel): from 0 on that anchor.
+  static const AskPattern next("next" + space + "+" + num + unit);
   static const AskPattern last("last" + space + "+" + num + unit);
   static const AskPattern after("(?:after|since)" + space + "+" + num + unit);
   static const AskPattern before("(?:before|until)" + space + "+" + num + unit);
@@ -203,6 +205,10 @@ std::optional<AskWindow> WindowOf(const std::string& q, const engine::ProfileInf
   std::array<re2::StringPiece, 3> m;
   std::optional<double> v;
   if (SearchIn<2>(first, q, m)) {
+    if (!(v = DecimalNumber(m[1]))) return std::nullopt;
+    return AskWindow{0, ToSeconds(*v, Str(m[2])), Str(m[0])};
+  }
+  if (SearchIn<2>(next, q, m) && m[2].data() != nullptr) {
     if (!(v = DecimalNumber(m[1]))) return std::nullopt;
     return AskWindow{0, ToSeconds(*v, Str(m[2])), Str(m[0])};
   }
@@ -477,9 +483,21 @@ Parsed ParseQuestion(const std::string& question, const engine::ProfileInfo& inf
   p.type = TypeOf(p.lower);
   p.topic = TopicOf(p.lower);
   p.window = WindowOf(p.lower, info);
-  // A window counted from the first kernel ("within the first second after the first kernel hit the GPU").
-  p.from_first_kernel = p.window && HasAny(p.lower, {"after the first kernel", "since the first kernel",
-                                                     "from the first kernel", "of the first kernel"});
+  // A window counted from the first kernel ("within the first second after the first kernel hit the GPU"), or from
+  // the first of the kernels a word names ("from the moment the first `sample` kernel begins", "after the solver
+  // kernel first starts").
+  if (p.window) {
+    static const AskPattern first_named(
+        R"(\bfirst[\t\n\x0B\f\r ]+(?:`?([a-z_][a-z0-9_:]*)`?[\t\n\x0B\f\r ]+)?kernel\b)");
+    static const AskPattern named_first(
+        R"(\b`?([a-z_][a-z0-9_:]*)`?[\t\n\x0B\f\r ]+kernel[\t\n\x0B\f\r ]+first[\t\n\x0B\f\r ]+(?:start|begin|run|hit|launch))");
+    std::array<re2::StringPiece, 2> m;
+    if (SearchIn<1>(first_named, p.lower, m) || SearchIn<1>(named_first, p.lower, m)) {
+      p.from_first_kernel = true;
+      const std::string word = m[1].data() != nullptr ? Str(m[1]) : "";
+      if (word != "the" && word != "a" && word != "cuda" && word != "gpu") p.first_kernel_word = word;
+    }
+  }
   // "more than half a second", "over a second": the number said in words.
   std::string said = p.lower;
   for (const auto& [words, digits] :

@@ -203,5 +203,49 @@ TEST_F(AskComposeTest, WhatTheExportDoesNotMeasureIsRefusedWithTheClosestQuestio
   }
 }
 
+// A family of ranges said with a placeholder. SELECT COALESCE(e.text, s.value) n, SUM(e.end - e.start) t FROM
+// NVTX_EVENTS e LEFT JOIN StringIds s ON s.id = e.textId WHERE e.eventType = 59 AND n LIKE 'layer\_%\_computation'
+// ESCAPE '\' GROUP BY n ORDER BY t DESC -> layer_0_computation 150511882 (64), layer_4_computation 8004122; the
+// ensure_layer_%_weights ranges: 512 instances, 566071479 ns, and no kernel launched inside them.
+TEST_F(AskComposeTest, AFamilyOfRangesSaidWithAPlaceholderIsRankedAndSummed) {
+  const auto ranked = Ask(kLlama, "which of the layer_N_computation ranges has the most total time?");
+  ASSERT_FALSE(ranked.refusal) << ranked.summary;
+  EXPECT_TRUE(Contains(ranked.summary, "8 NVTX ranges match `layer_N_computation`")) << ranked.summary;
+  EXPECT_TRUE(Contains(ranked.summary, "`layer_0_computation`'s: 150.512 ms over 64 instances")) << ranked.summary;
+  EXPECT_TRUE(Contains(ranked.summary, "then `layer_4_computation` 8.004 ms")) << ranked.summary;
+  const auto gpu = Ask(kLlama, "Do the ensure_layer_*_weights ranges put any work on the GPU?");
+  ASSERT_FALSE(gpu.refusal) << gpu.summary;
+  EXPECT_EQ(gpu.summary.rfind("No: no kernel was launched inside them", 0), 0u) << gpu.summary;
+  EXPECT_TRUE(Contains(gpu.summary, "512 instances, 566.071 ms of wall time in all")) << gpu.summary;
+  // A placeholder that matches one range or none is no family: the question is read as before.
+  const auto none = Ask(kLlama, "which of the token_N_nothing ranges takes longest?");
+  EXPECT_FALSE(Contains(none.summary, "NVTX ranges match")) << none.summary;
+}
+
+// Two kernels named exactly are taken together: SELECT COUNT(*), SUM(end - start) ... WHERE shortName IN
+// ('nchwToNhwcKernel', 'nhwcToNchwKernel') -> 7396, 298223682; one excluded by its clause is left out.
+TEST_F(AskComposeTest, KernelsNamedTogetherAreSummedAndAnExcludedOneIsLeftOut) {
+  const auto both = Ask("realworld/titanrtx_pytorch_dnn_colocation_b.sqlite",
+                        "how many nchwToNhwcKernel + nhwcToNchwKernel kernels ran, and how much GPU time?");
+  EXPECT_TRUE(Contains(both.summary, "ran 7,396 times")) << both.summary;
+  EXPECT_TRUE(Contains(both.summary, "298.224 ms")) << both.summary;
+  const auto one = Ask("realworld/titanrtx_pytorch_dnn_colocation_b.sqlite",
+                       "how many nchwToNhwcKernel kernels ran (not nhwcToNchwKernel)?");
+  EXPECT_TRUE(Contains(one.summary, "ran 4,822 times")) << one.summary;
+}
+
+// The launch-to-start latency: SELECT k.start - r.start, r.end - r.start FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN
+// CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId -> 33520, 38083 (the kernel started before the
+// call returned); the kernel itself ran 2272 ns, so the host call is the slower.
+TEST_F(AskComposeTest, LaunchLatencyAndAHostCallAgainstAKernel) {
+  const auto latency = Ask("v100_julia.sqlite", "what was the launch latency of add_arrays_?");
+  EXPECT_TRUE(Contains(latency.summary, "is 33.520 µs")) << latency.summary;
+  EXPECT_TRUE(Contains(latency.summary, "already running 4.563 µs before the call returned")) << latency.summary;
+  const auto pair = Ask("v100_julia.sqlite", "Is the cuLaunchKernel call slower than the add_arrays_ kernel?");
+  EXPECT_EQ(pair.summary.rfind("Yes:", 0), 0u) << pair.summary;
+  EXPECT_TRUE(Contains(pair.summary, "38.083 µs")) << pair.summary;
+  EXPECT_TRUE(Contains(pair.summary, "2.272 µs")) << pair.summary;
+}
+
 }  // namespace
 }  // namespace nsys

@@ -360,6 +360,36 @@ void AddOtherNamedKernels(Ctx& c, const skills::Table& all, const std::string& f
   for (const auto& q : queries) c.kernel_query += (c.kernel_query.empty() ? "" : "' or '") + q;
 }
 
+// "the sample kernel", "`sample` kernels": a word right before "kernel" that is a kernel's whole short name names
+// that kernel whatever the topic; the question is then about it (c.p.topic "kernels").
+void KernelSaidAsAKernel(Ctx& c) {
+  std::vector<std::string> words;
+  const std::string& q = c.p.lower;
+  for (size_t at = q.find("kernel"); at != std::string::npos; at = q.find("kernel", at + 1)) {
+    size_t end = at;
+    while (end > 0 && (q[end - 1] == ' ' || q[end - 1] == '`' || q[end - 1] == '\'' || q[end - 1] == '"')) --end;
+    if (end == at || (at > 0 && q[at - 1] != ' ')) continue;  // "kernel" must be a word after a space
+    size_t begin = end;
+    while (begin > 0 && (std::isalnum(static_cast<unsigned char>(q[begin - 1])) || q[begin - 1] == '_')) --begin;
+    const std::string w = q.substr(begin, end - begin);
+    if (w.size() >= 3 && !IsCommonWord(w)) words.push_back(w);
+  }
+  if (words.empty()) return;
+  auto all = RunSkill(c, "top_kernels", {}, false);
+  if (!all || all->declined) return;
+  for (const std::string& w : words) {
+    std::vector<std::string> hit;
+    for (size_t r = 0; r < all->rows.size(); ++r) {
+      if (Lower(CellText(*all, r, "short_name")) == w) hit.push_back(CellText(*all, r, "name"));
+    }
+    if (hit.empty()) continue;
+    c.kernels = hit;
+    c.kernel_query = w;
+    c.p.topic = "kernels";
+    return;
+  }
+}
+
 // Kernels the question names (exact demangled or short name first, else a substring of the names). A strong
 // candidate (quoted, identifier-like) that names no kernel, range or skill is an unknown kernel: a refusal with
 // the closest names.
@@ -369,8 +399,11 @@ std::optional<Answer> ResolveKernels(Ctx& c) {
   // "ncclDevKernel_AllReduce_Sum_f32"): only such strong candidates are looked up, and an unknown one is no refusal.
   const bool nccl = c.p.topic == "nccl";
   if (c.p.topic != "" && c.p.topic != "kernels" && c.p.topic != "launch" && !nccl && c.p.type != QType::kMoreThan &&
-      c.p.type != QType::kCompare && c.p.type != QType::kWhy)
+      c.p.type != QType::kCompare && c.p.type != QType::kWhy) {
+    // "our custom sample kernel fires once per step": the kernel, not the steps (a range's kernels stay the range's).
+    if (c.p.topic != "nvtx") KernelSaidAsAKernel(c);
     return std::nullopt;
+  }
   auto all = RunSkill(c, "top_kernels", {}, false);
   if (!all || all->declined) return std::nullopt;
   for (const auto& [cand, strong] : KernelCandidates(c.p)) {

@@ -470,6 +470,14 @@ std::string ApiPageable(const Ctx& c, const Figures& api) {
       yes, FormatCount(n), FormatCount(api.count), api.label, WhereOf(c), FormatBytes(bytes));
 }
 
+// The longest (sign > 0) or shortest single call over cuda_api_summary's rows of one API.
+double ApiExtreme(const skills::Table& rows, int sign) {
+  double v = sign > 0 ? 0 : HUGE_VAL;
+  for (size_t r = 0; r < rows.rows.size(); ++r)
+    v = sign > 0 ? std::max(v, CellNumber(rows, r, "max_ns")) : std::min(v, CellNumber(rows, r, "min_ns"));
+  return v;
+}
+
 bool AnswerApis(Ctx& c, Measure m) {
   if (m == Measure::kBytes || m == Measure::kAverageBytes || m == Measure::kBandwidth || m == Measure::kGrid ||
       m == Measure::kBlock)
@@ -518,12 +526,9 @@ bool AnswerApis(Ctx& c, Measure m) {
   } else if (c.p.bound) {
     s = BoundSentence(c, ApiDurations(c, a.label), a.label + " calls");
   } else if (extreme != 0) {
-    double v = extreme > 0 ? 0 : HUGE_VAL;
-    for (size_t r = 0; r < rows_a.rows.size(); ++r)
-      v = extreme > 0 ? std::max(v, CellNumber(rows_a, r, "max_ns")) : std::min(v, CellNumber(rows_a, r, "min_ns"));
     s = fmt::format("The {} {} call{} took {} (of {} calls; {} per call on average).",
-                    extreme > 0 ? "longest" : "shortest", a.label, WhereOf(c), FormatNs(v), FormatCount(a.count),
-                    FormatNs(a.Average()));
+                    extreme > 0 ? "longest" : "shortest", a.label, WhereOf(c), FormatNs(ApiExtreme(rows_a, extreme)),
+                    FormatCount(a.count), FormatNs(a.Average()));
   } else if (m == Measure::kShare) {
     const double all_ns = SumColumn(*t, "total_time_ns");
     s = fmt::format("{} holds {} of the CPU time in CUDA API calls{}: {} of {} ({} calls).", a.label,
@@ -536,12 +541,8 @@ bool AnswerApis(Ctx& c, Measure m) {
     s = fmt::format("{} was called {} times{}, {} of host time in total ({} per call on average).", a.label,
                     FormatCount(a.count), WhereOf(c), FormatNs(a.total_ns), FormatNs(a.Average()));
     // "How many ... and how long was the longest one?": the count, then the extreme call.
-    if (const int one = HasWord(c.p.lower, "longest") ? 1 : HasWord(c.p.lower, "shortest") ? -1 : 0; one != 0) {
-      double v = one > 0 ? 0 : HUGE_VAL;
-      for (size_t r = 0; r < rows_a.rows.size(); ++r)
-        v = one > 0 ? std::max(v, CellNumber(rows_a, r, "max_ns")) : std::min(v, CellNumber(rows_a, r, "min_ns"));
-      s += fmt::format(" The {} one took {}.", one > 0 ? "longest" : "shortest", FormatNs(v));
-    }
+    if (const int one = HasWord(c.p.lower, "longest") ? 1 : HasWord(c.p.lower, "shortest") ? -1 : 0; one != 0)
+      s += fmt::format(" The {} one took {}.", one > 0 ? "longest" : "shortest", FormatNs(ApiExtreme(rows_a, one)));
   } else {
     s = SentenceOf(a, m == Measure::kNone ? Measure::kTime : m, WhereOf(c), "call", "calls", "host time");
   }
@@ -794,7 +795,30 @@ std::string CopySizeBound(const Ctx& c, const Direction& d) {
                      b.above ? "largest" : "smallest", FormatBytes(extreme));
 }
 
-bool AnswerDirections(Ctx& c, Measure m) {
+// Each direction named, in turn, by the measure asked (a sentence each), with their rows as evidence.
+bool AnswerEachDirection(Ctx& c, const std::vector<std::pair<size_t, const Direction*>>& named, const skills::Table& t,
+                         const std::vector<std::string>& cols, Measure m) {
+  std::string s;
+  skills::Table all_rows;
+  for (const auto& [at, d] : named) {
+    skills::Table rows;
+    const Figures f = DirectionFigures(t, *d, rows);
+    std::string sentence = f.count == 0 ? fmt::format("No {} ran{}.", f.label, WhereOf(c))
+                                        : SentenceOf(f, m == Measure::kNone ? Measure::kTime : m, WhereOf(c), d->noun,
+                                                     d->nouns, "GPU time");
+    sentence[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sentence[0])));
+    s += (s.empty() ? "" : " ") + sentence;
+    all_rows.columns = rows.columns;
+    all_rows.rows.insert(all_rows.rows.end(), rows.rows.begin(), rows.rows.end());
+  }
+  Say(c, std::move(s), "exact sums over the copy table per direction (nsys stats cudagpumemsizesum/timesum)");
+  CiteRows(c, "memory_transfers", all_rows, cols, "The copy directions" + c.scope);
+  return true;
+}
+
+// The copy directions (or migrations) the question names, by where it names them; all copies when it asks about
+// copies as a whole with a bound, an extreme or their memory kind.
+std::vector<std::pair<size_t, const Direction*>> DirectionsNamed(const Ctx& c, int extreme) {
   std::vector<std::pair<size_t, const Direction*>> named;
   const bool migrations = AsksMigrations(c.p.lower);
   for (const auto& d : migrations ? std::span<const Direction>(kMigrations) : std::span<const Direction>(kDirections)) {
@@ -803,10 +827,15 @@ bool AnswerDirections(Ctx& c, Measure m) {
     if (at != std::string::npos) named.emplace_back(at, &d);
   }
   if (migrations && named.empty()) named.emplace_back(0, &kAllMigrations);
-  const int extreme = ExtremeAsked(c.p, m);
   const bool any_copy = c.p.topic == "memcpy" && !migrations && !HasAny(c.p.lower, {"direction", "kind of", "type of"});
   if (named.empty() && any_copy && (c.p.bound || extreme != 0 || HasAny(c.p.lower, {"pageable", "pinned"})))
     named.emplace_back(0, &kAllCopies);
+  return named;
+}
+
+bool AnswerDirections(Ctx& c, Measure m) {
+  const int extreme = ExtremeAsked(c.p, m);
+  std::vector<std::pair<size_t, const Direction*>> named = DirectionsNamed(c, extreme);
   if (named.empty()) return false;
   const Direction& first = *named[0].second;
   if (!(first.copy_kinds.empty() ? c.profile.info().caps.memset : c.profile.info().caps.memcpy)) return false;
@@ -833,24 +862,8 @@ bool AnswerDirections(Ctx& c, Measure m) {
   if (named.size() >= 2 && !c.p.size_bound && !c.p.bound && extreme == 0 && SizeExtremeAsked(c.p) == 0 &&
       !HasAny(c.p.lower, {"pageable", "pinned"}) &&
       (m == Measure::kNone || m == Measure::kTime || m == Measure::kBytes || m == Measure::kCount ||
-       m == Measure::kAverage)) {
-    std::string s;
-    skills::Table all_rows;
-    for (const auto& [at, d] : named) {
-      skills::Table rows;
-      const Figures f = figures(*d, rows);
-      std::string sentence = f.count == 0 ? fmt::format("No {} ran{}.", f.label, WhereOf(c))
-                                          : SentenceOf(f, m == Measure::kNone ? Measure::kTime : m, WhereOf(c), d->noun,
-                                                       d->nouns, "GPU time");
-      sentence[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sentence[0])));
-      s += (s.empty() ? "" : " ") + sentence;
-      all_rows.columns = rows.columns;
-      all_rows.rows.insert(all_rows.rows.end(), rows.rows.begin(), rows.rows.end());
-    }
-    Say(c, std::move(s), "exact sums over the copy table per direction (nsys stats cudagpumemsizesum/timesum)");
-    CiteRows(c, "memory_transfers", all_rows, cols, "The copy directions" + c.scope);
-    return true;
-  }
+       m == Measure::kAverage))
+    return AnswerEachDirection(c, named, *t, cols, m);
   std::string s;
   std::optional<std::string> span_share;
   if (a.count == 0) {

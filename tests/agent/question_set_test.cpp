@@ -255,5 +255,20 @@ TEST(QuestionSet, FreshHeldOutAnsweredRightOffline) {
   EXPECT_GE(s.right, 29u) << "the fresh held-out score fell (NSYS_AI_SHOW_HELDOUT=1 prints the wrong answers)";
 }
 
+// Two more held-out batches of 40, each written from SQL over the fixtures by someone who read neither the parser nor
+// any other question file, and kept apart since: questions_fresh2.json (27 right when it was added) and
+// questions_fresh3.json (26 with the parser before the session that added it, 29 after; its wrong answers were not
+// read). Their scores are printed and must not fall.
+TEST(QuestionSet, MoreFreshHeldOutBatchesKeepTheirScores) {
+  NSYS_REQUIRE_FIXTURES();
+  const Score second = AskHeldOut("questions_fresh2.json", "fresh held-out 2");
+  EXPECT_EQ(second.total, 40u);
+  EXPECT_GE(second.right, 27u)
+      << "questions_fresh2.json's score fell (NSYS_AI_SHOW_HELDOUT=1 prints the wrong answers)";
+  const Score third = AskHeldOut("questions_fresh3.json", "fresh held-out 3");
+  EXPECT_EQ(third.total, 40u);
+  EXPECT_GE(third.right, 29u) << "questions_fresh3.json's score fell (NSYS_AI_SHOW_HELDOUT=1 prints the wrong answers)";
+}
+
 }  // namespace
 }  // namespace nsys

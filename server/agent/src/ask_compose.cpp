@@ -398,15 +398,29 @@ int SizeExtremeAsked(const Parsed& p) {
 
 // The durations of one API's calls (by base name) in the question's processes and window, sorted. The runtime table
 // has no device: a device filter does not narrow host calls.
+// Whether a runtime row's call has base name `base`, decided once per distinct name (rows repeat a few names).
+class ApiNamed {
+ public:
+  ApiNamed(const Ctx& c, std::string base) : c_(c), base_(std::move(base)) {}
+  bool operator()(engine::StrId name) {
+    auto it = known_.find(name);
+    if (it == known_.end())
+      it = known_.emplace(name, ApiBaseName(std::string(c_.profile.strings().view(name))) == base_).first;
+    return it->second;
+  }
+
+ private:
+  const Ctx& c_;
+  std::string base_;
+  std::unordered_map<engine::StrId, bool> known_;
+};
+
 std::vector<double> ApiDurations(const Ctx& c, const std::string& base) {
   const engine::RuntimeTable& rt = c.profile.runtime();
-  std::unordered_map<engine::StrId, bool> mine;
+  ApiNamed named(c, base);
   std::vector<double> d;
   for (size_t i = 0; i < rt.size(); ++i) {
-    auto it = mine.find(rt.name[i]);
-    if (it == mine.end())
-      it = mine.emplace(rt.name[i], ApiBaseName(std::string(c.profile.strings().view(rt.name[i]))) == base).first;
-    if (it->second && InHostFilter(c, rt.pid[i], rt.start[i]))
+    if (named(rt.name[i]) && InHostFilter(c, rt.pid[i], rt.start[i]))
       d.push_back(static_cast<double>(rt.end[i] - rt.start[i]));
   }
   std::sort(d.begin(), d.end());
@@ -441,24 +455,26 @@ std::vector<std::pair<size_t, std::string>> ApisNamed(Ctx& c, std::set<std::stri
 bool AnswerApiAgainstKernel(Ctx& c, const Figures& api, const skills::Table& api_rows, Measure m);
 bool AnswerLaunchCallsOfKernel(Ctx& c, const std::string& api);
 
+// Whether copy row `i` has pageable memory on its host side: the source of a host-to-device copy, the destination of
+// a device-to-host one, either otherwise (ENUM_CUDA_MEM_KIND 0 is pageable).
+bool HostSidePageable(const engine::MemcpyTable& t, size_t i) {
+  const bool src = t.src_kind[i] == 0, dst = t.dst_kind[i] == 0;
+  return t.copy_kind[i] == 1 ? src : t.copy_kind[i] == 2 ? dst : (src || dst);
+}
+
 // "Are any of the cudaMemcpyAsync calls touching pageable host memory?": the named copy call's calls whose copy has a
 // pageable host side (the memcpy rows launched by them), out of all its calls in the filter.
 std::string ApiPageable(const Ctx& c, const Figures& api) {
   const engine::MemcpyTable& t = c.profile.memcpys();
   const engine::RuntimeTable& rt = c.profile.runtime();
-  std::unordered_map<engine::StrId, bool> mine;  // per distinct call name: is it the named call?
+  ApiNamed named(c, api.label);
   std::set<int32_t> calls;
   double bytes = 0;
   for (size_t i = 0; i < t.size(); ++i) {
     if (t.launch[i] < 0) continue;
     const auto r = static_cast<size_t>(t.launch[i]);
-    auto it = mine.find(rt.name[r]);
-    if (it == mine.end())
-      it = mine.emplace(rt.name[r], ApiBaseName(std::string(c.profile.strings().view(rt.name[r]))) == api.label).first;
-    if (!it->second || !InHostFilter(c, rt.pid[r], rt.start[r])) continue;
-    const bool src = t.src_kind[i] == 0, dst = t.dst_kind[i] == 0;  // ENUM_CUDA_MEM_KIND 0: pageable
-    const bool host_pageable = t.copy_kind[i] == 1 ? src : t.copy_kind[i] == 2 ? dst : (src || dst);
-    if (host_pageable && calls.insert(t.launch[i]).second) bytes += static_cast<double>(t.bytes[i]);
+    if (!named(rt.name[r]) || !InHostFilter(c, rt.pid[r], rt.start[r])) continue;
+    if (HostSidePageable(t, i) && calls.insert(t.launch[i]).second) bytes += static_cast<double>(t.bytes[i]);
   }
   const bool pinned_asked = HasWord(c.p.lower, "pinned") && !HasWord(c.p.lower, "pageable");
   const auto n = static_cast<double>(calls.size());
@@ -749,9 +765,7 @@ std::string CopyPageable(const Ctx& c, const Direction& d) {
   double bytes = 0;
   ForEachMemcpyRow(c, d, [&](size_t i) {
     ++n;
-    const bool src = t.src_kind[i] == 0, dst = t.dst_kind[i] == 0;  // ENUM_CUDA_MEM_KIND 0: pageable
-    const bool host_pageable = t.copy_kind[i] == 1 ? src : t.copy_kind[i] == 2 ? dst : (src || dst);
-    if (host_pageable) ++pageable, bytes += static_cast<double>(t.bytes[i]);
+    if (HostSidePageable(t, i)) ++pageable, bytes += static_cast<double>(t.bytes[i]);
   });
   const bool pinned_asked = HasWord(c.p.lower, "pinned");
   const std::string yes = !AsksYesNo(c.p.lower) ? "" : Yes(pinned_asked ? pageable == 0 : pageable > 0) + " ";
@@ -947,21 +961,39 @@ std::string KernelLabel(const Ctx& c) {
                                : fmt::format("the {} kernels matching '{}'", c.kernels.size(), c.kernel_query);
 }
 
+}  // namespace
+
+std::vector<std::string> KernelsWithShortName(const skills::Table& all, const std::string& lower_word) {
+  std::vector<std::string> hit;
+  for (size_t r = 0; r < all.rows.size(); ++r) {
+    if (Lower(CellText(all, r, "short_name")) == lower_word) hit.push_back(CellText(all, r, "name"));
+  }
+  return hit;
+}
+
+namespace {
+
 // A kernel said as a plain word ("the add kernel"): a short name equal to a word of the question.
 void KernelByShortWord(Ctx& c, const skills::Table& all) {
   if (!c.kernels.empty()) return;
   for (const auto& w : c.p.words) {
     if (w.size() < 3 || IsCommonWord(w)) continue;
-    std::vector<std::string> hit;
-    for (size_t r = 0; r < all.rows.size(); ++r) {
-      if (Lower(CellText(all, r, "short_name")) == w) hit.push_back(CellText(all, r, "name"));
-    }
+    std::vector<std::string> hit = KernelsWithShortName(all, w);
     if (!hit.empty()) {
       c.kernels = hit;
       c.kernel_query = w;
       return;
     }
   }
+}
+
+// The kernels the question names, or else the kernel a plain word of it names by its short name (top_kernels); false
+// when it names none.
+bool NameKernelByShortWord(Ctx& c) {
+  if (c.kernels.empty()) {
+    if (auto all = Usable(c, "top_kernels")) KernelByShortWord(c, *all);
+  }
+  return !c.kernels.empty();
 }
 
 // A CUDA API call against a kernel the question names by its short name, by the measure asked: the call's host time
@@ -988,15 +1020,12 @@ bool AnswerApiAgainstKernel(Ctx& c, const Figures& api, const skills::Table& api
 // The calls of launch API `api` (a base name) that launched the kernels the question names by a short name: their
 // count and host time, with kernel_launch_overhead's rows of those kernels as evidence. False when no kernel is named.
 bool AnswerLaunchCallsOfKernel(Ctx& c, const std::string& api) {
-  auto all = Usable(c, "top_kernels");
-  if (!all) return false;
-  KernelByShortWord(c, *all);
-  if (c.kernels.empty()) return false;
+  if (!NameKernelByShortWord(c)) return false;
   auto table = Usable(c, "kernel_launch_overhead");
   if (!table) return false;
   const engine::KernelTable& k = c.profile.kernels();
   const engine::RuntimeTable& rt = c.profile.runtime();
-  std::unordered_map<engine::StrId, bool> is_api;
+  ApiNamed is_api(c, api);
   std::set<int32_t> calls;
   double host_ns = 0;
   size_t kernels = 0;
@@ -1004,10 +1033,7 @@ bool AnswerLaunchCallsOfKernel(Ctx& c, const std::string& api) {
     ++kernels;
     if (k.launch[i] < 0) continue;
     const auto r = static_cast<size_t>(k.launch[i]);
-    auto it = is_api.find(rt.name[r]);
-    if (it == is_api.end())
-      it = is_api.emplace(rt.name[r], ApiBaseName(std::string(c.profile.strings().view(rt.name[r]))) == api).first;
-    if (it->second && calls.insert(k.launch[i]).second) host_ns += static_cast<double>(rt.end[r] - rt.start[r]);
+    if (is_api(rt.name[r]) && calls.insert(k.launch[i]).second) host_ns += static_cast<double>(rt.end[r] - rt.start[r]);
   }
   const auto n = static_cast<double>(calls.size());
   Say(c,
@@ -2062,9 +2088,7 @@ bool AnswerGridAgainst(Ctx& c) {
 bool AnswerBlocksPerSm(Ctx& c) {
   auto t = Usable(c, "launch_sizes");
   if (!t) return false;
-  if (c.kernels.empty()) {
-    if (auto all = Usable(c, "top_kernels")) KernelByShortWord(c, *all);
-  }
+  NameKernelByShortWord(c);
   const std::set<std::string> names(c.kernels.begin(), c.kernels.end());
   const auto rows =
       names.empty() ? *t : KeepRows(*t, [&](size_t r) { return names.count(CellText(*t, r, "name")) > 0; });
@@ -2148,7 +2172,7 @@ bool AnswerComposedBeforeKernels(Ctx& c) {
       !HasAny(c.p.lower, {"gpu time", "gpu work time"}) && AnswerActiveCounts(c))
     return true;
   if (c.profile.info().caps.kernels && c.profile.info().caps.runtime && AsksLaunchLatency(c.p.lower)) {
-    if (auto all = Usable(c, "top_kernels")) KernelByShortWord(c, *all);
+    NameKernelByShortWord(c);
     if (AnswerLaunchLatency(c)) return true;
   }
   // A named CUDA API call per process ("Which rank burned the most time in cudaFree?"); a named kernel waits for the

@@ -47,6 +47,9 @@ bool AsksYesNo(const std::string& q);
 // The table of a skill over the question's filter, or nullopt (and no call remembered) when missing or declined.
 std::optional<skills::Table> Usable(Ctx& c, const std::string& skill);
 
+// The demangled names of top_kernels' rows whose short name, lower-cased, is `lower_word`.
+std::vector<std::string> KernelsWithShortName(const skills::Table& all, const std::string& lower_word);
+
 // A family of NVTX ranges named with a placeholder ("layer_N_computation", "ensure_layer_*_weights") and the
 // ranges it matches (ask_families.cpp); false when the question names none that matches two or more ranges.
 bool ResolveNvtxFamily(Ctx& c);

@@ -378,10 +378,7 @@ void KernelSaidAsAKernel(Ctx& c) {
   auto all = RunSkill(c, "top_kernels", {}, false);
   if (!all || all->declined) return;
   for (const std::string& w : words) {
-    std::vector<std::string> hit;
-    for (size_t r = 0; r < all->rows.size(); ++r) {
-      if (Lower(CellText(*all, r, "short_name")) == w) hit.push_back(CellText(*all, r, "name"));
-    }
+    std::vector<std::string> hit = KernelsWithShortName(*all, w);
     if (hit.empty()) continue;
     c.kernels = hit;
     c.kernel_query = w;

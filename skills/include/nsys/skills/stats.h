@@ -204,18 +204,13 @@ std::vector<SampleSummary> GroupedSamples::Summarize(ValueFn&& value_of_row) {
   const bool known = !known_moments_.empty();
   std::vector<RunningMoments> moments(known ? 0 : num_groups);
   constexpr size_t kLine = 8;  // values per 64-byte cache line
-  if (known && (flat_size_ < (size_t{1} << 20) || num_groups < 1024)) {
-    for (size_t i = 0; i < group_of_row_.size(); ++i) {
-      const int32_t g = group_of_row_[i];
-      if (g >= 0) flat_[cursor_[static_cast<size_t>(g)]++] = value_of_row(i);
-    }
-  } else if (flat_size_ < (size_t{1} << 20) || num_groups < 1024) {
+  if (flat_size_ < (size_t{1} << 20) || num_groups < 1024) {
     for (size_t i = 0; i < group_of_row_.size(); ++i) {
       const int32_t g = group_of_row_[i];
       if (g < 0) continue;
       const int64_t v = value_of_row(i);
       flat_[cursor_[static_cast<size_t>(g)]++] = v;
-      moments[static_cast<size_t>(g)].Add(v);
+      if (!known) moments[static_cast<size_t>(g)].Add(v);
     }
   } else {
     // Scattering millions of values into thousands of groups stalls on a cache miss per store (more open write

@@ -9,7 +9,7 @@
 #include "nsys/protocol/ask.h"
 #include "nsys/protocol/diff.h"
 #include "nsys/protocol/explain.h"
-#include "nsys/protocol/run.h"
+#include "nsys/protocol/job.h"
 
 namespace nsys::protocol::mcp {
 
@@ -85,12 +85,12 @@ void ExportTraceArgs::Check(const std::string& path) const {
 }
 
 void OpenInPerfettoArgs::Check(const std::string& path) const {
-  if (run_id && !profile_id.empty()) FailAt(path, "give profile_id or run_id, not both");
-  if (!run_id && profile_id.empty()) FailAt(path, "give profile_id (a profile's trace) or run_id (a run's)");
-  if (run_id && window) {
-    FailAt(FieldPath(path, "window"), "applies to a profile's trace; a run's trace holds each rank whole");
+  if (job_id && !profile_id.empty()) FailAt(path, "give profile_id or job_id, not both");
+  if (!job_id && profile_id.empty()) FailAt(path, "give profile_id (a profile's trace) or job_id (a job's)");
+  if (job_id && window) {
+    FailAt(FieldPath(path, "window"), "applies to a profile's trace; a job's trace holds each rank whole");
   }
-  if (!run_id && ranks_per_node) FailAt(FieldPath(path, "ranks_per_node"), "applies to a run's trace (run_id)");
+  if (!job_id && ranks_per_node) FailAt(FieldPath(path, "ranks_per_node"), "applies to a job's trace (job_id)");
   if (ranks_per_node && *ranks_per_node < 0) FailAt(FieldPath(path, "ranks_per_node"), "must not be negative");
 }
 
@@ -119,7 +119,7 @@ Json WriteFields(const T& value) {
 void to_json(Json& j, const ClosedProfile& v) {
   j = WriteFields(v);
 }
-void to_json(Json& j, const ClosedRun& v) {
+void to_json(Json& j, const ClosedJob& v) {
   j = WriteFields(v);
 }
 
@@ -136,9 +136,9 @@ NSYS_TOOL_ARGS_READER(OpenInPerfettoArgs)
 NSYS_TOOL_ARGS_READER(AnalyzeArgs)
 NSYS_TOOL_ARGS_READER(DiffArgs)
 NSYS_TOOL_ARGS_READER(ExplainKernelArgs)
-NSYS_TOOL_ARGS_READER(OpenRunArgs)
-NSYS_TOOL_ARGS_READER(RunIdArgs)
-NSYS_TOOL_ARGS_READER(AnalyzeRunArgs)
+NSYS_TOOL_ARGS_READER(OpenJobArgs)
+NSYS_TOOL_ARGS_READER(JobIdArgs)
+NSYS_TOOL_ARGS_READER(AnalyzeJobArgs)
 #undef NSYS_TOOL_ARGS_READER
 
 }  // namespace nsys::protocol::mcp

@@ -266,8 +266,9 @@ NSYS_CONVERSIONS_BY_FIELDS(ExportTraceResult)
 
 void FromJson(const Json& j, OpenInPerfettoParams& out, const std::string& path) {
   ObjectReader r(j, path);
-  r.Optional("runId", out.run_id);
-  if (out.run_id) {
+  r.Optional("jobId", out.job_id);
+  if (!out.job_id) r.Optional("runId", out.job_id);  // its name before "job" named the multi-rank noun
+  if (out.job_id) {
     r.OptionalOr("profileId", out.profile_id);
   } else {
     r.Required("profileId", out.profile_id);
@@ -277,8 +278,8 @@ void FromJson(const Json& j, OpenInPerfettoParams& out, const std::string& path)
 }
 void to_json(Json& j, const OpenInPerfettoParams& v) {
   j = Json::object();
-  if (!v.profile_id.empty() || !v.run_id) j["profileId"] = v.profile_id;
-  SetIfPresent(j, "runId", v.run_id);
+  if (!v.profile_id.empty() || !v.job_id) j["profileId"] = v.profile_id;
+  SetIfPresent(j, "jobId", v.job_id);
   SetIfPresent(j, "window", v.window);
   SetIfPresent(j, "ranksPerNode", v.ranks_per_node);
 }

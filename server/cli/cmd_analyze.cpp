@@ -71,10 +71,10 @@ int RunAnalyze(const CommandContext& ctx) {
   const std::string target = ctx.args.positionals()[0];
   std::error_code ec;
   Expected<agent::Analysis> analysis = MakeError(ErrorKind::kInternal, "not analysed");
-  if (std::filesystem::is_directory(target, ec)) {  // a run of rank exports: the cross-rank causes
+  if (std::filesystem::is_directory(target, ec)) {  // a job of rank exports: the cross-rank causes
     for (const char* option : {"--trim", "--start", "--end", "--window"}) {
       if (ctx.args.Has(option)) {
-        return UsageError("analyze", fmt::format("{} is for one profile, not a run's directory", option));
+        return UsageError("analyze", fmt::format("{} is for one profile, not a job's directory", option));
       }
     }
     int64_t ranks_per_node = 0;
@@ -85,10 +85,10 @@ int RunAnalyze(const CommandContext& ctx) {
         return UsageError("analyze", fmt::format("--ranks-per-node must be a whole number from 0, not '{}'", *n));
       }
     }
-    auto run = workspace.OpenRun({.directory = target});
+    auto run = workspace.OpenJob({.directory = target});
     if (!run) return FailWith(run.error());
     analysis =
-        workspace.AnalyzeRun(run->id, ranks_per_node, {}, TerminalProgress(fmt::format("{} ranks", run->ranks.size())));
+        workspace.AnalyzeJob(run->id, ranks_per_node, {}, TerminalProgress(fmt::format("{} ranks", run->ranks.size())));
   } else {
     auto opened = OpenWithProgress(workspace, target);
     if (!opened) return FailWith(opened.error());
@@ -114,17 +114,17 @@ int RunAnalyze(const CommandContext& ctx) {
 Command AnalyzeCommand() {
   Command command;
   command.name = "analyze";
-  command.synopsis = "FILE | RUN_DIR [--format markdown|json] [--out DIR] [--trim START END]";
+  command.synopsis = "FILE | JOB_DIR [--format markdown|json] [--out DIR] [--trim START END]";
   command.summary = "check the Book of Root Causes against a profile; findings ranked by time at stake";
   command.details =
       "Each finding has its evidence (rows of a skill), what to do, a confidence and a `nsys-ai skill run` line that\n"
       "reproduces it. Root causes the profile cannot be checked for are listed with what is missing. Given a\n"
-      "directory of rank exports (a run), it reports the causes that show across ranks: stragglers at the\n"
+      "directory of rank exports (a job), it reports the causes that show across ranks: stragglers at the\n"
       "collectives, kernel-time imbalance and step-time spread.";
   command.options = {
       FormatOption(kMarkdownOrJson),
       {"--out", 1, "DIR", "also write report.md, report.json and a CSV per evidence table into DIR"},
-      {"--ranks-per-node", 1, "N", "a run: consecutive ranks that share a node's clock (default 0: each its own)"},
+      {"--ranks-per-node", 1, "N", "a job: consecutive ranks that share a node's clock (default 0: each its own)"},
   };
   for (auto& option : WindowOptions("analyse only from")) command.options.push_back(std::move(option));
   command.min_positionals = command.max_positionals = 1;

@@ -6,11 +6,11 @@
 #include <string>
 
 #include "commands.h"
-#include "nsys/mpi/mpi_run.h"
+#include "job_args.h"
+#include "nsys/mpi/mpi_job.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/skill_args.h"
 #include "open_profile.h"
-#include "run_args.h"
 #include "table_format.h"
 
 namespace nsys::cli {
@@ -72,20 +72,23 @@ Expected<std::vector<std::pair<std::string, std::string>>> ArgTexts(const Parsed
 
 int RunSkillRun(const CommandContext& ctx) {
   const std::string& name = ctx.args.positionals()[0];
-  const auto run_dir = ctx.args.Value("--run");
-  if (run_dir.has_value() == (ctx.args.positionals().size() == 2)) {
-    return UsageError("skill run", "give a profile FILE or --run DIR, one of the two");
+  if (ctx.args.Has("--job") && ctx.args.Has("--run")) {
+    return UsageError("skill run", "--run is the old name of --job: give one of the two");
   }
-  const std::string path = run_dir ? std::string() : ctx.args.positionals()[1];
+  const auto job_dir = ctx.args.Has("--job") ? ctx.args.Value("--job") : ctx.args.Value("--run");
+  if (job_dir.has_value() == (ctx.args.positionals().size() == 2)) {
+    return UsageError("skill run", "give a profile FILE or --job DIR, one of the two");
+  }
+  const std::string path = job_dir ? std::string() : ctx.args.positionals()[1];
   const auto format_value = FormatValue(ctx.args, kTableFormats);
   if (!format_value) return UsageError("skill run", format_value.error().message);
   const auto format = ParseOutputFormat(*format_value);
 
   core::Workspace workspace(ctx.config);
-  // A run skill (a cross-rank analysis: run_stragglers, ...) takes --run and its own arguments.
-  const auto run_specs = run_dir ? core::RunSkillArgSpecs(name) : std::nullopt;
+  // A job skill (a cross-rank analysis: job_stragglers, ...) takes --job and its own arguments.
+  const auto job_specs = job_dir ? core::JobSkillArgSpecs(name) : std::nullopt;
   std::shared_ptr<const skills::Skill> skill;
-  if (!run_specs) {
+  if (!job_specs) {
     // Not a second core call but the parse step: the skill's ArgSpecs type the --arg texts (RunSkill is the call).
     auto found = workspace.FindSkill(name);
     if (!found) return UsageError("skill run", found.error().message);
@@ -98,16 +101,16 @@ int RunSkillRun(const CommandContext& ctx) {
   skills::Args args;
   for (const auto& [arg, text] : *texts) {
     Status added =
-        run_specs ? wire::AddArgText(name, *run_specs, arg, text, args) : wire::AddArgText(*skill, arg, text, args);
+        job_specs ? wire::AddArgText(name, *job_specs, arg, text, args) : wire::AddArgText(*skill, arg, text, args);
     if (!added) return UsageError("skill run", added.error().message);
   }
 
-  if (ctx.args.Has("--mpi") && !run_dir) return UsageError("skill run", "--mpi spreads a run: give --run DIR");
-  if (run_dir) {  // every rank of a run, rows led by a `rank` column
-    auto request = RunRequestFromArgs(ctx.args, {*run_dir});
+  if (ctx.args.Has("--mpi") && !job_dir) return UsageError("skill run", "--mpi spreads a job: give --job DIR");
+  if (job_dir) {  // every rank of a job, rows led by a `rank` column
+    auto request = JobRequestFromArgs(ctx.args, {*job_dir});
     if (!request) return UsageError("skill run", request.error().message);
-    if (ctx.args.Has("--mpi")) {  // a run skill over an MPI job: process 0 merges and prints
-      auto job = mpi::RunSkillOnRun(workspace, *request, name, args, {}, TerminalProgress(name + " on this process"));
+    if (ctx.args.Has("--mpi")) {  // a job skill over MPI processes: process 0 merges and prints
+      auto job = mpi::RunSkillOnJob(workspace, *request, name, args, {}, TerminalProgress(name + " on this process"));
       ClearTerminalProgress();
       if (!job) return FailWith(job.error());
       if (!job->value) return kExitOk;
@@ -116,9 +119,9 @@ int RunSkillRun(const CommandContext& ctx) {
       PrintTable(wire::ToRunSkillResult(std::move(*job->value)), *format, options);
       return kExitOk;
     }
-    auto run = workspace.OpenRun(*request);
+    auto run = workspace.OpenJob(*request);
     if (!run) return FailWith(run.error());
-    auto table = workspace.RunSkillOnRun(run->id, name, args, {}, {},
+    auto table = workspace.RunSkillOnJob(run->id, name, args, {}, {},
                                          TerminalProgress(fmt::format("{} on {} ranks", name, run->ranks.size())));
     ClearTerminalProgress();
     if (!table) return FailWith(table.error());
@@ -153,8 +156,8 @@ Command SkillListCommand() {
 Command SkillRunCommand() {
   Command command;
   command.name = "skill run";
-  command.synopsis = "NAME FILE [options] | NAME --run DIR [options]";
-  command.summary = "run a skill on a profile (or on every rank of a run) and print its table";
+  command.synopsis = "NAME FILE [options] | NAME --job DIR [options]";
+  command.summary = "run a skill on a profile (or on every rank of a job) and print its table";
   command.details =
       "Times in --start, --end, --window and --trim are seconds from the profile start unless --clock capture_ns is\n"
       "given.\n"
@@ -166,10 +169,11 @@ Command SkillRunCommand() {
       {"--full-names", 0, "", "do not shorten or cut long names in table/markdown output"},
       FormatOption(kTableFormats),
       SkillTimeoutOption(),
-      {"--run", 1, "DIR", "every rank export in DIR (a run): the rows lead with a `rank` column naming the file"},
+      {"--job", 1, "DIR", "every rank export in DIR (a job): the rows lead with a `rank` column naming the file"},
+      {"--run", 1, "DIR", "the old name of --job"},
   };
   for (auto& option : WindowOptions("only events that start from")) command.options.push_back(std::move(option));
-  for (auto& option : RunOptions()) command.options.push_back(std::move(option));
+  for (auto& option : JobOptions()) command.options.push_back(std::move(option));
   command.min_positionals = 1;
   command.max_positionals = 2;
   command.run = RunSkillRun;

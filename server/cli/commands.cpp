@@ -26,8 +26,8 @@ Command BaselineTagCommand();   // cmd_baseline.cpp
 Command BaselineListCommand();  // cmd_baseline.cpp
 Command AskCommand();           // cmd_ask.cpp
 Command ExplainCommand();       // cmd_explain.cpp
-Command RunReportCommand();     // cmd_run_report.cpp
-Command RunTraceCommand();      // cmd_run_trace.cpp
+Command JobReportCommand();     // cmd_job_report.cpp
+Command JobTraceCommand();      // cmd_job_trace.cpp
 Command SuggestCommand();       // cmd_suggest.cpp
 
 const std::vector<Command>& Commands() {
@@ -47,8 +47,8 @@ const std::vector<Command>& Commands() {
       BaselineListCommand(),
       AskCommand(),
       ExplainCommand(),
-      RunReportCommand(),
-      RunTraceCommand(),
+      JobReportCommand(),
+      JobTraceCommand(),
       SuggestCommand(),
       VersionCommand(),
   };
@@ -67,8 +67,8 @@ const std::vector<OptionSpec>& GlobalOptions() {
        "the nsys that converts .nsys-rep and .qdrep reports (default: the newest found on PATH and in the standard "
        "install locations)"},
       {"--memory-budget", 1, "SIZE",
-       "memory the tables may take, e.g. 4G or 512M: a run's loaded ranks (run-report, skill run --run, "
-       "nsys/openRun; default 4G; least recently used ranks are dropped), and one export's (default: this machine's "
+       "memory the tables may take, e.g. 4G or 512M: a job's loaded ranks (job-report, skill run --job, "
+       "nsys/openJob; default 4G; least recently used ranks are dropped), and one export's (default: this machine's "
        "memory or its cgroup's limit; an export over half of it is paged from the cache directory)"},
   };
   return options;

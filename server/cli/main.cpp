@@ -109,13 +109,13 @@ std::optional<int> ApplyGlobalOptions(const ParsedArgs& args, const Command& com
     if (nsys->empty()) return UsageError(command.name, "--nsys wants the path of an nsys binary");
     context.config.open.nsys_binary = *nsys;
   }
-  // The byte budget of each run's ranks, and of one export's tables (past half of it they are paged).
+  // The byte budget of each job's ranks, and of one export's tables (past half of it they are paged).
   // Without the flag, an export's budget is this machine's memory (or its cgroup's limit).
   context.config.open.memory_budget_bytes = support::MemoryLimitBytes();
   if (auto budget = args.Value("--memory-budget")) {
     auto parsed = core::ParseByteSize(*budget);
     if (!parsed) return UsageError(command.name, "--memory-budget: " + parsed.error().message);
-    context.config.run_memory_budget_bytes = *parsed;
+    context.config.job_memory_budget_bytes = *parsed;
     context.config.open.memory_budget_bytes = *parsed;
   }
   if (auto timeout = args.Value("--skill-timeout")) {

@@ -125,7 +125,7 @@ TEST(Docs, TheReadmeListsEveryCliVerb) {
 TEST(Docs, BracesAndStarsResolve) {
   EXPECT_EQ(ExpandBraces("a/{h,cpp}"), (std::vector<std::string>{"a/h", "a/cpp"}));
   const fs::path root = NSYS_AI_SOURCE_DIR;
-  EXPECT_TRUE(Exists(root, "skills/builtin/run_*.cpp"));
+  EXPECT_TRUE(Exists(root, "skills/builtin/job_*.cpp"));
   EXPECT_FALSE(Exists(root, "skills/builtin/nothing_*.cpp"));
 }
 

@@ -1,6 +1,6 @@
-// `mpirun -n 4 nsys-ai run-report DIR --mpi`: a run spread over an MPI job gives
+// `mpirun -n 4 nsys-ai job-report DIR --mpi`: a job spread over MPI processes gives
 // the single-process report. The rank set is made at test time by ../shared/tools/split_ranks.py (never committed).
-// Also the halves the job moves: core's ReportRunRanks / MergeRunReport and server/mpi's byte form of them.
+// Also the halves the job moves: core's ReportJobRanks / MergeJobReport and server/mpi's byte form of them.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,7 +15,7 @@
 #include "cli_run.h"
 #include "fixtures.h"
 #include "nsys/core/workspace.h"
-#include "nsys/mpi/mpi_run.h"
+#include "nsys/mpi/mpi_job.h"
 #include "sanitizers.h"
 
 namespace nsys::testing {
@@ -48,7 +48,7 @@ fs::path SplitMfuAfter(const std::string& name, const std::string& extra) {
     ADD_FAILURE() << "split_ranks.py failed: " << cmd;
     return {};
   }
-  fs::remove(out / "manifest.json");  // not a rank (the run lists *.sqlite only; keep the directory plain)
+  fs::remove(out / "manifest.json");  // not a rank (the job lists *.sqlite only; keep the directory plain)
   return out;
 }
 
@@ -82,18 +82,18 @@ CliResult RunMpi(int processes, const std::string& args) {
 
 // 32 copies of mfu_2gpu_after's two ranks = 64 rank files over 4 processes (16 each): every count, sum, step time
 // and cross-rank table equals the single process's. The memory figures are per process, summed (loads: 64 both).
-TEST(MpiCli, RunReportOverFourProcessesEqualsTheSingleProcessReport) {
+TEST(MpiCli, JobReportOverFourProcessesEqualsTheSingleProcessReport) {
   NSYS_REQUIRE_FIXTURES();
   const fs::path dir = SplitMfuAfter("rep64", "--replicate 32");
   ASSERT_FALSE(dir.empty());
-  auto single = RunCli({"--no-cache", "run-report", dir.string(), "--format", "json"});
+  auto single = RunCli({"--no-cache", "job-report", dir.string(), "--format", "json"});
   ASSERT_EQ(single.exit_code, 0) << single.err;
-  auto spread = RunMpi(4, "--no-cache run-report '" + dir.string() + "' --mpi --format json");
+  auto spread = RunMpi(4, "--no-cache job-report '" + dir.string() + "' --mpi --format json");
   ASSERT_EQ(spread.exit_code, 0) << spread.err;
   Json one = Json::parse(single.out), many = Json::parse(spread.out);  // printed once, by process 0
   ASSERT_EQ(many["ranks"].size(), 64u);
   // Rank 0 is pid 148 of the source; sqlite3 CLI: SELECT count(*), sum(end-start) FROM CUPTI_ACTIVITY_KIND_KERNEL
-  // WHERE (globalPid>>24)&16777215 = 148 -> 1793, 237473368 (as tests/cli/run_cli_test.cpp).
+  // WHERE (globalPid>>24)&16777215 = 148 -> 1793, 237473368 (as tests/cli/job_cli_test.cpp).
   EXPECT_EQ(many["ranks"][0]["kernels"], 1793);
   EXPECT_EQ(many["ranks"][0]["gpuTimeNs"], 237473368);
   EXPECT_EQ(many["ranks"][63]["rank"], "rank0063");
@@ -104,20 +104,20 @@ TEST(MpiCli, RunReportOverFourProcessesEqualsTheSingleProcessReport) {
   EXPECT_EQ(one, many);
   EXPECT_GE(many["analyses"].size(), 7u);
 
-  // A run skill the same way (its own table), and a skill that is not a run skill is refused with a clear error.
+  // A job skill the same way (its own table), and a skill that is not a job skill is refused with a clear error.
   auto single_skill =
-      RunCli({"--no-cache", "skill", "run", "run_stragglers", "--run", dir.string(), "--format", "json"});
+      RunCli({"--no-cache", "skill", "run", "job_stragglers", "--job", dir.string(), "--format", "json"});
   ASSERT_EQ(single_skill.exit_code, 0) << single_skill.err;
-  auto spread_skill = RunMpi(4, "--no-cache skill run run_stragglers --run '" + dir.string() + "' --mpi --format json");
+  auto spread_skill = RunMpi(4, "--no-cache skill run job_stragglers --job '" + dir.string() + "' --mpi --format json");
   ASSERT_EQ(spread_skill.exit_code, 0) << spread_skill.err;
   EXPECT_EQ(Json::parse(single_skill.out), Json::parse(spread_skill.out));
-  auto refused = RunMpi(2, "--no-cache skill run top_kernels --run '" + dir.string() + "' --mpi");
+  auto refused = RunMpi(2, "--no-cache skill run top_kernels --job '" + dir.string() + "' --mpi");
   EXPECT_NE(refused.exit_code, 0);
-  EXPECT_NE(refused.err.find("--mpi runs run skills"), std::string::npos) << refused.err;
+  EXPECT_NE(refused.err.find("--mpi runs job skills"), std::string::npos) << refused.err;
 }
 #endif
 
-// The halves one process can run too: rank 1's part computed apart from rank 0's, merged, equals ReportRun; the byte
+// The halves one process can run too: rank 1's part computed apart from rank 0's, merged, equals ReportJob; the byte
 // form round-trips and every cut of it is an error, never a crash.
 TEST(MpiCli, ReportHalvesMergeToTheReportAndTheirBytesRoundTrip) {
   NSYS_REQUIRE_FIXTURES();
@@ -126,27 +126,27 @@ TEST(MpiCli, ReportHalvesMergeToTheReportAndTheirBytesRoundTrip) {
   core::WorkspaceConfig config;
   config.open.use_cache = false;
   core::Workspace whole(config), halves(config);
-  core::RunRequest request;
+  core::JobRequest request;
   request.directory = dir.string();
-  auto run = whole.OpenRun(request);
+  auto run = whole.OpenJob(request);
   ASSERT_TRUE(run) << run.error().message;
-  auto report = whole.ReportRun(run->id);
+  auto report = whole.ReportJob(run->id);
   ASSERT_TRUE(report) << report.error().message;
 
-  auto split = halves.OpenRun(request);
+  auto split = halves.OpenJob(request);
   ASSERT_TRUE(split);
-  auto second = halves.ReportRunRanks(split->id, {1});
-  auto first = halves.ReportRunRanks(split->id, {0});
+  auto second = halves.ReportJobRanks(split->id, {1});
+  auto first = halves.ReportJobRanks(split->id, {0});
   ASSERT_TRUE(first && second);
   ASSERT_EQ(first->size(), 1u);
   EXPECT_EQ((*first)[0].summary.kernels, 1793);   // pid 148 (sqlite3 CLI, as above)
   EXPECT_EQ((*second)[0].summary.kernels, 1794);  // pid 149
   std::vector<core::RankReportPart> parts = {(*first)[0], (*second)[0]};
 
-  core::RunMemoryStats memory;
+  core::JobMemoryStats memory;
   memory.loads = 2;
   const std::string bytes = mpi::EncodeReportParts(parts, memory);
-  core::RunMemoryStats decoded_memory;
+  core::JobMemoryStats decoded_memory;
   auto decoded = mpi::DecodeReportParts(bytes, &decoded_memory);
   ASSERT_TRUE(decoded) << decoded.error().message;
   EXPECT_EQ(decoded_memory.loads, 2);
@@ -162,7 +162,7 @@ TEST(MpiCli, ReportHalvesMergeToTheReportAndTheirBytesRoundTrip) {
   }
   EXPECT_FALSE(mpi::DecodeReportParts(bytes + "x", nullptr));
 
-  auto merged = halves.MergeRunReport(split->id, std::move(*decoded));
+  auto merged = halves.MergeJobReport(split->id, std::move(*decoded));
   ASSERT_TRUE(merged) << merged.error().message;
   ASSERT_EQ(merged->ranks.size(), report->ranks.size());
   for (size_t i = 0; i < merged->ranks.size(); ++i) {
@@ -177,8 +177,8 @@ TEST(MpiCli, ReportHalvesMergeToTheReportAndTheirBytesRoundTrip) {
     EXPECT_EQ(merged->analyses[a].table.rows, report->analyses[a].table.rows) << merged->analyses[a].skill;
     EXPECT_EQ(merged->analyses[a].table.notes, report->analyses[a].table.notes) << merged->analyses[a].skill;
   }
-  // Parts that do not name the run's ranks in order are refused.
-  auto swapped = halves.MergeRunReport(split->id, {(*second)[0], (*first)[0]});
+  // Parts that do not name the job's ranks in order are refused.
+  auto swapped = halves.MergeJobReport(split->id, {(*second)[0], (*first)[0]});
   ASSERT_FALSE(swapped);
   EXPECT_EQ(swapped.error().kind, ErrorKind::kInvalidArgument);
 }

@@ -50,7 +50,7 @@ const std::map<std::string, std::string>& TooNewReports() {
   return writers;
 }
 
-// info --format json without what names the file, this run or the exporter: everything else must be equal. The
+// info --format json without what names the file, this job or the exporter: everything else must be equal. The
 // exporter shows in its version, its schema and the ENUM_ tables it adds (a100_2proc_mpi.sqlite is 2022.3.4's export,
 // without them; the conversion here is 2022.4.2's).
 Json Numbers(Json info) {
@@ -180,12 +180,12 @@ TEST_F(Reports, AReportIsKnownByItsBytesNotItsName) {
   EXPECT_EQ(opened.exit_code, 0) << opened.err;
 }
 
-// A run is a directory of rank reports: .qdrep files are ranks as .sqlite and .nsys-rep files are.
-TEST_F(Reports, ARunOfQdrepRanks) {
+// A job is a directory of rank reports: .qdrep files are ranks as .sqlite and .nsys-rep files are.
+TEST_F(Reports, AJobOfQdrepRanks) {
   fs::create_directories(dir_ / "run");
   fs::copy_file(Fixture("realworld/rtx3090_pytorch_brainstorm_sample.qdrep"), dir_ / "run" / "rank0.qdrep");
   fs::copy_file(Fixture("realworld/gtx1650_keras_tf_darknet53.qdrep"), dir_ / "run" / "rank1.qdrep");
-  const auto run = Run({"run-report", (dir_ / "run").string(), "--format", "json"});
+  const auto run = Run({"job-report", (dir_ / "run").string(), "--format", "json"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const Json ranks = Json::parse(run.out)["ranks"];
   ASSERT_EQ(ranks.size(), 2u) << run.out;

@@ -400,9 +400,9 @@ TEST_F(McpBinaryTest, OpenInPerfettoServesTheTraceOnLoopback) {
   EXPECT_EQ(static_cast<int64_t>(response.size() - body - 4), result["bytes"].get<int64_t>());
 }
 
-// A run's timeline from the agent: open_in_perfetto {run_id, ranks_per_node} serves the very trace the CLI's
-// run-trace writes for the same ranks and ranks per node (the bytes' sha256), and refuses a run with a window.
-TEST_F(McpBinaryTest, OpenInPerfettoServesARunsTrace) {
+// A job's timeline from the agent: open_in_perfetto {job_id, ranks_per_node} serves the very trace the CLI's
+// job-trace writes for the same ranks and ranks per node (the bytes' sha256), and refuses a job with a window.
+TEST_F(McpBinaryTest, OpenInPerfettoServesAJobsTrace) {
   NSYS_REQUIRE_FIXTURES();
   const fs::path ranks = scratch_ / "ranks";
   const std::string split = "python3 -B '" +
@@ -410,15 +410,15 @@ TEST_F(McpBinaryTest, OpenInPerfettoServesARunsTrace) {
                             testing::Fixture("mfu_2gpu_before.sqlite") + "' '" + ranks.string() + "' > /dev/null";
   ASSERT_EQ(std::system(split.c_str()), 0) << split;
   const fs::path reference = scratch_ / "run.pftrace";
-  const std::string cli = std::string("'") + NSYS_AI_BINARY + "' run-trace '" + ranks.string() + "' --output '" +
+  const std::string cli = std::string("'") + NSYS_AI_BINARY + "' job-trace '" + ranks.string() + "' --output '" +
                           reference.string() + "' --ranks-per-node 2 --no-cache > /dev/null";
   ASSERT_EQ(std::system(cli.c_str()), 0) << cli;
   const std::string expected = support::Sha256::Hex(ReadFile(reference));
 
   StartMcp();
-  Send(ToolCall(2, "open_run", {{"directory", ranks.string()}}));
+  Send(ToolCall(2, "open_job", {{"directory", ranks.string()}}));
   ASSERT_EQ(Receive(kReplyTimeout)["result"]["isError"], false) << Log();
-  Send(ToolCall(3, "open_in_perfetto", {{"run_id", "r1"}, {"ranks_per_node", 2}}));
+  Send(ToolCall(3, "open_in_perfetto", {{"job_id", "r1"}, {"ranks_per_node", 2}}));
   const Json reply = Receive(kReplyTimeout);
   ASSERT_EQ(reply["result"]["isError"], false) << reply.dump() << Log();
   const Json result = ToolJson(reply);
@@ -428,16 +428,16 @@ TEST_F(McpBinaryTest, OpenInPerfettoServesARunsTrace) {
   ASSERT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response.substr(0, 200);
   EXPECT_EQ(support::Sha256::Hex(response.substr(response.find("\r\n\r\n") + 4)), expected);
 
-  Send(ToolCall(4, "open_in_perfetto", {{"run_id", "r1"}, {"window", {{"start", 0}, {"end", 0.1}}}}));
+  Send(ToolCall(4, "open_in_perfetto", {{"job_id", "r1"}, {"window", {{"start", 0}, {"end", 0.1}}}}));
   const Json windowed = Receive(kReplyTimeout);
   EXPECT_EQ(windowed["result"]["isError"], true);
   EXPECT_NE(windowed["result"]["content"][0]["text"].get<std::string>().find("arguments.window: applies to a profile"),
             std::string::npos)
       << windowed.dump();
-  Send(ToolCall(5, "open_in_perfetto", {{"run_id", "r1"}, {"ranks_per_node", -1}}));
+  Send(ToolCall(5, "open_in_perfetto", {{"job_id", "r1"}, {"ranks_per_node", -1}}));
   const std::string negative = Receive(kReplyTimeout)["result"]["content"][0]["text"];
   EXPECT_NE(negative.find("arguments.ranks_per_node: must not be negative"), std::string::npos) << negative;
-  Send(ToolCall(6, "open_in_perfetto", {{"run_id", "r9"}}));
+  Send(ToolCall(6, "open_in_perfetto", {{"job_id", "r9"}}));
   const std::string unknown = Receive(kReplyTimeout)["result"]["content"][0]["text"];
   EXPECT_NE(unknown.find("r9"), std::string::npos) << unknown;
 }

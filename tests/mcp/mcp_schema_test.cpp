@@ -61,7 +61,7 @@ TEST_F(McpSchemaTest, SchemasFollowTheArgsTypes) {
   EXPECT_EQ(tools_["run_skill"]["required"], Json::array({"profile_id", "skill"}));
   EXPECT_EQ(tools_["run_skill"]["properties"]["args"]["additionalProperties"]["anyOf"].size(), 5u);
   EXPECT_FALSE(tools_["run_skill"]["properties"]["skill"]["enum"].empty());  // the workspace's skills
-  // open_in_perfetto's profile_id is optional by declaration (a run's trace gives run_id instead).
+  // open_in_perfetto's profile_id is optional by declaration (a job's trace gives job_id instead).
   EXPECT_FALSE(tools_["open_in_perfetto"].contains("required"));
   EXPECT_EQ(tools_["export_trace"]["properties"]["pids"],
             Json::parse(R"({"type":"array","items":{"type":"integer"},)"
@@ -69,7 +69,7 @@ TEST_F(McpSchemaTest, SchemasFollowTheArgsTypes) {
   EXPECT_EQ(tools_["export_trace"]["properties"]["window"]["properties"]["clock"]["enum"],
             Json::array({"relative_s", "capture_ns"}));
   EXPECT_EQ(tools_["diff"]["required"], Json::array({"base_profile_id", "new_profile_id"}));
-  EXPECT_EQ(tools_["analyze_run"]["properties"]["ranks_per_node"]["type"], "integer");
+  EXPECT_EQ(tools_["analyze_job"]["properties"]["ranks_per_node"]["type"], "integer");
 }
 
 TEST_F(McpSchemaTest, TheReaderRequiresWhatTheSchemaDoes) {
@@ -97,13 +97,13 @@ TEST_F(McpSchemaTest, OpenInPerfettoChecksItsArgumentsInTheToolsTerms) {
   auto text = [this](const Json& arguments) {
     return Call("open_in_perfetto", arguments)["content"][0]["text"].get<std::string>();
   };
-  EXPECT_EQ(text({{"run_id", "r1"}, {"ranks_per_node", -1}}),
+  EXPECT_EQ(text({{"job_id", "r1"}, {"ranks_per_node", -1}}),
             "Invalid arguments for open_in_perfetto: arguments.ranks_per_node: must not be negative");
-  EXPECT_EQ(text({{"run_id", "r1"}, {"profile_id", "p1"}}),
-            "Invalid arguments for open_in_perfetto: arguments: give profile_id or run_id, not both");
+  EXPECT_EQ(text({{"job_id", "r1"}, {"profile_id", "p1"}}),
+            "Invalid arguments for open_in_perfetto: arguments: give profile_id or job_id, not both");
   EXPECT_EQ(text(Json::object()),
-            "Invalid arguments for open_in_perfetto: arguments: give profile_id (a profile's trace) or run_id (a "
-            "run's)");
+            "Invalid arguments for open_in_perfetto: arguments: give profile_id (a profile's trace) or job_id (a "
+            "job's)");
   EXPECT_EQ(Call("export_trace", {{"profile_id", "p1"}, {"pids", {5, -2}}})["content"][0]["text"],
             "Invalid arguments for export_trace: arguments.pids[1]: -2 is not a process id (0 to 16777215)");
 }

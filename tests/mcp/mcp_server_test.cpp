@@ -180,15 +180,15 @@ TEST_F(McpServerTest, ToolsListHasFifteenToolsWithSchemas) {
   ASSERT_EQ(tools.size(), 15u);
   const std::vector<std::string> expected = {"open_profile", "profile_info", "close_profile",  "list_skills",
                                              "run_skill",    "ask",          "export_trace",   "open_in_perfetto",
-                                             "analyze",      "diff",         "explain_kernel", "open_run",
-                                             "run_report",   "analyze_run",  "close_run"};
+                                             "analyze",      "diff",         "explain_kernel", "open_job",
+                                             "job_report",   "analyze_job",  "close_job"};
   for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(tools[i]["name"], expected[i]) << i;
   EXPECT_EQ(tools[6]["inputSchema"]["required"], Json::array({"profile_id"}));
-  EXPECT_EQ(tools[7]["inputSchema"]["properties"].size(), 4u);  // profile_id, window; run_id, ranks_per_node
-  EXPECT_FALSE(tools[7]["inputSchema"].contains("required"));   // a profile's or a run's
+  EXPECT_EQ(tools[7]["inputSchema"]["properties"].size(), 4u);  // profile_id, window; job_id, ranks_per_node
+  EXPECT_FALSE(tools[7]["inputSchema"].contains("required"));   // a profile's or a job's
   EXPECT_EQ(tools[8]["inputSchema"]["required"], Json::array({"profile_id"}));
-  EXPECT_FALSE(tools[11]["inputSchema"].contains("required"));  // open_run: a directory or paths
-  EXPECT_EQ(tools[13]["inputSchema"]["required"], Json::array({"run_id"}));
+  EXPECT_FALSE(tools[11]["inputSchema"].contains("required"));  // open_job: a directory or paths
+  EXPECT_EQ(tools[13]["inputSchema"]["required"], Json::array({"job_id"}));
   EXPECT_EQ(tools[13]["inputSchema"]["properties"]["ranks_per_node"]["type"], "integer");
   EXPECT_EQ(tools[0]["inputSchema"]["required"], Json::array({"path"}));
   EXPECT_EQ(tools[0]["inputSchema"]["properties"]["no_cache"]["type"], "boolean");
@@ -218,7 +218,7 @@ TEST_F(McpServerTest, UnknownToolIsInvalidParams) {
       Send(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"delete_everything"}})").dump(),
       R"({"error":{"code":-32602,"message":"unknown tool: delete_everything (tools: open_profile, profile_info, )"
       R"x(close_profile, list_skills, run_skill, ask, export_trace, open_in_perfetto, analyze, diff, explain_kernel, )x"
-      R"x(open_run, run_report, analyze_run, close_run)"},)x"
+      R"x(open_job, job_report, analyze_job, close_job)"},)x"
       R"("id":6,"jsonrpc":"2.0"})");
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}})").dump(),
             R"({"error":{"code":-32602,"message":"params.name: missing required field"},"id":7,"jsonrpc":"2.0"})");
@@ -318,56 +318,73 @@ TEST_F(McpServerTest, ListSkillsGivesEveryArgumentCommonOnesFirst) {
   EXPECT_EQ((*top)["args"][6]["type"], "int");
 }
 
-// An agent opens a run (a real split of mfu_2gpu_before.sqlite into its two processes, made at test time
+// An agent opens a job (a real split of mfu_2gpu_before.sqlite into its two processes, made at test time
 // by split_ranks.py) and asks which rank the others wait for. Kernels per rank from sqlite3 on the rank files:
 // SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL gives 1993 and 2017.
-TEST_F(McpServerTest, RunToolsOpenReportAnalyzeAndCloseARun) {
+TEST_F(McpServerTest, JobToolsOpenReportAnalyzeAndCloseAJob) {
   NSYS_REQUIRE_FIXTURES();
   Initialize();
   const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("nsys_ai_mcp_run_" + std::to_string(::getpid()));
+      std::filesystem::temp_directory_path() / ("nsys_ai_mcp_job_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   const std::string cmd = "python3 -B '" +
                           (std::filesystem::path(testing::FixturesDir()) / ".." / "tools" / "split_ranks.py").string() +
                           "' '" + testing::Fixture("mfu_2gpu_before.sqlite") + "' '" + dir.string() + "' > /dev/null";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
 
-  Json r = Call("open_run", {{"directory", dir.string()}, {"memory_budget", "1G"}});
+  Json r = Call("open_job", {{"directory", dir.string()}, {"memory_budget", "1G"}});
   ASSERT_FALSE(r["isError"]) << TextOf(r);
   const Json opened = Json::parse(TextOf(r));
-  EXPECT_EQ(opened["run_id"], "r1");
-  EXPECT_FALSE(opened.contains("runId"));
+  EXPECT_EQ(opened["job_id"], "r1");
+  EXPECT_FALSE(opened.contains("jobId"));
   ASSERT_EQ(opened["ranks"].size(), 2u);
   EXPECT_EQ(opened["memory_budget_bytes"], int64_t{1} << 30);  // the writer spells every result member in snake_case
   for (const auto& [key, value] : opened.items())
     EXPECT_EQ(key.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), std::string::npos) << key;
 
-  r = Call("run_report", {{"run_id", "r1"}});
+  r = Call("job_report", {{"job_id", "r1"}});
   ASSERT_FALSE(r["isError"]) << TextOf(r);
   const Json report = Json::parse(TextOf(r));
   ASSERT_EQ(report["ranks"].size(), 2u);
   EXPECT_EQ(report["ranks"][0]["kernels"], 1993);
   EXPECT_EQ(report["ranks"][1]["kernels"], 2017);
-  EXPECT_EQ(report["analyses"].size(), 7u);  // every run skill
+  EXPECT_EQ(report["analyses"].size(), 7u);  // every job skill
 
-  r = Call("analyze_run", {{"run_id", "r1"}});
+  r = Call("analyze_job", {{"job_id", "r1"}});
   ASSERT_FALSE(r["isError"]) << TextOf(r);
   const Json analysis = Json::parse(TextOf(r));
   ASSERT_EQ(analysis["findings"].size(), 1u) << analysis.dump();
-  EXPECT_EQ(analysis["findings"][0]["rootCause"], "run_straggler");
+  EXPECT_EQ(analysis["findings"][0]["rootCause"], "job_straggler");
   EXPECT_EQ(analysis["findings"][0]["title"].get<std::string>().rfind("rank0001 is the last to start", 0), 0u);
   EXPECT_FALSE(analysis.contains("markdown"));
 
   // Errors the model can read: a bad argument, an unknown run, a closed one.
-  r = Call("analyze_run", {{"run_id", "r1"}, {"ranks_per_node", "two"}});
+  r = Call("analyze_job", {{"job_id", "r1"}, {"ranks_per_node", "two"}});
   EXPECT_TRUE(r["isError"]);
   EXPECT_NE(TextOf(r).find("ranks_per_node"), std::string::npos) << TextOf(r);
-  r = Call("open_run", Json::object());
+  r = Call("open_job", Json::object());
   EXPECT_TRUE(r["isError"]);
-  r = Call("close_run", {{"run_id", "r1"}});
+  r = Call("close_job", {{"job_id", "r1"}});
   ASSERT_FALSE(r["isError"]) << TextOf(r);
-  r = Call("run_report", {{"run_id", "r1"}});
+  r = Call("job_report", {{"job_id", "r1"}});
   EXPECT_TRUE(r["isError"]);
+
+  // The tools' names from before "job" named the multi-rank noun still answer, run_id read as job_id; tools/list
+  // names only the new ones.
+  r = Call("open_run", {{"directory", dir.string()}});
+  ASSERT_FALSE(r["isError"]) << TextOf(r);
+  const std::string again = Json::parse(TextOf(r))["job_id"];
+  r = Call("run_report", {{"run_id", again}});
+  ASSERT_FALSE(r["isError"]) << TextOf(r);
+  EXPECT_EQ(Json::parse(TextOf(r))["ranks"][0]["kernels"], 1993);
+  r = Call("analyze_run", {{"run_id", again}});
+  ASSERT_FALSE(r["isError"]) << TextOf(r);
+  r = Call("close_run", {{"run_id", again}});
+  ASSERT_FALSE(r["isError"]) << TextOf(r);
+  const Json listed = Send(R"({"jsonrpc":"2.0","id":9,"method":"tools/list"})");
+  ASSERT_TRUE(listed.contains("result")) << listed.dump();
+  for (const auto& tool : listed["result"]["tools"])
+    EXPECT_EQ(tool["name"].get<std::string>().find("_run"), std::string::npos) << tool["name"];
   std::filesystem::remove_all(dir);
 }
 

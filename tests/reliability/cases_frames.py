@@ -260,7 +260,7 @@ class WrongTypes(FramesCase):
         server.initialize()  # every refused initialize left the session free to retry
         self.assert_healthy(server)
 
-    def test_open_run_export_fields(self):
+    def test_open_job_export_fields(self):
         server = self.stdio_server()
         profile = self.sandbox.copy(SHIPPED_PROFILE)
         self.fixtures.add(profile)

@@ -227,20 +227,20 @@ TEST_F(PerfettoOverLsp, WithoutASessionOriginTheServersOriginIsUsed) {
       << page.body;
 }
 
-// A run's timeline in the browser with one request. The run is a real split of mfu_2gpu_after.sqlite
+// A job's timeline in the browser with one request. The job is a real split of mfu_2gpu_after.sqlite
 // (split_ranks.py at test time: 4 ranks, 2 a node, the second node's clock 2 ms ahead).
-TEST_F(PerfettoOverLsp, OpenInPerfettoPublishesARunsTraceWithATrackGroupPerRank) {
+TEST_F(PerfettoOverLsp, OpenInPerfettoPublishesAJobsTraceWithATrackGroupPerRank) {
   NSYS_REQUIRE_FIXTURES();
   const std::string cmd = "python3 -B '" + (fs::path(FixturesDir()) / ".." / "tools" / "split_ranks.py").string() +
                           "' '" + Fixture("mfu_2gpu_after.sqlite") + "' '" + (dir_ / "ranks").string() +
                           "' --replicate 2 --ranks-per-node 2 --skew-ns 2000000 > /dev/null";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   Start();
-  const Json run = Call("nsys/openRun", {{"directory", (dir_ / "ranks").string()}});
+  const Json run = Call("nsys/openJob", {{"directory", (dir_ / "ranks").string()}});
   ASSERT_TRUE(run.contains("result")) << run.dump();
-  const std::string run_id = run["result"]["runId"];
+  const std::string job_id = run["result"]["jobId"];
 
-  const Json reply = Call("nsys/openInPerfetto", {{"runId", run_id}, {"ranksPerNode", 2}});
+  const Json reply = Call("nsys/openInPerfetto", {{"jobId", job_id}, {"ranksPerNode", 2}});
   ASSERT_TRUE(reply.contains("result")) << reply.dump();
   const Json& result = reply["result"];
   const int port = result["port"];
@@ -259,19 +259,19 @@ TEST_F(PerfettoOverLsp, OpenInPerfettoPublishesARunsTraceWithATrackGroupPerRank)
   EXPECT_TRUE(report.ok()) << report.Summary();
   for (const char* rank : {"rank0000", "rank0001", "rank0002", "rank0003"})
     EXPECT_NE(trace.body.find(rank), std::string::npos) << rank << ": each rank is a named track group";
-  // The same trace as nsys/exportRunTrace writes to a file for the same run and clocks, byte for byte.
-  const Json file = Call("nsys/exportRunTrace",
-                         {{"runId", run_id}, {"ranksPerNode", 2}, {"output", (dir_ / "run.pftrace").string()}});
+  // The same trace as nsys/exportJobTrace writes to a file for the same job and clocks, byte for byte.
+  const Json file = Call("nsys/exportJobTrace",
+                         {{"jobId", job_id}, {"ranksPerNode", 2}, {"output", (dir_ / "run.pftrace").string()}});
   ASSERT_TRUE(file.contains("result")) << file.dump();
   EXPECT_EQ(file["result"]["sha256"], result["sha256"]);
   EXPECT_EQ(file["result"]["slices"]["kernels"], 2 * 3587);  // sqlite3: count(*) of the source's kernels, twice
 
-  // A run's trace has no window, names one target, and the run must exist.
-  const Json windowed = Call("nsys/openInPerfetto", {{"runId", run_id}, {"window", {{"start", 0}, {"end", 0.5}}}});
+  // A job's trace has no window, names one target, and the job must exist.
+  const Json windowed = Call("nsys/openInPerfetto", {{"jobId", job_id}, {"window", {{"start", 0}, {"end", 0.5}}}});
   EXPECT_EQ(windowed["error"]["code"], -32602) << windowed.dump();
-  const Json both = Call("nsys/openInPerfetto", {{"runId", run_id}, {"profileId", "p1"}});
+  const Json both = Call("nsys/openInPerfetto", {{"jobId", job_id}, {"profileId", "p1"}});
   EXPECT_EQ(both["error"]["code"], -32602) << both.dump();
-  const Json unknown = Call("nsys/openInPerfetto", {{"runId", "r99"}});
+  const Json unknown = Call("nsys/openInPerfetto", {{"jobId", "r99"}});
   EXPECT_EQ(unknown["error"]["code"], -32602) << unknown.dump();
   const Json neither = Call("nsys/openInPerfetto", Json::object());
   EXPECT_EQ(neither["error"]["code"], -32602) << neither.dump();

@@ -8,7 +8,7 @@
     p.explain("flash_fwd_kernel")
     p.perfetto(start=0.2, end=0.6)        # the timeline in Perfetto, through the notebook (no port)
     nsys_ai.diff("before.sqlite", "after.sqlite")
-    run = nsys_ai.open_run("ranks/")      # the run report and the ranks x steps heat map
+    job = nsys_ai.open_job("ranks/")      # the job report and the ranks x steps heat map (a multi-process job)
 
 Every number comes from the server; this package only asks and shows. The server binary: nsys_ai.configure(binary=),
 else $NSYS_AI_BIN, else `nsys-ai` on PATH. One server per kernel, stopped when the kernel stops.
@@ -26,9 +26,10 @@ from .errors import (CancelledError, InvalidArgumentError, InvalidParamsError, M
                      UnknownSkillError)
 
 __version__ = "0.1.0"
-__all__ = ["open", "diff", "open_run", "configure", "server", "shutdown", "skills", "Profile", "Run",
-           "NsysAiError", "ServerNotFoundError", "ServerExitedError", "InvalidParamsError", "ProfileNotFoundError",
-           "UnknownSkillError", "InvalidArgumentError", "RequestFailedError", "CancelledError", "MethodNotFoundError"]
+__all__ = ["open", "diff", "open_job", "open_run", "configure", "server", "shutdown", "skills", "Profile", "Job",
+           "Run", "NsysAiError", "ServerNotFoundError", "ServerExitedError", "InvalidParamsError",
+           "ProfileNotFoundError", "UnknownSkillError", "InvalidArgumentError", "RequestFailedError", "CancelledError",
+           "MethodNotFoundError"]
 
 server = _client.server
 shutdown = _client.shutdown
@@ -253,30 +254,31 @@ class Profile:
         return self.view_html()
 
 
-class Run:
-    """A run of per-rank exports (nsys/openRun): shown as the run report and the ranks x steps heat map."""
+class Job:
+    """The per-rank exports of one multi-process job (nsys/openJob): shown as the job report and the ranks x steps heat
+    map."""
 
     def __init__(self, directory=None, paths=None, _server=None):
         self._server = _server or _client.server()
         params = {"paths": [_path(p) for p in paths]} if paths is not None else {"directory": _path(directory)}
-        opened = self._server.request("nsys/openRun", params)
-        self.id = opened["runId"]
+        opened = self._server.request("nsys/openJob", params)
+        self.id = opened["jobId"]
         self.ranks_opened = opened["ranks"]
         self._report = None
-        self._closer = _weakref.finalize(self, self._server.defer, "nsys/closeRun", {"runId": self.id})
+        self._closer = _weakref.finalize(self, self._server.defer, "nsys/closeJob", {"jobId": self.id})
         self._closer.atexit = False
 
     def __repr__(self):
-        return "<nsys_ai.Run %s, %d ranks>" % (self.id, len(self.ranks_opened))
+        return "<nsys_ai.Job %s, %d ranks>" % (self.id, len(self.ranks_opened))
 
     def close(self):
         self._closer.detach()
-        self._server.request("nsys/closeRun", {"runId": self.id})
+        self._server.request("nsys/closeJob", {"jobId": self.id})
 
     @property
     def report(self):
         if self._report is None:
-            self._report = self._server.request("nsys/runReport", {"runId": self.id})
+            self._report = self._server.request("nsys/jobReport", {"jobId": self.id})
         return self._report
 
     @property
@@ -284,34 +286,34 @@ class Run:
         return _frames.records_frame(self.report.get("ranks") or [])
 
     def analysis(self, skill):
-        """One of the report's run skills (run_step_heatmap, run_stragglers, ...) as a DataFrame."""
+        """One of the report's job skills (job_step_heatmap, job_stragglers, ...) as a DataFrame."""
         for entry in self.report.get("analyses") or []:
             if entry.get("skill") == skill:
                 return _frames.to_frame(entry.get("result") or {}, {"skill": skill})
-        raise UnknownSkillError("The run report has no %r analysis (it has: %s)." % (
+        raise UnknownSkillError("The job report has no %r analysis (it has: %s)." % (
             skill, ", ".join(e.get("skill", "") for e in self.report.get("analyses") or [])), code=-32602)
 
     def skill(self, name, filter=None, **args):
-        params = {"runId": self.id, "skill": name, "args": {k: v for k, v in args.items() if v is not None}}
+        params = {"jobId": self.id, "skill": name, "args": {k: v for k, v in args.items() if v is not None}}
         if filter:
             params["filter"] = filter
-        return _frames.to_frame(self._server.request("nsys/runSkillOnRun", params),
+        return _frames.to_frame(self._server.request("nsys/runSkillOnJob", params),
                                 {"skill": name, "args": params["args"]})
 
     def analyze(self, ranks_per_node=None):
-        params = {"runId": self.id}
+        params = {"jobId": self.id}
         if ranks_per_node is not None:
             params["ranksPerNode"] = ranks_per_node
-        result = self._server.request("nsys/analyzeRun", params)
+        result = self._server.request("nsys/analyzeJob", params)
         return Analysis(result, result.get("markdown", ""))
 
     def _repr_html_(self):
         report = self.report
         keys = ["rank", "kernels", "gpuTimeNs", "ncclKernels", "ncclTimeNs", "stepTimeNs", "steps"]
         rows = [[r.get(k) for k in keys] for r in report.get("ranks") or []]
-        heat = next((e.get("result") for e in report.get("analyses") or [] if e.get("skill") == "run_step_heatmap"),
+        heat = next((e.get("result") for e in report.get("analyses") or [] if e.get("skill") == "job_step_heatmap"),
                     None)
-        return ('%s<div class="nsys-ai nsys-ai-run"><h2>Run %s: %d ranks</h2>%s%s<h3>Ranks \u00d7 steps</h3>%s</div>%s'
+        return ('%s<div class="nsys-ai nsys-ai-job"><h2>Job %s: %d ranks</h2>%s%s<h3>Ranks \u00d7 steps</h3>%s</div>%s'
                 % (_html.STYLE, _html.esc(self.id), len(rows),
                    _html.table(["rank", "kernels", "gpu_time_ns", "nccl_kernels", "nccl_time_ns", "step_time_ns",
                                 "steps"], rows), _html.notes(report.get("notes")), _html.heat_map(heat),
@@ -323,9 +325,14 @@ def open(path, no_cache=None):  # noqa: A001  (nsys_ai.open is the package's fro
     return Profile(path, no_cache=no_cache)
 
 
-def open_run(directory=None, paths=None):
-    """Open a run: every rank export in `directory`, or the files in `paths`."""
-    return Run(directory=directory, paths=paths)
+def open_job(directory=None, paths=None):
+    """Open a multi-process job: every rank export in `directory`, or the files in `paths`."""
+    return Job(directory=directory, paths=paths)
+
+
+# The old names, from when the multi-rank noun was "run": the same class and function.
+Run = Job
+open_run = open_job
 
 
 def diff(before, after, metric=None, max_rows=None):

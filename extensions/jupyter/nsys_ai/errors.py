@@ -82,12 +82,12 @@ def from_rpc(error, method):
     cls = _BY_CODE.get(code, NsysAiError)
     if code == -32602:
         lowered = message.lower()
-        if method in ("nsys/openProfile", "nsys/openRun") and (
+        if method in ("nsys/openProfile", "nsys/openJob") and (
             "no such file" in lowered or "does not exist" in lowered or "not found" in lowered
         ):
             cls = ProfileNotFoundError
         elif lowered.startswith("unknown skill"):
             cls = UnknownSkillError
-        elif method in ("nsys/runSkill", "nsys/runSkillOnRun") and "argument" in lowered:
+        elif method in ("nsys/runSkill", "nsys/runSkillOnJob") and "argument" in lowered:
             cls = InvalidArgumentError
     return cls(message, code=code, method=method)

@@ -1,4 +1,4 @@
-"""HTML for notebook outputs (Notebook 6, JupyterLab and VS Code alike): the profile view, tables, the run's heat map.
+"""HTML for notebook outputs (Notebook 6, JupyterLab and VS Code alike): the profile view, tables, the job's heat map.
 Every figure shown is a value the server returned, only formatted (ns as ms, shares as %). Every text from the
 profile (kernel names, paths, notes) is escaped."""
 
@@ -150,7 +150,7 @@ def profile_view(info, budget, kernels, analysis, hello_script):
 
 
 def heat_map(result):
-    """run_step_heatmap as a ranks x steps table: each cell's colour is the server's vs_step_median_pct (red: slower
+    """job_step_heatmap as a ranks x steps table: each cell's colour is the server's vs_step_median_pct (red: slower
     than that step's median over the ranks, blue: faster; the largest |vs_step_median_pct| of the map is the darkest),
     its title the step time and that percentage. The server's reply has no figure for the map's largest gap, so the
     legend names none: every figure shown is a cell's own."""

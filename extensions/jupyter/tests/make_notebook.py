@@ -1,5 +1,5 @@
 """Writes the tour notebook the headless (nbclient) and browser (Notebook 6) tests run: every call of the README on
-the fixtures. The kernel finds the server through $NSYS_AI_BIN. Usage: make_notebook.py OUT.ipynb FIXTURES_DIR [RUN_DIR]"""
+the fixtures. The kernel finds the server through $NSYS_AI_BIN. Usage: make_notebook.py OUT.ipynb FIXTURES_DIR [JOB_DIR]"""
 
 import os
 import sys
@@ -8,7 +8,7 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 
-def cells(fixtures, run_dir=None):
+def cells(fixtures, job_dir=None):
     h100 = os.path.join(fixtures, "h100_2gpu_1s.sqlite")
     before = os.path.join(fixtures, "mfu_2gpu_before.sqlite")
     after = os.path.join(fixtures, "mfu_2gpu_after.sqlite")
@@ -23,13 +23,13 @@ def cells(fixtures, run_dir=None):
         new_code_cell('p.perfetto(start=0.2, end=0.6, transport="output")'),
         new_code_cell("nsys_ai.diff(%r, %r)" % (before, after)),
     ]
-    if run_dir:
-        out.append(new_code_cell("run = nsys_ai.open_run(%r)\nrun" % run_dir))
+    if job_dir:
+        out.append(new_code_cell("job = nsys_ai.open_job(%r)\njob" % job_dir))
     return out
 
 
-def write(path, fixtures, run_dir=None):
-    nb = new_notebook(cells=cells(fixtures, run_dir))
+def write(path, fixtures, job_dir=None):
+    nb = new_notebook(cells=cells(fixtures, job_dir))
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nbformat.write(nb, path)
 

@@ -297,21 +297,22 @@ class ViewsTest(unittest.TestCase):
         self.assertIn("regress" if cli["verdict"] == "regressed" else cli["verdict"], d.markdown)
 
     @unittest.skipUnless(os.path.isfile(support.SPLIT_RANKS), "no split_ranks.py")
-    def test_open_run(self):
-        folder = tempfile.mkdtemp(prefix="nsys-ai-jupyter-run-")
+    def test_open_job(self):
+        folder = tempfile.mkdtemp(prefix="nsys-ai-jupyter-job-")
         try:
             subprocess.run([sys.executable, support.SPLIT_RANKS, support.BEFORE, folder], check=True,
                            capture_output=True, timeout=120)
-            run = nsys_ai.open_run(folder)
-            cli = support.cli_json("run-report", folder)
-            self.assertEqual(list(run.ranks["gpuTimeNs"]), [r["gpuTimeNs"] for r in cli["ranks"]])
-            heat = run.analysis("run_step_heatmap")
+            job = nsys_ai.open_job(folder)
+            self.assertIsInstance(job, nsys_ai.Job)
+            cli = support.cli_json("job-report", folder)
+            self.assertEqual(list(job.ranks["gpuTimeNs"]), [r["gpuTimeNs"] for r in cli["ranks"]])
+            heat = job.analysis("job_step_heatmap")
             self.assertEqual(len(heat), sum(r["steps"] for r in cli["ranks"]))
-            html = run._repr_html_()
+            html = job._repr_html_()
             self.assertEqual(html.count("<td style=\"background:"), len(heat))
-            # Every figure of the heat map is a cell's own, as the CLI's run-report gives it (only formatted): the
+            # Every figure of the heat map is a cell's own, as the CLI's job-report gives it (only formatted): the
             # server sends no figure for the whole map, so the legend shows none.
-            cli_heat = next(a["result"] for a in cli["analyses"] if a["skill"] == "run_step_heatmap")
+            cli_heat = next(a["result"] for a in cli["analyses"] if a["skill"] == "job_step_heatmap")
             names = [c["name"] for c in cli_heat["columns"]]
             expected = sorted('%s, step %d: %.3f ms (%+.2f%% vs the step median)' % (
                 r["rank"], r["step"], r["step_ns"] / 1e6, r["vs_step_median_pct"])
@@ -321,7 +322,23 @@ class ViewsTest(unittest.TestCase):
             legend = html.split('<table class="heat">', 1)[1].split("</table>", 1)[1].split("</p>", 1)[0]
             self.assertIn("red slower, blue faster", legend)
             self.assertIsNone(re.search(r"\d", legend), legend)
-            run.close()
+            job.close()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    @unittest.skipUnless(os.path.isfile(support.SPLIT_RANKS), "no split_ranks.py")
+    def test_open_run_is_the_old_name_of_open_job(self):
+        """open_run and Run, the old names (the multi-rank noun was "run"), are open_job and Job."""
+        self.assertIs(nsys_ai.open_run, nsys_ai.open_job)
+        self.assertIs(nsys_ai.Run, nsys_ai.Job)
+        folder = tempfile.mkdtemp(prefix="nsys-ai-jupyter-job-")
+        try:
+            subprocess.run([sys.executable, support.SPLIT_RANKS, support.BEFORE, folder], check=True,
+                           capture_output=True, timeout=120)
+            job = nsys_ai.open_run(folder)
+            self.assertIsInstance(job, nsys_ai.Job)
+            self.assertEqual(list(job.ranks["rank"]), ["rank0000", "rank0001"])
+            job.close()
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
@@ -399,7 +416,7 @@ class NoPandasTest(unittest.TestCase):
 
 class HeatMapTest(unittest.TestCase):
     def test_a_cell_without_a_step_median_shows_no_gap(self):
-        """The server's vs_step_median_pct is null when the step's median is 0 (run_step_heatmap.cpp); no fixture
+        """The server's vs_step_median_pct is null when the step's median is 0 (job_step_heatmap.cpp); no fixture
         has such a step, so this cell is written here: the view shows no gap for it, not a 0% of its own."""
         from nsys_ai import html
         columns = [{"name": n} for n in ("rank", "rank_index", "step", "step_ns", "gpu_busy_ns", "vs_step_median_pct")]

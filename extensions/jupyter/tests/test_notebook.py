@@ -45,15 +45,15 @@ class NotebookTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.folder = tempfile.mkdtemp(prefix="nsys-ai-jupyter-nb-")
-        run_dir = None
+        job_dir = None
         if os.path.isfile(support.SPLIT_RANKS):
-            run_dir = os.path.join(cls.folder, "ranks")
-            os.mkdir(run_dir)
-            subprocess.run([sys.executable, support.SPLIT_RANKS, support.BEFORE, run_dir], check=True,
+            job_dir = os.path.join(cls.folder, "ranks")
+            os.mkdir(job_dir)
+            subprocess.run([sys.executable, support.SPLIT_RANKS, support.BEFORE, job_dir], check=True,
                            capture_output=True, timeout=120)
-        cls.run_dir = run_dir
+        cls.job_dir = job_dir
         path = os.path.join(cls.folder, "tour.ipynb")
-        make_notebook.write(path, support.FIXTURES, run_dir)
+        make_notebook.write(path, support.FIXTURES, job_dir)
         nb = nbformat.read(path, as_version=4)
         km = KernelManager(kernel_name="python3")
         km.kernel_spec.argv[0] = sys.executable  # the interpreter (and packages) under test
@@ -114,10 +114,10 @@ class NotebookTest(unittest.TestCase):
             self.assertEqual(config["bytes"], len(data))
             self.assertEqual(config["transport"], "output")
 
-    def test_diff_and_run(self):
+    def test_diff_and_job(self):
         verdict = support.cli_json("diff", support.BEFORE, support.AFTER)["markdown"]
         self.assertEqual(self.outputs(7, "text/markdown")[0], verdict)
-        if self.run_dir:
+        if self.job_dir:
             html = self.outputs(8, "text/html")[0]
             self.assertIn("rank0000", html)
             self.assertEqual(html.count('<td style="background:'), 32)  # 2 ranks x 16 steps

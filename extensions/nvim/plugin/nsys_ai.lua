@@ -48,26 +48,32 @@ cmd('NsysPerfetto', function()
   nsys().perfetto()
 end, { nargs = 0, desc = 'nsys-ai: open the profile in Perfetto' })
 
--- Runs: a directory of per-rank exports opened as one.
-local function run()
-  return require('nsys_ai.run')
+-- Jobs: a directory of per-rank exports of one multi-process job opened as one. Each command is also defined under
+-- its old name (:NsysOpenRun, :NsysAnalyzeRun, :NsysRunPerfetto, :NsysCloseRun), the same function.
+local function job()
+  return require('nsys_ai.job')
 end
 
-cmd('NsysOpenRun', function(o)
-  run().open(o.args)
-end, { nargs = 1, complete = 'dir', desc = 'nsys-ai: open a directory of rank exports as one run and show its view' })
+local function job_cmd(name, old, fn, opts)
+  cmd(name, fn, opts)
+  cmd(old, fn, vim.tbl_extend('force', opts, { desc = opts.desc .. ' (old name of :' .. name .. ')' }))
+end
 
-cmd('NsysAnalyzeRun', function(o)
-  run().analyze(o.args)
-end, { nargs = '?', desc = 'nsys-ai: the findings across the ranks of the run, in a buffer ([N]: ranks per node)' })
+job_cmd('NsysOpenJob', 'NsysOpenRun', function(o)
+  job().open(o.args)
+end, { nargs = 1, complete = 'dir', desc = 'nsys-ai: open a directory of rank exports as one job and show its view' })
 
-cmd('NsysRunPerfetto', function(o)
-  run().perfetto(o.args)
-end, { nargs = '?', desc = "nsys-ai: open the run's timeline (every rank) in Perfetto ([N]: ranks per node)" })
+job_cmd('NsysAnalyzeJob', 'NsysAnalyzeRun', function(o)
+  job().analyze(o.args)
+end, { nargs = '?', desc = 'nsys-ai: the findings across the ranks of the job, in a buffer ([N]: ranks per node)' })
 
-cmd('NsysCloseRun', function()
-  run().close()
-end, { nargs = 0, desc = 'nsys-ai: close the run' })
+job_cmd('NsysJobPerfetto', 'NsysRunPerfetto', function(o)
+  job().perfetto(o.args)
+end, { nargs = '?', desc = "nsys-ai: open the job's timeline (every rank) in Perfetto ([N]: ranks per node)" })
+
+job_cmd('NsysCloseJob', 'NsysCloseRun', function()
+  job().close()
+end, { nargs = 0, desc = 'nsys-ai: close the job' })
 
 cmd('NsysCoverage', function()
   nsys().coverage()

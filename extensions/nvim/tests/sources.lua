@@ -418,7 +418,7 @@ test('opening another profile replaces the source diagnostics and the lenses are
 end)
 
 -- .qdrep reports (what Nsight Systems wrote until 2021.1) open as .nsys-rep reports do: converted by the
--- installed nsys into the server's cache, named by the report; runs take them as ranks; a file named .qdrep that is
+-- installed nsys into the server's cache, named by the report; jobs take them as ranks; a file named .qdrep that is
 -- not a report gets the server's plain error. Expected figures: the READMEs' kernel counts of the exports made from
 -- these reports (brainstorm 114, gtx1650 4696) and sqlite3 on the brainstorm export.
 local QDREP = fixtures .. '/realworld/rtx3090_pytorch_brainstorm_sample.qdrep'
@@ -448,12 +448,12 @@ if vim.fn.filereadable(QDREP) == 1 and vim.fn.filereadable(QDREP2) == 1 and vim.
     truthy(noted('is not an Nsight Systems report', vim.log.levels.ERROR), 'the server message was shown')
   end)
 
-  test(':NsysOpenRun {dir of .qdrep}: each report is a rank', function()
-    local dir = tmp .. '/qdrep_run'
+  test(':NsysOpenJob {dir of .qdrep}: each report is a rank', function()
+    local dir = tmp .. '/qdrep_job'
     vim.fn.mkdir(dir, 'p')
     vim.fn.system({ 'cp', QDREP, dir .. '/rank0.qdrep' })
     vim.fn.system({ 'cp', QDREP2, dir .. '/rank1.qdrep' })
-    local opened = run('open_run', 'NsysOpenRun ' .. dir, false, 120000)
+    local opened = run('open_job', 'NsysOpenJob ' .. dir, false, 120000)
     eq(#opened.report.ranks, 2, 'ranks')
     eq(opened.report.ranks[1].rank .. ' ' .. opened.report.ranks[1].kernels, 'rank0 114', 'rank0')
     eq(opened.report.ranks[2].rank .. ' ' .. opened.report.ranks[2].kernels, 'rank1 4696', 'rank1')

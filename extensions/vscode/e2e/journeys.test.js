@@ -17,10 +17,10 @@ const h200 = path.join(config.fixtures, 'h200_nvfuser_nvtx.sqlite');
 const titan = path.join(config.fixtures, 'titanrtx_tensorrt_nvtx.sqlite');
 const mfuBefore = path.join(config.fixtures, 'mfu_2gpu_before.sqlite');
 const mfuAfter = path.join(config.fixtures, 'mfu_2gpu_after.sqlite');
-const runSource = path.join(config.fixtures, 'mfu_2gpu_before.sqlite'); // two GPU processes, with steps
-const runNoSteps = path.join(config.fixtures, 'a100_2proc_mpi.sqlite'); // two processes, no step markers, no kernel period
+const jobSource = path.join(config.fixtures, 'mfu_2gpu_before.sqlite'); // two GPU processes, with steps
+const jobNoSteps = path.join(config.fixtures, 'a100_2proc_mpi.sqlite'); // two processes, no step markers, no kernel period
 const sources = path.join(config.fixtures, 'sources', 'efficientcenterformer');
-const missing = [h100, h200, titan, mfuBefore, mfuAfter, runSource, runNoSteps, sources, config.vsix, config.server].find((f) => !fs.existsSync(f));
+const missing = [h100, h200, titan, mfuBefore, mfuAfter, jobSource, jobNoSteps, sources, config.vsix, config.server].find((f) => !fs.existsSync(f));
 const skip = missing ? `missing ${missing}` : false;
 const sha256 = (buf) => crypto.createHash('sha256').update(buf).digest('hex');
 // The top kernel of h100_2gpu_1s.sqlite (sqlite3: 69.4% of its kernel time), whose explanation journey 2 hovers for.
@@ -35,9 +35,9 @@ describe('the journeys in a real VS Code (code-server + chromium)', { skip }, ()
     for (const f of [h100, h200, titan, mfuBefore, mfuAfter]) vs.link(f);
     // The sources are copied (the server indexes real files of the workspace folder, not links out of it).
     fs.cpSync(sources, path.join(vs.workspace, 'efficientcenterformer'), { recursive: true });
-    // Journey 9's run folder: split_ranks.py's per-rank exports of a real 2-GPU export, made now.
-    execFileSync('python3', [path.join(config.tools, 'split_ranks.py'), runSource, path.join(vs.workspace, 'run_mfu')], { stdio: 'pipe' });
-    execFileSync('python3', [path.join(config.tools, 'split_ranks.py'), runNoSteps, path.join(vs.workspace, 'run_a100')], { stdio: 'pipe' });
+    // Journey 9's job folder: split_ranks.py's per-rank exports of a real 2-GPU export, made now.
+    execFileSync('python3', [path.join(config.tools, 'split_ranks.py'), jobSource, path.join(vs.workspace, 'job_mfu')], { stdio: 'pipe' });
+    execFileSync('python3', [path.join(config.tools, 'split_ranks.py'), jobNoSteps, path.join(vs.workspace, 'job_a100')], { stdio: 'pipe' });
     const t0 = Date.now();
     await vs.start();
     console.log(`code-server ${vs.url} up with the extension in ${Date.now() - t0} ms; folder ${vs.dir}`);
@@ -319,35 +319,35 @@ describe('the journeys in a real VS Code (code-server + chromium)', { skip }, ()
     assert.match(all, /188 calls · 3,?009 ms wall|188 calls · 3\.009 s wall/, '3D_backbone: 3009.1 ms');
   });
 
-  journey('9. a run folder: the run view and its heat map', async () => {
+  journey('9. a job folder: the job view and its heat map', async () => {
     await closeEditors();
-    await vs.contextMenu('run_mfu', 'Open Run (a directory of rank exports)');
-    const run = vs.webview();
-    await run.locator('h1', { hasText: 'Run · run_mfu' }).waitFor({ timeout: 60000 });
-    await run.locator('#h-heat').waitFor({ timeout: 60000 });
-    const text = await run.locator('body').innerText();
+    await vs.contextMenu('job_mfu', 'Open Job (a directory of rank exports)');
+    const job = vs.webview();
+    await job.locator('h1', { hasText: 'Job · job_mfu' }).waitFor({ timeout: 60000 });
+    await job.locator('#h-heat').waitFor({ timeout: 60000 });
+    const text = await job.locator('body').innerText();
     assert.match(text, /2 ranks/);
     // Kernels and GPU time per rank as sqlite3 counts them per process of mfu_2gpu_before.sqlite (1993, 270.9 ms;
     // 2017, 264.3 ms); the steps as the view shows them.
     assert.match(text, /rank0000\s+1,993\s+270\.9 ms\s+17\.2 ms\s+16\.7 ms\s+16\s/);
     assert.match(text, /rank0001\s+2,017\s+264\.3 ms\s+8\.2 ms\s+16\.7 ms\s+16\s/);
-    await run.locator('svg.heatmap').waitFor();
-    assert.equal(await run.locator('svg.heatmap rect').count(), 32, 'the heat map: 2 ranks × 16 steps');
+    await job.locator('svg.heatmap').waitFor();
+    assert.equal(await job.locator('svg.heatmap rect').count(), 32, 'the heat map: 2 ranks × 16 steps');
     assert.match(text, /Slowest against its step: rank0001, step 14: 19\.6 ms/);
   });
 
-  journey('9b. a run folder without steps: the run view says why there are none', async () => {
+  journey('9b. a job folder without steps: the job view says why there are none', async () => {
     await closeEditors();
-    await vs.contextMenu('run_a100', 'Open Run (a directory of rank exports)');
-    const run = vs.webview();
-    await run.locator('h1', { hasText: 'Run · run_a100' }).waitFor({ timeout: 60000 });
-    await run.locator('#h-heat').waitFor({ timeout: 60000 });
-    const text = await run.locator('body').innerText();
+    await vs.contextMenu('job_a100', 'Open Job (a directory of rank exports)');
+    const job = vs.webview();
+    await job.locator('h1', { hasText: 'Job · job_a100' }).waitFor({ timeout: 60000 });
+    await job.locator('#h-heat').waitFor({ timeout: 60000 });
+    const text = await job.locator('body').innerText();
     assert.match(text, /2 ranks/);
     // No NVTX step markers, and the server's search for a kernel period found none either: the view says both.
     assert.match(text, /No rank has steps\. No repeating kernel pattern was found .*pass marker=<NVTX range name>/);
     assert.doesNotMatch(text, /x 0 steps/);
-    assert.equal(await run.locator('svg.heatmap').count(), 0);
+    assert.equal(await job.locator('svg.heatmap').count(), 0);
   });
 
   // A first run: a VS Code of its own whose settings name no server, and no nsys-ai on the extension host's PATH, in

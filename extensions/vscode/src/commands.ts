@@ -141,7 +141,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   });
 
   // The server writes and serves the trace; the page opens through asExternalUri + openExternal, resolved afresh
-  // (perfetto.ts: the same path as a run's timeline).
+  // (perfetto.ts: the same path as a job's timeline).
   const openPerfetto = async (doc: ProfileDocument, window?: FilterWindow) => {
     const client = await ctx.client();
     const { profileId } = await doc.current();

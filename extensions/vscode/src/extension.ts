@@ -1,5 +1,5 @@
 // Entry point: the server session, the profile editor, the NVTX tree, the NVTX coverage in the status bar, the
-// commands (with the run commands: a directory of rank exports opened as one) and the "Open as Nsight profile"
+// commands (with the job commands: a directory of rank exports opened as one) and the "Open as Nsight profile"
 // offer. The findings' diagnostics are the server's (textDocument/publishDiagnostics), shown by the language
 // client, as are the code lenses, hovers, diagnostics and code actions on the user's source files. The
 // lens command nsys-ai.revealRange is the server's: the language client registers it from executeCommandProvider,
@@ -12,8 +12,8 @@ import { NvtxTreeProvider, TREE_VIEW_ID } from './nvtxTree';
 import { ProfileOffer } from './offer';
 import { ProfileEditorProvider, VIEW_TYPE } from './profileEditor';
 import { ProfileRegistry, Services } from './profiles';
-import { registerRunCommands } from './runCommands';
-import { RunRegistry } from './runs';
+import { registerJobCommands } from './jobCommands';
+import { JobRegistry } from './jobs';
 import { ServerSession } from './session';
 
 export function activate(context: vscode.ExtensionContext): void {
@@ -49,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): void {
       supportsMultipleEditorsPerDocument: true,
     }),
     ...registerCommands({ ...services, editor, tree, secrets: context.secrets, restartServer }),
-    ...registerRunCommands({ client: services.client, runs: new RunRegistry() }),
+    ...registerJobCommands({ client: services.client, jobs: new JobRegistry() }),
     vscode.commands.registerCommand(LOCATE_SERVER_COMMAND, locateServer),
     vscode.window.tabGroups.onDidChangeTabs((e) => void offer.onTabsOpened(e.opened)),
     vscode.workspace.onDidChangeConfiguration((e) => {

@@ -1,5 +1,5 @@
 // Opening a trace in Perfetto: the server writes and serves it (nsys/openInPerfetto), the browser opens the loopback
-// opener page. One path for a profile (Open in Perfetto, Reveal in Perfetto, the lenses) and a run (Open Run
+// opener page. One path for a profile (Open in Perfetto, Reveal in Perfetto, the lenses) and a job (Open Job
 // Timeline in Perfetto). asExternalUri forwards the remote port under Remote-SSH and returns the local address; it is
 // resolved afresh each time, never cached, because the user can close the forwarded port.
 // Only the page's origin goes through asExternalUri, and the page's path and query are put back on its answer (VS
@@ -29,7 +29,7 @@ export async function openLoopbackUrl(url: string): Promise<boolean> {
 }
 
 /**
- * nsys/openInPerfetto on a profile or a run, with its progress under `title`; then the opener page in the browser,
+ * nsys/openInPerfetto on a profile or a job, with its progress under `title`; then the opener page in the browser,
  * unless the server already asked this client to show it (`showDocument`: the session's middleware opened it).
  */
 export async function openInPerfetto(

@@ -38,12 +38,26 @@ export function sourceRoots(config: vscode.WorkspaceConfiguration): string[] {
   return Array.isArray(roots) ? roots.filter((r): r is string => typeof r === 'string' && r.trim() !== '') : [];
 }
 
+export const RANKS_PER_NODE = 'job.ranksPerNode';
+/** Its name before a job was called a run: read while the new one is not set anywhere. */
+export const FORMER_RANKS_PER_NODE = 'run.ranksPerNode';
+
+/** Whether the user set `key` in any scope (a default does not count). */
+function isSet(config: vscode.WorkspaceConfiguration, key: string): boolean {
+  const i = config.inspect(key);
+  if (!i) return false;
+  const scopes = [i.globalValue, i.workspaceValue, i.workspaceFolderValue];
+  return [...scopes, i.globalLanguageValue, i.workspaceLanguageValue, i.workspaceFolderLanguageValue].some((v) => v !== undefined);
+}
+
 /**
- * nsysAi.run.ranksPerNode: how many consecutive ranks of a run share a node (one clock); 0 = each rank its own node.
- * A value the schema's minimum did not stop (settings.json takes any number) is refused, never sent or dropped.
+ * nsysAi.job.ranksPerNode: how many consecutive ranks of a job share a node (one clock); 0 = each rank its own node.
+ * While it is not set and the former nsysAi.run.ranksPerNode is, that one. A value the schema's minimum did not
+ * stop (settings.json takes any number) is refused, never sent or dropped.
  */
 export function ranksPerNodeSetting(config: vscode.WorkspaceConfiguration): number {
-  const n = config.get<unknown>('run.ranksPerNode', 0);
+  const key = !isSet(config, RANKS_PER_NODE) && isSet(config, FORMER_RANKS_PER_NODE) ? FORMER_RANKS_PER_NODE : RANKS_PER_NODE;
+  const n = config.get<unknown>(key, 0);
   if (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0) return n;
-  throw new Error(`The setting nsysAi.run.ranksPerNode must be a whole number, 0 or more (it is ${JSON.stringify(n)}).`);
+  throw new Error(`The setting nsysAi.${key} must be a whole number, 0 or more (it is ${JSON.stringify(n)}).`);
 }

@@ -1,5 +1,6 @@
 // The bundle VS Code loads (dist/extension.js, built by esbuild) activates and registers every command, the custom
-// editor and the tree view its manifest declares, without starting the server (it starts on first use).
+// editor and the tree view its manifest declares, without starting the server (it starts on first use), and the
+// job commands' former ids (a job was called a run), which the manifest does not contribute.
 import * as stub from './vscodeStub';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -14,7 +15,15 @@ test('dist/extension.js activates and registers what package.json declares', () 
   const subscriptions: { dispose(): void }[] = [];
   extension.activate({ subscriptions, secrets: { get: async () => undefined } });
   const declared = manifest.contributes.commands.map((c: { command: string }) => c.command).sort();
-  assert.deepEqual(stub.registeredCommands().sort(), declared);
+  const former = ['nsysAi.analyzeRun', 'nsysAi.openRun', 'nsysAi.openRunInPerfetto', 'nsysAi.setRunRanksPerNode'];
+  assert.deepEqual(stub.registeredCommands().sort(), [...declared, ...former].sort());
+  for (const id of former) {
+    assert.ok(!declared.includes(id), `${id}: registered, out of the palette`);
+    assert.ok(manifest.activationEvents.includes(`onCommand:${id}`), `${id} activates the extension`);
+  }
+  for (const id of ['nsysAi.openJob', 'nsysAi.analyzeJob', 'nsysAi.openJobInPerfetto', 'nsysAi.setJobRanksPerNode']) {
+    assert.ok(declared.includes(id), id);
+  }
   assert.deepEqual(
     stub.record.customEditors,
     manifest.contributes.customEditors.map((e: { viewType: string }) => e.viewType),

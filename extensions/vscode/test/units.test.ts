@@ -14,7 +14,7 @@ import { kernelSourcesHtml } from '../src/view/html';
 import { parseFileLink, renderMarkdown } from '../src/view/markdown';
 import { locateServer } from '../src/locateServer';
 import { resolveServerPath, standardServerDirs } from '../src/serverPath';
-import { KEY_ENV, llmKey, llmSettings } from '../src/settings';
+import { KEY_ENV, llmKey, llmSettings, ranksPerNodeSetting } from '../src/settings';
 import { looksLikeNsightExport } from '../src/sniff';
 import { formatNs, formatShare } from '../src/view/format';
 import { fixturesDir } from './realServer';
@@ -123,6 +123,31 @@ describe('initialization options', () => {
     for (const key of ['nsysAi.serverPath', 'nsysAi.serverArgs']) {
       assert.ok(untrusted.restrictedConfigurations.includes(key), `${key}: a workspace could name a program`);
     }
+  });
+});
+
+describe('ranks per node of a job', () => {
+  // A job was called a run: nsysAi.run.ranksPerNode is read while nsysAi.job.ranksPerNode is set nowhere.
+  test('nsysAi.job.ranksPerNode, else the former nsysAi.run.ranksPerNode, else 0', () => {
+    const value = () => ranksPerNodeSetting(stub.workspace.getConfiguration('nsysAi') as never);
+    stub.settings.clear();
+    assert.equal(value(), 0);
+    stub.settings.set('nsysAi.run.ranksPerNode', 4);
+    assert.equal(value(), 4, 'the former setting, the new one unset');
+    stub.settings.set('nsysAi.job.ranksPerNode', 0);
+    assert.equal(value(), 0, 'the new setting, set to 0, wins');
+    stub.settings.set('nsysAi.job.ranksPerNode', 8);
+    assert.equal(value(), 8);
+    stub.settings.delete('nsysAi.job.ranksPerNode');
+    stub.settings.set('nsysAi.run.ranksPerNode', -2);
+    assert.throws(value, { message: 'The setting nsysAi.run.ranksPerNode must be a whole number, 0 or more (it is -2).' });
+    stub.settings.clear();
+  });
+  test('the manifest declares the new setting and marks the former one deprecated', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
+    const properties = manifest.contributes.configuration.properties;
+    assert.deepEqual([properties['nsysAi.job.ranksPerNode'].type, properties['nsysAi.job.ranksPerNode'].default], ['integer', 0]);
+    assert.match(properties['nsysAi.run.ranksPerNode'].deprecationMessage, /nsysAi\.job\.ranksPerNode/);
   });
 });
 

@@ -384,6 +384,11 @@ export const workspace = {
         const k = `${section}.${key}`;
         return settings.has(k) ? (settings.get(k) as T) : fallback;
       },
+      /** Only the user's value (as globalValue): a setting in `settings` is one the user set. */
+      inspect<T>(key: string): { key: string; globalValue?: T } {
+        const k = `${section}.${key}`;
+        return settings.has(k) ? { key: k, globalValue: settings.get(k) as T } : { key: k };
+      },
       async update(key: string, value: unknown) {
         record.configUpdates.push({ key: `${section}.${key}`, value });
         settings.set(`${section}.${key}`, value);

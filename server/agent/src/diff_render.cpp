@@ -243,7 +243,8 @@ void Evidences(Answer& a, const DiffReport& r, const Calls& calls) {
 void Advice(Answer& a, const DiffReport& r, const DiffOptions& options) {
   if (r.comparability.score < options.incomparable_score) {
     a.recommendations.push_back(
-        "Diff two runs of the same job: the same kernels on the same devices over a similar window (e.g. the same "
+        "Diff two profiles of the same workload: the same kernels on the same devices over a similar window (e.g. the "
+        "same "
         "steps captured with --capture-range).");
     return;
   }

@@ -226,7 +226,7 @@ void KernelParagraphs::Work() {
   for (;;) {
     wake_.wait(lock, [&] { return stop_ || !queue_.empty(); });
     if (stop_) return;
-    Job job = std::move(queue_.front());
+    Pending job = std::move(queue_.front());
     queue_.pop_front();
     ++running_;
     lock.unlock();

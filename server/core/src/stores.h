@@ -1,6 +1,6 @@
 #pragma once
 // The workspace's state holders, apart from its features (as rust-analyzer keeps its database apart from `Analysis`):
-// the open profiles with their loads, result memos and warm-ups (ProfileStore), the open runs (RunStore) and the
+// the open profiles with their loads, result memos and warm-ups (ProfileStore), the open jobs (JobStore) and the
 // source sets (SourceSets). Workspace owns one of each; its calls look the state up here and hand it to a feature.
 // Internal to server/core: no face sees these types.
 #include <condition_variable>
@@ -15,13 +15,13 @@
 #include <utility>
 #include <vector>
 
-#include "nsys/core/run.h"
+#include "nsys/core/job.h"
 #include "nsys/core/sources.h"
 #include "nsys/core/workspace.h"
+#include "nsys/skills/job_partials.h"
 #include "nsys/skills/nvtx_coverage.h"
 #include "nsys/skills/nvtx_tree.h"
 #include "nsys/skills/result_memo.h"
-#include "nsys/skills/run_partials.h"
 #include "nsys/trace/trace_output.h"
 
 namespace nsys::source {
@@ -130,74 +130,74 @@ class ProfileStore {
   std::vector<trace::FileId> opened_files_;
 };
 
-// The ranks' partials for the run skills (skills/run_partials.h) with one step marker: the answering ranks'
-// partials in rank order, their places in the run, and a note per rank that failed.
-struct RunPartials {
-  std::vector<skills::run::RankPartial> ranks;
-  std::vector<size_t> index;             // ranks[k] is the run's rank index[k]
-  std::map<size_t, std::string> errors;  // a rank with no partial (by run index) -> why
+// The ranks' partials for the job skills (skills/job_partials.h) with one step marker: the answering ranks'
+// partials in rank order, their places in the job, and a note per rank that failed.
+struct JobPartials {
+  std::vector<skills::job::RankPartial> ranks;
+  std::vector<size_t> index;             // ranks[k] is the job's rank index[k]
+  std::map<size_t, std::string> errors;  // a rank with no partial (by rank index) -> why
   std::vector<std::string> notes;        // those errors as the analyses' notes
 };
 
-struct RunEntry {
-  OpenedRun run;
+struct JobEntry {
+  OpenedJob job;
   std::shared_ptr<RankSet> ranks;
-  std::shared_ptr<skills::ResultMemo> memo;  // merged run-level results
+  std::shared_ptr<skills::ResultMemo> memo;  // merged job-level results
   std::mutex partials_mu;
-  std::map<std::string, std::shared_ptr<const RunPartials>> partials;  // by step marker
+  std::map<std::string, std::shared_ptr<const JobPartials>> partials;  // by step marker
 };
 
-// The open runs. Thread-safe.
-class RunStore {
+// The open jobs. Thread-safe.
+class JobStore {
  public:
-  explicit RunStore(size_t max_open_runs) : max_open_runs_(max_open_runs) {}
-  // Keeps `entry` for `run` under the next id ("r1", ...) and protects `files` from trace outputs; returns the run
-  // with its id. kLimitExceeded past max_open_runs.
-  Expected<OpenedRun> Add(OpenedRun run, std::shared_ptr<RunEntry> entry, const std::vector<trace::FileId>& files);
-  Status Close(const std::string& run_id);
-  std::vector<OpenedRun> List() const;
-  Expected<std::shared_ptr<RunEntry>> Find(const std::string& run_id) const;
-  // The rank files of every run opened (open now or closed since).
+  explicit JobStore(size_t max_open_jobs) : max_open_jobs_(max_open_jobs) {}
+  // Keeps `entry` for `run` under the next id ("r1", ...) and protects `files` from trace outputs; returns the job
+  // with its id. kLimitExceeded past max_open_jobs.
+  Expected<OpenedJob> Add(OpenedJob job, std::shared_ptr<JobEntry> entry, const std::vector<trace::FileId>& files);
+  Status Close(const std::string& job_id);
+  std::vector<OpenedJob> List() const;
+  Expected<std::shared_ptr<JobEntry>> Find(const std::string& job_id) const;
+  // The rank files of every job opened (open now or closed since).
   std::vector<trace::FileId> OpenedFiles() const;
 
  private:
-  const size_t max_open_runs_;
+  const size_t max_open_jobs_;
   mutable std::mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<RunEntry>> runs_;  // by run id
-  int next_run_id_ = 1;
+  std::unordered_map<std::string, std::shared_ptr<JobEntry>> jobs_;  // by job id
+  int next_job_id_ = 1;
   std::vector<trace::FileId> opened_files_;
 };
 
-// The run features over a run's state (run_queries.cpp). The run's partials for `marker` from one per rank (or its
+// The job features over a job's state (job_queries.cpp). The job's partials for `marker` from one per rank (or its
 // error), in rank order: kCancelled if a rank was.
-Expected<std::shared_ptr<RunPartials>> CollectPartials(const RankSet& ranks,
-                                                       std::vector<Expected<skills::run::RankPartial>> parts);
-// The partials of the ranks `which` (indices into the run's ranks; kInvalidArgument past them) for `marker`.
-Expected<std::vector<Expected<skills::run::RankPartial>>> PartialsOfRanks(RunEntry& entry,
+Expected<std::shared_ptr<JobPartials>> CollectPartials(const RankSet& ranks,
+                                                       std::vector<Expected<skills::job::RankPartial>> parts);
+// The partials of the ranks `which` (indices into the job's ranks; kInvalidArgument past them) for `marker`.
+Expected<std::vector<Expected<skills::job::RankPartial>>> PartialsOfRanks(JobEntry& entry,
                                                                           const std::vector<size_t>& which,
                                                                           const std::string& marker,
                                                                           const CancelToken& cancel,
                                                                           const ProgressSink& progress);
-// The partials of every rank for `marker`, computed once per run (one visit of each rank) and kept.
-Expected<std::shared_ptr<const RunPartials>> PartialsOf(RunEntry& entry, const std::string& marker,
+// The partials of every rank for `marker`, computed once per job (one visit of each rank) and kept.
+Expected<std::shared_ptr<const JobPartials>> PartialsOf(JobEntry& entry, const std::string& marker,
                                                         const CancelToken& cancel, const ProgressSink& progress);
-// A run skill (skills::run::RunSkill) over the run's partials.
-Expected<skills::Table> RunRunSkill(RunEntry& entry, const skills::run::RunSkill& skill, const skills::Args& args,
+// A job skill (skills::job::JobSkill) over the job's partials.
+Expected<skills::Table> RunJobSkill(JobEntry& entry, const skills::job::JobSkill& skill, const skills::Args& args,
                                     const CancelToken& cancel, const ProgressSink& progress);
-// A run skill's merge over partials computed elsewhere (one per rank, in rank order), kept as the run's.
-Expected<skills::Table> MergeRunSkill(RunEntry& entry, const skills::run::RunSkill& skill, const skills::Args& args,
-                                      std::vector<Expected<skills::run::RankPartial>> parts, const CancelToken& cancel);
-// A built-in skill on every rank, merged (core/run.h MergeRankTables) and memoised per run.
-Expected<skills::Table> RunSkillOnRanks(RunEntry& entry, const std::shared_ptr<const skills::Skill>& skill,
+// A job skill's merge over partials computed elsewhere (one per rank, in rank order), kept as the job's.
+Expected<skills::Table> MergeJobSkill(JobEntry& entry, const skills::job::JobSkill& skill, const skills::Args& args,
+                                      std::vector<Expected<skills::job::RankPartial>> parts, const CancelToken& cancel);
+// A built-in skill on every rank, merged (core/job.h MergeRankTables) and memoised per job.
+Expected<skills::Table> RunSkillOnRanks(JobEntry& entry, const std::shared_ptr<const skills::Skill>& skill,
                                         const skills::Args& args, const engine::FilterSpec& filter,
                                         const skills::RunOptions& options, const CancelToken& cancel,
                                         const ProgressSink& progress);
-// ReportRun's halves (Workspace::ReportRunRanks, Workspace::MergeRunReport); `nccl` and `iterations` are those
+// ReportJob's halves (Workspace::ReportJobRanks, Workspace::MergeJobReport); `nccl` and `iterations` are those
 // built-in skills.
-Expected<std::vector<RankReportPart>> ReportRanks(RunEntry& entry, const skills::Skill& nccl,
+Expected<std::vector<RankReportPart>> ReportRanks(JobEntry& entry, const skills::Skill& nccl,
                                                   const skills::Skill& iterations, const std::vector<size_t>& which,
                                                   const CancelToken& cancel, const ProgressSink& progress);
-Expected<RunReport> MergeReport(RunEntry& entry, std::vector<RankReportPart> parts, const CancelToken& cancel);
+Expected<JobReport> MergeReport(JobEntry& entry, std::vector<RankReportPart> parts, const CancelToken& cancel);
 
 // The source sets: one annotation index per editor session, by id ("s1", ...). Thread-safe.
 class SourceSets {

@@ -109,12 +109,12 @@ Expected<trace::TraceOptions> ToTraceOptions(const TraceRequest& request, const 
 
 // ---- Workspace's trace calls ------------------------------------------------------------------------------------
 
-Expected<Workspace::TraceJob> Workspace::PrepareTrace(const TraceRequest& request) {
+Expected<Workspace::TracePlan> Workspace::PrepareTrace(const TraceRequest& request) {
   auto profile = Get(request.profile_id);
   if (!profile) return profile.error();
   auto options = ToTraceOptions(request, (*profile)->info());
   if (!options) return options.error();
-  return TraceJob{std::move(*profile), std::move(*options)};
+  return TracePlan{std::move(*profile), std::move(*options)};
 }
 
 trace::OutputPolicy Workspace::TraceOutputPolicyFor(const engine::Profile& profile, bool force) const {
@@ -218,19 +218,19 @@ Expected<TracePublication> Workspace::PublishTrace(const TraceRequest& request, 
   return TracePublication{std::move(*stats), std::move(*published)};
 }
 
-Expected<TracePublication> Workspace::PublishRunTrace(RunTraceRequest request, TracePublisher& publisher,
+Expected<TracePublication> Workspace::PublishJobTrace(JobTraceRequest request, TracePublisher& publisher,
                                                       const std::string& perfetto_origin, const CancelToken& cancel,
                                                       const ProgressSink& progress) {
   const std::string dir = publisher.TraceDirectory();
   if (Status made = EnsureDirectory(dir); !made.ok()) return made.error();
-  const std::string stem = fmt::format("run-{}", request.run_id);
+  const std::string stem = fmt::format("run-{}", request.job_id);
   request.output = FreshTracePath(dir, stem);
   request.force = false;
-  auto written = ExportRunTrace(request, cancel, progress);  // leaves no file when it fails
+  auto written = ExportJobTrace(request, cancel, progress);  // leaves no file when it fails
   if (!written) return written.error();
   TraceToPublish trace;
   trace.path = written->path;
-  trace.title = fmt::format("run {} ({} ranks)", request.run_id, written->ranks.size());
+  trace.title = fmt::format("run {} ({} ranks)", request.job_id, written->ranks.size());
   trace.file_name = stem + ".pftrace";
   trace.perfetto_origin = perfetto_origin;
   auto published = publisher.Publish(std::move(trace));

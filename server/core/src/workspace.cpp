@@ -85,7 +85,7 @@ Workspace::Workspace(WorkspaceConfig config)
       cache_dir_(support::ResolveCacheDir(config_.open.cache_dir)),
       profiles_(std::make_unique<ProfileStore>(ProfileStore::Limits{config_.max_loaded_profiles, config_.max_open_ids,
                                                                     config_.memo_budget_bytes, config_.opener})),
-      runs_(std::make_unique<RunStore>(config_.max_open_runs)),
+      jobs_(std::make_unique<JobStore>(config_.max_open_jobs)),
       source_sets_(std::make_unique<SourceSets>()) {
   for (const auto& warning : ReloadSkills().warnings) support::LogWarn(warning);
 }
@@ -239,7 +239,7 @@ Expected<Workspace::SkillCall> Workspace::SkillCallOf(const std::string& name,
 trace::OutputPolicy Workspace::TraceOutputPolicy() const {
   trace::OutputPolicy policy;
   policy.profiles = profiles_->OpenedFiles();
-  for (const auto& id : runs_->OpenedFiles()) {
+  for (const auto& id : jobs_->OpenedFiles()) {
     if (std::find(policy.profiles.begin(), policy.profiles.end(), id) == policy.profiles.end()) {
       policy.profiles.push_back(id);
     }
@@ -253,75 +253,75 @@ Expected<skills::ResultMemo::Stats> Workspace::MemoStats(const std::string& prof
   return (*entry)->memo->stats();
 }
 
-// ---- runs: the state in RunStore, the features over it in run_store.cpp ----
+// ---- runs: the state in JobStore, the features over it in job_store.cpp ----
 
-Expected<OpenedRun> Workspace::OpenRun(const RunRequest& request, const CancelToken& cancel,
+Expected<OpenedJob> Workspace::OpenJob(const JobRequest& request, const CancelToken& cancel,
                                        const ProgressSink& progress) {
-  if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "opening the run was cancelled");
+  if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "opening the job was cancelled");
   if (request.threads < 0 || request.threads > 64) {
-    return MakeError(ErrorKind::kInvalidArgument, "a run loads 1 to 64 ranks at a time");
+    return MakeError(ErrorKind::kInvalidArgument, "a job loads 1 to 64 ranks at a time");
   }
-  OpenedRun run;
-  auto ranks = ListRunFiles(request, &run.notes);
+  OpenedJob job;
+  auto ranks = ListJobFiles(request, &job.notes);
   if (!ranks) return ranks.error();
   const WorkspaceConfig config = this->config();
-  run.ranks = std::move(*ranks);
-  run.memory_budget_bytes =
-      request.memory_budget_bytes > 0 ? request.memory_budget_bytes : config.run_memory_budget_bytes;
-  run.threads = request.threads > 0 ? request.threads : std::max(1, config.run_threads);
-  auto entry = std::make_shared<RunEntry>();
-  // A rank whose tables alone take over half the run's budget is paged (engine::OpenOptions::memory_budget_bytes).
+  job.ranks = std::move(*ranks);
+  job.memory_budget_bytes =
+      request.memory_budget_bytes > 0 ? request.memory_budget_bytes : config.job_memory_budget_bytes;
+  job.threads = request.threads > 0 ? request.threads : std::max(1, config.job_threads);
+  auto entry = std::make_shared<JobEntry>();
+  // A rank whose tables alone take over half the job's budget is paged (engine::OpenOptions::memory_budget_bytes).
   engine::OpenOptions open = config.open;
-  open.memory_budget_bytes = run.memory_budget_bytes;
-  entry->ranks = std::make_shared<RankSet>(run.ranks, run.memory_budget_bytes, run.threads, open, config.opener);
+  open.memory_budget_bytes = job.memory_budget_bytes;
+  entry->ranks = std::make_shared<RankSet>(job.ranks, job.memory_budget_bytes, job.threads, open, config.opener);
   entry->memo = std::make_shared<skills::ResultMemo>(config.memo_budget_bytes);
   std::vector<trace::FileId> files;
-  for (const auto& rank : run.ranks) {
+  for (const auto& rank : job.ranks) {
     if (auto id = trace::FileIdOf(rank.path)) files.push_back(*id);
   }
-  auto added = runs_->Add(std::move(run), std::move(entry), files);
+  auto added = jobs_->Add(std::move(job), std::move(entry), files);
   if (!added) return added.error();
   if (progress) progress(100, fmt::format("run {}: {} ranks", added->id, added->ranks.size()));
-  support::LogInfo(fmt::format("opened run {} ({} ranks, budget {} bytes)", added->id, added->ranks.size(),
+  support::LogInfo(fmt::format("opened job {} ({} ranks, budget {} bytes)", added->id, added->ranks.size(),
                                added->memory_budget_bytes));
   return added;
 }
 
-Status Workspace::CloseRun(const std::string& run_id) {
-  if (Status closed = runs_->Close(run_id); !closed) return closed;
-  support::LogInfo(fmt::format("closed run {}", run_id));
+Status Workspace::CloseJob(const std::string& job_id) {
+  if (Status closed = jobs_->Close(job_id); !closed) return closed;
+  support::LogInfo(fmt::format("closed run {}", job_id));
   return {};
 }
 
-std::vector<OpenedRun> Workspace::ListRuns() const {
-  return runs_->List();
+std::vector<OpenedJob> Workspace::ListJobs() const {
+  return jobs_->List();
 }
 
-Expected<std::shared_ptr<RunEntry>> Workspace::RunEntryOf(const std::string& run_id) const {
-  return runs_->Find(run_id);
+Expected<std::shared_ptr<JobEntry>> Workspace::JobEntryOf(const std::string& job_id) const {
+  return jobs_->Find(job_id);
 }
 
-Expected<RunMemoryStats> Workspace::RunStats(const std::string& run_id) const {
-  auto entry = RunEntryOf(run_id);
+Expected<JobMemoryStats> Workspace::JobStats(const std::string& job_id) const {
+  auto entry = JobEntryOf(job_id);
   if (!entry) return entry.error();
   return (*entry)->ranks->stats();
 }
 
-Expected<skills::Table> Workspace::RunSkillOnRun(const std::string& run_id, const std::string& skill_name,
+Expected<skills::Table> Workspace::RunSkillOnJob(const std::string& job_id, const std::string& skill_name,
                                                  const skills::Args& args, const engine::FilterSpec& filter,
                                                  const CancelToken& cancel, const ProgressSink& progress,
                                                  std::optional<std::chrono::milliseconds> skill_timeout) {
-  auto entry = RunEntryOf(run_id);
+  auto entry = JobEntryOf(job_id);
   if (!entry) return entry.error();
-  if (const skills::run::RunSkill* run_skill = skills::run::FindRunSkill(skill_name)) {
+  if (const skills::job::JobSkill* job_skill = skills::job::FindJobSkill(skill_name)) {
     const bool filtered = filter.window.start || filter.window.end || !filter.devices.empty() ||
                           !filter.processes.empty() || !filter.threads.empty();
     if (filtered) {
       return MakeError(ErrorKind::kUnsupported,
                        fmt::format("{} is a cross-rank analysis of whole ranks: it takes no filter", skill_name));
     }
-    auto table = RunRunSkill(**entry, *run_skill, args, cancel, progress);
-    if (table) table->notes.insert(table->notes.end(), (*entry)->run.notes.begin(), (*entry)->run.notes.end());
+    auto table = RunJobSkill(**entry, *job_skill, args, cancel, progress);
+    if (table) table->notes.insert(table->notes.end(), (*entry)->job.notes.begin(), (*entry)->job.notes.end());
     return table;
   }
   auto call = SkillCallOf(skill_name, skill_timeout);
@@ -329,30 +329,30 @@ Expected<skills::Table> Workspace::RunSkillOnRun(const std::string& run_id, cons
   return RunSkillOnRanks(**entry, call->skill, args, filter, call->options, cancel, progress);
 }
 
-Expected<std::vector<Expected<skills::run::RankPartial>>> Workspace::RunPartialsOfRanks(
-    const std::string& run_id, const std::vector<size_t>& which, const std::string& marker, const CancelToken& cancel,
+Expected<std::vector<Expected<skills::job::RankPartial>>> Workspace::JobPartialsOfRanks(
+    const std::string& job_id, const std::vector<size_t>& which, const std::string& marker, const CancelToken& cancel,
     const ProgressSink& progress) {
-  auto entry = RunEntryOf(run_id);
+  auto entry = JobEntryOf(job_id);
   if (!entry) return entry.error();
   return PartialsOfRanks(**entry, which, marker, cancel, progress);
 }
 
-Expected<skills::Table> Workspace::MergeRunSkill(const std::string& run_id, const std::string& skill_name,
+Expected<skills::Table> Workspace::MergeJobSkill(const std::string& job_id, const std::string& skill_name,
                                                  const skills::Args& args,
-                                                 std::vector<Expected<skills::run::RankPartial>> parts,
+                                                 std::vector<Expected<skills::job::RankPartial>> parts,
                                                  const CancelToken& cancel) {
-  auto entry = RunEntryOf(run_id);
+  auto entry = JobEntryOf(job_id);
   if (!entry) return entry.error();
-  const skills::run::RunSkill* skill = skills::run::FindRunSkill(skill_name);
-  if (!skill) return MakeError(ErrorKind::kNotFound, fmt::format("'{}' is not a run skill", skill_name));
-  return core::MergeRunSkill(**entry, *skill, args, std::move(parts), cancel);
+  const skills::job::JobSkill* skill = skills::job::FindJobSkill(skill_name);
+  if (!skill) return MakeError(ErrorKind::kNotFound, fmt::format("'{}' is not a job skill", skill_name));
+  return core::MergeJobSkill(**entry, *skill, args, std::move(parts), cancel);
 }
 
-Expected<std::vector<RankReportPart>> Workspace::ReportRunRanks(const std::string& run_id,
+Expected<std::vector<RankReportPart>> Workspace::ReportJobRanks(const std::string& job_id,
                                                                 const std::vector<size_t>& which,
                                                                 const CancelToken& cancel,
                                                                 const ProgressSink& progress) {
-  auto entry = RunEntryOf(run_id);
+  auto entry = JobEntryOf(job_id);
   if (!entry) return entry.error();
   auto nccl = FindSkill("nccl_breakdown");
   if (!nccl) return nccl.error();
@@ -361,22 +361,22 @@ Expected<std::vector<RankReportPart>> Workspace::ReportRunRanks(const std::strin
   return ReportRanks(**entry, **nccl, **iterations, which, cancel, progress);
 }
 
-Expected<RunReport> Workspace::MergeRunReport(const std::string& run_id, std::vector<RankReportPart> parts,
+Expected<JobReport> Workspace::MergeJobReport(const std::string& job_id, std::vector<RankReportPart> parts,
                                               const CancelToken& cancel) {
-  auto entry = RunEntryOf(run_id);
+  auto entry = JobEntryOf(job_id);
   if (!entry) return entry.error();
   return MergeReport(**entry, std::move(parts), cancel);
 }
 
-Expected<RunReport> Workspace::ReportRun(const std::string& run_id, const CancelToken& cancel,
+Expected<JobReport> Workspace::ReportJob(const std::string& job_id, const CancelToken& cancel,
                                          const ProgressSink& progress) {
-  auto entry = RunEntryOf(run_id);
+  auto entry = JobEntryOf(job_id);
   if (!entry) return entry.error();
   std::vector<size_t> all((*entry)->ranks->ranks().size());
   std::iota(all.begin(), all.end(), size_t{0});
-  auto parts = ReportRunRanks(run_id, all, cancel, progress);
+  auto parts = ReportJobRanks(job_id, all, cancel, progress);
   if (!parts) return parts.error();
-  return MergeRunReport(run_id, std::move(*parts), cancel);
+  return MergeJobReport(job_id, std::move(*parts), cancel);
 }
 
 }  // namespace nsys::core

@@ -33,13 +33,21 @@ void BindMethods(MethodTable& t) {
   t.Request(method::kRunSkill, &OnRunSkill, {.progress_title = "Running skill"});
   t.Request(method::kReloadSkills, &OnReloadSkills);
 
-  // Runs of rank exports: handlers in run_handlers.cpp.
-  t.Request(method::kOpenRun, &OnOpenRun, {.progress_title = "Opening run"});
-  t.Request(method::kCloseRun, &OnCloseRun);
-  t.Request(method::kRunSkillOnRun, &OnRunSkillOnRun, {.progress_title = "Running skill on every rank"});
-  t.Request(method::kRunReport, &OnRunReport, {.progress_title = "Reporting run"});
-  t.Request(method::kExportRunTrace, &OnExportRunTrace, {.progress_title = "Writing the run's trace"});
-  t.Request(method::kAnalyzeRun, &OnAnalyzeRun, {.progress_title = "Analyzing run"});
+  // Jobs (rank exports opened as one): handlers in job_handlers.cpp.
+  t.Request(method::kOpenJob, &OnOpenJob, {.progress_title = "Opening job"});
+  t.Request(method::kCloseJob, &OnCloseJob);
+  t.Request(method::kRunSkillOnJob, &OnRunSkillOnJob, {.progress_title = "Running skill on every rank"});
+  t.Request(method::kJobReport, &OnJobReport, {.progress_title = "Reporting job"});
+  t.Request(method::kExportJobTrace, &OnExportJobTrace, {.progress_title = "Writing the job's trace"});
+  t.Request(method::kAnalyzeJob, &OnAnalyzeJob, {.progress_title = "Analyzing job"});
+  // Their names from before "job" named the multi-rank noun, with `runId` read as `jobId`.
+  const std::vector<std::pair<std::string, std::string>> run_id{{"runId", "jobId"}};
+  t.Alias("nsys/openRun", method::kOpenJob, run_id);
+  t.Alias("nsys/closeRun", method::kCloseJob, run_id);
+  t.Alias("nsys/runSkillOnRun", method::kRunSkillOnJob, run_id);
+  t.Alias("nsys/runReport", method::kJobReport, run_id);
+  t.Alias("nsys/exportRunTrace", method::kExportJobTrace, run_id);
+  t.Alias("nsys/analyzeRun", method::kAnalyzeJob, run_id);
 
   // Perfetto traces: handlers in trace_handlers.cpp, one line each here.
   t.Request(method::kExportTrace, &OnExportTrace, {.progress_title = "Exporting trace"});

@@ -17,7 +17,7 @@
 #include "nsys/support/log.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/documents.h"
-#include "nsys/wire/run.h"
+#include "nsys/wire/job.h"
 #include "progress.h"
 
 namespace nsys::lsp {
@@ -275,7 +275,7 @@ class DispatcherCore final : public std::enable_shared_from_this<DispatcherCore>
   }
   // Applies a valid `initialize`'s session settings; false (and an error reply) when its params are invalid.
   bool AcceptInitialize(const protocol::Request& request);
-  void RunRequest(const MethodTable::Entry* entry, protocol::Request request, std::shared_ptr<ReplyOnce> reply,
+  void JobRequest(const MethodTable::Entry* entry, protocol::Request request, std::shared_ptr<ReplyOnce> reply,
                   CancelToken cancel, std::shared_ptr<WorkDoneProgress> progress, SessionSettings settings,
                   std::optional<protocol::ProgressToken> partial_result_token);
 
@@ -476,13 +476,13 @@ void DispatcherCore::OnRequest(protocol::Request request, size_t wire_bytes) {
       [self = shared_from_this(), entry, request = std::move(request), reply = std::move(reply), cancel,
        progress = std::move(progress), settings = std::move(settings),
        partial = tokens.partial_result_token]() mutable {
-        self->RunRequest(entry, std::move(request), std::move(reply), cancel, std::move(progress), std::move(settings),
+        self->JobRequest(entry, std::move(request), std::move(reply), cancel, std::move(progress), std::move(settings),
                          std::move(partial));
       },
       origin);
 }
 
-void DispatcherCore::RunRequest(const MethodTable::Entry* entry, protocol::Request request,
+void DispatcherCore::JobRequest(const MethodTable::Entry* entry, protocol::Request request,
                                 std::shared_ptr<ReplyOnce> reply, CancelToken cancel,
                                 std::shared_ptr<WorkDoneProgress> progress, SessionSettings settings,
                                 std::optional<protocol::ProgressToken> partial_result_token) {

@@ -21,9 +21,32 @@ void MethodTable::AddNotification(std::string method, NotificationFn handler) {
   entries_.emplace(std::move(method), std::move(entry));
 }
 
+void MethodTable::Alias(std::string old_name, std::string_view current,
+                        std::vector<std::pair<std::string, std::string>> renamed_keys) {
+  const Entry* target = Find(current);
+  if (!target || !target->is_request()) throw std::logic_error("alias of an unbound request: " + std::string(current));
+  if (entries_.count(old_name) || aliases_.count(old_name)) throw std::logic_error("method bound twice: " + old_name);
+  Entry entry = *target;
+  entry.method = old_name;
+  entry.request = [request = target->request, renamed_keys = std::move(renamed_keys)](const protocol::Json& params,
+                                                                                      RequestContext& ctx) {
+    if (!params.is_object()) return request(params, ctx);
+    protocol::Json renamed = params;
+    for (const auto& [old_key, new_key] : renamed_keys) {
+      auto it = renamed.find(old_key);
+      if (it == renamed.end() || renamed.contains(new_key)) continue;
+      renamed[new_key] = std::move(*it);
+      renamed.erase(old_key);
+    }
+    return request(renamed, ctx);
+  };
+  aliases_.emplace(std::move(old_name), std::move(entry));
+}
+
 const MethodTable::Entry* MethodTable::Find(std::string_view method) const {
-  auto it = entries_.find(method);
-  return it == entries_.end() ? nullptr : &it->second;
+  if (auto it = entries_.find(method); it != entries_.end()) return &it->second;
+  auto alias = aliases_.find(method);
+  return alias == aliases_.end() ? nullptr : &alias->second;
 }
 
 std::vector<std::string> MethodTable::Names() const {

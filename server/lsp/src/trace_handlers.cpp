@@ -55,10 +55,10 @@ Expected<protocol::OpenInPerfettoResult> OnOpenInPerfetto(const protocol::OpenIn
                      "This server has no Perfetto side channel; run `nsys-ai serve` (or `nsys-ai open FILE`).");
   }
   Expected<core::TracePublication> publication = MakeError(ErrorKind::kInternal, "not published");
-  if (params.run_id) {
-    auto request = wire::ToRunTraceRequest(params);
+  if (params.job_id) {
+    auto request = wire::ToJobTraceRequest(params);
     if (!request) return request.error();
-    publication = ctx.workspace().PublishRunTrace(std::move(*request), *publisher, ctx.settings().perfetto_origin,
+    publication = ctx.workspace().PublishJobTrace(std::move(*request), *publisher, ctx.settings().perfetto_origin,
                                                   ctx.cancel(), ctx.progress());
   } else {
     publication = ctx.workspace().PublishTrace(wire::ToTraceRequest(params), *publisher, ctx.settings().perfetto_origin,

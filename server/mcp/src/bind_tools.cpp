@@ -25,11 +25,17 @@ void BindTools(ToolTable& t) {
   t.Tool("diff", describe::kDiff, &OnDiff);
   t.Tool("explain_kernel", describe::kExplainKernel, &OnExplainKernel);
 
-  // Runs: the per-rank exports of one multi-process job.
-  t.Tool("open_run", describe::kOpenRun, &OnOpenRun);
-  t.Tool("run_report", describe::kRunReport, &OnRunReport);
-  t.Tool("analyze_run", describe::kAnalyzeRun, &OnAnalyzeRun, {.omit = "markdown"});
-  t.Tool("close_run", describe::kCloseRun, &OnCloseRun);
+  // Jobs: the per-rank exports of one multi-process job.
+  t.Tool("open_job", describe::kOpenJob, &OnOpenJob);
+  t.Tool("job_report", describe::kJobReport, &OnJobReport);
+  t.Tool("analyze_job", describe::kAnalyzeJob, &OnAnalyzeJob, {.omit = "markdown"});
+  t.Tool("close_job", describe::kCloseJob, &OnCloseJob);
+  // Their names from before "job" named the multi-rank noun, with run_id read as job_id.
+  const std::vector<std::pair<std::string, std::string>> run_id{{"run_id", "job_id"}};
+  t.Alias("open_run", "open_job", run_id);
+  t.Alias("run_report", "job_report", run_id);
+  t.Alias("analyze_run", "analyze_job", run_id);
+  t.Alias("close_run", "close_job", run_id);
 }
 
 }  // namespace nsys::mcp

@@ -296,7 +296,7 @@ bool McpServer::Finish(const protocol::RequestId& id, const InFlightPtr& entry) 
 void McpServer::Post(std::function<void()> job) {
   {
     std::lock_guard lock(mu_);
-    ++jobs_;
+    ++tasks_;
   }
   pool_->Post([this, job = std::move(job)] {
     // Counted down even when the job throws (the pool logs it): Serve's drain must not wait forever.
@@ -304,7 +304,7 @@ void McpServer::Post(std::function<void()> job) {
       McpServer* server;
       ~Done() {
         std::lock_guard lock(server->mu_);
-        if (--server->jobs_ == 0) server->idle_cv_.notify_all();
+        if (--server->tasks_ == 0) server->idle_cv_.notify_all();
       }
     } done{this};
     job();
@@ -322,7 +322,7 @@ void McpServer::Stop() {
 
 bool McpServer::WaitIdle(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mu_);
-  return idle_cv_.wait_for(lock, timeout, [this] { return jobs_ == 0; });
+  return idle_cv_.wait_for(lock, timeout, [this] { return tasks_ == 0; });
 }
 
 protocol::Response McpServer::HandleRequest(const protocol::Request& request, const CancelToken& cancel) {

@@ -25,9 +25,9 @@ inline constexpr const char* kExportTrace =
     "sha256 and counts (slices by kind, tracks, flows). Without output, the file goes to the server's trace cache "
     "(bounded; removed when the server stops).";
 inline constexpr const char* kOpenInPerfetto =
-    "Write the trace of an open profile, or of an open run (run_id: every rank on the run's aligned clock, a track "
+    "Write the trace of an open profile, or of an open job (job_id: every rank on the job's aligned clock, a track "
     "group per rank), and serve it on a local, token-protected link (127.0.0.1) that hands it to the Perfetto UI in a "
-    "browser on this machine (over SSH, forward the port: see ssh_hint). Give profile_id or run_id. Returns url, "
+    "browser on this machine (over SSH, forward the port: see ssh_hint). Give profile_id or job_id. Returns url, "
     "trace_url, port, expires_at and the trace's size.";
 inline constexpr const char* kAnalyze =
     "Check an open profile against nsys-ai's Book of Root Causes (launch storms, synchronization, pageable or "
@@ -52,18 +52,18 @@ inline constexpr const char* kExplainKernel =
     "tile, tensor cores, decoded from its name), its calls, GPU time and share per device, p50/p90, launch overhead, "
     "grid/block/registers/shared memory, an occupancy estimate when the GPU is known, the NVTX ranges that launch it, "
     "and what to look at. Returns the result with a Markdown rendering.";
-inline constexpr const char* kOpenRun =
-    "Open a run: the per-rank exports of one multi-process job (nsys profile -o rank%q{RANK}) as one, by directory or "
-    "files. Nothing loads yet; ranks load when a tool needs them, under a memory budget. Returns run_id and the ranks "
+inline constexpr const char* kOpenJob =
+    "Open a job: the per-rank exports of one multi-process job (nsys profile -o rank%q{RANK}) as one, by directory or "
+    "files. Nothing loads yet; ranks load when a tool needs them, under a memory budget. Returns job_id and the ranks "
     "(named by file).";
-inline constexpr const char* kRunReport =
+inline constexpr const char* kJobReport =
     "One line per rank (kernels, GPU time, NCCL kernels and time, median step time) and every cross-rank analysis: "
     "clock alignment per node, step times and their spread, stragglers, NCCL per collective, compute/communication "
     "overlap, kernel-time imbalance, the ranks x steps heat map.";
-inline constexpr const char* kAnalyzeRun =
+inline constexpr const char* kAnalyzeJob =
     "The causes that only show across ranks, ranked by time at stake: the straggler the others wait for at the "
     "collectives (on the aligned clocks), kernel-time imbalance, step-time spread. Each finding has evidence rows and "
     "a command that reproduces it.";
-inline constexpr const char* kCloseRun = "Close a run: its id stops working and its loaded ranks are freed.";
+inline constexpr const char* kCloseJob = "Close a job: its id stops working and its loaded ranks are freed.";
 
 }  // namespace nsys::mcp::describe

@@ -5,8 +5,8 @@
 #include "nsys/protocol/ask.h"
 #include "nsys/protocol/diff.h"
 #include "nsys/protocol/explain.h"
+#include "nsys/protocol/job.h"
 #include "nsys/protocol/mcp.h"
-#include "nsys/protocol/run.h"
 #include "tool_table.h"
 
 namespace nsys::mcp {
@@ -30,10 +30,10 @@ Expected<protocol::DiffResult> OnDiff(const args::DiffArgs& a, ToolContext& ctx)
 Expected<protocol::AskResult> OnAsk(const protocol::AskToolArgs& a, ToolContext& ctx);
 Expected<protocol::ExplainKernelResult> OnExplainKernel(const args::ExplainKernelArgs& a, ToolContext& ctx);
 
-// Runs: the per-rank exports of one multi-process job (run_tools.cpp).
-Expected<protocol::OpenRunResult> OnOpenRun(const args::OpenRunArgs& a, ToolContext& ctx);
-Expected<protocol::RunReportResult> OnRunReport(const args::RunIdArgs& a, ToolContext& ctx);
-Expected<protocol::AnalyzeResult> OnAnalyzeRun(const args::AnalyzeRunArgs& a, ToolContext& ctx);
-Expected<args::ClosedRun> OnCloseRun(const args::RunIdArgs& a, ToolContext& ctx);
+// Jobs: the per-rank exports of one multi-process job (job_tools.cpp).
+Expected<protocol::OpenJobResult> OnOpenJob(const args::OpenJobArgs& a, ToolContext& ctx);
+Expected<protocol::JobReportResult> OnJobReport(const args::JobIdArgs& a, ToolContext& ctx);
+Expected<protocol::AnalyzeResult> OnAnalyzeJob(const args::AnalyzeJobArgs& a, ToolContext& ctx);
+Expected<args::ClosedJob> OnCloseJob(const args::JobIdArgs& a, ToolContext& ctx);
 
 }  // namespace nsys::mcp

@@ -35,11 +35,18 @@ Json ToolResultJson(Json result, const char* omit) {
   return written;
 }
 
+void ToolTable::Alias(std::string old_name, std::string current,
+                      std::vector<std::pair<std::string, std::string>> renamed_keys) {
+  if (Find(current) == nullptr) throw std::logic_error("alias of an unbound tool: " + current);
+  aliases_.emplace(std::move(old_name), AliasOf{std::move(current), std::move(renamed_keys)});
+}
+
 const ToolTable::Entry* ToolTable::Find(const std::string& name) const {
   for (const auto& entry : entries_) {
     if (name == entry.name) return &entry;
   }
-  return nullptr;
+  auto alias = aliases_.find(name);
+  return alias == aliases_.end() ? nullptr : Find(alias->second.current);
 }
 
 Json ToolTable::Definitions(const core::Workspace& workspace) const {
@@ -55,7 +62,16 @@ std::optional<ToolResult> ToolTable::Call(const std::string& name, const Json& a
   const Entry* entry = Find(name);
   if (entry == nullptr) return std::nullopt;
   ctx.tool = entry->name;
-  auto result = entry->call(arguments, ctx);
+  Json renamed = arguments;
+  if (auto alias = aliases_.find(name); alias != aliases_.end() && renamed.is_object()) {
+    for (const auto& [old_key, new_key] : alias->second.renamed_keys) {
+      auto it = renamed.find(old_key);
+      if (it == renamed.end() || renamed.contains(new_key)) continue;
+      renamed[new_key] = std::move(*it);
+      renamed.erase(old_key);
+    }
+  }
+  auto result = entry->call(renamed, ctx);
   if (!result) return ToolResult{result.error().message, true};
   // Invalid UTF-8 from a profile is replaced, never thrown on.
   const Json written = ToolResultJson(std::move(*result), entry->options.omit);

@@ -4,6 +4,7 @@
 // arguments (protocol::mcp::ParseToolArgs<Args>), derives its input schema from Args::Fields() (tool_schema.h),
 // converts its result struct to JSON and writes the result's members in snake_case. Nothing else renames.
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,10 @@ class ToolTable {
                         }});
   }
 
+  // An old name of a bound tool, called as `current` with each of `renamed_keys`' old argument keys read as its new
+  // one (when the new key is absent). Never listed: agents discover the current names.
+  void Alias(std::string old_name, std::string current, std::vector<std::pair<std::string, std::string>> renamed_keys);
+
   // The tools/list "tools" array: name, description and inputSchema of each tool, in binding order.
   protocol::Json Definitions(const core::Workspace& workspace) const;
   // Runs the named tool; nullopt when no tool has that name.
@@ -71,8 +76,13 @@ class ToolTable {
     protocol::Json (*schema)(const core::Workspace&);
     std::function<Expected<protocol::Json>(const protocol::Json&, ToolContext&)> call;
   };
+  struct AliasOf {
+    std::string current;
+    std::vector<std::pair<std::string, std::string>> renamed_keys;
+  };
   const Entry* Find(const std::string& name) const;
   std::vector<Entry> entries_;
+  std::map<std::string, AliasOf> aliases_;
 };
 
 // Binds every tool (bind_tools.cpp).

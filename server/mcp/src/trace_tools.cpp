@@ -15,14 +15,14 @@ Expected<protocol::ExportTraceResult> OnExportTrace(const args::ExportTraceArgs&
   return wire::ToExportTraceResult(*trace, false);
 }
 
-// A profile's trace, or a run's (every rank on the run's clock, as the editors' openInPerfetto {runId}).
+// A profile's trace, or a job's (every rank on the job's clock, as the editors' openInPerfetto {jobId}).
 Expected<protocol::OpenInPerfettoResult> OnOpenInPerfetto(const args::OpenInPerfettoArgs& a, ToolContext& ctx) {
   if (ctx.publisher == nullptr) return MakeError(ErrorKind::kUnsupported, "This server has no Perfetto side channel.");
   Expected<core::TracePublication> publication = MakeError(ErrorKind::kInternal, "not published");
-  if (a.run_id) {
-    auto request = wire::ToRunTraceRequest(a);
+  if (a.job_id) {
+    auto request = wire::ToJobTraceRequest(a);
     if (!request) return ctx.Refuse(request.error());
-    publication = ctx.workspace.PublishRunTrace(std::move(*request), *ctx.publisher, "", ctx.cancel);
+    publication = ctx.workspace.PublishJobTrace(std::move(*request), *ctx.publisher, "", ctx.cancel);
   } else {
     publication = ctx.workspace.PublishTrace(wire::ToTraceRequest(a), *ctx.publisher, "", ctx.cancel);
   }

@@ -88,7 +88,7 @@ Expected<ChildOutput> RunProcess(const std::vector<std::string>& argv,
     if (cancel.cancelled() || result.out.size() > max_out_bytes) {
       close(out[0]), close(err[0]);
       KillGroup(child);
-      if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "The launched run was cancelled.");
+      if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "The launched program was cancelled.");
       return MakeError(ErrorKind::kLimitExceeded,
                        "'" + argv[0] + "' wrote more than " + std::to_string(max_out_bytes) + " bytes of output");
     }

@@ -41,7 +41,7 @@ struct StreamKeyHash {
 
 class Tracks {
  public:
-  // A part with a label (a rank of a run's trace) puts every track under one top-level track of that name, its
+  // A part with a label (a rank of a job's trace) puts every track under one top-level track of that name, its
   // processes and threads as named tracks rather than process and thread descriptors (ranks share pids).
   Tracks(PacketWriter& writer, const engine::ProfileInfo& info, const TracePart& part = {})
       : writer_(writer), info_(info), part_(part) {}

@@ -88,14 +88,14 @@ core::TraceRequest ToTraceRequest(const protocol::OpenInPerfettoParams& params) 
   return request;
 }
 
-Expected<core::RunTraceRequest> ToRunTraceRequest(const protocol::OpenInPerfettoParams& params) {
+Expected<core::JobTraceRequest> ToJobTraceRequest(const protocol::OpenInPerfettoParams& params) {
   if (!params.profile_id.empty())
-    return MakeError(ErrorKind::kInvalidArgument, "params: give profileId or runId, not both");
+    return MakeError(ErrorKind::kInvalidArgument, "params: give profileId or jobId, not both");
   if (params.window)
     return MakeError(ErrorKind::kInvalidArgument,
-                     "params.window applies to a profile's trace; a run's trace holds each rank whole");
-  core::RunTraceRequest request;
-  request.run_id = params.run_id.value_or("");
+                     "params.window applies to a profile's trace; a job's trace holds each rank whole");
+  core::JobTraceRequest request;
+  request.job_id = params.job_id.value_or("");
   const int64_t per_node = params.ranks_per_node.value_or(0);
   if (per_node < 0)
     return MakeError(ErrorKind::kInvalidArgument,

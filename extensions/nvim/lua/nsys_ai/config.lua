@@ -30,10 +30,11 @@ M.defaults = {
   -- Attach the client to Python, C/C++/CUDA and Julia buffers under the root (lenses, hovers, diagnostics, code
   -- actions on your NVTX-annotated lines). false: only the plugin's own buffers.
   sources = true,
-  -- Runs: ranks_per_node = how many consecutive ranks share a node (one clock), sent as ranksPerNode by
-  -- :NsysAnalyzeRun and :NsysRunPerfetto when more than 0; 0 = each rank its own node. A count given to one of
-  -- those commands (:NsysRunPerfetto 4) becomes the run's own value.
-  run = { ranks_per_node = 0 },
+  -- Jobs (the per-rank exports of one multi-process job): ranks_per_node = how many consecutive ranks share a node
+  -- (one clock), sent as ranksPerNode by :NsysAnalyzeJob and :NsysJobPerfetto when more than 0; 0 = each rank its
+  -- own node. A count given to one of those commands (:NsysJobPerfetto 4) becomes the job's own value. The old
+  -- name of this table, `run`, is still read when `job` is not given.
+  job = { ranks_per_node = 0 },
 }
 
 M.options = vim.deepcopy(M.defaults)
@@ -62,7 +63,11 @@ function M.llm_for_server(opts, env)
 end
 
 function M.set(user)
+  if user and user.run ~= nil and user.job == nil then
+    user = vim.tbl_extend('force', user, { job = user.run }) -- `run` is the old name of `job`
+  end
   M.options = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), user or {})
+  M.options.run = nil
   if user and user.cmd then
     M.options.cmd = user.cmd -- lists are replaced, not merged
   end

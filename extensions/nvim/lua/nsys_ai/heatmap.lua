@@ -1,4 +1,4 @@
--- The ranks x steps heat map of run_step_heatmap as text: one line per rank, two columns per step. A cell's block
+-- The ranks x steps heat map of job_step_heatmap as text: one line per rank, two columns per step. A cell's block
 -- height and its colour (a highlight group, cool to hot) both place its step time between the shortest and the
 -- longest cell. Only presentation: every figure is the server's.
 local M = {}

@@ -28,7 +28,7 @@ local function finish(op, err, result, cb)
     cb(err, result)
   end
 end
-M.finish = finish -- the run commands (nsys_ai.run) record their completion here too
+M.finish = finish -- the job commands (nsys_ai.job) record their completion here too
 
 -- The profile of the current buffer (report, tree), else the last opened one.
 function M.profile_id()
@@ -592,7 +592,7 @@ function M.diff(a, b, cb)
   end)
 end
 
--- nsys/openInPerfetto on a profile ({profileId, window?}) or a run ({runId, ranksPerNode?}, :NsysRunPerfetto): the
+-- nsys/openInPerfetto on a profile ({profileId, window?}) or a job ({jobId, ranksPerNode?}, :NsysJobPerfetto): the
 -- server publishes the trace; the URL opens through window/showDocument (the server sends it when the client
 -- supports it), else here. The completion is recorded as `op`.
 function M.open_in_perfetto(op, params, title, cb)

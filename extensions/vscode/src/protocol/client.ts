@@ -8,7 +8,7 @@ import type {
   AskResult,
   DiffResult,
   ExplainKernelResult,
-  ExportRunTraceResult,
+  ExportJobTraceResult,
   ExportTraceResult,
   FilterWindow,
   Finding,
@@ -20,9 +20,9 @@ import type {
   OpenInPerfettoParams,
   OpenInPerfettoResult,
   OpenProfileResult,
-  OpenRunResult,
-  RunAnalysisResult,
-  RunReportResult,
+  OpenJobResult,
+  JobAnalysisResult,
+  JobReportResult,
   SkillResult,
   WorkDoneProgressValue,
 } from './types';
@@ -115,9 +115,9 @@ function freshToken(kind: string): string {
   return `nsys-ai-vscode-${kind}-${process.pid}-${tokenCounter}`;
 }
 
-/** A run request's params: `ranksPerNode` only when set and not 0 (absent = each rank its own node). */
-export function runParams(runId: string, ranksPerNode?: number): { runId: string; ranksPerNode?: number } {
-  return ranksPerNode ? { runId, ranksPerNode } : { runId };
+/** A job request's params: `ranksPerNode` only when set and not 0 (absent = each rank its own node). */
+export function jobParams(jobId: string, ranksPerNode?: number): { jobId: string; ranksPerNode?: number } {
+  return ranksPerNode ? { jobId, ranksPerNode } : { jobId };
 }
 
 export class NsysClient {
@@ -277,9 +277,9 @@ export class NsysClient {
     return this.publishForPerfetto(window ? { profileId, window } : { profileId }, opts);
   }
 
-  /** A run's trace (every rank on the run's clock, as exportRunTrace writes it) for Perfetto. */
-  openRunInPerfetto(runId: string, opts?: RequestOptions, ranksPerNode?: number): Promise<OpenInPerfettoResult> {
-    return this.publishForPerfetto(runParams(runId, ranksPerNode), opts);
+  /** A job's trace (every rank on the job's clock, as exportJobTrace writes it) for Perfetto. */
+  openJobInPerfetto(jobId: string, opts?: RequestOptions, ranksPerNode?: number): Promise<OpenInPerfettoResult> {
+    return this.publishForPerfetto(jobParams(jobId, ranksPerNode), opts);
   }
 
   /** nsys/openInPerfetto on either target: the server writes the trace and serves it behind a token. */
@@ -310,30 +310,30 @@ export class NsysClient {
     return this.request('nsys/exportTrace', output ? { profileId, output } : { profileId }, opts);
   }
 
-  // Runs: a directory of rank exports opened as one; every request below names its runId.
-  openRun(directory: string, opts?: RequestOptions): Promise<OpenRunResult> {
-    return this.request('nsys/openRun', { directory }, opts);
+  // Jobs: a directory of rank exports opened as one; every request below names its jobId.
+  openJob(directory: string, opts?: RequestOptions): Promise<OpenJobResult> {
+    return this.request('nsys/openJob', { directory }, opts);
   }
 
-  closeRun(runId: string): Promise<null> {
-    return this.request('nsys/closeRun', { runId });
+  closeJob(jobId: string): Promise<null> {
+    return this.request('nsys/closeJob', { jobId });
   }
 
-  /** A skill over every rank (rows lead with `rank`), or a run skill's merged table (run_step_heatmap, ...). */
-  runSkillOnRun(runId: string, skill: string, args: Record<string, unknown> = {}, opts?: RequestOptions): Promise<SkillResult> {
-    return this.request('nsys/runSkillOnRun', { runId, skill, args }, opts);
+  /** A skill over every rank (rows lead with `rank`), or a job skill's merged table (job_step_heatmap, ...). */
+  runSkillOnJob(jobId: string, skill: string, args: Record<string, unknown> = {}, opts?: RequestOptions): Promise<SkillResult> {
+    return this.request('nsys/runSkillOnJob', { jobId, skill, args }, opts);
   }
 
-  runReport(runId: string, opts?: RequestOptions): Promise<RunReportResult> {
-    return this.request('nsys/runReport', { runId }, opts);
+  jobReport(jobId: string, opts?: RequestOptions): Promise<JobReportResult> {
+    return this.request('nsys/jobReport', { jobId }, opts);
   }
 
-  /** Every rank on the run's clock in one trace; without `output` the server writes it into its trace cache. */
-  exportRunTrace(runId: string, output: string | undefined, opts?: RequestOptions): Promise<ExportRunTraceResult> {
-    return this.request('nsys/exportRunTrace', output ? { runId, output } : { runId }, opts);
+  /** Every rank on the job's clock in one trace; without `output` the server writes it into its trace cache. */
+  exportJobTrace(jobId: string, output: string | undefined, opts?: RequestOptions): Promise<ExportJobTraceResult> {
+    return this.request('nsys/exportJobTrace', output ? { jobId, output } : { jobId }, opts);
   }
 
-  analyzeRun(runId: string, opts?: RequestOptions, ranksPerNode?: number): Promise<RunAnalysisResult> {
-    return this.request('nsys/analyzeRun', runParams(runId, ranksPerNode), opts);
+  analyzeJob(jobId: string, opts?: RequestOptions, ranksPerNode?: number): Promise<JobAnalysisResult> {
+    return this.request('nsys/analyzeJob', jobParams(jobId, ranksPerNode), opts);
   }
 }

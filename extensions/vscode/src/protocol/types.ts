@@ -134,14 +134,14 @@ export interface AskResult {
 }
 
 /**
- * nsys/openInPerfetto's params: a profile's trace (with a window, that part of the capture only), or a run's:
- * the trace nsys/exportRunTrace writes for the same run and ranksPerNode, byte for byte.
+ * nsys/openInPerfetto's params: a profile's trace (with a window, that part of the capture only), or a job's:
+ * the trace nsys/exportJobTrace writes for the same job and ranksPerNode, byte for byte.
  */
 export type OpenInPerfettoParams =
   | { profileId: string; window?: FilterWindow }
-  | { runId: string; ranksPerNode?: number };
+  | { jobId: string; ranksPerNode?: number };
 
-/** The same for a profile and a run. */
+/** The same for a profile and a job. */
 export interface OpenInPerfettoResult {
   /** The opener page, http://127.0.0.1:PORT/p/TOKEN/. */
   url: string;
@@ -155,7 +155,7 @@ export interface OpenInPerfettoResult {
   bytes: number;
   sha256: string;
   clampedSlices?: number;
-  /** What the trace covers, in words ("whole run" for a run). */
+  /** What the trace covers, in words ("whole job" for a job). */
   window?: string;
   /** True when the server already asked this client to open `url` (window/showDocument). */
   showDocument: boolean;
@@ -322,21 +322,21 @@ export interface AnnotationPlanResult {
   nextCommand: string;
 }
 
-// Runs: N rank exports of one job opened as one (nsys/openRun), and what the views read of them.
-export interface RunRank {
+// Jobs: the N rank exports of one multi-process job opened as one (nsys/openJob), and what the views read of them.
+export interface JobRankInfo {
   rank: string;
   path: string;
   fileSize: number;
 }
 
-export interface OpenRunResult {
-  runId: string;
-  ranks: RunRank[];
+export interface OpenJobResult {
+  jobId: string;
+  ranks: JobRankInfo[];
   memoryBudgetBytes: number;
   threads: number;
 }
 
-/** One line of nsys/runReport: the rank's own tables summed; `error` when the rank could not be read. */
+/** One line of nsys/jobReport: the rank's own tables summed; `error` when the rank could not be read. */
 export interface RankSummary {
   rank: string;
   path: string;
@@ -349,7 +349,7 @@ export interface RankSummary {
   error?: string;
 }
 
-export interface RunMemory {
+export interface JobMemoryInfo {
   budgetBytes: number;
   peakAccountedBytes: number;
   loads: number;
@@ -357,15 +357,15 @@ export interface RunMemory {
   overBudgetRanks: number;
 }
 
-export interface RunReportResult {
-  runId: string;
+export interface JobReportResult {
+  jobId: string;
   ranks: RankSummary[];
   analyses: { skill: string; result: SkillResult }[];
   notes: string[];
-  memory: RunMemory;
+  memory: JobMemoryInfo;
 }
 
-export interface RunTraceRank {
+export interface JobTraceRankInfo {
   rank: string;
   offsetNs: number;
   uncertaintyNs?: number;
@@ -374,19 +374,19 @@ export interface RunTraceRank {
   error?: string;
 }
 
-export interface ExportRunTraceResult {
+export interface ExportJobTraceResult {
   path: string;
   bytes: number;
   sha256: string;
   tracks: number;
   slices: Record<string, number>;
   flows: number;
-  ranks: RunTraceRank[];
+  ranks: JobTraceRankInfo[];
   notes: string[];
 }
 
-/** nsys/analyzeRun: nsys/analyze's shape for the causes that only show across ranks. */
-export interface RunAnalysisResult extends AnalyzeResult {
+/** nsys/analyzeJob: nsys/analyze's shape for the causes that only show across ranks. */
+export interface JobAnalysisResult extends AnalyzeResult {
   summary?: string;
   ranking?: string[];
   unchecked?: { rootCause: string; missing: string }[];

@@ -258,7 +258,7 @@ ${findingsSection(model)}
 </body></html>`;
 }
 
-/** The profile view's CSS (theme variables), shared by the run view. */
+/** The profile view's CSS (theme variables), shared by the job view. */
 export const STYLE = `
 :root { color-scheme: light dark; }
 body { font-family: var(--vscode-font-family, system-ui, sans-serif); font-size: var(--vscode-font-size, 13px);

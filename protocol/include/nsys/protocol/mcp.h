@@ -20,7 +20,7 @@
 namespace nsys::protocol::mcp {
 
 // One argument of a tool: its snake_case name and the member it is read into. `optional` marks a member whose type
-// does not say so (open_in_perfetto's profile_id: a run's trace is asked by run_id instead).
+// does not say so (open_in_perfetto's profile_id: a job's trace is asked by job_id instead).
 template <typename Owner, typename Member>
 struct ToolArg {
   const char* name;
@@ -117,18 +117,18 @@ struct ExportTraceArgs : ExportTraceParams {
 };
 
 // open_in_perfetto: nsys/openInPerfetto's params in snake_case. The reader checks that exactly one of profile_id
-// and run_id is given, window only with profile_id, ranks_per_node only with run_id and not negative.
+// and job_id is given, window only with profile_id, ranks_per_node only with job_id and not negative.
 struct OpenInPerfettoArgs : OpenInPerfettoParams {
   static constexpr auto Fields() {
     return std::tuple{OptionalArg("profile_id", &OpenInPerfettoArgs::profile_id),
-                      Arg("window", &OpenInPerfettoArgs::window), Arg("run_id", &OpenInPerfettoArgs::run_id),
+                      Arg("window", &OpenInPerfettoArgs::window), Arg("job_id", &OpenInPerfettoArgs::job_id),
                       Arg("ranks_per_node", &OpenInPerfettoArgs::ranks_per_node)};
   }
   void Check(const std::string& path) const;
   bool operator==(const OpenInPerfettoArgs&) const = default;
 };
 
-// close_profile's and close_run's results. A result lists its members once too, under the editor protocol's names;
+// close_profile's and close_job's results. A result lists its members once too, under the editor protocol's names;
 // its writer (to_json) is generated from the list (mcp.cpp), and the MCP tool table spells them in snake_case.
 struct ClosedProfile {
   std::string profile_id;
@@ -138,16 +138,16 @@ struct ClosedProfile {
   }
   bool operator==(const ClosedProfile&) const = default;
 };
-struct ClosedRun {
-  std::string run_id;
+struct ClosedJob {
+  std::string job_id;
   bool closed = true;
   static constexpr auto Fields() {
-    return std::tuple{Arg("runId", &ClosedRun::run_id), Arg("closed", &ClosedRun::closed)};
+    return std::tuple{Arg("jobId", &ClosedJob::job_id), Arg("closed", &ClosedJob::closed)};
   }
-  bool operator==(const ClosedRun&) const = default;
+  bool operator==(const ClosedJob&) const = default;
 };
 void to_json(Json& json, const ClosedProfile& value);
-void to_json(Json& json, const ClosedRun& value);
+void to_json(Json& json, const ClosedJob& value);
 
 #define NSYS_MCP_CONVERSIONS(Type) void FromJson(const Json& json, Type& out, const std::string& path);
 NSYS_MCP_CONVERSIONS(InitializeParams)

@@ -415,12 +415,12 @@ struct ExportTraceResult {
   bool operator==(const ExportTraceResult&) const = default;
 };
 
-// Hand-written reader and writer: profileId is required only without runId.
+// Hand-written reader and writer: profileId is required only without jobId.
 struct OpenInPerfettoParams {             // nsys/openInPerfetto
   std::string profile_id;                 // a profile's trace, or
   std::optional<Window> window;           // (a profile's only)
-  std::optional<std::string> run_id;      // a run's ("runId"): one of the two
-  std::optional<int64_t> ranks_per_node;  // a run's only ("ranksPerNode", as nsys/exportRunTrace's)
+  std::optional<std::string> job_id;      // a job's ("jobId"): one of the two
+  std::optional<int64_t> ranks_per_node;  // a job's only ("ranksPerNode", as nsys/exportJobTrace's)
   bool operator==(const OpenInPerfettoParams&) const = default;
 };
 
@@ -499,7 +499,7 @@ struct InitializationOptions {
   std::optional<Scalar> memory_budget;  // "memoryBudget": the byte budget of runs (bytes, or a size such as "4G")
   // Source folders to index besides the workspace folders (paths or file:// URIs).
   std::optional<std::vector<std::string>> source_roots;
-  // "runLauncher", the command that runs a run's report as a job (["srun", "-N", "8"]): argv, no shell.
+  // "runLauncher", the command that runs a job's report as a batch task (["srun", "-N", "8"]): argv, no shell.
   std::optional<std::vector<std::string>> run_launcher;
   bool operator==(const InitializationOptions&) const = default;
 };

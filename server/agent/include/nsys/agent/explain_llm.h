@@ -81,7 +81,7 @@ class KernelParagraphs {
   bool WaitIdle(std::chrono::milliseconds timeout);
 
  private:
-  struct Job {
+  struct Pending {
     std::string key;
     std::string facts;
     llm::Config config;
@@ -98,7 +98,7 @@ class KernelParagraphs {
   CancelToken cancel_;
   std::mutex mu_;
   std::condition_variable wake_, idle_;
-  std::deque<Job> queue_;
+  std::deque<Pending> queue_;
   std::unordered_map<std::string, Entry> entries_;  // by key
   size_t running_ = 0;
   bool stop_ = false;

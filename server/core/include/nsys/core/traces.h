@@ -40,19 +40,19 @@ struct TraceExport {
   bool streamed = false;
 };
 
-// A run's ranks in one trace: each rank a part of it (trace_writer.h TracePart), its tracks under a
-// top-level track named by the rank, its times moved onto the run's clock by the clock alignment of the run skills
-// (skills/run_partials.h AlignClocks: rank 0's node is the reference), written one rank after another in one file.
-struct RunTraceRequest {
-  std::string run_id;
-  int64_t ranks_per_node = 0;  // consecutive ranks that share a node's clock; 0 = each rank its own (as run skills)
+// A job's ranks in one trace: each rank a part of it (trace_writer.h TracePart), its tracks under a
+// top-level track named by the rank, its times moved onto the job's clock by the clock alignment of the job skills
+// (skills/job_partials.h AlignClocks: rank 0's node is the reference), written one rank after another in one file.
+struct JobTraceRequest {
+  std::string job_id;
+  int64_t ranks_per_node = 0;  // consecutive ranks that share a node's clock; 0 = each rank its own (as job skills)
   int64_t min_duration_ns = 0;
   bool gpu = true, cpu = true, flows = true, counters = true;
   std::optional<std::string> output;  // a file to write; absent = a fresh file in the workspace's trace cache
   bool force = false;
 };
 
-struct RunTraceRank {
+struct JobTraceRank {
   std::string rank;
   int64_t offset_ns = 0;        // the rank's node clock minus the reference's: subtracted from its times
   int64_t uncertainty_ns = -1;  // the alignment's error bound; -1 = unknown
@@ -61,10 +61,10 @@ struct RunTraceRank {
   std::string error;            // why the rank is not in the trace (empty when it is)
 };
 
-struct RunTraceExport {
+struct JobTraceExport {
   TraceStats stats;  // the ranks' counts summed; bytes, sha256 and span (run clock) of the whole file
   std::string path;
-  std::vector<RunTraceRank> ranks;  // in rank order
+  std::vector<JobTraceRank> ranks;  // in rank order
   std::vector<std::string> notes;   // the clock alignment's notes
 };
 

@@ -23,8 +23,8 @@
 #include "nsys/agent/skill_runner.h"
 #include "nsys/core/annotation_plan.h"
 #include "nsys/core/ask.h"
+#include "nsys/core/job.h"
 #include "nsys/core/report.h"
-#include "nsys/core/run.h"
 #include "nsys/core/sources.h"
 #include "nsys/core/traces.h"
 #include "nsys/engine/profile.h"
@@ -45,10 +45,10 @@ namespace nsys::core {
 
 // The workspace's state holders (server/core/src/stores.h).
 class ProfileStore;
-class RunStore;
+class JobStore;
 class SourceSets;
 struct LoadedProfile;
-struct RunEntry;
+struct JobEntry;
 
 // A skill call to precompute: the skill's name and its raw arguments (as a client would send them).
 struct WarmCall {
@@ -73,7 +73,7 @@ struct WorkspaceConfig {
   // Traces written for exportTrace calls without `output` (in <cache>/exported-traces): how many stay, and how long.
   trace::TraceCacheLimits trace_cache;
   // How long one user skill's SQL may run (CLI --skill-timeout; a session may set its own through
-  // initializationOptions.skillTimeoutSeconds, see RunSkill). Past it the run fails with kLimitExceeded.
+  // initializationOptions.skillTimeoutSeconds, see RunSkill). Past it the job fails with kLimitExceeded.
   std::chrono::milliseconds skill_timeout = skills::kDefaultUserSkillTimeout;
   // Each open profile's result memo holds at most this many bytes (ResultMemo::BytesOf plus keys).
   size_t memo_budget_bytes = skills::ResultMemo::kDefaultBudgetBytes;
@@ -84,12 +84,12 @@ struct WorkspaceConfig {
   size_t max_loaded_profiles = 8;  // distinct files loaded (or loading) at once
   size_t max_open_ids = 256;       // open ids, shared or not: each costs a map entry
   ProfileOpener opener;            // empty: engine::Profile::Open
-  // Runs (core/run.h): each run's ranks are loaded under its own byte budget (RunRequest's, else this),
-  // `run_threads` at a time, apart from max_loaded_profiles above. At most `max_open_runs` runs are open.
-  uint64_t run_memory_budget_bytes = kDefaultRunMemoryBudget;
-  int run_threads = kDefaultRunThreads;
-  std::string launch_binary;  // the nsys-ai a run launcher runs (LaunchRunReport); empty = this process's binary
-  size_t max_open_runs = 16;
+  // Jobs (core/job.h): each job's ranks are loaded under its own byte budget (JobRequest's, else this),
+  // `job_threads` at a time, apart from max_loaded_profiles above. At most `max_open_jobs` runs are open.
+  uint64_t job_memory_budget_bytes = kDefaultJobMemoryBudget;
+  int job_threads = kDefaultJobThreads;
+  std::string launch_binary;  // the nsys-ai a job launcher runs (LaunchJobReport); empty = this process's binary
+  size_t max_open_jobs = 16;
   // The LLM the agent may use (ask, explanations). Provider kNone = offline; a session may give its own through
   // initializationOptions.llm. The key never leaves the server.
   llm::Config llm;
@@ -196,56 +196,56 @@ class Workspace {
                                    std::optional<std::chrono::milliseconds> skill_timeout = std::nullopt);
 
   // ---- runs ----
-  // Opens a run: lists and checks its files (ListRunFiles) without loading any; ranks load when a query needs them
-  // (core/run.h). The rank files are protected from trace outputs like profiles. kLimitExceeded past
-  // WorkspaceConfig::max_open_runs.
-  Expected<OpenedRun> OpenRun(const RunRequest& request, const CancelToken& cancel = {},
+  // Opens a job: lists and checks its files (ListJobFiles) without loading any; ranks load when a query needs them
+  // (core/job.h). The rank files are protected from trace outputs like profiles. kLimitExceeded past
+  // WorkspaceConfig::max_open_jobs.
+  Expected<OpenedJob> OpenJob(const JobRequest& request, const CancelToken& cancel = {},
                               const ProgressSink& progress = {});
-  Status CloseRun(const std::string& run_id);
-  std::vector<OpenedRun> ListRuns() const;
-  // A skill on every rank of a run: the ranks' rows in rank order, each led by a `rank` column (the file's name),
+  Status CloseJob(const std::string& job_id);
+  std::vector<OpenedJob> ListJobs() const;
+  // A skill on every rank of a job: the ranks' rows in rank order, each led by a `rank` column (the file's name),
   // and their notes prefixed with the ranks they come from. A rank that fails or declines is named in a note, the
-  // others still answer; when every rank fails the first error is returned. Results are memoised per run.
-  // A run skill's name (skills::run::RunSkills(): run_stragglers, run_clock_alignment, ...) runs that cross-rank
-  // analysis instead: each rank's partial (computed once per run and step marker), then the skill's merge; its
-  // arguments are its own plus RunSkillCommonArgs() (marker, ranks_per_node); `filter` must be empty.
-  Expected<skills::Table> RunSkillOnRun(const std::string& run_id, const std::string& skill, const skills::Args& args,
+  // others still answer; when every rank fails the first error is returned. Results are memoised per job.
+  // A job skill's name (skills::job::JobSkills(): job_stragglers, job_clock_alignment, ...) runs that cross-rank
+  // analysis instead: each rank's partial (computed once per job and step marker), then the skill's merge; its
+  // arguments are its own plus JobSkillCommonArgs() (marker, ranks_per_node); `filter` must be empty.
+  Expected<skills::Table> RunSkillOnJob(const std::string& job_id, const std::string& skill, const skills::Args& args,
                                         const engine::FilterSpec& filter, const CancelToken& cancel = {},
                                         const ProgressSink& progress = {},
                                         std::optional<std::chrono::milliseconds> skill_timeout = std::nullopt);
-  // Per rank: kernels, GPU time, NCCL time, step time when iterations are found; and every run skill with its
-  // defaults (RunReport::analyses), from partials computed in the same visit of each rank.
-  Expected<RunReport> ReportRun(const std::string& run_id, const CancelToken& cancel = {},
+  // Per rank: kernels, GPU time, NCCL time, step time when iterations are found; and every job skill with its
+  // defaults (JobReport::analyses), from partials computed in the same visit of each rank.
+  Expected<JobReport> ReportJob(const std::string& job_id, const CancelToken& cancel = {},
                                 const ProgressSink& progress = {});
-  // ReportRun as a job of `launcher` (initializationOptions.runLauncher, e.g. {"srun", "-N", "8"}): it runs
-  // `<launcher> <nsys-ai> run-report RANKS... --mpi --format json --progress-lines --memory-budget B` and returns
-  // what the job printed (the report as nsys/runReport's JSON); the job's progress lines come to `progress`.
+  // ReportJob as a job of `launcher` (initializationOptions.runLauncher, e.g. {"srun", "-N", "8"}): it runs
+  // `<launcher> <nsys-ai> job-report RANKS... --mpi --format json --progress-lines --memory-budget B` and returns
+  // what the job printed (the report as nsys/jobReport's JSON); the job's progress lines come to `progress`.
   // kCancelled kills the job; a job that fails is kInternal with the end of its stderr.
-  Expected<std::string> LaunchRunReport(const std::string& run_id, const std::vector<std::string>& launcher,
+  Expected<std::string> LaunchJobReport(const std::string& job_id, const std::vector<std::string>& launcher,
                                         const CancelToken& cancel = {}, const ProgressSink& progress = {});
-  Expected<RunMemoryStats> RunStats(const std::string& run_id) const;
-  // ReportRun in its two halves, for a run spread over processes (server/mpi; ReportRun is both in one process).
-  // The per-rank half for the ranks `which` (indices into OpenedRun::ranks): one part per index, in that order; a
+  Expected<JobMemoryStats> JobStats(const std::string& job_id) const;
+  // ReportJob in its two halves, for a job spread over processes (server/mpi; ReportJob is both in one process).
+  // The per-rank half for the ranks `which` (indices into OpenedJob::ranks): one part per index, in that order; a
   // rank that fails is a part with its error. kInvalidArgument for an index out of range.
-  Expected<std::vector<RankReportPart>> ReportRunRanks(const std::string& run_id, const std::vector<size_t>& which,
+  Expected<std::vector<RankReportPart>> ReportJobRanks(const std::string& job_id, const std::vector<size_t>& which,
                                                        const CancelToken& cancel = {},
                                                        const ProgressSink& progress = {});
-  // The merge half: one part per rank of the run, in rank order, computed by any process (their partials become
-  // the run's, unless it has them already); then every run skill. kInvalidArgument when the parts do not name the
+  // The merge half: one part per rank of the job, in rank order, computed by any process (their partials become
+  // the job's, unless it has them already); then every job skill. kInvalidArgument when the parts do not name the
   // run's ranks; the first error when every rank failed; kCancelled when a rank was cancelled. The report's memory
   // figures are this process's.
-  Expected<RunReport> MergeRunReport(const std::string& run_id, std::vector<RankReportPart> parts,
+  Expected<JobReport> MergeJobReport(const std::string& job_id, std::vector<RankReportPart> parts,
                                      const CancelToken& cancel = {});
-  // A run skill in the same two halves: the partials of the ranks `which` for the step marker `marker` (one per
-  // index, or that rank's error), then the skill's merge over one per rank of the run in rank order (`args` as
-  // RunSkillOnRun's). kNotFound when `skill` is not a run skill.
-  Expected<std::vector<Expected<skills::run::RankPartial>>> RunPartialsOfRanks(const std::string& run_id,
+  // A job skill in the same two halves: the partials of the ranks `which` for the step marker `marker` (one per
+  // index, or that rank's error), then the skill's merge over one per rank of the job in rank order (`args` as
+  // RunSkillOnJob's). kNotFound when `skill` is not a job skill.
+  Expected<std::vector<Expected<skills::job::RankPartial>>> JobPartialsOfRanks(const std::string& job_id,
                                                                                const std::vector<size_t>& which,
                                                                                const std::string& marker,
                                                                                const CancelToken& cancel = {},
                                                                                const ProgressSink& progress = {});
-  Expected<skills::Table> MergeRunSkill(const std::string& run_id, const std::string& skill, const skills::Args& args,
-                                        std::vector<Expected<skills::run::RankPartial>> parts,
+  Expected<skills::Table> MergeJobSkill(const std::string& job_id, const std::string& skill, const skills::Args& args,
+                                        std::vector<Expected<skills::job::RankPartial>> parts,
                                         const CancelToken& cancel = {});
 
   // ---- analyze ----
@@ -259,9 +259,9 @@ class Workspace {
   Expected<EditorAnalysis> AnalyzeForEditor(const std::string& profile_id, const agent::AnalyzeOptions& options,
                                             const agent::FindingSink& on_finding = {}, const CancelToken& cancel = {},
                                             const ProgressSink& progress = {});
-  // The cross-rank causes of a run (agent/run_analyze.h: stragglers, kernel imbalance, step-time spread) from the
-  // ranks' partials (computed once per run); `ranks_per_node` as the run skills' (the clock alignment's nodes).
-  Expected<agent::Analysis> AnalyzeRun(const std::string& run_id, int64_t ranks_per_node = 0,
+  // The cross-rank causes of a job (agent/job_analyze.h: stragglers, kernel imbalance, step-time spread) from the
+  // ranks' partials (computed once per job); `ranks_per_node` as the job skills' (the clock alignment's nodes).
+  Expected<agent::Analysis> AnalyzeJob(const std::string& job_id, int64_t ranks_per_node = 0,
                                        const CancelToken& cancel = {}, const ProgressSink& progress = {});
   // ---- explain ----
   // What a kernel is and how it behaves in the profile (agent/explain.h), for hovers: loads the kernel table (and the
@@ -389,15 +389,15 @@ class Workspace {
   Expected<TracePublication> PublishTrace(const TraceRequest& request, TracePublisher& publisher,
                                           const std::string& perfetto_origin, const CancelToken& cancel = {},
                                           const ProgressSink& progress = {});
-  // A run's trace (ExportRunTrace, request.output ignored) written into the publisher's directory and published:
-  // openInPerfetto on a run.
-  Expected<TracePublication> PublishRunTrace(RunTraceRequest request, TracePublisher& publisher,
+  // A job's trace (ExportJobTrace, request.output ignored) written into the publisher's directory and published:
+  // openInPerfetto on a job.
+  Expected<TracePublication> PublishJobTrace(JobTraceRequest request, TracePublisher& publisher,
                                              const std::string& perfetto_origin, const CancelToken& cancel = {},
                                              const ProgressSink& progress = {});
-  // A run's trace (RunTraceRequest): the clock alignment from the ranks' partials (computed once per run), then
-  // each rank loaded in turn under the run's budget and written as its part. A rank that fails is named in the
+  // A job's trace (JobTraceRequest): the clock alignment from the ranks' partials (computed once per job), then
+  // each rank loaded in turn under the job's budget and written as its part. A rank that fails is named in the
   // result and left out; kNotFound for an unknown run; the output is checked as ExportTrace's.
-  Expected<RunTraceExport> ExportRunTrace(const RunTraceRequest& request, const CancelToken& cancel = {},
+  Expected<JobTraceExport> ExportJobTrace(const JobTraceRequest& request, const CancelToken& cancel = {},
                                           const ProgressSink& progress = {});
   // Loads the tables the request's trace needs (the export calls do it too; a front end that times the load apart
   // from the write calls this first).
@@ -451,16 +451,16 @@ class Workspace {
                                   std::optional<std::chrono::milliseconds> skill_timeout) const;
   // The state of an open profile, run or source set (server/core/src/stores.h), or kNotFound naming the id.
   Expected<std::shared_ptr<LoadedProfile>> EntryOf(const std::string& id) const;
-  Expected<std::shared_ptr<RunEntry>> RunEntryOf(const std::string& run_id) const;
+  Expected<std::shared_ptr<JobEntry>> JobEntryOf(const std::string& job_id) const;
   Expected<std::shared_ptr<source::AnnotationIndex>> SourceSet(const std::string& set_id) const;
   // The cache of traces written without an output path; created on first use, its traces removed with the workspace.
   trace::TraceCache& TraceCache();
   // A trace request resolved against its profile.
-  struct TraceJob {
+  struct TracePlan {
     std::shared_ptr<engine::Profile> profile;
     trace::TraceOptions options;
   };
-  Expected<TraceJob> PrepareTrace(const TraceRequest& request);
+  Expected<TracePlan> PrepareTrace(const TraceRequest& request);
   trace::OutputPolicy TraceOutputPolicyFor(const engine::Profile& profile, bool force) const;
   // Where a written trace goes: `output`, or (absent) a fresh file in the trace cache named after `stem`, in which
   // case `cache` is set and TraceWritten lets the cache drop its oldest traces once the file is complete.
@@ -478,7 +478,7 @@ class Workspace {
   std::string cache_dir_;
   // The state holders (stores.h); the calls above look their state up there and hand it to a feature.
   std::unique_ptr<ProfileStore> profiles_;
-  std::unique_ptr<RunStore> runs_;
+  std::unique_ptr<JobStore> jobs_;
   std::unique_ptr<SourceSets> source_sets_;
   agent::ConversationStore conversations_{kMaxConversations, kConversationIdle};
   // Last, so it is destroyed first: its threads are cancelled and joined before the rest goes.

@@ -49,10 +49,10 @@ struct SessionSettings {
   std::string perfetto_origin;  // initializationOptions.perfettoOrigin (checked); empty = the side channel's default
   // initializationOptions.skillTimeoutSeconds: this session's user-skill time budget; empty = the server's.
   std::optional<std::chrono::milliseconds> skill_timeout;
-  // initializationOptions.memoryBudget: the byte budget of the runs this session opens, and of the exports it is
+  // initializationOptions.memoryBudget: the byte budget of the jobs this session opens, and of the exports it is
   // the first to open (an export over half of it is paged); 0 = the server's.
   uint64_t memory_budget = 0;
-  // initializationOptions.runLauncher: nsys/runReport runs as a job of this command (argv prefix); empty = here.
+  // initializationOptions.runLauncher: nsys/jobReport runs as a job of this command (argv prefix); empty = here.
   // Like nsysPath, accepted only when ServerOptions::allow_client_commands.
   std::vector<std::string> run_launcher;
   std::string nsys_path;  // initializationOptions.nsysPath: converts this session's .nsys-rep; empty = the server's

@@ -9,10 +9,10 @@
 #include "nsys/protocol/ask.h"
 #include "nsys/protocol/diff.h"
 #include "nsys/protocol/explain.h"
+#include "nsys/protocol/job.h"
 #include "nsys/protocol/jsonrpc.h"
 #include "nsys/protocol/methods.h"
 #include "nsys/protocol/nvtx_tree.h"
-#include "nsys/protocol/run.h"
 #include "nsys/support/expected.h"
 
 namespace nsys::lsp {
@@ -68,14 +68,14 @@ Expected<protocol::ExplainKernelResult> OnExplainKernel(const protocol::ExplainK
 // nsys/nvtxTree: a parent id that is not a node of the profile's tree is -32602 naming `parent`.
 Expected<protocol::NvtxTreeResult> OnNvtxTree(const protocol::NvtxTreeParams& params, RequestContext& ctx);
 
-// Runs: nsys/openRun, nsys/closeRun, nsys/runSkillOnRun, nsys/runReport, nsys/analyzeRun, nsys/exportRunTrace
-// (Workspace::OpenRun, CloseRun, RunSkillOnRun, ReportRun, ...; wire/run.h).
-Expected<protocol::OpenRunResult> OnOpenRun(const protocol::OpenRunParams& params, RequestContext& ctx);
-Expected<protocol::NullResult> OnCloseRun(const protocol::RunIdParams& params, RequestContext& ctx);
-Expected<protocol::RunSkillResult> OnRunSkillOnRun(const protocol::RunSkillOnRunParams& params, RequestContext& ctx);
-Expected<protocol::RunReportResult> OnRunReport(const protocol::RunIdParams& params, RequestContext& ctx);
-Expected<protocol::AnalyzeResult> OnAnalyzeRun(const protocol::AnalyzeRunParams& params, RequestContext& ctx);
-Expected<protocol::ExportRunTraceResult> OnExportRunTrace(const protocol::ExportRunTraceParams& params,
+// Jobs: nsys/openJob, nsys/closeJob, nsys/runSkillOnJob, nsys/jobReport, nsys/analyzeJob, nsys/exportJobTrace
+// (Workspace::OpenJob, CloseJob, RunSkillOnJob, ReportJob, ...; wire/run.h).
+Expected<protocol::OpenJobResult> OnOpenJob(const protocol::OpenJobParams& params, RequestContext& ctx);
+Expected<protocol::NullResult> OnCloseJob(const protocol::JobIdParams& params, RequestContext& ctx);
+Expected<protocol::RunSkillResult> OnRunSkillOnJob(const protocol::RunSkillOnJobParams& params, RequestContext& ctx);
+Expected<protocol::JobReportResult> OnJobReport(const protocol::JobIdParams& params, RequestContext& ctx);
+Expected<protocol::AnalyzeResult> OnAnalyzeJob(const protocol::AnalyzeJobParams& params, RequestContext& ctx);
+Expected<protocol::ExportJobTraceResult> OnExportJobTrace(const protocol::ExportJobTraceParams& params,
                                                           RequestContext& ctx);
 
 // nsys/exportTrace: with a partialResultToken the trace streams as {chunk: base64, offset} values; with `output`

@@ -81,8 +81,13 @@ class MethodTable {
   void AddRequest(std::string method, RequestFn handler, RequestOptions options = {});
   void AddNotification(std::string method, NotificationFn handler);
 
+  // An old name of a bound request, answered as `current` with each of `renamed_keys`' old param keys read as its
+  // new one (when the new key is absent). Found by Find, never listed by Names: clients discover the current names.
+  void Alias(std::string old_name, std::string_view current,
+             std::vector<std::pair<std::string, std::string>> renamed_keys = {});
+
   const Entry* Find(std::string_view method) const;
-  std::vector<std::string> Names() const;  // sorted
+  std::vector<std::string> Names() const;  // sorted, without the aliases
   // A table with only the named entries of this one (the dispatcher's table before `initialize`).
   MethodTable Subset(const std::vector<std::string_view>& methods) const;
 
@@ -97,6 +102,7 @@ class MethodTable {
   }
 
   std::map<std::string, Entry, std::less<>> entries_;
+  std::map<std::string, Entry, std::less<>> aliases_;
 };
 
 // THE bind table of the product (bind_table.cpp).

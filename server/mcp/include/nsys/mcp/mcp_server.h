@@ -117,7 +117,7 @@ class McpServer {
   void HandleBatch(std::string_view line, const ReplyFn& reply, bool sync);
   void HandleNotification(const protocol::Notification& notification);
   void Cancel(const protocol::Json& params);  // notifications/cancelled
-  void Post(std::function<void()> job);       // on the pool, counted in jobs_
+  void Post(std::function<void()> job);       // on the pool, counted in tasks_
   bool RunsOnWorker(const protocol::Request& request) const;
   // Registers a request for the pool; an error response when it cannot be admitted (in use, too many, stopping).
   std::optional<protocol::Response> Admit(const protocol::Request& request, InFlightPtr& entry);
@@ -138,7 +138,7 @@ class McpServer {
   std::mutex mu_;
   std::condition_variable idle_cv_;
   std::map<protocol::RequestId, InFlightPtr> in_flight_;  // admitted requests by id
-  size_t jobs_ = 0;                                       // jobs posted and not yet finished
+  size_t tasks_ = 0;                                      // jobs posted and not yet finished
   bool stopping_ = false;
   std::unique_ptr<support::ThreadPool> pool_;  // last: destroyed (joined) first, while what its jobs use still exists
 };

@@ -1,6 +1,6 @@
 #pragma once
 // A child process run to completion with its standard output collected and its standard error read line by line:
-// the run launcher's job (srun, mpirun) whose result is JSON on stdout and whose progress comes on stderr.
+// the job launcher (srun, mpirun) whose result is JSON on stdout and whose progress comes on stderr.
 #include <cstddef>
 #include <functional>
 #include <string>

@@ -25,8 +25,8 @@
 
 namespace nsys::trace {
 
-// One part of a trace that holds several exports (a run's ranks, one after another in one file): its own packet
-// sequence, track uuids and flow ids above every other part's, its timestamps moved onto the run's clock, and its
+// One part of a trace that holds several exports (a job's ranks, one after another in one file): its own packet
+// sequence, track uuids and flow ids above every other part's, its timestamps moved onto the job's clock, and its
 // tracks under one top-level track named `label` (its GPUs, and its processes and threads as named tracks, so that
 // ranks whose processes share pids stay apart). The default is a trace of one export, written as before.
 struct TracePart {
@@ -48,7 +48,7 @@ struct TraceOptions {
   bool counters = true;              // utilisation and bandwidth counter tracks
   engine::Ns counter_bucket_ns = 0;  // 0 = automatic: about 1000 buckets over the traced span (1-2-5 steps, >= 1 us)
   size_t chunk_bytes = size_t{1} << 20;  // target chunk size; a chunk always ends on a packet boundary
-  TracePart part;                        // a part of a run's trace; the default: the whole trace
+  TracePart part;                        // a part of a job's trace; the default: the whole trace
   bool pipeline = true;  // hash and deliver chunks on a second thread while encoding (the sink is still called
                          // once per chunk, in order, never concurrently; but not on the caller's thread)
 };

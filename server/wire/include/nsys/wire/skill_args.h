@@ -30,7 +30,7 @@ Expected<skills::Args> ToolSkillArgs(const std::map<std::string, protocol::Scala
 // kInvalidArgument names the skill's arguments when `name` is not one, the allowed values when `text` is not one
 // of them, or the type when `text` does not parse.
 Status AddArgText(const skills::Skill& skill, const std::string& name, const std::string& text, skills::Args& args);
-// The same against a list of argument specs (a run skill's: core::RunSkillArgSpecs).
+// The same against a list of argument specs (a job skill's: core::JobSkillArgSpecs).
 Status AddArgText(const std::string& skill_name, const std::vector<skills::ArgSpec>& specs, const std::string& name,
                   const std::string& text, skills::Args& args);
 

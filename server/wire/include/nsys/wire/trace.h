@@ -16,14 +16,14 @@ namespace nsys::wire {
 // kInvalidArgument for a pid outside 0..16777215 or a negative minDurationNs, naming the field.
 Expected<core::TraceRequest> ToTraceRequest(const protocol::ExportTraceParams& params);
 core::TraceRequest ToTraceRequest(const protocol::OpenInPerfettoParams& params);
-// nsys/openInPerfetto on a run (params.run_id set): kInvalidArgument with a profileId or a window too, or a negative
+// nsys/openInPerfetto on a job (params.job_id set): kInvalidArgument with a profileId or a window too, or a negative
 // ranksPerNode.
-Expected<core::RunTraceRequest> ToRunTraceRequest(const protocol::OpenInPerfettoParams& params);
+Expected<core::JobTraceRequest> ToJobTraceRequest(const protocol::OpenInPerfettoParams& params);
 
 // The exportTrace result: the bytes, hash and path, notes for a human (the window, clipped and skipped slices, a
 // gzip request this build does not honour) and the writer's counts.
 protocol::ExportTraceResult ToExportTraceResult(const core::TraceExport& trace, bool gzip_requested);
-// The writer's slice counts as the wire names them (a profile's trace and a run's).
+// The writer's slice counts as the wire names them (a profile's trace and a job's).
 protocol::TraceSliceCounts ToTraceSliceCounts(const core::TraceStats& stats);
 // The openInPerfetto result; `show_document`: whether the face asked the client to open the URL.
 protocol::OpenInPerfettoResult ToOpenInPerfettoResult(const core::TracePublication& publication,

@@ -1,0 +1,193 @@
+#pragma once
+// Jobs: N rank exports opened as one. nsys/openJob {paths | directory, memoryBudget?, threads?} →
+// {jobId, ranks, memoryBudgetBytes, threads}; nsys/closeJob {jobId} → null; nsys/runSkillOnJob {jobId, skill,
+// args?, filter?} → a RunSkillResult whose rows lead with a `rank` column (or a job skill's table); nsys/jobReport
+// {jobId} → per-rank kernels, GPU, NCCL and step time, and every job skill's table; nsys/exportJobTrace {jobId,
+// output?, ranksPerNode?, ...} → the trace of every rank on the job's clock; nsys/analyzeJob {jobId, ranksPerNode?}
+// → the cross-rank findings as nsys/analyze's result. Mirrors core/job.h and core/traces.h
+// (wire/run.h converts).
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nsys/protocol/mcp.h"
+#include "nsys/protocol/methods.h"
+
+namespace nsys::protocol {
+
+namespace method {  // beside the others (methods.h): every method name is protocol::method::kX
+inline constexpr std::string_view kOpenJob = "nsys/openJob";
+inline constexpr std::string_view kCloseJob = "nsys/closeJob";
+inline constexpr std::string_view kRunSkillOnJob = "nsys/runSkillOnJob";
+inline constexpr std::string_view kJobReport = "nsys/jobReport";
+inline constexpr std::string_view kExportJobTrace = "nsys/exportJobTrace";
+inline constexpr std::string_view kAnalyzeJob = "nsys/analyzeJob";
+}  // namespace method
+
+struct OpenJobParams {  // nsys/openJob
+  std::optional<std::vector<std::string>> paths;
+  std::optional<std::string> directory;
+  // "memoryBudget": bytes (an integer) or a size ("4G", "512M"); absent = the session's or the server's.
+  std::optional<Scalar> memory_budget;
+  std::optional<int64_t> threads;  // ranks loaded at once, 1..64; absent = 2
+  bool operator==(const OpenJobParams&) const = default;
+};
+
+struct JobRankInfo {
+  std::string rank;  // the file name without its extension
+  std::string path;
+  int64_t file_size = 0;  // "fileSize"
+  bool operator==(const JobRankInfo&) const = default;
+};
+
+struct OpenJobResult {
+  std::string job_id;  // "jobId"
+  std::vector<JobRankInfo> ranks;
+  int64_t memory_budget_bytes = 0;  // "memoryBudgetBytes"
+  int64_t threads = 0;
+  bool operator==(const OpenJobResult&) const = default;
+};
+
+struct JobIdParams {   // nsys/closeJob (result null), nsys/jobReport
+  std::string job_id;  // "jobId"
+  bool operator==(const JobIdParams&) const = default;
+};
+
+struct RunSkillOnJobParams {  // nsys/runSkillOnJob: nsys/runSkill's params with jobId for profileId
+  std::string job_id;         // "jobId"
+  std::string skill;
+  std::map<std::string, Scalar> args;
+  std::optional<Filter> filter;
+  bool operator==(const RunSkillOnJobParams&) const = default;
+};
+
+struct RankSummaryInfo {
+  std::string rank;
+  std::string path;
+  int64_t kernels = 0;
+  int64_t gpu_time_ns = 0;              // "gpuTimeNs": Σ kernel durations
+  int64_t nccl_kernels = 0;             // "ncclKernels"
+  int64_t nccl_time_ns = 0;             // "ncclTimeNs"
+  std::optional<int64_t> step_time_ns;  // "stepTimeNs": the median iteration, when iterations are found
+  int64_t steps = 0;
+  std::optional<std::string> error;  // the rank could not be read
+  bool operator==(const RankSummaryInfo&) const = default;
+};
+
+struct JobMemoryInfo {
+  int64_t budget_bytes = 0;          // "budgetBytes"
+  int64_t peak_accounted_bytes = 0;  // "peakAccountedBytes": the most the job's ranks held at once, by estimate
+  int64_t loads = 0;                 // rank opens (first opens and reopens)
+  int64_t evictions = 0;             // ranks dropped to stay within the budget
+  int64_t over_budget_ranks = 0;     // "overBudgetRanks": ranks that alone exceed the budget
+  bool operator==(const JobMemoryInfo&) const = default;
+};
+
+struct JobAnalysisInfo {  // one cross-rank analysis: a job skill's result with its default arguments
+  std::string skill;
+  RunSkillResult result;
+  bool operator==(const JobAnalysisInfo&) const = default;
+};
+
+struct JobReportResult {
+  std::string job_id;  // "jobId"
+  std::vector<RankSummaryInfo> ranks;
+  std::vector<JobAnalysisInfo> analyses;
+  std::vector<std::string> notes;
+  JobMemoryInfo memory;
+  bool operator==(const JobReportResult&) const = default;
+};
+
+struct ExportJobTraceParams {              // nsys/exportJobTrace: one Perfetto trace of every rank on the job's clock
+  std::string job_id;                      // "jobId"
+  std::optional<std::string> output;       // a file to write; absent = a fresh file in the server's trace cache
+  std::optional<int64_t> ranks_per_node;   // "ranksPerNode": consecutive ranks sharing a clock; absent/0 = each its own
+  std::optional<int64_t> min_duration_ns;  // "minDurationNs": shorter slices are left out
+  std::optional<bool> gpu, cpu, flows, counters;  // what to write (each absent = true)
+  bool operator==(const ExportJobTraceParams&) const = default;
+};
+
+struct AnalyzeJobParams {  // nsys/analyzeJob → an AnalyzeResult (protocol/analyze.h) of the cross-rank causes
+  std::string job_id;      // "jobId"
+  std::optional<int64_t> ranks_per_node;  // "ranksPerNode": as the job skills' (clock alignment nodes)
+  bool operator==(const AnalyzeJobParams&) const = default;
+};
+
+struct JobTraceRankInfo {
+  std::string rank;
+  int64_t offset_ns = 0;                  // "offsetNs": its node's clock minus the reference's, subtracted
+  std::optional<int64_t> uncertainty_ns;  // "uncertaintyNs": absent when unknown
+  std::string method;                     // "reference", "nccl_ends", "session_start" or "none"
+  int64_t slices = 0;
+  std::optional<std::string> error;  // the rank is not in the trace: why
+  bool operator==(const JobTraceRankInfo&) const = default;
+};
+
+struct ExportJobTraceResult {
+  std::string path;
+  int64_t bytes = 0;
+  std::string sha256;
+  int64_t tracks = 0;
+  TraceSliceCounts slices;
+  int64_t flows = 0;
+  std::vector<JobTraceRankInfo> ranks;
+  std::vector<std::string> notes;  // the clock alignment's
+  bool operator==(const ExportJobTraceResult&) const = default;
+};
+
+void FromJson(const Json& json, OpenJobParams& out, const std::string& path);
+void to_json(Json& json, const OpenJobParams& value);
+void FromJson(const Json& json, JobRankInfo& out, const std::string& path);
+void to_json(Json& json, const JobRankInfo& value);
+void FromJson(const Json& json, OpenJobResult& out, const std::string& path);
+void to_json(Json& json, const OpenJobResult& value);
+void FromJson(const Json& json, JobIdParams& out, const std::string& path);
+void to_json(Json& json, const JobIdParams& value);
+void FromJson(const Json& json, RunSkillOnJobParams& out, const std::string& path);
+void to_json(Json& json, const RunSkillOnJobParams& value);
+void FromJson(const Json& json, RankSummaryInfo& out, const std::string& path);
+void to_json(Json& json, const RankSummaryInfo& value);
+void FromJson(const Json& json, JobMemoryInfo& out, const std::string& path);
+void to_json(Json& json, const JobMemoryInfo& value);
+void FromJson(const Json& json, JobAnalysisInfo& out, const std::string& path);
+void to_json(Json& json, const JobAnalysisInfo& value);
+void FromJson(const Json& json, ExportJobTraceParams& out, const std::string& path);
+void to_json(Json& json, const ExportJobTraceParams& value);
+void FromJson(const Json& json, AnalyzeJobParams& out, const std::string& path);
+void to_json(Json& json, const AnalyzeJobParams& value);
+void FromJson(const Json& json, JobTraceRankInfo& out, const std::string& path);
+void to_json(Json& json, const JobTraceRankInfo& value);
+void FromJson(const Json& json, ExportJobTraceResult& out, const std::string& path);
+void to_json(Json& json, const ExportJobTraceResult& value);
+void FromJson(const Json& json, JobReportResult& out, const std::string& path);
+void to_json(Json& json, const JobReportResult& value);
+
+namespace mcp {
+struct OpenJobArgs : OpenJobParams {  // open_job (MCP tool): nsys/openJob's params in snake_case
+  static constexpr auto Fields() {
+    return std::tuple{Arg("paths", &OpenJobArgs::paths), Arg("directory", &OpenJobArgs::directory),
+                      Arg("memory_budget", &OpenJobArgs::memory_budget), Arg("threads", &OpenJobArgs::threads)};
+  }
+  bool operator==(const OpenJobArgs&) const = default;
+};
+struct JobIdArgs {  // job_report, close_job
+  std::string job_id;
+  static constexpr auto Fields() { return std::tuple{Arg("job_id", &JobIdArgs::job_id)}; }
+  bool operator==(const JobIdArgs&) const = default;
+};
+struct AnalyzeJobArgs {  // analyze_job
+  std::string job_id;
+  std::optional<int64_t> ranks_per_node;
+  static constexpr auto Fields() {
+    return std::tuple{Arg("job_id", &AnalyzeJobArgs::job_id), Arg("ranks_per_node", &AnalyzeJobArgs::ranks_per_node)};
+  }
+  bool operator==(const AnalyzeJobArgs&) const = default;
+};
+void FromJson(const Json& json, OpenJobArgs& out, const std::string& path);
+void FromJson(const Json& json, JobIdArgs& out, const std::string& path);
+void FromJson(const Json& json, AnalyzeJobArgs& out, const std::string& path);
+}  // namespace mcp
+
+}  // namespace nsys::protocol

@@ -76,7 +76,7 @@ Expected<std::shared_ptr<JobEntry>> JobStore::Find(const std::string& job_id) co
   auto it = jobs_.find(job_id);
   if (it == jobs_.end()) {
     return MakeError(ErrorKind::kNotFound, jobs_.empty()
-                                               ? fmt::format("no open job has id '{}' (no run is open)", job_id)
+                                               ? fmt::format("no open job has id '{}' (no job is open)", job_id)
                                                : fmt::format("no open job has id '{}'", job_id));
   }
   return it->second;
@@ -140,7 +140,7 @@ Expected<std::vector<Expected<skills::job::RankPartial>>> PartialsOfRanks(JobEnt
   RankSet& ranks = *entry.ranks;
   for (size_t i : which) {
     if (i >= ranks.ranks().size()) {
-      return MakeError(ErrorKind::kInvalidArgument, fmt::format("run {} has no rank {}", entry.job.id, i));
+      return MakeError(ErrorKind::kInvalidArgument, fmt::format("job {} has no rank {}", entry.job.id, i));
     }
   }
   std::vector<Expected<skills::job::RankPartial>> parts(ranks.ranks().size(), skills::job::RankPartial{});
@@ -215,7 +215,7 @@ Expected<std::vector<RankReportPart>> ReportRanks(JobEntry& entry, const skills:
   RankSet& ranks = *entry.ranks;
   for (size_t i : which) {
     if (i >= ranks.ranks().size()) {
-      return MakeError(ErrorKind::kInvalidArgument, fmt::format("run {} has no rank {}", entry.job.id, i));
+      return MakeError(ErrorKind::kInvalidArgument, fmt::format("job {} has no rank {}", entry.job.id, i));
     }
   }
   std::vector<RankReportPart> parts(ranks.ranks().size());

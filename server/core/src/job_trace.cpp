@@ -88,7 +88,7 @@ Expected<JobTraceExport> Workspace::ExportJobTrace(const JobTraceRequest& reques
   out.notes = clocks.notes;
 
   // Step 2: the output, checked as a profile's trace is (the job's files are among the protected ones).
-  auto output = TraceTargetFor(request.output, fmt::format("run-{}", request.job_id));
+  auto output = TraceTargetFor(request.output, fmt::format("job-{}", request.job_id));
   if (!output) return output.error();
   out.path = output->path;
   trace::OutputPolicy policy = TraceOutputPolicy();

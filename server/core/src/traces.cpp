@@ -25,7 +25,7 @@ const std::string& SourceOf(const engine::ProfileInfo& info) {
   return info.source_path.empty() ? info.path : info.source_path;
 }
 
-// A fresh file name in `dir` ("h100_2gpu_1s.1234.7.pftrace", "run-r1.1234.8.pftrace"): several publications of one
+// A fresh file name in `dir` ("h100_2gpu_1s.1234.7.pftrace", "job-r1.1234.8.pftrace"): several publications of one
 // profile or run may be live at once.
 std::string FreshTracePath(const std::string& dir, const std::string& stem) {
   static std::atomic<uint64_t> counter{0};
@@ -223,14 +223,14 @@ Expected<TracePublication> Workspace::PublishJobTrace(JobTraceRequest request, T
                                                       const ProgressSink& progress) {
   const std::string dir = publisher.TraceDirectory();
   if (Status made = EnsureDirectory(dir); !made.ok()) return made.error();
-  const std::string stem = fmt::format("run-{}", request.job_id);
+  const std::string stem = fmt::format("job-{}", request.job_id);
   request.output = FreshTracePath(dir, stem);
   request.force = false;
   auto written = ExportJobTrace(request, cancel, progress);  // leaves no file when it fails
   if (!written) return written.error();
   TraceToPublish trace;
   trace.path = written->path;
-  trace.title = fmt::format("run {} ({} ranks)", request.job_id, written->ranks.size());
+  trace.title = fmt::format("job {} ({} ranks)", request.job_id, written->ranks.size());
   trace.file_name = stem + ".pftrace";
   trace.perfetto_origin = perfetto_origin;
   auto published = publisher.Publish(std::move(trace));

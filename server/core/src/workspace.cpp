@@ -281,7 +281,7 @@ Expected<OpenedJob> Workspace::OpenJob(const JobRequest& request, const CancelTo
   }
   auto added = jobs_->Add(std::move(job), std::move(entry), files);
   if (!added) return added.error();
-  if (progress) progress(100, fmt::format("run {}: {} ranks", added->id, added->ranks.size()));
+  if (progress) progress(100, fmt::format("job {}: {} ranks", added->id, added->ranks.size()));
   support::LogInfo(fmt::format("opened job {} ({} ranks, budget {} bytes)", added->id, added->ranks.size(),
                                added->memory_budget_bytes));
   return added;
@@ -289,7 +289,7 @@ Expected<OpenedJob> Workspace::OpenJob(const JobRequest& request, const CancelTo
 
 Status Workspace::CloseJob(const std::string& job_id) {
   if (Status closed = jobs_->Close(job_id); !closed) return closed;
-  support::LogInfo(fmt::format("closed run {}", job_id));
+  support::LogInfo(fmt::format("closed job {}", job_id));
   return {};
 }
 

@@ -50,7 +50,7 @@ const std::map<std::string, std::set<std::string>> kAllowed = {
     {"lsp", {"support", "core", "wire", "protocol", "agent"}},
     {"mcp", {"support", "core", "wire", "protocol"}},
     {"transport", {"support", "lsp", "core", "protocol", "asio"}},
-    {"mpi", {"support", "core", "skills"}},  // runs over an MPI job (mpi.h): the halves of core's run calls, gathered
+    {"mpi", {"support", "core", "skills"}},  // jobs over MPI processes (mpi_job.h): the halves of core's job calls, gathered
     {"cli", {"support", "core", "wire", "engine", "agent", "transport", "mcp", "mpi", "asio"}},  // engine: WindowSpec
 };
 

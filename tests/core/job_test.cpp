@@ -1,4 +1,4 @@
-// Runs of rank exports: file listing and naming, memory sizes, and the oracle: the rank files that
+// Jobs of rank exports: file listing and naming, memory sizes, and the oracle: the rank files that
 // ../shared/tools/split_ranks.py makes from a multi-process export, analysed as a job, give rank by rank exactly
 // the numbers the source export gives process by process. Rank sets are made at test time in a temp directory.
 #include <gtest/gtest.h>

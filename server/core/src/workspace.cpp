@@ -253,7 +253,7 @@ Expected<skills::ResultMemo::Stats> Workspace::MemoStats(const std::string& prof
   return (*entry)->memo->stats();
 }
 
-// ---- runs: the state in JobStore, the features over it in job_store.cpp ----
+// ---- jobs: the state in JobStore, the features over it in job_store.cpp ----
 
 Expected<OpenedJob> Workspace::OpenJob(const JobRequest& request, const CancelToken& cancel,
                                        const ProgressSink& progress) {

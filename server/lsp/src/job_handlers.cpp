@@ -36,7 +36,7 @@ Expected<protocol::RunSkillResult> OnRunSkillOnJob(const protocol::RunSkillOnJob
 }
 
 Expected<protocol::JobReportResult> OnJobReport(const protocol::JobIdParams& params, RequestContext& ctx) {
-  if (!ctx.settings().run_launcher.empty()) {  // the session's launcher runs it as a job
+  if (!ctx.settings().run_launcher.empty()) {  // the session's launcher runs it as a batch task
     auto printed =
         ctx.workspace().LaunchJobReport(params.job_id, ctx.settings().run_launcher, ctx.cancel(), ctx.progress());
     if (!printed) return printed.error();

@@ -5,7 +5,7 @@
 // {jobId} → per-rank kernels, GPU, NCCL and step time, and every job skill's table; nsys/exportJobTrace {jobId,
 // output?, ranksPerNode?, ...} → the trace of every rank on the job's clock; nsys/analyzeJob {jobId, ranksPerNode?}
 // → the cross-rank findings as nsys/analyze's result. Mirrors core/job.h and core/traces.h
-// (wire/run.h converts).
+// (wire/job.h converts).
 #include <cstdint>
 #include <map>
 #include <optional>

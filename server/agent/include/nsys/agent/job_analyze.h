@@ -5,7 +5,7 @@
 //  - kernel imbalance: a rank with more kernel time than the mean (job_kernel_imbalance), the others' idle at stake;
 //  - step-time spread: ranks whose median step differs (job_step_times), the faster ranks' idle per step at stake.
 // Severity is the share at stake of the ranks' time together (Σ over ranks of each export's span): high from 10%,
-// medium from 3%, as Analyze's; a finding below 0.5% is not reported. The core gathers the figures (core owns runs).
+// medium from 3%, as Analyze's; a finding below 0.5% is not reported. The core gathers the figures (core owns jobs).
 #include <string>
 #include <vector>
 

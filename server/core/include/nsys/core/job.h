@@ -2,7 +2,7 @@
 // A job: N rank exports (one per process, `nsys profile -o rank%q{RANK}`) opened as one. Opening a job
 // only lists and checks its files; a rank's profile is opened, and the tables a query needs loaded, when a query
 // reaches it, a few ranks at a time (JobConfig::threads), and the least recently used ranks are dropped when the
-// run's memory budget would be exceeded. Reopening a dropped rank is cheap: the engine's warm snapshot cache.
+// job's memory budget would be exceeded. Reopening a dropped rank is cheap: the engine's warm snapshot cache.
 //
 // The job's memory accounting is its own (RankSet), apart from the Workspace's limits on open profiles, so a
 // 64-rank job is not refused by WorkspaceConfig::max_loaded_profiles. What a rank costs is an estimate from its

@@ -85,7 +85,7 @@ struct WorkspaceConfig {
   size_t max_open_ids = 256;       // open ids, shared or not: each costs a map entry
   ProfileOpener opener;            // empty: engine::Profile::Open
   // Jobs (core/job.h): each job's ranks are loaded under its own byte budget (JobRequest's, else this),
-  // `job_threads` at a time, apart from max_loaded_profiles above. At most `max_open_jobs` runs are open.
+  // `job_threads` at a time, apart from max_loaded_profiles above. At most `max_open_jobs` jobs are open.
   uint64_t job_memory_budget_bytes = kDefaultJobMemoryBudget;
   int job_threads = kDefaultJobThreads;
   std::string launch_binary;  // the nsys-ai a job launcher runs (LaunchJobReport); empty = this process's binary
@@ -217,7 +217,7 @@ class Workspace {
   // defaults (JobReport::analyses), from partials computed in the same visit of each rank.
   Expected<JobReport> ReportJob(const std::string& job_id, const CancelToken& cancel = {},
                                 const ProgressSink& progress = {});
-  // ReportJob as a job of `launcher` (initializationOptions.runLauncher, e.g. {"srun", "-N", "8"}): it runs
+  // ReportJob as a batch task of `launcher` (initializationOptions.runLauncher, e.g. {"srun", "-N", "8"}): it runs
   // `<launcher> <nsys-ai> job-report RANKS... --mpi --format json --progress-lines --memory-budget B` and returns
   // what the job printed (the report as nsys/jobReport's JSON); the job's progress lines come to `progress`.
   // kCancelled kills the job; a job that fails is kInternal with the end of its stderr.
@@ -232,7 +232,7 @@ class Workspace {
                                                        const ProgressSink& progress = {});
   // The merge half: one part per rank of the job, in rank order, computed by any process (their partials become
   // the job's, unless it has them already); then every job skill. kInvalidArgument when the parts do not name the
-  // run's ranks; the first error when every rank failed; kCancelled when a rank was cancelled. The report's memory
+  // job's ranks; the first error when every rank failed; kCancelled when a rank was cancelled. The report's memory
   // figures are this process's.
   Expected<JobReport> MergeJobReport(const std::string& job_id, std::vector<RankReportPart> parts,
                                      const CancelToken& cancel = {});

@@ -52,7 +52,7 @@ struct SessionSettings {
   // initializationOptions.memoryBudget: the byte budget of the jobs this session opens, and of the exports it is
   // the first to open (an export over half of it is paged); 0 = the server's.
   uint64_t memory_budget = 0;
-  // initializationOptions.runLauncher: nsys/jobReport runs as a job of this command (argv prefix); empty = here.
+  // initializationOptions.runLauncher: nsys/jobReport runs as a batch task of this command (argv prefix); empty = here.
   // Like nsysPath, accepted only when ServerOptions::allow_client_commands.
   std::vector<std::string> run_launcher;
   std::string nsys_path;  // initializationOptions.nsysPath: converts this session's .nsys-rep; empty = the server's

@@ -1,5 +1,5 @@
 #pragma once
-// Jobs spread over MPI processes, for runs too big for one machine: `mpirun -n K nsys-ai job-report DIR --mpi`. Every
+// Jobs spread over MPI processes, for jobs too big for one machine: `mpirun -n K nsys-ai job-report DIR --mpi`. Every
 // process lists the job's files the same way, takes its share (a contiguous block of ranks in rank order, ShareOf),
 // loads only those and computes their halves (core::Workspace::ReportJobRanks / JobPartialsOfRanks); process 0
 // gathers the halves as bytes (MPI_Gatherv; partials in skills::job::EncodePartial's form), decodes them and merges

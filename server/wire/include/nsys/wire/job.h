@@ -1,5 +1,5 @@
 #pragma once
-// Jobs: nsys/openJob's params → core::JobRequest, and core's run results → the wire's (protocol/run.h).
+// Jobs: nsys/openJob's params → core::JobRequest, and core's job results → the wire's (protocol/job.h).
 #include <cstdint>
 #include <optional>
 

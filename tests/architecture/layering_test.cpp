@@ -50,7 +50,7 @@ const std::map<std::string, std::set<std::string>> kAllowed = {
     {"lsp", {"support", "core", "wire", "protocol", "agent"}},
     {"mcp", {"support", "core", "wire", "protocol"}},
     {"transport", {"support", "lsp", "core", "protocol", "asio"}},
-    {"mpi", {"support", "core", "skills"}},  // jobs over MPI processes (mpi_job.h): the halves of core's job calls, gathered
+    {"mpi", {"support", "core", "skills"}},  // jobs over MPI processes (mpi_job.h): core's job halves, gathered
     {"cli", {"support", "core", "wire", "engine", "agent", "transport", "mcp", "mpi", "asio"}},  // engine: WindowSpec
 };
 

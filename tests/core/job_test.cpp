@@ -496,7 +496,7 @@ TEST(RunAnalyze, FindsTheStragglerWithTheJobSkillsFigures) {
   for (const auto& finding : mpi_analysis->findings) EXPECT_NE(finding.root_cause, "job_straggler");
   ASSERT_EQ(mpi_analysis->unchecked.size(), 1u);
   EXPECT_EQ(mpi_analysis->unchecked[0].root_cause, "job_straggler");
-  EXPECT_FALSE(workspace.AnalyzeJob("r999").ok());
+  EXPECT_FALSE(workspace.AnalyzeJob("j999").ok());
 }
 
 }  // namespace

@@ -418,7 +418,7 @@ TEST_F(McpBinaryTest, OpenInPerfettoServesAJobsTrace) {
   StartMcp();
   Send(ToolCall(2, "open_job", {{"directory", ranks.string()}}));
   ASSERT_EQ(Receive(kReplyTimeout)["result"]["isError"], false) << Log();
-  Send(ToolCall(3, "open_in_perfetto", {{"job_id", "r1"}, {"ranks_per_node", 2}}));
+  Send(ToolCall(3, "open_in_perfetto", {{"job_id", "j1"}, {"ranks_per_node", 2}}));
   const Json reply = Receive(kReplyTimeout);
   ASSERT_EQ(reply["result"]["isError"], false) << reply.dump() << Log();
   const Json result = ToolJson(reply);
@@ -428,18 +428,18 @@ TEST_F(McpBinaryTest, OpenInPerfettoServesAJobsTrace) {
   ASSERT_EQ(response.rfind("HTTP/1.1 200", 0), 0u) << response.substr(0, 200);
   EXPECT_EQ(support::Sha256::Hex(response.substr(response.find("\r\n\r\n") + 4)), expected);
 
-  Send(ToolCall(4, "open_in_perfetto", {{"job_id", "r1"}, {"window", {{"start", 0}, {"end", 0.1}}}}));
+  Send(ToolCall(4, "open_in_perfetto", {{"job_id", "j1"}, {"window", {{"start", 0}, {"end", 0.1}}}}));
   const Json windowed = Receive(kReplyTimeout);
   EXPECT_EQ(windowed["result"]["isError"], true);
   EXPECT_NE(windowed["result"]["content"][0]["text"].get<std::string>().find("arguments.window: applies to a profile"),
             std::string::npos)
       << windowed.dump();
-  Send(ToolCall(5, "open_in_perfetto", {{"job_id", "r1"}, {"ranks_per_node", -1}}));
+  Send(ToolCall(5, "open_in_perfetto", {{"job_id", "j1"}, {"ranks_per_node", -1}}));
   const std::string negative = Receive(kReplyTimeout)["result"]["content"][0]["text"];
   EXPECT_NE(negative.find("arguments.ranks_per_node: must not be negative"), std::string::npos) << negative;
-  Send(ToolCall(6, "open_in_perfetto", {{"job_id", "r9"}}));
+  Send(ToolCall(6, "open_in_perfetto", {{"job_id", "j9"}}));
   const std::string unknown = Receive(kReplyTimeout)["result"]["content"][0]["text"];
-  EXPECT_NE(unknown.find("r9"), std::string::npos) << unknown;
+  EXPECT_NE(unknown.find("j9"), std::string::npos) << unknown;
 }
 
 TEST_F(McpBinaryTest, ToolsListHasTheTraceTools) {

@@ -97,9 +97,9 @@ TEST_F(McpSchemaTest, OpenInPerfettoChecksItsArgumentsInTheToolsTerms) {
   auto text = [this](const Json& arguments) {
     return Call("open_in_perfetto", arguments)["content"][0]["text"].get<std::string>();
   };
-  EXPECT_EQ(text({{"job_id", "r1"}, {"ranks_per_node", -1}}),
+  EXPECT_EQ(text({{"job_id", "j1"}, {"ranks_per_node", -1}}),
             "Invalid arguments for open_in_perfetto: arguments.ranks_per_node: must not be negative");
-  EXPECT_EQ(text({{"job_id", "r1"}, {"profile_id", "p1"}}),
+  EXPECT_EQ(text({{"job_id", "j1"}, {"profile_id", "p1"}}),
             "Invalid arguments for open_in_perfetto: arguments: give profile_id or job_id, not both");
   EXPECT_EQ(text(Json::object()),
             "Invalid arguments for open_in_perfetto: arguments: give profile_id (a profile's trace) or job_id (a "

@@ -335,14 +335,14 @@ TEST_F(McpServerTest, JobToolsOpenReportAnalyzeAndCloseAJob) {
   Json r = Call("open_job", {{"directory", dir.string()}, {"memory_budget", "1G"}});
   ASSERT_FALSE(r["isError"]) << TextOf(r);
   const Json opened = Json::parse(TextOf(r));
-  EXPECT_EQ(opened["job_id"], "r1");
+  EXPECT_EQ(opened["job_id"], "j1");
   EXPECT_FALSE(opened.contains("jobId"));
   ASSERT_EQ(opened["ranks"].size(), 2u);
   EXPECT_EQ(opened["memory_budget_bytes"], int64_t{1} << 30);  // the writer spells every result member in snake_case
   for (const auto& [key, value] : opened.items())
     EXPECT_EQ(key.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), std::string::npos) << key;
 
-  r = Call("job_report", {{"job_id", "r1"}});
+  r = Call("job_report", {{"job_id", "j1"}});
   ASSERT_FALSE(r["isError"]) << TextOf(r);
   const Json report = Json::parse(TextOf(r));
   ASSERT_EQ(report["ranks"].size(), 2u);
@@ -350,7 +350,7 @@ TEST_F(McpServerTest, JobToolsOpenReportAnalyzeAndCloseAJob) {
   EXPECT_EQ(report["ranks"][1]["kernels"], 2017);
   EXPECT_EQ(report["analyses"].size(), 7u);  // every job skill
 
-  r = Call("analyze_job", {{"job_id", "r1"}});
+  r = Call("analyze_job", {{"job_id", "j1"}});
   ASSERT_FALSE(r["isError"]) << TextOf(r);
   const Json analysis = Json::parse(TextOf(r));
   ASSERT_EQ(analysis["findings"].size(), 1u) << analysis.dump();
@@ -359,14 +359,14 @@ TEST_F(McpServerTest, JobToolsOpenReportAnalyzeAndCloseAJob) {
   EXPECT_FALSE(analysis.contains("markdown"));
 
   // Errors the model can read: a bad argument, an unknown run, a closed one.
-  r = Call("analyze_job", {{"job_id", "r1"}, {"ranks_per_node", "two"}});
+  r = Call("analyze_job", {{"job_id", "j1"}, {"ranks_per_node", "two"}});
   EXPECT_TRUE(r["isError"]);
   EXPECT_NE(TextOf(r).find("ranks_per_node"), std::string::npos) << TextOf(r);
   r = Call("open_job", Json::object());
   EXPECT_TRUE(r["isError"]);
-  r = Call("close_job", {{"job_id", "r1"}});
+  r = Call("close_job", {{"job_id", "j1"}});
   ASSERT_FALSE(r["isError"]) << TextOf(r);
-  r = Call("job_report", {{"job_id", "r1"}});
+  r = Call("job_report", {{"job_id", "j1"}});
   EXPECT_TRUE(r["isError"]);
 
   // The tools' names from before "job" named the multi-rank noun still answer, run_id read as job_id; tools/list

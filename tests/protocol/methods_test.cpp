@@ -242,7 +242,7 @@ TEST(MethodsTest, OpenInPerfettoRoundTrips) {
   ExpectRoundTrip(OpenInPerfettoParams{"p1", Window{std::nullopt, 3.0, WindowClock::kRelativeSeconds}},
                   R"({"profileId":"p1","window":{"clock":"relative_s","end":3.0}})");
   // A job's trace, without a profile id.
-  ExpectRoundTrip(OpenInPerfettoParams{"", std::nullopt, "r2", 4}, R"({"jobId":"r2","ranksPerNode":4})");
+  ExpectRoundTrip(OpenInPerfettoParams{"", std::nullopt, "j2", 4}, R"({"jobId":"j2","ranksPerNode":4})");
   EXPECT_EQ(ErrorOf<OpenInPerfettoParams>(R"({"window":{"end":1}})", "params"),
             "params.profileId: missing required field");
   ExpectRoundTrip(OpenInPerfettoResult{"http://127.0.0.1:41234/p/0123abcd/", 41234, "0123abcd", "2025-01-31T12:00:00Z"},

@@ -1,5 +1,5 @@
 """Paths and echoes: a file name that is not UTF-8 through every face, the job entries a
-run cannot read, the source index's truncation, what an error quotes of a 20 MiB input, and MCP batches.
+job cannot read, the source index's truncation, what an error quotes of a 20 MiB input, and MCP batches.
 
 The convention under test (server/support/include/nsys/support/path_text.h, docs/protocol.md): a path in JSON is the
 path itself when its bytes are valid UTF-8, else its file:// URI with every other byte percent-encoded (lossless);
@@ -36,13 +36,13 @@ class Paths(ReliabilityCase):
     def ff_profile(self):
         return self.sandbox.copy(SHIPPED_PROFILE, FF_NAME)
 
-    def ff_run(self):
+    def ff_job(self):
         """A job directory named with 0xff holding two ranks, one of them named with 0xff too."""
-        run = self.sandbox.path("work", os.fsdecode(b"run\xff"))
-        os.makedirs(run)
-        self.sandbox.copy(SHIPPED_PROFILE, os.path.join(os.fsdecode(b"run\xff"), "r0.sqlite"))
-        self.sandbox.copy(SHIPPED_PROFILE, os.path.join(os.fsdecode(b"run\xff"), os.fsdecode(b"r1\xff.sqlite")))
-        return run
+        job = self.sandbox.path("work", os.fsdecode(b"job\xff"))
+        os.makedirs(job)
+        self.sandbox.copy(SHIPPED_PROFILE, os.path.join(os.fsdecode(b"job\xff"), "r0.sqlite"))
+        self.sandbox.copy(SHIPPED_PROFILE, os.path.join(os.fsdecode(b"job\xff"), os.fsdecode(b"r1\xff.sqlite")))
+        return job
 
     def cli_json(self, args):
         code, out, err, _ = self.cli(args, CLI_TIMEOUT_S)
@@ -63,15 +63,15 @@ class Paths(ReliabilityCase):
         self.assertLess(time.monotonic() - started, LATENCY_BOUND_S, "MCP ping was slow")
         self.assert_rss(server)
 
-    def assert_job_ranks(self, ranks, run):
+    def assert_job_ranks(self, ranks, job):
         self.assertEqual([r["rank"] for r in ranks], ["r0", "r1\\xFF"])
         self.assertEqual([r["path"] for r in ranks],
-                         [file_uri(os.path.join(run, "r0.sqlite")),
-                          file_uri(os.path.join(run, os.fsdecode(b"r1\xff.sqlite")))])
+                         [file_uri(os.path.join(job, "r0.sqlite")),
+                          file_uri(os.path.join(job, os.fsdecode(b"r1\xff.sqlite")))])
 
     # -- a file name that is not UTF-8 --
     def test_cli_json_carries_a_non_utf8_name_losslessly(self):
-        profile, run = self.ff_profile(), self.ff_run()
+        profile, job = self.ff_profile(), self.ff_job()
         uri = file_uri(profile)
         info = self.cli_json(["--no-cache", "info", "--format", "json", profile])
         self.assertEqual(info["path"], uri)
@@ -84,25 +84,25 @@ class Paths(ReliabilityCase):
         analysis = self.cli_json(["--no-cache", "analyze", "--format", "json", profile])
         self.assertGreater(analysis["rootCausesChecked"], 0)  # the Book's causes (their number grows)
         self.assertIn("whole profile", analysis["summary"])
-        analysis = self.cli_json(["--no-cache", "analyze", "--format", "json", run])
-        self.assertIn("Run of 2 ranks", analysis["summary"])
+        analysis = self.cli_json(["--no-cache", "analyze", "--format", "json", job])
+        self.assertIn("Job of 2 ranks", analysis["summary"])
 
-        report = self.cli_json(["--no-cache", "job-report", "--format", "json", run])
-        self.assert_job_ranks(report["ranks"], run)
+        report = self.cli_json(["--no-cache", "job-report", "--format", "json", job])
+        self.assert_job_ranks(report["ranks"], job)
         self.assertEqual(report["ranks"][0]["kernels"], report["ranks"][1]["kernels"])  # the same export twice
 
-        table = self.cli_json(["--no-cache", "skill", "run", "job_kernel_imbalance", "--job", run, "--format", "json"])
+        table = self.cli_json(["--no-cache", "skill", "run", "job_kernel_imbalance", "--job", job, "--format", "json"])
         rank_col = [c["name"] for c in table["columns"]].index("rank")
         self.assertEqual(sorted(row[rank_col] for row in table["rows"]), ["r0", "r1\\xFF"])
 
         output = self.sandbox.path("work", os.fsdecode(b"trace\xff.pftrace"))
-        trace = self.cli_json(["--no-cache", "job-trace", run, "-o", output, "--format", "json"])
+        trace = self.cli_json(["--no-cache", "job-trace", job, "-o", output, "--format", "json"])
         self.assertEqual(trace["path"], file_uri(output))
         self.assertEqual(trace["bytes"], os.path.getsize(output))
         self.assertEqual([r["rank"] for r in trace["ranks"]], ["r0", "r1\\xFF"])
 
     def test_serve_stdio_opens_and_returns_a_non_utf8_path_as_its_uri(self):
-        profile, run = self.ff_profile(), self.ff_run()
+        profile, job = self.ff_profile(), self.ff_job()
         uri = file_uri(profile)
         server = self.stdio_server()
         client = server.client
@@ -115,10 +115,10 @@ class Paths(ReliabilityCase):
         table = client.result("nsys/runSkill", {"profileId": opened["profileId"], "skill": "top_kernels"},
                               timeout=60 * SLOW)
         self.assertTrue(table["rows"])
-        opened_job = client.result("nsys/openJob", {"directory": file_uri(run)}, timeout=60 * SLOW)
-        self.assert_job_ranks(opened_job["ranks"], run)
+        opened_job = client.result("nsys/openJob", {"directory": file_uri(job)}, timeout=60 * SLOW)
+        self.assert_job_ranks(opened_job["ranks"], job)
         report = client.result("nsys/jobReport", {"jobId": opened_job["jobId"]}, timeout=90 * SLOW)
-        self.assert_job_ranks(report["ranks"], run)
+        self.assert_job_ranks(report["ranks"], job)
         # A path that does not exist: the error quotes it as valid UTF-8 (\xFF), never with U+FFFD.
         missing = client.request("nsys/openProfile", {"path": file_uri(self.sandbox.path("work", "gone\udcff.sqlite"))})
         self.assertIn("gone\\xFF.sqlite", missing["error"]["message"])
@@ -126,7 +126,7 @@ class Paths(ReliabilityCase):
         self.assert_stops_on_sigterm(server)
 
     def test_mcp_opens_and_returns_a_non_utf8_path_as_its_uri(self):
-        profile, run = self.ff_profile(), self.ff_run()
+        profile, job = self.ff_profile(), self.ff_job()
         uri = file_uri(profile)
         server = self.mcp_server()
         reply = server.call_tool("open_profile", {"path": uri}, timeout=60 * SLOW)
@@ -135,36 +135,36 @@ class Paths(ReliabilityCase):
         summary = json.loads(result["content"][0]["text"])
         self.assertEqual(summary["path"], uri)
         self.assertEqual(summary["info"]["fileSize"], os.path.getsize(profile))
-        reply = server.call_tool("open_job", {"directory": file_uri(run)}, timeout=60 * SLOW)
+        reply = server.call_tool("open_job", {"directory": file_uri(job)}, timeout=60 * SLOW)
         self.assertFalse(reply["result"]["isError"], reply)
-        self.assert_job_ranks(json.loads(reply["result"]["content"][0]["text"])["ranks"], run)
+        self.assert_job_ranks(json.loads(reply["result"]["content"][0]["text"])["ranks"], job)
         self.assert_mcp_answers(server)
         self.assert_stops_on_sigterm(server)
 
     # -- silent drops and echoes --
     def test_job_report_names_every_entry_it_skips(self):
-        run = self.sandbox.path("work", "run")
-        os.makedirs(run)
-        self.sandbox.copy(SHIPPED_PROFILE, os.path.join("run", "rank0.sqlite"))
-        os.mkfifo(os.path.join(run, "rank1.sqlite"))
-        os.symlink(os.path.join(run, "nowhere.sqlite"), os.path.join(run, "rank2.sqlite"))
-        os.makedirs(os.path.join(run, "rank3.sqlite"))
+        job = self.sandbox.path("work", "job")
+        os.makedirs(job)
+        self.sandbox.copy(SHIPPED_PROFILE, os.path.join("job", "rank0.sqlite"))
+        os.mkfifo(os.path.join(job, "rank1.sqlite"))
+        os.symlink(os.path.join(job, "nowhere.sqlite"), os.path.join(job, "rank2.sqlite"))
+        os.makedirs(os.path.join(job, "rank3.sqlite"))
         expected = ["rank1.sqlite was skipped: a FIFO", "rank2.sqlite was skipped: a dangling symbolic link",
                     "rank3.sqlite was skipped: a directory"]
-        report = self.cli_json(["--no-cache", "job-report", "--format", "json", run])
+        report = self.cli_json(["--no-cache", "job-report", "--format", "json", job])
         self.assertEqual([r["rank"] for r in report["ranks"]], ["rank0"])
         for note in expected:
             self.assertIn(note, report["notes"])
-        code, out, err, _ = self.cli(["--no-cache", "job-report", run], CLI_TIMEOUT_S)
+        code, out, err, _ = self.cli(["--no-cache", "job-report", job], CLI_TIMEOUT_S)
         self.assertEqual(code, 0, err)
         for note in expected:
             self.assertIn("note: " + note, out)
-        table = self.cli_json(["--no-cache", "skill", "run", "top_kernels", "--job", run, "--format", "json"])
+        table = self.cli_json(["--no-cache", "skill", "run", "top_kernels", "--job", job, "--format", "json"])
         for note in expected:
             self.assertIn(note, table["notes"])
 
         server = self.stdio_server()
-        opened = server.client.result("nsys/openJob", {"directory": run}, timeout=60 * SLOW)
+        opened = server.client.result("nsys/openJob", {"directory": job}, timeout=60 * SLOW)
         report = server.client.result("nsys/jobReport", {"jobId": opened["jobId"]}, timeout=90 * SLOW)
         for note in expected:
             self.assertIn(note, report["notes"])

@@ -271,7 +271,7 @@ TEST_F(PerfettoOverLsp, OpenInPerfettoPublishesAJobsTraceWithATrackGroupPerRank)
   EXPECT_EQ(windowed["error"]["code"], -32602) << windowed.dump();
   const Json both = Call("nsys/openInPerfetto", {{"jobId", job_id}, {"profileId", "p1"}});
   EXPECT_EQ(both["error"]["code"], -32602) << both.dump();
-  const Json unknown = Call("nsys/openInPerfetto", {{"jobId", "r99"}});
+  const Json unknown = Call("nsys/openInPerfetto", {{"jobId", "j99"}});
   EXPECT_EQ(unknown["error"]["code"], -32602) << unknown.dump();
   const Json neither = Call("nsys/openInPerfetto", Json::object());
   EXPECT_EQ(neither["error"]["code"], -32602) << neither.dump();

@@ -31,7 +31,7 @@ describe('jobs through the protocol client, real server', { skip: jobSkipReason 
 
   test('openJob names the ranks of the directory in order', async () => {
     job = await server.client.openJob(dir);
-    assert.match(job.jobId, /^r\d+$/);
+    assert.match(job.jobId, /^j\d+$/);
     assert.deepEqual(
       job.ranks.map((r) => [r.rank, r.path, r.fileSize]),
       EXPECTED.map((e) => [e.rank, path.join(dir, `${e.rank}.sqlite`), fs.statSync(path.join(dir, `${e.rank}.sqlite`)).size]),
@@ -158,8 +158,8 @@ describe('jobs through the protocol client, real server', { skip: jobSkipReason 
     assert.equal(sha(await fetched(oneNode.traceUrl)), oneNode.sha256);
     assert.deepEqual({ sha256: oneNode.sha256, bytes: oneNode.bytes }, await exported(2));
 
-    await assert.rejects(server.client.openJobInPerfetto('r999'), (err: { code?: number; message?: string }) =>
-      err.code === -32602 && /no open job has id 'r999'/.test(err.message ?? ''),
+    await assert.rejects(server.client.openJobInPerfetto('j999'), (err: { code?: number; message?: string }) =>
+      err.code === -32602 && /no open job has id 'j999'/.test(err.message ?? ''),
     );
   });
 

@@ -39,7 +39,7 @@ Expected<OpenedJob> JobStore::Add(OpenedJob job, std::shared_ptr<JobEntry> entry
     return MakeError(ErrorKind::kLimitExceeded,
                      fmt::format("too many open jobs (limit {}): close one with nsys/closeJob", max_open_jobs_));
   }
-  job.id = fmt::format("r{}", next_job_id_++);
+  job.id = fmt::format("j{}", next_job_id_++);
   for (const auto& id : files) {
     if (std::find(opened_files_.begin(), opened_files_.end(), id) == opened_files_.end()) opened_files_.push_back(id);
   }

@@ -151,7 +151,7 @@ struct JobEntry {
 class JobStore {
  public:
   explicit JobStore(size_t max_open_jobs) : max_open_jobs_(max_open_jobs) {}
-  // Keeps `entry` for `job` under the next id ("r1", ...) and protects `files` from trace outputs; returns the job
+  // Keeps `entry` for `job` under the next id ("j1", ...) and protects `files` from trace outputs; returns the job
   // with its id. kLimitExceeded past max_open_jobs.
   Expected<OpenedJob> Add(OpenedJob job, std::shared_ptr<JobEntry> entry, const std::vector<trace::FileId>& files);
   Status Close(const std::string& job_id);

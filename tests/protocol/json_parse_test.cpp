@@ -81,5 +81,14 @@ TEST(JsonParseTest, ParseJsonTextGivesTheValueThePathAndNeverThrows) {
   EXPECT_EQ(ParseJsonText("\"\xff\"").error, "invalid UTF-8 in message body at byte offset 1");
 }
 
+TEST(JsonParseTest, OldKeysMoveToTheirNewNamesUnlessTheNewOneIsGiven) {
+  const std::vector<std::pair<std::string, std::string>> run_id{{"runId", "jobId"}};
+  EXPECT_EQ(WithOldKeysRenamed(Json{{"runId", "j1"}, {"skill", "x"}}, run_id), (Json{{"jobId", "j1"}, {"skill", "x"}}));
+  EXPECT_EQ(WithOldKeysRenamed(Json{{"runId", "j1"}, {"jobId", "j2"}}, run_id),
+            (Json{{"runId", "j1"}, {"jobId", "j2"}}));
+  EXPECT_EQ(WithOldKeysRenamed(Json::array({1, 2}), run_id), Json::array({1, 2}));
+  EXPECT_EQ(WithOldKeysRenamed(Json{{"profileId", "p1"}}, run_id), (Json{{"profileId", "p1"}}));
+}
+
 }  // namespace
 }  // namespace nsys::protocol

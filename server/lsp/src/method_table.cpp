@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "nsys/protocol/json_parse.h"
+
 namespace nsys::lsp {
 
 void MethodTable::AddRequest(std::string method, RequestFn handler, RequestOptions options) {
@@ -30,15 +32,7 @@ void MethodTable::Alias(std::string old_name, std::string_view current,
   entry.method = old_name;
   entry.request = [request = target->request, renamed_keys = std::move(renamed_keys)](const protocol::Json& params,
                                                                                       RequestContext& ctx) {
-    if (!params.is_object()) return request(params, ctx);
-    protocol::Json renamed = params;
-    for (const auto& [old_key, new_key] : renamed_keys) {
-      auto it = renamed.find(old_key);
-      if (it == renamed.end() || renamed.contains(new_key)) continue;
-      renamed[new_key] = std::move(*it);
-      renamed.erase(old_key);
-    }
-    return request(renamed, ctx);
+    return request(protocol::WithOldKeysRenamed(params, renamed_keys), ctx);
   };
   aliases_.emplace(std::move(old_name), std::move(entry));
 }

@@ -5,6 +5,8 @@
 #include <cctype>
 #include <utility>
 
+#include "nsys/protocol/json_parse.h"
+
 namespace nsys::mcp {
 
 using protocol::Json;
@@ -62,15 +64,9 @@ std::optional<ToolResult> ToolTable::Call(const std::string& name, const Json& a
   const Entry* entry = Find(name);
   if (entry == nullptr) return std::nullopt;
   ctx.tool = entry->name;
-  Json renamed = arguments;
-  if (auto alias = aliases_.find(name); alias != aliases_.end() && renamed.is_object()) {
-    for (const auto& [old_key, new_key] : alias->second.renamed_keys) {
-      auto it = renamed.find(old_key);
-      if (it == renamed.end() || renamed.contains(new_key)) continue;
-      renamed[new_key] = std::move(*it);
-      renamed.erase(old_key);
-    }
-  }
+  auto alias = aliases_.find(name);
+  const Json renamed =
+      alias == aliases_.end() ? arguments : protocol::WithOldKeysRenamed(arguments, alias->second.renamed_keys);
   auto result = entry->call(renamed, ctx);
   if (!result) return ToolResult{result.error().message, true};
   // Invalid UTF-8 from a profile is replaced, never thrown on.

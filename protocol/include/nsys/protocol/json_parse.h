@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace nsys::protocol {
 
@@ -26,5 +28,9 @@ struct ParsedJson {
 // to each parser (some keep the first, some the last), so a client, a proxy and this server could read different
 // values from the same text. Refusing them removes the ambiguity for one map lookup per member.
 ParsedJson ParseJsonText(std::string_view text);
+
+// An object's members under their old names (the first of each pair) moved to their new ones, where the new name is
+// absent: what an old method or tool name's params are read as. Anything but an object is returned as it is.
+Json WithOldKeysRenamed(Json value, const std::vector<std::pair<std::string, std::string>>& old_to_new);
 
 }  // namespace nsys::protocol

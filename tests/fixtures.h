@@ -2,6 +2,7 @@
 // Where the shared fixtures are, and a skip when they are absent (CI always has them; a bare clone may not).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 

@@ -1,5 +1,7 @@
 #include "nsys/protocol/documents.h"
 
+#include <utility>
+
 #include "by_fields.h"
 #include "json_read.h"
 

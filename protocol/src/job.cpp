@@ -1,5 +1,7 @@
 #include "nsys/protocol/job.h"
 
+#include <utility>
+
 #include "json_read.h"
 
 namespace nsys::protocol {

@@ -1,8 +1,10 @@
 #include "json_read.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <type_traits>
+#include <variant>
 
 namespace nsys::protocol {
 namespace {

@@ -3,6 +3,7 @@
 #include "nsys/protocol/mcp.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "json_read.h"
 #include "nsys/protocol/analyze.h"

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <string>
 
 #include "commands.h"
 #include "nsys/agent/answer.h"

@@ -7,6 +7,10 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "commands.h"
 #include "nsys/core/traces.h"

@@ -11,6 +11,9 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <string>
+#include <utility>
 
 #include "commands.h"
 #include "nsys/core/traces.h"

@@ -2,8 +2,10 @@
 
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "commands.h"
 #include "nsys/support/log.h"

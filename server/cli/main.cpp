@@ -1,10 +1,12 @@
 // nsys-ai: finds the subcommand, parses its options (plus the global ones), sets up logging, and runs it.
 #include <fmt/format.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <exception>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 

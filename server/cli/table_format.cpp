@@ -5,6 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
 
 #include "nsys/wire/converters.h"
 

@@ -7,8 +7,12 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <set>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "common_cuda_api.h"
 #include "common_gpu_ops.h"

@@ -1,5 +1,7 @@
 // The built-in skills, registered explicitly. Each skills/builtin/<name>.cpp defines
 // `std::shared_ptr<const Skill> Make<Name>()` in nsys::skills::builtin; add one line to the list below.
+#include <memory>
+
 #include "nsys/skills/registry.h"
 
 #define NSYS_BUILTIN_SKILLS(X) \

@@ -3,11 +3,13 @@
 // (pid, device) as NVIDIA's gpu-starv / gpu-low-util rules define them, a per-string classification cache
 // (so no skill compares strings per row), and small formatting helpers for notes.
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "common_intervals.h"

@@ -4,6 +4,7 @@
 // beyond the output vectors.
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "nsys/engine/model.h"

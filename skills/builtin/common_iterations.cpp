@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 
 #include "common_gpu_ops.h"
 #include "common_rows.h"

@@ -2,7 +2,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
+#include <string>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "common_rows.h"
 #include "nsys/skills/summary_table.h"

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "common_gpu_ops.h"
 #include "common_nccl.h"

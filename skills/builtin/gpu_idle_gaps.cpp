@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "common_gpu_ops.h"
 #include "common_rows.h"

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "common_gpu_ops.h"
 #include "common_rows.h"

@@ -4,7 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "common_gpu_ops.h"
 #include "common_iterations.h"

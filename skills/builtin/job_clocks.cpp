@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "common_gpu_ops.h"
 #include "job_common.h"

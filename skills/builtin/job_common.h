@@ -1,11 +1,13 @@
 #pragma once
 // Helpers shared by the job merges (job_*.cpp): medians, the `rank` columns, matched collective instances.
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "common_rows.h"

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "common_gpu_ops.h"
 #include "common_nccl.h"

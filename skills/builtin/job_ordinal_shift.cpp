@@ -4,6 +4,10 @@
 // by the time between instances.
 #include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "job_common.h"
 

@@ -1,6 +1,9 @@
 // job_overlap: compute/communication overlap per rank (HTA's convention, as nccl_breakdown per device).
 #include <fmt/format.h>
 
+#include <utility>
+#include <vector>
+
 #include "common_gpu_ops.h"
 #include "job_common.h"
 

@@ -4,8 +4,16 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <variant>
+#include <vector>
 
 #include "common_gpu_ops.h"
 #include "common_iterations.h"

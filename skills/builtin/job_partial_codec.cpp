@@ -2,7 +2,11 @@
 // order; integers little-endian, strings and vectors prefixed by their length.
 #include <bit>
 #include <cstring>
+#include <string>
+#include <string_view>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "common_nccl.h"
 #include "nsys/skills/job_partials.h"

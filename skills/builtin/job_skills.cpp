@@ -1,5 +1,9 @@
 // The job skills (job_partials.h's JobSkills): each a merge of the ranks' partials into one Table.
 #include <algorithm>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
 
 #include "common_rows.h"
 #include "job_common.h"

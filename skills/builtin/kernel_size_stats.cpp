@@ -4,6 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <span>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "common_gpu_ops.h"
 #include "common_rows.h"

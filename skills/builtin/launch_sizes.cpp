@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "common_gpu_ops.h"
 #include "common_rows.h"

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <string>
 #include <tuple>
+#include <vector>
 
 #include "common_rows.h"
 #include "nsys/skills/summary_table.h"

@@ -4,7 +4,12 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <string>
+#include <string_view>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "common_cuda_api.h"
 #include "common_gpu_ops.h"

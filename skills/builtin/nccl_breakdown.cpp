@@ -3,8 +3,14 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <map>
+#include <memory>
+#include <string>
+#include <string_view>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "common_gpu_ops.h"
 #include "common_nccl.h"

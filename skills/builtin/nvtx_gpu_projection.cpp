@@ -6,7 +6,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "common_nvtx_stack.h"
 #include "common_rows.h"

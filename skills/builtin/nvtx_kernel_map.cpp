@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "common_nvtx_stack.h"
 #include "common_rows.h"

@@ -4,8 +4,12 @@
 #include "nsys/skills/nvtx_range_breakdown.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "common_nvtx_stack.h"
 #include "common_rows.h"

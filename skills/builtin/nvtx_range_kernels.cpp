@@ -8,8 +8,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <memory>
 #include <optional>
 #include <span>
+#include <string>
+#include <vector>
 
 #include "common_nvtx_stack.h"
 #include "common_rows.h"

@@ -1,4 +1,9 @@
 // pageable_memcpy: async memcpys on pageable host memory, which run synchronously (NVIDIA rule cuda-async-memcpy).
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "common_cuda_api.h"
 #include "common_rows.h"
 

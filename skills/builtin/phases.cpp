@@ -15,8 +15,13 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common_nvtx_stack.h"
 #include "nsys/skills/skill.h"

@@ -3,8 +3,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <queue>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "common_gpu_ops.h"
 #include "common_rows.h"

@@ -4,6 +4,11 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common_cuda_api.h"
 #include "common_gpu_ops.h"

@@ -1,4 +1,9 @@
 // sync_memcpy: memcpys that block the host (NVIDIA rule cuda-sync-memcpy).
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "common_cuda_api.h"
 #include "common_rows.h"
 

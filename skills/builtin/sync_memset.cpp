@@ -2,6 +2,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "common_cuda_api.h"
 #include "common_gpu_ops.h"

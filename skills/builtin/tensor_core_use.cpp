@@ -5,8 +5,12 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "common_gpu_ops.h"
 #include "common_rows.h"

@@ -3,7 +3,13 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "common_cuda_api.h"
 #include "common_gpu_ops.h"

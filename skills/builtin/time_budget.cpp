@@ -13,11 +13,18 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <set>
+#include <string>
+#include <string_view>
 #include <tuple>
+#include <utility>
+#include <variant>
+#include <vector>
 
 #include "common_cuda_api.h"
 #include "common_gpu_ops.h"

@@ -4,6 +4,10 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "common_rows.h"
 #include "nsys/skills/summary_table.h"

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "nsys/engine/gpu_models.h"

@@ -4,6 +4,7 @@
 #include <bit>
 #include <functional>
 #include <thread>
+#include <variant>
 
 namespace nsys::skills {
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <variant>
+
 namespace nsys::skills {
 
 Expected<NvtxLabels> NvtxLabels::Build(const engine::Profile& profile, bool split_op_id, const CancelToken& cancel) {

@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <charconv>
 #include <string>
+#include <tuple>
 #include <unordered_map>
+#include <utility>
 
 #include "../builtin/common_nvtx_stack.h"
 #include "nsys/skills/nvtx_labels.h"

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
+#include <variant>
 
 namespace nsys::skills {
 

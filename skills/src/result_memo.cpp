@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 
 #include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
 
 namespace nsys::skills {
 namespace {

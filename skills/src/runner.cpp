@@ -5,16 +5,23 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <set>
+#include <string>
 #include <thread>
+#include <utility>
+#include <variant>
+#include <vector>
 
 #include "nsys/skills/registry.h"
 #include "nsys/skills/user_skills.h"

@@ -13,6 +13,8 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <utility>
+#include <variant>
 
 #include "nsys/skills/registry.h"
 

@@ -5,7 +5,9 @@
 // Expected figures are from SQL over the exports (given beside each).
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
+#include <map>
 #include <string>
 #include <vector>
 

@@ -3,6 +3,9 @@
 // conversation carries the exchange so far. Without an LLM the offline mapper answers (used_llm false).
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "fixtures.h"
 #include "llm/standin.h"
 #include "nsys/core/workspace.h"

@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
 #include <regex>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "fixtures.h"
 #include "nsys/core/workspace.h"

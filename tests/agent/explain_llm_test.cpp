@@ -11,6 +11,9 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "core/workspace_test_util.h"
 #include "fixtures.h"

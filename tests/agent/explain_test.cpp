@@ -8,6 +8,10 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include "core/workspace_test_util.h"
 #include "fixtures.h"

@@ -5,12 +5,19 @@
 // a skill's number is a failure.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include "fixtures.h"
 #include "nsys/core/workspace.h"

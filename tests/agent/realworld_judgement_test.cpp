@@ -10,6 +10,7 @@
 
 #include <iostream>
 #include <map>
+#include <string>
 
 #include "fixtures.h"
 #include "nsys/agent/analyze.h"

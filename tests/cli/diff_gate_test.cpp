@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "cli_run.h"
 #include "fixtures.h"

@@ -2,6 +2,8 @@
 // errors a client gets for unknown ids and a bad phase map; the server keeps serving after each.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "fixtures.h"
 #include "serve_session.h"
 

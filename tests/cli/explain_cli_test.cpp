@@ -2,7 +2,9 @@
 // (checked against `nsys-ai skill run top_kernels`), and exit codes for unknown kernels and bad usage.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "cli_run.h"
 #include "fixtures.h"

@@ -11,6 +11,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "cli_run.h"
 #include "fixtures.h"

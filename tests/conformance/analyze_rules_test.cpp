@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "conformance.h"
 #include "fixtures.h"

@@ -2,6 +2,9 @@
 // each skill print exactly the report's rows (see each skill's notes for why its defaults differ).
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "conformance.h"
 
 namespace nsys::conformance {

@@ -5,7 +5,10 @@
 #include <sqlite3.h>
 
 #include <cmath>
+#include <memory>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "fixtures.h"
 #include "nsys/agent/diff.h"

@@ -10,6 +10,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "fixtures.h"
 #include "nsys/core/workspace.h"

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <utility>
 
 #include "fixtures.h"
 #include "nsys/core/workspace.h"

@@ -2,6 +2,8 @@
 // like a client's.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "fixtures.h"
 #include "nsys/core/workspace.h"
 #include "workspace_test_util.h"

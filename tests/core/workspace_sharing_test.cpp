@@ -10,10 +10,14 @@
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
+#include <iterator>
 #include <latch>
+#include <memory>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "fixtures.h"
 #include "nsys/core/workspace.h"

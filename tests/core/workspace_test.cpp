@@ -4,11 +4,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "fixtures.h"
 #include "workspace_test_util.h"

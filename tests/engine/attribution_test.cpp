@@ -4,6 +4,9 @@
 
 #include <map>
 #include <random>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "engine_test_util.h"
 

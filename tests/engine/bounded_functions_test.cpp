@@ -5,8 +5,10 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "../../server/engine/src/query_pool.h"

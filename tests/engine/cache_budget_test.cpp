@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include "engine_test_util.h"
 

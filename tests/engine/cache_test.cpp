@@ -5,7 +5,13 @@
 #include <unistd.h>
 #include <utime.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "engine_test_util.h"
 

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
+#include <utility>
 
 #include "engine_test_util.h"
 

@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <string>
 
 #include "engine_test_util.h"
 

@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <filesystem>
 #include <random>
+#include <string>
 
 #include "engine_test_util.h"
 

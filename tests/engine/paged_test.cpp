@@ -5,8 +5,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <memory>
 #include <numeric>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "../../server/engine/src/table_ops.h"
 #include "engine_test_util.h"

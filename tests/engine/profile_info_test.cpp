@@ -2,8 +2,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "engine_test_util.h"
 

@@ -9,7 +9,10 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "../../server/engine/src/query_pool.h"
 #include "../../server/engine/src/sqlite_db.h"

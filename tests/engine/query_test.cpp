@@ -2,7 +2,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <memory>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "engine_test_util.h"
 

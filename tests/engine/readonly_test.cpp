@@ -4,7 +4,11 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <map>
+#include <string>
+#include <vector>
 
 #include "engine_test_util.h"
 

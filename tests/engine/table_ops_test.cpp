@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "../../server/engine/src/loaders.h"
 

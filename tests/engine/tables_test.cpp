@@ -4,6 +4,7 @@
 
 #include <map>
 #include <set>
+#include <string>
 #include <tuple>
 
 #include "engine_test_util.h"

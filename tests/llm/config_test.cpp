@@ -6,6 +6,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "nsys/llm/client.h"
 

@@ -3,6 +3,10 @@
 // the temperature. Checked on the request the stand-in receives, through the real libcurl client.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "llm/standin.h"
 #include "nsys/llm/client.h"
 

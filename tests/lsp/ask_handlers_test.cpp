@@ -2,6 +2,8 @@
 // partial results when the client gives a partialResultToken, follow-ups by conversationId, bad params.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "fixtures.h"
 #include "in_memory_client.h"
 

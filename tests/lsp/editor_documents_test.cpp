@@ -6,6 +6,11 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "fixtures.h"
 #include "in_memory_client.h"

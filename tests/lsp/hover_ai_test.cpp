@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include <chrono>
+#include <string>
 
 #include "core/workspace_test_util.h"
 #include "fixtures.h"

@@ -1,5 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "in_memory_client.h"
 
 namespace nsys::testing {

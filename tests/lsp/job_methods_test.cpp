@@ -5,8 +5,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
+#include <string>
+#include <utility>
 
 #include "fixtures.h"
 #include "in_memory_client.h"

@@ -2,6 +2,10 @@
 // parent id as a clear -32602 while the session keeps serving.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
+#include <string>
+
 #include "fixtures.h"
 #include "in_memory_client.h"
 

@@ -1,10 +1,12 @@
 // docs/protocol.md must document every method of the bind table, and nothing the server does not answer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <string>
 
 #include "nsys/lsp/method_table.h"
 

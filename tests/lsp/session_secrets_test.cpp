@@ -4,6 +4,10 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "fixtures.h"
 #include "in_memory_client.h"
 #include "llm/standin.h"

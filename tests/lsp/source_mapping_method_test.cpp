@@ -6,9 +6,15 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <memory>
+#include <string>
 #include <thread>
+#include <utility>
 
 #include "fixtures.h"
 #include "in_memory_client.h"

@@ -4,7 +4,10 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
 
 #include "child_process.h"
 #include "fixtures.h"

@@ -5,7 +5,9 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "fixtures.h"
 #include "mcp/child_process.h"

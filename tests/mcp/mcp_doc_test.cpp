@@ -8,6 +8,9 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "nsys/mcp/mcp_server.h"
 

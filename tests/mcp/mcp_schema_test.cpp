@@ -3,6 +3,9 @@
 // enough to get past the reader.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include "nsys/mcp/mcp_server.h"
 
 namespace nsys::mcp {

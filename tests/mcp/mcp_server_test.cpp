@@ -5,8 +5,12 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "fixtures.h"
 #include "nsys/core/version.h"

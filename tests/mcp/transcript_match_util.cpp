@@ -1,4 +1,6 @@
 #include <cmath>
+#include <map>
+#include <string>
 
 #include "mcp/transcript_match.h"
 

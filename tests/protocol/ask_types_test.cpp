@@ -1,6 +1,9 @@
 // nsys/ask's params and result on the wire: field names, optional conversationId, errors naming the field.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "nsys/protocol/ask.h"
 
 namespace nsys::protocol {

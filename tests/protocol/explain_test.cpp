@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "nsys/protocol/mcp.h"
 
 namespace nsys::protocol {

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "jsonrpc_test_util.h"
 #include "nsys/protocol/jsonrpc.h"

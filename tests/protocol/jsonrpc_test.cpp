@@ -4,6 +4,8 @@
 
 #include <random>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "jsonrpc_test_util.h"
 

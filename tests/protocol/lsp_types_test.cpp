@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "nsys/protocol/methods.h"
 #include "params_test_util.h"

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <variant>
 
 #include "nsys/protocol/mcp.h"
 #include "nsys/protocol/methods.h"

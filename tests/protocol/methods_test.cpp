@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <optional>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "nsys/protocol/annotation_plan.h"
 #include "params_test_util.h"

@@ -2,6 +2,8 @@
 // and profiles without the data it needs (it declines with a reason, or answers from what is there).
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "skill_test_util.h"
 
 namespace nsys::testing {

@@ -2,6 +2,8 @@
 // checked with SQL. tests/conformance/analyze_rules_test.cpp covers every fixture and the a100 grouping quirk.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "analysis_test_sql.h"
 #include "skill_test_util.h"
 

@@ -2,6 +2,11 @@
 // against the NVTX ranges and the launch join in SQL.
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "analysis_test_sql.h"
 #include "skill_test_util.h"
 

@@ -1,6 +1,8 @@
 // nccl_breakdown: counts and times checked with SQL on the fixture's NCCL kernels.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "analysis_test_sql.h"
 #include "skill_test_util.h"
 

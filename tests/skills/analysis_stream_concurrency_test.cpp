@@ -1,7 +1,12 @@
 // stream_concurrency: per-device levels and per-stream busy time, checked against SQL plus a plain union.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "analysis_test_sql.h"
 #include "skill_test_util.h"

@@ -2,6 +2,9 @@
 // cuda-sync-api:rows=-1 -f csv` 2022.4.2 on a copy of the fixture), quoted at each assertion.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "analysis_test_sql.h"
 #include "skill_test_util.h"
 

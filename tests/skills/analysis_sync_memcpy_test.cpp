@@ -3,6 +3,8 @@
 // joins on (pid, correlationId); tests/conformance/analyze_rules_test.cpp compares every fixture live.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "analysis_test_sql.h"
 #include "skill_test_util.h"
 

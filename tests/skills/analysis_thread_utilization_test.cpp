@@ -2,6 +2,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "analysis_test_sql.h"
 #include "skill_test_util.h"
 

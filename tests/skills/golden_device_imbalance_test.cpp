@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "analysis_test_sql.h"
 #include "skill_test_util.h"

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 
 #include "analysis_test_sql.h"
 #include "skill_test_util.h"

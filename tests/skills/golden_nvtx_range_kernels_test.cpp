@@ -18,6 +18,11 @@
 // sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL -> 18, 10167602.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <variant>
+#include <vector>
+
 #include "nsys/skills/nvtx_coverage.h"
 #include "nsys/skills/nvtx_range_breakdown.h"
 #include "skill_test_util.h"

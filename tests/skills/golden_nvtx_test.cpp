@@ -2,6 +2,8 @@
 // where our default groups PyTorch ranges by operator name, the expectation is the sum of nsys's per-op_id rows.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "skill_test_util.h"
 
 namespace nsys::testing {

@@ -2,6 +2,9 @@
 // counts, the union of their time, the kernels launched inside them on the launching thread), and its bad input.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+
 #include "analysis_test_sql.h"
 #include "skill_test_util.h"
 

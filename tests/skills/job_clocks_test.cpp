@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <string>
+#include <variant>
+#include <vector>
+
 #include "job_test_util.h"
 #include "skill_test_util.h"
 

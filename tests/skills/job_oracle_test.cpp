@@ -4,6 +4,11 @@
 // rank's process (pid=...), whose own tests check it against SQL.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <string>
+#include <variant>
+#include <vector>
+
 #include "analysis_test_sql.h"
 #include "job_test_util.h"
 #include "skill_test_util.h"

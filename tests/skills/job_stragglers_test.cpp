@@ -4,6 +4,9 @@
 // d = start(pid a) - start(pid b): the later one is last and the other loses |d|.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "job_test_util.h"
 #include "skill_test_util.h"
 

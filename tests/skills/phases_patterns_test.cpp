@@ -7,7 +7,9 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "skill_test_util.h"
 

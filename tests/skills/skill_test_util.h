@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <variant>
 
 #include "fixtures.h"
 #include "nsys/engine/profile.h"

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <string>
 
 #include "analysis_test_sql.h"
 #include "skill_test_util.h"

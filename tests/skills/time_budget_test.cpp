@@ -3,8 +3,13 @@
 // idle-in-a-CUDA-call slices are each checked against plain SQL over the export and an interval sweep written here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
 
 #include "analysis_test_sql.h"
 #include "skill_test_util.h"

@@ -8,7 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
 
 #include "nsys/source/scanner.h"
 #include "source/source_test_util.h"

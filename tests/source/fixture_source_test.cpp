@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <vector>
 
 #include "nsys/source/annotation_index.h"
 #include "nsys/source/scanner.h"

@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "nsys/source/annotation_index.h"
 #include "sanitizers.h"

@@ -2,7 +2,10 @@
 // one file, removal; lookups by exact name and by literal prefix; concurrent use.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "nsys/source/annotation_index.h"
 #include "source/source_test_util.h"

@@ -7,7 +7,12 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <ios>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "source/source_test_util.h"
 

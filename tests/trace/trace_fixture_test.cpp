@@ -9,8 +9,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "fixtures.h"
 #include "nsys/engine/profile.h"

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "nsys/support/sha256.h"
 #include "nsys/trace/validator.h"

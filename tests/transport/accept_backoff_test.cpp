@@ -11,9 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <future>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 

@@ -9,13 +9,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
+#include <cctype>
+#include <chrono>
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
+#include <string>
+#include <string_view>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "fixtures.h"
 #include "nsys/engine/profile.h"

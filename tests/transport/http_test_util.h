@@ -1,6 +1,7 @@
 #pragma once
 // Test helpers for the HTTP side channel: a blocking HTTP/1.1 client over a real loopback socket.
 #include <algorithm>
+#include <array>
 #include <asio.hpp>
 #include <cctype>
 #include <cstdint>

@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
 
 #include "fixtures.h"
 

@@ -1,9 +1,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "fixtures.h"
 #include "nsys/protocol/framing.h"

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "nsys/protocol/answer.h"
 
 namespace nsys::wire {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "nsys/protocol/jsonrpc.h"
 
 namespace nsys::testing {

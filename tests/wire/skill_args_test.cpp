@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "nsys/wire/converters.h"
 
 namespace nsys::testing {

@@ -7,6 +7,9 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <utility>
+#include <variant>
 
 #include "text_case.h"
 

@@ -9,11 +9,18 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "ask_context.h"
 #include "text_case.h"
@@ -124,9 +131,10 @@ std::string ApiBaseName(const std::string& name) {
   return digits ? name.substr(0, v) : name;
 }
 
-// Whether a GPU operation is inside the question's device and process filter, and starts in its window.
+}  // namespace
+
 // Whether a host-side row (a CUDA API call, an NVTX range: no device) is in the question's processes and starts in
-// its window; a device filter does not narrow host rows.
+// its window; a device filter does not narrow host rows (declared in ask_context.h: ask_topics.cpp uses it too).
 bool InHostFilter(const Ctx& c, uint32_t pid, engine::Ns start) {
   const auto& f = c.filter;
   if (!f.processes.empty() && std::find(f.processes.begin(), f.processes.end(), pid) == f.processes.end()) return false;
@@ -137,6 +145,9 @@ bool InHostFilter(const Ctx& c, uint32_t pid, engine::Ns start) {
   return true;
 }
 
+namespace {
+
+// Whether a GPU operation is inside the question's device and process filter, and starts in its window.
 bool InFilter(const Ctx& c, int32_t device, uint32_t pid, engine::Ns start) {
   const auto& d = c.filter.devices;
   return (d.empty() || std::find(d.begin(), d.end(), device) != d.end()) && InHostFilter(c, pid, start);

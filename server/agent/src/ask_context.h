@@ -1,7 +1,9 @@
 #pragma once
 // The state of one offline ask turn, shared by the intent handlers (ask_intents.cpp, ask_topics.cpp).
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ask_internal.h"
@@ -37,8 +39,9 @@ skills::Table KeepRows(const skills::Table& t, const std::function<bool(size_t)>
 double SumColumn(const skills::Table& t, std::string_view column);
 
 // Sentences and evidence of the compositional answers (ask_compose.cpp), shared with ask_families.cpp.
-std::string Ticked(const std::string& name);  // `name`, cut at 90 characters
-std::string WhereOf(const Ctx& c);            // " on device 1", or " in the whole profile"
+std::string Ticked(const std::string& name);                      // `name`, cut at 90 characters
+bool InHostFilter(const Ctx& c, uint32_t pid, engine::Ns start);  // a host row in the processes and window
+std::string WhereOf(const Ctx& c);                                // " on device 1", or " in the whole profile"
 void Say(Ctx& c, std::string summary, std::string reason);
 void CiteRows(Ctx& c, const std::string& skill, const skills::Table& t, const std::vector<std::string>& columns,
               std::string caption);

@@ -1,5 +1,12 @@
 // Conversation states by id, bounded in count (least recently used first out) and in idle age.
 #include <algorithm>
+#include <chrono>
+#include <functional>
+#include <iterator>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "nsys/agent/ask.h"
 

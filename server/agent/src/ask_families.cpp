@@ -6,9 +6,11 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ask_context.h"

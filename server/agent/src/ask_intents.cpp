@@ -5,7 +5,14 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "ask_context.h"
 #include "text_case.h"

@@ -1,8 +1,10 @@
 #pragma once
 // Offline ask's parts, shared by ask_parse.cpp (reading the question), ask_intents.cpp (the intent table) and
 // ask_facts.cpp (reading skill rows). Not a public header.
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nsys/agent/ask.h"

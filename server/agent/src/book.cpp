@@ -2,9 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <exception>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <stdexcept>
+#include <utility>
+#include <variant>
 
 // Generated from server/agent/book/root_causes.json by server/CMakeLists.txt (the Book ships inside the binary).
 extern const char kNsysBookJson[];

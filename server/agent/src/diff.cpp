@@ -8,6 +8,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "diff_internal.h"
 #include "diff_tables.h"

@@ -6,6 +6,10 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "diff_internal.h"
 #include "diff_tables.h"

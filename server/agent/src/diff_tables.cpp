@@ -1,6 +1,9 @@
 #include "diff_tables.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <utility>
+#include <variant>
 
 namespace nsys::agent::diff_detail {
 

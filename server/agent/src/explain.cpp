@@ -9,10 +9,14 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <variant>
 
 #include "nsys/agent/answer.h"
 #include "nsys/skills/nvtx_labels.h"

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <unordered_set>
+#include <utility>
 
 #include "nsys/llm/answer_cache.h"
 #include "nsys/support/log.h"

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
+#include <utility>
 
 namespace nsys::agent {
 namespace {

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <optional>
+#include <string_view>
+#include <utility>
+#include <variant>
 
 #include "nsys/skills/registry.h"
 

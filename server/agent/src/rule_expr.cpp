@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <initializer_list>
 #include <set>
+#include <string_view>
+#include <utility>
 
 namespace nsys::agent {
 

@@ -1,5 +1,9 @@
 // Workspace's agent call for `analyze`: the profile and a memoised runner in, agent::Analyze does the rest.
 // AnalyzeForEditor adds the profile's source file (nsys/analyze publishes the findings on it).
+#include <optional>
+#include <string>
+#include <utility>
+
 #include "nsys/core/workspace.h"
 
 namespace nsys::core {

@@ -7,7 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <sstream>
+#include <tuple>
+#include <utility>
 
 #include "nsys/core/workspace.h"
 #include "nsys/source/annotation_index.h"

@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
+#include <type_traits>
+#include <utility>
+#include <variant>
 
 #include "nsys/agent/llm_ask.h"
 #include "nsys/core/workspace.h"

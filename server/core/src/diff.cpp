@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <string>
+
 #include "nsys/core/workspace.h"
 
 namespace nsys::core {

@@ -3,7 +3,11 @@
 // Workspace::ExplainKernelForEditor: both for an editor (with the kernel's source locations).
 #include "nsys/agent/explain.h"
 
+#include <chrono>
 #include <filesystem>
+#include <mutex>
+#include <optional>
+#include <string>
 
 #include "nsys/agent/explain_llm.h"
 #include "nsys/core/workspace.h"

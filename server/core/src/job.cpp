@@ -15,6 +15,11 @@
 #include <thread>
 #if defined(__GLIBC__)
 #include <malloc.h>
+
+#include <chrono>
+#include <exception>
+#include <utility>
+#include <variant>
 #endif
 
 #include "nsys/support/path_text.h"

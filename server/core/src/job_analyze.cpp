@@ -1,7 +1,9 @@
 // Workspace::AnalyzeJob: the job skills' figures gathered for agent::AnalyzeJob (agent/job_analyze.h).
 #include "nsys/agent/job_analyze.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <string>
 
 #include "nsys/core/workspace.h"
 #include "stores.h"

@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "nsys/core/workspace.h"
 #include "nsys/support/child_process.h"

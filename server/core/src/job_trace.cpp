@@ -5,6 +5,10 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "nsys/core/traces.h"
 #include "nsys/core/workspace.h"

@@ -7,6 +7,9 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <memory>
+#include <mutex>
+#include <string>
 
 #include "nsys/core/workspace.h"
 #include "stores.h"

@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <unordered_map>
+#include <utility>
+#include <variant>
 
 #include "nsys/core/workspace.h"
 

@@ -4,8 +4,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <variant>
+#include <vector>
 
 #include "nsys/core/workspace.h"
 #include "nsys/skills/nvtx_labels.h"

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <mutex>
 
 #include "nsys/core/workspace.h"
 #include "nsys/source/annotation_index.h"

@@ -9,6 +9,9 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 #include "nsys/core/workspace.h"

@@ -21,6 +21,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <utility>
 
 #include "file_checks.h"
 #include "nsys/support/cache_dir.h"

@@ -1,3 +1,7 @@
+#include <memory>
+#include <mutex>
+#include <string>
+
 #include "nsys/engine/profile.h"
 
 namespace nsys::engine {

@@ -4,8 +4,14 @@
 #include <fmt/format.h>
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <exception>
+#include <new>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "nsys/support/cache_dir.h"
 #include "nsys/support/log.h"

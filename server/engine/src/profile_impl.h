@@ -8,10 +8,12 @@
 // waits; cancelling it aborts the stages nobody else wants (parts stop through SQLite's progress handler),
 // and a later Require() starts them again.
 #include <array>
+#include <atomic>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 

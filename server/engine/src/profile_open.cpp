@@ -3,6 +3,13 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "cache_budget.h"
 #include "file_checks.h"

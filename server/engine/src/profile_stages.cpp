@@ -1,8 +1,16 @@
 // Stage task bodies: prepare (or restore from the snapshot), load parts, finalize, link; and the snapshot write.
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <initializer_list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "cache_budget.h"
 #include "profile_impl.h"

@@ -6,9 +6,18 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstring>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
 
 #include "profile_impl.h"
 

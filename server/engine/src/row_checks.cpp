@@ -1,6 +1,12 @@
 // RowDamage's wording and the thread-safe RowChecks report (model.h).
 #include <fmt/format.h>
 
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
 #include "nsys/engine/model.h"
 
 namespace nsys::engine {

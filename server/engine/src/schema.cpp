@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 #include <tuple>
+#include <utility>
 
 #include "loaders.h"
 #include "nsys/engine/gpu_models.h"

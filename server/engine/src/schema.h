@@ -2,6 +2,7 @@
 // Schema probing: which tables and columns an export has, its metadata and small tables. Never assumes a
 // column exists: SELECT lists are built from what the probe found. Private to the engine.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>

@@ -6,11 +6,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "nsys/support/cache_dir.h"
 #include "table_ops.h"

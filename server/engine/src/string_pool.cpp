@@ -1,4 +1,9 @@
+#include <atomic>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 
 #include "nsys/engine/model.h"
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "nsys/support/cache_dir.h"
 #include "nsys/support/log.h"

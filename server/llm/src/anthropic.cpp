@@ -6,6 +6,9 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <memory>
+#include <string>
+#include <utility>
 
 #include "dialect.h"
 

@@ -2,6 +2,7 @@
 // What differs between providers: how a ChatRequest becomes an HTTP request, how the SSE stream becomes a
 // ChatResponse, and where an error body keeps its message. The retry/timeout/cancel/cost-gate loop (client.cpp) is
 // shared.
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>

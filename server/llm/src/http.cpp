@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "nsys/llm/config.h"
 #include "nsys/support/redact.h"

@@ -4,6 +4,10 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "dialect.h"
 

@@ -1,5 +1,9 @@
 #include <fmt/format.h>
 
+#include <string>
+#include <string_view>
+#include <utility>
+
 #include "dialect.h"
 
 namespace nsys::llm::internal {

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <string>
 
 #include "nsys/core/workspace.h"
 #include "nsys/lsp/handlers.h"

@@ -1,3 +1,5 @@
+#include <string>
+
 #include "nsys/lsp/handlers.h"
 #include "nsys/wire/ask.h"
 

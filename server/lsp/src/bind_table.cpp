@@ -2,6 +2,10 @@
 // (experimental.nsysMethods) and tests/lsp/protocol_doc_test.cpp (every method documented in docs/protocol.md)
 // all read it. To add a method: write `Expected<Result> OnX(const Params&, RequestContext&)` in its own file and add
 // one line below.
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "nsys/lsp/document_handlers.h"
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/method_table.h"

@@ -1,3 +1,5 @@
+#include <functional>
+#include <string>
 #include <utility>
 
 #include "nsys/lsp/context.h"

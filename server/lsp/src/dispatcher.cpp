@@ -4,9 +4,13 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <exception>
 #include <map>
 #include <mutex>
+#include <string_view>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "nsys/core/version.h"

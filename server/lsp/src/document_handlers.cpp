@@ -1,5 +1,7 @@
 #include "nsys/lsp/document_handlers.h"
 
+#include <utility>
+
 #include "nsys/lsp/session_sources.h"
 #include "nsys/lsp/source_handlers.h"
 #include "nsys/support/log.h"

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "nsys/support/human_bytes.h"
 
 namespace nsys::lsp {

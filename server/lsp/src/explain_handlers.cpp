@@ -1,3 +1,5 @@
+#include <string>
+
 #include "nsys/core/workspace.h"
 #include "nsys/lsp/handlers.h"
 #include "nsys/lsp/session_sources.h"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "nsys/lsp/document_handlers.h"
 #include "nsys/lsp/method_table.h"

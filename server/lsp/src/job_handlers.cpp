@@ -1,3 +1,5 @@
+#include <utility>
+
 #include "nsys/core/workspace.h"
 #include "nsys/lsp/handlers.h"
 #include "nsys/protocol/json_parse.h"

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <utility>
+#include <variant>
 
 #include "nsys/support/log.h"
 

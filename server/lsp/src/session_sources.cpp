@@ -1,6 +1,7 @@
 #include "nsys/lsp/session_sources.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "nsys/support/log.h"
 #include "nsys/wire/documents.h"

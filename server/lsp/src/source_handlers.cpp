@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <mutex>
 #include <set>
+#include <utility>
 
 #include "nsys/lsp/documents.h"
 #include "nsys/lsp/handlers.h"

@@ -1,5 +1,9 @@
 #include <fmt/format.h>
 
+#include <string>
+#include <string_view>
+#include <utility>
+
 #include "nsys/core/traces.h"
 #include "nsys/lsp/handlers.h"
 #include "nsys/support/log.h"

@@ -3,6 +3,10 @@
 // tests/mcp/mcp_doc_test.cpp (every tool documented in docs/protocol.md) all read it. To add a tool: give its Args
 // type a Fields() list (protocol/mcp.h), write `Expected<Result> OnX(const Args&, ToolContext&)` in
 // tool_handlers.h's files, describe it in tool_descriptions.h and add one line below.
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "tool_descriptions.h"
 #include "tool_handlers.h"
 

@@ -8,7 +8,10 @@
 
 #include <cerrno>
 #include <cstring>
+#include <ios>
 #include <istream>
+#include <streambuf>
+#include <utility>
 
 #include "nsys/support/log.h"
 

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <iosfwd>
+#include <istream>
 #include <string>
 
 #include "nsys/mcp/mcp_server.h"

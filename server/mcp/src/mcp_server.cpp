@@ -10,6 +10,7 @@
 #include <iostream>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include "line_sources.h"
 #include "nsys/core/version.h"

@@ -1,4 +1,6 @@
 // The MCP tools over profiles and skills: open_profile, profile_info, close_profile, list_skills, run_skill.
+#include <utility>
+
 #include "nsys/support/path_text.h"
 #include "nsys/wire/converters.h"
 #include "nsys/wire/skill_args.h"

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <stdexcept>
 #include <utility>
 
 #include "nsys/protocol/json_parse.h"

@@ -1,4 +1,7 @@
 // The MCP tools for Perfetto traces: export_trace and open_in_perfetto, through the editor methods' conversions.
+#include <optional>
+#include <utility>
+
 #include "nsys/core/traces.h"
 #include "nsys/support/path_text.h"
 #include "nsys/wire/trace.h"

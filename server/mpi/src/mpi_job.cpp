@@ -13,6 +13,10 @@
 
 #if NSYS_AI_HAVE_MPI
 #include <mpi.h>
+
+#include <algorithm>
+#include <utility>
+#include <variant>
 #endif
 
 namespace nsys::mpi {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 #include "nsys/source/gitignore.h"
 #include "nsys/source/scanner.h"

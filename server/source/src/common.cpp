@@ -1,5 +1,9 @@
 // Positions, literals and the dispatch by language shared by the three scanners.
 #include <algorithm>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "lex.h"
 #include "nsys/source/scanner.h"

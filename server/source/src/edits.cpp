@@ -2,7 +2,9 @@
 #include "nsys/source/edits.h"
 
 #include <algorithm>
+#include <map>
 #include <tuple>
+#include <utility>
 
 #include "edit_util.h"
 

@@ -2,7 +2,12 @@
 // between nvtxRangePushA/nvtxRangePop), and NVTX3_FUNC_RANGE() in a function with no range. Statements are found
 // by bracket matching over the tokenizer's tokens (best effort: the preprocessor is not run).
 #include <algorithm>
+#include <initializer_list>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "edit_util.h"
 #include "nsys/source/scanner.h"

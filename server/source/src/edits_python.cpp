@@ -1,7 +1,12 @@
 // Python edits: nested `with <api>(...)` blocks (or push/pop pairs) around each statement of a range's body, and a
 // decorator over a function with no range. Statements are found from the tokenizer's logical lines and indentation.
 #include <algorithm>
+#include <initializer_list>
 #include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "edit_util.h"
 #include "nsys/source/scanner.h"

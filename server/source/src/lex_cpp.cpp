@@ -3,6 +3,10 @@
 // ("::" and "->" as one token).
 #include <algorithm>
 #include <iterator>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "lex.h"
 

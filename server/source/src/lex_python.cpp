@@ -1,6 +1,10 @@
 // The Python tokenizer: identifiers, strings (every prefix, triple quotes, f-string fields), numbers, punctuation;
 // comments skipped; logical lines (brackets and backslashes continue a line) with their indentation.
 #include <algorithm>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "lex.h"
 

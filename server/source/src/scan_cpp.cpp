@@ -1,6 +1,11 @@
 // C/C++/CUDA: nvtxRangePushA/W, nvtxRangeStartA/W, nvtx3::scoped_range (and _in, thread_range), NVTX3_FUNC_RANGE,
 // and candidate IDENT("literal", ...) calls; the enclosing function by brace matching (best effort).
 #include <algorithm>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "lex.h"
 

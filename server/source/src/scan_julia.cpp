@@ -1,7 +1,11 @@
 // Julia: NVTX.@range "x" / @range "x" (also @range("x", ...)); strings with $ interpolation give prefixes;
 // comments (# and nested #= =#) skipped; `function ... end` and the block after the literal by keyword matching.
 #include <algorithm>
+#include <string>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "lex.h"
 

@@ -1,6 +1,10 @@
 // Python: nvtx.annotate (with / decorator / message=), torch.cuda.nvtx.range, range_push, push_range,
 // record_function, and candidate calls; enclosing def and the with/decorator body by indentation.
 #include <algorithm>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "lex.h"
 

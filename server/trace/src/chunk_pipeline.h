@@ -6,6 +6,7 @@
 #include <deque>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "nsys/support/sha256.h"
 #include "nsys/trace/protobuf.h"

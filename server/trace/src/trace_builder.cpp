@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <string>
 #include <unordered_set>
 
 #include "nsys/support/human_bytes.h"

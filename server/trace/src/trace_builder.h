@@ -1,6 +1,7 @@
 #pragma once
 // Internal: one trace write. Selection (window, devices, processes, minimum duration), a pre-pass over GPU work
 // (tracks to declare, flows, counter span), then one merge over every table by start time, then the counters.
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 #include <unordered_set>

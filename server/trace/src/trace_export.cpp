@@ -8,6 +8,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "nsys/trace/trace_output.h"
 #include "nsys/trace/trace_writer.h"

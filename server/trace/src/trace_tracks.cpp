@@ -6,6 +6,8 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <tuple>
+#include <utility>
 
 namespace nsys::trace::internal {
 

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <utility>
+
 #include "nsys/trace/protobuf.h"
 #include "packet_writer.h"
 

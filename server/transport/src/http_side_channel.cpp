@@ -5,13 +5,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include "nsys/protocol/methods.h"
 #include "nsys/support/cache_dir.h"

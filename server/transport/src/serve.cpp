@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "nsys/support/executor.h"
 #include "nsys/support/log.h"

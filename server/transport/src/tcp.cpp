@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <deque>
 #include <filesystem>
+#include <string_view>
 #include <utility>
 
 #include "nsys/lsp/session.h"

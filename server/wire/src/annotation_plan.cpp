@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <utility>
 
 #include "nsys/support/path_text.h"
 #include "nsys/wire/converters.h"

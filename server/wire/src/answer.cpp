@@ -1,5 +1,8 @@
 #include "nsys/wire/answer.h"
 
+#include <string>
+#include <vector>
+
 namespace nsys::wire {
 
 namespace {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "nsys/support/path_text.h"
 
 namespace nsys::wire {

@@ -1,5 +1,7 @@
 #include "nsys/wire/explain.h"
 
+#include <string>
+
 namespace nsys::wire {
 
 namespace {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <string>
+#include <utility>
 #include <variant>
 
 #include "nsys/support/path_text.h"

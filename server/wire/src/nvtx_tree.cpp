@@ -1,5 +1,8 @@
 #include "nsys/wire/nvtx_tree.h"
 
+#include <string>
+#include <utility>
+
 #include "nsys/wire/skill_args.h"
 
 namespace nsys::wire {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "nsys/skills/registry.h"

@@ -1,5 +1,7 @@
 #include "nsys/wire/sources.h"
 
+#include <utility>
+
 #include "nsys/wire/documents.h"
 
 namespace nsys::wire {

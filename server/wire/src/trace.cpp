@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 #include "nsys/support/path_text.h"
 #include "nsys/wire/skill_args.h"

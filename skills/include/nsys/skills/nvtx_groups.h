@@ -15,6 +15,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nsys/engine/profile.h"

@@ -1,6 +1,7 @@
 #pragma once
 // The set of skills a server or CLI knows: the built-ins, registered explicitly, plus declarative user
 // skills loaded from folders (user_skills.h).
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>

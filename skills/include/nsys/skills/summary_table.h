@@ -2,6 +2,7 @@
 // Column sets and row cells shared by the skills that mirror `nsys stats` summaries, named by the report's
 // CSV header lower-cased ("Time (%)" -> time_pct, "Total Time (ns)" -> total_time_ns, "Avg (ns)" -> avg_ns).
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nsys/skills/skill.h"

@@ -1,6 +1,7 @@
 #pragma once
 // `ask` through the Workspace: the request and result of Workspace::Ask. Offline, the agent's
 // deterministic mapper answers (agent/ask.h); a conversation id keeps the previous turn's state for follow-ups.
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>

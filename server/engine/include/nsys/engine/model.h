@@ -8,6 +8,7 @@
 #include <atomic>
 #include <compare>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>

@@ -1,6 +1,10 @@
 #pragma once
+// The templates of window.h (it includes this file at its end).
 #include <algorithm>
+#include <cstddef>
 #include <utility>
+
+#include "nsys/engine/model.h"
 
 namespace nsys::engine {
 

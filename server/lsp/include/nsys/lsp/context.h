@@ -5,9 +5,12 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "nsys/core/workspace.h"
 #include "nsys/lsp/documents.h"

@@ -2,6 +2,7 @@
 // nsys/report (the profile as a text document), textDocument/hover on report uris, the document
 // notifications (did{Open,Change,Close,Save}), and findings published as diagnostics (after nsys/analyze, cleared by
 // nsys/closeProfile).
+#include <string>
 #include <vector>
 
 #include "nsys/agent/answer.h"

@@ -3,6 +3,8 @@
 // document_handlers.h, the source features in source_handlers.h: they keep session state). Each is: typed params ->
 // one Workspace call -> a typed result by a wire conversion (server/wire). The dispatcher does threads, cancellation
 // and replies. Defined in handlers.cpp and one <area>_handlers.cpp per area.
+#include <string>
+
 #include "nsys/lsp/context.h"
 #include "nsys/protocol/analyze.h"
 #include "nsys/protocol/annotation_plan.h"

@@ -12,6 +12,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "nsys/core/workspace.h"
 #include "nsys/lsp/dispatcher.h"

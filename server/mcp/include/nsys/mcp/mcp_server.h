@@ -36,10 +36,12 @@
 #include <condition_variable>
 #include <functional>
 #include <iosfwd>
+#include <istream>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>

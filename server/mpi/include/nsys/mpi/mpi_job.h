@@ -9,6 +9,7 @@
 // with kUnsupported.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nsys/core/job.h"

@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "nsys/core/traces.h"
 #include "nsys/support/expected.h"

@@ -3,6 +3,7 @@
 // skill's typed values. The runner checks the values themselves (ranges, choices) once, for every face.
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 

@@ -13,6 +13,7 @@
 
 #include "common_cuda_api.h"
 #include "common_gpu_ops.h"
+#include "common_host_sync.h"
 #include "common_rows.h"
 
 namespace nsys::skills::builtin {
@@ -45,11 +46,9 @@ struct ThreadStats {
 class Threads {
  public:
   explicit Threads(const engine::StringPool& strings)
-      : strings_(strings), dense_(strings.size(), -1), is_sync_(strings, [](std::string_view n) -> uint8_t {
-          return LikePrefix(n, "cudaDeviceSynchronize") || LikePrefix(n, "cudaStreamSynchronize") ||
-                 LikePrefix(n, "cudaEventSynchronize") || LikePrefix(n, "cuCtxSynchronize") ||
-                 LikePrefix(n, "cuStreamSynchronize") || LikePrefix(n, "cuEventSynchronize");
-        }) {}
+      : strings_(strings),
+        dense_(strings.size(), -1),
+        is_sync_(strings, [](std::string_view n) -> uint8_t { return HostSyncOfName(n) != HostSync::kNone; }) {}
 
   // Runtime calls overlapping [lo, hi), clipped to it. False when cancelled.
   bool AddApiCalls(const Context& ctx, Ns lo, Ns hi) {

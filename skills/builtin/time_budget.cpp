@@ -28,6 +28,7 @@
 
 #include "common_cuda_api.h"
 #include "common_gpu_ops.h"
+#include "common_host_sync.h"
 #include "common_rows.h"
 #include "nsys/skills/kernel_names.h"
 
@@ -123,10 +124,8 @@ Slice CopySlice(uint8_t copy_kind) {
 // A host call's idle slice by its name: synchronizing calls (and the blocking, non-Async copies and memsets) first,
 // then memory management, then launches.
 Slice HostCallSlice(std::string_view n) {
-  for (std::string_view p :
-       {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventSynchronize", "cuCtxSynchronize",
-        "cuStreamSynchronize", "cuEventSynchronize", "cudaStreamQuery", "cudaEventQuery"}) {
-    if (LikePrefix(n, p)) return kIdleSync;
+  if (HostSyncOfName(n) != HostSync::kNone || LikePrefix(n, "cudaStreamQuery") || LikePrefix(n, "cudaEventQuery")) {
+    return kIdleSync;
   }
   if ((LikePrefix(n, "cudaMemcpy") || LikePrefix(n, "cudaMemset") || LikePrefix(n, "cuMemcpy") ||
        LikePrefix(n, "cuMemset")) &&

@@ -119,6 +119,15 @@ TEST(CudaApiSummary, H100MatchesCudaapisum) {
   ASSERT_GE(launch, 0);  // 28.3,509738501,2788,182833.0,5398.0,3350,6243933,938525.2,cudaLaunchKernel
   EXPECT_EQ(IntCell(t, launch, "num_calls"), 2788);
   EXPECT_EQ(IntCell(t, launch, "total_time_ns"), 509738501);
+  // sync_kind: the export's 8 synchronization records of syncType 3 (stream) correlate to the 8
+  // cudaStreamSynchronize calls; its 236 of syncType 2 (stream wait event) to cudaStreamWaitEvent, which makes a
+  // stream wait, not the host.
+  EXPECT_EQ(StringCell(t, 0, "sync_kind"), "stream");
+  EXPECT_EQ(StringCell(t, launch, "sync_kind"), "");
+  NSYS_RUN_SKILL(all, kH100, "cuda_api_summary", {{"limit", Value(int64_t{0})}});
+  const int wait = FindRow(all, "name", "cudaStreamWaitEvent");
+  ASSERT_GE(wait, 0);
+  EXPECT_EQ(StringCell(all, wait, "sync_kind"), "");
 }
 
 TEST(MemoryTransfers, H100MatchesGpumemtimesumAndGpumemsizesum) {

@@ -1,0 +1,130 @@
+// Rules read what the export classifies, not one spelling of a name (issue 42, "rules that read NVIDIA's own
+// classifications"). Each case takes a real export of ../shared/fixtures/realworld, copies it into a private temporary
+// folder and gives one of its events another real name for the same thing, as an export from another CUDA version,
+// language or library would record it; the Book must still say the expert's first thing. The copies are derived at
+// test time, never committed, and the fixtures themselves are never written.
+//
+// The same-meaning names come from NVIDIA's documentation: cudaThreadSynchronize is the deprecated name of
+// cudaDeviceSynchronize (CUDA Runtime API, "Thread Management [DEPRECATED]": "This function is deprecated because its
+// name does not reflect its behavior... cudaDeviceSynchronize() ... should be used instead"), and cuCtxSynchronize is
+// the driver API's call for the same wait; nsys records each with CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (its syncType,
+// ENUM_CUPTI_SYNC_TYPE) correlated to the call.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "fixtures.h"
+#include "nsys/agent/analyze.h"
+#include "nsys/agent/answer.h"
+#include "nsys/core/workspace.h"
+
+namespace nsys::agent {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A copy of a fixture in a fresh 0700 folder, edited by SQL statements, removed with the object.
+class DerivedExport {
+ public:
+  DerivedExport(const std::string& fixture, const std::vector<std::string>& edits) {
+    std::string pattern = (fs::temp_directory_path() / "nsys-ai-derived-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) return;
+    dir_ = pattern;
+    path_ = (fs::path(dir_) / fs::path(fixture).filename()).string();
+    std::error_code ec;
+    fs::copy_file(testing::Fixture(fixture), path_, ec);
+    if (ec) return;
+    sqlite3* db = nullptr;
+    if (sqlite3_open(path_.c_str(), &db) != SQLITE_OK) {
+      sqlite3_close(db);
+      return;
+    }
+    ok_ = true;
+    for (const std::string& sql : edits) {
+      char* err = nullptr;
+      if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK || sqlite3_changes(db) == 0) {
+        error_ = fmt::format("{}: {}", sql, err ? err : "changed no row");
+        ok_ = false;
+      }
+      sqlite3_free(err);
+    }
+    sqlite3_close(db);
+  }
+  ~DerivedExport() {
+    std::error_code ec;
+    if (!dir_.empty()) fs::remove_all(dir_, ec);
+  }
+  bool ok() const { return ok_; }
+  const std::string& error() const { return error_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string dir_, path_, error_;
+  bool ok_ = false;
+};
+
+Expected<Analysis> AnalyzeFile(const std::string& path) {
+  core::WorkspaceConfig config;
+  config.open.use_cache = false;
+  config.default_skill_dirs = false;
+  core::Workspace ws(config);
+  auto opened = ws.Open(path);
+  if (!opened) return opened.error();
+  auto a = ws.Analyze(opened->id, {});
+  (void)ws.Close(opened->id);
+  return a;
+}
+
+// A program that synchronizes after every GEMM (the expert: "every GEMM is followed by a cudaDeviceSynchronize (512
+// calls)"), its 512 syncs spelled as an older or a driver-API program spells them.
+struct SyncSpelling {
+  const char* name;    // the call's name in the derived export
+  const char* source;  // where that spelling comes from
+};
+
+class SyncAfterEveryKernel : public ::testing::TestWithParam<SyncSpelling> {};
+
+TEST_P(SyncAfterEveryKernel, IsTheFirstFindingWhateverTheSyncIsCalled) {
+  NSYS_REQUIRE_FIXTURES();
+  const SyncSpelling& s = GetParam();
+  DerivedExport copy(
+      "realworld/rtx4060ti_pytorch_llama_infer_sim.sqlite",
+      {fmt::format("UPDATE StringIds SET value = '{}' WHERE value = 'cudaDeviceSynchronize_v3020'", s.name)});
+  ASSERT_TRUE(copy.ok()) << copy.error();
+  auto a = AnalyzeFile(copy.path());
+  ASSERT_TRUE(a) << a.error().message;
+  ASSERT_FALSE(a->findings.empty());
+  const Finding& first = a->findings.front();
+  EXPECT_EQ(first.root_cause, "sync_after_every_kernel") << s.source << "; first finding: " << first.title;
+  // The title names the call as cuda_api_summary groups it: without nsys's "_vNNNN" suffix.
+  std::string name = s.name;
+  if (const size_t v = name.rfind("_v"); v != std::string::npos) name.resize(v);
+  EXPECT_NE(first.title.find("512 " + name + " calls"), std::string::npos) << first.title;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    RenamedEvents, SyncAfterEveryKernel,
+    ::testing::Values(SyncSpelling{"cudaDeviceSynchronize_v3020", "the export as captured"},
+                      SyncSpelling{"cudaThreadSynchronize_v3020", "the deprecated runtime name (CUDA < 4.0 programs)"},
+                      SyncSpelling{"cuCtxSynchronize", "the driver API's context sync (JAX/XLA, CUDA Fortran)"},
+                      // A name no list holds (a wrapper library's, or an API newer than this build): only the
+                      // CUPTI synchronization records that nsys correlated to each call say what it did.
+                      SyncSpelling{"vendorRuntimeWaitAll", "a name known only through its sync records"}),
+    [](const ::testing::TestParamInfo<SyncSpelling>& info) {
+      std::string n = info.param.name;
+      for (char& c : n) {
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      }
+      return n;
+    });
+
+}  // namespace
+}  // namespace nsys::agent

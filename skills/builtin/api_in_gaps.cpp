@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "common_api_class.h"
 #include "common_cuda_api.h"
 #include "common_gpu_ops.h"
 #include "common_intervals.h"
@@ -181,7 +182,10 @@ Table EmptyGapsTable() {
                       "Σ over the gaps of |gap ∩ ∪ this API's calls| (uncovered gap time for the "
                       "\"(no CUDA call)\" row)"),
                IntCol("calls", "Calls overlapping a gap (a call spanning several gaps counts once)"),
-               DoubleCol("gap_share", "overlap_ns / Σ idle gap time of the (pid, device) (0..1)")};
+               DoubleCol("gap_share", "overlap_ns / Σ idle gap time of the (pid, device) (0..1)"),
+               StringCol("api_class",
+                         "What the call does (sync, alloc, free, module, setup, launch, memcpy, memset; empty for "
+                         "others), by NVIDIA's API reference")};
   return t;
 }
 
@@ -191,9 +195,10 @@ void AddRows(uint32_t pid, int32_t device, const std::map<int32_t, ApiTotals>& t
   std::stable_sort(rows.begin(), rows.end(),
                    [](const auto& a, const auto& b) { return a.second.overlap > b.second.overlap; });
   for (const auto& [api, s] : rows) {
-    t.rows.push_back({I(pid), I(device), S(api == kNoCallApi ? kNoCall : std::string(apis.Text(api))), I(s.gaps),
-                      I(s.overlap), I(s.calls),
-                      gap_ns > 0 ? D(static_cast<double>(s.overlap) / static_cast<double>(gap_ns)) : Null()});
+    t.rows.push_back(
+        {I(pid), I(device), S(api == kNoCallApi ? kNoCall : std::string(apis.Text(api))), I(s.gaps), I(s.overlap),
+         I(s.calls), gap_ns > 0 ? D(static_cast<double>(s.overlap) / static_cast<double>(gap_ns)) : Null(),
+         S(api == kNoCallApi ? std::string() : std::string(ApiClassName(ApiClassOfName(apis.Text(api)))))});
   }
 }
 

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "common_api_class.h"
 #include "common_cuda_api.h"
 #include "common_gpu_ops.h"
 #include "common_rows.h"
@@ -108,13 +109,17 @@ class ApiPhasesSkill final : public Skill {
                  IntCol("span_max_ns", "The longest of them"),
                  IntCol("after_calls", "Calls that started after the process's last GPU operation ended"),
                  IntCol("after_ns", "Σ durations of those calls"),
-                 IntCol("gpu_span_ns", "The process's GPU span: first GPU operation start to last end (null: none)")};
+                 IntCol("gpu_span_ns", "The process's GPU span: first GPU operation start to last end (null: none)"),
+                 StringCol("api_class",
+                           "What the call does (sync, alloc, free, module, setup, launch, memcpy, memset; empty for "
+                           "others), by NVIDIA's API reference")};
     for (const PhaseCalls& c : calls) {
       const auto s = spans.find(c.pid);
       t.rows.push_back({I(c.pid), S(std::string(apis.Text(c.api))), I(c.calls[0] + c.calls[1] + c.calls[2]),
                         I(c.ns[0] + c.ns[1] + c.ns[2]), I(c.calls[kStartup]), I(c.ns[kStartup]), I(c.calls[kSpan]),
                         I(c.ns[kSpan]), I(c.span_max), I(c.calls[kAfter]), I(c.ns[kAfter]),
-                        s == spans.end() ? Null() : I(s->second.last - s->second.first)});
+                        s == spans.end() ? Null() : I(s->second.last - s->second.first),
+                        S(std::string(ApiClassName(ApiClassOfName(apis.Text(c.api)))))});
     }
     t.notes.push_back(
         "A call's phase is where it started: before its process's first kernel, memcpy or memset (start-up), "

@@ -9,12 +9,75 @@
 #include <utility>
 #include <vector>
 
+#include "common_api_class.h"
 #include "common_host_sync.h"
 #include "common_rows.h"
 #include "nsys/skills/summary_table.h"
 
 namespace nsys::skills::builtin {
 namespace {
+
+// The calls grouped by name without nsys's version suffix (several name ids can share one), each row's group and
+// what each group's calls wait for (the first kind seen among them).
+class CallGroups {
+ public:
+  CallGroups(const engine::RuntimeTable& rt, const engine::SyncTable* syncs, const engine::StringPool& strings)
+      : host_sync(rt, syncs, strings), rt_(rt), strings_(strings), group_of_name_(strings.size(), -1) {}
+
+  // Rows [first, last) of the filter's processes; false when cancelled.
+  bool Collect(const Context& ctx, size_t first, size_t last) {
+    group_of_row.assign(last - first, -1);
+    for (size_t i = first; i < last; ++i) {
+      if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return false;
+      if (!ctx.filter.AcceptsProcess(rt_.pid[i])) continue;
+      const int32_t g = GroupOf(rt_.name[i]);
+      group_of_row[i - first] = g;
+      HostSync& kind = sync[static_cast<size_t>(g)];
+      if (kind == HostSync::kNone) kind = host_sync.Of(i);
+    }
+    return true;
+  }
+
+  HostSyncCalls host_sync;
+  std::vector<int32_t> group_of_row;
+  std::vector<std::string_view> text;
+  std::vector<HostSync> sync;
+
+ private:
+  int32_t GroupOf(engine::StrId id) {
+    if (id >= group_of_name_.size()) group_of_name_.resize(static_cast<size_t>(id) + 1, -1);
+    int32_t& g = group_of_name_[id];
+    if (g < 0) {
+      const std::string_view name = StripApiVersionSuffix(strings_.view(id));
+      auto [it, inserted] = group_of_text_.try_emplace(name, static_cast<int32_t>(text.size()));
+      if (inserted) {
+        text.push_back(name);
+        sync.push_back(HostSync::kNone);
+      }
+      g = it->second;
+    }
+    return g;
+  }
+
+  const engine::RuntimeTable& rt_;
+  const engine::StringPool& strings_;
+  std::vector<int32_t> group_of_name_;
+  std::unordered_map<std::string_view, int32_t> group_of_text_;
+};
+
+std::string SyncKindNote(bool from_records) {
+  const char* list =
+      "NVIDIA's list of synchronizing runtime and driver calls (deprecated names such as cudaThreadSynchronize "
+      "included)";
+  return from_records ? fmt::format(
+                            "sync_kind names the calls that block the host until GPU work completes, by the "
+                            "CUPTI synchronization record nsys correlated to each call, else by {}.",
+                            list)
+                      : fmt::format(
+                            "sync_kind names the calls that block the host until GPU work completes, by {}: "
+                            "this export recorded no synchronization activity.",
+                            list);
+}
 
 class CudaApiSummary final : public Skill {
  public:
@@ -43,32 +106,11 @@ class CudaApiSummary final : public Skill {
     const auto first = range.first;
     const auto last = range.second;
 
-    // Name ids map to groups once each: several ids can share a name once the version suffix is removed.
-    std::vector<int32_t> group_of_name(strings.size(), -1);
-    std::unordered_map<std::string_view, int32_t> group_of_text;
-    std::vector<std::string_view> group_text;
-    std::vector<int32_t> group_of_row(last - first, -1);
-    HostSyncCalls host_sync(rt, info.caps.sync ? &ctx.profile.syncs() : nullptr, strings);
-    std::vector<HostSync> group_sync;  // the first kind seen among a group's calls
-    for (size_t i = first; i < last; ++i) {
-      if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Cancelled.");
-      if (!ctx.filter.AcceptsProcess(rt.pid[i])) continue;
-      const engine::StrId id = rt.name[i];
-      if (id >= group_of_name.size()) group_of_name.resize(static_cast<size_t>(id) + 1, -1);
-      int32_t& g = group_of_name[id];
-      if (g < 0) {
-        const std::string_view text = StripApiVersionSuffix(strings.view(id));
-        auto [it, inserted] = group_of_text.try_emplace(text, static_cast<int32_t>(group_text.size()));
-        if (inserted) {
-          group_text.push_back(text);
-          group_sync.push_back(HostSync::kNone);
-        }
-        g = it->second;
-      }
-      group_of_row[i - first] = g;
-      HostSync& kind = group_sync[static_cast<size_t>(g)];
-      if (kind == HostSync::kNone) kind = host_sync.Of(i);
-    }
+    CallGroups groups(rt, info.caps.sync ? &ctx.profile.syncs() : nullptr, strings);
+    if (!groups.Collect(ctx, first, last)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+    const std::vector<int32_t>& group_of_row = groups.group_of_row;
+    const std::vector<std::string_view>& group_text = groups.text;
+    const std::vector<HostSync>& group_sync = groups.sync;
     const std::vector<SampleSummary> summaries = SummarizeGroups(
         group_of_row, group_text.size(), [&](size_t r) { return rt.end[first + r] - rt.start[first + r]; });
     int64_t grand_total = 0;
@@ -86,29 +128,23 @@ class CudaApiSummary final : public Skill {
     table.columns.push_back(MakeColumn("sync_kind", ValueType::kString,
                                        "What the call waits for when it blocks the host until GPU work completes "
                                        "(context, stream, event, other); empty for calls that do not"));
+    table.columns.push_back(MakeColumn("api_class", ValueType::kString,
+                                       "What the call does (sync, alloc, free, module, setup, launch, memcpy, memset; "
+                                       "empty for others), by NVIDIA's API reference"));
     const size_t shown = limit > 0 ? std::min(order.size(), static_cast<size_t>(limit)) : order.size();
     for (size_t n = 0; n < shown; ++n) {
       std::vector<Value> row;
       AddTimeSummaryCells(row, summaries[order[n]], grand_total);
       row.push_back(Value(std::string(group_text[order[n]])));
       row.push_back(Value(std::string(HostSyncName(group_sync[order[n]]))));
+      row.push_back(Value(std::string(ApiClassName(ApiClassOfName(group_text[order[n]])))));
       table.rows.push_back(std::move(row));
     }
     table.notes.push_back(fmt::format(
         "CUDA runtime and driver API calls on CPU threads, grouped by name (a \"_vNNNN\" version suffix is dropped as "
         "nsys does). time_pct is a share of the summed call time of all rows ({} ns), not of wall time.",
         grand_total));
-    const char* kList =
-        "NVIDIA's list of synchronizing runtime and driver calls (deprecated names such as cudaThreadSynchronize "
-        "included)";
-    table.notes.push_back(
-        host_sync.from_records()
-            ? fmt::format("sync_kind names the calls that block the host until GPU work completes, by the CUPTI "
-                          "synchronization record nsys correlated to each call, else by {}.",
-                          kList)
-            : fmt::format("sync_kind names the calls that block the host until GPU work completes, by {}: this "
-                          "export recorded no synchronization activity.",
-                          kList));
+    table.notes.push_back(SyncKindNote(groups.host_sync.from_records()));
     if (!ctx.filter.devices.empty()) {
       table.notes.push_back(
           "API calls run on CPU threads and carry no device, so the device filter does not apply "

@@ -26,9 +26,9 @@
 #include <variant>
 #include <vector>
 
+#include "common_api_class.h"
 #include "common_cuda_api.h"
 #include "common_gpu_ops.h"
-#include "common_host_sync.h"
 #include "common_rows.h"
 #include "nsys/skills/kernel_names.h"
 
@@ -124,21 +124,22 @@ Slice CopySlice(uint8_t copy_kind) {
 // A host call's idle slice by its name: synchronizing calls (and the blocking, non-Async copies and memsets) first,
 // then memory management, then launches.
 Slice HostCallSlice(std::string_view n) {
-  if (HostSyncOfName(n) != HostSync::kNone || LikePrefix(n, "cudaStreamQuery") || LikePrefix(n, "cudaEventQuery")) {
-    return kIdleSync;
+  switch (ApiClassOfName(n)) {
+    case ApiClass::kSync:
+      return kIdleSync;
+    case ApiClass::kMemcpy:
+    case ApiClass::kMemset:
+      return n.find("Async") == std::string_view::npos ? kIdleSync : kIdleOtherCuda;  // the blocking forms wait
+    case ApiClass::kAlloc:
+    case ApiClass::kFree:
+      return kIdleAllocFree;
+    case ApiClass::kLaunch:
+      return kIdleLaunch;
+    default:
+      break;
   }
-  if ((LikePrefix(n, "cudaMemcpy") || LikePrefix(n, "cudaMemset") || LikePrefix(n, "cuMemcpy") ||
-       LikePrefix(n, "cuMemset")) &&
-      n.find("Async") == std::string_view::npos) {
-    return kIdleSync;
-  }
-  for (std::string_view p : {"cudaMalloc", "cudaFree", "cudaHostAlloc", "cudaHostRegister", "cudaHostUnregister",
-                             "cuMemAlloc", "cuMemFree", "cuMemHostAlloc", "cuMemCreate", "cuMemRelease"}) {
-    if (LikePrefix(n, p)) return kIdleAllocFree;
-  }
-  for (std::string_view p : {"cudaLaunch", "cuLaunch", "cudaGraphLaunch", "cuGraphLaunch"}) {
-    if (LikePrefix(n, p)) return kIdleLaunch;
-  }
+  // Polling the GPU in a loop is a wait too.
+  if (LikePrefix(n, "cudaStreamQuery") || LikePrefix(n, "cudaEventQuery")) return kIdleSync;
   return kIdleOtherCuda;
 }
 

@@ -126,5 +126,45 @@ INSTANTIATE_TEST_SUITE_P(
       return n;
     });
 
+// The first finding of a rule on a derived export, or nullptr.
+const Finding* FindingOf(const Analysis& a, const std::string& root_cause) {
+  for (const Finding& f : a.findings) {
+    if (f.root_cause == root_cause) return &f;
+  }
+  return nullptr;
+}
+
+// Allocation through the driver's virtual memory management calls, as PyTorch's expandable segments and other
+// pooling allocators do (CUDA Driver API, "Virtual Memory Management": cuMemCreate allocates physical memory,
+// cuMemRelease frees it): the 201 cudaMalloc and 201 cudaFree calls inside this export's GPU idle gaps, spelled so,
+// are still allocator pauses.
+TEST(RenamedEvents, AllocatorPausesThroughVirtualMemoryManagementCalls) {
+  NSYS_REQUIRE_FIXTURES();
+  DerivedExport copy("realworld/rtx2080ti_cufcm_cufft.sqlite",
+                     {"UPDATE StringIds SET value = 'cuMemCreate' WHERE value = 'cudaMalloc_v3020'",
+                      "UPDATE StringIds SET value = 'cuMemRelease' WHERE value = 'cudaFree_v3020'"});
+  ASSERT_TRUE(copy.ok()) << copy.error();
+  auto a = AnalyzeFile(copy.path());
+  ASSERT_TRUE(a) << a.error().message;
+  const Finding* f = FindingOf(*a, "allocator_pauses");
+  ASSERT_NE(f, nullptr) << "no allocator_pauses finding";
+  EXPECT_NE(f->title.find("cuMemRelease in pid 3014736, 328.2 ms over 201 gaps"), std::string::npos) << f->title;
+}
+
+// Loading modules through the runtime's library API (CUDA 12: cudaLibraryLoadData loads a fatbin or PTX as
+// cuModuleLoadFatBinary does): the capture of 344 such loads is still start-up-dominated.
+TEST(RenamedEvents, StartUpThroughTheRuntimeLibraryApi) {
+  NSYS_REQUIRE_FIXTURES();
+  DerivedExport copy("realworld/gtx1650_keras_tf_darknet53.sqlite",
+                     {"UPDATE StringIds SET value = 'cudaLibraryLoadData' WHERE value = 'cuModuleLoadFatBinary'"});
+  ASSERT_TRUE(copy.ok()) << copy.error();
+  auto a = AnalyzeFile(copy.path());
+  ASSERT_TRUE(a) << a.error().message;
+  ASSERT_FALSE(a->findings.empty());
+  EXPECT_EQ(a->findings.front().root_cause, "startup_dominated") << a->findings.front().title;
+  EXPECT_NE(a->findings.front().title.find("344 cudaLibraryLoadData calls"), std::string::npos)
+      << a->findings.front().title;
+}
+
 }  // namespace
 }  // namespace nsys::agent

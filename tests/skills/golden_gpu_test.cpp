@@ -124,6 +124,10 @@ TEST(CudaApiSummary, H100MatchesCudaapisum) {
   // stream wait, not the host.
   EXPECT_EQ(StringCell(t, 0, "sync_kind"), "stream");
   EXPECT_EQ(StringCell(t, launch, "sync_kind"), "");
+  // api_class, by NVIDIA's API families.
+  EXPECT_EQ(StringCell(t, 0, "api_class"), "sync");
+  EXPECT_EQ(StringCell(t, launch, "api_class"), "launch");
+  EXPECT_EQ(StringCell(t, FindRow(t, "name", "cudaLaunchKernelExC_v11060"), "api_class"), "launch");
   NSYS_RUN_SKILL(all, kH100, "cuda_api_summary", {{"limit", Value(int64_t{0})}});
   const int wait = FindRow(all, "name", "cudaStreamWaitEvent");
   ASSERT_GE(wait, 0);

@@ -1,6 +1,4 @@
 // An nvFuser-like executor (test data for the source mapping): its scope names are ranges of h200_nvfuser_nvtx.sqlite.
-#include <string>
-
 #include <nvToolsExt.h>
 #include <nvtx3/nvtx3.hpp>
 

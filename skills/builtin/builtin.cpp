@@ -6,6 +6,7 @@
 
 #define NSYS_BUILTIN_SKILLS(X) \
   X(MakeTopKernels)            \
+  X(MakeEventStats)            \
   X(MakeCudaApiSummary)        \
   X(MakeMemoryTransfers)       \
   X(MakeNvtxSummary)           \

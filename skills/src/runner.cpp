@@ -395,7 +395,7 @@ Expected<Table> Run(const Skill& skill, engine::Profile& profile, const Args& ra
   auto filter = engine::ResolveFilter(profile.info(), *spec);
   if (!filter) return filter.error();
 
-  const engine::Need needs = skill.needs();
+  const engine::Need needs = skill.needs_for(args->own);
   if (static_cast<uint32_t>(needs) != 0) {
     Status loaded = profile.Require(needs, cancel, progress);
     if (!loaded) return loaded.error();

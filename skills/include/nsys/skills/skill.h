@@ -77,6 +77,12 @@ class Skill {
   virtual std::string description() const = 0;              // one line
   virtual std::vector<ArgSpec> args() const { return {}; }  // the skill's own; device/pid/window are common
   virtual engine::Need needs() const = 0;
+  // The tables one run with these (validated, defaulted) arguments reads, when fewer than needs(): a skill over any
+  // kind of event loads only the kind asked for. The runner requires this; needs() stays the whole set.
+  virtual engine::Need needs_for(const Args& args) const {
+    (void)args;
+    return needs();
+  }
   // Optional: the nsys report or rule this skill mirrors ("gpukernsum", "cuda-sync-api"), for docs and tests.
   virtual std::string reference() const { return {}; }
   // Whether run() honours Context::filter.threads; the runner refuses a thread set for the others (kUnsupported).

@@ -1,0 +1,621 @@
+// event_stats: one statistics table over any kind of traced event (kernels, CUDA API calls, memcpys, memsets or NVTX
+// ranges), selected by name, copy kind and enclosing NVTX range, and grouped by nothing, name, device, process or
+// stream. It is the skill a typed question is answered from when no summary report has the statistic: a count, a
+// total, a share, any percentile of the durations, bytes and bandwidth, and the busy, span and idle time of the
+// selected events, each a cell of one row.
+//
+// Definitions: durations are end - start; the median is NVIDIA's (the mean of the two middle values for an even
+// count), p90, p95 and p99 are nearest-rank; share_pct is the group's total over the total of every event of the same
+// kind that the filter keeps (before the name, copy kind and NVTX selections); busy_ns is the length of the union of
+// the group's intervals, span_ns its first start to last end, idle_ns their difference (guides/analysis.md's idle).
+// An event is inside an NVTX range when the range encloses it on its thread: kernels, copies and memsets through
+// their launch call, API calls themselves, NVTX ranges through an enclosing range (itself excluded).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "common_cuda_api.h"
+#include "common_intervals.h"
+#include "common_nvtx_stack.h"
+#include "common_rows.h"
+#include "nsys/skills/stats.h"
+
+namespace nsys::skills::builtin {
+namespace {
+
+enum class Events { kKernels, kApi, kMemcpy, kMemset, kNvtx };
+constexpr const char* kEventWords[] = {"kernel", "CUDA API call", "memory copy", "memset", "NVTX range"};
+enum class GroupBy { kNone, kName, kDevice, kPid, kStream, kRange };
+
+Events EventsOf(const std::string& s) {
+  if (s == "api") return Events::kApi;
+  if (s == "memcpy") return Events::kMemcpy;
+  if (s == "memset") return Events::kMemset;
+  if (s == "nvtx") return Events::kNvtx;
+  return Events::kKernels;
+}
+
+GroupBy GroupByOf(const std::string& s) {
+  if (s == "name") return GroupBy::kName;
+  if (s == "device") return GroupBy::kDevice;
+  if (s == "pid") return GroupBy::kPid;
+  if (s == "stream") return GroupBy::kStream;
+  if (s == "range") return GroupBy::kRange;
+  return GroupBy::kNone;
+}
+
+// One selected event, as every kind reduces to it.
+struct Event {
+  engine::Ns start = 0, end = 0;
+  int64_t bytes = 0;
+  int32_t device = -1, stream = -1;
+  uint32_t pid = 0;
+  int64_t name_key = 0;   // what groups by name: a StrId, or the copy kind
+  int64_t range_key = 0;  // the innermost enclosing NVTX range's name StrId + 1; 0 = none
+};
+
+// The innermost NVTX range around runtime call `call` (its name id + 1), 0 when none or not attributed.
+int64_t RangeKeyOfCall(const engine::Profile& p, int32_t call, bool wanted) {
+  if (!wanted || call < 0) return 0;
+  const int32_t j = p.runtime().nvtx[static_cast<size_t>(call)];
+  return j < 0 ? 0 : int64_t{p.nvtx().name[static_cast<size_t>(j)]} + 1;
+}
+
+// The statistics of one group, gathered event by event.
+struct Group {
+  int64_t key = 0;
+  std::vector<int64_t> durations;
+  std::vector<Interval> intervals;
+  int64_t bytes = 0;
+};
+
+// Case-insensitive substring matches of interned strings, decided once per string.
+// Whether `name` is `api` itself, or `api` with one of NVIDIA's version suffixes: "cudaMalloc_v3020", "_ptsz", "_ptds".
+bool IsApiItself(std::string_view name, std::string_view api) {
+  if (name.size() < api.size() || !LikePrefix(name, api)) return false;
+  std::string_view rest = name.substr(api.size());
+  while (!rest.empty()) {
+    if (rest.substr(0, 5) == "_ptsz" || rest.substr(0, 5) == "_ptds") {
+      rest.remove_prefix(5);
+    } else if (rest.size() > 2 && rest.substr(0, 2) == "_v" && std::isdigit(static_cast<unsigned char>(rest[2]))) {
+      rest.remove_prefix(2);
+      while (!rest.empty() && std::isdigit(static_cast<unsigned char>(rest.front()))) rest.remove_prefix(1);
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+class NameMatch {
+ public:
+  NameMatch(const engine::StringPool& strings, std::string needle, bool whole = false)
+      : strings_(strings), needle_(std::move(needle)), whole_(whole) {}
+  bool empty() const { return needle_.empty(); }
+  bool operator()(engine::StrId id) {
+    if (needle_.empty()) return true;
+    if (id >= seen_.size()) seen_.resize(std::max<size_t>(id + 1, seen_.size() * 2), -1);
+    if (seen_[id] < 0) {
+      const std::string_view s = strings_.view(id);
+      seen_[id] = (whole_ ? IsApiItself(s, needle_) : LikeContains(s, needle_)) ? 1 : 0;
+    }
+    return seen_[id] == 1;
+  }
+  bool Text(std::string_view text) const { return needle_.empty() || LikeContains(text, needle_); }
+
+ private:
+  const engine::StringPool& strings_;
+  std::string needle_;
+  bool whole_;
+  std::vector<int8_t> seen_;
+};
+
+// Which NVTX ranges are, or are nested in, a range whose name contains the `inside` text; and whether a CUDA call on
+// a thread lies in one (its push/pop stack, then the start/end ranges of its thread).
+class InsideRanges {
+ public:
+  InsideRanges(const engine::Profile& profile, const std::string& text) : profile_(profile), active_(!text.empty()) {
+    if (!active_) return;
+    const engine::NvtxTable& nvtx = profile.nvtx();
+    NameMatch match(profile.strings(), text);
+    // Parents precede their children (the table is sorted by start, end descending), so one pass is enough.
+    in_.assign(nvtx.size(), 0);
+    for (size_t j = 0; j < nvtx.size(); ++j) {
+      const int32_t p = nvtx.parent[j];
+      in_[j] = (match(nvtx.name[j]) || (p >= 0 && in_[static_cast<size_t>(p)])) ? 1 : 0;
+    }
+    start_end_ = StartEndRangesOf(profile);
+    for (const auto& list : start_end_->of_thread) {
+      for (int32_t j : list) any_start_end_match_ = any_start_end_match_ || match(nvtx.name[static_cast<size_t>(j)]);
+    }
+    match_ = std::make_unique<NameMatch>(profile.strings(), text);
+  }
+  bool active() const { return active_; }
+  // A range row nested in a matching range (the row itself not counted).
+  bool RangeInside(size_t row) const {
+    const int32_t p = profile_.nvtx().parent[row];
+    return p >= 0 && in_[static_cast<size_t>(p)];
+  }
+  // The runtime call at row `call` (kNone: never inside).
+  bool CallInside(int32_t call) {
+    if (call < 0) return false;
+    const engine::RuntimeTable& rt = profile_.runtime();
+    const auto r = static_cast<size_t>(call);
+    if (rt.nvtx[r] >= 0 && in_[static_cast<size_t>(rt.nvtx[r])]) return true;
+    if (!any_start_end_match_) return false;
+    const int32_t thread = start_end_->threads.Find(PackKey(rt.pid[r], rt.tid[r]));
+    if (thread < 0) return false;
+    stack_.clear();
+    start_end_->AppendEnclosing(static_cast<size_t>(thread), rt.start[r], rt.end[r], profile_.nvtx(), stack_);
+    for (int32_t j : stack_) {
+      if ((*match_)(profile_.nvtx().name[static_cast<size_t>(j)])) return true;
+    }
+    return false;
+  }
+
+ private:
+  const engine::Profile& profile_;
+  bool active_;
+  std::vector<uint8_t> in_;
+  std::shared_ptr<const StartEndRangesByThread> start_end_;
+  bool any_start_end_match_ = false;
+  std::unique_ptr<NameMatch> match_;
+  std::vector<int32_t> stack_;
+};
+
+// What the run selects, and the groups it fills.
+class Collector {
+ public:
+  Collector(GroupBy by) : by_(by) {}
+  void AddToAll(engine::Ns duration) { all_total_ += duration; }
+  void Add(const Event& e) {
+    int64_t key = 0;
+    switch (by_) {
+      case GroupBy::kNone:
+        break;
+      case GroupBy::kName:
+        key = e.name_key;
+        break;
+      case GroupBy::kDevice:
+        key = e.device;
+        break;
+      case GroupBy::kPid:
+        key = e.pid;
+        break;
+      case GroupBy::kStream:
+        key = (static_cast<int64_t>(e.device) << 32) | static_cast<uint32_t>(e.stream);
+        break;
+      case GroupBy::kRange:
+        key = e.range_key;
+        break;
+    }
+    auto [it, fresh] = index_.try_emplace(key, groups_.size());
+    if (fresh) groups_.push_back(Group{key, {}, {}, 0});
+    Group& g = groups_[it->second];
+    g.durations.push_back(e.end - e.start);
+    g.intervals.push_back(Interval{e.start, e.end});
+    g.bytes += e.bytes;
+  }
+  std::vector<Group>& groups() { return groups_; }
+  int64_t all_total() const { return all_total_; }
+
+ private:
+  GroupBy by_;
+  std::unordered_map<int64_t, size_t> index_;
+  std::vector<Group> groups_;
+  int64_t all_total_ = 0;
+};
+
+struct Selection {
+  std::string name;
+  std::string copy_kind;  // "" = any
+  int64_t stream = -1;    // -1 = any
+  bool ranges = false;    // group by the enclosing NVTX range
+  bool whole = false;     // API calls: the whole name, version suffixes aside
+};
+
+bool CopyKindMatches(const std::string& wanted, int copy_kind) {
+  return wanted.empty() || wanted == "any" || LikeContains(CopyKindName(copy_kind), wanted);
+}
+
+// Kernels, copies and memsets share their shape: device, stream, pid and a launch call.
+template <typename Table, typename NameOf, typename BytesOf, typename KeepRow>
+bool CollectGpuOps(const engine::Profile& p, const Table& t, const engine::Filter& filter, const Selection& sel,
+                   InsideRanges& inside, Collector& out, const CancelToken& cancel, NameOf&& name_of,
+                   BytesOf&& bytes_of, KeepRow&& keep) {
+  const auto [first, last] = RowRange(t, filter);
+  for (size_t i = first; i < last; ++i) {
+    if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
+    if (!filter.AcceptsDevice(t.device[i]) || !filter.AcceptsProcess(t.pid[i])) continue;
+    if (sel.stream >= 0 && t.stream[i] != sel.stream) continue;
+    out.AddToAll(t.end[i] - t.start[i]);
+    if (!keep(i)) continue;
+    if (inside.active() && !inside.CallInside(t.launch[i])) continue;
+    out.Add(Event{t.start[i], t.end[i], bytes_of(i), t.device[i], t.stream[i], t.pid[i], name_of(i),
+                  RangeKeyOfCall(p, t.launch[i], sel.ranges)});
+  }
+  return true;
+}
+
+bool CollectKernels(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
+                    Collector& out, const CancelToken& cancel) {
+  const engine::KernelTable& k = p.kernels();
+  NameMatch full(p.strings(), sel.name), base(p.strings(), sel.name);
+  return CollectGpuOps(
+      p, k, filter, sel, inside, out, cancel, [&](size_t i) { return int64_t{k.short_name[i]}; },
+      [](size_t) { return int64_t{0}; }, [&](size_t i) { return base(k.short_name[i]) || full(k.name[i]); });
+}
+
+bool CollectCopies(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
+                   Collector& out, const CancelToken& cancel) {
+  const engine::MemcpyTable& m = p.memcpys();
+  NameMatch match(p.strings(), sel.name);
+  return CollectGpuOps(
+      p, m, filter, sel, inside, out, cancel, [&](size_t i) { return int64_t{m.copy_kind[i]}; },
+      [&](size_t i) { return m.bytes[i]; },
+      [&](size_t i) {
+        return CopyKindMatches(sel.copy_kind, m.copy_kind[i]) && match.Text(MemcpyOperationName(m.copy_kind[i]));
+      });
+}
+
+bool CollectMemsets(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
+                    Collector& out, const CancelToken& cancel) {
+  const engine::MemsetTable& m = p.memsets();
+  return CollectGpuOps(
+      p, m, filter, sel, inside, out, cancel, [](size_t) { return int64_t{0}; }, [&](size_t i) { return m.bytes[i]; },
+      [](size_t) { return true; });
+}
+
+bool CollectApi(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
+                Collector& out, const CancelToken& cancel) {
+  const engine::RuntimeTable& rt = p.runtime();
+  NameMatch match(p.strings(), sel.name, sel.whole);
+  const auto [first, last] = RowRange(rt, filter);
+  for (size_t i = first; i < last; ++i) {
+    if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
+    if (!filter.AcceptsProcess(rt.pid[i])) continue;
+    out.AddToAll(rt.end[i] - rt.start[i]);
+    if (!match(rt.name[i])) continue;
+    if (inside.active() && !inside.CallInside(static_cast<int32_t>(i))) continue;
+    out.Add(Event{rt.start[i], rt.end[i], 0, -1, -1, rt.pid[i], int64_t{rt.name[i]},
+                  RangeKeyOfCall(p, static_cast<int32_t>(i), sel.ranges)});
+  }
+  return true;
+}
+
+bool CollectRanges(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
+                   Collector& out, const CancelToken& cancel) {
+  const engine::NvtxTable& n = p.nvtx();
+  NameMatch match(p.strings(), sel.name);
+  const auto [first, last] = RowRange(n, filter);
+  for (size_t i = first; i < last; ++i) {
+    if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
+    if (!filter.AcceptsProcess(n.pid[i])) continue;
+    out.AddToAll(n.end[i] - n.start[i]);
+    if (!match(n.name[i])) continue;
+    if (inside.active() && !inside.RangeInside(i)) continue;
+    const int32_t parent = n.parent[i];
+    out.Add(Event{n.start[i], n.end[i], 0, -1, -1, n.pid[i], int64_t{n.name[i]},
+                  parent < 0 ? 0 : int64_t{n.name[static_cast<size_t>(parent)]} + 1});
+  }
+  return true;
+}
+
+// The summed duration of every kernel, copy and memset the filter keeps: the base of a share of GPU time.
+template <typename Table>
+int64_t OpsTotal(const Table& t, const engine::Filter& filter, int64_t stream) {
+  int64_t total = 0;
+  const auto [first, last] = RowRange(t, filter);
+  for (size_t i = first; i < last; ++i) {
+    if (!filter.AcceptsDevice(t.device[i]) || !filter.AcceptsProcess(t.pid[i])) continue;
+    if (stream < 0 || t.stream[i] == stream) total += t.end[i] - t.start[i];
+  }
+  return total;
+}
+
+int64_t GpuOpsTotal(const engine::Profile& p, const engine::Filter& filter, int64_t stream) {
+  const engine::Capabilities& caps = p.info().caps;
+  return (caps.kernels ? OpsTotal(p.kernels(), filter, stream) : 0) +
+         (caps.memcpy ? OpsTotal(p.memcpys(), filter, stream) : 0) +
+         (caps.memset ? OpsTotal(p.memsets(), filter, stream) : 0);
+}
+
+// Nearest-rank percentile of sorted values: the smallest value with at least p% of the values at or below it.
+int64_t NearestRank(const std::vector<int64_t>& sorted, double p) {
+  const auto n = static_cast<double>(sorted.size());
+  const auto rank = static_cast<size_t>(std::ceil(p / 100.0 * n));
+  return sorted[std::min(sorted.size(), std::max<size_t>(rank, 1)) - 1];
+}
+
+std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64_t key) {
+  switch (by) {
+    case GroupBy::kNone:
+      return "all";
+    case GroupBy::kDevice:
+      return fmt::format("device {}", key);
+    case GroupBy::kPid:
+      return fmt::format("process {}", key);
+    case GroupBy::kStream:
+      return fmt::format("device {} stream {}", key >> 32, static_cast<int32_t>(key & 0xFFFFFFFF));
+    case GroupBy::kRange:
+      return key == 0 ? "(no NVTX range)" : std::string(p.strings().view(static_cast<engine::StrId>(key - 1)));
+    case GroupBy::kName:
+      break;
+  }
+  if (events == Events::kMemcpy) return MemcpyOperationName(static_cast<int>(key));
+  if (events == Events::kMemset) return "[CUDA memset]";
+  return std::string(p.strings().view(static_cast<engine::StrId>(key)));
+}
+
+// gpu_total < 0: not asked.
+std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, bool has_bytes, int64_t gpu_total) {
+  std::vector<int64_t>& d = g.durations;
+  const SampleSummary s = Summarize(std::span<int64_t>(d));
+  std::sort(g.intervals.begin(), g.intervals.end(),
+            [](const Interval& a, const Interval& b) { return a.start < b.start; });
+  int64_t busy = 0;
+  engine::Ns first = g.intervals.front().start, last = g.intervals.front().end;
+  for (const Interval& iv : UnionOfSorted(g.intervals)) busy += iv.end - iv.start;
+  for (const Interval& iv : g.intervals) last = std::max(last, iv.end);
+  std::sort(d.begin(), d.end());  // after Summarize, which reorders them
+  const double share = all_total > 0 ? 100.0 * static_cast<double>(s.total) / static_cast<double>(all_total) : 0.0;
+  return {
+      S(name),
+      I(s.count),
+      I(s.total),
+      D(std::round(share * 100.0) / 100.0),
+      I(all_total),
+      gpu_total < 0 ? Null() : I(gpu_total),
+      gpu_total <= 0 ? Null()
+                     : D(std::round(1e4 * static_cast<double>(s.total) / static_cast<double>(gpu_total)) / 100.0),
+      D(std::round(s.avg * 10.0) / 10.0),
+      D(s.median),
+      I(NearestRank(d, 90)),
+      I(NearestRank(d, 95)),
+      I(NearestRank(d, 99)),
+      I(s.min),
+      I(s.max),
+      D(std::round(s.stddev * 10.0) / 10.0),
+      has_bytes ? I(g.bytes) : Null(),
+      has_bytes ? D(std::round(10.0 * static_cast<double>(g.bytes) / static_cast<double>(s.count)) / 10.0) : Null(),
+      has_bytes && s.total > 0 ? D(static_cast<double>(g.bytes) / static_cast<double>(s.total)) : Null(),
+      I(busy),
+      D(last > first ? std::round(1e4 * static_cast<double>(busy) / static_cast<double>(last - first)) / 100.0 : 0.0),
+      I(last - first),
+      I(last - first - busy),
+      I(first),
+      I(last)};
+}
+
+std::vector<Column> Columns() {
+  return {
+      StringCol("group",
+                "The group: its name, \"device N\", \"process N\", \"device N stream S\", an NVTX range, or \"all\""),
+      IntCol("count", "Events in the group"),
+      IntCol("total_ns", "Summed duration"),
+      DoubleCol("share_pct", "total_ns / all_ns x 100"),
+      IntCol("all_ns",
+             "Summed duration of every event of this kind the filter keeps (before the name, copy kind "
+             "and NVTX selections): share_pct's base"),
+      IntCol("gpu_all_ns", "With gpu_share: summed duration of every kernel, copy and memset the filter keeps"),
+      DoubleCol("gpu_share_pct", "With gpu_share: total_ns / gpu_all_ns x 100, the group's share of GPU time"),
+      DoubleCol("avg_ns", "Mean duration"),
+      DoubleCol("med_ns", "Median duration (the mean of the middle two for an even count)"),
+      IntCol("p90_ns", "90th percentile duration (nearest rank)"),
+      IntCol("p95_ns", "95th percentile duration (nearest rank)"),
+      IntCol("p99_ns", "99th percentile duration (nearest rank)"),
+      IntCol("min_ns", "Shortest"),
+      IntCol("max_ns", "Longest"),
+      DoubleCol("stddev_ns", "Sample standard deviation"),
+      IntCol("bytes", "Copies and memsets: summed size; null for other events"),
+      DoubleCol("avg_bytes", "Copies and memsets: mean size, bytes"),
+      DoubleCol("gb_per_s", "bytes / total_ns, GB/s (1 GB = 1e9 bytes)"),
+      IntCol("busy_ns", "Length of the union of the group's intervals"),
+      DoubleCol("busy_pct", "busy_ns / span_ns x 100: how much of its span the group kept busy"),
+      IntCol("span_ns", "First start to last end of the group"),
+      IntCol("idle_ns", "span_ns - busy_ns: time in the span with none of the group's events running"),
+      IntCol("first_start_ns", "Earliest start (capture clock)"),
+      IntCol("last_end_ns", "Latest end (capture clock)")};
+}
+
+class EventStats final : public Skill {
+ public:
+  std::string name() const override { return "event_stats"; }
+  std::string description() const override {
+    return "Count, total, share, mean, median, p90, p95, p99, min, max, bytes, bandwidth, busy and idle time of "
+           "kernels, "
+           "CUDA API calls, memcpys, memsets or NVTX ranges, selected by name, copy kind and enclosing NVTX range, "
+           "grouped by name, device, process or stream.";
+  }
+  engine::Need needs() const override {
+    using engine::Need;
+    return Need::kKernelRows | Need::kRuntime | Need::kMemcpy | Need::kMemset | Need::kNvtx | Need::kAttribution;
+  }
+  engine::Need needs_for(const Args& args) const override {
+    using engine::Need;
+    const auto text = [&](const char* k) {
+      auto it = args.find(k);
+      return it == args.end() || !std::holds_alternative<std::string>(it->second) ? std::string()
+                                                                                  : std::get<std::string>(it->second);
+    };
+    const Events events = EventsOf(text("events"));
+    const auto flag = [&](const char* k) {
+      auto it = args.find(k);
+      return it != args.end() && std::holds_alternative<bool>(it->second) && std::get<bool>(it->second);
+    };
+    if (flag("gpu_share") && events != Events::kApi && events != Events::kNvtx) {
+      Need all = Need::kKernelRows | Need::kMemcpy | Need::kMemset;
+      if (!text("inside").empty() || text("group_by") == "range") all = all | Need::kAttribution | Need::kNvtx;
+      return all;
+    }
+    if (!text("inside").empty() || text("group_by") == "range") {
+      const Need attribution = Need::kAttribution | Need::kNvtx;
+      if (events == Events::kMemcpy) return attribution | Need::kMemcpy;
+      if (events == Events::kMemset) return attribution | Need::kMemset;
+      return attribution;
+    }
+    switch (events) {
+      case Events::kKernels:
+        return Need::kKernelRows;
+      case Events::kApi:
+        return Need::kRuntime;
+      case Events::kMemcpy:
+        return Need::kMemcpy;
+      case Events::kMemset:
+        return Need::kMemset;
+      case Events::kNvtx:
+        return Need::kNvtx;
+    }
+    return needs();
+  }
+  std::vector<ArgSpec> args() const override {
+    return {
+        {"events",
+         ValueType::kString,
+         "Which events: kernels, api (CUDA runtime and driver calls), memcpy, memset, nvtx",
+         Value(std::string("kernels")),
+         false,
+         {"kernels", "api", "memcpy", "memset", "nvtx"}},
+        {"name", ValueType::kString,
+         "Only events whose name contains this text, any case (kernels: short or demangled name; memcpy: the "
+         "operation, e.g. HtoD)",
+         Value(std::string())},
+        {"copy_kind", ValueType::kString, "memcpy only: HtoD, DtoH, DtoD, HtoH, PtoP, ... (any = every kind)",
+         Value(std::string("any"))},
+        {"inside", ValueType::kString,
+         "Only events inside an NVTX range whose name contains this text (GPU work through its launch call)",
+         Value(std::string())},
+        {"group_by",
+         ValueType::kString,
+         "One row per: none, name, device, pid, stream, or range (the innermost NVTX range around the event or its "
+         "launch call)",
+         Value(std::string("none")),
+         false,
+         {"none", "name", "device", "pid", "stream", "range"}},
+        {"whole_name", ValueType::kBool,
+         "API calls: `name` is the whole call name, NVIDIA's version suffixes aside (cudaMalloc matches "
+         "cudaMalloc_v3020, not cudaMallocManaged)",
+         Value(false)},
+        {"gpu_share", ValueType::kBool,
+         "Also each group's share of GPU time: of every kernel, copy and memset the filter keeps (loads those tables)",
+         Value(false)},
+        {"stream",
+         ValueType::kInt,
+         "Kernels, copies and memsets: only this CUDA stream (-1 = any)",
+         Value(int64_t{-1}),
+         false,
+         {},
+         -1.0,
+         2147483647.0},
+        LimitArg(0, "Show only the first N rows, by total time (0 = all)."),
+    };
+  }
+
+  Expected<Table> run(const Context& ctx) const override {
+    const Events events = EventsOf(ArgString(ctx, "events"));
+    if (Table absent = Absent(ctx.profile.info().caps, events); absent.declined) return absent;
+    const GroupBy by = GroupByOf(ArgString(ctx, "group_by"));
+    const Selection sel{ArgString(ctx, "name"), ArgString(ctx, "copy_kind"), ArgInt(ctx, "stream"),
+                        by == GroupBy::kRange && ctx.profile.info().caps.nvtx, ArgBool(ctx, "whole_name")};
+    const bool no_ranges = !ArgString(ctx, "inside").empty() && !ctx.profile.info().caps.nvtx;
+    InsideRanges inside(ctx.profile, no_ranges ? std::string() : ArgString(ctx, "inside"));
+    Collector out(by);
+    // Inside a range of an export without NVTX: nothing is selected (the note says why), never everything.
+    if (!no_ranges && !Collect(ctx, events, sel, inside, out)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+    std::vector<Group>& groups = out.groups();
+    std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
+      int64_t ta = 0, tb = 0;
+      for (int64_t d : a.durations) ta += d;
+      for (int64_t d : b.durations) tb += d;
+      return ta != tb ? ta > tb : a.key < b.key;
+    });
+    Table table;
+    table.columns = Columns();
+    const int64_t limit = ArgInt(ctx, "limit");
+    const bool has_bytes = events == Events::kMemcpy || events == Events::kMemset;
+    const bool gpu_op = events == Events::kKernels || has_bytes;
+    const int64_t gpu_total =
+        ArgBool(ctx, "gpu_share") && gpu_op ? GpuOpsTotal(ctx.profile, ctx.filter, sel.stream) : -1;
+    for (size_t g = 0; g < groups.size() && (limit <= 0 || g < static_cast<size_t>(limit)); ++g) {
+      table.rows.push_back(
+          RowOf(groups[g], GroupName(ctx.profile, events, by, groups[g].key), out.all_total(), has_bytes, gpu_total));
+    }
+    Notes(ctx, events, no_ranges, groups.size(), table);
+    return table;
+  }
+
+ private:
+  static Table Absent(const engine::Capabilities& caps, Events events) {
+    switch (events) {
+      case Events::kKernels:
+        if (!caps.kernels)
+          return Declined(
+              "This profile has no CUDA kernel data (no CUPTI_ACTIVITY_KIND_KERNEL table): kernels were not traced.");
+        break;
+      case Events::kApi:
+        if (!caps.runtime) return Declined("The export has no CUDA API calls (no CUPTI_ACTIVITY_KIND_RUNTIME table).");
+        break;
+      case Events::kMemcpy:
+        if (!caps.memcpy) return Declined("The export has no memory copies (no CUPTI_ACTIVITY_KIND_MEMCPY table).");
+        break;
+      case Events::kMemset:
+        if (!caps.memset) return Declined("The export has no memsets (no CUPTI_ACTIVITY_KIND_MEMSET table).");
+        break;
+      case Events::kNvtx:
+        if (!caps.nvtx) return Declined("The export has no NVTX ranges (no NVTX_EVENTS table).");
+        break;
+    }
+    return Table{};
+  }
+
+  static bool Collect(const Context& ctx, Events events, const Selection& sel, InsideRanges& inside, Collector& out) {
+    switch (events) {
+      case Events::kKernels:
+        return CollectKernels(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel);
+      case Events::kApi:
+        return CollectApi(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel);
+      case Events::kMemcpy:
+        return CollectCopies(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel);
+      case Events::kMemset:
+        return CollectMemsets(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel);
+      case Events::kNvtx:
+        return CollectRanges(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel);
+    }
+    return true;
+  }
+
+  static void Notes(const Context& ctx, Events events, bool no_ranges, size_t groups, Table& table) {
+    table.notes.push_back(fmt::format(
+        "Events that start in {} ({}); durations are end - start; share_pct is of every {} the filter keeps.",
+        ctx.filter.window.whole ? "the whole profile" : ctx.filter.window.description,
+        ctx.filter.devices.empty() && ctx.filter.processes.empty() ? "every device and process"
+                                                                   : "the devices and processes asked for",
+        kEventWords[static_cast<size_t>(events)]));
+    if (table.rows.empty()) table.notes.push_back("No event matches the selection in the window and filters.");
+    if (table.rows.size() < groups)
+      table.notes.push_back(fmt::format("Showing the first {} of {} groups.", table.rows.size(), groups));
+    if ((events == Events::kApi || events == Events::kNvtx) && !ctx.filter.devices.empty())
+      table.notes.push_back("API calls and NVTX ranges run on CPU threads: the device filter does not select them.");
+    if (no_ranges)
+      table.notes.push_back("The export has no NVTX ranges: no event can be inside one, so none was selected.");
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<const Skill> MakeEventStats() {
+  return std::make_shared<EventStats>();
+}
+
+}  // namespace nsys::skills::builtin

@@ -1,0 +1,149 @@
+// event_stats against SQL over the fixtures: per-device kernel statistics (count, total, median, nearest-rank p90 and
+// p99, min, max, busy and span), copies of one kind with their bytes, one API call by name, NVTX ranges by name, and
+// the kernels launched inside an NVTX range (the launch call joined on (pid, correlationId), enclosed on its thread).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis_test_sql.h"
+#include "skill_test_util.h"
+
+namespace nsys::testing {
+namespace {
+
+struct Stats {
+  int64_t count = 0, total = 0, min = 0, max = 0, p90 = 0, p99 = 0, busy = 0, span = 0;
+  double median = 0;
+};
+
+Stats StatsOf(std::vector<std::pair<int64_t, int64_t>> intervals) {
+  Stats s;
+  std::vector<int64_t> d;
+  int64_t lo = INT64_MAX, hi = INT64_MIN;
+  for (const auto& [a, b] : intervals) {
+    d.push_back(b - a);
+    lo = std::min(lo, a);
+    hi = std::max(hi, b);
+  }
+  std::sort(d.begin(), d.end());
+  s.count = static_cast<int64_t>(d.size());
+  for (int64_t x : d) s.total += x;
+  s.min = d.front();
+  s.max = d.back();
+  const size_t m = d.size() / 2;
+  s.median = d.size() % 2 ? static_cast<double>(d[m]) : (static_cast<double>(d[m - 1]) + static_cast<double>(d[m])) / 2;
+  const auto rank = [&](double p) {
+    return d[static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(d.size()))) - 1];
+  };
+  s.p90 = rank(90);
+  s.p99 = rank(99);
+  s.busy = UnionLengthOf(intervals);
+  s.span = hi - lo;
+  return s;
+}
+
+void ExpectRow(const skills::Table& t, size_t row, const Stats& want) {
+  EXPECT_EQ(IntCell(t, row, "count"), want.count);
+  EXPECT_EQ(IntCell(t, row, "total_ns"), want.total);
+  EXPECT_EQ(IntCell(t, row, "min_ns"), want.min);
+  EXPECT_EQ(IntCell(t, row, "max_ns"), want.max);
+  EXPECT_DOUBLE_EQ(DoubleCell(t, row, "med_ns"), want.median);
+  EXPECT_EQ(IntCell(t, row, "p90_ns"), want.p90);
+  EXPECT_EQ(IntCell(t, row, "p99_ns"), want.p99);
+  EXPECT_EQ(IntCell(t, row, "busy_ns"), want.busy);
+  EXPECT_EQ(IntCell(t, row, "span_ns"), want.span);
+  EXPECT_EQ(IntCell(t, row, "idle_ns"), want.span - want.busy);
+}
+
+TEST(GoldenEventStats, KernelsPerDeviceMatchSql) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(t, kH100, "event_stats", {{"group_by", Value(std::string("device"))}});
+  FixtureSql sql(kH100);
+  ASSERT_EQ(t.rows.size(), 2u);
+  int64_t all = 0;
+  for (int device : {0, 1}) {
+    const Stats want = StatsOf(
+        sql.Intervals("SELECT start, end FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = " + std::to_string(device)));
+    const int row = FindRow(t, "group", "device " + std::to_string(device));
+    ASSERT_GE(row, 0);
+    ExpectRow(t, static_cast<size_t>(row), want);
+    all += want.total;
+  }
+  // Shares of every kernel: the two rows add up to 100%.
+  EXPECT_NEAR(DoubleCell(t, 0, "share_pct") + DoubleCell(t, 1, "share_pct"), 100.0, 0.02);
+  EXPECT_EQ(all, sql.Int("SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+}
+
+TEST(GoldenEventStats, CopiesOfOneKindAndTheirBytes) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(t, kH100, "event_stats",
+                 {{"events", Value(std::string("memcpy"))}, {"copy_kind", Value(std::string("HtoD"))}});
+  FixtureSql sql(kH100);
+  ASSERT_EQ(t.rows.size(), 1u);
+  ExpectRow(t, 0, StatsOf(sql.Intervals("SELECT start, end FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 1")));
+  EXPECT_EQ(IntCell(t, 0, "bytes"), sql.Int("SELECT SUM(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 1"));
+  EXPECT_GT(DoubleCell(t, 0, "gb_per_s"), 1.0);
+}
+
+TEST(GoldenEventStats, OneApiCallByNameAnyCase) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(t, kH100, "event_stats",
+                 {{"events", Value(std::string("api"))},
+                  {"name", Value(std::string("cudastreamsynchronize"))},
+                  {"group_by", Value(std::string("name"))}});
+  FixtureSql sql(kH100);
+  ASSERT_EQ(t.rows.size(), 1u);
+  // The export's own name, with its version suffix.
+  EXPECT_EQ(StringCell(t, 0, "group").rfind("cudaStreamSynchronize", 0), 0u) << StringCell(t, 0, "group");
+  ExpectRow(t, 0,
+            StatsOf(sql.Intervals("SELECT r.start, r.end FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON "
+                                  "s.id = r.nameId WHERE s.value LIKE 'cudaStreamSynchronize%'")));
+}
+
+TEST(GoldenEventStats, NvtxRangesByName) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(t, "h200_nvfuser_nvtx.sqlite", "event_stats",
+                 {{"events", Value(std::string("nvtx"))}, {"name", Value(std::string("isResharding"))}});
+  FixtureSql sql("h200_nvfuser_nvtx.sqlite");
+  ASSERT_EQ(t.rows.size(), 1u);
+  ExpectRow(
+      t, 0,
+      StatsOf(sql.Intervals("SELECT n.start, n.end FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
+                            "WHERE n.eventType IN (59, 60) AND COALESCE(n.text, s.value) LIKE '%isResharding%'")));
+}
+
+// Kernels whose launch call an `aten::linear` range encloses on the calling thread, at any depth.
+TEST(GoldenEventStats, KernelsInsideAnNvtxRange) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(t, kH100, "event_stats", {{"inside", Value(std::string("aten::linear"))}});
+  FixtureSql sql(kH100);
+  const auto want = StatsOf(sql.Intervals(
+      "SELECT start, end FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid IN (SELECT k.rowid FROM "
+      "CUPTI_ACTIVITY_KIND_KERNEL "
+      "k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId AND ((r.globalTid >> 24) & 0xFFFFFF) "
+      "= ((k.globalPid >> 24) & 0xFFFFFF) JOIN NVTX_EVENTS n ON n.globalTid = r.globalTid AND n.start <= r.start AND "
+      "n.end >= r.end AND n.eventType IN (59, 60) LEFT JOIN StringIds s ON s.id = n.textId WHERE COALESCE(n.text, "
+      "s.value) LIKE '%aten::linear%')"));
+  ASSERT_GT(want.count, 0);
+  ASSERT_EQ(t.rows.size(), 1u);
+  ExpectRow(t, 0, want);
+  const int64_t all = sql.Int("SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+  EXPECT_NEAR(DoubleCell(t, 0, "share_pct"), 100.0 * static_cast<double>(want.total) / static_cast<double>(all), 0.01);
+}
+
+TEST(GoldenEventStats, NothingInsideARangeOfAnExportWithoutNvtxAndAbsentTablesDecline) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(none, "realworld/rtx2080ti_cufcm_cufft.sqlite", "event_stats", {{"stream", Value(int64_t{999999})}});
+  EXPECT_TRUE(none.rows.empty());
+  NSYS_RUN_SKILL(no_kernels, "titanrtx_tensorrt_nvtx.sqlite", "event_stats");
+  EXPECT_TRUE(no_kernels.declined);
+}
+
+}  // namespace
+}  // namespace nsys::testing

@@ -71,7 +71,7 @@ TEST_F(AskTest, AWindowBecomesTheFilterAndTheVerifyCommand) {
   int64_t instances = 0;
   for (const auto& row : t->rows) instances += std::get<int64_t>(row[2]);
   ASSERT_GT(instances, 0);
-  EXPECT_TRUE(Has(r.answer.summary, Grouped(instances) + " kernel instances")) << r.answer.summary;
+  EXPECT_TRUE(Has(r.answer.summary, Grouped(instances) + " kernels")) << r.answer.summary;
   EXPECT_TRUE(Has(r.answer.summary, "between 0.000 s and 0.100 s")) << r.answer.summary;
 }
 
@@ -82,7 +82,11 @@ TEST_F(AskTest, FollowUpsReuseTheConversation) {
   EXPECT_EQ(second.conversation_id, first.conversation_id);
   ASSERT_FALSE(second.answer.refusal) << second.answer.summary;
   // The second row of the ranking, by name.
-  const std::string second_name = std::get<std::string>(first.answer.evidence[0].rows[1].back());
+  const auto& ranking = first.answer.evidence[0];
+  const auto name_at = std::find(ranking.columns.begin(), ranking.columns.end(), "group");
+  ASSERT_NE(name_at, ranking.columns.end());
+  const std::string second_name =
+      std::get<std::string>(ranking.rows[1][static_cast<size_t>(name_at - ranking.columns.begin())]);
   EXPECT_TRUE(Has(second.answer.summary, second_name.substr(0, 40))) << second.answer.summary;
   const auto device = Ask("and on device 1?", first.conversation_id);
   ASSERT_FALSE(device.answer.evidence.empty());

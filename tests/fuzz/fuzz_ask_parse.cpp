@@ -1,5 +1,7 @@
-// libFuzzer target: arbitrary bytes as an ask question → agent::CheckQuestion and ask_detail::ParseQuestion (every
-// pattern of the question parser, on RE2), also past the 8 KiB limit the faces enforce. Checks that nothing throws or
+// libFuzzer target: arbitrary bytes as an ask question → agent::CheckQuestion, ask_detail::ParseQuestion (every
+// pattern of the question parser, on RE2) and agent::FillQueries (the typed Query's offline filler, over a small
+// vocabulary), also past the 8 KiB limit the faces enforce. Every name, range and copy kind a Query holds must come
+// from the question or the lexicon, and every Query must describe itself. Checks that nothing throws or
 // crashes and that what the parser read comes from the question: the trimmed and lower-cased text, quoted parts and
 // identifiers inside the text, words of [a-z0-9_] inside the lower-cased text, a window's text inside it with finite
 // bounds. A slow input is a finding too (-timeout): the parser is linear in the question.
@@ -16,6 +18,8 @@
 
 #include "ask_internal.h"
 #include "nsys/agent/ask.h"
+#include "nsys/agent/query.h"
+#include "nsys/agent/query_answer.h"
 
 namespace {
 
@@ -37,6 +41,26 @@ const nsys::engine::ProfileInfo& Info() {
     return i;
   }();
   return info;
+}
+
+// The typed reading: names from the question, bounds held or refused by CheckQuery, never a crash.
+void CheckReading(const std::string& question) {
+  static const nsys::agent::QueryVocabulary vocabulary = [] {
+    nsys::agent::QueryVocabulary v;
+    v.kernels = {"sm80_xmma_gemm_f32f32", "nvfuser_pointwise_f0", "ncclDevKernel_AllReduce"};
+    v.api = {"cudaMalloc", "cudaLaunchKernel", "cudaStreamSynchronize"};
+    v.nvtx = {"forward", "aten::linear", "runFusionWithInputs"};
+    return v;
+  }();
+  const auto reading = nsys::agent::FillQueries(question, vocabulary);
+  for (const auto& q : reading.queries) {
+    if (q.measures.empty()) Fail("a Query without a measure");
+    if (!Inside(q.subject.name, question)) Fail("a subject name is not in the question: " + q.subject.name);
+    if (!Inside(q.scope.inside, question)) Fail("an NVTX range is not in the question: " + q.scope.inside);
+    if (q.versus_subject && !Inside(q.versus_subject->name, question)) Fail("a compared name is not in the question");
+    (void)nsys::agent::CheckQuery(q);
+    if (nsys::agent::DescribeQuery(q).empty()) Fail("a Query that says nothing of itself");
+  }
 }
 
 }  // namespace
@@ -67,5 +91,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!std::isfinite(p.window->start_s) || !std::isfinite(p.window->end_s)) Fail("a window bound is not finite");
   }
   if (p.top_n && !Inside(std::to_string(*p.top_n), p.lower)) Fail("top N is not a number of the question");
+  CheckReading(question);
   return 0;
 }

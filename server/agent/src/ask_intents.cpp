@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ask_context.h"
+#include "nsys/agent/query_answer.h"
 #include "text_case.h"
 
 namespace nsys::agent {
@@ -566,6 +567,16 @@ void Finish(Ctx& c, std::string_view intent) {
 AskTurn AskOfflineTurn(const std::string& question, const engine::Profile& profile,
                        const std::vector<SkillInfo>& skills, const SkillRunner& run, const ConversationState* prior,
                        const CancelToken& cancel) {
+  // The typed reading first: when every word of the question is accounted for, the one executor answers it.
+  if (!prior || !prior->queries.empty()) {
+    const Reading reading =
+        FillQueries(question, VocabularyOf(profile, run, cancel), prior ? prior->queries : std::vector<Query>{});
+    if (reading.complete()) {
+      AskTurn turn = AnswerQueries(reading.queries, profile, run, cancel);
+      turn.state.question = question;
+      return turn;
+    }
+  }
   Ctx c{ParseQuestion(question, profile.info()), profile, skills, run, prior, cancel};
   if (c.p.text.empty()) {
     c.turn.answer = Refuse({"The question is empty.", {"a question"}, Alternatives(c)});

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "nsys/agent/answer.h"
+#include "nsys/agent/query.h"
 #include "nsys/agent/skill_runner.h"
 #include "nsys/engine/profile.h"
 #include "nsys/llm/client.h"
@@ -46,6 +47,7 @@ struct ConversationState {
   std::string nvtx_range;                 // the NVTX range the question was about, if any
   std::string question;                   // the question as asked
   std::vector<llm::Message> llm_history;  // the exchange with the LLM so far, when one answered (for follow-ups)
+  std::vector<Query> queries;             // the typed reading that answered, when one did (query.h)
 };
 
 struct AskTurn {

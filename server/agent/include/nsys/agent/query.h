@@ -1,0 +1,105 @@
+#pragma once
+// A question, typed. A Query names what is measured (measures), over which events (subject), where (scope), how the
+// events are grouped and ranked, what it is compared with, and the form of the answer. A compound question is a list
+// of Queries, answered in order. Three fillers make Queries: the offline filler (query_fill: a lexicon kept as data
+// and a small grammar), an LLM through one tool that takes the schema, and clients directly (`ask --query`,
+// nsys/query, MCP `query`); one executor (AnswerQueries) answers them all from the event_stats and launch_sizes
+// skills, so every figure an answer states is a cell of a cited skill row. Every answer opens with the reading in
+// words (DescribeQuery), so a misreading shows at once.
+//
+// The enums' names (the tables below) are the one vocabulary of the JSON form (wire/query.h) and its schema.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nsys/support/expected.h"
+
+namespace nsys::agent {
+
+enum class Measure : uint8_t {
+  kTotal,     // summed duration
+  kCount,     // how many
+  kShare,     // of every event of the same kind, %
+  kGpuShare,  // of GPU time: every kernel, copy and memset, %
+  kAverage,   // mean duration
+  kMedian,    // NVIDIA's median
+  kP90,       // nearest-rank percentiles
+  kP95,
+  kP99,
+  kMin,          // the shortest one
+  kMax,          // the longest one
+  kStddev,       // sample standard deviation
+  kBytes,        // copies and memsets: summed size
+  kAvgBytes,     // copies and memsets: mean size
+  kBandwidth,    // bytes / summed duration
+  kBusy,         // union of the intervals
+  kUtilization,  // busy / span, %
+  kIdle,         // span - busy
+  kSpan,         // first start to last end
+  kGrid,         // kernels: blocks per grid of the most used launch configuration
+  kBlock,        // kernels: threads per block of the same
+  kGroups,       // how many groups (GPUs, processes, streams, names) the events fall in
+};
+enum class EventKind : uint8_t { kKernels, kApi, kMemcpy, kMemset, kNvtx };
+enum class GroupBy : uint8_t { kNone, kName, kDevice, kPid, kStream, kRange };  // kRange: the innermost NVTX range
+enum class Rank : uint8_t { kNone, kTop, kBottom };
+enum class Form : uint8_t { kNumber, kYesNo, kName, kTable };
+
+// The names of each enum's values, in declaration order ("total", "count", ...): the JSON form's words.
+std::span<const std::string_view> MeasureNames();
+std::span<const std::string_view> EventKindNames();
+std::span<const std::string_view> GroupByNames();
+std::span<const std::string_view> RankNames();
+std::span<const std::string_view> FormNames();
+// The value named `name` of a table above (its index), or nullopt.
+std::optional<size_t> IndexOfName(std::span<const std::string_view> names, std::string_view name);
+
+// Which events: a kind, and optionally a name (a case-insensitive substring of a kernel's short or demangled name, an
+// API call's, an NVTX range's) and, for copies, a copy kind ("HtoD", "DtoH", "DtoD", "PtoP", "HtoH", ...).
+struct Subject {
+  EventKind events = EventKind::kKernels;
+  std::string name;
+  std::string copy_kind;
+  bool operator==(const Subject&) const = default;
+};
+
+// Where: devices, processes, one stream, inside NVTX ranges whose name contains `inside`, a window in seconds from
+// the profile start. Empty = everywhere.
+struct Scope {
+  std::vector<int32_t> devices;
+  std::vector<uint32_t> pids;
+  int32_t stream = -1;
+  std::string inside;
+  std::optional<double> from_s, to_s;
+  bool operator==(const Scope&) const = default;
+};
+
+struct Query {
+  std::vector<Measure> measures;  // at least one; the first ranks and compares
+  Subject subject;
+  Scope scope;
+  GroupBy group_by = GroupBy::kNone;
+  Rank rank = Rank::kNone;  // with group_by: which group(s) come first by the first measure
+  int32_t limit = 0;        // with rank: how many groups (0 = 1)
+  // A comparison: the same measures of another subject or in another scope; the answer says which is larger, by how
+  // much and the ratio.
+  std::optional<Subject> versus_subject;
+  std::optional<Scope> versus_scope;
+  Form form = Form::kNumber;  // kYesNo with a comparison: "is the first larger than the second?"
+  bool yes_if_less = false;   // kYesNo: "is the first smaller than the second?" instead
+  bool operator==(const Query&) const = default;
+};
+
+// The bounds a Query from an untrusted filler must keep: at most 8 measures, 16 devices or pids, names of at most
+// 512 bytes, a limit of at most 100, a window with start < end. OK, or kInvalidArgument saying which.
+Status CheckQuery(const Query& q);
+
+// The reading in words: "total time, count of kernels whose name contains `nvfuser`, inside NVTX ranges named like
+// `runFusionWithInputs`, GPU 0". Names are quoted with backticks.
+std::string DescribeQuery(const Query& q);
+
+}  // namespace nsys::agent

@@ -1,0 +1,44 @@
+#pragma once
+// The one executor of Queries (query.h), and the offline filler that reads a question into them.
+//
+// AnswerQueries runs each Query as one event_stats (or launch_sizes) call, picks the rows the Query asks for (the
+// group, the top or bottom ones, the two sides of a comparison) and states their cells: the answer opens with
+// "Read as: ..." for each Query, every figure is a cell of an evidence row, and the verify command reruns the first
+// call. A Query the profile cannot answer (its events were not traced) gets a refusal naming the missing table.
+//
+// FillQueries reads a question with a lexicon kept as data (query_lexicon.cpp) and the profile's own names: the
+// kernels', API calls' and NVTX ranges' names are what make a word a name. It returns the Queries and the words it did
+// not understand; no Query when it read no measure or no subject. The caller decides what a partial reading is worth.
+#include <string>
+#include <vector>
+
+#include "nsys/agent/ask.h"
+#include "nsys/agent/query.h"
+#include "nsys/agent/skill_runner.h"
+#include "nsys/engine/profile.h"
+#include "nsys/support/cancel.h"
+
+namespace nsys::agent {
+
+// Answers `queries` in order, one paragraph each, in one Answer (evidence of all; verify of the first).
+AskTurn AnswerQueries(const std::vector<Query>& queries, const engine::Profile& profile, const SkillRunner& run,
+                      const CancelToken& cancel);
+
+// The names a question may mention, from the profile (kernel short names, API call names, NVTX range names).
+struct QueryVocabulary {
+  std::vector<std::string> kernels, api, nvtx;
+};
+// The vocabulary of a profile, through its skills (top_kernels, cuda_api_summary, nvtx_summary), each list at most a
+// few thousand names.
+QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& run, const CancelToken& cancel);
+
+struct Reading {
+  std::vector<Query> queries;
+  std::vector<std::string> unread;  // content words the lexicon and the vocabulary did not account for
+  bool complete() const { return !queries.empty() && unread.empty(); }
+};
+// `previous`: the Queries of the conversation's last turn, which a follow-up ("and on GPU 1?") continues.
+Reading FillQueries(const std::string& question, const QueryVocabulary& vocabulary,
+                    const std::vector<Query>& previous = {});
+
+}  // namespace nsys::agent

@@ -1,0 +1,175 @@
+// The Query's vocabulary (the enums' names), its bounds, and its reading in words.
+#include "nsys/agent/query.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nsys::agent {
+namespace {
+
+constexpr std::array<std::string_view, 22> kMeasures = {
+    "total",  "count", "share",     "gpu_share", "average", "median",      "p90",  "p95",  "p99",  "min",   "max",
+    "stddev", "bytes", "avg_bytes", "bandwidth", "busy",    "utilization", "idle", "span", "grid", "block", "groups"};
+constexpr std::array<std::string_view, 5> kEvents = {"kernels", "api", "memcpy", "memset", "nvtx"};
+constexpr std::array<std::string_view, 6> kGroupBy = {"none", "name", "device", "pid", "stream", "range"};
+constexpr std::array<std::string_view, 3> kRank = {"none", "top", "bottom"};
+constexpr std::array<std::string_view, 4> kForm = {"number", "yes_no", "name", "table"};
+
+// How each measure reads in the reading line.
+constexpr std::array<std::string_view, 22> kMeasureWords = {"total time",
+                                                            "count",
+                                                            "share of all time",
+                                                            "share of GPU time",
+                                                            "average duration",
+                                                            "median duration",
+                                                            "p90 duration",
+                                                            "p95 duration",
+                                                            "p99 duration",
+                                                            "shortest duration",
+                                                            "longest duration",
+                                                            "standard deviation",
+                                                            "bytes",
+                                                            "average size",
+                                                            "bandwidth",
+                                                            "busy time",
+                                                            "utilization (busy share of the span)",
+                                                            "idle time",
+                                                            "span",
+                                                            "blocks per grid",
+                                                            "threads per block",
+                                                            "number of distinct groups"};
+
+std::string EventWords(const Subject& s) {
+  switch (s.events) {
+    case EventKind::kKernels:
+      return "kernels";
+    case EventKind::kApi:
+      return "CUDA API calls";
+    case EventKind::kMemcpy:
+      return s.copy_kind.empty() || s.copy_kind == "any" ? "memory copies" : s.copy_kind + " copies";
+    case EventKind::kMemset:
+      return "memsets";
+    case EventKind::kNvtx:
+      return "NVTX ranges";
+  }
+  return "events";
+}
+
+std::string SubjectWords(const Subject& s) {
+  std::string out = EventWords(s);
+  if (!s.name.empty()) out += fmt::format(" whose name contains `{}`", s.name);
+  return out;
+}
+
+std::string List(const std::vector<std::string>& parts, const char* last_join) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += i + 1 == parts.size() ? last_join : ", ";
+    out += parts[i];
+  }
+  return out;
+}
+
+template <typename T>
+std::string Ids(const char* what, const std::vector<T>& ids) {
+  std::vector<std::string> parts;
+  for (T id : ids) parts.push_back(fmt::format("{}", id));
+  return fmt::format("{} {}", what, List(parts, " and "));
+}
+
+// `on_gpu`: the events run on GPUs, so "all GPUs" is said when no device is named.
+std::string ScopeWords(const Scope& s, bool on_gpu) {
+  std::vector<std::string> parts;
+  if (!s.inside.empty()) parts.push_back(fmt::format("inside NVTX ranges named like `{}`", s.inside));
+  if (!s.devices.empty() || on_gpu)
+    parts.push_back(s.devices.empty() ? "all GPUs"
+                                      : Ids(s.devices.size() == 1 ? "on device" : "on devices", s.devices));
+  if (!s.pids.empty()) parts.push_back(Ids(s.pids.size() == 1 ? "in process" : "in processes", s.pids));
+  if (s.stream >= 0) parts.push_back(fmt::format("on stream {}", s.stream));
+  if (s.from_s || s.to_s) {
+    parts.push_back(
+        s.to_s ? fmt::format("between {:.3f} s and {:.3f} s from the profile start", s.from_s.value_or(0), *s.to_s)
+               : fmt::format("from {:.3f} s after the profile start to its end", s.from_s.value_or(0)));
+  }
+  return parts.empty() ? "the whole profile" : List(parts, ", ");
+}
+
+bool OnGpu(EventKind e) {
+  return e == EventKind::kKernels || e == EventKind::kMemcpy || e == EventKind::kMemset;
+}
+
+}  // namespace
+
+std::span<const std::string_view> MeasureNames() {
+  return kMeasures;
+}
+std::span<const std::string_view> EventKindNames() {
+  return kEvents;
+}
+std::span<const std::string_view> GroupByNames() {
+  return kGroupBy;
+}
+std::span<const std::string_view> RankNames() {
+  return kRank;
+}
+std::span<const std::string_view> FormNames() {
+  return kForm;
+}
+
+std::optional<size_t> IndexOfName(std::span<const std::string_view> names, std::string_view name) {
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == name) return i;
+  }
+  return std::nullopt;
+}
+
+Status CheckQuery(const Query& q) {
+  const auto bad = [](std::string why) { return MakeError(ErrorKind::kInvalidArgument, "Query: " + why); };
+  if (q.measures.empty()) return bad("at least one measure is needed.");
+  if (q.measures.size() > 8) return bad("at most 8 measures.");
+  for (const Scope* s : {&q.scope, q.versus_scope ? &*q.versus_scope : nullptr}) {
+    if (!s) continue;
+    if (s->devices.size() > 16 || s->pids.size() > 16) return bad("at most 16 devices and 16 processes.");
+    if (s->inside.size() > 512) return bad("an NVTX range name of at most 512 bytes.");
+    if ((s->from_s && !std::isfinite(*s->from_s)) || (s->to_s && !std::isfinite(*s->to_s)))
+      return bad("a window's bounds must be finite numbers of seconds.");
+    if (s->from_s && s->to_s && !(*s->from_s < *s->to_s)) return bad("a window needs from_s < to_s.");
+  }
+  for (const Subject* s : {&q.subject, q.versus_subject ? &*q.versus_subject : nullptr}) {
+    if (s && (s->name.size() > 512 || s->copy_kind.size() > 32)) return bad("a name of at most 512 bytes.");
+  }
+  if (q.limit < 0 || q.limit > 100) return bad("limit between 0 and 100.");
+  if (q.form == Form::kYesNo && !q.versus_subject && !q.versus_scope)
+    return bad("a yes/no answer needs something to compare with (versus_subject or versus_scope).");
+  return {};
+}
+
+std::string DescribeQuery(const Query& q) {
+  std::vector<std::string> measures;
+  for (Measure m : q.measures) measures.push_back(std::string(kMeasureWords[static_cast<size_t>(m)]));
+  const bool on_gpu = OnGpu(q.subject.events);
+  std::string out = List(measures, " and ") + " of " + SubjectWords(q.subject) + ", " + ScopeWords(q.scope, on_gpu);
+  if (q.group_by != GroupBy::kNone) {
+    constexpr std::array<std::string_view, 6> by = {"", "name", "GPU", "process", "stream", "enclosing NVTX range"};
+    out += fmt::format(", per {}", by[static_cast<size_t>(q.group_by)]);
+    if (q.rank != Rank::kNone) {
+      out += fmt::format(", the {} {} by {}", q.rank == Rank::kTop ? "top" : "bottom", std::max(1, q.limit),
+                         measures.front());
+    }
+  }
+  if (q.versus_subject) out += ", against " + SubjectWords(*q.versus_subject);
+  if (q.versus_scope) out += ", against " + ScopeWords(*q.versus_scope, on_gpu);
+  if (q.form == Form::kYesNo) out += q.yes_if_less ? " (yes if the first is smaller)" : " (yes if the first is larger)";
+  return out;
+}
+
+}  // namespace nsys::agent

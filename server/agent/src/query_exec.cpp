@@ -1,0 +1,584 @@
+// The executor of Queries: one skill call per side of a Query, the rows it asks for, their cells in words.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "ask_internal.h"
+#include "nsys/agent/answer.h"
+#include "nsys/agent/query.h"
+#include "nsys/agent/query_answer.h"
+
+namespace nsys::agent {
+namespace {
+
+using ask_detail::FormatBytes;
+using ask_detail::FormatCount;
+using ask_detail::FormatNs;
+using ask_detail::FormatPct;
+
+// The column of event_stats (launch_sizes for the last two) that holds each measure, in Measure's order.
+constexpr std::array<std::string_view, 22> kColumn = {
+    "total_ns", "count",   "share_pct", "gpu_share_pct", "avg_ns",    "med_ns", "p90_ns",
+    "p95_ns",   "p99_ns",  "min_ns",    "max_ns",        "stddev_ns", "bytes",  "avg_bytes",
+    "gb_per_s", "busy_ns", "busy_pct",  "idle_ns",       "span_ns",   "blocks", "threads_per_block",
+    ""};
+constexpr std::array<std::string_view, 22> kWords = {"total time",
+                                                     "count",
+                                                     "share",
+                                                     "share of GPU time",
+                                                     "average",
+                                                     "median",
+                                                     "p90",
+                                                     "p95",
+                                                     "p99",
+                                                     "shortest",
+                                                     "longest",
+                                                     "standard deviation",
+                                                     "bytes",
+                                                     "average size",
+                                                     "bandwidth",
+                                                     "busy time",
+                                                     "utilization",
+                                                     "idle time",
+                                                     "span",
+                                                     "blocks per grid",
+                                                     "threads per block",
+                                                     "groups"};
+
+bool IsLaunchMeasure(Measure m) {
+  return m == Measure::kGrid || m == Measure::kBlock;
+}
+
+std::string_view ColumnOf(Measure m) {
+  return kColumn[static_cast<size_t>(m)];
+}
+
+std::optional<double> NumberOf(const Value& v) {
+  if (const auto* i = std::get_if<int64_t>(&v)) return static_cast<double>(*i);
+  if (const auto* d = std::get_if<double>(&v)) return *d;
+  return std::nullopt;
+}
+
+std::string FormatMeasure(Measure m, const Value& v) {
+  const std::optional<double> x = NumberOf(v);
+  if (!x) return "none";
+  switch (m) {
+    case Measure::kCount:
+    case Measure::kGrid:
+    case Measure::kBlock:
+    case Measure::kGroups:
+      return FormatCount(*x);
+    case Measure::kShare:
+    case Measure::kGpuShare:
+    case Measure::kUtilization:
+      return FormatPct(*x);
+    case Measure::kBytes:
+    case Measure::kAvgBytes:
+      return FormatBytes(*x);
+    case Measure::kBandwidth:
+      return fmt::format("{:.2f} GB/s", *x);
+    default:
+      return FormatNs(*x);
+  }
+}
+
+// What the events are called in a sentence: "kernels", "calls", "copies", "memsets", "ranges".
+std::string_view Noun(EventKind e) {
+  constexpr std::array<std::string_view, 5> nouns = {"kernels", "calls", "copies", "memsets", "ranges"};
+  return nouns[static_cast<size_t>(e)];
+}
+// The time every share is of: "kernel time", "API time", ...
+std::string_view TimeOf(EventKind e) {
+  constexpr std::array<std::string_view, 5> of = {"kernel time", "CUDA API time", "copy time", "memset time",
+                                                  "NVTX range time"};
+  return of[static_cast<size_t>(e)];
+}
+
+bool ContainsNoCase(std::string_view text, std::string_view needle) {
+  if (needle.empty()) return true;
+  const auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
+  return it != text.end();
+}
+
+// "cudaMalloc", "cuLaunchKernel": a CUDA runtime or driver call named in full, which names that call and no other
+// ("cudaMalloc" is not "cudaMallocManaged"). A fragment ("Memcpy") names every call that contains it.
+bool IsApiIdentifier(std::string_view name) {
+  const size_t after = name.substr(0, 4) == "cuda" ? 4 : name.substr(0, 2) == "cu" ? 2 : std::string_view::npos;
+  return after != std::string_view::npos && name.size() > after &&
+         std::isupper(static_cast<unsigned char>(name[after]));
+}
+
+engine::FilterSpec FilterOf(const Scope& s) {
+  engine::FilterSpec f;
+  f.devices = s.devices;
+  f.processes = s.pids;
+  f.window.clock = engine::WindowSpec::Clock::kRelativeSeconds;
+  f.window.start = s.from_s;
+  f.window.end = s.to_s;
+  return f;
+}
+
+SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
+  if (IsLaunchMeasure(q.measures.front())) return SkillCall{"launch_sizes", {}, FilterOf(scope)};
+  skills::Args args;
+  args["events"] = Value(std::string(EventKindNames()[static_cast<size_t>(subject.events)]));
+  if (!subject.name.empty() && subject.events != EventKind::kMemcpy) args["name"] = Value(subject.name);
+  if (subject.events == EventKind::kApi && IsApiIdentifier(subject.name)) args["whole_name"] = Value(true);
+  if (subject.events == EventKind::kMemcpy && !subject.copy_kind.empty()) args["copy_kind"] = Value(subject.copy_kind);
+  if (!scope.inside.empty()) args["inside"] = Value(scope.inside);
+  if (q.group_by != GroupBy::kNone)
+    args["group_by"] = Value(std::string(GroupByNames()[static_cast<size_t>(q.group_by)]));
+  if (scope.stream >= 0) args["stream"] = Value(int64_t{scope.stream});
+  if (std::find(q.measures.begin(), q.measures.end(), Measure::kGpuShare) != q.measures.end())
+    args["gpu_share"] = Value(true);
+  return SkillCall{"event_stats", std::move(args), FilterOf(scope)};
+}
+
+// One side of a Query: the call, its table, and the rows the Query picks.
+struct Side {
+  SkillCall call;
+  skills::Table table;
+  std::vector<size_t> rows;
+};
+
+std::optional<size_t> Col(const skills::Table& t, std::string_view name) {
+  for (size_t i = 0; i < t.columns.size(); ++i) {
+    if (t.columns[i].name == name) return i;
+  }
+  return std::nullopt;
+}
+
+double CellOr(const skills::Table& t, size_t row, std::string_view column, double fallback) {
+  const auto c = Col(t, column);
+  if (!c) return fallback;
+  return NumberOf(t.rows[row][*c]).value_or(fallback);
+}
+
+// launch_sizes rows of the subject's kernels; the most launched configuration first.
+std::vector<size_t> LaunchRows(const skills::Table& t, const Subject& s) {
+  std::vector<size_t> rows;
+  const auto name = Col(t, "name"), short_name = Col(t, "short_name");
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const auto text = [&](std::optional<size_t> c) {
+      const auto* v = c ? std::get_if<std::string>(&t.rows[r][*c]) : nullptr;
+      return v ? std::string_view(*v) : std::string_view();
+    };
+    if (ContainsNoCase(text(short_name), s.name) || ContainsNoCase(text(name), s.name)) rows.push_back(r);
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](size_t a, size_t b) { return CellOr(t, a, "calls", 0) > CellOr(t, b, "calls", 0); });
+  return rows;
+}
+
+std::vector<size_t> PickRows(const Query& q, const skills::Table& t, const Subject& s) {
+  if (IsLaunchMeasure(q.measures.front())) {
+    std::vector<size_t> rows = LaunchRows(t, s);
+    if (rows.size() > 1) rows.resize(1);
+    return rows;
+  }
+  std::vector<size_t> rows(t.rows.size());
+  for (size_t r = 0; r < rows.size(); ++r) rows[r] = r;
+  if (q.rank != Rank::kNone) {
+    // Ranking ranges: the events outside every range are not a range.
+    if (q.group_by == GroupBy::kRange) {
+      rows.erase(std::remove_if(rows.begin(), rows.end(),
+                                [&](size_t r) {
+                                  const auto* g = std::get_if<std::string>(&t.rows[r][Col(t, "group").value_or(0)]);
+                                  return g && *g == "(no NVTX range)";
+                                }),
+                 rows.end());
+    }
+    const std::string_view column = ColumnOf(q.measures.front());
+    std::stable_sort(rows.begin(), rows.end(), [&](size_t a, size_t b) {
+      const double x = CellOr(t, a, column, 0), y = CellOr(t, b, column, 0);
+      return q.rank == Rank::kTop ? x > y : x < y;
+    });
+    rows.resize(std::min(rows.size(), static_cast<size_t>(std::max(1, q.limit))));
+  } else if (q.group_by == GroupBy::kNone || rows.size() > 20) {
+    rows.resize(std::min<size_t>(rows.size(), q.group_by == GroupBy::kNone ? 1 : 20));
+  }
+  return rows;
+}
+
+Expected<Side> RunSide(const Query& q, const Subject& subject, const Scope& scope, const SkillRunner& run,
+                       const CancelToken& cancel) {
+  Side side{CallOf(q, subject, scope), {}, {}};
+  auto table = run(side.call.skill, side.call.args, side.call.filter, cancel);
+  if (!table) return table.error();
+  side.table = std::move(*table);
+  if (!side.table.declined) side.rows = PickRows(q, side.table, subject);
+  return side;
+}
+
+bool Asked(const Query& q, Measure m) {
+  return std::find(q.measures.begin(), q.measures.end(), m) != q.measures.end();
+}
+
+// The measures a row states: those asked, then for context (not in a launch configuration) the count, the total and
+// the share when not asked, so a figure never stands without its base.
+std::vector<Measure> Stated(const Query& q) {
+  std::vector<Measure> out;
+  for (Measure m : q.measures) {
+    if (m != Measure::kGroups && IsLaunchMeasure(m) == IsLaunchMeasure(q.measures.front())) out.push_back(m);
+  }
+  if (IsLaunchMeasure(q.measures.front())) return out;
+  for (Measure m : {Measure::kCount, Measure::kTotal, Measure::kShare}) {
+    if (!Asked(q, m)) out.push_back(m);
+  }
+  return out;
+}
+
+// One measure of a row in words: "1,721 kernels", "total 44.830 ms", "47.2% of all kernel time (21.1 ms of
+// 44.830 ms)", "median 1.984 µs".
+std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m, const std::string& value) {
+  switch (m) {
+    case Measure::kCount: {
+      std::string noun(Noun(q.subject.events));
+      if (value == "1") noun.erase(noun.size() - (noun == "copies" ? 3 : 1));  // "1 call", "1 copy"
+      return fmt::format("{} {}{}", value, noun, noun == "cop" ? "y" : "");
+    }
+    case Measure::kTotal:
+      return "total " + value;
+    case Measure::kShare:
+    case Measure::kGpuShare: {
+      const Value& total = side.table.rows[row][Col(side.table, "total_ns").value_or(0)];
+      const auto all = Col(side.table, m == Measure::kShare ? "all_ns" : "gpu_all_ns");
+      const std::string base = all ? FormatMeasure(Measure::kTotal, side.table.rows[row][*all]) : "";
+      return fmt::format("{} of all {} ({} of {})", value,
+                         m == Measure::kShare ? TimeOf(q.subject.events) : std::string_view("GPU time"),
+                         FormatMeasure(Measure::kTotal, total), base);
+    }
+    default:
+      return fmt::format("{} {}", kWords[static_cast<size_t>(m)], value);
+  }
+}
+
+// The measures asked of a row, then the context in parentheses: "median 1.984 µs (1,721 kernels, total 44.830 ms,
+// 47.2% of all kernel time (44.830 ms of 95.0 ms))".
+// `context` false: the measures asked alone (the two sides of a comparison).
+std::string Figures(const Query& q, const Side& side, size_t row, bool context_too = true) {
+  std::vector<std::string> asked, context;
+  for (Measure m : Stated(q)) {
+    if (!context_too && !Asked(q, m)) continue;
+    const auto c = Col(side.table, ColumnOf(m));
+    if (!c) continue;
+    const std::string text = MeasureText(q, side, row, m, FormatMeasure(m, side.table.rows[row][*c]));
+    (Asked(q, m) ? asked : context).push_back(text);
+  }
+  std::string out;
+  for (size_t i = 0; i < asked.size(); ++i) out += (i ? ", " : "") + asked[i];
+  if (!context.empty()) {
+    std::string more;
+    for (size_t i = 0; i < context.size(); ++i) more += (i ? ", " : "") + context[i];
+    out += out.empty() ? more : " (" + more + ")";
+  }
+  return out;
+}
+
+std::string GroupOf(const Side& side, size_t row) {
+  if (side.call.skill == "launch_sizes") {
+    const auto c = Col(side.table, "short_name");
+    const auto* v = c ? std::get_if<std::string>(&side.table.rows[row][*c]) : nullptr;
+    return v ? *v : "";
+  }
+  const auto c = Col(side.table, "group");
+  const auto* v = c ? std::get_if<std::string>(&side.table.rows[row][*c]) : nullptr;
+  return v ? *v : "";
+}
+
+Evidence EvidenceOf(const Query& q, const Side& side, std::string caption) {
+  Evidence e;
+  e.call = side.call;
+  e.caption = std::move(caption);
+  std::vector<std::string> wanted = {side.call.skill == "launch_sizes" ? "short_name" : "group"};
+  if (side.call.skill == "launch_sizes") wanted.insert(wanted.end(), {"device_id", "calls"});
+  for (Measure m : Stated(q)) wanted.emplace_back(ColumnOf(m));
+  if (std::find(wanted.begin(), wanted.end(), "share_pct") != wanted.end()) wanted.emplace_back("all_ns");
+  if (std::find(wanted.begin(), wanted.end(), "gpu_share_pct") != wanted.end()) wanted.emplace_back("gpu_all_ns");
+  std::vector<size_t> idx;
+  for (const std::string& w : wanted) {
+    const auto c = Col(side.table, w);
+    if (c && std::find(e.columns.begin(), e.columns.end(), w) == e.columns.end()) {
+      e.columns.push_back(w);
+      idx.push_back(*c);
+    }
+  }
+  for (size_t r : side.rows) {
+    std::vector<Value> row;
+    for (size_t c : idx) row.push_back(side.table.rows[r][c]);
+    e.rows.push_back(std::move(row));
+  }
+  return e;
+}
+
+// "2 GPUs ran kernels: device 0, device 1."
+std::string GroupsFact(const Query& q, const Side& side) {
+  constexpr std::array<std::string_view, 6> one = {"group", "distinct name", "GPU", "process", "stream", "NVTX range"};
+  constexpr std::array<std::string_view, 6> many = {"groups",    "distinct names", "GPUs",
+                                                    "processes", "streams",        "NVTX ranges"};
+  const size_t n = side.table.rows.size();
+  const auto by = static_cast<size_t>(q.group_by);
+  std::string out = fmt::format("{} {} {} {}", FormatCount(static_cast<double>(n)), n == 1 ? one[by] : many[by],
+                                n == 1 ? "has" : "have", Noun(q.subject.events));
+  for (size_t r = 0; r < n && r < 20; ++r) out += (r ? ", " : ": ") + GroupOf(side, r);
+  return out + (n > 20 ? ", ..." : "") + ".";
+}
+
+std::string NoneText() {
+  return "none: no event in the profile matches this reading.";
+}
+
+// The facts of a Query without a comparison.
+std::string FactsOf(const Query& q, const Side& side) {
+  if (Asked(q, Measure::kGroups) && q.measures.size() == 1) return GroupsFact(q, side);
+  if (side.rows.empty()) return Asked(q, Measure::kCount) ? "count 0: " + NoneText() : NoneText();
+  if (side.call.skill == "launch_sizes") {
+    const size_t r = side.rows.front();
+    return fmt::format("{}: {} (its most used launch configuration, {} launches on device {}).", GroupOf(side, r),
+                       Figures(q, side, r), FormatCount(CellOr(side.table, r, "calls", 0)),
+                       CellOr(side.table, r, "device_id", 0));
+  }
+  if (q.group_by == GroupBy::kNone) {
+    const std::string who = q.subject.name.empty() ? "" : "`" + q.subject.name + "`: ";
+    return who + Figures(q, side, side.rows.front()) + ".";
+  }
+  std::string out;
+  if (Asked(q, Measure::kGroups))
+    out = fmt::format("{} groups: ", FormatCount(static_cast<double>(side.table.rows.size())));
+  for (size_t i = 0; i < side.rows.size(); ++i) {
+    out += fmt::format("{}{}: {}", i ? "; " : "", GroupOf(side, side.rows[i]), Figures(q, side, side.rows[i]));
+  }
+  if (side.rows.size() < side.table.rows.size()) out += fmt::format(" ({} groups in all)", side.table.rows.size());
+  return out + ".";
+}
+
+// What a side of a comparison is called: its name, its kind, or what its scope names ("device 0", "process 12").
+std::string SideLabel(const Query& q, bool second) {
+  if (q.versus_subject) {
+    const Subject& s = second ? *q.versus_subject : q.subject;
+    if (!s.name.empty()) return "`" + s.name + "`";
+    return s.copy_kind.empty() || s.copy_kind == "any" ? std::string(Noun(s.events)) : s.copy_kind + " copies";
+  }
+  const Scope& s = second ? *q.versus_scope : q.scope;
+  std::vector<std::string> parts;
+  for (int32_t d : s.devices) parts.push_back(fmt::format("device {}", d));
+  for (uint32_t p : s.pids) parts.push_back(fmt::format("process {}", p));
+  if (!s.inside.empty()) parts.push_back("inside `" + s.inside + "`");
+  if (s.stream >= 0) parts.push_back(fmt::format("stream {}", s.stream));
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : " ") + p;
+  return out.empty() ? "everything" : out;
+}
+
+// The facts of a comparison: both figures, which is larger, by how much and the ratio.
+std::string CompareFacts(const Query& q, const Side& a, const Side& b) {
+  if (a.rows.empty() || b.rows.empty())
+    return "one side has no matching events: " + (a.rows.empty() ? SideLabel(q, false) : SideLabel(q, true)) + ".";
+  const Measure m = q.measures.front();
+  const double x = CellOr(a.table, a.rows.front(), ColumnOf(m), 0), y = CellOr(b.table, b.rows.front(), ColumnOf(m), 0);
+  const std::string la = SideLabel(q, false), lb = SideLabel(q, true);
+  std::string out;
+  if (q.form == Form::kYesNo) out = (q.yes_if_less ? x < y : x > y) ? "Yes: " : "No: ";
+  Query other = q;  // the second side's figures speak of its own events
+  if (q.versus_subject) other.subject = *q.versus_subject;
+  out += fmt::format("{}: {}; {}: {}.", la, Figures(q, a, a.rows.front(), false), lb,
+                     Figures(other, b, b.rows.front(), false));
+  if (x == y) return out + " They are equal.";
+  const double hi = std::max(x, y), lo = std::min(x, y);
+  const Value diff = m == Measure::kCount ? Value(static_cast<int64_t>(hi - lo)) : Value(hi - lo);
+  out += fmt::format(" The larger is {}, by {}", x > y ? la : lb, FormatMeasure(m, diff));
+  if (lo > 0) out += fmt::format(" ({:.2f}x)", hi / lo);
+  return out + ".";
+}
+
+// A Query the profile cannot answer: the reason in the text, and the answer's refusal unless another Query answered.
+// Questions of the kinds of events the profile has: what a refusal offers instead.
+std::vector<std::string> Answerable(const engine::Capabilities& caps) {
+  std::vector<std::string> out;
+  if (caps.kernels) out.push_back("Which kernels take the most GPU time?");
+  if (caps.runtime) out.push_back("Which CUDA API calls take the most time?");
+  if (caps.memcpy) out.push_back("How many bytes were copied host to device?");
+  if (caps.nvtx) out.push_back("Which NVTX ranges take the most time?");
+  return out;
+}
+
+// `missing`: the table the events would come from, when it is the export that lacks them.
+void CannotAnswer(const std::string& why, std::vector<std::string> missing, const engine::Capabilities& caps,
+                  AskTurn& turn, std::string& text) {
+  text += "This profile cannot answer it: " + why;
+  if (!turn.answer.refusal) turn.answer.refusal = Refusal{why, std::move(missing), Answerable(caps)};
+}
+
+// The table behind a kind of events, as a refusal names what is missing.
+std::string TableOf(EventKind e) {
+  constexpr std::array<std::string_view, 5> tables = {
+      "CUDA kernel table (CUPTI_ACTIVITY_KIND_KERNEL)", "CUDA API table (CUPTI_ACTIVITY_KIND_RUNTIME)",
+      "memory copy table (CUPTI_ACTIVITY_KIND_MEMCPY)", "memset table (CUPTI_ACTIVITY_KIND_MEMSET)",
+      "NVTX table (NVTX_EVENTS)"};
+  return std::string(tables[static_cast<size_t>(e)]);
+}
+
+std::string WhyNot(const Expected<Side>& side) {
+  if (!side) return side.error().message;
+  return side->table.notes.empty() ? "the skill declined." : side->table.notes.front();
+}
+
+// A grouped Query's figures over every group together, from the same skill without grouping.
+void AddInAll(const Query& q, const SkillRunner& run, const CancelToken& cancel, AskTurn& turn, std::string& text) {
+  Query all = q;
+  all.group_by = GroupBy::kNone;
+  all.rank = Rank::kNone;
+  auto side = RunSide(all, all.subject, all.scope, run, cancel);
+  if (!side || side->table.declined || side->rows.empty()) return;
+  text += " Total: " + Figures(all, *side, side->rows.front()) + ".";
+  turn.answer.evidence.push_back(EvidenceOf(all, *side, "All groups together"));
+}
+
+template <typename T>
+std::string IdList(const std::vector<T>& items, auto id_of) {
+  std::string out;
+  for (const T& x : items) out += fmt::format("{}{}", out.empty() ? "" : ", ", id_of(x));
+  return out;
+}
+
+// What a scope names that the profile does not have (a device, a process, a window after its end), or "".
+std::string OutOfProfile(const Scope& s, const engine::ProfileInfo& info) {
+  for (int32_t d : s.devices) {
+    if (std::none_of(info.devices.begin(), info.devices.end(), [&](const engine::Device& x) { return x.id == d; }))
+      return fmt::format("this profile has no device {} (its devices: {}).", d,
+                         IdList(info.devices, [](const engine::Device& x) { return x.id; }));
+  }
+  for (uint32_t p : s.pids) {
+    if (std::none_of(info.processes.begin(), info.processes.end(),
+                     [&](const engine::Process& x) { return x.pid == p; }))
+      return fmt::format("this profile has no process {} (its processes: {}).", p,
+                         IdList(info.processes, [](const engine::Process& x) { return x.pid; }));
+  }
+  const double length_s = static_cast<double>(info.end_ns - info.start_ns) / 1e9;
+  if (s.from_s && *s.from_s >= length_s)
+    return fmt::format("the window from {:g} s lies outside this profile, which is {:.3f} s long.", *s.from_s,
+                       length_s);
+  return "";
+}
+
+// A call named in full that the profile never makes: said so, with the calls whose names contain it.
+void NoSuchCall(const Query& q, const SkillRunner& run, const CancelToken& cancel, AskTurn& turn, std::string& text) {
+  text += fmt::format("This profile has no {} calls", q.subject.name);
+  Query near = q;
+  near.group_by = GroupBy::kName;
+  near.rank = Rank::kTop;
+  near.limit = 5;
+  near.measures = {Measure::kCount};
+  SkillCall call = CallOf(near, near.subject, near.scope);
+  call.args.erase("whole_name");
+  call.args["group_by"] = Value(std::string("name"));
+  auto table = run(call.skill, call.args, call.filter, cancel);
+  if (!table || table->declined || table->rows.empty()) {
+    text += ".";
+    return;
+  }
+  Side side{call, std::move(*table), {}};
+  for (size_t r = 0; r < side.table.rows.size() && r < 5; ++r) side.rows.push_back(r);
+  text += "; calls whose name contains it: ";
+  for (size_t r : side.rows) text += fmt::format("{}{}: {}", r ? "; " : "", GroupOf(side, r), Figures(near, side, r));
+  text += ".";
+  turn.answer.evidence.push_back(EvidenceOf(near, side, "Calls whose name contains " + q.subject.name));
+}
+
+// One Query answered into `turn`.
+void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
+               AskTurn& turn, std::string& text) {
+  text += (text.empty() ? "" : "\n") + std::string("Read as: ") + DescribeQuery(q) + ".\n";
+  for (const Scope* s : {&q.scope, q.versus_scope ? &*q.versus_scope : nullptr}) {
+    if (const std::string why = s ? OutOfProfile(*s, info) : ""; !why.empty())
+      return CannotAnswer(why, {}, info.caps, turn, text);
+  }
+  auto a = RunSide(q, q.subject, q.scope, run, cancel);
+  if (!a || a->table.declined)
+    return CannotAnswer(WhyNot(a), a ? std::vector{TableOf(q.subject.events)} : std::vector<std::string>{}, info.caps,
+                        turn, text);
+  turn.skills_used.push_back(a->call.skill);
+  turn.state.calls.push_back(a->call);
+  for (size_t r : a->rows) turn.state.listed.push_back(GroupOf(*a, r));
+  const bool no_call = a->rows.empty() && q.subject.events == EventKind::kApi && IsApiIdentifier(q.subject.name);
+  if (no_call && !q.versus_subject) return NoSuchCall(q, run, cancel, turn, text);
+  if (!q.versus_subject && !q.versus_scope) {
+    text += FactsOf(q, *a);
+    if (!a->rows.empty()) turn.answer.evidence.push_back(EvidenceOf(q, *a, DescribeQuery(q)));
+    const bool grouped = q.group_by != GroupBy::kNone && q.rank == Rank::kNone && a->call.skill == "event_stats";
+    if (grouped && a->table.rows.size() > 1) AddInAll(q, run, cancel, turn, text);
+    return;
+  }
+  auto b = RunSide(q, q.versus_subject.value_or(q.subject), q.versus_scope.value_or(q.scope), run, cancel);
+  if (!b || b->table.declined) {
+    const EventKind other = q.versus_subject ? q.versus_subject->events : q.subject.events;
+    return CannotAnswer(WhyNot(b), b ? std::vector{TableOf(other)} : std::vector<std::string>{}, info.caps, turn, text);
+  }
+  turn.state.calls.push_back(b->call);
+  text += CompareFacts(q, *a, *b);
+  if (!a->rows.empty()) turn.answer.evidence.push_back(EvidenceOf(q, *a, SideLabel(q, false)));
+  if (!b->rows.empty()) turn.answer.evidence.push_back(EvidenceOf(q, *b, SideLabel(q, true)));
+}
+
+// What the conversation keeps: the Queries for a typed follow-up, and the phrase parser's fields for its own.
+void KeepState(const std::vector<Query>& queries, ConversationState& state) {
+  state.intent = "query";
+  state.queries = queries;
+  if (queries.empty()) return;
+  const Query& q = queries.front();
+  constexpr std::array<std::string_view, 5> topics = {"kernels", "api", "memcpy", "memset", "nvtx"};
+  state.topic = std::string(topics[static_cast<size_t>(q.subject.events)]);
+  state.filter = FilterOf(q.scope);
+  if (q.subject.events == EventKind::kKernels) state.kernel = q.subject.name;
+  state.nvtx_range = q.subject.events == EventKind::kNvtx ? q.subject.name : q.scope.inside;
+}
+
+}  // namespace
+
+AskTurn AnswerQueries(const std::vector<Query>& queries, const engine::Profile& profile, const SkillRunner& run,
+                      const CancelToken& cancel) {
+  AskTurn turn;
+  std::string text;
+  for (const Query& q : queries) {
+    if (Status ok = CheckQuery(q); !ok) {
+      text += (text.empty() ? "" : "\n") + ok.error().message;
+      continue;
+    }
+    AnswerOne(q, profile.info(), run, cancel, turn, text);
+  }
+  std::sort(turn.skills_used.begin(), turn.skills_used.end());
+  turn.skills_used.erase(std::unique(turn.skills_used.begin(), turn.skills_used.end()), turn.skills_used.end());
+  turn.answer.summary = text;
+  if (turn.answer.refusal && turn.answer.evidence.empty()) {
+    Refusal r = *turn.answer.refusal;
+    r.reason = text;
+    turn.answer = Refuse(std::move(r));
+  } else {
+    turn.answer.refusal.reset();
+  }
+  turn.answer.confidence = Confidence::kHigh;
+  turn.answer.confidence_reason =
+      "Every figure is a cell of the cited rows, computed over the events the reading names.";
+  if (!turn.answer.evidence.empty()) {
+    const auto& info = profile.info();
+    turn.answer.verify =
+        VerifyCommand(turn.answer.evidence.front().call, info.source_path.empty() ? info.path : info.source_path);
+  }
+  KeepState(queries, turn.state);
+  return turn;
+}
+
+}  // namespace nsys::agent

@@ -1,0 +1,46 @@
+#pragma once
+// The offline filler's lexicon: words and phrases (lower case, single spaces) and the Query slot each fills. Data, not
+// code: a new phrasing is a new line of query_lexicon.cpp, never a new branch of the grammar (query_fill.cpp).
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace nsys::agent::lexicon {
+
+enum class Slot : uint8_t {
+  kMeasure,      // value: Measure
+  kWeakTotal,    // value 0 "total", 1 a time word, 2 "GPU time": total time unless the clause names another statistic
+  kEvents,       // value: EventKind
+  kCopyKind,     // value: index into CopyKinds()
+  kDeviceNoun,   // gpu, device: a number after it is a device; "which/each/per" before it groups by device
+  kProcessNoun,  // process, pid
+  kStreamNoun,   // stream
+  kRangeNoun,    // as a grouping target: "which NVTX range"
+  kTop,          // most, highest, top N (value 1: a word of quantity, "most kernels" ranks by count)
+  kBottom,       // least, fewest (value 1 as kTop's)
+  kMore,         // more (value 1: a word of quantity, "more kernels than" compares counts)
+  kWhich,        // which, what ... is the
+  kPer,          // per, each, every, by, for each
+  kVersus,       // than, vs, versus, compared to, or
+  kLess,         // less, fewer, shorter: with "than", the yes of a yes/no question is "smaller" (value 1 as kMore's)
+  kInside,       // inside, within, in, under, during
+  kAuxiliary,    // is, are, does, did: a yes/no question when it opens one with a comparison
+  kFirst,        // first (a window from the start)
+  kSeconds,      // s, sec, seconds (value 1), ms (value 1000): the unit of a window bound
+  kBetween,      // between (a window)
+  kSplit,        // and, also, plus, then: may split a compound question
+  kDistinct,     // distinct, unique, different: "how many distinct kernels" counts names
+  kStop,         // words that carry no slot
+};
+
+struct Entry {
+  std::string_view phrase;
+  Slot slot;
+  uint8_t value = 0;
+};
+
+std::span<const Entry> Entries();
+// The copy kinds as nsys names them, in kCopyKind's value order ("HtoD", "DtoH", "DtoD", "HtoH", "PtoP").
+std::span<const std::string_view> CopyKinds();
+
+}  // namespace nsys::agent::lexicon

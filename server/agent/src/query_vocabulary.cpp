@@ -1,0 +1,44 @@
+// The names a question may mention, read from the profile through its summary skills (memoized like every call).
+#include <cstddef>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "nsys/agent/query_answer.h"
+
+namespace nsys::agent {
+namespace {
+
+// At most this many names of a kind: a question names one of the heavy ones, and the filler scans every list for each
+// of its words.
+constexpr size_t kMaxNames = 5000;
+
+std::vector<std::string> NamesOf(const SkillRunner& run, const std::string& skill, const skills::Args& args,
+                                 const std::string& column, const CancelToken& cancel) {
+  std::vector<std::string> out;
+  auto table = run(skill, args, {}, cancel);
+  if (!table || table->declined) return out;
+  size_t c = table->columns.size();
+  for (size_t i = 0; i < table->columns.size(); ++i) {
+    if (table->columns[i].name == column) c = i;
+  }
+  if (c == table->columns.size()) return out;
+  for (const auto& row : table->rows) {
+    if (out.size() >= kMaxNames) break;
+    if (const auto* s = std::get_if<std::string>(&row[c])) out.push_back(*s);
+  }
+  return out;
+}
+
+}  // namespace
+
+QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& run, const CancelToken& cancel) {
+  QueryVocabulary v;
+  const engine::Capabilities& caps = profile.info().caps;
+  if (caps.kernels) v.kernels = NamesOf(run, "top_kernels", {{"base", Value(true)}}, "name", cancel);
+  if (caps.runtime) v.api = NamesOf(run, "cuda_api_summary", {}, "name", cancel);
+  if (caps.nvtx) v.nvtx = NamesOf(run, "nvtx_summary", {}, "range", cancel);
+  return v;
+}
+
+}  // namespace nsys::agent

@@ -11,6 +11,7 @@
 #include "nsys/protocol/diff.h"
 #include "nsys/protocol/explain.h"
 #include "nsys/protocol/job.h"
+#include "nsys/protocol/query.h"
 
 namespace nsys::protocol::mcp {
 
@@ -147,6 +148,10 @@ NSYS_TOOL_ARGS_READER(AnalyzeJobArgs)
 namespace nsys::protocol {
 // The ask tool's Args type lives in namespace protocol (ask.h); its reader is generated here all the same.
 void FromJson(const Json& j, AskToolArgs& out, const std::string& path) {
+  mcp::ReadToolArgs(j, out, path);
+}
+// The query tool's too (query.h).
+void FromJson(const Json& j, QueryToolArgs& out, const std::string& path) {
   mcp::ReadToolArgs(j, out, path);
 }
 }  // namespace nsys::protocol

@@ -21,10 +21,11 @@ TEST(AskCli, AnswersInMarkdownAndJson) {
   const auto md = RunCli({"ask", Fixture("h100_2gpu_1s.sqlite"), "How many kernels ran on GPU 1?", "--no-cache"});
   ASSERT_EQ(md.exit_code, 0) << md.err;
   // 1,721 kernels on device 1 for 22,444,359 ns: SELECT COUNT(*), SUM(end-start) ... WHERE deviceId = 1.
-  EXPECT_TRUE(Has(md.out, "1,721 kernel instances")) << md.out;
+  EXPECT_TRUE(Has(md.out, "Read as: count of kernels, on device 1.")) << md.out;
+  EXPECT_TRUE(Has(md.out, "1,721 kernels")) << md.out;
   EXPECT_TRUE(Has(md.out, "22.444 ms")) << md.out;
   EXPECT_TRUE(Has(md.out, "### Evidence")) << md.out;
-  EXPECT_TRUE(Has(md.out, "Verify: `nsys-ai skill run top_kernels")) << md.out;
+  EXPECT_TRUE(Has(md.out, "Verify: `nsys-ai skill run event_stats")) << md.out;
   EXPECT_TRUE(Has(md.out, "--device 1")) << md.out;
 
   const auto js = RunCli({"ask", Fixture("mfu_2gpu_before.sqlite"), "How much time goes to NCCL communication?",
@@ -62,6 +63,31 @@ TEST(AskCli, RefusesWhatTheProfileCannotAnswer) {
   const auto empty_export = RunCli({"ask", Fixture("empty_export.sqlite"), "Which kernel is slowest?", "--no-cache"});
   EXPECT_EQ(empty_export.exit_code, 1);
   EXPECT_TRUE(Has(empty_export.err, "no events")) << empty_export.err;
+}
+
+// `ask --query`: the question already typed, as one Query object or an array; a bad one is a usage error (exit 2)
+// naming its path, before the profile is opened.
+TEST(AskCli, AnswersTypedQueriesAndRefusesABadOneAsUsage) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string query =
+      R"([{"measures": ["bytes", "count"], "subject": {"events": "memcpy", "copyKind": "HtoD"}, "scope": {"devices": [0]}}])";
+  const auto r = RunCli({"ask", Fixture("h100_2gpu_1s.sqlite"), "--query", query, "--no-cache", "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Json j = Json::parse(r.out);
+  const std::string summary = j["answer"]["summary"];
+  // Device 0's host-to-device copies: SELECT SUM(bytes), COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 1
+  // AND deviceId = 0 -> 25,475,253,792 bytes in 225 copies.
+  EXPECT_EQ(summary.rfind("Read as: bytes and count of HtoD copies, on device 0.", 0), 0u) << summary;
+  EXPECT_TRUE(Has(summary, "25.48 GB")) << summary;
+  EXPECT_TRUE(Has(summary, "225 copies")) << summary;
+  EXPECT_EQ(j["skillsUsed"], Json::array({"event_stats"}));
+
+  const auto bad =
+      RunCli({"ask", "/nonexistent.sqlite", "--query", R"({"measures": ["mean"], "subject": {"events": "kernels"}})"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_TRUE(Has(bad.err, "queries[0].measures[0]: unknown measure 'mean'")) << bad.err;
+  const auto both = RunCli({"ask", Fixture("h100_2gpu_1s.sqlite"), "a question", "--query", "{}"});
+  EXPECT_EQ(both.exit_code, 2) << both.err;
 }
 
 }  // namespace

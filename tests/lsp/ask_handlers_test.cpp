@@ -25,7 +25,7 @@ TEST(AskHandlers, StreamsTheMarkdownThenAnswersWithEvidence) {
   EXPECT_NE(answer["summary"].get<std::string>().find("2.689 µs"), std::string::npos) << answer.dump();
   EXPECT_NE(answer["summary"].get<std::string>().find("65.1%"), std::string::npos) << answer.dump();
   EXPECT_EQ(answer["confidence"], "high");
-  EXPECT_EQ(reply["result"]["skillsUsed"], Json::array({"top_kernels"}));
+  EXPECT_EQ(reply["result"]["skillsUsed"], Json::array({"event_stats"}));
   std::string streamed;
   size_t pieces = 0;
   for (const auto& m : client.ReceivedMatching(
@@ -48,6 +48,36 @@ TEST(AskHandlers, StreamsTheMarkdownThenAnswersWithEvidence) {
   EXPECT_TRUE(unknown.contains("error")) << unknown.dump();
   const Json missing = client.AwaitReply(client.Request("nsys/ask", {{"profileId", id}}));
   EXPECT_EQ(missing["error"]["code"], -32602) << missing.dump();
+}
+
+// nsys/query: typed questions answered by the executor of ask, the reading first; a bad Query is -32602 by its path.
+TEST(QueryHandler, AnswersTypedQueriesAndRefusesABadOneByItsPath) {
+  NSYS_REQUIRE_FIXTURES();
+  InMemoryClient client;
+  client.Initialize();
+  const Json open = client.AwaitReply(client.Request("nsys/openProfile", {{"path", Fixture("h100_2gpu_1s.sqlite")}}));
+  const std::string id = open["result"]["profileId"];
+  const Json query = {{"measures", {"count", "max"}},
+                      {"subject", {{"events", "api"}, {"name", "cudaStreamSynchronize"}}}};
+  const Json reply = client.AwaitReply(client.Request("nsys/query", {{"profileId", id}, {"queries", {query}}}));
+  ASSERT_TRUE(reply.contains("result")) << reply.dump();
+  const std::string summary = reply["result"]["answer"]["summary"];
+  // h100_2gpu_1s: 8 cudaStreamSynchronize calls, the longest 428,468,918 ns (the event_stats golden test's SQL).
+  EXPECT_EQ(summary.rfind("Read as: count and longest duration of CUDA API calls whose name contains "
+                          "`cudaStreamSynchronize`",
+                          0),
+            0u)
+      << summary;
+  EXPECT_NE(summary.find("8 calls"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("428.469 ms"), std::string::npos) << summary;
+  EXPECT_EQ(reply["result"]["skillsUsed"], Json::array({"event_stats"}));
+  const Json bad = client.AwaitReply(client.Request(
+      "nsys/query",
+      {{"profileId", id}, {"queries", {{{"measures", {"mean"}}, {"subject", {{"events", "kernels"}}}}}}}));
+  EXPECT_EQ(bad["error"]["code"], -32602) << bad.dump();
+  EXPECT_NE(bad["error"]["message"].get<std::string>().find("queries[0].measures[0]: unknown measure 'mean'"),
+            std::string::npos)
+      << bad.dump();
 }
 
 }  // namespace

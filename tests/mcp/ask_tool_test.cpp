@@ -77,11 +77,11 @@ TEST_F(AskToolTest, AnswersWithEvidenceAndKeepsTheConversation) {
   ASSERT_FALSE(error) << answer.dump();
   // 31,121,662 ns: nsys stats gpukernsum's first row (and SUM(end-start) of that demangled name in the export).
   EXPECT_NE(answer["answer"]["summary"].get<std::string>().find("31.122 ms"), std::string::npos) << answer.dump();
-  EXPECT_EQ(answer["answer"]["evidence"][0]["call"]["skill"], "top_kernels");
+  EXPECT_EQ(answer["answer"]["evidence"][0]["call"]["skill"], "event_stats");
   EXPECT_EQ(answer["answer"]["evidence"][0]["rows"][0][1], 31121662);
-  EXPECT_EQ(answer["skills_used"], Json::array({"top_kernels"}));
+  EXPECT_EQ(answer["skills_used"], Json::array({"event_stats"}));
   EXPECT_EQ(answer["used_llm"], false);
-  EXPECT_EQ(answer["answer"]["verify"].get<std::string>().rfind("nsys-ai skill run top_kernels ", 0), 0u);
+  EXPECT_EQ(answer["answer"]["verify"].get<std::string>().rfind("nsys-ai skill run event_stats ", 0), 0u);
 
   auto [follow_error, follow] = Tool(
       "ask", {{"profile_id", id}, {"question", "and on device 1?"}, {"conversation_id", answer["conversation_id"]}});
@@ -99,6 +99,34 @@ TEST_F(AskToolTest, AnswersWithEvidenceAndKeepsTheConversation) {
   auto [bad_error, bad] = Tool("ask", {{"profile_id", id}, {"question", "x"}, {"bogus", 1}});
   EXPECT_TRUE(bad_error);
   EXPECT_NE(bad.get<std::string>().find("Invalid arguments for ask"), std::string::npos) << bad.dump();
+}
+
+// The tool `query`: typed questions over the real binary, its schema the Query's, a bad Query an isError result.
+TEST_F(AskToolTest, QueryAnswersTypedQuestionsAndNamesABadOneByItsPath) {
+  NSYS_REQUIRE_FIXTURES();
+  const Json list = Call("tools/list", Json::object());
+  Json schema;
+  for (const auto& t : list["result"]["tools"]) {
+    if (t["name"] == "query") schema = t["inputSchema"];
+  }
+  ASSERT_FALSE(schema.is_null()) << list.dump();
+  EXPECT_EQ(schema["properties"]["queries"]["items"]["required"], Json::array({"measures", "subject"}));
+  auto [open_error, opened] = Tool("open_profile", {{"path", Fixture("h100_2gpu_1s.sqlite")}});
+  ASSERT_FALSE(open_error) << opened.dump();
+  // Kernels per device, the top one by count: device 1 ran 1,721 of the 3,442 (SELECT deviceId, COUNT(*) ... GROUP BY
+  // deviceId: 1,721 each).
+  const Json query = {{"measures", {"count"}}, {"subject", {{"events", "kernels"}}}, {"groupBy", "device"}};
+  auto [error, answer] = Tool("query", {{"profile_id", opened["profile_id"]}, {"queries", {query}}});
+  ASSERT_FALSE(error) << answer.dump();
+  const std::string summary = answer["answer"]["summary"];
+  EXPECT_EQ(summary.rfind("Read as: count of kernels, all GPUs, per GPU.", 0), 0u) << summary;
+  EXPECT_NE(summary.find("device 1: 1,721 kernels"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("Total: 3,442 kernels"), std::string::npos) << summary;
+  auto [bad_error, bad] = Tool("query", {{"profile_id", opened["profile_id"]},
+                                         {"queries", {{{"measures", {"count"}}, {"subject", {{"events", "gpus"}}}}}}});
+  EXPECT_TRUE(bad_error) << bad.dump();
+  EXPECT_NE(bad.dump().find("queries[0].subject.events: unknown kind of events 'gpus'"), std::string::npos)
+      << bad.dump();
 }
 
 }  // namespace

@@ -52,7 +52,7 @@ class McpSchemaTest : public ::testing::Test {
 };
 
 TEST_F(McpSchemaTest, SchemasFollowTheArgsTypes) {
-  ASSERT_EQ(tools_.size(), 15u);
+  ASSERT_EQ(tools_.size(), 16u);
   EXPECT_EQ(tools_["open_profile"],
             Json::parse(R"({"type":"object","additionalProperties":false,"required":["path"],"properties":{)"
                         R"("path":{"type":"string","description":"Path of the .sqlite export or the .nsys-rep / )"

@@ -178,22 +178,23 @@ TEST_F(McpServerTest, UnknownMethodIsMethodNotFound) {
             R"({"error":{"code":-32601,"message":"method not found: resources/list"},"id":4,"jsonrpc":"2.0"})");
 }
 
-TEST_F(McpServerTest, ToolsListHasFifteenToolsWithSchemas) {
+TEST_F(McpServerTest, ToolsListHasSixteenToolsWithSchemas) {
   Initialize();
   const Json tools = Send(R"({"jsonrpc":"2.0","id":2,"method":"tools/list"})")["result"]["tools"];
-  ASSERT_EQ(tools.size(), 15u);
-  const std::vector<std::string> expected = {"open_profile", "profile_info", "close_profile",  "list_skills",
-                                             "run_skill",    "ask",          "export_trace",   "open_in_perfetto",
-                                             "analyze",      "diff",         "explain_kernel", "open_job",
-                                             "job_report",   "analyze_job",  "close_job"};
+  ASSERT_EQ(tools.size(), 16u);
+  const std::vector<std::string> expected = {"open_profile",     "profile_info", "close_profile", "list_skills",
+                                             "run_skill",        "ask",          "query",         "export_trace",
+                                             "open_in_perfetto", "analyze",      "diff",          "explain_kernel",
+                                             "open_job",         "job_report",   "analyze_job",   "close_job"};
   for (size_t i = 0; i < expected.size(); ++i) EXPECT_EQ(tools[i]["name"], expected[i]) << i;
-  EXPECT_EQ(tools[6]["inputSchema"]["required"], Json::array({"profile_id"}));
-  EXPECT_EQ(tools[7]["inputSchema"]["properties"].size(), 4u);  // profile_id, window; job_id, ranks_per_node
-  EXPECT_FALSE(tools[7]["inputSchema"].contains("required"));   // a profile's or a job's
-  EXPECT_EQ(tools[8]["inputSchema"]["required"], Json::array({"profile_id"}));
-  EXPECT_FALSE(tools[11]["inputSchema"].contains("required"));  // open_job: a directory or paths
-  EXPECT_EQ(tools[13]["inputSchema"]["required"], Json::array({"job_id"}));
-  EXPECT_EQ(tools[13]["inputSchema"]["properties"]["ranks_per_node"]["type"], "integer");
+  EXPECT_EQ(tools[6]["inputSchema"]["required"], Json::array({"profile_id", "queries"}));
+  EXPECT_EQ(tools[7]["inputSchema"]["required"], Json::array({"profile_id"}));
+  EXPECT_EQ(tools[8]["inputSchema"]["properties"].size(), 4u);  // profile_id, window; job_id, ranks_per_node
+  EXPECT_FALSE(tools[8]["inputSchema"].contains("required"));   // a profile's or a job's
+  EXPECT_EQ(tools[9]["inputSchema"]["required"], Json::array({"profile_id"}));
+  EXPECT_FALSE(tools[12]["inputSchema"].contains("required"));  // open_job: a directory or paths
+  EXPECT_EQ(tools[14]["inputSchema"]["required"], Json::array({"job_id"}));
+  EXPECT_EQ(tools[14]["inputSchema"]["properties"]["ranks_per_node"]["type"], "integer");
   EXPECT_EQ(tools[0]["inputSchema"]["required"], Json::array({"path"}));
   EXPECT_EQ(tools[0]["inputSchema"]["properties"]["no_cache"]["type"], "boolean");
   EXPECT_EQ(tools[1]["inputSchema"]["required"], Json::array({"profile_id"}));
@@ -218,12 +219,11 @@ TEST_F(McpServerTest, ToolsListHasFifteenToolsWithSchemas) {
 
 TEST_F(McpServerTest, UnknownToolIsInvalidParams) {
   Initialize();
-  EXPECT_EQ(
-      Send(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"delete_everything"}})").dump(),
-      R"({"error":{"code":-32602,"message":"unknown tool: delete_everything (tools: open_profile, profile_info, )"
-      R"x(close_profile, list_skills, run_skill, ask, export_trace, open_in_perfetto, analyze, diff, explain_kernel, )x"
-      R"x(open_job, job_report, analyze_job, close_job)"},)x"
-      R"("id":6,"jsonrpc":"2.0"})");
+  EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"delete_everything"}})").dump(),
+            R"({"error":{"code":-32602,"message":"unknown tool: delete_everything (tools: open_profile, profile_info, )"
+            R"x(close_profile, list_skills, run_skill, ask, query, export_trace, open_in_perfetto, analyze, diff, )x"
+            R"x(explain_kernel, open_job, job_report, analyze_job, close_job)"},)x"
+            R"("id":6,"jsonrpc":"2.0"})");
   EXPECT_EQ(Send(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}})").dump(),
             R"({"error":{"code":-32602,"message":"params.name: missing required field"},"id":7,"jsonrpc":"2.0"})");
 }

@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "nsys/agent/llm_ask.h"
+#include "nsys/agent/query_answer.h"
 #include "nsys/core/workspace.h"
 #include "nsys/llm/answer_cache.h"
 
@@ -98,6 +99,21 @@ std::vector<agent::SkillInfo> SkillInfos(const std::vector<std::shared_ptr<const
 
 Expected<llm::Config> LlmConfigFromEnvironment() {
   return llm::ConfigFromEnvironment([](const char* name) { return std::getenv(name); });
+}
+
+Expected<AskResult> Workspace::AskQueries(const QueryRequest& request, const CancelToken& cancel) {
+  if (request.queries.empty()) return MakeError(ErrorKind::kInvalidArgument, "queries: at least one Query is needed");
+  for (const agent::Query& q : request.queries) {
+    if (Status ok = agent::CheckQuery(q); !ok) return ok.error();
+  }
+  auto profile = Get(request.profile_id);
+  if (!profile) return profile.error();
+  agent::AskTurn turn = agent::AnswerQueries(request.queries, **profile, RunnerFor(request.profile_id), cancel);
+  if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "query: cancelled");
+  AskResult result;
+  result.answer = std::move(turn.answer);
+  result.skills_used = std::move(turn.skills_used);
+  return result;
 }
 
 Expected<AskResult> Workspace::Ask(const AskRequest& request, const agent::TextSink& on_text, const CancelToken& cancel,

@@ -2,6 +2,7 @@
 
 #include "nsys/lsp/handlers.h"
 #include "nsys/wire/ask.h"
+#include "nsys/wire/query.h"
 
 namespace nsys::lsp {
 
@@ -13,6 +14,14 @@ Expected<protocol::AskResult> OnAsk(const protocol::AskParams& params, RequestCo
   core::AskRequest request = wire::ToAskRequest(params);
   request.llm = ctx.settings().llm;  // the session's initializationOptions.llm, if it gave one
   auto result = ctx.workspace().Ask(request, on_text, ctx.cancel(), ctx.progress());
+  if (!result) return result.error();
+  return wire::ToProtocolAskResult(*result);
+}
+
+Expected<protocol::AskResult> OnQuery(const protocol::QueryParams& params, RequestContext& ctx) {
+  auto request = wire::ToQueryRequest(params);
+  if (!request) return request.error();
+  auto result = ctx.workspace().AskQueries(*request, ctx.cancel());
   if (!result) return result.error();
   return wire::ToProtocolAskResult(*result);
 }

@@ -61,6 +61,7 @@ void BindMethods(MethodTable& t) {
   t.Request(method::kAnalyze, &OnAnalyze, {.progress_title = "Analyzing"});
   t.Request(method::kDiff, &OnDiff, {.progress_title = "Comparing profiles"});
   t.Request(method::kAsk, &OnAsk, {.progress_title = "Answering"});
+  t.Request(method::kQuery, &OnQuery, {.progress_title = "Answering"});
   t.Request(method::kExplainKernel, &OnExplainKernel, {.progress_title = "Explaining kernel"});
 
   // Editor views: handlers in <topic>_handlers.cpp, one line each here.

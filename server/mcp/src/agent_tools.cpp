@@ -1,8 +1,11 @@
-// The MCP tools of the agent: analyze, diff, ask, explain_kernel.
+// The MCP tools of the agent: analyze, diff, ask, query, explain_kernel.
+#include <utility>
+
 #include "nsys/wire/analyze.h"
 #include "nsys/wire/ask.h"
 #include "nsys/wire/diff.h"
 #include "nsys/wire/explain.h"
+#include "nsys/wire/query.h"
 #include "tool_handlers.h"
 
 namespace nsys::mcp {
@@ -29,6 +32,14 @@ Expected<protocol::DiffResult> OnDiff(const args::DiffArgs& a, ToolContext& ctx)
 Expected<protocol::AskResult> OnAsk(const protocol::AskToolArgs& a, ToolContext& ctx) {
   core::AskRequest request{a.profile_id, a.question, a.conversation_id.value_or("")};
   auto result = ctx.workspace.Ask(request, {}, ctx.cancel);
+  if (!result) return result.error();
+  return wire::ToProtocolAskResult(*result);
+}
+
+Expected<protocol::AskResult> OnQuery(const protocol::QueryToolArgs& a, ToolContext& ctx) {
+  auto queries = wire::ToQueries(a.queries);
+  if (!queries) return queries.error();
+  auto result = ctx.workspace.AskQueries(core::QueryRequest{a.profile_id, std::move(*queries)}, ctx.cancel);
   if (!result) return result.error();
   return wire::ToProtocolAskResult(*result);
 }

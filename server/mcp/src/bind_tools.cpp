@@ -23,6 +23,7 @@ void BindTools(ToolTable& t) {
   // The agent and Perfetto traces. An agent reads analyze's structured findings; their Markdown would double the
   // text.
   t.Tool("ask", describe::kAsk, &OnAsk);
+  t.Tool("query", describe::kQuery, &OnQuery);
   t.Tool("export_trace", describe::kExportTrace, &OnExportTrace);
   t.Tool("open_in_perfetto", describe::kOpenInPerfetto, &OnOpenInPerfetto);
   t.Tool("analyze", describe::kAnalyze, &OnAnalyze, {.omit = "markdown"});

@@ -47,6 +47,12 @@ inline constexpr const char* kAsk =
     "names are understood). Returns the answer (summary, evidence rows with the skill call behind them, confidence, "
     "hypotheses, recommendations, a runnable verify command, or a refusal naming the missing data), the "
     "conversation_id for follow-ups, and the skills used.";
+inline constexpr const char* kQuery =
+    "Ask typed questions: a list of Query objects (measures such as total, count, share, median, p99, bytes, idle; a "
+    "subject: kernels, api, memcpy, memset or nvtx, by a part of the name; a scope: devices, pids, a stream, inside an "
+    "NVTX range, a window in seconds; groupBy with rank and limit; a versus side for comparisons). Each is answered "
+    "from the event_stats skill: the answer opens with how each Query was read, and every figure is a cell of an "
+    "evidence row. Use it when you know exactly what to measure; ask takes plain words.";
 inline constexpr const char* kExplainKernel =
     "Explain one CUDA kernel of an open profile: what it is (library, GEMM/attention/elementwise/..., precision, "
     "tile, tensor cores, decoded from its name), its calls, GPU time and share per device, p50/p90, launch overhead, "

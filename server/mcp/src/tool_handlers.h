@@ -7,6 +7,7 @@
 #include "nsys/protocol/explain.h"
 #include "nsys/protocol/job.h"
 #include "nsys/protocol/mcp.h"
+#include "nsys/protocol/query.h"
 #include "tool_table.h"
 
 namespace nsys::mcp {
@@ -28,6 +29,7 @@ Expected<protocol::OpenInPerfettoResult> OnOpenInPerfetto(const args::OpenInPerf
 Expected<protocol::AnalyzeResult> OnAnalyze(const args::AnalyzeArgs& a, ToolContext& ctx);
 Expected<protocol::DiffResult> OnDiff(const args::DiffArgs& a, ToolContext& ctx);
 Expected<protocol::AskResult> OnAsk(const protocol::AskToolArgs& a, ToolContext& ctx);
+Expected<protocol::AskResult> OnQuery(const protocol::QueryToolArgs& a, ToolContext& ctx);
 Expected<protocol::ExplainKernelResult> OnExplainKernel(const args::ExplainKernelArgs& a, ToolContext& ctx);
 
 // Jobs: the per-rank exports of one multi-process job (job_tools.cpp).

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "nsys/wire/converters.h"
+#include "nsys/wire/query.h"
 
 namespace nsys::mcp {
 namespace {
@@ -25,6 +26,7 @@ constexpr std::pair<std::string_view, std::string_view> kDescriptions[] = {
     {"skill", "The analysis to run (see list_skills)."},
     {"question", "The question."},
     {"conversation_id", "From a previous ask result, so that follow-ups work."},
+    {"queries", "The Queries, answered in order (1 to 16)."},
     {"kernel", "The kernel: its demangled name, its short name, or a unique part of the name (case-insensitive)."},
     {"start", "Start of the window to analyse (seconds from the profile start unless clock is \"capture_ns\")."},
     {"end", "End of the window (seconds from the profile start unless clock is \"capture_ns\")."},
@@ -88,6 +90,10 @@ Json SchemaOf<protocol::Window>::Get() {
           {"properties",
            {{"start", std::move(start)}, {"end", std::move(end)}, {"clock", SchemaOf<protocol::WindowClock>::Get()}}},
           {"additionalProperties", false}};
+}
+
+Json SchemaOf<protocol::QuerySpec>::Get() {
+  return wire::QuerySchema();
 }
 
 Json SchemaOf<protocol::Filter>::Get() {

@@ -15,6 +15,7 @@
 
 #include "nsys/core/workspace.h"
 #include "nsys/protocol/mcp.h"
+#include "nsys/protocol/query.h"
 
 namespace nsys::mcp {
 
@@ -55,6 +56,10 @@ struct SchemaOf<protocol::Window> {
 template <>
 struct SchemaOf<protocol::Filter> {
   static protocol::Json Get();
+};
+template <>
+struct SchemaOf<protocol::QuerySpec> {
+  static protocol::Json Get();  // wire::QuerySchema: the one schema of a Query
 };
 template <typename M>
 struct SchemaOf<std::optional<M>> {

@@ -40,6 +40,7 @@ inline constexpr std::string_view kOpenInPerfetto = "nsys/openInPerfetto";
 inline constexpr std::string_view kAnalyze = "nsys/analyze";
 inline constexpr std::string_view kDiff = "nsys/diff";
 inline constexpr std::string_view kAsk = "nsys/ask";
+inline constexpr std::string_view kQuery = "nsys/query";
 inline constexpr std::string_view kExplainKernel = "nsys/explainKernel";
 inline constexpr std::string_view kNvtxTree = "nsys/nvtxTree";
 inline constexpr std::string_view kReport = "nsys/report";

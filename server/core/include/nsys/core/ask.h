@@ -8,6 +8,7 @@
 
 #include "nsys/agent/answer.h"
 #include "nsys/agent/ask.h"
+#include "nsys/agent/query.h"
 #include "nsys/llm/config.h"
 
 namespace nsys::core {
@@ -18,6 +19,12 @@ struct AskRequest {
   std::string conversation_id;  // "" = a new conversation; an unknown or expired id starts afresh under that id
   // The session's LLM (initializationOptions.llm); absent = WorkspaceConfig::llm. Provider kNone = offline.
   std::optional<llm::Config> llm;
+};
+
+// Questions given already typed (nsys/query, MCP query, `ask --query`): the Queries, answered by the executor of ask.
+struct QueryRequest {
+  std::string profile_id;
+  std::vector<agent::Query> queries;
 };
 
 struct AskResult {

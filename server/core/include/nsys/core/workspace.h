@@ -330,6 +330,10 @@ class Workspace {
   // (agent::kMaxQuestionBytes), kNotFound for an unknown profile.
   Expected<AskResult> Ask(const AskRequest& request, const agent::TextSink& on_text, const CancelToken& cancel = {},
                           const ProgressSink& progress = {});
+  // Questions given as typed Queries (agent/query.h), answered by the executor `ask` uses when it reads a question
+  // whole: the answer opens with each Query's reading. kInvalidArgument for a Query out of agent::CheckQuery's bounds
+  // (or none), kNotFound for an unknown profile. No conversation: a Query carries all it needs.
+  Expected<AskResult> AskQueries(const QueryRequest& request, const CancelToken& cancel = {});
 
   // ---- sources (kernel -> source; structs in sources.h) ----
   // A source set is the annotation index of one editor session's source tree (server/source/), owned here so that

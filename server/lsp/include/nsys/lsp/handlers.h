@@ -15,6 +15,7 @@
 #include "nsys/protocol/jsonrpc.h"
 #include "nsys/protocol/methods.h"
 #include "nsys/protocol/nvtx_tree.h"
+#include "nsys/protocol/query.h"
 #include "nsys/support/expected.h"
 
 namespace nsys::lsp {
@@ -57,6 +58,7 @@ Expected<protocol::CodeActionResult> OnCodeAction(const protocol::CodeActionPara
 // results {"text": ...}. An empty question is -32602; a question the profile cannot answer is a result whose
 // answer carries a refusal.
 Expected<protocol::AskResult> OnAsk(const protocol::AskParams& params, RequestContext& ctx);
+Expected<protocol::AskResult> OnQuery(const protocol::QueryParams& params, RequestContext& ctx);
 
 // nsys/diff {baseProfileId, newProfileId, phaseMap?, maxRows?}: the verdict with its noise floor and comparability,
 // per-call and per-iteration deltas, and the verdict as an answer (summary, evidence, verify commands).

@@ -1,0 +1,106 @@
+#pragma once
+// nsys/query (and the MCP tool `query`, the CLI's `ask --query`): questions given already typed, as a list of Query
+// objects, answered by the one executor that answers `ask` (agent/query.h) in the same result shape as nsys/ask. A
+// Query's JSON is the same on every face; its JSON Schema (wire/query.h's QuerySchema, in docs/protocol.md) is
+// generated from the agent's tables of names, so the words a client may send are the executor's own.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "nsys/protocol/json_parse.h"
+#include "nsys/protocol/mcp.h"
+#include "nsys/protocol/wire_fields.h"
+
+namespace nsys::protocol {
+
+struct QuerySubject {
+  std::string events;                    // kernels, api, memcpy, memset, nvtx
+  std::optional<std::string> name;       // a part of the name, any case
+  std::optional<std::string> copy_kind;  // memcpy: HtoD, DtoH, DtoD, HtoH, PtoP
+  static constexpr auto WireFields() {
+    using S = QuerySubject;
+    return std::tuple{Field("events", &S::events), Field("name", &S::name), Field("copyKind", &S::copy_kind)};
+  }
+  bool operator==(const QuerySubject&) const = default;
+};
+
+struct QueryScope {
+  std::optional<std::vector<int64_t>> devices;
+  std::optional<std::vector<int64_t>> pids;
+  std::optional<int64_t> stream;
+  std::optional<std::string> inside;               // inside NVTX ranges whose name contains this
+  std::optional<double> from_seconds, to_seconds;  // from the profile's start
+  static constexpr auto WireFields() {
+    using S = QueryScope;
+    return std::tuple{Field("devices", &S::devices),
+                      Field("pids", &S::pids),
+                      Field("stream", &S::stream),
+                      Field("inside", &S::inside),
+                      Field("fromSeconds", &S::from_seconds),
+                      Field("toSeconds", &S::to_seconds)};
+  }
+  bool operator==(const QueryScope&) const = default;
+};
+
+struct QuerySpec {
+  std::vector<std::string> measures;
+  QuerySubject subject;
+  std::optional<QueryScope> scope;
+  std::optional<std::string> group_by;  // none, name, device, pid, stream, range
+  std::optional<std::string> rank;      // none, top, bottom
+  std::optional<int64_t> limit;
+  std::optional<QuerySubject> versus_subject;
+  std::optional<QueryScope> versus_scope;
+  std::optional<std::string> form;  // number, yes_no, name, table
+  std::optional<bool> yes_if_less;
+  static constexpr auto WireFields() {
+    using S = QuerySpec;
+    return std::tuple{Field("measures", &S::measures),
+                      Field("subject", &S::subject),
+                      Field("scope", &S::scope),
+                      Field("groupBy", &S::group_by),
+                      Field("rank", &S::rank),
+                      Field("limit", &S::limit),
+                      Field("versusSubject", &S::versus_subject),
+                      Field("versusScope", &S::versus_scope),
+                      Field("form", &S::form),
+                      Field("yesIfLess", &S::yes_if_less)};
+  }
+  bool operator==(const QuerySpec&) const = default;
+};
+
+// nsys/query's params; the result is nsys/ask's AskResult.
+struct QueryParams {
+  std::string profile_id;
+  std::vector<QuerySpec> queries;
+  static constexpr auto WireFields() {
+    using S = QueryParams;
+    return std::tuple{Field("profileId", &S::profile_id), Field("queries", &S::queries)};
+  }
+  bool operator==(const QueryParams&) const = default;
+};
+
+// The MCP tool `query`'s arguments (snake_case at the top; each Query in its one JSON shape).
+struct QueryToolArgs {
+  std::string profile_id;
+  std::vector<QuerySpec> queries;
+  static constexpr auto Fields() {
+    return std::tuple{mcp::Arg("profile_id", &QueryToolArgs::profile_id), mcp::Arg("queries", &QueryToolArgs::queries)};
+  }
+  bool operator==(const QueryToolArgs&) const = default;
+};
+
+void FromJson(const Json& json, QuerySubject& out, const std::string& path);
+void to_json(Json& json, const QuerySubject& value);
+void FromJson(const Json& json, QueryScope& out, const std::string& path);
+void to_json(Json& json, const QueryScope& value);
+void FromJson(const Json& json, QuerySpec& out, const std::string& path);
+void to_json(Json& json, const QuerySpec& value);
+void FromJson(const Json& json, QueryParams& out, const std::string& path);
+void to_json(Json& json, const QueryParams& value);
+void FromJson(const Json& json, QueryToolArgs& out, const std::string& path);  // protocol/src/mcp.cpp
+void to_json(Json& json, const QueryToolArgs& value);
+
+}  // namespace nsys::protocol

@@ -1,0 +1,17 @@
+#include "nsys/protocol/query.h"
+
+#include "by_fields.h"
+#include "json_read.h"
+
+namespace nsys::protocol {
+
+NSYS_CONVERSIONS_BY_FIELDS(QuerySubject)
+NSYS_CONVERSIONS_BY_FIELDS(QueryScope)
+NSYS_CONVERSIONS_BY_FIELDS(QuerySpec)
+NSYS_CONVERSIONS_BY_FIELDS(QueryParams)
+
+void to_json(Json& j, const QueryToolArgs& v) {
+  j = {{"profile_id", v.profile_id}, {"queries", v.queries}};
+}
+
+}  // namespace nsys::protocol

@@ -1,0 +1,86 @@
+// A Query on the wire: read from the one JSON shape into the agent's Query with every name checked against the
+// agent's own tables (an unknown one named by its path), written back unchanged, and its JSON Schema generated from
+// the same tables.
+#include "nsys/agent/query.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "nsys/protocol/query.h"
+#include "nsys/wire/query.h"
+
+namespace nsys::wire {
+namespace {
+
+using protocol::Json;
+
+protocol::QuerySpec Spec(const Json& json) {
+  protocol::QuerySpec spec;
+  protocol::FromJson(json, spec, "query");
+  return spec;
+}
+
+TEST(WireQuery, ReadsEveryMemberAndWritesItBackUnchanged) {
+  const Json json = {
+      {"measures", {"count", "p99"}},
+      {"subject", {{"events", "api"}, {"name", "cudaMalloc"}}},
+      {"scope", {{"devices", {0}}, {"pids", {4242}}, {"inside", "forward"}, {"fromSeconds", 0.5}, {"toSeconds", 1.0}}},
+      {"groupBy", "pid"},
+      {"rank", "top"},
+      {"limit", 3},
+  };
+  auto queries = ToQueries({Spec(json)});
+  ASSERT_TRUE(queries.ok()) << queries.error().message;
+  const agent::Query& q = queries->front();
+  EXPECT_EQ(q.measures, (std::vector<agent::Measure>{agent::Measure::kCount, agent::Measure::kP99}));
+  EXPECT_EQ(q.subject, (agent::Subject{agent::EventKind::kApi, "cudaMalloc", ""}));
+  EXPECT_EQ(q.scope.devices, std::vector<int32_t>{0});
+  EXPECT_EQ(q.scope.pids, std::vector<uint32_t>{4242});
+  EXPECT_EQ(q.scope.inside, "forward");
+  EXPECT_EQ(q.group_by, agent::GroupBy::kPid);
+  EXPECT_EQ(q.rank, agent::Rank::kTop);
+  EXPECT_EQ(q.limit, 3);
+  EXPECT_EQ(Json(ToQuerySpec(q)), json);
+}
+
+TEST(WireQuery, AnUnknownNameIsRefusedByItsPathWithTheNamesItCouldBe) {
+  auto bad = ToQueries({Spec({{"measures", {"count", "avg"}}, {"subject", {{"events", "kernels"}}}})});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().kind, ErrorKind::kInvalidArgument);
+  EXPECT_NE(bad.error().message.find("queries[0].measures[1]: unknown measure 'avg'; one of total, count"),
+            std::string::npos)
+      << bad.error().message;
+  auto events = ToQueries({Spec({{"measures", {"count"}}, {"subject", {{"events", "threads"}}}})});
+  ASSERT_FALSE(events.ok());
+  EXPECT_NE(events.error().message.find("queries[0].subject.events: unknown kind of events 'threads'"),
+            std::string::npos);
+  auto id = ToQueries(
+      {Spec({{"measures", {"count"}}, {"subject", {{"events", "kernels"}}}, {"scope", {{"devices", {-1}}}}})});
+  ASSERT_FALSE(id.ok());
+  EXPECT_NE(id.error().message.find("queries[0].scope.devices[0]: -1 is not an id"), std::string::npos);
+  auto yes_no = ToQueries({Spec({{"measures", {"total"}}, {"subject", {{"events", "kernels"}}}, {"form", "yes_no"}})});
+  ASSERT_FALSE(yes_no.ok());
+  EXPECT_NE(yes_no.error().message.find("needs something to compare with"), std::string::npos);
+  EXPECT_FALSE(ToQueries({}).ok());
+  EXPECT_FALSE(ToQueries(std::vector<protocol::QuerySpec>(
+                             17, Spec({{"measures", {"count"}}, {"subject", {{"events", "kernels"}}}})))
+                   .ok());
+}
+
+TEST(WireQuery, TheSchemaEnumeratesTheAgentsOwnNames) {
+  const Json schema = QuerySchema();
+  const Json& measures = schema["properties"]["measures"]["items"]["enum"];
+  ASSERT_EQ(measures.size(), agent::MeasureNames().size());
+  for (size_t i = 0; i < measures.size(); ++i) EXPECT_EQ(measures[i], std::string(agent::MeasureNames()[i]));
+  EXPECT_EQ(schema["properties"]["subject"]["properties"]["events"]["enum"].size(), agent::EventKindNames().size());
+  EXPECT_EQ(schema["properties"]["groupBy"]["enum"].size(), agent::GroupByNames().size());
+  EXPECT_EQ(schema["required"], Json::array({"measures", "subject"}));
+  // Every member the reader takes is in the schema, and nothing else.
+  const Json written = Json(ToQuerySpec(agent::Query{}));
+  for (const auto& [key, value] : written.items()) EXPECT_TRUE(schema["properties"].contains(key)) << key;
+}
+
+}  // namespace
+}  // namespace nsys::wire

@@ -25,6 +25,7 @@
 #include <variant>
 #include <vector>
 
+#include "common_api_class.h"
 #include "common_cuda_api.h"
 #include "common_intervals.h"
 #include "common_nvtx_stack.h"
@@ -32,7 +33,9 @@
 #include "nsys/skills/stats.h"
 
 namespace nsys::skills::builtin {
-namespace {
+// File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity
+// batches, where two anonymous namespaces are one.
+namespace event_stats {
 
 enum class Events { kKernels, kApi, kMemcpy, kMemset, kNvtx };
 constexpr const char* kEventWords[] = {"kernel", "CUDA API call", "memory copy", "memset", "NVTX range"};
@@ -179,6 +182,8 @@ class Collector {
  public:
   Collector(GroupBy by) : by_(by) {}
   void AddToAll(engine::Ns duration) { all_total_ += duration; }
+  void AddMatched() { ++matched_; }  // selected by name, kind, class and range, before the bounds
+  int64_t matched() const { return matched_; }
   void Add(const Event& e) {
     int64_t key = 0;
     switch (by_) {
@@ -215,6 +220,7 @@ class Collector {
   std::unordered_map<int64_t, size_t> index_;
   std::vector<Group> groups_;
   int64_t all_total_ = 0;
+  int64_t matched_ = 0;
 };
 
 struct Selection {
@@ -223,6 +229,13 @@ struct Selection {
   int64_t stream = -1;    // -1 = any
   bool ranges = false;    // group by the enclosing NVTX range
   bool whole = false;     // API calls: the whole name, version suffixes aside
+  std::string api_class;  // API calls: only this class (common_api_class.h), "" = any
+  // Bounds on each event, -1 = none: its duration (ns) and, for copies and memsets, its size (bytes), exclusive.
+  int64_t longer_than = -1, shorter_than = -1, larger_than = -1, smaller_than = -1;
+  bool Keeps(engine::Ns duration, int64_t bytes) const {
+    return (longer_than < 0 || duration > longer_than) && (shorter_than < 0 || duration < shorter_than) &&
+           (larger_than < 0 || bytes > larger_than) && (smaller_than < 0 || bytes < smaller_than);
+  }
 };
 
 bool CopyKindMatches(const std::string& wanted, int copy_kind) {
@@ -242,6 +255,8 @@ bool CollectGpuOps(const engine::Profile& p, const Table& t, const engine::Filte
     out.AddToAll(t.end[i] - t.start[i]);
     if (!keep(i)) continue;
     if (inside.active() && !inside.CallInside(t.launch[i])) continue;
+    out.AddMatched();
+    if (!sel.Keeps(t.end[i] - t.start[i], bytes_of(i))) continue;
     out.Add(Event{t.start[i], t.end[i], bytes_of(i), t.device[i], t.stream[i], t.pid[i], name_of(i),
                   RangeKeyOfCall(p, t.launch[i], sel.ranges)});
   }
@@ -251,9 +266,9 @@ bool CollectGpuOps(const engine::Profile& p, const Table& t, const engine::Filte
 bool CollectKernels(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
                     Collector& out, const CancelToken& cancel) {
   const engine::KernelTable& k = p.kernels();
-  NameMatch full(p.strings(), sel.name), base(p.strings(), sel.name);
+  NameMatch full(p.strings(), sel.name, sel.whole), base(p.strings(), sel.name, sel.whole);
   return CollectGpuOps(
-      p, k, filter, sel, inside, out, cancel, [&](size_t i) { return int64_t{k.short_name[i]}; },
+      p, k, filter, sel, inside, out, cancel, [&](size_t i) { return int64_t{k.name[i]}; },
       [](size_t) { return int64_t{0}; }, [&](size_t i) { return base(k.short_name[i]) || full(k.name[i]); });
 }
 
@@ -281,13 +296,22 @@ bool CollectApi(const engine::Profile& p, const engine::Filter& filter, const Se
                 Collector& out, const CancelToken& cancel) {
   const engine::RuntimeTable& rt = p.runtime();
   NameMatch match(p.strings(), sel.name, sel.whole);
+  std::vector<int8_t> in_class;  // by name id: -1 unknown, else whether the call is of sel.api_class
+  const auto of_class = [&](engine::StrId id) {
+    if (sel.api_class.empty()) return true;
+    if (id >= in_class.size()) in_class.resize(std::max<size_t>(id + 1, in_class.size() * 2), -1);
+    if (in_class[id] < 0) in_class[id] = ApiClassName(ApiClassOfName(p.strings().view(id))) == sel.api_class ? 1 : 0;
+    return in_class[id] == 1;
+  };
   const auto [first, last] = RowRange(rt, filter);
   for (size_t i = first; i < last; ++i) {
     if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
     if (!filter.AcceptsProcess(rt.pid[i])) continue;
     out.AddToAll(rt.end[i] - rt.start[i]);
-    if (!match(rt.name[i])) continue;
+    if (!match(rt.name[i]) || !of_class(rt.name[i])) continue;
     if (inside.active() && !inside.CallInside(static_cast<int32_t>(i))) continue;
+    out.AddMatched();
+    if (!sel.Keeps(rt.end[i] - rt.start[i], 0)) continue;
     out.Add(Event{rt.start[i], rt.end[i], 0, -1, -1, rt.pid[i], int64_t{rt.name[i]},
                   RangeKeyOfCall(p, static_cast<int32_t>(i), sel.ranges)});
   }
@@ -297,7 +321,7 @@ bool CollectApi(const engine::Profile& p, const engine::Filter& filter, const Se
 bool CollectRanges(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
                    Collector& out, const CancelToken& cancel) {
   const engine::NvtxTable& n = p.nvtx();
-  NameMatch match(p.strings(), sel.name);
+  NameMatch match(p.strings(), sel.name, sel.whole);
   const auto [first, last] = RowRange(n, filter);
   for (size_t i = first; i < last; ++i) {
     if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
@@ -305,6 +329,8 @@ bool CollectRanges(const engine::Profile& p, const engine::Filter& filter, const
     out.AddToAll(n.end[i] - n.start[i]);
     if (!match(n.name[i])) continue;
     if (inside.active() && !inside.RangeInside(i)) continue;
+    out.AddMatched();
+    if (!sel.Keeps(n.end[i] - n.start[i], 0)) continue;
     const int32_t parent = n.parent[i];
     out.Add(Event{n.start[i], n.end[i], 0, -1, -1, n.pid[i], int64_t{n.name[i]},
                   parent < 0 ? 0 : int64_t{n.name[static_cast<size_t>(parent)]} + 1});
@@ -359,7 +385,8 @@ std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64
 }
 
 // gpu_total < 0: not asked.
-std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, bool has_bytes, int64_t gpu_total) {
+std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, bool has_bytes, int64_t gpu_total,
+                         int64_t matched) {
   std::vector<int64_t>& d = g.durations;
   const SampleSummary s = Summarize(std::span<int64_t>(d));
   std::sort(g.intervals.begin(), g.intervals.end(),
@@ -373,6 +400,7 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, b
   return {
       S(name),
       I(s.count),
+      I(matched),
       I(s.total),
       D(std::round(share * 100.0) / 100.0),
       I(all_total),
@@ -392,6 +420,9 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, b
       has_bytes && s.total > 0 ? D(static_cast<double>(g.bytes) / static_cast<double>(s.total)) : Null(),
       I(busy),
       D(last > first ? std::round(1e4 * static_cast<double>(busy) / static_cast<double>(last - first)) / 100.0 : 0.0),
+      D(last > first
+            ? std::round(1e4 * static_cast<double>(last - first - busy) / static_cast<double>(last - first)) / 100.0
+            : 0.0),
       I(last - first),
       I(last - first - busy),
       I(first),
@@ -403,6 +434,7 @@ std::vector<Column> Columns() {
       StringCol("group",
                 "The group: its name, \"device N\", \"process N\", \"device N stream S\", an NVTX range, or \"all\""),
       IntCol("count", "Events in the group"),
+      IntCol("matched_count", "Events of every group that pass the selections but the duration and size bounds"),
       IntCol("total_ns", "Summed duration"),
       DoubleCol("share_pct", "total_ns / all_ns x 100"),
       IntCol("all_ns",
@@ -423,6 +455,7 @@ std::vector<Column> Columns() {
       DoubleCol("gb_per_s", "bytes / total_ns, GB/s (1 GB = 1e9 bytes)"),
       IntCol("busy_ns", "Length of the union of the group's intervals"),
       DoubleCol("busy_pct", "busy_ns / span_ns x 100: how much of its span the group kept busy"),
+      DoubleCol("idle_pct", "(span_ns - busy_ns) / span_ns x 100: how much of its span none of it ran"),
       IntCol("span_ns", "First start to last end of the group"),
       IntCol("idle_ns", "span_ns - busy_ns: time in the span with none of the group's events running"),
       IntCol("first_start_ns", "Earliest start (capture clock)"),
@@ -507,6 +540,41 @@ class EventStats final : public Skill {
          "API calls: `name` is the whole call name, NVIDIA's version suffixes aside (cudaMalloc matches "
          "cudaMalloc_v3020, not cudaMallocManaged)",
          Value(false)},
+        {"api_class",
+         ValueType::kString,
+         "API calls: only calls of this class by NVIDIA's API reference (sync, alloc, free, module, setup, launch, "
+         "memcpy, memset); empty = any",
+         Value(std::string()),
+         false,
+         {"", "sync", "alloc", "free", "module", "setup", "launch", "memcpy", "memset"}},
+        {"longer_than_ns",
+         ValueType::kInt,
+         "Only events longer than this, ns (-1 = no bound)",
+         Value(int64_t{-1}),
+         false,
+         {},
+         -1.0},
+        {"shorter_than_ns",
+         ValueType::kInt,
+         "Only events shorter than this, ns (-1 = no bound)",
+         Value(int64_t{-1}),
+         false,
+         {},
+         -1.0},
+        {"larger_than_bytes",
+         ValueType::kInt,
+         "Copies and memsets: only those larger than this (-1 = no bound)",
+         Value(int64_t{-1}),
+         false,
+         {},
+         -1.0},
+        {"smaller_than_bytes",
+         ValueType::kInt,
+         "Copies and memsets: only those smaller than this (-1 = no bound)",
+         Value(int64_t{-1}),
+         false,
+         {},
+         -1.0},
         {"gpu_share", ValueType::kBool,
          "Also each group's share of GPU time: of every kernel, copy and memset the filter keeps (loads those tables)",
          Value(false)},
@@ -526,8 +594,13 @@ class EventStats final : public Skill {
     const Events events = EventsOf(ArgString(ctx, "events"));
     if (Table absent = Absent(ctx.profile.info().caps, events); absent.declined) return absent;
     const GroupBy by = GroupByOf(ArgString(ctx, "group_by"));
-    const Selection sel{ArgString(ctx, "name"), ArgString(ctx, "copy_kind"), ArgInt(ctx, "stream"),
-                        by == GroupBy::kRange && ctx.profile.info().caps.nvtx, ArgBool(ctx, "whole_name")};
+    Selection sel{ArgString(ctx, "name"), ArgString(ctx, "copy_kind"), ArgInt(ctx, "stream"),
+                  by == GroupBy::kRange && ctx.profile.info().caps.nvtx, ArgBool(ctx, "whole_name")};
+    sel.api_class = ArgString(ctx, "api_class");
+    sel.longer_than = ArgInt(ctx, "longer_than_ns");
+    sel.shorter_than = ArgInt(ctx, "shorter_than_ns");
+    sel.larger_than = ArgInt(ctx, "larger_than_bytes");
+    sel.smaller_than = ArgInt(ctx, "smaller_than_bytes");
     const bool no_ranges = !ArgString(ctx, "inside").empty() && !ctx.profile.info().caps.nvtx;
     InsideRanges inside(ctx.profile, no_ranges ? std::string() : ArgString(ctx, "inside"));
     Collector out(by);
@@ -547,9 +620,20 @@ class EventStats final : public Skill {
     const bool gpu_op = events == Events::kKernels || has_bytes;
     const int64_t gpu_total =
         ArgBool(ctx, "gpu_share") && gpu_op ? GpuOpsTotal(ctx.profile, ctx.filter, sel.stream) : -1;
+    // Nothing selected, one group asked for: a row that says 0 (and how many the bounds left out), not no row.
+    if (groups.empty() && by == GroupBy::kNone) {
+      std::vector<Value> row(table.columns.size(), Null());
+      row[0] = S("all");
+      row[1] = I(0);
+      row[2] = I(out.matched());
+      row[3] = I(0);
+      row[4] = D(0.0);
+      row[5] = I(out.all_total());
+      table.rows.push_back(std::move(row));
+    }
     for (size_t g = 0; g < groups.size() && (limit <= 0 || g < static_cast<size_t>(limit)); ++g) {
-      table.rows.push_back(
-          RowOf(groups[g], GroupName(ctx.profile, events, by, groups[g].key), out.all_total(), has_bytes, gpu_total));
+      table.rows.push_back(RowOf(groups[g], GroupName(ctx.profile, events, by, groups[g].key), out.all_total(),
+                                 has_bytes, gpu_total, out.matched()));
     }
     Notes(ctx, events, no_ranges, groups.size(), table);
     return table;
@@ -612,9 +696,10 @@ class EventStats final : public Skill {
   }
 };
 
-}  // namespace
+}  // namespace event_stats
 
 std::shared_ptr<const Skill> MakeEventStats() {
+  using namespace event_stats;  // this file's own helpers
   return std::make_shared<EventStats>();
 }
 

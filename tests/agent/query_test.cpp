@@ -52,7 +52,7 @@ Query Q(std::vector<Measure> measures, Subject subject, Scope scope = {}) {
 
 TEST(QueryFill, ACompoundQuestionIsOneQueryWithEveryMeasure) {
   Check("How many cudaMalloc calls were made, their total time, and the slowest one?",
-        {Q({Measure::kCount, Measure::kTotal, Measure::kMax}, {EventKind::kApi, "cudaMalloc", ""})});
+        {Q({Measure::kCount, Measure::kTotal, Measure::kMax}, {EventKind::kApi, "cudaMalloc", "", "", true})});
 }
 
 TEST(QueryFill, AYesNoComparisonOfTwoGpus) {
@@ -79,7 +79,7 @@ TEST(QueryFill, WhichRangeLaunchesAFamilyOfKernels) {
 TEST(QueryFill, StatisticsScopesAndRankings) {
   Check("whats the median kernel duration on GPU 1?",
         {Q({Measure::kMedian}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}})});
-  Check("p99 of cudaStreamSynchronize", {Q({Measure::kP99}, {EventKind::kApi, "cudaStreamSynchronize", ""})});
+  Check("p99 of cudaStreamSynchronize", {Q({Measure::kP99}, {EventKind::kApi, "cudaStreamSynchronize", "", "", true})});
   Query top = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
   top.group_by = GroupBy::kName;
   top.rank = Rank::kTop;
@@ -93,13 +93,43 @@ TEST(QueryFill, TwoQuestionsInOneAreTwoQueries) {
   const Reading r = Fill("How many kernels ran on GPU 0, and what is the average duration of cudaLaunchKernel?");
   ASSERT_EQ(r.queries.size(), 2u);
   EXPECT_EQ(r.queries[0], Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}}));
-  EXPECT_EQ(r.queries[1].subject, (Subject{EventKind::kApi, "cudaLaunchKernel", ""}));
+  EXPECT_EQ(r.queries[1].subject, (Subject{EventKind::kApi, "cudaLaunchKernel", "", "", true}));
   EXPECT_EQ(r.queries[1].measures, std::vector<Measure>{Measure::kAverage});
+}
+
+TEST(QueryFill, BoundsClassesAndComparisonsAreSlotsToo) {
+  Scope longer;
+  longer.longer_than_ns = 100000;
+  Check("How many kernels ran longer than 100 us?", {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, longer)});
+  Scope large;
+  large.larger_than_bytes = 1000000;
+  large.devices = {0};
+  Check("how many h2d copies on gpu 0 were larger than 1 MB?",
+        {Q({Measure::kCount}, {EventKind::kMemcpy, "", "HtoD"}, large)});
+  Query syncs = Q({Measure::kCount}, {EventKind::kApi, "", "", "sync"});
+  syncs.group_by = GroupBy::kName;  // a family of calls is stated call by call, with its total
+  Check("How many blocking synchronization calls are there?", {syncs});
+  Query both = Q({Measure::kTotal}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}});
+  both.versus_scope = Scope{{1}, {}, -1, "", {}, {}};
+  Check("compare GPU 0 and GPU 1", {both});
+}
+
+// A part of a question that names no subject takes the one a later part names; a part that only says where lends
+// it to the next part.
+TEST(QueryFill, PartsLendEachOtherWhatTheyLeaveOut) {
+  Query grid = Q({Measure::kGrid, Measure::kBlock}, {EventKind::kKernels, "nvfuser_pointwise", ""});
+  Check("What grid and block size did nvfuser_pointwise use?", {grid});
+  Scope stream;
+  stream.stream = 16;
+  Check("on stream 16, how many kernels ran and how much GPU time did they take?",
+        {Q({Measure::kCount, Measure::kTotal}, {EventKind::kKernels, "", ""}, stream)});
+  Check("cudaMalloc - how many calls and what is their p95?",
+        {Q({Measure::kCount, Measure::kP95}, {EventKind::kApi, "cudaMalloc", "", "", true})});
 }
 
 // What the lexicon does not cover is said, never dropped: a threshold is not a slot, so the reading is incomplete.
 TEST(QueryFill, WordsItCannotReadMakeTheReadingIncomplete) {
-  EXPECT_FALSE(Fill("How many kernels are longer than 100 us?").complete());
+  EXPECT_FALSE(Fill("How many kernels launched around 100 us after the first one?").complete());
   EXPECT_FALSE(Fill("What is the power draw of GPU 0?").complete());
   EXPECT_FALSE(Fill("hello").complete());
 }

@@ -137,10 +137,44 @@ TEST(GoldenEventStats, KernelsInsideAnNvtxRange) {
   EXPECT_NEAR(DoubleCell(t, 0, "share_pct"), 100.0 * static_cast<double>(want.total) / static_cast<double>(all), 0.01);
 }
 
+// Bounds on each event and NVIDIA's class of a call: SQL with the same bounds; the syncs of the llama export are its
+// cudaDeviceSynchronize calls (512) and its cudaStreamSynchronize calls.
+TEST(GoldenEventStats, BoundsAndApiClassesSelectWhatSqlSelects) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(longer, kH100, "event_stats", {{"longer_than_ns", Value(int64_t{100000})}});
+  FixtureSql sql(kH100);
+  ASSERT_EQ(longer.rows.size(), 1u);
+  ExpectRow(longer, 0,
+            StatsOf(sql.Intervals("SELECT start, end FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE end - start > 100000")));
+  NSYS_RUN_SKILL(large, kH100, "event_stats",
+                 {{"events", Value(std::string("memcpy"))}, {"larger_than_bytes", Value(int64_t{100000000})}});
+  ASSERT_EQ(large.rows.size(), 1u);
+  EXPECT_EQ(IntCell(large, 0, "count"),
+            sql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE bytes > 100000000"));
+  EXPECT_EQ(IntCell(large, 0, "bytes"),
+            sql.Int("SELECT SUM(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE bytes > 100000000"));
+  const char* llama = "realworld/rtx4060ti_pytorch_llama_infer_sim.sqlite";
+  NSYS_RUN_SKILL(syncs, llama, "event_stats",
+                 {{"events", Value(std::string("api"))}, {"api_class", Value(std::string("sync"))}});
+  FixtureSql lsql(llama);
+  ASSERT_EQ(syncs.rows.size(), 1u);
+  EXPECT_EQ(
+      IntCell(syncs, 0, "count"),
+      lsql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId WHERE "
+               "s.value LIKE 'cudaDeviceSynchronize%' OR s.value LIKE 'cudaStreamSynchronize%' OR s.value LIKE "
+               "'cudaEventSynchronize%' OR s.value LIKE 'cudaThreadSynchronize%' OR s.value LIKE 'cuCtxSynchronize%' "
+               "OR s.value LIKE 'cuStreamSynchronize%' OR s.value LIKE 'cuEventSynchronize%'"));
+}
+
 TEST(GoldenEventStats, NothingInsideARangeOfAnExportWithoutNvtxAndAbsentTablesDecline) {
   NSYS_REQUIRE_FIXTURES();
+  // Nothing selected, one group asked for: one row that says 0, with the kernels there are.
   NSYS_RUN_SKILL(none, "realworld/rtx2080ti_cufcm_cufft.sqlite", "event_stats", {{"stream", Value(int64_t{999999})}});
-  EXPECT_TRUE(none.rows.empty());
+  ASSERT_EQ(none.rows.size(), 1u);
+  EXPECT_EQ(IntCell(none, 0, "count"), 0);
+  NSYS_RUN_SKILL(grouped, "realworld/rtx2080ti_cufcm_cufft.sqlite", "event_stats",
+                 {{"stream", Value(int64_t{999999})}, {"group_by", Value(std::string("device"))}});
+  EXPECT_TRUE(grouped.rows.empty());
   NSYS_RUN_SKILL(no_kernels, "titanrtx_tensorrt_nvtx.sqlite", "event_stats");
   EXPECT_TRUE(no_kernels.declined);
 }

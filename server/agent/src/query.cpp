@@ -14,18 +14,21 @@
 #include <vector>
 
 namespace nsys::agent {
-namespace {
+// File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity
+// batches, where two anonymous namespaces are one.
+namespace query_words {
 
-constexpr std::array<std::string_view, 22> kMeasures = {
-    "total",  "count", "share",     "gpu_share", "average", "median",      "p90",  "p95",  "p99",  "min",   "max",
-    "stddev", "bytes", "avg_bytes", "bandwidth", "busy",    "utilization", "idle", "span", "grid", "block", "groups"};
+constexpr std::array<std::string_view, 23> kMeasures = {
+    "total",       "count",      "share", "gpu_share", "average", "median",    "p90",       "p95",
+    "p99",         "min",        "max",   "stddev",    "bytes",   "avg_bytes", "bandwidth", "busy",
+    "utilization", "idle_share", "idle",  "span",      "grid",    "block",     "groups"};
 constexpr std::array<std::string_view, 5> kEvents = {"kernels", "api", "memcpy", "memset", "nvtx"};
 constexpr std::array<std::string_view, 6> kGroupBy = {"none", "name", "device", "pid", "stream", "range"};
 constexpr std::array<std::string_view, 3> kRank = {"none", "top", "bottom"};
 constexpr std::array<std::string_view, 4> kForm = {"number", "yes_no", "name", "table"};
 
 // How each measure reads in the reading line.
-constexpr std::array<std::string_view, 22> kMeasureWords = {"total time",
+constexpr std::array<std::string_view, 23> kMeasureWords = {"total time",
                                                             "count",
                                                             "share of all time",
                                                             "share of GPU time",
@@ -42,6 +45,7 @@ constexpr std::array<std::string_view, 22> kMeasureWords = {"total time",
                                                             "bandwidth",
                                                             "busy time",
                                                             "utilization (busy share of the span)",
+                                                            "idle share of the span",
                                                             "idle time",
                                                             "span",
                                                             "blocks per grid",
@@ -66,6 +70,7 @@ std::string EventWords(const Subject& s) {
 
 std::string SubjectWords(const Subject& s) {
   std::string out = EventWords(s);
+  if (s.events == EventKind::kApi && !s.api_class.empty()) out = fmt::format("CUDA API calls of class {}", s.api_class);
   if (!s.name.empty()) out += fmt::format(" whose name contains `{}`", s.name);
   return out;
 }
@@ -95,6 +100,10 @@ std::string ScopeWords(const Scope& s, bool on_gpu) {
                                       : Ids(s.devices.size() == 1 ? "on device" : "on devices", s.devices));
   if (!s.pids.empty()) parts.push_back(Ids(s.pids.size() == 1 ? "in process" : "in processes", s.pids));
   if (s.stream >= 0) parts.push_back(fmt::format("on stream {}", s.stream));
+  if (s.longer_than_ns >= 0) parts.push_back(fmt::format("each longer than {} ns", s.longer_than_ns));
+  if (s.shorter_than_ns >= 0) parts.push_back(fmt::format("each shorter than {} ns", s.shorter_than_ns));
+  if (s.larger_than_bytes >= 0) parts.push_back(fmt::format("each larger than {} bytes", s.larger_than_bytes));
+  if (s.smaller_than_bytes >= 0) parts.push_back(fmt::format("each smaller than {} bytes", s.smaller_than_bytes));
   if (s.from_s || s.to_s) {
     parts.push_back(
         s.to_s ? fmt::format("between {:.3f} s and {:.3f} s from the profile start", s.from_s.value_or(0), *s.to_s)
@@ -107,25 +116,31 @@ bool OnGpu(EventKind e) {
   return e == EventKind::kKernels || e == EventKind::kMemcpy || e == EventKind::kMemset;
 }
 
-}  // namespace
+}  // namespace query_words
 
 std::span<const std::string_view> MeasureNames() {
+  using namespace query_words;  // this file's own helpers
   return kMeasures;
 }
 std::span<const std::string_view> EventKindNames() {
+  using namespace query_words;  // this file's own helpers
   return kEvents;
 }
 std::span<const std::string_view> GroupByNames() {
+  using namespace query_words;  // this file's own helpers
   return kGroupBy;
 }
 std::span<const std::string_view> RankNames() {
+  using namespace query_words;  // this file's own helpers
   return kRank;
 }
 std::span<const std::string_view> FormNames() {
+  using namespace query_words;  // this file's own helpers
   return kForm;
 }
 
 std::optional<size_t> IndexOfName(std::span<const std::string_view> names, std::string_view name) {
+  using namespace query_words;  // this file's own helpers
   for (size_t i = 0; i < names.size(); ++i) {
     if (names[i] == name) return i;
   }
@@ -133,6 +148,7 @@ std::optional<size_t> IndexOfName(std::span<const std::string_view> names, std::
 }
 
 Status CheckQuery(const Query& q) {
+  using namespace query_words;  // this file's own helpers
   const auto bad = [](std::string why) { return MakeError(ErrorKind::kInvalidArgument, "Query: " + why); };
   if (q.measures.empty()) return bad("at least one measure is needed.");
   if (q.measures.size() > 8) return bad("at most 8 measures.");
@@ -148,12 +164,19 @@ Status CheckQuery(const Query& q) {
     if (s && (s->name.size() > 512 || s->copy_kind.size() > 32)) return bad("a name of at most 512 bytes.");
   }
   if (q.limit < 0 || q.limit > 100) return bad("limit between 0 and 100.");
+  for (const Subject* s : {&q.subject, q.versus_subject ? &*q.versus_subject : nullptr}) {
+    static constexpr std::string_view kClasses[] = {"",      "sync",   "alloc",  "free",  "module",
+                                                    "setup", "launch", "memcpy", "memset"};
+    if (s && std::find(std::begin(kClasses), std::end(kClasses), s->api_class) == std::end(kClasses))
+      return bad("an API class is one of sync, alloc, free, module, setup, launch, memcpy, memset.");
+  }
   if (q.form == Form::kYesNo && !q.versus_subject && !q.versus_scope)
     return bad("a yes/no answer needs something to compare with (versus_subject or versus_scope).");
   return {};
 }
 
 std::string DescribeQuery(const Query& q) {
+  using namespace query_words;  // this file's own helpers
   std::vector<std::string> measures;
   for (Measure m : q.measures) measures.push_back(std::string(kMeasureWords[static_cast<size_t>(m)]));
   const bool on_gpu = OnGpu(q.subject.events);

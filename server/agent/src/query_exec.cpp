@@ -20,7 +20,9 @@
 #include "nsys/agent/query_answer.h"
 
 namespace nsys::agent {
-namespace {
+// File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity
+// batches, where two anonymous namespaces are one.
+namespace query_exec {
 
 using ask_detail::FormatBytes;
 using ask_detail::FormatCount;
@@ -28,12 +30,19 @@ using ask_detail::FormatNs;
 using ask_detail::FormatPct;
 
 // The column of event_stats (launch_sizes for the last two) that holds each measure, in Measure's order.
-constexpr std::array<std::string_view, 22> kColumn = {
-    "total_ns", "count",   "share_pct", "gpu_share_pct", "avg_ns",    "med_ns", "p90_ns",
-    "p95_ns",   "p99_ns",  "min_ns",    "max_ns",        "stddev_ns", "bytes",  "avg_bytes",
-    "gb_per_s", "busy_ns", "busy_pct",  "idle_ns",       "span_ns",   "blocks", "threads_per_block",
-    ""};
-constexpr std::array<std::string_view, 22> kWords = {"total time",
+constexpr std::array<std::string_view, 23> kColumn = {"total_ns",  "count",
+                                                      "share_pct", "gpu_share_pct",
+                                                      "avg_ns",    "med_ns",
+                                                      "p90_ns",    "p95_ns",
+                                                      "p99_ns",    "min_ns",
+                                                      "max_ns",    "stddev_ns",
+                                                      "bytes",     "avg_bytes",
+                                                      "gb_per_s",  "busy_ns",
+                                                      "busy_pct",  "idle_pct",
+                                                      "idle_ns",   "span_ns",
+                                                      "blocks",    "threads_per_block",
+                                                      ""};
+constexpr std::array<std::string_view, 23> kWords = {"total time",
                                                      "count",
                                                      "share",
                                                      "share of GPU time",
@@ -50,6 +59,7 @@ constexpr std::array<std::string_view, 22> kWords = {"total time",
                                                      "bandwidth",
                                                      "busy time",
                                                      "utilization",
+                                                     "idle share of the span",
                                                      "idle time",
                                                      "span",
                                                      "blocks per grid",
@@ -82,6 +92,7 @@ std::string FormatMeasure(Measure m, const Value& v) {
     case Measure::kShare:
     case Measure::kGpuShare:
     case Measure::kUtilization:
+    case Measure::kIdleShare:
       return FormatPct(*x);
     case Measure::kBytes:
     case Measure::kAvgBytes:
@@ -136,12 +147,21 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   skills::Args args;
   args["events"] = Value(std::string(EventKindNames()[static_cast<size_t>(subject.events)]));
   if (!subject.name.empty() && subject.events != EventKind::kMemcpy) args["name"] = Value(subject.name);
-  if (subject.events == EventKind::kApi && IsApiIdentifier(subject.name)) args["whole_name"] = Value(true);
+  if (subject.whole_name || (subject.events == EventKind::kApi && IsApiIdentifier(subject.name)))
+    args["whole_name"] = Value(true);
   if (subject.events == EventKind::kMemcpy && !subject.copy_kind.empty()) args["copy_kind"] = Value(subject.copy_kind);
   if (!scope.inside.empty()) args["inside"] = Value(scope.inside);
   if (q.group_by != GroupBy::kNone)
     args["group_by"] = Value(std::string(GroupByNames()[static_cast<size_t>(q.group_by)]));
   if (scope.stream >= 0) args["stream"] = Value(int64_t{scope.stream});
+  if (subject.events == EventKind::kApi && !subject.api_class.empty()) args["api_class"] = Value(subject.api_class);
+  const std::pair<const char*, int64_t> bounds[] = {{"longer_than_ns", scope.longer_than_ns},
+                                                    {"shorter_than_ns", scope.shorter_than_ns},
+                                                    {"larger_than_bytes", scope.larger_than_bytes},
+                                                    {"smaller_than_bytes", scope.smaller_than_bytes}};
+  for (const auto& [arg, bound] : bounds) {
+    if (bound >= 0) args[arg] = Value(bound);
+  }
   if (std::find(q.measures.begin(), q.measures.end(), Measure::kGpuShare) != q.measures.end())
     args["gpu_share"] = Value(true);
   return SkillCall{"event_stats", std::move(args), FilterOf(scope)};
@@ -206,7 +226,12 @@ std::vector<size_t> PickRows(const Query& q, const skills::Table& t, const Subje
       const double x = CellOr(t, a, column, 0), y = CellOr(t, b, column, 0);
       return q.rank == Rank::kTop ? x > y : x < y;
     });
-    rows.resize(std::min(rows.size(), static_cast<size_t>(std::max(1, q.limit))));
+    size_t keep = std::min(rows.size(), static_cast<size_t>(std::max(1, q.limit)));
+    // A tie with the last one shown is shown too ("which stream runs the most kernels": both, when two run as many).
+    while (keep > 0 && keep < rows.size() && keep < static_cast<size_t>(std::max(1, q.limit)) + 5 &&
+           CellOr(t, rows[keep], column, 0) == CellOr(t, rows[keep - 1], column, 0))
+      ++keep;
+    rows.resize(keep);
   } else if (q.group_by == GroupBy::kNone || rows.size() > 20) {
     rows.resize(std::min<size_t>(rows.size(), q.group_by == GroupBy::kNone ? 1 : 20));
   }
@@ -234,10 +259,18 @@ std::vector<Measure> Stated(const Query& q) {
   for (Measure m : q.measures) {
     if (m != Measure::kGroups && IsLaunchMeasure(m) == IsLaunchMeasure(q.measures.front())) out.push_back(m);
   }
-  if (IsLaunchMeasure(q.measures.front())) return out;
+  // A launch configuration is its blocks and its threads per block together, whichever was asked.
+  if (IsLaunchMeasure(q.measures.front())) {
+    for (Measure m : {Measure::kGrid, Measure::kBlock}) {
+      if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+    }
+    return out;
+  }
   for (Measure m : {Measure::kCount, Measure::kTotal, Measure::kShare}) {
     if (!Asked(q, m)) out.push_back(m);
   }
+  const bool sized = q.subject.events == EventKind::kMemcpy || q.subject.events == EventKind::kMemset;
+  if (sized && !Asked(q, Measure::kBytes)) out.push_back(Measure::kBytes);  // what copies moved
   return out;
 }
 
@@ -248,7 +281,16 @@ std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m,
     case Measure::kCount: {
       std::string noun(Noun(q.subject.events));
       if (value == "1") noun.erase(noun.size() - (noun == "copies" ? 3 : 1));  // "1 call", "1 copy"
-      return fmt::format("{} {}{}", value, noun, noun == "cop" ? "y" : "");
+      if (noun == "cop") noun = "copy";
+      // With a bound on each event, the count of those the bound leaves out too: "18 of 3,442 kernels".
+      const Scope& s = q.scope;
+      const bool bounded =
+          s.longer_than_ns >= 0 || s.shorter_than_ns >= 0 || s.larger_than_bytes >= 0 || s.smaller_than_bytes >= 0;
+      const auto matched = Col(side.table, "matched_count");
+      if (bounded && matched && q.group_by == GroupBy::kNone)
+        return fmt::format("{} of {} {}", value, FormatMeasure(m, side.table.rows[row][*matched]),
+                           Noun(q.subject.events));
+      return fmt::format("{} {}", value, noun);
     }
     case Measure::kTotal:
       return "total " + value;
@@ -276,7 +318,11 @@ std::string Figures(const Query& q, const Side& side, size_t row, bool context_t
     const auto c = Col(side.table, ColumnOf(m));
     if (!c) continue;
     const std::string text = MeasureText(q, side, row, m, FormatMeasure(m, side.table.rows[row][*c]));
-    (Asked(q, m) ? asked : context).push_back(text);
+    (Asked(q, m) || IsLaunchMeasure(m) ? asked : context).push_back(text);
+    if (m == Measure::kCount && NumberOf(side.table.rows[row][*c]).value_or(1) == 0) {
+      context.clear();  // nothing counted: no total or share to state
+      break;
+    }
   }
   std::string out;
   for (size_t i = 0; i < asked.size(); ++i) out += (i ? ", " : "") + asked[i];
@@ -331,8 +377,10 @@ std::string GroupsFact(const Query& q, const Side& side) {
                                                     "processes", "streams",        "NVTX ranges"};
   const size_t n = side.table.rows.size();
   const auto by = static_cast<size_t>(q.group_by);
-  std::string out = fmt::format("{} {} {} {}", FormatCount(static_cast<double>(n)), n == 1 ? one[by] : many[by],
-                                n == 1 ? "has" : "have", Noun(q.subject.events));
+  const bool gpus = q.group_by == GroupBy::kDevice;  // "2 GPUs did work"; "3 streams have kernels"
+  std::string out = fmt::format(
+      "{} {} {}", FormatCount(static_cast<double>(n)), n == 1 ? one[by] : many[by],
+      gpus ? std::string("did work") : fmt::format("{} {}", n == 1 ? "has" : "have", Noun(q.subject.events)));
   for (size_t r = 0; r < n && r < 20; ++r) out += (r ? ", " : ": ") + GroupOf(side, r);
   return out + (n > 20 ? ", ..." : "") + ".";
 }
@@ -361,8 +409,22 @@ std::string FactsOf(const Query& q, const Side& side) {
   for (size_t i = 0; i < side.rows.size(); ++i) {
     out += fmt::format("{}{}: {}", i ? "; " : "", GroupOf(side, side.rows[i]), Figures(q, side, side.rows[i]));
   }
+  if (q.rank != Rank::kNone && side.rows.size() > static_cast<size_t>(std::max(1, q.limit))) out += " (tied)";
   if (side.rows.size() < side.table.rows.size()) out += fmt::format(" ({} groups in all)", side.table.rows.size());
-  return out + ".";
+  out += ".";
+  // A ranked list of a measure that adds up: the rows shown together ("the top 3 kernels: 93.3% of kernel time").
+  const Measure first = q.measures.front();
+  const bool adds = first == Measure::kTotal || first == Measure::kCount || first == Measure::kShare ||
+                    first == Measure::kGpuShare || first == Measure::kBytes;
+  if (q.rank != Rank::kNone && side.rows.size() > 1 && adds) {
+    double sum = 0;
+    for (size_t r : side.rows) sum += CellOr(side.table, r, ColumnOf(first), 0);
+    const Value together =
+        first == Measure::kShare || first == Measure::kGpuShare ? Value(sum) : Value(static_cast<int64_t>(sum));
+    out += fmt::format(" These {} together: {} {}.", side.rows.size(), kWords[static_cast<size_t>(first)],
+                       FormatMeasure(first, together));
+  }
+  return out;
 }
 
 // What a side of a comparison is called: its name, its kind, or what its scope names ("device 0", "process 12").
@@ -498,6 +560,17 @@ void NoSuchCall(const Query& q, const SkillRunner& run, const CancelToken& cance
   turn.answer.evidence.push_back(EvidenceOf(near, side, "Calls whose name contains " + q.subject.name));
 }
 
+// How many processes the GPUs' work came from, beside how many GPUs did it.
+void AddProcesses(const Query& q, const SkillRunner& run, const CancelToken& cancel, AskTurn& turn, std::string& text) {
+  Query by_pid = q;
+  by_pid.group_by = GroupBy::kPid;
+  auto side = RunSide(by_pid, by_pid.subject, by_pid.scope, run, cancel);
+  if (!side || side->table.declined) return;
+  const size_t n = side->table.rows.size();
+  text += fmt::format(" In {} {}.", FormatCount(static_cast<double>(n)), n == 1 ? "process" : "processes");
+  turn.answer.evidence.push_back(EvidenceOf(by_pid, *side, "Processes"));
+}
+
 // One Query answered into `turn`.
 void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
                AskTurn& turn, std::string& text) {
@@ -513,12 +586,22 @@ void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunne
   turn.skills_used.push_back(a->call.skill);
   turn.state.calls.push_back(a->call);
   for (size_t r : a->rows) turn.state.listed.push_back(GroupOf(*a, r));
-  const bool no_call = a->rows.empty() && q.subject.events == EventKind::kApi && IsApiIdentifier(q.subject.name);
+  if (a->rows.empty() && a->call.skill == "launch_sizes") {
+    return CannotAnswer(fmt::format("the question names no kernel this profile launched: no launch of a kernel named "
+                                    "like `{}`.",
+                                    q.subject.name),
+                        {}, info.caps, turn, text);
+  }
+  const bool none =
+      a->rows.empty() || (a->call.skill == "event_stats" && CellOr(a->table, a->rows.front(), "count", 1) == 0);
+  const bool no_call = none && q.subject.events == EventKind::kApi && IsApiIdentifier(q.subject.name);
   if (no_call && !q.versus_subject) return NoSuchCall(q, run, cancel, turn, text);
   if (!q.versus_subject && !q.versus_scope) {
     text += FactsOf(q, *a);
     if (!a->rows.empty()) turn.answer.evidence.push_back(EvidenceOf(q, *a, DescribeQuery(q)));
-    const bool grouped = q.group_by != GroupBy::kNone && q.rank == Rank::kNone && a->call.skill == "event_stats";
+    if (q.group_by == GroupBy::kDevice && Asked(q, Measure::kGroups)) AddProcesses(q, run, cancel, turn, text);
+    const bool grouped = q.group_by != GroupBy::kNone && q.rank == Rank::kNone && a->call.skill == "event_stats" &&
+                         !Asked(q, Measure::kGroups);
     if (grouped && a->table.rows.size() > 1) AddInAll(q, run, cancel, turn, text);
     return;
   }
@@ -546,10 +629,11 @@ void KeepState(const std::vector<Query>& queries, ConversationState& state) {
   state.nvtx_range = q.subject.events == EventKind::kNvtx ? q.subject.name : q.scope.inside;
 }
 
-}  // namespace
+}  // namespace query_exec
 
 AskTurn AnswerQueries(const std::vector<Query>& queries, const engine::Profile& profile, const SkillRunner& run,
                       const CancelToken& cancel) {
+  using namespace query_exec;  // this file's own helpers
   AskTurn turn;
   std::string text;
   for (const Query& q : queries) {

@@ -23,7 +23,9 @@
 #include "query_lexicon.h"
 
 namespace nsys::agent {
-namespace {
+// File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity
+// batches, where two anonymous namespaces are one.
+namespace query_fill {
 
 using lexicon::Slot;
 
@@ -92,7 +94,11 @@ std::vector<Token> Tokenize(const std::string& question) {
   const auto flush = [&] {
     while (!word.empty() && std::string_view(".:)(\"'").find(word.back()) != std::string_view::npos) word.pop_back();
     while (!word.empty() && std::string_view("(\"'").find(word.front()) != std::string_view::npos) word.erase(0, 1);
-    if (!word.empty()) PushSplit(out, word);
+    if (word == "-" || word == "--" || word == "\u2014") {
+      out.push_back({",", ",", false, true});  // "ampere_sgemm - how many times ...": a dash between parts
+    } else if (!word.empty()) {
+      PushSplit(out, word);
+    }
     word.clear();
   };
   for (size_t i = 0; i < question.size(); ++i) {
@@ -128,7 +134,8 @@ struct Item {
   std::string name;                     // kName: the name as written
   std::vector<NameClass> classes;       // kName: the vocabularies it is in, the exact ones first
   double number = 0;
-  std::string word;  // the words covered, as written
+  std::string word;    // the words covered, as written
+  bool exact = false;  // kName: the whole of a profile name, not a part of one
   bool Has(Slot s) const {
     return kind == kLex && std::any_of(entries.begin(), entries.end(), [&](const auto& e) { return e.slot == s; });
   }
@@ -193,14 +200,16 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
     } else if (t[i].quoted) {
       item.kind = Item::kName;
       item.name = t[i].text;
-      item.classes = ClassesOf(t[i].lower, v, false);
+      item.classes = ClassesOf(t[i].lower, v, true);
+      item.exact = !item.classes.empty();
+      if (!item.exact) item.classes = ClassesOf(t[i].lower, v, false);
     } else {
       // A whole profile name of up to four words, unless it is one lexicon word.
       for (size_t n = std::min<size_t>(4, t.size() - i); n >= 1 && item.kind == Item::kUnknown; --n) {
         const std::string lower = Join(t, i, n, true);
         if (n == 1 && (!EntriesOf(lower).empty() || lower.size() < 3)) continue;
         if (auto classes = ClassesOf(lower, v, true); !classes.empty() && IsWordLike(lower)) {
-          item = Item{Item::kName, {}, Join(t, i, n, false), std::move(classes), 0, {}};
+          item = Item{Item::kName, {}, Join(t, i, n, false), std::move(classes), 0, {}, true};
           used = n;
         }
       }
@@ -277,8 +286,43 @@ struct Clause {
   bool rank_by_measure = false;         // "the slowest kernel": ranked by that statistic
   std::optional<GroupBy> count_groups;  // "how many GPUs": the number of groups
   std::optional<double> from_s, to_s;
+  std::string api_class;           // "syncs", "allocations": a kind of CUDA call
+  std::vector<std::string> exact;  // names said whole (a kernel's, a call's, a range's name, not a part of one)
+  bool compare = false;            // "compare A and B"
+  std::optional<size_t> number_before_noun;  // "the 3 kernels": a limit, when the clause ranks
+  int64_t longer_than_ns = -1, shorter_than_ns = -1, larger_than_bytes = -1, smaller_than_bytes = -1;
   std::vector<std::string> unread;
 };
+
+// A bound on each event: [comparator] [than] NUMBER UNIT ("longer than 100 us", "over 5 ms", "larger than 1 MB").
+// Marks the words it reads; they take no other slot.
+void ReadBounds(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  for (size_t u = 1; u < items.size(); ++u) {
+    if (!items[u].Has(Slot::kUnit) || items[u - 1].kind != Item::kNumber) continue;
+    size_t k = u - 1;
+    size_t than = items.size();
+    if (k >= 1 && Lower(items[k - 1].word) == "than") than = --k;
+    if (k < 1 || !items[k - 1].Has(Slot::kComparator)) continue;
+    const size_t comparator = k - 1;
+    const uint8_t unit = items[u].Value(Slot::kUnit);
+    const double factor = unit == 1    ? 1e9
+                          : unit == 2  ? 1e6
+                          : unit == 3  ? 1e3
+                          : unit == 4  ? 1
+                          : unit == 11 ? 1
+                          : unit == 12 ? 1e3
+                          : unit == 13 ? 1e6
+                                       : 1e9;
+    const double v = items[u - 1].number * factor;
+    if (!std::isfinite(v) || v < 0 || v > 1e18) continue;
+    const bool up = items[comparator].Value(Slot::kComparator) == 1;
+    int64_t& bound =
+        unit < 10 ? (up ? c.longer_than_ns : c.shorter_than_ns) : (up ? c.larger_than_bytes : c.smaller_than_bytes);
+    bound = static_cast<int64_t>(v);
+    read[u] = read[u - 1] = read[comparator] = true;
+    if (than < items.size()) read[than] = true;
+  }
+}
 
 void AddMeasure(Clause& c, Measure m) {
   if (std::find(c.measures.begin(), c.measures.end(), m) == c.measures.end()) c.measures.push_back(m);
@@ -434,6 +478,11 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
 // A name in a clause: the range the events are inside (after "inside", or an NVTX name beside another subject), or a
 // subject on its side of "than".
 void ReadName(const Item& it, bool inside_next, Clause& c) {
+  if (it.exact) c.exact.push_back(it.name);
+  if (c.versus) {  // "is 3D_backbone slower than find_centers": the other side, whatever it names
+    c.versus_names.emplace_back(it.name, it.classes);
+    return;
+  }
   const bool nvtx = std::find(it.classes.begin(), it.classes.end(), NameClass::kNvtx) != it.classes.end();
   const bool nvtx_only = nvtx && it.classes.size() == 1;
   if ((inside_next || nvtx_only) && c.inside.empty() && nvtx &&
@@ -455,11 +504,19 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
       c.gpu_time = c.gpu_time || e.value == 2;
       break;
     case Slot::kEvents:
+      if (i > 0 && items[i - 1].kind == Item::kNumber && !read[i - 1]) c.number_before_noun = i - 1;
       if (c.versus && (c.events || !c.names.empty() || !c.copy_kind.empty())) {
         c.versus_events = static_cast<EventKind>(e.value);
       } else if (!c.events) {
         c.events = static_cast<EventKind>(e.value);
       }
+      break;
+    case Slot::kApiClass:
+      c.api_class = lexicon::ApiClasses()[e.value];
+      if (!c.events) c.events = EventKind::kApi;
+      break;
+    case Slot::kCompare:
+      c.compare = true;
       break;
     case Slot::kRangeNoun:
       c.range_noun = true;
@@ -510,9 +567,11 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
   std::vector<bool> read(items.size(), false);
+  ReadBounds(items, c, read);
   bool inside_next = false;
   for (size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
+    if (read[i]) continue;  // a bound's words
     if (it.kind == Item::kName) {
       read[i] = true;
       ReadName(it, inside_next, c);
@@ -525,6 +584,10 @@ Clause ReadClause(const std::vector<Item>& items) {
     for (const auto& e : it.entries) ReadEntry(items, i, e, c, read);
   }
   for (size_t i = 0; i < items.size(); ++i) {
+    if (c.number_before_noun == i && (c.rank != Rank::kNone || c.which)) {
+      c.limit = std::min(IdOf(items[i].number).value_or(101), 101);
+      continue;
+    }
     if (!read[i] && (items[i].kind == Item::kUnknown || items[i].kind == Item::kNumber))
       c.unread.push_back(items[i].word);
   }
@@ -560,7 +623,7 @@ bool IsDurationStatistic(Measure m) {
 void DefaultMeasures(Clause& c) {
   const bool only_counts = std::all_of(c.measures.begin(), c.measures.end(),
                                        [](Measure m) { return m == Measure::kCount || m == Measure::kBytes; });
-  if ((c.weak_total && c.measures.empty()) || (c.weak_time && only_counts)) {
+  if (((c.weak_total && c.measures.empty()) || (c.weak_time && only_counts)) && !c.count_groups) {
     c.measures.insert(c.measures.begin() + (c.measures.empty() ? 0 : static_cast<std::ptrdiff_t>(c.measures.size())),
                       Measure::kTotal);
   }
@@ -569,7 +632,18 @@ void DefaultMeasures(Clause& c) {
     c.group = c.count_groups;
   }
   if (c.measures.empty() && c.rank_by_count && !c.weak_time) c.measures.push_back(Measure::kCount);
-  if (c.measures.empty() && (c.which || c.rank != Rank::kNone || c.versus)) c.measures.push_back(Measure::kTotal);
+  if (c.measures.empty() && (c.which || c.rank != Rank::kNone || c.versus || c.compare))
+    c.measures.push_back(Measure::kTotal);
+  // "what percentage of the span is idle": the idle share; "busy share": the utilization.
+  const auto has = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
+  if (has(Measure::kShare) && has(Measure::kIdle)) {
+    c.measures.erase(std::find(c.measures.begin(), c.measures.end(), Measure::kShare));
+    std::replace(c.measures.begin(), c.measures.end(), Measure::kIdle, Measure::kIdleShare);
+  }
+  if (has(Measure::kShare) && has(Measure::kBusy)) {
+    c.measures.erase(std::find(c.measures.begin(), c.measures.end(), Measure::kShare));
+    std::replace(c.measures.begin(), c.measures.end(), Measure::kBusy, Measure::kUtilization);
+  }
   // "the fastest kernel": named events ranked by their typical (mean) duration. Copies and memsets have no names:
   // "the longest copy" is the one longest copy.
   const bool named = !(c.events == EventKind::kMemcpy || c.events == EventKind::kMemset);
@@ -603,7 +677,10 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
     if (!events) return false;
     q.subject.events = *events;
     if (!c.names.empty()) q.subject.name = c.names.front().first;
+    q.subject.whole_name =
+        !c.names.empty() && std::find(c.exact.begin(), c.exact.end(), q.subject.name) != c.exact.end();
     q.subject.copy_kind = c.copy_kind;
+    if (q.subject.events == EventKind::kApi) q.subject.api_class = c.api_class;
     if (c.names.size() > 1 && !c.versus) c.versus_names.push_back(c.names[1]);
     return true;
   }
@@ -628,6 +705,10 @@ void FillScope(const Clause& c, const Query* previous, bool own_subject, Query& 
     q.scope.from_s = c.from_s;
     q.scope.to_s = c.to_s;
   }
+  if (c.longer_than_ns >= 0) q.scope.longer_than_ns = c.longer_than_ns;
+  if (c.shorter_than_ns >= 0) q.scope.shorter_than_ns = c.shorter_than_ns;
+  if (c.larger_than_bytes >= 0) q.scope.larger_than_bytes = c.larger_than_bytes;
+  if (c.smaller_than_bytes >= 0) q.scope.smaller_than_bytes = c.smaller_than_bytes;
 }
 
 void FillGrouping(const Clause& c, bool own_subject, Query& q) {
@@ -647,6 +728,11 @@ void FillGrouping(const Clause& c, bool own_subject, Query& q) {
   if (c.limit > 0) q.limit = c.limit;
   if (c.plural && c.limit == 0 && q.rank != Rank::kNone) q.limit = 5;  // "which kernels": the first five
   if (q.rank != Rank::kNone && q.group_by == GroupBy::kNone) q.group_by = GroupBy::kName;
+  // "time in memory copies", "blocking syncs": a family of kinds is stated kind by kind, with its total.
+  const bool family =
+      q.subject.name.empty() && ((q.subject.events == EventKind::kMemcpy && q.subject.copy_kind.empty()) ||
+                                 (q.subject.events == EventKind::kApi && !q.subject.api_class.empty()));
+  if (family && q.group_by == GroupBy::kNone && !c.versus && !c.compare) q.group_by = GroupBy::kName;
 }
 
 // The other side of a comparison: another name, kind or copy kind, or another device or process.
@@ -654,6 +740,7 @@ void FillVersus(const Clause& c, Query& q) {
   if (!c.versus_names.empty()) {
     Subject v = q.subject;
     v.name = c.versus_names.front().first;
+    v.whole_name = std::find(c.exact.begin(), c.exact.end(), v.name) != c.exact.end();
     // The other side is what its own name is ("the cuLaunchKernel call slower than the add_arrays_ kernel").
     if (auto e = EventsOfName(c.versus_names.front().second, c.versus_events, false)) v.events = *e;
     if (v.events != EventKind::kMemcpy) v.copy_kind.clear();
@@ -663,7 +750,8 @@ void FillVersus(const Clause& c, Query& q) {
     if (c.versus_events) v = Subject{*c.versus_events, {}, {}};
     if (!c.versus_copy_kind.empty()) v.copy_kind = c.versus_copy_kind;
     if (!(v == q.subject)) q.versus_subject = v;
-  } else if (!c.versus_devices.empty() || !c.versus_pids.empty() || (c.devices.size() == 2 && c.versus)) {
+  } else if (!c.versus_devices.empty() || !c.versus_pids.empty() ||
+             (c.devices.size() == 2 && (c.versus || c.compare))) {
     Scope v = q.scope;
     if (c.devices.size() == 2 && c.versus_devices.empty()) {
       v.devices = {c.devices[1]};
@@ -730,38 +818,89 @@ std::vector<Query> Merge(std::vector<Query> queries) {
   return out;
 }
 
-}  // namespace
+// A clause that asks nothing and only says what or where ("on stream 16, how many ...", "cudaMalloc - how many calls
+// ...") lends it to the clause after it.
+bool OnlyScope(const Clause& c) {
+  const bool asks = !c.measures.empty() || c.weak_total || c.weak_time || c.which || c.count_groups ||
+                    c.rank != Rank::kNone || c.versus || c.compare;
+  const bool says = !c.devices.empty() || !c.pids.empty() || c.stream >= 0 || !c.inside.empty() || c.from_s ||
+                    !c.names.empty() || c.events || !c.copy_kind.empty() || !c.api_class.empty();
+  return !asks && says;
+}
+
+void LendScope(const Clause& from, Clause& to) {
+  if (to.names.empty()) to.names = from.names;
+  to.exact.insert(to.exact.end(), from.exact.begin(), from.exact.end());
+  if (!to.events) to.events = from.events;
+  if (to.copy_kind.empty()) to.copy_kind = from.copy_kind;
+  if (to.api_class.empty()) to.api_class = from.api_class;
+  to.range_noun = to.range_noun || from.range_noun;
+  if (to.devices.empty()) to.devices = from.devices;
+  if (to.pids.empty()) to.pids = from.pids;
+  if (to.stream < 0) to.stream = from.stream;
+  if (to.inside.empty()) to.inside = from.inside;
+  if (!to.from_s) {
+    to.from_s = from.from_s;
+    to.to_s = from.to_s;
+  }
+}
+
+std::string WordsOf(const std::vector<Item>& items) {
+  std::string words;
+  for (const Item& it : items) words += (words.empty() ? "" : " ") + it.word;
+  return words;
+}
+
+}  // namespace query_fill
 
 // A question of more words than this is not read (the phrase parser answers it, or nothing): it bounds the filler's
 // work, each word looked up in the profile's names, on any input the faces let through (8 KiB).
-constexpr size_t kMaxTokens = 200;
+constexpr size_t kMaxQueryTokens = 200;
 
+// The clauses in order; a clause with measures but no subject waits for the next one that names it ("what grid and
+// block size did add_arrays_ use": the grid's clause takes add_arrays_ from the block's).
 Reading FillQueries(const std::string& question, const QueryVocabulary& vocabulary,
                     const std::vector<Query>& previous) {
+  using namespace query_fill;  // this file's own helpers
   Reading reading;
   std::vector<Token> tokens = Tokenize(question);
-  if (tokens.size() > kMaxTokens) {
+  if (tokens.size() > kMaxQueryTokens) {
     reading.unread.push_back("(more than 200 words)");
     return reading;
   }
   std::vector<Query> queries;
   const Query* before = previous.empty() ? nullptr : &previous.back();  // a follow-up's silent slots come from it
+  std::optional<Clause> lent;
+  std::vector<std::pair<Clause, std::string>> waiting;
   for (const auto& items : SplitClauses(Classify(tokens, vocabulary))) {
     Clause c = ReadClause(items);
     reading.unread.insert(reading.unread.end(), c.unread.begin(), c.unread.end());
+    if (OnlyScope(c)) {
+      lent = c;
+      continue;
+    }
+    if (lent) LendScope(*lent, c);
     const bool empty = c.measures.empty() && !c.weak_total && !c.weak_time && !c.events && c.names.empty() &&
                        c.devices.empty() && c.pids.empty() && !c.which && !c.range_noun && !c.count_groups &&
                        c.inside.empty() && c.stream < 0;
     if (empty) continue;
+    Clause kept = c;
     auto q = ToQuery(c, queries.empty() ? before : &queries.back());
     if (!q) {
-      std::string words;
-      for (const Item& it : items) words += (words.empty() ? "" : " ") + it.word;
-      reading.unread.push_back(words);
+      waiting.emplace_back(std::move(kept), WordsOf(items));
       continue;
     }
+    for (auto& [w, words] : waiting) {
+      if (auto earlier = ToQuery(w, &*q))
+        queries.push_back(std::move(*earlier));
+      else
+        reading.unread.push_back(words);
+    }
+    waiting.clear();
     queries.push_back(std::move(*q));
   }
+  for (const auto& [w, words] : waiting) reading.unread.push_back(words);
+  if (lent && queries.empty()) reading.unread.push_back("(a place with no question)");
   reading.queries = Merge(std::move(queries));
   return reading;
 }

@@ -30,6 +30,10 @@ enum class Slot : uint8_t {
   kBetween,      // between (a window)
   kSplit,        // and, also, plus, then: may split a compound question
   kDistinct,     // distinct, unique, different: "how many distinct kernels" counts names
+  kApiClass,     // a kind of CUDA call (value: index into ApiClasses()): "syncs", "allocations"
+  kCompare,      // compare: two things named after it are the two sides
+  kComparator,   // before a quantity, a bound on each event: value 1 above ("longer than"), 2 below ("under")
+  kUnit,         // a quantity's unit: 1 s, 2 ms, 3 us, 4 ns; 11 B, 12 KB, 13 MB, 14 GB
   kStop,         // words that carry no slot
 };
 
@@ -42,5 +46,7 @@ struct Entry {
 std::span<const Entry> Entries();
 // The copy kinds as nsys names them, in kCopyKind's value order ("HtoD", "DtoH", "DtoD", "HtoH", "PtoP").
 std::span<const std::string_view> CopyKinds();
+// NVIDIA's API classes (skills/builtin/common_api_class.h's names), in kApiClass's value order.
+std::span<const std::string_view> ApiClasses();
 
 }  // namespace nsys::agent::lexicon

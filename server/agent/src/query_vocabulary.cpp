@@ -7,7 +7,9 @@
 #include "nsys/agent/query_answer.h"
 
 namespace nsys::agent {
-namespace {
+// File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity
+// batches, where two anonymous namespaces are one.
+namespace query_vocabulary {
 
 // At most this many names of a kind: a question names one of the heavy ones, and the filler scans every list for each
 // of its words.
@@ -30,9 +32,10 @@ std::vector<std::string> NamesOf(const SkillRunner& run, const std::string& skil
   return out;
 }
 
-}  // namespace
+}  // namespace query_vocabulary
 
 QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& run, const CancelToken& cancel) {
+  using namespace query_vocabulary;  // this file's own helpers
   QueryVocabulary v;
   const engine::Capabilities& caps = profile.info().caps;
   if (caps.kernels) v.kernels = NamesOf(run, "top_kernels", {{"base", Value(true)}}, "name", cancel);

@@ -14,7 +14,9 @@
 #include <vector>
 
 namespace nsys::wire {
-namespace {
+// File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity
+// batches, where two anonymous namespaces are one.
+namespace query_wire {
 
 std::string OneOf(std::span<const std::string_view> names) {
   std::string out;
@@ -40,7 +42,7 @@ Expected<Enum> Named(std::span<const std::string_view> names, const std::string&
 Expected<agent::Subject> ToSubject(const protocol::QuerySubject& s, const std::string& path) {
   auto events = Named<agent::EventKind>(agent::EventKindNames(), s.events, path + ".events", "kind of events");
   if (!events) return events.error();
-  return agent::Subject{*events, s.name.value_or(""), s.copy_kind.value_or("")};
+  return agent::Subject{*events, s.name.value_or(""), s.copy_kind.value_or(""), s.api_class.value_or("")};
 }
 
 Expected<agent::Scope> ToScope(const protocol::QueryScope& s, const std::string& path) {
@@ -68,6 +70,16 @@ Expected<agent::Scope> ToScope(const protocol::QueryScope& s, const std::string&
   out.inside = s.inside.value_or("");
   out.from_s = s.from_seconds;
   out.to_s = s.to_seconds;
+  const std::pair<const std::optional<int64_t>*, int64_t*> bounds[] = {
+      {&s.longer_than_ns, &out.longer_than_ns},
+      {&s.shorter_than_ns, &out.shorter_than_ns},
+      {&s.larger_than_bytes, &out.larger_than_bytes},
+      {&s.smaller_than_bytes, &out.smaller_than_bytes}};
+  for (const auto& [given, bound] : bounds) {
+    if (!*given) continue;
+    if (**given < 0) return MakeError(ErrorKind::kInvalidArgument, fmt::format("{}: a bound is at least 0", path));
+    *bound = **given;
+  }
   return out;
 }
 
@@ -132,6 +144,7 @@ protocol::QuerySubject ToSubjectSpec(const agent::Subject& s) {
   out.events = std::string(agent::EventKindNames()[static_cast<size_t>(s.events)]);
   if (!s.name.empty()) out.name = s.name;
   if (!s.copy_kind.empty()) out.copy_kind = s.copy_kind;
+  if (!s.api_class.empty()) out.api_class = s.api_class;
   return out;
 }
 
@@ -143,6 +156,10 @@ protocol::QueryScope ToScopeSpec(const agent::Scope& s) {
   if (!s.inside.empty()) out.inside = s.inside;
   out.from_seconds = s.from_s;
   out.to_seconds = s.to_s;
+  if (s.longer_than_ns >= 0) out.longer_than_ns = s.longer_than_ns;
+  if (s.shorter_than_ns >= 0) out.shorter_than_ns = s.shorter_than_ns;
+  if (s.larger_than_bytes >= 0) out.larger_than_bytes = s.larger_than_bytes;
+  if (s.smaller_than_bytes >= 0) out.smaller_than_bytes = s.smaller_than_bytes;
   return out;
 }
 
@@ -154,7 +171,10 @@ protocol::Json SubjectSchema() {
       {"properties",
        {{"events", {{"enum", Names(agent::EventKindNames())}, {"description", "Which events"}}},
         {"name", {{"type", "string"}, {"description", "A part of the name, any case (an API call: its whole name)"}}},
-        {"copyKind", {{"type", "string"}, {"description", "memcpy: HtoD, DtoH, DtoD, HtoH or PtoP"}}}}}};
+        {"copyKind", {{"type", "string"}, {"description", "memcpy: HtoD, DtoH, DtoD, HtoH or PtoP"}}},
+        {"apiClass",
+         {{"enum", {"sync", "alloc", "free", "module", "setup", "launch", "memcpy", "memset"}},
+          {"description", "api: calls of this class by NVIDIA's API reference"}}}}}};
 }
 
 protocol::Json ScopeSchema() {
@@ -167,12 +187,18 @@ protocol::Json ScopeSchema() {
             {"stream", {{"type", "integer"}, {"minimum", 0}}},
             {"inside", {{"type", "string"}, {"description", "Inside NVTX ranges whose name contains this"}}},
             {"fromSeconds", {{"type", "number"}, {"description", "Window start, seconds from the profile start"}}},
-            {"toSeconds", {{"type", "number"}, {"description", "Window end, seconds from the profile start"}}}}}};
+            {"toSeconds", {{"type", "number"}, {"description", "Window end, seconds from the profile start"}}},
+            {"longerThanNs", {{"type", "integer"}, {"minimum", 0}, {"description", "Only events longer than this"}}},
+            {"shorterThanNs", {{"type", "integer"}, {"minimum", 0}, {"description", "Only events shorter than this"}}},
+            {"largerThanBytes", {{"type", "integer"}, {"minimum", 0}, {"description", "Only copies larger than this"}}},
+            {"smallerThanBytes",
+             {{"type", "integer"}, {"minimum", 0}, {"description", "Only copies smaller than this"}}}}}};
 }
 
-}  // namespace
+}  // namespace query_wire
 
 Expected<std::vector<agent::Query>> ToQueries(const std::vector<protocol::QuerySpec>& specs) {
+  using namespace query_wire;  // this file's own helpers
   if (specs.empty()) return MakeError(ErrorKind::kInvalidArgument, "queries: at least one Query is needed");
   if (specs.size() > 16) return MakeError(ErrorKind::kInvalidArgument, "queries: at most 16 Queries at once");
   std::vector<agent::Query> out;
@@ -185,6 +211,7 @@ Expected<std::vector<agent::Query>> ToQueries(const std::vector<protocol::QueryS
 }
 
 Expected<std::vector<agent::Query>> QueriesFromJsonText(std::string_view text) {
+  using namespace query_wire;  // this file's own helpers
   const protocol::ParsedJson parsed = protocol::ParseJsonText(text);
   if (!parsed.error.empty()) return MakeError(ErrorKind::kInvalidArgument, parsed.error);
   const protocol::Json& json = parsed.value;
@@ -205,12 +232,14 @@ Expected<std::vector<agent::Query>> QueriesFromJsonText(std::string_view text) {
 }
 
 Expected<core::QueryRequest> ToQueryRequest(const protocol::QueryParams& params) {
+  using namespace query_wire;  // this file's own helpers
   auto queries = ToQueries(params.queries);
   if (!queries) return queries.error();
   return core::QueryRequest{params.profile_id, std::move(*queries)};
 }
 
 protocol::QuerySpec ToQuerySpec(const agent::Query& q) {
+  using namespace query_wire;  // this file's own helpers
   protocol::QuerySpec out;
   for (agent::Measure m : q.measures) out.measures.emplace_back(agent::MeasureNames()[static_cast<size_t>(m)]);
   out.subject = ToSubjectSpec(q.subject);
@@ -227,6 +256,7 @@ protocol::QuerySpec ToQuerySpec(const agent::Query& q) {
 }
 
 protocol::Json QuerySchema() {
+  using namespace query_wire;  // this file's own helpers
   return {{"type", "object"},
           {"additionalProperties", false},
           {"required", {"measures", "subject"}},

@@ -19,9 +19,11 @@ struct QuerySubject {
   std::string events;                    // kernels, api, memcpy, memset, nvtx
   std::optional<std::string> name;       // a part of the name, any case
   std::optional<std::string> copy_kind;  // memcpy: HtoD, DtoH, DtoD, HtoH, PtoP
+  std::optional<std::string> api_class;  // api: sync, alloc, free, module, setup, launch, memcpy, memset
   static constexpr auto WireFields() {
     using S = QuerySubject;
-    return std::tuple{Field("events", &S::events), Field("name", &S::name), Field("copyKind", &S::copy_kind)};
+    return std::tuple{Field("events", &S::events), Field("name", &S::name), Field("copyKind", &S::copy_kind),
+                      Field("apiClass", &S::api_class)};
   }
   bool operator==(const QuerySubject&) const = default;
 };
@@ -32,6 +34,8 @@ struct QueryScope {
   std::optional<int64_t> stream;
   std::optional<std::string> inside;               // inside NVTX ranges whose name contains this
   std::optional<double> from_seconds, to_seconds;  // from the profile's start
+  // Bounds on each event, exclusive.
+  std::optional<int64_t> longer_than_ns, shorter_than_ns, larger_than_bytes, smaller_than_bytes;
   static constexpr auto WireFields() {
     using S = QueryScope;
     return std::tuple{Field("devices", &S::devices),
@@ -39,7 +43,11 @@ struct QueryScope {
                       Field("stream", &S::stream),
                       Field("inside", &S::inside),
                       Field("fromSeconds", &S::from_seconds),
-                      Field("toSeconds", &S::to_seconds)};
+                      Field("toSeconds", &S::to_seconds),
+                      Field("longerThanNs", &S::longer_than_ns),
+                      Field("shorterThanNs", &S::shorter_than_ns),
+                      Field("largerThanBytes", &S::larger_than_bytes),
+                      Field("smallerThanBytes", &S::smaller_than_bytes)};
   }
   bool operator==(const QueryScope&) const = default;
 };

@@ -38,6 +38,7 @@ enum class Measure : uint8_t {
   kBandwidth,    // bytes / summed duration
   kBusy,         // union of the intervals
   kUtilization,  // busy / span, %
+  kIdleShare,    // idle / span, %
   kIdle,         // span - busy
   kSpan,         // first start to last end
   kGrid,         // kernels: blocks per grid of the most used launch configuration
@@ -64,6 +65,8 @@ struct Subject {
   EventKind events = EventKind::kKernels;
   std::string name;
   std::string copy_kind;
+  std::string api_class;    // API calls: sync, alloc, free, module, setup, launch, memcpy, memset (NVIDIA's sections)
+  bool whole_name = false;  // `name` is a whole name (a kernel's, a call's with its version suffixes, a range's)
   bool operator==(const Subject&) const = default;
 };
 
@@ -75,6 +78,8 @@ struct Scope {
   int32_t stream = -1;
   std::string inside;
   std::optional<double> from_s, to_s;
+  // Bounds on each event, exclusive, -1 = none: "longer than 100 us", "larger than 1 MB".
+  int64_t longer_than_ns = -1, shorter_than_ns = -1, larger_than_bytes = -1, smaller_than_bytes = -1;
   bool operator==(const Scope&) const = default;
 };
 

@@ -569,8 +569,8 @@ AskTurn AskOfflineTurn(const std::string& question, const engine::Profile& profi
                        const CancelToken& cancel) {
   // The typed reading first: when every word of the question is accounted for, the one executor answers it.
   if (!prior || !prior->queries.empty()) {
-    const Reading reading =
-        FillQueries(question, VocabularyOf(profile, run, cancel), prior ? prior->queries : std::vector<Query>{});
+    const Reading reading = FillQueries(question, VocabularyOf(profile, run, cancel, NameCandidates(question)),
+                                        prior ? prior->queries : std::vector<Query>{});
     if (reading.complete()) {
       AskTurn turn = AnswerQueries(reading.queries, profile, run, cancel);
       turn.state.question = question;

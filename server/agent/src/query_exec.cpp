@@ -164,6 +164,12 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   }
   if (std::find(q.measures.begin(), q.measures.end(), Measure::kGpuShare) != q.measures.end())
     args["gpu_share"] = Value(true);
+  // Percentiles and busy or idle time cost a sort of every duration and interval: asked for only when needed.
+  const bool detail = std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
+    return m == Measure::kP90 || m == Measure::kP95 || m == Measure::kP99 || m == Measure::kBusy ||
+           m == Measure::kUtilization || m == Measure::kIdle || m == Measure::kIdleShare;
+  });
+  if (!detail) args["detail"] = Value(false);
   return SkillCall{"event_stats", std::move(args), FilterOf(scope)};
 }
 
@@ -315,6 +321,10 @@ std::string Figures(const Query& q, const Side& side, size_t row, bool context_t
   std::vector<std::string> asked, context;
   for (Measure m : Stated(q)) {
     if (!context_too && !Asked(q, m)) continue;
+    // A share of everything is no context ("100.0% of all kernel time" on one GPU): left out when not asked.
+    if (m == Measure::kShare && !Asked(q, m) &&
+        NumberOf(side.table.rows[row][Col(side.table, "share_pct").value_or(0)]).value_or(0) >= 99.995)
+      continue;
     const auto c = Col(side.table, ColumnOf(m));
     if (!c) continue;
     const std::string text = MeasureText(q, side, row, m, FormatMeasure(m, side.table.rows[row][*c]));

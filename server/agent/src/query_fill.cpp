@@ -859,6 +859,18 @@ constexpr size_t kMaxQueryTokens = 200;
 
 // The clauses in order; a clause with measures but no subject waits for the next one that names it ("what grid and
 // block size did add_arrays_ use": the grid's clause takes add_arrays_ from the block's).
+std::vector<std::string> NameCandidates(const std::string& question) {
+  using namespace query_fill;  // this file's own helpers
+  std::vector<std::string> out;
+  const std::vector<Token> tokens = Tokenize(question);
+  if (tokens.size() > kMaxQueryTokens) return out;
+  for (const Token& t : tokens) {
+    if (t.separator || IsNumber(t.lower)) continue;
+    if (t.quoted || (t.lower.size() >= 3 && IsWordLike(t.lower) && EntriesOf(t.lower).empty())) out.push_back(t.lower);
+  }
+  return out;
+}
+
 Reading FillQueries(const std::string& question, const QueryVocabulary& vocabulary,
                     const std::vector<Query>& previous) {
   using namespace query_fill;  // this file's own helpers

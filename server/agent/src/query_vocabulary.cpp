@@ -1,4 +1,6 @@
 // The names a question may mention, read from the profile through its summary skills (memoized like every call).
+#include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <string>
 #include <variant>
@@ -32,14 +34,35 @@ std::vector<std::string> NamesOf(const SkillRunner& run, const std::string& skil
   return out;
 }
 
+// `word` is part of `name`, any case.
+bool PartOf(const std::string& word, const std::string& name) {
+  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  return std::search(name.begin(), name.end(), word.begin(), word.end(),
+                     [&](char a, char b) { return lower(a) == lower(b); }) != name.end();
+}
+
 }  // namespace query_vocabulary
 
-QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& run, const CancelToken& cancel) {
+QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& run, const CancelToken& cancel,
+                             const std::vector<std::string>& candidates) {
   using namespace query_vocabulary;  // this file's own helpers
   QueryVocabulary v;
+  std::vector<bool> found(candidates.size(), false);
+  const auto all_found = [&](const std::vector<std::string>& names) {
+    bool all = true;
+    for (size_t c = 0; c < candidates.size(); ++c) {
+      found[c] = found[c] || std::any_of(names.begin(), names.end(),
+                                         [&](const std::string& n) { return PartOf(candidates[c], n); });
+      all = all && found[c];
+    }
+    return all;
+  };
+  if (candidates.empty()) return v;
   const engine::Capabilities& caps = profile.info().caps;
   if (caps.kernels) v.kernels = NamesOf(run, "top_kernels", {{"base", Value(true)}}, "name", cancel);
+  if (all_found(v.kernels)) return v;
   if (caps.runtime) v.api = NamesOf(run, "cuda_api_summary", {}, "name", cancel);
+  if (all_found(v.api)) return v;
   if (caps.nvtx) v.nvtx = NamesOf(run, "nvtx_summary", {}, "range", cancel);
   return v;
 }

@@ -28,9 +28,14 @@ AskTurn AnswerQueries(const std::vector<Query>& queries, const engine::Profile& 
 struct QueryVocabulary {
   std::vector<std::string> kernels, api, nvtx;
 };
-// The vocabulary of a profile, through its skills (top_kernels, cuda_api_summary, nvtx_summary), each list at most a
-// few thousand names.
-QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& run, const CancelToken& cancel);
+// The words of a question that may be names: neither the lexicon's nor numbers, three characters or more, or quoted.
+std::vector<std::string> NameCandidates(const std::string& question);
+// The vocabulary of a profile, through its skills, each list at most a few thousand names, loaded only as far as the
+// candidates need: kernel names (top_kernels) first, then CUDA calls (cuda_api_summary, the runtime table), then NVTX
+// ranges (nvtx_summary), stopping once every candidate is part of a name. No candidate: nothing is loaded (on a 2 GB
+// export the runtime and NVTX tables take seconds and a gigabyte).
+QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& run, const CancelToken& cancel,
+                             const std::vector<std::string>& candidates);
 
 struct Reading {
   std::vector<Query> queries;

@@ -253,12 +253,11 @@ describe('the journeys in a real VS Code (code-server + chromium)', { skip }, ()
     const text = await answer.innerText();
     assert.doesNotMatch(text, /Asking…|Cancelled\./, text.slice(0, 300));
     assert.equal(await answer.locator('.error').count(), 0, text.slice(0, 300));
-    // The offline answer (no LLM is configured): sqlite3 over the export counts 3,442 kernel launches of 41 distinct
-    // demangled names, 44,829,522 ns of kernel time; the top kernel 248 launches, 31,121,662 ns, 69.4% of it.
-    assert.match(text, /\b3,442 kernel/, text.slice(0, 300));
-    assert.match(text, /\b41 distinct kernels/);
-    assert.match(text, /\b44\.830 ms of GPU time/);
-    assert.match(text, /^69\.4\s+31121662\s+248\s.*\ssm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8_stage3_warpsize1x4x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas$/m);
+    // The offline answer (no LLM is configured) opens with how the question was read, then the figures: sqlite3 over
+    // the export counts 3,442 kernel launches, 44,829,522 ns of kernel time; the evidence row is event_stats' own.
+    assert.match(text, /^Read as: count of kernels, all GPUs\./m, text.slice(0, 300));
+    assert.match(text, /\b3,442 kernels \(total 44\.830 ms\)/, text.slice(0, 300));
+    assert.match(text, /^all\s+3442\s+44829522\s/m);
   });
 
   journey('7. Diff Profiles on the mfu pair', async () => {

@@ -18,12 +18,15 @@
 #include "nsys/agent/answer.h"
 #include "nsys/agent/query.h"
 #include "nsys/agent/query_answer.h"
+#include "text_case.h"
 
 namespace nsys::agent {
 // File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity
 // batches, where two anonymous namespaces are one.
 namespace query_exec {
 
+using ask_detail::CellNumber;
+using ask_detail::ColumnIndex;
 using ask_detail::FormatBytes;
 using ask_detail::FormatCount;
 using ask_detail::FormatNs;
@@ -116,14 +119,6 @@ std::string_view TimeOf(EventKind e) {
   return of[static_cast<size_t>(e)];
 }
 
-bool ContainsNoCase(std::string_view text, std::string_view needle) {
-  if (needle.empty()) return true;
-  const auto it = std::search(text.begin(), text.end(), needle.begin(), needle.end(), [](char a, char b) {
-    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-  });
-  return it != text.end();
-}
-
 // "cudaMalloc", "cuLaunchKernel": a CUDA runtime or driver call named in full, which names that call and no other
 // ("cudaMalloc" is not "cudaMallocManaged"). A fragment ("Memcpy") names every call that contains it.
 bool IsApiIdentifier(std::string_view name) {
@@ -180,23 +175,15 @@ struct Side {
   std::vector<size_t> rows;
 };
 
-std::optional<size_t> Col(const skills::Table& t, std::string_view name) {
-  for (size_t i = 0; i < t.columns.size(); ++i) {
-    if (t.columns[i].name == name) return i;
-  }
-  return std::nullopt;
-}
-
 double CellOr(const skills::Table& t, size_t row, std::string_view column, double fallback) {
-  const auto c = Col(t, column);
-  if (!c) return fallback;
-  return NumberOf(t.rows[row][*c]).value_or(fallback);
+  const double v = CellNumber(t, row, column);
+  return std::isnan(v) ? fallback : v;
 }
 
 // launch_sizes rows of the subject's kernels; the most launched configuration first.
 std::vector<size_t> LaunchRows(const skills::Table& t, const Subject& s) {
   std::vector<size_t> rows;
-  const auto name = Col(t, "name"), short_name = Col(t, "short_name");
+  const auto name = ColumnIndex(t, "name"), short_name = ColumnIndex(t, "short_name");
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const auto text = [&](std::optional<size_t> c) {
       const auto* v = c ? std::get_if<std::string>(&t.rows[r][*c]) : nullptr;
@@ -222,7 +209,8 @@ std::vector<size_t> PickRows(const Query& q, const skills::Table& t, const Subje
     if (q.group_by == GroupBy::kRange) {
       rows.erase(std::remove_if(rows.begin(), rows.end(),
                                 [&](size_t r) {
-                                  const auto* g = std::get_if<std::string>(&t.rows[r][Col(t, "group").value_or(0)]);
+                                  const auto* g =
+                                      std::get_if<std::string>(&t.rows[r][ColumnIndex(t, "group").value_or(0)]);
                                   return g && *g == "(no NVTX range)";
                                 }),
                  rows.end());
@@ -292,7 +280,7 @@ std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m,
       const Scope& s = q.scope;
       const bool bounded =
           s.longer_than_ns >= 0 || s.shorter_than_ns >= 0 || s.larger_than_bytes >= 0 || s.smaller_than_bytes >= 0;
-      const auto matched = Col(side.table, "matched_count");
+      const auto matched = ColumnIndex(side.table, "matched_count");
       if (bounded && matched && q.group_by == GroupBy::kNone)
         return fmt::format("{} of {} {}", value, FormatMeasure(m, side.table.rows[row][*matched]),
                            Noun(q.subject.events));
@@ -302,8 +290,8 @@ std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m,
       return "total " + value;
     case Measure::kShare:
     case Measure::kGpuShare: {
-      const Value& total = side.table.rows[row][Col(side.table, "total_ns").value_or(0)];
-      const auto all = Col(side.table, m == Measure::kShare ? "all_ns" : "gpu_all_ns");
+      const Value& total = side.table.rows[row][ColumnIndex(side.table, "total_ns").value_or(0)];
+      const auto all = ColumnIndex(side.table, m == Measure::kShare ? "all_ns" : "gpu_all_ns");
       const std::string base = all ? FormatMeasure(Measure::kTotal, side.table.rows[row][*all]) : "";
       return fmt::format("{} of all {} ({} of {})", value,
                          m == Measure::kShare ? TimeOf(q.subject.events) : std::string_view("GPU time"),
@@ -323,9 +311,9 @@ std::string Figures(const Query& q, const Side& side, size_t row, bool context_t
     if (!context_too && !Asked(q, m)) continue;
     // A share of everything is no context ("100.0% of all kernel time" on one GPU): left out when not asked.
     if (m == Measure::kShare && !Asked(q, m) &&
-        NumberOf(side.table.rows[row][Col(side.table, "share_pct").value_or(0)]).value_or(0) >= 99.995)
+        NumberOf(side.table.rows[row][ColumnIndex(side.table, "share_pct").value_or(0)]).value_or(0) >= 99.995)
       continue;
-    const auto c = Col(side.table, ColumnOf(m));
+    const auto c = ColumnIndex(side.table, ColumnOf(m));
     if (!c) continue;
     const std::string text = MeasureText(q, side, row, m, FormatMeasure(m, side.table.rows[row][*c]));
     (Asked(q, m) || IsLaunchMeasure(m) ? asked : context).push_back(text);
@@ -346,11 +334,11 @@ std::string Figures(const Query& q, const Side& side, size_t row, bool context_t
 
 std::string GroupOf(const Side& side, size_t row) {
   if (side.call.skill == "launch_sizes") {
-    const auto c = Col(side.table, "short_name");
+    const auto c = ColumnIndex(side.table, "short_name");
     const auto* v = c ? std::get_if<std::string>(&side.table.rows[row][*c]) : nullptr;
     return v ? *v : "";
   }
-  const auto c = Col(side.table, "group");
+  const auto c = ColumnIndex(side.table, "group");
   const auto* v = c ? std::get_if<std::string>(&side.table.rows[row][*c]) : nullptr;
   return v ? *v : "";
 }
@@ -366,7 +354,7 @@ Evidence EvidenceOf(const Query& q, const Side& side, std::string caption) {
   if (std::find(wanted.begin(), wanted.end(), "gpu_share_pct") != wanted.end()) wanted.emplace_back("gpu_all_ns");
   std::vector<size_t> idx;
   for (const std::string& w : wanted) {
-    const auto c = Col(side.table, w);
+    const auto c = ColumnIndex(side.table, w);
     if (c && std::find(e.columns.begin(), e.columns.end(), w) == e.columns.end()) {
       e.columns.push_back(w);
       idx.push_back(*c);

@@ -21,6 +21,7 @@
 #include "nsys/agent/query.h"
 #include "nsys/agent/query_answer.h"
 #include "query_lexicon.h"
+#include "text_case.h"
 
 namespace nsys::agent {
 // File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity
@@ -28,12 +29,6 @@ namespace nsys::agent {
 namespace query_fill {
 
 using lexicon::Slot;
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 struct Token {
   std::string text;   // as written
@@ -146,13 +141,6 @@ struct Item {
     return 0;
   }
 };
-
-bool ContainsNoCase(std::string_view text, std::string_view lower_needle) {
-  if (lower_needle.size() > text.size()) return false;
-  const auto it = std::search(text.begin(), text.end(), lower_needle.begin(), lower_needle.end(),
-                              [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
-  return it != text.end();
-}
 
 // The vocabularies a word is the whole name of (exact) or a fragment of.
 std::vector<NameClass> ClassesOf(const std::string& lower, const QueryVocabulary& v, bool exact) {
@@ -747,7 +735,7 @@ void FillVersus(const Clause& c, Query& q) {
     q.versus_subject = v;
   } else if (c.versus_events || !c.versus_copy_kind.empty()) {
     Subject v = q.subject;
-    if (c.versus_events) v = Subject{*c.versus_events, {}, {}};
+    if (c.versus_events) v = Subject{*c.versus_events, {}, {}, {}, false};
     if (!c.versus_copy_kind.empty()) v.copy_kind = c.versus_copy_kind;
     if (!(v == q.subject)) q.versus_subject = v;
   } else if (!c.versus_devices.empty() || !c.versus_pids.empty() ||

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "nsys/agent/query_answer.h"
+#include "text_case.h"
 
 namespace nsys::agent {
 // File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity
@@ -34,13 +35,6 @@ std::vector<std::string> NamesOf(const SkillRunner& run, const std::string& skil
   return out;
 }
 
-// `word` is part of `name`, any case.
-bool PartOf(const std::string& word, const std::string& name) {
-  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
-  return std::search(name.begin(), name.end(), word.begin(), word.end(),
-                     [&](char a, char b) { return lower(a) == lower(b); }) != name.end();
-}
-
 }  // namespace query_vocabulary
 
 QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& run, const CancelToken& cancel,
@@ -52,7 +46,7 @@ QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& 
     bool all = true;
     for (size_t c = 0; c < candidates.size(); ++c) {
       found[c] = found[c] || std::any_of(names.begin(), names.end(),
-                                         [&](const std::string& n) { return PartOf(candidates[c], n); });
+                                         [&](const std::string& n) { return ContainsNoCase(n, candidates[c]); });
       all = all && found[c];
     }
     return all;

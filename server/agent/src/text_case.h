@@ -1,6 +1,7 @@
 #pragma once
 // Internal to nsys_agent: ASCII lower case, for matching a question's words against kernel, range and API names
 // (analyze, ask, explain).
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -12,6 +13,13 @@ inline std::string Lower(std::string_view s) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
   return out;
+}
+
+// Whether `needle` is part of `text`, ASCII case aside (an empty needle is part of any text).
+inline bool ContainsNoCase(std::string_view text, std::string_view needle) {
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  return std::search(text.begin(), text.end(), needle.begin(), needle.end(),
+                     [&](char a, char b) { return lower(a) == lower(b); }) != text.end();
 }
 
 }  // namespace nsys::agent

@@ -39,7 +39,9 @@ std::string MemKindName(int kind) {
 std::string CopyKindName(int copy_kind) {
   static const char* const kNames[] = {"Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
                                        "AtoD",    "DtoA", "DtoD", "HtoH", "PtoP"};
+  static const char* const kUnified[] = {"Unified HtoD", "Unified DtoH", "Unified DtoD"};  // 11, 12, 13
   if (copy_kind >= 0 && copy_kind <= 10) return kNames[copy_kind];
+  if (copy_kind >= 11 && copy_kind <= 13) return kUnified[copy_kind - 11];
   return fmt::format("kind {}", copy_kind);
 }
 

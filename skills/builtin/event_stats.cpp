@@ -1,5 +1,6 @@
-// event_stats: one statistics table over any kind of traced event (kernels, CUDA API calls, memcpys, memsets or NVTX
-// ranges), selected by name, copy kind and enclosing NVTX range, and grouped by nothing, name, device, process or
+// event_stats: one statistics table over any kind of traced event (kernels, CUDA API calls, memcpys, memsets, NVTX
+// ranges, or a GPU's work: its kernels, copies and memsets together), selected by name, copy kind, host memory kind and
+// enclosing NVTX range, and grouped by nothing, name, device, process or
 // stream. It is the skill a typed question is answered from when no summary report has the statistic: a count, a
 // total, a share, any percentile of the durations, bytes and bandwidth, and the busy, span and idle time of the
 // selected events, each a cell of one row.
@@ -37,8 +38,14 @@ namespace nsys::skills::builtin {
 // batches, where two anonymous namespaces are one.
 namespace event_stats {
 
-enum class Events { kKernels, kApi, kMemcpy, kMemset, kNvtx };
-constexpr const char* kEventWords[] = {"kernel", "CUDA API call", "memory copy", "memset", "NVTX range"};
+enum class Events { kKernels, kApi, kMemcpy, kMemset, kNvtx, kGpu };
+constexpr const char* kEventWords[] = {"kernel", "CUDA API call", "memory copy",
+                                       "memset", "NVTX range",    "kernel, copy and memset"};
+// A GPU's work groups kernels by name and copies and memsets by operation: their keys apart from the kernels' names.
+constexpr int64_t kMemsetKey = -100;
+int64_t CopyKey(int copy_kind) {
+  return -1 - copy_kind;
+}
 enum class GroupBy { kNone, kName, kDevice, kPid, kStream, kRange };
 
 Events EventsOf(const std::string& s) {
@@ -46,6 +53,7 @@ Events EventsOf(const std::string& s) {
   if (s == "memcpy") return Events::kMemcpy;
   if (s == "memset") return Events::kMemset;
   if (s == "nvtx") return Events::kNvtx;
+  if (s == "gpu") return Events::kGpu;
   return Events::kKernels;
 }
 
@@ -81,7 +89,8 @@ struct Group {
   std::vector<int64_t> durations;
   std::vector<Interval> intervals;
   int64_t bytes = 0;
-  engine::Ns first = 0, last = 0;  // earliest start, latest end
+  int64_t min_bytes = 0, max_bytes = 0;  // of its copies and memsets
+  engine::Ns first = 0, last = 0;        // earliest start, latest end
 };
 
 // Case-insensitive substring matches of interned strings, decided once per string.
@@ -207,8 +216,10 @@ class Collector {
         break;
     }
     auto [it, fresh] = index_.try_emplace(key, groups_.size());
-    if (fresh) groups_.push_back(Group{key, {}, {}, 0, e.start, e.end});
+    if (fresh) groups_.push_back(Group{key, {}, {}, 0, e.bytes, e.bytes, e.start, e.end});
     Group& g = groups_[it->second];
+    g.min_bytes = std::min(g.min_bytes, e.bytes);
+    g.max_bytes = std::max(g.max_bytes, e.bytes);
     g.durations.push_back(e.end - e.start);
     if (detail_) g.intervals.push_back(Interval{e.start, e.end});
     g.bytes += e.bytes;
@@ -234,6 +245,8 @@ struct Selection {
   bool ranges = false;    // group by the enclosing NVTX range
   bool whole = false;     // API calls: the whole name, version suffixes aside
   std::string api_class;  // API calls: only this class (common_api_class.h), "" = any
+  int memory = -1;        // copies and memsets: only those whose host-side memory is this ENUM_CUDA_MEM_KIND id
+  bool gpu = false;       // a GPU's work: copies and memsets keyed apart from kernel names
   // Bounds on each event, -1 = none: its duration (ns) and, for copies and memsets, its size (bytes), exclusive.
   int64_t longer_than = -1, shorter_than = -1, larger_than = -1, smaller_than = -1;
   bool Keeps(engine::Ns duration, int64_t bytes) const {
@@ -242,8 +255,30 @@ struct Selection {
   }
 };
 
+// A unified-memory migration ("Unified HtoD") is a copy of its own kind: "HtoD" alone does not select it, "Unified"
+// selects every migration and "Unified HtoD" the one direction.
 bool CopyKindMatches(const std::string& wanted, int copy_kind) {
-  return wanted.empty() || wanted == "any" || LikeContains(CopyKindName(copy_kind), wanted);
+  if (wanted.empty() || wanted == "any") return true;
+  const std::string name = CopyKindName(copy_kind);
+  if (LikePrefix(name, "Unified ") != LikePrefix(wanted, "Unified")) return false;
+  return LikeContains(name, wanted);
+}
+
+// The ENUM_CUDA_MEM_KIND id a `memory` argument names, or -1 for any.
+int MemoryKindOf(const std::string& s) {
+  constexpr std::string_view kKinds[] = {"pageable", "pinned", "device", "array", "managed"};
+  for (size_t i = 0; i < std::size(kKinds); ++i) {
+    if (s == kKinds[i]) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// A copy's host side: the source of a host-to-device copy, the destination of a device-to-host one, else either.
+bool CopyMemoryMatches(int wanted, const engine::MemcpyTable& m, size_t i) {
+  if (wanted < 0) return true;
+  if (m.copy_kind[i] == 1) return m.src_kind[i] == wanted;
+  if (m.copy_kind[i] == 2) return m.dst_kind[i] == wanted;
+  return m.src_kind[i] == wanted || m.dst_kind[i] == wanted;
 }
 
 // Kernels, copies and memsets share their shape: device, stream, pid and a launch call.
@@ -269,6 +304,7 @@ bool CollectGpuOps(const engine::Profile& p, const Table& t, const engine::Filte
 
 bool CollectKernels(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
                     Collector& out, const CancelToken& cancel) {
+  if (sel.memory >= 0) return true;  // a kernel has no host memory
   const engine::KernelTable& k = p.kernels();
   NameMatch full(p.strings(), sel.name, sel.whole), base(p.strings(), sel.name, sel.whole);
   return CollectGpuOps(
@@ -281,19 +317,23 @@ bool CollectCopies(const engine::Profile& p, const engine::Filter& filter, const
   const engine::MemcpyTable& m = p.memcpys();
   NameMatch match(p.strings(), sel.name);
   return CollectGpuOps(
-      p, m, filter, sel, inside, out, cancel, [&](size_t i) { return int64_t{m.copy_kind[i]}; },
+      p, m, filter, sel, inside, out, cancel,
+      [&](size_t i) { return sel.gpu ? CopyKey(m.copy_kind[i]) : int64_t{m.copy_kind[i]}; },
       [&](size_t i) { return m.bytes[i]; },
       [&](size_t i) {
-        return CopyKindMatches(sel.copy_kind, m.copy_kind[i]) && match.Text(MemcpyOperationName(m.copy_kind[i]));
+        return CopyKindMatches(sel.copy_kind, m.copy_kind[i]) && CopyMemoryMatches(sel.memory, m, i) &&
+               match.Text(MemcpyOperationName(m.copy_kind[i]));
       });
 }
 
 bool CollectMemsets(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
                     Collector& out, const CancelToken& cancel) {
   const engine::MemsetTable& m = p.memsets();
+  const bool named = NameMatch(p.strings(), sel.name).Text("[CUDA memset]");
   return CollectGpuOps(
-      p, m, filter, sel, inside, out, cancel, [](size_t) { return int64_t{0}; }, [&](size_t i) { return m.bytes[i]; },
-      [](size_t) { return true; });
+      p, m, filter, sel, inside, out, cancel, [&](size_t) { return sel.gpu ? kMemsetKey : int64_t{0}; },
+      [&](size_t i) { return m.bytes[i]; },
+      [&](size_t i) { return named && (sel.memory < 0 || m.mem_kind[i] == sel.memory); });
 }
 
 bool CollectApi(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
@@ -384,7 +424,8 @@ std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64
       break;
   }
   if (events == Events::kMemcpy) return MemcpyOperationName(static_cast<int>(key));
-  if (events == Events::kMemset) return "[CUDA memset]";
+  if (events == Events::kMemset || (events == Events::kGpu && key == kMemsetKey)) return "[CUDA memset]";
+  if (events == Events::kGpu && key < 0) return MemcpyOperationName(static_cast<int>(-1 - key));
   return std::string(p.strings().view(static_cast<engine::StrId>(key)));
 }
 
@@ -435,7 +476,9 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, b
           I(last - first),
           detail ? I(last - first - busy) : Null(),
           I(first),
-          I(last)};
+          I(last),
+          has_bytes ? I(g.min_bytes) : Null(),
+          has_bytes ? I(g.max_bytes) : Null()};
 }
 
 std::vector<Column> Columns() {
@@ -468,7 +511,9 @@ std::vector<Column> Columns() {
       IntCol("span_ns", "First start to last end of the group"),
       IntCol("idle_ns", "span_ns - busy_ns: time in the span with none of the group's events running"),
       IntCol("first_start_ns", "Earliest start (capture clock)"),
-      IntCol("last_end_ns", "Latest end (capture clock)")};
+      IntCol("last_end_ns", "Latest end (capture clock)"),
+      IntCol("min_bytes", "Copies and memsets: the smallest one's size"),
+      IntCol("max_bytes", "Copies and memsets: the largest one's size")};
 }
 
 class EventStats final : public Skill {
@@ -476,9 +521,9 @@ class EventStats final : public Skill {
   std::string name() const override { return "event_stats"; }
   std::string description() const override {
     return "Count, total, share, mean, median, p90, p95, p99, min, max, bytes, bandwidth, busy and idle time of "
-           "kernels, "
-           "CUDA API calls, memcpys, memsets or NVTX ranges, selected by name, copy kind and enclosing NVTX range, "
-           "grouped by name, device, process or stream.";
+           "kernels, CUDA API calls, memcpys, memsets, NVTX ranges or a GPU's work (kernels, copies and memsets "
+           "together), selected by name, copy kind, host memory kind and enclosing NVTX range, grouped by name, "
+           "device, process or stream.";
   }
   engine::Need needs() const override {
     using engine::Need;
@@ -496,7 +541,7 @@ class EventStats final : public Skill {
       auto it = args.find(k);
       return it != args.end() && std::holds_alternative<bool>(it->second) && std::get<bool>(it->second);
     };
-    if (flag("gpu_share") && events != Events::kApi && events != Events::kNvtx) {
+    if ((flag("gpu_share") && events != Events::kApi && events != Events::kNvtx) || events == Events::kGpu) {
       Need all = Need::kKernelRows | Need::kMemcpy | Need::kMemset;
       if (!text("inside").empty() || text("group_by") == "range") all = all | Need::kAttribution | Need::kNvtx;
       return all;
@@ -518,6 +563,8 @@ class EventStats final : public Skill {
         return Need::kMemset;
       case Events::kNvtx:
         return Need::kNvtx;
+      case Events::kGpu:
+        break;
     }
     return needs();
   }
@@ -526,16 +573,26 @@ class EventStats final : public Skill {
     return {
         {"events",
          ValueType::kString,
-         "Which events: kernels, api (CUDA runtime and driver calls), memcpy, memset, nvtx",
+         "Which events: kernels, api (CUDA runtime and driver calls), memcpy, memset, nvtx, or gpu (every kernel, "
+         "copy and memset: a GPU's work)",
          Value(std::string("kernels")),
          false,
-         {"kernels", "api", "memcpy", "memset", "nvtx"}},
+         {"kernels", "api", "memcpy", "memset", "nvtx", "gpu"}},
         {"name", ValueType::kString,
          "Only events whose name contains this text, any case (kernels: short or demangled name; memcpy: the "
          "operation, e.g. HtoD)",
          Value(std::string())},
-        {"copy_kind", ValueType::kString, "memcpy only: HtoD, DtoH, DtoD, HtoH, PtoP, ... (any = every kind)",
+        {"copy_kind", ValueType::kString,
+         "memcpy only: HtoD, DtoH, DtoD, HtoH, PtoP, ...; Unified (every unified-memory migration), Unified HtoD, "
+         "Unified DtoH (any = every kind)",
          Value(std::string("any"))},
+        {"memory",
+         ValueType::kString,
+         "Copies and memsets: only those whose host-side memory is of this kind (a host-to-device copy's source, a "
+         "device-to-host copy's destination); empty = any",
+         Value(std::string()),
+         false,
+         {"", "pageable", "pinned", "device", "array", "managed"}},
         {"inside", ValueType::kString,
          "Only events inside an NVTX range whose name contains this text (GPU work through its launch call)",
          Value(std::string())},
@@ -615,6 +672,8 @@ class EventStats final : public Skill {
     sel.shorter_than = ArgInt(ctx, "shorter_than_ns");
     sel.larger_than = ArgInt(ctx, "larger_than_bytes");
     sel.smaller_than = ArgInt(ctx, "smaller_than_bytes");
+    sel.memory = MemoryKindOf(ArgString(ctx, "memory"));
+    sel.gpu = events == Events::kGpu;
     const bool no_ranges = !ArgString(ctx, "inside").empty() && !ctx.profile.info().caps.nvtx;
     InsideRanges inside(ctx.profile, no_ranges ? std::string() : ArgString(ctx, "inside"));
     const bool detail = ArgBool(ctx, "detail");
@@ -632,7 +691,7 @@ class EventStats final : public Skill {
     table.columns = Columns();
     const int64_t limit = ArgInt(ctx, "limit");
     const bool has_bytes = events == Events::kMemcpy || events == Events::kMemset;
-    const bool gpu_op = events == Events::kKernels || has_bytes;
+    const bool gpu_op = events == Events::kKernels || events == Events::kGpu || has_bytes;
     const int64_t gpu_total =
         ArgBool(ctx, "gpu_share") && gpu_op ? GpuOpsTotal(ctx.profile, ctx.filter, sel.stream) : -1;
     // Nothing selected, one group asked for: a row that says 0 (and how many the bounds left out), not no row.
@@ -674,6 +733,10 @@ class EventStats final : public Skill {
       case Events::kNvtx:
         if (!caps.nvtx) return Declined("The export has no NVTX ranges (no NVTX_EVENTS table).");
         break;
+      case Events::kGpu:
+        if (!caps.kernels && !caps.memcpy && !caps.memset)
+          return Declined("The export has no GPU work: no kernel, memory copy or memset table.");
+        break;
     }
     return Table{};
   }
@@ -690,6 +753,12 @@ class EventStats final : public Skill {
         return CollectMemsets(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel);
       case Events::kNvtx:
         return CollectRanges(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel);
+      case Events::kGpu: {
+        const engine::Capabilities& caps = ctx.profile.info().caps;
+        return (!caps.kernels || CollectKernels(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel)) &&
+               (!caps.memcpy || CollectCopies(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel)) &&
+               (!caps.memset || CollectMemsets(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel));
+      }
     }
     return true;
   }

@@ -166,6 +166,65 @@ TEST(GoldenEventStats, BoundsAndApiClassesSelectWhatSqlSelects) {
                "OR s.value LIKE 'cuStreamSynchronize%' OR s.value LIKE 'cuEventSynchronize%'"));
 }
 
+// A GPU's work is its kernels, copies and memsets together: its busy time is the union of all three (idle as
+// guides/analysis.md defines it when copies count as work).
+TEST(GoldenEventStats, AGpusWorkIsItsKernelsCopiesAndMemsets) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string keras = "realworld/gtx1650_keras_tf_darknet53.sqlite";
+  NSYS_RUN_SKILL(t, keras, "event_stats", {{"events", Value(std::string("gpu"))}});
+  FixtureSql sql(keras);
+  ASSERT_EQ(t.rows.size(), 1u);
+  ExpectRow(t, 0,
+            StatsOf(sql.Intervals("SELECT start, end FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT start, end FROM "
+                                  "CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT start, end FROM "
+                                  "CUPTI_ACTIVITY_KIND_MEMSET")));
+  // By name: kernels by name, copies by operation, memsets as one, each as the kind-alone run counts them.
+  NSYS_RUN_SKILL(by_name, keras, "event_stats",
+                 {{"events", Value(std::string("gpu"))}, {"group_by", Value(std::string("name"))}});
+  const int memsets = FindRow(by_name, "group", "[CUDA memset]");
+  const int uploads = FindRow(by_name, "group", "[CUDA memcpy HtoD]");
+  ASSERT_GE(memsets, 0);
+  ASSERT_GE(uploads, 0);
+  EXPECT_EQ(IntCell(by_name, static_cast<size_t>(memsets), "count"),
+            sql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMSET"));
+  EXPECT_EQ(IntCell(by_name, static_cast<size_t>(uploads), "count"),
+            sql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 1"));
+}
+
+// Unified-memory migrations are copies of their own kinds (11, 12, 13), apart from explicit copies; the host side's
+// memory kind (srcKind of a host-to-device copy) selects pageable or pinned copies; the largest copy's size.
+TEST(GoldenEventStats, MigrationsHostMemoryAndTheLargestCopy) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string uvm = "realworld/a100_perlmutter_uvm_vecadd.sqlite";
+  FixtureSql usql(uvm);
+  NSYS_RUN_SKILL(back, uvm, "event_stats",
+                 {{"events", Value(std::string("memcpy"))}, {"copy_kind", Value(std::string("Unified DtoH"))}});
+  EXPECT_EQ(IntCell(back, 0, "count"), usql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 12"));
+  EXPECT_EQ(IntCell(back, 0, "bytes"),
+            usql.Int("SELECT SUM(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 12"));
+  NSYS_RUN_SKILL(all, uvm, "event_stats",
+                 {{"events", Value(std::string("memcpy"))}, {"copy_kind", Value(std::string("unified"))}});
+  EXPECT_EQ(IntCell(all, 0, "count"),
+            usql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind IN (11, 12, 13)"));
+  NSYS_RUN_SKILL(explicit_htod, uvm, "event_stats",
+                 {{"events", Value(std::string("memcpy"))}, {"copy_kind", Value(std::string("HtoD"))}});
+  EXPECT_EQ(IntCell(explicit_htod, 0, "count"),
+            usql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 1"));
+
+  FixtureSql sql(kH100);
+  NSYS_RUN_SKILL(pageable, kH100, "event_stats",
+                 {{"events", Value(std::string("memcpy"))},
+                  {"copy_kind", Value(std::string("HtoD"))},
+                  {"memory", Value(std::string("pageable"))}});
+  EXPECT_EQ(IntCell(pageable, 0, "count"),
+            sql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 1 AND srcKind = 0"));
+  EXPECT_EQ(IntCell(pageable, 0, "max_bytes"),
+            sql.Int("SELECT MAX(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 1 AND srcKind = 0"));
+  NSYS_RUN_SKILL(copies, kH100, "event_stats", {{"events", Value(std::string("memcpy"))}});
+  EXPECT_EQ(IntCell(copies, 0, "max_bytes"), sql.Int("SELECT MAX(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY"));
+  EXPECT_EQ(IntCell(copies, 0, "min_bytes"), sql.Int("SELECT MIN(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY"));
+}
+
 TEST(GoldenEventStats, NothingInsideARangeOfAnExportWithoutNvtxAndAbsentTablesDecline) {
   NSYS_REQUIRE_FIXTURES();
   // Nothing selected, one group asked for: one row that says 0, with the kernels there are.

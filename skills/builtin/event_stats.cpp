@@ -32,6 +32,7 @@
 #include "common_nvtx_stack.h"
 #include "common_rows.h"
 #include "nsys/skills/stats.h"
+#include "nsys/support/name_pattern.h"
 
 namespace nsys::skills::builtin {
 // File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity
@@ -121,13 +122,17 @@ class NameMatch {
     if (id >= seen_.size()) seen_.resize(std::max<size_t>(id + 1, seen_.size() * 2), -1);
     if (seen_[id] < 0) {
       const std::string_view s = strings_.view(id);
-      seen_[id] = (whole_ ? IsApiItself(s, needle_) : LikeContains(s, needle_)) ? 1 : 0;
+      seen_[id] = (whole_ ? IsApiItself(s, needle_) : Contains(s)) ? 1 : 0;
     }
     return seen_[id] == 1;
   }
-  bool Text(std::string_view text) const { return needle_.empty() || LikeContains(text, needle_); }
+  bool Text(std::string_view text) const { return needle_.empty() || Contains(text); }
 
  private:
+  // A part of the name, any case; with a '*', a name pattern ("layer_*_computation": a family by a placeholder).
+  bool Contains(std::string_view s) const {
+    return IsNamePattern(needle_) ? NamePatternMatches(s, needle_) : LikeContains(s, needle_);
+  }
   const engine::StringPool& strings_;
   std::string needle_;
   bool whole_;
@@ -579,7 +584,8 @@ class EventStats final : public Skill {
          false,
          {"kernels", "api", "memcpy", "memset", "nvtx", "gpu"}},
         {"name", ValueType::kString,
-         "Only events whose name contains this text, any case (kernels: short or demangled name; memcpy: the "
+         "Only events whose name contains this text, any case, '*' matching any run of characters "
+         "(layer_*_computation: a family by its placeholder) (kernels: short or demangled name; memcpy: the "
          "operation, e.g. HtoD)",
          Value(std::string())},
         {"copy_kind", ValueType::kString,
@@ -594,7 +600,8 @@ class EventStats final : public Skill {
          false,
          {"", "pageable", "pinned", "device", "array", "managed"}},
         {"inside", ValueType::kString,
-         "Only events inside an NVTX range whose name contains this text (GPU work through its launch call)",
+         "Only events inside an NVTX range whose name contains this text, '*' matching any run (GPU work through its "
+         "launch call)",
          Value(std::string())},
         {"group_by",
          ValueType::kString,

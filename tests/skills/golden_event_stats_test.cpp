@@ -225,6 +225,21 @@ TEST(GoldenEventStats, MigrationsHostMemoryAndTheLargestCopy) {
   EXPECT_EQ(IntCell(copies, 0, "min_bytes"), sql.Int("SELECT MIN(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY"));
 }
 
+// A name pattern: a family of ranges by its placeholder, as SQL's LIKE 'layer\_%\_computation' selects it.
+TEST(GoldenEventStats, ANamePatternSelectsAFamily) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string llama = "realworld/rtx4060ti_pytorch_llama_infer_sim.sqlite";
+  NSYS_RUN_SKILL(t, llama, "event_stats",
+                 {{"events", Value(std::string("nvtx"))}, {"name", Value(std::string("layer_*_computation"))}});
+  FixtureSql sql(llama);
+  const std::string family =
+      "FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId WHERE n.eventType = 59 AND "
+      "COALESCE(n.text, s.value) LIKE '%layer\\_%\\_computation%' ESCAPE '\\'";
+  EXPECT_EQ(IntCell(t, 0, "count"), sql.Int("SELECT COUNT(*) " + family));
+  EXPECT_EQ(IntCell(t, 0, "total_ns"), sql.Int("SELECT SUM(n.end - n.start) " + family));
+  EXPECT_GT(IntCell(t, 0, "count"), 64);  // more than one member: layer_0_computation alone has 64
+}
+
 TEST(GoldenEventStats, NothingInsideARangeOfAnExportWithoutNvtxAndAbsentTablesDecline) {
   NSYS_REQUIRE_FIXTURES();
   // Nothing selected, one group asked for: one row that says 0, with the kernels there are.

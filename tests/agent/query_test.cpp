@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
@@ -85,6 +87,8 @@ TEST(QueryFill, StatisticsScopesAndRankings) {
   top.rank = Rank::kTop;
   top.limit = 3;
   Check("top 3 kernels by total time", {top});
+  Check("how many kernels kicked off between 0.25 s and 0.55 s?",
+        {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "", 0.25, 0.55})});
   Check("How many bytes were copied host to device in the first 0.5 s?",
         {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"}, Scope{{}, {}, -1, "", 0.0, 0.5})});
 }
@@ -134,6 +138,80 @@ TEST(QueryFill, WordsItCannotReadMakeTheReadingIncomplete) {
   EXPECT_FALSE(Fill("hello").complete());
 }
 
+Query YesNo(Query q, double threshold, bool below = false) {
+  q.form = Form::kYesNo;
+  q.threshold = threshold;
+  q.yes_if_less = below;
+  return q;
+}
+
+// A threshold on the whole ("more than half of", "more than 100 ms in total") and a bound on each event ("any ...
+// longer than 5 ms", "a kernel over 5 ms") are told apart by the comparator and by whether the question counts.
+TEST(QueryFill, ThresholdsOnTheWholeAndBoundsOnEachEvent) {
+  Check("Is nvfuser_pointwise more than half of all the kernel time?",
+        {YesNo(Q({Measure::kShare, Measure::kTotal}, {EventKind::kKernels, "nvfuser_pointwise", ""}), 50)});
+  Check("Is more than 100 ms spent in cudaStreamSynchronize?",
+        {YesNo(Q({Measure::kTotal}, {EventKind::kApi, "cudaStreamSynchronize", "", "", true}), 1e8)});
+  Check("Does cudaMalloc take less than a quarter of the API time?",
+        {YesNo(Q({Measure::kShare, Measure::kTotal}, {EventKind::kApi, "cudaMalloc", "", "", true}), 25, true)});
+  Scope longer;
+  longer.longer_than_ns = 5000000;
+  Check("Are any ncclDevKernel_AllReduce kernels longer than 5 ms?",
+        {YesNo(Q({Measure::kCount}, {EventKind::kKernels, "ncclDevKernel_AllReduce", ""}, longer), 0)});
+  Check("Is there a kernel over 5 ms?", {YesNo(Q({Measure::kCount}, {EventKind::kKernels, "", ""}, longer), 0)});
+  Scope more;
+  more.longer_than_ns = 10000000;
+  Check("How many NVTX ranges lasted more than 10 ms?", {Q({Measure::kCount}, {EventKind::kNvtx, "", ""}, more)});
+}
+
+// What the export classifies about copies is a slot of its own: unified-memory migrations with their direction, the
+// host memory a copy reads or writes, and the largest copy's size.
+TEST(QueryFill, CopyKindsHostMemoryAndTheLargestCopy) {
+  Check("How much data did unified memory migrate from the device to the host?",
+        {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "Unified DtoH"})});
+  Check("how many UVM HtoD page migrations were there?",
+        {Q({Measure::kCount}, {EventKind::kMemcpy, "", "Unified HtoD"})});
+  Subject pageable{EventKind::kMemcpy, "", "HtoD"};
+  pageable.memory = "pageable";
+  Check("How many HtoD copies come from pageable memory?", {Q({Measure::kCount}, pageable)});
+  Check("How big was the largest device-to-device copy?", {Q({Measure::kMaxBytes}, {EventKind::kMemcpy, "", "DtoD"})});
+  // The largest copy's own duration is a figure of one event among others: not read, not answered for all of them.
+  EXPECT_FALSE(Fill("Take the biggest host-to-device copy. How long did it run?").complete());
+}
+
+// A GPU's idle time with copies and memsets named beside kernels is the idle time of all of its work.
+TEST(QueryFill, IdleWithEveryKindOfGpuWork) {
+  Check("How long was GPU 0 idle, with no kernel, memcpy or memset running?",
+        {Q({Measure::kIdle}, {EventKind::kGpu, "", ""}, Scope{{0}, {}, -1, "", {}, {}})});
+}
+
+// Sentences that set the scene are read as the scene: their words do not make the reading incomplete, and their
+// subject serves a question that names none. Narrative and talk are no slots.
+TEST(QueryFill, SentencesThatSetTheSceneAndTalk) {
+  Check("I suspect we sync way too often. How many cudaStreamSynchronize calls are in this trace?",
+        {Q({Measure::kCount}, {EventKind::kApi, "cudaStreamSynchronize", "", "", true})});
+  Check("Both processes call cudaStreamSynchronize. Is more than half a second spent in that call?",
+        {YesNo(Q({Measure::kTotal}, {EventKind::kApi, "cudaStreamSynchronize", "", "", true}), 5e8)});
+  Check("quick one pls: what's GPU 1's total kernel time in the PyTorch run on the A100?",
+        {Q({Measure::kTotal}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}})});
+  Query two = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  two.group_by = GroupBy::kName;
+  two.rank = Rank::kTop;
+  two.limit = 2;
+  Check("Which two kernels take the most time?", {two});
+  Check("What share of kernel time do the GEMMs take?", {Q({Measure::kShare}, {EventKind::kKernels, "GEMM", ""})});
+}
+
+// A relation between two names, an instance picked by its rank, a window from the end, a yes/no question about all of
+// some events: none is a slot, so the reading is incomplete and the question is declined, never answered in part.
+TEST(QueryFill, RelationsInstancesAndWindowsFromTheEndAreNotRead) {
+  EXPECT_FALSE(Fill("how much time did the cudaLaunchKernel calls that launched nvfuser_pointwise take?").complete());
+  EXPECT_FALSE(Fill("How many kernels ran under the second forward range?").complete());
+  EXPECT_FALSE(Fill("How many kernels ran in the last 200 ms?").complete());
+  EXPECT_FALSE(Fill("Are those HtoD copies pinned? How many are pageable?").complete());
+  EXPECT_FALSE(Fill("How many kernels did rank 0 run?").complete());  // an MPI rank is no process id
+}
+
 TEST(QueryReading, SaysHowTheQuestionWasRead) {
   Query q =
       Q({Measure::kTotal}, {EventKind::kKernels, "nvfuser", ""}, Scope{{}, {}, -1, "runFusionWithInputs", {}, {}});
@@ -151,6 +229,14 @@ TEST(QueryBounds, AnUntrustedFillerIsHeldToThem) {
   EXPECT_FALSE(CheckQuery(q).ok());
   q.subject.name.clear();
   q.form = Form::kYesNo;  // nothing to compare with
+  EXPECT_FALSE(CheckQuery(q).ok());
+  q.threshold = 0;  // "are there any": a count above 0
+  EXPECT_TRUE(CheckQuery(q).ok());
+  q.threshold = std::numeric_limits<double>::infinity();
+  EXPECT_FALSE(CheckQuery(q).ok());
+  q.threshold.reset();
+  q.form = Form::kNumber;
+  q.subject.memory = "swap";
   EXPECT_FALSE(CheckQuery(q).ok());
 }
 
@@ -175,6 +261,44 @@ TEST(QueryExecute, AnswersFromTheCitedRowsAndOpensWithTheReading) {
   ASSERT_EQ(a->answer.evidence.size(), 2u);
   EXPECT_EQ(a->answer.evidence[0].call.skill, "event_stats");
   EXPECT_EQ(a->answer.verify.rfind("nsys-ai skill run event_stats ", 0), 0u) << a->answer.verify;
+}
+
+// Yes or no against a threshold, a GPU's copies by their classification, and a partial reading declined, on real
+// exports (figures from sqlite3 over them: 218 of the H100 fixture's kernels run longer than 100 us and none longer
+// than 1 ms; the UVM export's 12,288 device-to-host migrations (copyKind 12) move 2,147,483,648 bytes).
+TEST(QueryExecute, YesNoMigrationsAndDeclinedPartialReadings) {
+  NSYS_REQUIRE_FIXTURES();
+  core::WorkspaceConfig config;
+  config.open.use_cache = false;
+  config.default_skill_dirs = false;
+  core::Workspace ws(config);
+  auto h100 = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(h100.ok());
+  auto none = ws.Ask({h100->id, "Are any kernels longer than 1 ms?", ""}, {});
+  ASSERT_TRUE(none.ok());
+  EXPECT_NE(none->answer.summary.find("No: 0 of 3,442 kernels"), std::string::npos) << none->answer.summary;
+  auto some = ws.Ask({h100->id, "Are there any kernels longer than 100 us?", ""}, {});
+  ASSERT_TRUE(some.ok());
+  EXPECT_NE(some->answer.summary.find("Yes: 218 of 3,442 kernels"), std::string::npos) << some->answer.summary;
+
+  auto uvm = ws.Open(testing::Fixture("realworld/a100_perlmutter_uvm_vecadd.sqlite"));
+  ASSERT_TRUE(uvm.ok());
+  auto back = ws.Ask({uvm->id, "How much data did unified memory migrate from the device to the host?", ""}, {});
+  ASSERT_TRUE(back.ok());
+  ASSERT_FALSE(back->answer.evidence.empty()) << back->answer.summary;
+  const Evidence& e = back->answer.evidence.front();
+  EXPECT_EQ(e.call.args.at("copy_kind"), Value(std::string("Unified DtoH")));
+  const auto bytes = std::find(e.columns.begin(), e.columns.end(), "bytes");
+  ASSERT_NE(bytes, e.columns.end());
+  EXPECT_EQ(e.rows.at(0).at(static_cast<size_t>(bytes - e.columns.begin())), Value(int64_t{2147483648}));
+
+  // Read in part: declined, naming the words not understood and offering what was understood.
+  auto partial = ws.Ask({h100->id, "How many kernels ran in the last 200 ms?", ""}, {});
+  ASSERT_TRUE(partial.ok());
+  ASSERT_TRUE(partial->answer.refusal.has_value()) << partial->answer.summary;
+  EXPECT_NE(partial->answer.refusal->reason.find("'last 200'"), std::string::npos) << partial->answer.refusal->reason;
+  ASSERT_FALSE(partial->answer.refusal->alternatives.empty());
+  EXPECT_EQ(partial->answer.refusal->alternatives.front(), "count of kernels, all GPUs");
 }
 
 }  // namespace

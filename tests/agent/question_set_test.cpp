@@ -153,7 +153,9 @@ struct Score {
   size_t right = 0, total = 0, declined = 0;
   size_t typed = 0, typed_right = 0;  // answered through the typed Query (the summary opens with "Read as: ")
   std::set<std::string> types, fixtures;
-  std::vector<std::string> wrong;  // "fixture: "question": why"
+  std::vector<std::string> wrong;               // "fixture: "question": why", declines apart
+  std::vector<std::string> declined_questions;  // the same, of the questions declined
+  std::vector<std::string> untyped;             // "fixture: "question"" of the answers the phrase parser gave
 };
 
 // Asks every question of `file` (under tests/agent) offline and checks each answer (see Check).
@@ -200,33 +202,56 @@ Score AskAll(const std::string& file) {
     core::AskRequest request{ids[fixture], q.at("question"), conv.empty() ? "" : conversations[conv]};
     auto result = ws.Ask(request, {});
     std::string why;
+    bool declined = false;
     if (!result) {
       why = "error: " + result.error().message;
-      ++score.declined;
+      declined = true;
     } else {
       if (!conv.empty()) conversations[conv] = result->conversation_id;
       why = Check(q, *result, ws, ids[fixture]);
       const bool typed = result->answer.summary.rfind("Read as: ", 0) == 0;
       score.typed += typed ? 1 : 0;
+      if (!typed) score.untyped.push_back(where);
       score.typed_right += typed && why.empty() ? 1 : 0;
-      if (!why.empty() && result->answer.refusal && !q.at("expect").value("refusal", false)) ++score.declined;
+      declined = !why.empty() && result->answer.refusal && !q.at("expect").value("refusal", false);
     }
+    // Each question's route and verdict by its number, not its text: a change of score in a held-out batch can be
+    // traced to the questions that moved without reading them.
+    if (std::getenv("NSYS_AI_SHOW_ROUTES"))
+      std::printf("route %zu %s %s\n", score.total,
+                  result && result->answer.summary.rfind("Read as: ", 0) == 0 ? "typed" : "parser",
+                  why.empty() ? "right" : "wrong");
     if (why.empty()) {
       ++score.right;
     } else {
-      score.wrong.push_back(where + why);
+      (declined ? score.declined_questions : score.wrong).push_back(where + why);
+      score.declined += declined ? 1 : 0;
     }
   }
   return score;
 }
 
-// The tuning set: the parser may be tuned against it; every question must be answered right.
+// The tuning set: the filler may be tuned against it. No question may be answered wrong. A question the typed Query
+// reads only in part is declined (it says what it read and what it did not), not answered by the phrase parser: the
+// declines are the filler's known gaps, counted and listed with NSYS_AI_SHOW_DECLINED, and their number may not grow.
 TEST(QuestionSet, AnsweredRightOffline) {
   NSYS_REQUIRE_FIXTURES();
   const Score s = AskAll("questions.json");
   for (const auto& w : s.wrong) ADD_FAILURE() << w;
-  std::printf("tuning set answered right: %zu/%zu (%.1f%%)\n", s.right, s.total,
-              100.0 * s.right / std::max<size_t>(1, s.total));
+  // 2026-11-26, when partial readings began to be declined: 237 right, 61 declined (298 right before, 97 of them
+  // through the phrase parser).
+  EXPECT_GE(s.right, 237u);
+  EXPECT_LE(s.declined, 61u);
+  std::printf("tuning set answered right: %zu/%zu (%.1f%%), declined %zu\n", s.right, s.total,
+              100.0 * s.right / std::max<size_t>(1, s.total), s.declined);
+  if (std::getenv("NSYS_AI_SHOW_DECLINED")) {
+    for (const auto& d : s.declined_questions) std::printf("  declined: %s\n", d.c_str());
+  }
+  std::printf("  through the typed Query: %zu answered, %zu right; through the phrase parser: %zu\n", s.typed,
+              s.typed_right, s.total - s.typed);
+  if (std::getenv("NSYS_AI_SHOW_UNTYPED")) {
+    for (const auto& u : s.untyped) std::printf("  untyped: %s\n", u.c_str());
+  }
   EXPECT_GE(s.total, 40u);
   for (const char* type :
        {"which", "how_many", "how_much", "why", "compare", "more_than", "share", "refusal", "follow_up"}) {
@@ -264,51 +289,43 @@ TEST(QuestionSet, HeldOutAnsweredRightOffline) {
   EXPECT_GE(pct, 90.0) << "held-out score under the 90% bar (NSYS_AI_SHOW_HELDOUT=1 prints the wrong answers)";
 }
 
-// A second held-out set (questions_fresh.json), written on 2026-11-25 by someone who had not read the parser, the
-// other question files or any answer, from SQL over the fixtures. It measures how ask generalises to phrasings its
-// authors never saw; nothing is tuned against it. The score is printed (NSYS_AI_SHOW_HELDOUT=1 prints the wrong
-// answers) and must not fall below the score measured when the set was added.
-TEST(QuestionSet, FreshHeldOutAnsweredRightOffline) {
-  NSYS_REQUIRE_FIXTURES();
-  const Score s = AskHeldOut("questions_fresh.json", "fresh held-out");
-  EXPECT_EQ(s.total, 40u);
-  // Measured when the set was added (2026-11-25, after that session's ask changes, none made against this set): 24;
-  // 25 after the next session's classes (bounds, rankings both ways, extremes), found from its own probes; 29 after
-  // the classes two other writers' probes showed (idle time, which process of a named subject, streams, NVTX pairs,
-  // size bounds, windows from the first kernel).
-  EXPECT_GE(s.right, 29u) << "the fresh held-out score fell (NSYS_AI_SHOW_HELDOUT=1 prints the wrong answers)";
+// A held-out batch's score may not fall: at least `right` right, at most `wrong` wrong (a decline is neither).
+void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
+  EXPECT_EQ(s.total, 40u) << file;
+  EXPECT_GE(s.right, right) << file << "'s score fell (NSYS_AI_SHOW_HELDOUT=1 prints the wrong answers)";
+  EXPECT_LE(s.total - s.right - s.declined, wrong)
+      << file << " has more wrong answers (NSYS_AI_SHOW_HELDOUT=1 prints them)";
 }
 
-// Two more held-out batches of 40, each written from SQL over the fixtures by someone who read neither the parser nor
-// any other question file, and kept apart since: questions_fresh2.json (27 right when it was added) and
-// questions_fresh3.json (26 with the parser before the session that added it, 29 after; its wrong answers were not
-// read). Their scores are printed and must not fall.
-TEST(QuestionSet, MoreFreshHeldOutBatchesKeepTheirScores) {
+// Seven batches of 40, each written from SQL over the fixtures by someone who read neither the parser nor any other
+// question file; their answers were never read, and nothing was tuned against them. Each score is right / declined
+// / wrong.
+//
+// Until 2026-11-26 the phrase parser answered every question the typed Query read only in part; since, such a
+// question is declined, saying what was read and what was not. That trade lowered the right answers and cut the wrong
+// ones by two thirds; the floors and ceilings below are the scores measured then.
+//  - questions_fresh.json (2026-11-25): 24 right when added, 29 / 0 / 11 before the policy, 25 / 10 / 5 after.
+//  - questions_fresh2.json: 27 when added, 30 / 2 / 8 before, 22 / 13 / 5 after.
+//  - questions_fresh3.json: 26 when added, 29 / 0 / 11 before, 18 / 17 / 5 after.
+//  - questions_fresh4.json (2026-11-26, phrase parser alone 24 / 0 / 16): 28 / 0 / 12 before, 22 / 16 / 2 after.
+//  - questions_fresh5.json (2026-11-26, 22 / 0 / 18 when first scored): 21 / 0 / 19 before, 11 / 26 / 3 after.
+//  - questions_fresh6.json (batch 14, written 2026-11-26 before that day's filler changes): 28 / 1 / 11 when first
+//    scored with the code of the session's start; 20 / 19 / 1 at its end.
+//  - questions_fresh7.json (batch 15, written after those changes): 21 / 15 / 4 when first scored (32 / 0 / 8 with
+//    the code of the session's start).
+TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
-  const Score second = AskHeldOut("questions_fresh2.json", "fresh held-out 2");
-  EXPECT_EQ(second.total, 40u);
-  EXPECT_GE(second.right, 27u)
-      << "questions_fresh2.json's score fell (NSYS_AI_SHOW_HELDOUT=1 prints the wrong answers)";
-  const Score third = AskHeldOut("questions_fresh3.json", "fresh held-out 3");
-  EXPECT_EQ(third.total, 40u);
-  EXPECT_GE(third.right, 29u) << "questions_fresh3.json's score fell (NSYS_AI_SHOW_HELDOUT=1 prints the wrong answers)";
+  ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 25, 5);
+  ExpectHeld(AskHeldOut("questions_fresh2.json", "fresh held-out 2"), "questions_fresh2.json", 22, 5);
+  ExpectHeld(AskHeldOut("questions_fresh3.json", "fresh held-out 3"), "questions_fresh3.json", 18, 5);
 }
 
-// Two batches of 40 written on 2026-11-26 from SQL by helpers that read only the fixture READMEs and the analysis
-// guide, a quarter of each compound; their answers were never read. questions_fresh4.json: 24 right, 0 declined, 16
-// wrong with the phrase parser alone, before any change; 22 / 0 / 18 with the typed Query's first version in front of
-// it; 27 / 0 / 13 at the end of that session. questions_fresh5.json, written while the Query was built: 22 / 0 / 18
-// when first scored, 21 / 1 / 18 at the end of that session (the changes between came from the tuning set). Their
-// scores must not fall.
 TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
-  const Score fourth = AskHeldOut("questions_fresh4.json", "fresh held-out 4");
-  EXPECT_EQ(fourth.total, 40u);
-  EXPECT_GE(fourth.right, 24u)
-      << "questions_fresh4.json's score fell (NSYS_AI_SHOW_HELDOUT=1 prints the wrong answers)";
-  const Score fifth = AskHeldOut("questions_fresh5.json", "fresh held-out 5");
-  EXPECT_EQ(fifth.total, 40u);
-  EXPECT_GE(fifth.right, 21u) << "questions_fresh5.json's score fell (NSYS_AI_SHOW_HELDOUT=1 prints the wrong answers)";
+  ExpectHeld(AskHeldOut("questions_fresh4.json", "fresh held-out 4"), "questions_fresh4.json", 22, 2);
+  ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 11, 3);
+  ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 20, 1);
+  ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 21, 4);
 }
 
 }  // namespace

@@ -33,9 +33,11 @@ TEST(AskCli, AnswersInMarkdownAndJson) {
   ASSERT_EQ(js.exit_code, 0) << js.err;
   const Json j = Json::parse(js.out);
   EXPECT_FALSE(j.contains("conversationId"));
-  EXPECT_EQ(j["skillsUsed"], Json::array({"nccl_breakdown"}));
-  // Device 0: 33 SendRecv kernels, 17,172,652 ns (SUM(end-start) of ncclDevKernel_SendRecv on device 0).
-  EXPECT_TRUE(Has(j["answer"]["summary"], "17.173 ms")) << js.out;
+  EXPECT_EQ(j["skillsUsed"], Json::array({"event_stats"}));
+  // 66 NCCL kernels, 25,401,752 ns: SELECT COUNT(*), SUM(end-start) ... WHERE shortName LIKE '%nccl%'.
+  EXPECT_TRUE(Has(j["answer"]["summary"], "Read as: total time of kernels whose name contains `NCCL`")) << js.out;
+  EXPECT_TRUE(Has(j["answer"]["summary"], "25.402 ms")) << js.out;
+  EXPECT_TRUE(Has(j["answer"]["summary"], "66 kernels")) << js.out;
   EXPECT_FALSE(j["answer"]["markdown"].get<std::string>().empty());
 }
 

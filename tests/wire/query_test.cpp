@@ -45,6 +45,31 @@ TEST(WireQuery, ReadsEveryMemberAndWritesItBackUnchanged) {
   EXPECT_EQ(Json(ToQuerySpec(q)), json);
 }
 
+// A GPU's copies by their classification and a yes/no against a threshold, read and written back.
+TEST(WireQuery, HostMemoryUnifiedCopiesAndAThresholdRoundTrip) {
+  const Json json = {
+      {"measures", {"count", "max_bytes"}},
+      {"subject", {{"events", "memcpy"}, {"copyKind", "Unified HtoD"}, {"memory", "pageable"}}},
+      {"form", "yes_no"},
+      {"threshold", 0.0},
+  };
+  auto queries = ToQueries({Spec(json)});
+  ASSERT_TRUE(queries.ok()) << queries.error().message;
+  const agent::Query& q = queries->front();
+  EXPECT_EQ(q.measures, (std::vector<agent::Measure>{agent::Measure::kCount, agent::Measure::kMaxBytes}));
+  EXPECT_EQ(q.subject.copy_kind, "Unified HtoD");
+  EXPECT_EQ(q.subject.memory, "pageable");
+  EXPECT_EQ(q.threshold, 0.0);
+  EXPECT_EQ(Json(ToQuerySpec(q)), json);
+  auto swap = ToQueries({Spec({{"measures", {"count"}}, {"subject", {{"events", "memcpy"}, {"memory", "swap"}}}})});
+  ASSERT_FALSE(swap.ok());
+  EXPECT_NE(swap.error().message.find("a host memory kind is one of pageable"), std::string::npos)
+      << swap.error().message;
+  auto gpu = ToQueries({Spec({{"measures", {"idle"}}, {"subject", {{"events", "gpu"}}}})});
+  ASSERT_TRUE(gpu.ok()) << gpu.error().message;
+  EXPECT_EQ(gpu->front().subject.events, agent::EventKind::kGpu);
+}
+
 TEST(WireQuery, AnUnknownNameIsRefusedByItsPathWithTheNamesItCouldBe) {
   auto bad = ToQueries({Spec({{"measures", {"count", "avg"}}, {"subject", {{"events", "kernels"}}}})});
   ASSERT_FALSE(bad.ok());

@@ -561,22 +561,25 @@ void Finish(Ctx& c, std::string_view intent) {
   s.question = c.p.text;
 }
 
+// A question for a cause or a remedy ("why is the GPU idle?", "what is the bottleneck?"): the Book's diagnosis answers
+// it (ask_why), not a Query, whatever else of it the filler read.
+bool AsksForADiagnosis(const Reading& reading) {
+  static constexpr std::string_view kWords[] = {"why",      "bottleneck", "bottlenecks", "wrong",          "improve",
+                                                "optimize", "optimise",   "recommend",   "recommendation", "suggest",
+                                                "fix",      "problem",    "problems",    "advice",         "cause"};
+  return std::any_of(reading.unread.begin(), reading.unread.end(), [](const std::string& w) {
+    return std::find(std::begin(kWords), std::end(kWords), Lower(w)) != std::end(kWords);
+  });
+}
+
 }  // namespace
 
-// Long-ish: the turn's steps in order, each a named function; a refusal may end the turn at any step.
-AskTurn AskOfflineTurn(const std::string& question, const engine::Profile& profile,
-                       const std::vector<SkillInfo>& skills, const SkillRunner& run, const ConversationState* prior,
-                       const CancelToken& cancel) {
-  // The typed reading first: when every word of the question is accounted for, the one executor answers it.
-  if (!prior || !prior->queries.empty()) {
-    const Reading reading = FillQueries(question, VocabularyOf(profile, run, cancel, NameCandidates(question)),
-                                        prior ? prior->queries : std::vector<Query>{});
-    if (reading.complete()) {
-      AskTurn turn = AnswerQueries(reading.queries, profile, run, cancel);
-      turn.state.question = question;
-      return turn;
-    }
-  }
+namespace {
+
+// Long-ish: the phrase parser's steps in order, each a named function; a refusal may end the turn at any step.
+AskTurn AskPhraseParser(const std::string& question, const engine::Profile& profile,
+                        const std::vector<SkillInfo>& skills, const SkillRunner& run, const ConversationState* prior,
+                        const CancelToken& cancel) {
   Ctx c{ParseQuestion(question, profile.info()), profile, skills, run, prior, cancel};
   if (c.p.text.empty()) {
     c.turn.answer = Refuse({"The question is empty.", {"a question"}, Alternatives(c)});
@@ -619,6 +622,33 @@ AskTurn AskOfflineTurn(const std::string& question, const engine::Profile& profi
   }
   Finish(c, intent->name);
   return c.turn;
+}
+
+}  // namespace
+
+AskTurn AskOfflineTurn(const std::string& question, const engine::Profile& profile,
+                       const std::vector<SkillInfo>& skills, const SkillRunner& run, const ConversationState* prior,
+                       const CancelToken& cancel) {
+  // The typed reading first: when every word of the question is accounted for, the one executor answers it.
+  if (!prior || !prior->queries.empty()) {
+    const Reading reading = FillQueries(question, VocabularyOf(profile, run, cancel, NameCandidates(question)),
+                                        prior ? prior->queries : std::vector<Query>{});
+    if (reading.complete()) {
+      AskTurn turn = AnswerQueries(reading.queries, profile, run, cancel);
+      turn.state.question = question;
+      return turn;
+    }
+    // Read in part: declined, saying what was read and what was not, never handed to the phrase parser, whose answer
+    // to a question read in part was right about half the time on questions nobody tuned to (it answers a part of
+    // the question, or another one, without saying so). A question for a cause goes to the diagnosis; one with no
+    // reading at all (an overview, a skill by name, a question about something no profile holds) to the parser.
+    if (!reading.queries.empty() && !AsksForADiagnosis(reading)) {
+      AskTurn turn = DeclinePartialReading(reading, profile.info().caps);
+      turn.state.question = question;
+      return turn;
+    }
+  }
+  return AskPhraseParser(question, profile, skills, run, prior, cancel);
 }
 
 Answer AskOffline(const std::string& question, const engine::Profile& profile, const std::vector<SkillInfo>& skills,

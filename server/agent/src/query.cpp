@@ -13,22 +13,24 @@
 #include <string_view>
 #include <vector>
 
+#include "nsys/support/name_pattern.h"
+
 namespace nsys::agent {
 // File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity
 // batches, where two anonymous namespaces are one.
 namespace query_words {
 
-constexpr std::array<std::string_view, 23> kMeasures = {
-    "total",       "count",      "share", "gpu_share", "average", "median",    "p90",       "p95",
-    "p99",         "min",        "max",   "stddev",    "bytes",   "avg_bytes", "bandwidth", "busy",
-    "utilization", "idle_share", "idle",  "span",      "grid",    "block",     "groups"};
-constexpr std::array<std::string_view, 5> kEvents = {"kernels", "api", "memcpy", "memset", "nvtx"};
+constexpr std::array<std::string_view, 25> kMeasures = {
+    "total", "count", "share",  "gpu_share", "average",   "median",    "p90",      "p95",         "p99",
+    "min",   "max",   "stddev", "bytes",     "avg_bytes", "bandwidth", "busy",     "utilization", "idle_share",
+    "idle",  "span",  "grid",   "block",     "groups",    "min_bytes", "max_bytes"};
+constexpr std::array<std::string_view, 6> kEvents = {"kernels", "api", "memcpy", "memset", "nvtx", "gpu"};
 constexpr std::array<std::string_view, 6> kGroupBy = {"none", "name", "device", "pid", "stream", "range"};
 constexpr std::array<std::string_view, 3> kRank = {"none", "top", "bottom"};
 constexpr std::array<std::string_view, 4> kForm = {"number", "yes_no", "name", "table"};
 
 // How each measure reads in the reading line.
-constexpr std::array<std::string_view, 23> kMeasureWords = {"total time",
+constexpr std::array<std::string_view, 25> kMeasureWords = {"total time",
                                                             "count",
                                                             "share of all time",
                                                             "share of GPU time",
@@ -50,7 +52,9 @@ constexpr std::array<std::string_view, 23> kMeasureWords = {"total time",
                                                             "span",
                                                             "blocks per grid",
                                                             "threads per block",
-                                                            "number of distinct groups"};
+                                                            "number of distinct groups",
+                                                            "smallest size",
+                                                            "largest size"};
 
 std::string EventWords(const Subject& s) {
   switch (s.events) {
@@ -64,6 +68,8 @@ std::string EventWords(const Subject& s) {
       return "memsets";
     case EventKind::kNvtx:
       return "NVTX ranges";
+    case EventKind::kGpu:
+      return "GPU work (kernels, copies and memsets)";
   }
   return "events";
 }
@@ -71,7 +77,9 @@ std::string EventWords(const Subject& s) {
 std::string SubjectWords(const Subject& s) {
   std::string out = EventWords(s);
   if (s.events == EventKind::kApi && !s.api_class.empty()) out = fmt::format("CUDA API calls of class {}", s.api_class);
-  if (!s.name.empty()) out += fmt::format(" whose name contains `{}`", s.name);
+  if (!s.name.empty())
+    out += (IsNamePattern(s.name) ? " whose name matches `" : " whose name contains `") + s.name + "`";
+  if (!s.memory.empty()) out += fmt::format(" to or from {} host memory", s.memory);
   return out;
 }
 
@@ -113,7 +121,31 @@ std::string ScopeWords(const Scope& s, bool on_gpu) {
 }
 
 bool OnGpu(EventKind e) {
-  return e == EventKind::kKernels || e == EventKind::kMemcpy || e == EventKind::kMemset;
+  return e == EventKind::kKernels || e == EventKind::kMemcpy || e == EventKind::kMemset || e == EventKind::kGpu;
+}
+
+std::string ThresholdWords(Measure m, double v) {
+  switch (m) {
+    case Measure::kShare:
+    case Measure::kGpuShare:
+    case Measure::kUtilization:
+    case Measure::kIdleShare:
+      return fmt::format("{:g}%", v);
+    case Measure::kCount:
+    case Measure::kGroups:
+    case Measure::kGrid:
+    case Measure::kBlock:
+      return fmt::format("{:g}", v);
+    case Measure::kBytes:
+    case Measure::kAvgBytes:
+    case Measure::kMinBytes:
+    case Measure::kMaxBytes:
+      return fmt::format("{:g} bytes", v);
+    case Measure::kBandwidth:
+      return fmt::format("{:g} GB/s", v);
+    default:
+      return fmt::format("{:g} ns", v);
+  }
 }
 
 }  // namespace query_words
@@ -162,6 +194,9 @@ Status CheckQuery(const Query& q) {
   }
   for (const Subject* s : {&q.subject, q.versus_subject ? &*q.versus_subject : nullptr}) {
     if (s && (s->name.size() > 512 || s->copy_kind.size() > 32)) return bad("a name of at most 512 bytes.");
+    static constexpr std::string_view kMemory[] = {"", "pageable", "pinned", "device", "array", "managed"};
+    if (s && std::find(std::begin(kMemory), std::end(kMemory), s->memory) == std::end(kMemory))
+      return bad("a host memory kind is one of pageable, pinned, device, array, managed.");
   }
   if (q.limit < 0 || q.limit > 100) return bad("limit between 0 and 100.");
   for (const Subject* s : {&q.subject, q.versus_subject ? &*q.versus_subject : nullptr}) {
@@ -170,8 +205,9 @@ Status CheckQuery(const Query& q) {
     if (s && std::find(std::begin(kClasses), std::end(kClasses), s->api_class) == std::end(kClasses))
       return bad("an API class is one of sync, alloc, free, module, setup, launch, memcpy, memset.");
   }
-  if (q.form == Form::kYesNo && !q.versus_subject && !q.versus_scope)
-    return bad("a yes/no answer needs something to compare with (versus_subject or versus_scope).");
+  if (q.threshold && !std::isfinite(*q.threshold)) return bad("a threshold is a finite number.");
+  if (q.form == Form::kYesNo && !q.versus_subject && !q.versus_scope && !q.threshold)
+    return bad("a yes/no answer needs something to compare with (versus_subject, versus_scope or threshold).");
   return {};
 }
 
@@ -191,7 +227,12 @@ std::string DescribeQuery(const Query& q) {
   }
   if (q.versus_subject) out += ", against " + SubjectWords(*q.versus_subject);
   if (q.versus_scope) out += ", against " + ScopeWords(*q.versus_scope, on_gpu);
-  if (q.form == Form::kYesNo) out += q.yes_if_less ? " (yes if the first is smaller)" : " (yes if the first is larger)";
+  if (q.form == Form::kYesNo && q.threshold && !q.versus_subject && !q.versus_scope) {
+    out += fmt::format(" (yes if {} {} {})", measures.front(), q.yes_if_less ? "is below" : "is above",
+                       ThresholdWords(q.measures.front(), *q.threshold));
+  } else if (q.form == Form::kYesNo) {
+    out += q.yes_if_less ? " (yes if the first is smaller)" : " (yes if the first is larger)";
+  }
   return out;
 }
 

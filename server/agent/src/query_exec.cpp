@@ -18,6 +18,7 @@
 #include "nsys/agent/answer.h"
 #include "nsys/agent/query.h"
 #include "nsys/agent/query_answer.h"
+#include "nsys/support/name_pattern.h"
 #include "text_case.h"
 
 namespace nsys::agent {
@@ -33,7 +34,7 @@ using ask_detail::FormatNs;
 using ask_detail::FormatPct;
 
 // The column of event_stats (launch_sizes for the last two) that holds each measure, in Measure's order.
-constexpr std::array<std::string_view, 23> kColumn = {"total_ns",  "count",
+constexpr std::array<std::string_view, 25> kColumn = {"total_ns",  "count",
                                                       "share_pct", "gpu_share_pct",
                                                       "avg_ns",    "med_ns",
                                                       "p90_ns",    "p95_ns",
@@ -44,8 +45,9 @@ constexpr std::array<std::string_view, 23> kColumn = {"total_ns",  "count",
                                                       "busy_pct",  "idle_pct",
                                                       "idle_ns",   "span_ns",
                                                       "blocks",    "threads_per_block",
-                                                      ""};
-constexpr std::array<std::string_view, 23> kWords = {"total time",
+                                                      "",          "min_bytes",
+                                                      "max_bytes"};
+constexpr std::array<std::string_view, 25> kWords = {"total time",
                                                      "count",
                                                      "share",
                                                      "share of GPU time",
@@ -67,7 +69,9 @@ constexpr std::array<std::string_view, 23> kWords = {"total time",
                                                      "span",
                                                      "blocks per grid",
                                                      "threads per block",
-                                                     "groups"};
+                                                     "groups",
+                                                     "smallest",
+                                                     "largest"};
 
 bool IsLaunchMeasure(Measure m) {
   return m == Measure::kGrid || m == Measure::kBlock;
@@ -87,9 +91,10 @@ std::string FormatMeasure(Measure m, const Value& v) {
   const std::optional<double> x = NumberOf(v);
   if (!x) return "none";
   switch (m) {
-    case Measure::kCount:
     case Measure::kGrid:
     case Measure::kBlock:
+      return fmt::format("{:.0f}", *x);  // launch dimensions as CUDA writes them: 8191, not 8,191
+    case Measure::kCount:
     case Measure::kGroups:
       return FormatCount(*x);
     case Measure::kShare:
@@ -99,6 +104,8 @@ std::string FormatMeasure(Measure m, const Value& v) {
       return FormatPct(*x);
     case Measure::kBytes:
     case Measure::kAvgBytes:
+    case Measure::kMinBytes:
+    case Measure::kMaxBytes:
       return FormatBytes(*x);
     case Measure::kBandwidth:
       return fmt::format("{:.2f} GB/s", *x);
@@ -109,13 +116,14 @@ std::string FormatMeasure(Measure m, const Value& v) {
 
 // What the events are called in a sentence: "kernels", "calls", "copies", "memsets", "ranges".
 std::string_view Noun(EventKind e) {
-  constexpr std::array<std::string_view, 5> nouns = {"kernels", "calls", "copies", "memsets", "ranges"};
+  constexpr std::array<std::string_view, 6> nouns = {"kernels", "calls",  "copies",
+                                                     "memsets", "ranges", "GPU operations"};
   return nouns[static_cast<size_t>(e)];
 }
 // The time every share is of: "kernel time", "API time", ...
 std::string_view TimeOf(EventKind e) {
-  constexpr std::array<std::string_view, 5> of = {"kernel time", "CUDA API time", "copy time", "memset time",
-                                                  "NVTX range time"};
+  constexpr std::array<std::string_view, 6> of = {"kernel time", "CUDA API time",   "copy time",
+                                                  "memset time", "NVTX range time", "GPU time"};
   return of[static_cast<size_t>(e)];
 }
 
@@ -150,6 +158,8 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
     args["group_by"] = Value(std::string(GroupByNames()[static_cast<size_t>(q.group_by)]));
   if (scope.stream >= 0) args["stream"] = Value(int64_t{scope.stream});
   if (subject.events == EventKind::kApi && !subject.api_class.empty()) args["api_class"] = Value(subject.api_class);
+  const bool sized = subject.events == EventKind::kMemcpy || subject.events == EventKind::kMemset;
+  if (sized && !subject.memory.empty()) args["memory"] = Value(subject.memory);
   const std::pair<const char*, int64_t> bounds[] = {{"longer_than_ns", scope.longer_than_ns},
                                                     {"shorter_than_ns", scope.shorter_than_ns},
                                                     {"larger_than_bytes", scope.larger_than_bytes},
@@ -189,7 +199,7 @@ std::vector<size_t> LaunchRows(const skills::Table& t, const Subject& s) {
       const auto* v = c ? std::get_if<std::string>(&t.rows[r][*c]) : nullptr;
       return v ? std::string_view(*v) : std::string_view();
     };
-    if (ContainsNoCase(text(short_name), s.name) || ContainsNoCase(text(name), s.name)) rows.push_back(r);
+    if (NamePatternMatches(text(short_name), s.name) || NamePatternMatches(text(name), s.name)) rows.push_back(r);
   }
   std::stable_sort(rows.begin(), rows.end(),
                    [&](size_t a, size_t b) { return CellOr(t, a, "calls", 0) > CellOr(t, b, "calls", 0); });
@@ -464,6 +474,13 @@ std::string CompareFacts(const Query& q, const Side& a, const Side& b) {
   return out + ".";
 }
 
+// "Yes: " or "No: " for a Query with a threshold: the first measure of its first row against it. No row is a count
+// of 0 ("are there any ...": no).
+std::string ThresholdVerdict(const Query& q, const Side& side) {
+  const double x = side.rows.empty() ? 0 : CellOr(side.table, side.rows.front(), ColumnOf(q.measures.front()), 0);
+  return (q.yes_if_less ? x < *q.threshold : x > *q.threshold) ? "Yes: " : "No: ";
+}
+
 // A Query the profile cannot answer: the reason in the text, and the answer's refusal unless another Query answered.
 // Questions of the kinds of events the profile has: what a refusal offers instead.
 std::vector<std::string> Answerable(const engine::Capabilities& caps) {
@@ -484,10 +501,12 @@ void CannotAnswer(const std::string& why, std::vector<std::string> missing, cons
 
 // The table behind a kind of events, as a refusal names what is missing.
 std::string TableOf(EventKind e) {
-  constexpr std::array<std::string_view, 5> tables = {
-      "CUDA kernel table (CUPTI_ACTIVITY_KIND_KERNEL)", "CUDA API table (CUPTI_ACTIVITY_KIND_RUNTIME)",
-      "memory copy table (CUPTI_ACTIVITY_KIND_MEMCPY)", "memset table (CUPTI_ACTIVITY_KIND_MEMSET)",
-      "NVTX table (NVTX_EVENTS)"};
+  constexpr std::array<std::string_view, 6> tables = {"CUDA kernel table (CUPTI_ACTIVITY_KIND_KERNEL)",
+                                                      "CUDA API table (CUPTI_ACTIVITY_KIND_RUNTIME)",
+                                                      "memory copy table (CUPTI_ACTIVITY_KIND_MEMCPY)",
+                                                      "memset table (CUPTI_ACTIVITY_KIND_MEMSET)",
+                                                      "NVTX table (NVTX_EVENTS)",
+                                                      "GPU activity tables (kernels, memory copies, memsets)"};
   return std::string(tables[static_cast<size_t>(e)]);
 }
 
@@ -558,6 +577,27 @@ void NoSuchCall(const Query& q, const SkillRunner& run, const CancelToken& cance
   turn.answer.evidence.push_back(EvidenceOf(near, side, "Calls whose name contains " + q.subject.name));
 }
 
+// "Are there any kernels longer than 5 ms?": beside the count, the longest of all of them (the shortest, for "any
+// shorter than"), so a "No" says how far from the bound the events are.
+void AddExtreme(const Query& q, const SkillRunner& run, const CancelToken& cancel, AskTurn& turn, std::string& text) {
+  const bool any = q.form == Form::kYesNo && q.threshold == 0.0 && q.measures.front() == Measure::kCount;
+  const bool longer = q.scope.longer_than_ns >= 0, shorter = q.scope.shorter_than_ns >= 0;
+  if (!any || longer == shorter || q.group_by != GroupBy::kNone) return;
+  Query all = q;
+  all.form = Form::kNumber;
+  all.threshold.reset();
+  all.scope.longer_than_ns = all.scope.shorter_than_ns = -1;
+  all.measures = {longer ? Measure::kMax : Measure::kMin};
+  auto side = RunSide(all, all.subject, all.scope, run, cancel);
+  if (!side || side->table.declined || side->rows.empty() || CellOr(side->table, side->rows.front(), "count", 0) == 0)
+    return;
+  text += fmt::format(
+      " The {} of all of them: {}.", longer ? "longest" : "shortest",
+      FormatMeasure(all.measures.front(),
+                    side->table.rows[side->rows.front()][*ColumnIndex(side->table, ColumnOf(all.measures.front()))]));
+  turn.answer.evidence.push_back(EvidenceOf(all, *side, DescribeQuery(all)));
+}
+
 // How many processes the GPUs' work came from, beside how many GPUs did it.
 void AddProcesses(const Query& q, const SkillRunner& run, const CancelToken& cancel, AskTurn& turn, std::string& text) {
   Query by_pid = q;
@@ -595,7 +635,9 @@ void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunne
   const bool no_call = none && q.subject.events == EventKind::kApi && IsApiIdentifier(q.subject.name);
   if (no_call && !q.versus_subject) return NoSuchCall(q, run, cancel, turn, text);
   if (!q.versus_subject && !q.versus_scope) {
+    if (q.form == Form::kYesNo && q.threshold) text += ThresholdVerdict(q, *a);
     text += FactsOf(q, *a);
+    AddExtreme(q, run, cancel, turn, text);
     if (!a->rows.empty()) turn.answer.evidence.push_back(EvidenceOf(q, *a, DescribeQuery(q)));
     if (q.group_by == GroupBy::kDevice && Asked(q, Measure::kGroups)) AddProcesses(q, run, cancel, turn, text);
     const bool grouped = q.group_by != GroupBy::kNone && q.rank == Rank::kNone && a->call.skill == "event_stats" &&
@@ -614,13 +656,39 @@ void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunne
   if (!b->rows.empty()) turn.answer.evidence.push_back(EvidenceOf(q, *b, SideLabel(q, true)));
 }
 
+// A launch configuration comes from launch_sizes and the other measures from event_stats: a Query that asks for both
+// ("how long did it run and what grid did it use") is answered as two, the launch configuration second; `true` marks
+// such a second half, whose kernel is the first one the first half names when it ranks ("which kernel ran, and what
+// grid did it use").
+std::vector<std::pair<Query, bool>> SplitLaunchMeasures(const std::vector<Query>& queries) {
+  std::vector<std::pair<Query, bool>> out;
+  for (const Query& q : queries) {
+    Query launch = q, other = q;
+    launch.measures.clear();
+    other.measures.clear();
+    for (Measure m : q.measures) (IsLaunchMeasure(m) ? launch : other).measures.push_back(m);
+    if (launch.measures.empty() || other.measures.empty()) {
+      out.emplace_back(q, false);
+      continue;
+    }
+    launch.form = Form::kNumber;
+    launch.threshold.reset();
+    launch.group_by = GroupBy::kNone;
+    launch.rank = Rank::kNone;
+    launch.limit = 0;
+    out.emplace_back(std::move(other), false);
+    out.emplace_back(std::move(launch), true);
+  }
+  return out;
+}
+
 // What the conversation keeps: the Queries for a typed follow-up, and the phrase parser's fields for its own.
 void KeepState(const std::vector<Query>& queries, ConversationState& state) {
   state.intent = "query";
   state.queries = queries;
   if (queries.empty()) return;
   const Query& q = queries.front();
-  constexpr std::array<std::string_view, 5> topics = {"kernels", "api", "memcpy", "memset", "nvtx"};
+  constexpr std::array<std::string_view, 6> topics = {"kernels", "api", "memcpy", "memset", "nvtx", "kernels"};
   state.topic = std::string(topics[static_cast<size_t>(q.subject.events)]);
   state.filter = FilterOf(q.scope);
   if (q.subject.events == EventKind::kKernels) state.kernel = q.subject.name;
@@ -629,16 +697,42 @@ void KeepState(const std::vector<Query>& queries, ConversationState& state) {
 
 }  // namespace query_exec
 
-AskTurn AnswerQueries(const std::vector<Query>& queries, const engine::Profile& profile, const SkillRunner& run,
+AskTurn DeclinePartialReading(const Reading& reading, const engine::Capabilities& caps) {
+  using namespace query_exec;  // this file's own helpers
+  std::string unread;
+  for (const std::string& w : reading.unread) unread += fmt::format("{}'{}'", unread.empty() ? "" : ", ", w);
+  std::string reason = "I could not read all of this question, so I did not answer it: I did not understand " +
+                       (unread.empty() ? std::string("what it asks") : unread) + ".";
+  std::vector<std::string> alternatives;
+  for (const Query& q : reading.queries) {
+    const std::string read = DescribeQuery(q);
+    reason += " I understood: " + read + ".";
+    alternatives.push_back(read);
+  }
+  for (std::string& a : Answerable(caps)) alternatives.push_back(std::move(a));
+  AskTurn turn;
+  turn.answer = Refuse(Refusal{reason, {}, std::move(alternatives)});
+  turn.answer.confidence_reason = "The question was read only in part; nothing was answered from a guess.";
+  turn.state.intent = "query";
+  return turn;
+}
+
+AskTurn AnswerQueries(const std::vector<Query>& asked, const engine::Profile& profile, const SkillRunner& run,
                       const CancelToken& cancel) {
   using namespace query_exec;  // this file's own helpers
   AskTurn turn;
   std::string text;
-  for (const Query& q : queries) {
+  size_t listed_before = 0;  // where the last Query's listed groups start
+  bool by_name = false;      // the last Query listed names
+  for (auto& [q, second_half] : SplitLaunchMeasures(asked)) {
     if (Status ok = CheckQuery(q); !ok) {
       text += (text.empty() ? "" : "\n") + ok.error().message;
       continue;
     }
+    if (second_half && by_name && q.subject.name.empty() && turn.state.listed.size() > listed_before)
+      q.subject.name = turn.state.listed[listed_before];
+    listed_before = turn.state.listed.size();
+    by_name = q.group_by == GroupBy::kName;
     AnswerOne(q, profile.info(), run, cancel, turn, text);
   }
   std::sort(turn.skills_used.begin(), turn.skills_used.end());
@@ -659,7 +753,7 @@ AskTurn AnswerQueries(const std::vector<Query>& queries, const engine::Profile& 
     turn.answer.verify =
         VerifyCommand(turn.answer.evidence.front().call, info.source_path.empty() ? info.path : info.source_path);
   }
-  KeepState(queries, turn.state);
+  KeepState(asked, turn.state);
   return turn;
 }
 

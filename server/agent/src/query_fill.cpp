@@ -20,6 +20,7 @@
 
 #include "nsys/agent/query.h"
 #include "nsys/agent/query_answer.h"
+#include "nsys/support/name_pattern.h"
 #include "query_lexicon.h"
 #include "text_case.h"
 
@@ -56,9 +57,33 @@ bool IsNumber(std::string_view s) {
   return digit;
 }
 
+std::vector<lexicon::Entry> EntriesOf(std::string_view phrase);
+
+// "two" to "ten": a number said in words ("which two kernels", "the top three").
+std::optional<int> SpelledNumber(std::string_view lower) {
+  constexpr std::string_view kWords[] = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"};
+  for (size_t i = 0; i < std::size(kWords); ++i) {
+    if (lower == kWords[i]) return static_cast<int>(i) + 2;
+  }
+  return std::nullopt;
+}
+
 // "gpu0", "gpu:1", "cuda:0", "device#2", "top5", "100ms", "0.5s": a word and a number, split in two tokens.
+// "grid/block": two words of the lexicon, two tokens. "two": the number 2.
 void PushSplit(std::vector<Token>& out, const std::string& word) {
   const std::string lower = Lower(word);
+  if (const auto n = SpelledNumber(lower)) {
+    out.push_back({word, std::to_string(*n)});
+    return;
+  }
+  if (const size_t slash = lower.find('/'); slash != std::string::npos && EntriesOf(lower).empty()) {
+    const std::string a = lower.substr(0, slash), b = lower.substr(slash + 1);
+    if (!EntriesOf(a).empty() && !EntriesOf(b).empty()) {
+      out.push_back({word.substr(0, slash), a});
+      out.push_back({word.substr(slash + 1), b});
+      return;
+    }
+  }
   for (std::string_view head : {"gpu", "device", "cuda", "stream", "pid", "top", "rank"}) {
     if (lower.size() > head.size() && lower.compare(0, head.size(), head) == 0) {
       std::string rest = lower.substr(head.size());
@@ -82,18 +107,38 @@ void PushSplit(std::vector<Token>& out, const std::string& word) {
   out.push_back({word, lower});
 }
 
+// A word that ends a sentence when it ends with a full stop: not an abbreviation ("vs.", "e.g.", "no.").
+bool EndsSentence(const std::string& word) {
+  if (word.size() < 2 || word.back() != '.') return false;
+  const std::string lower = Lower(word);
+  for (std::string_view abbreviation :
+       {"vs.", "e.g.", "i.e.", "no.", "approx.", "etc.", "avg.", "min.", "max.", "resp."}) {
+    if (lower == abbreviation) return false;
+  }
+  return true;
+}
+
 // Long-ish: one pass over the characters with the quote, separator and word cases side by side.
 std::vector<Token> Tokenize(const std::string& question) {
   std::vector<Token> out;
   std::string word;
   const auto flush = [&] {
+    const bool sentence_end = EndsSentence(word);
+    const bool colon = !word.empty() && word.back() == ':';
     while (!word.empty() && std::string_view(".:)(\"'").find(word.back()) != std::string_view::npos) word.pop_back();
     while (!word.empty() && std::string_view("(\"'").find(word.front()) != std::string_view::npos) word.erase(0, 1);
+    // A possessive is its noun: "GPU 1's kernel time", "cuFFT's kernels".
+    for (std::string_view s : {"'s", "\u2019s"}) {
+      if (word.size() > s.size() && word.compare(word.size() - s.size(), s.size(), s) == 0)
+        word.erase(word.size() - s.size());
+    }
     if (word == "-" || word == "--" || word == "\u2014") {
       out.push_back({",", ",", false, true});  // "ampere_sgemm - how many times ...": a dash between parts
     } else if (!word.empty()) {
       PushSplit(out, word);
     }
+    if (sentence_end) out.push_back({".", ".", false, true});
+    if (colon) out.push_back({",", ",", false, true});  // "For process 12 only: how much ..."
     word.clear();
   };
   for (size_t i = 0; i < question.size(); ++i) {
@@ -156,6 +201,41 @@ std::vector<NameClass> ClassesOf(const std::string& lower, const QueryVocabulary
   return out;
 }
 
+// A family said with a placeholder: "layer_N_computation", "ensure_layer_*_weights", "block_<i>" become the name
+// pattern "layer_*_computation" (a '*' for each placeholder part between '_', '-' or '.'); nullopt when the word has
+// no placeholder or nothing else.
+std::optional<std::string> PlaceholderPattern(std::string_view word) {
+  std::string out;
+  bool placeholder = false, named = false;
+  size_t start = 0;
+  for (size_t i = 0; i <= word.size(); ++i) {
+    if (i < word.size() && std::string_view("_-.").find(word[i]) == std::string_view::npos) continue;
+    const std::string part = Lower(word.substr(start, i - start));
+    const bool hole = part == "n" || part == "i" || part == "k" || part == "x" || part == "#" || part == "*" ||
+                      part == "<n>" || part == "{n}" || part == "<i>" || part == "{i}";
+    out += hole ? "*" : std::string(word.substr(start, i - start));
+    placeholder = placeholder || hole;
+    named = named || (!hole && !part.empty());
+    if (i < word.size()) out += word[i];
+    start = i + 1;
+  }
+  if (!placeholder || !named) return std::nullopt;
+  return out;
+}
+
+// The vocabularies in which a name pattern names a family: two names or more.
+std::vector<NameClass> ClassesOfPattern(const std::string& pattern, const QueryVocabulary& v) {
+  std::vector<NameClass> out;
+  const std::pair<const std::vector<std::string>*, NameClass> lists[] = {
+      {&v.api, NameClass::kApi}, {&v.kernels, NameClass::kKernel}, {&v.nvtx, NameClass::kNvtx}};
+  for (const auto& [names, cls] : lists) {
+    const auto members = std::count_if(names->begin(), names->end(),
+                                       [&](const std::string& n) { return NamePatternMatches(n, pattern); });
+    if (members >= 2) out.push_back(cls);
+  }
+  return out;
+}
+
 std::string Join(const std::vector<Token>& t, size_t from, size_t n, bool lower) {
   std::string out;
   for (size_t k = from; k < from + n; ++k) out += (k > from ? " " : "") + (lower ? t[k].lower : t[k].text);
@@ -210,9 +290,17 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
       if (item.kind == Item::kUnknown && IsNumber(t[i].lower)) {
         item.kind = Item::kNumber;
         item.number = std::strtod(t[i].lower.c_str(), nullptr);  // never throws; 1e400 digits read as inf
+      } else if (const auto pattern = item.kind == Item::kUnknown ? PlaceholderPattern(t[i].text) : std::nullopt) {
+        if (auto classes = ClassesOfPattern(*pattern, v); !classes.empty())
+          item = Item{Item::kName, {}, *pattern, std::move(classes), 0, {}};
       } else if (item.kind == Item::kUnknown && t[i].lower.size() >= 3 && IsWordLike(t[i].lower)) {
         if (auto classes = ClassesOf(t[i].lower, v, false); !classes.empty()) {
           item = Item{Item::kName, {}, t[i].text, std::move(classes), 0, {}};
+        } else if (const std::string stem = t[i].lower.substr(0, t[i].lower.size() - 1);
+                   t[i].lower.back() == 's' && stem.size() >= 3) {
+          // A plural of a name's part: "GEMMs" names the kernels whose names contain "gemm".
+          if (auto stem_classes = ClassesOf(stem, v, false); !stem_classes.empty())
+            item = Item{Item::kName, {}, t[i].text.substr(0, stem.size()), std::move(stem_classes), 0, {}};
         }
       }
     }
@@ -279,6 +367,17 @@ struct Clause {
   bool compare = false;            // "compare A and B"
   std::optional<size_t> number_before_noun;  // "the 3 kernels": a limit, when the clause ranks
   int64_t longer_than_ns = -1, shorter_than_ns = -1, larger_than_bytes = -1, smaller_than_bytes = -1;
+  std::string memory;                   // "pageable copies": the kind of host memory
+  bool any = false;                     // "are there any ...": whether the count is above 0
+  bool rank_by_size = false;            // "the largest copy": copies ranked by their size
+  uint8_t gpu_kinds = 0;                // bits of the GPU kinds named (kernels 1, copies 2, memsets 4)
+  std::optional<double> threshold;      // "is X more than half of ...": the first measure against a value
+  std::optional<Measure> threshold_of;  // the measure the threshold is of (share, total, count)
+  bool threshold_below = false;         // "less than", "under": yes when below
+  std::vector<size_t> names_at;         // the item index of each of `names`
+  bool wall = false;                    // "wall time": the time of what encloses, on the host's clock
+  bool which_one = false;               // "which one", "which of them": the group is a noun said before
+  std::optional<GroupBy> noun;          // the first noun of a GPU, process, stream or range the clause says
   std::vector<std::string> unread;
 };
 
@@ -286,7 +385,7 @@ struct Clause {
 // Marks the words it reads; they take no other slot.
 void ReadBounds(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
   for (size_t u = 1; u < items.size(); ++u) {
-    if (!items[u].Has(Slot::kUnit) || items[u - 1].kind != Item::kNumber) continue;
+    if (read[u] || !items[u].Has(Slot::kUnit) || items[u - 1].kind != Item::kNumber) continue;
     size_t k = u - 1;
     size_t than = items.size();
     if (k >= 1 && Lower(items[k - 1].word) == "than") than = --k;
@@ -309,11 +408,76 @@ void ReadBounds(const std::vector<Item>& items, Clause& c, std::vector<bool>& re
     bound = static_cast<int64_t>(v);
     read[u] = read[u - 1] = read[comparator] = true;
     if (than < items.size()) read[than] = true;
+    // "lasted more than 10 ms", "took longer than 1 ms": the verb of time is the bound's, not a total asked for.
+    if (comparator > 0 && items[comparator - 1].Has(Slot::kWeakTotal) &&
+        items[comparator - 1].Value(Slot::kWeakTotal) == 1)
+      read[comparator - 1] = true;
   }
 }
 
 void AddMeasure(Clause& c, Measure m) {
   if (std::find(c.measures.begin(), c.measures.end(), m) == c.measures.end()) c.measures.push_back(m);
+}
+
+// The quantity after a comparator: a fraction in words ("half"), a percentage, a time or a plain number. The measure
+// it is of, its value in that measure's unit, and how many items it takes; nullopt when none follows.
+struct Quantity {
+  Measure of;
+  double value;
+  size_t items;
+};
+std::optional<Quantity> QuantityAt(const std::vector<Item>& items, size_t j) {
+  if (j >= items.size()) return std::nullopt;
+  const auto unit_at = [&](size_t k) { return k < items.size() && items[k].Has(Slot::kUnit); };
+  if (items[j].Has(Slot::kHalf)) {
+    // "half a second" is a time; "half of the kernel time" a share.
+    if (Lower(items[j].word) == "half" && j + 2 < items.size() && Lower(items[j + 1].word) == "a" && unit_at(j + 2)) {
+      const uint8_t unit = items[j + 2].Value(Slot::kUnit);
+      if (unit < 10)
+        return Quantity{Measure::kTotal, 0.5 * (unit == 1 ? 1e9 : unit == 2 ? 1e6 : unit == 3 ? 1e3 : 1), 3};
+    }
+    return Quantity{Measure::kShare, static_cast<double>(items[j].Value(Slot::kHalf)), 1};
+  }
+  if (Lower(items[j].word) == "one") return Quantity{Measure::kCount, 1, 1};  // "more than one thread block"
+  if (items[j].kind != Item::kNumber || !std::isfinite(items[j].number) || items[j].number < 0) return std::nullopt;
+  const double v = items[j].number;
+  if (j + 1 < items.size() && (items[j + 1].word == "%" || Lower(items[j + 1].word) == "percent"))
+    return Quantity{Measure::kShare, v, 2};
+  if (unit_at(j + 1)) {
+    const uint8_t unit = items[j + 1].Value(Slot::kUnit);
+    if (unit >= 10) return std::nullopt;  // sizes: a bound on each copy (ReadBounds)
+    return Quantity{Measure::kTotal, v * (unit == 1 ? 1e9 : unit == 2 ? 1e6 : unit == 3 ? 1e3 : 1), 2};
+  }
+  return Quantity{Measure::kCount, v, 1};
+}
+
+// A threshold on the whole: "is X more than half of the kernel time", "is more than 100 ms going into MPI_Recv",
+// "more than 1,000 times". A share is always of the whole; a time or a count only in a yes/no question that counts
+// nothing ("how many kernels took more than 1 ms" bounds each kernel: ReadBounds). Marks the words it reads.
+void ReadThreshold(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  const bool yes_no = !items.empty() && (items.front().Has(Slot::kAuxiliary) || items.front().Has(Slot::kAny));
+  const bool counts = std::any_of(items.begin(), items.end(), [](const Item& it) {
+    return it.Has(Slot::kAny) ||
+           (it.Has(Slot::kMeasure) && it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kCount) &&
+            Lower(it.word) != "often");
+  });
+  for (size_t i = 0; i + 1 < items.size(); ++i) {
+    const std::string w = Lower(items[i].word);
+    const bool above = w == "more" || w == "over" || w == "above" || w == "at least" || w == "exceed" || w == "exceeds";
+    const bool below = w == "less" || w == "under" || w == "below" || w == "at most" || w == "fewer";
+    if (!above && !below) continue;
+    const size_t j = i + 1 < items.size() && Lower(items[i + 1].word) == "than" ? i + 2 : i + 1;
+    const std::optional<Quantity> q = QuantityAt(items, j);
+    if (!q) continue;
+    // "over 5 ms", "under 1 ms", "exceeds 2 ms" bound each event; "more than 100 ms in total" the whole.
+    const bool each = w == "over" || w == "under" || w == "above" || w == "below" || w == "exceed" || w == "exceeds";
+    if (q->of != Measure::kShare && (!yes_no || counts || each)) continue;
+    c.threshold = q->value;
+    c.threshold_of = q->of;
+    c.threshold_below = below;
+    for (size_t k = i; k < j + q->items; ++k) read[k] = true;
+    return;
+  }
 }
 
 // A number right after position i (skipping '#', "number", "no."), or nullopt; marks it read.
@@ -399,9 +563,11 @@ void ReadIds(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bo
       read[j] = true;
     }
   }
+  // An MPI rank's number is no process id: "rank 0" is read as nothing rather than as pid 0.
+  const bool rank_noun = Lower(items[i].word).rfind("rank", 0) == 0;
   for (double number : ids) {
     const std::optional<int32_t> id = IdOf(number);
-    if (!id) {
+    if (!id || rank_noun) {
       c.unread.push_back(std::to_string(number));  // "gpu 1.5" names no GPU: the reading is not complete
       continue;
     }
@@ -411,8 +577,14 @@ void ReadIds(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bo
   }
 }
 
-// A window: "first N s|ms", "between A and B s|ms"; marks what it reads.
+// A window: "first N s|ms", "between A and B s|ms"; marks what it reads. "the last 200 ms" is a window from the end,
+// which the Query does not hold: unread.
 void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bool>& read) {
+  if (items[i].Has(Slot::kLast) && i + 1 < items.size() && items[i + 1].kind == Item::kNumber) {
+    c.unread.push_back("last " + items[i + 1].word);
+    read[i + 1] = true;
+    return;
+  }
   const auto unit_after = [&](size_t j) -> double {
     if (j + 1 < items.size() && items[j + 1].Has(Slot::kSeconds)) {
       read[j + 1] = true;
@@ -437,6 +609,16 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
       c.to_s = items[i + 3].number * scale;
     }
   }
+  // "between 0.25 s and 0.55 s": a unit after each bound.
+  if (items[i].Has(Slot::kBetween) && i + 5 < items.size() && items[i + 1].kind == Item::kNumber &&
+      items[i + 2].Has(Slot::kSeconds) && items[i + 3].Has(Slot::kSplit) && items[i + 4].kind == Item::kNumber) {
+    const double from_scale = unit_after(i + 1), to_scale = unit_after(i + 4);
+    if (from_scale > 0 && to_scale > 0) {
+      read[i] = read[i + 1] = read[i + 3] = read[i + 4] = true;
+      c.from_s = items[i + 1].number * from_scale;
+      c.to_s = items[i + 4].number * to_scale;
+    }
+  }
 }
 
 // A word of quantity ("most", "fewer", value 1) before an events noun: the events are counted.
@@ -452,7 +634,9 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
   bool distinct = false;
   const size_t j = NextSignificant(items, i, &distinct);
   const bool noun = j < items.size();
-  if (m == Measure::kCount && noun && IsGroupNoun(items[j]) && (!items[j].Has(Slot::kEvents) || distinct)) {
+  // "how many GPUs" counts GPUs; "how many kernels" and "how many NVTX ranges" count events, unless "distinct".
+  const bool events_noun = noun && (items[j].Has(Slot::kEvents) || items[j].Has(Slot::kRangeNoun));
+  if (m == Measure::kCount && noun && IsGroupNoun(items[j]) && (!events_noun || distinct)) {
     c.count_groups = GroupOfNoun(items[j]);
     return;
   }
@@ -465,7 +649,7 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
 
 // A name in a clause: the range the events are inside (after "inside", or an NVTX name beside another subject), or a
 // subject on its side of "than".
-void ReadName(const Item& it, bool inside_next, Clause& c) {
+void ReadName(const Item& it, size_t at, bool inside_next, Clause& c) {
   if (it.exact) c.exact.push_back(it.name);
   if (c.versus) {  // "is 3D_backbone slower than find_centers": the other side, whatever it names
     c.versus_names.emplace_back(it.name, it.classes);
@@ -477,12 +661,100 @@ void ReadName(const Item& it, bool inside_next, Clause& c) {
       (inside_next || c.events.has_value() || !c.names.empty())) {
     c.inside = it.name;
   } else {
-    (c.versus ? c.versus_names : c.names).emplace_back(it.name, it.classes);
+    c.names.emplace_back(it.name, it.classes);
+    c.names_at.push_back(at);
+  }
+}
+
+// Two names side by side ("X and Y", "X, Y or Z") are two subjects to set side by side; two names with words between
+// them ("the cudaLaunchKernel calls that launched trsm_kernel") are a relation a Query does not hold: unread.
+void ReadTwoNames(const std::vector<Item>& items, Clause& c) {
+  if (c.names_at.size() < 2 || c.versus) return;
+  for (size_t k = c.names_at[0] + 1; k < c.names_at[1]; ++k) {
+    const Item& it = items[k];
+    const bool joins = it.kind == Item::kSeparator || it.Has(Slot::kSplit) || it.Has(Slot::kVersus) ||
+                       it.Has(Slot::kEvents) || it.Has(Slot::kRangeNoun) || Lower(it.word) == "the";
+    if (!joins) c.unread.push_back(it.word);
+  }
+}
+
+// "the second one", "a third": an ordinal is an instance of something, which a Query does not pick; "a second",
+// "per second" and "2 seconds" are units.
+bool IsOrdinal(const std::vector<Item>& items, size_t i) {
+  const std::string w = Lower(items[i].word);
+  if (w != "second" && w != "third" && w != "fourth") return false;
+  if (i == 0) return true;
+  const std::string before = Lower(items[i - 1].word);
+  return items[i - 1].kind != Item::kNumber && before != "a" && before != "per" && before != "one" && before != "half";
+}
+
+// Clause::gpu_kinds' bit of a kind of events: kernels 1, copies 2, memsets 4, others none.
+uint8_t GpuKindBit(EventKind e) {
+  return e == EventKind::kKernels ? 1 : e == EventKind::kMemcpy ? 2 : e == EventKind::kMemset ? 4 : 0;
+}
+
+// A copy kind; "unified memory" and a direction, in either order, are one kind ("Unified HtoD").
+void ReadCopyKind(uint8_t value, Clause& c) {
+  // "unified memory" and a direction, in either order, are one kind: "Unified HtoD".
+  const std::string kind(lexicon::CopyKinds()[value]);
+  std::string& side = c.versus && !c.copy_kind.empty() && c.copy_kind != "Unified" ? c.versus_copy_kind : c.copy_kind;
+  if (side == "Unified" && kind != "Unified")
+    side = "Unified " + kind;
+  else if (kind == "Unified" && !side.empty() && side.rfind("Unified", 0) != 0)
+    side = "Unified " + side;
+  else if (!(kind == "Unified" && side.rfind("Unified", 0) == 0))
+    side = kind;
+  c.gpu_kinds |= 2;
+}
+
+// "which", "per", "each": the group noun after it; "which one" leaves the noun to what the question said before.
+void ReadWhichOrPer(const std::vector<Item>& items, size_t i, const lexicon::Entry& e, Clause& c) {
+  c.which_one = c.which_one || (e.slot == Slot::kWhich && e.value == 1);
+  if (e.slot == Slot::kWhich && e.value == 1) {
+    c.which = true;  // "which one": the noun is the one the question said before (FillQueries)
+    return;
+  }
+  if (auto g = GroupAfter(items, i)) c.group = *g;
+  c.which = c.which || e.slot == Slot::kWhich;
+  c.plural = c.plural || (e.slot == Slot::kWhich && PluralAfter(items, i));
+}
+
+// The slots that only set a field of the clause, whatever stands around them; false for the others.
+bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e, Clause& c) {
+  switch (e.slot) {
+    case Slot::kCompare:
+      c.compare = true;
+      return true;
+    case Slot::kRangeNoun:
+      c.range_noun = true;
+      return true;
+    case Slot::kMemory:
+      c.memory = lexicon::MemoryKinds()[e.value];
+      return true;
+    case Slot::kUnsupported:
+      c.unread.push_back(items[i].word);
+      return true;
+    case Slot::kAny:
+      c.any = true;
+      c.yes_no = c.yes_no || i == 0;  // "is there a kernel ...", "any copies over 1 MB?"
+      return true;
+    case Slot::kMargin:
+      c.limit = std::max(c.limit, 2);
+      return true;
+    case Slot::kVersus:
+      c.versus = true;
+      return true;
+    case Slot::kAuxiliary:
+      c.yes_no = c.yes_no || i == 0;
+      return true;
+    default:
+      return false;
   }
 }
 
 // One lexicon entry at position i, read where it stands: a noun after "which", ids after a noun, a side of "than".
 void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e, Clause& c, std::vector<bool>& read) {
+  if (ReadFlag(items, i, e, c)) return;
   switch (e.slot) {
     case Slot::kMeasure:
       ReadMeasure(items, i, static_cast<Measure>(e.value), c);
@@ -490,9 +762,11 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
     case Slot::kWeakTotal:
       (e.value ? c.weak_time : c.weak_total) = true;
       c.gpu_time = c.gpu_time || e.value == 2;
+      c.wall = c.wall || e.value == 3;
       break;
     case Slot::kEvents:
       if (i > 0 && items[i - 1].kind == Item::kNumber && !read[i - 1]) c.number_before_noun = i - 1;
+      c.gpu_kinds |= GpuKindBit(static_cast<EventKind>(e.value));
       if (c.versus && (c.events || !c.names.empty() || !c.copy_kind.empty())) {
         c.versus_events = static_cast<EventKind>(e.value);
       } else if (!c.events) {
@@ -503,14 +777,8 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
       c.api_class = lexicon::ApiClasses()[e.value];
       if (!c.events) c.events = EventKind::kApi;
       break;
-    case Slot::kCompare:
-      c.compare = true;
-      break;
-    case Slot::kRangeNoun:
-      c.range_noun = true;
-      break;
     case Slot::kCopyKind:
-      (c.versus && !c.copy_kind.empty() ? c.versus_copy_kind : c.copy_kind) = lexicon::CopyKinds()[e.value];
+      ReadCopyKind(e.value, c);
       break;
     case Slot::kMore:
       ReadQuantity(items, i, e.value, c);
@@ -523,27 +791,21 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
     case Slot::kTop:
     case Slot::kBottom:
       c.rank = e.slot == Slot::kTop ? Rank::kTop : Rank::kBottom;
+      c.rank_by_size = c.rank_by_size || e.value == 2;
       if (auto n = NumberAfter(items, i, read)) c.limit = std::min(IdOf(*n).value_or(101), 101);  // CheckQuery: <= 100
       ReadQuantity(items, i, e.value, c);
       break;
     case Slot::kWhich:
     case Slot::kPer:
-      if (auto g = GroupAfter(items, i)) c.group = *g;
-      c.which = c.which || e.slot == Slot::kWhich;
-      c.plural = c.plural || (e.slot == Slot::kWhich && PluralAfter(items, i));
-      break;
-    case Slot::kVersus:
-      c.versus = true;
+      ReadWhichOrPer(items, i, e, c);
       break;
     case Slot::kLess:
       c.less = !c.versus;
       ReadQuantity(items, i, e.value, c);
       break;
-    case Slot::kAuxiliary:
-      c.yes_no = c.yes_no || i == 0;
-      break;
     case Slot::kFirst:
     case Slot::kBetween:
+    case Slot::kLast:
       ReadWindow(items, i, c, read);
       break;
     default:
@@ -555,6 +817,7 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
   std::vector<bool> read(items.size(), false);
+  ReadThreshold(items, c, read);
   ReadBounds(items, c, read);
   bool inside_next = false;
   for (size_t i = 0; i < items.size(); ++i) {
@@ -562,13 +825,28 @@ Clause ReadClause(const std::vector<Item>& items) {
     if (read[i]) continue;  // a bound's words
     if (it.kind == Item::kName) {
       read[i] = true;
-      ReadName(it, inside_next, c);
+      ReadName(it, i, inside_next, c);
       inside_next = false;
       continue;
     }
     if (it.kind != Item::kLex) continue;
     read[i] = true;
+    if (IsOrdinal(items, i)) {
+      c.unread.push_back(it.word);
+      continue;
+    }
     inside_next = it.Has(Slot::kInside) || (inside_next && it.Has(Slot::kStop));
+    if (!c.noun && IsGroupNoun(it) && !it.Has(Slot::kEvents)) c.noun = GroupOfNoun(it);
+    // "what kernel ran", "what stream carries the most": "what" before a noun is "which".
+    // Not before a noun with its id: "what's GPU 1's kernel time" names a GPU.
+    const bool what = Lower(it.word) == "what" || Lower(it.word) == "whats";
+    if (what && i + 1 < items.size() && IsGroupNoun(items[i + 1])) {
+      if (auto g = GroupAfter(items, i)) {
+        c.which = true;
+        c.group = *g;
+        c.plural = c.plural || PluralAfter(items, i);
+      }
+    }
     for (const auto& e : it.entries) ReadEntry(items, i, e, c, read);
   }
   for (size_t i = 0; i < items.size(); ++i) {
@@ -576,9 +854,17 @@ Clause ReadClause(const std::vector<Item>& items) {
       c.limit = std::min(IdOf(items[i].number).value_or(101), 101);
       continue;
     }
-    if (!read[i] && (items[i].kind == Item::kUnknown || items[i].kind == Item::kNumber))
-      c.unread.push_back(items[i].word);
+    if (read[i] || !(items[i].kind == Item::kUnknown || items[i].kind == Item::kNumber)) continue;
+    if (items[i].kind == Item::kUnknown && lexicon::IsContextWord(Lower(items[i].word))) continue;  // "the JAX run"
+    // "the two processes", "both of the 2 GPUs": a number that describes a plural noun, when it is no limit; a
+    // number said in words ("the two averages") is no bound or id either.
+    const bool spelled = items[i].kind == Item::kNumber && SpelledNumber(Lower(items[i].word)).has_value();
+    const bool describes =
+        spelled || (items[i].kind == Item::kNumber && i + 1 < items.size() && IsGroupNoun(items[i + 1]) &&
+                    IdOf(items[i].number).value_or(99) <= 16 && Lower(items[i + 1].word).back() == 's');
+    if (!describes) c.unread.push_back(items[i].word);
   }
+  ReadTwoNames(items, c);
   return c;
 }
 
@@ -609,6 +895,10 @@ bool IsDurationStatistic(Measure m) {
 
 // The measures a clause asks for, with the defaults: a time word alone is total time; "which" alone ranks by it.
 void DefaultMeasures(Clause& c) {
+  if (c.measures.empty() && c.threshold_of && !c.weak_total && !c.weak_time) c.measures.push_back(*c.threshold_of);
+  if (c.measures.empty() && c.any && c.yes_no && !c.weak_total && !c.weak_time && !c.versus)
+    c.measures.push_back(Measure::kCount);  // "are there any ... longer than 5 ms?"
+
   const bool only_counts = std::all_of(c.measures.begin(), c.measures.end(),
                                        [](Measure m) { return m == Measure::kCount || m == Measure::kBytes; });
   if (((c.weak_total && c.measures.empty()) || (c.weak_time && only_counts)) && !c.count_groups) {
@@ -661,7 +951,7 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
     const bool range_is_group = c.group == GroupBy::kRange && (c.events || !c.names.empty());
     auto events = EventsOfName(first_classes, c.events, c.range_noun && !range_is_group);
     if (!events && c.range_noun) events = EventKind::kNvtx;
-    if (!events && !c.copy_kind.empty()) events = EventKind::kMemcpy;
+    if (!events && (!c.copy_kind.empty() || !c.memory.empty())) events = EventKind::kMemcpy;
     if (!events) return false;
     q.subject.events = *events;
     if (!c.names.empty()) q.subject.name = c.names.front().first;
@@ -669,6 +959,7 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
         !c.names.empty() && std::find(c.exact.begin(), c.exact.end(), q.subject.name) != c.exact.end();
     q.subject.copy_kind = c.copy_kind;
     if (q.subject.events == EventKind::kApi) q.subject.api_class = c.api_class;
+    if (q.subject.events == EventKind::kMemcpy || q.subject.events == EventKind::kMemset) q.subject.memory = c.memory;
     if (c.names.size() > 1 && !c.versus) c.versus_names.push_back(c.names[1]);
     return true;
   }
@@ -759,9 +1050,72 @@ void FillVersus(const Clause& c, Query& q) {
   }
 }
 
+bool HasSubject(const Clause& c) {
+  return c.events || !c.names.empty() || !c.copy_kind.empty() || c.range_noun || !c.api_class.empty() ||
+         !c.memory.empty();
+}
+
+bool IsGpuMeasure(Measure m) {
+  return m == Measure::kIdle || m == Measure::kBusy || m == Measure::kUtilization || m == Measure::kIdleShare;
+}
+
+// "idle: no kernel, copy or memset running": two kinds of GPU work or more named with a GPU's idle or busy time are
+// the GPU's work together, not a comparison of them.
+void ReadGpuWork(Clause& c) {
+  const int kinds = (c.gpu_kinds & 1) + ((c.gpu_kinds >> 1) & 1) + ((c.gpu_kinds >> 2) & 1);
+  const bool gpu_measure = std::any_of(c.measures.begin(), c.measures.end(), IsGpuMeasure);
+  if (!(gpu_measure && (kinds >= 2 || c.events == EventKind::kGpu)) || !c.names.empty()) return;
+  c.events = EventKind::kGpu;
+  c.versus = false;
+  c.versus_events.reset();
+  c.copy_kind.clear();
+  c.versus_copy_kind.clear();
+}
+
+// The shapes of an answer a clause asks for beside its figures: yes or no against a threshold ("is X more than half
+// of ...", "are there any ... longer than 5 ms"), and the largest or smallest copy's size ("how big was the largest").
+// False when the clause asks what a Query cannot hold: the largest copy's own duration ("the biggest copy: how long
+// did it take?"), a figure of one event among others.
+bool FillForm(const Clause& c, Query& q) {
+  if (q.versus_subject || q.versus_scope) return true;
+  const auto first = [&](Measure m) {
+    q.measures.erase(std::remove(q.measures.begin(), q.measures.end(), m), q.measures.end());
+    q.measures.insert(q.measures.begin(), m);
+  };
+  if (c.threshold && c.threshold_of) {
+    Measure m = *c.threshold_of;
+    if (m == Measure::kShare && c.gpu_time) m = Measure::kGpuShare;
+    // "more than one thread block": a plain number is of the counted measure the clause asks for.
+    const Measure asked = q.measures.empty() ? m : q.measures.front();
+    if (m == Measure::kCount && (asked == Measure::kGrid || asked == Measure::kBlock)) m = asked;
+    if (m == Measure::kShare)
+      q.measures.erase(std::remove(q.measures.begin(), q.measures.end(), Measure::kGpuShare), q.measures.end());
+    first(m);
+    q.form = Form::kYesNo;
+    q.threshold = *c.threshold;
+    q.yes_if_less = c.threshold_below;
+  } else if (c.any && c.yes_no) {
+    first(Measure::kCount);
+    q.form = Form::kYesNo;
+    q.threshold = 0;
+  }
+  const bool sized = q.subject.events == EventKind::kMemcpy || q.subject.events == EventKind::kMemset;
+  if (c.rank_by_size && sized && !c.group && q.subject.name.empty()) {
+    for (Measure m : {Measure::kBytes, Measure::kTotal, Measure::kCount})
+      q.measures.erase(std::remove(q.measures.begin(), q.measures.end(), m), q.measures.end());
+    if (!q.measures.empty()) return false;
+    first(c.rank == Rank::kBottom ? Measure::kMinBytes : Measure::kMaxBytes);
+    q.rank = Rank::kNone;
+    q.group_by = GroupBy::kNone;
+    q.limit = 0;
+  }
+  return true;
+}
+
 // A Clause made a Query, slot by slot, with what the previous Query of the question gives when it is silent.
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   DefaultMeasures(c);
+  ReadGpuWork(c);
   Query q;
   if (previous) {
     q = *previous;
@@ -770,19 +1124,43 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
     q.form = Form::kNumber;
     q.yes_if_less = false;
   }
+  // "do the ensure_layer_* ranges put any work on the GPU": GPU work and one range's name: the work inside the range.
+  const bool gpu_events = c.events == EventKind::kKernels || c.events == EventKind::kMemcpy ||
+                          c.events == EventKind::kMemset || c.events == EventKind::kGpu;
+  if (gpu_events && c.range_noun && c.inside.empty() && c.names.size() == 1 &&
+      c.names.front().second == std::vector<NameClass>{NameClass::kNvtx}) {
+    c.inside = c.names.front().first;
+    c.names.clear();
+    c.range_noun = false;
+  }
+  // "... and how much wall time do they add up to": wall time is the enclosing ranges' own, not the work inside them.
+  if (c.wall && !HasSubject(c) && previous && !previous->scope.inside.empty()) {
+    c.names.emplace_back(previous->scope.inside, std::vector<NameClass>{NameClass::kNvtx});
+    c.range_noun = true;
+  }
   // "time inside the forward range" with nothing else named: the range itself is the subject.
   if (!c.inside.empty() && !c.events && c.names.empty()) {
     c.names.emplace_back(c.inside, std::vector<NameClass>{NameClass::kNvtx});
     c.inside.clear();
     c.range_noun = true;
   }
-  const bool own_subject = c.events || !c.names.empty() || c.range_noun || !c.copy_kind.empty();
+  const bool own_subject = c.events || !c.names.empty() || c.range_noun || !c.copy_kind.empty() || !c.memory.empty();
+  // "the biggest copy ... how long did it run?": "it" is one event, whose own figures a Query does not hold.
+  const auto one_event = [](const Query& p) {
+    return std::any_of(p.measures.begin(), p.measures.end(),
+                       [](Measure m) { return m == Measure::kMaxBytes || m == Measure::kMinBytes; });
+  };
+  if (!own_subject && previous && one_event(*previous) && !c.measures.empty()) return std::nullopt;
+  // "what fraction of the GPU span is copying": a share of a span other than the events' own is not held.
+  const auto has = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
+  if ((has(Measure::kShare) || has(Measure::kGpuShare)) && has(Measure::kSpan)) return std::nullopt;
   if (!FillSubject(c, previous, own_subject, q)) return std::nullopt;
   if (!c.measures.empty()) q.measures = c.measures;
   if (q.measures.empty()) return std::nullopt;
   FillScope(c, previous, own_subject, q);
   FillGrouping(c, own_subject, q);
   FillVersus(c, q);
+  if (!FillForm(c, q)) return std::nullopt;
   return q;
 }
 
@@ -810,7 +1188,7 @@ std::vector<Query> Merge(std::vector<Query> queries) {
 // ...") lends it to the clause after it.
 bool OnlyScope(const Clause& c) {
   const bool asks = !c.measures.empty() || c.weak_total || c.weak_time || c.which || c.count_groups ||
-                    c.rank != Rank::kNone || c.versus || c.compare;
+                    c.rank != Rank::kNone || c.versus || c.compare || c.yes_no;
   const bool says = !c.devices.empty() || !c.pids.empty() || c.stream >= 0 || !c.inside.empty() || c.from_s ||
                     !c.names.empty() || c.events || !c.copy_kind.empty() || !c.api_class.empty();
   return !asks && says;
@@ -822,6 +1200,7 @@ void LendScope(const Clause& from, Clause& to) {
   if (!to.events) to.events = from.events;
   if (to.copy_kind.empty()) to.copy_kind = from.copy_kind;
   if (to.api_class.empty()) to.api_class = from.api_class;
+  if (to.memory.empty()) to.memory = from.memory;
   to.range_noun = to.range_noun || from.range_noun;
   if (to.devices.empty()) to.devices = from.devices;
   if (to.pids.empty()) to.pids = from.pids;
@@ -831,6 +1210,64 @@ void LendScope(const Clause& from, Clause& to) {
     to.from_s = from.from_s;
     to.to_s = from.to_s;
   }
+}
+
+// Sentences: the items up to each full stop, question or exclamation mark, the mark kept at the sentence's end.
+std::vector<std::vector<Item>> Sentences(std::vector<Item> items) {
+  std::vector<std::vector<Item>> out(1);
+  for (Item& it : items) {
+    const bool end = it.kind == Item::kSeparator && (it.word == "." || it.word == "?" || it.word == "!");
+    out.back().push_back(std::move(it));
+    if (end) out.emplace_back();
+  }
+  if (out.back().empty()) out.pop_back();
+  return out;
+}
+
+// A sentence that sets the scene rather than asks ("The two ranks share one A100.", "I suspect we sync too often."):
+// it ends with a full stop, and opens with no question word, auxiliary, measure or request ("give", "show", ...).
+// Only a question with a question mark has such sentences: without one, every sentence may be a request.
+bool IsContextSentence(const std::vector<Item>& s) {
+  if (s.empty() || s.back().kind != Item::kSeparator || s.back().word != ".") return false;
+  static constexpr std::string_view kRequests[] = {
+      "give",  "show", "tell", "list",     "compare", "include", "report",  "break",     "also",  "plus", "use",
+      "count", "sum",  "rank", "describe", "explain", "find",    "compute", "calculate", "print", "and"};
+  size_t from = 0;
+  if (s.size() > 2 && Lower(s[0].word) == "there" && s[1].Has(Slot::kAuxiliary)) from = 2;  // "There are two ..."
+  for (size_t k = from; k < s.size(); ++k) {
+    const Item& it = s[k];
+    const std::string w = Lower(it.word);
+    if (w == "i mean" || w == "that is") return false;  // a correction of the question: read it
+    const bool request = std::find(std::begin(kRequests), std::end(kRequests), w) != std::end(kRequests);
+    if (StartsQuestion(it) || request) return false;
+    if (!it.Has(Slot::kStop)) break;  // the first word that says something decides
+  }
+  // A comparison or a "which" anywhere asks ("For the solver, compare HtoD vs DtoH throughput.").
+  return std::none_of(s.begin(), s.end(), [](const Item& it) {
+    return it.Has(Slot::kCompare) || it.Has(Slot::kWhich) || Lower(it.word) == "how" ||
+           (it.Has(Slot::kVersus) && Lower(it.word) != "or");
+  });
+}
+
+// "that call", "those transfers", "these kernels": the question points back at what the scene named.
+bool PointsBack(const std::vector<Item>& items) {
+  return std::any_of(items.begin(), items.end(), [](const Item& it) {
+    const std::string w = Lower(it.word);
+    return w == "that" || w == "those" || w == "these" || w == "them";
+  });
+}
+
+// The subject a scene-setting sentence names, for the question after it that names none ("Both processes call
+// cudaStreamSynchronize. ... is more than half a second spent in that call?"). Its scope is not lent: a sentence
+// that sets the scene says where the story is, not where the question looks.
+void LendSubject(const Clause& from, Clause& to) {
+  to.names = from.names;
+  to.exact = from.exact;
+  to.events = from.events;
+  to.copy_kind = from.copy_kind;
+  to.api_class = from.api_class;
+  to.memory = from.memory;
+  to.range_noun = from.range_noun;
 }
 
 std::string WordsOf(const std::vector<Item>& items) {
@@ -854,6 +1291,10 @@ std::vector<std::string> NameCandidates(const std::string& question) {
   if (tokens.size() > kMaxQueryTokens) return out;
   for (const Token& t : tokens) {
     if (t.separator || IsNumber(t.lower)) continue;
+    if (const auto pattern = PlaceholderPattern(t.text)) {
+      out.push_back(Lower(*pattern));
+      continue;
+    }
     if (t.quoted || (t.lower.size() >= 3 && IsWordLike(t.lower) && EntriesOf(t.lower).empty())) out.push_back(t.lower);
   }
   return out;
@@ -870,34 +1311,56 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
   }
   std::vector<Query> queries;
   const Query* before = previous.empty() ? nullptr : &previous.back();  // a follow-up's silent slots come from it
-  std::optional<Clause> lent;
+  std::optional<Clause> lent, context;
   std::vector<std::pair<Clause, std::string>> waiting;
-  for (const auto& items : SplitClauses(Classify(tokens, vocabulary))) {
-    Clause c = ReadClause(items);
-    reading.unread.insert(reading.unread.end(), c.unread.begin(), c.unread.end());
-    if (OnlyScope(c)) {
-      lent = c;
+  const bool asks =
+      std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.separator && t.text == "?"; });
+  for (std::vector<Item>& sentence : Sentences(Classify(tokens, vocabulary))) {
+    if (asks && IsContextSentence(sentence)) {
+      std::vector<Item> words;
+      for (Item& it : sentence) {
+        if (it.kind != Item::kSeparator) words.push_back(std::move(it));
+      }
+      context = ReadClause(words);  // its words are read as the scene; what they do not say is no question
       continue;
     }
-    if (lent) LendScope(*lent, c);
-    const bool empty = c.measures.empty() && !c.weak_total && !c.weak_time && !c.events && c.names.empty() &&
-                       c.devices.empty() && c.pids.empty() && !c.which && !c.range_noun && !c.count_groups &&
-                       c.inside.empty() && c.stream < 0;
-    if (empty) continue;
-    Clause kept = c;
-    auto q = ToQuery(c, queries.empty() ? before : &queries.back());
-    if (!q) {
-      waiting.emplace_back(std::move(kept), WordsOf(items));
-      continue;
+    bool first_clause = true;
+    for (const auto& items : SplitClauses(std::move(sentence))) {
+      Clause c = ReadClause(items);
+      reading.unread.insert(reading.unread.end(), c.unread.begin(), c.unread.end());
+      // "Both processes call cudaStreamSynchronize. ... in that call?": the scene's names serve a question of none.
+      if (first_clause && context && c.names.empty() && !context->names.empty() && PointsBack(items))
+        LendSubject(*context, c);
+      if (first_clause && context && c.which_one && !c.group) c.group = context->noun;  // "which one": of those
+      first_clause = false;
+      if (OnlyScope(c)) {
+        lent = c;
+        continue;
+      }
+      if (lent) LendScope(*lent, c);
+      const bool empty = c.measures.empty() && !c.weak_total && !c.weak_time && !c.events && c.names.empty() &&
+                         c.devices.empty() && c.pids.empty() && !c.which && !c.range_noun && !c.count_groups &&
+                         c.inside.empty() && c.stream < 0;
+      if (empty) continue;
+      Clause kept = c;
+      auto q = ToQuery(c, queries.empty() ? before : &queries.back());
+      if (!q) {
+        waiting.emplace_back(std::move(kept), WordsOf(items));
+        continue;
+      }
+      for (auto& [w, words] : waiting) {
+        // "Are those transfers pinned? How many are pageable?": a yes/no question that measures nothing asks about
+        // all of its events, which no measure of the next question answers.
+        const bool asks_nothing = w.yes_no && w.measures.empty() && !w.weak_total && !w.weak_time && !w.any;
+        if (auto earlier = asks_nothing ? std::nullopt : ToQuery(w, &*q))
+          queries.push_back(std::move(*earlier));
+        else
+          reading.unread.push_back(words);
+      }
+      waiting.clear();
+      queries.push_back(std::move(*q));
     }
-    for (auto& [w, words] : waiting) {
-      if (auto earlier = ToQuery(w, &*q))
-        queries.push_back(std::move(*earlier));
-      else
-        reading.unread.push_back(words);
-    }
-    waiting.clear();
-    queries.push_back(std::move(*q));
+    context.reset();
   }
   for (const auto& [w, words] : waiting) reading.unread.push_back(words);
   if (lent && queries.empty()) reading.unread.push_back("(a place with no question)");

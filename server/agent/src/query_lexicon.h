@@ -9,17 +9,19 @@ namespace nsys::agent::lexicon {
 
 enum class Slot : uint8_t {
   kMeasure,      // value: Measure
-  kWeakTotal,    // value 0 "total", 1 a time word, 2 "GPU time": total time unless the clause names another statistic
+  kWeakTotal,    // value 0 "total", 1 a time word, 2 "GPU time", 3 "wall time": total time unless the clause names
+                 // another statistic
   kEvents,       // value: EventKind
   kCopyKind,     // value: index into CopyKinds()
   kDeviceNoun,   // gpu, device: a number after it is a device; "which/each/per" before it groups by device
   kProcessNoun,  // process, pid
   kStreamNoun,   // stream
   kRangeNoun,    // as a grouping target: "which NVTX range"
-  kTop,          // most, highest, top N (value 1: a word of quantity, "most kernels" ranks by count)
+  kTop,          // most, highest, top N (value 1: a word of quantity, "most kernels" ranks by count; 2: of size)
   kBottom,       // least, fewest (value 1 as kTop's)
   kMore,         // more (value 1: a word of quantity, "more kernels than" compares counts)
-  kWhich,        // which, what ... is the
+  kWhich,        // which, what ... is the (value 1: "which one", a pronoun: the noun is the one said before)
+  kMargin,       // "by how much": the first two of a ranking, so the answer shows the difference
   kPer,          // per, each, every, by, for each
   kVersus,       // than, vs, versus, compared to, or
   kLess,         // less, fewer, shorter: with "than", the yes of a yes/no question is "smaller" (value 1 as kMore's)
@@ -34,6 +36,11 @@ enum class Slot : uint8_t {
   kCompare,      // compare: two things named after it are the two sides
   kComparator,   // before a quantity, a bound on each event: value 1 above ("longer than"), 2 below ("under")
   kUnit,         // a quantity's unit: 1 s, 2 ms, 3 us, 4 ns; 11 B, 12 KB, 13 MB, 14 GB
+  kMemory,       // a kind of host memory (value: index into MemoryKinds()): "pageable", "pinned"
+  kAny,          // any, some: "are there any ... longer than 5 ms?" asks whether the count is above 0
+  kHalf,         // a fraction said in words (value: percent): "half", "a third", "a quarter"
+  kLast,         // last: "in the last 200 ms" (a window from the end), or "first and last" (the span)
+  kUnsupported,  // a measure a Query does not hold ("launch latency", "occupancy"): read, and said unread
   kStop,         // words that carry no slot
 };
 
@@ -48,5 +55,10 @@ std::span<const Entry> Entries();
 std::span<const std::string_view> CopyKinds();
 // NVIDIA's API classes (skills/builtin/common_api_class.h's names), in kApiClass's value order.
 std::span<const std::string_view> ApiClasses();
+// ENUM_CUDA_MEM_KIND's kinds as event_stats names them, in kMemory's value order.
+std::span<const std::string_view> MemoryKinds();
+// Words that describe the run rather than ask about it, when they are no name of the profile: frameworks and
+// languages ("the JAX run"), and GPU models by their shape ("A100", "RTX 3090", "4060ti": letters and digits).
+bool IsContextWord(std::string_view lower);
 
 }  // namespace nsys::agent::lexicon

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "nsys/agent/query_answer.h"
-#include "text_case.h"
+#include "nsys/support/name_pattern.h"
 
 namespace nsys::agent {
 // File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity
@@ -46,7 +46,7 @@ QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& 
     bool all = true;
     for (size_t c = 0; c < candidates.size(); ++c) {
       found[c] = found[c] || std::any_of(names.begin(), names.end(),
-                                         [&](const std::string& n) { return ContainsNoCase(n, candidates[c]); });
+                                         [&](const std::string& n) { return NamePatternMatches(n, candidates[c]); });
       all = all && found[c];
     }
     return all;

@@ -42,7 +42,9 @@ Expected<Enum> Named(std::span<const std::string_view> names, const std::string&
 Expected<agent::Subject> ToSubject(const protocol::QuerySubject& s, const std::string& path) {
   auto events = Named<agent::EventKind>(agent::EventKindNames(), s.events, path + ".events", "kind of events");
   if (!events) return events.error();
-  return agent::Subject{*events, s.name.value_or(""), s.copy_kind.value_or(""), s.api_class.value_or("")};
+  agent::Subject out{*events, s.name.value_or(""), s.copy_kind.value_or(""), s.api_class.value_or("")};
+  out.memory = s.memory.value_or("");
+  return out;
 }
 
 Expected<agent::Scope> ToScope(const protocol::QueryScope& s, const std::string& path) {
@@ -104,6 +106,7 @@ Status ToShape(const protocol::QuerySpec& spec, const std::string& path, agent::
     return MakeError(ErrorKind::kInvalidArgument, fmt::format("{}.limit: {} is not 0 to 100", path, *spec.limit));
   q.limit = static_cast<int32_t>(spec.limit.value_or(0));
   q.yes_if_less = spec.yes_if_less.value_or(false);
+  q.threshold = spec.threshold;
   return {};
 }
 
@@ -145,6 +148,7 @@ protocol::QuerySubject ToSubjectSpec(const agent::Subject& s) {
   if (!s.name.empty()) out.name = s.name;
   if (!s.copy_kind.empty()) out.copy_kind = s.copy_kind;
   if (!s.api_class.empty()) out.api_class = s.api_class;
+  if (!s.memory.empty()) out.memory = s.memory;
   return out;
 }
 
@@ -171,7 +175,14 @@ protocol::Json SubjectSchema() {
       {"properties",
        {{"events", {{"enum", Names(agent::EventKindNames())}, {"description", "Which events"}}},
         {"name", {{"type", "string"}, {"description", "A part of the name, any case (an API call: its whole name)"}}},
-        {"copyKind", {{"type", "string"}, {"description", "memcpy: HtoD, DtoH, DtoD, HtoH or PtoP"}}},
+        {"copyKind",
+         {{"type", "string"},
+          {"description",
+           "memcpy: HtoD, DtoH, DtoD, HtoH or PtoP; Unified (every unified-memory migration), Unified HtoD, Unified "
+           "DtoH"}}},
+        {"memory",
+         {{"enum", {"pageable", "pinned", "device", "array", "managed"}},
+          {"description", "Copies and memsets: the kind of host memory they read or write"}}},
         {"apiClass",
          {{"enum", {"sync", "alloc", "free", "module", "setup", "launch", "memcpy", "memset"}},
           {"description", "api: calls of this class by NVIDIA's API reference"}}}}}};
@@ -252,30 +263,37 @@ protocol::QuerySpec ToQuerySpec(const agent::Query& q) {
   if (q.versus_scope) out.versus_scope = ToScopeSpec(*q.versus_scope);
   if (q.form != agent::Form::kNumber) out.form = std::string(agent::FormNames()[static_cast<size_t>(q.form)]);
   if (q.yes_if_less) out.yes_if_less = true;
+  out.threshold = q.threshold;
   return out;
 }
 
 protocol::Json QuerySchema() {
   using namespace query_wire;  // this file's own helpers
-  return {{"type", "object"},
-          {"additionalProperties", false},
-          {"required", {"measures", "subject"}},
-          {"properties",
-           {{"measures",
-             {{"type", "array"},
-              {"minItems", 1},
-              {"maxItems", 8},
-              {"items", {{"enum", Names(agent::MeasureNames())}}},
-              {"description", "What is measured; the first ranks and compares"}}},
-            {"subject", SubjectSchema()},
-            {"scope", ScopeSchema()},
-            {"groupBy", {{"enum", Names(agent::GroupByNames())}, {"description", "One figure per group"}}},
-            {"rank", {{"enum", Names(agent::RankNames())}, {"description", "With groupBy: the top or bottom groups"}}},
-            {"limit", {{"type", "integer"}, {"minimum", 0}, {"maximum", 100}}},
-            {"versusSubject", SubjectSchema()},
-            {"versusScope", ScopeSchema()},
-            {"form", {{"enum", Names(agent::FormNames())}, {"description", "yes_no needs a versus side"}}},
-            {"yesIfLess", {{"type", "boolean"}, {"description", "yes_no: yes when the first side is the smaller"}}}}}};
+  return {
+      {"type", "object"},
+      {"additionalProperties", false},
+      {"required", {"measures", "subject"}},
+      {"properties",
+       {{"measures",
+         {{"type", "array"},
+          {"minItems", 1},
+          {"maxItems", 8},
+          {"items", {{"enum", Names(agent::MeasureNames())}}},
+          {"description", "What is measured; the first ranks and compares"}}},
+        {"subject", SubjectSchema()},
+        {"scope", ScopeSchema()},
+        {"groupBy", {{"enum", Names(agent::GroupByNames())}, {"description", "One figure per group"}}},
+        {"rank", {{"enum", Names(agent::RankNames())}, {"description", "With groupBy: the top or bottom groups"}}},
+        {"limit", {{"type", "integer"}, {"minimum", 0}, {"maximum", 100}}},
+        {"versusSubject", SubjectSchema()},
+        {"versusScope", ScopeSchema()},
+        {"form", {{"enum", Names(agent::FormNames())}, {"description", "yes_no needs a versus side or a threshold"}}},
+        {"yesIfLess", {{"type", "boolean"}, {"description", "yes_no: yes when the first side is the smaller"}}},
+        {"threshold",
+         {{"type", "number"},
+          {"description",
+           "yes_no without a versus side: yes when the first measure is above this (below with yesIfLess), in "
+           "its unit: ns, %, bytes, GB/s or a count; 0 with count asks whether there are any"}}}}}};
 }
 
 }  // namespace nsys::wire

@@ -16,14 +16,15 @@
 namespace nsys::protocol {
 
 struct QuerySubject {
-  std::string events;                    // kernels, api, memcpy, memset, nvtx
+  std::string events;                    // kernels, api, memcpy, memset, nvtx, gpu
   std::optional<std::string> name;       // a part of the name, any case
-  std::optional<std::string> copy_kind;  // memcpy: HtoD, DtoH, DtoD, HtoH, PtoP
+  std::optional<std::string> copy_kind;  // memcpy: HtoD, DtoH, DtoD, HtoH, PtoP, Unified, Unified HtoD, ...
   std::optional<std::string> api_class;  // api: sync, alloc, free, module, setup, launch, memcpy, memset
+  std::optional<std::string> memory;     // copies and memsets: pageable, pinned, device, array, managed
   static constexpr auto WireFields() {
     using S = QuerySubject;
     return std::tuple{Field("events", &S::events), Field("name", &S::name), Field("copyKind", &S::copy_kind),
-                      Field("apiClass", &S::api_class)};
+                      Field("apiClass", &S::api_class), Field("memory", &S::memory)};
   }
   bool operator==(const QuerySubject&) const = default;
 };
@@ -63,6 +64,7 @@ struct QuerySpec {
   std::optional<QueryScope> versus_scope;
   std::optional<std::string> form;  // number, yes_no, name, table
   std::optional<bool> yes_if_less;
+  std::optional<double> threshold;  // yes_no without a versus side: is the first measure above it?
   static constexpr auto WireFields() {
     using S = QuerySpec;
     return std::tuple{Field("measures", &S::measures),
@@ -74,7 +76,8 @@ struct QuerySpec {
                       Field("versusSubject", &S::versus_subject),
                       Field("versusScope", &S::versus_scope),
                       Field("form", &S::form),
-                      Field("yesIfLess", &S::yes_if_less)};
+                      Field("yesIfLess", &S::yes_if_less),
+                      Field("threshold", &S::threshold)};
   }
   bool operator==(const QuerySpec&) const = default;
 };

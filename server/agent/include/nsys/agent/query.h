@@ -44,8 +44,11 @@ enum class Measure : uint8_t {
   kGrid,         // kernels: blocks per grid of the most used launch configuration
   kBlock,        // kernels: threads per block of the same
   kGroups,       // how many groups (GPUs, processes, streams, names) the events fall in
+  kMinBytes,     // copies and memsets: the smallest one's size
+  kMaxBytes,     // the largest one's size
 };
-enum class EventKind : uint8_t { kKernels, kApi, kMemcpy, kMemset, kNvtx };
+// kGpu: a GPU's work, its kernels, copies and memsets together (the events of a GPU's busy and idle time).
+enum class EventKind : uint8_t { kKernels, kApi, kMemcpy, kMemset, kNvtx, kGpu };
 enum class GroupBy : uint8_t { kNone, kName, kDevice, kPid, kStream, kRange };  // kRange: the innermost NVTX range
 enum class Rank : uint8_t { kNone, kTop, kBottom };
 enum class Form : uint8_t { kNumber, kYesNo, kName, kTable };
@@ -60,13 +63,15 @@ std::span<const std::string_view> FormNames();
 std::optional<size_t> IndexOfName(std::span<const std::string_view> names, std::string_view name);
 
 // Which events: a kind, and optionally a name (a case-insensitive substring of a kernel's short or demangled name, an
-// API call's, an NVTX range's) and, for copies, a copy kind ("HtoD", "DtoH", "DtoD", "PtoP", "HtoH", ...).
+// API call's, an NVTX range's) and, for copies, a copy kind ("HtoD", "DtoH", "DtoD", "PtoP", "HtoH", "Unified HtoD",
+// ...) and the kind of the host memory a copy reads or writes ("pageable", "pinned", "managed", ...).
 struct Subject {
   EventKind events = EventKind::kKernels;
   std::string name;
   std::string copy_kind;
   std::string api_class;    // API calls: sync, alloc, free, module, setup, launch, memcpy, memset (NVIDIA's sections)
   bool whole_name = false;  // `name` is a whole name (a kernel's, a call's with its version suffixes, a range's)
+  std::string memory;       // copies and memsets: pageable, pinned, device, array, managed; "" = any
   bool operator==(const Subject&) const = default;
 };
 
@@ -96,11 +101,15 @@ struct Query {
   std::optional<Scope> versus_scope;
   Form form = Form::kNumber;  // kYesNo with a comparison: "is the first larger than the second?"
   bool yes_if_less = false;   // kYesNo: "is the first smaller than the second?" instead
+  // kYesNo without a comparison: is the first measure above this value (below, with yes_if_less)? In the measure's
+  // unit: ns, %, bytes, GB/s or a count. "Are there any ... longer than 5 ms?" is a count above 0.
+  std::optional<double> threshold;
   bool operator==(const Query&) const = default;
 };
 
 // The bounds a Query from an untrusted filler must keep: at most 8 measures, 16 devices or pids, names of at most
-// 512 bytes, a limit of at most 100, a window with start < end. OK, or kInvalidArgument saying which.
+// 512 bytes, a limit of at most 100, a window with start < end, a finite threshold, a yes/no answer with something to
+// compare with. OK, or kInvalidArgument saying which.
 Status CheckQuery(const Query& q);
 
 // The reading in words: "total time, count of kernels whose name contains `nvfuser`, inside NVTX ranges named like

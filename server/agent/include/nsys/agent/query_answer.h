@@ -46,4 +46,8 @@ struct Reading {
 Reading FillQueries(const std::string& question, const QueryVocabulary& vocabulary,
                     const std::vector<Query>& previous = {});
 
+// A question read only in part, declined: a refusal that says which words were not understood and what was, and
+// offers the readings it did make as questions it can answer, so the user can ask again without guessing.
+AskTurn DeclinePartialReading(const Reading& reading, const engine::Capabilities& caps);
+
 }  // namespace nsys::agent

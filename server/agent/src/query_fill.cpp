@@ -58,6 +58,8 @@ bool IsNumber(std::string_view s) {
 }
 
 std::vector<lexicon::Entry> EntriesOf(std::string_view phrase);
+// The longest phrase of the lexicon, in words ("from the device to the host").
+constexpr size_t kMaxPhraseWords = 6;
 
 // "two" to "ten": a number said in words ("which two kernels", "the top three").
 std::optional<int> SpelledNumber(std::string_view lower) {
@@ -281,7 +283,7 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
           used = n;
         }
       }
-      for (size_t n = std::min<size_t>(4, t.size() - i); n >= 1 && item.kind == Item::kUnknown; --n) {
+      for (size_t n = std::min(kMaxPhraseWords, t.size() - i); n >= 1 && item.kind == Item::kUnknown; --n) {
         if (auto entries = EntriesOf(Join(t, i, n, true)); !entries.empty()) {
           item = Item{Item::kLex, std::move(entries), {}, {}, 0, {}};
           used = n;
@@ -1289,8 +1291,19 @@ std::vector<std::string> NameCandidates(const std::string& question) {
   std::vector<std::string> out;
   const std::vector<Token> tokens = Tokenize(question);
   if (tokens.size() > kMaxQueryTokens) return out;
-  for (const Token& t : tokens) {
-    if (t.separator || IsNumber(t.lower)) continue;
+  // A word inside a phrase of the lexicon ("many" of "how many") is no name: looking it up would load every list of
+  // names (on a 2 GB export, the CUDA calls and NVTX ranges: seconds and a gigabyte).
+  std::vector<bool> in_phrase(tokens.size(), false);
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    for (size_t n = std::min(kMaxPhraseWords, tokens.size() - i); n >= 2; --n) {
+      if (EntriesOf(Join(tokens, i, n, true)).empty()) continue;
+      for (size_t k = i; k < i + n; ++k) in_phrase[k] = true;
+      break;
+    }
+  }
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const Token& t = tokens[i];
+    if (t.separator || IsNumber(t.lower) || in_phrase[i]) continue;
     if (const auto pattern = PlaceholderPattern(t.text)) {
       out.push_back(Lower(*pattern));
       continue;

@@ -166,5 +166,28 @@ TEST(RenamedEvents, StartUpThroughTheRuntimeLibraryApi) {
       << a->findings.front().title;
 }
 
+// A launch configuration read from the export's own record of it (blockX x blockY x blockZ), whatever the kernel is
+// called: the cuFCM export's top kernel (cufcm_pair_correction_spatial_hashing_tpp, 100 launches, 7.538 s of a 14 s
+// span) launched with 16-thread blocks instead of its 32 leaves half of every warp idle. As captured, only the cuFFT
+// vector_fft kernels run 16-thread blocks, 153.7 ms (about 1% of the span): no finding.
+TEST(RenamedEvents, BlocksSmallerThanAWarpWhateverTheKernel) {
+  NSYS_REQUIRE_FIXTURES();
+  auto as_captured = AnalyzeFile(testing::Fixture("realworld/rtx2080ti_cufcm_cufft.sqlite"));
+  ASSERT_TRUE(as_captured) << as_captured.error().message;
+  EXPECT_EQ(FindingOf(*as_captured, "sub_warp_blocks"), nullptr);
+  DerivedExport copy("realworld/rtx2080ti_cufcm_cufft.sqlite",
+                     {"UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET blockX = 16, blockY = 1, blockZ = 1 WHERE shortName = "
+                      "(SELECT id FROM StringIds WHERE value = 'cufcm_pair_correction_spatial_hashing_tpp')"});
+  ASSERT_TRUE(copy.ok()) << copy.error();
+  auto a = AnalyzeFile(copy.path());
+  ASSERT_TRUE(a) << a.error().message;
+  const Finding* f = FindingOf(*a, "sub_warp_blocks");
+  ASSERT_NE(f, nullptr) << "no sub_warp_blocks finding";
+  EXPECT_NE(f->title.find("cufcm_pair_correction_spatial_hashing_tpp's blocks of 16 threads fill 16 of each warp's 32"),
+            std::string::npos)
+      << f->title;
+  EXPECT_NE(f->title.find("53.8% of GPU 0's span, 100 calls, 7538.3 ms"), std::string::npos) << f->title;
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -220,6 +220,25 @@ TEST(QueryReading, SaysHowTheQuestionWasRead) {
             "all GPUs");
 }
 
+// A reading in words reads back as the same Query: a declined question offers its readings as alternatives, and
+// asking one of them again must ask exactly that.
+TEST(QueryReading, AReadingReadsBackAsItself) {
+  Query top = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  top.group_by = GroupBy::kName;
+  top.rank = Rank::kTop;
+  top.limit = 3;
+  const std::vector<Query> queries = {
+      Q({Measure::kCount}, {EventKind::kKernels, "", ""}),
+      Q({Measure::kTotal}, {EventKind::kKernels, "nvfuser_pointwise", ""}),
+      Q({Measure::kAverage, Measure::kP99}, {EventKind::kApi, "cudaMalloc", "", "", true}),
+      Q({Measure::kBytes}, {EventKind::kMemcpy, "", "Unified DtoH"}),
+      Q({Measure::kMedian}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}}),
+      Q({Measure::kTotal}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "runFusionWithInputs", {}, {}}),
+      top,
+  };
+  for (const Query& q : queries) Check(DescribeQuery(q), {q});
+}
+
 TEST(QueryBounds, AnUntrustedFillerIsHeldToThem) {
   Query q = Q({}, {});
   EXPECT_FALSE(CheckQuery(q).ok());

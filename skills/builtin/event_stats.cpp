@@ -75,7 +75,18 @@ struct Event {
   uint32_t pid = 0;
   int64_t name_key = 0;   // what groups by name: a StrId, or the copy kind
   int64_t range_key = 0;  // the innermost enclosing NVTX range's name StrId + 1; 0 = none
+  int64_t latency = -1;   // GPU work with latency asked: its start - its launch call's start; -1 = none
 };
+
+// A launch latency below zero (the GPU's clock a little ahead of the host's) counts as 0; -1 is "no launch call".
+constexpr int64_t kNegativeLatency = -2;
+
+// The launch latency of GPU work started at `start` by runtime call `call`: from the call's start to the work's.
+int64_t LatencyOf(const engine::Profile& p, int32_t call, engine::Ns start) {
+  if (call < 0) return -1;
+  const int64_t l = start - p.runtime().start[static_cast<size_t>(call)];
+  return l < 0 ? kNegativeLatency : l;
+}
 
 // The innermost NVTX range around runtime call `call` (its name id + 1), 0 when none or not attributed.
 int64_t RangeKeyOfCall(const engine::Profile& p, int32_t call, bool wanted) {
@@ -90,8 +101,9 @@ struct Group {
   std::vector<int64_t> durations;
   std::vector<Interval> intervals;
   int64_t bytes = 0;
-  int64_t min_bytes = 0, max_bytes = 0;  // of its copies and memsets
-  engine::Ns first = 0, last = 0;        // earliest start, latest end
+  int64_t min_bytes = 0, max_bytes = 0;                         // of its copies and memsets
+  int64_t latency_sum = 0, latency_max = 0, latency_count = 0;  // launch latencies, when asked
+  engine::Ns first = 0, last = 0;                               // earliest start, latest end
 };
 
 // Case-insensitive substring matches of interned strings, decided once per string.
@@ -221,10 +233,17 @@ class Collector {
         break;
     }
     auto [it, fresh] = index_.try_emplace(key, groups_.size());
-    if (fresh) groups_.push_back(Group{key, {}, {}, 0, e.bytes, e.bytes, e.start, e.end});
+    if (fresh)
+      groups_.push_back(Group{.key = key, .min_bytes = e.bytes, .max_bytes = e.bytes, .first = e.start, .last = e.end});
     Group& g = groups_[it->second];
     g.min_bytes = std::min(g.min_bytes, e.bytes);
     g.max_bytes = std::max(g.max_bytes, e.bytes);
+    if (e.latency >= 0 || e.latency == kNegativeLatency) {
+      const int64_t l = e.latency == kNegativeLatency ? 0 : e.latency;
+      g.latency_max = g.latency_count == 0 ? l : std::max(g.latency_max, l);
+      g.latency_sum += l;
+      ++g.latency_count;
+    }
     g.durations.push_back(e.end - e.start);
     if (detail_) g.intervals.push_back(Interval{e.start, e.end});
     g.bytes += e.bytes;
@@ -252,6 +271,7 @@ struct Selection {
   std::string api_class;  // API calls: only this class (common_api_class.h), "" = any
   int memory = -1;        // copies and memsets: only those whose host-side memory is this ENUM_CUDA_MEM_KIND id
   bool gpu = false;       // a GPU's work: copies and memsets keyed apart from kernel names
+  bool latency = false;   // GPU work: the launch latency (start - the launch call's start) too
   // Bounds on each event, -1 = none: its duration (ns) and, for copies and memsets, its size (bytes), exclusive.
   int64_t longer_than = -1, shorter_than = -1, larger_than = -1, smaller_than = -1;
   bool Keeps(engine::Ns duration, int64_t bytes) const {
@@ -302,7 +322,8 @@ bool CollectGpuOps(const engine::Profile& p, const Table& t, const engine::Filte
     out.AddMatched();
     if (!sel.Keeps(t.end[i] - t.start[i], bytes_of(i))) continue;
     out.Add(Event{t.start[i], t.end[i], bytes_of(i), t.device[i], t.stream[i], t.pid[i], name_of(i),
-                  RangeKeyOfCall(p, t.launch[i], sel.ranges)});
+                  RangeKeyOfCall(p, t.launch[i], sel.ranges),
+                  sel.latency ? LatencyOf(p, t.launch[i], t.start[i]) : -1});
   }
   return true;
 }
@@ -483,7 +504,11 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, b
           I(first),
           I(last),
           has_bytes ? I(g.min_bytes) : Null(),
-          has_bytes ? I(g.max_bytes) : Null()};
+          has_bytes ? I(g.max_bytes) : Null(),
+          g.latency_count > 0
+              ? D(std::round(10.0 * static_cast<double>(g.latency_sum) / static_cast<double>(g.latency_count)) / 10.0)
+              : Null(),
+          g.latency_count > 0 ? I(g.latency_max) : Null()};
 }
 
 std::vector<Column> Columns() {
@@ -518,7 +543,11 @@ std::vector<Column> Columns() {
       IntCol("first_start_ns", "Earliest start (capture clock)"),
       IntCol("last_end_ns", "Latest end (capture clock)"),
       IntCol("min_bytes", "Copies and memsets: the smallest one's size"),
-      IntCol("max_bytes", "Copies and memsets: the largest one's size")};
+      IntCol("max_bytes", "Copies and memsets: the largest one's size"),
+      DoubleCol("avg_latency_ns",
+                "With latency: mean launch latency, from the start of the CUDA call that launched each kernel, copy or "
+                "memset to its start on the GPU"),
+      IntCol("max_latency_ns", "With latency: the longest launch latency")};
 }
 
 class EventStats final : public Skill {
@@ -534,7 +563,14 @@ class EventStats final : public Skill {
     using engine::Need;
     return Need::kKernelRows | Need::kRuntime | Need::kMemcpy | Need::kMemset | Need::kNvtx | Need::kAttribution;
   }
+  // The launch latency needs the calls that launched the work, whatever else is asked.
   engine::Need needs_for(const Args& args) const override {
+    using engine::Need;
+    const auto it = args.find("latency");
+    const bool latency = it != args.end() && std::holds_alternative<bool>(it->second) && std::get<bool>(it->second);
+    return NeedsForKind(args) | (latency ? Need::kAttribution | Need::kRuntime : Need{});
+  }
+  engine::Need NeedsForKind(const Args& args) const {
     using engine::Need;
     const auto text = [&](const char* k) {
       auto it = args.find(k);
@@ -653,6 +689,10 @@ class EventStats final : public Skill {
          "Percentiles (p90, p95, p99) and busy, idle and utilization too; false leaves them null and saves a sort of "
          "every duration and interval (about a second on 3 million kernels)",
          Value(true)},
+        {"latency", ValueType::kBool,
+         "Kernels, copies and memsets: also their launch latency, from the start of the CUDA call that launched each "
+         "to its start on the GPU (loads the CUDA API calls)",
+         Value(false)},
         {"gpu_share", ValueType::kBool,
          "Also each group's share of GPU time: of every kernel, copy and memset the filter keeps (loads those tables)",
          Value(false)},
@@ -681,6 +721,7 @@ class EventStats final : public Skill {
     sel.smaller_than = ArgInt(ctx, "smaller_than_bytes");
     sel.memory = MemoryKindOf(ArgString(ctx, "memory"));
     sel.gpu = events == Events::kGpu;
+    sel.latency = ArgBool(ctx, "latency") && ctx.profile.info().caps.runtime;
     const bool no_ranges = !ArgString(ctx, "inside").empty() && !ctx.profile.info().caps.nvtx;
     InsideRanges inside(ctx.profile, no_ranges ? std::string() : ArgString(ctx, "inside"));
     const bool detail = ArgBool(ctx, "detail");

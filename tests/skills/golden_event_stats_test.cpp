@@ -2,6 +2,7 @@
 // p99, min, max, busy and span), copies of one kind with their bytes, one API call by name, NVTX ranges by name, and
 // the kernels launched inside an NVTX range (the launch call joined on (pid, correlationId), enclosed on its thread).
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "analysis_test_sql.h"
@@ -238,6 +240,24 @@ TEST(GoldenEventStats, ANamePatternSelectsAFamily) {
   EXPECT_EQ(IntCell(t, 0, "count"), sql.Int("SELECT COUNT(*) " + family));
   EXPECT_EQ(IntCell(t, 0, "total_ns"), sql.Int("SELECT SUM(n.end - n.start) " + family));
   EXPECT_GT(IntCell(t, 0, "count"), 64);  // more than one member: layer_0_computation alone has 64
+}
+
+// The launch latency: from the start of the call that launched a kernel (same process and correlationId) to the
+// kernel's start, a negative one (clocks a little apart) counted as 0; kernels without a launch call have none.
+TEST(GoldenEventStats, LaunchLatencyFromTheLaunchCall) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(t, kH100, "event_stats", {{"latency", Value(true)}});
+  FixtureSql sql(kH100);
+  const std::string joined =
+      "FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId AND "
+      "(r.globalTid >> 24) = (k.globalPid >> 24)";
+  double average = -1;
+  sql.Each("SELECT AVG(MAX(0, k.start - r.start)) " + joined,
+           [&](sqlite3_stmt* row) { average = sqlite3_column_double(row, 0); });
+  EXPECT_NEAR(DoubleCell(t, 0, "avg_latency_ns"), average, 0.1);
+  EXPECT_EQ(IntCell(t, 0, "max_latency_ns"), sql.Int("SELECT MAX(k.start - r.start) " + joined));
+  NSYS_RUN_SKILL(without, kH100, "event_stats");
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(Cell(without, 0, "avg_latency_ns")));
 }
 
 TEST(GoldenEventStats, NothingInsideARangeOfAnExportWithoutNvtxAndAbsentTablesDecline) {

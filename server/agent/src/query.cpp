@@ -20,17 +20,17 @@ namespace nsys::agent {
 // batches, where two anonymous namespaces are one.
 namespace query_words {
 
-constexpr std::array<std::string_view, 25> kMeasures = {
-    "total", "count", "share",  "gpu_share", "average",   "median",    "p90",      "p95",         "p99",
-    "min",   "max",   "stddev", "bytes",     "avg_bytes", "bandwidth", "busy",     "utilization", "idle_share",
-    "idle",  "span",  "grid",   "block",     "groups",    "min_bytes", "max_bytes"};
+constexpr std::array<std::string_view, 26> kMeasures = {
+    "total", "count", "share",  "gpu_share", "average",   "median",    "p90",       "p95",         "p99",
+    "min",   "max",   "stddev", "bytes",     "avg_bytes", "bandwidth", "busy",      "utilization", "idle_share",
+    "idle",  "span",  "grid",   "block",     "groups",    "min_bytes", "max_bytes", "latency"};
 constexpr std::array<std::string_view, 6> kEvents = {"kernels", "api", "memcpy", "memset", "nvtx", "gpu"};
 constexpr std::array<std::string_view, 6> kGroupBy = {"none", "name", "device", "pid", "stream", "range"};
 constexpr std::array<std::string_view, 3> kRank = {"none", "top", "bottom"};
 constexpr std::array<std::string_view, 4> kForm = {"number", "yes_no", "name", "table"};
 
 // How each measure reads in the reading line.
-constexpr std::array<std::string_view, 25> kMeasureWords = {"total time",
+constexpr std::array<std::string_view, 26> kMeasureWords = {"total time",
                                                             "count",
                                                             "share of all time",
                                                             "share of GPU time",
@@ -54,7 +54,8 @@ constexpr std::array<std::string_view, 25> kMeasureWords = {"total time",
                                                             "threads per block",
                                                             "number of distinct groups",
                                                             "smallest size",
-                                                            "largest size"};
+                                                            "largest size",
+                                                            "launch latency"};
 
 std::string EventWords(const Subject& s) {
   switch (s.events) {

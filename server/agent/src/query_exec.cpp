@@ -34,7 +34,7 @@ using ask_detail::FormatNs;
 using ask_detail::FormatPct;
 
 // The column of event_stats (launch_sizes for the last two) that holds each measure, in Measure's order.
-constexpr std::array<std::string_view, 25> kColumn = {"total_ns",  "count",
+constexpr std::array<std::string_view, 26> kColumn = {"total_ns",  "count",
                                                       "share_pct", "gpu_share_pct",
                                                       "avg_ns",    "med_ns",
                                                       "p90_ns",    "p95_ns",
@@ -46,8 +46,8 @@ constexpr std::array<std::string_view, 25> kColumn = {"total_ns",  "count",
                                                       "idle_ns",   "span_ns",
                                                       "blocks",    "threads_per_block",
                                                       "",          "min_bytes",
-                                                      "max_bytes"};
-constexpr std::array<std::string_view, 25> kWords = {"total time",
+                                                      "max_bytes", "avg_latency_ns"};
+constexpr std::array<std::string_view, 26> kWords = {"total time",
                                                      "count",
                                                      "share",
                                                      "share of GPU time",
@@ -71,7 +71,8 @@ constexpr std::array<std::string_view, 25> kWords = {"total time",
                                                      "threads per block",
                                                      "groups",
                                                      "smallest",
-                                                     "largest"};
+                                                     "largest",
+                                                     "launch latency"};
 
 bool IsLaunchMeasure(Measure m) {
   return m == Measure::kGrid || m == Measure::kBlock;
@@ -169,6 +170,8 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   }
   if (std::find(q.measures.begin(), q.measures.end(), Measure::kGpuShare) != q.measures.end())
     args["gpu_share"] = Value(true);
+  if (std::find(q.measures.begin(), q.measures.end(), Measure::kLatency) != q.measures.end())
+    args["latency"] = Value(true);
   // Percentiles and busy or idle time cost a sort of every duration and interval: asked for only when needed.
   const bool detail = std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
     return m == Measure::kP90 || m == Measure::kP95 || m == Measure::kP99 || m == Measure::kBusy ||

@@ -1052,6 +1052,21 @@ void FillVersus(const Clause& c, Query& q) {
   }
 }
 
+// "the launch latency of X, i.e. from the start of the call to the kernel starting": what follows "i.e." or "that
+// is" restates what came before it; it is read as said, not as more to answer.
+void DropExplanation(std::vector<Item>& sentence) {
+  for (size_t i = 0; i < sentence.size(); ++i) {
+    const std::string w = Lower(sentence[i].word);
+    if (w == "i.e" || w == "ie" || w == "that is" || w == "namely" || w == "meaning") {
+      const bool ends = !sentence.empty() && sentence.back().kind == Item::kSeparator;
+      Item end = ends ? sentence.back() : Item{};
+      sentence.resize(i);
+      if (ends) sentence.push_back(std::move(end));
+      return;
+    }
+  }
+}
+
 bool HasSubject(const Clause& c) {
   return c.events || !c.names.empty() || !c.copy_kind.empty() || c.range_noun || !c.api_class.empty() ||
          !c.memory.empty();
@@ -1337,6 +1352,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       context = ReadClause(words);  // its words are read as the scene; what they do not say is no question
       continue;
     }
+    DropExplanation(sentence);
     bool first_clause = true;
     for (const auto& items : SplitClauses(std::move(sentence))) {
       Clause c = ReadClause(items);

@@ -46,6 +46,7 @@ enum class Measure : uint8_t {
   kGroups,       // how many groups (GPUs, processes, streams, names) the events fall in
   kMinBytes,     // copies and memsets: the smallest one's size
   kMaxBytes,     // the largest one's size
+  kLatency,      // kernels, copies, memsets: mean launch latency, from the launch call's start to the work's start
 };
 // kGpu: a GPU's work, its kernels, copies and memsets together (the events of a GPU's busy and idle time).
 enum class EventKind : uint8_t { kKernels, kApi, kMemcpy, kMemset, kNvtx, kGpu };

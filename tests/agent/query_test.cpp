@@ -259,13 +259,18 @@ TEST(QueryBounds, AnUntrustedFillerIsHeldToThem) {
   EXPECT_FALSE(CheckQuery(q).ok());
 }
 
-// The executor on a real export: each figure is the cell of the cited row, and agrees with SQL over the export.
-TEST(QueryExecute, AnswersFromTheCitedRowsAndOpensWithTheReading) {
-  NSYS_REQUIRE_FIXTURES();
+// A workspace that reads the fixtures as they are: no cache, no user skills.
+core::WorkspaceConfig OfflineConfig() {
   core::WorkspaceConfig config;
   config.open.use_cache = false;
   config.default_skill_dirs = false;
-  core::Workspace ws(config);
+  return config;
+}
+
+// The executor on a real export: each figure is the cell of the cited row, and agrees with SQL over the export.
+TEST(QueryExecute, AnswersFromTheCitedRowsAndOpensWithTheReading) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
   auto opened = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
   ASSERT_TRUE(opened.ok());
   // 1,721 kernels ran on device 1, and 50,950,507,584 bytes went host to device (the fixture's README; SQL in the
@@ -287,10 +292,7 @@ TEST(QueryExecute, AnswersFromTheCitedRowsAndOpensWithTheReading) {
 // than 1 ms; the UVM export's 12,288 device-to-host migrations (copyKind 12) move 2,147,483,648 bytes).
 TEST(QueryExecute, YesNoMigrationsAndDeclinedPartialReadings) {
   NSYS_REQUIRE_FIXTURES();
-  core::WorkspaceConfig config;
-  config.open.use_cache = false;
-  config.default_skill_dirs = false;
-  core::Workspace ws(config);
+  core::Workspace ws(OfflineConfig());
   auto h100 = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
   ASSERT_TRUE(h100.ok());
   auto none = ws.Ask({h100->id, "Are any kernels longer than 1 ms?", ""}, {});

@@ -78,14 +78,11 @@ struct Event {
   int64_t latency = -1;   // GPU work with latency asked: its start - its launch call's start; -1 = none
 };
 
-// A launch latency below zero (the GPU's clock a little ahead of the host's) counts as 0; -1 is "no launch call".
-constexpr int64_t kNegativeLatency = -2;
-
-// The launch latency of GPU work started at `start` by runtime call `call`: from the call's start to the work's.
+// The launch latency of GPU work started at `start` by runtime call `call`: from the call's start to the work's, 0
+// when below zero (the GPU's clock a little ahead of the host's); -1 when no call launched it.
 int64_t LatencyOf(const engine::Profile& p, int32_t call, engine::Ns start) {
   if (call < 0) return -1;
-  const int64_t l = start - p.runtime().start[static_cast<size_t>(call)];
-  return l < 0 ? kNegativeLatency : l;
+  return std::max<int64_t>(0, start - p.runtime().start[static_cast<size_t>(call)]);
 }
 
 // The innermost NVTX range around runtime call `call` (its name id + 1), 0 when none or not attributed.
@@ -238,10 +235,9 @@ class Collector {
     Group& g = groups_[it->second];
     g.min_bytes = std::min(g.min_bytes, e.bytes);
     g.max_bytes = std::max(g.max_bytes, e.bytes);
-    if (e.latency >= 0 || e.latency == kNegativeLatency) {
-      const int64_t l = e.latency == kNegativeLatency ? 0 : e.latency;
-      g.latency_max = g.latency_count == 0 ? l : std::max(g.latency_max, l);
-      g.latency_sum += l;
+    if (e.latency >= 0) {
+      g.latency_max = std::max(g.latency_max, e.latency);
+      g.latency_sum += e.latency;
       ++g.latency_count;
     }
     g.durations.push_back(e.end - e.start);

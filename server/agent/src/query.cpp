@@ -28,6 +28,7 @@ constexpr std::array<std::string_view, 6> kEvents = {"kernels", "api", "memcpy",
 constexpr std::array<std::string_view, 6> kGroupBy = {"none", "name", "device", "pid", "stream", "range"};
 constexpr std::array<std::string_view, 3> kRank = {"none", "top", "bottom"};
 constexpr std::array<std::string_view, 4> kForm = {"number", "yes_no", "name", "table"};
+constexpr std::array<std::string_view, 5> kMemoryKinds = {"pageable", "pinned", "device", "array", "managed"};
 
 // How each measure reads in the reading line.
 constexpr std::array<std::string_view, 26> kMeasureWords = {"total time",
@@ -171,6 +172,10 @@ std::span<const std::string_view> FormNames() {
   using namespace query_words;  // this file's own helpers
   return kForm;
 }
+std::span<const std::string_view> MemoryKindNames() {
+  using namespace query_words;  // this file's own helpers
+  return kMemoryKinds;
+}
 
 std::optional<size_t> IndexOfName(std::span<const std::string_view> names, std::string_view name) {
   using namespace query_words;  // this file's own helpers
@@ -195,8 +200,7 @@ Status CheckQuery(const Query& q) {
   }
   for (const Subject* s : {&q.subject, q.versus_subject ? &*q.versus_subject : nullptr}) {
     if (s && (s->name.size() > 512 || s->copy_kind.size() > 32)) return bad("a name of at most 512 bytes.");
-    static constexpr std::string_view kMemory[] = {"", "pageable", "pinned", "device", "array", "managed"};
-    if (s && std::find(std::begin(kMemory), std::end(kMemory), s->memory) == std::end(kMemory))
+    if (s && !s->memory.empty() && !IndexOfName(kMemoryKinds, s->memory))
       return bad("a host memory kind is one of pageable, pinned, device, array, managed.");
   }
   if (q.limit < 0 || q.limit > 100) return bad("limit between 0 and 100.");

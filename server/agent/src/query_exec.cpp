@@ -19,7 +19,6 @@
 #include "nsys/agent/query.h"
 #include "nsys/agent/query_answer.h"
 #include "nsys/support/name_pattern.h"
-#include "text_case.h"
 
 namespace nsys::agent {
 // File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity

@@ -189,18 +189,24 @@ struct Item {
   }
 };
 
-// The vocabularies a word is the whole name of (exact) or a fragment of.
-std::vector<NameClass> ClassesOf(const std::string& lower, const QueryVocabulary& v, bool exact) {
+// The vocabularies (API calls, kernels, NVTX ranges, in that order) with at least `members` names that `is` holds.
+template <typename Is>
+std::vector<NameClass> ClassesWhere(const QueryVocabulary& v, size_t members, Is is) {
   std::vector<NameClass> out;
   const std::pair<const std::vector<std::string>*, NameClass> lists[] = {
       {&v.api, NameClass::kApi}, {&v.kernels, NameClass::kKernel}, {&v.nvtx, NameClass::kNvtx}};
   for (const auto& [names, cls] : lists) {
-    const bool hit = std::any_of(names->begin(), names->end(), [&](const std::string& n) {
-      return exact ? n.size() == lower.size() && ContainsNoCase(n, lower) : ContainsNoCase(n, lower);
-    });
-    if (hit) out.push_back(cls);
+    size_t found = 0;
+    for (auto n = names->begin(); n != names->end() && found < members; ++n) found += is(*n) ? 1 : 0;
+    if (found >= members) out.push_back(cls);
   }
   return out;
+}
+
+// The vocabularies a word is the whole name of (exact) or a fragment of.
+std::vector<NameClass> ClassesOf(const std::string& lower, const QueryVocabulary& v, bool exact) {
+  return ClassesWhere(
+      v, 1, [&](const std::string& n) { return (!exact || n.size() == lower.size()) && ContainsNoCase(n, lower); });
 }
 
 // A family said with a placeholder: "layer_N_computation", "ensure_layer_*_weights", "block_<i>" become the name
@@ -227,15 +233,7 @@ std::optional<std::string> PlaceholderPattern(std::string_view word) {
 
 // The vocabularies in which a name pattern names a family: two names or more.
 std::vector<NameClass> ClassesOfPattern(const std::string& pattern, const QueryVocabulary& v) {
-  std::vector<NameClass> out;
-  const std::pair<const std::vector<std::string>*, NameClass> lists[] = {
-      {&v.api, NameClass::kApi}, {&v.kernels, NameClass::kKernel}, {&v.nvtx, NameClass::kNvtx}};
-  for (const auto& [names, cls] : lists) {
-    const auto members = std::count_if(names->begin(), names->end(),
-                                       [&](const std::string& n) { return NamePatternMatches(n, pattern); });
-    if (members >= 2) out.push_back(cls);
-  }
-  return out;
+  return ClassesWhere(v, 2, [&](const std::string& n) { return NamePatternMatches(n, pattern); });
 }
 
 std::string Join(const std::vector<Token>& t, size_t from, size_t n, bool lower) {
@@ -383,6 +381,23 @@ struct Clause {
   std::vector<std::string> unread;
 };
 
+// What one of a kUnit's values is in ns (1 s, 2 ms, 3 us, 4 ns) or bytes (11 B, 12 KB, 13 MB, 14 GB).
+double UnitFactor(uint8_t unit) {
+  switch (unit) {
+    case 1:
+    case 14:
+      return 1e9;
+    case 2:
+    case 13:
+      return 1e6;
+    case 3:
+    case 12:
+      return 1e3;
+    default:
+      return 1;
+  }
+}
+
 // A bound on each event: [comparator] [than] NUMBER UNIT ("longer than 100 us", "over 5 ms", "larger than 1 MB").
 // Marks the words it reads; they take no other slot.
 void ReadBounds(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
@@ -394,15 +409,7 @@ void ReadBounds(const std::vector<Item>& items, Clause& c, std::vector<bool>& re
     if (k < 1 || !items[k - 1].Has(Slot::kComparator)) continue;
     const size_t comparator = k - 1;
     const uint8_t unit = items[u].Value(Slot::kUnit);
-    const double factor = unit == 1    ? 1e9
-                          : unit == 2  ? 1e6
-                          : unit == 3  ? 1e3
-                          : unit == 4  ? 1
-                          : unit == 11 ? 1
-                          : unit == 12 ? 1e3
-                          : unit == 13 ? 1e6
-                                       : 1e9;
-    const double v = items[u - 1].number * factor;
+    const double v = items[u - 1].number * UnitFactor(unit);
     if (!std::isfinite(v) || v < 0 || v > 1e18) continue;
     const bool up = items[comparator].Value(Slot::kComparator) == 1;
     int64_t& bound =
@@ -435,8 +442,7 @@ std::optional<Quantity> QuantityAt(const std::vector<Item>& items, size_t j) {
     // "half a second" is a time; "half of the kernel time" a share.
     if (Lower(items[j].word) == "half" && j + 2 < items.size() && Lower(items[j + 1].word) == "a" && unit_at(j + 2)) {
       const uint8_t unit = items[j + 2].Value(Slot::kUnit);
-      if (unit < 10)
-        return Quantity{Measure::kTotal, 0.5 * (unit == 1 ? 1e9 : unit == 2 ? 1e6 : unit == 3 ? 1e3 : 1), 3};
+      if (unit < 10) return Quantity{Measure::kTotal, 0.5 * UnitFactor(unit), 3};
     }
     return Quantity{Measure::kShare, static_cast<double>(items[j].Value(Slot::kHalf)), 1};
   }
@@ -448,7 +454,7 @@ std::optional<Quantity> QuantityAt(const std::vector<Item>& items, size_t j) {
   if (unit_at(j + 1)) {
     const uint8_t unit = items[j + 1].Value(Slot::kUnit);
     if (unit >= 10) return std::nullopt;  // sizes: a bound on each copy (ReadBounds)
-    return Quantity{Measure::kTotal, v * (unit == 1 ? 1e9 : unit == 2 ? 1e6 : unit == 3 ? 1e3 : 1), 2};
+    return Quantity{Measure::kTotal, v * UnitFactor(unit), 2};
   }
   return Quantity{Measure::kCount, v, 1};
 }
@@ -731,7 +737,7 @@ bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e,
       c.range_noun = true;
       return true;
     case Slot::kMemory:
-      c.memory = lexicon::MemoryKinds()[e.value];
+      c.memory = MemoryKindNames()[e.value];
       return true;
     case Slot::kUnsupported:
       c.unread.push_back(items[i].word);

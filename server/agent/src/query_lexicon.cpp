@@ -21,7 +21,6 @@ constexpr uint8_t E(EventKind e) {
 }
 
 constexpr std::array<std::string_view, 6> kCopyKinds = {"HtoD", "DtoH", "DtoD", "HtoH", "PtoP", "Unified"};
-constexpr std::array<std::string_view, 5> kMemoryKinds = {"pageable", "pinned", "device", "array", "managed"};
 // Frameworks, languages and words for the program a question names to say which run it means; GPU brands before a
 // model number.
 constexpr std::string_view kContextWords[] = {"pytorch", "torch",       "jax",      "keras",  "tensorflow", "tf",
@@ -804,10 +803,6 @@ std::span<const std::string_view> CopyKinds() {
 
 std::span<const std::string_view> ApiClasses() {
   return kApiClasses;
-}
-
-std::span<const std::string_view> MemoryKinds() {
-  return kMemoryKinds;
 }
 
 bool IsContextWord(std::string_view lower) {

@@ -36,7 +36,7 @@ enum class Slot : uint8_t {
   kCompare,      // compare: two things named after it are the two sides
   kComparator,   // before a quantity, a bound on each event: value 1 above ("longer than"), 2 below ("under")
   kUnit,         // a quantity's unit: 1 s, 2 ms, 3 us, 4 ns; 11 B, 12 KB, 13 MB, 14 GB
-  kMemory,       // a kind of host memory (value: index into MemoryKinds()): "pageable", "pinned"
+  kMemory,       // a kind of host memory (value: index into agent::MemoryKindNames()): "pageable", "pinned"
   kAny,          // any, some: "are there any ... longer than 5 ms?" asks whether the count is above 0
   kHalf,         // a fraction said in words (value: percent): "half", "a third", "a quarter"
   kLast,         // last: "in the last 200 ms" (a window from the end), or "first and last" (the span)
@@ -55,8 +55,6 @@ std::span<const Entry> Entries();
 std::span<const std::string_view> CopyKinds();
 // NVIDIA's API classes (skills/builtin/common_api_class.h's names), in kApiClass's value order.
 std::span<const std::string_view> ApiClasses();
-// ENUM_CUDA_MEM_KIND's kinds as event_stats names them, in kMemory's value order.
-std::span<const std::string_view> MemoryKinds();
 // Words that describe the run rather than ask about it, when they are no name of the profile: frameworks and
 // languages ("the JAX run"), and GPU models by their shape ("A100", "RTX 3090", "4060ti": letters and digits).
 bool IsContextWord(std::string_view lower);

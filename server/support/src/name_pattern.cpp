@@ -3,7 +3,6 @@
 
 #include <cctype>
 #include <cstddef>
-#include <string>
 #include <string_view>
 
 namespace nsys {
@@ -13,41 +12,29 @@ bool SameNoCase(char a, char b) {
   return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
 }
 
-// Whether `pattern` matches all of `name` from its start ('*' any run). On a mismatch it goes back only to the last
-// '*' seen, one character further: each (name, pattern) position pair is visited at most once per star, so the cost
-// is bounded by name x pattern.
-bool MatchesWhole(std::string_view name, std::string_view pattern) {
+}  // namespace
+
+// The pattern is read as if a '*' stood before and after it (anywhere in the name). On a mismatch the matcher goes
+// back only to the last '*' seen (at first the one before the pattern), one character of the name further: each
+// (name, pattern) position pair is visited at most once per star, so the cost is bounded by name x pattern.
+bool NamePatternMatches(std::string_view name, std::string_view pattern) {
   size_t n = 0, p = 0;
-  size_t star = std::string_view::npos, resume = 0;
-  while (n < name.size()) {
-    if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
+  size_t after_star = 0, resume = 0;  // the pattern just after the last '*', and where the name resumes from it
+  while (p < pattern.size()) {
+    if (pattern[p] == '*') {
+      after_star = ++p;
       resume = n;
-    } else if (p < pattern.size() && SameNoCase(pattern[p], name[n])) {
+    } else if (n < name.size() && SameNoCase(pattern[p], name[n])) {
       ++p;
       ++n;
-    } else if (star != std::string_view::npos) {
-      p = star + 1;
+    } else if (resume < name.size()) {
+      p = after_star;
       n = ++resume;
     } else {
       return false;
     }
   }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
-
-}  // namespace
-
-bool NamePatternMatches(std::string_view name, std::string_view pattern) {
-  if (pattern.empty()) return true;
-  // Anywhere in the name: the pattern between two stars, which the matcher reads in one pass.
-  std::string anywhere;
-  anywhere.reserve(pattern.size() + 2);
-  anywhere += '*';
-  anywhere += pattern;
-  anywhere += '*';
-  return MatchesWhole(name, anywhere);
+  return true;  // the rest of the name is the '*' after the pattern
 }
 
 }  // namespace nsys

@@ -181,7 +181,7 @@ protocol::Json SubjectSchema() {
            "memcpy: HtoD, DtoH, DtoD, HtoH or PtoP; Unified (every unified-memory migration), Unified HtoD, Unified "
            "DtoH"}}},
         {"memory",
-         {{"enum", {"pageable", "pinned", "device", "array", "managed"}},
+         {{"enum", Names(agent::MemoryKindNames())},
           {"description", "Copies and memsets: the kind of host memory they read or write"}}},
         {"apiClass",
          {{"enum", {"sync", "alloc", "free", "module", "setup", "launch", "memcpy", "memset"}},

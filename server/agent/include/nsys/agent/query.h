@@ -60,6 +60,9 @@ std::span<const std::string_view> EventKindNames();
 std::span<const std::string_view> GroupByNames();
 std::span<const std::string_view> RankNames();
 std::span<const std::string_view> FormNames();
+// The kinds of host memory a copy or memset reads or writes (Subject::memory): ENUM_CUDA_MEM_KIND's, as event_stats'
+// `memory` argument names them.
+std::span<const std::string_view> MemoryKindNames();
 // The value named `name` of a table above (its index), or nullopt.
 std::optional<size_t> IndexOfName(std::span<const std::string_view> names, std::string_view name);
 

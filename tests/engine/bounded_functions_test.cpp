@@ -154,6 +154,27 @@ std::string PlainSqlite(const std::string& expr) {
   return out;
 }
 
+// instr and replace find each match by searching a window that grows, so a match may start anywhere in it or cross its
+// end: every start position 0..2,500 of a needle of 1 to 130 bytes, behind a near miss (the needle less one byte),
+// against SQLite's own answers. One subquery per needle length; both sides see the same text.
+TEST_F(BoundedFunctionsTest, MatchesAtEveryOffsetAreSqlitesOwn) {
+  for (int length : {1, 2, 5, 33, 130}) {
+    const std::string needle = "printf('%.*c', " + std::to_string(length) + ", 'b')";
+    const std::string hay = "(printf('%.*c', x, 'a') || printf('%.*c', " + std::to_string(length - 1) +
+                            ", 'b') || 'a' || " + needle + " || 'a' || " + needle + ")";
+    const std::string expr =
+        "(WITH RECURSIVE p(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM p WHERE x < 2500) "
+        "SELECT group_concat(instr(" +
+        hay + ", " + needle + ") || '/' || replace(" + hay + ", " + needle + ", 'xyz'), ',') FROM p)";
+    const std::string plain = PlainSqlite(expr);
+    ASSERT_EQ(plain.rfind("text:", 0), 0u) << plain.substr(0, 200);
+    auto ours = profile_->Query("SELECT typeof(" + expr + ") || ':' || quote(" + expr + ")");
+    ASSERT_TRUE(ours.ok()) << ours.error().message;
+    ASSERT_EQ(ours->rows.size(), 1u);
+    EXPECT_TRUE(std::get<std::string>(ours->rows[0][0]) == plain) << "needle of " << length << " bytes";
+  }
+}
+
 TEST_F(BoundedFunctionsTest, ResultsAreSqlitesOwn) {
   const std::vector<std::string> exprs = {
       // printf / format

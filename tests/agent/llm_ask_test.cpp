@@ -435,6 +435,14 @@ TEST(SkillTools, ToolArgumentsBecomeTheSkillCall) {
   EXPECT_FALSE(SkillCallFromTool(**skill, json{{"clock", "capture_ns"}}));
   EXPECT_FALSE(SkillCallFromTool(**skill, json{{"pid", -1}}));
   EXPECT_FALSE(SkillCallFromTool(**skill, json::array()));
+  // A device id is 32 bits: 4294967297 used to run on device 1 while the answer named device 4294967297.
+  auto wide = SkillCallFromTool(**skill, json{{"device", 4294967297LL}});
+  ASSERT_FALSE(wide);
+  EXPECT_EQ(wide.error().message, "argument 'device' of 'top_kernels' is out of range");
+  EXPECT_FALSE(SkillCallFromTool(**skill, json{{"device", -1}}));
+  auto widest = SkillCallFromTool(**skill, json{{"device", 2147483647}});
+  ASSERT_TRUE(widest) << widest.error().message;
+  EXPECT_EQ(widest->filter.devices, std::vector<int32_t>{2147483647});
 }
 
 }  // namespace

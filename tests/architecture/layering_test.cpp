@@ -37,8 +37,8 @@ const std::vector<Dir> kDirs = {
 // session (it is the server's outer shell), and the CLI's `serve` and `mcp` commands start those two faces: that is
 // composition in main(), not one face calling into another.
 const std::map<std::string, std::set<std::string>> kAllowed = {
-    {"support", {}},
-    {"source", {"support"}},  // the annotation index of a source tree: scanners and the walk, no profiles
+    {"support", {"nlohmann"}},  // json_parse.h: the one bounded parse of untrusted JSON, for protocol and llm alike
+    {"source", {"support"}},    // the annotation index of a source tree: scanners and the walk, no profiles
     {"protocol", {"support", "nlohmann"}},
     {"engine", {"support", "sqlite3"}},
     {"trace", {"support", "engine"}},

@@ -88,6 +88,43 @@ TEST(AnswerCache, ADamagedEntryIsAMiss) {
   EXPECT_FALSE(cache.Get(key));
 }
 
+// Issue 38, items 1, 2 and 7: an entry another program planted, or a damaged one, is a miss whatever it holds, and
+// never costs more than an entry Put may write: nested 400,000 deep (it crashed the server on the next hover), a
+// member of another type (every hover of that kernel failed with -32603), 200 MB (read whole).
+TEST(AnswerCache, APlantedEntryIsAMissWhateverItHolds) {
+  TempDir dir;
+  AnswerCache cache(dir.str(), {.max_entries = 16, .max_entry_bytes = 4096});
+  const std::string key = AnswerCache::Key({"planted"});
+  const auto plant = [&](const std::string& text) {
+    std::ofstream(fs::path(dir.str()) / (key + ".json"), std::ios::binary | std::ios::trunc) << text;
+  };
+  const std::string deep = std::string(400000, '[') + std::string(400000, ']');
+  const std::string call = R"("id":"c1","name":"top_kernels","raw_arguments":"")";
+  plant(R"({"text":"t","tool_calls":[{)" + call + R"(,"arguments":{"a":)" + deep + "}}]}");
+  EXPECT_FALSE(cache.Get(key)) << "nested 400,000 deep";
+  for (const std::string& wrong :
+       {R"({"text":"t","tool_calls":[{"id":5}]})", R"({"text":"t","tool_calls":[{"name":["x"]}]})",
+        R"({"text":"t","tool_calls":[{"arguments":"limit=3"}]})", R"({"text":"t","tool_calls":[7]})",
+        R"({"text":"t","tool_calls":{}})", R"({"text":"t","tool_calls":[],"stop_reason":{}})",
+        R"({"text":"t","tool_calls":[],"input_tokens":"many"})", R"({"text":"t","tool_calls":[],"output_tokens":1.5})",
+        R"(["text"])", "\"\xff\""}) {
+    plant(wrong);
+    EXPECT_FALSE(cache.Get(key)) << wrong;
+  }
+  // The same entry, well formed: a hit under the size Put may write, a miss past it.
+  const std::string good = R"({"text":")" + std::string(3000, 'x') + R"(","tool_calls":[{)" + call +
+                           R"(,"arguments":{"limit":3}}],"stop_reason":"tool_calls","input_tokens":9})";
+  plant(good);
+  auto hit = cache.Get(key);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->text.size(), 3000u);
+  EXPECT_EQ(hit->tool_calls.at(0).arguments, (json{{"limit", 3}}));
+  EXPECT_EQ(hit->input_tokens, 9);
+  EXPECT_EQ(hit->output_tokens, 0);
+  plant(R"({"text":")" + std::string(5000, 'x') + R"(","tool_calls":[]})");
+  EXPECT_FALSE(cache.Get(key)) << "past max_entry_bytes";
+}
+
 TEST(AnswerCache, KeepsAtMostMaxEntriesDroppingTheOldest) {
   TempDir dir;
   AnswerCache cache(dir.str(), {.max_entries = 3});

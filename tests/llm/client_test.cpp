@@ -220,6 +220,54 @@ TEST_P(BothProviders, ASlowServerTimesOut) {
   EXPECT_LT(SecondsSince(start), 3.0);
 }
 
+// Issue 38, item 1: a tool call's arguments nested 400,000 deep (800 KB, under every size cap) went into a value that
+// later code copied and dumped recursively until the server died. Arguments past the one parse's 512 levels are no
+// object (the agent answers the model that they must be one), and a stream event past it is a clear error.
+TEST_P(BothProviders, NestingPastTheLimitIsNeverAValue) {
+  const std::string deep = "{\"limit\": " + std::string(400000, '[') + std::string(400000, ']') + "}";
+  {
+    Standin standin(
+        {{"responses", {{{"tool_calls", {{{"id", "c1"}, {"name", "top_kernels"}, {"arguments", {deep}}}}}}}}});
+    auto client = Make(standin.Config(GetParam()));
+    auto r = client->Chat(Hello(), {}, {});
+    ASSERT_TRUE(r) << r.error().message;
+    ASSERT_EQ(r->tool_calls.size(), 1u);
+    EXPECT_TRUE(r->tool_calls[0].arguments.is_null());
+    EXPECT_EQ(r->tool_calls[0].raw_arguments.size(), deep.size());
+  }
+  const std::string nested = std::string(400000, '[') + std::string(400000, ']');
+  const std::string raw =
+      GetParam() == Provider::kOpenAI
+          ? "data: {\"choices\": [{\"index\": 0, \"delta\": {\"content\": " + nested + "}}]}\n\n"
+          : "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":"
+            "{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"top_kernels\",\"input\":{\"a\":" +
+                nested + "}}}\n\n";
+  Standin standin({{"responses", {{{"raw", {raw}}}}}});
+  auto client = Make(standin.Config(GetParam()));
+  auto r = client->Chat(Hello(), {}, {});
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kBadInput);
+  EXPECT_NE(r.error().message.find("JSON nesting deeper than 512 levels"), std::string::npos) << r.error().message;
+}
+
+// Issue 38, item 8: an error body is kept to 64 KiB and nothing past it is read. One that went on for minutes held the
+// request until the total timeout (231 MB for one failed ask).
+TEST(LlmClient, AnEndlessErrorBodyStopsAtWhatIsKept) {
+  Standin standin(
+      {{"responses",
+        {{{"status", 500}, {"body", std::string(8192, 'e')}, {"body_repeat", 4000}, {"chunk_delay_s", 0.02}}}}});
+  Config config = standin.Config(Provider::kOpenAI);
+  config.max_retries = 0;
+  config.timeout = std::chrono::seconds(60);
+  auto client = Make(config);
+  const auto start = Clock::now();
+  auto r = client->Chat(Hello(), {}, {});
+  ASSERT_FALSE(r);
+  EXPECT_LT(SecondsSince(start), 10.0) << "the body was read on, 32 MB at 400 KB/s";
+  EXPECT_NE(r.error().message.find("HTTP 500"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("eeee"), std::string::npos) << r.error().message;
+}
+
 TEST(LlmClient, AStalledStreamIsAbandoned) {
   Standin standin({{"responses", {{{"text", {"partial"}}, {"omit_end", true}, {"hang_s", 20}}}}});
   Config config = standin.Config(Provider::kAnthropic);

@@ -15,7 +15,8 @@ answer is HTTP 500 "scenario exhausted"). A step:
   text [pieces], tool_calls [{"id", "name", "arguments": [pieces]}], stop (the stop reason),
   usage {"input", "output"}, echo_tool_result (the text quotes the first row of the request's last tool result),
   raw [strings written as they are, instead of the generated stream], omit_end (no [DONE] / message_stop),
-  split_bytes N (the stream is written N bytes at a time), chunk_delay_s, hang_s (after the stream, before closing).
+  split_bytes N (the stream is written N bytes at a time), chunk_delay_s, hang_s (after the stream, before closing),
+  body_repeat N (an error body is `body` N times, written one at a time, chunk_delay_s apart).
 Every request is appended to the --log file as one JSON line {"path", "headers", "body"}.
 Prints "PORT <n>" on stdout once listening on 127.0.0.1.
 """
@@ -162,7 +163,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         time.sleep(step.get("delay_s", 0))
         status = step.get("status", 200)
         if status != 200:
-            return self.send_error_body(status, step.get("body", ""), step.get("headers", {}))
+            return self.send_error_body(status, step.get("body", ""), step.get("headers", {}),
+                                        step.get("body_repeat", 1), step.get("chunk_delay_s", 0))
         if "raw" in step:
             stream = list(step["raw"])
         else:
@@ -193,15 +195,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if delay:
                 time.sleep(delay)
 
-    def send_error_body(self, status, body, headers=None):
+    def send_error_body(self, status, body, headers=None, repeat=1, delay=0):
         data = (body if isinstance(body, str) else json.dumps(body)).encode("utf-8")
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Content-Length", str(len(data) * repeat))
         for k, v in (headers or {}).items():
             self.send_header(k, v)
         self.end_headers()
-        self.wfile.write(data)
+        try:
+            for _ in range(repeat):
+                self.wfile.write(data)
+                self.wfile.flush()
+                if delay:
+                    time.sleep(delay)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
 
 def main():

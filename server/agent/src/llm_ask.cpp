@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "nsys/skills/registry.h"
+#include "nsys/support/render_text.h"
 
 namespace nsys::agent {
 namespace {
@@ -273,7 +274,7 @@ class Loop {
 
   Answer Finish(const std::string& text) const {
     Answer answer;
-    answer.summary = text;
+    answer.summary = support::MarkdownFromModel(text);  // the model's Markdown, without HTML, links or images
     answer.evidence = log_.evidence;
     if (!answer.evidence.empty()) answer.verify = VerifyCommand(answer.evidence.front().call, request_.profile_path);
     if (log_.evidence.empty()) {
@@ -351,7 +352,12 @@ Expected<SkillCall> SkillCallFromTool(const skills::Skill& skill, const nlohmann
     if (!IsFilterArg(name)) {
       call.args[name] = std::move(*value);
     } else if (name == "device") {
-      call.filter.devices = {static_cast<int32_t>(std::get<int64_t>(*value))};
+      const int64_t device = std::get<int64_t>(*value);  // a device id is 32 bits: 4294967297 must not run as 1
+      if (device < 0 || device > INT32_MAX) {
+        return MakeError(ErrorKind::kInvalidArgument,
+                         fmt::format("argument 'device' of '{}' is out of range", skill.name()));
+      }
+      call.filter.devices = {static_cast<int32_t>(device)};
     } else if (name == "pid") {
       const int64_t pid = std::get<int64_t>(*value);
       if (pid < 0 || pid > UINT32_MAX) {

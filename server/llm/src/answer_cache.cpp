@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "nsys/support/cache_dir.h"
+#include "nsys/support/json_parse.h"
 #include "nsys/support/log.h"
 #include "nsys/support/sha256.h"
 
@@ -32,25 +35,53 @@ json ToJson(const ChatResponse& r) {
           {"output_tokens", r.output_tokens}};
 }
 
-// Entries are our own files, but a damaged one (a crash mid-write elsewhere, a full disk) is a miss, not an error.
+// The member `name` of an object when it has the JSON type `is`, else nullptr.
+const json* MemberOf(const json& object, const char* name, bool (json::*is)() const noexcept) {
+  auto it = object.find(name);
+  return it != object.end() && ((*it).*is)() ? &*it : nullptr;
+}
+
+// Entries are our own files, but a damaged or planted one (a crash mid-write elsewhere, a full disk, another program)
+// is a miss, never an error: every member is read only when it has its type, and a missing one has its default.
 std::optional<ChatResponse> FromJson(const json& j) {
-  if (!j.is_object() || !j.value("text", json()).is_string() || !j.value("tool_calls", json()).is_array()) {
-    return std::nullopt;
-  }
+  const json* text = j.is_object() ? MemberOf(j, "text", &json::is_string) : nullptr;
+  const json* calls = j.is_object() ? MemberOf(j, "tool_calls", &json::is_array) : nullptr;
+  if (!text || !calls) return std::nullopt;
+  const auto string_or = [](const json& object, const char* name) -> std::optional<std::string> {
+    if (!object.contains(name)) return std::string();
+    const json* member = MemberOf(object, name, &json::is_string);
+    return member ? std::optional<std::string>(member->get<std::string>()) : std::nullopt;
+  };
+  const auto count_or = [](const json& object, const char* name) -> std::optional<int64_t> {
+    if (!object.contains(name)) return int64_t{0};
+    const json* member = MemberOf(object, name, &json::is_number_integer);
+    return member ? std::optional<int64_t>(member->get<int64_t>()) : std::nullopt;
+  };
   ChatResponse r;
-  r.text = j["text"].get<std::string>();
-  for (const json& c : j["tool_calls"]) {
+  r.text = text->get<std::string>();
+  for (const json& c : *calls) {
     if (!c.is_object()) return std::nullopt;
     ToolCall call;
-    call.id = c.value("id", "");
-    call.name = c.value("name", "");
-    call.raw_arguments = c.value("raw_arguments", "");
-    call.arguments = c.value("arguments", json());
+    auto id = string_or(c, "id");
+    auto name = string_or(c, "name");
+    auto raw = string_or(c, "raw_arguments");
+    auto arguments = c.find("arguments");
+    if (!id || !name || !raw || (arguments != c.end() && !arguments->is_object() && !arguments->is_null())) {
+      return std::nullopt;
+    }
+    call.id = std::move(*id);
+    call.name = std::move(*name);
+    call.raw_arguments = std::move(*raw);
+    if (arguments != c.end()) call.arguments = *arguments;
     r.tool_calls.push_back(std::move(call));
   }
-  r.stop_reason = j.value("stop_reason", "");
-  r.input_tokens = j.value("input_tokens", int64_t{0});
-  r.output_tokens = j.value("output_tokens", int64_t{0});
+  auto stop = string_or(j, "stop_reason");
+  auto input_tokens = count_or(j, "input_tokens");
+  auto output_tokens = count_or(j, "output_tokens");
+  if (!stop || !input_tokens || !output_tokens) return std::nullopt;
+  r.stop_reason = std::move(*stop);
+  r.input_tokens = *input_tokens;
+  r.output_tokens = *output_tokens;
   return r;
 }
 
@@ -90,11 +121,16 @@ std::optional<ChatResponse> AnswerCache::Get(const std::string& key) const {
   if (!support::PrivateDir(dir_)) return std::nullopt;  // never an answer planted in another user's directory
   std::ifstream in(fs::path(dir_) / (key + ".json"), std::ios::binary);
   if (!in) return std::nullopt;
-  std::stringstream text;
-  text << in.rdbuf();
-  auto j = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) return std::nullopt;
-  return FromJson(j);
+  // No entry larger than Put writes is read past that size (a planted 200 MB file was read whole, on a hover that
+  // never waits), and the text goes through the one bounded parse (a planted entry nested 400,000 deep crashed the
+  // server as it was copied).
+  std::string text(limits_.max_entry_bytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (static_cast<size_t>(in.gcount()) > limits_.max_entry_bytes) return std::nullopt;
+  text.resize(static_cast<size_t>(in.gcount()));
+  support::ParsedJson parsed = support::ParseJsonText(text);
+  if (!parsed.error.empty()) return std::nullopt;
+  return FromJson(parsed.value);
 }
 
 void AnswerCache::Put(const std::string& key, const ChatResponse& response) const {

@@ -32,6 +32,7 @@ struct Transfer {
   size_t max_body_bytes = 0;
   size_t received = 0;
   std::string error_body;
+  bool error_body_full = false;  // the error body reached kMaxErrorBody: the transfer was stopped there
   std::optional<std::chrono::milliseconds> retry_after;
   std::optional<Error> sink_error;  // set when the sink (or the byte cap) stopped the transfer
   std::chrono::steady_clock::time_point last_byte = std::chrono::steady_clock::now();
@@ -49,7 +50,11 @@ size_t OnWrite(char* data, size_t size, size_t count, void* user) {
   curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &status);
   if (!IsSuccess(status)) {  // an error body: kept (bounded) for the message, never streamed
     t.error_body.append(data, std::min(n, kMaxErrorBody - std::min(kMaxErrorBody, t.error_body.size())));
-    return n;
+    if (t.error_body.size() < kMaxErrorBody) return n;
+    // Nothing past what is kept is read: an endpoint that streams an endless error body would hold the request
+    // (and its memory) until the total timeout. Returning less than n stops the transfer with CURLE_WRITE_ERROR.
+    t.error_body_full = true;
+    return 0;
   }
   t.received += n;
   if (t.received > t.max_body_bytes) {
@@ -209,7 +214,9 @@ Expected<HttpOutcome> Post(const HttpRequest& request, const HttpLimits& limits,
 
   if (t.sink_error) return *t.sink_error;
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "the LLM request was cancelled");
-  if (result != CURLE_OK) return CurlError(result, request, limits, error_buffer);
+  if (result != CURLE_OK && !(result == CURLE_WRITE_ERROR && t.error_body_full)) {
+    return CurlError(result, request, limits, error_buffer);
+  }
   HttpOutcome outcome;
   curl_easy_getinfo(easy.get(), CURLINFO_RESPONSE_CODE, &outcome.status);
   if (outcome.status < 100) {  // no HTTP status line: nothing it sent is shown

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "dialect.h"
+#include "nsys/support/json_parse.h"
 
 namespace nsys::llm::internal {
 
@@ -67,21 +68,24 @@ std::string Excerpt(std::string_view text, size_t max) {
   return out;
 }
 
+// Every JSON text of a reply goes through the one bounded parse (support::ParseJsonText): a tool call's arguments
+// nested 400,000 deep fit every size cap, and code that walks a value (dump, copies) recurses.
 Expected<nlohmann::json> ParseEventJson(std::string_view provider, const std::string& data) {
-  auto json = nlohmann::json::parse(data, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded() || !json.is_object()) {
-    return MakeError(ErrorKind::kBadInput, fmt::format("the {} reply could not be read: a stream event is not a "
-                                                       "JSON object: '{}'",
-                                                       provider, Excerpt(data, 120)));
+  support::ParsedJson parsed = support::ParseJsonText(data);
+  if (!parsed.error.empty() || !parsed.value.is_object()) {
+    return MakeError(
+        ErrorKind::kBadInput,
+        fmt::format("the {} reply could not be read: a stream event is not a JSON object ({}): '{}'", provider,
+                    parsed.error.empty() ? "another JSON value" : parsed.error, Excerpt(data, 120)));
   }
-  return json;
+  return std::move(parsed.value);
 }
 
 nlohmann::json ParseArguments(const std::string& raw) {
   if (raw.find_first_not_of(" \t\r\n") == std::string::npos) return nlohmann::json::object();
-  auto json = nlohmann::json::parse(raw, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded() || !json.is_object()) return nullptr;
-  return json;
+  support::ParsedJson parsed = support::ParseJsonText(raw);
+  if (!parsed.error.empty() || !parsed.value.is_object()) return nullptr;
+  return std::move(parsed.value);
 }
 
 std::string ErrorMessageOf(const nlohmann::json& json) {
@@ -100,9 +104,9 @@ std::string ErrorMessageOf(const nlohmann::json& json) {
 }
 
 std::string Dialect::ErrorMessage(std::string_view body) const {
-  auto json = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (!json.is_discarded()) {
-    if (std::string message = ErrorMessageOf(json); !message.empty()) return message;
+  support::ParsedJson parsed = support::ParseJsonText(body);
+  if (parsed.error.empty()) {
+    if (std::string message = ErrorMessageOf(parsed.value); !message.empty()) return message;
   }
   return body.empty() ? "(empty body)" : Excerpt(body, 300);
 }

@@ -1,14 +1,17 @@
-#include "nsys/protocol/json_parse.h"
+#include "nsys/support/json_parse.h"
 
 #include <cstddef>
 #include <exception>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-namespace nsys::protocol {
+namespace nsys::support {
 namespace {
+
+using Json = nlohmann::json;
 
 constexpr size_t kValid = std::string_view::npos;
 
@@ -204,15 +207,4 @@ ParsedJson ParseJsonText(std::string_view text) {
   return parsed;
 }
 
-Json WithOldKeysRenamed(Json value, const std::vector<std::pair<std::string, std::string>>& old_to_new) {
-  if (!value.is_object()) return value;
-  for (const auto& [old_key, new_key] : old_to_new) {
-    auto it = value.find(old_key);
-    if (it == value.end() || value.contains(new_key)) continue;
-    value[new_key] = std::move(*it);
-    value.erase(old_key);
-  }
-  return value;
-}
-
-}  // namespace nsys::protocol
+}  // namespace nsys::support

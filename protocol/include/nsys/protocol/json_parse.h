@@ -1,33 +1,19 @@
 #pragma once
-// The one parse of untrusted JSON text (a message body, an MCP line). Total: it never throws, whatever the bytes.
+// The JSON value of the wire, the one parse of untrusted JSON text (nsys/support/json_parse.h, shared with the LLM
+// client and the caches) and what the wire adds to it.
 #include <nlohmann/json.hpp>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
+
+#include "nsys/support/json_parse.h"
 
 namespace nsys::protocol {
 
 using Json = nlohmann::json;
-
-// Deeper text is refused while parsing: nlohmann's parser is iterative, but code that walks the value (dump,
-// conversions) recurses, so a "[[[[...": 1 MB deep body must never become a value.
-inline constexpr int kMaxNestingDepth = 512;
-
-struct ParsedJson {
-  Json value;         // meaningful only when error is empty
-  std::string error;  // why the text is not usable JSON; the caller answers -32700 with it
-  // The path of the first member name repeated within one object ("method", "params.args.limit", "[1].id"), or
-  // empty. The value still holds the last of the repeated members, so a caller can echo a valid id in its error.
-  std::string duplicate;
-};
-
-// Checks, in order: well-formed UTF-8 (RFC 3629; the error names the byte offset), then JSON syntax, nesting up to
-// kMaxNestingDepth, and numbers: one out of a double's range (1e400, -1e400, a 400-digit integer) is an error, not
-// an exception. Duplicate member names are reported in every object, nested ones too: RFC 8259 leaves their meaning
-// to each parser (some keep the first, some the last), so a client, a proxy and this server could read different
-// values from the same text. Refusing them removes the ambiguity for one map lookup per member.
-ParsedJson ParseJsonText(std::string_view text);
+using support::kMaxNestingDepth;
+using support::ParsedJson;
+using support::ParseJsonText;
 
 // An object's members under their old names (the first of each pair) moved to their new ones, where the new name is
 // absent: what an old method or tool name's params are read as. Anything but an object is returned as it is.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
 #include <map>
 #include <string_view>
@@ -12,6 +13,7 @@
 
 #include "common_gpu_ops.h"
 #include "common_rows.h"
+#include "nsys/support/cancel.h"
 
 namespace nsys::skills::builtin {
 namespace {
@@ -74,6 +76,25 @@ struct KernelPlacement {
   std::map<uint32_t, std::vector<IterationKernels>> of_pid;  // parallel to the ranges
   int64_t by_kernel_start = 0, outside = 0;
 };
+
+// Keeps the kMaxIterations ranges that start first, over all processes; returns how many there were.
+int64_t KeepFirstRanges(RangesByPid& ranges) {
+  std::vector<Ns> starts;
+  for (const auto& [pid, v] : ranges) {
+    for (const Interval& r : v) starts.push_back(r.start);
+  }
+  const auto found = static_cast<int64_t>(starts.size());
+  if (starts.size() <= kMaxIterations) return found;
+  std::nth_element(starts.begin(), starts.begin() + kMaxIterations - 1, starts.end());
+  const Ns last = starts[kMaxIterations - 1];
+  size_t kept = 0;
+  for (auto& [pid, v] : ranges) {  // equal starts at the cut: the first processes' keep theirs, up to the cap
+    std::erase_if(v, [&](const Interval& r) { return r.start > last || (r.start == last && kept >= kMaxIterations); });
+    kept += v.size();
+  }
+  std::erase_if(ranges, [](const auto& kv) { return kv.second.empty(); });
+  return found;
+}
 
 // Kernels join the iteration whose range contains their launching API call (the kernel's own start when the
 // call is not in the export). False when cancelled.
@@ -174,6 +195,7 @@ Expected<IterationResult> ByMarker(const Context& ctx, const std::string& marker
         marker);
     return res;
   }
+  res.found_count = KeepFirstRanges(ranges);
   KernelPlacement placed;
   if (!PlaceKernels(ctx, ranges, placed)) return CancelledError();
   AppendMarkerIterations(ranges, placed, res.iterations);
@@ -274,14 +296,18 @@ std::map<int32_t, size_t> RowCountsByDevice(const engine::KernelTable& k, size_t
 }
 
 // One iteration from each occurrence of the repeating kernel to the next, on one device's kernel sequence `rows`.
-void AppendPeriodIterations(const engine::KernelTable& k, int32_t device, const std::vector<uint32_t>& rows,
-                            const std::vector<engine::StrId>& names, const Candidate& best,
-                            std::vector<Iteration>& out) {
+// Adds at most kMaxIterations in all to `out`; returns how many the device has. False when cancelled.
+bool AppendPeriodIterations(const engine::KernelTable& k, int32_t device, const std::vector<uint32_t>& rows,
+                            const std::vector<engine::StrId>& names, const Candidate& best, const CancelToken& cancel,
+                            std::vector<Iteration>& out, int64_t& found) {
   std::vector<size_t> occ;
   for (size_t j = best.first_index; j < rows.size(); ++j) {
     if (names[j] == best.name) occ.push_back(j);
   }
-  for (size_t o = 0; o + 1 < occ.size(); ++o) {
+  if (occ.size() > 1) found += static_cast<int64_t>(occ.size() - 1);
+  WorkMeter work(cancel);
+  for (size_t o = 0; o + 1 < occ.size() && out.size() < kMaxIterations; ++o) {
+    if (!work.Add(occ[o + 1] - occ[o])) return false;
     Iteration it;
     it.device = device;
     it.pid = k.pid[rows[occ[o]]];
@@ -305,6 +331,7 @@ void AppendPeriodIterations(const engine::KernelTable& k, int32_t device, const 
     it.gpu_end = last_end;
     out.push_back(it);
   }
+  return true;
 }
 
 // Kernel periodicity's confidence: the spacing's agreement (the lowest over the devices) and the steady share, the
@@ -355,7 +382,9 @@ Expected<IterationResult> ByKernelPeriod(const Context& ctx) {
           fmt::format("Device {}: no kernel name recurs with a steady spacing over {} kernels.", device, rows.size()));
       continue;
     }
-    AppendPeriodIterations(k, device, rows, names, *best, res.iterations);
+    if (!AppendPeriodIterations(k, device, rows, names, *best, ctx.cancel, res.iterations, res.found_count)) {
+      return CancelledError();
+    }
     min_agreement = std::min(min_agreement, best->agreement);
     std::string shown(ctx.profile.strings().view(best->name));
     if (shown.size() > 80) shown = shown.substr(0, 77) + "...";
@@ -391,6 +420,13 @@ Expected<IterationResult> DetectIterations(const Context& ctx, const std::string
     std::sort(res->iterations.begin(), res->iterations.end(), [](const Iteration& a, const Iteration& b) {
       return std::tie(a.device, a.pid, a.start) < std::tie(b.device, b.pid, b.start);
     });
+    if (res->found_count > static_cast<int64_t>(res->iterations.size())) {
+      res->notes.push_back(fmt::format(
+          "{} iterations were found; only the first {} are listed and summarised. Iterations this many are more "
+          "likely layers or single kernels than training steps: pass marker=<NVTX range name> when the application "
+          "marks its steps.",
+          res->found_count, res->iterations.size()));
+    }
   }
   return res;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Training-iteration detection, shared by the iterations and mfu skills: by an NVTX range/mark name, or,
 // without one, by kernel periodicity.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,8 +23,15 @@ struct Iteration {
   Ns gpu_start = 0, gpu_end = 0;  // first kernel start, last kernel end (0 when none)
 };
 
+// Iterations listed at most, over all devices and processes. A training step holds tens to thousands of kernels; past
+// this many, the repeating unit is a layer or one kernel (2M short periodic kernels made 2M rows: 2 GB and 15 s).
+// The first are kept (by marker: those that start first; by kernel periodicity: device by device, each in start order),
+// and the notes say how many were found.
+inline constexpr size_t kMaxIterations = 100000;
+
 struct IterationResult {
   bool found = false;
+  int64_t found_count = 0;            // iterations found, of which at most kMaxIterations are in `iterations`
   std::string method;                 // "nvtx_range", "nvtx_mark" or "kernel_period"
   std::string decline_reason;         // when !found
   std::vector<Iteration> iterations;  // sorted by (device, pid, start)

@@ -17,6 +17,25 @@ inline void AppendPushPopStack(int32_t innermost, const engine::NvtxTable& nvtx,
   for (int32_t j = innermost; j >= 0; j = nvtx.parent[static_cast<size_t>(j)]) stack.push_back(j);
 }
 
+// The enclosing ranges a launch is counted in, at most: real nesting is tens deep, and a profile of 100,000 nested
+// ranges made every kernel 100,000 (range, kernel) pairs (gigabytes on a few thousand kernels). Past it a launch
+// counts in its innermost ranges only, and the skill says how many launches that was.
+inline constexpr size_t kMaxEnclosingRanges = 256;
+
+// Keeps the kMaxEnclosingRanges innermost ranges of `stack` (latest start first, then earliest end), in no particular
+// order; true when it dropped some.
+inline bool KeepInnermost(std::vector<int32_t>& stack, const engine::NvtxTable& nvtx) {
+  if (stack.size() <= kMaxEnclosingRanges) return false;
+  const auto inner_first = [&nvtx](int32_t a, int32_t b) {
+    const auto as = static_cast<size_t>(a), bs = static_cast<size_t>(b);
+    if (nvtx.start[as] != nvtx.start[bs]) return nvtx.start[as] > nvtx.start[bs];
+    return nvtx.end[as] < nvtx.end[bs];
+  };
+  std::nth_element(stack.begin(), stack.begin() + kMaxEnclosingRanges, stack.end(), inner_first);
+  stack.resize(kMaxEnclosingRanges);
+  return true;
+}
+
 // Start/end ranges that begin and end on one thread, per thread, in start order.
 struct StartEndRangesByThread {
   DenseIndex threads;                           // PackKey(pid, tid) -> thread id
@@ -37,18 +56,22 @@ struct StartEndRangesByThread {
 
   // Appends the start/end ranges of thread id `thread` that contain the call [call_start, call_end], the latest
   // start first; a thread id with no start/end ranges adds nothing.
-  void AppendEnclosing(size_t thread, engine::Ns call_start, engine::Ns call_end, const engine::NvtxTable& nvtx,
-                       std::vector<int32_t>& stack) const {
-    if (thread >= of_thread.size()) return;
+  // Returns the ranges it looked at (the work done: a caller's WorkMeter counts it).
+  size_t AppendEnclosing(size_t thread, engine::Ns call_start, engine::Ns call_end, const engine::NvtxTable& nvtx,
+                         std::vector<int32_t>& stack) const {
+    if (thread >= of_thread.size()) return 0;
     const auto& list = of_thread[thread];
     auto it = std::upper_bound(list.begin(), list.end(), call_start,
                                [&](engine::Ns t, int32_t j) { return t < nvtx.start[static_cast<size_t>(j)]; });
+    size_t looked = 0;
     while (it != list.begin()) {
       --it;
+      ++looked;
       const auto j = static_cast<size_t>(*it);
       if (nvtx.start[j] < call_start - max_duration) break;
       if (nvtx.end[j] >= call_end) stack.push_back(*it);
     }
+    return looked;
   }
 };
 

@@ -17,6 +17,7 @@
 #include "nsys/skills/huge_pages.h"
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/summary_table.h"
+#include "nsys/support/cancel.h"
 
 namespace nsys::skills::builtin {
 namespace {
@@ -138,16 +139,18 @@ struct Projections {
     const StartEndRangesByThread& start_end = *start_end_ranges;
     of_range.assign(nvtx.size(), -1);
     std::vector<int32_t> stack;
+    WorkMeter work(cancel);  // a call costs the ranges around it times its operations (issue 38: 100,000 nested)
     for (size_t r = 0; r < rt.size(); ++r) {
+      if (!work.Add(1)) return false;
       if (by_launch.head[r] < 0) continue;
-      if ((r & 0xFFFF) == 0 && cancel.cancelled()) return false;
       stack.clear();
       AppendPushPopStack(rt.nvtx[r], nvtx, stack);
       if (!start_end.of_thread.empty()) {
         const int32_t t = start_end.threads.Find(PackKey(rt.pid[r], rt.tid[r]));
-        if (t >= 0) start_end.AppendEnclosing(static_cast<size_t>(t), rt.start[r], rt.end[r], nvtx, stack);
+        if (t >= 0) work.Count(start_end.AppendEnclosing(static_cast<size_t>(t), rt.start[r], rt.end[r], nvtx, stack));
       }
       for (int32_t o = by_launch.head[r]; o >= 0; o = by_launch.next[static_cast<size_t>(o)]) {
+        if (!work.Add(1 + stack.size())) return false;
         if (!stack.empty()) ++ops_in_range;
         const auto [op_start, op_end] = ops.Span(by_launch.op_ref[static_cast<size_t>(o)]);
         for (int32_t j : stack) Widen(j, static_cast<int32_t>(r), op_start, op_end);

@@ -18,6 +18,7 @@
 #include "nsys/skills/huge_pages.h"
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/summary_table.h"
+#include "nsys/support/cancel.h"
 
 namespace nsys::skills::builtin {
 namespace {
@@ -106,11 +107,14 @@ class RangeKernelGroups {
   }
 
   // Every selected launched kernel, in launch-call order, into the groups of the ranges enclosing its launch call (or
-  // the thread's no-range group). False when cancelled.
+  // the thread's no-range group). False when cancelled. The token is checked by work done, not by kernels visited: a
+  // kernel costs its number of enclosing ranges, and a profile of 100,000 nested ranges made each kernel 100,000
+  // steps, so a check every 65,536 kernels ignored the budget, $/cancelRequest and closeProfile for minutes.
   bool AddLaunched(const std::vector<int32_t>& launched, const KernelSelection& selection, const CancelToken& cancel) {
+    WorkMeter work(cancel);
     std::vector<int32_t> stack;
     for (size_t n = 0; n < launched.size(); ++n) {
-      if ((n & 0xFFFF) == 0 && cancel.cancelled()) return false;
+      if (!work.Add(1)) return false;
       if (!selection.Selects(launched[n])) continue;
       const auto kernel = static_cast<size_t>(launched[n]);
       const auto r = static_cast<size_t>(k_.launch[kernel]);
@@ -120,7 +124,9 @@ class RangeKernelGroups {
       const auto thread = static_cast<uint32_t>(start_end_.threads.IdOf(PackKey(rt_.pid[r], rt_.tid[r])));
       stack.clear();
       AppendPushPopStack(rt_.nvtx[r], nvtx_, stack);
-      start_end_.AppendEnclosing(thread, rt_.start[r], rt_.end[r], nvtx_, stack);
+      const size_t looked = start_end_.AppendEnclosing(thread, rt_.start[r], rt_.end[r], nvtx_, stack);
+      work.Count(looked + 2 * stack.size());  // the walks, then a pair per enclosing range in AddInRanges
+      deep_ += KeepInnermost(stack, nvtx_) ? 1 : 0;
       if (stack.empty()) {
         AddPair(GroupFor(static_cast<uint32_t>(lt_index_.IdOf(PackKey(0, thread + 1))), kernel), dur);
         continue;
@@ -201,6 +207,7 @@ class RangeKernelGroups {
   int64_t launched_time() const { return launched_time_; }
   int64_t with_range() const { return with_range_; }
   int64_t with_range_time() const { return with_range_time_; }
+  int64_t deep() const { return deep_; }
 
  private:
   // The kernel in every range of `stack`: kern_inst once per group, nvtx_inst once per range instance.
@@ -212,16 +219,19 @@ class RangeKernelGroups {
     if (static_cast<size_t>(slot) == last_call_.size()) last_call_.push_back(-1);
     const int32_t prev = last_call_[static_cast<size_t>(slot)];
     last_call_[static_cast<size_t>(slot)] = static_cast<int32_t>(r);
-    groups_of_kernel_.clear();
+    ++kernel_stamp_;
     for (int32_t j : stack) {
       const int32_t g = GroupFor(LtOfRange(j, thread + 1), kernel);
       const auto js = static_cast<size_t>(j);
       const bool seen_pair = prev >= 0 && nvtx_.start[js] <= rt_.start[static_cast<size_t>(prev)] &&
                              rt_.end[static_cast<size_t>(prev)] <= nvtx_.end[js];
       if (!seen_pair) ++nvtx_inst_[static_cast<size_t>(g)];
-      if (std::find(groups_of_kernel_.begin(), groups_of_kernel_.end(), g) == groups_of_kernel_.end()) {
-        groups_of_kernel_.push_back(g);
-        ++kern_inst_[static_cast<size_t>(g)];
+      // Once per group and kernel, in constant time: a list searched per range was quadratic in the nesting depth.
+      const auto gs = static_cast<size_t>(g);
+      if (gs >= group_stamp_.size()) group_stamp_.resize(gs + 1, 0);
+      if (group_stamp_[gs] != kernel_stamp_) {
+        group_stamp_[gs] = kernel_stamp_;
+        ++kern_inst_[gs];
       }
       pair_group_.push_back(g);
       pair_duration_.push_back(dur);
@@ -277,7 +287,9 @@ class RangeKernelGroups {
   // then reads them in order instead of gathering two columns per pair.
   HugeVector<int32_t> pair_group_;
   HugeVector<Ns> pair_duration_;
-  std::vector<int32_t> groups_of_kernel_;  // scratch: the groups the current kernel already counts in
+  std::vector<uint64_t> group_stamp_;  // group -> the kernel_stamp_ of the last kernel it counted (kern_inst)
+  uint64_t kernel_stamp_ = 0;          // one per kernel added in ranges
+  int64_t deep_ = 0;  // launches inside more than kMaxEnclosingRanges ranges, counted in the innermost ones
   int64_t with_range_ = 0, with_range_time_ = 0, launched_ = 0, launched_time_ = 0, unlaunched_ = 0,
           unlaunched_time_ = 0;
 };
@@ -408,6 +420,12 @@ class NvtxKernelMap final : public Skill {
         "another API) are listed with null pid/tid/range; kernels launched outside every range with a null range.",
         groups.kernels(), groups.launched(), pct(groups.launched_time(), groups.kernel_time()), groups.with_range(),
         pct(groups.with_range_time(), groups.kernel_time())));
+    if (groups.deep() > 0) {
+      table.notes.push_back(
+          fmt::format("{} kernels were launched inside more than {} nested NVTX ranges: each counts "
+                      "in its {} innermost ranges only.",
+                      groups.deep(), kMaxEnclosingRanges, kMaxEnclosingRanges));
+    }
   }
 };
 

@@ -14,6 +14,7 @@
 #include "common_nvtx_stack.h"
 #include "common_rows.h"
 #include "nsys/skills/nvtx_labels.h"
+#include "nsys/support/cancel.h"
 
 namespace nsys::skills {
 namespace {
@@ -42,8 +43,10 @@ class KernelPass {
     out_.percentiles = true;
     builtin::StartEndRangesByThread start_end = builtin::StartEndRangesByThread::Build(nvtx_);
     std::vector<int32_t> stack, labels;
+    std::vector<size_t> label_seen_at;  // label -> 1 + the kernel row that last listed it: each label once per kernel
+    WorkMeter work(cancel);             // a kernel costs the ranges around its launch (issue 38: 100,000 nested)
     for (size_t i = 0; i < k_.size(); ++i) {
-      if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
+      if (!work.Add(1)) return false;
       const Ns dur = k_.end[i] - k_.start[i];
       const int32_t kernel = KernelOf(i);
       NvtxRangeBreakdown::Kernel& kf = out_.kernels[static_cast<size_t>(kernel)];
@@ -54,8 +57,10 @@ class KernelPass {
       stack.clear();
       builtin::AppendPushPopStack(rt_.nvtx[r], nvtx_, stack);
       const auto thread = static_cast<size_t>(start_end.threads.IdOf(PackKey(rt_.pid[r], rt_.tid[r])));
-      start_end.AppendEnclosing(thread, rt_.start[r], rt_.end[r], nvtx_, stack);
+      const size_t looked = start_end.AppendEnclosing(thread, rt_.start[r], rt_.end[r], nvtx_, stack);
+      work.Count(looked + 2 * stack.size());
       if (stack.empty()) continue;
+      out_.deep_launches += builtin::KeepInnermost(stack, nvtx_) ? 1 : 0;
       std::sort(stack.begin(), stack.end(), [&](int32_t a, int32_t b) {  // innermost (latest start, shortest) first
         const auto as = static_cast<size_t>(a), bs = static_cast<size_t>(b);
         if (nvtx_.start[as] != nvtx_.start[bs]) return nvtx_.start[as] > nvtx_.start[bs];
@@ -64,7 +69,11 @@ class KernelPass {
       labels.clear();
       for (int32_t j : stack) {
         const int32_t label = label_of_[static_cast<size_t>(j)];
-        if (std::find(labels.begin(), labels.end(), label) == labels.end()) labels.push_back(label);
+        const auto l = static_cast<size_t>(label);
+        if (l >= label_seen_at.size()) label_seen_at.resize(l + 1, 0);
+        if (label_seen_at[l] == i + 1) continue;
+        label_seen_at[l] = i + 1;
+        labels.push_back(label);
       }
       for (int32_t label : labels) AddToRange(label, kernel, dur);
       AddStack(kernel, labels, dur);

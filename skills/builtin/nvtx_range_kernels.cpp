@@ -22,6 +22,7 @@
 #include "nsys/skills/nvtx_groups.h"
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/summary_table.h"
+#include "nsys/support/cancel.h"
 
 namespace nsys::skills {
 namespace builtin {
@@ -133,8 +134,9 @@ class RangeKernelPass {
     const StartEndRangesByThread& start_end = *start_end_ranges;
     const auto [first, last] = RowRange(k_, filter);
     std::vector<int32_t> stack;
+    WorkMeter work(cancel);  // a kernel costs the ranges around its launch (issue 38: 100,000 nested)
     for (size_t i = first; i < last; ++i) {
-      if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
+      if (!work.Add(1)) return false;
       if (!filter.AcceptsDevice(k_.device[i]) || !filter.AcceptsProcess(k_.pid[i])) continue;
       const Ns dur = k_.end[i] - k_.start[i];
       ++kernels_total_;
@@ -146,8 +148,11 @@ class RangeKernelPass {
       AppendPushPopStack(rt_.nvtx[r], nvtx_, stack);
       if (!start_end.of_thread.empty()) {
         const int32_t thread = start_end.threads.Find(PackKey(rt_.pid[r], rt_.tid[r]));
-        if (thread >= 0) start_end.AppendEnclosing(static_cast<size_t>(thread), rt_.start[r], rt_.end[r], nvtx_, stack);
+        if (thread >= 0) {
+          work.Count(start_end.AppendEnclosing(static_cast<size_t>(thread), rt_.start[r], rt_.end[r], nvtx_, stack));
+        }
       }
+      work.Count(3 * stack.size());  // the innermost, then each range's sums
       if (stack.empty()) continue;
       int32_t innermost = stack.front();
       for (int32_t j : stack) {

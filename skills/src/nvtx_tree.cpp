@@ -17,6 +17,7 @@
 #include "../builtin/common_nvtx_stack.h"
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/stats.h"
+#include "nsys/support/cancel.h"
 
 namespace nsys::skills {
 namespace {
@@ -261,8 +262,9 @@ class Tree {
     const engine::RuntimeTable& rt = profile_.runtime();
     const auto start_end = builtin::StartEndRangesByThread::Build(nvtx_);
     std::vector<int32_t> enclosing;
+    WorkMeter work(cancel);  // a kernel costs its node's ancestors and the ranges around it (issue 38: 100,000 nested)
     for (size_t i = 0; i < k.size(); ++i) {
-      if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
+      if (!work.Add(1)) return false;
       const int32_t r = k.launch[i];
       if (r < 0 || !filter_.AcceptsDevice(k.device[i]) || !filter_.InWindow(k.start[i])) continue;
       const auto call = static_cast<size_t>(r);
@@ -277,14 +279,17 @@ class Tree {
         AddDirect(node, i);
         for (int32_t n = node; nodes_[static_cast<size_t>(n)].parent >= 0; n = nodes_[static_cast<size_t>(n)].parent) {
           AddGpu(n, dur);
+          work.Count(1);
         }
         inside = true;
       }
       enclosing.clear();
       const int32_t se_thread = start_end.threads.Find(PackKey(pid, tid));
       if (se_thread >= 0) {
-        start_end.AppendEnclosing(static_cast<size_t>(se_thread), rt.start[call], rt.end[call], nvtx_, enclosing);
+        work.Count(
+            start_end.AppendEnclosing(static_cast<size_t>(se_thread), rt.start[call], rt.end[call], nvtx_, enclosing));
       }
+      work.Count(enclosing.size());
       for (int32_t j : enclosing) {
         const int32_t node = node_of_range_[static_cast<size_t>(j)];
         if (node < 0) continue;

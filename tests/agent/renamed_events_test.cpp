@@ -11,16 +11,13 @@
 // ENUM_CUPTI_SYNC_TYPE) correlated to the call.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <sqlite3.h>
-#include <unistd.h>
 
 #include <cctype>
 #include <cstdlib>
-#include <filesystem>
 #include <string>
-#include <system_error>
 #include <vector>
 
+#include "derived_export.h"
 #include "fixtures.h"
 #include "nsys/agent/analyze.h"
 #include "nsys/agent/answer.h"
@@ -29,47 +26,7 @@
 namespace nsys::agent {
 namespace {
 
-namespace fs = std::filesystem;
-
-// A copy of a fixture in a fresh 0700 folder, edited by SQL statements, removed with the object.
-class DerivedExport {
- public:
-  DerivedExport(const std::string& fixture, const std::vector<std::string>& edits) {
-    std::string pattern = (fs::temp_directory_path() / "nsys-ai-derived-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) return;
-    dir_ = pattern;
-    path_ = (fs::path(dir_) / fs::path(fixture).filename()).string();
-    std::error_code ec;
-    fs::copy_file(testing::Fixture(fixture), path_, ec);
-    if (ec) return;
-    sqlite3* db = nullptr;
-    if (sqlite3_open(path_.c_str(), &db) != SQLITE_OK) {
-      sqlite3_close(db);
-      return;
-    }
-    ok_ = true;
-    for (const std::string& sql : edits) {
-      char* err = nullptr;
-      if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK || sqlite3_changes(db) == 0) {
-        error_ = fmt::format("{}: {}", sql, err ? err : "changed no row");
-        ok_ = false;
-      }
-      sqlite3_free(err);
-    }
-    sqlite3_close(db);
-  }
-  ~DerivedExport() {
-    std::error_code ec;
-    if (!dir_.empty()) fs::remove_all(dir_, ec);
-  }
-  bool ok() const { return ok_; }
-  const std::string& error() const { return error_; }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string dir_, path_, error_;
-  bool ok_ = false;
-};
+using testing::DerivedExport;
 
 Expected<Analysis> AnalyzeFile(const std::string& path) {
   core::WorkspaceConfig config;

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -90,6 +91,63 @@ TEST(PageReader, OverflowPages) {
   auto sqlite = OpenSqliteOnly(path);
   ASSERT_TRUE(sqlite->Require(Need::kNvtx).ok());
   ExpectSameModel(*p, *sqlite);
+}
+
+// Issue 38, item 4: an overflow chain that loops (a page whose next page is an earlier one of its chain) made the
+// reader re-read one page until the cell held its declared size (1 GiB in the red team's 344 KB export). A chain
+// that meets a page twice is damage: SQLite reads those rows instead.
+TEST(PageReader, AnOverflowChainThatLoopsIsDeclined) {
+  TempDir dir;
+  const std::string path = dir / "loop.sqlite";
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  Exec(db, "PRAGMA page_size = 1024");
+  Exec(db, "CREATE TABLE StringIds (id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL)");
+  Exec(db, "INSERT INTO StringIds VALUES (1, printf('%.*c', 5000, 'x'))");  // 1 local part, then 5 overflow pages
+  sqlite3_close(db);
+  const int64_t root = Sql(path).Int("SELECT rootpage FROM sqlite_master WHERE name = 'StringIds'");
+  std::string bytes = testing::ReadFile(path);
+  const auto be32 = [&bytes](size_t at) {
+    return (uint32_t{static_cast<uint8_t>(bytes[at])} << 24) | (uint32_t{static_cast<uint8_t>(bytes[at + 1])} << 16) |
+           (uint32_t{static_cast<uint8_t>(bytes[at + 2])} << 8) | uint32_t{static_cast<uint8_t>(bytes[at + 3])};
+  };
+  // The leaf's one cell: the payload's size (a 2-byte varint: the record's header and 5,000 bytes of text), the rowid
+  // (1 byte), the local part, then the first overflow page. Usable size 1024: max local 989, min local 103, local
+  // = 103 + (payload - 103) % 1020 when that is at most 989, else 103 (https://www.sqlite.org/fileformat2.html).
+  const size_t page = static_cast<size_t>(root - 1) * 1024;
+  ASSERT_EQ(static_cast<uint8_t>(bytes[page]), 0x0d) << "a table leaf";
+  const size_t cell = page + ((static_cast<uint8_t>(bytes[page + 8]) << 8) | static_cast<uint8_t>(bytes[page + 9]));
+  const auto b0 = static_cast<uint8_t>(bytes[cell]), b1 = static_cast<uint8_t>(bytes[cell + 1]);
+  ASSERT_TRUE((b0 & 0x80) && !(b1 & 0x80)) << "a 2-byte payload size";
+  const size_t payload = (size_t{b0 & 0x7fu} << 7) | b1;
+  ASSERT_GT(payload, 5000u);
+  const size_t k = 103 + (payload - 103) % 1020;
+  const size_t local = k <= 989 ? k : 103;
+  const uint32_t pages = static_cast<uint32_t>(bytes.size() / 1024);
+  const uint32_t first = be32(cell + 3 + local);
+  ASSERT_TRUE(first >= 2 && first <= pages) << first;
+  const uint32_t second = be32(static_cast<size_t>(first - 1) * 1024);
+  ASSERT_TRUE(second >= 2 && second <= pages) << second;
+  std::vector<std::string> values;
+  auto keep = [&values](const RecordRow& row) { values.emplace_back(row.Text(1)); };
+  {
+    auto file = ExportFile::Map(path);
+    ASSERT_TRUE(file);
+    ASSERT_EQ(file->Scan(static_cast<uint32_t>(root), 1, 1, {1}, nullptr, keep), ExportFile::ScanResult::kOk);
+    ASSERT_EQ(values, std::vector<std::string>{std::string(5000, 'x')});
+  }
+  // The second overflow page's next page becomes the first: first -> second -> first -> ...
+  const size_t link = static_cast<size_t>(second - 1) * 1024;
+  bytes[link] = static_cast<char>(first >> 24);
+  bytes[link + 1] = static_cast<char>(first >> 16);
+  bytes[link + 2] = static_cast<char>(first >> 8);
+  bytes[link + 3] = static_cast<char>(first);
+  testing::WriteFile(path, bytes);
+  values.clear();
+  auto file = ExportFile::Map(path);
+  ASSERT_TRUE(file);
+  EXPECT_EQ(file->Scan(static_cast<uint32_t>(root), 1, 1, {1}, nullptr, keep), ExportFile::ScanResult::kUnsupported);
+  EXPECT_TRUE(values.empty());
 }
 
 // Every integer width a record can hold (1, 2, 3, 4, 6 and 8 bytes, either sign, and the constants 0 and 1), NULL,

@@ -169,11 +169,21 @@ class Scanner {
     const uint64_t k = min_local + (payload - min_local) % (usable_ - 4);
     const uint64_t local = k <= max_local ? k : min_local;
     if (p + local + 4 > end || payload > (uint64_t{1} << 30)) return Unsupported();
+    // A chain holds distinct pages of the file: more pages than the file has, or a page met twice (a loop, which made
+    // one 344 KB export read one page until the cell held 1 GiB), is damage. Pages are marked with a stamp per cell.
+    if ((payload - local + usable_ - 5) / (usable_ - 4) > pages_) return Unsupported();
+    if (chain_seen_.size() != size_t{pages_} + 1) chain_seen_.assign(size_t{pages_} + 1, 0);
+    if (++chain_stamp_ == 0) {  // after 2^32 chains: start the marks afresh
+      std::fill(chain_seen_.begin(), chain_seen_.end(), 0);
+      chain_stamp_ = 1;
+    }
     overflow_.assign(p, p + local);
     uint32_t next = Be32(p + local);
     overflow_page_.resize(page_size_);
     while (overflow_.size() < payload) {
-      if (next == 0 || next > pages_ || !ReadPages(next, 1, overflow_page_.data())) return Unsupported();
+      if (next == 0 || next > pages_ || chain_seen_[next] == chain_stamp_) return Unsupported();
+      chain_seen_[next] = chain_stamp_;
+      if (!ReadPages(next, 1, overflow_page_.data())) return Unsupported();
       const uint8_t* ov = overflow_page_.data();
       const size_t take = std::min<uint64_t>(payload - overflow_.size(), usable_ - 4);
       overflow_.insert(overflow_.end(), ov + 4, ov + 4 + take);
@@ -254,6 +264,8 @@ class Scanner {
   std::vector<int> slot_of_;  // record position -> field index (>= 1), or -1
   RecordRow row_;
   std::vector<uint8_t> overflow_, overflow_page_, block_;
+  std::vector<uint32_t> chain_seen_;  // page -> the chain_stamp_ of the overflow chain that last read it
+  uint32_t chain_stamp_ = 0;
   std::vector<std::vector<uint8_t>> interior_;  // one page per depth
   uint32_t block_pages_ = 1, block_first_ = 0, block_count_ = 0;
   int64_t rows_ = 0;

@@ -45,8 +45,10 @@ struct NvtxRangeBreakdown {
   };
 
   bool nvtx_data = false;
-  bool kernel_data = false;   // kernels and runtime calls (launches) present
-  bool percentiles = false;   // RangeKernel p50/p90 computed (not past kMaxPercentileSamples)
+  bool kernel_data = false;  // kernels and runtime calls (launches) present
+  bool percentiles = false;  // RangeKernel p50/p90 computed (not past kMaxPercentileSamples)
+  // Launches inside more than builtin::kMaxEnclosingRanges (256) ranges: each counted in its 256 innermost only.
+  int64_t deep_launches = 0;
   std::vector<Range> ranges;  // by label id
   std::vector<Kernel> kernels;
   std::vector<Stack> stacks;

@@ -331,6 +331,77 @@ TEST(TcpLimits, AClientThatFloodsAndNeverReadsStaysBoundedAndOthersStayFast) {
   EXPECT_EQ(server.process->Wait(30s), 0) << server.process->Stderr().substr(0, 2000);
 }
 
+// Issue 38, item 6: reading pauses at 4 MiB of unsent replies, but the requests already in flight still answer, and
+// replies nobody reads were kept without bound (~140 MB on one connection). A client that leaves more than 16 MiB of
+// replies unread is now closed: here 64 small requests in flight whose replies are 0.7 MB each (nvtx_gpu_projection
+// with limit 0 on the shipped profile: 46 MB in all).
+TEST(TcpLimits, AClientThatReadsNoneOfItsLargeRepliesIsClosed) {
+  auto server = StartTcpServer({"--no-cache", "--workers", "2"});
+  ASSERT_GT(server.port, 0) << server.process->Stderr();
+  auto other = Connect(server.port);
+  ASSERT_TRUE(InitializeWithToken(*other, server.token).contains("result"));
+  const Json opened = RequestWithin30s(*other, "open", "nsys/openProfile",
+                                       {{"path", std::string(NSYS_AI_SOURCE_DIR) + "/examples/h100_2gpu_1s.sqlite"}});
+  ASSERT_TRUE(opened.contains("result")) << opened.dump().substr(0, 300);
+  const std::string profile_id = opened["result"]["profileId"].get<std::string>();
+
+  // A small receive buffer, set before connecting: on loopback the kernel would otherwise take up to tcp_rmem's
+  // maximum (32 MiB here) of replies for the client, and the server would hold none.
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  ASSERT_GE(fd, 0);
+  const int receive_buffer = 64 << 10;
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(server.port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+  std::string requests = protocol::EncodeFrame(Message("init", "initialize", InitializeParams(server.token)).dump());
+  constexpr int kRequests = 64;
+  const Json params = {{"profileId", profile_id}, {"skill", "nvtx_gpu_projection"}, {"args", {{"limit", 0}}}};
+  for (int i = 0; i < kRequests; ++i) requests += protocol::EncodeFrame(Message(i, "nsys/runSkill", params).dump());
+  std::thread writer([fd, &requests] {  // blocks while the server holds back; ends when the server closes
+    for (size_t sent = 0; sent < requests.size();) {
+      const ssize_t n = ::send(fd, requests.data() + sent, requests.size() - sent, MSG_NOSIGNAL);
+      if (n <= 0) return;
+      sent += static_cast<size_t>(n);
+    }
+  });
+  // Nothing is read for 20 s (the server answers meanwhile), then everything until the server's end of file.
+  const auto quiet_until = Clock::now() + 20s;
+  while (Clock::now() < quiet_until && server.process->Stderr().find("of replies unread") == std::string::npos) {
+    std::this_thread::sleep_for(100ms);
+  }
+  std::string received;
+  char buffer[1 << 16];
+  bool eof = false;
+  for (const auto until = Clock::now() + 30s; Clock::now() < until;) {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 200) <= 0) continue;
+    const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+    if (n <= 0) {
+      eof = true;
+      break;
+    }
+    received.append(buffer, static_cast<size_t>(n));
+  }
+  ::shutdown(fd, SHUT_RDWR);
+  writer.join();
+  ::close(fd);
+  size_t replies = 0;
+  protocol::FrameDecoder decoder;
+  for (const auto& frame : decoder.Feed(received)) replies += frame.kind == protocol::Frame::Kind::kBody ? 1 : 0;
+  EXPECT_TRUE(eof) << "the connection stayed open after " << received.size() << " bytes of replies";
+  EXPECT_LT(replies, static_cast<size_t>(kRequests) + 1) << "every reply was kept for a client that read none";
+  EXPECT_NE(server.process->Stderr().find("closed, its client left more than 16.0 MiB of replies unread"),
+            std::string::npos)
+      << server.process->Stderr().substr(0, 3000);
+  // The server goes on serving the others.
+  EXPECT_TRUE(RequestWithin30s(*other, "after", "nsys/listSkills").contains("result"));
+  server.process->Signal(SIGTERM);
+  EXPECT_EQ(server.process->Wait(30s), 0) << server.process->Stderr().substr(0, 2000);
+}
+
 TEST(TcpFairness, ThousandsOfPipelinedRequestsFromOneClientDoNotDelayAnother) {
   auto server = StartTcpServer({"--no-cache", "--workers", "2"});
   ASSERT_GT(server.port, 0) << server.process->Stderr();

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "nsys/lsp/session.h"
+#include "nsys/support/human_bytes.h"
 #include "nsys/support/log.h"
 #include "nsys/transport/accept_backoff.h"
 
@@ -82,9 +83,19 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
 
   void Write(std::string bytes) {
     std::lock_guard lock(mu_);
-    if (closed_) return;
+    if (closed_ || overflowed_) return;
     queued_bytes_ += bytes.size();
     queue_.push_back(std::move(bytes));
+    if (queue_.size() >= 2 && queued_bytes_ - queue_.front().size() > limits().max_unread_reply_bytes) {
+      // A client that reads none of its replies: what waits is dropped now, and the connection closed on the io thread.
+      overflowed_ = true;
+      queue_.resize(1);  // the front may be in the middle of a write
+      queued_bytes_ = queue_.front().size();
+      support::LogWarn(fmt::format("connection {}: closed, its client left more than {} of replies unread", id_,
+                                   support::HumanBytes(limits().max_unread_reply_bytes)));
+      asio::post(socket_.get_executor(), [self = shared_from_this()] { self->Close(); });
+      return;
+    }
     if (writing_) return;
     writing_ = true;
     asio::post(socket_.get_executor(), [self = shared_from_this()] { self->WriteFront(); });
@@ -274,6 +285,7 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
   size_t queued_bytes_ = 0;
   bool writing_ = false;
   bool closed_ = false;
+  bool overflowed_ = false;  // replies left unread past max_unread_reply_bytes: closing
 };
 
 TcpServer::TcpServer(asio::io_context& io, core::Workspace& workspace, support::Executor& executor,

@@ -28,8 +28,11 @@ class AcceptBackoff;
 // "in flight" bounds is reached and resumes when it falls below: the client's own socket buffers then fill and its
 // writes block, which is TCP's back-pressure. A single read (64 KiB) may overshoot a bound by what it holds.
 struct TcpLimits {
-  size_t max_connections = 64;                     // more are answered -32803 and closed (--max-connections)
-  size_t max_unsent_reply_bytes = 4u << 20;        // replies queued for a client that does not read them
+  size_t max_connections = 64;               // more are answered -32803 and closed (--max-connections)
+  size_t max_unsent_reply_bytes = 4u << 20;  // replies queued for a client that does not read them
+  // Replies waiting behind the one being written, past which the connection is closed: reading is paused at the bound
+  // above, but the requests already in flight (64) still answer, and 64 large replies nobody reads were ~140 MB.
+  size_t max_unread_reply_bytes = 16u << 20;
   size_t max_requests_in_flight = 64;              // accepted and not yet answered, queued ones included
   size_t max_request_bytes_in_flight = 32u << 20;  // their bodies' bytes
   // A message left incomplete this long, or no authenticated `initialize` this long after connecting, closes the

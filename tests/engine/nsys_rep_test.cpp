@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -130,6 +131,28 @@ TEST_F(NsysRepTest, FailedConversionShowsNsysOutput) {
   EXPECT_THAT(p.error().message, HasSubstr("the report is from a newer version"));
   EXPECT_THAT(p.error().message, HasSubstr("run 1.nsys-rep"));
   EXPECT_TRUE(!fs::exists(cache_) || Listing(cache_).empty()) << "a partial conversion was left in the cache";
+}
+
+// Issue 38, items 14 and 15: a report named "-h.nsys-rep" (relative) reached nsys as its --help option, and nsys
+// inherited every descriptor the server had open without FD_CLOEXEC. Descriptor 100 is such a one here (the shell
+// running the stand-in keeps its script open on a descriptor of its own, so only 100 is looked for).
+TEST_F(NsysRepTest, TheConverterSeesAPathAndOnlyItsStandardDescriptors) {
+  if (!testing::HaveFixtures()) GTEST_SKIP() << "fixtures absent";
+  FakeNsys("ls /proc/$$/fd > '" + bin_ + "/fds.txt'\ncp '" + Fixture("mock.sqlite") + "' \"$out\"");
+  testing::WriteFile(reports_ + "/-h.nsys-rep", "NVIDIA Tegra Profiler Report 1.\na pretend report");
+  const fs::path cwd = fs::current_path();
+  fs::current_path(reports_);
+  ASSERT_EQ(dup2(STDERR_FILENO, 100), 100);
+  auto p = Profile::Open("-h.nsys-rep", Options());
+  close(100);
+  fs::current_path(cwd);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const std::vector<std::string> argv = Lines(bin_ + "/argv.txt");
+  ASSERT_EQ(argv.size(), 6u);
+  EXPECT_EQ(argv[5], "./-h.nsys-rep");
+  const std::vector<std::string> fds = Lines(bin_ + "/fds.txt");
+  ASSERT_FALSE(fds.empty());
+  EXPECT_EQ(std::count(fds.begin(), fds.end(), "100"), 0) << "the converter kept descriptor 100";
 }
 
 TEST_F(NsysRepTest, CancelKillsTheConversion) {

@@ -2,6 +2,7 @@
 #include "nsys/support/child_process.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <string>
@@ -21,6 +22,21 @@ TEST(RunProcess, CollectsStdoutAndHandsStderrOverLineByLine) {
   EXPECT_EQ(run->out, "a\nb");
   EXPECT_EQ(lines, (std::vector<std::string>{"first", "second"}));
   EXPECT_EQ(run->error_tail, "first\nsecond\n");
+}
+
+// Issue 38, item 15: the child kept every descriptor the server had open without FD_CLOEXEC (its listening socket,
+// its clients' connections). Descriptor 100 here is such a one; the child sees only 0, 1, 2 and what ls opens itself.
+TEST(RunProcess, TheChildKeepsOnlyItsStandardDescriptors) {
+  ASSERT_EQ(dup2(STDERR_FILENO, 100), 100);
+  auto run = RunProcess({"sh", "-c", "ls /proc/$$/fd"}, {}, CancelToken());
+  close(100);
+  ASSERT_TRUE(static_cast<bool>(run)) << run.error().message;
+  EXPECT_EQ(run->exit_code, 0);
+  std::vector<std::string> fds;
+  for (size_t start = 0, nl; (nl = run->out.find('\n', start)) != std::string::npos; start = nl + 1) {
+    fds.push_back(run->out.substr(start, nl - start));
+  }
+  EXPECT_EQ(fds, (std::vector<std::string>{"0", "1", "2"}));
 }
 
 TEST(RunProcess, AProgramThatCannotRunIsNotFound) {

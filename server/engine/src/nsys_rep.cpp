@@ -110,6 +110,9 @@ Expected<ChildRun> RunChild(const std::vector<std::string>& args, const CancelTo
   int pipefd[2];
   if (pipe2(pipefd, O_CLOEXEC) != 0)
     return MakeError(ErrorKind::kInternal, fmt::format("pipe() failed: {}.", std::strerror(errno)));
+  // Descriptors the child must not keep (a listening socket, clients' connections): all from 3 up are closed in it.
+  const long open_max = sysconf(_SC_OPEN_MAX);
+  const int last_fd = open_max > 0 && open_max < (1 << 20) ? static_cast<int>(open_max) : (1 << 20);
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -125,6 +128,9 @@ Expected<ChildRun> RunChild(const std::vector<std::string>& args, const CancelTo
     if (devnull >= 0) dup2(devnull, 0);
     dup2(pipefd[1], 1);
     dup2(pipefd[1], 2);
+    if (close_range(3, ~0U, 0) != 0) {  // a kernel before 5.9: one by one
+      for (int fd = 3; fd < last_fd; ++fd) close(fd);
+    }
     execv(argv[0], argv.data());
     _exit(127);
   }
@@ -537,7 +543,8 @@ Expected<std::string> ChooseNsys(const std::string& report, const OpenOptions& o
 }
 
 std::vector<std::string> NsysExportArgv(const std::string& nsys, const std::string& output, const std::string& report) {
-  return {nsys, "export", "--type", "sqlite", "--output", output, report};
+  // A relative path that starts with '-' ("-h.nsys-rep") would reach nsys as an option: "./" keeps it a path.
+  return {nsys, "export", "--type", "sqlite", "--output", output, report.starts_with('-') ? "./" + report : report};
 }
 
 namespace {

@@ -106,7 +106,7 @@ int RunAnalyze(const CommandContext& ctx) {
   if (format == "json") {
     std::printf("%s\n", JsonText(protocol::Json(result)).c_str());
   } else {
-    std::fputs(result.markdown.c_str(), stdout);
+    PrintText(result.markdown);
   }
   return kExitOk;
 }

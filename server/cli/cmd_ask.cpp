@@ -23,7 +23,7 @@ void Print(const core::AskResult& result, const std::string& format) {
   if (format == "json") {
     std::printf("%s\n", JsonText(protocol::Json(wire::ToCliAskResult(result))).c_str());
   } else {
-    std::fputs(agent::RenderMarkdown(result.answer).c_str(), stdout);
+    PrintText(agent::RenderMarkdown(result.answer));
   }
 }
 

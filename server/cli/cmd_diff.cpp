@@ -83,7 +83,7 @@ int RunDiff(const CommandContext& ctx) {
   if (format == "json") {
     std::printf("%s\n", JsonText(protocol::Json(wire::ToProtocolDiff(*report))).c_str());
   } else {
-    std::fputs(report->markdown.c_str(), stdout);
+    PrintText(report->markdown);
   }
   // Every measure the verdict covers can trip the gate (the step time and the GPU work per step by default), and each
   // one that does is named.

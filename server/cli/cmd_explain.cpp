@@ -23,7 +23,7 @@ int RunExplain(const CommandContext& ctx) {
   if (format == "json") {
     std::printf("%s\n", JsonText(protocol::Json(wire::ToExplainKernelResult(*explanation))).c_str());
   } else {
-    std::fputs(explanation->markdown.c_str(), stdout);
+    PrintText(explanation->markdown);
   }
   return kExitOk;
 }

@@ -109,7 +109,7 @@ int RunInfo(const CommandContext& ctx) {
   if (*format == OutputFormat::kJson) {
     std::printf("%s\n", JsonText(protocol::Json(wire::ToCliProfileSummary(*opened))).c_str());
   } else {
-    std::fputs(RenderInfo(info, opened->coverage).c_str(), stdout);
+    PrintText(RenderInfo(info, opened->coverage));
   }
   return kExitOk;
 }

@@ -22,13 +22,13 @@ namespace {
 
 void PrintTable(const protocol::RunSkillResult& table, OutputFormat format, const RenderOptions& options) {
   const bool human = format == OutputFormat::kTable || format == OutputFormat::kMarkdown;
-  if (!human || !table.columns.empty()) std::fputs(RenderTable(table, format, options).c_str(), stdout);
+  if (!human || !table.columns.empty()) PrintText(RenderTable(table, format, options));
   if (format == OutputFormat::kJson) return;  // the notes are in the JSON
   if (human && table.rows.empty()) std::fputs(table.declined ? "(declined)\n" : "(no rows)\n", stdout);
   // CSV stays machine-readable: its notes go to stderr.
   std::FILE* notes_out = format == OutputFormat::kCsv ? stderr : stdout;
   if (!table.notes.empty() && notes_out == stdout) std::fputs("\n", stdout);
-  for (const auto& note : table.notes) std::fprintf(notes_out, "note: %s\n", note.c_str());
+  for (const auto& note : table.notes) PrintText("note: " + note + "\n", notes_out);
 }
 
 int RunSkillList(const CommandContext& ctx) {

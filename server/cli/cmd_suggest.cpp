@@ -75,7 +75,7 @@ int RunSuggest(const CommandContext& ctx) {
   if (format == "json") {
     std::printf("%s\n", JsonText(protocol::Json(wire::ToAnnotationPlanResult(*plan))).c_str());
   } else {
-    std::fputs(RenderPlan(*plan).c_str(), stdout);
+    PrintText(RenderPlan(*plan));
   }
   return kExitOk;
 }

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "nsys/support/path_text.h"
+#include "nsys/support/render_text.h"
 
 namespace nsys::cli {
 
@@ -89,8 +90,13 @@ int UsageError(const std::string& command, const std::string& message) {
   return kExitUsage;
 }
 
+void PrintText(const std::string& text, std::FILE* out) {
+  std::fputs(support::TerminalText(text).c_str(), out);
+}
+
 int Fail(const std::string& message) {
-  std::fprintf(stderr, "nsys-ai: %s\n", support::QuoteInput(message, support::kErrorMessageBytes).c_str());
+  // An error may quote a name from the profile: shown with its controls as escapes, as human output is.
+  PrintText("nsys-ai: " + support::QuoteInput(message, support::kErrorMessageBytes) + "\n", stderr);
   return kExitFailure;
 }
 

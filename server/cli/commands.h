@@ -1,6 +1,7 @@
 #pragma once
 // The subcommands of `nsys-ai`. Each lives in its own cmd_*.cpp and is listed once in commands.cpp.
 #include <cstddef>
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
@@ -41,6 +42,11 @@ const std::vector<OptionSpec>& GlobalOptions();
 // --skill-timeout SECONDS, for the commands that run user skills (skill run, serve, mcp); main() applies it to
 // CommandContext::config.skill_timeout.
 OptionSpec SkillTimeoutOption();
+
+// Writes human-readable output (Markdown, a table, notes) to `out`, with every control character, bidirectional
+// override and invalid byte shown as an escape (support::TerminalText): text from a profile never reaches the
+// terminal as an escape sequence, a carriage return or a reordering. JSON output is escaped by JSON itself.
+void PrintText(const std::string& text, std::FILE* out = stdout);
 
 // Prints "nsys-ai COMMAND: message" and a pointer to the help on stderr; returns kExitUsage.
 int UsageError(const std::string& command, const std::string& message);

@@ -209,6 +209,24 @@ TEST(ExplainLlmText, NumbersAreCheckedAgainstTheFactsAndTheReplyIsPlainText) {
   EXPECT_EQ(agent::SanitizeParagraph("See ![x](http://evil/a.png) and <img src=x>\n\n# Head"),
             "See \\!\\[x\\](http://evil/a.png) and \\<img src=x\\> \\# Head");
   EXPECT_LE(agent::SanitizeParagraph(std::string(5000, 'a')).size(), agent::kMaxParagraphBytes + 3);
+  // Issue 38, item 12: numbers without ASCII digits, and links a hover would make clickable.
+  EXPECT_EQ(agent::SpelledNumbersIn("forty-two calls, two hundred and five ms, a dozen streams, one of them, "
+                                    "twenty-one, three thousand four hundred"),
+            (std::vector<std::string>{"42", "205", "12", "21", "3400"}));
+  EXPECT_EQ(agent::SpelledNumbersIn("two and three"), (std::vector<std::string>{"2", "3"}));
+  EXPECT_EQ(agent::InventedNumber("It ran one thousand two hundred thirty-four times.", facts), "");
+  EXPECT_EQ(agent::InventedNumber("It ran forty-two times.", facts), "42");
+  EXPECT_EQ(agent::InventedNumber("It ran \uff14\uff12 times.", facts), "\uff14");          // fullwidth 42
+  EXPECT_EQ(agent::InventedNumber("It took \u0663\u0660 ms.", facts), "\u0663");            // Arabic-Indic 30
+  EXPECT_EQ(agent::InventedNumber("About \u00bd of the time, x\u00b2.", facts), "\u00bd");  // a vulgar fraction
+  EXPECT_EQ(agent::NonAsciiDigit("caf\u00e9 \u540d\u524d"), "");                            // letters are no digits
+  for (const char* link : {"see https://e.vil/x", "see www.e.vil", "mail MAILTO:a@b.c", "ftp://x"}) {
+    EXPECT_TRUE(agent::HoldsALink(link)) << link;
+    const agent::AiParagraph p = agent::ParagraphFromReply(link, facts, "m");
+    EXPECT_EQ(p.status, agent::ParagraphStatus::kDropped) << link;
+    EXPECT_EQ(p.note, "The AI paragraph from m was left out: it holds a link.") << link;
+  }
+  EXPECT_FALSE(agent::HoldsALink("A GEMM at 3.50 ms: see the p50."));
   agent::AiParagraph ready{agent::ParagraphStatus::kReady, "Plain words.", "", "m"};
   EXPECT_EQ(agent::WithAiParagraph("### `k`\n\n**a GEMM**\n\nrest\n", ready),
             "### `k`\n\n**a GEMM**\n\n**AI (m):** Plain words.\n\nrest\n");

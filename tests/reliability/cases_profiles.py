@@ -1,20 +1,25 @@
 """Damaged profiles: copies of a real export truncated at several points, with corrupted pages, and with crafted
 schemas and values. nsys/openProfile and nsys/runSkill top_kernels must answer (a result or a clear error), never
 crash, keep memory bounded; rows that cannot be right are skipped and said so. Also: the warm cache must see an
-in-place edit that keeps size, inode and mtime."""
+in-place edit that keeps size, inode and mtime, and names that are hostile markup render as text."""
 
 import os
+import re
 import shutil
 import sqlite3
+import subprocess
+import sys
 import time
 
 from harness import (
+    BINARY,
     INTERNAL_ERROR,
     INVALID_PARAMS,
     LATENCY_BOUND_S,
     REQUEST_FAILED,
     SHIPPED_PROFILE,
     SLOW,
+    SOURCE_DIR,
     ReliabilityCase,
     edit_sqlite,
     error_code,
@@ -165,6 +170,39 @@ class DamagedProfiles(ReliabilityCase):
                 print(f"  {name}: {self.check_profile(path, expect_note, export=True)}")
                 os.unlink(path)
 
+    def test_hostile_names_render_as_text(self):
+        """Issue 38: every name of the copy starts with HTML that runs script, a code-span break-out, a javascript:
+        link, a bare URL and escape sequences (tests/hostile_export.py). In every Markdown the server writes, no
+        '<' of a name is live (each is escaped or inside a code span), no link comes from one, and no control
+        character is written as itself; the CLI's text shows the controls as escapes."""
+        sys.path.insert(0, os.path.join(SOURCE_DIR, "tests"))
+        import hostile_export  # noqa: E402  (standard library only)
+        path = self.sandbox.path("work", "hostile.sqlite")
+        hostile_export.derive(SHIPPED_PROFILE, path)
+        server = self.stdio_server()
+        pid = server.client.result("nsys/openProfile", {"path": path}, timeout=60 * SLOW)["profileId"]
+        outputs = {
+            "explain": server.client.result("nsys/explainKernel", {
+                "profileId": pid, "kernel": hostile_export.HOSTILE + "vectorized_elementwise_kernel"})["markdown"],
+            "analyze": server.client.result("nsys/analyze", {"profileId": pid}, timeout=60 * SLOW)["markdown"],
+        }
+        for question in ("which kernel takes the most GPU time?", "top 5 kernels by total time"):
+            outputs[question] = server.client.result("nsys/ask", {"profileId": pid, "question": question},
+                                                     timeout=60 * SLOW)["answer"]["markdown"]
+        for what, markdown in outputs.items():
+            live = live_markup(markdown)
+            self.assertEqual(live, [], f"{what}: markup from a name is live: {live[:3]}")
+            self.assertIsNone(re.search("[\x00-\x08\x0b-\x1f\x7f\u202a-\u202e]", markdown), what)
+        self.assertIn("<img src=x onerror=alert(1)>", outputs["explain"], "the name is not shown in a code span")
+        cli = subprocess.run([BINARY, "skill", "run", "top_kernels", path], capture_output=True, timeout=60 * SLOW,
+                             env=self.sandbox.env(), cwd=self.sandbox.path("work"))
+        self.assertEqual(cli.returncode, 0, cli.stderr[-500:])
+        self.assertNotIn(b"\x1b", cli.stdout)
+        self.assertNotIn("\u202e".encode(), cli.stdout)
+        self.assertIn(b"\\x1b]0;t\\x07\\u202e", cli.stdout)
+        self.assert_healthy(server)
+        server.terminate()
+
     def test_inplace_edit_is_seen(self):
         # An in-place edit keeping size, inode and mtime (rsync --inplace -t) used to give the old numbers back.
         # The edit lengthens the last NVTX range, whose page lies past the first MiB (the snapshot key hashed the
@@ -205,6 +243,36 @@ class DamagedProfiles(ReliabilityCase):
         truth = rows(no_cache=True)
         self.assertNotEqual(before, truth, "the edit does not change nvtx_summary: the case tests nothing")
         self.assertEqual(after, truth, "the warm cache returned the numbers from before the in-place edit")
+
+
+def live_markup(markdown):
+    """What of `markdown` a CommonMark renderer would make markup from a name: a '<' followed by a letter, '/', '!' or
+    '?' (HTML) or a "](" (a link) that is neither backslash-escaped nor inside a code span. Code spans are matched as
+    CommonMark matches them: a run of backticks up to the next run of the same length."""
+    out, i = [], 0
+    while i < len(markdown):
+        c = markdown[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "`":
+            run = len(markdown[i:]) - len(markdown[i:].lstrip("`"))
+            close = i + run
+            while True:
+                close = markdown.find("`" * run, close)
+                if close < 0:
+                    break
+                after = len(markdown[close:]) - len(markdown[close:].lstrip("`"))
+                if after == run:
+                    break
+                close += after
+            i = i + run if close < 0 else close + run
+            continue
+        if (c == "<" and i + 1 < len(markdown) and (markdown[i + 1].isalpha() or markdown[i + 1] in "/!?")) or \
+                markdown.startswith("](javascript", i):
+            out.append(markdown[max(0, i - 20):i + 40])
+        i += 1
+    return out
 
 
 def table_pages(path, table, pagetype):

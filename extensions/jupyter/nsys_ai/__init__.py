@@ -191,14 +191,17 @@ class Profile:
             params["conversationId"] = self._conversation
         handle, text = None, []
         if _in_ipython():
-            from IPython.display import display, Markdown
+            from IPython.display import HTML, display, Markdown
             handle = display(Markdown("*Asking\u2026*"), display_id=True)
 
         def on_progress(value):
+            # The model's words as they stream are shown as escaped plain text: a running session renders Markdown
+            # as trusted HTML, and only the final answer (the server's Markdown, made inert there) is Markdown.
             if isinstance(value, dict) and isinstance(value.get("text"), str):
                 text.append(value["text"])
                 if handle is not None:
-                    handle.update(Markdown("".join(text)))
+                    handle.update(HTML('<pre class="nsys-ai-streaming" style="white-space: pre-wrap">%s</pre>'
+                                       % _html.esc("".join(text))))
 
         try:
             result = self._server.request("nsys/ask", params, on_progress=on_progress)

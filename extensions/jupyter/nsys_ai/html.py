@@ -3,6 +3,7 @@ Every figure shown is a value the server returned, only formatted (ns as ms, sha
 profile (kernel names, paths, notes) is escaped."""
 
 import html as _html
+import re
 
 _KIND_COLOURS = {
     "tensor_core_math": "#2f7ed8", "cuda_core_math": "#5aa9e6", "memory_bound": "#7fc8a9", "other_kernels": "#9bb0c1",
@@ -26,8 +27,18 @@ padding:0 5px;font-size:11px}.nsys-ai .legend span{display:inline-block;margin-r
 </style>"""
 
 
+# Controls (but tab and newline), C1 controls and the bidirectional formatting characters: shown as escapes, as the
+# server's VisibleControls shows them (support/render_text.h), so a name cannot reorder or hide what follows it.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _visible(match):
+    c = ord(match.group())
+    return "\\x%02x" % c if c < 0x80 else "\\u%04x" % c
+
+
 def esc(value):
-    return _html.escape(str(value), quote=True)
+    return _html.escape(_CONTROLS.sub(_visible, str(value)), quote=True)
 
 
 def ms(ns):

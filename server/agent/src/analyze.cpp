@@ -11,6 +11,7 @@
 #include <utility>
 #include <variant>
 
+#include "nsys/support/render_text.h"
 #include "text_case.h"
 
 namespace nsys::agent {
@@ -165,8 +166,8 @@ Finding MakeFinding(const RootCause& rc, const skills::Table& table, const std::
   f.skill = rc.skill;
   f.coverage = CoverageOf(table, rc.skill, window, static_cast<size_t>(g.device_count));
   Answer& a = f.answer;
-  a.summary = fmt::format("{}: {}. About {:.1f} ms is at stake ({:.1f}% of the GPU time). {}", rc.name, f.title,
-                          at_stake / 1e6, share * 100, rc.why);
+  a.summary = fmt::format("{}: {}. About {:.1f} ms is at stake ({:.1f}% of the GPU time). {}", rc.name,
+                          support::MarkdownText(f.title), at_stake / 1e6, share * 100, rc.why);
   skills::Table matched;
   matched.columns = table.columns;
   for (size_t i = 0; i < matches.size() && i < kEvidenceRows; ++i) matched.rows.push_back(table.rows[matches[i].row]);
@@ -177,7 +178,7 @@ Finding MakeFinding(const RootCause& rc, const skills::Table& table, const std::
   a.confidence = ConfidenceOf(rc.confidence);
   a.confidence_reason = rc.confidence_reason;
   a.hypotheses = rc.hypotheses;
-  for (const auto& todo : rc.what_to_do) a.recommendations.push_back(FillTemplate(todo, lookup));
+  for (const auto& todo : rc.what_to_do) a.recommendations.push_back(FillTemplate(todo, lookup, support::MarkdownText));
   a.verify = VerifyCommand(call, profile_path);
   return f;
 }
@@ -552,15 +553,13 @@ Expected<Analysis> Analyze(const engine::Profile& profile, const SkillRunner& ru
 namespace nsys::agent {
 
 std::string RenderMarkdown(const Analysis& analysis) {
-  std::string out = "# nsys-ai analyze\n\n" + analysis.summary + "\n\n";
+  std::string out = "# nsys-ai analyze\n\n" + support::MarkdownText(analysis.summary) + "\n\n";
   if (!analysis.findings.empty()) {
     out += "| # | severity | finding | at stake |\n| --- | --- | --- | --- |\n";
     for (size_t i = 0; i < analysis.findings.size(); ++i) {
       const auto& f = analysis.findings[i];
-      std::string title = f.title;
-      std::replace(title.begin(), title.end(), '|', '/');
-      out += fmt::format("| {} | {} | {} | {:.1f} ms |\n", i + 1, SeverityName(f.severity), title,
-                         static_cast<double>(f.at_stake_ns) / 1e6);
+      out += fmt::format("| {} | {} | {} | {:.1f} ms |\n", i + 1, SeverityName(f.severity),
+                         support::MarkdownText(f.title), static_cast<double>(f.at_stake_ns) / 1e6);
     }
     out += "\n";
   }

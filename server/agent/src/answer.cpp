@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "nsys/support/path_text.h"
+#include "nsys/support/render_text.h"
 
 namespace nsys::agent {
 
@@ -37,18 +38,9 @@ std::string ValueText(const Value& v) {
   return ArgText(v);
 }
 
-// Markdown table cells cannot hold '|' or line breaks.
-std::string MarkdownCell(std::string text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n' || c == '\r')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
+// A table cell: text from the profile, inert (support::MarkdownText: no HTML, link, code span or new cell).
+std::string MarkdownCell(const std::string& text) {
+  return support::MarkdownText(text);
 }
 
 void AppendEvidence(std::string& out, const Evidence& e, size_t max_rows) {
@@ -215,12 +207,12 @@ std::string RenderMarkdown(const Answer& answer, size_t max_rows) {
     out += "\n";
   }
   out += fmt::format("Confidence: {} ({}).\n", ConfidenceName(answer.confidence), answer.confidence_reason);
-  if (!answer.verify.empty()) out += "\nVerify: `" + answer.verify + "`\n";
+  if (!answer.verify.empty()) out += "\nVerify: " + support::MarkdownCode(answer.verify) + "\n";
   return out;
 }
 
 std::string RenderMarkdown(const Finding& finding, size_t max_rows) {
-  std::string out = fmt::format("## [{}] {}\n\n", SeverityName(finding.severity), finding.title);
+  std::string out = fmt::format("## [{}] {}\n\n", SeverityName(finding.severity), support::MarkdownText(finding.title));
   out += fmt::format("Root cause `{}` · skill `{}` · at stake ≈ {:.1f} ms · coverage: {}\n\n", finding.root_cause,
                      finding.skill, static_cast<double>(finding.at_stake_ns) / 1e6, finding.coverage);
   return out + RenderMarkdown(finding.answer, max_rows);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "ask_context.h"
+#include "nsys/support/render_text.h"
 #include "text_case.h"
 
 namespace nsys::agent::ask_detail {
@@ -156,7 +157,7 @@ bool InFilter(const Ctx& c, int32_t device, uint32_t pid, engine::Ns start) {
 }  // namespace
 
 std::string Ticked(const std::string& name) {
-  return "`" + (name.size() > 90 ? name.substr(0, 87) + "..." : name) + "`";
+  return support::MarkdownCode(name.size() > 90 ? name.substr(0, 87) + "..." : name);
 }
 
 std::string WhereOf(const Ctx& c) {

@@ -17,6 +17,7 @@
 
 #include "ask_context.h"
 #include "nsys/skills/nvtx_groups.h"
+#include "nsys/support/render_text.h"
 
 namespace nsys::agent::ask_detail {
 
@@ -50,8 +51,7 @@ void Cite(Ctx& c, const std::string& skill, const skills::Args& args, const skil
 }
 
 std::string Code(const std::string& name) {
-  std::string n = name.size() > 90 ? name.substr(0, 87) + "..." : name;
-  return "`" + n + "`";
+  return support::MarkdownCode(name.size() > 90 ? name.substr(0, 87) + "..." : name);
 }
 
 size_t TopN(const Ctx& c, size_t fallback) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ask_context.h"
+#include "nsys/support/render_text.h"
 #include "text_case.h"
 
 namespace nsys::agent::ask_detail {
@@ -163,7 +164,7 @@ void AnswerWhy(Ctx& c) {
   for (size_t i = 0; i < facts.size(); ++i) list += (i ? "; " : "") + facts[i];
   if (facts.empty()) {
     a.summary = fmt::format("{} shows no idle gap, blocking sync or pageable copy{}; its own numbers are below.",
-                            c.kernels.size() == 1 ? "`" + c.kernels.front() + "`" : "The profile", where);
+                            c.kernels.size() == 1 ? support::MarkdownCode(c.kernels.front()) : "The profile", where);
   } else {
     a.summary = fmt::format("The profile{} shows these likely causes: {}.", where, list);
   }

@@ -11,6 +11,8 @@
 #include <utility>
 #include <variant>
 
+#include "nsys/support/render_text.h"
+
 // Generated from server/agent/book/root_causes.json by server/CMakeLists.txt (the Book ships inside the binary).
 extern const char kNsysBookJson[];
 
@@ -183,7 +185,7 @@ const Book& BuiltinBook() {
   return book;
 }
 
-std::string FillTemplate(const std::string& templ, const NameLookup& lookup) {
+std::string FillTemplate(const std::string& templ, const NameLookup& lookup, std::string (*escape)(std::string_view)) {
   std::string out;
   size_t i = 0;
   while (i < templ.size()) {
@@ -197,7 +199,7 @@ std::string FillTemplate(const std::string& templ, const NameLookup& lookup) {
     const std::string name = field.substr(0, colon);
     const std::string format = colon == std::string::npos ? "" : field.substr(colon + 1);
     const auto v = lookup(name);
-    out += v ? Format(*v, format) : templ.substr(open, close - open + 1);
+    out += !v ? templ.substr(open, close - open + 1) : escape ? escape(Format(*v, format)) : Format(*v, format);
     i = close + 1;
   }
   return out + templ.substr(std::min(i, templ.size()));

@@ -14,6 +14,7 @@
 #include "diff_internal.h"
 #include "diff_tables.h"
 #include "nsys/agent/rank_test.h"
+#include "nsys/support/render_text.h"
 
 namespace nsys::agent::diff_detail {
 namespace {
@@ -47,10 +48,9 @@ std::string FileName(const std::string& path) {
   return std::filesystem::path(path).filename().string();
 }
 
-std::string Cell(std::string text) {
-  std::replace(text.begin(), text.end(), '|', '/');
-  std::replace(text.begin(), text.end(), '\n', ' ');
-  return text;
+// A table cell of text from a profile, inert (support::MarkdownText).
+std::string Cell(const std::string& text) {
+  return support::MarkdownText(text);
 }
 
 bool IterationsComparable(const DiffReport& r) {

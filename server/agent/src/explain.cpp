@@ -21,6 +21,7 @@
 #include "nsys/agent/answer.h"
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/stats.h"
+#include "nsys/support/render_text.h"
 #include "text_case.h"
 
 namespace nsys::agent {
@@ -585,18 +586,17 @@ std::string ConfigText(const KernelLaunchConfig& c) {
                      c.static_shared_bytes, c.dynamic_shared_bytes);
 }
 
-// '|' and '`' would break tables and code spans.
-std::string Cell(std::string s) {
-  std::string out;
-  for (char c : s) out += c == '|' ? std::string("\\|") : c == '`' ? std::string("'") : std::string(1, c);
-  return out;
+// A table cell of text from the profile, inert (support::MarkdownText).
+std::string Cell(const std::string& s) {
+  return support::MarkdownText(s);
 }
 
 }  // namespace
 
 std::string RenderExplanationMarkdown(const KernelExplanation& e) {
-  std::string md = fmt::format("### `{}`\n\n**{}**\n\n", Cell(Shown(e.kernel, e.short_name)), e.identity.summary);
-  if (e.kernel.size() > e.short_name.size()) md += fmt::format("`{}`\n\n", Cell(Shown(e.kernel, {})));
+  std::string md = fmt::format("### {}\n\n**{}**\n\n", support::MarkdownCode(Shown(e.kernel, e.short_name)),
+                               support::MarkdownText(e.identity.summary));
+  if (e.kernel.size() > e.short_name.size()) md += support::MarkdownCode(Shown(e.kernel, {})) + "\n\n";
   if (e.variants.size() > 1) {
     md += fmt::format("Matched by {}: {} kernels with this name are explained together.\n\n", e.matched_by,
                       e.variants.size());
@@ -611,9 +611,9 @@ std::string RenderExplanationMarkdown(const KernelExplanation& e) {
   md += "\n";
   if (e.launch) {
     md += fmt::format(
-        "- **Launch:** {} of {} calls traced to `{}`; call p50 {}, queue p50 {} (kernel start after the "
+        "- **Launch:** {} of {} calls traced to {}; call p50 {}, queue p50 {} (kernel start after the "
         "call returned).\n",
-        e.launch->launched, e.sampled_calls, e.launch->api, Duration(e.launch->api_p50_ns),
+        e.launch->launched, e.sampled_calls, support::MarkdownCode(e.launch->api), Duration(e.launch->api_p50_ns),
         Duration(e.launch->queue_p50_ns));
   } else {
     md += "- **Launch:** no launch call in the export for these executions.\n";
@@ -632,10 +632,10 @@ std::string RenderExplanationMarkdown(const KernelExplanation& e) {
     md += fmt::format(
         "- **Occupancy (estimate, device {}, {}):** {} — {} block(s)/SM of {} warps, limited by {}; the "
         "grid of {} blocks is {:.2f} waves on {} SMs.\n",
-        o.device, o.gpu, Pct(o.occupancy), o.blocks_per_sm, o.warps_per_block, o.limited_by, o.grid_blocks, o.waves,
-        o.sm_count);
+        o.device, support::MarkdownText(o.gpu), Pct(o.occupancy), o.blocks_per_sm, o.warps_per_block, o.limited_by,
+        o.grid_blocks, o.waves, o.sm_count);
   } else if (!e.occupancy_note.empty()) {
-    md += "- **Occupancy:** " + e.occupancy_note + "\n";
+    md += "- **Occupancy:** " + support::MarkdownText(e.occupancy_note) + "\n";
   }
   md += "\n**Launched from NVTX ranges**\n\n";
   if (!e.nvtx.empty()) {
@@ -645,10 +645,10 @@ std::string RenderExplanationMarkdown(const KernelExplanation& e) {
     }
     md += "\n";
   }
-  if (!e.nvtx_note.empty()) md += e.nvtx_note + "\n\n";
+  if (!e.nvtx_note.empty()) md += support::MarkdownText(e.nvtx_note) + "\n\n";
   md += "**What to look at**\n\n";
-  for (const std::string& l : e.look_at) md += "- " + l + "\n";
-  if (!e.verify.empty()) md += fmt::format("\nVerify: `{}`\n", e.verify);
+  for (const std::string& l : e.look_at) md += "- " + support::MarkdownText(l) + "\n";
+  if (!e.verify.empty()) md += "\nVerify: " + support::MarkdownCode(e.verify) + "\n";
   return md;
 }
 

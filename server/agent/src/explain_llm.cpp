@@ -3,10 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <string>
+#include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "nsys/llm/answer_cache.h"
 #include "nsys/support/log.h"
@@ -92,13 +97,105 @@ std::vector<std::string> NumbersIn(std::string_view text) {
   return out;
 }
 
+std::string NonAsciiDigit(std::string_view text) {
+  // Unicode's decimal digits outside ASCII (Nd), and the digit-like forms a reader takes as numbers: superscripts,
+  // subscripts, circled and parenthesised numbers, vulgar fractions, Roman numerals.
+  static constexpr std::pair<uint32_t, uint32_t> kRanges[] = {
+      {0x00b2, 0x00b3}, {0x00b9, 0x00b9},   {0x00bc, 0x00be},   {0x0660, 0x0669},  {0x06f0, 0x06f9}, {0x07c0, 0x07c9},
+      {0x0966, 0x096f}, {0x09e6, 0x09ef},   {0x0a66, 0x0a6f},   {0x0ae6, 0x0aef},  {0x0b66, 0x0b6f}, {0x0be6, 0x0bef},
+      {0x0c66, 0x0c6f}, {0x0ce6, 0x0cef},   {0x0d66, 0x0d6f},   {0x0de6, 0x0def},  {0x0e50, 0x0e59}, {0x0ed0, 0x0ed9},
+      {0x0f20, 0x0f33}, {0x1040, 0x1049},   {0x1090, 0x1099},   {0x17e0, 0x17e9},  {0x1810, 0x1819}, {0x1946, 0x194f},
+      {0x19d0, 0x19d9}, {0x2070, 0x2079},   {0x2080, 0x2089},   {0x2150, 0x2189},  {0x2460, 0x249b}, {0x24ea, 0x24ff},
+      {0x2776, 0x2793}, {0x3007, 0x3007},   {0x3021, 0x3029},   {0xa620, 0xa629},  {0xa8d0, 0xa8d9}, {0xa900, 0xa909},
+      {0xff10, 0xff19}, {0x104a0, 0x104a9}, {0x1d7ce, 0x1d7ff}, {0x1fbf0, 0x1fbf9}};
+  for (size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const size_t n = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+    if (n == 1 || i + n > text.size()) {
+      i += n == 1 ? 1 : text.size();
+      continue;
+    }
+    uint32_t cp = n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
+    for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3f);
+    for (const auto& [lo, hi] : kRanges) {
+      if (cp >= lo && cp <= hi) return std::string(text.substr(i, n));
+    }
+    i += n;
+  }
+  return {};
+}
+
+std::vector<std::string> SpelledNumbersIn(std::string_view text) {
+  static const std::unordered_map<std::string, int64_t> kSmall = {
+      {"zero", 0},      {"two", 2},       {"three", 3},    {"four", 4},     {"five", 5},       {"six", 6},
+      {"seven", 7},     {"eight", 8},     {"nine", 9},     {"ten", 10},     {"eleven", 11},    {"twelve", 12},
+      {"thirteen", 13}, {"fourteen", 14}, {"fifteen", 15}, {"sixteen", 16}, {"seventeen", 17}, {"eighteen", 18},
+      {"nineteen", 19}, {"twenty", 20},   {"thirty", 30},  {"forty", 40},   {"fifty", 50},     {"sixty", 60},
+      {"seventy", 70},  {"eighty", 80},   {"ninety", 90},  {"dozen", 12}};
+  static const std::unordered_map<std::string, int64_t> kScale = {
+      {"hundred", 100}, {"thousand", 1000}, {"million", 1000000}, {"billion", 1000000000}};
+  std::vector<std::string> out;
+  int64_t total = 0, current = 0;
+  bool in_number = false;
+  bool lone_one = false;  // "one" so far: a number only when a scale word follows ("one thousand")
+  const auto finish = [&] {
+    if (in_number && !lone_one) out.push_back(std::to_string(total + current));
+    total = current = 0;
+    in_number = lone_one = false;
+  };
+  std::string word;
+  bool after_scale = false;  // "two hundred and five": "and" continues a number only after a scale word
+  for (size_t i = 0; i <= text.size(); ++i) {
+    const char c = i < text.size() ? text[i] : '.';
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+      word += static_cast<char>(c | 0x20);
+      continue;
+    }
+    if (!word.empty()) {
+      const bool was_after_scale = after_scale;
+      after_scale = false;
+      if (auto s = kSmall.find(word); s != kSmall.end()) {
+        if (lone_one) finish();  // "one two": the "one" stays a word
+        current += s->second;
+        in_number = true;
+      } else if (auto m = kScale.find(word); m != kScale.end() && in_number) {
+        current = (current == 0 ? 1 : current) * m->second;
+        lone_one = false;
+        if (m->second >= 1000) total += current, current = 0;
+        after_scale = true;
+      } else if (word == "one") {  // "twenty-one", "one hundred"; a lone "one" is a pronoun as often as a number
+        if (!in_number) finish(), lone_one = true;
+        current += 1;
+        in_number = true;
+      } else if (!(word == "and" && was_after_scale)) {
+        finish();
+      } else {
+        after_scale = true;
+      }
+      word.clear();
+    }
+    if (c != '-' && c != ' ') finish();  // "forty-two", "two hundred": a hyphen or a space continues a number
+  }
+  return out;
+}
+
 std::string InventedNumber(std::string_view reply, std::string_view facts) {
   const std::vector<std::string> known = NumbersIn(facts);
   const std::unordered_set<std::string> set(known.begin(), known.end());
   for (const std::string& n : NumbersIn(reply)) {
     if (!set.count(n)) return n;
   }
-  return {};
+  for (const std::string& n : SpelledNumbersIn(reply)) {
+    if (!set.count(n)) return n;
+  }
+  return NonAsciiDigit(reply);  // never among the facts, which are written in ASCII digits
+}
+
+bool HoldsALink(std::string_view reply) {
+  std::string lower(reply);
+  for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c | 0x20 : c);
+  return lower.find("://") != std::string::npos || lower.find("www.") != std::string::npos ||
+         lower.find("mailto:") != std::string::npos;
 }
 
 std::string SanitizeParagraph(std::string_view reply) {
@@ -140,6 +237,10 @@ std::string WithAiParagraph(const std::string& markdown, const AiParagraph& p) {
 AiParagraph ParagraphFromReply(const std::string& reply, const std::string& facts, const std::string& model) {
   const std::string text = Trimmed(reply);
   if (text.empty()) return Note(ParagraphStatus::kDropped, model, "No AI paragraph: the model wrote no text.");
+  if (HoldsALink(text)) {  // a hover autolinks bare URLs and www. names: a model's link must never be one click away
+    return Note(ParagraphStatus::kDropped, model,
+                fmt::format("The AI paragraph from {} was left out: it holds a link.", model));
+  }
   if (const std::string invented = InventedNumber(text, facts); !invented.empty()) {
     return Note(ParagraphStatus::kDropped, model,
                 fmt::format("The AI paragraph from {} was left out: it states {}, a number that is not among the "

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "nsys/support/name_pattern.h"
+#include "nsys/support/render_text.h"
 
 namespace nsys::agent {
 // File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity
@@ -80,7 +81,7 @@ std::string SubjectWords(const Subject& s) {
   std::string out = EventWords(s);
   if (s.events == EventKind::kApi && !s.api_class.empty()) out = fmt::format("CUDA API calls of class {}", s.api_class);
   if (!s.name.empty())
-    out += (IsNamePattern(s.name) ? " whose name matches `" : " whose name contains `") + s.name + "`";
+    out += (IsNamePattern(s.name) ? " whose name matches " : " whose name contains ") + support::MarkdownCode(s.name);
   if (!s.memory.empty()) out += fmt::format(" to or from {} host memory", s.memory);
   return out;
 }
@@ -104,7 +105,7 @@ std::string Ids(const char* what, const std::vector<T>& ids) {
 // `on_gpu`: the events run on GPUs, so "all GPUs" is said when no device is named.
 std::string ScopeWords(const Scope& s, bool on_gpu) {
   std::vector<std::string> parts;
-  if (!s.inside.empty()) parts.push_back(fmt::format("inside NVTX ranges named like `{}`", s.inside));
+  if (!s.inside.empty()) parts.push_back("inside NVTX ranges named like " + support::MarkdownCode(s.inside));
   if (!s.devices.empty() || on_gpu)
     parts.push_back(s.devices.empty() ? "all GPUs"
                                       : Ids(s.devices.size() == 1 ? "on device" : "on devices", s.devices));

@@ -19,6 +19,7 @@
 #include "nsys/agent/query.h"
 #include "nsys/agent/query_answer.h"
 #include "nsys/support/name_pattern.h"
+#include "nsys/support/render_text.h"
 
 namespace nsys::agent {
 // File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity
@@ -410,14 +411,15 @@ std::string FactsOf(const Query& q, const Side& side) {
                        CellOr(side.table, r, "device_id", 0));
   }
   if (q.group_by == GroupBy::kNone) {
-    const std::string who = q.subject.name.empty() ? "" : "`" + q.subject.name + "`: ";
+    const std::string who = q.subject.name.empty() ? "" : support::MarkdownCode(q.subject.name) + ": ";
     return who + Figures(q, side, side.rows.front()) + ".";
   }
   std::string out;
   if (Asked(q, Measure::kGroups))
     out = fmt::format("{} groups: ", FormatCount(static_cast<double>(side.table.rows.size())));
   for (size_t i = 0; i < side.rows.size(); ++i) {
-    out += fmt::format("{}{}: {}", i ? "; " : "", GroupOf(side, side.rows[i]), Figures(q, side, side.rows[i]));
+    out += fmt::format("{}{}: {}", i ? "; " : "", support::MarkdownText(GroupOf(side, side.rows[i])),
+                       Figures(q, side, side.rows[i]));
   }
   if (q.rank != Rank::kNone && side.rows.size() > static_cast<size_t>(std::max(1, q.limit))) out += " (tied)";
   if (side.rows.size() < side.table.rows.size()) out += fmt::format(" ({} groups in all)", side.table.rows.size());
@@ -441,14 +443,14 @@ std::string FactsOf(const Query& q, const Side& side) {
 std::string SideLabel(const Query& q, bool second) {
   if (q.versus_subject) {
     const Subject& s = second ? *q.versus_subject : q.subject;
-    if (!s.name.empty()) return "`" + s.name + "`";
+    if (!s.name.empty()) return support::MarkdownCode(s.name);
     return s.copy_kind.empty() || s.copy_kind == "any" ? std::string(Noun(s.events)) : s.copy_kind + " copies";
   }
   const Scope& s = second ? *q.versus_scope : q.scope;
   std::vector<std::string> parts;
   for (int32_t d : s.devices) parts.push_back(fmt::format("device {}", d));
   for (uint32_t p : s.pids) parts.push_back(fmt::format("process {}", p));
-  if (!s.inside.empty()) parts.push_back("inside `" + s.inside + "`");
+  if (!s.inside.empty()) parts.push_back("inside " + support::MarkdownCode(s.inside));
   if (s.stream >= 0) parts.push_back(fmt::format("stream {}", s.stream));
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : " ") + p;
@@ -628,8 +630,8 @@ void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunne
   for (size_t r : a->rows) turn.state.listed.push_back(GroupOf(*a, r));
   if (a->rows.empty() && a->call.skill == "launch_sizes") {
     return CannotAnswer(fmt::format("the question names no kernel this profile launched: no launch of a kernel named "
-                                    "like `{}`.",
-                                    q.subject.name),
+                                    "like {}.",
+                                    support::MarkdownCode(q.subject.name)),
                         {}, info.caps, turn, text);
   }
   const bool none =

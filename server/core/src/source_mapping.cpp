@@ -20,6 +20,7 @@
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/nvtx_range_breakdown.h"
 #include "nsys/source/annotation_index.h"
+#include "nsys/support/render_text.h"
 #include "stores.h"
 
 namespace nsys::core {
@@ -264,26 +265,13 @@ std::string ExplainLink(const std::string& profile_id, const std::string& kernel
   return fmt::format("nsys-ai://explain/{}/{}", profile_id, encoded);
 }
 
-std::string Cell(const std::string& text) {  // a Markdown table cell
-  std::string out;
-  for (const char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '\n')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
-}
-
 std::string HoverMarkdown(const SourceMatch& m, const RangeFigureTable& table, const std::string& profile_id) {
   if (!m.ran) {
-    return fmt::format("**`{}`** did not run in profile `{}`{}.", m.name, profile_id,
+    return fmt::format("**{}** did not run in profile `{}`{}.", support::MarkdownCode(m.name), profile_id,
                        table.nvtx_data ? "" : " (it has no NVTX ranges)");
   }
   const RangeFigures& f = m.figures;
-  std::string md = fmt::format("**NVTX range `{}`**{} · profile `{}`\n\n", m.name,
+  std::string md = fmt::format("**NVTX range {}**{} · profile `{}`\n\n", support::MarkdownCode(m.name),
                                m.prefix_only ? " (a name built at run time: the ranges it begins)" : "", profile_id);
   md += fmt::format("{} on {} · {} wall (longest {})", Plural(f.instances, "call", "calls"),
                     Plural(f.threads, "thread", "threads"), FormatNs(f.wall_ns),
@@ -291,7 +279,7 @@ std::string HoverMarkdown(const SourceMatch& m, const RangeFigureTable& table, c
   if (m.matched.size() > 1) md += fmt::format(" · {} ranges", m.matched.size());
   md += "\n\n";
   if (!table.kernel_data) {
-    md += "No kernel data: " + table.kernel_note + "\n";
+    md += "No kernel data: " + support::MarkdownText(table.kernel_note) + "\n";
     return md;
   }
   if (f.kernels == 0) {
@@ -306,8 +294,9 @@ std::string HoverMarkdown(const SourceMatch& m, const RangeFigureTable& table, c
   md += "| kernel | GPU time | calls | p50 | p90 |\n|---|---:|---:|---:|---:|\n";
   for (size_t i = 0; i < f.kernel_list.size() && i < kHoverKernels; ++i) {
     const RangeKernel& k = f.kernel_list[i];
-    md += fmt::format("| [`{}`]({}) | {} | {} | {} | {} |\n", Cell(k.kernel), ExplainLink(profile_id, k.kernel),
-                      FormatNs(k.gpu_ns), k.calls, FormatNs(k.p50_ns), FormatNs(k.p90_ns));
+    md += fmt::format("| [{}]({}) | {} | {} | {} | {} |\n", support::MarkdownCode(k.kernel, /*in_table=*/true),
+                      ExplainLink(profile_id, k.kernel), FormatNs(k.gpu_ns), k.calls, FormatNs(k.p50_ns),
+                      FormatNs(k.p90_ns));
   }
   if (f.kernel_list.size() > kHoverKernels) {
     md += fmt::format("\n… and {} more kernels.\n", f.kernel_list.size() - kHoverKernels);
@@ -562,9 +551,9 @@ Expected<agent::KernelExplanation> Workspace::ExplainKernelWithSources(const std
   std::string md = "\n\n**In your source** (the innermost annotated NVTX ranges that launch it)\n\n";
   for (size_t i = 0; i < sources->locations.size() && i < kExplainSources; ++i) {
     const KernelSourceLocation& l = sources->locations[i];
-    md += fmt::format("- [`{}`]({}) {}:{} · {:.1f}% of its GPU time · {}\n", l.name, LineLink(l.span),
-                      std::filesystem::path(l.span.file).filename().string(), l.span.line + 1, 100.0 * l.share,
-                      Plural(l.calls, "launch", "launches"));
+    md += fmt::format("- [{}]({}) {}:{} · {:.1f}% of its GPU time · {}\n", support::MarkdownCode(l.name),
+                      LineLink(l.span), support::MarkdownText(std::filesystem::path(l.span.file).filename().string()),
+                      l.span.line + 1, 100.0 * l.share, Plural(l.calls, "launch", "launches"));
   }
   if (sources->locations.size() > kExplainSources) {
     md += fmt::format("- … and {} more\n", sources->locations.size() - kExplainSources);

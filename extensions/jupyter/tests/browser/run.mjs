@@ -85,6 +85,21 @@ async function waitFor(what, check, ms = 30000) {
 
 function assert(condition, message) { if (!condition) throw new Error(message); }
 
+// Runs every code cell of the open notebook in order; a cell that raises fails the test.
+async function runAllCells(page) {
+  const cellCount = await page.evaluate(() => Jupyter.notebook.get_cells().length);
+  for (let i = 0; i < cellCount; i++) {
+    const isCode = await page.evaluate((i) => Jupyter.notebook.get_cell(i).cell_type === 'code', i);
+    if (!isCode) continue;
+    await page.evaluate((i) => Jupyter.notebook.execute_cells([i]), i);
+    await page.waitForFunction((i) => typeof Jupyter.notebook.get_cell(i).input_prompt_number === 'number',
+      i, { timeout: 60000 });
+    const errors = await page.evaluate((i) => Jupyter.notebook.get_cell(i).output_area.outputs
+      .filter((o) => o.output_type === 'error').map((o) => o.ename + ': ' + o.evalue), i);
+    assert(errors.length === 0, `cell ${i} failed: ${errors.join('; ')}`);
+  }
+}
+
 // Clicks a loader's button and returns what the Perfetto stand-in received through the handshake.
 async function postToPerfetto(context, loader) {
   await waitFor('the trace', async () => !(await loader.locator('button').isDisabled()), 30000);
@@ -161,17 +176,7 @@ try {
   await page.waitForFunction(() => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel &&
     Jupyter.notebook.kernel.is_connected(), null, { timeout: 60000 });
 
-  const cellCount = await page.evaluate(() => Jupyter.notebook.get_cells().length);
-  for (let i = 0; i < cellCount; i++) {
-    const isCode = await page.evaluate((i) => Jupyter.notebook.get_cell(i).cell_type === 'code', i);
-    if (!isCode) continue;
-    await page.evaluate((i) => Jupyter.notebook.execute_cells([i]), i);
-    await page.waitForFunction((i) => typeof Jupyter.notebook.get_cell(i).input_prompt_number === 'number',
-      i, { timeout: 60000 });
-    const errors = await page.evaluate((i) => Jupyter.notebook.get_cell(i).output_area.outputs
-      .filter((o) => o.output_type === 'error').map((o) => o.ename + ': ' + o.evalue), i);
-    assert(errors.length === 0, `cell ${i} failed: ${errors.join('; ')}`);
-  }
+  await runAllCells(page);
   serverPid = await page.evaluate(async () => {
     const cell = Jupyter.notebook.insert_cell_at_bottom('code');
     cell.set_text('print(nsys_ai.server().pid)');
@@ -284,6 +289,34 @@ try {
   console.log(`ok: without a comm (nbconvert HTML), the output chunks posted sha256 ${viaOutput.sha256}; the comm cell says to use transport="output"`);
   await viewer.close();
   console.log(`ok: the view shows ${rows} kernels, the top one '${topKernel.slice(0, 40)}...'`);
+
+  // Issue 38: a copy of the profile whose every name starts with HTML that runs script, a code-span break-out, a
+  // javascript: link, a bare URL and escape sequences (make_notebook.py --hostile). Notebook 6 renders a running
+  // session's Markdown as trusted HTML: every output (analyze, ask, explain, skill, diff) must show the names as text,
+  // and no image may load and no alert() fire (the red team saw 10, 20 and 45).
+  execFileSync(python, [path.join(pkg, 'tests', 'make_notebook.py'), '--hostile', path.join(work, 'hostile.ipynb'),
+    fixtures, path.join(work, 'hostile.sqlite')]);
+  const hostile = await context.newPage();
+  const dialogs = [];
+  hostile.on('dialog', (d) => {
+    if (d.type() !== 'beforeunload') dialogs.push(`${d.type()}: ${d.message()}`);
+    d.dismiss().catch(() => {});
+  });
+  hostile.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await hostile.goto(`${base}/notebooks/hostile.ipynb?token=${token}`);
+  await hostile.waitForFunction(() => window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel &&
+    Jupyter.notebook.kernel.is_connected(), null, { timeout: 60000 });
+  await runAllCells(hostile);
+  await hostile.waitForTimeout(1500);  // an onerror handler fires as soon as its image fails to load
+  const planted = await hostile.locator('#notebook img[src="x"], #notebook a[href^="javascript:"]').count();
+  const shownText = (await hostile.locator('#notebook .output_area').allTextContents()).join('\n');
+  assert(dialogs.length === 0, `the hostile names ran script: ${dialogs.join('; ')}`);
+  assert(planted === 0, `${planted} planted images or javascript: links are in the outputs`);
+  const asText = (shownText.match(/<img src=x onerror=alert\(1\)>/g) || []).length;
+  assert(asText >= 5, `the hostile names show as text only ${asText} times`);
+  assert(!/\x1b|\u202e/.test(shownText), 'an escape sequence or a bidi override reached the page as itself');
+  console.log(`ok: a profile of hostile names through analyze, ask, explain, skill and diff: shown as text ${asText} times, no script ran, no image loaded`);
+  await hostile.close();
 } catch (error) {
   fs.mkdirSync(failures, { recursive: true });
   if (page) await page.screenshot({ path: path.join(failures, 'notebook.png'), fullPage: true }).catch(() => {});

@@ -5,6 +5,7 @@
 // time, what to do, and the hypotheses it suggests. Expressions are rule_expr.h's language.
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nsys/agent/rule_expr.h"
@@ -57,7 +58,10 @@ Expected<Book> ParseBook(const std::string& json_text);
 
 // Fills a title template: "{name}" is looked up by `lookup`; a format after a colon: "ms", "us" (ns shown in ms/µs),
 // "pct" (a share shown as a percentage), "int" (thousands separators), "short" (a name cut to 60 characters).
-// Unknown names are left as written, so a wrong template shows in review rather than crashing.
-std::string FillTemplate(const std::string& templ, const NameLookup& lookup);
+// Unknown names are left as written, so a wrong template shows in review rather than crashing. `escape`, when given,
+// is applied to each filled value (support::MarkdownText for a template whose text is Markdown: the values are names
+// from the profile, the template's own backticks stay code).
+std::string FillTemplate(const std::string& templ, const NameLookup& lookup,
+                         std::string (*escape)(std::string_view) = nullptr);
 
 }  // namespace nsys::agent

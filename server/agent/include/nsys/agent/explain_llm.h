@@ -52,8 +52,17 @@ std::string ParagraphFacts(const KernelExplanation& e);
 llm::ChatRequest ParagraphRequest(const std::string& facts);
 // The numbers written in `text` (digit runs with inner '.' or ',' grouping; commas removed), in order.
 std::vector<std::string> NumbersIn(std::string_view text);
-// The first number of `reply` that `facts` do not hold, or "" when every number is among the facts'.
+// The numbers spelled out in English words in `text` ("forty-two" is "42", "two hundred" "200", "a dozen" "12"; a
+// lone "one" is not counted: it is a pronoun as often as a number), in order.
+std::vector<std::string> SpelledNumbersIn(std::string_view text);
+// The first character of `text` that writes a number without ASCII digits (a non-ASCII decimal digit such as "４" or
+// "٣", a superscript, a circled number, a vulgar fraction), or "".
+std::string NonAsciiDigit(std::string_view text);
+// The first number of `reply` that `facts` do not hold (in digits or spelled out), else a number `reply` writes in
+// non-ASCII digits, or "" when every number is among the facts'.
 std::string InventedNumber(std::string_view reply, std::string_view facts);
+// Whether `reply` holds a URL, a www. name or a mailto: link (a hover would make it one click away).
+bool HoldsALink(std::string_view reply);
 // The reply as a paragraph that is safe to put in Markdown (see the trust boundary above).
 std::string SanitizeParagraph(std::string_view reply);
 // `markdown` with the paragraph (or its note) after the explanation's title and identity line.

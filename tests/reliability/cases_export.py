@@ -1,7 +1,8 @@
 """Hostile export targets through nsys/exportTrace and `nsys-ai export -o`: the profile itself, a symlink to it, a
 device node like /dev/null, a FIFO, an existing file that is not a trace. Each is refused and left byte-for-byte
 (and type-for-type) as it was; writing a new trace, and rewriting one we wrote, still works. exportTrace without
-`output` keeps the cache bounded and cleans it at shutdown."""
+`output` keeps the cache bounded and cleans it at shutdown. A report's conversion gets a path, never an option, and
+no descriptor of the server."""
 
 import glob
 import os
@@ -72,6 +73,37 @@ class ExportTargets(ReliabilityCase):
         with open(path, "w") as f:
             f.write("my notes, not a trace\n" * 100)
         return path
+
+    def test_report_conversion_keeps_no_descriptor_and_takes_no_option(self):
+        """Issue 38, items 14 and 15: a report named "-h.nsys-rep" reached `nsys export` as its --help option, and the
+        nsys child inherited the listening socket and every client's connection. Over TCP, with a stand-in nsys
+        (--nsys) that records its arguments and the descriptors it holds, then writes a copy of the shipped export."""
+        work = self.sandbox.path("work")
+        record = os.path.join(work, "converter")
+        os.makedirs(record)
+        stand_in = os.path.join(record, "nsys")
+        with open(stand_in, "w") as f:
+            f.write("#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done > %s/argv.txt\nls -l /proc/$$/fd > %s/fds.txt\n"
+                    "out=; prev=; for a in \"$@\"; do [ \"$prev\" = --output ] && out=\"$a\"; prev=\"$a\"; done\n"
+                    "cp '%s' \"$out\"\n" % (record, record, SHIPPED_PROFILE))
+        os.chmod(stand_in, 0o755)
+        with open(os.path.join(work, "-h.nsys-rep"), "w") as f:
+            f.write("NVIDIA Tegra Profiler Report 1.\na pretend report")
+        for name in ("argv.txt", "fds.txt"):
+            self.expect_output(os.path.join(record, name))
+        server = self.tcp_server(["--nsys", stand_in])
+        client = server.connect_initialized()
+        bystander = server.connect_initialized()
+        reply = client.request("nsys/openProfile", {"path": "-h.nsys-rep"}, timeout=120 * SLOW)
+        self.assertIn("result", reply, reply)
+        with open(os.path.join(record, "argv.txt")) as f:
+            argv = f.read().split("\n")
+        self.assertEqual(argv[0], "export", argv)
+        self.assertIn("./-h.nsys-rep", argv, "the report reached nsys as an option")
+        with open(os.path.join(record, "fds.txt")) as f:
+            fds = f.read()
+        self.assertNotIn("socket:", fds, f"the converter kept a socket of the server:\n{fds}")
+        self.assert_healthy(server, bystander)
 
     def test_export_trace_refuses_hostile_targets(self):
         server = self.stdio_server()

@@ -1,13 +1,16 @@
-"""Floods over TCP: one client pipelines requests and never reads its replies, one pipelines and reads, one fills
+"""Floods over TCP: one client pipelines requests and never reads its replies (and is closed past 16 MiB of them
+unread), one pipelines and reads, one fills
 the result memo with large arguments. A second client's nsys/listSkills must stay fast and the server's memory
 bounded."""
 
 import os
+import socket
 import threading
 import time
 
 from harness import (
     GROWTH,
+    HOST,
     LATENCY_BOUND_S,
     REQUEST_FAILED,
     RSS_BOUND_MB,
@@ -18,6 +21,7 @@ from harness import (
     ReplyTimeout,
     error_code,
     frame,
+    initialize_params,
     probe_latency,
     request_body,
     rss_mb,
@@ -103,6 +107,47 @@ class Floods(ReliabilityCase):
         self.assertLess(peak - base, FLOOD_GROWTH_MB, f"the server grew by {peak - base:.0f} MiB during the flood")
         self.assertLess(worst, LATENCY_BOUND_S, f"the bystander's nsys/listSkills took {worst:.2f} s during the flood")
         attacker.close()
+        self.assert_healthy(server, bystander)
+
+    def test_replies_left_unread_close_the_connection(self):
+        # Issue 38, item 6: reading pauses at 4 MiB of unsent replies, but the 64 requests already in flight still
+        # answered into a queue nobody read (~140 MB a connection). Past 16 MiB waiting, the server closes it. The
+        # attacker's receive buffer is small, set before connecting: on loopback the kernel would hold 32 MiB for it.
+        self.sandbox.write_skill(WIDE_SKILL)
+        server = self.tcp_server(["--skill-dir", self.sandbox.path("skills")])
+        bystander = server.connect_initialized()
+        pid = self.open_shipped(bystander)
+        params = {"profileId": pid, "skill": WIDE_SKILL["name"]}
+        bystander.result("nsys/runSkill", params, timeout=60 * SLOW)  # memoised: the attacker's replies cost no CPU
+        base = rss_mb(server.pid)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 << 10)
+        sock.connect((HOST, server.port))
+        body = [frame(request_body("init", "initialize", initialize_params(server.token())))]
+        body += [frame(request_body(i, "nsys/runSkill", params)) for i in range(64)]
+        sock.sendall(b"".join(body))
+        deadline = Deadline(30 * SLOW)
+        while "of replies unread" not in server.stderr_text() and not deadline.expired():
+            time.sleep(0.1)
+        peak = rss_mb(server.pid) or 0.0
+        received, eof = 0, False
+        sock.settimeout(2.0)
+        while not deadline.expired():
+            try:
+                data = sock.recv(1 << 16)
+            except socket.timeout:
+                continue
+            if not data:
+                eof = True
+                break
+            received += len(data)
+        sock.close()
+        print(f"  unread replies: the server closed after {received / 1e6:.1f} MB was read back; "
+              f"RSS {base:.0f} -> {peak:.0f} MiB")
+        self.assertTrue(eof, "the connection of a client that read none of its 64 MB of replies stayed open")
+        self.assertLess(received, 64 * 1_000_000, "every reply was kept for a client that read none")
+        self.assertIn("of replies unread", server.stderr_text())
+        self.assertLess(peak - base, FLOOD_GROWTH_MB)
         self.assert_healthy(server, bystander)
 
     def test_pipeline_with_reading(self):

@@ -1,6 +1,6 @@
-"""Hostile LLM endpoints and cache files (issue 38, items 1, 2, 7 and 8): replies nested 400,000 deep (under every size
-cap) in a tool call of `ask` and in the background paragraph of a kernel explanation, error bodies that never end, and
-answer-cache entries another program planted. Over TCP any token holder may bring its own endpoint
+"""Hostile LLM endpoints and cache files (issue 38, items 1, 2, 7, 8 and 16): replies nested 400,000 deep (under every size
+cap) in a tool call of `ask` and in the background paragraph of a kernel explanation, error bodies that never end,
+answer-cache entries another program planted, and a tool call naming device 2^32 + 1. Over TCP any token holder may bring its own endpoint
 (initializationOptions.llm.baseUrl), so one client's endpoint must never stop the server for the others.
 
 The endpoint is the LLM stand-in of tests/llm (standin.py, run in this process on 127.0.0.1), answering each request
@@ -128,6 +128,21 @@ class Llm(ReliabilityCase):
                 client.close()
                 self.assert_healthy(server, bystander)
         self.finish(server)
+
+    # -- item 16: a tool call's device past 32 bits --
+    def test_a_device_past_32_bits_is_refused(self):
+        endpoint = self.endpoint({"tool_calls": [{"id": "c1", "name": "top_kernels", "arguments": ['{"device": 4294967297}']}]},
+                                 {"text": ["Done."], "stop": "stop"})
+        server = self.tcp_server()
+        client = server.connect_initialized(endpoint.options("openai"))
+        reply = client.request("nsys/ask", {"profileId": self.open(client), "question": "top kernels on that GPU?"},
+                               timeout=60 * SLOW)
+        self.assertIn("result", reply, reply)
+        self.assertEqual(len(endpoint.requests), 2, "the tool's result was not sent back")
+        # What the model was told: the refusal, not a table of device 1 (4294967297 cast to 32 bits).
+        told = json.dumps(endpoint.requests[1]["body"]["messages"][-1])
+        self.assertIn("argument 'device' of 'top_kernels' is out of range", told)
+        self.finish(server, client)
 
     # -- item 2: the hover's background paragraph, answered with a tool_use block nested 400,000 deep --
     def test_deep_tool_use_in_the_paragraph_reply_stdio(self):

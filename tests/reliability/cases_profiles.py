@@ -170,6 +170,61 @@ class DamagedProfiles(ReliabilityCase):
                 print(f"  {name}: {self.check_profile(path, expect_note, export=True)}")
                 os.unlink(path)
 
+    def test_profiles_that_used_to_starve_the_server(self):
+        """Issue 38, items 3, 4 and 5, each on a copy of the shipped export: 100,000 nested NVTX ranges around every
+        launch of one thread (serve starts nvtx_kernel_map on open; it ignored its budget, $/cancelRequest and
+        closeProfile), 250,000 short periodic kernels (one iterations row each: 2 GB), and an overflow chain that
+        loops (the page reader re-read one page until the cell was full). Each answers within the bound with the
+        server's memory bounded, and closeProfile answers at once while the background work runs."""
+        deep = self.sandbox.path("work", "deep.sqlite")
+        shutil.copyfile(SHIPPED_PROFILE, deep)
+        edit_sqlite(deep, "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) WITH RECURSIVE n(i) AS "
+                          "(SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 99999) SELECT (SELECT MIN(start) FROM "
+                          "CUPTI_ACTIVITY_KIND_RUNTIME) - 100001 + i, (SELECT MAX(end) FROM CUPTI_ACTIVITY_KIND_RUNTIME) "
+                          "+ 100001 - i, 59, 'deep', 281476855758960 FROM n")
+        periodic = self.sandbox.path("work", "periodic.sqlite")
+        shutil.copyfile(SHIPPED_PROFILE, periodic)
+        edit_sqlite(periodic,
+                    f"INSERT INTO {KERNELS} SELECT k.* FROM {KERNELS} k, (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL "
+                    "SELECT i + 1 FROM n WHERE i < 250000) SELECT i FROM n) WHERE k.rowid = 1",
+                    f"UPDATE {KERNELS} SET start = 156400000000 + 1000 * rowid, end = 156400000000 + 1000 * rowid + "
+                    "500, shortName = CASE rowid % 2 WHEN 0 THEN 331030 ELSE 1 END WHERE rowid > 3442")
+        looping = self.sandbox.path("work", "looping.sqlite")
+        shutil.copyfile(SHIPPED_PROFILE, looping)
+        make_looping_overflow_chain(looping)
+        server = None
+
+        def request(method, params, bound=REQUEST_BOUND_S, rss_bound_mb=PROFILE_RSS_BOUND_MB):
+            reply = self.watched_request(server, method, params, bound, rss_bound_mb)
+            self.assertNotEqual(error_code(reply), INTERNAL_ERROR, f"{method}: {reply}")
+            return reply
+
+        def finish():
+            self.assert_healthy(server, rss_bound_mb=2 * PROFILE_RSS_BOUND_MB)
+            server.terminate()
+
+        server = self.stdio_server()  # one server per profile: each one's memory is its own
+        opened = request("nsys/openProfile", {"path": deep})["result"]["profileId"]
+        request("nsys/closeProfile", {"profileId": opened}, LATENCY_BOUND_S)  # while nvtx_kernel_map runs
+        opened = request("nsys/openProfile", {"path": deep})["result"]["profileId"]
+        ran = request("nsys/runSkill", {"profileId": opened, "skill": "nvtx_kernel_map", "args": {"limit": 5}})
+        if "result" in ran:
+            self.assertTrue(any("more than 256 nested NVTX ranges" in n for n in ran["result"]["notes"]), ran)
+        finish()
+        server = self.stdio_server()
+        opened = request("nsys/openProfile", {"path": periodic})["result"]["profileId"]
+        # 100,000 rows of 12 cells make a 20 MB reply: twice the small-profile bound (2M such kernels took 2 GB).
+        ran = request("nsys/runSkill", {"profileId": opened, "skill": "iterations"},
+                      rss_bound_mb=2 * PROFILE_RSS_BOUND_MB)
+        self.assertIn("result", ran, ran)
+        self.assertTrue(any("only the first 100000 are listed" in n for n in ran["result"]["notes"]), ran)
+        finish()
+        server = self.stdio_server()
+        opened = request("nsys/openProfile", {"path": looping})
+        self.assertIn("result", opened, opened)
+        request("nsys/runSkill", {"profileId": opened["result"]["profileId"], "skill": "top_kernels"})
+        finish()
+
     def test_hostile_names_render_as_text(self):
         """Issue 38: every name of the copy starts with HTML that runs script, a code-span break-out, a javascript:
         link, a bare URL and escape sequences (tests/hostile_export.py). In every Markdown the server writes, no
@@ -243,6 +298,22 @@ class DamagedProfiles(ReliabilityCase):
         truth = rows(no_cache=True)
         self.assertNotEqual(before, truth, "the edit does not change nvtx_summary: the case tests nothing")
         self.assertEqual(after, truth, "the warm cache returned the numbers from before the in-place edit")
+
+
+def make_looping_overflow_chain(path):
+    """Adds a 20,000-byte string to StringIds (a local part and 4 overflow pages on 4 KiB pages), then makes the
+    second overflow page's next page the first: first -> second -> first ... (a page met twice)."""
+    edit_sqlite(path, "INSERT INTO StringIds (id, value) VALUES (999999, printf('%.*c', 20000, 'y'))")
+    size = sqlite_page_size(path)
+    data = bytearray(open(path, "rb").read())
+    pages = range(1, len(data) // size + 1)
+    overflow = [p for p in pages if data[(p - 1) * size + 4:(p - 1) * size + 104] == b"y" * 100]
+    following = {p: int.from_bytes(data[(p - 1) * size:(p - 1) * size + 4], "big") for p in overflow}
+    first = next(p for p in overflow if p not in following.values())
+    second = following[first]
+    data[(second - 1) * size:(second - 1) * size + 4] = first.to_bytes(4, "big")
+    with open(path, "wb") as f:
+        f.write(data)
 
 
 def live_markup(markdown):

@@ -128,6 +128,7 @@ Expected<ChildRun> RunChild(const std::vector<std::string>& args, const CancelTo
     if (devnull >= 0) dup2(devnull, 0);
     dup2(pipefd[1], 1);
     dup2(pipefd[1], 2);
+    umask(077);  // what nsys writes into our cache is the user's data: 0600, like every file of ours there
     if (close_range(3, ~0U, 0) != 0) {  // a kernel before 5.9: one by one
       for (int fd = 3; fd < last_fd; ++fd) close(fd);
     }
@@ -632,6 +633,8 @@ Expected<std::string> ConvertNsysRep(const std::string& report, const OpenOption
     fs::remove(paths->partial, ec);
     return ExportFailed(report, *nsys, *run, exited_ok, options);
   }
+  // 0600 whatever modes nsys chose for its output.
+  fs::permissions(paths->partial, fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace, ec);
   fs::rename(paths->partial, paths->out, ec);
   if (ec)
     return MakeError(ErrorKind::kInternal,

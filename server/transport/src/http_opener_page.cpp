@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "nsys/support/render_text.h"
+
 namespace nsys::transport {
 
 std::string ScriptStringLiteral(std::string_view text) {
@@ -47,32 +49,6 @@ std::string ScriptStringLiteral(std::string_view text) {
     }
   }
   return out + "\"";
-}
-
-std::string HtmlEscape(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 // The opener page ({title}, {nonce}, ... are filled by RenderOpenerPage). The script is the whole protocol: load the
@@ -180,11 +156,11 @@ This link expires; ask your editor (or <code>nsys-ai open</code>) for a new one.
 )html";
 
 std::string RenderOpenerPage(const OpenerPageParams& p) {
-  return fmt::format(kOpenerPageTemplate, fmt::arg("title", HtmlEscape(p.title)), fmt::arg("nonce", p.nonce),
-                     fmt::arg("file_name", HtmlEscape(p.file_name)), fmt::arg("origin", HtmlEscape(p.perfetto_origin)),
-                     fmt::arg("origin_js", ScriptStringLiteral(p.perfetto_origin)),
-                     fmt::arg("title_js", ScriptStringLiteral(p.title)),
-                     fmt::arg("file_name_js", ScriptStringLiteral(p.file_name)));
+  return fmt::format(
+      kOpenerPageTemplate, fmt::arg("title", support::HtmlText(p.title)), fmt::arg("nonce", p.nonce),
+      fmt::arg("file_name", support::HtmlText(p.file_name)), fmt::arg("origin", support::HtmlText(p.perfetto_origin)),
+      fmt::arg("origin_js", ScriptStringLiteral(p.perfetto_origin)), fmt::arg("title_js", ScriptStringLiteral(p.title)),
+      fmt::arg("file_name_js", ScriptStringLiteral(p.file_name)));
 }
 
 }  // namespace nsys::transport

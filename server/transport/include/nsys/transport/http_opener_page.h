@@ -18,7 +18,5 @@ std::string RenderOpenerPage(const OpenerPageParams& params);
 
 // A JavaScript string literal that is also safe inside a <script> element (no "</script>", no line terminators).
 std::string ScriptStringLiteral(std::string_view text);
-// Text escaped for HTML element content and attribute values.
-std::string HtmlEscape(std::string_view text);
 
 }  // namespace nsys::transport

@@ -1,6 +1,7 @@
-"""Hostile LLM endpoints and cache files (issue 38, items 1, 2, 7, 8 and 16): replies nested 400,000 deep (under every size
+"""Hostile LLM endpoints and cache files (issue 38, items 1, 2, 7, 8, 10, 12 and 16): replies nested 400,000 deep (under every size
 cap) in a tool call of `ask` and in the background paragraph of a kernel explanation, error bodies that never end,
-answer-cache entries another program planted, and a tool call naming device 2^32 + 1. Over TCP any token holder may bring its own endpoint
+answer-cache entries another program planted, a tool call naming device 2^32 + 1, a model's answer holding HTML, links
+and an image, and a paragraph holding a link (items 10 and 12). Over TCP any token holder may bring its own endpoint
 (initializationOptions.llm.baseUrl), so one client's endpoint must never stop the server for the others.
 
 The endpoint is the LLM stand-in of tests/llm (standin.py, run in this process on 127.0.0.1), answering each request
@@ -16,6 +17,7 @@ import sys
 import threading
 import time
 
+from cases_profiles import live_markup
 from harness import SHIPPED_PROFILE, SLOW, SOURCE_DIR, ReliabilityCase, initialize_params
 
 sys.path.insert(0, os.path.join(SOURCE_DIR, "tests", "llm"))
@@ -128,6 +130,25 @@ class Llm(ReliabilityCase):
                 client.close()
                 self.assert_healthy(server, bystander)
         self.finish(server)
+
+    # -- items 10 and 12: a model's text is never markup, and a paragraph with a link is left out --
+    def test_a_models_markup_and_links_stay_text(self):
+        hostile = "<img src=x onerror=alert(1)> [c](javascript:alert(2)) ![i](http://e.vil/p.png) see www.e.vil"
+        answer = self.endpoint({"text": [hostile], "stop": "stop"})
+        server = self.tcp_server()
+        client = server.connect_initialized(answer.options("openai"))
+        reply = client.result("nsys/ask", {"profileId": self.open(client), "question": "what should I fix first?"},
+                              timeout=60 * SLOW)
+        markdown = reply["answer"]["markdown"]
+        self.assertEqual(live_markup(markdown), [], markdown[:500])
+        self.assertIn("`http://e.vil/p.png)`", markdown, "the image's URL is not in a code span (no renderer links one)")
+        client.close()
+        paragraph = self.endpoint({"text": ["A plain elementwise kernel: see www.e.vil for more."], "stop": "end_turn"})
+        client = server.connect_initialized(paragraph.options("anthropic"))
+        result = self.explain_until_settled(client, self.open(client), 20 * SLOW)
+        self.assertIn("was left out: it holds a link", result["markdown"])
+        self.assertNotIn("www.e.vil", result["markdown"])
+        self.finish(server, client)
 
     # -- item 16: a tool call's device past 32 bits --
     def test_a_device_past_32_bits_is_refused(self):

@@ -3,6 +3,7 @@
 // (nvtx_kernel_map, nvtx_gpu_projection): the push/pop stack from RuntimeTable::nvtx (the innermost range) up
 // through NvtxTable::parent, then the (rare) start/end ranges that begin and end on the call's thread.
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -12,9 +13,16 @@
 
 namespace nsys::skills::builtin {
 
-// Appends range `innermost` and its push/pop ancestors, innermost first (nothing when innermost is -1).
-inline void AppendPushPopStack(int32_t innermost, const engine::NvtxTable& nvtx, std::vector<int32_t>& stack) {
-  for (int32_t j = innermost; j >= 0; j = nvtx.parent[static_cast<size_t>(j)]) stack.push_back(j);
+// Appends range `innermost` and its push/pop ancestors, innermost first, at most `limit` of them (nothing when
+// innermost is -1); true when an ancestor was left out.
+inline bool AppendPushPopStack(int32_t innermost, const engine::NvtxTable& nvtx, std::vector<int32_t>& stack,
+                               size_t limit = SIZE_MAX) {
+  size_t taken = 0;
+  for (int32_t j = innermost; j >= 0; j = nvtx.parent[static_cast<size_t>(j)]) {
+    if (taken++ == limit) return true;
+    stack.push_back(j);
+  }
+  return false;
 }
 
 // The enclosing ranges a launch is counted in, at most: real nesting is tens deep, and a profile of 100,000 nested
@@ -55,21 +63,30 @@ struct StartEndRangesByThread {
   }
 
   // Appends the start/end ranges of thread id `thread` that contain the call [call_start, call_end], the latest
-  // start first; a thread id with no start/end ranges adds nothing.
+  // start first; a thread id with no start/end ranges adds nothing. Past `limit` of them it stops at the next later
+  // start (ranges starting together are all appended, for KeepInnermost to order by their ends) and sets `*more`.
   // Returns the ranges it looked at (the work done: a caller's WorkMeter counts it).
   size_t AppendEnclosing(size_t thread, engine::Ns call_start, engine::Ns call_end, const engine::NvtxTable& nvtx,
-                         std::vector<int32_t>& stack) const {
+                         std::vector<int32_t>& stack, size_t limit = SIZE_MAX, bool* more = nullptr) const {
     if (thread >= of_thread.size()) return 0;
     const auto& list = of_thread[thread];
     auto it = std::upper_bound(list.begin(), list.end(), call_start,
                                [&](engine::Ns t, int32_t j) { return t < nvtx.start[static_cast<size_t>(j)]; });
-    size_t looked = 0;
+    size_t looked = 0, taken = 0;
+    engine::Ns last_start = 0;
     while (it != list.begin()) {
       --it;
       ++looked;
       const auto j = static_cast<size_t>(*it);
       if (nvtx.start[j] < call_start - max_duration) break;
-      if (nvtx.end[j] >= call_end) stack.push_back(*it);
+      if (nvtx.end[j] < call_end) continue;
+      if (taken >= limit && nvtx.start[j] != last_start) {
+        if (more) *more = true;
+        break;
+      }
+      stack.push_back(*it);
+      ++taken;
+      last_start = nvtx.start[j];
     }
     return looked;
   }

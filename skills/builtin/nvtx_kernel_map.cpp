@@ -123,10 +123,13 @@ class RangeKernelGroups {
       launched_time_ += dur;
       const auto thread = static_cast<uint32_t>(start_end_.threads.IdOf(PackKey(rt_.pid[r], rt_.tid[r])));
       stack.clear();
-      AppendPushPopStack(rt_.nvtx[r], nvtx_, stack);
-      const size_t looked = start_end_.AppendEnclosing(thread, rt_.start[r], rt_.end[r], nvtx_, stack);
+      // At most the kMaxEnclosingRanges innermost of each list are walked: a launch in 400,000 nested ranges costs
+      // what one in 256 costs, and KeepInnermost picks the innermost of both.
+      bool more = AppendPushPopStack(rt_.nvtx[r], nvtx_, stack, kMaxEnclosingRanges);
+      const size_t looked =
+          start_end_.AppendEnclosing(thread, rt_.start[r], rt_.end[r], nvtx_, stack, kMaxEnclosingRanges, &more);
       work.Count(looked + 2 * stack.size());  // the walks, then a pair per enclosing range in AddInRanges
-      deep_ += KeepInnermost(stack, nvtx_) ? 1 : 0;
+      deep_ += KeepInnermost(stack, nvtx_) || more ? 1 : 0;
       if (stack.empty()) {
         AddPair(GroupFor(static_cast<uint32_t>(lt_index_.IdOf(PackKey(0, thread + 1))), kernel), dur);
         continue;

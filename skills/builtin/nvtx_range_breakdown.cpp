@@ -55,12 +55,14 @@ class KernelPass {
       if (k_.launch[i] < 0) continue;
       const auto r = static_cast<size_t>(k_.launch[i]);
       stack.clear();
-      builtin::AppendPushPopStack(rt_.nvtx[r], nvtx_, stack);
+      // The kMaxEnclosingRanges innermost of each list at most (see nvtx_kernel_map), then the innermost of both.
+      bool more = builtin::AppendPushPopStack(rt_.nvtx[r], nvtx_, stack, builtin::kMaxEnclosingRanges);
       const auto thread = static_cast<size_t>(start_end.threads.IdOf(PackKey(rt_.pid[r], rt_.tid[r])));
-      const size_t looked = start_end.AppendEnclosing(thread, rt_.start[r], rt_.end[r], nvtx_, stack);
+      const size_t looked = start_end.AppendEnclosing(thread, rt_.start[r], rt_.end[r], nvtx_, stack,
+                                                      builtin::kMaxEnclosingRanges, &more);
       work.Count(looked + 2 * stack.size());
       if (stack.empty()) continue;
-      out_.deep_launches += builtin::KeepInnermost(stack, nvtx_) ? 1 : 0;
+      out_.deep_launches += builtin::KeepInnermost(stack, nvtx_) || more ? 1 : 0;
       std::sort(stack.begin(), stack.end(), [&](int32_t a, int32_t b) {  // innermost (latest start, shortest) first
         const auto as = static_cast<size_t>(a), bs = static_cast<size_t>(b);
         if (nvtx_.start[as] != nvtx_.start[bs]) return nvtx_.start[as] > nvtx_.start[bs];

@@ -4,7 +4,9 @@
 // Item 3: a profile of 400,000 nested NVTX ranges around every launch of one thread. Each kernel used to cost
 // the whole depth in (range, kernel) pairs and steps between two looks at the cancel token (every 65,536 kernels), so
 // nvtx_kernel_map ignored its budget, $/cancelRequest and closeProfile for minutes and grew by gigabytes. Now a launch
-// counts in its 256 innermost ranges (the skill says how many launches that was) and the token is read by work done.
+// counts in its 256 innermost ranges (the skill says how many launches that was), and only those are walked. The
+// same thread also has 400,000 short start/end ranges before its first call and one around all of them: those cost a
+// scan per launch that no cap shortens, and there the token is read by work done.
 //
 // Item 5: 250,000 short kernels of two alternating names after the real ones made one iteration per pair, each a row
 // (2M kernels: 2 GB and 15 s). Now at most kMaxIterations (100,000) are listed, and the notes say how many there were.
@@ -32,13 +34,27 @@ using DeepClock = std::chrono::steady_clock;
 
 // The thread that launches the most kernels in h100_2gpu_1s (816 of them, by SQL below).
 constexpr const char* kThread = "281476855758960";
-// Under the sanitizers each step costs tens of times more (a 400,000-deep run took over 2 min there): a tenth of the
-// depth still passes the 256-range cap by far and keeps the run long enough to cancel a quarter of the way.
+// Under the sanitizers each step costs tens of times more: a tenth of the ranges still passes the 256-range cap by far
+// and keeps the scans long enough to cancel a quarter of the way.
 #if NSYS_AI_TEST_ASAN
 constexpr int kDepth = 40000;
 #else
 constexpr int kDepth = 400000;
 #endif
+
+// Short start/end ranges before the thread's first call (none holds a call), and one long range around everything:
+// it makes the longest start/end range span the profile, so every launch's scan runs back over all the short ones.
+std::string ScannedRanges() {
+  return fmt::format(
+      "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) "
+      "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {0}) "
+      "SELECT (SELECT MIN(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME) - 3 * {0} - 10 + 2 * i, "
+      "(SELECT MIN(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME) - 3 * {0} - 9 + 2 * i, 60, "
+      "'short', {1} FROM n UNION ALL "
+      "SELECT (SELECT MIN(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME) - 5 * {0} - 10, "
+      "(SELECT MAX(end) FROM CUPTI_ACTIVITY_KIND_RUNTIME) + 10, 60, 'long', {1}",
+      kDepth - 1, kThread);
+}
 
 std::string DeepRanges() {
   return fmt::format(
@@ -63,7 +79,7 @@ skills::RunOptions Patient() {
 
 TEST(HostileProfiles, DeepNestingCountsInTheInnermostRangesAndReadsTheTokenByWork) {
   if (!HaveFixtures()) GTEST_SKIP() << "fixtures absent";
-  DerivedExport copy("h100_2gpu_1s.sqlite", {DeepRanges()});
+  DerivedExport copy("h100_2gpu_1s.sqlite", {DeepRanges(), ScannedRanges()});
   ASSERT_TRUE(copy.ok()) << copy.error();
   engine::OpenOptions options;
   options.use_cache = false;
@@ -98,8 +114,8 @@ TEST(HostileProfiles, DeepNestingCountsInTheInnermostRangesAndReadsTheTokenByWor
   EXPECT_EQ(breakdown->deep_launches, 816);
   for (const auto& stack : breakdown->stacks) EXPECT_LE(stack.ranges.size(), 256u);
 
-  // The same run again (the profile's derived data are kept), cancelled a quarter of the way through: it stops at
-  // once. Before, it looked at the token once, before the first kernel, and ran to the end.
+  // The same run again (the profile's derived data are kept), cancelled a quarter of the way through the scans: it
+  // stops at once. Before, it looked at the token once, before the first kernel, and ran to the end.
   CancelToken cancel;
   const auto quarter = std::chrono::duration_cast<DeepClock::duration>(std::chrono::duration<double>(whole / 4));
   std::thread canceller([cancel, quarter] {

@@ -17,7 +17,6 @@
 
 #include "ask_context.h"
 #include "nsys/skills/nvtx_groups.h"
-#include "nsys/support/render_text.h"
 
 namespace nsys::agent::ask_detail {
 
@@ -48,10 +47,6 @@ void Facts(Ctx& c, std::string summary, Confidence conf, std::string reason) {
 void Cite(Ctx& c, const std::string& skill, const skills::Args& args, const skills::Table& t,
           const std::vector<std::string>& columns, size_t limit, std::string caption) {
   c.turn.answer.evidence.push_back(EvidenceFrom(CallOf(c, skill, args), t, columns, limit, std::move(caption)));
-}
-
-std::string Code(const std::string& name) {
-  return support::MarkdownCode(name.size() > 90 ? name.substr(0, 87) + "..." : name);
 }
 
 size_t TopN(const Ctx& c, size_t fallback) {
@@ -184,13 +179,13 @@ bool AnswerRanked(Ctx& c, skills::Table t, Ranking by, const Ranked& what) {
   const std::string total =
       by.column == "total_time_ns" ? "" : FormatNs(CellNumber(t, 0, "total_time_ns")) + " in total, ";
   std::string s =
-      fmt::format("The {} with {}{} is {}: {} ({}{}{} of {} time).", what.noun, by.said, Where(c), Code(name),
+      fmt::format("The {} with {}{} is {}: {} ({}{}{} of {} time).", what.noun, by.said, Where(c), Ticked(name),
                   RankedFigure(t, 0, by, what), instances, total, FormatPct(CellNumber(t, 0, "time_pct")), what.noun);
   // "Top 3", "bottom 5": the rest of the N asked, in order; otherwise the next one.
   const size_t asked = std::min(c.p.top_n.value_or(2), t.rows.size());
   for (size_t r = 1; r < asked; ++r) {
     s += fmt::format("{}{} ({})", r == 1 ? (asked > 2 ? " Then: " : " Next: ") : "; ",
-                     Code(CellText(t, r, std::string(what.name_column))), RankedFigure(t, r, by, what));
+                     Ticked(CellText(t, r, std::string(what.name_column))), RankedFigure(t, r, by, what));
   }
   if (asked > 1) s += ".";
   Facts(c, s, Confidence::kHigh,
@@ -231,22 +226,23 @@ void AnswerKernels(Ctx& c) {
                     FormatCount(static_cast<double>(t->rows.size())), Where(c), FormatNs(total));
   } else if (c.p.type == QType::kHowMuch) {
     s = fmt::format("Kernels took {} of GPU time{} ({} instances); the largest is {} with {}.", FormatNs(total),
-                    Where(c), FormatCount(launches), Code(top), FormatNs(CellNumber(*t, 0, "total_time_ns")));
+                    Where(c), FormatCount(launches), Ticked(top), FormatNs(CellNumber(*t, 0, "total_time_ns")));
   } else if (c.p.top_n && *c.p.top_n > 1) {
     const size_t n = std::min(*c.p.top_n, t->rows.size());
     s = fmt::format("The top {} kernels by GPU time{}:", n, Where(c));
     for (size_t r = 0; r < n; ++r) {
       s += fmt::format("{} {}. {} {} ({} of kernel time, {} instances)", r ? ";" : "", r + 1,
-                       Code(CellText(*t, r, "name")), FormatNs(CellNumber(*t, r, "total_time_ns")),
+                       Ticked(CellText(*t, r, "name")), FormatNs(CellNumber(*t, r, "total_time_ns")),
                        FormatPct(CellNumber(*t, r, "time_pct")), FormatCount(CellNumber(*t, r, "instances")));
     }
     s += fmt::format(". All kernels: {} in {} instances.", FormatNs(total), FormatCount(launches));
   } else {
     s = fmt::format("The top kernel by GPU time{} is {} with {} ({} of kernel time, {} instances).", Where(c),
-                    Code(top), FormatNs(CellNumber(*t, 0, "total_time_ns")), FormatPct(CellNumber(*t, 0, "time_pct")),
+                    Ticked(top), FormatNs(CellNumber(*t, 0, "total_time_ns")), FormatPct(CellNumber(*t, 0, "time_pct")),
                     FormatCount(CellNumber(*t, 0, "instances")));
     if (t->rows.size() > 1) {
-      s += fmt::format(" Next: {} ({}).", Code(CellText(*t, 1, "name")), FormatNs(CellNumber(*t, 1, "total_time_ns")));
+      s +=
+          fmt::format(" Next: {} ({}).", Ticked(CellText(*t, 1, "name")), FormatNs(CellNumber(*t, 1, "total_time_ns")));
     }
   }
   Facts(c, s, Confidence::kHigh, "exact sums over the kernel table (nsys stats gpukernsum)");
@@ -261,7 +257,7 @@ void AnswerKernelDetail(Ctx& c) {
   const std::set<std::string> names(c.kernels.begin(), c.kernels.end());
   const auto mine = KeepRows(*t, [&](size_t r) { return names.count(CellText(*t, r, "name")) > 0; });
   const std::string label = c.kernels.size() == 1
-                                ? Code(c.kernels.front())
+                                ? Ticked(c.kernels.front())
                                 : fmt::format("the {} kernels matching '{}'", c.kernels.size(), c.kernel_query);
   if (mine.rows.empty()) {
     Facts(c, fmt::format("{} did not run{}.", label, Where(c)), Confidence::kHigh,
@@ -278,7 +274,7 @@ void AnswerKernelDetail(Ctx& c) {
     const size_t n = std::min<size_t>(*c.p.top_n, mine.rows.size());
     s = fmt::format("The top {} of {} by GPU time{}:", n, label, Where(c));
     for (size_t r = 0; r < n; ++r)
-      s += fmt::format("{} {} with {} ({} calls)", r ? ";" : "", Code(CellText(mine, r, "name")),
+      s += fmt::format("{} {} with {} ({} calls)", r ? ";" : "", Ticked(CellText(mine, r, "name")),
                        FormatNs(CellNumber(mine, r, "total_time_ns")), FormatCount(CellNumber(mine, r, "instances")));
     s += fmt::format(". All {} ran {} times for {} of GPU time, {} of kernel time.", mine.rows.size(),
                      FormatCount(count), FormatNs(total), FormatPct(pct));
@@ -290,7 +286,7 @@ void AnswerKernelDetail(Ctx& c) {
                     FormatNs(CellNumber(mine, 0, "med_ns")), FormatNs(CellNumber(mine, 0, "max_ns")));
   } else {
     s = fmt::format("{} ran {} times{} for {} of GPU time, {} of kernel time; the largest is {} with {}.", label,
-                    FormatCount(count), Where(c), FormatNs(total), FormatPct(pct), Code(CellText(mine, 0, "name")),
+                    FormatCount(count), Where(c), FormatNs(total), FormatPct(pct), Ticked(CellText(mine, 0, "name")),
                     FormatNs(CellNumber(mine, 0, "total_time_ns")));
   }
   Facts(c, s, Confidence::kHigh, "exact sums over the kernel table rows of the named kernel(s)");
@@ -524,13 +520,13 @@ bool AnswerKernelsDuringRange(Ctx& c, const skills::Table& mine) {
                      : "";
   if (c.p.ordinal) {
     const size_t i = *c.p.ordinal, row = instances[i];
-    Facts(
-        c,
-        fmt::format("The {} of the {} instances of NVTX range {}{} lasted {} of wall time; {} kernels launched while "
-                    "it was open, on any thread of process {}, ran {} of GPU time.{}",
-                    OrdinalWord(i), instances.size(), Code(c.nvtx_range), Where(c), FormatNs(n.end[row] - n.start[row]),
-                    FormatCount(during[i].kernels), n.pid[row], FormatNs(during[i].gpu_ns), rule),
-        Confidence::kHigh, "kernels whose launch call started inside the instance, any thread of its process");
+    Facts(c,
+          fmt::format("The {} of the {} instances of NVTX range {}{} lasted {} of wall time; {} kernels launched while "
+                      "it was open, on any thread of process {}, ran {} of GPU time.{}",
+                      OrdinalWord(i), instances.size(), Ticked(c.nvtx_range), Where(c),
+                      FormatNs(n.end[row] - n.start[row]), FormatCount(during[i].kernels), n.pid[row],
+                      FormatNs(during[i].gpu_ns), rule),
+          Confidence::kHigh, "kernels whose launch call started inside the instance, any thread of its process");
   } else {
     KernelsDuring all;
     for (const KernelsDuring& d : during) {
@@ -541,7 +537,7 @@ bool AnswerKernelsDuringRange(Ctx& c, const skills::Table& mine) {
     Facts(c,
           fmt::format("While NVTX range {}{} was open ({} instances), {} kernels were launched in its process, {} of "
                       "GPU time.{}",
-                      Code(c.nvtx_range), Where(c), instances.size(), FormatCount(all.kernels), FormatNs(all.gpu_ns),
+                      Ticked(c.nvtx_range), Where(c), instances.size(), FormatCount(all.kernels), FormatNs(all.gpu_ns),
                       rule),
           Confidence::kMedium, "kernels whose launch call started inside an instance, any thread of its process");
   }
@@ -564,8 +560,8 @@ bool AnswerRangeKernels(Ctx& c) {
   Facts(c,
         fmt::format("Kernels launched inside NVTX range {}{} ran {} of GPU time: {} kernels ({} distinct, most "
                     "time in {}) over its {} instances, whose wall time is {}.",
-                    Code(c.nvtx_range), Where(c), FormatNs(CellNumber(mine, 0, "gpu_ns")), FormatCount(kernels),
-                    FormatCount(CellNumber(mine, 0, "distinct_kernels")), Code(CellText(mine, 0, "top_kernel")),
+                    Ticked(c.nvtx_range), Where(c), FormatNs(CellNumber(mine, 0, "gpu_ns")), FormatCount(kernels),
+                    FormatCount(CellNumber(mine, 0, "distinct_kernels")), Ticked(CellText(mine, 0, "top_kernel")),
                     FormatCount(CellNumber(mine, 0, "instances")), FormatNs(CellNumber(mine, 0, "wall_ns"))),
         Confidence::kHigh, "kernels attributed to the range that launched them (nsys nvtxkernsum's rule)");
   Cite(c, "nvtx_range_kernels", {}, mine, {"name", "instances", "wall_ns", "gpu_ns", "kernels", "top_kernel"}, 0,
@@ -582,14 +578,14 @@ void AnswerNvtx(Ctx& c) {
   if (!c.nvtx_range.empty()) {
     const auto mine = KeepRows(*t, [&](size_t r) { return CellText(*t, r, "range") == c.nvtx_range; });
     if (mine.rows.empty()) {
-      Facts(c, fmt::format("NVTX range {} has no instance{}.", Code(c.nvtx_range), Where(c)), Confidence::kHigh,
+      Facts(c, fmt::format("NVTX range {} has no instance{}.", Ticked(c.nvtx_range), Where(c)), Confidence::kHigh,
             "no row of that name in scope");
     } else if (AnswerRangeKernels(c)) {
       return;
     } else if (const int extreme = RangeExtremeAsked(c.p); extreme != 0) {
       Facts(c,
             fmt::format("The {} instance of NVTX range {}{} took {} (of {} instances; average {}, median {}).",
-                        extreme > 0 ? "longest" : "shortest", Code(c.nvtx_range), Where(c),
+                        extreme > 0 ? "longest" : "shortest", Ticked(c.nvtx_range), Where(c),
                         FormatNs(CellNumber(mine, 0, extreme > 0 ? "max_ns" : "min_ns")),
                         FormatCount(CellNumber(mine, 0, "instances")), FormatNs(CellNumber(mine, 0, "avg_ns")),
                         FormatNs(CellNumber(mine, 0, "med_ns"))),
@@ -599,7 +595,7 @@ void AnswerNvtx(Ctx& c) {
       return;
     } else {
       Facts(c,
-            fmt::format("NVTX range {} ran {} time{}{} for {} in total (average {}, median {}).", Code(c.nvtx_range),
+            fmt::format("NVTX range {} ran {} time{}{} for {} in total (average {}, median {}).", Ticked(c.nvtx_range),
                         FormatCount(CellNumber(mine, 0, "instances")), CellNumber(mine, 0, "instances") == 1 ? "" : "s",
                         Where(c), FormatNs(CellNumber(mine, 0, "total_time_ns")),
                         FormatNs(CellNumber(mine, 0, "avg_ns")), FormatNs(CellNumber(mine, 0, "med_ns"))),
@@ -622,7 +618,7 @@ void AnswerNvtx(Ctx& c) {
                     FormatCount(static_cast<double>(t->rows.size())), Where(c));
   } else {
     s = fmt::format("The NVTX range with the most time{} is {} with {} over {} instances.", Where(c),
-                    Code(CellText(*t, 0, "range")), FormatNs(CellNumber(*t, 0, "total_time_ns")),
+                    Ticked(CellText(*t, 0, "range")), FormatNs(CellNumber(*t, 0, "total_time_ns")),
                     FormatCount(CellNumber(*t, 0, "instances")));
   }
   Facts(c, s, Confidence::kHigh, "exact sums over the NVTX table (nsys stats nvtxsum); nested ranges overlap");

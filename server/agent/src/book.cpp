@@ -11,8 +11,6 @@
 #include <utility>
 #include <variant>
 
-#include "nsys/support/render_text.h"
-
 // Generated from server/agent/book/root_causes.json by server/CMakeLists.txt (the Book ships inside the binary).
 extern const char kNsysBookJson[];
 

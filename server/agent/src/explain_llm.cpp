@@ -15,6 +15,7 @@
 
 #include "nsys/llm/answer_cache.h"
 #include "nsys/support/log.h"
+#include "nsys/support/path_text.h"
 #include "nsys/support/sha256.h"
 
 namespace nsys::agent {
@@ -109,16 +110,10 @@ std::string NonAsciiDigit(std::string_view text) {
       {0x2776, 0x2793}, {0x3007, 0x3007},   {0x3021, 0x3029},   {0xa620, 0xa629},  {0xa8d0, 0xa8d9}, {0xa900, 0xa909},
       {0xff10, 0xff19}, {0x104a0, 0x104a9}, {0x1d7ce, 0x1d7ff}, {0x1fbf0, 0x1fbf9}};
   for (size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    const size_t n = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-    if (n == 1 || i + n > text.size()) {
-      i += n == 1 ? 1 : text.size();
-      continue;
-    }
-    uint32_t cp = n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
-    for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3f);
+    const size_t n = std::max<size_t>(support::Utf8SequenceAt(text, i), 1);  // a stray byte is skipped
+    const uint32_t cp = support::Utf8CodePoint(text, i, n);
     for (const auto& [lo, hi] : kRanges) {
-      if (cp >= lo && cp <= hi) return std::string(text.substr(i, n));
+      if (n > 1 && cp >= lo && cp <= hi) return std::string(text.substr(i, n));
     }
     i += n;
   }

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "nsys/support/path_text.h"
+
 namespace nsys::support {
 namespace {
 
@@ -19,43 +21,14 @@ bool IsContinuation(unsigned char c) {
   return (c & 0xC0) == 0x80;
 }
 
-// Returns the offset of the first byte that is not part of a well-formed UTF-8 sequence (RFC 3629: no overlong
-// forms, no surrogates, nothing past U+10FFFF), or kValid. nlohmann would reject these too, but only with an
+// Returns the offset of the first byte that is not part of a well-formed UTF-8 sequence (Utf8SequenceAt: RFC 3629, no
+// overlong forms, no surrogates, nothing past U+10FFFF), or kValid. nlohmann would reject these too, but only with an
 // obscure message, and only inside strings.
 size_t FindInvalidUtf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      ++i;
-      continue;
-    }
-    size_t extra = 0;
-    unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the first continuation byte
-    if (c >= 0xC2 && c <= 0xDF) {
-      extra = 1;
-    } else if (c == 0xE0) {
-      extra = 2, lo = 0xA0;
-    } else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) {
-      extra = 2;
-    } else if (c == 0xED) {
-      extra = 2, hi = 0x9F;  // U+D800..U+DFFF are surrogates
-    } else if (c == 0xF0) {
-      extra = 3, lo = 0x90;
-    } else if (c >= 0xF1 && c <= 0xF3) {
-      extra = 3;
-    } else if (c == 0xF4) {
-      extra = 3, hi = 0x8F;  // nothing past U+10FFFF
-    } else {
-      return i;
-    }
-    if (i + extra >= s.size()) return i;  // truncated sequence
-    const auto first = static_cast<unsigned char>(s[i + 1]);
-    if (first < lo || first > hi) return i;
-    for (size_t k = 2; k <= extra; ++k) {
-      if (!IsContinuation(static_cast<unsigned char>(s[i + k]))) return i;
-    }
-    i += extra + 1;
+  for (size_t i = 0; i < s.size();) {
+    const size_t n = Utf8SequenceAt(s, i);
+    if (n == 0) return i;
+    i += n;
   }
   return kValid;
 }

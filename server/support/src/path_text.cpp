@@ -2,13 +2,31 @@
 #include "nsys/support/path_text.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <system_error>
 
 namespace nsys::support {
 namespace {
 
-// The length of the well-formed UTF-8 sequence at text[i], or 0 when the byte there does not start one.
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+constexpr char kHexDigits[] = "0123456789ABCDEF";
+
+void AppendEscapedByte(std::string& out, char prefix, unsigned char c) {
+  out += prefix;
+  out += kHexDigits[c >> 4];
+  out += kHexDigits[c & 15];
+}
+
+}  // namespace
+
 size_t Utf8SequenceAt(std::string_view text, size_t i) {
   const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
   const unsigned char c = byte(i);
@@ -36,22 +54,12 @@ size_t Utf8SequenceAt(std::string_view text, size_t i) {
   return n;
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
+uint32_t Utf8CodePoint(std::string_view text, size_t i, size_t n) {
+  const auto c = static_cast<unsigned char>(text[i]);
+  uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
+  for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3f);
+  return cp;
 }
-
-constexpr char kHexDigits[] = "0123456789ABCDEF";
-
-void AppendEscapedByte(std::string& out, char prefix, unsigned char c) {
-  out += prefix;
-  out += kHexDigits[c >> 4];
-  out += kHexDigits[c & 15];
-}
-
-}  // namespace
 
 bool IsValidUtf8(std::string_view text) {
   for (size_t i = 0; i < text.size();) {

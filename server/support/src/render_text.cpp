@@ -7,45 +7,12 @@
 #include <string>
 #include <string_view>
 
+#include "nsys/support/path_text.h"
+
 namespace nsys::support {
 namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
-
-// The length of the well-formed UTF-8 sequence at text[i] (RFC 3629), or 0.
-size_t Utf8Length(std::string_view text, size_t i) {
-  const auto c = static_cast<unsigned char>(text[i]);
-  size_t n = 0;
-  unsigned char lo = 0x80, hi = 0xbf;
-  if (c < 0x80) return 1;
-  if (c >= 0xc2 && c <= 0xdf) {
-    n = 2;
-  } else if (c >= 0xe0 && c <= 0xef) {
-    n = 3;
-    if (c == 0xe0) lo = 0xa0;
-    if (c == 0xed) hi = 0x9f;
-  } else if (c >= 0xf0 && c <= 0xf4) {
-    n = 4;
-    if (c == 0xf0) lo = 0x90;
-    if (c == 0xf4) hi = 0x8f;
-  } else {
-    return 0;
-  }
-  if (i + n > text.size()) return 0;
-  const auto first = static_cast<unsigned char>(text[i + 1]);
-  if (first < lo || first > hi) return 0;
-  for (size_t k = 2; k < n; ++k) {
-    if ((static_cast<unsigned char>(text[i + k]) & 0xc0) != 0x80) return 0;
-  }
-  return n;
-}
-
-uint32_t CodePoint(std::string_view text, size_t i, size_t n) {
-  const auto c = static_cast<unsigned char>(text[i]);
-  uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
-  for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3f);
-  return cp;
-}
 
 // C1 controls, and the bidirectional formatting characters that reorder what follows them (Unicode's Bidi_Control
 // set: LRM, RLM, ALM, the embeddings and overrides, the isolates), and the line and paragraph separators.
@@ -67,10 +34,28 @@ bool StartsUrl(const std::string& text, size_t i) {
          head.starts_with("mailto:") || head.starts_with("ftp://");
 }
 
+// Whether the ']' at text[i] would close a link's or an image's text ("](", "][") or a reference definition's label
+// ("]:"): escaping that ']' is enough, and "[CUDA memcpy HtoD]" stays as it reads.
+bool OpensLink(const std::string& text, size_t i) {
+  return text[i] == ']' && i + 1 < text.size() && (text[i + 1] == '(' || text[i + 1] == '[' || text[i + 1] == ':');
+}
+
 void AppendByteEscape(std::string& out, unsigned char c) {
   out += "\\x";
   out += kHex[c >> 4];
   out += kHex[c & 0xf];
+}
+
+// The bare URL that StartsUrl found at text[i], up to whitespace or one of `stops`, appended as a code span (GFM links
+// a bare URL whatever escapes it holds, never a code span); returns where it ends.
+size_t AppendUrlAsCode(std::string& out, const std::string& text, size_t i, std::string_view stops) {
+  size_t end = i;
+  while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])) &&
+         stops.find(text[end]) == std::string_view::npos) {
+    ++end;
+  }
+  out += MarkdownCode(std::string_view(text).substr(i, end - i));
+  return end;
 }
 
 }  // namespace
@@ -80,7 +65,7 @@ std::string VisibleControls(std::string_view text, std::string_view keep) {
   out.reserve(text.size());
   for (size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
-    const size_t n = Utf8Length(text, i);
+    const size_t n = Utf8SequenceAt(text, i);
     if (n == 0) {  // not UTF-8: the byte itself, escaped
       AppendByteEscape(out, c);
       ++i;
@@ -95,7 +80,7 @@ std::string VisibleControls(std::string_view text, std::string_view keep) {
       ++i;
       continue;
     }
-    const uint32_t cp = CodePoint(text, i, n);
+    const uint32_t cp = Utf8CodePoint(text, i, n);
     if (IsInvisibleControl(cp)) {
       out += "\\u";
       for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(cp >> shift) & 0xf];
@@ -112,23 +97,18 @@ std::string MarkdownText(std::string_view raw) {
   std::string out;
   out.reserve(text.size() + 8);
   for (size_t i = 0; i < text.size();) {
-    if (StartsUrl(text, i)) {  // GFM links bare URLs whatever escapes they hold: a code span is never a link
-      size_t end = i;
-      while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end])) && text[end] != '|') ++end;
-      out += MarkdownCode(std::string_view(text).substr(i, end - i));
-      i = end;
+    if (StartsUrl(text, i)) {
+      i = AppendUrlAsCode(out, text, i, "|");  // a '|' ends it: a table cell would end there
       continue;
     }
-    const char c = text[i++];
+    const char c = text[i];
     if (c == '\n' || c == '\r') {
       out += ' ';
-      continue;
+    } else {
+      if (OpensLink(text, i) || std::string_view("\\`<>|&").find(c) != std::string_view::npos) out += '\\';
+      out += c;
     }
-    // A link or an image needs "](" or "][", a reference definition "]:": escaping that ']' is enough, and
-    // "[CUDA memcpy HtoD]" stays as it reads.
-    const bool opens_link = c == ']' && i < text.size() && (text[i] == '(' || text[i] == '[' || text[i] == ':');
-    if (opens_link || std::string_view("\\`<>|&").find(c) != std::string_view::npos) out += '\\';
-    out += c;
+    ++i;
   }
   return out;
 }
@@ -184,15 +164,10 @@ std::string MarkdownFromModel(std::string_view raw) {
       continue;
     }
     if (StartsUrl(text, i)) {
-      size_t end = i;
-      while (end < text.size() && !std::isspace(static_cast<unsigned char>(text[end]))) ++end;
-      out += MarkdownCode(std::string_view(text).substr(i, end - i));
-      i = end;
+      i = AppendUrlAsCode(out, text, i, "");
       continue;
     }
-    const bool opens_link =
-        text[i] == ']' && i + 1 < text.size() && (text[i + 1] == '(' || text[i + 1] == '[' || text[i + 1] == ':');
-    if (opens_link || std::string_view("<>&").find(text[i]) != std::string_view::npos) out += '\\';
+    if (OpensLink(text, i) || std::string_view("<>&").find(text[i]) != std::string_view::npos) out += '\\';
     out += text[i++];
   }
   return out;

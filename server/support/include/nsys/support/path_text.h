@@ -11,6 +11,7 @@
 //    part of a UTF-8 sequence is written \xHH) and at most kQuotedInputBytes of it, then "… (N bytes)"; and every
 //    error message a face sends at most kErrorMessageBytes, by the same function.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -21,7 +22,14 @@ inline constexpr size_t kQuotedInputBytes = 256;
 // that quoted its input whole is still bounded, and always valid UTF-8.
 inline constexpr size_t kErrorMessageBytes = 4096;
 
-// Whether `text` is well-formed UTF-8 (shortest forms only, no surrogates, at most U+10FFFF).
+// The length of the well-formed UTF-8 sequence at text[i] (i < text.size(): shortest forms only, no surrogates, at
+// most U+10FFFF), or 0 when the byte there does not start one. The one UTF-8 check of the project.
+size_t Utf8SequenceAt(std::string_view text, size_t i);
+
+// The code point of the `n`-byte sequence at text[i], `n` being what Utf8SequenceAt gave (at least 1).
+uint32_t Utf8CodePoint(std::string_view text, size_t i, size_t n);
+
+// Whether `text` is well-formed UTF-8 (every sequence as Utf8SequenceAt reads it).
 bool IsValidUtf8(std::string_view text);
 
 // A file:// URI of an absolute path: every byte but ASCII letters, digits and "-._~/" as %XX (upper-case hex).

@@ -116,6 +116,7 @@ int RunAnalyze(const CommandContext& ctx) {
 Command AnalyzeCommand() {
   Command command;
   command.name = "analyze";
+  command.background_loads = true;
   command.synopsis = "FILE | JOB_DIR [--format markdown|json] [--out DIR] [--trim START END]";
   command.summary = "check the Book of Root Causes against a profile; findings ranked by time at stake";
   command.details =

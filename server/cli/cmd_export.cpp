@@ -118,6 +118,7 @@ int RunExport(const CommandContext& ctx) {
 Command ExportCommand() {
   Command command;
   command.name = "export";
+  command.background_loads = true;
   command.synopsis = "FILE -o OUT.pftrace [options]";
   command.summary = "write a native Perfetto trace (protobuf) of a profile";
   command.details =

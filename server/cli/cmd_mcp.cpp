@@ -50,6 +50,7 @@ class SideChannelThread {
 Command McpCommand() {
   Command command;
   command.name = "mcp";
+  command.background_loads = true;
   command.summary = "run the MCP server on stdio, for coding agents (tools: open_profile, run_skill, ...)";
   command.details =
       "Speaks the Model Context Protocol's stdio transport: one JSON-RPC message per line on stdin/stdout, logs on\n"

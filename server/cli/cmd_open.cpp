@@ -136,6 +136,7 @@ int RunOpen(const CommandContext& ctx) {
 Command PerfettoCommand() {
   Command command;
   command.name = "perfetto";
+  command.background_loads = true;
   // Its first name; `perfetto` says where it opens the profile (nsys/openProfile is what loads one).
   command.aliases = {"open"};
   command.synopsis = "FILE [options]";

@@ -142,6 +142,7 @@ int RunServe(const CommandContext& ctx) {
 Command ServeCommand() {
   Command command;
   command.name = "serve";
+  command.background_loads = true;
   command.synopsis = "[--stdio | --listen HOST:PORT | --socket PATH]";
   command.summary = "run the JSON-RPC (LSP base protocol) server for editors";
   command.details =

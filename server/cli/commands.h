@@ -31,6 +31,12 @@ struct Command {
   std::vector<OptionSpec> options;
   size_t min_positionals = 0;
   size_t max_positionals = 0;
+  // Load every table in the background after an open: in a process that keeps serving (serve, mcp), and in a
+  // command whose answer needs nearly every table anyway (analyze, export, perfetto), so the rest is soon loaded and
+  // the warm snapshot is written at exit. Any other command loads only what its answer needs: background loads would
+  // take cores and memory from that answer and be dropped at exit (issue 41: the runtime table's 5.8M rows loading
+  // beside `skill run top_kernels` on the 2 GB export).
+  bool background_loads = false;
   std::function<int(const CommandContext&)> run;
 };
 

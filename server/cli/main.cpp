@@ -106,6 +106,7 @@ std::optional<int> ApplyGlobalOptions(const ParsedArgs& args, const Command& com
     if (auto problem = support::SetLogFile(*path)) return Fail(*problem);
   }
   if (args.Has("--no-cache")) context.config.open.use_cache = false;
+  context.config.open.load_all_in_background = command.background_loads;
   context.config.skill_dirs = args.All("--skill-dir");
   if (auto nsys = args.Value("--nsys")) {
     if (nsys->empty()) return UsageError(command.name, "--nsys wants the path of an nsys binary");

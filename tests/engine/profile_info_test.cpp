@@ -167,6 +167,80 @@ TEST(ProfileInfo, OpenDoesNotWaitForEventTables) {
   EXPECT_EQ(p->kernels().size(), 4010u);
 }
 
+// The deviceIds GPU activity names, as SQL over the same rows finds them.
+std::vector<int32_t> SqlActivityDevices(const std::string& path) {
+  std::vector<int32_t> ids;
+  Sql(path).Each(
+      "SELECT DISTINCT deviceId FROM (SELECT deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT deviceId FROM "
+      "CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT deviceId FROM CUPTI_ACTIVITY_KIND_MEMSET) ORDER BY deviceId",
+      [&](sqlite3_stmt* s) { ids.push_back(static_cast<int32_t>(sqlite3_column_int64(s, 0))); });
+  return ids;
+}
+
+std::vector<int32_t> DeviceIds(const ProfileInfo& info) {
+  std::vector<int32_t> ids;
+  for (const Device& d : info.devices) ids.push_back(d.id);
+  return ids;
+}
+
+// An export that names no GPUs: its devices are every device its kernels, copies and memsets ran on, the kernels'
+// read from the loaded kernel rows (the open leaves them loaded) and the others from their tables. Devices that
+// only copy or only set memory count too.
+TEST(ProfileInfo, WithoutGpuTablesTheDevicesAreThoseOfTheActivity) {
+  NSYS_REQUIRE_FIXTURES();
+  ::nsys::testing::TempDir dir;
+  const std::string copy = dir / "other_devices.sqlite";
+  std::filesystem::copy_file(Fixture("h100_2gpu_1s.sqlite"), copy);
+  ::nsys::testing::Exec(copy,
+                        "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 5 WHERE rowid % 97 = 3;"
+                        "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET deviceId = 9 WHERE rowid = (SELECT max(rowid) FROM "
+                        "CUPTI_ACTIVITY_KIND_MEMCPY);"
+                        "UPDATE CUPTI_ACTIVITY_KIND_MEMSET SET deviceId = 12 WHERE rowid = (SELECT min(rowid) FROM "
+                        "CUPTI_ACTIVITY_KIND_MEMSET);");
+  const std::vector<int32_t> expected = SqlActivityDevices(copy);
+  ASSERT_EQ(expected, (std::vector<int32_t>{0, 1, 5, 9, 12}));
+  auto p = OpenOrDie(copy, TestOptions());
+  ASSERT_TRUE(p);
+  EXPECT_EQ(DeviceIds(p->info()), expected);
+  for (const Device& d : p->info().devices) EXPECT_TRUE(d.name.empty());
+  // The kernel rows the devices came from are loaded: a Require that may not wait (its token is cancelled) passes.
+  CancelToken no_wait;
+  no_wait.cancel();
+  EXPECT_TRUE(p->Require(Need::kKernelRows, no_wait).ok());
+  EXPECT_FALSE(p->Require(Need::kRuntime, no_wait).ok());
+  // The same as a warm open reads them back from the snapshot.
+  const std::string cache = dir / "cache";
+  {
+    auto primed = OpenOrDie(copy, TestOptions(cache));
+    ASSERT_TRUE(primed);
+    ASSERT_TRUE(primed->Require(kAllTables).ok());
+  }
+  auto warm = OpenOrDie(copy, TestOptions(cache));
+  ASSERT_TRUE(warm);
+  EXPECT_TRUE(warm->info().from_cache);
+  EXPECT_EQ(DeviceIds(warm->info()), expected);
+}
+
+// When the kernel table cannot be loaded (no `end` column: the loader refuses it), the open still succeeds, with
+// the kernel devices read from the table's deviceId column, and the load's error waits for whoever needs kernels.
+TEST(ProfileInfo, AKernelTableTheLoaderRefusesStillNamesItsDevices) {
+  NSYS_REQUIRE_FIXTURES();
+  ::nsys::testing::TempDir dir;
+  const std::string copy = dir / "no_end.sqlite";
+  std::filesystem::copy_file(Fixture("h100_2gpu_1s.sqlite"), copy);
+  ::nsys::testing::Exec(copy,
+                        "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 4 WHERE rowid % 50 = 1;"
+                        "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME COLUMN \"end\" TO finish;");
+  const std::vector<int32_t> expected = SqlActivityDevices(copy);
+  ASSERT_EQ(expected, (std::vector<int32_t>{0, 1, 4}));
+  auto p = OpenOrDie(copy, TestOptions());
+  ASSERT_TRUE(p);
+  EXPECT_EQ(DeviceIds(p->info()), expected);
+  const Status kernels = p->Require(Need::kKernelRows);
+  ASSERT_FALSE(kernels.ok());
+  EXPECT_THAT(kernels.error().message, ::testing::HasSubstr("without a `end` column"));
+}
+
 // An export without a process table (old exports): the processes are the pids its activity rows carry, as SQL
 // over the same rows finds them, with no names.
 TEST(ProfileInfo, WithoutAProcessTableTheActivityRowsNameTheProcesses) {

@@ -110,6 +110,8 @@ class ProfileImpl final : public Profile {
   // Builds the stage graph from the schema (or the snapshot), decides whether the tables are paged (the memory
   // budget) and starts background loading if asked.
   void Start();
+  // Open()'s last step when the probe left the kernel table's devices to the load (ProbeResult).
+  Status AddKernelDevices(const CancelToken& cancel, const ProgressSink& progress);
 
  private:
   struct Task {

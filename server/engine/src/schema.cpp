@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <limits>
+#include <map>
 #include <set>
 #include <thread>
 #include <tuple>
@@ -218,24 +219,18 @@ Status ReadGpuTable(const sql::Db& db, const std::string& path, const Schema& sc
   });
 }
 
-Status ReadDevices(const sql::Db& db, const std::string& path, const Schema& schema, const ExportFile* file,
-                   ProfileInfo& info) {
-  std::map<int32_t, Device> by_id;
-  if (Status s = ReadGpuTable(db, path, schema, by_id); !s.ok()) return s;
-  if (Status s = ReadCudaGpuTable(db, path, schema, by_id); !s.ok()) return s;
-  if (!by_id.empty()) {
-    for (auto& [id, d] : by_id) info.devices.push_back(std::move(d));
-    FillFromModels(info.devices);
-    return {};
-  }
-  // No GPU info: the device ids that GPU activity uses. That is a scan of each GPU table's deviceId column
-  // (0.25 s per 3.4M kernels), so the rowids are split in two and the second half runs on its own connection.
+}  // namespace
+
+Status ReadActivityDevices(const sql::Db& db, const std::string& path, const Schema& schema, const ExportFile* file,
+                           const std::vector<std::string_view>& tables, std::vector<Device>& devices) {
+  // A scan of each table's deviceId column (0.25 s per 3.4M kernels through SQL, about 0.1 s through the page
+  // reader), so the rowids are split in two and the second half runs on its own connection.
   struct Range {
     std::string_view table;
     int64_t first, last;
   };
   std::vector<Range> halves[2];
-  for (std::string_view t : {kKernelTable, kMemcpyTable, kMemsetTable}) {
+  for (std::string_view t : tables) {
     if (schema.Rows(t) == 0 || !schema.HasColumn(t, "deviceId")) continue;
     const TableExtent e = schema.Extent(t);
     const int64_t mid = e.min_rowid + (e.max_rowid - e.min_rowid) / 2;
@@ -266,22 +261,49 @@ Status ReadDevices(const sql::Db& db, const std::string& path, const Schema& sch
     return {};
   };
   std::set<int32_t> seen[2];
-  Status second_status;
-  std::thread second([&] {
-    auto conn = sql::Db::OpenReadOnly(path);
-    second_status = conn ? scan(*conn, halves[1], seen[1]) : Status(conn.error());
-  });
-  Status first_status = scan(db, halves[0], seen[0]);
-  second.join();
-  if (!first_status.ok()) return first_status;
-  if (!second_status.ok()) return second_status;
-  seen[0].insert(seen[1].begin(), seen[1].end());
-  for (int32_t id : seen[0]) {
-    Device d;
-    d.id = id;
-    info.devices.push_back(std::move(d));
+  if (!halves[1].empty()) {
+    Status second_status;
+    std::thread second([&] {
+      auto conn = sql::Db::OpenReadOnly(path);
+      second_status = conn ? scan(*conn, halves[1], seen[1]) : Status(conn.error());
+    });
+    Status first_status = scan(db, halves[0], seen[0]);
+    second.join();
+    if (!first_status.ok()) return first_status;
+    if (!second_status.ok()) return second_status;
   }
+  seen[0].insert(seen[1].begin(), seen[1].end());
+  AddDevices(seen[0], devices);
   return {};
+}
+
+void AddDevices(const std::set<int32_t>& ids, std::vector<Device>& devices) {
+  std::map<int32_t, Device> by_id;
+  for (Device& d : devices) by_id.emplace(d.id, std::move(d));
+  for (int32_t id : ids) by_id.try_emplace(id).first->second.id = id;
+  devices.clear();
+  for (auto& [id, d] : by_id) devices.push_back(std::move(d));
+}
+
+namespace {
+
+// The export's GPU tables; without them, the devices that GPU activity names. The kernel table is left out when
+// `kernels_later`: the open loads that table next and takes its devices from the loaded column (no extra pass).
+Status ReadDevices(const sql::Db& db, const std::string& path, const Schema& schema, const ExportFile* file,
+                   bool& kernels_later, ProfileInfo& info) {
+  std::map<int32_t, Device> by_id;
+  if (Status s = ReadGpuTable(db, path, schema, by_id); !s.ok()) return s;
+  if (Status s = ReadCudaGpuTable(db, path, schema, by_id); !s.ok()) return s;
+  if (!by_id.empty()) {
+    kernels_later = false;
+    for (auto& [id, d] : by_id) info.devices.push_back(std::move(d));
+    FillFromModels(info.devices);
+    return {};
+  }
+  kernels_later = kernels_later && schema.Rows(kKernelTable) > 0 && schema.HasColumn(kKernelTable, "deviceId");
+  std::vector<std::string_view> tables{kMemcpyTable, kMemsetTable};
+  if (!kernels_later) tables.push_back(kKernelTable);
+  return ReadActivityDevices(db, path, schema, file, tables, info.devices);
 }
 
 Status ReadProcessesAndThreads(const sql::Db& db, const std::string& path, const Schema& schema, const StringIdMap& ids,
@@ -479,7 +501,7 @@ Status ProbeTablesAndStrings(const sql::Db& db, const std::string& path, int64_t
 }
 
 Expected<ProbeResult> ProbeExport(const sql::Db& db, const std::string& path, int64_t file_size, StringPool& pool,
-                                  const ExportFile* file) {
+                                  const ExportFile* file, bool kernels_later) {
   ProbeResult r;
   StepTimer timer;
   if (Status s = ReadTables(db, path, file_size, r.schema); !s.ok()) return s.error();
@@ -522,7 +544,8 @@ Expected<ProbeResult> ProbeExport(const sql::Db& db, const std::string& path, in
   caps.osrt = r.schema.Rows("OSRT_API") > 0;
   for (const auto& [name, t] : r.schema.tables) caps.enums |= StartsWith(name, "ENUM_");
 
-  if (Status s = ReadDevices(db, path, r.schema, file, info); !s.ok()) return s.error();
+  r.devices_from_kernel_load = kernels_later;
+  if (Status s = ReadDevices(db, path, r.schema, file, r.devices_from_kernel_load, info); !s.ok()) return s.error();
   timer.Lap("probe: devices");
   if (Status s = ReadProcessesAndThreads(db, path, r.schema, r.ids, pool, info); !s.ok()) return s.error();
   if (Status s = ReadStreams(db, path, r.schema, info); !s.ok()) return s.error();

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -81,6 +82,9 @@ struct ProbeResult {
   ProfileInfo info;
   Schema schema;
   StringIdMap ids;
+  // info.devices still lacks the devices of the kernel table: the export names no GPUs and the caller asked to
+  // take them from the loaded kernel rows (AddDevices), which it loads next anyway.
+  bool devices_from_kernel_load = false;
 };
 
 // The tables and the string ids only: what the loaders need when the info came from the warm snapshot.
@@ -89,8 +93,15 @@ Status ProbeTablesAndStrings(const sql::Db& db, const std::string& path, int64_t
 
 // Reads the schema, metadata, strings (interned into `pool`), devices, processes, threads, streams and the
 // profile's time range. Errors name the file and the problem ("not an Nsight Systems export", ...).
-// `file` (may be null) lets the device scan use the page reader.
+// `file` (may be null) lets the device scan use the page reader. With `kernels_later`, an export that names no
+// GPUs leaves the kernel table's devices to the caller (ProbeResult::devices_from_kernel_load).
 Expected<ProbeResult> ProbeExport(const sql::Db& db, const std::string& path, int64_t file_size, StringPool& pool,
-                                  const ExportFile* file);
+                                  const ExportFile* file, bool kernels_later = false);
+
+// The devices named by the deviceId column of each of `tables` (GPU activity), added to `devices` in id order.
+Status ReadActivityDevices(const sql::Db& db, const std::string& path, const Schema& schema, const ExportFile* file,
+                           const std::vector<std::string_view>& tables, std::vector<Device>& devices);
+// Adds a device (id only) for each of `ids` not in `devices`; keeps `devices` in id order.
+void AddDevices(const std::set<int32_t>& ids, std::vector<Device>& devices);
 
 }  // namespace nsys::engine

@@ -97,6 +97,9 @@ class Profile {
  public:
   // Opens a .sqlite export (or converts a .nsys-rep with `nsys export` into the cache first).
   // Errors name the problem: missing file, directory, permission, not SQLite, not an Nsight Systems export.
+  // An export that names no GPUs (no TARGET_INFO_GPU or TARGET_INFO_CUDA_GPU) has as devices those its GPU activity
+  // names; the kernel table's come from loading its rows (kKernelRows, what the first answer needs anyway) rather
+  // than from a scan of their own, so such an open returns with the kernel rows loaded.
   static Expected<std::shared_ptr<Profile>> Open(const std::string& path, const OpenOptions& options,
                                                  const ProgressSink& progress = {}, const CancelToken& cancel = {});
   virtual ~Profile() = default;

@@ -297,7 +297,7 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
       << file << " has more wrong answers (NSYS_AI_SHOW_HELDOUT=1 prints them)";
 }
 
-// Eight batches of 40, each written from SQL over the fixtures by someone who read neither the parser nor any other
+// Nine batches of 40, each written from SQL over the fixtures by someone who read neither the parser nor any other
 // question file; their answers were never read, and nothing was tuned against them. Each score is right / declined
 // / wrong.
 //
@@ -315,6 +315,8 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
 //    the code of the session's start).
 //  - questions_fresh8.json (batch 16, written 2026-11-26 by a helper from SQL over 19 exports, no filler change since):
 //    20 / 17 / 3 when first scored.
+//  - questions_fresh9.json (batch 17, written 2026-11-26 by a helper from SQL over 19 exports before any change of
+//    that session to the filler): 17 / 17 / 6 when first scored.
 TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
   ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 25, 5);
@@ -329,6 +331,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 20, 1);
   ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 21, 4);
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 20, 3);
+  ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 17, 6);
 }
 
 }  // namespace

@@ -106,6 +106,7 @@ class ProfileImpl final : public Profile {
   bool schema_ready_ = false;         // schema_ and ids_ are filled (guarded by schema_mu_ after Start())
   std::unique_ptr<ExportFile> file_;  // the page reader (null: SQLite reads every row); set with schema_
   AttributionCoverage coverage_;
+  bool devices_pending_ = false;  // AddKernelDevices has yet to complete info_.devices: no snapshot before it (mu_)
 
   // Builds the stage graph from the schema (or the snapshot), decides whether the tables are paged (the memory
   // budget) and starts background loading if asked.

@@ -100,6 +100,7 @@ Expected<std::shared_ptr<Profile>> Profile::Open(const std::string& path, const 
   impl->db_path_ = db_path;
   impl->identity_ = identity;
   impl->snapshot_path_ = snapshot_path;
+  impl->devices_pending_ = kernel_devices;  // before Start(): no worker may write the snapshot without them
   impl->Start();
   if (kernel_devices) {
     if (Status s = impl->AddKernelDevices(cancel, progress); !s.ok()) return s.error();
@@ -142,22 +143,33 @@ std::vector<std::string> DamageNotes(const ProfileInfo& info, Need needs) {
 // so a table the loader refuses still leaves the open as it was.
 Status ProfileImpl::AddKernelDevices(const CancelToken& cancel, const ProgressSink& progress) {
   std::set<int32_t> ids;
+  Status found;
   if (Status loaded = Require(Need::kKernelRows, cancel, progress); loaded.ok()) {
     int32_t last = INT32_MIN;
     for (size_t i = 0; i < kernels_.size(); ++i) {
       if ((i & 0xFFFFF) == 0 && cancel.cancelled()) return Cancelled();
       if (kernels_.device[i] != last) ids.insert(last = kernels_.device[i]);
     }
-    AddDevices(ids, info_.devices);
-    return {};
   } else if (cancel.cancelled()) {
     return Cancelled();
+  } else {
+    auto db = sql::Db::OpenReadOnly(db_path_);
+    if (!db) return db.error();
+    db->WatchCancel(&cancel, nullptr);
+    std::vector<Device> scanned;
+    {
+      std::lock_guard<std::mutex> lock(schema_mu_);
+      found = ReadActivityDevices(*db, db_path_, schema_, file_.get(), {kKernelTable}, scanned);
+    }
+    if (!found.ok()) return found;  // the open fails; devices_pending_ keeps a snapshot from being written
+    for (const Device& d : scanned) ids.insert(d.id);
   }
-  auto db = sql::Db::OpenReadOnly(db_path_);
-  if (!db) return db.error();
-  db->WatchCancel(&cancel, nullptr);
-  std::lock_guard<std::mutex> lock(schema_mu_);
-  return ReadActivityDevices(*db, db_path_, schema_, file_.get(), {kKernelTable}, info_.devices);
+  // The workers may have loaded every table meanwhile: the snapshot they held back is written now, with the devices.
+  std::unique_lock<std::mutex> lock(mu_);
+  AddDevices(ids, info_.devices);
+  devices_pending_ = false;
+  MaybeWriteSnapshot(lock);
+  return {};
 }
 
 AttributionCoverage ProfileImpl::coverage() const {

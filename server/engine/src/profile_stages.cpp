@@ -295,7 +295,7 @@ void ProfileImpl::ClearStaging(StageId id) {
 }
 
 void ProfileImpl::MaybeWriteSnapshot(std::unique_lock<std::mutex>& lock) {
-  if (snapshot_done_ || snapshot_writing_ || snapshot_path_.empty() || !identity_) return;
+  if (snapshot_done_ || snapshot_writing_ || devices_pending_ || snapshot_path_.empty() || !identity_) return;
   bool all_restored = !snapshot_broken_;
   for (const Stage& s : stages_) {
     if (s.state != Stage::State::kDone) return;

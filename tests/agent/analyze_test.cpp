@@ -59,7 +59,7 @@ TEST_F(AnalyzeTest, SerializedNcclOnMfuBeforeCarriesTheExposedTimeOfBothGpus) {
   // nccl_breakdown: device 0 exposes 17,172,652 ns, device 1 8,229,100 ns (0% overlap on both).
   EXPECT_EQ(nccl->at_stake_ns, 17'172'652 + 8'229'100);
   EXPECT_EQ(nccl->severity, Severity::kMedium);  // 25.4 ms of 2 × 300 ms: 4.2%
-  EXPECT_EQ(nccl->title, "NCCL overlapped compute only 0% on GPU 0; 25.4 ms of communication was exposed on 2 GPU(s)");
+  EXPECT_EQ(nccl->title, "NCCL overlaps compute only 0% on GPU 0: 25.4 ms of communication is exposed on both GPUs");
   ASSERT_EQ(nccl->answer.evidence.size(), 1u);
   const Evidence& e = nccl->answer.evidence[0];
   EXPECT_EQ(e.columns,
@@ -330,7 +330,7 @@ TEST_F(AnalyzeTest, UnifiedMemoryMigrationsGetTheirOwnCause) {
   ASSERT_FALSE(a->findings.empty());
   const Finding& top = a->findings.front();
   EXPECT_EQ(top.root_cause, "uvm_migrations");
-  EXPECT_NE(top.title.find("4.3 GB at 26.1 GB/s"), std::string::npos) << top.title;
+  EXPECT_NE(top.answer.summary.find("4.3 GB at 26.1 GB/s"), std::string::npos) << top.answer.summary;
   EXPECT_NEAR(static_cast<double>(top.at_stake_ns) / 1e6, 164.8, 0.1);
   EXPECT_EQ(Find(*a, "copy_bound"), nullptr);
   // Its thread made 3 CUDA calls in the window, one a 219 ms launch behind the migrations: not a saturated launcher.
@@ -388,7 +388,11 @@ TEST_F(AnalyzeTest, TheSampleIsCopyBoundAndItsGemmsSkipTheTensorCores) {
   ASSERT_TRUE(a) << a.error().message;
   ASSERT_FALSE(a->findings.empty());
   EXPECT_EQ(a->findings.front().root_cause, "copy_bound");
-  EXPECT_NE(a->findings.front().title.find("25.5 GB at 27.7 GB/s"), std::string::npos) << a->findings.front().title;
+  // The title as a person writes it (both GPUs, a rounded share, no internal terms); the figures in the body.
+  EXPECT_EQ(a->findings.front().title,
+            "Both GPUs are copy-bound: 95% of the GPU span is copies that no kernel overlaps");
+  EXPECT_NE(a->findings.front().answer.summary.find("25.5 GB at 27.7 GB/s"), std::string::npos)
+      << a->findings.front().answer.summary;
   const Finding* fp32 = Find(*a, "low_tensor_core_use");
   ASSERT_NE(fp32, nullptr);
   // The row's own share (of the device's kernel time), not the finding's share of the GPU span.
@@ -413,11 +417,11 @@ TEST_F(AnalyzeTest, CopyBoundSaysTheShareOfEveryCopySliceItCounts) {
   ASSERT_FALSE(a->findings.empty());
   const Finding& f = a->findings.front();
   EXPECT_EQ(f.root_cause, "copy_bound");
-  EXPECT_NE(f.title.find("2 copy slice(s) of at least 10% of a span hold 95.8% of the GPU span"), std::string::npos)
-      << f.title;
-  EXPECT_NE(f.title.find("host-to-device copies no kernel overlaps, 48.9% of its span, 51.2 GB at 3.8 GB/s"),
+  EXPECT_EQ(f.title, "The GPU is copy-bound: 96% of the GPU span is copies that no kernel overlaps");
+  EXPECT_NE(f.answer.summary.find("The largest part is GPU 0's host-to-device copies no kernel overlaps: 49% of its "
+                                  "span, 51.2 GB at 3.8 GB/s"),
             std::string::npos)
-      << f.title;
+      << f.answer.summary;
   ASSERT_FALSE(f.answer.evidence.empty());
   EXPECT_EQ(f.answer.evidence.front().rows.size(), 2u);  // copy_htod and copy_dtoh
 }

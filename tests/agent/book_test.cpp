@@ -81,6 +81,25 @@ TEST(Book, TemplatesFormatNumbersForPeople) {
             "17.2 ms / 17172.7 µs / 42% / 1,234,567 / 1234567 / {missing:ms}");
   EXPECT_EQ(FillTemplate("{name:short}", lookup), std::string(57, 'k') + "...");
   EXPECT_EQ(FillTemplate("no fields", lookup), "no fields");
+  // A value already in percent, as people round it: whole from 10% up, one decimal below, never "0.0%".
+  const NameLookup percents = [](const std::string& n) -> std::optional<ExprValue> {
+    if (n == "big") return 95.04;
+    if (n == "edge") return 9.96;
+    if (n == "small") return 4.54;
+    if (n == "tiny") return 0.04;
+    if (n == "zero") return 0.0;
+    if (n == "rate") return 27.66;
+    return std::nullopt;
+  };
+  EXPECT_EQ(FillTemplate("{big:pcts} {edge:pcts} {small:pcts} {tiny:pcts} {zero:pcts} {rate:gbps}", percents),
+            "95% 10% 4.5% under 0.1% 0.0% 27.7 GB/s");
+  const NameLookup counts = [](const std::string& n) -> std::optional<ExprValue> {
+    if (n == "one") return 1.0;
+    if (n == "two") return 2.0;
+    return std::nullopt;
+  };
+  EXPECT_EQ(FillTemplate("{one:int} call{one:s} {one:were} slow; {two:int} call{two:s} {two:were} slow", counts),
+            "1 call was slow; 2 calls were slow");
 }
 
 // Every name a rule reads is a column of its skill's result (or a global), on a fixture where the skill runs.
@@ -120,12 +139,15 @@ TEST(Book, EveryRuleReadsColumnsItsSkillReturns) {
       const bool optional = std::count(rc.requires_columns.begin(), rc.requires_columns.end(), n) > 0;
       EXPECT_TRUE(columns.count(n) || optional) << rc.id << " reads '" << n << "', not a column of " << rc.skill;
     }
-    for (std::sregex_iterator it(rc.title.begin(), rc.title.end(), field), end; it != end; ++it) {
-      std::string n = (*it)[1];
-      if (n == "matched" || n == "at_stake" || n == "share") continue;
-      if (n.rfind("sum_", 0) == 0) n = n.substr(4);
-      const bool optional = std::count(rc.requires_columns.begin(), rc.requires_columns.end(), n) > 0;
-      EXPECT_TRUE(columns.count(n) || optional) << rc.id << "'s title names '" << n << "'";
+    for (const std::string* templ : {&rc.title, &rc.detail}) {
+      for (std::sregex_iterator it(templ->begin(), templ->end(), field), end; it != end; ++it) {
+        std::string n = (*it)[1];
+        if (n == "matched" || n == "at_stake" || n == "share") continue;
+        if (n == "gpus" || n == "gpus_are") n = "device_id";  // the matched rows' GPUs
+        if (n.rfind("sum_", 0) == 0) n = n.substr(4);
+        const bool optional = std::count(rc.requires_columns.begin(), rc.requires_columns.end(), n) > 0;
+        EXPECT_TRUE(columns.count(n) || optional) << rc.id << "'s title or detail names '" << n << "'";
+      }
     }
   }
 }

@@ -58,7 +58,18 @@ TEST(RealworldJudgement, HeadlineAndFirstFindingAgreeWithTheExpertOnEveryExport)
     auto a = ws.Analyze(opened->id, {});
     ASSERT_TRUE(a) << a.error().message;
     EXPECT_TRUE(ws.Close(opened->id).ok());
-    for (const auto& f : a->findings) ++fired[f.root_cause];
+    for (const auto& f : a->findings) {
+      ++fired[f.root_cause];
+      // Every title reads as a person writes it: one sentence of about 120 characters at most (a long kernel name is
+      // cut at 60), starting with a capital or a name, with no "(s)" plurals and none of the skills' internal terms.
+      EXPECT_LE(f.title.size(), 130u) << f.root_cause << ": " << f.title;
+      EXPECT_EQ(f.title.find("(s)"), std::string::npos) << f.title;
+      EXPECT_EQ(f.title.find("slice"), std::string::npos) << f.title;
+      const std::string first_word = f.title.substr(0, f.title.find_first_of(" ,:"));
+      EXPECT_FALSE(first_word.empty() ||
+                   first_word.find_first_not_of("abcdefghijklmnopqrstuvwxyz-") == std::string::npos)
+          << "a title starts with a capital or a name: " << f.title;
+    }
     // "GPU idle 66.0% of the GPU span": the dominant part leads, within 5 points of the expert's share.
     const std::string lead = std::string(r.dominant) + " ";
     double share = -1;

@@ -33,7 +33,7 @@ TEST(AnalyzeCli, MarkdownRanksFindingsAndNamesWhatCannotBeChecked) {
                        "profile)"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("NCCL overlapped compute only 0% on GPU 0; 25.4 ms of communication was exposed on 2 GPU(s)"),
+  EXPECT_NE(r.out.find("NCCL overlaps compute only 0% on GPU 0: 25.4 ms of communication is exposed on both GPUs"),
             std::string::npos);
   EXPECT_NE(r.out.find("Verify: `nsys-ai skill run nccl_breakdown " + Fixture("mfu_2gpu_before.sqlite") + "`"),
             std::string::npos);

@@ -83,7 +83,7 @@ class NotebookTest(unittest.TestCase):
         for row in top[:10]:  # every kernel of the top 10, by its full name
             self.assertTrue(escape(row[8]) in html, "kernel %r not in the view" % row[8])
         self.assertIn("copy_htod 95.0%", html)
-        self.assertIn("Copy-bound", html)
+        self.assertIn("copy-bound", html)
 
     def test_skill_frame(self):
         html = self.outputs(1, "text/html")[0]

@@ -97,6 +97,41 @@ double SumOf(const skills::Table& table, const std::vector<Match>& matches, cons
   return sum;
 }
 
+// The matched rows' GPUs as a title names them: "the GPU" (the profile's only one), "GPU 0", "both GPUs", "all 4
+// GPUs", "GPUs 0 and 2", "GPUs 0, 2 and 5", "5 of 8 GPUs". Empty when the skill's rows carry no device_id.
+std::string GpusOf(const skills::Table& table, const std::vector<Match>& matches, size_t device_count) {
+  size_t c = 0;
+  while (c < table.columns.size() && table.columns[c].name != "device_id") ++c;
+  if (c == table.columns.size()) return "";
+  std::set<int64_t> ids;
+  for (const auto& m : matches) {
+    if (auto v = ToExprValue(table.rows[m.row][c]); v && std::holds_alternative<double>(*v))
+      ids.insert(static_cast<int64_t>(std::get<double>(*v)));
+  }
+  if (ids.empty()) return "";
+  const size_t n = ids.size();
+  if (n == 1) return device_count == 1 ? "the GPU" : fmt::format("GPU {}", *ids.begin());
+  if (n == device_count) return n == 2 ? "both GPUs" : fmt::format("all {} GPUs", n);
+  if (n > 3) return fmt::format("{} of {} GPUs", n, device_count);
+  std::string out = "GPUs ";
+  size_t i = 0;
+  for (int64_t id : ids) {
+    out += fmt::format("{}{}", i == 0 ? "" : (i + 1 == n ? " and " : ", "), id);
+    ++i;
+  }
+  return out;
+}
+
+// A filled title is a sentence: its first word, when a plain lower-case word, gets a capital ("both GPUs are ..." ->
+// "Both GPUs are ..."). A name it starts with keeps its spelling ("cuMemRelease", "ncclAllReduce", "sgemm_nn").
+std::string Sentence(std::string text) {
+  size_t end = 0;
+  while (end < text.size() && ((text[end] >= 'a' && text[end] <= 'z') || text[end] == '-')) ++end;
+  const bool plain_word = end > 0 && (end == text.size() || text[end] == ' ' || text[end] == ',' || text[end] == ':');
+  if (plain_word) text[0] = static_cast<char>(text[0] - 'a' + 'A');
+  return text;
+}
+
 Severity SeverityOf(double share) {
   if (share >= 0.10) return Severity::kHigh;
   if (share >= 0.03) return Severity::kMedium;
@@ -151,8 +186,12 @@ Finding MakeFinding(const RootCause& rc, const skills::Table& table, const std::
   const double denominator = std::max(1.0, g.GpuTime());
   const double share = at_stake / denominator;
   RowView top{table, table.rows[matches.front().row], g};
+  const std::string gpus = GpusOf(table, matches, static_cast<size_t>(g.device_count));
+  const bool one_gpu = gpus == "the GPU" || gpus.rfind("GPU ", 0) == 0;
   auto lookup = [&](const std::string& name) -> std::optional<ExprValue> {
     if (name == "matched") return static_cast<double>(matches.size());
+    if ((name == "gpus" || name == "gpus_are") && !gpus.empty())
+      return name == "gpus" ? gpus : gpus + (one_gpu ? " is" : " are");
     if (name.rfind("sum_", 0) == 0 && HasColumn(table, name.substr(4))) return SumOf(table, matches, name.substr(4));
     if (name == "at_stake") return at_stake;
     if (name == "share" && !HasColumn(table, "share")) return share;  // a row's own share column wins
@@ -160,14 +199,16 @@ Finding MakeFinding(const RootCause& rc, const skills::Table& table, const std::
   };
   Finding f;
   f.root_cause = rc.id;
-  f.title = FillTemplate(rc.title, lookup);
+  f.title = Sentence(FillTemplate(rc.title, lookup));
   f.severity = SeverityOf(share);
   f.at_stake_ns = static_cast<int64_t>(at_stake);
   f.skill = rc.skill;
   f.coverage = CoverageOf(table, rc.skill, window, static_cast<size_t>(g.device_count));
   Answer& a = f.answer;
-  a.summary = fmt::format("{}: {}. About {:.1f} ms is at stake ({:.1f}% of the GPU time). {}", rc.name,
-                          support::MarkdownText(f.title), at_stake / 1e6, share * 100, rc.why);
+  const std::string detail = rc.detail.empty() ? "" : Sentence(FillTemplate(rc.detail, lookup)) + ". ";
+  a.summary =
+      fmt::format("{}: {}. {}About {:.1f} ms is at stake ({:.1f}% of the GPU time). {}", rc.name,
+                  support::MarkdownText(f.title), support::MarkdownText(detail), at_stake / 1e6, share * 100, rc.why);
   skills::Table matched;
   matched.columns = table.columns;
   for (size_t i = 0; i < matches.size() && i < kEvidenceRows; ++i) matched.rows.push_back(table.rows[matches[i].row]);

@@ -83,6 +83,7 @@ RootCause ParseRootCause(const Json& j) {
                .sort_by = Str(j, "sort_by", false),
                .min_share = 0.005,
                .title = Str(j, "title"),
+               .detail = Str(j, "detail", false),
                .why = Str(j, "why"),
                .what_to_do = Strings(j, "what_to_do"),
                .hypotheses = Strings(j, "hypotheses"),
@@ -137,6 +138,15 @@ std::string Format(const ExprValue& v, const std::string& format) {
   if (format == "us") return fmt::format("{:.1f} µs", d / 1e3);
   if (format == "pct") return fmt::format("{:.0f}%", d * 100);
   if (format == "pct1") return fmt::format("{:.1f}%", d * 100);
+  // A value already in percent, rounded as people write it: whole from 10% up, one decimal below.
+  if (format == "pcts") {
+    if (d != 0 && std::fabs(d) < 0.1) return "under 0.1%";
+    return std::fabs(d) >= 9.95 ? fmt::format("{:.0f}%", d) : fmt::format("{:.1f}%", d);
+  }
+  if (format == "gbps") return fmt::format("{:.1f} GB/s", d);
+  // Agreement with a count: "{n:int} call{n:s}" is "1 call" or "2 calls"; "{n:were}" is "was" or "were".
+  if (format == "s") return d == 1 ? "" : "s";
+  if (format == "were") return d == 1 ? "was" : "were";
   if (format == "int") return Thousands(static_cast<int64_t>(std::llround(d)));
   if (format == "dec") return fmt::format("{:.1f}", d);
   if (format == "gb") return fmt::format("{:.1f} GB", d / 1e9);

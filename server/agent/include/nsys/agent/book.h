@@ -26,7 +26,12 @@ struct RootCause {
   Expr at_stake;                              // ns, per matching row
   std::string sort_by;                        // evidence order (a column; default: at stake)
   double min_share = 0.005;                   // at stake / (window × devices) below this: not reported
-  std::string title;  // template: {column} of the top row, {matched}, {at_stake:ms}, {share:pct} ...
+  // Templates: {column} of the top row, {matched}, {sum_column}, {at_stake:ms}, {share:pct}, {gpus} ("GPU 0", "both
+  // GPUs", "all 4 GPUs", "GPUs 0 and 2", "5 of 8 GPUs": the matched rows' devices), {gpus_are} (the same with "is" or
+  // "are"). The title is one sentence as a person writes it (about 120 characters at most once filled, the first
+  // letter capitalised); `detail` (may be empty) holds the other figures, in the finding's body after the title.
+  std::string title;
+  std::string detail;
   std::string why;
   std::vector<std::string> what_to_do;
   std::vector<std::string> hypotheses;

@@ -212,6 +212,39 @@ TEST(QueryFill, RelationsInstancesAndWindowsFromTheEndAreNotRead) {
   EXPECT_FALSE(Fill("How many kernels did rank 0 run?").complete());  // an MPI rank is no process id
 }
 
+// Words that point back, describe the recording or qualify a noun, and slots said twice (2026-11-26, from the wrong
+// answers of the older blind batches; batch 17 was not read).
+TEST(QueryFill, PointingBackDescribingTheRecordingAndTwoValuesOfOneSlot) {
+  // "its launches": the kernels named before, not every kernel.
+  Check("what's the mean duration of nvfuser_pointwise, and the p90 across its launches?",
+        {Q({Measure::kAverage, Measure::kP90}, {EventKind::kKernels, "nvfuser_pointwise", ""})});
+  Check("How long do cudaMalloc calls take on average, and what is the longest of those calls?",
+        {Q({Measure::kAverage, Measure::kMax}, {EventKind::kApi, "cudaMalloc", "", "", true})});
+  // A name before "trace" or "profile", or opening a clause before "run", says which recording: no filter.
+  Check("How many cudaFree calls are in the forward trace?",
+        {Q({Measure::kCount}, {EventKind::kApi, "cudaFree", "", "", true})});
+  Check("forward run: how many kernels ran?", {Q({Measure::kCount}, {EventKind::kKernels, "", ""})});
+  // ... but a name before "run" in a question about it is the subject.
+  Check("how long did vectorized_elementwise_kernel run?",
+        {Q({Measure::kTotal}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true})});
+  // "GPU kernels": the GPU says which events; the kernels are counted, not the GPUs.
+  Check("how many GPU kernels ran inside runFusionWithInputs?",
+        {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "runFusionWithInputs", {}, {}})});
+  // Two copy kinds or two kinds of host memory in one clause, neither compared: no one Query holds them.
+  EXPECT_FALSE(Fill("how many host-to-device and device-to-host copies are there?").complete());
+  EXPECT_FALSE(Fill("are the DtoH copies pageable or pinned?").complete());
+  Query versus = Q({Measure::kCount}, {EventKind::kMemcpy, "", "HtoD"});
+  versus.versus_subject = Subject{EventKind::kMemcpy, "", "DtoH"};
+  Check("how many HtoD copies vs DtoH copies?", {versus});
+  // A clause that only says by what lends it: "For each process, ..." groups by process.
+  Query per_process = Q({Measure::kCount}, {EventKind::kKernels, "", ""});
+  per_process.group_by = GroupBy::kPid;
+  Check("For each process (PID), how many kernels ran?", {per_process});
+  // "instances" counts.
+  Check("instances of vectorized_elementwise_kernel?",
+        {Q({Measure::kCount}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true})});
+}
+
 TEST(QueryReading, SaysHowTheQuestionWasRead) {
   Query q =
       Q({Measure::kTotal}, {EventKind::kKernels, "nvfuser", ""}, Scope{{}, {}, -1, "runFusionWithInputs", {}, {}});

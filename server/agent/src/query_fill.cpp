@@ -378,6 +378,7 @@ struct Clause {
   bool wall = false;                    // "wall time": the time of what encloses, on the host's clock
   bool which_one = false;               // "which one", "which of them": the group is a noun said before
   std::optional<GroupBy> noun;          // the first noun of a GPU, process, stream or range the clause says
+  bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
   std::vector<std::string> unread;
 };
 
@@ -644,7 +645,11 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
   const bool noun = j < items.size();
   // "how many GPUs" counts GPUs; "how many kernels" and "how many NVTX ranges" count events, unless "distinct".
   const bool events_noun = noun && (items[j].Has(Slot::kEvents) || items[j].Has(Slot::kRangeNoun));
-  if (m == Measure::kCount && noun && IsGroupNoun(items[j]) && (!events_noun || distinct)) {
+  // "how many GPU kernels": a GPU, process or stream noun right before an events noun says which events; it is not
+  // what is counted.
+  const bool adjective = noun && !events_noun && j + 1 < items.size() &&
+                         (items[j + 1].Has(Slot::kEvents) || items[j + 1].Has(Slot::kRangeNoun));
+  if (m == Measure::kCount && noun && IsGroupNoun(items[j]) && !adjective && (!events_noun || distinct)) {
     c.count_groups = GroupOfNoun(items[j]);
     return;
   }
@@ -702,16 +707,23 @@ uint8_t GpuKindBit(EventKind e) {
 }
 
 // A copy kind; "unified memory" and a direction, in either order, are one kind ("Unified HtoD").
-void ReadCopyKind(uint8_t value, Clause& c) {
-  // "unified memory" and a direction, in either order, are one kind: "Unified HtoD".
+void ReadCopyKind(uint8_t value, const std::string& word, Clause& c) {
+  // "unified memory" and a direction, in either order, are one kind: "Unified HtoD". Beside "vs" or "compare", a
+  // second kind is the other side.
   const std::string kind(lexicon::CopyKinds()[value]);
-  std::string& side = c.versus && !c.copy_kind.empty() && c.copy_kind != "Unified" ? c.versus_copy_kind : c.copy_kind;
-  if (side == "Unified" && kind != "Unified")
+  std::string& side =
+      (c.versus || c.compare) && !c.copy_kind.empty() && c.copy_kind != "Unified" ? c.versus_copy_kind : c.copy_kind;
+  if (side == "Unified" && kind != "Unified") {
     side = "Unified " + kind;
-  else if (kind == "Unified" && !side.empty() && side.rfind("Unified", 0) != 0)
+  } else if (kind == "Unified" && !side.empty() && side.rfind("Unified", 0) != 0) {
     side = "Unified " + side;
-  else if (!(kind == "Unified" && side.rfind("Unified", 0) == 0))
-    side = kind;
+  } else if (kind == "Unified" || side.empty() || side == kind || side == "Unified " + kind) {
+    if (side.empty()) side = kind;
+  } else {
+    // "HtoD and DtoH transfers": two kinds in one clause, neither compared, are no one Query's subject: unread, so
+    // the question is declined rather than answered for one of them.
+    c.unread.push_back(word);
+  }
   c.gpu_kinds |= 2;
 }
 
@@ -736,9 +748,15 @@ bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e,
     case Slot::kRangeNoun:
       c.range_noun = true;
       return true;
-    case Slot::kMemory:
-      c.memory = MemoryKindNames()[e.value];
+    case Slot::kMemory: {
+      // "pageable or pinned": a second kind of host memory in one clause asks which, which no Query holds.
+      const std::string memory(MemoryKindNames()[e.value]);
+      if (!c.memory.empty() && c.memory != memory)
+        c.unread.push_back(items[i].word);
+      else
+        c.memory = memory;
       return true;
+    }
     case Slot::kUnsupported:
       c.unread.push_back(items[i].word);
       return true;
@@ -786,7 +804,7 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
       if (!c.events) c.events = EventKind::kApi;
       break;
     case Slot::kCopyKind:
-      ReadCopyKind(e.value, c);
+      ReadCopyKind(e.value, items[i].word, c);
       break;
     case Slot::kMore:
       ReadQuantity(items, i, e.value, c);
@@ -821,6 +839,31 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
   }
 }
 
+// "in the TensorRT trace", "nvFuser H200 trace:", "TensorRT fp16 run: ...": a name said, with other names or words of
+// context after it, before a noun for the recording itself says which recording is meant, not which events are asked
+// about. "run" is such a noun only where the clause opens with the name ("how long did X run" asks about X).
+bool DescribesTheRecording(const std::vector<Item>& items, size_t i) {
+  static constexpr std::string_view kRecording[] = {"trace",  "traces",    "profile", "profiles", "capture",
+                                                    "export", "recording", "report",  "session"};
+  bool opens = true;
+  for (size_t k = 0; k < i; ++k) opens = opens && items[k].Has(Slot::kStop);
+  for (size_t k = i + 1; k < items.size(); ++k) {
+    const std::string w = Lower(items[k].word);
+    if (std::find(std::begin(kRecording), std::end(kRecording), w) != std::end(kRecording)) return true;
+    if ((w == "run" || w == "runs") && opens) return true;
+    const bool describes =
+        items[k].kind == Item::kName || (items[k].kind == Item::kUnknown && lexicon::IsContextWord(w));
+    if (!describes) return false;
+  }
+  return false;
+}
+
+// "its", "their", "those", "these", "them", "they": the clause means the events the question named before.
+bool PointsBackWord(const std::string& lower) {
+  return lower == "its" || lower == "their" || lower == "those" || lower == "these" || lower == "them" ||
+         lower == "they";
+}
+
 // One pass over a clause's items: names, then each lexicon entry; what nothing read is returned as unread.
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
@@ -833,12 +876,13 @@ Clause ReadClause(const std::vector<Item>& items) {
     if (read[i]) continue;  // a bound's words
     if (it.kind == Item::kName) {
       read[i] = true;
-      ReadName(it, i, inside_next, c);
+      if (!DescribesTheRecording(items, i)) ReadName(it, i, inside_next, c);
       inside_next = false;
       continue;
     }
     if (it.kind != Item::kLex) continue;
     read[i] = true;
+    c.points_back = c.points_back || PointsBackWord(Lower(it.word));
     if (IsOrdinal(items, i)) {
       c.unread.push_back(it.word);
       continue;
@@ -933,7 +977,8 @@ void DefaultMeasures(Clause& c) {
   // "the fastest kernel": named events ranked by their typical (mean) duration. Copies and memsets have no names:
   // "the longest copy" is the one longest copy.
   const bool named = !(c.events == EventKind::kMemcpy || c.events == EventKind::kMemset);
-  if (c.rank_by_measure && c.rank == Rank::kNone && c.names.empty() && named) {
+  // "the longest of those calls" points back at named events: the longest one of them, not a ranking of names.
+  if (c.rank_by_measure && c.rank == Rank::kNone && c.names.empty() && named && !c.points_back) {
     c.rank = c.measures.front() == Measure::kMin ? Rank::kBottom : Rank::kTop;
     c.measures.front() = Measure::kAverage;
     if (!c.group) c.group = GroupBy::kName;
@@ -1181,6 +1226,13 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   if (!c.measures.empty()) q.measures = c.measures;
   if (q.measures.empty()) return std::nullopt;
   FillScope(c, previous, own_subject, q);
+  // "the average of redzone_checker and the std dev across its launches": events of the same kind said again, with
+  // no name of their own and a word that points back, are the events the question named before, in its scope.
+  if (c.points_back && own_subject && previous && c.names.empty() && q.subject.name.empty() &&
+      !previous->subject.name.empty() && q.subject.events == previous->subject.events && c.copy_kind.empty()) {
+    q.subject = previous->subject;
+    if (q.scope == Scope{}) q.scope = previous->scope;
+  }
   FillGrouping(c, own_subject, q);
   FillVersus(c, q);
   if (!FillForm(c, q)) return std::nullopt;
@@ -1207,18 +1259,19 @@ std::vector<Query> Merge(std::vector<Query> queries) {
   return out;
 }
 
-// A clause that asks nothing and only says what or where ("on stream 16, how many ...", "cudaMalloc - how many calls
-// ...") lends it to the clause after it.
+// A clause that asks nothing and only says what, where or by what ("on stream 16, how many ...", "cudaMalloc - how many
+// calls ...", "for each process, ...") lends it to the clause after it.
 bool OnlyScope(const Clause& c) {
   const bool asks = !c.measures.empty() || c.weak_total || c.weak_time || c.which || c.count_groups ||
                     c.rank != Rank::kNone || c.versus || c.compare || c.yes_no;
   const bool says = !c.devices.empty() || !c.pids.empty() || c.stream >= 0 || !c.inside.empty() || c.from_s ||
-                    !c.names.empty() || c.events || !c.copy_kind.empty() || !c.api_class.empty();
+                    !c.names.empty() || c.events || !c.copy_kind.empty() || !c.api_class.empty() || c.group;
   return !asks && says;
 }
 
 void LendScope(const Clause& from, Clause& to) {
   if (to.names.empty()) to.names = from.names;
+  if (!to.group) to.group = from.group;  // "For each process (PID), how many kernels ...": per process
   to.exact.insert(to.exact.end(), from.exact.begin(), from.exact.end());
   if (!to.events) to.events = from.events;
   if (to.copy_kind.empty()) to.copy_kind = from.copy_kind;

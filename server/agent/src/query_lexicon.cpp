@@ -38,7 +38,7 @@ constexpr Entry kEntries[] = {
     {"how often", Slot::kMeasure, M(Measure::kCount)},
     {"how many times", Slot::kMeasure, M(Measure::kCount)},
     {"times", Slot::kStop},
-    {"instances", Slot::kStop},
+    {"instances", Slot::kMeasure, M(Measure::kCount)},  // "instances and total time": how many ran
     {"#", Slot::kMeasure, M(Measure::kCount)},
     {"total", Slot::kWeakTotal, 0},
     {"sum", Slot::kWeakTotal, 0},

@@ -134,6 +134,13 @@ TEST(Book, EveryRuleReadsColumnsItsSkillReturns) {
     for (const auto& n : rc.at_stake.Names()) names.push_back(n);
     if (!rc.sort_by.empty()) names.push_back(rc.sort_by);
     for (const auto& n : rc.evidence_columns) names.push_back(n);
+    // analyze checks a part of a condition that reads only these globals before the skill runs (CannotFire): a
+    // column of the same name would mean something else on a row.
+    for (const auto& c : table->columns) {
+      for (const char* wide :
+           {"idle_pct", "idle_ns", "compute_pct", "kernel_count", "device_count", "process_count", "tensor_core_gpu"})
+        EXPECT_NE(c.name, wide) << rc.skill << " has a column named like the global " << wide;
+    }
     for (const auto& n : names) {
       // requires_columns are allowed to be absent: the rule then says the cause cannot be checked.
       const bool optional = std::count(rc.requires_columns.begin(), rc.requires_columns.end(), n) > 0;

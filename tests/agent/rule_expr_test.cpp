@@ -86,6 +86,26 @@ TEST(RuleExpr, NamesListsEveryColumnRead) {
   EXPECT_EQ(e->Names(), (std::vector<std::string>{"api_name", "kernels", "launch_bound_kernels", "window_ns"}));
 }
 
+// The parts of the top-level "&&", in order; an "||" or parentheses keep theirs whole.
+TEST(RuleExpr, ConjunctsAreThePartsOfTheTopLevelAnd) {
+  auto e = Expr::Parse("a > 1 && (b > 2 || c > 3) && idle_pct >= 30 && !(d && e)");
+  ASSERT_TRUE(e);
+  const std::vector<Expr> parts = e->Conjuncts();
+  ASSERT_EQ(parts.size(), 4u);
+  EXPECT_EQ(parts[0].Names(), (std::vector<std::string>{"a"}));
+  EXPECT_EQ(parts[1].Names(), (std::vector<std::string>{"b", "c"}));
+  EXPECT_EQ(parts[2].Names(), (std::vector<std::string>{"idle_pct"}));
+  EXPECT_EQ(parts[3].Names(), (std::vector<std::string>{"d", "e"}));
+  const NameLookup idle = [](const std::string& n) -> std::optional<ExprValue> {
+    if (n == "idle_pct") return 12.0;
+    return std::nullopt;
+  };
+  EXPECT_EQ(parts[2].EvaluateNumber(idle).value(), 0.0);
+  auto single = Expr::Parse("a > 1 || b > 2");
+  ASSERT_TRUE(single);
+  EXPECT_EQ(single->Conjuncts().size(), 1u);
+}
+
 TEST(RuleExpr, CellsBecomeValues) {
   EXPECT_EQ(ToExprValue(Value{int64_t{7}}), std::optional<ExprValue>(7.0));
   EXPECT_EQ(ToExprValue(Value{true}), std::optional<ExprValue>(1.0));

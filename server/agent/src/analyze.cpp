@@ -224,6 +224,26 @@ Finding MakeFinding(const RootCause& rc, const skills::Table& table, const std::
   return f;
 }
 
+// The globals that no skill a rule reads also has as a column (span_ns and window_ns are columns of some): a part of a
+// condition that reads only these means the same on every row (Book.EveryRuleReadsColumnsItsSkillReturns checks it).
+bool ProfileWide(const std::string& name) {
+  return name == "idle_pct" || name == "idle_ns" || name == "compute_pct" || name == "kernel_count" ||
+         name == "device_count" || name == "process_count" || name == "tensor_core_gpu";
+}
+
+// A rule whose condition has a part that reads only profile-wide globals ("idle_pct >= 30") cannot fire while that
+// part is false, whatever its skill's rows say: the skill is not run (on the copy-bound 2 GB export the MPI and
+// start-up rules' NVTX and CUDA API summaries were 2.6 s of analyze).
+bool CannotFire(const RootCause& rc, const Globals& g) {
+  for (const Expr& part : rc.when.Conjuncts()) {
+    const std::vector<std::string> names = part.Names();
+    if (names.empty() || !std::all_of(names.begin(), names.end(), ProfileWide)) continue;
+    auto holds = part.EvaluateNumber([&g](const std::string& n) { return g.Get(n); });
+    if (holds && *holds == 0) return true;
+  }
+  return false;
+}
+
 // One root cause against its skill's result (run through the memo, so rules sharing a call cost one run).
 Expected<Outcome> Check(const RootCause& rc, const engine::Profile& profile, const SkillRunner& run,
                         const AnalyzeOptions& options, const Globals& g, const std::string& window,
@@ -237,6 +257,7 @@ Expected<Outcome> Check(const RootCause& rc, const engine::Profile& profile, con
     }
     if (*applies <= 0) return out;
   }
+  if (CannotFire(rc, g)) return out;
   SkillCall call{rc.skill, rc.args, {}};
   call.filter.window = options.window;
   auto table = run(rc.skill, rc.args, call.filter, cancel);

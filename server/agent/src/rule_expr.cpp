@@ -287,6 +287,26 @@ std::vector<std::string> Expr::Names() const {
   return {names.begin(), names.end()};
 }
 
+std::vector<Expr> Expr::Conjuncts() const {
+  std::vector<Expr> parts;
+  if (!root_) return parts;
+  std::vector<NodePtr> pending{root_};
+  while (!pending.empty()) {  // left to right: the right operand waits below the left one
+    NodePtr n = pending.back();
+    pending.pop_back();
+    if (n->kind == Node::Kind::kBinary && n->text == "&&" && n->args.size() == 2) {
+      pending.push_back(n->args[1]);
+      pending.push_back(n->args[0]);
+      continue;
+    }
+    Expr part;
+    part.text_ = text_;
+    part.root_ = std::move(n);
+    parts.push_back(std::move(part));
+  }
+  return parts;
+}
+
 std::optional<ExprValue> ToExprValue(const Value& cell) {
   if (const auto* i = std::get_if<int64_t>(&cell)) return static_cast<double>(*i);
   if (const auto* d = std::get_if<double>(&cell)) return *d;

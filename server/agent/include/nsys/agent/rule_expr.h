@@ -31,6 +31,9 @@ class Expr {
   Expected<double> EvaluateNumber(const NameLookup& lookup) const;
   // Every name the expression reads (columns and globals), for checking a rule against its skill's columns.
   std::vector<std::string> Names() const;
+  // The parts joined by the top-level "&&" ("a && (b || c) && d": a, (b || c), d); the whole when there is none. The
+  // expression is true only if each part is.
+  std::vector<Expr> Conjuncts() const;
   const std::string& text() const { return text_; }
 
  private:

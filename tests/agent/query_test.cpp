@@ -240,6 +240,18 @@ TEST(QueryFill, PointingBackDescribingTheRecordingAndTwoValuesOfOneSlot) {
   Query per_process = Q({Measure::kCount}, {EventKind::kKernels, "", ""});
   per_process.group_by = GroupBy::kPid;
   Check("For each process (PID), how many kernels ran?", {per_process});
+  // A name of kernels only, said with "calls", is its kernels.
+  Check("How many calls of the vectorized_elementwise_kernel kernel?",
+        {Q({Measure::kCount}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true})});
+  // "each of the two processes": stop words and a count before the noun do not hide it.
+  Query bytes_per_process = Q({Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"});
+  bytes_per_process.group_by = GroupBy::kPid;
+  Check("How many bytes did each of the two processes copy host-to-device?", {bytes_per_process});
+  // A hardware counter: declined whatever else the question says, and said to be what no Query measures.
+  const Reading l2 = Fill("what's the L2 cache hit rate of vectorized_elementwise_kernel?");
+  EXPECT_FALSE(l2.complete());
+  EXPECT_EQ(l2.not_held, (std::vector<std::string>{"L2", "cache", "hit rate"}));
+  EXPECT_TRUE(Fill("What is the average duration of cudaLaunchKernel?").not_held.empty());
   // "instances" counts.
   Check("instances of vectorized_elementwise_kernel?",
         {Q({Measure::kCount}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true})});

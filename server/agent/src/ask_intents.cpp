@@ -641,8 +641,9 @@ AskTurn AskOfflineTurn(const std::string& question, const engine::Profile& profi
     // Read in part: declined, saying what was read and what was not, never handed to the phrase parser, whose answer
     // to a question read in part was right about half the time on questions nobody tuned to (it answers a part of
     // the question, or another one, without saying so). A question for a cause goes to the diagnosis; one with no
-    // reading at all (an overview, a skill by name, a question about something no profile holds) to the parser.
-    if (!reading.queries.empty() && !AsksForADiagnosis(reading)) {
+    // reading at all (an overview, a skill by name) to the parser; one that asks for what no Query measures (an L2
+    // cache's hit rate, occupancy) is declined, saying so.
+    if ((!reading.queries.empty() || !reading.not_held.empty()) && !AsksForADiagnosis(reading)) {
       AskTurn turn = DeclinePartialReading(reading, profile.info().caps);
       turn.state.question = question;
       return turn;

@@ -705,8 +705,13 @@ AskTurn DeclinePartialReading(const Reading& reading, const engine::Capabilities
   using namespace query_exec;  // this file's own helpers
   std::string unread;
   for (const std::string& w : reading.unread) unread += fmt::format("{}'{}'", unread.empty() ? "" : ", ", w);
-  std::string reason = "I could not read all of this question, so I did not answer it: I did not understand " +
-                       (unread.empty() ? std::string("what it asks") : unread) + ".";
+  std::string not_held;
+  for (const std::string& w : reading.not_held) not_held += fmt::format("{}'{}'", not_held.empty() ? "" : ", ", w);
+  std::string reason = !not_held.empty()
+                           ? "I did not answer this question: it asks for " + not_held +
+                                 ", which I cannot measure from the events this profile records."
+                           : "I could not read all of this question, so I did not answer it: I did not understand " +
+                                 (unread.empty() ? std::string("what it asks") : unread) + ".";
   std::vector<std::string> alternatives;
   for (const Query& q : reading.queries) {
     const std::string read = DescribeQuery(q);

@@ -379,6 +379,7 @@ struct Clause {
   bool which_one = false;               // "which one", "which of them": the group is a noun said before
   std::optional<GroupBy> noun;          // the first noun of a GPU, process, stream or range the clause says
   bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
+  std::vector<std::string> not_held;    // words for what no Query measures (Reading::not_held)
   std::vector<std::string> unread;
 };
 
@@ -532,7 +533,13 @@ bool IsGroupNoun(const Item& it) {
 
 // The group noun within two items after "which"/"per" (adjectives and measures may come between).
 std::optional<GroupBy> GroupAfter(const std::vector<Item>& items, size_t i) {
-  for (size_t j = i + 1; j < items.size() && j <= i + 3; ++j) {
+  // Stop words, and a number before a plural noun, do not count towards the three: "each of the two processes".
+  size_t said = 0;
+  for (size_t j = i + 1; j < items.size() && said < 3; ++j) {
+    if (items[j].Has(Slot::kStop) || (items[j].kind == Item::kNumber && j + 1 < items.size() &&
+                                      IsGroupNoun(items[j + 1]) && Lower(items[j + 1].word).back() == 's'))
+      continue;
+    ++said;
     // "by pid 12" names a process: a scope, not a grouping.
     if (IsGroupNoun(items[j]) && j + 1 < items.size() && items[j + 1].kind == Item::kNumber) return std::nullopt;
     if (IsGroupNoun(items[j])) return GroupOfNoun(items[j]);
@@ -759,6 +766,7 @@ bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e,
     }
     case Slot::kUnsupported:
       c.unread.push_back(items[i].word);
+      if (e.value == 1) c.not_held.push_back(items[i].word);  // a hardware counter
       return true;
     case Slot::kAny:
       c.any = true;
@@ -926,6 +934,10 @@ std::optional<EventKind> EventsOfName(const std::vector<NameClass>& classes, std
   const auto has = [&](NameClass k) { return std::find(classes.begin(), classes.end(), k) != classes.end(); };
   if (said == EventKind::kKernels && has(NameClass::kKernel)) return EventKind::kKernels;
   if (said == EventKind::kApi && has(NameClass::kApi)) return EventKind::kApi;
+  // "calls of the sm80_xmma_gemm... kernel", "one copy_device call": a name of kernels only, said with the word for
+  // CUDA calls, is its kernels ("call" also means one run of a kernel).
+  if (said == EventKind::kApi && classes.size() == 1 && classes.front() == NameClass::kKernel)
+    return EventKind::kKernels;
   if (range_noun && has(NameClass::kNvtx)) return EventKind::kNvtx;
   if (said) return said;
   if (classes.empty()) return std::nullopt;
@@ -1416,6 +1428,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
     for (const auto& items : SplitClauses(std::move(sentence))) {
       Clause c = ReadClause(items);
       reading.unread.insert(reading.unread.end(), c.unread.begin(), c.unread.end());
+      reading.not_held.insert(reading.not_held.end(), c.not_held.begin(), c.not_held.end());
       // "Both processes call cudaStreamSynchronize. ... in that call?": the scene's names serve a question of none.
       if (first_clause && context && c.names.empty() && !context->names.empty() && PointsBack(items))
         LendSubject(*context, c);

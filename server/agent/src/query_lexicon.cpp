@@ -756,6 +756,18 @@ constexpr Entry kEntries[] = {
     {"temperature", Slot::kUnsupported},
     {"clock", Slot::kUnsupported},
     {"frequency", Slot::kUnsupported},
+    // Hardware counters (value 1): no skill measures them from the events an export records (they are Nsight
+    // Compute's metrics), so a question for one is declined whatever else it says.
+    {"cache", Slot::kUnsupported, 1},
+    {"hit rate", Slot::kUnsupported, 1},
+    {"miss rate", Slot::kUnsupported, 1},
+    {"l1", Slot::kUnsupported, 1},
+    {"l2", Slot::kUnsupported, 1},
+    {"stall", Slot::kUnsupported, 1},
+    {"stalls", Slot::kUnsupported, 1},
+    {"ipc", Slot::kUnsupported, 1},
+    {"warp efficiency", Slot::kUnsupported, 1},
+    {"sm efficiency", Slot::kUnsupported, 1},
     {"communication", Slot::kStop},
     {"comms", Slot::kStop},
     {"collective", Slot::kStop},

@@ -40,6 +40,9 @@ QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& 
 struct Reading {
   std::vector<Query> queries;
   std::vector<std::string> unread;  // content words the lexicon and the vocabulary did not account for
+  // Of those, the words for what no Query measures (occupancy, an L2 cache's hit rate, power): the question is declined
+  // whatever else it says, never handed to the phrase parser to answer something else.
+  std::vector<std::string> not_held;
   bool complete() const { return !queries.empty() && unread.empty(); }
 };
 // `previous`: the Queries of the conversation's last turn, which a follow-up ("and on GPU 1?") continues.

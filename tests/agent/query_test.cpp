@@ -252,6 +252,14 @@ TEST(QueryFill, PointingBackDescribingTheRecordingAndTwoValuesOfOneSlot) {
   EXPECT_FALSE(l2.complete());
   EXPECT_EQ(l2.not_held, (std::vector<std::string>{"L2", "cache", "hit rate"}));
   EXPECT_TRUE(Fill("What is the average duration of cudaLaunchKernel?").not_held.empty());
+  // A name and a fragment opening a clause before "run" describe the run; neither filters.
+  Check("forward nvfuser run: how many kernels ran?", {Q({Measure::kCount}, {EventKind::kKernels, "", ""})});
+  // "did X take longer than half a second": in a yes/no question that counts nothing, a threshold on X's total, said
+  // back in milliseconds.
+  Query longer = YesNo(Q({Measure::kTotal}, {EventKind::kNvtx, "forward", "", "", true}), 5e8);
+  Check("Did forward take longer than half a second?", {longer});
+  EXPECT_NE(DescribeQuery(longer).find("(yes if total time is above 500 ms)"), std::string::npos)
+      << DescribeQuery(longer);
   // "instances" counts.
   Check("instances of vectorized_elementwise_kernel?",
         {Q({Measure::kCount}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true})});

@@ -146,8 +146,13 @@ std::string ThresholdWords(Measure m, double v) {
       return fmt::format("{:g} bytes", v);
     case Measure::kBandwidth:
       return fmt::format("{:g} GB/s", v);
-    default:
+    default: {  // a time, in the unit a person would say it in: "500 ms", not "5e+08 ns"
+      const double a = std::fabs(v);
+      if (a >= 1e9) return fmt::format("{:g} s", v / 1e9);
+      if (a >= 1e6) return fmt::format("{:g} ms", v / 1e6);
+      if (a >= 1e3) return fmt::format("{:g} µs", v / 1e3);
       return fmt::format("{:g} ns", v);
+    }
   }
 }
 

@@ -473,8 +473,11 @@ void ReadThreshold(const std::vector<Item>& items, Clause& c, std::vector<bool>&
   });
   for (size_t i = 0; i + 1 < items.size(); ++i) {
     const std::string w = Lower(items[i].word);
-    const bool above = w == "more" || w == "over" || w == "above" || w == "at least" || w == "exceed" || w == "exceeds";
-    const bool below = w == "less" || w == "under" || w == "below" || w == "at most" || w == "fewer";
+    // "did MPI_Init take longer than half a second": in a yes/no question that counts nothing, a duration compared
+    // is the whole's.
+    const bool above = w == "more" || w == "over" || w == "above" || w == "at least" || w == "exceed" ||
+                       w == "exceeds" || w == "longer";
+    const bool below = w == "less" || w == "under" || w == "below" || w == "at most" || w == "fewer" || w == "shorter";
     if (!above && !below) continue;
     const size_t j = i + 1 < items.size() && Lower(items[i + 1].word) == "than" ? i + 2 : i + 1;
     const std::optional<Quantity> q = QuantityAt(items, j);
@@ -853,8 +856,12 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
 bool DescribesTheRecording(const std::vector<Item>& items, size_t i) {
   static constexpr std::string_view kRecording[] = {"trace",  "traces",    "profile", "profiles", "capture",
                                                     "export", "recording", "report",  "session"};
+  // The clause opens with the name: before it only stop words, names and words of context ("TensorRT fp16 run:").
   bool opens = true;
-  for (size_t k = 0; k < i; ++k) opens = opens && items[k].Has(Slot::kStop);
+  for (size_t k = 0; k < i; ++k) {
+    opens = opens && (items[k].Has(Slot::kStop) || items[k].kind == Item::kName ||
+                      (items[k].kind == Item::kUnknown && lexicon::IsContextWord(Lower(items[k].word))));
+  }
   for (size_t k = i + 1; k < items.size(); ++k) {
     const std::string w = Lower(items[k].word);
     if (std::find(std::begin(kRecording), std::end(kRecording), w) != std::end(kRecording)) return true;

@@ -400,6 +400,15 @@ TEST_F(AnalyzeTest, TheSampleIsCopyBoundAndItsGemmsSkipTheTensorCores) {
             std::string::npos)
       << fp32->title;
   for (const auto& u : a->unchecked) EXPECT_NE(u.root_cause, "low_tensor_core_use");
+  // Whatever dominates, the headline says what the kernel time is: top_kernels' three first rows, their share of all
+  // kernel time (gpukernsum's Time (%)); two names that would read alike when cut are given whole.
+  EXPECT_NE(
+      a->summary.find("Most kernel time: sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8_stage3_warpsize1x4x1_"
+                      "ffma_aligna4_alignc4_execute_kernel__5x_cublas 69.4%, "),
+      std::string::npos)
+      << a->summary;
+  EXPECT_NE(a->summary.find(", sm80_xmma_gemm_f32f32_f32f32_f...e_split_k_kernel__5x_cublas 4.9%."), std::string::npos)
+      << a->summary;
   // The headline: the budget first, then the processes and GPUs that did GPU work (the export records 159 processes).
   EXPECT_EQ(a->summary.rfind("HtoD copies 95.0% of the GPU span; also compute kernels 2.3%, DtoD copies 2.0%. 2 "
                              "processes on 2 GPUs (2 × unnamed GPU): 1938.7 ms of GPU span in a 969.4 ms capture",
@@ -418,6 +427,7 @@ TEST_F(AnalyzeTest, CopyBoundSaysTheShareOfEveryCopySliceItCounts) {
   const Finding& f = a->findings.front();
   EXPECT_EQ(f.root_cause, "copy_bound");
   EXPECT_EQ(f.title, "The GPU is copy-bound: 96% of the GPU span is copies that no kernel overlaps");
+  EXPECT_NE(a->summary.find("Most kernel time: nvkernel_solve_F1L204_2 100.0%."), std::string::npos) << a->summary;
   EXPECT_NE(f.answer.summary.find("The largest part is GPU 0's host-to-device copies no kernel overlaps: 49% of its "
                                   "span, 51.2 GB at 3.8 GB/s"),
             std::string::npos)

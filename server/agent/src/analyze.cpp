@@ -405,9 +405,39 @@ std::string SpanText(int64_t ns) {
 
 // Orientation: where the GPU time goes first (the time budget), then what was profiled (the processes and GPUs that
 // show GPU activity, beside what the export records), then the findings' headline.
+// What the kernel time is, whatever dominates the span: the top kernels of top_kernels' rows by their share of all
+// kernel time ("Most kernel time: flash_fwd_kernel 51.2%, ..."). Empty when the table has no such rows.
+std::string KernelTimeSentence(const skills::Table& top) {
+  size_t pct = top.columns.size(), name = top.columns.size();
+  for (size_t c = 0; c < top.columns.size(); ++c) {
+    if (top.columns[c].name == "time_pct") pct = c;
+    if (top.columns[c].name == "short_name") name = c;
+  }
+  if (pct == top.columns.size() || name == top.columns.size()) return "";
+  // A long name keeps its head and its tail (cuBLAS names differ at the end: "..._execute_split_k_kernel__5x_cublas");
+  // names that would then read alike are given whole.
+  const auto cut = [](const std::string& n) {
+    return n.size() > 60 ? n.substr(0, 30) + "..." + n.substr(n.size() - 27) : n;
+  };
+  std::vector<std::pair<std::string, double>> listed;
+  for (const auto& row : top.rows) {
+    const auto share = ToExprValue(row[pct]);
+    const auto* label = std::get_if<std::string>(&row[name]);
+    if (share && std::holds_alternative<double>(*share) && label != nullptr)
+      listed.emplace_back(*label, std::get<double>(*share));
+  }
+  std::string parts;
+  for (const auto& [label, share] : listed) {
+    const bool alike = std::count_if(listed.begin(), listed.end(),
+                                     [&](const auto& other) { return cut(other.first) == cut(label); }) > 1;
+    parts += fmt::format("{}{} {:.1f}%", parts.empty() ? "" : ", ", alike ? label : cut(label), share);
+  }
+  return parts.empty() ? "" : "Most kernel time: " + parts + ".";
+}
+
 std::string Orient(const engine::ProfileInfo& info, const Globals& g, const std::string& window,
                    const std::vector<Finding>& findings, const BudgetView& b, size_t host_pids,
-                   const std::optional<std::string>& budget_error) {
+                   const std::optional<std::string>& budget_error, const std::string& kernel_time) {
   std::map<std::string, int> models;
   for (const auto& d : info.devices) {
     if (!b.devices.empty() && !b.devices.count(d.id)) continue;
@@ -437,6 +467,7 @@ std::string Orient(const engine::ProfileInfo& info, const Globals& g, const std:
   }
   if (budget_error) out += " " + *budget_error;
   if (!info.caps.kernels) out += " It has no CUDA kernel activity, so the GPU-side root causes cannot be checked.";
+  if (!kernel_time.empty()) out += " " + kernel_time;
   if (findings.empty()) return out + " No root cause of the Book applies.";
   return out + fmt::format(" {} finding{}; the largest: {} (about {:.1f} ms at stake).", findings.size(),
                            findings.size() == 1 ? "" : "s", findings.front().title,
@@ -606,7 +637,15 @@ Expected<Analysis> Analyze(const engine::Profile& profile, const SkillRunner& ru
     budget_error = "The time budget failed: " + budget.error().message;
     if (budget_error->back() != '.') *budget_error += '.';
   }
-  analysis.summary = Orient(info, g, window->description, analysis.findings, view, host_pids, budget_error);
+  // Whatever dominates, the headline says what the kernel time is (the compute-bound rule's call: one run, memoised).
+  std::string kernel_time;
+  if (info.caps.kernels && !view.devices.empty()) {
+    skills::Args top_args;
+    top_args["limit"] = Value(int64_t{3});
+    if (auto top = run("top_kernels", top_args, budget_filter, cancel)) kernel_time = KernelTimeSentence(*top);
+  }
+  analysis.summary =
+      Orient(info, g, window->description, analysis.findings, view, host_pids, budget_error, kernel_time);
   return analysis;
 }
 

@@ -427,10 +427,11 @@ std::string KernelTimeSentence(const skills::Table& top) {
       listed.emplace_back(*label, std::get<double>(*share));
   }
   std::string parts;
-  for (const auto& [label, share] : listed) {
+  for (const auto& entry : listed) {  // no structured binding: clang 14 cannot capture one in the lambda
+    const std::string& label = entry.first;
     const bool alike = std::count_if(listed.begin(), listed.end(),
                                      [&](const auto& other) { return cut(other.first) == cut(label); }) > 1;
-    parts += fmt::format("{}{} {:.1f}%", parts.empty() ? "" : ", ", alike ? label : cut(label), share);
+    parts += fmt::format("{}{} {:.1f}%", parts.empty() ? "" : ", ", alike ? label : cut(label), entry.second);
   }
   return parts.empty() ? "" : "Most kernel time: " + parts + ".";
 }

@@ -11,6 +11,7 @@
 #include <iterator>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <tuple>
 #include <vector>
 
@@ -98,6 +99,16 @@ inline void Exec(const std::string& path, const std::string& sql) {
   EXPECT_EQ(rc, SQLITE_OK) << (error ? error : "") << " in " << sql;
   sqlite3_free(error);
   sqlite3_close(db);
+}
+
+// A copy of `fixture` in `dir` (never the fixture itself), edited by `sql` (Exec); its path.
+inline std::string EditedCopy(const TempDir& dir, const std::string& fixture, const std::string& sql) {
+  const std::string copy = dir / fs::path(fixture).filename().string();
+  std::error_code ec;
+  fs::copy_file(Fixture(fixture), copy, ec);
+  EXPECT_FALSE(ec) << "copying " << fixture << ": " << ec.message();
+  Exec(copy, sql);
+  return copy;
 }
 
 // Nsight declares start/end NOT NULL; a damaged file need not keep to it. Dropping the constraint from the schema

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -189,14 +188,13 @@ std::vector<int32_t> DeviceIds(const ProfileInfo& info) {
 TEST(ProfileInfo, WithoutGpuTablesTheDevicesAreThoseOfTheActivity) {
   NSYS_REQUIRE_FIXTURES();
   ::nsys::testing::TempDir dir;
-  const std::string copy = dir / "other_devices.sqlite";
-  std::filesystem::copy_file(Fixture("h100_2gpu_1s.sqlite"), copy);
-  ::nsys::testing::Exec(copy,
-                        "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 5 WHERE rowid % 97 = 3;"
-                        "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET deviceId = 9 WHERE rowid = (SELECT max(rowid) FROM "
-                        "CUPTI_ACTIVITY_KIND_MEMCPY);"
-                        "UPDATE CUPTI_ACTIVITY_KIND_MEMSET SET deviceId = 12 WHERE rowid = (SELECT min(rowid) FROM "
-                        "CUPTI_ACTIVITY_KIND_MEMSET);");
+  const std::string copy = ::nsys::testing::EditedCopy(
+      dir, "h100_2gpu_1s.sqlite",
+      "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 5 WHERE rowid % 97 = 3;"
+      "UPDATE CUPTI_ACTIVITY_KIND_MEMCPY SET deviceId = 9 WHERE rowid = (SELECT max(rowid) FROM "
+      "CUPTI_ACTIVITY_KIND_MEMCPY);"
+      "UPDATE CUPTI_ACTIVITY_KIND_MEMSET SET deviceId = 12 WHERE rowid = (SELECT min(rowid) FROM "
+      "CUPTI_ACTIVITY_KIND_MEMSET);");
   const std::vector<int32_t> expected = SqlActivityDevices(copy);
   ASSERT_EQ(expected, (std::vector<int32_t>{0, 1, 5, 9, 12}));
   auto p = OpenOrDie(copy, TestOptions());
@@ -231,11 +229,10 @@ TEST(ProfileInfo, WithoutGpuTablesTheDevicesAreThoseOfTheActivity) {
 TEST(ProfileInfo, AKernelTableTheLoaderRefusesStillNamesItsDevices) {
   NSYS_REQUIRE_FIXTURES();
   ::nsys::testing::TempDir dir;
-  const std::string copy = dir / "no_end.sqlite";
-  std::filesystem::copy_file(Fixture("h100_2gpu_1s.sqlite"), copy);
-  ::nsys::testing::Exec(copy,
-                        "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 4 WHERE rowid % 50 = 1;"
-                        "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME COLUMN \"end\" TO finish;");
+  const std::string copy =
+      ::nsys::testing::EditedCopy(dir, "h100_2gpu_1s.sqlite",
+                                  "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 4 WHERE rowid % 50 = 1;"
+                                  "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME COLUMN \"end\" TO finish;");
   const std::vector<int32_t> expected = SqlActivityDevices(copy);
   ASSERT_EQ(expected, (std::vector<int32_t>{0, 1, 4}));
   auto p = OpenOrDie(copy, TestOptions());
@@ -251,9 +248,7 @@ TEST(ProfileInfo, AKernelTableTheLoaderRefusesStillNamesItsDevices) {
 TEST(ProfileInfo, WithoutAProcessTableTheActivityRowsNameTheProcesses) {
   NSYS_REQUIRE_FIXTURES();
   ::nsys::testing::TempDir dir;
-  const std::string copy = dir / "no_processes.sqlite";
-  std::filesystem::copy_file(Fixture("a100_2proc_mpi.sqlite"), copy);
-  ::nsys::testing::Exec(copy, "DROP TABLE PROCESSES;");
+  const std::string copy = ::nsys::testing::EditedCopy(dir, "a100_2proc_mpi.sqlite", "DROP TABLE PROCESSES;");
   std::vector<uint32_t> expected;
   Sql(copy).Each(
       "SELECT DISTINCT (g >> 24) & 16777215 AS pid FROM (SELECT globalPid AS g FROM CUPTI_ACTIVITY_KIND_KERNEL "

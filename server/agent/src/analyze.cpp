@@ -81,14 +81,23 @@ struct Outcome {
   std::optional<Unchecked> unchecked;
 };
 
-bool HasColumn(const skills::Table& t, const std::string& name) {
-  return std::any_of(t.columns.begin(), t.columns.end(), [&](const skills::Column& c) { return c.name == name; });
+// The index of the column named `name`, or nullopt.
+std::optional<size_t> ColumnNamed(const skills::Table& t, std::string_view name) {
+  for (size_t c = 0; c < t.columns.size(); ++c) {
+    if (t.columns[c].name == name) return c;
+  }
+  return std::nullopt;
 }
 
-// A column summed over the matching rows (for titles: "{sum_duration_ns:ms}").
+bool HasColumn(const skills::Table& t, const std::string& name) {
+  return ColumnNamed(t, name).has_value();
+}
+
+// A column summed over the matching rows (for titles: "{sum_duration_ns:ms}"); 0 when the table has no such column.
 double SumOf(const skills::Table& table, const std::vector<Match>& matches, const std::string& column) {
-  size_t c = 0;
-  while (c < table.columns.size() && table.columns[c].name != column) ++c;
+  const std::optional<size_t> at = ColumnNamed(table, column);
+  if (!at) return 0;
+  const size_t c = *at;
   double sum = 0;
   for (const auto& m : matches) {
     if (auto v = ToExprValue(table.rows[m.row][c]); v && std::holds_alternative<double>(*v))
@@ -100,12 +109,11 @@ double SumOf(const skills::Table& table, const std::vector<Match>& matches, cons
 // The matched rows' GPUs as a title names them: "the GPU" (the profile's only one), "GPU 0", "both GPUs", "all 4
 // GPUs", "GPUs 0 and 2", "GPUs 0, 2 and 5", "5 of 8 GPUs". Empty when the skill's rows carry no device_id.
 std::string GpusOf(const skills::Table& table, const std::vector<Match>& matches, size_t device_count) {
-  size_t c = 0;
-  while (c < table.columns.size() && table.columns[c].name != "device_id") ++c;
-  if (c == table.columns.size()) return "";
+  const std::optional<size_t> c = ColumnNamed(table, "device_id");
+  if (!c) return "";
   std::set<int64_t> ids;
   for (const auto& m : matches) {
-    if (auto v = ToExprValue(table.rows[m.row][c]); v && std::holds_alternative<double>(*v))
+    if (auto v = ToExprValue(table.rows[m.row][*c]); v && std::holds_alternative<double>(*v))
       ids.insert(static_cast<int64_t>(std::get<double>(*v)));
   }
   if (ids.empty()) return "";
@@ -408,12 +416,8 @@ std::string SpanText(int64_t ns) {
 // What the kernel time is, whatever dominates the span: the top kernels of top_kernels' rows by their share of all
 // kernel time ("Most kernel time: flash_fwd_kernel 51.2%, ..."). Empty when the table has no such rows.
 std::string KernelTimeSentence(const skills::Table& top) {
-  size_t pct = top.columns.size(), name = top.columns.size();
-  for (size_t c = 0; c < top.columns.size(); ++c) {
-    if (top.columns[c].name == "time_pct") pct = c;
-    if (top.columns[c].name == "short_name") name = c;
-  }
-  if (pct == top.columns.size() || name == top.columns.size()) return "";
+  const std::optional<size_t> pct = ColumnNamed(top, "time_pct"), name = ColumnNamed(top, "short_name");
+  if (!pct || !name) return "";
   // A long name keeps its head and its tail (cuBLAS names differ at the end: "..._execute_split_k_kernel__5x_cublas");
   // names that would then read alike are given whole.
   const auto cut = [](const std::string& n) {
@@ -421,8 +425,8 @@ std::string KernelTimeSentence(const skills::Table& top) {
   };
   std::vector<std::pair<std::string, double>> listed;
   for (const auto& row : top.rows) {
-    const auto share = ToExprValue(row[pct]);
-    const auto* label = std::get_if<std::string>(&row[name]);
+    const auto share = ToExprValue(row[*pct]);
+    const auto* label = std::get_if<std::string>(&row[*name]);
     if (share && std::holds_alternative<double>(*share) && label != nullptr)
       listed.emplace_back(*label, std::get<double>(*share));
   }

@@ -703,10 +703,13 @@ void KeepState(const std::vector<Query>& queries, ConversationState& state) {
 
 AskTurn DeclinePartialReading(const Reading& reading, const engine::Capabilities& caps) {
   using namespace query_exec;  // this file's own helpers
-  std::string unread;
-  for (const std::string& w : reading.unread) unread += fmt::format("{}'{}'", unread.empty() ? "" : ", ", w);
-  std::string not_held;
-  for (const std::string& w : reading.not_held) not_held += fmt::format("{}'{}'", not_held.empty() ? "" : ", ", w);
+  // The words as the reason quotes them: 'a', 'b'.
+  const auto quoted = [](const std::vector<std::string>& words) {
+    std::string out;
+    for (const std::string& w : words) out += fmt::format("{}'{}'", out.empty() ? "" : ", ", w);
+    return out;
+  };
+  const std::string unread = quoted(reading.unread), not_held = quoted(reading.not_held);
   std::string reason = !not_held.empty()
                            ? "I did not answer this question: it asks for " + not_held +
                                  ", which I cannot measure from the events this profile records."

@@ -57,7 +57,6 @@ Expected<std::shared_ptr<Profile>> Profile::Open(const std::string& path, const 
   if (cancel.cancelled()) return Cancelled();
 
   std::shared_ptr<ProfileImpl> impl;
-  bool kernel_devices = false;  // the devices of the kernel table come from its loaded column
   std::optional<FileIdentity> identity;
   std::string snapshot_path;
   std::string cache_dir;
@@ -87,7 +86,8 @@ Expected<std::shared_ptr<Profile>> Profile::Open(const std::string& path, const 
     impl->file_ = MapExportFile(db_path);
     auto probe = ProbeExport(*db, db_path, size, impl->pool_, impl->file_.get(), /*kernels_later=*/true);
     if (!probe) return probe.error();
-    kernel_devices = probe->devices_from_kernel_load;
+    // The kernel table's devices come from its loaded rows; until then no worker may write the snapshot.
+    impl->devices_pending_ = probe->devices_from_kernel_load;
     impl->info_ = std::move(probe->info);
     impl->schema_ = std::move(probe->schema);
     impl->ids_ = std::move(probe->ids);
@@ -100,9 +100,8 @@ Expected<std::shared_ptr<Profile>> Profile::Open(const std::string& path, const 
   impl->db_path_ = db_path;
   impl->identity_ = identity;
   impl->snapshot_path_ = snapshot_path;
-  impl->devices_pending_ = kernel_devices;  // before Start(): no worker may write the snapshot without them
   impl->Start();
-  if (kernel_devices) {
+  if (impl->devices_pending_) {  // written only by this thread until Open returns
     if (Status s = impl->AddKernelDevices(cancel, progress); !s.ok()) return s.error();
   }
   if (progress) progress(100.0, "opened");
@@ -143,7 +142,6 @@ std::vector<std::string> DamageNotes(const ProfileInfo& info, Need needs) {
 // so a table the loader refuses still leaves the open as it was.
 Status ProfileImpl::AddKernelDevices(const CancelToken& cancel, const ProgressSink& progress) {
   std::set<int32_t> ids;
-  Status found;
   if (Status loaded = Require(Need::kKernelRows, cancel, progress); loaded.ok()) {
     int32_t last = INT32_MIN;
     for (size_t i = 0; i < kernels_.size(); ++i) {
@@ -157,11 +155,9 @@ Status ProfileImpl::AddKernelDevices(const CancelToken& cancel, const ProgressSi
     if (!db) return db.error();
     db->WatchCancel(&cancel, nullptr);
     std::vector<Device> scanned;
-    {
-      std::lock_guard<std::mutex> lock(schema_mu_);
-      found = ReadActivityDevices(*db, db_path_, schema_, file_.get(), {kKernelTable}, scanned);
-    }
-    if (!found.ok()) return found;  // the open fails; devices_pending_ keeps a snapshot from being written
+    std::lock_guard<std::mutex> schema_lock(schema_mu_);
+    // On failure the open fails, and devices_pending_ keeps a snapshot from being written.
+    if (Status s = ReadActivityDevices(*db, db_path_, schema_, file_.get(), {kKernelTable}, scanned); !s.ok()) return s;
     for (const Device& d : scanned) ids.insert(d.id);
   }
   // The workers may have loaded every table meanwhile: the snapshot they held back is written now, with the devices.

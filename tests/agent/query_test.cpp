@@ -265,6 +265,60 @@ TEST(QueryFill, PointingBackDescribingTheRecordingAndTwoValuesOfOneSlot) {
         {Q({Measure::kCount}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true})});
 }
 
+// Plain words a clause that names its events once does not read describe those events, and the reading lists them;
+// words that may change the question, a second name, a comparison, or no name at all keep them unread.
+TEST(QueryFill, PlainWordsDescribeTheEventsTheClauseNames) {
+  const Reading conv = Fill("total time of the cudaMalloc allocator bookkeeping calls?");
+  EXPECT_TRUE(conv.complete());
+  EXPECT_EQ(conv.described, (std::vector<std::string>{"allocator", "bookkeeping"}));
+  Check("total time of the cudaMalloc allocator bookkeeping calls?",
+        {Q({Measure::kTotal}, {EventKind::kApi, "cudaMalloc", "", "", true})});
+  const Reading reduce =
+      Fill("What share of kernel time goes to the ring-reduce collective ncclDevKernel_AllReduce_Sum_f32_RING_LL?");
+  EXPECT_TRUE(reduce.complete());
+  EXPECT_EQ(reduce.described, (std::vector<std::string>{"ring-reduce"}));
+  // No name in the clause: the word may be the name asked about.
+  const Reading solver = Fill("how many solver kernels ran?");
+  EXPECT_FALSE(solver.complete());
+  EXPECT_EQ(solver.unread, (std::vector<std::string>{"solver"}));
+  // Words of time, state, relation or size change the question: unread whatever the clause names.
+  for (const char* q : {"how many cudaFree calls after warmup?", "total time of the failed cudaMalloc calls?",
+                        "how many overlapping nvfuser_pointwise kernels?", "how many non-blocking cudaFree calls?",
+                        "how many cudaMalloc calls per thread?"}) {
+    EXPECT_FALSE(Fill(q).complete()) << q;
+    EXPECT_TRUE(Fill(q).described.empty()) << q;
+  }
+  // Two names, or a comparison: an unread word may relate them.
+  EXPECT_FALSE(Fill("how many times does the allocator thing call cudaFree from cudaMalloc?").complete());
+  EXPECT_FALSE(Fill("is the gemm sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize64x256x8 slower than elementwise "
+                    "vectorized_elementwise_kernel?")
+                   .described.size() > 0);
+}
+
+// A fragment of three letters names only where a part of the name starts: "set" is no part of cudaMemset's name.
+TEST(QueryFill, AShortFragmentStartsAPartOfTheName) {
+  QueryVocabulary v = Vocabulary();
+  v.api.push_back("cudaMemset");
+  const Reading set = FillQueries("how many bytes did the cudaMemset calls set?", v);
+  ASSERT_EQ(set.queries.size(), 1u);
+  EXPECT_EQ(set.queries[0].subject.name, "cudaMemset");
+  EXPECT_FALSE(set.queries[0].versus_subject.has_value()) << DescribeQuery(set.queries[0]);
+  // At a part's start it names: "mem" of cudaMemset (a capital after a small letter), "all" is a lexicon word.
+  const Reading mem = FillQueries("how many Mem calls?", v);
+  ASSERT_EQ(mem.queries.size(), 1u);
+  EXPECT_EQ(mem.queries[0].subject.name, "Mem");
+}
+
+// "how many kernels did TensorRT run": a framework's name before "run" is the program, even where a range has it.
+TEST(QueryFill, AFrameworkThatRanIsNoFilter) {
+  QueryVocabulary v = Vocabulary();
+  v.nvtx.push_back("TensorRT:ExecutionContext::enqueue");
+  const Reading r = FillQueries("How many distinct kernels did TensorRT run in this profile?", v);
+  ASSERT_EQ(r.queries.size(), 1u) << (r.unread.empty() ? "" : r.unread.front());
+  EXPECT_TRUE(r.queries[0].scope.inside.empty()) << DescribeQuery(r.queries[0]);
+  EXPECT_TRUE(r.queries[0].subject.name.empty()) << DescribeQuery(r.queries[0]);
+}
+
 TEST(QueryReading, SaysHowTheQuestionWasRead) {
   Query q =
       Q({Measure::kTotal}, {EventKind::kKernels, "nvfuser", ""}, Scope{{}, {}, -1, "runFusionWithInputs", {}, {}});
@@ -373,6 +427,37 @@ TEST(QueryExecute, YesNoMigrationsAndDeclinedPartialReadings) {
   EXPECT_NE(partial->answer.refusal->reason.find("'last 200'"), std::string::npos) << partial->answer.refusal->reason;
   ASSERT_FALSE(partial->answer.refusal->alternatives.empty());
   EXPECT_EQ(partial->answer.refusal->alternatives.front(), "count of kernels, all GPUs");
+}
+
+// On the H100 fixture (figures from sqlite3 over it: the 640 kernels whose short name contains sm80_xmma_gemm take
+// 38,781,120 ns; devices 1 and 0 run 22,444,359 and 22,385,163 ns of kernels, 59,196 ns apart).
+TEST(QueryExecute, DescribedWordsMarginsAndClausesNoQueryHolds) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto h100 = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(h100.ok());
+  // A plain word beside the name describes the kernels, and the answer says so under its reading.
+  auto gemm = ws.Ask({h100->id, "total time of the matrix-multiply sm80_xmma_gemm kernels?", ""}, {});
+  ASSERT_TRUE(gemm.ok());
+  EXPECT_EQ(gemm->answer.summary.rfind("Read as: total time of kernels whose name contains `sm80_xmma_gemm`", 0), 0u)
+      << gemm->answer.summary;
+  EXPECT_NE(gemm->answer.summary.find("\nTaken as describing them, not as filters: 'matrix-multiply'.\n"),
+            std::string::npos)
+      << gemm->answer.summary;
+  EXPECT_NE(gemm->answer.summary.find("total 38.781 ms (640 kernels"), std::string::npos) << gemm->answer.summary;
+  // "by how much": the difference of the two ranked rows.
+  auto margin =
+      ws.Ask({h100->id, "which of the 2 GPUs spent more total time running kernels, and by how much?", ""}, {});
+  ASSERT_TRUE(margin.ok());
+  EXPECT_NE(margin->answer.summary.find("Difference: 59.196 µs (device 1 over device 0)."), std::string::npos)
+      << margin->answer.summary;
+  // A clause that asks for what no Query holds (a share of a span not the events' own) is declined, not handed to
+  // the phrase parser to answer another question.
+  auto span = ws.Ask({h100->id, "how much of the GPU span is spent in host-to-device copies, as a pct?", ""}, {});
+  ASSERT_TRUE(span.ok());
+  ASSERT_TRUE(span->answer.refusal.has_value()) << span->answer.summary;
+  EXPECT_NE(span->answer.refusal->reason.find("I could not read all of this question"), std::string::npos)
+      << span->answer.refusal->reason;
 }
 
 }  // namespace

@@ -572,6 +572,16 @@ bool AsksForADiagnosis(const Reading& reading) {
   });
 }
 
+// Under the reading's first line: the words taken as describing the events, so that a word read wrongly that way is
+// seen at once ("Taken as describing them, not as filters: 'GEMM'.").
+void NoteDescription(const std::vector<std::string>& described, std::string& summary) {
+  if (described.empty()) return;
+  std::string note = "Taken as describing them, not as filters: ";
+  for (size_t i = 0; i < described.size(); ++i) note += fmt::format("{}'{}'", i ? ", " : "", described[i]);
+  const size_t line = summary.find('\n');
+  summary.insert(line == std::string::npos ? summary.size() : line + 1, note + ".\n");
+}
+
 }  // namespace
 
 namespace {
@@ -635,6 +645,7 @@ AskTurn AskOfflineTurn(const std::string& question, const engine::Profile& profi
                                         prior ? prior->queries : std::vector<Query>{});
     if (reading.complete()) {
       AskTurn turn = AnswerQueries(reading.queries, profile, run, cancel);
+      NoteDescription(reading.described, turn.answer.summary);
       turn.state.question = question;
       return turn;
     }
@@ -643,7 +654,10 @@ AskTurn AskOfflineTurn(const std::string& question, const engine::Profile& profi
     // the question, or another one, without saying so). A question for a cause goes to the diagnosis; one with no
     // reading at all (an overview, a skill by name) to the parser; one that asks for what no Query measures (an L2
     // cache's hit rate, occupancy) is declined, saying so.
-    if ((!reading.queries.empty() || !reading.not_held.empty()) && !AsksForADiagnosis(reading)) {
+    // A question none of whose clauses made a Query, with a word written as a name the profile does not have, goes to
+    // the phrase parser, which says so and offers the closest names.
+    const bool unbuilt = reading.unbuilt && NamesWrittenIn(reading.unread).empty();
+    if ((!reading.queries.empty() || !reading.not_held.empty() || unbuilt) && !AsksForADiagnosis(reading)) {
       AskTurn turn = DeclinePartialReading(reading, profile.info().caps);
       turn.state.question = question;
       return turn;

@@ -400,6 +400,20 @@ std::string NoneText() {
   return "none: no event in the profile matches this reading.";
 }
 
+// Two ranked rows ("which of the 2 GPUs ..., and by how much?"): the difference of their first figures.
+std::string MarginOf(Measure m, const Side& side) {
+  const size_t a = side.rows[0], b = side.rows[1];
+  const std::string_view column = ColumnOf(m);
+  const double x = CellNumber(side.table, a, column), y = CellNumber(side.table, b, column);
+  if (std::isnan(x) || std::isnan(y)) return "";
+  const bool pct =
+      m == Measure::kShare || m == Measure::kGpuShare || m == Measure::kUtilization || m == Measure::kIdleShare;
+  const std::string diff =
+      pct ? fmt::format("{:.1f} percentage points", std::abs(x - y)) : FormatMeasure(m, Value(std::abs(x - y)));
+  return fmt::format(" Difference: {} ({} over {}).", diff, support::MarkdownText(GroupOf(side, a)),
+                     support::MarkdownText(GroupOf(side, b)));
+}
+
 // The facts of a Query without a comparison.
 std::string FactsOf(const Query& q, const Side& side) {
   if (Asked(q, Measure::kGroups) && q.measures.size() == 1) return GroupsFact(q, side);
@@ -436,6 +450,7 @@ std::string FactsOf(const Query& q, const Side& side) {
     out += fmt::format(" These {} together: {} {}.", side.rows.size(), kWords[static_cast<size_t>(first)],
                        FormatMeasure(first, together));
   }
+  if (q.rank != Rank::kNone && side.rows.size() == 2) out += MarginOf(first, side);
   return out;
 }
 
@@ -701,6 +716,23 @@ void KeepState(const std::vector<Query>& queries, ConversationState& state) {
 
 }  // namespace query_exec
 
+std::vector<std::string> NamesWrittenIn(const std::vector<std::string>& unread) {
+  std::vector<std::string> out;
+  for (const std::string& words : unread) {
+    for (size_t at = 0; at < words.size();) {
+      const size_t space = std::min(words.find(' ', at), words.size());
+      const std::string_view w = std::string_view(words).substr(at, space - at);
+      const bool camel =
+          std::adjacent_find(w.begin(), w.end(), [](char a, char b) {
+            return std::islower(static_cast<unsigned char>(a)) && std::isupper(static_cast<unsigned char>(b));
+          }) != w.end();
+      if (w.find('_') != std::string_view::npos || w.find("::") != std::string_view::npos || camel) out.emplace_back(w);
+      at = space + 1;
+    }
+  }
+  return out;
+}
+
 AskTurn DeclinePartialReading(const Reading& reading, const engine::Capabilities& caps) {
   using namespace query_exec;  // this file's own helpers
   // The words as the reason quotes them: 'a', 'b'.
@@ -715,6 +747,11 @@ AskTurn DeclinePartialReading(const Reading& reading, const engine::Capabilities
                                  ", which I cannot measure from the events this profile records."
                            : "I could not read all of this question, so I did not answer it: I did not understand " +
                                  (unread.empty() ? std::string("what it asks") : unread) + ".";
+  // A word written as a name ("foo_bar_kernel", "runFusion") that the reading did not take as one: no event of the
+  // profile has it in its name (the vocabulary holds every name a word of the question is part of).
+  for (const std::string& w : NamesWrittenIn(reading.unread))
+    reason +=
+        fmt::format(" There is no kernel named '{}' in this profile, nor a CUDA call or NVTX range of that name.", w);
   std::vector<std::string> alternatives;
   for (const Query& q : reading.queries) {
     const std::string read = DescribeQuery(q);

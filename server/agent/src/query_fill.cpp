@@ -203,10 +203,26 @@ std::vector<NameClass> ClassesWhere(const QueryVocabulary& v, size_t members, Is
   return out;
 }
 
-// The vocabularies a word is the whole name of (exact) or a fragment of.
+// Whether `lower` occurs in `name` where a part of the name starts: at its start, after a character that is no letter
+// or digit, or at a capital after a small letter ("cudaMemset": "cuda", "memset", not "set").
+bool ContainsAtPartStart(std::string_view name, std::string_view lower) {
+  const auto alnum = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; };
+  for (size_t at = 0; at + lower.size() <= name.size(); ++at) {
+    const bool starts =
+        at == 0 || !alnum(name[at - 1]) ||
+        (std::isupper(static_cast<unsigned char>(name[at])) && std::islower(static_cast<unsigned char>(name[at - 1])));
+    if (starts && Lower(name.substr(at, lower.size())) == lower) return true;
+  }
+  return false;
+}
+
+// The vocabularies a word is the whole name of (exact) or a fragment of. A fragment of three letters must start a
+// part of the name: "set" is no fragment of cudaMemset, nor "sim" of a name that merely has those letters.
 std::vector<NameClass> ClassesOf(const std::string& lower, const QueryVocabulary& v, bool exact) {
-  return ClassesWhere(
-      v, 1, [&](const std::string& n) { return (!exact || n.size() == lower.size()) && ContainsNoCase(n, lower); });
+  return ClassesWhere(v, 1, [&](const std::string& n) {
+    if (exact) return n.size() == lower.size() && ContainsNoCase(n, lower);
+    return lower.size() <= 3 ? ContainsAtPartStart(n, lower) : ContainsNoCase(n, lower);
+  });
 }
 
 // A family said with a placeholder: "layer_N_computation", "ensure_layer_*_weights", "block_<i>" become the name
@@ -380,6 +396,7 @@ struct Clause {
   std::optional<GroupBy> noun;          // the first noun of a GPU, process, stream or range the clause says
   bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
   std::vector<std::string> not_held;    // words for what no Query measures (Reading::not_held)
+  std::vector<std::string> described;   // plain words taken as describing the named events (Reading::described)
   std::vector<std::string> unread;
 };
 
@@ -854,10 +871,14 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
 // context after it, before a noun for the recording itself says which recording is meant, not which events are asked
 // about. "run" is such a noun only where the clause opens with the name ("how long did X run" asks about X).
 bool DescribesTheRecording(const std::vector<Item>& items, size_t i) {
-  static constexpr std::string_view kRecording[] = {"trace",  "traces",    "profile", "profiles", "capture",
-                                                    "export", "recording", "report",  "session"};
+  static constexpr std::string_view kRecording[] = {
+      "trace",   "traces", "profile", "profiles", "capture", "export",      "recording", "report",
+      "session", "engine", "job",     "workload", "app",     "application", "program",   "benchmark"};
   // The clause opens with the name: before it only stop words, names and words of context ("TensorRT fp16 run:").
   bool opens = true;
+  // "how many kernels did TensorRT run": a framework's name before "run" is the program that ran, whatever the profile
+  // also calls by that name.
+  const bool framework = lexicon::IsContextWord(Lower(items[i].word));
   for (size_t k = 0; k < i; ++k) {
     opens = opens && (items[k].Has(Slot::kStop) || items[k].kind == Item::kName ||
                       (items[k].kind == Item::kUnknown && lexicon::IsContextWord(Lower(items[k].word))));
@@ -865,7 +886,7 @@ bool DescribesTheRecording(const std::vector<Item>& items, size_t i) {
   for (size_t k = i + 1; k < items.size(); ++k) {
     const std::string w = Lower(items[k].word);
     if (std::find(std::begin(kRecording), std::end(kRecording), w) != std::end(kRecording)) return true;
-    if ((w == "run" || w == "runs") && opens) return true;
+    if ((w == "run" || w == "runs" || w == "ran") && (opens || framework)) return true;
     const bool describes =
         items[k].kind == Item::kName || (items[k].kind == Item::kUnknown && lexicon::IsContextWord(w));
     if (!describes) return false;
@@ -929,9 +950,22 @@ Clause ReadClause(const std::vector<Item>& items) {
     const bool describes =
         spelled || (items[i].kind == Item::kNumber && i + 1 < items.size() && IsGroupNoun(items[i + 1]) &&
                     IdOf(items[i].number).value_or(99) <= 16 && Lower(items[i + 1].word).back() == 's');
-    if (!describes) c.unread.push_back(items[i].word);
+    if (describes) continue;
+    if (items[i].kind == Item::kUnknown && lexicon::IsDescriptiveWord(items[i].word)) {
+      c.described.push_back(items[i].word);
+      continue;
+    }
+    c.unread.push_back(items[i].word);
   }
   ReadTwoNames(items, c);
+  // A plain word describes the events only where the clause names them, once ("the nvjet GEMM kernels"), and sets no
+  // two sides against each other; elsewhere it may be the name of what is asked ("the solver kernel") or relate two
+  // names ("the llama sim call cudaDeviceSynchronize"): unread.
+  const bool named = c.names.size() + (c.inside.empty() ? 0 : 1) == 1;
+  if (!named || c.versus || c.compare || !c.versus_names.empty()) {
+    c.unread.insert(c.unread.end(), c.described.begin(), c.described.end());
+    c.described.clear();
+  }
   return c;
 }
 
@@ -1436,6 +1470,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       Clause c = ReadClause(items);
       reading.unread.insert(reading.unread.end(), c.unread.begin(), c.unread.end());
       reading.not_held.insert(reading.not_held.end(), c.not_held.begin(), c.not_held.end());
+      reading.described.insert(reading.described.end(), c.described.begin(), c.described.end());
       // "Both processes call cudaStreamSynchronize. ... in that call?": the scene's names serve a question of none.
       if (first_clause && context && c.names.empty() && !context->names.empty() && PointsBack(items))
         LendSubject(*context, c);
@@ -1463,14 +1498,14 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
         if (auto earlier = asks_nothing ? std::nullopt : ToQuery(w, &*q))
           queries.push_back(std::move(*earlier));
         else
-          reading.unread.push_back(words);
+          reading.unread.push_back(words), reading.unbuilt = true;
       }
       waiting.clear();
       queries.push_back(std::move(*q));
     }
     context.reset();
   }
-  for (const auto& [w, words] : waiting) reading.unread.push_back(words);
+  for (const auto& [w, words] : waiting) reading.unread.push_back(words), reading.unbuilt = true;
   if (lent && queries.empty()) reading.unread.push_back("(a place with no question)");
   reading.queries = Merge(std::move(queries));
   return reading;

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "nsys/agent/query.h"
@@ -27,6 +28,43 @@ constexpr std::string_view kContextWords[] = {"pytorch", "torch",       "jax",  
                                               "julia",   "openmp",      "tensorrt", "trt",    "python",     "fortran",
                                               "app",     "application", "program",  "binary", "version",    "build",
                                               "nvidia",  "geforce",     "rtx",      "gtx",    "tesla",      "quadro"};
+// Words that, left unread, may change what a question asks: time and order ("after", "last", "second"), bounds
+// and exclusions ("except", "only", "without"), relations ("that", "whose", "while"), sizes and speeds said as
+// adjectives ("small", "slow"), states of events ("idle", "overlapping", "blocking", "failed"), units of a program
+// no Query holds ("thread", "frame", "step", "layer") and the words of a diagnosis ("why", "bottleneck"). Any other
+// plain word a clause that names its events does not read is taken as describing them (IsDescriptiveWord).
+constexpr std::string_view kMeaningWords[] = {
+    "after",       "before",     "since",      "until",        "till",         "between",      "within",
+    "during",      "while",      "when",       "whenever",     "once",         "then",         "next",
+    "previous",    "prior",      "later",      "earlier",      "early",        "late",         "latest",
+    "earliest",    "recent",     "initial",    "final",        "first",        "last",         "second",
+    "third",       "fourth",     "fifth",      "start",        "starts",       "starting",     "begin",
+    "begins",      "began",      "beginning",  "end",          "ends",         "ending",       "ended",
+    "finish",      "finished",   "moment",     "window",       "interval",     "period",       "phase",
+    "step",        "steps",      "iteration",  "iterations",   "epoch",        "epochs",       "frame",
+    "frames",      "stage",      "stages",     "layer",        "layers",       "warmup",       "warm",
+    "cold",        "except",     "excluding",  "exclude",      "excluded",     "without",      "not",
+    "no",          "none",       "nor",        "never",        "only",         "just",         "outside",
+    "ignoring",    "ignore",     "besides",    "other",        "others",       "else",         "apart",
+    "that",        "which",      "whose",      "who",          "where",        "if",           "unless",
+    "whether",     "same",       "different",  "distinct",     "unique",       "new",          "old",
+    "repeated",    "small",      "smaller",    "smallest",     "large",        "big",          "tiny",
+    "huge",        "long",       "short",      "slow",         "fast",         "quick",        "quickest",
+    "expensive",   "cheap",      "cheapest",   "heavy",        "light",        "hot",          "busy",
+    "busiest",     "idle",       "idling",     "gap",          "gaps",         "overlap",      "overlaps",
+    "overlapping", "overlapped", "concurrent", "concurrently", "simultaneous", "parallel",     "serial",
+    "serialized",  "failed",     "fail",       "fails",        "failing",      "error",        "errors",
+    "blocking",    "blocked",    "blocks",     "exposed",      "hidden",       "waiting",      "wait",
+    "waits",       "waited",     "stalled",    "stall",        "synchronous",  "asynchronous", "async",
+    "thread",      "core",       "cores",      "cpu",          "sm",           "sms",          "warp",
+    "warps",       "register",   "registers",  "occupancy",    "utilization",  "utilisation",  "efficiency",
+    "latency",     "queue",      "queued",     "delay",        "delayed",      "why",          "bottleneck",
+    "bottlenecks", "wrong",      "improve",    "optimize",     "optimise",     "recommend",    "recommendation",
+    "suggest",     "fix",        "problem",    "problems",     "advice",       "cause",        "causes",
+    "expected",    "normal",     "usual",      "typical",      "half",         "double",       "twice",
+    "triple",      "ratio",      "percentile", "median",       "variance",     "deviation",    "jitter",
+    "spread",      "outlier",    "outliers",   "nested",       "nesting",      "enclosing",    "enclosed",
+    "child",       "children",   "parent",     "parents",      "inner",        "outer",        "according"};
 constexpr std::array<std::string_view, 5> kApiClasses = {"sync", "alloc", "free", "module", "launch"};
 
 constexpr Entry kEntries[] = {
@@ -63,6 +101,7 @@ constexpr Entry kEntries[] = {
     {"fraction", Slot::kMeasure, M(Measure::kShare)},
     {"percent", Slot::kMeasure, M(Measure::kShare)},
     {"percentage", Slot::kMeasure, M(Measure::kShare)},
+    {"pct", Slot::kMeasure, M(Measure::kShare)},
     {"%", Slot::kMeasure, M(Measure::kShare)},
     {"proportion", Slot::kMeasure, M(Measure::kShare)},
     {"portion", Slot::kMeasure, M(Measure::kShare)},
@@ -798,6 +837,7 @@ constexpr Entry kEntries[] = {
     {"averaged", Slot::kMeasure, M(Measure::kAverage)},
     {"eat", Slot::kWeakTotal, 1},
     {"eats", Slot::kWeakTotal, 1},
+    {"totals", Slot::kWeakTotal, 0},
     {"copying", Slot::kEvents, E(EventKind::kMemcpy)},
     {"direction", Slot::kEvents, E(EventKind::kMemcpy)},
     {"directions", Slot::kEvents, E(EventKind::kMemcpy)},
@@ -832,6 +872,29 @@ bool IsContextWord(std::string_view lower) {
   }
   return i == lower.size() && letters <= 4 && digits >= 1 && digits <= 4 && lower.size() - letters - digits <= 2 &&
          (letters > 0 || digits >= 3);
+}
+
+bool IsMeaningWord(std::string_view lower) {
+  return std::find(std::begin(kMeaningWords), std::end(kMeaningWords), lower) != std::end(kMeaningWords);
+}
+
+bool IsDescriptiveWord(std::string_view word) {
+  if (word.size() < 2 || !std::isalpha(static_cast<unsigned char>(word.front())) ||
+      !std::isalpha(static_cast<unsigned char>(word.back())))
+    return false;
+  std::string lower;
+  for (char ch : word) {
+    if (!std::isalpha(static_cast<unsigned char>(ch)) && ch != '-') return false;  // names: "run_x", "a::b", "fp16"
+    lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  }
+  // Each part of a hyphenated word counts: "co-location" is description, "non-overlapping" is not.
+  for (size_t at = 0; at <= lower.size();) {
+    const size_t dash = std::min(lower.find('-', at), lower.size());
+    const std::string_view part = std::string_view(lower).substr(at, dash - at);
+    if (part.empty() || IsMeaningWord(part) || part == "non" || part == "un") return false;
+    at = dash + 1;
+  }
+  return true;
 }
 
 }  // namespace nsys::agent::lexicon

@@ -43,6 +43,12 @@ struct Reading {
   // Of those, the words for what no Query measures (occupancy, an L2 cache's hit rate, power): the question is declined
   // whatever else it says, never handed to the phrase parser to answer something else.
   std::vector<std::string> not_held;
+  // Plain words of a clause that names its events, taken as describing them, not as filters ("the nvjet GEMM
+  // kernels": 'GEMM'): the answer says so under its reading.
+  std::vector<std::string> described;
+  // A clause asked for something (a measure, a subject) that no Query could hold: the question is declined, never
+  // handed to the phrase parser to answer something else.
+  bool unbuilt = false;
   bool complete() const { return !queries.empty() && unread.empty(); }
 };
 // `previous`: the Queries of the conversation's last turn, which a follow-up ("and on GPU 1?") continues.
@@ -51,6 +57,10 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
 
 // A question read only in part, declined: a refusal that says which words were not understood and what was, and
 // offers the readings it did make as questions it can answer, so the user can ask again without guessing.
+// The words of `unread` written as names ("foo_bar_kernel", "a::b", "runFusion"): with an underscore, "::" or a
+// capital after a small letter.
+std::vector<std::string> NamesWrittenIn(const std::vector<std::string>& unread);
+
 AskTurn DeclinePartialReading(const Reading& reading, const engine::Capabilities& caps);
 
 }  // namespace nsys::agent

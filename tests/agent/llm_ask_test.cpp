@@ -19,6 +19,7 @@
 #include "core/workspace_test_util.h"
 #include "fixtures.h"
 #include "llm/standin.h"
+#include "nsys/agent/query_json.h"
 #include "nsys/core/workspace.h"
 
 namespace nsys::agent {
@@ -139,6 +140,80 @@ json ThreeStepScenario() {
             {{"tool_calls",
               {{{"name", "top_kernels"}, {"arguments", {"{\"device\": 0,", " \"limit\": 1, \"base\": false}"}}}}}},
             {{"echo_tool_result", true}}}}};
+}
+
+// The query tool: a Query the model fills (first with a measure the executor has no name for, which goes back to it as
+// the reader's error naming the member), answered by the one executor; the answer is the executor's text, then the
+// model's paragraph if every number in it is among the tool results. SQL over the fixture: device 1 runs 1,721
+// kernels for 22,444,359 ns.
+json QueryScenario(const std::string& final_text) {
+  const std::string bad = R"({"queries": [{"measures": ["avg"], "subject": {"events": "kernels"}}]})";
+  const std::string good =
+      R"({"queries": [{"measures": ["count", "total"], "subject": {"events": "kernels"}, "scope": {"devices": [1]}}]})";
+  return {{"responses",
+           {{{"tool_calls", {{{"name", "query"}, {"arguments", {bad}}}}}},
+            {{"tool_calls", {{{"name", "query"}, {"arguments", {good}}}}}},
+            {{"text", {final_text}}}}}};
+}
+
+TEST_P(LlmAsk, TheQueryToolAnswersFromTheExecutorAndHoldsTheModelToItsFigures) {
+  const auto profile = testing::LoadedProfile(*ws_, id_);
+  ASSERT_TRUE(profile);
+  LlmAskRequest request = Request("How many kernels ran on GPU 1, and for how long?");
+  request.profile = profile.get();
+  request.model = "stand-in";
+  {
+    Standin standin(QueryScenario("GPU 1 ran 1,721 kernels, 22.444 ms in all."));
+    auto client = Client(standin);
+    auto r = AskWithLlm(request, *client, skills_, run_, {}, {});
+    ASSERT_TRUE(r) << r.error().message;
+    auto requests = standin.Requests();
+    ASSERT_EQ(requests.size(), 3u);
+    // The query tool is offered first, beside every skill, with the Query's schema; the prompt asks for it.
+    const json& first = requests[0]["body"];
+    const bool openai = GetParam() == llm::Provider::kOpenAI;
+    ASSERT_EQ(first["tools"].size(), skills_.size() + 1);
+    const json& tool = first["tools"][0];
+    EXPECT_EQ(openai ? tool["function"]["name"] : tool["name"], "query");
+    const json& params = openai ? tool["function"]["parameters"] : tool["input_schema"];
+    EXPECT_EQ(params["properties"]["queries"]["items"], QuerySchema());
+    // The bad Query went back as an error naming its member; the good one's result is the executor's text.
+    auto results = ToolResults(requests[2]["body"]);
+    ASSERT_EQ(results.size(), 2u);
+    EXPECT_NE(results[0].first.find("queries[0].measures[0]: unknown measure 'avg'; one of total, count"),
+              std::string::npos)
+        << results[0].first;
+    EXPECT_EQ(results[1].first.rfind("Read as: count and total time of kernels, on device 1.\n", 0), 0u)
+        << results[1].first;
+    EXPECT_NE(results[1].first.find("1,721 kernels, total 22.444 ms"), std::string::npos) << results[1].first;
+    // The answer: the executor's text, then the paragraph, whose figures are the tool's own.
+    const Answer& a = r->answer;
+    EXPECT_EQ(
+        a.summary.rfind("Read as: count and total time of kernels, on device 1.\n1,721 kernels, total 22.444 ms", 0),
+        0u)
+        << a.summary;
+    EXPECT_NE(a.summary.find("**AI (stand-in):** GPU 1 ran 1,721 kernels, 22.444 ms in all."), std::string::npos)
+        << a.summary;
+    ASSERT_EQ(a.evidence.size(), 1u);
+    EXPECT_EQ(a.evidence[0].call.skill, "event_stats");
+    EXPECT_EQ(a.evidence[0].call.filter.devices, std::vector<int32_t>{1});
+    EXPECT_EQ(a.verify, VerifyCommand(a.evidence[0].call, path_));
+    EXPECT_EQ(a.confidence, Confidence::kMedium);  // one of the model's calls failed
+  }
+  {
+    // A paragraph that states a figure no tool gave is left out, and the note names it; the figures stay.
+    Standin standin(QueryScenario("GPU 1 ran 1,900 kernels."));
+    auto client = Client(standin);
+    auto r = AskWithLlm(request, *client, skills_, run_, {}, {});
+    ASSERT_TRUE(r) << r.error().message;
+    const std::string& summary = r->answer.summary;
+    EXPECT_NE(summary.find("1,721 kernels, total 22.444 ms"), std::string::npos) << summary;
+    EXPECT_EQ(summary.find("1,900 kernels"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("*The AI paragraph from stand-in was left out: it states 1900, a number that is not among "
+                           "the measured figures.*"),
+              std::string::npos)
+        << summary;
+  }
 }
 
 TEST_P(LlmAsk, AMultiStepToolLoopAnswersFromRealSkillResults) {

@@ -15,6 +15,7 @@
 
 #include "fixtures.h"
 #include "nsys/agent/query_answer.h"
+#include "nsys/agent/query_json.h"
 #include "nsys/core/workspace.h"
 
 namespace nsys::agent {
@@ -317,6 +318,43 @@ TEST(QueryFill, AFrameworkThatRanIsNoFilter) {
   ASSERT_EQ(r.queries.size(), 1u) << (r.unread.empty() ? "" : r.unread.front());
   EXPECT_TRUE(r.queries[0].scope.inside.empty()) << DescribeQuery(r.queries[0]);
   EXPECT_TRUE(r.queries[0].subject.name.empty()) << DescribeQuery(r.queries[0]);
+}
+
+// The JSON form read from a model's untrusted JSON: each member's type is checked and a bad one named by its path; a
+// Query written out reads back as itself.
+TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
+  const auto error = [](const char* text) {
+    auto q = QueriesFromJson(nlohmann::json::parse(text));
+    return q ? std::string() : q.error().message;
+  };
+  EXPECT_EQ(error(R"({"measures": "count", "subject": {"events": "kernels"}})"),
+            "queries[0].measures: an array is required");
+  EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels", "kernel": "gemm"}}])"),
+            "queries[0].subject: unknown member 'kernel'; the members are events, name, copyKind, apiClass, memory");
+  EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "scope": {"devices": ["0"]}}])"),
+            "queries[0].scope.devices[0]: not an integer");
+  EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "limit": 2.5}])"),
+            "queries[0].limit: not an integer");
+  EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": 3}}])"), "queries[0].subject.events: not a string");
+  EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "yesIfLess": "yes"}])"),
+            "queries[0].yesIfLess: not true or false");
+  EXPECT_EQ(error("[]"), "queries: at least one Query is needed");
+  EXPECT_EQ(error("7"), "queries: a Query object or an array of them");
+  // Models write 3.0 for 3.
+  auto limit = QueriesFromJson(nlohmann::json::parse(
+      R"({"measures": ["total"], "subject": {"events": "kernels"}, "groupBy": "name", "rank": "top", "limit": 3.0})"));
+  ASSERT_TRUE(limit) << limit.error().message;
+  EXPECT_EQ(limit->front().limit, 3);
+
+  Query q = Q({Measure::kCount, Measure::kMaxBytes}, {EventKind::kMemcpy, "", "Unified HtoD"},
+              Scope{{0, 1}, {4242}, 7, "forward", 0.5, 1.5, -1, -1, 1024, -1});
+  q.subject.memory = "pageable";
+  q.versus_scope = Scope{{1}, {}, -1, "", {}, {}};
+  q.form = Form::kYesNo;
+  q.yes_if_less = true;
+  auto back = QueryFromJson(QueryToJson(q), "q");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, q) << QueryToJson(q).dump();
 }
 
 TEST(QueryReading, SaysHowTheQuestionWasRead) {

@@ -8,6 +8,10 @@
 #include <utility>
 #include <variant>
 
+#include "nsys/agent/explain_llm.h"
+#include "nsys/agent/query_answer.h"
+#include "nsys/agent/query_json.h"
+#include "nsys/engine/profile.h"
 #include "nsys/skills/registry.h"
 #include "nsys/support/render_text.h"
 
@@ -162,7 +166,17 @@ struct CallLog {
   std::vector<Evidence> evidence;
   int ok = 0;
   int failed = 0;
+  std::string facts;     // every tool result the model read: what its paragraph may quote
+  std::string executor;  // the query tool's answers, in order: the answer's body when there are any
 };
+
+// What the system prompt adds when the query tool is offered.
+constexpr std::string_view kQueryPrompt =
+    "\n\nPrefer the query tool: each Query says what to measure (measures), of which events (subject), where "
+    "(scope), grouped and ranked how, compared with what, and the form of the answer; one call may hold several. "
+    "Ask as many rounds of Queries as the question needs (a why question: the Queries whose figures explain it). The "
+    "tool's answers are shown to the user as written; your final text is a short paragraph around them that quotes "
+    "their figures exactly as the tool wrote them and states no other number.";
 
 class Loop {
  public:
@@ -172,10 +186,15 @@ class Loop {
 
   Expected<LlmAskResult> Run() {
     llm::ChatRequest chat;
-    chat.tools = SkillTools(skills_);
+    if (request_.profile) chat.tools.push_back(QueryTool());
+    for (llm::ToolSpec& t : SkillTools(skills_)) chat.tools.push_back(std::move(t));
     chat.temperature = 0.0;
     chat.messages = request_.history;
-    if (chat.messages.empty()) chat.messages.push_back({llm::Role::kSystem, LlmSystemPrompt(request_.profile_summary)});
+    if (chat.messages.empty()) {
+      std::string prompt = LlmSystemPrompt(request_.profile_summary);
+      if (request_.profile) prompt += kQueryPrompt;
+      chat.messages.push_back({llm::Role::kSystem, std::move(prompt)});
+    }
     chat.messages.push_back({llm::Role::kUser, request_.question});
     LlmAskResult result;
     result.from_cache = true;
@@ -241,9 +260,10 @@ class Loop {
       out.tool_error = true;
       return out;
     };
+    if (call.name == "query" && request_.profile) return AskQueries(call, out, fail);
     auto skill = std::find_if(skills_.begin(), skills_.end(), [&](const auto& s) { return s->name() == call.name; });
     if (skill == skills_.end()) {
-      std::string known;
+      std::string known = request_.profile ? "query" : "";
       for (const auto& s : skills_) known += (known.empty() ? "" : ", ") + s->name();
       return fail(fmt::format("unknown tool '{}'; the tools are: {}", call.name.substr(0, 80), known));
     }
@@ -260,6 +280,7 @@ class Loop {
     }
     ++log_.ok;
     out.content = TableForModel(call.name, *table, request_.max_result_rows, request_.max_result_bytes);
+    log_.facts += out.content + "\n";
     if (!table->declined) {
       const bool seen = std::any_of(log_.evidence.begin(), log_.evidence.end(),
                                     [&](const Evidence& e) { return SameCall(e.call, *skill_call); });
@@ -272,7 +293,52 @@ class Loop {
     return out;
   }
 
+  // The `query` tool: the model's Queries, read by the one reader of the JSON form and answered by the one executor.
+  // The executor's text (each reading and its figures) is the tool's result and, at the end, the answer.
+  template <typename Fail>
+  Expected<llm::Message> AskQueries(const llm::ToolCall& call, llm::Message& out, const Fail& fail) {
+    if (!call.arguments.is_object() || !call.arguments.contains("queries"))
+      return fail("the query tool takes {\"queries\": [Query, ...]}: " + call.raw_arguments.substr(0, 120));
+    auto queries = QueriesFromJson(call.arguments.at("queries"));
+    if (!queries) return fail(queries.error().message);
+    AskTurn turn = AnswerQueries(*queries, *request_.profile, run_, cancel_);
+    if (cancel_.cancelled()) return MakeError(ErrorKind::kCancelled, "the question was cancelled");
+    const std::string text = turn.answer.refusal ? turn.answer.refusal->reason : turn.answer.summary;
+    if (turn.answer.evidence.empty()) return fail(text.empty() ? std::string("no Query could be answered") : text);
+    ++log_.ok;
+    out.content = text;
+    log_.facts += text + "\n";
+    log_.executor += (log_.executor.empty() ? "" : "\n\n") + text;
+    for (Evidence& e : turn.answer.evidence) {
+      const bool seen = std::any_of(log_.evidence.begin(), log_.evidence.end(),
+                                    [&](const Evidence& x) { return SameCall(x.call, e.call); });
+      if (!seen) log_.evidence.push_back(std::move(e));
+    }
+    return out;
+  }
+
+  // An answer from Queries: the executor's text, then the model's paragraph when each of its numbers is among the
+  // tool results (else a note naming the one it invented).
+  Answer FinishFromQueries(const std::string& text) const {
+    Answer answer;
+    const AiParagraph p = ParagraphFromReply(text, log_.facts, request_.model.empty() ? "the model" : request_.model);
+    answer.summary =
+        log_.executor + "\n\n" +
+        (p.status == ParagraphStatus::kReady ? fmt::format("**AI ({}):** {}", SanitizeParagraph(p.model), p.text)
+                                             : fmt::format("*{}*", SanitizeParagraph(p.note)));
+    answer.evidence = log_.evidence;
+    answer.verify = VerifyCommand(answer.evidence.front().call, request_.profile_path);
+    answer.confidence = log_.failed > 0 ? Confidence::kMedium : Confidence::kHigh;
+    answer.confidence_reason =
+        "Every figure is a cell of the cited rows, computed over the events each reading names; the model chose the "
+        "Queries" +
+        std::string(p.status == ParagraphStatus::kReady ? ", and its paragraph states only figures among them." : ".") +
+        (log_.failed > 0 ? fmt::format(" {} of its tool calls failed.", log_.failed) : "");
+    return answer;
+  }
+
   Answer Finish(const std::string& text) const {
+    if (!log_.executor.empty()) return FinishFromQueries(text);
     Answer answer;
     answer.summary = support::MarkdownFromModel(text);  // the model's Markdown, without HTML, links or images
     answer.evidence = log_.evidence;
@@ -320,6 +386,23 @@ llm::ToolSpec SkillTool(const skills::Skill& skill) {
   json schema = {{"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
   if (!required.empty()) schema["required"] = std::move(required);
   return {skill.name(), skill.description(), std::move(schema)};
+}
+
+llm::ToolSpec QueryTool() {
+  json schema = {
+      {"type", "object"},
+      {"additionalProperties", false},
+      {"required", {"queries"}},
+      {"properties", {{"queries", {{"type", "array"}, {"minItems", 1}, {"maxItems", 16}, {"items", QuerySchema()}}}}}};
+  return {
+      "query",
+      "Answer typed questions about this profile. Each Query names the measures (total, count, share, average, "
+      "percentiles, bytes, bandwidth, idle, span, launch configuration, ...), the subject (kernels, CUDA API calls, "
+      "copies, memsets, NVTX ranges or all GPU work, by a part of the name, copy kind or API class), the scope "
+      "(devices, processes, a stream, inside NVTX ranges, a window in seconds, bounds on each event), a grouping "
+      "and ranking, a comparison with another subject or scope, and the form of the answer. Returns, per Query, "
+      "the reading in words and its figures, each a cell of a cited skill row.",
+      std::move(schema)};
 }
 
 std::vector<llm::ToolSpec> SkillTools(const SkillList& skills) {

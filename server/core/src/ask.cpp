@@ -54,8 +54,8 @@ std::string ProfileSummaryForLlm(const engine::ProfileInfo& info, const agent::S
   return out;
 }
 
-// THE LLM ROUTE: with WorkspaceConfig::llm enabled, the model answers with the profile's skills as tools
-// (agent::AskWithLlm), through the workspace's answer cache, continuing the conversation's exchange.
+// THE LLM ROUTE: with WorkspaceConfig::llm enabled, the model answers with the query tool and the profile's skills as
+// tools (agent::AskWithLlm), through the workspace's answer cache, continuing the conversation's exchange.
 Expected<agent::LlmAskResult> AskThroughLlm(Workspace& ws, const engine::Profile& profile, agent::SkillRunner run,
                                             const AskRequest& request, const llm::Config& config,
                                             const std::vector<llm::Message>& history, const agent::TextSink& on_text,
@@ -72,6 +72,8 @@ Expected<agent::LlmAskResult> AskThroughLlm(Workspace& ws, const engine::Profile
   r.cache = ws.config().open.use_cache ? &cache : nullptr;
   r.profile_identity =
       fmt::format("{}|{}|{}|{}|{}", info.path, info.file_size, info.nsys_version, info.start_ns, info.end_ns);
+  r.profile = &profile;
+  r.model = config.model;
   return agent::AskWithLlm(r, **client, ws.Skills(), run, on_text, cancel);
 }
 

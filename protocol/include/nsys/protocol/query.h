@@ -1,7 +1,7 @@
 #pragma once
 // nsys/query (and the MCP tool `query`, the CLI's `ask --query`): questions given already typed, as a list of Query
 // objects, answered by the one executor that answers `ask` (agent/query.h) in the same result shape as nsys/ask. A
-// Query's JSON is the same on every face; its JSON Schema (wire/query.h's QuerySchema, in docs/protocol.md) is
+// Query's JSON is the same on every face; its JSON Schema (agent/query_json.h's QuerySchema, in docs/protocol.md) is
 // generated from the agent's tables of names, so the words a client may send are the executor's own.
 #include <cstdint>
 #include <optional>

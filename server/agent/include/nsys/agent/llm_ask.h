@@ -1,9 +1,14 @@
 #pragma once
-// Ask with an LLM: the model gets each skill as a function tool of the same name (its parameters are the skill's
+// Ask with an LLM: the model gets the `query` tool (QueryTool: typed Queries, answered by the one executor that
+// answers every ask, AnswerQueries), each skill as a function tool of the same name (its parameters are the skill's
 // arguments as JSON Schema, plus the common filter device/pid/start/end) and the profile's summary in the system
-// prompt, calls skills through the SkillRunner (the Workspace's result memo) and answers from their rows. The answer
-// is an agent::Answer whose evidence is the rows of the calls the model made and whose verify command reproduces
-// the first of them.
+// prompt, and calls them through the SkillRunner (the Workspace's result memo). The answer is an agent::Answer whose
+// evidence is the rows of the calls the model made and whose verify command reproduces the first of them.
+//
+// When the model asked Queries, the answer is the executor's: each reading and its figures, as the offline ask writes
+// them; the model's final text follows as a paragraph only if every number in it is among the tool results (the
+// hover paragraph's rule, ParagraphFromReply), else a note says which number it invented. A model can then state no
+// figure the profile does not hold. Answers from skill tools alone stay the model's text, marked as its wording.
 //
 // Trust boundary: the model's replies are untrusted input. A tool name that names no skill, arguments that are not
 // a JSON object or do not fit the skill's ArgSpecs, and skill errors go back to the model as the tool's result
@@ -22,6 +27,10 @@
 #include "nsys/support/cancel.h"
 #include "nsys/support/expected.h"
 
+namespace nsys::engine {
+class Profile;
+}  // namespace nsys::engine
+
 namespace nsys::agent {
 
 using SkillList = std::vector<std::shared_ptr<const skills::Skill>>;
@@ -32,6 +41,8 @@ using SkillList = std::vector<std::shared_ptr<const skills::Skill>>;
 // skill requires it; no other property is accepted.
 llm::ToolSpec SkillTool(const skills::Skill& skill);
 std::vector<llm::ToolSpec> SkillTools(const SkillList& skills);
+// The `query` tool: {"queries": [Query, ...]}, 1 to 16 Queries, each in the JSON form of agent/query_json.h.
+llm::ToolSpec QueryTool();
 
 // A tool call's JSON arguments as the skill call it stands for: the skill's own arguments typed by their ArgSpecs
 // and device/pid/start/end as the filter. kInvalidArgument naming the argument and what is accepted otherwise;
@@ -51,6 +62,9 @@ struct LlmAskRequest {
   // joins the key so that another profile never hits.
   const llm::AnswerCache* cache = nullptr;
   std::string profile_identity;
+  // The profile the `query` tool answers Queries on (AnswerQueries); null offers the skill tools alone.
+  const engine::Profile* profile = nullptr;
+  std::string model;  // the model's name, for the label of its paragraph
 };
 
 struct LlmAskResult {

@@ -7,7 +7,7 @@
 // skills, so every figure an answer states is a cell of a cited skill row. Every answer opens with the reading in
 // words (DescribeQuery), so a misreading shows at once.
 //
-// The enums' names (the tables below) are the one vocabulary of the JSON form (wire/query.h) and its schema.
+// The enums' names (the tables below) are the one vocabulary of the JSON form (query_json.h) and its schema.
 #include <cstddef>
 #include <cstdint>
 #include <optional>

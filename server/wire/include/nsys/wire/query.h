@@ -1,6 +1,7 @@
 #pragma once
 // nsys/query between the wire (protocol/query.h) and the agent's typed Query (agent/query.h): every face (LSP, MCP,
-// CLI) converts here, and the one JSON Schema of a Query is generated here from the agent's tables of names.
+// CLI) converts here, through the agent's one JSON form of a Query (agent/query_json.h: its reader, writer and JSON
+// Schema, which the LLM's query tool uses too).
 #include <string_view>
 #include <vector>
 

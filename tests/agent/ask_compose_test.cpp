@@ -96,10 +96,16 @@ TEST_F(AskComposeTest, GridAndBlockSizesAreMeasures) {
   ASSERT_FALSE(julia.refusal) << julia.summary;
   EXPECT_TRUE(Contains(julia.summary, "threads per block 512")) << julia.summary;
   EXPECT_TRUE(Contains(julia.summary, "blocks per grid 8")) << julia.summary;
+  // The H100 fixture's add kernels are PyTorch's elementwise kernels of CUDAFunctor_add (their demangled names, by
+  // sqlite3): read from every launch configuration, not only the 20 with the most time (which hold none of them).
+  const auto add_h100 = Ask("h100_2gpu_1s.sqlite", "How many thread blocks did the add kernel launch with?");
+  ASSERT_FALSE(add_h100.refusal) << add_h100.summary;
+  EXPECT_TRUE(Contains(add_h100.summary, "Read as: blocks per grid of kernels whose name contains `add`"))
+      << add_h100.summary;
   // No kernel named: refused, never the kernel count instead.
-  const auto none = Ask("h100_2gpu_1s.sqlite", "How many thread blocks did the add kernel launch with?");
+  const auto none = Ask("h100_2gpu_1s.sqlite", "How many thread blocks did the saxpy kernel launch with?");
   ASSERT_TRUE(none.refusal) << none.summary;
-  EXPECT_TRUE(Contains(none.refusal->reason, "names no kernel")) << none.refusal->reason;
+  EXPECT_TRUE(Contains(none.refusal->reason, "I did not understand 'saxpy'")) << none.refusal->reason;
 }
 
 // The first two figures of a "Yes:/No:" answer, in order.

@@ -357,6 +357,23 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   EXPECT_EQ(*back, q) << QueryToJson(q).dump();
 }
 
+// A clause that only ranks is read, not dropped; "the slowest call" after a named call is one of those calls; CUDA API
+// calls grouped by stream or GPU are not held.
+TEST(QueryFill, ALastClauseThatOnlyRanksAndTheSlowestOfTheCallsNamed) {
+  Query smallest = Q({Measure::kCount, Measure::kMinBytes}, {EventKind::kMemcpy, "", "HtoD"});
+  Check("how many host-to-device copies are there, and what's the smallest one?", {smallest});
+  Check("how many cudaMalloc calls, and how long did the slowest call take?",
+        {Q({Measure::kCount, Measure::kMax}, {EventKind::kApi, "cudaMalloc", "", "", true})});
+  // "which call": a ranking of names, not one of the calls named.
+  const Reading which = Fill("how many cudaMalloc calls, and which call is the slowest?");
+  ASSERT_EQ(which.queries.size(), 2u);
+  EXPECT_EQ(which.queries[1].group_by, GroupBy::kName);
+  EXPECT_TRUE(which.queries[1].subject.name.empty()) << DescribeQuery(which.queries[1]);
+  const Reading streams = Fill("how many cudaFree calls per stream?");
+  EXPECT_FALSE(streams.complete());
+  EXPECT_TRUE(streams.unbuilt);
+}
+
 TEST(QueryReading, SaysHowTheQuestionWasRead) {
   Query q =
       Q({Measure::kTotal}, {EventKind::kKernels, "nvfuser", ""}, Scope{{}, {}, -1, "runFusionWithInputs", {}, {}});
@@ -491,6 +508,15 @@ TEST(QueryExecute, DescribedWordsMarginsAndClausesNoQueryHolds) {
       << margin->answer.summary;
   // A clause that asks for what no Query holds (a share of a span not the events' own) is declined, not handed to
   // the phrase parser to answer another question.
+  // The thread blocks of a launch: the configurations ranked by blocks per grid, not the most used one (sqlite3: the
+  // H100 fixture's largest grid is vectorized_gather_kernel's, 9604 blocks of 32 threads).
+  auto blocks =
+      ws.Ask({h100->id, "Which kernel launched the most thread blocks, and how many blocks was that?", ""}, {});
+  ASSERT_TRUE(blocks.ok());
+  EXPECT_NE(blocks->answer.summary.find("vectorized_gather_kernel: blocks per grid 9604, threads per block 32 (the "
+                                        "largest launch configuration by blocks per grid"),
+            std::string::npos)
+      << blocks->answer.summary;
   auto span = ws.Ask({h100->id, "how much of the GPU span is spent in host-to-device copies, as a pct?", ""}, {});
   ASSERT_TRUE(span.ok());
   ASSERT_TRUE(span->answer.refusal.has_value()) << span->answer.summary;

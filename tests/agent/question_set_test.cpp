@@ -124,8 +124,12 @@ std::string Check(const json& q, const core::AskResult& r, core::Workspace& ws, 
     const double want = n.at("value").get<double>();
     const std::string kind = n.value("kind", "ns");
     const double tol = n.value("rel", 0.001) * std::fabs(want) + n.value("abs", 0.0);
-    const bool hit = std::any_of(numbers.begin(), numbers.end(),
-                                 [&](const Number& m) { return m.kind == kind && std::fabs(m.value - want) <= tol; });
+    // "plain" and "ratio" (the kinds batches 19 and 20 were written with, which this checker did not know then: every
+    // such number of theirs was counted wrong) are a number in any unit.
+    const bool any_unit = kind == "plain" || kind == "ratio";
+    const bool hit = std::any_of(numbers.begin(), numbers.end(), [&](const Number& m) {
+      return (m.kind == kind || any_unit) && std::fabs(m.value - want) <= tol;
+    });
     if (!hit) return "no number " + std::to_string(want) + " (" + kind + ") in: " + a.summary;
   }
   // A skill named by the set is the data the answer must come from. event_stats (the typed Query's skill) computes the
@@ -343,6 +347,12 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
 // 24 / 16 / 0, fresh8 24 / 16 / 0; unread batches 17, 18 and 19: 20 / 17 / 3, 25 / 13 / 2 and 25 / 13 / 2.
 //  - questions_fresh12.json (batch 20, written by a helper from SQL over 18 exports after that change): 27 / 6 / 7
 //    when first scored.
+// Batch 20's wrong answers were then read (so its later scores are no evidence): two were the checker's, which did not
+// know the kinds "plain" and "ratio" the batch (and batch 19) wrote; the others gave general fixes: a clause that only
+// ranks ("and what's the smallest one?") was dropped in silence; "the slowest call" after a named call is one of
+// those calls; launch configurations ranked by blocks looked only at the 20 with the most time; CUDA API calls
+// grouped by stream; achieved occupancy is a hardware counter; a quoted name the profile lacks. Batch 20 went to
+// 32 / 7 / 1 and batch 19, still unread, to 26 / 13 / 1.
 TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
   ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 27, 5);
@@ -359,8 +369,8 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 24, 0);
   ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 20, 3);
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 25, 2);
-  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 25, 2);
-  ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 27, 7);
+  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 26, 1);
+  ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 32, 1);
 }
 
 }  // namespace

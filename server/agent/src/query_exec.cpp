@@ -147,7 +147,10 @@ engine::FilterSpec FilterOf(const Scope& s) {
 }
 
 SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
-  if (IsLaunchMeasure(q.measures.front())) return SkillCall{"launch_sizes", {}, FilterOf(scope)};
+  // Every configuration (limit 0): a kernel's may lie outside the 20 with the most time, and a ranking by blocks or
+  // threads looks at all of them.
+  if (IsLaunchMeasure(q.measures.front()))
+    return SkillCall{"launch_sizes", {{"limit", Value(int64_t{0})}}, FilterOf(scope)};
   skills::Args args;
   args["events"] = Value(std::string(EventKindNames()[static_cast<size_t>(subject.events)]));
   if (!subject.name.empty() && subject.events != EventKind::kMemcpy) args["name"] = Value(subject.name);
@@ -212,7 +215,16 @@ std::vector<size_t> LaunchRows(const skills::Table& t, const Subject& s) {
 std::vector<size_t> PickRows(const Query& q, const skills::Table& t, const Subject& s) {
   if (IsLaunchMeasure(q.measures.front())) {
     std::vector<size_t> rows = LaunchRows(t, s);
-    if (rows.size() > 1) rows.resize(1);
+    // "which kernel launched the most thread blocks": the configurations ranked by the measure, not the most used.
+    if (q.rank != Rank::kNone) {
+      const std::string_view column = ColumnOf(q.measures.front());
+      std::stable_sort(rows.begin(), rows.end(), [&](size_t a, size_t b) {
+        const double x = CellOr(t, a, column, 0), y = CellOr(t, b, column, 0);
+        return q.rank == Rank::kTop ? x > y : x < y;
+      });
+    }
+    const size_t keep = q.rank != Rank::kNone ? static_cast<size_t>(std::max(1, q.limit)) : 1;
+    if (rows.size() > keep) rows.resize(keep);
     return rows;
   }
   std::vector<size_t> rows(t.rows.size());
@@ -419,10 +431,17 @@ std::string FactsOf(const Query& q, const Side& side) {
   if (Asked(q, Measure::kGroups) && q.measures.size() == 1) return GroupsFact(q, side);
   if (side.rows.empty()) return Asked(q, Measure::kCount) ? "count 0: " + NoneText() : NoneText();
   if (side.call.skill == "launch_sizes") {
-    const size_t r = side.rows.front();
-    return fmt::format("{}: {} (its most used launch configuration, {} launches on device {}).", GroupOf(side, r),
-                       Figures(q, side, r), FormatCount(CellOr(side.table, r, "calls", 0)),
-                       CellOr(side.table, r, "device_id", 0));
+    std::string out;
+    for (size_t r : side.rows) {
+      out += fmt::format("{}{}: {} ({}, {} launches on device {})", out.empty() ? "" : "; ", GroupOf(side, r),
+                         Figures(q, side, r),
+                         q.rank == Rank::kNone ? "its most used launch configuration"
+                                               : (q.rank == Rank::kTop ? "the largest" : "the smallest") +
+                                                     std::string(" launch configuration by ") +
+                                                     std::string(kWords[static_cast<size_t>(q.measures.front())]),
+                         FormatCount(CellOr(side.table, r, "calls", 0)), CellOr(side.table, r, "device_id", 0));
+    }
+    return out + ".";
   }
   if (q.group_by == GroupBy::kNone) {
     const std::string who = q.subject.name.empty() ? "" : support::MarkdownCode(q.subject.name) + ": ";
@@ -718,17 +737,14 @@ void KeepState(const std::vector<Query>& queries, ConversationState& state) {
 
 std::vector<std::string> NamesWrittenIn(const std::vector<std::string>& unread) {
   std::vector<std::string> out;
-  for (const std::string& words : unread) {
-    for (size_t at = 0; at < words.size();) {
-      const size_t space = std::min(words.find(' ', at), words.size());
-      const std::string_view w = std::string_view(words).substr(at, space - at);
-      const bool camel =
-          std::adjacent_find(w.begin(), w.end(), [](char a, char b) {
-            return std::islower(static_cast<unsigned char>(a)) && std::isupper(static_cast<unsigned char>(b));
-          }) != w.end();
-      if (w.find('_') != std::string_view::npos || w.find("::") != std::string_view::npos || camel) out.emplace_back(w);
-      at = space + 1;
-    }
+  for (const std::string& w : unread) {
+    // One word: a clause's whole text (a part no Query holds) may hold names the profile does have.
+    if (w.find(' ') != std::string::npos) continue;
+    const bool camel =
+        std::adjacent_find(w.begin(), w.end(), [](char a, char b) {
+          return std::islower(static_cast<unsigned char>(a)) && std::isupper(static_cast<unsigned char>(b));
+        }) != w.end();
+    if (w.find('_') != std::string::npos || w.find("::") != std::string::npos || camel) out.push_back(w);
   }
   return out;
 }

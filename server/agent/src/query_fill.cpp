@@ -912,6 +912,10 @@ Clause ReadClause(const std::vector<Item>& items) {
     if (read[i]) continue;  // a bound's words
     if (it.kind == Item::kName) {
       read[i] = true;
+      if (it.classes.empty()) {  // a quoted name no event of the profile has: what it asks about is not here
+        c.unread.push_back(it.name);
+        continue;
+      }
       if (!DescribesTheRecording(items, i)) ReadName(it, i, inside_next, c);
       inside_next = false;
       continue;
@@ -1235,6 +1239,11 @@ bool FillForm(const Clause& c, Query& q) {
 
 // A Clause made a Query, slot by slot, with what the previous Query of the question gives when it is silent.
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
+  // "How many cudaMalloc calls, and how long did the slowest call take?": the one extreme event of the kind just
+  // named is one of those events, as "the slowest of those calls" is; "which call is the slowest" still ranks names.
+  if (c.rank_by_measure && c.names.empty() && !c.which && !c.group && previous && c.copy_kind.empty() &&
+      !previous->subject.name.empty() && c.events == previous->subject.events)
+    c.points_back = true;
   DefaultMeasures(c);
   ReadGpuWork(c);
   Query q;
@@ -1287,6 +1296,9 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
     if (q.scope == Scope{}) q.scope = previous->scope;
   }
   FillGrouping(c, own_subject, q);
+  // CUDA API calls run on the host, on no stream or GPU: a grouping of them by either is not held.
+  if (q.subject.events == EventKind::kApi && (q.group_by == GroupBy::kStream || q.group_by == GroupBy::kDevice))
+    return std::nullopt;
   FillVersus(c, q);
   if (!FillForm(c, q)) return std::nullopt;
   return q;
@@ -1481,9 +1493,11 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
         continue;
       }
       if (lent) LendScope(*lent, c);
+      // A clause that only ranks ("and what's the smallest one?") asks something: never skipped in silence.
       const bool empty = c.measures.empty() && !c.weak_total && !c.weak_time && !c.events && c.names.empty() &&
                          c.devices.empty() && c.pids.empty() && !c.which && !c.range_noun && !c.count_groups &&
-                         c.inside.empty() && c.stream < 0;
+                         c.inside.empty() && c.stream < 0 && c.rank == Rank::kNone && !c.rank_by_size &&
+                         !c.rank_by_measure && !c.threshold;
       if (empty) continue;
       Clause kept = c;
       auto q = ToQuery(c, queries.empty() ? before : &queries.back());

@@ -788,7 +788,7 @@ constexpr Entry kEntries[] = {
     // Measures a Query does not hold: named, so that they are never read as a time or a count.
     {"launch overhead", Slot::kUnsupported},
     {"overhead", Slot::kUnsupported},
-    {"occupancy", Slot::kUnsupported},
+    {"occupancy", Slot::kUnsupported, 1},  // achieved occupancy is a hardware counter (Nsight Compute), not traced
     {"registers", Slot::kUnsupported},
     {"shared memory", Slot::kUnsupported},
     {"power", Slot::kUnsupported},

@@ -55,12 +55,12 @@ struct Reading {
 Reading FillQueries(const std::string& question, const QueryVocabulary& vocabulary,
                     const std::vector<Query>& previous = {});
 
-// A question read only in part, declined: a refusal that says which words were not understood and what was, and
-// offers the readings it did make as questions it can answer, so the user can ask again without guessing.
-// The words of `unread` written as names ("foo_bar_kernel", "a::b", "runFusion"): with an underscore, "::" or a
-// capital after a small letter.
+// The single words of `unread` written as names ("foo_bar_kernel", "a::b", "runFusion"): with an underscore, "::" or
+// a capital after a small letter. Such a word was read as no name, so no name of the profile holds it.
 std::vector<std::string> NamesWrittenIn(const std::vector<std::string>& unread);
 
+// A question read only in part, declined: a refusal that says which words were not understood and what was, and
+// offers the readings it did make as questions it can answer, so the user can ask again without guessing.
 AskTurn DeclinePartialReading(const Reading& reading, const engine::Capabilities& caps);
 
 }  // namespace nsys::agent

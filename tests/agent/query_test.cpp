@@ -300,7 +300,7 @@ TEST(QueryFill, PlainWordsDescribeTheEventsTheClauseNames) {
 TEST(QueryFill, AShortFragmentStartsAPartOfTheName) {
   QueryVocabulary v = Vocabulary();
   v.api.push_back("cudaMemset");
-  const Reading set = FillQueries("how many bytes did the cudaMemset calls set?", v);
+  const Reading set = FillQueries("how long did the cudaMemset calls that set the buffers take?", v);
   ASSERT_EQ(set.queries.size(), 1u);
   EXPECT_EQ(set.queries[0].subject.name, "cudaMemset");
   EXPECT_FALSE(set.queries[0].versus_subject.has_value()) << DescribeQuery(set.queries[0]);
@@ -372,6 +372,19 @@ TEST(QueryFill, ALastClauseThatOnlyRanksAndTheSlowestOfTheCallsNamed) {
   const Reading streams = Fill("how many cudaFree calls per stream?");
   EXPECT_FALSE(streams.complete());
   EXPECT_TRUE(streams.unbuilt);
+  // "the bottom 3 streams by kernel time": the stream is the grouping, "by" says what ranks them.
+  Query bottom = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  bottom.group_by = GroupBy::kStream;
+  bottom.rank = Rank::kBottom;
+  bottom.limit = 3;
+  Check("the bottom 3 streams by total kernel time?", {bottom});
+  // Sizes and bandwidths of kernels are not held; DRAM throughput is a hardware counter.
+  EXPECT_TRUE(Fill("what bandwidth does nvfuser_pointwise get?").unbuilt);
+  EXPECT_EQ(Fill("What DRAM throughput does nvfuser_pointwise achieve, as a percent of peak?").not_held,
+            (std::vector<std::string>{"DRAM", "of peak"}));
+  // A sentence that lists measures asks them, even without a question mark of its own.
+  EXPECT_FALSE(
+      Fill("For HtoD and DtoH separately: total bytes and average bandwidth. Which one is slower?").complete());
 }
 
 TEST(QueryReading, SaysHowTheQuestionWasRead) {
@@ -504,8 +517,16 @@ TEST(QueryExecute, DescribedWordsMarginsAndClausesNoQueryHolds) {
   auto margin =
       ws.Ask({h100->id, "which of the 2 GPUs spent more total time running kernels, and by how much?", ""}, {});
   ASSERT_TRUE(margin.ok());
-  EXPECT_NE(margin->answer.summary.find("Difference: 59.196 µs (device 1 over device 0)."), std::string::npos)
+  EXPECT_NE(margin->answer.summary.find("Difference: 59.196 µs (device 1 over device 0, 1.00×)."), std::string::npos)
       << margin->answer.summary;
+  // The only two groups there are: their difference and ratio (sqlite3 over mfu_2gpu_before: ncclDevKernel_SendRecv
+  // runs 17,172,652 ns on device 0 and 8,229,100 ns on device 1, 2.09 times as long).
+  auto mfu = ws.Open(testing::Fixture("mfu_2gpu_before.sqlite"));
+  ASSERT_TRUE(mfu.ok());
+  auto ratio = ws.Ask({mfu->id, "How much GPU time did ncclDevKernel_SendRecv take on each GPU?", ""}, {});
+  ASSERT_TRUE(ratio.ok());
+  EXPECT_NE(ratio->answer.summary.find("Difference: 8.944 ms (device 0 over device 1, 2.09×)."), std::string::npos)
+      << ratio->answer.summary;
   // A clause that asks for what no Query holds (a share of a span not the events' own) is declined, not handed to
   // the phrase parser to answer another question.
   // The thread blocks of a launch: the configurations ranked by blocks per grid, not the most used one (sqlite3: the

@@ -355,6 +355,11 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
 // 32 / 7 / 1 and batch 19, still unread, to 26 / 13 / 1.
 //  - questions_fresh13.json (batch 21, written by a helper from SQL over 18 exports after those fixes, asked for
 //    chattier and scoped questions): 21 / 13 / 6 when first scored.
+// Its wrong answers were read too, for: "the bottom 3 streams by kernel time" (the stream noun said first is the
+// grouping), the difference and ratio of the only two groups there are ("how many times more"), a sentence that lists
+// measures asks them even without its own question mark, sizes and bandwidths of kernels are not held, and DRAM
+// throughput "of peak" is a hardware counter. Batch 21 went to 24 / 14 / 2; batches 17, 18 and 19, unread, stayed at
+// 20 / 17 / 3, 25 / 13 / 2 and 26 / 13 / 1.
 TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
   ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 27, 5);
@@ -373,7 +378,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 25, 2);
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 26, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 32, 1);
-  ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 21, 6);
+  ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 24, 2);
 }
 
 }  // namespace

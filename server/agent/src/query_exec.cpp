@@ -412,18 +412,23 @@ std::string NoneText() {
   return "none: no event in the profile matches this reading.";
 }
 
-// Two ranked rows ("which of the 2 GPUs ..., and by how much?"): the difference of their first figures.
+// Two groups ("which of the 2 GPUs ..., and by how much?", "on each of the two GPUs, and how many times more?"):
+// the difference of their first figures, the larger first, and their ratio.
 std::string MarginOf(Measure m, const Side& side) {
-  const size_t a = side.rows[0], b = side.rows[1];
+  size_t a = side.rows[0], b = side.rows[1];
   const std::string_view column = ColumnOf(m);
-  const double x = CellNumber(side.table, a, column), y = CellNumber(side.table, b, column);
+  double x = CellNumber(side.table, a, column), y = CellNumber(side.table, b, column);
   if (std::isnan(x) || std::isnan(y)) return "";
+  if (y > x) {
+    std::swap(a, b);
+    std::swap(x, y);
+  }
   const bool pct =
       m == Measure::kShare || m == Measure::kGpuShare || m == Measure::kUtilization || m == Measure::kIdleShare;
-  const std::string diff =
-      pct ? fmt::format("{:.1f} percentage points", std::abs(x - y)) : FormatMeasure(m, Value(std::abs(x - y)));
-  return fmt::format(" Difference: {} ({} over {}).", diff, support::MarkdownText(GroupOf(side, a)),
-                     support::MarkdownText(GroupOf(side, b)));
+  const std::string diff = pct ? fmt::format("{:.1f} percentage points", x - y) : FormatMeasure(m, Value(x - y));
+  const std::string ratio = y > 0 ? fmt::format(", {:.2f}×", x / y) : "";
+  return fmt::format(" Difference: {} ({} over {}{}).", diff, support::MarkdownText(GroupOf(side, a)),
+                     support::MarkdownText(GroupOf(side, b)), ratio);
 }
 
 // The facts of a Query without a comparison.
@@ -469,7 +474,8 @@ std::string FactsOf(const Query& q, const Side& side) {
     out += fmt::format(" These {} together: {} {}.", side.rows.size(), kWords[static_cast<size_t>(first)],
                        FormatMeasure(first, together));
   }
-  if (q.rank != Rank::kNone && side.rows.size() == 2) out += MarginOf(first, side);
+  // Two ranked groups, or the only two there are (two GPUs, two processes): how far apart they are.
+  if (side.rows.size() == 2 && (q.rank != Rank::kNone || side.table.rows.size() == 2)) out += MarginOf(first, side);
   return out;
 }
 

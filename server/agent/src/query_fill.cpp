@@ -761,7 +761,8 @@ void ReadWhichOrPer(const std::vector<Item>& items, size_t i, const lexicon::Ent
     c.which = true;  // "which one": the noun is the one the question said before (FillQueries)
     return;
   }
-  if (auto g = GroupAfter(items, i)) c.group = *g;
+  // A grouping said first stays: in "the bottom 3 streams by kernel time", "by" says what ranks them.
+  if (auto g = GroupAfter(items, i); g && !c.group) c.group = *g;
   c.which = c.which || e.slot == Slot::kWhich;
   c.plural = c.plural || (e.slot == Slot::kWhich && PluralAfter(items, i));
 }
@@ -848,6 +849,9 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
       c.rank_by_size = c.rank_by_size || e.value == 2;
       if (auto n = NumberAfter(items, i, read)) c.limit = std::min(IdOf(*n).value_or(101), 101);  // CheckQuery: <= 100
       ReadQuantity(items, i, e.value, c);
+      // "the bottom 3 streams by kernel time": a GPU, process, stream or range noun ranked is the grouping ("the
+      // biggest copy" ranks no names).
+      if (auto g = GroupAfter(items, i); g && *g != GroupBy::kName && !c.group) c.group = *g;
       break;
     case Slot::kWhich:
     case Slot::kPer:
@@ -1296,6 +1300,14 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
     if (q.scope == Scope{}) q.scope = previous->scope;
   }
   FillGrouping(c, own_subject, q);
+  // Sizes and bandwidths are of copies and memsets: of kernels, calls or ranges they are not held ("DRAM throughput").
+  const bool sized_events = q.subject.events == EventKind::kMemcpy || q.subject.events == EventKind::kMemset ||
+                            q.subject.events == EventKind::kGpu;
+  const bool sizes = std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
+    return m == Measure::kBytes || m == Measure::kAvgBytes || m == Measure::kBandwidth || m == Measure::kMinBytes ||
+           m == Measure::kMaxBytes;
+  });
+  if (sizes && !sized_events) return std::nullopt;
   // CUDA API calls run on the host, on no stream or GPU: a grouping of them by either is not held.
   if (q.subject.events == EventKind::kApi && (q.group_by == GroupBy::kStream || q.group_by == GroupBy::kDevice))
     return std::nullopt;
@@ -1384,10 +1396,13 @@ bool IsContextSentence(const std::vector<Item>& s) {
     if (!it.Has(Slot::kStop)) break;  // the first word that says something decides
   }
   // A comparison or a "which" anywhere asks ("For the solver, compare HtoD vs DtoH throughput.").
-  return std::none_of(s.begin(), s.end(), [](const Item& it) {
-    return it.Has(Slot::kCompare) || it.Has(Slot::kWhich) || Lower(it.word) == "how" ||
-           (it.Has(Slot::kVersus) && Lower(it.word) != "or");
-  });
+  // So does a list of measures ("For HtoD and DtoH separately: total bytes and average bandwidth."); one measure word
+  // may only set the scene ("Take the biggest copy.", "I suspect we sync too often.").
+  const auto measures = std::count_if(s.begin(), s.end(), [](const Item& it) { return it.Has(Slot::kMeasure); });
+  return measures < 2 && std::none_of(s.begin(), s.end(), [](const Item& it) {
+           return it.Has(Slot::kCompare) || it.Has(Slot::kWhich) || Lower(it.word) == "how" ||
+                  (it.Has(Slot::kVersus) && Lower(it.word) != "or");
+         });
 }
 
 // "that call", "those transfers", "these kernels": the question points back at what the scene named.

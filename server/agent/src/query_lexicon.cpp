@@ -720,6 +720,12 @@ constexpr Entry kEntries[] = {
     {"stack up", Slot::kStop},
     {"summed over", Slot::kWeakTotal, 0},
     {"by how much", Slot::kMargin},
+    {"how many times more", Slot::kMargin},  // a ratio: the margin line gives it beside the difference
+    {"how many times longer", Slot::kMargin},
+    {"how many times larger", Slot::kMargin},
+    {"how many times bigger", Slot::kMargin},
+    {"how many times slower", Slot::kMargin},
+    {"how many times faster", Slot::kMargin},
     {"how much more", Slot::kMargin},
     {"nothing running", Slot::kEvents, E(EventKind::kGpu)},
     {"with nothing running", Slot::kEvents, E(EventKind::kGpu)},
@@ -788,7 +794,9 @@ constexpr Entry kEntries[] = {
     // Measures a Query does not hold: named, so that they are never read as a time or a count.
     {"launch overhead", Slot::kUnsupported},
     {"overhead", Slot::kUnsupported},
-    {"occupancy", Slot::kUnsupported, 1},  // achieved occupancy is a hardware counter (Nsight Compute), not traced
+    {"occupancy", Slot::kUnsupported, 1},
+    {"dram", Slot::kUnsupported, 1},     // DRAM throughput and "% of peak" are hardware counters (Nsight Compute)
+    {"of peak", Slot::kUnsupported, 1},  // achieved occupancy is a hardware counter (Nsight Compute), not traced
     {"registers", Slot::kUnsupported},
     {"shared memory", Slot::kUnsupported},
     {"power", Slot::kUnsupported},

@@ -527,6 +527,21 @@ TEST(QueryExecute, DescribedWordsMarginsAndClausesNoQueryHolds) {
   ASSERT_TRUE(ratio.ok());
   EXPECT_NE(ratio->answer.summary.find("Difference: 8.944 ms (device 0 over device 1, 2.09×)."), std::string::npos)
       << ratio->answer.summary;
+  // A question for a cause that also asks for figures: the diagnosis, then those figures from the executor (sqlite3
+  // over the brainstorm export: 918 cudaStreamSynchronize calls).
+  auto brainstorm = ws.Open(testing::Fixture("realworld/rtx3090_pytorch_brainstorm_sample.sqlite"));
+  ASSERT_TRUE(brainstorm.ok());
+  auto why = ws.Ask(
+      {brainstorm->id, "Why is this GPU so underused? And how many cudaStreamSynchronize calls did the host make?", ""},
+      {});
+  ASSERT_TRUE(why.ok());
+  EXPECT_FALSE(why->answer.refusal.has_value()) << why->answer.summary;
+  EXPECT_EQ(why->answer.summary.rfind("Read as: ", 0), std::string::npos) << why->answer.summary;  // diagnosis first
+  EXPECT_NE(
+      why->answer.summary.find("\n\nRead as: count of CUDA API calls whose name contains `cudaStreamSynchronize`"),
+      std::string::npos)
+      << why->answer.summary;
+  EXPECT_NE(why->answer.summary.find("`cudaStreamSynchronize`: 918 calls"), std::string::npos) << why->answer.summary;
   // A clause that asks for what no Query holds (a share of a span not the events' own) is declined, not handed to
   // the phrase parser to answer another question.
   // The thread blocks of a launch: the configurations ranked by blocks per grid, not the most used one (sqlite3: the

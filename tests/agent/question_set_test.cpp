@@ -359,7 +359,9 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
 // grouping), the difference and ratio of the only two groups there are ("how many times more"), a sentence that lists
 // measures asks them even without its own question mark, sizes and bandwidths of kernels are not held, and DRAM
 // throughput "of peak" is a hardware counter. Batch 21 went to 24 / 14 / 2; batches 17, 18 and 19, unread, stayed at
-// 20 / 17 / 3, 25 / 13 / 2 and 26 / 13 / 1.
+// 20 / 17 / 3, 25 / 13 / 2 and 26 / 13 / 1. Then a question for a cause that also asks for figures ("Why is this GPU
+// so underused? Give me its idle share ...") gets the diagnosis and those figures, which it dropped before: batch 21
+// to 25 / 14 / 1.
 TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
   ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 27, 5);
@@ -378,7 +380,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 25, 2);
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 26, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 32, 1);
-  ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 24, 2);
+  ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 25, 1);
 }
 
 }  // namespace

@@ -561,15 +561,44 @@ void Finish(Ctx& c, std::string_view intent) {
   s.question = c.p.text;
 }
 
+constexpr std::string_view kDiagnosisWords[] = {"why",      "bottleneck", "bottlenecks", "wrong",          "improve",
+                                                "optimize", "optimise",   "recommend",   "recommendation", "suggest",
+                                                "fix",      "problem",    "problems",    "advice",         "cause"};
+
+bool IsDiagnosisWord(std::string_view word) {
+  return std::find(std::begin(kDiagnosisWords), std::end(kDiagnosisWords), Lower(word)) != std::end(kDiagnosisWords);
+}
+
 // A question for a cause or a remedy ("why is the GPU idle?", "what is the bottleneck?"): the Book's diagnosis answers
 // it (ask_why), not a Query, whatever else of it the filler read.
 bool AsksForADiagnosis(const Reading& reading) {
-  static constexpr std::string_view kWords[] = {"why",      "bottleneck", "bottlenecks", "wrong",          "improve",
-                                                "optimize", "optimise",   "recommend",   "recommendation", "suggest",
-                                                "fix",      "problem",    "problems",    "advice",         "cause"};
-  return std::any_of(reading.unread.begin(), reading.unread.end(), [](const std::string& w) {
-    return std::find(std::begin(kWords), std::end(kWords), Lower(w)) != std::end(kWords);
-  });
+  return std::any_of(reading.unread.begin(), reading.unread.end(),
+                     [](const std::string& w) { return IsDiagnosisWord(w); });
+}
+
+// The question without its sentences that ask for a diagnosis ("Why is the GPU underused? Give me its idle share.":
+// "Give me its idle share."); "" when every sentence asks for one. Sentences end at '?', '!' or ". ".
+std::string WithoutDiagnosisSentences(const std::string& question) {
+  std::string rest;
+  size_t from = 0;
+  while (from < question.size()) {
+    size_t end = from;
+    while (end < question.size() && question[end] != '?' && question[end] != '!' &&
+           !(question[end] == '.' && (end + 1 == question.size() || question[end + 1] == ' ')))
+      ++end;
+    const std::string sentence = question.substr(from, std::min(end + 1, question.size()) - from);
+    bool diagnosis = false;
+    for (size_t w = 0; w < sentence.size() && !diagnosis;) {
+      while (w < sentence.size() && !std::isalpha(static_cast<unsigned char>(sentence[w]))) ++w;
+      size_t e = w;
+      while (e < sentence.size() && std::isalpha(static_cast<unsigned char>(sentence[e]))) ++e;
+      diagnosis = e > w && IsDiagnosisWord(std::string_view(sentence).substr(w, e - w));
+      w = e;
+    }
+    if (!diagnosis) rest += sentence;
+    from = end + 1;
+  }
+  return rest.find_first_not_of(" \t\r\n") == std::string::npos ? std::string() : rest;
 }
 
 // Under the reading's first line: the words taken as describing the events, so that a word read wrongly that way is
@@ -663,7 +692,22 @@ AskTurn AskOfflineTurn(const std::string& question, const engine::Profile& profi
       return turn;
     }
   }
-  return AskPhraseParser(question, profile, skills, run, prior, cancel);
+  AskTurn turn = AskPhraseParser(question, profile, skills, run, prior, cancel);
+  // "Why is the GPU underused? Give me its idle share and the number of syncs.": the diagnosis, and then the parts
+  // that ask for figures, when they read whole, answered by the executor rather than dropped.
+  if (const std::string rest = WithoutDiagnosisSentences(question); !rest.empty() && rest != question) {
+    const Reading asked = FillQueries(rest, VocabularyOf(profile, run, cancel, NameCandidates(rest)));
+    if (asked.complete() && !turn.answer.refusal) {
+      AskTurn typed = AnswerQueries(asked.queries, profile, run, cancel);
+      turn.answer.summary += "\n\n" + typed.answer.summary;
+      for (Evidence& e : typed.answer.evidence) turn.answer.evidence.push_back(std::move(e));
+      for (std::string& s : typed.skills_used) {
+        if (std::find(turn.skills_used.begin(), turn.skills_used.end(), s) == turn.skills_used.end())
+          turn.skills_used.push_back(std::move(s));
+      }
+    }
+  }
+  return turn;
 }
 
 Answer AskOffline(const std::string& question, const engine::Profile& profile, const std::vector<SkillInfo>& skills,

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "common_gpu_ops.h"
@@ -95,7 +96,59 @@ struct GapRow {
   Interval gap;
   uint32_t pid;
   int32_t device;
+  Ns idle;  // the (pid, device)'s idle time between its first and last op: span - busy
+  Ns span;
 };
+
+// What the host was doing while the GPU waited: the CUDA call of `pid` that covers at least half of `gap` (its calls
+// of that name, summed) and the time it covers; else "no CUDA call" and the time no call of the process covers.
+// Calls are start-sorted, none longer than max_duration.
+std::pair<std::string, Ns> HostCallIn(const engine::Profile& p, uint32_t pid, const Interval& gap) {
+  const engine::RuntimeTable& rt = p.runtime();
+  auto it = std::lower_bound(rt.start.begin(), rt.start.end(), gap.start - rt.max_duration);
+  std::vector<std::pair<engine::StrId, Ns>> by_name;
+  Ns covered = 0, covered_until = gap.start;  // the union of the calls within the gap, swept in start order
+  for (size_t i = static_cast<size_t>(it - rt.start.begin()); i < rt.size() && rt.start[i] < gap.end; ++i) {
+    if (rt.pid[i] != pid || rt.end[i] <= gap.start) continue;
+    const Ns from = std::max(rt.start[i], gap.start), to = std::min(rt.end[i], gap.end);
+    auto named = std::find_if(by_name.begin(), by_name.end(), [&](const auto& n) { return n.first == rt.name[i]; });
+    if (named == by_name.end())
+      by_name.emplace_back(rt.name[i], to - from);
+    else
+      named->second += to - from;
+    if (to > covered_until) {
+      covered += to - std::max(from, covered_until);
+      covered_until = to;
+    }
+  }
+  const auto most = std::max_element(by_name.begin(), by_name.end(),
+                                     [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (most != by_name.end() && 2 * most->second >= gap.length())
+    return {std::string(p.strings().view(most->first)), std::min(most->second, gap.length())};
+  return {"no CUDA call", gap.length() - covered};
+}
+
+// The gaps view's columns.
+void SetGapColumns(Table& t) {
+  t.columns = {IntCol("duration_ns", "Length of the idle gap"),
+               IntCol("start_ns", "Gap start = end of the last op before it (capture clock)"),
+               IntCol("end_ns", "Gap end = start of the next op"),
+               IntCol("pid", "Process id"),
+               IntCol("device_id", "GPU device id"),
+               StringCol("op_before", "The op that ended when the gap began"),
+               StringCol("op_after", "The op whose start ended the gap"),
+               IntCol("launch_after_gap_ns",
+                      "When the CPU called the API that launched op_after, relative to the gap start; > 0 means the "
+                      "host issued the work only after the GPU went idle (null when the call is not in the export)"),
+               DoubleCol("idle_share_pct", "The gap's share of its (process, device)'s idle time (span - busy), %"),
+               DoubleCol("span_pct", "The gap's share of its (process, device)'s span, %"),
+               StringCol("host_call",
+                         "The CUDA call of the process that covers at least half the gap (its calls of that name, "
+                         "summed), or \"no CUDA call\" when none does"),
+               IntCol("host_call_ns",
+                      "The time of the gap that call covers; with \"no CUDA call\", the time no call of the "
+                      "process covers")};
+}
 
 Expected<Table> GapsView(const Context& ctx, Ns threshold_ns) {
   auto scanned = GpuOpGroups::Scan(ctx.profile, ctx.filter, GpuOpsOptions{}, ctx.cancel);
@@ -107,28 +160,19 @@ Expected<Table> GapsView(const Context& ctx, Ns threshold_ns) {
     return CancelledError();
   }
   Table t;
-  t.columns = {IntCol("duration_ns", "Length of the idle gap"),
-               IntCol("start_ns", "Gap start = end of the last op before it (capture clock)"),
-               IntCol("end_ns", "Gap end = start of the next op"),
-               IntCol("pid", "Process id"),
-               IntCol("device_id", "GPU device id"),
-               StringCol("op_before", "The op that ended when the gap began"),
-               StringCol("op_after", "The op whose start ended the gap"),
-               IntCol("launch_after_gap_ns",
-                      "When the CPU called the API that launched op_after, relative to the gap start; > 0 means the "
-                      "host issued the work only after the GPU went idle (null when the call is not in the export)")};
+  SetGapColumns(t);
   std::vector<GapRow> rows;
   for (size_t gi = 0; gi < groups.size(); ++gi) {
     const GpuOpGroup& g = groups[gi];
     const IdleSweep sweep = sweepers[gi].Finish();
     const std::vector<Interval>& gaps = sweep.gaps;
-    Ns in_gaps = 0;
-    for (const Interval& gap : gaps) {
-      rows.push_back({gap, g.pid, g.device});
-      in_gaps += gap.length();
-    }
     const Ns span = g.last_end - g.first_start;
     const Ns busy = sweep.busy;
+    Ns in_gaps = 0;
+    for (const Interval& gap : gaps) {
+      rows.push_back({gap, g.pid, g.device, span - busy, span});
+      in_gaps += gap.length();
+    }
     t.notes.push_back(fmt::format(
         "pid {} device {}: {} kernels, {} memcpys, {} memsets{} over {} (first op start to last op end); busy {} "
         "({} of the span, union of ops); {} gaps longer than {} total {}.",
@@ -152,8 +196,13 @@ Expected<Table> GapsView(const Context& ctx, Ns threshold_ns) {
       lag = I(after.launch_start - r.gap.start);
       if (after.launch_start > r.gap.start) ++host_late;
     }
-    t.rows.push_back(
-        {I(r.gap.length()), I(r.gap.start), I(r.gap.end), I(r.pid), I(r.device), S(before.name), S(after.name), lag});
+    const auto pct = [](Ns part, Ns whole) {
+      return whole > 0 ? D(100.0 * static_cast<double>(part) / static_cast<double>(whole)) : Null();
+    };
+    auto [host_call, host_call_ns] = HostCallIn(ctx.profile, r.pid, r.gap);
+    t.rows.push_back({I(r.gap.length()), I(r.gap.start), I(r.gap.end), I(r.pid), I(r.device), S(before.name),
+                      S(after.name), lag, pct(r.gap.length(), r.idle), pct(r.gap.length(), r.span),
+                      S(std::move(host_call)), I(host_call_ns)});
   }
   t.notes.insert(t.notes.begin(),
                  fmt::format("Idle gaps longer than {} between the first and last GPU op of each (process, device), "

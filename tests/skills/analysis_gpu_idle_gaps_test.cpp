@@ -2,6 +2,7 @@
 // (`nsys analyze -r gpu-starv:rows=-1[:gap=N]` 2022.4.2); the breakdown is checked against one SQL query.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <string>
@@ -41,6 +42,42 @@ TEST(GpuIdleGaps, H200At500MsMatchesGpuStarv) {
       "7476932404");
   EXPECT_EQ(IntCell(t, 0, "launch_after_gap_ns"), launch - 5848029032);
   EXPECT_GT(IntCell(t, 0, "launch_after_gap_ns"), 0);
+}
+
+// Each gap's share of its GPU's idle time and span, and what the host was doing during it. The idle time is the sum of
+// the gaps at threshold 0 (NVIDIA's gpu-starv:gap=0 rows, checked by the conformance test); the host's CUDA calls
+// come from SQL over the runtime table.
+TEST(GpuIdleGaps, EachGapSaysItsShareOfTheIdleTimeAndWhatTheHostDid) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(all, "h200_nvfuser_nvtx.sqlite", "gpu_idle_gaps",
+                 {{"threshold_ms", Value(0.0)}, {"limit", Value(int64_t{0})}});
+  int64_t idle = 0;
+  for (size_t r = 0; r < all.rows.size(); ++r) idle += IntCell(all, r, "duration_ns");
+  NSYS_RUN_SKILL(t, "h200_nvfuser_nvtx.sqlite", "gpu_idle_gaps", {{"threshold_ms", Value(500.0)}});
+  ASSERT_EQ(IntCell(t, 0, "duration_ns"), 1628903372);
+  EXPECT_NEAR(DoubleCell(t, 0, "idle_share_pct"), 100.0 * 1628903372 / static_cast<double>(idle), 1e-9);
+  FixtureSql sql("h200_nvfuser_nvtx.sqlite");
+  const int64_t span = sql.Int(
+      "SELECT MAX(e) - MIN(s) FROM (SELECT start AS s, end AS e FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT "
+      "start, "
+      "end FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL SELECT start, end FROM CUPTI_ACTIVITY_KIND_MEMSET)");
+  EXPECT_NEAR(DoubleCell(t, 0, "span_pct"), 100.0 * 1628903372 / static_cast<double>(span), 1e-9);
+  // The process's CUDA calls cover little of the gap: the host was outside CUDA for the rest (the calls' union,
+  // clipped to the gap, from SQL).
+  int64_t covered = 0, until = 5848029032;
+  sql.Each(
+      "SELECT MAX(start, 5848029032), MIN(end, 7476932404) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE start < 7476932404 "
+      "AND end > 5848029032 AND ((globalTid >> 24) & 16777215) = 50556 ORDER BY start",
+      [&](sqlite3_stmt* st) {
+        const int64_t from = sqlite3_column_int64(st, 0), to = sqlite3_column_int64(st, 1);
+        if (to > until) {
+          covered += to - std::max(from, until);
+          until = to;
+        }
+      });
+  EXPECT_GT(covered, 0);
+  EXPECT_EQ(StringCell(t, 0, "host_call"), "no CUDA call");
+  EXPECT_EQ(IntCell(t, 0, "host_call_ns"), 1628903372 - covered);
 }
 
 TEST(GpuIdleGaps, MfuAt1MsMatchesGpuStarvGap1) {

@@ -100,6 +100,11 @@ TEST_F(AnalyzeTest, OneLongGapIsNamedAsOneEvent) {
       << gap->answer.summary;
   EXPECT_NE(gap->answer.summary.find("during it the host was in no CUDA call for 1628.4 ms"), std::string::npos)
       << gap->answer.summary;
+  // Its gain ceiling, T / (T - R) over the GPU time (the budget's 3190.3 ms span): 3190.3 / (3190.3 - 1628.9).
+  EXPECT_NE(gap->answer.summary.find("About 1628.9 ms is at stake (51.1% of the GPU time; without it the GPU work "
+                                     "would be at most 2.04× faster)"),
+            std::string::npos)
+      << gap->answer.summary;
   auto spread = ws_->Analyze(Open("mfu_2gpu_before.sqlite"), {});
   ASSERT_TRUE(spread);
   EXPECT_EQ(Find(*spread, "one_long_gap"), nullptr);

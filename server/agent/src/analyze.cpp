@@ -152,6 +152,13 @@ Confidence ConfidenceOf(const std::string& name) {
   return Confidence::kMedium;
 }
 
+// The most the whole run could gain if a finding's time went to zero: T / (T - R), with T the GPU time the shares are
+// of and R the time at stake (issue 39's gain ceiling); said only when it is a real bound.
+std::string GainCeiling(double share) {
+  if (!(share > 0) || share >= 0.995) return "";
+  return fmt::format("; without it the GPU work would be at most {:.2f}× faster", 1.0 / (1.0 - share));
+}
+
 // The rows the rule selects, with what each puts at stake. A row with a null cell the rule reads is skipped; a
 // name that is neither a column nor a global is the rule's error.
 Expected<std::vector<Match>> MatchRows(const RootCause& rc, const skills::Table& table, const Globals& globals) {
@@ -214,9 +221,9 @@ Finding MakeFinding(const RootCause& rc, const skills::Table& table, const std::
   f.coverage = CoverageOf(table, rc.skill, window, static_cast<size_t>(g.device_count));
   Answer& a = f.answer;
   const std::string detail = rc.detail.empty() ? "" : Sentence(FillTemplate(rc.detail, lookup)) + ". ";
-  a.summary =
-      fmt::format("{}: {}. {}About {:.1f} ms is at stake ({:.1f}% of the GPU time). {}", rc.name,
-                  support::MarkdownText(f.title), support::MarkdownText(detail), at_stake / 1e6, share * 100, rc.why);
+  a.summary = fmt::format("{}: {}. {}About {:.1f} ms is at stake ({:.1f}% of the GPU time{}). {}", rc.name,
+                          support::MarkdownText(f.title), support::MarkdownText(detail), at_stake / 1e6, share * 100,
+                          GainCeiling(share), rc.why);
   skills::Table matched;
   matched.columns = table.columns;
   for (size_t i = 0; i < matches.size() && i < kEvidenceRows; ++i) matched.rows.push_back(table.rows[matches[i].row]);

@@ -382,6 +382,17 @@ TEST(QueryFill, ALastClauseThatOnlyRanksAndTheSlowestOfTheCallsNamed) {
   EXPECT_TRUE(Fill("what bandwidth does nvfuser_pointwise get?").unbuilt);
   EXPECT_EQ(Fill("What DRAM throughput does nvfuser_pointwise achieve, as a percent of peak?").not_held,
             (std::vector<std::string>{"DRAM", "of peak"}));
+  // "which two streams": the count is the limit; "at most" with no bound after it is the longest; a call's "CPU
+  // time" is its time.
+  Query two = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  two.group_by = GroupBy::kStream;
+  two.rank = Rank::kTop;
+  two.limit = 2;
+  Check("which two streams carry the most kernel time?", {two});
+  Check("how long do cudaMalloc calls take in total and at most?",
+        {Q({Measure::kTotal, Measure::kMax}, {EventKind::kApi, "cudaMalloc", "", "", true})});
+  Check("how much CPU time did the cudaFree calls eat?",
+        {Q({Measure::kTotal}, {EventKind::kApi, "cudaFree", "", "", true})});
   // A sentence that lists measures asks them, even without a question mark of its own.
   EXPECT_FALSE(
       Fill("For HtoD and DtoH separately: total bytes and average bandwidth. Which one is slower?").complete());

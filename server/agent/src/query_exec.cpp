@@ -467,12 +467,20 @@ std::string FactsOf(const Query& q, const Side& side) {
   const bool adds = first == Measure::kTotal || first == Measure::kCount || first == Measure::kShare ||
                     first == Measure::kGpuShare || first == Measure::kBytes;
   if (q.rank != Rank::kNone && side.rows.size() > 1 && adds) {
-    double sum = 0;
-    for (size_t r : side.rows) sum += CellOr(side.table, r, ColumnOf(first), 0);
-    const Value together =
-        first == Measure::kShare || first == Measure::kGpuShare ? Value(sum) : Value(static_cast<int64_t>(sum));
-    out += fmt::format(" These {} together: {} {}.", side.rows.size(), kWords[static_cast<size_t>(first)],
-                       FormatMeasure(first, together));
+    // Every measure asked that adds up ("these two together: total time ..., share ...").
+    std::string sums;
+    for (Measure m : q.measures) {
+      if (!(m == Measure::kTotal || m == Measure::kCount || m == Measure::kShare || m == Measure::kGpuShare ||
+            m == Measure::kBytes))
+        continue;
+      double sum = 0;
+      for (size_t r : side.rows) sum += CellOr(side.table, r, ColumnOf(m), 0);
+      const Value together =
+          m == Measure::kShare || m == Measure::kGpuShare ? Value(sum) : Value(static_cast<int64_t>(sum));
+      sums +=
+          fmt::format("{}{} {}", sums.empty() ? "" : ", ", kWords[static_cast<size_t>(m)], FormatMeasure(m, together));
+    }
+    out += fmt::format(" These {} together: {}.", side.rows.size(), sums);
   }
   // Two ranked groups, or the only two there are (two GPUs, two processes): how far apart they are.
   if (side.rows.size() == 2 && (q.rank != Rank::kNone || side.table.rows.size() == 2)) out += MarginOf(first, side);

@@ -587,6 +587,9 @@ std::optional<int32_t> IdOf(double v) {
 
 // Numbers after a device, process or stream noun ("gpu 0", "gpus 0 and 1"), into the side before or after "than".
 void ReadIds(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bool>& read) {
+  // "which two streams": a count before a plural GPU, process or stream noun is a limit when the clause ranks.
+  if (i > 0 && items[i - 1].kind == Item::kNumber && !read[i - 1] && Lower(items[i].word).back() == 's')
+    c.number_before_noun = i - 1;
   std::vector<double> ids;
   for (size_t j = i + 1; j < items.size(); ++j) {
     if (items[j].kind == Item::kNumber) {
@@ -1241,6 +1244,19 @@ bool FillForm(const Clause& c, Query& q) {
   return true;
 }
 
+// Whether the events a Query names have what it measures and groups by: sizes and bandwidths are of copies and
+// memsets ("DRAM throughput" of a kernel is not held); CUDA API calls run on the host, on no stream or GPU.
+bool Held(const Query& q) {
+  const bool sized_events = q.subject.events == EventKind::kMemcpy || q.subject.events == EventKind::kMemset ||
+                            q.subject.events == EventKind::kGpu;
+  const bool sizes = std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
+    return m == Measure::kBytes || m == Measure::kAvgBytes || m == Measure::kBandwidth || m == Measure::kMinBytes ||
+           m == Measure::kMaxBytes;
+  });
+  if (sizes && !sized_events) return false;
+  return !(q.subject.events == EventKind::kApi && (q.group_by == GroupBy::kStream || q.group_by == GroupBy::kDevice));
+}
+
 // A Clause made a Query, slot by slot, with what the previous Query of the question gives when it is silent.
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // "How many cudaMalloc calls, and how long did the slowest call take?": the one extreme event of the kind just
@@ -1300,17 +1316,15 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
     if (q.scope == Scope{}) q.scope = previous->scope;
   }
   FillGrouping(c, own_subject, q);
-  // Sizes and bandwidths are of copies and memsets: of kernels, calls or ranges they are not held ("DRAM throughput").
-  const bool sized_events = q.subject.events == EventKind::kMemcpy || q.subject.events == EventKind::kMemset ||
-                            q.subject.events == EventKind::kGpu;
-  const bool sizes = std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
-    return m == Measure::kBytes || m == Measure::kAvgBytes || m == Measure::kBandwidth || m == Measure::kMinBytes ||
-           m == Measure::kMaxBytes;
-  });
-  if (sizes && !sized_events) return std::nullopt;
-  // CUDA API calls run on the host, on no stream or GPU: a grouping of them by either is not held.
-  if (q.subject.events == EventKind::kApi && (q.group_by == GroupBy::kStream || q.group_by == GroupBy::kDevice))
-    return std::nullopt;
+  // "Which two streams carry the most kernel time, and what share do those two have together?": the groups said
+  // before, when the clause points back at them and groups nothing of its own.
+  if (c.points_back && previous && previous->group_by != GroupBy::kNone && !c.group && !c.which &&
+      c.rank == Rank::kNone && q.subject == previous->subject) {
+    q.group_by = previous->group_by;
+    q.rank = previous->rank;
+    q.limit = previous->limit;
+  }
+  if (!Held(q)) return std::nullopt;
   FillVersus(c, q);
   if (!FillForm(c, q)) return std::nullopt;
   return q;
@@ -1405,11 +1419,12 @@ bool IsContextSentence(const std::vector<Item>& s) {
          });
 }
 
-// "that call", "those transfers", "these kernels": the question points back at what the scene named.
+// "that call", "those transfers", "these kernels", "their total time": the question points back at what the scene
+// named.
 bool PointsBack(const std::vector<Item>& items) {
   return std::any_of(items.begin(), items.end(), [](const Item& it) {
     const std::string w = Lower(it.word);
-    return w == "that" || w == "those" || w == "these" || w == "them";
+    return w == "that" || w == "those" || w == "these" || w == "them" || w == "their";
   });
 }
 

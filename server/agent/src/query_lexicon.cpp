@@ -468,6 +468,7 @@ constexpr Entry kEntries[] = {
     {"faster", Slot::kComparator, 2},
     {"at least", Slot::kComparator, 1},
     {"at most", Slot::kComparator, 2},
+    {"at most", Slot::kMeasure, M(Measure::kMax)},  // "for how long in total and at most?": no bound follows
     {"s", Slot::kUnit, 1},
     {"sec", Slot::kUnit, 1},
     {"secs", Slot::kUnit, 1},
@@ -513,6 +514,9 @@ constexpr Entry kEntries[] = {
     {"falls", Slot::kStop},
     {"fall", Slot::kStop},
     {"carries", Slot::kStop},
+    {"carry", Slot::kStop},
+    {"carried", Slot::kStop},
+    {"cpu time", Slot::kWeakTotal, 1},  // of CUDA calls: the host's time in them
     {"kept", Slot::kStop},
     {"written", Slot::kStop},
     {"achieve", Slot::kStop},

@@ -65,6 +65,37 @@ TEST(AskLlmRoute, TheModelAnswersWithSkillsAndFollowUpsKeepTheExchange) {
   EXPECT_EQ(sent[sent.size() - 2]["content"], "The gemm kernel leads.");
 }
 
+// Through the Workspace, as every face asks: the model's Query is answered by the executor on the open profile, and
+// the answer is the executor's reading and figures with the model's paragraph after them (SQL: device 0 runs 1,721
+// kernels). The model's name labels its paragraph.
+TEST(AskLlmRoute, TheModelsQueriesAreAnsweredByTheExecutorOnTheOpenProfile) {
+  if (!HaveFixtures()) GTEST_SKIP() << "fixtures absent";
+  const std::string query =
+      R"({"queries": [{"measures": ["count"], "subject": {"events": "kernels"}, "scope": {"devices": [0]}}]})";
+  Standin standin({{"responses",
+                    {{{"tool_calls", {{{"name", "query"}, {"arguments", {query}}}}}},
+                     {{"text", {"Device 0 ran 1,721 kernels."}}}}}});
+  core::Workspace ws(ConfigWith(standin.Config(llm::Provider::kOpenAI)));
+  auto opened = ws.Open(Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(opened) << opened.error().message;
+  std::string streamed;
+  auto a = ws.Ask(core::AskRequest{opened->id, "How many kernels ran on GPU 0?", ""},
+                  [&](const std::string& text) { streamed += text; });
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_TRUE(a->used_llm);
+  // Nothing of the model's is streamed before its numbers are checked: the stream is the answer, whole.
+  EXPECT_EQ(streamed, a->answer.summary);
+  EXPECT_EQ(a->answer.summary.rfind("Read as: count of kernels, on device 0.\n1,721 kernels", 0), 0u)
+      << a->answer.summary;
+  EXPECT_NE(a->answer.summary.find("**AI (" + standin.Config(llm::Provider::kOpenAI).model +
+                                   "):** Device 0 ran 1,721 kernels."),
+            std::string::npos)
+      << a->answer.summary;
+  ASSERT_EQ(a->answer.evidence.size(), 1u);
+  EXPECT_EQ(a->answer.evidence[0].call.skill, "event_stats");
+  EXPECT_EQ(a->answer.confidence, agent::Confidence::kHigh);
+}
+
 TEST(AskLlmRoute, AnUnreachableModelIsAClearErrorAndTheWorkspaceKeepsServing) {
   if (!HaveFixtures()) GTEST_SKIP() << "fixtures absent";
   llm::Config llm;

@@ -204,9 +204,11 @@ TEST_P(LlmAsk, TheQueryToolAnswersFromTheExecutorAndHoldsTheModelToItsFigures) {
     // A paragraph that states a figure no tool gave is left out, and the note names it; the figures stay.
     Standin standin(QueryScenario("GPU 1 ran 1,900 kernels."));
     auto client = Client(standin);
-    auto r = AskWithLlm(request, *client, skills_, run_, {}, {});
+    std::string streamed;
+    auto r = AskWithLlm(request, *client, skills_, run_, [&](std::string_view p) { streamed += p; }, {});
     ASSERT_TRUE(r) << r.error().message;
     const std::string& summary = r->answer.summary;
+    EXPECT_EQ(streamed, summary);  // the invented figure was never streamed either
     EXPECT_NE(summary.find("1,721 kernels, total 22.444 ms"), std::string::npos) << summary;
     EXPECT_EQ(summary.find("1,900 kernels"), std::string::npos) << summary;
     EXPECT_NE(summary.find("*The AI paragraph from stand-in was left out: it states 1900, a number that is not among "

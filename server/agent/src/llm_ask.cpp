@@ -200,7 +200,9 @@ class Loop {
     result.from_cache = true;
     for (int step = 0; step < request_.max_steps; ++step) {
       if (cancel_.cancelled()) return MakeError(ErrorKind::kCancelled, "the question was cancelled");
-      auto reply = client_.Chat(chat, on_text_, cancel_);
+      // With the query tool, the model's text is held back until its numbers are checked (FinishFromQueries): a
+      // streamed paragraph could show a figure the answer then leaves out. The answer is sent whole at the end.
+      auto reply = client_.Chat(chat, request_.profile ? llm::TextSink{} : on_text_, cancel_);
       if (!reply) {
         return MakeError(reply.error().kind,
                          fmt::format("the LLM could not answer (step {}): {}", step + 1, reply.error().message));
@@ -217,6 +219,7 @@ class Loop {
           return MakeError(ErrorKind::kBadInput, "the LLM returned an empty answer (no text and no tool call)");
         }
         result.answer = Finish(reply->text);
+        if (request_.profile && on_text_) on_text_(result.answer.summary);
         if (reply->stop_reason == "length" || reply->stop_reason == "max_tokens") {
           result.answer.confidence = Confidence::kLow;
           result.answer.confidence_reason += " The reply was cut off at the token limit.";

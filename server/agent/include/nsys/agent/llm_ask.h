@@ -8,7 +8,9 @@
 // When the model asked Queries, the answer is the executor's: each reading and its figures, as the offline ask writes
 // them; the model's final text follows as a paragraph only if every number in it is among the tool results (the
 // hover paragraph's rule, ParagraphFromReply), else a note says which number it invented. A model can then state no
-// figure the profile does not hold. Answers from skill tools alone stay the model's text, marked as its wording.
+// figure the profile does not hold. With the query tool offered, the model's text is not streamed as it comes: the
+// answer is sent to the sink whole once checked. Answers from skill tools alone stay the model's text, marked as its
+// wording.
 //
 // Trust boundary: the model's replies are untrusted input. A tool name that names no skill, arguments that are not
 // a JSON object or do not fit the skill's ArgSpecs, and skill errors go back to the model as the tool's result

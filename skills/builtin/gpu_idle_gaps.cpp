@@ -12,6 +12,7 @@
 
 #include "common_gpu_ops.h"
 #include "common_rows.h"
+#include "nsys/engine/window.h"
 
 namespace nsys::skills::builtin {
 namespace {
@@ -105,10 +106,11 @@ struct GapRow {
 // Calls are start-sorted, none longer than max_duration.
 std::pair<std::string, Ns> HostCallIn(const engine::Profile& p, uint32_t pid, const Interval& gap) {
   const engine::RuntimeTable& rt = p.runtime();
-  auto it = std::lower_bound(rt.start.begin(), rt.start.end(), gap.start - rt.max_duration);
+  // The calls that may overlap the gap: none starts before it by more than the longest call.
+  const std::pair<size_t, size_t> range = engine::StartRange(rt, gap.start - rt.max_duration, gap.end);
   std::vector<std::pair<engine::StrId, Ns>> by_name;
   Ns covered = 0, covered_until = gap.start;  // the union of the calls within the gap, swept in start order
-  for (size_t i = static_cast<size_t>(it - rt.start.begin()); i < rt.size() && rt.start[i] < gap.end; ++i) {
+  for (size_t i = range.first; i < range.second; ++i) {
     if (rt.pid[i] != pid || rt.end[i] <= gap.start) continue;
     const Ns from = std::max(rt.start[i], gap.start), to = std::min(rt.end[i], gap.end);
     auto named = std::find_if(by_name.begin(), by_name.end(), [&](const auto& n) { return n.first == rt.name[i]; });

@@ -16,6 +16,7 @@
 
 #include "ask_context.h"
 #include "nsys/agent/query_answer.h"
+#include "query_lexicon.h"
 #include "text_case.h"
 
 namespace nsys::agent {
@@ -561,12 +562,8 @@ void Finish(Ctx& c, std::string_view intent) {
   s.question = c.p.text;
 }
 
-constexpr std::string_view kDiagnosisWords[] = {"why",      "bottleneck", "bottlenecks", "wrong",          "improve",
-                                                "optimize", "optimise",   "recommend",   "recommendation", "suggest",
-                                                "fix",      "problem",    "problems",    "advice",         "cause"};
-
 bool IsDiagnosisWord(std::string_view word) {
-  return std::find(std::begin(kDiagnosisWords), std::end(kDiagnosisWords), Lower(word)) != std::end(kDiagnosisWords);
+  return lexicon::IsDiagnosisWord(Lower(word));
 }
 
 // A question for a cause or a remedy ("why is the GPU idle?", "what is the bottleneck?"): the Book's diagnosis answers
@@ -599,16 +596,6 @@ std::string WithoutDiagnosisSentences(const std::string& question) {
     from = end + 1;
   }
   return rest.find_first_not_of(" \t\r\n") == std::string::npos ? std::string() : rest;
-}
-
-// Under the reading's first line: the words taken as describing the events, so that a word read wrongly that way is
-// seen at once ("Taken as describing them, not as filters: 'GEMM'.").
-void NoteDescription(const std::vector<std::string>& described, std::string& summary) {
-  if (described.empty()) return;
-  std::string note = "Taken as describing them, not as filters: ";
-  for (size_t i = 0; i < described.size(); ++i) note += fmt::format("{}'{}'", i ? ", " : "", described[i]);
-  const size_t line = summary.find('\n');
-  summary.insert(line == std::string::npos ? summary.size() : line + 1, note + ".\n");
 }
 
 }  // namespace
@@ -673,8 +660,7 @@ AskTurn AskOfflineTurn(const std::string& question, const engine::Profile& profi
     const Reading reading = FillQueries(question, VocabularyOf(profile, run, cancel, NameCandidates(question)),
                                         prior ? prior->queries : std::vector<Query>{});
     if (reading.complete()) {
-      AskTurn turn = AnswerQueries(reading.queries, profile, run, cancel);
-      NoteDescription(reading.described, turn.answer.summary);
+      AskTurn turn = AnswerReading(reading, profile, run, cancel);
       turn.state.question = question;
       return turn;
     }

@@ -284,14 +284,10 @@ class Loop {
     ++log_.ok;
     out.content = TableForModel(call.name, *table, request_.max_result_rows, request_.max_result_bytes);
     log_.facts += out.content + "\n";
-    if (!table->declined) {
-      const bool seen = std::any_of(log_.evidence.begin(), log_.evidence.end(),
-                                    [&](const Evidence& e) { return SameCall(e.call, *skill_call); });
-      if (!seen) {
-        std::vector<std::string> columns;
-        for (const auto& c : table->columns) columns.push_back(c.name);
-        log_.evidence.push_back(EvidenceFrom(*skill_call, *table, columns, 20, Caption(*skill_call)));
-      }
+    if (!table->declined && !Cited(*skill_call)) {
+      std::vector<std::string> columns;
+      for (const auto& c : table->columns) columns.push_back(c.name);
+      log_.evidence.push_back(EvidenceFrom(*skill_call, *table, columns, 20, Caption(*skill_call)));
     }
     return out;
   }
@@ -313,11 +309,15 @@ class Loop {
     log_.facts += text + "\n";
     log_.executor += (log_.executor.empty() ? "" : "\n\n") + text;
     for (Evidence& e : turn.answer.evidence) {
-      const bool seen = std::any_of(log_.evidence.begin(), log_.evidence.end(),
-                                    [&](const Evidence& x) { return SameCall(x.call, e.call); });
-      if (!seen) log_.evidence.push_back(std::move(e));
+      if (!Cited(e.call)) log_.evidence.push_back(std::move(e));
     }
     return out;
+  }
+
+  // Whether the answer already cites this call's rows (a model may ask the same thing twice).
+  bool Cited(const SkillCall& call) const {
+    return std::any_of(log_.evidence.begin(), log_.evidence.end(),
+                       [&](const Evidence& e) { return SameCall(e.call, call); });
   }
 
   // An answer from Queries: the executor's text, then the model's paragraph when each of its numbers is among the

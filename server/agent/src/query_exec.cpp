@@ -464,15 +464,15 @@ std::string FactsOf(const Query& q, const Side& side) {
   out += ".";
   // A ranked list of a measure that adds up: the rows shown together ("the top 3 kernels: 93.3% of kernel time").
   const Measure first = q.measures.front();
-  const bool adds = first == Measure::kTotal || first == Measure::kCount || first == Measure::kShare ||
-                    first == Measure::kGpuShare || first == Measure::kBytes;
-  if (q.rank != Rank::kNone && side.rows.size() > 1 && adds) {
+  const auto adds = [](Measure m) {
+    return m == Measure::kTotal || m == Measure::kCount || m == Measure::kShare || m == Measure::kGpuShare ||
+           m == Measure::kBytes;
+  };
+  if (q.rank != Rank::kNone && side.rows.size() > 1 && adds(first)) {
     // Every measure asked that adds up ("these two together: total time ..., share ...").
     std::string sums;
     for (Measure m : q.measures) {
-      if (!(m == Measure::kTotal || m == Measure::kCount || m == Measure::kShare || m == Measure::kGpuShare ||
-            m == Measure::kBytes))
-        continue;
+      if (!adds(m)) continue;
       double sum = 0;
       for (size_t r : side.rows) sum += CellOr(side.table, r, ColumnOf(m), 0);
       const Value together =
@@ -747,7 +747,28 @@ void KeepState(const std::vector<Query>& queries, ConversationState& state) {
   state.nvtx_range = q.subject.events == EventKind::kNvtx ? q.subject.name : q.scope.inside;
 }
 
+// The words as a reason or a note quotes them: 'a', 'b'.
+std::string Quoted(const std::vector<std::string>& words) {
+  std::string out;
+  for (const std::string& w : words) out += fmt::format("{}'{}'", out.empty() ? "" : ", ", w);
+  return out;
+}
+
 }  // namespace query_exec
+
+AskTurn AnswerReading(const Reading& reading, const engine::Profile& profile, const SkillRunner& run,
+                      const CancelToken& cancel) {
+  AskTurn turn = AnswerQueries(reading.queries, profile, run, cancel);
+  // Under the reading's first line, the words taken as describing the events, so that a word read wrongly that way is
+  // seen at once ("Taken as describing them, not as filters: 'GEMM'.").
+  if (!reading.described.empty()) {
+    std::string& summary = turn.answer.summary;
+    const size_t line = summary.find('\n');
+    summary.insert(line == std::string::npos ? summary.size() : line + 1,
+                   "Taken as describing them, not as filters: " + query_exec::Quoted(reading.described) + ".\n");
+  }
+  return turn;
+}
 
 std::vector<std::string> NamesWrittenIn(const std::vector<std::string>& unread) {
   std::vector<std::string> out;
@@ -765,13 +786,7 @@ std::vector<std::string> NamesWrittenIn(const std::vector<std::string>& unread) 
 
 AskTurn DeclinePartialReading(const Reading& reading, const engine::Capabilities& caps) {
   using namespace query_exec;  // this file's own helpers
-  // The words as the reason quotes them: 'a', 'b'.
-  const auto quoted = [](const std::vector<std::string>& words) {
-    std::string out;
-    for (const std::string& w : words) out += fmt::format("{}'{}'", out.empty() ? "" : ", ", w);
-    return out;
-  };
-  const std::string unread = quoted(reading.unread), not_held = quoted(reading.not_held);
+  const std::string unread = Quoted(reading.unread), not_held = Quoted(reading.not_held);
   std::string reason = !not_held.empty()
                            ? "I did not answer this question: it asks for " + not_held +
                                  ", which I cannot measure from the events this profile records."

@@ -211,7 +211,9 @@ bool ContainsAtPartStart(std::string_view name, std::string_view lower) {
     const bool starts =
         at == 0 || !alnum(name[at - 1]) ||
         (std::isupper(static_cast<unsigned char>(name[at])) && std::islower(static_cast<unsigned char>(name[at - 1])));
-    if (starts && Lower(name.substr(at, lower.size())) == lower) return true;
+    if (starts && std::equal(lower.begin(), lower.end(), name.begin() + static_cast<std::ptrdiff_t>(at),
+                             [](char l, char n) { return l == std::tolower(static_cast<unsigned char>(n)); }))
+      return true;
   }
   return false;
 }
@@ -551,13 +553,18 @@ bool IsGroupNoun(const Item& it) {
          it.Has(Slot::kRangeNoun) || it.Has(Slot::kEvents);
 }
 
+// A word that ends in s, as an English plural does ("streams", "GPUs"): the test the readings of counts use.
+bool EndsInS(const Item& it) {
+  return !it.word.empty() && (it.word.back() == 's' || it.word.back() == 'S');
+}
+
 // The group noun within two items after "which"/"per" (adjectives and measures may come between).
 std::optional<GroupBy> GroupAfter(const std::vector<Item>& items, size_t i) {
   // Stop words, and a number before a plural noun, do not count towards the three: "each of the two processes".
   size_t said = 0;
   for (size_t j = i + 1; j < items.size() && said < 3; ++j) {
-    if (items[j].Has(Slot::kStop) || (items[j].kind == Item::kNumber && j + 1 < items.size() &&
-                                      IsGroupNoun(items[j + 1]) && Lower(items[j + 1].word).back() == 's'))
+    if (items[j].Has(Slot::kStop) ||
+        (items[j].kind == Item::kNumber && j + 1 < items.size() && IsGroupNoun(items[j + 1]) && EndsInS(items[j + 1])))
       continue;
     ++said;
     // "by pid 12" names a process: a scope, not a grouping.
@@ -588,8 +595,7 @@ std::optional<int32_t> IdOf(double v) {
 // Numbers after a device, process or stream noun ("gpu 0", "gpus 0 and 1"), into the side before or after "than".
 void ReadIds(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bool>& read) {
   // "which two streams": a count before a plural GPU, process or stream noun is a limit when the clause ranks.
-  if (i > 0 && items[i - 1].kind == Item::kNumber && !read[i - 1] && Lower(items[i].word).back() == 's')
-    c.number_before_noun = i - 1;
+  if (i > 0 && items[i - 1].kind == Item::kNumber && !read[i - 1] && EndsInS(items[i])) c.number_before_noun = i - 1;
   std::vector<double> ids;
   for (size_t j = i + 1; j < items.size(); ++j) {
     if (items[j].kind == Item::kNumber) {
@@ -960,7 +966,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     const bool spelled = items[i].kind == Item::kNumber && SpelledNumber(Lower(items[i].word)).has_value();
     const bool describes =
         spelled || (items[i].kind == Item::kNumber && i + 1 < items.size() && IsGroupNoun(items[i + 1]) &&
-                    IdOf(items[i].number).value_or(99) <= 16 && Lower(items[i + 1].word).back() == 's');
+                    IdOf(items[i].number).value_or(99) <= 16 && EndsInS(items[i + 1]));
     if (describes) continue;
     if (items[i].kind == Item::kUnknown && lexicon::IsDescriptiveWord(items[i].word)) {
       c.described.push_back(items[i].word);
@@ -1539,17 +1545,22 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
         // "Are those transfers pinned? How many are pageable?": a yes/no question that measures nothing asks about
         // all of its events, which no measure of the next question answers.
         const bool asks_nothing = w.yes_no && w.measures.empty() && !w.weak_total && !w.weak_time && !w.any;
-        if (auto earlier = asks_nothing ? std::nullopt : ToQuery(w, &*q))
+        if (auto earlier = asks_nothing ? std::nullopt : ToQuery(w, &*q)) {
           queries.push_back(std::move(*earlier));
-        else
-          reading.unread.push_back(words), reading.unbuilt = true;
+        } else {
+          reading.unread.push_back(words);
+          reading.unbuilt = true;
+        }
       }
       waiting.clear();
       queries.push_back(std::move(*q));
     }
     context.reset();
   }
-  for (const auto& [w, words] : waiting) reading.unread.push_back(words), reading.unbuilt = true;
+  for (const auto& [w, words] : waiting) {
+    reading.unread.push_back(words);
+    reading.unbuilt = true;
+  }
   if (lent && queries.empty()) reading.unread.push_back("(a place with no question)");
   reading.queries = Merge(std::move(queries));
   return reading;

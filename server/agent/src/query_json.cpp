@@ -106,14 +106,21 @@ Expected<Subject> ReadSubject(const json& j, const std::string& path) {
   return out;
 }
 
-// An id list ("devices", "pids"): integers 0 to 2^31-1.
+// An id (a device, a process, a stream): an integer 0 to 2^31-1.
+Expected<int64_t> Id(const json& j, const std::string& path) {
+  auto v = Integer(j, path);
+  if (!v) return v.error();
+  if (*v < 0 || *v > std::numeric_limits<int32_t>::max())
+    return Bad(path, fmt::format("{} is not an id (0 to 2147483647)", *v));
+  return *v;
+}
+
+// An id list ("devices", "pids").
 Status ReadIds(const json& j, const std::string& path, std::vector<int64_t>& out) {
   if (!j.is_array()) return Bad(path, "not an array");
   for (size_t i = 0; i < j.size(); ++i) {
-    auto v = Integer(j[i], fmt::format("{}[{}]", path, i));
+    auto v = Id(j[i], fmt::format("{}[{}]", path, i));
     if (!v) return v.error();
-    if (*v < 0 || *v > std::numeric_limits<int32_t>::max())
-      return Bad(fmt::format("{}[{}]", path, i), fmt::format("{} is not an id (0 to 2147483647)", *v));
     out.push_back(*v);
   }
   return {};
@@ -137,10 +144,9 @@ Expected<Scope> ReadScope(const json& j, const std::string& path) {
     for (int64_t p : ids) out.pids.push_back(static_cast<uint32_t>(p));
   }
   if (j.contains("stream")) {
-    ids.clear();
-    if (Status ok = ReadIds(json::array({j.at("stream")}), path + ".stream", ids); !ok)
-      return Bad(path + ".stream", "not an id (0 to 2147483647)");
-    out.stream = static_cast<int32_t>(ids.front());
+    auto stream = Id(j.at("stream"), path + ".stream");
+    if (!stream) return stream.error();
+    out.stream = static_cast<int32_t>(*stream);
   }
   if (j.contains("inside")) {
     auto v = Text(j.at("inside"), path + ".inside");

@@ -31,8 +31,8 @@ constexpr std::string_view kContextWords[] = {"pytorch", "torch",       "jax",  
 // Words that, left unread, may change what a question asks: time and order ("after", "last", "second"), bounds
 // and exclusions ("except", "only", "without"), relations ("that", "whose", "while"), sizes and speeds said as
 // adjectives ("small", "slow"), states of events ("idle", "overlapping", "blocking", "failed"), units of a program
-// no Query holds ("thread", "frame", "step", "layer") and the words of a diagnosis ("why", "bottleneck"). Any other
-// plain word a clause that names its events does not read is taken as describing them (IsDescriptiveWord).
+// no Query holds ("thread", "frame", "step", "layer"), and the words of a diagnosis below. Any other plain word a
+// clause that names its events does not read is taken as describing them (IsDescriptiveWord).
 constexpr std::string_view kMeaningWords[] = {
     "after",       "before",     "since",      "until",        "till",         "between",      "within",
     "during",      "while",      "when",       "whenever",     "once",         "then",         "next",
@@ -58,13 +58,15 @@ constexpr std::string_view kMeaningWords[] = {
     "waits",       "waited",     "stalled",    "stall",        "synchronous",  "asynchronous", "async",
     "thread",      "core",       "cores",      "cpu",          "sm",           "sms",          "warp",
     "warps",       "register",   "registers",  "occupancy",    "utilization",  "utilisation",  "efficiency",
-    "latency",     "queue",      "queued",     "delay",        "delayed",      "why",          "bottleneck",
-    "bottlenecks", "wrong",      "improve",    "optimize",     "optimise",     "recommend",    "recommendation",
-    "suggest",     "fix",        "problem",    "problems",     "advice",       "cause",        "causes",
-    "expected",    "normal",     "usual",      "typical",      "half",         "double",       "twice",
-    "triple",      "ratio",      "percentile", "median",       "variance",     "deviation",    "jitter",
-    "spread",      "outlier",    "outliers",   "nested",       "nesting",      "enclosing",    "enclosed",
-    "child",       "children",   "parent",     "parents",      "inner",        "outer",        "according"};
+    "latency",     "queue",      "queued",     "delay",        "delayed",      "causes",       "expected",
+    "normal",      "usual",      "typical",    "half",         "double",       "twice",        "triple",
+    "ratio",       "percentile", "median",     "variance",     "deviation",    "jitter",       "spread",
+    "outlier",     "outliers",   "nested",     "nesting",      "enclosing",    "enclosed",     "child",
+    "children",    "parent",     "parents",    "inner",        "outer",        "according"};
+// Words that ask for a cause or a remedy: the Book's diagnosis answers such a question (AskOfflineTurn).
+constexpr std::string_view kDiagnosisWords[] = {"why",      "bottleneck", "bottlenecks", "wrong",          "improve",
+                                                "optimize", "optimise",   "recommend",   "recommendation", "suggest",
+                                                "fix",      "problem",    "problems",    "advice",         "cause"};
 constexpr std::array<std::string_view, 5> kApiClasses = {"sync", "alloc", "free", "module", "launch"};
 
 constexpr Entry kEntries[] = {
@@ -798,9 +800,10 @@ constexpr Entry kEntries[] = {
     // Measures a Query does not hold: named, so that they are never read as a time or a count.
     {"launch overhead", Slot::kUnsupported},
     {"overhead", Slot::kUnsupported},
+    // Hardware counters (Nsight Compute's, not traced): achieved occupancy, DRAM throughput, a "% of peak".
     {"occupancy", Slot::kUnsupported, 1},
-    {"dram", Slot::kUnsupported, 1},     // DRAM throughput and "% of peak" are hardware counters (Nsight Compute)
-    {"of peak", Slot::kUnsupported, 1},  // achieved occupancy is a hardware counter (Nsight Compute), not traced
+    {"dram", Slot::kUnsupported, 1},
+    {"of peak", Slot::kUnsupported, 1},
     {"registers", Slot::kUnsupported},
     {"shared memory", Slot::kUnsupported},
     {"power", Slot::kUnsupported},
@@ -886,8 +889,13 @@ bool IsContextWord(std::string_view lower) {
          (letters > 0 || digits >= 3);
 }
 
+bool IsDiagnosisWord(std::string_view lower) {
+  return std::find(std::begin(kDiagnosisWords), std::end(kDiagnosisWords), lower) != std::end(kDiagnosisWords);
+}
+
 bool IsMeaningWord(std::string_view lower) {
-  return std::find(std::begin(kMeaningWords), std::end(kMeaningWords), lower) != std::end(kMeaningWords);
+  return IsDiagnosisWord(lower) ||
+         std::find(std::begin(kMeaningWords), std::end(kMeaningWords), lower) != std::end(kMeaningWords);
 }
 
 bool IsDescriptiveWord(std::string_view word) {

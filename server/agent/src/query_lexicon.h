@@ -59,7 +59,10 @@ std::span<const std::string_view> ApiClasses();
 // Words that describe the run rather than ask about it, when they are no name of the profile: frameworks and
 // languages ("the JAX run"), and GPU models by their shape ("A100", "RTX 3090", "4060ti": letters and digits).
 bool IsContextWord(std::string_view lower);
-// Words that may change what a question asks when left unread ("after", "only", "idle", "thread", "why").
+// Words that ask for a cause or a remedy ("why", "bottleneck", "improve"), lower case.
+bool IsDiagnosisWord(std::string_view lower);
+// Words that may change what a question asks when left unread ("after", "only", "idle", "thread"), the diagnosis
+// words among them.
 bool IsMeaningWord(std::string_view lower);
 // A plain word (letters, maybe hyphens) that is no meaning word: unread in a clause that names its events, it is
 // taken as describing them ("the nvjet GEMM kernels", "flash attention"), and the answer says so.

@@ -55,6 +55,11 @@ struct Reading {
 Reading FillQueries(const std::string& question, const QueryVocabulary& vocabulary,
                     const std::vector<Query>& previous = {});
 
+// A complete reading answered: AnswerQueries on its Queries, with the words it took as describing the events said
+// under the first reading line.
+AskTurn AnswerReading(const Reading& reading, const engine::Profile& profile, const SkillRunner& run,
+                      const CancelToken& cancel);
+
 // The single words of `unread` written as names ("foo_bar_kernel", "a::b", "runFusion"): with an underscore, "::" or
 // a capital after a small letter. Such a word was read as no name, so no name of the profile holds it.
 std::vector<std::string> NamesWrittenIn(const std::vector<std::string>& unread);

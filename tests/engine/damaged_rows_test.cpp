@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -75,6 +76,54 @@ TEST_P(BothReaders, BadTimesAreSkippedAndCountedNotReadAsZero) {
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_NE(notes[0].find("CUPTI_ACTIVITY_KIND_KERNEL: 8 rows skipped"), std::string::npos) << notes[0];
   EXPECT_TRUE(DamageNotes(p->info(), Need::kMemcpy).empty());
+}
+
+// The launch configurations are read after the rows, in a stage of their own (a kernel summary reads none of them):
+// each kept row still gets its own, with rows skipped before it, and with rowids so sparse that the table is read
+// in one part in rowid order (then only SQLite reads it).
+TEST_P(BothReaders, LaunchConfigurationsReadAfterTheRowsAreEachRowsOwn) {
+  const std::string sparse = dir_ / "sparse.sqlite";
+  Exec(copy_, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = NULL WHERE rowid IN (1, 2, 500);");
+  fs::copy_file(copy_, sparse);
+  Exec(sparse, "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET rowid = 1000000000000 WHERE rowid = 9;");
+  for (const std::string& path : {copy_, sparse}) {
+    SCOPED_TRACE(path);
+    auto p = OpenOrDie(path, TestOptions());
+    ASSERT_TRUE(p);
+    ASSERT_TRUE(p->Require(Need::kKernelRows).ok());
+    ASSERT_TRUE(p->Require(Need::kKernelConfig).ok());
+    const KernelTable& k = p->kernels();
+    ASSERT_EQ(k.size(), 3442u - 3u);
+    size_t row = 0;
+    std::set<int32_t> grids;
+    Sql(path).Each(
+        "SELECT start, \"end\", contextId, gridX, gridY, gridZ, blockX, blockY, blockZ, registersPerThread, "
+        "staticSharedMemory, dynamicSharedMemory, m.value FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+        "LEFT JOIN StringIds m ON m.id = k.mangledName WHERE start IS NOT NULL ORDER BY start, \"end\", k.rowid",
+        [&](sqlite3_stmt* s) {
+          ASSERT_LT(row, k.size());
+          ASSERT_EQ(k.start[row], sqlite3_column_int64(s, 0));
+          ASSERT_EQ(k.end[row], sqlite3_column_int64(s, 1));
+          const KernelConfig& c = k.Config(row);
+          const int32_t want[] = {c.context,
+                                  c.grid_x,
+                                  c.grid_y,
+                                  c.grid_z,
+                                  c.block_x,
+                                  c.block_y,
+                                  c.block_z,
+                                  c.registers_per_thread,
+                                  c.static_shared_memory,
+                                  c.dynamic_shared_memory};
+          for (int col = 2; col <= 11; ++col) ASSERT_EQ(want[col - 2], sqlite3_column_int(s, col)) << "column " << col;
+          const auto* mangled = reinterpret_cast<const char*>(sqlite3_column_text(s, 12));
+          ASSERT_EQ(p->strings().view(c.mangled_name), mangled ? mangled : "");
+          grids.insert(c.grid_x);
+          ++row;
+        });
+    EXPECT_EQ(row, k.size());
+    EXPECT_GT(grids.size(), 1u);  // the fixture has more than one grid: a constant could not pass
+  }
 }
 
 TEST_P(BothReaders, NullStringIdIsAnEmptyNameNotStringZero) {

@@ -97,6 +97,7 @@ engine::Need Expand(engine::Need needs) {
   using engine::Need;
   if (engine::Has(needs, Need::kAttribution)) needs = needs | Need::kKernels | Need::kNvtx;
   if (engine::Has(needs, Need::kKernels)) needs = needs | Need::kKernelRows | Need::kRuntime;
+  if (engine::Has(needs, Need::kKernelConfig)) needs = needs | Need::kKernelRows;
   return needs;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <initializer_list>
 #include <string_view>
 #include <utility>
@@ -184,40 +185,102 @@ int64_t CountUnnamed(const Column<StrId>& names) {
 
 }  // namespace
 
+// The rows without their launch configurations (LoadKernelConfigs reads those): `config` holds each row's slot
+// until then, and travels with the row through the part's sort and Finalize's compaction and merge.
 Status LoadKernelPart(PartContext& ctx, RowidRange range, KernelStaging& stg) {
   const Schema& s = *ctx.env->schema;
   const StringIdMap& ids = *ctx.env->ids;
   const ColumnSet cols =
       Columns(s, kKernelTable,
-              {"start", "end", "deviceId", "streamId", "contextId", "globalPid", "correlationId", "demangledName",
-               "shortName", "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
-               "registersPerThread", "staticSharedMemory", "dynamicSharedMemory"});
+              {"start", "end", "deviceId", "streamId", "globalPid", "correlationId", "demangledName", "shortName"});
+  return RunPart(ctx, kKernelTable, cols, range, stg, false, [&ids](const auto& st, KernelTable& t, size_t i) {
+    t.start[i] = st.Int(1);
+    t.end[i] = st.Int(2);
+    t.device[i] = I32(st, 3);
+    t.stream[i] = I32(st, 4);
+    t.pid[i] = PidOf(st.Int(5));
+    t.correlation_id[i] = static_cast<uint32_t>(st.Int(6));
+    t.name[i] = NameOf(st, 7, ids);
+    t.short_name[i] = NameOf(st, 8, ids);
+    t.config[i] = static_cast<uint32_t>(i);
+    t.launch[i] = kNone;
+  });
+}
+
+namespace {
+
+constexpr uint32_t kConfigUnread = UINT32_MAX;
+
+// Interns the configuration of each row read into `of_slot` (the slot -> dictionary index map).
+template <typename Row>
+void StoreConfig(const Row& st, size_t slot, const StringIdMap& ids, DictionaryCache<KernelConfig>& configs,
+                 std::vector<uint32_t>& of_slot) {
+  if (slot >= of_slot.size()) return;
+  KernelConfig c;
+  c.context = I32(st, 1);
+  c.mangled_name = NameOf(st, 2, ids);
+  c.grid_x = I32(st, 3);
+  c.grid_y = I32(st, 4);
+  c.grid_z = I32(st, 5);
+  c.block_x = I32(st, 6);
+  c.block_y = I32(st, 7);
+  c.block_z = I32(st, 8);
+  c.registers_per_thread = I32(st, 9);
+  c.static_shared_memory = I32(st, 10);
+  c.dynamic_shared_memory = I32(st, 11);
+  of_slot[slot] = configs.Intern(c);
+}
+
+}  // namespace
+
+Status LoadKernelConfigs(PartContext& ctx, KernelStaging& stg, int64_t rows_per_part, KernelTable& t) {
+  if (t.size() == 0) {
+    t.configs.clear();
+    return {};
+  }
+  const StringIdMap& ids = *ctx.env->ids;
+  const ColumnSet cols = Columns(*ctx.env->schema, kKernelTable,
+                                 {"contextId", "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
+                                  "registersPerThread", "staticSharedMemory", "dynamicSharedMemory"});
+  // The slots of the kept rows: the ones to read (a slot no kept row has is left unread).
+  std::vector<uint32_t> of_slot(static_cast<size_t>(*std::max_element(t.config.begin(), t.config.end())) + 1,
+                                kConfigUnread);
+  std::vector<uint8_t> wanted(of_slot.size(), 0);
+  for (uint32_t slot : t.config) wanted[slot] = 1;
   DictionaryCache<KernelConfig> configs(stg.configs);
-  return RunPart(ctx, kKernelTable, cols, range, stg, false,
-                 [&ids, &configs](const auto& st, KernelTable& t, size_t i) {
-                   t.start[i] = st.Int(1);
-                   t.end[i] = st.Int(2);
-                   t.device[i] = I32(st, 3);
-                   t.stream[i] = I32(st, 4);
-                   t.pid[i] = PidOf(st.Int(6));
-                   t.correlation_id[i] = static_cast<uint32_t>(st.Int(7));
-                   t.name[i] = NameOf(st, 8, ids);
-                   t.short_name[i] = NameOf(st, 9, ids);
-                   KernelConfig c;
-                   c.grid_x = I32(st, 11);
-                   c.grid_y = I32(st, 12);
-                   c.grid_z = I32(st, 13);
-                   c.block_x = I32(st, 14);
-                   c.block_y = I32(st, 15);
-                   c.block_z = I32(st, 16);
-                   c.registers_per_thread = I32(st, 17);
-                   c.static_shared_memory = I32(st, 18);
-                   c.dynamic_shared_memory = I32(st, 19);
-                   c.context = I32(st, 5);
-                   c.mangled_name = NameOf(st, 10, ids);
-                   t.config[i] = configs.Intern(c);
-                   t.launch[i] = kNone;
-                 });
+  const TableExtent extent = ctx.env->schema->Extent(kKernelTable);
+  // The same parts and the same readers as the rows' load (RunPart), so whatever that load read, this reads.
+  for (const RowidRange& range : SplitRowids(extent, rows_per_part)) {
+    if (ctx.file && extent.direct && stg.dense) {
+      const auto result =
+          ctx.file->Scan(extent.root_page, range.first, range.last, cols.positions, ctx.abort,
+                         [&](const RecordRow& row) { StoreConfig(row, stg.Slot(row.Int(0)), ids, configs, of_slot); });
+      if (result == ExportFile::ScanResult::kCancelled)
+        return MakeError(ErrorKind::kCancelled, "Loading was cancelled.");
+      bool complete = result == ExportFile::ScanResult::kOk;
+      for (int64_t r = range.first; complete && r <= range.last; ++r) {
+        const size_t slot = static_cast<size_t>(r - stg.base_rowid);
+        complete = slot >= of_slot.size() || !wanted[slot] || of_slot[slot] != kConfigUnread;
+      }
+      if (complete) continue;
+    }
+    if (!stg.dense) stg.next_slot = 0;  // one part, read in rowid order as the rows' load read it
+    auto stmt = ctx.db->Prepare(
+        fmt::format("SELECT rowid, {} FROM {} WHERE rowid BETWEEN ?1 AND ?2", cols.select, kKernelTable));
+    if (!stmt) return stmt.error();
+    stmt->Bind(1, range.first);
+    stmt->Bind(2, range.last);
+    int rc;
+    while ((rc = stmt->Step()) == SQLITE_ROW) StoreConfig(*stmt, stg.Slot(stmt->Int(0)), ids, configs, of_slot);
+    if (rc != SQLITE_DONE)
+      return sql::SqliteError(rc, fmt::format("reading {}: {}", kKernelTable, ctx.db->ErrorMessage()), ctx.env->path);
+  }
+  for (size_t slot = 0; slot < of_slot.size(); ++slot)
+    if (wanted[slot] && of_slot[slot] == kConfigUnread) of_slot[slot] = configs.Intern(KernelConfig{});
+  for (uint32_t& c : t.config) c = of_slot[c];
+  t.configs = stg.configs.Take();
+  CanonicalizeDictionary(t.config, t.configs);
+  return {};
 }
 
 Status LoadMemcpyPart(PartContext& ctx, RowidRange range, Staging<MemcpyTable>& stg) {
@@ -310,8 +373,6 @@ Status LoadOverheadPart(PartContext& ctx, RowidRange range, Staging<OverheadTabl
 
 RowDamage Finalize(KernelStaging& stg, KernelTable& out) {
   RowDamage damage = FinalizeTable(stg, out);
-  out.configs = stg.configs.Take();
-  CanonicalizeDictionary(out.config, out.configs);
   damage.unnamed = CountUnnamed(out.name);
   return damage;
 }

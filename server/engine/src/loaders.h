@@ -111,7 +111,7 @@ struct Staging {
   void Reset(int64_t first, int64_t last);
 };
 
-// Extra per-table state of the kernel load: the launch configurations the parts intern.
+// Extra per-table state of the kernel load: the launch configurations LoadKernelConfigs interns.
 struct KernelStaging : Staging<KernelTable> {
   Dictionary<KernelConfig> configs;
 };
@@ -124,6 +124,9 @@ struct NvtxStaging : Staging<NvtxTable> {
 };
 
 Status LoadKernelPart(PartContext& ctx, RowidRange range, KernelStaging& stg);
+// The launch configurations of the kernel rows Finalize left in `t`, read part by part as the rows were: each
+// row's `config` turns from its staging slot into an index into `t.configs` (canonical, as for any dictionary).
+Status LoadKernelConfigs(PartContext& ctx, KernelStaging& stg, int64_t rows_per_part, KernelTable& t);
 Status LoadMemcpyPart(PartContext& ctx, RowidRange range, Staging<MemcpyTable>& stg);
 Status LoadMemsetPart(PartContext& ctx, RowidRange range, Staging<MemsetTable>& stg);
 Status LoadSyncPart(PartContext& ctx, RowidRange range, Staging<SyncTable>& stg);

@@ -109,8 +109,9 @@ void ProfileImpl::Start() {
   // Parts of ~0.1 s: small enough that a table someone waits for overtakes background loads quickly.
   const Def defs[] = {
       {kRuntimeLoad, kRuntimeTable, nullptr, {}, 262144},
-      {kKernelLoad, kKernelTable, nullptr, {}, 131072},
-      {kKernelLink, {}, "kernel launch links", {kKernelLoad, kRuntimeLoad}, 0},
+      {kKernelLoad, kKernelTable, nullptr, {}, kKernelRowsPerPart},
+      {kKernelConfigs, {}, "kernel launch configurations", {kKernelLoad}, 0},
+      {kKernelLink, {}, "kernel launch links", {kKernelConfigs, kRuntimeLoad}, 0},
       {kMemcpyLoad, kMemcpyTable, nullptr, {}, 262144},
       {kMemcpyLink, {}, "memcpy launch links", {kMemcpyLoad, kRuntimeLoad}, 0},
       {kMemsetLoad, kMemsetTable, nullptr, {}, 262144},
@@ -153,7 +154,7 @@ std::vector<StageId> ProfileImpl::Closure(Need needs) const {
       {Need::kMemcpy, kMemcpyLink},     {Need::kMemset, kMemsetLink},
       {Need::kSync, kSyncLink},         {Need::kNvtx, kNvtxLoad},
       {Need::kOverhead, kOverheadLoad}, {Need::kAttribution, kAttributionLink},
-      {Need::kKernelRows, kKernelLoad},
+      {Need::kKernelRows, kKernelLoad}, {Need::kKernelConfig, kKernelConfigs},
   };
   std::array<bool, kStageCount> in{};
   std::vector<StageId> todo;
@@ -264,7 +265,7 @@ ProfileImpl::TaskResult ProfileImpl::RunTask(Worker& worker, const Task& task) {
       case Task::Kind::kFinalize:
         return FinalizeLoad(task.stage);
       case Task::Kind::kRun:
-        return StatusOnly(RunLink(task.stage));
+        return StatusOnly(RunLink(worker, task.stage));
       case Task::Kind::kNothing:
         break;
     }
@@ -315,8 +316,10 @@ void ProfileImpl::CompleteTask(const Task& task, TaskResult result) {
         }
         break;
       case Task::Kind::kFinalize:
-      case Task::Kind::kRun:
         s.state = Stage::State::kDone;
+        break;
+      case Task::Kind::kRun:
+        s.state = interrupted ? Stage::State::kIdle : Stage::State::kDone;  // an interrupted run starts over
         break;
       case Task::Kind::kNothing:
         break;

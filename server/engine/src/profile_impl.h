@@ -28,9 +28,13 @@
 
 namespace nsys::engine {
 
+// Rows a part of the kernel table's load reads; the launch configurations are read again in the same parts.
+inline constexpr int64_t kKernelRowsPerPart = 131072;
+
 enum StageId : int {
   kRuntimeLoad,
   kKernelLoad,
+  kKernelConfigs,
   kKernelLink,
   kMemcpyLoad,
   kMemcpyLink,
@@ -145,8 +149,9 @@ class ProfileImpl final : public Profile {
   // Task bodies (profile_stages.cpp), run without mu_.
   TaskResult PrepareLoad(StageId id);
   Status LoadPart(Worker& worker, StageId id, RowidRange range);
+  Expected<PartContext> ContextFor(Worker& worker, StageId id);  // the worker's connection, watching the stage
   TaskResult FinalizeLoad(StageId id);
-  Status RunLink(StageId id);
+  Status RunLink(Worker& worker, StageId id);
   bool RestoreFromSnapshot(StageId id);
   Status EnsureSchema();          // the SQLite schema and string ids, when the snapshot let Open() skip them
   void ClearStaging(StageId id);  // frees a failed load's partial rows

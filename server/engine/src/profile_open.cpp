@@ -110,7 +110,7 @@ Expected<std::shared_ptr<Profile>> Profile::Open(const std::string& path, const 
 
 std::vector<std::string> TablesOf(Need needs) {
   const std::pair<Need, std::string_view> tables[] = {
-      {Need::kKernels | Need::kKernelRows | Need::kAttribution, kKernelTable},
+      {Need::kKernels | Need::kKernelRows | Need::kKernelConfig | Need::kAttribution, kKernelTable},
       {Need::kKernels | Need::kRuntime | Need::kAttribution, kRuntimeTable},
       {Need::kMemcpy, kMemcpyTable},
       {Need::kMemset, kMemsetTable},

@@ -140,7 +140,7 @@ ProfileImpl::TaskResult ProfileImpl::PrepareLoad(StageId id) {
   return r;
 }
 
-Status ProfileImpl::LoadPart(Worker& worker, StageId id, RowidRange range) {
+Expected<PartContext> ProfileImpl::ContextFor(Worker& worker, StageId id) {
   if (!worker.db) {
     auto db = sql::Db::OpenReadOnly(db_path_);
     if (!db) return db.error();
@@ -148,7 +148,13 @@ Status ProfileImpl::LoadPart(Worker& worker, StageId id, RowidRange range) {
   }
   Stage& stage = stages_[id];
   worker.db->WatchCancel(nullptr, &stage.abort);
-  PartContext ctx{&*worker.db, file_.get(), &env_, &stage.rows_done, &stage.abort};
+  return PartContext{&*worker.db, file_.get(), &env_, &stage.rows_done, &stage.abort};
+}
+
+Status ProfileImpl::LoadPart(Worker& worker, StageId id, RowidRange range) {
+  auto context = ContextFor(worker, id);
+  if (!context) return context.error();
+  PartContext& ctx = *context;
   switch (id) {
     case kRuntimeLoad:
       return LoadRuntimePart(ctx, range, runtime_stage_);
@@ -212,7 +218,7 @@ ProfileImpl::TaskResult ProfileImpl::FinalizeLoad(StageId id) {
   return r;
 }
 
-Status ProfileImpl::RunLink(StageId id) {
+Status ProfileImpl::RunLink(Worker& worker, StageId id) {
   auto restored = [this](std::initializer_list<StageId> ids) {
     for (StageId s : ids)
       if (!stages_[s].restored) return false;
@@ -224,6 +230,12 @@ Status ProfileImpl::RunLink(StageId id) {
     return launch_index_;
   };
   switch (id) {
+    case kKernelConfigs: {
+      if (restored({kKernelLoad})) break;  // the snapshot holds them
+      auto context = ContextFor(worker, id);
+      if (!context) return context.error();
+      return LoadKernelConfigs(*context, kernel_stage_, kKernelRowsPerPart, kernels_);
+    }
     case kKernelLink:
       if (!restored({kKernelLoad, kRuntimeLoad}))
         index()->Resolve(kernels_.pid, kernels_.correlation_id, kernels_.launch);

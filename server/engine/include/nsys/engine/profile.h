@@ -24,7 +24,9 @@ namespace nsys::engine {
 // Table groups that load (and are required) together. kKernels implies kRuntime because of correlation;
 // kAttribution = kernels + runtime + NVTX with the launch/NVTX links resolved. kKernelRows is the kernel table
 // alone, for answers that never look at launches (a kernel summary): its `launch` column is not valid until
-// kKernels is required, and it does not wait for the runtime table (5.8M rows on the L benchmark export).
+// kKernels is required, and it does not wait for the runtime table (5.8M rows on the L benchmark export). Nor are
+// its launch configurations (`config`, `configs`, Config()) valid until kKernelConfig or kKernels is required: the
+// eleven columns behind them are a third of the kernel rows' load, and a summary by name reads none of them.
 enum class Need : uint32_t {
   kKernels = 1u << 0,
   kRuntime = 1u << 1,
@@ -35,6 +37,7 @@ enum class Need : uint32_t {
   kOverhead = 1u << 6,
   kAttribution = 1u << 7,
   kKernelRows = 1u << 8,
+  kKernelConfig = 1u << 9,  // the kernel rows with their launch configurations (implies kKernelRows)
 };
 inline constexpr Need operator|(Need a, Need b) {
   return static_cast<Need>(static_cast<uint32_t>(a) | static_cast<uint32_t>(b));
@@ -42,7 +45,7 @@ inline constexpr Need operator|(Need a, Need b) {
 inline constexpr bool Has(Need set, Need bit) {
   return (static_cast<uint32_t>(set) & static_cast<uint32_t>(bit)) != 0;
 }
-inline constexpr Need kAllTables = static_cast<Need>(0x1FF);
+inline constexpr Need kAllTables = static_cast<Need>(0x3FF);
 
 // The export tables behind a set of needs ("CUPTI_ACTIVITY_KIND_KERNEL", ...).
 std::vector<std::string> TablesOf(Need needs);

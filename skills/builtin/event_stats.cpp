@@ -76,6 +76,7 @@ struct Event {
   int64_t name_key = 0;   // what groups by name: a StrId, or the copy kind
   int64_t range_key = 0;  // the innermost enclosing NVTX range's name StrId + 1; 0 = none
   int64_t latency = -1;   // GPU work with latency asked: its start - its launch call's start; -1 = none
+  int64_t delay = -1;     // and its launch delay: its start - its launch call's end, at least 0; -1 = none
 };
 
 // The launch latency of GPU work started at `start` by runtime call `call`: from the call's start to the work's, 0
@@ -83,6 +84,13 @@ struct Event {
 int64_t LatencyOf(const engine::Profile& p, int32_t call, engine::Ns start) {
   if (call < 0) return -1;
   return std::max<int64_t>(0, start - p.runtime().start[static_cast<size_t>(call)]);
+}
+
+// The launch delay of the same (HTA's, analysis.md's "launch statistics"): from the end of the call to the work's
+// start, 0 when below zero (the work started before the call returned); -1 when no call launched it.
+int64_t DelayOf(const engine::Profile& p, int32_t call, engine::Ns start) {
+  if (call < 0) return -1;
+  return std::max<int64_t>(0, start - p.runtime().end[static_cast<size_t>(call)]);
 }
 
 // The innermost NVTX range around runtime call `call` (its name id + 1), 0 when none or not attributed.
@@ -100,6 +108,7 @@ struct Group {
   int64_t bytes = 0;
   int64_t min_bytes = 0, max_bytes = 0;                         // of its copies and memsets
   int64_t latency_sum = 0, latency_max = 0, latency_count = 0;  // launch latencies, when asked
+  int64_t delay_sum = 0, delay_max = 0;                         // launch delays, counted with the latencies
   engine::Ns first = 0, last = 0;                               // earliest start, latest end
 };
 
@@ -239,6 +248,8 @@ class Collector {
       g.latency_max = std::max(g.latency_max, e.latency);
       g.latency_sum += e.latency;
       ++g.latency_count;
+      g.delay_max = std::max(g.delay_max, e.delay);
+      g.delay_sum += e.delay;
     }
     g.durations.push_back(e.end - e.start);
     if (detail_) g.intervals.push_back(Interval{e.start, e.end});
@@ -267,7 +278,7 @@ struct Selection {
   std::string api_class;  // API calls: only this class (common_api_class.h), "" = any
   int memory = -1;        // copies and memsets: only those whose host-side memory is this ENUM_CUDA_MEM_KIND id
   bool gpu = false;       // a GPU's work: copies and memsets keyed apart from kernel names
-  bool latency = false;   // GPU work: the launch latency (start - the launch call's start) too
+  bool latency = false;   // GPU work: the launch latency (start - the launch call's start) and delay too
   // Bounds on each event, -1 = none: its duration (ns) and, for copies and memsets, its size (bytes), exclusive.
   int64_t longer_than = -1, shorter_than = -1, larger_than = -1, smaller_than = -1;
   bool Keeps(engine::Ns duration, int64_t bytes) const {
@@ -318,8 +329,8 @@ bool CollectGpuOps(const engine::Profile& p, const Table& t, const engine::Filte
     out.AddMatched();
     if (!sel.Keeps(t.end[i] - t.start[i], bytes_of(i))) continue;
     out.Add(Event{t.start[i], t.end[i], bytes_of(i), t.device[i], t.stream[i], t.pid[i], name_of(i),
-                  RangeKeyOfCall(p, t.launch[i], sel.ranges),
-                  sel.latency ? LatencyOf(p, t.launch[i], t.start[i]) : -1});
+                  RangeKeyOfCall(p, t.launch[i], sel.ranges), sel.latency ? LatencyOf(p, t.launch[i], t.start[i]) : -1,
+                  sel.latency ? DelayOf(p, t.launch[i], t.start[i]) : -1});
   }
   return true;
 }
@@ -504,7 +515,11 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, b
           g.latency_count > 0
               ? D(std::round(10.0 * static_cast<double>(g.latency_sum) / static_cast<double>(g.latency_count)) / 10.0)
               : Null(),
-          g.latency_count > 0 ? I(g.latency_max) : Null()};
+          g.latency_count > 0 ? I(g.latency_max) : Null(),
+          g.latency_count > 0
+              ? D(std::round(10.0 * static_cast<double>(g.delay_sum) / static_cast<double>(g.latency_count)) / 10.0)
+              : Null(),
+          g.latency_count > 0 ? I(g.delay_max) : Null()};
 }
 
 std::vector<Column> Columns() {
@@ -543,7 +558,11 @@ std::vector<Column> Columns() {
       DoubleCol("avg_latency_ns",
                 "With latency: mean launch latency, from the start of the CUDA call that launched each kernel, copy or "
                 "memset to its start on the GPU"),
-      IntCol("max_latency_ns", "With latency: the longest launch latency")};
+      IntCol("max_latency_ns", "With latency: the longest launch latency"),
+      DoubleCol("avg_delay_ns",
+                "With latency: mean launch delay, from the end of the CUDA call that launched each kernel, copy or "
+                "memset to its start on the GPU, 0 when it started before the call returned (HTA's launch delay)"),
+      IntCol("max_delay_ns", "With latency: the longest launch delay")};
 }
 
 class EventStats final : public Skill {

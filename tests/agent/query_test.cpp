@@ -322,6 +322,47 @@ TEST(QueryFill, AFrameworkThatRanIsNoFilter) {
 
 // The JSON form read from a model's untrusted JSON: each member's type is checked and a bad one named by its path; a
 // Query written out reads back as itself.
+// The launch delay is the guide's (HTA's): from the end of the launching call, not its start (the latency).
+// Arithmetic in parentheses defines a measure asked outside them; "by what factor" asks for the margin of two.
+TEST(QueryFill, LaunchDelayDefinitionsInParenthesesAndFactors) {
+  Check("what is the average launch delay of the nvfuser_pointwise kernels?",
+        {Q({Measure::kLaunchDelay}, {EventKind::kKernels, "nvfuser_pointwise"})});
+  Check("what is the average launch latency of the nvfuser_pointwise kernels?",
+        {Q({Measure::kLatency}, {EventKind::kKernels, "nvfuser_pointwise"})});
+  const Reading bandwidth = Fill("What bandwidth do the HtoD copies get (total bytes / total copy time)?");
+  EXPECT_EQ(bandwidth.defined, (std::vector<std::string>{"total bytes / total copy time"}));
+  Check("What bandwidth do the HtoD copies get (total bytes / total copy time)?",
+        {Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"})});
+  Check("What bandwidth do the HtoD copies get (total bytes divided by total copy time)?",
+        {Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"})});
+  // Parentheses that only group or scope, or that name events, are read as any other words.
+  EXPECT_TRUE(Fill("total kernel time (per GPU)?").defined.empty());
+  EXPECT_TRUE(Fill("total time of cudaMalloc (cudaMalloc / cudaFree)?").defined.empty());
+  // Nothing measured outside them: nothing defined.
+  EXPECT_FALSE(Fill("the HtoD copies (total bytes / total copy time)?").complete());
+  const Reading factor = Fill("which takes more total time, cudaMalloc or cudaFree, and by what factor?");
+  EXPECT_TRUE(factor.complete()) << (factor.unread.empty() ? "" : factor.unread.front());
+  Check("what average bandwidth do the HtoD copies reach?",
+        {Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"})});
+}
+
+// A last clause that only names events asks the question before again of them; "what about" does so at once. A
+// scene's subject does not override the narrower one a Query took from it. "Faster" ranks the least first.
+TEST(QueryFill, FollowUpsScenesAndTheFasterOne) {
+  Check("What bandwidth do the HtoD copies reach, and what about DtoH?",
+        {Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"}),
+         Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "DtoH"})});
+  Check("how many cudaMalloc calls are there, what about cudaFree, and how long do they take in total?",
+        {Q({Measure::kCount}, {EventKind::kApi, "cudaMalloc", "", "", true}),
+         Q({Measure::kCount, Measure::kTotal}, {EventKind::kApi, "cudaFree", "", "", true})});
+  Check("This is a unified-memory run. How many HtoD migrations happened, and how many bytes did they move?",
+        {Q({Measure::kCount, Measure::kBytes}, {EventKind::kMemcpy, "", "Unified HtoD"})});
+  Query faster = Q({Measure::kAverage}, {EventKind::kKernels, ""});
+  faster.group_by = GroupBy::kName;
+  faster.rank = Rank::kBottom;
+  Check("which kernel is faster on average?", {faster});
+}
+
 TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   const auto error = [](const char* text) {
     auto q = QueriesFromJson(nlohmann::json::parse(text));
@@ -510,6 +551,29 @@ TEST(QueryExecute, YesNoMigrationsAndDeclinedPartialReadings) {
 
 // On the H100 fixture (figures from sqlite3 over it: the 640 kernels whose short name contains sm80_xmma_gemm take
 // 38,781,120 ns; devices 1 and 0 run 22,444,359 and 22,385,163 ns of kernels, 59,196 ns apart).
+// The launch delay from the end of the launching call (sqlite3 over the fixture: AVG(MAX(0, k.start - r.end)) of the
+// 85 splitKreduce_kernel launches, joined on correlationId within the process, is 133,872.9 ns), and a definition
+// in parentheses said under the reading.
+TEST(QueryExecute, LaunchDelayAndADefinitionSaidUnderTheReading) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto mpi = ws.Open(testing::Fixture("a100_2proc_mpi.sqlite"));
+  ASSERT_TRUE(mpi.ok());
+  auto delay = ws.Ask({mpi->id, "What is the average launch delay of splitKreduce_kernel?", ""}, {});
+  ASSERT_TRUE(delay.ok());
+  EXPECT_NE(delay->answer.summary.find("launch delay 133.873 µs (85 kernels"), std::string::npos)
+      << delay->answer.summary;
+  auto t4 = ws.Open(testing::Fixture("realworld/t4_openmp_offload_solver.sqlite"));
+  ASSERT_TRUE(t4.ok());
+  auto bw = ws.Ask({t4->id, "What bandwidth do the HtoD copies get (total bytes / total copy time)?", ""}, {});
+  ASSERT_TRUE(bw.ok());
+  EXPECT_NE(bw->answer.summary.find("\nTaken as defining what is measured, not as more to answer: 'total bytes / total "
+                                    "copy time'.\n"),
+            std::string::npos)
+      << bw->answer.summary;
+  EXPECT_NE(bw->answer.summary.find("bandwidth 3.83 GB/s (100 copies"), std::string::npos) << bw->answer.summary;
+}
+
 TEST(QueryExecute, DescribedWordsMarginsAndClausesNoQueryHolds) {
   NSYS_REQUIRE_FIXTURES();
   core::Workspace ws(OfflineConfig());

@@ -243,8 +243,9 @@ TEST(QuestionSet, AnsweredRightOffline) {
   const Score s = AskAll("questions.json");
   for (const auto& w : s.wrong) ADD_FAILURE() << w;
   // 2026-11-26, when partial readings began to be declined: 237 right, 61 declined (298 right before, 97 of them
-  // through the phrase parser); 238 / 60 since plain words describe the events a clause names.
-  EXPECT_GE(s.right, 238u);
+  // through the phrase parser); 238 / 60 since plain words describe the events a clause names; 241 / 57 with the
+  // launch delay, definitions in parentheses and "what about" follow-ups.
+  EXPECT_GE(s.right, 241u);
   EXPECT_LE(s.declined, 60u);
   std::printf("tuning set answered right: %zu/%zu (%.1f%%), declined %zu\n", s.right, s.total,
               100.0 * s.right / std::max<size_t>(1, s.total), s.declined);
@@ -375,6 +376,15 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
 // which.
 //  - questions_fresh15.json (batch 23, written by a helper from SQL over 19 exports at the start of the next session,
 //    before any change to the filler): 29 / 10 / 1 when first scored, at 6d06ee2.
+// Batch 23's declines and wrong answer were then read, for: the launch delay (the guide's, from the end of the
+// launching call, not the latency from its start), arithmetic in parentheses that defines a measure asked outside them
+// ("(total bytes / total copy time)"), "by what factor" and "how big is the gap" as the margin of two, "the average
+// bandwidth" and "the average launch delay" as those measures alone. Their first run turned two of fresh6's declines
+// into wrong answers, which showed three older defects, fixed before landing: a last clause that only names events
+// ("..., what about device-to-host?") was dropped in silence (now asked again of them, at once after "what about"),
+// a scene's subject overrode the narrower one a Query had taken from it, and "which kernel is faster" ranked the
+// slowest first. After: batch 23 35 / 5 / 0, fresh6 27 / 13 / 0, tuning 241 / 57 / 0; batches 17, 18 and 19, unread,
+// unchanged at 20 / 16 / 4, 25 / 13 / 2 and 27 / 12 / 1.
 TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
   ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 27, 5);
@@ -384,9 +394,9 @@ TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
 
 TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
-  ExpectHeld(AskHeldOut("questions_fresh4.json", "fresh held-out 4"), "questions_fresh4.json", 23, 0);
-  ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 14, 1);
-  ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 24, 0);
+  ExpectHeld(AskHeldOut("questions_fresh4.json", "fresh held-out 4"), "questions_fresh4.json", 24, 0);
+  ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 15, 1);
+  ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 27, 0);
   ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 23, 1);
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 24, 0);
   ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 20, 4);
@@ -394,8 +404,8 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 27, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 32, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 26, 1);
-  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 18, 3);
-  ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 29, 1);
+  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 19, 3);
+  ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 35, 0);
 }
 
 }  // namespace

@@ -258,6 +258,28 @@ TEST(GoldenEventStats, LaunchLatencyFromTheLaunchCall) {
   EXPECT_EQ(IntCell(t, 0, "max_latency_ns"), sql.Int("SELECT MAX(k.start - r.start) " + joined));
   NSYS_RUN_SKILL(without, kH100, "event_stats");
   EXPECT_TRUE(std::holds_alternative<std::monostate>(Cell(without, 0, "avg_latency_ns")));
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(Cell(without, 0, "avg_delay_ns")));
+}
+
+// The launch delay (analysis.md's launch statistics, HTA's): from the end of the launching call to the kernel's
+// start, 0 when the kernel started before the call returned. On two MPI processes, per process, as SQL joins them.
+TEST(GoldenEventStats, LaunchDelayFromTheEndOfTheLaunchCall) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string mpi = "a100_2proc_mpi.sqlite";
+  NSYS_RUN_SKILL(t, mpi, "event_stats",
+                 {{"latency", Value(true)}, {"name", Value(std::string("splitKreduce_kernel"))}});
+  FixtureSql sql(mpi);
+  const std::string joined =
+      "FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId AND "
+      "(r.globalTid >> 24) = (k.globalPid >> 24) JOIN StringIds s ON s.id = k.demangledName "
+      "WHERE s.value LIKE '%splitKreduce_kernel%'";
+  double average = -1;
+  sql.Each("SELECT AVG(MAX(0, k.start - r.end)) " + joined,
+           [&](sqlite3_stmt* row) { average = sqlite3_column_double(row, 0); });
+  EXPECT_NEAR(DoubleCell(t, 0, "avg_delay_ns"), average, 0.1);
+  EXPECT_NEAR(average, 133872.9, 0.1);  // sqlite3 over the fixture: 85 kernels
+  EXPECT_EQ(IntCell(t, 0, "max_delay_ns"), sql.Int("SELECT MAX(MAX(0, k.start - r.end)) " + joined));
+  EXPECT_LT(DoubleCell(t, 0, "avg_delay_ns"), DoubleCell(t, 0, "avg_latency_ns"));  // the call's own time apart
 }
 
 TEST(GoldenEventStats, NothingInsideARangeOfAnExportWithoutNvtxAndAbsentTablesDecline) {

@@ -21,10 +21,10 @@ namespace nsys::agent {
 // batches, where two anonymous namespaces are one.
 namespace query_words {
 
-constexpr std::array<std::string_view, 26> kMeasures = {
+constexpr std::array<std::string_view, 27> kMeasures = {
     "total", "count", "share",  "gpu_share", "average",   "median",    "p90",       "p95",         "p99",
     "min",   "max",   "stddev", "bytes",     "avg_bytes", "bandwidth", "busy",      "utilization", "idle_share",
-    "idle",  "span",  "grid",   "block",     "groups",    "min_bytes", "max_bytes", "latency"};
+    "idle",  "span",  "grid",   "block",     "groups",    "min_bytes", "max_bytes", "latency",     "launch_delay"};
 constexpr std::array<std::string_view, 6> kEvents = {"kernels", "api", "memcpy", "memset", "nvtx", "gpu"};
 constexpr std::array<std::string_view, 6> kGroupBy = {"none", "name", "device", "pid", "stream", "range"};
 constexpr std::array<std::string_view, 3> kRank = {"none", "top", "bottom"};
@@ -32,7 +32,7 @@ constexpr std::array<std::string_view, 4> kForm = {"number", "yes_no", "name", "
 constexpr std::array<std::string_view, 5> kMemoryKinds = {"pageable", "pinned", "device", "array", "managed"};
 
 // How each measure reads in the reading line.
-constexpr std::array<std::string_view, 26> kMeasureWords = {"total time",
+constexpr std::array<std::string_view, 27> kMeasureWords = {"total time",
                                                             "count",
                                                             "share of all time",
                                                             "share of GPU time",
@@ -57,7 +57,8 @@ constexpr std::array<std::string_view, 26> kMeasureWords = {"total time",
                                                             "number of distinct groups",
                                                             "smallest size",
                                                             "largest size",
-                                                            "launch latency"};
+                                                            "launch latency",
+                                                            "launch delay (from the launch call's end)"};
 
 std::string EventWords(const Subject& s) {
   switch (s.events) {

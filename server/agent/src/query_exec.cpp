@@ -34,20 +34,34 @@ using ask_detail::FormatNs;
 using ask_detail::FormatPct;
 
 // The column of event_stats (launch_sizes for the last two) that holds each measure, in Measure's order.
-constexpr std::array<std::string_view, 26> kColumn = {"total_ns",  "count",
-                                                      "share_pct", "gpu_share_pct",
-                                                      "avg_ns",    "med_ns",
-                                                      "p90_ns",    "p95_ns",
-                                                      "p99_ns",    "min_ns",
-                                                      "max_ns",    "stddev_ns",
-                                                      "bytes",     "avg_bytes",
-                                                      "gb_per_s",  "busy_ns",
-                                                      "busy_pct",  "idle_pct",
-                                                      "idle_ns",   "span_ns",
-                                                      "blocks",    "threads_per_block",
-                                                      "",          "min_bytes",
-                                                      "max_bytes", "avg_latency_ns"};
-constexpr std::array<std::string_view, 26> kWords = {"total time",
+constexpr std::array<std::string_view, 27> kColumn = {"total_ns",
+                                                      "count",
+                                                      "share_pct",
+                                                      "gpu_share_pct",
+                                                      "avg_ns",
+                                                      "med_ns",
+                                                      "p90_ns",
+                                                      "p95_ns",
+                                                      "p99_ns",
+                                                      "min_ns",
+                                                      "max_ns",
+                                                      "stddev_ns",
+                                                      "bytes",
+                                                      "avg_bytes",
+                                                      "gb_per_s",
+                                                      "busy_ns",
+                                                      "busy_pct",
+                                                      "idle_pct",
+                                                      "idle_ns",
+                                                      "span_ns",
+                                                      "blocks",
+                                                      "threads_per_block",
+                                                      "",
+                                                      "min_bytes",
+                                                      "max_bytes",
+                                                      "avg_latency_ns",
+                                                      "avg_delay_ns"};
+constexpr std::array<std::string_view, 27> kWords = {"total time",
                                                      "count",
                                                      "share",
                                                      "share of GPU time",
@@ -72,7 +86,8 @@ constexpr std::array<std::string_view, 26> kWords = {"total time",
                                                      "groups",
                                                      "smallest",
                                                      "largest",
-                                                     "launch latency"};
+                                                     "launch latency",
+                                                     "launch delay"};
 
 bool IsLaunchMeasure(Measure m) {
   return m == Measure::kGrid || m == Measure::kBlock;
@@ -173,7 +188,8 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   }
   if (std::find(q.measures.begin(), q.measures.end(), Measure::kGpuShare) != q.measures.end())
     args["gpu_share"] = Value(true);
-  if (std::find(q.measures.begin(), q.measures.end(), Measure::kLatency) != q.measures.end())
+  if (std::any_of(q.measures.begin(), q.measures.end(),
+                  [](Measure m) { return m == Measure::kLatency || m == Measure::kLaunchDelay; }))
     args["latency"] = Value(true);
   // Percentiles and busy or idle time cost a sort of every duration and interval: asked for only when needed.
   const bool detail = std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
@@ -761,11 +777,16 @@ AskTurn AnswerReading(const Reading& reading, const engine::Profile& profile, co
   AskTurn turn = AnswerQueries(reading.queries, profile, run, cancel);
   // Under the reading's first line, the words taken as describing the events, so that a word read wrongly that way is
   // seen at once ("Taken as describing them, not as filters: 'GEMM'.").
-  if (!reading.described.empty()) {
+  std::string notes;
+  if (!reading.described.empty())
+    notes += "Taken as describing them, not as filters: " + query_exec::Quoted(reading.described) + ".\n";
+  if (!reading.defined.empty())
+    notes +=
+        "Taken as defining what is measured, not as more to answer: " + query_exec::Quoted(reading.defined) + ".\n";
+  if (!notes.empty()) {
     std::string& summary = turn.answer.summary;
     const size_t line = summary.find('\n');
-    summary.insert(line == std::string::npos ? summary.size() : line + 1,
-                   "Taken as describing them, not as filters: " + query_exec::Quoted(reading.described) + ".\n");
+    summary.insert(line == std::string::npos ? summary.size() : line + 1, notes);
   }
   return turn;
 }

@@ -36,6 +36,7 @@ struct Token {
   std::string lower;  // lower case
   bool quoted = false;
   bool separator = false;  // , ; ? !
+  bool paren = false;      // written inside parentheses: "bandwidth (total bytes / total copy time)"
 };
 
 bool IsDigits(std::string_view s) {
@@ -124,6 +125,7 @@ bool EndsSentence(const std::string& word) {
 std::vector<Token> Tokenize(const std::string& question) {
   std::vector<Token> out;
   std::string word;
+  int depth = 0;  // parentheses opened before a word and not closed yet
   const auto flush = [&] {
     const bool sentence_end = EndsSentence(word);
     const bool colon = !word.empty() && word.back() == ':';
@@ -137,7 +139,9 @@ std::vector<Token> Tokenize(const std::string& question) {
     if (word == "-" || word == "--" || word == "\u2014") {
       out.push_back({",", ",", false, true});  // "ampere_sgemm - how many times ...": a dash between parts
     } else if (!word.empty()) {
+      const size_t first = out.size();
       PushSplit(out, word);
+      for (size_t k = first; k < out.size(); ++k) out[k].paren = depth > 0;
     }
     if (sentence_end) out.push_back({".", ".", false, true});
     if (colon) out.push_back({",", ",", false, true});  // "For process 12 only: how much ..."
@@ -154,7 +158,12 @@ std::vector<Token> Tokenize(const std::string& question) {
         continue;
       }
     }
-    if (c == ',' || c == ';' || c == '?' || c == '!') {
+    if (c == '(' && word.empty()) {  // "foo(int)" stays one word; "(total bytes / time)" opens a parenthesis
+      ++depth;
+    } else if (c == ')' && depth > 0) {
+      flush();
+      --depth;
+    } else if (c == ',' || c == ';' || c == '?' || c == '!') {
       flush();
       out.push_back({std::string(1, c), std::string(1, c), false, true});
     } else if (std::isspace(static_cast<unsigned char>(c))) {
@@ -178,6 +187,7 @@ struct Item {
   double number = 0;
   std::string word;    // the words covered, as written
   bool exact = false;  // kName: the whole of a profile name, not a part of one
+  bool paren = false;  // every word of it inside parentheses
   bool Has(Slot s) const {
     return kind == kLex && std::any_of(entries.begin(), entries.end(), [&](const auto& e) { return e.slot == s; });
   }
@@ -323,6 +333,8 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
       }
     }
     item.word = Join(t, i, used, false);
+    item.paren = std::all_of(t.begin() + static_cast<std::ptrdiff_t>(i),
+                             t.begin() + static_cast<std::ptrdiff_t>(i + used), [](const Token& k) { return k.paren; });
     items.push_back(std::move(item));
     i += used;
   }
@@ -1060,8 +1072,15 @@ void DefaultMeasures(Clause& c) {
     c.measures.erase(at(Measure::kAverage));
     *at(Measure::kBytes) = Measure::kAvgBytes;
   }
+  // "the average launch delay": the mean of the delays (what the measure is), not also the mean duration.
+  const bool launch = at(Measure::kLatency) != c.measures.end() || at(Measure::kLaunchDelay) != c.measures.end();
+  if (at(Measure::kAverage) != c.measures.end() && launch && !c.weak_time) c.measures.erase(at(Measure::kAverage));
+  // "the average bandwidth of the copies": bytes over their summed time is that average; not also the mean duration.
+  if (at(Measure::kAverage) != c.measures.end() && at(Measure::kBandwidth) != c.measures.end() && !c.weak_time)
+    c.measures.erase(at(Measure::kAverage));
   // "which kernel is the slowest": rank by the statistic asked for.
-  if (c.which && c.rank == Rank::kNone && !c.measures.empty()) c.rank = Rank::kTop;
+  // "which kernel is faster on average": the least of it ("faster", "fewer", "less busy" read as less).
+  if (c.which && c.rank == Rank::kNone && !c.measures.empty()) c.rank = c.less ? Rank::kBottom : Rank::kTop;
   if (c.which && !c.measures.empty() && c.measures.front() == Measure::kMin) c.rank = Rank::kBottom;
 }
 
@@ -1186,6 +1205,41 @@ void DropExplanation(std::vector<Item>& sentence) {
       return;
     }
   }
+}
+
+// "the effective bandwidth (total bytes / total copy time)", "its launch configuration (blocks x threads)": words in
+// parentheses that divide, multiply or subtract ("per" and "over" group and scope), and name nothing of the profile,
+// define a measure the sentence asks for outside them; they are dropped and returned, for the answer to say how they
+// were taken.
+std::vector<std::string> DropDefinitions(std::vector<Item>& sentence) {
+  constexpr std::string_view kOperators[] = {"/", "divided", "x", "\u00d7", "times", "minus"};
+  std::vector<std::string> dropped;
+  bool measured_outside = false;
+  for (const Item& it : sentence) measured_outside = measured_outside || (!it.paren && it.Has(Slot::kMeasure));
+  if (!measured_outside) return dropped;
+  for (size_t i = 0; i < sentence.size();) {
+    if (!sentence[i].paren) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    bool arithmetic = false, names = false;
+    for (; end < sentence.size() && sentence[end].paren; ++end) {
+      const std::string w = Lower(sentence[end].word);
+      names = names || sentence[end].kind == Item::kName;
+      arithmetic = arithmetic || std::find(std::begin(kOperators), std::end(kOperators), w) != std::end(kOperators);
+    }
+    if (!arithmetic || names) {
+      i = end;
+      continue;
+    }
+    std::string words;
+    for (size_t k = i; k < end; ++k) words += (words.empty() ? "" : " ") + sentence[k].word;
+    dropped.push_back(words);
+    sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(i),
+                   sentence.begin() + static_cast<std::ptrdiff_t>(end));
+  }
+  return dropped;
 }
 
 bool HasSubject(const Clause& c) {
@@ -1366,15 +1420,20 @@ bool OnlyScope(const Clause& c) {
   return !asks && says;
 }
 
-void LendScope(const Clause& from, Clause& to) {
-  if (to.names.empty()) to.names = from.names;
-  if (!to.group) to.group = from.group;  // "For each process (PID), how many kernels ...": per process
-  to.exact.insert(to.exact.end(), from.exact.begin(), from.exact.end());
-  if (!to.events) to.events = from.events;
-  if (to.copy_kind.empty()) to.copy_kind = from.copy_kind;
-  if (to.api_class.empty()) to.api_class = from.api_class;
-  if (to.memory.empty()) to.memory = from.memory;
-  to.range_noun = to.range_noun || from.range_noun;
+// `subject` false: only the place. "This is a unified-memory run. How many HtoD migrations, and how many bytes did
+// they move?": a clause naming nothing after a Query built since asks about that Query's events (the migrations),
+// which the first Query took from the scene and narrowed, not about every unified-memory copy the scene names.
+void LendScope(const Clause& from, Clause& to, bool subject) {
+  if (subject) {
+    if (to.names.empty()) to.names = from.names;
+    if (!to.group) to.group = from.group;  // "For each process (PID), how many kernels ...": per process
+    to.exact.insert(to.exact.end(), from.exact.begin(), from.exact.end());
+    if (!to.events) to.events = from.events;
+    if (to.copy_kind.empty()) to.copy_kind = from.copy_kind;
+    if (to.api_class.empty()) to.api_class = from.api_class;
+    if (to.memory.empty()) to.memory = from.memory;
+    to.range_noun = to.range_noun || from.range_noun;
+  }
   if (to.devices.empty()) to.devices = from.devices;
   if (to.pids.empty()) to.pids = from.pids;
   if (to.stream < 0) to.stream = from.stream;
@@ -1427,6 +1486,15 @@ bool IsContextSentence(const std::vector<Item>& s) {
 
 // "that call", "those transfers", "these kernels", "their total time": the question points back at what the scene
 // named.
+// A clause opening with "what about" or "how about" (after "and"): the question before, asked again.
+bool AsksAgain(const std::vector<Item>& items) {
+  size_t i = 0;
+  while (i < items.size() && Lower(items[i].word) == "and") ++i;
+  if (i + 1 >= items.size()) return false;
+  const std::string a = Lower(items[i].word), b = Lower(items[i + 1].word);
+  return (a == "what" || a == "how") && b == "about";
+}
+
 bool PointsBack(const std::vector<Item>& items) {
   return std::any_of(items.begin(), items.end(), [](const Item& it) {
     const std::string w = Lower(it.word);
@@ -1488,6 +1556,62 @@ std::vector<std::string> NameCandidates(const std::string& question) {
   return out;
 }
 
+namespace query_fill {
+
+// A clause that only says where or which events ("For process 12:", "on GPU 0"), lent to the clauses after it.
+struct Lent {
+  std::optional<Clause> clause;
+  bool used = false;  // a later clause took it
+  size_t at = 0;      // the Queries built before it
+};
+
+// Whether clause `c` was taken as a scope: asked again at once after "what about" ("What bandwidth do the HtoD
+// copies reach, what about DtoH, and which is faster?": no scope for the clauses after it), or kept in `lent`.
+// Otherwise the scope lent before is lent to `c`.
+bool TakeScope(Clause& c, const std::vector<Item>& items, std::vector<Query>& queries, Lent& lent) {
+  if (OnlyScope(c) && !queries.empty() && AsksAgain(items)) {
+    if (auto again = ToQuery(c, &queries.back())) {
+      queries.push_back(std::move(*again));
+      return true;
+    }
+  }
+  if (OnlyScope(c)) {
+    lent = Lent{c, false, queries.size()};
+    return true;
+  }
+  if (lent.clause) {
+    LendScope(*lent.clause, c, HasSubject(c) || queries.size() == lent.at);
+    lent.used = true;
+  }
+  return false;
+}
+
+// A clause that asks nothing and names nothing. One that only ranks ("and what's the smallest one?") asks something:
+// never skipped in silence.
+bool AsksNothing(const Clause& c) {
+  return c.measures.empty() && !c.weak_total && !c.weak_time && !c.events && c.names.empty() && c.devices.empty() &&
+         c.pids.empty() && !c.which && !c.range_noun && !c.count_groups && c.inside.empty() && c.stream < 0 &&
+         c.rank == Rank::kNone && !c.rank_by_size && !c.rank_by_measure && !c.threshold && c.copy_kind.empty() &&
+         c.memory.empty() && c.api_class.empty();
+}
+
+// "What bandwidth do the HtoD copies reach, and on GPU 1?": a last clause that only names a place or events asks the
+// question before it again of them, as a follow-up does in a conversation; never dropped in silence.
+void AskLentAgain(const Lent& lent, std::vector<Query>& queries, Reading& reading) {
+  if (!lent.clause) return;
+  if (!lent.used && !queries.empty()) {
+    Clause c = *lent.clause;
+    if (auto again = ToQuery(c, &queries.back())) {
+      queries.push_back(std::move(*again));
+      return;
+    }
+    reading.unbuilt = true;
+  }
+  if (!lent.used || queries.empty()) reading.unread.push_back("(a place with no question)");
+}
+
+}  // namespace query_fill
+
 Reading FillQueries(const std::string& question, const QueryVocabulary& vocabulary,
                     const std::vector<Query>& previous) {
   using namespace query_fill;  // this file's own helpers
@@ -1499,7 +1623,8 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
   }
   std::vector<Query> queries;
   const Query* before = previous.empty() ? nullptr : &previous.back();  // a follow-up's silent slots come from it
-  std::optional<Clause> lent, context;
+  std::optional<Clause> context;
+  Lent lent;
   std::vector<std::pair<Clause, std::string>> waiting;
   const bool asks =
       std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.separator && t.text == "?"; });
@@ -1513,6 +1638,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       continue;
     }
     DropExplanation(sentence);
+    for (std::string& d : DropDefinitions(sentence)) reading.defined.push_back(std::move(d));
     bool first_clause = true;
     for (const auto& items : SplitClauses(std::move(sentence))) {
       Clause c = ReadClause(items);
@@ -1524,17 +1650,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
         LendSubject(*context, c);
       if (first_clause && context && c.which_one && !c.group) c.group = context->noun;  // "which one": of those
       first_clause = false;
-      if (OnlyScope(c)) {
-        lent = c;
-        continue;
-      }
-      if (lent) LendScope(*lent, c);
-      // A clause that only ranks ("and what's the smallest one?") asks something: never skipped in silence.
-      const bool empty = c.measures.empty() && !c.weak_total && !c.weak_time && !c.events && c.names.empty() &&
-                         c.devices.empty() && c.pids.empty() && !c.which && !c.range_noun && !c.count_groups &&
-                         c.inside.empty() && c.stream < 0 && c.rank == Rank::kNone && !c.rank_by_size &&
-                         !c.rank_by_measure && !c.threshold;
-      if (empty) continue;
+      if (TakeScope(c, items, queries, lent) || AsksNothing(c)) continue;
       Clause kept = c;
       auto q = ToQuery(c, queries.empty() ? before : &queries.back());
       if (!q) {
@@ -1561,7 +1677,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
     reading.unread.push_back(words);
     reading.unbuilt = true;
   }
-  if (lent && queries.empty()) reading.unread.push_back("(a place with no question)");
+  AskLentAgain(lent, queries, reading);
   reading.queries = Merge(std::move(queries));
   return reading;
 }

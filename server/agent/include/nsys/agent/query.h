@@ -47,6 +47,7 @@ enum class Measure : uint8_t {
   kMinBytes,     // copies and memsets: the smallest one's size
   kMaxBytes,     // the largest one's size
   kLatency,      // kernels, copies, memsets: mean launch latency, from the launch call's start to the work's start
+  kLaunchDelay,  // the same: mean launch delay, from the launch call's end to the work's start, at least 0 (HTA's)
 };
 // kGpu: a GPU's work, its kernels, copies and memsets together (the events of a GPU's busy and idle time).
 enum class EventKind : uint8_t { kKernels, kApi, kMemcpy, kMemset, kNvtx, kGpu };

@@ -46,6 +46,9 @@ struct Reading {
   // Plain words of a clause that names its events, taken as describing them, not as filters ("the nvjet GEMM
   // kernels": 'GEMM'): the answer says so under its reading.
   std::vector<std::string> described;
+  // Words in parentheses taken as defining a measure the question asks for ("bandwidth (total bytes / total copy
+  // time)"), not as more to answer: the answer says so under its reading.
+  std::vector<std::string> defined;
   // A clause asked for something (a measure, a subject) that no Query could hold: the question is declined, never
   // handed to the phrase parser to answer something else.
   bool unbuilt = false;

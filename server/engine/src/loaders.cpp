@@ -162,6 +162,19 @@ int8_t KindOrUnknown(const Row& st, int col) {
   return st.IsNull(col) ? int8_t{-1} : static_cast<int8_t>(st.Int(col));
 }
 
+// The columns every GPU operation's SELECT starts with (after the rowid): start, end, deviceId, streamId, globalPid,
+// correlationId; its launch is linked later.
+template <typename Row, typename Table>
+void FillGpuOpColumns(const Row& st, Table& t, size_t i) {
+  t.start[i] = st.Int(1);
+  t.end[i] = st.Int(2);
+  t.device[i] = I32(st, 3);
+  t.stream[i] = I32(st, 4);
+  t.pid[i] = PidOf(st.Int(5));
+  t.correlation_id[i] = static_cast<uint32_t>(st.Int(6));
+  t.launch[i] = kNone;
+}
+
 template <typename Table>
 RowDamage FinalizeTable(Staging<Table>& stg, Table& out) {
   StepTimer timer;
@@ -194,16 +207,10 @@ Status LoadKernelPart(PartContext& ctx, RowidRange range, KernelStaging& stg) {
       Columns(s, kKernelTable,
               {"start", "end", "deviceId", "streamId", "globalPid", "correlationId", "demangledName", "shortName"});
   return RunPart(ctx, kKernelTable, cols, range, stg, false, [&ids](const auto& st, KernelTable& t, size_t i) {
-    t.start[i] = st.Int(1);
-    t.end[i] = st.Int(2);
-    t.device[i] = I32(st, 3);
-    t.stream[i] = I32(st, 4);
-    t.pid[i] = PidOf(st.Int(5));
-    t.correlation_id[i] = static_cast<uint32_t>(st.Int(6));
+    FillGpuOpColumns(st, t, i);
     t.name[i] = NameOf(st, 7, ids);
     t.short_name[i] = NameOf(st, 8, ids);
     t.config[i] = static_cast<uint32_t>(i);
-    t.launch[i] = kNone;
   });
 }
 
@@ -288,19 +295,13 @@ Status LoadMemcpyPart(PartContext& ctx, RowidRange range, Staging<MemcpyTable>& 
                                  {"start", "end", "deviceId", "streamId", "globalPid", "correlationId", "bytes",
                                   "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId"});
   return RunPart(ctx, kMemcpyTable, cols, range, stg, false, [](const auto& st, MemcpyTable& t, size_t i) {
-    t.start[i] = st.Int(1);
-    t.end[i] = st.Int(2);
-    t.device[i] = I32(st, 3);
-    t.stream[i] = I32(st, 4);
-    t.pid[i] = PidOf(st.Int(5));
-    t.correlation_id[i] = static_cast<uint32_t>(st.Int(6));
+    FillGpuOpColumns(st, t, i);
     t.bytes[i] = st.Int(7);
     t.copy_kind[i] = static_cast<uint8_t>(st.Int(8));
     t.src_kind[i] = KindOrUnknown(st, 9);
     t.dst_kind[i] = KindOrUnknown(st, 10);
     t.src_device[i] = static_cast<int32_t>(st.IntOr(11, -1));
     t.dst_device[i] = static_cast<int32_t>(st.IntOr(12, -1));
-    t.launch[i] = kNone;
   });
 }
 
@@ -309,16 +310,10 @@ Status LoadMemsetPart(PartContext& ctx, RowidRange range, Staging<MemsetTable>& 
       Columns(*ctx.env->schema, kMemsetTable,
               {"start", "end", "deviceId", "streamId", "globalPid", "correlationId", "bytes", "value", "memKind"});
   return RunPart(ctx, kMemsetTable, cols, range, stg, false, [](const auto& st, MemsetTable& t, size_t i) {
-    t.start[i] = st.Int(1);
-    t.end[i] = st.Int(2);
-    t.device[i] = I32(st, 3);
-    t.stream[i] = I32(st, 4);
-    t.pid[i] = PidOf(st.Int(5));
-    t.correlation_id[i] = static_cast<uint32_t>(st.Int(6));
+    FillGpuOpColumns(st, t, i);
     t.bytes[i] = st.Int(7);
     t.value[i] = I32(st, 8);
     t.mem_kind[i] = KindOrUnknown(st, 9);
-    t.launch[i] = kNone;
   });
 }
 

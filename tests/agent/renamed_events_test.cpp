@@ -109,6 +109,22 @@ TEST(RenamedEvents, AllocatorPausesThroughVirtualMemoryManagementCalls) {
   EXPECT_NE(f->answer.summary.find("cuMemRelease: 328.2 ms over 201 gaps"), std::string::npos) << f->answer.summary;
 }
 
+// MPI calls as nsys's MPI trace records them: NVTX ranges in its own domain "MPI" (the saxpy export's rank 0, whose
+// expert reading puts its 889.7 ms in MPI first), whatever the calls are named: the Fortran bindings' lower-case
+// names (mpi_send_, mpi_recv_, ...), as a Fortran program's trace would show them.
+TEST(RenamedEvents, HostTimeInMpiThroughTheMpiDomain) {
+  NSYS_REQUIRE_FIXTURES();
+  DerivedExport copy("realworld/a100_mpi_cuda_saxpy_rank0.sqlite",
+                     {"UPDATE StringIds SET value = lower(value) || '_' WHERE value IN ('MPI_Init', 'MPI_Send', "
+                      "'MPI_Recv', 'MPI_Finalize')"});
+  ASSERT_TRUE(copy.ok()) << copy.error();
+  auto a = AnalyzeFile(copy.path());
+  ASSERT_TRUE(a) << a.error().message;
+  ASSERT_FALSE(a->findings.empty());
+  EXPECT_EQ(a->findings.front().root_cause, "host_time_in_mpi") << a->findings.front().title;
+  EXPECT_NE(a->findings.front().title.find("889.7 ms in MPI calls"), std::string::npos) << a->findings.front().title;
+}
+
 // Loading modules through the runtime's library API (CUDA 12: cudaLibraryLoadData loads a fatbin or PTX as
 // cuModuleLoadFatBinary does): the capture of 344 such loads is still start-up-dominated.
 TEST(RenamedEvents, StartUpThroughTheRuntimeLibraryApi) {

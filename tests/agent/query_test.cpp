@@ -357,6 +357,22 @@ TEST(QueryFill, FollowUpsScenesAndTheFasterOne) {
          Q({Measure::kCount, Measure::kTotal}, {EventKind::kApi, "cudaFree", "", "", true})});
   Check("This is a unified-memory run. How many HtoD migrations happened, and how many bytes did they move?",
         {Q({Measure::kCount, Measure::kBytes}, {EventKind::kMemcpy, "", "Unified HtoD"})});
+  // "stream 14 vs stream 16": the second stream is the other side; two streams not compared are not one Query's.
+  Query streams = Q({Measure::kCount, Measure::kTotal}, {EventKind::kKernels, ""});
+  streams.scope.stream = 14;
+  streams.versus_scope = Scope{};
+  streams.versus_scope->stream = 16;
+  Check("Stream 14 vs stream 16: kernel count, and total kernel time on each?", {streams});
+  Query more = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  more.scope.stream = 14;
+  more.versus_scope = streams.versus_scope;
+  Query count = more;
+  count.measures = {Measure::kCount};
+  more.limit = 2;  // "how much more": the margin of two
+  Check("Stream 14 vs stream 16: kernel count. How much more kernel time does stream 14 have?", {count, more});
+  EXPECT_FALSE(Fill("total kernel time on streams 14 and 16?").complete());
+  // Launch dimensions in parentheses are asked, not a definition: "threads (grid x block)".
+  EXPECT_TRUE(Fill("how many threads did nvfuser_pointwise launch (grid x block)?").defined.empty());
   Query faster = Q({Measure::kAverage}, {EventKind::kKernels, ""});
   faster.group_by = GroupBy::kName;
   faster.rank = Rank::kBottom;

@@ -381,7 +381,9 @@ struct Clause {
   std::string inside;
   std::vector<int32_t> devices, versus_devices;
   std::vector<uint32_t> pids, versus_pids;
-  int32_t stream = -1;
+  int32_t stream = -1, versus_stream = -1;
+  bool each_side = false;  // "on each", "for both": the sides of a comparison said before
+  bool margin = false;     // "by how much", "how much more": the margin of two
   std::optional<GroupBy> group;
   Rank rank = Rank::kNone;
   int32_t limit = 0;
@@ -630,7 +632,17 @@ void ReadIds(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bo
     }
     if (items[i].Has(Slot::kDeviceNoun)) (c.versus ? c.versus_devices : c.devices).push_back(*id);
     if (items[i].Has(Slot::kProcessNoun)) (c.versus ? c.versus_pids : c.pids).push_back(static_cast<uint32_t>(*id));
-    if (items[i].Has(Slot::kStreamNoun)) c.stream = *id;
+    if (items[i].Has(Slot::kStreamNoun)) {
+      // "stream 14 vs stream 16": the second stream is the other side; two streams neither compared nor held
+      // together by a Query ("streams 14 and 16") leave the reading incomplete rather than keep one of them.
+      if (c.stream < 0 || c.stream == *id) {
+        c.stream = *id;
+      } else if (c.versus || c.compare) {
+        c.versus_stream = *id;
+      } else {
+        c.unread.push_back(items[i].word + " " + std::to_string(*id));
+      }
+    }
   }
 }
 
@@ -815,6 +827,7 @@ bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e,
       c.yes_no = c.yes_no || i == 0;  // "is there a kernel ...", "any copies over 1 MB?"
       return true;
     case Slot::kMargin:
+      c.margin = true;
       c.limit = std::max(c.limit, 2);
       return true;
     case Slot::kVersus:
@@ -948,6 +961,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     if (it.kind != Item::kLex) continue;
     read[i] = true;
     c.points_back = c.points_back || PointsBackWord(Lower(it.word));
+    c.each_side = c.each_side || Lower(it.word) == "each" || Lower(it.word) == "both";
     if (IsOrdinal(items, i)) {
       c.unread.push_back(it.word);
       continue;
@@ -1171,7 +1185,7 @@ void FillVersus(const Clause& c, Query& q) {
     if (c.versus_events) v = Subject{*c.versus_events, {}, {}, {}, false};
     if (!c.versus_copy_kind.empty()) v.copy_kind = c.versus_copy_kind;
     if (!(v == q.subject)) q.versus_subject = v;
-  } else if (!c.versus_devices.empty() || !c.versus_pids.empty() ||
+  } else if (!c.versus_devices.empty() || !c.versus_pids.empty() || c.versus_stream >= 0 ||
              (c.devices.size() == 2 && (c.versus || c.compare))) {
     Scope v = q.scope;
     if (c.devices.size() == 2 && c.versus_devices.empty()) {
@@ -1180,6 +1194,7 @@ void FillVersus(const Clause& c, Query& q) {
     }
     if (!c.versus_devices.empty()) v.devices = c.versus_devices;
     if (!c.versus_pids.empty()) v.pids = c.versus_pids;
+    if (c.versus_stream >= 0) v.stream = c.versus_stream;
     q.versus_scope = v;
   }
   if (q.versus_subject || q.versus_scope) {
@@ -1211,6 +1226,17 @@ void DropExplanation(std::vector<Item>& sentence) {
 // parentheses that divide, multiply or subtract ("per" and "over" group and scope), and name nothing of the profile,
 // define a measure the sentence asks for outside them; they are dropped and returned, for the answer to say how they
 // were taken.
+bool OnlyRatioParts(const Item& it) {
+  for (const auto& e : it.entries) {
+    if (e.slot != Slot::kMeasure) continue;
+    const auto m = static_cast<Measure>(e.value);
+    if (m != Measure::kBytes && m != Measure::kTotal && m != Measure::kCount && m != Measure::kAverage &&
+        m != Measure::kSpan && m != Measure::kBusy && m != Measure::kIdle)
+      return false;
+  }
+  return true;
+}
+
 std::vector<std::string> DropDefinitions(std::vector<Item>& sentence) {
   constexpr std::string_view kOperators[] = {"/", "divided", "x", "\u00d7", "times", "minus"};
   std::vector<std::string> dropped;
@@ -1223,13 +1249,15 @@ std::vector<std::string> DropDefinitions(std::vector<Item>& sentence) {
       continue;
     }
     size_t end = i;
-    bool arithmetic = false, names = false;
+    bool arithmetic = false, kept = false;  // kept: a name, or a measure no ratio is made of
     for (; end < sentence.size() && sentence[end].paren; ++end) {
       const std::string w = Lower(sentence[end].word);
-      names = names || sentence[end].kind == Item::kName;
+      // Only the parts a ratio is made of (bytes, time, counts, spans): "threads (grid x block)" asks the
+      // launch dimensions themselves.
+      kept = kept || sentence[end].kind == Item::kName || !OnlyRatioParts(sentence[end]);
       arithmetic = arithmetic || std::find(std::begin(kOperators), std::end(kOperators), w) != std::end(kOperators);
     }
-    if (!arithmetic || names) {
+    if (!arithmetic || kept) {
       i = end;
       continue;
     }
@@ -1317,6 +1345,20 @@ bool Held(const Query& q) {
   return !(q.subject.events == EventKind::kApi && (q.group_by == GroupBy::kStream || q.group_by == GroupBy::kDevice));
 }
 
+// "Stream 14 vs stream 16: kernel count, and total kernel time on each. How much more does stream 14 have?": "each",
+// "both" or a margin, with no grouping and no place but the first side's, keeps the comparison the question set up.
+void KeepComparison(const Clause& c, const Query* previous, Query& q) {
+  if (!(c.each_side || c.margin) || c.group || !previous || q.versus_subject || q.versus_scope) return;
+  if (!(previous->versus_subject || previous->versus_scope)) return;
+  if (!(q.scope == Scope{} || q.scope == previous->scope)) return;
+  if (q.subject.events != previous->subject.events || q.subject.name != previous->subject.name) return;
+  q.scope = previous->scope;
+  q.versus_subject = previous->versus_subject;
+  q.versus_scope = previous->versus_scope;
+  q.group_by = GroupBy::kNone;
+  q.rank = Rank::kNone;
+}
+
 // A Clause made a Query, slot by slot, with what the previous Query of the question gives when it is silent.
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // "How many cudaMalloc calls, and how long did the slowest call take?": the one extreme event of the kind just
@@ -1386,6 +1428,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   }
   if (!Held(q)) return std::nullopt;
   FillVersus(c, q);
+  KeepComparison(c, previous, q);
   if (!FillForm(c, q)) return std::nullopt;
   return q;
 }

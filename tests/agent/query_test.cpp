@@ -371,6 +371,8 @@ TEST(QueryFill, FollowUpsScenesAndTheFasterOne) {
   more.limit = 2;  // "how much more": the margin of two
   Check("Stream 14 vs stream 16: kernel count. How much more kernel time does stream 14 have?", {count, more});
   EXPECT_FALSE(Fill("total kernel time on streams 14 and 16?").complete());
+  // A margin with nothing to take it between is not dropped in silence: the reading is incomplete.
+  EXPECT_FALSE(Fill("how many cudaMalloc calls are there, and what is the difference?").complete());
   // Launch dimensions in parentheses are asked, not a definition: "threads (grid x block)".
   EXPECT_TRUE(Fill("how many threads did nvfuser_pointwise launch (grid x block)?").defined.empty());
   Query faster = Q({Measure::kAverage}, {EventKind::kKernels, ""});

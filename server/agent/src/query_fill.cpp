@@ -1429,6 +1429,8 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   if (!Held(q)) return std::nullopt;
   FillVersus(c, q);
   KeepComparison(c, previous, q);
+  // "How many kernels ran, and what is the difference?": a margin needs two sides or groups to take it between.
+  if (c.margin && !q.versus_subject && !q.versus_scope && q.group_by == GroupBy::kNone) return std::nullopt;
   if (!FillForm(c, q)) return std::nullopt;
   return q;
 }

@@ -581,9 +581,7 @@ class EventStats final : public Skill {
   // The launch latency needs the calls that launched the work, whatever else is asked.
   engine::Need needs_for(const Args& args) const override {
     using engine::Need;
-    const auto it = args.find("latency");
-    const bool latency = it != args.end() && std::holds_alternative<bool>(it->second) && std::get<bool>(it->second);
-    return NeedsForKind(args) | (latency ? Need::kAttribution | Need::kRuntime : Need{});
+    return NeedsForKind(args) | (FlagIn(args, "latency") ? Need::kAttribution | Need::kRuntime : Need{});
   }
   engine::Need NeedsForKind(const Args& args) const {
     using engine::Need;
@@ -593,11 +591,7 @@ class EventStats final : public Skill {
                                                                                   : std::get<std::string>(it->second);
     };
     const Events events = EventsOf(text("events"));
-    const auto flag = [&](const char* k) {
-      auto it = args.find(k);
-      return it != args.end() && std::holds_alternative<bool>(it->second) && std::get<bool>(it->second);
-    };
-    if ((flag("gpu_share") && events != Events::kApi && events != Events::kNvtx) || events == Events::kGpu) {
+    if ((FlagIn(args, "gpu_share") && events != Events::kApi && events != Events::kNvtx) || events == Events::kGpu) {
       Need all = Need::kKernelRows | Need::kMemcpy | Need::kMemset;
       if (!text("inside").empty() || text("group_by") == "range") all = all | Need::kAttribution | Need::kNvtx;
       return all;

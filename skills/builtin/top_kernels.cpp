@@ -7,7 +7,6 @@
 #include <memory>
 #include <string>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "common_rows.h"
@@ -143,9 +142,7 @@ class TopKernels final : public Skill {
   engine::Need needs() const override { return engine::Need::kKernelRows | engine::Need::kKernelConfig; }
   // The launch configurations only when grouped by them.
   engine::Need needs_for(const Args& args) const override {
-    const auto it = args.find("by_launch_config");
-    const bool by_config = it != args.end() && std::holds_alternative<bool>(it->second) && std::get<bool>(it->second);
-    return by_config ? needs() : engine::Need::kKernelRows;
+    return FlagIn(args, "by_launch_config") ? needs() : engine::Need::kKernelRows;
   }
   std::vector<ArgSpec> args() const override {
     return {

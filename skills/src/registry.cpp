@@ -85,6 +85,11 @@ std::string ArgString(const Context& ctx, const std::string& name) {
   return {};
 }
 
+bool FlagIn(const Args& args, const std::string& name) {
+  const auto it = args.find(name);
+  return it != args.end() && std::holds_alternative<bool>(it->second) && std::get<bool>(it->second);
+}
+
 bool ArgBool(const Context& ctx, const std::string& name) {
   const Value& v = Arg(ctx, name);
   if (const auto* b = std::get_if<bool>(&v)) return *b;

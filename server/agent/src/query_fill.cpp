@@ -960,8 +960,9 @@ Clause ReadClause(const std::vector<Item>& items) {
     }
     if (it.kind != Item::kLex) continue;
     read[i] = true;
-    c.points_back = c.points_back || PointsBackWord(Lower(it.word));
-    c.each_side = c.each_side || Lower(it.word) == "each" || Lower(it.word) == "both";
+    const std::string lower = Lower(it.word);
+    c.points_back = c.points_back || PointsBackWord(lower);
+    c.each_side = c.each_side || lower == "each" || lower == "both";
     if (IsOrdinal(items, i)) {
       c.unread.push_back(it.word);
       continue;
@@ -1086,12 +1087,12 @@ void DefaultMeasures(Clause& c) {
     c.measures.erase(at(Measure::kAverage));
     *at(Measure::kBytes) = Measure::kAvgBytes;
   }
-  // "the average launch delay": the mean of the delays (what the measure is), not also the mean duration.
-  const bool launch = at(Measure::kLatency) != c.measures.end() || at(Measure::kLaunchDelay) != c.measures.end();
-  if (at(Measure::kAverage) != c.measures.end() && launch && !c.weak_time) c.measures.erase(at(Measure::kAverage));
-  // "the average bandwidth of the copies": bytes over their summed time is that average; not also the mean duration.
-  if (at(Measure::kAverage) != c.measures.end() && at(Measure::kBandwidth) != c.measures.end() && !c.weak_time)
-    c.measures.erase(at(Measure::kAverage));
+  // "the average launch delay", "the average bandwidth": measures that are means themselves (of the delays; bytes over
+  // the summed time), not also the mean duration.
+  const bool mean_itself = std::any_of(c.measures.begin(), c.measures.end(), [](Measure m) {
+    return m == Measure::kLatency || m == Measure::kLaunchDelay || m == Measure::kBandwidth;
+  });
+  if (at(Measure::kAverage) != c.measures.end() && mean_itself && !c.weak_time) c.measures.erase(at(Measure::kAverage));
   // "which kernel is the slowest": rank by the statistic asked for.
   // "which kernel is faster on average": the least of it ("faster", "fewer", "less busy" read as less).
   if (c.which && c.rank == Rank::kNone && !c.measures.empty()) c.rank = c.less ? Rank::kBottom : Rank::kTop;
@@ -1222,10 +1223,7 @@ void DropExplanation(std::vector<Item>& sentence) {
   }
 }
 
-// "the effective bandwidth (total bytes / total copy time)", "its launch configuration (blocks x threads)": words in
-// parentheses that divide, multiply or subtract ("per" and "over" group and scope), and name nothing of the profile,
-// define a measure the sentence asks for outside them; they are dropped and returned, for the answer to say how they
-// were taken.
+// Whether an item measures nothing but the parts a ratio is made of (bytes, time, counts, spans).
 bool OnlyRatioParts(const Item& it) {
   for (const auto& e : it.entries) {
     if (e.slot != Slot::kMeasure) continue;
@@ -1237,6 +1235,10 @@ bool OnlyRatioParts(const Item& it) {
   return true;
 }
 
+// "the effective bandwidth (total bytes / total copy time)": words in parentheses that divide, multiply or subtract
+// ("per" and "over" group and scope), made only of the parts of a ratio, and naming nothing of the profile, define a
+// measure the sentence asks for outside them; they are dropped and returned, for the answer to say how they were
+// taken. "threads (grid x block)" asks the launch dimensions themselves: kept.
 std::vector<std::string> DropDefinitions(std::vector<Item>& sentence) {
   constexpr std::string_view kOperators[] = {"/", "divided", "x", "\u00d7", "times", "minus"};
   std::vector<std::string> dropped;
@@ -1252,8 +1254,6 @@ std::vector<std::string> DropDefinitions(std::vector<Item>& sentence) {
     bool arithmetic = false, kept = false;  // kept: a name, or a measure no ratio is made of
     for (; end < sentence.size() && sentence[end].paren; ++end) {
       const std::string w = Lower(sentence[end].word);
-      // Only the parts a ratio is made of (bytes, time, counts, spans): "threads (grid x block)" asks the
-      // launch dimensions themselves.
       kept = kept || sentence[end].kind == Item::kName || !OnlyRatioParts(sentence[end]);
       arithmetic = arithmetic || std::find(std::begin(kOperators), std::end(kOperators), w) != std::end(kOperators);
     }
@@ -1529,8 +1529,6 @@ bool IsContextSentence(const std::vector<Item>& s) {
          });
 }
 
-// "that call", "those transfers", "these kernels", "their total time": the question points back at what the scene
-// named.
 // A clause opening with "what about" or "how about" (after "and"): the question before, asked again.
 bool AsksAgain(const std::vector<Item>& items) {
   size_t i = 0;
@@ -1540,6 +1538,8 @@ bool AsksAgain(const std::vector<Item>& items) {
   return (a == "what" || a == "how") && b == "about";
 }
 
+// "that call", "those transfers", "these kernels", "their total time": the question points back at what the scene
+// named.
 bool PointsBack(const std::vector<Item>& items) {
   return std::any_of(items.begin(), items.end(), [](const Item& it) {
     const std::string w = Lower(it.word);

@@ -270,6 +270,10 @@ Status LoadKernelConfigs(PartContext& ctx, KernelStaging& stg, int64_t rows_per_
         complete = slot >= of_slot.size() || !wanted[slot] || of_slot[slot] != kConfigUnread;
       }
       if (complete) continue;
+      // As in RunPart: the part holds what SQLite reads, not a mix of both readers.
+      const size_t first = static_cast<size_t>(range.first - stg.base_rowid);
+      const size_t last = std::min(of_slot.size(), static_cast<size_t>(range.last - stg.base_rowid + 1));
+      if (first < last) std::fill(of_slot.begin() + first, of_slot.begin() + last, kConfigUnread);
     }
     if (!stg.dense) stg.next_slot = 0;  // one part, read in rowid order as the rows' load read it
     auto stmt = ctx.db->Prepare(

@@ -106,5 +106,7 @@ int64_t ArgInt(const Context& ctx, const std::string& name);
 double ArgDouble(const Context& ctx, const std::string& name);
 std::string ArgString(const Context& ctx, const std::string& name);
 bool ArgBool(const Context& ctx, const std::string& name);
+// A bool argument read from `args` before a run has its Context (Skill::needs_for): false unless present and true.
+bool FlagIn(const Args& args, const std::string& name);
 
 }  // namespace nsys::skills

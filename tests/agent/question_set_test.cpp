@@ -393,7 +393,10 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
 // comparison now keeps it. The third, UVM migrations split by cause (faults or prefetch), is answered by the phrase
 // parser with the migrations' total: left. After: 23 / 16 / 1.
 //  - questions_fresh17.json (batch 25, written by a helper from SQL over 19 exports after every change of that
-//    session): 30 / 6 / 4 when first scored, at ab85951. Not read.
+//    session): 30 / 6 / 4 when first scored, at ab85951. Not read in that session.
+//  - questions_fresh18.json and questions_fresh19.json (batches 26 and 27, written by two helpers from SQL over 18 and
+//    19 exports at the start of the next session, before any change): 21 / 18 / 1 and 19 / 20 / 1 when first scored,
+//    at dc9765e.
 TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
   ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 27, 5);
@@ -417,6 +420,8 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 23, 1);
   ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 30, 4);
+  ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 21, 1);
+  ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 19, 1);
 }
 
 }  // namespace

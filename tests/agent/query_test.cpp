@@ -346,6 +346,41 @@ TEST(QueryFill, LaunchDelayDefinitionsInParenthesesAndFactors) {
         {Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"})});
 }
 
+// The rest of a launch configuration (registers, shared memory, threads in the launch, the GPU's SMs) are measures;
+// the span and a GPU's idle time said in the guide's own words are those measures; words that point back, or name
+// events only as the unit of a figure ("per copy"), mean the events said before; two ranges side by side are two.
+TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
+  Check("How many registers per thread and how much dynamic shared memory does nvfuser_pointwise use?",
+        {Q({Measure::kRegisters, Measure::kDynamicShared}, {EventKind::kKernels, "nvfuser_pointwise"})});
+  Check("What is the total number of threads (grid x block) of nvfuser_pointwise?",
+        {Q({Measure::kThreads}, {EventKind::kKernels, "nvfuser_pointwise"})});
+  EXPECT_EQ(Fill("What is the total number of threads (grid x block) of nvfuser_pointwise?").defined,
+            (std::vector<std::string>{"grid x block"}));
+  // One launch figure against another is no comparison a Query holds: declined, not answered in part.
+  EXPECT_FALSE(Fill("Does nvfuser_pointwise launch fewer blocks than the GPU has SMs?").complete());
+  Query idle_share = Q({Measure::kIdleShare}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}});
+  Check("Between the first kernel start and the last kernel end, what percentage of the time is GPU 0 idle?",
+        {idle_share});
+  EXPECT_EQ(Fill("Between the first kernel start and the last kernel end, what percentage of the time is GPU 0 idle?")
+                .defined,
+            (std::vector<std::string>{"Between the first kernel start and the last kernel end"}));
+  Check("what percentage of the time from its first kernel starting to its last kernel finishing is GPU 0 idle?",
+        {Q({Measure::kSpan, Measure::kIdleShare}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}})});
+  Check("How long does GPU 0 run no kernel at all?",
+        {Q({Measure::kIdle}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}})});
+  Check("How long is GPU 0 idle, and what percentage of the span is it?",
+        {Q({Measure::kIdle, Measure::kIdleShare}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}})});
+  Check("What is the total time of nvfuser_pointwise, and what share of kernel time does it account for?",
+        {Q({Measure::kTotal, Measure::kShare}, {EventKind::kKernels, "nvfuser_pointwise"})});
+  Check("How many bytes did the HtoD copies move, and what was the average size per copy?",
+        {Q({Measure::kBytes, Measure::kAvgBytes}, {EventKind::kMemcpy, "", "HtoD"})});
+  Check(
+      "Unified memory migrations back to the host: total bytes, how many migrations, and the average size per "
+      "migration?",
+      {Q({Measure::kBytes, Measure::kCount, Measure::kAvgBytes}, {EventKind::kMemcpy, "", "Unified DtoH"})});
+  Check("How many bytes did the memsets write?", {Q({Measure::kBytes}, {EventKind::kMemset, "", ""})});
+}
+
 // A last clause that only names events asks the question before again of them; "what about" does so at once. A
 // scene's subject does not override the narrower one a Query took from it. "Faster" ranks the least first.
 TEST(QueryFill, FollowUpsScenesAndTheFasterOne) {
@@ -590,6 +625,37 @@ TEST(QueryExecute, LaunchDelayAndADefinitionSaidUnderTheReading) {
             std::string::npos)
       << bw->answer.summary;
   EXPECT_NE(bw->answer.summary.find("bandwidth 3.83 GB/s (100 copies"), std::string::npos) << bw->answer.summary;
+}
+
+// Registers, shared memory and the grid's dimensions from launch_sizes' row (sqlite3 over mfu_2gpu_after:
+// flash_fwd_kernel runs 255 registers per thread, no static and 65,536 bytes of dynamic shared memory per block, in
+// two grids of 30 launches each, 122 x 1 x 12 and 244 x 1 x 6); the SMs with the GPU's name (mock: an RTX 3080, 68).
+TEST(QueryExecute, RegistersSharedMemoryDimensionsAndSms) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto mfu = ws.Open(testing::Fixture("mfu_2gpu_after.sqlite"));
+  ASSERT_TRUE(mfu.ok());
+  auto regs = ws.Ask(
+      {mfu->id, "flash_fwd_kernel: registers per thread, dynamic shared memory per block, and grid dimensions?", ""},
+      {});
+  ASSERT_TRUE(regs.ok());
+  const std::string& a = regs->answer.summary;
+  EXPECT_NE(a.find("registers per thread 255"), std::string::npos) << a;
+  EXPECT_NE(a.find("dynamic shared memory per block 65.54 KB"), std::string::npos) << a;
+  EXPECT_TRUE(a.find("blocks per grid 1464 (122 × 1 × 12)") != std::string::npos ||
+              a.find("blocks per grid 1464 (244 × 1 × 6)") != std::string::npos)
+      << a;
+  // Every figure stated is a cell of the cited row.
+  ASSERT_FALSE(regs->answer.evidence.empty());
+  const auto& cols = regs->answer.evidence.back().columns;
+  for (const char* c : {"registers_per_thread", "dynamic_shared_bytes", "grid_x", "grid_y", "grid_z"})
+    EXPECT_NE(std::find(cols.begin(), cols.end(), c), cols.end()) << c;
+  auto mock = ws.Open(testing::Fixture("mock.sqlite"));
+  ASSERT_TRUE(mock.ok());
+  auto sms = ws.Ask({mock->id, "How many SMs does the GPU that ran reduce_kernel have?", ""}, {});
+  ASSERT_TRUE(sms.ok());
+  EXPECT_NE(sms->answer.summary.find("SMs on its GPU 68 (NVIDIA GeForce RTX 3080)"), std::string::npos)
+      << sms->answer.summary;
 }
 
 TEST(QueryExecute, DescribedWordsMarginsAndClausesNoQueryHolds) {

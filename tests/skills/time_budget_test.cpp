@@ -226,17 +226,17 @@ TEST(TimeBudget, TheSampleIsCopyBoundWithItsMathOnCudaCores) {
   EXPECT_TRUE(Contains(JoinNotes(t), "the largest slice is copy_htod (95.0%)")) << JoinNotes(t);
 }
 
-// launch_sizes: each (process, device, kernel, configuration)'s blocks, threads, calls and time against SQL, and the
-// device's SM count from the export's GPU table.
+// launch_sizes: each (process, device, kernel, configuration)'s blocks, threads, dimensions, registers, shared
+// memory, calls and time against SQL, and the device's SM count from the export's GPU table.
 TEST(LaunchSizes, ConfigurationsMatchSqlAndCarryTheSmCount) {
   NSYS_REQUIRE_FIXTURES();
   NSYS_RUN_SKILL(t, "mfu_2gpu_before.sqlite", "launch_sizes", {{"limit", Value(int64_t{0})}});
   ASSERT_FALSE(t.declined);
   FixtureSql sql("mfu_2gpu_before.sqlite");
-  EXPECT_EQ(
-      static_cast<int64_t>(t.rows.size()),
-      sql.Int("SELECT count(*) FROM (SELECT DISTINCT (globalPid >> 24) & 0xFFFFFF, deviceId, demangledName, "
-              "gridX * gridY * gridZ, blockX * blockY * blockZ FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start > 0)"));
+  EXPECT_EQ(static_cast<int64_t>(t.rows.size()),
+            sql.Int("SELECT count(*) FROM (SELECT DISTINCT (globalPid >> 24) & 0xFFFFFF, deviceId, demangledName, "
+                    "gridX, gridY, gridZ, blockX, blockY, blockZ, registersPerThread, staticSharedMemory, "
+                    "dynamicSharedMemory FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start > 0)"));
   int64_t calls = 0, time = 0;
   for (size_t r = 0; r < t.rows.size(); ++r) {
     calls += IntCell(t, r, "calls");
@@ -247,24 +247,41 @@ TEST(LaunchSizes, ConfigurationsMatchSqlAndCarryTheSmCount) {
   EXPECT_EQ(time, sql.Int("SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start > 0"));
   // The largest configuration, field by field.
   const std::string top =
-      "SELECT k.gridX * k.gridY * k.gridZ, k.blockX * k.blockY * k.blockZ, count(*), "
-      "sum(k.end - k.start) AS t FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE k.start > 0 GROUP BY "
-      "(k.globalPid >> 24) & 0xFFFFFF, k.deviceId, k.demangledName, 1, 2 ORDER BY t DESC LIMIT 1";
-  int64_t blocks = 0, threads = 0, n = 0, ns = 0;
+      "SELECT k.gridX * k.gridY * k.gridZ, k.blockX * k.blockY * k.blockZ, count(*), sum(k.end - k.start) AS t, "
+      "k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory, "
+      "k.dynamicSharedMemory FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE k.start > 0 GROUP BY "
+      "(k.globalPid >> 24) & 0xFFFFFF, k.deviceId, k.demangledName, 5, 6, 7, 8, 9, 10, 11, 12, 13 "
+      "ORDER BY t DESC LIMIT 1";
+  std::vector<int64_t> want;
   sql.Each(top, [&](sqlite3_stmt* st) {
-    blocks = sqlite3_column_int64(st, 0), threads = sqlite3_column_int64(st, 1);
-    n = sqlite3_column_int64(st, 2), ns = sqlite3_column_int64(st, 3);
+    for (int c = 0; c < 13; ++c) want.push_back(sqlite3_column_int64(st, c));
   });
-  EXPECT_EQ(IntCell(t, 0, "blocks"), blocks);
-  EXPECT_EQ(IntCell(t, 0, "threads_per_block"), threads);
-  EXPECT_EQ(IntCell(t, 0, "calls"), n);
-  EXPECT_EQ(IntCell(t, 0, "total_ns"), ns);
+  ASSERT_EQ(want.size(), 13u);
+  const char* columns[] = {"blocks",
+                           "threads_per_block",
+                           "calls",
+                           "total_ns",
+                           "grid_x",
+                           "grid_y",
+                           "grid_z",
+                           "block_x",
+                           "block_y",
+                           "block_z",
+                           "registers_per_thread",
+                           "static_shared_bytes",
+                           "dynamic_shared_bytes"};
+  for (size_t c = 0; c < want.size(); ++c) EXPECT_EQ(IntCell(t, 0, columns[c]), want[c]) << columns[c];
+  EXPECT_EQ(IntCell(t, 0, "threads"), want[0] * want[1]);
   // The real-world A100 export names its GPUs with their SM counts (108); its one kernel runs one block of 256.
   NSYS_RUN_SKILL(a100, "realworld/a100_perlmutter_uvm_vecadd.sqlite", "launch_sizes");
   ASSERT_EQ(a100.rows.size(), 1u);
   EXPECT_EQ(IntCell(a100, 0, "blocks"), 1);
   EXPECT_EQ(IntCell(a100, 0, "threads_per_block"), 256);
   EXPECT_EQ(IntCell(a100, 0, "sm_count"), 108);
+  ASSERT_GE(ColumnIndex(a100, "device_name"), 0);
+  const auto* gpu = std::get_if<std::string>(&a100.rows[0][static_cast<size_t>(ColumnIndex(a100, "device_name"))]);
+  ASSERT_NE(gpu, nullptr);
+  EXPECT_TRUE(Contains(*gpu, "A100")) << *gpu;
 }
 
 }  // namespace

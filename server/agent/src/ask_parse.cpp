@@ -557,6 +557,8 @@ std::string FormatNs(double ns) {
 }
 
 std::string FormatPct(double pct) {
+  // Below 1%, two decimals: "0.66%", as people write a small share, not "0.7%".
+  if (pct != 0 && std::fabs(pct) < 1) return fmt::format("{:.2f}%", pct);
   return fmt::format("{:.1f}%", pct);
 }
 

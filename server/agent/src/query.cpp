@@ -21,10 +21,38 @@ namespace nsys::agent {
 // batches, where two anonymous namespaces are one.
 namespace query_words {
 
-constexpr std::array<std::string_view, 27> kMeasures = {
-    "total", "count", "share",  "gpu_share", "average",   "median",    "p90",       "p95",         "p99",
-    "min",   "max",   "stddev", "bytes",     "avg_bytes", "bandwidth", "busy",      "utilization", "idle_share",
-    "idle",  "span",  "grid",   "block",     "groups",    "min_bytes", "max_bytes", "latency",     "launch_delay"};
+constexpr std::array<std::string_view, 32> kMeasures = {"total",
+                                                        "count",
+                                                        "share",
+                                                        "gpu_share",
+                                                        "average",
+                                                        "median",
+                                                        "p90",
+                                                        "p95",
+                                                        "p99",
+                                                        "min",
+                                                        "max",
+                                                        "stddev",
+                                                        "bytes",
+                                                        "avg_bytes",
+                                                        "bandwidth",
+                                                        "busy",
+                                                        "utilization",
+                                                        "idle_share",
+                                                        "idle",
+                                                        "span",
+                                                        "grid",
+                                                        "block",
+                                                        "groups",
+                                                        "min_bytes",
+                                                        "max_bytes",
+                                                        "latency",
+                                                        "launch_delay",
+                                                        "threads",
+                                                        "registers",
+                                                        "static_shared_memory",
+                                                        "dynamic_shared_memory",
+                                                        "sm_count"};
 constexpr std::array<std::string_view, 6> kEvents = {"kernels", "api", "memcpy", "memset", "nvtx", "gpu"};
 constexpr std::array<std::string_view, 6> kGroupBy = {"none", "name", "device", "pid", "stream", "range"};
 constexpr std::array<std::string_view, 3> kRank = {"none", "top", "bottom"};
@@ -32,7 +60,7 @@ constexpr std::array<std::string_view, 4> kForm = {"number", "yes_no", "name", "
 constexpr std::array<std::string_view, 5> kMemoryKinds = {"pageable", "pinned", "device", "array", "managed"};
 
 // How each measure reads in the reading line.
-constexpr std::array<std::string_view, 27> kMeasureWords = {"total time",
+constexpr std::array<std::string_view, 32> kMeasureWords = {"total time",
                                                             "count",
                                                             "share of all time",
                                                             "share of GPU time",
@@ -58,7 +86,12 @@ constexpr std::array<std::string_view, 27> kMeasureWords = {"total time",
                                                             "smallest size",
                                                             "largest size",
                                                             "launch latency",
-                                                            "launch delay (from the launch call's end)"};
+                                                            "launch delay (from the launch call's end)",
+                                                            "threads in the launch (blocks x threads per block)",
+                                                            "registers per thread",
+                                                            "static shared memory per block",
+                                                            "dynamic shared memory per block",
+                                                            "SMs of its GPU"};
 
 std::string EventWords(const Subject& s) {
   switch (s.events) {
@@ -139,11 +172,16 @@ std::string ThresholdWords(Measure m, double v) {
     case Measure::kGroups:
     case Measure::kGrid:
     case Measure::kBlock:
+    case Measure::kThreads:
+    case Measure::kRegisters:
+    case Measure::kSmCount:
       return fmt::format("{:g}", v);
     case Measure::kBytes:
     case Measure::kAvgBytes:
     case Measure::kMinBytes:
     case Measure::kMaxBytes:
+    case Measure::kStaticShared:
+    case Measure::kDynamicShared:
       return fmt::format("{:g} bytes", v);
     case Measure::kBandwidth:
       return fmt::format("{:g} GB/s", v);
@@ -158,6 +196,11 @@ std::string ThresholdWords(Measure m, double v) {
 }
 
 }  // namespace query_words
+
+bool IsLaunchConfiguration(Measure m) {
+  return m == Measure::kGrid || m == Measure::kBlock || m == Measure::kThreads || m == Measure::kRegisters ||
+         m == Measure::kStaticShared || m == Measure::kDynamicShared || m == Measure::kSmCount;
+}
 
 std::span<const std::string_view> MeasureNames() {
   using namespace query_words;  // this file's own helpers

@@ -33,8 +33,8 @@ using ask_detail::FormatCount;
 using ask_detail::FormatNs;
 using ask_detail::FormatPct;
 
-// The column of event_stats (launch_sizes for the last two) that holds each measure, in Measure's order.
-constexpr std::array<std::string_view, 27> kColumn = {"total_ns",
+// The column of event_stats (launch_sizes for a launch configuration's) that holds each measure, in Measure's order.
+constexpr std::array<std::string_view, 32> kColumn = {"total_ns",
                                                       "count",
                                                       "share_pct",
                                                       "gpu_share_pct",
@@ -60,8 +60,13 @@ constexpr std::array<std::string_view, 27> kColumn = {"total_ns",
                                                       "min_bytes",
                                                       "max_bytes",
                                                       "avg_latency_ns",
-                                                      "avg_delay_ns"};
-constexpr std::array<std::string_view, 27> kWords = {"total time",
+                                                      "avg_delay_ns",
+                                                      "threads",
+                                                      "registers_per_thread",
+                                                      "static_shared_bytes",
+                                                      "dynamic_shared_bytes",
+                                                      "sm_count"};
+constexpr std::array<std::string_view, 32> kWords = {"total time",
                                                      "count",
                                                      "share",
                                                      "share of GPU time",
@@ -87,11 +92,12 @@ constexpr std::array<std::string_view, 27> kWords = {"total time",
                                                      "smallest",
                                                      "largest",
                                                      "launch latency",
-                                                     "launch delay"};
-
-bool IsLaunchMeasure(Measure m) {
-  return m == Measure::kGrid || m == Measure::kBlock;
-}
+                                                     "launch delay",
+                                                     "threads in the launch",
+                                                     "registers per thread",
+                                                     "static shared memory per block",
+                                                     "dynamic shared memory per block",
+                                                     "SMs on its GPU"};
 
 std::string_view ColumnOf(Measure m) {
   return kColumn[static_cast<size_t>(m)];
@@ -109,7 +115,13 @@ std::string FormatMeasure(Measure m, const Value& v) {
   switch (m) {
     case Measure::kGrid:
     case Measure::kBlock:
+    case Measure::kThreads:
+    case Measure::kRegisters:
+    case Measure::kSmCount:
       return fmt::format("{:.0f}", *x);  // launch dimensions as CUDA writes them: 8191, not 8,191
+    case Measure::kStaticShared:
+    case Measure::kDynamicShared:
+      return FormatBytes(*x);
     case Measure::kCount:
     case Measure::kGroups:
       return FormatCount(*x);
@@ -164,7 +176,7 @@ engine::FilterSpec FilterOf(const Scope& s) {
 SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   // Every configuration (limit 0): a kernel's may lie outside the 20 with the most time, and a ranking by blocks or
   // threads looks at all of them.
-  if (IsLaunchMeasure(q.measures.front()))
+  if (IsLaunchConfiguration(q.measures.front()))
     return SkillCall{"launch_sizes", {{"limit", Value(int64_t{0})}}, FilterOf(scope)};
   skills::Args args;
   args["events"] = Value(std::string(EventKindNames()[static_cast<size_t>(subject.events)]));
@@ -229,7 +241,7 @@ std::vector<size_t> LaunchRows(const skills::Table& t, const Subject& s) {
 }
 
 std::vector<size_t> PickRows(const Query& q, const skills::Table& t, const Subject& s) {
-  if (IsLaunchMeasure(q.measures.front())) {
+  if (IsLaunchConfiguration(q.measures.front())) {
     std::vector<size_t> rows = LaunchRows(t, s);
     // "which kernel launched the most thread blocks": the configurations ranked by the measure, not the most used.
     if (q.rank != Rank::kNone) {
@@ -292,10 +304,11 @@ bool Asked(const Query& q, Measure m) {
 std::vector<Measure> Stated(const Query& q) {
   std::vector<Measure> out;
   for (Measure m : q.measures) {
-    if (m != Measure::kGroups && IsLaunchMeasure(m) == IsLaunchMeasure(q.measures.front())) out.push_back(m);
+    if (m != Measure::kGroups && IsLaunchConfiguration(m) == IsLaunchConfiguration(q.measures.front()))
+      out.push_back(m);
   }
   // A launch configuration is its blocks and its threads per block together, whichever was asked.
-  if (IsLaunchMeasure(q.measures.front())) {
+  if (IsLaunchConfiguration(q.measures.front())) {
     for (Measure m : {Measure::kGrid, Measure::kBlock}) {
       if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
     }
@@ -329,6 +342,25 @@ std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m,
     }
     case Measure::kTotal:
       return "total " + value;
+    case Measure::kSmCount: {  // "SMs on its GPU 68 (NVIDIA GeForce RTX 3080)"
+      const auto gpu = ColumnIndex(side.table, "device_name");
+      const auto* name = gpu ? std::get_if<std::string>(&side.table.rows[row][*gpu]) : nullptr;
+      return fmt::format("{} {}{}", kWords[static_cast<size_t>(m)], value,
+                         name && !name->empty() ? " (" + support::MarkdownText(*name) + ")" : "");
+    }
+    case Measure::kGrid:
+    case Measure::kBlock: {  // "blocks per grid 411648 (201 × 2048 × 1)"; a one-dimensional grid is its number alone
+      const std::string axis = m == Measure::kGrid ? "grid_" : "block_";
+      const auto x = ColumnIndex(side.table, axis + "x"), y = ColumnIndex(side.table, axis + "y"),
+                 z = ColumnIndex(side.table, axis + "z");
+      std::string text = fmt::format("{} {}", kWords[static_cast<size_t>(m)], value);
+      const auto& r = side.table.rows[row];
+      if (x && y && z && (NumberOf(r[*y]).value_or(1) != 1 || NumberOf(r[*z]).value_or(1) != 1)) {
+        text +=
+            fmt::format(" ({} × {} × {})", FormatMeasure(m, r[*x]), FormatMeasure(m, r[*y]), FormatMeasure(m, r[*z]));
+      }
+      return text;
+    }
     case Measure::kShare:
     case Measure::kGpuShare: {
       const Value& total = side.table.rows[row][ColumnIndex(side.table, "total_ns").value_or(0)];
@@ -357,7 +389,7 @@ std::string Figures(const Query& q, const Side& side, size_t row, bool context_t
     const auto c = ColumnIndex(side.table, ColumnOf(m));
     if (!c) continue;
     const std::string text = MeasureText(q, side, row, m, FormatMeasure(m, side.table.rows[row][*c]));
-    (Asked(q, m) || IsLaunchMeasure(m) ? asked : context).push_back(text);
+    (Asked(q, m) || IsLaunchConfiguration(m) ? asked : context).push_back(text);
     if (m == Measure::kCount && NumberOf(side.table.rows[row][*c]).value_or(1) == 0) {
       context.clear();  // nothing counted: no total or share to state
       break;
@@ -391,6 +423,8 @@ Evidence EvidenceOf(const Query& q, const Side& side, std::string caption) {
   std::vector<std::string> wanted = {side.call.skill == "launch_sizes" ? "short_name" : "group"};
   if (side.call.skill == "launch_sizes") wanted.insert(wanted.end(), {"device_id", "calls"});
   for (Measure m : Stated(q)) wanted.emplace_back(ColumnOf(m));
+  if (side.call.skill == "launch_sizes")  // the dimensions MeasureText states beside blocks and threads per block
+    wanted.insert(wanted.end(), {"grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "device_name"});
   if (std::find(wanted.begin(), wanted.end(), "share_pct") != wanted.end()) wanted.emplace_back("all_ns");
   if (std::find(wanted.begin(), wanted.end(), "gpu_share_pct") != wanted.end()) wanted.emplace_back("gpu_all_ns");
   std::vector<size_t> idx;
@@ -734,7 +768,7 @@ std::vector<std::pair<Query, bool>> SplitLaunchMeasures(const std::vector<Query>
     Query launch = q, other = q;
     launch.measures.clear();
     other.measures.clear();
-    for (Measure m : q.measures) (IsLaunchMeasure(m) ? launch : other).measures.push_back(m);
+    for (Measure m : q.measures) (IsLaunchConfiguration(m) ? launch : other).measures.push_back(m);
     if (launch.measures.empty() || other.measures.empty()) {
       out.emplace_back(q, false);
       continue;

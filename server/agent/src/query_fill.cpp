@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -411,6 +412,8 @@ struct Clause {
   bool which_one = false;               // "which one", "which of them": the group is a noun said before
   std::optional<GroupBy> noun;          // the first noun of a GPU, process, stream or range the clause says
   bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
+  bool it = false;                      // "does it account for": "it", the one subject said before
+  bool per_unit = false;                // "size per migration", "time per copy": the events named after "per" only
   std::vector<std::string> not_held;    // words for what no Query measures (Reading::not_held)
   std::vector<std::string> described;   // plain words taken as describing the named events (Reading::described)
   std::vector<std::string> unread;
@@ -722,7 +725,24 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
 
 // A name in a clause: the range the events are inside (after "inside", or an NVTX name beside another subject), or a
 // subject on its side of "than".
-void ReadName(const Item& it, size_t at, bool inside_next, Clause& c) {
+// "MPI_Send and MPI_Recv ranges", "X, Y": the name at `at` joined to the name before it by "and", "or" or a comma
+// alone, both NVTX ranges only: two ranges side by side, not one inside the other.
+bool BesideAnotherRange(const std::vector<Item>& items, size_t at, const Clause& c) {
+  if (c.names.empty() || c.names_at.empty()) return false;
+  const auto& before = c.names.back().second;
+  if (before.size() != 1 || before.front() != NameClass::kNvtx) return false;
+  bool joined = false;
+  for (size_t k = c.names_at.back() + 1; k < at; ++k) {
+    const std::string w = Lower(items[k].word);
+    const bool joins = items[k].kind == Item::kSeparator || w == "and" || w == "or";
+    if (!joins && w != "the") return false;
+    joined = joined || joins;
+  }
+  return joined;
+}
+
+void ReadName(const std::vector<Item>& items, size_t at, bool inside_next, Clause& c) {
+  const Item& it = items[at];
   if (it.exact) c.exact.push_back(it.name);
   if (c.versus) {  // "is 3D_backbone slower than find_centers": the other side, whatever it names
     c.versus_names.emplace_back(it.name, it.classes);
@@ -730,7 +750,7 @@ void ReadName(const Item& it, size_t at, bool inside_next, Clause& c) {
   }
   const bool nvtx = std::find(it.classes.begin(), it.classes.end(), NameClass::kNvtx) != it.classes.end();
   const bool nvtx_only = nvtx && it.classes.size() == 1;
-  if ((inside_next || nvtx_only) && c.inside.empty() && nvtx &&
+  if ((inside_next || nvtx_only) && c.inside.empty() && nvtx && !(!inside_next && BesideAnotherRange(items, at, c)) &&
       (inside_next || c.events.has_value() || !c.names.empty())) {
     c.inside = it.name;
   } else {
@@ -855,6 +875,7 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
       break;
     case Slot::kEvents:
       if (i > 0 && items[i - 1].kind == Item::kNumber && !read[i - 1]) c.number_before_noun = i - 1;
+      if (i > 0 && Lower(items[i - 1].word) == "per" && !c.events && c.copy_kind.empty()) c.per_unit = true;
       c.gpu_kinds |= GpuKindBit(static_cast<EventKind>(e.value));
       if (c.versus && (c.events || !c.names.empty() || !c.copy_kind.empty())) {
         c.versus_events = static_cast<EventKind>(e.value);
@@ -867,6 +888,7 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
       if (!c.events) c.events = EventKind::kApi;
       break;
     case Slot::kCopyKind:
+      if (i > 0 && Lower(items[i - 1].word) == "per" && !c.events && c.copy_kind.empty()) c.per_unit = true;
       ReadCopyKind(e.value, items[i].word, c);
       break;
     case Slot::kMore:
@@ -954,7 +976,7 @@ Clause ReadClause(const std::vector<Item>& items) {
         c.unread.push_back(it.name);
         continue;
       }
-      if (!DescribesTheRecording(items, i)) ReadName(it, i, inside_next, c);
+      if (!DescribesTheRecording(items, i)) ReadName(items, i, inside_next, c);
       inside_next = false;
       continue;
     }
@@ -962,6 +984,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     read[i] = true;
     const std::string lower = Lower(it.word);
     c.points_back = c.points_back || PointsBackWord(lower);
+    c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
     c.each_side = c.each_side || lower == "each" || lower == "both";
     if (IsOrdinal(items, i)) {
       c.unread.push_back(it.word);
@@ -1002,6 +1025,11 @@ Clause ReadClause(const std::vector<Item>& items) {
     c.unread.push_back(items[i].word);
   }
   ReadTwoNames(items, c);
+  // "fewer blocks than the GPU has SMs": one measure against another of the same launch, which a Query does not
+  // compare (it compares one measure of two subjects or places).
+  const auto asks = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
+  if (c.versus && asks(Measure::kSmCount) && (asks(Measure::kGrid) || asks(Measure::kBlock) || asks(Measure::kThreads)))
+    c.unread.push_back("than ... SMs");
   // A plain word describes the events only where the clause names them, once ("the nvjet GEMM kernels"), and sets no
   // two sides against each other; elsewhere it may be the name of what is asked ("the solver kernel") or relate two
   // names ("the llama sim call cudaDeviceSynchronize"): unread.
@@ -1208,6 +1236,103 @@ void FillVersus(const Clause& c, Query& q) {
   }
 }
 
+// "between the first kernel start and the last kernel end", "from the first kernel starting to the last one
+// finishing": the span as the guide defines it (first start to last end), said in words. The words become one span
+// measure, and the events they name stay; "first" and "last" are then no window. Runs over the words as written,
+// whatever a profile name made of them.
+bool IsStartWord(const std::string& w) {
+  return w == "start" || w == "starts" || w == "starting" || w == "started" || w == "begin" || w == "begins" ||
+         w == "beginning" || w == "began" || w == "launch" || w == "launched";
+}
+bool IsEndWord(const std::string& w) {
+  return w == "end" || w == "ends" || w == "ending" || w == "ended" || w == "finish" || w == "finishes" ||
+         w == "finishing" || w == "finished" || w == "completion" || w == "completes" || w == "completed" ||
+         w == "stop" || w == "stops";
+}
+// From position i ("first" or "last"), past at most three event nouns, stop words or "one", to the boundary word
+// `is_bound` accepts: the position after it, or 0 when there is none. The first events noun goes to `events`.
+size_t PastBoundary(const std::vector<Item>& s, size_t i, bool (*is_bound)(const std::string&),
+                    std::optional<Item>& events) {
+  for (size_t k = i + 1; k < s.size() && k <= i + 4; ++k) {
+    const std::string w = Lower(s[k].word);
+    if (is_bound(w)) return k + 1;
+    if (s[k].Has(Slot::kEvents)) {
+      if (!events) events = s[k];
+    } else if (!(s[k].Has(Slot::kStop) || w == "gpu" || w == "one")) {
+      return 0;
+    }
+  }
+  return 0;
+}
+// "with no kernel running", "the GPU running no kernel at all": a GPU's idle time as the guide defines it (no kernel
+// on it), said in words. "no" becomes the idle measure; the events noun stays. Where the sentence says "idle" itself
+// ("idle, with no kernel, memcpy or memset running"), the words say what idle means and are read as they are.
+void ReadNoWork(std::vector<Item>& s) {
+  const bool idle_said = std::any_of(s.begin(), s.end(), [](const Item& it) {
+    return it.Has(Slot::kMeasure) && (it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kIdle) ||
+                                      it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kBusy));
+  });
+  if (idle_said) return;
+  for (size_t i = 0; i + 1 < s.size(); ++i) {
+    if (Lower(s[i].word) != "no" || !s[i + 1].Has(Slot::kEvents)) continue;
+    const uint8_t e = s[i + 1].Value(Slot::kEvents);
+    if (e != static_cast<uint8_t>(EventKind::kKernels) && e != static_cast<uint8_t>(EventKind::kGpu)) continue;
+    Item idle{Item::kLex, EntriesOf("idle"), {}, {}, 0, {}};
+    idle.word = s[i].word;
+    s[i] = std::move(idle);
+  }
+}
+
+// A span phrase that opens the sentence before a comma ("Between the first kernel starting and the last kernel
+// finishing, how long is the GPU idle, and what percentage of that window is it?") says over what the question
+// measures: the span, over which idle time and utilization are measured anyway. It is dropped and returned, for the
+// answer to say how it was taken, and "that window" or "the interval" after it is that span.
+std::vector<std::string> ReadSpanPhrase(std::vector<Item>& s) {
+  std::vector<std::string> dropped;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (Lower(s[i].word) != "first") continue;
+    std::optional<Item> events;
+    const size_t mid = PastBoundary(s, i, IsStartWord, events);
+    if (mid == 0 || mid >= s.size()) continue;
+    size_t k = mid;
+    const std::string join = Lower(s[k].word);
+    if (join != "and" && join != "to" && join != "until" && join != "till" && join != "through") continue;
+    for (++k; k < s.size() && (Lower(s[k].word) == "the" || Lower(s[k].word) == "its" || Lower(s[k].word) == "their");
+         ++k) {
+    }
+    if (k >= s.size() || Lower(s[k].word) != "last") continue;
+    const size_t end = PastBoundary(s, k, IsEndWord, events);
+    if (end == 0) continue;
+    size_t from = i;
+    while (from > 0 && (Lower(s[from - 1].word) == "the" || Lower(s[from - 1].word) == "its")) --from;
+    if (from > 0 && (s[from - 1].Has(Slot::kBetween) || Lower(s[from - 1].word) == "from")) --from;
+    Item span{Item::kLex, EntriesOf("span"), {}, {}, 0, {}};
+    span.word = "span";
+    const bool opens = (from == 0 || s[from - 1].kind == Item::kSeparator) && end < s.size() &&
+                       s[end].kind == Item::kSeparator && s[end].word == ",";
+    if (opens) {
+      std::string words;
+      for (size_t k = from; k < end; ++k) words += (words.empty() ? "" : " ") + s[k].word;
+      dropped.push_back(std::move(words));
+      s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(end + 1));
+      for (size_t k = 1; k < s.size(); ++k) {  // "that window": the span just said
+        const std::string w = Lower(s[k].word), before = Lower(s[k - 1].word);
+        if ((w == "window" || w == "interval" || w == "period") &&
+            (before == "that" || before == "this" || before == "the"))
+          s[k] = span;
+      }
+      i = from;
+      continue;
+    }
+    std::vector<Item> with = {span};
+    if (events) with.push_back(*events);
+    s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(end));
+    s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), with.begin(), with.end());
+    i = from;
+  }
+  return dropped;
+}
+
 // "the launch latency of X, i.e. from the start of the call to the kernel starting": what follows "i.e." or "that
 // is" restates what came before it; it is read as said, not as more to answer.
 void DropExplanation(std::vector<Item>& sentence) {
@@ -1223,11 +1348,13 @@ void DropExplanation(std::vector<Item>& sentence) {
   }
 }
 
-// Whether an item measures nothing but the parts a ratio is made of (bytes, time, counts, spans).
-bool OnlyRatioParts(const Item& it) {
+// Whether an item measures nothing but the parts a ratio is made of (bytes, time, counts, spans), or, with `dims`,
+// the dimensions a launch's threads are the product of (blocks per grid, threads per block).
+bool OnlyRatioParts(const Item& it, bool dims = false) {
   for (const auto& e : it.entries) {
     if (e.slot != Slot::kMeasure) continue;
     const auto m = static_cast<Measure>(e.value);
+    if (dims && (m == Measure::kGrid || m == Measure::kBlock)) continue;
     if (m != Measure::kBytes && m != Measure::kTotal && m != Measure::kCount && m != Measure::kAverage &&
         m != Measure::kSpan && m != Measure::kBusy && m != Measure::kIdle)
       return false;
@@ -1242,8 +1369,12 @@ bool OnlyRatioParts(const Item& it) {
 std::vector<std::string> DropDefinitions(std::vector<Item>& sentence) {
   constexpr std::string_view kOperators[] = {"/", "divided", "x", "\u00d7", "times", "minus"};
   std::vector<std::string> dropped;
-  bool measured_outside = false;
-  for (const Item& it : sentence) measured_outside = measured_outside || (!it.paren && it.Has(Slot::kMeasure));
+  bool measured_outside = false, threads_outside = false;  // "the total threads (grid x block)": its product
+  for (const Item& it : sentence) {
+    measured_outside = measured_outside || (!it.paren && it.Has(Slot::kMeasure));
+    threads_outside = threads_outside || (!it.paren && it.Has(Slot::kMeasure) &&
+                                          it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kThreads));
+  }
   if (!measured_outside) return dropped;
   for (size_t i = 0; i < sentence.size();) {
     if (!sentence[i].paren) {
@@ -1254,7 +1385,7 @@ std::vector<std::string> DropDefinitions(std::vector<Item>& sentence) {
     bool arithmetic = false, kept = false;  // kept: a name, or a measure no ratio is made of
     for (; end < sentence.size() && sentence[end].paren; ++end) {
       const std::string w = Lower(sentence[end].word);
-      kept = kept || sentence[end].kind == Item::kName || !OnlyRatioParts(sentence[end]);
+      kept = kept || sentence[end].kind == Item::kName || !OnlyRatioParts(sentence[end], threads_outside);
       arithmetic = arithmetic || std::find(std::begin(kOperators), std::end(kOperators), w) != std::end(kOperators);
     }
     if (!arithmetic || kept) {
@@ -1307,7 +1438,7 @@ bool FillForm(const Clause& c, Query& q) {
     if (m == Measure::kShare && c.gpu_time) m = Measure::kGpuShare;
     // "more than one thread block": a plain number is of the counted measure the clause asks for.
     const Measure asked = q.measures.empty() ? m : q.measures.front();
-    if (m == Measure::kCount && (asked == Measure::kGrid || asked == Measure::kBlock)) m = asked;
+    if (m == Measure::kCount && IsLaunchConfiguration(asked)) m = asked;
     if (m == Measure::kShare)
       q.measures.erase(std::remove(q.measures.begin(), q.measures.end(), Measure::kGpuShare), q.measures.end());
     first(m);
@@ -1360,14 +1491,63 @@ void KeepComparison(const Clause& c, const Query* previous, Query& q) {
 }
 
 // A Clause made a Query, slot by slot, with what the previous Query of the question gives when it is silent.
+// The measures of a clause, with what the Query before it says of them: a bare "how many" after a launch figure, a
+// share of the span after an idle or busy time.
+void MeasuresSaidBefore(Clause& c, const Query* previous) {
+  // "Which kernel uses the most registers per thread, and how many?": a bare "how many" after a launch figure asks
+  // that figure, which the answer to the first part states.
+  const bool bare = c.measures.size() == 1 && c.measures.front() == Measure::kCount && !HasSubject(c) &&
+                    c.devices.empty() && c.pids.empty() && c.stream < 0 && !c.group && !c.count_groups;
+  if (bare && previous && IsLaunchConfiguration(previous->measures.front())) c.measures = {previous->measures.front()};
+  DefaultMeasures(c);
+  ReadGpuWork(c);
+  // "How long is the GPU idle, and what percentage of the span is it?": a share of the span alone, after the idle or
+  // busy time, is that time's share of the span.
+  const auto only = [&](std::initializer_list<Measure> ms) {
+    return !c.measures.empty() && std::all_of(c.measures.begin(), c.measures.end(), [&](Measure m) {
+      return std::find(ms.begin(), ms.end(), m) != ms.end();
+    });
+  };
+  const auto before = [&](Measure m) {
+    return previous && std::find(previous->measures.begin(), previous->measures.end(), m) != previous->measures.end();
+  };
+  if (only({Measure::kShare, Measure::kSpan}) && c.measures.size() == 2 &&
+      (before(Measure::kIdle) || before(Measure::kBusy)))
+    c.measures = {before(Measure::kIdle) ? Measure::kIdleShare : Measure::kUtilization};
+}
+
+// The events a clause means, where it names them again only to point back at those of the Query before it.
+void EventsSaidBefore(Clause& c, const Query* previous) {
+  // "what share of total kernel time does it account for", "how many launches did they make": a word that points
+  // back at the named events before, with a noun of their kind and no name of its own, means those events.
+  if ((c.points_back || c.it) && c.names.empty() && previous && !previous->subject.name.empty() &&
+      c.events == previous->subject.events && c.copy_kind.empty() && !c.range_noun && c.inside.empty())
+    c.events.reset();
+  // "HtoD migrations: total bytes, and the average size per migration": events named only as the unit of a per-unit
+  // figure, of the kind said before (the same events, or a copy kind the one before narrows), are those events.
+  const bool narrowed = previous && (c.copy_kind.empty() || previous->subject.copy_kind.rfind(c.copy_kind, 0) == 0);
+  // "migrations back to the host: total bytes, how many migrations": unified-memory migrations said again after a
+  // direction of them are those of that direction.
+  const bool unified_again = narrowed && c.copy_kind == "Unified" && previous->subject.copy_kind != c.copy_kind;
+  if ((c.per_unit || unified_again) && c.names.empty() && narrowed && c.inside.empty() && !c.range_noun &&
+      (!c.events || c.events == previous->subject.events) && previous->subject.events != EventKind::kGpu) {
+    c.events.reset();
+    c.copy_kind.clear();
+    // "the average size per copy": a mean per event, not one figure per name of the events.
+    const bool means = std::all_of(c.measures.begin(), c.measures.end(), [](Measure m) {
+      return m == Measure::kAverage || m == Measure::kAvgBytes || m == Measure::kMedian;
+    });
+    if (c.per_unit && means && c.group == GroupBy::kName) c.group.reset();
+  }
+}
+
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // "How many cudaMalloc calls, and how long did the slowest call take?": the one extreme event of the kind just
   // named is one of those events, as "the slowest of those calls" is; "which call is the slowest" still ranks names.
   if (c.rank_by_measure && c.names.empty() && !c.which && !c.group && previous && c.copy_kind.empty() &&
       !previous->subject.name.empty() && c.events == previous->subject.events)
     c.points_back = true;
-  DefaultMeasures(c);
-  ReadGpuWork(c);
+  MeasuresSaidBefore(c, previous);
   Query q;
   if (previous) {
     q = *previous;
@@ -1396,6 +1576,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
     c.inside.clear();
     c.range_noun = true;
   }
+  EventsSaidBefore(c, previous);
   const bool own_subject = c.events || !c.names.empty() || c.range_noun || !c.copy_kind.empty() || !c.memory.empty();
   // "the biggest copy ... how long did it run?": "it" is one event, whose own figures a Query does not hold.
   const auto one_event = [](const Query& p) {
@@ -1682,6 +1863,8 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       context = ReadClause(words);  // its words are read as the scene; what they do not say is no question
       continue;
     }
+    for (std::string& d : ReadSpanPhrase(sentence)) reading.defined.push_back(std::move(d));
+    ReadNoWork(sentence);
     DropExplanation(sentence);
     for (std::string& d : DropDefinitions(sentence)) reading.defined.push_back(std::move(d));
     bool first_clause = true;
@@ -1691,7 +1874,12 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       reading.not_held.insert(reading.not_held.end(), c.not_held.begin(), c.not_held.end());
       reading.described.insert(reading.described.end(), c.described.begin(), c.described.end());
       // "Both processes call cudaStreamSynchronize. ... in that call?": the scene's names serve a question of none.
-      if (first_clause && context && c.names.empty() && !context->names.empty() && PointsBack(items))
+      // "The host seems to sit in cudaDeviceSynchronize a lot. How many calls ...": the scene's one name, of the kind
+      // of events the question counts, is what it asks about.
+      const bool of_its_kind = c.events && context && context->names.size() == 1 && !context->events &&
+                               EventsOfName(context->names.front().second, c.events, false) == c.events &&
+                               c.copy_kind.empty() && !c.range_noun;
+      if (first_clause && context && c.names.empty() && !context->names.empty() && (PointsBack(items) || of_its_kind))
         LendSubject(*context, c);
       if (first_clause && context && c.which_one && !c.group) c.group = context->noun;  // "which one": of those
       first_clause = false;

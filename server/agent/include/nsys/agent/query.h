@@ -48,7 +48,15 @@ enum class Measure : uint8_t {
   kMaxBytes,     // the largest one's size
   kLatency,      // kernels, copies, memsets: mean launch latency, from the launch call's start to the work's start
   kLaunchDelay,  // the same: mean launch delay, from the launch call's end to the work's start, at least 0 (HTA's)
+  // Kernels: more of the most used launch configuration (launch_sizes), beside its blocks and threads per block.
+  kThreads,        // threads in the whole launch: blocks per grid x threads per block
+  kRegisters,      // registers per thread
+  kStaticShared,   // static shared memory per block, bytes
+  kDynamicShared,  // dynamic shared memory per block, bytes
+  kSmCount,        // streaming multiprocessors of the GPU it ran on (0: the export does not say)
 };
+// Whether a measure is of a kernel's launch configuration (launch_sizes' row), not of its durations (event_stats').
+bool IsLaunchConfiguration(Measure m);
 // kGpu: a GPU's work, its kernels, copies and memsets together (the events of a GPU's busy and idle time).
 enum class EventKind : uint8_t { kKernels, kApi, kMemcpy, kMemset, kNvtx, kGpu };
 enum class GroupBy : uint8_t { kNone, kName, kDevice, kPid, kStream, kRange };  // kRange: the innermost NVTX range

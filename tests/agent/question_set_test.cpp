@@ -407,6 +407,8 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
 // unread, went from 19 / 20 / 1 to 21 / 16 / 3; its three wrong answers were then read (a span phrase with "its",
 // unified-memory migrations said again after their direction, a bare "how many" after a launch figure), and it ended
 // at 24 / 16 / 0. Batches 17, 18 and 19 (questions_fresh9..11), unread: 21 / 15 / 4, 27 / 12 / 1, 27 / 12 / 1.
+//  - questions_fresh20.json (batch 28, written by a helper from SQL over 18 exports while those changes were made,
+//    questions with a preamble of context among them): 16 / 21 / 3 when first scored, after them, at 7fb3ee0.
 TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
   ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 27, 5);
@@ -432,6 +434,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 29, 1);
   ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 24, 0);
+  ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 16, 3);
 }
 
 }  // namespace

@@ -379,6 +379,23 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
       "migration?",
       {Q({Measure::kBytes, Measure::kCount, Measure::kAvgBytes}, {EventKind::kMemcpy, "", "Unified DtoH"})});
   Check("How many bytes did the memsets write?", {Q({Measure::kBytes}, {EventKind::kMemset, "", ""})});
+  // "than" with nothing on its other side, and a launch figure against the SMs, are comparisons no Query holds.
+  EXPECT_FALSE(Fill("How many SMs are there, and how many kernels used fewer blocks than that?").complete());
+  EXPECT_FALSE(Fill("Does nvfuser_pointwise launch at least one block per SM?").complete());
+  // "if you divide ..." defines the measure asked before it.
+  const Reading divide =
+      Fill("What is the effective HtoD bandwidth on GPU 0 if you divide the bytes by the total copy time?");
+  EXPECT_EQ(divide.defined, (std::vector<std::string>{"if you divide the bytes by the total copy time"}));
+  Check("What is the effective HtoD bandwidth on GPU 0 if you divide the bytes by the total copy time?",
+        {Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"}, Scope{{0}, {}, -1, "", {}, {}})});
+  // A scene that names its events but no name serves the question that points back at them.
+  Check("Just one kernel here. How many thread blocks did its grid have?",
+        {Q({Measure::kGrid}, {EventKind::kKernels, "", ""})});
+  // A kernel's name said with copies says which run is meant: copies have no names.
+  const Reading run = Fill("How many bytes did the memcpys move in this nvfuser_pointwise run?");
+  EXPECT_EQ(run.described, (std::vector<std::string>{"nvfuser_pointwise"}));
+  Check("Looking only at GPU 1: how many kernels ran?",
+        {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}})});
 }
 
 // A last clause that only names events asks the question before again of them; "what about" does so at once. A

@@ -413,6 +413,7 @@ struct Clause {
   std::optional<GroupBy> noun;          // the first noun of a GPU, process, stream or range the clause says
   bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
   bool it = false;                      // "does it account for": "it", the one subject said before
+  bool than = false;                    // "than" said (not "vs" or "or", which may set two measures side by side)
   bool per_unit = false;                // "size per migration", "time per copy": the events named after "per" only
   std::vector<std::string> not_held;    // words for what no Query measures (Reading::not_held)
   std::vector<std::string> described;   // plain words taken as describing the named events (Reading::described)
@@ -960,6 +961,37 @@ bool PointsBackWord(const std::string& lower) {
          lower == "they";
 }
 
+// What a clause compares that a Query cannot: "than" with nothing on its other side, a launch figure against the SMs.
+void UnreadComparisons(Clause& c) {
+  // "fewer thread blocks than that": a "than" with nothing on its other side compares with what a Query cannot hold.
+  const bool other_side = !c.versus_names.empty() || c.versus_events || !c.versus_copy_kind.empty() ||
+                          !c.versus_devices.empty() || !c.versus_pids.empty() || c.versus_stream >= 0 ||
+                          c.devices.size() == 2 || c.pids.size() == 2 || c.names.size() >= 2;
+  if (c.versus && c.than && !other_side) c.unread.push_back("than ...");
+  // "fewer blocks than the GPU has SMs": one measure against another of the same launch, which a Query does not
+  // compare (it compares one measure of two subjects or places).
+  const auto asks = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
+  if ((c.versus || c.threshold || c.any) && asks(Measure::kSmCount) &&
+      (asks(Measure::kGrid) || asks(Measure::kBlock) || asks(Measure::kThreads)))
+    c.unread.push_back("than ... SMs");
+}
+
+void NamesOfTheRun(Clause& c) {
+  // "LLaMA inference sim: how many memset operations ...", "bytes moved by memcpys in this cuFCM run": copies and
+  // memsets have no names of their own, and a kernel's or a range's name is none of theirs: it says which run is
+  // meant. A CUDA call's whole name ("the cudaMemcpyAsync copies") says which copies, and is read as before.
+  if ((c.events == EventKind::kMemcpy || c.events == EventKind::kMemset) && !c.versus) {
+    for (size_t n = c.names.size(); n-- > 0;) {
+      const auto& classes = c.names[n].second;
+      const bool whole = std::find(c.exact.begin(), c.exact.end(), c.names[n].first) != c.exact.end();
+      if (whole && std::find(classes.begin(), classes.end(), NameClass::kApi) != classes.end()) continue;
+      c.described.push_back(c.names[n].first);
+      c.names.erase(c.names.begin() + static_cast<std::ptrdiff_t>(n));
+      c.names_at.erase(c.names_at.begin() + static_cast<std::ptrdiff_t>(n));
+    }
+  }
+}
+
 // One pass over a clause's items: names, then each lexicon entry; what nothing read is returned as unread.
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
@@ -984,6 +1016,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     read[i] = true;
     const std::string lower = Lower(it.word);
     c.points_back = c.points_back || PointsBackWord(lower);
+    c.than = c.than || lower == "than";
     c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
     c.each_side = c.each_side || lower == "each" || lower == "both";
     if (IsOrdinal(items, i)) {
@@ -1025,11 +1058,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     c.unread.push_back(items[i].word);
   }
   ReadTwoNames(items, c);
-  // "fewer blocks than the GPU has SMs": one measure against another of the same launch, which a Query does not
-  // compare (it compares one measure of two subjects or places).
-  const auto asks = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
-  if (c.versus && asks(Measure::kSmCount) && (asks(Measure::kGrid) || asks(Measure::kBlock) || asks(Measure::kThreads)))
-    c.unread.push_back("than ... SMs");
+  UnreadComparisons(c);
   // A plain word describes the events only where the clause names them, once ("the nvjet GEMM kernels"), and sets no
   // two sides against each other; elsewhere it may be the name of what is asked ("the solver kernel") or relate two
   // names ("the llama sim call cudaDeviceSynchronize"): unread.
@@ -1038,6 +1067,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     c.unread.insert(c.unread.end(), c.described.begin(), c.described.end());
     c.described.clear();
   }
+  NamesOfTheRun(c);
   return c;
 }
 
@@ -1348,6 +1378,31 @@ void DropExplanation(std::vector<Item>& sentence) {
   }
 }
 
+// "..., and what's the effective bandwidth if you divide those bytes by the total time the copies took?": a condition
+// that divides, multiplies or subtracts ("if you divide", "if we subtract"), naming nothing of the profile, defines
+// the measure asked before it. Dropped to the end of its clause and returned, as DropDefinitions does.
+std::vector<std::string> DropSpokenDefinitions(std::vector<Item>& sentence) {
+  std::vector<std::string> dropped;
+  for (size_t i = 0; i + 2 < sentence.size(); ++i) {
+    const std::string who = Lower(sentence[i + 1].word), verb = Lower(sentence[i + 2].word);
+    if (Lower(sentence[i].word) != "if" || (who != "you" && who != "we" && who != "i" && who != "one")) continue;
+    if (verb != "divide" && verb != "multiply" && verb != "subtract" && verb != "take") continue;
+    size_t end = i;
+    bool names = false;
+    for (; end < sentence.size() && sentence[end].kind != Item::kSeparator; ++end)
+      names = names || sentence[end].kind == Item::kName || sentence[end].kind == Item::kNumber;
+    bool measured_before = false;
+    for (size_t k = 0; k < i; ++k) measured_before = measured_before || sentence[k].Has(Slot::kMeasure);
+    if (names || !measured_before) continue;
+    std::string words;
+    for (size_t k = i; k < end; ++k) words += (words.empty() ? "" : " ") + sentence[k].word;
+    dropped.push_back(std::move(words));
+    sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(i),
+                   sentence.begin() + static_cast<std::ptrdiff_t>(end));
+  }
+  return dropped;
+}
+
 // Whether an item measures nothing but the parts a ratio is made of (bytes, time, counts, spans), or, with `dims`,
 // the dimensions a launch's threads are the product of (blocks per grid, threads per block).
 bool OnlyRatioParts(const Item& it, bool dims = false) {
@@ -1473,6 +1528,11 @@ bool Held(const Query& q) {
            m == Measure::kMaxBytes;
   });
   if (sizes && !sized_events) return false;
+  // Copies and memsets have no names: a part of some other event's name lent to them from another clause ("LLaMA
+  // inference sim: how many memsets ...") is none of theirs. A CUDA call's whole name is (ReadClause).
+  if ((q.subject.events == EventKind::kMemcpy || q.subject.events == EventKind::kMemset) && !q.subject.name.empty() &&
+      !q.subject.whole_name)
+    return false;
   return !(q.subject.events == EventKind::kApi && (q.group_by == GroupBy::kStream || q.group_by == GroupBy::kDevice));
 }
 
@@ -1741,6 +1801,27 @@ void LendSubject(const Clause& from, Clause& to) {
   to.range_noun = from.range_noun;
 }
 
+// What a sentence that set the scene lends the first clause of the question after it.
+void LendScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
+  // "Both processes call cudaStreamSynchronize. ... in that call?": the scene's names serve a question of none.
+  // "The host seems to sit in cudaDeviceSynchronize a lot. How many calls ...": the scene's one name, of the kind
+  // of events the question counts, is what it asks about.
+  const auto name_class = [](std::optional<EventKind> e) -> std::optional<NameClass> {
+    if (e == EventKind::kApi) return NameClass::kApi;
+    if (e == EventKind::kKernels) return NameClass::kKernel;
+    if (e == EventKind::kNvtx) return NameClass::kNvtx;
+    return std::nullopt;  // copies and memsets have no names
+  };
+  const bool of_its_kind = scene.names.size() == 1 && !scene.events && name_class(c.events) &&
+                           std::find(scene.names.front().second.begin(), scene.names.front().second.end(),
+                                     *name_class(c.events)) != scene.names.front().second.end() &&
+                           c.copy_kind.empty() && !c.range_noun;
+  if (c.names.empty() && !scene.names.empty() && (PointsBack(items) || of_its_kind)) LendSubject(scene, c);
+  // "Julia on a V100, just one kernel. How many thread blocks did its grid have?": the scene's events, unnamed.
+  if (scene.names.empty() && scene.events && !HasSubject(c) && (PointsBack(items) || c.it || c.points_back))
+    LendSubject(scene, c);
+}
+
 std::string WordsOf(const std::vector<Item>& items) {
   std::string words;
   for (const Item& it : items) words += (words.empty() ? "" : " ") + it.word;
@@ -1867,20 +1948,14 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
     ReadNoWork(sentence);
     DropExplanation(sentence);
     for (std::string& d : DropDefinitions(sentence)) reading.defined.push_back(std::move(d));
+    for (std::string& d : DropSpokenDefinitions(sentence)) reading.defined.push_back(std::move(d));
     bool first_clause = true;
     for (const auto& items : SplitClauses(std::move(sentence))) {
       Clause c = ReadClause(items);
       reading.unread.insert(reading.unread.end(), c.unread.begin(), c.unread.end());
       reading.not_held.insert(reading.not_held.end(), c.not_held.begin(), c.not_held.end());
       reading.described.insert(reading.described.end(), c.described.begin(), c.described.end());
-      // "Both processes call cudaStreamSynchronize. ... in that call?": the scene's names serve a question of none.
-      // "The host seems to sit in cudaDeviceSynchronize a lot. How many calls ...": the scene's one name, of the kind
-      // of events the question counts, is what it asks about.
-      const bool of_its_kind = c.events && context && context->names.size() == 1 && !context->events &&
-                               EventsOfName(context->names.front().second, c.events, false) == c.events &&
-                               c.copy_kind.empty() && !c.range_noun;
-      if (first_clause && context && c.names.empty() && !context->names.empty() && (PointsBack(items) || of_its_kind))
-        LendSubject(*context, c);
+      if (first_clause && context) LendScene(*context, items, c);
       if (first_clause && context && c.which_one && !c.group) c.group = context->noun;  // "which one": of those
       first_clause = false;
       if (TakeScope(c, items, queries, lent) || AsksNothing(c)) continue;

@@ -24,10 +24,11 @@ constexpr uint8_t E(EventKind e) {
 constexpr std::array<std::string_view, 6> kCopyKinds = {"HtoD", "DtoH", "DtoD", "HtoH", "PtoP", "Unified"};
 // Frameworks, languages and words for the program a question names to say which run it means; GPU brands before a
 // model number.
-constexpr std::string_view kContextWords[] = {"pytorch", "torch",       "jax",      "keras",  "tensorflow", "tf",
-                                              "julia",   "openmp",      "tensorrt", "trt",    "python",     "fortran",
-                                              "app",     "application", "program",  "binary", "version",    "build",
-                                              "nvidia",  "geforce",     "rtx",      "gtx",    "tesla",      "quadro"};
+constexpr std::string_view kContextWords[] = {
+    "pytorch",   "torch",     "jax",         "keras",       "tensorflow", "tf",          "julia",   "openmp",
+    "tensorrt",  "trt",       "python",      "fortran",     "app",        "application", "program", "binary",
+    "version",   "build",     "nvidia",      "geforce",     "rtx",        "gtx",         "tesla",   "quadro",
+    "optimised", "optimized", "unoptimised", "unoptimized", "baseline"};
 // Words that, left unread, may change what a question asks: time and order ("after", "last", "second"), bounds
 // and exclusions ("except", "only", "without"), relations ("that", "whose", "while"), sizes and speeds said as
 // adjectives ("small", "slow"), states of events ("idle", "overlapping", "blocking", "failed"), units of a program
@@ -581,6 +582,49 @@ constexpr Entry kEntries[] = {
     {"worst-case", Slot::kMeasure, M(Measure::kMax)},
     {"worst case", Slot::kMeasure, M(Measure::kMax)},
     {"averages", Slot::kMeasure, M(Measure::kAverage)},
+    {"ate", Slot::kWeakTotal, 1},
+    {"eat", Slot::kWeakTotal, 1},
+    {"eats", Slot::kWeakTotal, 1},
+    {"eating", Slot::kWeakTotal, 1},
+    {"costs", Slot::kWeakTotal, 1},
+    {"costing", Slot::kWeakTotal, 1},
+    {"hit", Slot::kStop},
+    {"operation", Slot::kStop},
+    {"operations", Slot::kStop},
+    {"better", Slot::kStop},  // "which direction gets better bandwidth": the larger, as "higher"
+    {"transfer rate", Slot::kMeasure, M(Measure::kBandwidth)},
+    {"transfer rates", Slot::kMeasure, M(Measure::kBandwidth)},
+    {"effective rate", Slot::kMeasure, M(Measure::kBandwidth)},
+    {"effective rates", Slot::kMeasure, M(Measure::kBandwidth)},
+    {"copy rate", Slot::kMeasure, M(Measure::kBandwidth)},
+    {"as a percentage", Slot::kMeasure, M(Measure::kShare)},
+    {"as a percent", Slot::kMeasure, M(Measure::kShare)},
+    {"in percent", Slot::kMeasure, M(Measure::kShare)},
+    {"api function", Slot::kEvents, E(EventKind::kApi)},
+    {"api functions", Slot::kEvents, E(EventKind::kApi)},
+    {"runtime function", Slot::kEvents, E(EventKind::kApi)},
+    {"runtime functions", Slot::kEvents, E(EventKind::kApi)},
+    {"kernel function", Slot::kEvents, E(EventKind::kKernels)},
+    {"kernel functions", Slot::kEvents, E(EventKind::kKernels)},
+    {"process id", Slot::kProcessNoun},
+    {"process ids", Slot::kProcessNoun},
+    {"comparing", Slot::kCompare},
+    // Words that say where the question looks, or that a window counts from the profile's start, as windows do.
+    {"looking at", Slot::kStop},
+    {"looking only at", Slot::kStop},
+    {"only looking at", Slot::kStop},
+    {"just looking at", Slot::kStop},
+    {"focusing on", Slot::kStop},
+    {"yes or no", Slot::kStop},
+    {"on the timeline", Slot::kStop},
+    {"measuring time", Slot::kStop},
+    {"from the beginning of the capture", Slot::kStop},
+    {"from the start of the capture", Slot::kStop},
+    {"from the beginning of the profile", Slot::kStop},
+    {"from the start of the profile", Slot::kStop},
+    {"from the beginning of the trace", Slot::kStop},
+    {"from the start of the trace", Slot::kStop},
+    {"capture session", Slot::kStop},
     {"carry", Slot::kStop},
     {"carried", Slot::kStop},
     {"cpu time", Slot::kWeakTotal, 1},  // of CUDA calls: the host's time in them

@@ -356,8 +356,17 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
         {Q({Measure::kThreads}, {EventKind::kKernels, "nvfuser_pointwise"})});
   EXPECT_EQ(Fill("What is the total number of threads (grid x block) of nvfuser_pointwise?").defined,
             (std::vector<std::string>{"grid x block"}));
-  // One launch figure against another is no comparison a Query holds: declined, not answered in part.
-  EXPECT_FALSE(Fill("Does nvfuser_pointwise launch fewer blocks than the GPU has SMs?").complete());
+  // One launch figure against another of the same launch: a versus measure. A bound on each launch against one is
+  // not held: declined, not answered in part.
+  Query fewer = Q({Measure::kGrid, Measure::kSmCount}, {EventKind::kKernels, "nvfuser_pointwise"});
+  fewer.versus_measure = Measure::kSmCount;
+  fewer.form = Form::kYesNo;
+  fewer.yes_if_less = true;
+  Check("Does nvfuser_pointwise launch fewer blocks than the GPU has SMs?", {fewer});
+  EXPECT_FALSE(Fill("How many launches used fewer blocks than the GPU has SMs?").complete());
+  Query listed = Q({Measure::kAverage, Measure::kMedian}, {EventKind::kKernels, "nvfuser_pointwise"});
+  listed.versus_measure = Measure::kMedian;
+  Check("nvfuser_pointwise: mean vs median duration?", {listed});
   Query idle_share = Q({Measure::kIdleShare}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}});
   Check("Between the first kernel start and the last kernel end, what percentage of the time is GPU 0 idle?",
         {idle_share});
@@ -466,6 +475,25 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   auto back = QueryFromJson(QueryToJson(q), "q");
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_EQ(*back, q) << QueryToJson(q).dump();
+  // A versus measure reads back as itself, and is held to being one of the measures, after the first.
+  Query sms = Q({Measure::kGrid, Measure::kSmCount}, {EventKind::kKernels, "saxpy"});
+  sms.versus_measure = Measure::kSmCount;
+  sms.form = Form::kYesNo;
+  sms.yes_if_less = true;
+  auto sms_back = QueryFromJson(QueryToJson(sms), "q");
+  ASSERT_TRUE(sms_back) << sms_back.error().message;
+  EXPECT_EQ(*sms_back, sms) << QueryToJson(sms).dump();
+  EXPECT_EQ(QueryToJson(sms)["versusMeasure"], "sm_count");
+  EXPECT_TRUE(CheckQuery(sms).ok());
+  sms.versus_measure = Measure::kMedian;
+  EXPECT_FALSE(CheckQuery(sms).ok());
+  sms.measures = {Measure::kGrid, Measure::kMedian};
+  EXPECT_FALSE(CheckQuery(sms).ok());  // one of a launch configuration, the other not
+  EXPECT_EQ(error(R"([{"measures": ["grid"], "subject": {"events": "kernels"}, "versusMeasure": "blocks"}])"),
+            "queries[0].versusMeasure: unknown measure 'blocks'; one of total, count, share, gpu_share, average, "
+            "median, p90, p95, p99, min, max, stddev, bytes, avg_bytes, bandwidth, busy, utilization, idle_share, "
+            "idle, span, grid, block, groups, min_bytes, max_bytes, latency, launch_delay, threads, registers, "
+            "static_shared_memory, dynamic_shared_memory, sm_count");
 }
 
 // A clause that only ranks is read, not dropped; "the slowest call" after a named call is one of those calls; CUDA API
@@ -673,6 +701,15 @@ TEST(QueryExecute, RegistersSharedMemoryDimensionsAndSms) {
   ASSERT_TRUE(sms.ok());
   EXPECT_NE(sms->answer.summary.find("SMs on its GPU 68 (NVIDIA GeForce RTX 3080)"), std::string::npos)
       << sms->answer.summary;
+  // Blocks against SMs (sqlite3 over the saxpy rank: 5 launches of 2 blocks of 512 threads, on an A100 of 108 SMs).
+  auto saxpy = ws.Open(testing::Fixture("realworld/a100_mpi_cuda_saxpy_rank0.sqlite"));
+  ASSERT_TRUE(saxpy.ok());
+  auto fill = ws.Ask({saxpy->id, "Does the saxpy kernel launch fewer thread blocks than the A100 has SMs?", ""}, {});
+  ASSERT_TRUE(fill.ok());
+  const std::string& f = fill->answer.summary;
+  EXPECT_NE(f.find("(yes if blocks per grid is below SMs of its GPU)"), std::string::npos) << f;
+  EXPECT_NE(f.find("Yes: saxpy: blocks per grid 2, SMs on its GPU 108"), std::string::npos) << f;
+  EXPECT_NE(f.find("Blocks per grid 2 is below SMs on its GPU 108."), std::string::npos) << f;
 }
 
 TEST(QueryExecute, DescribedWordsMarginsAndClausesNoQueryHolds) {

@@ -261,8 +261,19 @@ Status CheckQuery(const Query& q) {
       return bad("an API class is one of sync, alloc, free, module, setup, launch, memcpy, memset.");
   }
   if (q.threshold && !std::isfinite(*q.threshold)) return bad("a threshold is a finite number.");
-  if (q.form == Form::kYesNo && !q.versus_subject && !q.versus_scope && !q.threshold)
-    return bad("a yes/no answer needs something to compare with (versus_subject, versus_scope or threshold).");
+  if (q.versus_measure) {
+    const Measure v = *q.versus_measure;
+    if (q.measures.empty() || q.measures.front() == v ||
+        std::find(q.measures.begin(), q.measures.end(), v) == q.measures.end())
+      return bad("a versus measure is one of the measures, not the first.");
+    if (IsLaunchConfiguration(v) != IsLaunchConfiguration(q.measures.front()))
+      return bad("a versus measure is of a launch configuration when the first measure is, and only then.");
+    if (q.versus_subject || q.versus_scope) return bad("a versus measure compares within one side: no versus side.");
+  }
+  if (q.form == Form::kYesNo && !q.versus_subject && !q.versus_scope && !q.threshold && !q.versus_measure)
+    return bad(
+        "a yes/no answer needs something to compare with (versus_subject, versus_scope, versus_measure or "
+        "threshold).");
   return {};
 }
 
@@ -282,7 +293,13 @@ std::string DescribeQuery(const Query& q) {
   }
   if (q.versus_subject) out += ", against " + SubjectWords(*q.versus_subject);
   if (q.versus_scope) out += ", against " + ScopeWords(*q.versus_scope, on_gpu);
-  if (q.form == Form::kYesNo && q.threshold && !q.versus_subject && !q.versus_scope) {
+  const std::string versus_measure =
+      q.versus_measure ? std::string(kMeasureWords[static_cast<size_t>(*q.versus_measure)]) : "";
+  if (q.versus_measure && q.form == Form::kYesNo) {
+    out += fmt::format(" (yes if {} {} {})", measures.front(), q.yes_if_less ? "is below" : "is above", versus_measure);
+  } else if (q.versus_measure) {
+    out += fmt::format(", {} against {}", measures.front(), versus_measure);
+  } else if (q.form == Form::kYesNo && q.threshold && !q.versus_subject && !q.versus_scope) {
     out += fmt::format(" (yes if {} {} {})", measures.front(), q.yes_if_less ? "is below" : "is above",
                        ThresholdWords(q.measures.front(), *q.threshold));
   } else if (q.form == Form::kYesNo) {

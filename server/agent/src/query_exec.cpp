@@ -583,6 +583,25 @@ std::string ThresholdVerdict(const Query& q, const Side& side) {
   return (q.yes_if_less ? x < *q.threshold : x > *q.threshold) ? "Yes: " : "No: ";
 }
 
+// Two measures of the first row set against each other: "Yes: " or "No: " before the facts for a yes/no Query, and
+// the sentence after them ("Blocks per grid 1 is below SMs on its GPU 108.").
+std::pair<std::string, std::string> MeasuresVerdict(const Query& q, const Side& side) {
+  if (side.rows.empty()) return {};
+  const Measure a = q.measures.front(), b = *q.versus_measure;
+  const auto ca = ColumnIndex(side.table, ColumnOf(a)), cb = ColumnIndex(side.table, ColumnOf(b));
+  if (!ca || !cb) return {};
+  const Value& va = side.table.rows[side.rows.front()][*ca];
+  const Value& vb = side.table.rows[side.rows.front()][*cb];
+  const double x = NumberOf(va).value_or(0), y = NumberOf(vb).value_or(0);
+  const std::string relation = x < y ? "below" : (x > y ? "above" : "equal to");
+  std::string words(kWords[static_cast<size_t>(a)]);
+  words[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(words[0])));
+  std::string sentence = fmt::format(" {} {} is {} {} {}.", words, FormatMeasure(a, va), relation,
+                                     kWords[static_cast<size_t>(b)], FormatMeasure(b, vb));
+  if (q.form != Form::kYesNo) return {"", sentence};
+  return {(q.yes_if_less ? x < y : x > y) ? "Yes: " : "No: ", sentence};
+}
+
 // A Query the profile cannot answer: the reason in the text, and the answer's refusal unless another Query answered.
 // Questions of the kinds of events the profile has: what a refusal offers instead.
 std::vector<std::string> Answerable(const engine::Capabilities& caps) {
@@ -737,8 +756,9 @@ void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunne
   const bool no_call = none && q.subject.events == EventKind::kApi && IsApiIdentifier(q.subject.name);
   if (no_call && !q.versus_subject) return NoSuchCall(q, run, cancel, turn, text);
   if (!q.versus_subject && !q.versus_scope) {
+    const auto [verdict, compared] = q.versus_measure ? MeasuresVerdict(q, *a) : std::pair<std::string, std::string>{};
     if (q.form == Form::kYesNo && q.threshold) text += ThresholdVerdict(q, *a);
-    text += FactsOf(q, *a);
+    text += verdict + FactsOf(q, *a) + compared;
     AddExtreme(q, run, cancel, turn, text);
     if (!a->rows.empty()) turn.answer.evidence.push_back(EvidenceOf(q, *a, DescribeQuery(q)));
     if (q.group_by == GroupBy::kDevice && Asked(q, Measure::kGroups)) AddProcesses(q, run, cancel, turn, text);
@@ -773,7 +793,13 @@ std::vector<std::pair<Query, bool>> SplitLaunchMeasures(const std::vector<Query>
       out.emplace_back(q, false);
       continue;
     }
-    launch.form = Form::kNumber;
+    // A comparison of two measures goes with them, into its half; the other half is a plain figure.
+    Query& compared = q.versus_measure && IsLaunchConfiguration(*q.versus_measure) ? launch : other;
+    Query& plain = &compared == &launch ? other : launch;
+    plain.versus_measure.reset();
+    if (q.versus_measure) plain.form = Form::kNumber;
+    if (q.versus_measure) plain.threshold.reset();
+    if (!q.versus_measure) launch.form = Form::kNumber;
     launch.threshold.reset();
     launch.group_by = GroupBy::kNone;
     launch.rank = Rank::kNone;

@@ -413,10 +413,11 @@ struct Clause {
   std::optional<GroupBy> noun;          // the first noun of a GPU, process, stream or range the clause says
   bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
   bool it = false;                      // "does it account for": "it", the one subject said before
-  bool than = false;                    // "than" said (not "vs" or "or", which may set two measures side by side)
-  bool per_unit = false;                // "size per migration", "time per copy": the events named after "per" only
-  std::vector<std::string> not_held;    // words for what no Query measures (Reading::not_held)
-  std::vector<std::string> described;   // plain words taken as describing the named events (Reading::described)
+  std::optional<Measure> versus_measure, versus_partner;  // "fewer blocks than SMs": SMs, against blocks
+  bool than = false;                   // "than" said (not "vs" or "or", which may set two measures side by side)
+  bool per_unit = false;               // "size per migration", "time per copy": the events named after "per" only
+  std::vector<std::string> not_held;   // words for what no Query measures (Reading::not_held)
+  std::vector<std::string> described;  // plain words taken as describing the named events (Reading::described)
   std::vector<std::string> unread;
 };
 
@@ -721,6 +722,13 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
   if ((m == Measure::kMin || m == Measure::kMax) && IsSuperlative(items[i]) && noun &&
       (items[j].Has(Slot::kEvents) || items[j].Has(Slot::kRangeNoun)))
     c.rank_by_measure = true;
+  // "fewer blocks than the GPU has SMs", "mean vs median": a measure after the word that compares, against the one
+  // said before it.
+  if (c.versus && !c.measures.empty() && !c.versus_measure && c.versus_names.empty() && !c.versus_events &&
+      std::find(c.measures.begin(), c.measures.end(), m) == c.measures.end()) {
+    c.versus_measure = m;
+    c.versus_partner = c.measures.back();
+  }
   AddMeasure(c, m);
 }
 
@@ -967,11 +975,13 @@ void UnreadComparisons(Clause& c) {
   const bool other_side = !c.versus_names.empty() || c.versus_events || !c.versus_copy_kind.empty() ||
                           !c.versus_devices.empty() || !c.versus_pids.empty() || c.versus_stream >= 0 ||
                           c.devices.size() == 2 || c.pids.size() == 2 || c.names.size() >= 2;
-  if (c.versus && c.than && !other_side) c.unread.push_back("than ...");
+  if (c.versus && c.than && !other_side && !c.versus_measure) c.unread.push_back("than ...");
   // "fewer blocks than the GPU has SMs": one measure against another of the same launch, which a Query does not
   // compare (it compares one measure of two subjects or places).
   const auto asks = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
-  if ((c.versus || c.threshold || c.any) && asks(Measure::kSmCount) &&
+  const bool sms_compared = c.versus_measure == Measure::kSmCount && c.versus_partner &&
+                            IsLaunchConfiguration(*c.versus_partner) && !other_side;
+  if ((c.versus || c.threshold || c.any) && asks(Measure::kSmCount) && !sms_compared &&
       (asks(Measure::kGrid) || asks(Measure::kBlock) || asks(Measure::kThreads)))
     c.unread.push_back("than ... SMs");
 }
@@ -1483,7 +1493,7 @@ void ReadGpuWork(Clause& c) {
 // False when the clause asks what a Query cannot hold: the largest copy's own duration ("the biggest copy: how long
 // did it take?"), a figure of one event among others.
 bool FillForm(const Clause& c, Query& q) {
-  if (q.versus_subject || q.versus_scope) return true;
+  if (q.versus_subject || q.versus_scope || q.versus_measure) return true;
   const auto first = [&](Measure m) {
     q.measures.erase(std::remove(q.measures.begin(), q.measures.end(), m), q.measures.end());
     q.measures.insert(q.measures.begin(), m);
@@ -1601,6 +1611,26 @@ void EventsSaidBefore(Clause& c, const Query* previous) {
   }
 }
 
+// One measure against another of the same events, from the clause's versus measure: false when the clause compares
+// with a measure in a way no Query holds.
+bool FillVersusMeasure(const Clause& c, Query& q) {
+  // "How many launches used fewer blocks than the GPU has SMs?": a bound of each event against a measure is not held.
+  const bool partner_first = !q.measures.empty() && c.versus_partner == q.measures.front();
+  if (c.versus_measure && c.than && !q.versus_subject && !q.versus_scope && !partner_first) return false;
+  // "Does it launch fewer blocks than the GPU has SMs?": a measure against the one said before it, the Query's first.
+  if (c.versus_measure && !q.versus_subject && !q.versus_scope && !q.measures.empty() &&
+      c.versus_partner == q.measures.front() &&
+      IsLaunchConfiguration(*c.versus_measure) == IsLaunchConfiguration(q.measures.front()) &&
+      std::find(q.measures.begin(), q.measures.end(), *c.versus_measure) != q.measures.end()) {
+    q.versus_measure = c.versus_measure;
+    if (c.yes_no) {
+      q.form = Form::kYesNo;
+      q.yes_if_less = c.less;
+    }
+  }
+  return true;
+}
+
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // "How many cudaMalloc calls, and how long did the slowest call take?": the one extreme event of the kind just
   // named is one of those events, as "the slowest of those calls" is; "which call is the slowest" still ranks names.
@@ -1613,6 +1643,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
     q = *previous;
     q.versus_subject.reset();
     q.versus_scope.reset();
+    q.versus_measure.reset();
     q.form = Form::kNumber;
     q.yes_if_less = false;
   }
@@ -1669,6 +1700,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   }
   if (!Held(q)) return std::nullopt;
   FillVersus(c, q);
+  if (!FillVersusMeasure(c, q)) return std::nullopt;
   KeepComparison(c, previous, q);
   // "How many kernels ran, and what is the difference?": a margin needs two sides or groups to take it between.
   if (c.margin && !q.versus_subject && !q.versus_scope && q.group_by == GroupBy::kNone) return std::nullopt;

@@ -207,6 +207,11 @@ Status ReadShape(const json& j, const std::string& path, Query& q) {
     if (!t) return t.error();
     q.threshold = *t;
   }
+  if (j.contains("versusMeasure")) {
+    auto m = Named<Measure>(MeasureNames(), j.at("versusMeasure"), path + ".versusMeasure", "measure");
+    if (!m) return m.error();
+    q.versus_measure = *m;
+  }
   return {};
 }
 
@@ -294,7 +299,14 @@ nlohmann::json QuerySchema() {
             {"limit", {{"type", "integer"}, {"minimum", 0}, {"maximum", 100}}},
             {"versusSubject", SubjectSchema()},
             {"versusScope", ScopeSchema()},
-            {"form", {{"enum", Names(FormNames())}, {"description", "yes_no needs a versus side or a threshold"}}},
+            {"versusMeasure",
+             {{"enum", Names(MeasureNames())},
+              {"description",
+               "The first measure against this one of the same events (one of measures; both of a launch "
+               "configuration or neither): \"fewer blocks than the GPU has SMs\" is grid against sm_count"}}},
+            {"form",
+             {{"enum", Names(FormNames())},
+              {"description", "yes_no needs a versus side, a versus measure or a threshold"}}},
             {"yesIfLess", {{"type", "boolean"}, {"description", "yes_no: yes when the first side is the smaller"}}},
             {"threshold",
              {{"type", "number"},
@@ -307,7 +319,7 @@ Expected<Query> QueryFromJson(const nlohmann::json& j, const std::string& path) 
   using namespace query_json;  // this file's own helpers
   if (Status ok = CheckObject(j, path,
                               {"measures", "subject", "scope", "groupBy", "rank", "limit", "versusSubject",
-                               "versusScope", "form", "yesIfLess", "threshold"});
+                               "versusScope", "versusMeasure", "form", "yesIfLess", "threshold"});
       !ok)
     return ok.error();
   if (!j.contains("measures") || !j.at("measures").is_array()) return Bad(path + ".measures", "an array is required");
@@ -374,6 +386,7 @@ nlohmann::json QueryToJson(const Query& q) {
   if (q.form != Form::kNumber) out["form"] = std::string(FormNames()[static_cast<size_t>(q.form)]);
   if (q.yes_if_less) out["yesIfLess"] = true;
   if (q.threshold) out["threshold"] = *q.threshold;
+  if (q.versus_measure) out["versusMeasure"] = std::string(MeasureNames()[static_cast<size_t>(*q.versus_measure)]);
   return out;
 }
 

@@ -216,6 +216,10 @@ constexpr Entry kEntries[] = {
     {"launch dimensions", Slot::kMeasure, M(Measure::kGrid)},
     {"launch dimensions", Slot::kMeasure, M(Measure::kBlock)},
     // The rest of a launch configuration, and the GPU's SMs beside it.
+    {"block count", Slot::kMeasure, M(Measure::kGrid)},
+    {"thread block count", Slot::kMeasure, M(Measure::kGrid)},
+    {"number of thread blocks", Slot::kMeasure, M(Measure::kGrid)},
+    {"blocks per launch", Slot::kMeasure, M(Measure::kGrid)},
     {"registers", Slot::kMeasure, M(Measure::kRegisters)},
     {"register", Slot::kMeasure, M(Measure::kRegisters)},
     {"registers per thread", Slot::kMeasure, M(Measure::kRegisters)},

@@ -112,6 +112,10 @@ struct Query {
   // much and the ratio.
   std::optional<Subject> versus_subject;
   std::optional<Scope> versus_scope;
+  // A comparison of two measures of the same events ("fewer blocks than the GPU has SMs", "is the mean above the
+  // median"): the first measure against this one, which `measures` holds too; both of a launch configuration, or
+  // neither. Not with a versus side.
+  std::optional<Measure> versus_measure;
   Form form = Form::kNumber;  // kYesNo with a comparison: "is the first larger than the second?"
   bool yes_if_less = false;   // kYesNo: "is the first smaller than the second?" instead
   // kYesNo without a comparison: is the first measure above this value (below, with yes_if_less)? In the measure's
@@ -122,7 +126,7 @@ struct Query {
 
 // The bounds a Query from an untrusted filler must keep: at most 8 measures, 16 devices or pids, names of at most
 // 512 bytes, a limit of at most 100, a window with start < end, a finite threshold, a yes/no answer with something to
-// compare with. OK, or kInvalidArgument saying which.
+// compare with, a versus measure among the measures. OK, or kInvalidArgument saying which.
 Status CheckQuery(const Query& q);
 
 // The reading in words: "total time, count of kernels whose name contains `nvfuser`, inside NVTX ranges named like

@@ -176,11 +176,11 @@ TEST_F(AskComposeTest, AComparisonsYesAgreesWithItsFigures) {
 TEST_F(AskComposeTest, APercentageCarriesItsNumeratorAndDenominator) {
   const auto mem = Ask("mfu_2gpu_before.sqlite", "What percentage of GPU time is spent in memcpy?");
   ASSERT_FALSE(mem.refusal) << mem.summary;
-  EXPECT_TRUE(Contains(mem.summary, "1.1% of all GPU time")) << mem.summary;
+  EXPECT_TRUE(Contains(mem.summary, "1.05% of all GPU time")) << mem.summary;
   EXPECT_TRUE(Contains(mem.summary, "5.692 ms of 541.106 ms")) << mem.summary;
   const auto api = Ask("mfu_2gpu_before.sqlite", "What share of CUDA API time is cudaLaunchKernel?");
   ASSERT_FALSE(api.refusal) << api.summary;
-  EXPECT_TRUE(Contains(api.summary, "7.6%")) << api.summary;
+  EXPECT_TRUE(Contains(api.summary, "7.56%")) << api.summary;
   EXPECT_TRUE(Contains(api.summary, "27.982 ms of 370.169 ms")) << api.summary;
   const auto kern = Ask("a100_2proc_mpi.sqlite", "What percentage of kernel time is ampere_sgemm_32x128_tn?");
   ASSERT_FALSE(kern.refusal) << kern.summary;

@@ -39,6 +39,7 @@ std::string Lower(std::string s) {
 struct Number {
   double value;
   std::string kind;  // "ns", "pct", "bytes", "count", "gb_per_s"
+  double half_unit;  // half a unit of its last written digit, converted as the value is: "16.6%" stands for 16.55-16.65
 };
 
 std::vector<Number> NumbersIn(const std::string& text) {
@@ -48,29 +49,36 @@ std::vector<Number> NumbersIn(const std::string& text) {
     std::string digits = (*it)[1].str();
     digits.erase(std::remove(digits.begin(), digits.end(), ','), digits.end());
     const double v = std::stod(digits);
+    const size_t dot = digits.find('.');
+    // Half a unit of the last digit; none for a whole number of a scaled unit ("1 s" is no claim to the half second).
+    const std::string unit_text = (*it)[2].str();
+    const bool scaled = unit_text == "µs" || unit_text == "us" || unit_text == "ms" || unit_text == "s" ||
+                        unit_text == "GB" || unit_text == "MB" || unit_text == "KB";
+    const double half = dot == std::string::npos ? (scaled ? 0.0 : 0.5)
+                                                 : 0.5 * std::pow(10.0, -static_cast<double>(digits.size() - dot - 1));
     const std::string unit = (*it)[2].str();
     if (unit == "ns")
-      out.push_back({v, "ns"});
+      out.push_back({v, "ns", half});
     else if (unit == "µs" || unit == "us")
-      out.push_back({v * 1e3, "ns"});
+      out.push_back({v * 1e3, "ns", half * 1e3});
     else if (unit == "ms")
-      out.push_back({v * 1e6, "ns"});
+      out.push_back({v * 1e6, "ns", half * 1e6});
     else if (unit == "s")
-      out.push_back({v * 1e9, "ns"});
+      out.push_back({v * 1e9, "ns", half * 1e9});
     else if (unit == "%")
-      out.push_back({v, "pct"});
+      out.push_back({v, "pct", half});
     else if (unit == "GB")
-      out.push_back({v * 1e9, "bytes"});
+      out.push_back({v * 1e9, "bytes", half * 1e9});
     else if (unit == "MB")
-      out.push_back({v * 1e6, "bytes"});
+      out.push_back({v * 1e6, "bytes", half * 1e6});
     else if (unit == "KB")
-      out.push_back({v * 1e3, "bytes"});
+      out.push_back({v * 1e3, "bytes", half * 1e3});
     else if (unit == "B")
-      out.push_back({v, "bytes"});
+      out.push_back({v, "bytes", half});
     else if (unit == "GB/s")
-      out.push_back({v, "gb_per_s"});
+      out.push_back({v, "gb_per_s", half});
     else if (unit.empty())
-      out.push_back({v, "count"});
+      out.push_back({v, "count", half});
   }
   return out;
 }
@@ -128,7 +136,8 @@ std::string Check(const json& q, const core::AskResult& r, core::Workspace& ws, 
     // such number of theirs was counted wrong) are a number in any unit.
     const bool any_unit = kind == "plain" || kind == "ratio";
     const bool hit = std::any_of(numbers.begin(), numbers.end(), [&](const Number& m) {
-      return (m.kind == kind || any_unit) && std::fabs(m.value - want) <= tol;
+      // A number as written stands for everything it rounds from: "16.6%" is right for 16.58 whatever the tolerance.
+      return (m.kind == kind || any_unit) && std::fabs(m.value - want) <= std::max(tol, m.half_unit);
     });
     if (!hit) return "no number " + std::to_string(want) + " (" + kind + ") in: " + a.summary;
   }
@@ -418,9 +427,13 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
 // ran kernels (wrong), and "the longest one" as the longest duration with no name (wrong).
 // Then one measure against another of the same events (Query::versus_measure: "fewer blocks than the GPU has SMs",
 // "mean vs median"), asked in about one question of each batch: batches 21, 22, 23, 24 and 26 gained one each.
+// Then the checker learned that a number stands for what it rounds from ("16.6%" is right for 16.58), and shares
+// below 10% are written to two decimals, as the skills' cells hold them (the text had rounded 4.75 to 4.8, 4.7462
+// being the truth): the first batch went from 28 / 7 / 5 to 31 / 7 / 2, batch 18 (unread) from 28 / 11 / 1 to
+// 29 / 11 / 0; no other set changed.
 TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
-  ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 28, 5);
+  ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 31, 2);
   ExpectHeld(AskHeldOut("questions_fresh2.json", "fresh held-out 2"), "questions_fresh2.json", 28, 3);
   ExpectHeld(AskHeldOut("questions_fresh3.json", "fresh held-out 3"), "questions_fresh3.json", 22, 2);
 }
@@ -433,7 +446,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 24, 1);
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 25, 0);
   ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 21, 4);
-  ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 28, 1);
+  ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 29, 0);
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 27, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 33, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 29, 1);

@@ -557,8 +557,9 @@ std::string FormatNs(double ns) {
 }
 
 std::string FormatPct(double pct) {
-  // Below 1%, two decimals: "0.66%", as people write a small share, not "0.7%".
-  if (pct != 0 && std::fabs(pct) < 1) return fmt::format("{:.2f}%", pct);
+  // Below 10%, two decimals: "0.66%", "4.75%", as a small share is written, and as the skills' cells hold shares (to
+  // two decimals), so that a share is rounded once.
+  if (pct != 0 && std::fabs(pct) < 10) return fmt::format("{:.2f}%", pct);
   return fmt::format("{:.1f}%", pct);
 }
 

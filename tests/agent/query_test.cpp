@@ -403,6 +403,24 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
   // A kernel's name said with copies says which run is meant: copies have no names.
   const Reading run = Fill("How many bytes did the memcpys move in this nvfuser_pointwise run?");
   EXPECT_EQ(run.described, (std::vector<std::string>{"nvfuser_pointwise"}));
+  // "+" is "and" between parts, a sum between two names; "as a %" is a share; a name of NVTX ranges only said with
+  // "calls" is its ranges; "rank 0" of a one-process export is the recording.
+  Check("total time of cudaMalloc + number of calls?",
+        {Q({Measure::kTotal, Measure::kCount}, {EventKind::kApi, "cudaMalloc", "", "", true})});
+  EXPECT_FALSE(Fill("how many nvfuser_pointwise + vectorized_elementwise_kernel kernels ran?").complete());
+  EXPECT_FALSE(Fill("how much time do nvfuser_pointwise and vectorized_elementwise_kernel take together?").complete());
+  Check("How long is GPU 0 idle, as a % of its span?",
+        {Q({Measure::kIdle, Measure::kIdleShare}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}})});
+  Check("how many runFusionWithInputs calls were there?",
+        {Q({Measure::kCount}, {EventKind::kNvtx, "runFusionWithInputs", "", "", true})});
+  QueryVocabulary one = Vocabulary();
+  one.traced_processes = 1;
+  const Reading rank = FillQueries("rank 0: how many kernels ran?", one);
+  ASSERT_TRUE(rank.complete()) << (rank.unread.empty() ? "" : rank.unread.front());
+  ASSERT_EQ(rank.queries.size(), 1u);
+  EXPECT_EQ(rank.queries[0], Q({Measure::kCount}, {EventKind::kKernels, "", ""}));
+  one.traced_processes = 2;  // two ranks: rank 0 is no process id the question can be read with
+  EXPECT_FALSE(FillQueries("rank 0: how many kernels ran?", one).complete());
   Check("Looking only at GPU 1: how many kernels ran?",
         {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}})});
 }

@@ -431,30 +431,35 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
 // below 10% are written to two decimals, as the skills' cells hold them (the text had rounded 4.75 to 4.8, 4.7462
 // being the truth): the first batch went from 28 / 7 / 5 to 31 / 7 / 2, batch 18 (unread) from 28 / 11 / 1 to
 // 29 / 11 / 0; no other set changed.
+// Then the declines of every read set were counted by the word left unread, and the most common general ones
+// read: "rank 0" of a one-process export (the recording), "+" between parts ("and"; between two names, a sum: unread),
+// "as a %", "MPI_Send calls" (a name of NVTX ranges only, said with "calls", is its ranges), ranges "inside" a name
+// their own name holds (of that family, not nested), two names "together" (a sum: unread), and a share of a span
+// made of two parts ("..., as a pct?": unread). Unread batches 17 and 19 gained one each (22 / 14 / 4, 28 / 11 / 1).
 TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
   ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 31, 2);
   ExpectHeld(AskHeldOut("questions_fresh2.json", "fresh held-out 2"), "questions_fresh2.json", 28, 3);
-  ExpectHeld(AskHeldOut("questions_fresh3.json", "fresh held-out 3"), "questions_fresh3.json", 22, 2);
+  ExpectHeld(AskHeldOut("questions_fresh3.json", "fresh held-out 3"), "questions_fresh3.json", 23, 2);
 }
 
 TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
-  ExpectHeld(AskHeldOut("questions_fresh4.json", "fresh held-out 4"), "questions_fresh4.json", 26, 0);
-  ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 18, 1);
+  ExpectHeld(AskHeldOut("questions_fresh4.json", "fresh held-out 4"), "questions_fresh4.json", 28, 0);
+  ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 20, 1);
   ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 31, 0);
-  ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 24, 1);
-  ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 25, 0);
-  ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 21, 4);
+  ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 25, 1);
+  ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 26, 0);
+  ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 22, 4);
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 29, 0);
-  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 27, 1);
+  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 28, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 33, 1);
-  ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 29, 1);
+  ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 30, 1);
   ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 23, 1);
   ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 30, 1);
   ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 35, 0);
-  ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 30, 1);
+  ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 31, 1);
   ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 24, 0);
   ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 23, 2);
 }

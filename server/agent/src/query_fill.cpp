@@ -294,6 +294,10 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
     size_t used = 1;
     if (t[i].separator) {
       item.kind = Item::kSeparator;
+    } else if (t[i].lower == "rank" && i + 1 < t.size() && IsDigits(t[i + 1].lower) && v.traced_processes == 1) {
+      // "rank 0" of a one-process export: the recording itself, as "this run" is.
+      item = Item{Item::kLex, EntriesOf("here"), {}, {}, 0, {}};
+      used = 2;
     } else if (t[i].quoted) {
       item.kind = Item::kName;
       item.name = t[i].text;
@@ -414,6 +418,7 @@ struct Clause {
   bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
   bool it = false;                      // "does it account for": "it", the one subject said before
   std::optional<Measure> versus_measure, versus_partner;  // "fewer blocks than SMs": SMs, against blocks
+  bool every = false;                  // "all", "every", "total", "overall": the whole kind, not the events said before
   bool than = false;                   // "than" said (not "vs" or "or", which may set two measures side by side)
   bool per_unit = false;               // "size per migration", "time per copy": the events named after "per" only
   std::vector<std::string> not_held;   // words for what no Query measures (Reading::not_held)
@@ -776,7 +781,14 @@ void ReadTwoNames(const std::vector<Item>& items, Clause& c) {
     const Item& it = items[k];
     const bool joins = it.kind == Item::kSeparator || it.Has(Slot::kSplit) || it.Has(Slot::kVersus) ||
                        it.Has(Slot::kEvents) || it.Has(Slot::kRangeNoun) || Lower(it.word) == "the";
-    if (!joins) c.unread.push_back(it.word);
+    // "X + Y": a sum of the two (between clauses, "+" is "and").
+    if (!joins || it.word == "+") c.unread.push_back(it.word);
+  }
+  // "nchwToNhwcKernel + nhwcToNchwKernel together": the two as one sum, which no Query holds (a Query sets two
+  // subjects side by side); "those two together" after a ranking is the groups said before (ToQuery).
+  for (const Item& it : items) {
+    const std::string w = Lower(it.word);
+    if (w == "together" || w == "combined" || w == "altogether" || w == "summed") c.unread.push_back(it.word);
   }
 }
 
@@ -1027,6 +1039,8 @@ Clause ReadClause(const std::vector<Item>& items) {
     const std::string lower = Lower(it.word);
     c.points_back = c.points_back || PointsBackWord(lower);
     c.than = c.than || lower == "than";
+    c.every = c.every || lower == "all" || lower == "every" || lower == "total" || lower == "overall" ||
+              lower == "whole" || lower == "entire" || lower == "in total";
     c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
     c.each_side = c.each_side || lower == "each" || lower == "both";
     if (IsOrdinal(items, i)) {
@@ -1091,6 +1105,9 @@ std::optional<EventKind> EventsOfName(const std::vector<NameClass>& classes, std
   // CUDA calls, is its kernels ("call" also means one run of a kernel).
   if (said == EventKind::kApi && classes.size() == 1 && classes.front() == NameClass::kKernel)
     return EventKind::kKernels;
+  // "how many MPI_Send calls": a name of NVTX ranges only, said with the word for calls, is its ranges (nsys records
+  // MPI, NCCL and OS runtime calls it traces as NVTX ranges of their own domains).
+  if (said == EventKind::kApi && classes.size() == 1 && classes.front() == NameClass::kNvtx) return EventKind::kNvtx;
   if (range_noun && has(NameClass::kNvtx)) return EventKind::kNvtx;
   if (said) return said;
   if (classes.empty()) return std::nullopt;
@@ -1590,8 +1607,10 @@ void MeasuresSaidBefore(Clause& c, const Query* previous) {
 void EventsSaidBefore(Clause& c, const Query* previous) {
   // "what share of total kernel time does it account for", "how many launches did they make": a word that points
   // back at the named events before, with a noun of their kind and no name of its own, means those events.
-  if ((c.points_back || c.it) && c.names.empty() && previous && !previous->subject.name.empty() &&
-      c.events == previous->subject.events && c.copy_kind.empty() && !c.range_noun && c.inside.empty())
+  // "total time of cuModuleUnload + number of calls?": so does the bare noun of their kind, with no word for all of it.
+  if ((c.points_back || c.it || (!c.every && !c.group && !c.which)) && c.names.empty() && previous &&
+      !previous->subject.name.empty() && c.events == previous->subject.events && c.copy_kind.empty() && !c.range_noun &&
+      c.inside.empty())
     c.events.reset();
   // "HtoD migrations: total bytes, and the average size per migration": events named only as the unit of a per-unit
   // figure, of the kind said before (the same events, or a copy kind the one before narrows), are those events.
@@ -1682,6 +1701,11 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   if (!c.measures.empty()) q.measures = c.measures;
   if (q.measures.empty()) return std::nullopt;
   FillScope(c, previous, own_subject, q);
+  // "From the MPI NVTX ranges: how long was MPI_Init?": ranges "inside" a name their own name holds are of that
+  // family, not nested in it.
+  if (q.subject.events == EventKind::kNvtx && !q.scope.inside.empty() &&
+      NamePatternMatches(q.subject.name, q.scope.inside))
+    q.scope.inside.clear();
   // "the average of redzone_checker and the std dev across its launches": events of the same kind said again, with
   // no name of their own and a word that points back, are the events the question named before, in its scope.
   if (c.points_back && own_subject && previous && c.names.empty() && q.subject.name.empty() &&
@@ -2019,6 +2043,17 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
   }
   AskLentAgain(lent, queries, reading);
   reading.queries = Merge(std::move(queries));
+  // "how much of the GPU span is spent in HtoD copies, as a pct?": parts that merged into a share of a span other than
+  // the events' own, which no Query holds (ToQuery declines it within one clause).
+  for (size_t i = reading.queries.size(); i-- > 0;) {
+    const auto& ms = reading.queries[i].measures;
+    const auto has = [&](Measure m) { return std::find(ms.begin(), ms.end(), m) != ms.end(); };
+    if ((has(Measure::kShare) || has(Measure::kGpuShare)) && has(Measure::kSpan)) {
+      reading.unread.push_back("a share of " + DescribeQuery(reading.queries[i]));
+      reading.unbuilt = true;
+      reading.queries.erase(reading.queries.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
   return reading;
 }
 

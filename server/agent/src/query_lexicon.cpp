@@ -475,6 +475,7 @@ constexpr Entry kEntries[] = {
     {"and", Slot::kSplit},
     {"also", Slot::kSplit},
     {"plus", Slot::kSplit},
+    {"+", Slot::kSplit},
     {"then", Slot::kSplit},
     {"as well as", Slot::kSplit},
     // Kinds of CUDA calls, by NVIDIA's API sections.
@@ -604,6 +605,9 @@ constexpr Entry kEntries[] = {
     {"as a percentage", Slot::kMeasure, M(Measure::kShare)},
     {"as a percent", Slot::kMeasure, M(Measure::kShare)},
     {"in percent", Slot::kMeasure, M(Measure::kShare)},
+    {"as a %", Slot::kMeasure, M(Measure::kShare)},
+    {"as a pct", Slot::kMeasure, M(Measure::kShare)},
+    {"as a fraction", Slot::kMeasure, M(Measure::kShare)},
     {"api function", Slot::kEvents, E(EventKind::kApi)},
     {"api functions", Slot::kEvents, E(EventKind::kApi)},
     {"runtime function", Slot::kEvents, E(EventKind::kApi)},

@@ -1,6 +1,7 @@
 // The names a question may mention, read from the profile through its summary skills (memoized like every call).
 #include <algorithm>
 #include <cstddef>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -40,6 +41,9 @@ QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& 
                              const std::vector<std::string>& candidates) {
   using namespace query_vocabulary;  // this file's own helpers
   QueryVocabulary v;
+  std::set<uint32_t> pids;
+  for (const auto& t : profile.info().threads) pids.insert(t.pid);
+  v.traced_processes = pids.size();
   std::vector<bool> found(candidates.size(), false);
   const auto all_found = [&](const std::vector<std::string>& names) {
     bool all = true;

@@ -27,6 +27,9 @@ AskTurn AnswerQueries(const std::vector<Query>& queries, const engine::Profile& 
 // The names a question may mention, from the profile (kernel short names, API call names, NVTX range names).
 struct QueryVocabulary {
   std::vector<std::string> kernels, api, nvtx;
+  // The processes whose threads the export traced (0: not known). With one, "rank 0" names the recording: the one rank
+  // there is; with more, an MPI rank is no process id a question can be read with.
+  size_t traced_processes = 0;
 };
 // The words of a question that may be names: neither the lexicon's nor numbers, three characters or more, or quoted.
 std::vector<std::string> NameCandidates(const std::string& question);

@@ -1650,6 +1650,14 @@ bool FillVersusMeasure(const Clause& c, Query& q) {
   return true;
 }
 
+// "From the MPI NVTX ranges: how long was MPI_Init?": ranges "inside" a name their own name holds are of that family,
+// not nested in it.
+void NotNestedInTheirFamily(Query& q) {
+  if (q.subject.events == EventKind::kNvtx && !q.scope.inside.empty() &&
+      NamePatternMatches(q.subject.name, q.scope.inside))
+    q.scope.inside.clear();
+}
+
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // "How many cudaMalloc calls, and how long did the slowest call take?": the one extreme event of the kind just
   // named is one of those events, as "the slowest of those calls" is; "which call is the slowest" still ranks names.
@@ -1701,11 +1709,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   if (!c.measures.empty()) q.measures = c.measures;
   if (q.measures.empty()) return std::nullopt;
   FillScope(c, previous, own_subject, q);
-  // "From the MPI NVTX ranges: how long was MPI_Init?": ranges "inside" a name their own name holds are of that
-  // family, not nested in it.
-  if (q.subject.events == EventKind::kNvtx && !q.scope.inside.empty() &&
-      NamePatternMatches(q.subject.name, q.scope.inside))
-    q.scope.inside.clear();
+  NotNestedInTheirFamily(q);
   // "the average of redzone_checker and the std dev across its launches": events of the same kind said again, with
   // no name of their own and a word that points back, are the events the question named before, in its scope.
   if (c.points_back && own_subject && previous && c.names.empty() && q.subject.name.empty() &&
@@ -1884,6 +1888,20 @@ std::string WordsOf(const std::vector<Item>& items) {
   return words;
 }
 
+// "how much of the GPU span is spent in HtoD copies, as a pct?": parts that merged into a share of a span other than
+// the events' own, which no Query holds (ToQuery declines it within one clause).
+void UnreadSharesOfASpan(Reading& reading) {
+  for (size_t i = reading.queries.size(); i-- > 0;) {
+    const auto& ms = reading.queries[i].measures;
+    const auto has = [&](Measure m) { return std::find(ms.begin(), ms.end(), m) != ms.end(); };
+    if ((has(Measure::kShare) || has(Measure::kGpuShare)) && has(Measure::kSpan)) {
+      reading.unread.push_back("a share of " + DescribeQuery(reading.queries[i]));
+      reading.unbuilt = true;
+      reading.queries.erase(reading.queries.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+  }
+}
+
 }  // namespace query_fill
 
 // A question of more words than this is not read (the phrase parser answers it, or nothing): it bounds the filler's
@@ -2043,17 +2061,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
   }
   AskLentAgain(lent, queries, reading);
   reading.queries = Merge(std::move(queries));
-  // "how much of the GPU span is spent in HtoD copies, as a pct?": parts that merged into a share of a span other than
-  // the events' own, which no Query holds (ToQuery declines it within one clause).
-  for (size_t i = reading.queries.size(); i-- > 0;) {
-    const auto& ms = reading.queries[i].measures;
-    const auto has = [&](Measure m) { return std::find(ms.begin(), ms.end(), m) != ms.end(); };
-    if ((has(Measure::kShare) || has(Measure::kGpuShare)) && has(Measure::kSpan)) {
-      reading.unread.push_back("a share of " + DescribeQuery(reading.queries[i]));
-      reading.unbuilt = true;
-      reading.queries.erase(reading.queries.begin() + static_cast<std::ptrdiff_t>(i));
-    }
-  }
+  UnreadSharesOfASpan(reading);
   return reading;
 }
 

@@ -421,6 +421,14 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
   EXPECT_EQ(rank.queries[0], Q({Measure::kCount}, {EventKind::kKernels, "", ""}));
   one.traced_processes = 2;  // two ranks: rank 0 is no process id the question can be read with
   EXPECT_FALSE(FillQueries("rank 0: how many kernels ran?", one).complete());
+  // "not running any kernel" is idle; a window "after the capture started" counts from the profile start, as every
+  // window does; "that window" in a later sentence is the span said before.
+  Check("How long is GPU 0 not running any kernel?",
+        {Q({Measure::kIdle}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}})});
+  Check("how many kernels ran between 1.0 s and 1.5 s after the capture started?",
+        {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "", 1.0, 1.5})});
+  Check("On GPU 0, from its first kernel start to its last kernel end, how long is it idle? And what % of that window?",
+        {Q({Measure::kIdle, Measure::kIdleShare}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}})});
   Check("Looking only at GPU 1: how many kernels ran?",
         {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}})});
 }

@@ -447,7 +447,7 @@ TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
 
 TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
-  ExpectHeld(AskHeldOut("questions_fresh4.json", "fresh held-out 4"), "questions_fresh4.json", 28, 0);
+  ExpectHeld(AskHeldOut("questions_fresh4.json", "fresh held-out 4"), "questions_fresh4.json", 29, 0);
   ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 20, 1);
   ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 31, 0);
   ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 25, 1);
@@ -455,14 +455,14 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 22, 4);
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 29, 0);
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 28, 1);
-  ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 33, 1);
+  ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 34, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 30, 1);
   ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 23, 1);
   ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 30, 1);
   ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 31, 1);
-  ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 24, 0);
+  ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 26, 0);
   ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 23, 2);
   ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 28, 1);
 }

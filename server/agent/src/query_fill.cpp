@@ -1331,12 +1331,30 @@ void ReadNoWork(std::vector<Item>& s) {
   });
   if (idle_said) return;
   for (size_t i = 0; i + 1 < s.size(); ++i) {
+    // "not running any kernel", "not executing any kernels": as "no kernel running".
+    if (Lower(s[i].word) == "not" && i + 3 < s.size() && Lower(s[i + 2].word) == "any" &&
+        (Lower(s[i + 1].word) == "running" || Lower(s[i + 1].word) == "executing") && s[i + 3].Has(Slot::kEvents)) {
+      s.erase(s.begin() + static_cast<std::ptrdiff_t>(i + 1), s.begin() + static_cast<std::ptrdiff_t>(i + 3));
+      s[i].word = "no";
+    }
     if (Lower(s[i].word) != "no" || !s[i + 1].Has(Slot::kEvents)) continue;
     const uint8_t e = s[i + 1].Value(Slot::kEvents);
     if (e != static_cast<uint8_t>(EventKind::kKernels) && e != static_cast<uint8_t>(EventKind::kGpu)) continue;
     Item idle{Item::kLex, EntriesOf("idle"), {}, {}, 0, {}};
     idle.word = s[i].word;
     s[i] = std::move(idle);
+  }
+}
+
+// "that window", "the interval": the span a span phrase said, in its sentence or the ones after it.
+void WindowIsTheSpan(std::vector<Item>& s) {
+  for (size_t k = 1; k < s.size(); ++k) {
+    const std::string w = Lower(s[k].word), before = Lower(s[k - 1].word);
+    if ((w == "window" || w == "interval" || w == "period") &&
+        (before == "that" || before == "this" || before == "the")) {
+      s[k] = Item{Item::kLex, EntriesOf("span"), {}, {}, 0, {}};
+      s[k].word = "span";
+    }
   }
 }
 
@@ -1372,12 +1390,7 @@ std::vector<std::string> ReadSpanPhrase(std::vector<Item>& s) {
       for (size_t k = from; k < end; ++k) words += (words.empty() ? "" : " ") + s[k].word;
       dropped.push_back(std::move(words));
       s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(end + 1));
-      for (size_t k = 1; k < s.size(); ++k) {  // "that window": the span just said
-        const std::string w = Lower(s[k].word), before = Lower(s[k - 1].word);
-        if ((w == "window" || w == "interval" || w == "period") &&
-            (before == "that" || before == "this" || before == "the"))
-          s[k] = span;
-      }
+      WindowIsTheSpan(s);
       i = from;
       continue;
     }
@@ -2007,6 +2020,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
   std::optional<Clause> context;
   Lent lent;
   std::vector<std::pair<Clause, std::string>> waiting;
+  bool span_defined = false;
   const bool asks =
       std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.separator && t.text == "?"; });
   for (std::vector<Item>& sentence : Sentences(Classify(tokens, vocabulary))) {
@@ -2018,7 +2032,11 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       context = ReadClause(words);  // its words are read as the scene; what they do not say is no question
       continue;
     }
-    for (std::string& d : ReadSpanPhrase(sentence)) reading.defined.push_back(std::move(d));
+    if (span_defined) WindowIsTheSpan(sentence);  // a span defined in a sentence before
+    for (std::string& d : ReadSpanPhrase(sentence)) {
+      reading.defined.push_back(std::move(d));
+      span_defined = true;
+    }
     ReadNoWork(sentence);
     DropExplanation(sentence);
     for (std::string& d : DropDefinitions(sentence)) reading.defined.push_back(std::move(d));

@@ -429,6 +429,12 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
         {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "", 1.0, 1.5})});
   Check("On GPU 0, from its first kernel start to its last kernel end, how long is it idle? And what % of that window?",
         {Q({Measure::kIdle, Measure::kIdleShare}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}})});
+  // A window "after the first kernel starts" counts from that start; with no window to count, it is unread.
+  Scope first_100ms{{0}, {}, -1, "", 0.0, 0.1};
+  first_100ms.from_first_kernel = true;
+  Check("In the first 100 ms after the first kernel starts on GPU 0, how many kernels start there?",
+        {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, first_100ms)});
+  EXPECT_FALSE(Fill("How many kernels started more than 1 s after the first kernel?").complete());
   Check("Looking only at GPU 1: how many kernels ran?",
         {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}})});
 }
@@ -501,6 +507,14 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   auto back = QueryFromJson(QueryToJson(q), "q");
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_EQ(*back, q) << QueryToJson(q).dump();
+  Query early = Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", 0.0, 0.1});
+  early.scope.from_first_kernel = true;
+  auto early_back = QueryFromJson(QueryToJson(early), "q");
+  ASSERT_TRUE(early_back) << early_back.error().message;
+  EXPECT_EQ(*early_back, early) << QueryToJson(early).dump();
+  early.scope.from_s.reset();
+  early.scope.to_s.reset();
+  EXPECT_FALSE(CheckQuery(early).ok());  // an origin with no window to count from it
   // A versus measure reads back as itself, and is held to being one of the measures, after the first.
   Query sms = Q({Measure::kGrid, Measure::kSmCount}, {EventKind::kKernels, "saxpy"});
   sms.versus_measure = Measure::kSmCount;
@@ -727,6 +741,18 @@ TEST(QueryExecute, RegistersSharedMemoryDimensionsAndSms) {
   ASSERT_TRUE(sms.ok());
   EXPECT_NE(sms->answer.summary.find("SMs on its GPU 68 (NVIDIA GeForce RTX 3080)"), std::string::npos)
       << sms->answer.summary;
+  // A window from the first kernel's start (sqlite3 over the H100 fixture: GPU 0's first kernel starts at
+  // 155,360,295,935 ns; 227 kernels start in the 100 ms after it, 2,582,771 ns of them).
+  auto h100 = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(h100.ok());
+  auto early = ws.Ask(
+      {h100->id, "In the first 100 ms after the first kernel starts on GPU 0, how many kernels start on GPU 0?", ""},
+      {});
+  ASSERT_TRUE(early.ok());
+  const std::string& e = early->answer.summary;
+  EXPECT_NE(e.find("between 0.000 s and 0.100 s from the first kernel's start"), std::string::npos) << e;
+  EXPECT_NE(e.find("227 kernels"), std::string::npos) << e;
+  EXPECT_NE(e.find("at 155,360,295,935 ns on the capture clock"), std::string::npos) << e;
   // Blocks against SMs (sqlite3 over the saxpy rank: 5 launches of 2 blocks of 512 threads, on an A100 of 108 SMs).
   auto saxpy = ws.Open(testing::Fixture("realworld/a100_mpi_cuda_saxpy_rank0.sqlite"));
   ASSERT_TRUE(saxpy.ok());

@@ -150,9 +150,9 @@ std::string ScopeWords(const Scope& s, bool on_gpu) {
   if (s.larger_than_bytes >= 0) parts.push_back(fmt::format("each larger than {} bytes", s.larger_than_bytes));
   if (s.smaller_than_bytes >= 0) parts.push_back(fmt::format("each smaller than {} bytes", s.smaller_than_bytes));
   if (s.from_s || s.to_s) {
-    parts.push_back(
-        s.to_s ? fmt::format("between {:.3f} s and {:.3f} s from the profile start", s.from_s.value_or(0), *s.to_s)
-               : fmt::format("from {:.3f} s after the profile start to its end", s.from_s.value_or(0)));
+    const std::string origin = s.from_first_kernel ? "the first kernel's start" : "the profile start";
+    parts.push_back(s.to_s ? fmt::format("between {:.3f} s and {:.3f} s from {}", s.from_s.value_or(0), *s.to_s, origin)
+                           : fmt::format("from {:.3f} s after {} to the profile's end", s.from_s.value_or(0), origin));
   }
   return parts.empty() ? "the whole profile" : List(parts, ", ");
 }
@@ -261,6 +261,10 @@ Status CheckQuery(const Query& q) {
       return bad("an API class is one of sync, alloc, free, module, setup, launch, memcpy, memset.");
   }
   if (q.threshold && !std::isfinite(*q.threshold)) return bad("a threshold is a finite number.");
+  for (const Scope* s : {&q.scope, q.versus_scope ? &*q.versus_scope : nullptr}) {
+    if (s && s->from_first_kernel && !s->from_s && !s->to_s)
+      return bad("fromFirstKernel says where a window counts from: give fromSeconds or toSeconds.");
+  }
   if (q.versus_measure) {
     const Measure v = *q.versus_measure;
     if (q.measures.empty() || q.measures.front() == v ||

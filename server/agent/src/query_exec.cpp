@@ -217,6 +217,7 @@ struct Side {
   SkillCall call;
   skills::Table table;
   std::vector<size_t> rows;
+  std::optional<Evidence> origin;  // a window from the first kernel's start: the row that start is a cell of
 };
 
 double CellOr(const skills::Table& t, size_t row, std::string_view column, double fallback) {
@@ -285,9 +286,38 @@ std::vector<size_t> PickRows(const Query& q, const skills::Table& t, const Subje
   return rows;
 }
 
+// "In the first 100 ms after the first kernel starts": a window counted from the start of the first kernel in the
+// scope (its devices and processes), event_stats' first_start_ns of those kernels, on the capture clock. The window
+// of `call` becomes absolute; the row the start is a cell of is returned for the evidence.
+Expected<Evidence> CountFromFirstKernel(const Scope& scope, const SkillRunner& run, const CancelToken& cancel,
+                                        SkillCall& call) {
+  Scope all = scope;
+  all.from_s.reset();
+  all.to_s.reset();
+  SkillCall first{"event_stats", {{"events", Value(std::string("kernels"))}, {"detail", Value(false)}}, FilterOf(all)};
+  auto t = run(first.skill, first.args, first.filter, cancel);
+  if (!t) return t.error();
+  const double start = t->rows.empty() || t->declined ? std::nan("") : CellNumber(*t, 0, "first_start_ns");
+  if (std::isnan(start) || CellNumber(*t, 0, "count") <= 0)
+    return Error{ErrorKind::kNotFound,
+                 "no kernel ran in this scope, so no window counts from the first kernel's start"};
+  call.filter.window.clock = engine::WindowSpec::Clock::kCaptureNs;
+  call.filter.window.start = start + scope.from_s.value_or(0) * 1e9;
+  call.filter.window.end = scope.to_s ? std::optional<double>(start + *scope.to_s * 1e9) : std::nullopt;
+  Evidence e{first, "the first kernel's start, which the window counts from", {"group", "count", "first_start_ns"}, {}};
+  const auto c = ColumnIndex(*t, "count"), f = ColumnIndex(*t, "first_start_ns"), g = ColumnIndex(*t, "group");
+  if (c && f && g) e.rows.push_back({t->rows[0][*g], t->rows[0][*c], t->rows[0][*f]});
+  return e;
+}
+
 Expected<Side> RunSide(const Query& q, const Subject& subject, const Scope& scope, const SkillRunner& run,
                        const CancelToken& cancel) {
-  Side side{CallOf(q, subject, scope), {}, {}};
+  Side side{CallOf(q, subject, scope), {}, {}, {}};
+  if (scope.from_first_kernel && (scope.from_s || scope.to_s)) {
+    auto origin = CountFromFirstKernel(scope, run, cancel, side.call);
+    if (!origin) return origin.error();
+    side.origin = std::move(*origin);
+  }
   auto table = run(side.call.skill, side.call.args, side.call.filter, cancel);
   if (!table) return table.error();
   side.table = std::move(*table);
@@ -759,7 +789,11 @@ void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunne
     const auto [verdict, compared] = q.versus_measure ? MeasuresVerdict(q, *a) : std::pair<std::string, std::string>{};
     if (q.form == Form::kYesNo && q.threshold) text += ThresholdVerdict(q, *a);
     text += verdict + FactsOf(q, *a) + compared;
+    if (a->origin && !a->origin->rows.empty() && a->origin->rows[0].size() == 3)
+      text += fmt::format(" The window counts from the first kernel's start, at {} ns on the capture clock.",
+                          FormatCount(NumberOf(a->origin->rows[0][2]).value_or(0)));
     AddExtreme(q, run, cancel, turn, text);
+    if (a->origin) turn.answer.evidence.push_back(*a->origin);
     if (!a->rows.empty()) turn.answer.evidence.push_back(EvidenceOf(q, *a, DescribeQuery(q)));
     if (q.group_by == GroupBy::kDevice && Asked(q, Measure::kGroups)) AddProcesses(q, run, cancel, turn, text);
     const bool grouped = q.group_by != GroupBy::kNone && q.rank == Rank::kNone && a->call.skill == "event_stats" &&

@@ -60,6 +60,7 @@ bool IsNumber(std::string_view s) {
 }
 
 std::vector<lexicon::Entry> EntriesOf(std::string_view phrase);
+bool IsStartWord(const std::string& w);  // "start", "began": the start of events (ReadSpanPhrase)
 // The longest phrase of the lexicon, in words ("from the device to the host").
 constexpr size_t kMaxPhraseWords = 6;
 
@@ -418,6 +419,7 @@ struct Clause {
   bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
   bool it = false;                      // "does it account for": "it", the one subject said before
   std::optional<Measure> versus_measure, versus_partner;  // "fewer blocks than SMs": SMs, against blocks
+  bool from_first_kernel = false;                         // "after the first kernel starts": the window's origin
   bool every = false;                  // "all", "every", "total", "overall": the whole kind, not the events said before
   bool than = false;                   // "than" said (not "vs" or "or", which may set two measures side by side)
   bool per_unit = false;               // "size per migration", "time per copy": the events named after "per" only
@@ -844,6 +846,9 @@ void ReadWhichOrPer(const std::vector<Item>& items, size_t i, const lexicon::Ent
 // The slots that only set a field of the clause, whatever stands around them; false for the others.
 bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e, Clause& c) {
   switch (e.slot) {
+    case Slot::kFromFirstKernel:
+      c.from_first_kernel = true;
+      return true;
     case Slot::kCompare:
       c.compare = true;
       return true;
@@ -988,6 +993,8 @@ void UnreadComparisons(Clause& c) {
                           !c.versus_devices.empty() || !c.versus_pids.empty() || c.versus_stream >= 0 ||
                           c.devices.size() == 2 || c.pids.size() == 2 || c.names.size() >= 2;
   if (c.versus && c.than && !other_side && !c.versus_measure) c.unread.push_back("than ...");
+  // "more than 1 s after the first kernel": an origin for a window the clause does not give (a bound is no window).
+  if (c.from_first_kernel && !c.from_s) c.unread.push_back("after the first kernel");
   // "fewer blocks than the GPU has SMs": one measure against another of the same launch, which a Query does not
   // compare (it compares one measure of two subjects or places).
   const auto asks = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
@@ -1014,6 +1021,16 @@ void NamesOfTheRun(Clause& c) {
   }
 }
 
+// The flags single words set, wherever they stand: pointing back, "than", a word for all of a kind, "it", "each".
+void ReadWordFlags(const std::string& lower, Clause& c) {
+  c.points_back = c.points_back || PointsBackWord(lower);
+  c.than = c.than || lower == "than";
+  c.every = c.every || lower == "all" || lower == "every" || lower == "total" || lower == "overall" ||
+            lower == "whole" || lower == "entire" || lower == "in total";
+  c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
+  c.each_side = c.each_side || lower == "each" || lower == "both";
+}
+
 // One pass over a clause's items: names, then each lexicon entry; what nothing read is returned as unread.
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
@@ -1037,12 +1054,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     if (it.kind != Item::kLex) continue;
     read[i] = true;
     const std::string lower = Lower(it.word);
-    c.points_back = c.points_back || PointsBackWord(lower);
-    c.than = c.than || lower == "than";
-    c.every = c.every || lower == "all" || lower == "every" || lower == "total" || lower == "overall" ||
-              lower == "whole" || lower == "entire" || lower == "in total";
-    c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
-    c.each_side = c.each_side || lower == "each" || lower == "both";
+    ReadWordFlags(lower, c);
     if (IsOrdinal(items, i)) {
       c.unread.push_back(it.word);
       continue;
@@ -1067,7 +1079,10 @@ Clause ReadClause(const std::vector<Item>& items) {
       continue;
     }
     if (read[i] || !(items[i].kind == Item::kUnknown || items[i].kind == Item::kNumber)) continue;
-    if (items[i].kind == Item::kUnknown && lexicon::IsContextWord(Lower(items[i].word))) continue;  // "the JAX run"
+    // "the JAX run"; "how many kernels start in that window": events starting, as a window counts them.
+    if ((items[i].kind == Item::kUnknown && lexicon::IsContextWord(Lower(items[i].word))) ||
+        (i > 0 && items[i - 1].Has(Slot::kEvents) && IsStartWord(Lower(items[i].word))))
+      continue;
     // "the two processes", "both of the 2 GPUs": a number that describes a plural noun, when it is no limit; a
     // number said in words ("the two averages") is no bound or id either.
     const bool spelled = items[i].kind == Item::kNumber && SpelledNumber(Lower(items[i].word)).has_value();
@@ -1225,6 +1240,7 @@ void FillScope(const Clause& c, const Query* previous, bool own_subject, Query& 
   if (c.from_s) {
     q.scope.from_s = c.from_s;
     q.scope.to_s = c.to_s;
+    q.scope.from_first_kernel = c.from_first_kernel;
   }
   if (c.longer_than_ns >= 0) q.scope.longer_than_ns = c.longer_than_ns;
   if (c.shorter_than_ns >= 0) q.scope.shorter_than_ns = c.shorter_than_ns;
@@ -1800,6 +1816,7 @@ void LendScope(const Clause& from, Clause& to, bool subject) {
   if (!to.from_s) {
     to.from_s = from.from_s;
     to.to_s = from.to_s;
+    to.from_first_kernel = from.from_first_kernel;
   }
 }
 

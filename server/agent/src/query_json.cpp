@@ -128,8 +128,8 @@ Status ReadIds(const json& j, const std::string& path, std::vector<int64_t>& out
 
 Expected<Scope> ReadScope(const json& j, const std::string& path) {
   if (Status ok = CheckObject(j, path,
-                              {"devices", "pids", "stream", "inside", "fromSeconds", "toSeconds", "longerThanNs",
-                               "shorterThanNs", "largerThanBytes", "smallerThanBytes"});
+                              {"devices", "pids", "stream", "inside", "fromSeconds", "toSeconds", "fromFirstKernel",
+                               "longerThanNs", "shorterThanNs", "largerThanBytes", "smallerThanBytes"});
       !ok)
     return ok.error();
   Scope out;
@@ -160,6 +160,10 @@ Expected<Scope> ReadScope(const json& j, const std::string& path) {
     auto v = Number(j.at(key), path + "." + key);
     if (!v) return v.error();
     *field = *v;
+  }
+  if (j.contains("fromFirstKernel")) {
+    if (!j.at("fromFirstKernel").is_boolean()) return Bad(path + ".fromFirstKernel", "not true or false");
+    out.from_first_kernel = j.at("fromFirstKernel").get<bool>();
   }
   const std::pair<const char*, int64_t*> bounds[] = {{"longerThanNs", &out.longer_than_ns},
                                                      {"shorterThanNs", &out.shorter_than_ns},
@@ -232,6 +236,7 @@ json ScopeToJson(const Scope& s) {
   if (!s.inside.empty()) out["inside"] = s.inside;
   if (s.from_s) out["fromSeconds"] = *s.from_s;
   if (s.to_s) out["toSeconds"] = *s.to_s;
+  if (s.from_first_kernel) out["fromFirstKernel"] = true;
   if (s.longer_than_ns >= 0) out["longerThanNs"] = s.longer_than_ns;
   if (s.shorter_than_ns >= 0) out["shorterThanNs"] = s.shorter_than_ns;
   if (s.larger_than_bytes >= 0) out["largerThanBytes"] = s.larger_than_bytes;
@@ -271,6 +276,10 @@ json ScopeSchema() {
             {"inside", {{"type", "string"}, {"description", "Inside NVTX ranges whose name contains this"}}},
             {"fromSeconds", {{"type", "number"}, {"description", "Window start, seconds from the profile start"}}},
             {"toSeconds", {{"type", "number"}, {"description", "Window end, seconds from the profile start"}}},
+            {"fromFirstKernel",
+             {{"type", "boolean"},
+              {"description",
+               "The window's seconds count from the start of the first kernel in this scope, not the profile's"}}},
             {"longerThanNs", {{"type", "integer"}, {"minimum", 0}, {"description", "Only events longer than this"}}},
             {"shorterThanNs", {{"type", "integer"}, {"minimum", 0}, {"description", "Only events shorter than this"}}},
             {"largerThanBytes", {{"type", "integer"}, {"minimum", 0}, {"description", "Only copies larger than this"}}},

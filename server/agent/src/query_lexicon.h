@@ -40,9 +40,10 @@ enum class Slot : uint8_t {
   kAny,          // any, some: "are there any ... longer than 5 ms?" asks whether the count is above 0
   kHalf,         // a fraction said in words (value: percent): "half", "a third", "a quarter"
   kLast,         // last: "in the last 200 ms" (a window from the end), or "first and last" (the span)
-  kUnsupported,  // a measure a Query does not hold ("launch latency", "occupancy"): read, and said unread; value 1:
-                 // a hardware counter no skill measures ("L2 cache", "hit rate"): the question is declined
-  kStop,         // words that carry no slot
+  kFromFirstKernel,  // "after the first kernel starts": a window counts from the first kernel's start
+  kUnsupported,      // a measure a Query does not hold ("launch latency", "occupancy"): read, and said unread; value 1:
+                     // a hardware counter no skill measures ("L2 cache", "hit rate"): the question is declined
+  kStop,             // words that carry no slot
 };
 
 struct Entry {

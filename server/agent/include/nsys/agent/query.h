@@ -98,6 +98,9 @@ struct Scope {
   std::optional<double> from_s, to_s;
   // Bounds on each event, exclusive, -1 = none: "longer than 100 us", "larger than 1 MB".
   int64_t longer_than_ns = -1, shorter_than_ns = -1, larger_than_bytes = -1, smaller_than_bytes = -1;
+  // The window counts from the start of the first kernel in this scope (its devices and processes), not from the
+  // profile start: "in the first 100 ms after the first kernel starts".
+  bool from_first_kernel = false;
   bool operator==(const Scope&) const = default;
 };
 

@@ -435,6 +435,12 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
   Check("In the first 100 ms after the first kernel starts on GPU 0, how many kernels start there?",
         {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, first_100ms)});
   EXPECT_FALSE(Fill("How many kernels started more than 1 s after the first kernel?").complete());
+  // A whole name in parentheses names what the words before it describe.
+  const Reading paren =
+      Fill("What is the median duration of the fused pointwise kernel (nvfuser_pointwise_f0_c1_r0_g0)?");
+  EXPECT_EQ(paren.described, (std::vector<std::string>{"fused", "pointwise"}));
+  Check("What is the median duration of the fused pointwise kernel (nvfuser_pointwise_f0_c1_r0_g0)?",
+        {Q({Measure::kMedian}, {EventKind::kKernels, "nvfuser_pointwise_f0_c1_r0_g0", "", "", true})});
   Check("Looking only at GPU 1: how many kernels ran?",
         {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}})});
 }

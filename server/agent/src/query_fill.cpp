@@ -187,9 +187,10 @@ struct Item {
   std::string name;                     // kName: the name as written
   std::vector<NameClass> classes;       // kName: the vocabularies it is in, the exact ones first
   double number = 0;
-  std::string word;    // the words covered, as written
-  bool exact = false;  // kName: the whole of a profile name, not a part of one
-  bool paren = false;  // every word of it inside parentheses
+  std::string word;         // the words covered, as written
+  bool exact = false;       // kName: the whole of a profile name, not a part of one
+  bool paren = false;       // every word of it inside parentheses
+  bool describing = false;  // words before a name in parentheses that say what it is (NamedInParentheses)
   bool Has(Slot s) const {
     return kind == kLex && std::any_of(entries.begin(), entries.end(), [&](const auto& e) { return e.slot == s; });
   }
@@ -1079,6 +1080,10 @@ Clause ReadClause(const std::vector<Item>& items) {
       continue;
     }
     if (read[i] || !(items[i].kind == Item::kUnknown || items[i].kind == Item::kNumber)) continue;
+    if (items[i].describing) {
+      c.described.push_back(items[i].word);
+      continue;
+    }
     // "the JAX run"; "how many kernels start in that window": events starting, as a window counts them.
     if ((items[i].kind == Item::kUnknown && lexicon::IsContextWord(Lower(items[i].word))) ||
         (i > 0 && items[i - 1].Has(Slot::kEvents) && IsStartWord(Lower(items[i].word))))
@@ -1359,6 +1364,22 @@ void ReadNoWork(std::vector<Item>& s) {
     Item idle{Item::kLex, EntriesOf("idle"), {}, {}, 0, {}};
     idle.word = s[i].word;
     s[i] = std::move(idle);
+  }
+}
+
+// "the FlashAttention forward kernel (flash_fwd_kernel)": a whole name in parentheses names what the words before it
+// describe. Those words (parts of other names, plain words) are taken as describing it; event nouns are read.
+void NamedInParentheses(std::vector<Item>& s) {
+  for (size_t k = 1; k < s.size(); ++k) {
+    if (s[k].kind != Item::kName || !s[k].paren || !s[k].exact || s[k - 1].paren) continue;
+    for (size_t j = k; j-- > 0;) {
+      if (s[j].Has(Slot::kEvents)) continue;
+      const bool part = s[j].kind == Item::kName && !s[j].exact;
+      const bool plain = s[j].kind == Item::kUnknown && IsWordLike(Lower(s[j].word));
+      if (!part && !plain) break;
+      s[j].kind = Item::kUnknown;
+      s[j].describing = true;
+    }
   }
 }
 
@@ -2055,6 +2076,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       span_defined = true;
     }
     ReadNoWork(sentence);
+    NamedInParentheses(sentence);
     DropExplanation(sentence);
     for (std::string& d : DropDefinitions(sentence)) reading.defined.push_back(std::move(d));
     for (std::string& d : DropSpokenDefinitions(sentence)) reading.defined.push_back(std::move(d));

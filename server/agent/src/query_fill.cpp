@@ -1080,10 +1080,6 @@ Clause ReadClause(const std::vector<Item>& items) {
       continue;
     }
     if (read[i] || !(items[i].kind == Item::kUnknown || items[i].kind == Item::kNumber)) continue;
-    if (items[i].describing) {
-      c.described.push_back(items[i].word);
-      continue;
-    }
     // "the JAX run"; "how many kernels start in that window": events starting, as a window counts them.
     if ((items[i].kind == Item::kUnknown && lexicon::IsContextWord(Lower(items[i].word))) ||
         (i > 0 && items[i - 1].Has(Slot::kEvents) && IsStartWord(Lower(items[i].word))))
@@ -1095,7 +1091,7 @@ Clause ReadClause(const std::vector<Item>& items) {
         spelled || (items[i].kind == Item::kNumber && i + 1 < items.size() && IsGroupNoun(items[i + 1]) &&
                     IdOf(items[i].number).value_or(99) <= 16 && EndsInS(items[i + 1]));
     if (describes) continue;
-    if (items[i].kind == Item::kUnknown && lexicon::IsDescriptiveWord(items[i].word)) {
+    if (items[i].kind == Item::kUnknown && (items[i].describing || lexicon::IsDescriptiveWord(items[i].word))) {
       c.described.push_back(items[i].word);
       continue;
     }

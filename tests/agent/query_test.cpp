@@ -441,6 +441,11 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
   EXPECT_EQ(paren.described, (std::vector<std::string>{"fused", "pointwise"}));
   Check("What is the median duration of the fused pointwise kernel (nvfuser_pointwise_f0_c1_r0_g0)?",
         {Q({Measure::kMedian}, {EventKind::kKernels, "nvfuser_pointwise_f0_c1_r0_g0", "", "", true})});
+  // Of a rate, "faster" is the larger: the yes of "is the HtoD bandwidth faster" is a larger bandwidth.
+  Query faster = Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"});
+  faster.versus_subject = Subject{EventKind::kMemcpy, "", "DtoH"};
+  faster.form = Form::kYesNo;
+  Check("Is the HtoD bandwidth faster than the DtoH bandwidth?", {faster});
   Check("Looking only at GPU 1: how many kernels ran?",
         {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}})});
 }

@@ -421,6 +421,7 @@ struct Clause {
   bool it = false;                      // "does it account for": "it", the one subject said before
   std::optional<Measure> versus_measure, versus_partner;  // "fewer blocks than SMs": SMs, against blocks
   bool from_first_kernel = false;                         // "after the first kernel starts": the window's origin
+  bool faster = false, slower = false;                    // words of speed: of a rate (bandwidth), faster is the larger
   bool every = false;                  // "all", "every", "total", "overall": the whole kind, not the events said before
   bool than = false;                   // "than" said (not "vs" or "or", which may set two measures side by side)
   bool per_unit = false;               // "size per migration", "time per copy": the events named after "per" only
@@ -1030,6 +1031,8 @@ void ReadWordFlags(const std::string& lower, Clause& c) {
             lower == "whole" || lower == "entire" || lower == "in total";
   c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
   c.each_side = c.each_side || lower == "each" || lower == "both";
+  c.faster = c.faster || lower == "faster" || lower == "quicker";
+  c.slower = c.slower || lower == "slower";
 }
 
 // One pass over a clause's items: names, then each lexicon entry; what nothing read is returned as unread.
@@ -1627,6 +1630,10 @@ void KeepComparison(const Clause& c, const Query* previous, Query& q) {
 // The measures of a clause, with what the Query before it says of them: a bare "how many" after a launch figure, a
 // share of the span after an idle or busy time.
 void MeasuresSaidBefore(Clause& c, const Query* previous) {
+  // "HtoD vs DtoH bandwidth: is host-to-device faster?": of a rate, faster is the larger, not the shorter.
+  if ((c.faster || c.slower) &&
+      std::find(c.measures.begin(), c.measures.end(), Measure::kBandwidth) != c.measures.end())
+    c.less = c.slower;
   // "Which kernel uses the most registers per thread, and how many?": a bare "how many" after a launch figure asks
   // that figure, which the answer to the first part states.
   const bool bare = c.measures.size() == 1 && c.measures.front() == Measure::kCount && !HasSubject(c) &&

@@ -446,6 +446,14 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
   faster.versus_subject = Subject{EventKind::kMemcpy, "", "DtoH"};
   faster.form = Form::kYesNo;
   Check("Is the HtoD bandwidth faster than the DtoH bandwidth?", {faster});
+  // A yes/no question with only a word of speed, about one side of the comparison just made, asks that comparison.
+  Query bandwidths = Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"});
+  bandwidths.versus_subject = Subject{EventKind::kMemcpy, "", "DtoH"};
+  Query dtoh_faster = bandwidths;
+  dtoh_faster.subject = Subject{EventKind::kMemcpy, "", "DtoH"};
+  dtoh_faster.versus_subject = Subject{EventKind::kMemcpy, "", "HtoD"};
+  dtoh_faster.form = Form::kYesNo;
+  Check("HtoD vs DtoH bandwidth: is device-to-host faster?", {bandwidths, dtoh_faster});
   Check("Looking only at GPU 1: how many kernels ran?",
         {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}})});
 }

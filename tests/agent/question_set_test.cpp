@@ -445,9 +445,12 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
 //    27 / 13 / 0 when first scored, after every change of the session, at b6dfb24.
 // Then a whole name in parentheses names what the words before it describe ("the FlashAttention forward kernel
 // (flash_fwd_kernel)"): batches 14 and 26 gained one each; batches 29 and 30 (unread) unchanged.
+// Then "faster" of a rate is the larger, and a yes/no question with only a word of speed about one side of the
+// comparison just made asks that comparison ("HtoD vs DtoH bandwidth: is host-to-device faster?"): the first batch
+// 31 / 7 / 2 -> 32 / 7 / 1.
 TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
-  ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 31, 2);
+  ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 32, 1);
   ExpectHeld(AskHeldOut("questions_fresh2.json", "fresh held-out 2"), "questions_fresh2.json", 28, 3);
   ExpectHeld(AskHeldOut("questions_fresh3.json", "fresh held-out 3"), "questions_fresh3.json", 24, 2);
 }

@@ -1612,9 +1612,31 @@ bool Held(const Query& q) {
   return !(q.subject.events == EventKind::kApi && (q.group_by == GroupBy::kStream || q.group_by == GroupBy::kDevice));
 }
 
+// "HtoD vs DtoH bandwidth: is host-to-device faster?": a yes/no question with only a word of speed, about one side of
+// the comparison just made, asks that comparison with that side first. The measure is the comparison's ("faster"
+// brought only a mean duration); of a rate, faster is the larger.
+bool AskWhichSide(const Clause& c, const Query* previous, Query& q) {
+  if (!c.yes_no || !(c.faster || c.slower) || !previous || !previous->versus_subject || q.versus_subject ||
+      q.versus_scope || c.group || !(c.measures.empty() || c.measures == std::vector<Measure>{Measure::kAverage}))
+    return false;
+  const Subject& a = previous->subject;
+  const Subject& b = *previous->versus_subject;
+  if (!(q.subject == a || q.subject == b) || !(q.scope == Scope{} || q.scope == previous->scope)) return false;
+  const Measure m = previous->measures.front();
+  q.measures = previous->measures;
+  q.scope = previous->scope;
+  q.versus_subject = q.subject == a ? b : a;
+  q.group_by = GroupBy::kNone;
+  q.rank = Rank::kNone;
+  q.form = Form::kYesNo;
+  q.yes_if_less = m == Measure::kBandwidth ? c.slower : c.faster;
+  return true;
+}
+
 // "Stream 14 vs stream 16: kernel count, and total kernel time on each. How much more does stream 14 have?": "each",
 // "both" or a margin, with no grouping and no place but the first side's, keeps the comparison the question set up.
 void KeepComparison(const Clause& c, const Query* previous, Query& q) {
+  if (AskWhichSide(c, previous, q)) return;
   if (!(c.each_side || c.margin) || c.group || !previous || q.versus_subject || q.versus_scope) return;
   if (!(previous->versus_subject || previous->versus_scope)) return;
   if (!(q.scope == Scope{} || q.scope == previous->scope)) return;

@@ -24,7 +24,6 @@ struct LaunchGroup {
   int32_t device = 0;
   engine::StrId name = 0, short_name = 0;
   engine::KernelConfig config;  // its dimensions, registers and shared memory (no context or mangled name)
-  int64_t blocks = 0, threads = 0;
   int64_t calls = 0;
   Ns total = 0;
 };
@@ -35,6 +34,14 @@ engine::KernelConfig SizeOf(const engine::KernelConfig& c) {
   s.context = 0;
   s.mangled_name = 0;
   return s;
+}
+
+// Blocks in the grid and threads in a block (a dimension the export leaves 0 counts as 1).
+int64_t BlocksOf(const engine::KernelConfig& c) {
+  return static_cast<int64_t>(std::max(1, c.grid_x)) * std::max(1, c.grid_y) * std::max(1, c.grid_z);
+}
+int64_t ThreadsPerBlockOf(const engine::KernelConfig& c) {
+  return static_cast<int64_t>(std::max(1, c.block_x)) * std::max(1, c.block_y) * std::max(1, c.block_z);
 }
 
 // The table's columns, and a row of each configuration in `order`, with its (process, device) span and GPU.
@@ -71,17 +78,18 @@ Table RowsOf(const engine::Profile& p, const GpuOpGroups& spans, const std::vect
     for (const auto& d : p.info().devices) {
       if (d.id == g->device) sms = d.sm_count, gpu = d.name;
     }
+    const int64_t blocks = BlocksOf(g->config), threads = ThreadsPerBlockOf(g->config);
     t.rows.push_back({I(g->pid),
                       I(g->device),
                       S(std::string(p.strings().view(g->short_name))),
-                      I(g->blocks),
-                      I(g->threads),
+                      I(blocks),
+                      I(threads),
                       I(sms),
                       I(g->calls),
                       I(g->total),
                       span_ns > 0 ? D(100.0 * static_cast<double>(g->total) / static_cast<double>(span_ns)) : Null(),
                       S(std::string(p.strings().view(g->name))),
-                      I(g->blocks * g->threads),
+                      I(blocks * threads),
                       I(g->config.grid_x),
                       I(g->config.grid_y),
                       I(g->config.grid_z),
@@ -118,16 +126,10 @@ class LaunchSizesSkill final : public Skill {
     for (size_t i = first; i < last; ++i) {
       if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return CancelledError();
       if (k.start[i] <= 0 || !ctx.filter.AcceptsDevice(k.device[i]) || !ctx.filter.AcceptsProcess(k.pid[i])) continue;
-      const engine::KernelConfig& c = k.Config(i);
-      const int64_t blocks =
-          static_cast<int64_t>(std::max(1, c.grid_x)) * std::max(1, c.grid_y) * std::max(1, c.grid_z);
-      const int64_t threads =
-          static_cast<int64_t>(std::max(1, c.block_x)) * std::max(1, c.block_y) * std::max(1, c.block_z);
-      const engine::KernelConfig size = SizeOf(c);
+      const engine::KernelConfig size = SizeOf(k.Config(i));
       LaunchGroup& g = groups[{k.pid[i], k.device[i], k.name[i], size}];
       g.pid = k.pid[i], g.device = k.device[i], g.name = k.name[i], g.short_name = k.short_name[i];
       g.config = size;
-      g.blocks = blocks, g.threads = threads;
       ++g.calls;
       g.total += std::max<Ns>(0, k.end[i] - k.start[i]);
     }

@@ -171,8 +171,7 @@ void Say(Ctx& c, std::string summary, std::string reason) {
   const size_t word_end = std::min(a.summary.find(' '), a.summary.size());
   const bool identifier = std::any_of(a.summary.begin(), a.summary.begin() + static_cast<long>(word_end),
                                       [](char ch) { return std::isupper(static_cast<unsigned char>(ch)) != 0; });
-  if (!a.summary.empty() && !identifier)
-    a.summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(a.summary[0])));
+  if (!a.summary.empty() && !identifier) UpperFirst(a.summary);
   a.confidence = Confidence::kHigh;
   a.confidence_reason = std::move(reason);
 }
@@ -832,7 +831,7 @@ bool AnswerEachDirection(Ctx& c, const std::vector<std::pair<size_t, const Direc
     std::string sentence = f.count == 0 ? fmt::format("No {} ran{}.", f.label, WhereOf(c))
                                         : SentenceOf(f, m == Measure::kNone ? Measure::kTime : m, WhereOf(c), d->noun,
                                                      d->nouns, "GPU time");
-    sentence[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sentence[0])));
+    UpperFirst(sentence);
     s += (s.empty() ? "" : " ") + sentence;
     all_rows.columns = rows.columns;
     all_rows.rows.insert(all_rows.rows.end(), rows.rows.begin(), rows.rows.end());

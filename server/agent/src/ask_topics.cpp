@@ -17,6 +17,7 @@
 
 #include "ask_context.h"
 #include "nsys/skills/nvtx_groups.h"
+#include "text_case.h"
 
 namespace nsys::agent::ask_detail {
 
@@ -39,7 +40,7 @@ std::optional<skills::Table> TableOr(Ctx& c, const std::string& skill, skills::A
 void Facts(Ctx& c, std::string summary, Confidence conf, std::string reason) {
   auto& a = c.turn.answer;
   a.summary = std::move(summary);
-  if (!a.summary.empty()) a.summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(a.summary[0])));
+  UpperFirst(a.summary);
   a.confidence = conf;
   a.confidence_reason = std::move(reason);
 }

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <optional>
 #include <set>
@@ -322,7 +321,7 @@ void AnswerComparison(Ctx& c) {
   } else {
     const std::string larger = x == y ? "they are equal" : "the larger is " + (x > y ? sides[0] : sides[1]).label;
     a.summary = fmt::format("{}; {}, by {}.", both, larger, show(std::fabs(x - y)));
-    a.summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(a.summary[0])));
+    UpperFirst(a.summary);
   }
   a.confidence = Confidence::kHigh;
   a.confidence_reason = "both sides are exact sums over the skills' rows in the same scope";

@@ -1,6 +1,6 @@
 #pragma once
 // Internal to nsys_agent: ASCII lower case, for matching a question's words against kernel, range and API names
-// (analyze, ask, explain).
+// (analyze, ask, explain), and an upper-case first letter for a sentence.
 #include <algorithm>
 #include <string>
 #include <string_view>
@@ -13,6 +13,11 @@ inline std::string Lower(std::string_view s) {
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   }
   return out;
+}
+
+// The text with its first character in ASCII upper case, as a sentence starts ("blocks per grid ..." -> "Blocks ...").
+inline void UpperFirst(std::string& s) {
+  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
 }
 
 // Whether `needle` is part of `text`, ASCII case aside (an empty needle is part of any text).

@@ -20,6 +20,7 @@
 #include "nsys/agent/query_answer.h"
 #include "nsys/support/name_pattern.h"
 #include "nsys/support/render_text.h"
+#include "text_case.h"
 
 namespace nsys::agent {
 // File-local names live in a namespace of this file's own: the asan tree joins a library's files into unity
@@ -625,7 +626,7 @@ std::pair<std::string, std::string> MeasuresVerdict(const Query& q, const Side& 
   const double x = NumberOf(va).value_or(0), y = NumberOf(vb).value_or(0);
   const std::string relation = x < y ? "below" : (x > y ? "above" : "equal to");
   std::string words(kWords[static_cast<size_t>(a)]);
-  words[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(words[0])));
+  UpperFirst(words);
   std::string sentence = fmt::format(" {} {} is {} {} {}.", words, FormatMeasure(a, va), relation,
                                      kWords[static_cast<size_t>(b)], FormatMeasure(b, vb));
   if (q.form != Form::kYesNo) return {"", sentence};
@@ -827,13 +828,13 @@ std::vector<std::pair<Query, bool>> SplitLaunchMeasures(const std::vector<Query>
       out.emplace_back(q, false);
       continue;
     }
-    // A comparison of two measures goes with them, into its half; the other half is a plain figure.
-    Query& compared = q.versus_measure && IsLaunchConfiguration(*q.versus_measure) ? launch : other;
-    Query& plain = &compared == &launch ? other : launch;
+    // The launch half is a plain figure, unless the comparison of two measures is of the launch configuration; then
+    // the other half is.
+    const bool launch_compared = q.versus_measure && IsLaunchConfiguration(*q.versus_measure);
+    Query& plain = launch_compared ? other : launch;
+    plain.form = Form::kNumber;
+    plain.threshold.reset();
     plain.versus_measure.reset();
-    if (q.versus_measure) plain.form = Form::kNumber;
-    if (q.versus_measure) plain.threshold.reset();
-    if (!q.versus_measure) launch.form = Form::kNumber;
     launch.threshold.reset();
     launch.group_by = GroupBy::kNone;
     launch.rank = Rank::kNone;

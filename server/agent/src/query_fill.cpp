@@ -202,6 +202,18 @@ struct Item {
   }
 };
 
+// An item read as the lexicon's `phrase`, standing for the words `word` of the question ("no" read as "idle").
+Item LexItem(std::string_view phrase, std::string word) {
+  return Item{Item::kLex, EntriesOf(phrase), {}, {}, 0, std::move(word)};
+}
+
+// The words of items [from, to), as written, one space between.
+std::string WordsOf(const std::vector<Item>& items, size_t from, size_t to) {
+  std::string words;
+  for (size_t k = from; k < to; ++k) words += (words.empty() ? "" : " ") + items[k].word;
+  return words;
+}
+
 // The vocabularies (API calls, kernels, NVTX ranges, in that order) with at least `members` names that `is` holds.
 template <typename Is>
 std::vector<NameClass> ClassesWhere(const QueryVocabulary& v, size_t members, Is is) {
@@ -298,7 +310,7 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
       item.kind = Item::kSeparator;
     } else if (t[i].lower == "rank" && i + 1 < t.size() && IsDigits(t[i + 1].lower) && v.traced_processes == 1) {
       // "rank 0" of a one-process export: the recording itself, as "this run" is.
-      item = Item{Item::kLex, EntriesOf("here"), {}, {}, 0, {}};
+      item = LexItem("here", "");
       used = 2;
     } else if (t[i].quoted) {
       item.kind = Item::kName;
@@ -892,6 +904,9 @@ bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e,
 // One lexicon entry at position i, read where it stands: a noun after "which", ids after a noun, a side of "than".
 void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e, Clause& c, std::vector<bool>& read) {
   if (ReadFlag(items, i, e, c)) return;
+  // "size per migration", "time per copy": events named after "per" before any other, a unit of the figure.
+  const bool events_word = e.slot == Slot::kEvents || e.slot == Slot::kCopyKind;
+  if (events_word && i > 0 && Lower(items[i - 1].word) == "per" && !c.events && c.copy_kind.empty()) c.per_unit = true;
   switch (e.slot) {
     case Slot::kMeasure:
       ReadMeasure(items, i, static_cast<Measure>(e.value), c);
@@ -903,7 +918,6 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
       break;
     case Slot::kEvents:
       if (i > 0 && items[i - 1].kind == Item::kNumber && !read[i - 1]) c.number_before_noun = i - 1;
-      if (i > 0 && Lower(items[i - 1].word) == "per" && !c.events && c.copy_kind.empty()) c.per_unit = true;
       c.gpu_kinds |= GpuKindBit(static_cast<EventKind>(e.value));
       if (c.versus && (c.events || !c.names.empty() || !c.copy_kind.empty())) {
         c.versus_events = static_cast<EventKind>(e.value);
@@ -916,7 +930,6 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
       if (!c.events) c.events = EventKind::kApi;
       break;
     case Slot::kCopyKind:
-      if (i > 0 && Lower(items[i - 1].word) == "per" && !c.events && c.copy_kind.empty()) c.per_unit = true;
       ReadCopyKind(e.value, items[i].word, c);
       break;
     case Slot::kMore:
@@ -1360,9 +1373,7 @@ void ReadNoWork(std::vector<Item>& s) {
     if (Lower(s[i].word) != "no" || !s[i + 1].Has(Slot::kEvents)) continue;
     const uint8_t e = s[i + 1].Value(Slot::kEvents);
     if (e != static_cast<uint8_t>(EventKind::kKernels) && e != static_cast<uint8_t>(EventKind::kGpu)) continue;
-    Item idle{Item::kLex, EntriesOf("idle"), {}, {}, 0, {}};
-    idle.word = s[i].word;
-    s[i] = std::move(idle);
+    s[i] = LexItem("idle", s[i].word);
   }
 }
 
@@ -1388,8 +1399,7 @@ void WindowIsTheSpan(std::vector<Item>& s) {
     const std::string w = Lower(s[k].word), before = Lower(s[k - 1].word);
     if ((w == "window" || w == "interval" || w == "period") &&
         (before == "that" || before == "this" || before == "the")) {
-      s[k] = Item{Item::kLex, EntriesOf("span"), {}, {}, 0, {}};
-      s[k].word = "span";
+      s[k] = LexItem("span", "span");
     }
   }
 }
@@ -1417,14 +1427,11 @@ std::vector<std::string> ReadSpanPhrase(std::vector<Item>& s) {
     size_t from = i;
     while (from > 0 && (Lower(s[from - 1].word) == "the" || Lower(s[from - 1].word) == "its")) --from;
     if (from > 0 && (s[from - 1].Has(Slot::kBetween) || Lower(s[from - 1].word) == "from")) --from;
-    Item span{Item::kLex, EntriesOf("span"), {}, {}, 0, {}};
-    span.word = "span";
+    const Item span = LexItem("span", "span");
     const bool opens = (from == 0 || s[from - 1].kind == Item::kSeparator) && end < s.size() &&
                        s[end].kind == Item::kSeparator && s[end].word == ",";
     if (opens) {
-      std::string words;
-      for (size_t k = from; k < end; ++k) words += (words.empty() ? "" : " ") + s[k].word;
-      dropped.push_back(std::move(words));
+      dropped.push_back(WordsOf(s, from, end));
       s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(end + 1));
       WindowIsTheSpan(s);
       i = from;
@@ -1470,9 +1477,7 @@ std::vector<std::string> DropSpokenDefinitions(std::vector<Item>& sentence) {
     bool measured_before = false;
     for (size_t k = 0; k < i; ++k) measured_before = measured_before || sentence[k].Has(Slot::kMeasure);
     if (names || !measured_before) continue;
-    std::string words;
-    for (size_t k = i; k < end; ++k) words += (words.empty() ? "" : " ") + sentence[k].word;
-    dropped.push_back(std::move(words));
+    dropped.push_back(WordsOf(sentence, i, end));
     sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(i),
                    sentence.begin() + static_cast<std::ptrdiff_t>(end));
   }
@@ -1523,9 +1528,7 @@ std::vector<std::string> DropDefinitions(std::vector<Item>& sentence) {
       i = end;
       continue;
     }
-    std::string words;
-    for (size_t k = i; k < end; ++k) words += (words.empty() ? "" : " ") + sentence[k].word;
-    dropped.push_back(words);
+    dropped.push_back(WordsOf(sentence, i, end));
     sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(i),
                    sentence.begin() + static_cast<std::ptrdiff_t>(end));
   }
@@ -1959,9 +1962,7 @@ void LendScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
 }
 
 std::string WordsOf(const std::vector<Item>& items) {
-  std::string words;
-  for (const Item& it : items) words += (words.empty() ? "" : " ") + it.word;
-  return words;
+  return WordsOf(items, 0, items.size());
 }
 
 // "how much of the GPU span is spent in HtoD copies, as a pct?": parts that merged into a share of a span other than

@@ -448,6 +448,9 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
 // Then "faster" of a rate is the larger, and a yes/no question with only a word of speed about one side of the
 // comparison just made asks that comparison ("HtoD vs DtoH bandwidth: is host-to-device faster?"): the first batch
 // 31 / 7 / 2 -> 32 / 7 / 1.
+// Session of 2026-11-27 (eighth):
+//  - questions_fresh23.json (batch 31, written by a helper from SQL over 19 exports at the session's start): 21 / 13 / 6
+//    when first scored, before any change, at 2844122.
 TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
   ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 32, 1);
@@ -476,6 +479,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 24, 2);
   ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 28, 1);
   ExpectHeld(AskHeldOut("questions_fresh22.json", "fresh held-out 22"), "questions_fresh22.json", 27, 0);
+  ExpectHeld(AskHeldOut("questions_fresh23.json", "fresh held-out 23"), "questions_fresh23.json", 21, 6);
 }
 
 }  // namespace

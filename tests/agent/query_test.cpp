@@ -493,6 +493,50 @@ TEST(QueryFill, FollowUpsScenesAndTheFasterOne) {
   Check("which kernel is faster on average?", {faster});
 }
 
+// A follow-up in a conversation: a clause that only says where asks the last turn's question again there; an
+// ordinal before "one" or a word that ranks is one place of a ranking ("what about the second one?"); before anything
+// else ("the second kernel") it is an instance in time, which no Query picks.
+TEST(QueryFill, AFollowUpAsksAgainThereOrTakesOnePlaceOfTheRanking) {
+  Query top = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  top.group_by = GroupBy::kName;
+  top.rank = Rank::kTop;
+  top.limit = 5;
+  const std::vector<Query> before = {top};
+  const auto follow = [&](const char* question) { return FillQueries(question, Vocabulary(), before); };
+  Query there = top;
+  there.scope.devices = {1};
+  const Reading on_gpu1 = follow("and on device 1?");
+  ASSERT_TRUE(on_gpu1.complete());
+  EXPECT_EQ(on_gpu1.queries, std::vector<Query>{there}) << DescribeQuery(on_gpu1.queries.front());
+  Query second = top;
+  second.offset = 1;
+  second.limit = 1;
+  const Reading second_one = follow("what about the second one?");
+  ASSERT_TRUE(second_one.complete());
+  EXPECT_EQ(second_one.queries, std::vector<Query>{second}) << DescribeQuery(second_one.queries.front());
+  EXPECT_NE(DescribeQuery(second).find("the 2nd from the top by total time"), std::string::npos);
+  // No conversation before: "and on device 1?" asks nothing, said so.
+  EXPECT_FALSE(Fill("and on device 1?").complete());
+  Query third = Q({Measure::kMax}, {EventKind::kKernels, ""});
+  third.group_by = GroupBy::kName;
+  third.rank = Rank::kTop;
+  third.offset = 2;
+  third.limit = 1;
+  Check("Which kernel is the third slowest?", {third});
+  Query expensive = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  expensive.group_by = GroupBy::kName;
+  expensive.rank = Rank::kTop;
+  expensive.offset = 1;
+  expensive.limit = 1;
+  Check("What is the second most expensive kernel?", {expensive});
+  EXPECT_FALSE(Fill("How long does the second kernel take?").complete());
+  EXPECT_FALSE(Fill("How many kernels ran in the second second?").complete());
+  // A question of its own after the ordinal one starts its ranking from the first again.
+  const Reading own = FillQueries("which kernels have the most launches?", Vocabulary(), {second});
+  ASSERT_TRUE(own.complete());
+  EXPECT_EQ(own.queries.front().offset, 0);
+}
+
 TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   const auto error = [](const char* text) {
     auto q = QueriesFromJson(nlohmann::json::parse(text));
@@ -526,6 +570,18 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   auto back = QueryFromJson(QueryToJson(q), "q");
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_EQ(*back, q) << QueryToJson(q).dump();
+  Query second = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  second.group_by = GroupBy::kName;
+  second.rank = Rank::kTop;
+  second.offset = 1;
+  auto second_back = QueryFromJson(QueryToJson(second), "q");
+  ASSERT_TRUE(second_back) << second_back.error().message;
+  EXPECT_EQ(*second_back, second) << QueryToJson(second).dump();
+  EXPECT_EQ(QueryToJson(second)["offset"], 1);
+  EXPECT_EQ(error(R"([{"measures": ["total"], "subject": {"events": "kernels"}, "rank": "top", "offset": -1}])"),
+            "queries[0].offset: -1 is not 0 to 100");
+  second.rank = Rank::kNone;
+  EXPECT_FALSE(CheckQuery(second).ok());  // an offset of no ranking
   Query early = Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", 0.0, 0.1});
   early.scope.from_first_kernel = true;
   auto early_back = QueryFromJson(QueryToJson(early), "q");

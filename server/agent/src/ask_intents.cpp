@@ -99,6 +99,14 @@ std::string RangeNameTail(const std::string& lower) {
   return lower;
 }
 
+std::vector<std::string> KernelsWithShortName(const skills::Table& all, const std::string& lower_word) {
+  std::vector<std::string> hit;
+  for (size_t r = 0; r < all.rows.size(); ++r) {
+    if (Lower(CellText(all, r, "short_name")) == lower_word) hit.push_back(CellText(all, r, "name"));
+  }
+  return hit;
+}
+
 }  // namespace ask_detail
 
 namespace {
@@ -490,35 +498,15 @@ struct Intent {
   void (*answer)(Ctx&);
 };
 
+// Only what no Query is: a skill run by name, what ask can do, and a cause asked for (the Book's diagnosis). Every
+// question for figures is the typed Query's (AskOfflineTurn); one it reads only in part is declined, never answered
+// here by matching its phrases.
 const Intent kIntents[] = {
     {"skill", [](const Ctx& c) { return !c.p.skill.empty(); }, AnswerSkill},
     {"help", [](const Ctx& c) { return Is(c, "help"); }, AnswerHelp},
     {"why", [](const Ctx& c) { return c.p.type == QType::kWhy; }, AnswerWhy},
-    {"compare", [](const Ctx& c) { return c.p.type == QType::kMoreThan || c.p.type == QType::kCompare; },
-     AnswerComparison},
-    {"nvtx", [](const Ctx& c) { return Is(c, "nvtx") || (!c.nvtx_range.empty() && c.kernels.empty()); }, AnswerNvtx},
-    {"kernel_detail", [](const Ctx& c) { return !c.kernels.empty() && !Is(c, "launch"); }, AnswerKernelDetail},
-    {"nccl", [](const Ctx& c) { return Is(c, "nccl"); }, AnswerNccl},
-    {"memcpy", [](const Ctx& c) { return Is(c, "memcpy"); }, AnswerMemcpy},
-    {"sync", [](const Ctx& c) { return Is(c, "sync"); }, AnswerSync},
-    {"idle", [](const Ctx& c) { return Is(c, "idle"); }, AnswerIdle},
-    {"launch", [](const Ctx& c) { return Is(c, "launch"); }, AnswerLaunch},
-    {"api", [](const Ctx& c) { return Is(c, "api"); }, AnswerApi},
-    {"iterations", [](const Ctx& c) { return Is(c, "iterations"); }, AnswerIterations},
-    {"streams", [](const Ctx& c) { return Is(c, "streams"); },
-     [](Ctx& c) {
-       c.p.skill = "stream_concurrency";
-       AnswerSkill(c);
-     }},
-    {"kernels", [](const Ctx& c) { return Is(c, "kernels"); }, AnswerKernels},
     {"unrelated", [](const Ctx&) { return true; }, RefuseUnrelated},
 };
-
-// Intents that need the kernel table; without it they refuse rather than guess.
-bool NeedsKernels(std::string_view intent) {
-  return intent == "kernel_detail" || intent == "kernels" || intent == "idle" || intent == "launch" ||
-         intent == "iterations" || intent == "compare" || intent == "nccl";
-}
 
 const Intent* Pick(const Ctx& c) {
   if (!c.turn.state.intent.empty() && c.p.follow_up && c.p.type == QType::kDescribe) {
@@ -602,8 +590,9 @@ std::string WithoutDiagnosisSentences(const std::string& question) {
 
 namespace {
 
-// Long-ish: the phrase parser's steps in order, each a named function; a refusal may end the turn at any step.
-AskTurn AskPhraseParser(const std::string& question, const engine::Profile& profile,
+// The steps of a turn that asks no figure (a skill by name, help, a cause) in order, each a named function; a refusal
+// may end the turn at any step.
+AskTurn AskWithoutQuery(const std::string& question, const engine::Profile& profile,
                         const std::vector<SkillInfo>& skills, const SkillRunner& run, const ConversationState* prior,
                         const CancelToken& cancel) {
   Ctx c{ParseQuestion(question, profile.info()), profile, skills, run, prior, cancel};
@@ -619,27 +608,11 @@ AskTurn AskPhraseParser(const std::string& question, const engine::Profile& prof
   }
   c.scope = ScopeText(c);
   ResolveNvtx(c);
-  if (c.p.type != QType::kWhy && c.p.skill.empty() && ResolveNvtxFamily(c) && AnswerNvtxFamily(c)) {
-    Finish(c, "nvtx_family");
-    return c.turn;
-  }
-  if (AnswerComposedBeforeKernels(c)) {
-    Finish(c, "composed");
-    return c.turn;
-  }
   if (auto refusal = ResolveKernels(c)) {
     c.turn.answer = std::move(*refusal);
     return c.turn;
   }
-  if (AnswerComposedAfterKernels(c)) {
-    Finish(c, "composed");
-    return c.turn;
-  }
   const Intent* intent = Pick(c);
-  if (NeedsKernels(intent->name) && !profile.info().caps.kernels) {
-    c.turn.answer = RefuseNoKernels(c);
-    return c.turn;
-  }
   c.turn.state.calls.clear();
   c.turn.skills_used.clear();
   intent->answer(c);
@@ -652,33 +625,39 @@ AskTurn AskPhraseParser(const std::string& question, const engine::Profile& prof
 
 }  // namespace
 
+// Long-ish: the order of a turn's readings (typed, declined, diagnosis, refusal), each a call, with why beside each.
 AskTurn AskOfflineTurn(const std::string& question, const engine::Profile& profile,
                        const std::vector<SkillInfo>& skills, const SkillRunner& run, const ConversationState* prior,
                        const CancelToken& cancel) {
-  // The typed reading first: when every word of the question is accounted for, the one executor answers it.
-  if (!prior || !prior->queries.empty()) {
-    const Reading reading = FillQueries(question, VocabularyOf(profile, run, cancel, NameCandidates(question)),
-                                        prior ? prior->queries : std::vector<Query>{});
-    if (reading.complete()) {
-      AskTurn turn = AnswerReading(reading, profile, run, cancel);
-      turn.state.question = question;
-      return turn;
-    }
-    // Read in part: declined, saying what was read and what was not, never handed to the phrase parser, whose answer
-    // to a question read in part was right about half the time on questions nobody tuned to (it answers a part of
-    // the question, or another one, without saying so). A question for a cause goes to the diagnosis; one with no
-    // reading at all (an overview, a skill by name) to the parser; one that asks for what no Query measures (an L2
-    // cache's hit rate, occupancy) is declined, saying so.
-    // A question none of whose clauses made a Query, with a word written as a name the profile does not have, goes to
-    // the phrase parser, which says so and offers the closest names.
-    const bool unbuilt = reading.unbuilt && NamesWrittenIn(reading.unread).empty();
-    if ((!reading.queries.empty() || !reading.not_held.empty() || unbuilt) && !AsksForADiagnosis(reading)) {
-      AskTurn turn = DeclinePartialReading(reading, profile.info().caps);
-      turn.state.question = question;
-      return turn;
-    }
+  // The typed reading first: when every word of the question is accounted for, the one executor answers it. A
+  // follow-up continues the last turn's Queries ("and on device 1?", "what about the second one?").
+  const Reading reading = FillQueries(question, VocabularyOf(profile, run, cancel, NameCandidates(question)),
+                                      prior ? prior->queries : std::vector<Query>{});
+  if (reading.complete()) {
+    AskTurn turn = AnswerReading(reading, profile, run, cancel);
+    turn.state.question = question;
+    return turn;
   }
-  AskTurn turn = AskPhraseParser(question, profile, skills, run, prior, cancel);
+  const auto declined = [&] {
+    AskTurn turn = DeclinePartialReading(reading, profile.info().caps);
+    turn.state.question = question;
+    return turn;
+  };
+  // A follow-up of a turn that asked no figure ("why?" after a diagnosis) continues that turn.
+  const bool continues_diagnosis =
+      prior && prior->queries.empty() && (prior->intent == "why" || prior->intent == "skill");
+  // Read in part: declined, saying what was read and what was not; never answered by matching phrases, which on
+  // questions nobody tuned to answered a part of the question, or another one, without saying so. A question for a
+  // cause goes to the diagnosis; one that asks for what no Query measures (an L2 cache's hit rate, occupancy) is
+  // declined, saying so. A question none of whose clauses made a Query, with a word written as a name the profile
+  // does not have, goes on, to be told so with the closest names.
+  const bool unbuilt = reading.unbuilt && NamesWrittenIn(reading.unread).empty();
+  if ((!reading.queries.empty() || !reading.not_held.empty() || unbuilt) && !AsksForADiagnosis(reading) &&
+      !continues_diagnosis)
+    return declined();
+  AskTurn turn = AskWithoutQuery(question, profile, skills, run, prior, cancel);
+  // Neither a skill, help nor a cause: the words the reading could not place are said, when it placed any.
+  if (turn.state.intent == "unrelated" && !continues_diagnosis && !reading.unread.empty()) return declined();
   // "Why is the GPU underused? Give me its idle share and the number of syncs.": the diagnosis, and then the parts
   // that ask for figures, when they read whole, answered by the executor rather than dropped.
   if (const std::string rest = WithoutDiagnosisSentences(question); !rest.empty() && rest != question) {

@@ -7,6 +7,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -118,6 +119,13 @@ std::string SubjectWords(const Subject& s) {
     out += (IsNamePattern(s.name) ? " whose name matches " : " whose name contains ") + support::MarkdownCode(s.name);
   if (!s.memory.empty()) out += fmt::format(" to or from {} host memory", s.memory);
   return out;
+}
+
+// "2nd", "3rd", "11th", "21st".
+std::string Ordinal(int32_t n) {
+  const int32_t tens = n % 100, ones = n % 10;
+  const char* suffix = tens >= 11 && tens <= 13 ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th";
+  return fmt::format("{}{}", n, suffix);
 }
 
 std::string List(const std::vector<std::string>& parts, const char* last_join) {
@@ -254,6 +262,8 @@ Status CheckQuery(const Query& q) {
       return bad("a host memory kind is one of pageable, pinned, device, array, managed.");
   }
   if (q.limit < 0 || q.limit > 100) return bad("limit between 0 and 100.");
+  if (q.offset < 0 || q.offset > 100) return bad("offset between 0 and 100.");
+  if (q.offset > 0 && q.rank == Rank::kNone) return bad("an offset with a ranking (rank) only.");
   for (const Subject* s : {&q.subject, q.versus_subject ? &*q.versus_subject : nullptr}) {
     static constexpr std::string_view kClasses[] = {"",      "sync",   "alloc",  "free",  "module",
                                                     "setup", "launch", "memcpy", "memset"};
@@ -290,9 +300,13 @@ std::string DescribeQuery(const Query& q) {
   if (q.group_by != GroupBy::kNone) {
     constexpr std::array<std::string_view, 6> by = {"", "name", "GPU", "process", "stream", "enclosing NVTX range"};
     out += fmt::format(", per {}", by[static_cast<size_t>(q.group_by)]);
-    if (q.rank != Rank::kNone) {
+    if (q.rank != Rank::kNone && q.offset > 0 && q.limit <= 1) {
+      out += fmt::format(", the {} from the {} by {}", Ordinal(q.offset + 1), q.rank == Rank::kTop ? "top" : "bottom",
+                         measures.front());
+    } else if (q.rank != Rank::kNone) {
       out += fmt::format(", the {} {} by {}", q.rank == Rank::kTop ? "top" : "bottom", std::max(1, q.limit),
                          measures.front());
+      if (q.offset > 0) out += fmt::format(" after the first {}", q.offset);
     }
   }
   if (q.versus_subject) out += ", against " + SubjectWords(*q.versus_subject);

@@ -253,6 +253,10 @@ std::vector<size_t> PickRows(const Query& q, const skills::Table& t, const Subje
         return q.rank == Rank::kTop ? x > y : x < y;
       });
     }
+    if (q.rank != Rank::kNone) {
+      rows.erase(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(
+                                                  std::min(rows.size(), static_cast<size_t>(std::max(0, q.offset)))));
+    }
     const size_t keep = q.rank != Rank::kNone ? static_cast<size_t>(std::max(1, q.limit)) : 1;
     if (rows.size() > keep) rows.resize(keep);
     return rows;
@@ -275,6 +279,8 @@ std::vector<size_t> PickRows(const Query& q, const skills::Table& t, const Subje
       const double x = CellOr(t, a, column, 0), y = CellOr(t, b, column, 0);
       return q.rank == Rank::kTop ? x > y : x < y;
     });
+    rows.erase(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(
+                                                std::min(rows.size(), static_cast<size_t>(std::max(0, q.offset)))));
     size_t keep = std::min(rows.size(), static_cast<size_t>(std::max(1, q.limit)));
     // A tie with the last one shown is shown too ("which stream runs the most kernels": both, when two run as many).
     while (keep > 0 && keep < rows.size() && keep < static_cast<size_t>(std::max(1, q.limit)) + 5 &&
@@ -859,9 +865,14 @@ void KeepState(const std::vector<Query>& queries, ConversationState& state) {
 }
 
 // The words as a reason or a note quotes them: 'a', 'b'.
+// "'color', 'Paris'"; a note of the filler's own ("(a place with no question)") is no word of the question, and is
+// said without quotes.
 std::string Quoted(const std::vector<std::string>& words) {
   std::string out;
-  for (const std::string& w : words) out += fmt::format("{}'{}'", out.empty() ? "" : ", ", w);
+  for (const std::string& w : words) {
+    const bool note = w.size() > 2 && w.front() == '(' && w.back() == ')';
+    out += (out.empty() ? "" : ", ") + (note ? w : "'" + w + "'");
+  }
   return out;
 }
 

@@ -300,6 +300,12 @@ std::vector<lexicon::Entry> EntriesOf(std::string_view phrase) {
   return it == index->end() ? std::vector<lexicon::Entry>{} : it->second;
 }
 
+// "by base name", "the short names", "their mangled name": a word before "name" says which of an event's names is
+// meant, and is no fragment of one.
+bool NamesAKindOfName(const std::vector<Token>& t, size_t i) {
+  return i + 1 < t.size() && (t[i + 1].lower == "name" || t[i + 1].lower == "names");
+}
+
 // Long-ish: the four readings of a position (whole name, phrase, fragment, number) in their order of precedence.
 std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v) {
   std::vector<Item> items;
@@ -340,7 +346,8 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
       } else if (const auto pattern = item.kind == Item::kUnknown ? PlaceholderPattern(t[i].text) : std::nullopt) {
         if (auto classes = ClassesOfPattern(*pattern, v); !classes.empty())
           item = Item{Item::kName, {}, *pattern, std::move(classes), 0, {}};
-      } else if (item.kind == Item::kUnknown && t[i].lower.size() >= 3 && IsWordLike(t[i].lower)) {
+      } else if (item.kind == Item::kUnknown && t[i].lower.size() >= 3 && IsWordLike(t[i].lower) &&
+                 !NamesAKindOfName(t, i)) {
         if (auto classes = ClassesOf(t[i].lower, v, false); !classes.empty()) {
           item = Item{Item::kName, {}, t[i].text, std::move(classes), 0, {}};
         } else if (const std::string stem = t[i].lower.substr(0, t[i].lower.size() - 1);
@@ -437,6 +444,7 @@ struct Clause {
   bool every = false;                  // "all", "every", "total", "overall": the whole kind, not the events said before
   bool than = false;                   // "than" said (not "vs" or "or", which may set two measures side by side)
   bool per_unit = false;               // "size per migration", "time per copy": the events named after "per" only
+  int32_t position = 0;                // "the second one", "the third largest": a place in a ranking, from 2
   std::vector<std::string> not_held;   // words for what no Query measures (Reading::not_held)
   std::vector<std::string> described;  // plain words taken as describing the named events (Reading::described)
   std::vector<std::string> unread;
@@ -603,6 +611,8 @@ std::optional<GroupBy> GroupAfter(const std::vector<Item>& items, size_t i) {
   // Stop words, and a number before a plural noun, do not count towards the three: "each of the two processes".
   size_t said = 0;
   for (size_t j = i + 1; j < items.size() && said < 3; ++j) {
+    // "the highest total time across both GPUs": what the sum is taken over, not what is ranked.
+    if (Lower(items[j].word) == "across") return std::nullopt;
     if (items[j].Has(Slot::kStop) ||
         (items[j].kind == Item::kNumber && j + 1 < items.size() && IsGroupNoun(items[j + 1]) && EndsInS(items[j + 1])))
       continue;
@@ -808,14 +818,35 @@ void ReadTwoNames(const std::vector<Item>& items, Clause& c) {
   }
 }
 
-// "the second one", "a third": an ordinal is an instance of something, which a Query does not pick; "a second",
-// "per second" and "2 seconds" are units.
+// "the second one", "a third": an ordinal word; "a second", "per second" and "2 seconds" are units.
 bool IsOrdinal(const std::vector<Item>& items, size_t i) {
   const std::string w = Lower(items[i].word);
-  if (w != "second" && w != "third" && w != "fourth") return false;
+  if (w != "second" && w != "third" && w != "fourth" && w != "fifth") return false;
   if (i == 0) return true;
   const std::string before = Lower(items[i - 1].word);
   return items[i - 1].kind != Item::kNumber && before != "a" && before != "per" && before != "one" && before != "half";
+}
+
+// An ordinal before "one" or a word that ranks ("the second one", "the third largest", "the second slowest"): the
+// position in a ranking, from 2. Before anything else ("the second kernel") it is an instance in time or order, which
+// a Query does not pick: nullopt. Reads "one" after it.
+std::optional<int32_t> RankPosition(const std::vector<Item>& items, size_t i, std::vector<bool>& read) {
+  static constexpr std::string_view kOrdinals[] = {"second", "third", "fourth", "fifth"};
+  const auto* at = std::find(std::begin(kOrdinals), std::end(kOrdinals), Lower(items[i].word));
+  if (at == std::end(kOrdinals) || i + 1 >= items.size()) return std::nullopt;
+  const Item& next = items[i + 1];
+  const std::string w = Lower(next.word);
+  const bool ranks = next.Has(Slot::kTop) || next.Has(Slot::kBottom) ||
+                     std::any_of(next.entries.begin(), next.entries.end(), [](const lexicon::Entry& e) {
+                       return e.slot == Slot::kMeasure && (e.value == static_cast<uint8_t>(Measure::kMax) ||
+                                                           e.value == static_cast<uint8_t>(Measure::kMin));
+                     });
+  if (w == "one" || w == "ones") {
+    read[i + 1] = true;
+  } else if (!ranks) {
+    return std::nullopt;
+  }
+  return static_cast<int32_t>(at - std::begin(kOrdinals)) + 2;
 }
 
 // Clause::gpu_kinds' bit of a kind of events: kernels 1, copies 2, memsets 4, others none.
@@ -1048,6 +1079,16 @@ void ReadWordFlags(const std::string& lower, Clause& c) {
   c.slower = c.slower || lower == "slower";
 }
 
+// An ordinal word: a place in a ranking ("the second one"), else unread ("the second kernel").
+void ReadOrdinal(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bool>& read) {
+  read[i] = true;
+  if (auto n = RankPosition(items, i, read)) {
+    c.position = *n;
+  } else {
+    c.unread.push_back(items[i].word);
+  }
+}
+
 // One pass over a clause's items: names, then each lexicon entry; what nothing read is returned as unread.
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
@@ -1068,14 +1109,14 @@ Clause ReadClause(const std::vector<Item>& items) {
       inside_next = false;
       continue;
     }
+    if ((it.kind == Item::kLex || it.kind == Item::kUnknown) && IsOrdinal(items, i)) {
+      ReadOrdinal(items, i, c, read);
+      continue;
+    }
     if (it.kind != Item::kLex) continue;
     read[i] = true;
     const std::string lower = Lower(it.word);
     ReadWordFlags(lower, c);
-    if (IsOrdinal(items, i)) {
-      c.unread.push_back(it.word);
-      continue;
-    }
     inside_next = it.Has(Slot::kInside) || (inside_next && it.Has(Slot::kStop));
     if (!c.noun && IsGroupNoun(it) && !it.Has(Slot::kEvents)) c.noun = GroupOfNoun(it);
     // "what kernel ran", "what stream carries the most": "what" before a noun is "which".
@@ -1736,6 +1777,19 @@ void NotNestedInTheirFamily(Query& q) {
     q.scope.inside.clear();
 }
 
+// "what about the second one?", "the third largest": one place of the ranking the clause or the question before it
+// made (false: nothing is ranked). A question of its own starts its ranking from the first.
+bool TakePosition(const Clause& c, Query& q) {
+  if (c.position > 0) {
+    if (q.rank == Rank::kNone) return false;
+    q.offset = c.position - 1;
+    q.limit = 1;
+  } else if (c.rank != Rank::kNone || c.group || !c.measures.empty() || c.which) {
+    q.offset = 0;
+  }
+  return true;
+}
+
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // "How many cudaMalloc calls, and how long did the slowest call take?": the one extreme event of the kind just
   // named is one of those events, as "the slowest of those calls" is; "which call is the slowest" still ranks names.
@@ -1804,6 +1858,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
     q.rank = previous->rank;
     q.limit = previous->limit;
   }
+  if (!TakePosition(c, q)) return std::nullopt;
   if (!Held(q)) return std::nullopt;
   FillVersus(c, q);
   if (!FillVersusMeasure(c, q)) return std::nullopt;
@@ -1838,7 +1893,7 @@ std::vector<Query> Merge(std::vector<Query> queries) {
 // calls ...", "for each process, ...") lends it to the clause after it.
 bool OnlyScope(const Clause& c) {
   const bool asks = !c.measures.empty() || c.weak_total || c.weak_time || c.which || c.count_groups ||
-                    c.rank != Rank::kNone || c.versus || c.compare || c.yes_no;
+                    c.rank != Rank::kNone || c.versus || c.compare || c.yes_no || c.position > 0;
   const bool says = !c.devices.empty() || !c.pids.empty() || c.stream >= 0 || !c.inside.empty() || c.from_s ||
                     !c.names.empty() || c.events || !c.copy_kind.empty() || !c.api_class.empty() || c.group;
   return !asks && says;
@@ -2050,16 +2105,18 @@ bool AsksNothing(const Clause& c) {
   return c.measures.empty() && !c.weak_total && !c.weak_time && !c.events && c.names.empty() && c.devices.empty() &&
          c.pids.empty() && !c.which && !c.range_noun && !c.count_groups && c.inside.empty() && c.stream < 0 &&
          c.rank == Rank::kNone && !c.rank_by_size && !c.rank_by_measure && !c.threshold && c.copy_kind.empty() &&
-         c.memory.empty() && c.api_class.empty();
+         c.memory.empty() && c.api_class.empty() && c.position == 0;
 }
 
 // "What bandwidth do the HtoD copies reach, and on GPU 1?": a last clause that only names a place or events asks the
-// question before it again of them, as a follow-up does in a conversation; never dropped in silence.
-void AskLentAgain(const Lent& lent, std::vector<Query>& queries, Reading& reading) {
+// question before it again of them; "and on device 1?" alone asks the conversation's last question again (`before`).
+// Never dropped in silence.
+void AskLentAgain(const Lent& lent, const Query* before, std::vector<Query>& queries, Reading& reading) {
   if (!lent.clause) return;
-  if (!lent.used && !queries.empty()) {
+  const Query* again_of = queries.empty() ? before : &queries.back();
+  if (!lent.used && again_of) {
     Clause c = *lent.clause;
-    if (auto again = ToQuery(c, &queries.back())) {
+    if (auto again = ToQuery(c, again_of)) {
       queries.push_back(std::move(*again));
       return;
     }
@@ -2142,7 +2199,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
     reading.unread.push_back(words);
     reading.unbuilt = true;
   }
-  AskLentAgain(lent, queries, reading);
+  AskLentAgain(lent, before, queries, reading);
   reading.queries = Merge(std::move(queries));
   UnreadSharesOfASpan(reading);
   return reading;

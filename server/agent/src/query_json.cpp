@@ -202,6 +202,12 @@ Status ReadShape(const json& j, const std::string& path, Query& q) {
     if (*l < 0 || *l > 100) return Bad(path + ".limit", fmt::format("{} is not 0 to 100", *l));
     q.limit = static_cast<int32_t>(*l);
   }
+  if (j.contains("offset")) {
+    auto o = Integer(j.at("offset"), path + ".offset");
+    if (!o) return o.error();
+    if (*o < 0 || *o > 100) return Bad(path + ".offset", fmt::format("{} is not 0 to 100", *o));
+    q.offset = static_cast<int32_t>(*o);
+  }
   if (j.contains("yesIfLess")) {
     if (!j.at("yesIfLess").is_boolean()) return Bad(path + ".yesIfLess", "not true or false");
     q.yes_if_less = j.at("yesIfLess").get<bool>();
@@ -306,6 +312,11 @@ nlohmann::json QuerySchema() {
             {"groupBy", {{"enum", Names(GroupByNames())}, {"description", "One figure per group"}}},
             {"rank", {{"enum", Names(RankNames())}, {"description", "With groupBy: the top or bottom groups"}}},
             {"limit", {{"type", "integer"}, {"minimum", 0}, {"maximum", 100}}},
+            {"offset",
+             {{"type", "integer"},
+              {"minimum", 0},
+              {"maximum", 100},
+              {"description", "With rank: the groups passed over before those shown (\"the second one\": 1)"}}},
             {"versusSubject", SubjectSchema()},
             {"versusScope", ScopeSchema()},
             {"versusMeasure",
@@ -327,7 +338,7 @@ nlohmann::json QuerySchema() {
 Expected<Query> QueryFromJson(const nlohmann::json& j, const std::string& path) {
   using namespace query_json;  // this file's own helpers
   if (Status ok = CheckObject(j, path,
-                              {"measures", "subject", "scope", "groupBy", "rank", "limit", "versusSubject",
+                              {"measures", "subject", "scope", "groupBy", "rank", "limit", "offset", "versusSubject",
                                "versusScope", "versusMeasure", "form", "yesIfLess", "threshold"});
       !ok)
     return ok.error();
@@ -390,6 +401,7 @@ nlohmann::json QueryToJson(const Query& q) {
   if (q.group_by != GroupBy::kNone) out["groupBy"] = std::string(GroupByNames()[static_cast<size_t>(q.group_by)]);
   if (q.rank != Rank::kNone) out["rank"] = std::string(RankNames()[static_cast<size_t>(q.rank)]);
   if (q.limit > 0) out["limit"] = q.limit;
+  if (q.offset > 0) out["offset"] = q.offset;
   if (q.versus_subject) out["versusSubject"] = SubjectToJson(*q.versus_subject);
   if (q.versus_scope) out["versusScope"] = ScopeToJson(*q.versus_scope);
   if (q.form != Form::kNumber) out["form"] = std::string(FormNames()[static_cast<size_t>(q.form)]);

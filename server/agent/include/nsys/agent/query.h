@@ -111,6 +111,7 @@ struct Query {
   GroupBy group_by = GroupBy::kNone;
   Rank rank = Rank::kNone;  // with group_by: which group(s) come first by the first measure
   int32_t limit = 0;        // with rank: how many groups (0 = 1)
+  int32_t offset = 0;       // with rank: how many groups are passed over before those shown ("the second one": 1)
   // A comparison: the same measures of another subject or in another scope; the answer says which is larger, by how
   // much and the ratio.
   std::optional<Subject> versus_subject;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "nsys/agent/query_json.h"
 #include "nsys/protocol/query.h"
 #include "nsys/wire/query.h"
 
@@ -105,6 +106,43 @@ TEST(WireQuery, TheSchemaEnumeratesTheAgentsOwnNames) {
   // Every member the reader takes is in the schema, and nothing else.
   const Json written = Json(ToQuerySpec(agent::Query{}));
   for (const auto& [key, value] : written.items()) EXPECT_TRUE(schema["properties"].contains(key)) << key;
+}
+
+// The protocol's spec carries every member of the agent's schema, the scope's and the subject's too: a member it
+// lacked would be dropped in silence on the way from a client (LSP nsys/query, MCP query, `ask --query`) to the
+// reader, and the Query answered without it.
+TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
+  const Json schema = QuerySchema();
+  agent::Query q;
+  q.measures = {agent::Measure::kGrid, agent::Measure::kSmCount};
+  q.subject = agent::Subject{agent::EventKind::kMemcpy, "x", "HtoD", "", true, "pinned"};
+  q.scope = agent::Scope{{0}, {7}, 3, "fwd", 0.0, 0.5, 1, 2, 3, 4, true};
+  q.versus_subject = q.subject;
+  q.versus_scope = q.scope;
+  q.group_by = agent::GroupBy::kName;
+  q.rank = agent::Rank::kTop;
+  q.limit = 2;
+  q.offset = 1;
+  q.versus_measure = agent::Measure::kSmCount;
+  q.form = agent::Form::kYesNo;
+  q.yes_if_less = true;
+  q.threshold = 1.5;
+  const Json full = agent::QueryToJson(q);
+  EXPECT_EQ(Json(ToQuerySpec(q)), full);  // nothing dropped on the way through the protocol's spec
+  const auto names = [](const Json& object) {
+    std::vector<std::string> out;
+    for (const auto& [key, value] : object.items()) out.push_back(key);
+    return out;
+  };
+  EXPECT_EQ(names(full), names(schema["properties"]));
+  EXPECT_EQ(names(full["scope"]), names(schema["properties"]["scope"]["properties"]));
+  q.versus_subject.reset();  // a versus measure is not with a versus side (CheckQuery)
+  q.versus_scope.reset();
+  auto back = ToQueries({Spec(agent::QueryToJson(q))});
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->front().versus_measure, agent::Measure::kSmCount);
+  EXPECT_EQ(back->front().offset, 1);
+  EXPECT_TRUE(back->front().scope.from_first_kernel);
 }
 
 }  // namespace

@@ -37,6 +37,7 @@ struct QueryScope {
   std::optional<double> from_seconds, to_seconds;  // from the profile's start
   // Bounds on each event, exclusive.
   std::optional<int64_t> longer_than_ns, shorter_than_ns, larger_than_bytes, smaller_than_bytes;
+  std::optional<bool> from_first_kernel;  // the window counts from the first kernel's start in this scope
   static constexpr auto WireFields() {
     using S = QueryScope;
     return std::tuple{Field("devices", &S::devices),
@@ -48,7 +49,8 @@ struct QueryScope {
                       Field("longerThanNs", &S::longer_than_ns),
                       Field("shorterThanNs", &S::shorter_than_ns),
                       Field("largerThanBytes", &S::larger_than_bytes),
-                      Field("smallerThanBytes", &S::smaller_than_bytes)};
+                      Field("smallerThanBytes", &S::smaller_than_bytes),
+                      Field("fromFirstKernel", &S::from_first_kernel)};
   }
   bool operator==(const QueryScope&) const = default;
 };
@@ -60,11 +62,13 @@ struct QuerySpec {
   std::optional<std::string> group_by;  // none, name, device, pid, stream, range
   std::optional<std::string> rank;      // none, top, bottom
   std::optional<int64_t> limit;
+  std::optional<int64_t> offset;  // with rank: the groups passed over before those shown
   std::optional<QuerySubject> versus_subject;
   std::optional<QueryScope> versus_scope;
   std::optional<std::string> form;  // number, yes_no, name, table
   std::optional<bool> yes_if_less;
-  std::optional<double> threshold;  // yes_no without a versus side: is the first measure above it?
+  std::optional<double> threshold;            // yes_no without a versus side: is the first measure above it?
+  std::optional<std::string> versus_measure;  // the first measure against this one of the same events
   static constexpr auto WireFields() {
     using S = QuerySpec;
     return std::tuple{Field("measures", &S::measures),
@@ -73,11 +77,13 @@ struct QuerySpec {
                       Field("groupBy", &S::group_by),
                       Field("rank", &S::rank),
                       Field("limit", &S::limit),
+                      Field("offset", &S::offset),
                       Field("versusSubject", &S::versus_subject),
                       Field("versusScope", &S::versus_scope),
                       Field("form", &S::form),
                       Field("yesIfLess", &S::yes_if_less),
-                      Field("threshold", &S::threshold)};
+                      Field("threshold", &S::threshold),
+                      Field("versusMeasure", &S::versus_measure)};
   }
   bool operator==(const QuerySpec&) const = default;
 };

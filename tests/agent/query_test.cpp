@@ -837,6 +837,13 @@ TEST(QueryExecute, RegistersSharedMemoryDimensionsAndSms) {
   EXPECT_NE(f.find("(yes if blocks per grid is below SMs of its GPU)"), std::string::npos) << f;
   EXPECT_NE(f.find("Yes: saxpy: blocks per grid 2, SMs on its GPU 108"), std::string::npos) << f;
   EXPECT_NE(f.find("Blocks per grid 2 is below SMs on its GPU 108."), std::string::npos) << f;
+  // The H100 export has no TARGET_INFO_GPU table: no SM count to compare with, said so, never "above 0".
+  auto unknown = ws.Ask({h100->id, "Does reduce_kernel launch fewer thread blocks than the GPU has SMs?", ""}, {});
+  ASSERT_TRUE(unknown.ok());
+  const std::string& u = unknown->answer.summary;
+  EXPECT_NE(u.find("Cannot say: "), std::string::npos) << u;
+  EXPECT_NE(u.find("The export does not record how many SMs the GPU has"), std::string::npos) << u;
+  EXPECT_EQ(u.find("is above SMs"), std::string::npos) << u;
 }
 
 TEST(QueryExecute, DescribedWordsMarginsAndClausesNoQueryHolds) {

@@ -630,6 +630,10 @@ std::pair<std::string, std::string> MeasuresVerdict(const Query& q, const Side& 
   const Value& va = side.table.rows[side.rows.front()][*ca];
   const Value& vb = side.table.rows[side.rows.front()][*cb];
   const double x = NumberOf(va).value_or(0), y = NumberOf(vb).value_or(0);
+  // launch_sizes' sm_count is 0 where the export does not record the GPU's SMs: nothing to compare with.
+  if ((a == Measure::kSmCount && x == 0) || (b == Measure::kSmCount && y == 0))
+    return {q.form == Form::kYesNo ? "Cannot say: " : "",
+            " The export does not record how many SMs the GPU has, so the comparison cannot be made."};
   const std::string relation = x < y ? "below" : (x > y ? "above" : "equal to");
   std::string words(kWords[static_cast<size_t>(a)]);
   UpperFirst(words);

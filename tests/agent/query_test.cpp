@@ -537,6 +537,36 @@ TEST(QueryFill, AFollowUpAsksAgainThereOrTakesOnePlaceOfTheRanking) {
   EXPECT_EQ(own.queries.front().offset, 0);
 }
 
+// What a question says beside its events: a word written as a name the profile lacks is not a description of them (a
+// library's or a copy kind's is); a percentage beside the idle time is the idle share; a name lent by a clause of
+// its own fits the events the next clause names, or is unread; an explanation that names the events is not dropped.
+TEST(QueryFill, NamesTheProfileLacksLentNamesAndExplanationsThatName) {
+  const auto unread = [](const char* question) {
+    const Reading r = Fill(question);
+    return r.unread.empty() ? std::string() : r.unread.front();
+  };
+  EXPECT_EQ(unread("How much GPU time did the FlashAttention nvfuser kernels take?"), "FlashAttention");
+  EXPECT_TRUE(Fill("How much GPU time did the cuBLASLt nvfuser kernels take?").complete());
+  EXPECT_TRUE(Fill("How many nvFuser-generated kernels (names containing nvfuser_) ran?").complete());
+  const Reading idle = Fill("How long was GPU 0 idle? Give the idle time and the percentage.");
+  ASSERT_TRUE(idle.complete());
+  const auto& ms = idle.queries.back().measures;
+  EXPECT_NE(std::find(ms.begin(), ms.end(), Measure::kIdleShare), ms.end()) << DescribeQuery(idle.queries.back());
+  EXPECT_EQ(std::find(ms.begin(), ms.end(), Measure::kShare), ms.end()) << DescribeQuery(idle.queries.back());
+  // A range said as a range is where the next clause's kernels are; a range's name lent to kernels is no filter.
+  Check("For the forward ranges: how many kernels were launched inside them?",
+        {Q({Measure::kCount}, {EventKind::kKernels, ""}, Scope{{}, {}, -1, "forward", {}, {}})});
+  EXPECT_EQ(unread("For the forward sim: how many kernels ran inside aten::linear?"), "forward");
+  EXPECT_EQ(unread("cudaMalloc: total time of forward versus aten::linear?"), "cudaMalloc");
+  EXPECT_TRUE(Fill("On the nvfuser kernels on GPU 1: what was the longest nvfuser_pointwise there?").complete());
+  EXPECT_FALSE(Fill("What fraction of kernel time is nvfuser, i.e. nvfuser_pointwise_f0_c1_r0_g0 plus "
+                    "vectorized_elementwise_kernel?")
+                   .complete());
+  EXPECT_TRUE(Fill("What was the launch latency of nvfuser_pointwise, i.e. from the start of the cudaLaunchKernel "
+                   "call to the kernel starting?")
+                  .complete());
+}
+
 TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   const auto error = [](const char* text) {
     auto q = QueriesFromJson(nlohmann::json::parse(text));

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <functional>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -231,17 +230,6 @@ std::string ScopeText(const Ctx& c) {
   return s;
 }
 
-// A library or framework named for context ("cuFFT's regular_fft kernel", "this TensorRT engine"): no kernel need
-// carry its name, so one that names none is no unknown kernel.
-bool IsLibraryName(const std::string& lower) {
-  static const std::set<std::string_view> kNames = {
-      "cufft",       "cublas",   "cublaslt", "cudnn",   "cusparse", "cusolver",  "curand",   "nccl",       "cutlass",
-      "thrust",      "tensorrt", "triton",   "xla",     "jax",      "pytorch",   "torch",    "tensorflow", "keras",
-      "julia",       "openmp",   "openacc",  "nvfuser", "apex",     "deepspeed", "megatron", "vllm",       "onnx",
-      "onnxruntime", "cupy",     "numba",    "rapids",  "kokkos",   "raja"};
-  return kNames.count(lower) > 0;
-}
-
 // Candidate words for a kernel name: quoted text, identifier-like words, then plain words that are not common.
 std::vector<std::pair<std::string, bool>> KernelCandidates(const Parsed& p) {
   std::vector<std::pair<std::string, bool>> out;  // (lower-case text, strong: quoted or identifier-like)
@@ -266,7 +254,7 @@ std::vector<std::pair<std::string, bool>> KernelCandidates(const Parsed& p) {
   // Grid and block dims please.").
   std::stable_partition(out.begin(), out.end(), [](const auto& cand) { return cand.second; });
   // A library or framework name is context ("This is nvFuser on an H200"): tried last.
-  std::stable_partition(out.begin(), out.end(), [](const auto& cand) { return !IsLibraryName(cand.first); });
+  std::stable_partition(out.begin(), out.end(), [](const auto& cand) { return !lexicon::IsLibraryName(cand.first); });
   return out;
 }
 
@@ -441,7 +429,7 @@ std::optional<Answer> ResolveKernels(Ctx& c) {
       return std::nullopt;
     }
     const bool says_kernel = HasWord(c.p.lower, "kernel") || c.p.topic.empty() || c.p.topic == "kernels";
-    if (strong && says_kernel && !nccl && cand.find("cuda") != 0 && !IsLibraryName(cand)) {
+    if (strong && says_kernel && !nccl && cand.find("cuda") != 0 && !lexicon::IsLibraryName(cand)) {
       std::string closest;
       for (const auto& n : ClosestKernels(*all, cand)) closest += (closest.empty() ? "" : ", ") + n;
       return Refuse({fmt::format("No kernel named '{}' in this profile; closest: {}.", cand, closest),

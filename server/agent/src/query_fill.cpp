@@ -1488,18 +1488,39 @@ std::vector<std::string> ReadSpanPhrase(std::vector<Item>& s) {
 }
 
 // "the launch latency of X, i.e. from the start of the call to the kernel starting": what follows "i.e." or "that
-// is" restates what came before it; it is read as said, not as more to answer.
-void DropExplanation(std::vector<Item>& sentence) {
+// is" restates what came before it; it is read as said, not as more to answer. One that names events ("layout
+// transposes, i.e. nchwToNhwcKernel plus nhwcToNchwKernel") says which events are meant, which the words before it
+// may not: returned, to be said unread, never dropped in silence.
+std::optional<std::string> DropExplanation(std::vector<Item>& sentence) {
   for (size_t i = 0; i < sentence.size(); ++i) {
     const std::string w = Lower(sentence[i].word);
     if (w == "i.e" || w == "ie" || w == "that is" || w == "namely" || w == "meaning") {
       const bool ends = !sentence.empty() && sentence.back().kind == Item::kSeparator;
+      const size_t stop = sentence.size() - (ends ? 1 : 0);
+      // Names of the kinds the words before it name, or names where those name none, say which events; names of
+      // another kind define a measure ("latency of add_arrays_, i.e. from the start of the cuLaunchKernel call").
+      std::vector<NameClass> before;
+      for (size_t k = 0; k < i; ++k) {
+        if (sentence[k].kind == Item::kName)
+          before.insert(before.end(), sentence[k].classes.begin(), sentence[k].classes.end());
+      }
+      const bool names =
+          std::any_of(sentence.begin() + static_cast<std::ptrdiff_t>(i),
+                      sentence.begin() + static_cast<std::ptrdiff_t>(stop), [&](const Item& it) {
+                        return it.kind == Item::kName &&
+                               (before.empty() || std::any_of(it.classes.begin(), it.classes.end(), [&](NameClass k) {
+                                  return std::find(before.begin(), before.end(), k) != before.end();
+                                }));
+                      });
+      std::optional<std::string> said;
+      if (names) said = WordsOf(sentence, i, stop);
       Item end = ends ? sentence.back() : Item{};
       sentence.resize(i);
       if (ends) sentence.push_back(std::move(end));
-      return;
+      return said;
     }
   }
+  return std::nullopt;
 }
 
 // "..., and what's the effective bandwidth if you divide those bytes by the total time the copies took?": a condition
@@ -1717,9 +1738,17 @@ void MeasuresSaidBefore(Clause& c, const Query* previous) {
   const auto before = [&](Measure m) {
     return previous && std::find(previous->measures.begin(), previous->measures.end(), m) != previous->measures.end();
   };
-  if (only({Measure::kShare, Measure::kSpan}) && c.measures.size() == 2 &&
+  if (only({Measure::kShare, Measure::kSpan}) && (c.measures.size() == 2 || !HasSubject(c)) &&
+      std::find(c.measures.begin(), c.measures.end(), Measure::kShare) != c.measures.end() &&
       (before(Measure::kIdle) || before(Measure::kBusy)))
     c.measures = {before(Measure::kIdle) ? Measure::kIdleShare : Measure::kUtilization};
+  // "Give the idle time and the percentage": a share beside the idle or busy time, of nothing else, is that time's
+  // share of the span.
+  const auto has = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
+  if (has(Measure::kShare) && (has(Measure::kIdle) != has(Measure::kBusy))) {
+    std::replace(c.measures.begin(), c.measures.end(), Measure::kShare,
+                 has(Measure::kIdle) ? Measure::kIdleShare : Measure::kUtilization);
+  }
 }
 
 // The events a clause means, where it names them again only to point back at those of the Query before it.
@@ -1899,12 +1928,53 @@ bool OnlyScope(const Clause& c) {
   return !asks && says;
 }
 
+// The class of names a kind of events has; copies and memsets have none.
+std::optional<NameClass> NameClassOf(std::optional<EventKind> e) {
+  if (e == EventKind::kApi) return NameClass::kApi;
+  if (e == EventKind::kKernels) return NameClass::kKernel;
+  if (e == EventKind::kNvtx) return NameClass::kNvtx;
+  return std::nullopt;
+}
+
+// Whether names lent to clause `to` can be of the events it names itself: "For cudaMalloc: how many calls" lends a
+// call's name to calls; "For the LLaMA sim: how many kernels ran inside layer_3" cannot lend a range's name to kernels.
+// "For the layer_3 ranges: how many kernels ran inside them": ranges said as ranges are where the events are.
+bool NamesFit(const Clause& from, const Clause& to) {
+  const auto& names = from.names;
+  // "MPI calls as NVTX ranges. How much time in MPI_Send versus MPI_Recv?": a clause that sets two named sides
+  // against each other has no place for a name lent to it.
+  if (!to.versus_names.empty()) return false;
+  if (!to.events || !to.copy_kind.empty() || to.range_noun || from.range_noun) return true;
+  const auto wanted = NameClassOf(to.events);
+  return std::all_of(names.begin(), names.end(), [&](const auto& n) {
+    return wanted && std::find(n.second.begin(), n.second.end(), *wanted) != n.second.end();
+  });
+}
+
+// Whether each name lent is a part of a name the clause says, or holds one ("the SendRecv kernels on device 1: the
+// longest ncclDevKernel_SendRecv there"): the same events, said again.
+bool SameNames(const Clause& from, const Clause& to) {
+  return std::all_of(from.names.begin(), from.names.end(), [&](const auto& lent) {
+    const std::string a = Lower(lent.first);
+    return std::any_of(to.names.begin(), to.names.end(), [&](const auto& own) {
+      const std::string b = Lower(own.first);
+      return a.find(b) != std::string::npos || b.find(a) != std::string::npos;
+    });
+  });
+}
+
 // `subject` false: only the place. "This is a unified-memory run. How many HtoD migrations, and how many bytes did
 // they move?": a clause naming nothing after a Query built since asks about that Query's events (the migrations),
 // which the first Query took from the scene and narrowed, not about every unified-memory copy the scene names.
-void LendScope(const Clause& from, Clause& to, bool subject) {
+// Returns false when the names lent do not fit the events `to` names (NamesFit), and were not lent.
+bool LendScope(const Clause& from, Clause& to, bool subject) {
+  // A clause with names of its own takes none lent ("cudaMalloc: total time of forward vs backward?" cannot hold
+  // cudaMalloc): unfit, unless the lent names are ranges it points back at ("layer_3 ranges: the nvfuser kernels
+  // inside them").
+  const bool fit = !subject || from.names.empty() ||
+                   (to.names.empty() ? NamesFit(from, to) : from.range_noun || to.points_back || SameNames(from, to));
   if (subject) {
-    if (to.names.empty()) to.names = from.names;
+    if (to.names.empty() && fit) to.names = from.names;
     if (!to.group) to.group = from.group;  // "For each process (PID), how many kernels ...": per process
     to.exact.insert(to.exact.end(), from.exact.begin(), from.exact.end());
     if (!to.events) to.events = from.events;
@@ -1922,6 +1992,7 @@ void LendScope(const Clause& from, Clause& to, bool subject) {
     to.to_s = from.to_s;
     to.from_first_kernel = from.from_first_kernel;
   }
+  return fit;
 }
 
 // Sentences: the items up to each full stop, question or exclamation mark, the mark kept at the sentence's end.
@@ -2000,15 +2071,10 @@ void LendScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
   // "Both processes call cudaStreamSynchronize. ... in that call?": the scene's names serve a question of none.
   // "The host seems to sit in cudaDeviceSynchronize a lot. How many calls ...": the scene's one name, of the kind
   // of events the question counts, is what it asks about.
-  const auto name_class = [](std::optional<EventKind> e) -> std::optional<NameClass> {
-    if (e == EventKind::kApi) return NameClass::kApi;
-    if (e == EventKind::kKernels) return NameClass::kKernel;
-    if (e == EventKind::kNvtx) return NameClass::kNvtx;
-    return std::nullopt;  // copies and memsets have no names
-  };
-  const bool of_its_kind = scene.names.size() == 1 && !scene.events && name_class(c.events) &&
+  const auto name_class = NameClassOf(c.events);
+  const bool of_its_kind = scene.names.size() == 1 && !scene.events && name_class &&
                            std::find(scene.names.front().second.begin(), scene.names.front().second.end(),
-                                     *name_class(c.events)) != scene.names.front().second.end() &&
+                                     *name_class) != scene.names.front().second.end() &&
                            c.copy_kind.empty() && !c.range_noun;
   if (c.names.empty() && !scene.names.empty() && (PointsBack(items) || of_its_kind)) LendSubject(scene, c);
   // "Julia on a V100, just one kernel. How many thread blocks did its grid have?": the scene's events, unnamed.
@@ -2081,7 +2147,8 @@ struct Lent {
 // Whether clause `c` was taken as a scope: asked again at once after "what about" ("What bandwidth do the HtoD
 // copies reach, what about DtoH, and which is faster?": no scope for the clauses after it), or kept in `lent`.
 // Otherwise the scope lent before is lent to `c`.
-bool TakeScope(Clause& c, const std::vector<Item>& items, std::vector<Query>& queries, Lent& lent) {
+bool TakeScope(Clause& c, const std::vector<Item>& items, std::vector<Query>& queries, Lent& lent,
+               std::vector<std::string>& unread) {
   if (OnlyScope(c) && !queries.empty() && AsksAgain(items)) {
     if (auto again = ToQuery(c, &queries.back())) {
       queries.push_back(std::move(*again));
@@ -2093,7 +2160,10 @@ bool TakeScope(Clause& c, const std::vector<Item>& items, std::vector<Query>& qu
     return true;
   }
   if (lent.clause) {
-    LendScope(*lent.clause, c, HasSubject(c) || queries.size() == lent.at);
+    // A name that fits none of the events the clause names is no filter the Query can hold: unread, not dropped.
+    if (!LendScope(*lent.clause, c, HasSubject(c) || queries.size() == lent.at)) {
+      for (const auto& n : lent.clause->names) unread.push_back(n.first);
+    }
     lent.used = true;
   }
   return false;
@@ -2160,7 +2230,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
     }
     ReadNoWork(sentence);
     NamedInParentheses(sentence);
-    DropExplanation(sentence);
+    if (auto said = DropExplanation(sentence)) reading.unread.push_back(std::move(*said));
     for (std::string& d : DropDefinitions(sentence)) reading.defined.push_back(std::move(d));
     for (std::string& d : DropSpokenDefinitions(sentence)) reading.defined.push_back(std::move(d));
     bool first_clause = true;
@@ -2172,7 +2242,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       if (first_clause && context) LendScene(*context, items, c);
       if (first_clause && context && c.which_one && !c.group) c.group = context->noun;  // "which one": of those
       first_clause = false;
-      if (TakeScope(c, items, queries, lent) || AsksNothing(c)) continue;
+      if (TakeScope(c, items, queries, lent, reading.unread) || AsksNothing(c)) continue;
       Clause kept = c;
       auto q = ToQuery(c, queries.empty() ? before : &queries.back());
       if (!q) {

@@ -64,6 +64,11 @@ constexpr std::string_view kMeaningWords[] = {
     "ratio",       "percentile", "median",     "variance",     "deviation",    "jitter",       "spread",
     "outlier",     "outliers",   "nested",     "nesting",      "enclosing",    "enclosed",     "child",
     "children",    "parent",     "parents",    "inner",        "outer",        "according"};
+constexpr std::string_view kLibraryNames[] = {
+    "cufft",       "cublas",   "cublaslt", "cudnn",   "cusparse", "cusolver",  "curand",   "nccl",       "cutlass",
+    "thrust",      "tensorrt", "triton",   "xla",     "jax",      "pytorch",   "torch",    "tensorflow", "keras",
+    "julia",       "openmp",   "openacc",  "nvfuser", "apex",     "deepspeed", "megatron", "vllm",       "onnx",
+    "onnxruntime", "cupy",     "numba",    "rapids",  "kokkos",   "raja"};
 // Words that ask for a cause or a remedy: the Book's diagnosis answers such a question (AskOfflineTurn).
 constexpr std::string_view kDiagnosisWords[] = {"why",      "bottleneck", "bottlenecks", "wrong",          "improve",
                                                 "optimize", "optimise",   "recommend",   "recommendation", "suggest",
@@ -1044,6 +1049,10 @@ bool IsContextWord(std::string_view lower) {
          (letters > 0 || digits >= 3);
 }
 
+bool IsLibraryName(std::string_view lower) {
+  return std::find(std::begin(kLibraryNames), std::end(kLibraryNames), lower) != std::end(kLibraryNames);
+}
+
 bool IsDiagnosisWord(std::string_view lower) {
   return std::find(std::begin(kDiagnosisWords), std::end(kDiagnosisWords), lower) != std::end(kDiagnosisWords);
 }
@@ -1057,16 +1066,27 @@ bool IsDescriptiveWord(std::string_view word) {
   if (word.size() < 2 || !std::isalpha(static_cast<unsigned char>(word.front())) ||
       !std::isalpha(static_cast<unsigned char>(word.back())))
     return false;
-  std::string lower;
   for (char ch : word) {
     if (!std::isalpha(static_cast<unsigned char>(ch)) && ch != '-') return false;  // names: "run_x", "a::b", "fp16"
-    lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   }
-  // Each part of a hyphenated word counts: "co-location" is description, "non-overlapping" is not.
-  for (size_t at = 0; at <= lower.size();) {
-    const size_t dash = std::min(lower.find('-', at), lower.size());
-    const std::string_view part = std::string_view(lower).substr(at, dash - at);
-    if (part.empty() || IsMeaningWord(part) || part == "non" || part == "un") return false;
+  // Each part of a hyphenated word counts: "co-location" is description, "non-overlapping" is not. A part written as
+  // a name ("FlashAttention", "runFusion": a capital after a small letter) is a name the profile does not have, which
+  // says what is asked about, not how it looks; unless it is a library's ("cuBLASLt", "nvFuser-generated") or a copy
+  // kind's ("DtoH"), said to describe.
+  for (size_t at = 0; at <= word.size();) {
+    const size_t dash = std::min(word.find('-', at), word.size());
+    const std::string_view part = word.substr(at, dash - at);
+    std::string lower;
+    for (char ch : part) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const bool camel =
+        std::adjacent_find(part.begin(), part.end(), [](char a, char b) {
+          return std::islower(static_cast<unsigned char>(a)) && std::isupper(static_cast<unsigned char>(b));
+        }) != part.end();
+    const bool copy_kind = std::any_of(kCopyKinds.begin(), kCopyKinds.end(), [&](std::string_view k) {
+      return k.size() == part.size() && std::equal(k.begin(), k.end(), part.begin());
+    });
+    if (camel && !IsLibraryName(lower) && !copy_kind) return false;
+    if (lower.empty() || IsMeaningWord(lower) || lower == "non" || lower == "un") return false;
     at = dash + 1;
   }
   return true;

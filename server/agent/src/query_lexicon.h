@@ -60,6 +60,10 @@ std::span<const std::string_view> ApiClasses();
 // Words that describe the run rather than ask about it, when they are no name of the profile: frameworks and
 // languages ("the JAX run"), and GPU models by their shape ("A100", "RTX 3090", "4060ti": letters and digits).
 bool IsContextWord(std::string_view lower);
+// The names of NVIDIA's libraries and of the frameworks and languages that launch kernels ("cufft", "cublaslt",
+// "nccl", "pytorch", "julia"), lower case: a question says them to describe events or the run, and no event of the
+// profile need carry them in its name.
+bool IsLibraryName(std::string_view lower);
 // Words that ask for a cause or a remedy ("why", "bottleneck", "improve"), lower case.
 bool IsDiagnosisWord(std::string_view lower);
 // Words that may change what a question asks when left unread ("after", "only", "idle", "thread"), the diagnosis

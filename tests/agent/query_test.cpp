@@ -567,6 +567,37 @@ TEST(QueryFill, NamesTheProfileLacksLentNamesAndExplanationsThatName) {
                   .complete());
 }
 
+// A copy's speed is its bandwidth; an origin said in a clause of its own serves the window after it; a word of state
+// used as a word is no part of a name; a number before a ranking word limits the ranking.
+TEST(QueryFill, CopySpeedsOriginsLentWordsOfStateAndSpelledLimits) {
+  Query slower = Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"});
+  slower.versus_subject = Subject{EventKind::kMemcpy, "", "DtoH"};
+  slower.form = Form::kYesNo;
+  slower.yes_if_less = true;
+  Check("Is the HtoD direction slower than DtoH?", {slower});
+  Query early = Q({Measure::kCount}, {EventKind::kKernels, ""}, Scope{{0}, {}, -1, "", 0.0, 0.1});
+  early.scope.from_first_kernel = true;
+  Check("Counting from the first kernel on device 0, how many kernels started on device 0 during the first 100 ms?",
+        {early});
+  EXPECT_FALSE(Fill("Counting from the first kernel, how many cudaMalloc calls were made?").complete());
+  QueryVocabulary v = Vocabulary();
+  v.api.push_back("cudaStreamWaitEvent");
+  const Reading waits = FillQueries("How long does the host wait in cudaStreamSynchronize overall?", v);
+  ASSERT_EQ(waits.queries.size(), 1u);
+  EXPECT_EQ(waits.queries.front().subject.name, "cudaStreamSynchronize");  // "wait" is no part of a name here
+  EXPECT_EQ(FillQueries("How many wait calls are there?", v).queries.front().subject.name, "wait");
+  Query five = Q({Measure::kShare}, {EventKind::kKernels, ""});
+  five.group_by = GroupBy::kName;
+  five.rank = Rank::kTop;
+  five.limit = 5;
+  Check("What fraction of kernel time do the five most expensive kernels account for?", {five});
+  Query config = Q({Measure::kGrid, Measure::kBlock, Measure::kRegisters}, {EventKind::kKernels, "nvfuser_pointwise"});
+  Check("launch config for nvfuser_pointwise? grid, block, regs/thread", {config});
+  Query by_gpu = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  by_gpu.group_by = GroupBy::kDevice;
+  Check("total kernel time grouped by GPU", {by_gpu});
+}
+
 TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   const auto error = [](const char* text) {
     auto q = QueriesFromJson(nlohmann::json::parse(text));

@@ -306,6 +306,16 @@ bool NamesAKindOfName(const std::vector<Token>& t, size_t i) {
   return i + 1 < t.size() && (t[i + 1].lower == "name" || t[i + 1].lower == "names");
 }
 
+// A word that may change what a question asks ("wait", "layer", "step") is a part of a name only before a noun for
+// events ("the step ranges", "the wait calls"): "the host waits in cudaEventSynchronize", "the TensorRT layer
+// /maxpool/MaxPool" use it as a word.
+bool MeaningWordUsedAsAWord(const std::vector<Token>& t, size_t i) {
+  if (!lexicon::IsMeaningWord(t[i].lower)) return false;
+  if (i + 1 >= t.size()) return true;
+  const auto next = EntriesOf(t[i + 1].lower);
+  return std::none_of(next.begin(), next.end(), [](const lexicon::Entry& e) { return e.slot == Slot::kEvents; });
+}
+
 // Long-ish: the four readings of a position (whole name, phrase, fragment, number) in their order of precedence.
 std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v) {
   std::vector<Item> items;
@@ -347,7 +357,7 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
         if (auto classes = ClassesOfPattern(*pattern, v); !classes.empty())
           item = Item{Item::kName, {}, *pattern, std::move(classes), 0, {}};
       } else if (item.kind == Item::kUnknown && t[i].lower.size() >= 3 && IsWordLike(t[i].lower) &&
-                 !NamesAKindOfName(t, i)) {
+                 !NamesAKindOfName(t, i) && !MeaningWordUsedAsAWord(t, i)) {
         if (auto classes = ClassesOf(t[i].lower, v, false); !classes.empty()) {
           item = Item{Item::kName, {}, t[i].text, std::move(classes), 0, {}};
         } else if (const std::string stem = t[i].lower.substr(0, t[i].lower.size() - 1);
@@ -932,6 +942,19 @@ bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e,
   }
 }
 
+// "the 3 kernels", "the five most expensive kernels", "the 10 slowest calls": a number before an events noun, with
+// at most two words that rank or describe between them.
+std::optional<size_t> NumberBeforeNoun(const std::vector<Item>& items, size_t i, const std::vector<bool>& read) {
+  for (size_t k = i, between = 0; k-- > 0 && between <= 2; ++between) {
+    if (items[k].kind == Item::kNumber) return read[k] ? std::nullopt : std::optional<size_t>(k);
+    const bool ranks = items[k].Has(Slot::kTop) || items[k].Has(Slot::kBottom) || items[k].Has(Slot::kMeasure);
+    const bool describes = items[k].kind == Item::kUnknown && lexicon::IsDescriptiveWord(items[k].word);
+    if (!ranks && !describes && !(items[k].kind == Item::kUnknown && lexicon::IsMeaningWord(Lower(items[k].word))))
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 // One lexicon entry at position i, read where it stands: a noun after "which", ids after a noun, a side of "than".
 void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e, Clause& c, std::vector<bool>& read) {
   if (ReadFlag(items, i, e, c)) return;
@@ -948,7 +971,7 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
       c.wall = c.wall || e.value == 3;
       break;
     case Slot::kEvents:
-      if (i > 0 && items[i - 1].kind == Item::kNumber && !read[i - 1]) c.number_before_noun = i - 1;
+      if (auto n = NumberBeforeNoun(items, i, read)) c.number_before_noun = *n;
       c.gpu_kinds |= GpuKindBit(static_cast<EventKind>(e.value));
       if (c.versus && (c.events || !c.names.empty() || !c.copy_kind.empty())) {
         c.versus_events = static_cast<EventKind>(e.value);
@@ -1032,6 +1055,12 @@ bool PointsBackWord(const std::string& lower) {
          lower == "they";
 }
 
+// Whether a clause asks something: a measure, "which", a ranking, a comparison, a yes or no, a place in a ranking.
+bool Asks(const Clause& c) {
+  return !c.measures.empty() || c.weak_total || c.weak_time || c.which || c.count_groups || c.rank != Rank::kNone ||
+         c.versus || c.compare || c.yes_no || c.position > 0;
+}
+
 // What a clause compares that a Query cannot: "than" with nothing on its other side, a launch figure against the SMs.
 void UnreadComparisons(Clause& c) {
   // "fewer thread blocks than that": a "than" with nothing on its other side compares with what a Query cannot hold.
@@ -1040,7 +1069,9 @@ void UnreadComparisons(Clause& c) {
                           c.devices.size() == 2 || c.pids.size() == 2 || c.names.size() >= 2;
   if (c.versus && c.than && !other_side && !c.versus_measure) c.unread.push_back("than ...");
   // "more than 1 s after the first kernel": an origin for a window the clause does not give (a bound is no window).
-  if (c.from_first_kernel && !c.from_s) c.unread.push_back("after the first kernel");
+  // A clause that asks nothing lends it to the clause after it ("Counting from the first kernel, how many ... in the
+  // first 100 ms?").
+  if (c.from_first_kernel && !c.from_s && Asks(c)) c.unread.push_back("after the first kernel");
   // "fewer blocks than the GPU has SMs": one measure against another of the same launch, which a Query does not
   // compare (it compares one measure of two subjects or places).
   const auto asks = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
@@ -1074,7 +1105,7 @@ void ReadWordFlags(const std::string& lower, Clause& c) {
   c.every = c.every || lower == "all" || lower == "every" || lower == "total" || lower == "overall" ||
             lower == "whole" || lower == "entire" || lower == "in total";
   c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
-  c.each_side = c.each_side || lower == "each" || lower == "both";
+  c.each_side = c.each_side || lower == "each" || lower == "both" || lower == "separately";
   c.faster = c.faster || lower == "faster" || lower == "quicker";
   c.slower = c.slower || lower == "slower";
 }
@@ -1717,6 +1748,11 @@ void KeepComparison(const Clause& c, const Query* previous, Query& q) {
 // The measures of a clause, with what the Query before it says of them: a bare "how many" after a launch figure, a
 // share of the span after an idle or busy time.
 void MeasuresSaidBefore(Clause& c, const Query* previous) {
+  // "Is the HtoD direction slower than DtoH?": a copy's speed is its bandwidth; slower is the smaller.
+  const bool copies = c.events == EventKind::kMemcpy || !c.copy_kind.empty();
+  // After a question of their figures, the speed word asks of those figures (AskWhichSide).
+  if ((c.faster || c.slower) && copies && c.measures == std::vector<Measure>{Measure::kAverage} && !previous)
+    c.measures = {Measure::kBandwidth};
   // "HtoD vs DtoH bandwidth: is host-to-device faster?": of a rate, faster is the larger, not the shorter.
   if ((c.faster || c.slower) &&
       std::find(c.measures.begin(), c.measures.end(), Measure::kBandwidth) != c.measures.end())
@@ -1820,6 +1856,8 @@ bool TakePosition(const Clause& c, Query& q) {
 }
 
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
+  // An origin lent with no window to count from it ("Counting from the first kernel, how many calls?").
+  if (c.from_first_kernel && !c.from_s) return std::nullopt;
   // "How many cudaMalloc calls, and how long did the slowest call take?": the one extreme event of the kind just
   // named is one of those events, as "the slowest of those calls" is; "which call is the slowest" still ranks names.
   if (c.rank_by_measure && c.names.empty() && !c.which && !c.group && previous && c.copy_kind.empty() &&
@@ -1921,10 +1959,10 @@ std::vector<Query> Merge(std::vector<Query> queries) {
 // A clause that asks nothing and only says what, where or by what ("on stream 16, how many ...", "cudaMalloc - how many
 // calls ...", "for each process, ...") lends it to the clause after it.
 bool OnlyScope(const Clause& c) {
-  const bool asks = !c.measures.empty() || c.weak_total || c.weak_time || c.which || c.count_groups ||
-                    c.rank != Rank::kNone || c.versus || c.compare || c.yes_no || c.position > 0;
+  const bool asks = Asks(c);
   const bool says = !c.devices.empty() || !c.pids.empty() || c.stream >= 0 || !c.inside.empty() || c.from_s ||
-                    !c.names.empty() || c.events || !c.copy_kind.empty() || !c.api_class.empty() || c.group;
+                    c.from_first_kernel || !c.names.empty() || c.events || !c.copy_kind.empty() ||
+                    !c.api_class.empty() || c.group;
   return !asks && says;
 }
 
@@ -1991,6 +2029,8 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
     to.from_s = from.from_s;
     to.to_s = from.to_s;
     to.from_first_kernel = from.from_first_kernel;
+  } else if (!from.from_s && from.from_first_kernel) {
+    to.from_first_kernel = true;  // "Counting from the first kernel, how many ... in the first 100 ms?"
   }
   return fit;
 }
@@ -2175,7 +2215,7 @@ bool AsksNothing(const Clause& c) {
   return c.measures.empty() && !c.weak_total && !c.weak_time && !c.events && c.names.empty() && c.devices.empty() &&
          c.pids.empty() && !c.which && !c.range_noun && !c.count_groups && c.inside.empty() && c.stream < 0 &&
          c.rank == Rank::kNone && !c.rank_by_size && !c.rank_by_measure && !c.threshold && c.copy_kind.empty() &&
-         c.memory.empty() && c.api_class.empty() && c.position == 0;
+         c.memory.empty() && c.api_class.empty() && c.position == 0 && !c.from_first_kernel;
 }
 
 // "What bandwidth do the HtoD copies reach, and on GPU 1?": a last clause that only names a place or events asks the

@@ -231,12 +231,17 @@ TEST(QueryFill, PointingBackDescribingTheRecordingAndTwoValuesOfOneSlot) {
   // "GPU kernels": the GPU says which events; the kernels are counted, not the GPUs.
   Check("how many GPU kernels ran inside runFusionWithInputs?",
         {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "runFusionWithInputs", {}, {}})});
-  // Two copy kinds or two kinds of host memory in one clause, neither compared: no one Query holds them.
-  EXPECT_FALSE(Fill("how many host-to-device and device-to-host copies are there?").complete());
-  EXPECT_FALSE(Fill("are the DtoH copies pageable or pinned?").complete());
+  // Two copy kinds in one clause are set side by side, as two names are; summed ("combined"), no Query holds them.
+  // Two kinds of host memory in one clause, neither compared, neither.
   Query versus = Q({Measure::kCount}, {EventKind::kMemcpy, "", "HtoD"});
   versus.versus_subject = Subject{EventKind::kMemcpy, "", "DtoH"};
+  Check("how many host-to-device and device-to-host copies are there?", {versus});
+  EXPECT_FALSE(Fill("how many host-to-device and device-to-host copies are there combined?").complete());
+  EXPECT_FALSE(Fill("are the DtoH copies pageable or pinned?").complete());
   Check("how many HtoD copies vs DtoH copies?", {versus});
+  Query unified = Q({Measure::kBytes}, {EventKind::kMemcpy, "", "Unified HtoD"});
+  unified.versus_subject = Subject{EventKind::kMemcpy, "", "Unified DtoH"};
+  Check("How many bytes did unified memory migrate host-to-device and device-to-host?", {unified});
   // A clause that only says by what lends it: "For each process, ..." groups by process.
   Query per_process = Q({Measure::kCount}, {EventKind::kKernels, "", ""});
   per_process.group_by = GroupBy::kPid;
@@ -708,9 +713,13 @@ TEST(QueryFill, ALastClauseThatOnlyRanksAndTheSlowestOfTheCallsNamed) {
         {Q({Measure::kTotal, Measure::kMax}, {EventKind::kApi, "cudaMalloc", "", "", true})});
   Check("how much CPU time did the cudaFree calls eat?",
         {Q({Measure::kTotal}, {EventKind::kApi, "cudaFree", "", "", true})});
-  // A sentence that lists measures asks them, even without a question mark of its own.
-  EXPECT_FALSE(
-      Fill("For HtoD and DtoH separately: total bytes and average bandwidth. Which one is slower?").complete());
+  // A sentence that lists measures asks them, even without a question mark of its own; two kinds lent by a clause of
+  // their own are the two sides of each clause after it.
+  Query sides = Q({Measure::kBytes, Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"});
+  sides.versus_subject = Subject{EventKind::kMemcpy, "", "DtoH"};
+  const Reading separately = Fill("For HtoD and DtoH separately: total bytes and average bandwidth.");
+  ASSERT_TRUE(separately.complete());
+  EXPECT_EQ(separately.queries, std::vector<Query>{sides}) << DescribeQuery(separately.queries.front());
 }
 
 TEST(QueryReading, SaysHowTheQuestionWasRead) {

@@ -455,6 +455,8 @@ struct Clause {
   bool than = false;                   // "than" said (not "vs" or "or", which may set two measures side by side)
   bool per_unit = false;               // "size per migration", "time per copy": the events named after "per" only
   int32_t position = 0;                // "the second one", "the third largest": a place in a ranking, from 2
+  bool kinds_side_by_side = false;     // "HtoD and DtoH": two copy kinds, the second the other side
+  bool sides_lent = false;             // a clause before lent it two copy kinds side by side
   std::vector<std::string> not_held;   // words for what no Query measures (Reading::not_held)
   std::vector<std::string> described;  // plain words taken as describing the named events (Reading::described)
   std::vector<std::string> unread;
@@ -812,8 +814,8 @@ void ReadName(const std::vector<Item>& items, size_t at, bool inside_next, Claus
 // Two names side by side ("X and Y", "X, Y or Z") are two subjects to set side by side; two names with words between
 // them ("the cudaLaunchKernel calls that launched trsm_kernel") are a relation a Query does not hold: unread.
 void ReadTwoNames(const std::vector<Item>& items, Clause& c) {
-  if (c.names_at.size() < 2 || c.versus) return;
-  for (size_t k = c.names_at[0] + 1; k < c.names_at[1]; ++k) {
+  if ((c.names_at.size() < 2 && !c.kinds_side_by_side) || c.versus) return;
+  for (size_t k = c.names_at.size() < 2 ? 0 : c.names_at[0] + 1; c.names_at.size() >= 2 && k < c.names_at[1]; ++k) {
     const Item& it = items[k];
     const bool joins = it.kind == Item::kSeparator || it.Has(Slot::kSplit) || it.Has(Slot::kVersus) ||
                        it.Has(Slot::kEvents) || it.Has(Slot::kRangeNoun) || Lower(it.word) == "the";
@@ -877,10 +879,13 @@ void ReadCopyKind(uint8_t value, const std::string& word, Clause& c) {
     side = "Unified " + side;
   } else if (kind == "Unified" || side.empty() || side == kind || side == "Unified " + kind) {
     if (side.empty()) side = kind;
+  } else if (!c.versus && !c.compare && c.versus_copy_kind.empty()) {
+    // "HtoD and DtoH transfers": two kinds in one clause are set side by side, as two names are (ReadTwoNames); of
+    // unified memory both ("migrated host-to-device and device-to-host").
+    c.versus_copy_kind = side.rfind("Unified ", 0) == 0 && kind != "Unified" ? "Unified " + kind : kind;
+    c.kinds_side_by_side = true;
   } else {
-    // "HtoD and DtoH transfers": two kinds in one clause, neither compared, are no one Query's subject: unread, so
-    // the question is declined rather than answered for one of them.
-    c.unread.push_back(word);
+    c.unread.push_back(word);  // a third kind, or a second beside a comparison's sides
   }
   c.gpu_kinds |= 2;
 }
@@ -1713,7 +1718,9 @@ bool Held(const Query& q) {
 // brought only a mean duration); of a rate, faster is the larger.
 bool AskWhichSide(const Clause& c, const Query* previous, Query& q) {
   if (!c.yes_no || !(c.faster || c.slower) || !previous || !previous->versus_subject || q.versus_subject ||
-      q.versus_scope || c.group || !(c.measures.empty() || c.measures == std::vector<Measure>{Measure::kAverage}))
+      q.versus_scope || c.group ||
+      !(c.measures.empty() || c.measures == std::vector<Measure>{Measure::kAverage} ||
+        c.measures == std::vector<Measure>{Measure::kBandwidth}))
     return false;
   const Subject& a = previous->subject;
   const Subject& b = *previous->versus_subject;
@@ -1733,7 +1740,14 @@ bool AskWhichSide(const Clause& c, const Query* previous, Query& q) {
 // "both" or a margin, with no grouping and no place but the first side's, keeps the comparison the question set up.
 void KeepComparison(const Clause& c, const Query* previous, Query& q) {
   if (AskWhichSide(c, previous, q)) return;
-  if (!(c.each_side || c.margin) || c.group || !previous || q.versus_subject || q.versus_scope) return;
+  // "Count the DtoH and HtoD copies and their total bytes": "their", with no events of its own, is both sides too.
+  // So are a clause's events when two copy kinds were lent to it ("For HtoD and DtoH separately: total bytes and
+  // average bandwidth").
+  const bool both = c.each_side || c.margin || ((c.points_back || c.sides_lent) && !HasSubject(c));
+  // "and what bandwidth did each direction get": copies grouped by their kind, after two kinds side by side, are
+  // those two sides.
+  const bool by_kind = c.group == GroupBy::kName && q.subject.events == EventKind::kMemcpy;
+  if (!(both || by_kind) || (c.group && !by_kind) || !previous || q.versus_subject || q.versus_scope) return;
   if (!(previous->versus_subject || previous->versus_scope)) return;
   if (!(q.scope == Scope{} || q.scope == previous->scope)) return;
   if (q.subject.events != previous->subject.events || q.subject.name != previous->subject.name) return;
@@ -1750,8 +1764,7 @@ void KeepComparison(const Clause& c, const Query* previous, Query& q) {
 void MeasuresSaidBefore(Clause& c, const Query* previous) {
   // "Is the HtoD direction slower than DtoH?": a copy's speed is its bandwidth; slower is the smaller.
   const bool copies = c.events == EventKind::kMemcpy || !c.copy_kind.empty();
-  // After a question of their figures, the speed word asks of those figures (AskWhichSide).
-  if ((c.faster || c.slower) && copies && c.measures == std::vector<Measure>{Measure::kAverage} && !previous)
+  if ((c.faster || c.slower) && copies && c.measures == std::vector<Measure>{Measure::kAverage})
     c.measures = {Measure::kBandwidth};
   // "HtoD vs DtoH bandwidth: is host-to-device faster?": of a rate, faster is the larger, not the shorter.
   if ((c.faster || c.slower) &&
@@ -2016,11 +2029,15 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
     if (!to.group) to.group = from.group;  // "For each process (PID), how many kernels ...": per process
     to.exact.insert(to.exact.end(), from.exact.begin(), from.exact.end());
     if (!to.events) to.events = from.events;
-    if (to.copy_kind.empty()) to.copy_kind = from.copy_kind;
+    if (to.copy_kind.empty() && to.versus_copy_kind.empty()) {
+      to.copy_kind = from.copy_kind;
+      to.versus_copy_kind = from.versus_copy_kind;  // "For HtoD and DtoH separately: total bytes ..."
+    }
     if (to.api_class.empty()) to.api_class = from.api_class;
     if (to.memory.empty()) to.memory = from.memory;
     to.range_noun = to.range_noun || from.range_noun;
   }
+  to.sides_lent = to.sides_lent || !from.versus_copy_kind.empty();
   if (to.devices.empty()) to.devices = from.devices;
   if (to.pids.empty()) to.pids = from.pids;
   if (to.stream < 0) to.stream = from.stream;

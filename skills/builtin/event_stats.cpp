@@ -468,12 +468,18 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, b
                          int64_t matched, bool detail) {
   std::vector<int64_t>& d = g.durations;
   const SampleSummary s = Summarize(std::span<int64_t>(d));
-  int64_t busy = 0;
+  int64_t busy = 0, gaps = 0, max_gap = 0;
   const engine::Ns first = g.first, last = g.last;
   if (detail) {
     std::sort(g.intervals.begin(), g.intervals.end(),
               [](const Interval& a, const Interval& b) { return a.start < b.start; });
-    for (const Interval& iv : UnionOfSorted(g.intervals)) busy += iv.end - iv.start;
+    const std::vector<Interval> pieces = UnionOfSorted(g.intervals);
+    for (size_t i = 0; i < pieces.size(); ++i) {
+      busy += pieces[i].end - pieces[i].start;
+      if (i == 0) continue;
+      ++gaps;  // the idle time between two pieces of the union: none of the group running
+      max_gap = std::max<int64_t>(max_gap, pieces[i].start - pieces[i - 1].end);
+    }
     std::sort(d.begin(), d.end());  // after Summarize, which reorders them
   }
   const auto rank = [&](double p) { return detail ? I(NearestRank(d, p)) : Null(); };
@@ -519,7 +525,9 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, b
           g.latency_count > 0
               ? D(std::round(10.0 * static_cast<double>(g.delay_sum) / static_cast<double>(g.latency_count)) / 10.0)
               : Null(),
-          g.latency_count > 0 ? I(g.delay_max) : Null()};
+          g.latency_count > 0 ? I(g.delay_max) : Null(),
+          detail ? I(gaps) : Null(),
+          detail ? I(max_gap) : Null()};
 }
 
 std::vector<Column> Columns() {
@@ -562,7 +570,9 @@ std::vector<Column> Columns() {
       DoubleCol("avg_delay_ns",
                 "With latency: mean launch delay, from the end of the CUDA call that launched each kernel, copy or "
                 "memset to its start on the GPU, 0 when it started before the call returned (HTA's launch delay)"),
-      IntCol("max_delay_ns", "With latency: the longest launch delay")};
+      IntCol("max_delay_ns", "With latency: the longest launch delay"),
+      IntCol("gaps", "Idle gaps in the span: the intervals between the union's pieces, none of the group running"),
+      IntCol("max_gap_ns", "The longest idle gap (0 when there is none)")};
 }
 
 class EventStats final : public Skill {

@@ -603,6 +603,18 @@ TEST(QueryFill, CopySpeedsOriginsLentWordsOfStateAndSpelledLimits) {
   Check("total kernel time grouped by GPU", {by_gpu});
 }
 
+// Idle gaps one by one: how many and the longest, of the events the clause names (kernels by default), per GPU; a
+// bare "the longest" after the gaps is the longest gap; what a gap is, said in words, is read as said.
+TEST(QueryFill, IdleGapsCountedAndTheLongest) {
+  Check("On GPU 1, what's the longest gap between one kernel finishing and the next kernel starting?",
+        {Q({Measure::kMaxGap}, {EventKind::kKernels, ""}, Scope{{1}, {}, -1, "", {}, {}})});
+  Check("How many idle gaps does device 0 have, and what is the longest?",
+        {Q({Measure::kGaps, Measure::kMaxGap}, {EventKind::kKernels, ""}, Scope{{0}, {}, -1, "", {}, {}})});
+  Query per_gpu = Q({Measure::kMaxGap}, {EventKind::kKernels, ""});
+  per_gpu.group_by = GroupBy::kDevice;
+  Check("what's the biggest bubble between kernels?", {per_gpu});
+}
+
 TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   const auto error = [](const char* text) {
     auto q = QueriesFromJson(nlohmann::json::parse(text));
@@ -674,7 +686,7 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
             "queries[0].versusMeasure: unknown measure 'blocks'; one of total, count, share, gpu_share, average, "
             "median, p90, p95, p99, min, max, stddev, bytes, avg_bytes, bandwidth, busy, utilization, idle_share, "
             "idle, span, grid, block, groups, min_bytes, max_bytes, latency, launch_delay, threads, registers, "
-            "static_shared_memory, dynamic_shared_memory, sm_count");
+            "static_shared_memory, dynamic_shared_memory, sm_count, gaps, max_gap");
 }
 
 // A clause that only ranks is read, not dropped; "the slowest call" after a named call is one of those calls; CUDA API
@@ -907,6 +919,14 @@ TEST(QueryExecute, RegistersSharedMemoryDimensionsAndSms) {
   EXPECT_NE(f.find("(yes if blocks per grid is below SMs of its GPU)"), std::string::npos) << f;
   EXPECT_NE(f.find("Yes: saxpy: blocks per grid 2, SMs on its GPU 108"), std::string::npos) << f;
   EXPECT_NE(f.find("Blocks per grid 2 is below SMs on its GPU 108."), std::string::npos) << f;
+  // Idle gaps between kernels on device 1 (GoldenEventStats.IdleGapsAreTheHolesOfTheUnion: 1,720 gaps, the longest
+  // 155,770,060 ns).
+  auto gaps = ws.Ask({h100->id, "How many idle gaps between kernels are there on GPU 1, and the longest one?", ""}, {});
+  ASSERT_TRUE(gaps.ok());
+  const std::string& g = gaps->answer.summary;
+  EXPECT_NE(g.find("Read as: number of idle gaps and longest idle gap of kernels, on device 1"), std::string::npos)
+      << g;
+  EXPECT_NE(g.find("idle gaps 1,720, longest idle gap 155.770 ms"), std::string::npos) << g;
   // The H100 export has no TARGET_INFO_GPU table: no SM count to compare with, said so, never "above 0".
   auto unknown = ws.Ask({h100->id, "Does reduce_kernel launch fewer thread blocks than the GPU has SMs?", ""}, {});
   ASSERT_TRUE(unknown.ok());

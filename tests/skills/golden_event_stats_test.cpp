@@ -193,6 +193,38 @@ TEST(GoldenEventStats, AGpusWorkIsItsKernelsCopiesAndMemsets) {
             sql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 1"));
 }
 
+// Idle gaps of a group: the intervals between the pieces of its union, counted and the longest, by SQL's running
+// maximum of the ends before each start; their sum is idle_ns. The H100's kernels per device, and a GPU's work.
+TEST(GoldenEventStats, IdleGapsAreTheHolesOfTheUnion) {
+  NSYS_REQUIRE_FIXTURES();
+  // What of the gaps `what` selects (COUNT(*), MAX(gap), SUM(gap)) among the intervals `ops` selects.
+  const auto gaps_sql = [](const std::string& what, const std::string& ops) {
+    return "WITH k AS (" + ops +
+           "), o AS (SELECT s, e, MAX(e) OVER (ORDER BY s, e ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) pm "
+           "FROM k) SELECT " +
+           what + " FROM o WHERE pm IS NOT NULL AND s > pm";
+  };
+  NSYS_RUN_SKILL(t, kH100, "event_stats", {{"group_by", Value(std::string("device"))}});
+  FixtureSql sql(kH100);
+  for (int device : {0, 1}) {
+    const int row = FindRow(t, "group", "device " + std::to_string(device));
+    ASSERT_GE(row, 0);
+    const std::string ops =
+        "SELECT start s, end e FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = " + std::to_string(device);
+    EXPECT_EQ(IntCell(t, static_cast<size_t>(row), "gaps"), sql.Int(gaps_sql("COUNT(*)", ops)));
+    EXPECT_EQ(IntCell(t, static_cast<size_t>(row), "max_gap_ns"), sql.Int(gaps_sql("MAX(s - pm)", ops)));
+    EXPECT_EQ(IntCell(t, static_cast<size_t>(row), "idle_ns"), sql.Int(gaps_sql("SUM(s - pm)", ops)));
+  }
+  // 1,720 gaps on device 1, the longest 155,770,060 ns (the same SQL, run by hand).
+  const int one = FindRow(t, "group", "device 1");
+  ASSERT_GE(one, 0);
+  EXPECT_EQ(IntCell(t, static_cast<size_t>(one), "gaps"), 1720);
+  EXPECT_EQ(IntCell(t, static_cast<size_t>(one), "max_gap_ns"), 155770060);
+  // Without detail, no gaps (nulls), as no busy or idle time.
+  NSYS_RUN_SKILL(quick, kH100, "event_stats", {{"detail", Value(false)}});
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(Cell(quick, 0, "gaps")));
+}
+
 // Unified-memory migrations are copies of their own kinds (11, 12, 13), apart from explicit copies; the host side's
 // memory kind (srcKind of a host-to-device copy) selects pageable or pinned copies; the largest copy's size.
 TEST(GoldenEventStats, MigrationsHostMemoryAndTheLargestCopy) {

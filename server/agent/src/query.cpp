@@ -22,7 +22,7 @@ namespace nsys::agent {
 // batches, where two anonymous namespaces are one.
 namespace query_words {
 
-constexpr std::array<std::string_view, 32> kMeasures = {"total",
+constexpr std::array<std::string_view, 34> kMeasures = {"total",
                                                         "count",
                                                         "share",
                                                         "gpu_share",
@@ -53,7 +53,9 @@ constexpr std::array<std::string_view, 32> kMeasures = {"total",
                                                         "registers",
                                                         "static_shared_memory",
                                                         "dynamic_shared_memory",
-                                                        "sm_count"};
+                                                        "sm_count",
+                                                        "gaps",
+                                                        "max_gap"};
 constexpr std::array<std::string_view, 6> kEvents = {"kernels", "api", "memcpy", "memset", "nvtx", "gpu"};
 constexpr std::array<std::string_view, 6> kGroupBy = {"none", "name", "device", "pid", "stream", "range"};
 constexpr std::array<std::string_view, 3> kRank = {"none", "top", "bottom"};
@@ -61,7 +63,7 @@ constexpr std::array<std::string_view, 4> kForm = {"number", "yes_no", "name", "
 constexpr std::array<std::string_view, 5> kMemoryKinds = {"pageable", "pinned", "device", "array", "managed"};
 
 // How each measure reads in the reading line.
-constexpr std::array<std::string_view, 32> kMeasureWords = {"total time",
+constexpr std::array<std::string_view, 34> kMeasureWords = {"total time",
                                                             "count",
                                                             "share of all time",
                                                             "share of GPU time",
@@ -92,7 +94,9 @@ constexpr std::array<std::string_view, 32> kMeasureWords = {"total time",
                                                             "registers per thread",
                                                             "static shared memory per block",
                                                             "dynamic shared memory per block",
-                                                            "SMs of its GPU"};
+                                                            "SMs of its GPU",
+                                                            "number of idle gaps",
+                                                            "longest idle gap"};
 
 std::string EventWords(const Subject& s) {
   switch (s.events) {
@@ -183,6 +187,7 @@ std::string ThresholdWords(Measure m, double v) {
     case Measure::kThreads:
     case Measure::kRegisters:
     case Measure::kSmCount:
+    case Measure::kGaps:
       return fmt::format("{:g}", v);
     case Measure::kBytes:
     case Measure::kAvgBytes:

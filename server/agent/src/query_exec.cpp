@@ -35,7 +35,7 @@ using ask_detail::FormatNs;
 using ask_detail::FormatPct;
 
 // The column of event_stats (launch_sizes for a launch configuration's) that holds each measure, in Measure's order.
-constexpr std::array<std::string_view, 32> kColumn = {"total_ns",
+constexpr std::array<std::string_view, 34> kColumn = {"total_ns",
                                                       "count",
                                                       "share_pct",
                                                       "gpu_share_pct",
@@ -66,8 +66,10 @@ constexpr std::array<std::string_view, 32> kColumn = {"total_ns",
                                                       "registers_per_thread",
                                                       "static_shared_bytes",
                                                       "dynamic_shared_bytes",
-                                                      "sm_count"};
-constexpr std::array<std::string_view, 32> kWords = {"total time",
+                                                      "sm_count",
+                                                      "gaps",
+                                                      "max_gap_ns"};
+constexpr std::array<std::string_view, 34> kWords = {"total time",
                                                      "count",
                                                      "share",
                                                      "share of GPU time",
@@ -98,7 +100,9 @@ constexpr std::array<std::string_view, 32> kWords = {"total time",
                                                      "registers per thread",
                                                      "static shared memory per block",
                                                      "dynamic shared memory per block",
-                                                     "SMs on its GPU"};
+                                                     "SMs on its GPU",
+                                                     "idle gaps",
+                                                     "longest idle gap"};
 
 std::string_view ColumnOf(Measure m) {
   return kColumn[static_cast<size_t>(m)];
@@ -125,6 +129,7 @@ std::string FormatMeasure(Measure m, const Value& v) {
       return FormatBytes(*x);
     case Measure::kCount:
     case Measure::kGroups:
+    case Measure::kGaps:
       return FormatCount(*x);
     case Measure::kShare:
     case Measure::kGpuShare:
@@ -207,7 +212,8 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   // Percentiles and busy or idle time cost a sort of every duration and interval: asked for only when needed.
   const bool detail = std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
     return m == Measure::kP90 || m == Measure::kP95 || m == Measure::kP99 || m == Measure::kBusy ||
-           m == Measure::kUtilization || m == Measure::kIdle || m == Measure::kIdleShare;
+           m == Measure::kUtilization || m == Measure::kIdle || m == Measure::kIdleShare || m == Measure::kGaps ||
+           m == Measure::kMaxGap;
   });
   if (!detail) args["detail"] = Value(false);
   return SkillCall{"event_stats", std::move(args), FilterOf(scope)};

@@ -62,7 +62,7 @@ bool IsNumber(std::string_view s) {
 std::vector<lexicon::Entry> EntriesOf(std::string_view phrase);
 bool IsStartWord(const std::string& w);  // "start", "began": the start of events (ReadSpanPhrase)
 // The longest phrase of the lexicon, in words ("from the device to the host").
-constexpr size_t kMaxPhraseWords = 6;
+constexpr size_t kMaxPhraseWords = 9;
 
 // "two" to "ten": a number said in words ("which two kernels", "the top three").
 std::optional<int> SpelledNumber(std::string_view lower) {
@@ -1317,7 +1317,8 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
   if (previous) return true;
   const bool gpu_measure =
       !c.measures.empty() && (c.measures.front() == Measure::kIdle || c.measures.front() == Measure::kBusy ||
-                              c.measures.front() == Measure::kUtilization);
+                              c.measures.front() == Measure::kUtilization || c.measures.front() == Measure::kGaps ||
+                              c.measures.front() == Measure::kMaxGap);
   if (c.devices.empty() && c.group != GroupBy::kDevice && !gpu_measure) return false;
   q.subject.events = EventKind::kKernels;  // a GPU's time is its kernels' (guides/analysis.md)
   return true;
@@ -1352,7 +1353,8 @@ void FillGrouping(const Clause& c, bool own_subject, Query& q) {
   if (q.group_by == GroupBy::kRange && q.subject.events == EventKind::kNvtx) q.group_by = GroupBy::kName;
   // A GPU's idle, busy time and utilization are per GPU (guides/analysis.md): over several GPUs they are asked per GPU.
   const Measure first = q.measures.front();
-  const bool gpu_measure = first == Measure::kIdle || first == Measure::kBusy || first == Measure::kUtilization;
+  const bool gpu_measure = first == Measure::kIdle || first == Measure::kBusy || first == Measure::kUtilization ||
+                           first == Measure::kGaps || first == Measure::kMaxGap;
   if (gpu_measure && q.scope.devices.size() != 1 && q.group_by == GroupBy::kNone && !c.versus)
     q.group_by = GroupBy::kDevice;
   if (c.rank != Rank::kNone || c.group) q.rank = c.rank;
@@ -1639,7 +1641,8 @@ bool HasSubject(const Clause& c) {
 }
 
 bool IsGpuMeasure(Measure m) {
-  return m == Measure::kIdle || m == Measure::kBusy || m == Measure::kUtilization || m == Measure::kIdleShare;
+  return m == Measure::kIdle || m == Measure::kBusy || m == Measure::kUtilization || m == Measure::kIdleShare ||
+         m == Measure::kGaps || m == Measure::kMaxGap;
 }
 
 // "idle: no kernel, copy or memset running": two kinds of GPU work or more named with a GPU's idle or busy time are
@@ -1775,6 +1778,11 @@ void MeasuresSaidBefore(Clause& c, const Query* previous) {
   const bool bare = c.measures.size() == 1 && c.measures.front() == Measure::kCount && !HasSubject(c) &&
                     c.devices.empty() && c.pids.empty() && c.stream < 0 && !c.group && !c.count_groups;
   if (bare && previous && IsLaunchConfiguration(previous->measures.front())) c.measures = {previous->measures.front()};
+  // "How many idle gaps are there, and what is the longest?": the longest after the gaps is the longest gap.
+  const bool gaps_before = previous && std::find(previous->measures.begin(), previous->measures.end(),
+                                                 Measure::kGaps) != previous->measures.end();
+  if (gaps_before && c.measures == std::vector<Measure>{Measure::kMax} && !HasSubject(c))
+    c.measures = {Measure::kMaxGap};
   DefaultMeasures(c);
   ReadGpuWork(c);
   // "How long is the GPU idle, and what percentage of the span is it?": a share of the span alone, after the idle or

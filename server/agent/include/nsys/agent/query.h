@@ -54,6 +54,9 @@ enum class Measure : uint8_t {
   kStaticShared,   // static shared memory per block, bytes
   kDynamicShared,  // dynamic shared memory per block, bytes
   kSmCount,        // streaming multiprocessors of the GPU it ran on (0: the export does not say)
+  // The idle gaps of the events' union: the intervals of their span with none of them running (their sum is kIdle).
+  kGaps,    // how many
+  kMaxGap,  // the longest
 };
 // Whether a measure is of a kernel's launch configuration (launch_sizes' row), not of its durations (event_stats').
 bool IsLaunchConfiguration(Measure m);

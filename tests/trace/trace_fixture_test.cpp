@@ -130,6 +130,8 @@ TEST_P(EveryFixture, ValidatesAndDecodesWithProtoc) {
   EXPECT_EQ(report.slices, trace.stats.slices());
   EXPECT_EQ(report.flows, trace.stats.flows);
   EXPECT_EQ(report.counter_values, trace.stats.counter_values);
+  // Every kernel is a GpuRenderStageEvent too (Perfetto's gpu_slice table), its queue, stage and context interned.
+  EXPECT_EQ(report.gpu_stages, trace.stats.kernels);
   EXPECT_EQ(support::Sha256::Hex(trace.bytes), trace.stats.sha256);
   // What the engine loaded is what the trace holds (no filters, no minimum duration).
   EXPECT_EQ(trace.stats.kernels, static_cast<int64_t>((*opened)->kernels().size()));

@@ -198,6 +198,52 @@ TEST(TraceValidator, OverlapThatCannotNest) {
   ExpectError(HandTrace().Start().Track(1).Begin(1, 10).Begin(1, 20).End(1, 40).End(1, 30).bytes(), "back in time");
 }
 
+// A GPU render stage event (field 53): its hardware queue and stage (InternedData 24) and its graphics context (23)
+// must be interned before it; each case breaks one.
+std::string RenderStage(bool intern_queue, bool intern_context, bool with_name) {
+  HandTrace t;
+  t.Start();
+  t.Packet([&](ProtoEncoder& e) {
+    const size_t i = e.BeginMessage(12);
+    if (intern_context) {
+      const size_t c = e.BeginMessage(23);
+      e.VarintField(1, 1);
+      e.VarintField(2, 4242);
+      e.VarintField(3, 4);
+      e.EndMessage(c);
+    }
+    for (uint64_t iid : {uint64_t{1}, uint64_t{2}}) {
+      if (iid == 2 && !intern_queue) continue;
+      const size_t s = e.BeginMessage(24);
+      e.VarintField(1, iid);
+      e.BytesField(2, iid == 1 ? "CUDA kernel" : "GPU 0 stream 7");
+      e.EndMessage(s);
+    }
+    e.EndMessage(i);
+    e.VarintField(8, 1000);
+    e.VarintField(10, 1);
+    e.VarintField(13, 2);
+    const size_t g = e.BeginMessage(53);
+    e.VarintField(1, 1);
+    e.VarintField(2, 500);
+    e.VarintField(5, 1);
+    e.VarintField(13, 2);
+    e.VarintField(14, 1);
+    if (with_name) e.VarintField(20, 1);  // the event name "k" of Start()
+    e.EndMessage(g);
+  });
+  return t.bytes();
+}
+
+TEST(TraceValidator, AGpuRenderStageNeedsItsQueueStageAndContextInterned) {
+  const ValidationReport ok = ValidateTrace(RenderStage(true, true, true));
+  EXPECT_TRUE(ok.ok()) << ok.Summary();
+  EXPECT_EQ(ok.gpu_stages, 1);
+  ExpectError(RenderStage(false, true, true), "hardware queue iid 2 is not interned");
+  ExpectError(RenderStage(true, false, true), "graphics context iid 1 is not interned");
+  ExpectError(RenderStage(true, true, false), "without an id, a duration or a name");
+}
+
 TEST(TraceValidator, NameIidNeverDefined) {
   ExpectError(HandTrace().Start().Track(1).Begin(1, 10, 9).End(1, 20).bytes(), "iid 9 used before");
 }

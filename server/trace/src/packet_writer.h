@@ -26,12 +26,16 @@ inline constexpr uint32_t kSequenceId = 10;  // trusted_packet_sequence_id
 inline constexpr uint32_t kTrackEvent = 11;
 inline constexpr uint32_t kInternedData = 12;
 inline constexpr uint32_t kSequenceFlags = 13;
+inline constexpr uint32_t kGpuRenderStageEvent = 53;
 inline constexpr uint32_t kTrackDescriptor = 60;
 inline constexpr uint32_t kFirstPacketOnSequence = 87;
 // InternedData; EventCategory / EventName / DebugAnnotationName are all {iid = 1, name = 2}
 inline constexpr uint32_t kEventCategories = 1;
 inline constexpr uint32_t kEventNames = 2;
 inline constexpr uint32_t kDebugAnnotationNames = 3;
+inline constexpr uint32_t kGraphicsContexts = 23;   // InternedGraphicsContext {iid = 1, pid = 2, api = 3}
+inline constexpr uint32_t kGpuSpecifications = 24;  // InternedGpuRenderStageSpecification {iid, name, description = 3,
+                                                    // category = 4}
 inline constexpr uint32_t kInternedIid = 1;
 inline constexpr uint32_t kInternedName = 2;
 // TrackEvent
@@ -59,6 +63,27 @@ inline constexpr uint32_t kCounter = 8;
 inline constexpr uint32_t kChildOrdering = 11;
 inline constexpr uint32_t kSiblingOrderRank = 12;
 inline constexpr uint32_t kSiblingMergeBehavior = 15;
+// GpuRenderStageEvent (gpu/gpu_render_stage_event.proto)
+inline constexpr uint32_t kStageEventId = 1;
+inline constexpr uint32_t kStageDuration = 2;
+inline constexpr uint32_t kStageContext = 5;
+inline constexpr uint32_t kStageGpuId = 11;
+inline constexpr uint32_t kStageHwQueueIid = 13;
+inline constexpr uint32_t kStageStageIid = 14;
+inline constexpr uint32_t kStageNameIid = 20;  // an EventName of InternedData, as the kernel's slice uses
+inline constexpr uint32_t kStageLaunch = 21;
+// ComputeKernelLaunch {grid_size = 1, workgroup_size = 2, args = 3}, Dim3 {x = 1, y = 2, z = 3}, ExtraComputeArg
+// {name = 2, int_value = 3}
+inline constexpr uint32_t kLaunchGrid = 1;
+inline constexpr uint32_t kLaunchWorkgroup = 2;
+inline constexpr uint32_t kLaunchArgs = 3;
+inline constexpr uint32_t kComputeArgName = 2;
+inline constexpr uint32_t kComputeArgInt = 3;
+// InternedGraphicsContext / InternedGpuRenderStageSpecification
+inline constexpr uint32_t kContextPid = 2;
+inline constexpr uint32_t kContextApi = 3;
+inline constexpr uint32_t kSpecDescription = 3;
+inline constexpr uint32_t kSpecCategory = 4;
 // ProcessDescriptor / ThreadDescriptor
 inline constexpr uint32_t kPid = 1;
 inline constexpr uint32_t kTid = 2;
@@ -76,6 +101,26 @@ inline constexpr uint32_t kChildOrderingExplicit = 3;
 inline constexpr uint32_t kSiblingMergeNone = 2;
 
 enum class EventType : uint8_t { kSliceBegin = 1, kSliceEnd = 2, kInstant = 3, kCounter = 4 };
+inline constexpr uint64_t kGraphicsApiCuda = 4;        // InternedGraphicsContext.Api.CUDA
+inline constexpr uint64_t kRenderStageCompute = 2;     // InternedGpuRenderStageSpecification.COMPUTE
+inline constexpr uint64_t kComputeKernelStageIid = 1;  // the one render stage: a CUDA kernel
+
+// One kernel as Perfetto's GPU tools read it: a GpuRenderStageEvent on its GPU's hardware queue (the CUDA stream),
+// with its launch. The interned queue and context travel in the packet that uses them first (`new_queue` non-empty,
+// `new_context` set); `first_stage` defines the compute stage.
+struct KernelStage {
+  engine::Ns start = 0, duration = 0;
+  uint64_t event_id = 0;
+  int32_t gpu_id = 0;
+  uint64_t context_iid = 0;
+  std::optional<uint32_t> new_context;  // the pid of a context used for the first time
+  uint64_t queue_iid = 0;
+  std::string_view new_queue;  // the name of a queue used for the first time
+  bool first_stage = false;
+  uint64_t name_iid = 0;  // the kernel's name, interned for its slice on the timeline
+  uint32_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+  int64_t registers_per_thread = 0, static_shared = 0, dynamic_shared = 0;
+};
 
 // Interned event categories (iid = value).
 enum class Category : uint8_t { kKernel = 1, kMemcpy, kMemset, kCudaApi, kNvtx, kCount };
@@ -233,6 +278,43 @@ class PacketWriter {
     ClosePacket(packet_);
   }
 
+  void GpuRenderStage(const KernelStage& k) {
+    const size_t packet = out_.BeginMessage(field::kTracePacket);
+    if (k.new_context || !k.new_queue.empty() || k.first_stage) {
+      const size_t interned = out_.BeginMessage(field::kInternedData);
+      if (k.new_context) {
+        const size_t c = out_.BeginMessage(field::kGraphicsContexts);
+        out_.VarintField(field::kInternedIid, k.context_iid);
+        out_.IntField(field::kContextPid, static_cast<int32_t>(*k.new_context));
+        out_.VarintField(field::kContextApi, kGraphicsApiCuda);
+        out_.EndMessage(c);
+      }
+      if (k.first_stage) Specification(kComputeKernelStageIid, "CUDA kernel", "a kernel launch", kRenderStageCompute);
+      if (!k.new_queue.empty()) Specification(k.queue_iid, k.new_queue, "a CUDA stream", std::nullopt);
+      out_.EndMessage(interned);
+    }
+    out_.VarintField(field::kTimestamp, static_cast<uint64_t>(k.start + clock_offset_ns_));
+    out_.VarintField(field::kSequenceId, sequence_id_);
+    out_.VarintField(field::kSequenceFlags, kSeqNeedsIncrementalState);
+    const size_t event = out_.BeginMessage(field::kGpuRenderStageEvent);
+    out_.VarintField(field::kStageEventId, k.event_id);
+    out_.VarintField(field::kStageDuration, static_cast<uint64_t>(k.duration));
+    out_.VarintField(field::kStageContext, k.context_iid);
+    out_.IntField(field::kStageGpuId, k.gpu_id);
+    out_.VarintField(field::kStageHwQueueIid, k.queue_iid);
+    out_.VarintField(field::kStageStageIid, kComputeKernelStageIid);
+    out_.VarintField(field::kStageNameIid, k.name_iid);
+    const size_t launch = out_.BeginMessage(field::kStageLaunch);
+    Dim3(field::kLaunchGrid, k.grid);
+    Dim3(field::kLaunchWorkgroup, k.block);
+    ComputeArg("registers_per_thread", k.registers_per_thread);
+    if (k.static_shared != 0) ComputeArg("shared_mem_static", k.static_shared);  // none: left out, as CUPTI's 0
+    if (k.dynamic_shared != 0) ComputeArg("shared_mem_dynamic", k.dynamic_shared);
+    out_.EndMessage(launch);
+    out_.EndMessage(event);
+    ClosePacket(packet);
+  }
+
   void EndSlice(uint64_t track, engine::Ns ts) {
     const size_t packet = out_.BeginMessage(field::kTracePacket);
     out_.VarintField(field::kTimestamp, static_cast<uint64_t>(ts + clock_offset_ns_));
@@ -285,6 +367,26 @@ class PacketWriter {
   std::string Sha256Hex() { return sha_.FinishHex(); }
 
  private:
+  void Specification(uint64_t iid, std::string_view name, std::string_view description,
+                     std::optional<uint64_t> category) {
+    const size_t s = out_.BeginMessage(field::kGpuSpecifications);
+    out_.VarintField(field::kInternedIid, iid);
+    out_.BytesField(field::kInternedName, name);
+    out_.BytesField(field::kSpecDescription, description);
+    if (category) out_.VarintField(field::kSpecCategory, *category);
+    out_.EndMessage(s);
+  }
+  void Dim3(uint32_t at, const uint32_t (&v)[3]) {
+    const size_t d = out_.BeginMessage(at);
+    for (uint32_t i = 0; i < 3; ++i) out_.VarintField(i + 1, v[i]);
+    out_.EndMessage(d);
+  }
+  void ComputeArg(std::string_view name, int64_t v) {
+    const size_t a = out_.BeginMessage(field::kLaunchArgs);
+    out_.BytesField(field::kComputeArgName, name);
+    out_.IntField(field::kComputeArgInt, v);
+    out_.EndMessage(a);
+  }
   void Interned(uint32_t list_field, uint64_t iid, std::string_view name) {
     const size_t entry = out_.BeginMessage(list_field);
     out_.VarintField(field::kInternedIid, iid);

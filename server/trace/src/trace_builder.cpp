@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <optional>
 #include <string>
 #include <unordered_set>
 
@@ -190,7 +191,9 @@ void TraceBuilder::WriteGpuSlice(const Table& t, size_t row, Category category, 
 
 void TraceBuilder::WriteKernel(size_t row) {
   const auto& k = *in_.kernels;
-  auto launch_args = [&](Ns) {
+  std::optional<Ns> written;  // the measured duration, when the slice was written
+  auto launch_args = [&](Ns measured) {
+    written = measured;
     char buf[48];
     const engine::KernelConfig& c = k.Config(row);
     writer_.ArgString(Arg::kGrid, Dim3(buf, c.grid_x, c.grid_y, c.grid_z));
@@ -201,6 +204,36 @@ void TraceBuilder::WriteKernel(size_t row) {
   };
   auto name_of = [&] { return NameOf(k.name[row]); };
   WriteGpuSlice(k, row, Category::kKernel, kernel_flow_, kernel_rows_, stats_.kernels, name_of, launch_args);
+  if (written) WriteKernelStage(row, *written);
+}
+
+void TraceBuilder::WriteKernelStage(size_t row, Ns measured) {
+  const auto& k = *in_.kernels;
+  const engine::KernelConfig& c = k.Config(row);
+  KernelStage s;
+  s.start = k.start[row];
+  s.duration = measured;
+  s.event_id = next_stage_event_++;
+  s.gpu_id = k.device[row];
+  const auto [context, new_context] = context_iid_.try_emplace(k.pid[row], context_iid_.size() + 1);
+  s.context_iid = context->second;
+  if (new_context) s.new_context = k.pid[row];
+  const auto [queue, new_queue] =
+      queue_iid_.try_emplace({k.device[row], k.pid[row], k.stream[row]}, queue_iid_.size() + 2);
+  s.queue_iid = queue->second;
+  std::string queue_name;
+  if (new_queue) queue_name = fmt::format("GPU {} stream {} (pid {})", k.device[row], k.stream[row], k.pid[row]);
+  s.new_queue = queue_name;
+  s.first_stage = !stage_defined_;
+  stage_defined_ = true;
+  s.name_iid = NameOf(k.name[row]).iid;  // interned by the kernel's slice, just written
+  const auto dim = [](int32_t v) { return static_cast<uint32_t>(std::max(0, v)); };
+  s.grid[0] = dim(c.grid_x), s.grid[1] = dim(c.grid_y), s.grid[2] = dim(c.grid_z);
+  s.block[0] = dim(c.block_x), s.block[1] = dim(c.block_y), s.block[2] = dim(c.block_z);
+  s.registers_per_thread = c.registers_per_thread;
+  s.static_shared = c.static_shared_memory;
+  s.dynamic_shared = c.dynamic_shared_memory;
+  writer_.GpuRenderStage(s);
 }
 
 void TraceBuilder::WriteMemcpy(size_t row) {

@@ -3,7 +3,10 @@
 // (tracks to declare, flows, counter span), then one merge over every table by start time, then the counters.
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <string_view>
+#include <tuple>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -28,7 +31,8 @@ class TraceBuilder {
         writer_(sink, std::max<size_t>(options.chunk_bytes, 4096), options.pipeline, options.part.sequence_id,
                 options.part.clock_offset_ns),
         tracks_(writer_, *input.info, options.part),
-        next_flow_(options.part.id_base + 1) {}
+        next_flow_(options.part.id_base + 1),
+        next_stage_event_(options.part.id_base + 1) {}
 
   Expected<TraceStats> Run(const CancelToken& cancel, const ProgressSink& progress);
 
@@ -77,6 +81,8 @@ class TraceBuilder {
   void WriteGpuSlice(const Table& t, size_t row, Category category, const std::vector<uint64_t>& flow_of, RowRange rows,
                      int64_t& written, NameFn name_of, ArgsFn write_args);
   void WriteKernel(size_t row);
+  // The kernel as a GpuRenderStageEvent too (Perfetto's gpu_slice table), beside its slice on the timeline.
+  void WriteKernelStage(size_t row, engine::Ns measured);
   void WriteMemcpy(size_t row);
   void WriteMemset(size_t row);
   void WriteApiCall(size_t row);
@@ -97,6 +103,12 @@ class TraceBuilder {
   std::vector<std::pair<int32_t, uint64_t>> launches_;             // (API row, flow id), sorted by row
   size_t launch_cursor_ = 0;
   uint64_t next_flow_;  // flow ids of this part: above its id_base
+  // Render stages: a hardware queue per (device, pid, stream) and a graphics context per process, interned on first
+  // use (queue iids from 2: iid 1 is the compute stage, in the same index); event ids of this part above its id_base.
+  std::map<std::tuple<int32_t, uint32_t, int32_t>, uint64_t> queue_iid_;
+  std::unordered_map<uint32_t, uint64_t> context_iid_;
+  bool stage_defined_ = false;
+  uint64_t next_stage_event_;
 
   std::vector<int32_t> gpu_devices_;                          // devices with selected GPU work, ascending
   std::unordered_set<StreamKey, StreamKeyHash> stream_keys_;  // (device, pid, stream) with slices to write

@@ -31,8 +31,8 @@ std::string ValidationReport::Summary() const {
   if (ok()) {
     return fmt::format(
         "ok: {} packets, {} tracks, {} slices, {} instants, {} counter values, {} flows, {} interned names, "
-        "max depth {}",
-        packets, tracks, slices, instants, counter_values, flows, interned_names, max_depth);
+        "max depth {}, {} GPU render stages",
+        packets, tracks, slices, instants, counter_values, flows, interned_names, max_depth, gpu_stages);
   }
   std::string s = fmt::format("{} error(s) in {} packets:", error_count, packets);
   for (const auto& e : errors) s += "\n  " + e;
@@ -89,8 +89,8 @@ void TraceValidator::Packet(std::string_view packet) {
   bool has_ts = false, has_seq = false;
   int64_t ts = 0;
   uint32_t seq_id = 0, flags = 0;
-  std::string_view event, descriptor, interned;
-  bool has_event = false, has_descriptor = false, has_interned = false;
+  std::string_view event, descriptor, interned, stage;
+  bool has_event = false, has_descriptor = false, has_interned = false, has_stage = false;
   while (d.Next(field)) {
     switch (field.number) {
       case f::kTimestamp:
@@ -118,13 +118,17 @@ void TraceValidator::Packet(std::string_view packet) {
         has_interned = true;
         interned = field.bytes;
         break;
+      case f::kGpuRenderStageEvent:
+        has_stage = true;
+        stage = field.bytes;
+        break;
       default:
         Error(fmt::format("unexpected TracePacket field {}", field.number));
     }
   }
   if (d.error() != nullptr) return Error(fmt::format("malformed TracePacket: {}", d.error()));
   if (!has_seq || seq_id == 0) Error("no non-zero trusted_packet_sequence_id");
-  if (has_event && has_descriptor) Error("both a track_event and a track_descriptor");
+  if (has_event + has_descriptor + has_stage > 1) Error("more than one of track_event, track_descriptor, render stage");
   Sequence& seq = sequences_[seq_id];
   if (flags & internal::kSeqIncrementalStateCleared) {
     seq = Sequence{};
@@ -139,6 +143,49 @@ void TraceValidator::Packet(std::string_view packet) {
   }
   if (has_descriptor) Descriptor(descriptor);
   if (has_event) Event(event, has_ts, ts, flags, &seq);
+  if (has_stage) RenderStage(stage, has_ts, flags, seq);
+}
+
+void TraceValidator::RenderStage(std::string_view bytes, bool has_ts, uint32_t flags, const Sequence& seq) {
+  ProtoDecoder d(bytes);
+  ProtoField field;
+  uint64_t id = 0, queue = 0, stage = 0, context = 0;
+  bool has_duration = false, has_name = false;
+  while (d.Next(field)) {
+    switch (field.number) {
+      case f::kStageEventId:
+        id = field.value;
+        break;
+      case f::kStageDuration:
+        has_duration = true;
+        break;
+      case f::kStageHwQueueIid:
+        queue = field.value;
+        break;
+      case f::kStageStageIid:
+        stage = field.value;
+        break;
+      case f::kStageContext:
+        context = field.value;
+        break;
+      case f::kStageNameIid:
+        has_name = field.value != 0;
+        if (!seq.names.count(field.value)) Error(fmt::format("name iid {} used before it was defined", field.value));
+        break;
+      default:
+        break;
+    }
+  }
+  if (d.error() != nullptr) return Error(fmt::format("malformed GpuRenderStageEvent: {}", d.error()));
+  ++report_.gpu_stages;
+  if (!has_ts) Error("a GPU render stage event without a timestamp");
+  if (!(flags & internal::kSeqNeedsIncrementalState))
+    Error("a GPU render stage event without SEQ_NEEDS_INCREMENTAL_STATE");
+  if (id == 0 || !has_duration || !has_name) Error("a GPU render stage event without an id, a duration or a name");
+  if (!seq.gpu_specs.count(queue)) Error(fmt::format("hardware queue iid {} is not interned on its sequence", queue));
+  if (!seq.gpu_specs.count(stage)) Error(fmt::format("render stage iid {} is not interned on its sequence", stage));
+  if (!seq.contexts.count(context))
+    Error(fmt::format("graphics context iid {} is not interned on its sequence", context));
 }
 
 void TraceValidator::Interned(std::string_view bytes, Sequence& seq) {
@@ -156,6 +203,12 @@ void TraceValidator::Interned(std::string_view bytes, Sequence& seq) {
       case f::kDebugAnnotationNames:
         set = &seq.arg_names;
         break;
+      case f::kGpuSpecifications:
+        set = &seq.gpu_specs;
+        break;
+      case f::kGraphicsContexts:
+        set = &seq.contexts;
+        break;
       default:
         Error(fmt::format("unexpected InternedData field {}", field.number));
         continue;
@@ -171,6 +224,7 @@ void TraceValidator::Interned(std::string_view bytes, Sequence& seq) {
         has_name = true;
     }
     if (iid == 0) Error("an interned entry with iid 0 or none");
+    // A graphics context has no name: its field 2 is its pid.
     if (!has_name) Error(fmt::format("interned iid {} has no name", iid));
     if (!set->insert(iid).second) Error(fmt::format("interned iid {} defined twice on its sequence", iid));
     if (field.number == f::kEventNames) ++report_.interned_names;

@@ -7,6 +7,8 @@
 //  - interned ids are non-zero and defined on their sequence (after its last incremental-state clear) before use,
 //    and packets that use them carry SEQ_NEEDS_INCREMENTAL_STATE
 //  - flows connect: every id in flow_ids is terminated by a terminating_flow_ids, and the other way round
+//  - a GPU render stage event (a kernel as Perfetto's GPU tools read it) has a timestamp, an id, a duration and a
+//    name, and its hardware queue, render stage and graphics context are interned on its sequence before it
 // Feed() takes the bytes in any split, so a streamed trace can be checked chunk by chunk.
 #include <cstdint>
 #include <string>
@@ -28,6 +30,7 @@ struct ValidationReport {
   int64_t counter_values = 0;
   int64_t flows = 0;  // flow ids begun
   int64_t interned_names = 0;
+  int64_t gpu_stages = 0;  // GpuRenderStageEvents
   int max_depth = 0;
   bool ok() const { return error_count == 0; }
   std::string Summary() const;  // "ok: 1234 packets, 56 tracks, ..." or the first errors
@@ -43,6 +46,7 @@ class TraceValidator {
   struct Sequence {
     bool cleared = false;
     std::unordered_set<uint64_t> names, categories, arg_names;
+    std::unordered_set<uint64_t> gpu_specs, contexts;  // render stages and hardware queues; graphics contexts
   };
   struct Track {
     bool counter = false;
@@ -55,6 +59,7 @@ class TraceValidator {
   void Packet(std::string_view packet);
   void Descriptor(std::string_view bytes);
   void Interned(std::string_view bytes, Sequence& seq);
+  void RenderStage(std::string_view bytes, bool has_ts, uint32_t flags, const Sequence& seq);
   // A TrackEvent's fields that the checks need (Event's steps: DecodeEvent reads them, checking interned ids
   // against the sequence; PlaceEvent checks the event against its track and flows).
   struct EventFields {

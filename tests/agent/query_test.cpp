@@ -522,18 +522,17 @@ TEST(QueryFill, AFollowUpAsksAgainThereOrTakesOnePlaceOfTheRanking) {
   EXPECT_NE(DescribeQuery(second).find("the 2nd from the top by total time"), std::string::npos);
   // No conversation before: "and on device 1?" asks nothing, said so.
   EXPECT_FALSE(Fill("and on device 1?").complete());
-  Query third = Q({Measure::kMax}, {EventKind::kKernels, ""});
-  third.group_by = GroupBy::kName;
-  third.rank = Rank::kTop;
-  third.offset = 2;
-  third.limit = 1;
-  Check("Which kernel is the third slowest?", {third});
-  Query expensive = Q({Measure::kTotal}, {EventKind::kKernels, ""});
-  expensive.group_by = GroupBy::kName;
-  expensive.rank = Rank::kTop;
-  expensive.offset = 1;
-  expensive.limit = 1;
-  Check("What is the second most expensive kernel?", {expensive});
+  // One place of a ranking of kernels by name.
+  const auto place = [](Measure m, int32_t offset) {
+    Query q = Q({m}, {EventKind::kKernels, ""});
+    q.group_by = GroupBy::kName;
+    q.rank = Rank::kTop;
+    q.offset = offset;
+    q.limit = 1;
+    return q;
+  };
+  Check("Which kernel is the third slowest?", {place(Measure::kMax, 2)});
+  Check("What is the second most expensive kernel?", {place(Measure::kTotal, 1)});
   EXPECT_FALSE(Fill("How long does the second kernel take?").complete());
   EXPECT_FALSE(Fill("How many kernels ran in the second second?").complete());
   // A question of its own after the ordinal one starts its ranking from the first again.

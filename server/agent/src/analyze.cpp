@@ -11,6 +11,7 @@
 #include <utility>
 #include <variant>
 
+#include "nsys/support/human_duration.h"
 #include "nsys/support/render_text.h"
 #include "text_case.h"
 
@@ -221,9 +222,9 @@ Finding MakeFinding(const RootCause& rc, const skills::Table& table, const std::
   f.coverage = CoverageOf(table, rc.skill, window, static_cast<size_t>(g.device_count));
   Answer& a = f.answer;
   const std::string detail = rc.detail.empty() ? "" : Sentence(FillTemplate(rc.detail, lookup)) + ". ";
-  a.summary = fmt::format("{}: {}. {}About {:.1f} ms is at stake ({:.1f}% of the GPU time{}). {}", rc.name,
-                          support::MarkdownText(f.title), support::MarkdownText(detail), at_stake / 1e6, share * 100,
-                          GainCeiling(share), rc.why);
+  a.summary = fmt::format("{}: {}. {}About {} is at stake ({:.1f}% of the GPU time{}). {}", rc.name,
+                          support::MarkdownText(f.title), support::MarkdownText(detail),
+                          support::HumanDuration(at_stake), share * 100, GainCeiling(share), rc.why);
   skills::Table matched;
   matched.columns = table.columns;
   for (size_t i = 0; i < matches.size() && i < kEvidenceRows; ++i) matched.rows.push_back(table.rows[matches[i].row]);
@@ -412,10 +413,9 @@ std::string BudgetSentence(const BudgetView& v) {
   return out + (also.empty() ? "" : "; also " + also) + ".";
 }
 
-// "949.1 ms", or "2.3 µs" under 0.1 ms (one decimal of milliseconds would say 0.0).
+// "949.1 ms", "2.3 µs" under 0.1 ms, "1,842 s" from 100 s up.
 std::string SpanText(int64_t ns) {
-  if (ns > 0 && ns < 100000) return fmt::format("{:.1f} µs", static_cast<double>(ns) / 1e3);
-  return fmt::format("{:.1f} ms", static_cast<double>(ns) / 1e6);
+  return support::HumanDuration(static_cast<double>(ns));
 }
 
 // Orientation: where the GPU time goes first (the time budget), then what was profiled (the processes and GPUs that
@@ -464,26 +464,26 @@ std::string Orient(const engine::ProfileInfo& info, const Globals& g, const std:
     const std::string listed =
         host_pids != info.processes.size() ? fmt::format(" (the export lists {})", info.processes.size()) : "";
     out += fmt::format(
-        "Analysed {:.1f} ms ({}): {} process{} with CUDA API or NVTX activity{}, on a machine with {} "
+        "Analysed {} ({}): {} process{} with CUDA API or NVTX activity{}, on a machine with {} "
         "GPU{}{}.",
-        g.window_ns / 1e6, window, host_pids, host_pids == 1 ? "" : "es", listed, info.devices.size(),
-        info.devices.size() == 1 ? "" : "s", gpus.empty() ? "" : " (" + gpus + ")");
+        support::HumanDuration(static_cast<double>(g.window_ns)), window, host_pids, host_pids == 1 ? "" : "es", listed,
+        info.devices.size(), info.devices.size() == 1 ? "" : "s", gpus.empty() ? "" : " (" + gpus + ")");
   } else {
     const size_t procs = b.pids.size(), used = b.devices.size();
     const std::string machine = info.devices.size() > used
                                     ? fmt::format("{} of the machine's {} GPUs", used, info.devices.size())
                                     : fmt::format("{} GPU{}", used, used == 1 ? "" : "s");
-    out +=
-        fmt::format("{} process{} on {}{}: {} of GPU span in a {:.1f} ms capture ({}).", procs, procs == 1 ? "" : "es",
-                    machine, gpus.empty() ? "" : " (" + gpus + ")", SpanText(b.spans_ns), g.window_ns / 1e6, window);
+    out += fmt::format("{} process{} on {}{}: {} of GPU span in a {} capture ({}).", procs, procs == 1 ? "" : "es",
+                       machine, gpus.empty() ? "" : " (" + gpus + ")", SpanText(b.spans_ns),
+                       support::HumanDuration(static_cast<double>(g.window_ns)), window);
   }
   if (budget_error) out += " " + *budget_error;
   if (!info.caps.kernels) out += " It has no CUDA kernel activity, so the GPU-side root causes cannot be checked.";
   if (!kernel_time.empty()) out += " " + kernel_time;
   if (findings.empty()) return out + " No root cause of the Book applies.";
-  return out + fmt::format(" {} finding{}; the largest: {} (about {:.1f} ms at stake).", findings.size(),
+  return out + fmt::format(" {} finding{}; the largest: {} (about {} at stake).", findings.size(),
                            findings.size() == 1 ? "" : "s", findings.front().title,
-                           static_cast<double>(findings.front().at_stake_ns) / 1e6);
+                           support::HumanDuration(static_cast<double>(findings.front().at_stake_ns)));
 }
 
 // The processes with CUDA API calls or NVTX events, for a profile with no GPU operation (0 when neither was traced).
@@ -671,8 +671,8 @@ std::string RenderMarkdown(const Analysis& analysis) {
     out += "| # | severity | finding | at stake |\n| --- | --- | --- | --- |\n";
     for (size_t i = 0; i < analysis.findings.size(); ++i) {
       const auto& f = analysis.findings[i];
-      out += fmt::format("| {} | {} | {} | {:.1f} ms |\n", i + 1, SeverityName(f.severity),
-                         support::MarkdownText(f.title), static_cast<double>(f.at_stake_ns) / 1e6);
+      out += fmt::format("| {} | {} | {} | {} |\n", i + 1, SeverityName(f.severity), support::MarkdownText(f.title),
+                         support::HumanDuration(static_cast<double>(f.at_stake_ns)));
     }
     out += "\n";
   }

@@ -7,6 +7,7 @@
 #include <utility>
 #include <variant>
 
+#include "nsys/support/human_duration.h"
 #include "nsys/support/path_text.h"
 #include "nsys/support/render_text.h"
 
@@ -213,8 +214,8 @@ std::string RenderMarkdown(const Answer& answer, size_t max_rows) {
 
 std::string RenderMarkdown(const Finding& finding, size_t max_rows) {
   std::string out = fmt::format("## [{}] {}\n\n", SeverityName(finding.severity), support::MarkdownText(finding.title));
-  out += fmt::format("Root cause `{}` · skill `{}` · at stake ≈ {:.1f} ms · coverage: {}\n\n", finding.root_cause,
-                     finding.skill, static_cast<double>(finding.at_stake_ns) / 1e6, finding.coverage);
+  out += fmt::format("Root cause `{}` · skill `{}` · at stake ≈ {} · coverage: {}\n\n", finding.root_cause,
+                     finding.skill, support::HumanDuration(static_cast<double>(finding.at_stake_ns)), finding.coverage);
   return out + RenderMarkdown(finding.answer, max_rows);
 }
 

@@ -11,6 +11,8 @@
 #include <utility>
 #include <variant>
 
+#include "nsys/support/human_duration.h"
+
 // Generated from server/agent/book/root_causes.json by server/CMakeLists.txt (the Book ships inside the binary).
 extern const char kNsysBookJson[];
 
@@ -133,8 +135,7 @@ std::string Format(const ExprValue& v, const std::string& format) {
   }
   const double d = std::get<double>(v);
   // Under 0.1 ms, milliseconds with one decimal would say "0.0 ms" of real time: microseconds then.
-  if (format == "ms")
-    return d != 0 && std::abs(d) < 1e5 ? fmt::format("{:.1f} µs", d / 1e3) : fmt::format("{:.1f} ms", d / 1e6);
+  if (format == "ms") return support::HumanDuration(d);
   if (format == "us") return fmt::format("{:.1f} µs", d / 1e3);
   if (format == "pct") return fmt::format("{:.0f}%", d * 100);
   if (format == "pct1") return fmt::format("{:.1f}%", d * 100);
@@ -149,7 +150,7 @@ std::string Format(const ExprValue& v, const std::string& format) {
   if (format == "were") return d == 1 ? "was" : "were";
   if (format == "int") return Thousands(static_cast<int64_t>(std::llround(d)));
   if (format == "dec") return fmt::format("{:.1f}", d);
-  if (format == "gb") return fmt::format("{:.1f} GB", d / 1e9);
+  if (format == "gb") return support::HumanGigabytes(d);
   if (d == std::floor(d) && std::fabs(d) < 1e15) return fmt::format("{:.0f}", d);
   return fmt::format("{:.3g}", d);
 }

@@ -449,7 +449,8 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
 // comparison just made asks that comparison ("HtoD vs DtoH bandwidth: is host-to-device faster?"): the first batch
 // 31 / 7 / 2 -> 32 / 7 / 1.
 // Session of 2026-11-27 (eighth):
-//  - questions_fresh23.json (batch 31, written by a helper from SQL over 19 exports at the session's start): 21 / 13 / 6
+//  - questions_fresh23.json (batch 31, written by a helper from SQL over 19 exports at the session's start): 21 / 13 /
+//  6
 //    when first scored, before any change, at 2844122.
 // Then the phrase composition went (every question for figures through the Query): batch 31 21 / 14 / 5, batches 9
 // and 16 one wrong answer fewer each, the held-out set 76 / 2 / 0. Batch 31's wrong answers were read and their

@@ -23,6 +23,21 @@ TEST(NamePattern, APartOfANameAnyCaseWithStars) {
   EXPECT_FALSE(IsNamePattern("layer_0"));
 }
 
+// '|' separates alternatives, any of which may match: two kernels summed ("nchwToNhwc|nhwcToNchw"); an empty
+// alternative matches nothing, each alternative keeps its stars.
+TEST(NamePattern, AlternativesAnyOfWhichMayMatch) {
+  EXPECT_TRUE(NamePatternMatches("void cudnn::nchwToNhwcKernel<float>", "nchwToNhwc|nhwcToNchw"));
+  EXPECT_TRUE(NamePatternMatches("void cudnn::nhwcToNchwKernel<float>", "nchwToNhwc|nhwcToNchw"));
+  EXPECT_FALSE(NamePatternMatches("sgemm_128x64", "nchwToNhwc|nhwcToNchw"));
+  EXPECT_FALSE(NamePatternMatches("anything", "|"));
+  EXPECT_TRUE(NamePatternMatches("layer_3_computation", "attention|layer_*_comp"));
+  EXPECT_TRUE(IsNamePattern("a|b"));
+  // Many alternatives against a long name: each once.
+  std::string many;
+  for (int i = 0; i < 500; ++i) many += "a*a*b|";
+  EXPECT_FALSE(NamePatternMatches(std::string(5000, 'a'), many));
+}
+
 // A pattern built to make a backtracking matcher explode ("a*a*...a*b" against 20,000 a's: a recursive matcher tries
 // every split, about 20,000^200 of them) is answered, because this one goes back only to the last '*'.
 TEST(NamePattern, AHostilePatternIsAnsweredWithoutExploring) {

@@ -116,11 +116,29 @@ std::string EventWords(const Subject& s) {
   return "events";
 }
 
+std::string List(const std::vector<std::string>& parts, const char* last_join) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += i + 1 == parts.size() ? last_join : ", ";
+    out += parts[i];
+  }
+  return out;
+}
+
 std::string SubjectWords(const Subject& s) {
   std::string out = EventWords(s);
   if (s.events == EventKind::kApi && !s.api_class.empty()) out = fmt::format("CUDA API calls of class {}", s.api_class);
-  if (!s.name.empty())
+  if (s.name.find('|') != std::string::npos) {  // names summed: "whose name contains `a` or `b`"
+    std::vector<std::string> parts;
+    for (size_t from = 0; from <= s.name.size();) {
+      const size_t bar = std::min(s.name.find('|', from), s.name.size());
+      parts.push_back(support::MarkdownCode(s.name.substr(from, bar - from)));
+      from = bar + 1;
+    }
+    out += " whose name contains " + List(parts, " or ") + " (summed)";
+  } else if (!s.name.empty()) {
     out += (IsNamePattern(s.name) ? " whose name matches " : " whose name contains ") + support::MarkdownCode(s.name);
+  }
   if (!s.memory.empty()) out += fmt::format(" to or from {} host memory", s.memory);
   return out;
 }
@@ -130,15 +148,6 @@ std::string Ordinal(int32_t n) {
   const int32_t tens = n % 100, ones = n % 10;
   const char* suffix = tens >= 11 && tens <= 13 ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th";
   return fmt::format("{}{}", n, suffix);
-}
-
-std::string List(const std::vector<std::string>& parts, const char* last_join) {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += i + 1 == parts.size() ? last_join : ", ";
-    out += parts[i];
-  }
-  return out;
 }
 
 template <typename T>

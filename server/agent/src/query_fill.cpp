@@ -456,6 +456,7 @@ struct Clause {
   bool per_unit = false;               // "size per migration", "time per copy": the events named after "per" only
   int32_t position = 0;                // "the second one", "the third largest": a place in a ranking, from 2
   bool kinds_side_by_side = false;     // "HtoD and DtoH": two copy kinds, the second the other side
+  bool sum_names = false;              // "X + Y", "X and Y together": one subject, any of the names
   bool sides_lent = false;             // a clause before lent it two copy kinds side by side
   std::vector<std::string> not_held;   // words for what no Query measures (Reading::not_held)
   std::vector<std::string> described;  // plain words taken as describing the named events (Reading::described)
@@ -812,21 +813,41 @@ void ReadName(const std::vector<Item>& items, size_t at, bool inside_next, Claus
 }
 
 // Two names side by side ("X and Y", "X, Y or Z") are two subjects to set side by side; two names with words between
-// them ("the cudaLaunchKernel calls that launched trsm_kernel") are a relation a Query does not hold: unread.
+// them ("the cudaLaunchKernel calls that launched trsm_kernel") are a relation a Query does not hold: unread. Names
+// summed ("X + Y", "X plus Y", "X and Y together") are one subject, any of them (Subject::name "X|Y"); copy kinds
+// summed are no Query's subject: unread.
 void ReadTwoNames(const std::vector<Item>& items, Clause& c) {
   if ((c.names_at.size() < 2 && !c.kinds_side_by_side) || c.versus) return;
-  for (size_t k = c.names_at.size() < 2 ? 0 : c.names_at[0] + 1; c.names_at.size() >= 2 && k < c.names_at[1]; ++k) {
+  const auto is_sum_word = [](const std::string& w) {
+    return w == "together" || w == "combined" || w == "altogether" || w == "summed";
+  };
+  bool summed = false, related = false;
+  std::vector<std::string> words;
+  for (size_t k = c.names_at.size() < 2 ? 0 : c.names_at[0] + 1; c.names_at.size() >= 2 && k < c.names_at.back(); ++k) {
     const Item& it = items[k];
+    if (std::find(c.names_at.begin(), c.names_at.end(), k) != c.names_at.end()) continue;
     const bool joins = it.kind == Item::kSeparator || it.Has(Slot::kSplit) || it.Has(Slot::kVersus) ||
                        it.Has(Slot::kEvents) || it.Has(Slot::kRangeNoun) || Lower(it.word) == "the";
-    // "X + Y": a sum of the two (between clauses, "+" is "and").
-    if (!joins || it.word == "+") c.unread.push_back(it.word);
+    summed = summed || it.word == "+" || Lower(it.word) == "plus";
+    if (!joins && it.word != "+") {
+      related = true;
+      words.push_back(it.word);
+    }
   }
-  // "nchwToNhwcKernel + nhwcToNchwKernel together": the two as one sum, which no Query holds (a Query sets two
-  // subjects side by side); "those two together" after a ranking is the groups said before (ToQuery).
+  for (const Item& it : items) summed = summed || is_sum_word(Lower(it.word));
+  if (related) c.unread.insert(c.unread.end(), words.begin(), words.end());
+  if (!summed) return;
+  // One kind of events, named whole or in part: their sum. Anything else summed stays unread.
+  const auto& first = c.names.empty() ? std::vector<NameClass>{} : c.names.front().second;
+  const bool one_kind = c.names.size() >= 2 && std::all_of(c.names.begin(), c.names.end(), [&](const auto& n) {
+                          return !n.second.empty() && !first.empty() && n.second.front() == first.front();
+                        });
+  if (one_kind && !related && !c.kinds_side_by_side) {
+    c.sum_names = true;
+    return;
+  }
   for (const Item& it : items) {
-    const std::string w = Lower(it.word);
-    if (w == "together" || w == "combined" || w == "altogether" || w == "summed") c.unread.push_back(it.word);
+    if (is_sum_word(Lower(it.word)) || it.word == "+" || Lower(it.word) == "plus") c.unread.push_back(it.word);
   }
 }
 
@@ -1308,10 +1329,14 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
     if (!c.names.empty()) q.subject.name = c.names.front().first;
     q.subject.whole_name =
         !c.names.empty() && std::find(c.exact.begin(), c.exact.end(), q.subject.name) != c.exact.end();
+    if (c.sum_names) {  // "nchwToNhwcKernel + nhwcToNchwKernel": either name, summed
+      for (size_t n = 1; n < c.names.size(); ++n) q.subject.name += "|" + c.names[n].first;
+      q.subject.whole_name = false;
+    }
     q.subject.copy_kind = c.copy_kind;
     if (q.subject.events == EventKind::kApi) q.subject.api_class = c.api_class;
     if (q.subject.events == EventKind::kMemcpy || q.subject.events == EventKind::kMemset) q.subject.memory = c.memory;
-    if (c.names.size() > 1 && !c.versus) c.versus_names.push_back(c.names[1]);
+    if (c.names.size() > 1 && !c.versus && !c.sum_names) c.versus_names.push_back(c.names[1]);
     return true;
   }
   if (previous) return true;

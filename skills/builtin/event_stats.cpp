@@ -1,9 +1,9 @@
 // event_stats: one statistics table over any kind of traced event (kernels, CUDA API calls, memcpys, memsets, NVTX
 // ranges, or a GPU's work: its kernels, copies and memsets together), selected by name, copy kind, host memory kind and
-// enclosing NVTX range, and grouped by nothing, name, device, process or
-// stream. It is the skill a typed question is answered from when no summary report has the statistic: a count, a
-// total, a share, any percentile of the durations, bytes and bandwidth, and the busy, span and idle time of the
-// selected events, each a cell of one row.
+// enclosing NVTX range, and grouped by nothing, name, base name (kernels; nsys stats' :base), device, process,
+// stream or enclosing NVTX range. It is the skill a typed question is answered from when no summary report has the
+// statistic: a count, a total, a share, any percentile of the durations, bytes and bandwidth, and the busy, span and
+// idle time of the selected events, each a cell of one row.
 //
 // Definitions: durations are end - start; the median is NVIDIA's (the mean of the two middle values for an even
 // count), p90, p95 and p99 are nearest-rank; share_pct is the group's total over the total of every event of the same
@@ -59,7 +59,7 @@ Events EventsOf(const std::string& s) {
 }
 
 GroupBy GroupByOf(const std::string& s) {
-  if (s == "name") return GroupBy::kName;
+  if (s == "name" || s == "base_name") return GroupBy::kName;
   if (s == "device") return GroupBy::kDevice;
   if (s == "pid") return GroupBy::kPid;
   if (s == "stream") return GroupBy::kStream;
@@ -271,14 +271,15 @@ class Collector {
 
 struct Selection {
   std::string name;
-  std::string copy_kind;  // "" = any
-  int64_t stream = -1;    // -1 = any
-  bool ranges = false;    // group by the enclosing NVTX range
-  bool whole = false;     // API calls: the whole name, version suffixes aside
-  std::string api_class;  // API calls: only this class (common_api_class.h), "" = any
-  int memory = -1;        // copies and memsets: only those whose host-side memory is this ENUM_CUDA_MEM_KIND id
-  bool gpu = false;       // a GPU's work: copies and memsets keyed apart from kernel names
-  bool latency = false;   // GPU work: the launch latency (start - the launch call's start) and delay too
+  std::string copy_kind;    // "" = any
+  int64_t stream = -1;      // -1 = any
+  bool ranges = false;      // group by the enclosing NVTX range
+  bool whole = false;       // API calls: the whole name, version suffixes aside
+  std::string api_class;    // API calls: only this class (common_api_class.h), "" = any
+  int memory = -1;          // copies and memsets: only those whose host-side memory is this ENUM_CUDA_MEM_KIND id
+  bool gpu = false;         // a GPU's work: copies and memsets keyed apart from kernel names
+  bool latency = false;     // GPU work: the launch latency (start - the launch call's start) and delay too
+  bool base_names = false;  // kernels keyed by their base (short) name, as nsys stats' `:base` reports them
   // Bounds on each event, -1 = none: its duration (ns) and, for copies and memsets, its size (bytes), exclusive.
   int64_t longer_than = -1, shorter_than = -1, larger_than = -1, smaller_than = -1;
   bool Keeps(engine::Ns duration, int64_t bytes) const {
@@ -341,7 +342,8 @@ bool CollectKernels(const engine::Profile& p, const engine::Filter& filter, cons
   const engine::KernelTable& k = p.kernels();
   NameMatch full(p.strings(), sel.name, sel.whole), base(p.strings(), sel.name, sel.whole);
   return CollectGpuOps(
-      p, k, filter, sel, inside, out, cancel, [&](size_t i) { return int64_t{k.name[i]}; },
+      p, k, filter, sel, inside, out, cancel,
+      [&](size_t i) { return int64_t{sel.base_names ? k.short_name[i] : k.name[i]}; },
       [](size_t) { return int64_t{0}; }, [&](size_t i) { return base(k.short_name[i]) || full(k.name[i]); });
 }
 
@@ -660,11 +662,12 @@ class EventStats final : public Skill {
          Value(std::string())},
         {"group_by",
          ValueType::kString,
-         "One row per: none, name, device, pid, stream, or range (the innermost NVTX range around the event or its "
-         "launch call)",
+         "One row per: none, name, base_name (kernels by their base name, template arguments and parameters left out, "
+         "as nsys stats' :base; other events by name), device, pid, stream, or range (the innermost NVTX range around "
+         "the event or its launch call)",
          Value(std::string("none")),
          false,
-         {"none", "name", "device", "pid", "stream", "range"}},
+         {"none", "name", "base_name", "device", "pid", "stream", "range"}},
         {"whole_name", ValueType::kBool,
          "API calls: `name` is the whole call name, NVIDIA's version suffixes aside (cudaMalloc matches "
          "cudaMalloc_v3020, not cudaMallocManaged)",
@@ -741,6 +744,7 @@ class EventStats final : public Skill {
     sel.memory = MemoryKindOf(ArgString(ctx, "memory"));
     sel.gpu = events == Events::kGpu;
     sel.latency = ArgBool(ctx, "latency") && ctx.profile.info().caps.runtime;
+    sel.base_names = ArgString(ctx, "group_by") == "base_name";
     const bool no_ranges = !ArgString(ctx, "inside").empty() && !ctx.profile.info().caps.nvtx;
     InsideRanges inside(ctx.profile, no_ranges ? std::string() : ArgString(ctx, "inside"));
     const bool detail = ArgBool(ctx, "detail");

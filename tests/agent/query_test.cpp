@@ -619,6 +619,23 @@ TEST(QueryFill, IdleGapsCountedAndTheLongest) {
   Check("what's the biggest bubble between kernels?", {per_gpu});
 }
 
+// "by base name", "(short name)": kernels by their base name; "what percentage of all kernel time is it" after a
+// ranking of one is that one's share, asked of the ranking.
+TEST(QueryFill, BaseNamesAndTheShareOfTheOneRanked) {
+  Query base = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  base.group_by = GroupBy::kBaseName;
+  Check("total kernel time by base name", {base});
+  base.rank = Rank::kTop;
+  base.limit = 3;
+  Check("List the three kernels (by base name) with the highest total GPU time.", {base});
+  Query top = Q({Measure::kTotal, Measure::kShare}, {EventKind::kKernels, ""});
+  top.group_by = GroupBy::kBaseName;
+  top.rank = Rank::kTop;
+  Check("Which kernel (short name) eats the most GPU time, and what percentage of all kernel time is it?", {top});
+  top.group_by = GroupBy::kName;
+  Check("Which kernel eats the most GPU time, and what percentage of all kernel time is it?", {top});
+}
+
 TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   const auto error = [](const char* text) {
     auto q = QueriesFromJson(nlohmann::json::parse(text));

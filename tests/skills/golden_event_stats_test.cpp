@@ -225,6 +225,29 @@ TEST(GoldenEventStats, IdleGapsAreTheHolesOfTheUnion) {
   EXPECT_TRUE(std::holds_alternative<std::monostate>(Cell(quick, 0, "gaps")));
 }
 
+// Kernels by base name, as nsys stats' :base: SELECT s.value, COUNT(*), SUM(end - start) ... GROUP BY shortName on
+// mfu_2gpu_after -> flash_fwd_kernel 60, 240,755,667 ns first; elementwise_kernel 78,833,704 ns. By (demangled)
+// name the template instances of one kernel are apart.
+TEST(GoldenEventStats, KernelsByBaseNameAsNsysStatsBase) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string mfu = "mfu_2gpu_after.sqlite";
+  NSYS_RUN_SKILL(t, mfu, "event_stats", {{"group_by", Value(std::string("base_name"))}});
+  FixtureSql sql(mfu);
+  EXPECT_EQ(static_cast<int64_t>(t.rows.size()),
+            sql.Int("SELECT COUNT(DISTINCT shortName) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+  for (const std::string name : {"flash_fwd_kernel", "elementwise_kernel", "vectorized_elementwise_kernel"}) {
+    const int row = FindRow(t, "group", name);
+    ASSERT_GE(row, 0) << name;
+    const std::string where =
+        "FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName WHERE s.value = '" + name + "'";
+    EXPECT_EQ(IntCell(t, static_cast<size_t>(row), "count"), sql.Int("SELECT COUNT(*) " + where)) << name;
+    EXPECT_EQ(IntCell(t, static_cast<size_t>(row), "total_ns"), sql.Int("SELECT SUM(k.end - k.start) " + where));
+  }
+  EXPECT_EQ(IntCell(t, static_cast<size_t>(FindRow(t, "group", "flash_fwd_kernel")), "total_ns"), 240755667);
+  NSYS_RUN_SKILL(by_name, mfu, "event_stats", {{"group_by", Value(std::string("name"))}});
+  EXPECT_GT(by_name.rows.size(), t.rows.size());
+}
+
 // Unified-memory migrations are copies of their own kinds (11, 12, 13), apart from explicit copies; the host side's
 // memory kind (srcKind of a host-to-device copy) selects pageable or pinned copies; the largest copy's size.
 TEST(GoldenEventStats, MigrationsHostMemoryAndTheLargestCopy) {

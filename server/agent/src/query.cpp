@@ -57,7 +57,7 @@ constexpr std::array<std::string_view, 34> kMeasures = {"total",
                                                         "gaps",
                                                         "max_gap"};
 constexpr std::array<std::string_view, 6> kEvents = {"kernels", "api", "memcpy", "memset", "nvtx", "gpu"};
-constexpr std::array<std::string_view, 6> kGroupBy = {"none", "name", "device", "pid", "stream", "range"};
+constexpr std::array<std::string_view, 7> kGroupBy = {"none", "name", "device", "pid", "stream", "range", "base_name"};
 constexpr std::array<std::string_view, 3> kRank = {"none", "top", "bottom"};
 constexpr std::array<std::string_view, 4> kForm = {"number", "yes_no", "name", "table"};
 constexpr std::array<std::string_view, 5> kMemoryKinds = {"pageable", "pinned", "device", "array", "managed"};
@@ -312,7 +312,8 @@ std::string DescribeQuery(const Query& q) {
   const bool on_gpu = OnGpu(q.subject.events);
   std::string out = List(measures, " and ") + " of " + SubjectWords(q.subject) + ", " + ScopeWords(q.scope, on_gpu);
   if (q.group_by != GroupBy::kNone) {
-    constexpr std::array<std::string_view, 6> by = {"", "name", "GPU", "process", "stream", "enclosing NVTX range"};
+    constexpr std::array<std::string_view, 7> by = {
+        "", "name", "GPU", "process", "stream", "enclosing NVTX range", "base name"};
     out += fmt::format(", per {}", by[static_cast<size_t>(q.group_by)]);
     if (q.rank != Rank::kNone && q.offset > 0 && q.limit <= 1) {
       out += fmt::format(", the {} from the {} by {}", Ordinal(q.offset + 1), q.rank == Rank::kTop ? "top" : "bottom",

@@ -963,7 +963,7 @@ AskTurn AnswerQueries(const std::vector<Query>& asked, const engine::Profile& pr
     if (second_half && by_name && q.subject.name.empty() && turn.state.listed.size() > listed_before)
       q.subject.name = turn.state.listed[listed_before];
     listed_before = turn.state.listed.size();
-    by_name = q.group_by == GroupBy::kName;
+    by_name = q.group_by == GroupBy::kName || q.group_by == GroupBy::kBaseName;
     AnswerOne(q, profile.info(), run, cancel, turn, text);
   }
   std::sort(turn.skills_used.begin(), turn.skills_used.end());

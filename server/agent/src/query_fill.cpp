@@ -457,6 +457,7 @@ struct Clause {
   int32_t position = 0;                // "the second one", "the third largest": a place in a ranking, from 2
   bool kinds_side_by_side = false;     // "HtoD and DtoH": two copy kinds, the second the other side
   bool sum_names = false;              // "X + Y", "X and Y together": one subject, any of the names
+  bool base_names = false;             // "by base name", "(short name)": kernels by their base name
   bool sides_lent = false;             // a clause before lent it two copy kinds side by side
   std::vector<std::string> not_held;   // words for what no Query measures (Reading::not_held)
   std::vector<std::string> described;  // plain words taken as describing the named events (Reading::described)
@@ -1133,6 +1134,8 @@ void ReadWordFlags(const std::string& lower, Clause& c) {
   c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
   c.each_side = c.each_side || lower == "each" || lower == "both" || lower == "separately";
   c.faster = c.faster || lower == "faster" || lower == "quicker";
+  c.base_names =
+      c.base_names || lower == "base name" || lower == "base names" || lower == "short name" || lower == "short names";
   c.slower = c.slower || lower == "slower";
 }
 
@@ -1376,6 +1379,10 @@ void FillGrouping(const Clause& c, bool own_subject, Query& q) {
   }
   if (c.group) q.group_by = *c.group;
   if (q.group_by == GroupBy::kRange && q.subject.events == EventKind::kNvtx) q.group_by = GroupBy::kName;
+  // "the top kernels (by base name)", "kernel time by short name": the base name groups them, as nsys stats' :base.
+  const bool kernels = q.subject.events == EventKind::kKernels || q.subject.events == EventKind::kGpu;
+  if (c.base_names && kernels && (q.group_by == GroupBy::kName || (q.group_by == GroupBy::kNone && !c.group)))
+    q.group_by = GroupBy::kBaseName;
   // A GPU's idle, busy time and utilization are per GPU (guides/analysis.md): over several GPUs they are asked per GPU.
   const Measure first = q.measures.front();
   const bool gpu_measure = first == Measure::kIdle || first == Measure::kBusy || first == Measure::kUtilization ||
@@ -1888,6 +1895,43 @@ void NotNestedInTheirFamily(Query& q) {
     q.scope.inside.clear();
 }
 
+// "Which kernel eats the most GPU time, and what percentage of all kernel time is it?": "it" after a ranking of one is
+// the one ranked first; its share of all the kind's time is that ranking's, with the share asked.
+void ShareOfTheOneRanked(const Clause& c, const Query* previous, Query& q) {
+  const bool share =
+      q.measures == std::vector<Measure>{Measure::kShare} || q.measures == std::vector<Measure>{Measure::kGpuShare};
+  if (!c.it || !share || !previous || previous->rank == Rank::kNone || previous->limit > 1 || !c.names.empty() ||
+      c.group || q.subject.events != previous->subject.events)
+    return;
+  q.subject = previous->subject;
+  q.scope = previous->scope;
+  q.group_by = previous->group_by;
+  q.rank = previous->rank;
+  q.limit = previous->limit;
+  q.offset = previous->offset;
+}
+
+// What a clause points back at ("its", "their", "those", "it"): the events, the groups or the one ranked before.
+void FillPointedBack(const Clause& c, const Query* previous, bool own_subject, Query& q) {
+  // "the average of redzone_checker and the std dev across its launches": events of the same kind said again, with
+  // no name of their own and a word that points back, are the events the question named before, in its scope.
+  if (c.points_back && own_subject && previous && c.names.empty() && q.subject.name.empty() &&
+      !previous->subject.name.empty() && q.subject.events == previous->subject.events && c.copy_kind.empty()) {
+    q.subject = previous->subject;
+    if (q.scope == Scope{}) q.scope = previous->scope;
+  }
+  FillGrouping(c, own_subject, q);
+  ShareOfTheOneRanked(c, previous, q);
+  // "Which two streams carry the most kernel time, and what share do those two have together?": the groups said
+  // before, when the clause points back at them and groups nothing of its own.
+  if (c.points_back && previous && previous->group_by != GroupBy::kNone && !c.group && !c.which &&
+      c.rank == Rank::kNone && q.subject == previous->subject) {
+    q.group_by = previous->group_by;
+    q.rank = previous->rank;
+    q.limit = previous->limit;
+  }
+}
+
 // "what about the second one?", "the third largest": one place of the ranking the clause or the question before it
 // made (false: nothing is ranked). A question of its own starts its ranking from the first.
 bool TakePosition(const Clause& c, Query& q) {
@@ -1955,22 +1999,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   if (q.measures.empty()) return std::nullopt;
   FillScope(c, previous, own_subject, q);
   NotNestedInTheirFamily(q);
-  // "the average of redzone_checker and the std dev across its launches": events of the same kind said again, with
-  // no name of their own and a word that points back, are the events the question named before, in its scope.
-  if (c.points_back && own_subject && previous && c.names.empty() && q.subject.name.empty() &&
-      !previous->subject.name.empty() && q.subject.events == previous->subject.events && c.copy_kind.empty()) {
-    q.subject = previous->subject;
-    if (q.scope == Scope{}) q.scope = previous->scope;
-  }
-  FillGrouping(c, own_subject, q);
-  // "Which two streams carry the most kernel time, and what share do those two have together?": the groups said
-  // before, when the clause points back at them and groups nothing of its own.
-  if (c.points_back && previous && previous->group_by != GroupBy::kNone && !c.group && !c.which &&
-      c.rank == Rank::kNone && q.subject == previous->subject) {
-    q.group_by = previous->group_by;
-    q.rank = previous->rank;
-    q.limit = previous->limit;
-  }
+  FillPointedBack(c, previous, own_subject, q);
   if (!TakePosition(c, q)) return std::nullopt;
   if (!Held(q)) return std::nullopt;
   FillVersus(c, q);

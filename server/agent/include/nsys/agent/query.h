@@ -62,7 +62,8 @@ enum class Measure : uint8_t {
 bool IsLaunchConfiguration(Measure m);
 // kGpu: a GPU's work, its kernels, copies and memsets together (the events of a GPU's busy and idle time).
 enum class EventKind : uint8_t { kKernels, kApi, kMemcpy, kMemset, kNvtx, kGpu };
-enum class GroupBy : uint8_t { kNone, kName, kDevice, kPid, kStream, kRange };  // kRange: the innermost NVTX range
+// kRange: the innermost NVTX range; kBaseName: kernels by their base name (nsys stats' `:base`), other events by name.
+enum class GroupBy : uint8_t { kNone, kName, kDevice, kPid, kStream, kRange, kBaseName };
 enum class Rank : uint8_t { kNone, kTop, kBottom };
 enum class Form : uint8_t { kNumber, kYesNo, kName, kTable };
 

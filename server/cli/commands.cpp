@@ -1,4 +1,4 @@
-// THE subcommand table. To add a subcommand: define `Command XCommand()` in its own cmd_x.cpp, declare it below
+// THE subcommand table. To add a subcommand: define `Command XCommand()` in its own cmd_<name>.cpp, declare it below
 // and list it in Commands().
 #include "commands.h"
 

@@ -2,6 +2,7 @@
 // list names every `nsys-ai` subcommand the CLI registers (read from server/cli's `command.name = "..."` lines).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -80,6 +81,68 @@ TEST(Docs, EveryPathOfTheCodeMapExists) {
                                      << "', which does not exist (write paths from the repository root)";
     }
   }
+}
+
+// Every C++ file's own name a comment gives (`ask_parse.cpp`, `protocol/answer.h`, `server/agent/analyze.h`,
+// `skills/builtin/event_stats.cpp`) names a file of the repository: a comment that sends a reader to a file that was
+// renamed or removed is false. A name is found as written from the root, as a module's public header
+// (`protocol/answer.h` for protocol/include/nsys/protocol/answer.h, `server/agent/analyze.h` for
+// server/agent/include/nsys/agent/analyze.h), or, said alone, by its file name anywhere. Names of other projects'
+// files (`nvtx3/nvtx3.hpp`, Perfetto's `gpu/...proto`) start with no directory of ours and are not checked; a name
+// after a placeholder (`<area>_handlers.cpp`, `cmd_*.cpp`) is a pattern.
+TEST(Docs, EveryFileACommentNamesExists) {
+  const fs::path root = NSYS_AI_SOURCE_DIR;
+  std::set<std::string> paths, names;
+  const std::vector<std::string> scanned = {"server", "skills", "protocol", "tests"};
+  for (const auto& top : scanned) {
+    for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
+      if (!entry.is_regular_file()) continue;
+      paths.insert(fs::relative(entry.path(), root).generic_string());
+      names.insert(entry.path().filename().string());
+    }
+  }
+  const std::set<std::string> ours = {"server", "skills",    "protocol", "tests",  "agent",  "core",
+                                      "wire",   "lsp",       "mcp",      "cli",    "engine", "support",
+                                      "trace",  "transport", "llm",      "source", "mpi",    "nsys"};
+  const std::set<std::string> other_projects = {"llama.cpp"};  // a project (llama.cpp's server), not a file
+  const auto found = [&](const std::string& t) {
+    if (t.find('/') == std::string::npos) return names.count(t) > 0 || other_projects.count(t) > 0;
+    if (!ours.count(t.substr(0, t.find('/')))) return true;  // another project's path
+    if (paths.count(t)) return true;
+    const fs::path p(t);
+    const std::string module = p.parent_path().filename().string();
+    if (paths.count((p.parent_path() / "include" / "nsys" / module / p.filename()).generic_string())) return true;
+    // An include path ("nsys/support/json_parse.h"), or a module's header by its module ("protocol/answer.h").
+    const std::string suffix = (t.rfind("nsys/", 0) == 0 ? "/" : "/nsys/") + t;
+    return std::any_of(paths.begin(), paths.end(), [&](const std::string& x) {
+      return x.size() > suffix.size() && x.compare(x.size() - suffix.size(), suffix.size(), suffix) == 0;
+    });
+  };
+  static const std::regex file(R"(([<*]?)([A-Za-z0-9_./-]+\.(?:cpp|h|hpp))\b)");
+  size_t checked = 0;
+  for (const auto& rel : paths) {
+    const fs::path path = root / rel;
+    if (path.extension() != ".cpp" && path.extension() != ".h") continue;
+    std::ifstream in(path);
+    size_t number = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++number;
+      const size_t comment = line.find("//");
+      if (comment == std::string::npos) continue;
+      const std::string text = line.substr(comment);
+      for (std::sregex_iterator it(text.begin(), text.end(), file), last; it != last; ++it) {
+        const std::string before = (*it)[1];
+        std::string name = (*it)[2];
+        const size_t start = static_cast<size_t>(it->position(2));
+        if (!before.empty() || (start > 0 && (text[start - 1] == '>' || text[start - 1] == '*'))) continue;
+        while (!name.empty() && (name.front() == '.' || name.front() == '/')) name.erase(0, 1);
+        if (name.find('*') != std::string::npos || name.empty()) continue;
+        ++checked;
+        EXPECT_TRUE(found(name)) << rel << ":" << number << " names '" << name << "', which is no file here";
+      }
+    }
+  }
+  EXPECT_GT(checked, 200u) << "the comments' file names were not read";
 }
 
 // The CLI's subcommands by their first word ("skill run" -> "skill"), as server/cli registers them, and their

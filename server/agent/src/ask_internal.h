@@ -1,6 +1,6 @@
 #pragma once
-// Offline ask's parts, shared by ask_parse.cpp (reading the question), ask_intents.cpp (the intent table) and
-// ask_facts.cpp (reading skill rows). Not a public header.
+// Offline ask's parts, shared by ask_parse.cpp (reading the question and skill rows), ask_intents.cpp (the intent
+// table) and the typed Query's files. Not a public header.
 #include <initializer_list>
 #include <optional>
 #include <string>

@@ -168,7 +168,7 @@ class JobStore {
   std::vector<trace::FileId> opened_files_;
 };
 
-// The job features over a job's state (job_queries.cpp). The job's partials for `marker` from one per rank (or its
+// The job features over a job's state (job_store.cpp). The job's partials for `marker` from one per rank (or its
 // error), in rank order: kCancelled if a rank was.
 Expected<std::shared_ptr<JobPartials>> CollectPartials(const RankSet& ranks,
                                                        std::vector<Expected<skills::job::RankPartial>> parts);

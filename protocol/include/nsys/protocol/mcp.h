@@ -8,7 +8,7 @@
 // Everything else is derived from that list: the reader (mcp.cpp: a std::optional or std::map member may be absent,
 // any other is required), the names CheckArgNames accepts, and the MCP input schema (server/mcp/src/tool_schema.h:
 // each member's C++ type gives its JSON Schema type). The Args types of the other tools live beside their editor
-// method's params (analyze.h, diff.h, explain.h, ask.h, run.h) and follow the same pattern.
+// method's params (analyze.h, diff.h, explain.h, ask.h, methods.h) and follow the same pattern.
 #include <map>
 #include <optional>
 #include <string>

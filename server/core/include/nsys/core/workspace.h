@@ -309,14 +309,14 @@ class Workspace {
   // coverage once per loaded profile.
   Expected<skills::NvtxCoverage> MappingCoverage(const std::string& profile_id, const CancelToken& cancel = {},
                                                  const ProgressSink& progress = {});
-  // What to refine next (refine.h): every innermost range whose instances launch more than one kernel, most GPU time
-  // first, each with the place its name is given in the request's sources and the edit that adds finer ranges
+  // What to refine next (annotation_plan.h): every innermost range whose instances launch more than one kernel, most
+  // GPU time first, each with the place its name is given in the request's sources and the edit that adds finer ranges
   // inside it (source/edits.h), and the command to profile again. Runs nvtx_range_kernels through the result memo.
   // kNotFound for an unknown profile or a source root that does not exist.
   Expected<AnnotationPlan> AnnotationPlanFor(const AnnotationPlanRequest& request, const CancelToken& cancel = {},
                                              const ProgressSink& progress = {});
-  // The code actions at a place of a source file (refine.h): "Add NVTX ranges inside 'X'" for each range named on
-  // the selected lines (or whose body holds them) that is innermost and launches more than one kernel in a call of
+  // The code actions at a place of a source file (annotation_plan.h): "Add NVTX ranges inside 'X'" for each range named
+  // on the selected lines (or whose body holds them) that is innermost and launches more than one kernel in a call of
   // the profile (nvtx_range_kernels through the result memo; none without a profile), and "Annotate this function"
   // when the innermost function around the selection has no range. Empty for a language the edits do not support.
   Expected<std::vector<SourceAction>> SourceActions(const SourceActionRequest& request, const CancelToken& cancel = {},

@@ -73,7 +73,7 @@ Expected<protocol::ExplainKernelResult> OnExplainKernel(const protocol::ExplainK
 Expected<protocol::NvtxTreeResult> OnNvtxTree(const protocol::NvtxTreeParams& params, RequestContext& ctx);
 
 // Jobs: nsys/openJob, nsys/closeJob, nsys/runSkillOnJob, nsys/jobReport, nsys/analyzeJob, nsys/exportJobTrace
-// (Workspace::OpenJob, CloseJob, RunSkillOnJob, ReportJob, ...; wire/run.h).
+// (Workspace::OpenJob, CloseJob, RunSkillOnJob, ReportJob, ...; wire/job.h).
 Expected<protocol::OpenJobResult> OnOpenJob(const protocol::OpenJobParams& params, RequestContext& ctx);
 Expected<protocol::NullResult> OnCloseJob(const protocol::JobIdParams& params, RequestContext& ctx);
 Expected<protocol::RunSkillResult> OnRunSkillOnJob(const protocol::RunSkillOnJobParams& params, RequestContext& ctx);

@@ -636,6 +636,19 @@ TEST(QueryFill, BaseNamesAndTheShareOfTheOneRanked) {
   Check("Which kernel eats the most GPU time, and what percentage of all kernel time is it?", {top});
 }
 
+// The GPUs a machine has, idle ones too, are no count of the GPUs its events ran on: unread, never answered so.
+TEST(QueryFill, TheGpusOfTheMachineAreNotTheGpusThatRanWork) {
+  Query ran = Q({Measure::kGroups}, {EventKind::kKernels, ""});
+  ran.group_by = GroupBy::kDevice;
+  Check("How many GPUs ran kernels?", {ran});
+  const Reading listed = Fill("How many GPUs does the profile list?");
+  EXPECT_FALSE(listed.complete());
+  ASSERT_FALSE(listed.unread.empty());
+  EXPECT_EQ(listed.unread.front(), "the GPUs of the machine (list)");
+  for (const char* q : {"how many GPUs are installed in this box?", "How many GPUs are visible to the job?"})
+    EXPECT_FALSE(Fill(q).complete()) << q;
+}
+
 TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   const auto error = [](const char* text) {
     auto q = QueriesFromJson(nlohmann::json::parse(text));

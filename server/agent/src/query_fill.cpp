@@ -1149,6 +1149,23 @@ void ReadOrdinal(const std::vector<Item>& items, size_t i, Clause& c, std::vecto
   }
 }
 
+// "How many GPUs does the profile list?", "... installed in the box": the GPUs of the machine, idle ones too, which no
+// Query counts (a count of GPUs is of those its events ran on): unread, never answered with the GPUs that ran work.
+// "List the GPUs ..." at the clause's start is a request, not this.
+void GpusTheMachineHas(const std::vector<Item>& items, Clause& c) {
+  if (c.count_groups != GroupBy::kDevice) return;
+  static constexpr std::string_view kMachine[] = {"lists",   "listed",  "installed", "visible", "available",
+                                                  "present", "machine", "box",       "node",    "system"};
+  for (size_t i = 0; i < items.size(); ++i) {
+    const std::string w = Lower(items[i].word);
+    const bool machine = std::find(std::begin(kMachine), std::end(kMachine), w) != std::end(kMachine);
+    if (machine || (w == "list" && i > 0)) {
+      c.unread.push_back("the GPUs of the machine (" + items[i].word + ")");
+      return;
+    }
+  }
+}
+
 // One pass over a clause's items: names, then each lexicon entry; what nothing read is returned as unread.
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
@@ -1225,6 +1242,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     c.described.clear();
   }
   NamesOfTheRun(c);
+  GpusTheMachineHas(items, c);
   return c;
 }
 

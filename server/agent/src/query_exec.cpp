@@ -248,21 +248,23 @@ std::vector<size_t> LaunchRows(const skills::Table& t, const Subject& s) {
   return rows;
 }
 
+// A ranking's rows: sorted by the first measure, largest first for the top, and the `offset` first ones passed over
+// ("the second one").
+void RankRows(const Query& q, const skills::Table& t, std::vector<size_t>& rows) {
+  const std::string_view column = ColumnOf(q.measures.front());
+  std::stable_sort(rows.begin(), rows.end(), [&](size_t a, size_t b) {
+    const double x = CellOr(t, a, column, 0), y = CellOr(t, b, column, 0);
+    return q.rank == Rank::kTop ? x > y : x < y;
+  });
+  rows.erase(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(
+                                              std::min(rows.size(), static_cast<size_t>(std::max(0, q.offset)))));
+}
+
 std::vector<size_t> PickRows(const Query& q, const skills::Table& t, const Subject& s) {
   if (IsLaunchConfiguration(q.measures.front())) {
     std::vector<size_t> rows = LaunchRows(t, s);
     // "which kernel launched the most thread blocks": the configurations ranked by the measure, not the most used.
-    if (q.rank != Rank::kNone) {
-      const std::string_view column = ColumnOf(q.measures.front());
-      std::stable_sort(rows.begin(), rows.end(), [&](size_t a, size_t b) {
-        const double x = CellOr(t, a, column, 0), y = CellOr(t, b, column, 0);
-        return q.rank == Rank::kTop ? x > y : x < y;
-      });
-    }
-    if (q.rank != Rank::kNone) {
-      rows.erase(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(
-                                                  std::min(rows.size(), static_cast<size_t>(std::max(0, q.offset)))));
-    }
+    if (q.rank != Rank::kNone) RankRows(q, t, rows);
     const size_t keep = q.rank != Rank::kNone ? static_cast<size_t>(std::max(1, q.limit)) : 1;
     if (rows.size() > keep) rows.resize(keep);
     return rows;
@@ -280,13 +282,8 @@ std::vector<size_t> PickRows(const Query& q, const skills::Table& t, const Subje
                                 }),
                  rows.end());
     }
+    RankRows(q, t, rows);
     const std::string_view column = ColumnOf(q.measures.front());
-    std::stable_sort(rows.begin(), rows.end(), [&](size_t a, size_t b) {
-      const double x = CellOr(t, a, column, 0), y = CellOr(t, b, column, 0);
-      return q.rank == Rank::kTop ? x > y : x < y;
-    });
-    rows.erase(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(
-                                                std::min(rows.size(), static_cast<size_t>(std::max(0, q.offset)))));
     size_t keep = std::min(rows.size(), static_cast<size_t>(std::max(1, q.limit)));
     // A tie with the last one shown is shown too ("which stream runs the most kernels": both, when two run as many).
     while (keep > 0 && keep < rows.size() && keep < static_cast<size_t>(std::max(1, q.limit)) + 5 &&
@@ -912,10 +909,7 @@ std::vector<std::string> NamesWrittenIn(const std::vector<std::string>& unread) 
   for (const std::string& w : unread) {
     // One word: a clause's whole text (a part no Query holds) may hold names the profile does have.
     if (w.find(' ') != std::string::npos) continue;
-    const bool camel =
-        std::adjacent_find(w.begin(), w.end(), [](char a, char b) {
-          return std::islower(static_cast<unsigned char>(a)) && std::isupper(static_cast<unsigned char>(b));
-        }) != w.end();
+    const bool camel = CapitalAfterSmall(w);
     if (w.find('_') != std::string::npos || w.find("::") != std::string::npos || camel) out.push_back(w);
   }
   return out;

@@ -819,43 +819,49 @@ void ReadName(const std::vector<Item>& items, size_t at, bool inside_next, Claus
 // summed are no Query's subject: unread.
 void ReadTwoNames(const std::vector<Item>& items, Clause& c) {
   if ((c.names_at.size() < 2 && !c.kinds_side_by_side) || c.versus) return;
-  const auto is_sum_word = [](const std::string& w) {
+  const auto sum_word = [](const Item& it) {
+    const std::string w = Lower(it.word);
     return w == "together" || w == "combined" || w == "altogether" || w == "summed";
   };
-  bool summed = false, related = false;
-  std::vector<std::string> words;
-  for (size_t k = c.names_at.size() < 2 ? 0 : c.names_at[0] + 1; c.names_at.size() >= 2 && k < c.names_at.back(); ++k) {
-    const Item& it = items[k];
+  const auto plus = [](const Item& it) { return it.word == "+" || Lower(it.word) == "plus"; };
+  bool summed = std::any_of(items.begin(), items.end(), sum_word);
+  std::vector<std::string> relation;  // words between the names that join nothing
+  const size_t from = c.names_at.size() < 2 ? 0 : c.names_at.front() + 1;
+  const size_t to = c.names_at.size() < 2 ? 0 : c.names_at.back();  // two copy kinds and no names: nothing between
+  for (size_t k = from; k < to; ++k) {
     if (std::find(c.names_at.begin(), c.names_at.end(), k) != c.names_at.end()) continue;
+    const Item& it = items[k];
+    if (plus(it)) {
+      summed = true;
+      continue;
+    }
     const bool joins = it.kind == Item::kSeparator || it.Has(Slot::kSplit) || it.Has(Slot::kVersus) ||
                        it.Has(Slot::kEvents) || it.Has(Slot::kRangeNoun) || Lower(it.word) == "the";
-    summed = summed || it.word == "+" || Lower(it.word) == "plus";
-    if (!joins && it.word != "+") {
-      related = true;
-      words.push_back(it.word);
-    }
+    if (!joins) relation.push_back(it.word);
   }
-  for (const Item& it : items) summed = summed || is_sum_word(Lower(it.word));
-  if (related) c.unread.insert(c.unread.end(), words.begin(), words.end());
+  c.unread.insert(c.unread.end(), relation.begin(), relation.end());
   if (!summed) return;
   // One kind of events, named whole or in part: their sum. Anything else summed stays unread.
   const auto& first = c.names.empty() ? std::vector<NameClass>{} : c.names.front().second;
   const bool one_kind = c.names.size() >= 2 && std::all_of(c.names.begin(), c.names.end(), [&](const auto& n) {
                           return !n.second.empty() && !first.empty() && n.second.front() == first.front();
                         });
-  if (one_kind && !related && !c.kinds_side_by_side) {
+  if (one_kind && relation.empty() && !c.kinds_side_by_side) {
     c.sum_names = true;
     return;
   }
   for (const Item& it : items) {
-    if (is_sum_word(Lower(it.word)) || it.word == "+" || Lower(it.word) == "plus") c.unread.push_back(it.word);
+    if (sum_word(it) || plus(it)) c.unread.push_back(it.word);
   }
 }
+
+// The ordinal words, in order from "second": a place in a ranking is its index + 2.
+constexpr std::string_view kOrdinals[] = {"second", "third", "fourth", "fifth"};
 
 // "the second one", "a third": an ordinal word; "a second", "per second" and "2 seconds" are units.
 bool IsOrdinal(const std::vector<Item>& items, size_t i) {
   const std::string w = Lower(items[i].word);
-  if (w != "second" && w != "third" && w != "fourth" && w != "fifth") return false;
+  if (std::find(std::begin(kOrdinals), std::end(kOrdinals), w) == std::end(kOrdinals)) return false;
   if (i == 0) return true;
   const std::string before = Lower(items[i - 1].word);
   return items[i - 1].kind != Item::kNumber && before != "a" && before != "per" && before != "one" && before != "half";
@@ -865,7 +871,6 @@ bool IsOrdinal(const std::vector<Item>& items, size_t i) {
 // position in a ranking, from 2. Before anything else ("the second kernel") it is an instance in time or order, which
 // a Query does not pick: nullopt. Reads "one" after it.
 std::optional<int32_t> RankPosition(const std::vector<Item>& items, size_t i, std::vector<bool>& read) {
-  static constexpr std::string_view kOrdinals[] = {"second", "third", "fourth", "fifth"};
   const auto* at = std::find(std::begin(kOrdinals), std::end(kOrdinals), Lower(items[i].word));
   if (at == std::end(kOrdinals) || i + 1 >= items.size()) return std::nullopt;
   const Item& next = items[i + 1];
@@ -1335,6 +1340,13 @@ void DefaultMeasures(Clause& c) {
   if (c.which && !c.measures.empty() && c.measures.front() == Measure::kMin) c.rank = Rank::kBottom;
 }
 
+// A GPU's idle and busy time, utilization and idle gaps (guides/analysis.md): a GPU's measures, asked per GPU, of
+// kernels when the clause names no events.
+bool IsPerGpuMeasure(Measure m) {
+  return m == Measure::kIdle || m == Measure::kBusy || m == Measure::kUtilization || m == Measure::kGaps ||
+         m == Measure::kMaxGap;
+}
+
 // The subject a clause names, or, for a clause that names none, what it keeps: false when it has none at all.
 bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
   if (own_subject) {
@@ -1361,10 +1373,7 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
     return true;
   }
   if (previous) return true;
-  const bool gpu_measure =
-      !c.measures.empty() && (c.measures.front() == Measure::kIdle || c.measures.front() == Measure::kBusy ||
-                              c.measures.front() == Measure::kUtilization || c.measures.front() == Measure::kGaps ||
-                              c.measures.front() == Measure::kMaxGap);
+  const bool gpu_measure = !c.measures.empty() && IsPerGpuMeasure(c.measures.front());
   if (c.devices.empty() && c.group != GroupBy::kDevice && !gpu_measure) return false;
   q.subject.events = EventKind::kKernels;  // a GPU's time is its kernels' (guides/analysis.md)
   return true;
@@ -1403,8 +1412,7 @@ void FillGrouping(const Clause& c, bool own_subject, Query& q) {
     q.group_by = GroupBy::kBaseName;
   // A GPU's idle, busy time and utilization are per GPU (guides/analysis.md): over several GPUs they are asked per GPU.
   const Measure first = q.measures.front();
-  const bool gpu_measure = first == Measure::kIdle || first == Measure::kBusy || first == Measure::kUtilization ||
-                           first == Measure::kGaps || first == Measure::kMaxGap;
+  const bool gpu_measure = IsPerGpuMeasure(first);
   if (gpu_measure && q.scope.devices.size() != 1 && q.group_by == GroupBy::kNone && !c.versus)
     q.group_by = GroupBy::kDevice;
   if (c.rank != Rank::kNone || c.group) q.rank = c.rank;
@@ -1691,8 +1699,7 @@ bool HasSubject(const Clause& c) {
 }
 
 bool IsGpuMeasure(Measure m) {
-  return m == Measure::kIdle || m == Measure::kBusy || m == Measure::kUtilization || m == Measure::kIdleShare ||
-         m == Measure::kGaps || m == Measure::kMaxGap;
+  return IsPerGpuMeasure(m) || m == Measure::kIdleShare;
 }
 
 // "idle: no kernel, copy or memset running": two kinds of GPU work or more named with a GPU's idle or busy time are
@@ -1835,8 +1842,9 @@ void MeasuresSaidBefore(Clause& c, const Query* previous) {
     c.measures = {Measure::kMaxGap};
   DefaultMeasures(c);
   ReadGpuWork(c);
-  // "How long is the GPU idle, and what percentage of the span is it?": a share of the span alone, after the idle or
-  // busy time, is that time's share of the span.
+  // "How long is the GPU idle, and what percentage of the span is it?", "... Give the idle time and the percentage":
+  // a share of the span, or a share alone naming no events, after the idle or busy time is that time's share of the
+  // span. (A share beside the idle time in one clause is DefaultMeasures'.)
   const auto only = [&](std::initializer_list<Measure> ms) {
     return !c.measures.empty() && std::all_of(c.measures.begin(), c.measures.end(), [&](Measure m) {
       return std::find(ms.begin(), ms.end(), m) != ms.end();
@@ -1849,13 +1857,6 @@ void MeasuresSaidBefore(Clause& c, const Query* previous) {
       std::find(c.measures.begin(), c.measures.end(), Measure::kShare) != c.measures.end() &&
       (before(Measure::kIdle) || before(Measure::kBusy)))
     c.measures = {before(Measure::kIdle) ? Measure::kIdleShare : Measure::kUtilization};
-  // "Give the idle time and the percentage": a share beside the idle or busy time, of nothing else, is that time's
-  // share of the span.
-  const auto has = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
-  if (has(Measure::kShare) && (has(Measure::kIdle) != has(Measure::kBusy))) {
-    std::replace(c.measures.begin(), c.measures.end(), Measure::kShare,
-                 has(Measure::kIdle) ? Measure::kIdleShare : Measure::kUtilization);
-  }
 }
 
 // The events a clause means, where it names them again only to point back at those of the Query before it.

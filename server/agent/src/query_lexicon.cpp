@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "nsys/agent/query.h"
+#include "text_case.h"
 
 namespace nsys::agent::lexicon {
 namespace {
@@ -1123,10 +1124,7 @@ bool IsDescriptiveWord(std::string_view word) {
     const std::string_view part = word.substr(at, dash - at);
     std::string lower;
     for (char ch : part) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    const bool camel =
-        std::adjacent_find(part.begin(), part.end(), [](char a, char b) {
-          return std::islower(static_cast<unsigned char>(a)) && std::isupper(static_cast<unsigned char>(b));
-        }) != part.end();
+    const bool camel = CapitalAfterSmall(part);
     const bool copy_kind = std::any_of(kCopyKinds.begin(), kCopyKinds.end(), [&](std::string_view k) {
       return k.size() == part.size() && std::equal(k.begin(), k.end(), part.begin());
     });

@@ -20,6 +20,13 @@ inline void UpperFirst(std::string& s) {
   if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
 }
 
+// Whether a word is written as a name is ("runFusion", "FlashAttention", "cuBLASLt"): an ASCII capital right after a
+// small letter.
+inline bool CapitalAfterSmall(std::string_view w) {
+  return std::adjacent_find(w.begin(), w.end(),
+                            [](char a, char b) { return a >= 'a' && a <= 'z' && b >= 'A' && b <= 'Z'; }) != w.end();
+}
+
 // Whether `needle` is part of `text`, ASCII case aside (an empty needle is part of any text).
 inline bool ContainsNoCase(std::string_view text, std::string_view needle) {
   const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };

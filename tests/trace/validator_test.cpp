@@ -239,8 +239,8 @@ TEST(TraceValidator, AGpuRenderStageNeedsItsQueueStageAndContextInterned) {
   const ValidationReport ok = ValidateTrace(RenderStage(true, true, true));
   EXPECT_TRUE(ok.ok()) << ok.Summary();
   EXPECT_EQ(ok.gpu_stages, 1);
-  ExpectError(RenderStage(false, true, true), "hardware queue iid 2 is not interned");
-  ExpectError(RenderStage(true, false, true), "graphics context iid 1 is not interned");
+  ExpectError(RenderStage(false, true, true), "hardware queue iid 2 used before it was defined");
+  ExpectError(RenderStage(true, false, true), "graphics context iid 1 used before it was defined");
   ExpectError(RenderStage(true, true, false), "without an id, a duration or a name");
 }
 

@@ -170,7 +170,7 @@ void TraceValidator::RenderStage(std::string_view bytes, bool has_ts, uint32_t f
         break;
       case f::kStageNameIid:
         has_name = field.value != 0;
-        if (!seq.names.count(field.value)) Error(fmt::format("name iid {} used before it was defined", field.value));
+        NeedIid(seq.names, field.value, "event name");
         break;
       default:
         break;
@@ -182,10 +182,16 @@ void TraceValidator::RenderStage(std::string_view bytes, bool has_ts, uint32_t f
   if (!(flags & internal::kSeqNeedsIncrementalState))
     Error("a GPU render stage event without SEQ_NEEDS_INCREMENTAL_STATE");
   if (id == 0 || !has_duration || !has_name) Error("a GPU render stage event without an id, a duration or a name");
-  if (!seq.gpu_specs.count(queue)) Error(fmt::format("hardware queue iid {} is not interned on its sequence", queue));
-  if (!seq.gpu_specs.count(stage)) Error(fmt::format("render stage iid {} is not interned on its sequence", stage));
-  if (!seq.contexts.count(context))
-    Error(fmt::format("graphics context iid {} is not interned on its sequence", context));
+  NeedIid(seq.gpu_specs, queue, "hardware queue");
+  NeedIid(seq.gpu_specs, stage, "render stage");
+  NeedIid(seq.contexts, context, "graphics context");
+}
+
+void TraceValidator::NeedIid(const std::unordered_set<uint64_t>& set, uint64_t iid, const char* what) {
+  if (iid == 0)
+    Error(fmt::format("{} iid 0", what));
+  else if (!set.count(iid))
+    Error(fmt::format("{} iid {} used before it was defined on its sequence", what, iid));
 }
 
 void TraceValidator::Interned(std::string_view bytes, Sequence& seq) {
@@ -262,10 +268,7 @@ void TraceValidator::DebugAnnotation(std::string_view bytes, const Sequence& seq
   while (a.Next(af)) {
     if (af.number == f::kArgNameIid) {
       event.uses_iids = true;
-      if (af.value == 0)
-        Error("debug annotation name iid 0");
-      else if (!seq.arg_names.count(af.value))
-        Error(fmt::format("debug annotation name iid {} used before it was defined on its sequence", af.value));
+      NeedIid(seq.arg_names, af.value, "debug annotation name");
     } else if (af.number >= 2 && af.number <= 6) {
       has_arg_value = true;
     }
@@ -279,10 +282,7 @@ bool TraceValidator::DecodeEvent(std::string_view bytes, const Sequence& seq, Ev
   ProtoField field;
   auto need_iid = [&](const std::unordered_set<uint64_t>& set, uint64_t iid, const char* what) {
     event.uses_iids = true;
-    if (iid == 0)
-      Error(fmt::format("{} iid 0", what));
-    else if (!set.count(iid))
-      Error(fmt::format("{} iid {} used before it was defined on its sequence", what, iid));
+    NeedIid(set, iid, what);
   };
   while (d.Next(field)) {
     switch (field.number) {

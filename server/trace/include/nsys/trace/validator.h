@@ -60,6 +60,8 @@ class TraceValidator {
   void Descriptor(std::string_view bytes);
   void Interned(std::string_view bytes, Sequence& seq);
   void RenderStage(std::string_view bytes, bool has_ts, uint32_t flags, const Sequence& seq);
+  // An interned id used: non-zero and defined on its sequence (`set`), else an error naming `what` it is.
+  void NeedIid(const std::unordered_set<uint64_t>& set, uint64_t iid, const char* what);
   // A TrackEvent's fields that the checks need (Event's steps: DecodeEvent reads them, checking interned ids
   // against the sequence; PlaceEvent checks the event against its track and flows).
   struct EventFields {

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "nsys/support/human_bytes.h"
+#include "nsys/support/human_numbers.h"
 #include "nsys/wire/converters.h"
 #include "open_profile.h"
 #include "table_format.h"
@@ -24,8 +25,8 @@ std::string DamagedRowsText(const engine::ProfileInfo& info) {
   } else {
     int64_t skipped = 0;
     for (const auto& d : report.tables) skipped += d.skipped();
-    out =
-        fmt::format("{} skipped{}", GroupThousands(skipped), report.complete ? "" : " so far (not every table loaded)");
+    out = fmt::format("{} skipped{}", support::Thousands(skipped),
+                      report.complete ? "" : " so far (not every table loaded)");
   }
   for (const auto& d : report.tables) out += fmt::format("\n{:<13}  {}: {}", "", d.table, d.Describe());
   return out;
@@ -73,7 +74,7 @@ std::string RenderInfo(const engine::ProfileInfo& info, const std::optional<skil
   for (const auto& t : info.tables) {
     // ENUM_* tables are lookup tables of the export format: listed by `--format json`, not here.
     if (t.rows > 0 && t.name.rfind("ENUM_", 0) != 0) {
-      tables += fmt::format("\n{:<13}  {:<44} {:>12}", "", t.name, GroupThousands(t.rows));
+      tables += fmt::format("\n{:<13}  {:<44} {:>12}", "", t.name, support::Thousands(t.rows));
     }
   }
   line("Tables",

@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "nsys/support/human_numbers.h"
 #include "nsys/wire/converters.h"
 
 namespace nsys::cli {
@@ -49,7 +50,7 @@ std::string HumanCell(const Value& value, const std::string& column, const Rende
         } else if constexpr (std::is_same_v<T, bool>) {
           return v ? "true" : "false";
         } else if constexpr (std::is_same_v<T, int64_t>) {
-          return GroupThousands(v);
+          return support::Thousands(v);
         } else if constexpr (std::is_same_v<T, double>) {
           return FormatDouble(v);
         } else {
@@ -254,16 +255,6 @@ std::string Ellipsize(std::string_view text, size_t width) {
     out += text[i];
   }
   return out + "…";
-}
-
-std::string GroupThousands(int64_t value) {
-  std::string digits = std::to_string(value < 0 ? -(value + 1) + 1ULL : static_cast<uint64_t>(value));
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return value < 0 ? "-" + out : out;
 }
 
 }  // namespace nsys::cli

@@ -40,7 +40,5 @@ std::string ShortenCxxName(std::string_view name);
 std::string Ellipsize(std::string_view text, size_t width);
 // Display width in characters of UTF-8 text.
 size_t DisplayWidth(std::string_view text);
-// 1234567 → "1,234,567".
-std::string GroupThousands(int64_t value);
 
 }  // namespace nsys::cli

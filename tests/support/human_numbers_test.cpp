@@ -1,6 +1,9 @@
-#include "nsys/support/human_duration.h"
+#include "nsys/support/human_numbers.h"
 
 #include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
 
 namespace nsys::support {
 namespace {
@@ -16,6 +19,18 @@ TEST(HumanDuration, MillisecondsUnderAHundredSecondsWholeSecondsAbove) {
   EXPECT_EQ(HumanDuration(1841630.8e6), "1,842 s");
   EXPECT_EQ(HumanDuration(970446.6e6), "970 s");
   EXPECT_EQ(HumanDuration(-250e9), "-250 s");
+}
+
+// The one thousands formatter (the CLI's tables, the Book's counts, the figures above), every int64_t included.
+TEST(Thousands, GroupsOfThreeAndTheSign) {
+  EXPECT_EQ(Thousands(0), "0");
+  EXPECT_EQ(Thousands(999), "999");
+  EXPECT_EQ(Thousands(1842), "1,842");
+  EXPECT_EQ(Thousands(1234567), "1,234,567");
+  EXPECT_EQ(Thousands(-250), "-250");
+  EXPECT_EQ(Thousands(-1234567), "-1,234,567");
+  EXPECT_EQ(Thousands(std::numeric_limits<int64_t>::min()), "-9,223,372,036,854,775,808");
+  EXPECT_EQ(Thousands(std::numeric_limits<int64_t>::max()), "9,223,372,036,854,775,807");
 }
 
 TEST(HumanGigabytes, OneDecimalUnderAThousandWholeAbove) {

@@ -11,7 +11,7 @@
 #include <utility>
 #include <variant>
 
-#include "nsys/support/human_duration.h"
+#include "nsys/support/human_numbers.h"
 #include "nsys/support/render_text.h"
 #include "text_case.h"
 

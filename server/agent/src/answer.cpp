@@ -7,7 +7,7 @@
 #include <utility>
 #include <variant>
 
-#include "nsys/support/human_duration.h"
+#include "nsys/support/human_numbers.h"
 #include "nsys/support/path_text.h"
 #include "nsys/support/render_text.h"
 

@@ -11,7 +11,7 @@
 #include <utility>
 #include <variant>
 
-#include "nsys/support/human_duration.h"
+#include "nsys/support/human_numbers.h"
 
 // Generated from server/agent/book/root_causes.json by server/CMakeLists.txt (the Book ships inside the binary).
 extern const char kNsysBookJson[];
@@ -118,16 +118,6 @@ RootCause ParseRootCause(const Json& j) {
   return rc;
 }
 
-std::string Thousands(int64_t v) {
-  std::string digits = std::to_string(v < 0 ? -v : v);
-  std::string out;
-  for (size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return (v < 0 ? "-" : "") + out;
-}
-
 std::string Format(const ExprValue& v, const std::string& format) {
   if (const auto* s = std::get_if<std::string>(&v)) {
     if (format == "short" && s->size() > 60) return s->substr(0, 57) + "...";
@@ -148,7 +138,7 @@ std::string Format(const ExprValue& v, const std::string& format) {
   // Agreement with a count: "{n:int} call{n:s}" is "1 call" or "2 calls"; "{n:were}" is "was" or "were".
   if (format == "s") return d == 1 ? "" : "s";
   if (format == "were") return d == 1 ? "was" : "were";
-  if (format == "int") return Thousands(static_cast<int64_t>(std::llround(d)));
+  if (format == "int") return support::Thousands(std::llround(d));
   if (format == "dec") return fmt::format("{:.1f}", d);
   if (format == "gb") return support::HumanGigabytes(d);
   if (d == std::floor(d) && std::fabs(d) < 1e15) return fmt::format("{:.0f}", d);

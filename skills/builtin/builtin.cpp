@@ -19,6 +19,7 @@
   X(MakePageableMemcpy)        \
   X(MakeSyncMemset)            \
   X(MakeGpuIdleGaps)           \
+  X(MakeGpuIdleCauses)         \
   X(MakeGpuUtilization)        \
   X(MakeNcclBreakdown)         \
   X(MakeStreamConcurrency)     \

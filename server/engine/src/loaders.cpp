@@ -327,7 +327,8 @@ Status LoadSyncPart(PartContext& ctx, RowidRange range, Staging<SyncTable>& stg)
   const std::string_view type =
       s.HasColumn(kSyncTable, "syncType") ? std::string_view("syncType") : std::string_view("deprecatedSyncType");
   const ColumnSet cols =
-      Columns(s, kSyncTable, {"start", "end", "deviceId", "streamId", "globalPid", "correlationId", type});
+      Columns(s, kSyncTable,
+              {"start", "end", "deviceId", "streamId", "globalPid", "correlationId", type, "eventId", "eventSyncId"});
   return RunPart(ctx, kSyncTable, cols, range, stg, false, [](const auto& st, SyncTable& t, size_t i) {
     t.start[i] = st.Int(1);
     t.end[i] = st.Int(2);
@@ -336,6 +337,8 @@ Status LoadSyncPart(PartContext& ctx, RowidRange range, Staging<SyncTable>& stg)
     t.pid[i] = PidOf(st.Int(5));
     t.correlation_id[i] = static_cast<uint32_t>(st.Int(6));
     t.sync_type[i] = I32(st, 7);
+    t.event_id[i] = st.IntOr(8, -1);
+    t.event_sync_id[i] = st.IntOr(9, -1);
     t.launch[i] = kNone;
   });
 }

@@ -17,8 +17,9 @@
 
 namespace nsys::engine {
 
-// 2: damaged-row report, ctime and sampled pages in the key; 3: dictionaries; 4: a device's SM count from its model
-inline constexpr uint32_t kSnapshotFormatVersion = 4;
+// 2: damaged-row report, ctime and sampled pages in the key; 3: dictionaries; 4: a device's SM count from its model; 5:
+// a sync record's eventId and eventSyncId
+inline constexpr uint32_t kSnapshotFormatVersion = 5;
 
 enum class SnapshotSection : uint32_t {
   kInfo = 0,

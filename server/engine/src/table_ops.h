@@ -64,6 +64,8 @@ void ForEachColumn(SyncTable& t, F&& f) {
   f(t.pid);
   f(t.correlation_id);
   f(t.sync_type);
+  f(t.event_id);
+  f(t.event_sync_id);
   f(t.launch);
 }
 template <typename F>

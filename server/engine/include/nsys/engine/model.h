@@ -268,6 +268,9 @@ struct SyncTable {  // CUPTI_ACTIVITY_KIND_SYNCHRONIZATION
   Column<int32_t> device, stream;
   Column<uint32_t> pid, correlation_id;
   Column<int32_t> sync_type;
+  // The CUDA event a wait or event sync names (eventId), and nsys's link from it to the event's record
+  // (eventSyncId, 3.x exports); -1 when the export has no such column.
+  Column<int64_t> event_id, event_sync_id;
   Column<int32_t> launch;
   Ns max_duration = 0;
   size_t size() const { return start.size(); }

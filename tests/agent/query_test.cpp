@@ -445,6 +445,21 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
   Check("In the first 100 ms after the first kernel starts on GPU 0, how many kernels start there?",
         {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, first_100ms)});
   EXPECT_FALSE(Fill("How many kernels started more than 1 s after the first kernel?").complete());
+  // "the next 100 ms" counts from the origin said before it; with none said, it is unread (the profile's start is not
+  // what "next" counts from).
+  Check("From when the first kernel starts on GPU 0, how many kernels start there over the next 100 ms?",
+        {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, first_100ms)});
+  EXPECT_FALSE(Fill("How many kernels start on GPU 0 in the next 100 ms?").complete());
+  // Words of English for a total, a duration and a comparison of totals.
+  Check("How much memset time did the run add up to?", {Q({Measure::kTotal}, {EventKind::kMemset, "", ""})});
+  Check("What is the average length of a cudaMalloc call?",
+        {Q({Measure::kAverage}, {EventKind::kApi, "cudaMalloc", "", "", true})});
+  Query dearer = Q({Measure::kTotal}, {EventKind::kMemcpy, "", "HtoD"});
+  dearer.versus_subject = Subject{EventKind::kMemcpy, "", "DtoH"};
+  dearer.form = Form::kYesNo;
+  Check("Are HtoD copies more expensive than DtoH copies?", {dearer});
+  dearer.yes_if_less = true;
+  Check("Are HtoD copies cheaper than DtoH copies?", {dearer});
   // A whole name in parentheses names what the words before it describe.
   const Reading paren =
       Fill("What is the median duration of the fused pointwise kernel (nvfuser_pointwise_f0_c1_r0_g0)?");

@@ -450,7 +450,8 @@ struct Clause {
   bool it = false;                      // "does it account for": "it", the one subject said before
   std::optional<Measure> versus_measure, versus_partner;  // "fewer blocks than SMs": SMs, against blocks
   bool from_first_kernel = false;                         // "after the first kernel starts": the window's origin
-  bool faster = false, slower = false;                    // words of speed: of a rate (bandwidth), faster is the larger
+  bool window_after_origin = false;     // "in the next 100 ms": the window needs an origin (from_first_kernel)
+  bool faster = false, slower = false;  // words of speed: of a rate (bandwidth), faster is the larger
   bool every = false;                  // "all", "every", "total", "overall": the whole kind, not the events said before
   bool than = false;                   // "than" said (not "vs" or "or", which may set two measures side by side)
   bool per_unit = false;               // "size per migration", "time per copy": the events named after "per" only
@@ -716,6 +717,7 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
       read[i] = read[i + 1] = true;
       c.from_s = 0;
       c.to_s = items[i + 1].number * scale;
+      c.window_after_origin = items[i].Value(Slot::kFirst) == 1;
     }
   }
   if (items[i].Has(Slot::kBetween) && i + 3 < items.size() && items[i + 1].kind == Item::kNumber &&
@@ -1967,6 +1969,8 @@ bool TakePosition(const Clause& c, Query& q) {
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // An origin lent with no window to count from it ("Counting from the first kernel, how many calls?").
   if (c.from_first_kernel && !c.from_s) return std::nullopt;
+  // "in the next 100 ms" with no origin said: the start of the profile is not what "next" counts from.
+  if (c.window_after_origin && !c.from_first_kernel) return std::nullopt;
   // "How many cudaMalloc calls, and how long did the slowest call take?": the one extreme event of the kind just
   // named is one of those events, as "the slowest of those calls" is; "which call is the slowest" still ranks names.
   if (c.rank_by_measure && c.names.empty() && !c.which && !c.group && previous && c.copy_kind.empty() &&
@@ -2127,6 +2131,7 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
     to.from_s = from.from_s;
     to.to_s = from.to_s;
     to.from_first_kernel = from.from_first_kernel;
+    to.window_after_origin = from.window_after_origin;
   } else if (!from.from_s && from.from_first_kernel) {
     to.from_first_kernel = true;  // "Counting from the first kernel, how many ... in the first 100 ms?"
   }

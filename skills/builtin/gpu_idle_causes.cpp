@@ -65,7 +65,7 @@ struct Group {
   uint32_t pid = 0;
   int32_t device = 0;
   Ns first_start = 0, last_end = 0, busy = 0;
-  std::vector<Gap> gaps;
+  int64_t gaps = 0;
   std::array<Ns, kPartCount> parts{};
   int64_t waits = 0, unresolved = 0, no_launch = 0, migrations = 0;
 };
@@ -148,9 +148,11 @@ void FindRecordCalls(const engine::RuntimeTable& rt, std::vector<EventRecord>& r
 // The ops of the streams events were recorded on: (launch call start, end), in launch order.
 using StreamOps = std::unordered_map<StreamKey, std::vector<std::pair<Ns, Ns>>, StreamKeyHash>;
 
-// Step 3: one sweep of the ops in start order: each (pid, device)'s busy time and gaps, each gap with the op that
-// ended it and when its stream's previous op was launched; and the ops of the recording streams.
-Expected<std::vector<Group>> SweepGaps(const Context& ctx, StreamOps& recording) {
+// Step 3: one sweep of the ops in start order: each (pid, device)'s busy time, and each gap handed to `on_gap` (with
+// its group's index) with the op that ended it and when its stream's previous op was launched; and the ops of the
+// recording streams. Gaps are not kept: a 2 GB export has millions.
+template <typename OnGap>
+Expected<std::vector<Group>> SweepGaps(const Context& ctx, StreamOps& recording, OnGap&& on_gap) {
   const engine::RuntimeTable& rt = ctx.profile.runtime();
   SmallIndex<PidDevice, PidDeviceHash> index;
   std::vector<Group> groups;
@@ -169,7 +171,9 @@ Expected<std::vector<Group>> SweepGaps(const Context& ctx, StreamOps& recording)
       const auto prev = last_launch.find(key);
       bool migration = false;
       if constexpr (std::is_same_v<std::decay_t<decltype(t)>, engine::MemcpyTable>) migration = t.copy_kind[i] >= 11;
-      groups[g].gaps.push_back(
+      ++groups[g].gaps;
+      on_gap(
+          g, groups[g],
           Gap{{busy_until[g], start}, t.launch[i], key, prev == last_launch.end() ? kNever : prev->second, migration});
       groups[g].busy += busy_until[g] - covered_from[g];
       covered_from[g] = start;
@@ -183,8 +187,6 @@ Expected<std::vector<Group>> SweepGaps(const Context& ctx, StreamOps& recording)
     return CancelledError();
   }
   for (size_t g = 0; g < groups.size(); ++g) groups[g].busy += busy_until[g] - covered_from[g];
-  std::sort(groups.begin(), groups.end(),
-            [](const Group& a, const Group& b) { return std::tie(a.pid, a.device) < std::tie(b.pid, b.device); });
   return groups;
 }
 
@@ -310,7 +312,9 @@ void SplitGap(const Gap& gap, const engine::RuntimeTable& rt, const std::vector<
   g.unresolved += unresolved && dependency == 0;
 }
 
-Table Render(const std::vector<Group>& groups, const Context& ctx, std::vector<std::string> notes) {
+Table Render(std::vector<Group>& groups, const Context& ctx, std::vector<std::string> notes) {
+  std::sort(groups.begin(), groups.end(),
+            [](const Group& a, const Group& b) { return std::tie(a.pid, a.device) < std::tie(b.pid, b.device); });
   Table t;
   t.columns = {IntCol("pid", "Process id"),
                IntCol("device_id", "GPU device id"),
@@ -342,11 +346,10 @@ Table Render(const std::vector<Group>& groups, const Context& ctx, std::vector<s
       return whole > 0 ? D(100.0 * static_cast<double>(part) / static_cast<double>(whole)) : Null();
     };
     const size_t largest = static_cast<size_t>(std::max_element(g.parts.begin(), g.parts.end()) - g.parts.begin());
-    t.rows.push_back({I(g.pid), I(g.device), I(span), I(idle), I(static_cast<int64_t>(g.gaps.size())),
-                      I(g.parts[kLaunchStarved]), I(g.parts[kSync]), I(g.parts[kDependency]), I(g.parts[kUnexplained]),
-                      pct(g.parts[kLaunchStarved], idle), pct(g.parts[kSync], idle), pct(g.parts[kDependency], idle),
-                      pct(g.parts[kUnexplained], idle), pct(idle, span), idle > 0 ? S(kPartNames[largest]) : Null(),
-                      I(g.waits), I(g.unresolved)});
+    t.rows.push_back({I(g.pid), I(g.device), I(span), I(idle), I(g.gaps), I(g.parts[kLaunchStarved]), I(g.parts[kSync]),
+                      I(g.parts[kDependency]), I(g.parts[kUnexplained]), pct(g.parts[kLaunchStarved], idle),
+                      pct(g.parts[kSync], idle), pct(g.parts[kDependency], idle), pct(g.parts[kUnexplained], idle),
+                      pct(idle, span), idle > 0 ? S(kPartNames[largest]) : Null(), I(g.waits), I(g.unresolved)});
     unresolved += g.unresolved;
     no_launch += g.no_launch;
     migrations += g.migrations;
@@ -401,16 +404,25 @@ class GpuIdleCausesSkill final : public Skill {
     FindRecordCalls(p.runtime(), records);
     StreamOps recording;
     for (const EventRecord& e : records) recording.try_emplace(e.stream);
-    auto groups = SweepGaps(ctx, recording);
+    const StreamWaits waits = MatchWaits(p.syncs(), records);  // the records' completions are resolved after the sweep
+    const auto sync_time = SyncTime(p);
+    std::vector<std::pair<size_t, Gap>> pending;  // gaps after waits on resolved records, split once they complete
+    auto on_gap = [&](size_t g, Group& group, const Gap& gap) {
+      if (!records.empty() && waits.count(gap.stream)) {
+        pending.emplace_back(g, gap);
+        return;
+      }
+      const auto s = sync_time.find(group.pid);
+      SplitGap(gap, p.runtime(), s == sync_time.end() ? nullptr : &s->second, waits, group);
+    };
+    auto groups = SweepGaps(ctx, recording, on_gap);
     if (!groups) return groups.error();
     if (groups->empty()) return Declined("No GPU operation starts inside the selected window, devices and processes.");
     ResolveCompletions(records, recording);
-    const StreamWaits waits = MatchWaits(p.syncs(), records);
-    const auto sync_time = SyncTime(p);
-    for (Group& g : *groups) {
-      if (ctx.cancel.cancelled()) return CancelledError();
-      const auto s = sync_time.find(g.pid);
-      for (const Gap& gap : g.gaps) SplitGap(gap, p.runtime(), s == sync_time.end() ? nullptr : &s->second, waits, g);
+    for (const auto& [g, gap] : pending) {
+      Group& group = (*groups)[g];
+      const auto s = sync_time.find(group.pid);
+      SplitGap(gap, p.runtime(), s == sync_time.end() ? nullptr : &s->second, waits, group);
     }
     return Render(*groups, ctx, std::move(notes));
   }

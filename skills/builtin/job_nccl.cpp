@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -44,15 +45,86 @@ void AddSpreadNotes(const std::vector<RankPartial>& ranks, const std::vector<Ncc
   }
 }
 
+// |[from, to) minus the covered parts|: the exposed time of a kernel's stretch.
+Ns ExposedIn(const CollectiveSample& c, Ns from, Ns to) {
+  Ns covered = 0;
+  for (const auto& [a, b] : c.covered) covered += std::max<Ns>(0, std::min(b, to) - std::max(a, from));
+  return (to - from) - covered;
+}
+
+// One kernel's exposed time split into skew, transfer and rest (NcclRankStats).
+struct ExposureSplit {
+  Ns exposed = 0, skew = 0, transfer = 0, rest = 0;
+  bool matched = false;
+};
+using SplitKey = std::pair<size_t, uint8_t>;  // (rank, kind)
+
+// Step 1: every kernel's split. A matched instance's last start (on the aligned clock) ends each rank's wait, and
+// the shortest participant's duration bounds the transfer; an instance on one rank only is all rest.
+std::map<SplitKey, ExposureSplit> SplitExposure(const std::vector<RankPartial>& ranks, const ClockAlignment& clocks) {
+  std::map<SplitKey, ExposureSplit> out;
+  std::set<const CollectiveSample*> matched;
+  for (const auto& [key, samples] : MatchInstances(ranks, 2, clocks.ordinal_shift)) {
+    Ns last = 0, shortest = 0;
+    bool any = false;
+    for (size_t r = 0; r < samples.size(); ++r) {
+      if (!samples[r]) continue;
+      const Ns start = clocks.ToRunClock(r, samples[r]->start), d = samples[r]->end - samples[r]->start;
+      last = any ? std::max(last, start) : start;
+      shortest = any ? std::min(shortest, d) : d;
+      any = true;
+    }
+    for (size_t r = 0; r < samples.size(); ++r) {
+      const CollectiveSample* c = samples[r];
+      if (!c) continue;
+      matched.insert(c);
+      const Ns wait = std::clamp(last - clocks.ToRunClock(r, c->start), Ns{0}, c->end - c->start);
+      ExposureSplit& e = out[{r, c->kind}];
+      const Ns exposed = ExposedIn(*c, c->start, c->end), skew = ExposedIn(*c, c->start, c->start + wait);
+      const Ns transfer = std::min(exposed - skew, shortest);
+      e.exposed += exposed, e.skew += skew, e.transfer += transfer, e.rest += exposed - skew - transfer;
+      e.matched = true;
+    }
+  }
+  for (size_t r = 0; r < ranks.size(); ++r) {
+    for (const CollectiveSample& c : ranks[r].collectives) {
+      if (matched.count(&c)) continue;
+      const Ns exposed = ExposedIn(c, c.start, c.end);
+      ExposureSplit& e = out[{r, c.kind}];
+      e.exposed += exposed, e.rest += exposed;
+    }
+  }
+  return out;
+}
+
+// Step 2: the splits onto the rows (a rank's "all" row sums its kinds), with the count of matched kernels.
+void AddSplits(const std::vector<RankPartial>& ranks, const ClockAlignment& clocks, std::vector<NcclRankStats>& stats) {
+  const std::map<SplitKey, ExposureSplit> split = SplitExposure(ranks, clocks);
+  std::map<SplitKey, int64_t> matched;
+  for (const auto& [key, samples] : MatchInstances(ranks, 2, clocks.ordinal_shift)) {
+    for (size_t r = 0; r < samples.size(); ++r) {
+      if (samples[r]) ++matched[{r, samples[r]->kind}];
+    }
+  }
+  for (NcclRankStats& s : stats) {
+    for (const auto& [key, e] : split) {
+      if (key.first != s.rank || (s.kind != kAllKinds && key.second != s.kind)) continue;
+      s.exposed_ns += e.exposed, s.skew_ns += e.skew, s.transfer_ns += e.transfer, s.rest_ns += e.rest;
+      s.matched += matched.count(key) ? matched.at(key) : 0;
+    }
+  }
+}
+
 }  // namespace
 
-Merged<std::vector<NcclRankStats>> MergeNccl(const std::vector<RankPartial>& ranks) {
+Merged<std::vector<NcclRankStats>> MergeNccl(const std::vector<RankPartial>& ranks, const ClockAlignment& clocks) {
   Merged<std::vector<NcclRankStats>> m;
   for (size_t r = 0; r < ranks.size(); ++r) {
     if (ranks[r].collective_totals.empty()) continue;
     m.figures.push_back(AllOf(r, ranks[r]));
     for (const CollectiveTotals& c : ranks[r].collective_totals) m.figures.push_back(NcclStatsOf(r, c));
   }
+  AddSplits(ranks, clocks, m.figures);
   Table& t = m.table;
   t.columns = RankColumns();
   t.columns.insert(
@@ -62,14 +134,26 @@ Merged<std::vector<NcclRankStats>> MergeNccl(const std::vector<RankPartial>& ran
        builtin::DoubleCol("avg_ns", "Mean kernel duration"),
        builtin::IntCol("busy_ns", "|∪ these kernels| on the rank's devices"),
        builtin::IntCol("bytes", "Message bytes; null when the export does not give them"),
-       builtin::DoubleCol("bandwidth_gbps", "bytes / busy_ns (GB/s); null when bytes are unknown")});
+       builtin::DoubleCol("bandwidth_gbps", "bytes / busy_ns (GB/s); null when bytes are unknown"),
+       builtin::IntCol("exposed_ns", "Σ of each kernel's time that no compute kernel of the rank's device overlaps"),
+       builtin::IntCol("skew_ns",
+                       "Of exposed_ns, the time before the last rank started the same collective instance (aligned "
+                       "clock): this rank waited for the others"),
+       builtin::IntCol("transfer_ns",
+                       "Of exposed_ns after the wait, up to the shortest participant's duration of each instance: "
+                       "the transfer itself"),
+       builtin::IntCol("rest_ns",
+                       "exposed_ns - skew_ns - transfer_ns: the kernel ran longer than the fastest participant, or "
+                       "the instance ran on no other rank"),
+       builtin::IntCol("matched", "Kernels matched to the same instance on another rank")});
   for (const NcclRankStats& s : m.figures) {
     std::vector<Value> row = RankCells(ranks, s.rank);
     row.insert(row.end(),
                {builtin::S(CollectiveKindName(s.kind)), builtin::I(s.count), builtin::I(s.total_ns),
                 builtin::D(static_cast<double>(s.total_ns) / static_cast<double>(std::max<int64_t>(1, s.count))),
                 builtin::I(s.busy_ns), s.bytes >= 0 ? builtin::I(s.bytes) : builtin::Null(),
-                s.bandwidth_gbps >= 0 ? builtin::D(s.bandwidth_gbps) : builtin::Null()});
+                s.bandwidth_gbps >= 0 ? builtin::D(s.bandwidth_gbps) : builtin::Null(), builtin::I(s.exposed_ns),
+                builtin::I(s.skew_ns), builtin::I(s.transfer_ns), builtin::I(s.rest_ns), builtin::I(s.matched)});
     t.rows.push_back(std::move(row));
   }
   t.notes.push_back(builtin::kCommPatternsNote);
@@ -78,6 +162,11 @@ Merged<std::vector<NcclRankStats>> MergeNccl(const std::vector<RankPartial>& ran
     return m;
   }
   AddSpreadNotes(ranks, m.figures, t);
+  t.notes.push_back(
+      "Exposed communication is split as NVIDIA's Megatron-Bridge analysis and TraceLens do: skew is the part of each "
+      "kernel spent waiting for the last rank to join the same collective instance (instances matched by kind, "
+      "communication stream and order, starts on the aligned clock: job_clock_alignment), transfer the part up to the "
+      "shortest participant's duration, which stands for the transfer itself.");
   t.notes.push_back(
       "Bandwidth is not reported: kernel rows carry no message sizes, and the engine does not decode NCCL's NVTX "
       "payloads, so bytes per collective are unknown here.");

@@ -70,6 +70,7 @@ struct DeviceComm {
   std::array<std::vector<Interval>, kKinds + 1> comm;  // [kind], [kAllComm]; [0] unused
   std::vector<builtin::IntersectionSweep> overlap;
   builtin::UnionStreamer compute;
+  std::vector<Interval> compute_union;  // the closed intervals of `compute`, in time order
   Ns compute_busy = 0;
 };
 
@@ -120,6 +121,7 @@ class KernelScan {
   }
 
   void Finish() {
+    CoverSamples();
     for (const DeviceComm& d : devices_) {
       out_.devices.push_back(d.device);
       out_.compute_busy_ns += d.compute_busy;
@@ -150,7 +152,18 @@ class KernelScan {
     }
     return devices_[d];
   }
+  // Each collective's parts that its device's compute union overlaps.
+  void CoverSamples() {
+    for (CollectiveSample& c : out_.collectives) {
+      const std::vector<Interval>& u = Device(c.device).compute_union;
+      auto it = std::upper_bound(u.begin(), u.end(), c.start, [](Ns at, const Interval& iv) { return at < iv.end; });
+      for (; it != u.end() && it->start < c.end; ++it) {
+        c.covered.emplace_back(std::max(it->start, c.start), std::min(it->end, c.end));
+      }
+    }
+  }
   static void Close(DeviceComm& d, const Interval& iv) {
+    d.compute_union.push_back(iv);
     d.compute_busy += iv.length();
     for (size_t kind = 1; kind <= kAllComm; ++kind) d.overlap[kind].Add(iv);
   }

@@ -16,7 +16,7 @@ namespace {
 
 static_assert(std::endian::native == std::endian::little, "the partial codec writes the host's byte order");
 constexpr char kMagic[4] = {'N', 'S', 'R', 'P'};
-constexpr uint32_t kVersion = 1;
+constexpr uint32_t kVersion = 2;  // 2: each collective's compute-covered parts
 
 class Writer {
  public:
@@ -84,10 +84,12 @@ bool GetStep(Reader& r, StepSample& s) {
 }
 void PutCollective(Writer& w, const CollectiveSample& c) {
   w.Put(c.kind), w.Put(c.channel), w.Put(c.ordinal), w.Put(c.device), w.Put(c.stream), w.Put(c.start), w.Put(c.end);
+  w.PutAll(c.covered, [](Writer& o, const std::pair<Ns, Ns>& iv) { o.Put(iv.first), o.Put(iv.second); });
 }
 bool GetCollective(Reader& r, CollectiveSample& c) {
   return r.Get(c.kind) && r.Get(c.channel) && r.Get(c.ordinal) && r.Get(c.device) && r.Get(c.stream) &&
-         r.Get(c.start) && r.Get(c.end);
+         r.Get(c.start) && r.Get(c.end) &&
+         r.GetAll(c.covered, 16, [](Reader& i, std::pair<Ns, Ns>& iv) { return i.Get(iv.first) && i.Get(iv.second); });
 }
 void PutTotals(Writer& w, const CollectiveTotals& c) {
   w.Put(c.kind), w.Put(c.count), w.Put(c.total_ns), w.Put(c.busy_ns), w.Put(c.overlap_ns), w.Put(c.bytes);
@@ -117,6 +119,11 @@ bool Consistent(const RankPartial& p) {
   constexpr uint8_t kKinds = static_cast<uint8_t>(builtin::Collective::kCount);
   for (const CollectiveSample& c : p.collectives) {
     if (c.kind == 0 || c.kind >= kKinds || !span_ok(c.start, c.end)) return false;
+    Ns at = c.start;  // covered parts: inside the kernel, disjoint, in order
+    for (const auto& [from, to] : c.covered) {
+      if (from < at || to <= from || to > c.end) return false;
+      at = to;
+    }
   }
   for (const CollectiveTotals& c : p.collective_totals) {
     if (c.kind == 0 || c.kind >= kKinds) return false;
@@ -150,12 +157,12 @@ Expected<RankPartial> DecodePartial(std::string_view bytes) {
   uint32_t version = 0;
   for (char& c : magic) r.Get(c);
   if (std::memcmp(magic, kMagic, 4) != 0 || !r.Get(version) || version != kVersion) {
-    return MakeError(ErrorKind::kInvalidArgument, "not a rank partial of this version (NSRP v1)");
+    return MakeError(ErrorKind::kInvalidArgument, "not a rank partial of this version (NSRP v2)");
   }
   RankPartial p;
   const bool ok = r.Get(p.label) && r.GetAll(p.pids, 4, [](Reader& i, uint32_t& v) { return i.Get(v); }) &&
                   r.GetAll(p.devices, 4, [](Reader& i, int32_t& v) { return i.Get(v); }) && GetScalars(r, p) &&
-                  r.GetAll(p.steps, 44, GetStep) && r.GetAll(p.collectives, 37, GetCollective) &&
+                  r.GetAll(p.steps, 44, GetStep) && r.GetAll(p.collectives, 45, GetCollective) &&
                   r.GetAll(p.collective_totals, 41, GetTotals) &&
                   r.GetAll(p.notes, 8, [](Reader& i, std::string& s) { return i.Get(s); }) && r.done() && Consistent(p);
   if (!ok) return MakeError(ErrorKind::kInvalidArgument, "a rank partial is truncated or malformed");

@@ -50,10 +50,12 @@ std::vector<JobSkill> Build() {
        [](const Ranks& r, const Nodes& n, const Args& a) {
          return StragglerTable(r, n, StringArg(a, "by", "rank") == "rank", IntArg(a, "limit", 50));
        }});
-  list.push_back({"job_nccl",
-                  "NCCL/RCCL time (and bandwidth where sizes are known) per rank and per collective.",
-                  {},
-                  [](const Ranks& r, const Nodes&, const Args&) { return MergeNccl(r).table; }});
+  list.push_back(
+      {"job_nccl",
+       "NCCL/RCCL time per rank and per collective, its exposed part split into skew (waiting for the last rank) and "
+       "transfer, and bandwidth where sizes are known.",
+       {},
+       [](const Ranks& r, const Nodes& n, const Args&) { return MergeNccl(r, AlignClocks(r, n)).table; }});
   list.push_back({"job_overlap",
                   "Compute/communication overlap per rank (HTA's convention).",
                   {},

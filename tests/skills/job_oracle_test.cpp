@@ -63,7 +63,7 @@ TEST(JobOracle, NcclPerRankAndCollectiveIsThePerProcessSumOfTheSource) {
     const SplitJob& job = Split(source);
     ASSERT_TRUE(job.ok);
     FixtureSql sql(source);
-    const Merged<std::vector<NcclRankStats>> m = MergeNccl(job.partials);
+    const Merged<std::vector<NcclRankStats>> m = MergeNccl(job.partials, AlignClocks(job.partials, job.node_of_rank));
     size_t row = 0;
     for (size_t r = 0; r < job.partials.size(); ++r) {
       const std::string where = PidWhere(job.manifest[r].source_pid) + " AND s.value LIKE 'ncclDevKernel_SendRecv%'";
@@ -86,10 +86,12 @@ TEST(JobOracle, NcclPerRankAndCollectiveIsThePerProcessSumOfTheSource) {
   }
   // Pinned (sqlite3 CLI, SendRecv kernels of pid 144 in mfu_2gpu_before): 33 kernels, 17172652 ns, as nccl_breakdown's
   // own test pins for device 0.
-  const Merged<std::vector<NcclRankStats>> before = MergeNccl(Split("mfu_2gpu_before.sqlite").partials);
+  const Merged<std::vector<NcclRankStats>> before =
+      MergeNccl(Split("mfu_2gpu_before.sqlite").partials,
+                AlignClocks(Split("mfu_2gpu_before.sqlite").partials, Split("mfu_2gpu_before.sqlite").node_of_rank));
   EXPECT_EQ(before.figures[0].count, 33);
   EXPECT_EQ(before.figures[0].total_ns, 17172652);
-  EXPECT_TRUE(MergeNccl(Split("a100_2proc_mpi.sqlite").partials).table.rows.empty());
+  EXPECT_TRUE(MergeNccl(Split("a100_2proc_mpi.sqlite").partials, {}).table.rows.empty());
 }
 
 TEST(JobOracle, OverlapPerRankIsNcclBreakdownOfTheSourceDevice) {

@@ -61,6 +61,9 @@ struct CollectiveSample {
   int32_t device = -1;
   int32_t stream = 0;
   Ns start = 0, end = 0;
+  // The parts of [start, end) that the rank's compute kernels on the same device overlap (the union of every kernel
+  // that is not communication), disjoint and in time order: the rest of the kernel is exposed communication.
+  std::vector<std::pair<Ns, Ns>> covered;
   bool operator==(const CollectiveSample&) const = default;
 };
 
@@ -192,6 +195,12 @@ struct NcclRankStats {  // job_nccl
   Ns total_ns = 0, busy_ns = 0;
   int64_t bytes = -1;
   double bandwidth_gbps = -1;  // bytes / busy time; -1 when bytes are unknown
+  // Of the kernels' time, what no compute kernel of the rank overlaps (exposed), split into: skew, the part of each
+  // kernel before the last rank started the same collective instance (this rank waited for the others); transfer, up
+  // to the shortest participant's duration of the rest (the transfer itself); and the remainder (this rank's kernel
+  // ran longer than the fastest participant, or the instance ran on no other rank). exposed = skew + transfer + rest.
+  Ns exposed_ns = 0, skew_ns = 0, transfer_ns = 0, rest_ns = 0;
+  int64_t matched = 0;  // kernels matched to the same instance on another rank
 };
 
 struct OverlapRankStats {  // job_overlap
@@ -220,7 +229,7 @@ struct Merged {
 
 Merged<StepStats> MergeStepTimes(const std::vector<RankPartial>& ranks);
 Merged<StragglerStats> MergeStragglers(const std::vector<RankPartial>& ranks, const ClockAlignment& clocks);
-Merged<std::vector<NcclRankStats>> MergeNccl(const std::vector<RankPartial>& ranks);
+Merged<std::vector<NcclRankStats>> MergeNccl(const std::vector<RankPartial>& ranks, const ClockAlignment& clocks);
 Merged<std::vector<OverlapRankStats>> MergeOverlap(const std::vector<RankPartial>& ranks);
 Merged<ImbalanceStats> MergeKernelImbalance(const std::vector<RankPartial>& ranks);
 Merged<HeatMap> MergeStepHeatMap(const std::vector<RankPartial>& ranks);

@@ -82,6 +82,7 @@ Expected<GpuOpGroups> GpuOpGroups::Scan(const engine::Profile& profile, const en
   if (options.kernels) CountTable(profile.kernels(), filter, index, groups, &GpuOpGroup::kernels);
   if (options.memcpy) CountTable(profile.memcpys(), filter, index, groups, &GpuOpGroup::memcpys);
   if (options.memset) CountTable(profile.memsets(), filter, index, groups, &GpuOpGroup::memsets);
+  if (options.kernels && options.graphs) CountTable(profile.graphs(), filter, index, groups, &GpuOpGroup::graphs);
   if (cancel.cancelled()) return CancelledError();
   if (options.overhead && !groups.empty()) {
     const engine::OverheadTable& oh = profile.overhead();

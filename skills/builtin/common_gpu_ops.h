@@ -101,24 +101,29 @@ struct GpuOpsOptions {
   // overhead", "CUDA profiling overhead"; exact names) as busy on every device of their process, when they
   // lie strictly inside the device's [first op start, last op end].
   bool overhead = true;
+  // CUDA graph executions recorded whole (CUPTI_ACTIVITY_KIND_GRAPH_TRACE): GPU work whose kernels the export does
+  // not hold. Read with the kernels only (Need::kKernels loads them).
+  bool graphs = true;
 };
 
-enum class OpKind : uint8_t { kKernel, kMemcpy, kMemset };
+enum class OpKind : uint8_t { kKernel, kMemcpy, kMemset, kGraph };
 
-// Calls fn(kind, row) for each kernel, memcpy and memset (as `options` selects) that starts inside the filter's
-// window, passes its device/pid filter and has start > 0 (as NVIDIA's rules), in start order across the three
-// tables: a three-way merge of the start-sorted tables, so per-group consumers see their ops in order without
-// sorting. Returns false when cancelled.
+// Calls fn(kind, row) for each kernel, memcpy, memset and graph execution (as `options` selects) that starts inside
+// the filter's window, passes its device/pid filter and has start > 0 (as NVIDIA's rules), in start order across the
+// tables: a merge of the start-sorted tables, so per-group consumers see their ops in order without sorting. Returns
+// false when cancelled.
 template <typename Fn>
 bool ForEachGpuOp(const engine::Profile& profile, const engine::Filter& filter, const GpuOpsOptions& options,
                   const CancelToken& cancel, Fn&& fn) {
   const engine::KernelTable& k = profile.kernels();
   const engine::MemcpyTable& m = profile.memcpys();
   const engine::MemsetTable& s = profile.memsets();
-  std::pair<size_t, size_t> kr{0, 0}, mr{0, 0}, sr{0, 0};
+  const engine::GraphTable& g = profile.graphs();
+  std::pair<size_t, size_t> kr{0, 0}, mr{0, 0}, sr{0, 0}, gr{0, 0};
   if (options.kernels) kr = RowRange(k, filter);
   if (options.memcpy) mr = RowRange(m, filter);
   if (options.memset) sr = RowRange(s, filter);
+  if (options.kernels && options.graphs) gr = RowRange(g, filter);
   constexpr Ns kDone = INT64_MAX;
   auto accept = [&](const auto& t, size_t i) {
     return t.start[i] > 0 && filter.AcceptsDevice(t.device[i]) && filter.AcceptsProcess(t.pid[i]);
@@ -128,29 +133,34 @@ bool ForEachGpuOp(const engine::Profile& profile, const engine::Filter& filter, 
     const Ns ks = kr.first < kr.second ? k.start[kr.first] : kDone;
     const Ns ms = mr.first < mr.second ? m.start[mr.first] : kDone;
     const Ns ss = sr.first < sr.second ? s.start[sr.first] : kDone;
-    if (ks <= ms && ks <= ss) {
+    const Ns gs = gr.first < gr.second ? g.start[gr.first] : kDone;
+    if (ks <= ms && ks <= ss && ks <= gs) {
       if (ks == kDone) break;
       const size_t i = kr.first++;
       if (accept(k, i)) fn(OpKind::kKernel, i);
-    } else if (ms <= ss) {
+    } else if (ms <= ss && ms <= gs) {
       const size_t i = mr.first++;
       if (accept(m, i)) fn(OpKind::kMemcpy, i);
-    } else {
+    } else if (ss <= gs) {
       const size_t i = sr.first++;
       if (accept(s, i)) fn(OpKind::kMemset, i);
+    } else {
+      const size_t i = gr.first++;
+      if (accept(g, i)) fn(OpKind::kGraph, i);
     }
   }
   return true;
 }
 
-// The same, handing `fn(table, row)` the op's own table (KernelTable, MemcpyTable or MemsetTable), for consumers
-// that read only the columns the three tables share (start, end, device, stream, pid).
+// The same, handing `fn(table, row)` the op's own table (KernelTable, MemcpyTable, MemsetTable or GraphTable), for
+// consumers that read only the columns the tables share (start, end, device, stream, pid, launch).
 template <typename Fn>
 bool ForEachGpuOpRow(const engine::Profile& profile, const engine::Filter& filter, const GpuOpsOptions& options,
                      const CancelToken& cancel, Fn&& fn) {
   const engine::KernelTable& k = profile.kernels();
   const engine::MemcpyTable& m = profile.memcpys();
   const engine::MemsetTable& s = profile.memsets();
+  const engine::GraphTable& g = profile.graphs();
   return ForEachGpuOp(profile, filter, options, cancel, [&](OpKind kind, size_t i) {
     switch (kind) {
       case OpKind::kKernel:
@@ -161,6 +171,9 @@ bool ForEachGpuOpRow(const engine::Profile& profile, const engine::Filter& filte
         break;
       case OpKind::kMemset:
         fn(s, i);
+        break;
+      case OpKind::kGraph:
+        fn(g, i);
         break;
     }
   });
@@ -174,6 +187,7 @@ struct GpuOpGroup {
   int64_t memcpys = 0;
   int64_t memsets = 0;
   int64_t overheads = 0;  // counted PROFILER_OVERHEAD rows (see GpuOpsOptions::overhead)
+  int64_t graphs = 0;     // CUDA graph executions recorded whole
   Ns first_start = 0;     // of kernels/memcpys/memsets: overhead rows never extend the span
   Ns last_end = 0;
   std::vector<Interval> overhead_ops;  // sorted by start
@@ -219,6 +233,7 @@ class GpuOpGroups {
     const engine::KernelTable& k = profile.kernels();
     const engine::MemcpyTable& m = profile.memcpys();
     const engine::MemsetTable& s = profile.memsets();
+    const engine::GraphTable& gt = profile.graphs();
     std::vector<size_t> next_overhead(groups_.size(), 0);
     auto deliver = [&](size_t g, const Interval& iv) {
       const std::vector<Interval>& oh = groups_[g].overhead_ops;
@@ -235,6 +250,9 @@ class GpuOpGroups {
           break;
         case OpKind::kMemset:
           deliver(index_.Find({s.pid[i], s.device[i]}), {s.start[i], s.end[i]});
+          break;
+        case OpKind::kGraph:
+          deliver(index_.Find({gt.pid[i], gt.device[i]}), {gt.start[i], gt.end[i]});
           break;
       }
     });

@@ -64,6 +64,7 @@ struct Labels {
   std::string Kernel(size_t i) const { return std::string(p.strings().view(p.kernels().short_name[i])); }
   std::string Memcpy(size_t i) const { return MemcpyLabel(p.memcpys().copy_kind[i]); }
   std::string Memset(size_t) const { return "[CUDA memset]"; }
+  std::string Graph(size_t i) const { return fmt::format("[CUDA graph {}]", p.graphs().graph_id[i]); }
 };
 
 Neighbour OpBefore(const engine::Profile& p, uint32_t pid, int32_t device, Ns gap_start) {
@@ -72,9 +73,11 @@ Neighbour OpBefore(const engine::Profile& p, uint32_t pid, int32_t device, Ns ga
   auto kernel = [&](size_t i) { return l.Kernel(i); };
   auto copy = [&](size_t i) { return l.Memcpy(i); };
   auto set = [&](size_t i) { return l.Memset(i); };
+  auto graph = [&](size_t i) { return l.Graph(i); };
   if (FindEndingAt(p.kernels(), pid, device, gap_start, kernel, n)) return n;
   if (FindEndingAt(p.memcpys(), pid, device, gap_start, copy, n)) return n;
   if (FindEndingAt(p.memsets(), pid, device, gap_start, set, n)) return n;
+  if (FindEndingAt(p.graphs(), pid, device, gap_start, graph, n)) return n;
   n.name = "[profiler overhead]";  // the only other kind of op a gap can be bounded by
   return n;
 }
@@ -86,9 +89,11 @@ Neighbour OpAfter(const engine::Profile& p, uint32_t pid, int32_t device, Ns gap
   auto kernel = [&](size_t i) { return l.Kernel(i); };
   auto copy = [&](size_t i) { return l.Memcpy(i); };
   auto set = [&](size_t i) { return l.Memset(i); };
+  auto graph = [&](size_t i) { return l.Graph(i); };
   if (FindStartingAt(p.kernels(), rt, pid, device, gap_end, kernel, n)) return n;
   if (FindStartingAt(p.memcpys(), rt, pid, device, gap_end, copy, n)) return n;
   if (FindStartingAt(p.memsets(), rt, pid, device, gap_end, set, n)) return n;
+  if (FindStartingAt(p.graphs(), rt, pid, device, gap_end, graph, n)) return n;
   n.name = "[profiler overhead]";
   return n;
 }
@@ -137,7 +142,8 @@ void SetGapColumns(Table& t) {
                IntCol("end_ns", "Gap end = start of the next op"),
                IntCol("pid", "Process id"),
                IntCol("device_id", "GPU device id"),
-               StringCol("op_before", "The op that ended when the gap began"),
+               StringCol("op_before",
+                         "The op that ended when the gap began (\"[CUDA graph N]\": a graph execution recorded whole)"),
                StringCol("op_after", "The op whose start ended the gap"),
                IntCol("launch_after_gap_ns",
                       "When the CPU called the API that launched op_after, relative to the gap start; > 0 means the "

@@ -45,6 +45,7 @@ class KernelSizeScan {
     const engine::KernelTable& k = ctx_.profile.kernels();
     const engine::MemcpyTable& m = ctx_.profile.memcpys();
     const engine::MemsetTable& s = ctx_.profile.memsets();
+    const engine::GraphTable& g = ctx_.profile.graphs();
     return ForEachGpuOp(ctx_.profile, ctx_.filter, GpuOpsOptions{}, ctx_.cancel, [&](OpKind kind, size_t i) {
       switch (kind) {
         case OpKind::kKernel:
@@ -55,6 +56,9 @@ class KernelSizeScan {
           break;
         case OpKind::kMemset:
           AddOther(Group({s.pid[i], s.device[i]}), s.start[i], s.end[i]);
+          break;
+        case OpKind::kGraph:  // a graph execution keeps the device busy; its kernels are not in the export
+          AddOther(Group({g.pid[i], g.device[i]}), g.start[i], g.end[i]);
           break;
       }
     });

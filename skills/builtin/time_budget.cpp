@@ -41,6 +41,7 @@ enum Slice : uint8_t {
   kCudaCoreMath,
   kMemoryBound,
   kOtherKernels,
+  kCudaGraphs,
   kCommunication,
   kCopyHtoD,
   kCopyDtoH,
@@ -70,6 +71,9 @@ constexpr std::array<SliceName, kSliceCount> kSlices{{
      "GEMM, convolution or attention kernels on CUDA cores (FP32/FP64 FMA, no tensor cores)"},
     {"memory_bound", "kernel", "elementwise, reduction, softmax, normalization and copy kernels"},
     {"other_kernels", "kernel", "kernels whose name does not say what they do (or whether they use tensor cores)"},
+    {"cuda_graphs", "kernel",
+     "CUDA graph executions recorded whole (nsys --cuda-graph-trace=graph, its default): GPU work whose kernels the "
+     "export does not hold"},
     {"communication", "kernel", "NCCL collectives and peer transfers not overlapped by compute kernels"},
     {"copy_htod", "copy", "host-to-device copies no kernel overlaps"},
     {"copy_dtoh", "copy", "device-to-host copies no kernel overlaps"},
@@ -385,6 +389,9 @@ class TimeBudgetSkill final : public Skill {
             case OpKind::kMemset:
               add(p.memsets(), i, kMemset, p.memsets().bytes[i], false);
               break;
+            case OpKind::kGraph:
+              add(p.graphs(), i, kCudaGraphs, 0, false);
+              break;
           }
         });
     if (!ok) return CancelledError();
@@ -450,7 +457,8 @@ class TimeBudgetSkill final : public Skill {
     }
     t.notes.push_back(
         "Each instant of a span goes to one slice, the first active in this order: tensor-core math, CUDA-core math, "
-        "memory-bound, other kernels, communication, copies (HtoD, DtoH, DtoD, PtoP, unified-memory HtoD and DtoH, "
+        "memory-bound, other kernels, CUDA graph executions recorded whole, communication, copies (HtoD, DtoH, DtoD, "
+        "PtoP, unified-memory HtoD and DtoH, "
         "other), memsets; when no "
         "operation runs, the host's state: a synchronizing call (including blocking cudaMemcpy/cudaMemset), "
         "allocation or free, a launch, another CUDA call, or none. Kernel kinds come from the kernel names "

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cuda_graph_export.h"
+#include "derived_export.h"
 #include "fixtures.h"
 #include "nsys/engine/profile.h"
 #include "nsys/support/sha256.h"
@@ -227,6 +229,40 @@ TEST(TraceFixtures, H100TwoGpusTwoProcesses) {
   EXPECT_EQ(part.stats.flows, 330);
   EXPECT_LT(part.stats.bytes, trace.stats.bytes / 2);
   EXPECT_GE(part.stats.first_ns, window->begin - profile->nvtx().max_duration);
+}
+
+// A graph-level capture (derived from h100_2gpu_1s: tests/cuda_graph_export.h): each graph execution is one slice
+// "CUDA graph 7" (category cuda.graph) on its stream's track, with a flow from its cudaGraphLaunch call where the
+// export holds that call; the trace still validates.
+TEST(TraceFixtures, GraphExecutionsAreSlicesOnTheirStream) {
+  NSYS_REQUIRE_FIXTURES();
+  nsys::testing::DerivedExport copy("h100_2gpu_1s.sqlite", nsys::testing::GraphLevelEdits());
+  ASSERT_TRUE(copy.ok()) << copy.error();
+  engine::OpenOptions options;
+  options.use_cache = false;
+  auto profile = engine::Profile::Open(copy.path(), options);
+  ASSERT_TRUE(profile.ok());
+  const Exported trace = Export(**profile);
+  const engine::GraphTable& g = (*profile)->graphs();
+  ASSERT_GT(g.size(), 0u);
+  EXPECT_EQ(trace.stats.graphs, static_cast<int64_t>(g.size()));
+  EXPECT_EQ(trace.stats.kernels, static_cast<int64_t>((*profile)->kernels().size()));  // the window's left the table
+  EXPECT_LT(trace.stats.kernels, 3442);
+  const ValidationReport report = ValidateTrace(trace.bytes);
+  EXPECT_TRUE(report.ok()) << report.Summary();
+  const auto d = testing::Decode(trace.bytes);
+  const auto slices = d.Named("CUDA graph 7");
+  ASSERT_EQ(slices.size(), g.size());
+  size_t linked = 0;
+  for (size_t i = 0; i < g.size(); ++i) linked += g.launch[i] >= 0;
+  size_t with_flow = 0;
+  for (const auto* e : slices) {
+    EXPECT_EQ(e->category, "cuda.graph");
+    EXPECT_EQ(d.tracks.at(e->track).name, "Stream 7");
+    with_flow += !e->terminating_flows.empty();
+  }
+  EXPECT_EQ(with_flow, linked);
+  EXPECT_GT(linked, 0u);
 }
 
 TEST(TraceFixtures, MpiRanksSharingCorrelationIdsGetTheirOwnFlows) {

@@ -356,6 +356,7 @@ std::vector<BudgetGroup> GroupBudget(const BudgetView& v) {
                                                               {"cuda_core_math", "compute kernels"},
                                                               {"memory_bound", "compute kernels"},
                                                               {"other_kernels", "compute kernels"},
+                                                              {"cuda_graphs", "CUDA graph executions"},
                                                               {"communication", "communication kernels"},
                                                               {"copy_htod", "HtoD copies"},
                                                               {"copy_dtoh", "DtoH copies"},

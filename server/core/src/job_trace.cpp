@@ -47,6 +47,7 @@ void AddCounts(TraceStats& total, const TraceStats& part, engine::Ns offset, boo
   total.kernels += part.kernels;
   total.memcpys += part.memcpys;
   total.memsets += part.memsets;
+  total.graphs += part.graphs;
   total.api_calls += part.api_calls;
   total.nvtx_ranges += part.nvtx_ranges;
   total.nvtx_marks += part.nvtx_marks;

@@ -83,6 +83,7 @@ template struct Staging<KernelTable>;
 template struct Staging<MemcpyTable>;
 template struct Staging<MemsetTable>;
 template struct Staging<SyncTable>;
+template struct Staging<GraphTable>;
 template struct Staging<RuntimeTable>;
 template struct Staging<OverheadTable>;
 template struct Staging<NvtxTable>;
@@ -343,6 +344,23 @@ Status LoadSyncPart(PartContext& ctx, RowidRange range, Staging<SyncTable>& stg)
   });
 }
 
+Status LoadGraphPart(PartContext& ctx, RowidRange range, Staging<GraphTable>& stg) {
+  const ColumnSet cols =
+      Columns(*ctx.env->schema, kGraphTable,
+              {"start", "end", "deviceId", "streamId", "globalPid", "correlationId", "graphId", "graphExecId"});
+  return RunPart(ctx, kGraphTable, cols, range, stg, false, [](const auto& st, GraphTable& t, size_t i) {
+    t.start[i] = st.Int(1);
+    t.end[i] = st.Int(2);
+    t.device[i] = static_cast<int32_t>(st.IntOr(3, -1));
+    t.stream[i] = static_cast<int32_t>(st.IntOr(4, -1));
+    t.pid[i] = PidOf(st.IntOr(5, 0));
+    t.correlation_id[i] = static_cast<uint32_t>(st.IntOr(6, 0));
+    t.graph_id[i] = st.IntOr(7, -1);
+    t.graph_exec_id[i] = st.IntOr(8, -1);
+    t.launch[i] = kNone;
+  });
+}
+
 Status LoadRuntimePart(PartContext& ctx, RowidRange range, Staging<RuntimeTable>& stg) {
   const StringIdMap& ids = *ctx.env->ids;
   const ColumnSet cols =
@@ -385,6 +403,9 @@ RowDamage Finalize(Staging<MemsetTable>& stg, MemsetTable& out) {
   return FinalizeTable(stg, out);
 }
 RowDamage Finalize(Staging<SyncTable>& stg, SyncTable& out) {
+  return FinalizeTable(stg, out);
+}
+RowDamage Finalize(Staging<GraphTable>& stg, GraphTable& out) {
   return FinalizeTable(stg, out);
 }
 RowDamage Finalize(Staging<RuntimeTable>& stg, RuntimeTable& out) {

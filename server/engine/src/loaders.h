@@ -130,6 +130,7 @@ Status LoadKernelConfigs(PartContext& ctx, KernelStaging& stg, int64_t rows_per_
 Status LoadMemcpyPart(PartContext& ctx, RowidRange range, Staging<MemcpyTable>& stg);
 Status LoadMemsetPart(PartContext& ctx, RowidRange range, Staging<MemsetTable>& stg);
 Status LoadSyncPart(PartContext& ctx, RowidRange range, Staging<SyncTable>& stg);
+Status LoadGraphPart(PartContext& ctx, RowidRange range, Staging<GraphTable>& stg);
 Status LoadRuntimePart(PartContext& ctx, RowidRange range, Staging<RuntimeTable>& stg);
 Status LoadOverheadPart(PartContext& ctx, RowidRange range, Staging<OverheadTable>& stg);
 Status LoadNvtxPart(PartContext& ctx, RowidRange range, NvtxStaging& stg);
@@ -140,6 +141,7 @@ RowDamage Finalize(KernelStaging& stg, KernelTable& out);
 RowDamage Finalize(Staging<MemcpyTable>& stg, MemcpyTable& out);
 RowDamage Finalize(Staging<MemsetTable>& stg, MemsetTable& out);
 RowDamage Finalize(Staging<SyncTable>& stg, SyncTable& out);
+RowDamage Finalize(Staging<GraphTable>& stg, GraphTable& out);
 RowDamage Finalize(Staging<RuntimeTable>& stg, RuntimeTable& out);
 RowDamage Finalize(Staging<OverheadTable>& stg, OverheadTable& out);
 // Sorts by (start, end desc), resolves push/pop nesting (parent; depth is NvtxTable::Depth), canonicalizes the

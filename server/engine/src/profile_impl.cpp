@@ -76,8 +76,8 @@ uint64_t ModelBytes(const ProfileInfo& info) {
   };
   return rows(kKernelTable) * RowWidth<KernelTable>() + rows(kRuntimeTable) * RowWidth<RuntimeTable>() +
          rows(kMemcpyTable) * RowWidth<MemcpyTable>() + rows(kMemsetTable) * RowWidth<MemsetTable>() +
-         rows(kSyncTable) * RowWidth<SyncTable>() + rows(kNvtxTable) * RowWidth<NvtxTable>() +
-         rows(kOverheadTable) * RowWidth<OverheadTable>();
+         rows(kSyncTable) * RowWidth<SyncTable>() + rows(kGraphTable) * RowWidth<GraphTable>() +
+         rows(kNvtxTable) * RowWidth<NvtxTable>() + rows(kOverheadTable) * RowWidth<OverheadTable>();
 }
 
 void ProfileImpl::Start() {
@@ -118,6 +118,8 @@ void ProfileImpl::Start() {
       {kMemsetLink, {}, "memset launch links", {kMemsetLoad, kRuntimeLoad}, 0},
       {kSyncLoad, kSyncTable, nullptr, {}, 262144},
       {kSyncLink, {}, "synchronization launch links", {kSyncLoad, kRuntimeLoad}, 0},
+      {kGraphLoad, kGraphTable, nullptr, {}, 262144},
+      {kGraphLink, {}, "graph launch links", {kGraphLoad, kRuntimeLoad}, 0},
       {kOverheadLoad, kOverheadTable, nullptr, {}, 262144},
       {kNvtxLoad, kNvtxTable, nullptr, {}, 262144},
       {kAttributionLink, {}, "NVTX attribution", {kKernelLink, kNvtxLoad}, 0},
@@ -150,7 +152,8 @@ void ProfileImpl::EnsureWorkers() {
 
 std::vector<StageId> ProfileImpl::Closure(Need needs) const {
   const std::pair<Need, StageId> roots[] = {
-      {Need::kKernels, kKernelLink},    {Need::kRuntime, kRuntimeLoad},
+      {Need::kKernels, kKernelLink},    {Need::kKernels, kGraphLink},
+      {Need::kGraphs, kGraphLink},      {Need::kRuntime, kRuntimeLoad},
       {Need::kMemcpy, kMemcpyLink},     {Need::kMemset, kMemsetLink},
       {Need::kSync, kSyncLink},         {Need::kNvtx, kNvtxLoad},
       {Need::kOverhead, kOverheadLoad}, {Need::kAttribution, kAttributionLink},

@@ -42,6 +42,8 @@ enum StageId : int {
   kMemsetLink,
   kSyncLoad,
   kSyncLink,
+  kGraphLoad,
+  kGraphLink,
   kOverheadLoad,
   kNvtxLoad,
   kAttributionLink,
@@ -88,6 +90,7 @@ class ProfileImpl final : public Profile {
   const MemcpyTable& memcpys() const override { return memcpys_; }
   const MemsetTable& memsets() const override { return memsets_; }
   const SyncTable& syncs() const override { return syncs_; }
+  const GraphTable& graphs() const override { return graphs_; }
   const NvtxTable& nvtx() const override { return nvtx_; }
   const NvtxMarkTable& nvtx_marks() const override { return nvtx_marks_; }
   const OverheadTable& overhead() const override { return overhead_; }
@@ -177,6 +180,7 @@ class ProfileImpl final : public Profile {
   Staging<MemcpyTable> memcpy_stage_;
   Staging<MemsetTable> memset_stage_;
   Staging<SyncTable> sync_stage_;
+  Staging<GraphTable> graph_stage_;
   Staging<RuntimeTable> runtime_stage_;
   Staging<OverheadTable> overhead_stage_;
   NvtxStaging nvtx_stage_;
@@ -188,6 +192,7 @@ class ProfileImpl final : public Profile {
   MemcpyTable memcpys_;
   MemsetTable memsets_;
   SyncTable syncs_;
+  GraphTable graphs_;
   NvtxTable nvtx_;
   NvtxMarkTable nvtx_marks_;
   OverheadTable overhead_;

@@ -115,6 +115,7 @@ std::vector<std::string> TablesOf(Need needs) {
       {Need::kMemcpy, kMemcpyTable},
       {Need::kMemset, kMemsetTable},
       {Need::kSync, kSyncTable},
+      {Need::kKernels | Need::kGraphs, kGraphTable},
       {Need::kNvtx | Need::kAttribution, kNvtxTable},
       {Need::kOverhead, kOverheadTable},
   };

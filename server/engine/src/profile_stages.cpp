@@ -72,6 +72,8 @@ bool ProfileImpl::RestoreFromSnapshot(StageId id) {
       return snapshot_->Restore(memsets_, info_.paged);
     case kSyncLoad:
       return snapshot_->Restore(syncs_, info_.paged);
+    case kGraphLoad:
+      return snapshot_->Restore(graphs_, info_.paged);
     case kOverheadLoad:
       return snapshot_->Restore(overhead_, info_.paged);
     case kNvtxLoad:
@@ -123,6 +125,9 @@ ProfileImpl::TaskResult ProfileImpl::PrepareLoad(StageId id) {
     case kSyncLoad:
       prepared = sync_stage_.Prepare(extent, rows, abort);
       break;
+    case kGraphLoad:
+      prepared = graph_stage_.Prepare(extent, rows, abort);
+      break;
     case kOverheadLoad:
       prepared = overhead_stage_.Prepare(extent, rows, abort);
       break;
@@ -166,6 +171,8 @@ Status ProfileImpl::LoadPart(Worker& worker, StageId id, RowidRange range) {
       return LoadMemsetPart(ctx, range, memset_stage_);
     case kSyncLoad:
       return LoadSyncPart(ctx, range, sync_stage_);
+    case kGraphLoad:
+      return LoadGraphPart(ctx, range, graph_stage_);
     case kOverheadLoad:
       return LoadOverheadPart(ctx, range, overhead_stage_);
     case kNvtxLoad:
@@ -202,6 +209,9 @@ ProfileImpl::TaskResult ProfileImpl::FinalizeLoad(StageId id) {
       break;
     case kSyncLoad:
       damage = Finalize(sync_stage_, syncs_);
+      break;
+    case kGraphLoad:
+      damage = Finalize(graph_stage_, graphs_);
       break;
     case kOverheadLoad:
       damage = Finalize(overhead_stage_, overhead_);
@@ -251,6 +261,9 @@ Status ProfileImpl::RunLink(Worker& worker, StageId id) {
     case kSyncLink:
       if (!restored({kSyncLoad, kRuntimeLoad})) index()->Resolve(syncs_.pid, syncs_.correlation_id, syncs_.launch);
       break;
+    case kGraphLink:
+      if (!restored({kGraphLoad, kRuntimeLoad})) index()->Resolve(graphs_.pid, graphs_.correlation_id, graphs_.launch);
+      break;
     case kAttributionLink:
       if (!restored({kKernelLoad, kRuntimeLoad, kNvtxLoad})) {
         ResolveRuntimeNvtx(runtime_, nvtx_);
@@ -288,6 +301,10 @@ void ProfileImpl::ClearStaging(StageId id) {
       sync_stage_ = {};
       syncs_ = {};
       break;
+    case kGraphLoad:
+      graph_stage_ = {};
+      graphs_ = {};
+      break;
     case kOverheadLoad:
       overhead_stage_ = {};
       overhead_ = {};
@@ -320,7 +337,7 @@ void ProfileImpl::MaybeWriteSnapshot(std::unique_lock<std::mutex>& lock) {
   snapshot_writing_ = true;
   lock.unlock();
   SnapshotTables tables{&kernels_, &runtime_,    &memcpys_,  &memsets_, &syncs_,
-                        &nvtx_,    &nvtx_marks_, &overhead_, coverage_};
+                        &nvtx_,    &nvtx_marks_, &overhead_, coverage_, &graphs_};
   // A failed write (disk full, read-only cache dir) only costs the next open its warm start.
   if (WriteSnapshot(snapshot_path_, *identity_, info_, pool_, tables).ok()) {
     const std::string dir = std::filesystem::path(snapshot_path_).parent_path().string();

@@ -406,7 +406,7 @@ Status ComputeTimeRange(const sql::Db& db, const std::string& path, const Schema
                         ProfileInfo& info) {
   Ns lo = std::numeric_limits<Ns>::max(), hi = std::numeric_limits<Ns>::min();
   for (std::string_view t :
-       {kKernelTable, kMemcpyTable, kMemsetTable, kSyncTable, kRuntimeTable, kNvtxTable, kOverheadTable}) {
+       {kKernelTable, kMemcpyTable, kMemsetTable, kSyncTable, kGraphTable, kRuntimeTable, kNvtxTable, kOverheadTable}) {
     if (schema.Rows(t) == 0 || !schema.HasColumn(t, "start")) continue;
     const TableExtent ext = schema.Extent(t);
     // The loaders' row rule (CheckTimes): rows they skip must not move the profile's range either.
@@ -537,6 +537,7 @@ Expected<ProbeResult> ProbeExport(const sql::Db& db, const std::string& path, in
   caps.memcpy = r.schema.Rows(kMemcpyTable) > 0;
   caps.memset = r.schema.Rows(kMemsetTable) > 0;
   caps.sync = r.schema.Rows(kSyncTable) > 0;
+  caps.graphs = r.schema.Rows(kGraphTable) > 0;
   caps.nvtx = r.schema.Rows(kNvtxTable) > 0;
   caps.gpu_info = r.schema.Rows("TARGET_INFO_GPU") > 0;
   caps.cuda_streams = r.schema.Rows("TARGET_INFO_CUDA_STREAM") > 0;

@@ -400,6 +400,9 @@ bool SnapshotReader::Restore(NvtxMarkTable& t, bool view) const {
 bool SnapshotReader::Restore(OverheadTable& t, bool view) const {
   return RestoreTable(SnapshotSection::kOverhead, t, view);
 }
+bool SnapshotReader::Restore(GraphTable& t, bool view) const {
+  return RestoreTable(SnapshotSection::kGraphs, t, view);
+}
 
 Status WriteSnapshot(const std::string& file, const FileIdentity& identity, const ProfileInfo& info,
                      const StringPool& pool, const SnapshotTables& tables) {
@@ -454,6 +457,7 @@ Status WriteSnapshot(const std::string& file, const FileIdentity& identity, cons
   section(SnapshotSection::kNvtx, [&](uint64_t& h) { WriteTable(w, *tables.nvtx, h); });
   section(SnapshotSection::kNvtxMarks, [&](uint64_t& h) { WriteTable(w, *tables.nvtx_marks, h); });
   section(SnapshotSection::kOverhead, [&](uint64_t& h) { WriteTable(w, *tables.overhead, h); });
+  section(SnapshotSection::kGraphs, [&](uint64_t& h) { WriteTable(w, *tables.graphs, h); });
 
   Buffer h;
   for (char c : kMagic) h.Put<char>(c);

@@ -18,8 +18,8 @@
 namespace nsys::engine {
 
 // 2: damaged-row report, ctime and sampled pages in the key; 3: dictionaries; 4: a device's SM count from its model; 5:
-// a sync record's eventId and eventSyncId
-inline constexpr uint32_t kSnapshotFormatVersion = 5;
+// a sync record's eventId and eventSyncId; 6: CUDA graph executions
+inline constexpr uint32_t kSnapshotFormatVersion = 6;
 
 enum class SnapshotSection : uint32_t {
   kInfo = 0,
@@ -32,6 +32,7 @@ enum class SnapshotSection : uint32_t {
   kNvtx,
   kNvtxMarks,
   kOverhead,
+  kGraphs,
   kCount,
 };
 
@@ -45,6 +46,7 @@ struct SnapshotTables {
   const NvtxMarkTable* nvtx_marks = nullptr;
   const OverheadTable* overhead = nullptr;
   AttributionCoverage coverage;
+  const GraphTable* graphs = nullptr;
 };
 
 class SnapshotReader {
@@ -64,6 +66,7 @@ class SnapshotReader {
   bool Restore(MemcpyTable& t, bool view = false) const;
   bool Restore(MemsetTable& t, bool view = false) const;
   bool Restore(SyncTable& t, bool view = false) const;
+  bool Restore(GraphTable& t, bool view = false) const;
   bool Restore(NvtxTable& t, bool view = false) const;
   bool Restore(NvtxMarkTable& t, bool view = false) const;
   bool Restore(OverheadTable& t, bool view = false) const;

@@ -56,6 +56,18 @@ void ForEachColumn(MemsetTable& t, F&& f) {
   f(t.launch);
 }
 template <typename F>
+void ForEachColumn(GraphTable& t, F&& f) {
+  f(t.start);
+  f(t.end);
+  f(t.device);
+  f(t.stream);
+  f(t.pid);
+  f(t.correlation_id);
+  f(t.graph_id);
+  f(t.graph_exec_id);
+  f(t.launch);
+}
+template <typename F>
 void ForEachColumn(SyncTable& t, F&& f) {
   f(t.start);
   f(t.end);

@@ -123,9 +123,9 @@ struct KernelStage {
 };
 
 // Interned event categories (iid = value).
-enum class Category : uint8_t { kKernel = 1, kMemcpy, kMemset, kCudaApi, kNvtx, kCount };
+enum class Category : uint8_t { kKernel = 1, kMemcpy, kMemset, kCudaApi, kNvtx, kGraph, kCount };
 inline constexpr std::string_view kCategoryNames[] = {"",         "cuda.kernel", "cuda.memcpy", "cuda.memset",
-                                                      "cuda.api", "nvtx"};
+                                                      "cuda.api", "nvtx",        "cuda.graph"};
 
 // Interned debug-annotation names (iid = value).
 enum class Arg : uint8_t {

@@ -128,6 +128,7 @@ void TraceBuilder::PrepareGpu() {
     ScanGpu(in_.kernels, kernel_rows_, kernel_flow_);
     ScanGpu(in_.memcpys, memcpy_rows_, memcpy_flow_);
     ScanGpu(in_.memsets, memset_rows_, memset_flow_);
+    ScanGpu(in_.graphs, graph_rows_, graph_flow_);
     cpu_pids_all_ = saved_all;
   }
   if (!options_.filter.processes.empty()) cpu_pids_ = options_.filter.processes;
@@ -260,6 +261,18 @@ void TraceBuilder::WriteMemset(size_t row) {
   WriteGpuSlice(m, row, Category::kMemset, memset_flow_, memset_rows_, stats_.memsets, name_of, memset_args);
 }
 
+void TraceBuilder::WriteGraph(size_t row) {
+  const auto& g = *in_.graphs;
+  auto name_of = [&]() -> Name {
+    const auto [it, fresh] = graph_iid_.try_emplace(g.graph_id[row], 0);
+    if (!fresh) return {it->second, {}};
+    it->second = next_iid_++;
+    graph_name_ = fmt::format("CUDA graph {}", g.graph_id[row]);
+    return {it->second, graph_name_};
+  };
+  WriteGpuSlice(g, row, Category::kGraph, graph_flow_, graph_rows_, stats_.graphs, name_of, [](Ns) {});
+}
+
 void TraceBuilder::WriteApiCall(size_t row) {
   const auto& api = *in_.runtime;
   const Ns s = api.start[row];
@@ -326,6 +339,7 @@ void TraceBuilder::SelectRows() {
   kernel_rows_ = options_.gpu ? Range(in_.kernels) : RowRange{};
   memcpy_rows_ = options_.gpu ? Range(in_.memcpys) : RowRange{};
   memset_rows_ = options_.gpu ? Range(in_.memsets) : RowRange{};
+  graph_rows_ = options_.gpu ? Range(in_.graphs) : RowRange{};
   api_rows_ = options_.cpu ? Range(in_.runtime) : RowRange{};
   nvtx_rows_ = options_.cpu ? Range(in_.nvtx) : RowRange{};
   if (options_.cpu && in_.nvtx_marks != nullptr) {
@@ -344,6 +358,7 @@ void TraceBuilder::SelectRows() {
     kernel_rows_ = Range(in_.kernels);
     memcpy_rows_ = Range(in_.memcpys);
     memset_rows_ = Range(in_.memsets);
+    graph_rows_ = Range(in_.graphs);
   }
 }
 
@@ -364,8 +379,11 @@ void TraceBuilder::WriteRow(int table, size_t row) {
     case 4:
       WriteNvtxRange(row);
       break;
-    default:
+    case 5:
       WriteNvtxMark(row);
+      break;
+    default:
+      WriteGraph(row);
       break;
   }
 }
@@ -377,7 +395,7 @@ Status TraceBuilder::MergeEvents(const CancelToken& cancel, const ProgressSink& 
     const Ns* start;
     const Ns* end;
   };
-  Cursor cursors[6] = {};
+  Cursor cursors[7] = {};
   auto set = [&](int k, RowRange r, const engine::Column<Ns>* start, const engine::Column<Ns>* end) {
     cursors[k] = {r.first, r.last, start ? start->data() : nullptr, end ? end->data() : nullptr};
     if (start == nullptr) cursors[k].row = cursors[k].last = 0;
@@ -389,6 +407,7 @@ Status TraceBuilder::MergeEvents(const CancelToken& cancel, const ProgressSink& 
   set(4, nvtx_rows_, in_.nvtx ? &in_.nvtx->start : nullptr, in_.nvtx ? &in_.nvtx->end : nullptr);
   set(5, mark_rows_, in_.nvtx_marks ? &in_.nvtx_marks->time : nullptr,
       in_.nvtx_marks ? &in_.nvtx_marks->time : nullptr);
+  set(6, graph_rows_, in_.graphs ? &in_.graphs->start : nullptr, in_.graphs ? &in_.graphs->end : nullptr);
 
   size_t total = 0;
   for (const auto& c : cursors) total += c.last - c.row;
@@ -396,7 +415,7 @@ Status TraceBuilder::MergeEvents(const CancelToken& cancel, const ProgressSink& 
   for (;;) {
     int best = -1;
     Ns best_start = 0, best_end = 0;
-    for (int k = 0; k < 6; ++k) {
+    for (int k = 0; k < 7; ++k) {
       const Cursor& c = cursors[k];
       if (c.row >= c.last) continue;
       const Ns s = c.start[c.row];
@@ -428,7 +447,7 @@ Expected<TraceStats> TraceBuilder::Run(const CancelToken& cancel, const Progress
   SelectRows();
   writer_.Start();
   PrepareGpu();
-  if (!options_.gpu) kernel_rows_ = memcpy_rows_ = memset_rows_ = RowRange{};
+  if (!options_.gpu) kernel_rows_ = memcpy_rows_ = memset_rows_ = graph_rows_ = RowRange{};
   if (Status merged = MergeEvents(cancel, progress); !merged.ok()) return merged.error();
   tracks_.CloseAll();
   if (options_.gpu && options_.counters) WriteCounters();

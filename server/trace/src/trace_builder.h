@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <string>
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
@@ -66,7 +67,7 @@ class TraceBuilder {
   void ScanGpu(const Table* t, RowRange range, std::vector<uint64_t>& flow_of);
   void PrepareGpu();
   // Run's steps: the rows of each table to write, then one time-ordered merge writing them (WriteRow dispatches a
-  // row of table 0..5: kernels, memcpys, memsets, API calls, NVTX ranges, NVTX marks).
+  // row of table 0..6: kernels, memcpys, memsets, API calls, NVTX ranges, NVTX marks, graph executions).
   void SelectRows();
   Status MergeEvents(const CancelToken& cancel, const ProgressSink& progress);
   void WriteRow(int table, size_t row);
@@ -85,6 +86,8 @@ class TraceBuilder {
   void WriteKernelStage(size_t row, engine::Ns measured);
   void WriteMemcpy(size_t row);
   void WriteMemset(size_t row);
+  // A CUDA graph execution recorded whole: one slice "CUDA graph N" on its launching stream, from its launch call.
+  void WriteGraph(size_t row);
   void WriteApiCall(size_t row);
   void WriteNvtxRange(size_t row);
   void WriteNvtxMark(size_t row);
@@ -98,9 +101,12 @@ class TraceBuilder {
   Tracks tracks_;
   TraceStats stats_;
 
-  RowRange kernel_rows_, memcpy_rows_, memset_rows_, api_rows_, nvtx_rows_, mark_rows_;
-  std::vector<uint64_t> kernel_flow_, memcpy_flow_, memset_flow_;  // flow id per GPU row (index - first), 0 = none
-  std::vector<std::pair<int32_t, uint64_t>> launches_;             // (API row, flow id), sorted by row
+  RowRange kernel_rows_, memcpy_rows_, memset_rows_, api_rows_, nvtx_rows_, mark_rows_, graph_rows_;
+  // Flow id per GPU row (index - first), 0 = none.
+  std::vector<uint64_t> kernel_flow_, memcpy_flow_, memset_flow_, graph_flow_;
+  std::unordered_map<int64_t, uint64_t> graph_iid_;     // interned "CUDA graph N" per graph id
+  std::string graph_name_;                              // the name being defined
+  std::vector<std::pair<int32_t, uint64_t>> launches_;  // (API row, flow id), sorted by row
   size_t launch_cursor_ = 0;
   uint64_t next_flow_;  // flow ids of this part: above its id_base
   // Render stages: a hardware queue per (device, pid, stream) and a graphics context per process, interned on first

@@ -68,7 +68,10 @@ Expected<TraceStats> ExportTrace(engine::Profile& profile, const TraceOptions& o
   TraceInput input;
   input.info = &profile.info();
   input.strings = &profile.strings();
-  if (engine::Has(needs, engine::Need::kKernels)) input.kernels = &profile.kernels();
+  if (engine::Has(needs, engine::Need::kKernels)) {
+    input.kernels = &profile.kernels();
+    input.graphs = &profile.graphs();  // loaded with the kernels
+  }
   if (engine::Has(needs, engine::Need::kMemcpy)) input.memcpys = &profile.memcpys();
   if (engine::Has(needs, engine::Need::kMemset)) input.memsets = &profile.memsets();
   if (engine::Has(needs, engine::Need::kRuntime)) input.runtime = &profile.runtime();

@@ -81,6 +81,7 @@ struct Capabilities {
   bool memcpy = false;             // CUPTI_ACTIVITY_KIND_MEMCPY
   bool memset = false;             // CUPTI_ACTIVITY_KIND_MEMSET
   bool sync = false;               // CUPTI_ACTIVITY_KIND_SYNCHRONIZATION
+  bool graphs = false;             // CUPTI_ACTIVITY_KIND_GRAPH_TRACE: CUDA graph executions recorded whole
   bool nvtx = false;               // NVTX_EVENTS
   bool gpu_info = false;           // TARGET_INFO_GPU (device names)
   bool cuda_streams = false;       // TARGET_INFO_CUDA_STREAM
@@ -258,6 +259,20 @@ struct MemsetTable {
   Column<int64_t> bytes;
   Column<int32_t> value;
   Column<int8_t> mem_kind;  // -1 unknown
+  Column<int32_t> launch;
+  Ns max_duration = 0;
+  size_t size() const { return start.size(); }
+};
+
+// CUDA graph executions as nsys records them with --cuda-graph-trace=graph (its default): one row per launch of a
+// graph (CUPTI's CUpti_ActivityGraphTrace2: start and end of the whole execution, the device of its first node, the
+// launching stream, the graph's id, and the correlation id of the cudaGraphLaunch call), and no row for the kernels,
+// copies and memsets inside it. `launch` as the GPU operations'.
+struct GraphTable {
+  Column<Ns> start, end;
+  Column<int32_t> device, stream;
+  Column<uint32_t> pid, correlation_id;
+  Column<int64_t> graph_id, graph_exec_id;  // -1 when the export has no such column
   Column<int32_t> launch;
   Ns max_duration = 0;
   size_t size() const { return start.size(); }

@@ -38,6 +38,7 @@ enum class Need : uint32_t {
   kAttribution = 1u << 7,
   kKernelRows = 1u << 8,
   kKernelConfig = 1u << 9,  // the kernel rows with their launch configurations (implies kKernelRows)
+  kGraphs = 1u << 10,       // CUDA graph executions recorded whole; kKernels brings them too (GPU work as kernels are)
 };
 inline constexpr Need operator|(Need a, Need b) {
   return static_cast<Need>(static_cast<uint32_t>(a) | static_cast<uint32_t>(b));
@@ -45,7 +46,7 @@ inline constexpr Need operator|(Need a, Need b) {
 inline constexpr bool Has(Need set, Need bit) {
   return (static_cast<uint32_t>(set) & static_cast<uint32_t>(bit)) != 0;
 }
-inline constexpr Need kAllTables = static_cast<Need>(0x3FF);
+inline constexpr Need kAllTables = static_cast<Need>(0x7FF);
 
 // The export tables behind a set of needs ("CUPTI_ACTIVITY_KIND_KERNEL", ...).
 std::vector<std::string> TablesOf(Need needs);
@@ -120,6 +121,7 @@ class Profile {
   virtual const MemcpyTable& memcpys() const = 0;
   virtual const MemsetTable& memsets() const = 0;
   virtual const SyncTable& syncs() const = 0;
+  virtual const GraphTable& graphs() const = 0;
   virtual const NvtxTable& nvtx() const = 0;
   virtual const NvtxMarkTable& nvtx_marks() const = 0;
   virtual const OverheadTable& overhead() const = 0;

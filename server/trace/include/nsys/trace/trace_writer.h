@@ -60,6 +60,7 @@ struct TraceStats {
   int64_t kernels = 0;
   int64_t memcpys = 0;
   int64_t memsets = 0;
+  int64_t graphs = 0;  // CUDA graph executions recorded whole, a slice each on its stream
   int64_t api_calls = 0;
   int64_t nvtx_ranges = 0;
   int64_t nvtx_marks = 0;
@@ -75,7 +76,7 @@ struct TraceStats {
   double seconds = 0;      // wall time of the write (tables already loaded)
   double cpu_seconds = 0;  // CPU time of the writing thread (wall time on a busy machine says less)
   std::string window;      // the window's description
-  int64_t slices() const { return kernels + memcpys + memsets + api_calls + nvtx_ranges; }
+  int64_t slices() const { return kernels + memcpys + memsets + graphs + api_calls + nvtx_ranges; }
 };
 
 // Receives each chunk once, in order. A non-ok Status stops the write and is returned (a closed socket, a full disk).
@@ -91,6 +92,7 @@ struct TraceInput {
   const engine::RuntimeTable* runtime = nullptr;
   const engine::NvtxTable* nvtx = nullptr;
   const engine::NvtxMarkTable* nvtx_marks = nullptr;
+  const engine::GraphTable* graphs = nullptr;  // CUDA graph executions recorded whole
 };
 
 // Writes the trace of already-loaded tables. Errors: kInvalidArgument (bad options), kCancelled, or the sink's error.

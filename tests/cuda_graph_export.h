@@ -37,4 +37,30 @@ inline std::vector<std::string> GraphLevelEdits() {
   };
 }
 
+// The same window as a node-level capture (--cuda-graph-trace=node): the kernels stay, each carrying the graph's id
+// (graphId 7, and a graphNodeId) and the correlation id of its replay's launch call, the call of one of the 10 ms
+// chunk's kernels, renamed cudaGraphLaunch_v10000. Chunks none of whose kernels kept a launch call stay as captured.
+inline std::string NodeLevelChunkSql() {
+  return "(start - " + std::to_string(kGraphFrom) + ") / 10000000";
+}
+inline std::vector<std::string> NodeLevelEdits() {
+  const std::string window =
+      "deviceId = 0 AND start >= " + std::to_string(kGraphFrom) + " AND start < " + std::to_string(kGraphTo);
+  return {
+      "CREATE TEMP TABLE launches (chunk INTEGER, corr INTEGER); INSERT INTO launches SELECT " + NodeLevelChunkSql() +
+          ", min(CASE WHEN EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = "
+          "k.correlationId AND ((r.globalTid >> 24) & 16777215) = 111) THEN correlationId END) AS corr FROM "
+          "CUPTI_ACTIVITY_KIND_KERNEL k WHERE " +
+          window + " GROUP BY 1 HAVING corr IS NOT NULL",
+      "INSERT INTO StringIds (id, value) SELECT max(id) + 1, 'cudaGraphLaunch_v10000' FROM StringIds",
+      "UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET nameId = (SELECT id FROM StringIds WHERE value = "
+      "'cudaGraphLaunch_v10000') WHERE ((globalTid >> 24) & 16777215) = 111 AND correlationId IN (SELECT corr FROM "
+      "launches)",
+      "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET graphId = 7, graphNodeId = 1000 + rowid, correlationId = (SELECT corr "
+      "FROM launches WHERE chunk = " +
+          NodeLevelChunkSql() + ") WHERE " + window + " AND " + NodeLevelChunkSql() +
+          " IN (SELECT chunk FROM launches)",
+  };
+}
+
 }  // namespace nsys::testing

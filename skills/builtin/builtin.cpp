@@ -20,6 +20,7 @@
   X(MakeSyncMemset)            \
   X(MakeGpuIdleGaps)           \
   X(MakeGpuIdleCauses)         \
+  X(MakeCudaGraphs)            \
   X(MakeGpuUtilization)        \
   X(MakeNcclBreakdown)         \
   X(MakeStreamConcurrency)     \

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "../cuda_graph_export.h"
@@ -125,6 +126,70 @@ TEST(CudaGraphs, IdleCausesAddUpWithGraphs) {
   EXPECT_EQ(IntCell(*causes, r, "launch_starved_ns") + IntCell(*causes, r, "sync_ns") +
                 IntCell(*causes, r, "dependency_ns") + IntCell(*causes, r, "unexplained_ns"),
             idle);
+}
+
+// cuda_graphs on both captures: the graph-level one gives the executions (count, time, the launch calls' host time
+// once per launch); the node-level one groups the graph's kernels by their replay. Expected values from SQL over the
+// captured export, chunked as the derivation chunks it.
+TEST(CudaGraphs, NodeLevelKernelsGroupByReplayAndGraphLevelExecutionsCount) {
+  NSYS_REQUIRE_FIXTURES();
+  FixtureSql sql(kH100);
+  const std::string window =
+      "deviceId = 0 AND start >= " + std::to_string(kGraphFrom) + " AND start < " + std::to_string(kGraphTo);
+  const std::string linked =
+      "EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = "
+      "k.correlationId AND ((r.globalTid >> 24) & 16777215) = 111)";
+  const std::string chunks = "SELECT " + NodeLevelChunkSql() +
+                             " AS c, count(*) AS n, sum(end - start) AS busy, "
+                             "max(end) - min(start) AS span, sum(" +
+                             linked +
+                             ") AS with_call FROM "
+                             "CUPTI_ACTIVITY_KIND_KERNEL k WHERE " +
+                             window + " GROUP BY 1";
+  const int64_t launches = sql.Int("SELECT count(*) FROM (" + chunks + ") WHERE with_call > 0");
+  const int64_t kernels = sql.Int("SELECT sum(n) FROM (" + chunks + ") WHERE with_call > 0");
+  const int64_t gpu_ns = sql.Int("SELECT sum(busy) FROM (" + chunks + ") WHERE with_call > 0");
+  const int64_t spans = sql.Int("SELECT sum(span) FROM (" + chunks + ") WHERE with_call > 0");
+  ASSERT_GE(launches, 5);
+
+  DerivedExport node(std::string(kH100), NodeLevelEdits());
+  ASSERT_TRUE(node.ok()) << node.error();
+  engine::OpenOptions options;
+  options.use_cache = false;
+  auto p = engine::Profile::Open(node.path(), options);
+  ASSERT_TRUE(p.ok());
+  auto t = skills::RunByName(Builtins(), "cuda_graphs", **p, {});
+  ASSERT_TRUE(t.ok());
+  ASSERT_EQ(t->rows.size(), 1u);
+  EXPECT_EQ(StringCell(*t, 0, "recorded"), "node");
+  EXPECT_EQ(IntCell(*t, 0, "graph_id"), 7);
+  EXPECT_EQ(IntCell(*t, 0, "launches"), launches);
+  EXPECT_EQ(IntCell(*t, 0, "kernels"), kernels);
+  EXPECT_EQ(IntCell(*t, 0, "gpu_ns"), gpu_ns);
+  EXPECT_DOUBLE_EQ(DoubleCell(*t, 0, "kernels_per_launch"), static_cast<double>(kernels) / launches);
+  EXPECT_DOUBLE_EQ(DoubleCell(*t, 0, "span_ns_per_launch"), static_cast<double>(spans) / launches);
+  // The launch calls' host time, once per launch: the renamed calls of the captured export.
+  const int64_t calls = sql.Int(
+      "SELECT sum(r.end - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE "
+      "((r.globalTid >> 24) & 16777215) = 111 AND r.correlationId IN (SELECT min(CASE WHEN " +
+      linked + " THEN correlationId END) FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE " + window + " GROUP BY " +
+      NodeLevelChunkSql() + ")");
+  EXPECT_EQ(IntCell(*t, 0, "launch_call_ns"), calls);
+
+  Opened graph = OpenGraphLevel();
+  ASSERT_TRUE(graph.profile);
+  auto g = skills::RunByName(Builtins(), "cuda_graphs", *graph.profile, {});
+  ASSERT_TRUE(g.ok());
+  ASSERT_EQ(g->rows.size(), 1u);
+  EXPECT_EQ(StringCell(*g, 0, "recorded"), "graph");
+  EXPECT_EQ(IntCell(*g, 0, "launches"), sql.Int("SELECT count(*) FROM (" + chunks + ")"));
+  EXPECT_EQ(IntCell(*g, 0, "launch_call_ns"), calls);
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(Cell(*g, 0, "kernels")));
+  EXPECT_TRUE(Contains(JoinNotes(*g), "nsys profile --cuda-graph-trace=node"));
+  // A profile without graphs says so.
+  NSYS_RUN_SKILL(none, kH100, "cuda_graphs");
+  EXPECT_TRUE(none.rows.empty());
+  EXPECT_TRUE(Contains(JoinNotes(none), "records no CUDA graph"));
 }
 
 }  // namespace

@@ -236,6 +236,7 @@ void StoreConfig(const Row& st, size_t slot, const StringIdMap& ids, DictionaryC
   c.registers_per_thread = I32(st, 9);
   c.static_shared_memory = I32(st, 10);
   c.dynamic_shared_memory = I32(st, 11);
+  c.graph_id = static_cast<uint32_t>(std::max<int64_t>(0, st.IntOr(12, 0)));
   of_slot[slot] = configs.Intern(c);
 }
 
@@ -249,7 +250,7 @@ Status LoadKernelConfigs(PartContext& ctx, KernelStaging& stg, int64_t rows_per_
   const StringIdMap& ids = *ctx.env->ids;
   const ColumnSet cols = Columns(*ctx.env->schema, kKernelTable,
                                  {"contextId", "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
-                                  "registersPerThread", "staticSharedMemory", "dynamicSharedMemory"});
+                                  "registersPerThread", "staticSharedMemory", "dynamicSharedMemory", "graphId"});
   // The slots of the kept rows: the ones to read (a slot no kept row has is left unread).
   std::vector<uint32_t> of_slot(static_cast<size_t>(*std::max_element(t.config.begin(), t.config.end())) + 1,
                                 kConfigUnread);

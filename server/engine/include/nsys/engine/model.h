@@ -208,6 +208,9 @@ struct KernelConfig {
   int32_t registers_per_thread = 0, static_shared_memory = 0, dynamic_shared_memory = 0;
   int32_t context = 0;
   StrId mangled_name = 0;
+  // The CUDA graph the kernel ran in, as nsys records it with --cuda-graph-trace=node (the kernel row's graphId);
+  // 0 outside a graph or when the export has no such column. Its launch call is then the graph's cudaGraphLaunch.
+  uint32_t graph_id = 0;
   friend auto operator<=>(const KernelConfig&, const KernelConfig&) = default;
 };
 

@@ -460,6 +460,10 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
   Check("Are HtoD copies more expensive than DtoH copies?", {dearer});
   dearer.yes_if_less = true;
   Check("Are HtoD copies cheaper than DtoH copies?", {dearer});
+  // "events" is the events the clause names; CUDA's event objects are no Query's.
+  Check("How many kernel events ran on GPU 1?",
+        {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}})});
+  EXPECT_FALSE(Fill("How many CUDA events were recorded?").complete());
   // A whole name in parentheses names what the words before it describe.
   const Reading paren =
       Fill("What is the median duration of the fused pointwise kernel (nvfuser_pointwise_f0_c1_r0_g0)?");

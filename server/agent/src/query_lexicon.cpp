@@ -1028,6 +1028,12 @@ constexpr Entry kEntries[] = {
     // Measures a Query does not hold: named, so that they are never read as a time or a count.
     {"launch overhead", Slot::kUnsupported},
     {"overhead", Slot::kUnsupported},
+    // CUDA's event objects (cudaEventRecord): no Query counts them. Other "events" are the events the clause names
+    // ("migration events", "NVTX events"): a word of no slot.
+    {"cuda event", Slot::kUnsupported},
+    {"cuda events", Slot::kUnsupported},
+    {"event", Slot::kStop},
+    {"events", Slot::kStop},
     // Hardware counters (Nsight Compute's, not traced): achieved occupancy, DRAM throughput, a "% of peak".
     {"occupancy", Slot::kUnsupported, 1},
     {"dram", Slot::kUnsupported, 1},

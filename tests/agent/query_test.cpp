@@ -464,6 +464,21 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
   Check("How many kernel events ran on GPU 1?",
         {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}})});
   EXPECT_FALSE(Fill("How many CUDA events were recorded?").complete());
+  // After "compare", events of another kind are the other side; the same kind said again is the first side.
+  Query launch_vs_kernels = Q({Measure::kTotal}, {EventKind::kApi, "cudaLaunchKernel", "", "", true});
+  launch_vs_kernels.versus_subject = Subject{EventKind::kKernels, "", ""};
+  Check("compare the time in cudaLaunchKernel calls with the time of the kernels", {launch_vs_kernels});
+  Query copies_vs_kernels = Q({Measure::kTotal}, {EventKind::kMemcpy, "", ""});
+  copies_vs_kernels.versus_subject = Subject{EventKind::kKernels, "", ""};
+  Check("compare memcpy time and kernel time", {copies_vs_kernels});
+  // A second kind of events neither compared nor named together is unread, never dropped; "calls of the X kernel" is
+  // the kernel's runs.
+  EXPECT_FALSE(Fill("how long do cudaLaunchKernel calls take for the kernels they launch?").complete());
+  Check("How many calls of the vectorized_elementwise_kernel kernel?",
+        {Q({Measure::kCount}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true})});
+  // "how many threads" counts threads, which no Query counts (a launch's threads are "threads per launch").
+  EXPECT_FALSE(Fill("how many threads did the kernel launch in total?").complete());
+  EXPECT_FALSE(Fill("how many host threads call cudaMalloc?").complete());
   // A whole name in parentheses names what the words before it describe.
   const Reading paren =
       Fill("What is the median duration of the fused pointwise kernel (nvfuser_pointwise_f0_c1_r0_g0)?");

@@ -494,10 +494,17 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
 // unchanged at 30 / 9 / 1.
 // Then "events" is the events a clause names ("migration events"), and CUDA's event objects are unread: batch 34
 // 32 / 8 / 0; no other set changed.
+//  - questions_fresh27.json (batch 35, written by a helper from SQL over 19 exports at the session's start, unread
+//    until scored): 26 / 12 / 2 when first scored, after every change of the session above, at eb1c28f.
+// Then its two wrong answers were read (its declines were not), and their general causes mended: after "compare",
+// events of another kind are the other side ("compare the cudaLaunchKernel calls with the kernels they launched"
+// answered only the calls); a second kind of events a clause neither compares nor names together is unread, not
+// dropped; "how many threads" (a stop word that means something, right after "how many") is unread, not a count of
+// the events after it. Batch 35: 27 / 13 / 0; batch 2 one wrong answer fewer; no set lost a right answer.
 TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
   ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 33, 1);
-  ExpectHeld(AskHeldOut("questions_fresh2.json", "fresh held-out 2"), "questions_fresh2.json", 29, 2);
+  ExpectHeld(AskHeldOut("questions_fresh2.json", "fresh held-out 2"), "questions_fresh2.json", 29, 1);
   ExpectHeld(AskHeldOut("questions_fresh3.json", "fresh held-out 3"), "questions_fresh3.json", 24, 2);
 }
 
@@ -526,6 +533,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh24.json", "fresh held-out 24"), "questions_fresh24.json", 29, 0);
   ExpectHeld(AskHeldOut("questions_fresh25.json", "fresh held-out 25"), "questions_fresh25.json", 30, 1);
   ExpectHeld(AskHeldOut("questions_fresh26.json", "fresh held-out 26"), "questions_fresh26.json", 32, 0);
+  ExpectHeld(AskHeldOut("questions_fresh27.json", "fresh held-out 27"), "questions_fresh27.json", 27, 0);
 }
 
 }  // namespace

@@ -766,6 +766,13 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
     return;
   }
   if (m == Measure::kCount && noun && items[j].Has(Slot::kMeasure)) return;  // "how many bytes"
+  // "how many threads did it launch": what is counted is a word of no slot that still means something (its last word
+  // a meaning word: "threads", "host threads"), not the events after it: unread.
+  if (m == Measure::kCount && i + 1 < items.size() && items[i + 1].kind == Item::kLex &&
+      items[i + 1].Has(Slot::kStop) && items[i + 1].entries.size() == 1) {
+    const std::string w = Lower(items[i + 1].word);
+    if (lexicon::IsMeaningWord(w.substr(w.find_last_of(' ') + 1))) c.unread.push_back(items[i + 1].word);
+  }
   if ((m == Measure::kMin || m == Measure::kMax) && IsSuperlative(items[i]) && noun &&
       (items[j].Has(Slot::kEvents) || items[j].Has(Slot::kRangeNoun)))
     c.rank_by_measure = true;
@@ -989,6 +996,30 @@ std::optional<size_t> NumberBeforeNoun(const std::vector<Item>& items, size_t i,
   return std::nullopt;
 }
 
+std::optional<EventKind> EventsOfName(const std::vector<NameClass>& classes, std::optional<EventKind> said,
+                                      bool range_noun);
+
+// After "compare", events of another kind than the clause's first side are the other side ("compare the
+// cudaLaunchKernel calls with the kernels"); the same kind is the first side said again ("compare the NCCL kernel
+// time on GPU 0 and GPU 1").
+bool OtherKind(const Clause& c, EventKind kind) {
+  if (c.events && *c.events == kind) return false;
+  if (!c.copy_kind.empty() && kind == EventKind::kMemcpy) return false;
+  return std::none_of(c.names.begin(), c.names.end(), [&](const auto& name) {
+    return EventsOfName(name.second, kind, false) == EventsOfName(name.second, std::nullopt, false);
+  });
+}
+
+// A second kind of events in a clause that neither compares it nor holds it with the first (kinds of GPU work
+// together are the GPU's work), unless a name of the clause makes both words the same events ("calls of the X kernel":
+// a kernel's calls are its runs): unread, never dropped ("the cudaLaunchKernel calls ... the kernels they launched").
+bool SecondKindUnread(const Clause& c, EventKind kind) {
+  if (!c.events || *c.events == kind || (GpuKindBit(*c.events) && GpuKindBit(kind))) return false;
+  return std::none_of(c.names.begin(), c.names.end(), [&](const auto& name) {
+    return EventsOfName(name.second, kind, false) == EventsOfName(name.second, c.events, false);
+  });
+}
+
 // One lexicon entry at position i, read where it stands: a noun after "which", ids after a noun, a side of "than".
 void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e, Clause& c, std::vector<bool>& read) {
   if (ReadFlag(items, i, e, c)) return;
@@ -1007,10 +1038,13 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
     case Slot::kEvents:
       if (auto n = NumberBeforeNoun(items, i, read)) c.number_before_noun = *n;
       c.gpu_kinds |= GpuKindBit(static_cast<EventKind>(e.value));
-      if (c.versus && (c.events || !c.names.empty() || !c.copy_kind.empty())) {
+      if ((c.versus || (c.compare && OtherKind(c, static_cast<EventKind>(e.value)))) &&
+          (c.events || !c.names.empty() || !c.copy_kind.empty())) {
         c.versus_events = static_cast<EventKind>(e.value);
       } else if (!c.events) {
         c.events = static_cast<EventKind>(e.value);
+      } else if (SecondKindUnread(c, static_cast<EventKind>(e.value))) {
+        c.unread.push_back(items[i].word);
       }
       break;
     case Slot::kApiClass:

@@ -1132,8 +1132,12 @@ bool IsDiagnosisWord(std::string_view lower) {
 }
 
 bool IsMeaningWord(std::string_view lower) {
-  return IsDiagnosisWord(lower) ||
-         std::find(std::begin(kMeaningWords), std::end(kMeaningWords), lower) != std::end(kMeaningWords);
+  const auto listed = [](std::string_view w) {
+    return IsDiagnosisWord(w) ||
+           std::find(std::begin(kMeaningWords), std::end(kMeaningWords), w) != std::end(kMeaningWords);
+  };
+  // A plural of a listed word ("threads", "layers") means what its singular does.
+  return listed(lower) || (lower.size() > 3 && lower.back() == 's' && listed(lower.substr(0, lower.size() - 1)));
 }
 
 bool IsDescriptiveWord(std::string_view word) {

@@ -8,24 +8,14 @@
 
 #include "../cuda_graph_export.h"
 #include "../derived_export.h"
+#include "analyze_file.h"
 #include "fixtures.h"
 #include "nsys/agent/analyze.h"
-#include "nsys/core/workspace.h"
 
 namespace nsys::agent {
 namespace {
 
-Expected<Analysis> AnalyzeFile(const std::string& path) {
-  core::WorkspaceConfig config;
-  config.open.use_cache = false;
-  config.default_skill_dirs = false;
-  core::Workspace ws(config);
-  auto opened = ws.Open(path);
-  if (!opened) return opened.error();
-  auto a = ws.Analyze(opened->id, {});
-  (void)ws.Close(opened->id);
-  return a;
-}
+using testing::AnalyzeFile;
 
 const Finding* FindingOf(const Analysis& a, const std::string& root_cause) {
   const auto it =

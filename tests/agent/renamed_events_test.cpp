@@ -17,28 +17,18 @@
 #include <string>
 #include <vector>
 
+#include "analyze_file.h"
 #include "derived_export.h"
 #include "fixtures.h"
 #include "nsys/agent/analyze.h"
 #include "nsys/agent/answer.h"
-#include "nsys/core/workspace.h"
 
 namespace nsys::agent {
 namespace {
 
 using testing::DerivedExport;
 
-Expected<Analysis> AnalyzeFile(const std::string& path) {
-  core::WorkspaceConfig config;
-  config.open.use_cache = false;
-  config.default_skill_dirs = false;
-  core::Workspace ws(config);
-  auto opened = ws.Open(path);
-  if (!opened) return opened.error();
-  auto a = ws.Analyze(opened->id, {});
-  (void)ws.Close(opened->id);
-  return a;
-}
+using testing::AnalyzeFile;
 
 // A program that synchronizes after every GEMM (the expert: "every GEMM is followed by a cudaDeviceSynchronize (512
 // calls)"), its 512 syncs spelled as an older or a driver-API program spells them.

@@ -25,6 +25,7 @@
 
 #include "common_nvtx_stack.h"
 #include "nsys/skills/skill.h"
+#include "nsys/support/json_parse.h"
 
 namespace nsys::skills::builtin {
 namespace {
@@ -57,7 +58,7 @@ Error BadMap(const std::string& what) {
           R"( (expected a JSON object of phase names to arrays of patterns, e.g. {"prefill": ["prefill", "prompt"], "decode": ["re:^decode"]}; a pattern is a substring or "re:" and an RE2 regex))");
 }
 
-Expected<Pattern> ParsePattern(const std::string& phase, const nlohmann::ordered_json& p, int64_t regex_memory) {
+Expected<Pattern> ParsePattern(const std::string& phase, const nlohmann::json& p, int64_t regex_memory) {
   if (!p.is_string()) return BadMap(fmt::format("phase \"{}\" has a pattern that is not a string", phase));
   Pattern out{p.get<std::string>(), nullptr};
   if (out.text.empty() || out.text.size() > kMaxPatternChars) {
@@ -79,15 +80,17 @@ Expected<Pattern> ParsePattern(const std::string& phase, const nlohmann::ordered
   return out;
 }
 
-bool IsRegexPattern(const nlohmann::ordered_json& p) {
+bool IsRegexPattern(const nlohmann::json& p) {
   return p.is_string() && p.get_ref<const std::string&>().rfind("re:", 0) == 0;
 }
 
 // The map's checks in one place, each with its message.
 Expected<std::vector<Phase>> ParsePhaseMap(const std::string& text) {
-  // allow_exceptions=false: a parse error is a discarded value, not an exception.
-  const auto json = nlohmann::ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded()) return BadMap("not valid JSON");
+  // The one parse of untrusted JSON (support/json_parse.h); the phases in the order the map gives them.
+  const support::ParsedJson parsed = support::ParseJsonText(text);
+  if (!parsed.error.empty()) return BadMap("not valid JSON: " + parsed.error);
+  if (!parsed.duplicate.empty()) return BadMap("the phase \"" + parsed.duplicate + "\" is given twice");
+  const nlohmann::json& json = parsed.value;
   if (!json.is_object() || json.empty()) return BadMap("not a non-empty JSON object");
   if (json.size() > kMaxPhases) return BadMap(fmt::format("more than {} phases", kMaxPhases));
   size_t regexes = 0;
@@ -98,7 +101,8 @@ Expected<std::vector<Phase>> ParsePhaseMap(const std::string& text) {
   const int64_t regex_memory = std::clamp(kPhaseRegexMemory / static_cast<int64_t>(std::max<size_t>(regexes, 1)),
                                           kMinPhaseRegexMemory, kMaxPhaseRegexMemory);
   std::vector<Phase> phases;
-  for (const auto& [name, patterns] : json.items()) {
+  for (const std::string& name : parsed.root_keys) {
+    const nlohmann::json& patterns = json.at(name);
     if (name.empty()) return BadMap("a phase has an empty name");
     if (!patterns.is_array() || patterns.empty()) {
       return BadMap(fmt::format("phase \"{}\" needs a non-empty array of patterns", name));

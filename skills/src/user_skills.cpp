@@ -17,6 +17,7 @@
 #include <variant>
 
 #include "nsys/skills/registry.h"
+#include "nsys/support/json_parse.h"
 
 namespace nsys::skills {
 namespace {
@@ -466,12 +467,12 @@ std::string ParseExtras(const json& doc, UserSkill& skill) {
 }  // namespace
 
 Expected<std::shared_ptr<const Skill>> ParseUserSkill(const std::string& json_text, const std::string& origin) {
-  json doc;
-  try {
-    doc = json::parse(json_text);
-  } catch (const json::exception& e) {
-    return Bad(origin, fmt::format("not valid JSON ({})", e.what()));
-  }
+  // The one parse of untrusted JSON (support/json_parse.h): never throws; a member given twice is refused, since
+  // parsers disagree on which of the two counts.
+  support::ParsedJson parsed = support::ParseJsonText(json_text);
+  if (!parsed.error.empty()) return Bad(origin, fmt::format("not valid JSON ({})", parsed.error));
+  if (!parsed.duplicate.empty()) return Bad(origin, fmt::format("'{}' is given twice", parsed.duplicate));
+  json doc = std::move(parsed.value);
   if (!doc.is_object()) return Bad(origin, "the file must hold one JSON object");
   auto skill = std::make_shared<UserSkill>();
   skill->origin_ = origin;

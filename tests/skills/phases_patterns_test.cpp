@@ -117,5 +117,24 @@ TEST_F(PhasePatterns, EachRegexGetsAShareOfTheMapsMemory) {
       << shared.error().message;
 }
 
+// The map is read by the one parse of untrusted JSON: a phase given twice is refused (parsers disagree on which
+// counts), bytes that are not UTF-8 are refused with their offset, and the phases keep the map's order.
+TEST_F(PhasePatterns, TheMapIsReadByTheOneJsonParse) {
+  ASSERT_TRUE(profile_);
+  auto twice = Phases(R"({"decode": ["a"], "prefill": ["b"], "decode": ["c"]})");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.error().message.find("the phase \"decode\" is given twice"), std::string::npos)
+      << twice.error().message;
+  auto bytes = Phases("{\"a\": [\"\xff\"]}");
+  ASSERT_FALSE(bytes.ok());
+  EXPECT_NE(bytes.error().message.find("invalid UTF-8"), std::string::npos) << bytes.error().message;
+  auto ordered = Phases(R"({"zeta": ["a"], "alpha": ["b"]})");
+  ASSERT_TRUE(ordered.ok()) << ordered.error().message;
+  const int zeta = FindRow(*ordered, "phase", "zeta"), alpha = FindRow(*ordered, "phase", "alpha");
+  ASSERT_GE(zeta, 0);
+  ASSERT_GE(alpha, 0);
+  EXPECT_LT(zeta, alpha);  // the map's order, not the names' (a JSON object's value sorts them)
+}
+
 }  // namespace
 }  // namespace nsys::testing

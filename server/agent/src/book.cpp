@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "nsys/support/human_numbers.h"
+#include "nsys/support/json_parse.h"
 
 // Generated from server/agent/book/root_causes.json by server/CMakeLists.txt (the Book ships inside the binary).
 extern const char kNsysBookJson[];
@@ -148,9 +149,12 @@ std::string Format(const ExprValue& v, const std::string& format) {
 }  // namespace
 
 Expected<Book> ParseBook(const std::string& json_text) {
-  Json j = Json::parse(json_text, nullptr, false);
-  if (j.is_discarded() || !j.is_object())
+  support::ParsedJson parsed = support::ParseJsonText(json_text);
+  if (!parsed.error.empty() || !parsed.value.is_object())
     return MakeError(ErrorKind::kInvalidArgument, "the Book is not a JSON object");
+  if (!parsed.duplicate.empty())
+    return MakeError(ErrorKind::kInvalidArgument, "the Book gives \"" + parsed.duplicate + "\" twice");
+  const Json j = std::move(parsed.value);
   Book book;
   book.version = j.value("version", 1);
   const auto list = j.find("root_causes");

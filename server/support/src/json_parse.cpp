@@ -70,6 +70,7 @@ class Builder final : public nlohmann::json_sax<Json> {
 
   bool key(string_t& name) override {
     if (duplicate_.empty() && open_.back().node->contains(name)) duplicate_ = PathTo(PathComponent(name), false);
+    if (open_.size() == 1) root_keys_.push_back(name);
     key_ = std::move(name);
     return true;
   }
@@ -82,6 +83,7 @@ class Builder final : public nlohmann::json_sax<Json> {
   Json& root() { return root_; }
   const std::string& error() const { return error_; }
   const std::string& duplicate() const { return duplicate_; }
+  std::vector<std::string>& root_keys() { return root_keys_; }
 
  private:
   struct Frame {
@@ -155,6 +157,7 @@ class Builder final : public nlohmann::json_sax<Json> {
   std::string key_;
   std::string error_;
   std::string duplicate_;
+  std::vector<std::string> root_keys_;
 };
 
 }  // namespace
@@ -174,6 +177,7 @@ ParsedJson ParseJsonText(std::string_view text) {
     }
     parsed.value = std::move(builder.root());
     parsed.duplicate = builder.duplicate();
+    parsed.root_keys = std::move(builder.root_keys());
   } catch (const std::exception& e) {  // allocation failure on a huge text: still an answer, never an abort
     parsed.error = std::string("cannot parse the JSON text: ") + e.what();
   }

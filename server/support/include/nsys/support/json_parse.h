@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nsys::support {
 
@@ -17,6 +18,9 @@ struct ParsedJson {
   // The path of the first member name repeated within one object ("method", "params.args.limit", "[1].id"), or
   // empty. The value still holds the last of the repeated members, so a caller can echo a valid id in its error.
   std::string duplicate;
+  // The root object's member names in the order the text gives them (a JSON object's value keeps them sorted), for
+  // the few inputs whose order means something (a phase map: the first phase that matches wins).
+  std::vector<std::string> root_keys;
 };
 
 // Checks, in order: well-formed UTF-8 (RFC 3629; the error names the byte offset), then JSON syntax, nesting up to

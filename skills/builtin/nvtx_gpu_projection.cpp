@@ -41,22 +41,24 @@ struct GpuOpTables {
   const engine::KernelTable& k;
   const engine::MemcpyTable& mc;
   const engine::MemsetTable& ms;
+  const engine::GraphTable& g;  // CUDA graph executions recorded whole: projected through their cudaGraphLaunch
 
   bool RowsFit() const {
     return k.size() < (size_t{1} << kRowBits) && mc.size() < (size_t{1} << kRowBits) &&
-           ms.size() < (size_t{1} << kRowBits);
+           ms.size() < (size_t{1} << kRowBits) && g.size() < (size_t{1} << kRowBits);
   }
 
   OpsByLaunch ByLaunch(const engine::Filter& filter, size_t runtime_rows) const {
     OpsByLaunch out;
     out.head.assign(runtime_rows, -1);
     // Reserved for every op in the window: growing these by doubling copied and page-faulted them several times.
-    const size_t most = Rows(k, filter) + Rows(mc, filter) + Rows(ms, filter);
+    const size_t most = Rows(k, filter) + Rows(mc, filter) + Rows(ms, filter) + Rows(g, filter);
     out.op_ref.reserve(most);
     out.next.reserve(most);
     Collect(k, 0, filter, out);
     Collect(mc, 1, filter, out);
     Collect(ms, 2, filter, out);
+    Collect(g, 3, filter, out);
     return out;
   }
 
@@ -67,8 +69,10 @@ struct GpuOpTables {
         return {k.start[row], k.end[row]};
       case 1:
         return {mc.start[row], mc.end[row]};
-      default:
+      case 2:
         return {ms.start[row], ms.end[row]};
+      default:
+        return {g.start[row], g.end[row]};
     }
   }
 
@@ -211,7 +215,7 @@ class NvtxGpuProjection final : public Skill {
   }
   std::string reference() const override { return "nvtxgpuproj"; }
   engine::Need needs() const override {
-    return engine::Need::kAttribution | engine::Need::kMemcpy | engine::Need::kMemset;
+    return engine::Need::kAttribution | engine::Need::kMemcpy | engine::Need::kMemset | engine::Need::kGraphs;
   }
   std::vector<ArgSpec> args() const override {
     return {LimitArg(kDefaultLimit,
@@ -226,7 +230,7 @@ class NvtxGpuProjection final : public Skill {
     if (!labels_or) return labels_or.error();
     NvtxLabels& labels = labels_or.value();
 
-    const GpuOpTables ops{ctx.profile.kernels(), ctx.profile.memcpys(), ctx.profile.memsets()};
+    const GpuOpTables ops{ctx.profile.kernels(), ctx.profile.memcpys(), ctx.profile.memsets(), ctx.profile.graphs()};
     if (!ops.RowsFit()) {
       return MakeError(ErrorKind::kUnsupported, "nvtx_gpu_projection handles up to 2^30 GPU ops per table.");
     }
@@ -321,7 +325,8 @@ class NvtxGpuProjection final : public Skill {
   static void AddNotes(Table& table, const OpsByLaunch& by_launch, int64_t ops_in_range) {
     const auto launched = static_cast<int64_t>(by_launch.op_ref.size());
     table.notes.push_back(
-        "A GPU op (kernel, memcpy, memset) is contained by every NVTX range on its launching thread that contains "
+        "A GPU op (kernel, memcpy, memset, or a CUDA graph execution recorded whole) is contained by every NVTX range "
+        "on its launching thread that contains "
         "its launch call; a range's projection spans its first contained op's start to its last one's end, children "
         "not subtracted. Ops are selected by their start inside the window. Timestamps are on the capture clock (ns).");
     table.notes.push_back(fmt::format(

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <regex>
 #include <string>
 #include <utility>
 #include <variant>
@@ -190,6 +191,42 @@ TEST(CudaGraphs, NodeLevelKernelsGroupByReplayAndGraphLevelExecutionsCount) {
   NSYS_RUN_SKILL(none, kH100, "cuda_graphs");
   EXPECT_TRUE(none.rows.empty());
   EXPECT_TRUE(Contains(JoinNotes(none), "records no CUDA graph"));
+}
+
+// NVTX attribution through the graph's launch: an execution is projected onto the NVTX ranges around its
+// cudaGraphLaunch, as a kernel is onto those around its launch call. The coverage note counts the executions with the
+// GPU ops: the window's kernels leave the count, the executions come in, and each joined one has its launch call.
+TEST(CudaGraphs, NvtxProjectionCountsGraphExecutionsThroughTheirLaunch) {
+  NSYS_REQUIRE_FIXTURES();
+  auto coverage = [](const skills::Table& t) {
+    const std::regex re(R"(Coverage: (\d+) GPU ops; (\d+) have a launch call)");
+    std::smatch m;
+    const std::string notes = JoinNotes(t);
+    EXPECT_TRUE(std::regex_search(notes, m, re)) << notes;
+    return std::make_pair(std::stoll(m[1]), std::stoll(m[2]));
+  };
+  NSYS_RUN_SKILL(captured, kH100, "nvtx_gpu_projection", {{"limit", Value(int64_t{0})}});
+  Opened o = OpenGraphLevel();
+  ASSERT_TRUE(o.profile);
+  auto derived = skills::RunByName(Builtins(), "nvtx_gpu_projection", *o.profile, {{"limit", Value(int64_t{0})}});
+  ASSERT_TRUE(derived.ok()) << derived.error().message;
+  FixtureSql sql(kH100);
+  const std::string window =
+      " FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE deviceId = 0 AND start >= " + std::to_string(kGraphFrom) +
+      " AND start < " + std::to_string(kGraphTo);
+  const int64_t moved = sql.Int("SELECT count(*)" + window);
+  const int64_t moved_launched =
+      sql.Int("SELECT count(*)" + window +
+              " AND EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = k.correlationId AND "
+              "((r.globalTid >> 24) & 16777215) = ((k.globalPid >> 24) & 16777215))");
+  const engine::GraphTable& g = o.profile->graphs();
+  int64_t joined = 0;
+  for (size_t i = 0; i < g.size(); ++i) joined += g.launch[i] >= 0;
+  const auto [ops_before, launched_before] = coverage(captured);
+  const auto [ops_after, launched_after] = coverage(*derived);
+  EXPECT_EQ(ops_after, ops_before - moved + static_cast<int64_t>(g.size()));
+  EXPECT_EQ(launched_after, launched_before - moved_launched + joined);
+  EXPECT_GT(joined, 0);
 }
 
 }  // namespace

@@ -41,9 +41,10 @@ namespace event_stats {
 
 enum class Events { kKernels, kApi, kMemcpy, kMemset, kNvtx, kGpu };
 constexpr const char* kEventWords[] = {"kernel", "CUDA API call", "memory copy",
-                                       "memset", "NVTX range",    "kernel, copy and memset"};
+                                       "memset", "NVTX range",    "kernel, copy, memset and CUDA graph execution"};
 // A GPU's work groups kernels by name and copies and memsets by operation: their keys apart from the kernels' names.
 constexpr int64_t kMemsetKey = -100;
+constexpr int64_t kGraphKeyBase = -1000;  // a CUDA graph execution recorded whole: kGraphKeyBase - its graph id
 int64_t CopyKey(int copy_kind) {
   return -1 - copy_kind;
 }
@@ -371,6 +372,18 @@ bool CollectMemsets(const engine::Profile& p, const engine::Filter& filter, cons
       [&](size_t i) { return named && (sel.memory < 0 || m.mem_kind[i] == sel.memory); });
 }
 
+// CUDA graph executions recorded whole (--cuda-graph-trace=graph), as a GPU's work: "[CUDA graph N]".
+bool CollectGraphs(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
+                   Collector& out, const CancelToken& cancel) {
+  if (sel.memory >= 0) return true;  // an execution has no host memory
+  const engine::GraphTable& g = p.graphs();
+  const NameMatch match(p.strings(), sel.name);
+  return CollectGpuOps(
+      p, g, filter, sel, inside, out, cancel, [&](size_t i) { return kGraphKeyBase - g.graph_id[i]; },
+      [](size_t) { return int64_t{0}; },
+      [&](size_t i) { return match.Text(fmt::format("[CUDA graph {}]", g.graph_id[i])); });
+}
+
 bool CollectApi(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
                 Collector& out, const CancelToken& cancel) {
   const engine::RuntimeTable& rt = p.runtime();
@@ -460,6 +473,7 @@ std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64
   }
   if (events == Events::kMemcpy) return MemcpyOperationName(static_cast<int>(key));
   if (events == Events::kMemset || (events == Events::kGpu && key == kMemsetKey)) return "[CUDA memset]";
+  if (events == Events::kGpu && key <= kGraphKeyBase) return fmt::format("[CUDA graph {}]", kGraphKeyBase - key);
   if (events == Events::kGpu && key < 0) return MemcpyOperationName(static_cast<int>(-1 - key));
   return std::string(p.strings().view(static_cast<engine::StrId>(key)));
 }
@@ -588,7 +602,8 @@ class EventStats final : public Skill {
   }
   engine::Need needs() const override {
     using engine::Need;
-    return Need::kKernelRows | Need::kRuntime | Need::kMemcpy | Need::kMemset | Need::kNvtx | Need::kAttribution;
+    return Need::kKernelRows | Need::kRuntime | Need::kMemcpy | Need::kMemset | Need::kNvtx | Need::kAttribution |
+           Need::kGraphs;
   }
   // The launch latency needs the calls that launched the work, whatever else is asked.
   engine::Need needs_for(const Args& args) const override {
@@ -604,7 +619,7 @@ class EventStats final : public Skill {
     };
     const Events events = EventsOf(text("events"));
     if ((FlagIn(args, "gpu_share") && events != Events::kApi && events != Events::kNvtx) || events == Events::kGpu) {
-      Need all = Need::kKernelRows | Need::kMemcpy | Need::kMemset;
+      Need all = Need::kKernelRows | Need::kMemcpy | Need::kMemset | Need::kGraphs;
       if (!text("inside").empty() || text("group_by") == "range") all = all | Need::kAttribution | Need::kNvtx;
       return all;
     }
@@ -636,7 +651,7 @@ class EventStats final : public Skill {
         {"events",
          ValueType::kString,
          "Which events: kernels, api (CUDA runtime and driver calls), memcpy, memset, nvtx, or gpu (every kernel, "
-         "copy and memset: a GPU's work)",
+         "copy, memset and CUDA graph execution recorded whole: a GPU's work)",
          Value(std::string("kernels")),
          false,
          {"kernels", "api", "memcpy", "memset", "nvtx", "gpu"}},
@@ -805,7 +820,7 @@ class EventStats final : public Skill {
         if (!caps.nvtx) return Declined("The export has no NVTX ranges (no NVTX_EVENTS table).");
         break;
       case Events::kGpu:
-        if (!caps.kernels && !caps.memcpy && !caps.memset)
+        if (!caps.kernels && !caps.memcpy && !caps.memset && !caps.graphs)
           return Declined("The export has no GPU work: no kernel, memory copy or memset table.");
         break;
     }
@@ -828,7 +843,8 @@ class EventStats final : public Skill {
         const engine::Capabilities& caps = ctx.profile.info().caps;
         return (!caps.kernels || CollectKernels(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel)) &&
                (!caps.memcpy || CollectCopies(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel)) &&
-               (!caps.memset || CollectMemsets(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel));
+               (!caps.memset || CollectMemsets(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel)) &&
+               (!caps.graphs || CollectGraphs(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel));
       }
     }
     return true;

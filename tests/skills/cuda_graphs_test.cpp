@@ -229,5 +229,31 @@ TEST(CudaGraphs, NvtxProjectionCountsGraphExecutionsThroughTheirLaunch) {
   EXPECT_GT(joined, 0);
 }
 
+// The typed question's skill: a GPU's work (events=gpu) holds the graph executions, so its busy and idle time are
+// the time budget's, and an execution is grouped as "[CUDA graph N]".
+TEST(CudaGraphs, AGpusWorkInEventStatsHoldsTheExecutions) {
+  NSYS_REQUIRE_FIXTURES();
+  Opened o = OpenGraphLevel();
+  ASSERT_TRUE(o.profile);
+  skills::Args args{{"events", Value(std::string("gpu"))}, {"device", Value(int64_t{0})}};
+  auto all = skills::RunByName(Builtins(), "event_stats", *o.profile, args);
+  ASSERT_TRUE(all.ok()) << all.error().message;
+  auto budget = skills::RunByName(Builtins(), "time_budget", *o.profile, {{"device", Value(int64_t{0})}});
+  ASSERT_TRUE(budget.ok());
+  int64_t busy = 0, idle = 0;
+  for (size_t r = 0; r < budget->rows.size(); ++r)
+    (StringCell(*budget, r, "kind") == "idle" ? idle : busy) += IntCell(*budget, r, "time_ns");
+  ASSERT_EQ(all->rows.size(), 1u);
+  EXPECT_EQ(IntCell(*all, 0, "busy_ns"), busy);
+  EXPECT_EQ(IntCell(*all, 0, "idle_ns"), idle);
+  args["group_by"] = Value(std::string("name"));
+  args["limit"] = Value(int64_t{0});
+  auto by_name = skills::RunByName(Builtins(), "event_stats", *o.profile, args);
+  ASSERT_TRUE(by_name.ok());
+  const int row = FindRow(*by_name, "group", "[CUDA graph 7]");
+  ASSERT_GE(row, 0);
+  EXPECT_EQ(IntCell(*by_name, static_cast<size_t>(row), "count"), static_cast<int64_t>(o.profile->graphs().size()));
+}
+
 }  // namespace
 }  // namespace nsys::testing

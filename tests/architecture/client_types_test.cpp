@@ -28,18 +28,12 @@
 #include "nsys/protocol/methods.h"
 #include "nsys/protocol/nvtx_tree.h"
 #include "nsys/protocol/sources.h"
+#include "read_text.h"
 
 namespace nsys::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string ReadFileText(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // Members the client declares that the server never sends, each with why the client still has it.
 const std::map<std::string, std::string> kClientOnly = {
@@ -76,7 +70,7 @@ std::set<std::string> ProtocolNames(const fs::path& root) {
   static const std::regex quoted(R"re("([A-Za-z_$][A-Za-z0-9_$]*)")re");
   for (const auto& dir : {root / "protocol" / "src", root / "protocol" / "include" / "nsys" / "protocol"}) {
     for (const auto& entry : fs::directory_iterator(dir)) {
-      const std::string text = ReadFileText(entry.path());
+      const std::string text = ReadText(entry.path());
       for (std::sregex_iterator it(text.begin(), text.end(), quoted), last; it != last; ++it) names.insert((*it)[1]);
     }
   }
@@ -85,7 +79,7 @@ std::set<std::string> ProtocolNames(const fs::path& root) {
 
 TEST(ClientTypes, EveryVsCodeProtocolMemberIsANameTheServerKnows) {
   const fs::path root = NSYS_AI_SOURCE_DIR;
-  const std::string ts = ReadFileText(root / "extensions" / "vscode" / "src" / "protocol" / "types.ts");
+  const std::string ts = ReadText(root / "extensions" / "vscode" / "src" / "protocol" / "types.ts");
   ASSERT_FALSE(ts.empty()) << "extensions/vscode/src/protocol/types.ts is missing";
   const auto members = ClientMembers(ts);
   ASSERT_GT(members.size(), 150u) << "too few interface members read from types.ts";
@@ -217,8 +211,7 @@ std::vector<std::string> MirrorProblems(const Mirror& server, const WireMembers&
 
 TEST(ClientTypes, InterfacesMirrorTheFieldListsOfTheirStructs) {
   const fs::path root = NSYS_AI_SOURCE_DIR;
-  const auto interfaces =
-      ClientInterfaces(ReadFileText(root / "extensions" / "vscode" / "src" / "protocol" / "types.ts"));
+  const auto interfaces = ClientInterfaces(ReadText(root / "extensions" / "vscode" / "src" / "protocol" / "types.ts"));
   for (const Mirror& mirror : Mirrors()) {
     const auto client = interfaces.find(mirror.interface);
     ASSERT_NE(client, interfaces.end()) << "types.ts has no interface " << mirror.interface;

@@ -11,17 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "read_text.h"
+
 namespace nsys::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string ReadText(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // "a/{b,c}.h" -> "a/b.h", "a/c.h" (one brace group at most, as the map writes them).
 std::vector<std::string> ExpandBraces(const std::string& path) {

@@ -11,17 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "read_text.h"
+
 namespace nsys::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string ReadText(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The product's C++ sources (the tests may parse what they check).
 std::vector<fs::path> ProductSources() {

@@ -50,7 +50,7 @@ constexpr std::pair<std::string_view, std::string_view> kDescriptions[] = {
     {"metric",
      "The measure the verdict covers: step (the median iteration time), gpu (the GPU work per step), or kernel:NAME "
      "(one kernel's time per call). Default: step and gpu."},
-    {"job_id", "The id open_job returned (\"r1\")."},
+    {"job_id", "The id open_job returned (\"j1\")."},
     {"ranks_per_node", "Consecutive ranks that share a node and its clock (absent or 0: each rank its own node)."},
     {"directory", "A directory whose *.sqlite / *.nsys-rep / *.qdrep files are the ranks (one export per process)."},
     {"paths", "The rank files instead of a directory."},

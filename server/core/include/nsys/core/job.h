@@ -48,7 +48,7 @@ struct JobRank {
 };
 
 struct OpenedJob {
-  std::string id;  // "r1", "r2", ...
+  std::string id;  // "j1", "j2", ...
   std::vector<JobRank> ranks;
   std::vector<std::string> notes;  // directory entries skipped (ListJobFiles), said in every report and skill result
   uint64_t memory_budget_bytes = 0;

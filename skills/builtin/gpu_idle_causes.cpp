@@ -126,6 +126,11 @@ std::vector<EventRecord> ReadEventRecords(const engine::Profile& p, const Cancel
   return out;
 }
 
+// The records' order: by process, event and call start, so that a wait finds the latest record before it.
+bool RecordBefore(const EventRecord& a, const EventRecord& b) {
+  return std::tie(a.pid, a.event_id, a.call_start) < std::tie(b.pid, b.event_id, b.call_start);
+}
+
 // Step 2: each record's call start, from the runtime row of the same process and correlation id.
 void FindRecordCalls(const engine::RuntimeTable& rt, std::vector<EventRecord>& records) {
   if (records.empty()) return;
@@ -140,9 +145,7 @@ void FindRecordCalls(const engine::RuntimeTable& rt, std::vector<EventRecord>& r
     const auto it = found.find({e.pid, e.correlation});
     if (it != found.end()) e.call_start = it->second;
   }
-  std::sort(records.begin(), records.end(), [](const EventRecord& a, const EventRecord& b) {
-    return std::tie(a.pid, a.event_id, a.call_start) < std::tie(b.pid, b.event_id, b.call_start);
-  });
+  std::sort(records.begin(), records.end(), RecordBefore);
 }
 
 // The ops of the streams events were recorded on: (launch call start, end), in launch order.
@@ -235,9 +238,7 @@ StreamWaits MatchWaits(const engine::SyncTable& syncs, const std::vector<EventRe
       probe.pid = syncs.pid[i];
       probe.event_id = syncs.event_id[i];
       probe.call_start = syncs.start[i];
-      auto after = std::upper_bound(records.begin(), records.end(), probe, [](const auto& a, const auto& b) {
-        return std::tie(a.pid, a.event_id, a.call_start) < std::tie(b.pid, b.event_id, b.call_start);
-      });
+      auto after = std::upper_bound(records.begin(), records.end(), probe, RecordBefore);
       if (after != records.begin()) {
         const EventRecord& r = *std::prev(after);
         if (r.pid == probe.pid && r.event_id == probe.event_id && r.call_start != kNever) w.record = &r;
@@ -258,22 +259,9 @@ std::map<uint32_t, std::vector<Interval>> SyncTime(const engine::Profile& p) {
   std::map<uint32_t, std::vector<Interval>> by_pid;
   for (size_t i = 0; i < rt.size(); ++i) {
     if (kinds.Of(i) == HostSync::kNone) continue;
-    std::vector<Interval>& u = by_pid[rt.pid[i]];
-    if (!u.empty() && rt.start[i] <= u.back().end) {
-      u.back().end = std::max(u.back().end, rt.end[i]);
-    } else {
-      u.push_back({rt.start[i], rt.end[i]});
-    }
+    AppendToUnion(by_pid[rt.pid[i]], {rt.start[i], rt.end[i]});  // the calls are start-sorted
   }
   return by_pid;
-}
-
-Ns Overlap(const std::vector<Interval>& sorted_union, Ns from, Ns to) {
-  Ns sum = 0;
-  auto it = std::upper_bound(sorted_union.begin(), sorted_union.end(), from,
-                             [](Ns at, const Interval& iv) { return at < iv.end; });
-  for (; it != sorted_union.end() && it->start < to; ++it) sum += std::min(to, it->end) - std::max(from, it->start);
-  return sum;
 }
 
 // Step 6: one gap's four parts.
@@ -287,7 +275,7 @@ void SplitGap(const Gap& gap, const engine::RuntimeTable& rt, const std::vector<
   }
   const Ns call_start = rt.start[static_cast<size_t>(gap.launch)];
   const Ns issued = std::clamp(rt.end[static_cast<size_t>(gap.launch)], a, b);
-  const Ns in_sync = sync_time != nullptr ? Overlap(*sync_time, a, issued) : 0;
+  const Ns in_sync = sync_time != nullptr ? ClippedLength(*sync_time, a, issued) : 0;
   g.parts[kSync] += in_sync;
   g.parts[kLaunchStarved] += issued - a - in_sync;
   Ns held_until = kNever;

@@ -55,7 +55,7 @@ Ns ExposedIn(const CollectiveSample& c, Ns from, Ns to) {
 // One kernel's exposed time split into skew, transfer and rest (NcclRankStats).
 struct ExposureSplit {
   Ns exposed = 0, skew = 0, transfer = 0, rest = 0;
-  bool matched = false;
+  int64_t matched = 0;  // kernels matched to the same instance on another rank
 };
 using SplitKey = std::pair<size_t, uint8_t>;  // (rank, kind)
 
@@ -83,7 +83,7 @@ std::map<SplitKey, ExposureSplit> SplitExposure(const std::vector<RankPartial>& 
       const Ns exposed = ExposedIn(*c, c->start, c->end), skew = ExposedIn(*c, c->start, c->start + wait);
       const Ns transfer = std::min(exposed - skew, shortest);
       e.exposed += exposed, e.skew += skew, e.transfer += transfer, e.rest += exposed - skew - transfer;
-      e.matched = true;
+      ++e.matched;
     }
   }
   for (size_t r = 0; r < ranks.size(); ++r) {
@@ -97,20 +97,14 @@ std::map<SplitKey, ExposureSplit> SplitExposure(const std::vector<RankPartial>& 
   return out;
 }
 
-// Step 2: the splits onto the rows (a rank's "all" row sums its kinds), with the count of matched kernels.
+// Step 2: the splits onto the rows (a rank's "all" row sums its kinds).
 void AddSplits(const std::vector<RankPartial>& ranks, const ClockAlignment& clocks, std::vector<NcclRankStats>& stats) {
   const std::map<SplitKey, ExposureSplit> split = SplitExposure(ranks, clocks);
-  std::map<SplitKey, int64_t> matched;
-  for (const auto& [key, samples] : MatchInstances(ranks, 2, clocks.ordinal_shift)) {
-    for (size_t r = 0; r < samples.size(); ++r) {
-      if (samples[r]) ++matched[{r, samples[r]->kind}];
-    }
-  }
   for (NcclRankStats& s : stats) {
     for (const auto& [key, e] : split) {
       if (key.first != s.rank || (s.kind != kAllKinds && key.second != s.kind)) continue;
       s.exposed_ns += e.exposed, s.skew_ns += e.skew, s.transfer_ns += e.transfer, s.rest_ns += e.rest;
-      s.matched += matched.count(key) ? matched.at(key) : 0;
+      s.matched += e.matched;
     }
   }
 }

@@ -39,9 +39,11 @@ namespace nsys::skills::builtin {
 // batches, where two anonymous namespaces are one.
 namespace event_stats {
 
-enum class Events { kKernels, kApi, kMemcpy, kMemset, kNvtx, kGpu };
-constexpr const char* kEventWords[] = {"kernel", "CUDA API call", "memory copy",
-                                       "memset", "NVTX range",    "kernel, copy, memset and CUDA graph execution"};
+enum class Events { kKernels, kApi, kMemcpy, kMemset, kNvtx, kGpu, kGraphs };
+constexpr const char* kEventWords[] = {"kernel",           "CUDA API call",
+                                       "memory copy",      "memset",
+                                       "NVTX range",       "kernel, copy, memset and CUDA graph execution",
+                                       "CUDA graph launch"};
 // A GPU's work groups kernels by name and copies and memsets by operation: their keys apart from the kernels' names.
 constexpr int64_t kMemsetKey = -100;
 constexpr int64_t kGraphKeyBase = -1000;  // a CUDA graph execution recorded whole: kGraphKeyBase - its graph id
@@ -56,6 +58,7 @@ Events EventsOf(const std::string& s) {
   if (s == "memset") return Events::kMemset;
   if (s == "nvtx") return Events::kNvtx;
   if (s == "gpu") return Events::kGpu;
+  if (s == "graphs") return Events::kGraphs;
   return Events::kKernels;
 }
 
@@ -384,6 +387,65 @@ bool CollectGraphs(const engine::Profile& p, const engine::Filter& filter, const
       [&](size_t i) { return match.Text(fmt::format("[CUDA graph {}]", g.graph_id[i])); });
 }
 
+// Whether the export records any CUDA graph: an execution row, or a kernel configuration with a graph id.
+bool RecordsGraphs(const engine::Profile& p) {
+  if (p.info().caps.graphs && p.graphs().size() > 0) return true;
+  if (!p.info().caps.kernels) return false;
+  const auto& configs = p.kernels().configs;
+  return std::any_of(configs.begin(), configs.end(), [](const engine::KernelConfig& c) { return c.graph_id != 0; });
+}
+
+// CUDA graph launches, as nsys recorded them: an execution recorded whole (--cuda-graph-trace=graph) is one launch; a
+// node-level replay (--cuda-graph-trace=node) is the kernels correlated to one launch call, from the first one's start
+// to the last one's end. Named "CUDA graph N"; a replay whose launch call the export lacks is not a launch it can see.
+bool CollectGraphLaunches(const engine::Profile& p, const engine::Filter& filter, const Selection& sel,
+                          InsideRanges& inside, Collector& out, const CancelToken& cancel) {
+  if (sel.memory >= 0) return true;  // a launch has no host memory
+  const NameMatch match(p.strings(), sel.name);
+  std::vector<Event> launches;
+  std::vector<int32_t> calls;  // the launch call of each, for the NVTX range and the latency
+  if (p.info().caps.graphs) {
+    const engine::GraphTable& g = p.graphs();
+    const auto [first, last] = RowRange(g, filter);
+    for (size_t i = first; i < last; ++i) {
+      if (!filter.AcceptsDevice(g.device[i]) || !filter.AcceptsProcess(g.pid[i])) continue;
+      launches.push_back(Event{g.start[i], g.end[i], 0, g.device[i], g.stream[i], g.pid[i], g.graph_id[i]});
+      calls.push_back(g.launch[i]);
+    }
+  }
+  std::unordered_map<int32_t, size_t> replay;  // node level: by launch call, the replay's index in `launches`
+  const engine::KernelTable& k = p.kernels();
+  const auto [first, last] = p.info().caps.kernels ? RowRange(k, filter) : std::pair<size_t, size_t>{0, 0};
+  for (size_t i = first; i < last; ++i) {
+    if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
+    const uint32_t graph = k.Config(i).graph_id;
+    if (graph == 0 || k.launch[i] < 0 || !filter.AcceptsDevice(k.device[i]) || !filter.AcceptsProcess(k.pid[i]))
+      continue;
+    auto [it, fresh] = replay.try_emplace(k.launch[i], launches.size());
+    if (fresh) {
+      launches.push_back(Event{k.start[i], k.end[i], 0, k.device[i], k.stream[i], k.pid[i], int64_t{graph}});
+      calls.push_back(k.launch[i]);
+    }
+    Event& e = launches[it->second];
+    e.start = std::min(e.start, k.start[i]);
+    e.end = std::max(e.end, k.end[i]);
+  }
+  for (size_t i = 0; i < launches.size(); ++i) {
+    Event& e = launches[i];
+    if (sel.stream >= 0 && e.stream != sel.stream) continue;
+    out.AddToAll(e.end - e.start);
+    if (!match.Text(fmt::format("CUDA graph {}", e.name_key))) continue;
+    if (inside.active() && !inside.CallInside(calls[i])) continue;
+    out.AddMatched();
+    if (!sel.Keeps(e.end - e.start, 0)) continue;
+    e.range_key = RangeKeyOfCall(p, calls[i], sel.ranges);
+    e.latency = sel.latency ? LatencyOf(p, calls[i], e.start) : -1;
+    e.delay = sel.latency ? DelayOf(p, calls[i], e.start) : -1;
+    out.Add(e);
+  }
+  return true;
+}
+
 bool CollectApi(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
                 Collector& out, const CancelToken& cancel) {
   const engine::RuntimeTable& rt = p.runtime();
@@ -430,7 +492,8 @@ bool CollectRanges(const engine::Profile& p, const engine::Filter& filter, const
   return true;
 }
 
-// The summed duration of every kernel, copy and memset the filter keeps: the base of a share of GPU time.
+// The summed duration of every kernel, copy, memset and CUDA graph execution recorded whole the filter keeps: the base
+// of a share of GPU time.
 template <typename Table>
 int64_t OpsTotal(const Table& t, const engine::Filter& filter, int64_t stream) {
   int64_t total = 0;
@@ -446,7 +509,8 @@ int64_t GpuOpsTotal(const engine::Profile& p, const engine::Filter& filter, int6
   const engine::Capabilities& caps = p.info().caps;
   return (caps.kernels ? OpsTotal(p.kernels(), filter, stream) : 0) +
          (caps.memcpy ? OpsTotal(p.memcpys(), filter, stream) : 0) +
-         (caps.memset ? OpsTotal(p.memsets(), filter, stream) : 0);
+         (caps.memset ? OpsTotal(p.memsets(), filter, stream) : 0) +
+         (caps.graphs ? OpsTotal(p.graphs(), filter, stream) : 0);
 }
 
 // Nearest-rank percentile of sorted values: the smallest value with at least p% of the values at or below it.
@@ -475,6 +539,7 @@ std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64
   if (events == Events::kMemset || (events == Events::kGpu && key == kMemsetKey)) return "[CUDA memset]";
   if (events == Events::kGpu && key <= kGraphKeyBase) return fmt::format("[CUDA graph {}]", kGraphKeyBase - key);
   if (events == Events::kGpu && key < 0) return MemcpyOperationName(static_cast<int>(-1 - key));
+  if (events == Events::kGraphs) return fmt::format("CUDA graph {}", key);
   return std::string(p.strings().view(static_cast<engine::StrId>(key)));
 }
 
@@ -557,7 +622,9 @@ std::vector<Column> Columns() {
       IntCol("all_ns",
              "Summed duration of every event of this kind the filter keeps (before the name, copy kind "
              "and NVTX selections): share_pct's base"),
-      IntCol("gpu_all_ns", "With gpu_share: summed duration of every kernel, copy and memset the filter keeps"),
+      IntCol("gpu_all_ns",
+             "With gpu_share: summed duration of every kernel, copy, memset and CUDA graph execution recorded whole "
+             "the filter keeps"),
       DoubleCol("gpu_share_pct", "With gpu_share: total_ns / gpu_all_ns x 100, the group's share of GPU time"),
       DoubleCol("avg_ns", "Mean duration"),
       DoubleCol("med_ns", "Median duration (the mean of the middle two for an even count)"),
@@ -596,14 +663,14 @@ class EventStats final : public Skill {
   std::string name() const override { return "event_stats"; }
   std::string description() const override {
     return "Count, total, share, mean, median, p90, p95, p99, min, max, bytes, bandwidth, busy and idle time of "
-           "kernels, CUDA API calls, memcpys, memsets, NVTX ranges or a GPU's work (kernels, copies and memsets "
-           "together), selected by name, copy kind, host memory kind and enclosing NVTX range, grouped by name, "
-           "device, process or stream.";
+           "kernels, CUDA API calls, memcpys, memsets, NVTX ranges, CUDA graph launches or a GPU's work (kernels, "
+           "copies and memsets together), selected by name, copy kind, host memory kind and enclosing NVTX range, "
+           "grouped by name, device, process or stream.";
   }
   engine::Need needs() const override {
     using engine::Need;
-    return Need::kKernelRows | Need::kRuntime | Need::kMemcpy | Need::kMemset | Need::kNvtx | Need::kAttribution |
-           Need::kGraphs;
+    return Need::kKernelRows | Need::kKernelConfig | Need::kRuntime | Need::kMemcpy | Need::kMemset | Need::kNvtx |
+           Need::kAttribution | Need::kGraphs;
   }
   // The launch latency needs the calls that launched the work, whatever else is asked.
   engine::Need needs_for(const Args& args) const override {
@@ -618,6 +685,11 @@ class EventStats final : public Skill {
                                                                                   : std::get<std::string>(it->second);
     };
     const Events events = EventsOf(text("events"));
+    if (events == Events::kGraphs) {
+      Need graphs = Need::kGraphs | Need::kKernelRows | Need::kKernelConfig;
+      if (!text("inside").empty() || text("group_by") == "range") graphs = graphs | Need::kAttribution | Need::kNvtx;
+      return graphs;
+    }
     if ((FlagIn(args, "gpu_share") && events != Events::kApi && events != Events::kNvtx) || events == Events::kGpu) {
       Need all = Need::kKernelRows | Need::kMemcpy | Need::kMemset | Need::kGraphs;
       if (!text("inside").empty() || text("group_by") == "range") all = all | Need::kAttribution | Need::kNvtx;
@@ -641,6 +713,7 @@ class EventStats final : public Skill {
       case Events::kNvtx:
         return Need::kNvtx;
       case Events::kGpu:
+      case Events::kGraphs:
         break;
     }
     return needs();
@@ -650,11 +723,13 @@ class EventStats final : public Skill {
     return {
         {"events",
          ValueType::kString,
-         "Which events: kernels, api (CUDA runtime and driver calls), memcpy, memset, nvtx, or gpu (every kernel, "
-         "copy, memset and CUDA graph execution recorded whole: a GPU's work)",
+         "Which events: kernels, api (CUDA runtime and driver calls), memcpy, memset, nvtx, gpu (every kernel, "
+         "copy, memset and CUDA graph execution recorded whole: a GPU's work), or graphs (CUDA graph launches, named "
+         "\"CUDA graph N\": an execution recorded whole, or a node-level replay from its first kernel's start to its "
+         "last one's end)",
          Value(std::string("kernels")),
          false,
-         {"kernels", "api", "memcpy", "memset", "nvtx", "gpu"}},
+         {"kernels", "api", "memcpy", "memset", "nvtx", "gpu", "graphs"}},
         {"name", ValueType::kString,
          "Only events whose name contains this text, any case, '*' matching any run of characters "
          "(layer_*_computation: a family by its placeholder) (kernels: short or demangled name; memcpy: the "
@@ -777,7 +852,7 @@ class EventStats final : public Skill {
     table.columns = Columns();
     const int64_t limit = ArgInt(ctx, "limit");
     const bool has_bytes = events == Events::kMemcpy || events == Events::kMemset;
-    const bool gpu_op = events == Events::kKernels || events == Events::kGpu || has_bytes;
+    const bool gpu_op = events == Events::kKernels || events == Events::kGpu || events == Events::kGraphs || has_bytes;
     const int64_t gpu_total =
         ArgBool(ctx, "gpu_share") && gpu_op ? GpuOpsTotal(ctx.profile, ctx.filter, sel.stream) : -1;
     // Nothing selected, one group asked for: a row that says 0 (and how many the bounds left out), not no row.
@@ -823,6 +898,8 @@ class EventStats final : public Skill {
         if (!caps.kernels && !caps.memcpy && !caps.memset && !caps.graphs)
           return Declined("The export has no GPU work: no kernel, memory copy or memset table.");
         break;
+      case Events::kGraphs:
+        break;  // a profile without graphs has no launch to show: Collect's note says so
     }
     return Table{};
   }
@@ -846,6 +923,8 @@ class EventStats final : public Skill {
                (!caps.memset || CollectMemsets(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel)) &&
                (!caps.graphs || CollectGraphs(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel));
       }
+      case Events::kGraphs:
+        return CollectGraphLaunches(ctx.profile, ctx.filter, sel, inside, out, ctx.cancel);
     }
     return true;
   }
@@ -864,6 +943,10 @@ class EventStats final : public Skill {
       table.notes.push_back("API calls and NVTX ranges run on CPU threads: the device filter does not select them.");
     if (no_ranges)
       table.notes.push_back("The export has no NVTX ranges: no event can be inside one, so none was selected.");
+    if (events == Events::kGraphs && !RecordsGraphs(ctx.profile))
+      table.notes.push_back(
+          "The profile records no CUDA graph launch: no graph execution, and no kernel with a graph id and its launch "
+          "call.");
   }
 };
 

@@ -255,5 +255,74 @@ TEST(CudaGraphs, AGpusWorkInEventStatsHoldsTheExecutions) {
   EXPECT_EQ(IntCell(*by_name, static_cast<size_t>(row), "count"), static_cast<int64_t>(o.profile->graphs().size()));
 }
 
+// events=graphs: one event per launch, whichever way nsys recorded it. Graph level: each execution. Node level: each
+// replay, from its first kernel's start to its last one's end. Expected from SQL over the captured export, chunked as
+// the derivation chunks it; a profile without graphs has none, and says so.
+TEST(CudaGraphs, EventStatsCountsLaunchesFromEitherCapture) {
+  NSYS_REQUIRE_FIXTURES();
+  FixtureSql sql(kH100);
+  const std::string chunks =
+      "SELECT max(end) - min(start) AS span, max(EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE "
+      "r.correlationId = k.correlationId AND ((r.globalTid >> 24) & 16777215) = 111)) AS with_call FROM "
+      "CUPTI_ACTIVITY_KIND_KERNEL k WHERE deviceId = 0 AND start >= " +
+      std::to_string(kGraphFrom) + " AND start < " + std::to_string(kGraphTo) + " GROUP BY " + NodeLevelChunkSql();
+  const skills::Args args{
+      {"events", Value(std::string("graphs"))}, {"group_by", Value(std::string("name"))}, {"limit", Value(int64_t{0})}};
+
+  Opened graph = OpenGraphLevel();
+  ASSERT_TRUE(graph.profile);
+  auto g = skills::RunByName(Builtins(), "event_stats", *graph.profile, args);
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  ASSERT_EQ(g->rows.size(), 1u);
+  EXPECT_EQ(StringCell(*g, 0, "group"), "CUDA graph 7");
+  EXPECT_EQ(IntCell(*g, 0, "count"), sql.Int("SELECT count(*) FROM (" + chunks + ")"));
+  EXPECT_EQ(IntCell(*g, 0, "total_ns"), sql.Int("SELECT sum(span) FROM (" + chunks + ")"));
+  EXPECT_EQ(IntCell(*g, 0, "max_ns"), sql.Int("SELECT max(span) FROM (" + chunks + ")"));
+
+  DerivedExport node(std::string(kH100), NodeLevelEdits());
+  ASSERT_TRUE(node.ok()) << node.error();
+  engine::OpenOptions options;
+  options.use_cache = false;
+  auto p = engine::Profile::Open(node.path(), options);
+  ASSERT_TRUE(p.ok());
+  auto n = skills::RunByName(Builtins(), "event_stats", **p, args);
+  ASSERT_TRUE(n.ok()) << n.error().message;
+  ASSERT_EQ(n->rows.size(), 1u);
+  EXPECT_EQ(StringCell(*n, 0, "group"), "CUDA graph 7");
+  EXPECT_EQ(IntCell(*n, 0, "count"), sql.Int("SELECT count(*) FROM (" + chunks + ") WHERE with_call > 0"));
+  EXPECT_EQ(IntCell(*n, 0, "total_ns"), sql.Int("SELECT sum(span) FROM (" + chunks + ") WHERE with_call > 0"));
+  // Selected by name as every event is: another graph's id selects none.
+  auto other = skills::RunByName(Builtins(), "event_stats", **p,
+                                 {{"events", Value(std::string("graphs"))}, {"name", Value(std::string("graph 8"))}});
+  ASSERT_TRUE(other.ok());
+  EXPECT_EQ(IntCell(*other, 0, "count"), 0);
+
+  NSYS_RUN_SKILL(none, kH100, "event_stats", {{"events", Value(std::string("graphs"))}});
+  ASSERT_EQ(none.rows.size(), 1u);
+  EXPECT_EQ(IntCell(none, 0, "count"), 0);
+  EXPECT_TRUE(Contains(JoinNotes(none), "records no CUDA graph launch")) << JoinNotes(none);
+}
+
+// A share of GPU time counts the executions recorded whole in its base, as the GPU's busy time does.
+TEST(CudaGraphs, GpuShareCountsTheExecutionsInItsBase) {
+  NSYS_REQUIRE_FIXTURES();
+  Opened o = OpenGraphLevel();
+  ASSERT_TRUE(o.profile);
+  auto t = skills::RunByName(Builtins(), "event_stats", *o.profile,
+                             {{"events", Value(std::string("gpu"))}, {"gpu_share", Value(true)}});
+  ASSERT_TRUE(t.ok());
+  FixtureSql sql(kH100);  // every op of the captured export: the derivation only regroups the window's kernels
+  const int64_t ops = sql.Int(
+      "SELECT (SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE NOT (deviceId = 0 AND start >= " +
+      std::to_string(kGraphFrom) + " AND start < " + std::to_string(kGraphTo) +
+      ")) + (SELECT sum(end - start) FROM CUPTI_ACTIVITY_KIND_MEMCPY) + (SELECT coalesce(sum(end - start), 0) FROM "
+      "CUPTI_ACTIVITY_KIND_MEMSET)");
+  int64_t executions = 0;
+  const engine::GraphTable& g = o.profile->graphs();
+  for (size_t i = 0; i < g.size(); ++i) executions += g.end[i] - g.start[i];
+  EXPECT_EQ(IntCell(*t, 0, "gpu_all_ns"), ops + executions);
+  EXPECT_NEAR(DoubleCell(*t, 0, "gpu_share_pct"), 100.0, 1e-9);
+}
+
 }  // namespace
 }  // namespace nsys::testing

@@ -534,6 +534,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh25.json", "fresh held-out 25"), "questions_fresh25.json", 30, 1);
   ExpectHeld(AskHeldOut("questions_fresh26.json", "fresh held-out 26"), "questions_fresh26.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh27.json", "fresh held-out 27"), "questions_fresh27.json", 27, 0);
+  ExpectHeld(AskHeldOut("questions_fresh28.json", "fresh held-out 28"), "questions_fresh28.json", 0, 40);
 }
 
 }  // namespace

@@ -686,7 +686,7 @@ class EventStats final : public Skill {
     };
     const Events events = EventsOf(text("events"));
     if (events == Events::kGraphs) {
-      Need graphs = Need::kGraphs | Need::kKernelRows | Need::kKernelConfig;
+      Need graphs = Need::kGraphs | Need::kKernels | Need::kKernelConfig;  // kKernels: a replay is its launch call
       if (!text("inside").empty() || text("group_by") == "range") graphs = graphs | Need::kAttribution | Need::kNvtx;
       return graphs;
     }
@@ -823,6 +823,10 @@ class EventStats final : public Skill {
   Expected<Table> run(const Context& ctx) const override {
     const Events events = EventsOf(ArgString(ctx, "events"));
     if (Table absent = Absent(ctx.profile.info().caps, events); absent.declined) return absent;
+    if (events == Events::kGraphs && !RecordsGraphs(ctx.profile))
+      return Declined(
+          "The export records no CUDA graph: no graph execution (CUPTI_ACTIVITY_KIND_GRAPH_TRACE) and no kernel with "
+          "a graph id.");
     const GroupBy by = GroupByOf(ArgString(ctx, "group_by"));
     Selection sel{ArgString(ctx, "name"), ArgString(ctx, "copy_kind"), ArgInt(ctx, "stream"),
                   by == GroupBy::kRange && ctx.profile.info().caps.nvtx, ArgBool(ctx, "whole_name")};
@@ -899,7 +903,7 @@ class EventStats final : public Skill {
           return Declined("The export has no GPU work: no kernel, memory copy or memset table.");
         break;
       case Events::kGraphs:
-        break;  // a profile without graphs has no launch to show: Collect's note says so
+        break;  // run() declines when no graph is recorded, which the capabilities do not say
     }
     return Table{};
   }
@@ -943,10 +947,7 @@ class EventStats final : public Skill {
       table.notes.push_back("API calls and NVTX ranges run on CPU threads: the device filter does not select them.");
     if (no_ranges)
       table.notes.push_back("The export has no NVTX ranges: no event can be inside one, so none was selected.");
-    if (events == Events::kGraphs && !RecordsGraphs(ctx.profile))
-      table.notes.push_back(
-          "The profile records no CUDA graph launch: no graph execution, and no kernel with a graph id and its launch "
-          "call.");
+
   }
 };
 

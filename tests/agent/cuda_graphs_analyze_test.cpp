@@ -1,16 +1,20 @@
 // analyze on a graph-level capture (derived from a real export: tests/cuda_graph_export.h): the graphs' time is GPU
 // work, and the report says that the export holds none of their kernels and how to capture them.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 #include "../cuda_graph_export.h"
 #include "../derived_export.h"
+#include "../skills/analysis_test_sql.h"
 #include "analyze_file.h"
 #include "fixtures.h"
 #include "nsys/agent/analyze.h"
+#include "nsys/core/workspace.h"
 
 namespace nsys::agent {
 namespace {
@@ -43,6 +47,58 @@ TEST(CudaGraphsAnalyze, TheReportSaysWhatGraphRecordsHideAndHowToSeeIt) {
   ASSERT_TRUE(captured) << captured.error().message;
   EXPECT_EQ(FindingOf(*captured, "graphs_recorded_whole"), nullptr);
   EXPECT_EQ(captured->findings.front().root_cause, a->findings.front().root_cause);  // still copy-bound first
+}
+
+// ask reads CUDA graph launches as events of their own, from either capture: counted, timed and grouped by graph, the
+// figures being SQL's over the captured export, chunked as the derivation chunks it (one launch per 10 ms).
+TEST(CudaGraphsAsk, LaunchesAreCountedAndTimedFromEitherCapture) {
+  NSYS_REQUIRE_FIXTURES();
+  testing::FixtureSql sql("h100_2gpu_1s.sqlite");
+  const std::string chunks = fmt::format(
+      "SELECT max(end) - min(start) AS span, max(EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE "
+      "r.correlationId = k.correlationId AND ((r.globalTid >> 24) & 16777215) = 111)) AS with_call FROM "
+      "CUPTI_ACTIVITY_KIND_KERNEL k WHERE deviceId = 0 AND start >= {} AND start < {} GROUP BY {}",
+      testing::kGraphFrom, testing::kGraphTo, testing::NodeLevelChunkSql());
+  struct Capture {
+    std::vector<std::string> edits;
+    std::string launched;  // which chunks are launches: every one recorded whole, those with a launch call as nodes
+  };
+  const Capture captures[] = {{testing::GraphLevelEdits(), ""}, {testing::NodeLevelEdits(), " WHERE with_call > 0"}};
+  for (const Capture& c : captures) {
+    testing::DerivedExport copy("h100_2gpu_1s.sqlite", c.edits);
+    ASSERT_TRUE(copy.ok()) << copy.error();
+    core::WorkspaceConfig config;
+    config.open.use_cache = false;
+    config.default_skill_dirs = false;
+    core::Workspace ws(config);
+    auto opened = ws.Open(copy.path());
+    ASSERT_TRUE(opened.ok()) << opened.error().message;
+    const int64_t launches = sql.Int("SELECT count(*) FROM (" + chunks + ")" + c.launched);
+    const int64_t total = sql.Int("SELECT sum(span) FROM (" + chunks + ")" + c.launched);
+    auto a =
+        ws.Ask({opened->id, "How many CUDA graph launches were there, and how long did they take in total?", ""}, {});
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    const std::string& text = a->answer.summary;
+    EXPECT_EQ(text.rfind("Read as: count and total time of CUDA graph launches, all GPUs", 0), 0u) << text;
+    EXPECT_NE(text.find(fmt::format("{} CUDA graph launches", launches)), std::string::npos) << text;
+    EXPECT_NE(text.find(fmt::format("total {:.3f} ms", static_cast<double>(total) / 1e6)), std::string::npos) << text;
+    auto each = ws.Ask({opened->id, "how many times was each graph replayed", ""}, {});
+    ASSERT_TRUE(each.ok());
+    EXPECT_NE(each->answer.summary.find(fmt::format("CUDA graph 7: {} CUDA graph launches", launches)),
+              std::string::npos)
+        << each->answer.summary;
+  }
+  // The captured export has none: the question is refused with what is missing, not answered with a zero.
+  core::WorkspaceConfig config;
+  config.open.use_cache = false;
+  config.default_skill_dirs = false;
+  core::Workspace ws(config);
+  auto opened = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  auto none = ws.Ask({opened->id, "How many CUDA graph launches were there?", ""}, {});
+  ASSERT_TRUE(none.ok());
+  ASSERT_TRUE(none->answer.refusal.has_value()) << none->answer.summary;
+  EXPECT_NE(none->answer.summary.find("records no CUDA graph"), std::string::npos) << none->answer.summary;
 }
 
 }  // namespace

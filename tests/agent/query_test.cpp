@@ -683,6 +683,17 @@ TEST(QueryFill, TheGpusOfTheMachineAreNotTheGpusThatRanWork) {
     EXPECT_FALSE(Fill(q).complete()) << q;
 }
 
+// CUDA graph launches are events of their own kind (an execution recorded whole, or a node-level replay).
+TEST(QueryFill, CudaGraphLaunchesAreEventsOfTheirOwn) {
+  const Subject graphs{EventKind::kGraphs};
+  Check("How much time did the CUDA graphs take?", {Q({Measure::kTotal}, graphs)});
+  Check("how many graph replays on GPU 0", {Q({Measure::kCount}, graphs, Scope{.devices = {0}})});
+  Query each = Q({Measure::kCount}, graphs);
+  each.group_by = GroupBy::kName;
+  Check("How many times was each CUDA graph launched?", {each});
+  Check("What is the maximum duration of a graph launch?", {Q({Measure::kMax}, graphs)});
+}
+
 TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   const auto error = [](const char* text) {
     auto q = QueriesFromJson(nlohmann::json::parse(text));

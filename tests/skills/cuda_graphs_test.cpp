@@ -257,7 +257,7 @@ TEST(CudaGraphs, AGpusWorkInEventStatsHoldsTheExecutions) {
 
 // events=graphs: one event per launch, whichever way nsys recorded it. Graph level: each execution. Node level: each
 // replay, from its first kernel's start to its last one's end. Expected from SQL over the captured export, chunked as
-// the derivation chunks it; a profile without graphs has none, and says so.
+// the derivation chunks it; a profile without graphs declines, and says why.
 TEST(CudaGraphs, EventStatsCountsLaunchesFromEitherCapture) {
   NSYS_REQUIRE_FIXTURES();
   FixtureSql sql(kH100);
@@ -298,9 +298,8 @@ TEST(CudaGraphs, EventStatsCountsLaunchesFromEitherCapture) {
   EXPECT_EQ(IntCell(*other, 0, "count"), 0);
 
   NSYS_RUN_SKILL(none, kH100, "event_stats", {{"events", Value(std::string("graphs"))}});
-  ASSERT_EQ(none.rows.size(), 1u);
-  EXPECT_EQ(IntCell(none, 0, "count"), 0);
-  EXPECT_TRUE(Contains(JoinNotes(none), "records no CUDA graph launch")) << JoinNotes(none);
+  EXPECT_TRUE(none.declined);
+  EXPECT_TRUE(Contains(JoinNotes(none), "records no CUDA graph")) << JoinNotes(none);
 }
 
 // A share of GPU time counts the executions recorded whole in its base, as the GPU's busy time does.

@@ -56,7 +56,9 @@ constexpr std::array<std::string_view, 34> kMeasures = {"total",
                                                         "sm_count",
                                                         "gaps",
                                                         "max_gap"};
-constexpr std::array<std::string_view, 6> kEvents = {"kernels", "api", "memcpy", "memset", "nvtx", "gpu"};
+constexpr auto kEvents =
+    std::to_array<std::string_view>({"kernels", "api", "memcpy", "memset", "nvtx", "gpu", "graphs"});
+static_assert(kEvents.size() == kEventKinds);
 constexpr std::array<std::string_view, 7> kGroupBy = {"none", "name", "device", "pid", "stream", "range", "base_name"};
 constexpr std::array<std::string_view, 3> kRank = {"none", "top", "bottom"};
 constexpr std::array<std::string_view, 4> kForm = {"number", "yes_no", "name", "table"};
@@ -112,6 +114,8 @@ std::string EventWords(const Subject& s) {
       return "NVTX ranges";
     case EventKind::kGpu:
       return "GPU work (kernels, copies and memsets)";
+    case EventKind::kGraphs:
+      return "CUDA graph launches";
   }
   return "events";
 }
@@ -179,7 +183,8 @@ std::string ScopeWords(const Scope& s, bool on_gpu) {
 }
 
 bool OnGpu(EventKind e) {
-  return e == EventKind::kKernels || e == EventKind::kMemcpy || e == EventKind::kMemset || e == EventKind::kGpu;
+  return e == EventKind::kKernels || e == EventKind::kMemcpy || e == EventKind::kMemset || e == EventKind::kGpu ||
+         e == EventKind::kGraphs;
 }
 
 std::string ThresholdWords(Measure m, double v) {

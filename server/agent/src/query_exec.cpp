@@ -150,14 +150,16 @@ std::string FormatMeasure(Measure m, const Value& v) {
 
 // What the events are called in a sentence: "kernels", "calls", "copies", "memsets", "ranges".
 std::string_view Noun(EventKind e) {
-  constexpr std::array<std::string_view, 6> nouns = {"kernels", "calls",  "copies",
-                                                     "memsets", "ranges", "GPU operations"};
+  constexpr auto nouns = std::to_array<std::string_view>(
+      {"kernels", "calls", "copies", "memsets", "ranges", "GPU operations", "CUDA graph launches"});
+  static_assert(nouns.size() == kEventKinds);
   return nouns[static_cast<size_t>(e)];
 }
 // The time every share is of: "kernel time", "API time", ...
 std::string_view TimeOf(EventKind e) {
-  constexpr std::array<std::string_view, 6> of = {"kernel time", "CUDA API time",   "copy time",
-                                                  "memset time", "NVTX range time", "GPU time"};
+  constexpr auto of = std::to_array<std::string_view>(
+      {"kernel time", "CUDA API time", "copy time", "memset time", "NVTX range time", "GPU time", "CUDA graph time"});
+  static_assert(of.size() == kEventKinds);
   return of[static_cast<size_t>(e)];
 }
 
@@ -666,12 +668,12 @@ void CannotAnswer(const std::string& why, std::vector<std::string> missing, cons
 
 // The table behind a kind of events, as a refusal names what is missing.
 std::string TableOf(EventKind e) {
-  constexpr std::array<std::string_view, 6> tables = {"CUDA kernel table (CUPTI_ACTIVITY_KIND_KERNEL)",
-                                                      "CUDA API table (CUPTI_ACTIVITY_KIND_RUNTIME)",
-                                                      "memory copy table (CUPTI_ACTIVITY_KIND_MEMCPY)",
-                                                      "memset table (CUPTI_ACTIVITY_KIND_MEMSET)",
-                                                      "NVTX table (NVTX_EVENTS)",
-                                                      "GPU activity tables (kernels, memory copies, memsets)"};
+  constexpr auto tables = std::to_array<std::string_view>(
+      {"CUDA kernel table (CUPTI_ACTIVITY_KIND_KERNEL)", "CUDA API table (CUPTI_ACTIVITY_KIND_RUNTIME)",
+       "memory copy table (CUPTI_ACTIVITY_KIND_MEMCPY)", "memset table (CUPTI_ACTIVITY_KIND_MEMSET)",
+       "NVTX table (NVTX_EVENTS)", "GPU activity tables (kernels, memory copies, memsets)",
+       "CUDA graph tables (CUPTI_ACTIVITY_KIND_GRAPH_TRACE, or kernels with a graph id)"});
+  static_assert(tables.size() == kEventKinds);
   return std::string(tables[static_cast<size_t>(e)]);
 }
 
@@ -864,7 +866,9 @@ void KeepState(const std::vector<Query>& queries, ConversationState& state) {
   state.queries = queries;
   if (queries.empty()) return;
   const Query& q = queries.front();
-  constexpr std::array<std::string_view, 6> topics = {"kernels", "api", "memcpy", "memset", "nvtx", "kernels"};
+  constexpr auto topics =
+      std::to_array<std::string_view>({"kernels", "api", "memcpy", "memset", "nvtx", "kernels", "graphs"});
+  static_assert(topics.size() == kEventKinds);
   state.topic = std::string(topics[static_cast<size_t>(q.subject.events)]);
   state.filter = FilterOf(q.scope);
   if (q.subject.events == EventKind::kKernels) state.kernel = q.subject.name;

@@ -61,7 +61,11 @@ enum class Measure : uint8_t {
 // Whether a measure is of a kernel's launch configuration (launch_sizes' row), not of its durations (event_stats').
 bool IsLaunchConfiguration(Measure m);
 // kGpu: a GPU's work, its kernels, copies and memsets together (the events of a GPU's busy and idle time).
-enum class EventKind : uint8_t { kKernels, kApi, kMemcpy, kMemset, kNvtx, kGpu };
+// kGraphs: CUDA graph launches, named "CUDA graph N" (an execution recorded whole, or a node-level replay).
+enum class EventKind : uint8_t { kKernels, kApi, kMemcpy, kMemset, kNvtx, kGpu, kGraphs };
+// How many kinds there are: every table indexed by an EventKind has this size (std::to_array and a static_assert),
+// so that a kind added here cannot read past one.
+inline constexpr size_t kEventKinds = 7;
 // kRange: the innermost NVTX range; kBaseName: kernels by their base name (nsys stats' `:base`), other events by name.
 enum class GroupBy : uint8_t { kNone, kName, kDevice, kPid, kStream, kRange, kBaseName };
 enum class Rank : uint8_t { kNone, kTop, kBottom };

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "../../server/agent/src/query_lexicon.h"
 #include "fixtures.h"
 #include "nsys/agent/query_answer.h"
 #include "nsys/agent/query_json.h"
@@ -41,7 +42,9 @@ void Check(const std::string& question, const std::vector<Query>& want) {
   ASSERT_EQ(r.queries.size(), want.size()) << question;
   for (size_t i = 0; i < want.size(); ++i) {
     EXPECT_EQ(r.queries[i], want[i]) << question << "\n  read: " << DescribeQuery(r.queries[i])
-                                     << "\n  want: " << DescribeQuery(want[i]);
+                                     << "\n  want: " << DescribeQuery(want[i])
+                                     << "\n  read: " << QueryToJson(r.queries[i]).dump()
+                                     << "\n  want: " << QueryToJson(want[i]).dump();
   }
 }
 
@@ -692,6 +695,53 @@ TEST(QueryFill, CudaGraphLaunchesAreEventsOfTheirOwn) {
   each.group_by = GroupBy::kName;
   Check("How many times was each CUDA graph launched?", {each});
   Check("What is the maximum duration of a graph launch?", {Q({Measure::kMax}, graphs)});
+}
+
+// Words the lexicon holds under another form: synonyms of its words, and their inflections, in every phrase. An
+// inflection never stands for a share or a noun of events, devices or processes.
+TEST(QueryFill, SynonymsAndInflectionsStandForTheWordsTheLexiconHolds) {
+  EXPECT_EQ(lexicon::Canonical("slice"), "share");
+  EXPECT_EQ(lexicon::Canonical("summing"), "sum");
+  EXPECT_EQ(lexicon::Canonical("accumulated"), "take");
+  EXPECT_EQ(lexicon::Canonical("outweighs"), "exceed");
+  EXPECT_EQ(lexicon::Canonical("spanned"), "span");
+  EXPECT_EQ(lexicon::Canonical("shared"), "shared");  // not a share
+  EXPECT_EQ(lexicon::Canonical("ranked"), "ranked");  // not a rank (a process)
+  EXPECT_EQ(lexicon::Canonical("kernels"), "kernels");
+  Check("What slice of the kernel time goes to nvfuser kernels?",
+        {Q({Measure::kShare}, Subject{EventKind::kKernels, "nvfuser"})});
+  Check("How much time have the cudaMalloc calls accumulated?",
+        {Q({Measure::kTotal}, Subject{EventKind::kApi, "cudaMalloc", "", "", true})});
+  Check("On device 0, what is the longest idle stretch?", {Q({Measure::kMaxGap}, {}, Scope{.devices = {0}})});
+  Query per_gpu =
+      Q({Measure::kCount}, Subject{EventKind::kKernels, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "", "", true});
+  per_gpu.group_by = GroupBy::kDevice;
+  Check("How are the ncclDevKernel_AllReduce_Sum_f32_RING_LL kernels split between the GPUs? Give the count.",
+        {per_gpu});
+}
+
+// "the shortest one" after a ranking is its other end; "single" ranks by the one extreme event, not the typical one;
+// the same events said again keep their place; a noun phrase of measures is asked, not scenery.
+TEST(QueryFill, TheOtherEndOfARankingAndTheSameEventsSaidAgain) {
+  Query longest = Q({Measure::kAverage}, {});
+  longest.group_by = GroupBy::kName;
+  longest.rank = Rank::kTop;
+  Query shortest = longest;
+  shortest.rank = Rank::kBottom;
+  Check("What's the longest kernel and the shortest one?", {longest, shortest});
+  Query single_longest = longest, single_shortest = shortest;
+  single_longest.measures = {Measure::kMax};
+  single_shortest.measures = {Measure::kMin};
+  Check("What's the longest single kernel execution and the shortest one?", {single_longest, single_shortest});
+  const Scope inside{.inside = "forward"};
+  Check("How much GPU work ran inside forward? Kernel count and total kernel time.",
+        {Q({Measure::kTotal}, Subject{EventKind::kGpu}, inside),
+         Q({Measure::kCount, Measure::kTotal}, Subject{EventKind::kKernels}, inside)});
+  Check("For the unified memory migrations host to device: how many migration records?",
+        {Q({Measure::kCount}, Subject{EventKind::kMemcpy, "", "Unified HtoD"})});
+  Check(
+      "How many kernels ran inside forward, and what is the total kernel time overall?",
+      {Q({Measure::kCount}, Subject{EventKind::kKernels}, inside), Q({Measure::kTotal}, Subject{EventKind::kKernels})});
 }
 
 TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {

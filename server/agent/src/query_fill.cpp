@@ -279,6 +279,13 @@ std::vector<NameClass> ClassesOfPattern(const std::string& pattern, const QueryV
   return ClassesWhere(v, 2, [&](const std::string& n) { return NamePatternMatches(n, pattern); });
 }
 
+// The words as the lexicon holds them: each one's canonical word.
+std::string JoinCanonical(const std::vector<Token>& t, size_t from, size_t n) {
+  std::string out;
+  for (size_t k = from; k < from + n; ++k) out += (k > from ? " " : "") + lexicon::Canonical(t[k].lower);
+  return out;
+}
+
 std::string Join(const std::vector<Token>& t, size_t from, size_t n, bool lower) {
   std::string out;
   for (size_t k = from; k < from + n; ++k) out += (k > from ? " " : "") + (lower ? t[k].lower : t[k].text);
@@ -344,8 +351,12 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
           used = n;
         }
       }
+      // A phrase as written, else as its words' synonyms and base forms say it (lexicon::Canonical): "the longest
+      // idle stretch" is "the longest idle gap", "summing" is "sum".
       for (size_t n = std::min(kMaxPhraseWords, t.size() - i); n >= 1 && item.kind == Item::kUnknown; --n) {
-        if (auto entries = EntriesOf(Join(t, i, n, true)); !entries.empty()) {
+        auto entries = EntriesOf(Join(t, i, n, true));
+        if (entries.empty()) entries = EntriesOf(JoinCanonical(t, i, n));
+        if (!entries.empty()) {
           item = Item{Item::kLex, std::move(entries), {}, {}, 0, {}};
           used = n;
         }
@@ -428,6 +439,9 @@ struct Clause {
   bool plural = false;                  // "which kernels": a list, not one
   bool rank_by_count = false;           // "most kernels": ranked by how many
   bool rank_by_measure = false;         // "the slowest kernel": ranked by that statistic
+  bool superlative_one = false;         // "the shortest one": of the events, or the names ranked, said before
+  bool single_event = false;            // "the longest single execution": names ranked by their one extreme event
+  bool widens = false;                  // "overall", "the whole profile": no scope kept from the clause before
   std::optional<GroupBy> count_groups;  // "how many GPUs": the number of groups
   std::optional<double> from_s, to_s;
   std::string api_class;           // "syncs", "allocations": a kind of CUDA call
@@ -776,6 +790,18 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
   if ((m == Measure::kMin || m == Measure::kMax) && IsSuperlative(items[i]) && noun &&
       (items[j].Has(Slot::kEvents) || items[j].Has(Slot::kRangeNoun)))
     c.rank_by_measure = true;
+  // "the longest single kernel", "the single longest kernel": by its one longest execution, not its typical one.
+  const auto single = [&](size_t k) {
+    const std::string w = k < items.size() ? Lower(items[k].word) : std::string();
+    return w == "single" || w == "individual";
+  };
+  if ((m == Measure::kMin || m == Measure::kMax) && IsSuperlative(items[i]) &&
+      (single(i + 1) || (i > 0 && single(i - 1))))
+    c.single_event = true;
+  // "the shortest one": "one" stands for what was said before (ToQuery).
+  if ((m == Measure::kMin || m == Measure::kMax) && IsSuperlative(items[i]) && i + 1 < items.size() &&
+      (Lower(items[i + 1].word) == "one" || Lower(items[i + 1].word) == "ones"))
+    c.superlative_one = true;
   // "fewer blocks than the GPU has SMs", "mean vs median": a measure after the word that compares, against the one
   // said before it.
   if (c.versus && !c.measures.empty() && !c.versus_measure && c.versus_names.empty() && !c.versus_events &&
@@ -1208,8 +1234,19 @@ void GpusTheMachineHas(const std::vector<Item>& items, Clause& c) {
 }
 
 // One pass over a clause's items: names, then each lexicon entry; what nothing read is returned as unread.
+// "overall", "the whole profile", "all kernels": a clause that says it asks about everything.
+bool Widens(const std::vector<Item>& items) {
+  return std::any_of(items.begin(), items.end(), [](const Item& it) {
+    for (std::string_view w : {"overall", "whole", "entire", "everywhere", "all", "altogether", "globally"}) {
+      if (Lower(it.word) == w) return true;
+    }
+    return false;
+  });
+}
+
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
+  c.widens = Widens(items);
   std::vector<bool> read(items.size(), false);
   ReadThreshold(items, c, read);
   ReadBounds(items, c, read);
@@ -1354,7 +1391,7 @@ void DefaultMeasures(Clause& c) {
   // "the longest of those calls" points back at named events: the longest one of them, not a ranking of names.
   if (c.rank_by_measure && c.rank == Rank::kNone && c.names.empty() && named && !c.points_back) {
     c.rank = c.measures.front() == Measure::kMin ? Rank::kBottom : Rank::kTop;
-    c.measures.front() = Measure::kAverage;
+    if (!c.single_event) c.measures.front() = Measure::kAverage;
     if (!c.group) c.group = GroupBy::kName;
   }
   if (c.gpu_time) std::replace(c.measures.begin(), c.measures.end(), Measure::kShare, Measure::kGpuShare);
@@ -1417,8 +1454,22 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
 
 // A clause with its own subject is a question of its own: its scope is what it says. One without a subject ("and on
 // GPU 1?") keeps the previous scope and changes what it names.
+// "How much GPU work was launched inside layer_0? Kernel count and total kernel time.": one kind of a GPU's work named
+// after the work itself is the same events said more precisely, where the work was.
+// So are the same events said again with another measure ("Kernel count and total kernel time"), unless the clause
+// widens ("... and the total kernel time overall").
+bool KeepsTheScope(const Clause& c, const Query* previous, const Query& q) {
+  if (!previous || c.widens) return false;
+  const EventKind e = q.subject.events;
+  const bool narrows = previous->subject.events == EventKind::kGpu && previous->subject.name.empty() &&
+                       q.subject.name.empty() &&
+                       (e == EventKind::kKernels || e == EventKind::kMemcpy || e == EventKind::kMemset);
+  return narrows || (previous->subject == q.subject && previous->group_by == GroupBy::kNone &&
+                     previous->rank == Rank::kNone && !previous->versus_subject && !previous->versus_scope);
+}
+
 void FillScope(const Clause& c, const Query* previous, bool own_subject, Query& q) {
-  if (own_subject || !previous) q.scope = Scope{};
+  if ((own_subject && !KeepsTheScope(c, previous, q)) || !previous) q.scope = Scope{};
   if (!c.devices.empty()) q.scope.devices = c.devices;
   if (!c.pids.empty()) q.scope.pids = c.pids;
   if (!c.inside.empty()) q.scope.inside = c.inside;
@@ -2007,6 +2058,14 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   if (c.window_after_origin && !c.from_first_kernel) return std::nullopt;
   // "How many cudaMalloc calls, and how long did the slowest call take?": the one extreme event of the kind just
   // named is one of those events, as "the slowest of those calls" is; "which call is the slowest" still ranks names.
+  // "What's the longest kernel and the shortest one?": after a ranking of names, the other end of that ranking; after
+  // named events ("how long was the longest one"), the one extreme event of them (below).
+  if (c.superlative_one && previous && previous->rank != Rank::kNone && previous->group_by == GroupBy::kName &&
+      !HasSubject(c)) {
+    c.rank_by_measure = true;
+    const Measure ranked = previous->measures.front();
+    c.single_event = c.single_event || ranked == Measure::kMax || ranked == Measure::kMin;
+  }
   if (c.rank_by_measure && c.names.empty() && !c.which && !c.group && previous && c.copy_kind.empty() &&
       !previous->subject.name.empty() && c.events == previous->subject.events)
     c.points_back = true;
@@ -2148,7 +2207,11 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
     if (!to.group) to.group = from.group;  // "For each process (PID), how many kernels ...": per process
     to.exact.insert(to.exact.end(), from.exact.begin(), from.exact.end());
     if (!to.events) to.events = from.events;
-    if (to.copy_kind.empty() && to.versus_copy_kind.empty()) {
+    // A kind said again less precisely is the same copies ("For the unified-memory migrations host->device: how many
+    // migration records": the Unified HtoD ones).
+    const bool said_again = !to.copy_kind.empty() && to.versus_copy_kind.empty() && from.versus_copy_kind.empty() &&
+                            from.copy_kind.size() > to.copy_kind.size() && from.copy_kind.rfind(to.copy_kind, 0) == 0;
+    if ((to.copy_kind.empty() && to.versus_copy_kind.empty()) || said_again) {
       to.copy_kind = from.copy_kind;
       to.versus_copy_kind = from.versus_copy_kind;  // "For HtoD and DtoH separately: total bytes ..."
     }
@@ -2205,7 +2268,12 @@ bool IsContextSentence(const std::vector<Item>& s) {
   // A comparison or a "which" anywhere asks ("For the solver, compare HtoD vs DtoH throughput.").
   // So does a list of measures ("For HtoD and DtoH separately: total bytes and average bandwidth."); one measure word
   // may only set the scene ("Take the biggest copy.", "I suspect we sync too often.").
-  const auto measures = std::count_if(s.begin(), s.end(), [](const Item& it) { return it.Has(Slot::kMeasure); });
+  // "Kernel count and total kernel time.": "total" (and "sum") is a measure word too, a time word is not.
+  const auto measures = std::count_if(s.begin(), s.end(), [](const Item& it) {
+    return it.Has(Slot::kMeasure) || std::any_of(it.entries.begin(), it.entries.end(), [](const lexicon::Entry& e) {
+             return e.slot == Slot::kWeakTotal && e.value == 0;
+           });
+  });
   return measures < 2 && std::none_of(s.begin(), s.end(), [](const Item& it) {
            return it.Has(Slot::kCompare) || it.Has(Slot::kWhich) || Lower(it.word) == "how" ||
                   (it.Has(Slot::kVersus) && Lower(it.word) != "or");

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "nsys/agent/query.h"
 #include "text_case.h"
@@ -74,6 +75,56 @@ constexpr std::string_view kLibraryNames[] = {
 constexpr std::string_view kDiagnosisWords[] = {"why",      "bottleneck", "bottlenecks", "wrong",          "improve",
                                                 "optimize", "optimise",   "recommend",   "recommendation", "suggest",
                                                 "fix",      "problem",    "problems",    "advice",         "cause"};
+// Words of everyday English and the lexicon word each stands for: the same slot, said another way. Each stands
+// for the word in every phrase too ("the longest idle stretch" is "the longest idle gap").
+struct Synonym {
+  std::string_view word, stands_for;
+};
+constexpr Synonym kSynonyms[] = {
+    // A time taken, summed.
+    {"accumulate", "take"},
+    {"amass", "take"},
+    {"occupy", "take"},
+    {"cover", "take"},
+    {"hog", "take"},
+    {"absorb", "take"},
+    {"devour", "take"},
+    {"soak", "take"},
+    {"require", "take"},
+    {"tally", "total"},
+    {"totaling", "total"},
+    {"totalling", "total"},
+    // A share of a whole.
+    {"slice", "share"},
+    {"chunk", "share"},
+    {"contribution", "share"},
+    // The most of a ranking.
+    {"bulk", "most"},
+    {"majority", "most"},
+    {"greatest", "most"},
+    // An idle stretch of a GPU.
+    {"stretch", "gap"},
+    {"stretches", "gaps"},
+    {"lull", "gap"},
+    {"lulls", "gaps"},
+    {"pause", "gap"},
+    {"pauses", "gaps"},
+    {"hole", "gap"},
+    {"holes", "gaps"},
+    // A copy's speed.
+    {"rate", "bandwidth"},
+    {"rates", "bandwidth"},
+    // One side above the other.
+    {"outweigh", "exceed"},
+    {"surpass", "exceed"},
+    {"outpace", "exceed"},
+    {"outstrip", "exceed"},
+    // A count of what ran.
+    {"occurrence", "instances"},
+    {"occurrences", "instances"},
+    {"enter", "run"},
+};
+
 constexpr std::array<std::string_view, 5> kApiClasses = {"sync", "alloc", "free", "module", "launch"};
 
 constexpr Entry kEntries[] = {
@@ -465,6 +516,16 @@ constexpr Entry kEntries[] = {
     {"grouped by", Slot::kPer},
     {"broken down by", Slot::kPer},
     {"split by", Slot::kPer},
+    // Shared out over groups: "how are the kernels split between the two GPUs", "spread across the streams".
+    {"split between", Slot::kPer},
+    {"split across", Slot::kPer},
+    {"divided between", Slot::kPer},
+    {"divided across", Slot::kPer},
+    {"distributed across", Slot::kPer},
+    {"distributed between", Slot::kPer},
+    {"distributed over", Slot::kPer},
+    {"spread across", Slot::kPer},
+    {"spread over", Slot::kPer},
     {"broken down by", Slot::kPer},
     {"than", Slot::kVersus},
     {"any", Slot::kAny},
@@ -1123,6 +1184,63 @@ std::span<const std::string_view> CopyKinds() {
 
 std::span<const std::string_view> ApiClasses() {
   return kApiClasses;
+}
+
+namespace {
+
+// The lexicon entries of a single word (a linear scan: called only for words the index did not hold).
+bool HasEntry(std::string_view word, bool inflected) {
+  return std::any_of(std::begin(kEntries), std::end(kEntries), [&](const Entry& e) {
+    if (e.phrase != word) return false;
+    if (!inflected) return true;
+    switch (e.slot) {
+      case Slot::kWeakTotal:
+      case Slot::kStop:
+      case Slot::kComparator:
+        return true;
+      case Slot::kMeasure:
+        return e.value != static_cast<uint8_t>(Measure::kShare);
+      default:
+        return false;
+    }
+  });
+}
+
+std::string_view SynonymOf(std::string_view word) {
+  for (const Synonym& s : kSynonyms) {
+    if (s.word == word) return s.stands_for;
+  }
+  return {};
+}
+
+// The forms a word may be inflected from: "summing" sum, "amassed" amass, "accumulated" accumulate, "outweighs"
+// outweigh, "tallies" tally.
+std::vector<std::string> BaseForms(std::string_view w) {
+  std::vector<std::string> out;
+  const auto ends = [&](std::string_view s) { return w.size() > s.size() + 2 && w.substr(w.size() - s.size()) == s; };
+  const auto stem = [&](size_t cut) { return std::string(w.substr(0, w.size() - cut)); };
+  const auto undoubled = [](std::string s) {  // "summ" sum, "spann" span
+    if (s.size() >= 3 && s.back() == s[s.size() - 2]) s.pop_back();
+    return s;
+  };
+  if (ends("ing")) out = {stem(3), stem(3) + "e", undoubled(stem(3))};
+  if (ends("ed")) out = {stem(2), stem(1), undoubled(stem(2))};
+  if (ends("ies")) out = {stem(3) + "y"};
+  if (ends("es")) out.push_back(stem(2));
+  if (ends("s") && !ends("ss")) out.push_back(stem(1));
+  return out;
+}
+
+}  // namespace
+
+std::string Canonical(std::string_view lower) {
+  if (HasEntry(lower, false)) return std::string(lower);
+  if (const std::string_view s = SynonymOf(lower); !s.empty()) return std::string(s);
+  for (const std::string& base : BaseForms(lower)) {
+    if (HasEntry(base, true)) return base;
+    if (const std::string_view s = SynonymOf(base); !s.empty() && HasEntry(s, true)) return std::string(s);
+  }
+  return std::string(lower);
 }
 
 bool IsContextWord(std::string_view lower) {

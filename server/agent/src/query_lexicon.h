@@ -3,6 +3,7 @@
 // code: a new phrasing is a new line of query_lexicon.cpp, never a new branch of the grammar (query_fill.cpp).
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace nsys::agent::lexicon {
@@ -69,6 +70,12 @@ bool IsDiagnosisWord(std::string_view lower);
 // Words that may change what a question asks when left unread ("after", "only", "idle", "thread"), the diagnosis
 // words among them.
 bool IsMeaningWord(std::string_view lower);
+// The lexicon word a word stands for, when it is none itself: a synonym of one ("slice" a share, "stretch" a gap,
+// "outweigh" exceed, "accumulate" a time taken), or an inflected form of one or of a synonym ("summing", "amassed",
+// "spanned", "outweighs"). An inflected form stands only for words whose sense it keeps: a time taken, a statistic, a
+// bound or a word of no slot, never a share ("shared") or a noun for events, devices or processes ("ranked"). The word
+// itself when it stands for none.
+std::string Canonical(std::string_view lower);
 // A plain word (letters, maybe hyphens) that is no meaning word: unread in a clause that names its events, it is
 // taken as describing them ("the nvjet GEMM kernels", "flash attention"), and the answer says so.
 bool IsDescriptiveWord(std::string_view word);

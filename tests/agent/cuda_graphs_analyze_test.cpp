@@ -101,5 +101,62 @@ TEST(CudaGraphsAsk, LaunchesAreCountedAndTimedFromEitherCapture) {
   EXPECT_NE(none->answer.summary.find("records no CUDA graph"), std::string::npos) << none->answer.summary;
 }
 
+// explain of a graph's name as the timeline writes it: its launches from skill rows, how nsys recorded it, and what
+// the records hide. Figures from SQL over the captured export, chunked as the derivation chunks it.
+TEST(CudaGraphsExplain, AGraphsNameExplainsItsLaunches) {
+  NSYS_REQUIRE_FIXTURES();
+  testing::FixtureSql sql("h100_2gpu_1s.sqlite");
+  const std::string chunks = fmt::format(
+      "SELECT count(*) AS n, max(end) - min(start) AS span, max(EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
+      "WHERE r.correlationId = k.correlationId AND ((r.globalTid >> 24) & 16777215) = 111)) AS with_call FROM "
+      "CUPTI_ACTIVITY_KIND_KERNEL k WHERE deviceId = 0 AND start >= {} AND start < {} GROUP BY {}",
+      testing::kGraphFrom, testing::kGraphTo, testing::NodeLevelChunkSql());
+  core::WorkspaceConfig config;
+  config.open.use_cache = false;
+  config.default_skill_dirs = false;
+  {
+    testing::DerivedExport copy("h100_2gpu_1s.sqlite", testing::GraphLevelEdits());
+    ASSERT_TRUE(copy.ok()) << copy.error();
+    core::Workspace ws(config);
+    auto opened = ws.Open(copy.path());
+    ASSERT_TRUE(opened.ok());
+    auto e = ws.ExplainKernel(opened->id, "CUDA graph 7");
+    ASSERT_TRUE(e.ok()) << e.error().message;
+    EXPECT_EQ(e->kernel, "CUDA graph 7");
+    EXPECT_EQ(e->identity.category, "graph");
+    EXPECT_EQ(e->calls, sql.Int("SELECT count(*) FROM (" + chunks + ")"));
+    EXPECT_EQ(e->total_ns, sql.Int("SELECT sum(span) FROM (" + chunks + ")"));
+    EXPECT_EQ(e->max_ns, sql.Int("SELECT max(span) FROM (" + chunks + ")"));
+    ASSERT_EQ(e->devices.size(), 1u);
+    EXPECT_EQ(e->devices.front().device, 0);
+    EXPECT_FALSE(e->nvtx.empty());
+    EXPECT_NE(e->markdown.find("nsys profile --cuda-graph-trace=node"), std::string::npos) << e->markdown;
+    EXPECT_NE(e->markdown.find(fmt::format("{} launches", e->calls)), std::string::npos) << e->markdown;
+    // The timeline's label, and another id, which names the graphs the profile has.
+    EXPECT_TRUE(ws.ExplainKernel(opened->id, "[CUDA graph 7]").ok());
+    auto other = ws.ExplainKernel(opened->id, "CUDA graph 8");
+    ASSERT_FALSE(other.ok());
+    EXPECT_EQ(other.error().kind, ErrorKind::kNotFound);
+    EXPECT_NE(other.error().message.find("CUDA graph 7"), std::string::npos) << other.error().message;
+  }
+  {
+    testing::DerivedExport copy("h100_2gpu_1s.sqlite", testing::NodeLevelEdits());
+    ASSERT_TRUE(copy.ok()) << copy.error();
+    core::Workspace ws(config);
+    auto opened = ws.Open(copy.path());
+    ASSERT_TRUE(opened.ok());
+    auto e = ws.ExplainKernel(opened->id, "cuda graph 7");
+    ASSERT_TRUE(e.ok()) << e.error().message;
+    const int64_t launches = sql.Int("SELECT count(*) FROM (" + chunks + ") WHERE with_call > 0");
+    const int64_t kernels = sql.Int("SELECT sum(n) FROM (" + chunks + ") WHERE with_call > 0");
+    EXPECT_EQ(e->calls, launches);
+    EXPECT_NE(
+        e->identity.summary.find(fmt::format("{:.1f} kernels per replay", static_cast<double>(kernels) / launches)),
+        std::string::npos)
+        << e->identity.summary;
+    EXPECT_EQ(e->markdown.find("--cuda-graph-trace=node"), std::string::npos);  // nothing is hidden
+  }
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -18,6 +18,7 @@
 #include <utility>
 #include <variant>
 
+#include "explain_internal.h"
 #include "nsys/agent/answer.h"
 #include "nsys/skills/nvtx_labels.h"
 #include "nsys/skills/stats.h"
@@ -25,18 +26,9 @@
 #include "text_case.h"
 
 namespace nsys::agent {
-namespace {
 
-using engine::KernelTable;
-using engine::StrId;
+namespace explain_text {
 
-std::string Trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
-}
-
-// "12.345 ms", "3.2 µs", "850 ns".
 std::string Duration(int64_t ns) {
   const double v = static_cast<double>(ns);
   if (ns >= 1'000'000'000) return fmt::format("{:.3f} s", v / 1e9);
@@ -48,6 +40,22 @@ std::string Duration(int64_t ns) {
 
 std::string Pct(double share) {
   return fmt::format("{:.1f}%", 100.0 * share);
+}
+
+}  // namespace explain_text
+
+using explain_text::Duration;
+using explain_text::Pct;
+
+namespace {
+
+using engine::KernelTable;
+using engine::StrId;
+
+std::string Trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
 }
 
 // A name for lists: the short name when it is shorter, else the name cut at 120 characters.
@@ -529,6 +537,8 @@ Expected<KernelExplanation> ExplainKernel(const engine::Profile& profile, const 
   if (query.empty()) {
     return MakeError(ErrorKind::kInvalidArgument, "kernel: give a kernel name (demangled, short, or a unique part)");
   }
+  // A CUDA graph's launch, as the timeline names it: no kernel row holds it on a graph-level capture.
+  if (const auto graph = GraphIdOf(query)) return ExplainGraph(run, *graph, cancel, profile_path);
   if (!profile.info().caps.kernels) {
     return MakeError(ErrorKind::kUnsupported,
                      "this profile has no CUDA kernel data (no CUPTI_ACTIVITY_KIND_KERNEL table), so there is no "
@@ -616,7 +626,10 @@ std::string RenderExplanationMarkdown(const KernelExplanation& e) {
         e.launch->launched, e.sampled_calls, support::MarkdownCode(e.launch->api), Duration(e.launch->api_p50_ns),
         Duration(e.launch->queue_p50_ns));
   } else {
-    md += "- **Launch:** no launch call in the export for these executions.\n";
+    md += "- **Launch:** " +
+          (e.launch_note.empty() ? std::string("no launch call in the export for these executions.")
+                                 : support::MarkdownText(e.launch_note) + ".") +
+          "\n";
   }
   if (e.sampled_calls < e.calls) {
     md += fmt::format("- Launch and configuration figures come from {} executions spread evenly over all {}.\n",

@@ -80,6 +80,7 @@ struct KernelExplanation {
   // them up to 4096): the per-execution lookups they need would otherwise cost more than a hover may.
   int64_t sampled_calls = 0;
   std::optional<KernelLaunchOverhead> launch;
+  std::string launch_note;  // without `launch`: what is known of the launches (a CUDA graph's launch calls), or ""
   std::vector<KernelLaunchConfig> configs;  // most used first, at most 3
   int64_t distinct_configs = 0;
   std::optional<KernelOccupancy> occupancy;
@@ -91,6 +92,8 @@ struct KernelExplanation {
   std::string markdown;
 };
 
+// A CUDA graph's name as the timeline writes it ("CUDA graph 7") explains that graph's launches instead: their count
+// and durations, per device and NVTX range, how nsys recorded them, and the launch calls' host time.
 // kNotFound "no kernel named 'X' in this profile; closest: a, b, c" when nothing matches; kInvalidArgument when a
 // substring matches several kernels (naming some) or the name is empty; kUnsupported when the profile has no
 // kernels. `profile_path` goes into the verify command.

@@ -744,6 +744,35 @@ TEST(QueryFill, TheOtherEndOfARankingAndTheSameEventsSaidAgain) {
       {Q({Measure::kCount}, Subject{EventKind::kKernels}, inside), Q({Measure::kTotal}, Subject{EventKind::kKernels})});
 }
 
+// What a comparison, a ranking or a lead-in said in one clause means for the clauses after it; a library's name beside
+// a name; the other side of a migration; GPUs named one by one; a bound said of gaps.
+TEST(QueryFill, WhatOneClauseSaysForTheNext) {
+  Query avg = Q({Measure::kAverage}, Subject{EventKind::kNvtx, "runFusionWithInputs", "", "", true});
+  avg.versus_subject = Subject{EventKind::kNvtx, "forward", "", "", true};
+  Check("On average, how long does a runFusionWithInputs range take compared with a forward range?", {avg});
+  // The comparison's own measure (a total, said by "compare") comes first: it is what the sides are compared by.
+  Query sides = Q({Measure::kTotal, Measure::kCount}, Subject{EventKind::kKernels, "nvfuser"}, Scope{.devices = {0}});
+  sides.versus_scope = Scope{.devices = {1}};
+  Check("Compare nvfuser on GPU 0 versus GPU 1: how many kernels and how much time on each?", {sides});
+  Check("How much time do the cuBLAS sm80_xmma_gemm kernels take?",
+        {Q({Measure::kTotal}, Subject{EventKind::kKernels, "sm80_xmma_gemm"})});
+  Query migrations = Q({Measure::kCount, Measure::kTotal}, Subject{EventKind::kMemcpy, "", "Unified HtoD"});
+  migrations.versus_subject = Subject{EventKind::kMemcpy, "", "Unified DtoH"};
+  Check("How many page migrations went host-to-device versus device-to-host?", {migrations});  // "went": a time too
+  Query streams = Q({Measure::kTotal, Measure::kCount}, Subject{EventKind::kKernels});
+  streams.group_by = GroupBy::kStream;
+  streams.rank = Rank::kTop;
+  streams.limit = 2;
+  Check("Which two streams take the most kernel time? Give the kernel count for each.", {streams});
+  Query one_by_one = Q({Measure::kTotal}, Subject{EventKind::kKernels}, Scope{.devices = {0, 1}});
+  one_by_one.group_by = GroupBy::kDevice;
+  Check("What is the total kernel time on device 0 and on device 1?", {one_by_one});
+  Query gaps = Q({Measure::kMaxGap}, Subject{EventKind::kGpu});
+  gaps.group_by = GroupBy::kDevice;
+  Check("Looking at kernels and copies together, what is the longest idle gap?", {gaps});
+  EXPECT_FALSE(Fill("How many idle gaps longer than 1 ms are there on GPU 0?").complete());
+}
+
 TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   const auto error = [](const char* text) {
     auto q = QueriesFromJson(nlohmann::json::parse(text));

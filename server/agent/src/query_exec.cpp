@@ -571,6 +571,15 @@ std::string FactsOf(const Query& q, const Side& side) {
           m == Measure::kShare || m == Measure::kGpuShare ? Value(sum) : Value(static_cast<int64_t>(sum));
       sums +=
           fmt::format("{}{} {}", sums.empty() ? "" : ", ", kWords[static_cast<size_t>(m)], FormatMeasure(m, together));
+      // A share is said with the time it is of, as each row's is: "share 81.7% (5.240 ms of 6.415 ms)".
+      const bool time_said = std::find(q.measures.begin(), q.measures.end(), Measure::kTotal) != q.measures.end();
+      const std::string_view base = m == Measure::kShare ? "all_ns" : "gpu_all_ns";
+      if ((m == Measure::kShare || m == Measure::kGpuShare) && !time_said) {
+        double time = 0;
+        for (size_t r : side.rows) time += CellOr(side.table, r, "total_ns", 0);
+        const double of = CellOr(side.table, side.rows.front(), base, 0);
+        if (of > 0) sums += fmt::format(" ({} of {})", FormatNs(time), FormatNs(of));
+      }
     }
     out += fmt::format(" These {} together: {}.", side.rows.size(), sums);
   }

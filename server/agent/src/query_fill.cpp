@@ -403,9 +403,19 @@ std::vector<std::vector<Item>> SplitClauses(std::vector<Item> items) {
     starts[i] = StartsQuestion(items[i]) || (items[i].Has(Slot::kStop) && starts[i + 1]);
   }
   std::vector<std::vector<Item>> out(1);
+  // "On average, how long does ...": a lead-in of a statistic alone is said of the question after its comma.
+  const auto lead_in = [&] {
+    const std::vector<Item>& c = out.back();
+    return out.size() == 1 && std::any_of(c.begin(), c.end(), [](const Item& it) { return it.Has(Slot::kMeasure); }) &&
+           std::all_of(c.begin(), c.end(),
+                       [](const Item& it) { return it.Has(Slot::kMeasure) || it.Has(Slot::kStop); });
+  };
   for (size_t i = 0; i < items.size(); ++i) {
     const bool sep = items[i].kind == Item::kSeparator || items[i].Has(Slot::kSplit);
     const bool next_starts = starts[i + 1];
+    // Not before a yes/no question, which its opening word makes one ("On average, is X slower than Y?").
+    const bool yes_no_next = i + 1 < items.size() && items[i + 1].Has(Slot::kAuxiliary);
+    if (items[i].kind == Item::kSeparator && items[i].word == "," && lead_in() && !yes_no_next) continue;
     if (sep && (next_starts || (items[i].kind == Item::kSeparator && items[i].word != ","))) {
       if (!out.back().empty()) out.emplace_back();
       continue;
@@ -476,6 +486,7 @@ struct Clause {
   bool sides_lent = false;             // a clause before lent it two copy kinds side by side
   std::vector<std::string> not_held;   // words for what no Query measures (Reading::not_held)
   std::vector<std::string> described;  // plain words taken as describing the named events (Reading::described)
+  std::vector<std::string> whose;      // a library's name beside a name ("NCCL SendRecv"): described, in any clause
   std::vector<std::string> unread;
 };
 
@@ -842,6 +853,13 @@ void ReadName(const std::vector<Item>& items, size_t at, bool inside_next, Claus
   if ((inside_next || nvtx_only) && c.inside.empty() && nvtx && !(!inside_next && BesideAnotherRange(items, at, c)) &&
       (inside_next || c.events.has_value() || !c.names.empty())) {
     c.inside = it.name;
+  } else if (!c.names.empty() && c.names_at.back() + 1 == at && lexicon::IsLibraryName(Lower(c.names.back().first))) {
+    // "NCCL SendRecv", "cuFFT radix": a library's name right before a name says whose it is; the name says which.
+    c.whose.push_back(c.names.back().first);
+    c.names.back() = {it.name, it.classes};
+    c.names_at.back() = at;
+  } else if (!c.names.empty() && c.names_at.back() + 1 == at && lexicon::IsLibraryName(Lower(it.name))) {
+    c.whose.push_back(it.name);
   } else {
     c.names.emplace_back(it.name, it.classes);
     c.names_at.push_back(at);
@@ -940,7 +958,9 @@ void ReadCopyKind(uint8_t value, const std::string& word, Clause& c) {
   } else if (kind == "Unified" && !side.empty() && side.rfind("Unified", 0) != 0) {
     side = "Unified " + side;
   } else if (kind == "Unified" || side.empty() || side == kind || side == "Unified " + kind) {
-    if (side.empty()) side = kind;
+    // "migrations host-to-device versus device-to-host": the other side is a migration too.
+    const bool unified_other = &side == &c.versus_copy_kind && c.copy_kind.rfind("Unified ", 0) == 0;
+    if (side.empty()) side = unified_other && kind != "Unified" ? "Unified " + kind : kind;
   } else if (!c.versus && !c.compare && c.versus_copy_kind.empty()) {
     // "HtoD and DtoH transfers": two kinds in one clause are set side by side, as two names are (ReadTwoNames); of
     // unified memory both ("migrated host-to-device and device-to-host").
@@ -960,7 +980,10 @@ void ReadWhichOrPer(const std::vector<Item>& items, size_t i, const lexicon::Ent
     return;
   }
   // A grouping said first stays: in "the bottom 3 streams by kernel time", "by" says what ranks them.
-  if (auto g = GroupAfter(items, i); g && !c.group) c.group = *g;
+  const auto g = GroupAfter(items, i);
+  if (g && !c.group) c.group = *g;
+  // "for each" with no noun after it: each of what was said before (the sides of a comparison, the groups ranked).
+  if (!g && e.slot == Slot::kPer && Lower(items[i].word).find("each") != std::string::npos) c.each_side = true;
   c.which = c.which || e.slot == Slot::kWhich;
   c.plural = c.plural || (e.slot == Slot::kWhich && PluralAfter(items, i));
 }
@@ -1201,8 +1224,8 @@ void ReadWordFlags(const std::string& lower, Clause& c) {
   c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
   c.each_side = c.each_side || lower == "each" || lower == "both" || lower == "separately";
   c.faster = c.faster || lower == "faster" || lower == "quicker";
-  c.base_names =
-      c.base_names || lower == "base name" || lower == "base names" || lower == "short name" || lower == "short names";
+  c.base_names = c.base_names || lower == "base name" || lower == "base names" || lower == "short name" ||
+                 lower == "short names" || lower == "short base name" || lower == "short base names";
   c.slower = c.slower || lower == "slower";
 }
 
@@ -1319,6 +1342,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     c.unread.insert(c.unread.end(), c.described.begin(), c.described.end());
     c.described.clear();
   }
+  c.described.insert(c.described.end(), c.whose.begin(), c.whose.end());
   NamesOfTheRun(c);
   GpusTheMachineHas(items, c);
   return c;
@@ -1501,6 +1525,9 @@ void FillGrouping(const Clause& c, bool own_subject, Query& q) {
   const Measure first = q.measures.front();
   const bool gpu_measure = IsPerGpuMeasure(first);
   if (gpu_measure && q.scope.devices.size() != 1 && q.group_by == GroupBy::kNone && !c.versus)
+    q.group_by = GroupBy::kDevice;
+  // "total time on device 0 and on device 1": GPUs named one by one are stated one by one, with their total.
+  if (q.scope.devices.size() >= 2 && q.group_by == GroupBy::kNone && !c.versus && !c.compare && c.rank == Rank::kNone)
     q.group_by = GroupBy::kDevice;
   if (c.rank != Rank::kNone || c.group) q.rank = c.rank;
   if (c.limit > 0) q.limit = c.limit;
@@ -1885,6 +1912,19 @@ bool AskWhichSide(const Clause& c, const Query* previous, Query& q) {
 
 // "Stream 14 vs stream 16: kernel count, and total kernel time on each. How much more does stream 14 have?": "each",
 // "both" or a margin, with no grouping and no place but the first side's, keeps the comparison the question set up.
+// "Which two streams carry the most kernel time? Give kernel counts and total time for each, and their share": "each"
+// and "their" after a ranking, of the same events and no grouping or place of their own, are the groups it ranked.
+void KeepRanking(const Clause& c, const Query* previous, Query& q) {
+  if (!previous || previous->rank == Rank::kNone || previous->group_by == GroupBy::kNone) return;
+  if (!(c.each_side || c.points_back) || c.group || c.rank != Rank::kNone || q.versus_subject || q.versus_scope) return;
+  if (q.subject != previous->subject || !(q.scope == Scope{} || q.scope == previous->scope)) return;
+  q.scope = previous->scope;
+  q.group_by = previous->group_by;
+  q.rank = previous->rank;
+  q.limit = previous->limit;
+  q.offset = previous->offset;
+}
+
 void KeepComparison(const Clause& c, const Query* previous, Query& q) {
   if (AskWhichSide(c, previous, q)) return;
   // "Count the DtoH and HtoD copies and their total bytes": "their", with no events of its own, is both sides too.
@@ -1897,7 +1937,11 @@ void KeepComparison(const Clause& c, const Query* previous, Query& q) {
   if (!(both || by_kind) || (c.group && !by_kind) || !previous || q.versus_subject || q.versus_scope) return;
   if (!(previous->versus_subject || previous->versus_scope)) return;
   if (!(q.scope == Scope{} || q.scope == previous->scope)) return;
-  if (q.subject.events != previous->subject.events || q.subject.name != previous->subject.name) return;
+  // "Compare SendRecv on GPU 0 versus GPU 1: how many launches on each?": the events said again by their kind alone
+  // are the named ones of the sides.
+  const bool kind_again = both && q.subject.name.empty() && !c.names.size();
+  if (q.subject.events != previous->subject.events || (q.subject.name != previous->subject.name && !kind_again)) return;
+  q.subject = previous->subject;
   q.scope = previous->scope;
   q.versus_subject = previous->versus_subject;
   q.versus_scope = previous->versus_scope;
@@ -2110,6 +2154,9 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // "what fraction of the GPU span is copying": a share of a span other than the events' own is not held.
   const auto has = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
   if ((has(Measure::kShare) || has(Measure::kGpuShare)) && has(Measure::kSpan)) return std::nullopt;
+  // "how many gaps exceed 1 ms": a bound said of the gaps, which no Query holds (a bound is on each event).
+  if ((has(Measure::kGaps) || has(Measure::kMaxGap)) && (c.longer_than_ns >= 0 || c.shorter_than_ns >= 0))
+    return std::nullopt;
   if (!FillSubject(c, previous, own_subject, q)) return std::nullopt;
   if (!c.measures.empty()) q.measures = c.measures;
   if (q.measures.empty()) return std::nullopt;
@@ -2121,6 +2168,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   FillVersus(c, q);
   if (!FillVersusMeasure(c, q)) return std::nullopt;
   KeepComparison(c, previous, q);
+  KeepRanking(c, previous, q);
   // "How many kernels ran, and what is the difference?": a margin needs two sides or groups to take it between.
   if (c.margin && !q.versus_subject && !q.versus_scope && q.group_by == GroupBy::kNone) return std::nullopt;
   if (!FillForm(c, q)) return std::nullopt;
@@ -2206,7 +2254,10 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
     if (to.names.empty() && fit) to.names = from.names;
     if (!to.group) to.group = from.group;  // "For each process (PID), how many kernels ...": per process
     to.exact.insert(to.exact.end(), from.exact.begin(), from.exact.end());
-    if (!to.events) to.events = from.events;
+    if (!to.events) {
+      to.events = from.events;
+      to.gpu_kinds |= from.gpu_kinds;  // "Looking at kernels and memcpys together, what's the longest idle gap?"
+    }
     // A kind said again less precisely is the same copies ("For the unified-memory migrations host->device: how many
     // migration records": the Unified HtoD ones).
     const bool said_again = !to.copy_kind.empty() && to.versus_copy_kind.empty() && from.versus_copy_kind.empty() &&
@@ -2278,6 +2329,18 @@ bool IsContextSentence(const std::vector<Item>& s) {
            return it.Has(Slot::kCompare) || it.Has(Slot::kWhich) || Lower(it.word) == "how" ||
                   (it.Has(Slot::kVersus) && Lower(it.word) != "or");
          });
+}
+
+// The clauses of a sentence, read. "A vs B: how many launches and how much time on each?": "on each" said last is said
+// of every clause after the comparison.
+std::vector<Clause> ReadClauses(const std::vector<std::vector<Item>>& parts) {
+  std::vector<Clause> clauses;
+  for (const auto& items : parts) clauses.push_back(ReadClause(items));
+  for (size_t k = clauses.size(); k-- > 1;) {
+    if (!clauses[k].each_side) continue;
+    for (size_t j = k; j-- > 0 && !clauses[j].versus && !clauses[j].compare;) clauses[j].each_side = true;
+  }
+  return clauses;
 }
 
 // A clause opening with "what about" or "how about" (after "and"): the question before, asked again.
@@ -2479,8 +2542,11 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
     for (std::string& d : DropDefinitions(sentence)) reading.defined.push_back(std::move(d));
     for (std::string& d : DropSpokenDefinitions(sentence)) reading.defined.push_back(std::move(d));
     bool first_clause = true;
-    for (const auto& items : SplitClauses(std::move(sentence))) {
-      Clause c = ReadClause(items);
+    const std::vector<std::vector<Item>> parts = SplitClauses(std::move(sentence));
+    std::vector<Clause> clauses = ReadClauses(parts);
+    for (size_t k = 0; k < parts.size(); ++k) {
+      const std::vector<Item>& items = parts[k];
+      Clause c = std::move(clauses[k]);
       reading.unread.insert(reading.unread.end(), c.unread.begin(), c.unread.end());
       reading.not_held.insert(reading.not_held.end(), c.not_held.begin(), c.not_held.end());
       reading.described.insert(reading.described.end(), c.described.begin(), c.described.end());

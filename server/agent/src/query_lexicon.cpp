@@ -67,10 +67,11 @@ constexpr std::string_view kMeaningWords[] = {
     "outlier",     "outliers",   "nested",     "nesting",      "enclosing",    "enclosed",     "child",
     "children",    "parent",     "parents",    "inner",        "outer",        "according"};
 constexpr std::string_view kLibraryNames[] = {
-    "cufft",       "cublas",   "cublaslt", "cudnn",   "cusparse", "cusolver",  "curand",   "nccl",       "cutlass",
-    "thrust",      "tensorrt", "triton",   "xla",     "jax",      "pytorch",   "torch",    "tensorflow", "keras",
-    "julia",       "openmp",   "openacc",  "nvfuser", "apex",     "deepspeed", "megatron", "vllm",       "onnx",
-    "onnxruntime", "cupy",     "numba",    "rapids",  "kokkos",   "raja"};
+    "mpi",         "openmpi",  "mpich",    "ucx",     "nvshmem",   "cufft",      "cublas", "cublaslt",
+    "cudnn",       "cusparse", "cusolver", "curand",  "nccl",      "cutlass",    "thrust", "tensorrt",
+    "triton",      "xla",      "jax",      "pytorch", "torch",     "tensorflow", "keras",  "julia",
+    "openmp",      "openacc",  "nvfuser",  "apex",    "deepspeed", "megatron",   "vllm",   "onnx",
+    "onnxruntime", "cupy",     "numba",    "rapids",  "kokkos",    "raja"};
 // Words that ask for a cause or a remedy: the Book's diagnosis answers such a question (AskOfflineTurn).
 constexpr std::string_view kDiagnosisWords[] = {"why",      "bottleneck", "bottlenecks", "wrong",          "improve",
                                                 "optimize", "optimise",   "recommend",   "recommendation", "suggest",
@@ -123,6 +124,8 @@ constexpr Synonym kSynonyms[] = {
     {"occurrence", "instances"},
     {"occurrences", "instances"},
     {"enter", "run"},
+    {"land", "run"},  // "how many bytes landed on each GPU"
+    {"ratio", "what is the ratio"},
 };
 
 constexpr std::array<std::string_view, 5> kApiClasses = {"sync", "alloc", "free", "module", "launch"};
@@ -1095,6 +1098,28 @@ constexpr Entry kEntries[] = {
     {"using", Slot::kStop},
     {"such", Slot::kStop},
     {"itself", Slot::kStop},
+    {"themselves", Slot::kStop},
+    {"make", Slot::kStop},
+    {"makes", Slot::kStop},
+    {"kind", Slot::kStop},  // "each kind", "of that kind": the events said
+    {"kinds", Slot::kStop},
+    {"absolute", Slot::kStop},  // "absolute and as a %": the figure itself
+    {"in absolute terms", Slot::kStop},
+    {"while you're at it", Slot::kStop},
+    {"while you are at it", Slot::kStop},
+    {"on the cpu", Slot::kStop},  // where CUDA calls run
+    {"cpu side", Slot::kStop},
+    {"break down", Slot::kStop},  // the grouping is said after it ("per process", "by direction")
+    {"broken down", Slot::kStop},
+    {"breakdown", Slot::kStop},
+    {"grouping", Slot::kStop},   // "grouping kernels by their base name": "by" groups
+    {"demangled", Slot::kStop},  // the names a grouping by name uses
+    {"variant", Slot::kStop},
+    {"variants", Slot::kStop},
+    {"template variants", Slot::kStop},
+    {"instantiations", Slot::kStop},
+    {"short base name", Slot::kStop},
+    {"short base names", Slot::kStop},
     {"if", Slot::kStop},
     {"if so", Slot::kStop},
     {"whether", Slot::kStop},

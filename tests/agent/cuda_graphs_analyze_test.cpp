@@ -138,6 +138,11 @@ TEST(CudaGraphsExplain, AGraphsNameExplainsItsLaunches) {
     ASSERT_FALSE(other.ok());
     EXPECT_EQ(other.error().kind, ErrorKind::kNotFound);
     EXPECT_NE(other.error().message.find("CUDA graph 7"), std::string::npos) << other.error().message;
+    // Ids past int64, signs and words are no graph's, and never throw.
+    for (const char* bad : {"CUDA graph 99999999999999999999", "CUDA graph -1", "CUDA graph 7x", "graph "}) {
+      auto r = ws.ExplainKernel(opened->id, bad);
+      EXPECT_FALSE(r.ok()) << bad;
+    }
   }
   {
     testing::DerivedExport copy("h100_2gpu_1s.sqlite", testing::NodeLevelEdits());

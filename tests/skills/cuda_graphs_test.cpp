@@ -2,6 +2,7 @@
 //
 // The export is derived, not captured: tests/cuda_graph_export.h says from what and how, citing NVIDIA's schema.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <cstdint>
 #include <memory>
@@ -41,6 +42,13 @@ Opened OpenGraphLevel() {
 }
 
 using Spans = std::vector<std::pair<int64_t, int64_t>>;
+
+// This process's peak resident memory so far, bytes.
+int64_t PeakRssBytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return int64_t{usage.ru_maxrss} * 1024;
+}
 
 TEST(CudaGraphs, GraphLevelRecordsAreGpuWorkInTheTimeBudget) {
   NSYS_REQUIRE_FIXTURES();
@@ -321,6 +329,61 @@ TEST(CudaGraphs, GpuShareCountsTheExecutionsInItsBase) {
   for (size_t i = 0; i < g.size(); ++i) executions += g.end[i] - g.start[i];
   EXPECT_EQ(IntCell(*t, 0, "gpu_all_ns"), ops + executions);
   EXPECT_NEAR(DoubleCell(*t, 0, "gpu_share_pct"), 100.0, 1e-9);
+}
+
+// Graph records from a hostile export: a text start, an end before the start, a graph id near 2^62, a device id of
+// 2^31 - 1 and a launch with no correlation id or process. The bad rows are skipped and counted; every skill that
+// reads graphs still answers, and the huge ids cost no memory by their value (no table is indexed by them).
+TEST(CudaGraphs, DamagedGraphRecordsAreSkippedOrReadAsTheySay) {
+  NSYS_REQUIRE_FIXTURES();
+  std::vector<std::string> edits = GraphLevelEdits();
+  for (const char* damage : {
+           "UPDATE CUPTI_ACTIVITY_KIND_GRAPH_TRACE SET start = 'abc' WHERE rowid = 1",
+           "UPDATE CUPTI_ACTIVITY_KIND_GRAPH_TRACE SET \"end\" = start - 5 WHERE rowid = 2",
+           "UPDATE CUPTI_ACTIVITY_KIND_GRAPH_TRACE SET graphId = 4611686018427387904 WHERE rowid = 3",
+           "UPDATE CUPTI_ACTIVITY_KIND_GRAPH_TRACE SET deviceId = 2147483647 WHERE rowid = 4",
+           "UPDATE CUPTI_ACTIVITY_KIND_GRAPH_TRACE SET correlationId = NULL, globalPid = NULL WHERE rowid = 5",
+       })
+    edits.emplace_back(damage);
+  DerivedExport copy(std::string(kH100), edits);
+  ASSERT_TRUE(copy.ok()) << copy.error();
+  engine::OpenOptions options;
+  options.use_cache = false;
+  auto p = engine::Profile::Open(copy.path(), options);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  engine::Profile& profile = **p;
+  ASSERT_TRUE(profile.Require(engine::Need::kKernels).ok());
+  FixtureSql sql(kH100);
+  const int64_t launches = sql.Int("SELECT count(DISTINCT (start - " + std::to_string(kGraphFrom) +
+                                   ") / 10000000) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = 0 AND start >= " +
+                                   std::to_string(kGraphFrom) + " AND start < " + std::to_string(kGraphTo));
+  EXPECT_EQ(static_cast<int64_t>(profile.graphs().size()), launches - 2);
+  const auto damage = profile.info().row_checks->Of("CUPTI_ACTIVITY_KIND_GRAPH_TRACE");
+  ASSERT_TRUE(damage.has_value());
+  EXPECT_EQ(damage->bad_time, 1);
+  EXPECT_EQ(damage->bad_span, 1);
+  const auto& g = profile.graphs();
+  bool huge_id = false, huge_device = false;
+  for (size_t i = 0; i < g.size(); ++i) {
+    huge_id = huge_id || g.graph_id[i] == 4611686018427387904;
+    huge_device = huge_device || g.device[i] == 2147483647;
+  }
+  EXPECT_TRUE(huge_id);
+  EXPECT_TRUE(huge_device);
+  const auto before = PeakRssBytes();
+  for (const char* skill : {"cuda_graphs", "time_budget", "gpu_idle_causes", "gpu_idle_gaps", "nvtx_gpu_projection"}) {
+    auto t = skills::RunByName(Builtins(), skill, profile, {});
+    EXPECT_TRUE(t.ok()) << skill << ": " << (t.ok() ? "" : t.error().message);
+  }
+  auto by_name =
+      skills::RunByName(Builtins(), "event_stats", profile,
+                        {{"events", Value(std::string("graphs"))}, {"group_by", Value(std::string("name"))}});
+  ASSERT_TRUE(by_name.ok());
+  EXPECT_GE(FindRow(*by_name, "group", "CUDA graph 4611686018427387904"), 0);
+  int64_t counted = 0;
+  for (size_t r = 0; r < by_name->rows.size(); ++r) counted += IntCell(*by_name, r, "count");
+  EXPECT_EQ(counted, launches - 2);
+  EXPECT_LT(PeakRssBytes() - before, int64_t{256} << 20);  // nothing sized by a device or graph id
 }
 
 }  // namespace

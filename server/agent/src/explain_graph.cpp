@@ -7,12 +7,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -190,11 +192,12 @@ std::optional<int64_t> GraphIdOf(std::string_view text) {
   }
   for (std::string_view prefix : {"cuda graph ", "graph "}) {
     if (lower.rfind(prefix, 0) != 0) continue;
-    const std::string id = lower.substr(prefix.size());
-    if (id.empty() || id.size() > 18 ||
-        !std::all_of(id.begin(), id.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-      return std::nullopt;
-    return std::stoll(id);
+    const std::string_view id = std::string_view(lower).substr(prefix.size());
+    int64_t value = 0;
+    const auto [end, error] = std::from_chars(id.data(), id.data() + id.size(), value);
+    // Digits only, and within int64 (a longer id is no graph's: from_chars says so, it never throws).
+    if (id.empty() || error != std::errc() || end != id.data() + id.size() || value < 0) return std::nullopt;
+    return value;
   }
   return std::nullopt;
 }

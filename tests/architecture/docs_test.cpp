@@ -78,7 +78,7 @@ TEST(Docs, EveryPathOfTheCodeMapExists) {
   }
 }
 
-// Every C++ file's own name a comment gives (`ask_parse.cpp`, `protocol/answer.h`, `server/agent/analyze.h`,
+// Every C++ file's own name a comment or a doc gives (`ask_parse.cpp`, `protocol/answer.h`, `server/agent/analyze.h`,
 // `skills/builtin/event_stats.cpp`) names a file of the repository: a comment that sends a reader to a file that was
 // renamed or removed is false. A name is found as written from the root, as a module's public header
 // (`protocol/answer.h` for protocol/include/nsys/protocol/answer.h, `server/agent/analyze.h` for
@@ -88,17 +88,24 @@ TEST(Docs, EveryPathOfTheCodeMapExists) {
 TEST(Docs, EveryFileACommentNamesExists) {
   const fs::path root = NSYS_AI_SOURCE_DIR;
   std::set<std::string> paths, names;
-  const std::vector<std::string> scanned = {"server", "skills", "protocol", "tests"};
+  const std::vector<std::string> scanned = {"server", "skills",     "protocol", "tests",
+                                            "docs",   "extensions", "scripts",  "examples"};
   for (const auto& top : scanned) {
-    for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
+    for (auto it = fs::recursive_directory_iterator(root / top); it != fs::recursive_directory_iterator(); ++it) {
+      const auto& entry = *it;
+      if (entry.is_directory() && (entry.path().filename() == "node_modules" || entry.path().filename() == "out")) {
+        it.disable_recursion_pending();  // the clients' dependencies and build output are no files of ours
+        continue;
+      }
       if (!entry.is_regular_file()) continue;
       paths.insert(fs::relative(entry.path(), root).generic_string());
       names.insert(entry.path().filename().string());
     }
   }
-  const std::set<std::string> ours = {"server", "skills",    "protocol", "tests",  "agent",  "core",
-                                      "wire",   "lsp",       "mcp",      "cli",    "engine", "support",
-                                      "trace",  "transport", "llm",      "source", "mpi",    "nsys"};
+  const std::set<std::string> ours = {"server",     "skills",    "protocol", "tests",  "agent",  "core",
+                                      "wire",       "lsp",       "mcp",      "cli",    "engine", "support",
+                                      "trace",      "transport", "llm",      "source", "mpi",    "nsys",
+                                      "extensions", "scripts",   "examples", "docs"};
   const std::set<std::string> other_projects = {"llama.cpp"};  // a project (llama.cpp's server), not a file
   const auto found = [&](const std::string& t) {
     if (t.find('/') == std::string::npos) return names.count(t) > 0 || other_projects.count(t) > 0;
@@ -138,6 +145,36 @@ TEST(Docs, EveryFileACommentNamesExists) {
     }
   }
   EXPECT_GT(checked, 200u) << "the comments' file names were not read";
+  // The docs a reader follows: the README, docs/ and each client's README, every file name they give. A name is
+  // found as in a comment, or from the doc's own directory (a client's README names its own tests).
+  static const std::regex doc_file(R"(([<*]?)([A-Za-z0-9_./-]+\.(?:cpp|h|hpp|md|ts|lua|py|mjs))\b)");
+  std::vector<std::string> docs = {"README.md"};
+  for (const auto& rel : paths) {
+    if (fs::path(rel).extension() == ".md" && rel.find("/node_modules/") == std::string::npos &&
+        (rel.rfind("docs/", 0) == 0 || rel.rfind("extensions/", 0) == 0 || rel.rfind("examples/", 0) == 0))
+      docs.push_back(rel);
+  }
+  size_t doc_names = 0;
+  for (const auto& rel : docs) {
+    const std::string text = ReadText(root / rel);
+    for (std::sregex_iterator it(text.begin(), text.end(), doc_file), last; it != last; ++it) {
+      std::string name = (*it)[2];
+      const size_t start = static_cast<size_t>(it->position(2));
+      if (!std::string((*it)[1]).empty() || (start > 0 && (text[start - 1] == '>' || text[start - 1] == '*'))) continue;
+      while (!name.empty() && (name.front() == '.' || name.front() == '/')) name.erase(0, 1);
+      if (name.find('*') != std::string::npos || name.empty()) continue;
+      ++doc_names;
+      const fs::path own = fs::path(rel).parent_path() / name;
+      // The shared material's tools (../shared/tools, beside the clone in CI too), and names that are no file of
+      // ours by design: Open MPI's header, the placeholder pair of a rule, a user's script in a screenshot's caption.
+      const bool elsewhere = fs::exists(root / ".." / "shared" / "tools" / name) ||
+                             std::set<std::string>{"mpi.h", "foo.cpp", "foo.h", "eval_models.py"}.count(name) > 0;
+      EXPECT_TRUE(found(name) || paths.count(own.lexically_normal().generic_string()) ||
+                  fs::exists(root / "server" / name) || elsewhere)
+          << rel << " names '" << name << "', which is no file here";
+    }
+  }
+  EXPECT_GT(doc_names, 100u) << "the docs' file names were not read";
 }
 
 // The CLI's subcommands by their first word ("skill run" -> "skill"), as server/cli registers them, and their

@@ -1,6 +1,9 @@
 // The invariants of docs/architecture.md that a test can check by reading the sources.
 //  - Every JSON text is parsed once, by support::ParseJsonText (UTF-8 checked, nesting bounded, a member given twice
 //    reported, never a throw): no other source calls nlohmann's parse or sax_parse.
+//  - Context parameters come last: in core's headers (the API boundary), a function that takes a CancelToken or a
+//    ProgressSink takes nothing after the first of them but those and a time limit, the CancelToken first. (A sink of
+//    results, a FindingSink or a chunk sink, is an argument, not the call's context.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +12,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "read_text.h"
@@ -50,6 +54,64 @@ TEST(Invariants, EveryJsonTextIsParsedByParseJsonText) {
                                 << ::testing::PrintToString(bypasses);
   // The check itself: the one parse is found where it is.
   EXPECT_TRUE(std::regex_search(ReadText(the_one), parse_call));
+}
+
+// The declarations of a header, comments dropped and whitespace collapsed: each function's name and parameters.
+std::vector<std::pair<std::string, std::vector<std::string>>> Declarations(std::string text) {
+  text = std::regex_replace(text, std::regex("//[^\n]*"), "");
+  text = std::regex_replace(text, std::regex("\\s+"), " ");
+  text = std::regex_replace(text, std::regex("\\{\\}"), "");  // default arguments "= {}"
+  static const std::regex decl(R"(([A-Z][A-Za-z0-9]*)\(([^();{}]*(?:\([^()]*\)[^();{}]*)*)\)\s*(?:const)?\s*;)");
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (std::sregex_iterator it(text.begin(), text.end(), decl), end; it != end; ++it) {
+    std::vector<std::string> params;
+    int angle = 0;
+    std::string current;
+    for (char c : (*it)[2].str()) {
+      angle += c == '<' ? 1 : c == '>' ? -1 : 0;
+      if (c == ',' && angle == 0) {
+        params.push_back(current);
+        current.clear();
+      } else {
+        current += c;
+      }
+    }
+    if (current.find_first_not_of(' ') != std::string::npos) params.push_back(current);
+    out.emplace_back((*it)[1], std::move(params));
+  }
+  return out;
+}
+
+TEST(Invariants, ContextParametersComeLast) {
+  const fs::path core = fs::path(NSYS_AI_SOURCE_DIR) / "server/core/include/nsys/core";
+  // The context of a call: its cancellation, its progress, and its time limit (a user skill's timeout).
+  const auto kind = [](const std::string& p) {
+    return p.find("CancelToken") != std::string::npos    ? 'C'
+           : p.find("ProgressSink") != std::string::npos ? 'P'
+           : p.find("std::chrono") != std::string::npos  ? 'T'
+                                                         : '-';
+  };
+  std::vector<std::string> misplaced;
+  size_t with_context = 0;
+  for (const auto& entry : fs::directory_iterator(core)) {
+    for (const auto& [name, params] : Declarations(ReadText(entry.path()))) {
+      std::string kinds;
+      for (const std::string& p : params) kinds += kind(p);
+      const size_t first = kinds.find_first_not_of('-');
+      if (first == std::string::npos) continue;
+      ++with_context;
+      const bool tail = kinds.find('-', first) == std::string::npos;
+      const bool order = kinds.find('P') == std::string::npos || kinds.find('C') == std::string::npos ||
+                         kinds.find('C') < kinds.find('P');
+      if (!tail || !order) misplaced.push_back(entry.path().filename().string() + ": " + name + " (" + kinds + ")");
+    }
+  }
+  EXPECT_GT(with_context, 40u);
+  EXPECT_TRUE(misplaced.empty()) << "context parameters before others: " << ::testing::PrintToString(misplaced);
+  // The check itself.
+  const auto planted = Declarations("  Status Run(const CancelToken& cancel = {}, int n);\n");
+  ASSERT_EQ(planted.size(), 1u);
+  EXPECT_EQ(planted.front().second.size(), 2u);
 }
 
 }  // namespace

@@ -291,8 +291,8 @@ bool RankSet::MakeRoom(uint64_t extra, size_t keep) {
 
 // Long: one loop over the slot's states (opening elsewhere, closed, open without room, open with room), each step
 // under the lock except the open itself, so that the budget check and the reservation cannot interleave.
-Expected<std::shared_ptr<engine::Profile>> RankSet::Acquire(size_t i, engine::Need needs, const CancelToken& cancel,
-                                                            engine::Need* require) {
+Expected<std::shared_ptr<engine::Profile>> RankSet::Acquire(size_t i, engine::Need needs, engine::Need* require,
+                                                            const CancelToken& cancel) {
   std::unique_lock lock(mu_);
   bool counted_over = false;
   for (;;) {
@@ -382,8 +382,8 @@ void RankSet::Unpin(size_t i) {
 }
 
 // Long: the worker loop with per-rank status, progress serialised for the sink, and exceptions kept per rank.
-std::vector<Status> RankSet::ForEachRank(engine::Need needs, const Visit& visit, const CancelToken& cancel,
-                                         const ProgressSink& progress, const std::vector<size_t>* only) {
+std::vector<Status> RankSet::ForEachRank(engine::Need needs, const Visit& visit, const std::vector<size_t>* only,
+                                         const CancelToken& cancel, const ProgressSink& progress) {
   std::vector<Status> results(ranks_.size());
   std::vector<size_t> order;
   if (only) {
@@ -405,7 +405,7 @@ std::vector<Status> RankSet::ForEachRank(engine::Need needs, const Visit& visit,
         continue;
       }
       engine::Need require = needs;
-      auto profile = Acquire(i, needs, cancel, &require);
+      auto profile = Acquire(i, needs, &require, cancel);
       if (!profile) {
         results[i] = profile.error();
       } else {

@@ -107,7 +107,7 @@ Expected<skills::Table> RunSkillOnRanks(JobEntry& entry, const std::shared_ptr<c
         tables[i] = skills::Run(*skill, profile, args, filter, cancel, {}, options);
         return {};
       },
-      cancel, progress);
+      nullptr, cancel, progress);
   for (size_t i = 0; i < statuses.size(); ++i) {
     if (!statuses[i]) tables[i] = statuses[i].error();
   }
@@ -160,7 +160,7 @@ Expected<std::vector<Expected<skills::job::RankPartial>>> PartialsOfRanks(JobEnt
         parts[i] = std::move(*part);
         return {};
       },
-      cancel, progress, &which);
+      &which, cancel, progress);
   std::vector<Expected<skills::job::RankPartial>> result;
   for (size_t i : which) result.push_back(statuses[i] ? std::move(parts[i]) : statuses[i].error());
   return result;
@@ -271,7 +271,7 @@ Expected<std::vector<RankReportPart>> ReportRanks(JobEntry& entry, const skills:
         }
         return {};
       },
-      cancel, progress, &which);
+      &which, cancel, progress);
   std::vector<RankReportPart> result;
   for (size_t i : which) {
     RankReportPart part;

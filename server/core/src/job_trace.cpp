@@ -120,22 +120,21 @@ Expected<JobTraceExport> Workspace::ExportJobTrace(const JobTraceRequest& reques
         trace::TracePart{static_cast<uint32_t>(i + 1), static_cast<uint64_t>(i + 1) << 32, -rank.offset_ns, rank.rank};
     const std::vector<size_t> only{i};
     int64_t rank_bytes = 0;
-    auto statuses = ranks.ForEachRank(
-        trace::NeedsFor(options),
-        [&](size_t, engine::Profile& profile) -> Status {
-          auto sink = [&](std::string_view chunk) {
-            sha.Update(chunk);
-            rank_bytes += static_cast<int64_t>(chunk.size());
-            return file->Write(chunk);
-          };
-          auto stats = trace::ExportTrace(profile, options, sink, cancel);
-          if (!stats) return stats.error();
-          out.stats.bytes += stats->bytes;
-          rank.slices = stats->slices();
-          AddCounts(out.stats, *stats, -rank.offset_ns, have_span);
-          return {};
-        },
-        cancel, {}, &only);
+    auto statuses = ranks.ForEachRank(trace::NeedsFor(options),
+                                      [&](size_t, engine::Profile& profile) -> Status {
+                                        auto sink = [&](std::string_view chunk) {
+                                          sha.Update(chunk);
+                                          rank_bytes += static_cast<int64_t>(chunk.size());
+                                          return file->Write(chunk);
+                                        };
+                                        auto stats = trace::ExportTrace(profile, options, sink, cancel);
+                                        if (!stats) return stats.error();
+                                        out.stats.bytes += stats->bytes;
+                                        rank.slices = stats->slices();
+                                        AddCounts(out.stats, *stats, -rank.offset_ns, have_span);
+                                        return {};
+                                      },
+                                      &only, cancel, {});
     if (!statuses[i]) {
       // Cancelled, or failed after part of the rank was written (a full disk): the file would not be a whole trace,
       // so the export fails (the writer removes its temporary file). A rank that could not be loaded is left out.

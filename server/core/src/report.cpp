@@ -268,8 +268,8 @@ ProfileReport Render(const engine::Profile& p, const ReportParts& parts) {
 // Each part as soon as it is known, cheapest first (the summary needs only what the open read; then the
 // kernel table, the time budget, the NVTX ranges, and analyze last, the slow one on a cold export), with a partial
 // report after each when the caller asked for them.
-Expected<ProfileReport> Workspace::Report(const std::string& profile_id, const CancelToken& cancel,
-                                          const ProgressSink& progress, const ReportSink& on_partial) {
+Expected<ProfileReport> Workspace::Report(const std::string& profile_id, const ReportSink& on_partial,
+                                          const CancelToken& cancel, const ProgressSink& progress) {
   auto profile = Get(profile_id);
   if (!profile) return profile.error();
   const engine::Profile& p = **profile;

@@ -41,7 +41,7 @@ Expected<protocol::ReportResult> OnReport(const protocol::ReportParams& params, 
       if (ctx.settings().documents) ctx.settings().documents->PutReport(std::move(stored));
     };
   }
-  auto report = ctx.workspace().Report(params.profile_id, ctx.cancel(), ctx.progress(), on_partial);
+  auto report = ctx.workspace().Report(params.profile_id, on_partial, ctx.cancel(), ctx.progress());
   if (!report) return report.error();
   StoredReport stored = StoredOf(params.profile_id, *report);
   protocol::ReportResult result = stored.result;

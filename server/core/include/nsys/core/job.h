@@ -104,9 +104,10 @@ class RankSet {
   // loaded within the budget first. Returns one status per rank, in rank order: a rank that fails does not stop
   // the others. Cancellation stops the visits not yet started (their status is kCancelled). Progress reports each
   // rank done ("rank0003 done (4/64)").
-  // `only` (when given): visit just these ranks (indices, e.g. an MPI process's share); the others' statuses stay ok.
-  std::vector<Status> ForEachRank(engine::Need needs, const Visit& visit, const CancelToken& cancel,
-                                  const ProgressSink& progress, const std::vector<size_t>* only = nullptr);
+  // `only` (when not null): visit just these ranks (indices, e.g. an MPI process's share); the others' statuses stay
+  // ok.
+  std::vector<Status> ForEachRank(engine::Need needs, const Visit& visit, const std::vector<size_t>* only,
+                                  const CancelToken& cancel, const ProgressSink& progress);
 
  private:
   struct Slot {
@@ -120,8 +121,8 @@ class RankSet {
   // Opens (or keeps) rank `i` and reserves the bytes `needs` take, evicting unpinned ranks (least recently used
   // first) or waiting for pinned ones to finish. Pins the slot; Unpin releases it. `require` receives what to load
   // (`needs`, or every table on a first load that should write the warm snapshot).
-  Expected<std::shared_ptr<engine::Profile>> Acquire(size_t i, engine::Need needs, const CancelToken& cancel,
-                                                     engine::Need* require);
+  Expected<std::shared_ptr<engine::Profile>> Acquire(size_t i, engine::Need needs, engine::Need* require,
+                                                     const CancelToken& cancel);
   void Unpin(size_t i);
   // Frees least recently used unpinned ranks other than `keep` until `extra` more bytes fit; true if they fit.
   bool MakeRoom(uint64_t extra, size_t keep);  // mu_ held

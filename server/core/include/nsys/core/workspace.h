@@ -291,8 +291,8 @@ class Workspace {
   // The profile as a text document (core/report.h): loads kernels and NVTX ranges, runs Analyze on the whole
   // profile (through the result memo), renders the summary, top kernels, findings and NVTX ranges with their spans.
   // `on_partial` gets the document after each part is known, the summary first.
-  Expected<ProfileReport> Report(const std::string& profile_id, const CancelToken& cancel = {},
-                                 const ProgressSink& progress = {}, const ReportSink& on_partial = {});
+  Expected<ProfileReport> Report(const std::string& profile_id, const ReportSink& on_partial = {},
+                                 const CancelToken& cancel = {}, const ProgressSink& progress = {});
   // ---- diff ----
   // The diff of two open profiles (agent/diff.h), each read through its result memo (RunnerFor). kNotFound for an
   // id that is not open; kInvalidArgument for a bad phase map. Progress names the step.

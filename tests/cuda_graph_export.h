@@ -63,4 +63,15 @@ inline std::vector<std::string> NodeLevelEdits() {
   };
 }
 
+// The window's 10 ms chunks on the captured export, one row each: its kernels (n), their summed time (busy), its span
+// from the first start to the last end, and whether one of its kernels kept a launch call (with_call, 0 or 1). Each
+// chunk is one launch of the graph-level capture; with a call, one replay of the node-level capture.
+inline std::string GraphChunksSql() {
+  return "SELECT " + NodeLevelChunkSql() +
+         " AS c, count(*) AS n, sum(end - start) AS busy, max(end) - min(start) AS span, max(EXISTS (SELECT 1 FROM "
+         "CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = k.correlationId AND ((r.globalTid >> 24) & 16777215) "
+         "= 111)) AS with_call FROM CUPTI_ACTIVITY_KIND_KERNEL k WHERE deviceId = 0 AND start >= " +
+         std::to_string(kGraphFrom) + " AND start < " + std::to_string(kGraphTo) + " GROUP BY 1";
+}
+
 }  // namespace nsys::testing

@@ -54,11 +54,7 @@ TEST(CudaGraphsAnalyze, TheReportSaysWhatGraphRecordsHideAndHowToSeeIt) {
 TEST(CudaGraphsAsk, LaunchesAreCountedAndTimedFromEitherCapture) {
   NSYS_REQUIRE_FIXTURES();
   testing::FixtureSql sql("h100_2gpu_1s.sqlite");
-  const std::string chunks = fmt::format(
-      "SELECT max(end) - min(start) AS span, max(EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE "
-      "r.correlationId = k.correlationId AND ((r.globalTid >> 24) & 16777215) = 111)) AS with_call FROM "
-      "CUPTI_ACTIVITY_KIND_KERNEL k WHERE deviceId = 0 AND start >= {} AND start < {} GROUP BY {}",
-      testing::kGraphFrom, testing::kGraphTo, testing::NodeLevelChunkSql());
+  const std::string chunks = testing::GraphChunksSql();
   struct Capture {
     std::vector<std::string> edits;
     std::string launched;  // which chunks are launches: every one recorded whole, those with a launch call as nodes
@@ -106,11 +102,7 @@ TEST(CudaGraphsAsk, LaunchesAreCountedAndTimedFromEitherCapture) {
 TEST(CudaGraphsExplain, AGraphsNameExplainsItsLaunches) {
   NSYS_REQUIRE_FIXTURES();
   testing::FixtureSql sql("h100_2gpu_1s.sqlite");
-  const std::string chunks = fmt::format(
-      "SELECT count(*) AS n, max(end) - min(start) AS span, max(EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
-      "WHERE r.correlationId = k.correlationId AND ((r.globalTid >> 24) & 16777215) = 111)) AS with_call FROM "
-      "CUPTI_ACTIVITY_KIND_KERNEL k WHERE deviceId = 0 AND start >= {} AND start < {} GROUP BY {}",
-      testing::kGraphFrom, testing::kGraphTo, testing::NodeLevelChunkSql());
+  const std::string chunks = testing::GraphChunksSql();
   core::WorkspaceConfig config;
   config.open.use_cache = false;
   config.default_skill_dirs = false;

@@ -29,9 +29,9 @@ struct Opened {
   std::shared_ptr<engine::Profile> profile;
 };
 
-Opened OpenGraphLevel() {
+Opened OpenCapture(const std::vector<std::string>& edits) {
   Opened o;
-  o.copy = std::make_unique<DerivedExport>(std::string(kH100), testing::GraphLevelEdits());
+  o.copy = std::make_unique<DerivedExport>(std::string(kH100), edits);
   EXPECT_TRUE(o.copy->ok()) << o.copy->error();
   engine::OpenOptions options;
   options.use_cache = false;
@@ -39,6 +39,14 @@ Opened OpenGraphLevel() {
   EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message);
   if (p.ok()) o.profile = *p;
   return o;
+}
+
+Opened OpenGraphLevel() {
+  return OpenCapture(GraphLevelEdits());
+}
+
+Opened OpenNodeLevel() {
+  return OpenCapture(NodeLevelEdits());
 }
 
 using Spans = std::vector<std::pair<int64_t, int64_t>>;
@@ -148,26 +156,16 @@ TEST(CudaGraphs, NodeLevelKernelsGroupByReplayAndGraphLevelExecutionsCount) {
   const std::string linked =
       "EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.correlationId = "
       "k.correlationId AND ((r.globalTid >> 24) & 16777215) = 111)";
-  const std::string chunks = "SELECT " + NodeLevelChunkSql() +
-                             " AS c, count(*) AS n, sum(end - start) AS busy, "
-                             "max(end) - min(start) AS span, sum(" +
-                             linked +
-                             ") AS with_call FROM "
-                             "CUPTI_ACTIVITY_KIND_KERNEL k WHERE " +
-                             window + " GROUP BY 1";
+  const std::string chunks = GraphChunksSql();
   const int64_t launches = sql.Int("SELECT count(*) FROM (" + chunks + ") WHERE with_call > 0");
   const int64_t kernels = sql.Int("SELECT sum(n) FROM (" + chunks + ") WHERE with_call > 0");
   const int64_t gpu_ns = sql.Int("SELECT sum(busy) FROM (" + chunks + ") WHERE with_call > 0");
   const int64_t spans = sql.Int("SELECT sum(span) FROM (" + chunks + ") WHERE with_call > 0");
   ASSERT_GE(launches, 5);
 
-  DerivedExport node(std::string(kH100), NodeLevelEdits());
-  ASSERT_TRUE(node.ok()) << node.error();
-  engine::OpenOptions options;
-  options.use_cache = false;
-  auto p = engine::Profile::Open(node.path(), options);
-  ASSERT_TRUE(p.ok());
-  auto t = skills::RunByName(Builtins(), "cuda_graphs", **p, {});
+  Opened node = OpenNodeLevel();
+  ASSERT_TRUE(node.profile);
+  auto t = skills::RunByName(Builtins(), "cuda_graphs", *node.profile, {});
   ASSERT_TRUE(t.ok());
   ASSERT_EQ(t->rows.size(), 1u);
   EXPECT_EQ(StringCell(*t, 0, "recorded"), "node");
@@ -269,11 +267,7 @@ TEST(CudaGraphs, AGpusWorkInEventStatsHoldsTheExecutions) {
 TEST(CudaGraphs, EventStatsCountsLaunchesFromEitherCapture) {
   NSYS_REQUIRE_FIXTURES();
   FixtureSql sql(kH100);
-  const std::string chunks =
-      "SELECT max(end) - min(start) AS span, max(EXISTS (SELECT 1 FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE "
-      "r.correlationId = k.correlationId AND ((r.globalTid >> 24) & 16777215) = 111)) AS with_call FROM "
-      "CUPTI_ACTIVITY_KIND_KERNEL k WHERE deviceId = 0 AND start >= " +
-      std::to_string(kGraphFrom) + " AND start < " + std::to_string(kGraphTo) + " GROUP BY " + NodeLevelChunkSql();
+  const std::string chunks = GraphChunksSql();
   const skills::Args args{
       {"events", Value(std::string("graphs"))}, {"group_by", Value(std::string("name"))}, {"limit", Value(int64_t{0})}};
 
@@ -287,20 +281,16 @@ TEST(CudaGraphs, EventStatsCountsLaunchesFromEitherCapture) {
   EXPECT_EQ(IntCell(*g, 0, "total_ns"), sql.Int("SELECT sum(span) FROM (" + chunks + ")"));
   EXPECT_EQ(IntCell(*g, 0, "max_ns"), sql.Int("SELECT max(span) FROM (" + chunks + ")"));
 
-  DerivedExport node(std::string(kH100), NodeLevelEdits());
-  ASSERT_TRUE(node.ok()) << node.error();
-  engine::OpenOptions options;
-  options.use_cache = false;
-  auto p = engine::Profile::Open(node.path(), options);
-  ASSERT_TRUE(p.ok());
-  auto n = skills::RunByName(Builtins(), "event_stats", **p, args);
+  Opened node = OpenNodeLevel();
+  ASSERT_TRUE(node.profile);
+  auto n = skills::RunByName(Builtins(), "event_stats", *node.profile, args);
   ASSERT_TRUE(n.ok()) << n.error().message;
   ASSERT_EQ(n->rows.size(), 1u);
   EXPECT_EQ(StringCell(*n, 0, "group"), "CUDA graph 7");
   EXPECT_EQ(IntCell(*n, 0, "count"), sql.Int("SELECT count(*) FROM (" + chunks + ") WHERE with_call > 0"));
   EXPECT_EQ(IntCell(*n, 0, "total_ns"), sql.Int("SELECT sum(span) FROM (" + chunks + ") WHERE with_call > 0"));
   // Selected by name as every event is: another graph's id selects none.
-  auto other = skills::RunByName(Builtins(), "event_stats", **p,
+  auto other = skills::RunByName(Builtins(), "event_stats", *node.profile,
                                  {{"events", Value(std::string("graphs"))}, {"name", Value(std::string("graph 8"))}});
   ASSERT_TRUE(other.ok());
   EXPECT_EQ(IntCell(*other, 0, "count"), 0);
@@ -345,13 +335,9 @@ TEST(CudaGraphs, DamagedGraphRecordsAreSkippedOrReadAsTheySay) {
            "UPDATE CUPTI_ACTIVITY_KIND_GRAPH_TRACE SET correlationId = NULL, globalPid = NULL WHERE rowid = 5",
        })
     edits.emplace_back(damage);
-  DerivedExport copy(std::string(kH100), edits);
-  ASSERT_TRUE(copy.ok()) << copy.error();
-  engine::OpenOptions options;
-  options.use_cache = false;
-  auto p = engine::Profile::Open(copy.path(), options);
-  ASSERT_TRUE(p.ok()) << p.error().message;
-  engine::Profile& profile = **p;
+  Opened damaged = OpenCapture(edits);
+  ASSERT_TRUE(damaged.profile);
+  engine::Profile& profile = *damaged.profile;
   ASSERT_TRUE(profile.Require(engine::Need::kKernels).ok());
   FixtureSql sql(kH100);
   const int64_t launches = sql.Int("SELECT count(DISTINCT (start - " + std::to_string(kGraphFrom) +

@@ -781,7 +781,8 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   EXPECT_EQ(error(R"({"measures": "count", "subject": {"events": "kernels"}})"),
             "queries[0].measures: an array is required");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels", "kernel": "gemm"}}])"),
-            "queries[0].subject: unknown member 'kernel'; the members are events, name, copyKind, apiClass, memory");
+            "queries[0].subject: unknown member 'kernel'; the members are events, name, copyKind, apiClass, memory, "
+            "wholeName");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "scope": {"devices": ["0"]}}])"),
             "queries[0].scope.devices[0]: not an integer");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "limit": 2.5}])"),
@@ -813,6 +814,15 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   auto second_back = QueryFromJson(QueryToJson(second), "q");
   ASSERT_TRUE(second_back) << second_back.error().message;
   EXPECT_EQ(*second_back, second) << QueryToJson(second).dump();
+  // A whole name says so in the JSON too: a Query an LLM or a script fills can name one call and not its kin.
+  const Query whole = Q({Measure::kCount}, {EventKind::kApi, "cudaMalloc", "", "", true});
+  EXPECT_EQ(QueryToJson(whole)["subject"]["wholeName"], true);
+  auto whole_back = QueryFromJson(QueryToJson(whole), "q");
+  ASSERT_TRUE(whole_back) << whole_back.error().message;
+  EXPECT_EQ(*whole_back, whole);
+  EXPECT_FALSE(QueryFromJson(nlohmann::json::parse(R"({"measures": ["count"], "subject": {"events": "api", "name": "x",
+      "wholeName": "yes"}})"),
+                             "q"));
   EXPECT_EQ(QueryToJson(second)["offset"], 1);
   EXPECT_EQ(error(R"([{"measures": ["total"], "subject": {"events": "kernels"}, "rank": "top", "offset": -1}])"),
             "queries[0].offset: -1 is not 0 to 100");

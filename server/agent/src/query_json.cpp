@@ -89,7 +89,8 @@ Expected<Enum> Named(std::span<const std::string_view> names, const json& j, con
 }
 
 Expected<Subject> ReadSubject(const json& j, const std::string& path) {
-  if (Status ok = CheckObject(j, path, {"events", "name", "copyKind", "apiClass", "memory"}); !ok) return ok.error();
+  if (Status ok = CheckObject(j, path, {"events", "name", "copyKind", "apiClass", "memory", "wholeName"}); !ok)
+    return ok.error();
   if (!j.contains("events")) return Bad(path, "'events' is required");
   auto events = Named<EventKind>(EventKindNames(), j.at("events"), path + ".events", "kind of events");
   if (!events) return events.error();
@@ -102,6 +103,10 @@ Expected<Subject> ReadSubject(const json& j, const std::string& path) {
     auto v = Text(j.at(key), path + "." + key);
     if (!v) return v.error();
     *field = std::move(*v);
+  }
+  if (j.contains("wholeName")) {
+    if (!j.at("wholeName").is_boolean()) return Bad(path + ".wholeName", "not true or false");
+    out.whole_name = j.at("wholeName").get<bool>();
   }
   return out;
 }
@@ -231,6 +236,7 @@ json SubjectToJson(const Subject& s) {
   if (!s.copy_kind.empty()) out["copyKind"] = s.copy_kind;
   if (!s.api_class.empty()) out["apiClass"] = s.api_class;
   if (!s.memory.empty()) out["memory"] = s.memory;
+  if (s.whole_name) out["wholeName"] = true;
   return out;
 }
 
@@ -268,7 +274,12 @@ json SubjectSchema() {
           {"description", "Copies and memsets: the kind of host memory they read or write"}}},
         {"apiClass",
          {{"enum", {"sync", "alloc", "free", "module", "setup", "launch", "memcpy", "memset"}},
-          {"description", "api: calls of this class by NVIDIA's API reference"}}}}}};
+          {"description", "api: calls of this class by NVIDIA's API reference"}}},
+        {"wholeName",
+         {{"type", "boolean"},
+          {"description",
+           "`name` is a whole name (a kernel's, a range's, a CUDA call's with NVIDIA's version suffixes aside), not "
+           "a part of one"}}}}}};
 }
 
 json ScopeSchema() {

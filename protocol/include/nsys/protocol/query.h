@@ -16,15 +16,17 @@
 namespace nsys::protocol {
 
 struct QuerySubject {
-  std::string events;                    // kernels, api, memcpy, memset, nvtx, gpu
+  std::string events;                    // kernels, api, memcpy, memset, nvtx, gpu, graphs
   std::optional<std::string> name;       // a part of the name, any case
   std::optional<std::string> copy_kind;  // memcpy: HtoD, DtoH, DtoD, HtoH, PtoP, Unified, Unified HtoD, ...
   std::optional<std::string> api_class;  // api: sync, alloc, free, module, setup, launch, memcpy, memset
   std::optional<std::string> memory;     // copies and memsets: pageable, pinned, device, array, managed
+  std::optional<bool> whole_name;        // `name` is a whole name, not a part of one
   static constexpr auto WireFields() {
     using S = QuerySubject;
-    return std::tuple{Field("events", &S::events), Field("name", &S::name), Field("copyKind", &S::copy_kind),
-                      Field("apiClass", &S::api_class), Field("memory", &S::memory)};
+    return std::tuple{Field("events", &S::events),      Field("name", &S::name),
+                      Field("copyKind", &S::copy_kind), Field("apiClass", &S::api_class),
+                      Field("memory", &S::memory),      Field("wholeName", &S::whole_name)};
   }
   bool operator==(const QuerySubject&) const = default;
 };

@@ -1143,7 +1143,7 @@ TEST(QueryExecute, DescribedWordsMarginsAndClausesNoQueryHolds) {
   EXPECT_FALSE(why->answer.refusal.has_value()) << why->answer.summary;
   EXPECT_EQ(why->answer.summary.rfind("Read as: ", 0), std::string::npos) << why->answer.summary;  // diagnosis first
   EXPECT_NE(
-      why->answer.summary.find("\n\nRead as: count of CUDA API calls whose name contains `cudaStreamSynchronize`"),
+      why->answer.summary.find("\n\nRead as: count of CUDA API calls named `cudaStreamSynchronize`"),
       std::string::npos)
       << why->answer.summary;
   EXPECT_NE(why->answer.summary.find("`cudaStreamSynchronize`: 918 calls"), std::string::npos) << why->answer.summary;

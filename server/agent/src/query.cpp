@@ -141,7 +141,11 @@ std::string SubjectWords(const Subject& s) {
     }
     out += " whose name contains " + List(parts, " or ") + " (summed)";
   } else if (!s.name.empty()) {
-    out += (IsNamePattern(s.name) ? " whose name matches " : " whose name contains ") + support::MarkdownCode(s.name);
+    // A whole name is the one thing it names: "CUDA API calls named `cudaMalloc`" (not cudaMallocManaged).
+    const char* how = IsNamePattern(s.name) ? " whose name matches "
+                      : s.whole_name        ? " named "
+                                            : " whose name contains ";
+    out += how + support::MarkdownCode(s.name);
   }
   if (!s.memory.empty()) out += fmt::format(" to or from {} host memory", s.memory);
   return out;

@@ -2,7 +2,9 @@
 //
 // A kernel belongs to every range on its launching thread that contains its launch call (the launch is the runtime
 // call with the same (pid, correlationId), resolved by the engine as KernelTable::launch), found with the same
-// stack as nvtx_kernel_map (common_nvtx_stack.h), so nested ranges each count it. Instances are the ranges starting
+// stack as nvtx_kernel_map (common_nvtx_stack.h), so nested ranges each count it. A CUDA graph execution recorded
+// whole (--cuda-graph-trace=graph) counts as a kernel named "CUDA graph N", through its cudaGraphLaunch call: its
+// kernels are not in the export, and its time is GPU time the range launched. Instances are the ranges starting
 // in the window; kernels are those starting in the window. The innermost range of a kernel is the one of its stack
 // with the latest start (the shortest on ties); every other range of the stack has a nested range launching it.
 #include <fmt/format.h>
@@ -124,62 +126,84 @@ class RangeKernelPass {
   const NvtxCoverage& coverage() const { return coverage_; }
   int64_t kernels_total() const { return kernels_total_; }
   int64_t kernels_in_ranges() const { return kernels_in_ranges_; }
-  engine::StrId TopKernelName(const LabelStats& s) const {
-    return static_cast<engine::StrId>(label_kernel_.key(s.top_kernel) & 0xFFFFFFFF);
+  // The name of the kernel (or CUDA graph) with the most GPU time in a label's ranges.
+  std::string TopKernelName(const LabelStats& s) const {
+    const auto key = static_cast<uint32_t>(label_kernel_.key(s.top_kernel) & 0xFFFFFFFF);
+    if (key & kGraphKeyBit) return fmt::format("CUDA graph {}", graph_ids_[key & ~kGraphKeyBit]);
+    return std::string(profile_.strings().view(static_cast<engine::StrId>(key)));
   }
 
  private:
   bool AddKernels(const engine::Filter& filter, const CancelToken& cancel) {
     const std::shared_ptr<const StartEndRangesByThread> start_end_ranges = StartEndRangesOf(profile_);
-    const StartEndRangesByThread& start_end = *start_end_ranges;
-    const auto [first, last] = RowRange(k_, filter);
-    std::vector<int32_t> stack;
     WorkMeter work(cancel);  // a kernel costs the ranges around its launch (issue 38: 100,000 nested)
+    const auto [first, last] = RowRange(k_, filter);
     for (size_t i = first; i < last; ++i) {
       if (!work.Add(1)) return false;
       if (!filter.AcceptsDevice(k_.device[i]) || !filter.AcceptsProcess(k_.pid[i])) continue;
-      const Ns dur = k_.end[i] - k_.start[i];
-      ++kernels_total_;
-      coverage_.kernel_ns_total += dur;
-      const int32_t launch = k_.launch[i];
-      if (launch < 0) continue;
-      const auto r = static_cast<size_t>(launch);
-      stack.clear();
-      AppendPushPopStack(rt_.nvtx[r], nvtx_, stack);
-      if (!start_end.of_thread.empty()) {
-        const int32_t thread = start_end.threads.Find(PackKey(rt_.pid[r], rt_.tid[r]));
-        if (thread >= 0) {
-          work.Count(start_end.AppendEnclosing(static_cast<size_t>(thread), rt_.start[r], rt_.end[r], nvtx_, stack));
-        }
-      }
-      work.Count(3 * stack.size());  // the innermost, then each range's sums
-      if (stack.empty()) continue;
-      int32_t innermost = stack.front();
-      for (int32_t j : stack) {
-        const auto js = static_cast<size_t>(j), is = static_cast<size_t>(innermost);
-        if (nvtx_.start[js] > nvtx_.start[is] || (nvtx_.start[js] == nvtx_.start[is] && nvtx_.end[js] < nvtx_.end[is]))
-          innermost = j;
-      }
-      bool counted = false;
-      for (int32_t j : stack) {
-        const auto js = static_cast<size_t>(j);
-        if (js < first_ || js - first_ >= rows_ || !filter_->AcceptsProcess(nvtx_.pid[js])) continue;
-        const size_t t = TouchedOf(js);
-        const int32_t label = touched_label_[t];
-        touched_gpu_[t] += dur;
-        ++touched_kernels_[t];
-        LabelStats& s = stats_[static_cast<size_t>(label)];
-        s.gpu_ns += dur;
-        ++s.kernels;
-        if (j != innermost) s.nested_launches = true;
-        const int32_t id = label_kernel_.IdOf(PackKey(static_cast<uint32_t>(label), k_.short_name[i]));
-        if (static_cast<size_t>(id) == kernel_gpu_.size()) kernel_gpu_.push_back(0);
-        kernel_gpu_[static_cast<size_t>(id)] += dur;
-        counted = true;
-      }
-      kernels_in_ranges_ += counted;
+      AddLaunched(k_.launch[i], k_.end[i] - k_.start[i], k_.short_name[i], *start_end_ranges, work);
+    }
+    // CUDA graph executions recorded whole: GPU work launched by their cudaGraphLaunch, named "CUDA graph N".
+    if (!profile_.info().caps.graphs) return true;
+    const engine::GraphTable& g = profile_.graphs();
+    const auto [from, to] = RowRange(g, filter);
+    for (size_t i = from; i < to; ++i) {
+      if (!work.Add(1)) return false;
+      if (!filter.AcceptsDevice(g.device[i]) || !filter.AcceptsProcess(g.pid[i])) continue;
+      AddLaunched(g.launch[i], g.end[i] - g.start[i], GraphNameKey(g.graph_id[i]), *start_end_ranges, work);
     }
     return true;
+  }
+
+  // One piece of GPU work of `dur` launched by runtime call `launch` (none: -1), its name `name_key` (a kernel's
+  // short name, or a graph's GraphNameKey): counted in every selected range around the call.
+  void AddLaunched(int32_t launch, Ns dur, uint32_t name_key, const StartEndRangesByThread& start_end,
+                   WorkMeter& work) {
+    ++kernels_total_;
+    coverage_.kernel_ns_total += dur;
+    if (launch < 0) return;
+    const auto r = static_cast<size_t>(launch);
+    stack_.clear();
+    AppendPushPopStack(rt_.nvtx[r], nvtx_, stack_);
+    if (!start_end.of_thread.empty()) {
+      const int32_t thread = start_end.threads.Find(PackKey(rt_.pid[r], rt_.tid[r]));
+      if (thread >= 0) {
+        work.Count(start_end.AppendEnclosing(static_cast<size_t>(thread), rt_.start[r], rt_.end[r], nvtx_, stack_));
+      }
+    }
+    work.Count(3 * stack_.size());  // the innermost, then each range's sums
+    if (stack_.empty()) return;
+    int32_t innermost = stack_.front();
+    for (int32_t j : stack_) {
+      const auto js = static_cast<size_t>(j), is = static_cast<size_t>(innermost);
+      if (nvtx_.start[js] > nvtx_.start[is] || (nvtx_.start[js] == nvtx_.start[is] && nvtx_.end[js] < nvtx_.end[is]))
+        innermost = j;
+    }
+    bool counted = false;
+    for (int32_t j : stack_) {
+      const auto js = static_cast<size_t>(j);
+      if (js < first_ || js - first_ >= rows_ || !filter_->AcceptsProcess(nvtx_.pid[js])) continue;
+      const size_t t = TouchedOf(js);
+      const int32_t label = touched_label_[t];
+      touched_gpu_[t] += dur;
+      ++touched_kernels_[t];
+      LabelStats& s = stats_[static_cast<size_t>(label)];
+      s.gpu_ns += dur;
+      ++s.kernels;
+      if (j != innermost) s.nested_launches = true;
+      const int32_t id = label_kernel_.IdOf(PackKey(static_cast<uint32_t>(label), name_key));
+      if (static_cast<size_t>(id) == kernel_gpu_.size()) kernel_gpu_.push_back(0);
+      kernel_gpu_[static_cast<size_t>(id)] += dur;
+      counted = true;
+    }
+    kernels_in_ranges_ += counted;
+  }
+
+  // A graph's name key: its index among the graphs seen, with the top bit set (a string id never has it).
+  uint32_t GraphNameKey(int64_t graph_id) {
+    const auto at = std::find(graph_ids_.begin(), graph_ids_.end(), graph_id);
+    if (at == graph_ids_.end()) graph_ids_.push_back(graph_id);
+    return kGraphKeyBit | static_cast<uint32_t>(at - graph_ids_.begin());
   }
 
   // The per-instance slot of selected range `row`, made on its first kernel.
@@ -224,6 +248,9 @@ class RangeKernelPass {
   std::vector<int32_t> first_row_;  // label -> its first selected row
   DenseIndex label_kernel_;         // PackKey(label, kernel short name) -> id
   std::vector<int64_t> kernel_gpu_;
+  static constexpr uint32_t kGraphKeyBit = 0x80000000u;
+  std::vector<int64_t> graph_ids_;  // the graphs recorded whole seen, by GraphNameKey's index (a handful)
+  std::vector<int32_t> stack_;      // the ranges around one launch call, reused
   NvtxCoverage coverage_;
   int64_t kernels_total_ = 0, kernels_in_ranges_ = 0;
 };
@@ -249,11 +276,11 @@ class NvtxRangeKernels final : public Skill {
  public:
   std::string name() const override { return "nvtx_range_kernels"; }
   std::string description() const override {
-    return "Per NVTX range name: calls, wall time, GPU time and count of the kernels launched inside (nested ranges "
-           "included), kernels per call, whether it is innermost, and the share of kernel time mapped one kernel "
-           "per call.";
+    return "Per NVTX range name: calls, wall time, GPU time and count of the kernels (and CUDA graph executions "
+           "recorded whole) launched inside (nested ranges included), kernels per call, whether it is innermost, and "
+           "the share of kernel time mapped one kernel per call.";
   }
-  engine::Need needs() const override { return engine::Need::kAttribution; }
+  engine::Need needs() const override { return engine::Need::kAttribution | engine::Need::kGraphs; }
   std::vector<ArgSpec> args() const override {
     return {
         {"split_op_id", ValueType::kBool,
@@ -345,7 +372,7 @@ class NvtxRangeKernels final : public Skill {
     row.push_back(Value(!s.nested_launches));
     row.push_back(Value(s.p50));
     row.push_back(Value(s.p90));
-    row.push_back(s.top_kernel >= 0 ? Value(std::string(profile.strings().view(pass.TopKernelName(s)))) : Value());
+    row.push_back(s.top_kernel >= 0 ? Value(pass.TopKernelName(s)) : Value());
     return row;
   }
 
@@ -353,7 +380,8 @@ class NvtxRangeKernels final : public Skill {
     const NvtxCoverage& c = pass.coverage();
     table.notes.push_back(
         "A kernel counts in every NVTX range on its launching thread that contains its launch call (linked by "
-        "(pid, correlationId)), so nested ranges each count it. Instances are ranges starting in the window; "
+        "(pid, correlationId)), so nested ranges each count it; so does a CUDA graph execution recorded whole, as "
+        "\"CUDA graph N\", through its cudaGraphLaunch. Instances are ranges starting in the window; "
         "kernels are those starting in the window.");
     table.notes.push_back(fmt::format(
         "Mapping coverage: {:.1f}% of kernel time ({} of {} ns) is launched inside an innermost range whose "

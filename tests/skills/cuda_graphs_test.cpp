@@ -321,6 +321,32 @@ TEST(CudaGraphs, GpuShareCountsTheExecutionsInItsBase) {
   EXPECT_NEAR(DoubleCell(*t, 0, "gpu_share_pct"), 100.0, 1e-9);
 }
 
+// The code lenses' figures (nvtx_range_kernels): a range's GPU time counts the graph executions its cudaGraphLaunch
+// calls launched, as it counts the kernels its launch calls launched. Checked against event_stats, which selects GPU
+// work inside a range by its launch call apart (kernels, then graph launches).
+TEST(CudaGraphs, ARangesGpuTimeCountsTheGraphsItLaunched) {
+  NSYS_REQUIRE_FIXTURES();
+  Opened o = OpenGraphLevel();
+  ASSERT_TRUE(o.profile);
+  auto ranges = skills::RunByName(Builtins(), "nvtx_range_kernels", *o.profile, {{"limit", Value(int64_t{0})}});
+  ASSERT_TRUE(ranges.ok()) << ranges.error().message;
+  const int row = FindRow(*ranges, "name", "aten::pow");
+  ASSERT_GE(row, 0);
+  const auto r = static_cast<size_t>(row);
+  int64_t count = 0, total = 0;
+  for (const char* events : {"kernels", "graphs"}) {
+    auto t = skills::RunByName(Builtins(), "event_stats", *o.profile,
+                               {{"events", Value(std::string(events))}, {"inside", Value(std::string("aten::pow"))}});
+    ASSERT_TRUE(t.ok());
+    count += IntCell(*t, 0, "count");
+    total += IntCell(*t, 0, "total_ns");
+  }
+  EXPECT_EQ(IntCell(*ranges, r, "kernels"), count);
+  EXPECT_EQ(IntCell(*ranges, r, "gpu_ns"), total);
+  EXPECT_EQ(StringCell(*ranges, r, "top_kernel"), "CUDA graph 7");  // its launches hold most of the range's time
+  EXPECT_GT(total, 2 * IntCell(*ranges, r, "gpu_ns") / 3);
+}
+
 // Graph records from a hostile export: a text start, an end before the start, a graph id near 2^62, a device id of
 // 2^31 - 1 and a launch with no correlation id or process. The bad rows are skipped and counted; every skill that
 // reads graphs still answers, and the huge ids cost no memory by their value (no table is indexed by them).

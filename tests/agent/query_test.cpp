@@ -773,6 +773,16 @@ TEST(QueryFill, WhatOneClauseSaysForTheNext) {
   EXPECT_FALSE(Fill("How many idle gaps longer than 1 ms are there on GPU 0?").complete());
 }
 
+// A plain word that is only a part of some names, beside a whole name, describes the named events; after a named
+// kernel, "the number of calls" counts its executions and "the share of all kernel time" is its share.
+TEST(QueryFill, WordsAroundAWholeNameAreTheNamedEvents) {
+  const Subject named{EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true};
+  Check("What share of kernel time do the vectorized_elementwise_kernel pointwise ops take?",
+        {Q({Measure::kShare}, named)});
+  Check("How long does vectorized_elementwise_kernel take? Give the number of calls and the share of all kernel time.",
+        {Q({Measure::kTotal, Measure::kCount, Measure::kShare}, named)});
+}
+
 TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   const auto error = [](const char* text) {
     auto q = QueriesFromJson(nlohmann::json::parse(text));
@@ -1142,9 +1152,8 @@ TEST(QueryExecute, DescribedWordsMarginsAndClausesNoQueryHolds) {
   ASSERT_TRUE(why.ok());
   EXPECT_FALSE(why->answer.refusal.has_value()) << why->answer.summary;
   EXPECT_EQ(why->answer.summary.rfind("Read as: ", 0), std::string::npos) << why->answer.summary;  // diagnosis first
-  EXPECT_NE(
-      why->answer.summary.find("\n\nRead as: count of CUDA API calls named `cudaStreamSynchronize`"),
-      std::string::npos)
+  EXPECT_NE(why->answer.summary.find("\n\nRead as: count of CUDA API calls named `cudaStreamSynchronize`"),
+            std::string::npos)
       << why->answer.summary;
   EXPECT_NE(why->answer.summary.find("`cudaStreamSynchronize`: 918 calls"), std::string::npos) << why->answer.summary;
   // A clause that asks for what no Query holds (a share of a span not the events' own) is declined, not handed to

@@ -257,9 +257,9 @@ TEST(QuestionSet, AnsweredRightOffline) {
   for (const auto& w : s.wrong) ADD_FAILURE() << w;
   // 2026-11-26, when partial readings began to be declined: 237 right, 61 declined (298 right before, 97 of them
   // through the phrase parser); 238 / 60 since plain words describe the events a clause names; 241 / 57 with the
-  // launch delay, definitions in parentheses and "what about" follow-ups.
-  EXPECT_GE(s.right, 241u);
-  EXPECT_LE(s.declined, 60u);
+  // launch delay, definitions in parentheses and "what about" follow-ups; 247 / 51 on 2026-11-27.
+  EXPECT_GE(s.right, 247u);
+  EXPECT_LE(s.declined, 51u);
   std::printf("tuning set answered right: %zu/%zu (%.1f%%), declined %zu\n", s.right, s.total,
               100.0 * s.right / std::max<size_t>(1, s.total), s.declined);
   if (std::getenv("NSYS_AI_SHOW_DECLINED")) {
@@ -504,20 +504,20 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
 TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
   ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 33, 1);
-  ExpectHeld(AskHeldOut("questions_fresh2.json", "fresh held-out 2"), "questions_fresh2.json", 30, 1);
+  ExpectHeld(AskHeldOut("questions_fresh2.json", "fresh held-out 2"), "questions_fresh2.json", 31, 1);
   ExpectHeld(AskHeldOut("questions_fresh3.json", "fresh held-out 3"), "questions_fresh3.json", 24, 1);
 }
 
 TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
   ExpectHeld(AskHeldOut("questions_fresh4.json", "fresh held-out 4"), "questions_fresh4.json", 33, 0);
-  ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 23, 1);
-  ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 33, 0);
+  ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 24, 1);
+  ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 26, 0);
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 26, 0);
   ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 23, 3);
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 29, 0);
-  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 29, 1);
+  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 30, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 34, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 25, 1);
@@ -536,7 +536,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh27.json", "fresh held-out 27"), "questions_fresh27.json", 28, 0);
   ExpectHeld(AskHeldOut("questions_fresh28.json", "fresh held-out 28"), "questions_fresh28.json", 27, 1);
   ExpectHeld(AskHeldOut("questions_fresh29.json", "fresh held-out 29"), "questions_fresh29.json", 30, 0);
-  ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 0, 40);
+  ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 24, 0);
 }
 
 }  // namespace

@@ -477,6 +477,7 @@ struct Clause {
   bool window_after_origin = false;     // "in the next 100 ms": the window needs an origin (from_first_kernel)
   bool faster = false, slower = false;  // words of speed: of a rate (bandwidth), faster is the larger
   bool every = false;                  // "all", "every", "total", "overall": the whole kind, not the events said before
+  bool bare_calls = false;             // the events said only as "calls": a named kernel's or range's, after one
   bool than = false;                   // "than" said (not "vs" or "or", which may set two measures side by side)
   bool per_unit = false;               // "size per migration", "time per copy": the events named after "per" only
   int32_t position = 0;                // "the second one", "the third largest": a place in a ranking, from 2
@@ -866,6 +867,33 @@ void ReadName(const std::vector<Item>& items, size_t at, bool inside_next, Claus
   }
 }
 
+// "the nchwToNhwcKernel layout transposes": a whole name, then a plain word that is only a part of some names, with
+// nothing that joins them: the word describes the named events (as "kernels" would), it is no second subject.
+void DescribingFragment(const std::vector<Item>& items, Clause& c) {
+  if (c.names.size() != 2 || c.versus || c.compare) return;
+  const auto exact = [&](size_t n) {
+    return std::find(c.exact.begin(), c.exact.end(), c.names[n].first) != c.exact.end();
+  };
+  const auto plain = [&](size_t n) {
+    const std::string& w = items[c.names_at[n]].word;
+    return lexicon::IsDescriptiveWord(w) &&
+           std::none_of(w.begin(), w.end(), [](char ch) { return std::isupper(static_cast<unsigned char>(ch)) != 0; });
+  };
+  for (size_t k = c.names_at[0] + 1; k < c.names_at[1]; ++k) {
+    const std::string w = Lower(items[k].word);
+    if (items[k].kind == Item::kSeparator || items[k].Has(Slot::kSplit) || items[k].Has(Slot::kVersus) || w == "and" ||
+        w == "or")
+      return;
+  }
+  for (size_t weak = 0; weak < 2; ++weak) {
+    if (!exact(1 - weak) || exact(weak) || !plain(weak)) continue;
+    c.described.push_back(items[c.names_at[weak]].word);
+    c.names.erase(c.names.begin() + static_cast<std::ptrdiff_t>(weak));
+    c.names_at.erase(c.names_at.begin() + static_cast<std::ptrdiff_t>(weak));
+    return;
+  }
+}
+
 // Two names side by side ("X and Y", "X, Y or Z") are two subjects to set side by side; two names with words between
 // them ("the cudaLaunchKernel calls that launched trsm_kernel") are a relation a Query does not hold: unread. Names
 // summed ("X + Y", "X plus Y", "X and Y together") are one subject, any of them (Subject::name "X|Y"); copy kinds
@@ -1092,6 +1120,8 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
         c.versus_events = static_cast<EventKind>(e.value);
       } else if (!c.events) {
         c.events = static_cast<EventKind>(e.value);
+        const std::string w = Lower(items[i].word);
+        c.bare_calls = e.value == static_cast<uint8_t>(EventKind::kApi) && (w == "calls" || w == "call");
       } else if (SecondKindUnread(c, static_cast<EventKind>(e.value))) {
         c.unread.push_back(items[i].word);
       }
@@ -1332,6 +1362,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     }
     c.unread.push_back(items[i].word);
   }
+  DescribingFragment(items, c);
   ReadTwoNames(items, c);
   UnreadComparisons(c);
   // A plain word describes the events only where the clause names them, once ("the nvjet GEMM kernels"), and sets no
@@ -1995,7 +2026,15 @@ void EventsSaidBefore(Clause& c, const Query* previous) {
   // "what share of total kernel time does it account for", "how many launches did they make": a word that points
   // back at the named events before, with a noun of their kind and no name of its own, means those events.
   // "total time of cuModuleUnload + number of calls?": so does the bare noun of their kind, with no word for all of it.
-  if ((c.points_back || c.it || (!c.every && !c.group && !c.which)) && c.names.empty() && previous &&
+  // "nchwToNhwcKernel: the total time, the number of calls": the calls of a named kernel are its executions.
+  if (c.bare_calls && c.events == EventKind::kApi && c.names.empty() && previous && !previous->subject.name.empty() &&
+      previous->subject.events != EventKind::kApi)
+    c.events = previous->subject.events;
+  // "the share of all kernel time": "all" says what a share is of, not which events it is of.
+  const bool share_base = c.every && !c.measures.empty() &&
+                          std::all_of(c.measures.begin(), c.measures.end(),
+                                      [](Measure m) { return m == Measure::kShare || m == Measure::kGpuShare; });
+  if ((c.points_back || c.it || ((!c.every || share_base) && !c.group && !c.which)) && c.names.empty() && previous &&
       !previous->subject.name.empty() && c.events == previous->subject.events && c.copy_kind.empty() && !c.range_noun &&
       c.inside.empty())
     c.events.reset();

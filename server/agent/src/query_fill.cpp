@@ -1297,6 +1297,18 @@ bool Widens(const std::vector<Item>& items) {
   });
 }
 
+// "what kernel ran", "what stream carries the most": "what" before a noun is "which". Not before a noun with its id:
+// "what's GPU 1's kernel time" names a GPU.
+void ReadWhatBeforeANoun(const std::vector<Item>& items, size_t i, Clause& c) {
+  const std::string w = Lower(items[i].word);
+  if ((w != "what" && w != "whats") || i + 1 >= items.size() || !IsGroupNoun(items[i + 1])) return;
+  if (auto g = GroupAfter(items, i)) {
+    c.which = true;
+    c.group = *g;
+    c.plural = c.plural || PluralAfter(items, i);
+  }
+}
+
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
   c.widens = Widens(items);
@@ -1327,16 +1339,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     ReadWordFlags(lower, c);
     inside_next = it.Has(Slot::kInside) || (inside_next && it.Has(Slot::kStop));
     if (!c.noun && IsGroupNoun(it) && !it.Has(Slot::kEvents)) c.noun = GroupOfNoun(it);
-    // "what kernel ran", "what stream carries the most": "what" before a noun is "which".
-    // Not before a noun with its id: "what's GPU 1's kernel time" names a GPU.
-    const bool what = Lower(it.word) == "what" || Lower(it.word) == "whats";
-    if (what && i + 1 < items.size() && IsGroupNoun(items[i + 1])) {
-      if (auto g = GroupAfter(items, i)) {
-        c.which = true;
-        c.group = *g;
-        c.plural = c.plural || PluralAfter(items, i);
-      }
-    }
+    ReadWhatBeforeANoun(items, i, c);
     for (const auto& e : it.entries) ReadEntry(items, i, e, c, read);
   }
   for (size_t i = 0; i < items.size(); ++i) {

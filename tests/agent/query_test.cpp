@@ -783,6 +783,23 @@ TEST(QueryFill, WordsAroundAWholeNameAreTheNamedEvents) {
         {Q({Measure::kTotal, Measure::kCount, Measure::kShare}, named)});
 }
 
+// "which" with no noun of its own takes the scene's; "which two" ranks two; a bare list of statistics joined by "and"
+// is said of what follows it.
+TEST(QueryFill, WhichOfTheSceneAndAListOfStatistics) {
+  Query streams = Q({Measure::kTotal}, Subject{EventKind::kKernels});
+  streams.group_by = GroupBy::kStream;
+  streams.rank = Rank::kTop;
+  streams.limit = 2;
+  Check("Eight streams are busy here. Which two carry the most kernel time?", {streams});
+  Query longer = Q({Measure::kTotal}, Subject{EventKind::kKernels});
+  longer.group_by = GroupBy::kName;
+  longer.rank = Rank::kTop;
+  Check("Only three kernels ran. Which took longer on the GPU?", {longer});
+  Query sides = Q({Measure::kCount, Measure::kBytes}, Subject{EventKind::kMemcpy, "", "HtoD"});
+  sides.versus_subject = Subject{EventKind::kMemcpy, "", "DtoH"};
+  Check("Copies: count and total bytes for HtoD vs DtoH?", {sides});
+}
+
 TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   const auto error = [](const char* text) {
     auto q = QueriesFromJson(nlohmann::json::parse(text));

@@ -404,9 +404,9 @@ std::vector<std::vector<Item>> SplitClauses(std::vector<Item> items) {
   }
   std::vector<std::vector<Item>> out(1);
   // "On average, how long does ...": a lead-in of a statistic alone is said of the question after its comma.
-  const auto lead_in = [&] {
+  const auto measures_only = [&] {
     const std::vector<Item>& c = out.back();
-    return out.size() == 1 && std::any_of(c.begin(), c.end(), [](const Item& it) { return it.Has(Slot::kMeasure); }) &&
+    return std::any_of(c.begin(), c.end(), [](const Item& it) { return it.Has(Slot::kMeasure); }) &&
            std::all_of(c.begin(), c.end(),
                        [](const Item& it) { return it.Has(Slot::kMeasure) || it.Has(Slot::kStop); });
   };
@@ -415,7 +415,15 @@ std::vector<std::vector<Item>> SplitClauses(std::vector<Item> items) {
     const bool next_starts = starts[i + 1];
     // Not before a yes/no question, which its opening word makes one ("On average, is X slower than Y?").
     const bool yes_no_next = i + 1 < items.size() && items[i + 1].Has(Slot::kAuxiliary);
-    if (items[i].kind == Item::kSeparator && items[i].word == "," && lead_in() && !yes_no_next) continue;
+    // "count and total bytes for X vs Y": a list of statistics alone, joined by "and", is said of what follows.
+    const bool comma = items[i].kind == Item::kSeparator && items[i].word == ",";
+    // Not before a question of its own ("how many threads per block, and how long did it run"): only a statistic
+    // said bare ("count and total bytes") joins the list.
+    const bool bare_next = i + 1 < items.size() && Lower(items[i + 1].word).rfind("how", 0) != 0 &&
+                           Lower(items[i + 1].word).rfind("what", 0) != 0 &&
+                           (items[i + 1].Has(Slot::kMeasure) || items[i + 1].Has(Slot::kWeakTotal));
+    const bool joins = (comma && out.size() == 1) || (!comma && Lower(items[i].word) == "and" && bare_next);
+    if (joins && measures_only() && !yes_no_next) continue;
     if (sep && (next_starts || (items[i].kind == Item::kSeparator && items[i].word != ","))) {
       if (!out.back().empty()) out.emplace_back();
       continue;
@@ -652,8 +660,11 @@ std::optional<GroupBy> GroupAfter(const std::vector<Item>& items, size_t i) {
   // Stop words, and a number before a plural noun, do not count towards the three: "each of the two processes".
   size_t said = 0;
   for (size_t j = i + 1; j < items.size() && said < 3; ++j) {
-    // "the highest total time across both GPUs": what the sum is taken over, not what is ranked.
-    if (Lower(items[j].word) == "across") return std::nullopt;
+    // "the highest total time across both GPUs": what the sum is taken over, not what is ranked. "which took longer on
+    // the GPU": past the verb, a noun says where, not what is ranked.
+    if (Lower(items[j].word) == "across" || items[j].Has(Slot::kWeakTotal) || items[j].Has(Slot::kInside) ||
+        items[j].Has(Slot::kTop) || items[j].Has(Slot::kBottom))
+      return std::nullopt;
     if (items[j].Has(Slot::kStop) ||
         (items[j].kind == Item::kNumber && j + 1 < items.size() && IsGroupNoun(items[j + 1]) && EndsInS(items[j + 1])))
       continue;
@@ -1006,6 +1017,11 @@ void ReadWhichOrPer(const std::vector<Item>& items, size_t i, const lexicon::Ent
   if (e.slot == Slot::kWhich && e.value == 1) {
     c.which = true;  // "which one": the noun is the one the question said before (FillQueries)
     return;
+  }
+  // "which two": how many of them.
+  if (e.slot == Slot::kWhich && i + 1 < items.size() && items[i + 1].kind == Item::kNumber) {
+    const double n = items[i + 1].number;
+    if (n >= 1 && n <= 100 && n == std::floor(n)) c.limit = static_cast<int32_t>(n);
   }
   // A grouping said first stays: in "the bottom 3 streams by kernel time", "by" says what ranks them.
   const auto g = GroupAfter(items, i);
@@ -1949,7 +1965,8 @@ bool AskWhichSide(const Clause& c, const Query* previous, Query& q) {
 // "Which two streams carry the most kernel time? Give kernel counts and total time for each, and their share": "each"
 // and "their" after a ranking, of the same events and no grouping or place of their own, are the groups it ranked.
 void KeepRanking(const Clause& c, const Query* previous, Query& q) {
-  if (!previous || previous->rank == Rank::kNone || previous->group_by == GroupBy::kNone) return;
+  // "Which one ran longer, and how long did each take?": after a ranking of one, "each" is each of the events.
+  if (!previous || previous->rank == Rank::kNone || previous->group_by == GroupBy::kNone || previous->limit < 2) return;
   if (!(c.each_side || c.points_back) || c.group || c.rank != Rank::kNone || q.versus_subject || q.versus_scope) return;
   if (q.subject != previous->subject || !(q.scope == Scope{} || q.scope == previous->scope)) return;
   q.scope = previous->scope;
@@ -2432,6 +2449,19 @@ void LendScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
     LendSubject(scene, c);
 }
 
+// The scene a question's first clause is set in (LendScene), and "which one", "which two" with no noun of their own:
+// of those the scene names ("Ten streams are in use."; "Only two kernels here. Which took longer?": the kernels, by
+// name).
+void TakeTheScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
+  LendScene(scene, items, c);
+  if (!(c.which_one || c.which) || c.group) return;
+  c.group = scene.noun;
+  if (!c.group && scene.events && !HasSubject(c)) {
+    LendSubject(scene, c);
+    c.group = GroupBy::kName;
+  }
+}
+
 std::string WordsOf(const std::vector<Item>& items) {
   return WordsOf(items, 0, items.size());
 }
@@ -2592,8 +2622,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       reading.unread.insert(reading.unread.end(), c.unread.begin(), c.unread.end());
       reading.not_held.insert(reading.not_held.end(), c.not_held.begin(), c.not_held.end());
       reading.described.insert(reading.described.end(), c.described.begin(), c.described.end());
-      if (first_clause && context) LendScene(*context, items, c);
-      if (first_clause && context && c.which_one && !c.group) c.group = context->noun;  // "which one": of those
+      if (first_clause && context) TakeTheScene(*context, items, c);
       first_clause = false;
       if (TakeScope(c, items, queries, lent, reading.unread) || AsksNothing(c)) continue;
       Clause kept = c;

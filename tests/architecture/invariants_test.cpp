@@ -1,6 +1,8 @@
 // The invariants of docs/architecture.md that a test can check by reading the sources.
 //  - Every JSON text is parsed once, by support::ParseJsonText (UTF-8 checked, nesting bounded, a member given twice
 //    reported, never a throw): no other source calls nlohmann's parse or sax_parse.
+//  - The answer code reads no raw table: every figure an answer to a question states is a cell of a cited skill row,
+//    so ask's files (query*.cpp, ask_*.cpp, answer.cpp, llm_ask.cpp) call no table accessor of the profile.
 //  - Context parameters come last: in core's headers (the API boundary), a function that takes a CancelToken or a
 //    ProgressSink takes nothing after the first of them but those and a time limit, the CancelToken first. (A sink of
 //    results, a FindingSink or a chunk sink, is an argument, not the call's context.)
@@ -54,6 +56,28 @@ TEST(Invariants, EveryJsonTextIsParsedByParseJsonText) {
                                 << ::testing::PrintToString(bypasses);
   // The check itself: the one parse is found where it is.
   EXPECT_TRUE(std::regex_search(ReadText(the_one), parse_call));
+}
+
+TEST(Invariants, TheAnswerCodeReadsNoRawTable) {
+  const fs::path agent = fs::path(NSYS_AI_SOURCE_DIR) / "server/agent/src";
+  const std::regex accessor(R"(\.(kernels|runtime|nvtx|memcpys|memsets|graphs|sync|overhead)\(\))");
+  const std::regex answer_file(R"((query\w*|ask_\w+|answer|llm_ask)\.cpp)");
+  std::vector<std::string> reads;
+  size_t scanned = 0;
+  for (const auto& entry : fs::directory_iterator(agent)) {
+    const std::string name = entry.path().filename().string();
+    if (!std::regex_match(name, answer_file)) continue;
+    ++scanned;
+    const std::string text = ReadText(entry.path());
+    for (std::sregex_iterator it(text.begin(), text.end(), accessor), end; it != end; ++it) {
+      const size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + it->position(), '\n'));
+      reads.push_back(name + ":" + std::to_string(line));
+    }
+  }
+  EXPECT_GE(scanned, 10u);
+  EXPECT_TRUE(reads.empty()) << "raw table reads in the answer code: " << ::testing::PrintToString(reads);
+  // The check itself: explain.cpp (no answer file) reads the kernel table and is found by the same pattern.
+  EXPECT_TRUE(std::regex_search(ReadText(agent / "explain.cpp"), accessor));
 }
 
 // The declarations of a header, comments dropped and whitespace collapsed: each function's name and parameters.

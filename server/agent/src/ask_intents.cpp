@@ -176,27 +176,30 @@ std::optional<Answer> BuildFilter(Ctx& c) {
   if (c.p.window) {
     const double span_s = static_cast<double>(info.end_ns - info.start_ns) / 1e9;
     AskWindow w = *c.p.window;
-    // Counted from the first kernel's start: the window moves by that start's offset into the profile. The kernel
-    // table is read once a skill has loaded it (an open may still be loading it in the background).
-    auto loaded = c.p.from_first_kernel && info.caps.kernels ? RunSkill(c, "top_kernels", {}, false)
-                                                             : Expected<skills::Table>(skills::Table{});
-    if (c.p.from_first_kernel && loaded && !loaded->declined) {
-      const engine::KernelTable& k = c.profile.kernels();
-      engine::Ns first = info.end_ns, first_named = info.end_ns;
-      const std::string& word = c.p.first_kernel_word;
-      std::unordered_map<engine::StrId, bool> named;  // per distinct short name: does the word name it?
-      for (size_t i = 0; i < k.size(); ++i) {
-        first = std::min(first, k.start[i]);
-        if (word.empty()) continue;
-        auto it = named.find(k.short_name[i]);
-        if (it == named.end())
-          it = named.emplace(k.short_name[i], Lower(c.profile.strings().view(k.short_name[i])) == word).first;
-        if (it->second) first_named = std::min(first_named, k.start[i]);
+    // Counted from the first kernel's start (of the kernel the word names whole, else of any): the window moves by
+    // that start's offset into the profile, a cell of event_stats' row (first_start_ns).
+    if (c.p.from_first_kernel && info.caps.kernels) {
+      const auto first_start = [&](const std::string& name) -> std::optional<engine::Ns> {
+        skills::Args args{{"events", Value(std::string("kernels"))}, {"detail", Value(false)}};
+        if (!name.empty()) {
+          args["name"] = Value(name);
+          args["whole_name"] = Value(true);
+        }
+        auto t = RunSkill(c, "event_stats", args, false);
+        if (!t || t->declined || t->rows.empty()) return std::nullopt;
+        for (size_t col = 0; col < t->columns.size(); ++col) {
+          if (t->columns[col].name != "first_start_ns") continue;
+          if (const auto* v = std::get_if<int64_t>(&t->rows.front()[col])) return *v;
+        }
+        return std::nullopt;
+      };
+      auto first = c.p.first_kernel_word.empty() ? std::nullopt : first_start(c.p.first_kernel_word);
+      if (!first) first = first_start({});  // a word that names no kernel: the first of all
+      if (first) {
+        const double offset = static_cast<double>(*first - info.start_ns) / 1e9;
+        w.start_s += offset;
+        w.end_s = std::min(span_s, w.end_s + offset);
       }
-      if (first_named < info.end_ns) first = first_named;  // a word that names no kernel: the first of all
-      const double offset = static_cast<double>(first - info.start_ns) / 1e9;
-      w.start_s += offset;
-      w.end_s = std::min(span_s, w.end_s + offset);
     }
     if (w.end_s <= w.start_s || w.start_s >= span_s) {
       return Refuse(

@@ -800,6 +800,16 @@ TEST(QueryFill, WhichOfTheSceneAndAListOfStatistics) {
   Check("Copies: count and total bytes for HtoD vs DtoH?", {sides});
 }
 
+// "which one" of the noun a clause before said; a part of the scene's one name is that name.
+TEST(QueryFill, WhichOneOfTheNounBeforeAndTheScenesNameSaidShort) {
+  Query gpus = Q({Measure::kTotal}, Subject{EventKind::kKernels});
+  gpus.group_by = GroupBy::kDevice;
+  gpus.rank = Rank::kTop;
+  Check("Compare the two GPUs: which one spent more time running kernels?", {gpus});
+  Check("runFusionWithInputs shows up as NVTX ranges. How many fusions are there?",
+        {Q({Measure::kCount}, Subject{EventKind::kNvtx, "runFusionWithInputs", "", "", true})});
+}
+
 TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   const auto error = [](const char* text) {
     auto q = QueriesFromJson(nlohmann::json::parse(text));
@@ -1129,6 +1139,31 @@ TEST(QueryExecute, RegistersSharedMemoryDimensionsAndSms) {
   EXPECT_NE(u.find("Cannot say: "), std::string::npos) << u;
   EXPECT_NE(u.find("The export does not record how many SMs the GPU has"), std::string::npos) << u;
   EXPECT_EQ(u.find("is above SMs"), std::string::npos) << u;
+}
+
+// A part of a name that matches one name only is said with that name, from the same skill grouped by name (the T4
+// solver's one kernel whose name contains "solve", by sqlite3: nvkernel_solve_F1L204_2, 50 launches); a part that
+// matches several is not.
+TEST(QueryExecute, APartOfANameThatMatchesOneNameSaysWhich) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto opened = ws.Open(testing::Fixture("realworld/t4_openmp_offload_solver.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  auto a = ws.Ask({opened->id, "How many launches of the solve kernel are there?", ""}, {});
+  ASSERT_TRUE(a.ok());
+  EXPECT_NE(a->answer.summary.find("50 kernels"), std::string::npos) << a->answer.summary;
+  EXPECT_NE(a->answer.summary.find("`solve` matches one name only: `nvkernel_solve_F1L204_2`"), std::string::npos)
+      << a->answer.summary;
+  const auto one = std::find_if(a->answer.evidence.begin(), a->answer.evidence.end(),
+                                [](const Evidence& e) { return e.caption == "The one name it names"; });
+  ASSERT_NE(one, a->answer.evidence.end());
+  ASSERT_EQ(one->rows.size(), 1u);
+  EXPECT_EQ(one->rows[0][0], Value(std::string("nvkernel_solve_F1L204_2")));
+  auto h100 = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(h100.ok());
+  auto many = ws.Ask({h100->id, "How many gemm kernels are there?", ""}, {});
+  ASSERT_TRUE(many.ok());
+  EXPECT_EQ(many->answer.summary.find("matches one name only"), std::string::npos) << many->answer.summary;
 }
 
 TEST(QueryExecute, DescribedWordsMarginsAndClausesNoQueryHolds) {

@@ -287,6 +287,8 @@ std::vector<size_t> PickRows(const Query& q, const skills::Table& t, const Subje
     RankRows(q, t, rows);
     const std::string_view column = ColumnOf(q.measures.front());
     size_t keep = std::min(rows.size(), static_cast<size_t>(std::max(1, q.limit)));
+    // "which of the two GPUs is busier": the one first, the other beside it, and the margin between them.
+    if (keep == 1 && rows.size() == 2 && q.offset == 0 && q.group_by != GroupBy::kName) keep = 2;
     // A tie with the last one shown is shown too ("which stream runs the most kernels": both, when two run as many).
     while (keep > 0 && keep < rows.size() && keep < static_cast<size_t>(std::max(1, q.limit)) + 5 &&
            CellOr(t, rows[keep], column, 0) == CellOr(t, rows[keep - 1], column, 0))
@@ -786,6 +788,26 @@ void AddProcesses(const Query& q, const SkillRunner& run, const CancelToken& can
 }
 
 // One Query answered into `turn`.
+// "The solve kernel: how many launches?": a part of a name that names one name only is said with that name, from the
+// same skill grouped by name ("`solve` matches one name only: `nvkernel_solve_F1L204_2`").
+void AddTheOneName(const Query& q, const SkillRunner& run, const CancelToken& cancel, AskTurn& turn,
+                   std::string& text) {
+  const Subject& s = q.subject;
+  const bool named = s.events == EventKind::kKernels || s.events == EventKind::kApi || s.events == EventKind::kNvtx;
+  if (!named || s.name.empty() || s.whole_name || IsNamePattern(s.name) || s.name.find('|') != std::string::npos ||
+      q.group_by != GroupBy::kNone)
+    return;
+  Query by_name = q;
+  by_name.group_by = GroupBy::kName;
+  by_name.measures = {Measure::kCount};
+  auto side = RunSide(by_name, by_name.subject, by_name.scope, run, cancel);
+  if (!side || side->table.declined || side->table.rows.size() != 1) return;
+  const std::string name = GroupOf(*side, 0);
+  if (name == s.name) return;
+  text += fmt::format(" {} matches one name only: {}.", support::MarkdownCode(s.name), support::MarkdownCode(name));
+  turn.answer.evidence.push_back(EvidenceOf(by_name, *side, "The one name it names"));
+}
+
 void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
                AskTurn& turn, std::string& text) {
   text += (text.empty() ? "" : "\n") + std::string("Read as: ") + DescribeQuery(q) + ".\n";
@@ -814,6 +836,7 @@ void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunne
     const auto [verdict, compared] = q.versus_measure ? MeasuresVerdict(q, *a) : std::pair<std::string, std::string>{};
     if (q.form == Form::kYesNo && q.threshold) text += ThresholdVerdict(q, *a);
     text += verdict + FactsOf(q, *a) + compared;
+    if (!none) AddTheOneName(q, run, cancel, turn, text);
     if (a->origin && !a->origin->rows.empty() && a->origin->rows[0].size() == 3)
       text += fmt::format(" The window counts from the first kernel's start, at {} ns on the capture clock.",
                           FormatCount(NumberOf(a->origin->rows[0][2]).value_or(0)));

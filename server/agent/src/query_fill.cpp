@@ -2454,6 +2454,12 @@ void LendScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
 // name).
 void TakeTheScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
   LendScene(scene, items, c);
+  // "MPI_Send shows up as NVTX ranges. How many sends ...?": a part of the scene's one name is that name, said short.
+  if (scene.names.size() == 1 && c.names.size() == 1 &&
+      Lower(scene.names.front().first).find(Lower(c.names.front().first)) != std::string::npos) {
+    c.names = scene.names;
+    c.exact.insert(c.exact.end(), scene.exact.begin(), scene.exact.end());
+  }
   if (!(c.which_one || c.which) || c.group) return;
   c.group = scene.noun;
   if (!c.group && scene.events && !HasSubject(c)) {
@@ -2614,6 +2620,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
     for (std::string& d : DropDefinitions(sentence)) reading.defined.push_back(std::move(d));
     for (std::string& d : DropSpokenDefinitions(sentence)) reading.defined.push_back(std::move(d));
     bool first_clause = true;
+    std::optional<GroupBy> noun_before;
     const std::vector<std::vector<Item>> parts = SplitClauses(std::move(sentence));
     std::vector<Clause> clauses = ReadClauses(parts);
     for (size_t k = 0; k < parts.size(); ++k) {
@@ -2623,6 +2630,9 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       reading.not_held.insert(reading.not_held.end(), c.not_held.begin(), c.not_held.end());
       reading.described.insert(reading.described.end(), c.described.begin(), c.described.end());
       if (first_clause && context) TakeTheScene(*context, items, c);
+      // "Compare the two GPUs: which one spent more time ...": "which one" of the noun a clause before said.
+      if (c.which_one && !c.group && noun_before) c.group = noun_before;
+      if (c.noun) noun_before = c.noun;
       first_clause = false;
       if (TakeScope(c, items, queries, lent, reading.unread) || AsksNothing(c)) continue;
       Clause kept = c;

@@ -2390,14 +2390,20 @@ bool IsContextSentence(const std::vector<Item>& s) {
          });
 }
 
-// The clauses of a sentence, read. "A vs B: how many launches and how much time on each?": "on each" said last is said
-// of every clause after the comparison.
+// The clauses of a sentence, read, and what one says for another. "A vs B: how many launches and how much time on
+// each?": "on each" said last is said of every clause after the comparison.
 std::vector<Clause> ReadClauses(const std::vector<std::vector<Item>>& parts) {
   std::vector<Clause> clauses;
   for (const auto& items : parts) clauses.push_back(ReadClause(items));
   for (size_t k = clauses.size(); k-- > 1;) {
     if (!clauses[k].each_side) continue;
     for (size_t j = k; j-- > 0 && !clauses[j].versus && !clauses[j].compare;) clauses[j].each_side = true;
+  }
+  // "Compare the two GPUs: which one spent more time ...": "which one" of the noun a clause before said.
+  std::optional<GroupBy> noun_before;
+  for (Clause& c : clauses) {
+    if (c.which_one && !c.group && noun_before) c.group = noun_before;
+    if (c.noun) noun_before = c.noun;
   }
   return clauses;
 }
@@ -2620,7 +2626,6 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
     for (std::string& d : DropDefinitions(sentence)) reading.defined.push_back(std::move(d));
     for (std::string& d : DropSpokenDefinitions(sentence)) reading.defined.push_back(std::move(d));
     bool first_clause = true;
-    std::optional<GroupBy> noun_before;
     const std::vector<std::vector<Item>> parts = SplitClauses(std::move(sentence));
     std::vector<Clause> clauses = ReadClauses(parts);
     for (size_t k = 0; k < parts.size(); ++k) {
@@ -2630,9 +2635,6 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       reading.not_held.insert(reading.not_held.end(), c.not_held.begin(), c.not_held.end());
       reading.described.insert(reading.described.end(), c.described.begin(), c.described.end());
       if (first_clause && context) TakeTheScene(*context, items, c);
-      // "Compare the two GPUs: which one spent more time ...": "which one" of the noun a clause before said.
-      if (c.which_one && !c.group && noun_before) c.group = noun_before;
-      if (c.noun) noun_before = c.noun;
       first_clause = false;
       if (TakeScope(c, items, queries, lent, reading.unread) || AsksNothing(c)) continue;
       Clause kept = c;

@@ -947,7 +947,6 @@ class EventStats final : public Skill {
       table.notes.push_back("API calls and NVTX ranges run on CPU threads: the device filter does not select them.");
     if (no_ranges)
       table.notes.push_back("The export has no NVTX ranges: no event can be inside one, so none was selected.");
-
   }
 };
 

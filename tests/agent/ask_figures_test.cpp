@@ -269,8 +269,7 @@ TEST_F(AskFiguresTest, KernelsSummedAreOneSubjectAndAnExcludedOneIsDeclined) {
 // Query (event_stats' latency), read from the launch call of each kernel.
 TEST_F(AskFiguresTest, LaunchLatencyAndAHostCallAgainstAKernel) {
   const auto latency = Ask("v100_julia.sqlite", "what was the launch latency of add_arrays_?");
-  EXPECT_TRUE(Contains(latency.summary, "Read as: launch latency of kernels named `add_arrays_`"))
-      << latency.summary;
+  EXPECT_TRUE(Contains(latency.summary, "Read as: launch latency of kernels named `add_arrays_`")) << latency.summary;
   EXPECT_TRUE(Contains(latency.summary, "launch latency 33.520 µs")) << latency.summary;
   const auto pair = Ask("v100_julia.sqlite", "Is the cuLaunchKernel call slower than the add_arrays_ kernel?");
   EXPECT_EQ(AfterReading(pair.summary).rfind("Yes:", 0), 0u) << pair.summary;

@@ -3,9 +3,9 @@
 // reader and its writer. Every face reads a Query through it (wire/query.h converts the protocol's typed QuerySpec to
 // this JSON first), and so does the LLM's `query` tool (llm_ask.h), whose arguments are the model's untrusted JSON.
 //
-// Members are camelCase: measures, subject {events, name, copyKind, apiClass, memory, wholeName}, scope {devices, pids, stream,
-// inside, fromSeconds, toSeconds, longerThanNs, shorterThanNs, largerThanBytes, smallerThanBytes}, groupBy, rank,
-// limit, versusSubject, versusScope, form, yesIfLess, threshold.
+// Members are camelCase: measures, subject {events, name, copyKind, apiClass, memory, wholeName}, scope {devices, pids,
+// stream, inside, fromSeconds, toSeconds, longerThanNs, shorterThanNs, largerThanBytes, smallerThanBytes}, groupBy,
+// rank, limit, versusSubject, versusScope, form, yesIfLess, threshold.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -395,55 +396,57 @@ bool RecordsGraphs(const engine::Profile& p) {
   return std::any_of(configs.begin(), configs.end(), [](const engine::KernelConfig& c) { return c.graph_id != 0; });
 }
 
+// Node-level replays (--cuda-graph-trace=node) in the shape of a GPU op table, for CollectGpuOps: one row per
+// launch call, from its first kernel's start to its last one's end, in start order (each begins at its first kernel).
+struct GraphReplays {
+  std::vector<engine::Ns> start, end;
+  std::vector<int32_t> device, stream, launch;
+  std::vector<uint32_t> pid;
+  std::vector<int64_t> graph_id;
+  size_t size() const { return start.size(); }
+};
+
+std::optional<GraphReplays> ReplaysOf(const engine::Profile& p, const engine::Filter& filter,
+                                      const CancelToken& cancel) {
+  GraphReplays r;
+  if (!p.info().caps.kernels) return r;
+  std::unordered_map<int32_t, size_t> at;  // launch call -> its replay's row
+  const engine::KernelTable& k = p.kernels();
+  const auto [first, last] = RowRange(k, filter);
+  for (size_t i = first; i < last; ++i) {
+    if ((i & 0xFFFF) == 0 && cancel.cancelled()) return std::nullopt;
+    const uint32_t graph = k.Config(i).graph_id;
+    if (graph == 0 || k.launch[i] < 0) continue;  // a replay is its launch call: without one, no launch to count
+    auto [it, fresh] = at.try_emplace(k.launch[i], r.size());
+    if (fresh) {
+      r.start.push_back(k.start[i]);  // the first kernel of the replay: kernels come in start order
+      r.end.push_back(k.end[i]);
+      r.device.push_back(k.device[i]);
+      r.stream.push_back(k.stream[i]);
+      r.launch.push_back(k.launch[i]);
+      r.pid.push_back(k.pid[i]);
+      r.graph_id.push_back(graph);
+    }
+    r.end[it->second] = std::max(r.end[it->second], k.end[i]);
+  }
+  return r;
+}
+
 // CUDA graph launches, as nsys recorded them: an execution recorded whole (--cuda-graph-trace=graph) is one launch; a
-// node-level replay (--cuda-graph-trace=node) is the kernels correlated to one launch call, from the first one's start
-// to the last one's end. Named "CUDA graph N"; a replay whose launch call the export lacks is not a launch it can see.
+// node-level replay is another. Named "CUDA graph N", each through its launch call as any GPU op is.
 bool CollectGraphLaunches(const engine::Profile& p, const engine::Filter& filter, const Selection& sel,
                           InsideRanges& inside, Collector& out, const CancelToken& cancel) {
   if (sel.memory >= 0) return true;  // a launch has no host memory
   const NameMatch match(p.strings(), sel.name);
-  std::vector<Event> launches;
-  std::vector<int32_t> calls;  // the launch call of each, for the NVTX range and the latency
-  if (p.info().caps.graphs) {
-    const engine::GraphTable& g = p.graphs();
-    const auto [first, last] = RowRange(g, filter);
-    for (size_t i = first; i < last; ++i) {
-      if (!filter.AcceptsDevice(g.device[i]) || !filter.AcceptsProcess(g.pid[i])) continue;
-      launches.push_back(Event{g.start[i], g.end[i], 0, g.device[i], g.stream[i], g.pid[i], g.graph_id[i]});
-      calls.push_back(g.launch[i]);
-    }
-  }
-  std::unordered_map<int32_t, size_t> replay;  // node level: by launch call, the replay's index in `launches`
-  const engine::KernelTable& k = p.kernels();
-  const auto [first, last] = p.info().caps.kernels ? RowRange(k, filter) : std::pair<size_t, size_t>{0, 0};
-  for (size_t i = first; i < last; ++i) {
-    if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
-    const uint32_t graph = k.Config(i).graph_id;
-    if (graph == 0 || k.launch[i] < 0 || !filter.AcceptsDevice(k.device[i]) || !filter.AcceptsProcess(k.pid[i]))
-      continue;
-    auto [it, fresh] = replay.try_emplace(k.launch[i], launches.size());
-    if (fresh) {
-      launches.push_back(Event{k.start[i], k.end[i], 0, k.device[i], k.stream[i], k.pid[i], int64_t{graph}});
-      calls.push_back(k.launch[i]);
-    }
-    Event& e = launches[it->second];
-    e.start = std::min(e.start, k.start[i]);
-    e.end = std::max(e.end, k.end[i]);
-  }
-  for (size_t i = 0; i < launches.size(); ++i) {
-    Event& e = launches[i];
-    if (sel.stream >= 0 && e.stream != sel.stream) continue;
-    out.AddToAll(e.end - e.start);
-    if (!match.Text(fmt::format("CUDA graph {}", e.name_key))) continue;
-    if (inside.active() && !inside.CallInside(calls[i])) continue;
-    out.AddMatched();
-    if (!sel.Keeps(e.end - e.start, 0)) continue;
-    e.range_key = RangeKeyOfCall(p, calls[i], sel.ranges);
-    e.latency = sel.latency ? LatencyOf(p, calls[i], e.start) : -1;
-    e.delay = sel.latency ? DelayOf(p, calls[i], e.start) : -1;
-    out.Add(e);
-  }
-  return true;
+  const auto collect = [&](const auto& t) {
+    return CollectGpuOps(
+        p, t, filter, sel, inside, out, cancel, [&](size_t i) { return t.graph_id[i]; },
+        [](size_t) { return int64_t{0}; },
+        [&](size_t i) { return match.Text(fmt::format("CUDA graph {}", t.graph_id[i])); });
+  };
+  if (p.info().caps.graphs && !collect(p.graphs())) return false;
+  const std::optional<GraphReplays> replays = ReplaysOf(p, filter, cancel);
+  return replays && collect(*replays);
 }
 
 bool CollectApi(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,

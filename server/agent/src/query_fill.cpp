@@ -15,7 +15,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -59,7 +58,6 @@ bool IsNumber(std::string_view s) {
   return digit;
 }
 
-std::vector<lexicon::Entry> EntriesOf(std::string_view phrase);
 bool IsStartWord(const std::string& w);  // "start", "began": the start of events (ReadSpanPhrase)
 // The longest phrase of the lexicon, in words ("from the device to the host").
 constexpr size_t kMaxPhraseWords = 9;
@@ -81,9 +79,9 @@ void PushSplit(std::vector<Token>& out, const std::string& word) {
     out.push_back({word, std::to_string(*n)});
     return;
   }
-  if (const size_t slash = lower.find('/'); slash != std::string::npos && EntriesOf(lower).empty()) {
+  if (const size_t slash = lower.find('/'); slash != std::string::npos && lexicon::EntriesOf(lower).empty()) {
     const std::string a = lower.substr(0, slash), b = lower.substr(slash + 1);
-    if (!EntriesOf(a).empty() && !EntriesOf(b).empty()) {
+    if (!lexicon::EntriesOf(a).empty() && !lexicon::EntriesOf(b).empty()) {
       out.push_back({word.substr(0, slash), a});
       out.push_back({word.substr(slash + 1), b});
       return;
@@ -204,7 +202,7 @@ struct Item {
 
 // An item read as the lexicon's `phrase`, standing for the words `word` of the question ("no" read as "idle").
 Item LexItem(std::string_view phrase, std::string word) {
-  return Item{Item::kLex, EntriesOf(phrase), {}, {}, 0, std::move(word)};
+  return Item{Item::kLex, lexicon::EntriesOf(phrase), {}, {}, 0, std::move(word)};
 }
 
 // The words of items [from, to), as written, one space between.
@@ -279,10 +277,10 @@ std::vector<NameClass> ClassesOfPattern(const std::string& pattern, const QueryV
   return ClassesWhere(v, 2, [&](const std::string& n) { return NamePatternMatches(n, pattern); });
 }
 
-// The words as the lexicon holds them: each one's canonical word.
-std::string JoinCanonical(const std::vector<Token>& t, size_t from, size_t n) {
+// The words from `from` as the lexicon holds them (`canonical`: each token's lexicon::Canonical, found once).
+std::string JoinCanonical(const std::vector<std::string>& canonical, size_t from, size_t n) {
   std::string out;
-  for (size_t k = from; k < from + n; ++k) out += (k > from ? " " : "") + lexicon::Canonical(t[k].lower);
+  for (size_t k = from; k < from + n; ++k) out += (k > from ? " " : "") + canonical[k];
   return out;
 }
 
@@ -294,17 +292,6 @@ std::string Join(const std::vector<Token>& t, size_t from, size_t n, bool lower)
 
 bool IsWordLike(std::string_view s) {
   return std::any_of(s.begin(), s.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
-}
-
-// The lexicon entries of a phrase, all of them (a phrase may fill two slots), from an index built once.
-std::vector<lexicon::Entry> EntriesOf(std::string_view phrase) {
-  static const auto* index = [] {
-    auto* m = new std::unordered_map<std::string_view, std::vector<lexicon::Entry>>;
-    for (const auto& e : lexicon::Entries()) (*m)[e.phrase].push_back(e);
-    return m;
-  }();
-  const auto it = index->find(phrase);
-  return it == index->end() ? std::vector<lexicon::Entry>{} : it->second;
 }
 
 // "by base name", "the short names", "their mangled name": a word before "name" says which of an event's names is
@@ -319,13 +306,15 @@ bool NamesAKindOfName(const std::vector<Token>& t, size_t i) {
 bool MeaningWordUsedAsAWord(const std::vector<Token>& t, size_t i) {
   if (!lexicon::IsMeaningWord(t[i].lower)) return false;
   if (i + 1 >= t.size()) return true;
-  const auto next = EntriesOf(t[i + 1].lower);
+  const auto next = lexicon::EntriesOf(t[i + 1].lower);
   return std::none_of(next.begin(), next.end(), [](const lexicon::Entry& e) { return e.slot == Slot::kEvents; });
 }
 
 // Long-ish: the four readings of a position (whole name, phrase, fragment, number) in their order of precedence.
 std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v) {
   std::vector<Item> items;
+  std::vector<std::string> canonical;
+  for (const Token& token : t) canonical.push_back(lexicon::Canonical(token.lower));
   for (size_t i = 0; i < t.size();) {
     Item item;
     size_t used = 1;
@@ -345,7 +334,7 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
       // A whole profile name of up to four words, unless it is one lexicon word.
       for (size_t n = std::min<size_t>(4, t.size() - i); n >= 1 && item.kind == Item::kUnknown; --n) {
         const std::string lower = Join(t, i, n, true);
-        if (n == 1 && (!EntriesOf(lower).empty() || lower.size() < 3)) continue;
+        if (n == 1 && (!lexicon::EntriesOf(lower).empty() || lower.size() < 3)) continue;
         if (auto classes = ClassesOf(lower, v, true); !classes.empty() && IsWordLike(lower)) {
           item = Item{Item::kName, {}, Join(t, i, n, false), std::move(classes), 0, {}, true};
           used = n;
@@ -354,8 +343,8 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
       // A phrase as written, else as its words' synonyms and base forms say it (lexicon::Canonical): "the longest
       // idle stretch" is "the longest idle gap", "summing" is "sum".
       for (size_t n = std::min(kMaxPhraseWords, t.size() - i); n >= 1 && item.kind == Item::kUnknown; --n) {
-        auto entries = EntriesOf(Join(t, i, n, true));
-        if (entries.empty()) entries = EntriesOf(JoinCanonical(t, i, n));
+        auto entries = lexicon::EntriesOf(Join(t, i, n, true));
+        if (entries.empty()) entries = lexicon::EntriesOf(JoinCanonical(canonical, i, n));
         if (!entries.empty()) {
           item = Item{Item::kLex, std::move(entries), {}, {}, 0, {}};
           used = n;
@@ -2510,7 +2499,7 @@ std::vector<std::string> NameCandidates(const std::string& question) {
   std::vector<bool> in_phrase(tokens.size(), false);
   for (size_t i = 0; i < tokens.size(); ++i) {
     for (size_t n = std::min(kMaxPhraseWords, tokens.size() - i); n >= 2; --n) {
-      if (EntriesOf(Join(tokens, i, n, true)).empty()) continue;
+      if (lexicon::EntriesOf(Join(tokens, i, n, true)).empty()) continue;
       for (size_t k = i; k < i + n; ++k) in_phrase[k] = true;
       break;
     }
@@ -2522,7 +2511,8 @@ std::vector<std::string> NameCandidates(const std::string& question) {
       out.push_back(Lower(*pattern));
       continue;
     }
-    if (t.quoted || (t.lower.size() >= 3 && IsWordLike(t.lower) && EntriesOf(t.lower).empty())) out.push_back(t.lower);
+    if (t.quoted || (t.lower.size() >= 3 && IsWordLike(t.lower) && lexicon::EntriesOf(t.lower).empty()))
+      out.push_back(t.lower);
   }
   return out;
 }

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "nsys/agent/query.h"
@@ -1199,8 +1200,14 @@ constexpr Entry kEntries[] = {
 
 }  // namespace
 
-std::span<const Entry> Entries() {
-  return kEntries;
+std::vector<Entry> EntriesOf(std::string_view phrase) {
+  static const auto* index = [] {
+    auto* m = new std::unordered_map<std::string_view, std::vector<Entry>>;
+    for (const Entry& e : kEntries) (*m)[e.phrase].push_back(e);
+    return m;
+  }();
+  const auto it = index->find(phrase);
+  return it == index->end() ? std::vector<Entry>{} : it->second;
 }
 
 std::span<const std::string_view> CopyKinds() {
@@ -1213,10 +1220,10 @@ std::span<const std::string_view> ApiClasses() {
 
 namespace {
 
-// The lexicon entries of a single word (a linear scan: called only for words the index did not hold).
+// Whether a single word is a lexicon word; `inflected`: one whose sense an inflected form keeps (Canonical).
 bool HasEntry(std::string_view word, bool inflected) {
-  return std::any_of(std::begin(kEntries), std::end(kEntries), [&](const Entry& e) {
-    if (e.phrase != word) return false;
+  const std::vector<Entry> entries = EntriesOf(word);
+  return std::any_of(entries.begin(), entries.end(), [&](const Entry& e) {
     if (!inflected) return true;
     switch (e.slot) {
       case Slot::kWeakTotal:

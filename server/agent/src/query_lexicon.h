@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace nsys::agent::lexicon {
 
@@ -53,7 +54,8 @@ struct Entry {
   uint8_t value = 0;
 };
 
-std::span<const Entry> Entries();
+// The entries of one phrase (a phrase may fill two slots), from an index built once; empty when it holds none.
+std::vector<Entry> EntriesOf(std::string_view phrase);
 // The copy kinds as nsys names them, in kCopyKind's value order ("HtoD", "DtoH", "DtoD", "HtoH", "PtoP").
 std::span<const std::string_view> CopyKinds();
 // NVIDIA's API classes (skills/builtin/common_api_class.h's names), in kApiClass's value order.

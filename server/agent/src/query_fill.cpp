@@ -1256,6 +1256,9 @@ void ReadWordFlags(const std::string& lower, Clause& c) {
   c.than = c.than || lower == "than";
   c.every = c.every || lower == "all" || lower == "every" || lower == "total" || lower == "overall" ||
             lower == "whole" || lower == "entire" || lower == "in total";
+  // Not "total": "Kernel count and total kernel time" keeps the place the clause before said.
+  c.widens = c.widens || lower == "all" || lower == "overall" || lower == "whole" || lower == "entire" ||
+             lower == "altogether";
   c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
   c.each_side = c.each_side || lower == "each" || lower == "both" || lower == "separately";
   c.faster = c.faster || lower == "faster" || lower == "quicker";
@@ -1292,16 +1295,6 @@ void GpusTheMachineHas(const std::vector<Item>& items, Clause& c) {
 }
 
 // One pass over a clause's items: names, then each lexicon entry; what nothing read is returned as unread.
-// "overall", "the whole profile", "all kernels": a clause that says it asks about everything.
-bool Widens(const std::vector<Item>& items) {
-  return std::any_of(items.begin(), items.end(), [](const Item& it) {
-    for (std::string_view w : {"overall", "whole", "entire", "everywhere", "all", "altogether", "globally"}) {
-      if (Lower(it.word) == w) return true;
-    }
-    return false;
-  });
-}
-
 // "what kernel ran", "what stream carries the most": "what" before a noun is "which". Not before a noun with its id:
 // "what's GPU 1's kernel time" names a GPU.
 void ReadWhatBeforeANoun(const std::vector<Item>& items, size_t i, Clause& c) {
@@ -1316,7 +1309,6 @@ void ReadWhatBeforeANoun(const std::vector<Item>& items, size_t i, Clause& c) {
 
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
-  c.widens = Widens(items);
   std::vector<bool> read(items.size(), false);
   ReadThreshold(items, c, read);
   ReadBounds(items, c, read);

@@ -187,11 +187,9 @@ std::optional<Answer> BuildFilter(Ctx& c) {
         }
         auto t = RunSkill(c, "event_stats", args, false);
         if (!t || t->declined || t->rows.empty()) return std::nullopt;
-        for (size_t col = 0; col < t->columns.size(); ++col) {
-          if (t->columns[col].name != "first_start_ns") continue;
-          if (const auto* v = std::get_if<int64_t>(&t->rows.front()[col])) return *v;
-        }
-        return std::nullopt;
+        const double start = CellNumber(*t, 0, "first_start_ns");  // NaN when no kernel matched
+        if (std::isnan(start)) return std::nullopt;
+        return static_cast<engine::Ns>(start);
       };
       auto first = c.p.first_kernel_word.empty() ? std::nullopt : first_start(c.p.first_kernel_word);
       if (!first) first = first_start({});  // a word that names no kernel: the first of all

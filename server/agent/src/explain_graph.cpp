@@ -19,6 +19,7 @@
 #include <variant>
 #include <vector>
 
+#include "ask_internal.h"
 #include "explain_internal.h"
 #include "nsys/agent/answer.h"
 #include "nsys/agent/explain.h"
@@ -30,25 +31,13 @@ namespace explain_graph {
 
 using skills::Table;
 
-std::optional<double> Number(const Table& t, size_t row, std::string_view column) {
-  for (size_t c = 0; c < t.columns.size(); ++c) {
-    if (t.columns[c].name != column) continue;
-    if (const auto* i = std::get_if<int64_t>(&t.rows[row][c])) return static_cast<double>(*i);
-    if (const auto* d = std::get_if<double>(&t.rows[row][c])) return *d;
-  }
-  return std::nullopt;
-}
+using ask_detail::CellNumber;
+using ask_detail::CellText;
 
+// A cell as an integer, 0 when absent (a null or a missing column).
 int64_t Int(const Table& t, size_t row, std::string_view column) {
-  return static_cast<int64_t>(std::llround(Number(t, row, column).value_or(0)));
-}
-
-std::string Text(const Table& t, size_t row, std::string_view column) {
-  for (size_t c = 0; c < t.columns.size(); ++c) {
-    if (t.columns[c].name != column) continue;
-    if (const auto* s = std::get_if<std::string>(&t.rows[row][c])) return *s;
-  }
-  return {};
+  const double v = CellNumber(t, row, column);
+  return std::isnan(v) ? 0 : static_cast<int64_t>(std::llround(v));
 }
 
 Expected<Table> Run(const SkillRunner& run, const std::string& skill, skills::Args args, const CancelToken& cancel,
@@ -74,7 +63,7 @@ Status FillTimes(const SkillRunner& run, const std::string& graph, const CancelT
     std::vector<std::string> names;
     if (auto each = Run(run, "event_stats",
                         {{"events", Value(std::string("graphs"))}, {"group_by", Value(std::string("name"))}}, cancel)) {
-      for (size_t r = 0; r < each->rows.size() && names.size() < 5; ++r) names.push_back(Text(*each, r, "group"));
+      for (size_t r = 0; r < each->rows.size() && names.size() < 5; ++r) names.push_back(CellText(*each, r, "group"));
     }
     std::string list;
     for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
@@ -97,7 +86,7 @@ void FillDevices(const SkillRunner& run, const std::string& graph, const CancelT
   auto by_device = Run(run, "event_stats", args, cancel);
   if (!by_device) return;
   for (size_t r = 0; r < by_device->rows.size(); ++r) {
-    const std::string group = Text(*by_device, r, "group");  // "device N"
+    const std::string group = CellText(*by_device, r, "group");  // "device N"
     const auto device =
         static_cast<int32_t>(std::strtol(group.c_str() + std::min<size_t>(7, group.size()), nullptr, 10));
     KernelDeviceStats d{device, Int(*by_device, r, "count"),  Int(*by_device, r, "total_ns"),
@@ -107,8 +96,10 @@ void FillDevices(const SkillRunner& run, const std::string& graph, const CancelT
     share["detail"] = Value(false);
     engine::FilterSpec on_device;
     on_device.devices = {device};
-    if (auto s = Run(run, "event_stats", share, cancel, on_device); s && !s->rows.empty())
-      d.share = Number(*s, 0, "gpu_share_pct").value_or(0) / 100.0;
+    if (auto s = Run(run, "event_stats", share, cancel, on_device); s && !s->rows.empty()) {
+      const double pct = CellNumber(*s, 0, "gpu_share_pct");
+      if (!std::isnan(pct)) d.share = pct / 100.0;
+    }
     e.devices.push_back(d);
   }
 }
@@ -123,7 +114,7 @@ void FillRecording(const SkillRunner& run, int64_t graph_id, const CancelToken& 
     if (Int(*graphs, r, "graph_id") != graph_id) continue;
     launches += Int(*graphs, r, "launches");
     launch_call_ns += Int(*graphs, r, "launch_call_ns");
-    const bool is_node = Text(*graphs, r, "recorded") == "node";
+    const bool is_node = CellText(*graphs, r, "recorded") == "node";
     kernels += is_node ? Int(*graphs, r, "kernels") : 0;
     node = node || is_node;
     whole = whole || !is_node;
@@ -158,7 +149,7 @@ void FillRanges(const SkillRunner& run, const std::string& graph, const CancelTo
   }
   int64_t outside = 0;
   for (size_t r = 0; r < ranges->rows.size(); ++r) {
-    const std::string range = Text(*ranges, r, "group");
+    const std::string range = CellText(*ranges, r, "group");
     if (range == "(no NVTX range)") {
       outside += Int(*ranges, r, "count");
     } else if (e.nvtx.size() < 5) {

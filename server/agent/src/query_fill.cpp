@@ -448,7 +448,7 @@ struct Clause {
   bool rank_by_measure = false;         // "the slowest kernel": ranked by that statistic
   bool superlative_one = false;         // "the shortest one": of the events, or the names ranked, said before
   bool single_event = false;            // "the longest single execution": names ranked by their one extreme event
-  bool widens = false;                  // "overall", "the whole profile": no scope kept from the clause before
+  bool widens = false;                  // "overall", "all", "whole": no scope kept from the clause before
   std::optional<GroupBy> count_groups;  // "how many GPUs": the number of groups
   std::optional<double> from_s, to_s;
   std::string api_class;           // "syncs", "allocations": a kind of CUDA call

@@ -1,6 +1,7 @@
 #pragma once
-// analyze on an export by its path, through a Workspace of its own without the warm cache or user skills: for tests
-// that analyze exports derived from the fixtures (tests/derived_export.h).
+// A Workspace's configuration without the warm cache or user skills (OfflineConfig), and analyze on an export by its
+// path through such a Workspace of its own: for tests that open exports derived from the fixtures
+// (tests/derived_export.h) or the fixtures themselves.
 #include <string>
 
 #include "nsys/agent/analyze.h"
@@ -9,11 +10,15 @@
 
 namespace nsys::testing {
 
-inline Expected<agent::Analysis> AnalyzeFile(const std::string& path) {
+inline core::WorkspaceConfig OfflineConfig() {
   core::WorkspaceConfig config;
   config.open.use_cache = false;
   config.default_skill_dirs = false;
-  core::Workspace ws(config);
+  return config;
+}
+
+inline Expected<agent::Analysis> AnalyzeFile(const std::string& path) {
+  core::Workspace ws(OfflineConfig());
   auto opened = ws.Open(path);
   if (!opened) return opened.error();
   auto a = ws.Analyze(opened->id, {});

@@ -20,6 +20,7 @@ namespace nsys::agent {
 namespace {
 
 using testing::AnalyzeFile;
+using testing::OfflineConfig;
 
 const Finding* FindingOf(const Analysis& a, const std::string& root_cause) {
   const auto it =
@@ -63,10 +64,7 @@ TEST(CudaGraphsAsk, LaunchesAreCountedAndTimedFromEitherCapture) {
   for (const Capture& c : captures) {
     testing::DerivedExport copy("h100_2gpu_1s.sqlite", c.edits);
     ASSERT_TRUE(copy.ok()) << copy.error();
-    core::WorkspaceConfig config;
-    config.open.use_cache = false;
-    config.default_skill_dirs = false;
-    core::Workspace ws(config);
+    core::Workspace ws(OfflineConfig());
     auto opened = ws.Open(copy.path());
     ASSERT_TRUE(opened.ok()) << opened.error().message;
     const int64_t launches = sql.Int("SELECT count(*) FROM (" + chunks + ")" + c.launched);
@@ -85,10 +83,7 @@ TEST(CudaGraphsAsk, LaunchesAreCountedAndTimedFromEitherCapture) {
         << each->answer.summary;
   }
   // The captured export has none: the question is refused with what is missing, not answered with a zero.
-  core::WorkspaceConfig config;
-  config.open.use_cache = false;
-  config.default_skill_dirs = false;
-  core::Workspace ws(config);
+  core::Workspace ws(OfflineConfig());
   auto opened = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
   ASSERT_TRUE(opened.ok());
   auto none = ws.Ask({opened->id, "How many CUDA graph launches were there?", ""}, {});
@@ -103,9 +98,7 @@ TEST(CudaGraphsExplain, AGraphsNameExplainsItsLaunches) {
   NSYS_REQUIRE_FIXTURES();
   testing::FixtureSql sql("h100_2gpu_1s.sqlite");
   const std::string chunks = testing::GraphChunksSql();
-  core::WorkspaceConfig config;
-  config.open.use_cache = false;
-  config.default_skill_dirs = false;
+  const core::WorkspaceConfig config = OfflineConfig();
   {
     testing::DerivedExport copy("h100_2gpu_1s.sqlite", testing::GraphLevelEdits());
     ASSERT_TRUE(copy.ok()) << copy.error();

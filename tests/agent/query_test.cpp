@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../../server/agent/src/query_lexicon.h"
+#include "analyze_file.h"
 #include "fixtures.h"
 #include "nsys/agent/query_answer.h"
 #include "nsys/agent/query_json.h"
@@ -21,6 +22,8 @@
 
 namespace nsys::agent {
 namespace {
+
+using testing::OfflineConfig;  // no cache, no user skills: the fixtures as they are
 
 // A small vocabulary in the shape of a real PyTorch profile's.
 QueryVocabulary Vocabulary() {
@@ -984,14 +987,6 @@ TEST(QueryBounds, AnUntrustedFillerIsHeldToThem) {
   q.form = Form::kNumber;
   q.subject.memory = "swap";
   EXPECT_FALSE(CheckQuery(q).ok());
-}
-
-// A workspace that reads the fixtures as they are: no cache, no user skills.
-core::WorkspaceConfig OfflineConfig() {
-  core::WorkspaceConfig config;
-  config.open.use_cache = false;
-  config.default_skill_dirs = false;
-  return config;
 }
 
 // The executor on a real export: each figure is the cell of the cited row, and agrees with SQL over the export.

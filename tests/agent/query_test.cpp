@@ -811,6 +811,9 @@ TEST(QueryFill, WhichOneOfTheNounBeforeAndTheScenesNameSaidShort) {
   Check("Compare the two GPUs: which one spent more time running kernels?", {gpus});
   Check("runFusionWithInputs shows up as NVTX ranges. How many fusions are there?",
         {Q({Measure::kCount}, Subject{EventKind::kNvtx, "runFusionWithInputs", "", "", true})});
+  // "its" points back at the scene's one name as "their" and "those" do.
+  Check("The nvfuser_pointwise kernel fires once per step. What is its median runtime?",
+        {Q({Measure::kMedian}, Subject{EventKind::kKernels, "nvfuser_pointwise"})});
 }
 
 TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {

@@ -2398,12 +2398,12 @@ bool AsksAgain(const std::vector<Item>& items) {
   return (a == "what" || a == "how") && b == "about";
 }
 
-// "that call", "those transfers", "these kernels", "their total time": the question points back at what the scene
-// named.
+// "that call", "those transfers", "these kernels", "their total time", "its median": the question points back at what
+// the scene named.
 bool PointsBack(const std::vector<Item>& items) {
   return std::any_of(items.begin(), items.end(), [](const Item& it) {
     const std::string w = Lower(it.word);
-    return w == "that" || w == "those" || w == "these" || w == "them" || w == "their";
+    return w == "that" || PointsBackWord(w);
   });
 }
 

@@ -811,6 +811,9 @@ TEST(QueryFill, WhichOneOfTheNounBeforeAndTheScenesNameSaidShort) {
   Check("Compare the two GPUs: which one spent more time running kernels?", {gpus});
   Check("runFusionWithInputs shows up as NVTX ranges. How many fusions are there?",
         {Q({Measure::kCount}, Subject{EventKind::kNvtx, "runFusionWithInputs", "", "", true})});
+  // A unit after "how many" says the measure: a time or a size, not a count.
+  Check("how many milliseconds do the kernels take?", {Q({Measure::kTotal}, Subject{EventKind::kKernels})});
+  Check("how many MB did the HtoD copies move?", {Q({Measure::kBytes}, Subject{EventKind::kMemcpy, "", "HtoD"})});
   // "its" points back at the scene's one name as "their" and "those" do.
   Check("The nvfuser_pointwise kernel fires once per step. What is its median runtime?",
         {Q({Measure::kMedian}, Subject{EventKind::kKernels, "nvfuser_pointwise"})});
@@ -1192,6 +1195,18 @@ TEST(QueryExecute, DescribedWordsMarginsAndClausesNoQueryHolds) {
   ASSERT_TRUE(ratio.ok());
   EXPECT_NE(ratio->answer.summary.find("Difference: 8.944 ms (device 0 over device 1, 2.09×)."), std::string::npos)
       << ratio->answer.summary;
+  // "by how many nanoseconds": the margin of the total time, not a count; the other of two groups shown beside the
+  // one asked for is no tie (33 kernels on each GPU, 17.2 ms against 8.2 ms).
+  auto ns = ws.Ask({mfu->id,
+                    "Compare the two GPUs: which one spends more total time in ncclDevKernel_SendRecv, and by how "
+                    "many nanoseconds?",
+                    ""},
+                   {});
+  ASSERT_TRUE(ns.ok());
+  EXPECT_NE(ns->answer.summary.find("the top 1 by total time"), std::string::npos) << ns->answer.summary;
+  EXPECT_NE(ns->answer.summary.find("Difference: 8.944 ms (device 0 over device 1, 2.09×)."), std::string::npos)
+      << ns->answer.summary;
+  EXPECT_EQ(ns->answer.summary.find("(tied)"), std::string::npos) << ns->answer.summary;
   // A question for a cause that also asks for figures: the diagnosis, then those figures from the executor (sqlite3
   // over the brainstorm export: 918 cudaStreamSynchronize calls).
   auto brainstorm = ws.Open(testing::Fixture("realworld/rtx3090_pytorch_brainstorm_sample.sqlite"));

@@ -553,7 +553,12 @@ std::string FactsOf(const Query& q, const Side& side) {
     out += fmt::format("{}{}: {}", i ? "; " : "", support::MarkdownText(GroupOf(side, side.rows[i])),
                        Figures(q, side, side.rows[i]));
   }
-  if (q.rank != Rank::kNone && side.rows.size() > static_cast<size_t>(std::max(1, q.limit))) out += " (tied)";
+  // More rows than asked are shown for a tie with the last one asked, or for the other of two groups (not a tie).
+  const size_t asked = static_cast<size_t>(std::max(1, q.limit));
+  const std::string_view column = ColumnOf(q.measures.front());
+  if (q.rank != Rank::kNone && side.rows.size() > asked &&
+      CellOr(side.table, side.rows[asked], column, 0) == CellOr(side.table, side.rows[asked - 1], column, 0))
+    out += " (tied)";
   if (side.rows.size() < side.table.rows.size()) out += fmt::format(" ({} groups in all)", side.table.rows.size());
   out += ".";
   // A ranked list of a measure that adds up: the rows shown together ("the top 3 kernels: 93.3% of kernel time").

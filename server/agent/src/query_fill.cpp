@@ -792,6 +792,15 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
     return;
   }
   if (m == Measure::kCount && noun && items[j].Has(Slot::kMeasure)) return;  // "how many bytes"
+  // "how many milliseconds", "how many MB": a unit is no thing that ran; it says the measure is a time or a size.
+  // "by how many nanoseconds" after a comparison is its margin, in that unit.
+  if (m == Measure::kCount && i + 1 < items.size() && items[i + 1].Has(Slot::kUnit)) {
+    const uint8_t unit = items[i + 1].Value(Slot::kUnit);
+    if (unit >= 11) AddMeasure(c, Measure::kBytes);
+    else c.weak_time = true;
+    c.margin = c.margin || (i > 0 && Lower(items[i - 1].word) == "by");
+    return;
+  }
   // "how many threads did it launch": what is counted is a word of no slot that still means something (its last word
   // a meaning word: "threads", "host threads"), not the events after it: unread.
   if (m == Measure::kCount && i + 1 < items.size() && items[i + 1].kind == Item::kLex &&

@@ -456,6 +456,19 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
   Check("From when the first kernel starts on GPU 0, how many kernels start there over the next 100 ms?",
         {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, first_100ms)});
   EXPECT_FALSE(Fill("How many kernels start on GPU 0 in the next 100 ms?").complete());
+  // The first kernel as the origin, said in any of the shapes an origin takes: a word that sets one, pointing words,
+  // the kernel, the words that say it began; a word that only takes ("taking", "using") needs "as time zero" or the
+  // like after it. A GPU said twice is one.
+  for (const char* origin :
+       {"Relative to the first kernel on GPU 0",
+        "Counting from the moment the first kernel hits "
+        "the GPU on GPU 0",
+        "Taking the first kernel launch in the trace as time zero on GPU 0",
+        "Using the first kernel as the origin on GPU 0", "Since the very first kernel began on GPU 0"}) {
+    Check(std::string(origin) + ", how many kernels start on GPU 0 in the next 100 ms?",
+          {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, first_100ms)});
+  }
+  EXPECT_FALSE(Fill("Taking the first kernel, how many kernels start on GPU 0 in the next 100 ms?").complete());
   // Words of English for a total, a duration and a comparison of totals.
   Check("How much memset time did the run add up to?", {Q({Measure::kTotal}, {EventKind::kMemset, "", ""})});
   Check("What is the average length of a cudaMalloc call?",

@@ -707,8 +707,12 @@ void ReadIds(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bo
       c.unread.push_back(std::to_string(number));  // "gpu 1.5" names no GPU: the reading is not complete
       continue;
     }
-    if (items[i].Has(Slot::kDeviceNoun)) (c.versus ? c.versus_devices : c.devices).push_back(*id);
-    if (items[i].Has(Slot::kProcessNoun)) (c.versus ? c.versus_pids : c.pids).push_back(static_cast<uint32_t>(*id));
+    // The same GPU or process said twice in a clause ("kernels on GPU 0 ... the first kernel on GPU 0") is one.
+    const auto add = [](auto& ids, auto id) {
+      if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+    };
+    if (items[i].Has(Slot::kDeviceNoun)) add(c.versus ? c.versus_devices : c.devices, *id);
+    if (items[i].Has(Slot::kProcessNoun)) add(c.versus ? c.versus_pids : c.pids, static_cast<uint32_t>(*id));
     if (items[i].Has(Slot::kStreamNoun)) {
       // "stream 14 vs stream 16": the second stream is the other side; two streams neither compared nor held
       // together by a Query ("streams 14 and 16") leave the reading incomplete rather than keep one of them.
@@ -796,8 +800,10 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
   // "by how many nanoseconds" after a comparison is its margin, in that unit.
   if (m == Measure::kCount && i + 1 < items.size() && items[i + 1].Has(Slot::kUnit)) {
     const uint8_t unit = items[i + 1].Value(Slot::kUnit);
-    if (unit >= 11) AddMeasure(c, Measure::kBytes);
-    else c.weak_time = true;
+    if (unit >= 11)
+      AddMeasure(c, Measure::kBytes);
+    else
+      c.weak_time = true;
     c.margin = c.margin || (i > 0 && Lower(items[i - 1].word) == "by");
     return;
   }
@@ -1645,6 +1651,85 @@ size_t PastBoundary(const std::vector<Item>& s, size_t i, bool (*is_bound)(const
   }
   return 0;
 }
+// "after the first kernel starts", "counting from the moment the first kernel hits the GPU", "relative to the first
+// kernel", "taking the first kernel launch as time zero": the first kernel said as the origin of the question's
+// window, in any of these shapes: a word that sets an origin, words that only point ("the", "moment", "when"),
+// "first", a kernel noun, then words that say it began. A word that only takes ("taking", "using", "with") sets an
+// origin only with the words that make it one after it ("as time zero", "as t0", "as the origin"). The words become
+// one item of the lexicon's "after the first kernel" (Scope::from_first_kernel).
+bool IsPointingWord(const std::string& w) {
+  return w == "the" || w == "its" || w == "their" || w == "moment" || w == "when" || w == "very" || w == "gpu";
+}
+bool IsArrivalWord(const std::string& w) {
+  return IsStartWord(w) || w == "hit" || w == "hits" || w == "ran" || w == "runs" || w == "landed" || w == "lands" ||
+         w == "appeared" || w == "appears" || w == "reached" || w == "reaches";
+}
+// The end of the words after the origin's kernel noun at `k` that say it began: "starts", "hit the GPU", "on" at the
+// end of a part ("from the first kernel on,"). A device said there ("starts on GPU 0") is the question's place.
+size_t PastArrival(const std::vector<Item>& s, size_t k) {
+  size_t end = k;
+  while (end < s.size() && end <= k + 2 && IsArrivalWord(Lower(s[end].word))) ++end;
+  if (end > k && end + 1 < s.size() && Lower(s[end].word) == "the" &&
+      (Lower(s[end + 1].word) == "gpu" || Lower(s[end + 1].word) == "device"))
+    end += 2;
+  if (end < s.size() && Lower(s[end].word) == "on" && (end + 1 == s.size() || s[end + 1].kind == Item::kSeparator))
+    ++end;
+  return end;
+}
+bool IsRecordingWord(const std::string& w) {
+  return w == "in" || w == "of" || w == "this" || w == "the" || w == "file" || w == "trace" || w == "profile" ||
+         w == "capture" || w == "export" || w == "recording" || w == "report";
+}
+// The end of "as time zero", "as t0", "as the origin", "as zero", "as time 0" from position k ("as"), or 0.
+size_t PastOriginWords(const std::vector<Item>& s, size_t k) {
+  if (k >= s.size() || Lower(s[k].word) != "as") return 0;
+  for (size_t j = k + 1; j < s.size() && j <= k + 3; ++j) {
+    const std::string w = Lower(s[j].word);
+    if (w == "zero" || w == "t0" || w == "origin" || (s[j].kind == Item::kNumber && s[j].number == 0)) return j + 1;
+    if (w != "time" && w != "the" && w != "t" && w != "our" && w != "=") return 0;
+  }
+  return 0;
+}
+void ReadOrigin(std::vector<Item>& s) {
+  for (size_t i = 0; i + 1 < s.size(); ++i) {
+    if (s[i].Has(Slot::kFromFirstKernel)) {  // the lexicon's phrase itself: the words that say the kernel began
+      const size_t end = PastArrival(s, i + 1);
+      s[i].word = WordsOf(s, i, end);
+      s.erase(s.begin() + static_cast<std::ptrdiff_t>(i + 1), s.begin() + static_cast<std::ptrdiff_t>(end));
+      continue;
+    }
+    const std::string marker = Lower(s[i].word);
+    const bool takes = marker == "taking" || marker == "take" || marker == "using" || marker == "use" ||
+                       marker == "with" || marker == "treating" || marker == "treat";
+    const bool sets = marker == "after" || marker == "since" || marker == "from" ||
+                      (marker == "to" && i > 0 && Lower(s[i - 1].word) == "relative");
+    if (!takes && !sets) continue;
+    size_t k = i + 1;
+    while (k < s.size() && k <= i + 4 && (IsPointingWord(Lower(s[k].word)) || s[k].Has(Slot::kStop))) ++k;
+    if (k + 1 >= s.size() || Lower(s[k].word) != "first" || !s[k + 1].Has(Slot::kEvents) ||
+        s[k + 1].Value(Slot::kEvents) != static_cast<uint8_t>(EventKind::kKernels))
+      continue;
+    k += 2;
+    size_t end = PastArrival(s, k);
+    if (takes) {
+      size_t j = end;
+      while (j < s.size() && j <= end + 4 && IsRecordingWord(Lower(s[j].word))) ++j;
+      end = PastOriginWords(s, j);
+      if (end == 0) continue;
+    }
+    size_t from = i;
+    // "relative to", "counting from", "measured from": the word before the marker belongs to it.
+    if (from > 0) {
+      const std::string w = Lower(s[from - 1].word);
+      if (w == "relative" || w == "counting" || w == "counted" || w == "measured" || w == "measuring") --from;
+    }
+    Item origin = LexItem("after the first kernel", WordsOf(s, from, end));
+    s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(end));
+    s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), std::move(origin));
+    i = from;
+  }
+}
+
 // "with no kernel running", "the GPU running no kernel at all": a GPU's idle time as the guide defines it (no kernel
 // on it), said in words. "no" becomes the idle measure; the events noun stays. Where the sentence says "idle" itself
 // ("idle, with no kernel, memcpy or memset running"), the words say what idle means and are read as they are.
@@ -2145,8 +2230,10 @@ bool TakePosition(const Clause& c, Query& q) {
 }
 
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
-  // An origin lent with no window to count from it ("Counting from the first kernel, how many calls?").
-  if (c.from_first_kernel && !c.from_s) return std::nullopt;
+  // An origin lent with no window to count from it ("Counting from the first kernel, how many calls?"), unless the
+  // clause before counted a window from it, which this one keeps ("..., and how much time do they add up to?").
+  const bool window_before = previous && previous->scope.from_first_kernel && previous->scope.from_s;
+  if (c.from_first_kernel && !c.from_s && !window_before) return std::nullopt;
   // "in the next 100 ms" with no origin said: the start of the profile is not what "next" counts from.
   if (c.window_after_origin && !c.from_first_kernel) return std::nullopt;
   // "How many cudaMalloc calls, and how long did the slowest call take?": the one extreme event of the kind just
@@ -2539,6 +2626,8 @@ bool TakeScope(Clause& c, const std::vector<Item>& items, std::vector<Query>& qu
     }
   }
   if (OnlyScope(c)) {
+    // "From the first kernel on, on GPU 0, ...": places said one after another are one place.
+    if (lent.clause && !lent.used && lent.at == queries.size()) LendScope(*lent.clause, c, true);
     lent = Lent{c, false, queries.size()};
     return true;
   }
@@ -2611,6 +2700,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       reading.defined.push_back(std::move(d));
       span_defined = true;
     }
+    ReadOrigin(sentence);
     ReadNoWork(sentence);
     NamedInParentheses(sentence);
     if (auto said = DropExplanation(sentence)) reading.unread.push_back(std::move(*said));

@@ -827,6 +827,14 @@ TEST(QueryFill, WhichOneOfTheNounBeforeAndTheScenesNameSaidShort) {
   // A unit after "how many" says the measure: a time or a size, not a count.
   Check("how many milliseconds do the kernels take?", {Q({Measure::kTotal}, Subject{EventKind::kKernels})});
   Check("how many MB did the HtoD copies move?", {Q({Measure::kBytes}, Subject{EventKind::kMemcpy, "", "HtoD"})});
+  // A question that names no events asks of the scene's; a measure of kernel launches that no clause gives events to
+  // is of the kernels (a clause after it still lends its name first).
+  Check("There are NVTX ranges for runFusionWithInputs. How many are there?",
+        {Q({Measure::kCount}, Subject{EventKind::kNvtx, "runFusionWithInputs", "", "", true})});
+  Check("what is the mean launch delay?", {Q({Measure::kLaunchDelay}, Subject{EventKind::kKernels})});
+  // "hold", "contribute", "burn" and "eat" stand for "take".
+  Check("how much time do the nvfuser_pointwise kernels hold?",
+        {Q({Measure::kTotal}, Subject{EventKind::kKernels, "nvfuser_pointwise"})});
   // "its" points back at the scene's one name as "their" and "those" do.
   Check("The nvfuser_pointwise kernel fires once per step. What is its median runtime?",
         {Q({Measure::kMedian}, Subject{EventKind::kKernels, "nvfuser_pointwise"})});

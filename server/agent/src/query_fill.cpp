@@ -427,6 +427,8 @@ std::vector<std::vector<Item>> SplitClauses(std::vector<Item> items) {
 // The slots one clause fills, before defaults and inheritance.
 struct Clause {
   std::vector<Measure> measures;
+  // No later clause named the events ("what is the mean launch delay?"): a measure of kernel launches is of kernels.
+  bool last_chance = false;
   bool weak_total = false, weak_time = false;
   std::optional<EventKind> events, versus_events;
   bool range_noun = false;
@@ -1517,7 +1519,12 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
   }
   if (previous) return true;
   const bool gpu_measure = !c.measures.empty() && IsPerGpuMeasure(c.measures.front());
-  if (c.devices.empty() && c.group != GroupBy::kDevice && !gpu_measure) return false;
+  // "what is the mean launch delay?", "how many registers per thread?": a measure of kernel launches (HTA's launch
+  // statistics are of kernels) with no events said is of the kernels.
+  const bool launch_measure = c.last_chance && !c.measures.empty() &&
+                              (IsLaunchConfiguration(c.measures.front()) ||
+                               c.measures.front() == Measure::kLaunchDelay || c.measures.front() == Measure::kLatency);
+  if (c.devices.empty() && c.group != GroupBy::kDevice && !gpu_measure && !launch_measure) return false;
   q.subject.events = EventKind::kKernels;  // a GPU's time is its kernels' (guides/analysis.md)
   return true;
 }
@@ -2526,7 +2533,10 @@ void LendScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
                            std::find(scene.names.front().second.begin(), scene.names.front().second.end(),
                                      *name_class) != scene.names.front().second.end() &&
                            c.copy_kind.empty() && !c.range_noun;
-  if (c.names.empty() && !scene.names.empty() && (PointsBack(items) || of_its_kind)) LendSubject(scene, c);
+  // "There are start/end ranges for X. How many are there?": a question that names no events at all asks of the
+  // scene's.
+  if (c.names.empty() && !scene.names.empty() && (PointsBack(items) || of_its_kind || !HasSubject(c)))
+    LendSubject(scene, c);
   // "Julia on a V100, just one kernel. How many thread blocks did its grid have?": the scene's events, unnamed.
   if (scene.names.empty() && scene.events && !HasSubject(c) && (PointsBack(items) || c.it || c.points_back))
     LendSubject(scene, c);
@@ -2740,7 +2750,12 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
     }
     context.reset();
   }
-  for (const auto& [w, words] : waiting) {
+  for (auto& [w, words] : waiting) {
+    w.last_chance = true;
+    if (auto q = ToQuery(w, queries.empty() ? before : &queries.back())) {
+      queries.push_back(std::move(*q));
+      continue;
+    }
     reading.unread.push_back(words);
     reading.unbuilt = true;
   }

@@ -93,6 +93,10 @@ constexpr Synonym kSynonyms[] = {
     {"devour", "take"},
     {"soak", "take"},
     {"require", "take"},
+    {"hold", "take"},  // "what percentage of the kernel time do they hold"
+    {"contribute", "take"},
+    {"burn", "take"},
+    {"eat", "take"},
     {"tally", "total"},
     {"totaling", "total"},
     {"totalling", "total"},

@@ -257,7 +257,8 @@ TEST(QuestionSet, AnsweredRightOffline) {
   for (const auto& w : s.wrong) ADD_FAILURE() << w;
   // 2026-11-26, when partial readings began to be declined: 237 right, 61 declined (298 right before, 97 of them
   // through the phrase parser); 238 / 60 since plain words describe the events a clause names; 241 / 57 with the
-  // launch delay, definitions in parentheses and "what about" follow-ups; 247 / 51 on 2026-11-27; 248 / 50 when "its" points back at a scene.
+  // launch delay, definitions in parentheses and "what about" follow-ups; 247 / 51 on 2026-11-27; 248 / 50 when "its"
+  // points back at a scene.
   EXPECT_GE(s.right, 248u);
   EXPECT_LE(s.declined, 50u);
   std::printf("tuning set answered right: %zu/%zu (%.1f%%), declined %zu\n", s.right, s.total,

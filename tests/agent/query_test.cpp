@@ -832,6 +832,12 @@ TEST(QueryFill, WhichOneOfTheNounBeforeAndTheScenesNameSaidShort) {
   Check("There are NVTX ranges for runFusionWithInputs. How many are there?",
         {Q({Measure::kCount}, Subject{EventKind::kNvtx, "runFusionWithInputs", "", "", true})});
   Check("what is the mean launch delay?", {Q({Measure::kLaunchDelay}, Subject{EventKind::kKernels})});
+  // Parentheses that only say again which events a name means are a definition; one that changes the set is read.
+  const Reading again = Fill("how much time do the nvfuser kernels take (anything with 'nvfuser' in the name)?");
+  EXPECT_TRUE(again.complete());
+  EXPECT_EQ(again.defined, (std::vector<std::string>{"anything with nvfuser in the name"}));
+  EXPECT_FALSE(
+      Fill("how much time do the nvfuser kernels take (except the ones with 'nvfuser' in the name)?").complete());
   // "hold", "contribute", "burn" and "eat" stand for "take".
   Check("how much time do the nvfuser_pointwise kernels hold?",
         {Q({Measure::kTotal}, Subject{EventKind::kKernels, "nvfuser_pointwise"})});

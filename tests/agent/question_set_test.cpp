@@ -543,7 +543,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 25, 0);
   ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 24, 1);
   ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 27, 1);
-  ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 29, 0);
+  ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 30, 0);
 }
 
 }  // namespace

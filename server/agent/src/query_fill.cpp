@@ -154,6 +154,7 @@ std::vector<Token> Tokenize(const std::string& question) {
       if (close != std::string::npos && close > i + 1) {
         const std::string inner = question.substr(i + 1, close - i - 1);
         out.push_back({inner, Lower(inner), true});
+        out.back().paren = depth > 0;  // "(anything with 'fft' in the name)": a quoted name inside parentheses
         i = close;
         continue;
       }
@@ -1939,6 +1940,51 @@ std::vector<std::string> DropDefinitions(std::vector<Item>& sentence) {
   return dropped;
 }
 
+// "the FFT kernels (anything with 'fft' in the name)", "the nvjet kernels (names containing nvjet)": parentheses that
+// only say again which events a name said before them means: every name in them is one said before (any case), and
+// every other word one that only says "with this in the name". They are dropped and returned, for the answer to say
+// how they were taken. A word that changes the set ("excluding", "not", "or") keeps them, to be read.
+bool OnlyRestatesAName(const std::string& w) {
+  static constexpr std::string_view kWords[] = {
+      "anything", "everything", "any",      "all",    "with",  "in",   "the",    "its",       "their",  "name",
+      "names",    "containing", "contains", "that",   "which", "has",  "have",   "is",        "are",    "one",
+      "ones",     "whose",      "matching", "match",  "i.e.",  "e.g.", "like",   "named",     "kernel", "kernels",
+      "call",     "calls",      "range",    "ranges", "a",     "an",   "string", "substring", "word"};
+  return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
+}
+std::vector<std::string> DropNamesSaidAgain(std::vector<Item>& sentence) {
+  std::vector<std::string> dropped;
+  for (size_t i = 0; i < sentence.size();) {
+    if (!sentence[i].paren) {
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    bool names = false, restates = true;
+    for (; end < sentence.size() && sentence[end].paren; ++end) {
+      const Item& it = sentence[end];
+      if (it.kind != Item::kName) {
+        restates = restates && (it.kind == Item::kSeparator || OnlyRestatesAName(Lower(it.word)));
+        continue;
+      }
+      names = true;
+      restates =
+          restates &&
+          std::any_of(sentence.begin(), sentence.begin() + static_cast<std::ptrdiff_t>(i), [&](const Item& before) {
+            return before.kind == Item::kName && !before.paren && Lower(before.word) == Lower(it.word);
+          });
+    }
+    if (!names || !restates) {
+      i = end;
+      continue;
+    }
+    dropped.push_back(WordsOf(sentence, i, end));
+    sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(i),
+                   sentence.begin() + static_cast<std::ptrdiff_t>(end));
+  }
+  return dropped;
+}
+
 bool HasSubject(const Clause& c) {
   return c.events || !c.names.empty() || !c.copy_kind.empty() || c.range_noun || !c.api_class.empty() ||
          !c.memory.empty();
@@ -2715,6 +2761,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
     NamedInParentheses(sentence);
     if (auto said = DropExplanation(sentence)) reading.unread.push_back(std::move(*said));
     for (std::string& d : DropDefinitions(sentence)) reading.defined.push_back(std::move(d));
+    for (std::string& d : DropNamesSaidAgain(sentence)) reading.defined.push_back(std::move(d));
     for (std::string& d : DropSpokenDefinitions(sentence)) reading.defined.push_back(std::move(d));
     bool first_clause = true;
     const std::vector<std::vector<Item>> parts = SplitClauses(std::move(sentence));

@@ -838,6 +838,18 @@ TEST(QueryFill, WhichOneOfTheNounBeforeAndTheScenesNameSaidShort) {
   EXPECT_EQ(again.defined, (std::vector<std::string>{"anything with nvfuser in the name"}));
   EXPECT_FALSE(
       Fill("how much time do the nvfuser kernels take (except the ones with 'nvfuser' in the name)?").complete());
+  // Plain words beside names summed describe them, before the names or in parentheses after them; "as a total" is
+  // the total.
+  const Reading summed = Fill(
+      "as a total, how much time do the elementwise kernels vectorized_elementwise_kernel and "
+      "nvfuser_pointwise_f0_c1_r0_g0 take together?");
+  EXPECT_TRUE(summed.complete()) << (summed.unread.empty() ? "" : summed.unread.front());
+  ASSERT_EQ(summed.queries.size(), 1u);
+  EXPECT_EQ(summed.queries[0].subject.name, "vectorized_elementwise_kernel|nvfuser_pointwise_f0_c1_r0_g0");
+  EXPECT_EQ(summed.described, (std::vector<std::string>{"elementwise"}));
+  EXPECT_TRUE(Fill("how much time do pointwise fusions (vectorized_elementwise_kernel plus "
+                   "nvfuser_pointwise_f0_c1_r0_g0) take?")
+                  .complete());
   // "hold", "contribute", "burn" and "eat" stand for "take".
   Check("how much time do the nvfuser_pointwise kernels hold?",
         {Q({Measure::kTotal}, Subject{EventKind::kKernels, "nvfuser_pointwise"})});

@@ -258,9 +258,9 @@ TEST(QuestionSet, AnsweredRightOffline) {
   // 2026-11-26, when partial readings began to be declined: 237 right, 61 declined (298 right before, 97 of them
   // through the phrase parser); 238 / 60 since plain words describe the events a clause names; 241 / 57 with the
   // launch delay, definitions in parentheses and "what about" follow-ups; 247 / 51 on 2026-11-27; 248 / 50 when "its"
-  // points back at a scene.
-  EXPECT_GE(s.right, 248u);
-  EXPECT_LE(s.declined, 50u);
+  // points back at a scene; 249 / 49 with words that describe names summed.
+  EXPECT_GE(s.right, 249u);
+  EXPECT_LE(s.declined, 49u);
   std::printf("tuning set answered right: %zu/%zu (%.1f%%), declined %zu\n", s.right, s.total,
               100.0 * s.right / std::max<size_t>(1, s.total), s.declined);
   if (std::getenv("NSYS_AI_SHOW_DECLINED")) {
@@ -522,8 +522,8 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 34, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 26, 0);
-  ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 36, 0);
-  ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 33, 0);
+  ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 37, 0);
+  ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 29, 0);
@@ -533,14 +533,14 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh23.json", "fresh held-out 23"), "questions_fresh23.json", 28, 0);
   // Its one wrong answer (since 2026-11-27) states every figure asked for the add kernel's launch and the SMs; the
   // batch also expects the kernel's duration, which only the sentence that sets the scene speaks of.
-  ExpectHeld(AskHeldOut("questions_fresh24.json", "fresh held-out 24"), "questions_fresh24.json", 31, 1);
+  ExpectHeld(AskHeldOut("questions_fresh24.json", "fresh held-out 24"), "questions_fresh24.json", 32, 1);
   ExpectHeld(AskHeldOut("questions_fresh25.json", "fresh held-out 25"), "questions_fresh25.json", 32, 1);
   ExpectHeld(AskHeldOut("questions_fresh26.json", "fresh held-out 26"), "questions_fresh26.json", 32, 0);
-  ExpectHeld(AskHeldOut("questions_fresh27.json", "fresh held-out 27"), "questions_fresh27.json", 28, 0);
-  ExpectHeld(AskHeldOut("questions_fresh28.json", "fresh held-out 28"), "questions_fresh28.json", 27, 1);
+  ExpectHeld(AskHeldOut("questions_fresh27.json", "fresh held-out 27"), "questions_fresh27.json", 29, 0);
+  ExpectHeld(AskHeldOut("questions_fresh28.json", "fresh held-out 28"), "questions_fresh28.json", 28, 1);
   ExpectHeld(AskHeldOut("questions_fresh29.json", "fresh held-out 29"), "questions_fresh29.json", 31, 0);
   ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 25, 0);
-  ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 25, 0);
+  ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 26, 0);
   ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 24, 1);
   ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 27, 1);
   ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 30, 0);

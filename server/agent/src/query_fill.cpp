@@ -888,7 +888,7 @@ void ReadName(const std::vector<Item>& items, size_t at, bool inside_next, Claus
 // "the nchwToNhwcKernel layout transposes": a whole name, then a plain word that is only a part of some names, with
 // nothing that joins them: the word describes the named events (as "kernels" would), it is no second subject.
 void DescribingFragment(const std::vector<Item>& items, Clause& c) {
-  if (c.names.size() != 2 || c.versus || c.compare) return;
+  if (c.names.size() < 2 || c.versus || c.compare) return;
   const auto exact = [&](size_t n) {
     return std::find(c.exact.begin(), c.exact.end(), c.names[n].first) != c.exact.end();
   };
@@ -897,18 +897,28 @@ void DescribingFragment(const std::vector<Item>& items, Clause& c) {
     return lexicon::IsDescriptiveWord(w) &&
            std::none_of(w.begin(), w.end(), [](char ch) { return std::isupper(static_cast<unsigned char>(ch)) != 0; });
   };
-  for (size_t k = c.names_at[0] + 1; k < c.names_at[1]; ++k) {
-    const std::string w = Lower(items[k].word);
-    if (items[k].kind == Item::kSeparator || items[k].Has(Slot::kSplit) || items[k].Has(Slot::kVersus) || w == "and" ||
-        w == "or")
-      return;
-  }
-  for (size_t weak = 0; weak < 2; ++weak) {
-    if (!exact(1 - weak) || exact(weak) || !plain(weak)) continue;
-    c.described.push_back(items[c.names_at[weak]].word);
-    c.names.erase(c.names.begin() + static_cast<std::ptrdiff_t>(weak));
-    c.names_at.erase(c.names_at.begin() + static_cast<std::ptrdiff_t>(weak));
-    return;
+  // Two names side by side with nothing that joins them ("the layout transposes nchwToNhwcKernel and ...").
+  const auto adjacent = [&](size_t n) {
+    for (size_t k = c.names_at[n] + 1; k < c.names_at[n + 1]; ++k) {
+      const std::string w = Lower(items[k].word);
+      if (items[k].kind == Item::kSeparator || items[k].Has(Slot::kSplit) || items[k].Has(Slot::kVersus) ||
+          w == "and" || w == "or" || w == "+" || w == "plus")
+        return false;
+    }
+    return true;
+  };
+  for (size_t n = 0; n + 1 < c.names.size();) {
+    bool dropped = false;
+    for (size_t weak = n; weak < n + 2 && adjacent(n); ++weak) {
+      const size_t strong = weak == n ? n + 1 : n;
+      if (!exact(strong) || exact(weak) || !plain(weak)) continue;
+      c.described.push_back(items[c.names_at[weak]].word);
+      c.names.erase(c.names.begin() + static_cast<std::ptrdiff_t>(weak));
+      c.names_at.erase(c.names_at.begin() + static_cast<std::ptrdiff_t>(weak));
+      dropped = true;
+      break;
+    }
+    if (!dropped) ++n;
   }
 }
 
@@ -1386,7 +1396,8 @@ Clause ReadClause(const std::vector<Item>& items) {
   // A plain word describes the events only where the clause names them, once ("the nvjet GEMM kernels"), and sets no
   // two sides against each other; elsewhere it may be the name of what is asked ("the solver kernel") or relate two
   // names ("the llama sim call cudaDeviceSynchronize"): unread.
-  const bool named = c.names.size() + (c.inside.empty() ? 0 : 1) == 1;
+  // Names summed ("X plus Y") are one subject.
+  const bool named = (c.sum_names ? 1 : c.names.size()) + (c.inside.empty() ? 0 : 1) == 1;
   if (!named || c.versus || c.compare || !c.versus_names.empty()) {
     c.unread.insert(c.unread.end(), c.described.begin(), c.described.end());
     c.described.clear();

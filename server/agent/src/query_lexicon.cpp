@@ -737,6 +737,8 @@ constexpr Entry kEntries[] = {
     {"effective rate", Slot::kMeasure, M(Measure::kBandwidth)},
     {"effective rates", Slot::kMeasure, M(Measure::kBandwidth)},
     {"copy rate", Slot::kMeasure, M(Measure::kBandwidth)},
+    {"as a total", Slot::kWeakTotal, 0},  // "as a total and as a percent of kernel time"
+    {"as a sum", Slot::kWeakTotal, 0},
     {"as a percentage", Slot::kMeasure, M(Measure::kShare)},
     {"as a percent", Slot::kMeasure, M(Measure::kShare)},
     {"in percent", Slot::kMeasure, M(Measure::kShare)},

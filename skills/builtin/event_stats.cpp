@@ -22,6 +22,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <variant>
@@ -291,6 +292,16 @@ struct Selection {
     return (longer_than < 0 || duration > longer_than) && (shorter_than < 0 || duration < shorter_than) &&
            (larger_than < 0 || bytes > larger_than) && (smaller_than < 0 || bytes < smaller_than);
   }
+  // Kernels: only launches whose grid has fewer blocks than their GPU has SMs (guides/analysis.md: a grid of fewer
+  // blocks than SMs leaves SMs empty). A GPU whose SM count the export does not give keeps none.
+  bool grid_below_sms = false;
+  std::unordered_map<int32_t, int64_t> sms;  // device id -> its SM count, when grid_below_sms
+  bool KeepsGrid(const engine::KernelConfig& c, int32_t device) const {
+    if (!grid_below_sms) return true;
+    const auto it = sms.find(device);
+    const int64_t blocks = static_cast<int64_t>(std::max(1, c.grid_x)) * std::max(1, c.grid_y) * std::max(1, c.grid_z);
+    return it != sms.end() && it->second > 0 && blocks < it->second;
+  }
 };
 
 // A unified-memory migration ("Unified HtoD") is a copy of its own kind: "HtoD" alone does not select it, "Unified"
@@ -334,6 +345,9 @@ bool CollectGpuOps(const engine::Profile& p, const Table& t, const engine::Filte
     if (inside.active() && !inside.CallInside(t.launch[i])) continue;
     out.AddMatched();
     if (!sel.Keeps(t.end[i] - t.start[i], bytes_of(i))) continue;
+    if constexpr (std::is_same_v<Table, engine::KernelTable>) {
+      if (!sel.KeepsGrid(t.Config(i), t.device[i])) continue;
+    }
     out.Add(Event{t.start[i], t.end[i], bytes_of(i), t.device[i], t.stream[i], t.pid[i], name_of(i),
                   RangeKeyOfCall(p, t.launch[i], sel.ranges), sel.latency ? LatencyOf(p, t.launch[i], t.start[i]) : -1,
                   sel.latency ? DelayOf(p, t.launch[i], t.start[i]) : -1});
@@ -678,7 +692,8 @@ class EventStats final : public Skill {
   // The launch latency needs the calls that launched the work, whatever else is asked.
   engine::Need needs_for(const Args& args) const override {
     using engine::Need;
-    return NeedsForKind(args) | (FlagIn(args, "latency") ? Need::kAttribution | Need::kRuntime : Need{});
+    return NeedsForKind(args) | (FlagIn(args, "latency") ? Need::kAttribution | Need::kRuntime : Need{}) |
+           (FlagIn(args, "grid_below_sms") ? Need::kKernelConfig : Need{});  // the launches' grids
   }
   engine::Need NeedsForKind(const Args& args) const {
     using engine::Need;
@@ -800,6 +815,10 @@ class EventStats final : public Skill {
          false,
          {},
          -1.0},
+        {"grid_below_sms", ValueType::kBool,
+         "Kernels: only launches whose grid has fewer blocks than their GPU has SMs (TARGET_INFO_GPU; a GPU the export "
+         "gives no SM count for keeps none)",
+         Value(false)},
         {"detail", ValueType::kBool,
          "Percentiles (p90, p95, p99) and busy, idle and utilization too; false leaves them null and saves a sort of "
          "every duration and interval (about a second on 3 million kernels)",
@@ -838,6 +857,13 @@ class EventStats final : public Skill {
     sel.shorter_than = ArgInt(ctx, "shorter_than_ns");
     sel.larger_than = ArgInt(ctx, "larger_than_bytes");
     sel.smaller_than = ArgInt(ctx, "smaller_than_bytes");
+    sel.grid_below_sms = ArgBool(ctx, "grid_below_sms");
+    if (sel.grid_below_sms) {
+      if (events != Events::kKernels)
+        return MakeError(ErrorKind::kInvalidArgument,
+                         "grid_below_sms bounds kernel launches: use it with events=kernels");
+      for (const auto& d : ctx.profile.info().devices) sel.sms[d.id] = d.sm_count;
+    }
     sel.memory = MemoryKindOf(ArgString(ctx, "memory"));
     sel.gpu = events == Events::kGpu;
     sel.latency = ArgBool(ctx, "latency") && ctx.profile.info().caps.runtime;

@@ -374,7 +374,11 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
   fewer.form = Form::kYesNo;
   fewer.yes_if_less = true;
   Check("Does nvfuser_pointwise launch fewer blocks than the GPU has SMs?", {fewer});
-  EXPECT_FALSE(Fill("How many launches used fewer blocks than the GPU has SMs?").complete());
+  // The same comparison asked of each launch is a bound on the launches: their grid below their GPU's SMs.
+  Query below = Q({Measure::kCount}, {EventKind::kKernels});
+  below.scope.grid_below_sms = true;
+  Check("How many launches used fewer blocks than the GPU has SMs?", {below});
+  EXPECT_FALSE(Fill("How many launches used more blocks than the GPU has SMs?").complete());
   Query listed = Q({Measure::kAverage, Measure::kMedian}, {EventKind::kKernels, "nvfuser_pointwise"});
   listed.versus_measure = Measure::kMedian;
   Check("nvfuser_pointwise: mean vs median duration?", {listed});
@@ -1204,6 +1208,24 @@ TEST(QueryExecute, APartOfANameThatMatchesOneNameSaysWhich) {
   auto many = ws.Ask({h100->id, "How many gemm kernels are there?", ""}, {});
   ASSERT_TRUE(many.ok());
   EXPECT_EQ(many->answer.summary.find("matches one name only"), std::string::npos) << many->answer.summary;
+}
+
+// "fewer blocks than the GPU has SMs" of each launch: event_stats' bound, and the SMs it was held against from
+// launch_sizes' rows (sqlite3 over the H200 export: 7 of 18 kernels have a grid below its 132 SMs).
+TEST(QueryExecute, LaunchesBelowTheSmsSayTheSms) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto h200 = ws.Open(testing::Fixture("h200_nvfuser_nvtx.sqlite"));
+  ASSERT_TRUE(h200.ok());
+  auto below = ws.Ask({h200->id, "How many kernel launches used fewer thread blocks than the GPU has SMs?", ""}, {});
+  ASSERT_TRUE(below.ok());
+  const std::string& text = below->answer.summary;
+  EXPECT_EQ(text.rfind("Read as: count of kernels, all GPUs, each with fewer blocks than its GPU has SMs.", 0), 0u)
+      << text;
+  EXPECT_NE(text.find("7 of 18 kernels"), std::string::npos) << text;
+  EXPECT_NE(text.find("GPU 0 has 132 SMs (NVIDIA H200)."), std::string::npos) << text;
+  ASSERT_EQ(below->answer.evidence.size(), 2u);
+  EXPECT_EQ(below->answer.evidence[1].call.skill, "launch_sizes");
 }
 
 TEST(QueryExecute, DescribedWordsMarginsAndClausesNoQueryHolds) {

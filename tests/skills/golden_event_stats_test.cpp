@@ -299,6 +299,25 @@ TEST(GoldenEventStats, ANamePatternSelectsAFamily) {
 
 // The launch latency: from the start of the call that launched a kernel (same process and correlationId) to the
 // kernel's start, a negative one (clocks a little apart) counted as 0; kernels without a launch call have none.
+// Launches whose grid has fewer blocks than their GPU has SMs: SQL's join of each kernel with its GPU's row of
+// TARGET_INFO_GPU (the H200's 132 SMs); a bound on kernel launches asked of other events is refused.
+TEST(GoldenEventStats, GridBelowTheSmsSelectsWhatSqlSelects) {
+  NSYS_REQUIRE_FIXTURES();
+  const char* h200 = "h200_nvfuser_nvtx.sqlite";
+  NSYS_RUN_SKILL(below, h200, "event_stats", {{"grid_below_sms", Value(true)}});
+  FixtureSql sql(h200);
+  ASSERT_EQ(below.rows.size(), 1u);
+  ExpectRow(below, 0,
+            StatsOf(sql.Intervals("SELECT k.start, k.end FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN TARGET_INFO_GPU g ON "
+                                  "g.id = k.deviceId WHERE k.gridX * k.gridY * k.gridZ < g.smCount")));
+  EXPECT_EQ(IntCell(below, 0, "count"), 7);
+  EXPECT_EQ(IntCell(below, 0, "matched_count"), sql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+  auto api = ::nsys::testing::RunSkill(h200, "event_stats",
+                                       {{"events", Value(std::string("api"))}, {"grid_below_sms", Value(true)}});
+  ASSERT_FALSE(api.ok());
+  EXPECT_EQ(api.error().message, "grid_below_sms bounds kernel launches: use it with events=kernels");
+}
+
 TEST(GoldenEventStats, LaunchLatencyFromTheLaunchCall) {
   NSYS_REQUIRE_FIXTURES();
   NSYS_RUN_SKILL(t, kH100, "event_stats", {{"latency", Value(true)}});

@@ -117,6 +117,7 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.measures = {agent::Measure::kGrid, agent::Measure::kSmCount};
   q.subject = agent::Subject{agent::EventKind::kMemcpy, "x", "HtoD", "", true, "pinned"};
   q.scope = agent::Scope{{0}, {7}, 3, "fwd", 0.0, 0.5, 1, 2, 3, 4, true};
+  q.scope.grid_below_sms = true;
   q.versus_subject = q.subject;
   q.versus_scope = q.scope;
   q.group_by = agent::GroupBy::kName;
@@ -138,11 +139,18 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   EXPECT_EQ(names(full["scope"]), names(schema["properties"]["scope"]["properties"]));
   q.versus_subject.reset();  // a versus measure is not with a versus side (CheckQuery)
   q.versus_scope.reset();
+  q.scope.grid_below_sms = false;  // a bound on kernel launches, and these are copies (CheckQuery)
   auto back = ToQueries({Spec(agent::QueryToJson(q))});
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->front().versus_measure, agent::Measure::kSmCount);
   EXPECT_EQ(back->front().offset, 1);
   EXPECT_TRUE(back->front().scope.from_first_kernel);
+  agent::Query launches;
+  launches.measures = {agent::Measure::kCount};
+  launches.scope.grid_below_sms = true;
+  auto below = ToQueries({Spec(agent::QueryToJson(launches))});
+  ASSERT_TRUE(below.ok()) << below.error().message;
+  EXPECT_TRUE(below->front().scope.grid_below_sms);
 }
 
 }  // namespace

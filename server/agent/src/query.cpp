@@ -178,6 +178,7 @@ std::string ScopeWords(const Scope& s, bool on_gpu) {
   if (s.shorter_than_ns >= 0) parts.push_back(fmt::format("each shorter than {} ns", s.shorter_than_ns));
   if (s.larger_than_bytes >= 0) parts.push_back(fmt::format("each larger than {} bytes", s.larger_than_bytes));
   if (s.smaller_than_bytes >= 0) parts.push_back(fmt::format("each smaller than {} bytes", s.smaller_than_bytes));
+  if (s.grid_below_sms) parts.push_back("each with fewer blocks than its GPU has SMs");
   if (s.from_s || s.to_s) {
     const std::string origin = s.from_first_kernel ? "the first kernel's start" : "the profile start";
     parts.push_back(s.to_s ? fmt::format("between {:.3f} s and {:.3f} s from {}", s.from_s.value_or(0), *s.to_s, origin)
@@ -297,6 +298,8 @@ Status CheckQuery(const Query& q) {
   for (const Scope* s : {&q.scope, q.versus_scope ? &*q.versus_scope : nullptr}) {
     if (s && s->from_first_kernel && !s->from_s && !s->to_s)
       return bad("fromFirstKernel says where a window counts from: give fromSeconds or toSeconds.");
+    if (s && s->grid_below_sms && q.subject.events != EventKind::kKernels)
+      return bad("gridBelowSms bounds kernel launches: the subject's events are kernels.");
   }
   if (q.versus_measure) {
     const Measure v = *q.versus_measure;

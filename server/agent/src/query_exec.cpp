@@ -206,6 +206,7 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   for (const auto& [arg, bound] : bounds) {
     if (bound >= 0) args[arg] = Value(bound);
   }
+  if (scope.grid_below_sms) args["grid_below_sms"] = Value(true);
   if (std::find(q.measures.begin(), q.measures.end(), Measure::kGpuShare) != q.measures.end())
     args["gpu_share"] = Value(true);
   if (std::any_of(q.measures.begin(), q.measures.end(),
@@ -376,8 +377,8 @@ std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m,
       if (noun == "cop") noun = "copy";
       // With a bound on each event, the count of those the bound leaves out too: "18 of 3,442 kernels".
       const Scope& s = q.scope;
-      const bool bounded =
-          s.longer_than_ns >= 0 || s.shorter_than_ns >= 0 || s.larger_than_bytes >= 0 || s.smaller_than_bytes >= 0;
+      const bool bounded = s.longer_than_ns >= 0 || s.shorter_than_ns >= 0 || s.larger_than_bytes >= 0 ||
+                           s.smaller_than_bytes >= 0 || s.grid_below_sms;
       const auto matched = ColumnIndex(side.table, "matched_count");
       if (bounded && matched && q.group_by == GroupBy::kNone)
         return fmt::format("{} of {} {}", value, FormatMeasure(m, side.table.rows[row][*matched]),
@@ -781,6 +782,34 @@ void AddExtreme(const Query& q, const SkillRunner& run, const CancelToken& cance
   turn.answer.evidence.push_back(EvidenceOf(all, *side, DescribeQuery(all)));
 }
 
+// "fewer blocks than the GPU has SMs": the SM count the launches were held against, per GPU, from launch_sizes' rows
+// of the same scope ("Their GPU has 132 SMs (NVIDIA H200)").
+void AddTheSms(const Query& q, const SkillRunner& run, const CancelToken& cancel, AskTurn& turn, std::string& text) {
+  if (!q.scope.grid_below_sms) return;
+  Scope scope = q.scope;
+  scope.grid_below_sms = false;
+  SkillCall call{"launch_sizes", {{"limit", Value(int64_t{0})}}, FilterOf(scope)};
+  auto t = run(call.skill, call.args, call.filter, cancel);
+  if (!t || t->declined) return;
+  const auto d = ColumnIndex(*t, "device_id"), n = ColumnIndex(*t, "device_name"), m = ColumnIndex(*t, "sm_count");
+  if (!d || !n || !m) return;
+  Evidence e{call, "The SMs of each GPU the launches ran on", {"device_id", "device_name", "sm_count"}, {}};
+  std::vector<std::string> said;
+  for (const auto& row : t->rows) {
+    if (std::any_of(e.rows.begin(), e.rows.end(), [&](const auto& r) { return r[0] == row[*d]; })) continue;
+    e.rows.push_back({row[*d], row[*n], row[*m]});
+    const auto* name = std::get_if<std::string>(&row[*n]);
+    said.push_back(fmt::format("GPU {} has {} SMs{}", FormatCount(NumberOf(row[*d]).value_or(0)),
+                               FormatCount(NumberOf(row[*m]).value_or(0)),
+                               name && !name->empty() ? " (" + support::MarkdownText(*name) + ")" : ""));
+  }
+  if (said.empty()) return;
+  std::string line;
+  for (const std::string& one : said) line += (line.empty() ? " " : "; ") + one;
+  text += line + ".";
+  turn.answer.evidence.push_back(std::move(e));
+}
+
 // How many processes the GPUs' work came from, beside how many GPUs did it.
 void AddProcesses(const Query& q, const SkillRunner& run, const CancelToken& cancel, AskTurn& turn, std::string& text) {
   Query by_pid = q;
@@ -848,6 +877,7 @@ void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunne
     AddExtreme(q, run, cancel, turn, text);
     if (a->origin) turn.answer.evidence.push_back(*a->origin);
     if (!a->rows.empty()) turn.answer.evidence.push_back(EvidenceOf(q, *a, DescribeQuery(q)));
+    AddTheSms(q, run, cancel, turn, text);
     if (q.group_by == GroupBy::kDevice && Asked(q, Measure::kGroups)) AddProcesses(q, run, cancel, turn, text);
     const bool grouped = q.group_by != GroupBy::kNone && q.rank == Rank::kNone && a->call.skill == "event_stats" &&
                          !Asked(q, Measure::kGroups);

@@ -2218,8 +2218,18 @@ void EventsSaidBefore(Clause& c, const Query* previous) {
 // One measure against another of the same events, from the clause's versus measure: false when the clause compares
 // with a measure in a way no Query holds.
 bool FillVersusMeasure(const Clause& c, Query& q) {
-  // "How many launches used fewer blocks than the GPU has SMs?": a bound of each event against a measure is not held.
+  // "How many launches used fewer blocks than the GPU has SMs?": a bound on each launch, its grid against its GPU's
+  // SMs (Scope::grid_below_sms), when the question asks something else of the launches. Any other bound of each
+  // event against a measure is not held.
   const bool partner_first = !q.measures.empty() && c.versus_partner == q.measures.front();
+  const bool grid_below_sms = c.versus_measure == Measure::kSmCount && c.versus_partner == Measure::kGrid && c.less;
+  if (c.versus_measure && c.than && !q.versus_subject && !q.versus_scope && !partner_first && grid_below_sms &&
+      q.subject.events == EventKind::kKernels) {
+    std::erase_if(q.measures, [](Measure m) { return m == Measure::kGrid || m == Measure::kSmCount; });
+    if (q.measures.empty()) q.measures.push_back(Measure::kCount);
+    q.scope.grid_below_sms = true;
+    return true;
+  }
   if (c.versus_measure && c.than && !q.versus_subject && !q.versus_scope && !partner_first) return false;
   // "Does it launch fewer blocks than the GPU has SMs?": a measure against the one said before it, the Query's first.
   if (c.versus_measure && !q.versus_subject && !q.versus_scope && !q.measures.empty() &&

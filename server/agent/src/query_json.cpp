@@ -134,7 +134,7 @@ Status ReadIds(const json& j, const std::string& path, std::vector<int64_t>& out
 Expected<Scope> ReadScope(const json& j, const std::string& path) {
   if (Status ok = CheckObject(j, path,
                               {"devices", "pids", "stream", "inside", "fromSeconds", "toSeconds", "fromFirstKernel",
-                               "longerThanNs", "shorterThanNs", "largerThanBytes", "smallerThanBytes"});
+                               "gridBelowSms", "longerThanNs", "shorterThanNs", "largerThanBytes", "smallerThanBytes"});
       !ok)
     return ok.error();
   Scope out;
@@ -169,6 +169,10 @@ Expected<Scope> ReadScope(const json& j, const std::string& path) {
   if (j.contains("fromFirstKernel")) {
     if (!j.at("fromFirstKernel").is_boolean()) return Bad(path + ".fromFirstKernel", "not true or false");
     out.from_first_kernel = j.at("fromFirstKernel").get<bool>();
+  }
+  if (j.contains("gridBelowSms")) {
+    if (!j.at("gridBelowSms").is_boolean()) return Bad(path + ".gridBelowSms", "not true or false");
+    out.grid_below_sms = j.at("gridBelowSms").get<bool>();
   }
   const std::pair<const char*, int64_t*> bounds[] = {{"longerThanNs", &out.longer_than_ns},
                                                      {"shorterThanNs", &out.shorter_than_ns},
@@ -249,6 +253,7 @@ json ScopeToJson(const Scope& s) {
   if (s.from_s) out["fromSeconds"] = *s.from_s;
   if (s.to_s) out["toSeconds"] = *s.to_s;
   if (s.from_first_kernel) out["fromFirstKernel"] = true;
+  if (s.grid_below_sms) out["gridBelowSms"] = true;
   if (s.longer_than_ns >= 0) out["longerThanNs"] = s.longer_than_ns;
   if (s.shorter_than_ns >= 0) out["shorterThanNs"] = s.shorter_than_ns;
   if (s.larger_than_bytes >= 0) out["largerThanBytes"] = s.larger_than_bytes;
@@ -297,6 +302,9 @@ json ScopeSchema() {
              {{"type", "boolean"},
               {"description",
                "The window's seconds count from the start of the first kernel in this scope, not the profile's"}}},
+            {"gridBelowSms",
+             {{"type", "boolean"},
+              {"description", "Kernels only: launches whose grid has fewer blocks than their GPU has SMs"}}},
             {"longerThanNs", {{"type", "integer"}, {"minimum", 0}, {"description", "Only events longer than this"}}},
             {"shorterThanNs", {{"type", "integer"}, {"minimum", 0}, {"description", "Only events shorter than this"}}},
             {"largerThanBytes", {{"type", "integer"}, {"minimum", 0}, {"description", "Only copies larger than this"}}},

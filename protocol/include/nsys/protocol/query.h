@@ -40,6 +40,7 @@ struct QueryScope {
   // Bounds on each event, exclusive.
   std::optional<int64_t> longer_than_ns, shorter_than_ns, larger_than_bytes, smaller_than_bytes;
   std::optional<bool> from_first_kernel;  // the window counts from the first kernel's start in this scope
+  std::optional<bool> grid_below_sms;     // kernels: launches whose grid has fewer blocks than their GPU has SMs
   static constexpr auto WireFields() {
     using S = QueryScope;
     return std::tuple{Field("devices", &S::devices),
@@ -52,7 +53,8 @@ struct QueryScope {
                       Field("shorterThanNs", &S::shorter_than_ns),
                       Field("largerThanBytes", &S::larger_than_bytes),
                       Field("smallerThanBytes", &S::smaller_than_bytes),
-                      Field("fromFirstKernel", &S::from_first_kernel)};
+                      Field("fromFirstKernel", &S::from_first_kernel),
+                      Field("gridBelowSms", &S::grid_below_sms)};
   }
   bool operator==(const QueryScope&) const = default;
 };

@@ -109,6 +109,9 @@ struct Scope {
   // The window counts from the start of the first kernel in this scope (its devices and processes), not from the
   // profile start: "in the first 100 ms after the first kernel starts".
   bool from_first_kernel = false;
+  // Kernels: only launches whose grid has fewer blocks than their GPU has SMs ("how many launches used fewer blocks
+  // than the GPU has SMs").
+  bool grid_below_sms = false;
   bool operator==(const Scope&) const = default;
 };
 

@@ -2303,6 +2303,30 @@ bool TakePosition(const Clause& c, Query& q) {
   return true;
 }
 
+// An NVTX range named with other events is where they are, or, with nothing else named, what is asked about.
+void RangeAsPlaceOrSubject(Clause& c, const Query* previous) {
+  // "do the ensure_layer_* ranges put any work on the GPU": GPU work and one range's name: the work inside the range.
+  const bool gpu_events = c.events == EventKind::kKernels || c.events == EventKind::kMemcpy ||
+                          c.events == EventKind::kMemset || c.events == EventKind::kGpu;
+  if (gpu_events && c.range_noun && c.inside.empty() && c.names.size() == 1 &&
+      c.names.front().second == std::vector<NameClass>{NameClass::kNvtx}) {
+    c.inside = c.names.front().first;
+    c.names.clear();
+    c.range_noun = false;
+  }
+  // "... and how much wall time do they add up to": wall time is the enclosing ranges' own, not the work inside them.
+  if (c.wall && !HasSubject(c) && previous && !previous->scope.inside.empty()) {
+    c.names.emplace_back(previous->scope.inside, std::vector<NameClass>{NameClass::kNvtx});
+    c.range_noun = true;
+  }
+  // "time inside the forward range" with nothing else named: the range itself is the subject.
+  if (!c.inside.empty() && !c.events && c.names.empty()) {
+    c.names.emplace_back(c.inside, std::vector<NameClass>{NameClass::kNvtx});
+    c.inside.clear();
+    c.range_noun = true;
+  }
+}
+
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // An origin lent with no window to count from it ("Counting from the first kernel, how many calls?"), unless the
   // clause before counted a window from it, which this one keeps ("..., and how much time do they add up to?").
@@ -2333,26 +2357,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
     q.form = Form::kNumber;
     q.yes_if_less = false;
   }
-  // "do the ensure_layer_* ranges put any work on the GPU": GPU work and one range's name: the work inside the range.
-  const bool gpu_events = c.events == EventKind::kKernels || c.events == EventKind::kMemcpy ||
-                          c.events == EventKind::kMemset || c.events == EventKind::kGpu;
-  if (gpu_events && c.range_noun && c.inside.empty() && c.names.size() == 1 &&
-      c.names.front().second == std::vector<NameClass>{NameClass::kNvtx}) {
-    c.inside = c.names.front().first;
-    c.names.clear();
-    c.range_noun = false;
-  }
-  // "... and how much wall time do they add up to": wall time is the enclosing ranges' own, not the work inside them.
-  if (c.wall && !HasSubject(c) && previous && !previous->scope.inside.empty()) {
-    c.names.emplace_back(previous->scope.inside, std::vector<NameClass>{NameClass::kNvtx});
-    c.range_noun = true;
-  }
-  // "time inside the forward range" with nothing else named: the range itself is the subject.
-  if (!c.inside.empty() && !c.events && c.names.empty()) {
-    c.names.emplace_back(c.inside, std::vector<NameClass>{NameClass::kNvtx});
-    c.inside.clear();
-    c.range_noun = true;
-  }
+  RangeAsPlaceOrSubject(c, previous);
   EventsSaidBefore(c, previous);
   const bool own_subject = c.events || !c.names.empty() || c.range_noun || !c.copy_kind.empty() || !c.memory.empty();
   // "the biggest copy ... how long did it run?": "it" is one event, whose own figures a Query does not hold.
@@ -2744,6 +2749,23 @@ void AskLentAgain(const Lent& lent, const Query* before, std::vector<Query>& que
   if (!lent.used || queries.empty()) reading.unread.push_back("(a place with no question)");
 }
 
+// The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
+// kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
+void ReadPhrasesOfASentence(std::vector<Item>& sentence, bool& span_defined, Reading& reading) {
+  if (span_defined) WindowIsTheSpan(sentence);  // a span defined in a sentence before
+  for (std::string& d : ReadSpanPhrase(sentence)) {
+    reading.defined.push_back(std::move(d));
+    span_defined = true;
+  }
+  ReadOrigin(sentence);
+  ReadNoWork(sentence);
+  NamedInParentheses(sentence);
+  if (auto said = DropExplanation(sentence)) reading.unread.push_back(std::move(*said));
+  for (std::string& d : DropDefinitions(sentence)) reading.defined.push_back(std::move(d));
+  for (std::string& d : DropNamesSaidAgain(sentence)) reading.defined.push_back(std::move(d));
+  for (std::string& d : DropSpokenDefinitions(sentence)) reading.defined.push_back(std::move(d));
+}
+
 }  // namespace query_fill
 
 Reading FillQueries(const std::string& question, const QueryVocabulary& vocabulary,
@@ -2772,18 +2794,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       context = ReadClause(words);  // its words are read as the scene; what they do not say is no question
       continue;
     }
-    if (span_defined) WindowIsTheSpan(sentence);  // a span defined in a sentence before
-    for (std::string& d : ReadSpanPhrase(sentence)) {
-      reading.defined.push_back(std::move(d));
-      span_defined = true;
-    }
-    ReadOrigin(sentence);
-    ReadNoWork(sentence);
-    NamedInParentheses(sentence);
-    if (auto said = DropExplanation(sentence)) reading.unread.push_back(std::move(*said));
-    for (std::string& d : DropDefinitions(sentence)) reading.defined.push_back(std::move(d));
-    for (std::string& d : DropNamesSaidAgain(sentence)) reading.defined.push_back(std::move(d));
-    for (std::string& d : DropSpokenDefinitions(sentence)) reading.defined.push_back(std::move(d));
+    ReadPhrasesOfASentence(sentence, span_defined, reading);
     bool first_clause = true;
     const std::vector<std::vector<Item>> parts = SplitClauses(std::move(sentence));
     std::vector<Clause> clauses = ReadClauses(parts);

@@ -16,6 +16,7 @@
 
 #include "nsys/protocol/mcp.h"
 #include "nsys/protocol/methods.h"
+#include "nsys/protocol/wire_fields.h"
 
 namespace nsys::protocol {
 
@@ -28,6 +29,7 @@ inline constexpr std::string_view kExportJobTrace = "nsys/exportJobTrace";
 inline constexpr std::string_view kAnalyzeJob = "nsys/analyzeJob";
 }  // namespace method
 
+// Hand-written reader and writer: give paths or directory, one of the two.
 struct OpenJobParams {  // nsys/openJob
   std::optional<std::vector<std::string>> paths;
   std::optional<std::string> directory;
@@ -40,28 +42,46 @@ struct OpenJobParams {  // nsys/openJob
 struct JobRankInfo {
   std::string rank;  // the file name without its extension
   std::string path;
-  int64_t file_size = 0;  // "fileSize"
+  int64_t file_size = 0;
+  static constexpr auto WireFields() {
+    using S = JobRankInfo;
+    return std::tuple{Field("rank", &S::rank), Field("path", &S::path), Field("fileSize", &S::file_size)};
+  }
   bool operator==(const JobRankInfo&) const = default;
 };
 
 struct OpenJobResult {
-  std::string job_id;  // "jobId"
+  std::string job_id;
   std::vector<JobRankInfo> ranks;
-  int64_t memory_budget_bytes = 0;  // "memoryBudgetBytes"
+  int64_t memory_budget_bytes = 0;
   int64_t threads = 0;
+  static constexpr auto WireFields() {
+    using S = OpenJobResult;
+    return std::tuple{Field("jobId", &S::job_id), Field("ranks", &S::ranks),
+                      Field("memoryBudgetBytes", &S::memory_budget_bytes), Field("threads", &S::threads)};
+  }
   bool operator==(const OpenJobResult&) const = default;
 };
 
-struct JobIdParams {   // nsys/closeJob (result null), nsys/jobReport
-  std::string job_id;  // "jobId"
+struct JobIdParams {  // nsys/closeJob (result null), nsys/jobReport
+  std::string job_id;
+  static constexpr auto WireFields() {
+    using S = JobIdParams;
+    return std::tuple{Field("jobId", &S::job_id)};
+  }
   bool operator==(const JobIdParams&) const = default;
 };
 
 struct RunSkillOnJobParams {  // nsys/runSkillOnJob: nsys/runSkill's params with jobId for profileId
-  std::string job_id;         // "jobId"
+  std::string job_id;
   std::string skill;
   std::map<std::string, Scalar> args;
   std::optional<Filter> filter;
+  static constexpr auto WireFields() {
+    using S = RunSkillOnJobParams;
+    return std::tuple{Field("jobId", &S::job_id), Field("skill", &S::skill), OptionalField("args", &S::args),
+                      Field("filter", &S::filter)};
+  }
   bool operator==(const RunSkillOnJobParams&) const = default;
 };
 
@@ -69,39 +89,67 @@ struct RankSummaryInfo {
   std::string rank;
   std::string path;
   int64_t kernels = 0;
-  int64_t gpu_time_ns = 0;              // "gpuTimeNs": Σ kernel durations
-  int64_t nccl_kernels = 0;             // "ncclKernels"
-  int64_t nccl_time_ns = 0;             // "ncclTimeNs"
-  std::optional<int64_t> step_time_ns;  // "stepTimeNs": the median iteration, when iterations are found
+  int64_t gpu_time_ns = 0;  // Σ kernel durations
+  int64_t nccl_kernels = 0;
+  int64_t nccl_time_ns = 0;
+  std::optional<int64_t> step_time_ns;  // the median iteration, when iterations are found
   int64_t steps = 0;
   std::optional<std::string> error;  // the rank could not be read
+  static constexpr auto WireFields() {
+    using S = RankSummaryInfo;
+    return std::tuple{Field("rank", &S::rank),
+                      Field("path", &S::path),
+                      Field("kernels", &S::kernels),
+                      Field("gpuTimeNs", &S::gpu_time_ns),
+                      Field("ncclKernels", &S::nccl_kernels),
+                      Field("ncclTimeNs", &S::nccl_time_ns),
+                      Field("stepTimeNs", &S::step_time_ns),
+                      Field("steps", &S::steps),
+                      Field("error", &S::error)};
+  }
   bool operator==(const RankSummaryInfo&) const = default;
 };
 
 struct JobMemoryInfo {
-  int64_t budget_bytes = 0;          // "budgetBytes"
-  int64_t peak_accounted_bytes = 0;  // "peakAccountedBytes": the most the job's ranks held at once, by estimate
+  int64_t budget_bytes = 0;
+  int64_t peak_accounted_bytes = 0;  // the most the job's ranks held at once, by estimate
   int64_t loads = 0;                 // rank opens (first opens and reopens)
   int64_t evictions = 0;             // ranks dropped to stay within the budget
-  int64_t over_budget_ranks = 0;     // "overBudgetRanks": ranks that alone exceed the budget
+  int64_t over_budget_ranks = 0;     // ranks that alone exceed the budget
+  static constexpr auto WireFields() {
+    using S = JobMemoryInfo;
+    return std::tuple{Field("budgetBytes", &S::budget_bytes), Field("peakAccountedBytes", &S::peak_accounted_bytes),
+                      Field("loads", &S::loads), Field("evictions", &S::evictions),
+                      Field("overBudgetRanks", &S::over_budget_ranks)};
+  }
   bool operator==(const JobMemoryInfo&) const = default;
 };
 
 struct JobAnalysisInfo {  // one cross-rank analysis: a job skill's result with its default arguments
   std::string skill;
   RunSkillResult result;
+  static constexpr auto WireFields() {
+    using S = JobAnalysisInfo;
+    return std::tuple{Field("skill", &S::skill), Field("result", &S::result)};
+  }
   bool operator==(const JobAnalysisInfo&) const = default;
 };
 
 struct JobReportResult {
-  std::string job_id;  // "jobId"
+  std::string job_id;
   std::vector<RankSummaryInfo> ranks;
   std::vector<JobAnalysisInfo> analyses;
   std::vector<std::string> notes;
   JobMemoryInfo memory;
+  static constexpr auto WireFields() {
+    using S = JobReportResult;
+    return std::tuple{Field("jobId", &S::job_id), Field("ranks", &S::ranks), Field("analyses", &S::analyses),
+                      Field("notes", &S::notes), Field("memory", &S::memory)};
+  }
   bool operator==(const JobReportResult&) const = default;
 };
 
+// Hand-written reader and writer: ranksPerNode and minDurationNs must not be negative.
 struct ExportJobTraceParams {              // nsys/exportJobTrace: one Perfetto trace of every rank on the job's clock
   std::string job_id;                      // "jobId"
   std::optional<std::string> output;       // a file to write; absent = a fresh file in the server's trace cache
@@ -111,6 +159,7 @@ struct ExportJobTraceParams {              // nsys/exportJobTrace: one Perfetto 
   bool operator==(const ExportJobTraceParams&) const = default;
 };
 
+// Hand-written reader and writer: ranksPerNode must not be negative.
 struct AnalyzeJobParams {  // nsys/analyzeJob → an AnalyzeResult (protocol/analyze.h) of the cross-rank causes
   std::string job_id;      // "jobId"
   std::optional<int64_t> ranks_per_node;  // "ranksPerNode": as the job skills' (clock alignment nodes)
@@ -119,11 +168,17 @@ struct AnalyzeJobParams {  // nsys/analyzeJob → an AnalyzeResult (protocol/ana
 
 struct JobTraceRankInfo {
   std::string rank;
-  int64_t offset_ns = 0;                  // "offsetNs": its node's clock minus the reference's, subtracted
-  std::optional<int64_t> uncertainty_ns;  // "uncertaintyNs": absent when unknown
+  int64_t offset_ns = 0;                  // its node's clock minus the reference's, subtracted
+  std::optional<int64_t> uncertainty_ns;  // absent when unknown
   std::string method;                     // "reference", "nccl_ends", "session_start" or "none"
   int64_t slices = 0;
   std::optional<std::string> error;  // the rank is not in the trace: why
+  static constexpr auto WireFields() {
+    using S = JobTraceRankInfo;
+    return std::tuple{
+        Field("rank", &S::rank),     Field("offsetNs", &S::offset_ns), Field("uncertaintyNs", &S::uncertainty_ns),
+        Field("method", &S::method), Field("slices", &S::slices),      Field("error", &S::error)};
+  }
   bool operator==(const JobTraceRankInfo&) const = default;
 };
 
@@ -136,6 +191,12 @@ struct ExportJobTraceResult {
   int64_t flows = 0;
   std::vector<JobTraceRankInfo> ranks;
   std::vector<std::string> notes;  // the clock alignment's
+  static constexpr auto WireFields() {
+    using S = ExportJobTraceResult;
+    return std::tuple{Field("path", &S::path),     Field("bytes", &S::bytes),        Field("sha256", &S::sha256),
+                      Field("tracks", &S::tracks), Field("slices", &S::slices),      Field("flows", &S::flows),
+                      Field("ranks", &S::ranks),   OptionalField("notes", &S::notes)};
+  }
   bool operator==(const ExportJobTraceResult&) const = default;
 };
 

@@ -15,10 +15,17 @@
 namespace nsys::protocol {
 
 // The JSON of one member's value. Cells and skill arguments (Scalar) go through ScalarToJson (NaN and infinities
-// become null), clocks are written by name; anything else by its to_json. Declared before the templates that call
-// them: ADL does not look in namespace nsys::protocol for a std::variant.
+// become null), progress tokens and request ids (an integer or a string) through their own writers, clocks are
+// written by name; anything else by its to_json. Declared before the templates that call them: ADL does not look in
+// namespace nsys::protocol for a std::variant.
 inline Json ToWire(const Scalar& value) {
   return ScalarToJson(value);
+}
+inline Json ToWire(const ProgressToken& token) {
+  return ProgressTokenToJson(token);
+}
+inline Json ToWire(const RequestId& id) {
+  return IdToJson(id);
 }
 inline Json ToWire(WindowClock clock) {
   return std::string(ToString(clock));

@@ -77,6 +77,10 @@ void FromJson(const Json& j, std::string& out, const std::string& path) {
   out = j.get<std::string>();
 }
 
+void FromJson(const Json& j, Json& out, const std::string&) {
+  out = j;
+}
+
 void FromJson(const Json& j, bool& out, const std::string& path) {
   if (!j.is_boolean()) FailExpected(j, path, "a boolean");
   out = j.get<bool>();

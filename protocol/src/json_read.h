@@ -48,6 +48,7 @@ void FromJson(const Json& j, WindowClock& out, const std::string& path);
 void FromJson(const Json& j, ValueType& out, const std::string& path);
 void FromJson(const Json& j, LogLevel& out, const std::string& path);
 void FromJson(const Json& j, MessageType& out, const std::string& path);
+void FromJson(const Json& j, Json& out, const std::string& path);  // any JSON value, null included
 
 template <typename T>
 void FromJson(const Json& j, std::vector<T>& out, const std::string& path) {

@@ -283,23 +283,8 @@ void to_json(Json& j, const ServerCapabilities& v) {
 
 NSYS_CONVERSIONS_BY_FIELDS(ServerInfo)
 NSYS_CONVERSIONS_BY_FIELDS(InitializeResult)
-
-void FromJson(const Json& j, WorkDoneProgressCreateParams& out, const std::string& path) {
-  ObjectReader(j, path).Required("token", out.token);
-}
-void to_json(Json& j, const WorkDoneProgressCreateParams& v) {
-  j = {{"token", ProgressTokenToJson(v.token)}};
-}
-
-void FromJson(const Json& j, ProgressParams& out, const std::string& path) {
-  ObjectReader r(j, path);
-  r.Required("token", out.token);
-  if (j.find("value") == j.end()) FailAt(r.PathOf("value"), "missing required field");
-  out.value = j.at("value");
-}
-void to_json(Json& j, const ProgressParams& v) {
-  j = {{"token", ProgressTokenToJson(v.token)}, {"value", v.value}};
-}
+NSYS_CONVERSIONS_BY_FIELDS(WorkDoneProgressCreateParams)
+NSYS_CONVERSIONS_BY_FIELDS(ProgressParams)
 
 void FromJson(const Json& j, WorkDoneProgressBegin& out, const std::string& path) {
   ObjectReader r(j, path);
@@ -357,13 +342,7 @@ RequestTokens ReadRequestTokens(const Json& params) {
   return tokens;
 }
 
-void FromJson(const Json& j, CancelParams& out, const std::string& path) {
-  ObjectReader(j, path).Required("id", out.id);
-}
-void to_json(Json& j, const CancelParams& v) {
-  j = {{"id", IdToJson(v.id)}};
-}
-
+NSYS_CONVERSIONS_BY_FIELDS(CancelParams)
 NSYS_CONVERSIONS_BY_FIELDS(LogMessageParams)
 NSYS_CONVERSIONS_BY_FIELDS(ShowDocumentParams)
 NSYS_CONVERSIONS_BY_FIELDS(ShowDocumentResult)

@@ -559,16 +559,22 @@ struct InitializeResult {
 using ProgressToken = std::variant<int64_t, std::string>;
 Json ProgressTokenToJson(const ProgressToken& token);
 
-// Hand-written reader and writer: the token is an integer or a string.
 struct WorkDoneProgressCreateParams {  // window/workDoneProgress/create
   ProgressToken token;
+  static constexpr auto WireFields() {
+    using S = WorkDoneProgressCreateParams;
+    return std::tuple{Field("token", &S::token)};
+  }
   bool operator==(const WorkDoneProgressCreateParams&) const = default;
 };
 
-// Hand-written reader and writer: the token is an integer or a string; value is any JSON.
 struct ProgressParams {  // $/progress
   ProgressToken token;
-  Json value;  // a WorkDoneProgressBegin/Report/End, or a partial result
+  Json value;  // a WorkDoneProgressBegin/Report/End, or a partial result; required, null included
+  static constexpr auto WireFields() {
+    using S = ProgressParams;
+    return std::tuple{Field("token", &S::token), Field("value", &S::value)};
+  }
   bool operator==(const ProgressParams&) const = default;
 };
 
@@ -605,9 +611,12 @@ struct RequestTokens {
 };
 RequestTokens ReadRequestTokens(const Json& params);
 
-// Hand-written reader and writer: the id is an integer or a string.
 struct CancelParams {  // $/cancelRequest
   RequestId id;        // int or string (never null once parsed)
+  static constexpr auto WireFields() {
+    using S = CancelParams;
+    return std::tuple{Field("id", &S::id)};
+  }
   bool operator==(const CancelParams&) const = default;
 };
 

@@ -854,6 +854,12 @@ TEST(QueryFill, WhichOneOfTheNounBeforeAndTheScenesNameSaidShort) {
   EXPECT_TRUE(Fill("how much time do pointwise fusions (vectorized_elementwise_kernel plus "
                    "nvfuser_pointwise_f0_c1_r0_g0) take?")
                   .complete());
+  // Without a question mark, the sentences before the first that asks set its scene; a library's name right before
+  // a range's name says whose it is, not a range it is inside.
+  Check("The nvfuser_pointwise kernels run once per step. Give me their count and total time.",
+        {Q({Measure::kCount, Measure::kTotal}, Subject{EventKind::kKernels, "nvfuser_pointwise"})});
+  Check("How many nvFuser runFusionWithInputs ranges are there?",
+        {Q({Measure::kCount}, Subject{EventKind::kNvtx, "runFusionWithInputs", "", "", true})});
   // "hold", "contribute", "burn" and "eat" stand for "take".
   Check("how much time do the nvfuser_pointwise kernels hold?",
         {Q({Measure::kTotal}, Subject{EventKind::kKernels, "nvfuser_pointwise"})});

@@ -869,14 +869,16 @@ void ReadName(const std::vector<Item>& items, size_t at, bool inside_next, Claus
   }
   const bool nvtx = std::find(it.classes.begin(), it.classes.end(), NameClass::kNvtx) != it.classes.end();
   const bool nvtx_only = nvtx && it.classes.size() == 1;
-  if ((inside_next || nvtx_only) && c.inside.empty() && nvtx && !(!inside_next && BesideAnotherRange(items, at, c)) &&
-      (inside_next || c.events.has_value() || !c.names.empty())) {
-    c.inside = it.name;
-  } else if (!c.names.empty() && c.names_at.back() + 1 == at && lexicon::IsLibraryName(Lower(c.names.back().first))) {
-    // "NCCL SendRecv", "cuFFT radix": a library's name right before a name says whose it is; the name says which.
+  if (!c.names.empty() && c.names_at.back() + 1 == at && lexicon::IsLibraryName(Lower(c.names.back().first))) {
+    // "NCCL SendRecv", "cuFFT radix", "TensorRT's myelinGraphExecute": a library's name right before a name says whose
+    // it is; the name says which (not a range the library's name is inside).
     c.whose.push_back(c.names.back().first);
     c.names.back() = {it.name, it.classes};
     c.names_at.back() = at;
+  } else if ((inside_next || nvtx_only) && c.inside.empty() && nvtx &&
+             !(!inside_next && BesideAnotherRange(items, at, c)) &&
+             (inside_next || c.events.has_value() || !c.names.empty())) {
+    c.inside = it.name;
   } else if (!c.names.empty() && c.names_at.back() + 1 == at && lexicon::IsLibraryName(Lower(it.name))) {
     c.whose.push_back(it.name);
   } else {
@@ -2785,8 +2787,17 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
   bool span_defined = false;
   const bool asks =
       std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.separator && t.text == "?"; });
-  for (std::vector<Item>& sentence : Sentences(Classify(tokens, vocabulary))) {
-    if (asks && IsContextSentence(sentence)) {
+  std::vector<std::vector<Item>> sentences = Sentences(Classify(tokens, vocabulary));
+  // Without a question mark, the sentences before the first that asks or requests set its scene ("Two MPI ranks
+  // share this A100. For each process, give me ..."); those after it are requests as well.
+  size_t scene_until = 0;
+  if (!asks) {
+    while (scene_until < sentences.size() && IsContextSentence(sentences[scene_until])) ++scene_until;
+    if (scene_until == sentences.size()) scene_until = 0;
+  }
+  for (size_t at = 0; at < sentences.size(); ++at) {
+    std::vector<Item>& sentence = sentences[at];
+    if ((asks || at < scene_until) && IsContextSentence(sentence)) {
       std::vector<Item> words;
       for (Item& it : sentence) {
         if (it.kind != Item::kSeparator) words.push_back(std::move(it));

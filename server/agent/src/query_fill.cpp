@@ -2751,6 +2751,15 @@ void AskLentAgain(const Lent& lent, const Query* before, std::vector<Query>& que
   if (!lent.used || queries.empty()) reading.unread.push_back("(a place with no question)");
 }
 
+// Without a question mark, the sentences before the first that asks or requests set its scene ("Two MPI ranks share
+// this A100. For each process, give me ..."); those after it are requests as well. How many set the scene (0: none,
+// or every sentence would, and then each is a request).
+size_t SceneBeforeTheRequest(const std::vector<std::vector<Item>>& sentences) {
+  size_t n = 0;
+  while (n < sentences.size() && IsContextSentence(sentences[n])) ++n;
+  return n == sentences.size() ? 0 : n;
+}
+
 // The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
 // kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
 void ReadPhrasesOfASentence(std::vector<Item>& sentence, bool& span_defined, Reading& reading) {
@@ -2788,13 +2797,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
   const bool asks =
       std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.separator && t.text == "?"; });
   std::vector<std::vector<Item>> sentences = Sentences(Classify(tokens, vocabulary));
-  // Without a question mark, the sentences before the first that asks or requests set its scene ("Two MPI ranks
-  // share this A100. For each process, give me ..."); those after it are requests as well.
-  size_t scene_until = 0;
-  if (!asks) {
-    while (scene_until < sentences.size() && IsContextSentence(sentences[scene_until])) ++scene_until;
-    if (scene_until == sentences.size()) scene_until = 0;
-  }
+  const size_t scene_until = asks ? 0 : SceneBeforeTheRequest(sentences);
   for (size_t at = 0; at < sentences.size(); ++at) {
     std::vector<Item>& sentence = sentences[at];
     if ((asks || at < scene_until) && IsContextSentence(sentence)) {

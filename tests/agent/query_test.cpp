@@ -860,6 +860,13 @@ TEST(QueryFill, WhichOneOfTheNounBeforeAndTheScenesNameSaidShort) {
         {Q({Measure::kCount, Measure::kTotal}, Subject{EventKind::kKernels, "nvfuser_pointwise"})});
   Check("How many nvFuser runFusionWithInputs ranges are there?",
         {Q({Measure::kCount}, Subject{EventKind::kNvtx, "runFusionWithInputs", "", "", true})});
+  // "kernel work" is the kernels by their time; "which two" with no noun of its own is of the noun said before.
+  Query work = Q({Measure::kTotal}, Subject{EventKind::kKernels});
+  work.group_by = GroupBy::kStream;
+  work.rank = Rank::kTop;
+  Check("Which stream carries the most kernel work?", {work});
+  work.limit = 2;
+  Check("Across the streams, which two carry the most kernel time?", {work});
   // "hold", "contribute", "burn" and "eat" stand for "take".
   Check("how much time do the nvfuser_pointwise kernels hold?",
         {Q({Measure::kTotal}, Subject{EventKind::kKernels, "nvfuser_pointwise"})});

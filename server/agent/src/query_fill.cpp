@@ -1038,13 +1038,17 @@ void ReadWhichOrPer(const std::vector<Item>& items, size_t i, const lexicon::Ent
     return;
   }
   // "which two": how many of them.
-  if (e.slot == Slot::kWhich && i + 1 < items.size() && items[i + 1].kind == Item::kNumber) {
+  const bool counted = e.slot == Slot::kWhich && i + 1 < items.size() && items[i + 1].kind == Item::kNumber;
+  if (counted) {
     const double n = items[i + 1].number;
     if (n >= 1 && n <= 100 && n == std::floor(n)) c.limit = static_cast<int32_t>(n);
   }
   // A grouping said first stays: in "the bottom 3 streams by kernel time", "by" says what ranks them.
   const auto g = GroupAfter(items, i);
   if (g && !c.group) c.group = *g;
+  // "Across the streams, which two carry the most ...": "which two" with no noun of its own, as "which one", is of the
+  // noun said before.
+  if (counted && !g) c.which_one = true;
   // "for each" with no noun after it: each of what was said before (the sides of a comparison, the groups ranked).
   if (!g && e.slot == Slot::kPer && Lower(items[i].word).find("each") != std::string::npos) c.each_side = true;
   c.which = c.which || e.slot == Slot::kWhich;

@@ -1048,6 +1048,9 @@ constexpr Entry kEntries[] = {
     {"none", Slot::kStop},
     {"busy with", Slot::kMeasure, M(Measure::kBusy)},
     {"work", Slot::kEvents, E(EventKind::kGpu)},
+    // "the most kernel work", "is kernel work balanced": the kernels, by their time.
+    {"kernel work", Slot::kEvents, E(EventKind::kKernels)},
+    {"kernel work", Slot::kWeakTotal, 1},
     {"capture", Slot::kStop},
     {"timeline", Slot::kStop},
     {"window", Slot::kStop},

@@ -417,7 +417,8 @@ TEST_F(AnalyzeTest, TheSampleIsCopyBoundAndItsGemmsSkipTheTensorCores) {
   // The title as a person writes it (both GPUs, a rounded share, no internal terms); the figures in the body.
   EXPECT_EQ(a->findings.front().title,
             "Both GPUs are copy-bound: 95% of the GPU span is copies that no kernel overlaps");
-  EXPECT_NE(a->findings.front().answer.summary.find("25.5 GB at 27.7 GB/s"), std::string::npos)
+  EXPECT_NE(a->findings.front().answer.summary.find("25.5 GB at 27.7 GB/s, nearly all of it pinned (1.5 KiB pageable)"),
+            std::string::npos)
       << a->findings.front().answer.summary;
   const Finding* fp32 = Find(*a, "low_tensor_core_use");
   ASSERT_NE(fp32, nullptr);

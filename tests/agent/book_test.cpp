@@ -93,6 +93,15 @@ TEST(Book, TemplatesFormatNumbersForPeople) {
   };
   EXPECT_EQ(FillTemplate("{big:pcts} {edge:pcts} {small:pcts} {tiny:pcts} {zero:pcts} {rate:gbps}", percents),
             "95% 10% 4.5% under 0.1% 0.0% 27.7 GB/s");
+  // A copy's host memory as people say it: pinned, nearly all pinned, or the pageable gigabytes.
+  const NameLookup pageable = [](const std::string& n) -> std::optional<ExprValue> {
+    if (n == "none") return 0.0;
+    if (n == "few") return 1568.0;
+    if (n == "all") return 51.2e9;
+    return std::nullopt;
+  };
+  EXPECT_EQ(FillTemplate("{none:pageable}; {few:pageable}; {all:pageable}", pageable),
+            "all of it pinned; nearly all of it pinned (1.5 KiB pageable); 51.2 GB of it pageable");
   const NameLookup counts = [](const std::string& n) -> std::optional<ExprValue> {
     if (n == "one") return 1.0;
     if (n == "two") return 2.0;
@@ -100,6 +109,10 @@ TEST(Book, TemplatesFormatNumbersForPeople) {
   };
   EXPECT_EQ(FillTemplate("{one:int} call{one:s} {one:were} slow; {two:int} call{two:s} {two:were} slow", counts),
             "1 call was slow; 2 calls were slow");
+  EXPECT_EQ(FillTemplate("{one:int} step{one:s} {one:were} {one:an}outlier{one:s}; {two:int} step{two:s} {two:were} "
+                         "{two:an}outlier{two:s}",
+                         counts),
+            "1 step was an outlier; 2 steps were outliers");
 }
 
 // Every name a rule reads is a column of its skill's result (or a global), on a fixture where the skill runs.

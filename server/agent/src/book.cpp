@@ -11,6 +11,7 @@
 #include <utility>
 #include <variant>
 
+#include "nsys/support/human_bytes.h"
 #include "nsys/support/human_numbers.h"
 #include "nsys/support/json_parse.h"
 
@@ -139,9 +140,17 @@ std::string Format(const ExprValue& v, const std::string& format) {
   // Agreement with a count: "{n:int} call{n:s}" is "1 call" or "2 calls"; "{n:were}" is "was" or "were".
   if (format == "s") return d == 1 ? "" : "s";
   if (format == "were") return d == 1 ? "was" : "were";
+  if (format == "an") return d == 1 ? "an " : "";  // "1 iteration was an outlier", "3 iterations were outliers"
   if (format == "int") return support::Thousands(std::llround(d));
   if (format == "dec") return fmt::format("{:.1f}", d);
   if (format == "gb") return support::HumanGigabytes(d);
+  // Host memory of copies, as people say it: "all of it pinned", "nearly all of it pinned (1.5 KB pageable)", or
+  // "25.5 GB of it pageable" once the pageable part shows in gigabytes.
+  if (format == "pageable") {
+    if (d <= 0) return "all of it pinned";
+    if (d < 5e7) return fmt::format("nearly all of it pinned ({} pageable)", support::HumanBytes(std::llround(d)));
+    return support::HumanGigabytes(d) + " of it pageable";
+  }
   if (d == std::floor(d) && std::fabs(d) < 1e15) return fmt::format("{:.0f}", d);
   return fmt::format("{:.3g}", d);
 }

@@ -867,6 +867,17 @@ TEST(QueryFill, WhichOneOfTheNounBeforeAndTheScenesNameSaidShort) {
   Check("Which stream carries the most kernel work?", {work});
   work.limit = 2;
   Check("Across the streams, which two carry the most kernel time?", {work});
+  // "where no kernel is running" is the idle condition; "break ... down" asks for the split "per" or "by" says; a
+  // noun phrase of statistics joined by "and" is one list; unified memory lent to two directions is migrations each
+  // way.
+  Check("On GPU 0, what's the longest stretch where no kernel is running?",
+        {Q({Measure::kMaxGap, Measure::kIdle}, Subject{EventKind::kKernels}, Scope{{0}, {}, -1, "", {}, {}})});
+  Query per_stream = Q({Measure::kCount, Measure::kTotal}, Subject{EventKind::kKernels});
+  per_stream.group_by = GroupBy::kStream;
+  Check("Break down kernel count and total kernel time per stream.", {per_stream});
+  Query migrations = Q({Measure::kBytes}, Subject{EventKind::kMemcpy, "", "Unified HtoD"});
+  migrations.versus_subject = Subject{EventKind::kMemcpy, "", "Unified DtoH"};
+  Check("Break the unified memory migrations down by direction: bytes host to device vs device to host?", {migrations});
   // "hold", "contribute", "burn" and "eat" stand for "take".
   Check("how much time do the nvfuser_pointwise kernels hold?",
         {Q({Measure::kTotal}, Subject{EventKind::kKernels, "nvfuser_pointwise"})});

@@ -258,9 +258,9 @@ TEST(QuestionSet, AnsweredRightOffline) {
   // 2026-11-26, when partial readings began to be declined: 237 right, 61 declined (298 right before, 97 of them
   // through the phrase parser); 238 / 60 since plain words describe the events a clause names; 241 / 57 with the
   // launch delay, definitions in parentheses and "what about" follow-ups; 247 / 51 on 2026-11-27; 248 / 50 when "its"
-  // points back at a scene; 249 / 49 with words that describe names summed.
-  EXPECT_GE(s.right, 249u);
-  EXPECT_LE(s.declined, 49u);
+  // points back at a scene; 249 / 49 with words that describe names summed; 250 / 48 with "break ... down".
+  EXPECT_GE(s.right, 250u);
+  EXPECT_LE(s.declined, 48u);
   std::printf("tuning set answered right: %zu/%zu (%.1f%%), declined %zu\n", s.right, s.total,
               100.0 * s.right / std::max<size_t>(1, s.total), s.declined);
   if (std::getenv("NSYS_AI_SHOW_DECLINED")) {
@@ -512,13 +512,13 @@ TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
 TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
   ExpectHeld(AskHeldOut("questions_fresh4.json", "fresh held-out 4"), "questions_fresh4.json", 33, 0);
-  ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 25, 0);
+  ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 26, 0);
   ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 26, 0);
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 26, 0);
   ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 23, 3);
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 29, 0);
-  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 31, 1);
+  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 32, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 26, 0);
@@ -537,12 +537,12 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh25.json", "fresh held-out 25"), "questions_fresh25.json", 33, 1);
   ExpectHeld(AskHeldOut("questions_fresh26.json", "fresh held-out 26"), "questions_fresh26.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh27.json", "fresh held-out 27"), "questions_fresh27.json", 30, 0);
-  ExpectHeld(AskHeldOut("questions_fresh28.json", "fresh held-out 28"), "questions_fresh28.json", 29, 1);
+  ExpectHeld(AskHeldOut("questions_fresh28.json", "fresh held-out 28"), "questions_fresh28.json", 30, 1);
   ExpectHeld(AskHeldOut("questions_fresh29.json", "fresh held-out 29"), "questions_fresh29.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 25, 0);
   ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 29, 0);
   ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 25, 1);
-  ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 27, 1);
+  ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 28, 1);
   ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 31, 0);
 }
 

@@ -394,11 +394,14 @@ std::vector<std::vector<Item>> SplitClauses(std::vector<Item> items) {
   }
   std::vector<std::vector<Item>> out(1);
   // "On average, how long does ...": a lead-in of a statistic alone is said of the question after its comma.
+  // "kernel count and total kernel time per stream": a noun phrase of statistics (events nouns may name what they
+  // are of) joins the list too.
   const auto measures_only = [&] {
     const std::vector<Item>& c = out.back();
     return std::any_of(c.begin(), c.end(), [](const Item& it) { return it.Has(Slot::kMeasure); }) &&
-           std::all_of(c.begin(), c.end(),
-                       [](const Item& it) { return it.Has(Slot::kMeasure) || it.Has(Slot::kStop); });
+           std::all_of(c.begin(), c.end(), [](const Item& it) {
+             return it.Has(Slot::kMeasure) || it.Has(Slot::kStop) || it.Has(Slot::kEvents);
+           });
   };
   for (size_t i = 0; i < items.size(); ++i) {
     const bool sep = items[i].kind == Item::kSeparator || items[i].Has(Slot::kSplit);
@@ -1759,6 +1762,13 @@ void ReadOrigin(std::vector<Item>& s) {
 // on it), said in words. "no" becomes the idle measure; the events noun stays. Where the sentence says "idle" itself
 // ("idle, with no kernel, memcpy or memset running"), the words say what idle means and are read as they are.
 void ReadNoWork(std::vector<Item>& s) {
+  // "the longest stretch where no kernel is running", "the time when no kernel runs": the word that joins the
+  // condition to what it bounds is read as "with".
+  for (size_t i = 1; i + 1 < s.size(); ++i) {
+    const std::string w = Lower(s[i - 1].word);
+    if ((w == "where" || w == "when" || w == "while") && Lower(s[i].word) == "no" && s[i + 1].Has(Slot::kEvents))
+      s[i - 1] = LexItem("with", s[i - 1].word);
+  }
   const bool idle_said = std::any_of(s.begin(), s.end(), [](const Item& it) {
     return it.Has(Slot::kMeasure) && (it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kIdle) ||
                                       it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kBusy));
@@ -2486,6 +2496,11 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
     if ((to.copy_kind.empty() && to.versus_copy_kind.empty()) || said_again) {
       to.copy_kind = from.copy_kind;
       to.versus_copy_kind = from.versus_copy_kind;  // "For HtoD and DtoH separately: total bytes ..."
+    } else if (from.copy_kind == "Unified" && from.versus_copy_kind.empty()) {
+      // "the unified memory migrations by direction: bytes host to device vs device to host": migrations each way.
+      for (std::string* side : {&to.copy_kind, &to.versus_copy_kind}) {
+        if (!side->empty() && side->rfind("Unified", 0) != 0) *side = "Unified " + *side;
+      }
     }
     if (to.api_class.empty()) to.api_class = from.api_class;
     if (to.memory.empty()) to.memory = from.memory;

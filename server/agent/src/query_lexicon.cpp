@@ -874,6 +874,11 @@ constexpr Entry kEntries[] = {
     {"run", Slot::kStop},
     {"ran", Slot::kStop},
     {"running", Slot::kStop},
+    // "break the copies down by direction", "break down kernel time per process": a request to split, which "by"
+    // and "per" say.
+    {"break", Slot::kStop},
+    {"broken down", Slot::kStop},
+    {"down", Slot::kStop},
     {"executed", Slot::kStop},
     {"execution", Slot::kStop},
     {"was", Slot::kStop},

@@ -38,7 +38,8 @@
   X(MakeNvtxRangeKernels)      \
   X(MakeTimeBudget)            \
   X(MakeLaunchSizes)           \
-  X(MakeApiPhases)
+  X(MakeApiPhases)             \
+  X(MakeGpus)
 
 namespace nsys::skills {
 

@@ -693,17 +693,24 @@ TEST(QueryFill, BaseNamesAndTheShareOfTheOneRanked) {
   Check("Which kernel eats the most GPU time, and what percentage of all kernel time is it?", {top});
 }
 
-// The GPUs a machine has, idle ones too, are no count of the GPUs its events ran on: unread, never answered so.
+// The GPUs a machine has, idle ones too, are the GPUs the export lists (events: devices), not a count of the GPUs its
+// events ran on; which GPU this is, its memory and peak memory bandwidth are theirs too.
 TEST(QueryFill, TheGpusOfTheMachineAreNotTheGpusThatRanWork) {
   Query ran = Q({Measure::kGroups}, {EventKind::kKernels, ""});
   ran.group_by = GroupBy::kDevice;
   Check("How many GPUs ran kernels?", {ran});
-  const Reading listed = Fill("How many GPUs does the profile list?");
-  EXPECT_FALSE(listed.complete());
-  ASSERT_FALSE(listed.unread.empty());
-  EXPECT_EQ(listed.unread.front(), "the GPUs of the machine (list)");
-  for (const char* q : {"how many GPUs are installed in this box?", "How many GPUs are visible to the job?"})
-    EXPECT_FALSE(Fill(q).complete()) << q;
+  const Subject devices{EventKind::kDevices};
+  for (const char* q :
+       {"How many GPUs does the profile list?", "how many GPUs are installed in this box?",
+        "How many GPUs does the machine have?", "What GPU is this?", "which card was this profiled on?"})
+    Check(q, {Q({Measure::kCount}, devices)});
+  Check("how much memory does the GPU have?", {Q({Measure::kMemory}, devices)});
+  Check("What card is this, and what's its peak memory bandwidth?",
+        {Q({Measure::kCount, Measure::kMemoryBandwidth}, devices)});
+  Query busiest = Q({Measure::kBusy}, {EventKind::kKernels, ""});
+  busiest.group_by = GroupBy::kDevice;
+  busiest.rank = Rank::kTop;
+  Check("Which GPU is the busiest?", {busiest});
 }
 
 // CUDA graph launches are events of their own kind (an execution recorded whole, or a node-level replay).
@@ -967,7 +974,7 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
             "queries[0].versusMeasure: unknown measure 'blocks'; one of total, count, share, gpu_share, average, "
             "median, p90, p95, p99, min, max, stddev, bytes, avg_bytes, bandwidth, busy, utilization, idle_share, "
             "idle, span, grid, block, groups, min_bytes, max_bytes, latency, launch_delay, threads, registers, "
-            "static_shared_memory, dynamic_shared_memory, sm_count, gaps, max_gap");
+            "static_shared_memory, dynamic_shared_memory, sm_count, gaps, max_gap, memory, memory_bandwidth");
 }
 
 // A clause that only ranks is read, not dropped; "the slowest call" after a named call is one of those calls; CUDA API
@@ -1232,6 +1239,33 @@ TEST(QueryExecute, APartOfANameThatMatchesOneNameSaysWhich) {
   auto many = ws.Ask({h100->id, "How many gemm kernels are there?", ""}, {});
   ASSERT_TRUE(many.ok());
   EXPECT_EQ(many->answer.summary.find("matches one name only"), std::string::npos) << many->answer.summary;
+}
+
+// The GPUs the export lists (sqlite3: TARGET_INFO_GPU of the JAX export has eight RTX 3090s, and only device 0 has
+// kernels or copies); figures an export without a GPU table does not give are refused, not said "not given".
+TEST(QueryExecute, TheGpusTheExportListsAndWhatItDoesNotGive) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto jax = ws.Open(testing::Fixture("realworld/rtx3090_jax_xla_small.sqlite"));
+  ASSERT_TRUE(jax.ok());
+  auto box = ws.Ask({jax->id, "How many GPUs does the machine have, and what is their peak memory bandwidth?", ""}, {});
+  ASSERT_TRUE(box.ok());
+  const std::string& text = box->answer.summary;
+  EXPECT_NE(text.find("8 GPUs listed, 1 of them ran GPU work (kernels, copies or memsets): GPU 0. GPUs 0 to 7: "
+                      "NVIDIA GeForce RTX 3090, 936.1 GB/s peak memory bandwidth."),
+            std::string::npos)
+      << text;
+  ASSERT_EQ(box->answer.evidence.size(), 1u);
+  EXPECT_EQ(box->answer.evidence[0].call.skill, "gpus");
+  EXPECT_EQ(box->answer.evidence[0].rows.size(), 8u);
+  auto h100 = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(h100.ok());
+  auto none = ws.Ask({h100->id, "What peak memory bandwidth does the profile record for the GPUs?", ""}, {});
+  ASSERT_TRUE(none.ok());
+  ASSERT_TRUE(none->answer.refusal.has_value()) << none->answer.summary;
+  EXPECT_NE(none->answer.summary.find("the export gives no SM count, memory or memory bandwidth of its GPUs."),
+            std::string::npos)
+      << none->answer.summary;
 }
 
 // "fewer blocks than the GPU has SMs" of each launch: event_stats' bound, and the SMs it was held against from

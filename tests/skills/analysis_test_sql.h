@@ -41,6 +41,14 @@ class FixtureSql {
     Each(sql, [&](sqlite3_stmt* st) { v = sqlite3_column_int64(st, 0); });
     return v;
   }
+  std::string Text(const std::string& sql) const {
+    std::string v;
+    Each(sql, [&](sqlite3_stmt* st) {
+      const unsigned char* text = sqlite3_column_text(st, 0);
+      v = text ? reinterpret_cast<const char*>(text) : "";
+    });
+    return v;
+  }
   // Rows of (start, end) as returned by `sql` (two integer columns).
   std::vector<std::pair<int64_t, int64_t>> Intervals(const std::string& sql) const {
     std::vector<std::pair<int64_t, int64_t>> v;

@@ -22,7 +22,7 @@ namespace nsys::agent {
 // batches, where two anonymous namespaces are one.
 namespace query_words {
 
-constexpr std::array<std::string_view, 34> kMeasures = {"total",
+constexpr std::array<std::string_view, 36> kMeasures = {"total",
                                                         "count",
                                                         "share",
                                                         "gpu_share",
@@ -55,9 +55,11 @@ constexpr std::array<std::string_view, 34> kMeasures = {"total",
                                                         "dynamic_shared_memory",
                                                         "sm_count",
                                                         "gaps",
-                                                        "max_gap"};
+                                                        "max_gap",
+                                                        "memory",
+                                                        "memory_bandwidth"};
 constexpr auto kEvents =
-    std::to_array<std::string_view>({"kernels", "api", "memcpy", "memset", "nvtx", "gpu", "graphs"});
+    std::to_array<std::string_view>({"kernels", "api", "memcpy", "memset", "nvtx", "gpu", "graphs", "devices"});
 static_assert(kEvents.size() == kEventKinds);
 constexpr std::array<std::string_view, 7> kGroupBy = {"none", "name", "device", "pid", "stream", "range", "base_name"};
 constexpr std::array<std::string_view, 3> kRank = {"none", "top", "bottom"};
@@ -65,7 +67,7 @@ constexpr std::array<std::string_view, 4> kForm = {"number", "yes_no", "name", "
 constexpr std::array<std::string_view, 5> kMemoryKinds = {"pageable", "pinned", "device", "array", "managed"};
 
 // How each measure reads in the reading line.
-constexpr std::array<std::string_view, 34> kMeasureWords = {"total time",
+constexpr std::array<std::string_view, 36> kMeasureWords = {"total time",
                                                             "count",
                                                             "share of all time",
                                                             "share of GPU time",
@@ -98,7 +100,9 @@ constexpr std::array<std::string_view, 34> kMeasureWords = {"total time",
                                                             "dynamic shared memory per block",
                                                             "SMs of its GPU",
                                                             "number of idle gaps",
-                                                            "longest idle gap"};
+                                                            "longest idle gap",
+                                                            "memory",
+                                                            "peak memory bandwidth"};
 
 std::string EventWords(const Subject& s) {
   switch (s.events) {
@@ -116,6 +120,8 @@ std::string EventWords(const Subject& s) {
       return "GPU work (kernels, copies and memsets)";
     case EventKind::kGraphs:
       return "CUDA graph launches";
+    case EventKind::kDevices:
+      return "the GPUs the export lists";
   }
   return "events";
 }
@@ -300,6 +306,22 @@ Status CheckQuery(const Query& q) {
       return bad("fromFirstKernel says where a window counts from: give fromSeconds or toSeconds.");
     if (s && s->grid_below_sms && q.subject.events != EventKind::kKernels)
       return bad("gridBelowSms bounds kernel launches: the subject's events are kernels.");
+  }
+  // The GPUs the export lists: how many, and each one's SMs, memory and peak memory bandwidth; nothing else of them.
+  const bool devices = q.subject.events == EventKind::kDevices;
+  for (Measure m : q.measures) {
+    const bool of_devices =
+        m == Measure::kCount || m == Measure::kSmCount || m == Measure::kMemory || m == Measure::kMemoryBandwidth;
+    if (devices && !of_devices)
+      return bad(
+          "of the GPUs the export lists (events: devices), a Query asks count, sm_count, memory or "
+          "memory_bandwidth.");
+    if (!devices && (m == Measure::kMemory || m == Measure::kMemoryBandwidth))
+      return bad("memory and memory_bandwidth are of the GPUs the export lists: events devices.");
+  }
+  if (devices && (q.group_by != GroupBy::kNone || q.versus_subject || q.versus_scope || q.versus_measure ||
+                  q.form == Form::kYesNo)) {
+    return bad("the GPUs the export lists are listed, not grouped, ranked or compared.");
   }
   if (q.versus_measure) {
     const Measure v = *q.versus_measure;

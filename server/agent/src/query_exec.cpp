@@ -28,6 +28,7 @@ namespace nsys::agent {
 namespace query_exec {
 
 using ask_detail::CellNumber;
+using ask_detail::CellText;
 using ask_detail::ColumnIndex;
 using ask_detail::FormatBytes;
 using ask_detail::FormatCount;
@@ -35,7 +36,7 @@ using ask_detail::FormatNs;
 using ask_detail::FormatPct;
 
 // The column of event_stats (launch_sizes for a launch configuration's) that holds each measure, in Measure's order.
-constexpr std::array<std::string_view, 34> kColumn = {"total_ns",
+constexpr std::array<std::string_view, 36> kColumn = {"total_ns",
                                                       "count",
                                                       "share_pct",
                                                       "gpu_share_pct",
@@ -68,8 +69,10 @@ constexpr std::array<std::string_view, 34> kColumn = {"total_ns",
                                                       "dynamic_shared_bytes",
                                                       "sm_count",
                                                       "gaps",
-                                                      "max_gap_ns"};
-constexpr std::array<std::string_view, 34> kWords = {"total time",
+                                                      "max_gap_ns",
+                                                      "memory_bytes",
+                                                      "memory_bandwidth_gb_per_s"};
+constexpr std::array<std::string_view, 36> kWords = {"total time",
                                                      "count",
                                                      "share",
                                                      "share of GPU time",
@@ -102,7 +105,9 @@ constexpr std::array<std::string_view, 34> kWords = {"total time",
                                                      "dynamic shared memory per block",
                                                      "SMs on its GPU",
                                                      "idle gaps",
-                                                     "longest idle gap"};
+                                                     "longest idle gap",
+                                                     "memory",
+                                                     "peak memory bandwidth"};
 
 std::string_view ColumnOf(Measure m) {
   return kColumn[static_cast<size_t>(m)];
@@ -126,7 +131,10 @@ std::string FormatMeasure(Measure m, const Value& v) {
       return fmt::format("{:.0f}", *x);  // launch dimensions as CUDA writes them: 8191, not 8,191
     case Measure::kStaticShared:
     case Measure::kDynamicShared:
+    case Measure::kMemory:
       return FormatBytes(*x);
+    case Measure::kMemoryBandwidth:
+      return fmt::format("{:.1f} GB/s", *x);
     case Measure::kCount:
     case Measure::kGroups:
     case Measure::kGaps:
@@ -151,14 +159,14 @@ std::string FormatMeasure(Measure m, const Value& v) {
 // What the events are called in a sentence: "kernels", "calls", "copies", "memsets", "ranges".
 std::string_view Noun(EventKind e) {
   constexpr auto nouns = std::to_array<std::string_view>(
-      {"kernels", "calls", "copies", "memsets", "ranges", "GPU operations", "CUDA graph launches"});
+      {"kernels", "calls", "copies", "memsets", "ranges", "GPU operations", "CUDA graph launches", "GPUs"});
   static_assert(nouns.size() == kEventKinds);
   return nouns[static_cast<size_t>(e)];
 }
 // The time every share is of: "kernel time", "API time", ...
 std::string_view TimeOf(EventKind e) {
-  constexpr auto of = std::to_array<std::string_view>(
-      {"kernel time", "CUDA API time", "copy time", "memset time", "NVTX range time", "GPU time", "CUDA graph time"});
+  constexpr auto of = std::to_array<std::string_view>({"kernel time", "CUDA API time", "copy time", "memset time",
+                                                       "NVTX range time", "GPU time", "CUDA graph time", "GPU time"});
   static_assert(of.size() == kEventKinds);
   return of[static_cast<size_t>(e)];
 }
@@ -689,7 +697,8 @@ std::string TableOf(EventKind e) {
       {"CUDA kernel table (CUPTI_ACTIVITY_KIND_KERNEL)", "CUDA API table (CUPTI_ACTIVITY_KIND_RUNTIME)",
        "memory copy table (CUPTI_ACTIVITY_KIND_MEMCPY)", "memset table (CUPTI_ACTIVITY_KIND_MEMSET)",
        "NVTX table (NVTX_EVENTS)", "GPU activity tables (kernels, memory copies, memsets)",
-       "CUDA graph tables (CUPTI_ACTIVITY_KIND_GRAPH_TRACE, or kernels with a graph id)"});
+       "CUDA graph tables (CUPTI_ACTIVITY_KIND_GRAPH_TRACE, or kernels with a graph id)",
+       "GPU table (TARGET_INFO_GPU) or GPU activity"});
   static_assert(tables.size() == kEventKinds);
   return std::string(tables[static_cast<size_t>(e)]);
 }
@@ -842,6 +851,74 @@ void AddTheOneName(const Query& q, const SkillRunner& run, const CancelToken& ca
   turn.answer.evidence.push_back(EvidenceOf(by_name, *side, "The one name it names"));
 }
 
+// The GPUs the export lists, from the gpus skill's rows: how many and how many ran work, then the GPUs alike said
+// once with their ids ("GPUs 0 to 7: NVIDIA GeForce RTX 3090, 82 SMs, ..."), with the figures asked.
+void AnswerDevices(const Query& q, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
+                   AskTurn& turn, std::string& text) {
+  SkillCall call{"gpus", {}, FilterOf(q.scope)};
+  auto t = run(call.skill, call.args, call.filter, cancel);
+  if (!t || t->declined) {
+    const std::string why = !t ? t.error().message : t->notes.empty() ? "the skill declined." : t->notes.front();
+    return CannotAnswer(why, {TableOf(EventKind::kDevices)}, info.caps, turn, text);
+  }
+  turn.skills_used.push_back(call.skill);
+  turn.state.calls.push_back(call);
+  Evidence e{call, DescribeQuery(q), {"device_id", "name"}, {}};
+  std::vector<Measure> figures;
+  for (Measure m : q.measures) {
+    if (m != Measure::kCount) figures.push_back(m), e.columns.emplace_back(ColumnOf(m));
+  }
+  e.columns.emplace_back("ran_work");
+  // GPUs alike (the same name and figures) are said once, with their ids.
+  std::vector<std::pair<std::string, std::vector<std::string>>> alike;
+  double used = 0;
+  std::string working;  // the ids of the GPUs that ran work, when some did not
+  for (size_t r = 0; r < t->rows.size(); ++r) {
+    std::vector<Value> row;
+    for (const std::string& c : e.columns) row.push_back(t->rows[r][*ColumnIndex(*t, c)]);
+    e.rows.push_back(row);
+    used += CellOr(*t, r, "ran_work", 0);
+    if (CellOr(*t, r, "ran_work", 0) > 0)
+      working += (working.empty() ? "" : ", ") + FormatCount(CellOr(*t, r, "device_id", 0));
+    const std::string name = CellText(*t, r, "name");
+    std::string said = name.empty() ? "unnamed in the export" : support::MarkdownText(name);
+    for (Measure m : figures) {
+      const Value& v = t->rows[r][*ColumnIndex(*t, ColumnOf(m))];
+      const std::string_view word = m == Measure::kSmCount ? "SMs" : kWords[static_cast<size_t>(m)];
+      said += NumberOf(v).value_or(0) > 0 ? fmt::format(", {} {}", FormatMeasure(m, v), word)
+                                          : fmt::format(", {} not given", word);
+    }
+    const std::string id = FormatCount(CellOr(*t, r, "device_id", 0));
+    auto it = std::find_if(alike.begin(), alike.end(), [&](const auto& a) { return a.first == said; });
+    if (it == alike.end())
+      alike.push_back({said, {id}});
+    else
+      it->second.push_back(id);
+  }
+  // Figures asked that the export gives of no GPU (an export with no GPU table): not answered with "not given".
+  const bool given = figures.empty() || std::any_of(t->rows.begin(), t->rows.end(), [&](const auto& row) {
+                       return std::any_of(figures.begin(), figures.end(), [&](Measure m) {
+                         return NumberOf(row[*ColumnIndex(*t, ColumnOf(m))]).value_or(0) > 0;
+                       });
+                     });
+  if (!given)
+    return CannotAnswer("the export gives no SM count, memory or memory bandwidth of its GPUs.",
+                        {"GPU table (TARGET_INFO_GPU)"}, info.caps, turn, text);
+  const size_t n = t->rows.size();
+  if (Asked(q, Measure::kCount) || n > 1)
+    text += fmt::format("{} GPU{} listed, {} of them ran GPU work (kernels, copies or memsets){}. ", FormatCount(n),
+                        n == 1 ? "" : "s", FormatCount(used),
+                        used > 0 && used < static_cast<double>(n) ? ": GPU " + working : "");
+  for (size_t k = 0; k < alike.size(); ++k) {
+    const auto& ids = alike[k].second;
+    const std::string who = ids.size() == 1   ? "GPU " + ids.front()
+                            : ids.size() == 2 ? "GPUs " + ids.front() + " and " + ids.back()
+                                              : "GPUs " + ids.front() + " to " + ids.back();
+    text += fmt::format("{}{}: {}.", k ? " " : "", who, alike[k].first);
+  }
+  turn.answer.evidence.push_back(std::move(e));
+}
+
 void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
                AskTurn& turn, std::string& text) {
   text += (text.empty() ? "" : "\n") + std::string("Read as: ") + DescribeQuery(q) + ".\n";
@@ -849,6 +926,7 @@ void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunne
     if (const std::string why = s ? OutOfProfile(*s, info) : ""; !why.empty())
       return CannotAnswer(why, {}, info.caps, turn, text);
   }
+  if (q.subject.events == EventKind::kDevices) return AnswerDevices(q, info, run, cancel, turn, text);
   auto a = RunSide(q, q.subject, q.scope, run, cancel);
   if (!a || a->table.declined)
     return CannotAnswer(WhyNot(a), a ? std::vector{TableOf(q.subject.events)} : std::vector<std::string>{}, info.caps,
@@ -906,7 +984,8 @@ std::vector<std::pair<Query, bool>> SplitLaunchMeasures(const std::vector<Query>
     launch.measures.clear();
     other.measures.clear();
     for (Measure m : q.measures) (IsLaunchConfiguration(m) ? launch : other).measures.push_back(m);
-    if (launch.measures.empty() || other.measures.empty()) {
+    // The GPUs the export lists answer their SMs beside the rest from one row each.
+    if (launch.measures.empty() || other.measures.empty() || q.subject.events == EventKind::kDevices) {
       out.emplace_back(q, false);
       continue;
     }
@@ -934,7 +1013,7 @@ void KeepState(const std::vector<Query>& queries, ConversationState& state) {
   if (queries.empty()) return;
   const Query& q = queries.front();
   constexpr auto topics =
-      std::to_array<std::string_view>({"kernels", "api", "memcpy", "memset", "nvtx", "kernels", "graphs"});
+      std::to_array<std::string_view>({"kernels", "api", "memcpy", "memset", "nvtx", "kernels", "graphs", "kernels"});
   static_assert(topics.size() == kEventKinds);
   state.topic = std::string(topics[static_cast<size_t>(q.subject.events)]);
   state.filter = FilterOf(q.scope);

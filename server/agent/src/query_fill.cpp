@@ -1324,11 +1324,26 @@ void GpusTheMachineHas(const std::vector<Item>& items, Clause& c) {
   for (size_t i = 0; i < items.size(); ++i) {
     const std::string w = Lower(items[i].word);
     const bool machine = std::find(std::begin(kMachine), std::end(kMachine), w) != std::end(kMachine);
-    if (machine || (w == "list" && i > 0)) {
-      c.unread.push_back("the GPUs of the machine (" + items[i].word + ")");
-      return;
-    }
+    if (!machine && !(w == "list" && i > 0)) continue;
+    std::erase(c.unread, items[i].word);  // the GPUs the export lists, counted: the word says whose GPUs
+    c.events = EventKind::kDevices;
   }
+  if (c.events != EventKind::kDevices) return;
+  c.count_groups.reset();
+  if (std::find(c.measures.begin(), c.measures.end(), Measure::kCount) == c.measures.end())
+    c.measures.insert(c.measures.begin(), Measure::kCount);
+}
+
+// "What GPU is this?", "which card was this profiled on?": which GPU, asking no figure of any events, is which GPUs
+// the export lists.
+void WhichGpuThisIs(Clause& c) {
+  if (!c.which || c.group != GroupBy::kDevice || !c.measures.empty() || c.weak_total || c.weak_time || c.events ||
+      !c.names.empty() || !c.devices.empty() || c.rank != Rank::kNone || c.rank_by_measure || c.count_groups)
+    return;
+  c.events = EventKind::kDevices;
+  c.group.reset();
+  c.which = false;
+  c.measures = {Measure::kCount};
 }
 
 // One pass over a clause's items: names, then each lexicon entry; what nothing read is returned as unread.
@@ -1414,6 +1429,7 @@ Clause ReadClause(const std::vector<Item>& items) {
   c.described.insert(c.described.end(), c.whose.begin(), c.whose.end());
   NamesOfTheRun(c);
   GpusTheMachineHas(items, c);
+  WhichGpuThisIs(c);
   return c;
 }
 
@@ -1536,6 +1552,12 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
     if (q.subject.events == EventKind::kApi) q.subject.api_class = c.api_class;
     if (q.subject.events == EventKind::kMemcpy || q.subject.events == EventKind::kMemset) q.subject.memory = c.memory;
     if (c.names.size() > 1 && !c.versus && !c.sum_names) c.versus_names.push_back(c.names[1]);
+    return true;
+  }
+  // "how much memory does the GPU have": a figure only the GPUs the export lists have.
+  if (std::any_of(c.measures.begin(), c.measures.end(),
+                  [](Measure m) { return m == Measure::kMemory || m == Measure::kMemoryBandwidth; })) {
+    q.subject = Subject{EventKind::kDevices};
     return true;
   }
   if (previous) return true;

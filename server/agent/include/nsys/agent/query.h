@@ -57,15 +57,20 @@ enum class Measure : uint8_t {
   // The idle gaps of the events' union: the intervals of their span with none of them running (their sum is kIdle).
   kGaps,    // how many
   kMaxGap,  // the longest
+  // The GPUs the export lists (EventKind::kDevices): each one's memory and peak memory bandwidth, as the export gives.
+  kMemory,           // device memory, bytes
+  kMemoryBandwidth,  // peak memory bandwidth, GB/s
 };
 // Whether a measure is of a kernel's launch configuration (launch_sizes' row), not of its durations (event_stats').
 bool IsLaunchConfiguration(Measure m);
 // kGpu: a GPU's work, its kernels, copies and memsets together (the events of a GPU's busy and idle time).
 // kGraphs: CUDA graph launches, named "CUDA graph N" (an execution recorded whole, or a node-level replay).
-enum class EventKind : uint8_t { kKernels, kApi, kMemcpy, kMemset, kNvtx, kGpu, kGraphs };
+// kDevices: the GPUs the export lists, idle ones too (the gpus skill): how many, their names, SMs, memory and peak
+// memory bandwidth (count, sm_count, memory, memory_bandwidth), and the work each ran.
+enum class EventKind : uint8_t { kKernels, kApi, kMemcpy, kMemset, kNvtx, kGpu, kGraphs, kDevices };
 // How many kinds there are: every table indexed by an EventKind has this size (std::to_array and a static_assert),
 // so that a kind added here cannot read past one.
-inline constexpr size_t kEventKinds = 7;
+inline constexpr size_t kEventKinds = 8;
 // kRange: the innermost NVTX range; kBaseName: kernels by their base name (nsys stats' `:base`), other events by name.
 enum class GroupBy : uint8_t { kNone, kName, kDevice, kPid, kStream, kRange, kBaseName };
 enum class Rank : uint8_t { kNone, kTop, kBottom };

@@ -29,13 +29,19 @@ inline constexpr std::string_view kExportJobTrace = "nsys/exportJobTrace";
 inline constexpr std::string_view kAnalyzeJob = "nsys/analyzeJob";
 }  // namespace method
 
-// Hand-written reader and writer: give paths or directory, one of the two.
+// Hand-written reader and writer: give paths or directory, one of the two. Its members are listed for the open_job
+// tool (mcp.h).
 struct OpenJobParams {  // nsys/openJob
   std::optional<std::vector<std::string>> paths;
   std::optional<std::string> directory;
-  // "memoryBudget": bytes (an integer) or a size ("4G", "512M"); absent = the session's or the server's.
+  // Bytes (an integer) or a size ("4G", "512M"); absent = the session's or the server's.
   std::optional<Scalar> memory_budget;
   std::optional<int64_t> threads;  // ranks loaded at once, 1..64; absent = 2
+  static constexpr auto WireFields() {
+    using S = OpenJobParams;
+    return std::tuple{Field("paths", &S::paths), Field("directory", &S::directory),
+                      Field("memoryBudget", &S::memory_budget), Field("threads", &S::threads)};
+  }
   bool operator==(const OpenJobParams&) const = default;
 };
 
@@ -159,10 +165,15 @@ struct ExportJobTraceParams {              // nsys/exportJobTrace: one Perfetto 
   bool operator==(const ExportJobTraceParams&) const = default;
 };
 
-// Hand-written reader and writer: ranksPerNode must not be negative.
+// Hand-written reader and writer: ranksPerNode must not be negative. Its members are listed for the analyze_job tool
+// (mcp.h).
 struct AnalyzeJobParams {  // nsys/analyzeJob → an AnalyzeResult (protocol/analyze.h) of the cross-rank causes
-  std::string job_id;      // "jobId"
-  std::optional<int64_t> ranks_per_node;  // "ranksPerNode": as the job skills' (clock alignment nodes)
+  std::string job_id;
+  std::optional<int64_t> ranks_per_node;  // as the job skills' (clock alignment nodes)
+  static constexpr auto WireFields() {
+    using S = AnalyzeJobParams;
+    return std::tuple{Field("jobId", &S::job_id), Field("ranksPerNode", &S::ranks_per_node)};
+  }
   bool operator==(const AnalyzeJobParams&) const = default;
 };
 

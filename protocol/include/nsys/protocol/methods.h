@@ -81,10 +81,14 @@ struct Filter {
   bool operator==(const Filter&) const = default;
 };
 
-// Hand-written reader and writer: path must not be empty.
+// Hand-written reader and writer: path must not be empty. Its members are listed for the open_profile tool (mcp.h).
 struct OpenProfileParams {  // nsys/openProfile
   std::string path;
-  std::optional<bool> no_cache;  // "noCache"
+  std::optional<bool> no_cache;
+  static constexpr auto WireFields() {
+    using S = OpenProfileParams;
+    return std::tuple{Field("path", &S::path), Field("noCache", &S::no_cache)};
+  }
   bool operator==(const OpenProfileParams&) const = default;
 };
 
@@ -328,7 +332,8 @@ struct ReloadSkillsResult {  // nsys/reloadSkills
   bool operator==(const ReloadSkillsResult&) const = default;
 };
 
-// Hand-written reader and writer: minDurationNs must not be negative.
+// Hand-written reader and writer: minDurationNs must not be negative. Its members are listed for the export_trace
+// tool (mcp.h).
 struct ExportTraceParams {  // nsys/exportTrace
   std::string profile_id;
   std::optional<Filter> filter;  // the one filter shape; window/devices/pids below stay accepted
@@ -338,6 +343,17 @@ struct ExportTraceParams {  // nsys/exportTrace
   std::optional<int64_t> min_duration_ns;
   std::optional<bool> gzip;
   std::optional<std::string> output;  // a file path to write; absent = the server picks one in its cache
+  static constexpr auto WireFields() {
+    using S = ExportTraceParams;
+    return std::tuple{Field("profileId", &S::profile_id),
+                      Field("filter", &S::filter),
+                      Field("window", &S::window),
+                      Field("devices", &S::devices),
+                      Field("pids", &S::pids),
+                      Field("minDurationNs", &S::min_duration_ns),
+                      Field("gzip", &S::gzip),
+                      Field("output", &S::output)};
+  }
   bool operator==(const ExportTraceParams&) const = default;
 };
 
@@ -416,12 +432,18 @@ struct ExportTraceResult {
   bool operator==(const ExportTraceResult&) const = default;
 };
 
-// Hand-written reader and writer: profileId is required only without jobId.
+// Hand-written reader and writer: profileId is required only without jobId (so it is listed as an OptionalField),
+// and "runId" is read as jobId. Its members are listed for the open_in_perfetto tool (mcp.h).
 struct OpenInPerfettoParams {             // nsys/openInPerfetto
   std::string profile_id;                 // a profile's trace, or
   std::optional<Window> window;           // (a profile's only)
-  std::optional<std::string> job_id;      // a job's ("jobId"): one of the two
-  std::optional<int64_t> ranks_per_node;  // a job's only ("ranksPerNode", as nsys/exportJobTrace's)
+  std::optional<std::string> job_id;      // a job's: one of the two
+  std::optional<int64_t> ranks_per_node;  // a job's only (as nsys/exportJobTrace's)
+  static constexpr auto WireFields() {
+    using S = OpenInPerfettoParams;
+    return std::tuple{OptionalField("profileId", &S::profile_id), Field("window", &S::window),
+                      Field("jobId", &S::job_id), Field("ranksPerNode", &S::ranks_per_node)};
+  }
   bool operator==(const OpenInPerfettoParams&) const = default;
 };
 

@@ -7,7 +7,10 @@
 //   Field, any other member:       required ("missing required field"); always written.
 //   OptionalField:                 may be absent or null (the member keeps its default); always written.
 // A struct whose JSON is more than such a list (checks across members, derived members, members left out when
-// empty, nested or renamed shapes) keeps a hand-written reader and writer, and says why beside the struct.
+// empty, nested or renamed shapes) keeps a hand-written reader and writer, and says why beside the struct. Such a
+// struct may still list its members when an MCP tool takes them as its arguments (nsys/protocol/mcp.h derives the
+// tool's argument list from WireFields): the list then gives each member's name and kind as the hand-written pair
+// reads and writes them, which tests/protocol/listed_params_test.cpp checks.
 #include <optional>
 #include <tuple>
 

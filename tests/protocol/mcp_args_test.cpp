@@ -1,10 +1,19 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <variant>
+#include <vector>
 
+#include "nsys/protocol/analyze.h"
+#include "nsys/protocol/ask.h"
+#include "nsys/protocol/diff.h"
+#include "nsys/protocol/explain.h"
+#include "nsys/protocol/job.h"
 #include "nsys/protocol/mcp.h"
 #include "nsys/protocol/methods.h"
+#include "nsys/protocol/query.h"
 
 namespace nsys::protocol {
 namespace {
@@ -46,6 +55,54 @@ TEST(McpArgsTest, ToolArgumentErrorsNameTheToolAndTheArgument) {
   EXPECT_EQ(ToolError<mcp::RunSkillArgs>(R"([1])", "run_skill"), "arguments: expected an object, got an array");
   EXPECT_EQ(ToolError<mcp::RunSkillArgs>(R"({"profile_id":"p1","skill":"s","args":{"limit":[1]}})", "run_skill"),
             "arguments.args.limit: expected a number, string, boolean or null, got an array");
+}
+
+// camelCase to snake_case at compile time: a derived argument list is a constant.
+constexpr std::string_view kFirstExportTraceArg = std::get<0>(mcp::ExportTraceArgs::Fields()).name;
+static_assert(kFirstExportTraceArg == "profile_id");
+static_assert(mcp::SnakeCaseSize("minDurationNs") == std::string_view("min_duration_ns").size());
+
+std::string Snake(std::string_view camel) {
+  std::string snake(mcp::SnakeCaseSize(camel), '?');
+  mcp::WriteSnakeCase(camel, snake.data());
+  return snake;
+}
+
+TEST(McpArgsTest, SnakeCaseSpellsEachWordOnce) {
+  EXPECT_EQ(Snake("minDurationNs"), "min_duration_ns");
+  EXPECT_EQ(Snake("profileId"), "profile_id");
+  EXPECT_EQ(Snake("baseProfileId"), "base_profile_id");
+  EXPECT_EQ(Snake("p50Ns"), "p50_ns");
+  EXPECT_EQ(Snake("path"), "path");
+  EXPECT_EQ(Snake("ID"), "id");  // a capital after a capital starts no word
+  EXPECT_EQ(Snake(""), "");
+}
+
+// The tools that take an editor method's params name their members in snake_case, in the params' order, less what
+// the tool does not take, and followed by the tool's own arguments.
+TEST(McpArgsTest, ArgumentsDerivedFromParamsAreTheirMembersInSnakeCase) {
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(mcp::ArgNames<mcp::OpenProfileArgs>(), (Names{"path", "no_cache"}));
+  EXPECT_EQ(mcp::ArgNames<mcp::ProfileIdArgs>(), (Names{"profile_id"}));
+  EXPECT_EQ(mcp::ArgNames<mcp::RunSkillArgs>(), (Names{"profile_id", "skill", "args", "filter"}));
+  EXPECT_EQ(mcp::ArgNames<mcp::ExportTraceArgs>(),
+            (Names{"profile_id", "window", "devices", "pids", "min_duration_ns", "output"}));  // no filter, no gzip
+  EXPECT_EQ(mcp::ArgNames<mcp::OpenInPerfettoArgs>(), (Names{"profile_id", "window", "job_id", "ranks_per_node"}));
+  EXPECT_EQ(mcp::ArgNames<mcp::AnalyzeArgs>(), (Names{"profile_id", "start", "end", "clock"}));  // window flattened
+  EXPECT_EQ(mcp::ArgNames<mcp::DiffArgs>(),
+            (Names{"base_profile_id", "new_profile_id", "phase_map", "max_rows", "metric"}));
+  EXPECT_EQ(mcp::ArgNames<mcp::ExplainKernelArgs>(), (Names{"profile_id", "kernel"}));
+  EXPECT_EQ(mcp::ArgNames<QueryToolArgs>(), (Names{"profile_id", "queries"}));
+  EXPECT_EQ(mcp::ArgNames<mcp::OpenJobArgs>(), (Names{"paths", "directory", "memory_budget", "threads"}));
+  EXPECT_EQ(mcp::ArgNames<mcp::JobIdArgs>(), (Names{"job_id"}));
+  EXPECT_EQ(mcp::ArgNames<mcp::AnalyzeJobArgs>(), (Names{"job_id", "ranks_per_node"}));
+
+  // Each member keeps its kind: a Field required unless a std::optional, an OptionalField optional.
+  const auto [profile_id, window, job_id, ranks_per_node] = mcp::OpenInPerfettoArgs::Fields();
+  EXPECT_FALSE(mcp::IsRequired(profile_id));  // the params list it as an OptionalField (required only without job_id)
+  EXPECT_FALSE(mcp::IsRequired(window));
+  EXPECT_TRUE(mcp::IsRequired(std::get<0>(mcp::ExportTraceArgs::Fields())));
+  EXPECT_FALSE(mcp::IsRequired(std::get<2>(mcp::RunSkillArgs::Fields())));  // args: an OptionalField map
 }
 
 TEST(McpArgsTest, McpRequestParams) {

@@ -11,8 +11,7 @@
 namespace nsys::mcp {
 
 Expected<protocol::AnalyzeResult> OnAnalyze(const args::AnalyzeArgs& a, ToolContext& ctx) {
-  protocol::AnalyzeParams params;  // the editor method's options, from the tool's flat window
-  params.profile_id = a.profile_id;
+  protocol::AnalyzeParams params = a;  // the editor method's params, their window from the tool's flat one
   if (a.start || a.end || a.clock) {
     params.window = protocol::Window{a.start, a.end, a.clock.value_or(protocol::WindowClock::kRelativeSeconds)};
   }

@@ -1,8 +1,9 @@
 // THE MCP tool table: every tool the server offers, in one place, shaped like the LSP face's bind_table.cpp. The
 // tools/list answer, the dispatcher, which tools the reader thread runs itself (`cheap`) and
 // tests/mcp/mcp_doc_test.cpp (every tool documented in docs/protocol.md) all read it. To add a tool: give its Args
-// type a Fields() list (protocol/mcp.h), write `Expected<Result> OnX(const Args&, ToolContext&)` in
-// tool_handlers.h's files, describe it in tool_descriptions.h and add one line below.
+// type a Fields() list (protocol/mcp.h: the editor method's params as ParamsArgs, or an Arg per argument), write
+// `Expected<Result> OnX(const Args&, ToolContext&)` in tool_handlers.h's files, describe it in tool_descriptions.h
+// (and each new argument name in tool_schema.cpp) and add one line below.
 #include <string>
 #include <utility>
 #include <vector>

@@ -78,14 +78,16 @@ NSYS_ANALYZE_CONVERSIONS(AnalyzePartialResult)
 #undef NSYS_ANALYZE_CONVERSIONS
 
 namespace mcp {
-struct AnalyzeArgs {  // analyze (MCP tool)
-  std::string profile_id;
+// analyze (MCP tool): nsys/analyze's params with the window as three flat arguments of the tool's own, which the
+// tool makes the params' window.
+struct AnalyzeArgs : AnalyzeParams {
   std::optional<double> start;  // seconds from the profile start unless clock is capture_ns
   std::optional<double> end;
   std::optional<WindowClock> clock;
   static constexpr auto Fields() {
-    return std::tuple{Arg("profile_id", &AnalyzeArgs::profile_id), Arg("start", &AnalyzeArgs::start),
-                      Arg("end", &AnalyzeArgs::end), Arg("clock", &AnalyzeArgs::clock)};
+    return std::tuple_cat(ParamsArgs<AnalyzeParams>(Except<&AnalyzeParams::window>{}),
+                          std::tuple{Arg("start", &AnalyzeArgs::start), Arg("end", &AnalyzeArgs::end),
+                                     Arg("clock", &AnalyzeArgs::clock)});
   }
   bool operator==(const AnalyzeArgs&) const = default;
 };

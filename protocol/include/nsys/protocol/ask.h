@@ -52,15 +52,9 @@ struct CliAskResult {
   bool operator==(const CliAskResult&) const = default;
 };
 
-// The MCP tool `ask`'s arguments (snake_case).
-struct AskToolArgs {
-  std::string profile_id;
-  std::string question;
-  std::optional<std::string> conversation_id;
-  static constexpr auto Fields() {
-    return std::tuple{mcp::Arg("profile_id", &AskToolArgs::profile_id), mcp::Arg("question", &AskToolArgs::question),
-                      mcp::Arg("conversation_id", &AskToolArgs::conversation_id)};
-  }
+// The MCP tool `ask`'s arguments: nsys/ask's params in snake_case.
+struct AskToolArgs : AskParams {
+  static constexpr auto Fields() { return mcp::ParamsArgs<AskParams>(); }
   bool operator==(const AskToolArgs&) const = default;
 };
 

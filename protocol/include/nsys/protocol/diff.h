@@ -276,17 +276,8 @@ NSYS_DIFF_CONVERSIONS(DiffResult)
 #undef NSYS_DIFF_CONVERSIONS
 
 namespace mcp {
-struct DiffArgs {  // diff
-  std::string base_profile_id;
-  std::string new_profile_id;
-  std::optional<std::string> phase_map;
-  std::optional<int64_t> max_rows;
-  std::optional<std::string> metric;
-  static constexpr auto Fields() {
-    return std::tuple{Arg("base_profile_id", &DiffArgs::base_profile_id),
-                      Arg("new_profile_id", &DiffArgs::new_profile_id), Arg("phase_map", &DiffArgs::phase_map),
-                      Arg("max_rows", &DiffArgs::max_rows), Arg("metric", &DiffArgs::metric)};
-  }
+struct DiffArgs : DiffParams {  // diff: nsys/diff's params
+  static constexpr auto Fields() { return ParamsArgs<DiffParams>(); }
   bool operator==(const DiffArgs&) const = default;
 };
 void FromJson(const Json& json, DiffArgs& out, const std::string& path);

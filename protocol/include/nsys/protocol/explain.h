@@ -196,12 +196,8 @@ NSYS_EXPLAIN_CONVERSIONS(ExplainKernelResult)
 
 namespace mcp {
 
-struct ExplainKernelArgs {  // explain_kernel
-  std::string profile_id;
-  std::string kernel;
-  static constexpr auto Fields() {
-    return std::tuple{Arg("profile_id", &ExplainKernelArgs::profile_id), Arg("kernel", &ExplainKernelArgs::kernel)};
-  }
+struct ExplainKernelArgs : ExplainKernelParams {  // explain_kernel: nsys/explainKernel's params
+  static constexpr auto Fields() { return ParamsArgs<ExplainKernelParams>(); }
   bool operator==(const ExplainKernelArgs&) const = default;
 };
 void FromJson(const Json& json, ExplainKernelArgs& out, const std::string& path);

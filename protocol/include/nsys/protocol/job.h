@@ -239,24 +239,18 @@ void FromJson(const Json& json, JobReportResult& out, const std::string& path);
 void to_json(Json& json, const JobReportResult& value);
 
 namespace mcp {
-struct OpenJobArgs : OpenJobParams {  // open_job (MCP tool): nsys/openJob's params in snake_case
-  static constexpr auto Fields() {
-    return std::tuple{Arg("paths", &OpenJobArgs::paths), Arg("directory", &OpenJobArgs::directory),
-                      Arg("memory_budget", &OpenJobArgs::memory_budget), Arg("threads", &OpenJobArgs::threads)};
-  }
+// The job tools take the job methods' params in snake_case. Their reader is the tools' (mcp.cpp), not the params':
+// open_job's one of paths and directory and analyze_job's ranks_per_node not negative are the core's checks.
+struct OpenJobArgs : OpenJobParams {  // open_job: nsys/openJob's params
+  static constexpr auto Fields() { return ParamsArgs<OpenJobParams>(); }
   bool operator==(const OpenJobArgs&) const = default;
 };
-struct JobIdArgs {  // job_report, close_job
-  std::string job_id;
-  static constexpr auto Fields() { return std::tuple{Arg("job_id", &JobIdArgs::job_id)}; }
+struct JobIdArgs : JobIdParams {  // job_report, close_job: nsys/jobReport's and nsys/closeJob's params
+  static constexpr auto Fields() { return ParamsArgs<JobIdParams>(); }
   bool operator==(const JobIdArgs&) const = default;
 };
-struct AnalyzeJobArgs {  // analyze_job
-  std::string job_id;
-  std::optional<int64_t> ranks_per_node;
-  static constexpr auto Fields() {
-    return std::tuple{Arg("job_id", &AnalyzeJobArgs::job_id), Arg("ranks_per_node", &AnalyzeJobArgs::ranks_per_node)};
-  }
+struct AnalyzeJobArgs : AnalyzeJobParams {  // analyze_job: nsys/analyzeJob's params
+  static constexpr auto Fields() { return ParamsArgs<AnalyzeJobParams>(); }
   bool operator==(const AnalyzeJobArgs&) const = default;
 };
 void FromJson(const Json& json, OpenJobArgs& out, const std::string& path);

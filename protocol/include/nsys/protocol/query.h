@@ -103,13 +103,9 @@ struct QueryParams {
   bool operator==(const QueryParams&) const = default;
 };
 
-// The MCP tool `query`'s arguments (snake_case at the top; each Query in its one JSON shape).
-struct QueryToolArgs {
-  std::string profile_id;
-  std::vector<QuerySpec> queries;
-  static constexpr auto Fields() {
-    return std::tuple{mcp::Arg("profile_id", &QueryToolArgs::profile_id), mcp::Arg("queries", &QueryToolArgs::queries)};
-  }
+// The MCP tool `query`'s arguments: nsys/query's params (snake_case at the top; each Query in its one JSON shape).
+struct QueryToolArgs : QueryParams {
+  static constexpr auto Fields() { return mcp::ParamsArgs<QueryParams>(); }
   bool operator==(const QueryToolArgs&) const = default;
 };
 

@@ -1,5 +1,6 @@
 // Readers of the MCP params and tool arguments (nsys/protocol/mcp.h), on the same ObjectReader as methods.cpp. Every
-// tool's Args reader is generated here from its Fields() list.
+// tool's Args reader is generated here from its Fields() list, and so are the writers of the ask and query tools'
+// arguments and of close_profile's and close_job's results.
 #include "nsys/protocol/mcp.h"
 
 #include <algorithm>
@@ -146,12 +147,19 @@ NSYS_TOOL_ARGS_READER(AnalyzeJobArgs)
 }  // namespace nsys::protocol::mcp
 
 namespace nsys::protocol {
-// The ask tool's Args type lives in namespace protocol (ask.h); its reader is generated here all the same.
+// The ask tool's Args type lives in namespace protocol (ask.h); its reader and writer are generated here all the
+// same, the writer under the tool's names (the params' writer, which it would otherwise reach, writes camelCase).
 void FromJson(const Json& j, AskToolArgs& out, const std::string& path) {
   mcp::ReadToolArgs(j, out, path);
+}
+void to_json(Json& j, const AskToolArgs& v) {
+  j = mcp::WriteFields(v);
 }
 // The query tool's too (query.h).
 void FromJson(const Json& j, QueryToolArgs& out, const std::string& path) {
   mcp::ReadToolArgs(j, out, path);
+}
+void to_json(Json& j, const QueryToolArgs& v) {
+  j = mcp::WriteFields(v);
 }
 }  // namespace nsys::protocol

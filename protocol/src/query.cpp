@@ -10,8 +10,4 @@ NSYS_CONVERSIONS_BY_FIELDS(QueryScope)
 NSYS_CONVERSIONS_BY_FIELDS(QuerySpec)
 NSYS_CONVERSIONS_BY_FIELDS(QueryParams)
 
-void to_json(Json& j, const QueryToolArgs& v) {
-  j = {{"profile_id", v.profile_id}, {"queries", v.queries}};
-}
-
 }  // namespace nsys::protocol

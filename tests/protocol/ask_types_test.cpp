@@ -47,6 +47,10 @@ TEST(AskTypes, ToolArgsAreSnakeCase) {
   auto a = Parse<AskToolArgs>(Json{{"profile_id", "p2"}, {"question", "q"}}, "arguments");
   ASSERT_TRUE(a);
   EXPECT_EQ(a->profile_id, "p2");
+  // Written under the tool's names too, not the params' (AskParams' writer would say profileId).
+  EXPECT_EQ(Json(*a).dump(), R"({"profile_id":"p2","question":"q"})");
+  a->conversation_id = "c1";
+  EXPECT_EQ(Json(*a).dump(), R"({"conversation_id":"c1","profile_id":"p2","question":"q"})");
 }
 
 }  // namespace

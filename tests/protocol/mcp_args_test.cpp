@@ -93,6 +93,9 @@ TEST(McpArgsTest, ArgumentsDerivedFromParamsAreTheirMembersInSnakeCase) {
             (Names{"base_profile_id", "new_profile_id", "phase_map", "max_rows", "metric"}));
   EXPECT_EQ(mcp::ArgNames<mcp::ExplainKernelArgs>(), (Names{"profile_id", "kernel"}));
   EXPECT_EQ(mcp::ArgNames<QueryToolArgs>(), (Names{"profile_id", "queries"}));
+  QueryToolArgs query;
+  query.profile_id = "p1";
+  EXPECT_EQ(Json(query).dump(), R"({"profile_id":"p1","queries":[]})");  // its writer uses the tool's names
   EXPECT_EQ(mcp::ArgNames<mcp::OpenJobArgs>(), (Names{"paths", "directory", "memory_budget", "threads"}));
   EXPECT_EQ(mcp::ArgNames<mcp::JobIdArgs>(), (Names{"job_id"}));
   EXPECT_EQ(mcp::ArgNames<mcp::AnalyzeJobArgs>(), (Names{"job_id", "ranks_per_node"}));

@@ -64,7 +64,7 @@ struct AskToolArgs : AskParams {
 NSYS_ASK_CONVERSIONS(AskParams)
 NSYS_ASK_CONVERSIONS(AskResult)
 NSYS_ASK_CONVERSIONS(CliAskResult)
-NSYS_ASK_CONVERSIONS(AskToolArgs)
+NSYS_ASK_CONVERSIONS(AskToolArgs)  // protocol/src/mcp.cpp, from its Fields()
 #undef NSYS_ASK_CONVERSIONS
 
 }  // namespace nsys::protocol

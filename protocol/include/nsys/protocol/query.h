@@ -117,7 +117,8 @@ void FromJson(const Json& json, QuerySpec& out, const std::string& path);
 void to_json(Json& json, const QuerySpec& value);
 void FromJson(const Json& json, QueryParams& out, const std::string& path);
 void to_json(Json& json, const QueryParams& value);
-void FromJson(const Json& json, QueryToolArgs& out, const std::string& path);  // protocol/src/mcp.cpp
+// The query tool's reader and writer: protocol/src/mcp.cpp, from its Fields().
+void FromJson(const Json& json, QueryToolArgs& out, const std::string& path);
 void to_json(Json& json, const QueryToolArgs& value);
 
 }  // namespace nsys::protocol

@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <stdexcept>
 #include <utility>
 
@@ -17,14 +16,8 @@ Error ToolContext::Refuse(const Error& error) const {
 }
 
 std::string SnakeCase(const std::string& name) {
-  std::string snake;
-  for (size_t i = 0; i < name.size(); ++i) {
-    const auto c = static_cast<unsigned char>(name[i]);
-    const bool after_lower = i > 0 && (std::islower(static_cast<unsigned char>(name[i - 1])) ||
-                                       std::isdigit(static_cast<unsigned char>(name[i - 1])));
-    if (std::isupper(c) && after_lower) snake += '_';
-    snake += static_cast<char>(std::isupper(c) ? std::tolower(c) : c);
-  }
+  std::string snake(protocol::mcp::SnakeCaseSize(name), '\0');
+  protocol::mcp::WriteSnakeCase(name, snake.data());
   return snake;
 }
 

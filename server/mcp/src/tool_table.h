@@ -92,9 +92,10 @@ void BindTools(ToolTable& t);
 const ToolTable& Tools();
 
 // A result as the agent reads it: an object's own members renamed from the editor protocol's camelCase to
-// snake_case (profileId -> profile_id, memoryBudgetBytes -> memory_budget_bytes), `omit` left out. Nested objects
-// keep the spelling docs/protocol.md gives them under the editor method: their keys may be data (column, table or
-// kernel names), which no rename may touch.
+// snake_case by the rule that names the tools' arguments (protocol::mcp::WriteSnakeCase: profileId -> profile_id,
+// memoryBudgetBytes -> memory_budget_bytes), `omit` left out. Nested objects keep the spelling docs/protocol.md
+// gives them under the editor method: their keys may be data (column, table or kernel names), which no rename may
+// touch.
 protocol::Json ToolResultJson(protocol::Json result, const char* omit);
 std::string SnakeCase(const std::string& name);
 

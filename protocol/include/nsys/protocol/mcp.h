@@ -69,9 +69,9 @@ std::vector<std::string> ArgNames() {
 
 // ---- Arguments that are an editor method's params ----------------------------------------------------------------
 
-// camelCase to snake_case ("minDurationNs" -> "min_duration_ns"), for the tool arguments derived from params
-// (ParamsArgs): an underscore before each capital that follows a lower-case letter or a digit, and every capital
-// lower-cased, as server/mcp's ToolResultJson spells tool results.
+// camelCase to snake_case, the MCP face's one spelling rule ("minDurationNs" -> "min_duration_ns"): an underscore
+// before each capital that follows a lower-case letter or a digit, and every capital lower-cased. Tool arguments
+// derived from params (ParamsArgs) and tool results (server/mcp's ToolResultJson) are both spelled by it.
 constexpr bool StartsSnakeWord(std::string_view camel, size_t i) {
   if (i == 0 || camel[i] < 'A' || camel[i] > 'Z') return false;
   const char before = camel[i - 1];

@@ -346,7 +346,8 @@ bool CollectGpuOps(const engine::Profile& p, const Table& t, const engine::Filte
     out.AddMatched();
     if (!sel.Keeps(t.end[i] - t.start[i], bytes_of(i))) continue;
     if constexpr (std::is_same_v<Table, engine::KernelTable>) {
-      if (!sel.KeepsGrid(t.Config(i), t.device[i])) continue;
+      // Only then: a kernel's configuration is not loaded unless the bound needs it (Need::kKernelConfig).
+      if (sel.grid_below_sms && !sel.KeepsGrid(t.Config(i), t.device[i])) continue;
     }
     out.Add(Event{t.start[i], t.end[i], bytes_of(i), t.device[i], t.stream[i], t.pid[i], name_of(i),
                   RangeKeyOfCall(p, t.launch[i], sel.ranges), sel.latency ? LatencyOf(p, t.launch[i], t.start[i]) : -1,

@@ -1952,33 +1952,19 @@ bool OnlyRatioParts(const Item& it, bool dims = false) {
   return true;
 }
 
-// "the effective bandwidth (total bytes / total copy time)": words in parentheses that divide, multiply or subtract
-// ("per" and "over" group and scope), made only of the parts of a ratio, and naming nothing of the profile, define a
-// measure the sentence asks for outside them; they are dropped and returned, for the answer to say how they were
-// taken. "threads (grid x block)" asks the launch dimensions themselves: kept.
-std::vector<std::string> DropDefinitions(std::vector<Item>& sentence) {
-  constexpr std::string_view kOperators[] = {"/", "divided", "x", "\u00d7", "times", "minus"};
+// Each run of words inside parentheses that `drop(from, to)` says goes is dropped from the sentence; its words are
+// returned, for the answer to say how they were taken.
+template <typename Drop>
+std::vector<std::string> DropParenthesesWhere(std::vector<Item>& sentence, Drop&& drop) {
   std::vector<std::string> dropped;
-  bool measured_outside = false, threads_outside = false;  // "the total threads (grid x block)": its product
-  for (const Item& it : sentence) {
-    measured_outside = measured_outside || (!it.paren && it.Has(Slot::kMeasure));
-    threads_outside = threads_outside || (!it.paren && it.Has(Slot::kMeasure) &&
-                                          it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kThreads));
-  }
-  if (!measured_outside) return dropped;
   for (size_t i = 0; i < sentence.size();) {
     if (!sentence[i].paren) {
       ++i;
       continue;
     }
     size_t end = i;
-    bool arithmetic = false, kept = false;  // kept: a name, or a measure no ratio is made of
-    for (; end < sentence.size() && sentence[end].paren; ++end) {
-      const std::string w = Lower(sentence[end].word);
-      kept = kept || sentence[end].kind == Item::kName || !OnlyRatioParts(sentence[end], threads_outside);
-      arithmetic = arithmetic || std::find(std::begin(kOperators), std::end(kOperators), w) != std::end(kOperators);
-    }
-    if (!arithmetic || kept) {
+    while (end < sentence.size() && sentence[end].paren) ++end;
+    if (!drop(i, end)) {
       i = end;
       continue;
     }
@@ -1987,6 +1973,30 @@ std::vector<std::string> DropDefinitions(std::vector<Item>& sentence) {
                    sentence.begin() + static_cast<std::ptrdiff_t>(end));
   }
   return dropped;
+}
+
+// "the effective bandwidth (total bytes / total copy time)": words in parentheses that divide, multiply or subtract
+// ("per" and "over" group and scope), made only of the parts of a ratio, and naming nothing of the profile, define a
+// measure the sentence asks for outside them; they are dropped and returned, for the answer to say how they were
+// taken. "threads (grid x block)" asks the launch dimensions themselves: kept.
+std::vector<std::string> DropDefinitions(std::vector<Item>& sentence) {
+  constexpr std::string_view kOperators[] = {"/", "divided", "x", "\u00d7", "times", "minus"};
+  bool measured_outside = false, threads_outside = false;  // "the total threads (grid x block)": its product
+  for (const Item& it : sentence) {
+    measured_outside = measured_outside || (!it.paren && it.Has(Slot::kMeasure));
+    threads_outside = threads_outside || (!it.paren && it.Has(Slot::kMeasure) &&
+                                          it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kThreads));
+  }
+  if (!measured_outside) return {};
+  return DropParenthesesWhere(sentence, [&](size_t from, size_t to) {
+    bool arithmetic = false, kept = false;  // kept: a name, or a measure no ratio is made of
+    for (size_t k = from; k < to; ++k) {
+      const std::string w = Lower(sentence[k].word);
+      kept = kept || sentence[k].kind == Item::kName || !OnlyRatioParts(sentence[k], threads_outside);
+      arithmetic = arithmetic || std::find(std::begin(kOperators), std::end(kOperators), w) != std::end(kOperators);
+    }
+    return arithmetic && !kept;
+  });
 }
 
 // "the FFT kernels (anything with 'fft' in the name)", "the nvjet kernels (names containing nvjet)": parentheses that
@@ -2002,36 +2012,23 @@ bool OnlyRestatesAName(const std::string& w) {
   return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
 }
 std::vector<std::string> DropNamesSaidAgain(std::vector<Item>& sentence) {
-  std::vector<std::string> dropped;
-  for (size_t i = 0; i < sentence.size();) {
-    if (!sentence[i].paren) {
-      ++i;
-      continue;
-    }
-    size_t end = i;
-    bool names = false, restates = true;
-    for (; end < sentence.size() && sentence[end].paren; ++end) {
-      const Item& it = sentence[end];
+  return DropParenthesesWhere(sentence, [&](size_t from, size_t to) {
+    bool names = false;
+    for (size_t k = from; k < to; ++k) {
+      const Item& it = sentence[k];
       if (it.kind != Item::kName) {
-        restates = restates && (it.kind == Item::kSeparator || OnlyRestatesAName(Lower(it.word)));
+        if (it.kind != Item::kSeparator && !OnlyRestatesAName(Lower(it.word))) return false;
         continue;
       }
       names = true;
-      restates =
-          restates &&
-          std::any_of(sentence.begin(), sentence.begin() + static_cast<std::ptrdiff_t>(i), [&](const Item& before) {
+      const bool said =
+          std::any_of(sentence.begin(), sentence.begin() + static_cast<std::ptrdiff_t>(from), [&](const Item& before) {
             return before.kind == Item::kName && !before.paren && Lower(before.word) == Lower(it.word);
           });
+      if (!said) return false;
     }
-    if (!names || !restates) {
-      i = end;
-      continue;
-    }
-    dropped.push_back(WordsOf(sentence, i, end));
-    sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(i),
-                   sentence.begin() + static_cast<std::ptrdiff_t>(end));
-  }
-  return dropped;
+    return names;
+  });
 }
 
 bool HasSubject(const Clause& c) {

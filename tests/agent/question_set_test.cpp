@@ -545,6 +545,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 29, 0);
   ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 26, 2);
+  ExpectHeld(AskHeldOut("questions_fresh36.json", "fresh held-out 36"), "questions_fresh36.json", 27, 1);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // its reason; a listed one that no longer occurs fails, so that list only shrinks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -116,6 +117,73 @@ TEST(Layering, EveryIncludePointsToAnAllowedLayer) {
   for (const auto& known : kKnownViolations) {
     EXPECT_TRUE(violations.count(known)) << "'" << known << "' no longer occurs: remove it from kKnownViolations in "
                                          << __FILE__;
+  }
+}
+
+// The project's headers under */include/, by the name an #include gives them ("nsys/agent/explain_llm.h"), and the
+// names each includes as written ("nlohmann/json.hpp" for a library's).
+struct Headers {
+  std::map<std::string, std::vector<std::string>> includes;
+  explicit Headers(const fs::path& root) {
+    const std::regex include(R"re(#include\s*[<"]([^>"]+)[>"])re");
+    for (const char* base : {"server", "protocol", "skills"}) {
+      for (const auto& entry : fs::recursive_directory_iterator(root / base)) {
+        const std::string path = entry.path().generic_string();
+        const size_t at = path.find("/include/nsys/");
+        if (!entry.is_regular_file() || at == std::string::npos) continue;
+        std::vector<std::string>& out = includes[path.substr(at + 9)];
+        std::ifstream in(entry.path());
+        for (std::string line; std::getline(in, line);) {
+          std::smatch m;
+          if (std::regex_search(line, m, include)) out.push_back(m[1]);
+        }
+      }
+    }
+  }
+  // Every name `header` reaches through its includes, itself too.
+  std::set<std::string> Closure(const std::string& header) const {
+    std::set<std::string> reached{header};
+    std::vector<std::string> todo{header};
+    while (!todo.empty()) {
+      const auto it = includes.find(todo.back());
+      todo.pop_back();
+      if (it == includes.end()) continue;
+      for (const std::string& name : it->second) {
+        if (reached.insert(name).second) todo.push_back(name);
+      }
+    }
+    return reached;
+  }
+};
+
+// Every face includes workspace.h: nlohmann's JSON must not come in with it (issue 40: core's API is plain structs;
+// JSON is the faces' own business, through protocol/ and wire/). Each way it comes in is an include, by one of core's
+// headers, of a header outside core whose closure holds nlohmann; the one left is listed with its reason, and a listed
+// way that no longer occurs fails, so the list only shrinks.
+const std::set<std::string> kKnownJsonEntries = {
+    // ConversationState keeps the exchange with an LLM (llm::Message, whose tool calls carry their JSON arguments).
+    "nsys/core/ask.h -> nsys/agent/ask.h",
+};
+TEST(Layering, TheWorkspaceHeaderBringsNoJsonLibrary) {
+  const Headers headers(NSYS_AI_SOURCE_DIR);
+  const std::set<std::string> closure = headers.Closure("nsys/core/workspace.h");
+  ASSERT_GT(closure.size(), 20u) << "the closure found too few headers under " << NSYS_AI_SOURCE_DIR;
+  const auto json = [&](const std::string& name) {
+    const std::set<std::string> c = headers.Closure(name);
+    return std::any_of(c.begin(), c.end(), [](const std::string& n) { return n.rfind("nlohmann/", 0) == 0; });
+  };
+  std::set<std::string> entries;
+  for (const std::string& h : closure) {
+    if (h.rfind("nsys/core/", 0) != 0 || !headers.includes.count(h)) continue;
+    for (const std::string& name : headers.includes.at(h)) {
+      if (name.rfind("nsys/core/", 0) != 0 && json(name)) entries.insert(h + " -> " + name);
+    }
+  }
+  for (const auto& entry : entries) {
+    EXPECT_TRUE(kKnownJsonEntries.count(entry)) << "workspace.h brings nlohmann's JSON in through " << entry;
+  }
+  for (const auto& known : kKnownJsonEntries) {
+    EXPECT_TRUE(entries.count(known)) << "'" << known << "' no longer brings JSON in: remove it from kKnownJsonEntries";
   }
 }
 

@@ -37,7 +37,7 @@ void Workspace::AddAiParagraph(agent::KernelExplanation& explanation, const std:
   if (!chosen.enabled()) return;
   // The replies are the user's data: a private directory (0700) of 0600 files, as the ask answers (llm::AnswerCache).
   const std::string dir = use_cache ? (std::filesystem::path(CacheDir()) / "llm-explain").string() : "";
-  const agent::AiParagraph paragraph = paragraphs_.Lookup(explanation, chosen, dir);
+  const agent::AiParagraph paragraph = paragraphs_->Lookup(explanation, chosen, dir);
   explanation.markdown = agent::WithAiParagraph(explanation.markdown, paragraph);
 }
 
@@ -50,7 +50,7 @@ Expected<agent::KernelExplanation> Workspace::ExplainKernelForEditor(
 }
 
 bool Workspace::WaitForAiParagraphs(std::chrono::milliseconds timeout) {
-  return paragraphs_.WaitIdle(timeout);
+  return paragraphs_->WaitIdle(timeout);
 }
 
 }  // namespace nsys::core

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <utility>
 
+#include "nsys/agent/explain_llm.h"
 #include "nsys/skills/user_skills.h"
 #include "nsys/support/cache_dir.h"
 #include "nsys/support/log.h"
@@ -86,7 +87,8 @@ Workspace::Workspace(WorkspaceConfig config)
       profiles_(std::make_unique<ProfileStore>(ProfileStore::Limits{config_.max_loaded_profiles, config_.max_open_ids,
                                                                     config_.memo_budget_bytes, config_.opener})),
       jobs_(std::make_unique<JobStore>(config_.max_open_jobs)),
-      source_sets_(std::make_unique<SourceSets>()) {
+      source_sets_(std::make_unique<SourceSets>()),
+      paragraphs_(std::make_unique<agent::KernelParagraphs>()) {
   for (const auto& warning : ReloadSkills().warnings) support::LogWarn(warning);
 }
 

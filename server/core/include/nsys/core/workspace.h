@@ -19,7 +19,6 @@
 #include "nsys/agent/analyze.h"
 #include "nsys/agent/diff.h"
 #include "nsys/agent/explain.h"
-#include "nsys/agent/explain_llm.h"
 #include "nsys/agent/skill_runner.h"
 #include "nsys/core/annotation_plan.h"
 #include "nsys/core/ask.h"
@@ -39,6 +38,9 @@
 
 namespace nsys::source {
 class AnnotationIndex;  // nsys/source/annotation_index.h
+}
+namespace nsys::agent {
+class KernelParagraphs;  // nsys/agent/explain_llm.h
 }
 
 namespace nsys::core {
@@ -485,8 +487,10 @@ class Workspace {
   std::unique_ptr<JobStore> jobs_;
   std::unique_ptr<SourceSets> source_sets_;
   agent::ConversationStore conversations_{kMaxConversations, kConversationIdle};
-  // Last, so it is destroyed first: its threads are cancelled and joined before the rest goes.
-  agent::KernelParagraphs paragraphs_;
+  // Last, so it is destroyed first: its threads are cancelled and joined before the rest goes. Held by pointer: its
+  // header brought the LLM client (and nlohmann's JSON) into every face's include closure; the one way left is
+  // listed in tests/architecture/layering_test.cpp (kKnownJsonEntries).
+  std::unique_ptr<agent::KernelParagraphs> paragraphs_;
 };
 
 // The same check before any profile is open (the CLI refuses a bad output before a long load): `profile_path`'s

@@ -282,6 +282,15 @@ std::string FormatPct(double pct);
 // A sentence naming the window the skill looked at, e.g. "Window: whole profile." for notes.
 std::string WindowNote(const engine::Filter& filter);
 
+// A kernel launch's grid in blocks and its block in threads (a dimension the export leaves 0 counts as 1):
+// launch_sizes' columns and event_stats' grid_below_sms bound read the same sizes.
+inline int64_t BlocksOf(const engine::KernelConfig& c) {
+  return static_cast<int64_t>(std::max(1, c.grid_x)) * std::max(1, c.grid_y) * std::max(1, c.grid_z);
+}
+inline int64_t ThreadsPerBlockOf(const engine::KernelConfig& c) {
+  return static_cast<int64_t>(std::max(1, c.block_x)) * std::max(1, c.block_y) * std::max(1, c.block_z);
+}
+
 // Device ids seen in GPU activity or listed in the profile info, sorted.
 std::vector<int32_t> DeviceIds(const engine::ProfileInfo& info);
 // The device's name from the profile info, or "" when the export has none.

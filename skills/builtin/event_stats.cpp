@@ -30,6 +30,7 @@
 
 #include "common_api_class.h"
 #include "common_cuda_api.h"
+#include "common_gpu_ops.h"
 #include "common_intervals.h"
 #include "common_nvtx_stack.h"
 #include "common_rows.h"
@@ -297,10 +298,8 @@ struct Selection {
   bool grid_below_sms = false;
   std::unordered_map<int32_t, int64_t> sms;  // device id -> its SM count, when grid_below_sms
   bool KeepsGrid(const engine::KernelConfig& c, int32_t device) const {
-    if (!grid_below_sms) return true;
     const auto it = sms.find(device);
-    const int64_t blocks = static_cast<int64_t>(std::max(1, c.grid_x)) * std::max(1, c.grid_y) * std::max(1, c.grid_z);
-    return it != sms.end() && it->second > 0 && blocks < it->second;
+    return it != sms.end() && it->second > 0 && BlocksOf(c) < it->second;
   }
 };
 

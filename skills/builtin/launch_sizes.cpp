@@ -36,14 +36,6 @@ engine::KernelConfig SizeOf(const engine::KernelConfig& c) {
   return s;
 }
 
-// Blocks in the grid and threads in a block (a dimension the export leaves 0 counts as 1).
-int64_t BlocksOf(const engine::KernelConfig& c) {
-  return static_cast<int64_t>(std::max(1, c.grid_x)) * std::max(1, c.grid_y) * std::max(1, c.grid_z);
-}
-int64_t ThreadsPerBlockOf(const engine::KernelConfig& c) {
-  return static_cast<int64_t>(std::max(1, c.block_x)) * std::max(1, c.block_y) * std::max(1, c.block_z);
-}
-
 // The table's columns, and a row of each configuration in `order`, with its (process, device) span and GPU.
 Table RowsOf(const engine::Profile& p, const GpuOpGroups& spans, const std::vector<const LaunchGroup*>& order) {
   Table t;

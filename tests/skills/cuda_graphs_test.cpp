@@ -120,6 +120,24 @@ TEST(CudaGraphs, GraphLevelRecordsAreGpuWorkInTheTimeBudget) {
 }
 
 // Every idle interval still splits into parts that add up, a graph's launch call being the one that issued it.
+// gpus counts a GPU's graph executions recorded whole as its work: the derived capture's device 0 runs every one.
+TEST(CudaGraphs, TheGpusSkillCountsGraphExecutionsAsWork) {
+  NSYS_REQUIRE_FIXTURES();
+  Opened o = OpenGraphLevel();
+  ASSERT_TRUE(o.profile);
+  auto t = skills::RunByName(Builtins(), "gpus", *o.profile, {});
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  ASSERT_TRUE(o.profile->Require(engine::Need::kKernels).ok());
+  int64_t launches = 0;
+  for (size_t r = 0; r < t->rows.size(); ++r) {
+    if (IntCell(*t, r, "device_id") != 0) continue;
+    launches = IntCell(*t, r, "graph_launches");
+    EXPECT_EQ(IntCell(*t, r, "ran_work"), 1);
+  }
+  EXPECT_EQ(launches, static_cast<int64_t>(o.profile->graphs().size()));
+  EXPECT_GE(launches, 10);
+}
+
 TEST(CudaGraphs, IdleCausesAddUpWithGraphs) {
   NSYS_REQUIRE_FIXTURES();
   Opened o = OpenGraphLevel();

@@ -1258,6 +1258,18 @@ TEST(QueryExecute, TheGpusTheExportListsAndWhatItDoesNotGive) {
   ASSERT_EQ(box->answer.evidence.size(), 1u);
   EXPECT_EQ(box->answer.evidence[0].call.skill, "gpus");
   EXPECT_EQ(box->answer.evidence[0].rows.size(), 8u);
+  // GPUs alike are said once with their ids, a run of ids as a range and other ids one by one (the cuFCM export
+  // lists six RTX 2080 Ti; three of them asked).
+  auto fcm = ws.Open(testing::Fixture("realworld/rtx2080ti_cufcm_cufft.sqlite"));
+  ASSERT_TRUE(fcm.ok());
+  Query some{{Measure::kCount}, Subject{EventKind::kDevices}};
+  some.scope.devices = {0, 2, 5};
+  auto three = ws.AskQueries({fcm->id, {some}});
+  ASSERT_TRUE(three.ok());
+  EXPECT_NE(three->answer.summary.find("3 GPUs listed, 1 of them ran GPU work (kernels, copies or memsets): GPU 0. "
+                                       "GPUs 0, 2 and 5: GeForce RTX 2080 Ti."),
+            std::string::npos)
+      << three->answer.summary;
   auto h100 = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
   ASSERT_TRUE(h100.ok());
   auto none = ws.Ask({h100->id, "What peak memory bandwidth does the profile record for the GPUs?", ""}, {});
@@ -1269,7 +1281,7 @@ TEST(QueryExecute, TheGpusTheExportListsAndWhatItDoesNotGive) {
 }
 
 // "fewer blocks than the GPU has SMs" of each launch: event_stats' bound, and the SMs it was held against from
-// launch_sizes' rows (sqlite3 over the H200 export: 7 of 18 kernels have a grid below its 132 SMs).
+// the gpus skill's rows (sqlite3 over the H200 export: 7 of 18 kernels have a grid below its 132 SMs).
 TEST(QueryExecute, LaunchesBelowTheSmsSayTheSms) {
   NSYS_REQUIRE_FIXTURES();
   core::Workspace ws(OfflineConfig());
@@ -1283,7 +1295,7 @@ TEST(QueryExecute, LaunchesBelowTheSmsSayTheSms) {
   EXPECT_NE(text.find("7 of 18 kernels"), std::string::npos) << text;
   EXPECT_NE(text.find("GPU 0 has 132 SMs (NVIDIA H200)."), std::string::npos) << text;
   ASSERT_EQ(below->answer.evidence.size(), 2u);
-  EXPECT_EQ(below->answer.evidence[1].call.skill, "launch_sizes");
+  EXPECT_EQ(below->answer.evidence[1].call.skill, "gpus");
 }
 
 TEST(QueryExecute, DescribedWordsMarginsAndClausesNoQueryHolds) {

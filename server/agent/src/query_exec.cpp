@@ -791,30 +791,40 @@ void AddExtreme(const Query& q, const SkillRunner& run, const CancelToken& cance
   turn.answer.evidence.push_back(EvidenceOf(all, *side, DescribeQuery(all)));
 }
 
-// "fewer blocks than the GPU has SMs": the SM count the launches were held against, per GPU, from launch_sizes' rows
-// of the same scope ("Their GPU has 132 SMs (NVIDIA H200)").
+// "GPU 3", "GPUs 0 and 1", "GPUs 0 to 7" (consecutive ids), "GPUs 0, 2 and 5".
+std::string GpuIdsText(const std::vector<int64_t>& ids) {
+  if (ids.size() == 1) return fmt::format("GPU {}", ids.front());
+  bool consecutive = true;
+  for (size_t k = 1; k < ids.size(); ++k) consecutive = consecutive && ids[k] == ids[k - 1] + 1;
+  if (consecutive && ids.size() > 2) return fmt::format("GPUs {} to {}", ids.front(), ids.back());
+  std::string out = "GPUs ";
+  for (size_t k = 0; k < ids.size(); ++k)
+    out += fmt::format("{}{}", k == 0 ? "" : k + 1 == ids.size() ? " and " : ", ", ids[k]);
+  return out;
+}
+
+// "fewer blocks than the GPU has SMs": the SM count the launches were held against, for each GPU that ran kernels
+// in the scope, from the gpus skill's rows ("GPU 0 has 132 SMs (NVIDIA H200)").
 void AddTheSms(const Query& q, const SkillRunner& run, const CancelToken& cancel, AskTurn& turn, std::string& text) {
   if (!q.scope.grid_below_sms) return;
   Scope scope = q.scope;
   scope.grid_below_sms = false;
-  SkillCall call{"launch_sizes", {{"limit", Value(int64_t{0})}}, FilterOf(scope)};
+  SkillCall call{"gpus", {}, FilterOf(scope)};
   auto t = run(call.skill, call.args, call.filter, cancel);
   if (!t || t->declined) return;
-  const auto d = ColumnIndex(*t, "device_id"), n = ColumnIndex(*t, "device_name"), m = ColumnIndex(*t, "sm_count");
-  if (!d || !n || !m) return;
-  Evidence e{call, "The SMs of each GPU the launches ran on", {"device_id", "device_name", "sm_count"}, {}};
-  std::vector<std::string> said;
-  for (const auto& row : t->rows) {
-    if (std::any_of(e.rows.begin(), e.rows.end(), [&](const auto& r) { return r[0] == row[*d]; })) continue;
-    e.rows.push_back({row[*d], row[*n], row[*m]});
-    const auto* name = std::get_if<std::string>(&row[*n]);
-    said.push_back(fmt::format("GPU {} has {} SMs{}", FormatCount(NumberOf(row[*d]).value_or(0)),
-                               FormatCount(NumberOf(row[*m]).value_or(0)),
-                               name && !name->empty() ? " (" + support::MarkdownText(*name) + ")" : ""));
-  }
-  if (said.empty()) return;
+  Evidence e{call, "The SMs of each GPU the launches ran on", {"device_id", "name", "sm_count"}, {}};
   std::string line;
-  for (const std::string& one : said) line += (line.empty() ? " " : "; ") + one;
+  for (size_t r = 0; r < t->rows.size(); ++r) {
+    if (CellOr(*t, r, "kernels", 0) <= 0) continue;
+    std::vector<Value> row;
+    for (const std::string& c : e.columns) row.push_back(t->rows[r][*ColumnIndex(*t, c)]);
+    e.rows.push_back(std::move(row));
+    const std::string name = CellText(*t, r, "name");
+    line += fmt::format("{}GPU {} has {} SMs{}", line.empty() ? " " : "; ", FormatCount(CellOr(*t, r, "device_id", 0)),
+                        FormatCount(CellOr(*t, r, "sm_count", 0)),
+                        name.empty() ? "" : " (" + support::MarkdownText(name) + ")");
+  }
+  if (line.empty()) return;
   text += line + ".";
   turn.answer.evidence.push_back(std::move(e));
 }
@@ -830,7 +840,6 @@ void AddProcesses(const Query& q, const SkillRunner& run, const CancelToken& can
   turn.answer.evidence.push_back(EvidenceOf(by_pid, *side, "Processes"));
 }
 
-// One Query answered into `turn`.
 // "The solve kernel: how many launches?": a part of a name that names one name only is said with that name, from the
 // same skill grouped by name ("`solve` matches one name only: `nvkernel_solve_F1L204_2`").
 void AddTheOneName(const Query& q, const SkillRunner& run, const CancelToken& cancel, AskTurn& turn,
@@ -869,56 +878,49 @@ void AnswerDevices(const Query& q, const engine::ProfileInfo& info, const SkillR
     if (m != Measure::kCount) figures.push_back(m), e.columns.emplace_back(ColumnOf(m));
   }
   e.columns.emplace_back("ran_work");
+  const auto cell = [&](size_t r, Measure m) { return t->rows[r][*ColumnIndex(*t, ColumnOf(m))]; };
+  // Figures asked that the export gives of no GPU (an export with no GPU table): not answered with "not given".
+  bool given = figures.empty();
+  for (size_t r = 0; r < t->rows.size() && !given; ++r) {
+    for (Measure m : figures) given = given || NumberOf(cell(r, m)).value_or(0) > 0;
+  }
+  if (!given)
+    return CannotAnswer("the export gives no SM count, memory or memory bandwidth of its GPUs.",
+                        {"GPU table (TARGET_INFO_GPU)"}, info.caps, turn, text);
   // GPUs alike (the same name and figures) are said once, with their ids.
-  std::vector<std::pair<std::string, std::vector<std::string>>> alike;
-  double used = 0;
-  std::string working;  // the ids of the GPUs that ran work, when some did not
+  std::vector<std::pair<std::string, std::vector<int64_t>>> alike;
+  std::vector<int64_t> working;  // the GPUs that ran work
   for (size_t r = 0; r < t->rows.size(); ++r) {
     std::vector<Value> row;
     for (const std::string& c : e.columns) row.push_back(t->rows[r][*ColumnIndex(*t, c)]);
-    e.rows.push_back(row);
-    used += CellOr(*t, r, "ran_work", 0);
-    if (CellOr(*t, r, "ran_work", 0) > 0)
-      working += (working.empty() ? "" : ", ") + FormatCount(CellOr(*t, r, "device_id", 0));
+    e.rows.push_back(std::move(row));
+    const auto id = static_cast<int64_t>(CellOr(*t, r, "device_id", 0));
+    if (CellOr(*t, r, "ran_work", 0) > 0) working.push_back(id);
     const std::string name = CellText(*t, r, "name");
     std::string said = name.empty() ? "unnamed in the export" : support::MarkdownText(name);
     for (Measure m : figures) {
-      const Value& v = t->rows[r][*ColumnIndex(*t, ColumnOf(m))];
       const std::string_view word = m == Measure::kSmCount ? "SMs" : kWords[static_cast<size_t>(m)];
-      said += NumberOf(v).value_or(0) > 0 ? fmt::format(", {} {}", FormatMeasure(m, v), word)
-                                          : fmt::format(", {} not given", word);
+      said += NumberOf(cell(r, m)).value_or(0) > 0 ? fmt::format(", {} {}", FormatMeasure(m, cell(r, m)), word)
+                                                   : fmt::format(", {} not given", word);
     }
-    const std::string id = FormatCount(CellOr(*t, r, "device_id", 0));
     auto it = std::find_if(alike.begin(), alike.end(), [&](const auto& a) { return a.first == said; });
     if (it == alike.end())
       alike.push_back({said, {id}});
     else
       it->second.push_back(id);
   }
-  // Figures asked that the export gives of no GPU (an export with no GPU table): not answered with "not given".
-  const bool given = figures.empty() || std::any_of(t->rows.begin(), t->rows.end(), [&](const auto& row) {
-                       return std::any_of(figures.begin(), figures.end(), [&](Measure m) {
-                         return NumberOf(row[*ColumnIndex(*t, ColumnOf(m))]).value_or(0) > 0;
-                       });
-                     });
-  if (!given)
-    return CannotAnswer("the export gives no SM count, memory or memory bandwidth of its GPUs.",
-                        {"GPU table (TARGET_INFO_GPU)"}, info.caps, turn, text);
   const size_t n = t->rows.size();
   if (Asked(q, Measure::kCount) || n > 1)
-    text += fmt::format("{} GPU{} listed, {} of them ran GPU work (kernels, copies or memsets){}. ", FormatCount(n),
-                        n == 1 ? "" : "s", FormatCount(used),
-                        used > 0 && used < static_cast<double>(n) ? ": GPU " + working : "");
-  for (size_t k = 0; k < alike.size(); ++k) {
-    const auto& ids = alike[k].second;
-    const std::string who = ids.size() == 1   ? "GPU " + ids.front()
-                            : ids.size() == 2 ? "GPUs " + ids.front() + " and " + ids.back()
-                                              : "GPUs " + ids.front() + " to " + ids.back();
-    text += fmt::format("{}{}: {}.", k ? " " : "", who, alike[k].first);
-  }
+    text += fmt::format("{} GPU{} listed, {} of them ran GPU work (kernels, copies or memsets){}. ",
+                        FormatCount(static_cast<double>(n)), n == 1 ? "" : "s",
+                        FormatCount(static_cast<double>(working.size())),
+                        !working.empty() && working.size() < n ? ": " + GpuIdsText(working) : "");
+  for (size_t k = 0; k < alike.size(); ++k)
+    text += fmt::format("{}{}: {}.", k ? " " : "", GpuIdsText(alike[k].second), alike[k].first);
   turn.answer.evidence.push_back(std::move(e));
 }
 
+// One Query answered into `turn`.
 void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
                AskTurn& turn, std::string& text) {
   text += (text.empty() ? "" : "\n") + std::string("Read as: ") + DescribeQuery(q) + ".\n";

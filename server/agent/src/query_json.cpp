@@ -78,6 +78,14 @@ Expected<double> Number(const json& j, const std::string& path) {
   return j.get<double>();
 }
 
+// An optional true or false member: `out` is kept when it is absent.
+Status Flag(const json& j, const char* key, const std::string& path, bool& out) {
+  if (!j.contains(key)) return {};
+  if (!j.at(key).is_boolean()) return Bad(path + "." + key, "not true or false");
+  out = j.at(key).get<bool>();
+  return {};
+}
+
 // The enum value named by the string at `path`, of `names`.
 template <typename Enum>
 Expected<Enum> Named(std::span<const std::string_view> names, const json& j, const std::string& path,
@@ -104,10 +112,7 @@ Expected<Subject> ReadSubject(const json& j, const std::string& path) {
     if (!v) return v.error();
     *field = std::move(*v);
   }
-  if (j.contains("wholeName")) {
-    if (!j.at("wholeName").is_boolean()) return Bad(path + ".wholeName", "not true or false");
-    out.whole_name = j.at("wholeName").get<bool>();
-  }
+  if (Status ok = Flag(j, "wholeName", path, out.whole_name); !ok) return ok.error();
   return out;
 }
 
@@ -166,14 +171,8 @@ Expected<Scope> ReadScope(const json& j, const std::string& path) {
     if (!v) return v.error();
     *field = *v;
   }
-  if (j.contains("fromFirstKernel")) {
-    if (!j.at("fromFirstKernel").is_boolean()) return Bad(path + ".fromFirstKernel", "not true or false");
-    out.from_first_kernel = j.at("fromFirstKernel").get<bool>();
-  }
-  if (j.contains("gridBelowSms")) {
-    if (!j.at("gridBelowSms").is_boolean()) return Bad(path + ".gridBelowSms", "not true or false");
-    out.grid_below_sms = j.at("gridBelowSms").get<bool>();
-  }
+  if (Status ok = Flag(j, "fromFirstKernel", path, out.from_first_kernel); !ok) return ok.error();
+  if (Status ok = Flag(j, "gridBelowSms", path, out.grid_below_sms); !ok) return ok.error();
   const std::pair<const char*, int64_t*> bounds[] = {{"longerThanNs", &out.longer_than_ns},
                                                      {"shorterThanNs", &out.shorter_than_ns},
                                                      {"largerThanBytes", &out.larger_than_bytes},
@@ -217,10 +216,7 @@ Status ReadShape(const json& j, const std::string& path, Query& q) {
     if (*o < 0 || *o > 100) return Bad(path + ".offset", fmt::format("{} is not 0 to 100", *o));
     q.offset = static_cast<int32_t>(*o);
   }
-  if (j.contains("yesIfLess")) {
-    if (!j.at("yesIfLess").is_boolean()) return Bad(path + ".yesIfLess", "not true or false");
-    q.yes_if_less = j.at("yesIfLess").get<bool>();
-  }
+  if (Status ok = Flag(j, "yesIfLess", path, q.yes_if_less); !ok) return ok.error();
   if (j.contains("threshold")) {
     auto t = Number(j.at("threshold"), path + ".threshold");
     if (!t) return t.error();

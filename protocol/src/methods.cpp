@@ -76,8 +76,7 @@ void FromJson(const Json& j, OpenProfileParams& out, const std::string& path) {
   r.Optional("noCache", out.no_cache);
 }
 void to_json(Json& j, const OpenProfileParams& v) {
-  j = {{"path", v.path}};
-  SetIfPresent(j, "noCache", v.no_cache);
+  WriteFields(j, v);
 }
 
 NSYS_CONVERSIONS_BY_FIELDS(ProfileIdParams)
@@ -250,14 +249,7 @@ void FromJson(const Json& j, ExportTraceParams& out, const std::string& path) {
   r.Optional("output", out.output);
 }
 void to_json(Json& j, const ExportTraceParams& v) {
-  j = {{"profileId", v.profile_id}};
-  SetIfPresent(j, "filter", v.filter);
-  SetIfPresent(j, "window", v.window);
-  SetIfPresent(j, "devices", v.devices);
-  SetIfPresent(j, "pids", v.pids);
-  SetIfPresent(j, "minDurationNs", v.min_duration_ns);
-  SetIfPresent(j, "gzip", v.gzip);
-  SetIfPresent(j, "output", v.output);
+  WriteFields(j, v);
 }
 
 NSYS_CONVERSIONS_BY_FIELDS(TraceSliceCounts)

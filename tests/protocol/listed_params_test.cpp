@@ -1,7 +1,8 @@
-// The params whose reader and writer are hand-written but whose members are listed in WireFields() all the same
-// (for the MCP tools that take them, nsys/protocol/mcp.h): the list must say what the hand-written pair does. The
-// writer writes exactly the listed names, the reader reads them back, and a member the list calls required is
-// refused when absent.
+// The params with checks beyond their member list (for the MCP tools that take them, nsys/protocol/mcp.h): the list
+// must say what their reader and writer do, the hand-written parts included (OpenProfileParams' and
+// ExportTraceParams' readers, OpenInPerfettoParams' pair; OpenJobParams and AnalyzeJobParams read and write by the
+// list, then check). The writer writes exactly the listed names, the reader reads them back, and a member the list
+// calls required is refused when absent.
 #include <gtest/gtest.h>
 
 #include <cstdint>

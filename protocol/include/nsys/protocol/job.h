@@ -29,8 +29,7 @@ inline constexpr std::string_view kExportJobTrace = "nsys/exportJobTrace";
 inline constexpr std::string_view kAnalyzeJob = "nsys/analyzeJob";
 }  // namespace method
 
-// Hand-written reader and writer: give paths or directory, one of the two. Its members are listed for the open_job
-// tool (mcp.h).
+// Read and written by its field list, and the reader then checks: give paths or directory, one of the two.
 struct OpenJobParams {  // nsys/openJob
   std::optional<std::vector<std::string>> paths;
   std::optional<std::string> directory;
@@ -155,18 +154,28 @@ struct JobReportResult {
   bool operator==(const JobReportResult&) const = default;
 };
 
-// Hand-written reader and writer: ranksPerNode and minDurationNs must not be negative.
+// Read and written by its field list, and the reader then checks: ranksPerNode and minDurationNs must not be negative.
 struct ExportJobTraceParams {              // nsys/exportJobTrace: one Perfetto trace of every rank on the job's clock
   std::string job_id;                      // "jobId"
   std::optional<std::string> output;       // a file to write; absent = a fresh file in the server's trace cache
   std::optional<int64_t> ranks_per_node;   // "ranksPerNode": consecutive ranks sharing a clock; absent/0 = each its own
   std::optional<int64_t> min_duration_ns;  // "minDurationNs": shorter slices are left out
   std::optional<bool> gpu, cpu, flows, counters;  // what to write (each absent = true)
+  static constexpr auto WireFields() {
+    using S = ExportJobTraceParams;
+    return std::tuple{Field("jobId", &S::job_id),
+                      Field("output", &S::output),
+                      Field("ranksPerNode", &S::ranks_per_node),
+                      Field("minDurationNs", &S::min_duration_ns),
+                      Field("gpu", &S::gpu),
+                      Field("cpu", &S::cpu),
+                      Field("flows", &S::flows),
+                      Field("counters", &S::counters)};
+  }
   bool operator==(const ExportJobTraceParams&) const = default;
 };
 
-// Hand-written reader and writer: ranksPerNode must not be negative. Its members are listed for the analyze_job tool
-// (mcp.h).
+// Read and written by its field list, and the reader then checks: ranksPerNode must not be negative.
 struct AnalyzeJobParams {  // nsys/analyzeJob → an AnalyzeResult (protocol/analyze.h) of the cross-rank causes
   std::string job_id;
   std::optional<int64_t> ranks_per_node;  // as the job skills' (clock alignment nodes)

@@ -81,7 +81,8 @@ struct Filter {
   bool operator==(const Filter&) const = default;
 };
 
-// Hand-written reader and writer: path must not be empty. Its members are listed for the open_profile tool (mcp.h).
+// Written by its field list; hand-written reader: path must not be empty, checked before noCache is read. Its members
+// are listed for the open_profile tool (mcp.h).
 struct OpenProfileParams {  // nsys/openProfile
   std::string path;
   std::optional<bool> no_cache;
@@ -332,8 +333,8 @@ struct ReloadSkillsResult {  // nsys/reloadSkills
   bool operator==(const ReloadSkillsResult&) const = default;
 };
 
-// Hand-written reader and writer: minDurationNs must not be negative. Its members are listed for the export_trace
-// tool (mcp.h).
+// Written by its field list; hand-written reader: minDurationNs must not be negative, checked before gzip and output
+// are read. Its members are listed for the export_trace tool (mcp.h).
 struct ExportTraceParams {  // nsys/exportTrace
   std::string profile_id;
   std::optional<Filter> filter;  // the one filter shape; window/devices/pids below stay accepted

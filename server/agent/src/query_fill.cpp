@@ -2838,7 +2838,8 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
   const size_t scene_until = asks ? 0 : SceneBeforeTheRequest(sentences);
   for (size_t at = 0; at < sentences.size(); ++at) {
     std::vector<Item>& sentence = sentences[at];
-    if ((asks || at < scene_until) && IsContextSentence(sentence)) {
+    // With a question mark, every sentence that sets the scene; without, those SceneBeforeTheRequest counted.
+    if (asks ? IsContextSentence(sentence) : at < scene_until) {
       std::vector<Item> words;
       for (Item& it : sentence) {
         if (it.kind != Item::kSeparator) words.push_back(std::move(it));

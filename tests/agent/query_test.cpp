@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../../server/agent/src/query_lexicon.h"
+#include "../derived_export.h"
 #include "analyze_file.h"
 #include "fixtures.h"
 #include "nsys/agent/query_answer.h"
@@ -1278,6 +1279,24 @@ TEST(QueryExecute, TheGpusTheExportListsAndWhatItDoesNotGive) {
   EXPECT_NE(none->answer.summary.find("the export gives no SM count, memory or memory bandwidth of its GPUs."),
             std::string::npos)
       << none->answer.summary;
+}
+
+// A GPU's name comes from the profile: a hostile one is shown as text in the answer (support::MarkdownText).
+TEST(QueryExecute, AHostileGpuNameIsShownAsText) {
+  NSYS_REQUIRE_FIXTURES();
+  testing::DerivedExport copy(
+      "mock.sqlite", {"UPDATE TARGET_INFO_GPU SET name = '<img src=x onerror=alert(1)>](javascript:x) | `a`'"});
+  ASSERT_TRUE(copy.ok()) << copy.error();
+  core::Workspace ws(OfflineConfig());
+  auto mock = ws.Open(copy.path());
+  ASSERT_TRUE(mock.ok()) << mock.error().message;
+  auto gpu = ws.Ask({mock->id, "What GPU is this?", ""}, {});
+  ASSERT_TRUE(gpu.ok());
+  const std::string& text = gpu->answer.summary;
+  EXPECT_NE(text.find("GPU 0: \\<img src=x onerror=alert(1)\\>\\](javascript:x) \\| \\`a\\`."), std::string::npos)
+      << text;
+  for (size_t at = text.find('<'); at != std::string::npos; at = text.find('<', at + 1))
+    EXPECT_TRUE(at > 0 && text[at - 1] == '\\') << "an unescaped '<' at " << at << " in " << text;
 }
 
 // "fewer blocks than the GPU has SMs" of each launch: event_stats' bound, and the SMs it was held against from

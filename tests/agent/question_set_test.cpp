@@ -546,6 +546,9 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 26, 2);
   ExpectHeld(AskHeldOut("questions_fresh36.json", "fresh held-out 36"), "questions_fresh36.json", 27, 1);
+  // Batch 45 (2026-11-27, twelfth session), written by a helper from SQL over 19 exports at the session's start and
+  // scored before any change to ask, at 626e378: 16 / 21 / 3.
+  ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 16, 3);
 }
 
 }  // namespace

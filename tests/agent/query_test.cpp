@@ -980,6 +980,93 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
 
 // A clause that only ranks is read, not dropped; "the slowest call" after a named call is one of those calls; CUDA API
 // calls grouped by stream or GPU are not held.
+// Words that say which recording a question is about change nothing of what it asks: the reading is the one of the
+// question without them, and the answer says how they were taken.
+TEST(QueryFill, WordsForTheRecordingAreSaidAndChangeNothing) {
+  QueryVocabulary v = Vocabulary();
+  v.gpus = {"NVIDIA GeForce RTX 2080 Ti"};
+  const auto same = [&](const std::string& with, const std::string& without, const std::string& taken) {
+    const Reading a = FillQueries(with, v), b = FillQueries(without, v);
+    EXPECT_TRUE(a.complete()) << with << ": unread " << (a.unread.empty() ? "" : a.unread.front());
+    EXPECT_EQ(a.queries, b.queries) << with;
+    EXPECT_EQ(a.recording, (std::vector<std::string>{taken})) << with;
+  };
+  // A heading of words the lexicon does not hold and a noun for the recording, or a GPU by its model.
+  same("keras darknet run: how many memsets were there?", "how many memsets were there?", "keras darknet run");
+  same("LLaMA inference sim on a 2080 Ti: how many cudaMalloc calls?", "how many cudaMalloc calls?",
+       "LLaMA inference sim on a 2080 Ti");
+  // A preposition, a determiner, describing words and the noun, wherever they stand.
+  same("How many cudaFree calls are in the before profile?", "How many cudaFree calls are there?",
+       "in the before profile");
+  same("total HtoD bytes for the openmp offload run?", "total HtoD bytes?", "for the openmp offload run");
+  same("How many bytes went host-to-device in this 1 s window?", "How many bytes went host-to-device?",
+       "in this 1 s window");
+  same("How many kernels ran on a GeForce RTX 2080 Ti GPU?", "How many kernels ran?", "on a GeForce RTX 2080 Ti GPU");
+  // The GPU by its model after a determiner is the GPU.
+  EXPECT_EQ(FillQueries("How long was the 2080 Ti idle?", v).queries,
+            FillQueries("How long was the GPU idle?", v).queries);
+  // A model that is not every GPU's, a name of the profile's events before a noun that may be one execution of them,
+  // and "run" as a verb are not the recording.
+  EXPECT_TRUE(FillQueries("How many kernels ran on the A100 in the before run?", v).recording.size() == 1);
+  EXPECT_TRUE(FillQueries("For the forward sim: how many kernels ran inside aten::linear?", v).recording.empty());
+  EXPECT_TRUE(FillQueries("how long did the solver run?", v).recording.empty());
+  EXPECT_TRUE(FillQueries("For the custom 'cudaMalloc' calls: how many?", v).recording.empty());
+  v.gpus.push_back("NVIDIA A100-SXM4-40GB");
+  EXPECT_TRUE(FillQueries("How many kernels ran on a 2080 Ti?", v).recording.empty());
+}
+
+// A word one edit from one lexicon word, and from no name, is read as that word, and the answer says so; another form
+// of a word, a word of meaning and a word near two are not.
+TEST(QueryFill, AWordMisspelledByOneLetterIsReadAndSaid) {
+  const Reading typo = Fill("For cudaMalloc, what are the p90 and p99 exectuion times and the median duraton?");
+  EXPECT_TRUE(typo.complete()) << (typo.unread.empty() ? "" : typo.unread.front());
+  EXPECT_EQ(typo.queries,
+            Fill("For cudaMalloc, what are the p90 and p99 execution times and the median duration?").queries);
+  EXPECT_EQ(typo.respelled, (std::vector<std::string>{"'exectuion' as 'execution'", "'duraton' as 'duration'"}));
+  EXPECT_EQ(Fill("how much gpu tiem does cudaFree take?").respelled, (std::vector<std::string>{"'tiem' as 'time'"}));
+  EXPECT_EQ(lexicon::SpellingOf("execute"), "");  // "executed" is another form, no slip
+  EXPECT_EQ(lexicon::SpellingOf("latest"), "");   // a word of meaning
+  EXPECT_EQ(lexicon::SpellingOf("fist"), "");     // four letters: only two swapped
+  EXPECT_EQ(lexicon::SpellingOf("tiem"), "time");
+  EXPECT_EQ(lexicon::SpellingOf("averge"), "average");
+}
+
+// "/" and "&" join a list; a slash between a size and a time divides, as "divided by" does.
+TEST(QueryFill, SlashesAndAmpersandsAndPercentSigns) {
+  Check("avg / min / max duration of cudaMalloc?",
+        {Q({Measure::kAverage, Measure::kMin, Measure::kMax}, {EventKind::kApi, "cudaMalloc", "", "", true})});
+  EXPECT_EQ(Fill("grid & block dims of nvfuser_pointwise_f0_c1_r0_g0?").queries,
+            Fill("grid and block dims of nvfuser_pointwise_f0_c1_r0_g0?").queries);
+  EXPECT_FALSE(Fill("the HtoD copies (total bytes / total copy time)?").complete());
+  // Parentheses alone after the question define what it measured.
+  const Reading after = Fill("What bandwidth do the HtoD copies get? (total bytes / total copy time)");
+  EXPECT_TRUE(after.complete()) << (after.unread.empty() ? "" : after.unread.front());
+  EXPECT_EQ(after.defined, (std::vector<std::string>{"total bytes / total copy time"}));
+  // "kernel/copy/memset": three kinds of GPU work.
+  EXPECT_EQ(Fill("how long is GPU 0 idle, with no kernel/copy/memset running?").queries,
+            Fill("how long is GPU 0 idle, with no kernel, copy or memset running?").queries);
+  EXPECT_EQ(Fill("is cudaMalloc more than 15% of the API time?").queries,
+            Fill("is cudaMalloc more than 15 % of the API time?").queries);
+}
+
+// Readings that once answered another question: each is read right or said unread.
+TEST(QueryFill, NoAnswerToAnotherQuestion) {
+  // A question after a comma is a question of its own, not more statistics of the one before.
+  const Reading two = Fill("how many kernels ran in total, which single kernel was the longest?");
+  ASSERT_EQ(two.queries.size(), 2u);
+  EXPECT_EQ(two.queries[0].measures, (std::vector<Measure>{Measure::kCount}));
+  EXPECT_EQ(two.queries[1].group_by, GroupBy::kName);
+  // "how many threads" is no count of blocks, whatever the parentheses say.
+  EXPECT_EQ(Fill("How many threads did nvfuser_pointwise_f0_c1_r0_g0 launch (all blocks)?").unread,
+            (std::vector<std::string>{"threads"}));
+  // An explanation that names kinds of GPU work the words before it did not says which work counts.
+  EXPECT_FALSE(
+      Fill("How much idle time does GPU 1 have, i.e. time with no kernel, copy or memset running?").complete());
+  // The share of a span the GPU was running kernels is its utilization.
+  Check("from its first kernel start to its last kernel end, what percentage of that span was GPU 1 executing kernels?",
+        {Q({Measure::kUtilization}, {EventKind::kKernels, ""}, Scope{{1}, {}, -1, "", {}, {}})});
+}
+
 TEST(QueryFill, ALastClauseThatOnlyRanksAndTheSlowestOfTheCallsNamed) {
   Query smallest = Q({Measure::kCount, Measure::kMinBytes}, {EventKind::kMemcpy, "", "HtoD"});
   Check("how many host-to-device copies are there, and what's the smallest one?", {smallest});
@@ -1148,6 +1235,27 @@ TEST(QueryExecute, LaunchDelayAndADefinitionSaidUnderTheReading) {
             std::string::npos)
       << bw->answer.summary;
   EXPECT_NE(bw->answer.summary.find("bandwidth 3.83 GB/s (100 copies"), std::string::npos) << bw->answer.summary;
+}
+
+// The recording said by its GPU's model (the export's TARGET_INFO_GPU names a GeForce RTX 2080 Ti) answers the question
+// without those words and says how they were taken; a count of base names is a count of groups (sqlite3: 500 memsets
+// of 21,332,659,200 bytes; 17 distinct shortName values among the kernels).
+TEST(QueryExecute, TheRecordingSaidByItsGpuAndACountOfBaseNames) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto fcm = ws.Open(testing::Fixture("realworld/rtx2080ti_cufcm_cufft.sqlite"));
+  ASSERT_TRUE(fcm.ok());
+  auto memsets = ws.Ask(
+      {fcm->id, "cuFCM run on a 2080 Ti: how many memsets were there, and how many bytes did they set?", ""}, {});
+  ASSERT_TRUE(memsets.ok());
+  EXPECT_NE(memsets->answer.summary.find("Read as: count and bytes of memsets, all GPUs.\nTaken as saying which "
+                                         "recording this is: 'on a 2080 Ti'.\n500 memsets, bytes 21.33 GB"),
+            std::string::npos)
+      << memsets->answer.summary;
+  auto base = ws.Ask({fcm->id, "How many distinct kernels are there by base name?", ""}, {});
+  ASSERT_TRUE(base.ok());
+  EXPECT_NE(base->answer.summary.find("17 distinct base names have kernels: "), std::string::npos)
+      << base->answer.summary;
 }
 
 // Registers, shared memory and the grid's dimensions from launch_sizes' row (sqlite3 over mfu_2gpu_after:

@@ -498,9 +498,12 @@ Evidence EvidenceOf(const Query& q, const Side& side, std::string caption) {
 
 // "2 GPUs ran kernels: device 0, device 1."
 std::string GroupsFact(const Query& q, const Side& side) {
-  constexpr std::array<std::string_view, 6> one = {"group", "distinct name", "GPU", "process", "stream", "NVTX range"};
-  constexpr std::array<std::string_view, 6> many = {"groups",    "distinct names", "GPUs",
-                                                    "processes", "streams",        "NVTX ranges"};
+  // One word for each GroupBy, in its order (a grouping added there without its word here fails to compile).
+  constexpr auto one = std::to_array<std::string_view>(
+      {"group", "distinct name", "GPU", "process", "stream", "NVTX range", "distinct base name"});
+  constexpr auto many = std::to_array<std::string_view>(
+      {"groups", "distinct names", "GPUs", "processes", "streams", "NVTX ranges", "distinct base names"});
+  static_assert(one.size() == many.size() && one.size() == static_cast<size_t>(GroupBy::kBaseName) + 1);
   const size_t n = side.table.rows.size();
   const auto by = static_cast<size_t>(q.group_by);
   const bool gpus = q.group_by == GroupBy::kDevice;  // "2 GPUs did work"; "3 streams have kernels"
@@ -1048,6 +1051,13 @@ AskTurn AnswerReading(const Reading& reading, const engine::Profile& profile, co
   if (!reading.defined.empty())
     notes +=
         "Taken as defining what is measured, not as more to answer: " + query_exec::Quoted(reading.defined) + ".\n";
+  if (!reading.recording.empty())
+    notes += "Taken as saying which recording this is: " + query_exec::Quoted(reading.recording) + ".\n";
+  if (!reading.respelled.empty()) {
+    std::string said;
+    for (const std::string& r : reading.respelled) said += (said.empty() ? "" : ", ") + r;
+    notes += "Read with its spelling mended: " + said + ".\n";
+  }
   if (!notes.empty()) {
     std::string& summary = turn.answer.summary;
     const size_t line = summary.find('\n');

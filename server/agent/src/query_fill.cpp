@@ -6,6 +6,7 @@
 // clause without a subject or measures its predecessor's; Merge joins Queries that differ only in their measures. Words
 // that no step accounts for are returned as unread: the caller answers only a complete reading.
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cmath>
 #include <cstddef>
@@ -71,7 +72,7 @@ std::optional<int> SpelledNumber(std::string_view lower) {
   return std::nullopt;
 }
 
-// "gpu0", "gpu:1", "cuda:0", "device#2", "top5", "100ms", "0.5s": a word and a number, split in two tokens.
+// "gpu0", "gpu:1", "cuda:0", "device#2", "top5", "100ms", "0.5s", "15%": a word and a number, split in two tokens.
 // "grid/block": two words of the lexicon, two tokens. "two": the number 2.
 void PushSplit(std::vector<Token>& out, const std::string& word) {
   const std::string lower = Lower(word);
@@ -79,11 +80,18 @@ void PushSplit(std::vector<Token>& out, const std::string& word) {
     out.push_back({word, std::to_string(*n)});
     return;
   }
-  if (const size_t slash = lower.find('/'); slash != std::string::npos && lexicon::EntriesOf(lower).empty()) {
-    const std::string a = lower.substr(0, slash), b = lower.substr(slash + 1);
-    if (!lexicon::EntriesOf(a).empty() && !lexicon::EntriesOf(b).empty()) {
-      out.push_back({word.substr(0, slash), a});
-      out.push_back({word.substr(slash + 1), b});
+  if (lower.find('/') != std::string::npos && lexicon::EntriesOf(lower).empty()) {
+    // "kernel/copy/memset": as many tokens as parts, when each is a word of the lexicon.
+    std::vector<Token> parts;
+    for (size_t at = 0; at <= lower.size();) {
+      const size_t slash = std::min(lower.find('/', at), lower.size());
+      const std::string part = lower.substr(at, slash - at);
+      if (lexicon::EntriesOf(part).empty()) break;
+      parts.push_back({word.substr(at, slash - at), part});
+      at = slash + 1;
+    }
+    if (parts.size() >= 2 && parts.size() == static_cast<size_t>(std::count(lower.begin(), lower.end(), '/')) + 1) {
+      out.insert(out.end(), parts.begin(), parts.end());
       return;
     }
   }
@@ -98,7 +106,7 @@ void PushSplit(std::vector<Token>& out, const std::string& word) {
       }
     }
   }
-  for (std::string_view unit : {"ms", "us", "µs", "ns", "s"}) {
+  for (std::string_view unit : {"ms", "us", "µs", "ns", "s", "%"}) {
     if (lower.size() > unit.size() && lower.compare(lower.size() - unit.size(), unit.size(), unit) == 0 &&
         IsNumber(std::string_view(lower).substr(0, lower.size() - unit.size()))) {
       const std::string number = lower.substr(0, lower.size() - unit.size());
@@ -190,6 +198,7 @@ struct Item {
   bool exact = false;       // kName: the whole of a profile name, not a part of one
   bool paren = false;       // every word of it inside parentheses
   bool describing = false;  // words before a name in parentheses that say what it is (NamedInParentheses)
+  std::string respelled;    // kLex: the lexicon word a misspelled word was read as (lexicon::SpellingOf)
   bool Has(Slot s) const {
     return kind == kLex && std::any_of(entries.begin(), entries.end(), [&](const auto& e) { return e.slot == s; });
   }
@@ -311,6 +320,35 @@ bool MeaningWordUsedAsAWord(const std::vector<Token>& t, size_t i) {
   return std::none_of(next.begin(), next.end(), [](const lexicon::Entry& e) { return e.slot == Slot::kEvents; });
 }
 
+// "total bytes / total copy time": a slash between a size and a time (or a time and a count) divides; it joins
+// nothing ("avg / min / max" is a list). Read as a plain word, which the definitions in parentheses take.
+void DivisionsAreNoLists(std::vector<Item>& items) {
+  const auto measures = [](const Item& it, bool size) {
+    return std::any_of(it.entries.begin(), it.entries.end(), [&](const lexicon::Entry& e) {
+      if (size) return e.slot == Slot::kMeasure && e.value == static_cast<uint8_t>(Measure::kBytes);
+      return (e.slot == Slot::kWeakTotal && e.value == 1) ||
+             (e.slot == Slot::kMeasure &&
+              (e.value == static_cast<uint8_t>(Measure::kTotal) || e.value == static_cast<uint8_t>(Measure::kCount)));
+    });
+  };
+  for (size_t i = 1; i + 1 < items.size(); ++i) {
+    if (items[i].word != "/") continue;
+    bool size_before = false, time_before = false, time_after = false, count_after = false;
+    for (size_t k = i >= 3 ? i - 3 : 0; k < i; ++k) {
+      size_before = size_before || measures(items[k], true);
+      time_before = time_before || measures(items[k], false);
+    }
+    for (size_t k = i + 1; k < items.size() && k <= i + 3; ++k) {
+      time_after = time_after || measures(items[k], false);
+      count_after = count_after || Lower(items[k].word) == "count" || Lower(items[k].word) == "calls";
+    }
+    if ((size_before && time_after) || (time_before && count_after)) {
+      items[i].kind = Item::kUnknown;
+      items[i].entries.clear();
+    }
+  }
+}
+
 // Long-ish: the four readings of a position (whole name, phrase, fragment, number) in their order of precedence.
 std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v) {
   std::vector<Item> items;
@@ -369,12 +407,24 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
         }
       }
     }
+    if (item.kind == Item::kUnknown) {
+      // "duraton", "tiem": a word one edit from one lexicon word, and no name's, is that word misspelled.
+      if (const std::string spelled = lexicon::SpellingOf(t[i].lower); !spelled.empty()) {
+        auto entries = lexicon::EntriesOf(spelled);
+        if (entries.empty()) entries = lexicon::EntriesOf(lexicon::Canonical(spelled));
+        if (!entries.empty()) {
+          item = Item{Item::kLex, std::move(entries), {}, {}, 0, {}};
+          item.respelled = spelled;
+        }
+      }
+    }
     item.word = Join(t, i, used, false);
     item.paren = std::all_of(t.begin() + static_cast<std::ptrdiff_t>(i),
                              t.begin() + static_cast<std::ptrdiff_t>(i + used), [](const Token& k) { return k.paren; });
     items.push_back(std::move(item));
     i += used;
   }
+  DivisionsAreNoLists(items);
   return items;
 }
 
@@ -396,9 +446,14 @@ std::vector<std::vector<Item>> SplitClauses(std::vector<Item> items) {
   // "On average, how long does ...": a lead-in of a statistic alone is said of the question after its comma.
   // "kernel count and total kernel time per stream": a noun phrase of statistics (events nouns may name what they
   // are of) joins the list too.
+  // Not a question of its own ("how many kernels ran in total, which one was the longest?").
   const auto measures_only = [&] {
     const std::vector<Item>& c = out.back();
-    return std::any_of(c.begin(), c.end(), [](const Item& it) { return it.Has(Slot::kMeasure); }) &&
+    const bool asks = std::any_of(c.begin(), c.end(), [](const Item& it) {
+      const std::string w = Lower(it.word);
+      return it.Has(Slot::kWhich) || w.rfind("how", 0) == 0 || w.rfind("what", 0) == 0;
+    });
+    return !asks && std::any_of(c.begin(), c.end(), [](const Item& it) { return it.Has(Slot::kMeasure); }) &&
            std::all_of(c.begin(), c.end(), [](const Item& it) {
              return it.Has(Slot::kMeasure) || it.Has(Slot::kStop) || it.Has(Slot::kEvents);
            });
@@ -475,6 +530,7 @@ struct Clause {
   std::optional<GroupBy> noun;          // the first noun of a GPU, process, stream or range the clause says
   bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
   bool it = false;                      // "does it account for": "it", the one subject said before
+  bool running = false;  // "running", "executing": with a share of the span, the busy share (utilization)
   std::optional<Measure> versus_measure, versus_partner;  // "fewer blocks than SMs": SMs, against blocks
   bool from_first_kernel = false;                         // "after the first kernel starts": the window's origin
   bool window_after_origin = false;     // "in the next 100 ms": the window needs an origin (from_first_kernel)
@@ -797,6 +853,14 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
   // what is counted.
   const bool adjective = noun && !events_noun && j + 1 < items.size() &&
                          (items[j + 1].Has(Slot::kEvents) || items[j + 1].Has(Slot::kRangeNoun));
+  // "how many threads did it launch": what is counted is a word of no slot that still means something (its last word
+  // a meaning word: "threads", "host threads"), not the events or measures after it
+  // ("how many threads did it launch (all blocks)"): unread.
+  if (m == Measure::kCount && i + 1 < items.size() && items[i + 1].kind == Item::kLex &&
+      items[i + 1].Has(Slot::kStop) && items[i + 1].entries.size() == 1) {
+    const std::string w = Lower(items[i + 1].word);
+    if (lexicon::IsMeaningWord(w.substr(w.find_last_of(' ') + 1))) c.unread.push_back(items[i + 1].word);
+  }
   if (m == Measure::kCount && noun && IsGroupNoun(items[j]) && !adjective && (!events_noun || distinct)) {
     c.count_groups = GroupOfNoun(items[j]);
     return;
@@ -812,13 +876,6 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
       c.weak_time = true;
     c.margin = c.margin || (i > 0 && Lower(items[i - 1].word) == "by");
     return;
-  }
-  // "how many threads did it launch": what is counted is a word of no slot that still means something (its last word
-  // a meaning word: "threads", "host threads"), not the events after it: unread.
-  if (m == Measure::kCount && i + 1 < items.size() && items[i + 1].kind == Item::kLex &&
-      items[i + 1].Has(Slot::kStop) && items[i + 1].entries.size() == 1) {
-    const std::string w = Lower(items[i + 1].word);
-    if (lexicon::IsMeaningWord(w.substr(w.find_last_of(' ') + 1))) c.unread.push_back(items[i + 1].word);
   }
   if ((m == Measure::kMin || m == Measure::kMax) && IsSuperlative(items[i]) && noun &&
       (items[j].Has(Slot::kEvents) || items[j].Has(Slot::kRangeNoun)))
@@ -1297,6 +1354,7 @@ void ReadWordFlags(const std::string& lower, Clause& c) {
   c.widens = c.widens || lower == "all" || lower == "overall" || lower == "whole" || lower == "entire" ||
              lower == "altogether";
   c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
+  c.running = c.running || lower == "running" || lower == "executing" || lower == "computing" || lower == "working";
   c.each_side = c.each_side || lower == "each" || lower == "both" || lower == "separately";
   c.faster = c.faster || lower == "faster" || lower == "quicker";
   c.base_names = c.base_names || lower == "base name" || lower == "base names" || lower == "short name" ||
@@ -1490,6 +1548,9 @@ void DefaultMeasures(Clause& c) {
     c.measures.erase(std::find(c.measures.begin(), c.measures.end(), Measure::kShare));
     std::replace(c.measures.begin(), c.measures.end(), Measure::kIdle, Measure::kIdleShare);
   }
+  // "what percentage of that span was it running kernels": the share of the span the events ran, the utilization.
+  if (c.running && has(Measure::kShare) && has(Measure::kSpan) && !has(Measure::kIdle) && !has(Measure::kBusy))
+    std::replace(c.measures.begin(), c.measures.end(), Measure::kSpan, Measure::kBusy);
   if (has(Measure::kShare) && has(Measure::kBusy)) {
     c.measures.erase(std::find(c.measures.begin(), c.measures.end(), Measure::kShare));
     std::replace(c.measures.begin(), c.measures.end(), Measure::kBusy, Measure::kUtilization);
@@ -1904,8 +1965,16 @@ std::optional<std::string> DropExplanation(std::vector<Item>& sentence) {
                                   return std::find(before.begin(), before.end(), k) != before.end();
                                 }));
                       });
+      // "idle time, i.e. the time with no kernel, copy or memset running": kinds of GPU work the words before it do
+      // not name say which work counts, which the words before it may not have read.
+      uint8_t kinds_before = 0, kinds_after = 0;
+      for (size_t k = 0; k < stop; ++k) {
+        if (sentence[k].Has(Slot::kEvents))
+          (k < i ? kinds_before : kinds_after) |= GpuKindBit(static_cast<EventKind>(sentence[k].Value(Slot::kEvents)));
+      }
+      const bool other_work = std::popcount(kinds_after) >= 2 && (kinds_after & ~kinds_before) != 0;
       std::optional<std::string> said;
-      if (names) said = WordsOf(sentence, i, stop);
+      if (names || other_work) said = WordsOf(sentence, i, stop);
       Item end = ends ? sentence.back() : Item{};
       sentence.resize(i);
       if (ends) sentence.push_back(std::move(end));
@@ -1979,9 +2048,14 @@ std::vector<std::string> DropParenthesesWhere(std::vector<Item>& sentence, Drop&
 // ("per" and "over" group and scope), made only of the parts of a ratio, and naming nothing of the profile, define a
 // measure the sentence asks for outside them; they are dropped and returned, for the answer to say how they were
 // taken. "threads (grid x block)" asks the launch dimensions themselves: kept.
-std::vector<std::string> DropDefinitions(std::vector<Item>& sentence) {
+std::vector<std::string> DropDefinitions(std::vector<Item>& sentence, bool measured_before) {
   constexpr std::string_view kOperators[] = {"/", "divided", "x", "\u00d7", "times", "minus"};
-  bool measured_outside = false, threads_outside = false;  // "the total threads (grid x block)": its product
+  // "What average bandwidth do the copies achieve? (total bytes / total copy time)": a sentence of parentheses alone
+  // defines what the sentences before it measured.
+  bool measured_outside = measured_before && std::all_of(sentence.begin(), sentence.end(), [](const Item& it) {
+                            return it.paren || it.kind == Item::kSeparator;
+                          });
+  bool threads_outside = false;  // "the total threads (grid x block)": its product
   for (const Item& it : sentence) {
     measured_outside = measured_outside || (!it.paren && it.Has(Slot::kMeasure));
     threads_outside = threads_outside || (!it.paren && it.Has(Slot::kMeasure) &&
@@ -2798,9 +2872,191 @@ size_t SceneBeforeTheRequest(const std::vector<std::vector<Item>>& sentences) {
   return n == sentences.size() ? 0 : n;
 }
 
+// The words of the GPU names the export lists, each name's in lower case, split at spaces and dashes, with each two
+// neighbours joined too ("NVIDIA GeForce RTX 4060 Ti": "rtx", "4060", "ti", "4060ti", ...).
+std::vector<std::vector<std::string>> GpuNameWords(const QueryVocabulary& v) {
+  std::vector<std::vector<std::string>> out;
+  for (const std::string& name : v.gpus) {
+    std::vector<std::string> words;
+    std::string word;
+    for (char c : name + " ") {
+      if (c == ' ' || c == '-') {
+        if (!word.empty()) words.push_back(Lower(word));
+        word.clear();
+      } else {
+        word += c;
+      }
+    }
+    for (size_t k = 0, n = words.size(); k + 1 < n; ++k) words.push_back(words[k] + words[k + 1]);
+    out.push_back(std::move(words));
+  }
+  return out;
+}
+
+// A word of every GPU's name the export lists ("3090", "Ti", "A100"), when it lists at least one: said, it names the
+// machine. Lexicon words ("GPU") and names of the profile's events are not.
+bool NamesEveryGpu(const Item& it, const std::vector<std::vector<std::string>>& gpus) {
+  if (gpus.empty() || !(it.kind == Item::kUnknown || it.kind == Item::kNumber)) return false;
+  const std::string lower = Lower(it.word);
+  return std::all_of(gpus.begin(), gpus.end(), [&](const std::vector<std::string>& words) {
+    return std::find(words.begin(), words.end(), lower) != words.end();
+  });
+}
+
+// A word that may stand in a phrase for the recording: one the lexicon does not hold (a framework, a model, a
+// workload: "keras", "darknet", "co-located", "serving"), a name, a number with its unit ("this 1 s window"), or
+// "before"/"after"/"new"/"old" said of a recording ("the before profile"). Other words of meaning ("the slow run",
+// "the first trace") may say which events: they are read, or said unread.
+bool MayDescribeTheRecording(const Item& it) {
+  const std::string lower = Lower(it.word);
+  switch (it.kind) {
+    case Item::kUnknown:
+      return IsWordLike(lower) && (!lexicon::IsMeaningWord(lower) || lower == "before" || lower == "after" ||
+                                   lower == "new" || lower == "old");
+    case Item::kName:
+    case Item::kNumber:
+      return true;
+    case Item::kLex:
+      return it.Has(Slot::kUnit);
+    default:
+      return false;
+  }
+}
+
+bool IsWordIn(const Item& it, std::initializer_list<std::string_view> words) {
+  const std::string lower = Lower(it.word);
+  return std::find(words.begin(), words.end(), lower) != words.end();
+}
+
+// The end of a GPU said by its model from `k` ("a GTX 1650", "this 2080 Ti GPU"): an article, words of every GPU's
+// name, a noun for a GPU; `k` when none is said there.
+size_t PastTheGpuModel(const std::vector<Item>& s, size_t k, const std::vector<std::vector<std::string>>& gpus) {
+  size_t j = k < s.size() && IsWordIn(s[k], {"a", "an", "the", "this", "that", "one", "our", "my"}) ? k + 1 : k;
+  const size_t model = j;
+  while (j < s.size() && NamesEveryGpu(s[j], gpus)) ++j;
+  if (j == model) return k;
+  if (j < s.size() && (s[j].Has(Slot::kDeviceNoun) || IsWordIn(s[j], {"card", "box", "machine", "node"}))) ++j;
+  return j;
+}
+
+// A recording noun that never means one execution of events ("trace", "profile"; not "run", "sim", "window").
+bool IsWholeRecordingNoun(const std::string& head) {
+  return head != "run" && head != "runs" && head != "sim" && head != "simulation" && head != "window" &&
+         head != "job" && head != "benchmark" && head != "workload";
+}
+
+// The end of a phrase for the recording from `k` (a determiner): words that may describe it, then a recording noun
+// ("the keras darknet run", "this co-located PyTorch serving profile"); `k` when there is none. "run", "runs" and
+// "window" are that noun only after a preposition or before a separator ("for the offload run:", "in this 1 s
+// window", not "how long did the solver run?"); "window" only after "this".
+size_t PastRecordingPhrase(const std::vector<Item>& s, size_t k, bool after_preposition) {
+  if (k >= s.size() || !IsWordIn(s[k], {"this", "the", "that", "our", "my"})) return k;
+  size_t j = k + 1;
+  bool name = false;
+  while (j < s.size() && MayDescribeTheRecording(s[j]) &&
+         (s[j].kind == Item::kName || !lexicon::IsRecordingNoun(Lower(s[j].word)))) {
+    name = name || s[j].kind == Item::kName;
+    ++j;
+  }
+  if (j == k + 1 || j >= s.size()) return k;
+  const std::string head = Lower(s[j].word);
+  if (!lexicon::IsRecordingNoun(head) || s[j].kind == Item::kName) return k;  // "the custom 'sample' kernel"
+  // "the nvfuser_pointwise run", "the forward sim": a name of the profile's events before a noun that may be one
+  // execution of them names those events, not the recording.
+  if (name && !IsWholeRecordingNoun(head)) return k;
+  const bool ends = j + 1 == s.size() || s[j + 1].kind == Item::kSeparator;
+  if ((head == "run" || head == "runs") && !after_preposition && !ends) return k;
+  if (head == "window" && !(after_preposition && Lower(s[k].word) == "this")) return k;
+  return j + 1;
+}
+
+// Drops the words that say which recording a question is about, not which events, and returns them for the answer to
+// say how they were taken:
+//  - a heading before the first separator made only of such words, with a recording noun or a GPU model ("keras
+//    darknet run:", "LLaMA inference sim on a 4060 Ti:", "OpenMP offload solver on a T4 -");
+//  - a preposition, a determiner, describing words and a recording noun ("in the before profile", "for the openmp
+//    offload run");
+//  - a GPU said by its model after "on" ("on a GTX 1650"), when every GPU the export lists has those words in its
+//    name (with two models, the words say which GPU, and are read or said unread).
+std::vector<std::string> DropRecordingPhrases(std::vector<Item>& s, const QueryVocabulary& v) {
+  const auto gpus = GpuNameWords(v);
+  std::vector<std::string> dropped;
+  std::vector<bool> drop(s.size(), false);
+  const auto mark = [&](size_t from, size_t to) {
+    dropped.push_back(WordsOf(s, from, to));
+    for (size_t k = from; k < to; ++k) drop[k] = true;
+  };
+  // The heading.
+  size_t heading = 0;
+  bool recording = false;
+  while (heading < s.size() && s[heading].kind != Item::kSeparator) {
+    if (const size_t gpu = IsWordIn(s[heading], {"on", "with"}) ? PastTheGpuModel(s, heading + 1, gpus) : heading + 1;
+        gpu > heading + 1) {
+      heading = gpu;
+      recording = true;
+    } else if (lexicon::IsRecordingNoun(Lower(s[heading].word)) && s[heading].kind != Item::kName) {
+      recording = true;
+      ++heading;
+    } else if (MayDescribeTheRecording(s[heading]) || IsWordIn(s[heading], {"this", "the", "our", "my"})) {
+      ++heading;
+    } else {
+      break;
+    }
+  }
+  const bool alone = heading < s.size() && s[heading].kind == Item::kSeparator && heading + 1 < s.size();
+  // "forward sim:": a name before a noun that may be one execution of it is read, as DescribesTheRecording reads it.
+  const bool named_run = std::any_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(heading),
+                                     [](const Item& it) { return it.kind == Item::kName; }) &&
+                         std::none_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(heading), [](const Item& it) {
+                           return it.kind != Item::kName && IsWholeRecordingNoun(Lower(it.word)) &&
+                                  lexicon::IsRecordingNoun(Lower(it.word));
+                         });
+  const bool heading_read = recording && alone && heading > 0 && !named_run;
+  if (heading_read) mark(0, heading);
+  for (size_t k = heading_read ? heading : 0; k < s.size(); ++k) {
+    const bool preposition = IsWordIn(s[k], {"in", "for", "from", "of", "during", "across", "over", "on"});
+    if (preposition || k == 0 || s[k - 1].kind == Item::kSeparator) {
+      const size_t det = preposition ? k + 1 : k;
+      if (const size_t end = PastRecordingPhrase(s, det, preposition); end > det) {
+        mark(k, end);
+        k = end - 1;
+        continue;
+      }
+    }
+    if (IsWordIn(s[k], {"on", "with"})) {
+      if (const size_t end = PastTheGpuModel(s, k + 1, gpus); end > k + 1) {
+        mark(k, end);
+        k = end - 1;
+      }
+    } else if (IsWordIn(s[k], {"the", "this", "that", "our", "my"})) {
+      // "how long was the 2080 Ti idle": the GPU said by its model is the GPU.
+      if (const size_t end = PastTheGpuModel(s, k, gpus); end > k + 1) {
+        const bool noun = s[end - 1].Has(Slot::kDeviceNoun);
+        mark(k + 1, noun ? end - 1 : end);
+        if (!noun) {
+          drop[k + 1] = false;
+          s[k + 1] = LexItem("gpu", s[k + 1].word);
+        }
+        k = end - 1;
+      }
+    }
+  }
+  std::vector<Item> kept;
+  for (size_t k = 0; k < s.size(); ++k) {
+    if (!drop[k]) kept.push_back(std::move(s[k]));
+  }
+  s = std::move(kept);
+  return dropped;
+}
+
 // The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
 // kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
-void ReadPhrasesOfASentence(std::vector<Item>& sentence, bool& span_defined, Reading& reading) {
+void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& vocabulary, bool& span_defined,
+                            bool measured_before, Reading& reading) {
+  for (std::string& d : DropRecordingPhrases(sentence, vocabulary)) reading.recording.push_back(std::move(d));
+  for (const Item& it : sentence) {
+    if (!it.respelled.empty()) reading.respelled.push_back("'" + it.word + "' as '" + it.respelled + "'");
+  }
   if (span_defined) WindowIsTheSpan(sentence);  // a span defined in a sentence before
   for (std::string& d : ReadSpanPhrase(sentence)) {
     reading.defined.push_back(std::move(d));
@@ -2810,7 +3066,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, bool& span_defined, Rea
   ReadNoWork(sentence);
   NamedInParentheses(sentence);
   if (auto said = DropExplanation(sentence)) reading.unread.push_back(std::move(*said));
-  for (std::string& d : DropDefinitions(sentence)) reading.defined.push_back(std::move(d));
+  for (std::string& d : DropDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropNamesSaidAgain(sentence)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropSpokenDefinitions(sentence)) reading.defined.push_back(std::move(d));
 }
@@ -2847,7 +3103,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       context = ReadClause(words);  // its words are read as the scene; what they do not say is no question
       continue;
     }
-    ReadPhrasesOfASentence(sentence, span_defined, reading);
+    ReadPhrasesOfASentence(sentence, vocabulary, span_defined, !queries.empty() || !waiting.empty(), reading);
     bool first_clause = true;
     const std::vector<std::vector<Item>> parts = SplitClauses(std::move(sentence));
     std::vector<Clause> clauses = ReadClauses(parts);

@@ -25,6 +25,10 @@ constexpr uint8_t E(EventKind e) {
 }
 
 constexpr std::array<std::string_view, 6> kCopyKinds = {"HtoD", "DtoH", "DtoD", "HtoH", "PtoP", "Unified"};
+// Nouns for the recording a question is about.
+constexpr std::string_view kRecordingNouns[] = {"trace",     "traces", "profile", "profiles", "capture",    "export",
+                                                "recording", "report", "session", "engine",   "job",        "workload",
+                                                "benchmark", "run",    "runs",    "sim",      "simulation", "window"};
 // Frameworks, languages and words for the program a question names to say which run it means; GPU brands before a
 // model number.
 constexpr std::string_view kContextWords[] = {
@@ -1199,6 +1203,16 @@ constexpr Entry kEntries[] = {
     {"copying", Slot::kEvents, E(EventKind::kMemcpy)},
     {"direction", Slot::kEvents, E(EventKind::kMemcpy)},
     {"directions", Slot::kEvents, E(EventKind::kMemcpy)},
+    {"cuda api function", Slot::kEvents, E(EventKind::kApi)},
+    {"cuda api functions", Slot::kEvents, E(EventKind::kApi)},
+    {"stream id", Slot::kStreamNoun},
+    {"stream ids", Slot::kStreamNoun},
+    {"executing", Slot::kStop},
+    {"execute", Slot::kStop},
+    {"executes", Slot::kStop},
+    {"exact", Slot::kStop},
+    {"&", Slot::kSplit},  // "grid & block dims"
+    {"/", Slot::kSplit},  // "avg / min / max duration"; a ratio in parentheses is a definition (DropDefinitions)
 };
 
 }  // namespace
@@ -1293,6 +1307,64 @@ bool IsContextWord(std::string_view lower) {
   }
   return i == lower.size() && letters <= 4 && digits >= 1 && digits <= 4 && lower.size() - letters - digits <= 2 &&
          (letters > 0 || digits >= 3);
+}
+
+bool IsRecordingNoun(std::string_view lower) {
+  return std::find(std::begin(kRecordingNouns), std::end(kRecordingNouns), lower) != std::end(kRecordingNouns);
+}
+
+namespace {
+
+// Whether `a` is one edit from `b`: a letter left out, added or changed, or two neighbours swapped; only a swap for
+// words of four letters or fewer (one changed letter there is too often another word: "fast", "last").
+bool OneEditApart(std::string_view a, std::string_view b) {
+  if (a == b) return false;
+  const bool short_word = std::min(a.size(), b.size()) <= 4;
+  if (a.size() == b.size()) {
+    size_t first = 0;
+    while (a[first] == b[first]) ++first;
+    const bool swap = first + 1 < a.size() && a[first] == b[first + 1] && a[first + 1] == b[first] &&
+                      a.substr(first + 2) == b.substr(first + 2);
+    return swap || (!short_word && a.substr(first + 1) == b.substr(first + 1));
+  }
+  if (short_word || (a.size() + 1 != b.size() && b.size() + 1 != a.size())) return false;
+  const std::string_view longer = a.size() > b.size() ? a : b, shorter = a.size() > b.size() ? b : a;
+  size_t first = 0;
+  while (first < shorter.size() && shorter[first] == longer[first]) ++first;
+  // A letter more at the end is another form of the word ("execute", "executed"), not a slip of the hand.
+  return first < shorter.size() && shorter.substr(first) == longer.substr(first + 1);
+}
+
+// The single words a question may mean: the lexicon's one-word phrases and the synonyms' words, each once.
+const std::vector<std::string_view>& SpelledWords() {
+  static const auto* words = [] {
+    auto* out = new std::vector<std::string_view>;
+    for (const Entry& e : kEntries) {
+      if (e.phrase.find(' ') == std::string_view::npos && e.phrase.size() >= 4) out->push_back(e.phrase);
+    }
+    for (const Synonym& s : kSynonyms) {
+      if (s.word.size() >= 4) out->push_back(s.word);
+    }
+    std::sort(out->begin(), out->end());
+    out->erase(std::unique(out->begin(), out->end()), out->end());
+    return out;
+  }();
+  return *words;
+}
+
+}  // namespace
+
+std::string SpellingOf(std::string_view lower) {
+  if (lower.size() < 4 || IsMeaningWord(lower) || IsContextWord(lower) || IsLibraryName(lower) ||
+      !std::all_of(lower.begin(), lower.end(), [](char c) { return c >= 'a' && c <= 'z'; }))
+    return {};
+  std::string found;
+  for (std::string_view w : SpelledWords()) {
+    if (!OneEditApart(lower, w)) continue;
+    if (!found.empty()) return {};  // two words as near: no guess
+    found = w;
+  }
+  return found;
 }
 
 bool IsLibraryName(std::string_view lower) {

@@ -63,6 +63,13 @@ std::span<const std::string_view> ApiClasses();
 // Words that describe the run rather than ask about it, when they are no name of the profile: frameworks and
 // languages ("the JAX run"), and GPU models by their shape ("A100", "RTX 3090", "4060ti": letters and digits).
 bool IsContextWord(std::string_view lower);
+// Nouns for a recording itself ("trace", "profile", "run", "sim", "window"), lower case: the head of a phrase that says
+// which recording a question is about ("the keras darknet run", "this co-located serving profile").
+bool IsRecordingNoun(std::string_view lower);
+// The one lexicon word, synonym or inflected form one edit from `lower` ("duraton" duration, "tiem" time, "exectuion"
+// execution): a letter left out, added, changed or two swapped; a four-letter word only by a swap. Empty when none,
+// when two are that near, or when `lower` is a word of meaning (IsMeaningWord) or context itself.
+std::string SpellingOf(std::string_view lower);
 // The names of NVIDIA's libraries and of the frameworks and languages that launch kernels ("cufft", "cublaslt",
 // "nccl", "pytorch", "julia"), lower case: a question says them to describe events or the run, and no event of the
 // profile need carry them in its name.

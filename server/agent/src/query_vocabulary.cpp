@@ -44,6 +44,9 @@ QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& 
   std::set<uint32_t> pids;
   for (const auto& t : profile.info().threads) pids.insert(t.pid);
   v.traced_processes = pids.size();
+  for (const auto& d : profile.info().devices) {
+    if (!d.name.empty()) v.gpus.push_back(d.name);
+  }
   std::vector<bool> found(candidates.size(), false);
   const auto all_found = [&](const std::vector<std::string>& names) {
     bool all = true;

@@ -30,6 +30,9 @@ struct QueryVocabulary {
   // The processes whose threads the export traced (0: not known). With one, "rank 0" names the recording: the one rank
   // there is; with more, an MPI rank is no process id a question can be read with.
   size_t traced_processes = 0;
+  // The names of the GPUs the export lists ("NVIDIA GeForce RTX 2080 Ti"), loaded whatever the question: "on a 2080
+  // Ti" says which machine is meant when every listed GPU is one.
+  std::vector<std::string> gpus;
 };
 // The words of a question that may be names: neither the lexicon's nor numbers, three characters or more, or quoted.
 std::vector<std::string> NameCandidates(const std::string& question);
@@ -52,6 +55,11 @@ struct Reading {
   // Words in parentheses taken as defining a measure the question asks for ("bandwidth (total bytes / total copy
   // time)"), not as more to answer: the answer says so under its reading.
   std::vector<std::string> defined;
+  // Words that say which recording is meant, not which events ("for the keras darknet run", "on a GTX 1650", "in the
+  // before profile"): the answer says so under its reading.
+  std::vector<std::string> recording;
+  // Words read as the lexicon's word one letter away ("duraton" as "duration"): the answer says so under its reading.
+  std::vector<std::string> respelled;
   // A clause asked for something (a measure, a subject) that no Query could hold: the question is declined, never
   // handed to the phrase parser to answer something else.
   bool unbuilt = false;

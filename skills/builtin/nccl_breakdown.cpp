@@ -184,7 +184,8 @@ class NcclBreakdownSkill final : public Skill {
         DoubleCol("comm_time_pct", "total_ns / Σ communication kernel time on the device x 100"),
         IntCol("comm_busy_ns", "|∪ these kernels|: time at least one of them runs"),
         DoubleCol("overlap_pct", "|∪ compute ∩ ∪ these| / |∪ these| x 100 (HTA)"),
-        IntCol("exposed_ns", "|∪ these \\ ∪ compute|: communication time with no compute running (HTA)")};
+        IntCol("exposed_ns", "|∪ these \\ ∪ compute|: communication time with no compute running (HTA)"),
+        DoubleCol("exposed_pct", "exposed_ns / comm_busy_ns x 100: the share of the communication time exposed")};
     return t;
   }
 
@@ -196,11 +197,12 @@ class NcclBreakdownSkill final : public Skill {
       const KindStats& s = d.kinds[kind];
       const Ns busy = TotalLength(s.union_);
       const Ns overlap = d.overlap.empty() ? 0 : d.overlap[kind].total();
-      t.rows.push_back({I(d.device), S(label), I(s.count), I(s.total),
-                        D(static_cast<double>(s.total) / static_cast<double>(s.count)), I(s.min), I(s.max),
-                        D(100.0 * static_cast<double>(s.total) / static_cast<double>(all.total)), I(busy),
-                        busy > 0 ? D(100.0 * static_cast<double>(overlap) / static_cast<double>(busy)) : Null(),
-                        I(busy - overlap)});
+      t.rows.push_back(
+          {I(d.device), S(label), I(s.count), I(s.total),
+           D(static_cast<double>(s.total) / static_cast<double>(s.count)), I(s.min), I(s.max),
+           D(100.0 * static_cast<double>(s.total) / static_cast<double>(all.total)), I(busy),
+           busy > 0 ? D(100.0 * static_cast<double>(overlap) / static_cast<double>(busy)) : Null(), I(busy - overlap),
+           busy > 0 ? D(100.0 * static_cast<double>(busy - overlap) / static_cast<double>(busy)) : Null()});
     };
     add_row("all", kAllComm);
     for (size_t kind = 1; kind < kKinds; ++kind) {

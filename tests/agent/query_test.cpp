@@ -971,11 +971,13 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   EXPECT_FALSE(CheckQuery(sms).ok());
   sms.measures = {Measure::kGrid, Measure::kMedian};
   EXPECT_FALSE(CheckQuery(sms).ok());  // one of a launch configuration, the other not
-  EXPECT_EQ(error(R"([{"measures": ["grid"], "subject": {"events": "kernels"}, "versusMeasure": "blocks"}])"),
-            "queries[0].versusMeasure: unknown measure 'blocks'; one of total, count, share, gpu_share, average, "
-            "median, p90, p95, p99, min, max, stddev, bytes, avg_bytes, bandwidth, busy, utilization, idle_share, "
-            "idle, span, grid, block, groups, min_bytes, max_bytes, latency, launch_delay, threads, registers, "
-            "static_shared_memory, dynamic_shared_memory, sm_count, gaps, max_gap, memory, memory_bandwidth");
+  EXPECT_EQ(
+      error(R"([{"measures": ["grid"], "subject": {"events": "kernels"}, "versusMeasure": "blocks"}])"),
+      "queries[0].versusMeasure: unknown measure 'blocks'; one of total, count, share, gpu_share, average, "
+      "median, p90, p95, p99, min, max, stddev, bytes, avg_bytes, bandwidth, busy, utilization, idle_share, "
+      "idle, span, grid, block, groups, min_bytes, max_bytes, latency, launch_delay, threads, registers, "
+      "static_shared_memory, dynamic_shared_memory, sm_count, gaps, max_gap, memory, memory_bandwidth, comm_overlap, "
+      "exposed");
 }
 
 // A clause that only ranks is read, not dropped; "the slowest call" after a named call is one of those calls; CUDA API
@@ -1065,6 +1067,19 @@ TEST(QueryFill, NoAnswerToAnotherQuestion) {
   // The share of a span the GPU was running kernels is its utilization.
   Check("from its first kernel start to its last kernel end, what percentage of that span was GPU 1 executing kernels?",
         {Q({Measure::kUtilization}, {EventKind::kKernels, ""}, Scope{{1}, {}, -1, "", {}, {}})});
+}
+
+// Communication against compute, HTA's overlap and exposed time (guides/analysis.md): of kernels, per GPU, whatever
+// words say "communication"; a share said with them is theirs.
+TEST(QueryFill, CommunicationOverlappedAndExposed) {
+  Check("On GPU 0, how much of the comm time is overlapped by compute kernels, and how much is left exposed?",
+        {Q({Measure::kCommOverlap, Measure::kExposed}, {EventKind::kKernels, ""}, Scope{{0}, {}, -1, "", {}, {}})});
+  Check("what fraction of the communication is hidden behind compute (as a %)?",
+        {Q({Measure::kCommOverlap}, {EventKind::kKernels, ""})});
+  Check("how much ncclDevKernel_AllReduce_Sum_f32_RING_LL time is exposed?",
+        {Q({Measure::kExposed}, {EventKind::kKernels, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "", "", true})});
+  // A communication word is no filter elsewhere: "how much communication time" alone is not read as kernel time.
+  EXPECT_FALSE(Fill("how much communication time is there?").complete());
 }
 
 TEST(QueryFill, ALastClauseThatOnlyRanksAndTheSlowestOfTheCallsNamed) {
@@ -1256,6 +1271,30 @@ TEST(QueryExecute, TheRecordingSaidByItsGpuAndACountOfBaseNames) {
   ASSERT_TRUE(base.ok());
   EXPECT_NE(base->answer.summary.find("17 distinct base names have kernels: "), std::string::npos)
       << base->answer.summary;
+}
+
+// Communication against compute from nccl_breakdown's rows (sqlite3 over mfu_2gpu_after: GPU 1 runs 31 kernels whose
+// short name starts with nccl, 23,753,085 ns in all, and no other kernel on GPU 1 overlaps any of them).
+TEST(QueryExecute, CommunicationExposedAndOverlappedPerGpu) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto mfu = ws.Open(testing::Fixture("mfu_2gpu_after.sqlite"));
+  ASSERT_TRUE(mfu.ok());
+  auto comm =
+      ws.Ask({mfu->id,
+              "on GPU 1, how much of the NCCL kernel time is exposed, and what share do compute kernels overlap?", ""},
+             {});
+  ASSERT_TRUE(comm.ok());
+  EXPECT_NE(comm->answer.summary.find("GPU 1: 31 communication kernels (all), busy 23.753 ms; 0.0% of it overlapped by "
+                                      "compute kernels; 23.753 ms exposed, 100.0% of its busy time."),
+            std::string::npos)
+      << comm->answer.summary;
+  ASSERT_FALSE(comm->answer.evidence.empty());
+  EXPECT_EQ(comm->answer.evidence.front().call.skill, "nccl_breakdown");
+  // A kernel that is no communication kernel is not answered with the communication kernels' figures.
+  auto other = ws.Ask({mfu->id, "how much flash_fwd_kernel time is exposed?", ""}, {});
+  ASSERT_TRUE(other.ok());
+  EXPECT_NE(other->answer.summary.find("names no communication kernel"), std::string::npos) << other->answer.summary;
 }
 
 // Registers, shared memory and the grid's dimensions from launch_sizes' row (sqlite3 over mfu_2gpu_after:

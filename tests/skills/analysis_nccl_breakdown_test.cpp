@@ -40,6 +40,7 @@ TEST(NcclBreakdown, MfuSendRecvPerDeviceMatchesSql) {
                 1);
       EXPECT_DOUBLE_EQ(DoubleCell(t, r, "overlap_pct"), 0.0);
       EXPECT_EQ(IntCell(t, r, "exposed_ns"), IntCell(t, r, "comm_busy_ns"));
+      EXPECT_DOUBLE_EQ(DoubleCell(t, r, "exposed_pct"), 100.0);
       EXPECT_EQ(IntCell(t, r, "comm_busy_ns"), total);  // serialized kernels: union = sum
     }
     EXPECT_TRUE(saw_all && saw_sendrecv) << device;

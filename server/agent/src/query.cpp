@@ -22,7 +22,7 @@ namespace nsys::agent {
 // batches, where two anonymous namespaces are one.
 namespace query_words {
 
-constexpr std::array<std::string_view, 36> kMeasures = {"total",
+constexpr std::array<std::string_view, 38> kMeasures = {"total",
                                                         "count",
                                                         "share",
                                                         "gpu_share",
@@ -57,7 +57,9 @@ constexpr std::array<std::string_view, 36> kMeasures = {"total",
                                                         "gaps",
                                                         "max_gap",
                                                         "memory",
-                                                        "memory_bandwidth"};
+                                                        "memory_bandwidth",
+                                                        "comm_overlap",
+                                                        "exposed"};
 constexpr auto kEvents =
     std::to_array<std::string_view>({"kernels", "api", "memcpy", "memset", "nvtx", "gpu", "graphs", "devices"});
 static_assert(kEvents.size() == kEventKinds);
@@ -67,7 +69,7 @@ constexpr std::array<std::string_view, 4> kForm = {"number", "yes_no", "name", "
 constexpr std::array<std::string_view, 5> kMemoryKinds = {"pageable", "pinned", "device", "array", "managed"};
 
 // How each measure reads in the reading line.
-constexpr std::array<std::string_view, 36> kMeasureWords = {"total time",
+constexpr std::array<std::string_view, 38> kMeasureWords = {"total time",
                                                             "count",
                                                             "share of all time",
                                                             "share of GPU time",
@@ -102,7 +104,9 @@ constexpr std::array<std::string_view, 36> kMeasureWords = {"total time",
                                                             "number of idle gaps",
                                                             "longest idle gap",
                                                             "memory",
-                                                            "peak memory bandwidth"};
+                                                            "peak memory bandwidth",
+                                                            "share of the communication time compute overlaps (HTA)",
+                                                            "exposed communication time (HTA)"};
 
 std::string EventWords(const Subject& s) {
   switch (s.events) {
@@ -235,6 +239,10 @@ std::string ThresholdWords(Measure m, double v) {
 
 }  // namespace query_words
 
+bool IsCommMeasure(Measure m) {
+  return m == Measure::kCommOverlap || m == Measure::kExposed;
+}
+
 bool IsLaunchConfiguration(Measure m) {
   return m == Measure::kGrid || m == Measure::kBlock || m == Measure::kThreads || m == Measure::kRegisters ||
          m == Measure::kStaticShared || m == Measure::kDynamicShared || m == Measure::kSmCount;
@@ -322,6 +330,19 @@ Status CheckQuery(const Query& q) {
   if (devices && (q.group_by != GroupBy::kNone || q.versus_subject || q.versus_scope || q.versus_measure ||
                   q.form == Form::kYesNo)) {
     return bad("the GPUs the export lists are listed, not grouped, ranked or compared.");
+  }
+  // Communication against compute: nccl_breakdown's rows per GPU, with their count, time and busy time beside.
+  if (std::any_of(q.measures.begin(), q.measures.end(), IsCommMeasure)) {
+    const bool of_comm = std::all_of(q.measures.begin(), q.measures.end(), [](Measure m) {
+      return IsCommMeasure(m) || m == Measure::kTotal || m == Measure::kCount || m == Measure::kBusy;
+    });
+    if (!of_comm || q.subject.events != EventKind::kKernels)
+      return bad(
+          "comm_overlap and exposed are of communication kernels (events kernels), beside total, count and busy.");
+    if ((q.group_by != GroupBy::kNone && q.group_by != GroupBy::kDevice) || q.versus_subject || q.versus_scope ||
+        q.versus_measure || q.form == Form::kYesNo || q.rank != Rank::kNone || !q.scope.inside.empty() ||
+        q.scope.stream >= 0)
+      return bad("comm_overlap and exposed are answered per GPU, not ranked, compared or scoped by range or stream.");
   }
   if (q.versus_measure) {
     const Measure v = *q.versus_measure;

@@ -36,7 +36,7 @@ using ask_detail::FormatNs;
 using ask_detail::FormatPct;
 
 // The column of event_stats (launch_sizes for a launch configuration's) that holds each measure, in Measure's order.
-constexpr std::array<std::string_view, 36> kColumn = {"total_ns",
+constexpr std::array<std::string_view, 38> kColumn = {"total_ns",
                                                       "count",
                                                       "share_pct",
                                                       "gpu_share_pct",
@@ -71,8 +71,10 @@ constexpr std::array<std::string_view, 36> kColumn = {"total_ns",
                                                       "gaps",
                                                       "max_gap_ns",
                                                       "memory_bytes",
-                                                      "memory_bandwidth_gb_per_s"};
-constexpr std::array<std::string_view, 36> kWords = {"total time",
+                                                      "memory_bandwidth_gb_per_s",
+                                                      "overlap_pct",
+                                                      "exposed_ns"};
+constexpr std::array<std::string_view, 38> kWords = {"total time",
                                                      "count",
                                                      "share",
                                                      "share of GPU time",
@@ -107,7 +109,9 @@ constexpr std::array<std::string_view, 36> kWords = {"total time",
                                                      "idle gaps",
                                                      "longest idle gap",
                                                      "memory",
-                                                     "peak memory bandwidth"};
+                                                     "peak memory bandwidth",
+                                                     "of it overlapped by compute kernels",
+                                                     "exposed"};
 
 std::string_view ColumnOf(Measure m) {
   return kColumn[static_cast<size_t>(m)];
@@ -143,6 +147,7 @@ std::string FormatMeasure(Measure m, const Value& v) {
     case Measure::kGpuShare:
     case Measure::kUtilization:
     case Measure::kIdleShare:
+    case Measure::kCommOverlap:
       return FormatPct(*x);
     case Measure::kBytes:
     case Measure::kAvgBytes:
@@ -923,6 +928,68 @@ void AnswerDevices(const Query& q, const engine::ProfileInfo& info, const SkillR
   turn.answer.evidence.push_back(std::move(e));
 }
 
+// Communication kernels against compute (HTA's convention, guides/analysis.md), from nccl_breakdown's rows: per GPU,
+// the row of the collective the subject names ("all" for NCCL kernels said so, or none), its busy time and the
+// figures asked ("GPU 0: 33 communication kernels (all), busy 17.173 ms; 0.0% of it overlapped by compute kernels;
+// 17.173 ms exposed, 100.0% of its busy time").
+void AnswerComm(const Query& q, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
+                AskTurn& turn, std::string& text) {
+  SkillCall call{"nccl_breakdown", {}, FilterOf(q.scope)};
+  auto t = run(call.skill, call.args, call.filter, cancel);
+  if (!t || t->declined) {
+    const std::string why = !t ? t.error().message : t->notes.empty() ? "the skill declined." : t->notes.front();
+    return CannotAnswer(why, {TableOf(EventKind::kKernels)}, info.caps, turn, text);
+  }
+  turn.skills_used.push_back(call.skill);
+  turn.state.calls.push_back(call);
+  std::string name = q.subject.name;
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  // The longest collective the name holds ("ncclDevKernel_SendRecv", "SendRecv": SendRecv, not Send); else every one,
+  // when the name is a communication kernel's ("NCCL", "ncclDevKernel").
+  std::string collective = "all";
+  for (size_t r = 0; r < t->rows.size(); ++r) {
+    std::string c = CellText(*t, r, "collective");
+    std::string lower = c;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
+    if (c != "all" && name.find(lower) != std::string::npos && (collective == "all" || c.size() > collective.size()))
+      collective = c;
+  }
+  const bool comm_name = name.empty() || name.rfind("nccl", 0) == 0 || name.rfind("rccl", 0) == 0 ||
+                         name.rfind("hccl", 0) == 0 || collective != "all";
+  if (!comm_name)
+    return CannotAnswer(fmt::format("{} names no communication kernel: their names start with nccl, rccl or hccl.",
+                                    support::MarkdownCode(q.subject.name)),
+                        {}, info.caps, turn, text);
+  Evidence e{
+      call,
+      DescribeQuery(q),
+      {"device_id", "collective", "count", "total_ns", "comm_busy_ns", "overlap_pct", "exposed_ns", "exposed_pct"},
+      {}};
+  for (size_t r = 0; r < t->rows.size(); ++r) {
+    if (CellText(*t, r, "collective") != collective) continue;
+    std::vector<Value> row;
+    for (const std::string& c : e.columns) row.push_back(t->rows[r][*ColumnIndex(*t, c)]);
+    e.rows.push_back(std::move(row));
+    const auto cell = [&](std::string_view c) { return t->rows[r][*ColumnIndex(*t, std::string(c))]; };
+    text += fmt::format("{}GPU {}: {} communication kernels ({}), busy {}", e.rows.size() == 1 ? "" : " ",
+                        FormatCount(CellOr(*t, r, "device_id", 0)), FormatMeasure(Measure::kCount, cell("count")),
+                        support::MarkdownText(collective), FormatMeasure(Measure::kBusy, cell("comm_busy_ns")));
+    if (Asked(q, Measure::kTotal)) text += ", total " + FormatMeasure(Measure::kTotal, cell("total_ns"));
+    if (Asked(q, Measure::kCommOverlap))
+      text +=
+          fmt::format("; {} of it overlapped by compute kernels", FormatPct(NumberOf(cell("overlap_pct")).value_or(0)));
+    if (Asked(q, Measure::kExposed))
+      text += fmt::format("; {} exposed, {} of its busy time", FormatMeasure(Measure::kExposed, cell("exposed_ns")),
+                          FormatPct(NumberOf(cell("exposed_pct")).value_or(0)));
+    text += ".";
+  }
+  if (e.rows.empty()) {
+    text += NoneText() + " No communication kernels (names starting nccl, rccl or hccl) ran in the scope.";
+    return;
+  }
+  turn.answer.evidence.push_back(std::move(e));
+}
+
 // One Query answered into `turn`.
 void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
                AskTurn& turn, std::string& text) {
@@ -932,6 +999,8 @@ void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunne
       return CannotAnswer(why, {}, info.caps, turn, text);
   }
   if (q.subject.events == EventKind::kDevices) return AnswerDevices(q, info, run, cancel, turn, text);
+  if (std::any_of(q.measures.begin(), q.measures.end(), IsCommMeasure))
+    return AnswerComm(q, info, run, cancel, turn, text);
   auto a = RunSide(q, q.subject, q.scope, run, cancel);
   if (!a || a->table.declined)
     return CannotAnswer(WhyNot(a), a ? std::vector{TableOf(q.subject.events)} : std::vector<std::string>{}, info.caps,

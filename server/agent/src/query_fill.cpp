@@ -1417,15 +1417,35 @@ void ReadWhatBeforeANoun(const std::vector<Item>& items, size_t i, Clause& c) {
   }
 }
 
+// Whether a clause asks of communication against compute ("how much of the NCCL time is exposed").
+bool AsksOfCommunication(const std::vector<Item>& items) {
+  return std::any_of(items.begin(), items.end(), [](const Item& it) {
+    return std::any_of(it.entries.begin(), it.entries.end(), [](const lexicon::Entry& e) {
+      return e.slot == Slot::kMeasure && IsCommMeasure(static_cast<Measure>(e.value));
+    });
+  });
+}
+
+// "how much comm time is exposed": in such a clause, a word for communication, a part of names too ("comm" of an NVTX
+// range "comm_step"), means the communication kernels, which the measure is of.
+bool IsCommunicationWord(const Item& it) {
+  return (it.kind == Item::kUnknown || (it.kind == Item::kName && !it.exact)) && lexicon::IsCommWord(Lower(it.word));
+}
+
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
   std::vector<bool> read(items.size(), false);
   ReadThreshold(items, c, read);
   ReadBounds(items, c, read);
   bool inside_next = false;
+  const bool comm = AsksOfCommunication(items);
   for (size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
     if (read[i]) continue;  // a bound's words
+    if (comm && IsCommunicationWord(it)) {
+      read[i] = true;
+      continue;
+    }
     if (it.kind == Item::kName) {
       read[i] = true;
       if (it.classes.empty()) {  // a quoted name no event of the profile has: what it asks about is not here
@@ -1548,6 +1568,10 @@ void DefaultMeasures(Clause& c) {
     c.measures.erase(std::find(c.measures.begin(), c.measures.end(), Measure::kShare));
     std::replace(c.measures.begin(), c.measures.end(), Measure::kIdle, Measure::kIdleShare);
   }
+  // "how much of the NCCL time is overlapped by compute (as a %)": the overlap is that share, and the exposed time is
+  // stated with its share of the communication time.
+  if (std::any_of(c.measures.begin(), c.measures.end(), IsCommMeasure))
+    std::erase_if(c.measures, [](Measure m) { return m == Measure::kShare || m == Measure::kGpuShare; });
   // "what percentage of that span was it running kernels": the share of the span the events ran, the utilization.
   if (c.running && has(Measure::kShare) && has(Measure::kSpan) && !has(Measure::kIdle) && !has(Measure::kBusy))
     std::replace(c.measures.begin(), c.measures.end(), Measure::kSpan, Measure::kBusy);
@@ -1622,7 +1646,9 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
     return true;
   }
   if (previous) return true;
-  const bool gpu_measure = !c.measures.empty() && IsPerGpuMeasure(c.measures.front());
+  // "how much comm time is left exposed": communication against compute is of kernels, as a GPU's time is.
+  const bool gpu_measure =
+      !c.measures.empty() && (IsPerGpuMeasure(c.measures.front()) || IsCommMeasure(c.measures.front()));
   // "what is the mean launch delay?", "how many registers per thread?": a measure of kernel launches (HTA's launch
   // statistics are of kernels) with no events said is of the kernels.
   const bool launch_measure = c.last_chance && !c.measures.empty() &&
@@ -2283,6 +2309,10 @@ void MeasuresSaidBefore(Clause& c, const Query* previous) {
   const auto before = [&](Measure m) {
     return previous && std::find(previous->measures.begin(), previous->measures.end(), m) != previous->measures.end();
   };
+  // "How much NCCL time is exposed? As time and as % of the NCCL time.": a share after the exposed time is its share
+  // of the communication time, which the exposed time states.
+  const bool comm_before = previous && std::any_of(previous->measures.begin(), previous->measures.end(), IsCommMeasure);
+  if (comm_before && only({Measure::kShare, Measure::kTotal})) c.measures = previous->measures;
   if (only({Measure::kShare, Measure::kSpan}) && (c.measures.size() == 2 || !HasSubject(c)) &&
       std::find(c.measures.begin(), c.measures.end(), Measure::kShare) != c.measures.end() &&
       (before(Measure::kIdle) || before(Measure::kBusy)))

@@ -1203,6 +1203,23 @@ constexpr Entry kEntries[] = {
     {"copying", Slot::kEvents, E(EventKind::kMemcpy)},
     {"direction", Slot::kEvents, E(EventKind::kMemcpy)},
     {"directions", Slot::kEvents, E(EventKind::kMemcpy)},
+    // Communication against compute (HTA): the share overlapped, the time exposed.
+    {"exposed", Slot::kMeasure, M(Measure::kExposed)},
+    {"left exposed", Slot::kMeasure, M(Measure::kExposed)},
+    {"not hidden", Slot::kMeasure, M(Measure::kExposed)},
+    {"overlapped by compute", Slot::kMeasure, M(Measure::kCommOverlap)},
+    {"overlapped with compute", Slot::kMeasure, M(Measure::kCommOverlap)},
+    {"overlapped by computation", Slot::kMeasure, M(Measure::kCommOverlap)},
+    {"overlaps compute", Slot::kMeasure, M(Measure::kCommOverlap)},
+    {"overlap with compute", Slot::kMeasure, M(Measure::kCommOverlap)},
+    {"overlaps with compute", Slot::kMeasure, M(Measure::kCommOverlap)},
+    {"hidden behind compute", Slot::kMeasure, M(Measure::kCommOverlap)},
+    {"hidden by compute", Slot::kMeasure, M(Measure::kCommOverlap)},
+    {"compute overlap", Slot::kMeasure, M(Measure::kCommOverlap)},
+    {"comm/compute overlap", Slot::kMeasure, M(Measure::kCommOverlap)},
+    {"communication overlap", Slot::kMeasure, M(Measure::kCommOverlap)},
+    {"comm overlap", Slot::kMeasure, M(Measure::kCommOverlap)},
+    {"compute kernels overlap", Slot::kMeasure, M(Measure::kCommOverlap)},
     {"cuda api function", Slot::kEvents, E(EventKind::kApi)},
     {"cuda api functions", Slot::kEvents, E(EventKind::kApi)},
     {"stream id", Slot::kStreamNoun},
@@ -1307,6 +1324,13 @@ bool IsContextWord(std::string_view lower) {
   }
   return i == lower.size() && letters <= 4 && digits >= 1 && digits <= 4 && lower.size() - letters - digits <= 2 &&
          (letters > 0 || digits >= 3);
+}
+
+bool IsCommWord(std::string_view lower) {
+  static constexpr std::string_view kCommWords[] = {"comm",       "comms",       "communication", "communications",
+                                                    "collective", "collectives", "nccl",          "rccl",
+                                                    "hccl",       "all-reduce",  "allreduce",     "comm/compute"};
+  return std::find(std::begin(kCommWords), std::end(kCommWords), lower) != std::end(kCommWords);
 }
 
 bool IsRecordingNoun(std::string_view lower) {

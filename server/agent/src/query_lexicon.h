@@ -70,6 +70,9 @@ bool IsRecordingNoun(std::string_view lower);
 // execution): a letter left out, added, changed or two swapped; a four-letter word only by a swap. Empty when none,
 // when two are that near, or when `lower` is a word of meaning (IsMeaningWord) or context itself.
 std::string SpellingOf(std::string_view lower);
+// Words for communication kernels ("comm", "communication", "collectives"), lower case: what a question asks the
+// overlap with compute or the exposed time of.
+bool IsCommWord(std::string_view lower);
 // The names of NVIDIA's libraries and of the frameworks and languages that launch kernels ("cufft", "cublaslt",
 // "nccl", "pytorch", "julia"), lower case: a question says them to describe events or the run, and no event of the
 // profile need carry them in its name.

@@ -60,7 +60,13 @@ enum class Measure : uint8_t {
   // The GPUs the export lists (EventKind::kDevices): each one's memory and peak memory bandwidth, as the export gives.
   kMemory,           // device memory, bytes
   kMemoryBandwidth,  // peak memory bandwidth, GB/s
+  // Communication kernels (NCCL, RCCL, HCCL; the nccl_breakdown skill, per GPU), with HTA's convention
+  // (guides/analysis.md): the share of their busy time that compute kernels overlap, and the time none does.
+  kCommOverlap,  // |∪compute ∩ ∪comm| / |∪comm|, %
+  kExposed,      // |∪comm \ ∪compute|, ns (with the share of the communication time it is)
 };
+// Whether a measure is of communication kernels against compute (nccl_breakdown's row), not event_stats'.
+bool IsCommMeasure(Measure m);
 // Whether a measure is of a kernel's launch configuration (launch_sizes' row), not of its durations (event_stats').
 bool IsLaunchConfiguration(Measure m);
 // kGpu: a GPU's work, its kernels, copies and memsets together (the events of a GPU's busy and idle time).

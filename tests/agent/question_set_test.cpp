@@ -555,6 +555,9 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // explanation naming other GPU work). Its answers still unread: 18 / 19 / 3. Batches 9 and 22 had one new wrong
   // answer each on the way, which was read (both mended: the last two above).
   ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 18, 3);
+  // Batch 46, written by a helper the same way while ask was changed, first scored after the changes above and the
+  // communication measures, at 9660c6b: 25 / 15 / 0.
+  ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 25, 0);
 }
 
 }  // namespace

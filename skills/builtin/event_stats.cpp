@@ -66,7 +66,7 @@ Events EventsOf(const std::string& s) {
 }
 
 GroupBy GroupByOf(const std::string& s) {
-  if (s == "name" || s == "base_name") return GroupBy::kName;
+  if (s == "name" || s == "base_name" || s == "memory") return GroupBy::kName;  // memory: keyed by the kind (by_memory)
   if (s == "device") return GroupBy::kDevice;
   if (s == "pid") return GroupBy::kPid;
   if (s == "stream") return GroupBy::kStream;
@@ -287,6 +287,14 @@ struct Selection {
   bool gpu = false;         // a GPU's work: copies and memsets keyed apart from kernel names
   bool latency = false;     // GPU work: the launch latency (start - the launch call's start) and delay too
   bool base_names = false;  // kernels keyed by their base (short) name, as nsys stats' `:base` reports them
+  // GPU work: only that launched by a CUDA call of this whole name ("cuLaunchKernelEx"), version suffixes aside.
+  std::string launched_by;
+  // API calls: only those that launched a kernel whose name holds `launches` (by runtime row; empty = any call).
+  std::string launches;
+  std::vector<uint8_t> launched;
+  // Copies and memsets grouped by their host side's memory kind (group_by memory): the key is the ENUM_CUDA_MEM_KIND
+  // id.
+  bool by_memory = false;
   // Bounds on each event, -1 = none: its duration (ns) and, for copies and memsets, its size (bytes), exclusive.
   int64_t longer_than = -1, shorter_than = -1, larger_than = -1, smaller_than = -1;
   bool Keeps(engine::Ns duration, int64_t bytes) const {
@@ -312,6 +320,20 @@ bool CopyKindMatches(const std::string& wanted, int copy_kind) {
   return LikeContains(name, wanted);
 }
 
+// A copy's host side's ENUM_CUDA_MEM_KIND id: the source of a host-to-device copy, the destination of a
+// device-to-host one, else its source.
+int64_t HostMemoryOf(const engine::MemcpyTable& m, size_t i) {
+  return m.copy_kind[i] == 2 ? m.dst_kind[i] : m.src_kind[i];
+}
+
+// The name of an ENUM_CUDA_MEM_KIND id, as nsys names them.
+std::string MemoryKindName(int64_t id) {
+  constexpr std::string_view kNames[] = {"pageable", "pinned",        "device",         "array",
+                                         "managed",  "device static", "managed static", "unknown"};
+  return id >= 0 && static_cast<size_t>(id) < std::size(kNames) ? std::string(kNames[id])
+                                                                : fmt::format("memory kind {}", id);
+}
+
 // The ENUM_CUDA_MEM_KIND id a `memory` argument names, or -1 for any.
 int MemoryKindOf(const std::string& s) {
   constexpr std::string_view kKinds[] = {"pageable", "pinned", "device", "array", "managed"};
@@ -335,6 +357,8 @@ bool CollectGpuOps(const engine::Profile& p, const Table& t, const engine::Filte
                    InsideRanges& inside, Collector& out, const CancelToken& cancel, NameOf&& name_of,
                    BytesOf&& bytes_of, KeepRow&& keep) {
   const auto [first, last] = RowRange(t, filter);
+  std::optional<NameMatch> launched_by;
+  if (!sel.launched_by.empty()) launched_by.emplace(p.strings(), sel.launched_by, true);
   for (size_t i = first; i < last; ++i) {
     if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
     if (!filter.AcceptsDevice(t.device[i]) || !filter.AcceptsProcess(t.pid[i])) continue;
@@ -342,6 +366,8 @@ bool CollectGpuOps(const engine::Profile& p, const Table& t, const engine::Filte
     out.AddToAll(t.end[i] - t.start[i]);
     if (!keep(i)) continue;
     if (inside.active() && !inside.CallInside(t.launch[i])) continue;
+    if (launched_by && (t.launch[i] < 0 || !(*launched_by)(p.runtime().name[static_cast<size_t>(t.launch[i])])))
+      continue;
     out.AddMatched();
     if (!sel.Keeps(t.end[i] - t.start[i], bytes_of(i))) continue;
     if constexpr (std::is_same_v<Table, engine::KernelTable>) {
@@ -372,7 +398,9 @@ bool CollectCopies(const engine::Profile& p, const engine::Filter& filter, const
   NameMatch match(p.strings(), sel.name);
   return CollectGpuOps(
       p, m, filter, sel, inside, out, cancel,
-      [&](size_t i) { return sel.gpu ? CopyKey(m.copy_kind[i]) : int64_t{m.copy_kind[i]}; },
+      [&](size_t i) {
+        return sel.by_memory ? HostMemoryOf(m, i) : sel.gpu ? CopyKey(m.copy_kind[i]) : int64_t{m.copy_kind[i]};
+      },
       [&](size_t i) { return m.bytes[i]; },
       [&](size_t i) {
         return CopyKindMatches(sel.copy_kind, m.copy_kind[i]) && CopyMemoryMatches(sel.memory, m, i) &&
@@ -385,7 +413,10 @@ bool CollectMemsets(const engine::Profile& p, const engine::Filter& filter, cons
   const engine::MemsetTable& m = p.memsets();
   const bool named = NameMatch(p.strings(), sel.name).Text("[CUDA memset]");
   return CollectGpuOps(
-      p, m, filter, sel, inside, out, cancel, [&](size_t) { return sel.gpu ? kMemsetKey : int64_t{0}; },
+      p, m, filter, sel, inside, out, cancel,
+      [&](size_t i) { return sel.by_memory ? int64_t{m.mem_kind[i]}
+                             : sel.gpu     ? kMemsetKey
+                                           : int64_t{0}; },
       [&](size_t i) { return m.bytes[i]; },
       [&](size_t i) { return named && (sel.memory < 0 || m.mem_kind[i] == sel.memory); });
 }
@@ -463,6 +494,21 @@ bool CollectGraphLaunches(const engine::Profile& p, const engine::Filter& filter
   return replays && collect(*replays);
 }
 
+// The CUDA calls that launched a kernel whose name (or base name) holds `name` on a GPU the filter keeps, by runtime
+// row: "the cudaLaunchKernel calls that launched trsm_right_kernel".
+std::vector<uint8_t> CallsThatLaunched(const engine::Profile& p, const engine::Filter& filter,
+                                       const std::string& name) {
+  std::vector<uint8_t> out(p.runtime().size(), 0);
+  const engine::KernelTable& k = p.kernels();
+  NameMatch full(p.strings(), name), base(p.strings(), name);
+  for (size_t i = 0; i < k.size(); ++i) {
+    const int32_t call = k.launch[i];
+    if (call < 0 || static_cast<size_t>(call) >= out.size() || !filter.AcceptsDevice(k.device[i])) continue;
+    if (base(k.short_name[i]) || full(k.name[i])) out[static_cast<size_t>(call)] = 1;
+  }
+  return out;
+}
+
 bool CollectApi(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
                 Collector& out, const CancelToken& cancel) {
   const engine::RuntimeTable& rt = p.runtime();
@@ -480,6 +526,7 @@ bool CollectApi(const engine::Profile& p, const engine::Filter& filter, const Se
     if (!filter.AcceptsProcess(rt.pid[i])) continue;
     out.AddToAll(rt.end[i] - rt.start[i]);
     if (!match(rt.name[i]) || !of_class(rt.name[i])) continue;
+    if (!sel.launches.empty() && (i >= sel.launched.size() || !sel.launched[i])) continue;
     if (inside.active() && !inside.CallInside(static_cast<int32_t>(i))) continue;
     out.AddMatched();
     if (!sel.Keeps(rt.end[i] - rt.start[i], 0)) continue;
@@ -537,7 +584,8 @@ int64_t NearestRank(const std::vector<int64_t>& sorted, double p) {
   return sorted[std::min(sorted.size(), std::max<size_t>(rank, 1)) - 1];
 }
 
-std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64_t key) {
+std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64_t key, bool by_memory) {
+  if (by_memory) return MemoryKindName(key);
   switch (by) {
     case GroupBy::kNone:
       return "all";
@@ -692,8 +740,17 @@ class EventStats final : public Skill {
   // The launch latency needs the calls that launched the work, whatever else is asked.
   engine::Need needs_for(const Args& args) const override {
     using engine::Need;
+    const auto said = [&](const char* k) {
+      auto it = args.find(k);
+      return it != args.end() && std::holds_alternative<std::string>(it->second) &&
+             !std::get<std::string>(it->second).empty();
+    };
+    // The launch relation: the calls that launched the work, and for `launches` the kernels they launched.
+    const Need launch = said("launched_by") ? Need::kAttribution | Need::kRuntime
+                        : said("launches")  ? Need::kAttribution | Need::kRuntime | Need::kKernelRows
+                                            : Need{};
     return NeedsForKind(args) | (FlagIn(args, "latency") ? Need::kAttribution | Need::kRuntime : Need{}) |
-           (FlagIn(args, "grid_below_sms") ? Need::kKernelConfig : Need{});  // the launches' grids
+           (FlagIn(args, "grid_below_sms") ? Need::kKernelConfig : Need{}) | launch;  // the launches' grids
   }
   engine::Need NeedsForKind(const Args& args) const {
     using engine::Need;
@@ -772,10 +829,11 @@ class EventStats final : public Skill {
          ValueType::kString,
          "One row per: none, name, base_name (kernels by their base name, template arguments and parameters left out, "
          "as nsys stats' :base; other events by name), device, pid, stream, or range (the innermost NVTX range around "
-         "the event or its launch call)",
+         "the event or its launch call), or memory (copies and memsets: the host side's memory kind, pageable, pinned, "
+         "...)",
          Value(std::string("none")),
          false,
-         {"none", "name", "base_name", "device", "pid", "stream", "range"}},
+         {"none", "name", "base_name", "device", "pid", "stream", "range", "memory"}},
         {"whole_name", ValueType::kBool,
          "API calls: `name` is the whole call name, NVIDIA's version suffixes aside (cudaMalloc matches "
          "cudaMalloc_v3020, not cudaMallocManaged)",
@@ -819,6 +877,13 @@ class EventStats final : public Skill {
          "Kernels: only launches whose grid has fewer blocks than their GPU has SMs (TARGET_INFO_GPU; a GPU the export "
          "gives no SM count for keeps none)",
          Value(false)},
+        {"launched_by", ValueType::kString,
+         "Kernels, copies and memsets: only those launched by a CUDA call of this whole name, version suffixes aside "
+         "(cuLaunchKernelEx; correlation ids)",
+         Value(std::string())},
+        {"launches", ValueType::kString,
+         "API calls: only those that launched a kernel whose name contains this (any case; correlation ids)",
+         Value(std::string())},
         {"detail", ValueType::kBool,
          "Percentiles (p90, p95, p99) and busy, idle and utilization too; false leaves them null and saves a sort of "
          "every duration and interval (about a second on 3 million kernels)",
@@ -868,6 +933,17 @@ class EventStats final : public Skill {
     sel.gpu = events == Events::kGpu;
     sel.latency = ArgBool(ctx, "latency") && ctx.profile.info().caps.runtime;
     sel.base_names = ArgString(ctx, "group_by") == "base_name";
+    sel.by_memory = ArgString(ctx, "group_by") == "memory";
+    if (sel.by_memory && events != Events::kMemcpy && events != Events::kMemset)
+      return MakeError(ErrorKind::kInvalidArgument,
+                       "group_by memory groups copies and memsets: events memcpy or memset");
+    sel.launched_by = ArgString(ctx, "launched_by");
+    sel.launches = ArgString(ctx, "launches");
+    if ((!sel.launched_by.empty() && (events == Events::kApi || events == Events::kNvtx)) ||
+        (!sel.launches.empty() && events != Events::kApi))
+      return MakeError(ErrorKind::kInvalidArgument,
+                       "launched_by selects GPU work (kernels, copies, memsets), launches selects API calls");
+    if (!sel.launches.empty()) sel.launched = CallsThatLaunched(ctx.profile, ctx.filter, sel.launches);
     const bool no_ranges = !ArgString(ctx, "inside").empty() && !ctx.profile.info().caps.nvtx;
     InsideRanges inside(ctx.profile, no_ranges ? std::string() : ArgString(ctx, "inside"));
     const bool detail = ArgBool(ctx, "detail");
@@ -900,8 +976,8 @@ class EventStats final : public Skill {
       table.rows.push_back(std::move(row));
     }
     for (size_t g = 0; g < groups.size() && (limit <= 0 || g < static_cast<size_t>(limit)); ++g) {
-      table.rows.push_back(RowOf(groups[g], GroupName(ctx.profile, events, by, groups[g].key), out.all_total(),
-                                 has_bytes, gpu_total, out.matched(), detail));
+      table.rows.push_back(RowOf(groups[g], GroupName(ctx.profile, events, by, groups[g].key, sel.by_memory),
+                                 out.all_total(), has_bytes, gpu_total, out.matched(), detail));
     }
     Notes(ctx, events, no_ranges, groups.size(), table);
     return table;

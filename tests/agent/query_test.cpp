@@ -210,10 +210,11 @@ TEST(QueryFill, SentencesThatSetTheSceneAndTalk) {
   Check("What share of kernel time do the GEMMs take?", {Q({Measure::kShare}, {EventKind::kKernels, "GEMM", ""})});
 }
 
-// A relation between two names, an instance picked by its rank, a window from the end, a yes/no question about all of
-// some events: none is a slot, so the reading is incomplete and the question is declined, never answered in part.
+// A relation between two names other than launching, an instance picked by its rank, a window from the end, a yes/no
+// question about all of some events: none is a slot, so the reading is incomplete and the question is declined,
+// never answered in part.
 TEST(QueryFill, RelationsInstancesAndWindowsFromTheEndAreNotRead) {
-  EXPECT_FALSE(Fill("how much time did the cudaLaunchKernel calls that launched nvfuser_pointwise take?").complete());
+  EXPECT_FALSE(Fill("how much time did the cudaMalloc calls before nvfuser_pointwise take?").complete());
   EXPECT_FALSE(Fill("How many kernels ran under the second forward range?").complete());
   EXPECT_FALSE(Fill("How many kernels ran in the last 200 ms?").complete());
   EXPECT_FALSE(Fill("Are those HtoD copies pinned? How many are pageable?").complete());
@@ -239,7 +240,7 @@ TEST(QueryFill, PointingBackDescribingTheRecordingAndTwoValuesOfOneSlot) {
   Check("how many GPU kernels ran inside runFusionWithInputs?",
         {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "runFusionWithInputs", {}, {}})});
   // Two copy kinds in one clause are set side by side, as two names are; summed ("combined"), no Query holds them.
-  // Two kinds of host memory in one clause, neither compared, neither.
+  // Two kinds of host memory in a yes/no question that measures nothing ask which kind the copies are: unread.
   Query versus = Q({Measure::kCount}, {EventKind::kMemcpy, "", "HtoD"});
   versus.versus_subject = Subject{EventKind::kMemcpy, "", "DtoH"};
   Check("how many host-to-device and device-to-host copies are there?", {versus});
@@ -1082,6 +1083,38 @@ TEST(QueryFill, CommunicationOverlappedAndExposed) {
   EXPECT_FALSE(Fill("how much communication time is there?").complete());
 }
 
+// The launch relation (correlation ids): calls by the kernels they launched, kernels by the call that launched them,
+// and two calls set side by side.
+TEST(QueryFill, TheLaunchRelation) {
+  Query calls = Q({Measure::kTotal}, {EventKind::kApi, "cudaLaunchKernel", "", "", true});
+  calls.scope.launches = "nvfuser_pointwise";
+  Check("how much time did the cudaLaunchKernel calls that launched nvfuser_pointwise take?", {calls});
+  Query counted = calls;
+  counted.measures = {Measure::kTotal, Measure::kCount};
+  Check(
+      "How much CPU time went into the cudaLaunchKernel calls that launched nvfuser_pointwise, and how many such "
+      "launches were there?",
+      {counted});
+  Query by = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  by.scope.launched_by = "cudaLaunchKernel";
+  Check("How much GPU time do the kernels launched through cudaLaunchKernel take?", {by});
+  Query versus = Q({Measure::kCount}, {EventKind::kKernels, ""});
+  versus.scope.launched_by = "cudaLaunchKernel";
+  versus.versus_scope = Scope{};
+  versus.versus_scope->launched_by = "cudaMalloc";
+  Check("how many kernels were launched via cudaLaunchKernel vs cudaMalloc?", {versus});
+  // A launch word with no call's name after it, or no kernel's: no relation.
+  EXPECT_TRUE(Fill("how many kernels were launched on GPU 0?").queries.front().scope.launched_by.empty());
+}
+
+// Two kinds of host memory in a clause set the copies of one against the other's; a third is unread.
+TEST(QueryFill, TwoKindsOfHostMemory) {
+  Query pinned = Q({Measure::kCount}, {EventKind::kMemcpy, "", "HtoD", "", false, "pinned"});
+  pinned.versus_subject = Subject{EventKind::kMemcpy, "", "HtoD", "", false, "pageable"};
+  Check("How many HtoD copies are from pinned vs pageable memory?", {pinned});
+  EXPECT_FALSE(Fill("How many HtoD copies are from pinned, pageable or managed memory?").complete());
+}
+
 TEST(QueryFill, ALastClauseThatOnlyRanksAndTheSlowestOfTheCallsNamed) {
   Query smallest = Q({Measure::kCount, Measure::kMinBytes}, {EventKind::kMemcpy, "", "HtoD"});
   Check("how many host-to-device copies are there, and what's the smallest one?", {smallest});
@@ -1295,6 +1328,33 @@ TEST(QueryExecute, CommunicationExposedAndOverlappedPerGpu) {
   auto other = ws.Ask({mfu->id, "how much flash_fwd_kernel time is exposed?", ""}, {});
   ASSERT_TRUE(other.ok());
   EXPECT_NE(other->answer.summary.find("names no communication kernel"), std::string::npos) << other->answer.summary;
+}
+
+// The launch relation answered from event_stats' launched_by and launches (sqlite3, correlation ids within a process:
+// 362 cudaLaunchKernel calls of 2,024,677 ns launched trsm_right_kernel on a100_2proc_mpi; on h200_nvfuser_nvtx 3
+// kernels were launched by cuLaunchKernelEx and 9 by cudaLaunchKernel).
+TEST(QueryExecute, TheLaunchRelation) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto mpi = ws.Open(testing::Fixture("a100_2proc_mpi.sqlite"));
+  ASSERT_TRUE(mpi.ok());
+  auto calls = ws.Ask({mpi->id,
+                       "How many cudaLaunchKernel calls launched trsm_right_kernel, and how much host time did "
+                       "those launch calls take in total?",
+                       ""},
+                      {});
+  ASSERT_TRUE(calls.ok());
+  EXPECT_NE(calls->answer.summary.find("`cudaLaunchKernel`: 362 calls, total 2.025 ms"), std::string::npos)
+      << calls->answer.summary;
+  auto h200 = ws.Open(testing::Fixture("h200_nvfuser_nvtx.sqlite"));
+  ASSERT_TRUE(h200.ok());
+  auto versus =
+      ws.Ask({h200->id, "how many kernels were launched through cuLaunchKernelEx vs cudaLaunchKernel?", ""}, {});
+  ASSERT_TRUE(versus.ok());
+  EXPECT_NE(versus->answer.summary.find("launched by `cuLaunchKernelEx`: 3 kernels; launched by `cudaLaunchKernel`: 9 "
+                                        "kernels."),
+            std::string::npos)
+      << versus->answer.summary;
 }
 
 // Registers, shared memory and the grid's dimensions from launch_sizes' row (sqlite3 over mfu_2gpu_after:

@@ -260,7 +260,8 @@ TEST(QuestionSet, AnsweredRightOffline) {
   // launch delay, definitions in parentheses and "what about" follow-ups; 247 / 51 on 2026-11-27; 248 / 50 when "its"
   // points back at a scene; 249 / 49 with words that describe names summed; 250 / 48 with "break ... down"; 257 / 41
   // with words for the recording, one-letter slips, "/" and "&" lists (2026-11-27, twelfth session).
-  EXPECT_GE(s.right, 257u);
+  // 258 / 40 with the launch relation.
+  EXPECT_GE(s.right, 258u);
   EXPECT_LE(s.declined, 48u);
   std::printf("tuning set answered right: %zu/%zu (%.1f%%), declined %zu\n", s.right, s.total,
               100.0 * s.right / std::max<size_t>(1, s.total), s.declined);
@@ -514,18 +515,18 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
   ExpectHeld(AskHeldOut("questions_fresh4.json", "fresh held-out 4"), "questions_fresh4.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 36, 0);
-  ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 36, 0);
-  ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 30, 0);
+  ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 37, 0);
+  ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 31, 0);
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 35, 0);
-  ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 24, 3);
+  ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 25, 3);
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 30, 0);
-  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 34, 1);
+  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 33, 0);
-  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 26, 0);
+  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 27, 0);
   ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 37, 0);
-  ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 34, 0);
-  ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 35, 0);
+  ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 35, 0);
+  ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 30, 0);
   ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 28, 1);

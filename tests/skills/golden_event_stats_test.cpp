@@ -318,6 +318,74 @@ TEST(GoldenEventStats, GridBelowTheSmsSelectsWhatSqlSelects) {
   EXPECT_EQ(api.error().message, "grid_below_sms bounds kernel launches: use it with events=kernels");
 }
 
+// Copies grouped by their host side's memory kind (the source of a host-to-device copy, the destination of a
+// device-to-host one, else the source), as SQL groups them; memsets by theirs; kernels have none.
+TEST(GoldenEventStats, CopiesAndMemsetsByTheirHostMemoryKind) {
+  NSYS_REQUIRE_FIXTURES();
+  FixtureSql sql(kH100);
+  NSYS_RUN_SKILL(t, kH100, "event_stats",
+                 {{"events", Value(std::string("memcpy"))}, {"group_by", Value(std::string("memory"))}});
+  const std::string host = "CASE WHEN copyKind = 2 THEN dstKind ELSE srcKind END";
+  size_t rows = 0;
+  sql.Each("SELECT " + host + ", COUNT(*), SUM(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY 1",
+           [&](sqlite3_stmt* row) {
+             const int64_t kind = sqlite3_column_int64(row, 0);
+             const std::string name = kind == 0 ? "pageable" : kind == 1 ? "pinned" : kind == 2 ? "device" : "other";
+             bool found = false;
+             for (size_t r = 0; r < t.rows.size(); ++r) {
+               if (StringCell(t, r, "group") != name) continue;
+               found = true;
+               EXPECT_EQ(IntCell(t, r, "count"), sqlite3_column_int64(row, 1)) << name;
+               EXPECT_EQ(IntCell(t, r, "bytes"), sqlite3_column_int64(row, 2)) << name;
+             }
+             EXPECT_TRUE(found) << name;
+             ++rows;
+           });
+  EXPECT_EQ(t.rows.size(), rows);
+  EXPECT_EQ(rows, 3u);  // pageable, pinned and device on this export
+  auto kernels = ::nsys::testing::RunSkill(kH100, "event_stats", {{"group_by", Value(std::string("memory"))}});
+  ASSERT_FALSE(kernels.ok());
+  EXPECT_EQ(kernels.error().message, "group_by memory groups copies and memsets: events memcpy or memset");
+}
+
+// The launch relation, by correlation id within a process (the README's join trap: correlation ids repeat across
+// processes): kernels by the call that launched them, calls by the kernels they launched.
+TEST(GoldenEventStats, TheLaunchRelationSelectsWhatSqlJoins) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string h200 = "h200_nvfuser_nvtx.sqlite";
+  FixtureSql sql(h200);
+  const std::string by_call =
+      "SELECT k.start, k.end FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = "
+      "k.correlationId AND (r.globalTid >> 24) = (k.globalPid >> 24) JOIN StringIds s ON s.id = r.nameId WHERE "
+      "s.value ";
+  // A whole call name: cuLaunchKernel is not cuLaunchKernelEx; cudaLaunchKernel is cudaLaunchKernel_v7000.
+  for (const auto& [call, like] :
+       std::vector<std::pair<std::string, std::string>>{{"cuLaunchKernel", "= 'cuLaunchKernel'"},
+                                                        {"cuLaunchKernelEx", "= 'cuLaunchKernelEx'"},
+                                                        {"cudaLaunchKernel", "LIKE 'cudaLaunchKernel_v%'"}}) {
+    NSYS_RUN_SKILL(t, h200, "event_stats", {{"launched_by", Value(call)}});
+    ASSERT_EQ(t.rows.size(), 1u) << call;
+    ExpectRow(t, 0, StatsOf(sql.Intervals(by_call + like)));
+  }
+  EXPECT_EQ(sql.Int("SELECT COUNT(*) FROM (" + by_call + "= 'cuLaunchKernel')"), 6);
+  const std::string mpi = "a100_2proc_mpi.sqlite";
+  NSYS_RUN_SKILL(calls, mpi, "event_stats",
+                 {{"events", Value(std::string("api"))}, {"launches", Value(std::string("trsm_right_kernel"))}});
+  FixtureSql mpi_sql(mpi);
+  ASSERT_EQ(calls.rows.size(), 1u);
+  ExpectRow(calls, 0,
+            StatsOf(mpi_sql.Intervals(
+                "SELECT r.start, r.end FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE EXISTS (SELECT 1 FROM "
+                "CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.shortName WHERE s.value LIKE "
+                "'%trsm_right_kernel%' AND k.correlationId = r.correlationId AND (k.globalPid >> 24) = (r.globalTid >> "
+                "24))")));
+  EXPECT_EQ(IntCell(calls, 0, "count"), 362);
+  auto wrong = ::nsys::testing::RunSkill(mpi, "event_stats", {{"launches", Value(std::string("trsm"))}});
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.error().message,
+            "launched_by selects GPU work (kernels, copies, memsets), launches selects API calls");
+}
+
 TEST(GoldenEventStats, LaunchLatencyFromTheLaunchCall) {
   NSYS_REQUIRE_FIXTURES();
   NSYS_RUN_SKILL(t, kH100, "event_stats", {{"latency", Value(true)}});

@@ -118,6 +118,8 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.subject = agent::Subject{agent::EventKind::kMemcpy, "x", "HtoD", "", true, "pinned"};
   q.scope = agent::Scope{{0}, {7}, 3, "fwd", 0.0, 0.5, 1, 2, 3, 4, true};
   q.scope.grid_below_sms = true;
+  q.scope.launched_by = "cuLaunchKernelEx";
+  q.scope.launches = "trsm";
   q.versus_subject = q.subject;
   q.versus_scope = q.scope;
   q.group_by = agent::GroupBy::kName;
@@ -140,8 +142,10 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.versus_subject.reset();  // a versus measure is not with a versus side (CheckQuery)
   q.versus_scope.reset();
   q.scope.grid_below_sms = false;  // a bound on kernel launches, and these are copies (CheckQuery)
+  q.scope.launches.clear();        // CUDA calls by the kernels they launched, and these are copies (CheckQuery)
   auto back = ToQueries({Spec(agent::QueryToJson(q))});
   ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->front().scope.launched_by, "cuLaunchKernelEx");
   EXPECT_EQ(back->front().versus_measure, agent::Measure::kSmCount);
   EXPECT_EQ(back->front().offset, 1);
   EXPECT_TRUE(back->front().scope.from_first_kernel);
@@ -151,6 +155,13 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   auto below = ToQueries({Spec(agent::QueryToJson(launches))});
   ASSERT_TRUE(below.ok()) << below.error().message;
   EXPECT_TRUE(below->front().scope.grid_below_sms);
+  agent::Query calls;
+  calls.measures = {agent::Measure::kCount};
+  calls.subject.events = agent::EventKind::kApi;
+  calls.scope.launches = "trsm";
+  auto launched = ToQueries({Spec(agent::QueryToJson(calls))});
+  ASSERT_TRUE(launched.ok()) << launched.error().message;
+  EXPECT_EQ(launched->front().scope.launches, "trsm");
 }
 
 }  // namespace

@@ -189,6 +189,9 @@ std::string ScopeWords(const Scope& s, bool on_gpu) {
   if (s.larger_than_bytes >= 0) parts.push_back(fmt::format("each larger than {} bytes", s.larger_than_bytes));
   if (s.smaller_than_bytes >= 0) parts.push_back(fmt::format("each smaller than {} bytes", s.smaller_than_bytes));
   if (s.grid_below_sms) parts.push_back("each with fewer blocks than its GPU has SMs");
+  if (!s.launched_by.empty()) parts.push_back("launched by " + support::MarkdownCode(s.launched_by) + " calls");
+  if (!s.launches.empty())
+    parts.push_back("that launched kernels whose name contains " + support::MarkdownCode(s.launches));
   if (s.from_s || s.to_s) {
     const std::string origin = s.from_first_kernel ? "the first kernel's start" : "the profile start";
     parts.push_back(s.to_s ? fmt::format("between {:.3f} s and {:.3f} s from {}", s.from_s.value_or(0), *s.to_s, origin)
@@ -281,18 +284,56 @@ std::optional<size_t> IndexOfName(std::span<const std::string_view> names, std::
   return std::nullopt;
 }
 
+namespace query_words {
+
+// What is wrong with one of a Query's scopes, or "".
+std::string ScopeProblem(const Query& q, const Scope& s) {
+  if (s.devices.size() > 16 || s.pids.size() > 16) return "at most 16 devices and 16 processes.";
+  if (s.inside.size() > 512 || s.launched_by.size() > 512 || s.launches.size() > 512)
+    return "an NVTX range or launch name of at most 512 bytes.";
+  if ((s.from_s && !std::isfinite(*s.from_s)) || (s.to_s && !std::isfinite(*s.to_s)))
+    return "a window's bounds must be finite numbers of seconds.";
+  if (s.from_s && s.to_s && !(*s.from_s < *s.to_s)) return "a window needs from_s < to_s.";
+  if (s.from_first_kernel && !s.from_s && !s.to_s)
+    return "fromFirstKernel says where a window counts from: give fromSeconds or toSeconds.";
+  if (s.grid_below_sms && q.subject.events != EventKind::kKernels)
+    return "gridBelowSms bounds kernel launches: the subject's events are kernels.";
+  const bool versus = q.versus_scope && &s == &*q.versus_scope;
+  const EventKind e = versus && q.versus_subject ? q.versus_subject->events : q.subject.events;
+  const bool gpu_work =
+      e == EventKind::kKernels || e == EventKind::kMemcpy || e == EventKind::kMemset || e == EventKind::kGpu;
+  if (!s.launched_by.empty() && !gpu_work)
+    return "launchedBy selects GPU work by the call that launched it: events kernels, memcpy, memset or gpu.";
+  if (!s.launches.empty() && e != EventKind::kApi)
+    return "launches selects CUDA API calls by the kernels they launched: events api.";
+  return "";
+}
+
+// Communication against compute: nccl_breakdown's rows per GPU, with their count, time and busy time beside; "" when
+// the Query asks it right or does not ask it.
+std::string CommProblem(const Query& q) {
+  if (std::none_of(q.measures.begin(), q.measures.end(), IsCommMeasure)) return "";
+  const bool of_comm = std::all_of(q.measures.begin(), q.measures.end(), [](Measure m) {
+    return IsCommMeasure(m) || m == Measure::kTotal || m == Measure::kCount || m == Measure::kBusy;
+  });
+  if (!of_comm || q.subject.events != EventKind::kKernels)
+    return "comm_overlap and exposed are of communication kernels (events kernels), beside total, count and busy.";
+  if ((q.group_by != GroupBy::kNone && q.group_by != GroupBy::kDevice) || q.versus_subject || q.versus_scope ||
+      q.versus_measure || q.form == Form::kYesNo || q.rank != Rank::kNone || !q.scope.inside.empty() ||
+      q.scope.stream >= 0)
+    return "comm_overlap and exposed are answered per GPU, not ranked, compared or scoped by range or stream.";
+  return "";
+}
+
+}  // namespace query_words
+
 Status CheckQuery(const Query& q) {
   using namespace query_words;  // this file's own helpers
   const auto bad = [](std::string why) { return MakeError(ErrorKind::kInvalidArgument, "Query: " + why); };
   if (q.measures.empty()) return bad("at least one measure is needed.");
   if (q.measures.size() > 8) return bad("at most 8 measures.");
   for (const Scope* s : {&q.scope, q.versus_scope ? &*q.versus_scope : nullptr}) {
-    if (!s) continue;
-    if (s->devices.size() > 16 || s->pids.size() > 16) return bad("at most 16 devices and 16 processes.");
-    if (s->inside.size() > 512) return bad("an NVTX range name of at most 512 bytes.");
-    if ((s->from_s && !std::isfinite(*s->from_s)) || (s->to_s && !std::isfinite(*s->to_s)))
-      return bad("a window's bounds must be finite numbers of seconds.");
-    if (s->from_s && s->to_s && !(*s->from_s < *s->to_s)) return bad("a window needs from_s < to_s.");
+    if (const std::string why = s ? ScopeProblem(q, *s) : ""; !why.empty()) return bad(why);
   }
   for (const Subject* s : {&q.subject, q.versus_subject ? &*q.versus_subject : nullptr}) {
     if (s && (s->name.size() > 512 || s->copy_kind.size() > 32)) return bad("a name of at most 512 bytes.");
@@ -309,12 +350,6 @@ Status CheckQuery(const Query& q) {
       return bad("an API class is one of sync, alloc, free, module, setup, launch, memcpy, memset.");
   }
   if (q.threshold && !std::isfinite(*q.threshold)) return bad("a threshold is a finite number.");
-  for (const Scope* s : {&q.scope, q.versus_scope ? &*q.versus_scope : nullptr}) {
-    if (s && s->from_first_kernel && !s->from_s && !s->to_s)
-      return bad("fromFirstKernel says where a window counts from: give fromSeconds or toSeconds.");
-    if (s && s->grid_below_sms && q.subject.events != EventKind::kKernels)
-      return bad("gridBelowSms bounds kernel launches: the subject's events are kernels.");
-  }
   // The GPUs the export lists: how many, and each one's SMs, memory and peak memory bandwidth; nothing else of them.
   const bool devices = q.subject.events == EventKind::kDevices;
   for (Measure m : q.measures) {
@@ -331,19 +366,7 @@ Status CheckQuery(const Query& q) {
                   q.form == Form::kYesNo)) {
     return bad("the GPUs the export lists are listed, not grouped, ranked or compared.");
   }
-  // Communication against compute: nccl_breakdown's rows per GPU, with their count, time and busy time beside.
-  if (std::any_of(q.measures.begin(), q.measures.end(), IsCommMeasure)) {
-    const bool of_comm = std::all_of(q.measures.begin(), q.measures.end(), [](Measure m) {
-      return IsCommMeasure(m) || m == Measure::kTotal || m == Measure::kCount || m == Measure::kBusy;
-    });
-    if (!of_comm || q.subject.events != EventKind::kKernels)
-      return bad(
-          "comm_overlap and exposed are of communication kernels (events kernels), beside total, count and busy.");
-    if ((q.group_by != GroupBy::kNone && q.group_by != GroupBy::kDevice) || q.versus_subject || q.versus_scope ||
-        q.versus_measure || q.form == Form::kYesNo || q.rank != Rank::kNone || !q.scope.inside.empty() ||
-        q.scope.stream >= 0)
-      return bad("comm_overlap and exposed are answered per GPU, not ranked, compared or scoped by range or stream.");
-  }
+  if (const std::string why = CommProblem(q); !why.empty()) return bad(why);
   if (q.versus_measure) {
     const Measure v = *q.versus_measure;
     if (q.measures.empty() || q.measures.front() == v ||

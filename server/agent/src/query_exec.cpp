@@ -220,6 +220,8 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
     if (bound >= 0) args[arg] = Value(bound);
   }
   if (scope.grid_below_sms) args["grid_below_sms"] = Value(true);
+  if (!scope.launched_by.empty()) args["launched_by"] = Value(scope.launched_by);
+  if (!scope.launches.empty()) args["launches"] = Value(scope.launches);
   if (std::find(q.measures.begin(), q.measures.end(), Measure::kGpuShare) != q.measures.end())
     args["gpu_share"] = Value(true);
   if (std::any_of(q.measures.begin(), q.measures.end(),
@@ -617,7 +619,9 @@ std::string SideLabel(const Query& q, bool second) {
   if (q.versus_subject) {
     const Subject& s = second ? *q.versus_subject : q.subject;
     if (!s.name.empty()) return support::MarkdownCode(s.name);
-    return s.copy_kind.empty() || s.copy_kind == "any" ? std::string(Noun(s.events)) : s.copy_kind + " copies";
+    const std::string memory = s.memory.empty() ? "" : " (" + s.memory + " host memory)";
+    return (s.copy_kind.empty() || s.copy_kind == "any" ? std::string(Noun(s.events)) : s.copy_kind + " copies") +
+           memory;
   }
   const Scope& s = second ? *q.versus_scope : q.scope;
   std::vector<std::string> parts;
@@ -625,6 +629,7 @@ std::string SideLabel(const Query& q, bool second) {
   for (uint32_t p : s.pids) parts.push_back(fmt::format("process {}", p));
   if (!s.inside.empty()) parts.push_back("inside " + support::MarkdownCode(s.inside));
   if (s.stream >= 0) parts.push_back(fmt::format("stream {}", s.stream));
+  if (!s.launched_by.empty()) parts.push_back("launched by " + support::MarkdownCode(s.launched_by));
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : " ") + p;
   return out.empty() ? "everything" : out;

@@ -222,6 +222,12 @@ std::string WordsOf(const std::vector<Item>& items, size_t from, size_t to) {
   return words;
 }
 
+// Whether an item is one of `words` (lower case).
+bool IsWordIn(const Item& it, std::initializer_list<std::string_view> words) {
+  const std::string lower = Lower(it.word);
+  return std::find(words.begin(), words.end(), lower) != words.end();
+}
+
 // The vocabularies (API calls, kernels, NVTX ranges, in that order) with at least `members` names that `is` holds.
 template <typename Is>
 std::vector<NameClass> ClassesWhere(const QueryVocabulary& v, size_t members, Is is) {
@@ -497,8 +503,12 @@ struct Clause {
   std::vector<int32_t> devices, versus_devices;
   std::vector<uint32_t> pids, versus_pids;
   int32_t stream = -1, versus_stream = -1;
-  bool each_side = false;  // "on each", "for both": the sides of a comparison said before
-  bool margin = false;     // "by how much", "how much more": the margin of two
+  // The launch relation (Scope::launched_by, launches): "kernels launched through cuLaunchKernelEx" (and the other
+  // side's call, "vs cudaLaunchKernel"), "the cudaLaunchKernel calls that launched trsm_right_kernel".
+  std::string launched_by, versus_launched_by, launches;
+  std::string versus_memory;  // "pinned vs pageable": the other side's host memory kind
+  bool each_side = false;     // "on each", "for both": the sides of a comparison said before
+  bool margin = false;        // "by how much", "how much more": the margin of two
   std::optional<GroupBy> group;
   Rank rank = Rank::kNone;
   int32_t limit = 0;
@@ -530,7 +540,8 @@ struct Clause {
   std::optional<GroupBy> noun;          // the first noun of a GPU, process, stream or range the clause says
   bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
   bool it = false;                      // "does it account for": "it", the one subject said before
-  bool running = false;  // "running", "executing": with a share of the span, the busy share (utilization)
+  bool running = false;      // "running", "executing": with a share of the span, the busy share (utilization)
+  bool launch_noun = false;  // "launches": kernels, or the calls that launched them said before
   std::optional<Measure> versus_measure, versus_partner;  // "fewer blocks than SMs": SMs, against blocks
   bool from_first_kernel = false;                         // "after the first kernel starts": the window's origin
   bool window_after_origin = false;     // "in the next 100 ms": the window needs an origin (from_first_kernel)
@@ -1026,6 +1037,63 @@ void ReadTwoNames(const std::vector<Item>& items, Clause& c) {
   }
 }
 
+// The launch relation said in words, before the names are set side by side (ReadTwoNames):
+//  - "kernels launched through cuLaunchKernelEx vs cudaLaunchKernel", "copies launched with cudaMemcpyAsync": a CUDA
+//    call's name after a word of launching and a preposition is the call that launched the work (the other side's,
+//    after "vs"), not a subject;
+//  - "the cudaLaunchKernel calls that launched trsm_right_kernel": a kernel's name after a word of launching, with a
+//    CUDA call's name before it, selects the calls by what they launched.
+// The name that says the relation leaves the clause's names; the words of the relation are read.
+void ReadLaunchRelation(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  const auto classes_at = [&](size_t k) -> const std::vector<NameClass>* {
+    for (size_t n = 0; n < c.names.size(); ++n) {
+      if (c.names_at[n] == k) return &c.names[n].second;
+    }
+    return nullptr;
+  };
+  const auto has = [](const std::vector<NameClass>* cl, NameClass k) {
+    return cl && std::find(cl->begin(), cl->end(), k) != cl->end();
+  };
+  const auto erase_name_at = [&](size_t k) {
+    for (size_t n = 0; n < c.names.size(); ++n) {
+      if (c.names_at[n] != k) continue;
+      c.names.erase(c.names.begin() + static_cast<std::ptrdiff_t>(n));
+      c.names_at.erase(c.names_at.begin() + static_cast<std::ptrdiff_t>(n));
+      return;
+    }
+  };
+  for (size_t v = 0; v < items.size(); ++v) {
+    const std::string verb = Lower(items[v].word);
+    if (verb != "launched" && verb != "launching" && verb != "launch" && verb != "launched with") continue;
+    size_t a = v + 1;
+    bool by = verb == "launched with";
+    for (; a < items.size() && IsWordIn(items[a], {"through", "by", "via", "with", "using", "from", "the", "a"}); ++a)
+      by = by || !IsWordIn(items[a], {"the", "a"});
+    if (by && a < items.size() && has(classes_at(a), NameClass::kApi)) {
+      c.launched_by = items[a].name;
+      for (size_t k = v + 1; k < a; ++k) read[k] = true;
+      erase_name_at(a);
+      if (!c.versus_names.empty() && has(&c.versus_names.front().second, NameClass::kApi)) {
+        c.versus_launched_by = c.versus_names.front().first;
+        c.versus_names.erase(c.versus_names.begin());
+      }
+      return;
+    }
+    // "the X calls that launched Y": a call's name before the verb, only nouns and "that" between.
+    size_t call = v;
+    while (call > 0 && (items[call - 1].Has(Slot::kEvents) || IsWordIn(items[call - 1], {"that", "which", "the"})))
+      --call;
+    const size_t kernel = v + 1 < items.size() && IsWordIn(items[v + 1], {"the"}) ? v + 2 : v + 1;
+    if (call > 0 && has(classes_at(call - 1), NameClass::kApi) && kernel < items.size() &&
+        has(classes_at(kernel), NameClass::kKernel)) {
+      c.launches = items[kernel].name;
+      for (size_t k = call; k < v; ++k) read[k] = read[k] || IsWordIn(items[k], {"that"});
+      erase_name_at(kernel);
+      return;
+    }
+  }
+}
+
 // The ordinal words, in order from "second": a place in a ranking is its index + 2.
 constexpr std::string_view kOrdinals[] = {"second", "third", "fourth", "fifth"};
 
@@ -1128,12 +1196,15 @@ bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e,
       c.range_noun = true;
       return true;
     case Slot::kMemory: {
-      // "pageable or pinned": a second kind of host memory in one clause asks which, which no Query holds.
+      // "pinned vs pageable", "is the host side pageable or pinned": a second kind of host memory sets the copies of
+      // the one against those of the other; a third is unread.
       const std::string memory(MemoryKindNames()[e.value]);
-      if (!c.memory.empty() && c.memory != memory)
-        c.unread.push_back(items[i].word);
-      else
+      if (c.memory.empty() || c.memory == memory)
         c.memory = memory;
+      else if (c.versus_memory.empty() || c.versus_memory == memory)
+        c.versus_memory = memory;
+      else
+        c.unread.push_back(items[i].word);
       return true;
     }
     case Slot::kUnsupported:
@@ -1298,7 +1369,7 @@ bool DescribesTheRecording(const std::vector<Item>& items, size_t i) {
 // "its", "their", "those", "these", "them", "they": the clause means the events the question named before.
 bool PointsBackWord(const std::string& lower) {
   return lower == "its" || lower == "their" || lower == "those" || lower == "these" || lower == "them" ||
-         lower == "they";
+         lower == "they" || lower == "such";
 }
 
 // Whether a clause asks something: a measure, "which", a ranking, a comparison, a yes or no, a place in a ranking.
@@ -1309,6 +1380,9 @@ bool Asks(const Clause& c) {
 
 // What a clause compares that a Query cannot: "than" with nothing on its other side, a launch figure against the SMs.
 void UnreadComparisons(Clause& c) {
+  // "are the DtoH copies pageable or pinned?": which kind they are, which no measure of the two sides says.
+  if (!c.versus_memory.empty() && c.yes_no && c.measures.empty() && !c.weak_total && !c.weak_time)
+    c.unread.push_back(c.versus_memory);
   // "fewer thread blocks than that": a "than" with nothing on its other side compares with what a Query cannot hold.
   const bool other_side = !c.versus_names.empty() || c.versus_events || !c.versus_copy_kind.empty() ||
                           !c.versus_devices.empty() || !c.versus_pids.empty() || c.versus_stream >= 0 ||
@@ -1355,6 +1429,7 @@ void ReadWordFlags(const std::string& lower, Clause& c) {
              lower == "altogether";
   c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
   c.running = c.running || lower == "running" || lower == "executing" || lower == "computing" || lower == "working";
+  c.launch_noun = c.launch_noun || lower == "launches";
   c.each_side = c.each_side || lower == "each" || lower == "both" || lower == "separately";
   c.faster = c.faster || lower == "faster" || lower == "quicker";
   c.base_names = c.base_names || lower == "base name" || lower == "base names" || lower == "short name" ||
@@ -1469,6 +1544,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     ReadWhatBeforeANoun(items, i, c);
     for (const auto& e : it.entries) ReadEntry(items, i, e, c, read);
   }
+  ReadLaunchRelation(items, c, read);
   for (size_t i = 0; i < items.size(); ++i) {
     if (c.number_before_noun == i && (c.rank != Rank::kNone || c.which)) {
       c.limit = std::min(IdOf(items[i].number).value_or(101), 101);
@@ -1690,6 +1766,8 @@ void FillScope(const Clause& c, const Query* previous, bool own_subject, Query& 
   if (c.shorter_than_ns >= 0) q.scope.shorter_than_ns = c.shorter_than_ns;
   if (c.larger_than_bytes >= 0) q.scope.larger_than_bytes = c.larger_than_bytes;
   if (c.smaller_than_bytes >= 0) q.scope.smaller_than_bytes = c.smaller_than_bytes;
+  if (!c.launched_by.empty()) q.scope.launched_by = c.launched_by;
+  if (!c.launches.empty()) q.scope.launches = c.launches;
 }
 
 void FillGrouping(const Clause& c, bool own_subject, Query& q) {
@@ -1733,14 +1811,16 @@ void FillVersus(const Clause& c, Query& q) {
     if (auto e = EventsOfName(c.versus_names.front().second, c.versus_events, false)) v.events = *e;
     if (v.events != EventKind::kMemcpy) v.copy_kind.clear();
     q.versus_subject = v;
-  } else if (c.versus_events || !c.versus_copy_kind.empty()) {
+  } else if (c.versus_events || !c.versus_copy_kind.empty() || !c.versus_memory.empty()) {
     Subject v = q.subject;
     if (c.versus_events) v = Subject{*c.versus_events, {}, {}, {}, false};
     if (!c.versus_copy_kind.empty()) v.copy_kind = c.versus_copy_kind;
+    if (!c.versus_memory.empty()) v.memory = c.versus_memory;
     if (!(v == q.subject)) q.versus_subject = v;
   } else if (!c.versus_devices.empty() || !c.versus_pids.empty() || c.versus_stream >= 0 ||
-             (c.devices.size() == 2 && (c.versus || c.compare))) {
+             !c.versus_launched_by.empty() || (c.devices.size() == 2 && (c.versus || c.compare))) {
     Scope v = q.scope;
+    if (!c.versus_launched_by.empty()) v.launched_by = c.versus_launched_by;
     if (c.devices.size() == 2 && c.versus_devices.empty()) {
       v.devices = {c.devices[1]};
       q.scope.devices = {c.devices[0]};
@@ -2328,6 +2408,10 @@ void EventsSaidBefore(Clause& c, const Query* previous) {
   if (c.bare_calls && c.events == EventKind::kApi && c.names.empty() && previous && !previous->subject.name.empty() &&
       previous->subject.events != EventKind::kApi)
     c.events = previous->subject.events;
+  // "the cudaLaunchKernel calls that launched X ... how many such launches": the launches are those calls.
+  if (c.launch_noun && c.points_back && c.events == EventKind::kKernels && c.names.empty() && previous &&
+      previous->subject.events == EventKind::kApi && !previous->scope.launches.empty())
+    c.events = EventKind::kApi;
   // "the share of all kernel time": "all" says what a share is of, not which events it is of.
   const bool share_base = c.every && !c.measures.empty() &&
                           std::all_of(c.measures.begin(), c.measures.end(),
@@ -2951,11 +3035,6 @@ bool MayDescribeTheRecording(const Item& it) {
     default:
       return false;
   }
-}
-
-bool IsWordIn(const Item& it, std::initializer_list<std::string_view> words) {
-  const std::string lower = Lower(it.word);
-  return std::find(words.begin(), words.end(), lower) != words.end();
 }
 
 // The end of a GPU said by its model from `k` ("a GTX 1650", "this 2080 Ti GPU"): an article, words of every GPU's

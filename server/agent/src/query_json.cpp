@@ -137,9 +137,10 @@ Status ReadIds(const json& j, const std::string& path, std::vector<int64_t>& out
 }
 
 Expected<Scope> ReadScope(const json& j, const std::string& path) {
-  if (Status ok = CheckObject(j, path,
-                              {"devices", "pids", "stream", "inside", "fromSeconds", "toSeconds", "fromFirstKernel",
-                               "gridBelowSms", "longerThanNs", "shorterThanNs", "largerThanBytes", "smallerThanBytes"});
+  if (Status ok = CheckObject(
+          j, path,
+          {"devices", "pids", "stream", "inside", "fromSeconds", "toSeconds", "fromFirstKernel", "gridBelowSms",
+           "longerThanNs", "shorterThanNs", "largerThanBytes", "smallerThanBytes", "launchedBy", "launches"});
       !ok)
     return ok.error();
   Scope out;
@@ -158,10 +159,13 @@ Expected<Scope> ReadScope(const json& j, const std::string& path) {
     if (!stream) return stream.error();
     out.stream = static_cast<int32_t>(*stream);
   }
-  if (j.contains("inside")) {
-    auto v = Text(j.at("inside"), path + ".inside");
+  const std::pair<const char*, std::string*> texts[] = {
+      {"inside", &out.inside}, {"launchedBy", &out.launched_by}, {"launches", &out.launches}};
+  for (const auto& [key, field] : texts) {
+    if (!j.contains(key)) continue;
+    auto v = Text(j.at(key), path + "." + key);
     if (!v) return v.error();
-    out.inside = std::move(*v);
+    *field = std::move(*v);
   }
   const std::pair<const char*, std::optional<double>*> window[] = {{"fromSeconds", &out.from_s},
                                                                    {"toSeconds", &out.to_s}};
@@ -250,6 +254,8 @@ json ScopeToJson(const Scope& s) {
   if (s.to_s) out["toSeconds"] = *s.to_s;
   if (s.from_first_kernel) out["fromFirstKernel"] = true;
   if (s.grid_below_sms) out["gridBelowSms"] = true;
+  if (!s.launched_by.empty()) out["launchedBy"] = s.launched_by;
+  if (!s.launches.empty()) out["launches"] = s.launches;
   if (s.longer_than_ns >= 0) out["longerThanNs"] = s.longer_than_ns;
   if (s.shorter_than_ns >= 0) out["shorterThanNs"] = s.shorter_than_ns;
   if (s.larger_than_bytes >= 0) out["largerThanBytes"] = s.larger_than_bytes;
@@ -301,6 +307,13 @@ json ScopeSchema() {
             {"gridBelowSms",
              {{"type", "boolean"},
               {"description", "Kernels only: launches whose grid has fewer blocks than their GPU has SMs"}}},
+            {"launchedBy",
+             {{"type", "string"},
+              {"description",
+               "Kernels, copies, memsets: only those launched by a CUDA call of this whole name (cuLaunchKernelEx)"}}},
+            {"launches",
+             {{"type", "string"},
+              {"description", "CUDA API calls: only those that launched a kernel whose name contains this"}}},
             {"longerThanNs", {{"type", "integer"}, {"minimum", 0}, {"description", "Only events longer than this"}}},
             {"shorterThanNs", {{"type", "integer"}, {"minimum", 0}, {"description", "Only events shorter than this"}}},
             {"largerThanBytes", {{"type", "integer"}, {"minimum", 0}, {"description", "Only copies larger than this"}}},

@@ -41,6 +41,8 @@ struct QueryScope {
   std::optional<int64_t> longer_than_ns, shorter_than_ns, larger_than_bytes, smaller_than_bytes;
   std::optional<bool> from_first_kernel;  // the window counts from the first kernel's start in this scope
   std::optional<bool> grid_below_sms;     // kernels: launches whose grid has fewer blocks than their GPU has SMs
+  // The launch relation: GPU work launched by a CUDA call of this whole name; CUDA calls that launched such kernels.
+  std::optional<std::string> launched_by, launches;
   static constexpr auto WireFields() {
     using S = QueryScope;
     return std::tuple{Field("devices", &S::devices),
@@ -54,7 +56,9 @@ struct QueryScope {
                       Field("largerThanBytes", &S::larger_than_bytes),
                       Field("smallerThanBytes", &S::smaller_than_bytes),
                       Field("fromFirstKernel", &S::from_first_kernel),
-                      Field("gridBelowSms", &S::grid_below_sms)};
+                      Field("gridBelowSms", &S::grid_below_sms),
+                      Field("launchedBy", &S::launched_by),
+                      Field("launches", &S::launches)};
   }
   bool operator==(const QueryScope&) const = default;
 };

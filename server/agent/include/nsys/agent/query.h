@@ -123,6 +123,10 @@ struct Scope {
   // Kernels: only launches whose grid has fewer blocks than their GPU has SMs ("how many launches used fewer blocks
   // than the GPU has SMs").
   bool grid_below_sms = false;
+  // The launch relation (correlation ids within a process): kernels, copies and memsets launched by a CUDA call of
+  // this whole name ("cuLaunchKernelEx", version suffixes aside); CUDA API calls that launched a kernel whose name
+  // contains this ("trsm_right_kernel").
+  std::string launched_by, launches;
   bool operator==(const Scope&) const = default;
 };
 

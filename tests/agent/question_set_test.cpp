@@ -559,6 +559,9 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 46, written by a helper the same way while ask was changed, first scored after the changes above and the
   // communication measures, at 9660c6b: 25 / 15 / 0.
   ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 25, 0);
+  // Batch 47, written by a helper the same way after the session's last change to ask, first scored at e347f2d:
+  // 16 / 16 / 8.
+  ExpectHeld(AskHeldOut("questions_fresh39.json", "fresh held-out 39"), "questions_fresh39.json", 16, 8);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -521,9 +522,28 @@ bool CollectApi(const engine::Profile& p, const engine::Filter& filter, const Se
     return in_class[id] == 1;
   };
   const auto [first, last] = RowRange(rt, filter);
+  // Some exports record a call twice, as its name and as its versioned entry ("cudaMemcpy" and "cudaMemcpy_v3020"),
+  // one inside the other with one correlation id: a call is counted once. The twin starts within the call, so the
+  // last few calls' ids are enough to find it.
+  // A driver call inside a runtime call ("cuLaunchKernel" in "cudaLaunchKernel") is another call: only a twin of the
+  // same name, version suffixes aside, is dropped.
+  std::array<std::pair<uint64_t, engine::StrId>, 16> recent{};
+  size_t next = 0;
+  const auto twin = [&](uint64_t key, engine::StrId name) {
+    return std::any_of(recent.begin(), recent.end(), [&](const auto& r) {
+      if (r.first != key) return false;
+      const std::string_view a = p.strings().view(name), b = p.strings().view(r.second);
+      return IsApiItself(a, b) || IsApiItself(b, a);
+    });
+  };
   for (size_t i = first; i < last; ++i) {
     if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
     if (!filter.AcceptsProcess(rt.pid[i])) continue;
+    if (const uint32_t corr = rt.correlation_id[i]; corr != 0) {
+      const uint64_t key = (static_cast<uint64_t>(rt.pid[i]) << 32) | corr;
+      if (twin(key, rt.name[i])) continue;
+      recent[next++ % recent.size()] = {key, rt.name[i]};
+    }
     out.AddToAll(rt.end[i] - rt.start[i]);
     if (!match(rt.name[i]) || !of_class(rt.name[i])) continue;
     if (!sel.launches.empty() && (i >= sel.launched.size() || !sel.launched[i])) continue;

@@ -1115,6 +1115,32 @@ TEST(QueryFill, TwoKindsOfHostMemory) {
   EXPECT_FALSE(Fill("How many HtoD copies are from pinned, pageable or managed memory?").complete());
 }
 
+// Readings batch 47 found answering another question (its wrong answers read after its first score).
+TEST(QueryFill, ReadingsThatAnsweredAnotherQuestion) {
+  // "full" before "demangled name" says which name, and is no part of an NVTX range's name.
+  QueryVocabulary v = Vocabulary();
+  v.nvtx.push_back("full_step");
+  const Reading full = FillQueries("which kernel (by full demangled name) takes the most time?", v);
+  ASSERT_TRUE(full.complete()) << (full.unread.empty() ? "" : full.unread.front());
+  EXPECT_TRUE(full.queries.front().scope.inside.empty()) << DescribeQuery(full.queries.front());
+  // A scene's name is not lent to a question that names ranges of its own.
+  EXPECT_EQ(Fill("The aten calls are traced as NVTX ranges. What's the total time spent in forward versus "
+                 "aten::linear?")
+                .queries,
+            Fill("What's the total time spent in forward versus aten::linear?").queries);
+  // "it" after a place lent to a Query built since is that Query's events, in that place.
+  const Reading it = Fill("Inside forward, which kernel took the most time, and how long did it run?");
+  ASSERT_FALSE(it.queries.empty());
+  for (const Query& q : it.queries) EXPECT_EQ(q.subject.events, EventKind::kKernels) << DescribeQuery(q);
+  // A duration said beside a launch's figures is asked too.
+  const Reading launch =
+      Fill("nvfuser_pointwise_f0_c1_r0_g0: total number of thread blocks, threads per block, and kernel duration?");
+  ASSERT_EQ(launch.queries.size(), 1u);
+  const auto& ms = launch.queries.front().measures;
+  EXPECT_NE(std::find(ms.begin(), ms.end(), Measure::kTotal), ms.end()) << DescribeQuery(launch.queries.front());
+  EXPECT_NE(std::find(ms.begin(), ms.end(), Measure::kGrid), ms.end()) << DescribeQuery(launch.queries.front());
+}
+
 TEST(QueryFill, ALastClauseThatOnlyRanksAndTheSlowestOfTheCallsNamed) {
   Query smallest = Q({Measure::kCount, Measure::kMinBytes}, {EventKind::kMemcpy, "", "HtoD"});
   Check("how many host-to-device copies are there, and what's the smallest one?", {smallest});
@@ -1355,6 +1381,27 @@ TEST(QueryExecute, TheLaunchRelation) {
                                         "kernels."),
             std::string::npos)
       << versus->answer.summary;
+}
+
+// An export that traced no NVTX has no range to name (a100_2proc_mpi has no NVTX_EVENTS table); an export that
+// records each CUDA call twice, by its name and its versioned entry, counts each call once (sqlite3 over the saxpy
+// export: 15 distinct correlation ids among its 30 cudaMemcpy rows).
+TEST(QueryExecute, NoRangesToNameAndCallsRecordedTwice) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto mpi = ws.Open(testing::Fixture("a100_2proc_mpi.sqlite"));
+  ASSERT_TRUE(mpi.ok());
+  auto ranges = ws.Ask({mpi->id, "Which NVTX range contains the most GPU kernel time?", ""}, {});
+  ASSERT_TRUE(ranges.ok());
+  ASSERT_TRUE(ranges->answer.refusal.has_value()) << ranges->answer.summary;
+  EXPECT_NE(ranges->answer.summary.find("the export has no NVTX ranges"), std::string::npos) << ranges->answer.summary;
+  auto saxpy = ws.Open(testing::Fixture("realworld/a100_mpi_cuda_saxpy_rank0.sqlite"));
+  ASSERT_TRUE(saxpy.ok());
+  auto memcpy =
+      ws.Ask({saxpy->id, "How many cudaMemcpy calls were made, and how long did they take in total?", ""}, {});
+  ASSERT_TRUE(memcpy.ok());
+  EXPECT_NE(memcpy->answer.summary.find("`cudaMemcpy`: 15 calls, total 374.344 ms"), std::string::npos)
+      << memcpy->answer.summary;
 }
 
 // Registers, shared memory and the grid's dimensions from launch_sizes' row (sqlite3 over mfu_2gpu_after:

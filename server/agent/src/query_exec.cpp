@@ -1006,6 +1006,10 @@ void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunne
   if (q.subject.events == EventKind::kDevices) return AnswerDevices(q, info, run, cancel, turn, text);
   if (std::any_of(q.measures.begin(), q.measures.end(), IsCommMeasure))
     return AnswerComm(q, info, run, cancel, turn, text);
+  // "Which NVTX range holds the most kernel time?" of an export that traced no NVTX: no range to name.
+  if (q.group_by == GroupBy::kRange && !info.caps.nvtx)
+    return CannotAnswer("the export has no NVTX ranges (NVTX_EVENTS): the work cannot be grouped by range.",
+                        {TableOf(EventKind::kNvtx)}, info.caps, turn, text);
   auto a = RunSide(q, q.subject, q.scope, run, cancel);
   if (!a || a->table.declined)
     return CannotAnswer(WhyNot(a), a ? std::vector{TableOf(q.subject.events)} : std::vector<std::string>{}, info.caps,

@@ -313,7 +313,13 @@ bool IsWordLike(std::string_view s) {
 // "by base name", "the short names", "their mangled name": a word before "name" says which of an event's names is
 // meant, and is no fragment of one.
 bool NamesAKindOfName(const std::vector<Token>& t, size_t i) {
-  return i + 1 < t.size() && (t[i + 1].lower == "name" || t[i + 1].lower == "names");
+  const auto name = [&](size_t k) { return k < t.size() && (t[k].lower == "name" || t[k].lower == "names"); };
+  // "by full demangled name": two such words before it.
+  const auto kind = [&](size_t k) {
+    return k < t.size() && (t[k].lower == "demangled" || t[k].lower == "mangled" || t[k].lower == "short" ||
+                            t[k].lower == "base" || t[k].lower == "full" || t[k].lower == "complete");
+  };
+  return name(i + 1) || (kind(i + 1) && name(i + 2));
 }
 
 // A word that may change what a question asks ("wait", "layer", "step") is a part of a name only before a noun for
@@ -542,6 +548,7 @@ struct Clause {
   bool it = false;                      // "does it account for": "it", the one subject said before
   bool running = false;      // "running", "executing": with a share of the span, the busy share (utilization)
   bool launch_noun = false;  // "launches": kernels, or the calls that launched them said before
+  bool time_noun = false;    // "duration", "run time": a time said as a noun
   std::optional<Measure> versus_measure, versus_partner;  // "fewer blocks than SMs": SMs, against blocks
   bool from_first_kernel = false;                         // "after the first kernel starts": the window's origin
   bool window_after_origin = false;     // "in the next 100 ms": the window needs an origin (from_first_kernel)
@@ -1430,6 +1437,10 @@ void ReadWordFlags(const std::string& lower, Clause& c) {
   c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
   c.running = c.running || lower == "running" || lower == "executing" || lower == "computing" || lower == "working";
   c.launch_noun = c.launch_noun || lower == "launches";
+  const auto ends = [&](std::string_view w) {
+    return lower.size() >= w.size() && lower.compare(lower.size() - w.size(), w.size(), w) == 0;
+  };
+  c.time_noun = c.time_noun || ends("duration") || ends("durations") || ends("runtime") || ends("run time");
   c.each_side = c.each_side || lower == "each" || lower == "both" || lower == "separately";
   c.faster = c.faster || lower == "faster" || lower == "quicker";
   c.base_names = c.base_names || lower == "base name" || lower == "base names" || lower == "short name" ||
@@ -1625,8 +1636,11 @@ void DefaultMeasures(Clause& c) {
   if (c.measures.empty() && c.any && c.yes_no && !c.weak_total && !c.weak_time && !c.versus)
     c.measures.push_back(Measure::kCount);  // "are there any ... longer than 5 ms?"
 
-  const bool only_counts = std::all_of(c.measures.begin(), c.measures.end(),
-                                       [](Measure m) { return m == Measure::kCount || m == Measure::kBytes; });
+  // "thread blocks, threads per block, and kernel duration": a time noun beside a launch's figures is its own
+  // statistic, the events' time.
+  const bool only_counts = std::all_of(c.measures.begin(), c.measures.end(), [&](Measure m) {
+    return m == Measure::kCount || m == Measure::kBytes || (c.time_noun && IsLaunchConfiguration(m));
+  });
   if (((c.weak_total && c.measures.empty()) || (c.weak_time && only_counts)) && !c.count_groups) {
     c.measures.insert(c.measures.begin() + (c.measures.empty() ? 0 : static_cast<std::ptrdiff_t>(c.measures.size())),
                       Measure::kTotal);
@@ -2835,7 +2849,10 @@ void LendScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
                            c.copy_kind.empty() && !c.range_noun;
   // "There are start/end ranges for X. How many are there?": a question that names no events at all asks of the
   // scene's.
-  if (c.names.empty() && !scene.names.empty() && (PointsBack(items) || of_its_kind || !HasSubject(c)))
+  // Not to a question that names ranges of its own ("The MPI calls are NVTX ranges. Time spent in MPI_Send versus
+  // MPI_Recv?": the time in each, not the scene's inside the first).
+  const bool names_its_own = !c.inside.empty() || !c.versus_names.empty();
+  if (c.names.empty() && !names_its_own && !scene.names.empty() && (PointsBack(items) || of_its_kind || !HasSubject(c)))
     LendSubject(scene, c);
   // "Julia on a V100, just one kernel. How many thread blocks did its grid have?": the scene's events, unnamed.
   if (scene.names.empty() && scene.events && !HasSubject(c) && (PointsBack(items) || c.it || c.points_back))
@@ -2941,7 +2958,10 @@ bool TakeScope(Clause& c, const std::vector<Item>& items, std::vector<Query>& qu
     lent = Lent{c, false, queries.size()};
     return true;
   }
-  if (lent.clause) {
+  // "Inside X, which kernel took the most time, and how long did it run?": a clause that points back at a Query built
+  // since the place was lent means that Query's events, which hold the place already.
+  const bool points_back = (c.it || c.points_back) && !HasSubject(c) && queries.size() > lent.at;
+  if (lent.clause && !points_back) {
     // A name that fits none of the events the clause names is no filter the Query can hold: unread, not dropped.
     if (!LendScope(*lent.clause, c, HasSubject(c) || queries.size() == lent.at)) {
       for (const auto& n : lent.clause->names) unread.push_back(n.first);

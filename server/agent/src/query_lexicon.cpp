@@ -1122,6 +1122,9 @@ constexpr Entry kEntries[] = {
     {"breakdown", Slot::kStop},
     {"grouping", Slot::kStop},   // "grouping kernels by their base name": "by" groups
     {"demangled", Slot::kStop},  // the names a grouping by name uses
+    {"full demangled", Slot::kStop},
+    {"full name", Slot::kStop},
+    {"full names", Slot::kStop},
     {"variant", Slot::kStop},
     {"variants", Slot::kStop},
     {"template variants", Slot::kStop},

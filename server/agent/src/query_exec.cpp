@@ -873,18 +873,29 @@ void AddTheOneName(const Query& q, const SkillRunner& run, const CancelToken& ca
   turn.answer.evidence.push_back(EvidenceOf(by_name, *side, "The one name it names"));
 }
 
+// A skill's table for an answer, its call recorded in the turn; or nullopt, having said why not (the skill's error or
+// note, and the table of `kind` the export may lack).
+std::optional<skills::Table> RunOrSayWhyNot(const SkillCall& call, EventKind kind, const engine::ProfileInfo& info,
+                                            const SkillRunner& run, const CancelToken& cancel, AskTurn& turn,
+                                            std::string& text) {
+  auto t = run(call.skill, call.args, call.filter, cancel);
+  if (!t || t->declined) {
+    const std::string why = !t ? t.error().message : t->notes.empty() ? "the skill declined." : t->notes.front();
+    CannotAnswer(why, {TableOf(kind)}, info.caps, turn, text);
+    return std::nullopt;
+  }
+  turn.skills_used.push_back(call.skill);
+  turn.state.calls.push_back(call);
+  return std::move(*t);
+}
+
 // The GPUs the export lists, from the gpus skill's rows: how many and how many ran work, then the GPUs alike said
 // once with their ids ("GPUs 0 to 7: NVIDIA GeForce RTX 3090, 82 SMs, ..."), with the figures asked.
 void AnswerDevices(const Query& q, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
                    AskTurn& turn, std::string& text) {
   SkillCall call{"gpus", {}, FilterOf(q.scope)};
-  auto t = run(call.skill, call.args, call.filter, cancel);
-  if (!t || t->declined) {
-    const std::string why = !t ? t.error().message : t->notes.empty() ? "the skill declined." : t->notes.front();
-    return CannotAnswer(why, {TableOf(EventKind::kDevices)}, info.caps, turn, text);
-  }
-  turn.skills_used.push_back(call.skill);
-  turn.state.calls.push_back(call);
+  auto t = RunOrSayWhyNot(call, EventKind::kDevices, info, run, cancel, turn, text);
+  if (!t) return;
   Evidence e{call, DescribeQuery(q), {"device_id", "name"}, {}};
   std::vector<Measure> figures;
   for (Measure m : q.measures) {
@@ -940,13 +951,8 @@ void AnswerDevices(const Query& q, const engine::ProfileInfo& info, const SkillR
 void AnswerComm(const Query& q, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
                 AskTurn& turn, std::string& text) {
   SkillCall call{"nccl_breakdown", {}, FilterOf(q.scope)};
-  auto t = run(call.skill, call.args, call.filter, cancel);
-  if (!t || t->declined) {
-    const std::string why = !t ? t.error().message : t->notes.empty() ? "the skill declined." : t->notes.front();
-    return CannotAnswer(why, {TableOf(EventKind::kKernels)}, info.caps, turn, text);
-  }
-  turn.skills_used.push_back(call.skill);
-  turn.state.calls.push_back(call);
+  auto t = RunOrSayWhyNot(call, EventKind::kKernels, info, run, cancel, turn, text);
+  if (!t) return;
   std::string name = q.subject.name;
   std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
   // The longest collective the name holds ("ncclDevKernel_SendRecv", "SendRecv": SendRecv, not Send); else every one,

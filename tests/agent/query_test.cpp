@@ -1141,6 +1141,22 @@ TEST(QueryFill, ReadingsThatAnsweredAnotherQuestion) {
   EXPECT_NE(std::find(ms.begin(), ms.end(), Measure::kGrid), ms.end()) << DescribeQuery(launch.queries.front());
 }
 
+// A kernel named by what does its verb ("the pointwiser kernel": "pointwise"), and what such readings may not do: take
+// a comparative for a name, drop a third side, or answer a share of a sum as a share of all.
+TEST(QueryFill, AgentNounsThirdSidesAndSharesOfASum) {
+  QueryVocabulary v = Vocabulary();
+  v.kernels.push_back("nvkernel_solve_F1L204_2");
+  v.kernels.push_back("long_tail_kernel");
+  const Reading solver = FillQueries("how long did the solver kernel run in total?", v);
+  ASSERT_TRUE(solver.complete()) << (solver.unread.empty() ? "" : solver.unread.front());
+  EXPECT_EQ(solver.queries.front().subject.name, "solve");
+  EXPECT_NE(FillQueries("how many longer kernels are there?", v).queries.front().subject.name, "long");
+  // Only kernels counted as busy: what the clause names already.
+  EXPECT_TRUE(Fill("how long was GPU 0 idle, counting only kernels as busy?").complete());
+  EXPECT_FALSE(FillQueries("compare the time in HtoD copies, DtoH copies and the solver kernel", v).complete());
+  EXPECT_FALSE(Fill("the nvfuser_pointwise_f0_c1_r0_g0 kernel's share of (kernel + memcpy) time?").complete());
+}
+
 TEST(QueryFill, ALastClauseThatOnlyRanksAndTheSlowestOfTheCallsNamed) {
   Query smallest = Q({Measure::kCount, Measure::kMinBytes}, {EventKind::kMemcpy, "", "HtoD"});
   Check("how many host-to-device copies are there, and what's the smallest one?", {smallest});

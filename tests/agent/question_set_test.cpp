@@ -260,8 +260,8 @@ TEST(QuestionSet, AnsweredRightOffline) {
   // launch delay, definitions in parentheses and "what about" follow-ups; 247 / 51 on 2026-11-27; 248 / 50 when "its"
   // points back at a scene; 249 / 49 with words that describe names summed; 250 / 48 with "break ... down"; 257 / 41
   // with words for the recording, one-letter slips, "/" and "&" lists (2026-11-27, twelfth session).
-  // 258 / 40 with the launch relation.
-  EXPECT_GE(s.right, 258u);
+  // 258 / 40 with the launch relation; 259 / 39 with kernels named by an agent noun ("the solver kernel").
+  EXPECT_GE(s.right, 259u);
   EXPECT_LE(s.declined, 48u);
   std::printf("tuning set answered right: %zu/%zu (%.1f%%), declined %zu\n", s.right, s.total,
               100.0 * s.right / std::max<size_t>(1, s.total), s.declined);
@@ -523,21 +523,21 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 33, 0);
-  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 27, 0);
+  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 28, 0);
   ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 36, 0);
-  ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 34, 0);
-  ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 30, 0);
+  ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 35, 0);
+  ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 31, 0);
   ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 28, 1);
-  ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 28, 1);
+  ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 29, 1);
   ExpectHeld(AskHeldOut("questions_fresh22.json", "fresh held-out 22"), "questions_fresh22.json", 30, 0);
   ExpectHeld(AskHeldOut("questions_fresh23.json", "fresh held-out 23"), "questions_fresh23.json", 31, 0);
   // Its one wrong answer (since 2026-11-27) states every figure asked for the add kernel's launch and the SMs; the
   // batch also expects the kernel's duration, which only the sentence that sets the scene speaks of.
   ExpectHeld(AskHeldOut("questions_fresh24.json", "fresh held-out 24"), "questions_fresh24.json", 32, 1);
   ExpectHeld(AskHeldOut("questions_fresh25.json", "fresh held-out 25"), "questions_fresh25.json", 33, 1);
-  ExpectHeld(AskHeldOut("questions_fresh26.json", "fresh held-out 26"), "questions_fresh26.json", 34, 0);
+  ExpectHeld(AskHeldOut("questions_fresh26.json", "fresh held-out 26"), "questions_fresh26.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh27.json", "fresh held-out 27"), "questions_fresh27.json", 30, 0);
   ExpectHeld(AskHeldOut("questions_fresh28.json", "fresh held-out 28"), "questions_fresh28.json", 30, 1);
   ExpectHeld(AskHeldOut("questions_fresh29.json", "fresh held-out 29"), "questions_fresh29.json", 33, 0);
@@ -545,7 +545,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 30, 0);
   ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 25, 1);
   ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 30, 0);
-  ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 32, 0);
+  ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 28, 2);
   ExpectHeld(AskHeldOut("questions_fresh36.json", "fresh held-out 36"), "questions_fresh36.json", 29, 1);
   // Batch 45 (2026-11-27, twelfth session), written by a helper from SQL over 19 exports at the session's start and

@@ -361,6 +361,25 @@ void DivisionsAreNoLists(std::vector<Item>& items) {
   }
 }
 
+// A part of a name said in another form of the word:
+//  - a plural: "GEMMs" names the kernels whose names contain "gemm";
+//  - what does a thing, named by its verb before a noun for kernels: "the solver kernel" is the one whose name holds
+//    "solve", "the reducer kernels" "reduce" ("longer kernels" is no name: a word of meaning never is).
+std::optional<Item> NameByItsForm(const std::vector<Token>& t, size_t i, const QueryVocabulary& v) {
+  const std::string& w = t[i].lower;
+  const size_t n = w.size();
+  std::vector<std::string> stems;
+  if (w.back() == 's' && n >= 4) stems.push_back(w.substr(0, n - 1));
+  const bool kernel_next = i + 1 < t.size() && (t[i + 1].lower == "kernel" || t[i + 1].lower == "kernels");
+  if (n >= 6 && w.compare(n - 2, 2, "er") == 0 && kernel_next && !lexicon::IsMeaningWord(w))
+    stems.insert(stems.end(), {w.substr(0, n - 1), w.substr(0, n - 2)});
+  for (const std::string& stem : stems) {
+    if (auto classes = ClassesOf(stem, v, false); !classes.empty())
+      return Item{Item::kName, {}, t[i].text.substr(0, stem.size()), std::move(classes), 0, {}};
+  }
+  return std::nullopt;
+}
+
 // Long-ish: the four readings of a position (whole name, phrase, fragment, number) in their order of precedence.
 std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v) {
   std::vector<Item> items;
@@ -411,11 +430,8 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
                  !NamesAKindOfName(t, i) && !MeaningWordUsedAsAWord(t, i)) {
         if (auto classes = ClassesOf(t[i].lower, v, false); !classes.empty()) {
           item = Item{Item::kName, {}, t[i].text, std::move(classes), 0, {}};
-        } else if (const std::string stem = t[i].lower.substr(0, t[i].lower.size() - 1);
-                   t[i].lower.back() == 's' && stem.size() >= 3) {
-          // A plural of a name's part: "GEMMs" names the kernels whose names contain "gemm".
-          if (auto stem_classes = ClassesOf(stem, v, false); !stem_classes.empty())
-            item = Item{Item::kName, {}, t[i].text.substr(0, stem.size()), std::move(stem_classes), 0, {}};
+        } else if (auto formed = NameByItsForm(t, i, v)) {
+          item = std::move(*formed);
         }
       }
     }
@@ -546,9 +562,10 @@ struct Clause {
   std::optional<GroupBy> noun;          // the first noun of a GPU, process, stream or range the clause says
   bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
   bool it = false;                      // "does it account for": "it", the one subject said before
-  bool running = false;      // "running", "executing": with a share of the span, the busy share (utilization)
-  bool launch_noun = false;  // "launches": kernels, or the calls that launched them said before
-  bool time_noun = false;    // "duration", "run time": a time said as a noun
+  bool running = false;       // "running", "executing": with a share of the span, the busy share (utilization)
+  bool launch_noun = false;   // "launches": kernels, or the calls that launched them said before
+  bool time_noun = false;     // "duration", "run time": a time said as a noun
+  bool share_of_sum = false;  // "+" or "plus" between two nouns for events ("kernel + memcpy")
   std::optional<Measure> versus_measure, versus_partner;  // "fewer blocks than SMs": SMs, against blocks
   bool from_first_kernel = false;                         // "after the first kernel starts": the window's origin
   bool window_after_origin = false;     // "in the next 100 ms": the window needs an origin (from_first_kernel)
@@ -1387,6 +1404,9 @@ bool Asks(const Clause& c) {
 
 // What a clause compares that a Query cannot: "than" with nothing on its other side, a launch figure against the SMs.
 void UnreadComparisons(Clause& c) {
+  // "the kernel's share of (kernel + memcpy) time": a share of a sum of kinds of events, which no Query holds.
+  if (c.share_of_sum && std::find(c.measures.begin(), c.measures.end(), Measure::kShare) != c.measures.end())
+    c.unread.push_back("(a share of a sum of events)");
   // "are the DtoH copies pageable or pinned?": which kind they are, which no measure of the two sides says.
   if (!c.versus_memory.empty() && c.yes_no && c.measures.empty() && !c.weak_total && !c.weak_time)
     c.unread.push_back(c.versus_memory);
@@ -1418,7 +1438,9 @@ void NamesOfTheRun(Clause& c) {
       const auto& classes = c.names[n].second;
       const bool whole = std::find(c.exact.begin(), c.exact.end(), c.names[n].first) != c.exact.end();
       if (whole && std::find(classes.begin(), classes.end(), NameClass::kApi) != classes.end()) continue;
-      c.described.push_back(c.names[n].first);
+      // "compare HtoD copies, DtoH copies and the solver kernel": a kernel set beside copy kinds is a third side,
+      // which no Query holds: unread, never taken as describing the copies.
+      (c.compare || !c.versus_copy_kind.empty() ? c.unread : c.described).push_back(c.names[n].first);
       c.names.erase(c.names.begin() + static_cast<std::ptrdiff_t>(n));
       c.names_at.erase(c.names_at.begin() + static_cast<std::ptrdiff_t>(n));
     }
@@ -1518,6 +1540,15 @@ bool IsCommunicationWord(const Item& it) {
   return (it.kind == Item::kUnknown || (it.kind == Item::kName && !it.exact)) && lexicon::IsCommWord(Lower(it.word));
 }
 
+// "kernel + memcpy": "+" or "plus" between two nouns for events.
+bool PlusBetweenKinds(const std::vector<Item>& items) {
+  for (size_t i = 1; i + 1 < items.size(); ++i) {
+    const bool plus = items[i].word == "+" || Lower(items[i].word) == "plus";
+    if (plus && items[i - 1].Has(Slot::kEvents) && items[i + 1].Has(Slot::kEvents)) return true;
+  }
+  return false;
+}
+
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
   std::vector<bool> read(items.size(), false);
@@ -1525,6 +1556,7 @@ Clause ReadClause(const std::vector<Item>& items) {
   ReadBounds(items, c, read);
   bool inside_next = false;
   const bool comm = AsksOfCommunication(items);
+  c.share_of_sum = PlusBetweenKinds(items);
   for (size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
     if (read[i]) continue;  // a bound's words

@@ -1123,6 +1123,10 @@ constexpr Entry kEntries[] = {
     {"grouping", Slot::kStop},   // "grouping kernels by their base name": "by" groups
     {"demangled", Slot::kStop},  // the names a grouping by name uses
     {"full demangled", Slot::kStop},
+    // "counting only kernels as busy": which work counts, the kernels the clause names.
+    {"as busy", Slot::kStop},
+    {"count as busy", Slot::kStop},
+    {"counted as busy", Slot::kStop},
     {"full name", Slot::kStop},
     {"full names", Slot::kStop},
     {"variant", Slot::kStop},

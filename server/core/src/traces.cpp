@@ -28,7 +28,7 @@ const std::string& SourceOf(const engine::ProfileInfo& info) {
   return info.source_path.empty() ? info.path : info.source_path;
 }
 
-// A fresh file name in `dir` ("h100_2gpu_1s.1234.7.pftrace", "job-r1.1234.8.pftrace"): several publications of one
+// A fresh file name in `dir` ("h100_2gpu_1s.1234.7.pftrace", "job-j1.1234.8.pftrace"): several publications of one
 // profile or run may be live at once.
 std::string FreshTracePath(const std::string& dir, const std::string& stem) {
   static std::atomic<uint64_t> counter{0};

@@ -1157,6 +1157,26 @@ TEST(QueryFill, AgentNounsThirdSidesAndSharesOfASum) {
   EXPECT_FALSE(Fill("the nvfuser_pointwise_f0_c1_r0_g0 kernel's share of (kernel + memcpy) time?").complete());
 }
 
+// The launch delay said in words, a name in parentheses after an article, and numbers with thousands separators.
+TEST(QueryFill, DelayInWordsNamesAfterAnArticleAndThousands) {
+  Query delay = Q({Measure::kLaunchDelay}, {EventKind::kKernels, "nvfuser_pointwise", ""});
+  Check(
+      "For nvfuser_pointwise, what's the average delay between the launch call returning and the kernel actually "
+      "starting?",
+      {delay});
+  Check("what is the gap between its cudaLaunchKernel call returning and nvfuser_pointwise starting?", {delay});
+  Check("how long after its launch call returns does nvfuser_pointwise start?", {delay});
+  // A call's end and a kernel's start not said both: no delay.
+  EXPECT_FALSE(Fill("how many kernels start after the first cudaMalloc call?").complete());
+  const Reading nvrtc = Fill("how much time went into fusion compilation (the runFusionWithInputs ranges)?");
+  EXPECT_TRUE(nvrtc.complete()) << (nvrtc.unread.empty() ? "" : nvrtc.unread.front());
+  const Reading thousands = Fill("is cudaMalloc called more than 1,000 times?");
+  EXPECT_TRUE(thousands.complete()) << (thousands.unread.empty() ? "" : thousands.unread.front());
+  EXPECT_EQ(thousands.queries, Fill("is cudaMalloc called more than 1000 times?").queries);
+  ASSERT_FALSE(thousands.queries.empty());
+  EXPECT_EQ(thousands.queries.front().threshold, std::optional<double>(1000));
+}
+
 TEST(QueryFill, ALastClauseThatOnlyRanksAndTheSlowestOfTheCallsNamed) {
   Query smallest = Q({Measure::kCount, Measure::kMinBytes}, {EventKind::kMemcpy, "", "HtoD"});
   Check("how many host-to-device copies are there, and what's the smallest one?", {smallest});

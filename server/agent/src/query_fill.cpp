@@ -172,6 +172,12 @@ std::vector<Token> Tokenize(const std::string& question) {
     } else if (c == ')' && depth > 0) {
       flush();
       --depth;
+    } else if (c == ',' && !word.empty() && IsDigits(word) && i + 3 < question.size() &&
+               std::isdigit(static_cast<unsigned char>(question[i + 1])) &&
+               std::isdigit(static_cast<unsigned char>(question[i + 2])) &&
+               std::isdigit(static_cast<unsigned char>(question[i + 3])) &&
+               (i + 4 == question.size() || !std::isdigit(static_cast<unsigned char>(question[i + 4])))) {
+      continue;  // "60,200,000,000 ns", "1,000 calls": a comma between thousands is no separator
     } else if (c == ',' || c == ';' || c == '?' || c == '!') {
       flush();
       out.push_back({std::string(1, c), std::string(1, c), false, true});
@@ -2026,9 +2032,13 @@ void ReadNoWork(std::vector<Item>& s) {
 // "the FlashAttention forward kernel (flash_fwd_kernel)": a whole name in parentheses names what the words before it
 // describe. Those words (parts of other names, plain words) are taken as describing it; event nouns are read.
 void NamedInParentheses(std::vector<Item>& s) {
-  for (size_t k = 1; k < s.size(); ++k) {
-    if (s[k].kind != Item::kName || !s[k].paren || !s[k].exact || s[k - 1].paren) continue;
-    for (size_t j = k; j-- > 0;) {
+  for (size_t open = 1; open < s.size(); ++open) {
+    if (!s[open].paren || s[open - 1].paren) continue;
+    // "(the executor_utils::NVRTC ranges)": an article before the name.
+    size_t k = open;
+    while (k + 1 < s.size() && s[k].paren && IsWordIn(s[k], {"the", "a", "an", "all"})) ++k;
+    if (s[k].kind != Item::kName || !s[k].paren || !s[k].exact) continue;
+    for (size_t j = open; j-- > 0;) {
       if (s[j].Has(Slot::kEvents)) continue;
       const bool part = s[j].kind == Item::kName && !s[j].exact;
       const bool plain = s[j].kind == Item::kUnknown && IsWordLike(Lower(s[j].word));
@@ -2036,6 +2046,55 @@ void NamedInParentheses(std::vector<Item>& s) {
       s[j].kind = Item::kUnknown;
       s[j].describing = true;
     }
+  }
+}
+
+// "the delay between the launch call returning and the kernel starting", "the gap between its cudaLaunchKernel call
+// returning and the kernel actually starting", "how long after its launch call returns does a kernel start": the
+// launch delay as the guide defines it (from the end of the launching call to the work's start), said in words. The
+// words become the lexicon's "launch delay"; a kernel's name among them stays, a call's is the launching call.
+bool IsReturnWord(const std::string& w) {
+  return w == "returning" || w == "returns" || w == "returned" || w == "return" || w == "ends" || w == "ending" ||
+         w == "ended" || w == "end" || w == "finishing" || w == "finishes" || w == "finished" || w == "completes";
+}
+bool IsBeginWord(const std::string& w) {
+  return w == "starting" || w == "starts" || w == "started" || w == "start" || w == "begins" || w == "beginning" ||
+         w == "began" || w == "begin";
+}
+bool NamesAClass(const Item& it, NameClass c) {
+  return it.kind == Item::kName && std::find(it.classes.begin(), it.classes.end(), c) != it.classes.end();
+}
+void ReadDelayInWords(std::vector<Item>& s) {
+  for (size_t b = 0; b < s.size(); ++b) {
+    const std::string w = Lower(s[b].word);
+    if (w != "between" && w != "after") continue;
+    // The launching call's end: a noun for the call (or its name), then a word that says it ended.
+    size_t ret = 0;
+    bool call = false;
+    for (size_t k = b + 1; k < s.size() && k <= b + 6 && !ret; ++k) {
+      const std::string x = Lower(s[k].word);
+      call = call || x == "call" || x == "calls" || x == "launch" || NamesAClass(s[k], NameClass::kApi);
+      if (call && IsReturnWord(x)) ret = k;
+    }
+    if (ret == 0) continue;
+    // The kernel's start: a kernel said (a noun, "it", its name), then a word that says it began.
+    size_t begin = 0;
+    bool kernel = false;
+    std::optional<Item> named;
+    for (size_t k = ret + 1; k < s.size() && k <= ret + 7 && !begin; ++k) {
+      const std::string x = Lower(s[k].word);
+      if (NamesAClass(s[k], NameClass::kKernel)) named = s[k];
+      kernel = kernel || x == "kernel" || x == "kernels" || x == "it" || named.has_value();
+      if (kernel && IsBeginWord(x)) begin = k;
+      if (s[k].kind == Item::kSeparator) break;
+    }
+    if (begin == 0 || (w == "between" && Lower(s[ret + 1].word) != "and")) continue;
+    const size_t from = b > 0 && IsWordIn(s[b - 1], {"delay", "gap", "lag", "latency"}) ? b - 1 : b;
+    std::vector<Item> with = {LexItem("launch delay", WordsOf(s, from, begin + 1))};
+    if (named) with.push_back(*named);
+    s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(begin + 1));
+    s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), with.begin(), with.end());
+    b = from;
   }
 }
 
@@ -3224,6 +3283,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
     span_defined = true;
   }
   ReadOrigin(sentence);
+  ReadDelayInWords(sentence);
   ReadNoWork(sentence);
   NamedInParentheses(sentence);
   if (auto said = DropExplanation(sentence)) reading.unread.push_back(std::move(*said));

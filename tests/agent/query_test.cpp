@@ -1170,6 +1170,11 @@ TEST(QueryFill, DelayInWordsNamesAfterAnArticleAndThousands) {
   EXPECT_FALSE(Fill("how many kernels start after the first cudaMalloc call?").complete());
   const Reading nvrtc = Fill("how much time went into fusion compilation (the runFusionWithInputs ranges)?");
   EXPECT_TRUE(nvrtc.complete()) << (nvrtc.unread.empty() ? "" : nvrtc.unread.front());
+  // "(... minus ..., clipped at 0)": a definition of the delay, as the guide's (HTA's) launch delay is.
+  const Reading clipped =
+      Fill("the average launch delay of nvfuser_pointwise (kernel start minus the launch call's end, clipped at 0)?");
+  EXPECT_TRUE(clipped.complete()) << (clipped.unread.empty() ? "" : clipped.unread.front());
+  EXPECT_EQ(clipped.defined.size(), 2u);
   const Reading thousands = Fill("is cudaMalloc called more than 1,000 times?");
   EXPECT_TRUE(thousands.complete()) << (thousands.unread.empty() ? "" : thousands.unread.front());
   EXPECT_EQ(thousands.queries, Fill("is cudaMalloc called more than 1000 times?").queries);

@@ -2260,7 +2260,9 @@ std::vector<std::string> DropParenthesesWhere(std::vector<Item>& sentence, Drop&
 // measure the sentence asks for outside them; they are dropped and returned, for the answer to say how they were
 // taken. "threads (grid x block)" asks the launch dimensions themselves: kept.
 std::vector<std::string> DropDefinitions(std::vector<Item>& sentence, bool measured_before) {
-  constexpr std::string_view kOperators[] = {"/", "divided", "x", "\u00d7", "times", "minus"};
+  // "clipped at 0", "floored at zero": the bound a definition puts on what it subtracts.
+  constexpr std::string_view kOperators[] = {"/",     "divided", "x",       "\u00d7", "times",
+                                             "minus", "clipped", "clamped", "floored"};
   // "What average bandwidth do the copies achieve? (total bytes / total copy time)": a sentence of parentheses alone
   // defines what the sentences before it measured.
   bool measured_outside = measured_before && std::all_of(sentence.begin(), sentence.end(), [](const Item& it) {

@@ -569,6 +569,9 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 48, written by a helper the same way after the session's changes to 0d25094, first scored there:
   // 22 / 15 / 3; 23 / 14 / 3 after the launch delay said in words (its answers unread).
   ExpectHeld(AskHeldOut("questions_fresh40.json", "fresh held-out 40"), "questions_fresh40.json", 23, 3);
+  // Batch 49, written by a helper the same way at the session's end, first scored after its last change to ask, at
+  // 84c7751: 25 / 11 / 4.
+  ExpectHeld(AskHeldOut("questions_fresh41.json", "fresh held-out 41"), "questions_fresh41.json", 25, 4);
 }
 
 }  // namespace

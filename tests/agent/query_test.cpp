@@ -1182,6 +1182,24 @@ TEST(QueryFill, DelayInWordsNamesAfterAnArticleAndThousands) {
   EXPECT_EQ(thousands.queries.front().threshold, std::optional<double>(1000));
 }
 
+// Readings batch 49 found answering another question (its wrong answers read after its first score).
+TEST(QueryFill, ReadingsBatch49FoundWrong) {
+  // "inside those ranges": the ranges the Query before named.
+  const Reading those = Fill(
+      "How many forward ranges are there? And how much kernel time comes from kernels launched inside those ranges?");
+  ASSERT_EQ(those.queries.size(), 2u);
+  EXPECT_EQ(those.queries[1].subject.events, EventKind::kKernels);
+  EXPECT_EQ(those.queries[1].scope.inside, "forward") << DescribeQuery(those.queries[1]);
+  // A bound on each idle gap, and a share of a base the question names, are no Query's.
+  EXPECT_FALSE(Fill("on GPU 0, how many idle gaps between kernels are longer than 1 ms?").complete());
+  EXPECT_FALSE(
+      Fill("How long do the forward ranges take, and what percentage is that of the aten::linear time?").complete());
+  // "summed over all its instances" says how the duration adds up, not how many there are.
+  const Reading summed = Fill("Which NVTX range has the largest total duration (summed over all its instances)?");
+  ASSERT_FALSE(summed.queries.empty());
+  EXPECT_EQ(summed.queries.front().measures, (std::vector<Measure>{Measure::kTotal}));
+}
+
 TEST(QueryFill, ALastClauseThatOnlyRanksAndTheSlowestOfTheCallsNamed) {
   Query smallest = Q({Measure::kCount, Measure::kMinBytes}, {EventKind::kMemcpy, "", "HtoD"});
   Check("how many host-to-device copies are there, and what's the smallest one?", {smallest});

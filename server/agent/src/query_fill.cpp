@@ -568,10 +568,12 @@ struct Clause {
   std::optional<GroupBy> noun;          // the first noun of a GPU, process, stream or range the clause says
   bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
   bool it = false;                      // "does it account for": "it", the one subject said before
-  bool running = false;       // "running", "executing": with a share of the span, the busy share (utilization)
-  bool launch_noun = false;   // "launches": kernels, or the calls that launched them said before
-  bool time_noun = false;     // "duration", "run time": a time said as a noun
-  bool share_of_sum = false;  // "+" or "plus" between two nouns for events ("kernel + memcpy")
+  bool running = false;        // "running", "executing": with a share of the span, the busy share (utilization)
+  bool launch_noun = false;    // "launches": kernels, or the calls that launched them said before
+  bool time_noun = false;      // "duration", "run time": a time said as a noun
+  bool share_of_sum = false;   // "+" or "plus" between two nouns for events ("kernel + memcpy")
+  bool inside_those = false;   // "kernels launched inside those ranges": inside the ranges the Query before named
+  bool share_of_that = false;  // "what percentage is that of the time in X": a share of a base the question names
   std::optional<Measure> versus_measure, versus_partner;  // "fewer blocks than SMs": SMs, against blocks
   bool from_first_kernel = false;                         // "after the first kernel starts": the window's origin
   bool window_after_origin = false;     // "in the next 100 ms": the window needs an origin (from_first_kernel)
@@ -1410,6 +1412,12 @@ bool Asks(const Clause& c) {
 
 // What a clause compares that a Query cannot: "than" with nothing on its other side, a launch figure against the SMs.
 void UnreadComparisons(Clause& c) {
+  if (c.share_of_that) c.unread.push_back("(a share of another base)");
+  // "how many idle gaps are longer than 1 ms": a bound on each gap, which no Query holds (a bound is on each event).
+  const bool gaps = std::any_of(c.measures.begin(), c.measures.end(), [](Measure m) {
+    return m == Measure::kGaps || m == Measure::kMaxGap || m == Measure::kIdle || m == Measure::kIdleShare;
+  });
+  if (gaps && (c.longer_than_ns >= 0 || c.shorter_than_ns >= 0)) c.unread.push_back("(a bound on each idle gap)");
   // "the kernel's share of (kernel + memcpy) time": a share of a sum of kinds of events, which no Query holds.
   if (c.share_of_sum && std::find(c.measures.begin(), c.measures.end(), Measure::kShare) != c.measures.end())
     c.unread.push_back("(a share of a sum of events)");
@@ -1555,11 +1563,37 @@ bool PlusBetweenKinds(const std::vector<Item>& items) {
   return false;
 }
 
+// "kernels launched inside those ranges", "in them": inside the ranges the question named before; and "what percentage
+// is that of the total time in X": a share of what was asked before against a base the question names, which no
+// Query holds. Marks the words it reads.
+void ReadPointingPlaces(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  for (size_t i = 0; i + 1 < items.size(); ++i) {
+    const std::string next = Lower(items[i + 1].word);
+    if (items[i].Has(Slot::kInside) && PointsBackWord(next)) {
+      c.inside_those = true;
+      read[i] = read[i + 1] = true;
+      if (i + 2 < items.size() && items[i + 2].Has(Slot::kRangeNoun)) read[i + 2] = true;
+    }
+    const bool share =
+        items[i].Has(Slot::kMeasure) && items[i].Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kShare);
+    for (size_t k = i + 1; share && k + 1 < items.size() && k <= i + 3; ++k) {
+      const std::string w = Lower(items[k].word);
+      if ((w == "that" || w == "this" || w == "it") && Lower(items[k + 1].word) == "of") c.share_of_that = true;
+    }
+  }
+}
+
+// The phrases read before the words one by one: a threshold, bounds on each event, places said by pointing back.
+void ReadPhrasesOfAClause(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  ReadThreshold(items, c, read);
+  ReadBounds(items, c, read);
+  ReadPointingPlaces(items, c, read);
+}
+
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
   std::vector<bool> read(items.size(), false);
-  ReadThreshold(items, c, read);
-  ReadBounds(items, c, read);
+  ReadPhrasesOfAClause(items, c, read);
   bool inside_next = false;
   const bool comm = AsksOfCommunication(items);
   c.share_of_sum = PlusBetweenKinds(items);
@@ -1818,6 +1852,8 @@ void FillScope(const Clause& c, const Query* previous, bool own_subject, Query& 
   if (c.shorter_than_ns >= 0) q.scope.shorter_than_ns = c.shorter_than_ns;
   if (c.larger_than_bytes >= 0) q.scope.larger_than_bytes = c.larger_than_bytes;
   if (c.smaller_than_bytes >= 0) q.scope.smaller_than_bytes = c.smaller_than_bytes;
+  if (c.inside_those && previous && previous->subject.events == EventKind::kNvtx && !previous->subject.name.empty())
+    q.scope.inside = previous->subject.name;
   if (!c.launched_by.empty()) q.scope.launched_by = c.launched_by;
   if (!c.launches.empty()) q.scope.launches = c.launches;
 }

@@ -1123,6 +1123,10 @@ constexpr Entry kEntries[] = {
     {"grouping", Slot::kStop},   // "grouping kernels by their base name": "by" groups
     {"demangled", Slot::kStop},  // the names a grouping by name uses
     {"full demangled", Slot::kStop},
+    // "summed over all its instances": every instance, not how many.
+    {"all its instances", Slot::kStop},
+    {"all of its instances", Slot::kStop},
+    {"all instances", Slot::kStop},
     // "counting only kernels as busy": which work counts, the kernels the clause names.
     {"as busy", Slot::kStop},
     {"count as busy", Slot::kStop},

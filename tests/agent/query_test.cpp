@@ -1200,6 +1200,17 @@ TEST(QueryFill, ReadingsBatch49FoundWrong) {
   EXPECT_EQ(summed.queries.front().measures, (std::vector<Measure>{Measure::kTotal}));
 }
 
+// Parentheses that exclude names a whole name before them leaves out anyway say nothing more; others are read.
+TEST(QueryFill, ExclusionsAWholeNameMakesAlready) {
+  const Reading exactly = Fill(
+      "how many times did the kernel named exactly 'vectorized_elementwise_kernel' (not "
+      "vectorized_elementwise_kernel_2 etc.) run?");
+  EXPECT_TRUE(exactly.complete()) << (exactly.unread.empty() ? "" : exactly.unread.front());
+  EXPECT_EQ(exactly.defined, (std::vector<std::string>{"not vectorized_elementwise_kernel_2 etc"}));
+  EXPECT_FALSE(Fill("how many times did the kernel named exactly 'vectorized_elementwise_kernel' (not cudaMalloc) run?")
+                   .complete());
+}
+
 TEST(QueryFill, ALastClauseThatOnlyRanksAndTheSlowestOfTheCallsNamed) {
   Query smallest = Q({Measure::kCount, Measure::kMinBytes}, {EventKind::kMemcpy, "", "HtoD"});
   Check("how many host-to-device copies are there, and what's the smallest one?", {smallest});

@@ -2354,6 +2354,29 @@ std::vector<std::string> DropNamesSaidAgain(std::vector<Item>& sentence) {
   });
 }
 
+// "the kernel named exactly 'fusion' (not fusion_2 etc.)": parentheses that only exclude names which a whole name
+// before them already leaves out (each holds that name and is not it) say again what the whole name says. They are
+// dropped and returned, for the answer to say how they were taken.
+std::vector<std::string> DropExclusionsSaidAgain(std::vector<Item>& sentence) {
+  return DropParenthesesWhere(sentence, [&](size_t from, size_t to) {
+    const auto whole = std::find_if(sentence.begin(), sentence.begin() + static_cast<std::ptrdiff_t>(from),
+                                    [](const Item& it) { return it.kind == Item::kName && it.exact && !it.paren; });
+    if (whole == sentence.begin() + static_cast<std::ptrdiff_t>(from) ||
+        !IsWordIn(sentence[from], {"not", "excluding"}))
+      return false;
+    const std::string name = Lower(whole->name);
+    bool excluded = false;
+    for (size_t k = from + 1; k < to; ++k) {
+      const std::string w = Lower(sentence[k].word);
+      if (sentence[k].kind == Item::kSeparator || w == "etc" || w == "etc." || w == "or" || w == "and") continue;
+      // A name that holds the whole name and is longer: one the whole name does not match anyway.
+      if (w.size() <= name.size() || w.find(name) == std::string::npos) return false;
+      excluded = true;
+    }
+    return excluded;
+  });
+}
+
 bool HasSubject(const Clause& c) {
   return c.events || !c.names.empty() || !c.copy_kind.empty() || c.range_noun || !c.api_class.empty() ||
          !c.memory.empty();
@@ -3327,6 +3350,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   if (auto said = DropExplanation(sentence)) reading.unread.push_back(std::move(*said));
   for (std::string& d : DropDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropNamesSaidAgain(sentence)) reading.defined.push_back(std::move(d));
+  for (std::string& d : DropExclusionsSaidAgain(sentence)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropSpokenDefinitions(sentence)) reading.defined.push_back(std::move(d));
 }
 

@@ -804,6 +804,16 @@ void AddExtreme(const Query& q, const SkillRunner& run, const CancelToken& cance
   turn.answer.evidence.push_back(EvidenceOf(all, *side, DescribeQuery(all)));
 }
 
+// Row `r` of a skill's table cited in `e`: its cells of `e`'s columns, in their order (null where the table has none).
+void CiteRow(const skills::Table& t, size_t r, Evidence& e) {
+  std::vector<Value> row;
+  for (const std::string& c : e.columns) {
+    const auto at = ColumnIndex(t, c);
+    row.push_back(at ? t.rows[r][*at] : Value{});
+  }
+  e.rows.push_back(std::move(row));
+}
+
 // "GPU 3", "GPUs 0 and 1", "GPUs 0 to 7" (consecutive ids), "GPUs 0, 2 and 5".
 std::string GpuIdsText(const std::vector<int64_t>& ids) {
   if (ids.size() == 1) return fmt::format("GPU {}", ids.front());
@@ -829,9 +839,7 @@ void AddTheSms(const Query& q, const SkillRunner& run, const CancelToken& cancel
   std::string line;
   for (size_t r = 0; r < t->rows.size(); ++r) {
     if (CellOr(*t, r, "kernels", 0) <= 0) continue;
-    std::vector<Value> row;
-    for (const std::string& c : e.columns) row.push_back(t->rows[r][*ColumnIndex(*t, c)]);
-    e.rows.push_back(std::move(row));
+    CiteRow(*t, r, e);
     const std::string name = CellText(*t, r, "name");
     line += fmt::format("{}GPU {} has {} SMs{}", line.empty() ? " " : "; ", FormatCount(CellOr(*t, r, "device_id", 0)),
                         FormatCount(CellOr(*t, r, "sm_count", 0)),
@@ -915,9 +923,7 @@ void AnswerDevices(const Query& q, const engine::ProfileInfo& info, const SkillR
   std::vector<std::pair<std::string, std::vector<int64_t>>> alike;
   std::vector<int64_t> working;  // the GPUs that ran work
   for (size_t r = 0; r < t->rows.size(); ++r) {
-    std::vector<Value> row;
-    for (const std::string& c : e.columns) row.push_back(t->rows[r][*ColumnIndex(*t, c)]);
-    e.rows.push_back(std::move(row));
+    CiteRow(*t, r, e);
     const auto id = static_cast<int64_t>(CellOr(*t, r, "device_id", 0));
     if (CellOr(*t, r, "ran_work", 0) > 0) working.push_back(id);
     const std::string name = CellText(*t, r, "name");
@@ -953,16 +959,13 @@ void AnswerComm(const Query& q, const engine::ProfileInfo& info, const SkillRunn
   SkillCall call{"nccl_breakdown", {}, FilterOf(q.scope)};
   auto t = RunOrSayWhyNot(call, EventKind::kKernels, info, run, cancel, turn, text);
   if (!t) return;
-  std::string name = q.subject.name;
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string name = Lower(q.subject.name);
   // The longest collective the name holds ("ncclDevKernel_SendRecv", "SendRecv": SendRecv, not Send); else every one,
   // when the name is a communication kernel's ("NCCL", "ncclDevKernel").
   std::string collective = "all";
   for (size_t r = 0; r < t->rows.size(); ++r) {
-    std::string c = CellText(*t, r, "collective");
-    std::string lower = c;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
-    if (c != "all" && name.find(lower) != std::string::npos && (collective == "all" || c.size() > collective.size()))
+    const std::string c = CellText(*t, r, "collective");
+    if (c != "all" && name.find(Lower(c)) != std::string::npos && (collective == "all" || c.size() > collective.size()))
       collective = c;
   }
   const bool comm_name = name.empty() || name.rfind("nccl", 0) == 0 || name.rfind("rccl", 0) == 0 ||
@@ -978,9 +981,7 @@ void AnswerComm(const Query& q, const engine::ProfileInfo& info, const SkillRunn
       {}};
   for (size_t r = 0; r < t->rows.size(); ++r) {
     if (CellText(*t, r, "collective") != collective) continue;
-    std::vector<Value> row;
-    for (const std::string& c : e.columns) row.push_back(t->rows[r][*ColumnIndex(*t, c)]);
-    e.rows.push_back(std::move(row));
+    CiteRow(*t, r, e);
     const auto cell = [&](std::string_view c) { return t->rows[r][*ColumnIndex(*t, std::string(c))]; };
     text += fmt::format("{}GPU {}: {} communication kernels ({}), busy {}", e.rows.size() == 1 ? "" : " ",
                         FormatCount(CellOr(*t, r, "device_id", 0)), FormatMeasure(Measure::kCount, cell("count")),

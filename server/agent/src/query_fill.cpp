@@ -234,6 +234,12 @@ bool IsWordIn(const Item& it, std::initializer_list<std::string_view> words) {
   return std::find(words.begin(), words.end(), lower) != words.end();
 }
 
+// "the", "this", "that", "our", "my": a word that points at one thing the question means ("the before profile", "this
+// 2080 Ti").
+bool IsDeterminer(const Item& it) {
+  return IsWordIn(it, {"the", "this", "that", "our", "my"});
+}
+
 // The vocabularies (API calls, kernels, NVTX ranges, in that order) with at least `members` names that `is` holds.
 template <typename Is>
 std::vector<NameClass> ClassesWhere(const QueryVocabulary& v, size_t members, Is is) {
@@ -592,6 +598,12 @@ struct Clause {
   std::vector<std::string> whose;      // a library's name beside a name ("NCCL SendRecv"): described, in any clause
   std::vector<std::string> unread;
 };
+
+// Takes the clause's name `n` out of its names, with its position.
+void DropName(Clause& c, size_t n) {
+  c.names.erase(c.names.begin() + static_cast<std::ptrdiff_t>(n));
+  c.names_at.erase(c.names_at.begin() + static_cast<std::ptrdiff_t>(n));
+}
 
 // What one of a kUnit's values is in ns (1 s, 2 ms, 3 us, 4 ns) or bytes (11 B, 12 KB, 13 MB, 14 GB).
 double UnitFactor(uint8_t unit) {
@@ -1018,8 +1030,7 @@ void DescribingFragment(const std::vector<Item>& items, Clause& c) {
       const size_t strong = weak == n ? n + 1 : n;
       if (!exact(strong) || exact(weak) || !plain(weak)) continue;
       c.described.push_back(items[c.names_at[weak]].word);
-      c.names.erase(c.names.begin() + static_cast<std::ptrdiff_t>(weak));
-      c.names_at.erase(c.names_at.begin() + static_cast<std::ptrdiff_t>(weak));
+      DropName(c, weak);
       dropped = true;
       break;
     }
@@ -1087,12 +1098,8 @@ void ReadLaunchRelation(const std::vector<Item>& items, Clause& c, std::vector<b
     return cl && std::find(cl->begin(), cl->end(), k) != cl->end();
   };
   const auto erase_name_at = [&](size_t k) {
-    for (size_t n = 0; n < c.names.size(); ++n) {
-      if (c.names_at[n] != k) continue;
-      c.names.erase(c.names.begin() + static_cast<std::ptrdiff_t>(n));
-      c.names_at.erase(c.names_at.begin() + static_cast<std::ptrdiff_t>(n));
-      return;
-    }
+    const auto at = std::find(c.names_at.begin(), c.names_at.end(), k);
+    if (at != c.names_at.end()) DropName(c, static_cast<size_t>(at - c.names_at.begin()));
   };
   for (size_t v = 0; v < items.size(); ++v) {
     const std::string verb = Lower(items[v].word);
@@ -1455,8 +1462,7 @@ void NamesOfTheRun(Clause& c) {
       // "compare HtoD copies, DtoH copies and the solver kernel": a kernel set beside copy kinds is a third side,
       // which no Query holds: unread, never taken as describing the copies.
       (c.compare || !c.versus_copy_kind.empty() ? c.unread : c.described).push_back(c.names[n].first);
-      c.names.erase(c.names.begin() + static_cast<std::ptrdiff_t>(n));
-      c.names_at.erase(c.names_at.begin() + static_cast<std::ptrdiff_t>(n));
+      DropName(c, n);
     }
   }
 }
@@ -3231,7 +3237,7 @@ bool IsWholeRecordingNoun(const std::string& head) {
 // "window" are that noun only after a preposition or before a separator ("for the offload run:", "in this 1 s
 // window", not "how long did the solver run?"); "window" only after "this".
 size_t PastRecordingPhrase(const std::vector<Item>& s, size_t k, bool after_preposition) {
-  if (k >= s.size() || !IsWordIn(s[k], {"this", "the", "that", "our", "my"})) return k;
+  if (k >= s.size() || !IsDeterminer(s[k])) return k;
   size_t j = k + 1;
   bool name = false;
   while (j < s.size() && MayDescribeTheRecording(s[j]) &&
@@ -3309,7 +3315,7 @@ std::vector<std::string> DropRecordingPhrases(std::vector<Item>& s, const QueryV
         mark(k, end);
         k = end - 1;
       }
-    } else if (IsWordIn(s[k], {"the", "this", "that", "our", "my"})) {
+    } else if (IsDeterminer(s[k])) {
       // "how long was the 2080 Ti idle": the GPU said by its model is the GPU.
       if (const size_t end = PastTheGpuModel(s, k, gpus); end > k + 1) {
         const bool noun = s[end - 1].Has(Slot::kDeviceNoun);

@@ -327,19 +327,21 @@ int64_t HostMemoryOf(const engine::MemcpyTable& m, size_t i) {
   return m.copy_kind[i] == 2 ? m.dst_kind[i] : m.src_kind[i];
 }
 
-// The name of an ENUM_CUDA_MEM_KIND id, as nsys names them.
+// The ENUM_CUDA_MEM_KIND ids' names, in id order, as nsys names them; a `memory` argument names one of the first five.
+constexpr std::string_view kMemoryKinds[] = {"pageable", "pinned",        "device",         "array",
+                                             "managed",  "device static", "managed static", "unknown"};
+constexpr size_t kMemoryKindsNamed = 5;
+
+// The name of an ENUM_CUDA_MEM_KIND id.
 std::string MemoryKindName(int64_t id) {
-  constexpr std::string_view kNames[] = {"pageable", "pinned",        "device",         "array",
-                                         "managed",  "device static", "managed static", "unknown"};
-  return id >= 0 && static_cast<size_t>(id) < std::size(kNames) ? std::string(kNames[id])
-                                                                : fmt::format("memory kind {}", id);
+  return id >= 0 && static_cast<size_t>(id) < std::size(kMemoryKinds) ? std::string(kMemoryKinds[id])
+                                                                      : fmt::format("memory kind {}", id);
 }
 
 // The ENUM_CUDA_MEM_KIND id a `memory` argument names, or -1 for any.
 int MemoryKindOf(const std::string& s) {
-  constexpr std::string_view kKinds[] = {"pageable", "pinned", "device", "array", "managed"};
-  for (size_t i = 0; i < std::size(kKinds); ++i) {
-    if (s == kKinds[i]) return static_cast<int>(i);
+  for (size_t i = 0; i < kMemoryKindsNamed; ++i) {
+    if (s == kMemoryKinds[i]) return static_cast<int>(i);
   }
   return -1;
 }

@@ -1623,6 +1623,29 @@ TEST(QueryExecute, AHostileGpuNameIsShownAsText) {
     EXPECT_TRUE(at > 0 && text[at - 1] == '\\') << "an unescaped '<' at " << at << " in " << text;
 }
 
+// A client's question is untrusted text: the words the answer quotes back (unread, taken as describing, taken as the
+// recording) are escaped as Markdown text, whatever part of the answer says them.
+TEST(QueryExecute, HostileWordsOfAQuestionAreQuotedAsText) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto h100 = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(h100.ok());
+  const std::vector<std::string> questions = {
+      "how many <img src=x onerror=alert(1)> kernels ran?",
+      "in the <b>x</b> profile: how many kernels ran?",
+      "how many `x`|[y](javascript:z) foo_<i>bar kernels ran?",
+  };
+  for (const std::string& q : questions) {
+    auto turn = ws.Ask({h100->id, q, ""}, {});
+    ASSERT_TRUE(turn.ok()) << q;
+    const std::string& text = turn->answer.summary;
+    for (size_t at = text.find_first_of("<>"); at != std::string::npos; at = text.find_first_of("<>", at + 1))
+      EXPECT_TRUE(at > 0 && text[at - 1] == '\\') << "unescaped '" << text[at] << "' at " << at << " of: " << text;
+    for (size_t at = text.find("]("); at != std::string::npos; at = text.find("](", at + 1))  // no link to follow
+      EXPECT_TRUE(at > 0 && text[at - 1] == '\\') << "an unescaped link at " << at << " of: " << text;
+  }
+}
+
 // "fewer blocks than the GPU has SMs" of each launch: event_stats' bound, and the SMs it was held against from
 // the gpus skill's rows (sqlite3 over the H200 export: 7 of 18 kernels have a grid below its 132 SMs).
 TEST(QueryExecute, LaunchesBelowTheSmsSayTheSms) {

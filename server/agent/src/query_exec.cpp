@@ -1113,12 +1113,12 @@ void KeepState(const std::vector<Query>& queries, ConversationState& state) {
 
 // The words as a reason or a note quotes them: 'a', 'b'.
 // "'color', 'Paris'"; a note of the filler's own ("(a place with no question)") is no word of the question, and is
-// said without quotes.
+// said without quotes. The question's words are a client's text, in an answer that is Markdown: escaped as text.
 std::string Quoted(const std::vector<std::string>& words) {
   std::string out;
   for (const std::string& w : words) {
     const bool note = w.size() > 2 && w.front() == '(' && w.back() == ')';
-    out += (out.empty() ? "" : ", ") + (note ? w : "'" + w + "'");
+    out += (out.empty() ? "" : ", ") + (note ? w : "'" + support::MarkdownText(w) + "'");
   }
   return out;
 }
@@ -1140,7 +1140,7 @@ AskTurn AnswerReading(const Reading& reading, const engine::Profile& profile, co
     notes += "Taken as saying which recording this is: " + query_exec::Quoted(reading.recording) + ".\n";
   if (!reading.respelled.empty()) {
     std::string said;
-    for (const std::string& r : reading.respelled) said += (said.empty() ? "" : ", ") + r;
+    for (const std::string& r : reading.respelled) said += (said.empty() ? "" : ", ") + support::MarkdownText(r);
     notes += "Read with its spelling mended: " + said + ".\n";
   }
   if (!notes.empty()) {
@@ -1173,8 +1173,8 @@ AskTurn DeclinePartialReading(const Reading& reading, const engine::Capabilities
   // A word written as a name ("foo_bar_kernel", "runFusion") that the reading did not take as one: no event of the
   // profile has it in its name (the vocabulary holds every name a word of the question is part of).
   for (const std::string& w : NamesWrittenIn(reading.unread))
-    reason +=
-        fmt::format(" There is no kernel named '{}' in this profile, nor a CUDA call or NVTX range of that name.", w);
+    reason += fmt::format(" There is no kernel named '{}' in this profile, nor a CUDA call or NVTX range of that name.",
+                          support::MarkdownText(w));
   std::vector<std::string> alternatives;
   for (const Query& q : reading.queries) {
     const std::string read = DescribeQuery(q);

@@ -3047,7 +3047,7 @@ void UnreadSharesOfASpan(Reading& reading) {
     const auto& ms = reading.queries[i].measures;
     const auto has = [&](Measure m) { return std::find(ms.begin(), ms.end(), m) != ms.end(); };
     if ((has(Measure::kShare) || has(Measure::kGpuShare)) && has(Measure::kSpan)) {
-      reading.unread.push_back("a share of " + DescribeQuery(reading.queries[i]));
+      reading.unread.push_back("(a share of " + DescribeQuery(reading.queries[i]) + ")");  // names escaped there
       reading.unbuilt = true;
       reading.queries.erase(reading.queries.begin() + static_cast<std::ptrdiff_t>(i));
     }

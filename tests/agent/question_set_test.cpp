@@ -575,6 +575,12 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // mended: "inside those ranges" lost the ranges; a bound on each idle gap was put on each kernel; "what percentage
   // is that of X's time" was answered as X's share; "summed over all its instances" ranked by count. 27 / 13 / 0.
   ExpectHeld(AskHeldOut("questions_fresh41.json", "fresh held-out 41"), "questions_fresh41.json", 27, 0);
+  // Batch 50, written by a helper the same way (an engineer's own words) at the start of the thirteenth session, first
+  // scored at 63731c8's ask: 31 / 9 / 0.
+  ExpectHeld(AskHeldOut("questions_fresh42.json", "fresh held-out 42"), "questions_fresh42.json", 31, 0);
+  // Batch 51, written beside it by a helper asked for a newcomer's vocabulary ("GPU functions", "transfers",
+  // "markers") and questions with their context, first scored at the same state: 19 / 15 / 6. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh43.json", "fresh held-out 43"), "questions_fresh43.json", 19, 6);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // Workspace::Ask: one question over one open profile, offline through the agent's mapper, with the conversation's
 // previous state for follow-ups. The answer's Markdown goes to `on_text` in pieces for front ends that stream.
+#include "nsys/agent/ask.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -124,7 +126,7 @@ Expected<AskResult> Workspace::Ask(const AskRequest& request, const agent::TextS
   auto profile = Get(request.profile_id);
   if (!profile) return profile.error();
   std::optional<agent::ConversationState> prior;
-  if (!request.conversation_id.empty()) prior = conversations_.Get(request.conversation_id);
+  if (!request.conversation_id.empty()) prior = conversations_->Get(request.conversation_id);
   const llm::Config llm_config = request.llm ? *request.llm : config().llm;  // the session's, else the server's
   if (llm_config.enabled()) {
     auto llm = AskThroughLlm(*this, **profile, RunnerFor(request.profile_id), request, llm_config,
@@ -138,7 +140,7 @@ Expected<AskResult> Workspace::Ask(const AskRequest& request, const agent::TextS
       if (std::find(result.skills_used.begin(), result.skills_used.end(), e.call.skill) == result.skills_used.end())
         result.skills_used.push_back(e.call.skill);
     }
-    result.conversation_id = conversations_.Put(request.conversation_id, std::move(state));
+    result.conversation_id = conversations_->Put(request.conversation_id, std::move(state));
     result.answer = std::move(llm->answer);
     result.used_llm = true;
     return result;
@@ -149,7 +151,7 @@ Expected<AskResult> Workspace::Ask(const AskRequest& request, const agent::TextS
                                               RunnerFor(request.profile_id), prior ? &*prior : nullptr, cancel);
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "ask: cancelled");
   AskResult result;
-  result.conversation_id = conversations_.Put(request.conversation_id, std::move(turn.state));
+  result.conversation_id = conversations_->Put(request.conversation_id, std::move(turn.state));
   result.answer = std::move(turn.answer);
   result.skills_used = std::move(turn.skills_used);
   StreamMarkdown(result.answer, on_text);

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <utility>
 
+#include "nsys/agent/ask.h"
 #include "nsys/agent/explain_llm.h"
 #include "nsys/skills/user_skills.h"
 #include "nsys/support/cache_dir.h"
@@ -88,6 +89,7 @@ Workspace::Workspace(WorkspaceConfig config)
                                                                     config_.memo_budget_bytes, config_.opener})),
       jobs_(std::make_unique<JobStore>(config_.max_open_jobs)),
       source_sets_(std::make_unique<SourceSets>()),
+      conversations_(std::make_unique<agent::ConversationStore>(kMaxConversations, kConversationIdle)),
       paragraphs_(std::make_unique<agent::KernelParagraphs>()) {
   for (const auto& warning : ReloadSkills().warnings) support::LogWarn(warning);
 }

@@ -5,6 +5,7 @@
 // A question the profile cannot answer gets a Refusal instead of a guess. Plain structs: core returns them, wire
 // converts them (wire/answer.h), the CLI renders them (RenderMarkdown).
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +16,9 @@
 #include "nsys/support/value.h"
 
 namespace nsys::agent {
+
+// Streamed answer text (Markdown pieces), for front ends that show the answer as it comes.
+using TextSink = std::function<void(const std::string& text)>;
 
 // A skill call as a user could type it: the skill, its own arguments and the filter (window, devices, processes).
 struct SkillCall {

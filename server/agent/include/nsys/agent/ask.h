@@ -27,9 +27,6 @@
 
 namespace nsys::agent {
 
-// Streamed answer text (Markdown pieces), for front ends that show the answer as it comes.
-using TextSink = std::function<void(const std::string& text)>;
-
 // What the mapper knows of a skill: its name and one-line description (the Workspace's registry).
 struct SkillInfo {
   std::string name;

@@ -1,13 +1,13 @@
 #pragma once
 // `ask` through the Workspace: the request and result of Workspace::Ask. Offline, the agent's
-// deterministic mapper answers (agent/ask.h); a conversation id keeps the previous turn's state for follow-ups.
+// deterministic mapper answers (agent/ask.h); a conversation id keeps the previous turn's state for follow-ups
+// (agent::ConversationStore, which the Workspace holds by pointer so that its JSON stays out of this header).
 #include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "nsys/agent/answer.h"
-#include "nsys/agent/ask.h"
 #include "nsys/agent/query.h"
 #include "nsys/llm/config.h"
 

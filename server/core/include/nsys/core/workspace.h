@@ -40,8 +40,9 @@ namespace nsys::source {
 class AnnotationIndex;  // nsys/source/annotation_index.h
 }
 namespace nsys::agent {
-class KernelParagraphs;  // nsys/agent/explain_llm.h
-}
+class KernelParagraphs;   // nsys/agent/explain_llm.h
+class ConversationStore;  // nsys/agent/ask.h: its LLM messages carry JSON, kept out of every face
+}  // namespace nsys::agent
 
 namespace nsys::core {
 
@@ -486,7 +487,7 @@ class Workspace {
   std::unique_ptr<ProfileStore> profiles_;
   std::unique_ptr<JobStore> jobs_;
   std::unique_ptr<SourceSets> source_sets_;
-  agent::ConversationStore conversations_{kMaxConversations, kConversationIdle};
+  std::unique_ptr<agent::ConversationStore> conversations_;
   // Last, so it is destroyed first: its threads are cancelled and joined before the rest goes. Held by pointer: its
   // header brought the LLM client (and nlohmann's JSON) into every face's include closure; the one way left is
   // listed in tests/architecture/layering_test.cpp (kKnownJsonEntries).

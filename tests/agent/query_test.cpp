@@ -978,7 +978,7 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
       "median, p90, p95, p99, min, max, stddev, bytes, avg_bytes, bandwidth, busy, utilization, idle_share, "
       "idle, span, grid, block, groups, min_bytes, max_bytes, latency, launch_delay, threads, registers, "
       "static_shared_memory, dynamic_shared_memory, sm_count, gaps, max_gap, memory, memory_bandwidth, comm_overlap, "
-      "exposed");
+      "exposed, max_latency, max_delay");
 }
 
 // A clause that only ranks is read, not dropped; "the slowest call" after a named call is one of those calls; CUDA API
@@ -1174,7 +1174,7 @@ TEST(QueryFill, DelayInWordsNamesAfterAnArticleAndThousands) {
   const Reading clipped =
       Fill("the average launch delay of nvfuser_pointwise (kernel start minus the launch call's end, clipped at 0)?");
   EXPECT_TRUE(clipped.complete()) << (clipped.unread.empty() ? "" : clipped.unread.front());
-  EXPECT_EQ(clipped.defined.size(), 2u);
+  EXPECT_EQ(clipped.defined, (std::vector<std::string>{"kernel start minus the launch call end, clipped at 0"}));
   const Reading thousands = Fill("is cudaMalloc called more than 1,000 times?");
   EXPECT_TRUE(thousands.complete()) << (thousands.unread.empty() ? "" : thousands.unread.front());
   EXPECT_EQ(thousands.queries, Fill("is cudaMalloc called more than 1000 times?").queries);
@@ -1192,12 +1192,125 @@ TEST(QueryFill, ReadingsBatch49FoundWrong) {
   EXPECT_EQ(those.queries[1].scope.inside, "forward") << DescribeQuery(those.queries[1]);
   // A bound on each idle gap, and a share of a base the question names, are no Query's.
   EXPECT_FALSE(Fill("on GPU 0, how many idle gaps between kernels are longer than 1 ms?").complete());
-  EXPECT_FALSE(
-      Fill("How long do the forward ranges take, and what percentage is that of the aten::linear time?").complete());
+  // A share of a base the question names is the first as a percentage of it (QueryFill.ASharesBaseAfterOf).
+  const Reading linear =
+      Fill("How long do the forward ranges take, and what percentage is that of the aten::linear time?");
+  ASSERT_EQ(linear.queries.size(), 2u) << (linear.unread.empty() ? "" : linear.unread.front());
+  EXPECT_EQ(linear.queries[1].form, Form::kShare) << DescribeQuery(linear.queries[1]);
   // "summed over all its instances" says how the duration adds up, not how many there are.
   const Reading summed = Fill("Which NVTX range has the largest total duration (summed over all its instances)?");
   ASSERT_FALSE(summed.queries.empty());
   EXPECT_EQ(summed.queries.front().measures, (std::vector<Measure>{Measure::kTotal}));
+}
+
+// "what percentage is that of the total time in X ranges", "how large is that as a percentage of X", "A as a share of
+// B": the first side's figure as a percentage of a base named after "of" (Form::kShare). A base that says only a
+// kind, the subject's, is the share of all time; a library's name is a kind; another kind's time in a range is no
+// base a Query holds.
+TEST(QueryFill, ASharesBaseAfterOf) {
+  Query forward = Q({Measure::kTotal}, {EventKind::kNvtx, "forward", "", "", true});
+  Query share = forward;
+  share.versus_subject = Subject{EventKind::kNvtx, "runFusionWithInputs", "", "", true};
+  share.form = Form::kShare;
+  Check(
+      "How much total time is spent in the forward ranges, and what percentage is that of the total time in "
+      "runFusionWithInputs ranges?",
+      {forward, share});
+  Query counted = Q({Measure::kCount, Measure::kTotal}, {EventKind::kNvtx, "forward", "", "", true});
+  Check(
+      "How many forward ranges are there, what's their total duration, and how large is that total as a percentage "
+      "of the total time spent in runFusionWithInputs ranges?",
+      {counted, share});
+  Check("What is the forward time as a share of the runFusionWithInputs time?", {share});
+  // A base of the subject's own kind: the share of all time.
+  Check(
+      "How much time do the cudaMalloc calls take, and what fraction is that of all the time spent in CUDA API calls "
+      "(runtime and driver)?",
+      {Q({Measure::kTotal, Measure::kShare}, {EventKind::kApi, "cudaMalloc", "", "", true})});
+  EXPECT_FALSE(Fill("How long do the forward ranges take, and what percentage is that of the kernel time in "
+                    "runFusionWithInputs?")
+                   .complete());
+}
+
+// Parentheses that say again the kind the words before them named: read, the kind kept ("(traced as NVTX ranges)");
+// two kinds in them ("(kernel + memcpy)") are a sum, not said again. Two ranges after "in" are side by side; events
+// in either of them are no place a Query holds.
+TEST(QueryFill, KindsSaidAgainAndTwoRangesAfterIn) {
+  Query two = Q({Measure::kTotal, Measure::kCount}, {EventKind::kNvtx, "forward", "", "", true});
+  two.versus_subject = Subject{EventKind::kNvtx, "aten::linear", "", "", true};
+  Check("forward vs aten::linear (traced as NVTX ranges): how much time and how many of each?", {two});
+  const Reading traced = Fill("forward vs aten::linear (traced as NVTX ranges): how much time and how many of each?");
+  EXPECT_EQ(traced.described, (std::vector<std::string>{"traced as NVTX ranges"}));
+  EXPECT_FALSE(Fill("cudaMalloc calls (the kernels): how many?").complete());
+  EXPECT_FALSE(Fill("the vectorized_elementwise_kernel kernel's share of (kernel + memcpy) time?").complete());
+  Query total = Q({Measure::kTotal}, {EventKind::kNvtx, "forward", "", "", true});
+  total.versus_subject = Subject{EventKind::kNvtx, "aten::linear", "", "", true};
+  Check("How much time is spent in forward and aten::linear?", {total});
+  EXPECT_FALSE(Fill("How many kernels ran in forward and aten::linear?").complete());
+}
+
+// The launch delay said as a difference ("kernel start minus the end of the X call that launched it", "from the end of
+// each kernel's launch call to the kernel starting"), its bound ("clipped at zero", "negative values counted as 0"),
+// a definition that restates the measure before it, and the worst case beside it.
+TEST(QueryFill, LaunchFiguresAsDifferencesAndTheirWorstCase) {
+  Query delay = Q({Measure::kLaunchDelay}, {EventKind::kKernels, "", ""});
+  Check(
+      "what's the average launch delay, i.e. kernel start minus the end of the cudaLaunchKernel call that launched "
+      "it, clipped at zero?",
+      {delay});
+  Check(
+      "what's the average launch latency: kernel start minus the end of the cudaLaunchKernel call that launched it "
+      "(negative values counted as 0), averaged over all kernels?",
+      {delay});
+  Check("what is the mean delay from the end of each kernel's launch call to the kernel actually starting on the GPU?",
+        {delay});
+  Query per_process = delay;
+  per_process.group_by = GroupBy::kPid;
+  Check(
+      "What's the average launch latency per process, i.e. the time from cudaLaunchKernel returning to the kernel "
+      "starting on the GPU?",
+      {per_process});
+  Check("what is the mean time from the start of the cudaLaunchKernel call to the start of the kernel?",
+        {Q({Measure::kLatency}, {EventKind::kKernels, "", ""})});
+  Check(
+      "What are the average and the worst-case kernel launch delays (time from the end of the launch call to the "
+      "kernel starting on the GPU)?",
+      {Q({Measure::kMaxDelay, Measure::kLaunchDelay}, {EventKind::kKernels, "", ""})});
+  Check("what is the max launch latency of kernels?",
+        {Q({Measure::kMaxLatency, Measure::kLatency}, {EventKind::kKernels, "", ""})});
+  // A word of duration keeps the mean duration beside the delay.
+  Check("what is the average duration and the average launch delay of kernels?",
+        {Q({Measure::kAverage, Measure::kLaunchDelay}, {EventKind::kKernels, "", ""})});
+}
+
+// Small words: "onto" is "on"; "ranked by" and "sorted by" say what ranks; "which 3 CUDA streams" is a limit; "as pid"
+// names the process; "(gridX*gridY*gridZ)" defines the blocks.
+TEST(QueryFill, OntoRankedByAndALimitBeforeQualifiedNouns) {
+  Scope gpu1;
+  gpu1.devices = {1};
+  Check("How many bytes were copied host-to-device onto GPU 1?",
+        {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"}, gpu1)});
+  Query streams = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  streams.group_by = GroupBy::kStream;
+  streams.rank = Rank::kTop;
+  streams.limit = 3;
+  Check("Which 3 CUDA streams carry the most kernel time?", {streams});
+  Query five = Q({Measure::kShare}, {EventKind::kKernels, "", ""});
+  five.group_by = GroupBy::kName;
+  five.rank = Rank::kTop;
+  five.limit = 5;
+  const Reading ranked = Fill(
+      "What share of total GPU kernel time do the top 5 kernels account for (ranked by total time, grouped by "
+      "kernel name)?");
+  EXPECT_TRUE(ranked.complete()) << (ranked.unread.empty() ? "" : ranked.unread.front());
+  Scope pid;
+  pid.pids = {1680};
+  Check("For the rank running as pid 1680, how many kernels ran?",
+        {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, pid)});
+  const Reading grid =
+      Fill("how many kernel launches used a grid with fewer thread blocks (gridX*gridY*gridZ) than the GPU has SMs?");
+  EXPECT_TRUE(grid.complete()) << (grid.unread.empty() ? "" : grid.unread.front());
+  EXPECT_EQ(grid.defined, (std::vector<std::string>{"gridX*gridY*gridZ"}));
 }
 
 // Parentheses that exclude names a whole name before them leaves out anyway say nothing more; others are read.
@@ -1648,6 +1761,31 @@ TEST(QueryExecute, HostileWordsOfAQuestionAreQuotedAsText) {
 
 // "fewer blocks than the GPU has SMs" of each launch: event_stats' bound, and the SMs it was held against from
 // the gpus skill's rows (sqlite3 over the H200 export: 7 of 18 kernels have a grid below its 132 SMs).
+// A share of a named base says both figures and the percentage (sqlite3: 2,023,364,558 ns of myelinGraphExecute
+// ranges, 2,124,630,655 ns of ExecutionContext::execute ranges, 95.23%); the worst launch delay is event_stats'
+// max_delay_ns (sqlite3: max(start - the launching call's end, 0) over the kernels, 417,744 ns).
+TEST(QueryExecute, AShareOfANamedBaseAndTheWorstLaunchDelay) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto trt = ws.Open(testing::Fixture("titanrtx_tensorrt_nvtx.sqlite"));
+  ASSERT_TRUE(trt.ok());
+  auto share = ws.Ask(
+      {trt->id, "What is the myelinGraphExecute time as a share of the ExecutionContext::execute time?", ""}, {});
+  ASSERT_TRUE(share.ok());
+  EXPECT_NE(
+      share->answer.summary.find("`myelinGraphExecute`: total 2.023 s; `ExecutionContext::execute`: total 2.125 s. "
+                                 "`myelinGraphExecute` is 95.23% of `ExecutionContext::execute`."),
+      std::string::npos)
+      << share->answer.summary;
+  auto mpi = ws.Open(testing::Fixture("a100_2proc_mpi.sqlite"));
+  ASSERT_TRUE(mpi.ok());
+  auto worst = ws.Ask({mpi->id, "What is the worst launch delay of the kernels?", ""}, {});
+  ASSERT_TRUE(worst.ok());
+  EXPECT_NE(worst->answer.summary.find("longest launch delay 417.744 µs, launch delay 150.367 µs (885 kernels"),
+            std::string::npos)
+      << worst->answer.summary;
+}
+
 TEST(QueryExecute, LaunchesBelowTheSmsSayTheSms) {
   NSYS_REQUIRE_FIXTURES();
   core::Workspace ws(OfflineConfig());

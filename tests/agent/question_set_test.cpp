@@ -524,11 +524,11 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 33, 0);
-  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 28, 0);
+  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 29, 0);
   ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 36, 0);
-  ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 35, 0);
+  ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 28, 1);
   ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 29, 1);
@@ -543,12 +543,12 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh28.json", "fresh held-out 28"), "questions_fresh28.json", 31, 1);
   ExpectHeld(AskHeldOut("questions_fresh29.json", "fresh held-out 29"), "questions_fresh29.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 26, 0);
-  ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 30, 0);
-  ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 25, 1);
+  ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 31, 0);
+  ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 26, 1);
   ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 30, 0);
   ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 33, 0);
-  ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 28, 2);
-  ExpectHeld(AskHeldOut("questions_fresh36.json", "fresh held-out 36"), "questions_fresh36.json", 29, 1);
+  ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 29, 2);
+  ExpectHeld(AskHeldOut("questions_fresh36.json", "fresh held-out 36"), "questions_fresh36.json", 30, 1);
   // Batch 45 (2026-11-27, twelfth session), written by a helper from SQL over 19 exports at the session's start and
   // scored before any change to ask, at 626e378: 16 / 21 / 3. Then, from the declines of the read batches only: words
   // that say which recording is meant (a heading, "in the before profile", "on a 2080 Ti"), one-letter slips, "/" and
@@ -559,7 +559,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 20, 2);
   // Batch 46, written by a helper the same way while ask was changed, first scored after the changes above and the
   // communication measures, at 9660c6b: 25 / 15 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 25, 0);
+  ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 26, 0);
   // Batch 47, written by a helper the same way after the session's last change to ask, first scored at e347f2d:
   // 16 / 16 / 8. Its eight wrong answers were then read (its declines were not), and their general causes mended:
   // "full" before "demangled name" taken for a part of a range's name; a scene's name lent to a question naming
@@ -574,13 +574,19 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // 84c7751: 25 / 11 / 4. Its four wrong answers were then read (its declines were not), and their general causes
   // mended: "inside those ranges" lost the ranges; a bound on each idle gap was put on each kernel; "what percentage
   // is that of X's time" was answered as X's share; "summed over all its instances" ranked by count. 27 / 13 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh41.json", "fresh held-out 41"), "questions_fresh41.json", 27, 0);
+  ExpectHeld(AskHeldOut("questions_fresh41.json", "fresh held-out 41"), "questions_fresh41.json", 29, 0);
   // Batch 50, written by a helper the same way (an engineer's own words) at the start of the thirteenth session, first
-  // scored at 63731c8's ask: 31 / 9 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh42.json", "fresh held-out 42"), "questions_fresh42.json", 31, 0);
+  // scored at 63731c8's ask: 31 / 9 / 0. Its nine declines were then read and their general causes mended: a share of
+  // a base named after "of" (Form::kShare); the launch delay said as a difference of two moments ("kernel start minus
+  // the end of the call that launched it"), its bound ("clipped at zero") and a definition restating the measure
+  // before it; parentheses that say a kind again ("(traced as NVTX ranges)", "(runtime and driver)") or define by an
+  // expression ("(gridX*gridY*gridZ)"); "onto", "ranked by", "which 3 CUDA streams", "as pid". 39 / 1 / 0.
+  ExpectHeld(AskHeldOut("questions_fresh42.json", "fresh held-out 42"), "questions_fresh42.json", 39, 0);
   // Batch 51, written beside it by a helper asked for a newcomer's vocabulary ("GPU functions", "transfers",
-  // "markers") and questions with their context, first scored at the same state: 19 / 15 / 6. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh43.json", "fresh held-out 43"), "questions_fresh43.json", 19, 6);
+  // "markers") and questions with their context, first scored at the same state: 19 / 15 / 6. Its answers unread
+  // (the first 200 characters of its six wrong questions were seen once in a listing, their readings not); 21 / 13 / 6
+  // after the changes for batch 50.
+  ExpectHeld(AskHeldOut("questions_fresh43.json", "fresh held-out 43"), "questions_fresh43.json", 21, 6);
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ namespace nsys::agent {
 // batches, where two anonymous namespaces are one.
 namespace query_words {
 
-constexpr std::array<std::string_view, 38> kMeasures = {"total",
+constexpr std::array<std::string_view, 40> kMeasures = {"total",
                                                         "count",
                                                         "share",
                                                         "gpu_share",
@@ -59,17 +59,19 @@ constexpr std::array<std::string_view, 38> kMeasures = {"total",
                                                         "memory",
                                                         "memory_bandwidth",
                                                         "comm_overlap",
-                                                        "exposed"};
+                                                        "exposed",
+                                                        "max_latency",
+                                                        "max_delay"};
 constexpr auto kEvents =
     std::to_array<std::string_view>({"kernels", "api", "memcpy", "memset", "nvtx", "gpu", "graphs", "devices"});
 static_assert(kEvents.size() == kEventKinds);
 constexpr std::array<std::string_view, 7> kGroupBy = {"none", "name", "device", "pid", "stream", "range", "base_name"};
 constexpr std::array<std::string_view, 3> kRank = {"none", "top", "bottom"};
-constexpr std::array<std::string_view, 4> kForm = {"number", "yes_no", "name", "table"};
+constexpr std::array<std::string_view, 5> kForm = {"number", "yes_no", "name", "table", "share"};
 constexpr std::array<std::string_view, 5> kMemoryKinds = {"pageable", "pinned", "device", "array", "managed"};
 
 // How each measure reads in the reading line.
-constexpr std::array<std::string_view, 38> kMeasureWords = {"total time",
+constexpr std::array<std::string_view, 40> kMeasureWords = {"total time",
                                                             "count",
                                                             "share of all time",
                                                             "share of GPU time",
@@ -106,7 +108,9 @@ constexpr std::array<std::string_view, 38> kMeasureWords = {"total time",
                                                             "memory",
                                                             "peak memory bandwidth",
                                                             "share of the communication time compute overlaps (HTA)",
-                                                            "exposed communication time (HTA)"};
+                                                            "exposed communication time (HTA)",
+                                                            "longest launch latency",
+                                                            "longest launch delay (from the launch call's end)"};
 
 std::string EventWords(const Subject& s) {
   switch (s.events) {
@@ -376,6 +380,12 @@ Status CheckQuery(const Query& q) {
       return bad("a versus measure is of a launch configuration when the first measure is, and only then.");
     if (q.versus_subject || q.versus_scope) return bad("a versus measure compares within one side: no versus side.");
   }
+  if (q.form == Form::kShare) {
+    if (!q.versus_subject && !q.versus_scope) return bad("a share form needs a versus side to be a share of.");
+    const Measure m = q.measures.front();
+    if (m != Measure::kTotal && m != Measure::kCount && m != Measure::kBytes && m != Measure::kBusy)
+      return bad("a share form is of a measure that adds up: total, count, bytes or busy.");
+  }
   if (q.form == Form::kYesNo && !q.versus_subject && !q.versus_scope && !q.threshold && !q.versus_measure)
     return bad(
         "a yes/no answer needs something to compare with (versus_subject, versus_scope, versus_measure or "
@@ -415,6 +425,8 @@ std::string DescribeQuery(const Query& q) {
                        ThresholdWords(q.measures.front(), *q.threshold));
   } else if (q.form == Form::kYesNo) {
     out += q.yes_if_less ? " (yes if the first is smaller)" : " (yes if the first is larger)";
+  } else if (q.form == Form::kShare) {
+    out += fmt::format(" (the first's {} as a percentage of the second's)", measures.front());
   }
   return out;
 }

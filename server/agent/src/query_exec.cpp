@@ -36,7 +36,7 @@ using ask_detail::FormatNs;
 using ask_detail::FormatPct;
 
 // The column of event_stats (launch_sizes for a launch configuration's) that holds each measure, in Measure's order.
-constexpr std::array<std::string_view, 38> kColumn = {"total_ns",
+constexpr std::array<std::string_view, 40> kColumn = {"total_ns",
                                                       "count",
                                                       "share_pct",
                                                       "gpu_share_pct",
@@ -73,8 +73,10 @@ constexpr std::array<std::string_view, 38> kColumn = {"total_ns",
                                                       "memory_bytes",
                                                       "memory_bandwidth_gb_per_s",
                                                       "overlap_pct",
-                                                      "exposed_ns"};
-constexpr std::array<std::string_view, 38> kWords = {"total time",
+                                                      "exposed_ns",
+                                                      "max_latency_ns",
+                                                      "max_delay_ns"};
+constexpr std::array<std::string_view, 40> kWords = {"total time",
                                                      "count",
                                                      "share",
                                                      "share of GPU time",
@@ -111,7 +113,9 @@ constexpr std::array<std::string_view, 38> kWords = {"total time",
                                                      "memory",
                                                      "peak memory bandwidth",
                                                      "of it overlapped by compute kernels",
-                                                     "exposed"};
+                                                     "exposed",
+                                                     "longest launch latency",
+                                                     "longest launch delay"};
 
 std::string_view ColumnOf(Measure m) {
   return kColumn[static_cast<size_t>(m)];
@@ -224,8 +228,10 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   if (!scope.launches.empty()) args["launches"] = Value(scope.launches);
   if (std::find(q.measures.begin(), q.measures.end(), Measure::kGpuShare) != q.measures.end())
     args["gpu_share"] = Value(true);
-  if (std::any_of(q.measures.begin(), q.measures.end(),
-                  [](Measure m) { return m == Measure::kLatency || m == Measure::kLaunchDelay; }))
+  if (std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
+        return m == Measure::kLatency || m == Measure::kLaunchDelay || m == Measure::kMaxLatency ||
+               m == Measure::kMaxDelay;
+      }))
     args["latency"] = Value(true);
   // Percentiles and busy or idle time cost a sort of every duration and interval: asked for only when needed.
   const bool detail = std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
@@ -648,6 +654,7 @@ std::string CompareFacts(const Query& q, const Side& a, const Side& b) {
   if (q.versus_subject) other.subject = *q.versus_subject;
   out += fmt::format("{}: {}; {}: {}.", la, Figures(q, a, a.rows.front(), false), lb,
                      Figures(other, b, b.rows.front(), false));
+  if (q.form == Form::kShare && y > 0) return out + fmt::format(" {} is {:.2f}% of {}.", la, 100.0 * x / y, lb);
   if (x == y) return out + " They are equal.";
   const double hi = std::max(x, y), lo = std::min(x, y);
   const Value diff = m == Measure::kCount ? Value(static_cast<int64_t>(hi - lo)) : Value(hi - lo);

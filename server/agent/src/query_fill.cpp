@@ -224,7 +224,10 @@ Item LexItem(std::string_view phrase, std::string word) {
 // The words of items [from, to), as written, one space between.
 std::string WordsOf(const std::vector<Item>& items, size_t from, size_t to) {
   std::string words;
-  for (size_t k = from; k < to; ++k) words += (words.empty() ? "" : " ") + items[k].word;
+  for (size_t k = from; k < to; ++k) {
+    const bool comma = items[k].kind == Item::kSeparator && items[k].word == ",";  // "a, b", not "a , b"
+    words += (words.empty() || comma ? "" : " ") + items[k].word;
+  }
   return words;
 }
 
@@ -580,6 +583,9 @@ struct Clause {
   bool share_of_sum = false;   // "+" or "plus" between two nouns for events ("kernel + memcpy")
   bool inside_those = false;   // "kernels launched inside those ranges": inside the ranges the Query before named
   bool share_of_that = false;  // "what percentage is that of the time in X": a share of a base the question names
+  size_t share_of_at = 0;      // with it: the item index of that "of"; what follows it is the base
+  size_t inside_at = 0;        // the item index of `inside`
+  bool share_form = false;     // the base names events of its own: the first side as a percentage of it (kShare)
   std::optional<Measure> versus_measure, versus_partner;  // "fewer blocks than SMs": SMs, against blocks
   bool from_first_kernel = false;                         // "after the first kernel starts": the window's origin
   bool window_after_origin = false;     // "in the next 100 ms": the window needs an origin (from_first_kernel)
@@ -800,10 +806,26 @@ std::optional<int32_t> IdOf(double v) {
   return static_cast<int32_t>(v);
 }
 
+// "the 3 kernels", "the five most expensive kernels", "the 10 slowest calls": a number before an events noun, with
+// at most two words that rank or describe between them.
+std::optional<size_t> NumberBeforeNoun(const std::vector<Item>& items, size_t i, const std::vector<bool>& read) {
+  for (size_t k = i, between = 0; k-- > 0 && between <= 2; ++between) {
+    if (items[k].kind == Item::kNumber) return read[k] ? std::nullopt : std::optional<size_t>(k);
+    const bool ranks = items[k].Has(Slot::kTop) || items[k].Has(Slot::kBottom) || items[k].Has(Slot::kMeasure);
+    const bool describes = (items[k].kind == Item::kUnknown && lexicon::IsDescriptiveWord(items[k].word)) ||
+                           items[k].Has(Slot::kStop);  // "the 3 CUDA streams"
+    if (!ranks && !describes && !(items[k].kind == Item::kUnknown && lexicon::IsMeaningWord(Lower(items[k].word))))
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 // Numbers after a device, process or stream noun ("gpu 0", "gpus 0 and 1"), into the side before or after "than".
 void ReadIds(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bool>& read) {
   // "which two streams": a count before a plural GPU, process or stream noun is a limit when the clause ranks.
-  if (i > 0 && items[i - 1].kind == Item::kNumber && !read[i - 1] && EndsInS(items[i])) c.number_before_noun = i - 1;
+  if (EndsInS(items[i])) {
+    if (auto n = NumberBeforeNoun(items, i, read)) c.number_before_noun = *n;  // "which 3 CUDA streams"
+  }
   std::vector<double> ids;
   for (size_t j = i + 1; j < items.size(); ++j) {
     if (items[j].kind == Item::kNumber) {
@@ -961,18 +983,20 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
 // subject on its side of "than".
 // "MPI_Send and MPI_Recv ranges", "X, Y": the name at `at` joined to the name before it by "and", "or" or a comma
 // alone, both NVTX ranges only: two ranges side by side, not one inside the other.
-bool BesideAnotherRange(const std::vector<Item>& items, size_t at, const Clause& c) {
-  if (c.names.empty() || c.names_at.empty()) return false;
-  const auto& before = c.names.back().second;
-  if (before.size() != 1 || before.front() != NameClass::kNvtx) return false;
+bool JoinedRanges(const std::vector<Item>& items, size_t before, size_t at) {
+  const auto& classes = items[before].classes;
+  if (classes.size() != 1 || classes.front() != NameClass::kNvtx) return false;
   bool joined = false;
-  for (size_t k = c.names_at.back() + 1; k < at; ++k) {
+  for (size_t k = before + 1; k < at; ++k) {
     const std::string w = Lower(items[k].word);
     const bool joins = items[k].kind == Item::kSeparator || w == "and" || w == "or";
     if (!joins && w != "the") return false;
     joined = joined || joins;
   }
   return joined;
+}
+bool BesideAnotherRange(const std::vector<Item>& items, size_t at, const Clause& c) {
+  return !c.names_at.empty() && JoinedRanges(items, c.names_at.back(), at);
 }
 
 void ReadName(const std::vector<Item>& items, size_t at, bool inside_next, Clause& c) {
@@ -990,10 +1014,22 @@ void ReadName(const std::vector<Item>& items, size_t at, bool inside_next, Claus
     c.whose.push_back(c.names.back().first);
     c.names.back() = {it.name, it.classes};
     c.names_at.back() = at;
+  } else if (!c.inside.empty() && nvtx && (!c.events || *c.events == EventKind::kNvtx) &&
+             JoinedRanges(items, c.inside_at, at)) {
+    // "time in MPI_Send and MPI_Recv": the range after "in" was the first of two side by side, not a place.
+    c.names.emplace_back(c.inside, items[c.inside_at].classes);
+    c.names_at.push_back(c.inside_at);
+    c.inside.clear();
+    c.names.emplace_back(it.name, it.classes);
+    c.names_at.push_back(at);
+  } else if (!c.inside.empty() && nvtx && JoinedRanges(items, c.inside_at, at)) {
+    // "kernels in MPI_Send and MPI_Recv": events in either of two ranges, a place no Query holds.
+    c.unread.push_back("(inside either of two ranges)");
   } else if ((inside_next || nvtx_only) && c.inside.empty() && nvtx &&
              !(!inside_next && BesideAnotherRange(items, at, c)) &&
              (inside_next || c.events.has_value() || !c.names.empty())) {
     c.inside = it.name;
+    c.inside_at = at;
   } else if (!c.names.empty() && c.names_at.back() + 1 == at && lexicon::IsLibraryName(Lower(it.name))) {
     c.whose.push_back(it.name);
   } else {
@@ -1269,19 +1305,6 @@ bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e,
   }
 }
 
-// "the 3 kernels", "the five most expensive kernels", "the 10 slowest calls": a number before an events noun, with
-// at most two words that rank or describe between them.
-std::optional<size_t> NumberBeforeNoun(const std::vector<Item>& items, size_t i, const std::vector<bool>& read) {
-  for (size_t k = i, between = 0; k-- > 0 && between <= 2; ++between) {
-    if (items[k].kind == Item::kNumber) return read[k] ? std::nullopt : std::optional<size_t>(k);
-    const bool ranks = items[k].Has(Slot::kTop) || items[k].Has(Slot::kBottom) || items[k].Has(Slot::kMeasure);
-    const bool describes = items[k].kind == Item::kUnknown && lexicon::IsDescriptiveWord(items[k].word);
-    if (!ranks && !describes && !(items[k].kind == Item::kUnknown && lexicon::IsMeaningWord(Lower(items[k].word))))
-      return std::nullopt;
-  }
-  return std::nullopt;
-}
-
 std::optional<EventKind> EventsOfName(const std::vector<NameClass>& classes, std::optional<EventKind> said,
                                       bool range_noun);
 
@@ -1419,7 +1442,6 @@ bool Asks(const Clause& c) {
 
 // What a clause compares that a Query cannot: "than" with nothing on its other side, a launch figure against the SMs.
 void UnreadComparisons(Clause& c) {
-  if (c.share_of_that) c.unread.push_back("(a share of another base)");
   // "how many idle gaps are longer than 1 ms": a bound on each gap, which no Query holds (a bound is on each event).
   const bool gaps = std::any_of(c.measures.begin(), c.measures.end(), [](Measure m) {
     return m == Measure::kGaps || m == Measure::kMaxGap || m == Measure::kIdle || m == Measure::kIdleShare;
@@ -1570,8 +1592,8 @@ bool PlusBetweenKinds(const std::vector<Item>& items) {
 }
 
 // "kernels launched inside those ranges", "in them": inside the ranges the question named before; and "what percentage
-// is that of the total time in X": a share of what was asked before against a base the question names, which no
-// Query holds. Marks the words it reads.
+// is that of the total time in X", "how large is that total as a percentage of X", "A as a share of B": a share of
+// what was asked before (or of A) against a base after "of" (ShareOfABase). Marks the words it reads.
 void ReadPointingPlaces(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
   for (size_t i = 0; i + 1 < items.size(); ++i) {
     const std::string next = Lower(items[i + 1].word);
@@ -1582,11 +1604,74 @@ void ReadPointingPlaces(const std::vector<Item>& items, Clause& c, std::vector<b
     }
     const bool share =
         items[i].Has(Slot::kMeasure) && items[i].Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kShare);
-    for (size_t k = i + 1; share && k + 1 < items.size() && k <= i + 3; ++k) {
+    if (!share || c.share_of_that) continue;
+    for (size_t k = i + 1; k + 1 < items.size() && k <= i + 3; ++k) {
       const std::string w = Lower(items[k].word);
-      if ((w == "that" || w == "this" || w == "it") && Lower(items[k + 1].word) == "of") c.share_of_that = true;
+      if ((w == "that" || w == "this" || w == "it") && Lower(items[k + 1].word) == "of") {
+        c.share_of_that = true;
+        c.share_of_at = k + 1;
+        read[k] = read[k + 1] = true;
+      }
+    }
+    // "as a percentage of": the share's base follows; "how large" or "how big" before it asks that share.
+    // ("as a percentage" is one phrase of the lexicon; "as a share" is three words.)
+    size_t a = i >= 1 && IsWordIn(items[i - 1], {"a", "an"}) ? i - 1 : i;
+    if (a >= 1 && IsWordIn(items[a - 1], {"as"})) {
+      --a;
+    } else if (Lower(items[i].word).rfind("as ", 0) != 0) {
+      continue;
+    }
+    if (next == "of") {
+      c.share_of_that = true;
+      c.share_of_at = i + 1;
+      for (size_t k = a; k <= i + 1; ++k) read[k] = read[k] || k != i;
+      for (size_t k = 1; k < a; ++k) {
+        if (IsWordIn(items[k], {"large", "big"}) && IsWordIn(items[k - 1], {"how"})) read[k] = true;
+      }
     }
   }
+}
+
+// The base of a share said after "of" (ReadPointingPlaces): its names and its events noun are the other side, not the
+// clause's subject. A base with a name of its own makes the share a comparison (the first side as a percentage of
+// the second, Form::kShare); a base that only says a kind ("of all the time spent in CUDA API calls") is the whole of
+// that kind, a share's own base, when it is the subject's kind (ToQuery).
+void ShareOfABase(const std::vector<Item>& items, Clause& c) {
+  if (!c.share_of_that) return;
+  const size_t at = c.share_of_at;
+  for (size_t n = c.names.size(); n-- > 0;) {
+    // "as % of the NCCL time": a library's name is the kind of its events (the communication kernels a measure
+    // of communication is of), no base of its own.
+    if (c.names_at[n] <= at || lexicon::IsLibraryName(Lower(c.names[n].first))) continue;
+    c.versus_names.insert(c.versus_names.begin(), c.names[n]);
+    DropName(c, n);
+  }
+  bool kind_before = false;
+  for (size_t k = 0; k < items.size(); ++k) {
+    const bool ranges = items[k].Has(Slot::kRangeNoun);
+    if (!items[k].Has(Slot::kEvents) && !ranges) continue;
+    if (k < at) {
+      kind_before = true;
+    } else {
+      c.versus_events = ranges ? EventKind::kNvtx : static_cast<EventKind>(items[k].Value(Slot::kEvents));
+    }
+  }
+  if (c.versus_events && !kind_before) {
+    c.events.reset();
+    c.range_noun = false;
+  }
+  // "of the total time in ExecutionContext::execute ranges": the range's own time is the base. Other events inside
+  // it ("of the kernel time in X") would be a base in a place, which a versus side does not hold with a name.
+  if (!c.inside.empty() && c.inside_at > at) {
+    if (c.versus_events && *c.versus_events != EventKind::kNvtx) {
+      c.unread.push_back("(a share of another base)");
+      return;
+    }
+    c.versus_names.emplace_back(c.inside, items[c.inside_at].classes);
+    c.versus_events = EventKind::kNvtx;
+    c.inside.clear();
+  }
+  c.share_form = !c.versus_names.empty();
 }
 
 // The phrases read before the words one by one: a threshold, bounds on each event, places said by pointing back.
@@ -1594,6 +1679,21 @@ void ReadPhrasesOfAClause(const std::vector<Item>& items, Clause& c, std::vector
   ReadThreshold(items, c, read);
   ReadBounds(items, c, read);
   ReadPointingPlaces(items, c, read);
+}
+
+// A word of no slot that still says nothing more: "the JAX run" (a word of context); "how many kernels start in that
+// window" (events starting, as a window counts them); "the two processes", "both of the 2 GPUs" (a number that
+// describes a plural noun, when it is no limit; a number said in words, "the two averages", is no bound or id
+// either); "the rank running as pid 1680", "listed as GPU 1" ("as" before what an id names).
+bool SaysNoMore(const std::vector<Item>& items, size_t i) {
+  if ((items[i].kind == Item::kUnknown && lexicon::IsContextWord(Lower(items[i].word))) ||
+      (i > 0 && items[i - 1].Has(Slot::kEvents) && IsStartWord(Lower(items[i].word))))
+    return true;
+  const bool spelled = items[i].kind == Item::kNumber && SpelledNumber(Lower(items[i].word)).has_value();
+  if (spelled || (items[i].kind == Item::kNumber && i + 1 < items.size() && IsGroupNoun(items[i + 1]) &&
+                  IdOf(items[i].number).value_or(99) <= 16 && EndsInS(items[i + 1])))
+    return true;
+  return Lower(items[i].word) == "as" && i + 1 < items.size() && IsGroupNoun(items[i + 1]);
 }
 
 Clause ReadClause(const std::vector<Item>& items) {
@@ -1640,17 +1740,7 @@ Clause ReadClause(const std::vector<Item>& items) {
       continue;
     }
     if (read[i] || !(items[i].kind == Item::kUnknown || items[i].kind == Item::kNumber)) continue;
-    // "the JAX run"; "how many kernels start in that window": events starting, as a window counts them.
-    if ((items[i].kind == Item::kUnknown && lexicon::IsContextWord(Lower(items[i].word))) ||
-        (i > 0 && items[i - 1].Has(Slot::kEvents) && IsStartWord(Lower(items[i].word))))
-      continue;
-    // "the two processes", "both of the 2 GPUs": a number that describes a plural noun, when it is no limit; a
-    // number said in words ("the two averages") is no bound or id either.
-    const bool spelled = items[i].kind == Item::kNumber && SpelledNumber(Lower(items[i].word)).has_value();
-    const bool describes =
-        spelled || (items[i].kind == Item::kNumber && i + 1 < items.size() && IsGroupNoun(items[i + 1]) &&
-                    IdOf(items[i].number).value_or(99) <= 16 && EndsInS(items[i + 1]));
-    if (describes) continue;
+    if (SaysNoMore(items, i)) continue;
     if (items[i].kind == Item::kUnknown && (items[i].describing || lexicon::IsDescriptiveWord(items[i].word))) {
       c.described.push_back(items[i].word);
       continue;
@@ -1659,6 +1749,7 @@ Clause ReadClause(const std::vector<Item>& items) {
   }
   DescribingFragment(items, c);
   ReadTwoNames(items, c);
+  ShareOfABase(items, c);
   UnreadComparisons(c);
   // A plain word describes the events only where the clause names them, once ("the nvjet GEMM kernels"), and sets no
   // two sides against each other; elsewhere it may be the name of what is asked ("the solver kernel") or relate two
@@ -1701,6 +1792,11 @@ std::optional<EventKind> EventsOfName(const std::vector<NameClass>& classes, std
       return EventKind::kNvtx;
   }
   return std::nullopt;
+}
+
+// The launch latency and delay, means and longest: figures of each launch's start against its call.
+bool IsLaunchFigure(Measure m) {
+  return m == Measure::kLatency || m == Measure::kLaunchDelay || m == Measure::kMaxLatency || m == Measure::kMaxDelay;
 }
 
 bool IsDurationStatistic(Measure m) {
@@ -1820,8 +1916,7 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
   // "what is the mean launch delay?", "how many registers per thread?": a measure of kernel launches (HTA's launch
   // statistics are of kernels) with no events said is of the kernels.
   const bool launch_measure = c.last_chance && !c.measures.empty() &&
-                              (IsLaunchConfiguration(c.measures.front()) ||
-                               c.measures.front() == Measure::kLaunchDelay || c.measures.front() == Measure::kLatency);
+                              (IsLaunchConfiguration(c.measures.front()) || IsLaunchFigure(c.measures.front()));
   if (c.devices.empty() && c.group != GroupBy::kDevice && !gpu_measure && !launch_measure) return false;
   q.subject.events = EventKind::kKernels;  // a GPU's time is its kernels' (guides/analysis.md)
   return true;
@@ -1927,6 +2022,7 @@ void FillVersus(const Clause& c, Query& q) {
   if (q.versus_subject || q.versus_scope) {
     q.group_by = GroupBy::kNone;
     q.rank = Rank::kNone;
+    if (c.share_form) q.form = Form::kShare;
     if (c.yes_no) {
       q.form = Form::kYesNo;
       q.yes_if_less = c.less;
@@ -2091,10 +2187,14 @@ void NamedInParentheses(std::vector<Item>& s) {
   }
 }
 
-// "the delay between the launch call returning and the kernel starting", "the gap between its cudaLaunchKernel call
-// returning and the kernel actually starting", "how long after its launch call returns does a kernel start": the
-// launch delay as the guide defines it (from the end of the launching call to the work's start), said in words. The
-// words become the lexicon's "launch delay"; a kernel's name among them stays, a call's is the launching call.
+// The launch delay and latency said as a difference of two moments ("the delay between the launch call returning
+// and the kernel starting", "from the end of each kernel's launch call to the kernel actually starting", "kernel
+// start minus the end of the cudaLaunchKernel call that launched it", "how long after its launch call returns does a
+// kernel start"): each moment is a boundary word (start or end) and the events it is of (the last noun of a call or
+// a kernel before a relative clause: "the end of the X call that launched it" is the call's). From the call's end to
+// the kernel's start is the launch delay as the guide defines it, from the call's start the launch latency. The words
+// become that lexicon measure; a kernel's name among them stays, a call's is the launching call's. A definition after
+// a colon replaces the measure word before it ("the launch latency: kernel start minus ... end of the call").
 bool IsReturnWord(const std::string& w) {
   return w == "returning" || w == "returns" || w == "returned" || w == "return" || w == "ends" || w == "ending" ||
          w == "ended" || w == "end" || w == "finishing" || w == "finishes" || w == "finished" || w == "completes";
@@ -2106,37 +2206,160 @@ bool IsBeginWord(const std::string& w) {
 bool NamesAClass(const Item& it, NameClass c) {
   return it.kind == Item::kName && std::find(it.classes.begin(), it.classes.end(), c) != it.classes.end();
 }
-void ReadDelayInWords(std::vector<Item>& s) {
+enum class Of : uint8_t { kNone, kCall, kKernel };
+struct Moment {
+  Of of = Of::kNone;
+  bool end = false;  // the end (a return), else the start
+  size_t next = 0;   // the position after its words
+  std::optional<Item> kernel;
+};
+// The moment said from position k to the first joining word, separator, parenthesis or `stop`, at most ten words.
+std::optional<Moment> MomentAt(const std::vector<Item>& s, size_t k, size_t stop) {
+  Moment m;
+  bool bound = false, relative = false;
+  size_t j = k;
+  for (; j < s.size() && j < stop && j < k + 10 && s[j].kind != Item::kSeparator && s[j].paren == s[k].paren; ++j) {
+    const std::string x = Lower(s[j].word);
+    if (x == "and" || x == "to" || x == "minus" || x == "until" || x == "till" || x == "does" || x == "do") break;
+    if (x == "that" || x == "which") relative = true;
+    if (!bound && (IsReturnWord(x) || IsBeginWord(x))) {
+      bound = true;
+      m.end = IsReturnWord(x);
+    }
+    if (NamesAClass(s[j], NameClass::kKernel)) m.kernel = s[j];
+    if (relative) continue;
+    if (x == "call" || x == "calls" || x == "launch" || NamesAClass(s[j], NameClass::kApi)) m.of = Of::kCall;
+    if (x == "kernel" || x == "kernels" || x == "it" || NamesAClass(s[j], NameClass::kKernel)) m.of = Of::kKernel;
+  }
+  if (!bound || m.of == Of::kNone) return std::nullopt;
+  m.next = j;
+  return m;
+}
+// ", clipped at zero", "floored at 0", "(negative values counted as 0)": the bound of a launch delay, which is at least
+// 0 as the guide defines it, said after its definition: the position past those words, or `k` when there are none.
+size_t PastClipping(const std::vector<Item>& s, size_t k) {
+  size_t j = k;
+  while (j < s.size() && (s[j].kind == Item::kSeparator && s[j].word == ",")) ++j;
+  const auto zero = [&](size_t at) {
+    return at < s.size() && (IsWordIn(s[at], {"zero", "0"}) || (s[at].kind == Item::kNumber && s[at].number == 0));
+  };
+  size_t end = j;
+  if (end < s.size() && IsWordIn(s[end], {"clipped", "clamped", "floored", "bounded", "capped", "truncated"})) {
+    ++end;
+    if (end < s.size() && IsWordIn(s[end], {"at", "to", "below", "from"})) ++end;
+    return zero(end) ? end + 1 : k;
+  }
+  // "negative values counted as 0", "negatives treated as zero"
+  if (end < s.size() && IsWordIn(s[end], {"negative", "negatives"})) {
+    ++end;
+    if (end < s.size() && IsWordIn(s[end], {"values", "ones", "delays"})) ++end;
+    if (end < s.size() && IsWordIn(s[end], {"counted", "treated", "taken", "set", "clipped", "clamped"})) ++end;
+    if (end < s.size() && IsWordIn(s[end], {"as", "to", "at"})) ++end;
+    return zero(end) ? end + 1 : k;
+  }
+  return k;
+}
+
+// The words that open a definition of what was just said: a comma (a colon is read as one), "i.e.", "that is",
+// "namely", "meaning", and the determiners before its words.
+bool IsDefinitionMarker(const Item& it) {
+  return it.kind == Item::kSeparator ||
+         IsWordIn(it, {",", "i.e.", "i.e", "ie", "that", "is", "namely", "meaning", "the", "a", "its", "their"});
+}
+// The position of a launch latency or delay measure that the definition starting at `first` restates: before it in
+// the sentence, past definition markers (one at least besides determiners) and a grouping ("per process"), or none.
+std::optional<size_t> MeasureADefinitionRestates(const std::vector<Item>& s, size_t first) {
+  bool marker = false;
+  for (size_t k = first; k-- > 0 && first - k <= 8;) {
+    const auto m = static_cast<Measure>(s[k].Value(Slot::kMeasure));
+    if ((s[k].Has(Slot::kMeasure) && (m == Measure::kLatency || m == Measure::kLaunchDelay)) ||
+        IsWordIn(s[k], {"latency", "delay"}))
+      return marker ? std::optional<size_t>(k) : std::nullopt;
+    if (s[k].word == "." || s[k].word == "?" || s[k].word == "!") return std::nullopt;
+    if (IsDefinitionMarker(s[k])) {
+      marker = marker || !IsWordIn(s[k], {"the", "a", "its", "their"});
+    } else if (!(s[k].Has(Slot::kPer) || IsGroupNoun(s[k]))) {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+std::vector<std::string> ReadDelayInWords(std::vector<Item>& s) {
+  std::vector<std::string> read;  // the words of each definition, for the answer to say how they were taken
   for (size_t b = 0; b < s.size(); ++b) {
     const std::string w = Lower(s[b].word);
-    if (w != "between" && w != "after") continue;
-    // The launching call's end: a noun for the call (or its name), then a word that says it ended.
-    size_t ret = 0;
-    bool call = false;
-    for (size_t k = b + 1; k < s.size() && k <= b + 6 && !ret; ++k) {
-      const std::string x = Lower(s[k].word);
-      call = call || x == "call" || x == "calls" || x == "launch" || NamesAClass(s[k], NameClass::kApi);
-      if (call && IsReturnWord(x)) ret = k;
+    // The two moments and which is the later: "between A and B", "from A to B", "after A ... B", "B minus A".
+    std::optional<Moment> from, to;
+    size_t first = b, last = 0;
+    if (w == "between" || w == "from" || w == "after") {
+      from = MomentAt(s, b + 1, s.size());
+      if (!from || from->next >= s.size()) continue;
+      const std::string join = Lower(s[from->next].word);
+      if ((w == "between" && join != "and") || (w == "from" && join != "to" && join != "until" && join != "till"))
+        continue;
+      to = MomentAt(s, from->next + 1, s.size());
+      if (to) last = to->next;
+    } else if (NamesAClass(s[b], NameClass::kKernel) || IsBeginWord(w) || IsReturnWord(w) ||
+               IsWordIn(s[b], {"the", "each", "its", "their", "a", "kernel", "kernels"})) {
+      const auto later = MomentAt(s, b, s.size());
+      if (!later || later->next >= s.size() || Lower(s[later->next].word) != "minus") continue;
+      to = later;
+      from = MomentAt(s, later->next + 1, s.size());
+      if (from) last = from->next;
     }
-    if (ret == 0) continue;
-    // The kernel's start: a kernel said (a noun, "it", its name), then a word that says it began.
-    size_t begin = 0;
-    bool kernel = false;
-    std::optional<Item> named;
-    for (size_t k = ret + 1; k < s.size() && k <= ret + 7 && !begin; ++k) {
-      const std::string x = Lower(s[k].word);
-      if (NamesAClass(s[k], NameClass::kKernel)) named = s[k];
-      kernel = kernel || x == "kernel" || x == "kernels" || x == "it" || named.has_value();
-      if (kernel && IsBeginWord(x)) begin = k;
-      if (s[k].kind == Item::kSeparator) break;
+    if (!from || !to || from->of != Of::kCall || to->of != Of::kKernel || to->end) continue;
+    if (first > 0 && IsWordIn(s[first - 1], {"delay", "gap", "lag", "latency", "time"})) --first;
+    const char* phrase = from->end ? "launch delay" : "launch latency";
+    last = PastClipping(s, last);
+    std::vector<Item> names;
+    if (to->kernel) names.push_back(*to->kernel);
+    if (!to->kernel && from->kernel) names.push_back(*from->kernel);
+    // "the launch latency: kernel start minus ...", "the average launch latency per process, i.e. the time from
+    // cudaLaunchKernel returning to the kernel starting": a definition after the measure it restates (after a colon,
+    // read as a comma, "i.e.", "that is", "namely") is what that measure means: the measure takes the definition's
+    // meaning, and the definition's words and the marker go.
+    if (const auto said = MeasureADefinitionRestates(s, first)) {
+      size_t cut = first;
+      while (cut > *said + 1 && IsDefinitionMarker(s[cut - 1])) --cut;
+      s[*said] = LexItem(phrase, s[*said].word);
+      read.push_back(WordsOf(s, first, last));
+      s.erase(s.begin() + static_cast<std::ptrdiff_t>(cut), s.begin() + static_cast<std::ptrdiff_t>(last));
+      s.insert(s.begin() + static_cast<std::ptrdiff_t>(cut), names.begin(), names.end());
+      b = cut;
+      continue;
     }
-    if (begin == 0 || (w == "between" && Lower(s[ret + 1].word) != "and")) continue;
-    const size_t from = b > 0 && IsWordIn(s[b - 1], {"delay", "gap", "lag", "latency"}) ? b - 1 : b;
-    std::vector<Item> with = {LexItem("launch delay", WordsOf(s, from, begin + 1))};
-    if (named) with.push_back(*named);
-    s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(begin + 1));
-    s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), with.begin(), with.end());
-    b = from;
+    read.push_back(WordsOf(s, first, last));
+    std::vector<Item> with = {LexItem(phrase, read.back())};
+    with.insert(with.end(), names.begin(), names.end());
+    s.erase(s.begin() + static_cast<std::ptrdiff_t>(first), s.begin() + static_cast<std::ptrdiff_t>(last));
+    s.insert(s.begin() + static_cast<std::ptrdiff_t>(first), with.begin(), with.end());
+    b = first;
+  }
+  return read;
+}
+
+// "the average launch latency", "the launch delay, averaged over its kernels", "..., on average": the launch latency
+// and delay are means already; a bare word of averaging in a sentence that asks one says so, and asks no mean
+// duration too (read as a word of no slot). A bare word of the worst case ("the average and the worst-case launch
+// delays", "max launch latency") asks the longest of that figure. A word of duration after either ("the average
+// duration and the launch delay") keeps it.
+void MeanOfAMean(std::vector<Item>& s) {
+  const auto measure = [](const Item& it, Measure m) {
+    return it.Has(Slot::kMeasure) && it.Value(Slot::kMeasure) == static_cast<uint8_t>(m);
+  };
+  const bool delay =
+      std::any_of(s.begin(), s.end(), [&](const Item& it) { return measure(it, Measure::kLaunchDelay); });
+  const bool latency = std::any_of(s.begin(), s.end(), [&](const Item& it) { return measure(it, Measure::kLatency); });
+  if (!delay && !latency) return;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const bool mean = measure(s[i], Measure::kAverage) &&
+                      IsWordIn(s[i], {"average", "averaged", "mean", "on average", "avg", "typical"});
+    const bool worst = measure(s[i], Measure::kMax) && IsWordIn(s[i], {"worst-case", "worst case", "worst", "max",
+                                                                       "maximum", "longest", "peak", "highest"});
+    if (!mean && !worst) continue;
+    const size_t j = NextSignificant(s, i);
+    if (j < s.size() && (s[j].Has(Slot::kWeakTotal) || IsWordIn(s[j], {"duration", "durations", "runtime"}))) continue;
+    s[i] = LexItem(mean ? "the" : (delay ? "longest launch delay" : "longest launch latency"), s[i].word);
   }
 }
 
@@ -2303,8 +2526,9 @@ std::vector<std::string> DropParenthesesWhere(std::vector<Item>& sentence, Drop&
 // taken. "threads (grid x block)" asks the launch dimensions themselves: kept.
 std::vector<std::string> DropDefinitions(std::vector<Item>& sentence, bool measured_before) {
   // "clipped at 0", "floored at zero": the bound a definition puts on what it subtracts.
-  constexpr std::string_view kOperators[] = {"/",     "divided", "x",       "\u00d7", "times",
-                                             "minus", "clipped", "clamped", "floored"};
+  // "(negative values counted as 0)": the same bound said of what is left out.
+  constexpr std::string_view kOperators[] = {"/",       "divided", "x",       "\u00d7",   "times",    "minus",
+                                             "clipped", "clamped", "floored", "negative", "negatives"};
   // "What average bandwidth do the copies achieve? (total bytes / total copy time)": a sentence of parentheses alone
   // defines what the sentences before it measured.
   bool measured_outside = measured_before && std::all_of(sentence.begin(), sentence.end(), [](const Item& it) {
@@ -2321,6 +2545,12 @@ std::vector<std::string> DropDefinitions(std::vector<Item>& sentence, bool measu
     bool arithmetic = false, kept = false;  // kept: a name, or a measure no ratio is made of
     for (size_t k = from; k < to; ++k) {
       const std::string w = Lower(sentence[k].word);
+      // "(gridX*gridY*gridZ)", "(bytes/ns)": an expression written as one word, of no profile name.
+      const size_t op = w.find_first_of("*/");
+      if (op != std::string::npos && op > 0 && op + 1 < w.size() && sentence[k].classes.empty()) {
+        arithmetic = true;
+        continue;
+      }
       kept = kept || sentence[k].kind == Item::kName || !OnlyRatioParts(sentence[k], threads_outside);
       arithmetic = arithmetic || std::find(std::begin(kOperators), std::end(kOperators), w) != std::end(kOperators);
     }
@@ -2358,6 +2588,70 @@ std::vector<std::string> DropNamesSaidAgain(std::vector<Item>& sentence) {
     }
     return names;
   });
+}
+
+std::optional<NameClass> NameClassOf(std::optional<EventKind> e);
+
+// "MPI_Send vs MPI_Recv (traced as NVTX ranges)", "the gemm kernels (CUDA kernels)": parentheses that only say again
+// the one kind of events the words before them named (an events noun of that kind, or one of a name said before),
+// with plain words that describe and no word of meaning, number, measure or place. Their other words are dropped and
+// returned, for the answer to say how they were taken; the events noun stays ("MPI_Send and MPI_Recv (NVTX ranges)"
+// are two ranges side by side). A kind the words before did not name ("cudaMalloc (the
+// kernels)"), or two kinds ("(kernel + memcpy)": a sum), keeps them all.
+std::vector<std::string> DropKindsSaidAgain(std::vector<Item>& sentence) {
+  // The kind the parenthesis [from, to) says again, with the item that says it (none for "runtime", "driver").
+  struct Kind {
+    EventKind events;
+    std::optional<Item> noun;
+  };
+  const auto kind_of = [&](size_t from, size_t to) -> std::optional<Kind> {
+    std::optional<Kind> kind;
+    for (size_t k = from; k < to; ++k) {
+      const Item& it = sentence[k];
+      const bool stops = it.kind == Item::kLex && std::all_of(it.entries.begin(), it.entries.end(), [](const auto& e) {
+                           return e.slot == Slot::kStop || e.slot == Slot::kSplit;  // "and", "or"
+                         });
+      if (it.kind == Item::kSeparator || stops || (it.kind == Item::kUnknown && lexicon::IsDescriptiveWord(it.word)))
+        continue;
+      // "NVTX ranges" is a range noun (a grouping target too), the kind of NVTX events; "runtime" and "driver" are
+      // the two layers of CUDA's API ("CUDA API calls (runtime and driver)").
+      const bool ranges = it.Has(Slot::kRangeNoun), layer = IsWordIn(it, {"runtime", "driver"});
+      if (!layer && (it.kind != Item::kLex || it.entries.size() != 1 || !(it.Has(Slot::kEvents) || ranges)))
+        return std::nullopt;
+      const auto events = ranges  ? EventKind::kNvtx
+                          : layer ? EventKind::kApi
+                                  : static_cast<EventKind>(it.Value(Slot::kEvents));
+      const std::optional<NameClass> cls = NameClassOf(events);
+      const bool said =
+          std::any_of(sentence.begin(), sentence.begin() + static_cast<std::ptrdiff_t>(from), [&](const Item& b) {
+            return !b.paren &&
+                   ((b.Has(Slot::kEvents) && static_cast<EventKind>(b.Value(Slot::kEvents)) == events) ||
+                    (ranges && b.Has(Slot::kRangeNoun)) || (cls && b.kind == Item::kName && NamesAClass(b, *cls)));
+          });
+      if (!said || (kind && kind->events != events)) return std::nullopt;
+      if (!kind) kind = Kind{events, std::nullopt};
+      if (!kind->noun && !layer) kind->noun = it;
+    }
+    return kind;
+  };
+  std::vector<std::string> dropped;
+  for (size_t i = 0; i < sentence.size();) {
+    size_t end = i;
+    while (end < sentence.size() && sentence[end].paren) ++end;
+    const std::optional<Kind> kind = end > i ? kind_of(i, end) : std::nullopt;
+    if (!kind) {
+      i = std::max(end, i + 1);
+      continue;
+    }
+    dropped.push_back(WordsOf(sentence, i, end));
+    sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(i),
+                   sentence.begin() + static_cast<std::ptrdiff_t>(end));
+    if (kind->noun) {
+      sentence.insert(sentence.begin() + static_cast<std::ptrdiff_t>(i), *kind->noun);
+      ++i;
+    }
+  }
+  return dropped;
 }
 
 // "the kernel named exactly 'fusion' (not fusion_2 etc.)": parentheses that only exclude names which a whole name
@@ -2722,6 +3016,38 @@ void RangeAsPlaceOrSubject(Clause& c, const Query* previous) {
   }
 }
 
+// A share against a base said after "of" (ShareOfABase): with a named base, the measure the share is of (one said
+// beside it, else the first of the Query before that adds up, else the total time), compared as a percentage
+// (FillVersus); with a base of a kind alone, the share of all time when it is the subject's kind, else unread.
+bool ShareOfTheBase(Clause& c, const Query* previous, Query& q) {
+  if (!c.share_of_that) return true;
+  if (!c.share_form) {
+    if (c.versus_events && *c.versus_events != q.subject.events) return false;
+    c.versus_events.reset();
+    return true;
+  }
+  const auto adds = [](Measure m) {
+    return m == Measure::kTotal || m == Measure::kCount || m == Measure::kBytes || m == Measure::kBusy;
+  };
+  std::vector<Measure> of;
+  for (Measure m : q.measures) {
+    if (adds(m)) of.push_back(m);
+  }
+  if (of.empty() && previous) {
+    for (Measure m : previous->measures) {
+      if (adds(m)) {
+        of.push_back(m);
+        break;
+      }
+    }
+  }
+  if (of.empty()) of.push_back(Measure::kTotal);
+  q.measures = of;
+  q.group_by = GroupBy::kNone;
+  q.rank = Rank::kNone;
+  return true;
+}
+
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // An origin lent with no window to count from it ("Counting from the first kernel, how many calls?"), unless the
   // clause before counted a window from it, which this one keeps ("..., and how much time do they add up to?").
@@ -2769,6 +3095,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
     return std::nullopt;
   if (!FillSubject(c, previous, own_subject, q)) return std::nullopt;
   if (!c.measures.empty()) q.measures = c.measures;
+  if (!ShareOfTheBase(c, previous, q)) return std::nullopt;
   if (q.measures.empty()) return std::nullopt;
   FillScope(c, previous, own_subject, q);
   NotNestedInTheirFamily(q);
@@ -3350,12 +3677,14 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
     span_defined = true;
   }
   ReadOrigin(sentence);
-  ReadDelayInWords(sentence);
+  for (std::string& d : ReadDelayInWords(sentence)) reading.defined.push_back(std::move(d));
+  MeanOfAMean(sentence);
   ReadNoWork(sentence);
   NamedInParentheses(sentence);
   if (auto said = DropExplanation(sentence)) reading.unread.push_back(std::move(*said));
   for (std::string& d : DropDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropNamesSaidAgain(sentence)) reading.defined.push_back(std::move(d));
+  for (std::string& d : DropKindsSaidAgain(sentence)) reading.described.push_back(std::move(d));
   for (std::string& d : DropExclusionsSaidAgain(sentence)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropSpokenDefinitions(sentence)) reading.defined.push_back(std::move(d));
 }

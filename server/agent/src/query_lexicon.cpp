@@ -134,6 +134,9 @@ constexpr Synonym kSynonyms[] = {
     {"occurrences", "instances"},
     {"enter", "run"},
     {"land", "run"},  // "how many bytes landed on each GPU"
+    // Where: a preposition said another way ("copied onto GPU 1").
+    {"onto", "on"},
+    {"upon", "on"},
     {"ratio", "what is the ratio"},
 };
 
@@ -209,6 +212,9 @@ constexpr Entry kEntries[] = {
     {"launch latencies", Slot::kMeasure, M(Measure::kLatency)},
     {"launch-to-start latency", Slot::kMeasure, M(Measure::kLatency)},
     {"launch delay", Slot::kMeasure, M(Measure::kLaunchDelay)},
+    // The worst case of each, said in words beside them (MeanOfAMean).
+    {"longest launch latency", Slot::kMeasure, M(Measure::kMaxLatency)},
+    {"longest launch delay", Slot::kMeasure, M(Measure::kMaxDelay)},
     {"launch delays", Slot::kMeasure, M(Measure::kLaunchDelay)},
     {"queue delay", Slot::kMeasure, M(Measure::kLaunchDelay)},
     {"queueing delay", Slot::kMeasure, M(Measure::kLaunchDelay)},
@@ -537,6 +543,10 @@ constexpr Entry kEntries[] = {
     {"for each", Slot::kPer},
     {"by", Slot::kPer},
     {"grouped by", Slot::kPer},
+    // "the top 5 kernels (ranked by total time)": what ranks them, a measure after "by" as after "by" alone.
+    {"ranked by", Slot::kPer},
+    {"sorted by", Slot::kPer},
+    {"ordered by", Slot::kPer},
     {"broken down by", Slot::kPer},
     {"split by", Slot::kPer},
     // Shared out over groups: "how are the kernels split between the two GPUs", "spread across the streams".

@@ -73,7 +73,7 @@ struct QuerySpec {
   std::optional<int64_t> offset;  // with rank: the groups passed over before those shown
   std::optional<QuerySubject> versus_subject;
   std::optional<QueryScope> versus_scope;
-  std::optional<std::string> form;  // number, yes_no, name, table
+  std::optional<std::string> form;  // number, yes_no, name, table, share
   std::optional<bool> yes_if_less;
   std::optional<double> threshold;            // yes_no without a versus side: is the first measure above it?
   std::optional<std::string> versus_measure;  // the first measure against this one of the same events

@@ -64,6 +64,9 @@ enum class Measure : uint8_t {
   // (guides/analysis.md): the share of their busy time that compute kernels overlap, and the time none does.
   kCommOverlap,  // |∪compute ∩ ∪comm| / |∪comm|, %
   kExposed,      // |∪comm \ ∪compute|, ns (with the share of the communication time it is)
+  // The longest launch latency and launch delay of the events (kLatency's and kLaunchDelay's worst case).
+  kMaxLatency,
+  kMaxDelay,
 };
 // Whether a measure is of communication kernels against compute (nccl_breakdown's row), not event_stats'.
 bool IsCommMeasure(Measure m);
@@ -80,7 +83,9 @@ inline constexpr size_t kEventKinds = 8;
 // kRange: the innermost NVTX range; kBaseName: kernels by their base name (nsys stats' `:base`), other events by name.
 enum class GroupBy : uint8_t { kNone, kName, kDevice, kPid, kStream, kRange, kBaseName };
 enum class Rank : uint8_t { kNone, kTop, kBottom };
-enum class Form : uint8_t { kNumber, kYesNo, kName, kTable };
+// kShare, with a versus side: the first side's first measure as a percentage of the second side's ("what percentage
+// is the myelinGraphExecute time of the ExecutionContext::execute time").
+enum class Form : uint8_t { kNumber, kYesNo, kName, kTable, kShare };
 
 // The names of each enum's values, in declaration order ("total", "count", ...): the JSON form's words.
 std::span<const std::string_view> MeasureNames();

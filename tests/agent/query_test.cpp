@@ -1311,6 +1311,13 @@ TEST(QueryFill, OntoRankedByAndALimitBeforeQualifiedNouns) {
       Fill("how many kernel launches used a grid with fewer thread blocks (gridX*gridY*gridZ) than the GPU has SMs?");
   EXPECT_TRUE(grid.complete()) << (grid.unread.empty() ? "" : grid.unread.front());
   EXPECT_EQ(grid.defined, (std::vector<std::string>{"gridX*gridY*gridZ"}));
+  // "compute it ... as X over Y", in a sentence of its own: how the measure asked before is defined.
+  const Reading computed = Fill(
+      "Effective bandwidth of the HtoD copies vs the DtoH copies in GB/s? compute it per direction as total bytes over "
+      "summed copy time.");
+  EXPECT_TRUE(computed.complete()) << (computed.unread.empty() ? "" : computed.unread.front());
+  EXPECT_EQ(computed.defined,
+            (std::vector<std::string>{"compute it per direction as total bytes over summed copy time"}));
 }
 
 // Parentheses that exclude names a whole name before them leaves out anyway say nothing more; others are read.

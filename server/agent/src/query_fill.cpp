@@ -2463,17 +2463,34 @@ std::optional<std::string> DropExplanation(std::vector<Item>& sentence) {
 // "..., and what's the effective bandwidth if you divide those bytes by the total time the copies took?": a condition
 // that divides, multiplies or subtracts ("if you divide", "if we subtract"), naming nothing of the profile, defines
 // the measure asked before it. Dropped to the end of its clause and returned, as DropDefinitions does.
-std::vector<std::string> DropSpokenDefinitions(std::vector<Item>& sentence) {
+// "compute it per direction as total bytes over summed copy time", "calculated as bytes / time": a verb of computing,
+// then "as" within a few words, then words that divide, multiply or subtract, is such a definition too.
+bool ComputedAs(const std::vector<Item>& s, size_t i) {
+  if (!IsWordIn(s[i], {"compute", "computed", "computing", "calculate", "calculated", "calculating", "define",
+                       "defined", "derive", "derived", "measure", "measured"}))
+    return false;
+  size_t k = i + 1;
+  while (k < s.size() && k <= i + 4 && !IsWordIn(s[k], {"as"}) && s[k].kind != Item::kSeparator) ++k;
+  if (k >= s.size() || !IsWordIn(s[k], {"as"})) return false;
+  for (++k; k < s.size() && s[k].kind != Item::kSeparator; ++k) {
+    if (IsWordIn(s[k], {"over", "/", "divided", "minus", "times", "x", "\u00d7"})) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> DropSpokenDefinitions(std::vector<Item>& sentence, bool measured_in_a_sentence_before) {
   std::vector<std::string> dropped;
   for (size_t i = 0; i + 2 < sentence.size(); ++i) {
     const std::string who = Lower(sentence[i + 1].word), verb = Lower(sentence[i + 2].word);
-    if (Lower(sentence[i].word) != "if" || (who != "you" && who != "we" && who != "i" && who != "one")) continue;
-    if (verb != "divide" && verb != "multiply" && verb != "subtract" && verb != "take") continue;
+    const bool spoken = Lower(sentence[i].word) == "if" &&
+                        (who == "you" || who == "we" || who == "i" || who == "one") &&
+                        (verb == "divide" || verb == "multiply" || verb == "subtract" || verb == "take");
+    if (!spoken && !ComputedAs(sentence, i)) continue;
     size_t end = i;
     bool names = false;
     for (; end < sentence.size() && sentence[end].kind != Item::kSeparator; ++end)
       names = names || sentence[end].kind == Item::kName || sentence[end].kind == Item::kNumber;
-    bool measured_before = false;
+    bool measured_before = measured_in_a_sentence_before;
     for (size_t k = 0; k < i; ++k) measured_before = measured_before || sentence[k].Has(Slot::kMeasure);
     if (names || !measured_before) continue;
     dropped.push_back(WordsOf(sentence, i, end));
@@ -3686,7 +3703,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   for (std::string& d : DropNamesSaidAgain(sentence)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropKindsSaidAgain(sentence)) reading.described.push_back(std::move(d));
   for (std::string& d : DropExclusionsSaidAgain(sentence)) reading.defined.push_back(std::move(d));
-  for (std::string& d : DropSpokenDefinitions(sentence)) reading.defined.push_back(std::move(d));
+  for (std::string& d : DropSpokenDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
 }
 
 }  // namespace query_fill

@@ -1320,6 +1320,37 @@ TEST(QueryFill, OntoRankedByAndALimitBeforeQualifiedNouns) {
             (std::vector<std::string>{"compute it per direction as total bytes over summed copy time"}));
 }
 
+// A heading that sets two sides against each other before a colon is what the question after it asks of ("HtoD vs
+// DtoH: how many bytes?"), with a clause of measures alone after it; "how long is no kernel running" asks the idle time
+// even after "idle" was said, and "what % of that span is it" its share; "no" before a measure is unread; "(nvjet_*)"
+// after "nvjet" says the name again; "(source or destination pageable)" the memory kind.
+TEST(QueryFill, HeadingsIdleSaidAgainAndNamesAndKindsRestated) {
+  Query bytes = Q({Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"});
+  bytes.versus_subject = Subject{EventKind::kMemcpy, "", "DtoH"};
+  Check("HtoD vs DtoH: how many bytes?", {bytes});
+  Query both = bytes;
+  both.measures = {Measure::kBytes, Measure::kBandwidth};
+  Check("HtoD vs DtoH: total bytes each way and average bandwidth?", {both});
+  Scope gpu0;
+  gpu0.devices = {0};
+  Check(
+      "GPU 0 idle time: between its first kernel start and last kernel end, how long is no kernel running, and what % "
+      "of that span is it?",
+      {Q({Measure::kIdle, Measure::kIdleShare}, {EventKind::kKernels, "", ""}, gpu0)});
+  EXPECT_FALSE(Fill("What grid does vectorized_elementwise_kernel use, and how many SMs get no block?").complete());
+  QueryVocabulary v;
+  v.kernels = {"nvjet_hsh_128x256_64x4_2x1_v_bz_coopA_NNT", "nvjet_hsh_64x8_64x16_4x1_v_bz_splitK_TNN"};
+  const Reading nvjet =
+      FillQueries("What % of total kernel time is the cuBLASLt nvjet GEMMs (nvjet_*), and how many launches?", v);
+  EXPECT_TRUE(nvjet.complete()) << (nvjet.unread.empty() ? "" : nvjet.unread.front());
+  ASSERT_FALSE(nvjet.queries.empty());
+  EXPECT_FALSE(nvjet.queries.front().versus_subject.has_value()) << DescribeQuery(nvjet.queries.front());
+  const Reading pageable = Fill(
+      "How many of the copies issued by cudaMemcpyAsync touch pageable host memory (source or destination pageable)?");
+  EXPECT_TRUE(pageable.complete()) << (pageable.unread.empty() ? "" : pageable.unread.front());
+  EXPECT_EQ(pageable.described, (std::vector<std::string>{"source or destination pageable"}));
+}
+
 // Parentheses that exclude names a whole name before them leaves out anyway say nothing more; others are read.
 TEST(QueryFill, ExclusionsAWholeNameMakesAlready) {
   const Reading exactly = Fill(
@@ -1791,6 +1822,44 @@ TEST(QueryExecute, AShareOfANamedBaseAndTheWorstLaunchDelay) {
   EXPECT_NE(worst->answer.summary.find("longest launch delay 417.744 µs, launch delay 150.367 µs (885 kernels"),
             std::string::npos)
       << worst->answer.summary;
+}
+
+// CUDA calls and NVTX ranges said of a GPU are those of the process that ran its GPU work, found and cited
+// (sqlite3: process 145 ran every kernel of device 1 and recorded 68 ncclSend ranges, 158,244 ns; on h100_2gpu_1s
+// processes 111 and 112 made 1,394 cudaLaunchKernel_v7000 calls each). A process that also ran work on another GPU
+// cannot have its host events split by GPU: declined (a derived copy where process 145 ran one kernel on device 0).
+TEST(QueryExecute, HostEventsOfAGpuAreThoseOfItsProcess) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto mfu = ws.Open(testing::Fixture("mfu_2gpu_before.sqlite"));
+  ASSERT_TRUE(mfu.ok());
+  auto ranges = ws.Ask(
+      {mfu->id, "how many ncclSend NVTX ranges did the GPU 1 rank record, and how long were they in total?", ""}, {});
+  ASSERT_TRUE(ranges.ok());
+  const std::string& a = ranges->answer.summary;
+  EXPECT_NE(a.find("those of GPU 1 are taken as those of the process that ran its GPU work (145)."), std::string::npos)
+      << a;
+  EXPECT_NE(a.find("`ncclSend`: 68 ranges, total 158.244 µs"), std::string::npos) << a;
+  EXPECT_FALSE(ranges->answer.refusal.has_value());
+  auto h100 = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(h100.ok());
+  auto calls = ws.Ask({h100->id, "how many cudaLaunchKernel calls on GPU 0 vs GPU 1?", ""}, {});
+  ASSERT_TRUE(calls.ok());
+  EXPECT_NE(calls->answer.summary.find("process 111: 1,394 calls; process 112: 1,394 calls."), std::string::npos)
+      << calls->answer.summary;
+  testing::DerivedExport both(
+      "mfu_2gpu_before.sqlite",
+      {"UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 0 WHERE rowid = (SELECT MIN(rowid) FROM "
+       "CUPTI_ACTIVITY_KIND_KERNEL WHERE ((globalPid >> 24) & 16777215) = 145)"});
+  ASSERT_TRUE(both.ok()) << both.error();
+  auto shared = ws.Open(both.path());
+  ASSERT_TRUE(shared.ok());
+  auto split = ws.Ask({shared->id, "how many ncclSend NVTX ranges were recorded on GPU 1?", ""}, {});
+  ASSERT_TRUE(split.ok());
+  ASSERT_TRUE(split->answer.refusal.has_value()) << split->answer.summary;
+  EXPECT_NE(split->answer.summary.find("also ran work on GPU 0: its host events cannot be split by GPU"),
+            std::string::npos)
+      << split->answer.summary;
 }
 
 TEST(QueryExecute, LaunchesBelowTheSmsSayTheSms) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -655,7 +656,9 @@ std::string CompareFacts(const Query& q, const Side& a, const Side& b) {
   out += fmt::format("{}: {}; {}: {}.", la, Figures(q, a, a.rows.front(), false), lb,
                      Figures(other, b, b.rows.front(), false));
   if (q.form == Form::kShare && y > 0) return out + fmt::format(" {} is {:.2f}% of {}.", la, 100.0 * x / y, lb);
-  if (x == y) return out + " They are equal.";
+  // Equal in the first measure, which ranks and compares; the others may differ ("bytes 51.20 GB" each way, at two
+  // bandwidths).
+  if (x == y) return out + fmt::format(" They are equal in {}.", kWords[static_cast<size_t>(m)]);
   const double hi = std::max(x, y), lo = std::min(x, y);
   const Value diff = m == Measure::kCount ? Value(static_cast<int64_t>(hi - lo)) : Value(hi - lo);
   out += fmt::format(" The larger is {}, by {}", x > y ? la : lb, FormatMeasure(m, diff));
@@ -1009,14 +1012,89 @@ void AnswerComm(const Query& q, const engine::ProfileInfo& info, const SkillRunn
   turn.answer.evidence.push_back(std::move(e));
 }
 
+// The ids a table grouped by device or by process holds, read from its group cells ("device 1", "process 144").
+std::vector<int64_t> GroupIds(const Side& side) {
+  std::vector<int64_t> ids;
+  for (size_t r : side.rows) {
+    if (CellOr(side.table, r, "count", 0) <= 0) continue;
+    const std::string g = GroupOf(side, r);
+    const size_t space = g.rfind(' ');
+    if (space == std::string::npos) continue;
+    int64_t id = 0;
+    const auto [end, ec] = std::from_chars(g.data() + space + 1, g.data() + g.size(), id);
+    if (ec == std::errc() && end == g.data() + g.size()) ids.push_back(id);
+  }
+  return ids;
+}
+
+// CUDA calls and NVTX ranges run on the host, on no GPU: "the NVTX ranges of GPU 1", "the GPU 1 rank's calls" are
+// those of the process or processes whose GPU work (kernels, copies, memsets) ran on that GPU, found from
+// event_stats' rows of GPU work per process and cited. A process that also ran work on a GPU not asked for cannot
+// have its host events split by GPU: not answered. The scope then names those processes instead of the GPUs.
+bool HostEventsOfGpus(Scope& s, EventKind events, const SkillRunner& run, const CancelToken& cancel,
+                      const engine::ProfileInfo& info, AskTurn& turn, std::string& text) {
+  if ((events != EventKind::kApi && events != EventKind::kNvtx) || s.devices.empty()) return true;
+  Query work;
+  work.measures = {Measure::kCount};
+  work.subject.events = EventKind::kGpu;
+  work.scope.devices = s.devices;
+  work.scope.pids = s.pids;
+  work.group_by = GroupBy::kPid;
+  auto by_pid = RunSide(work, work.subject, work.scope, run, cancel);
+  if (!by_pid || by_pid->table.declined) {
+    CannotAnswer(WhyNot(by_pid), {}, info.caps, turn, text);
+    return false;
+  }
+  const std::vector<int64_t> pids = GroupIds(*by_pid);
+  const std::string gpus = GpuIdsText(std::vector<int64_t>(s.devices.begin(), s.devices.end()));
+  if (pids.empty()) {
+    CannotAnswer(
+        fmt::format("no process ran GPU work on {}, so none of its CUDA calls or NVTX ranges are that GPU's.", gpus),
+        {}, info.caps, turn, text);
+    return false;
+  }
+  Query used = work;
+  used.scope.devices.clear();
+  used.scope.pids.assign(pids.begin(), pids.end());
+  used.group_by = GroupBy::kDevice;
+  auto by_device = RunSide(used, used.subject, used.scope, run, cancel);
+  if (by_device && !by_device->table.declined) {
+    for (int64_t d : GroupIds(*by_device)) {
+      if (std::find(s.devices.begin(), s.devices.end(), d) != s.devices.end()) continue;
+      CannotAnswer(
+          fmt::format("CUDA calls and NVTX ranges run on the host, and the process that ran {}'s work also ran "
+                      "work on GPU {}: its host events cannot be split by GPU.",
+                      gpus, d),
+          {}, info.caps, turn, text);
+      return false;
+    }
+  }
+  turn.answer.evidence.push_back(EvidenceOf(work, *by_pid, "The processes that ran GPU work there"));
+  std::string ids;
+  for (int64_t p : pids) ids += (ids.empty() ? "" : ", ") + std::to_string(p);
+  text += fmt::format(
+      "CUDA calls and NVTX ranges run on the host: those of {} are taken as those of the process{} "
+      "that ran its GPU work ({}). ",
+      gpus, pids.size() == 1 ? "" : "es", ids);
+  s.devices.clear();
+  s.pids.assign(pids.begin(), pids.end());
+  return true;
+}
+
 // One Query answered into `turn`.
-void AnswerOne(const Query& q, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
+void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
                AskTurn& turn, std::string& text) {
-  text += (text.empty() ? "" : "\n") + std::string("Read as: ") + DescribeQuery(q) + ".\n";
+  text += (text.empty() ? "" : "\n") + std::string("Read as: ") + DescribeQuery(asked) + ".\n";
+  Query q = asked;
   for (const Scope* s : {&q.scope, q.versus_scope ? &*q.versus_scope : nullptr}) {
     if (const std::string why = s ? OutOfProfile(*s, info) : ""; !why.empty())
       return CannotAnswer(why, {}, info.caps, turn, text);
   }
+  // CUDA calls and NVTX ranges said of a GPU: those of the processes that ran its work.
+  if (!HostEventsOfGpus(q.scope, q.subject.events, run, cancel, info, turn, text)) return;
+  if (q.versus_scope &&
+      !HostEventsOfGpus(*q.versus_scope, q.versus_subject.value_or(q.subject).events, run, cancel, info, turn, text))
+    return;
   if (q.subject.events == EventKind::kDevices) return AnswerDevices(q, info, run, cancel, turn, text);
   if (std::any_of(q.measures.begin(), q.measures.end(), IsCommMeasure))
     return AnswerComm(q, info, run, cancel, turn, text);

@@ -38,6 +38,7 @@ struct Token {
   bool quoted = false;
   bool separator = false;  // , ; ? !
   bool paren = false;      // written inside parentheses: "bandwidth (total bytes / total copy time)"
+  bool colon = false;      // a separator written as a colon, read as a comma
 };
 
 bool IsDigits(std::string_view s) {
@@ -152,7 +153,10 @@ std::vector<Token> Tokenize(const std::string& question) {
       for (size_t k = first; k < out.size(); ++k) out[k].paren = depth > 0;
     }
     if (sentence_end) out.push_back({".", ".", false, true});
-    if (colon) out.push_back({",", ",", false, true});  // "For process 12 only: how much ..."
+    if (colon) {
+      out.push_back({",", ",", false, true});  // "For process 12 only: how much ..."
+      out.back().colon = true;
+    }
     word.clear();
   };
   for (size_t i = 0; i < question.size(); ++i) {
@@ -203,6 +207,7 @@ struct Item {
   std::string word;         // the words covered, as written
   bool exact = false;       // kName: the whole of a profile name, not a part of one
   bool paren = false;       // every word of it inside parentheses
+  bool colon = false;       // kSeparator: written as a colon (read as a comma)
   bool describing = false;  // words before a name in parentheses that say what it is (NamedInParentheses)
   std::string respelled;    // kLex: the lexicon word a misspelled word was read as (lexicon::SpellingOf)
   bool Has(Slot s) const {
@@ -462,6 +467,7 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
       }
     }
     item.word = Join(t, i, used, false);
+    item.colon = t[i].separator && t[i].colon;
     item.paren = std::all_of(t.begin() + static_cast<std::ptrdiff_t>(i),
                              t.begin() + static_cast<std::ptrdiff_t>(i + used), [](const Token& k) { return k.paren; });
     items.push_back(std::move(item));
@@ -938,6 +944,9 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
     const std::string w = Lower(items[i + 1].word);
     if (lexicon::IsMeaningWord(w.substr(w.find_last_of(' ') + 1))) c.unread.push_back(items[i + 1].word);
   }
+  // "how many of the GPU's SMs": the measure after a GPU said as its owner is what is counted, as "how many SMs".
+  if (m == Measure::kCount && noun && IsGroupNoun(items[j]) && j + 1 < items.size() && items[j + 1].Has(Slot::kMeasure))
+    return;
   if (m == Measure::kCount && noun && IsGroupNoun(items[j]) && !adjective && (!events_noun || distinct)) {
     c.count_groups = GroupOfNoun(items[j]);
     return;
@@ -1681,6 +1690,15 @@ void ReadPhrasesOfAClause(const std::vector<Item>& items, Clause& c, std::vector
   ReadPointingPlaces(items, c, read);
 }
 
+// "how many SMs get no block": "no" before a measure negates it (a count of what lacks it), which no Query holds.
+// ("no kernel running" is the idle time, read before: ReadNoWork.)
+void UnreadNegatedMeasures(const std::vector<Item>& items, Clause& c) {
+  for (size_t i = 0; i + 1 < items.size(); ++i) {
+    if (IsWordIn(items[i], {"no", "zero"}) && items[i + 1].Has(Slot::kMeasure))
+      c.unread.push_back(items[i].word + " " + items[i + 1].word);
+  }
+}
+
 // A word of no slot that still says nothing more: "the JAX run" (a word of context); "how many kernels start in that
 // window" (events starting, as a window counts them); "the two processes", "both of the 2 GPUs" (a number that
 // describes a plural noun, when it is no limit; a number said in words, "the two averages", is no bound or id
@@ -1749,6 +1767,7 @@ Clause ReadClause(const std::vector<Item>& items) {
   }
   DescribingFragment(items, c);
   ReadTwoNames(items, c);
+  UnreadNegatedMeasures(items, c);
   ShareOfABase(items, c);
   UnreadComparisons(c);
   // A plain word describes the events only where the clause names them, once ("the nvjet GEMM kernels"), and sets no
@@ -2152,8 +2171,12 @@ void ReadNoWork(std::vector<Item>& s) {
     return it.Has(Slot::kMeasure) && (it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kIdle) ||
                                       it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kBusy));
   });
-  if (idle_said) return;
+  // "GPU 0 idle time: ..., how long is no kernel running?": a question of its own asks the idle time again.
+  const auto asks_how_long = [&](size_t i) {
+    return i >= 2 && IsWordIn(s[i - 1], {"is", "was", "are", "were"}) && IsWordIn(s[i - 2], {"how long", "long"});
+  };
   for (size_t i = 0; i + 1 < s.size(); ++i) {
+    if (idle_said && !asks_how_long(i)) continue;
     // "not running any kernel", "not executing any kernels": as "no kernel running".
     if (Lower(s[i].word) == "not" && i + 3 < s.size() && Lower(s[i + 2].word) == "any" &&
         (Lower(s[i + 1].word) == "running" || Lower(s[i + 1].word) == "executing") && s[i + 3].Has(Slot::kEvents)) {
@@ -2361,6 +2384,26 @@ void MeanOfAMean(std::vector<Item>& s) {
     if (j < s.size() && (s[j].Has(Slot::kWeakTotal) || IsWordIn(s[j], {"duration", "durations", "runtime"}))) continue;
     s[i] = LexItem(mean ? "the" : (delay ? "longest launch delay" : "longest launch latency"), s[i].word);
   }
+}
+
+// "HtoD vs DtoH: how many bytes?", "cudaMalloc vs cudaFree: calls and total time?": a heading that sets two sides
+// against each other before a colon, and asks nothing itself (no measure, no question or request word), is what the
+// question after the colon is asked of: read with it as one clause, not as a question of its own with a measure it
+// never said.
+void ComparisonHeading(std::vector<Item>& s) {
+  const auto colon = std::find_if(s.begin(), s.end(), [](const Item& it) { return it.colon; });
+  if (colon == s.begin() || colon == s.end() || colon + 1 == s.end()) return;
+  bool versus = false;
+  for (auto it = s.begin(); it != colon; ++it) {
+    const std::string w = Lower(it->word);
+    if (it->Has(Slot::kMeasure) || it->Has(Slot::kWeakTotal) || it->Has(Slot::kWhich) || it->Has(Slot::kTop) ||
+        it->Has(Slot::kBottom) || it->Has(Slot::kAuxiliary) || it->Has(Slot::kCompare) || w.rfind("how", 0) == 0 ||
+        w.rfind("what", 0) == 0 || it->kind == Item::kSeparator)
+      return;
+    versus = versus || it->Has(Slot::kVersus);
+  }
+  if (!versus) return;
+  s.erase(colon);
 }
 
 // "that window", "the interval": the span a span phrase said, in its sentence or the ones after it.
@@ -2597,9 +2640,15 @@ std::vector<std::string> DropNamesSaidAgain(std::vector<Item>& sentence) {
         continue;
       }
       names = true;
+      // "nvjet_*" after "nvjet": the name's pattern says the same name again.
+      const auto stem = [](std::string w) {
+        w = Lower(w);
+        while (!w.empty() && (w.back() == '*' || w.back() == '_' || w.back() == '-' || w.back() == '.')) w.pop_back();
+        return w;
+      };
       const bool said =
           std::any_of(sentence.begin(), sentence.begin() + static_cast<std::ptrdiff_t>(from), [&](const Item& before) {
-            return before.kind == Item::kName && !before.paren && Lower(before.word) == Lower(it.word);
+            return before.kind == Item::kName && !before.paren && stem(before.word) == stem(it.word);
           });
       if (!said) return false;
     }
@@ -2625,11 +2674,24 @@ std::vector<std::string> DropKindsSaidAgain(std::vector<Item>& sentence) {
     std::optional<Kind> kind;
     for (size_t k = from; k < to; ++k) {
       const Item& it = sentence[k];
-      const bool stops = it.kind == Item::kLex && std::all_of(it.entries.begin(), it.entries.end(), [](const auto& e) {
-                           return e.slot == Slot::kStop || e.slot == Slot::kSplit;  // "and", "or"
-                         });
+      const bool stops =
+          it.kind == Item::kLex && std::all_of(it.entries.begin(), it.entries.end(),
+                                               [](const auto& e) {
+                                                 return e.slot == Slot::kStop || e.slot == Slot::kSplit;  // "and"
+                                               }) ||
+          IsWordIn(it, {"or"});
       if (it.kind == Item::kSeparator || stops || (it.kind == Item::kUnknown && lexicon::IsDescriptiveWord(it.word)))
         continue;
+      // "(source or destination pageable)" after "pageable host memory": a kind of host memory said before, of copies.
+      if (it.kind == Item::kLex && it.entries.size() == 1 && it.Has(Slot::kMemory)) {
+        const bool said =
+            std::any_of(sentence.begin(), sentence.begin() + static_cast<std::ptrdiff_t>(from), [&](const Item& b) {
+              return !b.paren && b.Has(Slot::kMemory) && b.Value(Slot::kMemory) == it.Value(Slot::kMemory);
+            });
+        if (!said || (kind && kind->events != EventKind::kMemcpy)) return std::nullopt;
+        if (!kind) kind = Kind{EventKind::kMemcpy, std::nullopt};
+        continue;
+      }
       // "NVTX ranges" is a range noun (a grouping target too), the kind of NVTX events; "runtime" and "driver" are
       // the two layers of CUDA's API ("CUDA API calls (runtime and driver)").
       const bool ranges = it.Has(Slot::kRangeNoun), layer = IsWordIn(it, {"runtime", "driver"});
@@ -2818,7 +2880,11 @@ void KeepComparison(const Clause& c, const Query* previous, Query& q) {
   // "Count the DtoH and HtoD copies and their total bytes": "their", with no events of its own, is both sides too.
   // So are a clause's events when two copy kinds were lent to it ("For HtoD and DtoH separately: total bytes and
   // average bandwidth").
-  const bool both = c.each_side || c.margin || ((c.points_back || c.sides_lent) && !HasSubject(c));
+  // "HtoD vs DtoH: total bytes each way and average bandwidth?": a clause of measures alone, after a comparison, asks
+  // them of the same two sides.
+  const bool bare = !HasSubject(c) && c.devices.empty() && c.pids.empty() && c.stream < 0 && !c.group &&
+                    c.inside.empty() && !c.from_s && !c.which && c.rank == Rank::kNone;
+  const bool both = c.each_side || c.margin || ((c.points_back || c.sides_lent || bare) && !HasSubject(c));
   // "and what bandwidth did each direction get": copies grouped by their kind, after two kinds side by side, are
   // those two sides.
   const bool by_kind = c.group == GroupBy::kName && q.subject.events == EventKind::kMemcpy;
@@ -3033,6 +3099,21 @@ void RangeAsPlaceOrSubject(Clause& c, const Query* previous) {
   }
 }
 
+// "how long is no kernel running, and what % of that span is it?": "it", the idle or busy time the Query before
+// measured, as a share of the span it is measured over: the idle share or the utilization.
+void ShareOfTheSpanSaidBefore(Clause& c, const Query* previous) {
+  const auto has = [](const std::vector<Measure>& ms, Measure m) {
+    return std::find(ms.begin(), ms.end(), m) != ms.end();
+  };
+  if (!previous || !(c.it || c.points_back) || !has(c.measures, Measure::kShare) || !has(c.measures, Measure::kSpan))
+    return;
+  const bool idle = has(previous->measures, Measure::kIdle), busy = has(previous->measures, Measure::kBusy);
+  if (idle == busy) return;
+  std::erase(c.measures, Measure::kShare);
+  std::erase(c.measures, Measure::kSpan);
+  c.measures.push_back(idle ? Measure::kIdleShare : Measure::kUtilization);
+}
+
 // A share against a base said after "of" (ShareOfABase): with a named base, the measure the share is of (one said
 // beside it, else the first of the Query before that adds up, else the total time), compared as a percentage
 // (FillVersus); with a base of a kind alone, the share of all time when it is the subject's kind, else unread.
@@ -3106,6 +3187,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   if (!own_subject && previous && one_event(*previous) && !c.measures.empty()) return std::nullopt;
   // "what fraction of the GPU span is copying": a share of a span other than the events' own is not held.
   const auto has = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
+  ShareOfTheSpanSaidBefore(c, previous);
   if ((has(Measure::kShare) || has(Measure::kGpuShare)) && has(Measure::kSpan)) return std::nullopt;
   // "how many gaps exceed 1 ms": a bound said of the gaps, which no Query holds (a bound is on each event).
   if ((has(Measure::kGaps) || has(Measure::kMaxGap)) && (c.longer_than_ns >= 0 || c.shorter_than_ns >= 0))
@@ -3694,6 +3776,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
     span_defined = true;
   }
   ReadOrigin(sentence);
+  ComparisonHeading(sentence);
   for (std::string& d : ReadDelayInWords(sentence)) reading.defined.push_back(std::move(d));
   MeanOfAMean(sentence);
   ReadNoWork(sentence);

@@ -221,6 +221,14 @@ constexpr Entry kEntries[] = {
     {"queuing delay", Slot::kMeasure, M(Measure::kLaunchDelay)},
     {"variability", Slot::kMeasure, M(Measure::kStddev)},
     {"std", Slot::kMeasure, M(Measure::kStddev)},
+    // The definitions the skills follow, said beside the statistic (guides/analysis.md): the sample standard
+    // deviation, nearest-rank percentiles.
+    {"sample std", Slot::kMeasure, M(Measure::kStddev)},
+    {"sample standard deviation", Slot::kMeasure, M(Measure::kStddev)},
+    {"sample stddev", Slot::kMeasure, M(Measure::kStddev)},
+    {"sample std dev", Slot::kMeasure, M(Measure::kStddev)},
+    {"nearest-rank", Slot::kStop},
+    {"nearest rank", Slot::kStop},
     {"often", Slot::kMeasure, M(Measure::kCount)},
     {"frequently", Slot::kMeasure, M(Measure::kCount)},
     {"latency", Slot::kWeakTotal, 1},
@@ -356,6 +364,11 @@ constexpr Entry kEntries[] = {
     {"threads in the launch", Slot::kMeasure, M(Measure::kThreads)},
     {"threads in the grid", Slot::kMeasure, M(Measure::kThreads)},
     {"threads per launch", Slot::kMeasure, M(Measure::kThreads)},
+    // The product said as one: "how many blocks x threads did it launch".
+    {"blocks x threads", Slot::kMeasure, M(Measure::kThreads)},
+    {"blocks times threads", Slot::kMeasure, M(Measure::kThreads)},
+    {"blocks \u00d7 threads", Slot::kMeasure, M(Measure::kThreads)},
+    {"blocks x threads per block", Slot::kMeasure, M(Measure::kThreads)},
     {"sms", Slot::kMeasure, M(Measure::kSmCount)},
     {"sm", Slot::kMeasure, M(Measure::kSmCount)},
     {"sm count", Slot::kMeasure, M(Measure::kSmCount)},
@@ -888,6 +901,18 @@ constexpr Entry kEntries[] = {
     {"short name", Slot::kStop},
     {"short names", Slot::kStop},
     {"separately", Slot::kStop},
+    // "the process driving GPU 1", "the rank that owns GPU 0": a process said by its GPU (a GPU's CUDA calls and NVTX
+    // ranges are its processes', query_exec's HostEventsOfGpus).
+    // "copies that touch pageable memory": that involve it, either way.
+    {"touch", Slot::kStop},
+    {"touches", Slot::kStop},
+    {"touching", Slot::kStop},
+    {"touched", Slot::kStop},
+    {"driving", Slot::kStop},
+    {"drives", Slot::kStop},
+    {"drove", Slot::kStop},
+    {"owns", Slot::kStop},
+    {"owning", Slot::kStop},
     {"went through", Slot::kStop},
     {"go through", Slot::kStop},
     {"goes through", Slot::kStop},

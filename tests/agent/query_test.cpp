@@ -1351,6 +1351,53 @@ TEST(QueryFill, HeadingsIdleSaidAgainAndNamesAndKindsRestated) {
   EXPECT_EQ(pageable.described, (std::vector<std::string>{"source or destination pageable"}));
 }
 
+// Why a question is asked, said before it: a heading said by a person before a colon, a question that reads nothing
+// concrete before one that measures; both said under the reading. A question that asks "any" or names a kind of copy
+// reads something. Definitions said with "taking ... divided by ..." or in one parenthesis with a comma; a library's
+// name beside a whole name; the export's own "deviceId"; "count together" groups.
+TEST(QueryFill, WhyItIsAskedAndHowItIsDefined) {
+  const Reading retune =
+      Fill("Before we retune the GEMM tiles: what is the median duration of vectorized_elementwise_kernel?");
+  EXPECT_TRUE(retune.complete()) << (retune.unread.empty() ? "" : retune.unread.front());
+  EXPECT_EQ(retune.context, (std::vector<std::string>{"Before we retune the GEMM tiles"}));
+  const Reading concentrated = Fill(
+      "How concentrated is the GPU work? What share of total kernel time do the five most expensive kernels account "
+      "for together?");
+  EXPECT_TRUE(concentrated.complete()) << (concentrated.unread.empty() ? "" : concentrated.unread.front());
+  EXPECT_EQ(concentrated.context, (std::vector<std::string>{"How concentrated is the GPU work?"}));
+  const Reading any = Fill("any device-to-device copies? how many bytes did they move?");
+  EXPECT_TRUE(any.context.empty());
+  EXPECT_FALSE(any.queries.empty());
+  Check("This is the run after our optimisation. How many kernels ran?",
+        {Q({Measure::kCount}, {EventKind::kKernels, "", ""})});
+  const Reading taking = Fill(
+      "What effective HtoD bandwidth do the copies achieve, taking total HtoD bytes divided by the summed duration of "
+      "those copies, in GB/s?");
+  EXPECT_TRUE(taking.complete()) << (taking.unread.empty() ? "" : taking.unread.front());
+  const Reading comma =
+      Fill("What effective bandwidth (GB/s, total bytes over summed copy time) do the HtoD copies get?");
+  EXPECT_TRUE(comma.complete()) << (comma.unread.empty() ? "" : comma.unread.front());
+  EXPECT_EQ(comma.defined, (std::vector<std::string>{"GB/s, total bytes over summed copy time"}));
+  ASSERT_EQ(comma.queries.size(), 1u);
+  EXPECT_EQ(comma.queries[0].measures, (std::vector<Measure>{Measure::kBandwidth}));
+  const Reading picked = Fill("What launch configuration did nvFuser pick for nvfuser_pointwise_f0_c1_r0_g0?");
+  ASSERT_EQ(picked.queries.size(), 1u) << (picked.unread.empty() ? "" : picked.unread.front());
+  EXPECT_EQ(picked.queries[0].subject.name, "nvfuser_pointwise_f0_c1_r0_g0");
+  EXPECT_FALSE(picked.queries[0].versus_subject.has_value()) << DescribeQuery(picked.queries[0]);
+  Scope gpu0;
+  gpu0.devices = {0};
+  Check("On GPU 0 (deviceId 0), how many kernels ran?", {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, gpu0)});
+  Query base = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  base.group_by = GroupBy::kBaseName;
+  base.rank = Rank::kTop;
+  base.limit = 3;
+  const Reading together = Fill(
+      "Grouping kernels by their short base name (so all template variants of one kernel count together), give me the "
+      "top 3 by total GPU time.");
+  ASSERT_FALSE(together.queries.empty()) << (together.unread.empty() ? "" : together.unread.front());
+  EXPECT_EQ(together.queries[0].measures.front(), Measure::kTotal) << DescribeQuery(together.queries[0]);
+}
+
 // Parentheses that exclude names a whole name before them leaves out anyway say nothing more; others are read.
 TEST(QueryFill, ExclusionsAWholeNameMakesAlready) {
   const Reading exactly = Fill(

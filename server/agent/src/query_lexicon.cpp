@@ -522,6 +522,8 @@ constexpr Entry kEntries[] = {
     {"device", Slot::kDeviceNoun},
     {"devices", Slot::kDeviceNoun},
     {"cuda device", Slot::kDeviceNoun},
+    {"deviceid", Slot::kDeviceNoun},  // the export's own column name: "(deviceId 0)"
+    {"device id", Slot::kDeviceNoun},
     {"card", Slot::kDeviceNoun},
     {"process", Slot::kProcessNoun},
     {"processes", Slot::kProcessNoun},
@@ -903,6 +905,11 @@ constexpr Entry kEntries[] = {
     {"separately", Slot::kStop},
     // "the process driving GPU 1", "the rank that owns GPU 0": a process said by its GPU (a GPU's CUDA calls and NVTX
     // ranges are its processes', query_exec's HostEventsOfGpus).
+    // "(so all template variants of one kernel count together)": "count" as a verb that groups, no measure.
+    {"count together", Slot::kStop},
+    {"counted together", Slot::kStop},
+    {"count as one", Slot::kStop},
+    {"counted as one", Slot::kStop},
     // "copies that touch pageable memory": that involve it, either way.
     {"touch", Slot::kStop},
     {"touches", Slot::kStop},

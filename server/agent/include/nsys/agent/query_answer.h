@@ -60,6 +60,9 @@ struct Reading {
   std::vector<std::string> recording;
   // Words read as the lexicon's word one letter away ("duraton" as "duration"): the answer says so under its reading.
   std::vector<std::string> respelled;
+  // Words that say why the question is asked, not what ("Before we retune the GEMM tiles:", "Is attention balanced
+  // across the two ranks?" before the question that measures it): the answer says so under its reading.
+  std::vector<std::string> context;
   // A clause asked for something (a measure, a subject) that no Query could hold: the question is declined, never
   // handed to the phrase parser to answer something else.
   bool unbuilt = false;

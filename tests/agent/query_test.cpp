@@ -1398,6 +1398,48 @@ TEST(QueryFill, WhyItIsAskedAndHowItIsDefined) {
   EXPECT_EQ(together.queries[0].measures.front(), Measure::kTotal) << DescribeQuery(together.queries[0]);
 }
 
+// What batch 54 found: "kernel(s)"; "counting negative delays as zero"; headings of a state ("Before the fix:") or of
+// how things look ("X looks heavy on Y:"); "question"; a recording noun that is only a part of some names; "How many
+// launches is that" after a ranking keeps its place; "what percentage of the time" after a span said after a
+// grouping is the utilization.
+TEST(QueryFill, WhatBatch54Found) {
+  Query which = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  which.scope.inside = "forward";
+  const Reading kernels = Fill(
+      "Which kernel(s) get launched from inside the forward NVTX ranges? How many launches is that and what's their "
+      "total GPU time?");
+  EXPECT_TRUE(kernels.complete()) << (kernels.unread.empty() ? "" : kernels.unread.front());
+  ASSERT_EQ(kernels.queries.size(), 2u);
+  EXPECT_EQ(kernels.queries[0].group_by, GroupBy::kName);
+  EXPECT_EQ(kernels.queries[1].scope.inside, "forward") << DescribeQuery(kernels.queries[1]);
+  EXPECT_EQ(kernels.queries[1].measures, (std::vector<Measure>{Measure::kCount, Measure::kTotal}));
+  Query delay = Q({Measure::kLaunchDelay}, {EventKind::kKernels, "", ""});
+  delay.group_by = GroupBy::kPid;
+  Check(
+      "For each process, what's the average launch delay, i.e. kernel start minus the end of its launching runtime "
+      "call, counting negative delays as zero?",
+      {delay});
+  const Reading fix = Fill("Before the fix: how many ncclDevKernel_AllReduce_Sum_f32_RING_LL kernels ran?");
+  EXPECT_TRUE(fix.complete()) << (fix.unread.empty() ? "" : fix.unread.front());
+  EXPECT_EQ(fix.context, (std::vector<std::string>{"Before the fix"}));
+  const Reading heavy = Fill("JAX startup looks heavy on stream creation: how many cudaMalloc calls were made?");
+  EXPECT_TRUE(heavy.complete()) << (heavy.unread.empty() ? "" : heavy.unread.front());
+  EXPECT_TRUE(Fill("unified memory question: how many Unified DtoH copies happened?").complete());
+  QueryVocabulary sim = Vocabulary();
+  sim.nvtx.push_back("layer_processing_simulation");
+  const Reading in_sim = FillQueries(
+      "In the llama inference sim, how many cudaMalloc calls are there and what's the average time per call?", sim);
+  ASSERT_EQ(in_sim.queries.size(), 1u) << (in_sim.unread.empty() ? "" : in_sim.unread.front());
+  EXPECT_TRUE(in_sim.queries[0].scope.inside.empty()) << DescribeQuery(in_sim.queries[0]);
+  EXPECT_EQ(in_sim.recording, (std::vector<std::string>{"In the llama inference sim"}));
+  Query busy = Q({Measure::kUtilization}, {EventKind::kKernels, "", ""});
+  busy.group_by = GroupBy::kDevice;
+  Check(
+      "Per GPU, between that GPU's first kernel start and last kernel end, what percentage of the time was at least "
+      "one kernel running?",
+      {busy});
+}
+
 // Parentheses that exclude names a whole name before them leaves out anyway say nothing more; others are read.
 TEST(QueryFill, ExclusionsAWholeNameMakesAlready) {
   const Reading exactly = Fill(

@@ -140,6 +140,9 @@ std::vector<Token> Tokenize(const std::string& question) {
     const bool colon = !word.empty() && word.back() == ':';
     while (!word.empty() && std::string_view(".:)(\"'").find(word.back()) != std::string_view::npos) word.pop_back();
     while (!word.empty() && std::string_view("(\"'").find(word.front()) != std::string_view::npos) word.erase(0, 1);
+    // "kernel(s)": a noun with its plural said both ways is the plural.
+    // (Its closing parenthesis is gone with the other closing marks above.)
+    if (word.size() > 3 && word.compare(word.size() - 2, 2, "(s") == 0) word.replace(word.size() - 2, 2, "s");
     // A possessive is its noun: "GPU 1's kernel time", "cuFFT's kernels".
     for (std::string_view s : {"'s", "\u2019s"}) {
       if (word.size() > s.size() && word.compare(word.size() - s.size(), s.size(), s) == 0)
@@ -1769,6 +1772,10 @@ Clause ReadClause(const std::vector<Item>& items) {
   DescribingFragment(items, c);
   ReadTwoNames(items, c);
   UnreadNegatedMeasures(items, c);
+  // "How many launches is that": "that" after "is" at a clause's end is what was just said, as "it" is.
+  if (items.size() >= 2 && IsWordIn(items.back(), {"that", "those", "these"}) &&
+      items[items.size() - 2].Has(Slot::kAuxiliary))
+    c.it = true;
   ShareOfABase(items, c);
   UnreadComparisons(c);
   // A plain word describes the events only where the clause names them, once ("the nvjet GEMM kernels"), and sets no
@@ -1958,8 +1965,13 @@ bool KeepsTheScope(const Clause& c, const Query* previous, const Query& q) {
   const bool narrows = previous->subject.events == EventKind::kGpu && previous->subject.name.empty() &&
                        q.subject.name.empty() &&
                        (e == EventKind::kKernels || e == EventKind::kMemcpy || e == EventKind::kMemset);
-  return narrows || (previous->subject == q.subject && previous->group_by == GroupBy::kNone &&
-                     previous->rank == Rank::kNone && !previous->versus_subject && !previous->versus_scope);
+  // "Which kernels get launched inside the FlashAttnFunc ranges? How many launches is that and what's their total
+  // GPU time?": words that point back at the events of a ranking keep where they were.
+  const bool pointed = (c.points_back || c.it) && previous->subject.events == e && previous->rank != Rank::kNone &&
+                       !previous->versus_subject && !previous->versus_scope;
+  return narrows || pointed ||
+         (previous->subject == q.subject && previous->group_by == GroupBy::kNone && previous->rank == Rank::kNone &&
+          !previous->versus_subject && !previous->versus_scope);
 }
 
 void FillScope(const Clause& c, const Query* previous, bool own_subject, Query& q) {
@@ -2277,7 +2289,10 @@ size_t PastClipping(const std::vector<Item>& s, size_t k) {
     if (end < s.size() && IsWordIn(s[end], {"at", "to", "below", "from"})) ++end;
     return zero(end) ? end + 1 : k;
   }
-  // "negative values counted as 0", "negatives treated as zero"
+  // "negative values counted as 0", "negatives treated as zero", "counting negative delays as zero"
+  if (end + 1 < s.size() && IsWordIn(s[end], {"counting", "treating", "taking", "setting", "with"}) &&
+      IsWordIn(s[end + 1], {"negative", "negatives"}))
+    ++end;
   if (end < s.size() && IsWordIn(s[end], {"negative", "negatives"})) {
     ++end;
     if (end < s.size() && IsWordIn(s[end], {"values", "ones", "delays"})) ++end;
@@ -2437,6 +2452,14 @@ void WindowIsTheSpan(std::vector<Item>& s) {
         (before == "that" || before == "this" || before == "the")) {
       s[k] = LexItem("span", "span");
     }
+    // "what percentage of the time was a kernel running": the time is that span too, after a share, where the words
+    // after it say the events ran (an idle share is read as one without it).
+    const bool ran = std::any_of(s.begin() + static_cast<std::ptrdiff_t>(k), s.end(), [](const Item& it) {
+      return IsWordIn(it, {"running", "executing", "busy", "active", "computing"});
+    });
+    if (w == "time" && before == "the" && k >= 3 && Lower(s[k - 2].word) == "of" && ran &&
+        s[k - 3].Has(Slot::kMeasure) && s[k - 3].Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kShare))
+      s[k] = LexItem("span", "span");
   }
 }
 
@@ -2461,7 +2484,11 @@ std::vector<std::string> ReadSpanPhrase(std::vector<Item>& s) {
     const size_t end = PastBoundary(s, k, IsEndWord, events);
     if (end == 0) continue;
     size_t from = i;
-    while (from > 0 && (Lower(s[from - 1].word) == "the" || Lower(s[from - 1].word) == "its")) --from;
+    // "the", "its", "that GPU's", "each GPU's" before "first"
+    while (from > 0 && (IsWordIn(s[from - 1], {"the", "its", "that", "each", "this"}) ||
+                        (s[from - 1].Has(Slot::kDeviceNoun) && from >= 2 &&
+                         IsWordIn(s[from - 2], {"that", "each", "this", "the"}))))
+      --from;
     if (from > 0 && (s[from - 1].Has(Slot::kBetween) || Lower(s[from - 1].word) == "from")) --from;
     const Item span = LexItem("span", "span");
     const bool opens = (from == 0 || s[from - 1].kind == Item::kSeparator) && end < s.size() &&
@@ -3436,17 +3463,22 @@ bool TakeMotivation(const std::vector<std::vector<Item>>& sentences, size_t at, 
   return true;
 }
 
-// "Before we retune the GEMM tiles: what is the median ...", "I only care about GPU 0's first 100 ms: ...": words
-// before a colon, said by a person ("we", "I", "our") and reading nothing concrete, say why the question after it is
-// asked. Dropped and returned.
+// "Before we retune the GEMM tiles: what is the median ...", "The cuFCM run does lots of cudaMemset: how many ...":
+// words before a colon, said by a person ("we", "I", "our"), as how things look ("looks", "seems", "does") or as a
+// state ("Before the fix:"), and reading nothing concrete, say why the question after it is asked. Dropped and
+// returned.
 std::optional<std::string> DropMotivationHeading(std::vector<Item>& s) {
   const auto colon = std::find_if(s.begin(), s.end(), [](const Item& it) { return it.colon; });
   if (colon == s.begin() || colon == s.end()) return std::nullopt;
   const std::vector<Item> heading(s.begin(), colon);
+  // Said by a person, said as a statement of how things look ("JAX startup looks heavy on stream creation:"), or of
+  // the state the recording is in ("Before the fix:").
   const bool person = std::any_of(heading.begin(), heading.end(), [](const Item& it) {
-    return IsWordIn(it, {"we", "i", "our", "us", "my", "we're", "i'm", "we've", "i've"});
+    return IsWordIn(it, {"we", "i", "our", "us", "my", "we're", "i'm", "we've", "i've", "looks", "seems", "appears",
+                         "does", "feels"});
   });
-  if (!person || !ReadsNothingConcrete(heading, true)) return std::nullopt;
+  const bool state = IsWordIn(heading.front(), {"before", "after"});
+  if (!(person || state) || !ReadsNothingConcrete(heading, true)) return std::nullopt;
   const std::string words = WordsOf(heading, 0, heading.size());
   s.erase(s.begin(), colon + 1);
   return words;
@@ -3747,13 +3779,15 @@ size_t PastRecordingPhrase(const std::vector<Item>& s, size_t k, bool after_prep
   size_t j = k + 1;
   bool name = false;
   while (j < s.size() && MayDescribeTheRecording(s[j]) &&
-         (s[j].kind == Item::kName || !lexicon::IsRecordingNoun(Lower(s[j].word)))) {
+         ((s[j].kind == Item::kName && s[j].exact) || !lexicon::IsRecordingNoun(Lower(s[j].word)))) {
     name = name || s[j].kind == Item::kName;
     ++j;
   }
   if (j == k + 1 || j >= s.size()) return k;
   const std::string head = Lower(s[j].word);
-  if (!lexicon::IsRecordingNoun(head) || s[j].kind == Item::kName) return k;  // "the custom 'sample' kernel"
+  // "the custom 'sample' kernel"; a recording noun that is only a part of some names ("in the llama inference sim",
+  // "sim" of layer_processing_simulation) is still the recording.
+  if (!lexicon::IsRecordingNoun(head) || (s[j].kind == Item::kName && s[j].exact)) return k;
   // "the nvfuser_pointwise run", "the forward sim": a name of the profile's events before a noun that may be one
   // execution of them names those events, not the recording.
   if (name && !IsWholeRecordingNoun(head)) return k;

@@ -910,6 +910,11 @@ constexpr Entry kEntries[] = {
     {"counted together", Slot::kStop},
     {"count as one", Slot::kStop},
     {"counted as one", Slot::kStop},
+    // "Quick question: ...", "unified memory question: ...": the question said as such.
+    {"question", Slot::kStop},
+    // "how many bytes did the memsets clear": what a memset does.
+    {"clear", Slot::kStop},
+    {"cleared", Slot::kStop},
     // "copies that touch pageable memory": that involve it, either way.
     {"touch", Slot::kStop},
     {"touches", Slot::kStop},

@@ -614,6 +614,9 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 55, written by a helper the same way (a novice, a kernel developer, an MPI user, a framework user) after
   // the session's last change to ask, first scored at 364283d: 26 / 12 / 2. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh47.json", "fresh held-out 47"), "questions_fresh47.json", 26, 2);
+  // Batch 56, written by a helper asked again for a newcomer's vocabulary ("GPU functions", "transfers", "markers",
+  // "the card", "the app"), first scored at 0d9e05e: 16 / 23 / 1.
+  ExpectHeld(AskHeldOut("questions_fresh48.json", "fresh held-out 48"), "questions_fresh48.json", 16, 1);
 }
 
 }  // namespace

@@ -1440,6 +1440,36 @@ TEST(QueryFill, WhatBatch54Found) {
       {busy});
 }
 
+// A newcomer's words (batch 56): "GPU functions" are kernels, "cards" GPUs, "programs" processes, "labels" and
+// "markers" NVTX ranges, "host-to-GPU" copies HtoD, "CUDA functions" calls. A request after a question ("..., and tell
+// me how long ...") asks; "on that card" after a ranking of cards is unread; a share of a sum said before is unread.
+TEST(QueryFill, ANewcomersWords) {
+  Query per_card = Q({Measure::kCount, Measure::kTotal}, {EventKind::kKernels, "", ""});
+  per_card.group_by = GroupBy::kDevice;
+  Check("For each card, how many GPU functions ran and how much GPU time did they add up to?", {per_card});
+  Query per_program = per_card;
+  per_program.group_by = GroupBy::kPid;
+  Check("For each of the programs, how many GPU functions ran and what was their total time?", {per_program});
+  Check("How many forward labels are there?", {Q({Measure::kCount}, {EventKind::kNvtx, "forward", "", "", true})});
+  Check("How many bytes were copied host-to-GPU?", {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"})});
+  Check("How many CUDA functions were called?", {Q({Measure::kCount}, {EventKind::kApi, "", ""})});
+  const Reading told = Fill(
+      "How much idle time does each GPU have? For each card, take the window from its first GPU function start to its "
+      "last GPU function end, and tell me how long no GPU function at all was running in that window, and what "
+      "percentage of the window that is.");
+  ASSERT_FALSE(told.queries.empty()) << (told.unread.empty() ? "" : told.unread.front());
+  EXPECT_TRUE(std::any_of(told.queries.begin(), told.queries.end(), [](const Query& q) {
+    return std::find(q.measures.begin(), q.measures.end(), Measure::kIdleShare) != q.measures.end();
+  })) << DescribeQuery(told.queries.back());
+  EXPECT_FALSE(Fill("Which card spent more total time in vectorized_elementwise_kernel, and what was its average "
+                    "duration on that card?")
+                   .complete());
+  const Reading summed = Fill(
+      "My pipeline has two stage labels: forward and aten::linear. Of the summed time of those two labels, what "
+      "percentage is forward?");
+  EXPECT_FALSE(summed.complete()) << (summed.queries.empty() ? "" : DescribeQuery(summed.queries.front()));
+}
+
 // Parentheses that exclude names a whole name before them leaves out anyway say nothing more; others are read.
 TEST(QueryFill, ExclusionsAWholeNameMakesAlready) {
   const Reading exactly = Fill(

@@ -588,7 +588,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // "markers") and questions with their context, first scored at the same state: 19 / 15 / 6. Its answers unread
   // (the first 200 characters of its six wrong questions were seen once in a listing, their readings not); 21 / 13 / 6
   // after the changes for batch 50.
-  ExpectHeld(AskHeldOut("questions_fresh43.json", "fresh held-out 43"), "questions_fresh43.json", 22, 6);
+  ExpectHeld(AskHeldOut("questions_fresh43.json", "fresh held-out 43"), "questions_fresh43.json", 23, 6);
   // Batch 52, written by a helper the same way (an engineer triaging: short, terse, two-part) after the changes for
   // batch 50, first scored at c970601 with "compute it ... as X over Y" read: 29 / 9 / 2.
   // Its two wrong answers and nine declines were then read and their general causes mended: CUDA calls and NVTX
@@ -616,7 +616,11 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh47.json", "fresh held-out 47"), "questions_fresh47.json", 26, 2);
   // Batch 56, written by a helper asked again for a newcomer's vocabulary ("GPU functions", "transfers", "markers",
   // "the card", "the app"), first scored at 0d9e05e: 16 / 23 / 1.
-  ExpectHeld(AskHeldOut("questions_fresh48.json", "fresh held-out 48"), "questions_fresh48.json", 16, 1);
+  // Its wrong answer and 23 declines were then read and their general causes mended: a newcomer's words for kernels,
+  // GPUs, processes, ranges, copy directions and calls, as lexicon data; a request after a question ("..., and tell me
+  // how long ...") was taken as a scene and its question dropped; "on that card" after a ranking of cards; a share of
+  // a sum said before. 21 / 19 / 0. Batch 51, the other newcomer batch (unread), 22 -> 23.
+  ExpectHeld(AskHeldOut("questions_fresh48.json", "fresh held-out 48"), "questions_fresh48.json", 21, 0);
 }
 
 }  // namespace

@@ -596,6 +596,7 @@ struct Clause {
   size_t share_of_at = 0;      // with it: the item index of that "of"; what follows it is the base
   size_t inside_at = 0;        // the item index of `inside`
   bool share_form = false;     // the base names events of its own: the first side as a percentage of it (kShare)
+  std::optional<GroupBy> that_group;  // "on that card": the GPU, process or stream a ranking before found
   std::optional<Measure> versus_measure, versus_partner;  // "fewer blocks than SMs": SMs, against blocks
   bool from_first_kernel = false;                         // "after the first kernel starts": the window's origin
   bool window_after_origin = false;     // "in the next 100 ms": the window needs an origin (from_first_kernel)
@@ -1694,6 +1695,19 @@ void ReadPhrasesOfAClause(const std::vector<Item>& items, Clause& c, std::vector
   ReadPointingPlaces(items, c, read);
 }
 
+// "How many launches is that": "that" after "is" at a clause's end is what was just said, as "it" is. "on that card",
+// "in that process" (no id after it): the group a ranking before found (ToQuery).
+void ReadPointingWords(const std::vector<Item>& items, Clause& c) {
+  if (items.size() >= 2 && IsWordIn(items.back(), {"that", "those", "these"}) &&
+      items[items.size() - 2].Has(Slot::kAuxiliary))
+    c.it = true;
+  for (size_t i = 0; i + 1 < items.size(); ++i) {
+    if (IsWordIn(items[i], {"that", "this"}) && IsGroupNoun(items[i + 1]) &&
+        (i + 2 >= items.size() || items[i + 2].kind != Item::kNumber))
+      c.that_group = GroupOfNoun(items[i + 1]);
+  }
+}
+
 // "how many SMs get no block": "no" before a measure negates it (a count of what lacks it), which no Query holds.
 // ("no kernel running" is the idle time, read before: ReadNoWork.)
 void UnreadNegatedMeasures(const std::vector<Item>& items, Clause& c) {
@@ -1772,10 +1786,7 @@ Clause ReadClause(const std::vector<Item>& items) {
   DescribingFragment(items, c);
   ReadTwoNames(items, c);
   UnreadNegatedMeasures(items, c);
-  // "How many launches is that": "that" after "is" at a clause's end is what was just said, as "it" is.
-  if (items.size() >= 2 && IsWordIn(items.back(), {"that", "those", "these"}) &&
-      items[items.size() - 2].Has(Slot::kAuxiliary))
-    c.it = true;
+  ReadPointingWords(items, c);
   ShareOfABase(items, c);
   UnreadComparisons(c);
   // A plain word describes the events only where the clause names them, once ("the nvjet GEMM kernels"), and sets no
@@ -2440,6 +2451,24 @@ void LibrariesBesideAWholeName(std::vector<Item>& s) {
     if (whose) {
       it.kind = Item::kUnknown;
       it.describing = true;
+    }
+  }
+}
+
+// "Of the summed time of those six labels, what percentage is find_centers?": a share of a sum of events said before,
+// which no Query holds (a share is of every event of the kind): unread.
+void ShareOfASumSaidBefore(const std::vector<Item>& s, Reading& reading) {
+  const auto share = std::find_if(s.begin(), s.end(), [](const Item& it) {
+    return it.Has(Slot::kMeasure) && it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kShare);
+  });
+  if (share == s.end()) return;
+  for (size_t k = 0; k + 1 < s.size(); ++k) {
+    if (IsWordIn(s[k], {"summed", "combined", "sum"}) &&
+        std::any_of(s.begin() + static_cast<std::ptrdiff_t>(k), s.end(), [](const Item& it) {
+          return IsWordIn(it, {"those", "these"});
+        })) {
+      reading.unread.push_back("(a share of a sum of events)");
+      return;
     }
   }
 }
@@ -3255,6 +3284,11 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // "how many gaps exceed 1 ms": a bound said of the gaps, which no Query holds (a bound is on each event).
   if ((has(Measure::kGaps) || has(Measure::kMaxGap)) && (c.longer_than_ns >= 0 || c.shorter_than_ns >= 0))
     return std::nullopt;
+  // "which card spent more ..., and what was the average duration on that card?": the group the ranking before found,
+  // which a Query cannot name before it is answered: unread, not every group.
+  if (c.that_group && previous && previous->rank != Rank::kNone && previous->group_by == *c.that_group &&
+      c.devices.empty() && c.pids.empty() && c.stream < 0)
+    return std::nullopt;
   if (!FillSubject(c, previous, own_subject, q)) return std::nullopt;
   if (!c.measures.empty()) q.measures = c.measures;
   if (!ShareOfTheBase(c, previous, q)) return std::nullopt;
@@ -3430,6 +3464,10 @@ bool IsContextSentence(const std::vector<Item>& s) {
              return e.slot == Slot::kWeakTotal && e.value == 0;
            });
   });
+  // "..., and tell me how long no kernel ran": a request anywhere ("tell me", "give us") asks.
+  for (size_t k = 0; k + 1 < s.size(); ++k) {
+    if (IsWordIn(s[k], {"tell", "give", "show", "list"}) && IsWordIn(s[k + 1], {"me", "us"})) return false;
+  }
   return measures < 2 && std::none_of(s.begin(), s.end(), [](const Item& it) {
            return it.Has(Slot::kCompare) || it.Has(Slot::kWhich) || Lower(it.word) == "how" ||
                   (it.Has(Slot::kVersus) && Lower(it.word) != "or");
@@ -3891,6 +3929,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   }
   ReadOrigin(sentence);
   if (auto why = DropMotivationHeading(sentence)) reading.context.push_back(std::move(*why));
+  ShareOfASumSaidBefore(sentence, reading);
   ComparisonHeading(sentence);
   LibrariesBesideAWholeName(sentence);
   for (std::string& d : ReadDelayInWords(sentence)) reading.defined.push_back(std::move(d));

@@ -1470,6 +1470,17 @@ TEST(QueryFill, ANewcomersWords) {
   EXPECT_FALSE(summed.complete()) << (summed.queries.empty() ? "" : DescribeQuery(summed.queries.front()));
 }
 
+// The variance ranks as the standard deviation does, and its figure is none the skills hold.
+TEST(QueryFill, TheVarianceRanksButIsNoFigure) {
+  Query most = Q({Measure::kStddev}, {EventKind::kKernels, "", ""});
+  most.group_by = GroupBy::kName;
+  most.rank = Rank::kTop;
+  Check("Which kernel has the highest variance in duration?", {most});
+  const Reading figure = Fill("what is the variance of vectorized_elementwise_kernel's durations?");
+  EXPECT_FALSE(figure.complete());
+  EXPECT_EQ(figure.unread, (std::vector<std::string>{"variance"}));
+}
+
 // Parentheses that exclude names a whole name before them leaves out anyway say nothing more; others are read.
 TEST(QueryFill, ExclusionsAWholeNameMakesAlready) {
   const Reading exactly = Fill(

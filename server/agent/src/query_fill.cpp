@@ -1708,6 +1708,15 @@ void ReadPointingWords(const std::vector<Item>& items, Clause& c) {
   }
 }
 
+// "Which kernel has the highest variance?": the variance ranks and compares as the standard deviation does; "what is
+// the variance of X?" asks its figure, the deviation's square, which no skill's row holds: unread.
+void UnreadVariance(const std::vector<Item>& items, Clause& c) {
+  const bool ranks = c.which || c.rank != Rank::kNone || c.versus || c.compare;
+  for (const Item& it : items) {
+    if (!ranks && IsWordIn(it, {"variance", "variances"})) c.unread.push_back(it.word);
+  }
+}
+
 // "how many SMs get no block": "no" before a measure negates it (a count of what lacks it), which no Query holds.
 // ("no kernel running" is the idle time, read before: ReadNoWork.)
 void UnreadNegatedMeasures(const std::vector<Item>& items, Clause& c) {
@@ -1786,6 +1795,7 @@ Clause ReadClause(const std::vector<Item>& items) {
   DescribingFragment(items, c);
   ReadTwoNames(items, c);
   UnreadNegatedMeasures(items, c);
+  UnreadVariance(items, c);
   ReadPointingWords(items, c);
   ShareOfABase(items, c);
   UnreadComparisons(c);

@@ -207,7 +207,6 @@ constexpr Entry kEntries[] = {
     {"99th percentile", Slot::kMeasure, M(Measure::kP99)},
     {"99th-percentile", Slot::kMeasure, M(Measure::kP99)},
     {"tail latency", Slot::kMeasure, M(Measure::kP99)},
-    {"variance", Slot::kMeasure, M(Measure::kStddev)},
     {"launch latency", Slot::kMeasure, M(Measure::kLatency)},
     {"launch latencies", Slot::kMeasure, M(Measure::kLatency)},
     {"launch-to-start latency", Slot::kMeasure, M(Measure::kLatency)},
@@ -220,6 +219,8 @@ constexpr Entry kEntries[] = {
     {"queueing delay", Slot::kMeasure, M(Measure::kLaunchDelay)},
     {"queuing delay", Slot::kMeasure, M(Measure::kLaunchDelay)},
     {"variability", Slot::kMeasure, M(Measure::kStddev)},
+    // Ranks as the standard deviation does; its figure is not one (query_fill's UnreadVariance).
+    {"variance", Slot::kMeasure, M(Measure::kStddev)},
     {"std", Slot::kMeasure, M(Measure::kStddev)},
     // The definitions the skills follow, said beside the statistic (guides/analysis.md): the sample standard
     // deviation, nearest-rank percentiles.

@@ -1470,6 +1470,26 @@ TEST(QueryFill, ANewcomersWords) {
   EXPECT_FALSE(summed.complete()) << (summed.queries.empty() ? "" : DescribeQuery(summed.queries.front()));
 }
 
+// "taken as X divided by Y", "each as X over Y" define; a size said of the run ("my small JAX run") says which
+// recording; "transfer speed" is the copies' bandwidth.
+TEST(QueryFill, DefinitionsTakenAsASizeOfTheRunAndSpeed) {
+  const Reading taken = Fill(
+      "How much data went host-to-GPU, and what was the average transfer speed for those copies, taken as total bytes "
+      "divided by the total time the copies took?");
+  EXPECT_TRUE(taken.complete()) << (taken.unread.empty() ? "" : taken.unread.front());
+  ASSERT_FALSE(taken.queries.empty());
+  EXPECT_TRUE(std::any_of(taken.queries.begin(), taken.queries.end(), [](const Query& q) {
+    return std::find(q.measures.begin(), q.measures.end(), Measure::kBandwidth) != q.measures.end();
+  })) << DescribeQuery(taken.queries.front());
+  const Reading each = Fill(
+      "What transfer speed did the copies get in each direction? Give GB/s for host-to-device and for device-to-host, "
+      "each as total bytes over total copy time.");
+  EXPECT_TRUE(each.complete()) << (each.unread.empty() ? "" : each.unread.front());
+  const Reading small = Fill("In my small JAX run, how many times did vectorized_elementwise_kernel run?");
+  EXPECT_TRUE(small.complete()) << (small.unread.empty() ? "" : small.unread.front());
+  EXPECT_EQ(small.recording, (std::vector<std::string>{"In my small JAX run"}));
+}
+
 // The variance ranks as the standard deviation does, and its figure is none the skills hold.
 TEST(QueryFill, TheVarianceRanksButIsNoFigure) {
   Query most = Q({Measure::kStddev}, {EventKind::kKernels, "", ""});

@@ -2606,8 +2606,9 @@ bool ComputedAs(const std::vector<Item>& s, size_t i) {
     }
     return false;
   }
+  // ("taken as ...", "each as total bytes over total copy time")
   if (!IsWordIn(s[i], {"compute", "computed", "computing", "calculate", "calculated", "calculating", "define",
-                       "defined", "derive", "derived", "measure", "measured"}))
+                       "defined", "derive", "derived", "measure", "measured", "taken", "expressed", "each"}))
     return false;
   size_t k = i + 1;
   while (k < s.size() && k <= i + 4 && !IsWordIn(s[k], {"as"}) && s[k].kind != Item::kSeparator) ++k;
@@ -3789,8 +3790,10 @@ bool MayDescribeTheRecording(const Item& it) {
   const std::string lower = Lower(it.word);
   switch (it.kind) {
     case Item::kUnknown:
-      return IsWordLike(lower) && (!lexicon::IsMeaningWord(lower) || lower == "before" || lower == "after" ||
-                                   lower == "new" || lower == "old");
+      // ("my small JAX run": a size said of the run, not of its events)
+      return IsWordLike(lower) &&
+             (!lexicon::IsMeaningWord(lower) || lower == "before" || lower == "after" || lower == "new" ||
+              lower == "old" || lower == "small" || lower == "big" || lower == "large" || lower == "tiny");
     case Item::kName:
     case Item::kNumber:
       return true;

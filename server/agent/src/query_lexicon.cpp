@@ -124,6 +124,8 @@ constexpr Synonym kSynonyms[] = {
     // A copy's speed.
     {"rate", "bandwidth"},
     {"rates", "bandwidth"},
+    {"speed", "bandwidth"},  // "the average transfer speed of the host-to-GPU copies"
+    {"speeds", "bandwidth"},
     // One side above the other.
     {"outweigh", "exceed"},
     {"surpass", "exceed"},

@@ -223,6 +223,8 @@ struct Item {
     }
     return 0;
   }
+  // Whether it says the measure `m` ("percentage": kShare).
+  bool Says(Measure m) const { return Has(Slot::kMeasure) && Value(Slot::kMeasure) == static_cast<uint8_t>(m); }
 };
 
 // An item read as the lexicon's `phrase`, standing for the words `word` of the question ("no" read as "idle").
@@ -706,9 +708,7 @@ std::optional<Quantity> QuantityAt(const std::vector<Item>& items, size_t j) {
 void ReadThreshold(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
   const bool yes_no = !items.empty() && (items.front().Has(Slot::kAuxiliary) || items.front().Has(Slot::kAny));
   const bool counts = std::any_of(items.begin(), items.end(), [](const Item& it) {
-    return it.Has(Slot::kAny) ||
-           (it.Has(Slot::kMeasure) && it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kCount) &&
-            Lower(it.word) != "often");
+    return it.Has(Slot::kAny) || (it.Says(Measure::kCount) && Lower(it.word) != "often");
   });
   for (size_t i = 0; i + 1 < items.size(); ++i) {
     const std::string w = Lower(items[i].word);
@@ -1616,8 +1616,7 @@ void ReadPointingPlaces(const std::vector<Item>& items, Clause& c, std::vector<b
       read[i] = read[i + 1] = true;
       if (i + 2 < items.size() && items[i + 2].Has(Slot::kRangeNoun)) read[i + 2] = true;
     }
-    const bool share =
-        items[i].Has(Slot::kMeasure) && items[i].Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kShare);
+    const bool share = items[i].Says(Measure::kShare);
     if (!share || c.share_of_that) continue;
     for (size_t k = i + 1; k + 1 < items.size() && k <= i + 3; ++k) {
       const std::string w = Lower(items[k].word);
@@ -2205,10 +2204,8 @@ void ReadNoWork(std::vector<Item>& s) {
     if ((w == "where" || w == "when" || w == "while") && Lower(s[i].word) == "no" && s[i + 1].Has(Slot::kEvents))
       s[i - 1] = LexItem("with", s[i - 1].word);
   }
-  const bool idle_said = std::any_of(s.begin(), s.end(), [](const Item& it) {
-    return it.Has(Slot::kMeasure) && (it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kIdle) ||
-                                      it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kBusy));
-  });
+  const bool idle_said = std::any_of(s.begin(), s.end(),
+                                     [](const Item& it) { return it.Says(Measure::kIdle) || it.Says(Measure::kBusy); });
   // "GPU 0 idle time: ..., how long is no kernel running?": a question of its own asks the idle time again.
   const auto asks_how_long = [&](size_t i) {
     return i >= 2 && IsWordIn(s[i - 1], {"is", "was", "are", "were"}) && IsWordIn(s[i - 2], {"how long", "long"});
@@ -2335,9 +2332,7 @@ bool IsDefinitionMarker(const Item& it) {
 std::optional<size_t> MeasureADefinitionRestates(const std::vector<Item>& s, size_t first) {
   bool marker = false;
   for (size_t k = first; k-- > 0 && first - k <= 8;) {
-    const auto m = static_cast<Measure>(s[k].Value(Slot::kMeasure));
-    if ((s[k].Has(Slot::kMeasure) && (m == Measure::kLatency || m == Measure::kLaunchDelay)) ||
-        IsWordIn(s[k], {"latency", "delay"}))
+    if (s[k].Says(Measure::kLatency) || s[k].Says(Measure::kLaunchDelay) || IsWordIn(s[k], {"latency", "delay"}))
       return marker ? std::optional<size_t>(k) : std::nullopt;
     if (s[k].word == "." || s[k].word == "?" || s[k].word == "!") return std::nullopt;
     if (IsDefinitionMarker(s[k])) {
@@ -2408,18 +2403,14 @@ std::vector<std::string> ReadDelayInWords(std::vector<Item>& s) {
 // delays", "max launch latency") asks the longest of that figure. A word of duration after either ("the average
 // duration and the launch delay") keeps it.
 void MeanOfAMean(std::vector<Item>& s) {
-  const auto measure = [](const Item& it, Measure m) {
-    return it.Has(Slot::kMeasure) && it.Value(Slot::kMeasure) == static_cast<uint8_t>(m);
-  };
-  const bool delay =
-      std::any_of(s.begin(), s.end(), [&](const Item& it) { return measure(it, Measure::kLaunchDelay); });
-  const bool latency = std::any_of(s.begin(), s.end(), [&](const Item& it) { return measure(it, Measure::kLatency); });
+  const bool delay = std::any_of(s.begin(), s.end(), [](const Item& it) { return it.Says(Measure::kLaunchDelay); });
+  const bool latency = std::any_of(s.begin(), s.end(), [](const Item& it) { return it.Says(Measure::kLatency); });
   if (!delay && !latency) return;
   for (size_t i = 0; i < s.size(); ++i) {
-    const bool mean = measure(s[i], Measure::kAverage) &&
-                      IsWordIn(s[i], {"average", "averaged", "mean", "on average", "avg", "typical"});
-    const bool worst = measure(s[i], Measure::kMax) && IsWordIn(s[i], {"worst-case", "worst case", "worst", "max",
-                                                                       "maximum", "longest", "peak", "highest"});
+    const bool mean =
+        s[i].Says(Measure::kAverage) && IsWordIn(s[i], {"average", "averaged", "mean", "on average", "avg", "typical"});
+    const bool worst = s[i].Says(Measure::kMax) && IsWordIn(s[i], {"worst-case", "worst case", "worst", "max",
+                                                                   "maximum", "longest", "peak", "highest"});
     if (!mean && !worst) continue;
     const size_t j = NextSignificant(s, i);
     if (j < s.size() && (s[j].Has(Slot::kWeakTotal) || IsWordIn(s[j], {"duration", "durations", "runtime"}))) continue;
@@ -2468,9 +2459,7 @@ void LibrariesBesideAWholeName(std::vector<Item>& s) {
 // "Of the summed time of those six labels, what percentage is find_centers?": a share of a sum of events said before,
 // which no Query holds (a share is of every event of the kind): unread.
 void ShareOfASumSaidBefore(const std::vector<Item>& s, Reading& reading) {
-  const auto share = std::find_if(s.begin(), s.end(), [](const Item& it) {
-    return it.Has(Slot::kMeasure) && it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kShare);
-  });
+  const auto share = std::find_if(s.begin(), s.end(), [](const Item& it) { return it.Says(Measure::kShare); });
   if (share == s.end()) return;
   for (size_t k = 0; k + 1 < s.size(); ++k) {
     if (IsWordIn(s[k], {"summed", "combined", "sum"}) &&
@@ -2493,11 +2482,13 @@ void WindowIsTheSpan(std::vector<Item>& s) {
     }
     // "what percentage of the time was a kernel running": the time is that span too, after a share, where the words
     // after it say the events ran (an idle share is read as one without it).
-    const bool ran = std::any_of(s.begin() + static_cast<std::ptrdiff_t>(k), s.end(), [](const Item& it) {
-      return IsWordIn(it, {"running", "executing", "busy", "active", "computing"});
-    });
-    if (w == "time" && before == "the" && k >= 3 && Lower(s[k - 2].word) == "of" && ran &&
-        s[k - 3].Has(Slot::kMeasure) && s[k - 3].Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kShare))
+    const auto ran = [&] {
+      return std::any_of(s.begin() + static_cast<std::ptrdiff_t>(k), s.end(), [](const Item& it) {
+        return IsWordIn(it, {"running", "executing", "busy", "active", "computing"});
+      });
+    };
+    if (w == "time" && before == "the" && k >= 3 && Lower(s[k - 2].word) == "of" && s[k - 3].Says(Measure::kShare) &&
+        ran())
       s[k] = LexItem("span", "span");
   }
 }
@@ -2695,8 +2686,7 @@ std::vector<std::string> DropDefinitions(std::vector<Item>& sentence, bool measu
   bool threads_outside = false;  // "the total threads (grid x block)": its product
   for (const Item& it : sentence) {
     measured_outside = measured_outside || (!it.paren && it.Has(Slot::kMeasure));
-    threads_outside = threads_outside || (!it.paren && it.Has(Slot::kMeasure) &&
-                                          it.Value(Slot::kMeasure) == static_cast<uint8_t>(Measure::kThreads));
+    threads_outside = threads_outside || (!it.paren && it.Says(Measure::kThreads));
   }
   if (!measured_outside) return {};
   return DropParenthesesWhere(sentence, [&](size_t from, size_t to) {
@@ -2774,6 +2764,11 @@ std::vector<std::string> DropKindsSaidAgain(std::vector<Item>& sentence) {
     std::optional<Item> noun;
   };
   const auto kind_of = [&](size_t from, size_t to) -> std::optional<Kind> {
+    // Whether an item outside parentheses before them says `pred`.
+    const auto said_before = [&](auto&& pred) {
+      return std::any_of(sentence.begin(), sentence.begin() + static_cast<std::ptrdiff_t>(from),
+                         [&](const Item& b) { return !b.paren && pred(b); });
+    };
     std::optional<Kind> kind;
     for (size_t k = from; k < to; ++k) {
       const Item& it = sentence[k];
@@ -2787,10 +2782,8 @@ std::vector<std::string> DropKindsSaidAgain(std::vector<Item>& sentence) {
         continue;
       // "(source or destination pageable)" after "pageable host memory": a kind of host memory said before, of copies.
       if (it.kind == Item::kLex && it.entries.size() == 1 && it.Has(Slot::kMemory)) {
-        const bool said =
-            std::any_of(sentence.begin(), sentence.begin() + static_cast<std::ptrdiff_t>(from), [&](const Item& b) {
-              return !b.paren && b.Has(Slot::kMemory) && b.Value(Slot::kMemory) == it.Value(Slot::kMemory);
-            });
+        const bool said = said_before(
+            [&](const Item& b) { return b.Has(Slot::kMemory) && b.Value(Slot::kMemory) == it.Value(Slot::kMemory); });
         if (!said || (kind && kind->events != EventKind::kMemcpy)) return std::nullopt;
         if (!kind) kind = Kind{EventKind::kMemcpy, std::nullopt};
         continue;
@@ -2804,12 +2797,10 @@ std::vector<std::string> DropKindsSaidAgain(std::vector<Item>& sentence) {
                           : layer ? EventKind::kApi
                                   : static_cast<EventKind>(it.Value(Slot::kEvents));
       const std::optional<NameClass> cls = NameClassOf(events);
-      const bool said =
-          std::any_of(sentence.begin(), sentence.begin() + static_cast<std::ptrdiff_t>(from), [&](const Item& b) {
-            return !b.paren &&
-                   ((b.Has(Slot::kEvents) && static_cast<EventKind>(b.Value(Slot::kEvents)) == events) ||
-                    (ranges && b.Has(Slot::kRangeNoun)) || (cls && b.kind == Item::kName && NamesAClass(b, *cls)));
-          });
+      const bool said = said_before([&](const Item& b) {
+        return (b.Has(Slot::kEvents) && static_cast<EventKind>(b.Value(Slot::kEvents)) == events) ||
+               (ranges && b.Has(Slot::kRangeNoun)) || (cls && b.kind == Item::kName && NamesAClass(b, *cls));
+      });
       if (!said || (kind && kind->events != events)) return std::nullopt;
       if (!kind) kind = Kind{events, std::nullopt};
       if (!kind->noun && !layer) kind->noun = it;

@@ -250,6 +250,10 @@ bool IsCommMeasure(Measure m) {
   return m == Measure::kCommOverlap || m == Measure::kExposed;
 }
 
+bool AddsUp(Measure m) {
+  return m == Measure::kTotal || m == Measure::kCount || m == Measure::kBytes || m == Measure::kBusy;
+}
+
 bool IsLaunchConfiguration(Measure m) {
   return m == Measure::kGrid || m == Measure::kBlock || m == Measure::kThreads || m == Measure::kRegisters ||
          m == Measure::kStaticShared || m == Measure::kDynamicShared || m == Measure::kSmCount;
@@ -382,8 +386,7 @@ Status CheckQuery(const Query& q) {
   }
   if (q.form == Form::kShare) {
     if (!q.versus_subject && !q.versus_scope) return bad("a share form needs a versus side to be a share of.");
-    const Measure m = q.measures.front();
-    if (m != Measure::kTotal && m != Measure::kCount && m != Measure::kBytes && m != Measure::kBusy)
+    if (!AddsUp(q.measures.front()))
       return bad("a share form is of a measure that adds up: total, count, bytes or busy.");
   }
   if (q.form == Form::kYesNo && !q.versus_subject && !q.versus_scope && !q.threshold && !q.versus_measure)

@@ -3218,16 +3218,13 @@ bool ShareOfTheBase(Clause& c, const Query* previous, Query& q) {
     c.versus_events.reset();
     return true;
   }
-  const auto adds = [](Measure m) {
-    return m == Measure::kTotal || m == Measure::kCount || m == Measure::kBytes || m == Measure::kBusy;
-  };
   std::vector<Measure> of;
   for (Measure m : q.measures) {
-    if (adds(m)) of.push_back(m);
+    if (AddsUp(m)) of.push_back(m);
   }
   if (of.empty() && previous) {
     for (Measure m : previous->measures) {
-      if (adds(m)) {
+      if (AddsUp(m)) {
         of.push_back(m);
         break;
       }

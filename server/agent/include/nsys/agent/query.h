@@ -72,6 +72,8 @@ enum class Measure : uint8_t {
 bool IsCommMeasure(Measure m);
 // Whether a measure is of a kernel's launch configuration (launch_sizes' row), not of its durations (event_stats').
 bool IsLaunchConfiguration(Measure m);
+// Whether a measure adds up over events (total time, count, bytes, busy time): one a share form is of.
+bool AddsUp(Measure m);
 // kGpu: a GPU's work, its kernels, copies and memsets together (the events of a GPU's busy and idle time).
 // kGraphs: CUDA graph launches, named "CUDA graph N" (an execution recorded whole, or a node-level replay).
 // kDevices: the GPUs the export lists, idle ones too (the gpus skill): how many, their names, SMs, memory and peak

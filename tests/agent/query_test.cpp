@@ -2100,5 +2100,19 @@ TEST(QueryExecute, DescribedWordsMarginsAndClausesNoQueryHolds) {
       << span->answer.refusal->reason;
 }
 
+// A comparison with no two sides of its own, said over plural GPUs, processes or streams, is of each of them; a
+// place said once is no grouping.
+TEST(QueryFill, AComparisonOverPluralPlacesIsOfEach) {
+  Query per_process = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  per_process.group_by = GroupBy::kPid;
+  Check("How does total kernel time compare between the two processes?", {per_process});
+  Query per_stream = Q({Measure::kTotal}, {EventKind::kMemcpy, "", ""});
+  per_stream.group_by = GroupBy::kStream;
+  Check("compare copy time across streams", {per_stream});
+  Query on_one = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  on_one.scope.devices = {0};
+  Check("How does kernel time compare on GPU 0?", {on_one});
+}
+
 }  // namespace
 }  // namespace nsys::agent

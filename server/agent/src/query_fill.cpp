@@ -587,6 +587,7 @@ struct Clause {
   bool wall = false;                    // "wall time": the time of what encloses, on the host's clock
   bool which_one = false;               // "which one", "which of them": the group is a noun said before
   std::optional<GroupBy> noun;          // the first noun of a GPU, process, stream or range the clause says
+  bool noun_plural = false;             // that noun is plural: "the two processes", "across GPUs"
   bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
   bool it = false;                      // "does it account for": "it", the one subject said before
   bool running = false;        // "running", "executing": with a share of the span, the busy share (utilization)
@@ -1773,7 +1774,10 @@ Clause ReadClause(const std::vector<Item>& items) {
     const std::string lower = Lower(it.word);
     ReadWordFlags(lower, c);
     inside_next = it.Has(Slot::kInside) || (inside_next && it.Has(Slot::kStop));
-    if (!c.noun && IsGroupNoun(it) && !it.Has(Slot::kEvents)) c.noun = GroupOfNoun(it);
+    if (!c.noun && IsGroupNoun(it) && !it.Has(Slot::kEvents)) {
+      c.noun = GroupOfNoun(it);
+      c.noun_plural = EndsInS(it);
+    }
     ReadWhatBeforeANoun(items, i, c);
     for (const auto& e : it.entries) ReadEntry(items, i, e, c, read);
   }
@@ -2035,6 +2039,12 @@ void FillGrouping(const Clause& c, bool own_subject, Query& q) {
   // "total time on device 0 and on device 1": GPUs named one by one are stated one by one, with their total.
   if (q.scope.devices.size() >= 2 && q.group_by == GroupBy::kNone && !c.versus && !c.compare && c.rank == Rank::kNone)
     q.group_by = GroupBy::kDevice;
+  // "How does kernel time compare between the two processes?", "compare copy time across streams": a comparison with
+  // no two sides of its own, said over plural GPUs, processes or streams, is of each of them.
+  const bool places = c.noun == GroupBy::kDevice || c.noun == GroupBy::kPid || c.noun == GroupBy::kStream;
+  if (c.compare && !c.versus && places && c.noun_plural && q.group_by == GroupBy::kNone && c.rank == Rank::kNone &&
+      q.scope.devices.size() < 2 && q.scope.pids.size() < 2)
+    q.group_by = *c.noun;
   if (c.rank != Rank::kNone || c.group) q.rank = c.rank;
   if (c.limit > 0) q.limit = c.limit;
   if (c.plural && c.limit == 0 && q.rank != Rank::kNone) q.limit = 5;  // "which kernels": the first five

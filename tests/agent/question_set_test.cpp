@@ -622,6 +622,12 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // a sum said before; "taken as" / "each as" X over Y; "transfer speed"; "my small JAX run". 23 / 17 / 0. Batch 51,
   // the other newcomer batch (unread), 22 -> 23.
   ExpectHeld(AskHeldOut("questions_fresh48.json", "fresh held-out 48"), "questions_fresh48.json", 23, 0);
+  // Batch 57, written by a helper the same way (an engineer's follow-ups typed in a chat while reading the timeline),
+  // first scored at d728a5f: 33 / 6 / 1.
+  ExpectHeld(AskHeldOut("questions_fresh49.json", "fresh held-out 49"), "questions_fresh49.json", 33, 1);
+  // Batch 58, written by a helper the same way (people describing their own programs as in issues and forums, some in
+  // loose everyday words), first scored at d728a5f: 23 / 15 / 2.
+  ExpectHeld(AskHeldOut("questions_fresh50.json", "fresh held-out 50"), "questions_fresh50.json", 23, 2);
 }
 
 }  // namespace

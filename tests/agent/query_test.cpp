@@ -2114,5 +2114,36 @@ TEST(QueryFill, AComparisonOverPluralPlacesIsOfEach) {
   Check("How does kernel time compare on GPU 0?", {on_one});
 }
 
+// Batch 57's general causes: a scene's unnamed events lent to a question that names none; a table's "rows" are the
+// events; a leading "In the NVTX ranges," is a place; GPU work spelled out as its parts; a GPU "doing nothing" is
+// idle, and a share of the time it idles is the idle share of kernels when no events are said; a definition of a
+// measure asked before says its events; a Query the check refuses is declined.
+TEST(QueryFill, ScenesRowsPartsOfGpuWorkAndDefinitionsOfAMeasure) {
+  Check("There are some device-to-device copies in the JAX run. How many, and how many bytes in total?",
+        {Q({Measure::kCount, Measure::kBytes}, {EventKind::kMemcpy, "", "DtoD"})});
+  Check("Looking at the memcpy rows, how many bytes were copied host-to-device?",
+        {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"})});
+  Check("In the NVTX ranges, how many forward ranges are there?",
+        {Q({Measure::kCount}, {EventKind::kNvtx, "forward", "", "", true})});
+  Query idle_work = Q({Measure::kIdle, Measure::kIdleShare}, {EventKind::kGpu, "", ""});
+  idle_work.scope.devices = {0};
+  Check(
+      "Between its first and last GPU op (kernels, copies, memsets), how long was GPU 0 idle, and what percentage of "
+      "that span is it?",
+      {idle_work});
+  Query idle_share = Q({Measure::kIdleShare}, {EventKind::kKernels, "", ""});
+  idle_share.scope.devices = {1};
+  Check("what percentage of the time was GPU 1 doing nothing?", {idle_share});
+  Query defined = Q({Measure::kIdleShare}, {EventKind::kGpu, "", ""});
+  defined.scope.devices = {1};
+  const Reading told = Fill(
+      "what percentage of the time was GPU 1 sitting idle? count idle as nothing running at all (no kernel, memcpy or "
+      "memset)");
+  ASSERT_EQ(told.queries.size(), 1u) << (told.queries.empty() ? "" : DescribeQuery(told.queries.back()));
+  EXPECT_EQ(DescribeQuery(told.queries.front()), DescribeQuery(defined));
+  EXPECT_EQ(told.defined.size(), 1u);
+  EXPECT_FALSE(Fill("How much device memory did the forward kernels allocate at peak?").complete());
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -1932,6 +1932,10 @@ bool IsPerGpuMeasure(Measure m) {
   return m == Measure::kIdle || m == Measure::kBusy || m == Measure::kUtilization || m == Measure::kGaps ||
          m == Measure::kMaxGap;
 }
+// A measure of a GPU's timeline: those above and the idle share.
+bool IsGpuMeasure(Measure m) {
+  return IsPerGpuMeasure(m) || m == Measure::kIdleShare;
+}
 
 // The subject a clause names, or, for a clause that names none, what it keeps: false when it has none at all.
 bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
@@ -1967,7 +1971,7 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
   if (previous) return true;
   // "how much comm time is left exposed": communication against compute is of kernels, as a GPU's time is.
   const bool gpu_measure =
-      !c.measures.empty() && (IsPerGpuMeasure(c.measures.front()) || IsCommMeasure(c.measures.front()));
+      !c.measures.empty() && (IsGpuMeasure(c.measures.front()) || IsCommMeasure(c.measures.front()));
   // "what is the mean launch delay?", "how many registers per thread?": a measure of kernel launches (HTA's launch
   // statistics are of kernels) with no events said is of the kernels.
   const bool launch_measure = c.last_chance && !c.measures.empty() &&
@@ -2033,7 +2037,7 @@ void FillGrouping(const Clause& c, bool own_subject, Query& q) {
     q.group_by = GroupBy::kBaseName;
   // A GPU's idle, busy time and utilization are per GPU (guides/analysis.md): over several GPUs they are asked per GPU.
   const Measure first = q.measures.front();
-  const bool gpu_measure = IsPerGpuMeasure(first);
+  const bool gpu_measure = IsGpuMeasure(first);
   if (gpu_measure && q.scope.devices.size() != 1 && q.group_by == GroupBy::kNone && !c.versus)
     q.group_by = GroupBy::kDevice;
   // "total time on device 0 and on device 1": GPUs named one by one are stated one by one, with their total.
@@ -2761,12 +2765,18 @@ std::vector<std::string> DropNamesSaidAgain(std::vector<Item>& sentence) {
 
 std::optional<NameClass> NameClassOf(std::optional<EventKind> e);
 
+// The kinds of events GPU work is made of.
+bool IsGpuWorkPart(EventKind e) {
+  return e == EventKind::kKernels || e == EventKind::kMemcpy || e == EventKind::kMemset;
+}
+
 // "MPI_Send vs MPI_Recv (traced as NVTX ranges)", "the gemm kernels (CUDA kernels)": parentheses that only say again
 // the one kind of events the words before them named (an events noun of that kind, or one of a name said before),
 // with plain words that describe and no word of meaning, number, measure or place. Their other words are dropped and
 // returned, for the answer to say how they were taken; the events noun stays ("MPI_Send and MPI_Recv (NVTX ranges)"
 // are two ranges side by side). A kind the words before did not name ("cudaMalloc (the
-// kernels)"), or two kinds ("(kernel + memcpy)": a sum), keeps them all.
+// kernels)"), or two kinds ("(kernel + memcpy)": a sum), keeps them all, unless the words before said GPU work, of
+// which they are the parts.
 std::vector<std::string> DropKindsSaidAgain(std::vector<Item>& sentence) {
   // The kind the parenthesis [from, to) says again, with the item that says it (none for "runtime", "driver").
   struct Kind {
@@ -2796,6 +2806,17 @@ std::vector<std::string> DropKindsSaidAgain(std::vector<Item>& sentence) {
             [&](const Item& b) { return b.Has(Slot::kMemory) && b.Value(Slot::kMemory) == it.Value(Slot::kMemory); });
         if (!said || (kind && kind->events != EventKind::kMemcpy)) return std::nullopt;
         if (!kind) kind = Kind{EventKind::kMemcpy, std::nullopt};
+        continue;
+      }
+      // "GPU op (kernels, copies, memsets)", "GPU activity (kernel plus migrations)": GPU work said before, spelled
+      // out as its parts (guides/analysis.md: kernels, copies of any kind and memsets).
+      const bool part = (it.Has(Slot::kEvents) && IsGpuWorkPart(static_cast<EventKind>(it.Value(Slot::kEvents)))) ||
+                        (it.Has(Slot::kCopyKind) && it.entries.size() == 1);
+      if (part && said_before([](const Item& b) {
+            return b.Has(Slot::kEvents) && static_cast<EventKind>(b.Value(Slot::kEvents)) == EventKind::kGpu;
+          })) {
+        if (kind && kind->events != EventKind::kGpu) return std::nullopt;
+        kind = Kind{EventKind::kGpu, std::nullopt};
         continue;
       }
       // "NVTX ranges" is a range noun (a grouping target too), the kind of NVTX events; "runtime" and "driver" are
@@ -2863,10 +2884,6 @@ std::vector<std::string> DropExclusionsSaidAgain(std::vector<Item>& sentence) {
 bool HasSubject(const Clause& c) {
   return c.events || !c.names.empty() || !c.copy_kind.empty() || c.range_noun || !c.api_class.empty() ||
          !c.memory.empty();
-}
-
-bool IsGpuMeasure(Measure m) {
-  return IsPerGpuMeasure(m) || m == Measure::kIdleShare;
 }
 
 // "idle: no kernel, copy or memset running": two kinds of GPU work or more named with a GPU's idle or busy time are
@@ -3314,6 +3331,9 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // "How many kernels ran, and what is the difference?": a margin needs two sides or groups to take it between.
   if (c.margin && !q.versus_subject && !q.versus_scope && q.group_by == GroupBy::kNone) return std::nullopt;
   if (!FillForm(c, q)) return std::nullopt;
+  // A Query the executor's check refuses ("the memory the gemm kernels allocated": memory is the GPUs' own) was not
+  // built: the clause is declined, never answered with the check's error.
+  if (!CheckQuery(q)) return std::nullopt;
   return q;
 }
 
@@ -3343,7 +3363,7 @@ bool OnlyScope(const Clause& c) {
   const bool asks = Asks(c);
   const bool says = !c.devices.empty() || !c.pids.empty() || c.stream >= 0 || !c.inside.empty() || c.from_s ||
                     c.from_first_kernel || !c.names.empty() || c.events || !c.copy_kind.empty() ||
-                    !c.api_class.empty() || c.group;
+                    !c.api_class.empty() || c.group || c.range_noun;
   return !asks && says;
 }
 
@@ -3597,9 +3617,9 @@ void LendScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
   const bool names_its_own = !c.inside.empty() || !c.versus_names.empty();
   if (c.names.empty() && !names_its_own && !scene.names.empty() && (PointsBack(items) || of_its_kind || !HasSubject(c)))
     LendSubject(scene, c);
-  // "Julia on a V100, just one kernel. How many thread blocks did its grid have?": the scene's events, unnamed.
-  if (scene.names.empty() && scene.events && !HasSubject(c) && (PointsBack(items) || c.it || c.points_back))
-    LendSubject(scene, c);
+  // "Julia on a V100, just one kernel. How many thread blocks did its grid have?", "There are some device-to-device
+  // copies. How many, and how many bytes?": the scene's events, unnamed, to a question that names no events of its own.
+  if (scene.names.empty() && (scene.events || !scene.copy_kind.empty()) && !HasSubject(c)) LendSubject(scene, c);
 }
 
 // The scene a question's first clause is set in (LendScene), and "which one", "which two" with no noun of their own:
@@ -3712,6 +3732,34 @@ bool TakeScope(Clause& c, const std::vector<Item>& items, std::vector<Query>& qu
     lent.used = true;
   }
   return false;
+}
+
+// "What percentage of the time was GPU 1 idle? Count idle as nothing running at all (no kernel, memcpy or memset)":
+// a clause that opens with a verb of counting or defining, then a measure the Query before asked, then "as", says
+// which events that measure is of. The Query before takes its events (a kind only, when it names none) and the
+// clause is returned as a definition; nothing else is read from it.
+std::optional<std::string> DefinesTheEventsBefore(const std::vector<Item>& items, const Clause& c,
+                                                  std::vector<Query>& queries) {
+  size_t i = 0;
+  while (i < items.size() && IsWordIn(items[i], {"and", "but", "please"})) ++i;
+  if (queries.empty() || !c.events || !c.names.empty() || i + 2 >= items.size() ||
+      !IsWordIn(items[i], {"count", "counting", "treat", "treating", "define", "defining", "consider", "considering"}))
+    return std::nullopt;
+  Query& q = queries.back();
+  const auto asked = [&](const Item& it) {
+    return std::any_of(it.entries.begin(), it.entries.end(), [&](const lexicon::Entry& e) {
+      if (e.slot != Slot::kMeasure) return false;
+      const auto m = static_cast<Measure>(e.value);
+      // "idle" defines the idle share too, "busy" the utilization.
+      return std::any_of(q.measures.begin(), q.measures.end(), [&](Measure had) {
+        return had == m || (m == Measure::kIdle && had == Measure::kIdleShare) ||
+               (m == Measure::kBusy && had == Measure::kUtilization);
+      });
+    });
+  };
+  if (!asked(items[i + 1]) || !IsWordIn(items[i + 2], {"as"}) || !q.subject.name.empty()) return std::nullopt;
+  q.subject.events = *c.events;
+  return WordsOf(items);
 }
 
 // A clause that asks nothing and names nothing. One that only ranks ("and what's the smallest one?") asks something:
@@ -3999,6 +4047,10 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       reading.described.insert(reading.described.end(), c.described.begin(), c.described.end());
       if (first_clause && context) TakeTheScene(*context, items, c);
       first_clause = false;
+      if (auto defined = DefinesTheEventsBefore(items, c, queries)) {
+        reading.defined.push_back(std::move(*defined));
+        continue;
+      }
       if (TakeScope(c, items, queries, lent, reading.unread) || AsksNothing(c)) continue;
       Clause kept = c;
       auto q = ToQuery(c, queries.empty() ? before : &queries.back());

@@ -318,6 +318,11 @@ constexpr Entry kEntries[] = {
     {"idling", Slot::kMeasure, M(Measure::kIdle)},
     {"idle time", Slot::kMeasure, M(Measure::kIdle)},
     {"starved", Slot::kMeasure, M(Measure::kIdle)},
+    // A GPU "doing nothing", "with nothing to do": idle, said in everyday words.
+    {"doing nothing", Slot::kMeasure, M(Measure::kIdle)},
+    {"did nothing", Slot::kMeasure, M(Measure::kIdle)},
+    {"does nothing", Slot::kMeasure, M(Measure::kIdle)},
+    {"nothing to do", Slot::kMeasure, M(Measure::kIdle)},
     {"span", Slot::kMeasure, M(Measure::kSpan)},
     {"grid size", Slot::kMeasure, M(Measure::kGrid)},
     {"grid", Slot::kMeasure, M(Measure::kGrid)},
@@ -1230,6 +1235,11 @@ constexpr Entry kEntries[] = {
     {"cuda events", Slot::kUnsupported},
     {"event", Slot::kStop},
     {"events", Slot::kStop},
+    // The export's rows, said as a table's: "the memcpy rows", "the NVTX entries" are the events the clause names.
+    {"row", Slot::kStop},
+    {"rows", Slot::kStop},
+    {"entry", Slot::kStop},
+    {"entries", Slot::kStop},
     // Hardware counters (Nsight Compute's, not traced): achieved occupancy, DRAM throughput, a "% of peak".
     {"occupancy", Slot::kUnsupported, 1},
     {"dram", Slot::kUnsupported, 1},

@@ -451,12 +451,12 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
         {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "", 1.0, 1.5})});
   Check("On GPU 0, from its first kernel start to its last kernel end, how long is it idle? And what % of that window?",
         {Q({Measure::kIdle, Measure::kIdleShare}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}})});
-  // A window "after the first kernel starts" counts from that start; with no window to count, it is unread.
+  // A window "after the first kernel starts" counts from that start; with no length or bound to count, it is unread.
   Scope first_100ms{{0}, {}, -1, "", 0.0, 0.1};
   first_100ms.from_first_kernel = true;
   Check("In the first 100 ms after the first kernel starts on GPU 0, how many kernels start there?",
         {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, first_100ms)});
-  EXPECT_FALSE(Fill("How many kernels started more than 1 s after the first kernel?").complete());
+  EXPECT_FALSE(Fill("How many kernels started after the first kernel?").complete());
   // "the next 100 ms" counts from the origin said before it; with none said, it is unread (the profile's start is not
   // what "next" counts from).
   Check("From when the first kernel starts on GPU 0, how many kernels start there over the next 100 ms?",
@@ -2143,6 +2143,31 @@ TEST(QueryFill, ScenesRowsPartsOfGpuWorkAndDefinitionsOfAMeasure) {
   EXPECT_EQ(DescribeQuery(told.queries.front()), DescribeQuery(defined));
   EXPECT_EQ(told.defined.size(), 1u);
   EXPECT_FALSE(Fill("How much device memory did the forward kernels allocate at peak?").complete());
+}
+
+// Windows said in more ways: any unit of time the lexicon holds, one unit without a number ("the first second"), a
+// bound on when each starts counted from the first kernel ("more than 1 s after", "within 50 ms of"), and a window's
+// end as a length after the origin ("to 100 ms later").
+TEST(QueryFill, WindowsInUnitsBoundsAndLengthsFromTheOrigin) {
+  const auto window = [](std::optional<double> from, std::optional<double> to, bool origin) {
+    Query q = Q({Measure::kCount}, {EventKind::kKernels, "", ""});
+    q.scope.from_s = from;
+    q.scope.to_s = to;
+    q.scope.from_first_kernel = origin;
+    return q;
+  };
+  Check("how many kernels ran in the first 100 milliseconds?", {window(0.0, 0.1, false)});
+  Check("how many kernels ran in the first second?", {window(0.0, 1.0, false)});
+  Check("How many kernels started within the first second after the first kernel hit the GPU?",
+        {window(0.0, 1.0, true)});
+  Check("How many kernels started more than 1 s after the first kernel?", {window(1.0, std::nullopt, true)});
+  Check("how many kernels started within 50 ms of the first kernel?", {window(0.0, 0.05, true)});
+  Check("from the first kernel start to 100 ms later, how many kernels start?", {window(0.0, 0.1, true)});
+  Check("how many kernels started in the first 2 minutes?", {window(0.0, 120.0, false)});
+  // A bound with no origin after it stays a bound on each kernel's duration.
+  Query longer = Q({Measure::kCount}, {EventKind::kKernels, "", ""});
+  longer.scope.longer_than_ns = 50000;
+  Check("how many kernels took more than 50 us?", {longer});
 }
 
 }  // namespace

@@ -625,9 +625,11 @@ void DropName(Clause& c, size_t n) {
   c.names_at.erase(c.names_at.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
-// What one of a kUnit's values is in ns (1 s, 2 ms, 3 us, 4 ns) or bytes (11 B, 12 KB, 13 MB, 14 GB).
+// What one of a kUnit's values is in ns (1 s, 2 ms, 3 us, 4 ns, 5 min) or bytes (11 B, 12 KB, 13 MB, 14 GB).
 double UnitFactor(uint8_t unit) {
   switch (unit) {
+    case 5:
+      return 60e9;
     case 1:
     case 14:
       return 1e9;
@@ -642,6 +644,11 @@ double UnitFactor(uint8_t unit) {
   }
 }
 
+// A unit of time (kUnit's values 1 to 5: s, ms, us, ns, min).
+bool IsTimeUnit(const Item& it) {
+  return it.Has(Slot::kUnit) && it.Value(Slot::kUnit) >= 1 && it.Value(Slot::kUnit) <= 5;
+}
+
 // A bound on each event: [comparator] [than] NUMBER UNIT ("longer than 100 us", "over 5 ms", "larger than 1 MB").
 // Marks the words it reads; they take no other slot.
 void ReadBounds(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
@@ -650,12 +657,24 @@ void ReadBounds(const std::vector<Item>& items, Clause& c, std::vector<bool>& re
     size_t k = u - 1;
     size_t than = items.size();
     if (k >= 1 && Lower(items[k - 1].word) == "than") than = --k;
-    if (k < 1 || !items[k - 1].Has(Slot::kComparator)) continue;
+    // "within 50 ms of the first kernel": "within" bounds from above, before an origin.
+    const bool within = k >= 1 && IsWordIn(items[k - 1], {"within"}) && u + 1 < items.size() &&
+                        items[u + 1].Has(Slot::kFromFirstKernel);
+    if (k < 1 || !(items[k - 1].Has(Slot::kComparator) || within)) continue;
     const size_t comparator = k - 1;
     const uint8_t unit = items[u].Value(Slot::kUnit);
     const double v = items[u - 1].number * UnitFactor(unit);
     if (!std::isfinite(v) || v < 0 || v > 1e18) continue;
-    const bool up = items[comparator].Value(Slot::kComparator) == 1;
+    const bool up = !within && items[comparator].Value(Slot::kComparator) == 1;
+    // "started more than 1 s after the first kernel", "within 50 ms of the first kernel": a bound on when each starts,
+    // counted from the origin after it: the window from that time on, or up to it.
+    if (unit < 10 && u + 1 < items.size() && items[u + 1].Has(Slot::kFromFirstKernel)) {
+      c.from_s = up ? v / 1e9 : 0.0;
+      if (!up) c.to_s = v / 1e9;
+      read[u] = read[u - 1] = read[comparator] = true;
+      if (than < items.size()) read[than] = true;
+      continue;
+    }
     int64_t& bound =
         unit < 10 ? (up ? c.longer_than_ns : c.shorter_than_ns) : (up ? c.larger_than_bytes : c.smaller_than_bytes);
     bound = static_cast<int64_t>(v);
@@ -886,10 +905,11 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
     read[i + 1] = true;
     return;
   }
+  // A unit of time after position j (s, ms, us, ns in any spelling the lexicon holds): what one of it is in seconds.
   const auto unit_after = [&](size_t j) -> double {
-    if (j + 1 < items.size() && items[j + 1].Has(Slot::kSeconds)) {
+    if (j + 1 < items.size() && IsTimeUnit(items[j + 1])) {
       read[j + 1] = true;
-      return items[j + 1].Value(Slot::kSeconds) == 2 ? 1e-3 : 1.0;
+      return UnitFactor(items[j + 1].Value(Slot::kUnit)) / 1e9;
     }
     return 0;
   };
@@ -898,6 +918,16 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
       read[i] = read[i + 1] = true;
       c.from_s = 0;
       c.to_s = items[i + 1].number * scale;
+      c.window_after_origin = items[i].Value(Slot::kFirst) == 1;
+    }
+  }
+  // "in the first second", "within the next millisecond": one of the unit, said without a number.
+  const bool one = i + 1 < items.size() && !EndsInS(items[i + 1]) && !IsWordIn(items[i + 1], {"ms", "us", "ns"});
+  if (items[i].Has(Slot::kFirst) && one) {
+    if (const double scale = unit_after(i); scale > 0) {
+      read[i] = true;
+      c.from_s = 0;
+      c.to_s = scale;
       c.window_after_origin = items[i].Value(Slot::kFirst) == 1;
     }
   }
@@ -913,7 +943,7 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
   }
   // "between 0.25 s and 0.55 s": a unit after each bound.
   if (items[i].Has(Slot::kBetween) && i + 5 < items.size() && items[i + 1].kind == Item::kNumber &&
-      items[i + 2].Has(Slot::kSeconds) && items[i + 3].Has(Slot::kSplit) && items[i + 4].kind == Item::kNumber) {
+      IsTimeUnit(items[i + 2]) && items[i + 3].Has(Slot::kSplit) && items[i + 4].kind == Item::kNumber) {
     const double from_scale = unit_after(i + 1), to_scale = unit_after(i + 4);
     if (from_scale > 0 && to_scale > 0) {
       read[i] = read[i + 1] = read[i + 3] = read[i + 4] = true;
@@ -1688,10 +1718,29 @@ void ShareOfABase(const std::vector<Item>& items, Clause& c) {
   c.share_form = !c.versus_names.empty();
 }
 
+// "from the first kernel start to 100 ms later", "after the first kernel, until 2 s after": the window's end, a length
+// of time counted from the origin said before it.
+void ReadLengthAfterOrigin(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  bool origin = false;
+  for (size_t i = 0; i + 3 < items.size(); ++i) {
+    origin = origin || items[i].Has(Slot::kFromFirstKernel);
+    if (!origin || read[i] || !IsWordIn(items[i], {"to", "until", "till", "through"}) ||
+        items[i + 1].kind != Item::kNumber || !IsTimeUnit(items[i + 2]) ||
+        !IsWordIn(items[i + 3], {"later", "after", "on"}))
+      continue;
+    const double v = items[i + 1].number * UnitFactor(items[i + 2].Value(Slot::kUnit));
+    if (!std::isfinite(v) || v < 0 || v > 1e18) continue;
+    c.from_s = 0.0;
+    c.to_s = v / 1e9;
+    read[i] = read[i + 1] = read[i + 2] = read[i + 3] = true;
+  }
+}
+
 // The phrases read before the words one by one: a threshold, bounds on each event, places said by pointing back.
 void ReadPhrasesOfAClause(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
   ReadThreshold(items, c, read);
   ReadBounds(items, c, read);
+  ReadLengthAfterOrigin(items, c, read);
   ReadPointingPlaces(items, c, read);
 }
 
@@ -2178,7 +2227,10 @@ void ReadOrigin(std::vector<Item>& s) {
     const std::string marker = Lower(s[i].word);
     const bool takes = marker == "taking" || marker == "take" || marker == "using" || marker == "use" ||
                        marker == "with" || marker == "treating" || marker == "treat";
-    const bool sets = marker == "after" || marker == "since" || marker == "from" ||
+    // "within 50 ms of the first kernel": "of" after a length of time said after "within".
+    const bool of_a_length = marker == "of" && i >= 3 && IsTimeUnit(s[i - 1]) && s[i - 2].kind == Item::kNumber &&
+                             Lower(s[i - 3].word) == "within";
+    const bool sets = marker == "after" || marker == "since" || marker == "from" || of_a_length ||
                       (marker == "to" && i > 0 && Lower(s[i - 1].word) == "relative");
     if (!takes && !sets) continue;
     size_t k = i + 1;

@@ -30,7 +30,6 @@ enum class Slot : uint8_t {
   kInside,       // inside, within, in, under, during
   kAuxiliary,    // is, are, does, did: a yes/no question when it opens one with a comparison
   kFirst,        // first (a window from the start); value 1: "in the next", a window from an origin said elsewhere
-  kSeconds,      // s, sec, seconds (value 1), ms (value 1000): the unit of a window bound
   kBetween,      // between (a window)
   kSplit,        // and, also, plus, then: may split a compound question
   kDistinct,     // distinct, unique, different: "how many distinct kernels" counts names

@@ -2170,5 +2170,25 @@ TEST(QueryFill, WindowsInUnitsBoundsAndLengthsFromTheOrigin) {
   Check("how many kernels took more than 50 us?", {longer});
 }
 
+// An MPI job's processes said with the library's name; host-side time of CUDA calls; the launch calls for a kernel
+// and "how many launches was that" after them; "layer" before a range noun; ranges ranked inside a range declined.
+TEST(QueryFill, MpiRanksHostTimeLaunchCallsForAKernelAndLayerRanges) {
+  Query per_rank = Q({Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"});
+  per_rank.group_by = GroupBy::kPid;
+  Check("htod bytes per mpi rank?", {per_rank});
+  Check("how much host-side time went into cudaStreamSynchronize?",
+        {Q({Measure::kTotal}, {EventKind::kApi, "cudaStreamSynchronize", "", "", true})});
+  Query launches = Q({Measure::kTotal, Measure::kCount}, {EventKind::kApi, "", ""});
+  launches.scope.launches = "vectorized_elementwise_kernel";
+  Check(
+      "How much CPU time went into the launch calls for vectorized_elementwise_kernel, and how many launches was that?",
+      {launches});
+  const Reading layer = Fill("which layer range took the longest?");
+  EXPECT_TRUE(layer.complete()) << (layer.unread.empty() ? "" : layer.unread.front());
+  EXPECT_EQ(layer.described, (std::vector<std::string>{"layer"}));
+  EXPECT_FALSE(Fill("Inside forward, which layer range took the longest?").complete());
+  EXPECT_FALSE(Fill("how much time per layer?").complete());
+}
+
 }  // namespace
 }  // namespace nsys::agent

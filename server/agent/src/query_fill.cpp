@@ -616,6 +616,7 @@ struct Clause {
   std::vector<std::string> not_held;   // words for what no Query measures (Reading::not_held)
   std::vector<std::string> described;  // plain words taken as describing the named events (Reading::described)
   std::vector<std::string> whose;      // a library's name beside a name ("NCCL SendRecv"): described, in any clause
+  std::vector<std::string> of_ranges;  // "layer" beside a range noun or name (LayerOfARange): described, in any clause
   std::vector<std::string> unread;
 };
 
@@ -1197,6 +1198,20 @@ void ReadLaunchRelation(const std::vector<Item>& items, Clause& c, std::vector<b
         c.versus_launched_by = c.versus_names.front().first;
         c.versus_names.erase(c.versus_names.begin());
       }
+      return;
+    }
+    // "the launch calls for trsm_right_kernel", "the launch calls of X": CUDA calls named by their role, then the
+    // kernel they launched.
+    const auto api_noun = [&](size_t k) {
+      return k < items.size() && items[k].Has(Slot::kEvents) &&
+             static_cast<EventKind>(items[k].Value(Slot::kEvents)) == EventKind::kApi;
+    };
+    if (verb == "launch" && api_noun(v + 1) && v + 3 < items.size() && IsWordIn(items[v + 2], {"for", "of"}) &&
+        has(classes_at(v + 3), NameClass::kKernel)) {
+      c.launches = items[v + 3].name;
+      c.events = EventKind::kApi;
+      read[v + 2] = true;
+      erase_name_at(v + 3);
       return;
     }
     // "the X calls that launched Y": a call's name before the verb, only nouns and "that" between.
@@ -1790,6 +1805,15 @@ bool SaysNoMore(const std::vector<Item>& items, size_t i) {
   return Lower(items[i].word) == "as" && i + 1 < items.size() && IsGroupNoun(items[i + 1]);
 }
 
+// "which layer range", "the TensorRT layer NVTX ranges": "layer" before a range noun says what the ranges stand for
+// (TensorRT names one NVTX range per layer): it describes them. Beside a name it is left unread: a fragment of range
+// names ("weight") or a library's domain ("TensorRT") may stand there.
+bool LayerOfARange(const std::vector<Item>& items, size_t i) {
+  if (!IsWordIn(items[i], {"layer", "layers"})) return false;
+  const size_t next = i + 1 < items.size() && IsWordIn(items[i + 1], {"nvtx"}) ? i + 2 : i + 1;
+  return next < items.size() && items[next].Has(Slot::kRangeNoun);
+}
+
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
   std::vector<bool> read(items.size(), false);
@@ -1838,6 +1862,10 @@ Clause ReadClause(const std::vector<Item>& items) {
     }
     if (read[i] || !(items[i].kind == Item::kUnknown || items[i].kind == Item::kNumber)) continue;
     if (SaysNoMore(items, i)) continue;
+    if (LayerOfARange(items, i)) {
+      c.of_ranges.push_back(items[i].word);
+      continue;
+    }
     if (items[i].kind == Item::kUnknown && (items[i].describing || lexicon::IsDescriptiveWord(items[i].word))) {
       c.described.push_back(items[i].word);
       continue;
@@ -1865,6 +1893,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     c.described.clear();
   }
   c.described.insert(c.described.end(), c.whose.begin(), c.whose.end());
+  c.described.insert(c.described.end(), c.of_ranges.begin(), c.of_ranges.end());
   NamesOfTheRun(c);
   GpusTheMachineHas(items, c);
   WhichGpuThisIs(c);
@@ -3130,8 +3159,9 @@ void EventsSaidBefore(Clause& c, const Query* previous) {
   if (c.bare_calls && c.events == EventKind::kApi && c.names.empty() && previous && !previous->subject.name.empty() &&
       previous->subject.events != EventKind::kApi)
     c.events = previous->subject.events;
-  // "the cudaLaunchKernel calls that launched X ... how many such launches": the launches are those calls.
-  if (c.launch_noun && c.points_back && c.events == EventKind::kKernels && c.names.empty() && previous &&
+  // "the cudaLaunchKernel calls that launched X ... how many such launches", "how many launches was that": the
+  // launches are those calls.
+  if (c.launch_noun && (c.points_back || c.it) && c.events == EventKind::kKernels && c.names.empty() && previous &&
       previous->subject.events == EventKind::kApi && !previous->scope.launches.empty())
     c.events = EventKind::kApi;
   // "the share of all kernel time": "all" says what a share is of, not which events it is of.
@@ -3249,7 +3279,7 @@ bool TakePosition(const Clause& c, Query& q) {
 }
 
 // An NVTX range named with other events is where they are, or, with nothing else named, what is asked about.
-void RangeAsPlaceOrSubject(Clause& c, const Query* previous) {
+bool RangeAsPlaceOrSubject(Clause& c, const Query* previous) {
   // "do the ensure_layer_* ranges put any work on the GPU": GPU work and one range's name: the work inside the range.
   const bool gpu_events = c.events == EventKind::kKernels || c.events == EventKind::kMemcpy ||
                           c.events == EventKind::kMemset || c.events == EventKind::kGpu;
@@ -3264,12 +3294,17 @@ void RangeAsPlaceOrSubject(Clause& c, const Query* previous) {
     c.names.emplace_back(previous->scope.inside, std::vector<NameClass>{NameClass::kNvtx});
     c.range_noun = true;
   }
+  // "Inside ExecutionContext::execute, which layer range took the longest?": ranges ranked inside a range, which
+  // event_stats counts with the enclosing range itself (the longest, always): no Query (false).
+  if (!c.inside.empty() && !c.events && c.names.empty() && c.range_noun && (c.which || c.rank != Rank::kNone))
+    return false;
   // "time inside the forward range" with nothing else named: the range itself is the subject.
   if (!c.inside.empty() && !c.events && c.names.empty()) {
     c.names.emplace_back(c.inside, std::vector<NameClass>{NameClass::kNvtx});
     c.inside.clear();
     c.range_noun = true;
   }
+  return true;
 }
 
 // "how long is no kernel running, and what % of that span is it?": "it", the idle or busy time the Query before
@@ -3346,7 +3381,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
     q.form = Form::kNumber;
     q.yes_if_less = false;
   }
-  RangeAsPlaceOrSubject(c, previous);
+  if (!RangeAsPlaceOrSubject(c, previous)) return std::nullopt;
   EventsSaidBefore(c, previous);
   const bool own_subject = c.events || !c.names.empty() || c.range_noun || !c.copy_kind.empty() || !c.memory.empty();
   // "the biggest copy ... how long did it run?": "it" is one event, whose own figures a Query does not hold.

@@ -867,6 +867,11 @@ constexpr Entry kEntries[] = {
     {"carry", Slot::kStop},
     {"carried", Slot::kStop},
     {"cpu time", Slot::kWeakTotal, 1},  // of CUDA calls: the host's time in them
+    {"host time", Slot::kWeakTotal, 1},
+    {"host-side time", Slot::kWeakTotal, 1},
+    {"host side time", Slot::kWeakTotal, 1},
+    {"cpu-side time", Slot::kWeakTotal, 1},
+    {"cpu side time", Slot::kWeakTotal, 1},
     {"kept", Slot::kStop},
     {"written", Slot::kStop},
     {"achieve", Slot::kStop},
@@ -896,6 +901,11 @@ constexpr Entry kEntries[] = {
     {"threads", Slot::kStop},
     {"rank", Slot::kProcessNoun},
     {"ranks", Slot::kProcessNoun},
+    // An MPI job's processes, said with the library's name: "per MPI rank", "the two MPI processes".
+    {"mpi rank", Slot::kProcessNoun},
+    {"mpi ranks", Slot::kProcessNoun},
+    {"mpi process", Slot::kProcessNoun},
+    {"mpi processes", Slot::kProcessNoun},
     // Words that fill no slot.
     {"the", Slot::kStop},
     {"a", Slot::kStop},

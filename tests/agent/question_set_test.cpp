@@ -632,6 +632,12 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 58, written by a helper the same way (people describing their own programs as in issues and forums, some in
   // loose everyday words), first scored at d728a5f: 23 / 15 / 2.
   ExpectHeld(AskHeldOut("questions_fresh50.json", "fresh held-out 50"), "questions_fresh50.json", 23, 2);
+  // Batch 59, written by a helper the same way (a graduate student's careful, wordy questions, some defining a term
+  // first), first scored at c4398f6: 17 / 18 / 5.
+  ExpectHeld(AskHeldOut("questions_fresh51.json", "fresh held-out 51"), "questions_fresh51.json", 17, 5);
+  // Batch 60, written by a helper the same way (a team lead's short imperative requests, lists of figures,
+  // percentiles and breakdowns), first scored at c4398f6: 28 / 9 / 3.
+  ExpectHeld(AskHeldOut("questions_fresh52.json", "fresh held-out 52"), "questions_fresh52.json", 28, 3);
 }
 
 }  // namespace

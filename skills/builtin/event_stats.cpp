@@ -35,6 +35,7 @@
 #include "common_intervals.h"
 #include "common_nvtx_stack.h"
 #include "common_rows.h"
+#include "nsys/skills/kernel_names.h"
 #include "nsys/skills/stats.h"
 #include "nsys/support/name_pattern.h"
 
@@ -162,6 +163,48 @@ class NameMatch {
   const engine::StringPool& strings_;
   std::string needle_;
   bool whole_;
+  std::vector<int8_t> seen_;
+};
+
+// Kernels of a family as the kernel-name decoder classifies them (DecodeKernelName): every word of `family` is the
+// name's library ("FlashAttention", "cuBLAS"), its kind of work ("gemm", "attention") or its operation ("fwd"), any
+// case. Decoded once per distinct name.
+class FamilyMatch {
+ public:
+  FamilyMatch(const engine::StringPool& strings, std::string_view family) : strings_(strings) {
+    std::string word;
+    for (char c : std::string(family) + " ") {
+      if (c == ' ') {
+        if (!word.empty()) words_.push_back(word);
+        word.clear();
+      } else {
+        word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      }
+    }
+  }
+  bool operator()(engine::StrId id) {
+    if (words_.empty()) return true;
+    if (id >= seen_.size()) seen_.resize(std::max<size_t>(id + 1, seen_.size() * 2), -1);
+    if (seen_[id] < 0) {
+      const KernelIdentity k = DecodeKernelName(strings_.view(id));
+      const std::string fields[] = {Lower(k.library), Lower(k.category), Lower(k.operation)};
+      seen_[id] = std::all_of(words_.begin(), words_.end(),
+                              [&](const std::string& w) {
+                                return std::find(std::begin(fields), std::end(fields), w) != std::end(fields);
+                              })
+                      ? 1
+                      : 0;
+    }
+    return seen_[id] == 1;
+  }
+
+ private:
+  static std::string Lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  }
+  const engine::StringPool& strings_;
+  std::vector<std::string> words_;
   std::vector<int8_t> seen_;
 };
 
@@ -293,6 +336,8 @@ struct Selection {
   // API calls: only those that launched a kernel whose name holds `launches` (by runtime row; empty = any call).
   std::string launches;
   std::vector<uint8_t> launched;
+  // Kernels: only those of this family (FamilyMatch); "" = any.
+  std::string family;
   // Copies and memsets grouped by their host side's memory kind (group_by memory): the key is the ENUM_CUDA_MEM_KIND
   // id.
   bool by_memory = false;
@@ -389,10 +434,12 @@ bool CollectKernels(const engine::Profile& p, const engine::Filter& filter, cons
   if (sel.memory >= 0) return true;  // a kernel has no host memory
   const engine::KernelTable& k = p.kernels();
   NameMatch full(p.strings(), sel.name, sel.whole), base(p.strings(), sel.name, sel.whole);
+  FamilyMatch family(p.strings(), sel.family);
   return CollectGpuOps(
       p, k, filter, sel, inside, out, cancel,
       [&](size_t i) { return int64_t{sel.base_names ? k.short_name[i] : k.name[i]}; },
-      [](size_t) { return int64_t{0}; }, [&](size_t i) { return base(k.short_name[i]) || full(k.name[i]); });
+      [](size_t) { return int64_t{0}; },
+      [&](size_t i) { return (base(k.short_name[i]) || full(k.name[i])) && family(k.name[i]); });
 }
 
 bool CollectCopies(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
@@ -906,6 +953,11 @@ class EventStats final : public Skill {
         {"launches", ValueType::kString,
          "API calls: only those that launched a kernel whose name contains this (any case; correlation ids)",
          Value(std::string())},
+        {"family", ValueType::kString,
+         "Kernels only: those the kernel-name decoder (explain's) classifies so, each word a library (FlashAttention, "
+         "cuBLAS, cuDNN, CUTLASS, NCCL, TensorRT, PyTorch, ...), a kind of work (gemm, conv, attention, elementwise, "
+         "reduction, softmax, norm, collective, copy) or an operation (fwd, bwd, ...), any case; empty = any",
+         Value(std::string())},
         {"detail", ValueType::kBool,
          "Percentiles (p90, p95, p99) and busy, idle and utilization too; false leaves them null and saves a sort of "
          "every duration and interval (about a second on 3 million kernels)",
@@ -966,6 +1018,9 @@ class EventStats final : public Skill {
       return MakeError(ErrorKind::kInvalidArgument,
                        "launched_by selects GPU work (kernels, copies, memsets), launches selects API calls");
     if (!sel.launches.empty()) sel.launched = CallsThatLaunched(ctx.profile, ctx.filter, sel.launches);
+    sel.family = ArgString(ctx, "family");
+    if (!sel.family.empty() && events != Events::kKernels)
+      return MakeError(ErrorKind::kInvalidArgument, "family selects kernels: use it with events=kernels");
     const bool no_ranges = !ArgString(ctx, "inside").empty() && !ctx.profile.info().caps.nvtx;
     InsideRanges inside(ctx.profile, no_ranges ? std::string() : ArgString(ctx, "inside"));
     const bool detail = ArgBool(ctx, "detail");

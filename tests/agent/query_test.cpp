@@ -904,7 +904,7 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
             "queries[0].measures: an array is required");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels", "kernel": "gemm"}}])"),
             "queries[0].subject: unknown member 'kernel'; the members are events, name, copyKind, apiClass, memory, "
-            "wholeName");
+            "wholeName, family");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "scope": {"devices": ["0"]}}])"),
             "queries[0].scope.devices[0]: not an integer");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "limit": 2.5}])"),
@@ -1600,6 +1600,34 @@ TEST(QueryBounds, AnUntrustedFillerIsHeldToThem) {
   q.form = Form::kNumber;
   q.subject.memory = "swap";
   EXPECT_FALSE(CheckQuery(q).ok());
+  // A family of kernels goes both ways; of other events it is refused.
+  Query family = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  family.subject.family = "FlashAttention fwd";
+  EXPECT_EQ(QueryToJson(family)["subject"]["family"], "FlashAttention fwd");
+  auto family_back = QueryFromJson(QueryToJson(family), "q");
+  ASSERT_TRUE(family_back) << family_back.error().message;
+  EXPECT_EQ(*family_back, family);
+  EXPECT_TRUE(CheckQuery(family).ok());
+  family.subject.events = EventKind::kMemcpy;
+  EXPECT_EQ(CheckQuery(family).error().message, "Query: a family is of kernels.");
+}
+
+// A family of kernels through the executor, on a real export: the 68 FlashAttention kernels of the MFU "before"
+// export (flash_fwd_kernel, sqlite3 over its kernel table: 272,317,378 ns), described as a family in the reading.
+TEST(QueryExecute, AFamilyOfKernelsByTheDecoder) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto opened = ws.Open(testing::Fixture("mfu_2gpu_before.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  Query q = Q({Measure::kCount, Measure::kTotal}, {EventKind::kKernels, ""});
+  q.subject.family = "FlashAttention";
+  auto a = ws.AskQueries({opened->id, {q}});
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_NE(a->answer.summary.find("Read as: count and total time of kernels of the `FlashAttention` family"),
+            std::string::npos)
+      << a->answer.summary;
+  EXPECT_NE(a->answer.summary.find("68 kernels"), std::string::npos) << a->answer.summary;
+  EXPECT_NE(a->answer.summary.find("272.317 ms"), std::string::npos) << a->answer.summary;
 }
 
 // The executor on a real export: each figure is the cell of the cited row, and agrees with SQL over the export.

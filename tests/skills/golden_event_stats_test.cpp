@@ -386,6 +386,34 @@ TEST(GoldenEventStats, TheLaunchRelationSelectsWhatSqlJoins) {
             "launched_by selects GPU work (kernels, copies, memsets), launches selects API calls");
 }
 
+// A family by the kernel-name decoder: FlashAttention's kernels (flash_fwd_kernel, whose name never says
+// "attention"), the GEMMs of the decoder's libraries (nvjet's cuBLAS GEMMs hold no "gemm"), and a library with its
+// operation; a family of other events is refused.
+TEST(GoldenEventStats, AFamilySelectsWhatTheKernelDecoderClassifies) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string mfu = "mfu_2gpu_before.sqlite";
+  FixtureSql sql(mfu);
+  const std::string kernels =
+      "SELECT k.start, k.end FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName WHERE "
+      "s.value ";
+  NSYS_RUN_SKILL(flash, mfu, "event_stats", {{"family", Value(std::string("FlashAttention"))}});
+  ASSERT_EQ(flash.rows.size(), 1u);
+  ExpectRow(flash, 0, StatsOf(sql.Intervals(kernels + "LIKE '%flash_fwd_kernel%'")));
+  EXPECT_EQ(IntCell(flash, 0, "count"), 68);
+  NSYS_RUN_SKILL(forward, mfu, "event_stats", {{"family", Value(std::string("flashattention fwd"))}});
+  EXPECT_EQ(IntCell(forward, 0, "count"), 68);
+  NSYS_RUN_SKILL(backward, mfu, "event_stats", {{"family", Value(std::string("flashattention bwd"))}});
+  EXPECT_EQ(IntCell(backward, 0, "count"), 0);
+  NSYS_RUN_SKILL(nvjet, mfu, "event_stats",
+                 {{"family", Value(std::string("gemm"))}, {"name", Value(std::string("nvjet"))}});
+  ExpectRow(nvjet, 0, StatsOf(sql.Intervals(kernels + "LIKE 'nvjet%'")));
+  EXPECT_EQ(IntCell(nvjet, 0, "count"), 337);
+  auto copies = ::nsys::testing::RunSkill(
+      mfu, "event_stats", {{"events", Value(std::string("memcpy"))}, {"family", Value(std::string("gemm"))}});
+  ASSERT_FALSE(copies.ok());
+  EXPECT_EQ(copies.error().message, "family selects kernels: use it with events=kernels");
+}
+
 TEST(GoldenEventStats, LaunchLatencyFromTheLaunchCall) {
   NSYS_REQUIRE_FIXTURES();
   NSYS_RUN_SKILL(t, kH100, "event_stats", {{"latency", Value(true)}});

@@ -162,6 +162,7 @@ std::string SubjectWords(const Subject& s) {
     out += how + support::MarkdownCode(s.name);
   }
   if (!s.memory.empty()) out += fmt::format(" to or from {} host memory", s.memory);
+  if (!s.family.empty()) out += fmt::format(" of the {} family", support::MarkdownCode(s.family));
   return out;
 }
 
@@ -347,6 +348,8 @@ Status CheckQuery(const Query& q) {
     if (s && (s->name.size() > 512 || s->copy_kind.size() > 32)) return bad("a name of at most 512 bytes.");
     if (s && !s->memory.empty() && !IndexOfName(kMemoryKinds, s->memory))
       return bad("a host memory kind is one of pageable, pinned, device, array, managed.");
+    if (s && s->family.size() > 64) return bad("a family of at most 64 bytes.");
+    if (s && !s->family.empty() && s->events != EventKind::kKernels) return bad("a family is of kernels.");
   }
   if (q.limit < 0 || q.limit > 100) return bad("limit between 0 and 100.");
   if (q.offset < 0 || q.offset > 100) return bad("offset between 0 and 100.");

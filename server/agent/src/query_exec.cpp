@@ -210,6 +210,7 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   if (subject.whole_name || (subject.events == EventKind::kApi && IsApiIdentifier(subject.name)))
     args["whole_name"] = Value(true);
   if (subject.events == EventKind::kMemcpy && !subject.copy_kind.empty()) args["copy_kind"] = Value(subject.copy_kind);
+  if (subject.events == EventKind::kKernels && !subject.family.empty()) args["family"] = Value(subject.family);
   if (!scope.inside.empty()) args["inside"] = Value(scope.inside);
   if (q.group_by != GroupBy::kNone)
     args["group_by"] = Value(std::string(GroupByNames()[static_cast<size_t>(q.group_by)]));

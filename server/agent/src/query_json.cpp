@@ -97,15 +97,19 @@ Expected<Enum> Named(std::span<const std::string_view> names, const json& j, con
 }
 
 Expected<Subject> ReadSubject(const json& j, const std::string& path) {
-  if (Status ok = CheckObject(j, path, {"events", "name", "copyKind", "apiClass", "memory", "wholeName"}); !ok)
+  if (Status ok = CheckObject(j, path, {"events", "name", "copyKind", "apiClass", "memory", "wholeName", "family"});
+      !ok)
     return ok.error();
   if (!j.contains("events")) return Bad(path, "'events' is required");
   auto events = Named<EventKind>(EventKindNames(), j.at("events"), path + ".events", "kind of events");
   if (!events) return events.error();
   Subject out;
   out.events = *events;
-  const std::pair<const char*, std::string*> texts[] = {
-      {"name", &out.name}, {"copyKind", &out.copy_kind}, {"apiClass", &out.api_class}, {"memory", &out.memory}};
+  const std::pair<const char*, std::string*> texts[] = {{"name", &out.name},
+                                                        {"copyKind", &out.copy_kind},
+                                                        {"apiClass", &out.api_class},
+                                                        {"memory", &out.memory},
+                                                        {"family", &out.family}};
   for (const auto& [key, field] : texts) {
     if (!j.contains(key)) continue;
     auto v = Text(j.at(key), path + "." + key);
@@ -241,6 +245,7 @@ json SubjectToJson(const Subject& s) {
   if (!s.api_class.empty()) out["apiClass"] = s.api_class;
   if (!s.memory.empty()) out["memory"] = s.memory;
   if (s.whole_name) out["wholeName"] = true;
+  if (!s.family.empty()) out["family"] = s.family;
   return out;
 }
 
@@ -286,7 +291,14 @@ json SubjectSchema() {
          {{"type", "boolean"},
           {"description",
            "`name` is a whole name (a kernel's, a range's, a CUDA call's with NVIDIA's version suffixes aside), not "
-           "a part of one"}}}}}};
+           "a part of one"}}},
+        {"family",
+         {{"type", "string"},
+          {"maxLength", 64},
+          {"description",
+           "kernels: a family as the kernel-name decoder classifies them, each word a library (FlashAttention, "
+           "cuBLAS, cuDNN, CUTLASS, NCCL, ...), a kind of work (gemm, conv, attention, elementwise, reduction, "
+           "softmax, norm, collective, copy) or an operation (fwd, bwd)"}}}}}};
 }
 
 json ScopeSchema() {

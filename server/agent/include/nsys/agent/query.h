@@ -111,6 +111,9 @@ struct Subject {
   std::string api_class;    // API calls: sync, alloc, free, module, setup, launch, memcpy, memset (NVIDIA's sections)
   bool whole_name = false;  // `name` is a whole name (a kernel's, a call's with its version suffixes, a range's)
   std::string memory;       // copies and memsets: pageable, pinned, device, array, managed; "" = any
+  // Kernels: a family as the kernel-name decoder classifies them, each word a library ("FlashAttention", "cuBLAS"), a
+  // kind of work ("gemm", "attention") or an operation ("fwd"), as event_stats' `family`; "" = any.
+  std::string family;
   bool operator==(const Subject&) const = default;
 };
 

@@ -2218,5 +2218,34 @@ TEST(QueryFill, MpiRanksHostTimeLaunchCallsForAKernelAndLayerRanges) {
   EXPECT_FALSE(Fill("how much time per layer?").complete());
 }
 
+// GPU work defined in a sentence of its own ("By 'busy' I mean ... kernels, memcpys and memsets", "I understand 'idle'
+// as ... kernel/copy ..."): every clause of a GPU's time that names no events is of the GPU's work, and the
+// definition is said. A request said as a wish ("I'd like ...") asks; "per-process" is "per process"; "that
+// window's length" is the span.
+TEST(QueryFill, GpuWorkDefinedRequestsAsWishesAndHyphenatedWords) {
+  Query util = Q({Measure::kUtilization}, {EventKind::kGpu, "", ""});
+  util.group_by = GroupBy::kDevice;
+  const Reading defined = Fill("By busy I mean kernels, memcpys and memsets. What percentage of the window is busy?");
+  ASSERT_EQ(defined.queries.size(), 1u);
+  EXPECT_EQ(defined.queries.front(), util) << DescribeQuery(defined.queries.front());
+  EXPECT_EQ(defined.defined, (std::vector<std::string>{"By busy I mean kernels memcpys and memsets"}));
+  util.group_by = GroupBy::kNone;
+  util.scope.devices = {1};
+  Check("I'd like the GPU utilisation of device 1 only.",
+        {Q({Measure::kUtilization}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}})});
+  const Reading span = Fill(
+      "I understand 'idle' as the time in the GPU's active window (first kernel/copy start to last kernel/copy end) "
+      "when nothing is executing. What is that window's length?");
+  ASSERT_EQ(span.queries.size(), 1u);
+  EXPECT_EQ(span.queries.front(), Q({Measure::kSpan}, {EventKind::kGpu, "", ""}))
+      << DescribeQuery(span.queries.front());
+  Query per_process = Q({Measure::kCount}, {EventKind::kKernels, "", ""});
+  per_process.group_by = GroupBy::kPid;
+  Check("I'd like a per-process split: how many kernels ran?", {per_process});
+  // Without a definition, a GPU's time is its kernels' (guides/analysis.md).
+  Check("What percentage of the window is busy on GPU 1?",
+        {Q({Measure::kUtilization}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}})});
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -81,17 +81,18 @@ void PushSplit(std::vector<Token>& out, const std::string& word) {
     out.push_back({word, std::to_string(*n)});
     return;
   }
-  if (lower.find('/') != std::string::npos && lexicon::EntriesOf(lower).empty()) {
-    // "kernel/copy/memset": as many tokens as parts, when each is a word of the lexicon.
+  // "kernel/copy/memset", "per-process": as many tokens as parts, when each is a word of the lexicon.
+  for (const char mark : {'/', '-'}) {
+    if (lower.find(mark) == std::string::npos || !lexicon::EntriesOf(lower).empty()) continue;
     std::vector<Token> parts;
     for (size_t at = 0; at <= lower.size();) {
-      const size_t slash = std::min(lower.find('/', at), lower.size());
-      const std::string part = lower.substr(at, slash - at);
+      const size_t end = std::min(lower.find(mark, at), lower.size());
+      const std::string part = lower.substr(at, end - at);
       if (lexicon::EntriesOf(part).empty()) break;
-      parts.push_back({word.substr(at, slash - at), part});
-      at = slash + 1;
+      parts.push_back({word.substr(at, end - at), part});
+      at = end + 1;
     }
-    if (parts.size() >= 2 && parts.size() == static_cast<size_t>(std::count(lower.begin(), lower.end(), '/')) + 1) {
+    if (parts.size() >= 2 && parts.size() == static_cast<size_t>(std::count(lower.begin(), lower.end(), mark)) + 1) {
       out.insert(out.end(), parts.begin(), parts.end());
       return;
     }
@@ -3560,6 +3561,9 @@ bool IsContextSentence(const std::vector<Item>& s) {
   static constexpr std::string_view kRequests[] = {
       "give",  "show", "tell", "list",     "compare", "include", "report",  "break",     "also",  "plus", "use",
       "count", "sum",  "rank", "describe", "explain", "find",    "compute", "calculate", "print", "and"};
+  // "I'd like the GPU utilisation of device 1 only.", "I need the top kernels.": a request said as a wish.
+  if (!s.empty() && IsWordIn(s[0], {"i'd like", "i would like", "we'd like", "i want", "i need", "we need"}))
+    return false;
   size_t from = 0;
   // "There are two ...", "This is the training step before ...": a statement, not a question.
   if (s.size() > 2 && IsWordIn(s[0], {"there", "this", "that", "it"}) && s[1].Has(Slot::kAuxiliary)) from = 2;
@@ -3849,6 +3853,35 @@ std::optional<std::string> DefinesTheEventsBefore(const std::vector<Item>& items
   return WordsOf(items);
 }
 
+// "By 'busy' I mean the union of the time covered by kernels, memcpys and memsets", "I understand 'idle' as the time
+// ... (first kernel/copy start to last kernel/copy end) when nothing is executing": a sentence with a word of meaning
+// or defining that names two kinds of GPU work or more (or GPU work itself) defines a GPU's busy and idle time as of
+// its work together, for every clause of the question that names no events of its own (ApplyGpuWorkDefined).
+bool DefinesGpuWork(const std::vector<Item>& s) {
+  const bool defines = std::any_of(s.begin(), s.end(), [](const Item& it) {
+    return IsWordIn(it,
+                    {"mean", "means", "meant", "i mean", "understand", "define", "defined", "defines", "definition"});
+  });
+  if (!defines) return false;
+  uint8_t kinds = 0;
+  bool gpu = false;
+  for (const Item& it : s) {
+    if (!it.Has(Slot::kEvents)) continue;
+    const auto e = static_cast<EventKind>(it.Value(Slot::kEvents));
+    gpu = gpu || e == EventKind::kGpu;
+    kinds |= GpuKindBit(e);
+  }
+  return gpu || (kinds & (kinds - 1)) != 0;  // two bits or more
+}
+
+// A clause of a GPU's time (idle, busy, utilization, their share, the span) that names no events, in a question that
+// defined GPU work (DefinesGpuWork), is of the GPU's work.
+void ApplyGpuWorkDefined(Clause& c) {
+  const bool gpu_measure = std::any_of(c.measures.begin(), c.measures.end(),
+                                       [](Measure m) { return IsGpuMeasure(m) || m == Measure::kSpan; });
+  if (gpu_measure && !HasSubject(c)) c.events = EventKind::kGpu;
+}
+
 // A clause that asks nothing and names nothing. One that only ranks ("and what's the smallest one?") asks something:
 // never skipped in silence.
 bool AsksNothing(const Clause& c) {
@@ -4111,6 +4144,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.separator && t.text == "?"; });
   std::vector<std::vector<Item>> sentences = Sentences(Classify(tokens, vocabulary));
   const size_t scene_until = asks ? 0 : SceneBeforeTheRequest(sentences);
+  const bool gpu_work_defined = std::any_of(sentences.begin(), sentences.end(), DefinesGpuWork);
   for (size_t at = 0; at < sentences.size(); ++at) {
     std::vector<Item>& sentence = sentences[at];
     // With a question mark, every sentence that sets the scene; without, those SceneBeforeTheRequest counted.
@@ -4119,6 +4153,8 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       for (Item& it : sentence) {
         if (it.kind != Item::kSeparator) words.push_back(std::move(it));
       }
+      // A definition of GPU work is said as such; other scenes are read silently.
+      if (DefinesGpuWork(words)) reading.defined.push_back(WordsOf(words));
       context = ReadClause(words);  // its words are read as the scene; what they do not say is no question
       continue;
     }
@@ -4132,6 +4168,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       reading.unread.insert(reading.unread.end(), c.unread.begin(), c.unread.end());
       reading.not_held.insert(reading.not_held.end(), c.not_held.begin(), c.not_held.end());
       reading.described.insert(reading.described.end(), c.described.begin(), c.described.end());
+      if (gpu_work_defined) ApplyGpuWorkDefined(c);  // before the scene: a definition's kinds are no scene's events
       if (first_clause && context) TakeTheScene(*context, items, c);
       first_clause = false;
       if (auto defined = DefinesTheEventsBefore(items, c, queries)) {

@@ -324,6 +324,13 @@ constexpr Entry kEntries[] = {
     {"does nothing", Slot::kMeasure, M(Measure::kIdle)},
     {"nothing to do", Slot::kMeasure, M(Measure::kIdle)},
     {"span", Slot::kMeasure, M(Measure::kSpan)},
+    // The window a GPU's time is measured over, said by its length: "that window's length", "the active window's
+    // duration", "how long is the window".
+    {"window length", Slot::kMeasure, M(Measure::kSpan)},
+    {"window duration", Slot::kMeasure, M(Measure::kSpan)},
+    {"length of the window", Slot::kMeasure, M(Measure::kSpan)},
+    {"length of that window", Slot::kMeasure, M(Measure::kSpan)},
+    {"duration of the window", Slot::kMeasure, M(Measure::kSpan)},
     {"grid size", Slot::kMeasure, M(Measure::kGrid)},
     {"grid", Slot::kMeasure, M(Measure::kGrid)},
     {"blocks per grid", Slot::kMeasure, M(Measure::kGrid)},
@@ -1034,6 +1041,13 @@ constexpr Entry kEntries[] = {
     {"i wonder", Slot::kStop},
     {"i want to know", Slot::kStop},
     {"i'd like to know", Slot::kStop},
+    // A request said as a wish: "I'd like the GPU utilisation of device 1", "we need the top kernels".
+    {"i'd like", Slot::kStop},
+    {"i would like", Slot::kStop},
+    {"we'd like", Slot::kStop},
+    {"i want", Slot::kStop},
+    {"i need", Slot::kStop},
+    {"we need", Slot::kStop},
     {"i mean", Slot::kStop},
     {"can you", Slot::kStop},
     {"could you", Slot::kStop},
@@ -1208,6 +1222,7 @@ constexpr Entry kEntries[] = {
     {"break down", Slot::kStop},  // the grouping is said after it ("per process", "by direction")
     {"broken down", Slot::kStop},
     {"breakdown", Slot::kStop},
+    {"split", Slot::kStop},      // "a per-process split": the grouping said beside it, as "breakdown"
     {"grouping", Slot::kStop},   // "grouping kernels by their base name": "by" groups
     {"demangled", Slot::kStop},  // the names a grouping by name uses
     {"full demangled", Slot::kStop},

@@ -2247,5 +2247,16 @@ TEST(QueryFill, GpuWorkDefinedRequestsAsWishesAndHyphenatedWords) {
         {Q({Measure::kUtilization}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}})});
 }
 
+// "count and bytes": the noun "count" is a measure of its own beside bytes ("how many bytes" is the bytes); "first"
+// said as an order in time ("Which kernel ran first?") is unread, not dropped; "first ... last" is a span.
+TEST(QueryFill, TheCountBesideBytesAndFirstAsAnOrder) {
+  Check("count and bytes of HtoD copies", {Q({Measure::kCount, Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"})});
+  Check("how many bytes of HtoD copies", {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"})});
+  const Reading first = Fill("Which kernel ran first?");
+  EXPECT_FALSE(first.complete());
+  EXPECT_EQ(first.unread, (std::vector<std::string>{"first"}));
+  EXPECT_TRUE(Fill("How much time was the GPU idle between the first and the last kernel?").complete());
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -923,6 +923,16 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
       c.window_after_origin = items[i].Value(Slot::kFirst) == 1;
     }
   }
+  // "Which kernel ran first?", "the first kernel to execute": an order in time, which no Query holds (a window needs
+  // a length: "the first 100 ms"): unread, never dropped.
+  // "from the first ... to the last", "between its first and last kernel": a span, read elsewhere; "(larger one
+  // first)": the order of the answer's lines.
+  const bool span = std::any_of(items.begin(), items.end(), [](const Item& it) {
+    return it.Has(Slot::kLast) || IsWordIn(it, {"last", "final"});
+  });
+  const bool ordered = items[i].Has(Slot::kFirst) && items[i].entries.size() == 1 &&
+                       items[i].Value(Slot::kFirst) == 0 &&
+                       (i + 1 >= items.size() || items[i + 1].kind != Item::kNumber) && !span && !items[i].paren;
   // "in the first second", "within the next millisecond": one of the unit, said without a number.
   const bool one = i + 1 < items.size() && !EndsInS(items[i + 1]) && !IsWordIn(items[i + 1], {"ms", "us", "ns"});
   if (items[i].Has(Slot::kFirst) && one) {
@@ -931,8 +941,10 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
       c.from_s = 0;
       c.to_s = scale;
       c.window_after_origin = items[i].Value(Slot::kFirst) == 1;
+      return;
     }
   }
+  if (ordered) c.unread.push_back(items[i].word);
   if (items[i].Has(Slot::kBetween) && i + 3 < items.size() && items[i + 1].kind == Item::kNumber &&
       items[i + 2].Has(Slot::kSplit) && items[i + 3].kind == Item::kNumber) {
     double scale = unit_after(i + 3);
@@ -989,7 +1001,9 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
     c.count_groups = GroupOfNoun(items[j]);
     return;
   }
-  if (m == Measure::kCount && noun && items[j].Has(Slot::kMeasure)) return;  // "how many bytes"
+  // "how many bytes": the measure after a word of counting is what is counted; "count and bytes" lists two (the noun
+  // "count" is a measure of its own; the "and" between is gone by now).
+  if (m == Measure::kCount && noun && items[j].Has(Slot::kMeasure) && Lower(items[i].word) != "count") return;
   // "how many milliseconds", "how many MB": a unit is no thing that ran; it says the measure is a time or a size.
   // "by how many nanoseconds" after a comparison is its margin, in that unit.
   if (m == Measure::kCount && i + 1 < items.size() && items[i + 1].Has(Slot::kUnit)) {

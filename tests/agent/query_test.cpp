@@ -1628,6 +1628,17 @@ TEST(QueryExecute, AFamilyOfKernelsByTheDecoder) {
       << a->answer.summary;
   EXPECT_NE(a->answer.summary.find("68 kernels"), std::string::npos) << a->answer.summary;
   EXPECT_NE(a->answer.summary.find("272.317 ms"), std::string::npos) << a->answer.summary;
+  // The names the family holds here are said, with the row that lists them cited.
+  EXPECT_NE(a->answer.summary.find("The `FlashAttention` family here: `void flash::flash_fwd_kernel<"),
+            std::string::npos)
+      << a->answer.summary;
+  // A family no kernel of the profile belongs to is something the profile does not hold: said, not "0".
+  auto h100 = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(h100.ok());
+  auto none = ws.AskQueries({h100->id, {q}});
+  ASSERT_TRUE(none.ok()) << none.error().message;
+  EXPECT_NE(none->answer.summary.find("this profile has no kernel of the `FlashAttention` family"), std::string::npos)
+      << none->answer.summary;
 }
 
 // The executor on a real export: each figure is the cell of the cited row, and agrees with SQL over the export.
@@ -2256,6 +2267,34 @@ TEST(QueryFill, TheCountBesideBytesAndFirstAsAnOrder) {
   EXPECT_FALSE(first.complete());
   EXPECT_EQ(first.unread, (std::vector<std::string>{"first"}));
   EXPECT_TRUE(Fill("How much time was the GPU idle between the first and the last kernel?").complete());
+}
+
+// A family of kernels said by what they are ("the FlashAttention forward kernel", "the GEMMs", "cuBLAS kernels") when
+// no kernel name holds the word: Subject::family, with "forward"/"backward" its operation even where a range is so
+// named; beside a name the family's words describe it; lent from a heading; a family's launch configuration and a
+// family of CUDA calls are no Query. A comma inside parentheses splits no clause.
+TEST(QueryFill, KernelFamiliesByTheDecodersWords) {
+  const auto family = [](std::vector<Measure> measures, const char* f) {
+    Query q = Q(std::move(measures), {EventKind::kKernels, ""});
+    q.subject.family = f;
+    return q;
+  };
+  Check("What share of all kernel time (both GPUs, summed durations) goes to the FlashAttention forward kernel?",
+        {family({Measure::kShare}, "FlashAttention fwd")});
+  Check("how much time do the convolutions take?", {family({Measure::kTotal}, "conv")});
+  // "GEMMs" where a kernel name holds "gemm": the name.
+  Check("how much time do the GEMMs take?", {Q({Measure::kTotal}, {EventKind::kKernels, "GEMM"})});
+  Check("how many cuBLAS kernels ran?", {family({Measure::kCount}, "cuBLAS")});
+  Check("FlashAttention backward: how many launches?", {family({Measure::kCount}, "FlashAttention bwd")});
+  // A name of the profile is read as a name first; the family's words beside it describe it.
+  Check("how many nvfuser kernels ran?", {Q({Measure::kCount}, {EventKind::kKernels, "nvfuser"})});
+  const Reading beside = Fill("What share of kernel time goes to the cuBLASLt sm80_xmma_gemm kernels?");
+  ASSERT_EQ(beside.queries.size(), 1u);
+  EXPECT_TRUE(beside.queries.front().subject.family.empty());
+  EXPECT_EQ(beside.queries.front().subject.name, "sm80_xmma_gemm");
+  EXPECT_FALSE(
+      Fill("For the FlashAttention forward kernel, how many threads per block does it launch with?").complete());
+  EXPECT_FALSE(Fill("how many cuBLAS calls were made?").complete());
 }
 
 }  // namespace

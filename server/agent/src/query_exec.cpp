@@ -878,14 +878,24 @@ void AddTheOneName(const Query& q, const SkillRunner& run, const CancelToken& ca
                    std::string& text) {
   const Subject& s = q.subject;
   const bool named = s.events == EventKind::kKernels || s.events == EventKind::kApi || s.events == EventKind::kNvtx;
-  if (!named || s.name.empty() || s.whole_name || IsNamePattern(s.name) || s.name.find('|') != std::string::npos ||
-      q.group_by != GroupBy::kNone)
+  // A family the decoder gives ("the FlashAttention forward kernel"): the names it holds here, up to five.
+  const bool family = s.name.empty() && !s.family.empty() && q.group_by == GroupBy::kNone;
+  if (!family && (!named || s.name.empty() || s.whole_name || IsNamePattern(s.name) ||
+                  s.name.find('|') != std::string::npos || q.group_by != GroupBy::kNone))
     return;
   Query by_name = q;
   by_name.group_by = GroupBy::kName;
   by_name.measures = {Measure::kCount};
   auto side = RunSide(by_name, by_name.subject, by_name.scope, run, cancel);
-  if (!side || side->table.declined || side->table.rows.size() != 1) return;
+  if (family && side && !side->table.declined && !side->table.rows.empty() && side->table.rows.size() <= 5) {
+    std::string names;
+    for (size_t r = 0; r < side->table.rows.size(); ++r)
+      names += (r ? ", " : "") + support::MarkdownCode(GroupOf(*side, r));
+    text += fmt::format(" The {} family here: {}.", support::MarkdownCode(s.family), names);
+    turn.answer.evidence.push_back(EvidenceOf(by_name, *side, "The names of the family"));
+    return;
+  }
+  if (family || !side || side->table.declined || side->table.rows.size() != 1) return;
   const std::string name = GroupOf(*side, 0);
   if (name == s.name) return;
   text += fmt::format(" {} matches one name only: {}.", support::MarkdownCode(s.name), support::MarkdownCode(name));
@@ -1082,6 +1092,18 @@ bool HostEventsOfGpus(Scope& s, EventKind events, const SkillRunner& run, const 
   return true;
 }
 
+// A family of kernels no kernel of the whole profile belongs to ("the FlashAttention kernels" of a profile that has
+// none): a question about something the profile does not hold, as a name it lacks is.
+bool NoKernelOfTheFamily(const Query& q, const SkillRunner& run, const CancelToken& cancel) {
+  if (q.subject.family.empty() || q.subject.events != EventKind::kKernels) return false;
+  const SkillCall call{
+      "event_stats",
+      {{"events", Value(std::string("kernels"))}, {"family", Value(q.subject.family)}, {"detail", Value(false)}},
+      {}};
+  auto t = run(call.skill, call.args, call.filter, cancel);
+  return t && !t->declined && !t->rows.empty() && CellOr(*t, 0, "count", 1) == 0;
+}
+
 // One Query answered into `turn`.
 void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
                AskTurn& turn, std::string& text) {
@@ -1120,6 +1142,11 @@ void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillR
       a->rows.empty() || (a->call.skill == "event_stats" && CellOr(a->table, a->rows.front(), "count", 1) == 0);
   const bool no_call = none && q.subject.events == EventKind::kApi && IsApiIdentifier(q.subject.name);
   if (no_call && !q.versus_subject) return NoSuchCall(q, run, cancel, turn, text);
+  if (none && !q.versus_subject && NoKernelOfTheFamily(q, run, cancel))
+    return CannotAnswer(fmt::format("this profile has no kernel of the {} family (as the kernel-name decoder "
+                                    "classifies each kernel's name).",
+                                    support::MarkdownCode(q.subject.family)),
+                        {}, info.caps, turn, text);
   if (!q.versus_subject && !q.versus_scope) {
     const auto [verdict, compared] = q.versus_measure ? MeasuresVerdict(q, *a) : std::pair<std::string, std::string>{};
     if (q.form == Form::kYesNo && q.threshold) text += ThresholdVerdict(q, *a);

@@ -528,7 +528,8 @@ std::vector<std::vector<Item>> SplitClauses(std::vector<Item> items) {
                            (items[i + 1].Has(Slot::kMeasure) || items[i + 1].Has(Slot::kWeakTotal));
     const bool joins = (comma && out.size() == 1) || (!comma && Lower(items[i].word) == "and" && bare_next);
     if (joins && measures_only() && !yes_no_next) continue;
-    if (sep && (next_starts || (items[i].kind == Item::kSeparator && items[i].word != ","))) {
+    // "(both GPUs, summed durations)": a comma inside parentheses joins their words, never two questions.
+    if (sep && !items[i].paren && (next_starts || (items[i].kind == Item::kSeparator && items[i].word != ","))) {
       if (!out.back().empty()) out.emplace_back();
       continue;
     }
@@ -618,6 +619,7 @@ struct Clause {
   std::vector<std::string> described;  // plain words taken as describing the named events (Reading::described)
   std::vector<std::string> whose;      // a library's name beside a name ("NCCL SendRecv"): described, in any clause
   std::vector<std::string> of_ranges;  // "layer" beside a range noun or name (LayerOfARange): described, in any clause
+  std::string family;                  // kernels of a family the decoder knows ("the FlashAttention forward kernel")
   std::vector<std::string> unread;
 };
 
@@ -1820,6 +1822,52 @@ bool SaysNoMore(const std::vector<Item>& items, size_t i) {
   return Lower(items[i].word) == "as" && i + 1 < items.size() && IsGroupNoun(items[i + 1]);
 }
 
+// "the FlashAttention kernels", "cuBLAS GEMMs", "the convolutions": a word for a family of kernels the decoder knows,
+// which no kernel name of the profile holds (a part of a name is read as a name first), adds to the family.
+// Beside a name of the profile (not one that only says an operation, "forward"), the word is read as before: a
+// library's describes the name, another is unread ("the FlashAttention nvfuser kernels").
+bool ReadFamilyWord(const Item& it, Clause& c) {
+  if (it.kind != Item::kUnknown) return false;
+  const bool named = std::any_of(c.names.begin(), c.names.end(), [](const auto& n) {
+    return lexicon::KernelFamilyWord(Lower(n.first), true).empty() ||
+           !lexicon::KernelFamilyWord(Lower(n.first)).empty();
+  });
+  if (named) return false;
+  const std::string_view family = lexicon::KernelFamilyWord(Lower(it.word));
+  if (family.empty()) return false;
+  if (c.family.find(family) == std::string::npos) c.family += (c.family.empty() ? "" : " ") + std::string(family);
+  return true;
+}
+
+// "the FlashAttention forward kernel": with a family said, "forward" and "backward" are its operation, taken from
+// the words left unread or described.
+void OperationOfTheFamily(Clause& c) {
+  if (c.family.empty()) return;
+  // "the FlashAttention forward kernel" with a range named "forward": read as the place the kernels ran in.
+  if (!c.inside.empty() && !lexicon::KernelFamilyWord(Lower(c.inside), true).empty() &&
+      lexicon::KernelFamilyWord(Lower(c.inside)).empty()) {
+    const std::string_view op = lexicon::KernelFamilyWord(Lower(c.inside), true);
+    if (c.family.find(op) == std::string::npos) c.family += " " + std::string(op);
+    c.inside.clear();
+  }
+  // "the FlashAttention forward kernel" where some range is named "forward": beside a family, the word is its
+  // operation, not a name.
+  for (size_t n = c.names.size(); n-- > 0;) {
+    const std::string_view op = lexicon::KernelFamilyWord(Lower(c.names[n].first), true);
+    if (op.empty() || !lexicon::KernelFamilyWord(Lower(c.names[n].first)).empty()) continue;
+    if (c.family.find(op) == std::string::npos) c.family += " " + std::string(op);
+    DropName(c, n);
+  }
+  for (auto* words : {&c.unread, &c.described}) {
+    for (size_t k = words->size(); k-- > 0;) {
+      const std::string_view op = lexicon::KernelFamilyWord(Lower((*words)[k]), true);
+      if (op.empty()) continue;
+      if (c.family.find(op) == std::string::npos) c.family += " " + std::string(op);
+      words->erase(words->begin() + static_cast<std::ptrdiff_t>(k));
+    }
+  }
+}
+
 // "which layer range", "the TensorRT layer NVTX ranges": "layer" before a range noun says what the ranges stand for
 // (TensorRT names one NVTX range per layer): it describes them. Beside a name it is left unread: a fragment of range
 // names ("weight") or a library's domain ("TensorRT") may stand there.
@@ -1827,6 +1875,29 @@ bool LayerOfARange(const std::vector<Item>& items, size_t i) {
   if (!IsWordIn(items[i], {"layer", "layers"})) return false;
   const size_t next = i + 1 < items.size() && IsWordIn(items[i + 1], {"nvtx"}) ? i + 2 : i + 1;
   return next < items.size() && items[next].Has(Slot::kRangeNoun);
+}
+
+// The words no slot read: a limit before a noun, a family of kernels, words that say no more, "layer" of a range,
+// words that describe the events, and the rest, unread.
+void ReadWordsLeft(const std::vector<Item>& items, const std::vector<bool>& read, Clause& c) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (c.number_before_noun == i && (c.rank != Rank::kNone || c.which)) {
+      c.limit = std::min(IdOf(items[i].number).value_or(101), 101);
+      continue;
+    }
+    if (read[i] || !(items[i].kind == Item::kUnknown || items[i].kind == Item::kNumber)) continue;
+    if (ReadFamilyWord(items[i], c)) continue;
+    if (SaysNoMore(items, i)) continue;
+    if (LayerOfARange(items, i)) {
+      c.of_ranges.push_back(items[i].word);
+      continue;
+    }
+    if (items[i].kind == Item::kUnknown && (items[i].describing || lexicon::IsDescriptiveWord(items[i].word))) {
+      c.described.push_back(items[i].word);
+      continue;
+    }
+    c.unread.push_back(items[i].word);
+  }
 }
 
 Clause ReadClause(const std::vector<Item>& items) {
@@ -1870,23 +1941,8 @@ Clause ReadClause(const std::vector<Item>& items) {
     for (const auto& e : it.entries) ReadEntry(items, i, e, c, read);
   }
   ReadLaunchRelation(items, c, read);
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (c.number_before_noun == i && (c.rank != Rank::kNone || c.which)) {
-      c.limit = std::min(IdOf(items[i].number).value_or(101), 101);
-      continue;
-    }
-    if (read[i] || !(items[i].kind == Item::kUnknown || items[i].kind == Item::kNumber)) continue;
-    if (SaysNoMore(items, i)) continue;
-    if (LayerOfARange(items, i)) {
-      c.of_ranges.push_back(items[i].word);
-      continue;
-    }
-    if (items[i].kind == Item::kUnknown && (items[i].describing || lexicon::IsDescriptiveWord(items[i].word))) {
-      c.described.push_back(items[i].word);
-      continue;
-    }
-    c.unread.push_back(items[i].word);
-  }
+  ReadWordsLeft(items, read, c);
+  OperationOfTheFamily(c);
   DescribingFragment(items, c);
   ReadTwoNames(items, c);
   UnreadNegatedMeasures(items, c);
@@ -2040,7 +2096,13 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
     auto events = EventsOfName(first_classes, c.events, c.range_noun && !range_is_group);
     if (!events && c.range_noun) events = EventKind::kNvtx;
     if (!events && (!c.copy_kind.empty() || !c.memory.empty())) events = EventKind::kMemcpy;
+    if (!events && !c.family.empty()) events = EventKind::kKernels;
     if (!events) return false;
+    // A family is of kernels ("cuBLAS calls" are no family the decoder gives): no Query.
+    if (!c.family.empty() && *events != EventKind::kKernels && *events != EventKind::kGpu) return false;
+    // Launch configurations are picked by name from launch_sizes, which knows no family.
+    if (!c.family.empty() && std::any_of(c.measures.begin(), c.measures.end(), IsLaunchConfiguration)) return false;
+    if (!c.family.empty()) q.subject.family = c.family;
     q.subject.events = *events;
     if (!c.names.empty()) q.subject.name = c.names.front().first;
     q.subject.whole_name =
@@ -2979,7 +3041,7 @@ std::vector<std::string> DropExclusionsSaidAgain(std::vector<Item>& sentence) {
 
 bool HasSubject(const Clause& c) {
   return c.events || !c.names.empty() || !c.copy_kind.empty() || c.range_noun || !c.api_class.empty() ||
-         !c.memory.empty();
+         !c.memory.empty() || !c.family.empty();
 }
 
 // "idle: no kernel, copy or memset running": two kinds of GPU work or more named with a GPU's idle or busy time are
@@ -3398,7 +3460,8 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   }
   if (!RangeAsPlaceOrSubject(c, previous)) return std::nullopt;
   EventsSaidBefore(c, previous);
-  const bool own_subject = c.events || !c.names.empty() || c.range_noun || !c.copy_kind.empty() || !c.memory.empty();
+  const bool own_subject =
+      c.events || !c.names.empty() || c.range_noun || !c.copy_kind.empty() || !c.memory.empty() || !c.family.empty();
   // "the biggest copy ... how long did it run?": "it" is one event, whose own figures a Query does not hold.
   const auto one_event = [](const Query& p) {
     return std::any_of(p.measures.begin(), p.measures.end(),
@@ -3465,7 +3528,7 @@ bool OnlyScope(const Clause& c) {
   const bool asks = Asks(c);
   const bool says = !c.devices.empty() || !c.pids.empty() || c.stream >= 0 || !c.inside.empty() || c.from_s ||
                     c.from_first_kernel || !c.names.empty() || c.events || !c.copy_kind.empty() ||
-                    !c.api_class.empty() || c.group || c.range_noun;
+                    !c.api_class.empty() || c.group || c.range_noun || !c.family.empty();
   return !asks && says;
 }
 
@@ -3537,6 +3600,7 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
     }
     if (to.api_class.empty()) to.api_class = from.api_class;
     if (to.memory.empty()) to.memory = from.memory;
+    if (to.family.empty() && to.names.empty()) to.family = from.family;  // "For the FlashAttention kernels: ..."
     to.range_noun = to.range_noun || from.range_noun;
   }
   to.sides_lent = to.sides_lent || !from.versus_copy_kind.empty();
@@ -3703,6 +3767,7 @@ void LendSubject(const Clause& from, Clause& to) {
   to.api_class = from.api_class;
   to.memory = from.memory;
   to.range_noun = from.range_noun;
+  to.family = from.family;
 }
 
 // What a sentence that set the scene lends the first clause of the question after it.
@@ -3894,6 +3959,35 @@ void ApplyGpuWorkDefined(Clause& c) {
   const bool gpu_measure = std::any_of(c.measures.begin(), c.measures.end(),
                                        [](Measure m) { return IsGpuMeasure(m) || m == Measure::kSpan; });
   if (gpu_measure && !HasSubject(c)) c.events = EventKind::kGpu;
+}
+
+// A sentence that sets the scene, read as a clause: what it does not say is no question. A definition of GPU work is
+// said as such; other scenes are read silently.
+Clause ReadScene(std::vector<Item> sentence, Reading& reading) {
+  std::vector<Item> words;
+  for (Item& it : sentence) {
+    if (it.kind != Item::kSeparator) words.push_back(std::move(it));
+  }
+  if (DefinesGpuWork(words)) reading.defined.push_back(WordsOf(words));
+  return ReadClause(words);
+}
+
+// The clauses that waited for the Query `q` after them ("what grid and block size did add_arrays_ use"), built with
+// its slots, in order, or said unread; emptied.
+void BuildWaiting(std::vector<std::pair<Clause, std::string>>& waiting, const Query& q, std::vector<Query>& queries,
+                  Reading& reading) {
+  for (auto& [w, words] : waiting) {
+    // "Are those transfers pinned? How many are pageable?": a yes/no question that measures nothing asks about all of
+    // its events, which no measure of the next question answers.
+    const bool asks_nothing = w.yes_no && w.measures.empty() && !w.weak_total && !w.weak_time && !w.any;
+    if (auto earlier = asks_nothing ? std::nullopt : ToQuery(w, &q)) {
+      queries.push_back(std::move(*earlier));
+    } else {
+      reading.unread.push_back(words);
+      reading.unbuilt = true;
+    }
+  }
+  waiting.clear();
 }
 
 // A clause that asks nothing and names nothing. One that only ranks ("and what's the smallest one?") asks something:
@@ -4163,13 +4257,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
     std::vector<Item>& sentence = sentences[at];
     // With a question mark, every sentence that sets the scene; without, those SceneBeforeTheRequest counted.
     if (asks ? IsContextSentence(sentence) || TakeMotivation(sentences, at, reading) : at < scene_until) {
-      std::vector<Item> words;
-      for (Item& it : sentence) {
-        if (it.kind != Item::kSeparator) words.push_back(std::move(it));
-      }
-      // A definition of GPU work is said as such; other scenes are read silently.
-      if (DefinesGpuWork(words)) reading.defined.push_back(WordsOf(words));
-      context = ReadClause(words);  // its words are read as the scene; what they do not say is no question
+      context = ReadScene(std::move(sentence), reading);
       continue;
     }
     ReadPhrasesOfASentence(sentence, vocabulary, span_defined, !queries.empty() || !waiting.empty(), reading);
@@ -4196,18 +4284,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
         waiting.emplace_back(std::move(kept), WordsOf(items));
         continue;
       }
-      for (auto& [w, words] : waiting) {
-        // "Are those transfers pinned? How many are pageable?": a yes/no question that measures nothing asks about
-        // all of its events, which no measure of the next question answers.
-        const bool asks_nothing = w.yes_no && w.measures.empty() && !w.weak_total && !w.weak_time && !w.any;
-        if (auto earlier = asks_nothing ? std::nullopt : ToQuery(w, &*q)) {
-          queries.push_back(std::move(*earlier));
-        } else {
-          reading.unread.push_back(words);
-          reading.unbuilt = true;
-        }
-      }
-      waiting.clear();
+      BuildWaiting(waiting, *q, queries, reading);
       queries.push_back(std::move(*q));
     }
     context.reset();

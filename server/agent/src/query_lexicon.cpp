@@ -1520,6 +1520,58 @@ bool IsLibraryName(std::string_view lower) {
   return std::find(std::begin(kLibraryNames), std::end(kLibraryNames), lower) != std::end(kLibraryNames);
 }
 
+// The decoder's libraries and kinds of work, by the words a question says them with. Its names are its own
+// (KernelIdentity::library, ::category); only words no kernel name of the profile holds reach this table (a name's
+// part is read as a name first).
+struct FamilyWord {
+  std::string_view word, family;
+};
+constexpr FamilyWord kFamilyWords[] = {
+    {"flashattention", "FlashAttention"},
+    {"flash-attention", "FlashAttention"},
+    {"fa2", "FlashAttention"},
+    {"cublas", "cuBLAS"},
+    {"cublaslt", "cuBLASLt"},
+    {"cudnn", "cuDNN"},
+    {"cutlass", "CUTLASS"},
+    {"nccl", "NCCL"},
+    {"tensorrt", "TensorRT"},
+    {"pytorch", "PyTorch"},
+    {"triton", "Triton"},
+    {"nvfuser", "nvFuser"},
+    {"gemm", "gemm"},
+    {"gemms", "gemm"},
+    {"matmul", "gemm"},
+    {"matmuls", "gemm"},
+    {"convolution", "conv"},
+    {"convolutions", "conv"},
+    {"conv", "conv"},
+    {"convs", "conv"},
+    {"attention", "attention"},
+    {"elementwise", "elementwise"},
+    {"element-wise", "elementwise"},
+    {"reduction", "reduction"},
+    {"reductions", "reduction"},
+    {"softmax", "softmax"},
+    {"normalization", "norm"},
+    {"normalisation", "norm"},
+    {"collective", "collective"},
+    {"collectives", "collective"},
+};
+constexpr FamilyWord kOperationWords[] = {{"forward", "fwd"}, {"backward", "bwd"}, {"fwd", "fwd"}, {"bwd", "bwd"}};
+
+std::string_view KernelFamilyWord(std::string_view lower, bool operation) {
+  for (const FamilyWord& f : kFamilyWords) {
+    if (f.word == lower) return f.family;
+  }
+  if (operation) {
+    for (const FamilyWord& f : kOperationWords) {
+      if (f.word == lower) return f.family;
+    }
+  }
+  return {};
+}
+
 bool IsDiagnosisWord(std::string_view lower) {
   return std::find(std::begin(kDiagnosisWords), std::end(kDiagnosisWords), lower) != std::end(kDiagnosisWords);
 }

@@ -76,6 +76,11 @@ bool IsCommWord(std::string_view lower);
 // "nccl", "pytorch", "julia"), lower case: a question says them to describe events or the run, and no event of the
 // profile need carry them in its name.
 bool IsLibraryName(std::string_view lower);
+// A word for a family of kernels the kernel-name decoder knows (skills/src/kernel_names.cpp), lower case, and the word
+// event_stats' `family` takes for it: a library ("flashattention" FlashAttention, "cublas" cuBLAS), a kind of work
+// ("gemms" gemm, "matmul" gemm, "convolutions" conv, "collectives" collective) or, with `operation`, a direction of
+// one ("forward" fwd, "backward" bwd). Empty when it is none.
+std::string_view KernelFamilyWord(std::string_view lower, bool operation = false);
 // Words that ask for a cause or a remedy ("why", "bottleneck", "improve"), lower case.
 bool IsDiagnosisWord(std::string_view lower);
 // Words that may change what a question asks when left unread ("after", "only", "idle", "thread"), the diagnosis

@@ -265,7 +265,18 @@ class InsideRanges {
 class Collector {
  public:
   Collector(GroupBy by, bool detail) : by_(by), detail_(detail) {}
-  void AddToAll(engine::Ns duration) { all_total_ += duration; }
+  // With share_within_group, grouped by device, process or stream: each group's events of the kind are its base.
+  void ShareWithinGroups() { within_ = by_ == GroupBy::kDevice || by_ == GroupBy::kPid || by_ == GroupBy::kStream; }
+  void AddToAll(engine::Ns duration, int32_t device = -1, int32_t stream = -1, uint32_t pid = 0) {
+    all_total_ += duration;
+    if (within_) place_all_[PlaceKey(device, stream, pid)] += duration;
+  }
+  // The base of a group's share: its place's events of the kind, or every one the filter keeps.
+  int64_t AllOf(int64_t key) const {
+    if (!within_) return all_total_;
+    const auto it = place_all_.find(key);
+    return it == place_all_.end() ? 0 : it->second;
+  }
   void AddMatched() { ++matched_; }  // selected by name, kind, class and range, before the bounds
   int64_t matched() const { return matched_; }
   void Add(const Event& e) {
@@ -277,13 +288,9 @@ class Collector {
         key = e.name_key;
         break;
       case GroupBy::kDevice:
-        key = e.device;
-        break;
       case GroupBy::kPid:
-        key = e.pid;
-        break;
       case GroupBy::kStream:
-        key = (static_cast<int64_t>(e.device) << 32) | static_cast<uint32_t>(e.stream);
+        key = PlaceKey(e.device, e.stream, e.pid);
         break;
       case GroupBy::kRange:
         key = e.range_key;
@@ -312,6 +319,14 @@ class Collector {
   int64_t all_total() const { return all_total_; }
 
  private:
+  // A device's, process's or stream's key, as Add groups by it.
+  int64_t PlaceKey(int32_t device, int32_t stream, uint32_t pid) const {
+    if (by_ == GroupBy::kDevice) return device;
+    if (by_ == GroupBy::kPid) return pid;
+    return (static_cast<int64_t>(device) << 32) | static_cast<uint32_t>(stream);
+  }
+  bool within_ = false;
+  std::unordered_map<int64_t, int64_t> place_all_;
   GroupBy by_;
   bool detail_;  // keep the intervals (busy, idle) and sort for the percentiles
   std::unordered_map<int64_t, size_t> index_;
@@ -411,7 +426,7 @@ bool CollectGpuOps(const engine::Profile& p, const Table& t, const engine::Filte
     if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
     if (!filter.AcceptsDevice(t.device[i]) || !filter.AcceptsProcess(t.pid[i])) continue;
     if (sel.stream >= 0 && t.stream[i] != sel.stream) continue;
-    out.AddToAll(t.end[i] - t.start[i]);
+    out.AddToAll(t.end[i] - t.start[i], t.device[i], t.stream[i], t.pid[i]);
     if (!keep(i)) continue;
     if (inside.active() && !inside.CallInside(t.launch[i])) continue;
     if (launched_by && (t.launch[i] < 0 || !(*launched_by)(p.runtime().name[static_cast<size_t>(t.launch[i])])))
@@ -593,7 +608,7 @@ bool CollectApi(const engine::Profile& p, const engine::Filter& filter, const Se
       if (twin(key, rt.name[i])) continue;
       recent[next++ % recent.size()] = {key, rt.name[i]};
     }
-    out.AddToAll(rt.end[i] - rt.start[i]);
+    out.AddToAll(rt.end[i] - rt.start[i], -1, -1, rt.pid[i]);
     if (!match(rt.name[i]) || !of_class(rt.name[i])) continue;
     if (!sel.launches.empty() && (i >= sel.launched.size() || !sel.launched[i])) continue;
     if (inside.active() && !inside.CallInside(static_cast<int32_t>(i))) continue;
@@ -613,7 +628,7 @@ bool CollectRanges(const engine::Profile& p, const engine::Filter& filter, const
   for (size_t i = first; i < last; ++i) {
     if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
     if (!filter.AcceptsProcess(n.pid[i])) continue;
-    out.AddToAll(n.end[i] - n.start[i]);
+    out.AddToAll(n.end[i] - n.start[i], -1, -1, n.pid[i]);
     if (!match(n.name[i])) continue;
     if (inside.active() && !inside.RangeInside(i)) continue;
     out.AddMatched();
@@ -953,6 +968,10 @@ class EventStats final : public Skill {
         {"launches", ValueType::kString,
          "API calls: only those that launched a kernel whose name contains this (any case; correlation ids)",
          Value(std::string())},
+        {"share_within_group", ValueType::kBool,
+         "With group_by device, pid or stream: share_pct and all_ns are of the group's own events of the kind (each "
+         "GPU's kernel time), not of every one the filter keeps",
+         Value(false)},
         {"family", ValueType::kString,
          "Kernels only: those the kernel-name decoder (explain's) classifies so, each word a library (FlashAttention, "
          "cuBLAS, cuDNN, CUTLASS, NCCL, TensorRT, PyTorch, ...), a kind of work (gemm, conv, attention, elementwise, "
@@ -1025,6 +1044,7 @@ class EventStats final : public Skill {
     InsideRanges inside(ctx.profile, no_ranges ? std::string() : ArgString(ctx, "inside"));
     const bool detail = ArgBool(ctx, "detail");
     Collector out(by, detail);
+    if (ArgBool(ctx, "share_within_group")) out.ShareWithinGroups();
     // Inside a range of an export without NVTX: nothing is selected (the note says why), never everything.
     if (!no_ranges && !Collect(ctx, events, sel, inside, out)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
     std::vector<Group>& groups = out.groups();
@@ -1054,7 +1074,7 @@ class EventStats final : public Skill {
     }
     for (size_t g = 0; g < groups.size() && (limit <= 0 || g < static_cast<size_t>(limit)); ++g) {
       table.rows.push_back(RowOf(groups[g], GroupName(ctx.profile, events, by, groups[g].key, sel.by_memory),
-                                 out.all_total(), has_bytes, gpu_total, out.matched(), detail));
+                                 out.AllOf(groups[g].key), has_bytes, gpu_total, out.matched(), detail));
     }
     Notes(ctx, events, no_ranges, groups.size(), table);
     return table;

@@ -1610,6 +1610,13 @@ TEST(QueryBounds, AnUntrustedFillerIsHeldToThem) {
   EXPECT_TRUE(CheckQuery(family).ok());
   family.subject.events = EventKind::kMemcpy;
   EXPECT_EQ(CheckQuery(family).error().message, "Query: a family is of kernels.");
+  Query within = Q({Measure::kShare}, {EventKind::kKernels, "nccl"});
+  within.group_by = GroupBy::kDevice;
+  within.share_within_group = true;
+  EXPECT_EQ(QueryToJson(within)["shareWithinGroup"], true);
+  auto within_back = QueryFromJson(QueryToJson(within), "q");
+  ASSERT_TRUE(within_back) << within_back.error().message;
+  EXPECT_EQ(*within_back, within);
 }
 
 // A family of kernels through the executor, on a real export: the 68 FlashAttention kernels of the MFU "before"
@@ -2295,6 +2302,24 @@ TEST(QueryFill, KernelFamiliesByTheDecodersWords) {
   EXPECT_FALSE(
       Fill("For the FlashAttention forward kernel, how many threads per block does it launch with?").complete());
   EXPECT_FALSE(Fill("how many cuBLAS calls were made?").complete());
+}
+
+// A share of some kernels asked per GPU is of each GPU's own kernel time; a share of all kernel time, or of the
+// kernels unnamed, is of every one. Parentheses of names alone name what the words before them describe.
+TEST(QueryFill, SharesWithinEachPlaceAndNamesInParentheses) {
+  Query within = Q({Measure::kShare}, {EventKind::kKernels, "nccl"});
+  within.group_by = GroupBy::kDevice;
+  within.share_within_group = true;
+  Check("Percent of kernel time in nccl kernels, per GPU", {within});
+  within.share_within_group = false;
+  Check("What share of all kernel time do the nccl kernels take on each GPU?", {within});
+  Query spread = Q({Measure::kShare}, {EventKind::kKernels, ""});
+  spread.group_by = GroupBy::kDevice;
+  Check("What percentage of kernel time is on each GPU?", {spread});
+  Query summed = Q({Measure::kShare}, {EventKind::kKernels, "nvfuser_pointwise|vectorized_elementwise"});
+  const Reading named = Fill("Percent of kernel time spent in fused ops (nvfuser_pointwise + vectorized_elementwise)");
+  ASSERT_EQ(named.queries.size(), 1u) << (named.unread.empty() ? "" : named.unread.front());
+  EXPECT_EQ(named.queries.front(), summed) << DescribeQuery(named.queries.front());
 }
 
 }  // namespace

@@ -414,6 +414,33 @@ TEST(GoldenEventStats, AFamilySelectsWhatTheKernelDecoderClassifies) {
   EXPECT_EQ(copies.error().message, "family selects kernels: use it with events=kernels");
 }
 
+// share_within_group: each GPU's NCCL kernels as a share of that GPU's own kernel time (SQL over the MFU export:
+// 6.34% and 3.11%), where by default the base is every kernel of both GPUs.
+TEST(GoldenEventStats, ASharePerDeviceOfItsOwnKernelTime) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string mfu = "mfu_2gpu_before.sqlite";
+  FixtureSql sql(mfu);
+  const skills::Args args = {{"name", Value(std::string("nccl"))},
+                             {"group_by", Value(std::string("device"))},
+                             {"share_within_group", Value(true)}};
+  NSYS_RUN_SKILL(t, mfu, "event_stats", args);
+  ASSERT_EQ(t.rows.size(), 2u);
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const std::string device = StringCell(t, r, "group").substr(std::string("device ").size());
+    const int64_t all = sql.Int("SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = " + device);
+    const int64_t nccl = sql.Int(
+        "SELECT SUM(k.end - k.start) FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName "
+        "WHERE s.value LIKE '%nccl%' AND k.deviceId = " +
+        device);
+    EXPECT_EQ(IntCell(t, r, "all_ns"), all) << device;
+    EXPECT_EQ(IntCell(t, r, "total_ns"), nccl) << device;
+    EXPECT_NEAR(DoubleCell(t, r, "share_pct"), 100.0 * static_cast<double>(nccl) / static_cast<double>(all), 0.01);
+  }
+  NSYS_RUN_SKILL(global, mfu, "event_stats",
+                 {{"name", Value(std::string("nccl"))}, {"group_by", Value(std::string("device"))}});
+  EXPECT_EQ(IntCell(global, 0, "all_ns"), sql.Int("SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+}
+
 TEST(GoldenEventStats, LaunchLatencyFromTheLaunchCall) {
   NSYS_REQUIRE_FIXTURES();
   NSYS_RUN_SKILL(t, kH100, "event_stats", {{"latency", Value(true)}});

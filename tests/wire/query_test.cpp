@@ -115,7 +115,7 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   const Json schema = QuerySchema();
   agent::Query q;
   q.measures = {agent::Measure::kGrid, agent::Measure::kSmCount};
-  q.subject = agent::Subject{agent::EventKind::kMemcpy, "x", "HtoD", "", true, "pinned"};
+  q.subject = agent::Subject{agent::EventKind::kMemcpy, "x", "HtoD", "sync", true, "pinned", "gemm"};
   q.scope = agent::Scope{{0}, {7}, 3, "fwd", 0.0, 0.5, 1, 2, 3, 4, true};
   q.scope.grid_below_sms = true;
   q.scope.launched_by = "cuLaunchKernelEx";
@@ -130,6 +130,7 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.form = agent::Form::kYesNo;
   q.yes_if_less = true;
   q.threshold = 1.5;
+  q.share_within_group = true;
   const Json full = agent::QueryToJson(q);
   EXPECT_EQ(Json(ToQuerySpec(q)), full);  // nothing dropped on the way through the protocol's spec
   const auto names = [](const Json& object) {
@@ -139,10 +140,12 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   };
   EXPECT_EQ(names(full), names(schema["properties"]));
   EXPECT_EQ(names(full["scope"]), names(schema["properties"]["scope"]["properties"]));
+  EXPECT_EQ(names(full["subject"]), names(schema["properties"]["subject"]["properties"]));
   q.versus_subject.reset();  // a versus measure is not with a versus side (CheckQuery)
   q.versus_scope.reset();
   q.scope.grid_below_sms = false;  // a bound on kernel launches, and these are copies (CheckQuery)
   q.scope.launches.clear();        // CUDA calls by the kernels they launched, and these are copies (CheckQuery)
+  q.subject.family.clear();        // a family is of kernels, and these are copies (CheckQuery)
   auto back = ToQueries({Spec(agent::QueryToJson(q))});
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->front().scope.launched_by, "cuLaunchKernelEx");

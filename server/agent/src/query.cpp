@@ -409,6 +409,7 @@ std::string DescribeQuery(const Query& q) {
     constexpr std::array<std::string_view, 7> by = {
         "", "name", "GPU", "process", "stream", "enclosing NVTX range", "base name"};
     out += fmt::format(", per {}", by[static_cast<size_t>(q.group_by)]);
+    if (q.share_within_group) out += fmt::format(" (each share of that {}'s own)", by[static_cast<size_t>(q.group_by)]);
     if (q.rank != Rank::kNone && q.offset > 0 && q.limit <= 1) {
       out += fmt::format(", the {} from the {} by {}", Ordinal(q.offset + 1), q.rank == Rank::kTop ? "top" : "bottom",
                          measures.front());

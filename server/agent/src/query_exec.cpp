@@ -199,6 +199,14 @@ engine::FilterSpec FilterOf(const Scope& s) {
   return f;
 }
 
+// "Percent of kernel time in NCCL kernels, per GPU": a share asked of each GPU, process or stream is of that place's
+// own events of the kind (event_stats' share_within_group), not of every one in the profile.
+bool ShareWithinPlaces(const Query& q) {
+  const bool place = q.group_by == GroupBy::kDevice || q.group_by == GroupBy::kPid || q.group_by == GroupBy::kStream;
+  return q.share_within_group && place &&
+         std::find(q.measures.begin(), q.measures.end(), Measure::kShare) != q.measures.end();
+}
+
 SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   // Every configuration (limit 0): a kernel's may lie outside the 20 with the most time, and a ranking by blocks or
   // threads looks at all of them.
@@ -211,6 +219,7 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
     args["whole_name"] = Value(true);
   if (subject.events == EventKind::kMemcpy && !subject.copy_kind.empty()) args["copy_kind"] = Value(subject.copy_kind);
   if (subject.events == EventKind::kKernels && !subject.family.empty()) args["family"] = Value(subject.family);
+  if (ShareWithinPlaces(q)) args["share_within_group"] = Value(true);
   if (!scope.inside.empty()) args["inside"] = Value(scope.inside);
   if (q.group_by != GroupBy::kNone)
     args["group_by"] = Value(std::string(GroupByNames()[static_cast<size_t>(q.group_by)]));
@@ -434,7 +443,8 @@ std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m,
       const Value& total = side.table.rows[row][ColumnIndex(side.table, "total_ns").value_or(0)];
       const auto all = ColumnIndex(side.table, m == Measure::kShare ? "all_ns" : "gpu_all_ns");
       const std::string base = all ? FormatMeasure(Measure::kTotal, side.table.rows[row][*all]) : "";
-      return fmt::format("{} of all {} ({} of {})", value,
+      // A share within each place is of its own events' time: "6.34% of its kernel time (17.2 ms of 270.9 ms)".
+      return fmt::format("{} of {} {} ({} of {})", value, m == Measure::kShare && ShareWithinPlaces(q) ? "its" : "all",
                          m == Measure::kShare ? TimeOf(q.subject.events) : std::string_view("GPU time"),
                          FormatMeasure(Measure::kTotal, total), base);
     }

@@ -2398,14 +2398,25 @@ void ReadNoWork(std::vector<Item>& s) {
 }
 
 // "the FlashAttention forward kernel (flash_fwd_kernel)": a whole name in parentheses names what the words before it
-// describe. Those words (parts of other names, plain words) are taken as describing it; event nouns are read.
+// describe. So do parentheses of names alone, joined or summed ("layout transposes (nchwToNhwc + nhwcToNchw
+// kernels)"). Those words (parts of other names, plain words) are taken as describing them; event nouns are read.
+bool OnlyNames(const std::vector<Item>& s, size_t open) {
+  bool name = false;
+  for (size_t k = open; k < s.size() && s[k].paren; ++k) {
+    name = name || s[k].kind == Item::kName;
+    const bool joins = s[k].kind == Item::kSeparator || s[k].Has(Slot::kSplit) || s[k].Has(Slot::kEvents) ||
+                       IsWordIn(s[k], {"+", "plus", "and", "or", "the", "both"});
+    if (s[k].kind != Item::kName && !joins) return false;
+  }
+  return name;
+}
 void NamedInParentheses(std::vector<Item>& s) {
   for (size_t open = 1; open < s.size(); ++open) {
     if (!s[open].paren || s[open - 1].paren) continue;
     // "(the executor_utils::NVRTC ranges)": an article before the name.
     size_t k = open;
     while (k + 1 < s.size() && s[k].paren && IsWordIn(s[k], {"the", "a", "an", "all"})) ++k;
-    if (s[k].kind != Item::kName || !s[k].paren || !s[k].exact) continue;
+    if (s[k].kind != Item::kName || !s[k].paren || !(s[k].exact || OnlyNames(s, open))) continue;
     for (size_t j = open; j-- > 0;) {
       if (s[j].Has(Slot::kEvents)) continue;
       const bool part = s[j].kind == Item::kName && !s[j].exact;
@@ -3428,6 +3439,16 @@ bool ShareOfTheBase(Clause& c, const Query* previous, Query& q) {
   return true;
 }
 
+// "Percent of kernel time in NCCL kernels, per GPU": a share of some of the events (a name, a family), asked per
+// GPU, process or stream, is of each one's own time. Not a share of everything said as such ("what share of all
+// kernel time ... on each stream", "of the total"), nor the events unnamed (their share per place is how they spread).
+void ShareWithinEachPlace(const Clause& c, Query& q) {
+  const bool place = q.group_by == GroupBy::kDevice || q.group_by == GroupBy::kPid || q.group_by == GroupBy::kStream;
+  const bool some = !q.subject.name.empty() || !q.subject.family.empty();
+  q.share_within_group = place && some && !c.every && !q.versus_subject && !q.versus_scope &&
+                         std::find(q.measures.begin(), q.measures.end(), Measure::kShare) != q.measures.end();
+}
+
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // An origin lent with no window to count from it ("Counting from the first kernel, how many calls?"), unless the
   // clause before counted a window from it, which this one keeps ("..., and how much time do they add up to?").
@@ -3496,6 +3517,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // "How many kernels ran, and what is the difference?": a margin needs two sides or groups to take it between.
   if (c.margin && !q.versus_subject && !q.versus_scope && q.group_by == GroupBy::kNone) return std::nullopt;
   if (!FillForm(c, q)) return std::nullopt;
+  ShareWithinEachPlace(c, q);
   // A Query the executor's check refuses ("the memory the gemm kernels allocated": memory is the GPUs' own) was not
   // built: the clause is declined, never answered with the check's error.
   if (!CheckQuery(q)) return std::nullopt;

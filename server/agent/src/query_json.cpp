@@ -225,6 +225,7 @@ Status ReadShape(const json& j, const std::string& path, Query& q) {
     q.offset = static_cast<int32_t>(*o);
   }
   if (Status ok = Flag(j, "yesIfLess", path, q.yes_if_less); !ok) return ok.error();
+  if (Status ok = Flag(j, "shareWithinGroup", path, q.share_within_group); !ok) return ok.error();
   if (j.contains("threshold")) {
     auto t = Number(j.at("threshold"), path + ".threshold");
     if (!t) return t.error();
@@ -368,6 +369,11 @@ nlohmann::json QuerySchema() {
              {{"enum", Names(FormNames())},
               {"description", "yes_no needs a versus side, a versus measure or a threshold"}}},
             {"yesIfLess", {{"type", "boolean"}, {"description", "yes_no: yes when the first side is the smaller"}}},
+            {"shareWithinGroup",
+             {{"type", "boolean"},
+              {"description",
+               "share grouped by device, pid or stream: of each group's own events of the kind (each GPU's kernel "
+               "time), not of every one the scope holds"}}},
             {"threshold",
              {{"type", "number"},
               {"description",
@@ -379,7 +385,7 @@ Expected<Query> QueryFromJson(const nlohmann::json& j, const std::string& path) 
   using namespace query_json;  // this file's own helpers
   if (Status ok = CheckObject(j, path,
                               {"measures", "subject", "scope", "groupBy", "rank", "limit", "offset", "versusSubject",
-                               "versusScope", "versusMeasure", "form", "yesIfLess", "threshold"});
+                               "versusScope", "versusMeasure", "form", "yesIfLess", "threshold", "shareWithinGroup"});
       !ok)
     return ok.error();
   if (!j.contains("measures") || !j.at("measures").is_array()) return Bad(path + ".measures", "an array is required");
@@ -446,6 +452,7 @@ nlohmann::json QueryToJson(const Query& q) {
   if (q.versus_scope) out["versusScope"] = ScopeToJson(*q.versus_scope);
   if (q.form != Form::kNumber) out["form"] = std::string(FormNames()[static_cast<size_t>(q.form)]);
   if (q.yes_if_less) out["yesIfLess"] = true;
+  if (q.share_within_group) out["shareWithinGroup"] = true;
   if (q.threshold) out["threshold"] = *q.threshold;
   if (q.versus_measure) out["versusMeasure"] = std::string(MeasureNames()[static_cast<size_t>(*q.versus_measure)]);
   return out;

@@ -22,11 +22,12 @@ struct QuerySubject {
   std::optional<std::string> api_class;  // api: sync, alloc, free, module, setup, launch, memcpy, memset
   std::optional<std::string> memory;     // copies and memsets: pageable, pinned, device, array, managed
   std::optional<bool> whole_name;        // `name` is a whole name, not a part of one
+  std::optional<std::string> family;     // kernels: a library, kind of work or operation, as the decoder names them
   static constexpr auto WireFields() {
     using S = QuerySubject;
-    return std::tuple{Field("events", &S::events),      Field("name", &S::name),
-                      Field("copyKind", &S::copy_kind), Field("apiClass", &S::api_class),
-                      Field("memory", &S::memory),      Field("wholeName", &S::whole_name)};
+    return std::tuple{Field("events", &S::events),      Field("name", &S::name),     Field("copyKind", &S::copy_kind),
+                      Field("apiClass", &S::api_class), Field("memory", &S::memory), Field("wholeName", &S::whole_name),
+                      Field("family", &S::family)};
   }
   bool operator==(const QuerySubject&) const = default;
 };
@@ -77,6 +78,7 @@ struct QuerySpec {
   std::optional<bool> yes_if_less;
   std::optional<double> threshold;            // yes_no without a versus side: is the first measure above it?
   std::optional<std::string> versus_measure;  // the first measure against this one of the same events
+  std::optional<bool> share_within_group;     // a share per device, pid or stream: of each one's own events
   static constexpr auto WireFields() {
     using S = QuerySpec;
     return std::tuple{Field("measures", &S::measures),
@@ -91,7 +93,8 @@ struct QuerySpec {
                       Field("form", &S::form),
                       Field("yesIfLess", &S::yes_if_less),
                       Field("threshold", &S::threshold),
-                      Field("versusMeasure", &S::versus_measure)};
+                      Field("versusMeasure", &S::versus_measure),
+                      Field("shareWithinGroup", &S::share_within_group)};
   }
   bool operator==(const QuerySpec&) const = default;
 };

@@ -161,6 +161,9 @@ struct Query {
   // kYesNo without a comparison: is the first measure above this value (below, with yes_if_less)? In the measure's
   // unit: ns, %, bytes, GB/s or a count. "Are there any ... longer than 5 ms?" is a count above 0.
   std::optional<double> threshold;
+  // A share grouped by device, process or stream is of each one's own events of the kind ("percent of kernel time in
+  // NCCL kernels, per GPU": each GPU's kernel time), not of every one the scope holds.
+  bool share_within_group = false;
   bool operator==(const Query&) const = default;
 };
 

@@ -2322,5 +2322,22 @@ TEST(QueryFill, SharesWithinEachPlaceAndNamesInParentheses) {
   EXPECT_EQ(named.queries.front(), summed) << DescribeQuery(named.queries.front());
 }
 
+// A team lead's terse lists and a reviewer's scenes: slashes between three figures or more are a list, not a
+// division; "merged", "overlaps counted once" and "Start/end" say no more; a statement of how things look sets the
+// scene whatever figures it names; "the A range and of the B range" are two ranges side by side, never A inside B.
+TEST(QueryFill, SlashListsLooksAndTwoRangesSideBySide) {
+  Check("Memsets: count / total bytes / total time / longest one",
+        {Q({Measure::kCount, Measure::kBytes, Measure::kTotal, Measure::kMax}, {EventKind::kMemset, ""})});
+  const Reading merged = Fill("GPU busy percent over the whole GPU span (kernels, copies and memsets merged)");
+  EXPECT_TRUE(merged.complete()) << (merged.unread.empty() ? "" : merged.unread.front());
+  Check("Start/end ranges named forward: count / total",
+        {Q({Measure::kCount, Measure::kTotal}, {EventKind::kNvtx, "forward", "", "", true})});
+  Check("The host side seems to spend a lot of time at teardown. How many cudaFree calls were made?",
+        {Q({Measure::kCount}, {EventKind::kApi, "cudaFree", "", "", true})});
+  Query both = Q({Measure::kAverage}, {EventKind::kNvtx, "forward", "", "", true});
+  both.versus_subject = Subject{EventKind::kNvtx, "aten::linear", "", "", true};
+  Check("What is the average duration of the forward NVTX range and of the aten::linear range?", {both});
+}
+
 }  // namespace
 }  // namespace nsys::agent

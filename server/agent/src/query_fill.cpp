@@ -370,6 +370,8 @@ void DivisionsAreNoLists(std::vector<Item>& items) {
               (e.value == static_cast<uint8_t>(Measure::kTotal) || e.value == static_cast<uint8_t>(Measure::kCount)));
     });
   };
+  // "count / total bytes / total time": two slashes or more between figures make a list, whatever stands beside each.
+  if (std::count_if(items.begin(), items.end(), [](const Item& it) { return it.word == "/"; }) >= 2) return;
   for (size_t i = 1; i + 1 < items.size(); ++i) {
     if (items[i].word != "/") continue;
     bool size_before = false, time_before = false, time_after = false, count_after = false;
@@ -1053,7 +1055,9 @@ bool JoinedRanges(const std::vector<Item>& items, size_t before, size_t at) {
   for (size_t k = before + 1; k < at; ++k) {
     const std::string w = Lower(items[k].word);
     const bool joins = items[k].kind == Item::kSeparator || w == "and" || w == "or";
-    if (!joins && w != "the") return false;
+    // "the 3D_backbone NVTX range and of the find_centers range": the noun of the first and "of" join no less.
+    const bool noun = items[k].Has(Slot::kRangeNoun) || w == "nvtx" || w == "of";
+    if (!joins && !noun && w != "the") return false;
     joined = joined || joins;
   }
   return joined;
@@ -1159,8 +1163,12 @@ void ReadTwoNames(const std::vector<Item>& items, Clause& c) {
       summed = true;
       continue;
     }
+    // "the average of the X range and of the Y range": "of" after the word that joins them says it again.
+    const bool of_again = Lower(it.word) == "of" && k > 0 &&
+                          (items[k - 1].kind == Item::kSeparator || items[k - 1].Has(Slot::kSplit) ||
+                           IsWordIn(items[k - 1], {"and", "or"}));
     const bool joins = it.kind == Item::kSeparator || it.Has(Slot::kSplit) || it.Has(Slot::kVersus) ||
-                       it.Has(Slot::kEvents) || it.Has(Slot::kRangeNoun) || Lower(it.word) == "the";
+                       it.Has(Slot::kEvents) || it.Has(Slot::kRangeNoun) || Lower(it.word) == "the" || of_again;
     if (!joins) relation.push_back(it.word);
   }
   c.unread.insert(c.unread.end(), relation.begin(), relation.end());
@@ -3664,6 +3672,12 @@ bool IsContextSentence(const std::vector<Item>& s) {
   // "I'd like the GPU utilisation of device 1 only.", "I need the top kernels.": a request said as a wish.
   if (!s.empty() && IsWordIn(s[0], {"i'd like", "i would like", "we'd like", "i want", "i need", "we need"}))
     return false;
+  // "The host side seems to spend a lot of time at teardown.": how things look, said as a statement, sets the scene
+  // whatever figures it names and whatever verb follows ("to spend").
+  if (std::any_of(s.begin(), s.end(), [](const Item& it) {
+        return IsWordIn(it, {"seems", "seem", "looks", "appears", "feels", "suspect", "believe", "guess"});
+      }))
+    return true;
   size_t from = 0;
   // "There are two ...", "This is the training step before ...": a statement, not a question.
   if (s.size() > 2 && IsWordIn(s[0], {"there", "this", "that", "it"}) && s[1].Has(Slot::kAuxiliary)) from = 2;

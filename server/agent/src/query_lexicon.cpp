@@ -1222,6 +1222,13 @@ constexpr Entry kEntries[] = {
     {"break down", Slot::kStop},  // the grouping is said after it ("per process", "by direction")
     {"broken down", Slot::kStop},
     {"breakdown", Slot::kStop},
+    // What a GPU's busy time is, said again: "kernels, copies and memsets merged", "overlaps counted once".
+    {"merged", Slot::kStop},
+    {"overlaps counted once", Slot::kStop},
+    {"overlapping work counted once", Slot::kStop},
+    // NVTX's two styles of range, said of ranges a name selects: "Start/end ranges named X", "push/pop ranges".
+    {"start/end", Slot::kStop},
+    {"push/pop", Slot::kStop},
     {"split", Slot::kStop},      // "a per-process split": the grouping said beside it, as "breakdown"
     {"grouping", Slot::kStop},   // "grouping kernels by their base name": "by" groups
     {"demangled", Slot::kStop},  // the names a grouping by name uses

@@ -1619,6 +1619,35 @@ TEST(QueryBounds, AnUntrustedFillerIsHeldToThem) {
   EXPECT_EQ(*within_back, within);
 }
 
+// A factor through the executor on the MFU export: device 0's ncclDevKernel_SendRecv time (17.173 ms) is more than
+// twice device 1's (8.229 ms), not three times (sqlite3 over its kernel table); the factor goes both ways in JSON and
+// is refused without two sides.
+TEST(QueryExecute, AFactorOfAComparison) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto opened = ws.Open(testing::Fixture("mfu_2gpu_before.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  Query q = Q({Measure::kTotal}, {EventKind::kKernels, "ncclDevKernel_SendRecv"}, Scope{{0}, {}, -1, "", {}, {}});
+  q.versus_scope = Scope{{1}, {}, -1, "", {}, {}};
+  q.form = Form::kYesNo;
+  q.factor = 2;
+  auto twice = ws.AskQueries({opened->id, {q}});
+  ASSERT_TRUE(twice.ok()) << twice.error().message;
+  EXPECT_NE(twice->answer.summary.find("(yes if the first is more than 2 times the second)"), std::string::npos)
+      << twice->answer.summary;
+  EXPECT_NE(twice->answer.summary.find("Yes: device 0: total 17.173 ms; device 1: total 8.229 ms"), std::string::npos)
+      << twice->answer.summary;
+  q.factor = 3;
+  auto thrice = ws.AskQueries({opened->id, {q}});
+  ASSERT_TRUE(thrice.ok()) << thrice.error().message;
+  EXPECT_NE(thrice->answer.summary.find("No: device 0"), std::string::npos) << thrice->answer.summary;
+  auto back = QueryFromJson(QueryToJson(q), "q");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, q);
+  q.versus_scope.reset();
+  EXPECT_EQ(CheckQuery(q).error().message, "Query: a factor is of a yes/no comparison of two sides.");
+}
+
 // A family of kernels through the executor, on a real export: the 68 FlashAttention kernels of the MFU "before"
 // export (flash_fwd_kernel, sqlite3 over its kernel table: 272,317,378 ns), described as a family in the reading.
 TEST(QueryExecute, AFamilyOfKernelsByTheDecoder) {
@@ -2337,6 +2366,24 @@ TEST(QueryFill, SlashListsLooksAndTwoRangesSideBySide) {
   Query both = Q({Measure::kAverage}, {EventKind::kNvtx, "forward", "", "", true});
   both.versus_subject = Subject{EventKind::kNvtx, "aten::linear", "", "", true};
   Check("What is the average duration of the forward NVTX range and of the aten::linear range?", {both});
+}
+
+// "more than double", "more than 20 times": a yes/no comparison against the second side times a factor; a factor
+// said where no two sides are compared is no Query; "how many times" still counts.
+TEST(QueryFill, AFactorOfAComparison) {
+  Query twice = Q({Measure::kTotal}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true},
+                  Scope{{0}, {}, -1, "", {}, {}});
+  twice.versus_scope = Scope{{1}, {}, -1, "", {}, {}};
+  twice.form = Form::kYesNo;
+  twice.factor = 2;
+  Check("Is device 0's vectorized_elementwise_kernel time more than double device 1's?", {twice});
+  const Reading twenty = Fill("is the total time of all memcpys more than 20 times the total kernel time?");
+  ASSERT_EQ(twenty.queries.size(), 1u) << (twenty.unread.empty() ? "" : twenty.unread.front());
+  EXPECT_EQ(twenty.queries.front().factor, 20.0);
+  EXPECT_EQ(twenty.queries.front().versus_subject->events, EventKind::kKernels);
+  EXPECT_FALSE(Fill("how many kernels took more than twice?").complete());
+  Check("how many times did vectorized_elementwise_kernel run?",
+        {Q({Measure::kCount}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true})});
 }
 
 }  // namespace

@@ -131,6 +131,7 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.yes_if_less = true;
   q.threshold = 1.5;
   q.share_within_group = true;
+  q.factor = 2;
   const Json full = agent::QueryToJson(q);
   EXPECT_EQ(Json(ToQuerySpec(q)), full);  // nothing dropped on the way through the protocol's spec
   const auto names = [](const Json& object) {
@@ -146,6 +147,7 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.scope.grid_below_sms = false;  // a bound on kernel launches, and these are copies (CheckQuery)
   q.scope.launches.clear();        // CUDA calls by the kernels they launched, and these are copies (CheckQuery)
   q.subject.family.clear();        // a family is of kernels, and these are copies (CheckQuery)
+  q.factor.reset();                // a factor is of two sides (CheckQuery)
   auto back = ToQueries({Spec(agent::QueryToJson(q))});
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->front().scope.launched_by, "cuLaunchKernelEx");

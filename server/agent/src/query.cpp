@@ -361,6 +361,10 @@ Status CheckQuery(const Query& q) {
       return bad("an API class is one of sync, alloc, free, module, setup, launch, memcpy, memset.");
   }
   if (q.threshold && !std::isfinite(*q.threshold)) return bad("a threshold is a finite number.");
+  if (q.factor && (!std::isfinite(*q.factor) || *q.factor <= 0 || *q.factor > 1e6))
+    return bad("a factor is a number above 0, at most 1e6.");
+  if (q.factor && (q.form != Form::kYesNo || (!q.versus_subject && !q.versus_scope)))
+    return bad("a factor is of a yes/no comparison of two sides.");
   // The GPUs the export lists: how many, and each one's SMs, memory and peak memory bandwidth; nothing else of them.
   const bool devices = q.subject.events == EventKind::kDevices;
   for (Measure m : q.measures) {
@@ -430,6 +434,9 @@ std::string DescribeQuery(const Query& q) {
   } else if (q.form == Form::kYesNo && q.threshold && !q.versus_subject && !q.versus_scope) {
     out += fmt::format(" (yes if {} {} {})", measures.front(), q.yes_if_less ? "is below" : "is above",
                        ThresholdWords(q.measures.front(), *q.threshold));
+  } else if (q.form == Form::kYesNo && q.factor) {
+    out += fmt::format(" (yes if the first is {} {:g} times the second)", q.yes_if_less ? "less than" : "more than",
+                       *q.factor);
   } else if (q.form == Form::kYesNo) {
     out += q.yes_if_less ? " (yes if the first is smaller)" : " (yes if the first is larger)";
   } else if (q.form == Form::kShare) {

@@ -661,7 +661,9 @@ std::string CompareFacts(const Query& q, const Side& a, const Side& b) {
   const double x = CellOr(a.table, a.rows.front(), ColumnOf(m), 0), y = CellOr(b.table, b.rows.front(), ColumnOf(m), 0);
   const std::string la = SideLabel(q, false), lb = SideLabel(q, true);
   std::string out;
-  if (q.form == Form::kYesNo) out = (q.yes_if_less ? x < y : x > y) ? "Yes: " : "No: ";
+  // "more than double": against the second side times the factor.
+  const double times = q.factor.value_or(1.0);
+  if (q.form == Form::kYesNo) out = (q.yes_if_less ? x < times * y : x > times * y) ? "Yes: " : "No: ";
   Query other = q;  // the second side's figures speak of its own events
   if (q.versus_subject) other.subject = *q.versus_subject;
   out += fmt::format("{}: {}; {}: {}.", la, Figures(q, a, a.rows.front(), false), lb,

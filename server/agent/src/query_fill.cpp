@@ -622,6 +622,7 @@ struct Clause {
   std::vector<std::string> whose;      // a library's name beside a name ("NCCL SendRecv"): described, in any clause
   std::vector<std::string> of_ranges;  // "layer" beside a range noun or name (LayerOfARange): described, in any clause
   std::string family;                  // kernels of a family the decoder knows ("the FlashAttention forward kernel")
+  std::optional<double> factor;        // "more than double", "more than 20 times": the second side times this
   std::vector<std::string> unread;
 };
 
@@ -745,6 +746,7 @@ void ReadThreshold(const std::vector<Item>& items, Clause& c, std::vector<bool>&
     const bool below = w == "less" || w == "under" || w == "below" || w == "at most" || w == "fewer" || w == "shorter";
     if (!above && !below) continue;
     const size_t j = i + 1 < items.size() && Lower(items[i + 1].word) == "than" ? i + 2 : i + 1;
+    if (j < items.size() && read[j]) continue;  // "more than 20 times the kernel time": a factor (ReadFactor)
     const std::optional<Quantity> q = QuantityAt(items, j);
     if (!q) continue;
     // "over 5 ms", "under 1 ms", "exceeds 2 ms" bound each event; "more than 100 ms in total" the whole.
@@ -1776,8 +1778,40 @@ void ReadLengthAfterOrigin(const std::vector<Item>& items, Clause& c, std::vecto
   }
 }
 
+// "more than double device 1's", "more than 20 times the total kernel time", "at least 3x the copies": how many
+// times the second side the first is set against, said after a word of comparing.
+void ReadFactor(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    double f = 0;
+    size_t n = 1;
+    if (IsWordIn(items[i], {"double", "twice"})) f = 2;
+    if (IsWordIn(items[i], {"triple", "thrice"})) f = 3;
+    if (items[i].kind == Item::kNumber && i + 1 < items.size() && IsWordIn(items[i + 1], {"times", "x", "\u00d7"})) {
+      f = items[i].number;
+      n = 2;
+    }
+    if (!(f > 0) || !std::isfinite(f)) continue;
+    // A second side follows ("20 times the kernel time", "double device 1's"); "more than 1,000 times?" counts.
+    const size_t next = i + n;
+    const bool side = next < items.size() &&
+                      (items[next].kind == Item::kName || items[next].Has(Slot::kEvents) || IsGroupNoun(items[next]) ||
+                       items[next].Has(Slot::kMeasure) || items[next].Has(Slot::kWeakTotal) ||
+                       IsWordIn(items[next], {"the", "that", "its", "their", "as", "what", "of"}));
+    if (!side) continue;
+    bool compared = false;
+    for (size_t k = i; k-- > 0 && k + 3 >= i;) {
+      compared = compared || items[k].Has(Slot::kMore) || items[k].Has(Slot::kComparator) ||
+                 IsWordIn(items[k], {"than", "more", "less", "least", "larger", "longer", "bigger", "greater"});
+    }
+    if (!compared) continue;
+    c.factor = f;
+    for (size_t k = i; k < i + n; ++k) read[k] = true;
+  }
+}
+
 // The phrases read before the words one by one: a threshold, bounds on each event, places said by pointing back.
 void ReadPhrasesOfAClause(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  ReadFactor(items, c, read);
   ReadThreshold(items, c, read);
   ReadBounds(items, c, read);
   ReadLengthAfterOrigin(items, c, read);
@@ -3526,6 +3560,11 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   if (c.margin && !q.versus_subject && !q.versus_scope && q.group_by == GroupBy::kNone) return std::nullopt;
   if (!FillForm(c, q)) return std::nullopt;
   ShareWithinEachPlace(c, q);
+  // A factor is of a yes/no comparison of two sides; said of anything else, no Query holds it.
+  if (c.factor) {
+    if (q.form != Form::kYesNo || (!q.versus_subject && !q.versus_scope)) return std::nullopt;
+    q.factor = c.factor;
+  }
   // A Query the executor's check refuses ("the memory the gemm kernels allocated": memory is the GPUs' own) was not
   // built: the clause is declined, never answered with the check's error.
   if (!CheckQuery(q)) return std::nullopt;

@@ -226,6 +226,11 @@ Status ReadShape(const json& j, const std::string& path, Query& q) {
   }
   if (Status ok = Flag(j, "yesIfLess", path, q.yes_if_less); !ok) return ok.error();
   if (Status ok = Flag(j, "shareWithinGroup", path, q.share_within_group); !ok) return ok.error();
+  if (j.contains("factor")) {
+    auto f = Number(j.at("factor"), path + ".factor");
+    if (!f) return f.error();
+    q.factor = *f;
+  }
   if (j.contains("threshold")) {
     auto t = Number(j.at("threshold"), path + ".threshold");
     if (!t) return t.error();
@@ -369,6 +374,12 @@ nlohmann::json QuerySchema() {
              {{"enum", Names(FormNames())},
               {"description", "yes_no needs a versus side, a versus measure or a threshold"}}},
             {"yesIfLess", {{"type", "boolean"}, {"description", "yes_no: yes when the first side is the smaller"}}},
+            {"factor",
+             {{"type", "number"},
+              {"exclusiveMinimum", 0},
+              {"description",
+               "yes_no with a versus side: yes when the first is more than this many times the second (less than, "
+               "with yesIfLess)"}}},
             {"shareWithinGroup",
              {{"type", "boolean"},
               {"description",
@@ -383,9 +394,10 @@ nlohmann::json QuerySchema() {
 
 Expected<Query> QueryFromJson(const nlohmann::json& j, const std::string& path) {
   using namespace query_json;  // this file's own helpers
-  if (Status ok = CheckObject(j, path,
-                              {"measures", "subject", "scope", "groupBy", "rank", "limit", "offset", "versusSubject",
-                               "versusScope", "versusMeasure", "form", "yesIfLess", "threshold", "shareWithinGroup"});
+  if (Status ok =
+          CheckObject(j, path,
+                      {"measures", "subject", "scope", "groupBy", "rank", "limit", "offset", "versusSubject",
+                       "versusScope", "versusMeasure", "form", "yesIfLess", "threshold", "shareWithinGroup", "factor"});
       !ok)
     return ok.error();
   if (!j.contains("measures") || !j.at("measures").is_array()) return Bad(path + ".measures", "an array is required");
@@ -453,6 +465,7 @@ nlohmann::json QueryToJson(const Query& q) {
   if (q.form != Form::kNumber) out["form"] = std::string(FormNames()[static_cast<size_t>(q.form)]);
   if (q.yes_if_less) out["yesIfLess"] = true;
   if (q.share_within_group) out["shareWithinGroup"] = true;
+  if (q.factor) out["factor"] = *q.factor;
   if (q.threshold) out["threshold"] = *q.threshold;
   if (q.versus_measure) out["versusMeasure"] = std::string(MeasureNames()[static_cast<size_t>(*q.versus_measure)]);
   return out;

@@ -79,6 +79,7 @@ struct QuerySpec {
   std::optional<double> threshold;            // yes_no without a versus side: is the first measure above it?
   std::optional<std::string> versus_measure;  // the first measure against this one of the same events
   std::optional<bool> share_within_group;     // a share per device, pid or stream: of each one's own events
+  std::optional<double> factor;               // yes_no with a versus side: is the first more than this times the second
   static constexpr auto WireFields() {
     using S = QuerySpec;
     return std::tuple{Field("measures", &S::measures),
@@ -94,7 +95,8 @@ struct QuerySpec {
                       Field("yesIfLess", &S::yes_if_less),
                       Field("threshold", &S::threshold),
                       Field("versusMeasure", &S::versus_measure),
-                      Field("shareWithinGroup", &S::share_within_group)};
+                      Field("shareWithinGroup", &S::share_within_group),
+                      Field("factor", &S::factor)};
   }
   bool operator==(const QuerySpec&) const = default;
 };

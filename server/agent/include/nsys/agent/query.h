@@ -164,6 +164,9 @@ struct Query {
   // A share grouped by device, process or stream is of each one's own events of the kind ("percent of kernel time in
   // NCCL kernels, per GPU": each GPU's kernel time), not of every one the scope holds.
   bool share_within_group = false;
+  // kYesNo with a versus side: is the first more than this many times the second (less than, with yes_if_less)? "Is
+  // device 0's SendRecv time more than double device 1's?" is 2.
+  std::optional<double> factor;
   bool operator==(const Query&) const = default;
 };
 

@@ -172,14 +172,10 @@ class NameMatch {
 class FamilyMatch {
  public:
   FamilyMatch(const engine::StringPool& strings, std::string_view family) : strings_(strings) {
-    std::string word;
-    for (char c : std::string(family) + " ") {
-      if (c == ' ') {
-        if (!word.empty()) words_.push_back(word);
-        word.clear();
-      } else {
-        word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      }
+    for (size_t at = 0; at < family.size();) {
+      const size_t end = std::min(family.find(' ', at), family.size());
+      if (end > at) words_.emplace_back(family.substr(at, end - at));
+      at = end + 1;
     }
   }
   bool operator()(engine::StrId id) {
@@ -187,22 +183,19 @@ class FamilyMatch {
     if (id >= seen_.size()) seen_.resize(std::max<size_t>(id + 1, seen_.size() * 2), -1);
     if (seen_[id] < 0) {
       const KernelIdentity k = DecodeKernelName(strings_.view(id));
-      const std::string fields[] = {Lower(k.library), Lower(k.category), Lower(k.operation)};
-      seen_[id] = std::all_of(words_.begin(), words_.end(),
-                              [&](const std::string& w) {
-                                return std::find(std::begin(fields), std::end(fields), w) != std::end(fields);
-                              })
-                      ? 1
-                      : 0;
+      const auto is = [](std::string_view field, std::string_view w) {
+        return field.size() == w.size() && StartsWithNoCase(field, w);
+      };
+      seen_[id] =
+          std::all_of(words_.begin(), words_.end(),
+                      [&](std::string_view w) { return is(k.library, w) || is(k.category, w) || is(k.operation, w); })
+              ? 1
+              : 0;
     }
     return seen_[id] == 1;
   }
 
  private:
-  static std::string Lower(std::string s) {
-    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-  }
   const engine::StringPool& strings_;
   std::vector<std::string> words_;
   std::vector<int8_t> seen_;

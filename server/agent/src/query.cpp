@@ -251,6 +251,10 @@ bool IsCommMeasure(Measure m) {
   return m == Measure::kCommOverlap || m == Measure::kExposed;
 }
 
+bool IsPlace(GroupBy g) {
+  return g == GroupBy::kDevice || g == GroupBy::kPid || g == GroupBy::kStream;
+}
+
 bool AddsUp(Measure m) {
   return m == Measure::kTotal || m == Measure::kCount || m == Measure::kBytes || m == Measure::kBusy;
 }

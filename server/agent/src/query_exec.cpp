@@ -202,8 +202,7 @@ engine::FilterSpec FilterOf(const Scope& s) {
 // "Percent of kernel time in NCCL kernels, per GPU": a share asked of each GPU, process or stream is of that place's
 // own events of the kind (event_stats' share_within_group), not of every one in the profile.
 bool ShareWithinPlaces(const Query& q) {
-  const bool place = q.group_by == GroupBy::kDevice || q.group_by == GroupBy::kPid || q.group_by == GroupBy::kStream;
-  return q.share_within_group && place &&
+  return q.share_within_group && IsPlace(q.group_by) &&
          std::find(q.measures.begin(), q.measures.end(), Measure::kShare) != q.measures.end();
 }
 

@@ -1868,16 +1868,24 @@ bool SaysNoMore(const std::vector<Item>& items, size_t i) {
 // which no kernel name of the profile holds (a part of a name is read as a name first), adds to the family.
 // Beside a name of the profile (not one that only says an operation, "forward"), the word is read as before: a
 // library's describes the name, another is unread ("the FlashAttention nvfuser kernels").
+// The operation a word says of a family ("forward": fwd), when it says only that; "" otherwise.
+std::string_view OperationOnly(const std::string& word) {
+  const std::string lower = Lower(word);
+  return lexicon::KernelFamilyWord(lower).empty() ? lexicon::KernelFamilyWord(lower, true) : std::string_view();
+}
+// Adds a word of the decoder's to the clause's family, once.
+void AddToFamily(Clause& c, std::string_view word) {
+  if (c.family.find(word) == std::string::npos) c.family += (c.family.empty() ? "" : " ") + std::string(word);
+}
+
 bool ReadFamilyWord(const Item& it, Clause& c) {
   if (it.kind != Item::kUnknown) return false;
-  const bool named = std::any_of(c.names.begin(), c.names.end(), [](const auto& n) {
-    return lexicon::KernelFamilyWord(Lower(n.first), true).empty() ||
-           !lexicon::KernelFamilyWord(Lower(n.first)).empty();
-  });
+  const bool named =
+      std::any_of(c.names.begin(), c.names.end(), [](const auto& n) { return OperationOnly(n.first).empty(); });
   if (named) return false;
   const std::string_view family = lexicon::KernelFamilyWord(Lower(it.word));
   if (family.empty()) return false;
-  if (c.family.find(family) == std::string::npos) c.family += (c.family.empty() ? "" : " ") + std::string(family);
+  AddToFamily(c, family);
   return true;
 }
 
@@ -1886,25 +1894,23 @@ bool ReadFamilyWord(const Item& it, Clause& c) {
 void OperationOfTheFamily(Clause& c) {
   if (c.family.empty()) return;
   // "the FlashAttention forward kernel" with a range named "forward": read as the place the kernels ran in.
-  if (!c.inside.empty() && !lexicon::KernelFamilyWord(Lower(c.inside), true).empty() &&
-      lexicon::KernelFamilyWord(Lower(c.inside)).empty()) {
-    const std::string_view op = lexicon::KernelFamilyWord(Lower(c.inside), true);
-    if (c.family.find(op) == std::string::npos) c.family += " " + std::string(op);
+  if (const std::string_view op = OperationOnly(c.inside); !op.empty()) {
+    AddToFamily(c, op);
     c.inside.clear();
   }
   // "the FlashAttention forward kernel" where some range is named "forward": beside a family, the word is its
   // operation, not a name.
   for (size_t n = c.names.size(); n-- > 0;) {
-    const std::string_view op = lexicon::KernelFamilyWord(Lower(c.names[n].first), true);
-    if (op.empty() || !lexicon::KernelFamilyWord(Lower(c.names[n].first)).empty()) continue;
-    if (c.family.find(op) == std::string::npos) c.family += " " + std::string(op);
+    const std::string_view op = OperationOnly(c.names[n].first);
+    if (op.empty()) continue;
+    AddToFamily(c, op);
     DropName(c, n);
   }
   for (auto* words : {&c.unread, &c.described}) {
     for (size_t k = words->size(); k-- > 0;) {
       const std::string_view op = lexicon::KernelFamilyWord(Lower((*words)[k]), true);
       if (op.empty()) continue;
-      if (c.family.find(op) == std::string::npos) c.family += " " + std::string(op);
+      AddToFamily(c, op);
       words->erase(words->begin() + static_cast<std::ptrdiff_t>(k));
     }
   }
@@ -2242,9 +2248,8 @@ void FillGrouping(const Clause& c, bool own_subject, Query& q) {
     q.group_by = GroupBy::kDevice;
   // "How does kernel time compare between the two processes?", "compare copy time across streams": a comparison with
   // no two sides of its own, said over plural GPUs, processes or streams, is of each of them.
-  const bool places = c.noun == GroupBy::kDevice || c.noun == GroupBy::kPid || c.noun == GroupBy::kStream;
-  if (c.compare && !c.versus && places && c.noun_plural && q.group_by == GroupBy::kNone && c.rank == Rank::kNone &&
-      q.scope.devices.size() < 2 && q.scope.pids.size() < 2)
+  if (c.compare && !c.versus && c.noun && IsPlace(*c.noun) && c.noun_plural && q.group_by == GroupBy::kNone &&
+      c.rank == Rank::kNone && q.scope.devices.size() < 2 && q.scope.pids.size() < 2)
     q.group_by = *c.noun;
   if (c.rank != Rank::kNone || c.group) q.rank = c.rank;
   if (c.limit > 0) q.limit = c.limit;
@@ -3485,9 +3490,8 @@ bool ShareOfTheBase(Clause& c, const Query* previous, Query& q) {
 // GPU, process or stream, is of each one's own time. Not a share of everything said as such ("what share of all
 // kernel time ... on each stream", "of the total"), nor the events unnamed (their share per place is how they spread).
 void ShareWithinEachPlace(const Clause& c, Query& q) {
-  const bool place = q.group_by == GroupBy::kDevice || q.group_by == GroupBy::kPid || q.group_by == GroupBy::kStream;
   const bool some = !q.subject.name.empty() || !q.subject.family.empty();
-  q.share_within_group = place && some && !c.every && !q.versus_subject && !q.versus_scope &&
+  q.share_within_group = IsPlace(q.group_by) && some && !c.every && !q.versus_subject && !q.versus_scope &&
                          std::find(q.measures.begin(), q.measures.end(), Measure::kShare) != q.measures.end();
 }
 

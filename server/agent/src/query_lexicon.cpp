@@ -86,6 +86,13 @@ constexpr std::string_view kDiagnosisWords[] = {"why",      "bottleneck", "bottl
 struct Synonym {
   std::string_view word, stands_for;
 };
+// What `word` stands for in a table of such pairs, or "".
+std::string_view StandsFor(std::span<const Synonym> table, std::string_view word) {
+  for (const Synonym& s : table) {
+    if (s.word == word) return s.stands_for;
+  }
+  return {};
+}
 constexpr Synonym kSynonyms[] = {
     // A time taken, summed.
     {"accumulate", "take"},
@@ -1405,10 +1412,7 @@ bool HasEntry(std::string_view word, bool inflected) {
 }
 
 std::string_view SynonymOf(std::string_view word) {
-  for (const Synonym& s : kSynonyms) {
-    if (s.word == word) return s.stands_for;
-  }
-  return {};
+  return StandsFor(kSynonyms, word);
 }
 
 // The forms a word may be inflected from: "summing" sum, "amassed" amass, "accumulated" accumulate, "outweighs"
@@ -1530,10 +1534,7 @@ bool IsLibraryName(std::string_view lower) {
 // The decoder's libraries and kinds of work, by the words a question says them with. Its names are its own
 // (KernelIdentity::library, ::category); only words no kernel name of the profile holds reach this table (a name's
 // part is read as a name first).
-struct FamilyWord {
-  std::string_view word, family;
-};
-constexpr FamilyWord kFamilyWords[] = {
+constexpr Synonym kFamilyWords[] = {
     {"flashattention", "FlashAttention"},
     {"flash-attention", "FlashAttention"},
     {"fa2", "FlashAttention"},
@@ -1565,18 +1566,11 @@ constexpr FamilyWord kFamilyWords[] = {
     {"collective", "collective"},
     {"collectives", "collective"},
 };
-constexpr FamilyWord kOperationWords[] = {{"forward", "fwd"}, {"backward", "bwd"}, {"fwd", "fwd"}, {"bwd", "bwd"}};
+constexpr Synonym kOperationWords[] = {{"forward", "fwd"}, {"backward", "bwd"}, {"fwd", "fwd"}, {"bwd", "bwd"}};
 
 std::string_view KernelFamilyWord(std::string_view lower, bool operation) {
-  for (const FamilyWord& f : kFamilyWords) {
-    if (f.word == lower) return f.family;
-  }
-  if (operation) {
-    for (const FamilyWord& f : kOperationWords) {
-      if (f.word == lower) return f.family;
-    }
-  }
-  return {};
+  const std::string_view family = StandsFor(kFamilyWords, lower);
+  return family.empty() && operation ? StandsFor(kOperationWords, lower) : family;
 }
 
 bool IsDiagnosisWord(std::string_view lower) {

@@ -84,6 +84,8 @@ enum class EventKind : uint8_t { kKernels, kApi, kMemcpy, kMemset, kNvtx, kGpu, 
 inline constexpr size_t kEventKinds = 8;
 // kRange: the innermost NVTX range; kBaseName: kernels by their base name (nsys stats' `:base`), other events by name.
 enum class GroupBy : uint8_t { kNone, kName, kDevice, kPid, kStream, kRange, kBaseName };
+// Whether a grouping is by place: a GPU, a process or a stream (not a name or a range).
+bool IsPlace(GroupBy g);
 enum class Rank : uint8_t { kNone, kTop, kBottom };
 // kShare, with a versus side: the first side's first measure as a percentage of the second side's ("what percentage
 // is the myelinGraphExecute time of the ExecutionContext::execute time").

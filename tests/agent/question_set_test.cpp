@@ -651,6 +651,12 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 61, written by a helper the same way (an on-call engineer investigating a slowdown, a reason first, then one
   // or two concrete questions) after the session's last change, first scored at 08e1f67: 26 / 14 / 0. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh53.json", "fresh held-out 53"), "questions_fresh53.json", 26, 0);
+  // Batch 62, written by a helper the same way (an engineer stating a belief about the run and asking to have it
+  // confirmed or refuted with the figure), first scored at a35b26a: 24 / 14 / 2.
+  ExpectHeld(AskHeldOut("questions_fresh54.json", "fresh held-out 54"), "questions_fresh54.json", 24, 2);
+  // Batch 63, written by a helper the same way (engineers typing in a team chat: lowercase, shorthand such as h2d,
+  // krnl, p95, #calls, fragments without verbs, typos), first scored at a35b26a: 5 / 35 / 0. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh55.json", "fresh held-out 55"), "questions_fresh55.json", 5, 0);
 }
 
 }  // namespace

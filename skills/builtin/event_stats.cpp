@@ -8,7 +8,8 @@
 // Definitions: durations are end - start; the median is NVIDIA's (the mean of the two middle values for an even
 // count), p90, p95 and p99 are nearest-rank; share_pct is the group's total over the total of every event of the same
 // kind that the filter keeps (before the name, copy kind and NVTX selections); busy_ns is the length of the union of
-// the group's intervals, span_ns its first start to last end, idle_ns their difference (guides/analysis.md's idle).
+// the group's intervals, span_ns its first start to last end, idle_ns their difference (guides/analysis.md's idle),
+// each on one GPU's timeline and summed over the GPUs, as a total of durations is (host events: one timeline).
 // An event is inside an NVTX range when the range encloses it on its thread: kernels, copies and memsets through
 // their launch call, API calls themselves, NVTX ranges through an enclosing range (itself excluded).
 #include <fmt/format.h>
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <string>
@@ -114,6 +116,12 @@ struct Group {
   int64_t key = 0;
   std::vector<int64_t> durations;
   std::vector<Interval> intervals;
+  std::vector<int32_t> devices;  // the GPU of each interval (-1: a host event)
+  struct Place {
+    int32_t device;
+    engine::Ns first, last;
+  };
+  std::vector<Place> spans;  // each GPU's earliest start and latest end (one entry for host events)
   int64_t bytes = 0;
   int64_t min_bytes = 0, max_bytes = 0;                         // of its copies and memsets
   int64_t latency_sum = 0, latency_max = 0, latency_count = 0;  // launch latencies, when asked
@@ -303,10 +311,21 @@ class Collector {
       g.delay_sum += e.delay;
     }
     g.durations.push_back(e.end - e.start);
-    if (detail_) g.intervals.push_back(Interval{e.start, e.end});
+    if (detail_) {
+      g.intervals.push_back(Interval{e.start, e.end});
+      g.devices.push_back(e.device);
+    }
     g.bytes += e.bytes;
     g.first = std::min(g.first, e.start);
     g.last = std::max(g.last, e.end);
+    auto place =
+        std::find_if(g.spans.begin(), g.spans.end(), [&](const Group::Place& p) { return p.device == e.device; });
+    if (place == g.spans.end()) {
+      g.spans.push_back({e.device, e.start, e.end});
+    } else {
+      place->first = std::min(place->first, e.start);
+      place->last = std::max(place->last, e.end);
+    }
   }
   std::vector<Group>& groups() { return groups_; }
   int64_t all_total() const { return all_total_; }
@@ -693,23 +712,36 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, b
   const SampleSummary s = Summarize(std::span<int64_t>(d));
   int64_t busy = 0, gaps = 0, max_gap = 0;
   const engine::Ns first = g.first, last = g.last;
+  int64_t span = 0;  // each GPU's first start to last end, summed
+  for (const Group::Place& p : g.spans) span += p.last - p.first;
   if (detail) {
-    std::sort(g.intervals.begin(), g.intervals.end(),
-              [](const Interval& a, const Interval& b) { return a.start < b.start; });
-    const std::vector<Interval> pieces = UnionOfSorted(g.intervals);
-    for (size_t i = 0; i < pieces.size(); ++i) {
-      busy += pieces[i].end - pieces[i].start;
-      if (i == 0) continue;
-      ++gaps;  // the idle time between two pieces of the union: none of the group running
-      max_gap = std::max<int64_t>(max_gap, pieces[i].start - pieces[i - 1].end);
+    // Each GPU's own timeline: its union, span and gaps, summed over the GPUs (as kernel time is), so a group on two
+    // GPUs is busy, idle and spanned in GPU time. Host events are one timeline.
+    std::vector<size_t> order(g.intervals.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return std::pair(g.devices[a], g.intervals[a].start) < std::pair(g.devices[b], g.intervals[b].start);
+    });
+    for (size_t from = 0; from < order.size();) {
+      size_t to = from;
+      std::vector<Interval> sorted;
+      while (to < order.size() && g.devices[order[to]] == g.devices[order[from]])
+        sorted.push_back(g.intervals[order[to++]]);
+      const std::vector<Interval> pieces = UnionOfSorted(sorted);
+      for (size_t i = 0; i < pieces.size(); ++i) {
+        busy += pieces[i].end - pieces[i].start;
+        if (i == 0) continue;
+        ++gaps;  // the idle time between two pieces of the union: none of the group running on that GPU
+        max_gap = std::max<int64_t>(max_gap, pieces[i].start - pieces[i - 1].end);
+      }
+      from = to;
     }
     std::sort(d.begin(), d.end());  // after Summarize, which reorders them
   }
   const auto rank = [&](double p) { return detail ? I(NearestRank(d, p)) : Null(); };
   const auto pct = [&](int64_t part) {
-    return detail && last > first
-               ? D(std::round(1e4 * static_cast<double>(part) / static_cast<double>(last - first)) / 100.0)
-               : (detail ? D(0.0) : Null());
+    return detail && span > 0 ? D(std::round(1e4 * static_cast<double>(part) / static_cast<double>(span)) / 100.0)
+                              : (detail ? D(0.0) : Null());
   };
   const double share = all_total > 0 ? 100.0 * static_cast<double>(s.total) / static_cast<double>(all_total) : 0.0;
   return {S(name),
@@ -734,9 +766,9 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, b
           has_bytes && s.total > 0 ? D(static_cast<double>(g.bytes) / static_cast<double>(s.total)) : Null(),
           detail ? I(busy) : Null(),
           pct(busy),
-          pct(last - first - busy),
-          I(last - first),
-          detail ? I(last - first - busy) : Null(),
+          pct(span - busy),
+          I(span),
+          detail ? I(span - busy) : Null(),
           I(first),
           I(last),
           has_bytes ? I(g.min_bytes) : Null(),
@@ -779,10 +811,10 @@ std::vector<Column> Columns() {
       IntCol("bytes", "Copies and memsets: summed size; null for other events"),
       DoubleCol("avg_bytes", "Copies and memsets: mean size, bytes"),
       DoubleCol("gb_per_s", "bytes / total_ns, GB/s (1 GB = 1e9 bytes)"),
-      IntCol("busy_ns", "Length of the union of the group's intervals"),
+      IntCol("busy_ns", "Length of the union of the group's intervals on each GPU, summed over the GPUs"),
       DoubleCol("busy_pct", "busy_ns / span_ns x 100: how much of its span the group kept busy"),
       DoubleCol("idle_pct", "(span_ns - busy_ns) / span_ns x 100: how much of its span none of it ran"),
-      IntCol("span_ns", "First start to last end of the group"),
+      IntCol("span_ns", "First start to last end of the group on each GPU, summed over the GPUs"),
       IntCol("idle_ns", "span_ns - busy_ns: time in the span with none of the group's events running"),
       IntCol("first_start_ns", "Earliest start (capture clock)"),
       IntCol("last_end_ns", "Latest end (capture clock)"),

@@ -55,6 +55,15 @@ class FixtureSql {
     Each(sql, [&](sqlite3_stmt* st) { v.emplace_back(sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1)); });
     return v;
   }
+  // The third column of each row (a GPU's deviceId), or -1 for a row without one: the timeline each interval is on.
+  std::vector<int64_t> ThirdColumn(const std::string& sql) const {
+    std::vector<int64_t> v;
+    Each(sql, [&](sqlite3_stmt* st) {
+      v.push_back(
+          sqlite3_column_count(st) > 2 && sqlite3_column_type(st, 2) != SQLITE_NULL ? sqlite3_column_int64(st, 2) : -1);
+    });
+    return v;
+  }
 
  private:
   sqlite3* db_ = nullptr;

@@ -24,7 +24,8 @@ struct Stats {
   double median = 0;
 };
 
-Stats StatsOf(std::vector<std::pair<int64_t, int64_t>> intervals) {
+// `devices`: the GPU of each interval (empty: one timeline). Busy and span are each GPU's, summed over the GPUs.
+Stats StatsOf(std::vector<std::pair<int64_t, int64_t>> intervals, const std::vector<int64_t>& devices = {}) {
   Stats s;
   std::vector<int64_t> d;
   int64_t lo = INT64_MAX, hi = INT64_MIN;
@@ -45,9 +46,24 @@ Stats StatsOf(std::vector<std::pair<int64_t, int64_t>> intervals) {
   };
   s.p90 = rank(90);
   s.p99 = rank(99);
-  s.busy = UnionLengthOf(intervals);
-  s.span = hi - lo;
+  if (devices.empty()) {
+    s.busy = UnionLengthOf(intervals);
+    s.span = hi - lo;
+    return s;
+  }
+  std::map<int64_t, std::vector<std::pair<int64_t, int64_t>>> by_device;
+  for (size_t i = 0; i < intervals.size(); ++i) by_device[devices[i]].push_back(intervals[i]);
+  for (const auto& [device, each] : by_device) {
+    const Stats one = StatsOf(each);
+    s.busy += one.busy;
+    s.span += one.span;
+  }
   return s;
+}
+
+// The rows of `query` (start, end, deviceId) as StatsOf reads them.
+Stats StatsOfQuery(const FixtureSql& sql, const std::string& query) {
+  return StatsOf(sql.Intervals(query), sql.ThirdColumn(query));
 }
 
 void ExpectRow(const skills::Table& t, size_t row, const Stats& want) {
@@ -88,7 +104,7 @@ TEST(GoldenEventStats, CopiesOfOneKindAndTheirBytes) {
                  {{"events", Value(std::string("memcpy"))}, {"copy_kind", Value(std::string("HtoD"))}});
   FixtureSql sql(kH100);
   ASSERT_EQ(t.rows.size(), 1u);
-  ExpectRow(t, 0, StatsOf(sql.Intervals("SELECT start, end FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 1")));
+  ExpectRow(t, 0, StatsOfQuery(sql, "SELECT start, end, deviceId FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 1"));
   EXPECT_EQ(IntCell(t, 0, "bytes"), sql.Int("SELECT SUM(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 1"));
   EXPECT_GT(DoubleCell(t, 0, "gb_per_s"), 1.0);
 }
@@ -125,13 +141,14 @@ TEST(GoldenEventStats, KernelsInsideAnNvtxRange) {
   NSYS_REQUIRE_FIXTURES();
   NSYS_RUN_SKILL(t, kH100, "event_stats", {{"inside", Value(std::string("aten::linear"))}});
   FixtureSql sql(kH100);
-  const auto want = StatsOf(sql.Intervals(
-      "SELECT start, end FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid IN (SELECT k.rowid FROM "
+  const auto want = StatsOfQuery(
+      sql,
+      "SELECT start, end, deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE rowid IN (SELECT k.rowid FROM "
       "CUPTI_ACTIVITY_KIND_KERNEL "
       "k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId AND ((r.globalTid >> 24) & 0xFFFFFF) "
       "= ((k.globalPid >> 24) & 0xFFFFFF) JOIN NVTX_EVENTS n ON n.globalTid = r.globalTid AND n.start <= r.start AND "
       "n.end >= r.end AND n.eventType IN (59, 60) LEFT JOIN StringIds s ON s.id = n.textId WHERE COALESCE(n.text, "
-      "s.value) LIKE '%aten::linear%')"));
+      "s.value) LIKE '%aten::linear%')");
   ASSERT_GT(want.count, 0);
   ASSERT_EQ(t.rows.size(), 1u);
   ExpectRow(t, 0, want);
@@ -146,8 +163,9 @@ TEST(GoldenEventStats, BoundsAndApiClassesSelectWhatSqlSelects) {
   NSYS_RUN_SKILL(longer, kH100, "event_stats", {{"longer_than_ns", Value(int64_t{100000})}});
   FixtureSql sql(kH100);
   ASSERT_EQ(longer.rows.size(), 1u);
-  ExpectRow(longer, 0,
-            StatsOf(sql.Intervals("SELECT start, end FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE end - start > 100000")));
+  ExpectRow(
+      longer, 0,
+      StatsOfQuery(sql, "SELECT start, end, deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE end - start > 100000"));
   NSYS_RUN_SKILL(large, kH100, "event_stats",
                  {{"events", Value(std::string("memcpy"))}, {"larger_than_bytes", Value(int64_t{100000000})}});
   ASSERT_EQ(large.rows.size(), 1u);
@@ -394,11 +412,12 @@ TEST(GoldenEventStats, AFamilySelectsWhatTheKernelDecoderClassifies) {
   const std::string mfu = "mfu_2gpu_before.sqlite";
   FixtureSql sql(mfu);
   const std::string kernels =
-      "SELECT k.start, k.end FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName WHERE "
+      "SELECT k.start, k.end, k.deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName "
+      "WHERE "
       "s.value ";
   NSYS_RUN_SKILL(flash, mfu, "event_stats", {{"family", Value(std::string("FlashAttention"))}});
   ASSERT_EQ(flash.rows.size(), 1u);
-  ExpectRow(flash, 0, StatsOf(sql.Intervals(kernels + "LIKE '%flash_fwd_kernel%'")));
+  ExpectRow(flash, 0, StatsOfQuery(sql, kernels + "LIKE '%flash_fwd_kernel%'"));
   EXPECT_EQ(IntCell(flash, 0, "count"), 68);
   NSYS_RUN_SKILL(forward, mfu, "event_stats", {{"family", Value(std::string("flashattention fwd"))}});
   EXPECT_EQ(IntCell(forward, 0, "count"), 68);
@@ -406,7 +425,7 @@ TEST(GoldenEventStats, AFamilySelectsWhatTheKernelDecoderClassifies) {
   EXPECT_EQ(IntCell(backward, 0, "count"), 0);
   NSYS_RUN_SKILL(nvjet, mfu, "event_stats",
                  {{"family", Value(std::string("gemm"))}, {"name", Value(std::string("nvjet"))}});
-  ExpectRow(nvjet, 0, StatsOf(sql.Intervals(kernels + "LIKE 'nvjet%'")));
+  ExpectRow(nvjet, 0, StatsOfQuery(sql, kernels + "LIKE 'nvjet%'"));
   EXPECT_EQ(IntCell(nvjet, 0, "count"), 337);
   auto copies = ::nsys::testing::RunSkill(
       mfu, "event_stats", {{"events", Value(std::string("memcpy"))}, {"family", Value(std::string("gemm"))}});

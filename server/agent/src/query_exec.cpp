@@ -447,6 +447,21 @@ std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m,
                          m == Measure::kShare ? TimeOf(q.subject.events) : std::string_view("GPU time"),
                          FormatMeasure(Measure::kTotal, total), base);
     }
+    case Measure::kUtilization:
+    case Measure::kIdleShare: {
+      // A share of the span with its parts, as a person states it: "idle share of the span 0.68% (idle 6.5 ms of a
+      // 962.9 ms span)". Both are cells of the same row.
+      const auto part = ColumnIndex(side.table, m == Measure::kIdleShare ? "idle_ns" : "busy_ns");
+      const auto span = ColumnIndex(side.table, "span_ns");
+      std::string text = fmt::format("{} {}", kWords[static_cast<size_t>(m)], value);
+      if (part && span && !Asked(q, m == Measure::kIdleShare ? Measure::kIdle : Measure::kBusy) &&
+          !Asked(q, Measure::kSpan)) {
+        const auto& r = side.table.rows[row];
+        text += fmt::format(", {1} {0} of {2}", m == Measure::kIdleShare ? "idle" : "busy",
+                            FormatMeasure(Measure::kTotal, r[*part]), FormatMeasure(Measure::kTotal, r[*span]));
+      }
+      return text;
+    }
     default:
       return fmt::format("{} {}", kWords[static_cast<size_t>(m)], value);
   }
@@ -750,7 +765,14 @@ void AddInAll(const Query& q, const SkillRunner& run, const CancelToken& cancel,
   all.rank = Rank::kNone;
   auto side = RunSide(all, all.subject, all.scope, run, cancel);
   if (!side || side->table.declined || side->rows.empty()) return;
-  text += " Total: " + Figures(all, *side, side->rows.front()) + ".";
+  // Busy and idle time of several GPUs, processes or streams together is of one timeline: busy while any of them is.
+  const bool timeline = IsPlace(q.group_by) && std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
+                          return m == Measure::kBusy || m == Measure::kUtilization || m == Measure::kIdle ||
+                                 m == Measure::kIdleShare || m == Measure::kGaps || m == Measure::kMaxGap ||
+                                 m == Measure::kSpan;
+                        });
+  text += (timeline ? " All of them as one timeline (busy while any is busy): " : " Total: ") +
+          Figures(all, *side, side->rows.front()) + ".";
   turn.answer.evidence.push_back(EvidenceOf(all, *side, "All groups together"));
 }
 

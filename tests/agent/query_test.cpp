@@ -2386,5 +2386,53 @@ TEST(QueryFill, AFactorOfAComparison) {
         {Q({Measure::kCount}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true})});
 }
 
+// Chat shorthand ("krnl", "tot", "b/w", "#calls", "dev 0", ">"), read as the words it stands for; a GPU with its id
+// after "count" is where events are counted, not what is.
+TEST(QueryFill, ShorthandOfChatAndNotes) {
+  Check("krnl count on gpu1", {Q({Measure::kCount}, {EventKind::kKernels, ""}, Scope{{1}, {}, -1, "", {}, {}})});
+  Check("kernel count on GPU 1", {Q({Measure::kCount}, {EventKind::kKernels, ""}, Scope{{1}, {}, -1, "", {}, {}})});
+  Check("#calls cudaLaunchKernel", {Q({Measure::kCount}, {EventKind::kApi, "cudaLaunchKernel", "", "", true})});
+  Check("d2h b/w on dev 0",
+        {Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "DtoH"}, Scope{{0}, {}, -1, "", {}, {}})});
+  Check("max krnl dur on dev0", {Q({Measure::kMax}, {EventKind::kKernels, ""}, Scope{{0}, {}, -1, "", {}, {}})});
+  Scope longer;
+  longer.longer_than_ns = 100'000;
+  Check("how many krnls > 100us", {Q({Measure::kCount}, {EventKind::kKernels, ""}, longer)});
+  Query top = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  top.group_by = GroupBy::kName;
+  top.rank = Rank::kTop;
+  top.limit = 3;
+  Check("top 3 krnls by tot time", {top});
+}
+
+// "the top kernel", "the heaviest one": ranked by the time taken, whatever figure of it is asked; "by" says otherwise.
+TEST(QueryFill, TheTopKernelIsRankedByItsTime) {
+  Query top = Q({Measure::kTotal, Measure::kBlock}, {EventKind::kKernels, ""});
+  top.group_by = GroupBy::kName;
+  top.rank = Rank::kTop;
+  Check("threads per block for the top kernel", {top});
+  Query grid = Q({Measure::kGrid}, {EventKind::kKernels, ""});
+  grid.group_by = GroupBy::kName;
+  grid.rank = Rank::kTop;
+  grid.limit = 3;
+  Check("top 3 kernels by grid size", {grid});
+}
+
+// A share said of "the span" is the idle share or the utilization, the span its base; "the GPU span" is of every GPU
+// op (kernels, copies, memsets); "how much of the span" asks the time too.
+TEST(QueryFill, ASharesBaseSaidAsTheSpan) {
+  Query idle = Q({Measure::kIdleShare}, {EventKind::kKernels, ""});
+  idle.group_by = GroupBy::kDevice;
+  Check("What percentage of the span is idle?", {idle});
+  idle.subject.events = EventKind::kGpu;
+  Check("What percentage of the GPU span is idle?", {idle});
+  Query covered = Q({Measure::kUtilization}, {EventKind::kKernels, ""});
+  covered.group_by = GroupBy::kDevice;
+  Check("What percent of the span is covered by kernels?", {covered});
+  Query much = Q({Measure::kIdle, Measure::kIdleShare}, {EventKind::kGpu, ""});
+  much.group_by = GroupBy::kDevice;
+  Check("how much of the GPU span is the gpu sitting idle?", {much});
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -655,8 +655,11 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // confirmed or refuted with the figure), first scored at a35b26a: 24 / 14 / 2.
   ExpectHeld(AskHeldOut("questions_fresh54.json", "fresh held-out 54"), "questions_fresh54.json", 24, 2);
   // Batch 63, written by a helper the same way (engineers typing in a team chat: lowercase, shorthand such as h2d,
-  // krnl, p95, #calls, fragments without verbs, typos), first scored at a35b26a: 5 / 35 / 0. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh55.json", "fresh held-out 55"), "questions_fresh55.json", 5, 0);
+  // krnl, p95, #calls, fragments without verbs, typos), first scored at a35b26a: 5 / 35 / 0. Kept unread; two of its
+  // declines were seen once in a test failure's output, and nothing was changed for them. After shorthand was read
+  // as its words (a table written from the field's vocabulary, not from this batch): 19 / 19 / 2, the two wrong
+  // answers unread.
+  ExpectHeld(AskHeldOut("questions_fresh55.json", "fresh held-out 55"), "questions_fresh55.json", 19, 2);
 }
 
 }  // namespace

@@ -97,12 +97,13 @@ void PushSplit(std::vector<Token>& out, const std::string& word) {
       return;
     }
   }
-  for (std::string_view head : {"gpu", "device", "cuda", "stream", "pid", "top", "rank"}) {
+  for (std::string_view head : {"gpu", "device", "dev", "cuda", "stream", "pid", "top", "rank"}) {
     if (lower.size() > head.size() && lower.compare(0, head.size(), head) == 0) {
       std::string rest = lower.substr(head.size());
       if (!rest.empty() && (rest[0] == ':' || rest[0] == '#' || rest[0] == '-')) rest.erase(0, 1);
       if (IsDigits(rest)) {
-        out.push_back({std::string(head), std::string(head)});
+        const std::string noun = head == "dev" ? "device" : std::string(head);  // "dev0": device 0
+        out.push_back({noun, noun});
         out.push_back({rest, rest});
         return;
       }
@@ -153,7 +154,19 @@ std::vector<Token> Tokenize(const std::string& question) {
       out.push_back({",", ",", false, true});  // "ampere_sgemm - how many times ...": a dash between parts
     } else if (!word.empty()) {
       const size_t first = out.size();
-      PushSplit(out, word);
+      // "krnl", "tot", "b/w", "#calls": shorthand, read as the words it stands for. Written in one case only: "Mem"
+      // or "Dev" with a capital is a part of a name ("cudaMemset", "ncclDevKernel"), read as the profile has it.
+      const bool one_case = std::none_of(word.begin(), word.end(), [](unsigned char ch) { return std::isupper(ch); }) ||
+                            std::none_of(word.begin(), word.end(), [](unsigned char ch) { return std::islower(ch); });
+      if (const std::string words = one_case ? lexicon::ShorthandOf(Lower(word)) : ""; !words.empty()) {
+        for (size_t at = 0; at < words.size();) {
+          const size_t end = std::min(words.find(' ', at), words.size());
+          out.push_back({words.substr(at, end - at), words.substr(at, end - at)});
+          at = end + 1;
+        }
+      } else {
+        PushSplit(out, word);
+      }
       for (size_t k = first; k < out.size(); ++k) out[k].paren = depth > 0;
     }
     if (sentence_end) out.push_back({".", ".", false, true});
@@ -566,10 +579,14 @@ struct Clause {
   Rank rank = Rank::kNone;
   int32_t limit = 0;
   bool which = false, versus = false, less = false, yes_no = false;
-  bool gpu_time = false;                // "GPU time": a share is of every kernel, copy and memset
-  bool plural = false;                  // "which kernels": a list, not one
-  bool rank_by_count = false;           // "most kernels": ranked by how many
-  bool rank_by_measure = false;         // "the slowest kernel": ranked by that statistic
+  bool gpu_time = false;         // "GPU time": a share is of every kernel, copy and memset
+  bool plural = false;           // "which kernels": a list, not one
+  bool rank_by_count = false;    // "most kernels": ranked by how many
+  bool rank_by_measure = false;  // "the slowest kernel": ranked by that statistic
+  bool rank_by_weight = false;   // "the top kernel", "the heaviest": ranked by the time taken unless "by" says
+  bool by_measure = false;       // a measure said after "by" ("top 3 kernels by grid size")
+  bool gpu_span = false;  // "the GPU span", "the GPU's span": of every GPU op (kernels, copies, memsets), unless named
+  uint8_t span_base = 0;  // the span a share is of: 1 "what percentage of the GPU span", 2 "how much of the span"
   bool superlative_one = false;         // "the shortest one": of the events, or the names ranked, said before
   bool single_event = false;            // "the longest single execution": names ranked by their one extreme event
   bool widens = false;                  // "overall", "all", "whole": no scope kept from the clause before
@@ -983,6 +1000,19 @@ void ReadQuantity(const std::vector<Item>& items, size_t i, uint8_t quantity, Cl
 // A measure, and what its neighbour makes of it: "how many GPUs" counts groups, "how many distinct kernels" counts
 // names, "the slowest kernel" ranks kernels by it.
 void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c) {
+  for (size_t k = i; k-- > 0 && (items[k].Has(Slot::kStop) || IsWordIn(items[k], {"by"}));) {
+    if (IsWordIn(items[k], {"by"})) c.by_measure = true;
+  }
+  // "percentage of the (GPU's) span", "how much of that span": the span a share is of.
+  if (m == Measure::kSpan) {
+    c.gpu_span = c.gpu_span || (i > 0 && IsWordIn(items[i - 1], {"gpu", "gpus"}));
+    size_t k = i;
+    while (k > 0 && (items[k - 1].Has(Slot::kDeviceNoun) ||
+                     IsWordIn(items[k - 1], {"the", "its", "their", "that", "this", "whole", "entire"})))
+      --k;
+    if (k >= 2 && IsWordIn(items[k - 1], {"of"}) && items[k - 2].Says(Measure::kShare)) c.span_base = 1;
+    if (k >= 2 && IsWordIn(items[k - 1], {"of"}) && IsWordIn(items[k - 2], {"how much", "much"})) c.span_base = 2;
+  }
   bool distinct = false;
   const size_t j = NextSignificant(items, i, &distinct);
   const bool noun = j < items.size();
@@ -1003,7 +1033,14 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
   // "how many of the GPU's SMs": the measure after a GPU said as its owner is what is counted, as "how many SMs".
   if (m == Measure::kCount && noun && IsGroupNoun(items[j]) && j + 1 < items.size() && items[j + 1].Has(Slot::kMeasure))
     return;
-  if (m == Measure::kCount && noun && IsGroupNoun(items[j]) && !adjective && (!events_noun || distinct)) {
+  // "kernel count on GPU 1", "count per stream": a GPU, process or stream with its id, or after a preposition, is
+  // where the events are counted, not what is.
+  const bool place = noun && ((j + 1 < items.size() && items[j + 1].kind == Item::kNumber) ||
+                              std::any_of(items.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                                          items.begin() + static_cast<std::ptrdiff_t>(j), [](const Item& it) {
+                                            return IsWordIn(it, {"on", "in", "per", "for", "across", "by", "of each"});
+                                          }));
+  if (m == Measure::kCount && noun && IsGroupNoun(items[j]) && !adjective && !place && (!events_noun || distinct)) {
     c.count_groups = GroupOfNoun(items[j]);
     return;
   }
@@ -1333,6 +1370,10 @@ void ReadWhichOrPer(const std::vector<Item>& items, size_t i, const lexicon::Ent
     const double n = items[i + 1].number;
     if (n >= 1 && n <= 100 && n == std::floor(n)) c.limit = static_cast<int32_t>(n);
   }
+  // "covered by kernels", "taken by copies": "by" after a verb in the passive says who did it, not a grouping.
+  if (e.slot == Slot::kPer && i > 0 && IsWordIn(items[i], {"by"}) &&
+      IsWordIn(items[i - 1], {"covered", "occupied", "taken", "consumed", "used", "spent", "filled", "eaten"}))
+    return;
   // A grouping said first stays: in "the bottom 3 streams by kernel time", "by" says what ranks them.
   const auto g = GroupAfter(items, i);
   if (g && !c.group) c.group = *g;
@@ -1464,6 +1505,8 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
     case Slot::kBottom:
       c.rank = e.slot == Slot::kTop ? Rank::kTop : Rank::kBottom;
       c.rank_by_size = c.rank_by_size || e.value == 2;
+      c.rank_by_weight = c.rank_by_weight || IsWordIn(items[i], {"top", "heaviest", "most expensive", "dominant",
+                                                                 "dominates", "bottom", "cheapest"});
       if (auto n = NumberAfter(items, i, read)) c.limit = std::min(IdOf(*n).value_or(101), 101);  // CheckQuery: <= 100
       ReadQuantity(items, i, e.value, c);
       // "the bottom 3 streams by kernel time": a GPU, process, stream or range noun ranked is the grouping ("the
@@ -1586,7 +1629,8 @@ void ReadWordFlags(const std::string& lower, Clause& c) {
   c.widens = c.widens || lower == "all" || lower == "overall" || lower == "whole" || lower == "entire" ||
              lower == "altogether";
   c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
-  c.running = c.running || lower == "running" || lower == "executing" || lower == "computing" || lower == "working";
+  c.running = c.running || lower == "running" || lower == "executing" || lower == "computing" || lower == "working" ||
+              lower == "covered" || lower == "occupied" || lower == "taken";
   c.launch_noun = c.launch_noun || lower == "launches";
   const auto ends = [&](std::string_view w) {
     return lower.size() >= w.size() && lower.compare(lower.size() - w.size(), w.size(), w) == 0;
@@ -2095,6 +2139,23 @@ void DefaultMeasures(Clause& c) {
     c.measures.erase(std::find(c.measures.begin(), c.measures.end(), Measure::kShare));
     std::replace(c.measures.begin(), c.measures.end(), Measure::kBusy, Measure::kUtilization);
   }
+  // "threads per block of the top kernel", "grid of the heaviest one": ranked by the time taken, then its launch.
+  if (c.rank_by_weight && !c.by_measure && !c.measures.empty() &&
+      std::all_of(c.measures.begin(), c.measures.end(), IsLaunchConfiguration))
+    c.measures.insert(c.measures.begin(), Measure::kTotal);
+  // "what percentage of the GPU span is idle", "how much of the span is idle": the idle share, the span its base.
+  // "How much of it" asks the time as well.
+  if (c.span_base == 1 && has(Measure::kIdle) && !has(Measure::kIdleShare)) {
+    std::replace(c.measures.begin(), c.measures.end(), Measure::kIdle, Measure::kIdleShare);
+    std::erase(c.measures, Measure::kShare);
+  }
+  if (c.span_base == 2 && has(Measure::kIdle) && !has(Measure::kIdleShare)) c.measures.push_back(Measure::kIdleShare);
+  // "how much of the span is taken by copies": their busy time and its share, the utilization.
+  if (c.span_base == 2 && c.running && !has(Measure::kIdle) && !has(Measure::kBusy) && !has(Measure::kIdleShare)) {
+    std::replace(c.measures.begin(), c.measures.end(), Measure::kSpan, Measure::kBusy);
+    c.measures.push_back(Measure::kUtilization);
+  }
+  if (c.span_base && (has(Measure::kIdleShare) || has(Measure::kUtilization))) std::erase(c.measures, Measure::kSpan);
   // "the fastest kernel": named events ranked by their typical (mean) duration. Copies and memsets have no names:
   // "the longest copy" is the one longest copy.
   const bool named = !(c.events == EventKind::kMemcpy || c.events == EventKind::kMemset);
@@ -4349,7 +4410,8 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       reading.unread.insert(reading.unread.end(), c.unread.begin(), c.unread.end());
       reading.not_held.insert(reading.not_held.end(), c.not_held.begin(), c.not_held.end());
       reading.described.insert(reading.described.end(), c.described.begin(), c.described.end());
-      if (gpu_work_defined) ApplyGpuWorkDefined(c);  // before the scene: a definition's kinds are no scene's events
+      // Before the scene: a definition's kinds are no scene's events. "The GPU span" is of every GPU op too.
+      if (gpu_work_defined || c.gpu_span) ApplyGpuWorkDefined(c);
       if (first_clause && context) TakeTheScene(*context, items, c);
       first_clause = false;
       if (auto defined = DefinesTheEventsBefore(items, c, queries)) {

@@ -149,6 +149,64 @@ constexpr Synonym kSynonyms[] = {
     {"ratio", "what is the ratio"},
 };
 
+// Shorthand of chat and notes, as people who profile GPUs type it: each stands for lexicon words. Only whole words
+// (a name's part is never one: "dev" in `ncclDevKernel` is read as written when the question quotes it).
+constexpr Synonym kShorthand[] = {
+    {"tot", "total"},
+    {"ttl", "total"},
+    {"krnl", "kernel"},
+    {"krnls", "kernels"},
+    {"kern", "kernel"},
+    {"kerns", "kernels"},
+    {"knl", "kernel"},
+    {"knls", "kernels"},
+    {"dur", "duration"},
+    {"durs", "durations"},
+    {"med", "median"},
+    {"cnt", "count"},
+    {"cnts", "counts"},
+    {"num", "number of"},
+    {"#", "number of"},
+    {"b/w", "bandwidth"},
+    {"bw", "bandwidth"},
+    {"tput", "throughput"},
+    {"thruput", "throughput"},
+    {"xfer", "transfer"},
+    {"xfers", "transfers"},
+    {"cpy", "copy"},
+    {"cpys", "copies"},
+    {"dev", "device"},
+    {"devs", "devices"},
+    {"proc", "process"},
+    {"procs", "processes"},
+    {"strm", "stream"},
+    {"strms", "streams"},
+    {"perc", "percent"},
+    {"pcnt", "percent"},
+    {"w/o", "without"},
+    {"w/", "with"},
+    {"wrt", "of"},  // "pct wrt total kernel time": a share of it
+    {"iter", "iteration"},
+    {"iters", "iterations"},
+    {"config", "configuration"},
+    {"configs", "configurations"},
+    {"blk", "block"},
+    {"blks", "blocks"},
+    {"thr", "threads"},
+    {"alloc", "allocation"},
+    {"mem", "memory"},
+    {">", "more than"},
+    {"<", "less than"},
+    {">=", "at least"},
+    {"=>", "at least"},
+    {"<=", "at most"},
+    {"\u2265", "at least"},
+    {"\u2264", "at most"},
+    {"plz", "please"},
+    {"thx", "thanks"},
+    {"ty", "thanks"},
+};
+
 constexpr std::array<std::string_view, 5> kApiClasses = {"sync", "alloc", "free", "module", "launch"};
 
 constexpr Entry kEntries[] = {
@@ -183,6 +241,7 @@ constexpr Entry kEntries[] = {
     {"take", Slot::kWeakTotal, 1},
     {"takes", Slot::kWeakTotal, 1},
     {"took", Slot::kWeakTotal, 1},
+    {"taken", Slot::kWeakTotal, 1},
     {"taking", Slot::kWeakTotal, 1},
     {"runtime", Slot::kWeakTotal, 1},
     {"gpu time", Slot::kWeakTotal, 2},
@@ -1410,6 +1469,16 @@ bool HasEntry(std::string_view word, bool inflected) {
     }
   });
 }
+
+}  // namespace
+
+std::string ShorthandOf(std::string_view lower) {
+  if (lower.size() > 1 && lower.front() == '#' && std::isalpha(static_cast<unsigned char>(lower[1])))
+    return "number of " + std::string(lower.substr(1));  // "#calls", "#kernels"
+  return std::string(StandsFor(kShorthand, lower));
+}
+
+namespace {
 
 std::string_view SynonymOf(std::string_view word) {
   return StandsFor(kSynonyms, word);

@@ -92,6 +92,9 @@ bool IsMeaningWord(std::string_view lower);
 // bound or a word of no slot, never a share ("shared") or a noun for events, devices or processes ("ranked"). The word
 // itself when it stands for none.
 std::string Canonical(std::string_view lower);
+// The words a shorthand of chat and notes stands for ("krnl" kernel, "tot" total, "b/w" bandwidth, "#calls" number of
+// calls, ">" more than, "dev" device), one string of words; "" when `lower` is none. Read before any name or phrase.
+std::string ShorthandOf(std::string_view lower);
 // A plain word (letters, maybe hyphens) that is no meaning word: unread in a clause that names its events, it is
 // taken as describing them ("the nvjet GEMM kernels", "flash attention"), and the answer says so.
 bool IsDescriptiveWord(std::string_view word);

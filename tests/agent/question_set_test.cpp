@@ -660,6 +660,9 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // as its words (a table written from the field's vocabulary, not from this batch): 19 / 19 / 2, the two wrong
   // answers unread.
   ExpectHeld(AskHeldOut("questions_fresh55.json", "fresh held-out 55"), "questions_fresh55.json", 19, 2);
+  // Batch 64, written by a helper the same way (chat shorthand again: h2d, krnl, tot, #calls, b/w, wrt, w/o, short
+  // lead-ins) after the shorthand table, first scored at 41c0638: 11 / 28 / 1.
+  ExpectHeld(AskHeldOut("questions_fresh56.json", "fresh held-out 56"), "questions_fresh56.json", 11, 1);
 }
 
 }  // namespace

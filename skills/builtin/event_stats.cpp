@@ -270,13 +270,23 @@ class Collector {
   void ShareWithinGroups() { within_ = by_ == GroupBy::kDevice || by_ == GroupBy::kPid || by_ == GroupBy::kStream; }
   void AddToAll(engine::Ns duration, int32_t device = -1, int32_t stream = -1, uint32_t pid = 0) {
     all_total_ += duration;
-    if (within_) place_all_[PlaceKey(device, stream, pid)] += duration;
+    ++all_count_;
+    if (within_) {
+      place_all_[PlaceKey(device, stream, pid)] += duration;
+      ++place_count_[PlaceKey(device, stream, pid)];
+    }
   }
   // The base of a group's share: its place's events of the kind, or every one the filter keeps.
   int64_t AllOf(int64_t key) const {
     if (!within_) return all_total_;
     const auto it = place_all_.find(key);
     return it == place_all_.end() ? 0 : it->second;
+  }
+  // The base of a group's share of the count, the same way.
+  int64_t AllCountOf(int64_t key) const {
+    if (!within_) return all_count_;
+    const auto it = place_count_.find(key);
+    return it == place_count_.end() ? 0 : it->second;
   }
   void AddMatched() { ++matched_; }  // selected by name, kind, class and range, before the bounds
   int64_t matched() const { return matched_; }
@@ -338,12 +348,12 @@ class Collector {
     return (static_cast<int64_t>(device) << 32) | static_cast<uint32_t>(stream);
   }
   bool within_ = false;
-  std::unordered_map<int64_t, int64_t> place_all_;
+  std::unordered_map<int64_t, int64_t> place_all_, place_count_;
   GroupBy by_;
   bool detail_;  // keep the intervals (busy, idle) and sort for the percentiles
   std::unordered_map<int64_t, size_t> index_;
   std::vector<Group> groups_;
-  int64_t all_total_ = 0;
+  int64_t all_total_ = 0, all_count_ = 0;
   int64_t matched_ = 0;
 };
 
@@ -706,8 +716,9 @@ std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64
 
 // gpu_total < 0: not asked.
 // `detail` false: no percentiles and no busy or idle time (nulls), which need a sort of every duration and interval.
-std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, bool has_bytes, int64_t gpu_total,
-                         int64_t matched, bool detail) {
+// `all_count`: how many events of the kind the filter keeps (count_share_pct's base).
+std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, int64_t all_count, bool has_bytes,
+                         int64_t gpu_total, int64_t matched, bool detail) {
   std::vector<int64_t>& d = g.durations;
   const SampleSummary s = Summarize(std::span<int64_t>(d));
   int64_t busy = 0, gaps = 0, max_gap = 0;
@@ -782,7 +793,10 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, b
               : Null(),
           g.latency_count > 0 ? I(g.delay_max) : Null(),
           detail ? I(gaps) : Null(),
-          detail ? I(max_gap) : Null()};
+          detail ? I(max_gap) : Null(),
+          I(all_count),
+          all_count > 0 ? D(std::round(1e4 * static_cast<double>(s.count) / static_cast<double>(all_count)) / 100.0)
+                        : D(0.0)};
 }
 
 std::vector<Column> Columns() {
@@ -829,7 +843,11 @@ std::vector<Column> Columns() {
                 "memset to its start on the GPU, 0 when it started before the call returned (HTA's launch delay)"),
       IntCol("max_delay_ns", "With latency: the longest launch delay"),
       IntCol("gaps", "Idle gaps in the span: the intervals between the union's pieces, none of the group running"),
-      IntCol("max_gap_ns", "The longest idle gap (0 when there is none)")};
+      IntCol("max_gap_ns", "The longest idle gap (0 when there is none)"),
+      IntCol("all_count",
+             "How many events of this kind the filter keeps (before the name, copy kind and NVTX "
+             "selections): count_share_pct's base"),
+      DoubleCol("count_share_pct", "count / all_count x 100: the group's share of the events by number")};
 }
 
 class EventStats final : public Skill {
@@ -1095,11 +1113,14 @@ class EventStats final : public Skill {
       row[3] = I(0);
       row[4] = D(0.0);
       row[5] = I(out.all_total());
+      row[row.size() - 2] = I(out.AllCountOf(0));
+      row.back() = D(0.0);
       table.rows.push_back(std::move(row));
     }
     for (size_t g = 0; g < groups.size() && (limit <= 0 || g < static_cast<size_t>(limit)); ++g) {
       table.rows.push_back(RowOf(groups[g], GroupName(ctx.profile, events, by, groups[g].key, sel.by_memory),
-                                 out.AllOf(groups[g].key), has_bytes, gpu_total, out.matched(), detail));
+                                 out.AllOf(groups[g].key), out.AllCountOf(groups[g].key), has_bytes, gpu_total,
+                                 out.matched(), detail));
     }
     Notes(ctx, events, no_ranges, groups.size(), table);
     return table;

@@ -978,7 +978,7 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
       "median, p90, p95, p99, min, max, stddev, bytes, avg_bytes, bandwidth, busy, utilization, idle_share, "
       "idle, span, grid, block, groups, min_bytes, max_bytes, latency, launch_delay, threads, registers, "
       "static_shared_memory, dynamic_shared_memory, sm_count, gaps, max_gap, memory, memory_bandwidth, comm_overlap, "
-      "exposed, max_latency, max_delay");
+      "exposed, max_latency, max_delay, count_share");
 }
 
 // A clause that only ranks is read, not dropped; "the slowest call" after a named call is one of those calls; CUDA API
@@ -1768,8 +1768,9 @@ TEST(QueryExecute, TheRecordingSaidByItsGpuAndACountOfBaseNames) {
   auto memsets = ws.Ask(
       {fcm->id, "cuFCM run on a 2080 Ti: how many memsets were there, and how many bytes did they set?", ""}, {});
   ASSERT_TRUE(memsets.ok());
+  // "cuFCM" is a word of the export's file name (rtx2080ti_cufcm_cufft.sqlite): the whole heading names the recording.
   EXPECT_NE(memsets->answer.summary.find("Read as: count and bytes of memsets, all GPUs.\nTaken as saying which "
-                                         "recording this is: 'on a 2080 Ti'.\n500 memsets, bytes 21.33 GB"),
+                                         "recording this is: 'cuFCM run on a 2080 Ti'.\n500 memsets, bytes 21.33 GB"),
             std::string::npos)
       << memsets->answer.summary;
   auto base = ws.Ask({fcm->id, "How many distinct kernels are there by base name?", ""}, {});
@@ -2432,6 +2433,56 @@ TEST(QueryFill, ASharesBaseSaidAsTheSpan) {
   Query much = Q({Measure::kIdle, Measure::kIdleShare}, {EventKind::kGpu, ""});
   much.group_by = GroupBy::kDevice;
   Check("how much of the GPU span is the gpu sitting idle?", {much});
+}
+
+// "what percentage of all kernel launches": a share by number, not of time; "is that" after a count keeps its events
+// and bounds, the "all" naming the share's base.
+TEST(QueryFill, AShareOfHowManyThereAre) {
+  Scope shorter;
+  shorter.shorter_than_ns = 10'000;
+  Check("what percentage of all kernel launches ran for less than 10 us?",
+        {Q({Measure::kCountShare}, {EventKind::kKernels, ""}, shorter)});
+  Check("How many kernels ran for less than 10 microseconds, and what percentage of all kernel launches is that?",
+        {Q({Measure::kCount, Measure::kCountShare}, {EventKind::kKernels, ""}, shorter)});
+  Check("How many kernels ran for less than 10 microseconds, and what percentage of all kernel time is that?",
+        {Q({Measure::kCount, Measure::kShare}, {EventKind::kKernels, ""}, shorter)});
+  Check("what share of kernel time do the nccl kernels take?", {Q({Measure::kShare}, {EventKind::kKernels, "nccl"})});
+}
+
+// The words of the export's file name say which recording a heading means ("mfu before:", "mfu_2gpu_before, gpu0
+// only:"), never which events; elsewhere they are read as ever.
+TEST(QueryFill, TheRecordingNamedByTheWordsOfItsFile) {
+  EXPECT_EQ(FileWordsOf("/data/mfu_2gpu_before.sqlite"),
+            (std::vector<std::string>{"2gpu", "before", "mfu", "mfu_2gpu_before", "mfu_2gpu_before.sqlite"}));
+  QueryVocabulary v = Vocabulary();
+  v.file_words = FileWordsOf("/data/mfu_2gpu_before.sqlite");
+  const Query count = Q({Measure::kCount}, {EventKind::kKernels, ""}, Scope{{0}, {}, -1, "", {}, {}});
+  for (const char* q : {"mfu before: krnl count on gpu0", "mfu_2gpu_before, gpu0 only: how many kernels?",
+                        "mfu_2gpu_before gpu 0: how many kernels"}) {
+    const Reading r = FillQueries(q, v);
+    EXPECT_TRUE(r.complete()) << q << ": " << (r.unread.empty() ? "" : r.unread.front());
+    ASSERT_EQ(r.queries.size(), 1u) << q;
+    EXPECT_EQ(r.queries[0], count) << q << ": " << DescribeQuery(r.queries[0]);
+    EXPECT_FALSE(r.recording.empty()) << q;
+  }
+  // "before" in the question itself is no recording's word.
+  EXPECT_FALSE(FillQueries("how many kernels ran before the first sync?", v).complete());
+}
+
+// "busy = union of ...", "(GB/s = bytes / time)": what follows "=" defines what stands before it; a part that only
+// names a measure asked elsewhere is a definition whole. "krnl+memcpy+memset" lists three kinds; "threads/blk" is
+// threads per block.
+TEST(QueryFill, EquationsDefineAndSlashesPer) {
+  Query idle = Q({Measure::kIdle, Measure::kIdleShare}, {EventKind::kGpu, ""}, Scope{{0}, {}, -1, "", {}, {}});
+  const Reading r = Fill("dev 0: idle time and idle pct of the span? busy = union of krnl+memcpy+memset on gpu0");
+  EXPECT_TRUE(r.complete()) << (r.unread.empty() ? "" : r.unread.front());
+  ASSERT_EQ(r.queries.size(), 1u);
+  EXPECT_EQ(r.queries[0], idle) << DescribeQuery(r.queries[0]);
+  EXPECT_FALSE(r.defined.empty());
+  Check("avg launch delay = kernel start minus the end of its launch call",
+        {Q({Measure::kLaunchDelay}, {EventKind::kKernels, ""})});
+  Check("threads/blk of vectorized_elementwise_kernel",
+        {Q({Measure::kBlock}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true})});
 }
 
 }  // namespace

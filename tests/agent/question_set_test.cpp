@@ -508,19 +508,19 @@ void ExpectHeld(const Score& s, const char* file, size_t right, size_t wrong) {
 // the events after it. Batch 35: 27 / 13 / 0; batch 2 one wrong answer fewer; no set lost a right answer.
 TEST(QuestionSet, FreshHeldOutBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
-  ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 33, 1);
-  ExpectHeld(AskHeldOut("questions_fresh2.json", "fresh held-out 2"), "questions_fresh2.json", 32, 1);
+  ExpectHeld(AskHeldOut("questions_fresh.json", "fresh held-out"), "questions_fresh.json", 36, 0);
+  ExpectHeld(AskHeldOut("questions_fresh2.json", "fresh held-out 2"), "questions_fresh2.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh3.json", "fresh held-out 3"), "questions_fresh3.json", 27, 1);
 }
 
 TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   NSYS_REQUIRE_FIXTURES();
   ExpectHeld(AskHeldOut("questions_fresh4.json", "fresh held-out 4"), "questions_fresh4.json", 37, 0);
-  ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 36, 0);
+  ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 37, 0);
-  ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 33, 0);
-  ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 35, 0);
-  ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 25, 3);
+  ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 34, 0);
+  ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 36, 0);
+  ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 26, 3);
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 35, 1);
@@ -529,27 +529,27 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 36, 0);
-  ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 36, 0);
+  ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 29, 1);
   ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 29, 1);
-  ExpectHeld(AskHeldOut("questions_fresh22.json", "fresh held-out 22"), "questions_fresh22.json", 32, 0);
+  ExpectHeld(AskHeldOut("questions_fresh22.json", "fresh held-out 22"), "questions_fresh22.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh23.json", "fresh held-out 23"), "questions_fresh23.json", 33, 0);
   // Its one wrong answer (since 2026-11-27) states every figure asked for the add kernel's launch and the SMs; the
   // batch also expects the kernel's duration, which only the sentence that sets the scene speaks of.
   ExpectHeld(AskHeldOut("questions_fresh24.json", "fresh held-out 24"), "questions_fresh24.json", 32, 1);
-  ExpectHeld(AskHeldOut("questions_fresh25.json", "fresh held-out 25"), "questions_fresh25.json", 33, 1);
-  ExpectHeld(AskHeldOut("questions_fresh26.json", "fresh held-out 26"), "questions_fresh26.json", 36, 0);
+  ExpectHeld(AskHeldOut("questions_fresh25.json", "fresh held-out 25"), "questions_fresh25.json", 34, 1);
+  ExpectHeld(AskHeldOut("questions_fresh26.json", "fresh held-out 26"), "questions_fresh26.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh27.json", "fresh held-out 27"), "questions_fresh27.json", 31, 0);
   ExpectHeld(AskHeldOut("questions_fresh28.json", "fresh held-out 28"), "questions_fresh28.json", 31, 1);
   ExpectHeld(AskHeldOut("questions_fresh29.json", "fresh held-out 29"), "questions_fresh29.json", 35, 0);
-  ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 27, 0);
-  ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 31, 0);
-  ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 26, 1);
-  ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 30, 0);
+  ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 29, 0);
+  ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 32, 0);
+  ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 29, 0);
+  ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 33, 0);
-  ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 29, 2);
-  ExpectHeld(AskHeldOut("questions_fresh36.json", "fresh held-out 36"), "questions_fresh36.json", 31, 0);
+  ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 31, 2);
+  ExpectHeld(AskHeldOut("questions_fresh36.json", "fresh held-out 36"), "questions_fresh36.json", 35, 0);
   // Batch 45 (2026-11-27, twelfth session), written by a helper from SQL over 19 exports at the session's start and
   // scored before any change to ask, at 626e378: 16 / 21 / 3. Then, from the declines of the read batches only: words
   // that say which recording is meant (a heading, "in the before profile", "on a 2080 Ti"), one-letter slips, "/" and
@@ -557,25 +557,25 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // no longer hid them (a question after a comma merged into the one before, "how many threads ... (all blocks)", an
   // explanation naming other GPU work). Its answers still unread: 18 / 19 / 3. Batches 9 and 22 had one new wrong
   // answer each on the way, which was read (both mended: the last two above).
-  ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 23, 2);
+  ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 24, 2);
   // Batch 46, written by a helper the same way while ask was changed, first scored after the changes above and the
   // communication measures, at 9660c6b: 25 / 15 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 26, 0);
+  ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 27, 0);
   // Batch 47, written by a helper the same way after the session's last change to ask, first scored at e347f2d:
   // 16 / 16 / 8. Its eight wrong answers were then read (its declines were not), and their general causes mended:
   // "full" before "demangled name" taken for a part of a range's name; a scene's name lent to a question naming
   // ranges of its own; "it" after a lent place read as that place; a duration beside launch figures dropped; a
   // grouping by NVTX range of an export without NVTX answered "none"; CUDA calls recorded twice (by name and by
   // versioned entry) counted twice. Batch 47: 22 / 16 / 2; batch 45 (unread) 20 / 18 / 2.
-  ExpectHeld(AskHeldOut("questions_fresh39.json", "fresh held-out 39"), "questions_fresh39.json", 24, 2);
+  ExpectHeld(AskHeldOut("questions_fresh39.json", "fresh held-out 39"), "questions_fresh39.json", 25, 2);
   // Batch 48, written by a helper the same way after the session's changes to 0d25094, first scored there:
   // 22 / 15 / 3; 23 / 14 / 3 after the launch delay said in words (its answers unread).
-  ExpectHeld(AskHeldOut("questions_fresh40.json", "fresh held-out 40"), "questions_fresh40.json", 23, 3);
+  ExpectHeld(AskHeldOut("questions_fresh40.json", "fresh held-out 40"), "questions_fresh40.json", 25, 3);
   // Batch 49, written by a helper the same way at the session's end, first scored after its last change to ask, at
   // 84c7751: 25 / 11 / 4. Its four wrong answers were then read (its declines were not), and their general causes
   // mended: "inside those ranges" lost the ranges; a bound on each idle gap was put on each kernel; "what percentage
   // is that of X's time" was answered as X's share; "summed over all its instances" ranked by count. 27 / 13 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh41.json", "fresh held-out 41"), "questions_fresh41.json", 29, 0);
+  ExpectHeld(AskHeldOut("questions_fresh41.json", "fresh held-out 41"), "questions_fresh41.json", 31, 0);
   // Batch 50, written by a helper the same way (an engineer's own words) at the start of the thirteenth session, first
   // scored at 63731c8's ask: 31 / 9 / 0. Its nine declines were then read and their general causes mended: a share of
   // a base named after "of" (Form::kShare); the launch delay said as a difference of two moments ("kernel start minus
@@ -606,7 +606,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // only names the other copies ("and what do the DtoH copies achieve?"), after one parenthesis holding a comma;
   // "taking X divided by Y"; "over" between two measures; a library's name inside the whole name said; "deviceId";
   // "This is ..." as a statement; "count together". 36 / 4 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh45.json", "fresh held-out 45"), "questions_fresh45.json", 36, 0);
+  ExpectHeld(AskHeldOut("questions_fresh45.json", "fresh held-out 45"), "questions_fresh45.json", 38, 0);
   // Batch 54, written by a helper the same way (engineers of training, simulation and serving, each in their own
   // words) after the changes for batch 53, first scored at 710109e: 27 / 11 / 2.
   // Its two wrong answers and eleven declines were then read and their general causes mended: a recording noun that
@@ -616,7 +616,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh46.json", "fresh held-out 46"), "questions_fresh46.json", 34, 0);
   // Batch 55, written by a helper the same way (a novice, a kernel developer, an MPI user, a framework user) after
   // the session's last change to ask, first scored at 364283d: 26 / 12 / 2. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh47.json", "fresh held-out 47"), "questions_fresh47.json", 26, 2);
+  ExpectHeld(AskHeldOut("questions_fresh47.json", "fresh held-out 47"), "questions_fresh47.json", 27, 2);
   // Batch 56, written by a helper asked again for a newcomer's vocabulary ("GPU functions", "transfers", "markers",
   // "the card", "the app"), first scored at 0d9e05e: 16 / 23 / 1.
   // Its wrong answer and 23 declines were then read and their general causes mended: a newcomer's words for kernels,
@@ -624,7 +624,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // how long ...") was taken as a scene and its question dropped; "on that card" after a ranking of cards; a share of
   // a sum said before; "taken as" / "each as" X over Y; "transfer speed"; "my small JAX run". 23 / 17 / 0. Batch 51,
   // the other newcomer batch (unread), 22 -> 23.
-  ExpectHeld(AskHeldOut("questions_fresh48.json", "fresh held-out 48"), "questions_fresh48.json", 23, 0);
+  ExpectHeld(AskHeldOut("questions_fresh48.json", "fresh held-out 48"), "questions_fresh48.json", 25, 0);
   // Batch 57, written by a helper the same way (an engineer's follow-ups typed in a chat while reading the timeline),
   // first scored at d728a5f: 33 / 6 / 1.
   // Its wrong answer and six declines were then read and their general causes mended: a Query the executor's check
@@ -634,7 +634,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh49.json", "fresh held-out 49"), "questions_fresh49.json", 39, 0);
   // Batch 58, written by a helper the same way (people describing their own programs as in issues and forums, some in
   // loose everyday words), first scored at d728a5f: 23 / 15 / 2. Kept unread; 24 / 14 / 2 at 08e1f67.
-  ExpectHeld(AskHeldOut("questions_fresh50.json", "fresh held-out 50"), "questions_fresh50.json", 23, 2);
+  ExpectHeld(AskHeldOut("questions_fresh50.json", "fresh held-out 50"), "questions_fresh50.json", 24, 2);
   // Batch 59, written by a helper the same way (a graduate student's careful, wordy questions, some defining a term
   // first), first scored at c4398f6: 17 / 18 / 5.
   // Its wrong answers and declines were then read and their general causes mended: GPU work defined in a sentence of
@@ -647,22 +647,27 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Its wrong answers and declines were then read and their general causes mended: "count and bytes", a share of
   // some kernels per GPU of each GPU's own time, names in parentheses, slash lists, what busy already is said again
   // ("merged"). 35 / 4 / 1 (the one wrong answer has the right figures and lacks the kernel's name).
-  ExpectHeld(AskHeldOut("questions_fresh52.json", "fresh held-out 52"), "questions_fresh52.json", 35, 1);
+  ExpectHeld(AskHeldOut("questions_fresh52.json", "fresh held-out 52"), "questions_fresh52.json", 37, 1);
   // Batch 61, written by a helper the same way (an on-call engineer investigating a slowdown, a reason first, then one
   // or two concrete questions) after the session's last change, first scored at 08e1f67: 26 / 14 / 0. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh53.json", "fresh held-out 53"), "questions_fresh53.json", 26, 0);
+  ExpectHeld(AskHeldOut("questions_fresh53.json", "fresh held-out 53"), "questions_fresh53.json", 27, 0);
   // Batch 62, written by a helper the same way (an engineer stating a belief about the run and asking to have it
-  // confirmed or refuted with the figure), first scored at a35b26a: 24 / 14 / 2.
-  ExpectHeld(AskHeldOut("questions_fresh54.json", "fresh held-out 54"), "questions_fresh54.json", 24, 2);
+  // confirmed or refuted with the figure), first scored at a35b26a: 24 / 14 / 2. Read: a share of how many there are
+  // ("what percentage of all kernel launches") was answered as a share of time. 25 / 14 / 1.
+  ExpectHeld(AskHeldOut("questions_fresh54.json", "fresh held-out 54"), "questions_fresh54.json", 25, 1);
   // Batch 63, written by a helper the same way (engineers typing in a team chat: lowercase, shorthand such as h2d,
   // krnl, p95, #calls, fragments without verbs, typos), first scored at a35b26a: 5 / 35 / 0. Kept unread; two of its
   // declines were seen once in a test failure's output, and nothing was changed for them. After shorthand was read
   // as its words (a table written from the field's vocabulary, not from this batch): 19 / 19 / 2, the two wrong
-  // answers unread.
-  ExpectHeld(AskHeldOut("questions_fresh55.json", "fresh held-out 55"), "questions_fresh55.json", 19, 2);
+  // answers unread. After the readings batch 64 showed (the recording named by its file's words, definitions after
+  // "=", shares by number, plurals per a singular around a slash): 28 / 10 / 2.
+  ExpectHeld(AskHeldOut("questions_fresh55.json", "fresh held-out 55"), "questions_fresh55.json", 28, 2);
   // Batch 64, written by a helper the same way (chat shorthand again: h2d, krnl, tot, #calls, b/w, wrt, w/o, short
   // lead-ins) after the shorthand table, first scored at 41c0638: 11 / 28 / 1.
-  ExpectHeld(AskHeldOut("questions_fresh56.json", "fresh held-out 56"), "questions_fresh56.json", 11, 1);
+  // Its wrong answer and declines were then read and their general causes mended: the recording named by the words
+  // of its file name ("mfu before:", "h100_2gpu_1s gpu 1:"), definitions after "=", "krnl+memcpy+memset", more
+  // shorthand (cfg, smem, regs, pctl, shortName), "threads/blk" as per. 27 / 13 / 0.
+  ExpectHeld(AskHeldOut("questions_fresh56.json", "fresh held-out 56"), "questions_fresh56.json", 27, 0);
 }
 
 }  // namespace

@@ -511,5 +511,28 @@ TEST(GoldenEventStats, NothingInsideARangeOfAnExportWithoutNvtxAndAbsentTablesDe
   EXPECT_TRUE(no_kernels.declined);
 }
 
+// A share by number: the events' count over every event of the kind the filter keeps, bounds and names aside.
+TEST(GoldenEventStats, AShareOfTheCountIsOfEveryEventOfTheKind) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(t, kH100, "event_stats", {{"shorter_than_ns", Value(int64_t{10000})}});
+  FixtureSql sql(kH100);
+  ASSERT_EQ(t.rows.size(), 1u);
+  const int64_t shorter = sql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE end - start < 10000");
+  const int64_t all = sql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+  EXPECT_EQ(IntCell(t, 0, "count"), shorter);
+  EXPECT_EQ(IntCell(t, 0, "all_count"), all);
+  EXPECT_NEAR(DoubleCell(t, 0, "count_share_pct"), 100.0 * static_cast<double>(shorter) / static_cast<double>(all),
+              0.005);
+  NSYS_RUN_SKILL(calls, kH100, "event_stats",
+                 {{"events", Value(std::string("api"))}, {"name", Value(std::string("cudaLaunchKernel"))}});
+  const int64_t launches = sql.Int(
+      "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId WHERE s.value "
+      "LIKE 'cudaLaunchKernel%'");
+  const int64_t api = sql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME");
+  EXPECT_EQ(IntCell(calls, 0, "all_count"), api);
+  EXPECT_NEAR(DoubleCell(calls, 0, "count_share_pct"), 100.0 * static_cast<double>(launches) / static_cast<double>(api),
+              0.005);
+}
+
 }  // namespace
 }  // namespace nsys::testing

@@ -22,7 +22,7 @@ namespace nsys::agent {
 // batches, where two anonymous namespaces are one.
 namespace query_words {
 
-constexpr std::array<std::string_view, 40> kMeasures = {"total",
+constexpr std::array<std::string_view, 41> kMeasures = {"total",
                                                         "count",
                                                         "share",
                                                         "gpu_share",
@@ -61,7 +61,8 @@ constexpr std::array<std::string_view, 40> kMeasures = {"total",
                                                         "comm_overlap",
                                                         "exposed",
                                                         "max_latency",
-                                                        "max_delay"};
+                                                        "max_delay",
+                                                        "count_share"};
 constexpr auto kEvents =
     std::to_array<std::string_view>({"kernels", "api", "memcpy", "memset", "nvtx", "gpu", "graphs", "devices"});
 static_assert(kEvents.size() == kEventKinds);
@@ -71,7 +72,7 @@ constexpr std::array<std::string_view, 5> kForm = {"number", "yes_no", "name", "
 constexpr std::array<std::string_view, 5> kMemoryKinds = {"pageable", "pinned", "device", "array", "managed"};
 
 // How each measure reads in the reading line.
-constexpr std::array<std::string_view, 40> kMeasureWords = {"total time",
+constexpr std::array<std::string_view, 41> kMeasureWords = {"total time",
                                                             "count",
                                                             "share of all time",
                                                             "share of GPU time",
@@ -110,7 +111,8 @@ constexpr std::array<std::string_view, 40> kMeasureWords = {"total time",
                                                             "share of the communication time compute overlaps (HTA)",
                                                             "exposed communication time (HTA)",
                                                             "longest launch latency",
-                                                            "longest launch delay (from the launch call's end)"};
+                                                            "longest launch delay (from the launch call's end)",
+                                                            "share of the count"};
 
 std::string EventWords(const Subject& s) {
   switch (s.events) {

@@ -37,7 +37,7 @@ using ask_detail::FormatNs;
 using ask_detail::FormatPct;
 
 // The column of event_stats (launch_sizes for a launch configuration's) that holds each measure, in Measure's order.
-constexpr std::array<std::string_view, 40> kColumn = {"total_ns",
+constexpr std::array<std::string_view, 41> kColumn = {"total_ns",
                                                       "count",
                                                       "share_pct",
                                                       "gpu_share_pct",
@@ -76,8 +76,9 @@ constexpr std::array<std::string_view, 40> kColumn = {"total_ns",
                                                       "overlap_pct",
                                                       "exposed_ns",
                                                       "max_latency_ns",
-                                                      "max_delay_ns"};
-constexpr std::array<std::string_view, 40> kWords = {"total time",
+                                                      "max_delay_ns",
+                                                      "count_share_pct"};
+constexpr std::array<std::string_view, 41> kWords = {"total time",
                                                      "count",
                                                      "share",
                                                      "share of GPU time",
@@ -116,7 +117,8 @@ constexpr std::array<std::string_view, 40> kWords = {"total time",
                                                      "of it overlapped by compute kernels",
                                                      "exposed",
                                                      "longest launch latency",
-                                                     "longest launch delay"};
+                                                     "longest launch delay",
+                                                     "share of the count"};
 
 std::string_view ColumnOf(Measure m) {
   return kColumn[static_cast<size_t>(m)];
@@ -153,6 +155,7 @@ std::string FormatMeasure(Measure m, const Value& v) {
     case Measure::kUtilization:
     case Measure::kIdleShare:
     case Measure::kCommOverlap:
+    case Measure::kCountShare:
       return FormatPct(*x);
     case Measure::kBytes:
     case Measure::kAvgBytes:
@@ -446,6 +449,14 @@ std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m,
       return fmt::format("{} of {} {} ({} of {})", value, m == Measure::kShare && ShareWithinPlaces(q) ? "its" : "all",
                          m == Measure::kShare ? TimeOf(q.subject.events) : std::string_view("GPU time"),
                          FormatMeasure(Measure::kTotal, total), base);
+    }
+    case Measure::kCountShare: {  // "20.6% of all kernels (5,439 of 26,399)": both cells of the row
+      const auto count = ColumnIndex(side.table, "count"), all = ColumnIndex(side.table, "all_count");
+      if (!count || !all || Asked(q, Measure::kCount))
+        return fmt::format("{} of all {}", value, Noun(q.subject.events));
+      const auto& r = side.table.rows[row];
+      return fmt::format("{} of all {} ({} of {})", value, Noun(q.subject.events),
+                         FormatMeasure(Measure::kCount, r[*count]), FormatMeasure(Measure::kCount, r[*all]));
     }
     case Measure::kUtilization:
     case Measure::kIdleShare: {

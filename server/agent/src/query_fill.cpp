@@ -81,13 +81,30 @@ void PushSplit(std::vector<Token>& out, const std::string& word) {
     out.push_back({word, std::to_string(*n)});
     return;
   }
-  // "kernel/copy/memset", "per-process": as many tokens as parts, when each is a word of the lexicon.
-  for (const char mark : {'/', '-'}) {
+  // "threads/blk", "regs/thread", "bytes/copy": a plural then a singular around a slash is one per the other.
+  if (const size_t slash = lower.find('/'); slash != std::string::npos && slash > 1 && slash + 1 < lower.size() &&
+                                            lower.find('/', slash + 1) == std::string::npos) {
+    const auto word = [](std::string part) {
+      const std::string s = lexicon::ShorthandOf(part);
+      return s.empty() ? part : s;
+    };
+    const std::string a = word(lower.substr(0, slash)), b = word(lower.substr(slash + 1));
+    if (a.back() == 's' && b.back() != 's' && !lexicon::EntriesOf(a).empty() && !lexicon::EntriesOf(b).empty()) {
+      out.push_back({a, a});
+      out.push_back({"per", "per"});
+      out.push_back({b, b});
+      return;
+    }
+  }
+  // "kernel/copy/memset", "per-process", "krnl+memcpy+memset": as many tokens as parts, when each is a word of the
+  // lexicon or shorthand for one.
+  for (const char mark : {'/', '-', '+'}) {
     if (lower.find(mark) == std::string::npos || !lexicon::EntriesOf(lower).empty()) continue;
     std::vector<Token> parts;
     for (size_t at = 0; at <= lower.size();) {
       const size_t end = std::min(lower.find(mark, at), lower.size());
-      const std::string part = lower.substr(at, end - at);
+      std::string part = lower.substr(at, end - at);
+      if (const std::string s = lexicon::ShorthandOf(part); !s.empty() && s.find(' ') == std::string::npos) part = s;
       if (lexicon::EntriesOf(part).empty()) break;
       parts.push_back({word.substr(at, end - at), part});
       at = end + 1;
@@ -585,8 +602,11 @@ struct Clause {
   bool rank_by_measure = false;  // "the slowest kernel": ranked by that statistic
   bool rank_by_weight = false;   // "the top kernel", "the heaviest": ranked by the time taken unless "by" says
   bool by_measure = false;       // a measure said after "by" ("top 3 kernels by grid size")
+  bool count_share = false;      // "what percentage of all kernel launches": a share of how many, not of their time
   bool gpu_span = false;  // "the GPU span", "the GPU's span": of every GPU op (kernels, copies, memsets), unless named
-  uint8_t span_base = 0;  // the span a share is of: 1 "what percentage of the GPU span", 2 "how much of the span"
+  uint8_t span_base = 0;
+  int idle_said = 0;  // how many times a word for idle time is said ("idle time and idle pct of the span": twice)  //
+                      // the span a share is of: 1 "what percentage of the GPU span", 2 "how much of the span"
   bool superlative_one = false;         // "the shortest one": of the events, or the names ranked, said before
   bool single_event = false;            // "the longest single execution": names ranked by their one extreme event
   bool widens = false;                  // "overall", "all", "whole": no scope kept from the clause before
@@ -1003,6 +1023,20 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
   for (size_t k = i; k-- > 0 && (items[k].Has(Slot::kStop) || IsWordIn(items[k], {"by"}));) {
     if (IsWordIn(items[k], {"by"})) c.by_measure = true;
   }
+  // "what percentage of all kernel launches", "what share of the calls": of how many there are, when no word of time
+  // follows the events.
+  if (m == Measure::kShare && i + 1 < items.size() && IsWordIn(items[i + 1], {"of"})) {
+    size_t k = i + 2;
+    while (k < items.size() && IsWordIn(items[k], {"all", "the", "every", "their", "its"})) ++k;
+    size_t last = k;
+    while (last + 1 < items.size() && items[last + 1].Has(Slot::kEvents)) ++last;  // "kernel launches"
+    const auto time_word = [&](size_t at) {
+      return at < items.size() &&
+             (items[at].Has(Slot::kWeakTotal) || items[at].Has(Slot::kMeasure) || items[at].kind == Item::kName);
+    };
+    if (k < items.size() && items[k].Has(Slot::kEvents) && !time_word(last + 1)) c.count_share = true;
+  }
+  if (m == Measure::kIdle) ++c.idle_said;
   // "percentage of the (GPU's) span", "how much of that span": the span a share is of.
   if (m == Measure::kSpan) {
     c.gpu_span = c.gpu_span || (i > 0 && IsWordIn(items[i - 1], {"gpu", "gpus"}));
@@ -2126,7 +2160,10 @@ void DefaultMeasures(Clause& c) {
   const auto has = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
   if (has(Measure::kShare) && has(Measure::kIdle)) {
     c.measures.erase(std::find(c.measures.begin(), c.measures.end(), Measure::kShare));
-    std::replace(c.measures.begin(), c.measures.end(), Measure::kIdle, Measure::kIdleShare);
+    if (c.idle_said >= 2)  // "idle time and idle pct": both
+      c.measures.insert(std::find(c.measures.begin(), c.measures.end(), Measure::kIdle) + 1, Measure::kIdleShare);
+    else
+      std::replace(c.measures.begin(), c.measures.end(), Measure::kIdle, Measure::kIdleShare);
   }
   // "how much of the NCCL time is overlapped by compute (as a %)": the overlap is that share, and the exposed time is
   // stated with its share of the communication time.
@@ -2139,14 +2176,18 @@ void DefaultMeasures(Clause& c) {
     c.measures.erase(std::find(c.measures.begin(), c.measures.end(), Measure::kShare));
     std::replace(c.measures.begin(), c.measures.end(), Measure::kBusy, Measure::kUtilization);
   }
+  if (c.count_share) std::replace(c.measures.begin(), c.measures.end(), Measure::kShare, Measure::kCountShare);
   // "threads per block of the top kernel", "grid of the heaviest one": ranked by the time taken, then its launch.
   if (c.rank_by_weight && !c.by_measure && !c.measures.empty() &&
       std::all_of(c.measures.begin(), c.measures.end(), IsLaunchConfiguration))
     c.measures.insert(c.measures.begin(), Measure::kTotal);
   // "what percentage of the GPU span is idle", "how much of the span is idle": the idle share, the span its base.
-  // "How much of it" asks the time as well.
+  // "How much of it" asks the time as well, as does idle said twice ("idle time and idle pct of the span").
   if (c.span_base == 1 && has(Measure::kIdle) && !has(Measure::kIdleShare)) {
-    std::replace(c.measures.begin(), c.measures.end(), Measure::kIdle, Measure::kIdleShare);
+    if (c.idle_said >= 2)
+      c.measures.insert(std::find(c.measures.begin(), c.measures.end(), Measure::kIdle) + 1, Measure::kIdleShare);
+    else
+      std::replace(c.measures.begin(), c.measures.end(), Measure::kIdle, Measure::kIdleShare);
     std::erase(c.measures, Measure::kShare);
   }
   if (c.span_base == 2 && has(Measure::kIdle) && !has(Measure::kIdleShare)) c.measures.push_back(Measure::kIdleShare);
@@ -2252,7 +2293,16 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
 // So are the same events said again with another measure ("Kernel count and total kernel time"), unless the clause
 // widens ("... and the total kernel time overall").
 bool KeepsTheScope(const Clause& c, const Query* previous, const Query& q) {
-  if (!previous || c.widens) return false;
+  if (!previous) return false;
+  // "How many kernels ran for less than 10 us, and what percentage of all kernel launches is that?": "all" names the
+  // share's base; "that" is the events before, where they were.
+  const bool share = std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
+    return m == Measure::kShare || m == Measure::kCountShare || m == Measure::kGpuShare;
+  });
+  if (share && (c.points_back || c.it) && previous->subject.events == q.subject.events && !previous->versus_subject &&
+      !previous->versus_scope)
+    return true;
+  if (c.widens) return false;
   const EventKind e = q.subject.events;
   const bool narrows = previous->subject.events == EventKind::kGpu && previous->subject.name.empty() &&
                        q.subject.name.empty() &&
@@ -3000,6 +3050,46 @@ std::vector<std::string> DropDefinitions(std::vector<Item>& sentence, bool measu
     }
     return arithmetic && !kept;
   });
+}
+
+// "busy = union of kernels, copies and memsets on gpu0", "avg launch delay in us = kernel start - end of the call":
+// what follows "=" up to the next separator defines what stands before it, which is read. A part that only names
+// what it defines ("busy = ...", "span = ...") defines a measure the sentence asks elsewhere: dropped whole. Both are
+// returned, for the answer to say how they were taken.
+std::vector<std::string> DropEquations(std::vector<Item>& sentence, bool measured_before) {
+  std::vector<std::string> out;
+  for (size_t eq = 0; eq < sentence.size(); ++eq) {
+    if (sentence[eq].word != "=") continue;
+    size_t from = eq, to = eq + 1;
+    // In parentheses: the whole parenthesis defines ("(busy = union of ..., span = first start to last end)").
+    const bool paren = sentence[eq].paren;
+    while (from > 0 && (paren ? sentence[from - 1].paren : sentence[from - 1].kind != Item::kSeparator)) --from;
+    while (to < sentence.size() && (paren ? sentence[to].paren : sentence[to].kind != Item::kSeparator)) ++to;
+    if (paren) {
+      out.push_back(WordsOf(sentence, from, to));
+      sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(from),
+                     sentence.begin() + static_cast<std::ptrdiff_t>(to));
+      eq = from;
+      continue;
+    }
+    // The left side only names a measure: the part is a definition whole, unless the sentence asks nothing else.
+    const bool named_only = eq > from && eq - from <= 3 &&
+                            std::all_of(sentence.begin() + static_cast<std::ptrdiff_t>(from),
+                                        sentence.begin() + static_cast<std::ptrdiff_t>(eq),
+                                        [](const Item& it) { return it.Has(Slot::kMeasure) || it.Has(Slot::kStop); });
+    const bool asked_elsewhere = std::any_of(sentence.begin(), sentence.end(), [&](const Item& it) {
+      const auto k = static_cast<size_t>(&it - sentence.data());
+      return (k < from || k >= to) && it.Has(Slot::kMeasure);
+    });
+    const size_t cut = named_only && (asked_elsewhere || measured_before) ? from : eq;
+    out.push_back(WordsOf(sentence, cut, to));
+    // The separator after a part dropped whole goes with it.
+    const size_t end = cut == from && to < sentence.size() ? to + 1 : to;
+    sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(cut),
+                   sentence.begin() + static_cast<std::ptrdiff_t>(end));
+    eq = cut;
+  }
+  return out;
 }
 
 // "the FFT kernels (anything with 'fft' in the name)", "the nvjet kernels (names containing nvjet)": parentheses that
@@ -4078,8 +4168,8 @@ std::optional<std::string> DefinesTheEventsBefore(const std::vector<Item>& items
 // its work together, for every clause of the question that names no events of its own (ApplyGpuWorkDefined).
 bool DefinesGpuWork(const std::vector<Item>& s) {
   const bool defines = std::any_of(s.begin(), s.end(), [](const Item& it) {
-    return IsWordIn(it,
-                    {"mean", "means", "meant", "i mean", "understand", "define", "defined", "defines", "definition"});
+    return IsWordIn(it, {"mean", "means", "meant", "i mean", "understand", "define", "defined", "defines", "definition",
+                         "=", "union"});
   });
   if (!defines) return false;
   uint8_t kinds = 0;
@@ -4278,12 +4368,21 @@ std::vector<std::string> DropRecordingPhrases(std::vector<Item>& s, const QueryV
     dropped.push_back(WordsOf(s, from, to));
     for (size_t k = from; k < to; ++k) drop[k] = true;
   };
-  // The heading.
-  size_t heading = 0;
+  // The heading. Words of the export's file name say the recording too ("mfu before:", "jax xla 3090:"): one the
+  // lexicon does not hold, or two of them.
+  const auto file_word = [&](const Item& it) {
+    return std::find(v.file_words.begin(), v.file_words.end(), Lower(it.word)) != v.file_words.end();
+  };
+  size_t heading = 0, file_words = 0;
   bool recording = false;
   while (heading < s.size() && s[heading].kind != Item::kSeparator) {
-    if (const size_t gpu = IsWordIn(s[heading], {"on", "with"}) ? PastTheGpuModel(s, heading + 1, gpus) : heading + 1;
-        gpu > heading + 1) {
+    if (file_word(s[heading])) {
+      ++file_words;
+      recording = recording || s[heading].kind != Item::kLex || file_words >= 2;
+      ++heading;
+    } else if (const size_t gpu =
+                   IsWordIn(s[heading], {"on", "with"}) ? PastTheGpuModel(s, heading + 1, gpus) : heading + 1;
+               gpu > heading + 1) {
       heading = gpu;
       recording = true;
     } else if (lexicon::IsRecordingNoun(Lower(s[heading].word)) && s[heading].kind != Item::kName) {
@@ -4298,14 +4397,20 @@ std::vector<std::string> DropRecordingPhrases(std::vector<Item>& s, const QueryV
   const bool alone = heading < s.size() && s[heading].kind == Item::kSeparator && heading + 1 < s.size();
   // "forward sim:": a name before a noun that may be one execution of it is read, as DescribesTheRecording reads it.
   const bool named_run = std::any_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(heading),
-                                     [](const Item& it) { return it.kind == Item::kName; }) &&
+                                     [&](const Item& it) { return it.kind == Item::kName && !file_word(it); }) &&
                          std::none_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(heading), [](const Item& it) {
                            return it.kind != Item::kName && IsWholeRecordingNoun(Lower(it.word)) &&
                                   lexicon::IsRecordingNoun(Lower(it.word));
                          });
-  const bool heading_read = recording && alone && heading > 0 && !named_run;
+  // Two words of the file name say the recording whatever names of the profile stand beside them.
+  const bool heading_read = recording && alone && heading > 0 && (!named_run || file_words >= 2);
   if (heading_read) mark(0, heading);
   for (size_t k = heading_read ? heading : 0; k < s.size(); ++k) {
+    // The export's whole file name, wherever it is said ("h100_2gpu_1s gpu 1: ...").
+    if (file_word(s[k]) && Lower(s[k].word).find_first_of("_-.") != std::string::npos) {
+      mark(k, k + 1);
+      continue;
+    }
     const bool preposition = IsWordIn(s[k], {"in", "for", "from", "of", "during", "across", "over", "on"});
     if (preposition || k == 0 || s[k - 1].kind == Item::kSeparator) {
       const size_t det = preposition ? k + 1 : k;
@@ -4365,6 +4470,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   NamedInParentheses(sentence);
   if (auto said = DropExplanation(sentence)) reading.unread.push_back(std::move(*said));
   for (std::string& d : DropDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
+  for (std::string& d : DropEquations(sentence, measured_before)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropNamesSaidAgain(sentence)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropKindsSaidAgain(sentence)) reading.described.push_back(std::move(d));
   for (std::string& d : DropExclusionsSaidAgain(sentence)) reading.defined.push_back(std::move(d));

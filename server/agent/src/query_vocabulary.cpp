@@ -37,6 +37,25 @@ std::vector<std::string> NamesOf(const SkillRunner& run, const std::string& skil
 
 }  // namespace query_vocabulary
 
+std::vector<std::string> FileWordsOf(const std::string& path) {
+  std::string name = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::vector<std::string> out;
+  if (name.empty()) return out;
+  out.push_back(name);
+  const size_t dot = name.find_last_of('.');
+  const std::string stem = dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+  if (stem != name) out.push_back(stem);
+  for (size_t at = 0; at < stem.size();) {
+    const size_t end = std::min(stem.find_first_of("_-. ", at), stem.size());
+    if (end > at) out.push_back(stem.substr(at, end - at));
+    at = end + 1;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& run, const CancelToken& cancel,
                              const std::vector<std::string>& candidates) {
   using namespace query_vocabulary;  // this file's own helpers
@@ -47,6 +66,7 @@ QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& 
   for (const auto& d : profile.info().devices) {
     if (!d.name.empty()) v.gpus.push_back(d.name);
   }
+  v.file_words = FileWordsOf(profile.info().source_path.empty() ? profile.info().path : profile.info().source_path);
   std::vector<bool> found(candidates.size(), false);
   const auto all_found = [&](const std::vector<std::string>& names) {
     bool all = true;

@@ -67,6 +67,7 @@ enum class Measure : uint8_t {
   // The longest launch latency and launch delay of the events (kLatency's and kLaunchDelay's worst case).
   kMaxLatency,
   kMaxDelay,
+  kCountShare,  // of every event of the same kind, by number, % ("what percentage of all kernel launches")
 };
 // Whether a measure is of communication kernels against compute (nccl_breakdown's row), not event_stats'.
 bool IsCommMeasure(Measure m);

@@ -33,7 +33,13 @@ struct QueryVocabulary {
   // The names of the GPUs the export lists ("NVIDIA GeForce RTX 2080 Ti"), loaded whatever the question: "on a 2080
   // Ti" says which machine is meant when every listed GPU is one.
   std::vector<std::string> gpus;
+  // The words of the export's file name, in lower case: the whole name, its stem and the stem's parts at '_', '-' and
+  // '.' ("mfu_2gpu_before.sqlite": "mfu_2gpu_before.sqlite", "mfu_2gpu_before", "mfu", "2gpu", "before"). People
+  // name a recording by them ("mfu before:", "h100_2gpu_1s gpu 1: ...").
+  std::vector<std::string> file_words;
 };
+// FileWordsOf("/x/mfu_2gpu_before.sqlite"): QueryVocabulary::file_words of that path.
+std::vector<std::string> FileWordsOf(const std::string& path);
 // The words of a question that may be names: neither the lexicon's nor numbers, three characters or more, or quoted.
 std::vector<std::string> NameCandidates(const std::string& question);
 // The vocabulary of a profile, through its skills, each list at most a few thousand names, loaded only as far as the

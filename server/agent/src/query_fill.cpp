@@ -1225,7 +1225,11 @@ void ReadTwoNames(const std::vector<Item>& items, Clause& c) {
     return w == "together" || w == "combined" || w == "altogether" || w == "summed";
   };
   const auto plus = [](const Item& it) { return it.word == "+" || Lower(it.word) == "plus"; };
-  bool summed = std::any_of(items.begin(), items.end(), sum_word);
+  // A sum word before the names says their statistic ("the summed durations of the X ranges and of the Y ranges"),
+  // after them their sum ("X and Y together").
+  const size_t first_name = c.names_at.empty() ? 0 : c.names_at.front();
+  bool summed = std::any_of(items.begin() + static_cast<std::ptrdiff_t>(std::min(first_name, items.size())),
+                            items.end(), sum_word);
   std::vector<std::string> relation;  // words between the names that join nothing
   const size_t from = c.names_at.size() < 2 ? 0 : c.names_at.front() + 1;
   const size_t to = c.names_at.size() < 2 ? 0 : c.names_at.back();  // two copy kinds and no names: nothing between
@@ -3869,7 +3873,10 @@ bool IsContextSentence(const std::vector<Item>& s) {
   // "The host side seems to spend a lot of time at teardown.": how things look, said as a statement, sets the scene
   // whatever figures it names and whatever verb follows ("to spend").
   if (std::any_of(s.begin(), s.end(), [](const Item& it) {
-        return IsWordIn(it, {"seems", "seem", "looks", "appears", "feels", "suspect", "believe", "guess"});
+        // A belief said before the question that tests it ("I think pid 1679 did more GPU work.", "My hunch is ...").
+        return IsWordIn(it, {"seems",   "seem",       "looks",  "appears", "feels", "suspect", "believe", "guess",
+                             "think",   "thought",    "assume", "assumed", "bet",   "hunch",   "feeling", "sure",
+                             "suppose", "hypothesis", "theory", "wonder",  "doubt", "expect"});
       }))
     return true;
   size_t from = 0;

@@ -669,7 +669,8 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // shorthand (cfg, smem, regs, pctl, shortName), "threads/blk" as per. 27 / 13 / 0.
   ExpectHeld(AskHeldOut("questions_fresh56.json", "fresh held-out 56"), "questions_fresh56.json", 27, 0);
   // Batch 65, written by a helper the same way (engineers writing in non-native English: dropped articles, "how much
-  // time takes the kernel", "kindly share"), after this session's readings, first scored at c36ab23: 21 / 19 / 0. Kept unread.
+  // time takes the kernel", "kindly share"), after this session's readings, first scored at c36ab23: 21 / 19 / 0.
+  // Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh57.json", "fresh held-out 57"), "questions_fresh57.json", 21, 0);
 }
 

@@ -6,6 +6,8 @@
 //  - Context parameters come last: in core's headers (the API boundary), a function that takes a CancelToken or a
 //    ProgressSink takes nothing after the first of them but those and a time limit, the CancelToken first. (A sink of
 //    results, a FindingSink or a chunk sink, is an argument, not the call's context.)
+//  - Workspace only delegates (issue 40): a method's body is at most three lines, a lookup handed to a feature. Not yet
+//    true of every method: the test holds the count of longer bodies to what it is, so it only falls.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -136,6 +138,50 @@ TEST(Invariants, ContextParametersComeLast) {
   const auto planted = Declarations("  Status Run(const CancelToken& cancel = {}, int n);\n");
   ASSERT_EQ(planted.size(), 1u);
   EXPECT_EQ(planted.front().second.size(), 2u);
+}
+
+// The bodies of `Workspace::` methods in `text`, by name, as their lines between the braces.
+std::vector<std::pair<std::string, size_t>> WorkspaceBodies(const std::string& text) {
+  std::vector<std::pair<std::string, size_t>> out;
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  static const std::regex head(R"(^[A-Za-z].*\bWorkspace::(\w+)\()");
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::smatch m;
+    if (!std::regex_search(lines[i], m, head) || lines[i].back() == ';') continue;
+    size_t open = i;
+    while (open < lines.size() && lines[open].find('{') == std::string::npos) ++open;
+    int depth = 0;
+    size_t close = open;
+    for (; close < lines.size(); ++close) {
+      depth += static_cast<int>(std::count(lines[close].begin(), lines[close].end(), '{')) -
+               static_cast<int>(std::count(lines[close].begin(), lines[close].end(), '}'));
+      if (depth == 0) break;
+    }
+    out.emplace_back(m[1], close > open ? close - open - 1 : 0);
+    i = close;
+  }
+  return out;
+}
+
+TEST(Invariants, WorkspaceMethodsDelegate) {
+  size_t methods = 0;
+  std::vector<std::string> long_bodies;
+  for (const auto& entry : fs::directory_iterator(fs::path(NSYS_AI_SOURCE_DIR) / "server/core/src")) {
+    if (entry.path().extension() != ".cpp") continue;
+    for (const auto& [name, lines] : WorkspaceBodies(ReadText(entry.path()))) {
+      ++methods;
+      if (lines > 3) long_bodies.push_back(entry.path().filename().string() + ": " + name);
+    }
+  }
+  EXPECT_GT(methods, 70u);
+  // 52 at the start of issue 40's delegation; the source-set and trace calls delegate now. Lower it as more do.
+  EXPECT_LE(long_bodies.size(), 37u) << ::testing::PrintToString(long_bodies);
+  // The check itself.
+  const auto planted = WorkspaceBodies("Status Workspace::Run(int n) {\n  a();\n  b();\n  c();\n  d();\n}\n");
+  ASSERT_EQ(planted.size(), 1u);
+  EXPECT_EQ(planted.front(), (std::pair<std::string, size_t>{"Run", 4}));
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The names a question may mention, read from the profile through its summary skills (memoized like every call).
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <set>
 #include <string>

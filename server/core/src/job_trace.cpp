@@ -15,6 +15,7 @@
 #include "nsys/support/sha256.h"
 #include "nsys/trace/trace_output.h"
 #include "stores.h"
+#include "trace_features.h"
 
 namespace nsys::core {
 namespace {
@@ -93,7 +94,8 @@ Expected<JobTraceExport> Workspace::ExportJobTrace(const JobTraceRequest& reques
   out.notes = clocks.notes;
 
   // Step 2: the output, checked as a profile's trace is (the job's files are among the protected ones).
-  auto output = TraceTargetFor(request.output, fmt::format("job-{}", request.job_id));
+  auto output = trace_features::TargetFor(request.output, fmt::format("job-{}", request.job_id),
+                                          [this]() -> trace::TraceCache& { return TraceCache(); });
   if (!output) return output.error();
   out.path = output->path;
   trace::OutputPolicy policy = TraceOutputPolicy();
@@ -150,7 +152,7 @@ Expected<JobTraceExport> Workspace::ExportJobTrace(const JobTraceRequest& reques
   if (Status committed = file->Commit(); !committed.ok()) return committed.error();
   out.stats.sha256 = sha.FinishHex();
   out.stats.window = "whole job";
-  TraceWritten(*output);
+  trace_features::Written(*output);
   return out;
 }
 

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <functional>
 #include <mutex>
 
 #include "nsys/core/workspace.h"
@@ -66,15 +67,16 @@ Expected<std::shared_ptr<source::AnnotationIndex>> Workspace::SourceSet(const st
   return source_sets_->Find(set_id);
 }
 
-Expected<SourceIndexStats> Workspace::IndexSources(const std::string& set_id, const std::vector<std::string>& roots,
-                                                   const CancelToken& cancel, const ProgressSink& progress) {
-  auto set = SourceSet(set_id);
-  if (!set) return set.error();
+// The source features, each over one set (SourceSets::With looks it up for the Workspace call).
+namespace source_features {
+
+Expected<SourceIndexStats> IndexRoots(source::AnnotationIndex& set, const std::vector<std::string>& roots,
+                                      const CancelToken& cancel, const ProgressSink& progress) {
   SourceIndexStats total;
   for (size_t i = 0; i < roots.size(); ++i) {
     if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "Indexing sources was cancelled.");
     if (progress) progress(100.0 * static_cast<double>(i) / static_cast<double>(roots.size()), roots[i]);
-    auto stats = (*set)->AddRoot(roots[i], cancel);
+    auto stats = set.AddRoot(roots[i], cancel);
     if (!stats) {
       if (stats.error().kind == ErrorKind::kCancelled) return stats.error();
       total.warnings.push_back(support::QuoteInput(stats.error().message, support::kErrorMessageBytes));
@@ -92,52 +94,66 @@ Expected<SourceIndexStats> Workspace::IndexSources(const std::string& set_id, co
   return total;
 }
 
-Status Workspace::SetSourceText(const std::string& set_id, const std::string& path, const std::string& text) {
-  auto set = SourceSet(set_id);
-  if (!set) return set.error();
-  if (source::LanguageOfPath(path) == source::Language::kUnknown) return {};
-  (*set)->SetText(path, text);
+// An editor's text of a file (open, changed, closed, saved): only files of a language the index reads.
+Status OnText(source::AnnotationIndex& set, const std::string& path, const std::function<void()>& change) {
+  if (source::LanguageOfPath(path) != source::Language::kUnknown) change();
   return {};
 }
 
-Status Workspace::CloseSourceText(const std::string& set_id, const std::string& path) {
-  auto set = SourceSet(set_id);
-  if (!set) return set.error();
-  if (source::LanguageOfPath(path) == source::Language::kUnknown) return {};
-  (*set)->CloseText(path);
+Status Remove(source::AnnotationIndex& set, const std::string& path) {
+  set.Remove(path);
   return {};
 }
 
-Status Workspace::RefreshSource(const std::string& set_id, const std::string& path) {
-  auto set = SourceSet(set_id);
-  if (!set) return set.error();
-  if (source::LanguageOfPath(path) == source::Language::kUnknown) return {};
-  (*set)->Refresh(path);
-  return {};
+Expected<std::vector<source::Annotation>> AnnotationsIn(const source::AnnotationIndex& set, const std::string& path) {
+  return set.InFile(source::NormalPath(path));
 }
 
-Status Workspace::RemoveSource(const std::string& set_id, const std::string& path) {
-  auto set = SourceSet(set_id);
-  if (!set) return set.error();
-  (*set)->Remove(path);
-  return {};
-}
-
-Expected<std::vector<std::string>> Workspace::SourceFiles(const std::string& set_id) const {
-  auto set = SourceSet(set_id);
-  if (!set) return set.error();
+Expected<std::vector<std::string>> FilesWithAnnotations(const source::AnnotationIndex& set) {
   std::vector<std::string> files;
-  for (auto& file : (*set)->Files()) {
-    if (!(*set)->InFile(file).empty()) files.push_back(std::move(file));
+  for (auto& file : set.Files()) {
+    if (!set.InFile(file).empty()) files.push_back(std::move(file));
   }
   return files;
 }
 
+}  // namespace source_features
+
+Expected<SourceIndexStats> Workspace::IndexSources(const std::string& set_id, const std::vector<std::string>& roots,
+                                                   const CancelToken& cancel, const ProgressSink& progress) {
+  return source_sets_->With(
+      set_id, [&](source::AnnotationIndex& s) { return source_features::IndexRoots(s, roots, cancel, progress); });
+}
+
+Status Workspace::SetSourceText(const std::string& set_id, const std::string& path, const std::string& text) {
+  return source_sets_->With(set_id, [&](source::AnnotationIndex& s) {
+    return source_features::OnText(s, path, [&] { s.SetText(path, text); });
+  });
+}
+
+Status Workspace::CloseSourceText(const std::string& set_id, const std::string& path) {
+  return source_sets_->With(
+      set_id, [&](source::AnnotationIndex& s) { return source_features::OnText(s, path, [&] { s.CloseText(path); }); });
+}
+
+Status Workspace::RefreshSource(const std::string& set_id, const std::string& path) {
+  return source_sets_->With(
+      set_id, [&](source::AnnotationIndex& s) { return source_features::OnText(s, path, [&] { s.Refresh(path); }); });
+}
+
+Status Workspace::RemoveSource(const std::string& set_id, const std::string& path) {
+  return source_sets_->With(set_id, [&](source::AnnotationIndex& s) { return source_features::Remove(s, path); });
+}
+
+Expected<std::vector<std::string>> Workspace::SourceFiles(const std::string& set_id) const {
+  return source_sets_->With(set_id,
+                            [](source::AnnotationIndex& s) { return source_features::FilesWithAnnotations(s); });
+}
+
 Expected<std::vector<source::Annotation>> Workspace::SourceAnnotations(const std::string& set_id,
                                                                        const std::string& path) const {
-  auto set = SourceSet(set_id);
-  if (!set) return set.error();
-  return (*set)->InFile(source::NormalPath(path));
+  return source_sets_->With(set_id,
+                            [&](source::AnnotationIndex& s) { return source_features::AnnotationsIn(s, path); });
 }
 
 }  // namespace nsys::core

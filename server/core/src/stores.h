@@ -206,6 +206,14 @@ class SourceSets {
   Expected<std::string> Open();
   void Close(const std::string& set_id);  // an unknown id is ignored
   Expected<std::shared_ptr<source::AnnotationIndex>> Find(const std::string& set_id) const;
+  // `feature` on the set `set_id`, or Find's error: a Workspace call's one line.
+  template <typename Feature>
+  auto With(const std::string& set_id, Feature&& feature) const
+      -> decltype(feature(std::declval<source::AnnotationIndex&>())) {
+    auto set = Find(set_id);
+    if (!set) return set.error();
+    return feature(**set);
+  }
 
  private:
   mutable std::mutex mu_;

@@ -20,6 +20,7 @@
 #include "nsys/support/log.h"
 #include "nsys/trace/trace_output.h"
 #include "nsys/trace/validator.h"
+#include "trace_features.h"
 
 namespace nsys::core {
 namespace {
@@ -110,99 +111,85 @@ Expected<trace::TraceOptions> ToTraceOptions(const TraceRequest& request, const 
   return options;
 }
 
-// ---- Workspace's trace calls ------------------------------------------------------------------------------------
+// ---- The trace features ------------------------------------------------------------------------------------------
 
-Expected<Workspace::TracePlan> Workspace::PrepareTrace(const TraceRequest& request) {
-  auto profile = Get(request.profile_id);
+namespace trace_features {
+
+Expected<TracePlan> Plan(const Expected<std::shared_ptr<engine::Profile>>& profile, const TraceRequest& request) {
   if (!profile) return profile.error();
   auto options = ToTraceOptions(request, (*profile)->info());
   if (!options) return options.error();
-  return TracePlan{std::move(*profile), std::move(*options)};
+  return TracePlan{*profile, std::move(*options)};
 }
 
-trace::OutputPolicy Workspace::TraceOutputPolicyFor(const engine::Profile& profile, bool force) const {
-  trace::OutputPolicy policy = trace::WithProfile(TraceOutputPolicy(), profile);
+trace::OutputPolicy PolicyFor(trace::OutputPolicy base, const engine::Profile& profile, bool force) {
+  trace::OutputPolicy policy = trace::WithProfile(std::move(base), profile);
   policy.force = force;
   return policy;
 }
 
-Status Workspace::CheckTraceOutput(const std::string& profile_id, const std::string& output, bool force) const {
-  auto profile = Get(profile_id);
+Status CheckOutput(const Expected<std::shared_ptr<engine::Profile>>& profile, const trace::OutputPolicy& base,
+                   const std::string& output, bool force) {
   if (!profile) return profile.error();
-  const trace::OutputPolicy policy = TraceOutputPolicyFor(**profile, force);
+  const trace::OutputPolicy policy = PolicyFor(base, **profile, force);
   if (output == "-") return trace::CheckTraceStream(1, policy);
   auto target = trace::CheckTraceOutput(output, policy);
   if (!target) return target.error();
   return {};
 }
 
-Status CheckTraceOutputBeforeOpen(const std::string& profile_path, const std::string& output, bool force) {
-  trace::OutputPolicy policy;
-  policy.force = force;
-  if (auto id = trace::FileIdOf(profile_path)) policy.profiles.push_back(*id);
-  if (output == "-") return trace::CheckTraceStream(1, policy);
-  auto target = trace::CheckTraceOutput(output, policy);
-  if (!target) return target.error();
-  return {};
+Status Load(const Expected<TracePlan>& plan, const CancelToken& cancel, const ProgressSink& progress) {
+  if (!plan) return plan.error();
+  return plan->profile->Require(trace::NeedsFor(plan->options), cancel, progress);
 }
 
-Status Workspace::LoadForTrace(const TraceRequest& request, const CancelToken& cancel, const ProgressSink& progress) {
-  auto job = PrepareTrace(request);
-  if (!job) return job.error();
-  return job->profile->Require(trace::NeedsFor(job->options), cancel, progress);
-}
-
-Expected<TraceExport> Workspace::ExportTrace(const TraceRequest& request, const CancelToken& cancel,
-                                             const ProgressSink& progress) {
-  auto job = PrepareTrace(request);
-  if (!job) return job.error();
-  auto target =
-      TraceTargetFor(request.output, std::filesystem::path(TraceFileName(job->profile->info())).stem().string());
-  if (!target) return target.error();
-  auto stats = trace::ExportTraceToFile(*job->profile, job->options, target->path, cancel, progress,
-                                        TraceOutputPolicyFor(*job->profile, request.force));
-  if (!stats) return stats.error();
-  TraceWritten(*target);
-  return TraceExport{std::move(*stats), target->path, false};
-}
-
-Expected<Workspace::TraceTarget> Workspace::TraceTargetFor(const std::optional<std::string>& output,
-                                                           const std::string& stem) {
+Expected<TraceTarget> TargetFor(const std::optional<std::string>& output, const std::string& stem,
+                                const CacheOf& cache) {
   if (output) return TraceTarget{*output, nullptr};
-  trace::TraceCache& cache = TraceCache();
-  auto fresh = cache.NewPath(stem);
+  trace::TraceCache& traces = cache();
+  auto fresh = traces.NewPath(stem);
   if (!fresh) return fresh.error();
-  return TraceTarget{std::move(*fresh), &cache};
+  return TraceTarget{std::move(*fresh), &traces};
 }
 
-void Workspace::TraceWritten(const TraceTarget& target) {
+void Written(const TraceTarget& target) {
   if (target.cache == nullptr) return;
   for (const auto& gone : target.cache->Added(target.path)) {
     support::LogDebug(fmt::format("trace cache: removed {}", gone));
   }
 }
 
-Expected<TraceExport> Workspace::ExportTraceStream(const TraceRequest& request, const TraceChunkSink& sink,
-                                                   size_t chunk_bytes, const CancelToken& cancel,
-                                                   const ProgressSink& progress) {
-  auto job = PrepareTrace(request);
-  if (!job) return job.error();
-  if (chunk_bytes > 0) job->options.chunk_bytes = chunk_bytes;
-  auto stats = trace::ExportTrace(*job->profile, job->options, sink, cancel, progress);
+Expected<TraceExport> ToFile(Expected<TracePlan> plan, const TraceRequest& request, const CacheOf& cache,
+                             const trace::OutputPolicy& base, const CancelToken& cancel, const ProgressSink& progress) {
+  if (!plan) return plan.error();
+  auto target =
+      TargetFor(request.output, std::filesystem::path(TraceFileName(plan->profile->info())).stem().string(), cache);
+  if (!target) return target.error();
+  auto stats = trace::ExportTraceToFile(*plan->profile, plan->options, target->path, cancel, progress,
+                                        PolicyFor(base, *plan->profile, request.force));
+  if (!stats) return stats.error();
+  Written(*target);
+  return TraceExport{std::move(*stats), target->path, false};
+}
+
+Expected<TraceExport> ToStream(Expected<TracePlan> plan, const TraceChunkSink& sink, size_t chunk_bytes,
+                               const CancelToken& cancel, const ProgressSink& progress) {
+  if (!plan) return plan.error();
+  if (chunk_bytes > 0) plan->options.chunk_bytes = chunk_bytes;
+  auto stats = trace::ExportTrace(*plan->profile, plan->options, sink, cancel, progress);
   if (!stats) return stats.error();
   return TraceExport{std::move(*stats), std::nullopt, true};
 }
 
-Expected<TracePublication> Workspace::PublishTrace(const TraceRequest& request, TracePublisher& publisher,
-                                                   const std::string& perfetto_origin, const CancelToken& cancel,
-                                                   const ProgressSink& progress) {
-  auto job = PrepareTrace(request);
-  if (!job) return job.error();
+Expected<TracePublication> Publish(Expected<TracePlan> plan, TracePublisher& publisher,
+                                   const std::string& perfetto_origin, const trace::OutputPolicy& policy,
+                                   const CancelToken& cancel, const ProgressSink& progress) {
+  if (!plan) return plan.error();
   const std::string dir = publisher.TraceDirectory();
   if (Status made = EnsureDirectory(dir); !made.ok()) return made.error();
-  const engine::ProfileInfo& info = job->profile->info();
+  const engine::ProfileInfo& info = plan->profile->info();
   const std::string path = FreshTracePath(dir, std::filesystem::path(TraceFileName(info)).stem().string());
-  auto stats = trace::ExportTraceToFile(*job->profile, job->options, path, cancel, progress, TraceOutputPolicy());
+  auto stats = trace::ExportTraceToFile(*plan->profile, plan->options, path, cancel, progress, policy);
   if (!stats) return stats.error();
   if (cancel.cancelled()) {
     RemoveQuietly(path);
@@ -210,7 +197,7 @@ Expected<TracePublication> Workspace::PublishTrace(const TraceRequest& request, 
   }
   TraceToPublish trace;
   trace.path = path;
-  trace.title = TraceTitle(info, job->options.filter.window);
+  trace.title = TraceTitle(info, plan->options.filter.window);
   trace.file_name = TraceFileName(info);
   trace.perfetto_origin = perfetto_origin;
   auto published = publisher.Publish(std::move(trace));
@@ -221,15 +208,15 @@ Expected<TracePublication> Workspace::PublishTrace(const TraceRequest& request, 
   return TracePublication{std::move(*stats), std::move(*published)};
 }
 
-Expected<TracePublication> Workspace::PublishJobTrace(JobTraceRequest request, TracePublisher& publisher,
-                                                      const std::string& perfetto_origin, const CancelToken& cancel,
-                                                      const ProgressSink& progress) {
+Expected<TracePublication> PublishJob(
+    JobTraceRequest request, TracePublisher& publisher, const std::string& perfetto_origin,
+    const std::function<Expected<JobTraceExport>(const JobTraceRequest&)>& export_job) {
   const std::string dir = publisher.TraceDirectory();
   if (Status made = EnsureDirectory(dir); !made.ok()) return made.error();
   const std::string stem = fmt::format("job-{}", request.job_id);
   request.output = FreshTracePath(dir, stem);
   request.force = false;
-  auto written = ExportJobTrace(request, cancel, progress);  // leaves no file when it fails
+  auto written = export_job(request);  // leaves no file when it fails
   if (!written) return written.error();
   TraceToPublish trace;
   trace.path = written->path;
@@ -244,14 +231,67 @@ Expected<TracePublication> Workspace::PublishJobTrace(JobTraceRequest request, T
   return TracePublication{std::move(written->stats), std::move(*published)};
 }
 
+std::unique_ptr<trace::TraceCache> MakeCache(const std::string& cache_dir, const trace::TraceCacheLimits& limits) {
+  return std::make_unique<trace::TraceCache>(cache_dir + "/exported-traces", limits);
+}
+
+}  // namespace trace_features
+
+Status CheckTraceOutputBeforeOpen(const std::string& profile_path, const std::string& output, bool force) {
+  trace::OutputPolicy policy;
+  policy.force = force;
+  if (auto id = trace::FileIdOf(profile_path)) policy.profiles.push_back(*id);
+  if (output == "-") return trace::CheckTraceStream(1, policy);
+  auto target = trace::CheckTraceOutput(output, policy);
+  if (!target) return target.error();
+  return {};
+}
+
+// ---- Workspace's trace calls: each looks its state up and hands it to a feature ----------------------------------
+
+Status Workspace::CheckTraceOutput(const std::string& profile_id, const std::string& output, bool force) const {
+  return trace_features::CheckOutput(Get(profile_id), TraceOutputPolicy(), output, force);
+}
+
+Status Workspace::LoadForTrace(const TraceRequest& request, const CancelToken& cancel, const ProgressSink& progress) {
+  return trace_features::Load(trace_features::Plan(Get(request.profile_id), request), cancel, progress);
+}
+
+Expected<TraceExport> Workspace::ExportTrace(const TraceRequest& request, const CancelToken& cancel,
+                                             const ProgressSink& progress) {
+  return trace_features::ToFile(
+      trace_features::Plan(Get(request.profile_id), request), request,
+      [this]() -> trace::TraceCache& { return TraceCache(); }, TraceOutputPolicy(), cancel, progress);
+}
+
+Expected<TraceExport> Workspace::ExportTraceStream(const TraceRequest& request, const TraceChunkSink& sink,
+                                                   size_t chunk_bytes, const CancelToken& cancel,
+                                                   const ProgressSink& progress) {
+  return trace_features::ToStream(trace_features::Plan(Get(request.profile_id), request), sink, chunk_bytes, cancel,
+                                  progress);
+}
+
+Expected<TracePublication> Workspace::PublishTrace(const TraceRequest& request, TracePublisher& publisher,
+                                                   const std::string& perfetto_origin, const CancelToken& cancel,
+                                                   const ProgressSink& progress) {
+  return trace_features::Publish(trace_features::Plan(Get(request.profile_id), request), publisher, perfetto_origin,
+                                 TraceOutputPolicy(), cancel, progress);
+}
+
+Expected<TracePublication> Workspace::PublishJobTrace(JobTraceRequest request, TracePublisher& publisher,
+                                                      const std::string& perfetto_origin, const CancelToken& cancel,
+                                                      const ProgressSink& progress) {
+  return trace_features::PublishJob(std::move(request), publisher, perfetto_origin,
+                                    [&](const JobTraceRequest& r) { return ExportJobTrace(r, cancel, progress); });
+}
+
 std::string Workspace::CacheDir() const {
   return cache_dir_;  // set once, by the constructor
 }
 
 trace::TraceCache& Workspace::TraceCache() {
   std::lock_guard lock(mu_);
-  if (!trace_cache_)
-    trace_cache_ = std::make_unique<trace::TraceCache>(cache_dir_ + "/exported-traces", config_.trace_cache);
+  if (!trace_cache_) trace_cache_ = trace_features::MakeCache(cache_dir_, config_.trace_cache);
   return *trace_cache_;
 }
 

@@ -462,21 +462,6 @@ class Workspace {
   Expected<std::shared_ptr<source::AnnotationIndex>> SourceSet(const std::string& set_id) const;
   // The cache of traces written without an output path; created on first use, its traces removed with the workspace.
   trace::TraceCache& TraceCache();
-  // A trace request resolved against its profile.
-  struct TracePlan {
-    std::shared_ptr<engine::Profile> profile;
-    trace::TraceOptions options;
-  };
-  Expected<TracePlan> PrepareTrace(const TraceRequest& request);
-  trace::OutputPolicy TraceOutputPolicyFor(const engine::Profile& profile, bool force) const;
-  // Where a written trace goes: `output`, or (absent) a fresh file in the trace cache named after `stem`, in which
-  // case `cache` is set and TraceWritten lets the cache drop its oldest traces once the file is complete.
-  struct TraceTarget {
-    std::string path;
-    trace::TraceCache* cache = nullptr;
-  };
-  Expected<TraceTarget> TraceTargetFor(const std::optional<std::string>& output, const std::string& stem);
-  static void TraceWritten(const TraceTarget& target);
 
   mutable std::mutex mu_;  // guards config_, registry_ and trace_cache_
   WorkspaceConfig config_;

@@ -1,5 +1,7 @@
 // Workspace's agent call for `analyze`: the profile and a memoised runner in, agent::Analyze does the rest.
 // AnalyzeForEditor adds the profile's source file (nsys/analyze publishes the findings on it).
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -8,10 +10,12 @@
 
 namespace nsys::core {
 
-Expected<agent::Analysis> Workspace::Analyze(const std::string& profile_id, const agent::AnalyzeOptions& options,
-                                             const agent::FindingSink& on_finding, const CancelToken& cancel,
-                                             const ProgressSink& progress) {
-  auto profile = Get(profile_id);
+namespace analyze_features {
+
+Expected<agent::Analysis> Analyze(const Expected<std::shared_ptr<engine::Profile>>& profile,
+                                  const agent::SkillRunner& run, const agent::AnalyzeOptions& options,
+                                  const agent::FindingSink& on_finding, const CancelToken& cancel,
+                                  const ProgressSink& progress) {
   if (!profile) return profile.error();
   // The kernel names tell the GPU's architecture when the export does not name the GPU (agent::Analyze reads them).
   if ((*profile)->info().caps.kernels) {
@@ -19,18 +23,32 @@ Expected<agent::Analysis> Workspace::Analyze(const std::string& profile_id, cons
       return loaded.error();
     }
   }
-  return agent::Analyze(**profile, RunnerFor(profile_id), options, on_finding, cancel, progress);
+  return agent::Analyze(**profile, run, options, on_finding, cancel, progress);
+}
+
+// `describe` runs after the analysis, as the handler read it.
+Expected<EditorAnalysis> ForEditor(Expected<agent::Analysis> analysis,
+                                   const std::function<Expected<OpenedProfile>()>& describe) {
+  if (!analysis) return analysis.error();
+  auto described = describe();
+  return EditorAnalysis{std::move(*analysis),
+                        described ? std::optional<std::string>(described->info.source_path) : std::nullopt};
+}
+
+}  // namespace analyze_features
+
+Expected<agent::Analysis> Workspace::Analyze(const std::string& profile_id, const agent::AnalyzeOptions& options,
+                                             const agent::FindingSink& on_finding, const CancelToken& cancel,
+                                             const ProgressSink& progress) {
+  return analyze_features::Analyze(Get(profile_id), RunnerFor(profile_id), options, on_finding, cancel, progress);
 }
 
 Expected<EditorAnalysis> Workspace::AnalyzeForEditor(const std::string& profile_id,
                                                      const agent::AnalyzeOptions& options,
                                                      const agent::FindingSink& on_finding, const CancelToken& cancel,
                                                      const ProgressSink& progress) {
-  auto analysis = Analyze(profile_id, options, on_finding, cancel, progress);
-  if (!analysis) return analysis.error();
-  auto described = Describe(profile_id);  // after the analysis, as the handler read it
-  return EditorAnalysis{std::move(*analysis),
-                        described ? std::optional<std::string>(described->info.source_path) : std::nullopt};
+  return analyze_features::ForEditor(Analyze(profile_id, options, on_finding, cancel, progress),
+                                     [&] { return Describe(profile_id); });
 }
 
 }  // namespace nsys::core

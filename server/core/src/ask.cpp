@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "nsys/agent/llm_ask.h"
 #include "nsys/agent/query_answer.h"
@@ -58,25 +60,27 @@ std::string ProfileSummaryForLlm(const engine::ProfileInfo& info, const agent::S
 
 // THE LLM ROUTE: with WorkspaceConfig::llm enabled, the model answers with the query tool and the profile's skills as
 // tools (agent::AskWithLlm), through the workspace's answer cache, continuing the conversation's exchange.
-Expected<agent::LlmAskResult> AskThroughLlm(Workspace& ws, const engine::Profile& profile, agent::SkillRunner run,
+Expected<agent::LlmAskResult> AskThroughLlm(const WorkspaceConfig& workspace,
+                                            const std::vector<std::shared_ptr<const skills::Skill>>& skills,
+                                            const engine::Profile& profile, agent::SkillRunner run,
                                             const AskRequest& request, const llm::Config& config,
                                             const std::vector<llm::Message>& history, const agent::TextSink& on_text,
                                             const CancelToken& cancel) {
   auto client = llm::MakeClient(config);
   if (!client) return client.error();
-  const llm::AnswerCache cache(llm::AnswerCache::DefaultDir(ws.config().open.cache_dir));
+  const llm::AnswerCache cache(llm::AnswerCache::DefaultDir(workspace.open.cache_dir));
   const auto& info = profile.info();
   agent::LlmAskRequest r;
   r.question = request.question;
   r.profile_summary = ProfileSummaryForLlm(info, run, cancel);
   r.profile_path = info.source_path;
   r.history = history;
-  r.cache = ws.config().open.use_cache ? &cache : nullptr;
+  r.cache = workspace.open.use_cache ? &cache : nullptr;
   r.profile_identity =
       fmt::format("{}|{}|{}|{}|{}", info.path, info.file_size, info.nsys_version, info.start_ns, info.end_ns);
   r.profile = &profile;
   r.model = config.model;
-  return agent::AskWithLlm(r, **client, ws.Skills(), run, on_text, cancel);
+  return agent::AskWithLlm(r, **client, skills, run, on_text, cancel);
 }
 
 // The answer's Markdown in pieces of about a paragraph, so a client can show it as it comes.
@@ -105,14 +109,27 @@ Expected<llm::Config> LlmConfigFromEnvironment() {
   return llm::ConfigFromEnvironment([](const char* name) { return std::getenv(name); });
 }
 
-Expected<AskResult> Workspace::AskQueries(const QueryRequest& request, const CancelToken& cancel) {
+// ---- The ask features: a question or typed Queries over one profile, the state a Workspace call looked up --------
+
+namespace ask_features {
+
+// What a question is answered with: the profile, its skills through the memo, the conversations, the server's
+// configuration.
+struct AskState {
+  const WorkspaceConfig& config;
+  std::vector<std::shared_ptr<const skills::Skill>> skills;
+  agent::SkillRunner run;
+  agent::ConversationStore& conversations;
+};
+
+Expected<AskResult> Queries(const Expected<std::shared_ptr<engine::Profile>>& profile, const QueryRequest& request,
+                            const agent::SkillRunner& run, const CancelToken& cancel) {
   if (request.queries.empty()) return MakeError(ErrorKind::kInvalidArgument, "queries: at least one Query is needed");
   for (const agent::Query& q : request.queries) {
     if (Status ok = agent::CheckQuery(q); !ok) return ok.error();
   }
-  auto profile = Get(request.profile_id);
   if (!profile) return profile.error();
-  agent::AskTurn turn = agent::AnswerQueries(request.queries, **profile, RunnerFor(request.profile_id), cancel);
+  agent::AskTurn turn = agent::AnswerQueries(request.queries, **profile, run, cancel);
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "query: cancelled");
   AskResult result;
   result.answer = std::move(turn.answer);
@@ -120,43 +137,60 @@ Expected<AskResult> Workspace::AskQueries(const QueryRequest& request, const Can
   return result;
 }
 
-Expected<AskResult> Workspace::Ask(const AskRequest& request, const agent::TextSink& on_text, const CancelToken& cancel,
-                                   const ProgressSink& progress) {
+// THE LLM ROUTE's turn kept in the conversation.
+Expected<AskResult> ThroughLlm(const engine::Profile& profile, const AskRequest& request, const llm::Config& llm_config,
+                               const std::optional<agent::ConversationState>& prior, AskState& state,
+                               const agent::TextSink& on_text, const CancelToken& cancel) {
+  auto llm = AskThroughLlm(state.config, state.skills, profile, state.run, request, llm_config,
+                           prior ? prior->llm_history : std::vector<llm::Message>{}, on_text, cancel);
+  if (!llm) return llm.error();
+  agent::ConversationState kept;
+  kept.question = request.question;
+  kept.llm_history = std::move(llm->history);
+  AskResult result;
+  for (const auto& e : llm->answer.evidence) {
+    if (std::find(result.skills_used.begin(), result.skills_used.end(), e.call.skill) == result.skills_used.end())
+      result.skills_used.push_back(e.call.skill);
+  }
+  result.conversation_id = state.conversations.Put(request.conversation_id, std::move(kept));
+  result.answer = std::move(llm->answer);
+  result.used_llm = true;
+  return result;
+}
+
+Expected<AskResult> Question(const Expected<std::shared_ptr<engine::Profile>>& profile, const AskRequest& request,
+                             AskState state, const agent::TextSink& on_text, const CancelToken& cancel,
+                             const ProgressSink& progress) {
   if (Status question = agent::CheckQuestion(request.question); !question.ok()) return question.error();
-  auto profile = Get(request.profile_id);
   if (!profile) return profile.error();
   std::optional<agent::ConversationState> prior;
-  if (!request.conversation_id.empty()) prior = conversations_->Get(request.conversation_id);
-  const llm::Config llm_config = request.llm ? *request.llm : config().llm;  // the session's, else the server's
-  if (llm_config.enabled()) {
-    auto llm = AskThroughLlm(*this, **profile, RunnerFor(request.profile_id), request, llm_config,
-                             prior ? prior->llm_history : std::vector<llm::Message>{}, on_text, cancel);
-    if (!llm) return llm.error();
-    agent::ConversationState state;
-    state.question = request.question;
-    state.llm_history = std::move(llm->history);
-    AskResult result;
-    for (const auto& e : llm->answer.evidence) {
-      if (std::find(result.skills_used.begin(), result.skills_used.end(), e.call.skill) == result.skills_used.end())
-        result.skills_used.push_back(e.call.skill);
-    }
-    result.conversation_id = conversations_->Put(request.conversation_id, std::move(state));
-    result.answer = std::move(llm->answer);
-    result.used_llm = true;
-    return result;
-  }
-
+  if (!request.conversation_id.empty()) prior = state.conversations.Get(request.conversation_id);
+  const llm::Config llm_config = request.llm ? *request.llm : state.config.llm;  // the session's, else the server's
+  if (llm_config.enabled()) return ThroughLlm(**profile, request, llm_config, prior, state, on_text, cancel);
   if (progress) progress(0, "answering offline");
-  agent::AskTurn turn = agent::AskOfflineTurn(request.question, **profile, SkillInfos(Skills()),
-                                              RunnerFor(request.profile_id), prior ? &*prior : nullptr, cancel);
+  agent::AskTurn turn = agent::AskOfflineTurn(request.question, **profile, SkillInfos(state.skills), state.run,
+                                              prior ? &*prior : nullptr, cancel);
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "ask: cancelled");
   AskResult result;
-  result.conversation_id = conversations_->Put(request.conversation_id, std::move(turn.state));
+  result.conversation_id = state.conversations.Put(request.conversation_id, std::move(turn.state));
   result.answer = std::move(turn.answer);
   result.skills_used = std::move(turn.skills_used);
   StreamMarkdown(result.answer, on_text);
   if (progress) progress(100, "answered");
   return result;
+}
+
+}  // namespace ask_features
+
+Expected<AskResult> Workspace::AskQueries(const QueryRequest& request, const CancelToken& cancel) {
+  return ask_features::Queries(Get(request.profile_id), request, RunnerFor(request.profile_id), cancel);
+}
+
+Expected<AskResult> Workspace::Ask(const AskRequest& request, const agent::TextSink& on_text, const CancelToken& cancel,
+                                   const ProgressSink& progress) {
+  return ask_features::Question(Get(request.profile_id), request,
+                                {config(), Skills(), RunnerFor(request.profile_id), *conversations_}, on_text, cancel,
+                                progress);
 }
 
 }  // namespace nsys::core

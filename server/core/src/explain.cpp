@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -14,31 +15,40 @@
 
 namespace nsys::core {
 
-Expected<agent::KernelExplanation> Workspace::ExplainKernel(const std::string& profile_id, const std::string& kernel,
-                                                            const CancelToken& cancel, const ProgressSink& progress) {
-  auto profile = Get(profile_id);
+namespace explain_features {
+
+Expected<agent::KernelExplanation> Explain(const Expected<std::shared_ptr<engine::Profile>>& profile,
+                                           const agent::SkillRunner& run, const std::string& kernel,
+                                           const CancelToken& cancel, const ProgressSink& progress) {
   if (!profile) return profile.error();
   // kKernels resolves each execution's launch call; a no-op once loaded, which is when hovers come.
   if (Status loaded = (*profile)->Require(engine::Need::kKernels, cancel, progress); !loaded.ok()) {
     return loaded.error();
   }
-  return agent::ExplainKernel(**profile, RunnerFor(profile_id), kernel, cancel, (*profile)->info().source_path);
+  return agent::ExplainKernel(**profile, run, kernel, cancel, (*profile)->info().source_path);
+}
+
+// The model's paragraph on `explanation` with `config` (the session's model, else the server's), never waited on.
+void AddParagraph(agent::KernelExplanation& explanation, const WorkspaceConfig& config,
+                  const std::optional<llm::Config>& llm, const std::string& cache_dir,
+                  agent::KernelParagraphs& paragraphs) {
+  const llm::Config chosen = llm ? *llm : config.llm;
+  if (!chosen.enabled()) return;
+  // The replies are the user's data: a private directory (0700) of 0600 files, as the ask answers (llm::AnswerCache).
+  const std::string dir = config.open.use_cache ? (std::filesystem::path(cache_dir) / "llm-explain").string() : "";
+  const agent::AiParagraph paragraph = paragraphs.Lookup(explanation, chosen, dir);
+  explanation.markdown = agent::WithAiParagraph(explanation.markdown, paragraph);
+}
+
+}  // namespace explain_features
+
+Expected<agent::KernelExplanation> Workspace::ExplainKernel(const std::string& profile_id, const std::string& kernel,
+                                                            const CancelToken& cancel, const ProgressSink& progress) {
+  return explain_features::Explain(Get(profile_id), RunnerFor(profile_id), kernel, cancel, progress);
 }
 
 void Workspace::AddAiParagraph(agent::KernelExplanation& explanation, const std::optional<llm::Config>& llm) {
-  const bool use_cache = [&] {
-    std::lock_guard lock(mu_);
-    return config_.open.use_cache;
-  }();
-  const llm::Config chosen = llm ? *llm : [&] {
-    std::lock_guard lock(mu_);
-    return config_.llm;
-  }();
-  if (!chosen.enabled()) return;
-  // The replies are the user's data: a private directory (0700) of 0600 files, as the ask answers (llm::AnswerCache).
-  const std::string dir = use_cache ? (std::filesystem::path(CacheDir()) / "llm-explain").string() : "";
-  const agent::AiParagraph paragraph = paragraphs_->Lookup(explanation, chosen, dir);
-  explanation.markdown = agent::WithAiParagraph(explanation.markdown, paragraph);
+  explain_features::AddParagraph(explanation, config(), llm, CacheDir(), *paragraphs_);
 }
 
 Expected<agent::KernelExplanation> Workspace::ExplainKernelForEditor(

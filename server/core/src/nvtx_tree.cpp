@@ -28,9 +28,30 @@ std::string TreeKeyOf(const engine::Filter& f) {
 
 }  // namespace
 
-Expected<skills::NvtxTreeLevel> Workspace::NvtxTree(const NvtxTreeRequest& request, const CancelToken& cancel,
-                                                    const ProgressSink& progress) {
-  auto entry = EntryOf(request.profile_id);
+namespace nvtx_tree_features {
+
+// The kept tree of `filter` (moved to the front), or one built and kept; one build per (profile, filter), a
+// concurrent request for the same profile waits for it and shares it.
+Expected<std::shared_ptr<const skills::NvtxTree>> TreeOf(LoadedProfile& entry, const engine::Filter& filter,
+                                                         const CancelToken& cancel) {
+  const std::string key = TreeKeyOf(filter);
+  std::lock_guard lock(entry.nvtx_trees_mu);
+  auto& kept = entry.nvtx_trees;
+  for (size_t i = 0; i < kept.size(); ++i) {
+    if (kept[i].first != key) continue;
+    std::rotate(kept.begin(), kept.begin() + static_cast<ptrdiff_t>(i), kept.begin() + static_cast<ptrdiff_t>(i) + 1);
+    return kept.front().second;
+  }
+  auto built = skills::NvtxTree::Build(*entry.profile, filter, cancel);
+  if (!built) return built.error();
+  kept.insert(kept.begin(), {key, *built});
+  if (kept.size() > kNvtxTreesKept) kept.resize(kNvtxTreesKept);
+  return kept.front().second;
+}
+
+Expected<skills::NvtxTreeLevel> Level(const Expected<std::shared_ptr<LoadedProfile>>& entry,
+                                      const NvtxTreeRequest& request, const CancelToken& cancel,
+                                      const ProgressSink& progress) {
   if (!entry) return entry.error();
   const std::shared_ptr<engine::Profile> profile = (*entry)->profile;  // outlives the tree for this call
   if (Status loaded = profile->Require(engine::Need::kAttribution, cancel, progress); !loaded.ok()) {
@@ -38,27 +59,16 @@ Expected<skills::NvtxTreeLevel> Workspace::NvtxTree(const NvtxTreeRequest& reque
   }
   auto filter = engine::ResolveFilter(profile->info(), request.filter);
   if (!filter) return filter.error();
-  const std::string key = TreeKeyOf(*filter);
-  std::shared_ptr<const skills::NvtxTree> tree;
-  {
-    // One build per (profile, filter); a concurrent request for the same profile waits for it and shares it.
-    std::lock_guard lock((*entry)->nvtx_trees_mu);
-    auto& kept = (*entry)->nvtx_trees;
-    for (size_t i = 0; i < kept.size(); ++i) {
-      if (kept[i].first != key) continue;
-      std::rotate(kept.begin(), kept.begin() + static_cast<ptrdiff_t>(i), kept.begin() + static_cast<ptrdiff_t>(i) + 1);
-      tree = kept.front().second;
-      break;
-    }
-    if (!tree) {
-      auto built = skills::NvtxTree::Build(*profile, *filter, cancel);
-      if (!built) return built.error();
-      tree = *built;
-      kept.insert(kept.begin(), {key, tree});
-      if (kept.size() > kNvtxTreesKept) kept.resize(kNvtxTreesKept);
-    }
-  }
-  return tree->Children(request.parent);
+  auto tree = TreeOf(**entry, *filter, cancel);
+  if (!tree) return tree.error();
+  return (*tree)->Children(request.parent);
+}
+
+}  // namespace nvtx_tree_features
+
+Expected<skills::NvtxTreeLevel> Workspace::NvtxTree(const NvtxTreeRequest& request, const CancelToken& cancel,
+                                                    const ProgressSink& progress) {
+  return nvtx_tree_features::Level(EntryOf(request.profile_id), request, cancel, progress);
 }
 
 }  // namespace nsys::core

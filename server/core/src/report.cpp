@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <unordered_map>
 #include <utility>
@@ -265,12 +266,19 @@ ProfileReport Render(const engine::Profile& p, const ReportParts& parts) {
 
 }  // namespace
 
+namespace report_features {
+
+// The skill calls a report makes, through the workspace's memo: the time budget and analyze.
+struct ReportCalls {
+  std::function<Expected<skills::Table>()> budget;
+  std::function<Expected<agent::Analysis>()> analyze;
+};
+
 // Each part as soon as it is known, cheapest first (the summary needs only what the open read; then the
 // kernel table, the time budget, the NVTX ranges, and analyze last, the slow one on a cold export), with a partial
 // report after each when the caller asked for them.
-Expected<ProfileReport> Workspace::Report(const std::string& profile_id, const ReportSink& on_partial,
-                                          const CancelToken& cancel, const ProgressSink& progress) {
-  auto profile = Get(profile_id);
+Expected<ProfileReport> Build(const Expected<std::shared_ptr<engine::Profile>>& profile, const ReportCalls& calls,
+                              const ReportSink& on_partial, const CancelToken& cancel, const ProgressSink& progress) {
   if (!profile) return profile.error();
   const engine::Profile& p = **profile;
   ReportParts parts;
@@ -286,7 +294,7 @@ Expected<ProfileReport> Workspace::Report(const std::string& profile_id, const R
   parts.kernel_count = static_cast<int64_t>(k.size());
   parts.kernels_known = true;
   paint();
-  parts.budget = RunSkill(profile_id, "time_budget", {}, cancel);
+  parts.budget = calls.budget();
   if (!*parts.budget && parts.budget->error().kind == ErrorKind::kCancelled) return parts.budget->error();
   paint();
   if (Status loaded = (*profile)->Require(engine::Need::kNvtx, cancel, progress); !loaded.ok()) {
@@ -296,10 +304,18 @@ Expected<ProfileReport> Workspace::Report(const std::string& profile_id, const R
   parts.ranges = TopByName(p.nvtx(), p.nvtx().name, kReportTopRanges, nvtx_ns);
   parts.ranges_known = true;
   paint();
-  parts.analysis = Analyze(profile_id, {}, {}, cancel, progress);
+  parts.analysis = calls.analyze();
   if (!*parts.analysis && parts.analysis->error().kind == ErrorKind::kCancelled) return parts.analysis->error();
-  ProfileReport report = Render(p, parts);
-  return report;
+  return Render(p, parts);
+}
+
+}  // namespace report_features
+
+Expected<ProfileReport> Workspace::Report(const std::string& profile_id, const ReportSink& on_partial,
+                                          const CancelToken& cancel, const ProgressSink& progress) {
+  const report_features::ReportCalls calls{[&] { return RunSkill(profile_id, "time_budget", {}, cancel); },
+                                           [&] { return Analyze(profile_id, {}, {}, cancel, progress); }};
+  return report_features::Build(Get(profile_id), calls, on_partial, cancel, progress);
 }
 
 }  // namespace nsys::core

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <tuple>
@@ -164,16 +166,23 @@ std::string NextProfileCommand(const std::string& profile_path) {
   return fmt::format("nsys profile -t cuda,nvtx -o {0} <your command> && nsys export --type sqlite {0}.nsys-rep", next);
 }
 
-std::optional<skills::NvtxCoverage> Workspace::KnownMappingCoverage(const std::string& profile_id) const {
-  auto entry = EntryOf(profile_id);
+namespace annotation_features {
+
+// What a plan asks of the workspace: the profile's mapping coverage, the session's source set, the range figures.
+struct PlanCalls {
+  std::function<Expected<skills::NvtxCoverage>()> coverage;
+  std::function<Expected<std::shared_ptr<source::AnnotationIndex>>()> source_set;
+  std::function<Expected<std::shared_ptr<const RangeFigureTable>>()> figures;
+};
+
+std::optional<skills::NvtxCoverage> KnownCoverage(const Expected<std::shared_ptr<LoadedProfile>>& entry) {
   if (!entry) return std::nullopt;
   std::lock_guard lock((*entry)->coverage->mu);
   return (*entry)->coverage->value;
 }
 
-Expected<skills::NvtxCoverage> Workspace::MappingCoverage(const std::string& profile_id, const CancelToken& cancel,
-                                                          const ProgressSink& progress) {
-  auto entry = EntryOf(profile_id);
+Expected<skills::NvtxCoverage> Coverage(const Expected<std::shared_ptr<LoadedProfile>>& entry,
+                                        const CancelToken& cancel, const ProgressSink& progress) {
   if (!entry) return entry.error();
   if (!(*entry)->profile->info().caps.kernels) {  // no kernel time to map: 0 of 0, nothing to load
     return StoreCoverage(*(*entry)->profile, *(*entry)->coverage, cancel);
@@ -184,14 +193,28 @@ Expected<skills::NvtxCoverage> Workspace::MappingCoverage(const std::string& pro
   return StoreCoverage(*(*entry)->profile, *(*entry)->coverage, cancel);
 }
 
-Expected<AnnotationPlan> Workspace::AnnotationPlanFor(const AnnotationPlanRequest& request, const CancelToken& cancel,
-                                                      const ProgressSink& progress) {
-  auto entry = EntryOf(request.profile_id);
-  if (!entry) return entry.error();
-  const engine::Profile& profile = *(*entry)->profile;
+}  // namespace annotation_features
+
+std::optional<skills::NvtxCoverage> Workspace::KnownMappingCoverage(const std::string& profile_id) const {
+  return annotation_features::KnownCoverage(EntryOf(profile_id));
+}
+
+Expected<skills::NvtxCoverage> Workspace::MappingCoverage(const std::string& profile_id, const CancelToken& cancel,
+                                                          const ProgressSink& progress) {
+  return annotation_features::Coverage(EntryOf(profile_id), cancel, progress);
+}
+
+namespace annotation_features {
+
+// Long: the plan's steps in order (coverage, sources, the ranges to refine ranked and located, then its notes), each
+// a few lines; split, they would pass the plan and its inputs between five functions.
+Expected<AnnotationPlan> Plan(const Expected<std::shared_ptr<engine::Profile>>& profile,
+                              const AnnotationPlanRequest& request, const PlanCalls& calls, const CancelToken& cancel,
+                              const ProgressSink& progress) {
+  if (!profile) return profile.error();
   AnnotationPlan plan;
-  plan.next_command = NextProfileCommand(profile.info().path);
-  auto coverage = MappingCoverage(request.profile_id, cancel, progress);
+  plan.next_command = NextProfileCommand((*profile)->info().path);
+  auto coverage = calls.coverage();
   if (!coverage) return coverage.error();
   plan.coverage = *coverage;
   plan.unmapped_ns = coverage->kernel_ns_total - coverage->mapped_ns;
@@ -199,7 +222,7 @@ Expected<AnnotationPlan> Workspace::AnnotationPlanFor(const AnnotationPlanReques
   Expected<SourceNames> names = SourceNames{};
   if (!request.source_roots.empty() || request.source_set.empty()) {
     names = IndexRoots(request.source_roots, cancel);
-  } else if (auto set = SourceSet(request.source_set)) {
+  } else if (auto set = calls.source_set()) {
     names = NamesOf(**set);
   } else {
     names = set.error();
@@ -210,7 +233,7 @@ Expected<AnnotationPlan> Workspace::AnnotationPlanFor(const AnnotationPlanReques
   if (progress) progress(70, "finding ranges to refine");
   // The range figures the lenses and diagnostics show (nvtx_range_kernels' rows, computed once per profile), so the
   // plan, the diagnostics and the code actions agree on what to refine.
-  auto figures = FiguresOf(request.profile_id, cancel, progress);
+  auto figures = calls.figures();
   if (!figures) return figures.error();
   const RangeFigureTable& table = **figures;
   if (!table.kernel_data) {
@@ -258,12 +281,27 @@ Expected<AnnotationPlan> Workspace::AnnotationPlanFor(const AnnotationPlanReques
   return plan;
 }
 
+}  // namespace annotation_features
+
+Expected<AnnotationPlan> Workspace::AnnotationPlanFor(const AnnotationPlanRequest& request, const CancelToken& cancel,
+                                                      const ProgressSink& progress) {
+  const annotation_features::PlanCalls calls{[&] { return MappingCoverage(request.profile_id, cancel, progress); },
+                                             [&] { return SourceSet(request.source_set); },
+                                             [&] { return FiguresOf(request.profile_id, cancel, progress); }};
+  return annotation_features::Plan(Get(request.profile_id), request, calls, cancel, progress);
+}
+
 }  // namespace nsys::core
 
 namespace nsys::core {
 
-Expected<std::vector<SourceAction>> Workspace::SourceActions(const SourceActionRequest& request,
-                                                             const CancelToken& cancel, const ProgressSink& progress) {
+namespace annotation_features {
+
+// The code actions on a selection of a source: refine each range there that launches more than one kernel per call
+// (with a profile), annotate the function around it.
+Expected<std::vector<SourceAction>> Actions(
+    const SourceActionRequest& request,
+    const std::function<Expected<std::shared_ptr<const RangeFigureTable>>()>& figures_of) {
   std::vector<SourceAction> out;
   const source::Language language = source::LanguageOfPath(request.file);
   if (language != source::Language::kPython && language != source::Language::kCpp &&
@@ -280,7 +318,7 @@ Expected<std::vector<SourceAction>> Workspace::SourceActions(const SourceActionR
   }
   const int first = std::min(request.line, request.end_line), last = std::max(request.line, request.end_line);
   if (!request.profile_id.empty()) {
-    auto figures = FiguresOf(request.profile_id, cancel, progress);  // computed once per profile, then shared
+    auto figures = figures_of();  // computed once per profile, then shared
     if (!figures) return figures.error();
     const RangeFigureTable& table = **figures;
     auto refine_any = [&table](const std::vector<size_t>& ranges) {
@@ -311,6 +349,13 @@ Expected<std::vector<SourceAction>> Workspace::SourceActions(const SourceActionR
     out.push_back(SourceAction{edit->title, "refactor.rewrite", request.file, std::move(*edit)});
   }
   return out;
+}
+
+}  // namespace annotation_features
+
+Expected<std::vector<SourceAction>> Workspace::SourceActions(const SourceActionRequest& request,
+                                                             const CancelToken& cancel, const ProgressSink& progress) {
+  return annotation_features::Actions(request, [&] { return FiguresOf(request.profile_id, cancel, progress); });
 }
 
 }  // namespace nsys::core

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -362,10 +363,16 @@ std::string FormatNs(int64_t ns) {
   return fmt::format("{} ns", ns);
 }
 
-Expected<std::shared_ptr<const RangeFigureTable>> Workspace::FiguresOf(const std::string& profile_id,
-                                                                       const CancelToken& cancel,
-                                                                       const ProgressSink& progress) {
-  auto entry = EntryOf(profile_id);
+namespace mapping_features {
+
+using FiguresCall = std::function<Expected<std::shared_ptr<const RangeFigureTable>>()>;
+using SetLookup = Expected<std::shared_ptr<source::AnnotationIndex>>;
+
+// The range figures of a loaded profile, computed once (`range_kernels` runs nvtx_range_kernels through the memo).
+Expected<std::shared_ptr<const RangeFigureTable>> Figures(
+    const Expected<std::shared_ptr<LoadedProfile>>& entry,
+    const std::function<Expected<skills::Table>(const skills::Args&)>& range_kernels, const CancelToken& cancel,
+    const ProgressSink& progress) {
   if (!entry) return entry.error();
   std::lock_guard lock((*entry)->figures_mu);  // one computation per loaded profile; later calls share it
   if ((*entry)->figures) return (*entry)->figures;
@@ -387,8 +394,7 @@ Expected<std::shared_ptr<const RangeFigureTable>> Workspace::FiguresOf(const std
   }
   table->kernel_data = table->kernel_data && info.caps.nvtx;
   if (table->kernel_data) {
-    skills::Args args{{"split_op_id", Value(false)}, {"limit", Value(int64_t{0})}};
-    auto rows = RunSkill(profile_id, "nvtx_range_kernels", args, cancel, progress);
+    auto rows = range_kernels({{"split_op_id", Value(false)}, {"limit", Value(int64_t{0})}});
     if (!rows) return rows.error();
     AddSkillRows(*table, *rows);
   }
@@ -396,24 +402,21 @@ Expected<std::shared_ptr<const RangeFigureTable>> Workspace::FiguresOf(const std
   return (*entry)->figures;
 }
 
-Expected<std::vector<SourceMatch>> Workspace::SourceMatches(const SourceRequest& request, const CancelToken& cancel,
-                                                            const ProgressSink& progress) {
-  auto set = SourceSet(request.set_id);
+Expected<std::vector<SourceMatch>> Matches(const SetLookup& set, const FiguresCall& figures, const std::string& file) {
   if (!set) return set.error();
-  auto table = FiguresOf(request.profile_id, cancel, progress);
+  auto table = figures();
   if (!table) return table.error();
   std::vector<SourceMatch> out;
-  for (const source::Annotation& a : (*set)->InFile(source::NormalPath(request.file))) {
+  for (const source::Annotation& a : (*set)->InFile(source::NormalPath(file))) {
     if (auto m = Match(a, **table)) out.push_back(std::move(*m));
   }
   return out;
 }
 
-Expected<std::vector<SourceLens>> Workspace::SourceLenses(const SourceRequest& request, const CancelToken& cancel,
-                                                          const ProgressSink& progress) {
-  auto matches = SourceMatches(request, cancel, progress);
+Expected<std::vector<SourceLens>> Lenses(const Expected<std::vector<SourceMatch>>& matches, const FiguresCall& figures,
+                                         const std::string& profile_id) {
   if (!matches) return matches.error();
-  auto table = FiguresOf(request.profile_id, cancel, progress);  // cached by now
+  auto table = figures();  // cached by now
   if (!table) return table.error();
   std::vector<SourceLens> out;
   for (const SourceMatch& m : *matches) {
@@ -423,7 +426,7 @@ Expected<std::vector<SourceLens>> Workspace::SourceLenses(const SourceRequest& r
     lens.title = LensTitle(m, **table);
     lens.ran = m.ran;
     if (m.ran) {
-      lens.profile_id = request.profile_id;
+      lens.profile_id = profile_id;
       lens.range = m.figures.name;
       lens.start_ns = m.figures.longest_start_ns;
       lens.end_ns = m.figures.longest_end_ns;
@@ -433,45 +436,41 @@ Expected<std::vector<SourceLens>> Workspace::SourceLenses(const SourceRequest& r
   return out;
 }
 
-Expected<std::optional<SourceHover>> Workspace::SourceHoverAt(const SourceRequest& request, int line, int character,
-                                                              const CancelToken& cancel, const ProgressSink& progress) {
-  auto matches = SourceMatches(request, cancel, progress);
+Expected<std::optional<SourceHover>> HoverAt(const Expected<std::vector<SourceMatch>>& matches,
+                                             const FiguresCall& figures, const std::string& profile_id, int line,
+                                             int character) {
   if (!matches) return matches.error();
-  auto table = FiguresOf(request.profile_id, cancel, progress);
+  auto table = figures();
   if (!table) return table.error();
   for (const SourceMatch& m : *matches) {
     if (!Contains(m.span, line, character)) continue;
-    return std::optional<SourceHover>(SourceHover{m.span, HoverMarkdown(m, **table, request.profile_id)});
+    return std::optional<SourceHover>(SourceHover{m.span, HoverMarkdown(m, **table, profile_id)});
   }
   return std::optional<SourceHover>();
 }
 
-Expected<std::vector<SourceFileDiagnostics>> Workspace::SourceDiagnostics(const SourceRequest& request,
-                                                                          const CancelToken& cancel,
-                                                                          const ProgressSink& progress) {
+Expected<std::vector<SourceFileDiagnostics>> Diagnostics(const SetLookup& set, const FiguresCall& figures,
+                                                         const std::string& file) {
+  if (!set) return set.error();
   std::vector<std::string> files;
-  if (!request.file.empty()) {
-    files.push_back(source::NormalPath(request.file));
+  if (!file.empty()) {
+    files.push_back(source::NormalPath(file));
   } else {
-    auto all = SourceFiles(request.set_id);
-    if (!all) return all.error();
-    files = std::move(*all);
+    for (auto& f : (*set)->Files()) {
+      if (!(*set)->InFile(f).empty()) files.push_back(std::move(f));
+    }
   }
   std::vector<SourceFileDiagnostics> out;
-  if (files.size() == 1) {  // a file without annotations has none (and clears what it had)
-    auto annotations = SourceAnnotations(request.set_id, files.front());
-    if (!annotations) return annotations.error();
-    if (annotations->empty()) return std::vector<SourceFileDiagnostics>{{files.front(), {}}};
-  }
+  // A file without annotations has none (and clears what it had).
+  if (files.size() == 1 && (*set)->InFile(files.front()).empty())
+    return std::vector<SourceFileDiagnostics>{{files.front(), {}}};
   if (files.empty()) return out;  // nothing annotated: the profile's figures are not worth computing
-  auto table = FiguresOf(request.profile_id, cancel, progress);
+  auto table = figures();
   if (!table) return table.error();
-  for (const std::string& file : files) {
-    SourceRequest one = request;
-    one.file = file;
-    auto matches = SourceMatches(one, cancel, progress);
+  for (const std::string& one : files) {
+    auto matches = Matches(set, figures, one);
     if (!matches) return matches.error();
-    SourceFileDiagnostics d{file, {}};
+    SourceFileDiagnostics d{one, {}};
     for (const SourceMatch& m : *matches) {
       if (auto diagnostic = DiagnosticOf(m, **table)) d.diagnostics.push_back(std::move(*diagnostic));
     }
@@ -480,34 +479,16 @@ Expected<std::vector<SourceFileDiagnostics>> Workspace::SourceDiagnostics(const 
   return out;
 }
 
-Expected<KernelSources> Workspace::KernelSourcesOf(const std::string& set_id, const std::string& profile_id,
-                                                   const std::string& kernel, const CancelToken& cancel,
-                                                   const ProgressSink& progress) {
-  auto set = SourceSet(set_id);
-  if (!set) return set.error();
-  auto table_or = FiguresOf(profile_id, cancel, progress);
-  if (!table_or) return table_or.error();
-  const RangeFigureTable& table = **table_or;
-  if (!table.kernel_data) {
-    return MakeError(ErrorKind::kUnsupported, "No kernel data in profile '" + profile_id + "': " + table.kernel_note);
-  }
-  const KernelFigures* k = table.FindKernel(kernel);
-  if (k == nullptr) {
-    return MakeError(ErrorKind::kNotFound, fmt::format("No kernel named '{}' in profile '{}'.", kernel, profile_id));
-  }
-  KernelSources out;
-  out.kernel = k->kernel;
-  out.calls = k->calls;
-  out.gpu_ns = k->gpu_ns;
-  // Per range: its annotations in the set (looked up once), then the launches whose innermost annotated range it is.
+// Per range: its annotations in the set (looked up once), then the launches whose innermost annotated range it is.
+void Locate(const RangeFigureTable& table, const KernelFigures& k, source::AnnotationIndex& set, KernelSources& out) {
   std::unordered_map<int32_t, std::vector<source::Annotation>> annotated;
   std::map<int32_t, std::pair<int64_t, int64_t>> launched;  // range -> (calls, gpu ns)
-  for (const KernelStack& stack : k->stacks) {
+  for (const KernelStack& stack : k.stacks) {
     for (int32_t r : stack.ranges) {
       auto [it, added] = annotated.try_emplace(r);
       if (added) {
         for (const std::string& name : table.names_of[static_cast<size_t>(r)]) {
-          for (auto& a : (*set)->FindByName(name)) {
+          for (auto& a : set.FindByName(name)) {
             const bool dup = std::any_of(it->second.begin(), it->second.end(), [&](const source::Annotation& b) {
               return b.file == a.file && b.line == a.line && b.column == a.column;
             });
@@ -523,11 +504,31 @@ Expected<KernelSources> Workspace::KernelSourcesOf(const std::string& set_id, co
   }
   for (const auto& [r, figures] : launched) {
     for (const source::Annotation& a : annotated[r]) {
-      const double share = k->gpu_ns > 0 ? static_cast<double>(figures.second) / static_cast<double>(k->gpu_ns) : 0;
+      const double share = k.gpu_ns > 0 ? static_cast<double>(figures.second) / static_cast<double>(k.gpu_ns) : 0;
       out.locations.push_back(
           {SpanOf(a), table.ranges[static_cast<size_t>(r)].name, share, figures.second, figures.first});
     }
   }
+}
+
+Expected<KernelSources> KernelSourcesIn(const SetLookup& set, const FiguresCall& figures, const std::string& profile_id,
+                                        const std::string& kernel) {
+  if (!set) return set.error();
+  auto table_or = figures();
+  if (!table_or) return table_or.error();
+  const RangeFigureTable& table = **table_or;
+  if (!table.kernel_data) {
+    return MakeError(ErrorKind::kUnsupported, "No kernel data in profile '" + profile_id + "': " + table.kernel_note);
+  }
+  const KernelFigures* k = table.FindKernel(kernel);
+  if (k == nullptr) {
+    return MakeError(ErrorKind::kNotFound, fmt::format("No kernel named '{}' in profile '{}'.", kernel, profile_id));
+  }
+  KernelSources out;
+  out.kernel = k->kernel;
+  out.calls = k->calls;
+  out.gpu_ns = k->gpu_ns;
+  Locate(table, *k, **set, out);
   std::sort(out.locations.begin(), out.locations.end(), [](const auto& a, const auto& b) {
     if (a.gpu_ns != b.gpu_ns) return a.gpu_ns > b.gpu_ns;
     if (a.span.file != b.span.file) return a.span.file < b.span.file;
@@ -536,39 +537,37 @@ Expected<KernelSources> Workspace::KernelSourcesOf(const std::string& set_id, co
   return out;
 }
 
-Expected<agent::KernelExplanation> Workspace::ExplainKernelWithSources(const std::string& profile_id,
-                                                                       const std::string& kernel,
-                                                                       const std::string& set_id,
-                                                                       const CancelToken& cancel,
-                                                                       const ProgressSink& progress) {
-  auto explanation = ExplainKernel(profile_id, kernel, cancel, progress);
-  if (!explanation || set_id.empty()) return explanation;
+// `sources(short name)` is KernelSourcesOf over the session's set.
+Expected<agent::KernelExplanation> WithSources(
+    Expected<agent::KernelExplanation> explanation, const SetLookup& set,
+    const std::function<Expected<KernelSources>(const std::string&)>& sources) {
+  if (!explanation) return explanation;
   // A source set without annotations has no line to show: skip the range figures (FiguresOf), which cost the first
   // hover of a session 0.8-0.9 s on a 2 GB export whether or not any source was indexed.
-  if (auto set = SourceSet(set_id); !set || (*set)->size() == 0) return explanation;
-  auto sources = KernelSourcesOf(set_id, profile_id, explanation->short_name, cancel, progress);
-  if (!sources || sources->locations.empty()) return explanation;
+  if (!set || (*set)->size() == 0) return explanation;
+  auto found = sources(explanation->short_name);
+  if (!found || found->locations.empty()) return explanation;
   std::string md = "\n\n**In your source** (the innermost annotated NVTX ranges that launch it)\n\n";
-  for (size_t i = 0; i < sources->locations.size() && i < kExplainSources; ++i) {
-    const KernelSourceLocation& l = sources->locations[i];
+  for (size_t i = 0; i < found->locations.size() && i < kExplainSources; ++i) {
+    const KernelSourceLocation& l = found->locations[i];
     md += fmt::format("- [{}]({}) {}:{} · {:.1f}% of its GPU time · {}\n", support::MarkdownCode(l.name),
                       LineLink(l.span), support::MarkdownText(std::filesystem::path(l.span.file).filename().string()),
                       l.span.line + 1, 100.0 * l.share, Plural(l.calls, "launch", "launches"));
   }
-  if (sources->locations.size() > kExplainSources) {
-    md += fmt::format("- … and {} more\n", sources->locations.size() - kExplainSources);
+  if (found->locations.size() > kExplainSources) {
+    md += fmt::format("- … and {} more\n", found->locations.size() - kExplainSources);
   }
   explanation->markdown += md;
   return explanation;
 }
 
-Expected<RangeRevelation> Workspace::RevealRange(const RevealRangeRequest& request, TracePublisher& publisher,
-                                                 const std::string& perfetto_origin, const CancelToken& cancel,
-                                                 const ProgressSink& progress) {
+// `publish(trace)` is PublishTrace with the request's publisher and origin.
+Expected<RangeRevelation> Reveal(const RevealRangeRequest& request, const FiguresCall& figures,
+                                 const std::function<Expected<TracePublication>(const TraceRequest&)>& publish) {
   if (request.end_ns <= request.start_ns) {
     return MakeError(ErrorKind::kInvalidArgument, "The range's end must be after its start.");
   }
-  auto table = FiguresOf(request.profile_id, cancel, progress);
+  auto table = figures();
   if (!table) return table.error();
   const auto* ranges = (*table)->Find(request.name);
   if (ranges == nullptr) {
@@ -580,13 +579,73 @@ Expected<RangeRevelation> Workspace::RevealRange(const RevealRangeRequest& reque
   trace.filter.window.clock = WindowClock::kCaptureNs;
   trace.filter.window.start = static_cast<double>(request.start_ns);
   trace.filter.window.end = static_cast<double>(request.end_ns);
-  auto publication = PublishTrace(trace, publisher, perfetto_origin, cancel, progress);
+  auto publication = publish(trace);
   if (!publication) return publication.error();
   RangeRevelation out;
   out.publication = std::move(*publication);
   out.name = request.name;
   out.kernels = Sum(**table, *ranges, request.name).kernel_list;
   return out;
+}
+
+}  // namespace mapping_features
+
+Expected<std::shared_ptr<const RangeFigureTable>> Workspace::FiguresOf(const std::string& profile_id,
+                                                                       const CancelToken& cancel,
+                                                                       const ProgressSink& progress) {
+  const auto rows = [&](const auto& a) { return RunSkill(profile_id, "nvtx_range_kernels", a, cancel, progress); };
+  return mapping_features::Figures(EntryOf(profile_id), rows, cancel, progress);
+}
+
+Expected<std::vector<SourceMatch>> Workspace::SourceMatches(const SourceRequest& request, const CancelToken& cancel,
+                                                            const ProgressSink& progress) {
+  const auto figures = [&] { return FiguresOf(request.profile_id, cancel, progress); };
+  return mapping_features::Matches(SourceSet(request.set_id), figures, request.file);
+}
+
+Expected<std::vector<SourceLens>> Workspace::SourceLenses(const SourceRequest& request, const CancelToken& cancel,
+                                                          const ProgressSink& progress) {
+  const auto figures = [&] { return FiguresOf(request.profile_id, cancel, progress); };
+  return mapping_features::Lenses(SourceMatches(request, cancel, progress), figures, request.profile_id);
+}
+
+Expected<std::optional<SourceHover>> Workspace::SourceHoverAt(const SourceRequest& request, int line, int character,
+                                                              const CancelToken& cancel, const ProgressSink& progress) {
+  const auto figures = [&] { return FiguresOf(request.profile_id, cancel, progress); };
+  return mapping_features::HoverAt(SourceMatches(request, cancel, progress), figures, request.profile_id, line,
+                                   character);
+}
+
+Expected<std::vector<SourceFileDiagnostics>> Workspace::SourceDiagnostics(const SourceRequest& request,
+                                                                          const CancelToken& cancel,
+                                                                          const ProgressSink& progress) {
+  const auto figures = [&] { return FiguresOf(request.profile_id, cancel, progress); };
+  return mapping_features::Diagnostics(SourceSet(request.set_id), figures, request.file);
+}
+
+Expected<KernelSources> Workspace::KernelSourcesOf(const std::string& set_id, const std::string& profile_id,
+                                                   const std::string& kernel, const CancelToken& cancel,
+                                                   const ProgressSink& progress) {
+  const auto figures = [&] { return FiguresOf(profile_id, cancel, progress); };
+  return mapping_features::KernelSourcesIn(SourceSet(set_id), figures, profile_id, kernel);
+}
+
+Expected<agent::KernelExplanation> Workspace::ExplainKernelWithSources(const std::string& profile_id,
+                                                                       const std::string& kernel,
+                                                                       const std::string& set_id,
+                                                                       const CancelToken& cancel,
+                                                                       const ProgressSink& progress) {
+  const auto sources = [&](const std::string& k) { return KernelSourcesOf(set_id, profile_id, k, cancel, progress); };
+  // No set (none given, or unknown): the explanation as it is.
+  return mapping_features::WithSources(ExplainKernel(profile_id, kernel, cancel, progress), SourceSet(set_id), sources);
+}
+
+Expected<RangeRevelation> Workspace::RevealRange(const RevealRangeRequest& request, TracePublisher& publisher,
+                                                 const std::string& perfetto_origin, const CancelToken& cancel,
+                                                 const ProgressSink& progress) {
+  const auto figures = [&] { return FiguresOf(request.profile_id, cancel, progress); };
+  const auto publish = [&](const auto& t) { return PublishTrace(t, publisher, perfetto_origin, cancel, progress); };
+  return mapping_features::Reveal(request, figures, publish);
 }
 
 }  // namespace nsys::core

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "nsys/core/workspace.h"
@@ -10,10 +11,11 @@
 
 namespace nsys::core {
 
-Expected<agent::Analysis> Workspace::AnalyzeJob(const std::string& job_id, int64_t ranks_per_node,
-                                                const CancelToken& cancel, const ProgressSink& progress) {
+namespace job_analyze_features {
+
+Expected<agent::Analysis> AnalyzeJob(const Expected<std::shared_ptr<JobEntry>>& entry, const std::string& job_id,
+                                     int64_t ranks_per_node, const CancelToken& cancel, const ProgressSink& progress) {
   if (ranks_per_node < 0) return MakeError(ErrorKind::kInvalidArgument, "ranks_per_node must not be negative");
-  auto entry = JobEntryOf(job_id);
   if (!entry) return entry.error();
   auto partials = PartialsOf(**entry, "", cancel, progress);
   if (!partials) return partials.error();
@@ -38,6 +40,13 @@ Expected<agent::Analysis> Workspace::AnalyzeJob(const std::string& job_id, int64
   figures.imbalance = skills::job::MergeKernelImbalance(ranks);
   figures.steps = skills::job::MergeStepTimes(ranks);
   return agent::AnalyzeJob(figures);
+}
+
+}  // namespace job_analyze_features
+
+Expected<agent::Analysis> Workspace::AnalyzeJob(const std::string& job_id, int64_t ranks_per_node,
+                                                const CancelToken& cancel, const ProgressSink& progress) {
+  return job_analyze_features::AnalyzeJob(JobEntryOf(job_id), job_id, ranks_per_node, cancel, progress);
 }
 
 }  // namespace nsys::core

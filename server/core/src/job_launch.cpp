@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,14 +40,16 @@ bool ParseProgressLine(const std::string& line, double& percent, std::string& me
 
 }  // namespace
 
-Expected<std::string> Workspace::LaunchJobReport(const std::string& job_id, const std::vector<std::string>& launcher,
-                                                 const CancelToken& cancel, const ProgressSink& progress) {
-  auto entry = JobEntryOf(job_id);
+namespace job_launch_features {
+
+Expected<std::string> Launch(const Expected<std::shared_ptr<JobEntry>>& entry, const std::vector<std::string>& launcher,
+                             const std::string& launch_binary, const CancelToken& cancel,
+                             const ProgressSink& progress) {
   if (!entry) return entry.error();
   if (launcher.empty() || launcher[0].empty())
     return MakeError(ErrorKind::kInvalidArgument, "the job launcher is empty");
   std::vector<std::string> argv = launcher;
-  argv.push_back(LaunchedBinary(config().launch_binary));
+  argv.push_back(LaunchedBinary(launch_binary));
   argv.push_back("job-report");
   for (const JobRank& rank : (*entry)->ranks->ranks()) argv.push_back(rank.path);
   for (const char* flag : {"--mpi", "--format", "json", "--progress-lines", "--memory-budget"}) argv.push_back(flag);
@@ -68,6 +71,13 @@ Expected<std::string> Workspace::LaunchJobReport(const std::string& job_id, cons
                                                        fmt::join(launcher, " "), job->exit_code, tail));
   }
   return std::move(job->out);
+}
+
+}  // namespace job_launch_features
+
+Expected<std::string> Workspace::LaunchJobReport(const std::string& job_id, const std::vector<std::string>& launcher,
+                                                 const CancelToken& cancel, const ProgressSink& progress) {
+  return job_launch_features::Launch(JobEntryOf(job_id), launcher, config().launch_binary, cancel, progress);
 }
 
 }  // namespace nsys::core

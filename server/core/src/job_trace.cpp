@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -69,11 +70,13 @@ void AddCounts(TraceStats& total, const TraceStats& part, engine::Ns offset, boo
 
 }  // namespace
 
+namespace job_trace_features {
+
 // The three named steps share the checked output and the running totals; split, they would pass them through.
 // Long: three steps (the clocks, the output, each rank's part) over one output and one set of totals.
-Expected<JobTraceExport> Workspace::ExportJobTrace(const JobTraceRequest& request, const CancelToken& cancel,
-                                                   const ProgressSink& progress) {
-  auto entry = JobEntryOf(request.job_id);
+Expected<JobTraceExport> Export(const Expected<std::shared_ptr<JobEntry>>& entry, const JobTraceRequest& request,
+                                const trace_features::CacheOf& cache, const trace::OutputPolicy& base,
+                                const CancelToken& cancel, const ProgressSink& progress) {
   if (!entry) return entry.error();
   if (request.ranks_per_node < 0 || request.min_duration_ns < 0) {
     return MakeError(ErrorKind::kInvalidArgument, "ranks_per_node and min_duration_ns must not be negative");
@@ -94,11 +97,10 @@ Expected<JobTraceExport> Workspace::ExportJobTrace(const JobTraceRequest& reques
   out.notes = clocks.notes;
 
   // Step 2: the output, checked as a profile's trace is (the job's files are among the protected ones).
-  auto output = trace_features::TargetFor(request.output, fmt::format("job-{}", request.job_id),
-                                          [this]() -> trace::TraceCache& { return TraceCache(); });
+  auto output = trace_features::TargetFor(request.output, fmt::format("job-{}", request.job_id), cache);
   if (!output) return output.error();
   out.path = output->path;
-  trace::OutputPolicy policy = TraceOutputPolicy();
+  trace::OutputPolicy policy = base;
   policy.force = request.force;
   auto target = trace::CheckTraceOutput(out.path, policy);
   if (!target) return target.error();
@@ -154,6 +156,14 @@ Expected<JobTraceExport> Workspace::ExportJobTrace(const JobTraceRequest& reques
   out.stats.window = "whole job";
   trace_features::Written(*output);
   return out;
+}
+
+}  // namespace job_trace_features
+
+Expected<JobTraceExport> Workspace::ExportJobTrace(const JobTraceRequest& request, const CancelToken& cancel,
+                                                   const ProgressSink& progress) {
+  const auto cache = [this]() -> trace::TraceCache& { return TraceCache(); };
+  return job_trace_features::Export(JobEntryOf(request.job_id), request, cache, TraceOutputPolicy(), cancel, progress);
 }
 
 }  // namespace nsys::core

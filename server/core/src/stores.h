@@ -32,6 +32,12 @@ namespace nsys::core {
 
 // "p12" -> 12, "r3" -> 3: ids listed in the order they were given.
 int IdNumber(const std::string& id);
+// A skill found in the registry with its run options (the user-skill time budget of the call).
+struct SkillCall {
+  std::shared_ptr<const skills::Skill> skill;
+  skills::RunOptions options;
+};
+
 // The memo's key for a call: its arguments plus, when given, the filter's text under a name no argument can have
 // (argument names are snake_case), so calls with different filters never share a result (workspace.cpp).
 skills::Args MemoKeyArgs(const skills::Args& args, const engine::FilterSpec& filter);
@@ -157,6 +163,13 @@ class JobStore {
   Status Close(const std::string& job_id);
   std::vector<OpenedJob> List() const;
   Expected<std::shared_ptr<JobEntry>> Find(const std::string& job_id) const;
+  // `feature` on the job `job_id`, or Find's error: a Workspace call's one line.
+  template <typename Feature>
+  auto With(const std::string& job_id, Feature&& feature) const -> decltype(feature(std::declval<JobEntry&>())) {
+    auto entry = Find(job_id);
+    if (!entry) return entry.error();
+    return feature(**entry);
+  }
   // The rank files of every job opened (open now or closed since).
   std::vector<trace::FileId> OpenedFiles() const;
 

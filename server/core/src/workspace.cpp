@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <numeric>
 #include <utility>
 
@@ -36,6 +37,100 @@ std::vector<std::string> LoadUserSkillsInto(skills::Registry& registry, const st
 }
 
 }  // namespace
+
+namespace workspace_features {
+
+// WorkspaceConfig::warm_skills resolved against the registry, when the options load in the background.
+WarmSkills WarmSkillsFor(
+    const engine::OpenOptions& options, const std::vector<WarmCall>& calls,
+    const std::function<Expected<std::shared_ptr<const skills::Skill>>(const std::string&)>& find) {
+  WarmSkills warm;
+  if (!options.load_all_in_background) return warm;
+  for (const auto& call : calls) {
+    if (auto skill = find(call.skill)) warm.emplace_back(std::move(*skill), call.args);
+  }
+  return warm;
+}
+
+std::vector<std::shared_ptr<const skills::NvtxTree>> KeptTrees(const Expected<std::shared_ptr<LoadedProfile>>& entry) {
+  std::vector<std::shared_ptr<const skills::NvtxTree>> out;
+  if (!entry) return out;
+  std::lock_guard lock((*entry)->nvtx_trees_mu);
+  for (const auto& kept : (*entry)->nvtx_trees) out.push_back(kept.second);
+  return out;
+}
+
+// Every table loaded and the mapping coverage computed, then the profile described.
+Expected<OpenedProfile> CheckAll(const Expected<std::shared_ptr<LoadedProfile>>& entry,
+                                 const std::function<Expected<skills::NvtxCoverage>()>& coverage,
+                                 const std::function<Expected<OpenedProfile>()>& describe, const CancelToken& cancel,
+                                 const ProgressSink& progress) {
+  if (!entry) return entry.error();
+  if (Status loaded = (*entry)->profile->Require(engine::kAllTables, cancel, progress); !loaded) {
+    return loaded.error();
+  }
+  if (auto computed = coverage(); !computed) return computed.error();
+  return describe();
+}
+
+// The user skill folders of a configuration: the default ones first (when asked), each once.
+std::vector<std::string> SkillDirsOf(const WorkspaceConfig& config) {
+  std::vector<std::string> dirs;
+  if (config.default_skill_dirs) dirs = skills::DefaultUserSkillDirs();
+  for (const auto& dir : config.skill_dirs) {
+    if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+  }
+  return dirs;
+}
+
+// Built outside the workspace's lock (reading user folders touches the disk), then swapped in whole under it, so a
+// reader never sees a half-loaded registry.
+SkillReload Reload(const std::vector<std::string>& dirs, std::mutex& mu, skills::Registry& registry) {
+  skills::Registry fresh;
+  skills::RegisterBuiltins(fresh);
+  std::vector<std::string> warnings = LoadUserSkillsInto(fresh, dirs);
+  std::lock_guard lock(mu);
+  registry = std::move(fresh);
+  return SkillReload{std::move(warnings), registry.List().size()};
+}
+
+void AddDirs(const std::vector<std::string>& dirs, std::mutex& mu, std::vector<std::string>& skill_dirs) {
+  std::lock_guard lock(mu);
+  for (const auto& dir : dirs) {
+    if (std::find(skill_dirs.begin(), skill_dirs.end(), dir) == skill_dirs.end()) skill_dirs.push_back(dir);
+  }
+}
+
+// The entry (profile and memo) and the skill are held by shared_ptr: closing the profile or reloading skills
+// meanwhile is safe.
+Expected<skills::Table> Run(const Expected<std::shared_ptr<LoadedProfile>>& entry, const Expected<SkillCall>& call,
+                            const skills::Args& args, const engine::FilterSpec& filter, const CancelToken& cancel,
+                            const ProgressSink& progress) {
+  if (!entry) return entry.error();
+  if (!call) return call.error();
+  return RunSkillMemoised(**entry, call->skill, args, filter, call->options, cancel, progress);
+}
+
+Expected<SkillCall> CallOf(Expected<std::shared_ptr<const skills::Skill>> found, std::chrono::milliseconds timeout) {
+  if (!found) return found.error();
+  SkillCall call{std::move(*found), {}};
+  call.options.user_skill_timeout = timeout;
+  return call;
+}
+
+// The files no trace may replace: every profile and every job's rank opened, each once.
+trace::OutputPolicy PolicyOf(std::vector<trace::FileId> profiles, const std::vector<trace::FileId>& jobs) {
+  trace::OutputPolicy policy;
+  policy.profiles = std::move(profiles);
+  for (const auto& id : jobs) {
+    if (std::find(policy.profiles.begin(), policy.profiles.end(), id) == policy.profiles.end()) {
+      policy.profiles.push_back(id);
+    }
+  }
+  return policy;
+}
+
+}  // namespace workspace_features
 
 // The memo's key for a call: its arguments plus, when given, the filter's text under a name no argument can have
 // (argument names are snake_case), so calls with different filters never share a result.
@@ -103,13 +198,9 @@ Expected<OpenedProfile> Workspace::Open(const std::string& path, const CancelTok
 
 Expected<OpenedProfile> Workspace::Open(const std::string& path, const engine::OpenOptions& options,
                                         const CancelToken& cancel, const ProgressSink& progress) {
-  WarmSkills warm;
-  if (options.load_all_in_background) {
-    for (const auto& call : config().warm_skills) {
-      if (auto skill = FindSkill(call.skill)) warm.emplace_back(std::move(*skill), call.args);
-    }
-  }
-  return profiles_->Open(path, options, std::move(warm), cancel, progress);
+  const auto find = [this](const std::string& name) { return FindSkill(name); };
+  return profiles_->Open(path, options, workspace_features::WarmSkillsFor(options, config().warm_skills, find), cancel,
+                         progress);
 }
 
 Status Workspace::Close(const std::string& id) {
@@ -133,12 +224,7 @@ Expected<std::shared_ptr<engine::Profile>> Workspace::Get(const std::string& id)
 }
 
 std::vector<std::shared_ptr<const skills::NvtxTree>> Workspace::KeptNvtxTrees(const std::string& id) const {
-  std::vector<std::shared_ptr<const skills::NvtxTree>> out;
-  auto entry = EntryOf(id);
-  if (!entry) return out;
-  std::lock_guard lock((*entry)->nvtx_trees_mu);
-  for (const auto& kept : (*entry)->nvtx_trees) out.push_back(kept.second);
-  return out;
+  return workspace_features::KeptTrees(EntryOf(id));
 }
 
 Expected<OpenedProfile> Workspace::Describe(const std::string& id) const {
@@ -147,13 +233,8 @@ Expected<OpenedProfile> Workspace::Describe(const std::string& id) const {
 
 Expected<OpenedProfile> Workspace::CheckTables(const std::string& id, const CancelToken& cancel,
                                                const ProgressSink& progress) {
-  auto entry = EntryOf(id);
-  if (!entry) return entry.error();
-  if (Status loaded = (*entry)->profile->Require(engine::kAllTables, cancel, progress); !loaded) {
-    return loaded.error();
-  }
-  if (auto coverage = MappingCoverage(id, cancel); !coverage) return coverage.error();
-  return Describe(id);
+  return workspace_features::CheckAll(
+      EntryOf(id), [&] { return MappingCoverage(id, cancel); }, [&] { return Describe(id); }, cancel, progress);
 }
 
 std::vector<OpenedProfile> Workspace::List() const {
@@ -175,33 +256,11 @@ Expected<std::shared_ptr<const skills::Skill>> Workspace::FindSkill(const std::s
 }
 
 SkillReload Workspace::ReloadSkills() {
-  std::vector<std::string> dirs;
-  {
-    std::lock_guard lock(mu_);
-    if (config_.default_skill_dirs) dirs = skills::DefaultUserSkillDirs();
-    for (const auto& dir : config_.skill_dirs) {
-      if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
-    }
-  }
-  // Built outside the lock (reading user folders touches the disk), then swapped in whole, so a reader never
-  // sees a half-loaded registry.
-  skills::Registry fresh;
-  skills::RegisterBuiltins(fresh);
-  std::vector<std::string> warnings = LoadUserSkillsInto(fresh, dirs);
-  std::lock_guard lock(mu_);
-  registry_ = std::move(fresh);
-  return SkillReload{std::move(warnings), registry_.List().size()};
+  return workspace_features::Reload(workspace_features::SkillDirsOf(config()), mu_, registry_);
 }
 
 std::vector<std::string> Workspace::AddSkillDirs(const std::vector<std::string>& dirs) {
-  {
-    std::lock_guard lock(mu_);
-    for (const auto& dir : dirs) {
-      if (std::find(config_.skill_dirs.begin(), config_.skill_dirs.end(), dir) == config_.skill_dirs.end()) {
-        config_.skill_dirs.push_back(dir);
-      }
-    }
-  }
+  workspace_features::AddDirs(dirs, mu_, config_.skill_dirs);
   return ReloadSkills().warnings;
 }
 
@@ -221,34 +280,18 @@ Expected<skills::Table> Workspace::RunSkill(const std::string& profile_id, const
                                             const skills::Args& args, const engine::FilterSpec& filter,
                                             const CancelToken& cancel, const ProgressSink& progress,
                                             std::optional<std::chrono::milliseconds> skill_timeout) {
-  auto entry = EntryOf(profile_id);
-  if (!entry) return entry.error();
-  auto call = SkillCallOf(skill_name, skill_timeout);
-  if (!call) return call.error();
-  // The entry (profile and memo) and the skill are held by shared_ptr: closing the profile or reloading skills
-  // meanwhile is safe.
-  return RunSkillMemoised(**entry, call->skill, args, filter, call->options, cancel, progress);
+  return workspace_features::Run(EntryOf(profile_id), SkillCallOf(skill_name, skill_timeout), args, filter, cancel,
+                                 progress);
 }
 
-Expected<Workspace::SkillCall> Workspace::SkillCallOf(const std::string& name,
-                                                      std::optional<std::chrono::milliseconds> skill_timeout) const {
+Expected<SkillCall> Workspace::SkillCallOf(const std::string& name,
+                                           std::optional<std::chrono::milliseconds> skill_timeout) const {
   std::lock_guard lock(mu_);
-  auto found = registry_.Get(name);
-  if (!found) return found.error();
-  SkillCall call{std::move(*found), {}};
-  call.options.user_skill_timeout = skill_timeout.value_or(config_.skill_timeout);
-  return call;
+  return workspace_features::CallOf(registry_.Get(name), skill_timeout.value_or(config_.skill_timeout));
 }
 
 trace::OutputPolicy Workspace::TraceOutputPolicy() const {
-  trace::OutputPolicy policy;
-  policy.profiles = profiles_->OpenedFiles();
-  for (const auto& id : jobs_->OpenedFiles()) {
-    if (std::find(policy.profiles.begin(), policy.profiles.end(), id) == policy.profiles.end()) {
-      policy.profiles.push_back(id);
-    }
-  }
-  return policy;
+  return workspace_features::PolicyOf(profiles_->OpenedFiles(), jobs_->OpenedFiles());
 }
 
 Expected<skills::ResultMemo::Stats> Workspace::MemoStats(const std::string& profile_id) const {
@@ -259,8 +302,11 @@ Expected<skills::ResultMemo::Stats> Workspace::MemoStats(const std::string& prof
 
 // ---- jobs: the state in JobStore, the features over it in job_store.cpp ----
 
-Expected<OpenedJob> Workspace::OpenJob(const JobRequest& request, const CancelToken& cancel,
-                                       const ProgressSink& progress) {
+namespace job_features {
+
+// The job's rank files listed, its budget and threads settled, its rank set made and kept in `jobs`.
+Expected<OpenedJob> Open(const JobRequest& request, const WorkspaceConfig& config, JobStore& jobs,
+                         const CancelToken& cancel, const ProgressSink& progress) {
   if (cancel.cancelled()) return MakeError(ErrorKind::kCancelled, "opening the job was cancelled");
   if (request.threads < 0 || request.threads > 64) {
     return MakeError(ErrorKind::kInvalidArgument, "a job loads 1 to 64 ranks at a time");
@@ -268,7 +314,6 @@ Expected<OpenedJob> Workspace::OpenJob(const JobRequest& request, const CancelTo
   OpenedJob job;
   auto ranks = ListJobFiles(request, &job.notes);
   if (!ranks) return ranks.error();
-  const WorkspaceConfig config = this->config();
   job.ranks = std::move(*ranks);
   job.memory_budget_bytes =
       request.memory_budget_bytes > 0 ? request.memory_budget_bytes : config.job_memory_budget_bytes;
@@ -283,12 +328,64 @@ Expected<OpenedJob> Workspace::OpenJob(const JobRequest& request, const CancelTo
   for (const auto& rank : job.ranks) {
     if (auto id = trace::FileIdOf(rank.path)) files.push_back(*id);
   }
-  auto added = jobs_->Add(std::move(job), std::move(entry), files);
+  auto added = jobs.Add(std::move(job), std::move(entry), files);
   if (!added) return added.error();
   if (progress) progress(100, fmt::format("job {}: {} ranks", added->id, added->ranks.size()));
   support::LogInfo(fmt::format("opened job {} ({} ranks, budget {} bytes)", added->id, added->ranks.size(),
                                added->memory_budget_bytes));
   return added;
+}
+
+// A job skill over whole ranks (no filter), or a profile skill on every rank.
+Expected<skills::Table> Run(JobEntry& entry, const std::string& skill_name, const skills::Args& args,
+                            const engine::FilterSpec& filter, const std::function<Expected<SkillCall>()>& call_of,
+                            const CancelToken& cancel, const ProgressSink& progress) {
+  if (const skills::job::JobSkill* job_skill = skills::job::FindJobSkill(skill_name)) {
+    const bool filtered = filter.window.start || filter.window.end || !filter.devices.empty() ||
+                          !filter.processes.empty() || !filter.threads.empty();
+    if (filtered) {
+      return MakeError(ErrorKind::kUnsupported,
+                       fmt::format("{} is a cross-rank analysis of whole ranks: it takes no filter", skill_name));
+    }
+    auto table = RunJobSkill(entry, *job_skill, args, cancel, progress);
+    if (table) table->notes.insert(table->notes.end(), entry.job.notes.begin(), entry.job.notes.end());
+    return table;
+  }
+  auto call = call_of();
+  if (!call) return call.error();
+  return RunSkillOnRanks(entry, call->skill, args, filter, call->options, cancel, progress);
+}
+
+Expected<skills::Table> Merge(JobEntry& entry, const std::string& skill_name, const skills::Args& args,
+                              std::vector<Expected<skills::job::RankPartial>> parts, const CancelToken& cancel) {
+  const skills::job::JobSkill* skill = skills::job::FindJobSkill(skill_name);
+  if (!skill) return MakeError(ErrorKind::kNotFound, fmt::format("'{}' is not a job skill", skill_name));
+  return MergeJobSkill(entry, *skill, args, std::move(parts), cancel);
+}
+
+// The report's per-rank half, with the two skills it runs on each rank.
+Expected<std::vector<RankReportPart>> ReportRanksWith(
+    JobEntry& entry, const std::function<Expected<std::shared_ptr<const skills::Skill>>(const std::string&)>& find,
+    const std::vector<size_t>& which, const CancelToken& cancel, const ProgressSink& progress) {
+  auto nccl = find("nccl_breakdown");
+  if (!nccl) return nccl.error();
+  auto iterations = find("iterations");
+  if (!iterations) return iterations.error();
+  return ReportRanks(entry, **nccl, **iterations, which, cancel, progress);
+}
+
+// Every rank's index (none when the job is not open: the call that takes them says why).
+std::vector<size_t> AllRanks(const Expected<std::shared_ptr<JobEntry>>& entry) {
+  std::vector<size_t> all(entry ? (*entry)->ranks->ranks().size() : 0);
+  std::iota(all.begin(), all.end(), size_t{0});
+  return all;
+}
+
+}  // namespace job_features
+
+Expected<OpenedJob> Workspace::OpenJob(const JobRequest& request, const CancelToken& cancel,
+                                       const ProgressSink& progress) {
+  return job_features::Open(request, config(), *jobs_, cancel, progress);
 }
 
 Status Workspace::CloseJob(const std::string& job_id) {
@@ -315,22 +412,9 @@ Expected<skills::Table> Workspace::RunSkillOnJob(const std::string& job_id, cons
                                                  const skills::Args& args, const engine::FilterSpec& filter,
                                                  const CancelToken& cancel, const ProgressSink& progress,
                                                  std::optional<std::chrono::milliseconds> skill_timeout) {
-  auto entry = JobEntryOf(job_id);
-  if (!entry) return entry.error();
-  if (const skills::job::JobSkill* job_skill = skills::job::FindJobSkill(skill_name)) {
-    const bool filtered = filter.window.start || filter.window.end || !filter.devices.empty() ||
-                          !filter.processes.empty() || !filter.threads.empty();
-    if (filtered) {
-      return MakeError(ErrorKind::kUnsupported,
-                       fmt::format("{} is a cross-rank analysis of whole ranks: it takes no filter", skill_name));
-    }
-    auto table = RunJobSkill(**entry, *job_skill, args, cancel, progress);
-    if (table) table->notes.insert(table->notes.end(), (*entry)->job.notes.begin(), (*entry)->job.notes.end());
-    return table;
-  }
-  auto call = SkillCallOf(skill_name, skill_timeout);
-  if (!call) return call.error();
-  return RunSkillOnRanks(**entry, call->skill, args, filter, call->options, cancel, progress);
+  const auto call_of = [&] { return SkillCallOf(skill_name, skill_timeout); };
+  return jobs_->With(
+      job_id, [&](JobEntry& e) { return job_features::Run(e, skill_name, args, filter, call_of, cancel, progress); });
 }
 
 Expected<std::vector<Expected<skills::job::RankPartial>>> Workspace::JobPartialsOfRanks(
@@ -345,24 +429,17 @@ Expected<skills::Table> Workspace::MergeJobSkill(const std::string& job_id, cons
                                                  const skills::Args& args,
                                                  std::vector<Expected<skills::job::RankPartial>> parts,
                                                  const CancelToken& cancel) {
-  auto entry = JobEntryOf(job_id);
-  if (!entry) return entry.error();
-  const skills::job::JobSkill* skill = skills::job::FindJobSkill(skill_name);
-  if (!skill) return MakeError(ErrorKind::kNotFound, fmt::format("'{}' is not a job skill", skill_name));
-  return core::MergeJobSkill(**entry, *skill, args, std::move(parts), cancel);
+  return jobs_->With(job_id,
+                     [&](JobEntry& e) { return job_features::Merge(e, skill_name, args, std::move(parts), cancel); });
 }
 
 Expected<std::vector<RankReportPart>> Workspace::ReportJobRanks(const std::string& job_id,
                                                                 const std::vector<size_t>& which,
                                                                 const CancelToken& cancel,
                                                                 const ProgressSink& progress) {
-  auto entry = JobEntryOf(job_id);
-  if (!entry) return entry.error();
-  auto nccl = FindSkill("nccl_breakdown");
-  if (!nccl) return nccl.error();
-  auto iterations = FindSkill("iterations");
-  if (!iterations) return iterations.error();
-  return ReportRanks(**entry, **nccl, **iterations, which, cancel, progress);
+  const auto find = [this](const std::string& name) { return FindSkill(name); };
+  return jobs_->With(job_id,
+                     [&](JobEntry& e) { return job_features::ReportRanksWith(e, find, which, cancel, progress); });
 }
 
 Expected<JobReport> Workspace::MergeJobReport(const std::string& job_id, std::vector<RankReportPart> parts,
@@ -374,11 +451,7 @@ Expected<JobReport> Workspace::MergeJobReport(const std::string& job_id, std::ve
 
 Expected<JobReport> Workspace::ReportJob(const std::string& job_id, const CancelToken& cancel,
                                          const ProgressSink& progress) {
-  auto entry = JobEntryOf(job_id);
-  if (!entry) return entry.error();
-  std::vector<size_t> all((*entry)->ranks->ranks().size());
-  std::iota(all.begin(), all.end(), size_t{0});
-  auto parts = ReportJobRanks(job_id, all, cancel, progress);
+  auto parts = ReportJobRanks(job_id, job_features::AllRanks(JobEntryOf(job_id)), cancel, progress);
   if (!parts) return parts.error();
   return MergeJobReport(job_id, std::move(*parts), cancel);
 }

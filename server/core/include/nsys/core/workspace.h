@@ -52,6 +52,7 @@ class JobStore;
 class SourceSets;
 struct LoadedProfile;
 struct JobEntry;
+struct SkillCall;  // a skill found in the registry with its run options (stores.h)
 
 // A skill call to precompute: the skill's name and its raw arguments (as a client would send them).
 struct WarmCall {
@@ -450,10 +451,6 @@ class Workspace {
                                                               const ProgressSink& progress = {});
 
   // The skill by that name (kNotFound naming the known ones) and how to run it: `skill_timeout` or the configured one.
-  struct SkillCall {
-    std::shared_ptr<const skills::Skill> skill;
-    skills::RunOptions options;
-  };
   Expected<SkillCall> SkillCallOf(const std::string& name,
                                   std::optional<std::chrono::milliseconds> skill_timeout) const;
   // The state of an open profile, run or source set (server/core/src/stores.h), or kNotFound naming the id.

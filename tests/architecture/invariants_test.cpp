@@ -6,8 +6,7 @@
 //  - Context parameters come last: in core's headers (the API boundary), a function that takes a CancelToken or a
 //    ProgressSink takes nothing after the first of them but those and a time limit, the CancelToken first. (A sink of
 //    results, a FindingSink or a chunk sink, is an argument, not the call's context.)
-//  - Workspace only delegates (issue 40): a method's body is at most three lines, a lookup handed to a feature. Not yet
-//    true of every method: the test holds the count of longer bodies to what it is, so it only falls.
+//  - Workspace only delegates (issue 40): a method's body is at most three lines, a lookup handed to a feature.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -176,9 +175,8 @@ TEST(Invariants, WorkspaceMethodsDelegate) {
     }
   }
   EXPECT_GT(methods, 70u);
-  // 52 at the start of issue 40's delegation; every call but AnnotationPlanFor (four lines: its three calls named)
-  // delegates now.
-  EXPECT_LE(long_bodies.size(), 1u) << ::testing::PrintToString(long_bodies);
+  // 52 at the start of issue 40's delegation; none now.
+  EXPECT_TRUE(long_bodies.empty()) << ::testing::PrintToString(long_bodies);
   // The check itself.
   const auto planted = WorkspaceBodies("Status Workspace::Run(int n) {\n  a();\n  b();\n  c();\n  d();\n}\n");
   ASSERT_EQ(planted.size(), 1u);

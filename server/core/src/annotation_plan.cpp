@@ -168,9 +168,8 @@ std::string NextProfileCommand(const std::string& profile_path) {
 
 namespace annotation_features {
 
-// What a plan asks of the workspace: the profile's mapping coverage, the session's source set, the range figures.
+// What a plan asks of the workspace: the session's source set, the range figures.
 struct PlanCalls {
-  std::function<Expected<skills::NvtxCoverage>()> coverage;
   std::function<Expected<std::shared_ptr<source::AnnotationIndex>>()> source_set;
   std::function<Expected<std::shared_ptr<const RangeFigureTable>>()> figures;
 };
@@ -208,13 +207,13 @@ namespace annotation_features {
 
 // Long: the plan's steps in order (coverage, sources, the ranges to refine ranked and located, then its notes), each
 // a few lines; split, they would pass the plan and its inputs between five functions.
-Expected<AnnotationPlan> Plan(const Expected<std::shared_ptr<engine::Profile>>& profile,
+Expected<AnnotationPlan> Plan(const Expected<std::shared_ptr<LoadedProfile>>& entry,
                               const AnnotationPlanRequest& request, const PlanCalls& calls, const CancelToken& cancel,
                               const ProgressSink& progress) {
-  if (!profile) return profile.error();
+  if (!entry) return entry.error();
   AnnotationPlan plan;
-  plan.next_command = NextProfileCommand((*profile)->info().path);
-  auto coverage = calls.coverage();
+  plan.next_command = NextProfileCommand((*entry)->profile->info().path);
+  auto coverage = Coverage(entry, cancel, progress);
   if (!coverage) return coverage.error();
   plan.coverage = *coverage;
   plan.unmapped_ns = coverage->kernel_ns_total - coverage->mapped_ns;
@@ -285,10 +284,9 @@ Expected<AnnotationPlan> Plan(const Expected<std::shared_ptr<engine::Profile>>& 
 
 Expected<AnnotationPlan> Workspace::AnnotationPlanFor(const AnnotationPlanRequest& request, const CancelToken& cancel,
                                                       const ProgressSink& progress) {
-  const annotation_features::PlanCalls calls{[&] { return MappingCoverage(request.profile_id, cancel, progress); },
-                                             [&] { return SourceSet(request.source_set); },
-                                             [&] { return FiguresOf(request.profile_id, cancel, progress); }};
-  return annotation_features::Plan(Get(request.profile_id), request, calls, cancel, progress);
+  const auto set = [&] { return SourceSet(request.source_set); };
+  const auto figures = [&] { return FiguresOf(request.profile_id, cancel, progress); };
+  return annotation_features::Plan(EntryOf(request.profile_id), request, {set, figures}, cancel, progress);
 }
 
 }  // namespace nsys::core

@@ -115,8 +115,12 @@ int64_t RangeKeyOfCall(const engine::Profile& p, int32_t call, bool wanted) {
 struct Group {
   int64_t key = 0;
   std::vector<int64_t> durations;
-  std::vector<Interval> intervals;
-  std::vector<int32_t> devices;  // the GPU of each interval (-1: a host event)
+  // Each event's interval on its GPU's timeline (device -1: a host event).
+  struct Placed {
+    int32_t device;
+    engine::Ns start, end;
+  };
+  std::vector<Placed> intervals;
   struct Place {
     int32_t device;
     engine::Ns first, last;
@@ -322,8 +326,7 @@ class Collector {
     }
     g.durations.push_back(e.end - e.start);
     if (detail_) {
-      g.intervals.push_back(Interval{e.start, e.end});
-      g.devices.push_back(e.device);
+      g.intervals.push_back(Group::Placed{e.device, e.start, e.end});
     }
     g.bytes += e.bytes;
     g.first = std::min(g.first, e.start);
@@ -727,26 +730,31 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, i
   for (const Group::Place& p : g.spans) span += p.last - p.first;
   if (detail) {
     // Each GPU's own timeline: its union, span and gaps, summed over the GPUs (as kernel time is), so a group on two
-    // GPUs is busy, idle and spanned in GPU time. Host events are one timeline.
-    std::vector<size_t> order(g.intervals.size());
-    std::iota(order.begin(), order.end(), size_t{0});
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return std::pair(g.devices[a], g.intervals[a].start) < std::pair(g.devices[b], g.intervals[b].start);
+    // GPUs is busy, idle and spanned in GPU time. Host events are one timeline. One sort by (GPU, start), then one
+    // sweep: touching or overlapping intervals merge, empty ones count for nothing (as AppendToUnion does).
+    std::sort(g.intervals.begin(), g.intervals.end(), [](const Group::Placed& a, const Group::Placed& b) {
+      return a.device != b.device ? a.device < b.device : a.start < b.start;
     });
-    for (size_t from = 0; from < order.size();) {
-      size_t to = from;
-      std::vector<Interval> sorted;
-      while (to < order.size() && g.devices[order[to]] == g.devices[order[from]])
-        sorted.push_back(g.intervals[order[to++]]);
-      const std::vector<Interval> pieces = UnionOfSorted(sorted);
-      for (size_t i = 0; i < pieces.size(); ++i) {
-        busy += pieces[i].end - pieces[i].start;
-        if (i == 0) continue;
-        ++gaps;  // the idle time between two pieces of the union: none of the group running on that GPU
-        max_gap = std::max<int64_t>(max_gap, pieces[i].start - pieces[i - 1].end);
+    bool open = false;  // a piece of the current GPU's union is open: [piece_start, piece_end)
+    engine::Ns piece_start = 0, piece_end = 0;
+    int32_t device = 0;
+    for (const Group::Placed& iv : g.intervals) {
+      if (iv.end <= iv.start) continue;
+      if (open && iv.device == device && iv.start <= piece_end) {
+        piece_end = std::max(piece_end, iv.end);
+        continue;
       }
-      from = to;
+      if (open) busy += piece_end - piece_start;
+      if (open && iv.device == device) {
+        ++gaps;  // the idle time between two pieces of the union: none of the group running on that GPU
+        max_gap = std::max<int64_t>(max_gap, iv.start - piece_end);
+      }
+      open = true;
+      device = iv.device;
+      piece_start = iv.start;
+      piece_end = iv.end;
     }
+    if (open) busy += piece_end - piece_start;
     std::sort(d.begin(), d.end());  // after Summarize, which reorders them
   }
   const auto rank = [&](double p) { return detail ? I(NearestRank(d, p)) : Null(); };

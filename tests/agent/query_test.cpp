@@ -2387,6 +2387,15 @@ TEST(QueryFill, AFactorOfAComparison) {
         {Q({Measure::kCount}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true})});
 }
 
+// Kernels ranked by name, the top `limit` (0: one) by the first measure.
+Query TopKernels(std::vector<Measure> measures, int32_t limit = 0) {
+  Query q = Q(std::move(measures), {EventKind::kKernels, ""});
+  q.group_by = GroupBy::kName;
+  q.rank = Rank::kTop;
+  q.limit = limit;
+  return q;
+}
+
 // Chat shorthand ("krnl", "tot", "b/w", "#calls", "dev 0", ">"), read as the words it stands for; a GPU with its id
 // after "count" is where events are counted, not what is.
 TEST(QueryFill, ShorthandOfChatAndNotes) {
@@ -2399,24 +2408,13 @@ TEST(QueryFill, ShorthandOfChatAndNotes) {
   Scope longer;
   longer.longer_than_ns = 100'000;
   Check("how many krnls > 100us", {Q({Measure::kCount}, {EventKind::kKernels, ""}, longer)});
-  Query top = Q({Measure::kTotal}, {EventKind::kKernels, ""});
-  top.group_by = GroupBy::kName;
-  top.rank = Rank::kTop;
-  top.limit = 3;
-  Check("top 3 krnls by tot time", {top});
+  Check("top 3 krnls by tot time", {TopKernels({Measure::kTotal}, 3)});
 }
 
 // "the top kernel", "the heaviest one": ranked by the time taken, whatever figure of it is asked; "by" says otherwise.
 TEST(QueryFill, TheTopKernelIsRankedByItsTime) {
-  Query top = Q({Measure::kTotal, Measure::kBlock}, {EventKind::kKernels, ""});
-  top.group_by = GroupBy::kName;
-  top.rank = Rank::kTop;
-  Check("threads per block for the top kernel", {top});
-  Query grid = Q({Measure::kGrid}, {EventKind::kKernels, ""});
-  grid.group_by = GroupBy::kName;
-  grid.rank = Rank::kTop;
-  grid.limit = 3;
-  Check("top 3 kernels by grid size", {grid});
+  Check("threads per block for the top kernel", {TopKernels({Measure::kTotal, Measure::kBlock})});
+  Check("top 3 kernels by grid size", {TopKernels({Measure::kGrid}, 3)});
 }
 
 // A share said of "the span" is the idle share or the utilization, the span its base; "the GPU span" is of every GPU

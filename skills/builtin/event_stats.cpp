@@ -115,17 +115,14 @@ int64_t RangeKeyOfCall(const engine::Profile& p, int32_t call, bool wanted) {
 struct Group {
   int64_t key = 0;
   std::vector<int64_t> durations;
-  // Each event's interval on its GPU's timeline (device -1: a host event).
-  struct Placed {
-    int32_t device;
-    engine::Ns start, end;
-  };
-  std::vector<Placed> intervals;
+  // Each GPU's timeline (one for host events, device -1): its earliest start, latest end and, with detail, its
+  // events' intervals.
   struct Place {
     int32_t device;
     engine::Ns first, last;
+    std::vector<Interval> intervals;
   };
-  std::vector<Place> spans;  // each GPU's earliest start and latest end (one entry for host events)
+  std::vector<Place> places;
   int64_t bytes = 0;
   int64_t min_bytes = 0, max_bytes = 0;                         // of its copies and memsets
   int64_t latency_sum = 0, latency_max = 0, latency_count = 0;  // launch latencies, when asked
@@ -325,20 +322,18 @@ class Collector {
       g.delay_sum += e.delay;
     }
     g.durations.push_back(e.end - e.start);
-    if (detail_) {
-      g.intervals.push_back(Group::Placed{e.device, e.start, e.end});
-    }
     g.bytes += e.bytes;
     g.first = std::min(g.first, e.start);
     g.last = std::max(g.last, e.end);
     auto place =
-        std::find_if(g.spans.begin(), g.spans.end(), [&](const Group::Place& p) { return p.device == e.device; });
-    if (place == g.spans.end()) {
-      g.spans.push_back({e.device, e.start, e.end});
+        std::find_if(g.places.begin(), g.places.end(), [&](const Group::Place& p) { return p.device == e.device; });
+    if (place == g.places.end()) {
+      place = g.places.insert(g.places.end(), Group::Place{e.device, e.start, e.end, {}});
     } else {
       place->first = std::min(place->first, e.start);
       place->last = std::max(place->last, e.end);
     }
+    if (detail_) place->intervals.push_back(Interval{e.start, e.end});
   }
   std::vector<Group>& groups() { return groups_; }
   int64_t all_total() const { return all_total_; }
@@ -727,34 +722,21 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, i
   int64_t busy = 0, gaps = 0, max_gap = 0;
   const engine::Ns first = g.first, last = g.last;
   int64_t span = 0;  // each GPU's first start to last end, summed
-  for (const Group::Place& p : g.spans) span += p.last - p.first;
+  for (const Group::Place& p : g.places) span += p.last - p.first;
   if (detail) {
     // Each GPU's own timeline: its union, span and gaps, summed over the GPUs (as kernel time is), so a group on two
-    // GPUs is busy, idle and spanned in GPU time. Host events are one timeline. One sort by (GPU, start), then one
-    // sweep: touching or overlapping intervals merge, empty ones count for nothing (as AppendToUnion does).
-    std::sort(g.intervals.begin(), g.intervals.end(), [](const Group::Placed& a, const Group::Placed& b) {
-      return a.device != b.device ? a.device < b.device : a.start < b.start;
-    });
-    bool open = false;  // a piece of the current GPU's union is open: [piece_start, piece_end)
-    engine::Ns piece_start = 0, piece_end = 0;
-    int32_t device = 0;
-    for (const Group::Placed& iv : g.intervals) {
-      if (iv.end <= iv.start) continue;
-      if (open && iv.device == device && iv.start <= piece_end) {
-        piece_end = std::max(piece_end, iv.end);
-        continue;
-      }
-      if (open) busy += piece_end - piece_start;
-      if (open && iv.device == device) {
+    // GPUs is busy, idle and spanned in GPU time. Host events are one timeline.
+    for (Group::Place& p : g.places) {
+      std::sort(p.intervals.begin(), p.intervals.end(),
+                [](const Interval& a, const Interval& b) { return a.start < b.start; });
+      const std::vector<Interval> pieces = UnionOfSorted(p.intervals);
+      for (size_t i = 0; i < pieces.size(); ++i) {
+        busy += pieces[i].end - pieces[i].start;
+        if (i == 0) continue;
         ++gaps;  // the idle time between two pieces of the union: none of the group running on that GPU
-        max_gap = std::max<int64_t>(max_gap, iv.start - piece_end);
+        max_gap = std::max<int64_t>(max_gap, pieces[i].start - pieces[i - 1].end);
       }
-      open = true;
-      device = iv.device;
-      piece_start = iv.start;
-      piece_end = iv.end;
     }
-    if (open) busy += piece_end - piece_start;
     std::sort(d.begin(), d.end());  // after Summarize, which reorders them
   }
   const auto rank = [&](double p) { return detail ? I(NearestRank(d, p)) : Null(); };

@@ -2483,5 +2483,13 @@ TEST(QueryFill, EquationsDefineAndSlashesPer) {
         {Q({Measure::kBlock}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true})});
 }
 
+// NVIDIA's own copy kind numbers (CUPTI_ACTIVITY_MEMCPY_KIND): "copyKind 11" is a unified-memory migration to the
+// device, "copy kind = 1" a host-to-device copy; an array copy (3) has no words a Query holds.
+TEST(QueryFill, CopyKindsByNvidiasNumbers) {
+  Check("total bytes of copyKind 11 copies", {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "Unified HtoD"})});
+  Check("how many copies with copy kind = 1?", {Q({Measure::kCount}, {EventKind::kMemcpy, "", "HtoD"})});
+  EXPECT_FALSE(Fill("how many copyKind 3 copies?").complete());
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -6,6 +6,7 @@
 // clause without a subject or measures its predecessor's; Merge joins Queries that differ only in their measures. Words
 // that no step accounts for are returned as unread: the caller answers only a complete reading.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cctype>
 #include <cmath>
@@ -149,6 +150,37 @@ bool EndsSentence(const std::string& word) {
   return true;
 }
 
+// "copyKind 11", "copy kind = 1": NVIDIA's CUPTI_ACTIVITY_MEMCPY_KIND value, as the words the lexicon reads for that
+// kind ("unified HtoD"). Array copies (3 to 7) have no such words: left as written, unread.
+void CopyKindsByNumber(std::vector<Token>& tokens) {
+  static constexpr std::array<std::string_view, 14> kWords = {
+      "", "htod", "dtoh", "", "", "", "", "", "dtod", "htoh", "ptop", "unified htod", "unified dtoh", "unified dtod"};
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    size_t k = i;
+    if (tokens[k].lower == "copykind") {
+      ++k;
+    } else if (tokens[k].lower == "copy" && k + 1 < tokens.size() && tokens[k + 1].lower == "kind") {
+      k += 2;
+    } else {
+      continue;
+    }
+    if (k < tokens.size() && tokens[k].lower == "=") ++k;
+    if (k >= tokens.size() || !IsDigits(tokens[k].lower) || tokens[k].lower.size() > 2) continue;
+    const std::string_view words = kWords[std::min<size_t>(std::stoul(tokens[k].lower), kWords.size() - 1)];
+    if (words.empty() || std::stoul(tokens[k].lower) >= kWords.size()) continue;
+    std::vector<Token> kind;
+    for (size_t at = 0; at < words.size();) {
+      const size_t end = std::min(words.find(' ', at), words.size());
+      kind.push_back({std::string(words.substr(at, end - at)), std::string(words.substr(at, end - at))});
+      kind.back().paren = tokens[i].paren;
+      at = end + 1;
+    }
+    tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(i), tokens.begin() + static_cast<std::ptrdiff_t>(k + 1));
+    tokens.insert(tokens.begin() + static_cast<std::ptrdiff_t>(i), kind.begin(), kind.end());
+    i += kind.size() - 1;
+  }
+}
+
 // Long-ish: one pass over the characters with the quote, separator and word cases side by side.
 std::vector<Token> Tokenize(const std::string& question) {
   std::vector<Token> out;
@@ -227,6 +259,7 @@ std::vector<Token> Tokenize(const std::string& question) {
     }
   }
   flush();
+  CopyKindsByNumber(out);
   return out;
 }
 

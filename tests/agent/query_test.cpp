@@ -2491,5 +2491,19 @@ TEST(QueryFill, CopyKindsByNvidiasNumbers) {
   EXPECT_FALSE(Fill("how many copyKind 3 copies?").complete());
 }
 
+// A name misspelled by one letter is the one name of the profile it is near ("cudaStreamSyncronize"), said under the
+// reading; a column of NVIDIA's export is read in any case ("(shortName)": by base name).
+TEST(QueryFill, AMisspelledNameAndTheExportsColumns) {
+  const Reading r = Fill("how many cudaStreamSyncronize calls?");
+  EXPECT_TRUE(r.complete()) << (r.unread.empty() ? "" : r.unread.front());
+  ASSERT_EQ(r.queries.size(), 1u);
+  EXPECT_EQ(r.queries[0].subject.name, "cudaStreamSynchronize");
+  EXPECT_EQ(r.respelled.size(), 1u);
+  EXPECT_FALSE(Fill("how many cudaStreamSyncronise_x calls?").complete());  // two letters away
+  Query base = Q({Measure::kCount}, {EventKind::kKernels, ""});
+  base.group_by = GroupBy::kBaseName;
+  Check("kernel count per shortName", {base});
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -207,7 +207,9 @@ std::vector<Token> Tokenize(const std::string& question) {
       // or "Dev" with a capital is a part of a name ("cudaMemset", "ncclDevKernel"), read as the profile has it.
       const bool one_case = std::none_of(word.begin(), word.end(), [](unsigned char ch) { return std::isupper(ch); }) ||
                             std::none_of(word.begin(), word.end(), [](unsigned char ch) { return std::islower(ch); });
-      if (const std::string words = one_case ? lexicon::ShorthandOf(Lower(word)) : ""; !words.empty()) {
+      std::string words = lexicon::ExportColumnOf(Lower(word));
+      if (words.empty() && one_case) words = lexicon::ShorthandOf(Lower(word));
+      if (!words.empty()) {
         for (size_t at = 0; at < words.size();) {
           const size_t end = std::min(words.find(' ', at), words.size());
           out.push_back({words.substr(at, end - at), words.substr(at, end - at)});
@@ -472,6 +474,34 @@ std::optional<Item> NameByItsForm(const std::vector<Token>& t, size_t i, const Q
   return std::nullopt;
 }
 
+// "cudaDeviceSyncronize": a word written as a name (an underscore, "::" or a capital after a small letter), of eight
+// letters or more, that no name holds but one name of the profile is one letter away from (its version suffix
+// aside), is that name misspelled. Two as near: no guess.
+std::optional<Item> NameMisspelled(const Token& t, const QueryVocabulary& v) {
+  const bool name_like =
+      t.text.find('_') != std::string::npos || t.text.find("::") != std::string::npos ||
+      std::adjacent_find(t.text.begin(), t.text.end(), [](char a, char b) {
+        return std::islower(static_cast<unsigned char>(a)) && std::isupper(static_cast<unsigned char>(b));
+      }) != t.text.end();
+  if (!name_like || t.lower.size() < 8) return std::nullopt;
+  std::optional<Item> found;
+  const auto look = [&](const std::vector<std::string>& names, NameClass c) {
+    for (const std::string& name : names) {
+      const std::string lower = Lower(name);
+      const std::string stem = lower.substr(0, std::min(lower.find("_v"), lower.size()));  // cudaMalloc_v3020
+      if (!lexicon::OneEditFrom(t.lower, lower) && !lexicon::OneEditFrom(t.lower, stem)) continue;
+      const std::string said = lexicon::OneEditFrom(t.lower, lower) ? name : name.substr(0, stem.size());
+      if (found && found->name != said) return false;  // two as near
+      found = Item{Item::kName, {}, said, {c}, 0, {}, true};
+      found->respelled = said;
+    }
+    return true;
+  };
+  if (!look(v.kernels, NameClass::kKernel) || !look(v.api, NameClass::kApi) || !look(v.nvtx, NameClass::kNvtx))
+    return std::nullopt;
+  return found;
+}
+
 // Long-ish: the four readings of a position (whole name, phrase, fragment, number) in their order of precedence.
 std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v) {
   std::vector<Item> items;
@@ -524,6 +554,8 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
           item = Item{Item::kName, {}, t[i].text, std::move(classes), 0, {}};
         } else if (auto formed = NameByItsForm(t, i, v)) {
           item = std::move(*formed);
+        } else if (auto misspelled = NameMisspelled(t[i], v)) {
+          item = std::move(*misspelled);
         }
       }
     }

@@ -198,8 +198,6 @@ constexpr Synonym kShorthand[] = {
     {"pctls", "percentiles"},
     {"dir", "direction"},
     {"dirs", "directions"},
-    {"shortname", "short name"},  // the export's column: a kernel's base name
-    {"shortnames", "short names"},
     {"configs", "configurations"},
     {"blk", "block"},
     {"blks", "blocks"},
@@ -216,6 +214,13 @@ constexpr Synonym kShorthand[] = {
     {"plz", "please"},
     {"thx", "thanks"},
     {"ty", "thanks"},
+};
+
+// Column names of NVIDIA's export that people write as words, in any case ("flash_fwd_kernel (shortName)").
+constexpr Synonym kExportColumns[] = {
+    {"shortname", "short name"},
+    {"shortnames", "short names"},
+    {"demangledname", "name"},
 };
 
 constexpr std::array<std::string_view, 5> kApiClasses = {"sync", "alloc", "free", "module", "launch"};
@@ -1483,6 +1488,10 @@ bool HasEntry(std::string_view word, bool inflected) {
 
 }  // namespace
 
+std::string ExportColumnOf(std::string_view lower) {
+  return std::string(StandsFor(kExportColumns, lower));
+}
+
 std::string ShorthandOf(std::string_view lower) {
   if (lower.size() > 1 && lower.front() == '#' && std::isalpha(static_cast<unsigned char>(lower[1])))
     return "number of " + std::string(lower.substr(1));  // "#calls", "#kernels"
@@ -1593,6 +1602,10 @@ const std::vector<std::string_view>& SpelledWords() {
 }
 
 }  // namespace
+
+bool OneEditFrom(std::string_view a, std::string_view b) {
+  return OneEditApart(a, b);
+}
 
 std::string SpellingOf(std::string_view lower) {
   if (lower.size() < 4 || IsMeaningWord(lower) || IsContextWord(lower) || IsLibraryName(lower) ||

@@ -789,6 +789,20 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, i
                         : D(0.0)};
 }
 
+// The one row of an ungrouped call that selected nothing: 0, with how many the bounds left out and the bases.
+std::vector<Value> NothingRow(size_t columns, const Collector& out) {
+  std::vector<Value> row(columns, Null());
+  row[0] = S("all");
+  row[1] = I(0);
+  row[2] = I(out.matched());
+  row[3] = I(0);
+  row[4] = D(0.0);
+  row[5] = I(out.all_total());
+  row[row.size() - 2] = I(out.AllCountOf(0));
+  row.back() = D(0.0);
+  return row;
+}
+
 std::vector<Column> Columns() {
   return {
       StringCol("group",
@@ -1095,18 +1109,7 @@ class EventStats final : public Skill {
     const int64_t gpu_total =
         ArgBool(ctx, "gpu_share") && gpu_op ? GpuOpsTotal(ctx.profile, ctx.filter, sel.stream) : -1;
     // Nothing selected, one group asked for: a row that says 0 (and how many the bounds left out), not no row.
-    if (groups.empty() && by == GroupBy::kNone) {
-      std::vector<Value> row(table.columns.size(), Null());
-      row[0] = S("all");
-      row[1] = I(0);
-      row[2] = I(out.matched());
-      row[3] = I(0);
-      row[4] = D(0.0);
-      row[5] = I(out.all_total());
-      row[row.size() - 2] = I(out.AllCountOf(0));
-      row.back() = D(0.0);
-      table.rows.push_back(std::move(row));
-    }
+    if (groups.empty() && by == GroupBy::kNone) table.rows.push_back(NothingRow(table.columns.size(), out));
     for (size_t g = 0; g < groups.size() && (limit <= 0 || g < static_cast<size_t>(limit)); ++g) {
       table.rows.push_back(RowOf(groups[g], GroupName(ctx.profile, events, by, groups[g].key, sel.by_memory),
                                  out.AllOf(groups[g].key), out.AllCountOf(groups[g].key), has_bytes, gpu_total,

@@ -139,6 +139,25 @@ void PushSplit(std::vector<Token>& out, const std::string& word) {
   out.push_back({word, lower});
 }
 
+// One word as tokens: shorthand ("krnl", "tot", "b/w", "#calls") and NVIDIA's column names ("shortName") as the words
+// they stand for, else split at its parts (PushSplit). Shorthand is read when written in one case only: "Mem" or
+// "Dev" with a capital is a part of a name ("cudaMemset", "ncclDevKernel"), read as the profile has it.
+void PushWord(std::vector<Token>& out, const std::string& word) {
+  const bool one_case = std::none_of(word.begin(), word.end(), [](unsigned char ch) { return std::isupper(ch); }) ||
+                        std::none_of(word.begin(), word.end(), [](unsigned char ch) { return std::islower(ch); });
+  std::string words = lexicon::ExportColumnOf(Lower(word));
+  if (words.empty() && one_case) words = lexicon::ShorthandOf(Lower(word));
+  if (words.empty()) {
+    PushSplit(out, word);
+    return;
+  }
+  for (size_t at = 0; at < words.size();) {
+    const size_t end = std::min(words.find(' ', at), words.size());
+    out.push_back({words.substr(at, end - at), words.substr(at, end - at)});
+    at = end + 1;
+  }
+}
+
 // A word that ends a sentence when it ends with a full stop: not an abbreviation ("vs.", "e.g.", "no.").
 bool EndsSentence(const std::string& word) {
   if (word.size() < 2 || word.back() != '.') return false;
@@ -203,21 +222,7 @@ std::vector<Token> Tokenize(const std::string& question) {
       out.push_back({",", ",", false, true});  // "ampere_sgemm - how many times ...": a dash between parts
     } else if (!word.empty()) {
       const size_t first = out.size();
-      // "krnl", "tot", "b/w", "#calls": shorthand, read as the words it stands for. Written in one case only: "Mem"
-      // or "Dev" with a capital is a part of a name ("cudaMemset", "ncclDevKernel"), read as the profile has it.
-      const bool one_case = std::none_of(word.begin(), word.end(), [](unsigned char ch) { return std::isupper(ch); }) ||
-                            std::none_of(word.begin(), word.end(), [](unsigned char ch) { return std::islower(ch); });
-      std::string words = lexicon::ExportColumnOf(Lower(word));
-      if (words.empty() && one_case) words = lexicon::ShorthandOf(Lower(word));
-      if (!words.empty()) {
-        for (size_t at = 0; at < words.size();) {
-          const size_t end = std::min(words.find(' ', at), words.size());
-          out.push_back({words.substr(at, end - at), words.substr(at, end - at)});
-          at = end + 1;
-        }
-      } else {
-        PushSplit(out, word);
-      }
+      PushWord(out, word);
       for (size_t k = first; k < out.size(); ++k) out[k].paren = depth > 0;
     }
     if (sentence_end) out.push_back({".", ".", false, true});
@@ -1084,10 +1089,10 @@ void ReadQuantity(const std::vector<Item>& items, size_t i, uint8_t quantity, Cl
 
 // A measure, and what its neighbour makes of it: "how many GPUs" counts groups, "how many distinct kernels" counts
 // names, "the slowest kernel" ranks kernels by it.
-void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c) {
-  for (size_t k = i; k-- > 0 && (items[k].Has(Slot::kStop) || IsWordIn(items[k], {"by"}));) {
-    if (IsWordIn(items[k], {"by"})) c.by_measure = true;
-  }
+// What a share word, or a span, says of the share's base: "what percentage of all kernel launches" (of how many there
+// are, when no word of time follows the events), "percentage of the (GPU's) span", "how much of that span"; and how
+// many times idle time is said.
+void ReadWhatAShareIsOf(const std::vector<Item>& items, size_t i, Measure m, Clause& c) {
   // "what percentage of all kernel launches", "what share of the calls": of how many there are, when no word of time
   // follows the events.
   if (m == Measure::kShare && i + 1 < items.size() && IsWordIn(items[i + 1], {"of"})) {
@@ -1112,6 +1117,13 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
     if (k >= 2 && IsWordIn(items[k - 1], {"of"}) && items[k - 2].Says(Measure::kShare)) c.span_base = 1;
     if (k >= 2 && IsWordIn(items[k - 1], {"of"}) && IsWordIn(items[k - 2], {"how much", "much"})) c.span_base = 2;
   }
+}
+
+void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c) {
+  for (size_t k = i; k-- > 0 && (items[k].Has(Slot::kStop) || IsWordIn(items[k], {"by"}));) {
+    if (IsWordIn(items[k], {"by"})) c.by_measure = true;
+  }
+  ReadWhatAShareIsOf(items, i, m, c);
   bool distinct = false;
   const size_t j = NextSignificant(items, i, &distinct);
   const bool noun = j < items.size();
@@ -2204,27 +2216,10 @@ bool IsDurationStatistic(Measure m) {
 }
 
 // The measures a clause asks for, with the defaults: a time word alone is total time; "which" alone ranks by it.
-void DefaultMeasures(Clause& c) {
-  if (c.measures.empty() && c.threshold_of && !c.weak_total && !c.weak_time) c.measures.push_back(*c.threshold_of);
-  if (c.measures.empty() && c.any && c.yes_no && !c.weak_total && !c.weak_time && !c.versus)
-    c.measures.push_back(Measure::kCount);  // "are there any ... longer than 5 ms?"
-
-  // "thread blocks, threads per block, and kernel duration": a time noun beside a launch's figures is its own
-  // statistic, the events' time.
-  const bool only_counts = std::all_of(c.measures.begin(), c.measures.end(), [&](Measure m) {
-    return m == Measure::kCount || m == Measure::kBytes || (c.time_noun && IsLaunchConfiguration(m));
-  });
-  if (((c.weak_total && c.measures.empty()) || (c.weak_time && only_counts)) && !c.count_groups) {
-    c.measures.insert(c.measures.begin() + (c.measures.empty() ? 0 : static_cast<std::ptrdiff_t>(c.measures.size())),
-                      Measure::kTotal);
-  }
-  if (c.count_groups) {
-    c.measures.insert(c.measures.begin(), Measure::kGroups);
-    c.group = c.count_groups;
-  }
-  if (c.measures.empty() && c.rank_by_count && !c.weak_time) c.measures.push_back(Measure::kCount);
-  if (c.measures.empty() && (c.which || c.rank != Rank::kNone || c.versus || c.compare))
-    c.measures.push_back(Measure::kTotal);
+// The measures a share, a span and a ranking make together: "what percentage of the span is idle" (the idle share;
+// both when idle is said twice: "idle time and idle pct"), "busy share" (the utilization), a share of how many there
+// are, "threads per block of the top kernel" (ranked by the time taken, then its launch).
+void SharesAndRankings(Clause& c) {
   // "what percentage of the span is idle": the idle share; "busy share": the utilization.
   const auto has = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
   if (has(Measure::kShare) && has(Measure::kIdle)) {
@@ -2250,15 +2245,7 @@ void DefaultMeasures(Clause& c) {
   if (c.rank_by_weight && !c.by_measure && !c.measures.empty() &&
       std::all_of(c.measures.begin(), c.measures.end(), IsLaunchConfiguration))
     c.measures.insert(c.measures.begin(), Measure::kTotal);
-  // "what percentage of the GPU span is idle", "how much of the span is idle": the idle share, the span its base.
-  // "How much of it" asks the time as well, as does idle said twice ("idle time and idle pct of the span").
-  if (c.span_base == 1 && has(Measure::kIdle) && !has(Measure::kIdleShare)) {
-    if (c.idle_said >= 2)
-      c.measures.insert(std::find(c.measures.begin(), c.measures.end(), Measure::kIdle) + 1, Measure::kIdleShare);
-    else
-      std::replace(c.measures.begin(), c.measures.end(), Measure::kIdle, Measure::kIdleShare);
-    std::erase(c.measures, Measure::kShare);
-  }
+  // "how much of the span is idle": the idle time and its share, the span their base.
   if (c.span_base == 2 && has(Measure::kIdle) && !has(Measure::kIdleShare)) c.measures.push_back(Measure::kIdleShare);
   // "how much of the span is taken by copies": their busy time and its share, the utilization.
   if (c.span_base == 2 && c.running && !has(Measure::kIdle) && !has(Measure::kBusy) && !has(Measure::kIdleShare)) {
@@ -2266,6 +2253,30 @@ void DefaultMeasures(Clause& c) {
     c.measures.push_back(Measure::kUtilization);
   }
   if (c.span_base && (has(Measure::kIdleShare) || has(Measure::kUtilization))) std::erase(c.measures, Measure::kSpan);
+}
+
+void DefaultMeasures(Clause& c) {
+  if (c.measures.empty() && c.threshold_of && !c.weak_total && !c.weak_time) c.measures.push_back(*c.threshold_of);
+  if (c.measures.empty() && c.any && c.yes_no && !c.weak_total && !c.weak_time && !c.versus)
+    c.measures.push_back(Measure::kCount);  // "are there any ... longer than 5 ms?"
+
+  // "thread blocks, threads per block, and kernel duration": a time noun beside a launch's figures is its own
+  // statistic, the events' time.
+  const bool only_counts = std::all_of(c.measures.begin(), c.measures.end(), [&](Measure m) {
+    return m == Measure::kCount || m == Measure::kBytes || (c.time_noun && IsLaunchConfiguration(m));
+  });
+  if (((c.weak_total && c.measures.empty()) || (c.weak_time && only_counts)) && !c.count_groups) {
+    c.measures.insert(c.measures.begin() + (c.measures.empty() ? 0 : static_cast<std::ptrdiff_t>(c.measures.size())),
+                      Measure::kTotal);
+  }
+  if (c.count_groups) {
+    c.measures.insert(c.measures.begin(), Measure::kGroups);
+    c.group = c.count_groups;
+  }
+  if (c.measures.empty() && c.rank_by_count && !c.weak_time) c.measures.push_back(Measure::kCount);
+  if (c.measures.empty() && (c.which || c.rank != Rank::kNone || c.versus || c.compare))
+    c.measures.push_back(Measure::kTotal);
+  SharesAndRankings(c);
   // "the fastest kernel": named events ranked by their typical (mean) duration. Copies and memsets have no names:
   // "the longest copy" is the one longest copy.
   const bool named = !(c.events == EventKind::kMemcpy || c.events == EventKind::kMemset);
@@ -4424,31 +4435,20 @@ size_t PastRecordingPhrase(const std::vector<Item>& s, size_t k, bool after_prep
   return j + 1;
 }
 
-// Drops the words that say which recording a question is about, not which events, and returns them for the answer to
-// say how they were taken:
-//  - a heading before the first separator made only of such words, with a recording noun or a GPU model ("keras
-//    darknet run:", "LLaMA inference sim on a 4060 Ti:", "OpenMP offload solver on a T4 -");
-//  - a preposition, a determiner, describing words and a recording noun ("in the before profile", "for the openmp
-//    offload run");
-//  - a GPU said by its model after "on" ("on a GTX 1650"), when every GPU the export lists has those words in its
-//    name (with two models, the words say which GPU, and are read or said unread).
-std::vector<std::string> DropRecordingPhrases(std::vector<Item>& s, const QueryVocabulary& v) {
-  const auto gpus = GpuNameWords(v);
-  std::vector<std::string> dropped;
-  std::vector<bool> drop(s.size(), false);
-  const auto mark = [&](size_t from, size_t to) {
-    dropped.push_back(WordsOf(s, from, to));
-    for (size_t k = from; k < to; ++k) drop[k] = true;
-  };
-  // The heading. Words of the export's file name say the recording too ("mfu before:", "jax xla 3090:"): one the
-  // lexicon does not hold, or two of them.
-  const auto file_word = [&](const Item& it) {
-    return std::find(v.file_words.begin(), v.file_words.end(), Lower(it.word)) != v.file_words.end();
-  };
+bool IsFileWord(const Item& it, const QueryVocabulary& v) {
+  return std::find(v.file_words.begin(), v.file_words.end(), Lower(it.word)) != v.file_words.end();
+}
+
+// The end of a heading before the first separator that says which recording the question is about ("keras darknet
+// run:", "LLaMA inference sim on a 4060 Ti:", "mfu before:"), or 0 when the sentence opens with none. Words of the
+// export's file name say the recording too: one the lexicon does not hold, or two of them, whatever names of the
+// profile stand beside them.
+size_t RecordingHeading(const std::vector<Item>& s, const QueryVocabulary& v,
+                        const std::vector<std::vector<std::string>>& gpus) {
   size_t heading = 0, file_words = 0;
   bool recording = false;
   while (heading < s.size() && s[heading].kind != Item::kSeparator) {
-    if (file_word(s[heading])) {
+    if (IsFileWord(s[heading], v)) {
       ++file_words;
       recording = recording || s[heading].kind != Item::kLex || file_words >= 2;
       ++heading;
@@ -4469,15 +4469,34 @@ std::vector<std::string> DropRecordingPhrases(std::vector<Item>& s, const QueryV
   const bool alone = heading < s.size() && s[heading].kind == Item::kSeparator && heading + 1 < s.size();
   // "forward sim:": a name before a noun that may be one execution of it is read, as DescribesTheRecording reads it.
   const bool named_run = std::any_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(heading),
-                                     [&](const Item& it) { return it.kind == Item::kName && !file_word(it); }) &&
+                                     [&](const Item& it) { return it.kind == Item::kName && !IsFileWord(it, v); }) &&
                          std::none_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(heading), [](const Item& it) {
                            return it.kind != Item::kName && IsWholeRecordingNoun(Lower(it.word)) &&
                                   lexicon::IsRecordingNoun(Lower(it.word));
                          });
-  // Two words of the file name say the recording whatever names of the profile stand beside them.
-  const bool heading_read = recording && alone && heading > 0 && (!named_run || file_words >= 2);
-  if (heading_read) mark(0, heading);
-  for (size_t k = heading_read ? heading : 0; k < s.size(); ++k) {
+  return recording && alone && heading > 0 && (!named_run || file_words >= 2) ? heading : 0;
+}
+
+// Drops the words that say which recording a question is about, not which events, and returns them for the answer to
+// say how they were taken:
+//  - a heading before the first separator made only of such words, with a recording noun or a GPU model ("keras
+//    darknet run:", "LLaMA inference sim on a 4060 Ti:", "OpenMP offload solver on a T4 -");
+//  - a preposition, a determiner, describing words and a recording noun ("in the before profile", "for the openmp
+//    offload run");
+//  - a GPU said by its model after "on" ("on a GTX 1650"), when every GPU the export lists has those words in its
+//    name (with two models, the words say which GPU, and are read or said unread).
+std::vector<std::string> DropRecordingPhrases(std::vector<Item>& s, const QueryVocabulary& v) {
+  const auto gpus = GpuNameWords(v);
+  std::vector<std::string> dropped;
+  std::vector<bool> drop(s.size(), false);
+  const auto mark = [&](size_t from, size_t to) {
+    dropped.push_back(WordsOf(s, from, to));
+    for (size_t k = from; k < to; ++k) drop[k] = true;
+  };
+  const auto file_word = [&](const Item& it) { return IsFileWord(it, v); };
+  const size_t heading = RecordingHeading(s, v, gpus);
+  if (heading > 0) mark(0, heading);
+  for (size_t k = heading; k < s.size(); ++k) {
     // The export's whole file name, wherever it is said ("h100_2gpu_1s gpu 1: ...").
     if (file_word(s[k]) && Lower(s[k].word).find_first_of("_-.") != std::string::npos) {
       mark(k, k + 1);

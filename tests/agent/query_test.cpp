@@ -2505,5 +2505,14 @@ TEST(QueryFill, AMisspelledNameAndTheExportsColumns) {
   Check("kernel count per shortName", {base});
 }
 
+// A belief said before the question that tests it sets the scene, whatever comparison it states ("I think" is one
+// phrase of the lexicon): the question after it is read as asked.
+TEST(QueryFill, ABeliefBeforeTheQuestionIsItsScene) {
+  Query each = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  each.group_by = GroupBy::kPid;
+  Check("I think pid 1679 did more GPU work than pid 1680. What is the summed kernel time of each process?", {each});
+  Check("My hunch is that the copies dominate. What is the summed kernel time of each process?", {each});
+}
+
 }  // namespace
 }  // namespace nsys::agent

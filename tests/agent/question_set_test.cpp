@@ -525,7 +525,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 34, 0);
-  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 31, 0);
+  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 36, 0);
@@ -634,7 +634,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh49.json", "fresh held-out 49"), "questions_fresh49.json", 39, 0);
   // Batch 58, written by a helper the same way (people describing their own programs as in issues and forums, some in
   // loose everyday words), first scored at d728a5f: 23 / 15 / 2. Kept unread; 24 / 14 / 2 at 08e1f67.
-  ExpectHeld(AskHeldOut("questions_fresh50.json", "fresh held-out 50"), "questions_fresh50.json", 24, 2);
+  ExpectHeld(AskHeldOut("questions_fresh50.json", "fresh held-out 50"), "questions_fresh50.json", 25, 2);
   // Batch 59, written by a helper the same way (a graduate student's careful, wordy questions, some defining a term
   // first), first scored at c4398f6: 17 / 18 / 5.
   // Its wrong answers and declines were then read and their general causes mended: GPU work defined in a sentence of
@@ -654,8 +654,9 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 62, written by a helper the same way (an engineer stating a belief about the run and asking to have it
   // confirmed or refuted with the figure), first scored at a35b26a: 24 / 14 / 2. Read: a share of how many there are
   // ("what percentage of all kernel launches") was answered as a share of time; a belief said before the question, a
-  // sum word before two names, NVIDIA's copy kind numbers ("copyKind 11"). 26 / 13 / 1.
-  ExpectHeld(AskHeldOut("questions_fresh54.json", "fresh held-out 54"), "questions_fresh54.json", 26, 1);
+  // sum word before two names, NVIDIA's copy kind numbers ("copyKind 11"); "I think" (one phrase of the lexicon) as a
+  // belief. 28 / 12 / 0.
+  ExpectHeld(AskHeldOut("questions_fresh54.json", "fresh held-out 54"), "questions_fresh54.json", 28, 0);
   // Batch 63, written by a helper the same way (engineers typing in a team chat: lowercase, shorthand such as h2d,
   // krnl, p95, #calls, fragments without verbs, typos), first scored at a35b26a: 5 / 35 / 0. Kept unread; two of its
   // declines were seen once in a test failure's output, and nothing was changed for them. After shorthand was read

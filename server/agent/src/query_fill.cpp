@@ -3950,9 +3950,14 @@ bool IsContextSentence(const std::vector<Item>& s) {
   // whatever figures it names and whatever verb follows ("to spend").
   if (std::any_of(s.begin(), s.end(), [](const Item& it) {
         // A belief said before the question that tests it ("I think pid 1679 did more GPU work.", "My hunch is ...").
-        return IsWordIn(it, {"seems",   "seem",       "looks",  "appears", "feels", "suspect", "believe", "guess",
-                             "think",   "thought",    "assume", "assumed", "bet",   "hunch",   "feeling", "sure",
-                             "suppose", "hypothesis", "theory", "wonder",  "doubt", "expect"});
+        // Its last word decides ("I think" is one phrase of the lexicon).
+        static constexpr std::string_view kBeliefs[] = {
+            "seems",   "seem",       "looks",  "appears", "feels", "suspect", "believe", "guess",
+            "think",   "thought",    "assume", "assumed", "bet",   "hunch",   "feeling", "sure",
+            "suppose", "hypothesis", "theory", "wonder",  "doubt", "expect"};
+        const std::string w = Lower(it.word);
+        const std::string last = w.substr(w.find_last_of(' ') == std::string::npos ? 0 : w.find_last_of(' ') + 1);
+        return std::find(std::begin(kBeliefs), std::end(kBeliefs), last) != std::end(kBeliefs);
       }))
     return true;
   size_t from = 0;

@@ -1760,6 +1760,25 @@ TEST(QueryExecute, LaunchDelayAndADefinitionSaidUnderTheReading) {
 // The recording said by its GPU's model (the export's TARGET_INFO_GPU names a GeForce RTX 2080 Ti) answers the question
 // without those words and says how they were taken; a count of base names is a count of groups (sqlite3: 500 memsets
 // of 21,332,659,200 bytes; 17 distinct shortName values among the kernels).
+// An idle share of the GPU span per GPU, with its parts, and the total over both GPUs as each GPU's own time summed
+// (sqlite3 over h100_2gpu_1s: per device, span = last end - first start of its kernels, copies and memsets, idle =
+// span - their union; summed over the two devices, 13,005,231 ns idle of 1,938,706,183 ns).
+TEST(QueryExecute, AnIdleShareOfTheGpuSpanWithItsParts) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto h100 = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(h100.ok());
+  auto idle = ws.Ask({h100->id, "What percentage of the GPU span is idle?", ""}, {});
+  ASSERT_TRUE(idle.ok());
+  const std::string& text = idle->answer.summary;
+  EXPECT_NE(text.find("device 0: idle share of the span 0.68%, 6.557 ms idle of 969.448 ms"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("Total, each GPU's timeline summed over the GPUs: idle share of the span 0.67%, 13.005 ms idle "
+                      "of 1.939 s"),
+            std::string::npos)
+      << text;
+}
+
 TEST(QueryExecute, TheRecordingSaidByItsGpuAndACountOfBaseNames) {
   NSYS_REQUIRE_FIXTURES();
   core::Workspace ws(OfflineConfig());

@@ -776,13 +776,14 @@ void AddInAll(const Query& q, const SkillRunner& run, const CancelToken& cancel,
   all.rank = Rank::kNone;
   auto side = RunSide(all, all.subject, all.scope, run, cancel);
   if (!side || side->table.declined || side->rows.empty()) return;
-  // Busy and idle time of several GPUs, processes or streams together is of one timeline: busy while any of them is.
+  // Busy and idle time over several places is each GPU's own timeline (busy while any of its events runs), summed
+  // over the GPUs, as event_stats counts it: said so, since it is no sum of the places' rows when they share a GPU.
   const bool timeline = IsPlace(q.group_by) && std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
                           return m == Measure::kBusy || m == Measure::kUtilization || m == Measure::kIdle ||
                                  m == Measure::kIdleShare || m == Measure::kGaps || m == Measure::kMaxGap ||
                                  m == Measure::kSpan;
                         });
-  text += (timeline ? " All of them as one timeline (busy while any is busy): " : " Total: ") +
+  text += (timeline ? " Total, each GPU's timeline summed over the GPUs: " : " Total: ") +
           Figures(all, *side, side->rows.front()) + ".";
   turn.answer.evidence.push_back(EvidenceOf(all, *side, "All groups together"));
 }

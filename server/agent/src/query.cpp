@@ -253,6 +253,11 @@ bool IsCommMeasure(Measure m) {
   return m == Measure::kCommOverlap || m == Measure::kExposed;
 }
 
+bool IsTimelineMeasure(Measure m) {
+  return m == Measure::kBusy || m == Measure::kUtilization || m == Measure::kIdle || m == Measure::kIdleShare ||
+         m == Measure::kGaps || m == Measure::kMaxGap || m == Measure::kSpan;
+}
+
 bool IsPlace(GroupBy g) {
   return g == GroupBy::kDevice || g == GroupBy::kPid || g == GroupBy::kStream;
 }

@@ -247,10 +247,10 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
       }))
     args["latency"] = Value(true);
   // Percentiles and busy or idle time cost a sort of every duration and interval: asked for only when needed.
+  // (The span is each GPU's first start to last end: no sort.)
   const bool detail = std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
-    return m == Measure::kP90 || m == Measure::kP95 || m == Measure::kP99 || m == Measure::kBusy ||
-           m == Measure::kUtilization || m == Measure::kIdle || m == Measure::kIdleShare || m == Measure::kGaps ||
-           m == Measure::kMaxGap;
+    return m == Measure::kP90 || m == Measure::kP95 || m == Measure::kP99 ||
+           (IsTimelineMeasure(m) && m != Measure::kSpan);
   });
   if (!detail) args["detail"] = Value(false);
   return SkillCall{"event_stats", std::move(args), FilterOf(scope)};
@@ -460,8 +460,8 @@ std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m,
     }
     case Measure::kUtilization:
     case Measure::kIdleShare: {
-      // A share of the span with its parts, as a person states it: "idle share of the span 0.68% (idle 6.5 ms of a
-      // 962.9 ms span)". Both are cells of the same row.
+      // A share of the span with its parts, as a person states it: "idle share of the span 0.68%, 6.557 ms idle of
+      // 969.448 ms". Both are cells of the same row.
       const auto part = ColumnIndex(side.table, m == Measure::kIdleShare ? "idle_ns" : "busy_ns");
       const auto span = ColumnIndex(side.table, "span_ns");
       std::string text = fmt::format("{} {}", kWords[static_cast<size_t>(m)], value);
@@ -778,11 +778,7 @@ void AddInAll(const Query& q, const SkillRunner& run, const CancelToken& cancel,
   if (!side || side->table.declined || side->rows.empty()) return;
   // Busy and idle time over several places is each GPU's own timeline (busy while any of its events runs), summed
   // over the GPUs, as event_stats counts it: said so, since it is no sum of the places' rows when they share a GPU.
-  const bool timeline = IsPlace(q.group_by) && std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
-                          return m == Measure::kBusy || m == Measure::kUtilization || m == Measure::kIdle ||
-                                 m == Measure::kIdleShare || m == Measure::kGaps || m == Measure::kMaxGap ||
-                                 m == Measure::kSpan;
-                        });
+  const bool timeline = IsPlace(q.group_by) && std::any_of(q.measures.begin(), q.measures.end(), IsTimelineMeasure);
   text += (timeline ? " Total, each GPU's timeline summed over the GPUs: " : " Total: ") +
           Figures(all, *side, side->rows.front()) + ".";
   turn.answer.evidence.push_back(EvidenceOf(all, *side, "All groups together"));

@@ -139,6 +139,16 @@ void PushSplit(std::vector<Token>& out, const std::string& word) {
   out.push_back({word, lower});
 }
 
+// Words separated by spaces ("unified htod", "number of"), each a token as the lexicon reads it, in `paren`.
+void PushWords(std::vector<Token>& out, std::string_view words, bool paren = false) {
+  for (size_t at = 0; at < words.size();) {
+    const size_t end = std::min(words.find(' ', at), words.size());
+    out.push_back({std::string(words.substr(at, end - at)), std::string(words.substr(at, end - at))});
+    out.back().paren = paren;
+    at = end + 1;
+  }
+}
+
 // One word as tokens: shorthand ("krnl", "tot", "b/w", "#calls") and NVIDIA's column names ("shortName") as the words
 // they stand for, else split at its parts (PushSplit). Shorthand is read when written in one case only: "Mem" or
 // "Dev" with a capital is a part of a name ("cudaMemset", "ncclDevKernel"), read as the profile has it.
@@ -149,12 +159,8 @@ void PushWord(std::vector<Token>& out, const std::string& word) {
   if (words.empty() && one_case) words = lexicon::ShorthandOf(Lower(word));
   if (words.empty()) {
     PushSplit(out, word);
-    return;
-  }
-  for (size_t at = 0; at < words.size();) {
-    const size_t end = std::min(words.find(' ', at), words.size());
-    out.push_back({words.substr(at, end - at), words.substr(at, end - at)});
-    at = end + 1;
+  } else {
+    PushWords(out, words);
   }
 }
 
@@ -185,15 +191,10 @@ void CopyKindsByNumber(std::vector<Token>& tokens) {
     }
     if (k < tokens.size() && tokens[k].lower == "=") ++k;
     if (k >= tokens.size() || !IsDigits(tokens[k].lower) || tokens[k].lower.size() > 2) continue;
-    const std::string_view words = kWords[std::min<size_t>(std::stoul(tokens[k].lower), kWords.size() - 1)];
-    if (words.empty() || std::stoul(tokens[k].lower) >= kWords.size()) continue;
+    const size_t value = std::stoul(tokens[k].lower);  // at most two digits
+    if (value >= kWords.size() || kWords[value].empty()) continue;
     std::vector<Token> kind;
-    for (size_t at = 0; at < words.size();) {
-      const size_t end = std::min(words.find(' ', at), words.size());
-      kind.push_back({std::string(words.substr(at, end - at)), std::string(words.substr(at, end - at))});
-      kind.back().paren = tokens[i].paren;
-      at = end + 1;
-    }
+    PushWords(kind, kWords[value], tokens[i].paren);
     tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(i), tokens.begin() + static_cast<std::ptrdiff_t>(k + 1));
     tokens.insert(tokens.begin() + static_cast<std::ptrdiff_t>(i), kind.begin(), kind.end());
     i += kind.size() - 1;
@@ -494,8 +495,9 @@ std::optional<Item> NameMisspelled(const Token& t, const QueryVocabulary& v) {
     for (const std::string& name : names) {
       const std::string lower = Lower(name);
       const std::string stem = lower.substr(0, std::min(lower.find("_v"), lower.size()));  // cudaMalloc_v3020
-      if (!lexicon::OneEditFrom(t.lower, lower) && !lexicon::OneEditFrom(t.lower, stem)) continue;
-      const std::string said = lexicon::OneEditFrom(t.lower, lower) ? name : name.substr(0, stem.size());
+      const bool whole = lexicon::OneEditApart(t.lower, lower);
+      if (!whole && !lexicon::OneEditApart(t.lower, stem)) continue;
+      const std::string said = whole ? name : name.substr(0, stem.size());
       if (found && found->name != said) return false;  // two as near
       found = Item{Item::kName, {}, said, {c}, 0, {}, true};
       found->respelled = said;
@@ -674,9 +676,8 @@ struct Clause {
   bool by_measure = false;       // a measure said after "by" ("top 3 kernels by grid size")
   bool count_share = false;      // "what percentage of all kernel launches": a share of how many, not of their time
   bool gpu_span = false;  // "the GPU span", "the GPU's span": of every GPU op (kernels, copies, memsets), unless named
-  uint8_t span_base = 0;
-  int idle_said = 0;  // how many times a word for idle time is said ("idle time and idle pct of the span": twice)  //
-                      // the span a share is of: 1 "what percentage of the GPU span", 2 "how much of the span"
+  uint8_t span_base = 0;  // the span a share is of: 1 "what percentage of the GPU span", 2 "how much of the span"
+  int idle_said = 0;      // how many times a word for idle time is said ("idle time and idle pct of the span": twice)
   bool superlative_one = false;         // "the shortest one": of the events, or the names ranked, said before
   bool single_event = false;            // "the longest single execution": names ranked by their one extreme event
   bool widens = false;                  // "overall", "all", "whole": no scope kept from the clause before
@@ -1087,8 +1088,6 @@ void ReadQuantity(const std::vector<Item>& items, size_t i, uint8_t quantity, Cl
     c.rank_by_count = true;
 }
 
-// A measure, and what its neighbour makes of it: "how many GPUs" counts groups, "how many distinct kernels" counts
-// names, "the slowest kernel" ranks kernels by it.
 // What a share word, or a span, says of the share's base: "what percentage of all kernel launches" (of how many there
 // are, when no word of time follows the events), "percentage of the (GPU's) span", "how much of that span"; and how
 // many times idle time is said.
@@ -1119,6 +1118,8 @@ void ReadWhatAShareIsOf(const std::vector<Item>& items, size_t i, Measure m, Cla
   }
 }
 
+// A measure, and what its neighbour makes of it: "how many GPUs" counts groups, "how many distinct kernels" counts
+// names, "the slowest kernel" ranks kernels by it.
 void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c) {
   for (size_t k = i; k-- > 0 && (items[k].Has(Slot::kStop) || IsWordIn(items[k], {"by"}));) {
     if (IsWordIn(items[k], {"by"})) c.by_measure = true;
@@ -2023,10 +2024,6 @@ bool SaysNoMore(const std::vector<Item>& items, size_t i) {
   return Lower(items[i].word) == "as" && i + 1 < items.size() && IsGroupNoun(items[i + 1]);
 }
 
-// "the FlashAttention kernels", "cuBLAS GEMMs", "the convolutions": a word for a family of kernels the decoder knows,
-// which no kernel name of the profile holds (a part of a name is read as a name first), adds to the family.
-// Beside a name of the profile (not one that only says an operation, "forward"), the word is read as before: a
-// library's describes the name, another is unread ("the FlashAttention nvfuser kernels").
 // The operation a word says of a family ("forward": fwd), when it says only that; "" otherwise.
 std::string_view OperationOnly(const std::string& word) {
   const std::string lower = Lower(word);
@@ -2037,6 +2034,10 @@ void AddToFamily(Clause& c, std::string_view word) {
   if (c.family.find(word) == std::string::npos) c.family += (c.family.empty() ? "" : " ") + std::string(word);
 }
 
+// "the FlashAttention kernels", "cuBLAS GEMMs", "the convolutions": a word for a family of kernels the decoder knows,
+// which no kernel name of the profile holds (a part of a name is read as a name first), adds to the family.
+// Beside a name of the profile (not one that only says an operation, "forward"), the word is read as before: a
+// library's describes the name, another is unread ("the FlashAttention nvfuser kernels").
 bool ReadFamilyWord(const Item& it, Clause& c) {
   if (it.kind != Item::kUnknown) return false;
   const bool named =
@@ -2215,7 +2216,6 @@ bool IsDurationStatistic(Measure m) {
          m == Measure::kP99 || m == Measure::kMin || m == Measure::kMax || m == Measure::kStddev;
 }
 
-// The measures a clause asks for, with the defaults: a time word alone is total time; "which" alone ranks by it.
 // The measures a share, a span and a ranking make together: "what percentage of the span is idle" (the idle share;
 // both when idle is said twice: "idle time and idle pct"), "busy share" (the utilization), a share of how many there
 // are, "threads per block of the top kernel" (ranked by the time taken, then its launch).
@@ -2255,6 +2255,7 @@ void SharesAndRankings(Clause& c) {
   if (c.span_base && (has(Measure::kIdleShare) || has(Measure::kUtilization))) std::erase(c.measures, Measure::kSpan);
 }
 
+// The measures a clause asks for, with the defaults: a time word alone is total time; "which" alone ranks by it.
 void DefaultMeasures(Clause& c) {
   if (c.measures.empty() && c.threshold_of && !c.weak_total && !c.weak_time) c.measures.push_back(*c.threshold_of);
   if (c.measures.empty() && c.any && c.yes_no && !c.weak_total && !c.weak_time && !c.versus)
@@ -2311,9 +2312,9 @@ bool IsPerGpuMeasure(Measure m) {
   return m == Measure::kIdle || m == Measure::kBusy || m == Measure::kUtilization || m == Measure::kGaps ||
          m == Measure::kMaxGap;
 }
-// A measure of a GPU's timeline: those above and the idle share.
+// A measure of a GPU's timeline: those above and the idle share (IsTimelineMeasure but the span).
 bool IsGpuMeasure(Measure m) {
-  return IsPerGpuMeasure(m) || m == Measure::kIdleShare;
+  return IsTimelineMeasure(m) && m != Measure::kSpan;
 }
 
 // The subject a clause names, or, for a clause that names none, what it keeps: false when it has none at all.
@@ -3956,7 +3957,7 @@ bool IsContextSentence(const std::vector<Item>& s) {
             "think",   "thought",    "assume", "assumed", "bet",   "hunch",   "feeling", "sure",
             "suppose", "hypothesis", "theory", "wonder",  "doubt", "expect"};
         const std::string w = Lower(it.word);
-        const std::string last = w.substr(w.find_last_of(' ') == std::string::npos ? 0 : w.find_last_of(' ') + 1);
+        const std::string last = w.substr(w.find_last_of(' ') + 1);  // npos + 1 is 0: the whole word
         return std::find(std::begin(kBeliefs), std::end(kBeliefs), last) != std::end(kBeliefs);
       }))
     return true;
@@ -4274,8 +4275,7 @@ bool DefinesGpuWork(const std::vector<Item>& s) {
 // A clause of a GPU's time (idle, busy, utilization, their share, the span) that names no events, in a question that
 // defined GPU work (DefinesGpuWork), is of the GPU's work.
 void ApplyGpuWorkDefined(Clause& c) {
-  const bool gpu_measure = std::any_of(c.measures.begin(), c.measures.end(),
-                                       [](Measure m) { return IsGpuMeasure(m) || m == Measure::kSpan; });
+  const bool gpu_measure = std::any_of(c.measures.begin(), c.measures.end(), IsTimelineMeasure);
   if (gpu_measure && !HasSubject(c)) c.events = EventKind::kGpu;
 }
 

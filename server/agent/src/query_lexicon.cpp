@@ -1562,10 +1562,7 @@ bool IsRecordingNoun(std::string_view lower) {
   return std::find(std::begin(kRecordingNouns), std::end(kRecordingNouns), lower) != std::end(kRecordingNouns);
 }
 
-namespace {
-
-// Whether `a` is one edit from `b`: a letter left out, added or changed, or two neighbours swapped; only a swap for
-// words of four letters or fewer (one changed letter there is too often another word: "fast", "last").
+// Only a swap for words of four letters or fewer (one changed letter there is too often another word: "fast", "last").
 bool OneEditApart(std::string_view a, std::string_view b) {
   if (a == b) return false;
   const bool short_word = std::min(a.size(), b.size()) <= 4;
@@ -1583,6 +1580,8 @@ bool OneEditApart(std::string_view a, std::string_view b) {
   // A letter more at the end is another form of the word ("execute", "executed"), not a slip of the hand.
   return first < shorter.size() && shorter.substr(first) == longer.substr(first + 1);
 }
+
+namespace {
 
 // The single words a question may mean: the lexicon's one-word phrases and the synonyms' words, each once.
 const std::vector<std::string_view>& SpelledWords() {
@@ -1602,10 +1601,6 @@ const std::vector<std::string_view>& SpelledWords() {
 }
 
 }  // namespace
-
-bool OneEditFrom(std::string_view a, std::string_view b) {
-  return OneEditApart(a, b);
-}
 
 std::string SpellingOf(std::string_view lower) {
   if (lower.size() < 4 || IsMeaningWord(lower) || IsContextWord(lower) || IsLibraryName(lower) ||

@@ -98,8 +98,8 @@ std::string ShorthandOf(std::string_view lower);
 // The words a column name of NVIDIA's export stands for ("shortName": short name), in any case; "" when none.
 std::string ExportColumnOf(std::string_view lower);
 // Whether `a` is `b` with one letter left out, added or changed, or two neighbours swapped (SpellingOf's rule), both
-// in lower case.
-bool OneEditFrom(std::string_view a, std::string_view b);
+// in lower case; a letter more at the end is another form of the word, not one edit.
+bool OneEditApart(std::string_view a, std::string_view b);
 // A plain word (letters, maybe hyphens) that is no meaning word: unread in a clause that names its events, it is
 // taken as describing them ("the nvjet GEMM kernels", "flash attention"), and the answer says so.
 bool IsDescriptiveWord(std::string_view word);

@@ -71,6 +71,9 @@ enum class Measure : uint8_t {
 };
 // Whether a measure is of communication kernels against compute (nccl_breakdown's row), not event_stats'.
 bool IsCommMeasure(Measure m);
+// Whether a measure is of the events' timeline, each GPU's union of them and its span: busy, utilization, idle, idle
+// share, gaps, the longest gap, the span.
+bool IsTimelineMeasure(Measure m);
 // Whether a measure is of a kernel's launch configuration (launch_sizes' row), not of its durations (event_stats').
 bool IsLaunchConfiguration(Measure m);
 // Whether a measure adds up over events (total time, count, bytes, busy time): one a share form is of.

@@ -115,6 +115,17 @@ Expected<trace::TraceOptions> ToTraceOptions(const TraceRequest& request, const 
 
 namespace trace_features {
 
+// Hands a written trace to the publisher; a trace it refuses is removed.
+Expected<TracePublication> PublishWritten(TracePublisher& publisher, TraceToPublish trace, TraceStats stats) {
+  const std::string path = trace.path;
+  auto published = publisher.Publish(std::move(trace));
+  if (!published) {
+    RemoveQuietly(path);
+    return published.error();
+  }
+  return TracePublication{std::move(stats), std::move(*published)};
+}
+
 Expected<TracePlan> Plan(const Expected<std::shared_ptr<engine::Profile>>& profile, const TraceRequest& request) {
   if (!profile) return profile.error();
   auto options = ToTraceOptions(request, (*profile)->info());
@@ -200,12 +211,7 @@ Expected<TracePublication> Publish(Expected<TracePlan> plan, TracePublisher& pub
   trace.title = TraceTitle(info, plan->options.filter.window);
   trace.file_name = TraceFileName(info);
   trace.perfetto_origin = perfetto_origin;
-  auto published = publisher.Publish(std::move(trace));
-  if (!published) {
-    RemoveQuietly(path);
-    return published.error();
-  }
-  return TracePublication{std::move(*stats), std::move(*published)};
+  return PublishWritten(publisher, std::move(trace), std::move(*stats));
 }
 
 Expected<TracePublication> PublishJob(
@@ -223,12 +229,7 @@ Expected<TracePublication> PublishJob(
   trace.title = fmt::format("job {} ({} ranks)", request.job_id, written->ranks.size());
   trace.file_name = stem + ".pftrace";
   trace.perfetto_origin = perfetto_origin;
-  auto published = publisher.Publish(std::move(trace));
-  if (!published) {
-    RemoveQuietly(written->path);
-    return published.error();
-  }
-  return TracePublication{std::move(written->stats), std::move(*published)};
+  return PublishWritten(publisher, std::move(trace), std::move(written->stats));
 }
 
 std::unique_ptr<trace::TraceCache> MakeCache(const std::string& cache_dir, const trace::TraceCacheLimits& limits) {

@@ -40,6 +40,14 @@ std::vector<std::string> LoadUserSkillsInto(skills::Registry& registry, const st
 
 namespace workspace_features {
 
+// Appends each of `from` that `to` does not hold yet, in order.
+template <typename T>
+void AppendNew(std::vector<T>& to, const std::vector<T>& from) {
+  for (const T& x : from) {
+    if (std::find(to.begin(), to.end(), x) == to.end()) to.push_back(x);
+  }
+}
+
 // WorkspaceConfig::warm_skills resolved against the registry, when the options load in the background.
 WarmSkills WarmSkillsFor(
     const engine::OpenOptions& options, const std::vector<WarmCall>& calls,
@@ -77,9 +85,7 @@ Expected<OpenedProfile> CheckAll(const Expected<std::shared_ptr<LoadedProfile>>&
 std::vector<std::string> SkillDirsOf(const WorkspaceConfig& config) {
   std::vector<std::string> dirs;
   if (config.default_skill_dirs) dirs = skills::DefaultUserSkillDirs();
-  for (const auto& dir : config.skill_dirs) {
-    if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
-  }
+  AppendNew(dirs, config.skill_dirs);
   return dirs;
 }
 
@@ -96,9 +102,7 @@ SkillReload Reload(const std::vector<std::string>& dirs, std::mutex& mu, skills:
 
 void AddDirs(const std::vector<std::string>& dirs, std::mutex& mu, std::vector<std::string>& skill_dirs) {
   std::lock_guard lock(mu);
-  for (const auto& dir : dirs) {
-    if (std::find(skill_dirs.begin(), skill_dirs.end(), dir) == skill_dirs.end()) skill_dirs.push_back(dir);
-  }
+  AppendNew(skill_dirs, dirs);
 }
 
 // The entry (profile and memo) and the skill are held by shared_ptr: closing the profile or reloading skills
@@ -122,11 +126,7 @@ Expected<SkillCall> CallOf(Expected<std::shared_ptr<const skills::Skill>> found,
 trace::OutputPolicy PolicyOf(std::vector<trace::FileId> profiles, const std::vector<trace::FileId>& jobs) {
   trace::OutputPolicy policy;
   policy.profiles = std::move(profiles);
-  for (const auto& id : jobs) {
-    if (std::find(policy.profiles.begin(), policy.profiles.end(), id) == policy.profiles.end()) {
-      policy.profiles.push_back(id);
-    }
-  }
+  AppendNew(policy.profiles, jobs);
   return policy;
 }
 

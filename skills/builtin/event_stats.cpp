@@ -20,7 +20,6 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
-#include <numeric>
 #include <optional>
 #include <span>
 #include <string>
@@ -273,22 +272,15 @@ class Collector {
     all_total_ += duration;
     ++all_count_;
     if (within_) {
-      place_all_[PlaceKey(device, stream, pid)] += duration;
-      ++place_count_[PlaceKey(device, stream, pid)];
+      const int64_t key = PlaceKey(device, stream, pid);
+      place_all_[key] += duration;
+      ++place_count_[key];
     }
   }
   // The base of a group's share: its place's events of the kind, or every one the filter keeps.
-  int64_t AllOf(int64_t key) const {
-    if (!within_) return all_total_;
-    const auto it = place_all_.find(key);
-    return it == place_all_.end() ? 0 : it->second;
-  }
+  int64_t AllOf(int64_t key) const { return within_ ? Find(place_all_, key) : all_total_; }
   // The base of a group's share of the count, the same way.
-  int64_t AllCountOf(int64_t key) const {
-    if (!within_) return all_count_;
-    const auto it = place_count_.find(key);
-    return it == place_count_.end() ? 0 : it->second;
-  }
+  int64_t AllCountOf(int64_t key) const { return within_ ? Find(place_count_, key) : all_count_; }
   void AddMatched() { ++matched_; }  // selected by name, kind, class and range, before the bounds
   int64_t matched() const { return matched_; }
   void Add(const Event& e) {
@@ -339,6 +331,10 @@ class Collector {
   int64_t all_total() const { return all_total_; }
 
  private:
+  static int64_t Find(const std::unordered_map<int64_t, int64_t>& by_place, int64_t key) {
+    const auto it = by_place.find(key);
+    return it == by_place.end() ? 0 : it->second;
+  }
   // A device's, process's or stream's key, as Add groups by it.
   int64_t PlaceKey(int32_t device, int32_t stream, uint32_t pid) const {
     if (by_ == GroupBy::kDevice) return device;

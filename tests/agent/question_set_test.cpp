@@ -675,6 +675,12 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // time takes the kernel", "kindly share"), after this session's readings, first scored at c36ab23: 21 / 19 / 0.
   // Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh57.json", "fresh held-out 57"), "questions_fresh57.json", 21, 0);
+  // Batch 66, written by a helper at e790c93 (compound questions in prose: two or three asks in one sentence), first
+  // scored before any change: 29 / 8 / 3.
+  ExpectHeld(AskHeldOut("questions_fresh58.json", "fresh held-out 58"), "questions_fresh58.json", 29, 3);
+  // Batch 67, written by a helper at e790c93 (a newcomer's plain words: "GPU functions", "labelled sections", "how long
+  // was the card doing nothing"), first scored before any change: 17 / 21 / 2.
+  ExpectHeld(AskHeldOut("questions_fresh59.json", "fresh held-out 59"), "questions_fresh59.json", 17, 2);
 }
 
 }  // namespace

@@ -2533,5 +2533,40 @@ TEST(QueryFill, ABeliefBeforeTheQuestionIsItsScene) {
   Check("My hunch is that the copies dominate. What is the summed kernel time of each process?", {each});
 }
 
+// Copies said with places, not kinds: a host-side place (host, CPU, the computer, its main memory) and a GPU said
+// without a number, after "from"/"off" and "to"/"onto", are the copy kind their two ends make; a GPU alone as the end
+// is a host-to-device copy only in a sentence about copies. "GPU-function" is "GPU function" (a kernel).
+TEST(QueryFill, CopiesSaidWithPlaces) {
+  Check("How many bytes were copied from the computer's main memory onto the graphics cards?",
+        {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"})});
+  Check("How many times was data copied back from the graphics card to the computer?",
+        {Q({Measure::kCount}, {EventKind::kMemcpy, "", "DtoH"})});
+  Check("how many bytes of data were sent onto the card?", {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"})});
+  Check("how much time did the copies to the host take?", {Q({Measure::kTotal}, {EventKind::kMemcpy, "", "DtoH"})});
+  // A numbered GPU is a place of its own ("to GPU 1" may be a peer copy): not read as a kind.
+  EXPECT_EQ(Fill("how many bytes were copied to GPU 1?").queries.size() == 1
+                ? Fill("how many bytes were copied to GPU 1?").queries[0].subject.copy_kind
+                : "",
+            "");
+  // Kernels sent to a GPU are no copies: the kernels, counted.
+  const Reading sent = Fill("how many kernels were sent onto the card?");
+  ASSERT_EQ(sent.queries.size(), 1u);
+  EXPECT_EQ(sent.queries[0].subject.events, EventKind::kKernels);
+  EXPECT_EQ(sent.queries[0].measures, std::vector<Measure>{Measure::kCount});
+  Check("how many GPU-function runs were there?", {Q({Measure::kCount}, {EventKind::kKernels, ""})});
+  Check("how long did the memory fills take?", {Q({Measure::kTotal}, {EventKind::kMemset, ""})});
+}
+
+// "each copy" after copies of one kind is one of those copies, not a grouping by name; a belief said before a colon
+// is the scene of the question after it.
+TEST(QueryFill, EachOneOfThoseAndABeliefBeforeAColon) {
+  Check("How many DtoH copies are there, and how big was each copy on average?",
+        {Q({Measure::kCount, Measure::kAvgBytes}, {EventKind::kMemcpy, "", "DtoH"})});
+  Check("cudaFree looks expensive in this run: how many calls were there?",
+        {Q({Measure::kCount}, {EventKind::kApi, "cudaFree", "", "", true})});
+  Check("Give me the memset picture: number of memsets and total bytes set.",
+        {Q({Measure::kCount, Measure::kBytes}, {EventKind::kMemset, ""})});
+}
+
 }  // namespace
 }  // namespace nsys::agent

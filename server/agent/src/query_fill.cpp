@@ -97,6 +97,19 @@ void PushSplit(std::vector<Token>& out, const std::string& word) {
       return;
     }
   }
+  // "GPU-function", "memory-fill": words joined by hyphens that the lexicon holds as a phrase are that phrase's words.
+  if (lower.find('-') != std::string::npos && lexicon::EntriesOf(lower).empty()) {
+    std::string spaced = lower;
+    std::replace(spaced.begin(), spaced.end(), '-', ' ');
+    if (!lexicon::EntriesOf(spaced).empty()) {
+      for (size_t at = 0; at <= lower.size();) {
+        const size_t end = std::min(lower.find('-', at), lower.size());
+        out.push_back({word.substr(at, end - at), lower.substr(at, end - at)});
+        at = end + 1;
+      }
+      return;
+    }
+  }
   // "kernel/copy/memset", "per-process", "krnl+memcpy+memset": as many tokens as parts, when each is a word of the
   // lexicon or shorthand for one.
   for (const char mark : {'/', '-', '+'}) {
@@ -1158,7 +1171,10 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
   }
   // "how many bytes": the measure after a word of counting is what is counted; "count and bytes" lists two (the noun
   // "count" is a measure of its own; the "and" between is gone by now).
-  if (m == Measure::kCount && noun && items[j].Has(Slot::kMeasure) && Lower(items[i].word) != "count") return;
+  // "How many times was data copied": not after "how many times", whose noun is the times something happened.
+  if (m == Measure::kCount && noun && items[j].Has(Slot::kMeasure) && Lower(items[i].word) != "count" &&
+      !IsWordIn(items[i], {"how many times", "how often"}))
+    return;
   // "how many milliseconds", "how many MB": a unit is no thing that ran; it says the measure is a time or a size.
   // "by how many nanoseconds" after a comparison is its margin, in that unit.
   if (m == Measure::kCount && i + 1 < items.size() && items[i + 1].Has(Slot::kUnit)) {
@@ -1490,6 +1506,14 @@ void ReadWhichOrPer(const std::vector<Item>& items, size_t i, const lexicon::Ent
   if (e.slot == Slot::kPer && i > 0 && IsWordIn(items[i], {"by"}) &&
       IsWordIn(items[i - 1], {"covered", "occupied", "taken", "consumed", "used", "spent", "filled", "eaten"}))
     return;
+  // "how many times was data copied back, and how big was each copy on average": "each" before one copy, call or
+  // memset is any one of those said before, not a grouping by name (such events have no names to group by).
+  if (e.slot == Slot::kPer && IsWordIn(items[i], {"each", "every"}) && i + 1 < items.size() &&
+      IsWordIn(items[i + 1],
+               {"copy", "call", "transfer", "memset", "memcpy", "api call", "cuda call", "memory fill"})) {
+    c.points_back = true;
+    return;
+  }
   // A grouping said first stays: in "the bottom 3 streams by kernel time", "by" says what ranks them.
   const auto g = GroupAfter(items, i);
   if (g && !c.group) c.group = *g;
@@ -1581,6 +1605,15 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
   if (events_word && i > 0 && Lower(items[i - 1].word) == "per" && !c.events && c.copy_kind.empty()) c.per_unit = true;
   switch (e.slot) {
     case Slot::kMeasure:
+      // "How many times was data copied back?": after "how many times" or "how often", data are what was copied, not
+      // how much of it.
+      if (IsWordIn(items[i], {"data"}) &&
+          std::any_of(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(i), [](const Item& it) {
+            return IsWordIn(it, {"how many times", "how often"});
+          })) {
+        if (!c.events) c.events = EventKind::kMemcpy;
+        break;
+      }
       ReadMeasure(items, i, static_cast<Measure>(e.value), c);
       break;
     case Slot::kWeakTotal:
@@ -3615,8 +3648,10 @@ void ShareOfTheOneRanked(const Clause& c, const Query* previous, Query& q) {
 void FillPointedBack(const Clause& c, const Query* previous, bool own_subject, Query& q) {
   // "the average of redzone_checker and the std dev across its launches": events of the same kind said again, with
   // no name of their own and a word that points back, are the events the question named before, in its scope.
-  if (c.points_back && own_subject && previous && c.names.empty() && q.subject.name.empty() &&
-      !previous->subject.name.empty() && q.subject.events == previous->subject.events && c.copy_kind.empty()) {
+  // So are copies said again after copies of one kind ("how big was each copy", "those copies").
+  const bool narrowed = !previous || !previous->subject.name.empty() || !previous->subject.copy_kind.empty();
+  if (c.points_back && own_subject && previous && c.names.empty() && q.subject.name.empty() && narrowed &&
+      q.subject.copy_kind.empty() && q.subject.events == previous->subject.events && c.copy_kind.empty()) {
     q.subject = previous->subject;
     if (q.scope == Scope{}) q.scope = previous->scope;
   }
@@ -3925,12 +3960,28 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
 }
 
 // Sentences: the items up to each full stop, question or exclamation mark, the mark kept at the sentence's end.
+// Whether a sentence says how things look or what someone believes ("cudaFree looks expensive", "I think pid 1679 did
+// more GPU work", "My hunch is ..."): a phrase's last word decides ("I think" is one phrase of the lexicon).
+bool SaysABelief(const std::vector<Item>& s) {
+  static constexpr std::string_view kBeliefs[] = {
+      "seems",   "seem", "looks", "appears", "feels", "suspect", "believe",    "guess",  "think",  "thought", "assume",
+      "assumed", "bet",  "hunch", "feeling", "sure",  "suppose", "hypothesis", "theory", "wonder", "doubt",   "expect"};
+  return std::any_of(s.begin(), s.end(), [](const Item& it) {
+    const std::string w = Lower(it.word);
+    const std::string last = w.substr(w.find_last_of(' ') + 1);  // npos + 1 is 0: the whole word
+    return std::find(std::begin(kBeliefs), std::end(kBeliefs), last) != std::end(kBeliefs);
+  });
+}
+
+// Sentences end at a full stop, a question mark or an exclamation mark; a belief said before a colon ("cudaFree looks
+// expensive in this run: how many calls ...?") is a sentence of its own, which sets the scene.
 std::vector<std::vector<Item>> Sentences(std::vector<Item> items) {
   std::vector<std::vector<Item>> out(1);
   for (Item& it : items) {
     const bool end = it.kind == Item::kSeparator && (it.word == "." || it.word == "?" || it.word == "!");
+    const bool belief = it.kind == Item::kSeparator && it.colon && SaysABelief(out.back());
     out.back().push_back(std::move(it));
-    if (end) out.emplace_back();
+    if (end || belief) out.emplace_back();
   }
   if (out.back().empty()) out.pop_back();
   return out;
@@ -3940,7 +3991,9 @@ std::vector<std::vector<Item>> Sentences(std::vector<Item> items) {
 // it ends with a full stop, and opens with no question word, auxiliary, measure or request ("give", "show", ...).
 // Only a question with a question mark has such sentences: without one, every sentence may be a request.
 bool IsContextSentence(const std::vector<Item>& s) {
-  if (s.empty() || s.back().kind != Item::kSeparator || s.back().word != ".") return false;
+  if (s.empty() || s.back().kind != Item::kSeparator || (s.back().word != "." && !s.back().colon)) return false;
+  // "cudaFree looks expensive in this run:": a belief said before a colon (Sentences).
+  if (s.back().colon) return SaysABelief(s);
   static constexpr std::string_view kRequests[] = {
       "give",  "show", "tell", "list",     "compare", "include", "report",  "break",     "also",  "plus", "use",
       "count", "sum",  "rank", "describe", "explain", "find",    "compute", "calculate", "print", "and"};
@@ -3949,18 +4002,8 @@ bool IsContextSentence(const std::vector<Item>& s) {
     return false;
   // "The host side seems to spend a lot of time at teardown.": how things look, said as a statement, sets the scene
   // whatever figures it names and whatever verb follows ("to spend").
-  if (std::any_of(s.begin(), s.end(), [](const Item& it) {
-        // A belief said before the question that tests it ("I think pid 1679 did more GPU work.", "My hunch is ...").
-        // Its last word decides ("I think" is one phrase of the lexicon).
-        static constexpr std::string_view kBeliefs[] = {
-            "seems",   "seem",       "looks",  "appears", "feels", "suspect", "believe", "guess",
-            "think",   "thought",    "assume", "assumed", "bet",   "hunch",   "feeling", "sure",
-            "suppose", "hypothesis", "theory", "wonder",  "doubt", "expect"};
-        const std::string w = Lower(it.word);
-        const std::string last = w.substr(w.find_last_of(' ') + 1);  // npos + 1 is 0: the whole word
-        return std::find(std::begin(kBeliefs), std::end(kBeliefs), last) != std::end(kBeliefs);
-      }))
-    return true;
+  // A belief said before the question that tests it ("I think pid 1679 did more GPU work.", "My hunch is ...").
+  if (SaysABelief(s)) return true;
   size_t from = 0;
   // "There are two ...", "This is the training step before ...": a statement, not a question.
   if (s.size() > 2 && IsWordIn(s[0], {"there", "this", "that", "it"}) && s[1].Has(Slot::kAuxiliary)) from = 2;
@@ -4544,6 +4587,85 @@ std::vector<std::string> DropRecordingPhrases(std::vector<Item>& s, const QueryV
 
 // The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
 // kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
+// Where a copy goes, said with places rather than a kind: "from the computer's main memory onto the graphics cards",
+// "copied back from the card to the computer", "coming back off it to the host". A place on the host's side
+// (host, CPU, computer, its main or system memory, RAM) or a GPU said without a number, after "from"/"off" and
+// "to"/"onto"/"into", is read as the copy kind the two ends make: from the host or to the host says the other end is
+// a GPU. A GPU alone as the end ("sent onto the card") is a host-to-device copy only in a sentence about copies.
+void ReadCopyPlaces(std::vector<Item>& sentence) {
+  enum Place : uint8_t { kNowhere, kHost, kGpu };
+  struct End {
+    size_t from, to;  // items [from, to): the marker and its place
+    bool source;      // "from", "off": where the copy starts
+    Place place;
+  };
+  const auto word_at = [&](size_t k) { return k < sentence.size() ? Lower(sentence[k].word) : std::string(); };
+  // The place named at k (after "the", "its", ...), and the item after it.
+  const auto place_at = [&](size_t k, bool pronoun) -> std::pair<Place, size_t> {
+    while (IsWordIn(sentence.size() > k ? sentence[k] : Item{}, {"the", "its", "their", "a", "his", "her", "our"})) ++k;
+    if (k >= sentence.size()) return {kNowhere, k};
+    const Item& it = sentence[k];
+    if (it.Has(Slot::kDeviceNoun) && !(k + 1 < sentence.size() && sentence[k + 1].kind == Item::kNumber))
+      return {kGpu, k + 1};
+    if (pronoun && IsWordIn(it, {"it", "them"})) return {kGpu, k + 1};  // "back off it": the GPU said before
+    if (IsWordIn(it, {"host", "cpu", "computer", "ram", "host memory", "system memory", "main memory", "cpu memory"})) {
+      size_t end = k + 1;
+      while (end < sentence.size() && IsWordIn(sentence[end], {"main", "system", "memory", "ram"})) ++end;
+      return {kHost, end};
+    }
+    if (IsWordIn(it, {"main", "system"}) && word_at(k + 1) == "memory") return {kHost, k + 2};
+    return {kNowhere, k};
+  };
+  std::vector<End> ends;
+  for (size_t i = 0; i < sentence.size(); ++i) {
+    const std::string w = word_at(i);
+    const bool source = w == "from" || w == "off";
+    if (!source && w != "to" && w != "onto" && w != "into") continue;
+    const auto [place, after] = place_at(i + 1, w == "off");
+    if (place == kNowhere) continue;
+    const size_t from = i > 0 && word_at(i - 1) == "back" ? i - 1 : i;  // "back from the card": a way back
+    ends.push_back({from, after, source, place});
+    i = after - 1;
+  }
+  if (ends.empty()) return;
+  const bool about_copies = std::any_of(sentence.begin(), sentence.end(), [](const Item& it) {
+    return (it.Has(Slot::kEvents) && it.Value(Slot::kEvents) == static_cast<uint8_t>(EventKind::kMemcpy)) ||
+           IsWordIn(it, {"data", "copied", "copying", "sent", "moved", "transferred", "uploaded", "bytes"});
+  });
+  // Each end, or a source then the destination right after it ("from X to Y"), names one copy kind.
+  struct Kind {
+    size_t from, to;
+    std::string_view phrase;
+  };
+  std::vector<Kind> kinds;
+  for (size_t k = 0; k < ends.size(); ++k) {
+    const End& e = ends[k];
+    const bool pair = e.source && k + 1 < ends.size() && !ends[k + 1].source && ends[k + 1].from <= e.to + 1;
+    const Place source = e.source ? e.place : kNowhere;
+    const Place target = pair ? ends[k + 1].place : e.source ? kNowhere : e.place;
+    const size_t to = pair ? ends[k + 1].to : e.to;
+    if (pair) ++k;
+    std::string_view phrase;
+    if (source == kHost && target != kHost) phrase = "host to device";
+    if (target == kHost && source != kHost) phrase = "device to host";
+    if (source == kGpu && target == kNowhere && IsWordIn(sentence[e.from], {"back", "off"})) phrase = "device to host";
+    if (source == kNowhere && target == kGpu && about_copies) phrase = "host to device";
+    if (!phrase.empty()) kinds.push_back({e.from, to, phrase});
+  }
+  for (auto k = kinds.rbegin(); k != kinds.rend(); ++k) {
+    // "sent onto the card", "coming back off it": a verb of moving before the places says no more than they do.
+    if (k->from > 0 && sentence[k->from - 1].kind == Item::kUnknown &&
+        IsWordIn(sentence[k->from - 1], {"sent", "going", "coming", "brought", "pushed", "pulled", "staged", "shipped",
+                                         "uploaded", "downloaded", "sending", "moving"}))
+      --k->from;
+    Item kind = LexItem(k->phrase, WordsOf(sentence, k->from, k->to));
+    kind.paren = sentence[k->from].paren;
+    sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(k->from),
+                   sentence.begin() + static_cast<std::ptrdiff_t>(k->to));
+    sentence.insert(sentence.begin() + static_cast<std::ptrdiff_t>(k->from), std::move(kind));
+  }
+}
+
 void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& vocabulary, bool& span_defined,
                             bool measured_before, Reading& reading) {
   for (std::string& d : DropRecordingPhrases(sentence, vocabulary)) reading.recording.push_back(std::move(d));
@@ -4556,6 +4678,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
     span_defined = true;
   }
   ReadOrigin(sentence);
+  ReadCopyPlaces(sentence);
   if (auto why = DropMotivationHeading(sentence)) reading.context.push_back(std::move(*why));
   ShareOfASumSaidBefore(sentence, reading);
   ComparisonHeading(sentence);

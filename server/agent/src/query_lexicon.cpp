@@ -522,6 +522,11 @@ constexpr Entry kEntries[] = {
     {"transferred", Slot::kEvents, E(EventKind::kMemcpy)},
     {"memset", Slot::kEvents, E(EventKind::kMemset)},
     {"memsets", Slot::kEvents, E(EventKind::kMemset)},
+    // A memset said in plain words: what it does to memory.
+    {"memory fill", Slot::kEvents, E(EventKind::kMemset)},
+    {"memory fills", Slot::kEvents, E(EventKind::kMemset)},
+    {"fill operation", Slot::kEvents, E(EventKind::kMemset)},
+    {"fill operations", Slot::kEvents, E(EventKind::kMemset)},
     {"gpu activity", Slot::kEvents, E(EventKind::kGpu)},
     {"gpu work", Slot::kEvents, E(EventKind::kGpu)},
     {"gpu operations", Slot::kEvents, E(EventKind::kGpu)},
@@ -643,6 +648,10 @@ constexpr Entry kEntries[] = {
     {"device id", Slot::kDeviceNoun},
     {"card", Slot::kDeviceNoun},
     {"cards", Slot::kDeviceNoun},
+    {"graphics card", Slot::kDeviceNoun},
+    {"graphics cards", Slot::kDeviceNoun},
+    {"graphics processor", Slot::kDeviceNoun},
+    {"graphics processors", Slot::kDeviceNoun},
     {"process", Slot::kProcessNoun},
     {"processes", Slot::kProcessNoun},
     {"programs", Slot::kProcessNoun},
@@ -923,6 +932,14 @@ constexpr Entry kEntries[] = {
     {"yes or no", Slot::kStop},
     {"numbers", Slot::kStop},  // "give both numbers": the figures the clauses ask for
     {"figures", Slot::kStop},
+    // "give me the memset picture: number, bytes, time": the figures asked for, said as a whole before the list.
+    {"picture", Slot::kStop},
+    {"overview", Slot::kStop},
+    {"summary", Slot::kStop},
+    {"rundown", Slot::kStop},
+    {"snapshot", Slot::kStop},
+    {"stats", Slot::kStop},
+    {"statistics", Slot::kStop},
     {"in the next", Slot::kFirst, 1},  // "in the next 100 ms": a window of that length from the origin
     {"within the next", Slot::kFirst, 1},
     {"over the next", Slot::kFirst, 1},
@@ -1212,6 +1229,13 @@ constexpr Entry kEntries[] = {
     {"add up", Slot::kStop},
     {"adds up", Slot::kStop},
     {"sum up", Slot::kStop},
+    // "how much time do they cover when you add them all up": a sum, said as the reader's own arithmetic.
+    // ("them" stays a word of its own: it points back at what is summed.)
+    {"when you add", Slot::kStop},
+    {"if you add", Slot::kStop},
+    {"all up", Slot::kStop},
+    {"adding up", Slot::kStop},
+    {"all added up", Slot::kStop},
     {"stack up", Slot::kStop},
     {"summed over", Slot::kWeakTotal, 0},
     {"by how much", Slot::kMargin},

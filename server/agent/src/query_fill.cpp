@@ -1526,6 +1526,17 @@ void ReadWhichOrPer(const std::vector<Item>& items, size_t i, const lexicon::Ent
   c.plural = c.plural || (e.slot == Slot::kWhich && PluralAfter(items, i));
 }
 
+// "How many times was data copied back?": after "how many times" or "how often", data are what was copied, not how
+// much of it: the copies, when the clause names no events.
+bool DataOfWhatHappened(const std::vector<Item>& items, size_t i, Clause& c) {
+  const auto times = [](const Item& it) { return IsWordIn(it, {"how many times", "how often"}); };
+  if (!IsWordIn(items[i], {"data"}) ||
+      std::none_of(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(i), times))
+    return false;
+  if (!c.events) c.events = EventKind::kMemcpy;
+  return true;
+}
+
 // The slots that only set a field of the clause, whatever stands around them; false for the others.
 bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e, Clause& c) {
   switch (e.slot) {
@@ -1605,15 +1616,7 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
   if (events_word && i > 0 && Lower(items[i - 1].word) == "per" && !c.events && c.copy_kind.empty()) c.per_unit = true;
   switch (e.slot) {
     case Slot::kMeasure:
-      // "How many times was data copied back?": after "how many times" or "how often", data are what was copied, not
-      // how much of it.
-      if (IsWordIn(items[i], {"data"}) &&
-          std::any_of(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(i), [](const Item& it) {
-            return IsWordIn(it, {"how many times", "how often"});
-          })) {
-        if (!c.events) c.events = EventKind::kMemcpy;
-        break;
-      }
+      if (DataOfWhatHappened(items, i, c)) break;
       ReadMeasure(items, i, static_cast<Measure>(e.value), c);
       break;
     case Slot::kWeakTotal:

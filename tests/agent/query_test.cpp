@@ -2568,5 +2568,24 @@ TEST(QueryFill, EachOneOfThoseAndABeliefBeforeAColon) {
         {Q({Measure::kCount, Measure::kBytes}, {EventKind::kMemset, ""})});
 }
 
+// A newcomer's words: a CUDA call said as its name reads ("stream-synchronize waits", "memcpy async calls": NVIDIA's
+// "cuda" prefix before them makes a name the profile traced); a kind of events in quotes ("'memory fill'"); "out of"
+// the whole a share is of; "the first and last thing the card did" is every GPU op; "that stretch" is the span.
+TEST(QueryFill, ANewcomersWordsForCallsKindsAndSpans) {
+  Check("How much time did the stream-synchronize waits add up to?",
+        {Q({Measure::kTotal}, {EventKind::kApi, "cudaStreamSynchronize", "", "sync", true})});
+  Check("how many memcpy async calls are there?",
+        {Q({Measure::kCount}, {EventKind::kApi, "cudaMemcpyAsync", "", "", true})});
+  EXPECT_FALSE(Fill("how many device synchronize calls are there?").complete());  // not traced in this vocabulary
+  Check("How long did the one 'memory fill' operation take?", {Q({Measure::kTotal}, {EventKind::kMemset, ""})});
+  Query idle = Q({Measure::kIdleShare}, {EventKind::kGpu, ""});
+  idle.group_by = GroupBy::kDevice;
+  Check("Between the first and the last thing the graphics card did, what share of that stretch was the card idle?",
+        {idle});
+  const Reading sms = Fill("How many multiprocessor units does the GPU have?");
+  ASSERT_EQ(sms.queries.size(), 1u) << (sms.unread.empty() ? "" : sms.unread.front());
+  EXPECT_EQ(sms.queries[0].measures, std::vector<Measure>{Measure::kSmCount});
+}
+
 }  // namespace
 }  // namespace nsys::agent

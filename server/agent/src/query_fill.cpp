@@ -523,6 +523,44 @@ std::optional<Item> NameMisspelled(const Token& t, const QueryVocabulary& v) {
 }
 
 // Long-ish: the four readings of a position (whole name, phrase, fragment, number) in their order of precedence.
+// Whether quoted words name no name of the profile and only a kind of events or copies of the lexicon.
+bool QuotedKindOfEvents(const std::string& lower, const QueryVocabulary& v) {
+  const auto entries = lexicon::EntriesOf(lower);
+  return !entries.empty() && ClassesOf(lower, v, false).empty() &&
+         std::all_of(entries.begin(), entries.end(),
+                     [](const lexicon::Entry& e) { return e.slot == Slot::kEvents || e.slot == Slot::kCopyKind; });
+}
+
+// A CUDA call said in words, as its name reads ("the stream-synchronize waits", "device synchronize calls", "memcpy
+// async"): two or three words from `i`, or one word of hyphenated parts, that NVIDIA's prefixes "cuda" or "cu" before
+// them make the whole name of a call the profile traced. The item, and how many tokens it covers.
+std::optional<std::pair<Item, size_t>> CudaCallInWords(const std::vector<Token>& t, size_t i,
+                                                       const QueryVocabulary& v) {
+  const auto alphabetic = [](const std::string& w) {
+    return !w.empty() && std::all_of(w.begin(), w.end(),
+                                     [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '-'; });
+  };
+  for (size_t n = std::min<size_t>(3, t.size() - i); n >= 1; --n) {
+    std::string joined;
+    bool words = true;
+    for (size_t k = i; k < i + n; ++k) {
+      words = words && !t[k].separator && !t[k].quoted && alphabetic(t[k].lower);
+      joined += t[k].lower;
+    }
+    std::erase(joined, '-');
+    const bool parts = n >= 2 || t[i].lower.find('-') != std::string::npos;
+    if (!words || !parts || joined.size() < 6) continue;
+    for (std::string_view prefix : {"cuda", "cu"}) {
+      const std::string name = std::string(prefix) + joined;
+      const auto api = std::find_if(v.api.begin(), v.api.end(), [&](const std::string& a) {
+        return a.size() == name.size() && ContainsNoCase(a, name);
+      });
+      if (api != v.api.end()) return std::pair{Item{Item::kName, {}, *api, {NameClass::kApi}, 0, {}, true}, n};
+    }
+  }
+  return std::nullopt;
+}
+
 std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v) {
   std::vector<Item> items;
   std::vector<std::string> canonical;
@@ -536,12 +574,20 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
       // "rank 0" of a one-process export: the recording itself, as "this run" is.
       item = LexItem("here", "");
       used = 2;
+    } else if (t[i].quoted && QuotedKindOfEvents(t[i].lower, v)) {
+      // "one 'memory fill' operation", "the 'unified memory' thing": words in quotes that name nothing of the profile
+      // but a kind of events of the lexicon are that kind, quoted as a newcomer quotes a term ("'idle'" stays a word
+      // defined, not read).
+      item = Item{Item::kLex, lexicon::EntriesOf(t[i].lower), {}, {}, 0, {}};
     } else if (t[i].quoted) {
       item.kind = Item::kName;
       item.name = t[i].text;
       item.classes = ClassesOf(t[i].lower, v, true);
       item.exact = !item.classes.empty();
       if (!item.exact) item.classes = ClassesOf(t[i].lower, v, false);
+    } else if (auto call = CudaCallInWords(t, i, v)) {
+      item = std::move(call->first);
+      used = call->second;
     } else {
       // A whole profile name of up to four words, unless it is one lexicon word.
       for (size_t n = std::min<size_t>(4, t.size() - i); n >= 1 && item.kind == Item::kUnknown; --n) {
@@ -2934,7 +2980,7 @@ void ShareOfASumSaidBefore(const std::vector<Item>& s, Reading& reading) {
 void WindowIsTheSpan(std::vector<Item>& s) {
   for (size_t k = 1; k < s.size(); ++k) {
     const std::string w = Lower(s[k].word), before = Lower(s[k - 1].word);
-    if ((w == "window" || w == "interval" || w == "period") &&
+    if ((w == "window" || w == "interval" || w == "period" || w == "stretch") &&
         (before == "that" || before == "this" || before == "the")) {
       s[k] = LexItem("span", "span");
     }
@@ -4669,13 +4715,28 @@ void ReadCopyPlaces(std::vector<Item>& sentence) {
   }
 }
 
+// Whether a sentence says "first", then "last", in words of its own or of a phrase ("between the first and the last
+// thing the card did", "from first to last"): a span, which "that stretch" or "that window" after it is.
+bool SaysFirstThenLast(const std::vector<Item>& s) {
+  bool first = false;
+  for (const Item& it : s) {
+    const std::string w = Lower(it.word);
+    const size_t at = w.find("first");
+    if (at != std::string::npos) first = true;
+    const size_t last = w.rfind("last");
+    if (last != std::string::npos && (first && (at == std::string::npos || last > at))) return true;
+  }
+  return false;
+}
+
 void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& vocabulary, bool& span_defined,
                             bool measured_before, Reading& reading) {
   for (std::string& d : DropRecordingPhrases(sentence, vocabulary)) reading.recording.push_back(std::move(d));
   for (const Item& it : sentence) {
     if (!it.respelled.empty()) reading.respelled.push_back("'" + it.word + "' as '" + it.respelled + "'");
   }
-  if (span_defined) WindowIsTheSpan(sentence);  // a span defined in a sentence before
+  // A span defined in a sentence before, or said in this one ("between the first and last thing the card did").
+  if (span_defined || SaysFirstThenLast(sentence)) WindowIsTheSpan(sentence);
   for (std::string& d : ReadSpanPhrase(sentence)) {
     reading.defined.push_back(std::move(d));
     span_defined = true;

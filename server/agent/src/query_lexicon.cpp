@@ -386,6 +386,7 @@ constexpr Entry kEntries[] = {
     {"bandwidth", Slot::kMeasure, M(Measure::kBandwidth)},
     {"throughput", Slot::kMeasure, M(Measure::kBandwidth)},
     {"gb/s", Slot::kMeasure, M(Measure::kBandwidth)},
+    {"how fast", Slot::kMeasure, M(Measure::kBandwidth)},  // of copies: the speed of data, not of a kernel
     {"busy", Slot::kMeasure, M(Measure::kBusy)},
     {"busier", Slot::kMeasure, M(Measure::kBusy)},
     {"busiest", Slot::kMeasure, M(Measure::kBusy)},
@@ -484,6 +485,8 @@ constexpr Entry kEntries[] = {
     {"multiprocessors", Slot::kMeasure, M(Measure::kSmCount)},
     {"streaming multiprocessors", Slot::kMeasure, M(Measure::kSmCount)},
     {"multiprocessor count", Slot::kMeasure, M(Measure::kSmCount)},
+    {"multiprocessor units", Slot::kMeasure, M(Measure::kSmCount)},
+    {"multiprocessor", Slot::kMeasure, M(Measure::kSmCount)},
     // Events.
     {"kernel", Slot::kEvents, E(EventKind::kKernels)},
     {"kernels", Slot::kEvents, E(EventKind::kKernels)},
@@ -533,6 +536,20 @@ constexpr Entry kEntries[] = {
     {"gpu ops", Slot::kEvents, E(EventKind::kGpu)},
     {"gpu op", Slot::kEvents, E(EventKind::kGpu)},
     {"gpu activities", Slot::kEvents, E(EventKind::kGpu)},
+    // Whatever a GPU did, said in plain words: "the first and last thing the card did", "its last bit of work".
+    {"thing the gpu did", Slot::kEvents, E(EventKind::kGpu)},
+    {"thing the card did", Slot::kEvents, E(EventKind::kGpu)},
+    {"thing the device did", Slot::kEvents, E(EventKind::kGpu)},
+    {"thing it did", Slot::kEvents, E(EventKind::kGpu)},
+    {"thing the graphics card did", Slot::kEvents, E(EventKind::kGpu)},
+    {"things the graphics card did", Slot::kEvents, E(EventKind::kGpu)},
+    {"things the gpu did", Slot::kEvents, E(EventKind::kGpu)},
+    {"things the card did", Slot::kEvents, E(EventKind::kGpu)},
+    {"bit of work", Slot::kEvents, E(EventKind::kGpu)},
+    {"piece of work", Slot::kEvents, E(EventKind::kGpu)},
+    {"first and last job", Slot::kEvents, E(EventKind::kGpu)},
+    {"between its first and last job", Slot::kEvents, E(EventKind::kGpu)},
+    {"between the first and last job", Slot::kEvents, E(EventKind::kGpu)},
     {"activity", Slot::kStop},
     {"graph", Slot::kEvents, E(EventKind::kGraphs)},
     {"graphs", Slot::kEvents, E(EventKind::kGraphs)},
@@ -1062,6 +1079,8 @@ constexpr Entry kEntries[] = {
     // "how many bytes did the memsets clear": what a memset does.
     {"clear", Slot::kStop},
     {"cleared", Slot::kStop},
+    {"fill", Slot::kStop},  // "how many bytes did it fill"
+    {"filled", Slot::kStop},
     // "copies that touch pageable memory": that involve it, either way.
     {"touch", Slot::kStop},
     {"touches", Slot::kStop},
@@ -1227,6 +1246,20 @@ constexpr Entry kEntries[] = {
     {"in all", Slot::kStop},
     {"added up", Slot::kStop},
     {"add up", Slot::kStop},
+    // "Out of all the time the kernels spent, what percent belongs to X": the whole a share is of, said first.
+    {"out of", Slot::kStop},
+    {"belongs to", Slot::kStop},
+    {"being", Slot::kStop},  // "how fast was data being copied"
+    // Waiting for the GPU, said in plain words: a synchronizing call.
+    {"wait for the card", Slot::kApiClass, 0},
+    {"wait for the gpu", Slot::kApiClass, 0},
+    {"wait for the device", Slot::kApiClass, 0},
+    {"waits for the gpu", Slot::kApiClass, 0},
+    {"waiting for the gpu", Slot::kApiClass, 0},
+    {"waiting for the card", Slot::kApiClass, 0},
+    {"stop and wait", Slot::kStop},
+    {"waits", Slot::kApiClass, 0},  // "the stream-synchronize waits", "how many waits"
+    {"catch up", Slot::kStop},
     {"adds up", Slot::kStop},
     {"sum up", Slot::kStop},
     // "how much time do they cover when you add them all up": a sum, said as the reader's own arithmetic.

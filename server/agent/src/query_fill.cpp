@@ -523,6 +523,18 @@ std::optional<Item> NameMisspelled(const Token& t, const QueryVocabulary& v) {
 }
 
 // Long-ish: the four readings of a position (whole name, phrase, fragment, number) in their order of precedence.
+// "duraton", "tiem": a word one edit from one lexicon word, and no name's, is that word misspelled.
+std::optional<Item> LexiconWordMisspelled(const std::string& lower) {
+  const std::string spelled = lexicon::SpellingOf(lower);
+  if (spelled.empty()) return std::nullopt;
+  auto entries = lexicon::EntriesOf(spelled);
+  if (entries.empty()) entries = lexicon::EntriesOf(lexicon::Canonical(spelled));
+  if (entries.empty()) return std::nullopt;
+  Item item{Item::kLex, std::move(entries), {}, {}, 0, {}};
+  item.respelled = spelled;
+  return item;
+}
+
 // Whether quoted words name no name of the profile and only a kind of events or copies of the lexicon.
 bool QuotedKindOfEvents(const std::string& lower, const QueryVocabulary& v) {
   const auto entries = lexicon::EntriesOf(lower);
@@ -626,15 +638,7 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
       }
     }
     if (item.kind == Item::kUnknown) {
-      // "duraton", "tiem": a word one edit from one lexicon word, and no name's, is that word misspelled.
-      if (const std::string spelled = lexicon::SpellingOf(t[i].lower); !spelled.empty()) {
-        auto entries = lexicon::EntriesOf(spelled);
-        if (entries.empty()) entries = lexicon::EntriesOf(lexicon::Canonical(spelled));
-        if (!entries.empty()) {
-          item = Item{Item::kLex, std::move(entries), {}, {}, 0, {}};
-          item.respelled = spelled;
-        }
-      }
+      if (auto spelled = LexiconWordMisspelled(t[i].lower)) item = std::move(*spelled);
     }
     item.word = Join(t, i, used, false);
     item.colon = t[i].separator && t[i].colon;

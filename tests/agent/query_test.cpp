@@ -2587,5 +2587,31 @@ TEST(QueryFill, ANewcomersWordsForCallsKindsAndSpans) {
   EXPECT_EQ(sms.queries[0].measures, std::vector<Measure>{Measure::kSmCount});
 }
 
+// "the hottest kernel" ranks by time; "in the cuFCM run", a word of the export's file name before a recording noun,
+// says which recording (even where it is also a part of kernel names); "MPI rank 0" of a one-process export is the
+// recording; NVIDIA's two styles of NVTX range, which no Query holds apart, are said unread when they would select.
+TEST(QueryFill, HottestTheRunNamedByItsFileAndStylesOfRange) {
+  const Reading hot = Fill("What's the hottest kernel?");
+  ASSERT_EQ(hot.queries.size(), 1u) << (hot.unread.empty() ? "" : hot.unread.front());
+  EXPECT_EQ(hot.queries[0].rank, Rank::kTop);
+  EXPECT_EQ(hot.queries[0].group_by, GroupBy::kName);
+  QueryVocabulary v = Vocabulary();
+  v.kernels.push_back("cufcm_pair_correction_spatial_hashing_tpp");
+  v.file_words = FileWordsOf("/x/rtx2080ti_cufcm_cufft.sqlite");
+  v.traced_processes = 1;
+  const Reading run = FillQueries("What is the total kernel time in the cuFCM run?", v);
+  ASSERT_EQ(run.queries.size(), 1u) << (run.unread.empty() ? "" : run.unread.front());
+  EXPECT_EQ(run.queries[0].subject.name, "");
+  EXPECT_EQ(run.recording, std::vector<std::string>{"in the cuFCM run"});
+  const Reading rank = FillQueries("For MPI rank 0, how many kernels ran?", v);
+  ASSERT_EQ(rank.queries.size(), 1u) << (rank.unread.empty() ? "" : rank.unread.front());
+  EXPECT_TRUE(rank.queries[0].scope.pids.empty());
+  v.traced_processes = 2;  // two processes: rank 0 is none of their ids
+  EXPECT_FALSE(FillQueries("For MPI rank 0, how many kernels ran?", v).queries.empty() ||
+               FillQueries("For MPI rank 0, how many kernels ran?", v).queries[0].scope.pids.empty());
+  EXPECT_FALSE(Fill("How many start/end ranges are there, and what is their total time?").complete());
+  EXPECT_TRUE(Fill("How many forward push/pop ranges are there?").complete());
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -518,10 +518,10 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh4.json", "fresh held-out 4"), "questions_fresh4.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 37, 0);
-  ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 34, 0);
+  ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 26, 3);
-  ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 32, 0);
+  ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 34, 0);
@@ -533,7 +533,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 29, 1);
   ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 29, 1);
-  ExpectHeld(AskHeldOut("questions_fresh22.json", "fresh held-out 22"), "questions_fresh22.json", 33, 0);
+  ExpectHeld(AskHeldOut("questions_fresh22.json", "fresh held-out 22"), "questions_fresh22.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh23.json", "fresh held-out 23"), "questions_fresh23.json", 33, 0);
   // Its one wrong answer (since 2026-11-27) states every figure asked for the add kernel's launch and the SMs; the
   // batch also expects the kernel's duration, which only the sentence that sets the scene speaks of.
@@ -543,13 +543,15 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh27.json", "fresh held-out 27"), "questions_fresh27.json", 31, 0);
   ExpectHeld(AskHeldOut("questions_fresh28.json", "fresh held-out 28"), "questions_fresh28.json", 31, 1);
   ExpectHeld(AskHeldOut("questions_fresh29.json", "fresh held-out 29"), "questions_fresh29.json", 35, 0);
-  ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 29, 0);
-  ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 32, 0);
+  ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 31, 0);
+  ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 29, 0);
   ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 33, 0);
-  ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 31, 2);
-  ExpectHeld(AskHeldOut("questions_fresh36.json", "fresh held-out 36"), "questions_fresh36.json", 35, 0);
+  ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 32, 2);
+  // 35 until 2026-11-28: "Which push/pop NVTX range has the biggest total time" was right by chance (the style of
+  // range is no slot of a Query; the answer ranked ranges of both styles). Such a style is now said unread.
+  ExpectHeld(AskHeldOut("questions_fresh36.json", "fresh held-out 36"), "questions_fresh36.json", 34, 0);
   // Batch 45 (2026-11-27, twelfth session), written by a helper from SQL over 19 exports at the session's start and
   // scored before any change to ask, at 626e378: 16 / 21 / 3. Then, from the declines of the read batches only: words
   // that say which recording is meant (a heading, "in the before profile", "on a 2080 Ti"), one-letter slips, "/" and
@@ -570,7 +572,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh39.json", "fresh held-out 39"), "questions_fresh39.json", 25, 2);
   // Batch 48, written by a helper the same way after the session's changes to 0d25094, first scored there:
   // 22 / 15 / 3; 23 / 14 / 3 after the launch delay said in words (its answers unread).
-  ExpectHeld(AskHeldOut("questions_fresh40.json", "fresh held-out 40"), "questions_fresh40.json", 25, 3);
+  ExpectHeld(AskHeldOut("questions_fresh40.json", "fresh held-out 40"), "questions_fresh40.json", 26, 3);
   // Batch 49, written by a helper the same way at the session's end, first scored after its last change to ask, at
   // 84c7751: 25 / 11 / 4. Its four wrong answers were then read (its declines were not), and their general causes
   // mended: "inside those ranges" lost the ranges; a bound on each idle gap was put on each kernel; "what percentage
@@ -613,7 +615,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // is only a part of some names ("in the llama inference sim"); "what percentage of the time" after a span said
   // after a grouping; "How many launches is that" after a ranking keeps its place; headings of a state or of how
   // things look; "kernel(s)"; "counting negative delays as zero"; "question". 34 / 6 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh46.json", "fresh held-out 46"), "questions_fresh46.json", 34, 0);
+  ExpectHeld(AskHeldOut("questions_fresh46.json", "fresh held-out 46"), "questions_fresh46.json", 35, 0);
   // Batch 55, written by a helper the same way (a novice, a kernel developer, an MPI user, a framework user) after
   // the session's last change to ask, first scored at 364283d: 26 / 12 / 2. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh47.json", "fresh held-out 47"), "questions_fresh47.json", 27, 2);
@@ -624,7 +626,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // how long ...") was taken as a scene and its question dropped; "on that card" after a ranking of cards; a share of
   // a sum said before; "taken as" / "each as" X over Y; "transfer speed"; "my small JAX run". 23 / 17 / 0. Batch 51,
   // the other newcomer batch (unread), 22 -> 23.
-  ExpectHeld(AskHeldOut("questions_fresh48.json", "fresh held-out 48"), "questions_fresh48.json", 25, 0);
+  ExpectHeld(AskHeldOut("questions_fresh48.json", "fresh held-out 48"), "questions_fresh48.json", 28, 0);
   // Batch 57, written by a helper the same way (an engineer's follow-ups typed in a chat while reading the timeline),
   // first scored at d728a5f: 33 / 6 / 1.
   // Its wrong answer and six declines were then read and their general causes mended: a Query the executor's check
@@ -663,24 +665,24 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // as its words (a table written from the field's vocabulary, not from this batch): 19 / 19 / 2, the two wrong
   // answers unread. After the readings batch 64 showed (the recording named by its file's words, definitions after
   // "=", shares by number, plurals per a singular around a slash): 28 / 10 / 2.
-  ExpectHeld(AskHeldOut("questions_fresh55.json", "fresh held-out 55"), "questions_fresh55.json", 28, 2);
+  ExpectHeld(AskHeldOut("questions_fresh55.json", "fresh held-out 55"), "questions_fresh55.json", 29, 2);
   // Batch 64, written by a helper the same way (chat shorthand again: h2d, krnl, tot, #calls, b/w, wrt, w/o, short
   // lead-ins) after the shorthand table, first scored at 41c0638: 11 / 28 / 1.
   // Its wrong answer and declines were then read and their general causes mended: the recording named by the words
   // of its file name ("mfu before:", "h100_2gpu_1s gpu 1:"), definitions after "=", "krnl+memcpy+memset", more
   // shorthand (cfg, smem, regs, pctl), "threads/blk" as per; then NVIDIA's column names in any case ("shortName") and
   // a name misspelled by one letter ("cudaDeviceSyncronize"). 30 / 10 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh56.json", "fresh held-out 56"), "questions_fresh56.json", 30, 0);
+  ExpectHeld(AskHeldOut("questions_fresh56.json", "fresh held-out 56"), "questions_fresh56.json", 31, 0);
   // Batch 65, written by a helper the same way (engineers writing in non-native English: dropped articles, "how much
   // time takes the kernel", "kindly share"), after this session's readings, first scored at c36ab23: 21 / 19 / 0.
   // Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh57.json", "fresh held-out 57"), "questions_fresh57.json", 21, 0);
   // Batch 66, written by a helper at e790c93 (compound questions in prose: two or three asks in one sentence), first
   // scored before any change: 29 / 8 / 3.
-  ExpectHeld(AskHeldOut("questions_fresh58.json", "fresh held-out 58"), "questions_fresh58.json", 29, 3);
+  ExpectHeld(AskHeldOut("questions_fresh58.json", "fresh held-out 58"), "questions_fresh58.json", 32, 1);
   // Batch 67, written by a helper at e790c93 (a newcomer's plain words: "GPU functions", "labelled sections", "how long
   // was the card doing nothing"), first scored before any change: 17 / 21 / 2.
-  ExpectHeld(AskHeldOut("questions_fresh59.json", "fresh held-out 59"), "questions_fresh59.json", 17, 2);
+  ExpectHeld(AskHeldOut("questions_fresh59.json", "fresh held-out 59"), "questions_fresh59.json", 29, 1);
 }
 
 }  // namespace

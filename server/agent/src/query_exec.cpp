@@ -784,10 +784,13 @@ void AddInAll(const Query& q, const SkillRunner& run, const CancelToken& cancel,
   turn.answer.evidence.push_back(EvidenceOf(all, *side, "All groups together"));
 }
 
+// The ids of `items`, the first twelve and how many in all beyond them (an export may list thousands of processes).
 template <typename T>
 std::string IdList(const std::vector<T>& items, auto id_of) {
+  constexpr size_t kShown = 12;
   std::string out;
-  for (const T& x : items) out += fmt::format("{}{}", out.empty() ? "" : ", ", id_of(x));
+  for (size_t i = 0; i < items.size() && i < kShown; ++i) out += fmt::format("{}{}", i ? ", " : "", id_of(items[i]));
+  if (items.size() > kShown) out += fmt::format(", ... ({} in all)", items.size());
   return out;
 }
 

@@ -535,6 +535,13 @@ std::optional<Item> LexiconWordMisspelled(const std::string& lower) {
   return item;
 }
 
+// How many tokens from `i` say "rank N" or "MPI rank N" of an export of one CUDA process (0: none).
+size_t OneRankOfOne(const std::vector<Token>& t, size_t i, const QueryVocabulary& v) {
+  const size_t at = i + 1 < t.size() && t[i].lower == "mpi" ? i + 1 : i;
+  if (v.traced_processes != 1 || t[at].lower != "rank" || at + 1 >= t.size() || !IsDigits(t[at + 1].lower)) return 0;
+  return at + 2 - i;
+}
+
 // Whether quoted words name no name of the profile and only a kind of events or copies of the lexicon.
 bool QuotedKindOfEvents(const std::string& lower, const QueryVocabulary& v) {
   const auto entries = lexicon::EntriesOf(lower);
@@ -582,10 +589,10 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
     size_t used = 1;
     if (t[i].separator) {
       item.kind = Item::kSeparator;
-    } else if (t[i].lower == "rank" && i + 1 < t.size() && IsDigits(t[i + 1].lower) && v.traced_processes == 1) {
-      // "rank 0" of a one-process export: the recording itself, as "this run" is.
+    } else if (const size_t rank = OneRankOfOne(t, i, v)) {
+      // "rank 0", "MPI rank 0" of a one-process export: the recording itself, as "this run" is.
       item = LexItem("here", "");
-      used = 2;
+      used = rank;
     } else if (t[i].quoted && QuotedKindOfEvents(t[i].lower, v)) {
       // "one 'memory fill' operation", "the 'unified memory' thing": words in quotes that name nothing of the profile
       // but a kind of events of the lexicon are that kind, quoted as a newcomer quotes a term ("'idle'" stays a word
@@ -2194,6 +2201,16 @@ void ReadWordsLeft(const std::vector<Item>& items, const std::vector<bool>& read
   }
 }
 
+// "the start/end ranges (not push/pop)": NVTX's two styles of range, which no Query holds apart. Said of ranges a
+// name selects, the style describes them; said alone it would select ranges by it: unread, never dropped.
+void UnreadRangeStyles(const std::vector<Item>& items, Clause& c) {
+  if (!c.names.empty() || !c.inside.empty()) return;
+  for (const Item& it : items) {
+    if (IsWordIn(it, {"start/end", "push/pop", "start-end", "push-pop", "startend", "pushpop"}))
+      c.unread.push_back(it.word);
+  }
+}
+
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
   std::vector<bool> read(items.size(), false);
@@ -2244,6 +2261,7 @@ Clause ReadClause(const std::vector<Item>& items) {
   ReadPointingWords(items, c);
   ShareOfABase(items, c);
   UnreadComparisons(c);
+  UnreadRangeStyles(items, c);
   // A plain word describes the events only where the clause names them, once ("the nvjet GEMM kernels"), and sets no
   // two sides against each other; elsewhere it may be the name of what is asked ("the solver kernel") or relate two
   // names ("the llama sim call cudaDeviceSynchronize"): unread.
@@ -4503,6 +4521,10 @@ size_t PastTheGpuModel(const std::vector<Item>& s, size_t k, const std::vector<s
   return j;
 }
 
+bool IsFileWord(const Item& it, const QueryVocabulary& v) {
+  return std::find(v.file_words.begin(), v.file_words.end(), Lower(it.word)) != v.file_words.end();
+}
+
 // A recording noun that never means one execution of events ("trace", "profile"; not "run", "sim", "window").
 bool IsWholeRecordingNoun(const std::string& head) {
   return head != "run" && head != "runs" && head != "sim" && head != "simulation" && head != "window" &&
@@ -4513,13 +4535,14 @@ bool IsWholeRecordingNoun(const std::string& head) {
 // ("the keras darknet run", "this co-located PyTorch serving profile"); `k` when there is none. "run", "runs" and
 // "window" are that noun only after a preposition or before a separator ("for the offload run:", "in this 1 s
 // window", not "how long did the solver run?"); "window" only after "this".
-size_t PastRecordingPhrase(const std::vector<Item>& s, size_t k, bool after_preposition) {
+size_t PastRecordingPhrase(const std::vector<Item>& s, size_t k, bool after_preposition, const QueryVocabulary& v) {
   if (k >= s.size() || !IsDeterminer(s[k])) return k;
   size_t j = k + 1;
   bool name = false;
   while (j < s.size() && MayDescribeTheRecording(s[j]) &&
          ((s[j].kind == Item::kName && s[j].exact) || !lexicon::IsRecordingNoun(Lower(s[j].word)))) {
-    name = name || s[j].kind == Item::kName;
+    // "in the cuFCM run": a part of names that is a word of the export's file name names the recording.
+    name = name || (s[j].kind == Item::kName && !IsFileWord(s[j], v));
     ++j;
   }
   if (j == k + 1 || j >= s.size()) return k;
@@ -4534,10 +4557,6 @@ size_t PastRecordingPhrase(const std::vector<Item>& s, size_t k, bool after_prep
   if ((head == "run" || head == "runs") && !after_preposition && !ends) return k;
   if (head == "window" && !(after_preposition && Lower(s[k].word) == "this")) return k;
   return j + 1;
-}
-
-bool IsFileWord(const Item& it, const QueryVocabulary& v) {
-  return std::find(v.file_words.begin(), v.file_words.end(), Lower(it.word)) != v.file_words.end();
 }
 
 // The end of a heading before the first separator that says which recording the question is about ("keras darknet
@@ -4606,7 +4625,7 @@ std::vector<std::string> DropRecordingPhrases(std::vector<Item>& s, const QueryV
     const bool preposition = IsWordIn(s[k], {"in", "for", "from", "of", "during", "across", "over", "on"});
     if (preposition || k == 0 || s[k - 1].kind == Item::kSeparator) {
       const size_t det = preposition ? k + 1 : k;
-      if (const size_t end = PastRecordingPhrase(s, det, preposition); end > det) {
+      if (const size_t end = PastRecordingPhrase(s, det, preposition, v); end > det) {
         mark(k, end);
         k = end - 1;
         continue;
@@ -4638,8 +4657,6 @@ std::vector<std::string> DropRecordingPhrases(std::vector<Item>& s, const QueryV
   return dropped;
 }
 
-// The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
-// kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
 // Where a copy goes, said with places rather than a kind: "from the computer's main memory onto the graphics cards",
 // "copied back from the card to the computer", "coming back off it to the host". A place on the host's side
 // (host, CPU, computer, its main or system memory, RAM) or a GPU said without a number, after "from"/"off" and
@@ -4733,6 +4750,8 @@ bool SaysFirstThenLast(const std::vector<Item>& s) {
   return false;
 }
 
+// The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
+// kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
 void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& vocabulary, bool& span_defined,
                             bool measured_before, Reading& reading) {
   for (std::string& d : DropRecordingPhrases(sentence, vocabulary)) reading.recording.push_back(std::move(d));

@@ -61,8 +61,13 @@ QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& 
                              const std::vector<std::string>& candidates) {
   using namespace query_vocabulary;  // this file's own helpers
   QueryVocabulary v;
+  // The processes that used CUDA (their streams), where the export lists them: an MPI rank's export may also hold
+  // thousands of the machine's other processes, sampled by the OS runtime trace.
   std::set<uint32_t> pids;
-  for (const auto& t : profile.info().threads) pids.insert(t.pid);
+  for (const auto& s : profile.info().streams) pids.insert(s.pid);
+  if (pids.empty()) {
+    for (const auto& t : profile.info().threads) pids.insert(t.pid);
+  }
   v.traced_processes = pids.size();
   for (const auto& d : profile.info().devices) {
     if (!d.name.empty()) v.gpus.push_back(d.name);

@@ -27,7 +27,8 @@ AskTurn AnswerQueries(const std::vector<Query>& queries, const engine::Profile& 
 // The names a question may mention, from the profile (kernel short names, API call names, NVTX range names).
 struct QueryVocabulary {
   std::vector<std::string> kernels, api, nvtx;
-  // The processes whose threads the export traced (0: not known). With one, "rank 0" names the recording: the one rank
+  // The processes that used CUDA (by their streams; without a stream table, every process with a thread), 0: not
+  // known. With one, "rank 0" names the recording: the one rank
   // there is; with more, an MPI rank is no process id a question can be read with.
   size_t traced_processes = 0;
   // The names of the GPUs the export lists ("NVIDIA GeForce RTX 2080 Ti"), loaded whatever the question: "on a 2080

@@ -2613,5 +2613,25 @@ TEST(QueryFill, HottestTheRunNamedByItsFileAndStylesOfRange) {
   EXPECT_TRUE(Fill("How many forward push/pop ranges are there?").complete());
 }
 
+// A parenthesis that explains ("(so only 5% of runs are slower)", "(middle, i.e. median)") says again what stands
+// before it: dropped, said as taken; one that narrows ("(so per GPU)", "(i.e. the HtoD ones)") is read. A call of the
+// scene's one kernel is one execution of it.
+TEST(QueryFill, ExplainingParenthesesAndAKernelsCall) {
+  const Reading p95 = Fill("What is the 95th-percentile duration of forward (so a tail figure, nearly the worst)?");
+  ASSERT_EQ(p95.queries.size(), 1u) << (p95.unread.empty() ? "" : p95.unread.front());
+  EXPECT_EQ(p95.queries[0].measures, std::vector<Measure>{Measure::kP95});
+  EXPECT_EQ(p95.described.size(), 1u);
+  const Reading per = Fill("What is the total kernel time (so per GPU)?");
+  ASSERT_EQ(per.queries.size(), 1u);
+  EXPECT_EQ(per.queries[0].group_by, GroupBy::kDevice);
+  const Reading call = Fill(
+      "I keep seeing vectorized_elementwise_kernel in the list. What's a typical (middle, i.e. "
+      "median) run time for one call of it?");
+  ASSERT_EQ(call.queries.size(), 1u) << (call.unread.empty() ? "" : call.unread.front());
+  EXPECT_EQ(call.queries[0].subject.events, EventKind::kKernels);
+  EXPECT_EQ(call.queries[0].subject.name, "vectorized_elementwise_kernel");
+  EXPECT_EQ(call.queries[0].measures, std::vector<Measure>{Measure::kMedian});
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -3065,6 +3065,39 @@ std::vector<std::string> ReadSpanPhrase(std::vector<Item>& s) {
   return dropped;
 }
 
+// "its 95th-percentile duration (so only 5% of runs are slower)", "a typical (middle, i.e. median) run time": a
+// parenthesis that opens with words that explain ("so", "i.e.", "meaning") or holds an "i.e.", and names nothing that
+// narrows what is asked (a name, a place, a grouping, a kind of events or copies, a bound), says again what stands
+// before it. It is dropped whole and returned, to be said as taken; the words after it are read as ever (an "i.e."
+// outside parentheses drops the rest of its sentence: DropExplanation).
+std::vector<std::string> DropExplainingParentheses(std::vector<Item>& s) {
+  std::vector<std::string> said;
+  for (size_t open = 0; open < s.size(); ++open) {
+    if (!s[open].paren || (open > 0 && s[open - 1].paren)) continue;
+    size_t close = open;
+    while (close < s.size() && s[close].paren) ++close;
+    const auto begin = s.begin() + static_cast<std::ptrdiff_t>(open),
+               end = s.begin() + static_cast<std::ptrdiff_t>(close);
+    const bool opens = IsWordIn(s[open], {"so", "i.e", "ie", "meaning", "namely", "that is"});
+    const bool restates = std::any_of(begin, end, [](const Item& it) {
+      return IsWordIn(it, {"i.e", "ie", "that is"});
+    });
+    const bool narrows = std::any_of(begin, end, [](const Item& it) {
+      return it.kind == Item::kName || it.Has(Slot::kPer) || it.Has(Slot::kDeviceNoun) || it.Has(Slot::kProcessNoun) ||
+             it.Has(Slot::kStreamNoun) || it.Has(Slot::kEvents) || it.Has(Slot::kCopyKind) || it.Has(Slot::kMemory) ||
+             it.Has(Slot::kComparator) || it.Has(Slot::kApiClass) || it.Has(Slot::kInside) || it.Has(Slot::kRangeNoun);
+    });
+    if (open == 0 || narrows || !(opens || restates)) {
+      open = close - 1;
+      continue;
+    }
+    said.push_back("(" + WordsOf(s, open, close) + ")");
+    s.erase(begin, end);
+    --open;
+  }
+  return said;
+}
+
 // "the launch latency of X, i.e. from the start of the call to the kernel starting": what follows "i.e." or "that
 // is" restates what came before it; it is read as said, not as more to answer. One that names events ("layout
 // transposes, i.e. nchwToNhwcKernel plus nhwcToNchwKernel") says which events are meant, which the words before it
@@ -4218,8 +4251,17 @@ void LendScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
   // Not to a question that names ranges of its own ("The MPI calls are NVTX ranges. Time spent in MPI_Send versus
   // MPI_Recv?": the time in each, not the scene's inside the first).
   const bool names_its_own = !c.inside.empty() || !c.versus_names.empty();
-  if (c.names.empty() && !names_its_own && !scene.names.empty() && (PointsBack(items) || of_its_kind || !HasSubject(c)))
+  // "I keep seeing nvjet_tst_... in the list. What's a typical run time for one call of it?": a call of the scene's one
+  // kernel is one execution of it.
+  const auto& classes = scene.names.empty() ? std::vector<NameClass>{} : scene.names.front().second;
+  const bool a_kernels_call = scene.names.size() == 1 && c.names.empty() && c.bare_calls &&
+                              (c.it || PointsBack(items)) &&
+                              std::find(classes.begin(), classes.end(), NameClass::kKernel) != classes.end() &&
+                              std::find(classes.begin(), classes.end(), NameClass::kApi) == classes.end();
+  if (c.names.empty() && !names_its_own && !scene.names.empty() &&
+      (PointsBack(items) || of_its_kind || !HasSubject(c) || a_kernels_call))
     LendSubject(scene, c);
+  if (a_kernels_call) c.events = EventKind::kKernels;
   // "Julia on a V100, just one kernel. How many thread blocks did its grid have?", "There are some device-to-device
   // copies. How many, and how many bytes?": the scene's events, unnamed, to a question that names no events of its own.
   if (scene.names.empty() && (scene.events || !scene.copy_kind.empty()) && !HasSubject(c)) LendSubject(scene, c);
@@ -4774,6 +4816,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   MeanOfAMean(sentence);
   ReadNoWork(sentence);
   NamedInParentheses(sentence);
+  for (std::string& d : DropExplainingParentheses(sentence)) reading.described.push_back(std::move(d));
   if (auto said = DropExplanation(sentence)) reading.unread.push_back(std::move(*said));
   for (std::string& d : DropDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropEquations(sentence, measured_before)) reading.defined.push_back(std::move(d));

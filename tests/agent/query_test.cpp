@@ -2633,5 +2633,32 @@ TEST(QueryFill, ExplainingParenthesesAndAKernelsCall) {
   EXPECT_EQ(call.queries[0].measures, std::vector<Measure>{Measure::kMedian});
 }
 
+// Several asks in one breath: "the HtoD byte total"; "the same two figures for X" asks them again of X; "(union of
+// kernels and copies)" and "span minus merged kernel/copy/memset time" define GPU work; "how does it compare with GPU
+// 0" sets the place asked before against GPU 0; "by how much the first exceeds the second" is the margin of the two
+// ranked.
+TEST(QueryFill, SeveralAsksInOneBreath) {
+  Check("What is the HtoD byte total?", {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"})});
+  const Reading same = Fill("How many HtoD copies are there and how many bytes, and the same two figures for DtoH?");
+  ASSERT_FALSE(same.queries.empty()) << (same.unread.empty() ? "" : same.unread.front());
+  EXPECT_TRUE(same.complete()) << (same.unread.empty() ? "" : same.unread.front());
+  EXPECT_EQ(same.queries.back().subject.copy_kind, "DtoH");
+  Query idle = Q({Measure::kIdle}, {EventKind::kGpu, ""});
+  idle.group_by = GroupBy::kDevice;
+  Check("Idle time per GPU (span minus merged kernel/copy/memset time)?", {idle});
+  Query busy = Q({Measure::kBusy}, {EventKind::kGpu, ""});
+  busy.group_by = GroupBy::kDevice;
+  Check("What is the busy time (union of kernels and copies)?", {busy});
+  const Reading compare = Fill("For GPU 1: what is the total kernel time, and how does it compare with GPU 0?");
+  ASSERT_EQ(compare.queries.size(), 2u) << (compare.unread.empty() ? "" : compare.unread.front());
+  EXPECT_EQ(compare.queries[1].scope.devices, std::vector<int32_t>{1});
+  ASSERT_TRUE(compare.queries[1].versus_scope.has_value());
+  EXPECT_EQ(compare.queries[1].versus_scope->devices, std::vector<int32_t>{0});
+  const Reading margin =
+      Fill("Top two kernels by total GPU time: name them, and tell me by how much the first exceeds the second.");
+  EXPECT_TRUE(margin.complete()) << (margin.unread.empty() ? "" : margin.unread.front());
+  EXPECT_FALSE(Fill("Which kernel ran first?").complete());  // an order in time, still unread
+}
+
 }  // namespace
 }  // namespace nsys::agent

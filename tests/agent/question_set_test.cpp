@@ -522,7 +522,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 26, 3);
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 33, 0);
-  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 35, 1);
+  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 36, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 32, 0);
@@ -580,7 +580,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // 84c7751: 25 / 11 / 4. Its four wrong answers were then read (its declines were not), and their general causes
   // mended: "inside those ranges" lost the ranges; a bound on each idle gap was put on each kernel; "what percentage
   // is that of X's time" was answered as X's share; "summed over all its instances" ranked by count. 27 / 13 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh41.json", "fresh held-out 41"), "questions_fresh41.json", 32, 0);
+  ExpectHeld(AskHeldOut("questions_fresh41.json", "fresh held-out 41"), "questions_fresh41.json", 33, 0);
   // Batch 50, written by a helper the same way (an engineer's own words) at the start of the thirteenth session, first
   // scored at 63731c8's ask: 31 / 9 / 0. Its nine declines were then read and their general causes mended: a share of
   // a base named after "of" (Form::kShare); the launch delay said as a difference of two moments ("kernel start minus
@@ -655,7 +655,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh52.json", "fresh held-out 52"), "questions_fresh52.json", 37, 1);
   // Batch 61, written by a helper the same way (an on-call engineer investigating a slowdown, a reason first, then one
   // or two concrete questions) after the session's last change, first scored at 08e1f67: 26 / 14 / 0. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh53.json", "fresh held-out 53"), "questions_fresh53.json", 27, 0);
+  ExpectHeld(AskHeldOut("questions_fresh53.json", "fresh held-out 53"), "questions_fresh53.json", 28, 0);
   // Batch 62, written by a helper the same way (an engineer stating a belief about the run and asking to have it
   // confirmed or refuted with the figure), first scored at a35b26a: 24 / 14 / 2. Read: a share of how many there are
   // ("what percentage of all kernel launches") was answered as a share of time; a belief said before the question, a
@@ -679,7 +679,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 65, written by a helper the same way (engineers writing in non-native English: dropped articles, "how much
   // time takes the kernel", "kindly share"), after this session's readings, first scored at c36ab23: 21 / 19 / 0.
   // Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh57.json", "fresh held-out 57"), "questions_fresh57.json", 21, 0);
+  ExpectHeld(AskHeldOut("questions_fresh57.json", "fresh held-out 57"), "questions_fresh57.json", 22, 0);
   // Batch 66, written by a helper at e790c93 (compound questions in prose: two or three asks in one sentence), first
   // scored before any change: 29 / 8 / 3.
   ExpectHeld(AskHeldOut("questions_fresh58.json", "fresh held-out 58"), "questions_fresh58.json", 32, 1);
@@ -692,7 +692,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh60.json", "fresh held-out 60"), "questions_fresh60.json", 13, 1);
   // Batch 69, written by a helper at 1d27789 (several asks in one breath, as in a ticket: all 40 compound), first
   // scored before any change for it: 26 / 9 / 5. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh61.json", "fresh held-out 61"), "questions_fresh61.json", 26, 5);
+  ExpectHeld(AskHeldOut("questions_fresh61.json", "fresh held-out 61"), "questions_fresh61.json", 35, 2);
 }
 
 }  // namespace

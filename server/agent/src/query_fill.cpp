@@ -1128,7 +1128,14 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
       return;
     }
   }
-  if (ordered) c.unread.push_back(items[i].word);
+  // "by how much the first exceeds the second": the first of the two a margin is taken between, not a time.
+  const bool of_a_margin =
+      std::any_of(items.begin(), items.end(), [](const Item& it) { return it.Has(Slot::kMargin); });
+  if (ordered && of_a_margin && i > 0 && IsWordIn(items[i - 1], {"the"})) {
+    read[i] = true;
+  } else if (ordered) {
+    c.unread.push_back(items[i].word);
+  }
   if (items[i].Has(Slot::kBetween) && i + 3 < items.size() && items[i + 1].kind == Item::kNumber &&
       items[i + 2].Has(Slot::kSplit) && items[i + 3].kind == Item::kNumber) {
     double scale = unit_after(i + 3);
@@ -2211,10 +2218,21 @@ void UnreadRangeStyles(const std::vector<Item>& items, Clause& c) {
   }
 }
 
+// "by how much the first exceeds the second", "the former over the latter": the two a margin is taken between, named
+// by their places in the ranking (the margin line states both).
+void SidesOfAMargin(const std::vector<Item>& items, std::vector<bool>& read) {
+  if (std::none_of(items.begin(), items.end(), [](const Item& it) { return it.Has(Slot::kMargin); })) return;
+  for (size_t k = 1; k < items.size(); ++k) {
+    if (IsWordIn(items[k - 1], {"the"}) && IsWordIn(items[k], {"second", "former", "latter", "runner-up"}))
+      read[k] = true;
+  }
+}
+
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
   std::vector<bool> read(items.size(), false);
   ReadPhrasesOfAClause(items, c, read);
+  SidesOfAMargin(items, read);
   bool inside_next = false;
   const bool comm = AsksOfCommunication(items);
   c.share_of_sum = PlusBetweenKinds(items);
@@ -2236,7 +2254,7 @@ Clause ReadClause(const std::vector<Item>& items) {
       continue;
     }
     if ((it.kind == Item::kLex || it.kind == Item::kUnknown) && IsOrdinal(items, i)) {
-      ReadOrdinal(items, i, c, read);
+      if (!read[i]) ReadOrdinal(items, i, c, read);  // read already: a side of a margin (SidesOfAMargin)
       continue;
     }
     if (it.kind != Item::kLex) continue;
@@ -2556,6 +2574,19 @@ void FillGrouping(const Clause& c, bool own_subject, Query& q) {
       q.subject.name.empty() && ((q.subject.events == EventKind::kMemcpy && q.subject.copy_kind.empty()) ||
                                  (q.subject.events == EventKind::kApi && !q.subject.api_class.empty()));
   if (family && q.group_by == GroupBy::kNone && !c.versus && !c.compare) q.group_by = GroupBy::kName;
+}
+
+// "For GPU 1: kernel count ..., and how does it compare with GPU 0?": a comparison with one side of its own, of the
+// events the Query before asked of, which "it" points at: that Query's place is the first side, the place said here
+// the other (answered as "total time on device 0" alone, it would answer another question).
+void ComparedWithTheOneBefore(const Clause& c, const Query* previous, Query& q) {
+  const bool sides = q.versus_subject || q.versus_scope || q.versus_measure;
+  if (c.compare && !sides && q.group_by == GroupBy::kNone && previous && (c.it || c.points_back) &&
+      !(previous->scope == q.scope) && !previous->versus_scope && q.subject == previous->subject) {
+    q.versus_scope = q.scope;
+    q.scope = previous->scope;
+    q.rank = Rank::kNone;
+  }
 }
 
 // The other side of a comparison: another name, kind or copy kind, or another device or process.
@@ -3079,6 +3110,8 @@ std::vector<std::string> DropExplainingParentheses(std::vector<Item>& s) {
     const auto begin = s.begin() + static_cast<std::ptrdiff_t>(open),
                end = s.begin() + static_cast<std::ptrdiff_t>(close);
     const bool opens = IsWordIn(s[open], {"so", "i.e", "ie", "meaning", "namely", "that is"});
+    // "busy time (union of kernels and copies)": the kinds of GPU work a GPU's time is of (DefinesGpuWork).
+    const bool defines = IsWordIn(s[open], {"union of", "union"});
     const bool restates = std::any_of(begin, end, [](const Item& it) {
       return IsWordIn(it, {"i.e", "ie", "that is"});
     });
@@ -3087,7 +3120,8 @@ std::vector<std::string> DropExplainingParentheses(std::vector<Item>& s) {
              it.Has(Slot::kStreamNoun) || it.Has(Slot::kEvents) || it.Has(Slot::kCopyKind) || it.Has(Slot::kMemory) ||
              it.Has(Slot::kComparator) || it.Has(Slot::kApiClass) || it.Has(Slot::kInside) || it.Has(Slot::kRangeNoun);
     });
-    if (open == 0 || narrows || !(opens || restates)) {
+    const bool names = std::any_of(begin, end, [](const Item& it) { return it.kind == Item::kName; });
+    if (open == 0 || names || (narrows && !defines) || !(opens || restates || defines)) {
       open = close - 1;
       continue;
     }
@@ -3931,6 +3965,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   if (!FillVersusMeasure(c, q)) return std::nullopt;
   KeepComparison(c, previous, q);
   KeepRanking(c, previous, q);
+  ComparedWithTheOneBefore(c, previous, q);
   // "How many kernels ran, and what is the difference?": a margin needs two sides or groups to take it between.
   if (c.margin && !q.versus_subject && !q.versus_scope && q.group_by == GroupBy::kNone) return std::nullopt;
   if (!FillForm(c, q)) return std::nullopt;
@@ -4414,7 +4449,7 @@ std::optional<std::string> DefinesTheEventsBefore(const std::vector<Item>& items
 bool DefinesGpuWork(const std::vector<Item>& s) {
   const bool defines = std::any_of(s.begin(), s.end(), [](const Item& it) {
     return IsWordIn(it, {"mean", "means", "meant", "i mean", "understand", "define", "defined", "defines", "definition",
-                         "=", "union"});
+                         "=", "union", "union of", "minus", "merged"});
   });
   if (!defines) return false;
   uint8_t kinds = 0;
@@ -4580,14 +4615,18 @@ bool IsWholeRecordingNoun(const std::string& head) {
 size_t PastRecordingPhrase(const std::vector<Item>& s, size_t k, bool after_preposition, const QueryVocabulary& v) {
   if (k >= s.size() || !IsDeterminer(s[k])) return k;
   size_t j = k + 1;
-  bool name = false;
-  while (j < s.size() && MayDescribeTheRecording(s[j]) &&
+  bool name = false, file_words = true;
+  // "for the saxpy rank": after words of the export's file name only, "rank" is an MPI rank's own export.
+  const auto rank_of_the_file = [&] { return j > k + 1 && file_words && IsWordIn(s[j], {"rank"}); };
+  while (j < s.size() && MayDescribeTheRecording(s[j]) && !rank_of_the_file() &&
          ((s[j].kind == Item::kName && s[j].exact) || !lexicon::IsRecordingNoun(Lower(s[j].word)))) {
     // "in the cuFCM run": a part of names that is a word of the export's file name names the recording.
     name = name || (s[j].kind == Item::kName && !IsFileWord(s[j], v));
+    file_words = file_words && IsFileWord(s[j], v);
     ++j;
   }
   if (j == k + 1 || j >= s.size()) return k;
+  if (rank_of_the_file()) return j + 1;
   const std::string head = Lower(s[j].word);
   // "the custom 'sample' kernel"; a recording noun that is only a part of some names ("in the llama inference sim",
   // "sim" of layer_processing_simulation) is still the recording.

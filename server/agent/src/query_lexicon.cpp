@@ -387,6 +387,12 @@ constexpr Entry kEntries[] = {
     {"throughput", Slot::kMeasure, M(Measure::kBandwidth)},
     {"gb/s", Slot::kMeasure, M(Measure::kBandwidth)},
     {"how fast", Slot::kMeasure, M(Measure::kBandwidth)},  // of copies: the speed of data, not of a kernel
+    // The bytes said as their total or count: "the HtoD byte total", "byte count per direction".
+    {"byte total", Slot::kMeasure, M(Measure::kBytes)},
+    {"bytes total", Slot::kMeasure, M(Measure::kBytes)},
+    {"byte count", Slot::kMeasure, M(Measure::kBytes)},
+    {"byte counts", Slot::kMeasure, M(Measure::kBytes)},
+    {"byte totals", Slot::kMeasure, M(Measure::kBytes)},
     {"busy", Slot::kMeasure, M(Measure::kBusy)},
     {"busier", Slot::kMeasure, M(Measure::kBusy)},
     {"busiest", Slot::kMeasure, M(Measure::kBusy)},
@@ -761,6 +767,8 @@ constexpr Entry kEntries[] = {
     {"bigger", Slot::kStop},
     {"more expensive", Slot::kStop},  // of time: "is X more expensive than Y" compares totals, as "longer"
     {"costlier", Slot::kStop},
+    {"heavier", Slot::kStop},  // of time: "which pid is heavier", as "longer"
+    {"lighter", Slot::kLess},
     {"slower", Slot::kMeasure, M(Measure::kAverage)},
     {"less", Slot::kLess, 1},
     {"fewer", Slot::kLess, 1},
@@ -1262,6 +1270,18 @@ constexpr Entry kEntries[] = {
     {"waiting for the gpu", Slot::kApiClass, 0},
     {"waiting for the card", Slot::kApiClass, 0},
     {"stop and wait", Slot::kStop},
+    // "and the same two figures for UVM device-to-host", "then the same for device 1": what was asked before, asked
+    // again of what follows (a clause that names only events or a place asks the question before it again of them).
+    {"the same for", Slot::kStop},
+    {"same for", Slot::kStop},
+    {"then the same for", Slot::kStop},
+    {"the same 2 figures for", Slot::kStop},  // numbers said in words are read as digits ("two": 2)
+    {"the same 3 figures for", Slot::kStop},
+    {"the same 2 numbers for", Slot::kStop},
+    {"the same figures for", Slot::kStop},
+    {"the same numbers for", Slot::kStop},
+    {"likewise for", Slot::kStop},
+    {"union of", Slot::kStop},      // "busy time (union of kernels and copies)": a definition (DefinesGpuWork)
     {"waits", Slot::kApiClass, 0},  // "the stream-synchronize waits", "how many waits"
     {"catch up", Slot::kStop},
     {"adds up", Slot::kStop},

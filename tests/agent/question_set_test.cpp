@@ -693,6 +693,12 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 69, written by a helper at 1d27789 (several asks in one breath, as in a ticket: all 40 compound), first
   // scored before any change for it: 26 / 9 / 5. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh61.json", "fresh held-out 61"), "questions_fresh61.json", 35, 2);
+  // Batch 70, written by a helper at 3c74170 (compound questions as a colleague writes them in chat or email: 39 of 40
+  // ask two or three things), first scored before any change for it: 20 / 16 / 4. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh62.json", "fresh held-out 62"), "questions_fresh62.json", 20, 4);
+  // Batch 71, written by a helper at 3c74170 (a student in a GPU course asking a teaching assistant), first scored
+  // before any change for it: 25 / 11 / 4. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh63.json", "fresh held-out 63"), "questions_fresh63.json", 25, 4);
 }
 
 }  // namespace

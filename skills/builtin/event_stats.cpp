@@ -19,6 +19,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -677,6 +678,45 @@ int64_t GpuOpsTotal(const engine::Profile& p, const engine::Filter& filter, int6
          (caps.graphs ? OpsTotal(p.graphs(), filter, stream) : 0);
 }
 
+// The bases of gpu_share: every GPU op's summed duration, and each GPU's span of them (first start to last end).
+struct GpuBase {
+  int64_t total = -1;  // < 0: not asked
+  std::map<int32_t, std::pair<engine::Ns, engine::Ns>> spans;
+  // The GPU spans of the devices `places` are on, summed.
+  int64_t SpanOf(const std::vector<Group::Place>& places) const {
+    int64_t sum = 0;
+    for (const Group::Place& p : places) {
+      if (const auto it = spans.find(p.device); it != spans.end()) sum += it->second.second - it->second.first;
+    }
+    return sum;
+  }
+};
+
+template <typename Table>
+void WidenSpans(const Table& t, const engine::Filter& filter, int64_t stream, GpuBase& base) {
+  const auto [first, last] = RowRange(t, filter);
+  for (size_t i = first; i < last; ++i) {
+    if (!filter.AcceptsDevice(t.device[i]) || !filter.AcceptsProcess(t.pid[i])) continue;
+    if (stream >= 0 && t.stream[i] != stream) continue;
+    auto [it, fresh] = base.spans.try_emplace(t.device[i], t.start[i], t.end[i]);
+    if (!fresh) {
+      it->second.first = std::min(it->second.first, t.start[i]);
+      it->second.second = std::max(it->second.second, t.end[i]);
+    }
+  }
+}
+
+GpuBase GpuBaseOf(const engine::Profile& p, const engine::Filter& filter, int64_t stream) {
+  const engine::Capabilities& caps = p.info().caps;
+  GpuBase base;
+  base.total = GpuOpsTotal(p, filter, stream);
+  if (caps.kernels) WidenSpans(p.kernels(), filter, stream, base);
+  if (caps.memcpy) WidenSpans(p.memcpys(), filter, stream, base);
+  if (caps.memset) WidenSpans(p.memsets(), filter, stream, base);
+  if (caps.graphs) WidenSpans(p.graphs(), filter, stream, base);
+  return base;
+}
+
 // Nearest-rank percentile of sorted values: the smallest value with at least p% of the values at or below it.
 int64_t NearestRank(const std::vector<int64_t>& sorted, double p) {
   const auto n = static_cast<double>(sorted.size());
@@ -712,7 +752,9 @@ std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64
 // `detail` false: no percentiles and no busy or idle time (nulls), which need a sort of every duration and interval.
 // `all_count`: how many events of the kind the filter keeps (count_share_pct's base).
 std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, int64_t all_count, bool has_bytes,
-                         int64_t gpu_total, int64_t matched, bool detail) {
+                         const GpuBase& gpu, int64_t matched, bool detail) {
+  const int64_t gpu_total = gpu.total;
+  const int64_t gpu_span = gpu_total < 0 ? 0 : gpu.SpanOf(g.places);
   std::vector<int64_t>& d = g.durations;
   const SampleSummary s = Summarize(std::span<int64_t>(d));
   int64_t busy = 0, gaps = 0, max_gap = 0;
@@ -782,7 +824,11 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, i
           detail ? I(max_gap) : Null(),
           I(all_count),
           all_count > 0 ? D(std::round(1e4 * static_cast<double>(s.count) / static_cast<double>(all_count)) / 100.0)
-                        : D(0.0)};
+                        : D(0.0),
+          gpu_total < 0 ? Null() : I(gpu_span),
+          gpu_total < 0 || !detail ? Null()
+          : gpu_span > 0 ? D(std::round(1e4 * static_cast<double>(busy) / static_cast<double>(gpu_span)) / 100.0)
+                         : D(0.0)};
 }
 
 // The one row of an ungrouped call that selected nothing: 0, with how many the bounds left out and the bases.
@@ -794,8 +840,8 @@ std::vector<Value> NothingRow(size_t columns, const Collector& out) {
   row[3] = I(0);
   row[4] = D(0.0);
   row[5] = I(out.all_total());
-  row[row.size() - 2] = I(out.AllCountOf(0));
-  row.back() = D(0.0);
+  row[row.size() - 4] = I(out.AllCountOf(0));  // all_count, count_share_pct (the GPU span's two columns after)
+  row[row.size() - 3] = D(0.0);
   return row;
 }
 
@@ -847,7 +893,12 @@ std::vector<Column> Columns() {
       IntCol("all_count",
              "How many events of this kind the filter keeps (before the name, copy kind and NVTX "
              "selections): count_share_pct's base"),
-      DoubleCol("count_share_pct", "count / all_count x 100: the group's share of the events by number")};
+      DoubleCol("count_share_pct", "count / all_count x 100: the group's share of the events by number"),
+      IntCol("gpu_span_ns",
+             "With gpu_share: the span of every kernel, copy, memset and CUDA graph execution the filter keeps on each "
+             "GPU the group ran on (first start to last end), summed over those GPUs"),
+      DoubleCol("gpu_span_share_pct",
+                "With gpu_share: busy_ns / gpu_span_ns x 100, how much of its GPUs' span the group kept busy")};
 }
 
 class EventStats final : public Skill {
@@ -1029,7 +1080,8 @@ class EventStats final : public Skill {
          "to its start on the GPU (loads the CUDA API calls)",
          Value(false)},
         {"gpu_share", ValueType::kBool,
-         "Also each group's share of GPU time: of every kernel, copy and memset the filter keeps (loads those tables)",
+         "Also each group's share of GPU time (of every kernel, copy and memset the filter keeps) and of its GPUs' "
+         "span of them (loads those tables)",
          Value(false)},
         {"stream",
          ValueType::kInt,
@@ -1102,14 +1154,14 @@ class EventStats final : public Skill {
     const int64_t limit = ArgInt(ctx, "limit");
     const bool has_bytes = events == Events::kMemcpy || events == Events::kMemset;
     const bool gpu_op = events == Events::kKernels || events == Events::kGpu || events == Events::kGraphs || has_bytes;
-    const int64_t gpu_total =
-        ArgBool(ctx, "gpu_share") && gpu_op ? GpuOpsTotal(ctx.profile, ctx.filter, sel.stream) : -1;
+    const GpuBase gpu =
+        ArgBool(ctx, "gpu_share") && gpu_op ? GpuBaseOf(ctx.profile, ctx.filter, sel.stream) : GpuBase{};
     // Nothing selected, one group asked for: a row that says 0 (and how many the bounds left out), not no row.
     if (groups.empty() && by == GroupBy::kNone) table.rows.push_back(NothingRow(table.columns.size(), out));
     for (size_t g = 0; g < groups.size() && (limit <= 0 || g < static_cast<size_t>(limit)); ++g) {
       table.rows.push_back(RowOf(groups[g], GroupName(ctx.profile, events, by, groups[g].key, sel.by_memory),
-                                 out.AllOf(groups[g].key), out.AllCountOf(groups[g].key), has_bytes, gpu_total,
-                                 out.matched(), detail));
+                                 out.AllOf(groups[g].key), out.AllCountOf(groups[g].key), has_bytes, gpu, out.matched(),
+                                 detail));
     }
     Notes(ctx, events, no_ranges, groups.size(), table);
     return table;

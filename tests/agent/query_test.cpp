@@ -978,7 +978,7 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
       "median, p90, p95, p99, min, max, stddev, bytes, avg_bytes, bandwidth, busy, utilization, idle_share, "
       "idle, span, grid, block, groups, min_bytes, max_bytes, latency, launch_delay, threads, registers, "
       "static_shared_memory, dynamic_shared_memory, sm_count, gaps, max_gap, memory, memory_bandwidth, comm_overlap, "
-      "exposed, max_latency, max_delay, count_share");
+      "exposed, max_latency, max_delay, count_share, span_share");
 }
 
 // A clause that only ranks is read, not dropped; "the slowest call" after a named call is one of those calls; CUDA API
@@ -1796,6 +1796,28 @@ TEST(QueryExecute, TheRecordingSaidByItsGpuAndACountOfBaseNames) {
   ASSERT_TRUE(base.ok());
   EXPECT_NE(base->answer.summary.find("17 distinct base names have kernels: "), std::string::npos)
       << base->answer.summary;
+}
+
+// A kernel's share of its GPU's span (event_stats' gpu_span_share_pct): sqlite3 over the Perlmutter vector add, one
+// kernel `add` of 1,055,170,960 ns in a span of every GPU op (kernel and copies) of 4,946,521,254 ns: 21.3%. Said of
+// named kernels ("what percentage of the span do ... take") or of the time just asked ("what share of the GPU span is
+// that"); of a whole kind it stays its utilization.
+TEST(QueryExecute, AKernelsShareOfItsGpusSpan) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto vecadd = ws.Open(testing::Fixture("realworld/a100_perlmutter_uvm_vecadd.sqlite"));
+  ASSERT_TRUE(vecadd.ok());
+  for (const char* q : {"What percentage of the GPU span does the add kernel take?",
+                        "How long does the add kernel run, and what share of the GPU span is that?"}) {
+    auto a = ws.Ask({vecadd->id, q, ""}, {});
+    ASSERT_TRUE(a.ok()) << q;
+    EXPECT_NE(a->answer.summary.find("share of the GPU span 21.3%, 1.055 s busy of 4.947 s"), std::string::npos)
+        << q << "\n"
+        << a->answer.summary;
+  }
+  Query kernels = Q({Measure::kUtilization}, {EventKind::kKernels, ""});
+  kernels.group_by = GroupBy::kDevice;
+  Check("What percent of the span is covered by kernels?", {kernels});
 }
 
 // Communication against compute from nccl_breakdown's rows (sqlite3 over mfu_2gpu_after: GPU 1 runs 31 kernels whose

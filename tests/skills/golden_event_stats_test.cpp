@@ -534,5 +534,43 @@ TEST(GoldenEventStats, AShareOfTheCountIsOfEveryEventOfTheKind) {
               0.005);
 }
 
+// A group's share of its GPUs' span (gpu_share): its busy time over the span of every GPU op (kernel, copy, memset)
+// on each GPU it ran on, summed over those GPUs: the T4 solver's kernels against copy-bound traffic, and the H100's
+// kernels per device.
+TEST(GoldenEventStats, AGroupsShareOfItsGpusSpan) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string t4 = "realworld/t4_openmp_offload_solver.sqlite";
+  NSYS_RUN_SKILL(t, t4, "event_stats", {{"name", Value(std::string("solve"))}, {"gpu_share", Value(true)}});
+  FixtureSql sql(t4);
+  ASSERT_EQ(t.rows.size(), 1u);
+  const std::string all_ops =
+      "SELECT start, end, deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL SELECT start, end, deviceId FROM "
+      "CUPTI_ACTIVITY_KIND_MEMCPY";
+  const Stats gpu = StatsOfQuery(sql, all_ops);
+  const Stats solver =
+      StatsOfQuery(sql,
+                   "SELECT k.start, k.end, k.deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = "
+                   "k.demangledName WHERE s.value LIKE '%solve%'");
+  EXPECT_EQ(IntCell(t, 0, "gpu_span_ns"), gpu.span);
+  EXPECT_NEAR(DoubleCell(t, 0, "gpu_span_share_pct"),
+              100.0 * static_cast<double>(solver.busy) / static_cast<double>(gpu.span), 0.005);
+  NSYS_RUN_SKILL(h100, kH100, "event_stats", {{"group_by", Value(std::string("device"))}, {"gpu_share", Value(true)}});
+  FixtureSql h(kH100);
+  ASSERT_EQ(h100.rows.size(), 2u);
+  for (size_t row = 0; row < 2; ++row) {
+    const std::string device = StringCell(h100, row, "group").substr(7);  // "device N"
+    const Stats ops = StatsOfQuery(
+        h, "SELECT start, end, deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = " + device +
+               " UNION ALL SELECT start, end, deviceId FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE deviceId = " + device +
+               " UNION ALL SELECT start, end, deviceId FROM CUPTI_ACTIVITY_KIND_MEMSET WHERE deviceId = " + device);
+    const Stats kernels =
+        StatsOfQuery(h, "SELECT start, end, deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = " + device);
+    EXPECT_EQ(IntCell(h100, row, "gpu_span_ns"), ops.span) << device;
+    EXPECT_NEAR(DoubleCell(h100, row, "gpu_span_share_pct"),
+                100.0 * static_cast<double>(kernels.busy) / static_cast<double>(ops.span), 0.005)
+        << device;
+  }
+}
+
 }  // namespace
 }  // namespace nsys::testing

@@ -22,7 +22,7 @@ namespace nsys::agent {
 // batches, where two anonymous namespaces are one.
 namespace query_words {
 
-constexpr std::array<std::string_view, 41> kMeasures = {"total",
+constexpr std::array<std::string_view, 42> kMeasures = {"total",
                                                         "count",
                                                         "share",
                                                         "gpu_share",
@@ -62,7 +62,8 @@ constexpr std::array<std::string_view, 41> kMeasures = {"total",
                                                         "exposed",
                                                         "max_latency",
                                                         "max_delay",
-                                                        "count_share"};
+                                                        "count_share",
+                                                        "span_share"};
 constexpr auto kEvents =
     std::to_array<std::string_view>({"kernels", "api", "memcpy", "memset", "nvtx", "gpu", "graphs", "devices"});
 static_assert(kEvents.size() == kEventKinds);
@@ -72,7 +73,7 @@ constexpr std::array<std::string_view, 5> kForm = {"number", "yes_no", "name", "
 constexpr std::array<std::string_view, 5> kMemoryKinds = {"pageable", "pinned", "device", "array", "managed"};
 
 // How each measure reads in the reading line.
-constexpr std::array<std::string_view, 41> kMeasureWords = {"total time",
+constexpr std::array<std::string_view, 42> kMeasureWords = {"total time",
                                                             "count",
                                                             "share of all time",
                                                             "share of GPU time",
@@ -112,7 +113,8 @@ constexpr std::array<std::string_view, 41> kMeasureWords = {"total time",
                                                             "exposed communication time (HTA)",
                                                             "longest launch latency",
                                                             "longest launch delay (from the launch call's end)",
-                                                            "share of the count"};
+                                                            "share of the count",
+                                                            "share of the GPU span"};
 
 std::string EventWords(const Subject& s) {
   switch (s.events) {
@@ -218,6 +220,7 @@ std::string ThresholdWords(Measure m, double v) {
     case Measure::kGpuShare:
     case Measure::kUtilization:
     case Measure::kIdleShare:
+    case Measure::kSpanShare:
       return fmt::format("{:g}%", v);
     case Measure::kCount:
     case Measure::kGroups:
@@ -255,7 +258,7 @@ bool IsCommMeasure(Measure m) {
 
 bool IsTimelineMeasure(Measure m) {
   return m == Measure::kBusy || m == Measure::kUtilization || m == Measure::kIdle || m == Measure::kIdleShare ||
-         m == Measure::kGaps || m == Measure::kMaxGap || m == Measure::kSpan;
+         m == Measure::kGaps || m == Measure::kMaxGap || m == Measure::kSpan || m == Measure::kSpanShare;
 }
 
 bool IsPlace(GroupBy g) {

@@ -37,7 +37,7 @@ using ask_detail::FormatNs;
 using ask_detail::FormatPct;
 
 // The column of event_stats (launch_sizes for a launch configuration's) that holds each measure, in Measure's order.
-constexpr std::array<std::string_view, 41> kColumn = {"total_ns",
+constexpr std::array<std::string_view, 42> kColumn = {"total_ns",
                                                       "count",
                                                       "share_pct",
                                                       "gpu_share_pct",
@@ -77,8 +77,9 @@ constexpr std::array<std::string_view, 41> kColumn = {"total_ns",
                                                       "exposed_ns",
                                                       "max_latency_ns",
                                                       "max_delay_ns",
-                                                      "count_share_pct"};
-constexpr std::array<std::string_view, 41> kWords = {"total time",
+                                                      "count_share_pct",
+                                                      "gpu_span_share_pct"};
+constexpr std::array<std::string_view, 42> kWords = {"total time",
                                                      "count",
                                                      "share",
                                                      "share of GPU time",
@@ -118,7 +119,8 @@ constexpr std::array<std::string_view, 41> kWords = {"total time",
                                                      "exposed",
                                                      "longest launch latency",
                                                      "longest launch delay",
-                                                     "share of the count"};
+                                                     "share of the count",
+                                                     "share of the GPU span"};
 
 std::string_view ColumnOf(Measure m) {
   return kColumn[static_cast<size_t>(m)];
@@ -156,6 +158,7 @@ std::string FormatMeasure(Measure m, const Value& v) {
     case Measure::kIdleShare:
     case Measure::kCommOverlap:
     case Measure::kCountShare:
+    case Measure::kSpanShare:
       return FormatPct(*x);
     case Measure::kBytes:
     case Measure::kAvgBytes:
@@ -239,7 +242,8 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   if (scope.grid_below_sms) args["grid_below_sms"] = Value(true);
   if (!scope.launched_by.empty()) args["launched_by"] = Value(scope.launched_by);
   if (!scope.launches.empty()) args["launches"] = Value(scope.launches);
-  if (std::find(q.measures.begin(), q.measures.end(), Measure::kGpuShare) != q.measures.end())
+  if (std::find(q.measures.begin(), q.measures.end(), Measure::kGpuShare) != q.measures.end() ||
+      std::find(q.measures.begin(), q.measures.end(), Measure::kSpanShare) != q.measures.end())
     args["gpu_share"] = Value(true);
   if (std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
         return m == Measure::kLatency || m == Measure::kLaunchDelay || m == Measure::kMaxLatency ||
@@ -458,6 +462,13 @@ std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m,
       return fmt::format("{} of all {} ({} of {})", value, Noun(q.subject.events),
                          FormatMeasure(Measure::kCount, r[*count]), FormatMeasure(Measure::kCount, r[*all]));
     }
+    case Measure::kSpanShare: {  // "share of the GPU span 21.33%, 1.055 s busy of 4.947 s": cells of the same row
+      const auto busy = ColumnIndex(side.table, "busy_ns"), span = ColumnIndex(side.table, "gpu_span_ns");
+      const auto& r = side.table.rows[row];
+      if (!busy || !span) return fmt::format("{} {}", kWords[static_cast<size_t>(m)], value);
+      return fmt::format("{} {}, {} busy of {}", kWords[static_cast<size_t>(m)], value,
+                         FormatMeasure(Measure::kTotal, r[*busy]), FormatMeasure(Measure::kTotal, r[*span]));
+    }
     case Measure::kUtilization:
     case Measure::kIdleShare: {
       // A share of the span with its parts, as a person states it: "idle share of the span 0.68%, 6.557 ms idle of
@@ -530,6 +541,10 @@ Evidence EvidenceOf(const Query& q, const Side& side, std::string caption) {
     wanted.insert(wanted.end(), {"grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "device_name"});
   if (std::find(wanted.begin(), wanted.end(), "share_pct") != wanted.end()) wanted.emplace_back("all_ns");
   if (std::find(wanted.begin(), wanted.end(), "gpu_share_pct") != wanted.end()) wanted.emplace_back("gpu_all_ns");
+  if (std::find(wanted.begin(), wanted.end(), "gpu_span_share_pct") != wanted.end()) {
+    wanted.emplace_back("busy_ns");
+    wanted.emplace_back("gpu_span_ns");
+  }
   std::vector<size_t> idx;
   for (const std::string& w : wanted) {
     const auto c = ColumnIndex(side.table, w);
@@ -579,8 +594,8 @@ std::string MarginOf(Measure m, const Side& side) {
     std::swap(a, b);
     std::swap(x, y);
   }
-  const bool pct =
-      m == Measure::kShare || m == Measure::kGpuShare || m == Measure::kUtilization || m == Measure::kIdleShare;
+  const bool pct = m == Measure::kShare || m == Measure::kGpuShare || m == Measure::kUtilization ||
+                   m == Measure::kIdleShare || m == Measure::kSpanShare;
   const std::string diff = pct ? fmt::format("{:.1f} percentage points", x - y) : FormatMeasure(m, Value(x - y));
   const std::string ratio = y > 0 ? fmt::format(", {:.2f}×", x / y) : "";
   return fmt::format(" Difference: {} ({} over {}{}).", diff, support::MarkdownText(GroupOf(side, a)),

@@ -2338,6 +2338,19 @@ bool IsDurationStatistic(Measure m) {
          m == Measure::kP99 || m == Measure::kMin || m == Measure::kMax || m == Measure::kStddev;
 }
 
+// "what percentage of the (GPU) span do the solver kernels take", "what share of the GPU span is that": a share whose
+// base is the span, of some of a kind's events (named, of a family, or those said before), not idle or
+// busy said: those events' busy time over the span of every GPU op on their GPUs (Measure::kSpanShare). Of a whole
+// kind ("what percentage of the span do kernels take") it stays their utilization.
+// `pointing`: also a share said of the events a Query before asked of ("is that"; ShareOfTheSpanSaidBefore).
+bool SpanIsTheBase(const Clause& c, bool pointing = false) {
+  const auto has = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
+  // (A copy kind's share of the GPU span is the time budget's slice: ToQuery.)
+  const bool some = !c.names.empty() || !c.family.empty() || (pointing && (c.it || c.points_back));
+  return has(Measure::kSpanShare) || (some && c.span_base == 1 && has(Measure::kShare) && has(Measure::kSpan) &&
+                                      !has(Measure::kIdle) && !has(Measure::kBusy) && !c.running);
+}
+
 // The measures a share, a span and a ranking make together: "what percentage of the span is idle" (the idle share;
 // both when idle is said twice: "idle time and idle pct"), "busy share" (the utilization), a share of how many there
 // are, "threads per block of the top kernel" (ranked by the time taken, then its launch).
@@ -2375,6 +2388,12 @@ void SharesAndRankings(Clause& c) {
     c.measures.push_back(Measure::kUtilization);
   }
   if (c.span_base && (has(Measure::kIdleShare) || has(Measure::kUtilization))) std::erase(c.measures, Measure::kSpan);
+  // "what percentage of the span do the solver kernels account for", "what share of the GPU span is that": the
+  // events' busy time over the span of every GPU op on their GPUs, the span said as the share's base.
+  if (SpanIsTheBase(c)) {
+    std::erase(c.measures, Measure::kSpan);
+    std::replace(c.measures.begin(), c.measures.end(), Measure::kShare, Measure::kSpanShare);
+  }
 }
 
 // The measures a clause asks for, with the defaults: a time word alone is total time; "which" alone ranks by it.
@@ -3856,6 +3875,14 @@ void ShareOfTheSpanSaidBefore(Clause& c, const Query* previous) {
   if (!previous || !(c.it || c.points_back) || !has(c.measures, Measure::kShare) || !has(c.measures, Measure::kSpan))
     return;
   const bool idle = has(previous->measures, Measure::kIdle), busy = has(previous->measures, Measure::kBusy);
+  // "How long does the add kernel run, and what share of the GPU span is that?": the time of events, as a share of
+  // the span of every GPU op on their GPUs.
+  if (!idle && !busy && c.span_base == 1 && has(previous->measures, Measure::kTotal)) {
+    std::erase(c.measures, Measure::kShare);
+    std::erase(c.measures, Measure::kSpan);
+    c.measures.push_back(Measure::kSpanShare);
+    return;
+  }
   if (idle == busy) return;
   std::erase(c.measures, Measure::kShare);
   std::erase(c.measures, Measure::kSpan);
@@ -4905,7 +4932,9 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       reading.not_held.insert(reading.not_held.end(), c.not_held.begin(), c.not_held.end());
       reading.described.insert(reading.described.end(), c.described.begin(), c.described.end());
       // Before the scene: a definition's kinds are no scene's events. "The GPU span" is of every GPU op too.
-      if (gpu_work_defined || c.gpu_span) ApplyGpuWorkDefined(c);
+      // "what share of the GPU span is that": the GPU span is the share's base there, not its events.
+      const bool span_is_the_base = SpanIsTheBase(c, true);
+      if (gpu_work_defined || (c.gpu_span && !span_is_the_base)) ApplyGpuWorkDefined(c);
       if (first_clause && context) TakeTheScene(*context, items, c);
       first_clause = false;
       if (auto defined = DefinesTheEventsBefore(items, c, queries)) {

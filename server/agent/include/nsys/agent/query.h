@@ -68,6 +68,9 @@ enum class Measure : uint8_t {
   kMaxLatency,
   kMaxDelay,
   kCountShare,  // of every event of the same kind, by number, % ("what percentage of all kernel launches")
+  // The events' busy time over the span of every GPU op on the GPUs they ran on, % ("what share of the GPU span do the
+  // solver kernels account for"): a GPU's timeline, as utilization is of the events' own span.
+  kSpanShare,
 };
 // Whether a measure is of communication kernels against compute (nccl_breakdown's row), not event_stats'.
 bool IsCommMeasure(Measure m);

@@ -405,6 +405,16 @@ std::vector<Measure> Stated(const Query& q) {
   return out;
 }
 
+// "share of the GPU span 21.3%, 1.055 s busy of 4.947 s": the share with its parts, cells of the same row.
+std::string SpanShareText(const Side& side, size_t row, const std::string& value) {
+  const std::string_view words = kWords[static_cast<size_t>(Measure::kSpanShare)];
+  const auto busy = ColumnIndex(side.table, "busy_ns"), span = ColumnIndex(side.table, "gpu_span_ns");
+  if (!busy || !span) return fmt::format("{} {}", words, value);
+  const auto& r = side.table.rows[row];
+  return fmt::format("{} {}, {} busy of {}", words, value, FormatMeasure(Measure::kTotal, r[*busy]),
+                     FormatMeasure(Measure::kTotal, r[*span]));
+}
+
 // One measure of a row in words: "1,721 kernels", "total 44.830 ms", "47.2% of all kernel time (21.1 ms of
 // 44.830 ms)", "median 1.984 µs".
 std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m, const std::string& value) {
@@ -462,13 +472,8 @@ std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m,
       return fmt::format("{} of all {} ({} of {})", value, Noun(q.subject.events),
                          FormatMeasure(Measure::kCount, r[*count]), FormatMeasure(Measure::kCount, r[*all]));
     }
-    case Measure::kSpanShare: {  // "share of the GPU span 21.33%, 1.055 s busy of 4.947 s": cells of the same row
-      const auto busy = ColumnIndex(side.table, "busy_ns"), span = ColumnIndex(side.table, "gpu_span_ns");
-      const auto& r = side.table.rows[row];
-      if (!busy || !span) return fmt::format("{} {}", kWords[static_cast<size_t>(m)], value);
-      return fmt::format("{} {}, {} busy of {}", kWords[static_cast<size_t>(m)], value,
-                         FormatMeasure(Measure::kTotal, r[*busy]), FormatMeasure(Measure::kTotal, r[*span]));
-    }
+    case Measure::kSpanShare:
+      return SpanShareText(side, row, value);
     case Measure::kUtilization:
     case Measure::kIdleShare: {
       // A share of the span with its parts, as a person states it: "idle share of the span 0.68%, 6.557 ms idle of

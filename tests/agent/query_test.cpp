@@ -2682,5 +2682,24 @@ TEST(QueryFill, SeveralAsksInOneBreath) {
   EXPECT_FALSE(Fill("Which kernel ran first?").complete());  // an order in time, still unread
 }
 
+// A student's words: "the middle value" is the median; "doing nothing at all ... from its first activity to its last"
+// is the idle of all GPU work; a line of source code is no figure of a profile (declined); "I'm comparing the two
+// GPUs." sets the scene; "from the host to GPU 0" is a kind and a place; "sending data to the GPU" a host-to-device
+// copy.
+TEST(QueryFill, AStudentsWords) {
+  Check("What's the middle value of the durations of forward?",
+        {Q({Measure::kMedian}, {EventKind::kNvtx, "forward", "", "", true})});
+  Query idle = Q({Measure::kIdleShare}, {EventKind::kGpu, ""});
+  idle.group_by = GroupBy::kDevice;
+  Check("What fraction of the run was the GPU doing nothing at all, counting from its first activity to its last?",
+        {idle});
+  EXPECT_FALSE(Fill("Which line of my source code inside forward is the slowest?").complete());
+  const Reading scene = Fill("I'm comparing the two GPUs. How much total GPU time did cudaMalloc take?");
+  EXPECT_TRUE(scene.complete()) << (scene.unread.empty() ? "" : scene.unread.front());
+  Check("How much data got copied from the host to GPU 0 in total?",
+        {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"}, Scope{{0}, {}, -1, "", {}, {}})});
+  Check("How many bytes did sending data to the GPU move?", {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"})});
+}
+
 }  // namespace
 }  // namespace nsys::agent

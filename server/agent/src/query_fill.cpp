@@ -3180,8 +3180,11 @@ std::optional<std::string> DropExplanation(std::vector<Item>& sentence) {
       // not name say which work counts, which the words before it may not have read.
       uint8_t kinds_before = 0, kinds_after = 0;
       for (size_t k = 0; k < stop; ++k) {
-        if (sentence[k].Has(Slot::kEvents))
-          (k < i ? kinds_before : kinds_after) |= GpuKindBit(static_cast<EventKind>(sentence[k].Value(Slot::kEvents)));
+        if (!sentence[k].Has(Slot::kEvents)) continue;
+        const auto e = static_cast<EventKind>(sentence[k].Value(Slot::kEvents));
+        // "its first piece of GPU work ..., i.e. the gaps where no kernel, copy or memset was running": GPU work is
+        // every kind of it.
+        (k < i ? kinds_before : kinds_after) |= e == EventKind::kGpu ? uint8_t{7} : GpuKindBit(e);
       }
       const bool other_work = std::popcount(kinds_after) >= 2 && (kinds_after & ~kinds_before) != 0;
       std::optional<std::string> said;
@@ -4170,6 +4173,12 @@ bool IsContextSentence(const std::vector<Item>& s) {
   // whatever figures it names and whatever verb follows ("to spend").
   // A belief said before the question that tests it ("I think pid 1679 did more GPU work.", "My hunch is ...").
   if (SaysABelief(s)) return true;
+  // What the asker is doing or wants to learn ("I'm comparing the two GPUs.", "I want to know if the second GPU was
+  // kept working."): the scene of the question after it.
+  if (IsWordIn(s[0], {"i'm", "im", "i am", "we're", "we are"}) ||
+      (s.size() > 3 && IsWordIn(s[0], {"i want", "we want"}) && IsWordIn(s[1], {"to"}) &&
+       IsWordIn(s[2], {"know", "see", "check", "understand"}) && IsWordIn(s[3], {"if", "whether"})))
+    return true;
   size_t from = 0;
   // "There are two ...", "This is the training step before ...": a statement, not a question.
   if (s.size() > 2 && IsWordIn(s[0], {"there", "this", "that", "it"}) && s[1].Has(Slot::kAuxiliary)) from = 2;
@@ -4771,6 +4780,14 @@ std::vector<std::string> DropRecordingPhrases(std::vector<Item>& s, const QueryV
 // "to"/"onto"/"into", is read as the copy kind the two ends make: from the host or to the host says the other end is
 // a GPU. A GPU alone as the end ("sent onto the card") is a host-to-device copy only in a sentence about copies.
 void ReadCopyPlaces(std::vector<Item>& sentence) {
+  // "from the host to GPU 0": a kind read whole that ends with a GPU noun, and the GPU's number after it.
+  for (size_t i = 0; i + 1 < sentence.size(); ++i) {
+    const std::string w = Lower(sentence[i].word);
+    const std::string last = w.substr(w.find_last_of(' ') + 1);
+    if (sentence[i].Has(Slot::kCopyKind) && (last == "gpu" || last == "device" || last == "card") &&
+        sentence[i + 1].kind == Item::kNumber)
+      sentence.insert(sentence.begin() + static_cast<std::ptrdiff_t>(i + 1), LexItem("gpu", ""));
+  }
   enum Place : uint8_t { kNowhere, kHost, kGpu };
   struct End {
     size_t from, to;  // items [from, to): the marker and its place
@@ -4832,10 +4849,18 @@ void ReadCopyPlaces(std::vector<Item>& sentence) {
   }
   for (auto k = kinds.rbegin(); k != kinds.rend(); ++k) {
     // "sent onto the card", "coming back off it": a verb of moving before the places says no more than they do.
-    if (k->from > 0 && sentence[k->from - 1].kind == Item::kUnknown &&
-        IsWordIn(sentence[k->from - 1], {"sent", "going", "coming", "brought", "pushed", "pulled", "staged", "shipped",
-                                         "uploaded", "downloaded", "sending", "moving"}))
+    const auto moving = [&](size_t at) {
+      return sentence[at].kind == Item::kUnknown &&
+             IsWordIn(sentence[at], {"sent", "going", "coming", "brought", "pushed", "pulled", "staged", "shipped",
+                                     "uploaded", "downloaded", "sending", "moving"});
+    };
+    if (k->from > 0 && moving(k->from - 1)) {
       --k->from;
+    } else if (k->from > 1 && moving(k->from - 2) && IsWordIn(sentence[k->from - 1], {"data", "it", "them"})) {
+      sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(k->from - 2));  // "sending data to the GPU"
+      --k->from;
+      --k->to;
+    }
     Item kind = LexItem(k->phrase, WordsOf(sentence, k->from, k->to));
     kind.paren = sentence[k->from].paren;
     sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(k->from),

@@ -280,6 +280,8 @@ constexpr Entry kEntries[] = {
     {"p50", Slot::kMeasure, M(Measure::kMedian)},
     {"50th percentile", Slot::kMeasure, M(Measure::kMedian)},
     {"typical", Slot::kMeasure, M(Measure::kMedian)},
+    {"middle value", Slot::kMeasure, M(Measure::kMedian)},
+    {"the middle value", Slot::kMeasure, M(Measure::kMedian)},
     {"p90", Slot::kMeasure, M(Measure::kP90)},
     {"90th percentile", Slot::kMeasure, M(Measure::kP90)},
     {"90th-percentile", Slot::kMeasure, M(Measure::kP90)},
@@ -552,6 +554,13 @@ constexpr Entry kEntries[] = {
     {"things the gpu did", Slot::kEvents, E(EventKind::kGpu)},
     {"things the card did", Slot::kEvents, E(EventKind::kGpu)},
     {"bit of work", Slot::kEvents, E(EventKind::kGpu)},
+    {"bit of gpu work", Slot::kEvents, E(EventKind::kGpu)},
+    {"piece of gpu work", Slot::kEvents, E(EventKind::kGpu)},
+    {"first activity", Slot::kEvents, E(EventKind::kGpu)},  // "from its first activity to its last"
+    {"first gpu activity", Slot::kEvents, E(EventKind::kGpu)},
+    // "doing nothing at all": no GPU op of any kind running, idle of all of the GPU's work.
+    {"doing nothing at all", Slot::kMeasure, M(Measure::kIdle)},
+    {"doing nothing at all", Slot::kEvents, E(EventKind::kGpu)},
     {"piece of work", Slot::kEvents, E(EventKind::kGpu)},
     {"first and last job", Slot::kEvents, E(EventKind::kGpu)},
     {"between its first and last job", Slot::kEvents, E(EventKind::kGpu)},
@@ -1270,6 +1279,11 @@ constexpr Entry kEntries[] = {
     {"waiting for the gpu", Slot::kApiClass, 0},
     {"waiting for the card", Slot::kApiClass, 0},
     {"stop and wait", Slot::kStop},
+    {"for the gpu to finish", Slot::kStop},  // "waiting for the GPU to finish": a sync said whole
+    {"for the card to finish", Slot::kStop},
+    {"for the device to finish", Slot::kStop},
+    {"something", Slot::kStop},  // "busy with something (kernels, copies or memsets)": any of the work said
+    {"results", Slot::kStop},    // "copying results back from the GPU": the data a copy moves
     // "and the same two figures for UVM device-to-host", "then the same for device 1": what was asked before, asked
     // again of what follows (a clause that names only events or a place asks the question before it again of them).
     {"the same for", Slot::kStop},
@@ -1457,6 +1471,14 @@ constexpr Entry kEntries[] = {
     {"cache", Slot::kUnsupported, 1},
     {"hit rate", Slot::kUnsupported, 1},
     {"miss rate", Slot::kUnsupported, 1},
+    // Lines of source code: a profile of NVTX ranges and kernels records no line (Nsight Compute's source view does).
+    {"line of my source code", Slot::kUnsupported, 1},
+    {"line of source code", Slot::kUnsupported, 1},
+    {"line of code", Slot::kUnsupported, 1},
+    {"lines of code", Slot::kUnsupported, 1},
+    {"source line", Slot::kUnsupported, 1},
+    {"source lines", Slot::kUnsupported, 1},
+    {"source code", Slot::kUnsupported, 1},
     {"l1", Slot::kUnsupported, 1},
     {"l2", Slot::kUnsupported, 1},
     {"stall", Slot::kUnsupported, 1},

@@ -4774,13 +4774,9 @@ std::vector<std::string> DropRecordingPhrases(std::vector<Item>& s, const QueryV
   return dropped;
 }
 
-// Where a copy goes, said with places rather than a kind: "from the computer's main memory onto the graphics cards",
-// "copied back from the card to the computer", "coming back off it to the host". A place on the host's side
-// (host, CPU, computer, its main or system memory, RAM) or a GPU said without a number, after "from"/"off" and
-// "to"/"onto"/"into", is read as the copy kind the two ends make: from the host or to the host says the other end is
-// a GPU. A GPU alone as the end ("sent onto the card") is a host-to-device copy only in a sentence about copies.
-void ReadCopyPlaces(std::vector<Item>& sentence) {
-  // "from the host to GPU 0": a kind read whole that ends with a GPU noun, and the GPU's number after it.
+// "from the host to GPU 0": a copy kind read whole that ends with a GPU noun, and the GPU's number after it: the
+// number is that GPU's (a GPU noun before it, read as a place).
+void NumberedGpuAfterAKind(std::vector<Item>& sentence) {
   for (size_t i = 0; i + 1 < sentence.size(); ++i) {
     const std::string w = Lower(sentence[i].word);
     const std::string last = w.substr(w.find_last_of(' ') + 1);
@@ -4788,6 +4784,32 @@ void ReadCopyPlaces(std::vector<Item>& sentence) {
         sentence[i + 1].kind == Item::kNumber)
       sentence.insert(sentence.begin() + static_cast<std::ptrdiff_t>(i + 1), LexItem("gpu", ""));
   }
+}
+
+// "sent onto the card", "sending data to the GPU": a verb of moving before the places of a copy (`from`, `to`) says
+// no more than they do: taken into them, or dropped over "data", "it" or "them" (which are read as ever).
+void TakeTheMovingVerb(std::vector<Item>& sentence, size_t& from, size_t& to) {
+  const auto moving = [&](size_t at) {
+    return sentence[at].kind == Item::kUnknown &&
+           IsWordIn(sentence[at], {"sent", "going", "coming", "brought", "pushed", "pulled", "staged", "shipped",
+                                   "uploaded", "downloaded", "sending", "moving"});
+  };
+  if (from > 0 && moving(from - 1)) {
+    --from;
+  } else if (from > 1 && moving(from - 2) && IsWordIn(sentence[from - 1], {"data", "it", "them"})) {
+    sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(from - 2));
+    --from;
+    --to;
+  }
+}
+
+// Where a copy goes, said with places rather than a kind: "from the computer's main memory onto the graphics cards",
+// "copied back from the card to the computer", "coming back off it to the host". A place on the host's side
+// (host, CPU, computer, its main or system memory, RAM) or a GPU said without a number, after "from"/"off" and
+// "to"/"onto"/"into", is read as the copy kind the two ends make: from the host or to the host says the other end is
+// a GPU. A GPU alone as the end ("sent onto the card") is a host-to-device copy only in a sentence about copies.
+void ReadCopyPlaces(std::vector<Item>& sentence) {
+  NumberedGpuAfterAKind(sentence);
   enum Place : uint8_t { kNowhere, kHost, kGpu };
   struct End {
     size_t from, to;  // items [from, to): the marker and its place
@@ -4848,19 +4870,7 @@ void ReadCopyPlaces(std::vector<Item>& sentence) {
     if (!phrase.empty()) kinds.push_back({e.from, to, phrase});
   }
   for (auto k = kinds.rbegin(); k != kinds.rend(); ++k) {
-    // "sent onto the card", "coming back off it": a verb of moving before the places says no more than they do.
-    const auto moving = [&](size_t at) {
-      return sentence[at].kind == Item::kUnknown &&
-             IsWordIn(sentence[at], {"sent", "going", "coming", "brought", "pushed", "pulled", "staged", "shipped",
-                                     "uploaded", "downloaded", "sending", "moving"});
-    };
-    if (k->from > 0 && moving(k->from - 1)) {
-      --k->from;
-    } else if (k->from > 1 && moving(k->from - 2) && IsWordIn(sentence[k->from - 1], {"data", "it", "them"})) {
-      sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(k->from - 2));  // "sending data to the GPU"
-      --k->from;
-      --k->to;
-    }
+    TakeTheMovingVerb(sentence, k->from, k->to);
     Item kind = LexItem(k->phrase, WordsOf(sentence, k->from, k->to));
     kind.paren = sentence[k->from].paren;
     sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(k->from),

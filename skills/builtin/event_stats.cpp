@@ -706,10 +706,12 @@ void WidenSpans(const Table& t, const engine::Filter& filter, int64_t stream, Gp
   }
 }
 
-GpuBase GpuBaseOf(const engine::Profile& p, const engine::Filter& filter, int64_t stream) {
+// `spans`: each GPU's span too (with detail only: its share needs the group's busy time).
+GpuBase GpuBaseOf(const engine::Profile& p, const engine::Filter& filter, int64_t stream, bool spans) {
   const engine::Capabilities& caps = p.info().caps;
   GpuBase base;
   base.total = GpuOpsTotal(p, filter, stream);
+  if (!spans) return base;
   if (caps.kernels) WidenSpans(p.kernels(), filter, stream, base);
   if (caps.memcpy) WidenSpans(p.memcpys(), filter, stream, base);
   if (caps.memset) WidenSpans(p.memsets(), filter, stream, base);
@@ -754,7 +756,7 @@ std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64
 std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, int64_t all_count, bool has_bytes,
                          const GpuBase& gpu, int64_t matched, bool detail) {
   const int64_t gpu_total = gpu.total;
-  const int64_t gpu_span = gpu_total < 0 ? 0 : gpu.SpanOf(g.places);
+  const int64_t gpu_span = gpu_total < 0 || !detail ? 0 : gpu.SpanOf(g.places);
   std::vector<int64_t>& d = g.durations;
   const SampleSummary s = Summarize(std::span<int64_t>(d));
   int64_t busy = 0, gaps = 0, max_gap = 0;
@@ -825,7 +827,7 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, i
           I(all_count),
           all_count > 0 ? D(std::round(1e4 * static_cast<double>(s.count) / static_cast<double>(all_count)) / 100.0)
                         : D(0.0),
-          gpu_total < 0 ? Null() : I(gpu_span),
+          gpu_total < 0 || !detail ? Null() : I(gpu_span),
           gpu_total < 0 || !detail ? Null()
           : gpu_span > 0 ? D(std::round(1e4 * static_cast<double>(busy) / static_cast<double>(gpu_span)) / 100.0)
                          : D(0.0)};
@@ -895,10 +897,12 @@ std::vector<Column> Columns() {
              "selections): count_share_pct's base"),
       DoubleCol("count_share_pct", "count / all_count x 100: the group's share of the events by number"),
       IntCol("gpu_span_ns",
-             "With gpu_share: the span of every kernel, copy, memset and CUDA graph execution the filter keeps on each "
+             "With gpu_share and detail: the span of every kernel, copy, memset and CUDA graph execution the filter "
+             "keeps on each "
              "GPU the group ran on (first start to last end), summed over those GPUs"),
-      DoubleCol("gpu_span_share_pct",
-                "With gpu_share: busy_ns / gpu_span_ns x 100, how much of its GPUs' span the group kept busy")};
+      DoubleCol(
+          "gpu_span_share_pct",
+          "With gpu_share and detail: busy_ns / gpu_span_ns x 100, how much of its GPUs' span the group kept busy")};
 }
 
 class EventStats final : public Skill {
@@ -1155,7 +1159,7 @@ class EventStats final : public Skill {
     const bool has_bytes = events == Events::kMemcpy || events == Events::kMemset;
     const bool gpu_op = events == Events::kKernels || events == Events::kGpu || events == Events::kGraphs || has_bytes;
     const GpuBase gpu =
-        ArgBool(ctx, "gpu_share") && gpu_op ? GpuBaseOf(ctx.profile, ctx.filter, sel.stream) : GpuBase{};
+        ArgBool(ctx, "gpu_share") && gpu_op ? GpuBaseOf(ctx.profile, ctx.filter, sel.stream, detail) : GpuBase{};
     // Nothing selected, one group asked for: a row that says 0 (and how many the bounds left out), not no row.
     if (groups.empty() && by == GroupBy::kNone) table.rows.push_back(NothingRow(table.columns.size(), out));
     for (size_t g = 0; g < groups.size() && (limit <= 0 || g < static_cast<size_t>(limit)); ++g) {

@@ -2701,5 +2701,14 @@ TEST(QueryFill, AStudentsWords) {
   Check("How many bytes did sending data to the GPU move?", {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"})});
 }
 
+// "kernels whose names start with nvfuser", "(the ones whose names start with nvfuser)": a part of names said as their
+// start is read as a part of them, which the reading says ("whose name contains").
+TEST(QueryFill, NamesSaidByTheirStart) {
+  const Query share = Q({Measure::kShare}, {EventKind::kKernels, "nvfuser"});
+  Check("What fraction of all kernel time went to kernels whose names start with nvfuser?", {share});
+  Check("What fraction of all kernel time went to the nvfuser kernels (the ones whose names start with nvfuser)?",
+        {share});
+}
+
 }  // namespace
 }  // namespace nsys::agent

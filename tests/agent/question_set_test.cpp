@@ -525,7 +525,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 36, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 34, 0);
-  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 32, 0);
+  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 36, 0);
@@ -661,7 +661,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // ("what percentage of all kernel launches") was answered as a share of time; a belief said before the question, a
   // sum word before two names, NVIDIA's copy kind numbers ("copyKind 11"); "I think" (one phrase of the lexicon) as a
   // belief. 28 / 12 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh54.json", "fresh held-out 54"), "questions_fresh54.json", 28, 0);
+  ExpectHeld(AskHeldOut("questions_fresh54.json", "fresh held-out 54"), "questions_fresh54.json", 29, 0);
   // Batch 63, written by a helper the same way (engineers typing in a team chat: lowercase, shorthand such as h2d,
   // krnl, p95, #calls, fragments without verbs, typos), first scored at a35b26a: 5 / 35 / 0. Kept unread; two of its
   // declines were seen once in a test failure's output, and nothing was changed for them. After shorthand was read
@@ -698,7 +698,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh62.json", "fresh held-out 62"), "questions_fresh62.json", 22, 4);
   // Batch 71, written by a helper at 3c74170 (a student in a GPU course asking a teaching assistant), first scored
   // before any change for it: 25 / 11 / 4. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh63.json", "fresh held-out 63"), "questions_fresh63.json", 34, 1);
+  ExpectHeld(AskHeldOut("questions_fresh63.json", "fresh held-out 63"), "questions_fresh63.json", 35, 1);
 }
 
 }  // namespace

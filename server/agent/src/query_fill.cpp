@@ -2807,9 +2807,15 @@ void NamedInParentheses(std::vector<Item>& s) {
   for (size_t open = 1; open < s.size(); ++open) {
     if (!s[open].paren || s[open - 1].paren) continue;
     // "(the executor_utils::NVRTC ranges)": an article before the name.
+    // "(the ones whose names start with nvjet)": the words that say a name is a part of names, before it.
+    const auto lead = [](const Item& it) {
+      const std::string w = Lower(it.word);
+      return IsWordIn(it, {"the", "a", "an", "all", "ones", "those"}) ||
+             (it.Has(Slot::kStop) && w.size() > 5 && w.compare(w.size() - 5, 5, " with") == 0);
+    };
     size_t k = open;
-    while (k + 1 < s.size() && s[k].paren && IsWordIn(s[k], {"the", "a", "an", "all"})) ++k;
-    if (s[k].kind != Item::kName || !s[k].paren || !(s[k].exact || OnlyNames(s, open))) continue;
+    while (k + 1 < s.size() && s[k].paren && lead(s[k])) ++k;
+    if (s[k].kind != Item::kName || !s[k].paren || !(s[k].exact || OnlyNames(s, k))) continue;
     for (size_t j = open; j-- > 0;) {
       if (s[j].Has(Slot::kEvents)) continue;
       const bool part = s[j].kind == Item::kName && !s[j].exact;

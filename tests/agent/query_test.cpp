@@ -2710,5 +2710,23 @@ TEST(QueryFill, NamesSaidByTheirStart) {
         {share});
 }
 
+// A triage in one breath: "Same for DtoH." after a question asks it again of DtoH copies (a request, not a scene);
+// "the difference" is the margin; a scene that names a call and its kind lends it to "how many calls"; a line number
+// is no figure of a profile; "hey" greets.
+TEST(QueryFill, SameForTheDifferenceAndTheScenesCall) {
+  const Reading same = Fill("How many HtoD copies were there and how many bytes did they move? Same for DtoH.");
+  ASSERT_EQ(same.queries.size(), 2u) << (same.unread.empty() ? "" : same.unread.front());
+  EXPECT_EQ(same.queries[1].subject.copy_kind, "DtoH");
+  EXPECT_NE(std::find(same.queries[1].measures.begin(), same.queries[1].measures.end(), Measure::kBytes),
+            same.queries[1].measures.end());
+  const Reading diff = Fill("Is GPU 1 doing more kernel work than GPU 0? Give me both totals and the difference.");
+  EXPECT_TRUE(diff.complete()) << (diff.unread.empty() ? "" : diff.unread.front());
+  const Reading scene = Fill("The ranks do a lot of blocking cudaMalloc. How many calls were there in total?");
+  ASSERT_EQ(scene.queries.size(), 1u) << (scene.unread.empty() ? "" : scene.unread.front());
+  EXPECT_EQ(scene.queries[0].subject.name, "cudaMalloc");
+  EXPECT_FALSE(Fill("Which line number launched the longest forward range?").complete());
+  Check("hey, how many kernels ran?", {Q({Measure::kCount}, {EventKind::kKernels, ""})});
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -528,12 +528,12 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 37, 0);
-  ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 36, 0);
+  ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 29, 1);
   ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 30, 1);
-  ExpectHeld(AskHeldOut("questions_fresh22.json", "fresh held-out 22"), "questions_fresh22.json", 34, 0);
+  ExpectHeld(AskHeldOut("questions_fresh22.json", "fresh held-out 22"), "questions_fresh22.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh23.json", "fresh held-out 23"), "questions_fresh23.json", 33, 0);
   // Its one wrong answer (since 2026-11-27) states every figure asked for the add kernel's launch and the SMs; the
   // batch also expects the kernel's duration, which only the sentence that sets the scene speaks of.
@@ -547,7 +547,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // read as said turned one declined answer of this unread batch wrong while eight others turned right (three of them
   // in unread batches 21, 40, 47); the question was not read, so the cause is not known.
   ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 31, 1);
-  ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 33, 0);
+  ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 30, 0);
   ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 33, 0);
@@ -639,7 +639,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh49.json", "fresh held-out 49"), "questions_fresh49.json", 39, 0);
   // Batch 58, written by a helper the same way (people describing their own programs as in issues and forums, some in
   // loose everyday words), first scored at d728a5f: 23 / 15 / 2. Kept unread; 24 / 14 / 2 at 08e1f67.
-  ExpectHeld(AskHeldOut("questions_fresh50.json", "fresh held-out 50"), "questions_fresh50.json", 25, 2);
+  ExpectHeld(AskHeldOut("questions_fresh50.json", "fresh held-out 50"), "questions_fresh50.json", 26, 2);
   // Batch 59, written by a helper the same way (a graduate student's careful, wordy questions, some defining a term
   // first), first scored at c4398f6: 17 / 18 / 5.
   // Its wrong answers and declines were then read and their general causes mended: GPU work defined in a sentence of
@@ -695,7 +695,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh61.json", "fresh held-out 61"), "questions_fresh61.json", 36, 1);
   // Batch 70, written by a helper at 3c74170 (compound questions as a colleague writes them in chat or email: 39 of 40
   // ask two or three things), first scored before any change for it: 20 / 16 / 4. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh62.json", "fresh held-out 62"), "questions_fresh62.json", 22, 4);
+  ExpectHeld(AskHeldOut("questions_fresh62.json", "fresh held-out 62"), "questions_fresh62.json", 29, 3);
   // Batch 71, written by a helper at 3c74170 (a student in a GPU course asking a teaching assistant), first scored
   // before any change for it: 25 / 11 / 4. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh63.json", "fresh held-out 63"), "questions_fresh63.json", 35, 1);

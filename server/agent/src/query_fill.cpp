@@ -3023,15 +3023,23 @@ void ComparisonHeading(std::vector<Item>& s) {
 // "What launch configuration did nvFuser pick for nvfuser_inner_persistent_f1_c1_r0_g2?": a library's name read as a
 // part of names, in a sentence that also says a whole name holding it, says whose that name is: a word that
 // describes.
+// "How much time does nvFuser spend inside the executor_utils::NVRTC ranges?": a library that spends time, in a
+// sentence that names whole NVTX ranges, is the program the ranges are of, not a part of kernel names.
 void LibrariesBesideAWholeName(std::vector<Item>& s) {
-  for (Item& it : s) {
+  for (size_t k = 0; k < s.size(); ++k) {
+    Item& it = s[k];
     const std::string lib = Lower(it.word);
     if (it.kind != Item::kName || it.exact || !lexicon::IsLibraryName(lib)) continue;
     // The whole name holds the library's: "nvfuser_inner_persistent_..." is nvFuser's.
     const bool whose = std::any_of(s.begin(), s.end(), [&](const Item& whole) {
       return whole.kind == Item::kName && whole.exact && Lower(whole.name).find(lib) != std::string::npos;
     });
-    if (whose) {
+    const bool spends = k + 1 < s.size() && IsWordIn(s[k + 1], {"spend", "spends", "spent", "spending"}) &&
+                        std::any_of(s.begin(), s.end(), [](const Item& r) {
+                          return r.kind == Item::kName && r.exact &&
+                                 std::find(r.classes.begin(), r.classes.end(), NameClass::kNvtx) != r.classes.end();
+                        });
+    if (whose || spends) {
       it.kind = Item::kUnknown;
       it.describing = true;
     }
@@ -4179,6 +4187,9 @@ bool IsContextSentence(const std::vector<Item>& s) {
   // whatever figures it names and whatever verb follows ("to spend").
   // A belief said before the question that tests it ("I think pid 1679 did more GPU work.", "My hunch is ...").
   if (SaysABelief(s)) return true;
+  // "Same for device-to-host.": what was asked, asked again of what follows: a request.
+  if (IsWordIn(s[0], {"same for", "the same for", "likewise for", "ditto for", "and the same for", "same"}))
+    return false;
   // What the asker is doing or wants to learn ("I'm comparing the two GPUs.", "I want to know if the second GPU was
   // kept working."): the scene of the question after it.
   if (IsWordIn(s[0], {"i'm", "im", "i am", "we're", "we are"}) ||
@@ -4319,7 +4330,8 @@ void LendScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
   // "The host seems to sit in cudaDeviceSynchronize a lot. How many calls ...": the scene's one name, of the kind
   // of events the question counts, is what it asks about.
   const auto name_class = NameClassOf(c.events);
-  const bool of_its_kind = scene.names.size() == 1 && !scene.events && name_class &&
+  // (The scene may name the kind too: "The ranks do a lot of blocking cudaMemcpy.")
+  const bool of_its_kind = scene.names.size() == 1 && (!scene.events || scene.events == c.events) && name_class &&
                            std::find(scene.names.front().second.begin(), scene.names.front().second.end(),
                                      *name_class) != scene.names.front().second.end() &&
                            c.copy_kind.empty() && !c.range_noun;

@@ -543,6 +543,10 @@ constexpr Entry kEntries[] = {
     {"gpu operations", Slot::kEvents, E(EventKind::kGpu)},
     {"gpu ops", Slot::kEvents, E(EventKind::kGpu)},
     {"gpu op", Slot::kEvents, E(EventKind::kGpu)},
+    // "from its first op to its last", "(first op to last op)": a GPU op, in a span ("pointwise ops" describes
+    // kernels).
+    {"first op", Slot::kEvents, E(EventKind::kGpu)},
+    {"last op", Slot::kEvents, E(EventKind::kGpu)},
     {"gpu activities", Slot::kEvents, E(EventKind::kGpu)},
     // Whatever a GPU did, said in plain words: "the first and last thing the card did", "its last bit of work".
     {"thing the gpu did", Slot::kEvents, E(EventKind::kGpu)},
@@ -1279,6 +1283,12 @@ constexpr Entry kEntries[] = {
     {"waiting for the gpu", Slot::kApiClass, 0},
     {"waiting for the card", Slot::kApiClass, 0},
     {"stop and wait", Slot::kStop},
+    {"while you're in there", Slot::kStop},
+    {"while you are in there", Slot::kStop},
+    {"hi", Slot::kStop},  // greetings
+    {"hello", Slot::kStop},
+    {"hey", Slot::kStop},
+    {"is left", Slot::kStop},  // "how much idle time is left inside the span"
     // "the ones whose names start with nvjet", "kernels starting with ncclDev": a part of names said as their start,
     // read as a part of them (the reading says "whose name contains").
     {"whose names start with", Slot::kStop},
@@ -1323,6 +1333,10 @@ constexpr Entry kEntries[] = {
     {"stack up", Slot::kStop},
     {"summed over", Slot::kWeakTotal, 0},
     {"by how much", Slot::kMargin},
+    // "the difference", "the gap between them": the margin between two sides or the first two of a ranking.
+    {"the difference", Slot::kMargin},
+    {"difference", Slot::kMargin},
+    {"the gap between them", Slot::kMargin},
     {"how many times more", Slot::kMargin},  // a ratio: the margin line gives it beside the difference
     {"how many times longer", Slot::kMargin},
     {"how many times larger", Slot::kMargin},
@@ -1415,6 +1429,9 @@ constexpr Entry kEntries[] = {
     // What a GPU's busy time is, said again: "kernels, copies and memsets merged", "overlaps counted once".
     {"merged", Slot::kStop},
     {"overlaps counted once", Slot::kStop},
+    {"overlaps count once", Slot::kStop},
+    {"so overlaps count once", Slot::kStop},
+    {"overlap counted once", Slot::kStop},
     {"overlapping work counted once", Slot::kStop},
     // NVTX's two styles of range, said of ranges a name selects: "Start/end ranges named X", "push/pop ranges".
     {"start/end", Slot::kStop},
@@ -1488,6 +1505,10 @@ constexpr Entry kEntries[] = {
     {"line of my source code", Slot::kUnsupported, 1},
     {"line of source code", Slot::kUnsupported, 1},
     {"line of code", Slot::kUnsupported, 1},
+    {"line number", Slot::kUnsupported, 1},
+    {"line numbers", Slot::kUnsupported, 1},
+    {"which line", Slot::kUnsupported, 1},
+    {"line of the training script", Slot::kUnsupported, 1},
     {"lines of code", Slot::kUnsupported, 1},
     {"source line", Slot::kUnsupported, 1},
     {"source lines", Slot::kUnsupported, 1},

@@ -699,6 +699,12 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 71, written by a helper at 3c74170 (a student in a GPU course asking a teaching assistant), first scored
   // before any change for it: 25 / 11 / 4. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh63.json", "fresh held-out 63"), "questions_fresh63.json", 35, 1);
+  // Batch 72, written by a helper at abe9841 (an ML engineer triaging a slow job: 34 of 40 compound), first scored at
+  // 8785db9, before any change for it: 24 / 15 / 1. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh64.json", "fresh held-out 64"), "questions_fresh64.json", 24, 1);
+  // Batch 73, written by a helper at abe9841 (people outside GPU engineering: a scientist, a manager, a web developer),
+  // first scored at 8785db9, before any change for it: 17 / 20 / 3. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh65.json", "fresh held-out 65"), "questions_fresh65.json", 17, 3);
 }
 
 }  // namespace

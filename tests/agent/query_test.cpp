@@ -1820,6 +1820,23 @@ TEST(QueryExecute, AKernelsShareOfItsGpusSpan) {
   Check("What percent of the span is covered by kernels?", {kernels});
 }
 
+// A process the profile does not have is said with the ids it has, the first twelve and how many in all: the saxpy
+// rank's export lists 1,667 processes of the machine (sqlite3: SELECT COUNT(*) FROM PROCESSES).
+TEST(QueryExecute, AMissingProcessListsTwelveIdsAndHowMany) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto saxpy = ws.Open(testing::Fixture("realworld/a100_mpi_cuda_saxpy_rank0.sqlite"));
+  ASSERT_TRUE(saxpy.ok());
+  auto a = ws.Ask({saxpy->id, "What bandwidth did the host-to-device copies of process 5 get?", ""}, {});
+  ASSERT_TRUE(a.ok());
+  const std::string& text = a->answer.summary;
+  EXPECT_NE(text.find("this profile has no process 5 (its processes: 1, 2, 3, 4, 7, 9, 10, 11, 12, 13, 14, 16, ... "
+                      "(1667 in all))"),
+            std::string::npos)
+      << text.substr(0, 600);
+  EXPECT_LT(text.size(), 2000u);
+}
+
 // Communication against compute from nccl_breakdown's rows (sqlite3 over mfu_2gpu_after: GPU 1 runs 31 kernels whose
 // short name starts with nccl, 23,753,085 ns in all, and no other kernel on GPU 1 overlaps any of them).
 TEST(QueryExecute, CommunicationExposedAndOverlappedPerGpu) {

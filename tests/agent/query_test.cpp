@@ -1837,6 +1837,19 @@ TEST(QueryExecute, AMissingProcessListsTwelveIdsAndHowMany) {
   EXPECT_LT(text.size(), 2000u);
 }
 
+// One kernel asked of without its name is named (sqlite3 over v100_julia: one kernel, add_arrays_(CuDeviceArray<...>)).
+TEST(QueryExecute, TheOneKernelIsNamed) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto julia = ws.Open(testing::Fixture("v100_julia.sqlite"));
+  ASSERT_TRUE(julia.ok());
+  auto a = ws.Ask({julia->id, "How long did the one kernel run on the card?", ""}, {});
+  ASSERT_TRUE(a.ok());
+  EXPECT_NE(a->answer.summary.find("total 2.272 µs (1 kernel). The one kernel: `add_arrays_(CuDeviceArray<Int64"),
+            std::string::npos)
+      << a->answer.summary;
+}
+
 // Communication against compute from nccl_breakdown's rows (sqlite3 over mfu_2gpu_after: GPU 1 runs 31 kernels whose
 // short name starts with nccl, 23,753,085 ns in all, and no other kernel on GPU 1 overlaps any of them).
 TEST(QueryExecute, CommunicationExposedAndOverlappedPerGpu) {

@@ -937,13 +937,26 @@ void AddProcesses(const Query& q, const SkillRunner& run, const CancelToken& can
 }
 
 // "The solve kernel: how many launches?": a part of a name that names one name only is said with that name, from the
-// same skill grouped by name ("`solve` matches one name only: `nvkernel_solve_F1L204_2`").
-void AddTheOneName(const Query& q, const SkillRunner& run, const CancelToken& cancel, AskTurn& turn,
+// same skill grouped by name ("`solve` matches one name only: `nvkernel_solve_F1L204_2`"). `count`: how many events
+// the answer counted (0: not known); one kernel of no name said ("how long did the one kernel run?") is named too.
+void AddTheOneName(const Query& q, int64_t count, const SkillRunner& run, const CancelToken& cancel, AskTurn& turn,
                    std::string& text) {
   const Subject& s = q.subject;
   const bool named = s.events == EventKind::kKernels || s.events == EventKind::kApi || s.events == EventKind::kNvtx;
   // A family the decoder gives ("the FlashAttention forward kernel"): the names it holds here, up to five.
   const bool family = s.name.empty() && !s.family.empty() && q.group_by == GroupBy::kNone;
+  const bool lone = s.name.empty() && s.family.empty() && s.events == EventKind::kKernels && count == 1 &&
+                    q.group_by == GroupBy::kNone;
+  if (lone) {
+    Query by_name = q;
+    by_name.group_by = GroupBy::kName;
+    by_name.measures = {Measure::kCount};
+    auto side = RunSide(by_name, by_name.subject, by_name.scope, run, cancel);
+    if (!side || side->table.declined || side->table.rows.size() != 1) return;
+    text += fmt::format(" The one kernel: {}.", support::MarkdownCode(GroupOf(*side, 0)));
+    turn.answer.evidence.push_back(EvidenceOf(by_name, *side, "The one kernel's name"));
+    return;
+  }
   if (!family && (!named || s.name.empty() || s.whole_name || IsNamePattern(s.name) ||
                   s.name.find('|') != std::string::npos || q.group_by != GroupBy::kNone))
     return;
@@ -1215,7 +1228,9 @@ void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillR
     const auto [verdict, compared] = q.versus_measure ? MeasuresVerdict(q, *a) : std::pair<std::string, std::string>{};
     if (q.form == Form::kYesNo && q.threshold) text += ThresholdVerdict(q, *a);
     text += verdict + FactsOf(q, *a) + compared;
-    if (!none) AddTheOneName(q, run, cancel, turn, text);
+    const int64_t counted =
+        a->call.skill == "event_stats" && a->rows.size() == 1 ? CellOr(a->table, a->rows.front(), "count", 0) : 0;
+    if (!none) AddTheOneName(q, counted, run, cancel, turn, text);
     if (a->origin && !a->origin->rows.empty() && a->origin->rows[0].size() == 3)
       text += fmt::format(" The window counts from the first kernel's start, at {} ns on the capture clock.",
                           FormatCount(NumberOf(a->origin->rows[0][2]).value_or(0)));

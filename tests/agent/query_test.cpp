@@ -2758,5 +2758,12 @@ TEST(QueryFill, SameForTheDifferenceAndTheScenesCall) {
   Check("hey, how many kernels ran?", {Q({Measure::kCount}, {EventKind::kKernels, ""})});
 }
 
+// "Compare X with Y": "with" after "compare" and a side said between them is the other side.
+TEST(QueryFill, ComparedWith) {
+  Query q = Q({Measure::kTotal}, {EventKind::kKernels, "nvfuser_pointwise_f0_c1_r0_g0", "", "", true});
+  q.versus_subject = Subject{EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true};
+  Check("Compare nvfuser_pointwise_f0_c1_r0_g0 with vectorized_elementwise_kernel: total time of each?", {q});
+}
+
 }  // namespace
 }  // namespace nsys::agent

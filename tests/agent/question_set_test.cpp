@@ -695,13 +695,13 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh61.json", "fresh held-out 61"), "questions_fresh61.json", 36, 1);
   // Batch 70, written by a helper at 3c74170 (compound questions as a colleague writes them in chat or email: 39 of 40
   // ask two or three things), first scored before any change for it: 20 / 16 / 4. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh62.json", "fresh held-out 62"), "questions_fresh62.json", 30, 2);
+  ExpectHeld(AskHeldOut("questions_fresh62.json", "fresh held-out 62"), "questions_fresh62.json", 31, 2);
   // Batch 71, written by a helper at 3c74170 (a student in a GPU course asking a teaching assistant), first scored
   // before any change for it: 25 / 11 / 4. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh63.json", "fresh held-out 63"), "questions_fresh63.json", 35, 1);
   // Batch 72, written by a helper at abe9841 (an ML engineer triaging a slow job: 34 of 40 compound), first scored at
   // 8785db9, before any change for it: 24 / 15 / 1. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh64.json", "fresh held-out 64"), "questions_fresh64.json", 24, 1);
+  ExpectHeld(AskHeldOut("questions_fresh64.json", "fresh held-out 64"), "questions_fresh64.json", 25, 0);
   // Batch 73, written by a helper at abe9841 (people outside GPU engineering: a scientist, a manager, a web developer),
   // first scored at 8785db9, before any change for it: 17 / 20 / 3. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh65.json", "fresh held-out 65"), "questions_fresh65.json", 17, 3);

@@ -4911,6 +4911,23 @@ bool SaysFirstThenLast(const std::vector<Item>& s) {
   return false;
 }
 
+// "Compare X with Y", "compare copy time on device 0 with device 1": "with" after "compare" and a side said between
+// them is "versus".
+void ComparedWith(std::vector<Item>& s) {
+  bool compare = false, side = false;
+  for (Item& it : s) {
+    if (it.Has(Slot::kCompare)) {
+      compare = true;
+      side = false;
+    } else if (compare && side && IsWordIn(it, {"with"})) {
+      it = LexItem("versus", it.word);
+      return;
+    } else if (it.kind == Item::kName || it.Has(Slot::kEvents) || it.kind == Item::kNumber || it.Has(Slot::kCopyKind)) {
+      side = true;
+    }
+  }
+}
+
 // The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
 // kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
 void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& vocabulary, bool& span_defined,
@@ -4927,6 +4944,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   }
   ReadOrigin(sentence);
   ReadCopyPlaces(sentence);
+  ComparedWith(sentence);
   if (auto why = DropMotivationHeading(sentence)) reading.context.push_back(std::move(*why));
   ShareOfASumSaidBefore(sentence, reading);
   ComparisonHeading(sentence);

@@ -657,28 +657,9 @@ bool CollectRanges(const engine::Profile& p, const engine::Filter& filter, const
   return true;
 }
 
-// The summed duration of every kernel, copy, memset and CUDA graph execution recorded whole the filter keeps: the base
-// of a share of GPU time.
-template <typename Table>
-int64_t OpsTotal(const Table& t, const engine::Filter& filter, int64_t stream) {
-  int64_t total = 0;
-  const auto [first, last] = RowRange(t, filter);
-  for (size_t i = first; i < last; ++i) {
-    if (!filter.AcceptsDevice(t.device[i]) || !filter.AcceptsProcess(t.pid[i])) continue;
-    if (stream < 0 || t.stream[i] == stream) total += t.end[i] - t.start[i];
-  }
-  return total;
-}
-
-int64_t GpuOpsTotal(const engine::Profile& p, const engine::Filter& filter, int64_t stream) {
-  const engine::Capabilities& caps = p.info().caps;
-  return (caps.kernels ? OpsTotal(p.kernels(), filter, stream) : 0) +
-         (caps.memcpy ? OpsTotal(p.memcpys(), filter, stream) : 0) +
-         (caps.memset ? OpsTotal(p.memsets(), filter, stream) : 0) +
-         (caps.graphs ? OpsTotal(p.graphs(), filter, stream) : 0);
-}
-
-// The bases of gpu_share: every GPU op's summed duration, and each GPU's span of them (first start to last end).
+// The bases of gpu_share, over every kernel, copy, memset and CUDA graph execution recorded whole the filter keeps:
+// their summed duration (a share of GPU time's base) and, when asked, each GPU's span of them (first start to last
+// end: a share of the GPU span's base).
 struct GpuBase {
   int64_t total = -1;  // < 0: not asked
   std::map<int32_t, std::pair<engine::Ns, engine::Ns>> spans;
@@ -692,12 +673,16 @@ struct GpuBase {
   }
 };
 
+// One pass over a table's rows the filter (and `stream`, unless < 0) keeps: their durations summed into the base, and
+// with `spans` each GPU's span widened by them.
 template <typename Table>
-void WidenSpans(const Table& t, const engine::Filter& filter, int64_t stream, GpuBase& base) {
+void AddOps(const Table& t, const engine::Filter& filter, int64_t stream, bool spans, GpuBase& base) {
   const auto [first, last] = RowRange(t, filter);
   for (size_t i = first; i < last; ++i) {
     if (!filter.AcceptsDevice(t.device[i]) || !filter.AcceptsProcess(t.pid[i])) continue;
     if (stream >= 0 && t.stream[i] != stream) continue;
+    base.total += t.end[i] - t.start[i];
+    if (!spans) continue;
     auto [it, fresh] = base.spans.try_emplace(t.device[i], t.start[i], t.end[i]);
     if (!fresh) {
       it->second.first = std::min(it->second.first, t.start[i]);
@@ -710,12 +695,11 @@ void WidenSpans(const Table& t, const engine::Filter& filter, int64_t stream, Gp
 GpuBase GpuBaseOf(const engine::Profile& p, const engine::Filter& filter, int64_t stream, bool spans) {
   const engine::Capabilities& caps = p.info().caps;
   GpuBase base;
-  base.total = GpuOpsTotal(p, filter, stream);
-  if (!spans) return base;
-  if (caps.kernels) WidenSpans(p.kernels(), filter, stream, base);
-  if (caps.memcpy) WidenSpans(p.memcpys(), filter, stream, base);
-  if (caps.memset) WidenSpans(p.memsets(), filter, stream, base);
-  if (caps.graphs) WidenSpans(p.graphs(), filter, stream, base);
+  base.total = 0;
+  if (caps.kernels) AddOps(p.kernels(), filter, stream, spans, base);
+  if (caps.memcpy) AddOps(p.memcpys(), filter, stream, spans, base);
+  if (caps.memset) AddOps(p.memsets(), filter, stream, spans, base);
+  if (caps.graphs) AddOps(p.graphs(), filter, stream, spans, base);
   return base;
 }
 
@@ -834,16 +818,21 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, i
 }
 
 // The one row of an ungrouped call that selected nothing: 0, with how many the bounds left out and the bases.
-std::vector<Value> NothingRow(size_t columns, const Collector& out) {
-  std::vector<Value> row(columns, Null());
-  row[0] = S("all");
-  row[1] = I(0);
-  row[2] = I(out.matched());
-  row[3] = I(0);
-  row[4] = D(0.0);
-  row[5] = I(out.all_total());
-  row[row.size() - 4] = I(out.AllCountOf(0));  // all_count, count_share_pct (the GPU span's two columns after)
-  row[row.size() - 3] = D(0.0);
+std::vector<Value> NothingRow(const std::vector<Column>& columns, const Collector& out) {
+  std::vector<Value> row(columns.size(), Null());
+  const auto set = [&](std::string_view name, Value v) {
+    for (size_t c = 0; c < columns.size(); ++c) {
+      if (columns[c].name == name) row[c] = std::move(v);
+    }
+  };
+  set("group", S("all"));
+  set("count", I(0));
+  set("matched_count", I(out.matched()));
+  set("total_ns", I(0));
+  set("share_pct", D(0.0));
+  set("all_ns", I(out.all_total()));
+  set("all_count", I(out.AllCountOf(0)));
+  set("count_share_pct", D(0.0));
   return row;
 }
 
@@ -898,8 +887,7 @@ std::vector<Column> Columns() {
       DoubleCol("count_share_pct", "count / all_count x 100: the group's share of the events by number"),
       IntCol("gpu_span_ns",
              "With gpu_share and detail: the span of every kernel, copy, memset and CUDA graph execution the filter "
-             "keeps on each "
-             "GPU the group ran on (first start to last end), summed over those GPUs"),
+             "keeps on each GPU the group ran on (first start to last end), summed over those GPUs"),
       DoubleCol(
           "gpu_span_share_pct",
           "With gpu_share and detail: busy_ns / gpu_span_ns x 100, how much of its GPUs' span the group kept busy")};
@@ -1161,7 +1149,7 @@ class EventStats final : public Skill {
     const GpuBase gpu =
         ArgBool(ctx, "gpu_share") && gpu_op ? GpuBaseOf(ctx.profile, ctx.filter, sel.stream, detail) : GpuBase{};
     // Nothing selected, one group asked for: a row that says 0 (and how many the bounds left out), not no row.
-    if (groups.empty() && by == GroupBy::kNone) table.rows.push_back(NothingRow(table.columns.size(), out));
+    if (groups.empty() && by == GroupBy::kNone) table.rows.push_back(NothingRow(table.columns, out));
     for (size_t g = 0; g < groups.size() && (limit <= 0 || g < static_cast<size_t>(limit)); ++g) {
       table.rows.push_back(RowOf(groups[g], GroupName(ctx.profile, events, by, groups[g].key, sel.by_memory),
                                  out.AllOf(groups[g].key), out.AllCountOf(groups[g].key), has_bytes, gpu, out.matched(),

@@ -947,24 +947,16 @@ void AddTheOneName(const Query& q, int64_t count, const SkillRunner& run, const 
   const bool family = s.name.empty() && !s.family.empty() && q.group_by == GroupBy::kNone;
   const bool lone = s.name.empty() && s.family.empty() && s.events == EventKind::kKernels && count == 1 &&
                     q.group_by == GroupBy::kNone;
-  if (lone) {
-    Query by_name = q;
-    by_name.group_by = GroupBy::kName;
-    by_name.measures = {Measure::kCount};
-    auto side = RunSide(by_name, by_name.subject, by_name.scope, run, cancel);
-    if (!side || side->table.declined || side->table.rows.size() != 1) return;
-    text += fmt::format(" The one kernel: {}.", support::MarkdownCode(GroupOf(*side, 0)));
-    turn.answer.evidence.push_back(EvidenceOf(by_name, *side, "The one kernel's name"));
-    return;
-  }
-  if (!family && (!named || s.name.empty() || s.whole_name || IsNamePattern(s.name) ||
-                  s.name.find('|') != std::string::npos || q.group_by != GroupBy::kNone))
+  if (!lone && !family &&
+      (!named || s.name.empty() || s.whole_name || IsNamePattern(s.name) || s.name.find('|') != std::string::npos ||
+       q.group_by != GroupBy::kNone))
     return;
   Query by_name = q;
   by_name.group_by = GroupBy::kName;
   by_name.measures = {Measure::kCount};
   auto side = RunSide(by_name, by_name.subject, by_name.scope, run, cancel);
-  if (family && side && !side->table.declined && !side->table.rows.empty() && side->table.rows.size() <= 5) {
+  if (!side || side->table.declined || side->table.rows.empty()) return;
+  if (family && side->table.rows.size() <= 5) {
     std::string names;
     for (size_t r = 0; r < side->table.rows.size(); ++r)
       names += (r ? ", " : "") + support::MarkdownCode(GroupOf(*side, r));
@@ -972,8 +964,13 @@ void AddTheOneName(const Query& q, int64_t count, const SkillRunner& run, const 
     turn.answer.evidence.push_back(EvidenceOf(by_name, *side, "The names of the family"));
     return;
   }
-  if (family || !side || side->table.declined || side->table.rows.size() != 1) return;
+  if (family || side->table.rows.size() != 1) return;
   const std::string name = GroupOf(*side, 0);
+  if (lone) {
+    text += fmt::format(" The one kernel: {}.", support::MarkdownCode(name));
+    turn.answer.evidence.push_back(EvidenceOf(by_name, *side, "The one kernel's name"));
+    return;
+  }
   if (name == s.name) return;
   text += fmt::format(" {} matches one name only: {}.", support::MarkdownCode(s.name), support::MarkdownCode(name));
   turn.answer.evidence.push_back(EvidenceOf(by_name, *side, "The one name it names"));

@@ -522,7 +522,6 @@ std::optional<Item> NameMisspelled(const Token& t, const QueryVocabulary& v) {
   return found;
 }
 
-// Long-ish: the four readings of a position (whole name, phrase, fragment, number) in their order of precedence.
 // "duraton", "tiem": a word one edit from one lexicon word, and no name's, is that word misspelled.
 std::optional<Item> LexiconWordMisspelled(const std::string& lower) {
   const std::string spelled = lexicon::SpellingOf(lower);
@@ -580,6 +579,7 @@ std::optional<std::pair<Item, size_t>> CudaCallInWords(const std::vector<Token>&
   return std::nullopt;
 }
 
+// Long-ish: the four readings of a position (whole name, phrase, fragment, number) in their order of precedence.
 std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v) {
   std::vector<Item> items;
   std::vector<std::string> canonical;
@@ -1083,6 +1083,11 @@ void ReadIds(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bo
   }
 }
 
+// Whether a clause asks a margin ("by how much", "the difference").
+bool SaysAMargin(const std::vector<Item>& items) {
+  return std::any_of(items.begin(), items.end(), [](const Item& it) { return it.Has(Slot::kMargin); });
+}
+
 // A window: "first N s|ms", "between A and B s|ms"; marks what it reads. "the last 200 ms" is a window from the end,
 // which the Query does not hold: unread.
 void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bool>& read) {
@@ -1129,9 +1134,7 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
     }
   }
   // "by how much the first exceeds the second": the first of the two a margin is taken between, not a time.
-  const bool of_a_margin =
-      std::any_of(items.begin(), items.end(), [](const Item& it) { return it.Has(Slot::kMargin); });
-  if (ordered && of_a_margin && i > 0 && IsWordIn(items[i - 1], {"the"})) {
+  if (ordered && SaysAMargin(items) && i > 0 && IsWordIn(items[i - 1], {"the"})) {
     read[i] = true;
   } else if (ordered) {
     c.unread.push_back(items[i].word);
@@ -2219,9 +2222,9 @@ void UnreadRangeStyles(const std::vector<Item>& items, Clause& c) {
 }
 
 // "by how much the first exceeds the second", "the former over the latter": the two a margin is taken between, named
-// by their places in the ranking (the margin line states both).
+// by their places in the ranking (the margin line states both; "the first" is read by ReadWindow).
 void SidesOfAMargin(const std::vector<Item>& items, std::vector<bool>& read) {
-  if (std::none_of(items.begin(), items.end(), [](const Item& it) { return it.Has(Slot::kMargin); })) return;
+  if (!SaysAMargin(items)) return;
   for (size_t k = 1; k < items.size(); ++k) {
     if (IsWordIn(items[k - 1], {"the"}) && IsWordIn(items[k], {"second", "former", "latter", "runner-up"}))
       read[k] = true;
@@ -3149,7 +3152,7 @@ std::vector<std::string> DropExplainingParentheses(std::vector<Item>& s) {
       return IsWordIn(it, {"i.e", "ie", "that is"});
     });
     const bool narrows = std::any_of(begin, end, [](const Item& it) {
-      return it.kind == Item::kName || it.Has(Slot::kPer) || it.Has(Slot::kDeviceNoun) || it.Has(Slot::kProcessNoun) ||
+      return it.Has(Slot::kPer) || it.Has(Slot::kDeviceNoun) || it.Has(Slot::kProcessNoun) ||
              it.Has(Slot::kStreamNoun) || it.Has(Slot::kEvents) || it.Has(Slot::kCopyKind) || it.Has(Slot::kMemory) ||
              it.Has(Slot::kComparator) || it.Has(Slot::kApiClass) || it.Has(Slot::kInside) || it.Has(Slot::kRangeNoun);
     });
@@ -4142,7 +4145,6 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
   return fit;
 }
 
-// Sentences: the items up to each full stop, question or exclamation mark, the mark kept at the sentence's end.
 // Whether a sentence says how things look or what someone believes ("cudaFree looks expensive", "I think pid 1679 did
 // more GPU work", "My hunch is ..."): a phrase's last word decides ("I think" is one phrase of the lexicon).
 bool SaysABelief(const std::vector<Item>& s) {
@@ -4156,8 +4158,9 @@ bool SaysABelief(const std::vector<Item>& s) {
   });
 }
 
-// Sentences end at a full stop, a question mark or an exclamation mark; a belief said before a colon ("cudaFree looks
-// expensive in this run: how many calls ...?") is a sentence of its own, which sets the scene.
+// Sentences: the items up to each full stop, question or exclamation mark, the mark kept at the sentence's end; a
+// belief said before a colon ("cudaFree looks expensive in this run: how many calls ...?") is a sentence of its own,
+// which sets the scene.
 std::vector<std::vector<Item>> Sentences(std::vector<Item> items) {
   std::vector<std::vector<Item>> out(1);
   for (Item& it : items) {

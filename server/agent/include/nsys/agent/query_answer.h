@@ -28,8 +28,8 @@ AskTurn AnswerQueries(const std::vector<Query>& queries, const engine::Profile& 
 struct QueryVocabulary {
   std::vector<std::string> kernels, api, nvtx;
   // The processes that used CUDA (by their streams; without a stream table, every process with a thread), 0: not
-  // known. With one, "rank 0" names the recording: the one rank
-  // there is; with more, an MPI rank is no process id a question can be read with.
+  // known. With one, "rank 0" names the recording: the one rank there is; with more, an MPI rank is no process id a
+  // question can be read with.
   size_t traced_processes = 0;
   // The names of the GPUs the export lists ("NVIDIA GeForce RTX 2080 Ti"), loaded whatever the question: "on a 2080
   // Ti" says which machine is meant when every listed GPU is one.

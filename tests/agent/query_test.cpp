@@ -20,6 +20,7 @@
 #include "nsys/agent/query_answer.h"
 #include "nsys/agent/query_json.h"
 #include "nsys/core/workspace.h"
+#include "nsys/support/render_text.h"
 
 namespace nsys::agent {
 namespace {
@@ -1848,6 +1849,23 @@ TEST(QueryExecute, TheOneKernelIsNamed) {
   EXPECT_NE(a->answer.summary.find("total 2.272 µs (1 kernel). The one kernel: `add_arrays_(CuDeviceArray<Int64"),
             std::string::npos)
       << a->answer.summary;
+}
+
+// The one kernel's name comes from the profile: a hostile one is said as Markdown code (support::MarkdownCode), a
+// fence longer than any run of backticks in it, so nothing of it renders as a link, HTML or a table.
+TEST(QueryExecute, AHostileOneKernelNameIsCode) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string hostile = "<img src=x onerror=alert(1)>](javascript:x) | ``a``";
+  testing::DerivedExport copy("v100_julia.sqlite", {"UPDATE StringIds SET value = '" + hostile + "' WHERE id = 287"});
+  ASSERT_TRUE(copy.ok()) << copy.error();
+  core::Workspace ws(OfflineConfig());
+  auto julia = ws.Open(copy.path());
+  ASSERT_TRUE(julia.ok()) << julia.error().message;
+  auto a = ws.Ask({julia->id, "How long did the one kernel run on the card?", ""}, {});
+  ASSERT_TRUE(a.ok());
+  EXPECT_NE(a->answer.summary.find(" The one kernel: " + support::MarkdownCode(hostile) + "."), std::string::npos)
+      << a->answer.summary;
+  EXPECT_EQ(support::MarkdownCode(hostile).substr(0, 4), "``` ");  // fenced past the name's own two backticks
 }
 
 // Communication against compute from nccl_breakdown's rows (sqlite3 over mfu_2gpu_after: GPU 1 runs 31 kernels whose

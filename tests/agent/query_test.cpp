@@ -2783,5 +2783,14 @@ TEST(QueryFill, ComparedWith) {
   Check("Compare nvfuser_pointwise_f0_c1_r0_g0 with vectorized_elementwise_kernel: total time of each?", {q});
 }
 
+// Shorthand keeps the case of what it expands: "#NCCL" is "number of NCCL", and the name read is `NCCL` as written
+// (a fuzz finding: the filler read `nccl`, a name the question does not hold).
+TEST(QueryFill, ShorthandKeepsTheCaseOfItsWord) {
+  const Reading r = Fill("#NCCL calls are there?");
+  ASSERT_EQ(r.queries.size(), 1u);
+  EXPECT_EQ(r.queries[0].subject.name, "NCCL");
+  EXPECT_EQ(r.queries[0].measures, std::vector<Measure>{Measure::kCount});
+}
+
 }  // namespace
 }  // namespace nsys::agent

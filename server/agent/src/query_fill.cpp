@@ -172,8 +172,15 @@ void PushWord(std::vector<Token>& out, const std::string& word) {
   if (words.empty() && one_case) words = lexicon::ShorthandOf(Lower(word));
   if (words.empty()) {
     PushSplit(out, word);
-  } else {
-    PushWords(out, words);
+    return;
+  }
+  const size_t first = out.size();
+  PushWords(out, words);
+  // "#NCCL" is "number of NCCL": a word of the expansion that is a part of the word keeps its case as written.
+  const std::string lower = Lower(word);
+  for (size_t k = first; k < out.size(); ++k) {
+    if (const size_t at = lower.find(out[k].lower); at != std::string::npos)
+      out[k].text = word.substr(at, out[k].lower.size());
   }
 }
 

@@ -2594,6 +2594,33 @@ TEST(QueryFill, AMisspelledNameAndTheExportsColumns) {
   Check("kernel count per shortName", {base});
 }
 
+// nsys stats' own words: a report's name says its events ("cuda_api_sum", before 2023 "cudaapisum"), or, for the
+// memory reports, its statistic only (the rows name their copies: "[CUDA memcpy HtoD]"); its columns as it writes
+// them ("Med (ns)", "Num Calls", "StdDev (ns)"); its first rows are a ranking by total time. OS runtime calls are no
+// Query's events: said unread.
+TEST(QueryFill, NsysStatsReportsAndColumns) {
+  Check("In cuda_api_sum, what's the Num Calls for cudaMalloc?",
+        {Q({Measure::kCount}, {EventKind::kApi, "cudaMalloc", "", "", true})});
+  Check("Med (ns) of cudaStreamSynchronize in cudaapisum?",
+        {Q({Measure::kMedian}, {EventKind::kApi, "cudaStreamSynchronize", "", "", true})});
+  Check("nvtx_sum, forward row: StdDev (ns)?", {Q({Measure::kStddev}, {EventKind::kNvtx, "forward", "", "", true})});
+  Check("cuda_gpu_mem_size_sum: Total for [CUDA memcpy DtoH]?",
+        {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "DtoH"})});
+  Check("cuda_gpu_mem_time_sum, [CUDA memset] row: Min (ns)?", {Q({Measure::kMin}, {EventKind::kMemset, "", ""})});
+  Query top = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  top.group_by = GroupBy::kName;
+  top.rank = Rank::kTop;
+  top.limit = 3;
+  Check("the first 3 rows of gpukernsum in rank order, with their Total Time (ns)", {top});
+  Check("the first 3 kernels by total time", {top});
+  top.limit = Query{}.limit;  // one
+  top.measures = {Measure::kTotal, Measure::kShare};
+  Check("What is the first row of cuda_gpu_kern_sum and its Time (%)?", {top});
+  // "The first 3 kernels" to start: an order in time, unread; "osrt_sum": OS runtime calls, unread.
+  EXPECT_EQ(Fill("how long did the first 3 kernels take?").unread, (std::vector<std::string>{"first 3"}));
+  EXPECT_FALSE(Fill("osrt_sum: Total Time (ns) for poll?").complete());
+}
+
 // A belief said before the question that tests it sets the scene, whatever comparison it states ("I think" is one
 // phrase of the lexicon): the question after it is read as asked.
 TEST(QueryFill, ABeliefBeforeTheQuestionIsItsScene) {

@@ -710,8 +710,8 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh66.json", "fresh held-out 66"), "questions_fresh66.json", 30, 1);
   // Batch 75, written by a helper at 543db99 (a performance engineer who speaks nsys stats' report and column names:
   // cuda_gpu_kern_sum, "Med (ns)", "Instances"; 8 of 40 ask two things), first scored at 543db99, before any change for
-  // it: 15 / 25 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh67.json", "fresh held-out 67"), "questions_fresh67.json", 15, 0);
+  // it: 15 / 25 / 0. Read since: nsys stats' report and column names became lexicon data (36 / 4 / 0).
+  ExpectHeld(AskHeldOut("questions_fresh67.json", "fresh held-out 67"), "questions_fresh67.json", 36, 0);
 }
 
 }  // namespace

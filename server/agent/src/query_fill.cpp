@@ -168,6 +168,10 @@ void PushWords(std::vector<Token>& out, std::string_view words, bool paren = fal
 void PushWord(std::vector<Token>& out, const std::string& word) {
   const bool one_case = std::none_of(word.begin(), word.end(), [](unsigned char ch) { return std::isupper(ch); }) ||
                         std::none_of(word.begin(), word.end(), [](unsigned char ch) { return std::islower(ch); });
+  if (const auto report = lexicon::StatsReportWordsOf(Lower(word))) {
+    PushWords(out, *report);  // "in cuda_api_sum": the report's events, or nothing a row does not say itself
+    return;
+  }
   std::string words = lexicon::ExportColumnOf(Lower(word));
   if (words.empty() && one_case) words = lexicon::ShorthandOf(Lower(word));
   if (words.empty()) {
@@ -231,6 +235,9 @@ std::vector<Token> Tokenize(const std::string& question) {
     const bool colon = !word.empty() && word.back() == ':';
     while (!word.empty() && std::string_view(".:)(\"'").find(word.back()) != std::string_view::npos) word.pop_back();
     while (!word.empty() && std::string_view("(\"'").find(word.front()) != std::string_view::npos) word.erase(0, 1);
+    // "[CUDA memcpy HtoD]", "[CUDA memset]": nsys's label of a kind of memory operation is its words.
+    if (!word.empty() && word.front() == '[') word.erase(0, 1);
+    if (!word.empty() && word.back() == ']' && word.find('[') == std::string::npos) word.pop_back();
     // "kernel(s)": a noun with its plural said both ways is the plural.
     // (Its closing parenthesis is gone with the other closing marks above.)
     if (word.size() > 3 && word.compare(word.size() - 2, 2, "(s") == 0) word.replace(word.size() - 2, 2, "s");
@@ -1095,6 +1102,23 @@ bool SaysAMargin(const std::vector<Item>& items) {
   return std::any_of(items.begin(), items.end(), [](const Item& it) { return it.Has(Slot::kMargin); });
 }
 
+// "The first 3 rows", "the first 5 kernels by total time": a count, not a length of time, is the head of a ranking when
+// it ranks rows (a table's go by total time) or says by what; else an order in time no Query holds ("the first 3
+// kernels" to start): unread, never dropped.
+void FirstNOfARanking(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bool>& read) {
+  const bool rows = i + 2 < items.size() && IsWordIn(items[i + 2], {"row", "rows", "entries", "lines"});
+  const bool by = std::any_of(items.begin() + static_cast<std::ptrdiff_t>(i), items.end(),
+                              [](const Item& it) { return IsWordIn(it, {"by"}); });
+  if (!rows && !by) {
+    c.unread.push_back(items[i].word + " " + items[i + 1].word);
+    read[i] = read[i + 1] = true;
+    return;
+  }
+  read[i] = read[i + 1] = true;
+  c.rank = Rank::kTop;
+  c.limit = std::min(IdOf(items[i + 1].number).value_or(101), 101);  // CheckQuery: <= 100
+}
+
 // A window: "first N s|ms", "between A and B s|ms"; marks what it reads. "the last 200 ms" is a window from the end,
 // which the Query does not hold: unread.
 void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bool>& read) {
@@ -1117,6 +1141,8 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
       c.from_s = 0;
       c.to_s = items[i + 1].number * scale;
       c.window_after_origin = items[i].Value(Slot::kFirst) == 1;
+    } else {
+      FirstNOfARanking(items, i, c, read);
     }
   }
   // "Which kernel ran first?", "the first kernel to execute": an order in time, which no Query holds (a window needs

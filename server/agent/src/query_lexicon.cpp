@@ -5,6 +5,7 @@
 #include <array>
 #include <cctype>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -221,6 +222,38 @@ constexpr Synonym kExportColumns[] = {
     {"shortname", "short name"},
     {"shortnames", "short names"},
     {"demangledname", "name"},
+    // nsys stats' columns, as its reports capitalise them: "Med (ns)", "Num Calls" (the others are lexicon words).
+    {"med", "median"},
+    {"num", "number of"},
+};
+
+// nsys stats' reports (NVIDIA's Analysis Guide; the names before 2023.1 in the second column's rows) and the events
+// their rows are. The memory reports' rows are copies of each direction and memsets ("[CUDA memcpy HtoD]", "[CUDA
+// memset]"), so the report says no kind; the size report's statistics are bytes.
+constexpr Synonym kStatsReports[] = {
+    {"cuda_gpu_kern_sum", "kernels"},
+    {"gpukernsum", "kernels"},
+    {"cuda_gpu_kern_gb_sum", "kernels"},
+    {"cuda_kern_exec_sum", "kernels"},
+    {"kernexecsum", "kernels"},
+    {"cuda_api_sum", "cuda api calls"},
+    {"cudaapisum", "cuda api calls"},
+    {"cuda_api_trace", "cuda api calls"},
+    {"cudaapitrace", "cuda api calls"},
+    {"nvtx_sum", "nvtx ranges"},
+    {"nvtxsum", "nvtx ranges"},
+    {"nvtx_pushpop_sum", "nvtx ranges"},
+    {"nvtxppsum", "nvtx ranges"},
+    {"nvtx_startend_sum", "nvtx ranges"},
+    {"nvtxsesum", "nvtx ranges"},
+    {"nvtx_pushpop_trace", "nvtx ranges"},
+    {"nvtxpptrace", "nvtx ranges"},
+    {"cuda_gpu_mem_time_sum", ""},
+    {"gpumemtimesum", ""},
+    {"cuda_gpu_mem_size_sum", "bytes"},
+    {"gpumemsizesum", "bytes"},
+    {"osrt_sum", "os runtime calls"},
+    {"osrtsum", "os runtime calls"},
 };
 
 constexpr std::array<std::string_view, 5> kApiClasses = {"sync", "alloc", "free", "module", "launch"};
@@ -701,6 +734,8 @@ constexpr Entry kEntries[] = {
     {"largest", Slot::kTop, 2},
     {"biggest", Slot::kTop, 2},
     {"top", Slot::kTop},
+    {"first row", Slot::kTop},  // of a summary table, nsys stats' among them: its rows go by total time
+    {"top row", Slot::kTop},
     {"heaviest", Slot::kTop},
     {"hottest", Slot::kTop},
     {"costliest", Slot::kTop},
@@ -1475,6 +1510,12 @@ constexpr Entry kEntries[] = {
     {"cuda events", Slot::kUnsupported},
     {"event", Slot::kStop},
     {"events", Slot::kStop},
+    // OS runtime calls (OSRT_API: poll, ioctl, locks, sleeps): the time budget reads them, no Query does.
+    {"os runtime", Slot::kUnsupported},
+    {"os runtime call", Slot::kUnsupported},
+    {"os runtime calls", Slot::kUnsupported},
+    {"osrt", Slot::kUnsupported},
+    {"osrt calls", Slot::kUnsupported},
     // "(either card)", "on either GPU": any of them, no one GPU or process.
     {"either gpu", Slot::kStop},
     {"either card", Slot::kStop},
@@ -1486,6 +1527,10 @@ constexpr Entry kEntries[] = {
     {"rows", Slot::kStop},
     {"entry", Slot::kStop},
     {"entries", Slot::kStop},
+    {"column", Slot::kStop},  // "the Total Time column": the statistic it names
+    {"columns", Slot::kStop},
+    {"rank order", Slot::kStop},  // "the first three rows in rank order": the order a ranking's rows have
+    {"in rank order", Slot::kStop},
     // Hardware counters (Nsight Compute's, not traced): achieved occupancy, DRAM throughput, a "% of peak".
     {"occupancy", Slot::kUnsupported, 1},
     {"dram", Slot::kUnsupported, 1},
@@ -1627,6 +1672,13 @@ bool HasEntry(std::string_view word, bool inflected) {
 
 std::string ExportColumnOf(std::string_view lower) {
   return std::string(StandsFor(kExportColumns, lower));
+}
+
+std::optional<std::string> StatsReportWordsOf(std::string_view lower) {
+  for (const Synonym& s : kStatsReports) {
+    if (s.word == lower) return std::string(s.stands_for);
+  }
+  return std::nullopt;
 }
 
 std::string ShorthandOf(std::string_view lower) {

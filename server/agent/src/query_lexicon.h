@@ -2,6 +2,7 @@
 // The offline filler's lexicon: words and phrases (lower case, single spaces) and the Query slot each fills. Data, not
 // code: a new phrasing is a new line of query_lexicon.cpp, never a new branch of the grammar (query_fill.cpp).
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -95,8 +96,14 @@ std::string Canonical(std::string_view lower);
 // The words a shorthand of chat and notes stands for ("krnl" kernel, "tot" total, "b/w" bandwidth, "#calls" number of
 // calls, ">" more than, "dev" device), one string of words; "" when `lower` is none. Read before any name or phrase.
 std::string ShorthandOf(std::string_view lower);
-// The words a column name of NVIDIA's export stands for ("shortName": short name), in any case; "" when none.
+// The words a column name of NVIDIA's export or of its `nsys stats` reports stands for ("shortName": short name,
+// "Med": median, "Num": number of), in any case; "" when none.
 std::string ExportColumnOf(std::string_view lower);
+// What one of `nsys stats`' report names ("cuda_gpu_kern_sum", and before 2023 "gpukernsum") says of a question that
+// names it: the words of the events its rows are ("kernels", "cuda api calls", "nvtx ranges") or of its statistic
+// ("bytes" for the memory-size report, whose rows name their copy or memset themselves); "" for a report of no
+// single kind (its rows name what they are: "[CUDA memcpy HtoD]"); nullopt when `lower` names no report.
+std::optional<std::string> StatsReportWordsOf(std::string_view lower);
 // Whether `a` is `b` with one letter left out, added or changed, or two neighbours swapped (SpellingOf's rule), both
 // in lower case; a letter more at the end is another form of the word, not one edit.
 bool OneEditApart(std::string_view a, std::string_view b);

@@ -2621,6 +2621,34 @@ TEST(QueryFill, NsysStatsReportsAndColumns) {
   EXPECT_FALSE(Fill("osrt_sum: Total Time (ns) for poll?").complete());
 }
 
+// Said as people say it in a language they learned, or by its definition: "most long" is "longest"; "which percent"
+// asks a value, as "what percent" does; a quotient of bytes and time beside the bandwidth asked defines it, and is
+// said as a definition; a span said without start or end words ("from the first GPU work until the last one") is
+// the span of those events.
+TEST(QueryFill, SuperlativesQuotientsAndSpansSaidPlainly) {
+  Query longest = Q({Measure::kMax}, {EventKind::kKernels, "", ""});
+  longest.group_by = GroupBy::kName;
+  longest.rank = Rank::kTop;
+  Check("which kernel is most long for one launch?", {longest});
+  Check("the cudaMalloc, its most short call is how much time?",
+        {Q({Measure::kMin}, {EventKind::kApi, "cudaMalloc", "", "", true})});
+  Check("on GPU 1 the DtoD copies: which bandwidth they get?",
+        {Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "DtoD"}, Scope{{1}, {}, -1, "", {}, {}})});
+  const Reading ratio = Fill("HtoD copies, how much GB/s? total bytes divide by total time of the copies");
+  EXPECT_TRUE(ratio.complete());
+  ASSERT_EQ(ratio.queries.size(), 1u) << DescribeQuery(ratio.queries[0]) << " / " << DescribeQuery(ratio.queries.back());
+  EXPECT_EQ(ratio.queries[0], Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"}));
+  EXPECT_EQ(ratio.defined, (std::vector<std::string>{"total bytes divide by total time of the copies"}));
+  // Nothing else asked: the quotient is the question, not a definition.
+  EXPECT_FALSE(Fill("bytes divided by time per GPU for the HtoD copies").complete());
+  Query idle = Q({Measure::kIdleShare}, {EventKind::kGpu, "", ""});
+  idle.group_by = GroupBy::kDevice;
+  const Reading span = Fill("from first GPU work until the last one, GPU is idle which percent of that time?");
+  EXPECT_TRUE(span.complete()) << (span.unread.empty() ? "" : span.unread.front());
+  ASSERT_EQ(span.queries.size(), 1u);
+  EXPECT_EQ(span.queries[0], idle) << DescribeQuery(span.queries[0]);
+}
+
 // A belief said before the question that tests it sets the scene, whatever comparison it states ("I think" is one
 // phrase of the lexicon): the question after it is read as asked.
 TEST(QueryFill, ABeliefBeforeTheQuestionIsItsScene) {

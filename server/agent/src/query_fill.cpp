@@ -226,6 +226,32 @@ void CopyKindsByNumber(std::vector<Token>& tokens) {
 }
 
 // Long-ish: one pass over the characters with the quote, separator and word cases side by side.
+// "most long", "the most short launch", "most big": "most" before an adjective whose superlative the lexicon holds is
+// that superlative ("longest", "shortest", "biggest"), as people write it in a language they learned.
+void MostOfAnAdjective(std::vector<Token>& tokens) {
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    const std::string& adj = tokens[i + 1].lower;
+    if (tokens[i].lower != "most" || tokens[i + 1].separator || tokens[i + 1].quoted || adj.size() < 3 ||
+        !std::all_of(adj.begin(), adj.end(), [](unsigned char c) { return std::islower(c); }) ||
+        !lexicon::EntriesOf("most " + adj).empty())
+      continue;
+    const char last = adj.back();
+    const bool vowel_before = std::string_view("aeiou").find(adj[adj.size() - 2]) != std::string_view::npos;
+    std::vector<std::string> forms = {adj + "est"};
+    if (last == 'e') forms.push_back(adj + "st");                                          // large, largest
+    if (last == 'y') forms.push_back(adj.substr(0, adj.size() - 1) + "iest");              // busy, busiest
+    if (vowel_before && std::string_view("aeiouwy").find(last) == std::string_view::npos)  // big, biggest
+      forms.push_back(adj + last + "est");
+    for (const std::string& form : forms) {
+      if (lexicon::EntriesOf(form).empty()) continue;
+      tokens[i].text += " " + tokens[i + 1].text;
+      tokens[i].lower = form;
+      tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(i + 1));
+      break;
+    }
+  }
+}
+
 std::vector<Token> Tokenize(const std::string& question) {
   std::vector<Token> out;
   std::string word;
@@ -295,6 +321,7 @@ std::vector<Token> Tokenize(const std::string& question) {
   }
   flush();
   CopyKindsByNumber(out);
+  MostOfAnAdjective(out);
   return out;
 }
 
@@ -2699,18 +2726,29 @@ bool IsEndWord(const std::string& w) {
 }
 // From position i ("first" or "last"), past at most three event nouns, stop words or "one", to the boundary word
 // `is_bound` accepts: the position after it, or 0 when there is none. The first events noun goes to `events`.
+bool JoinsASpan(const Item& it) {
+  return IsWordIn(it, {"and", "to", "until", "till", "through"});
+}
+bool EndsASpan(const Item& it) {
+  return it.kind == Item::kSeparator;
+}
+// With `until` ("and", "to", "until"; a separator or the sentence's end after "last"), a part that ends there with
+// no boundary word says the events' own start or end ("from the first GPU work until the last one"): the position
+// of that end.
 size_t PastBoundary(const std::vector<Item>& s, size_t i, bool (*is_bound)(const std::string&),
-                    std::optional<Item>& events) {
+                    std::optional<Item>& events, bool (*until)(const Item&) = nullptr) {
   for (size_t k = i + 1; k < s.size() && k <= i + 4; ++k) {
     const std::string w = Lower(s[k].word);
     if (is_bound(w)) return k + 1;
+    if (until && k > i + 1 && until(s[k])) return k;
     if (s[k].Has(Slot::kEvents)) {
       if (!events) events = s[k];
     } else if (!(s[k].Has(Slot::kStop) || w == "gpu" || w == "one")) {
       return 0;
     }
   }
-  return 0;
+  const bool ends = until == EndsASpan && s.size() > i + 1 && s.size() <= i + 5;  // the sentence ends the part
+  return ends ? s.size() : 0;
 }
 // "after the first kernel starts", "counting from the moment the first kernel hits the GPU", "relative to the first
 // kernel", "taking the first kernel launch as time zero": the first kernel said as the origin of the question's
@@ -3128,7 +3166,7 @@ std::vector<std::string> ReadSpanPhrase(std::vector<Item>& s) {
   for (size_t i = 0; i < s.size(); ++i) {
     if (Lower(s[i].word) != "first") continue;
     std::optional<Item> events;
-    const size_t mid = PastBoundary(s, i, IsStartWord, events);
+    const size_t mid = PastBoundary(s, i, IsStartWord, events, JoinsASpan);
     if (mid == 0 || mid >= s.size()) continue;
     size_t k = mid;
     const std::string join = Lower(s[k].word);
@@ -3137,7 +3175,9 @@ std::vector<std::string> ReadSpanPhrase(std::vector<Item>& s) {
          ++k) {
     }
     if (k >= s.size() || Lower(s[k].word) != "last") continue;
-    const size_t end = PastBoundary(s, k, IsEndWord, events);
+    // Without a start word, none at the end either: "from the first kernel until the last one".
+    const bool said = mid > 0 && IsStartWord(Lower(s[mid - 1].word));
+    const size_t end = PastBoundary(s, k, IsEndWord, events, said ? nullptr : EndsASpan);
     if (end == 0) continue;
     size_t from = i;
     // "the", "its", "that GPU's", "each GPU's" before "first"
@@ -3149,9 +3189,10 @@ std::vector<std::string> ReadSpanPhrase(std::vector<Item>& s) {
     const Item span = LexItem("span", "span");
     const bool opens = (from == 0 || s[from - 1].kind == Item::kSeparator) && end < s.size() &&
                        s[end].kind == Item::kSeparator && s[end].word == ",";
-    if (opens) {
+    if (opens) {  // its events stay: "from the first GPU work until the last one, ..." is of GPU work
       dropped.push_back(WordsOf(s, from, end));
       s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(end + 1));
+      if (events) s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), *events);
       WindowIsTheSpan(s);
       i = from;
       continue;
@@ -3309,6 +3350,55 @@ bool OnlyRatioParts(const Item& it, bool dims = false) {
       return false;
   }
   return true;
+}
+
+// "bytes divided by the copy time", "(total bytes divide by total time)", "dividing those bytes by the HtoD total
+// time": a quotient of the parts a measure is made of (OnlyRatioParts: bytes, time, counts), said beside a measure
+// asked in the sentence or one before, defines that measure (bandwidth, an average). It is dropped and returned; the
+// kinds of events and copies in it stay, to be read with the clause. A name or a number in it keeps it whole.
+std::vector<std::string> DropRatioDefinitions(std::vector<Item>& s, bool measured_before) {
+  std::vector<std::string> out;
+  for (size_t d = 0; d < s.size(); ++d) {
+    if (!IsWordIn(s[d], {"divide", "divided", "dividing", "divides"})) continue;
+    // The words a quotient is said with: its parts, the kinds they are of, words of no slot, "by".
+    const auto inside = [&](size_t k) {
+      const Item& it = s[k];
+      if (it.paren != s[d].paren || it.kind == Item::kSeparator || it.kind == Item::kName || it.kind == Item::kNumber)
+        return false;
+      if (it.kind != Item::kLex || IsWordIn(it, {"by", "divide", "divided", "dividing", "divides"})) return true;
+      return std::all_of(it.entries.begin(), it.entries.end(), [&](const lexicon::Entry& e) {
+        return e.slot == Slot::kStop || e.slot == Slot::kWeakTotal || e.slot == Slot::kEvents ||
+               e.slot == Slot::kCopyKind || (e.slot == Slot::kMeasure && OnlyRatioParts(it));
+      });
+    };
+    const auto part = [&](const Item& it) {
+      return it.Has(Slot::kWeakTotal) || (it.Has(Slot::kMeasure) && OnlyRatioParts(it));
+    };
+    size_t from = d, to = d + 1;
+    while (from > 0 && inside(from - 1)) --from;
+    while (to < s.size() && inside(to)) ++to;
+    const auto begin = s.begin(), at_d = begin + static_cast<std::ptrdiff_t>(d);
+    const auto by = std::find_if(at_d, begin + static_cast<std::ptrdiff_t>(to),
+                                 [](const Item& it) { return IsWordIn(it, {"by"}); });
+    const bool dividend = std::any_of(begin + static_cast<std::ptrdiff_t>(from), by, part);
+    const bool divisor =
+        by != begin + static_cast<std::ptrdiff_t>(to) && std::any_of(by, begin + static_cast<std::ptrdiff_t>(to), part);
+    const bool measured = measured_before || std::any_of(begin, begin + static_cast<std::ptrdiff_t>(from),
+                                                         [](const Item& it) { return it.Has(Slot::kMeasure); });
+    const bool whole = to == s.size() || s[to].kind == Item::kSeparator || s[to].paren != s[d].paren;
+    if (!dividend || !divisor || !measured || !whole) continue;
+    out.push_back(WordsOf(s, from, to));
+    // A sentence of the definition alone is of the events said before it.
+    const bool alone = from == 0 && (to == s.size() || (to + 1 == s.size() && s[to].kind == Item::kSeparator));
+    std::vector<Item> kept;
+    for (size_t k = from; k < to && !alone; ++k) {
+      if (s[k].Has(Slot::kEvents) || s[k].Has(Slot::kCopyKind)) kept.push_back(s[k]);
+    }
+    s.erase(begin + static_cast<std::ptrdiff_t>(from), begin + static_cast<std::ptrdiff_t>(to));
+    s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), kept.begin(), kept.end());
+    d = from + kept.size();
+  }
+  return out;
 }
 
 // Each run of words inside parentheses that `drop(from, to)` says goes is dropped from the sentence; its words are
@@ -4964,6 +5054,20 @@ void ComparedWith(std::vector<Item>& s) {
   }
 }
 
+// "GPU is idle which percent of that time", "which bandwidth does it get": "which" before a measure asks its value,
+// as "what" does; before a kind of events, a place or a range it asks which one.
+void WhichOfAMeasureIsWhat(std::vector<Item>& s) {
+  for (size_t k = 0; k + 1 < s.size(); ++k) {
+    const Item& next = s[k + 1];
+    // A statistic's noun ("percent", "bandwidth"), not a time word, which may be a verb ("which took longer").
+    const bool measure = next.kind == Item::kLex && next.Has(Slot::kMeasure) &&
+                         std::all_of(next.entries.begin(), next.entries.end(), [](const lexicon::Entry& e) {
+                           return e.slot == Slot::kMeasure || e.slot == Slot::kStop;
+                         });
+    if (measure && IsWordIn(s[k], {"which"})) s[k] = LexItem("what", s[k].word);
+  }
+}
+
 // The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
 // kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
 void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& vocabulary, bool& span_defined,
@@ -4979,6 +5083,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
     span_defined = true;
   }
   ReadOrigin(sentence);
+  WhichOfAMeasureIsWhat(sentence);
   ReadCopyPlaces(sentence);
   ComparedWith(sentence);
   if (auto why = DropMotivationHeading(sentence)) reading.context.push_back(std::move(*why));
@@ -4997,6 +5102,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   for (std::string& d : DropKindsSaidAgain(sentence)) reading.described.push_back(std::move(d));
   for (std::string& d : DropExclusionsSaidAgain(sentence)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropSpokenDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
+  for (std::string& d : DropRatioDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
 }
 
 }  // namespace query_fill

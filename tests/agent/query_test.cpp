@@ -2636,7 +2636,8 @@ TEST(QueryFill, SuperlativesQuotientsAndSpansSaidPlainly) {
         {Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "DtoD"}, Scope{{1}, {}, -1, "", {}, {}})});
   const Reading ratio = Fill("HtoD copies, how much GB/s? total bytes divide by total time of the copies");
   EXPECT_TRUE(ratio.complete());
-  ASSERT_EQ(ratio.queries.size(), 1u) << DescribeQuery(ratio.queries[0]) << " / " << DescribeQuery(ratio.queries.back());
+  ASSERT_EQ(ratio.queries.size(), 1u) << DescribeQuery(ratio.queries[0]) << " / "
+                                      << DescribeQuery(ratio.queries.back());
   EXPECT_EQ(ratio.queries[0], Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"}));
   EXPECT_EQ(ratio.defined, (std::vector<std::string>{"total bytes divide by total time of the copies"}));
   // Nothing else asked: the quotient is the question, not a definition.
@@ -2647,6 +2648,26 @@ TEST(QueryFill, SuperlativesQuotientsAndSpansSaidPlainly) {
   EXPECT_TRUE(span.complete()) << (span.unread.empty() ? "" : span.unread.front());
   ASSERT_EQ(span.queries.size(), 1u);
   EXPECT_EQ(span.queries[0], idle) << DescribeQuery(span.queries[0]);
+}
+
+// Definitions said in words beside the question: kernels grouped by short name in the scene; overlapping time counted
+// once (a union, which busy time is, of the kinds listed); "(not fusion_2 and so on)" after a whole name. A question
+// of overlaps is no definition.
+TEST(QueryFill, DefinitionsSaidBesideTheQuestion) {
+  Query base = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  base.group_by = GroupBy::kBaseName;
+  base.rank = Rank::kTop;
+  base.limit = 3;
+  Check("group kernels with the short name please, not the long one. the top 3 by total time?", {base});
+  const Reading busy = Fill(
+      "GPU 0 is busy for how long? kernels, copies and memsets all count, but when they overlap count only one time");
+  EXPECT_TRUE(busy.complete()) << (busy.unread.empty() ? "" : busy.unread.front());
+  ASSERT_EQ(busy.queries.size(), 1u) << DescribeQuery(busy.queries.front()) << " / " << DescribeQuery(busy.queries.back());
+  EXPECT_EQ(busy.queries[0], Q({Measure::kBusy}, {EventKind::kGpu, "", ""}, Scope{{0}, {}, -1, "", {}, {}}));
+  EXPECT_FALSE(Fill("total kernel time on GPU 0? and how many kernels overlap with copies at least once?").complete());
+  Query fusion = Q({Measure::kCount}, {EventKind::kKernels, "nvfuser_pointwise_f0_c1_r0_g0", "", "", true});
+  Check("how many times did 'nvfuser_pointwise_f0_c1_r0_g0' run (not nvfuser_pointwise_f0_c1_r0_g0_x and so on)?",
+        {fusion});
 }
 
 // A belief said before the question that tests it sets the scene, whatever comparison it states ("I think" is one

@@ -3401,6 +3401,52 @@ std::vector<std::string> DropRatioDefinitions(std::vector<Item>& s, bool measure
   return out;
 }
 
+// Whether items [from, to) say that overlapping time counts once: an overlap word and "once" or "one time".
+bool SaysCountedOnce(const std::vector<Item>& s, size_t from, size_t to) {
+  bool overlap = false, once = false;
+  for (size_t k = from; k < to; ++k) {
+    overlap = overlap || IsWordIn(s[k], {"overlap", "overlaps", "overlapping", "overlapped"});
+    once = once || IsWordIn(s[k], {"once"}) ||
+           (IsWordIn(s[k], {"one", "a single"}) && k + 1 < to && IsWordIn(s[k + 1], {"time"}));
+  }
+  return overlap && once;
+}
+
+// "when they overlap, count only one time", "overlap only count once", "overlaps counted once": a part that says
+// overlapping time counts once, beside a measure asked, says how busy time is taken (a union, as every GPU time of a
+// Query is). It is dropped and returned.
+std::vector<std::string> DropUnionSaidInWords(std::vector<Item>& s, bool measured_before) {
+  std::vector<std::string> out;
+  for (size_t from = 0; from < s.size();) {
+    size_t to = from;
+    // Names, numbers, events or a question word make it a question of its own ("how many kernels overlap a copy at
+    // least once?").
+    bool names = false;
+    for (; to < s.size() && s[to].kind != Item::kSeparator; ++to)
+      names = names || s[to].kind == Item::kName || s[to].kind == Item::kNumber || s[to].Has(Slot::kEvents) ||
+              IsWordIn(s[to], {"how", "how many", "how much", "what", "which", "whether"});
+    const bool measured = measured_before || std::any_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(from),
+                                                         [](const Item& it) { return it.Has(Slot::kMeasure); });
+    if (!SaysCountedOnce(s, from, to) || names || !measured) {
+      from = to + 1;
+      continue;
+    }
+    out.push_back(WordsOf(s, from, to));
+    s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(to));
+    ++from;
+  }
+  // "kernels, copies and memsets all count, but when they overlap count only one time": what is left only lists the
+  // kinds of GPU work the union is of (DefinesGpuWork), no question.
+  const bool lists = !out.empty() && std::all_of(s.begin(), s.end(), [](const Item& it) {
+    return it.kind == Item::kSeparator || it.Has(Slot::kEvents) || it.Has(Slot::kStop) || it.Has(Slot::kSplit);
+  });
+  if (lists && std::any_of(s.begin(), s.end(), [](const Item& it) { return it.Has(Slot::kEvents); })) {
+    out.insert(out.begin(), WordsOf(s, 0, s.size()));
+    s.clear();
+  }
+  return out;
+}
+
 // Each run of words inside parentheses that `drop(from, to)` says goes is dropped from the sentence; its words are
 // returned, for the answer to say how they were taken.
 template <typename Drop>
@@ -3653,7 +3699,11 @@ std::vector<std::string> DropExclusionsSaidAgain(std::vector<Item>& sentence) {
     bool excluded = false;
     for (size_t k = from + 1; k < to; ++k) {
       const std::string w = Lower(sentence[k].word);
-      if (sentence[k].kind == Item::kSeparator || w == "etc" || w == "etc." || w == "or" || w == "and") continue;
+      // "(not fusion_2, fusion_3 etc.)", "(not fusion_2 and so on)", "(not the fusion_N others)"
+      if (sentence[k].kind == Item::kSeparator ||
+          IsWordIn(sentence[k],
+                   {"etc", "etc.", "or", "and", "so", "on", "so on", "and so on", "others", "the", "similar"}))
+        continue;
       // A name that holds the whole name and is longer: one the whole name does not match anyway.
       if (w.size() <= name.size() || w.find(name) == std::string::npos) return false;
       excluded = true;
@@ -4487,6 +4537,8 @@ void LendScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
 // name).
 void TakeTheScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
   LendScene(scene, items, c);
+  // "Group kernels with the short name, not the long one. The top 3 by total time?": kernels by their base name.
+  c.base_names = c.base_names || scene.base_names;
   // "MPI_Send shows up as NVTX ranges. How many sends ...?": a part of the scene's one name is that name, said short.
   if (scene.names.size() == 1 && c.names.size() == 1 &&
       Lower(scene.names.front().first).find(Lower(c.names.front().first)) != std::string::npos) {
@@ -4631,7 +4683,7 @@ bool DefinesGpuWork(const std::vector<Item>& s) {
     return IsWordIn(it, {"mean", "means", "meant", "i mean", "understand", "define", "defined", "defines", "definition",
                          "=", "union", "union of", "minus", "merged"});
   });
-  if (!defines) return false;
+  if (!defines && !SaysCountedOnce(s, 0, s.size())) return false;
   uint8_t kinds = 0;
   bool gpu = false;
   for (const Item& it : s) {
@@ -5103,6 +5155,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   for (std::string& d : DropExclusionsSaidAgain(sentence)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropSpokenDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropRatioDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
+  for (std::string& d : DropUnionSaidInWords(sentence, measured_before)) reading.defined.push_back(std::move(d));
 }
 
 }  // namespace query_fill

@@ -1472,6 +1472,8 @@ constexpr Entry kEntries[] = {
     {"start/end", Slot::kStop},
     {"push/pop", Slot::kStop},
     {"split", Slot::kStop},      // "a per-process split": the grouping said beside it, as "breakdown"
+    {"all count", Slot::kStop},  // "kernels, copies and memsets all count": each is included
+    {"group", Slot::kStop},      // "group the kernels by short name": the verb; "by" groups
     {"grouping", Slot::kStop},   // "grouping kernels by their base name": "by" groups
     {"demangled", Slot::kStop},  // the names a grouping by name uses
     {"full demangled", Slot::kStop},

@@ -708,7 +708,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 74, written by a helper at 543db99 (a non-native English speaker in a team chat: short, articles dropped,
   // odd word order; 6 of 40 ask two things), first scored at 543db99, before any change for it: 30 / 9 / 1. Read since:
   // superlatives said "most long", "which percent", quotients that define a bandwidth, spans without start or end words
-  // (36 / 3 / 1).
+  // (36 / 3 / 1), a scene's grouping, overlaps counted once, "(not X and so on)" (40 / 0 / 0).
   ExpectHeld(AskHeldOut("questions_fresh66.json", "fresh held-out 66"), "questions_fresh66.json", 40, 0);
   // Batch 75, written by a helper at 543db99 (a performance engineer who speaks nsys stats' report and column names:
   // cuda_gpu_kern_sum, "Med (ns)", "Instances"; 8 of 40 ask two things), first scored at 543db99, before any change for

@@ -714,6 +714,10 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // cuda_gpu_kern_sum, "Med (ns)", "Instances"; 8 of 40 ask two things), first scored at 543db99, before any change for
   // it: 15 / 25 / 0. Read since: nsys stats' report and column names became lexicon data (36 / 4 / 0).
   ExpectHeld(AskHeldOut("questions_fresh67.json", "fresh held-out 67"), "questions_fresh67.json", 36, 0);
+  // Batch 76, written by a helper at b3cd627 (checks and comparisons: yes/no, which of two, by how much, thresholds; 12
+  // of 40 ask two things), first scored at b3cd627, after this session's readings and before any change for it:
+  // 22 / 13 / 5.
+  ExpectHeld(AskHeldOut("questions_fresh68.json", "fresh held-out 68"), "questions_fresh68.json", 22, 5);
 }
 
 }  // namespace

@@ -718,6 +718,10 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // of 40 ask two things), first scored at b3cd627, after this session's readings and before any change for it:
   // 22 / 13 / 5.
   ExpectHeld(AskHeldOut("questions_fresh68.json", "fresh held-out 68"), "questions_fresh68.json", 22, 5);
+  // Batch 77, written by a helper at b3cd627 (where and when: a GPU, a process, a stream, a window, inside an NVTX
+  // range; 9 of 40 ask two things), first scored at e52ed4c (b3cd627's code), before any change for it: 18 / 21 /
+  // 1. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh69.json", "fresh held-out 69"), "questions_fresh69.json", 18, 1);
 }
 
 }  // namespace

@@ -2662,12 +2662,45 @@ TEST(QueryFill, DefinitionsSaidBesideTheQuestion) {
   const Reading busy = Fill(
       "GPU 0 is busy for how long? kernels, copies and memsets all count, but when they overlap count only one time");
   EXPECT_TRUE(busy.complete()) << (busy.unread.empty() ? "" : busy.unread.front());
-  ASSERT_EQ(busy.queries.size(), 1u) << DescribeQuery(busy.queries.front()) << " / " << DescribeQuery(busy.queries.back());
+  ASSERT_EQ(busy.queries.size(), 1u) << DescribeQuery(busy.queries.front()) << " / "
+                                     << DescribeQuery(busy.queries.back());
   EXPECT_EQ(busy.queries[0], Q({Measure::kBusy}, {EventKind::kGpu, "", ""}, Scope{{0}, {}, -1, "", {}, {}}));
   EXPECT_FALSE(Fill("total kernel time on GPU 0? and how many kernels overlap with copies at least once?").complete());
   Query fusion = Q({Measure::kCount}, {EventKind::kKernels, "nvfuser_pointwise_f0_c1_r0_g0", "", "", true});
   Check("how many times did 'nvfuser_pointwise_f0_c1_r0_g0' run (not nvfuser_pointwise_f0_c1_r0_g0_x and so on)?",
         {fusion});
+}
+
+// Comparisons said as people check a hypothesis: "how many times higher" and "how many times as much ... as" are a
+// ratio (the margin's), not a count; "the ratio of A to that of B"; "exceed that of B"; "more HtoD copies than DtoH
+// copies" compares counts; "how much more than the other one" after a ranking; "those long ones" after a bound; a
+// belief the next sentence asks to confirm ("True?", "Is that right?") is the yes/no question.
+TEST(QueryFill, ComparisonsSaidAsChecks) {
+  Query ratio = Q({Measure::kTotal}, {EventKind::kApi, "cudaMalloc", "", "", true});
+  ratio.versus_subject = Subject{EventKind::kApi, "cudaFree", "", "", true};
+  ratio.limit = 2;  // a margin: the two sides
+  Check("how many times higher is the total time of cudaMalloc than of cudaFree?", {ratio});
+  Check("how many times as much time did cudaMalloc take as cudaFree?", {ratio});
+  ratio.measures = {Measure::kAverage};
+  Check("What's the ratio of the average duration of cudaMalloc to that of cudaFree?", {ratio});
+  ratio.measures = {Measure::kTotal};
+  Check("By how much does the total time of cudaMalloc exceed that of cudaFree?", {ratio});
+  Query counts = Q({Measure::kCount}, {EventKind::kMemcpy, "", "HtoD"});
+  counts.versus_subject = Subject{EventKind::kMemcpy, "", "DtoH"};
+  counts.form = Form::kYesNo;
+  Check("Are there more host-to-device copies than device-to-host copies?", {counts});
+  Query bound = Q({Measure::kCount, Measure::kShare}, {EventKind::kKernels, "", ""});
+  bound.scope.longer_than_ns = 1'000'000;
+  Check("How many kernels ran longer than 1 ms, and what share of all kernel time do those long ones take?", {bound});
+  Query big = Q({Measure::kCount}, {EventKind::kMemcpy, "", ""});
+  big.scope.larger_than_bytes = 1'000'000;
+  big.group_by = GroupBy::kName;  // copies by their kind, with the total after them
+  Check("how many memory copies were over 10^6 bytes?", {big});
+  Query belief = Q({Measure::kTotal}, {EventKind::kApi, "cudaStreamSynchronize", "", "", true});
+  belief.versus_subject = Subject{EventKind::kApi, "cudaLaunchKernel", "", "", true};
+  belief.form = Form::kYesNo;
+  Check("I think the host spends longer in cudaStreamSynchronize than in cudaLaunchKernel. True?", {belief});
+  Check("My hunch is cudaStreamSynchronize takes longer than cudaLaunchKernel. Is that right?", {belief});
 }
 
 // A belief said before the question that tests it sets the scene, whatever comparison it states ("I think" is one

@@ -520,11 +520,11 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 36, 0);
-  ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 26, 3);
+  ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 27, 3);
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 36, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 35, 1);
-  ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 34, 0);
+  ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 37, 0);
@@ -572,7 +572,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // ranges of its own; "it" after a lent place read as that place; a duration beside launch figures dropped; a
   // grouping by NVTX range of an export without NVTX answered "none"; CUDA calls recorded twice (by name and by
   // versioned entry) counted twice. Batch 47: 22 / 16 / 2; batch 45 (unread) 20 / 18 / 2.
-  ExpectHeld(AskHeldOut("questions_fresh39.json", "fresh held-out 39"), "questions_fresh39.json", 25, 2);
+  ExpectHeld(AskHeldOut("questions_fresh39.json", "fresh held-out 39"), "questions_fresh39.json", 26, 2);
   // Batch 48, written by a helper the same way after the session's changes to 0d25094, first scored there:
   // 22 / 15 / 3; 23 / 14 / 3 after the launch delay said in words (its answers unread).
   ExpectHeld(AskHeldOut("questions_fresh40.json", "fresh held-out 40"), "questions_fresh40.json", 27, 3);
@@ -655,7 +655,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh52.json", "fresh held-out 52"), "questions_fresh52.json", 37, 1);
   // Batch 61, written by a helper the same way (an on-call engineer investigating a slowdown, a reason first, then one
   // or two concrete questions) after the session's last change, first scored at 08e1f67: 26 / 14 / 0. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh53.json", "fresh held-out 53"), "questions_fresh53.json", 28, 0);
+  ExpectHeld(AskHeldOut("questions_fresh53.json", "fresh held-out 53"), "questions_fresh53.json", 29, 0);
   // Batch 62, written by a helper the same way (an engineer stating a belief about the run and asking to have it
   // confirmed or refuted with the figure), first scored at a35b26a: 24 / 14 / 2. Read: a share of how many there are
   // ("what percentage of all kernel launches") was answered as a share of time; a belief said before the question, a
@@ -701,7 +701,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh63.json", "fresh held-out 63"), "questions_fresh63.json", 35, 1);
   // Batch 72, written by a helper at abe9841 (an ML engineer triaging a slow job: 34 of 40 compound), first scored at
   // 8785db9, before any change for it: 24 / 15 / 1. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh64.json", "fresh held-out 64"), "questions_fresh64.json", 25, 0);
+  ExpectHeld(AskHeldOut("questions_fresh64.json", "fresh held-out 64"), "questions_fresh64.json", 26, 0);
   // Batch 73, written by a helper at abe9841 (people outside GPU engineering: a scientist, a manager, a web developer),
   // first scored at 8785db9, before any change for it: 17 / 20 / 3. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh65.json", "fresh held-out 65"), "questions_fresh65.json", 17, 3);
@@ -716,8 +716,9 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh67.json", "fresh held-out 67"), "questions_fresh67.json", 36, 0);
   // Batch 76, written by a helper at b3cd627 (checks and comparisons: yes/no, which of two, by how much, thresholds; 12
   // of 40 ask two things), first scored at b3cd627, after this session's readings and before any change for it:
-  // 22 / 13 / 5.
-  ExpectHeld(AskHeldOut("questions_fresh68.json", "fresh held-out 68"), "questions_fresh68.json", 22, 5);
+  // 22 / 13 / 5. Read since: ratios said "how many times higher", "that of", "exceed", counts compared, a belief
+  // confirmed (30 / 6 / 4).
+  ExpectHeld(AskHeldOut("questions_fresh68.json", "fresh held-out 68"), "questions_fresh68.json", 30, 4);
   // Batch 77, written by a helper at b3cd627 (where and when: a GPU, a process, a stream, a window, inside an NVTX
   // range; 9 of 40 ask two things), first scored at e52ed4c (b3cd627's code), before any change for it: 18 / 21 /
   // 1. Kept unread.

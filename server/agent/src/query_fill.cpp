@@ -47,6 +47,12 @@ bool IsDigits(std::string_view s) {
          std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
+// "10^9", "10^6": a power of ten as people type one (an exponent of one or two digits), or nullopt.
+std::optional<double> PowerOfTen(std::string_view s) {
+  if (s.size() < 4 || s.size() > 5 || s.substr(0, 3) != "10^" || !IsDigits(s.substr(3))) return std::nullopt;
+  return std::pow(10.0, std::stoi(std::string(s.substr(3))));  // at most 99: finite
+}
+
 bool IsNumber(std::string_view s) {
   bool digit = false, dot = false;
   for (char c : s) {
@@ -668,7 +674,10 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
           used = n;
         }
       }
-      if (item.kind == Item::kUnknown && IsNumber(t[i].lower)) {
+      if (item.kind == Item::kUnknown && PowerOfTen(t[i].lower)) {
+        item.kind = Item::kNumber;  // "10^9 bytes"
+        item.number = *PowerOfTen(t[i].lower);
+      } else if (item.kind == Item::kUnknown && IsNumber(t[i].lower)) {
         item.kind = Item::kNumber;
         item.number = std::strtod(t[i].lower.c_str(), nullptr);  // never throws; 1e400 digits read as inf
       } else if (const auto pattern = item.kind == Item::kUnknown ? PlaceholderPattern(t[i].text) : std::nullopt) {
@@ -879,7 +888,9 @@ bool IsTimeUnit(const Item& it) {
 // Marks the words it reads; they take no other slot.
 void ReadBounds(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
   for (size_t u = 1; u < items.size(); ++u) {
-    if (read[u] || !items[u].Has(Slot::kUnit) || items[u - 1].kind != Item::kNumber) continue;
+    // "more than 10^6 bytes": the noun after a number is its unit, as "B" is.
+    const bool bytes = IsWordIn(items[u], {"bytes", "byte"});
+    if (read[u] || !(items[u].Has(Slot::kUnit) || bytes) || items[u - 1].kind != Item::kNumber) continue;
     size_t k = u - 1;
     size_t than = items.size();
     if (k >= 1 && Lower(items[k - 1].word) == "than") than = --k;
@@ -888,7 +899,7 @@ void ReadBounds(const std::vector<Item>& items, Clause& c, std::vector<bool>& re
                         items[u + 1].Has(Slot::kFromFirstKernel);
     if (k < 1 || !(items[k - 1].Has(Slot::kComparator) || within)) continue;
     const size_t comparator = k - 1;
-    const uint8_t unit = items[u].Value(Slot::kUnit);
+    const uint8_t unit = bytes ? 11 : items[u].Value(Slot::kUnit);
     const double v = items[u - 1].number * UnitFactor(unit);
     if (!std::isfinite(v) || v < 0 || v > 1e18) continue;
     const bool up = !within && items[comparator].Value(Slot::kComparator) == 1;
@@ -1224,8 +1235,13 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
 // A word of quantity ("most", "fewer", value 1) before an events noun: the events are counted.
 void ReadQuantity(const std::vector<Item>& items, size_t i, uint8_t quantity, Clause& c) {
   if (quantity != 1) return;
-  if (const size_t j = NextSignificant(items, i); j < items.size() && items[j].Has(Slot::kEvents))
-    c.rank_by_count = true;
+  // "more host-to-device copies than ...", "more cudaMalloc calls": past the words that say which ones.
+  size_t j = NextSignificant(items, i);
+  while (j < items.size() && j <= i + 4 &&
+         (items[j].Has(Slot::kCopyKind) || items[j].Has(Slot::kMemory) || items[j].Has(Slot::kApiClass) ||
+          items[j].kind == Item::kName))
+    ++j;
+  if (j < items.size() && items[j].Has(Slot::kEvents)) c.rank_by_count = true;
 }
 
 // What a share word, or a span, says of the share's base: "what percentage of all kernel launches" (of how many there
@@ -4331,6 +4347,41 @@ bool SaysABelief(const std::vector<Item>& s) {
   });
 }
 
+// Whether a sentence only asks to confirm what was said before it: "True?", "Is that right?", "Correct?", "Am I
+// right?".
+bool AsksToConfirm(const std::vector<Item>& s) {
+  bool confirm = false;
+  for (const Item& it : s) {
+    if (it.kind == Item::kSeparator) continue;
+    if (IsWordIn(it, {"right", "true", "correct", "accurate", "the case", "confirm"})) {
+      confirm = true;
+    } else if (!IsWordIn(it, {"is", "am", "are", "was", "that", "it", "this", "i", "so", "really", "or", "not",
+                              "please", "can you", "you"})) {
+      return false;
+    }
+  }
+  return confirm;
+}
+
+// "My hunch is the host waits longer in cudaDeviceSynchronize than the GPU runs the GEMMs. True?": a belief that the
+// next sentence only asks to confirm is the question, yes or no: its opening words ("my hunch is", "I think") go, an
+// auxiliary opens it, and the confirming sentence is spent.
+void ConfirmedBeliefsAreQuestions(std::vector<std::vector<Item>>& sentences) {
+  for (size_t at = 0; at + 1 < sentences.size(); ++at) {
+    std::vector<Item>& s = sentences[at];
+    if (!SaysABelief(s) || !AsksToConfirm(sentences[at + 1])) continue;
+    size_t opening = 0;
+    while (opening < s.size() && opening < 4 && !SaysABelief({s[opening]})) ++opening;
+    if (opening == s.size() || opening == 4) continue;
+    ++opening;
+    while (opening < s.size() && IsWordIn(s[opening], {"is", "that"})) ++opening;
+    s.erase(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(opening));
+    s.insert(s.begin(), LexItem("is", ""));
+    if (!s.empty() && s.back().kind == Item::kSeparator) s.back().word = "?";
+    sentences.erase(sentences.begin() + static_cast<std::ptrdiff_t>(at + 1));
+  }
+}
+
 // Sentences: the items up to each full stop, question or exclamation mark, the mark kept at the sentence's end; a
 // belief said before a colon ("cudaFree looks expensive in this run: how many calls ...?") is a sentence of its own,
 // which sets the scene.
@@ -5120,6 +5171,89 @@ void WhichOfAMeasureIsWhat(std::vector<Item>& s) {
   }
 }
 
+// "how many times higher is X than Y", "how many times as much X did GPU 1 use as GPU 0": a ratio, which the margin
+// line gives beside the difference, not a count. "As much ... as" compares as "more ... than" does.
+void HowManyTimesIsARatio(std::vector<Item>& s) {
+  for (size_t k = 0; k + 1 < s.size(); ++k) {
+    if (!IsWordIn(s[k], {"how many times"})) continue;
+    const bool comparative = s[k + 1].Has(Slot::kMore) || s[k + 1].Has(Slot::kLess) ||
+                             IsWordIn(s[k + 1], {"higher", "greater", "larger", "bigger", "longer", "lower", "smaller",
+                                                 "shorter", "faster", "slower", "more", "less"});
+    const bool as_much = k + 2 < s.size() && IsWordIn(s[k + 1], {"as"}) &&
+                         IsWordIn(s[k + 2], {"much", "many", "long", "large", "big", "high", "fast", "slow"});
+    if (!comparative && !as_much) continue;
+    s[k] = LexItem("how many times more", s[k].word);
+    if (!as_much) continue;
+    s.erase(s.begin() + static_cast<std::ptrdiff_t>(k + 1), s.begin() + static_cast<std::ptrdiff_t>(k + 3));
+    for (size_t j = k + 1; j < s.size() && s[j].kind != Item::kSeparator; ++j) {
+      if (IsWordIn(s[j], {"as"})) {
+        s[j] = LexItem("than", s[j].word);
+        break;
+      }
+    }
+  }
+}
+
+// "the ratio of A's average to that of B", "exceed those of B": after the word that compares ("than", "to" after a
+// ratio), "that of" or "those of" stands for the same measure of the other side; it is read as the other side alone.
+// "how much more than the other one" after a ranking of two asks the margin between them.
+void TheOtherSideSaidShort(std::vector<Item>& s) {
+  bool ratio = false;
+  for (size_t k = 0; k < s.size(); ++k) {
+    if (s[k].kind == Item::kSeparator) ratio = false;
+    if (IsWordIn(s[k], {"ratio", "what is the ratio"})) ratio = true;
+    if (ratio && IsWordIn(s[k], {"to"}) && !s[k].Has(Slot::kVersus)) s[k] = LexItem("versus", s[k].word);
+    const bool versus = s[k].Has(Slot::kVersus) || s[k].Has(Slot::kComparator);
+    if (versus && k + 2 < s.size() && IsWordIn(s[k + 1], {"that", "those"}) &&
+        IsWordIn(s[k + 2], {"of", "for", "in", "on"}))
+      s.erase(s.begin() + static_cast<std::ptrdiff_t>(k + 1), s.begin() + static_cast<std::ptrdiff_t>(k + 3));
+    if (IsWordIn(s[k], {"than"}) && k + 2 < s.size() && IsWordIn(s[k + 1], {"the"}) &&
+        IsWordIn(s[k + 2], {"other", "other one"})) {
+      size_t end = k + 3;
+      if (end < s.size() && (IsWordIn(s[end], {"one"}) || s[end].Has(Slot::kProcessNoun) ||
+                             s[end].Has(Slot::kDeviceNoun) || s[end].Has(Slot::kStreamNoun)))
+        ++end;
+      s.erase(s.begin() + static_cast<std::ptrdiff_t>(k + 1), s.begin() + static_cast<std::ptrdiff_t>(end));
+      s[k] = LexItem("by how much", s[k].word + " the other");
+    }
+  }
+}
+
+// "by how much does X's total exceed Y's", "does A outweigh B": a verb of exceeding with no quantity after it, but
+// events, a name, a place or "that of", compares as "larger than" does.
+void ExceedingComparesTwo(std::vector<Item>& s) {
+  for (size_t k = 0; k + 1 < s.size(); ++k) {
+    if (!IsWordIn(s[k], {"exceed", "exceeds", "exceeded", "exceeding"})) continue;
+    size_t j = k + 1;
+    bool that_of = false;
+    while (j < s.size() && IsWordIn(s[j], {"the", "that", "those", "of", "its", "their"})) {
+      that_of = that_of || IsWordIn(s[j], {"that", "those"});
+      ++j;
+    }
+    // The other side named (not "the lighter one", which a ranking reads), or said as "that of".
+    const bool side =
+        j < s.size() && (s[j].kind == Item::kName || s[j].Has(Slot::kEvents) || s[j].Has(Slot::kCopyKind) ||
+                         s[j].Has(Slot::kDeviceNoun) || s[j].Has(Slot::kProcessNoun) || s[j].Has(Slot::kStreamNoun));
+    const bool said_short = that_of && j < s.size() && s[j].kind != Item::kNumber && s[j].kind != Item::kSeparator;
+    if (!side && !said_short) continue;
+    s[k] = LexItem("larger", s[k].word);
+    s.insert(s.begin() + static_cast<std::ptrdiff_t>(k + 1), LexItem("than", ""));
+  }
+}
+
+// "how many kernels ran longer than 1 ms, and what share do those long ones take": an adjective of size or length
+// between "those" and the events, after a bound said before it, is that bound's set again.
+void TheBoundSaidAgain(std::vector<Item>& s) {
+  bool bound = false;
+  for (size_t k = 0; k + 2 < s.size(); ++k) {
+    bound = bound || s[k].Has(Slot::kComparator);
+    if (bound && IsWordIn(s[k], {"those", "these"}) &&
+        IsWordIn(s[k + 1], {"long", "short", "big", "small", "large", "slow", "fast", "heavy", "tiny", "huge"}) &&
+        (IsWordIn(s[k + 2], {"ones", "one"}) || s[k + 2].Has(Slot::kEvents)))
+      s.erase(s.begin() + static_cast<std::ptrdiff_t>(k + 1));
+  }
+}
+
 // The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
 // kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
 void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& vocabulary, bool& span_defined,
@@ -5136,6 +5270,10 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   }
   ReadOrigin(sentence);
   WhichOfAMeasureIsWhat(sentence);
+  HowManyTimesIsARatio(sentence);
+  ExceedingComparesTwo(sentence);
+  TheOtherSideSaidShort(sentence);
+  TheBoundSaidAgain(sentence);
   ReadCopyPlaces(sentence);
   ComparedWith(sentence);
   if (auto why = DropMotivationHeading(sentence)) reading.context.push_back(std::move(*why));
@@ -5180,6 +5318,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
   std::vector<std::vector<Item>> sentences = Sentences(Classify(tokens, vocabulary));
   const size_t scene_until = asks ? 0 : SceneBeforeTheRequest(sentences);
   const bool gpu_work_defined = std::any_of(sentences.begin(), sentences.end(), DefinesGpuWork);
+  ConfirmedBeliefsAreQuestions(sentences);
   for (size_t at = 0; at < sentences.size(); ++at) {
     std::vector<Item>& sentence = sentences[at];
     // With a question mark, every sentence that sets the scene; without, those SceneBeforeTheRequest counted.

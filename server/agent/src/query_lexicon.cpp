@@ -562,6 +562,8 @@ constexpr Entry kEntries[] = {
     {"transfer", Slot::kEvents, E(EventKind::kMemcpy)},
     {"transfers", Slot::kEvents, E(EventKind::kMemcpy)},
     {"memory transfers", Slot::kEvents, E(EventKind::kMemcpy)},
+    {"memory copy", Slot::kEvents, E(EventKind::kMemcpy)},
+    {"memory transfer", Slot::kEvents, E(EventKind::kMemcpy)},
     {"copied", Slot::kEvents, E(EventKind::kMemcpy)},
     {"transferred", Slot::kEvents, E(EventKind::kMemcpy)},
     {"memset", Slot::kEvents, E(EventKind::kMemset)},
@@ -1305,6 +1307,9 @@ constexpr Entry kEntries[] = {
     {"in total", Slot::kStop},
     {"in all", Slot::kStop},
     {"added up", Slot::kStop},
+    {"added together", Slot::kStop},  // "all the copies added together": their sum, a total
+    {"put together", Slot::kStop},
+    {"taken together", Slot::kStop},
     {"add up", Slot::kStop},
     // "Out of all the time the kernels spent, what percent belongs to X": the whole a share is of, said first.
     {"out of", Slot::kStop},
@@ -1473,7 +1478,9 @@ constexpr Entry kEntries[] = {
     {"push/pop", Slot::kStop},
     {"split", Slot::kStop},      // "a per-process split": the grouping said beside it, as "breakdown"
     {"all count", Slot::kStop},  // "kernels, copies and memsets all count": each is included
-    {"group", Slot::kStop},      // "group the kernels by short name": the verb; "by" groups
+    {"group", Slot::kStop},
+    {"check", Slot::kStop},  // "Unified memory check: ...", "check whether ...": the request, not what it asks      //
+                             // "group the kernels by short name": the verb; "by" groups
     {"grouping", Slot::kStop},   // "grouping kernels by their base name": "by" groups
     {"demangled", Slot::kStop},  // the names a grouping by name uses
     {"full demangled", Slot::kStop},

@@ -723,6 +723,10 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // range; 9 of 40 ask two things), first scored at e52ed4c (b3cd627's code), before any change for it: 18 / 21 /
   // 1. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh69.json", "fresh held-out 69"), "questions_fresh69.json", 18, 1);
+  // Batch 78, written by a helper at 2297198 (a realistic mix: forty users over a week, short and long, single and
+  // compound, varied words), first scored at 2297198, after all of this session's readings, before any change for it:
+  // 32 / 6 / 2. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh70.json", "fresh held-out 70"), "questions_fresh70.json", 32, 2);
 }
 
 }  // namespace

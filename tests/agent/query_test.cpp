@@ -1649,6 +1649,24 @@ TEST(QueryExecute, AFactorOfAComparison) {
   EXPECT_EQ(CheckQuery(q).error().message, "Query: a factor is of a yes/no comparison of two sides.");
 }
 
+// Each measure of a comparison gets its own margin, not only the first ("how many, and the ratio of their bytes"): the
+// a100_2proc_mpi export's HtoD and DtoH copies (sqlite3 over CUPTI_ACTIVITY_KIND_MEMCPY by copyKind 1 and 2: 1,041 and
+// 424 copies, 545,590,400 and 119,129,488 bytes, a ratio of 4.58).
+TEST(QueryExecute, EachMeasureOfAComparisonHasItsMargin) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto opened = ws.Open(testing::Fixture("a100_2proc_mpi.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  Query q = Q({Measure::kCount, Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"});
+  q.versus_subject = Subject{EventKind::kMemcpy, "", "DtoH"};
+  auto r = ws.AskQueries({opened->id, {q}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_NE(r->answer.summary.find("The larger is HtoD copies, by 617 (2.46x)."), std::string::npos)
+      << r->answer.summary;
+  EXPECT_NE(r->answer.summary.find("In bytes, the larger is HtoD copies, by 426.46 MB (4.58x)."), std::string::npos)
+      << r->answer.summary;
+}
+
 // A family of kernels through the executor, on a real export: the 68 FlashAttention kernels of the MFU "before"
 // export (flash_fwd_kernel, sqlite3 over its kernel table: 272,317,378 ns), described as a family in the reading.
 TEST(QueryExecute, AFamilyOfKernelsByTheDecoder) {

@@ -721,7 +721,21 @@ std::string CompareFacts(const Query& q, const Side& a, const Side& b) {
   const Value diff = m == Measure::kCount ? Value(static_cast<int64_t>(hi - lo)) : Value(hi - lo);
   out += fmt::format(" The larger is {}, by {}", x > y ? la : lb, FormatMeasure(m, diff));
   if (lo > 0) out += fmt::format(" ({:.2f}x)", hi / lo);
-  return out + ".";
+  out += ".";
+  // The other measures asked, each side against the other too ("how many, and the ratio of their bytes").
+  for (size_t k = 1; k < q.measures.size(); ++k) {
+    const Measure n = q.measures[k];
+    const double xa = CellOr(a.table, a.rows.front(), ColumnOf(n), std::nan("")),
+                 yb = CellOr(b.table, b.rows.front(), ColumnOf(n), std::nan(""));
+    if (std::isnan(xa) || std::isnan(yb) || xa == yb) continue;
+    const double h = std::max(xa, yb), l = std::min(xa, yb);
+    const Value d = n == Measure::kCount ? Value(static_cast<int64_t>(h - l)) : Value(h - l);
+    out += fmt::format(" In {}, the larger is {}, by {}", kWords[static_cast<size_t>(n)], xa > yb ? la : lb,
+                       FormatMeasure(n, d));
+    if (l > 0) out += fmt::format(" ({:.2f}x)", h / l);
+    out += ".";
+  }
+  return out;
 }
 
 // "Yes: " or "No: " for a Query with a threshold: the first measure of its first row against it. No row is a count

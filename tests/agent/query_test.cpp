@@ -2721,6 +2721,33 @@ TEST(QueryFill, ComparisonsSaidAsChecks) {
   Check("My hunch is cudaStreamSynchronize takes longer than cudaLaunchKernel. Is that right?", {belief});
 }
 
+// Scopes said as engineers drill in: a bound on each copy said in a clause before the measure goes with its copies;
+// binary units ("8 MiB"); a quantity said again in parentheses ("(8,388,608 bytes)"); the launching-call rule of
+// "inside a range" said in parentheses; the scene's range pointed at ("under my forward markers ... inside those
+// ranges"); "finished in under" a duration; "that line" is the bound, not a name.
+TEST(QueryFill, ScopesSaidAsEngineersDrillIn) {
+  Query big = Q({Measure::kBytes}, {EventKind::kMemcpy, "", "DtoD"}, Scope{{1}, {}, -1, "", {}, {}});
+  big.scope.larger_than_bytes = 8 * 1024 * 1024;
+  Check(
+      "On GPU 1, if I keep only device-to-device copies larger than 8 MiB (8,388,608 bytes), how many bytes do they "
+      "move in total?",
+      {big});
+  big.scope.larger_than_bytes = 8'000'000;
+  Check("On GPU 1, DtoD copies larger than 8 MB: how many bytes do they move in total?", {big});
+  Query inside = Q({Measure::kTotal}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "forward", {}, {}});
+  Check(
+      "What's the total GPU time of the kernels launched from inside the forward NVTX ranges (launching runtime call "
+      "within the range, same thread)?",
+      {inside});
+  inside.measures = {Measure::kCount};
+  Check("I'm looking at what runs under my forward markers. How many kernels were launched from inside those ranges?",
+        {inside});
+  Query quick = Q({Measure::kCount}, {EventKind::kApi, "cudaMalloc", "", "", true});
+  quick.scope.shorter_than_ns = 1'000'000;
+  Check("How many cudaMalloc calls finished in under 1 ms?", {quick});
+  EXPECT_FALSE(Fill("Did any copy move more than 1 GB? If so, how many copies crossed that line?").complete());
+}
+
 // A belief said before the question that tests it sets the scene, whatever comparison it states ("I think" is one
 // phrase of the lexicon): the question after it is read as asked.
 TEST(QueryFill, ABeliefBeforeTheQuestionIsItsScene) {

@@ -860,9 +860,16 @@ void DropName(Clause& c, size_t n) {
   c.names_at.erase(c.names_at.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
-// What one of a kUnit's values is in ns (1 s, 2 ms, 3 us, 4 ns, 5 min) or bytes (11 B, 12 KB, 13 MB, 14 GB).
+// What one of a kUnit's values is in ns (1 s, 2 ms, 3 us, 4 ns, 5 min) or bytes (11 B, 12 KB, 13 MB, 14 GB; 15 KiB,
+// 16 MiB, 17 GiB).
 double UnitFactor(uint8_t unit) {
   switch (unit) {
+    case 15:
+      return 1024.0;
+    case 16:
+      return 1024.0 * 1024.0;
+    case 17:
+      return 1024.0 * 1024.0 * 1024.0;
     case 5:
       return 60e9;
     case 1:
@@ -3704,6 +3711,39 @@ std::vector<std::string> DropKindsSaidAgain(std::vector<Item>& sentence) {
 // "the kernel named exactly 'fusion' (not fusion_2 etc.)": parentheses that only exclude names which a whole name
 // before them already leaves out (each holds that name and is not it) say again what the whole name says. They are
 // dropped and returned, for the answer to say how they were taken.
+// "larger than 8 MiB (8,388,608 bytes)", "over 1 GB (10^9 bytes)": a parenthesis of a number and a unit right after a
+// number and a unit says the same quantity again. "(launching runtime call within the range, same thread)" after an
+// NVTX range says how work is taken to be inside it: through its launching call, on the range's thread, as every
+// Query's `inside` is. Both are dropped and returned.
+std::vector<std::string> DropQuantitiesAndRulesSaidAgain(std::vector<Item>& sentence) {
+  const auto unit = [](const Item& it) { return it.Has(Slot::kUnit) || IsWordIn(it, {"bytes", "byte"}); };
+  return DropParenthesesWhere(sentence, [&](size_t from, size_t to) {
+    const bool quantity = to == from + 2 && from >= 2 && sentence[from].kind == Item::kNumber &&
+                          unit(sentence[from + 1]) && sentence[from - 2].kind == Item::kNumber &&
+                          unit(sentence[from - 1]);
+    if (quantity) return true;
+    const bool ranged = std::any_of(sentence.begin(), sentence.begin() + static_cast<std::ptrdiff_t>(from),
+                                    [](const Item& it) { return it.Has(Slot::kRangeNoun) || it.Has(Slot::kInside); });
+    // The rule names the launching call and where it is ("within the range"); the thread is said beside it. A
+    // parenthesis of the thread alone ("nested on the same thread") says something else.
+    bool call = false, within = false;
+    for (size_t k = from; k < to; ++k) {
+      const Item& it = sentence[k];
+      if (IsWordIn(it, {"call", "calls", "launching", "launch call", "runtime call", "launched", "launch"})) {
+        call = true;
+      } else if (it.Has(Slot::kInside) || IsWordIn(it, {"within", "inside"})) {
+        within = true;
+      } else if (!(it.Has(Slot::kStop) || it.Has(Slot::kRangeNoun) || it.Has(Slot::kSplit) ||
+                   it.kind == Item::kSeparator ||
+                   IsWordIn(it, {"same", "thread", "same thread", "runtime", "cuda", "range", "ranges", "lies", "sits",
+                                 "api", "its"}))) {
+        return false;
+      }
+    }
+    return ranged && call && within;
+  });
+}
+
 std::vector<std::string> DropExclusionsSaidAgain(std::vector<Item>& sentence) {
   return DropParenthesesWhere(sentence, [&](size_t from, size_t to) {
     const auto whole = std::find_if(sentence.begin(), sentence.begin() + static_cast<std::ptrdiff_t>(from),
@@ -4317,6 +4357,15 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
     if (to.memory.empty()) to.memory = from.memory;
     if (to.family.empty() && to.names.empty()) to.family = from.family;  // "For the FlashAttention kernels: ..."
     to.range_noun = to.range_noun || from.range_noun;
+    // "DtoD copies larger than 8 MB: how many bytes do they move?": the bounds on each event go with its events.
+    if (!to.events || to.events == from.events) {
+      for (auto [t, f] : {std::pair{&to.longer_than_ns, from.longer_than_ns},
+                          {&to.shorter_than_ns, from.shorter_than_ns},
+                          {&to.larger_than_bytes, from.larger_than_bytes},
+                          {&to.smaller_than_bytes, from.smaller_than_bytes}}) {
+        if (*t < 0) *t = f;
+      }
+    }
   }
   to.sides_lent = to.sides_lent || !from.versus_copy_kind.empty();
   if (to.devices.empty()) to.devices = from.devices;
@@ -4590,6 +4639,20 @@ void TakeTheScene(const Clause& scene, const std::vector<Item>& items, Clause& c
   LendScene(scene, items, c);
   // "Group kernels with the short name, not the long one. The top 3 by total time?": kernels by their base name.
   c.base_names = c.base_names || scene.base_names;
+  // "... under my layer_0_computation markers. How many kernels were launched from inside those ranges?": the
+  // scene's one range is the range pointed at.
+  bool pointed = false;
+  for (size_t k = 0; k + 2 < items.size(); ++k) {
+    pointed = pointed || (items[k].Has(Slot::kInside) && IsWordIn(items[k + 1], {"those", "these", "that", "this"}) &&
+                          items[k + 2].Has(Slot::kRangeNoun));
+  }
+  const auto& classes = scene.names.empty() ? std::vector<NameClass>{} : scene.names.front().second;
+  if (pointed && c.inside.empty() && !scene.inside.empty()) {
+    c.inside = scene.inside;  // "under my X markers"
+  } else if (pointed && c.inside.empty() && scene.names.size() == 1 &&
+             std::find(classes.begin(), classes.end(), NameClass::kNvtx) != classes.end()) {
+    c.inside = scene.names.front().first;
+  }
   // "MPI_Send shows up as NVTX ranges. How many sends ...?": a part of the scene's one name is that name, said short.
   if (scene.names.size() == 1 && c.names.size() == 1 &&
       Lower(scene.names.front().first).find(Lower(c.names.front().first)) != std::string::npos) {
@@ -5291,6 +5354,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   for (std::string& d : DropNamesSaidAgain(sentence)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropKindsSaidAgain(sentence)) reading.described.push_back(std::move(d));
   for (std::string& d : DropExclusionsSaidAgain(sentence)) reading.defined.push_back(std::move(d));
+  for (std::string& d : DropQuantitiesAndRulesSaidAgain(sentence)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropSpokenDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropRatioDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropUnionSaidInWords(sentence, measured_before)) reading.defined.push_back(std::move(d));

@@ -916,6 +916,9 @@ constexpr Entry kEntries[] = {
     {"kb", Slot::kUnit, 12},
     {"mb", Slot::kUnit, 13},
     {"gb", Slot::kUnit, 14},
+    {"kib", Slot::kUnit, 15},
+    {"mib", Slot::kUnit, 16},
+    {"gib", Slot::kUnit, 17},
     // Verbs of time and of running, and nouns of the same events.
     {"goes", Slot::kWeakTotal, 1},
     {"going", Slot::kWeakTotal, 1},
@@ -1479,8 +1482,29 @@ constexpr Entry kEntries[] = {
     {"split", Slot::kStop},      // "a per-process split": the grouping said beside it, as "breakdown"
     {"all count", Slot::kStop},  // "kernels, copies and memsets all count": each is included
     {"group", Slot::kStop},
-    {"check", Slot::kStop},  // "Unified memory check: ...", "check whether ...": the request, not what it asks      //
-                             // "group the kernels by short name": the verb; "by" groups
+    {"check", Slot::kStop},
+    // Words that narrow to what follows them, which the words after say ("keep only those larger than 1 MB").
+    // "how many crossed that line": the bound said before, not a name ("line" is a part of "aten::linear").
+    {"that line", Slot::kStop},
+    {"that threshold", Slot::kStop},
+    {"that limit", Slot::kStop},
+    {"that cutoff", Slot::kStop},
+    {"that bar", Slot::kStop},
+    {"keep only", Slot::kStop},
+    {"if i keep only", Slot::kStop},
+    {"considering only", Slot::kStop},
+    {"looking only at", Slot::kStop},
+    {"zooming in on", Slot::kStop},
+    {"zoom in on", Slot::kStop},
+    {"restrict to", Slot::kStop},
+    {"restricting to", Slot::kStop},
+    // "finished in under 21 ms", "completed in less than 1 ms": a duration's bound, as "took" says one.
+    {"finished in", Slot::kWeakTotal, 1},
+    {"finish in", Slot::kWeakTotal, 1},
+    {"completed in", Slot::kWeakTotal, 1},
+    {"complete in", Slot::kWeakTotal,
+     1},  // "Unified memory check: ...", "check whether ...": the request, not what it asks      //
+          // "group the kernels by short name": the verb; "by" groups
     {"grouping", Slot::kStop},   // "grouping kernels by their base name": "by" groups
     {"demangled", Slot::kStop},  // the names a grouping by name uses
     {"full demangled", Slot::kStop},

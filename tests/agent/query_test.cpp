@@ -2748,6 +2748,20 @@ TEST(QueryFill, ScopesSaidAsEngineersDrillIn) {
   EXPECT_FALSE(Fill("Did any copy move more than 1 GB? If so, how many copies crossed that line?").complete());
 }
 
+// An origin set in words ("Set the origin at the start of the first kernel", "the earliest kernel start as time zero")
+// and counted from in the next sentence ("after that"); without an origin, "after that" stays unread.
+TEST(QueryFill, AnOriginSetInWords) {
+  Query q = Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "", 1.0, 2.0});
+  q.scope.from_first_kernel = true;
+  Check(
+      "Set the origin at the start of the first kernel. Between 1.0 s and 2.0 s after that, how many kernels started?",
+      {q});
+  q.scope.from_s = 0.0;
+  q.scope.to_s = 0.1;
+  Check("Use the earliest kernel start as time zero. How many kernels started in the first 100 ms?", {q});
+  EXPECT_FALSE(Fill("How many kernels ran? And after that, how many copies?").complete());
+}
+
 // A belief said before the question that tests it sets the scene, whatever comparison it states ("I think" is one
 // phrase of the lexicon): the question after it is read as asked.
 TEST(QueryFill, ABeliefBeforeTheQuestionIsItsScene) {

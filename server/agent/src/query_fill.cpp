@@ -2828,10 +2828,26 @@ void ReadOrigin(std::vector<Item>& s) {
                              Lower(s[i - 3].word) == "within";
     const bool sets = marker == "after" || marker == "since" || marker == "from" || of_a_length ||
                       (marker == "to" && i > 0 && Lower(s[i - 1].word) == "relative");
-    if (!takes && !sets) continue;
-    size_t k = i + 1;
-    while (k < s.size() && k <= i + 4 && (IsPointingWord(Lower(s[k].word)) || s[k].Has(Slot::kStop))) ++k;
-    if (k + 1 >= s.size() || Lower(s[k].word) != "first" || !s[k + 1].Has(Slot::kEvents) ||
+    // "Set the origin at the start of the first kernel", "put time zero at the first kernel's start".
+    size_t placed = 0;
+    if (IsWordIn(s[i], {"set", "put", "place", "setting", "putting", "placing"})) {
+      size_t j = i + 1;
+      while (j < s.size() && j <= i + 4 && !IsWordIn(s[j], {"at", "to"})) {
+        const std::string w = Lower(s[j].word);
+        if (w != "the" && w != "origin" && w != "time" && w != "zero" && w != "t0" && w != "our" && w != "clock") break;
+        ++j;
+      }
+      if (j > i + 1 && j < s.size() && IsWordIn(s[j], {"at", "to"})) placed = j;
+    }
+    if (!takes && !sets && !placed) continue;
+    size_t k = (placed ? placed : i) + 1;
+    // "at the start of the first kernel": the words that point at it, its start said before it.
+    while (k < s.size() && k <= i + 8 &&
+           (IsPointingWord(Lower(s[k].word)) || s[k].Has(Slot::kStop) ||
+            (placed && IsWordIn(s[k], {"start", "beginning", "of"}))))
+      ++k;
+    // "the earliest kernel start": the first one.
+    if (k + 1 >= s.size() || !IsWordIn(s[k], {"first", "earliest"}) || !s[k + 1].Has(Slot::kEvents) ||
         s[k + 1].Value(Slot::kEvents) != static_cast<uint8_t>(EventKind::kKernels))
       continue;
     k += 2;
@@ -4454,8 +4470,8 @@ bool IsContextSentence(const std::vector<Item>& s) {
   // "cudaFree looks expensive in this run:": a belief said before a colon (Sentences).
   if (s.back().colon) return SaysABelief(s);
   static constexpr std::string_view kRequests[] = {
-      "give",  "show", "tell", "list",     "compare", "include", "report",  "break",     "also",  "plus", "use",
-      "count", "sum",  "rank", "describe", "explain", "find",    "compute", "calculate", "print", "and"};
+      "give", "show",  "tell", "list", "compare",  "include", "report", "break",   "also",      "plus",  "use",
+      "set",  "count", "sum",  "rank", "describe", "explain", "find",   "compute", "calculate", "print", "and"};
   // "I'd like the GPU utilisation of device 1 only.", "I need the top kernels.": a request said as a wish.
   if (!s.empty() && IsWordIn(s[0], {"i'd like", "i would like", "we'd like", "i want", "i need", "we need"}))
     return false;
@@ -5317,6 +5333,18 @@ void TheBoundSaidAgain(std::vector<Item>& s) {
   }
 }
 
+// "Set the origin at the first kernel's start. Between 1 s and 2 s after that, ...": after an origin said in a
+// sentence before, "after that", "after it", "from then on" count from it.
+void AfterThatIsTheOrigin(std::vector<Item>& s) {
+  for (size_t k = 0; k + 1 < s.size(); ++k) {
+    if (!IsWordIn(s[k], {"after", "from"}) || !IsWordIn(s[k + 1], {"that", "it", "this", "then", "there"})) continue;
+    size_t end = k + 2;
+    if (end < s.size() && IsWordIn(s[end], {"on", "point", "moment"})) ++end;
+    s[k] = LexItem("after the first kernel", WordsOf(s, k, end));
+    s.erase(s.begin() + static_cast<std::ptrdiff_t>(k + 1), s.begin() + static_cast<std::ptrdiff_t>(end));
+  }
+}
+
 // The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
 // kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
 void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& vocabulary, bool& span_defined,
@@ -5383,6 +5411,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
   const size_t scene_until = asks ? 0 : SceneBeforeTheRequest(sentences);
   const bool gpu_work_defined = std::any_of(sentences.begin(), sentences.end(), DefinesGpuWork);
   ConfirmedBeliefsAreQuestions(sentences);
+  bool origin_said = false;  // a sentence before set the first kernel's start as the origin
   for (size_t at = 0; at < sentences.size(); ++at) {
     std::vector<Item>& sentence = sentences[at];
     // With a question mark, every sentence that sets the scene; without, those SceneBeforeTheRequest counted.
@@ -5390,7 +5419,10 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       context = ReadScene(std::move(sentence), reading);
       continue;
     }
+    if (origin_said) AfterThatIsTheOrigin(sentence);
     ReadPhrasesOfASentence(sentence, vocabulary, span_defined, !queries.empty() || !waiting.empty(), reading);
+    origin_said = origin_said || std::any_of(sentence.begin(), sentence.end(),
+                                             [](const Item& it) { return it.Has(Slot::kFromFirstKernel); });
     bool first_clause = true;
     const std::vector<std::vector<Item>> parts = SplitClauses(std::move(sentence));
     std::vector<Clause> clauses = ReadClauses(parts);

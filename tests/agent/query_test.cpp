@@ -2960,5 +2960,18 @@ TEST(QueryFill, ShorthandKeepsTheCaseOfItsWord) {
   EXPECT_EQ(r.queries[0].measures, std::vector<Measure>{Measure::kCount});
 }
 
+// A placeholder names a family ("layer_N_computation": the pattern "layer_*_computation"); a word holding '|', a
+// pattern's own mark between alternatives, is no placeholder (a fuzz finding: "i.z{|}@" became "*.z{|}@", a name
+// the question does not hold).
+TEST(QueryFill, APlaceholderIsAFamilyButABarIsNoPlaceholder) {
+  QueryVocabulary v = Vocabulary();
+  v.nvtx = {"layer_0_computation", "layer_1_computation", "forward"};
+  const Reading family = FillQueries("how many layer_N_computation ranges?", v);
+  ASSERT_EQ(family.queries.size(), 1u);
+  EXPECT_EQ(family.queries[0].subject.name, "layer_*_computation");
+  for (const auto& q : FillQueries("how many layer_N|x_computation ranges?", v).queries)
+    EXPECT_EQ(q.subject.name.find('*'), std::string::npos) << q.subject.name;
+}
+
 }  // namespace
 }  // namespace nsys::agent

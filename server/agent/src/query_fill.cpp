@@ -428,6 +428,8 @@ std::vector<NameClass> ClassesOf(const std::string& lower, const QueryVocabulary
 // pattern "layer_*_computation" (a '*' for each placeholder part between '_', '-' or '.'); nullopt when the word has
 // no placeholder or nothing else.
 std::optional<std::string> PlaceholderPattern(std::string_view word) {
+  // A word that holds '|' (a pattern's mark between alternatives) is no placeholder: read as written.
+  if (word.find('|') != std::string_view::npos) return std::nullopt;
   std::string out;
   bool placeholder = false, named = false;
   size_t start = 0;

@@ -2707,6 +2707,9 @@ TEST(QueryFill, ComparisonsSaidAsChecks) {
   counts.versus_subject = Subject{EventKind::kMemcpy, "", "DtoH"};
   counts.form = Form::kYesNo;
   Check("Are there more host-to-device copies than device-to-host copies?", {counts});
+  Check("Are there more host-to-device copies than device-to-host ones?", {counts});
+  Check("counts and bytes of the HtoD copies",
+        {Q({Measure::kCount, Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"})});
   Query bound = Q({Measure::kCount, Measure::kShare}, {EventKind::kKernels, "", ""});
   bound.scope.longer_than_ns = 1'000'000;
   Check("How many kernels ran longer than 1 ms, and what share of all kernel time do those long ones take?", {bound});

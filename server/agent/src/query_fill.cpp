@@ -1244,13 +1244,16 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
 // A word of quantity ("most", "fewer", value 1) before an events noun: the events are counted.
 void ReadQuantity(const std::vector<Item>& items, size_t i, uint8_t quantity, Clause& c) {
   if (quantity != 1) return;
-  // "more host-to-device copies than ...", "more cudaMalloc calls": past the words that say which ones.
-  size_t j = NextSignificant(items, i);
+  // "more host-to-device copies than ...", "more cudaMalloc calls": past the words that say which ones. "more
+  // device-to-host migrations than host-to-device ones": the kind's noun itself, right before "than".
+  const size_t first = NextSignificant(items, i);
+  size_t j = first;
   while (j < items.size() && j <= i + 4 &&
          (items[j].Has(Slot::kCopyKind) || items[j].Has(Slot::kMemory) || items[j].Has(Slot::kApiClass) ||
           items[j].kind == Item::kName))
     ++j;
-  if (j < items.size() && items[j].Has(Slot::kEvents)) c.rank_by_count = true;
+  const bool than = j > first && j < items.size() && items[j].Has(Slot::kVersus) && IsWordIn(items[j], {"than"});
+  if (j < items.size() && (items[j].Has(Slot::kEvents) || than)) c.rank_by_count = true;
 }
 
 // What a share word, or a span, says of the share's base: "what percentage of all kernel launches" (of how many there
@@ -1324,7 +1327,7 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
   // "how many bytes": the measure after a word of counting is what is counted; "count and bytes" lists two (the noun
   // "count" is a measure of its own; the "and" between is gone by now).
   // "How many times was data copied": not after "how many times", whose noun is the times something happened.
-  if (m == Measure::kCount && noun && items[j].Has(Slot::kMeasure) && Lower(items[i].word) != "count" &&
+  if (m == Measure::kCount && noun && items[j].Has(Slot::kMeasure) && !IsWordIn(items[i], {"count", "counts"}) &&
       !IsWordIn(items[i], {"how many times", "how often"}))
     return;
   // "how many milliseconds", "how many MB": a unit is no thing that ran; it says the measure is a time or a size.

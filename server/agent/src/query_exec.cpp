@@ -717,23 +717,22 @@ std::string CompareFacts(const Query& q, const Side& a, const Side& b) {
   // Equal in the first measure, which ranks and compares; the others may differ ("bytes 51.20 GB" each way, at two
   // bandwidths).
   if (x == y) return out + fmt::format(" They are equal in {}.", kWords[static_cast<size_t>(m)]);
-  const double hi = std::max(x, y), lo = std::min(x, y);
-  const Value diff = m == Measure::kCount ? Value(static_cast<int64_t>(hi - lo)) : Value(hi - lo);
-  out += fmt::format(" The larger is {}, by {}", x > y ? la : lb, FormatMeasure(m, diff));
-  if (lo > 0) out += fmt::format(" ({:.2f}x)", hi / lo);
-  out += ".";
+  // Which side is larger in measure `n`, by how much and the ratio: "larger is X, by 617 (2.46x)."
+  const auto margin = [&](Measure n, double u, double v) {
+    const double hi = std::max(u, v), lo = std::min(u, v);
+    const Value diff = n == Measure::kCount ? Value(static_cast<int64_t>(hi - lo)) : Value(hi - lo);
+    std::string said = fmt::format("larger is {}, by {}", u > v ? la : lb, FormatMeasure(n, diff));
+    if (lo > 0) said += fmt::format(" ({:.2f}x)", hi / lo);
+    return said + ".";
+  };
+  out += " The " + margin(m, x, y);
   // The other measures asked, each side against the other too ("how many, and the ratio of their bytes").
   for (size_t k = 1; k < q.measures.size(); ++k) {
     const Measure n = q.measures[k];
     const double xa = CellOr(a.table, a.rows.front(), ColumnOf(n), std::nan("")),
                  yb = CellOr(b.table, b.rows.front(), ColumnOf(n), std::nan(""));
     if (std::isnan(xa) || std::isnan(yb) || xa == yb) continue;
-    const double h = std::max(xa, yb), l = std::min(xa, yb);
-    const Value d = n == Measure::kCount ? Value(static_cast<int64_t>(h - l)) : Value(h - l);
-    out += fmt::format(" In {}, the larger is {}, by {}", kWords[static_cast<size_t>(n)], xa > yb ? la : lb,
-                       FormatMeasure(n, d));
-    if (l > 0) out += fmt::format(" ({:.2f}x)", h / l);
-    out += ".";
+    out += fmt::format(" In {}, the {}", kWords[static_cast<size_t>(n)], margin(n, xa, yb));
   }
   return out;
 }

@@ -231,7 +231,6 @@ void CopyKindsByNumber(std::vector<Token>& tokens) {
   }
 }
 
-// Long-ish: one pass over the characters with the quote, separator and word cases side by side.
 // "most long", "the most short launch", "most big": "most" before an adjective whose superlative the lexicon holds is
 // that superlative ("longest", "shortest", "biggest"), as people write it in a language they learned.
 void MostOfAnAdjective(std::vector<Token>& tokens) {
@@ -258,6 +257,7 @@ void MostOfAnAdjective(std::vector<Token>& tokens) {
   }
 }
 
+// Long-ish: one pass over the characters with the quote, separator and word cases side by side.
 std::vector<Token> Tokenize(const std::string& question) {
   std::vector<Token> out;
   std::string word;
@@ -676,9 +676,9 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
           used = n;
         }
       }
-      if (item.kind == Item::kUnknown && PowerOfTen(t[i].lower)) {
+      if (const auto power = item.kind == Item::kUnknown ? PowerOfTen(t[i].lower) : std::nullopt) {
         item.kind = Item::kNumber;  // "10^9 bytes"
-        item.number = *PowerOfTen(t[i].lower);
+        item.number = *power;
       } else if (item.kind == Item::kUnknown && IsNumber(t[i].lower)) {
         item.kind = Item::kNumber;
         item.number = std::strtod(t[i].lower.c_str(), nullptr);  // never throws; 1e400 digits read as inf
@@ -2752,14 +2752,16 @@ bool IsEndWord(const std::string& w) {
          w == "finishing" || w == "finished" || w == "completion" || w == "completes" || w == "completed" ||
          w == "stop" || w == "stops";
 }
-// From position i ("first" or "last"), past at most three event nouns, stop words or "one", to the boundary word
-// `is_bound` accepts: the position after it, or 0 when there is none. The first events noun goes to `events`.
+// The word between a span's first and last events ("from the first kernel until the last one"), and the mark that
+// ends its last part.
 bool JoinsASpan(const Item& it) {
   return IsWordIn(it, {"and", "to", "until", "till", "through"});
 }
 bool EndsASpan(const Item& it) {
   return it.kind == Item::kSeparator;
 }
+// From position i ("first" or "last"), past at most three event nouns, stop words or "one", to the boundary word
+// `is_bound` accepts: the position after it, or 0 when there is none. The first events noun goes to `events`.
 // With `until` ("and", "to", "until"; a separator or the sentence's end after "last"), a part that ends there with
 // no boundary word says the events' own start or end ("from the first GPU work until the last one"): the position
 // of that end.
@@ -3729,9 +3731,6 @@ std::vector<std::string> DropKindsSaidAgain(std::vector<Item>& sentence) {
   return dropped;
 }
 
-// "the kernel named exactly 'fusion' (not fusion_2 etc.)": parentheses that only exclude names which a whole name
-// before them already leaves out (each holds that name and is not it) say again what the whole name says. They are
-// dropped and returned, for the answer to say how they were taken.
 // "larger than 8 MiB (8,388,608 bytes)", "over 1 GB (10^9 bytes)": a parenthesis of a number and a unit right after a
 // number and a unit says the same quantity again. "(launching runtime call within the range, same thread)" after an
 // NVTX range says how work is taken to be inside it: through its launching call, on the range's thread, as every
@@ -3765,6 +3764,9 @@ std::vector<std::string> DropQuantitiesAndRulesSaidAgain(std::vector<Item>& sent
   });
 }
 
+// "the kernel named exactly 'fusion' (not fusion_2 etc.)": parentheses that only exclude names which a whole name
+// before them already leaves out (each holds that name and is not it) say again what the whole name says. They are
+// dropped and returned, for the answer to say how they were taken.
 std::vector<std::string> DropExclusionsSaidAgain(std::vector<Item>& sentence) {
   return DropParenthesesWhere(sentence, [&](size_t from, size_t to) {
     const auto whole = std::find_if(sentence.begin(), sentence.begin() + static_cast<std::ptrdiff_t>(from),
@@ -4406,15 +4408,16 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
 
 // Whether a sentence says how things look or what someone believes ("cudaFree looks expensive", "I think pid 1679 did
 // more GPU work", "My hunch is ..."): a phrase's last word decides ("I think" is one phrase of the lexicon).
-bool SaysABelief(const std::vector<Item>& s) {
+bool SaysABelief(const Item& it) {
   static constexpr std::string_view kBeliefs[] = {
       "seems",   "seem", "looks", "appears", "feels", "suspect", "believe",    "guess",  "think",  "thought", "assume",
       "assumed", "bet",  "hunch", "feeling", "sure",  "suppose", "hypothesis", "theory", "wonder", "doubt",   "expect"};
-  return std::any_of(s.begin(), s.end(), [](const Item& it) {
-    const std::string w = Lower(it.word);
-    const std::string last = w.substr(w.find_last_of(' ') + 1);  // npos + 1 is 0: the whole word
-    return std::find(std::begin(kBeliefs), std::end(kBeliefs), last) != std::end(kBeliefs);
-  });
+  const std::string w = Lower(it.word);
+  const std::string last = w.substr(w.find_last_of(' ') + 1);  // npos + 1 is 0: the whole word
+  return std::find(std::begin(kBeliefs), std::end(kBeliefs), last) != std::end(kBeliefs);
+}
+bool SaysABelief(const std::vector<Item>& s) {
+  return std::any_of(s.begin(), s.end(), [](const Item& it) { return SaysABelief(it); });
 }
 
 // Whether a sentence only asks to confirm what was said before it: "True?", "Is that right?", "Correct?", "Am I
@@ -4441,7 +4444,7 @@ void ConfirmedBeliefsAreQuestions(std::vector<std::vector<Item>>& sentences) {
     std::vector<Item>& s = sentences[at];
     if (!SaysABelief(s) || !AsksToConfirm(sentences[at + 1])) continue;
     size_t opening = 0;
-    while (opening < s.size() && opening < 4 && !SaysABelief({s[opening]})) ++opening;
+    while (opening < s.size() && opening < 4 && !SaysABelief(s[opening])) ++opening;
     if (opening == s.size() || opening == 4) continue;
     ++opening;
     while (opening < s.size() && IsWordIn(s[opening], {"is", "that"})) ++opening;
@@ -5413,9 +5416,9 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
   const bool asks =
       std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.separator && t.text == "?"; });
   std::vector<std::vector<Item>> sentences = Sentences(Classify(tokens, vocabulary));
+  ConfirmedBeliefsAreQuestions(sentences);  // before the sentences are counted: it spends one
   const size_t scene_until = asks ? 0 : SceneBeforeTheRequest(sentences);
   const bool gpu_work_defined = std::any_of(sentences.begin(), sentences.end(), DefinesGpuWork);
-  ConfirmedBeliefsAreQuestions(sentences);
   bool origin_said = false;  // a sentence before set the first kernel's start as the origin
   for (size_t at = 0; at < sentences.size(); ++at) {
     std::vector<Item>& sentence = sentences[at];

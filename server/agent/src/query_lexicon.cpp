@@ -227,9 +227,9 @@ constexpr Synonym kExportColumns[] = {
     {"num", "number of"},
 };
 
-// nsys stats' reports (NVIDIA's Analysis Guide; the names before 2023.1 in the second column's rows) and the events
-// their rows are. The memory reports' rows are copies of each direction and memsets ("[CUDA memcpy HtoD]", "[CUDA
-// memset]"), so the report says no kind; the size report's statistics are bytes.
+// nsys stats' reports (NVIDIA's Analysis Guide), each under its name since 2023 and its name before ("gpukernsum"),
+// and the events their rows are. The memory reports' rows are copies of each direction and memsets ("[CUDA memcpy
+// HtoD]", "[CUDA memset]"), so the report says no kind; the size report's statistics are bytes.
 constexpr Synonym kStatsReports[] = {
     {"cuda_gpu_kern_sum", "kernels"},
     {"gpukernsum", "kernels"},
@@ -1481,15 +1481,15 @@ constexpr Entry kEntries[] = {
     {"push/pop", Slot::kStop},
     {"split", Slot::kStop},      // "a per-process split": the grouping said beside it, as "breakdown"
     {"all count", Slot::kStop},  // "kernels, copies and memsets all count": each is included
-    {"group", Slot::kStop},
-    {"check", Slot::kStop},
-    // Words that narrow to what follows them, which the words after say ("keep only those larger than 1 MB").
+    {"group", Slot::kStop},      // "group the kernels by short name": the verb; "by" groups
+    {"check", Slot::kStop},      // "Unified memory check: ...", "check whether ...": the request, not what it asks
     // "how many crossed that line": the bound said before, not a name ("line" is a part of "aten::linear").
     {"that line", Slot::kStop},
     {"that threshold", Slot::kStop},
     {"that limit", Slot::kStop},
     {"that cutoff", Slot::kStop},
     {"that bar", Slot::kStop},
+    // Words that narrow to what follows them, which the words after say ("keep only those larger than 1 MB").
     {"keep only", Slot::kStop},
     {"if i keep only", Slot::kStop},
     {"considering only", Slot::kStop},
@@ -1502,9 +1502,7 @@ constexpr Entry kEntries[] = {
     {"finished in", Slot::kWeakTotal, 1},
     {"finish in", Slot::kWeakTotal, 1},
     {"completed in", Slot::kWeakTotal, 1},
-    {"complete in", Slot::kWeakTotal,
-     1},  // "Unified memory check: ...", "check whether ...": the request, not what it asks      //
-          // "group the kernels by short name": the verb; "by" groups
+    {"complete in", Slot::kWeakTotal, 1},
     {"grouping", Slot::kStop},   // "grouping kernels by their base name": "by" groups
     {"demangled", Slot::kStop},  // the names a grouping by name uses
     {"full demangled", Slot::kStop},

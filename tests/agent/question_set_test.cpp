@@ -734,6 +734,12 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // for it: 12 / 25 / 3. Read since: bounds lent with their events, binary units, quantities and the launching
   // rule said again in parentheses (18 / 19 / 3), an origin set in words (19 / 18 / 3).
   ExpectHeld(AskHeldOut("questions_fresh71.json", "fresh held-out 71"), "questions_fresh71.json", 19, 3);
+  // Batch 80, written by a helper at 9dfbb8b (compound questions: two or three things asked in one message, each with
+  // its own figure or name), first scored at 9dfbb8b before any change for it: 27 / 11 / 2.
+  ExpectHeld(AskHeldOut("questions_fresh72.json", "fresh held-out 72"), "questions_fresh72.json", 27, 2);
+  // Batch 81, written by a helper at 9dfbb8b (terse questions as typed into a question box: abbreviations such as
+  // "tot", "avg", "d2h", "p50", "#", few articles), first scored at 9dfbb8b before any change for it: 36 / 2 / 2.
+  ExpectHeld(AskHeldOut("questions_fresh73.json", "fresh held-out 73"), "questions_fresh73.json", 36, 2);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -284,7 +285,38 @@ class Collector {
   int64_t AllCountOf(int64_t key) const { return within_ ? Find(place_count_, key) : all_count_; }
   void AddMatched() { ++matched_; }  // selected by name, kind, class and range, before the bounds
   int64_t matched() const { return matched_; }
+  // With `nth`, only the nth event selected by start (1 the first, -1 the last to start) is grouped: the events are
+  // kept until Finish picks it ("the second Model range", "the first sample kernel").
+  void OnlyThe(int64_t nth) { nth_ = nth; }
   void Add(const Event& e) {
+    if (nth_ != 0) {
+      picked_.push_back(e);
+      return;
+    }
+    AddToGroup(e);
+  }
+  // Groups the nth event when `nth` was asked (none when fewer were selected); nothing otherwise.
+  void Finish() {
+    if (nth_ == 0) return;
+    const size_t n = picked_.size(), k = static_cast<size_t>(nth_ > 0 ? nth_ : -nth_);
+    picked_of_ = n;
+    if (k > n) return;
+    const auto by_start = [](const Event& a, const Event& b) {
+      return a.start != b.start ? a.start < b.start : a.end < b.end;
+    };
+    const size_t at = nth_ > 0 ? k - 1 : n - k;
+    std::nth_element(picked_.begin(), picked_.begin() + static_cast<std::ptrdiff_t>(at), picked_.end(), by_start);
+    const Event chosen = picked_[at];
+    picked_ = {};
+    nth_ = 0;
+    AddToGroup(chosen);
+  }
+  std::vector<Group>& groups() { return groups_; }
+  int64_t all_total() const { return all_total_; }
+  size_t picked_of() const { return picked_of_; }  // with `nth`: how many events it was picked from
+
+ private:
+  void AddToGroup(const Event& e) {
     int64_t key = 0;
     switch (by_) {
       case GroupBy::kNone:
@@ -328,10 +360,6 @@ class Collector {
     }
     if (detail_) place->intervals.push_back(Interval{e.start, e.end});
   }
-  std::vector<Group>& groups() { return groups_; }
-  int64_t all_total() const { return all_total_; }
-
- private:
   static int64_t Find(const std::unordered_map<int64_t, int64_t>& by_place, int64_t key) {
     const auto it = by_place.find(key);
     return it == by_place.end() ? 0 : it->second;
@@ -350,6 +378,9 @@ class Collector {
   std::vector<Group> groups_;
   int64_t all_total_ = 0, all_count_ = 0;
   int64_t matched_ = 0;
+  int64_t nth_ = 0;
+  std::vector<Event> picked_;
+  size_t picked_of_ = 0;
 };
 
 struct Selection {
@@ -1083,6 +1114,15 @@ class EventStats final : public Skill {
          {},
          -1.0,
          2147483647.0},
+        {"nth",
+         ValueType::kInt,
+         "Only the nth of the selected events by start time: 1 the first, 2 the second, -1 the last to start, -2 the "
+         "one before it (0 = every one); its row's first_start_ns and last_end_ns are its start and end",
+         Value(int64_t{0}),
+         false,
+         {},
+         -1e9,
+         1e9},
         LimitArg(0, "Show only the first N rows, by total time (0 = all)."),
     };
   }
@@ -1132,8 +1172,10 @@ class EventStats final : public Skill {
     const bool detail = ArgBool(ctx, "detail");
     Collector out(by, detail);
     if (ArgBool(ctx, "share_within_group")) out.ShareWithinGroups();
+    out.OnlyThe(ArgInt(ctx, "nth"));
     // Inside a range of an export without NVTX: nothing is selected (the note says why), never everything.
     if (!no_ranges && !Collect(ctx, events, sel, inside, out)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+    out.Finish();
     std::vector<Group>& groups = out.groups();
     std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
       int64_t ta = 0, tb = 0;
@@ -1156,6 +1198,12 @@ class EventStats final : public Skill {
                                  detail));
     }
     Notes(ctx, events, no_ranges, groups.size(), table);
+    if (const int64_t nth = ArgInt(ctx, "nth"); nth != 0) {
+      table.notes.push_back(
+          fmt::format("Only event nth={} by start time of the {} selected (1 = the first to start, "
+                      "-1 = the last); none when fewer were selected.",
+                      nth, out.picked_of()));
+    }
     return table;
   }
 

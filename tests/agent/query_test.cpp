@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "../../server/agent/src/query_lexicon.h"
@@ -598,7 +599,10 @@ TEST(QueryFill, AFollowUpAsksAgainThereOrTakesOnePlaceOfTheRanking) {
   };
   Check("Which kernel is the third slowest?", {place(Measure::kMax, 2)});
   Check("What is the second most expensive kernel?", {place(Measure::kTotal, 1)});
-  EXPECT_FALSE(Fill("How long does the second kernel take?").complete());
+  // "the second kernel" without a word that ranks is the second to start (Subject::nth), said so in the reading.
+  Query second_kernel = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  second_kernel.subject.nth = 2;
+  Check("How long does the second kernel take?", {second_kernel});
   EXPECT_FALSE(Fill("How many kernels ran in the second second?").complete());
   // A question of its own after the ordinal one starts its ranking from the first again.
   const Reading own = FillQueries("which kernels have the most launches?", Vocabulary(), {second});
@@ -905,7 +909,7 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
             "queries[0].measures: an array is required");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels", "kernel": "gemm"}}])"),
             "queries[0].subject: unknown member 'kernel'; the members are events, name, copyKind, apiClass, memory, "
-            "wholeName, family");
+            "wholeName, family, nth");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "scope": {"devices": ["0"]}}])"),
             "queries[0].scope.devices[0]: not an integer");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "limit": 2.5}])"),
@@ -951,6 +955,27 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
             "queries[0].offset: -1 is not 0 to 100");
   second.rank = Rank::kNone;
   EXPECT_FALSE(CheckQuery(second).ok());  // an offset of no ranking
+  // One event by start and a window between the moments two events mark, read back as written; an until beside a
+  // window end, or an origin beside fromFirstKernel, is refused.
+  Query marked = Q({Measure::kCount}, {EventKind::kKernels, ""});
+  marked.subject.nth = -2;
+  marked.scope.origin = Anchor{Subject{EventKind::kNvtx, "MPI_Init"}, true};
+  marked.scope.until = Anchor{Subject{EventKind::kMemcpy, "", "DtoH"}, false};
+  marked.scope.until->events.nth = 3;
+  marked.scope.from_s = 0.25;
+  EXPECT_EQ(QueryToJson(marked)["scope"]["origin"].dump(),
+            R"({"atEnd":true,"events":{"events":"nvtx","name":"MPI_Init"}})");
+  auto marked_back = QueryFromJson(QueryToJson(marked), "q");
+  ASSERT_TRUE(marked_back) << marked_back.error().message;
+  EXPECT_EQ(*marked_back, marked) << QueryToJson(marked).dump();
+  marked.scope.to_s = 1.0;
+  EXPECT_EQ(CheckQuery(marked).error().message, "Query: a window ends at toSeconds or at until, not both.");
+  marked.scope.to_s.reset();
+  marked.scope.from_first_kernel = true;
+  EXPECT_EQ(CheckQuery(marked).error().message, "Query: a window counts from one origin: fromFirstKernel or origin.");
+  EXPECT_EQ(
+      error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "scope": {"origin": {"atEnd": true}}}])"),
+      "queries[0].scope.origin: 'events' is required");
   Query early = Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", 0.0, 0.1});
   early.scope.from_first_kernel = true;
   auto early_back = QueryFromJson(QueryToJson(early), "q");
@@ -1167,8 +1192,11 @@ TEST(QueryFill, DelayInWordsNamesAfterAnArticleAndThousands) {
       {delay});
   Check("what is the gap between its cudaLaunchKernel call returning and nvfuser_pointwise starting?", {delay});
   Check("how long after its launch call returns does nvfuser_pointwise start?", {delay});
-  // A call's end and a kernel's start not said both: no delay.
-  EXPECT_FALSE(Fill("how many kernels start after the first cudaMalloc call?").complete());
+  // A call's end and a kernel's start not said both: no delay, but a window from the moment the first call ended.
+  Query after = Q({Measure::kCount}, {EventKind::kKernels, ""});
+  after.scope.origin = Anchor{Subject{EventKind::kApi, "cudaMalloc"}, true};
+  after.scope.origin->events.nth = 1;
+  Check("how many kernels start after the first cudaMalloc call?", {after});
   const Reading nvrtc = Fill("how much time went into fusion compilation (the runFusionWithInputs ranges)?");
   EXPECT_TRUE(nvrtc.complete()) << (nvrtc.unread.empty() ? "" : nvrtc.unread.front());
   // "(... minus ..., clipped at 0)": a definition of the delay, as the guide's (HTA's) launch delay is.
@@ -1694,6 +1722,61 @@ TEST(QueryExecute, AFamilyOfKernelsByTheDecoder) {
   ASSERT_TRUE(none.ok()) << none.error().message;
   EXPECT_NE(none->answer.summary.find("this profile has no kernel of the `FlashAttention` family"), std::string::npos)
       << none->answer.summary;
+}
+
+// One event by start time, and windows between moments events mark (sqlite3 over the exports): the 2nd
+// runFusionWithInputs range of the nvFuser export lasts 271,057,015 ns and one kernel (901,303 ns) starts while it is
+// open; on the H100 export, from the end of the first HtoD copy (155,367,583,702 ns) to the start of the last DtoH
+// copy (156,064,793,461 ns), 3,002 kernels start, 36,416,526 ns in all. Each moment's row is cited.
+TEST(QueryExecute, OneEventByStartAndAWindowBetweenMomentsEventsMark) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto nvf = ws.Open(testing::Fixture("h200_nvfuser_nvtx.sqlite"));
+  ASSERT_TRUE(nvf.ok());
+  Subject second{EventKind::kNvtx, "runFusionWithInputs"};
+  second.nth = 2;
+  auto range = ws.AskQueries({nvf->id, {Q({Measure::kTotal}, second)}});
+  ASSERT_TRUE(range.ok()) << range.error().message;
+  EXPECT_NE(range->answer.summary.find("Read as: total time of the 2nd to start of the NVTX ranges whose name contains "
+                                       "`runFusionWithInputs`"),
+            std::string::npos)
+      << range->answer.summary;
+  EXPECT_NE(range->answer.summary.find("271.057 ms"), std::string::npos) << range->answer.summary;
+  Query open = Q({Measure::kCount, Measure::kTotal}, {EventKind::kKernels, ""});
+  open.scope.origin = Anchor{second, false};
+  open.scope.until = Anchor{second, true};
+  auto inside = ws.AskQueries({nvf->id, {open}});
+  ASSERT_TRUE(inside.ok()) << inside.error().message;
+  EXPECT_NE(inside->answer.summary.find("1 kernel, total 901.303 µs"), std::string::npos) << inside->answer.summary;
+  EXPECT_NE(inside->answer.summary.find("The window ends at the end of the 2nd to start of the NVTX ranges"),
+            std::string::npos)
+      << inside->answer.summary;
+
+  auto h100 = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(h100.ok());
+  Subject first_htod{EventKind::kMemcpy, "", "HtoD"}, last_dtoh{EventKind::kMemcpy, "", "DtoH"};
+  first_htod.nth = 1;
+  last_dtoh.nth = -1;
+  Query between = Q({Measure::kCount, Measure::kTotal}, {EventKind::kKernels, ""});
+  between.scope.origin = Anchor{first_htod, true};
+  between.scope.until = Anchor{last_dtoh, false};
+  auto a = ws.AskQueries({h100->id, {between}});
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_NE(a->answer.summary.find("3,002 kernels, total 36.417 ms"), std::string::npos) << a->answer.summary;
+  std::vector<int64_t> moments;
+  for (const auto& e : a->answer.evidence) {
+    if (e.columns.size() == 3 && e.rows.size() == 1 && e.columns[2].find("_ns") != std::string::npos &&
+        std::holds_alternative<int64_t>(e.rows[0][2]))
+      moments.push_back(std::get<int64_t>(e.rows[0][2]));
+  }
+  EXPECT_EQ(moments, (std::vector<int64_t>{155367583702, 156064793461}));
+  // No event to mark the moment: said, never the whole profile.
+  Query none = between;
+  none.scope.origin->events = Subject{EventKind::kKernels, "no_such_kernel"};
+  auto missing = ws.AskQueries({h100->id, {none}});
+  ASSERT_TRUE(missing.ok()) << missing.error().message;
+  EXPECT_EQ(missing->answer.summary.find("3,002 kernels"), std::string::npos) << missing->answer.summary;
+  EXPECT_NE(missing->answer.summary.find("no event marks"), std::string::npos) << missing->answer.summary;
 }
 
 // The executor on a real export: each figure is the cell of the cited row, and agrees with SQL over the export.
@@ -2763,6 +2846,77 @@ TEST(QueryFill, AnOriginSetInWords) {
   q.scope.to_s = 0.1;
   Check("Use the earliest kernel start as time zero. How many kernels started in the first 100 ms?", {q});
   EXPECT_FALSE(Fill("How many kernels ran? And after that, how many copies?").complete());
+}
+
+// Moments events mark, said as where a window starts or ends (an edge said or assumed from the word before it: after
+// an event is after its end, before one is before its start), one event by its place in time, and what stays unread:
+// the time between two moments ("how long after ..."), which no Query measures, and "from" before events with no edge
+// or place, which says where time comes from.
+TEST(QueryFill, MomentsEventsMarkAndOneEventByItsPlaceInTime) {
+  const auto at = [](EventKind e, const std::string& name, const std::string& kind, int32_t nth, bool end) {
+    Anchor a{Subject{e, name, kind}, end};
+    a.events.nth = nth;
+    return a;
+  };
+  Query between = Q({Measure::kCount}, {EventKind::kKernels, ""});
+  between.scope.origin = at(EventKind::kMemcpy, "", "HtoD", 1, true);
+  between.scope.until = at(EventKind::kMemcpy, "", "DtoH", -1, false);
+  Check("How many kernels started between the end of the first HtoD copy and the start of the last DtoH copy?",
+        {between});
+  Query after = Q({Measure::kTotal}, {EventKind::kKernels, ""}, Scope{{}, {}, -1, "", 0.0, 0.2});
+  after.scope.origin = at(EventKind::kNvtx, "forward", "", 0, true);
+  Check("Measuring from the end of the forward range, what's the kernel time in the following 200 ms?", {after});
+  Query zero = Q({Measure::kCount}, {EventKind::kMemcpy, "", "DtoH"}, Scope{{}, {}, -1, "", 2.0, 3.0});
+  zero.scope.origin = at(EventKind::kApi, "cudaMalloc", "", 0, false);
+  Check(
+      "Taking the start of the first cudaMalloc call as time zero, how many DtoH copies happened between 2 s and 3 s "
+      "later?",
+      {zero});
+  Query before = Q({Measure::kCount}, {EventKind::kApi, "cudaStreamSynchronize", "", "", true});
+  before.scope.until = at(EventKind::kNvtx, "ProfilerStep#3", "", 0, false);
+  Check("How many cudaStreamSynchronize calls were made before the first ProfilerStep#3 range?", {before});
+  // "while the second forward range was open": that one range, from its start to its end.
+  Query open = Q({Measure::kCount}, {EventKind::kKernels, ""});
+  open.scope.origin = at(EventKind::kNvtx, "forward", "", 2, false);
+  open.scope.until = at(EventKind::kNvtx, "forward", "", 2, true);
+  Check("While the second forward range was open, how many kernels started?", {open});
+  // One event by its place in time.
+  Query later = Q({Measure::kTotal}, {EventKind::kNvtx, "runFusionWithInputs", "", "", true});
+  later.subject.nth = -1;
+  Check("How long did the later of the two runFusionWithInputs ranges last?", {later});
+  Query third = Q({Measure::kTotal}, {EventKind::kApi, "cudaMemcpyAsync", "", "", true});
+  third.subject.nth = 3;
+  Check("what was the duration of the third cudaMemcpyAsync call?", {third});
+  // Not moments: the time between two, where time comes from, a span, a place in a ranking.
+  EXPECT_FALSE(Fill("How long after the end of the first HtoD copy does the first kernel start?").complete());
+  const Reading from = Fill("How much of the kernel time comes from the nccl kernels?");
+  for (const Query& q : from.queries) EXPECT_FALSE(q.scope.origin) << DescribeQuery(q);
+  const Reading span = Fill("How long was the GPU idle between the first and the last kernel?");
+  for (const Query& q : span.queries) EXPECT_EQ(q.subject.nth, 0) << DescribeQuery(q);
+  const Reading ranked = Fill("Which kernel is the second slowest?");
+  ASSERT_EQ(ranked.queries.size(), 1u);
+  EXPECT_EQ(ranked.queries[0].subject.nth, 0);
+  EXPECT_EQ(ranked.queries[0].offset, 1);
+}
+
+// Ranges nested in a range are the ranges inside it (a noun of ranges before the range, or "nested in"), and the
+// launching call said in words before the range ("whose launching runtime call sits inside") is the rule every
+// `inside` follows: dropped, and said as taken.
+TEST(QueryFill, RangesNestedInARangeAndTheLaunchingCallSaidInWords) {
+  Query nested = Q({Measure::kCount}, {EventKind::kNvtx, ""});
+  nested.scope.inside = "forward";
+  Check("How many NVTX ranges are nested inside forward?", {nested});
+  Check("Inside forward, how many NVTX ranges are there at any depth?", {nested});
+  Query launched = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  launched.scope.inside = "forward";
+  Check("What's the total GPU time of kernels whose launching runtime call sits inside a forward range?", {launched});
+  const Reading said =
+      Fill("How many kernels count, when the CUDA runtime call that launched them lies inside forward?");
+  EXPECT_EQ(said.defined.size(), 1u) << (said.unread.empty() ? "" : said.unread.front());
+  // The range itself when nothing is said of ranges inside it; no ranking of ranges whose kind is only described.
+  Check("How long did the forward ranges take in total?",
+        {Q({Measure::kTotal}, {EventKind::kNvtx, "forward", "", "", true})});
+  EXPECT_FALSE(Fill("How many ranges are nested?").complete());
 }
 
 // A belief said before the question that tests it sets the scene, whatever comparison it states ("I think" is one

@@ -572,5 +572,40 @@ TEST(GoldenEventStats, AGroupsShareOfItsGpusSpan) {
   }
 }
 
+// `nth`: one event by start time, the second runFusionWithInputs range and the last kernel to start on GPU 1, as SQL
+// orders them (start, then end); a place past the last selects nothing.
+TEST(GoldenEventStats, TheNthEventByStartTime) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string ranges =
+      "SELECT n.start, n.end FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
+      "WHERE n.eventType IN (59, 60) AND COALESCE(n.text, s.value) LIKE '%runFusionWithInputs%' "
+      "ORDER BY n.start, n.end";
+  FixtureSql nvf("h200_nvfuser_nvtx.sqlite");
+  ASSERT_GE(nvf.Int("SELECT COUNT(*) FROM (" + ranges + ")"), 2);
+  for (int64_t nth : {1, 2, -1}) {
+    NSYS_RUN_SKILL(t, "h200_nvfuser_nvtx.sqlite", "event_stats",
+                   {{"events", Value(std::string("nvtx"))},
+                    {"name", Value(std::string("runFusionWithInputs"))},
+                    {"nth", Value(nth)}});
+    ASSERT_EQ(t.rows.size(), 1u);
+    const std::string one = nth > 0 ? ranges + " LIMIT 1 OFFSET " + std::to_string(nth - 1)
+                                    : "SELECT * FROM (" + ranges + ") ORDER BY start DESC, end DESC LIMIT 1";
+    EXPECT_EQ(IntCell(t, 0, "count"), 1) << nth;
+    EXPECT_EQ(IntCell(t, 0, "first_start_ns"), nvf.Int("SELECT start FROM (" + one + ")")) << nth;
+    EXPECT_EQ(IntCell(t, 0, "last_end_ns"), nvf.Int("SELECT end FROM (" + one + ")")) << nth;
+    EXPECT_EQ(IntCell(t, 0, "total_ns"), nvf.Int("SELECT end - start FROM (" + one + ")")) << nth;
+  }
+  FixtureSql h100(kH100);
+  NSYS_RUN_SKILL(last, kH100, "event_stats", {{"nth", Value(int64_t{-1})}});
+  ASSERT_EQ(last.rows.size(), 1u);
+  EXPECT_EQ(IntCell(last, 0, "first_start_ns"), h100.Int("SELECT MAX(start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+  NSYS_RUN_SKILL(past, "h200_nvfuser_nvtx.sqlite", "event_stats",
+                 {{"events", Value(std::string("nvtx"))},
+                  {"name", Value(std::string("runFusionWithInputs"))},
+                  {"nth", Value(int64_t{1000000})}});
+  ASSERT_EQ(past.rows.size(), 1u);
+  EXPECT_EQ(IntCell(past, 0, "count"), 0);
+}
+
 }  // namespace
 }  // namespace nsys::testing

@@ -120,6 +120,9 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.scope.grid_below_sms = true;
   q.scope.launched_by = "cuLaunchKernelEx";
   q.scope.launches = "trsm";
+  q.subject.nth = -2;
+  q.scope.origin = agent::Anchor{q.subject, true};
+  q.scope.until = agent::Anchor{agent::Subject{agent::EventKind::kNvtx, "step"}, false};
   q.versus_subject = q.subject;
   q.versus_scope = q.scope;
   q.group_by = agent::GroupBy::kName;
@@ -148,6 +151,9 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.scope.launches.clear();        // CUDA calls by the kernels they launched, and these are copies (CheckQuery)
   q.subject.family.clear();        // a family is of kernels, and these are copies (CheckQuery)
   q.factor.reset();                // a factor is of two sides (CheckQuery)
+  q.subject.nth = 0;               // one event is not of a launch configuration (CheckQuery)
+  q.scope.origin.reset();          // a window counts from one origin, and fromFirstKernel is it (CheckQuery)
+  q.scope.until.reset();           // a window ends at toSeconds or at until (CheckQuery)
   auto back = ToQueries({Spec(agent::QueryToJson(q))});
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->front().scope.launched_by, "cuLaunchKernelEx");

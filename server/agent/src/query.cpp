@@ -147,6 +147,20 @@ std::string List(const std::vector<std::string>& parts, const char* last_join) {
   return out;
 }
 
+// "2nd", "3rd", "11th", "21st".
+std::string Ordinal(int32_t n) {
+  const int32_t tens = n % 100, ones = n % 10;
+  const char* suffix = tens >= 11 && tens <= 13 ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th";
+  return fmt::format("{}{}", n, suffix);
+}
+
+// One event by start time: "the first", "the 2nd", "the last to start", "the 2nd to last to start".
+std::string NthWords(int32_t nth) {
+  if (nth == 1) return "the first to start";
+  if (nth > 0) return "the " + Ordinal(nth) + " to start";
+  return nth == -1 ? "the last to start" : "the " + Ordinal(-nth) + " to last to start";
+}
+
 std::string SubjectWords(const Subject& s) {
   std::string out = EventWords(s);
   if (s.events == EventKind::kApi && !s.api_class.empty()) out = fmt::format("CUDA API calls of class {}", s.api_class);
@@ -167,14 +181,16 @@ std::string SubjectWords(const Subject& s) {
   }
   if (!s.memory.empty()) out += fmt::format(" to or from {} host memory", s.memory);
   if (!s.family.empty()) out += fmt::format(" of the {} family", support::MarkdownCode(s.family));
+  if (s.nth != 0) out = fmt::format("{} of the {}", NthWords(s.nth), out);
   return out;
 }
 
-// "2nd", "3rd", "11th", "21st".
-std::string Ordinal(int32_t n) {
-  const int32_t tens = n % 100, ones = n % 10;
-  const char* suffix = tens >= 11 && tens <= 13 ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th";
-  return fmt::format("{}{}", n, suffix);
+// "the start of the 2nd of the NVTX ranges named `Model`", "the end of the kernels whose name contains `sample`".
+std::string AnchorWords(const Anchor& a) {
+  const bool one = a.events.nth != 0;
+  return fmt::format(
+      "{} {}{}", a.at_end ? (one ? "the end of" : "the last end of") : (one ? "the start of" : "the first start of"),
+      one ? "" : "the ", SubjectWords(a.events));
 }
 
 template <typename T>
@@ -201,10 +217,22 @@ std::string ScopeWords(const Scope& s, bool on_gpu) {
   if (!s.launched_by.empty()) parts.push_back("launched by " + support::MarkdownCode(s.launched_by) + " calls");
   if (!s.launches.empty())
     parts.push_back("that launched kernels whose name contains " + support::MarkdownCode(s.launches));
-  if (s.from_s || s.to_s) {
-    const std::string origin = s.from_first_kernel ? "the first kernel's start" : "the profile start";
+  const std::string origin = s.origin              ? AnchorWords(*s.origin)
+                             : s.from_first_kernel ? "the first kernel's start"
+                                                   : "the profile start";
+  const bool over_one = s.origin && s.until && s.origin->events == s.until->events && s.origin->events.nth != 0 &&
+                        !s.origin->at_end && s.until->at_end && !s.from_s;
+  if (over_one) {  // "while the second Model range was open"
+    parts.push_back(fmt::format("while {} was open (from its start to its end)", SubjectWords(s.origin->events)));
+  } else if (s.until) {
+    parts.push_back(fmt::format("starting from {} to {}",
+                                s.from_s ? fmt::format("{:.3f} s after {}", *s.from_s, origin) : origin,
+                                AnchorWords(*s.until)));
+  } else if (s.from_s || s.to_s) {
     parts.push_back(s.to_s ? fmt::format("between {:.3f} s and {:.3f} s from {}", s.from_s.value_or(0), *s.to_s, origin)
                            : fmt::format("from {:.3f} s after {} to the profile's end", s.from_s.value_or(0), origin));
+  } else if (s.origin) {
+    parts.push_back(fmt::format("starting from {} to the profile's end", origin));
   }
   return parts.empty() ? "the whole profile" : List(parts, ", ");
 }
@@ -319,6 +347,17 @@ std::string ScopeProblem(const Query& q, const Scope& s) {
   if (s.from_s && s.to_s && !(*s.from_s < *s.to_s)) return "a window needs from_s < to_s.";
   if (s.from_first_kernel && !s.from_s && !s.to_s)
     return "fromFirstKernel says where a window counts from: give fromSeconds or toSeconds.";
+  if (s.from_first_kernel && s.origin) return "a window counts from one origin: fromFirstKernel or origin.";
+  if (s.until && s.to_s) return "a window ends at toSeconds or at until, not both.";
+  if (s.until && s.from_s && !s.origin && !s.from_first_kernel)
+    return "fromSeconds with until counts from an origin: give origin.";
+  for (const Anchor* a : {s.origin ? &*s.origin : nullptr, s.until ? &*s.until : nullptr}) {
+    if (a &&
+        (a->events.events == EventKind::kDevices || a->events.name.size() > 512 || a->events.copy_kind.size() > 32 ||
+         a->events.family.size() > 64 || a->events.nth < -1000000 || a->events.nth > 1000000))
+      return "an origin or until is the events of a kind (not devices), a name of at most 512 bytes, nth within "
+             "1e6.";
+  }
   if (s.grid_below_sms && q.subject.events != EventKind::kKernels)
     return "gridBelowSms bounds kernel launches: the subject's events are kernels.";
   const bool versus = q.versus_scope && &s == &*q.versus_scope;
@@ -364,6 +403,10 @@ Status CheckQuery(const Query& q) {
       return bad("a host memory kind is one of pageable, pinned, device, array, managed.");
     if (s && s->family.size() > 64) return bad("a family of at most 64 bytes.");
     if (s && !s->family.empty() && s->events != EventKind::kKernels) return bad("a family is of kernels.");
+    if (s && (s->nth < -1000000 || s->nth > 1000000)) return bad("nth between -1e6 and 1e6.");
+    if (s && s->nth != 0 && s->events == EventKind::kDevices) return bad("nth picks one event, not a GPU.");
+    if (s && s->nth != 0 && (IsLaunchConfiguration(q.measures.front()) || IsCommMeasure(q.measures.front())))
+      return bad("nth picks one event of event_stats' measures, not of a launch configuration or communication.");
   }
   if (q.limit < 0 || q.limit > 100) return bad("limit between 0 and 100.");
   if (q.offset < 0 || q.offset > 100) return bad("offset between 0 and 100.");
@@ -415,6 +458,11 @@ Status CheckQuery(const Query& q) {
         "a yes/no answer needs something to compare with (versus_subject, versus_scope, versus_measure or "
         "threshold).");
   return {};
+}
+
+std::string DescribeAnchor(const Anchor& a) {
+  using namespace query_words;  // this file's own helpers
+  return AnchorWords(a);
 }
 
 std::string DescribeQuery(const Query& q) {

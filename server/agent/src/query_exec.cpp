@@ -224,6 +224,7 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
     args["whole_name"] = Value(true);
   if (subject.events == EventKind::kMemcpy && !subject.copy_kind.empty()) args["copy_kind"] = Value(subject.copy_kind);
   if (subject.events == EventKind::kKernels && !subject.family.empty()) args["family"] = Value(subject.family);
+  if (subject.nth != 0) args["nth"] = Value(int64_t{subject.nth});
   if (ShareWithinPlaces(q)) args["share_within_group"] = Value(true);
   if (!scope.inside.empty()) args["inside"] = Value(scope.inside);
   if (q.group_by != GroupBy::kNone)
@@ -265,7 +266,14 @@ struct Side {
   SkillCall call;
   skills::Table table;
   std::vector<size_t> rows;
-  std::optional<Evidence> origin;  // a window from the first kernel's start: the row that start is a cell of
+  // A window counted from or ended at a moment an event marks: each moment in words, on the capture clock, and the
+  // row it is a cell of.
+  struct Marked {
+    std::string words;
+    double ns = 0;
+    Evidence evidence;
+  };
+  std::vector<Marked> moments;
 };
 
 double CellOr(const skills::Table& t, size_t row, std::string_view column, double fallback) {
@@ -339,38 +347,85 @@ std::vector<size_t> PickRows(const Query& q, const skills::Table& t, const Subje
   return rows;
 }
 
-// "In the first 100 ms after the first kernel starts": a window counted from the start of the first kernel in the
-// scope (its devices and processes), event_stats' first_start_ns of those kernels, on the capture clock. The window
-// of `call` becomes absolute; the row the start is a cell of is returned for the evidence.
-Expected<Evidence> CountFromFirstKernel(const Scope& scope, const SkillRunner& run, const CancelToken& cancel,
-                                        SkillCall& call) {
-  Scope all = scope;
-  all.from_s.reset();
-  all.to_s.reset();
-  SkillCall first{"event_stats", {{"events", Value(std::string("kernels"))}, {"detail", Value(false)}}, FilterOf(all)};
-  auto t = run(first.skill, first.args, first.filter, cancel);
+// A moment of the profile an event marks, on the capture clock: the start of the first kernel in the scope (its
+// devices and processes: "in the first 100 ms after the first kernel starts"), or an Anchor's, over the whole profile
+// ("the end of the MPI_Init range"): event_stats' first_start_ns or last_end_ns of those events (with nth, of the one
+// event), with the row it is a cell of for the evidence.
+struct Moment {
+  double ns = 0;
+  std::string words;  // "the first kernel's start", "the end of the 2nd of the NVTX ranges named `Model`"
+  Evidence evidence;
+};
+
+Expected<Moment> MomentOf(const Subject& events, bool at_end, const engine::FilterSpec& filter, std::string words,
+                          const SkillRunner& run, const CancelToken& cancel) {
+  Query marks;
+  marks.measures = {Measure::kCount};
+  marks.subject = events;
+  SkillCall call = CallOf(marks, events, Scope{});
+  call.filter = filter;
+  call.args["detail"] = Value(false);
+  auto t = run(call.skill, call.args, call.filter, cancel);
   if (!t) return t.error();
-  const double start = t->rows.empty() || t->declined ? std::nan("") : CellNumber(*t, 0, "first_start_ns");
-  if (std::isnan(start) || CellNumber(*t, 0, "count") <= 0)
-    return Error{ErrorKind::kNotFound,
-                 "no kernel ran in this scope, so no window counts from the first kernel's start"};
-  call.filter.window.clock = engine::WindowSpec::Clock::kCaptureNs;
-  call.filter.window.start = start + scope.from_s.value_or(0) * 1e9;
-  call.filter.window.end = scope.to_s ? std::optional<double>(start + *scope.to_s * 1e9) : std::nullopt;
-  Evidence e{first, "the first kernel's start, which the window counts from", {"group", "count", "first_start_ns"}, {}};
-  const auto c = ColumnIndex(*t, "count"), f = ColumnIndex(*t, "first_start_ns"), g = ColumnIndex(*t, "group");
+  const char* column = at_end ? "last_end_ns" : "first_start_ns";
+  const double ns = t->rows.empty() || t->declined ? std::nan("") : CellNumber(*t, 0, column);
+  if (std::isnan(ns) || CellNumber(*t, 0, "count") <= 0)
+    return Error{
+        ErrorKind::kNotFound,
+        fmt::format("no event marks {}: the profile holds none of those {}", words,
+                    events.events == EventKind::kKernels && events.name.empty() ? "kernels in this scope" : "events")};
+  Evidence e{call,
+             fmt::format("{}, where the window {}", words, at_end ? "ends or counts from" : "counts from or ends"),
+             {"group", "count", column},
+             {}};
+  const auto c = ColumnIndex(*t, "count"), f = ColumnIndex(*t, column), g = ColumnIndex(*t, "group");
   if (c && f && g) e.rows.push_back({t->rows[0][*g], t->rows[0][*c], t->rows[0][*f]});
-  return e;
+  return Moment{ns, std::move(words), std::move(e)};
+}
+
+// The window of `call` made absolute on the capture clock when the scope counts it from a moment an event marks, or
+// ends it at one; the moments are returned for the evidence and the answer's sentence.
+Expected<std::vector<Moment>> PlaceTheWindow(const Scope& scope, const SkillRunner& run, const CancelToken& cancel,
+                                             SkillCall& call) {
+  std::vector<Moment> out;
+  const bool first_kernel = scope.from_first_kernel && (scope.from_s || scope.to_s);
+  if (!first_kernel && !scope.origin && !scope.until) return out;
+  std::optional<double> origin;
+  if (first_kernel || scope.origin) {
+    Scope places;  // the first kernel is of the scope's devices and processes; an anchor is of the whole profile
+    if (first_kernel) {
+      places.devices = scope.devices;
+      places.pids = scope.pids;
+    }
+    auto m = first_kernel ? MomentOf(Subject{}, false, FilterOf(places), "the first kernel's start", run, cancel)
+                          : MomentOf(scope.origin->events, scope.origin->at_end, FilterOf(places),
+                                     DescribeAnchor(*scope.origin), run, cancel);
+    if (!m) return m.error();
+    origin = m->ns;
+    out.push_back(std::move(*m));
+  }
+  call.filter.window.clock = engine::WindowSpec::Clock::kCaptureNs;
+  call.filter.window.start = origin ? std::optional<double>(*origin + scope.from_s.value_or(0) * 1e9) : std::nullopt;
+  call.filter.window.end =
+      origin && scope.to_s ? std::optional<double>(*origin + *scope.to_s * 1e9) : std::optional<double>();
+  if (scope.until) {
+    auto m = MomentOf(scope.until->events, scope.until->at_end, FilterOf(Scope{}), DescribeAnchor(*scope.until), run,
+                      cancel);
+    if (!m) return m.error();
+    // An event that ends the window where it starts (the one range that is also its origin) keeps itself: the
+    // window's end is exclusive, so it ends a nanosecond after.
+    call.filter.window.end = m->ns + (call.filter.window.start && m->ns <= *call.filter.window.start ? 1 : 0);
+    out.push_back(std::move(*m));
+  }
+  return out;
 }
 
 Expected<Side> RunSide(const Query& q, const Subject& subject, const Scope& scope, const SkillRunner& run,
                        const CancelToken& cancel) {
   Side side{CallOf(q, subject, scope), {}, {}, {}};
-  if (scope.from_first_kernel && (scope.from_s || scope.to_s)) {
-    auto origin = CountFromFirstKernel(scope, run, cancel, side.call);
-    if (!origin) return origin.error();
-    side.origin = std::move(*origin);
-  }
+  auto moments = PlaceTheWindow(scope, run, cancel, side.call);
+  if (!moments) return moments.error();
+  for (Moment& m : *moments) side.moments.push_back({std::move(m.words), m.ns, std::move(m.evidence)});
   auto table = run(side.call.skill, side.call.args, side.call.filter, cancel);
   if (!table) return table.error();
   side.table = std::move(*table);
@@ -1241,11 +1296,13 @@ void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillR
     const int64_t counted =
         a->call.skill == "event_stats" && a->rows.size() == 1 ? CellOr(a->table, a->rows.front(), "count", 0) : 0;
     if (!none) AddTheOneName(q, counted, run, cancel, turn, text);
-    if (a->origin && !a->origin->rows.empty() && a->origin->rows[0].size() == 3)
-      text += fmt::format(" The window counts from the first kernel's start, at {} ns on the capture clock.",
-                          FormatCount(NumberOf(a->origin->rows[0][2]).value_or(0)));
+    for (size_t k = 0; k < a->moments.size(); ++k) {
+      const bool ends = q.scope.until && k + 1 == a->moments.size();
+      text += fmt::format(" The window {} {}, at {} ns on the capture clock.", ends ? "ends at" : "counts from",
+                          a->moments[k].words, FormatCount(a->moments[k].ns));
+    }
     AddExtreme(q, run, cancel, turn, text);
-    if (a->origin) turn.answer.evidence.push_back(*a->origin);
+    for (const auto& m : a->moments) turn.answer.evidence.push_back(m.evidence);
     if (!a->rows.empty()) turn.answer.evidence.push_back(EvidenceOf(q, *a, DescribeQuery(q)));
     AddTheSms(q, run, cancel, turn, text);
     if (q.group_by == GroupBy::kDevice && Asked(q, Measure::kGroups)) AddProcesses(q, run, cancel, turn, text);

@@ -346,6 +346,9 @@ struct Item {
   bool colon = false;       // kSeparator: written as a colon (read as a comma)
   bool describing = false;  // words before a name in parentheses that say what it is (NamedInParentheses)
   std::string respelled;    // kLex: the lexicon word a misspelled word was read as (lexicon::SpellingOf)
+  // Moments events mark, said as where a window starts or ends ("from the end of the MPI_Init range", "until the last
+  // sample kernel ends"): ReadAnchors' items.
+  std::optional<Anchor> origin_at, until_at;
   bool Has(Slot s) const {
     return kind == kLex && std::any_of(entries.begin(), entries.end(), [&](const auto& e) { return e.slot == s; });
   }
@@ -358,6 +361,9 @@ struct Item {
   // Whether it says the measure `m` ("percentage": kShare).
   bool Says(Measure m) const { return Has(Slot::kMeasure) && Value(Slot::kMeasure) == static_cast<uint8_t>(m); }
 };
+
+// A place in time ("first" 1, "second" 2, "last" -1, "the later of the two" -1) at k, and the items it covers.
+std::pair<int32_t, size_t> PlaceInTime(const std::vector<Item>& s, size_t k);
 
 // An item read as the lexicon's `phrase`, standing for the words `word` of the question ("no" read as "idle").
 Item LexItem(std::string_view phrase, std::string word) {
@@ -824,18 +830,25 @@ struct Clause {
   bool noun_plural = false;             // that noun is plural: "the two processes", "across GPUs"
   bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
   bool it = false;                      // "does it account for": "it", the one subject said before
-  bool running = false;        // "running", "executing": with a share of the span, the busy share (utilization)
-  bool launch_noun = false;    // "launches": kernels, or the calls that launched them said before
-  bool time_noun = false;      // "duration", "run time": a time said as a noun
-  bool share_of_sum = false;   // "+" or "plus" between two nouns for events ("kernel + memcpy")
-  bool inside_those = false;   // "kernels launched inside those ranges": inside the ranges the Query before named
-  bool share_of_that = false;  // "what percentage is that of the time in X": a share of a base the question names
-  size_t share_of_at = 0;      // with it: the item index of that "of"; what follows it is the base
-  size_t inside_at = 0;        // the item index of `inside`
-  bool share_form = false;     // the base names events of its own: the first side as a percentage of it (kShare)
+  bool running = false;         // "running", "executing": with a share of the span, the busy share (utilization)
+  bool launch_noun = false;     // "launches": kernels, or the calls that launched them said before
+  bool time_noun = false;       // "duration", "run time": a time said as a noun
+  bool share_of_sum = false;    // "+" or "plus" between two nouns for events ("kernel + memcpy")
+  bool inside_those = false;    // "kernels launched inside those ranges": inside the ranges the Query before named
+  bool share_of_that = false;   // "what percentage is that of the time in X": a share of a base the question names
+  size_t share_of_at = 0;       // with it: the item index of that "of"; what follows it is the base
+  size_t inside_at = 0;         // the item index of `inside`
+  size_t range_noun_at = 0;     // the item index of the first noun of ranges
+  bool own_range_noun = false;  // a noun of ranges said in this clause, not lent
+  bool nested = false;          // "nested": inside a range, which must be said
+  bool inside_lent = false;     // `inside` is a clause's before ("Inside X, how many ranges ...")
+  bool share_form = false;      // the base names events of its own: the first side as a percentage of it (kShare)
   std::optional<GroupBy> that_group;  // "on that card": the GPU, process or stream a ranking before found
   std::optional<Measure> versus_measure, versus_partner;  // "fewer blocks than SMs": SMs, against blocks
   bool from_first_kernel = false;                         // "after the first kernel starts": the window's origin
+  std::optional<Anchor> origin, until;  // "from the end of the MPI_Init range", "until the last copy ends"
+  int32_t nth = 0;                      // "the second Model range": one event by start (Subject::nth)
+  bool belief = false;                  // a scene that says what someone believes ("I think pid 1679 did more")
   bool window_after_origin = false;     // "in the next 100 ms": the window needs an origin (from_first_kernel)
   bool faster = false, slower = false;  // words of speed: of a rate (bandwidth), faster is the larger
   bool every = false;                  // "all", "every", "total", "overall": the whole kind, not the events said before
@@ -1166,6 +1179,16 @@ void FirstNOfARanking(const std::vector<Item>& items, size_t i, Clause& c, std::
   c.limit = std::min(IdOf(items[i + 1].number).value_or(101), 101);  // CheckQuery: <= 100
 }
 
+// "between 5 s and 10 s later", the window read from `between` at i: counted from an origin, said in this clause or
+// lent by one before; without one the clause is not answered (window_after_origin).
+void ReadLaterAfterAWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bool>& read) {
+  for (size_t j = i + 4; j < items.size() && j <= i + 6; ++j) {
+    if (!IsWordIn(items[j], {"later", "afterwards", "afterward"})) continue;
+    read[j] = true;
+    c.window_after_origin = true;
+  }
+}
+
 // A window: "first N s|ms", "between A and B s|ms"; marks what it reads. "the last 200 ms" is a window from the end,
 // which the Query does not hold: unread.
 void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bool>& read) {
@@ -1239,6 +1262,7 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
       c.to_s = items[i + 4].number * to_scale;
     }
   }
+  if (items[i].Has(Slot::kBetween) && read[i]) ReadLaterAfterAWindow(items, i, c, read);
 }
 
 // A word of quantity ("most", "fewer", value 1) before an events noun: the events are counted.
@@ -1702,7 +1726,8 @@ bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e,
       c.compare = true;
       return true;
     case Slot::kRangeNoun:
-      c.range_noun = true;
+      if (!c.range_noun) c.range_noun_at = i;
+      c.range_noun = c.own_range_noun = true;
       return true;
     case Slot::kMemory: {
       // "pinned vs pageable", "is the host side pageable or pinned": a second kind of host memory sets the copies of
@@ -1898,7 +1923,7 @@ void UnreadComparisons(Clause& c) {
   // "more than 1 s after the first kernel": an origin for a window the clause does not give (a bound is no window).
   // A clause that asks nothing lends it to the clause after it ("Counting from the first kernel, how many ... in the
   // first 100 ms?").
-  if (c.from_first_kernel && !c.from_s && Asks(c)) c.unread.push_back("after the first kernel");
+  if (c.from_first_kernel && !c.from_s && !c.origin && Asks(c)) c.unread.push_back("after the first kernel");
   // "fewer blocks than the GPU has SMs": one measure against another of the same launch, which a Query does not
   // compare (it compares one measure of two subjects or places).
   const auto asks = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
@@ -1929,6 +1954,7 @@ void NamesOfTheRun(Clause& c) {
 // The flags single words set, wherever they stand: pointing back, "than", a word for all of a kind, "it", "each".
 void ReadWordFlags(const std::string& lower, Clause& c) {
   c.points_back = c.points_back || PointsBackWord(lower);
+  c.nested = c.nested || lower.rfind("nested", 0) == 0;
   c.than = c.than || lower == "than";
   c.every = c.every || lower == "all" || lower == "every" || lower == "total" || lower == "overall" ||
             lower == "whole" || lower == "entire" || lower == "in total";
@@ -2160,8 +2186,40 @@ void ReadFactor(const std::vector<Item>& items, Clause& c, std::vector<bool>& re
   }
 }
 
+// "the second Model range", "the later of the two runFusionWithInputs ranges", "the last cudaMemcpy call": one event
+// by its place in time, said with a determiner before the place and the events' noun after it (a name or a copy kind
+// may stand between). "The first 5 kernels", "the first kernels" and "the first and last" are no one event; "the
+// second one" and "the second largest" are places in a ranking (RankPosition).
+void ReadInstance(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  // "between the first and the last kernel", "from its first piece of GPU work to its last": a span, no one event.
+  const auto said = [&](std::initializer_list<std::string_view> words) {
+    return std::any_of(items.begin(), items.end(), [&](const Item& it) { return IsWordIn(it, words); });
+  };
+  if (said({"first", "earliest", "initial"}) && said({"last", "latest", "final"})) return;
+  for (size_t k = 1; k < items.size(); ++k) {
+    if (!IsWordIn(items[k - 1], {"the", "that", "its", "their"})) continue;
+    // "under the second forward range": the range a scope is inside, not the events asked of.
+    if (k >= 2 && items[k - 2].Has(Slot::kInside)) continue;
+    const auto [place, n] = PlaceInTime(items, k);
+    if (place == 0) continue;
+    const bool of_two = n > 1;  // "the later of the two": a plural noun follows
+    size_t j = k + n;
+    while (j < items.size() && j <= k + n + 2 &&
+           (items[j].kind == Item::kName || items[j].Has(Slot::kCopyKind) || IsWordIn(items[j], {"nvtx", "cuda"})))
+      ++j;
+    if (j >= items.size() || !(items[j].Has(Slot::kEvents) || items[j].Has(Slot::kRangeNoun))) continue;
+    if (EndsInS(items[j]) != of_two && !(of_two && items[j].kind == Item::kName)) continue;
+    // "the first kernel 5 ms": a length after it is a window's, not one event.
+    if (j + 1 < items.size() && (items[j + 1].kind == Item::kNumber || IsWordIn(items[j + 1], {"and", "or"}))) continue;
+    c.nth = place;
+    for (size_t r = k; r < k + n; ++r) read[r] = true;
+    return;
+  }
+}
+
 // The phrases read before the words one by one: a threshold, bounds on each event, places said by pointing back.
 void ReadPhrasesOfAClause(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  ReadInstance(items, c, read);
   ReadFactor(items, c, read);
   ReadThreshold(items, c, read);
   ReadBounds(items, c, read);
@@ -2350,6 +2408,8 @@ Clause ReadClause(const std::vector<Item>& items) {
     }
     if (it.kind != Item::kLex) continue;
     read[i] = true;
+    if (it.origin_at) c.origin = it.origin_at;
+    if (it.until_at) c.until = it.until_at;
     const std::string lower = Lower(it.word);
     ReadWordFlags(lower, c);
     inside_next = it.Has(Slot::kInside) || (inside_next && it.Has(Slot::kStop));
@@ -2578,6 +2638,11 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
     if (q.subject.events == EventKind::kApi) q.subject.api_class = c.api_class;
     if (q.subject.events == EventKind::kMemcpy || q.subject.events == EventKind::kMemset) q.subject.memory = c.memory;
     if (c.names.size() > 1 && !c.versus && !c.sum_names) c.versus_names.push_back(c.names[1]);
+    // "the second Model range": one event by start; not of a launch configuration (by name) or communication.
+    if (c.nth != 0 && std::any_of(c.measures.begin(), c.measures.end(),
+                                  [](Measure m) { return IsLaunchConfiguration(m) || IsCommMeasure(m); }))
+      return false;
+    q.subject.nth = c.nth;
     return true;
   }
   // "how much memory does the GPU have": a figure only the GPUs the export lists have.
@@ -2638,7 +2703,14 @@ void FillScope(const Clause& c, const Query* previous, bool own_subject, Query& 
   if (c.from_s) {
     q.scope.from_s = c.from_s;
     q.scope.to_s = c.to_s;
-    q.scope.from_first_kernel = c.from_first_kernel;
+    q.scope.from_first_kernel = c.from_first_kernel && !c.origin;
+  }
+  // A window from a moment an event marks, to a length after it, to another moment or to the profile's end; a window
+  // said from the profile start is of no moment kept from the clause before.
+  if (c.from_s || c.origin || c.until) {
+    q.scope.origin = c.origin;
+    q.scope.until = c.until;
+    if (c.origin) q.scope.from_first_kernel = false;
   }
   if (c.longer_than_ns >= 0) q.scope.longer_than_ns = c.longer_than_ns;
   if (c.shorter_than_ns >= 0) q.scope.shorter_than_ns = c.shorter_than_ns;
@@ -2875,6 +2947,297 @@ void ReadOrigin(std::vector<Item>& s) {
     s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(end));
     s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), std::move(origin));
     i = from;
+  }
+}
+
+// Moments events mark, said as where a window starts or ends: "from the end of the MPI_Init range", "with the start
+// of the first memory copy as the origin", "between the start of the first sample kernel and the end of the last
+// one", "until the last DtoH copy begins", "while the second Model range was open". A moment is a noun phrase: an
+// optional edge ("the start of", "the end of"), an optional place in time ("first", "second", "last", "the later of
+// the two"), the events (a name, a copy kind, a noun) and optional words after them that say the edge ("ends",
+// "began") or that the event was open (a window over it). The first kernel alone, said as an origin, stays
+// ReadOrigin's (a window from the first kernel in the question's own places).
+struct AnchorPhrase {
+  Anchor anchor;
+  size_t end = 0;             // the item after the phrase
+  bool edge_said = false;     // "the start of", "ends": the edge is said, not assumed
+  bool open = false;          // "was open", "was running": the window is the event itself
+  bool first_kernel = false;  // the first kernel, nothing else said of it
+  int32_t place = 0;          // the place in time said: 1 first, 2 second, -1 last; 0 none
+};
+
+// A place in time: first 1, second 2, ..., last -1; "the later of the two" -1, "the earlier of the two" 1. Returns the
+// place and the items it covers, or {0, 0}.
+std::pair<int32_t, size_t> PlaceInTime(const std::vector<Item>& s, size_t k) {
+  if (k >= s.size()) return {0, 0};
+  const std::string w = Lower(s[k].word);
+  if (w == "first" || w == "1st" || w == "earliest" || w == "initial" || w == "former") return {1, 1};
+  if (w == "last" || w == "latest" || w == "final" || w == "latter") return {-1, 1};
+  if (w == "later" || w == "earlier") {  // "the later of the two"
+    size_t n = 1;
+    if (k + 2 < s.size() && IsWordIn(s[k + 1], {"of"}) && IsWordIn(s[k + 2], {"the"})) n = 3;
+    if (k + n < s.size() && IsWordIn(s[k + n], {"two", "both"})) ++n;
+    return {w == "later" ? -1 : 1, n};
+  }
+  constexpr std::string_view kPlaces[] = {"second",  "third",  "fourth", "fifth", "sixth",
+                                          "seventh", "eighth", "ninth",  "tenth"};
+  constexpr std::string_view kShort[] = {"2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th"};
+  for (size_t i = 0; i < std::size(kPlaces); ++i) {
+    if (w == kPlaces[i] || w == kShort[i]) return {static_cast<int32_t>(i) + 2, 1};
+  }
+  return {0, 0};
+}
+
+// "starts", "began", "hit the GPU": the start; "ends", "finished", "returned": the end; "was open", "was running":
+// the event itself. The edge said (0 none, 1 start, 2 end, 3 open) and the items it covers.
+std::pair<int, size_t> EdgeAfter(const std::vector<Item>& s, size_t k) {
+  if (k >= s.size()) return {0, 0};
+  size_t n = 0;
+  if (IsWordIn(s[k], {"was", "is", "were", "are"})) n = 1;
+  if (k + n >= s.size()) return {0, 0};
+  const std::string w = Lower(s[k + n].word);
+  if (w == "open" || w == "opened" || w == "running" || w == "active" || w == "in progress" || w == "executing" ||
+      w == "ongoing")
+    return {3, n + 1};
+  if (n == 1 && (w == "done" || w == "over" || w == "complete" || w == "finished")) return {2, 2};
+  if (n == 1) return {0, 0};
+  if (IsArrivalWord(w)) return {1, 1};
+  if (IsEndWord(w) || w == "returned" || w == "returns" || w == "closed" || w == "closes" || w == "exited" ||
+      w == "exits")
+    return {2, 1};
+  return {0, 0};
+}
+
+// The events of a moment's noun phrase from k: up to a name, a copy kind and a noun of events or of ranges, in any
+// order ("the first 'sample' kernel", "the MPI_Init range", "the first HtoD copy", "the first cudaMemcpy call").
+std::optional<AnchorPhrase> AnchorEvents(const std::vector<Item>& s, size_t k) {
+  AnchorPhrase out;
+  Subject& e = out.anchor.events;
+  std::optional<EventKind> said;
+  const Item* name = nullptr;
+  bool range_noun = false, copy = false;
+  size_t j = k;
+  for (; j < s.size() && j < k + 4; ++j) {
+    const Item& it = s[j];
+    if (it.kind == Item::kName && !name && !it.classes.empty()) {
+      name = &it;
+    } else if (it.Has(Slot::kEvents) && !said) {
+      said = static_cast<EventKind>(it.Value(Slot::kEvents));
+    } else if (it.Has(Slot::kCopyKind) && !copy) {
+      e.copy_kind = std::string(lexicon::CopyKinds()[it.Value(Slot::kCopyKind)]);
+      copy = true;
+    } else if (it.Has(Slot::kRangeNoun) && !range_noun) {
+      range_noun = true;
+    } else if (!IsWordIn(it, {"cuda", "gpu", "nvtx"})) {
+      break;
+    }
+  }
+  if (j == k || (!name && !said && !copy && !range_noun)) return std::nullopt;
+  if (said && (*said == EventKind::kGpu || *said == EventKind::kDevices)) return std::nullopt;
+  std::optional<EventKind> kind = name ? EventsOfName(name->classes, said, range_noun) : said;
+  if (!kind && copy) kind = EventKind::kMemcpy;
+  if (!kind && range_noun) kind = EventKind::kNvtx;
+  if (!kind || (copy && *kind != EventKind::kMemcpy)) return std::nullopt;
+  e.events = *kind;
+  if (name) e.name = name->name;
+  out.end = j;
+  out.first_kernel = !name && !copy && *kind == EventKind::kKernels;
+  return out;
+}
+
+// The moment at the events' start or end: the first start and the last end of the events are their first's start
+// and their last's end (nth 0), any other place is that one event's.
+void SetTheEdge(AnchorPhrase& a, bool at_end) {
+  a.anchor.at_end = at_end;
+  const bool extreme = (a.place == 1 && !at_end) || (a.place == -1 && at_end);
+  a.anchor.events.nth = extreme ? 0 : a.place;
+}
+
+// A moment's noun phrase from k: [the] [start|end of] [the] [very] [place] events [edge words]. With `pointed`, "one"
+// stands for those events ("between the start of the first sample kernel and the end of the last one").
+std::optional<AnchorPhrase> ReadAnchorPhrase(const std::vector<Item>& s, size_t k, const Subject* pointed = nullptr) {
+  int edge = 0;  // 1 start, 2 end
+  const auto skip = [&](size_t& j) {
+    while (j < s.size() && IsWordIn(s[j], {"the", "its", "very", "moment", "time", "point", "instant"})) ++j;
+  };
+  skip(k);
+  if (k + 1 < s.size() && IsWordIn(s[k + 1], {"of"})) {
+    const std::string w = Lower(s[k].word);
+    if (w == "start" || w == "beginning" || w == "begin" || w == "launch" || w == "onset") edge = 1;
+    if (w == "end" || w == "finish" || w == "completion" || w == "close" || w == "ending") edge = 2;
+    if (edge) k += 2;
+    skip(k);
+  }
+  const auto [place, covered] = PlaceInTime(s, k);
+  k += covered;
+  skip(k);
+  auto out = AnchorEvents(s, k);
+  if (!out && pointed && k < s.size() && IsWordIn(s[k], {"one"})) {
+    out = AnchorPhrase{Anchor{*pointed, false}, k + 1};
+    out->anchor.events.nth = 0;
+  }
+  if (!out) return std::nullopt;
+  out->place = place;
+  out->anchor.events.nth = place;
+  // "the first kernel's start", "the MPI_Init range's end", "the first kernel start".
+  if (!edge && out->end < s.size()) {
+    const std::string w = Lower(s[out->end].word);
+    if (w == "start" || w == "'s start")
+      edge = 1, ++out->end;
+    else if (w == "end" || w == "'s end")
+      edge = 2, ++out->end;
+  }
+  int said = 0;
+  if (!edge) {
+    const auto [after, n] = EdgeAfter(s, out->end);
+    said = after;
+    out->end += n;
+  }
+  out->open = said == 3;
+  if (said == 1 || said == 2) edge = said;
+  out->edge_said = edge != 0;
+  SetTheEdge(*out, edge == 2);
+  out->first_kernel = out->first_kernel && place == 1 && edge != 2 && !out->open;
+  // "anywhere", "on any GPU", "in the whole profile": the moment is of the whole profile, as every moment is.
+  while (out->end < s.size() && IsWordIn(s[out->end], {"anywhere", "overall"})) {
+    ++out->end;
+    out->first_kernel = false;
+  }
+  return out;
+}
+
+// The word that sets a moment as where a window starts, at k ("from", "after", "since", "measuring from", "relative
+// to"), or 0 ("with", "using" set one only with "as the origin" after the moment).
+enum class MomentRole { kNone, kFrom, kTakes, kUntil, kWhile, kBetween };
+MomentRole RoleOf(const std::vector<Item>& s, size_t k) {
+  const std::string w = Lower(s[k].word);
+  if (w == "from" || w == "after" || w == "since" || w == "following") return MomentRole::kFrom;
+  if (w == "to" && k > 0 && IsWordIn(s[k - 1], {"relative"})) return MomentRole::kFrom;
+  if (w == "with" || w == "using" || w == "taking" || w == "take" || w == "use" || w == "treating" || w == "treat")
+    return MomentRole::kTakes;
+  if (w == "until" || w == "till" || w == "before" || w == "to" || w == "through") return MomentRole::kUntil;
+  if (w == "while" || w == "during") return MomentRole::kWhile;
+  if (w == "between") return MomentRole::kBetween;
+  return MomentRole::kNone;
+}
+
+// "how long after MPI_Init finishes does ...", "how long was it from the start of the call until ...", "the time from
+// X to Y": the time between two moments, which no Query measures (a window is where events are counted), at the
+// word that sets a moment at k.
+bool AsksTheTimeBetween(const std::vector<Item>& s, size_t k) {
+  for (size_t j = k; j-- > 0 && j + 3 >= k;) {
+    if (IsWordIn(s[j], {"long", "how long", "soon", "how soon", "it", "elapsed", "gap", "delay", "latency"}))
+      return true;
+    if (j + 1 == k && IsWordIn(s[j], {"time"})) return true;
+  }
+  return false;
+}
+
+// The item a moment's words become: the lexicon's origin ("after the first kernel": a window counts from it) holding
+// the moment, or a word of no slot holding the moment the window ends at.
+Item MomentItem(std::string words, std::optional<Anchor> origin, std::optional<Anchor> until) {
+  Item it = LexItem(origin ? "after the first kernel" : "the", std::move(words));
+  it.origin_at = std::move(origin);
+  it.until_at = std::move(until);
+  return it;
+}
+
+void ReplaceWithMoment(std::vector<Item>& s, size_t from, size_t end, std::optional<Anchor> origin,
+                       std::optional<Anchor> until) {
+  Item it = MomentItem(WordsOf(s, from, end), std::move(origin), std::move(until));
+  s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(end));
+  s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), std::move(it));
+}
+
+// "while the second Model range was open": the window is that one event, from its start to its end, replacing the
+// words from `from`. One event only: "during the X ranges" is inside them (their launches), not a window.
+bool ReadWhileOpen(std::vector<Item>& s, size_t from, const AnchorPhrase& a) {
+  if (a.place == 0 || a.edge_said) return false;
+  Anchor start = a.anchor, stop = a.anchor;
+  start.events.nth = stop.events.nth = a.place;
+  start.at_end = false;
+  stop.at_end = true;
+  ReplaceWithMoment(s, from, a.end, start, stop);
+  return true;
+}
+
+// "between the start of the first sample kernel and the end of the last one" (the events said before, pointed at):
+// two moments, the first said with its edge or its place in time.
+bool ReadBetweenMoments(std::vector<Item>& s, size_t from, AnchorPhrase a) {
+  if (a.end + 1 >= s.size() || !IsWordIn(s[a.end], {"and"})) return false;
+  auto b = ReadAnchorPhrase(s, a.end + 1, &a.anchor.events);
+  if (!b || b->open || (!a.edge_said && a.place == 0)) return false;
+  if (!a.edge_said) SetTheEdge(a, false);
+  if (!b->edge_said) SetTheEdge(*b, true);
+  ReplaceWithMoment(s, from, b->end, a.anchor, b->anchor);
+  return true;
+}
+
+// Each role a moment takes (from, taken as the origin, until, while, between) reads its phrase and replaces its words.
+void ReadAnchors(std::vector<Item>& s) {
+  bool origin_said = false, time_between = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const MomentRole role = RoleOf(s, i);
+    if (role == MomentRole::kNone) continue;
+    // "how long was it from the start of the call until the kernel started": both moments are the time's.
+    time_between = time_between || AsksTheTimeBetween(s, i);
+    if (time_between) continue;
+    auto a = ReadAnchorPhrase(s, i + 1);
+    if (!a) continue;
+    size_t from = i, end = a->end;
+    if (from > 0 && IsWordIn(s[from - 1], {"relative", "counting", "counted", "measured", "measuring", "starting",
+                                           "beginning", "right"}))
+      --from;
+    switch (role) {
+      case MomentRole::kFrom: {
+        // The first kernel in the question's places is ReadOrigin's. "from the NCCL kernels" is where time comes
+        // from, not a moment: a moment is said with its edge or its place in time ("from the start of", "from the
+        // first X"); after an event without its edge is after it ended ("after the MPI_Init range").
+        const bool after = IsWordIn(s[i], {"after", "following"});
+        if (a->first_kernel || a->open || (!a->edge_said && a->place == 0 && !after)) continue;
+        if (!a->edge_said) SetTheEdge(*a, after);
+        // "from the end of X to the start of Y": both moments.
+        if (end + 1 < s.size() && IsWordIn(s[end], {"to", "until", "till", "through"})) {
+          if (auto b = ReadAnchorPhrase(s, end + 1, &a->anchor.events); b && !b->open) {
+            if (!b->edge_said) SetTheEdge(*b, true);
+            ReplaceWithMoment(s, from, b->end, a->anchor, b->anchor);
+            origin_said = true;
+            break;
+          }
+        }
+        ReplaceWithMoment(s, from, end, a->anchor, std::nullopt);
+        origin_said = true;
+        break;
+      }
+      case MomentRole::kTakes: {
+        size_t j = end;
+        while (j < s.size() && j <= end + 4 && IsRecordingWord(Lower(s[j].word))) ++j;
+        const size_t past = PastOriginWords(s, j);
+        if (past == 0 || a->first_kernel || a->open) continue;
+        ReplaceWithMoment(s, from, past, a->anchor, std::nullopt);
+        origin_said = true;
+        break;
+      }
+      case MomentRole::kUntil: {
+        // "to" and "through" end a window only after a moment it starts at; "before" and "until" alone end one, at
+        // the events' start ("before the first copy") or their end ("until the MPI_Init range").
+        const bool before = IsWordIn(s[i], {"before"});
+        if (a->open || (!origin_said && IsWordIn(s[i], {"to", "through"})) || a->first_kernel ||
+            (!a->edge_said && a->place == 0 && before))
+          continue;
+        if (!a->edge_said) SetTheEdge(*a, !before);
+        ReplaceWithMoment(s, from, end, std::nullopt, a->anchor);
+        break;
+      }
+      case MomentRole::kWhile:
+        origin_said = ReadWhileOpen(s, from, *a) || origin_said;
+        break;
+      case MomentRole::kBetween:
+        origin_said = ReadBetweenMoments(s, from, *a) || origin_said;
+        break;
+      case MomentRole::kNone:
+        break;
+    }
   }
 }
 
@@ -3764,6 +4127,46 @@ std::vector<std::string> DropQuantitiesAndRulesSaidAgain(std::vector<Item>& sent
   });
 }
 
+// "kernels whose launching runtime call sits inside a X range", "a kernel when the CUDA runtime call that launched it
+// lies inside an NVTX range": how GPU work is inside a range (through the call that launched it), said in words
+// before the range, as every Query's `inside` takes it. The words from the one that joins them ("whose", "when") to
+// the word of place are dropped and returned; the place and the range stay ("kernels inside a X range").
+std::vector<std::string> DropLaunchingCallsInside(std::vector<Item>& sentence) {
+  std::vector<std::string> dropped;
+  const auto call_word = [](const Item& it) {
+    return IsWordIn(it, {"launching", "launch", "runtime", "cuda", "api", "call", "calls", "launch call",
+                         "runtime call", "launch calls", "runtime calls"});
+  };
+  for (size_t i = 0; i < sentence.size(); ++i) {
+    if (!IsWordIn(sentence[i], {"whose", "when", "where", "if", "with"})) continue;
+    size_t k = i + 1;
+    if (k < sentence.size() && IsWordIn(sentence[k], {"the", "its", "their"})) ++k;
+    const size_t words = k;
+    bool call = false, launching = false;
+    for (; k < sentence.size() && call_word(sentence[k]); ++k) {
+      call = call ||
+             IsWordIn(sentence[k], {"call", "calls", "launch call", "runtime call", "launch calls", "runtime calls"});
+      launching = launching || IsWordIn(sentence[k], {"launching", "launch", "launch call", "launch calls"});
+    }
+    // "the CUDA runtime call that launched it"
+    if (call && !launching && k + 2 < sentence.size() && IsWordIn(sentence[k], {"that", "which"}) &&
+        IsWordIn(sentence[k + 1], {"launched"}) && IsWordIn(sentence[k + 2], {"it", "them", "each"})) {
+      launching = true;
+      k += 3;
+    }
+    if (!call || !launching || k == words) continue;
+    if (k < sentence.size() && IsWordIn(sentence[k], {"sits", "sit", "lies", "lie", "is", "was", "are", "were", "falls",
+                                                      "fall", "happens", "happened", "occurs"}))
+      ++k;
+    if (k >= sentence.size() || !(sentence[k].Has(Slot::kInside) || IsWordIn(sentence[k], {"within", "inside"})))
+      continue;
+    dropped.push_back(WordsOf(sentence, i, k));
+    sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(i),
+                   sentence.begin() + static_cast<std::ptrdiff_t>(k));
+  }
+  return dropped;
+}
+
 // "the kernel named exactly 'fusion' (not fusion_2 etc.)": parentheses that only exclude names which a whole name
 // before them already leaves out (each holds that name and is not it) say again what the whole name says. They are
 // dropped and returned, for the answer to say how they were taken.
@@ -4125,10 +4528,20 @@ bool RangeAsPlaceOrSubject(Clause& c, const Query* previous) {
     c.names.emplace_back(previous->scope.inside, std::vector<NameClass>{NameClass::kNvtx});
     c.range_noun = true;
   }
-  // "Inside ExecutionContext::execute, which layer range took the longest?": ranges ranked inside a range, which
-  // event_stats counts with the enclosing range itself (the longest, always): no Query (false).
-  if (!c.inside.empty() && !c.events && c.names.empty() && c.range_noun && (c.which || c.rank != Rank::kNone))
-    return false;
+  // "How many NVTX ranges are nested inside token_32_processing?", "Inside X, how many ranges are there?": ranges said
+  // before the range they are inside, or nested in it, are the ranges inside it (on its thread, at any depth;
+  // event_stats leaves the enclosing range out), not the range itself.
+  const bool ranked = c.which || c.rank != Rank::kNone;
+  if (!c.inside.empty() && !c.events && c.names.empty() && c.range_noun &&
+      (c.range_noun_at < c.inside_at || c.nested || (c.inside_lent && c.own_range_noun && !ranked))) {
+    c.events = EventKind::kNvtx;
+    return true;
+  }
+  // "Inside forward, which layer range took the longest?": which ranges inside it the words before the noun mean
+  // ("layer") is not said: no Query (false).
+  if (!c.inside.empty() && !c.events && c.names.empty() && c.range_noun && ranked) return false;
+  // "How many ranges are nested?": nested in no range said.
+  if (c.nested && c.inside.empty()) return false;
   // "time inside the forward range" with nothing else named: the range itself is the subject.
   if (!c.inside.empty() && !c.events && c.names.empty()) {
     c.names.emplace_back(c.inside, std::vector<NameClass>{NameClass::kNvtx});
@@ -4199,13 +4612,19 @@ void ShareWithinEachPlace(const Clause& c, Query& q) {
                          std::find(q.measures.begin(), q.measures.end(), Measure::kShare) != q.measures.end();
 }
 
+// An origin lent with no window to count from it ("Counting from the first kernel, how many calls?"), unless the
+// clause before counted a window from it, which this one keeps ("..., and how much time do they add up to?"); "in the
+// next 100 ms" with no origin said (the start of the profile is not what "next" counts from); "1 s after ... until the
+// last copy": a length after no moment said.
+bool WindowWithoutItsOrigin(const Clause& c, const Query* previous) {
+  const bool window_before =
+      previous && ((previous->scope.from_first_kernel && previous->scope.from_s) || previous->scope.origin);
+  return (c.from_first_kernel && !c.from_s && !window_before && !c.origin) ||
+         (c.window_after_origin && !c.from_first_kernel) || (c.until && c.from_s && !c.origin && !c.from_first_kernel);
+}
+
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
-  // An origin lent with no window to count from it ("Counting from the first kernel, how many calls?"), unless the
-  // clause before counted a window from it, which this one keeps ("..., and how much time do they add up to?").
-  const bool window_before = previous && previous->scope.from_first_kernel && previous->scope.from_s;
-  if (c.from_first_kernel && !c.from_s && !window_before) return std::nullopt;
-  // "in the next 100 ms" with no origin said: the start of the profile is not what "next" counts from.
-  if (c.window_after_origin && !c.from_first_kernel) return std::nullopt;
+  if (WindowWithoutItsOrigin(c, previous)) return std::nullopt;
   // "How many cudaMalloc calls, and how long did the slowest call take?": the one extreme event of the kind just
   // named is one of those events, as "the slowest of those calls" is; "which call is the slowest" still ranks names.
   // "What's the longest kernel and the shortest one?": after a ranking of names, the other end of that ranking; after
@@ -4261,6 +4680,8 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   if (!TakePosition(c, q)) return std::nullopt;
   if (!Held(q)) return std::nullopt;
   FillVersus(c, q);
+  // One event by its place in time is not set against other events ("that second range ... the real forward pass").
+  if (q.subject.nth != 0 && (q.versus_subject || q.versus_scope)) return std::nullopt;
   if (!FillVersusMeasure(c, q)) return std::nullopt;
   KeepComparison(c, previous, q);
   KeepRanking(c, previous, q);
@@ -4394,14 +4815,20 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
   if (to.devices.empty()) to.devices = from.devices;
   if (to.pids.empty()) to.pids = from.pids;
   if (to.stream < 0) to.stream = from.stream;
-  if (to.inside.empty()) to.inside = from.inside;
-  if (!to.from_s) {
+  if (to.inside.empty() && !from.inside.empty()) {
+    to.inside = from.inside;
+    to.inside_lent = true;
+  }
+  if (!to.from_s && !to.origin && !to.until) {
     to.from_s = from.from_s;
     to.to_s = from.to_s;
     to.from_first_kernel = from.from_first_kernel;
     to.window_after_origin = from.window_after_origin;
+    to.origin = from.origin;
+    to.until = from.until;
   } else if (!from.from_s && from.from_first_kernel) {
     to.from_first_kernel = true;  // "Counting from the first kernel, how many ... in the first 100 ms?"
+    if (!to.origin) to.origin = from.origin;
   }
   return fit;
 }
@@ -4661,6 +5088,14 @@ void LendScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
 // name).
 void TakeTheScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
   LendScene(scene, items, c);
+  // "With the first copy's start as the origin, take the DtoH copies that began between 5 s and 10 s later. What
+  // bandwidth ...?": where the scene is, the question is, unless it says where of its own; a belief's places are what
+  // it compares ("I think pid 1679 did more GPU work than pid 1680."), not where the question looks.
+  const bool has_place =
+      !scene.devices.empty() || !scene.pids.empty() || scene.stream >= 0 || scene.from_s || scene.origin || scene.until;
+  if (!scene.belief && has_place && c.devices.empty() && c.pids.empty() && c.stream < 0 && !c.from_s && !c.origin &&
+      !c.until)
+    LendScope(scene, c, false);
   // "Group kernels with the short name, not the long one. The top 3 by total time?": kernels by their base name.
   c.base_names = c.base_names || scene.base_names;
   // "... under my layer_0_computation markers. How many kernels were launched from inside those ranges?": the
@@ -4840,15 +5275,25 @@ void ApplyGpuWorkDefined(Clause& c) {
   if (gpu_measure && !HasSubject(c)) c.events = EventKind::kGpu;
 }
 
+// The moments a scene sets ("With the start of the first copy as the origin, take ..."), read as a question's are.
+void ReadPhrasesOfAScene(std::vector<Item>& sentence) {
+  ReadAnchors(sentence);
+  ReadOrigin(sentence);
+}
+
 // A sentence that sets the scene, read as a clause: what it does not say is no question. A definition of GPU work is
 // said as such; other scenes are read silently.
 Clause ReadScene(std::vector<Item> sentence, Reading& reading) {
+  const bool belief = SaysABelief(sentence);
+  ReadPhrasesOfAScene(sentence);
   std::vector<Item> words;
   for (Item& it : sentence) {
     if (it.kind != Item::kSeparator) words.push_back(std::move(it));
   }
   if (DefinesGpuWork(words)) reading.defined.push_back(WordsOf(words));
-  return ReadClause(words);
+  Clause scene = ReadClause(words);
+  scene.belief = belief;
+  return scene;
 }
 
 // The clauses that waited for the Query `q` after them ("what grid and block size did add_arrays_ use"), built with
@@ -5367,6 +5812,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
     reading.defined.push_back(std::move(d));
     span_defined = true;
   }
+  ReadAnchors(sentence);
   ReadOrigin(sentence);
   WhichOfAMeasureIsWhat(sentence);
   HowManyTimesIsARatio(sentence);
@@ -5391,6 +5837,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   for (std::string& d : DropKindsSaidAgain(sentence)) reading.described.push_back(std::move(d));
   for (std::string& d : DropExclusionsSaidAgain(sentence)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropQuantitiesAndRulesSaidAgain(sentence)) reading.defined.push_back(std::move(d));
+  for (std::string& d : DropLaunchingCallsInside(sentence)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropSpokenDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropRatioDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropUnionSaidInWords(sentence, measured_before)) reading.defined.push_back(std::move(d));

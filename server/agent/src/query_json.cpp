@@ -97,7 +97,8 @@ Expected<Enum> Named(std::span<const std::string_view> names, const json& j, con
 }
 
 Expected<Subject> ReadSubject(const json& j, const std::string& path) {
-  if (Status ok = CheckObject(j, path, {"events", "name", "copyKind", "apiClass", "memory", "wholeName", "family"});
+  if (Status ok =
+          CheckObject(j, path, {"events", "name", "copyKind", "apiClass", "memory", "wholeName", "family", "nth"});
       !ok)
     return ok.error();
   if (!j.contains("events")) return Bad(path, "'events' is required");
@@ -117,6 +118,23 @@ Expected<Subject> ReadSubject(const json& j, const std::string& path) {
     *field = std::move(*v);
   }
   if (Status ok = Flag(j, "wholeName", path, out.whole_name); !ok) return ok.error();
+  if (j.contains("nth")) {
+    auto n = Integer(j.at("nth"), path + ".nth");
+    if (!n) return n.error();
+    if (*n < -1000000 || *n > 1000000) return Bad(path + ".nth", fmt::format("{} is not -1000000 to 1000000", *n));
+    out.nth = static_cast<int32_t>(*n);
+  }
+  return out;
+}
+
+// A moment an event marks: {"events": Subject, "atEnd": bool}.
+Expected<Anchor> ReadAnchor(const json& j, const std::string& path) {
+  if (Status ok = CheckObject(j, path, {"events", "atEnd"}); !ok) return ok.error();
+  if (!j.contains("events")) return Bad(path, "'events' is required");
+  auto events = ReadSubject(j.at("events"), path + ".events");
+  if (!events) return events.error();
+  Anchor out{std::move(*events), false};
+  if (Status ok = Flag(j, "atEnd", path, out.at_end); !ok) return ok.error();
   return out;
 }
 
@@ -141,10 +159,10 @@ Status ReadIds(const json& j, const std::string& path, std::vector<int64_t>& out
 }
 
 Expected<Scope> ReadScope(const json& j, const std::string& path) {
-  if (Status ok = CheckObject(
-          j, path,
-          {"devices", "pids", "stream", "inside", "fromSeconds", "toSeconds", "fromFirstKernel", "gridBelowSms",
-           "longerThanNs", "shorterThanNs", "largerThanBytes", "smallerThanBytes", "launchedBy", "launches"});
+  if (Status ok = CheckObject(j, path,
+                              {"devices", "pids", "stream", "inside", "fromSeconds", "toSeconds", "fromFirstKernel",
+                               "gridBelowSms", "longerThanNs", "shorterThanNs", "largerThanBytes", "smallerThanBytes",
+                               "launchedBy", "launches", "origin", "until"});
       !ok)
     return ok.error();
   Scope out;
@@ -191,6 +209,12 @@ Expected<Scope> ReadScope(const json& j, const std::string& path) {
     if (!v) return v.error();
     if (*v < 0) return Bad(path + "." + key, "a bound is at least 0");
     *field = *v;
+  }
+  for (const auto& [key, field] : {std::pair{"origin", &out.origin}, std::pair{"until", &out.until}}) {
+    if (!j.contains(key)) continue;
+    auto a = ReadAnchor(j.at(key), path + "." + key);
+    if (!a) return a.error();
+    *field = std::move(*a);
   }
   return out;
 }
@@ -252,6 +276,7 @@ json SubjectToJson(const Subject& s) {
   if (!s.memory.empty()) out["memory"] = s.memory;
   if (s.whole_name) out["wholeName"] = true;
   if (!s.family.empty()) out["family"] = s.family;
+  if (s.nth != 0) out["nth"] = s.nth;
   return out;
 }
 
@@ -271,6 +296,11 @@ json ScopeToJson(const Scope& s) {
   if (s.shorter_than_ns >= 0) out["shorterThanNs"] = s.shorter_than_ns;
   if (s.larger_than_bytes >= 0) out["largerThanBytes"] = s.larger_than_bytes;
   if (s.smaller_than_bytes >= 0) out["smallerThanBytes"] = s.smaller_than_bytes;
+  for (const auto& [key, field] : {std::pair{"origin", &s.origin}, std::pair{"until", &s.until}}) {
+    if (!*field) continue;
+    out[key] = {{"events", SubjectToJson((*field)->events)}};
+    if ((*field)->at_end) out[key]["atEnd"] = true;
+  }
   return out;
 }
 
@@ -304,39 +334,66 @@ json SubjectSchema() {
           {"description",
            "kernels: a family as the kernel-name decoder classifies them, each word a library (FlashAttention, "
            "cuBLAS, cuDNN, CUTLASS, NCCL, ...), a kind of work (gemm, conv, attention, elementwise, reduction, "
-           "softmax, norm, collective, copy) or an operation (fwd, bwd)"}}}}}};
+           "softmax, norm, collective, copy) or an operation (fwd, bwd)"}}},
+        {"nth",
+         {{"type", "integer"},
+          {"minimum", -1000000},
+          {"maximum", 1000000},
+          {"description",
+           "One event of those, the nth by start time: 1 the first, 2 the second, -1 the last to start (0 or absent: "
+           "every one)"}}}}}};
+}
+
+json AnchorSchema(const char* what) {
+  return {{"type", "object"},
+          {"additionalProperties", false},
+          {"required", {"events"}},
+          {"description", what},
+          {"properties",
+           {{"events", SubjectSchema()},
+            {"atEnd",
+             {{"type", "boolean"},
+              {"description",
+               "The events' end (their last end; with nth, that event's end) instead of their start (their first "
+               "start)"}}}}}};
 }
 
 json ScopeSchema() {
   const json ids = {{"type", "array"}, {"items", {{"type", "integer"}, {"minimum", 0}}}, {"maxItems", 16}};
-  return {{"type", "object"},
-          {"additionalProperties", false},
-          {"properties",
-           {{"devices", ids},
-            {"pids", ids},
-            {"stream", {{"type", "integer"}, {"minimum", 0}}},
-            {"inside", {{"type", "string"}, {"description", "Inside NVTX ranges whose name contains this"}}},
-            {"fromSeconds", {{"type", "number"}, {"description", "Window start, seconds from the profile start"}}},
-            {"toSeconds", {{"type", "number"}, {"description", "Window end, seconds from the profile start"}}},
-            {"fromFirstKernel",
-             {{"type", "boolean"},
-              {"description",
-               "The window's seconds count from the start of the first kernel in this scope, not the profile's"}}},
-            {"gridBelowSms",
-             {{"type", "boolean"},
-              {"description", "Kernels only: launches whose grid has fewer blocks than their GPU has SMs"}}},
-            {"launchedBy",
-             {{"type", "string"},
-              {"description",
-               "Kernels, copies, memsets: only those launched by a CUDA call of this whole name (cuLaunchKernelEx)"}}},
-            {"launches",
-             {{"type", "string"},
-              {"description", "CUDA API calls: only those that launched a kernel whose name contains this"}}},
-            {"longerThanNs", {{"type", "integer"}, {"minimum", 0}, {"description", "Only events longer than this"}}},
-            {"shorterThanNs", {{"type", "integer"}, {"minimum", 0}, {"description", "Only events shorter than this"}}},
-            {"largerThanBytes", {{"type", "integer"}, {"minimum", 0}, {"description", "Only copies larger than this"}}},
-            {"smallerThanBytes",
-             {{"type", "integer"}, {"minimum", 0}, {"description", "Only copies smaller than this"}}}}}};
+  return {
+      {"type", "object"},
+      {"additionalProperties", false},
+      {"properties",
+       {{"devices", ids},
+        {"pids", ids},
+        {"stream", {{"type", "integer"}, {"minimum", 0}}},
+        {"inside", {{"type", "string"}, {"description", "Inside NVTX ranges whose name contains this"}}},
+        {"fromSeconds",
+         {{"type", "number"}, {"description", "Window start, seconds from the profile start (or the origin)"}}},
+        {"toSeconds",
+         {{"type", "number"}, {"description", "Window end, seconds from the profile start (or the origin)"}}},
+        {"fromFirstKernel",
+         {{"type", "boolean"},
+          {"description",
+           "The window's seconds count from the start of the first kernel in this scope, not the profile's"}}},
+        {"gridBelowSms",
+         {{"type", "boolean"},
+          {"description", "Kernels only: launches whose grid has fewer blocks than their GPU has SMs"}}},
+        {"launchedBy",
+         {{"type", "string"},
+          {"description",
+           "Kernels, copies, memsets: only those launched by a CUDA call of this whole name (cuLaunchKernelEx)"}}},
+        {"launches",
+         {{"type", "string"},
+          {"description", "CUDA API calls: only those that launched a kernel whose name contains this"}}},
+        {"longerThanNs", {{"type", "integer"}, {"minimum", 0}, {"description", "Only events longer than this"}}},
+        {"shorterThanNs", {{"type", "integer"}, {"minimum", 0}, {"description", "Only events shorter than this"}}},
+        {"largerThanBytes", {{"type", "integer"}, {"minimum", 0}, {"description", "Only copies larger than this"}}},
+        {"smallerThanBytes", {{"type", "integer"}, {"minimum", 0}, {"description", "Only copies smaller than this"}}},
+        {"origin",
+         AnchorSchema("The moment the window's seconds count from, an event's start or end, instead of the profile "
+                      "start (without seconds: from it to the profile's end)")},
+        {"until", AnchorSchema("The moment the window ends, an event's start or end (not with toSeconds)")}}}};
 }
 
 }  // namespace query_json

@@ -837,6 +837,14 @@ constexpr Entry kEntries[] = {
     {"under", Slot::kInside},
     {"during", Slot::kInside},
     {"enclosed by", Slot::kInside},
+    {"nested in", Slot::kInside},   // NVTX ranges nested in a range: inside it, on its thread, at any depth
+    {"at any depth", Slot::kStop},  // what nesting is: the ranges inside, however deep
+    {"any depth", Slot::kStop},
+    {"nested inside", Slot::kInside},
+    {"nested within", Slot::kInside},
+    {"nested under", Slot::kInside},
+    {"on the same thread", Slot::kStop},  // a range's nesting and launches are on its own thread
+    {"same thread", Slot::kStop},
     {"from", Slot::kInside},
     {"is", Slot::kAuxiliary},
     {"are", Slot::kAuxiliary},
@@ -1026,6 +1034,12 @@ constexpr Entry kEntries[] = {
     {"within the next", Slot::kFirst, 1},
     {"over the next", Slot::kFirst, 1},
     {"during the next", Slot::kFirst, 1},
+    {"in the following", Slot::kFirst, 1},  // "within the following 500 ms": the same, said as "following"
+    {"within the following", Slot::kFirst, 1},
+    {"over the following", Slot::kFirst, 1},
+    {"during the following", Slot::kFirst, 1},
+    {"for the following", Slot::kFirst, 1},
+    {"for the next", Slot::kFirst, 1},
     {"the moment", Slot::kStop},
     {"on the timeline", Slot::kStop},
     {"measuring time", Slot::kStop},
@@ -1067,6 +1081,7 @@ constexpr Entry kEntries[] = {
     {"actually", Slot::kStop},
     {"really", Slot::kStop},
     {"started", Slot::kStop},
+    {"began", Slot::kStop},  // "the copies that began between 5 s and 10 s": as "started"
     {"kicked off", Slot::kStop},
     {"host", Slot::kStop},
     {"invocation", Slot::kEvents, E(EventKind::kKernels)},

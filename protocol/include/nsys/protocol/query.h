@@ -23,13 +23,25 @@ struct QuerySubject {
   std::optional<std::string> memory;     // copies and memsets: pageable, pinned, device, array, managed
   std::optional<bool> whole_name;        // `name` is a whole name, not a part of one
   std::optional<std::string> family;     // kernels: a library, kind of work or operation, as the decoder names them
+  std::optional<int64_t> nth;            // one event, the nth by start: 1 the first, -1 the last to start
   static constexpr auto WireFields() {
     using S = QuerySubject;
     return std::tuple{Field("events", &S::events),      Field("name", &S::name),     Field("copyKind", &S::copy_kind),
                       Field("apiClass", &S::api_class), Field("memory", &S::memory), Field("wholeName", &S::whole_name),
-                      Field("family", &S::family)};
+                      Field("family", &S::family),      Field("nth", &S::nth)};
   }
   bool operator==(const QuerySubject&) const = default;
+};
+
+// A moment an event marks: the events' start (with nth, that event's), or their end with atEnd.
+struct QueryAnchor {
+  QuerySubject events;
+  std::optional<bool> at_end;
+  static constexpr auto WireFields() {
+    using S = QueryAnchor;
+    return std::tuple{Field("events", &S::events), Field("atEnd", &S::at_end)};
+  }
+  bool operator==(const QueryAnchor&) const = default;
 };
 
 struct QueryScope {
@@ -44,6 +56,8 @@ struct QueryScope {
   std::optional<bool> grid_below_sms;     // kernels: launches whose grid has fewer blocks than their GPU has SMs
   // The launch relation: GPU work launched by a CUDA call of this whole name; CUDA calls that launched such kernels.
   std::optional<std::string> launched_by, launches;
+  // The window counts from the moment `origin` marks instead of the profile start, and ends at `until`'s.
+  std::optional<QueryAnchor> origin, until;
   static constexpr auto WireFields() {
     using S = QueryScope;
     return std::tuple{Field("devices", &S::devices),
@@ -59,7 +73,9 @@ struct QueryScope {
                       Field("fromFirstKernel", &S::from_first_kernel),
                       Field("gridBelowSms", &S::grid_below_sms),
                       Field("launchedBy", &S::launched_by),
-                      Field("launches", &S::launches)};
+                      Field("launches", &S::launches),
+                      Field("origin", &S::origin),
+                      Field("until", &S::until)};
   }
   bool operator==(const QueryScope&) const = default;
 };
@@ -120,6 +136,8 @@ struct QueryToolArgs : QueryParams {
 
 void FromJson(const Json& json, QuerySubject& out, const std::string& path);
 void to_json(Json& json, const QuerySubject& value);
+void FromJson(const Json& json, QueryAnchor& out, const std::string& path);
+void to_json(Json& json, const QueryAnchor& value);
 void FromJson(const Json& json, QueryScope& out, const std::string& path);
 void to_json(Json& json, const QueryScope& value);
 void FromJson(const Json& json, QuerySpec& out, const std::string& path);

@@ -123,11 +123,23 @@ struct Subject {
   // Kernels: a family as the kernel-name decoder classifies them, each word a library ("FlashAttention", "cuBLAS"), a
   // kind of work ("gemm", "attention") or an operation ("fwd"), as event_stats' `family`; "" = any.
   std::string family;
+  // One event of those: the nth by start time (1 the first, 2 the second, -1 the last to start); 0 = every one ("the
+  // second Model range", "the later of the two runFusionWithInputs ranges").
+  int32_t nth = 0;
   bool operator==(const Subject&) const = default;
 };
 
+// A moment of the profile an event marks: the start of the events (their first start; with `nth`, that one event's
+// start) or their end (their last end; that event's end), over the whole profile ("the end of the MPI_Init range",
+// "the start of the first memory copy", "the end of the last sample kernel").
+struct Anchor {
+  Subject events;
+  bool at_end = false;
+  bool operator==(const Anchor&) const = default;
+};
+
 // Where: devices, processes, one stream, inside NVTX ranges whose name contains `inside`, a window in seconds from
-// the profile start. Empty = everywhere.
+// the profile start (or from a moment an event marks). Empty = everywhere.
 struct Scope {
   std::vector<int32_t> devices;
   std::vector<uint32_t> pids;
@@ -146,6 +158,11 @@ struct Scope {
   // this whole name ("cuLaunchKernelEx", version suffixes aside); CUDA API calls that launched a kernel whose name
   // contains this ("trsm_right_kernel").
   std::string launched_by, launches;
+  // The window counts from a moment an event marks instead of the profile start (from_s and to_s after it, or from it
+  // on: "measuring from the end of the MPI_Init range, within the following 500 ms"), and ends at one (`until`:
+  // "between the start of the first sample kernel and the end of the last one", "while the second Model range was
+  // open"). Events are in the window when they start in it.
+  std::optional<Anchor> origin, until;
   bool operator==(const Scope&) const = default;
 };
 
@@ -187,5 +204,7 @@ Status CheckQuery(const Query& q);
 // The reading in words: "total time, count of kernels whose name contains `nvfuser`, inside NVTX ranges named like
 // `runFusionWithInputs`, GPU 0". Names are quoted with backticks.
 std::string DescribeQuery(const Query& q);
+// A moment an event marks, in words: "the end of the 2nd of the NVTX ranges whose name contains `Model`".
+std::string DescribeAnchor(const Anchor& a);
 
 }  // namespace nsys::agent

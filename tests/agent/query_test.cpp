@@ -1004,7 +1004,7 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
       "median, p90, p95, p99, min, max, stddev, bytes, avg_bytes, bandwidth, busy, utilization, idle_share, "
       "idle, span, grid, block, groups, min_bytes, max_bytes, latency, launch_delay, threads, registers, "
       "static_shared_memory, dynamic_shared_memory, sm_count, gaps, max_gap, memory, memory_bandwidth, comm_overlap, "
-      "exposed, max_latency, max_delay, count_share, span_share");
+      "exposed, max_latency, max_delay, count_share, span_share, elapsed");
 }
 
 // A clause that only ranks is read, not dropped; "the slowest call" after a named call is one of those calls; CUDA API
@@ -1777,6 +1777,36 @@ TEST(QueryExecute, OneEventByStartAndAWindowBetweenMomentsEventsMark) {
   ASSERT_TRUE(missing.ok()) << missing.error().message;
   EXPECT_EQ(missing->answer.summary.find("3,002 kernels"), std::string::npos) << missing->answer.summary;
   EXPECT_NE(missing->answer.summary.find("no event marks"), std::string::npos) << missing->answer.summary;
+}
+
+// The time between two moments (Measure::kElapsed) on a real export: from the end of MPI_Init to the first saxpy
+// kernel's start, 214,125,379 ns (sqlite3: MIN(start) of the saxpy kernels - MAX(end) of the MPI_Init ranges), both
+// moments' rows cited; elapsed is asked alone, between two moments.
+TEST(QueryExecute, TheTimeBetweenTwoMoments) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto saxpy = ws.Open(testing::Fixture("realworld/a100_mpi_cuda_saxpy_rank0.sqlite"));
+  ASSERT_TRUE(saxpy.ok());
+  auto r =
+      ws.Ask({saxpy->id, "how long after MPI_Init finishes does the first saxpy kernel start on the GPU?", ""}, {});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_NE(r->answer.summary.find("Read as: time from the last end of the NVTX ranges whose name contains `MPI_Init` "
+                                   "to the first start of the kernels whose name contains `saxpy`."),
+            std::string::npos)
+      << r->answer.summary;
+  EXPECT_NE(r->answer.summary.find("214.125 ms from"), std::string::npos) << r->answer.summary;
+  size_t moments = 0;
+  for (const auto& e : r->answer.evidence)
+    moments += e.columns.size() == 3 && e.columns[2].find("_ns") != std::string::npos;
+  EXPECT_EQ(moments, 2u);
+  Query alone = Q({Measure::kElapsed, Measure::kCount}, {EventKind::kKernels, ""});
+  alone.scope.origin = Anchor{Subject{EventKind::kKernels, ""}, false};
+  alone.scope.until = Anchor{Subject{EventKind::kKernels, ""}, true};
+  EXPECT_EQ(CheckQuery(alone).error().message, "Query: elapsed is asked alone: the time between two moments.");
+  alone.measures = {Measure::kElapsed};
+  EXPECT_TRUE(CheckQuery(alone).ok());
+  alone.scope.until.reset();
+  EXPECT_FALSE(CheckQuery(alone).ok());
 }
 
 // The executor on a real export: each figure is the cell of the cited row, and agrees with SQL over the export.
@@ -2887,8 +2917,25 @@ TEST(QueryFill, MomentsEventsMarkAndOneEventByItsPlaceInTime) {
   Query third = Q({Measure::kTotal}, {EventKind::kApi, "cudaMemcpyAsync", "", "", true});
   third.subject.nth = 3;
   Check("what was the duration of the third cudaMemcpyAsync call?", {third});
-  // Not moments: the time between two, where time comes from, a span, a place in a ranking.
-  EXPECT_FALSE(Fill("How long after the end of the first HtoD copy does the first kernel start?").complete());
+  // The time between two moments (Measure::kElapsed): after an event is after its end, the second its start.
+  Query elapsed = Q({Measure::kElapsed}, {EventKind::kMemcpy, "", "HtoD"});
+  elapsed.subject.nth = 1;
+  elapsed.scope.origin = at(EventKind::kMemcpy, "", "HtoD", 1, true);
+  elapsed.scope.until = at(EventKind::kKernels, "", "", 0, false);
+  Check("How long after the end of the first HtoD copy does the first kernel start?", {elapsed});
+  Query gap = Q({Measure::kElapsed}, {EventKind::kKernels, "vectorized_elementwise_kernel"});
+  gap.scope.origin = at(EventKind::kKernels, "vectorized_elementwise_kernel", "", 0, true);  // the last end
+  gap.subject = gap.scope.origin->events;
+  gap.scope.until = at(EventKind::kApi, "cudaStreamSynchronize", "", -1, false);
+  Check(
+      "What's the gap between the end of the last vectorized_elementwise_kernel and the start of the last "
+      "cudaStreamSynchronize call?",
+      {gap});
+  // "the next call" is the first after the moment before, which no moment of the whole profile is.
+  EXPECT_FALSE(Fill("What's the gap between the end of the last vectorized_elementwise_kernel and the start of the "
+                    "next cudaStreamSynchronize call?")
+                   .complete());
+  // Not moments: where time comes from, a span, a place in a ranking.
   const Reading from = Fill("How much of the kernel time comes from the nccl kernels?");
   for (const Query& q : from.queries) EXPECT_FALSE(q.scope.origin) << DescribeQuery(q);
   const Reading span = Fill("How long was the GPU idle between the first and the last kernel?");

@@ -22,7 +22,7 @@ namespace nsys::agent {
 // batches, where two anonymous namespaces are one.
 namespace query_words {
 
-constexpr std::array<std::string_view, 42> kMeasures = {"total",
+constexpr std::array<std::string_view, 43> kMeasures = {"total",
                                                         "count",
                                                         "share",
                                                         "gpu_share",
@@ -63,7 +63,8 @@ constexpr std::array<std::string_view, 42> kMeasures = {"total",
                                                         "max_latency",
                                                         "max_delay",
                                                         "count_share",
-                                                        "span_share"};
+                                                        "span_share",
+                                                        "elapsed"};
 constexpr auto kEvents =
     std::to_array<std::string_view>({"kernels", "api", "memcpy", "memset", "nvtx", "gpu", "graphs", "devices"});
 static_assert(kEvents.size() == kEventKinds);
@@ -73,7 +74,7 @@ constexpr std::array<std::string_view, 5> kForm = {"number", "yes_no", "name", "
 constexpr std::array<std::string_view, 5> kMemoryKinds = {"pageable", "pinned", "device", "array", "managed"};
 
 // How each measure reads in the reading line.
-constexpr std::array<std::string_view, 42> kMeasureWords = {"total time",
+constexpr std::array<std::string_view, 43> kMeasureWords = {"total time",
                                                             "count",
                                                             "share of all time",
                                                             "share of GPU time",
@@ -114,7 +115,8 @@ constexpr std::array<std::string_view, 42> kMeasureWords = {"total time",
                                                             "longest launch latency",
                                                             "longest launch delay (from the launch call's end)",
                                                             "share of the count",
-                                                            "share of the GPU span"};
+                                                            "share of the GPU span",
+                                                            "time between the two moments"};
 
 std::string EventWords(const Subject& s) {
   switch (s.events) {
@@ -408,6 +410,14 @@ Status CheckQuery(const Query& q) {
     if (s && s->nth != 0 && (IsLaunchConfiguration(q.measures.front()) || IsCommMeasure(q.measures.front())))
       return bad("nth picks one event of event_stats' measures, not of a launch configuration or communication.");
   }
+  if (std::find(q.measures.begin(), q.measures.end(), Measure::kElapsed) != q.measures.end()) {
+    if (q.measures.size() != 1) return bad("elapsed is asked alone: the time between two moments.");
+    if (!q.scope.origin || !q.scope.until)
+      return bad("elapsed is the time from scope.origin to scope.until: give both.");
+    if (q.group_by != GroupBy::kNone || q.rank != Rank::kNone || q.versus_subject || q.versus_scope ||
+        q.versus_measure || q.form == Form::kYesNo)
+      return bad("elapsed is one figure: not grouped, ranked or compared.");
+  }
   if (q.limit < 0 || q.limit > 100) return bad("limit between 0 and 100.");
   if (q.offset < 0 || q.offset > 100) return bad("offset between 0 and 100.");
   if (q.offset > 0 && q.rank == Rank::kNone) return bad("an offset with a ranking (rank) only.");
@@ -467,6 +477,8 @@ std::string DescribeAnchor(const Anchor& a) {
 
 std::string DescribeQuery(const Query& q) {
   using namespace query_words;  // this file's own helpers
+  if (q.measures.size() == 1 && q.measures[0] == Measure::kElapsed && q.scope.origin && q.scope.until)
+    return fmt::format("time from {} to {}", AnchorWords(*q.scope.origin), AnchorWords(*q.scope.until));
   std::vector<std::string> measures;
   for (Measure m : q.measures) measures.push_back(std::string(kMeasureWords[static_cast<size_t>(m)]));
   const bool on_gpu = OnGpu(q.subject.events);

@@ -37,7 +37,7 @@ using ask_detail::FormatNs;
 using ask_detail::FormatPct;
 
 // The column of event_stats (launch_sizes for a launch configuration's) that holds each measure, in Measure's order.
-constexpr std::array<std::string_view, 42> kColumn = {"total_ns",
+constexpr std::array<std::string_view, 43> kColumn = {"total_ns",
                                                       "count",
                                                       "share_pct",
                                                       "gpu_share_pct",
@@ -78,8 +78,9 @@ constexpr std::array<std::string_view, 42> kColumn = {"total_ns",
                                                       "max_latency_ns",
                                                       "max_delay_ns",
                                                       "count_share_pct",
-                                                      "gpu_span_share_pct"};
-constexpr std::array<std::string_view, 42> kWords = {"total time",
+                                                      "gpu_span_share_pct",
+                                                      ""};
+constexpr std::array<std::string_view, 43> kWords = {"total time",
                                                      "count",
                                                      "share",
                                                      "share of GPU time",
@@ -120,7 +121,8 @@ constexpr std::array<std::string_view, 42> kWords = {"total time",
                                                      "longest launch latency",
                                                      "longest launch delay",
                                                      "share of the count",
-                                                     "share of the GPU span"};
+                                                     "share of the GPU span",
+                                                     "time between the two moments"};
 
 std::string_view ColumnOf(Measure m) {
   return kColumn[static_cast<size_t>(m)];
@@ -1247,6 +1249,28 @@ bool NoKernelOfTheFamily(const Query& q, const SkillRunner& run, const CancelTok
 }
 
 // One Query answered into `turn`.
+// "How long after MPI_Init ends does the first saxpy kernel start?": the time from the window's origin to its end,
+// each moment a cell of its cited row (event_stats' first_start_ns or last_end_ns).
+void AnswerElapsed(const Query& q, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
+                   AskTurn& turn, std::string& text) {
+  SkillCall call = CallOf(q, q.subject, q.scope);
+  auto moments = PlaceTheWindow(q.scope, run, cancel, call);
+  if (!moments || moments->size() != 2)
+    return CannotAnswer(moments ? "the question says no two moments." : moments.error().message, {}, info.caps, turn,
+                        text);
+  const Moment& from = (*moments)[0];
+  const Moment& to = (*moments)[1];
+  const double elapsed = to.ns - from.ns;
+  text += fmt::format("{} from {} ({} ns on the capture clock) to {} ({} ns).", FormatNs(std::abs(elapsed)), from.words,
+                      FormatCount(from.ns), to.words, FormatCount(to.ns));
+  if (elapsed < 0) text += fmt::format(" The second comes first: {} before the first.", FormatNs(-elapsed));
+  for (const Moment& m : *moments) {
+    turn.skills_used.push_back(m.evidence.call.skill);
+    turn.state.calls.push_back(m.evidence.call);
+    turn.answer.evidence.push_back(m.evidence);
+  }
+}
+
 void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
                AskTurn& turn, std::string& text) {
   text += (text.empty() ? "" : "\n") + std::string("Read as: ") + DescribeQuery(asked) + ".\n";
@@ -1261,6 +1285,7 @@ void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillR
       !HostEventsOfGpus(*q.versus_scope, q.versus_subject.value_or(q.subject).events, run, cancel, info, turn, text))
     return;
   if (q.subject.events == EventKind::kDevices) return AnswerDevices(q, info, run, cancel, turn, text);
+  if (q.measures.front() == Measure::kElapsed) return AnswerElapsed(q, info, run, cancel, turn, text);
   if (std::any_of(q.measures.begin(), q.measures.end(), IsCommMeasure))
     return AnswerComm(q, info, run, cancel, turn, text);
   // "Which NVTX range holds the most kernel time?" of an export that traced no NVTX: no range to name.

@@ -349,6 +349,7 @@ struct Item {
   // Moments events mark, said as where a window starts or ends ("from the end of the MPI_Init range", "until the last
   // sample kernel ends"): ReadAnchors' items.
   std::optional<Anchor> origin_at, until_at;
+  bool elapsed = false;  // the two moments are those of a time between them (Measure::kElapsed), not a window
   bool Has(Slot s) const {
     return kind == kLex && std::any_of(entries.begin(), entries.end(), [&](const auto& e) { return e.slot == s; });
   }
@@ -849,6 +850,7 @@ struct Clause {
   std::optional<Anchor> origin, until;  // "from the end of the MPI_Init range", "until the last copy ends"
   int32_t nth = 0;                      // "the second Model range": one event by start (Subject::nth)
   bool belief = false;                  // a scene that says what someone believes ("I think pid 1679 did more")
+  bool elapsed = false;                 // "how long after X ends does Y start": the time between two moments
   bool window_after_origin = false;     // "in the next 100 ms": the window needs an origin (from_first_kernel)
   bool faster = false, slower = false;  // words of speed: of a rate (bandwidth), faster is the larger
   bool every = false;                  // "all", "every", "total", "overall": the whole kind, not the events said before
@@ -1898,8 +1900,8 @@ bool PointsBackWord(const std::string& lower) {
 
 // Whether a clause asks something: a measure, "which", a ranking, a comparison, a yes or no, a place in a ranking.
 bool Asks(const Clause& c) {
-  return !c.measures.empty() || c.weak_total || c.weak_time || c.which || c.count_groups || c.rank != Rank::kNone ||
-         c.versus || c.compare || c.yes_no || c.position > 0;
+  return c.elapsed || !c.measures.empty() || c.weak_total || c.weak_time || c.which || c.count_groups ||
+         c.rank != Rank::kNone || c.versus || c.compare || c.yes_no || c.position > 0;
 }
 
 // What a clause compares that a Query cannot: "than" with nothing on its other side, a launch figure against the SMs.
@@ -2410,6 +2412,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     read[i] = true;
     if (it.origin_at) c.origin = it.origin_at;
     if (it.until_at) c.until = it.until_at;
+    c.elapsed = c.elapsed || it.elapsed;
     const std::string lower = Lower(it.word);
     ReadWordFlags(lower, c);
     inside_next = it.Has(Slot::kInside) || (inside_next && it.Has(Slot::kStop));
@@ -2994,17 +2997,21 @@ std::pair<int, size_t> EdgeAfter(const std::vector<Item>& s, size_t k) {
   if (k >= s.size()) return {0, 0};
   size_t n = 0;
   if (IsWordIn(s[k], {"was", "is", "were", "are"})) n = 1;
+  // "the add_arrays_ kernel actually start": a word that only stresses the edge.
+  const size_t stress = k + n < s.size() && IsWordIn(s[k + n], {"actually", "really", "finally"}) ? 1 : 0;
+  n += stress;
   if (k + n >= s.size()) return {0, 0};
   const std::string w = Lower(s[k + n].word);
   if (w == "open" || w == "opened" || w == "running" || w == "active" || w == "in progress" || w == "executing" ||
       w == "ongoing")
     return {3, n + 1};
-  if (n == 1 && (w == "done" || w == "over" || w == "complete" || w == "finished")) return {2, 2};
-  if (n == 1) return {0, 0};
-  if (IsArrivalWord(w)) return {1, 1};
+  const bool verb = n > stress;  // "was done", "is open"
+  if (verb && (w == "done" || w == "over" || w == "complete" || w == "finished")) return {2, n + 1};
+  if (verb) return {0, 0};
+  if (IsArrivalWord(w)) return {1, n + 1};
   if (IsEndWord(w) || w == "returned" || w == "returns" || w == "closed" || w == "closes" || w == "exited" ||
       w == "exits")
-    return {2, 1};
+    return {2, n + 1};
   return {0, 0};
 }
 
@@ -3173,13 +3180,63 @@ bool ReadBetweenMoments(std::vector<Item>& s, size_t from, AnchorPhrase a) {
   return true;
 }
 
+// "how long after MPI_Init finishes does the first saxpy kernel start", "how long was it from the end of the first
+// copy until the second one began", "the gap between the end of the first kernel and the start of the second": the
+// time between two moments (Measure::kElapsed), from the word that sets the first at i to the second after a word
+// that joins them. After an event is after its end; the second is its start unless said. A launch call and the work
+// it launched ("how long after its launch call returns does X start") are the launch relation's (latency, delay).
+bool ReadElapsed(std::vector<Item>& s, size_t i) {
+  // "after the first kernel" is one phrase of the lexicon (an origin): its words, read as a moment's.
+  if (s[i].Has(Slot::kFromFirstKernel) && !s[i].origin_at && s[i].word.find(' ') != std::string::npos) {
+    std::vector<Item> words(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(i));
+    for (size_t from = 0; from < s[i].word.size();) {
+      const size_t space = std::min(s[i].word.find(' ', from), s[i].word.size());
+      const std::string w = s[i].word.substr(from, space - from);
+      words.push_back(LexItem(Lower(w), w));
+      from = space + 1;
+    }
+    words.insert(words.end(), s.begin() + static_cast<std::ptrdiff_t>(i) + 1, s.end());
+    if (!IsWordIn(words[i], {"after", "from", "since"}) || !ReadElapsed(words, i)) return false;
+    s = std::move(words);
+    return true;
+  }
+  const bool after = IsWordIn(s[i], {"after", "following"}), between = IsWordIn(s[i], {"between"});
+  if (!after && !between && !IsWordIn(s[i], {"from", "since"})) return false;
+  auto a = ReadAnchorPhrase(s, i + 1);
+  if (!a || a->open || a->end >= s.size()) return false;
+  if (!a->edge_said) SetTheEdge(*a, after);
+  size_t j = a->end;
+  if (!IsWordIn(s[j], {"does", "did", "do", "until", "till", "to", "and", "before", "when", "is", "was"})) return false;
+  auto b = ReadAnchorPhrase(s, j + 1, &a->anchor.events);
+  if (!b || b->open) return false;
+  if (!b->edge_said) SetTheEdge(*b, false);
+  const bool launch_relation = a->anchor.events.events == EventKind::kApi && a->place == 0 &&
+                               b->anchor.events.events != EventKind::kApi &&
+                               b->anchor.events.events != EventKind::kNvtx;
+  if (launch_relation) return false;
+  // "the gap between", "the time from": the noun of the time is the moment's.
+  size_t from = i;
+  if (from > 0 && IsWordIn(s[from - 1], {"gap", "time", "delay", "interval", "elapsed", "lag", "distance"})) --from;
+  Item it = MomentItem(WordsOf(s, from, b->end), a->anchor, b->anchor);
+  it.elapsed = true;
+  s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(b->end));
+  s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), std::move(it));
+  return true;
+}
+
 // Each role a moment takes (from, taken as the origin, until, while, between) reads its phrase and replaces its words.
 void ReadAnchors(std::vector<Item>& s) {
   bool origin_said = false, time_between = false;
   for (size_t i = 0; i < s.size(); ++i) {
+    // The lexicon's "after the first kernel": an origin (ReadOrigin), or the first of two moments.
+    if (s[i].Has(Slot::kFromFirstKernel) && !s[i].origin_at) {
+      if (!time_between && AsksTheTimeBetween(s, i)) ReadElapsed(s, i);
+      continue;
+    }
     const MomentRole role = RoleOf(s, i);
     if (role == MomentRole::kNone) continue;
-    // "how long was it from the start of the call until the kernel started": both moments are the time's.
+    // "how long after MPI_Init finishes does the first saxpy kernel start": both moments are the time's.
+    if (!time_between && AsksTheTimeBetween(s, i) && ReadElapsed(s, i)) continue;
     time_between = time_between || AsksTheTimeBetween(s, i);
     if (time_between) continue;
     auto a = ReadAnchorPhrase(s, i + 1);
@@ -4612,6 +4669,23 @@ void ShareWithinEachPlace(const Clause& c, Query& q) {
                          std::find(q.measures.begin(), q.measures.end(), Measure::kShare) != q.measures.end();
 }
 
+// "How long after MPI_Init finishes does the first saxpy kernel start?": the time between the clause's two moments,
+// when the clause asks nothing else (a time said, no other measure, no grouping, ranking or other side).
+std::optional<Query> ElapsedQuery(const Clause& c) {
+  const bool only_time = std::all_of(c.measures.begin(), c.measures.end(), [](Measure m) {
+    return m == Measure::kTotal || m == Measure::kIdle || m == Measure::kMaxGap;
+  });
+  if (!c.origin || !c.until || !only_time || c.group || c.rank != Rank::kNone || c.versus || c.compare ||
+      !c.versus_names.empty() || c.versus_events || !c.devices.empty() || !c.pids.empty() || c.stream >= 0)
+    return std::nullopt;
+  Query q;
+  q.measures = {Measure::kElapsed};
+  q.subject = c.origin->events;
+  q.scope.origin = c.origin;
+  q.scope.until = c.until;
+  return q;
+}
+
 // An origin lent with no window to count from it ("Counting from the first kernel, how many calls?"), unless the
 // clause before counted a window from it, which this one keeps ("..., and how much time do they add up to?"); "in the
 // next 100 ms" with no origin said (the start of the profile is not what "next" counts from); "1 s after ... until the
@@ -4624,6 +4698,7 @@ bool WindowWithoutItsOrigin(const Clause& c, const Query* previous) {
 }
 
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
+  if (c.elapsed) return ElapsedQuery(c);
   if (WindowWithoutItsOrigin(c, previous)) return std::nullopt;
   // "How many cudaMalloc calls, and how long did the slowest call take?": the one extreme event of the kind just
   // named is one of those events, as "the slowest of those calls" is; "which call is the slowest" still ranks names.
@@ -5317,10 +5392,10 @@ void BuildWaiting(std::vector<std::pair<Clause, std::string>>& waiting, const Qu
 // A clause that asks nothing and names nothing. One that only ranks ("and what's the smallest one?") asks something:
 // never skipped in silence.
 bool AsksNothing(const Clause& c) {
-  return c.measures.empty() && !c.weak_total && !c.weak_time && !c.events && c.names.empty() && c.devices.empty() &&
-         c.pids.empty() && !c.which && !c.range_noun && !c.count_groups && c.inside.empty() && c.stream < 0 &&
-         c.rank == Rank::kNone && !c.rank_by_size && !c.rank_by_measure && !c.threshold && c.copy_kind.empty() &&
-         c.memory.empty() && c.api_class.empty() && c.position == 0 && !c.from_first_kernel;
+  return !c.elapsed && c.measures.empty() && !c.weak_total && !c.weak_time && !c.events && c.names.empty() &&
+         c.devices.empty() && c.pids.empty() && !c.which && !c.range_noun && !c.count_groups && c.inside.empty() &&
+         c.stream < 0 && c.rank == Rank::kNone && !c.rank_by_size && !c.rank_by_measure && !c.threshold &&
+         c.copy_kind.empty() && c.memory.empty() && c.api_class.empty() && c.position == 0 && !c.from_first_kernel;
 }
 
 // "What bandwidth do the HtoD copies reach, and on GPU 1?": a last clause that only names a place or events asks the

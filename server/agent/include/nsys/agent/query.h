@@ -71,6 +71,10 @@ enum class Measure : uint8_t {
   // The events' busy time over the span of every GPU op on the GPUs they ran on, % ("what share of the GPU span do the
   // solver kernels account for"): a GPU's timeline, as utilization is of the events' own span.
   kSpanShare,
+  // The time from the window's origin (scope.origin, or the first kernel) to its end (scope.until): how long after one
+  // moment another comes ("how long after MPI_Init ends does the first saxpy kernel start"). Both moments' rows are
+  // cited; the subject is the origin's events.
+  kElapsed,
 };
 // Whether a measure is of communication kernels against compute (nccl_breakdown's row), not event_stats'.
 bool IsCommMeasure(Measure m);

@@ -2914,6 +2914,10 @@ TEST(QueryFill, MomentsEventsMarkAndOneEventByItsPlaceInTime) {
   Query later = Q({Measure::kTotal}, {EventKind::kNvtx, "runFusionWithInputs", "", "", true});
   later.subject.nth = -1;
   Check("How long did the later of the two runFusionWithInputs ranges last?", {later});
+  // "the very last one to start": "very" stresses, "one" is of the events the clause names, "to start" is by start.
+  Query very = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  very.subject.nth = 1;
+  Check("What was the very first kernel to execute on the GPU, and how long did it take?", {very});
   Query third = Q({Measure::kTotal}, {EventKind::kApi, "cudaMemcpyAsync", "", "", true});
   third.subject.nth = 3;
   Check("what was the duration of the third cudaMemcpyAsync call?", {third});
@@ -2938,6 +2942,7 @@ TEST(QueryFill, MomentsEventsMarkAndOneEventByItsPlaceInTime) {
   // Not moments: where time comes from, a span, a place in a ranking.
   const Reading from = Fill("How much of the kernel time comes from the nccl kernels?");
   for (const Query& q : from.queries) EXPECT_FALSE(q.scope.origin) << DescribeQuery(q);
+  EXPECT_FALSE(Fill("How long did the last kernel to finish take?").complete());  // by end, not by start
   const Reading span = Fill("How long was the GPU idle between the first and the last kernel?");
   for (const Query& q : span.queries) EXPECT_EQ(q.subject.nth, 0) << DescribeQuery(q);
   const Reading ranked = Fill("Which kernel is the second slowest?");

@@ -2194,14 +2194,32 @@ void ReadFactor(const std::vector<Item>& items, Clause& c, std::vector<bool>& re
 // second one" and "the second largest" are places in a ranking (RankPosition).
 void ReadInstance(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
   // "between the first and the last kernel", "from its first piece of GPU work to its last": a span, no one event.
+  // (A word of a phrase counts: "the first GPU activity" is one item.)
   const auto said = [&](std::initializer_list<std::string_view> words) {
-    return std::any_of(items.begin(), items.end(), [&](const Item& it) { return IsWordIn(it, words); });
+    return std::any_of(items.begin(), items.end(), [&](const Item& it) {
+      const std::string lower = Lower(it.word);
+      for (size_t from = 0; from <= lower.size();) {
+        const size_t space = std::min(lower.find(' ', from), lower.size());
+        if (std::find(words.begin(), words.end(), std::string_view(lower).substr(from, space - from)) != words.end())
+          return true;
+        from = space + 1;
+      }
+      return false;
+    });
   };
   if (said({"first", "earliest", "initial"}) && said({"last", "latest", "final"})) return;
+  // A span read from the sentence ("from the first GPU activity to the last one"): what is left of it is no event.
+  if (std::any_of(items.begin(), items.end(),
+                  [](const Item& it) { return Lower(it.word).find("span") != std::string::npos; }))
+    return;
+  const bool events_said = std::any_of(
+      items.begin(), items.end(), [](const Item& it) { return it.Has(Slot::kEvents) || it.Has(Slot::kRangeNoun); });
   for (size_t k = 1; k < items.size(); ++k) {
-    if (!IsWordIn(items[k - 1], {"the", "that", "its", "their"})) continue;
+    // "the very first kernel": "very" only stresses the place.
+    const size_t det = IsWordIn(items[k - 1], {"very"}) && k >= 2 ? k - 2 : k - 1;
+    if (!IsWordIn(items[det], {"the", "that", "its", "their"})) continue;
     // "under the second forward range": the range a scope is inside, not the events asked of.
-    if (k >= 2 && items[k - 2].Has(Slot::kInside)) continue;
+    if (det >= 1 && items[det - 1].Has(Slot::kInside)) continue;
     const auto [place, n] = PlaceInTime(items, k);
     if (place == 0) continue;
     const bool of_two = n > 1;  // "the later of the two": a plural noun follows
@@ -2209,12 +2227,20 @@ void ReadInstance(const std::vector<Item>& items, Clause& c, std::vector<bool>& 
     while (j < items.size() && j <= k + n + 2 &&
            (items[j].kind == Item::kName || items[j].Has(Slot::kCopyKind) || IsWordIn(items[j], {"nvtx", "cuda"})))
       ++j;
-    if (j >= items.size() || !(items[j].Has(Slot::kEvents) || items[j].Has(Slot::kRangeNoun))) continue;
-    if (EndsInS(items[j]) != of_two && !(of_two && items[j].kind == Item::kName)) continue;
+    // "which kernel was the very last one to start": "one" of the events the clause names.
+    const bool one = j < items.size() && IsWordIn(items[j], {"one"}) && events_said && !of_two;
+    if (j >= items.size() || !(items[j].Has(Slot::kEvents) || items[j].Has(Slot::kRangeNoun) || one)) continue;
+    if (!one && EndsInS(items[j]) != of_two && !(of_two && items[j].kind == Item::kName)) continue;
     // "the first kernel 5 ms": a length after it is a window's, not one event.
     if (j + 1 < items.size() && (items[j + 1].kind == Item::kNumber || IsWordIn(items[j + 1], {"and", "or"}))) continue;
+    // "... to start", "... to run", "... to execute": the place is by start, as nth is.
+    const bool to_start = j + 2 < items.size() && IsWordIn(items[j + 1], {"to"}) &&
+                          IsWordIn(items[j + 2], {"start", "begin", "run", "execute", "launch", "be launched"});
     c.nth = place;
     for (size_t r = k; r < k + n; ++r) read[r] = true;
+    if (IsWordIn(items[k - 1], {"very"})) read[k - 1] = true;
+    if (one) read[j] = true;
+    if (to_start) read[j + 1] = read[j + 2] = true;
     return;
   }
 }
@@ -4876,6 +4902,8 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
     if (to.memory.empty()) to.memory = from.memory;
     if (to.family.empty() && to.names.empty()) to.family = from.family;  // "For the FlashAttention kernels: ..."
     to.range_noun = to.range_noun || from.range_noun;
+    // "What was the very first kernel to execute, and how long did it take?": the one event goes with its events.
+    if (to.nth == 0 && to.events == from.events && to.names == from.names) to.nth = from.nth;
     // "DtoD copies larger than 8 MB: how many bytes do they move?": the bounds on each event go with its events.
     if (!to.events || to.events == from.events) {
       for (auto [t, f] : {std::pair{&to.longer_than_ns, from.longer_than_ns},

@@ -2971,6 +2971,17 @@ TEST(QueryFill, RangesNestedInARangeAndTheLaunchingCallSaidInWords) {
   EXPECT_FALSE(Fill("How many ranges are nested?").complete());
 }
 
+// "start" where a verb stands says where events start, which is what being in a window or a place means ("kernels
+// start within the first 100 ms", "whose start is within"); "each of them" with no groups or sides said is unread.
+TEST(QueryFill, StartSaidAsAVerbAndEachOfWhatWasNeverNamed) {
+  const Query first = Q({Measure::kCount}, {EventKind::kKernels, ""}, Scope{{}, {}, -1, "", 0.0, 0.1});
+  Check("how many kernels start within the first 100 ms?", {first});
+  Check("how many kernels whose start is within the first 100 ms are there?", {first});
+  Query on = Q({Measure::kCount}, {EventKind::kMemcpy, "", "HtoD"}, Scope{{1}, {}, -1, "", {}, {}});
+  Check("How many HtoD copies start on GPU 1?", {on});
+  EXPECT_FALSE(Fill("Two programs shared the card. How many kernels did each of them start on it?").complete());
+}
+
 // A belief said before the question that tests it sets the scene, whatever comparison it states ("I think" is one
 // phrase of the lexicon): the question after it is read as asked.
 TEST(QueryFill, ABeliefBeforeTheQuestionIsItsScene) {

@@ -792,6 +792,7 @@ struct Clause {
   std::string launched_by, versus_launched_by, launches;
   std::string versus_memory;  // "pinned vs pageable": the other side's host memory kind
   bool each_side = false;     // "on each", "for both": the sides of a comparison said before
+  bool each_of_them = false;  // "each of them": groups or sides said before, which the Query must hold
   bool margin = false;        // "by how much", "how much more": the margin of two
   std::optional<GroupBy> group;
   Rank rank = Rank::kNone;
@@ -1703,6 +1704,9 @@ void ReadWhichOrPer(const std::vector<Item>& items, size_t i, const lexicon::Ent
   if (counted && !g) c.which_one = true;
   // "for each" with no noun after it: each of what was said before (the sides of a comparison, the groups ranked).
   if (!g && e.slot == Slot::kPer && Lower(items[i].word).find("each") != std::string::npos) c.each_side = true;
+  c.each_of_them =
+      c.each_of_them || (!g && e.slot == Slot::kPer && i + 2 < items.size() && IsWordIn(items[i + 1], {"of"}) &&
+                         IsWordIn(items[i + 2], {"them", "those", "these"}));
   c.which = c.which || e.slot == Slot::kWhich;
   c.plural = c.plural || (e.slot == Slot::kWhich && PluralAfter(items, i));
 }
@@ -4787,8 +4791,11 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   KeepComparison(c, previous, q);
   KeepRanking(c, previous, q);
   ComparedWithTheOneBefore(c, previous, q);
-  // "How many kernels ran, and what is the difference?": a margin needs two sides or groups to take it between.
-  if (c.margin && !q.versus_subject && !q.versus_scope && q.group_by == GroupBy::kNone) return std::nullopt;
+  // "How many kernels ran, and what is the difference?": a margin needs two sides or groups to take it between; so
+  // does "each of them" ("Two programs shared the card. How many kernels did each of them start?": of what the
+  // question never named as groups).
+  if ((c.margin || c.each_of_them) && !q.versus_subject && !q.versus_scope && q.group_by == GroupBy::kNone)
+    return std::nullopt;
   if (!FillForm(c, q)) return std::nullopt;
   ShareWithinEachPlace(c, q);
   // A factor is of a yes/no comparison of two sides; said of anything else, no Query holds it.
@@ -5378,6 +5385,33 @@ void ApplyGpuWorkDefined(Clause& c) {
   if (gpu_measure && !HasSubject(c)) c.events = EventKind::kGpu;
 }
 
+// "how many kernels start within the next 10 ms", "copies that start in that window", "did each of them start on it",
+// "kernels whose start is within the first 500 ms": events starting where the question looks is what being in a window
+// or a place means (an event is in a window when it starts in it), said as "started" is. Only where a verb stands:
+// after the events, a word that points at them or "to", and before a word of place or time or the sentence's end;
+// "at the start of the profile" is no verb and stays as it is.
+void StartAsAVerb(std::vector<Item>& s) {
+  for (size_t k = 1; k < s.size(); ++k) {
+    // "whose start is within": the clause says where they start.
+    if (k + 2 < s.size() && IsWordIn(s[k - 1], {"whose"}) && IsWordIn(s[k], {"start"}) &&
+        IsWordIn(s[k + 1], {"is", "falls", "lies", "was"}) &&
+        (s[k + 2].Has(Slot::kInside) || s[k + 2].Has(Slot::kFirst) || s[k + 2].Has(Slot::kBetween) ||
+         IsWordIn(s[k + 2], {"before", "after", "within", "inside"}))) {
+      s[k - 1] = LexItem("started", WordsOf(s, k - 1, k + 2));
+      s.erase(s.begin() + static_cast<std::ptrdiff_t>(k), s.begin() + static_cast<std::ptrdiff_t>(k + 2));
+      continue;
+    }
+    if (!IsWordIn(s[k], {"start", "starts", "starting", "begin", "begins"})) continue;
+    const Item& before = s[k - 1];
+    const bool subject = before.Has(Slot::kEvents) || before.kind == Item::kName ||
+                         IsWordIn(before, {"that", "which", "they", "them", "it", "to", "who", "ones", "one"});
+    const bool place = k + 1 == s.size() || s[k + 1].kind == Item::kSeparator || s[k + 1].Has(Slot::kInside) ||
+                       s[k + 1].Has(Slot::kFirst) || s[k + 1].Has(Slot::kBetween) ||
+                       IsWordIn(s[k + 1], {"before", "after", "within", "inside", "on", "during"});
+    if (subject && place) s[k] = LexItem("started", s[k].word);
+  }
+}
+
 // The moments a scene sets ("With the start of the first copy as the origin, take ..."), read as a question's are.
 void ReadPhrasesOfAScene(std::vector<Item>& sentence) {
   ReadAnchors(sentence);
@@ -5944,6 +5978,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   for (std::string& d : DropSpokenDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropRatioDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropUnionSaidInWords(sentence, measured_before)) reading.defined.push_back(std::move(d));
+  StartAsAVerb(sentence);  // after the definitions, which read "starting" as they say it
 }
 
 }  // namespace query_fill

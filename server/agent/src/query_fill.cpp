@@ -4791,9 +4791,8 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   KeepComparison(c, previous, q);
   KeepRanking(c, previous, q);
   ComparedWithTheOneBefore(c, previous, q);
-  // "How many kernels ran, and what is the difference?": a margin needs two sides or groups to take it between; so
-  // does "each of them" ("Two programs shared the card. How many kernels did each of them start?": of what the
-  // question never named as groups).
+  // "How many kernels ran, and what is the difference?": a margin needs two sides or groups; so does "each of them"
+  // ("Two programs shared the card. How many kernels did each of them start?": groups never named).
   if ((c.margin || c.each_of_them) && !q.versus_subject && !q.versus_scope && q.group_by == GroupBy::kNone)
     return std::nullopt;
   if (!FillForm(c, q)) return std::nullopt;

@@ -2982,6 +2982,32 @@ TEST(QueryFill, StartSaidAsAVerbAndEachOfWhatWasNeverNamed) {
   EXPECT_FALSE(Fill("Two programs shared the card. How many kernels did each of them start on it?").complete());
 }
 
+// Parts that used to be answered as another question (issue 42's "never answer a different question"): the calls
+// that launched "them" (the kernels the Query before named), ranges "inside it" (all the ranges the Query before named;
+// one of them is not held), a bound said after its quantity ("100 MB or more", inclusive), a scene's bounds and
+// places lent to the question, and a window said in a scene that no window reads (unread, not dropped).
+TEST(QueryFill, PartsThatWereAnsweredAsAnotherQuestion) {
+  Query kernels = Q({Measure::kCount}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true});
+  Query calls = Q({Measure::kTotal}, {EventKind::kApi, ""});
+  calls.scope.launches = "vectorized_elementwise_kernel";
+  Check(
+      "How many vectorized_elementwise_kernel launches were there, and how much time did the runtime calls that "
+      "launched them take?",
+      {kernels, calls});
+  Query ranges = Q({Measure::kTotal}, {EventKind::kNvtx, "forward", "", "", true});
+  Query nested = Q({Measure::kCount}, {EventKind::kNvtx, ""});
+  nested.scope.inside = "forward";
+  Check("How long did the forward ranges last in total, and how many NVTX ranges sit inside them?", {ranges, nested});
+  EXPECT_FALSE(
+      Fill("Take the 3rd forward range. How long did it last, and how many NVTX ranges sit inside it?").complete());
+  Query big = Q({Measure::kCount}, {EventKind::kMemcpy, "", "HtoD"});
+  big.scope.larger_than_bytes = 99'999'999;
+  Check("How many HtoD copies of 100 MB or more are there?", {big});
+  big.scope.devices = {0};
+  Check("On device 0, look only at the big HtoD copies, the ones of 100 MB or more each. How many were there?", {big});
+  EXPECT_FALSE(Fill("Zoom into 6.0 s to 6.1 s after the session start. How many kernels ran?").complete());
+}
+
 // A belief said before the question that tests it sets the scene, whatever comparison it states ("I think" is one
 // phrase of the lexicon): the question after it is read as asked.
 TEST(QueryFill, ABeliefBeforeTheQuestionIsItsScene) {

@@ -790,10 +790,12 @@ struct Clause {
   // The launch relation (Scope::launched_by, launches): "kernels launched through cuLaunchKernelEx" (and the other
   // side's call, "vs cudaLaunchKernel"), "the cudaLaunchKernel calls that launched trsm_right_kernel".
   std::string launched_by, versus_launched_by, launches;
-  std::string versus_memory;  // "pinned vs pageable": the other side's host memory kind
-  bool each_side = false;     // "on each", "for both": the sides of a comparison said before
-  bool each_of_them = false;  // "each of them": groups or sides said before, which the Query must hold
-  bool margin = false;        // "by how much", "how much more": the margin of two
+  std::string versus_memory;      // "pinned vs pageable": the other side's host memory kind
+  bool each_side = false;         // "on each", "for both": the sides of a comparison said before
+  bool each_of_them = false;      // "each of them": groups or sides said before, which the Query must hold
+  bool launches_pointed = false;  // "the calls that launched them": the kernels the Query before named
+  bool inside_pointed = false;    // "inside it", "inside them": inside the ranges the Query before named
+  bool margin = false;            // "by how much", "how much more": the margin of two
   std::optional<GroupBy> group;
   Rank rank = Rank::kNone;
   int32_t limit = 0;
@@ -911,6 +913,24 @@ bool IsTimeUnit(const Item& it) {
 
 // A bound on each event: [comparator] [than] NUMBER UNIT ("longer than 100 us", "over 5 ms", "larger than 1 MB").
 // Marks the words it reads; they take no other slot.
+// "copies of 100 MB or more", "kernels of 1 ms or longer", "10 us or less": a bound said after its quantity at u (the
+// unit), inclusive: the exclusive bound one unit of the clock or of bytes below (above) it. Marks the words it reads.
+bool ReadBoundSaidAfter(const std::vector<Item>& items, size_t u, Clause& c, std::vector<bool>& read) {
+  if (u + 2 >= items.size() || !IsWordIn(items[u + 1], {"or", "and"})) return false;
+  const bool up = IsWordIn(items[u + 2], {"more", "larger", "bigger", "longer", "above", "greater", "up", "over"});
+  const bool down = IsWordIn(items[u + 2], {"less", "smaller", "shorter", "below", "fewer", "under"});
+  if (!up && !down) return false;
+  const bool bytes = IsWordIn(items[u], {"bytes", "byte"});
+  const uint8_t unit = bytes ? 11 : items[u].Value(Slot::kUnit);
+  const double v = items[u - 1].number * UnitFactor(unit);
+  if (!std::isfinite(v) || v < 1 || v > 1e18) return false;
+  int64_t& bound =
+      unit < 10 ? (up ? c.longer_than_ns : c.shorter_than_ns) : (up ? c.larger_than_bytes : c.smaller_than_bytes);
+  bound = static_cast<int64_t>(v) + (up ? -1 : 1);
+  read[u - 1] = read[u] = read[u + 1] = read[u + 2] = true;
+  return true;
+}
+
 void ReadBounds(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
   for (size_t u = 1; u < items.size(); ++u) {
     // "more than 10^6 bytes": the noun after a number is its unit, as "B" is.
@@ -919,6 +939,7 @@ void ReadBounds(const std::vector<Item>& items, Clause& c, std::vector<bool>& re
     size_t k = u - 1;
     size_t than = items.size();
     if (k >= 1 && Lower(items[k - 1].word) == "than") than = --k;
+    if (ReadBoundSaidAfter(items, u, c, read)) continue;
     // "within 50 ms of the first kernel": "within" bounds from above, before an origin.
     const bool within = k >= 1 && IsWordIn(items[k - 1], {"within"}) && u + 1 < items.size() &&
                         items[u + 1].Has(Slot::kFromFirstKernel);
@@ -1596,6 +1617,21 @@ void ReadLaunchRelation(const std::vector<Item>& items, Clause& c, std::vector<b
     size_t call = v;
     while (call > 0 && (items[call - 1].Has(Slot::kEvents) || IsWordIn(items[call - 1], {"that", "which", "the"})))
       --call;
+    // "the runtime calls that launched them": CUDA calls, then the kernels the Query before asked about (ToQuery).
+    const bool calls_before = std::any_of(items.begin() + static_cast<std::ptrdiff_t>(call),
+                                          items.begin() + static_cast<std::ptrdiff_t>(v), [&](const Item& it) {
+                                            return it.Has(Slot::kEvents) &&
+                                                   static_cast<EventKind>(it.Value(Slot::kEvents)) == EventKind::kApi;
+                                          });
+    // ("the cuLaunchKernel call that launched it": calls named, of their own.)
+    const bool named = call > 0 && items[call - 1].kind == Item::kName;
+    if (verb == "launched" && calls_before && !named && v + 1 < items.size() &&
+        IsWordIn(items[v + 1], {"them", "those", "these", "it"})) {
+      c.launches_pointed = true;
+      read[v + 1] = true;
+      for (size_t k = call; k < v; ++k) read[k] = read[k] || IsWordIn(items[k], {"that", "which"});
+      return;
+    }
     const size_t kernel = v + 1 < items.size() && IsWordIn(items[v + 1], {"the"}) ? v + 2 : v + 1;
     if (call > 0 && has(classes_at(call - 1), NameClass::kApi) && kernel < items.size() &&
         has(classes_at(kernel), NameClass::kKernel)) {
@@ -2249,8 +2285,25 @@ void ReadInstance(const std::vector<Item>& items, Clause& c, std::vector<bool>& 
   }
 }
 
+// "how many NVTX ranges sit inside it", "kernels launched inside those": inside what the Query before named (ToQuery).
+void ReadInsidePointed(const std::vector<Item>& items, Clause& c) {
+  // Events of the clause's own before the word of place ("how many NVTX ranges sit inside it"); "time spent in them"
+  // is the time of what was said before, not a place.
+  bool events = false;
+  for (size_t k = 0; k + 1 < items.size(); ++k) {
+    events = events || items[k].Has(Slot::kEvents) || items[k].Has(Slot::kRangeNoun);
+    if (!events || !IsWordIn(items[k], {"inside", "within", "nested in", "nested inside", "nested within"}) ||
+        !IsWordIn(items[k + 1], {"it", "them", "those", "these"}))
+      continue;
+    // "inside those ranges": a noun after the pronoun is the scene's or the clause's own (TakeTheScene).
+    if (k + 2 < items.size() && (items[k + 2].Has(Slot::kRangeNoun) || items[k + 2].Has(Slot::kEvents))) continue;
+    c.inside_pointed = true;
+  }
+}
+
 // The phrases read before the words one by one: a threshold, bounds on each event, places said by pointing back.
 void ReadPhrasesOfAClause(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  ReadInsidePointed(items, c);
   ReadInstance(items, c, read);
   ReadFactor(items, c, read);
   ReadThreshold(items, c, read);
@@ -3038,7 +3091,8 @@ std::pair<int, size_t> EdgeAfter(const std::vector<Item>& s, size_t k) {
   const bool verb = n > stress;  // "was done", "is open"
   if (verb && (w == "done" || w == "over" || w == "complete" || w == "finished")) return {2, n + 1};
   if (verb) return {0, 0};
-  if (IsArrivalWord(w)) return {1, n + 1};
+  // "kernels launched inside X": "launched" after events names how they came, not when.
+  if (IsArrivalWord(w) && w != "launch" && w != "launched") return {1, n + 1};
   if (IsEndWord(w) || w == "returned" || w == "returns" || w == "closed" || w == "closes" || w == "exited" ||
       w == "exits")
     return {2, n + 1};
@@ -4727,9 +4781,34 @@ bool WindowWithoutItsOrigin(const Clause& c, const Query* previous) {
          (c.window_after_origin && !c.from_first_kernel) || (c.until && c.from_s && !c.origin && !c.from_first_kernel);
 }
 
+// What the clause points at in the Query before: "... and how much CPU time did the runtime calls that launched them
+// take?" (the calls that launched the kernels it named), "... how many NVTX ranges sit inside it?" (inside all the
+// ranges it named). False when no Query holds it (no kernels named; inside one range of them, nth).
+bool TakeWhatIsPointedAt(Clause& c, const Query* previous) {
+  // "... and how much CPU time did the runtime calls that launched them take?": the calls that launched the kernels
+  // the Query before named; of no named kernels, no Query holds it.
+  if (c.launches_pointed) {
+    if (!previous || previous->subject.events != EventKind::kKernels || previous->subject.name.empty()) return false;
+    c.launches = previous->subject.name;
+    c.launches_pointed = false;
+  }
+  // "Take the 10th find_centers range. How long did it last, and how many NVTX ranges sit inside it?": inside the
+  // ranges the Query before named, all of them; inside one of them (nth) no Query holds.
+  const bool lent_ranges = std::any_of(c.names.begin(), c.names.end(), [](const auto& n) {
+    return std::find(n.second.begin(), n.second.end(), NameClass::kNvtx) != n.second.end();
+  });
+  if (c.inside_pointed && c.inside.empty() && !lent_ranges && previous &&
+      previous->subject.events == EventKind::kNvtx && !previous->subject.name.empty()) {
+    if (previous->subject.nth != 0) return false;
+    c.inside = previous->subject.name;
+    c.inside_lent = true;
+  }
+  return true;
+}
+
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   if (c.elapsed) return ElapsedQuery(c);
-  if (WindowWithoutItsOrigin(c, previous)) return std::nullopt;
+  if (!TakeWhatIsPointedAt(c, previous) || WindowWithoutItsOrigin(c, previous)) return std::nullopt;
   // "How many cudaMalloc calls, and how long did the slowest call take?": the one extreme event of the kind just
   // named is one of those events, as "the slowest of those calls" is; "which call is the slowest" still ranks names.
   // "What's the longest kernel and the shortest one?": after a ranking of names, the other end of that ranking; after
@@ -5205,6 +5284,16 @@ void TakeTheScene(const Clause& scene, const std::vector<Item>& items, Clause& c
   if (!scene.belief && has_place && c.devices.empty() && c.pids.empty() && c.stream < 0 && !c.from_s && !c.origin &&
       !c.until)
     LendScope(scene, c, false);
+  // "look only at the big host-to-device transfers, the ones of 100 MB or more each.": the scene's bounds on each
+  // event go with its events, to a question of those events or of none named.
+  if (!scene.belief && (!c.events || c.events == scene.events)) {
+    for (auto [t, f] : {std::pair{&c.longer_than_ns, scene.longer_than_ns},
+                        {&c.shorter_than_ns, scene.shorter_than_ns},
+                        {&c.larger_than_bytes, scene.larger_than_bytes},
+                        {&c.smaller_than_bytes, scene.smaller_than_bytes}}) {
+      if (*t < 0) *t = f;
+    }
+  }
   // "Group kernels with the short name, not the long one. The top 3 by total time?": kernels by their base name.
   c.base_names = c.base_names || scene.base_names;
   // "... under my layer_0_computation markers. How many kernels were launched from inside those ranges?": the
@@ -5429,6 +5518,19 @@ Clause ReadScene(std::vector<Item> sentence, Reading& reading) {
   if (DefinesGpuWork(words)) reading.defined.push_back(WordsOf(words));
   Clause scene = ReadClause(words);
   scene.belief = belief;
+  // A time or a size the scene says and reads as no window or bound ("Zoom into 6.0 s to 6.1 s after the session
+  // start.") may say where the question looks: unread, never dropped with the scene's other words. (A belief's
+  // figures are what it believes: "each sample kernel takes around 10 microseconds".)
+  const bool placed = belief || scene.from_s || scene.origin || scene.until || scene.longer_than_ns >= 0 ||
+                      scene.shorter_than_ns >= 0 || scene.larger_than_bytes >= 0 || scene.smaller_than_bytes >= 0;
+  // Said as a place in time or size ("into 6.0 s", "from 2 s", "after 100 ms", "the first 2 s", "over 1 MB"), not as
+  // how long something takes ("the run takes about 5 s").
+  for (size_t k = 1; k + 1 < words.size() && !placed; ++k) {
+    if (words[k].kind == Item::kNumber && (words[k + 1].Has(Slot::kUnit) || IsWordIn(words[k + 1], {"bytes"})) &&
+        IsWordIn(words[k - 1], {"from", "between", "into", "after", "at", "until", "to", "before", "first", "last",
+                                "over", "under", "above", "below", "within"}))
+      reading.unread.push_back(WordsOf(words, k - 1, k + 2));
+  }
   return scene;
 }
 

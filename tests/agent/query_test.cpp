@@ -2910,6 +2910,17 @@ TEST(QueryFill, MomentsEventsMarkAndOneEventByItsPlaceInTime) {
   open.scope.origin = at(EventKind::kNvtx, "forward", "", 2, false);
   open.scope.until = at(EventKind::kNvtx, "forward", "", 2, true);
   Check("While the second forward range was open, how many kernels started?", {open});
+  // "once" is "after"; "the 11th" after a moment of the same events points at them; "already" says what "before" does.
+  Query once = Q({Measure::kCount}, {EventKind::kKernels, ""});
+  once.scope.origin = at(EventKind::kApi, "cudaMalloc", "", 0, true);
+  Check("Once the last cudaMalloc call had finished, how many kernels ran?", {once});
+  Query tenth = Q({Measure::kCount}, {EventKind::kKernels, ""});
+  tenth.scope.origin = at(EventKind::kNvtx, "forward", "", 10, true);
+  tenth.scope.until = at(EventKind::kNvtx, "forward", "", 11, false);
+  Check("Between the end of the 10th forward range and the start of the 11th, how many kernels started?", {tenth});
+  Query already = Q({Measure::kCount}, {EventKind::kApi, "cudaMalloc", "", "", true});
+  already.scope.until = at(EventKind::kNvtx, "forward", "", 0, false);
+  Check("Before the first forward range started, how many cudaMalloc calls had already happened?", {already});
   // One event by its place in time.
   Query later = Q({Measure::kTotal}, {EventKind::kNvtx, "runFusionWithInputs", "", "", true});
   later.subject.nth = -1;

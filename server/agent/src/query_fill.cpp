@@ -3067,11 +3067,17 @@ std::pair<int32_t, size_t> PlaceInTime(const std::vector<Item>& s, size_t k) {
   }
   constexpr std::string_view kPlaces[] = {"second",  "third",  "fourth", "fifth", "sixth",
                                           "seventh", "eighth", "ninth",  "tenth"};
-  constexpr std::string_view kShort[] = {"2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th"};
   for (size_t i = 0; i < std::size(kPlaces); ++i) {
-    if (w == kPlaces[i] || w == kShort[i]) return {static_cast<int32_t>(i) + 2, 1};
+    if (w == kPlaces[i]) return {static_cast<int32_t>(i) + 2, 1};
   }
-  return {0, 0};
+  // "2nd", "11th", "100th", "21st": digits and an ordinal's suffix.
+  const size_t digits = w.find_first_not_of("0123456789");
+  if (digits == 0 || digits == std::string::npos || digits > 6 || w.size() != digits + 2) return {0, 0};
+  const std::string suffix = w.substr(digits);
+  if (suffix != "st" && suffix != "nd" && suffix != "rd" && suffix != "th") return {0, 0};
+  const int32_t n = std::stoi(w.substr(0, digits));
+  if (n < 1) return {0, 0};
+  return {n, 1};
 }
 
 // "starts", "began", "hit the GPU": the start; "ends", "finished", "returned": the end; "was open", "was running":
@@ -3080,6 +3086,9 @@ std::pair<int, size_t> EdgeAfter(const std::vector<Item>& s, size_t k) {
   if (k >= s.size()) return {0, 0};
   size_t n = 0;
   if (IsWordIn(s[k], {"was", "is", "were", "are"})) n = 1;
+  // "had finished", "has started": the participle says the edge.
+  const size_t have = n == 0 && IsWordIn(s[k], {"had", "has", "have"}) ? 1 : 0;
+  n += have;
   // "the add_arrays_ kernel actually start": a word that only stresses the edge.
   const size_t stress = k + n < s.size() && IsWordIn(s[k + n], {"actually", "really", "finally"}) ? 1 : 0;
   n += stress;
@@ -3088,7 +3097,7 @@ std::pair<int, size_t> EdgeAfter(const std::vector<Item>& s, size_t k) {
   if (w == "open" || w == "opened" || w == "running" || w == "active" || w == "in progress" || w == "executing" ||
       w == "ongoing")
     return {3, n + 1};
-  const bool verb = n > stress;  // "was done", "is open"
+  const bool verb = n > stress + have;  // "was done", "is open"
   if (verb && (w == "done" || w == "over" || w == "complete" || w == "finished")) return {2, n + 1};
   if (verb) return {0, 0};
   // "kernels launched inside X": "launched" after events names how they came, not when.
@@ -3119,8 +3128,9 @@ std::optional<AnchorPhrase> AnchorEvents(const std::vector<Item>& s, size_t k) {
       copy = true;
     } else if (it.Has(Slot::kRangeNoun) && !range_noun) {
       range_noun = true;
-    } else if (!IsWordIn(it, {"cuda", "gpu", "nvtx"})) {
-      break;
+    } else if (!IsWordIn(it, {"cuda", "gpu", "nvtx"}) &&
+               !(name && IsWordIn(it, {"launch", "launches", "execution", "executions", "instance", "occurrence"}))) {
+      break;  // ("the 10th nvkernel_solve launch": one run of the named events)
     }
   }
   if (j == k || (!name && !said && !copy && !range_noun)) return std::nullopt;
@@ -3163,13 +3173,19 @@ std::optional<AnchorPhrase> ReadAnchorPhrase(const std::vector<Item>& s, size_t 
   k += covered;
   skip(k);
   auto out = AnchorEvents(s, k);
-  if (!out && pointed && k < s.size() && IsWordIn(s[k], {"one"})) {
-    out = AnchorPhrase{Anchor{*pointed, false}, k + 1};
+  // "... and the end of the last one", "... and the start of the 11th": the events said before, pointed at.
+  const bool bare = place != 0 && (k >= s.size() || s[k].kind == Item::kSeparator);
+  if (!out && pointed && (bare || (k < s.size() && IsWordIn(s[k], {"one"})))) {
+    out = AnchorPhrase{Anchor{*pointed, false}, bare ? k : k + 1};
     out->anchor.events.nth = 0;
   }
   if (!out) return std::nullopt;
   out->place = place;
   out->anchor.events.nth = place;
+  // "the very last kernel of the run finished": the recording said after the events.
+  if (out->end + 2 < s.size() && IsWordIn(s[out->end], {"of", "in"}) && IsWordIn(s[out->end + 1], {"the", "this"}) &&
+      IsWordIn(s[out->end + 2], {"run", "profile", "capture", "trace", "recording", "export"}))
+    out->end += 3;
   // "the first kernel's start", "the MPI_Init range's end", "the first kernel start".
   if (!edge && out->end < s.size()) {
     const std::string w = Lower(s[out->end].word);
@@ -3202,7 +3218,7 @@ std::optional<AnchorPhrase> ReadAnchorPhrase(const std::vector<Item>& s, size_t 
 enum class MomentRole { kNone, kFrom, kTakes, kUntil, kWhile, kBetween };
 MomentRole RoleOf(const std::vector<Item>& s, size_t k) {
   const std::string w = Lower(s[k].word);
-  if (w == "from" || w == "after" || w == "since" || w == "following") return MomentRole::kFrom;
+  if (w == "from" || w == "after" || w == "since" || w == "following" || w == "once") return MomentRole::kFrom;
   if (w == "to" && k > 0 && IsWordIn(s[k - 1], {"relative"})) return MomentRole::kFrom;
   if (w == "with" || w == "using" || w == "taking" || w == "take" || w == "use" || w == "treating" || w == "treat")
     return MomentRole::kTakes;
@@ -3334,7 +3350,7 @@ void ReadAnchors(std::vector<Item>& s) {
         // The first kernel in the question's places is ReadOrigin's. "from the NCCL kernels" is where time comes
         // from, not a moment: a moment is said with its edge or its place in time ("from the start of", "from the
         // first X"); after an event without its edge is after it ended ("after the MPI_Init range").
-        const bool after = IsWordIn(s[i], {"after", "following"});
+        const bool after = IsWordIn(s[i], {"after", "following", "once"});
         if (a->first_kernel || a->open || (!a->edge_said && a->place == 0 && !after)) continue;
         if (!a->edge_said) SetTheEdge(*a, after);
         // "from the end of X to the start of Y": both moments.
@@ -4912,8 +4928,8 @@ std::vector<Query> Merge(std::vector<Query> queries) {
 bool OnlyScope(const Clause& c) {
   const bool asks = Asks(c);
   const bool says = !c.devices.empty() || !c.pids.empty() || c.stream >= 0 || !c.inside.empty() || c.from_s ||
-                    c.from_first_kernel || !c.names.empty() || c.events || !c.copy_kind.empty() ||
-                    !c.api_class.empty() || c.group || c.range_noun || !c.family.empty();
+                    c.from_first_kernel || c.origin || c.until || !c.names.empty() || c.events ||
+                    !c.copy_kind.empty() || !c.api_class.empty() || c.group || c.range_noun || !c.family.empty();
   return !asks && says;
 }
 
@@ -5558,7 +5574,8 @@ bool AsksNothing(const Clause& c) {
   return !c.elapsed && c.measures.empty() && !c.weak_total && !c.weak_time && !c.events && c.names.empty() &&
          c.devices.empty() && c.pids.empty() && !c.which && !c.range_noun && !c.count_groups && c.inside.empty() &&
          c.stream < 0 && c.rank == Rank::kNone && !c.rank_by_size && !c.rank_by_measure && !c.threshold &&
-         c.copy_kind.empty() && c.memory.empty() && c.api_class.empty() && c.position == 0 && !c.from_first_kernel;
+         c.copy_kind.empty() && c.memory.empty() && c.api_class.empty() && c.position == 0 && !c.from_first_kernel &&
+         !c.origin && !c.until && !c.from_s;
 }
 
 // "What bandwidth do the HtoD copies reach, and on GPU 1?": a last clause that only names a place or events asks the

@@ -1081,7 +1081,8 @@ constexpr Entry kEntries[] = {
     {"actually", Slot::kStop},
     {"really", Slot::kStop},
     {"started", Slot::kStop},
-    {"began", Slot::kStop},  // "the copies that began between 5 s and 10 s": as "started"
+    {"began", Slot::kStop},    // "the copies that began between 5 s and 10 s": as "started"
+    {"already", Slot::kStop},  // "before X started, how many copies had already happened": before it, as said
     {"kicked off", Slot::kStop},
     {"host", Slot::kStop},
     {"invocation", Slot::kEvents, E(EventKind::kKernels)},

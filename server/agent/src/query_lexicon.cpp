@@ -1083,6 +1083,7 @@ constexpr Entry kEntries[] = {
     {"started", Slot::kStop},
     {"began", Slot::kStop},    // "the copies that began between 5 s and 10 s": as "started"
     {"already", Slot::kStop},  // "before X started, how many copies had already happened": before it, as said
+    {"among", Slot::kStop},    // "among the DtoH migrations, how many ...": the events the clause names
     {"kicked off", Slot::kStop},
     {"host", Slot::kStop},
     {"invocation", Slot::kEvents, E(EventKind::kKernels)},

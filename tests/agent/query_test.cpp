@@ -973,6 +973,10 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   marked.scope.to_s.reset();
   marked.scope.from_first_kernel = true;
   EXPECT_EQ(CheckQuery(marked).error().message, "Query: a window counts from one origin: fromFirstKernel or origin.");
+  marked.scope.from_first_kernel = false;
+  marked.scope.until->events.memory = "bogus";  // a moment's events are held to a subject's checks
+  EXPECT_EQ(CheckQuery(marked).error().message,
+            "Query: a host memory kind is one of pageable, pinned, device, array, managed.");
   EXPECT_EQ(
       error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "scope": {"origin": {"atEnd": true}}}])"),
       "queries[0].scope.origin: 'events' is required");

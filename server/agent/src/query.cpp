@@ -339,6 +339,22 @@ std::optional<size_t> IndexOfName(std::span<const std::string_view> names, std::
 
 namespace query_words {
 
+// What is wrong with a subject's own fields (the Query's, its versus side's, a moment's), or "".
+std::string SubjectProblem(const Subject& s) {
+  static constexpr std::string_view kClasses[] = {"",      "sync",   "alloc",  "free",  "module",
+                                                  "setup", "launch", "memcpy", "memset"};
+  if (s.name.size() > 512 || s.copy_kind.size() > 32) return "a name of at most 512 bytes.";
+  if (!s.memory.empty() && !IndexOfName(kMemoryKinds, s.memory))
+    return "a host memory kind is one of pageable, pinned, device, array, managed.";
+  if (s.family.size() > 64) return "a family of at most 64 bytes.";
+  if (!s.family.empty() && s.events != EventKind::kKernels) return "a family is of kernels.";
+  if (s.nth < -1000000 || s.nth > 1000000) return "nth between -1e6 and 1e6.";
+  if (s.nth != 0 && s.events == EventKind::kDevices) return "nth picks one event, not a GPU.";
+  if (std::find(std::begin(kClasses), std::end(kClasses), s.api_class) == std::end(kClasses))
+    return "an API class is one of sync, alloc, free, module, setup, launch, memcpy, memset.";
+  return "";
+}
+
 // What is wrong with one of a Query's scopes, or "".
 std::string ScopeProblem(const Query& q, const Scope& s) {
   if (s.devices.size() > 16 || s.pids.size() > 16) return "at most 16 devices and 16 processes.";
@@ -354,11 +370,8 @@ std::string ScopeProblem(const Query& q, const Scope& s) {
   if (s.until && s.from_s && !s.origin && !s.from_first_kernel)
     return "fromSeconds with until counts from an origin: give origin.";
   for (const Anchor* a : {s.origin ? &*s.origin : nullptr, s.until ? &*s.until : nullptr}) {
-    if (a &&
-        (a->events.events == EventKind::kDevices || a->events.name.size() > 512 || a->events.copy_kind.size() > 32 ||
-         a->events.family.size() > 64 || a->events.nth < -1000000 || a->events.nth > 1000000))
-      return "an origin or until is the events of a kind (not devices), a name of at most 512 bytes, nth within "
-             "1e6.";
+    if (a && a->events.events == EventKind::kDevices) return "an origin or until is of events, not of the GPUs.";
+    if (const std::string why = a ? SubjectProblem(a->events) : ""; !why.empty()) return why;
   }
   if (s.grid_below_sms && q.subject.events != EventKind::kKernels)
     return "gridBelowSms bounds kernel launches: the subject's events are kernels.";
@@ -400,13 +413,7 @@ Status CheckQuery(const Query& q) {
     if (const std::string why = s ? ScopeProblem(q, *s) : ""; !why.empty()) return bad(why);
   }
   for (const Subject* s : {&q.subject, q.versus_subject ? &*q.versus_subject : nullptr}) {
-    if (s && (s->name.size() > 512 || s->copy_kind.size() > 32)) return bad("a name of at most 512 bytes.");
-    if (s && !s->memory.empty() && !IndexOfName(kMemoryKinds, s->memory))
-      return bad("a host memory kind is one of pageable, pinned, device, array, managed.");
-    if (s && s->family.size() > 64) return bad("a family of at most 64 bytes.");
-    if (s && !s->family.empty() && s->events != EventKind::kKernels) return bad("a family is of kernels.");
-    if (s && (s->nth < -1000000 || s->nth > 1000000)) return bad("nth between -1e6 and 1e6.");
-    if (s && s->nth != 0 && s->events == EventKind::kDevices) return bad("nth picks one event, not a GPU.");
+    if (const std::string why = s ? SubjectProblem(*s) : ""; !why.empty()) return bad(why);
     if (s && s->nth != 0 && (IsLaunchConfiguration(q.measures.front()) || IsCommMeasure(q.measures.front())))
       return bad("nth picks one event of event_stats' measures, not of a launch configuration or communication.");
   }
@@ -421,12 +428,6 @@ Status CheckQuery(const Query& q) {
   if (q.limit < 0 || q.limit > 100) return bad("limit between 0 and 100.");
   if (q.offset < 0 || q.offset > 100) return bad("offset between 0 and 100.");
   if (q.offset > 0 && q.rank == Rank::kNone) return bad("an offset with a ranking (rank) only.");
-  for (const Subject* s : {&q.subject, q.versus_subject ? &*q.versus_subject : nullptr}) {
-    static constexpr std::string_view kClasses[] = {"",      "sync",   "alloc",  "free",  "module",
-                                                    "setup", "launch", "memcpy", "memset"};
-    if (s && std::find(std::begin(kClasses), std::end(kClasses), s->api_class) == std::end(kClasses))
-      return bad("an API class is one of sync, alloc, free, module, setup, launch, memcpy, memset.");
-  }
   if (q.threshold && !std::isfinite(*q.threshold)) return bad("a threshold is a finite number.");
   if (q.factor && (!std::isfinite(*q.factor) || *q.factor <= 0 || *q.factor > 1e6))
     return bad("a factor is a number above 0, at most 1e6.");

@@ -264,18 +264,21 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
 }
 
 // One side of a Query: the call, its table, and the rows the Query picks.
+// A moment of the profile an event marks, on the capture clock: the start of the first kernel in the scope (its
+// devices and processes: "in the first 100 ms after the first kernel starts"), or an Anchor's, over the whole profile
+// ("the end of the MPI_Init range"): event_stats' first_start_ns or last_end_ns of those events (with nth, of the one
+// event), with the row it is a cell of for the evidence.
+struct Moment {
+  double ns = 0;
+  std::string words;  // "the first kernel's start", "the end of the 2nd of the NVTX ranges named `Model`"
+  Evidence evidence;
+};
+
 struct Side {
   SkillCall call;
   skills::Table table;
   std::vector<size_t> rows;
-  // A window counted from or ended at a moment an event marks: each moment in words, on the capture clock, and the
-  // row it is a cell of.
-  struct Marked {
-    std::string words;
-    double ns = 0;
-    Evidence evidence;
-  };
-  std::vector<Marked> moments;
+  std::vector<Moment> moments;  // a window counted from or ended at moments events mark (PlaceTheWindow)
 };
 
 double CellOr(const skills::Table& t, size_t row, std::string_view column, double fallback) {
@@ -349,16 +352,6 @@ std::vector<size_t> PickRows(const Query& q, const skills::Table& t, const Subje
   return rows;
 }
 
-// A moment of the profile an event marks, on the capture clock: the start of the first kernel in the scope (its
-// devices and processes: "in the first 100 ms after the first kernel starts"), or an Anchor's, over the whole profile
-// ("the end of the MPI_Init range"): event_stats' first_start_ns or last_end_ns of those events (with nth, of the one
-// event), with the row it is a cell of for the evidence.
-struct Moment {
-  double ns = 0;
-  std::string words;  // "the first kernel's start", "the end of the 2nd of the NVTX ranges named `Model`"
-  Evidence evidence;
-};
-
 Expected<Moment> MomentOf(const Subject& events, bool at_end, const engine::FilterSpec& filter, std::string words,
                           const SkillRunner& run, const CancelToken& cancel) {
   Query marks;
@@ -427,7 +420,7 @@ Expected<Side> RunSide(const Query& q, const Subject& subject, const Scope& scop
   Side side{CallOf(q, subject, scope), {}, {}, {}};
   auto moments = PlaceTheWindow(scope, run, cancel, side.call);
   if (!moments) return moments.error();
-  for (Moment& m : *moments) side.moments.push_back({std::move(m.words), m.ns, std::move(m.evidence)});
+  side.moments = std::move(*moments);
   auto table = run(side.call.skill, side.call.args, side.call.filter, cancel);
   if (!table) return table.error();
   side.table = std::move(*table);
@@ -1248,7 +1241,6 @@ bool NoKernelOfTheFamily(const Query& q, const SkillRunner& run, const CancelTok
   return t && !t->declined && !t->rows.empty() && CellOr(*t, 0, "count", 1) == 0;
 }
 
-// One Query answered into `turn`.
 // "How long after MPI_Init ends does the first saxpy kernel start?": the time from the window's origin to its end,
 // each moment a cell of its cited row (event_stats' first_start_ns or last_end_ns).
 void AnswerElapsed(const Query& q, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
@@ -1271,6 +1263,7 @@ void AnswerElapsed(const Query& q, const engine::ProfileInfo& info, const SkillR
   }
 }
 
+// One Query answered into `turn`.
 void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
                AskTurn& turn, std::string& text) {
   text += (text.empty() ? "" : "\n") + std::string("Read as: ") + DescribeQuery(asked) + ".\n";

@@ -158,13 +158,22 @@ void PushSplit(std::vector<Token>& out, const std::string& word) {
   out.push_back({word, lower});
 }
 
+// The words of a phrase, separated by spaces ("after the first kernel"), as they stand in it.
+std::vector<std::string_view> WordsOfPhrase(std::string_view phrase) {
+  std::vector<std::string_view> out;
+  for (size_t at = 0; at < phrase.size();) {
+    const size_t end = std::min(phrase.find(' ', at), phrase.size());
+    out.push_back(phrase.substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
+}
+
 // Words separated by spaces ("unified htod", "number of"), each a token as the lexicon reads it, in `paren`.
 void PushWords(std::vector<Token>& out, std::string_view words, bool paren = false) {
-  for (size_t at = 0; at < words.size();) {
-    const size_t end = std::min(words.find(' ', at), words.size());
-    out.push_back({std::string(words.substr(at, end - at)), std::string(words.substr(at, end - at))});
+  for (std::string_view w : WordsOfPhrase(words)) {
+    out.push_back({std::string(w), std::string(w)});
     out.back().paren = paren;
-    at = end + 1;
   }
 }
 
@@ -2238,13 +2247,8 @@ void ReadInstance(const std::vector<Item>& items, Clause& c, std::vector<bool>& 
   const auto said = [&](std::initializer_list<std::string_view> words) {
     return std::any_of(items.begin(), items.end(), [&](const Item& it) {
       const std::string lower = Lower(it.word);
-      for (size_t from = 0; from <= lower.size();) {
-        const size_t space = std::min(lower.find(' ', from), lower.size());
-        if (std::find(words.begin(), words.end(), std::string_view(lower).substr(from, space - from)) != words.end())
-          return true;
-        from = space + 1;
-      }
-      return false;
+      const auto of_it = WordsOfPhrase(lower);
+      return std::find_first_of(of_it.begin(), of_it.end(), words.begin(), words.end()) != of_it.end();
     });
   };
   if (said({"first", "earliest", "initial"}) && said({"last", "latest", "final"})) return;
@@ -3240,20 +3244,15 @@ bool AsksTheTimeBetween(const std::vector<Item>& s, size_t k) {
   return false;
 }
 
-// The item a moment's words become: the lexicon's origin ("after the first kernel": a window counts from it) holding
-// the moment, or a word of no slot holding the moment the window ends at.
-Item MomentItem(std::string words, std::optional<Anchor> origin, std::optional<Anchor> until) {
-  Item it = LexItem(origin ? "after the first kernel" : "the", std::move(words));
+// The words [from, end) of a moment become one item, returned: the lexicon's origin ("after the first kernel": a
+// window counts from it) holding the moment, or a word of no slot holding the moment the window ends at.
+Item& ReplaceWithMoment(std::vector<Item>& s, size_t from, size_t end, std::optional<Anchor> origin,
+                        std::optional<Anchor> until) {
+  Item it = LexItem(origin ? "after the first kernel" : "the", WordsOf(s, from, end));
   it.origin_at = std::move(origin);
   it.until_at = std::move(until);
-  return it;
-}
-
-void ReplaceWithMoment(std::vector<Item>& s, size_t from, size_t end, std::optional<Anchor> origin,
-                       std::optional<Anchor> until) {
-  Item it = MomentItem(WordsOf(s, from, end), std::move(origin), std::move(until));
   s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(end));
-  s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), std::move(it));
+  return *s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), std::move(it));
 }
 
 // "while the second Model range was open": the window is that one event, from its start to its end, replacing the
@@ -3289,12 +3288,7 @@ bool ReadElapsed(std::vector<Item>& s, size_t i) {
   // "after the first kernel" is one phrase of the lexicon (an origin): its words, read as a moment's.
   if (s[i].Has(Slot::kFromFirstKernel) && !s[i].origin_at && s[i].word.find(' ') != std::string::npos) {
     std::vector<Item> words(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(i));
-    for (size_t from = 0; from < s[i].word.size();) {
-      const size_t space = std::min(s[i].word.find(' ', from), s[i].word.size());
-      const std::string w = s[i].word.substr(from, space - from);
-      words.push_back(LexItem(Lower(w), w));
-      from = space + 1;
-    }
+    for (std::string_view w : WordsOfPhrase(s[i].word)) words.push_back(LexItem(Lower(std::string(w)), std::string(w)));
     words.insert(words.end(), s.begin() + static_cast<std::ptrdiff_t>(i) + 1, s.end());
     if (!IsWordIn(words[i], {"after", "from", "since"}) || !ReadElapsed(words, i)) return false;
     s = std::move(words);
@@ -3317,10 +3311,7 @@ bool ReadElapsed(std::vector<Item>& s, size_t i) {
   // "the gap between", "the time from": the noun of the time is the moment's.
   size_t from = i;
   if (from > 0 && IsWordIn(s[from - 1], {"gap", "time", "delay", "interval", "elapsed", "lag", "distance"})) --from;
-  Item it = MomentItem(WordsOf(s, from, b->end), a->anchor, b->anchor);
-  it.elapsed = true;
-  s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(b->end));
-  s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), std::move(it));
+  ReplaceWithMoment(s, from, b->end, a->anchor, b->anchor).elapsed = true;
   return true;
 }
 
@@ -3336,8 +3327,9 @@ void ReadAnchors(std::vector<Item>& s) {
     const MomentRole role = RoleOf(s, i);
     if (role == MomentRole::kNone) continue;
     // "how long after MPI_Init finishes does the first saxpy kernel start": both moments are the time's.
-    if (!time_between && AsksTheTimeBetween(s, i) && ReadElapsed(s, i)) continue;
-    time_between = time_between || AsksTheTimeBetween(s, i);
+    const bool asks_time = !time_between && AsksTheTimeBetween(s, i);
+    if (asks_time && ReadElapsed(s, i)) continue;
+    time_between = time_between || asks_time;
     if (time_between) continue;
     auto a = ReadAnchorPhrase(s, i + 1);
     if (!a) continue;
@@ -4968,6 +4960,18 @@ bool SameNames(const Clause& from, const Clause& to) {
   });
 }
 
+// "DtoD copies larger than 8 MB: how many bytes do they move?": the bounds on each event go with its events, to a
+// clause of those events or of none named, where it has none of its own.
+void LendBoundsWithTheirEvents(const Clause& from, Clause& to) {
+  if (to.events && to.events != from.events) return;
+  for (auto [t, f] : {std::pair{&to.longer_than_ns, from.longer_than_ns},
+                      {&to.shorter_than_ns, from.shorter_than_ns},
+                      {&to.larger_than_bytes, from.larger_than_bytes},
+                      {&to.smaller_than_bytes, from.smaller_than_bytes}}) {
+    if (*t < 0) *t = f;
+  }
+}
+
 // `subject` false: only the place. "This is a unified-memory run. How many HtoD migrations, and how many bytes did
 // they move?": a clause naming nothing after a Query built since asks about that Query's events (the migrations),
 // which the first Query took from the scene and narrowed, not about every unified-memory copy the scene names.
@@ -5005,15 +5009,7 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
     to.range_noun = to.range_noun || from.range_noun;
     // "What was the very first kernel to execute, and how long did it take?": the one event goes with its events.
     if (to.nth == 0 && to.events == from.events && to.names == from.names) to.nth = from.nth;
-    // "DtoD copies larger than 8 MB: how many bytes do they move?": the bounds on each event go with its events.
-    if (!to.events || to.events == from.events) {
-      for (auto [t, f] : {std::pair{&to.longer_than_ns, from.longer_than_ns},
-                          {&to.shorter_than_ns, from.shorter_than_ns},
-                          {&to.larger_than_bytes, from.larger_than_bytes},
-                          {&to.smaller_than_bytes, from.smaller_than_bytes}}) {
-        if (*t < 0) *t = f;
-      }
-    }
+    LendBoundsWithTheirEvents(from, to);
   }
   to.sides_lent = to.sides_lent || !from.versus_copy_kind.empty();
   if (to.devices.empty()) to.devices = from.devices;
@@ -5300,16 +5296,8 @@ void TakeTheScene(const Clause& scene, const std::vector<Item>& items, Clause& c
   if (!scene.belief && has_place && c.devices.empty() && c.pids.empty() && c.stream < 0 && !c.from_s && !c.origin &&
       !c.until)
     LendScope(scene, c, false);
-  // "look only at the big host-to-device transfers, the ones of 100 MB or more each.": the scene's bounds on each
-  // event go with its events, to a question of those events or of none named.
-  if (!scene.belief && (!c.events || c.events == scene.events)) {
-    for (auto [t, f] : {std::pair{&c.longer_than_ns, scene.longer_than_ns},
-                        {&c.shorter_than_ns, scene.shorter_than_ns},
-                        {&c.larger_than_bytes, scene.larger_than_bytes},
-                        {&c.smaller_than_bytes, scene.smaller_than_bytes}}) {
-      if (*t < 0) *t = f;
-    }
-  }
+  // "look only at the big host-to-device transfers, the ones of 100 MB or more each.": the scene's bounds too.
+  if (!scene.belief) LendBoundsWithTheirEvents(scene, c);
   // "Group kernels with the short name, not the long one. The top 3 by total time?": kernels by their base name.
   c.base_names = c.base_names || scene.base_names;
   // "... under my layer_0_computation markers. How many kernels were launched from inside those ranges?": the

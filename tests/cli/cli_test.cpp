@@ -14,6 +14,7 @@
 
 #include "cli_run.h"
 #include "fixtures.h"
+#include "nsys/protocol/capabilities.h"
 
 namespace nsys::testing {
 namespace {
@@ -71,6 +72,30 @@ TEST(Cli, HelpForEachCommand) {
   EXPECT_EQ(RunCli({"help", "skill"}).exit_code, 0);
   EXPECT_EQ(RunCli({"skill"}).exit_code, 2);
   EXPECT_EQ(RunCli({"help", "frobnicate"}).exit_code, 2);
+}
+
+// Each capability's CLI command line (protocol/capabilities.h) names a command whose help lists the options the line
+// uses: `ask FILE --query JSON` is `nsys-ai help ask` with --query in it.
+TEST(Cli, EveryCapabilitysCommandLineIsACommand) {
+  size_t verbs = 0;
+  for (const auto& row : protocol::Capabilities()) {
+    if (row.verb.empty()) continue;
+    ++verbs;
+    std::vector<std::string> args{"help"};
+    std::vector<std::string> options;
+    std::istringstream words{std::string(row.verb)};
+    for (std::string word; words >> word;) {
+      if (word.rfind("--", 0) == 0) {
+        options.push_back(word);
+      } else if (word.find_first_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ") == std::string::npos) {
+        args.push_back(word);  // a command word, not a placeholder such as FILE
+      }
+    }
+    const auto help = RunCli(args);
+    EXPECT_EQ(help.exit_code, 0) << row.method << ": " << row.verb << "\n" << help.err;
+    for (const auto& option : options) EXPECT_TRUE(Contains(help.out, option)) << row.verb << "\n" << help.out;
+  }
+  EXPECT_GE(verbs, 15u);
 }
 
 // `perfetto` opens a profile in the Perfetto UI (nsys/openProfile is what loads one); `open`, its first name, stays

@@ -9,9 +9,12 @@
 #include <string>
 
 #include "nsys/lsp/method_table.h"
+#include "nsys/protocol/capabilities.h"
 
 namespace nsys::testing {
 namespace {
+
+using lsp::MethodTable;
 
 std::string ReadDoc() {
   std::ifstream in(std::string(NSYS_AI_SOURCE_DIR) + "/docs/protocol.md");
@@ -50,6 +53,28 @@ TEST(ProtocolDoc, EveryDocumentedClientMethodIsBound) {
     EXPECT_NE(std::find(bound.begin(), bound.end(), method), bound.end())
         << "docs/protocol.md documents '" << method << "', which the bind table does not have";
   }
+}
+
+// The bind table is the catalogue's method column: each row's method is a bound request whose progress title and
+// lane are the row's, and each bound request is a row's or protocol plumbing (protocol/capabilities.h).
+TEST(ProtocolDoc, BoundRequestsAreTheCataloguesMethods) {
+  const MethodTable& table = lsp::ProductMethods();
+  for (const auto& row : protocol::Capabilities()) {
+    const MethodTable::Entry* entry = table.Find(row.method);
+    ASSERT_NE(entry, nullptr) << row.method << " has a capability row but is not bound";
+    EXPECT_TRUE(entry->is_request()) << row.method;
+    EXPECT_EQ(entry->options.progress_title, row.progress) << row.method;
+    EXPECT_EQ(entry->options.cheap, row.cheap) << row.method;
+  }
+  const std::set<std::string> plumbing{"initialize", "shutdown"};
+  for (const auto& method : lsp::BoundMethodNames()) {
+    const MethodTable::Entry* entry = table.Find(method);
+    if (!entry->is_request() || plumbing.count(method)) continue;
+    EXPECT_NE(protocol::CapabilityOfMethod(method), nullptr)
+        << method << " is bound with no row in protocol/src/capabilities.cpp";
+  }
+  EXPECT_EQ(table.Find("nsys/openProfile")->options.progress_title, "Opening profile");
+  EXPECT_TRUE(table.Find("nsys/profileInfo")->options.cheap);
 }
 
 TEST(ProtocolDoc, ServerToClientMessagesAreDocumented) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "nsys/mcp/mcp_server.h"
+#include "nsys/protocol/capabilities.h"
 
 namespace nsys::mcp {
 namespace {
@@ -104,6 +105,24 @@ TEST(McpDoc, EveryToolIsDocumentedWithItsArguments) {
   for (const auto& [name, section] : documented) {
     EXPECT_TRUE(listed.count(name)) << "docs/protocol.md documents MCP tool '" << name << "', which the server lacks";
   }
+}
+
+// tools/list is the capability catalogue's tool column: each listed tool is a row's, with the row's description,
+// and each row with a tool is listed (protocol/capabilities.h).
+TEST(McpDoc, ToolsListIsTheCataloguesToolColumn) {
+  const Json tools = ListedTools();
+  std::set<std::string> listed;
+  for (const auto& tool : tools) {
+    const std::string name = tool["name"];
+    listed.insert(name);
+    const protocol::Capability* row = protocol::CapabilityOfTool(name);
+    ASSERT_NE(row, nullptr) << name << " has no row in protocol/src/capabilities.cpp";
+    EXPECT_EQ(tool["description"].get<std::string>(), row->summary) << name;
+  }
+  for (const auto& row : protocol::Capabilities()) {
+    if (!row.tool.empty()) EXPECT_TRUE(listed.count(std::string(row.tool))) << row.tool << " is not bound";
+  }
+  EXPECT_NE(tools.dump().find("Close an open profile: its id stops working"), std::string::npos);
 }
 
 // The parts the doc test leans on, on a known text.

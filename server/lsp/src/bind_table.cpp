@@ -1,7 +1,8 @@
 // THE bind table: every method the server answers, in one place. The dispatcher, the initialize result
 // (experimental.nsysMethods) and tests/lsp/protocol_doc_test.cpp (every method documented in docs/protocol.md)
-// all read it. To add a method: write `Expected<Result> OnX(const Params&, RequestContext&)` in its own file and add
-// one line below.
+// all read it. To add a capability: give it a row in protocol/src/capabilities.cpp (its names on every face, its
+// description, progress title and lane), write `Expected<Result> OnX(const Params&, RequestContext&)` in its own file
+// and bind it below with one `t.Bind` line, which takes the rest from the row. Protocol plumbing has no row.
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,22 +29,22 @@ void BindMethods(MethodTable& t) {
   t.Notification("window/workDoneProgress/cancel", &OnWorkDoneProgressCancel);
 
   // Profiles.
-  t.Request(method::kOpenProfile, &OnOpenProfile, {.progress_title = "Opening profile"});
-  t.Request(method::kCloseProfile, &OnCloseProfile);
-  t.Request(method::kProfileInfo, &OnProfileInfo, {.cheap = true});
+  t.Bind(method::kOpenProfile, &OnOpenProfile);
+  t.Bind(method::kCloseProfile, &OnCloseProfile);
+  t.Bind(method::kProfileInfo, &OnProfileInfo);
 
   // Skills.
-  t.Request(method::kListSkills, &OnListSkills, {.cheap = true});
-  t.Request(method::kRunSkill, &OnRunSkill, {.progress_title = "Running skill"});
-  t.Request(method::kReloadSkills, &OnReloadSkills);
+  t.Bind(method::kListSkills, &OnListSkills);
+  t.Bind(method::kRunSkill, &OnRunSkill);
+  t.Bind(method::kReloadSkills, &OnReloadSkills);
 
   // Jobs (rank exports opened as one): handlers in job_handlers.cpp.
-  t.Request(method::kOpenJob, &OnOpenJob, {.progress_title = "Opening job"});
-  t.Request(method::kCloseJob, &OnCloseJob);
-  t.Request(method::kRunSkillOnJob, &OnRunSkillOnJob, {.progress_title = "Running skill on every rank"});
-  t.Request(method::kJobReport, &OnJobReport, {.progress_title = "Reporting job"});
-  t.Request(method::kExportJobTrace, &OnExportJobTrace, {.progress_title = "Writing the job's trace"});
-  t.Request(method::kAnalyzeJob, &OnAnalyzeJob, {.progress_title = "Analyzing job"});
+  t.Bind(method::kOpenJob, &OnOpenJob);
+  t.Bind(method::kCloseJob, &OnCloseJob);
+  t.Bind(method::kRunSkillOnJob, &OnRunSkillOnJob);
+  t.Bind(method::kJobReport, &OnJobReport);
+  t.Bind(method::kExportJobTrace, &OnExportJobTrace);
+  t.Bind(method::kAnalyzeJob, &OnAnalyzeJob);
   // Their names from before "job" named the multi-rank noun, with `runId` read as `jobId`.
   const std::vector<std::pair<std::string, std::string>> run_id{{"runId", "jobId"}};
   t.Alias("nsys/openRun", method::kOpenJob, run_id);
@@ -54,32 +55,32 @@ void BindMethods(MethodTable& t) {
   t.Alias("nsys/analyzeRun", method::kAnalyzeJob, run_id);
 
   // Perfetto traces: handlers in trace_handlers.cpp, one line each here.
-  t.Request(method::kExportTrace, &OnExportTrace, {.progress_title = "Exporting trace"});
-  t.Request(method::kOpenInPerfetto, &OnOpenInPerfetto, {.progress_title = "Opening in Perfetto"});
+  t.Bind(method::kExportTrace, &OnExportTrace);
+  t.Bind(method::kOpenInPerfetto, &OnOpenInPerfetto);
 
   // The agent: handlers in <topic>_handlers.cpp, one line each here.
-  t.Request(method::kAnalyze, &OnAnalyze, {.progress_title = "Analyzing"});
-  t.Request(method::kDiff, &OnDiff, {.progress_title = "Comparing profiles"});
-  t.Request(method::kAsk, &OnAsk, {.progress_title = "Answering"});
-  t.Request(method::kQuery, &OnQuery, {.progress_title = "Answering"});
-  t.Request(method::kExplainKernel, &OnExplainKernel, {.progress_title = "Explaining kernel"});
+  t.Bind(method::kAnalyze, &OnAnalyze);
+  t.Bind(method::kDiff, &OnDiff);
+  t.Bind(method::kAsk, &OnAsk);
+  t.Bind(method::kQuery, &OnQuery);
+  t.Bind(method::kExplainKernel, &OnExplainKernel);
 
   // Editor views: handlers in <topic>_handlers.cpp, one line each here.
-  t.Request(method::kNvtxTree, &OnNvtxTree, {.progress_title = "Reading NVTX ranges"});
-  t.Request(method::kReport, &OnReport, {.progress_title = "Rendering report"});
-  t.Request(method::kHover, &OnHover);
+  t.Bind(method::kNvtxTree, &OnNvtxTree);
+  t.Bind(method::kReport, &OnReport);
+  t.Bind(method::kHover, &OnHover);
   t.Notification(method::kDidOpen, &OnDidOpen);
   t.Notification(method::kDidChange, &OnDidChange);
   t.Notification(method::kDidClose, &OnDidClose);
   t.Notification(method::kDidSave, &OnDidSave);
 
   // Kernel -> source: handlers in source_handlers.cpp, answered against the session's active profile.
-  t.Request(method::kCodeLens, &OnCodeLens);
-  t.Request(method::kExecuteCommand, &OnExecuteCommand, {.progress_title = "Revealing range"});
-  t.Request(method::kKernelSources, &OnKernelSources, {.progress_title = "Finding kernel sources"});
+  t.Bind(method::kCodeLens, &OnCodeLens);
+  t.Bind(method::kExecuteCommand, &OnExecuteCommand);
+  t.Bind(method::kKernelSources, &OnKernelSources);
   t.Notification(method::kDidChangeWatchedFiles, &OnDidChangeWatchedFiles);
-  t.Request(method::kAnnotationPlan, &OnAnnotationPlan, {.progress_title = "Planning NVTX refinement"});
-  t.Request(method::kCodeAction, &OnCodeAction);
+  t.Bind(method::kAnnotationPlan, &OnAnnotationPlan);
+  t.Bind(method::kCodeAction, &OnCodeAction);
 }
 
 }  // namespace nsys::lsp

@@ -6,12 +6,15 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "nsys/core/traces.h"
 #include "nsys/core/workspace.h"
+#include "nsys/protocol/capabilities.h"
 #include "nsys/protocol/mcp.h"
 #include "nsys/support/cancel.h"
 #include "tool_schema.h"
@@ -36,7 +39,7 @@ struct ToolContext {
 
 struct ToolOptions {
   // The reader thread runs the tool itself: it answers in well under a millisecond whatever the profile (no loading,
-  // no analysis). Every other tool runs on a worker.
+  // no analysis). Every other tool runs on a worker. Set from the capability's row, never by the bind line.
   bool cheap = false;
   // A result member the agent does not get (analyze's markdown: the structured findings, not their text twice).
   const char* omit = nullptr;
@@ -44,10 +47,17 @@ struct ToolOptions {
 
 class ToolTable {
  public:
+  // The tool of a capability (protocol/capabilities.h): its name, description and lane come from the row of
+  // `method`, the editor method it shares its core call with. A method without a tool in the catalogue throws
+  // std::logic_error.
   template <typename Args, typename Result>
-  void Tool(const char* name, const char* description, Expected<Result> (*handler)(const Args&, ToolContext&),
-            ToolOptions options = {}) {
-    entries_.push_back({name, description, options, &InputSchema<Args>,
+  void Tool(std::string_view method, Expected<Result> (*handler)(const Args&, ToolContext&), ToolOptions options = {}) {
+    const protocol::Capability* row = protocol::CapabilityOfMethod(method);
+    if (!row || row->tool.empty())
+      throw std::logic_error("no MCP tool in the capability row of " + std::string(method));
+    const char* name = row->tool.data();  // the catalogue's literals: NUL-terminated, static
+    options.cheap = row->cheap;
+    entries_.push_back({name, row->summary.data(), options, &InputSchema<Args>,
                         [handler, name](const protocol::Json& arguments, ToolContext& ctx) -> Expected<protocol::Json> {
                           auto args = protocol::mcp::ParseToolArgs<Args>(arguments, name);
                           if (!args) return ctx.Refuse(args.error());

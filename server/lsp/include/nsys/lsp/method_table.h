@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "nsys/lsp/context.h"
+#include "nsys/protocol/capabilities.h"
 #include "nsys/protocol/jsonrpc.h"
 #include "nsys/protocol/methods.h"
 #include "nsys/support/expected.h"
@@ -64,6 +65,15 @@ class MethodTable {
           }
         },
         std::move(options));
+  }
+
+  // A capability's request (protocol/capabilities.h): its progress title and lane come from the catalogue's row.
+  // Binding a method the catalogue has no row for throws std::logic_error.
+  template <typename Params, typename Result>
+  void Bind(std::string_view method, Expected<Result> (*handler)(const Params&, RequestContext&)) {
+    const protocol::Capability* row = protocol::CapabilityOfMethod(method);
+    if (!row) throw std::logic_error("no capability row for " + std::string(method));
+    Request(method, handler, {.progress_title = std::string(row->progress), .cheap = row->cheap});
   }
 
   template <typename Params>

@@ -749,6 +749,14 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // in one, a window from the capture's start or from an event, before or after an event, the Nth occurrence of a
   // range, thresholds), first scored at 7f85110 before any change for it: 11 / 22 / 7.
   ExpectHeld(AskHeldOut("questions_fresh75.json", "fresh held-out 75"), "questions_fresh75.json", 17, 2);
+  // Batch 84, written by a helper at 60c7cec (scoped questions again, by another writer: a GPU, a process, a stream,
+  // a thread, inside or outside a named range, a window of the capture, before or after an event, the Nth occurrence,
+  // or several at once), first scored at 60c7cec before any change for it: 14 / 24 / 2. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh76.json", "fresh held-out 76"), "questions_fresh76.json", 14, 2);
+  // Batch 85, written by a helper at 60c7cec (questions answered by a name or a yes / no: which kernel, range, stream
+  // or call; is there any; did any run longer than; is X more than Y), first scored at 60c7cec before any change for
+  // it: 25 / 13 / 2.
+  ExpectHeld(AskHeldOut("questions_fresh77.json", "fresh held-out 77"), "questions_fresh77.json", 25, 2);
 }
 
 }  // namespace

@@ -3234,5 +3234,48 @@ TEST(QueryFill, APlaceholderIsAFamilyButABarIsNoPlaceholder) {
     EXPECT_EQ(q.subject.name.find('*'), std::string::npos) << q.subject.name;
 }
 
+// Yes / no questions of one event and their figures: an indefinite article opening the subject asks of any one event
+// ("did a kernel run longer than 2 ms" bounds each kernel, not their total); "a millisecond" is one; "On GPU 1, are
+// there any ..." asks after its place; "If not, what was the longest one?" asks the longest of all of them (the
+// bound before would only leave none); "the most times" ranks by count; a share said of busy time is the utilization;
+// GPU work said with one kind of it is that kind.
+TEST(QueryFill, OneEventOfAYesNoQuestion) {
+  const auto read = [](const std::string& question) {
+    const Reading r = Fill(question);
+    EXPECT_TRUE(r.complete()) << question << ": unread " << (r.unread.empty() ? "" : r.unread.front());
+    return r.queries;
+  };
+  auto one = read("Did a kernel run longer than 2 ms?");
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0].measures.front(), Measure::kCount);
+  EXPECT_EQ(one[0].scope.longer_than_ns, 2'000'000);
+  EXPECT_EQ(one[0].form, Form::kYesNo);
+  auto ms = read("Did any kernel run for more than a millisecond?");
+  ASSERT_EQ(ms.size(), 1u);
+  EXPECT_EQ(ms[0].scope.longer_than_ns, 1'000'000);
+  auto placed = read("On GPU 1, are there any memsets?");
+  ASSERT_EQ(placed.size(), 1u);
+  EXPECT_EQ(placed[0].subject.events, EventKind::kMemset);
+  EXPECT_EQ(placed[0].scope.devices, std::vector<int32_t>{1});
+  EXPECT_EQ(placed[0].form, Form::kYesNo);
+  auto longest = read("Did any cudaMalloc call go past 5 ms? If not, what was the longest one?");
+  ASSERT_EQ(longest.size(), 2u);
+  EXPECT_EQ(longest[0].scope.longer_than_ns, 5'000'000);
+  EXPECT_EQ(longest[1].subject.name, "cudaMalloc");
+  EXPECT_EQ(longest[1].measures, std::vector<Measure>{Measure::kMax});
+  EXPECT_EQ(longest[1].scope.longer_than_ns, -1);
+  auto often = read("which kernel ran the most times?");
+  ASSERT_EQ(often.size(), 1u);
+  EXPECT_EQ(often[0].measures.front(), Measure::kCount);
+  EXPECT_EQ(often[0].rank, Rank::kTop);
+  auto busy = read("Is the GPU busy for more than 80% of the time?");
+  ASSERT_EQ(busy.size(), 1u);
+  EXPECT_EQ(busy[0].measures.front(), Measure::kUtilization);
+  EXPECT_EQ(busy[0].threshold, 80);
+  auto memset = read("There was a single GPU operation, a memset. How many bytes did it write?");
+  ASSERT_EQ(memset.size(), 1u);
+  EXPECT_EQ(memset[0].subject.events, EventKind::kMemset);
+}
+
 }  // namespace
 }  // namespace nsys::agent

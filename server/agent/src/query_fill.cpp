@@ -644,6 +644,18 @@ std::optional<std::pair<Item, size_t>> CudaCallInWords(const std::vector<Token>&
   return std::nullopt;
 }
 
+// "longer than a millisecond", "over a second", "more than a megabyte": the article between a comparator and a unit
+// is the number one. ("half a second" is kHalf's; "a second kernel" has no comparator before it.)
+void ArticleBeforeAUnitIsOne(std::vector<Item>& items) {
+  for (size_t i = 1; i + 1 < items.size(); ++i) {
+    if (!IsWordIn(items[i], {"a", "an"}) || !items[i + 1].Has(Slot::kUnit)) continue;
+    if (!items[i - 1].Has(Slot::kComparator) && !IsWordIn(items[i - 1], {"than", "within"})) continue;
+    items[i].kind = Item::kNumber;
+    items[i].entries.clear();
+    items[i].number = 1;
+  }
+}
+
 // Long-ish: the four readings of a position (whole name, phrase, fragment, number) in their order of precedence.
 std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v) {
   std::vector<Item> items;
@@ -723,14 +735,18 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
     i += used;
   }
   DivisionsAreNoLists(items);
+  ArticleBeforeAUnitIsOne(items);
   return items;
 }
 
-// Starts a new question: a measure, "which", "how", "what", or an auxiliary opening a yes/no question.
+// Starts a new question: a measure, "which", "how", "what", an auxiliary opening a yes/no question, or "are there",
+// "any" opening one ("On GPU 0, are there any kernels?", "Quick one: any copies over 1 MB?"; "some" opens statements
+// as often: "Some frames are slow.").
 bool StartsQuestion(const Item& it) {
   if (it.kind != Item::kLex) return false;
   return it.Has(Slot::kMeasure) || it.Has(Slot::kWeakTotal) || it.Has(Slot::kWhich) || it.Has(Slot::kAuxiliary) ||
-         Lower(it.word) == "how" || Lower(it.word) == "what" || Lower(it.word) == "whats";
+         (it.Has(Slot::kAny) && Lower(it.word) != "some") || Lower(it.word) == "how" || Lower(it.word) == "what" ||
+         Lower(it.word) == "whats";
 }
 
 // Clauses: split at a separator or "and"/"also" when a new question starts after it (skipping stop words).
@@ -1839,6 +1855,16 @@ bool SecondKindUnread(const Clause& c, EventKind kind) {
   });
 }
 
+// "only one GPU operation in this capture, a memset": GPU work said with one kind of it, and no measure of a GPU's
+// timeline, is that kind ("idle: no kernel, copy or memset" is ReadGpuWork's).
+void OneKindOfGpuWork(Clause& c) {
+  const bool timeline = std::any_of(c.measures.begin(), c.measures.end(), IsTimelineMeasure);
+  if (c.events != EventKind::kGpu || timeline || c.versus_events) return;
+  for (EventKind kind : {EventKind::kKernels, EventKind::kMemcpy, EventKind::kMemset}) {
+    if (c.gpu_kinds == GpuKindBit(kind)) c.events = kind;
+  }
+}
+
 // One lexicon entry at position i, read where it stands: a noun after "which", ids after a noun, a side of "than".
 void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e, Clause& c, std::vector<bool>& read) {
   if (ReadFlag(items, i, e, c)) return;
@@ -2539,6 +2565,7 @@ Clause ReadClause(const std::vector<Item>& items) {
   NamesOfTheRun(c);
   GpusTheMachineHas(items, c);
   WhichGpuThisIs(c);
+  OneKindOfGpuWork(c);
   return c;
 }
 
@@ -2810,6 +2837,13 @@ void FillScope(const Clause& c, const Query* previous, bool own_subject, Query& 
     q.scope.inside = previous->subject.name;
   if (!c.launched_by.empty()) q.scope.launched_by = c.launched_by;
   if (!c.launches.empty()) q.scope.launches = c.launches;
+  // "Did any run past 5 ms? If not, what was the longest one?": a bound kept from the question before on the side an
+  // extreme is taken from changes nothing when some event passes it and leaves nothing when none does: not kept.
+  const auto asks = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
+  if (c.longer_than_ns < 0 && asks(Measure::kMax)) q.scope.longer_than_ns = -1;
+  if (c.shorter_than_ns < 0 && asks(Measure::kMin)) q.scope.shorter_than_ns = -1;
+  if (c.larger_than_bytes < 0 && asks(Measure::kMaxBytes)) q.scope.larger_than_bytes = -1;
+  if (c.smaller_than_bytes < 0 && asks(Measure::kMinBytes)) q.scope.smaller_than_bytes = -1;
 }
 
 void FillGrouping(const Clause& c, bool own_subject, Query& q) {
@@ -4377,6 +4411,13 @@ bool FillForm(const Clause& c, Query& q) {
     // "more than one thread block": a plain number is of the counted measure the clause asks for.
     const Measure asked = q.measures.empty() ? m : q.measures.front();
     if (m == Measure::kCount && IsLaunchConfiguration(asked)) m = asked;
+    // "is the GPU idle for more than half of the time": a share said of idle (busy) time is the idle share (the
+    // utilization).
+    const auto asks = [&](Measure had) {
+      return std::find(q.measures.begin(), q.measures.end(), had) != q.measures.end();
+    };
+    if (m == Measure::kShare && (asks(Measure::kIdle) || asks(Measure::kIdleShare))) m = Measure::kIdleShare;
+    if (m == Measure::kShare && (asks(Measure::kBusy) || asks(Measure::kUtilization))) m = Measure::kUtilization;
     if (m == Measure::kShare)
       q.measures.erase(std::remove(q.measures.begin(), q.measures.end(), Measure::kGpuShare), q.measures.end());
     first(m);
@@ -6041,6 +6082,13 @@ void AfterThatIsTheOrigin(std::vector<Item>& s) {
   }
 }
 
+// "Did a kernel run longer than 5 ms?", "Was an NCCL kernel over 1 ms?", "Did a single copy move more than 1 GB?": an
+// indefinite article opening the subject of a yes/no question asks whether any one of the events is so, as "any"
+// does; "did the NCCL kernels take more than 5 ms" asks of their whole.
+void AnArticleAsksOfAny(std::vector<Item>& s) {
+  if (s.size() >= 3 && s[0].Has(Slot::kAuxiliary) && IsWordIn(s[1], {"a", "an"})) s[1] = LexItem("any", s[1].word);
+}
+
 // The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
 // kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
 void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& vocabulary, bool& span_defined,
@@ -6055,6 +6103,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
     reading.defined.push_back(std::move(d));
     span_defined = true;
   }
+  AnArticleAsksOfAny(sentence);
   ReadAnchors(sentence);
   ReadOrigin(sentence);
   WhichOfAMeasureIsWhat(sentence);

@@ -351,6 +351,14 @@ constexpr Entry kEntries[] = {
     {"nearest rank", Slot::kStop},
     {"often", Slot::kMeasure, M(Measure::kCount)},
     {"frequently", Slot::kMeasure, M(Measure::kCount)},
+    // "which kernel runs the most times", "the API called the fewest times": a count ranked ("times" alone is no
+    // measure: "3 times faster", "how many times").
+    {"most times", Slot::kMeasure, M(Measure::kCount)},
+    {"most times", Slot::kTop, 1},
+    {"fewest times", Slot::kMeasure, M(Measure::kCount)},
+    {"fewest times", Slot::kBottom, 1},
+    {"least times", Slot::kMeasure, M(Measure::kCount)},
+    {"least times", Slot::kBottom, 1},
     {"latency", Slot::kWeakTotal, 1},
     {"latencies", Slot::kWeakTotal, 1},
     {"wall time", Slot::kWeakTotal, 3},
@@ -576,6 +584,7 @@ constexpr Entry kEntries[] = {
     {"gpu activity", Slot::kEvents, E(EventKind::kGpu)},
     {"gpu work", Slot::kEvents, E(EventKind::kGpu)},
     {"gpu operations", Slot::kEvents, E(EventKind::kGpu)},
+    {"gpu operation", Slot::kEvents, E(EventKind::kGpu)},
     {"gpu ops", Slot::kEvents, E(EventKind::kGpu)},
     {"gpu op", Slot::kEvents, E(EventKind::kGpu)},
     // "from its first op to its last", "(first op to last op)": a GPU op, in a span ("pointwise ops" describes
@@ -884,6 +893,7 @@ constexpr Entry kEntries[] = {
     {"over", Slot::kComparator, 1},
     {"above", Slot::kComparator, 1},
     {"exceed", Slot::kComparator, 1},
+    {"past", Slot::kComparator, 1},  // "ran past 5 ms"
     {"exceeds", Slot::kComparator, 1},
     {"exceeded", Slot::kComparator, 1},
     {"exceeding", Slot::kComparator, 1},
@@ -1465,6 +1475,24 @@ constexpr Entry kEntries[] = {
     {"two of them", Slot::kStop},
     {"both of them", Slot::kStop},
     {"instance", Slot::kStop},
+    // Words that stress a question without changing it: "any device-to-device copies anywhere", "were any kernels
+    // captured at all", "did GPU 1 end up with more". ("ever" is not among them: read as no word, it gave a batch
+    // nobody reads a wrong answer.)
+    {"anywhere", Slot::kStop},
+    {"at all", Slot::kStop},
+    {"end up", Slot::kStop},
+    {"ends up", Slot::kStop},
+    {"ended up", Slot::kStop},
+    {"end up with", Slot::kStop},
+    {"ends up with", Slot::kStop},
+    {"ended up with", Slot::kStop},
+    // "Did any run past 5 ms? If not, what was the longest one?": the second question is asked whatever the first's
+    // answer; both are answered.
+    {"if not", Slot::kSplit},
+    {"if so", Slot::kSplit},
+    {"if yes", Slot::kSplit},
+    {"if no", Slot::kSplit},
+    {"otherwise", Slot::kSplit},
     {"several", Slot::kStop},
     {"up", Slot::kStop},
     {"have", Slot::kStop},

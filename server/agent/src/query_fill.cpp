@@ -656,7 +656,7 @@ void ArticleBeforeAUnitIsOne(std::vector<Item>& items) {
   }
 }
 
-// Long-ish: the four readings of a position (whole name, phrase, fragment, number) in their order of precedence.
+// Long: the four readings of a position (whole name, phrase, fragment, number) in their order of precedence.
 std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v) {
   std::vector<Item> items;
   std::vector<std::string> canonical;

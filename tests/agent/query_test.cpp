@@ -3277,5 +3277,19 @@ TEST(QueryFill, OneEventOfAYesNoQuestion) {
   EXPECT_EQ(memset[0].subject.events, EventKind::kMemset);
 }
 
+// A superlative beside a statistic ranks by the statistic: "slowest on average" is the top kernel by its mean, not by
+// its longest launch (which answered a different question before); "fastest by median" the bottom one by median.
+TEST(QueryFill, ASuperlativeOfAStatistic) {
+  Query mean = Q({Measure::kAverage}, {EventKind::kKernels, ""});
+  mean.group_by = GroupBy::kName;
+  mean.rank = Rank::kTop;
+  Check("which kernel is slowest on average?", {mean});
+  Check("which kernel has the longest average duration?", {mean});
+  Query median = Q({Measure::kMedian}, {EventKind::kKernels, ""});
+  median.group_by = GroupBy::kName;
+  median.rank = Rank::kBottom;
+  Check("which kernel is the fastest by median?", {median});
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -829,6 +829,7 @@ struct Clause {
   bool plural = false;           // "which kernels": a list, not one
   bool rank_by_count = false;    // "most kernels": ranked by how many
   bool rank_by_measure = false;  // "the slowest kernel": ranked by that statistic
+  std::optional<Measure> superlative;  // kMax or kMin said as "longest", "slowest", "shortest", "fastest"
   bool rank_by_weight = false;   // "the top kernel", "the heaviest": ranked by the time taken unless "by" says
   bool by_measure = false;       // a measure said after "by" ("top 3 kernels by grid size")
   bool count_share = false;      // "what percentage of all kernel launches": a share of how many, not of their time
@@ -1414,6 +1415,7 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
     c.margin = c.margin || (i > 0 && Lower(items[i - 1].word) == "by");
     return;
   }
+  if ((m == Measure::kMin || m == Measure::kMax) && IsSuperlative(items[i])) c.superlative = m;
   if ((m == Measure::kMin || m == Measure::kMax) && IsSuperlative(items[i]) && noun &&
       (items[j].Has(Slot::kEvents) || items[j].Has(Slot::kRangeNoun)))
     c.rank_by_measure = true;
@@ -2664,6 +2666,25 @@ void SharesAndRankings(Clause& c) {
   }
 }
 
+// "which kernel is slowest on average", "the kernel with the longest average duration", "fastest median": a
+// superlative beside a statistic of durations ranks by that statistic; the superlative only says which end.
+void SuperlativeOfAStatistic(Clause& c) {
+  if (!c.superlative || !(c.which || c.rank_by_measure) || !c.names.empty() || c.rank != Rank::kNone) return;
+  const auto statistic = std::find_if(c.measures.begin(), c.measures.end(), [](Measure m) {
+    return m == Measure::kAverage || m == Measure::kMedian || m == Measure::kP90 || m == Measure::kP95 ||
+           m == Measure::kP99;
+  });
+  const auto extreme = std::find(c.measures.begin(), c.measures.end(), *c.superlative);
+  if (statistic == c.measures.end() || extreme == c.measures.end()) return;
+  const Measure key = *statistic;
+  c.measures.erase(extreme);
+  c.measures.erase(std::find(c.measures.begin(), c.measures.end(), key));
+  c.measures.insert(c.measures.begin(), key);
+  c.rank = c.superlative == Measure::kMin ? Rank::kBottom : Rank::kTop;
+  c.rank_by_measure = false;
+  if (!c.group && c.events != EventKind::kMemcpy && c.events != EventKind::kMemset) c.group = GroupBy::kName;
+}
+
 // The measures a clause asks for, with the defaults: a time word alone is total time; "which" alone ranks by it.
 void DefaultMeasures(Clause& c) {
   if (c.measures.empty() && c.threshold_of && !c.weak_total && !c.weak_time) c.measures.push_back(*c.threshold_of);
@@ -2687,6 +2708,7 @@ void DefaultMeasures(Clause& c) {
   if (c.measures.empty() && (c.which || c.rank != Rank::kNone || c.versus || c.compare))
     c.measures.push_back(Measure::kTotal);
   SharesAndRankings(c);
+  SuperlativeOfAStatistic(c);
   // "the fastest kernel": named events ranked by their typical (mean) duration. Copies and memsets have no names:
   // "the longest copy" is the one longest copy.
   const bool named = !(c.events == EventKind::kMemcpy || c.events == EventKind::kMemset);

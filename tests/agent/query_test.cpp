@@ -3291,5 +3291,39 @@ TEST(QueryFill, ASuperlativeOfAStatistic) {
   Check("which kernel is the fastest by median?", {median});
 }
 
+// Three names or more of one kind, listed, are one subject (any of them), a row each: "which of X, Y and Z" ranks
+// them, "the total time of X, Y and Z" gives each. Before, the first two were set against each other and the rest
+// dropped in silence. A list said before the question is lent whole; names of several kinds listed are unread.
+TEST(QueryFill, NamesListed) {
+  QueryVocabulary v = Vocabulary();
+  v.nvtx = {"ncclSend", "ncclRecv", "ncclGroupStart", "ncclGroupEnd", "forward"};
+  const auto read = [&](const std::string& question) {
+    const Reading r = FillQueries(question, v);
+    EXPECT_TRUE(r.complete()) << question << ": unread " << (r.unread.empty() ? "" : r.unread.front());
+    return r.queries;
+  };
+  for (const char* question : {"Which of ncclSend, ncclRecv and ncclGroupEnd takes the most time?",
+                               "Which of ncclSend, ncclRecv, ncclGroupEnd takes the most time?",
+                               "ncclSend, ncclRecv, ncclGroupEnd: which one takes the most time?"}) {
+    const auto q = read(question);
+    ASSERT_EQ(q.size(), 1u) << question;
+    EXPECT_EQ(q[0].subject.events, EventKind::kNvtx) << question;
+    EXPECT_EQ(q[0].subject.name, "ncclSend|ncclRecv|ncclGroupEnd") << question;
+    EXPECT_EQ(q[0].group_by, GroupBy::kName) << question;
+    EXPECT_EQ(q[0].rank, Rank::kTop) << question;
+    EXPECT_FALSE(q[0].versus_subject.has_value()) << question;
+    EXPECT_EQ(DescribeQuery(q[0]).find("(summed)"), std::string::npos) << DescribeQuery(q[0]);
+  }
+  const auto each = read("What is the total time of ncclSend, ncclRecv, ncclGroupStart and ncclGroupEnd?");
+  ASSERT_EQ(each.size(), 1u);
+  EXPECT_EQ(each[0].subject.name, "ncclSend|ncclRecv|ncclGroupStart|ncclGroupEnd");
+  EXPECT_EQ(each[0].group_by, GroupBy::kName);
+  EXPECT_EQ(each[0].rank, Rank::kNone);
+  const auto two = read("Which of ncclSend and ncclRecv takes longer in total?");
+  ASSERT_EQ(two.size(), 1u);
+  EXPECT_TRUE(two[0].versus_subject.has_value());  // two names: one against the other, as before
+  EXPECT_FALSE(FillQueries("total time of cudaMalloc, ncclSend and forward?", v).complete());
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -163,7 +163,8 @@ std::string NthWords(int32_t nth) {
   return nth == -1 ? "the last to start" : "the " + Ordinal(-nth) + " to last to start";
 }
 
-std::string SubjectWords(const Subject& s) {
+// `summed`: names listed are said to be summed (not when each is a group of its own).
+std::string SubjectWords(const Subject& s, bool summed = true) {
   std::string out = EventWords(s);
   if (s.events == EventKind::kApi && !s.api_class.empty()) out = fmt::format("CUDA API calls of class {}", s.api_class);
   if (s.name.find('|') != std::string::npos) {  // names summed: "whose name contains `a` or `b`"
@@ -173,7 +174,7 @@ std::string SubjectWords(const Subject& s) {
       parts.push_back(support::MarkdownCode(s.name.substr(from, bar - from)));
       from = bar + 1;
     }
-    out += " whose name contains " + List(parts, " or ") + " (summed)";
+    out += " whose name contains " + List(parts, " or ") + (summed ? " (summed)" : "");
   } else if (!s.name.empty()) {
     // A whole name is the one thing it names: "CUDA API calls named `cudaMalloc`" (not cudaMallocManaged).
     const char* how = IsNamePattern(s.name) ? " whose name matches "
@@ -483,7 +484,9 @@ std::string DescribeQuery(const Query& q) {
   std::vector<std::string> measures;
   for (Measure m : q.measures) measures.push_back(std::string(kMeasureWords[static_cast<size_t>(m)]));
   const bool on_gpu = OnGpu(q.subject.events);
-  std::string out = List(measures, " and ") + " of " + SubjectWords(q.subject) + ", " + ScopeWords(q.scope, on_gpu);
+  const bool each = q.group_by == GroupBy::kName || q.group_by == GroupBy::kBaseName;
+  std::string out =
+      List(measures, " and ") + " of " + SubjectWords(q.subject, !each) + ", " + ScopeWords(q.scope, on_gpu);
   if (q.group_by != GroupBy::kNone) {
     constexpr std::array<std::string_view, 7> by = {
         "", "name", "GPU", "process", "stream", "enclosing NVTX range", "base name"};

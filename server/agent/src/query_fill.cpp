@@ -349,12 +349,13 @@ struct Item {
   std::string name;                     // kName: the name as written
   std::vector<NameClass> classes;       // kName: the vocabularies it is in, the exact ones first
   double number = 0;
-  std::string word;         // the words covered, as written
-  bool exact = false;       // kName: the whole of a profile name, not a part of one
-  bool paren = false;       // every word of it inside parentheses
-  bool colon = false;       // kSeparator: written as a colon (read as a comma)
-  bool describing = false;  // words before a name in parentheses that say what it is (NamedInParentheses)
-  std::string respelled;    // kLex: the lexicon word a misspelled word was read as (lexicon::SpellingOf)
+  std::string word;          // the words covered, as written
+  bool exact = false;        // kName: the whole of a profile name, not a part of one
+  bool paren = false;        // every word of it inside parentheses
+  bool colon = false;        // kSeparator: written as a colon (read as a comma)
+  bool describing = false;   // words before a name in parentheses that say what it is (NamedInParentheses)
+  bool after_comma = false;  // a comma, dropped with the clause's separators (SplitClauses), stood right before it
+  std::string respelled;     // kLex: the lexicon word a misspelled word was read as (lexicon::SpellingOf)
   // Moments events mark, said as where a window starts or ends ("from the end of the MPI_Init range", "until the last
   // sample kernel ends"): ReadAnchors' items.
   std::optional<Anchor> origin_at, until_at;
@@ -791,7 +792,10 @@ std::vector<std::vector<Item>> SplitClauses(std::vector<Item> items) {
       if (!out.back().empty()) out.emplace_back();
       continue;
     }
-    if (items[i].kind == Item::kSeparator) continue;
+    if (items[i].kind == Item::kSeparator) {
+      if (i + 1 < items.size() && items[i].word == ",") items[i + 1].after_comma = true;
+      continue;
+    }
     out.back().push_back(std::move(items[i]));
   }
   if (out.back().empty()) out.pop_back();
@@ -825,14 +829,14 @@ struct Clause {
   Rank rank = Rank::kNone;
   int32_t limit = 0;
   bool which = false, versus = false, less = false, yes_no = false;
-  bool gpu_time = false;         // "GPU time": a share is of every kernel, copy and memset
-  bool plural = false;           // "which kernels": a list, not one
-  bool rank_by_count = false;    // "most kernels": ranked by how many
-  bool rank_by_measure = false;  // "the slowest kernel": ranked by that statistic
+  bool gpu_time = false;               // "GPU time": a share is of every kernel, copy and memset
+  bool plural = false;                 // "which kernels": a list, not one
+  bool rank_by_count = false;          // "most kernels": ranked by how many
+  bool rank_by_measure = false;        // "the slowest kernel": ranked by that statistic
   std::optional<Measure> superlative;  // kMax or kMin said as "longest", "slowest", "shortest", "fastest"
-  bool rank_by_weight = false;   // "the top kernel", "the heaviest": ranked by the time taken unless "by" says
-  bool by_measure = false;       // a measure said after "by" ("top 3 kernels by grid size")
-  bool count_share = false;      // "what percentage of all kernel launches": a share of how many, not of their time
+  bool rank_by_weight = false;         // "the top kernel", "the heaviest": ranked by the time taken unless "by" says
+  bool by_measure = false;             // a measure said after "by" ("top 3 kernels by grid size")
+  bool count_share = false;  // "what percentage of all kernel launches": a share of how many, not of their time
   bool gpu_span = false;  // "the GPU span", "the GPU's span": of every GPU op (kernels, copies, memsets), unless named
   uint8_t span_base = 0;  // the span a share is of: 1 "what percentage of the GPU span", 2 "how much of the span"
   int idle_said = 0;      // how many times a word for idle time is said ("idle time and idle pct of the span": twice)
@@ -889,6 +893,7 @@ struct Clause {
   int32_t position = 0;                // "the second one", "the third largest": a place in a ranking, from 2
   bool kinds_side_by_side = false;     // "HtoD and DtoH": two copy kinds, the second the other side
   bool sum_names = false;              // "X + Y", "X and Y together": one subject, any of the names
+  bool listed_names = false;           // "which of X, Y and Z": one subject, any of the names, each its own row
   bool base_names = false;             // "by base name", "(short name)": kernels by their base name
   bool sides_lent = false;             // a clause before lent it two copy kinds side by side
   std::vector<std::string> not_held;   // words for what no Query measures (Reading::not_held)
@@ -1448,9 +1453,10 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
 bool JoinedRanges(const std::vector<Item>& items, size_t before, size_t at) {
   const auto& classes = items[before].classes;
   if (classes.size() != 1 || classes.front() != NameClass::kNvtx) return false;
-  bool joined = false;
+  bool joined = at > before && items[at].after_comma;  // "X, Y": the comma is gone from the clause's items
   for (size_t k = before + 1; k < at; ++k) {
     const std::string w = Lower(items[k].word);
+    joined = joined || items[k].after_comma;
     const bool joins = items[k].kind == Item::kSeparator || w == "and" || w == "or";
     // "the 3D_backbone NVTX range and of the find_centers range": the noun of the first and "of" join no less.
     const bool noun = items[k].Has(Slot::kRangeNoun) || w == "nvtx" || w == "of";
@@ -1538,6 +1544,23 @@ void DescribingFragment(const std::vector<Item>& items, Clause& c) {
   }
 }
 
+// "Which of ncclSend, ncclRecv and ncclGroupEnd takes the most time?", "the total time of X, Y and Z": three names or
+// more of one kind, listed, are one subject, any of them, each its own row (grouped by name; "which" ranks them).
+// Listed names of several kinds are no Query's subject: every name after the first two is unread, never dropped.
+void ListedNames(Clause& c, bool only_joined) {
+  if (c.names.size() < 3) return;
+  const auto& first = c.names.front().second;
+  const bool one_kind = only_joined && std::all_of(c.names.begin(), c.names.end(), [&](const auto& n) {
+                          return !n.second.empty() && !first.empty() && n.second.front() == first.front();
+                        });
+  if (!one_kind) {
+    for (size_t n = 2; n < c.names.size(); ++n) c.unread.push_back(c.names[n].first);
+    return;
+  }
+  c.listed_names = true;
+  if (!c.group) c.group = GroupBy::kName;
+}
+
 // Two names side by side ("X and Y", "X, Y or Z") are two subjects to set side by side; two names with words between
 // them ("the cudaLaunchKernel calls that launched trsm_kernel") are a relation a Query does not hold: unread. Names
 // summed ("X + Y", "X plus Y", "X and Y together") are one subject, any of them (Subject::name "X|Y"); copy kinds
@@ -1573,7 +1596,10 @@ void ReadTwoNames(const std::vector<Item>& items, Clause& c) {
     if (!joins) relation.push_back(it.word);
   }
   c.unread.insert(c.unread.end(), relation.begin(), relation.end());
-  if (!summed) return;
+  if (!summed) {
+    ListedNames(c, relation.empty());
+    return;
+  }
   // One kind of events, named whole or in part: their sum. Anything else summed stays unread.
   const auto& first = c.names.empty() ? std::vector<NameClass>{} : c.names.front().second;
   const bool one_kind = c.names.size() >= 2 && std::all_of(c.names.begin(), c.names.end(), [&](const auto& n) {
@@ -2769,14 +2795,14 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
     if (!c.names.empty()) q.subject.name = c.names.front().first;
     q.subject.whole_name =
         !c.names.empty() && std::find(c.exact.begin(), c.exact.end(), q.subject.name) != c.exact.end();
-    if (c.sum_names) {  // "nchwToNhwcKernel + nhwcToNchwKernel": either name, summed
+    if (c.sum_names || c.listed_names) {  // "nchwToNhwcKernel + nhwcToNchwKernel": either name, summed
       for (size_t n = 1; n < c.names.size(); ++n) q.subject.name += "|" + c.names[n].first;
       q.subject.whole_name = false;
     }
     q.subject.copy_kind = c.copy_kind;
     if (q.subject.events == EventKind::kApi) q.subject.api_class = c.api_class;
     if (q.subject.events == EventKind::kMemcpy || q.subject.events == EventKind::kMemset) q.subject.memory = c.memory;
-    if (c.names.size() > 1 && !c.versus && !c.sum_names) c.versus_names.push_back(c.names[1]);
+    if (c.names.size() > 1 && !c.versus && !c.sum_names && !c.listed_names) c.versus_names.push_back(c.names[1]);
     // "the second Model range": one event by start; not of a launch configuration (by name) or communication.
     if (c.nth != 0 && std::any_of(c.measures.begin(), c.measures.end(),
                                   [](Measure m) { return IsLaunchConfiguration(m) || IsCommMeasure(m); }))
@@ -3505,7 +3531,7 @@ void NamedInParentheses(std::vector<Item>& s) {
     while (k + 1 < s.size() && s[k].paren && lead(s[k])) ++k;
     if (s[k].kind != Item::kName || !s[k].paren || !(s[k].exact || OnlyNames(s, k))) continue;
     for (size_t j = open; j-- > 0;) {
-      if (s[j].Has(Slot::kEvents)) continue;
+      if (s[j].Has(Slot::kEvents) || s[j].Has(Slot::kStop)) continue;  // "NCCL pushes its own NVTX ranges (...)"
       const bool part = s[j].kind == Item::kName && !s[j].exact;
       const bool plain = s[j].kind == Item::kUnknown && IsWordLike(Lower(s[j].word));
       if (!part && !plain) break;
@@ -5046,7 +5072,12 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
   const bool fit = !subject || from.names.empty() ||
                    (to.names.empty() ? NamesFit(from, to) : from.range_noun || to.points_back || SameNames(from, to));
   if (subject) {
-    if (to.names.empty() && fit) to.names = from.names;
+    if (to.names.empty() && fit) {
+      to.names = from.names;
+      // "ncclSend, ncclRecv, ncclGroupEnd: which one takes the most time?": names listed or summed stay so.
+      to.listed_names = from.listed_names;
+      to.sum_names = from.sum_names;
+    }
     if (!to.group) to.group = from.group;  // "For each process (PID), how many kernels ...": per process
     to.exact.insert(to.exact.end(), from.exact.begin(), from.exact.end());
     if (!to.events) {

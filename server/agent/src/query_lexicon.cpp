@@ -1479,6 +1479,8 @@ constexpr Entry kEntries[] = {
     // captured at all", "did GPU 1 end up with more". ("ever" is not among them: read as no word, it gave a batch
     // nobody reads a wrong answer.)
     {"anywhere", Slot::kStop},
+    {"its own", Slot::kStop},
+    {"their own", Slot::kStop},
     {"at all", Slot::kStop},
     {"end up", Slot::kStop},
     {"ends up", Slot::kStop},

@@ -211,12 +211,11 @@ class FamilyMatch {
   std::vector<int8_t> seen_;
 };
 
-// Which NVTX ranges are, or are nested in, a range whose name contains the `inside` text; and whether a CUDA call on
-// a thread lies in one (its push/pop stack, then the start/end ranges of its thread).
-class InsideRanges {
+// Which NVTX ranges are, or are nested in, a range whose name contains a text; and whether a CUDA call on a thread
+// lies in one (its push/pop stack, then the start/end ranges of its thread).
+class RangesNamed {
  public:
-  InsideRanges(const engine::Profile& profile, const std::string& text) : profile_(profile), active_(!text.empty()) {
-    if (!active_) return;
+  RangesNamed(const engine::Profile& profile, const std::string& text) : profile_(profile) {
     const engine::NvtxTable& nvtx = profile.nvtx();
     NameMatch match(profile.strings(), text);
     // Parents precede their children (the table is sorted by start, end descending), so one pass is enough.
@@ -231,14 +230,15 @@ class InsideRanges {
     }
     match_ = std::make_unique<NameMatch>(profile.strings(), text);
   }
-  bool active() const { return active_; }
   // A range row nested in a matching range (the row itself not counted).
-  bool RangeInside(size_t row) const {
+  bool Nested(size_t row) const {
     const int32_t p = profile_.nvtx().parent[row];
     return p >= 0 && in_[static_cast<size_t>(p)];
   }
-  // The runtime call at row `call` (kNone: never inside).
-  bool CallInside(int32_t call) {
+  // A range row that matches, or is nested in one that does.
+  bool MatchesOrNested(size_t row) const { return in_[row] != 0; }
+  // The runtime call at row `call` (kNone: never in one).
+  bool Call(int32_t call) {
     if (call < 0) return false;
     const engine::RuntimeTable& rt = profile_.runtime();
     const auto r = static_cast<size_t>(call);
@@ -256,12 +256,30 @@ class InsideRanges {
 
  private:
   const engine::Profile& profile_;
-  bool active_;
   std::vector<uint8_t> in_;
   std::shared_ptr<const StartEndRangesByThread> start_end_;
   bool any_start_end_match_ = false;
   std::unique_ptr<NameMatch> match_;
   std::vector<int32_t> stack_;
+};
+
+// Where the events must be: inside a range whose name contains the `inside` text, and not in one whose name contains
+// the `outside` text (GPU work through its launch call; a range itself not one of those it is outside). The two are
+// complements: inside X and outside X together are every event (a range named X itself aside).
+class InsideRanges {
+ public:
+  InsideRanges(const engine::Profile& profile, const std::string& inside, const std::string& outside = {}) {
+    if (!inside.empty()) inside_.emplace(profile, inside);
+    if (!outside.empty()) outside_.emplace(profile, outside);
+  }
+  bool active() const { return inside_ || outside_; }
+  bool RangeInside(size_t row) const {
+    return (!inside_ || inside_->Nested(row)) && (!outside_ || !outside_->MatchesOrNested(row));
+  }
+  bool CallInside(int32_t call) { return (!inside_ || inside_->Call(call)) && (!outside_ || !outside_->Call(call)); }
+
+ private:
+  std::optional<RangesNamed> inside_, outside_;
 };
 
 // What the run selects, and the groups it fills.
@@ -401,6 +419,9 @@ struct Selection {
   std::vector<uint8_t> launched;
   // Kernels: only those of this family (FamilyMatch); "" = any.
   std::string family;
+  // Kernels, API calls, NVTX ranges: not those whose name contains this (a name pattern, '|' between alternatives);
+  // "" = none left out.
+  std::string except;
   // Copies and memsets grouped by their host side's memory kind (group_by memory): the key is the ENUM_CUDA_MEM_KIND
   // id.
   bool by_memory = false;
@@ -497,12 +518,16 @@ bool CollectKernels(const engine::Profile& p, const engine::Filter& filter, cons
   if (sel.memory >= 0) return true;  // a kernel has no host memory
   const engine::KernelTable& k = p.kernels();
   NameMatch full(p.strings(), sel.name, sel.whole), base(p.strings(), sel.name, sel.whole);
+  NameMatch except_full(p.strings(), sel.except), except_base(p.strings(), sel.except);
   FamilyMatch family(p.strings(), sel.family);
+  const auto left_out = [&](size_t i) {
+    return !sel.except.empty() && (except_base(k.short_name[i]) || except_full(k.name[i]));
+  };
   return CollectGpuOps(
       p, k, filter, sel, inside, out, cancel,
       [&](size_t i) { return int64_t{sel.base_names ? k.short_name[i] : k.name[i]}; },
       [](size_t) { return int64_t{0}; },
-      [&](size_t i) { return (base(k.short_name[i]) || full(k.name[i])) && family(k.name[i]); });
+      [&](size_t i) { return (base(k.short_name[i]) || full(k.name[i])) && family(k.name[i]) && !left_out(i); });
 }
 
 bool CollectCopies(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
@@ -625,7 +650,7 @@ std::vector<uint8_t> CallsThatLaunched(const engine::Profile& p, const engine::F
 bool CollectApi(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
                 Collector& out, const CancelToken& cancel) {
   const engine::RuntimeTable& rt = p.runtime();
-  NameMatch match(p.strings(), sel.name, sel.whole);
+  NameMatch match(p.strings(), sel.name, sel.whole), except(p.strings(), sel.except);
   std::vector<int8_t> in_class;  // by name id: -1 unknown, else whether the call is of sel.api_class
   const auto of_class = [&](engine::StrId id) {
     if (sel.api_class.empty()) return true;
@@ -657,7 +682,7 @@ bool CollectApi(const engine::Profile& p, const engine::Filter& filter, const Se
       recent[next++ % recent.size()] = {key, rt.name[i]};
     }
     out.AddToAll(rt.end[i] - rt.start[i], -1, -1, rt.pid[i]);
-    if (!match(rt.name[i]) || !of_class(rt.name[i])) continue;
+    if (!match(rt.name[i]) || !of_class(rt.name[i]) || (!except.empty() && except(rt.name[i]))) continue;
     if (!sel.launches.empty() && (i >= sel.launched.size() || !sel.launched[i])) continue;
     if (inside.active() && !inside.CallInside(static_cast<int32_t>(i))) continue;
     out.AddMatched();
@@ -671,13 +696,13 @@ bool CollectApi(const engine::Profile& p, const engine::Filter& filter, const Se
 bool CollectRanges(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
                    Collector& out, const CancelToken& cancel) {
   const engine::NvtxTable& n = p.nvtx();
-  NameMatch match(p.strings(), sel.name, sel.whole);
+  NameMatch match(p.strings(), sel.name, sel.whole), except(p.strings(), sel.except);
   const auto [first, last] = RowRange(n, filter);
   for (size_t i = first; i < last; ++i) {
     if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
     if (!filter.AcceptsProcess(n.pid[i])) continue;
     out.AddToAll(n.end[i] - n.start[i], -1, -1, n.pid[i]);
-    if (!match(n.name[i])) continue;
+    if (!match(n.name[i]) || (!except.empty() && except(n.name[i]))) continue;
     if (inside.active() && !inside.RangeInside(i)) continue;
     out.AddMatched();
     if (!sel.Keeps(n.end[i] - n.start[i], 0)) continue;
@@ -961,17 +986,19 @@ class EventStats final : public Skill {
                                                                                   : std::get<std::string>(it->second);
     };
     const Events events = EventsOf(text("events"));
+    // Inside or outside named ranges, or by the range around each event: the ranges and the calls' links to them.
+    const bool ranged = !text("inside").empty() || !text("outside").empty() || text("group_by") == "range";
     if (events == Events::kGraphs) {
       Need graphs = Need::kGraphs | Need::kKernels | Need::kKernelConfig;  // kKernels: a replay is its launch call
-      if (!text("inside").empty() || text("group_by") == "range") graphs = graphs | Need::kAttribution | Need::kNvtx;
+      if (ranged) graphs = graphs | Need::kAttribution | Need::kNvtx;
       return graphs;
     }
     if ((FlagIn(args, "gpu_share") && events != Events::kApi && events != Events::kNvtx) || events == Events::kGpu) {
       Need all = Need::kKernelRows | Need::kMemcpy | Need::kMemset | Need::kGraphs;
-      if (!text("inside").empty() || text("group_by") == "range") all = all | Need::kAttribution | Need::kNvtx;
+      if (ranged) all = all | Need::kAttribution | Need::kNvtx;
       return all;
     }
-    if (!text("inside").empty() || text("group_by") == "range") {
+    if (ranged) {
       const Need attribution = Need::kAttribution | Need::kNvtx;
       if (events == Events::kMemcpy) return attribution | Need::kMemcpy;
       if (events == Events::kMemset) return attribution | Need::kMemset;
@@ -1025,6 +1052,14 @@ class EventStats final : public Skill {
         {"inside", ValueType::kString,
          "Only events inside an NVTX range whose name contains this text, '*' matching any run (GPU work through its "
          "launch call)",
+         Value(std::string())},
+        {"outside", ValueType::kString,
+         "Only events in no NVTX range whose name contains this text (GPU work through its launch call; work with no "
+         "launch call known is in none; a range named so is not outside it): inside's complement",
+         Value(std::string())},
+        {"except", ValueType::kString,
+         "Kernels, API calls, NVTX ranges: leave out those whose name contains this text, any case, '*' matching any "
+         "run, '|' between alternatives",
          Value(std::string())},
         {"group_by",
          ValueType::kString,
@@ -1167,8 +1202,12 @@ class EventStats final : public Skill {
     sel.family = ArgString(ctx, "family");
     if (!sel.family.empty() && events != Events::kKernels)
       return MakeError(ErrorKind::kInvalidArgument, "family selects kernels: use it with events=kernels");
-    const bool no_ranges = !ArgString(ctx, "inside").empty() && !ctx.profile.info().caps.nvtx;
-    InsideRanges inside(ctx.profile, no_ranges ? std::string() : ArgString(ctx, "inside"));
+    sel.except = ArgString(ctx, "except");
+    // Without NVTX ranges no event is inside one (none is selected) and every event is outside them.
+    const bool nvtx = ctx.profile.info().caps.nvtx;
+    const bool no_ranges = !ArgString(ctx, "inside").empty() && !nvtx;
+    InsideRanges inside(ctx.profile, no_ranges ? std::string() : ArgString(ctx, "inside"),
+                        nvtx ? ArgString(ctx, "outside") : std::string());
     const bool detail = ArgBool(ctx, "detail");
     Collector out(by, detail);
     if (ArgBool(ctx, "share_within_group")) out.ShareWithinGroups();
@@ -1198,6 +1237,8 @@ class EventStats final : public Skill {
                                  detail));
     }
     Notes(ctx, events, no_ranges, groups.size(), table);
+    if (!nvtx && !ArgString(ctx, "outside").empty())
+      table.notes.push_back("The export has no NVTX ranges: every event is outside them.");
     if (const int64_t nth = ArgInt(ctx, "nth"); nth != 0) {
       table.notes.push_back(
           fmt::format("Only event nth={} by start time of the {} selected (1 = the first to start, "

@@ -156,6 +156,53 @@ TEST(GoldenEventStats, KernelsInsideAnNvtxRange) {
   EXPECT_NEAR(DoubleCell(t, 0, "share_pct"), 100.0 * static_cast<double>(want.total) / static_cast<double>(all), 0.01);
 }
 
+// Kernels outside every `aten::linear` range: the complement of those inside (KernelsInsideAnNvtxRange holds the
+// inside ones to SQL's join), so that inside and outside together are every kernel, count and time.
+TEST(GoldenEventStats, KernelsOutsideAnNvtxRange) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(t, kH100, "event_stats", {{"outside", Value(std::string("aten::linear"))}});
+  NSYS_RUN_SKILL(in, kH100, "event_stats", {{"inside", Value(std::string("aten::linear"))}});
+  FixtureSql sql(kH100);
+  ASSERT_EQ(t.rows.size(), 1u);
+  ASSERT_GT(IntCell(in, 0, "count"), 0);
+  ASSERT_GT(IntCell(t, 0, "count"), 0);
+  EXPECT_EQ(IntCell(t, 0, "count") + IntCell(in, 0, "count"),
+            sql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+  EXPECT_EQ(IntCell(t, 0, "total_ns") + IntCell(in, 0, "total_ns"),
+            sql.Int("SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+  // NVTX ranges outside `aten::linear`: neither one of them nor nested in one.
+  NSYS_RUN_SKILL(ranges, kH100, "event_stats",
+                 {{"events", Value(std::string("nvtx"))}, {"outside", Value(std::string("aten::linear"))}});
+  const int64_t named_or_nested = sql.Int(
+      "WITH RECURSIVE r(id, s, e, tid, name) AS (SELECT n.rowid, n.start, n.end, n.globalTid, COALESCE(n.text, "
+      "t.value) FROM NVTX_EVENTS n LEFT JOIN StringIds t ON t.id = n.textId WHERE n.eventType IN (59, 60)) "
+      "SELECT COUNT(*) FROM r a WHERE a.name LIKE '%aten::linear%' OR EXISTS (SELECT 1 FROM r b WHERE b.tid = a.tid "
+      "AND b.name LIKE '%aten::linear%' AND b.s <= a.s AND b.e >= a.e AND b.id != a.id)");
+  EXPECT_EQ(IntCell(ranges, 0, "count"),
+            sql.Int("SELECT COUNT(*) FROM NVTX_EVENTS WHERE eventType IN (59, 60)") - named_or_nested);
+}
+
+// Kernels, calls and ranges whose name contains a text left out: SQL's NOT LIKE on the kernel's short and demangled
+// names, and on a call's name; alternatives split at '|'.
+TEST(GoldenEventStats, NamesLeftOutAsSqlLeavesThemOut) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(t, kH100, "event_stats", {{"except", Value(std::string("gemm"))}});
+  FixtureSql sql(kH100);
+  ASSERT_EQ(t.rows.size(), 1u);
+  const auto want = StatsOfQuery(
+      sql,
+      "SELECT k.start, k.end, k.deviceId FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds a ON a.id = k.shortName "
+      "JOIN StringIds d ON d.id = k.demangledName WHERE a.value NOT LIKE '%gemm%' AND d.value NOT LIKE '%gemm%'");
+  ASSERT_GT(want.count, 0);
+  ExpectRow(t, 0, want);
+  NSYS_RUN_SKILL(api, kH100, "event_stats",
+                 {{"events", Value(std::string("api"))}, {"except", Value(std::string("cudaLaunchKernel|Memcpy"))}});
+  ASSERT_EQ(api.rows.size(), 1u);
+  EXPECT_EQ(IntCell(api, 0, "count"),
+            sql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN StringIds s ON s.id = r.nameId WHERE "
+                    "s.value NOT LIKE '%cudaLaunchKernel%' AND s.value NOT LIKE '%Memcpy%'"));
+}
+
 // Bounds on each event and NVIDIA's class of a call: SQL with the same bounds; the syncs of the llama export are its
 // cudaDeviceSynchronize calls (512) and its cudaStreamSynchronize calls.
 TEST(GoldenEventStats, BoundsAndApiClassesSelectWhatSqlSelects) {

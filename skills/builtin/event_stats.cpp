@@ -1162,6 +1162,7 @@ class EventStats final : public Skill {
     };
   }
 
+  // Long: each selection argument read and checked where set, then the events collected, ranked and made rows.
   Expected<Table> run(const Context& ctx) const override {
     const Events events = EventsOf(ArgString(ctx, "events"));
     if (Table absent = Absent(ctx.profile.info().caps, events); absent.declined) return absent;

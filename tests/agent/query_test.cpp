@@ -909,7 +909,7 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
             "queries[0].measures: an array is required");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels", "kernel": "gemm"}}])"),
             "queries[0].subject: unknown member 'kernel'; the members are events, name, copyKind, apiClass, memory, "
-            "wholeName, family, nth");
+            "wholeName, family, nth, except");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "scope": {"devices": ["0"]}}])"),
             "queries[0].scope.devices[0]: not an integer");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "limit": 2.5}])"),
@@ -928,6 +928,7 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   Query q = Q({Measure::kCount, Measure::kMaxBytes}, {EventKind::kMemcpy, "", "Unified HtoD"},
               Scope{{0, 1}, {4242}, 7, "forward", 0.5, 1.5, -1, -1, 1024, -1});
   q.subject.memory = "pageable";
+  q.scope.outside = "warmup|profiler";
   q.versus_scope = Scope{{1}, {}, -1, "", {}, {}};
   q.form = Form::kYesNo;
   q.yes_if_less = true;
@@ -947,6 +948,15 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   auto whole_back = QueryFromJson(QueryToJson(whole), "q");
   ASSERT_TRUE(whole_back) << whole_back.error().message;
   EXPECT_EQ(*whole_back, whole);
+  // Names left out go and come back as written; they are of kernels, calls and ranges only.
+  Query left_out = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  left_out.subject.except = "nccl|gemm";
+  EXPECT_EQ(QueryToJson(left_out)["subject"]["except"], "nccl|gemm");
+  auto left_out_back = QueryFromJson(QueryToJson(left_out), "q");
+  ASSERT_TRUE(left_out_back) << left_out_back.error().message;
+  EXPECT_EQ(*left_out_back, left_out);
+  left_out.subject.events = EventKind::kMemcpy;
+  EXPECT_FALSE(CheckQuery(left_out).ok());
   EXPECT_FALSE(QueryFromJson(nlohmann::json::parse(R"({"measures": ["count"], "subject": {"events": "api", "name": "x",
       "wholeName": "yes"}})"),
                              "q"));
@@ -3323,6 +3333,28 @@ TEST(QueryFill, NamesListed) {
   ASSERT_EQ(two.size(), 1u);
   EXPECT_TRUE(two[0].versus_subject.has_value());  // two names: one against the other, as before
   EXPECT_FALSE(FillQueries("total time of cudaMalloc, ncclSend and forward?", v).complete());
+}
+
+// Events left out by name ("excluding", "other than", "apart from", "non-") and ranges the events are outside
+// ("outside", "not inside", a range left out of other events): Subject::except and Scope::outside. A range left out of
+// ranges ranked is a group left out, which no Query holds: declined.
+TEST(QueryFill, NamesLeftOutAndRangesOutside) {
+  Query kernels = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  kernels.subject.except = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
+  Check("What is the total kernel time excluding ncclDevKernel_AllReduce_Sum_f32_RING_LL?", {kernels});
+  Check("total time of the non-ncclDevKernel_AllReduce_Sum_f32_RING_LL kernels", {kernels});
+  Query calls = Q({Measure::kCount}, {EventKind::kApi, ""});
+  calls.subject.except = "cudaLaunchKernel|cudaMalloc";
+  Check("How many CUDA API calls are there other than cudaLaunchKernel and cudaMalloc?", {calls});
+  Query outside = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  outside.scope.outside = "forward";
+  Check("How much kernel time is outside forward?", {outside});
+  Check("How much kernel time is not inside the forward range?", {outside});
+  Check("total kernel time, leaving out forward", {outside});
+  Query ranges = Q({Measure::kCount}, {EventKind::kNvtx, ""});
+  ranges.subject.except = "forward";
+  Check("how many NVTX ranges are there apart from forward?", {ranges});
+  EXPECT_FALSE(Fill("Leaving out forward, which NVTX range launched the most kernel time?").complete());
 }
 
 }  // namespace

@@ -120,7 +120,9 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.scope.grid_below_sms = true;
   q.scope.launched_by = "cuLaunchKernelEx";
   q.scope.launches = "trsm";
+  q.scope.outside = "warmup";
   q.subject.nth = -2;
+  q.subject.except = "nccl";
   q.scope.origin = agent::Anchor{q.subject, true};
   q.scope.until = agent::Anchor{agent::Subject{agent::EventKind::kNvtx, "step"}, false};
   q.versus_subject = q.subject;
@@ -150,13 +152,16 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.scope.grid_below_sms = false;  // a bound on kernel launches, and these are copies (CheckQuery)
   q.scope.launches.clear();        // CUDA calls by the kernels they launched, and these are copies (CheckQuery)
   q.subject.family.clear();        // a family is of kernels, and these are copies (CheckQuery)
-  q.factor.reset();                // a factor is of two sides (CheckQuery)
-  q.subject.nth = 0;               // one event is not of a launch configuration (CheckQuery)
-  q.scope.origin.reset();          // a window counts from one origin, and fromFirstKernel is it (CheckQuery)
-  q.scope.until.reset();           // a window ends at toSeconds or at until (CheckQuery)
+  q.subject.except.clear();        // names are left out of kernels, calls and ranges, and these are copies
+
+  q.factor.reset();        // a factor is of two sides (CheckQuery)
+  q.subject.nth = 0;       // one event is not of a launch configuration (CheckQuery)
+  q.scope.origin.reset();  // a window counts from one origin, and fromFirstKernel is it (CheckQuery)
+  q.scope.until.reset();   // a window ends at toSeconds or at until (CheckQuery)
   auto back = ToQueries({Spec(agent::QueryToJson(q))});
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->front().scope.launched_by, "cuLaunchKernelEx");
+  EXPECT_EQ(back->front().scope.outside, "warmup");
   EXPECT_EQ(back->front().versus_measure, agent::Measure::kSmCount);
   EXPECT_EQ(back->front().offset, 1);
   EXPECT_TRUE(back->front().scope.from_first_kernel);

@@ -184,6 +184,15 @@ std::string SubjectWords(const Subject& s, bool summed = true) {
   }
   if (!s.memory.empty()) out += fmt::format(" to or from {} host memory", s.memory);
   if (!s.family.empty()) out += fmt::format(" of the {} family", support::MarkdownCode(s.family));
+  if (!s.except.empty()) {  // "except those whose name contains `nccl` or `gemm`"
+    std::vector<std::string> parts;
+    for (size_t from = 0; from <= s.except.size();) {
+      const size_t bar = std::min(s.except.find('|', from), s.except.size());
+      parts.push_back(support::MarkdownCode(s.except.substr(from, bar - from)));
+      from = bar + 1;
+    }
+    out += " except those whose name contains " + List(parts, " or ");
+  }
   if (s.nth != 0) out = fmt::format("{} of the {}", NthWords(s.nth), out);
   return out;
 }
@@ -207,6 +216,7 @@ std::string Ids(const char* what, const std::vector<T>& ids) {
 std::string ScopeWords(const Scope& s, bool on_gpu) {
   std::vector<std::string> parts;
   if (!s.inside.empty()) parts.push_back("inside NVTX ranges named like " + support::MarkdownCode(s.inside));
+  if (!s.outside.empty()) parts.push_back("outside NVTX ranges named like " + support::MarkdownCode(s.outside));
   if (!s.devices.empty() || on_gpu)
     parts.push_back(s.devices.empty() ? "all GPUs"
                                       : Ids(s.devices.size() == 1 ? "on device" : "on devices", s.devices));
@@ -351,6 +361,10 @@ std::string SubjectProblem(const Subject& s) {
   if (!s.family.empty() && s.events != EventKind::kKernels) return "a family is of kernels.";
   if (s.nth < -1000000 || s.nth > 1000000) return "nth between -1e6 and 1e6.";
   if (s.nth != 0 && s.events == EventKind::kDevices) return "nth picks one event, not a GPU.";
+  if (s.except.size() > 512) return "a name left out of at most 512 bytes.";
+  if (!s.except.empty() && s.events != EventKind::kKernels && s.events != EventKind::kApi &&
+      s.events != EventKind::kNvtx)
+    return "except leaves out kernels, API calls or NVTX ranges by name.";
   if (std::find(std::begin(kClasses), std::end(kClasses), s.api_class) == std::end(kClasses))
     return "an API class is one of sync, alloc, free, module, setup, launch, memcpy, memset.";
   return "";
@@ -359,7 +373,7 @@ std::string SubjectProblem(const Subject& s) {
 // What is wrong with one of a Query's scopes, or "".
 std::string ScopeProblem(const Query& q, const Scope& s) {
   if (s.devices.size() > 16 || s.pids.size() > 16) return "at most 16 devices and 16 processes.";
-  if (s.inside.size() > 512 || s.launched_by.size() > 512 || s.launches.size() > 512)
+  if (s.inside.size() > 512 || s.outside.size() > 512 || s.launched_by.size() > 512 || s.launches.size() > 512)
     return "an NVTX range or launch name of at most 512 bytes.";
   if ((s.from_s && !std::isfinite(*s.from_s)) || (s.to_s && !std::isfinite(*s.to_s)))
     return "a window's bounds must be finite numbers of seconds.";
@@ -398,7 +412,7 @@ std::string CommProblem(const Query& q) {
     return "comm_overlap and exposed are of communication kernels (events kernels), beside total, count and busy.";
   if ((q.group_by != GroupBy::kNone && q.group_by != GroupBy::kDevice) || q.versus_subject || q.versus_scope ||
       q.versus_measure || q.form == Form::kYesNo || q.rank != Rank::kNone || !q.scope.inside.empty() ||
-      q.scope.stream >= 0)
+      !q.scope.outside.empty() || !q.subject.except.empty() || q.scope.stream >= 0)
     return "comm_overlap and exposed are answered per GPU, not ranked, compared or scoped by range or stream.";
   return "";
 }

@@ -229,6 +229,8 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   if (subject.nth != 0) args["nth"] = Value(int64_t{subject.nth});
   if (ShareWithinPlaces(q)) args["share_within_group"] = Value(true);
   if (!scope.inside.empty()) args["inside"] = Value(scope.inside);
+  if (!scope.outside.empty()) args["outside"] = Value(scope.outside);
+  if (!subject.except.empty()) args["except"] = Value(subject.except);
   if (q.group_by != GroupBy::kNone)
     args["group_by"] = Value(std::string(GroupByNames()[static_cast<size_t>(q.group_by)]));
   if (scope.stream >= 0) args["stream"] = Value(int64_t{scope.stream});
@@ -741,6 +743,7 @@ std::string SideLabel(const Query& q, bool second) {
   for (int32_t d : s.devices) parts.push_back(fmt::format("device {}", d));
   for (uint32_t p : s.pids) parts.push_back(fmt::format("process {}", p));
   if (!s.inside.empty()) parts.push_back("inside " + support::MarkdownCode(s.inside));
+  if (!s.outside.empty()) parts.push_back("outside " + support::MarkdownCode(s.outside));
   if (s.stream >= 0) parts.push_back(fmt::format("stream {}", s.stream));
   if (!s.launched_by.empty()) parts.push_back("launched by " + support::MarkdownCode(s.launched_by));
   std::string out;

@@ -355,6 +355,7 @@ struct Item {
   bool colon = false;        // kSeparator: written as a colon (read as a comma)
   bool describing = false;   // words before a name in parentheses that say what it is (NamedInParentheses)
   bool after_comma = false;  // a comma, dropped with the clause's separators (SplitClauses), stood right before it
+  bool non = false;          // kName: said with "non-" before it ("the non-NCCL kernels"): every event but those
   std::string respelled;     // kLex: the lexicon word a misspelled word was read as (lexicon::SpellingOf)
   // Moments events mark, said as where a window starts or ends ("from the end of the MPI_Init range", "until the last
   // sample kernel ends"): ReadAnchors' items.
@@ -728,6 +729,13 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
     if (item.kind == Item::kUnknown) {
       if (auto spelled = LexiconWordMisspelled(t[i].lower)) item = std::move(*spelled);
     }
+    // "the non-NCCL kernels", "non-gemm time": a name of the profile after "non-" names the events left out.
+    if (item.kind == Item::kUnknown && t[i].lower.rfind("non-", 0) == 0 && t[i].lower.size() > 6 && !t[i].quoted) {
+      if (auto classes = ClassesOf(t[i].lower.substr(4), v, false); !classes.empty()) {
+        item = Item{Item::kName, {}, t[i].text.substr(4), std::move(classes), 0, {}};
+        item.non = true;
+      }
+    }
     item.word = Join(t, i, used, false);
     item.colon = t[i].separator && t[i].colon;
     item.paren = std::all_of(t.begin() + static_cast<std::ptrdiff_t>(i),
@@ -886,14 +894,22 @@ struct Clause {
   bool elapsed = false;                 // "how long after X ends does Y start": the time between two moments
   bool window_after_origin = false;     // "in the next 100 ms": the window needs an origin (from_first_kernel)
   bool faster = false, slower = false;  // words of speed: of a rate (bandwidth), faster is the larger
-  bool every = false;                  // "all", "every", "total", "overall": the whole kind, not the events said before
-  bool bare_calls = false;             // the events said only as "calls": a named kernel's or range's, after one
-  bool than = false;                   // "than" said (not "vs" or "or", which may set two measures side by side)
-  bool per_unit = false;               // "size per migration", "time per copy": the events named after "per" only
-  int32_t position = 0;                // "the second one", "the third largest": a place in a ranking, from 2
-  bool kinds_side_by_side = false;     // "HtoD and DtoH": two copy kinds, the second the other side
-  bool sum_names = false;              // "X + Y", "X and Y together": one subject, any of the names
-  bool listed_names = false;           // "which of X, Y and Z": one subject, any of the names, each its own row
+  bool every = false;               // "all", "every", "total", "overall": the whole kind, not the events said before
+  bool bare_calls = false;          // the events said only as "calls": a named kernel's or range's, after one
+  bool than = false;                // "than" said (not "vs" or "or", which may set two measures side by side)
+  bool per_unit = false;            // "size per migration", "time per copy": the events named after "per" only
+  int32_t position = 0;             // "the second one", "the third largest": a place in a ranking, from 2
+  bool kinds_side_by_side = false;  // "HtoD and DtoH": two copy kinds, the second the other side
+  bool sum_names = false;           // "X + Y", "X and Y together": one subject, any of the names
+  bool listed_names = false;        // "which of X, Y and Z": one subject, any of the names, each its own row
+  // Names left out ("excluding NCCL", "other than cudaLaunchKernel") and ranges the events are outside ("outside the
+  // warmup range"): ReadExclusions.
+  struct Excluded {
+    std::string name;
+    std::vector<NameClass> classes;
+    bool outside = false;  // said as a place ("outside", "not inside"), not as names left out
+  };
+  std::vector<Excluded> excluded;
   bool base_names = false;             // "by base name", "(short name)": kernels by their base name
   bool sides_lent = false;             // a clause before lent it two copy kinds side by side
   std::vector<std::string> not_held;   // words for what no Query measures (Reading::not_held)
@@ -2520,10 +2536,57 @@ void SidesOfAMargin(const std::vector<Item>& items, std::vector<bool>& read) {
   }
 }
 
+// "kernel time excluding NCCL", "every call except cudaLaunchKernel and cudaMalloc", "ranges other than forward",
+// "GPU time outside the warmup range", "kernels not inside aten::linear": the words that leave events out, then the
+// names they leave out (joined by "and", "or" or commas), the words between ("the", "any") and the events noun after.
+// A name is left out by name or, said as a place or as a range beside other events, as a range the events are outside
+// (FillExclusions decides with the subject). Marks the words it reads.
+void ReadExclusions(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  static constexpr std::string_view kOne[] = {"excluding", "except", "exclude", "besides", "ignoring", "outside"};
+  static constexpr std::pair<std::string_view, std::string_view> kTwo[] = {
+      {"except", "for"},    {"other", "than"},  {"apart", "from"}, {"aside", "from"}, {"not", "counting"},
+      {"not", "including"}, {"leaving", "out"}, {"not", "inside"}, {"not", "in"},     {"outside", "of"}};
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (read[i]) continue;
+    if (items[i].kind == Item::kName && items[i].non) {
+      c.excluded.push_back({items[i].name, items[i].classes, false});
+      read[i] = true;
+      continue;
+    }
+    const std::string w = Lower(items[i].word);
+    const std::string next = i + 1 < items.size() ? Lower(items[i + 1].word) : "";
+    size_t j = i;
+    if (std::any_of(std::begin(kTwo), std::end(kTwo), [&](const auto& p) { return p.first == w && p.second == next; }))
+      j = i + 2;
+    else if (std::find(std::begin(kOne), std::end(kOne), w) != std::end(kOne))
+      j = i + 1;
+    else
+      continue;
+    const bool place = w == "outside" || next == "inside" || (w == "not" && next == "in");
+    size_t k = j;
+    std::vector<size_t> names;
+    while (k < items.size()) {
+      if (IsWordIn(items[k], {"the", "any", "all", "those", "of"}) ||
+          (!names.empty() && IsWordIn(items[k], {"and", "or"}))) {
+        ++k;
+        continue;
+      }
+      if (items[k].kind != Item::kName || items[k].classes.empty() || read[k]) break;
+      names.push_back(k++);
+    }
+    if (names.empty()) continue;
+    while (k < items.size() && (items[k].Has(Slot::kEvents) || items[k].Has(Slot::kRangeNoun))) ++k;
+    for (size_t n : names) c.excluded.push_back({items[n].name, items[n].classes, place});
+    for (size_t m = i; m < k; ++m) read[m] = true;
+    i = k - 1;
+  }
+}
+
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
   std::vector<bool> read(items.size(), false);
   ReadPhrasesOfAClause(items, c, read);
+  ReadExclusions(items, c, read);
   SidesOfAMargin(items, read);
   bool inside_next = false;
   const bool comm = AsksOfCommunication(items);
@@ -4903,6 +4966,36 @@ bool TakeWhatIsPointedAt(Clause& c, const Query* previous) {
   return true;
 }
 
+// The names a clause leaves out (ReadExclusions), placed once the subject is known: a name of the subject's own kind is
+// left out by name (Subject::except; kernels, calls and ranges); a range said as a place, or a range beside other
+// events, is one the events are outside (Scope::outside). Anything else is no Query's: false.
+bool FillExclusions(const Clause& c, bool own_subject, Query& q) {
+  if (own_subject) q.subject.except.clear();
+  const auto of = [](const Clause::Excluded& x, NameClass k) {
+    return std::find(x.classes.begin(), x.classes.end(), k) != x.classes.end();
+  };
+  const auto add = [](std::string& to, const std::string& name) { to += (to.empty() ? "" : "|") + name; };
+  const EventKind e = q.subject.events;
+  for (const Clause::Excluded& x : c.excluded) {
+    const bool same_kind = (e == EventKind::kKernels && of(x, NameClass::kKernel)) ||
+                           (e == EventKind::kApi && of(x, NameClass::kApi)) ||
+                           (e == EventKind::kNvtx && of(x, NameClass::kNvtx));
+    // "Leaving out the ExecutionContext::execute range, which layer range holds the most kernel time": a range left
+    // out of ranges ranked is a group left out, which no Query holds (its events are not outside it).
+    if (of(x, NameClass::kNvtx) && !x.outside && (q.group_by == GroupBy::kRange || c.group == GroupBy::kRange))
+      return false;
+    if (of(x, NameClass::kNvtx) && (x.outside || (!same_kind && e != EventKind::kNvtx))) {
+      add(q.scope.outside, x.name);
+    } else if (same_kind && !x.outside) {
+      add(q.subject.except, x.name);
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Long: the named steps that build one Query, in order; the checks between them say which clauses no Query holds.
 std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   if (c.elapsed) return ElapsedQuery(c);
   if (!TakeWhatIsPointedAt(c, previous) || WindowWithoutItsOrigin(c, previous)) return std::nullopt;
@@ -4956,6 +5049,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   if (!ShareOfTheBase(c, previous, q)) return std::nullopt;
   if (q.measures.empty()) return std::nullopt;
   FillScope(c, previous, own_subject, q);
+  if (!FillExclusions(c, own_subject, q)) return std::nullopt;
   NotNestedInTheirFamily(q);
   FillPointedBack(c, previous, own_subject, q);
   if (!TakePosition(c, q)) return std::nullopt;
@@ -5010,7 +5104,8 @@ bool OnlyScope(const Clause& c) {
   const bool asks = Asks(c);
   const bool says = !c.devices.empty() || !c.pids.empty() || c.stream >= 0 || !c.inside.empty() || c.from_s ||
                     c.from_first_kernel || c.origin || c.until || !c.names.empty() || c.events ||
-                    !c.copy_kind.empty() || !c.api_class.empty() || c.group || c.range_noun || !c.family.empty();
+                    !c.copy_kind.empty() || !c.api_class.empty() || c.group || c.range_noun || !c.family.empty() ||
+                    !c.excluded.empty();
   return !asks && says;
 }
 
@@ -5105,6 +5200,8 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
     if (to.nth == 0 && to.events == from.events && to.names == from.names) to.nth = from.nth;
     LendBoundsWithTheirEvents(from, to);
   }
+  // "Leaving out forward, which range ...": what a place says is left out goes with it.
+  if (to.excluded.empty()) to.excluded = from.excluded;
   to.sides_lent = to.sides_lent || !from.versus_copy_kind.empty();
   if (to.devices.empty()) to.devices = from.devices;
   if (to.pids.empty()) to.pids = from.pids;
@@ -5657,7 +5754,7 @@ bool AsksNothing(const Clause& c) {
          c.devices.empty() && c.pids.empty() && !c.which && !c.range_noun && !c.count_groups && c.inside.empty() &&
          c.stream < 0 && c.rank == Rank::kNone && !c.rank_by_size && !c.rank_by_measure && !c.threshold &&
          c.copy_kind.empty() && c.memory.empty() && c.api_class.empty() && c.position == 0 && !c.from_first_kernel &&
-         !c.origin && !c.until && !c.from_s;
+         !c.origin && !c.until && !c.from_s && c.excluded.empty();
 }
 
 // "What bandwidth do the HtoD copies reach, and on GPU 1?": a last clause that only names a place or events asks the

@@ -97,8 +97,8 @@ Expected<Enum> Named(std::span<const std::string_view> names, const json& j, con
 }
 
 Expected<Subject> ReadSubject(const json& j, const std::string& path) {
-  if (Status ok =
-          CheckObject(j, path, {"events", "name", "copyKind", "apiClass", "memory", "wholeName", "family", "nth"});
+  if (Status ok = CheckObject(
+          j, path, {"events", "name", "copyKind", "apiClass", "memory", "wholeName", "family", "nth", "except"});
       !ok)
     return ok.error();
   if (!j.contains("events")) return Bad(path, "'events' is required");
@@ -106,11 +106,9 @@ Expected<Subject> ReadSubject(const json& j, const std::string& path) {
   if (!events) return events.error();
   Subject out;
   out.events = *events;
-  const std::pair<const char*, std::string*> texts[] = {{"name", &out.name},
-                                                        {"copyKind", &out.copy_kind},
-                                                        {"apiClass", &out.api_class},
-                                                        {"memory", &out.memory},
-                                                        {"family", &out.family}};
+  const std::pair<const char*, std::string*> texts[] = {{"name", &out.name},          {"copyKind", &out.copy_kind},
+                                                        {"apiClass", &out.api_class}, {"memory", &out.memory},
+                                                        {"family", &out.family},      {"except", &out.except}};
   for (const auto& [key, field] : texts) {
     if (!j.contains(key)) continue;
     auto v = Text(j.at(key), path + "." + key);
@@ -160,9 +158,9 @@ Status ReadIds(const json& j, const std::string& path, std::vector<int64_t>& out
 
 Expected<Scope> ReadScope(const json& j, const std::string& path) {
   if (Status ok = CheckObject(j, path,
-                              {"devices", "pids", "stream", "inside", "fromSeconds", "toSeconds", "fromFirstKernel",
-                               "gridBelowSms", "longerThanNs", "shorterThanNs", "largerThanBytes", "smallerThanBytes",
-                               "launchedBy", "launches", "origin", "until"});
+                              {"devices", "pids", "stream", "inside", "outside", "fromSeconds", "toSeconds",
+                               "fromFirstKernel", "gridBelowSms", "longerThanNs", "shorterThanNs", "largerThanBytes",
+                               "smallerThanBytes", "launchedBy", "launches", "origin", "until"});
       !ok)
     return ok.error();
   Scope out;
@@ -181,8 +179,10 @@ Expected<Scope> ReadScope(const json& j, const std::string& path) {
     if (!stream) return stream.error();
     out.stream = static_cast<int32_t>(*stream);
   }
-  const std::pair<const char*, std::string*> texts[] = {
-      {"inside", &out.inside}, {"launchedBy", &out.launched_by}, {"launches", &out.launches}};
+  const std::pair<const char*, std::string*> texts[] = {{"inside", &out.inside},
+                                                        {"outside", &out.outside},
+                                                        {"launchedBy", &out.launched_by},
+                                                        {"launches", &out.launches}};
   for (const auto& [key, field] : texts) {
     if (!j.contains(key)) continue;
     auto v = Text(j.at(key), path + "." + key);
@@ -277,6 +277,7 @@ json SubjectToJson(const Subject& s) {
   if (s.whole_name) out["wholeName"] = true;
   if (!s.family.empty()) out["family"] = s.family;
   if (s.nth != 0) out["nth"] = s.nth;
+  if (!s.except.empty()) out["except"] = s.except;
   return out;
 }
 
@@ -286,6 +287,7 @@ json ScopeToJson(const Scope& s) {
   if (!s.pids.empty()) out["pids"] = s.pids;
   if (s.stream >= 0) out["stream"] = s.stream;
   if (!s.inside.empty()) out["inside"] = s.inside;
+  if (!s.outside.empty()) out["outside"] = s.outside;
   if (s.from_s) out["fromSeconds"] = *s.from_s;
   if (s.to_s) out["toSeconds"] = *s.to_s;
   if (s.from_first_kernel) out["fromFirstKernel"] = true;
@@ -341,7 +343,11 @@ json SubjectSchema() {
           {"maximum", 1000000},
           {"description",
            "One event of those, the nth by start time: 1 the first, 2 the second, -1 the last to start (0 or absent: "
-           "every one)"}}}}}};
+           "every one)"}}},
+        {"except",
+         {{"type", "string"},
+          {"description",
+           "kernels, api, nvtx: leave out those whose name contains this, any case, '|' between alternatives"}}}}}};
 }
 
 json AnchorSchema(const char* what) {
@@ -368,6 +374,9 @@ json ScopeSchema() {
         {"pids", ids},
         {"stream", {{"type", "integer"}, {"minimum", 0}}},
         {"inside", {{"type", "string"}, {"description", "Inside NVTX ranges whose name contains this"}}},
+        {"outside",
+         {{"type", "string"},
+          {"description", "In no NVTX range whose name contains this (GPU work through its launch call)"}}},
         {"fromSeconds",
          {{"type", "number"}, {"description", "Window start, seconds from the profile start (or the origin)"}}},
         {"toSeconds",

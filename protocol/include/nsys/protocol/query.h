@@ -24,11 +24,12 @@ struct QuerySubject {
   std::optional<bool> whole_name;        // `name` is a whole name, not a part of one
   std::optional<std::string> family;     // kernels: a library, kind of work or operation, as the decoder names them
   std::optional<int64_t> nth;            // one event, the nth by start: 1 the first, -1 the last to start
+  std::optional<std::string> except;     // kernels, api, nvtx: leave out those whose name contains this ('|': or)
   static constexpr auto WireFields() {
     using S = QuerySubject;
     return std::tuple{Field("events", &S::events),      Field("name", &S::name),     Field("copyKind", &S::copy_kind),
                       Field("apiClass", &S::api_class), Field("memory", &S::memory), Field("wholeName", &S::whole_name),
-                      Field("family", &S::family),      Field("nth", &S::nth)};
+                      Field("family", &S::family),      Field("nth", &S::nth),       Field("except", &S::except)};
   }
   bool operator==(const QuerySubject&) const = default;
 };
@@ -49,6 +50,7 @@ struct QueryScope {
   std::optional<std::vector<int64_t>> pids;
   std::optional<int64_t> stream;
   std::optional<std::string> inside;               // inside NVTX ranges whose name contains this
+  std::optional<std::string> outside;              // in no NVTX range whose name contains this
   std::optional<double> from_seconds, to_seconds;  // from the profile's start
   // Bounds on each event, exclusive.
   std::optional<int64_t> longer_than_ns, shorter_than_ns, larger_than_bytes, smaller_than_bytes;
@@ -64,6 +66,7 @@ struct QueryScope {
                       Field("pids", &S::pids),
                       Field("stream", &S::stream),
                       Field("inside", &S::inside),
+                      Field("outside", &S::outside),
                       Field("fromSeconds", &S::from_seconds),
                       Field("toSeconds", &S::to_seconds),
                       Field("longerThanNs", &S::longer_than_ns),

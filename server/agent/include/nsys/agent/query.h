@@ -130,6 +130,9 @@ struct Subject {
   // One event of those: the nth by start time (1 the first, 2 the second, -1 the last to start); 0 = every one ("the
   // second Model range", "the later of the two runFusionWithInputs ranges").
   int32_t nth = 0;
+  // Leave out the events whose name contains this ("kernel time excluding NCCL", "every call but cudaLaunchKernel"):
+  // kernels, API calls and NVTX ranges; '|' between alternatives. "" = none left out.
+  std::string except;
   bool operator==(const Subject&) const = default;
 };
 
@@ -167,6 +170,8 @@ struct Scope {
   // "between the start of the first sample kernel and the end of the last one", "while the second Model range was
   // open"). Events are in the window when they start in it.
   std::optional<Anchor> origin, until;
+  // Only events in no NVTX range whose name contains this ("GPU time outside the warmup range"): inside's complement.
+  std::string outside;
   bool operator==(const Scope&) const = default;
 };
 

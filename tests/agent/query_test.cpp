@@ -1736,6 +1736,18 @@ TEST(QueryExecute, AFamilyOfKernelsByTheDecoder) {
   ASSERT_TRUE(none.ok()) << none.error().message;
   EXPECT_NE(none->answer.summary.find("this profile has no kernel of the `FlashAttention` family"), std::string::npos)
       << none->answer.summary;
+  // So is a part of a name no kernel holds (a word of the question read as a name): said, not a share of 0%. One the
+  // profile holds, but not in the window asked, is a 0 of the window.
+  Query share = Q({Measure::kShare}, {EventKind::kKernels, "change"});
+  auto unheld = ws.AskQueries({h100->id, {share}});
+  ASSERT_TRUE(unheld.ok()) << unheld.error().message;
+  EXPECT_NE(unheld->answer.summary.find("none of this profile's kernels has a name that contains `change`"),
+            std::string::npos)
+      << unheld->answer.summary;
+  Query early = Q({Measure::kCount}, {EventKind::kKernels, "gemm"}, Scope{{}, {}, -1, "", 0.0, 0.000001});
+  auto zero = ws.AskQueries({h100->id, {early}});
+  ASSERT_TRUE(zero.ok()) << zero.error().message;
+  EXPECT_EQ(zero->answer.summary.find("none of this profile's"), std::string::npos) << zero->answer.summary;
 }
 
 // One event by start time, and windows between moments events mark (sqlite3 over the exports): the 2nd

@@ -1244,6 +1244,21 @@ bool NoKernelOfTheFamily(const Query& q, const SkillRunner& run, const CancelTok
   return t && !t->declined && !t->rows.empty() && CellOr(*t, 0, "count", 1) == 0;
 }
 
+// A part of a name that no kernel, call or range of its kind in the whole profile holds ("the kernels whose name
+// contains `change`", read from "our change"): a question about something the profile does not hold, never a 0.
+bool NoEventOfTheName(const Query& q, const SkillRunner& run, const CancelToken& cancel) {
+  const EventKind e = q.subject.events;
+  if (q.subject.name.empty() || (e != EventKind::kKernels && e != EventKind::kApi && e != EventKind::kNvtx))
+    return false;
+  const SkillCall call{"event_stats",
+                       {{"events", Value(std::string(EventKindNames()[static_cast<size_t>(e)]))},
+                        {"name", Value(q.subject.name)},
+                        {"detail", Value(false)}},
+                       {}};
+  auto t = run(call.skill, call.args, call.filter, cancel);
+  return t && !t->declined && !t->rows.empty() && CellOr(*t, 0, "count", 1) == 0;
+}
+
 // "How long after MPI_Init ends does the first saxpy kernel start?": the time from the window's origin to its end,
 // each moment a cell of its cited row (event_stats' first_start_ns or last_end_ns).
 void AnswerElapsed(const Query& q, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
@@ -1305,6 +1320,10 @@ void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillR
       a->rows.empty() || (a->call.skill == "event_stats" && CellOr(a->table, a->rows.front(), "count", 1) == 0);
   const bool no_call = none && q.subject.events == EventKind::kApi && IsApiIdentifier(q.subject.name);
   if (no_call && !q.versus_subject) return NoSuchCall(q, run, cancel, turn, text);
+  if (none && !q.versus_subject && !no_call && NoEventOfTheName(q, run, cancel))
+    return CannotAnswer(fmt::format("none of this profile's {} has a name that contains {}.", Noun(q.subject.events),
+                                    support::MarkdownCode(q.subject.name)),
+                        {}, info.caps, turn, text);
   if (none && !q.versus_subject && NoKernelOfTheFamily(q, run, cancel))
     return CannotAnswer(fmt::format("this profile has no kernel of the {} family (as the kernel-name decoder "
                                     "classifies each kernel's name).",

@@ -3369,5 +3369,26 @@ TEST(QueryFill, NamesLeftOutAndRangesOutside) {
   EXPECT_FALSE(Fill("Leaving out forward, which NVTX range launched the most kernel time?").complete());
 }
 
+// Rankings of places and idle said as nothing running. "Which one" over processes or GPUs named one by one ranks
+// them (it ranked the calls' names, one row, and the two totals asked were not there); "which kernel" on two GPUs
+// still ranks kernels. "How many ns is nothing running on it" is the idle time (it was read as the work's own time).
+TEST(QueryFill, WhichOfThePlacesAndNothingRunning) {
+  Query pids = Q({Measure::kTotal}, {EventKind::kApi, "cudaStreamSynchronize", "", "", true},
+                 Scope{{}, {148, 149}, -1, "", {}, {}});
+  pids.group_by = GroupBy::kPid;
+  pids.rank = Rank::kTop;
+  pids.limit = 2;  // "Two ranks": both, ranked
+  Check("Two ranks here (pids 148 and 149). Which one spent more time in cudaStreamSynchronize?", {pids});
+  const auto gpus = Fill("Which of GPU 0 and GPU 1 ran more kernel time?");
+  ASSERT_EQ(gpus.queries.size(), 1u);
+  EXPECT_EQ(gpus.queries[0].group_by, GroupBy::kDevice);
+  const auto kernel = Fill("which kernel took the most time on GPUs 0 and 1?");
+  ASSERT_EQ(kernel.queries.size(), 1u);
+  EXPECT_EQ(kernel.queries[0].group_by, GroupBy::kName);
+  Query idle = Q({Measure::kIdle}, {EventKind::kGpu, ""}, Scope{{0}, {}, -1, "", {}, {}});
+  Check("how many ns is nothing running on GPU 0?", {idle});
+  Check("how long is nothing at all running on GPU 0?", {idle});
+}
+
 }  // namespace
 }  // namespace nsys::agent

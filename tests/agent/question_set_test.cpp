@@ -560,11 +560,11 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // read as said turned one declined answer of this unread batch wrong while eight others turned right (three of them
   // in unread batches 21, 40, 47); the question was not read, so the cause is not known.
   ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 31, 1);
-  ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 34, 0);
+  ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 30, 0);
   ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 33, 0);
-  ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 32, 2);
+  ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 33, 1);
   // 35 until 2026-11-28: "Which push/pop NVTX range has the biggest total time" was right by chance (the style of
   // range is no slot of a Query; the answer ranked ranges of both styles). Such a style is now said unread.
   ExpectHeld(AskHeldOut("questions_fresh36.json", "fresh held-out 36"), "questions_fresh36.json", 34, 0);
@@ -578,7 +578,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 25, 2);
   // Batch 46, written by a helper the same way while ask was changed, first scored after the changes above and the
   // communication measures, at 9660c6b: 25 / 15 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 27, 0);
+  ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 28, 0);
   // Batch 47, written by a helper the same way after the session's last change to ask, first scored at e347f2d:
   // 16 / 16 / 8. Its eight wrong answers were then read (its declines were not), and their general causes mended:
   // "full" before "demangled name" taken for a part of a range's name; a scene's name lent to a question naming
@@ -682,7 +682,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // as its words (a table written from the field's vocabulary, not from this batch): 19 / 19 / 2, the two wrong
   // answers unread. After the readings batch 64 showed (the recording named by its file's words, definitions after
   // "=", shares by number, plurals per a singular around a slash): 28 / 10 / 2.
-  ExpectHeld(AskHeldOut("questions_fresh55.json", "fresh held-out 55"), "questions_fresh55.json", 29, 2);
+  ExpectHeld(AskHeldOut("questions_fresh55.json", "fresh held-out 55"), "questions_fresh55.json", 29, 1);
   // Batch 64, written by a helper the same way (chat shorthand again: h2d, krnl, tot, #calls, b/w, wrt, w/o, short
   // lead-ins) after the shorthand table, first scored at 41c0638: 11 / 28 / 1.
   // Its wrong answer and declines were then read and their general causes mended: the recording named by the words
@@ -718,7 +718,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh64.json", "fresh held-out 64"), "questions_fresh64.json", 26, 0);
   // Batch 73, written by a helper at abe9841 (people outside GPU engineering: a scientist, a manager, a web developer),
   // first scored at 8785db9, before any change for it: 17 / 20 / 3. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh65.json", "fresh held-out 65"), "questions_fresh65.json", 17, 3);
+  ExpectHeld(AskHeldOut("questions_fresh65.json", "fresh held-out 65"), "questions_fresh65.json", 18, 3);
   // Batch 74, written by a helper at 543db99 (a non-native English speaker in a team chat: short, articles dropped,
   // odd word order; 6 of 40 ask two things), first scored at 543db99, before any change for it: 30 / 9 / 1. Read since:
   // superlatives said "most long", "which percent", quotients that define a bandwidth, spans without start or end words
@@ -741,7 +741,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 78, written by a helper at 2297198 (a realistic mix: forty users over a week, short and long, single and
   // compound, varied words), first scored at 2297198, after all of this session's readings, before any change for it:
   // 32 / 6 / 2. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh70.json", "fresh held-out 70"), "questions_fresh70.json", 32, 2);
+  ExpectHeld(AskHeldOut("questions_fresh70.json", "fresh held-out 70"), "questions_fresh70.json", 32, 1);
   // Batch 79, written by a helper at 359d2be (scoped questions: a GPU, a process, a stream, a window from a stated
   // origin, inside an NVTX range, thresholds; 10 of 40 ask two things), first scored at 359d2be before any change
   // for it: 12 / 25 / 3. Read since: bounds lent with their events, binary units, quantities and the launching
@@ -769,10 +769,12 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 85, written by a helper at 60c7cec (questions answered by a name or a yes / no: which kernel, range, stream
   // or call; is there any; did any run longer than; is X more than Y), first scored at 60c7cec before any change for
   // it: 25 / 13 / 2.
-  ExpectHeld(AskHeldOut("questions_fresh77.json", "fresh held-out 77"), "questions_fresh77.json", 25, 2);
+  ExpectHeld(AskHeldOut("questions_fresh77.json", "fresh held-out 77"), "questions_fresh77.json", 32, 0);
   // Batch 86, written by a helper at ad1ce44 (a realistic mix of forty engineers' questions over a week, after this
-  // session's first changes), first scored at ad1ce44 before any change for it: 24 / 10 / 6.
-  ExpectHeld(AskHeldOut("questions_fresh78.json", "fresh held-out 78"), "questions_fresh78.json", 24, 6);
+  // session's first changes), first scored at ad1ce44 before any change for it: 24 / 10 / 6, of which three wrong were
+  // right answers the checker could not read (the batch wrote "GB/s" for gb_per_s): 27 / 10 / 3 with the same answers.
+  // Read since: a name no event holds, which of two places, nothing running (29 / 11 / 0).
+  ExpectHeld(AskHeldOut("questions_fresh78.json", "fresh held-out 78"), "questions_fresh78.json", 29, 0);
 }
 
 }  // namespace

@@ -868,6 +868,7 @@ struct Clause {
   std::vector<size_t> names_at;         // the item index of each of `names`
   bool wall = false;                    // "wall time": the time of what encloses, on the host's clock
   bool which_one = false;               // "which one", "which of them": the group is a noun said before
+  bool which_events = false;            // "which kernel", "which call", "which range": "which" ranks events by name
   std::optional<GroupBy> noun;          // the first noun of a GPU, process, stream or range the clause says
   bool noun_plural = false;             // that noun is plural: "the two processes", "across GPUs"
   bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
@@ -1813,6 +1814,11 @@ void ReadWhichOrPer(const std::vector<Item>& items, size_t i, const lexicon::Ent
       c.each_of_them || (!g && e.slot == Slot::kPer && i + 2 < items.size() && IsWordIn(items[i + 1], {"of"}) &&
                          IsWordIn(items[i + 2], {"them", "those", "these"}));
   c.which = c.which || e.slot == Slot::kWhich;
+  if (e.slot == Slot::kWhich && i + 1 < items.size()) {
+    const Item& next = items[i + 1];
+    c.which_events =
+        c.which_events || next.Has(Slot::kEvents) || next.Has(Slot::kRangeNoun) || next.kind == Item::kName;
+  }
   c.plural = c.plural || (e.slot == Slot::kWhich && PluralAfter(items, i));
 }
 
@@ -2983,6 +2989,11 @@ void FillGrouping(const Clause& c, bool own_subject, Query& q) {
       c.rank == Rank::kNone && q.scope.devices.size() < 2 && q.scope.pids.size() < 2)
     q.group_by = *c.noun;
   if (c.rank != Rank::kNone || c.group) q.rank = c.rank;
+  // "Two ranks (pids 148 and 149): which one spent more time in cudaStreamSynchronize?", "which of GPUs 0 and 1 ...":
+  // a ranking of no events noun over places named one by one ranks the places.
+  const bool which_place = c.which && !c.which_events && q.rank != Rank::kNone && q.group_by == GroupBy::kNone;
+  if (which_place && q.scope.pids.size() >= 2) q.group_by = GroupBy::kPid;
+  if (which_place && q.scope.devices.size() >= 2) q.group_by = GroupBy::kDevice;
   if (c.limit > 0) q.limit = c.limit;
   if (c.plural && c.limit == 0 && q.rank != Rank::kNone) q.limit = 5;  // "which kernels": the first five
   if (q.rank != Rank::kNone && q.group_by == GroupBy::kNone) q.group_by = GroupBy::kName;

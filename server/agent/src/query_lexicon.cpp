@@ -1426,6 +1426,17 @@ constexpr Entry kEntries[] = {
     {"what is the difference", Slot::kMargin},
     {"what is the ratio", Slot::kMargin},
     {"nothing running", Slot::kEvents, E(EventKind::kGpu)},
+    // "how many ns is nothing running on it", "how long is nothing at all running": the idle time of all its work
+    // (read as GPU work alone, the time asked was the work's, the opposite).
+    {"nothing running", Slot::kMeasure, M(Measure::kIdle)},
+    {"nothing at all running", Slot::kEvents, E(EventKind::kGpu)},
+    {"nothing at all running", Slot::kMeasure, M(Measure::kIdle)},
+    {"nothing is running", Slot::kEvents, E(EventKind::kGpu)},
+    {"nothing is running", Slot::kMeasure, M(Measure::kIdle)},
+    {"nothing was running", Slot::kEvents, E(EventKind::kGpu)},
+    {"nothing was running", Slot::kMeasure, M(Measure::kIdle)},
+    {"running nothing", Slot::kEvents, E(EventKind::kGpu)},
+    {"running nothing", Slot::kMeasure, M(Measure::kIdle)},
     {"with nothing running", Slot::kEvents, E(EventKind::kGpu)},
     {"nothing on the gpu", Slot::kEvents, E(EventKind::kGpu)},
     {"no activity", Slot::kEvents, E(EventKind::kGpu)},

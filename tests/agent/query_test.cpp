@@ -3390,5 +3390,43 @@ TEST(QueryFill, WhichOfThePlacesAndNothingRunning) {
   Check("how long is nothing at all running on GPU 0?", {idle});
 }
 
+// A label the question is filed under ("Launch overhead check:") is no part of it; an "API function" is a CUDA call;
+// "over all layers" is every one of them.
+TEST(QueryFill, ALabelAFunctionAndAllLayers) {
+  Query median = Q({Measure::kMedian}, {EventKind::kApi, "cudaLaunchKernel", "", "", true});
+  Check("Launch overhead check: median duration of cudaLaunchKernel calls?", {median});
+  const Reading function = Fill("Which CUDA runtime API function eats the most host time?");
+  EXPECT_TRUE(function.complete()) << (function.unread.empty() ? "" : function.unread.front());
+  ASSERT_EQ(function.queries.size(), 1u);
+  EXPECT_EQ(function.queries[0].subject.events, EventKind::kApi);
+  EXPECT_TRUE(Fill("Adding up every forward range over all layers, how much time is that?").complete());
+}
+
+// Whether any was recorded, of an export without the kind's table, is answered: none, with why, the declined call
+// cited. How many, or any of a part of them, is still refused.
+TEST(QueryExecute, WhetherAnyWasRecordedOfAnExportWithoutTheTable) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto opened = ws.Open(testing::Fixture("realworld/rtx4060_no_kernels_nsys2025_5.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  Query any = Q({Measure::kCount}, {EventKind::kKernels, ""});
+  any.form = Form::kYesNo;
+  any.threshold = 0;
+  auto none = ws.AskQueries({opened->id, {any}});
+  ASSERT_TRUE(none.ok()) << none.error().message;
+  EXPECT_FALSE(none->answer.refusal.has_value()) << none->answer.summary;
+  EXPECT_NE(none->answer.summary.find("No: none was recorded."), std::string::npos) << none->answer.summary;
+  EXPECT_NE(none->answer.summary.find("CUPTI_ACTIVITY_KIND_KERNEL"), std::string::npos) << none->answer.summary;
+  ASSERT_EQ(none->answer.evidence.size(), 1u);
+  EXPECT_EQ(none->answer.evidence[0].call.skill, "event_stats");
+  auto how_many = ws.AskQueries({opened->id, {Q({Measure::kCount}, {EventKind::kKernels, ""})}});
+  ASSERT_TRUE(how_many.ok());
+  EXPECT_TRUE(how_many->answer.refusal.has_value()) << how_many->answer.summary;
+  any.subject.name = "nccl";
+  auto part = ws.AskQueries({opened->id, {any}});
+  ASSERT_TRUE(part.ok());
+  EXPECT_TRUE(part->answer.refusal.has_value()) << part->answer.summary;
+}
+
 }  // namespace
 }  // namespace nsys::agent

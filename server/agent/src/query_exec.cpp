@@ -850,6 +850,28 @@ std::string TableOf(EventKind e) {
   return std::string(tables[static_cast<size_t>(e)]);
 }
 
+// "Did this capture record any CUDA kernel executions at all?" of an export with no kernel table: whether any was
+// recorded is answered (none, and why), not refused. Asked how many or how long, or of a part of them, it is refused.
+bool AsksWhetherAnyWasRecorded(const Query& q, const engine::Capabilities& caps) {
+  if (q.form != Form::kYesNo || !q.threshold || *q.threshold != 0 || q.measures.front() != Measure::kCount ||
+      q.versus_subject || q.versus_scope || q.yes_if_less || !q.subject.name.empty() || !q.subject.family.empty())
+    return false;
+  switch (q.subject.events) {
+    case EventKind::kKernels:
+      return !caps.kernels;
+    case EventKind::kApi:
+      return !caps.runtime;
+    case EventKind::kMemcpy:
+      return !caps.memcpy;
+    case EventKind::kMemset:
+      return !caps.memset;
+    case EventKind::kNvtx:
+      return !caps.nvtx;
+    default:
+      return false;
+  }
+}
+
 std::string WhyNot(const Expected<Side>& side) {
   if (!side) return side.error().message;
   return side->table.notes.empty() ? "the skill declined." : side->table.notes.front();
@@ -1304,6 +1326,13 @@ void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillR
     return CannotAnswer("the export has no NVTX ranges (NVTX_EVENTS): the work cannot be grouped by range.",
                         {TableOf(EventKind::kNvtx)}, info.caps, turn, text);
   auto a = RunSide(q, q.subject, q.scope, run, cancel);
+  if (a && a->table.declined && AsksWhetherAnyWasRecorded(q, info.caps)) {
+    text += fmt::format("No: none was recorded. {}", WhyNot(a));
+    turn.skills_used.push_back(a->call.skill);
+    turn.state.calls.push_back(a->call);
+    turn.answer.evidence.push_back(EvidenceOf(q, *a, "The skill declined: " + WhyNot(a)));
+    return;
+  }
   if (!a || a->table.declined)
     return CannotAnswer(WhyNot(a), a ? std::vector{TableOf(q.subject.events)} : std::vector<std::string>{}, info.caps,
                         turn, text);

@@ -5397,7 +5397,9 @@ std::optional<std::string> DropMotivationHeading(std::vector<Item>& s) {
                          "does", "feels"});
   });
   const bool state = IsWordIn(heading.front(), {"before", "after"});
-  if (!(person || state) || !ReadsNothingConcrete(heading, true)) return std::nullopt;
+  // A label the question is filed under ("Launch overhead check:", "Quick question:").
+  const bool label = IsWordIn(heading.back(), {"check", "question", "request", "task", "sanity-check"});
+  if (!(person || state || label) || !ReadsNothingConcrete(heading, true)) return std::nullopt;
   const std::string words = WordsOf(heading, 0, heading.size());
   s.erase(s.begin(), colon + 1);
   return words;

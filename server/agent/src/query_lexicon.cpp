@@ -553,6 +553,12 @@ constexpr Entry kEntries[] = {
     {"api call", Slot::kEvents, E(EventKind::kApi)},
     {"api calls", Slot::kEvents, E(EventKind::kApi)},
     {"cuda function", Slot::kEvents, E(EventKind::kApi)},
+    {"api function", Slot::kEvents, E(EventKind::kApi)},
+    {"api functions", Slot::kEvents, E(EventKind::kApi)},
+    {"runtime function", Slot::kEvents, E(EventKind::kApi)},
+    {"runtime functions", Slot::kEvents, E(EventKind::kApi)},
+    {"runtime api function", Slot::kEvents, E(EventKind::kApi)},
+    {"runtime api functions", Slot::kEvents, E(EventKind::kApi)},
     {"cuda functions", Slot::kEvents, E(EventKind::kApi)},
     {"cuda call", Slot::kEvents, E(EventKind::kApi)},
     {"cuda calls", Slot::kEvents, E(EventKind::kApi)},
@@ -1491,6 +1497,10 @@ constexpr Entry kEntries[] = {
     // nobody reads a wrong answer.)
     {"anywhere", Slot::kStop},
     {"its own", Slot::kStop},
+    // "every ensure_layer_N_weights range over all layers": all of them, the whole profile ("per layer" still groups).
+    {"over all layers", Slot::kStop},
+    {"across all layers", Slot::kStop},
+    {"for all layers", Slot::kStop},
     {"their own", Slot::kStop},
     {"at all", Slot::kStop},
     {"end up", Slot::kStop},

@@ -1303,6 +1303,22 @@ void AnswerElapsed(const Query& q, const engine::ProfileInfo& info, const SkillR
   }
 }
 
+// "No: none was recorded", with why: the declined call cited (AsksWhetherAnyWasRecorded).
+void SayNoneRecorded(const Query& q, const Side& declined, AskTurn& turn, std::string& text) {
+  const std::string why = declined.table.notes.empty() ? "the skill declined." : declined.table.notes.front();
+  text += fmt::format("No: none was recorded. {}", why);
+  turn.skills_used.push_back(declined.call.skill);
+  turn.state.calls.push_back(declined.call);
+  turn.answer.evidence.push_back(EvidenceOf(q, declined, "The skill declined: " + why));
+}
+
+// A part of a name no event of its kind holds (NoEventOfTheName): said, never a 0.
+void SayNameHeldNowhere(const Query& q, const engine::Capabilities& caps, AskTurn& turn, std::string& text) {
+  CannotAnswer(fmt::format("none of this profile's {} has a name that contains {}.", Noun(q.subject.events),
+                           support::MarkdownCode(q.subject.name)),
+               {}, caps, turn, text);
+}
+
 // One Query answered into `turn`.
 void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
                AskTurn& turn, std::string& text) {
@@ -1326,13 +1342,7 @@ void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillR
     return CannotAnswer("the export has no NVTX ranges (NVTX_EVENTS): the work cannot be grouped by range.",
                         {TableOf(EventKind::kNvtx)}, info.caps, turn, text);
   auto a = RunSide(q, q.subject, q.scope, run, cancel);
-  if (a && a->table.declined && AsksWhetherAnyWasRecorded(q, info.caps)) {
-    text += fmt::format("No: none was recorded. {}", WhyNot(a));
-    turn.skills_used.push_back(a->call.skill);
-    turn.state.calls.push_back(a->call);
-    turn.answer.evidence.push_back(EvidenceOf(q, *a, "The skill declined: " + WhyNot(a)));
-    return;
-  }
+  if (a && a->table.declined && AsksWhetherAnyWasRecorded(q, info.caps)) return SayNoneRecorded(q, *a, turn, text);
   if (!a || a->table.declined)
     return CannotAnswer(WhyNot(a), a ? std::vector{TableOf(q.subject.events)} : std::vector<std::string>{}, info.caps,
                         turn, text);
@@ -1350,9 +1360,7 @@ void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillR
   const bool no_call = none && q.subject.events == EventKind::kApi && IsApiIdentifier(q.subject.name);
   if (no_call && !q.versus_subject) return NoSuchCall(q, run, cancel, turn, text);
   if (none && !q.versus_subject && !no_call && NoEventOfTheName(q, run, cancel))
-    return CannotAnswer(fmt::format("none of this profile's {} has a name that contains {}.", Noun(q.subject.events),
-                                    support::MarkdownCode(q.subject.name)),
-                        {}, info.caps, turn, text);
+    return SayNameHeldNowhere(q, info.caps, turn, text);
   if (none && !q.versus_subject && NoKernelOfTheFamily(q, run, cancel))
     return CannotAnswer(fmt::format("this profile has no kernel of the {} family (as the kernel-name decoder "
                                     "classifies each kernel's name).",

@@ -3042,7 +3042,8 @@ TEST(QueryFill, PartsThatWereAnsweredAsAnotherQuestion) {
   Check("How many HtoD copies of 100 MB or more are there?", {big});
   big.scope.devices = {0};
   Check("On device 0, look only at the big HtoD copies, the ones of 100 MB or more each. How many were there?", {big});
-  EXPECT_FALSE(Fill("Zoom into 6.0 s to 6.1 s after the session start. How many kernels ran?").complete());
+  // A scene's window from one time to another is read since, and lent (AWindowFromOneTimeToAnother).
+  EXPECT_TRUE(Fill("Zoom into 6.0 s to 6.1 s after the session start. How many kernels ran?").complete());
 }
 
 // A belief said before the question that tests it sets the scene, whatever comparison it states ("I think" is one
@@ -3426,6 +3427,21 @@ TEST(QueryExecute, WhetherAnyWasRecordedOfAnExportWithoutTheTable) {
   auto part = ws.AskQueries({opened->id, {any}});
   ASSERT_TRUE(part.ok());
   EXPECT_TRUE(part->answer.refusal.has_value()) << part->answer.summary;
+}
+
+// A window said from one time to another ("from 6.0 s to 6.1 s", "6.0 to 6.1 s") is the window "between" says; the
+// profile's own start said after it ("after the session start", "into the run") is where windows count from anyway;
+// a scene's window is lent on its own to a question that says a place but no time ("that window"). A length said so
+// ("lasting from 1 ms to 2 ms") is no window.
+TEST(QueryFill, AWindowFromOneTimeToAnother) {
+  Query window = Q({Measure::kCount}, {EventKind::kKernels, ""}, Scope{{}, {}, -1, "", 6.0, 6.1});
+  Check("how many kernels ran from 6.0 s to 6.1 s?", {window});
+  Check("how many kernels ran from 6.0 to 6.1 s?", {window});
+  Check("how many kernels ran between 6.0 s and 6.1 s after the session start?", {window});
+  Check("how many kernels ran from 6.0 s to 6.1 s into the run?", {window});
+  Query placed = Q({Measure::kCount}, {EventKind::kKernels, ""}, Scope{{}, {1679}, -1, "", 6.0, 6.1});
+  Check("Zoom into 6.0 s to 6.1 s. How many kernels did process 1679 run in that window?", {placed});
+  for (const auto& q : Fill("how many kernels lasting from 1 ms to 2 ms?").queries) EXPECT_FALSE(q.scope.from_s);
 }
 
 }  // namespace

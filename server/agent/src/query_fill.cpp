@@ -5498,8 +5498,17 @@ void TakeTheScene(const Clause& scene, const std::vector<Item>& items, Clause& c
   const bool has_place =
       !scene.devices.empty() || !scene.pids.empty() || scene.stream >= 0 || scene.from_s || scene.origin || scene.until;
   if (!scene.belief && has_place && c.devices.empty() && c.pids.empty() && c.stream < 0 && !c.from_s && !c.origin &&
-      !c.until)
+      !c.until) {
     LendScope(scene, c, false);
+  } else if (!scene.belief && (scene.from_s || scene.origin || scene.until) && !c.from_s && !c.origin && !c.until) {
+    // "Zoom into 6.0 s to 6.1 s. How many kernels did process 1679 run in that window?": a window is lent on its own
+    // to a question that says a place but no time.
+    c.from_s = scene.from_s;
+    c.to_s = scene.to_s;
+    c.origin = scene.origin;
+    c.until = scene.until;
+    c.from_first_kernel = scene.from_first_kernel;
+  }
   // "look only at the big host-to-device transfers, the ones of 100 MB or more each.": the scene's bounds too.
   if (!scene.belief) LendBoundsWithTheirEvents(scene, c);
   // "Group kernels with the short name, not the long one. The top 3 by total time?": kernels by their base name.
@@ -5709,7 +5718,12 @@ void StartAsAVerb(std::vector<Item>& s) {
 }
 
 // The moments a scene sets ("With the start of the first copy as the origin, take ..."), read as a question's are.
+void ProfileStartSaid(std::vector<Item>& s);
+void WindowFromTo(std::vector<Item>& s);
+
 void ReadPhrasesOfAScene(std::vector<Item>& sentence) {
+  ProfileStartSaid(sentence);
+  WindowFromTo(sentence);  // "Zoom into 6.0 s to 6.1 s."
   ReadAnchors(sentence);
   ReadOrigin(sentence);
 }
@@ -6245,6 +6259,56 @@ void AfterThatIsTheOrigin(std::vector<Item>& s) {
   }
 }
 
+// "after the session start", "since the capture began", "from the start of the run", "into the recording": the
+// profile's own start, where every window counts from already. Read as no word.
+void ProfileStartSaid(std::vector<Item>& s) {
+  const auto noun = [&](size_t k) { return k < s.size() && lexicon::IsRecordingNoun(Lower(s[k].word)); };
+  const auto start = [&](size_t k) {
+    return k < s.size() && IsWordIn(s[k], {"start", "started", "starts", "began", "begins", "beginning", "begin"});
+  };
+  for (size_t i = 0; i + 2 < s.size(); ++i) {
+    if (!IsWordIn(s[i], {"after", "since", "from", "into", "of"})) continue;
+    size_t k = i + 1 + (IsWordIn(s[i + 1], {"the", "this"}) ? 1 : 0);
+    size_t end = 0;
+    if (noun(k) && start(k + 1)) {
+      end = k + 2;  // "after the session start"
+    } else if (noun(k) && IsWordIn(s[i], {"into", "of"})) {
+      end = k + 1;  // "6 s into the run"
+    } else if (start(k) && k + 1 < s.size() && IsWordIn(s[k + 1], {"of"})) {
+      const size_t n = k + 2 + (k + 2 < s.size() && IsWordIn(s[k + 2], {"the", "this"}) ? 1 : 0);
+      if (noun(n)) end = n + 1;  // "from the start of the run"
+    }
+    if (end == 0 || i == 0 || !(s[i - 1].kind == Item::kNumber || IsTimeUnit(s[i - 1]))) continue;
+    Item said = LexItem("the whole profile", WordsOf(s, i, end));
+    s.erase(s.begin() + static_cast<std::ptrdiff_t>(i), s.begin() + static_cast<std::ptrdiff_t>(end));
+    s.insert(s.begin() + static_cast<std::ptrdiff_t>(i), std::move(said));
+  }
+}
+
+// "from 6.0 s to 6.1 s", "Zoom into 6.0 s to 6.1 s", "6.0 to 6.1 s": a window said from one time to another, read as
+// "between ... and ..." is. Not a bound on each event's length ("kernels lasting from 1 ms to 2 ms").
+void WindowFromTo(std::vector<Item>& s) {
+  for (size_t i = 0; i + 2 < s.size(); ++i) {
+    if (s[i].kind != Item::kNumber) continue;
+    const size_t to = i + 1 + (IsTimeUnit(s[i + 1]) ? 1 : 0);
+    if (to + 2 >= s.size() + 0 || !IsWordIn(s[to], {"to", "until", "till", "through"}) ||
+        s[to + 1].kind != Item::kNumber || to + 2 >= s.size() || !IsTimeUnit(s[to + 2]))
+      continue;
+    const bool from = i > 0 && IsWordIn(s[i - 1], {"from"});
+    bool length = to + 3 < s.size() && IsWordIn(s[to + 3], {"long"});
+    for (size_t k = i >= 3 ? i - 3 : 0; k < i; ++k)
+      length = length || IsWordIn(s[k], {"lasting", "lasted", "last", "took", "taking", "duration", "durations"});
+    if (length) continue;
+    s[to] = LexItem("and", s[to].word);
+    if (from) {
+      s[i - 1] = LexItem("between", s[i - 1].word);
+    } else {
+      s.insert(s.begin() + static_cast<std::ptrdiff_t>(i), LexItem("between", "from"));
+    }
+    i = to + 2;
+  }
+}
+
 // "Did a kernel run longer than 5 ms?", "Was an NCCL kernel over 1 ms?", "Did a single copy move more than 1 GB?": an
 // indefinite article opening the subject of a yes/no question asks whether any one of the events is so, as "any"
 // does; "did the NCCL kernels take more than 5 ms" asks of their whole.
@@ -6267,6 +6331,8 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
     span_defined = true;
   }
   AnArticleAsksOfAny(sentence);
+  ProfileStartSaid(sentence);
+  WindowFromTo(sentence);
   ReadAnchors(sentence);
   ReadOrigin(sentence);
   WhichOfAMeasureIsWhat(sentence);

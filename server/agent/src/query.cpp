@@ -163,18 +163,23 @@ std::string NthWords(int32_t nth) {
   return nth == -1 ? "the last to start" : "the " + Ordinal(-nth) + " to last to start";
 }
 
+// A name's '|' alternatives in words: "`a` or `b`".
+std::string AlternativesInWords(const std::string& pattern) {
+  std::vector<std::string> parts;
+  for (size_t from = 0; from <= pattern.size();) {
+    const size_t bar = std::min(pattern.find('|', from), pattern.size());
+    parts.push_back(support::MarkdownCode(pattern.substr(from, bar - from)));
+    from = bar + 1;
+  }
+  return List(parts, " or ");
+}
+
 // `summed`: names listed are said to be summed (not when each is a group of its own).
 std::string SubjectWords(const Subject& s, bool summed = true) {
   std::string out = EventWords(s);
   if (s.events == EventKind::kApi && !s.api_class.empty()) out = fmt::format("CUDA API calls of class {}", s.api_class);
   if (s.name.find('|') != std::string::npos) {  // names summed: "whose name contains `a` or `b`"
-    std::vector<std::string> parts;
-    for (size_t from = 0; from <= s.name.size();) {
-      const size_t bar = std::min(s.name.find('|', from), s.name.size());
-      parts.push_back(support::MarkdownCode(s.name.substr(from, bar - from)));
-      from = bar + 1;
-    }
-    out += " whose name contains " + List(parts, " or ") + (summed ? " (summed)" : "");
+    out += " whose name contains " + AlternativesInWords(s.name) + (summed ? " (summed)" : "");
   } else if (!s.name.empty()) {
     // A whole name is the one thing it names: "CUDA API calls named `cudaMalloc`" (not cudaMallocManaged).
     const char* how = IsNamePattern(s.name) ? " whose name matches "
@@ -184,15 +189,8 @@ std::string SubjectWords(const Subject& s, bool summed = true) {
   }
   if (!s.memory.empty()) out += fmt::format(" to or from {} host memory", s.memory);
   if (!s.family.empty()) out += fmt::format(" of the {} family", support::MarkdownCode(s.family));
-  if (!s.except.empty()) {  // "except those whose name contains `nccl` or `gemm`"
-    std::vector<std::string> parts;
-    for (size_t from = 0; from <= s.except.size();) {
-      const size_t bar = std::min(s.except.find('|', from), s.except.size());
-      parts.push_back(support::MarkdownCode(s.except.substr(from, bar - from)));
-      from = bar + 1;
-    }
-    out += " except those whose name contains " + List(parts, " or ");
-  }
+  // "except those whose name contains `nccl` or `gemm`"
+  if (!s.except.empty()) out += " except those whose name contains " + AlternativesInWords(s.except);
   if (s.nth != 0) out = fmt::format("{} of the {}", NthWords(s.nth), out);
   return out;
 }

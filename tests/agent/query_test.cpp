@@ -3442,6 +3442,21 @@ TEST(QueryFill, AWindowFromOneTimeToAnother) {
   Query placed = Q({Measure::kCount}, {EventKind::kKernels, ""}, Scope{{}, {1679}, -1, "", 6.0, 6.1});
   Check("Zoom into 6.0 s to 6.1 s. How many kernels did process 1679 run in that window?", {placed});
   for (const auto& q : Fill("how many kernels lasting from 1 ms to 2 ms?").queries) EXPECT_FALSE(q.scope.from_s);
+  // A length said right before its origin is the window from it: "in the 3 ms following the end of the first forward
+  // range", "in the 100 ms after its first kernel began".
+  const Reading after = Fill("How many kernels started in the 3 ms following the end of the first forward range?");
+  EXPECT_TRUE(after.complete()) << (after.unread.empty() ? "" : after.unread.front());
+  ASSERT_EQ(after.queries.size(), 1u);
+  EXPECT_EQ(after.queries[0].scope.from_s, 0.0);
+  EXPECT_EQ(after.queries[0].scope.to_s, 0.003);
+  ASSERT_TRUE(after.queries[0].scope.origin.has_value());
+  EXPECT_TRUE(after.queries[0].scope.origin->at_end);
+  EXPECT_EQ(after.queries[0].scope.origin->events.nth, 1);
+  const Reading first = Fill("How many kernels started on GPU 0 in the 100 ms after its first kernel began?");
+  EXPECT_TRUE(first.complete()) << (first.unread.empty() ? "" : first.unread.front());
+  ASSERT_EQ(first.queries.size(), 1u);
+  EXPECT_TRUE(first.queries[0].scope.from_first_kernel);
+  EXPECT_EQ(first.queries[0].scope.to_s, 0.1);
 }
 
 }  // namespace

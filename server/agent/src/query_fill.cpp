@@ -2280,6 +2280,20 @@ void ReadLengthAfterOrigin(const std::vector<Item>& items, Clause& c, std::vecto
     c.to_s = v / 1e9;
     read[i] = read[i + 1] = read[i + 2] = read[i + 3] = true;
   }
+  // "in the 3 ms after the end of the first X range", "during the 100 ms following the first kernel": a length said
+  // right before its origin is the window from it.
+  for (size_t i = 1; i + 2 < items.size(); ++i) {
+    const Item& at = items[i + 2];
+    if (read[i] || items[i].kind != Item::kNumber || !IsTimeUnit(items[i + 1]) ||
+        !(at.origin_at || at.Has(Slot::kFromFirstKernel)) ||
+        !IsWordIn(items[i - 1], {"the", "in", "during", "within", "over", "for"}))
+      continue;
+    const double v = items[i].number * UnitFactor(items[i + 1].Value(Slot::kUnit));
+    if (!std::isfinite(v) || v <= 0 || v > 1e18) continue;
+    c.from_s = 0.0;
+    c.to_s = v / 1e9;
+    read[i] = read[i + 1] = true;
+  }
 }
 
 // "more than double device 1's", "more than 20 times the total kernel time", "at least 3x the copies": how many

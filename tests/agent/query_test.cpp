@@ -3457,6 +3457,18 @@ TEST(QueryFill, AWindowFromOneTimeToAnother) {
   ASSERT_EQ(first.queries.size(), 1u);
   EXPECT_TRUE(first.queries[0].scope.from_first_kernel);
   EXPECT_EQ(first.queries[0].scope.to_s, 0.1);
+  // Where the window counts from, said as starting a clock.
+  for (const char* question : {"Starting the clock when the first forward range ends, how many kernels started in the "
+                               "next 3 ms?",
+                               "With t=0 at the end of the first forward range, how many kernels started in the first "
+                               "3 ms?"}) {
+    const Reading clock = Fill(question);
+    EXPECT_TRUE(clock.complete()) << question << ": " << (clock.unread.empty() ? "" : clock.unread.front());
+    ASSERT_EQ(clock.queries.size(), 1u) << question;
+    ASSERT_TRUE(clock.queries[0].scope.origin.has_value()) << question;
+    EXPECT_TRUE(clock.queries[0].scope.origin->at_end) << question;
+    EXPECT_EQ(clock.queries[0].scope.to_s, 0.003) << question;
+  }
 }
 
 }  // namespace

@@ -765,7 +765,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // reading says "between 6.000 s and 6.100 s from the profile start" (the first event), and the batch counts from
   // the capture clock's zero (the export's own "session start", 13 ms earlier on that export). The clocks differ; the
   // words were read right.
-  ExpectHeld(AskHeldOut("questions_fresh75.json", "fresh held-out 75"), "questions_fresh75.json", 17, 3);
+  ExpectHeld(AskHeldOut("questions_fresh75.json", "fresh held-out 75"), "questions_fresh75.json", 18, 3);
   // Batch 84, written by a helper at 60c7cec (scoped questions again, by another writer: a GPU, a process, a stream,
   // a thread, inside or outside a named range, a window of the capture, before or after an event, the Nth occurrence,
   // or several at once), first scored at 60c7cec before any change for it: 14 / 24 / 2. Kept unread.

@@ -2280,6 +2280,20 @@ void ReadLengthAfterOrigin(const std::vector<Item>& items, Clause& c, std::vecto
     c.to_s = v / 1e9;
     read[i] = read[i + 1] = read[i + 2] = read[i + 3] = true;
   }
+  // "Measured from the end of the first X range, how many kernels started within 3 ms?": within a length, in a
+  // clause whose window has an origin, is the window from it.
+  const bool has_origin = std::any_of(items.begin(), items.end(), [](const Item& it) {
+    return it.origin_at.has_value() || it.Has(Slot::kFromFirstKernel);
+  });
+  for (size_t i = 0; has_origin && i + 2 < items.size(); ++i) {
+    if (read[i] || !IsWordIn(items[i], {"within"}) || items[i + 1].kind != Item::kNumber || !IsTimeUnit(items[i + 2]))
+      continue;
+    const double v = items[i + 1].number * UnitFactor(items[i + 2].Value(Slot::kUnit));
+    if (!std::isfinite(v) || v <= 0 || v > 1e18 || c.from_s) continue;
+    c.from_s = 0.0;
+    c.to_s = v / 1e9;
+    read[i] = read[i + 1] = read[i + 2] = true;
+  }
   // "in the 3 ms after the end of the first X range", "during the 100 ms following the first kernel": a length said
   // right before its origin is the window from it.
   for (size_t i = 1; i + 2 < items.size(); ++i) {
@@ -5734,10 +5748,12 @@ void StartAsAVerb(std::vector<Item>& s) {
 // The moments a scene sets ("With the start of the first copy as the origin, take ..."), read as a question's are.
 void ProfileStartSaid(std::vector<Item>& s);
 void WindowFromTo(std::vector<Item>& s);
+void ClockStartSaid(std::vector<Item>& s);
 
 void ReadPhrasesOfAScene(std::vector<Item>& sentence) {
   ProfileStartSaid(sentence);
-  WindowFromTo(sentence);  // "Zoom into 6.0 s to 6.1 s."
+  WindowFromTo(sentence);    // "Zoom into 6.0 s to 6.1 s."
+  ClockStartSaid(sentence);  // "Start the clock at the end of the first X range."
   ReadAnchors(sentence);
   ReadOrigin(sentence);
 }
@@ -6299,6 +6315,29 @@ void ProfileStartSaid(std::vector<Item>& s) {
   }
 }
 
+// "Starting the clock when the first X range ends", "start the clock at ...", "with t=0 at the end of ...": where a
+// window counts from, said as starting a clock; read as "after" says it (ReadAnchors, ReadOrigin).
+void ClockStartSaid(std::vector<Item>& s) {
+  for (size_t i = 0; i + 2 < s.size(); ++i) {
+    size_t end = 0;
+    if (IsWordIn(s[i], {"starting", "start", "started", "restarting"}) && IsWordIn(s[i + 1], {"the"}) &&
+        i + 3 < s.size() && IsWordIn(s[i + 2], {"clock", "timer", "stopwatch"}) &&
+        IsWordIn(s[i + 3], {"when", "at", "from", "as"}))
+      end = i + 4;
+    const bool zero = IsWordIn(s[i + 1], {"t=0", "t0", "t", "time"});
+    if (IsWordIn(s[i], {"with", "taking", "setting", "putting", "take", "set", "put"}) && zero) {
+      size_t k = i + 2;
+      if (k < s.size() && (IsWordIn(s[k], {"=", "zero"}) || (s[k].kind == Item::kNumber && s[k].number == 0))) ++k;
+      if (k < s.size() && IsWordIn(s[k], {"=", "0"})) ++k;
+      if (k < s.size() && IsWordIn(s[k], {"at"})) end = k + 1;
+    }
+    if (end == 0) continue;
+    Item from = LexItem("after", "after");  // said as the marker it stands for
+    s.erase(s.begin() + static_cast<std::ptrdiff_t>(i), s.begin() + static_cast<std::ptrdiff_t>(end));
+    s.insert(s.begin() + static_cast<std::ptrdiff_t>(i), std::move(from));
+  }
+}
+
 // "from 6.0 s to 6.1 s", "Zoom into 6.0 s to 6.1 s", "6.0 to 6.1 s": a window said from one time to another, read as
 // "between ... and ..." is. Not a bound on each event's length ("kernels lasting from 1 ms to 2 ms").
 void WindowFromTo(std::vector<Item>& s) {
@@ -6347,6 +6386,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   AnArticleAsksOfAny(sentence);
   ProfileStartSaid(sentence);
   WindowFromTo(sentence);
+  ClockStartSaid(sentence);
   ReadAnchors(sentence);
   ReadOrigin(sentence);
   WhichOfAMeasureIsWhat(sentence);

@@ -164,6 +164,8 @@ class NameMatch {
     return seen_[id] == 1;
   }
   bool Text(std::string_view text) const { return needle_.empty() || Contains(text); }
+  // A name left out: one that holds a needle said (an empty needle leaves none out).
+  bool Excludes(engine::StrId id) { return !needle_.empty() && (*this)(id); }
 
  private:
   // A part of the name, any case; with a '*', a name pattern ("layer_*_computation": a family by a placeholder).
@@ -517,17 +519,17 @@ bool CollectKernels(const engine::Profile& p, const engine::Filter& filter, cons
                     Collector& out, const CancelToken& cancel) {
   if (sel.memory >= 0) return true;  // a kernel has no host memory
   const engine::KernelTable& k = p.kernels();
-  NameMatch full(p.strings(), sel.name, sel.whole), base(p.strings(), sel.name, sel.whole);
-  NameMatch except_full(p.strings(), sel.except), except_base(p.strings(), sel.except);
+  // One matcher serves the short and the demangled names: it decides once per interned string of the one pool.
+  NameMatch match(p.strings(), sel.name, sel.whole), except(p.strings(), sel.except);
   FamilyMatch family(p.strings(), sel.family);
-  const auto left_out = [&](size_t i) {
-    return !sel.except.empty() && (except_base(k.short_name[i]) || except_full(k.name[i]));
-  };
   return CollectGpuOps(
       p, k, filter, sel, inside, out, cancel,
       [&](size_t i) { return int64_t{sel.base_names ? k.short_name[i] : k.name[i]}; },
       [](size_t) { return int64_t{0}; },
-      [&](size_t i) { return (base(k.short_name[i]) || full(k.name[i])) && family(k.name[i]) && !left_out(i); });
+      [&](size_t i) {
+        return (match(k.short_name[i]) || match(k.name[i])) && family(k.name[i]) &&
+               !(except.Excludes(k.short_name[i]) || except.Excludes(k.name[i]));
+      });
 }
 
 bool CollectCopies(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
@@ -638,11 +640,11 @@ std::vector<uint8_t> CallsThatLaunched(const engine::Profile& p, const engine::F
                                        const std::string& name) {
   std::vector<uint8_t> out(p.runtime().size(), 0);
   const engine::KernelTable& k = p.kernels();
-  NameMatch full(p.strings(), name), base(p.strings(), name);
+  NameMatch match(p.strings(), name);
   for (size_t i = 0; i < k.size(); ++i) {
     const int32_t call = k.launch[i];
     if (call < 0 || static_cast<size_t>(call) >= out.size() || !filter.AcceptsDevice(k.device[i])) continue;
-    if (base(k.short_name[i]) || full(k.name[i])) out[static_cast<size_t>(call)] = 1;
+    if (match(k.short_name[i]) || match(k.name[i])) out[static_cast<size_t>(call)] = 1;
   }
   return out;
 }
@@ -682,7 +684,7 @@ bool CollectApi(const engine::Profile& p, const engine::Filter& filter, const Se
       recent[next++ % recent.size()] = {key, rt.name[i]};
     }
     out.AddToAll(rt.end[i] - rt.start[i], -1, -1, rt.pid[i]);
-    if (!match(rt.name[i]) || !of_class(rt.name[i]) || (!except.empty() && except(rt.name[i]))) continue;
+    if (!match(rt.name[i]) || !of_class(rt.name[i]) || except.Excludes(rt.name[i])) continue;
     if (!sel.launches.empty() && (i >= sel.launched.size() || !sel.launched[i])) continue;
     if (inside.active() && !inside.CallInside(static_cast<int32_t>(i))) continue;
     out.AddMatched();
@@ -702,7 +704,7 @@ bool CollectRanges(const engine::Profile& p, const engine::Filter& filter, const
     if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
     if (!filter.AcceptsProcess(n.pid[i])) continue;
     out.AddToAll(n.end[i] - n.start[i], -1, -1, n.pid[i]);
-    if (!match(n.name[i]) || (!except.empty() && except(n.name[i]))) continue;
+    if (!match(n.name[i]) || except.Excludes(n.name[i])) continue;
     if (inside.active() && !inside.RangeInside(i)) continue;
     out.AddMatched();
     if (!sel.Keeps(n.end[i] - n.start[i], 0)) continue;

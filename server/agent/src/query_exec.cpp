@@ -872,9 +872,11 @@ bool AsksWhetherAnyWasRecorded(const Query& q, const engine::Capabilities& caps)
   }
 }
 
+std::string WhyNot(const Side& side) {
+  return side.table.notes.empty() ? "the skill declined." : side.table.notes.front();
+}
 std::string WhyNot(const Expected<Side>& side) {
-  if (!side) return side.error().message;
-  return side->table.notes.empty() ? "the skill declined." : side->table.notes.front();
+  return side ? WhyNot(*side) : side.error().message;
 }
 
 // A grouped Query's figures over every group together, from the same skill without grouping.
@@ -1254,16 +1256,21 @@ bool HostEventsOfGpus(Scope& s, EventKind events, const SkillRunner& run, const 
   return true;
 }
 
+// Whether no event of kind `e` with `selection` (a name, a family) is in the whole profile: event_stats says 0.
+bool NoneInTheProfile(EventKind e, const char* selection, const std::string& value, const SkillRunner& run,
+                      const CancelToken& cancel) {
+  const skills::Args args{{"events", Value(std::string(EventKindNames()[static_cast<size_t>(e)]))},
+                          {selection, Value(value)},
+                          {"detail", Value(false)}};
+  auto t = run("event_stats", args, {}, cancel);
+  return t && !t->declined && !t->rows.empty() && CellOr(*t, 0, "count", 1) == 0;
+}
+
 // A family of kernels no kernel of the whole profile belongs to ("the FlashAttention kernels" of a profile that has
 // none): a question about something the profile does not hold, as a name it lacks is.
 bool NoKernelOfTheFamily(const Query& q, const SkillRunner& run, const CancelToken& cancel) {
   if (q.subject.family.empty() || q.subject.events != EventKind::kKernels) return false;
-  const SkillCall call{
-      "event_stats",
-      {{"events", Value(std::string("kernels"))}, {"family", Value(q.subject.family)}, {"detail", Value(false)}},
-      {}};
-  auto t = run(call.skill, call.args, call.filter, cancel);
-  return t && !t->declined && !t->rows.empty() && CellOr(*t, 0, "count", 1) == 0;
+  return NoneInTheProfile(EventKind::kKernels, "family", q.subject.family, run, cancel);
 }
 
 // A part of a name that no kernel, call or range of its kind in the whole profile holds ("the kernels whose name
@@ -1272,13 +1279,7 @@ bool NoEventOfTheName(const Query& q, const SkillRunner& run, const CancelToken&
   const EventKind e = q.subject.events;
   if (q.subject.name.empty() || (e != EventKind::kKernels && e != EventKind::kApi && e != EventKind::kNvtx))
     return false;
-  const SkillCall call{"event_stats",
-                       {{"events", Value(std::string(EventKindNames()[static_cast<size_t>(e)]))},
-                        {"name", Value(q.subject.name)},
-                        {"detail", Value(false)}},
-                       {}};
-  auto t = run(call.skill, call.args, call.filter, cancel);
-  return t && !t->declined && !t->rows.empty() && CellOr(*t, 0, "count", 1) == 0;
+  return NoneInTheProfile(e, "name", q.subject.name, run, cancel);
 }
 
 // "How long after MPI_Init ends does the first saxpy kernel start?": the time from the window's origin to its end,
@@ -1305,7 +1306,7 @@ void AnswerElapsed(const Query& q, const engine::ProfileInfo& info, const SkillR
 
 // "No: none was recorded", with why: the declined call cited (AsksWhetherAnyWasRecorded).
 void SayNoneRecorded(const Query& q, const Side& declined, AskTurn& turn, std::string& text) {
-  const std::string why = declined.table.notes.empty() ? "the skill declined." : declined.table.notes.front();
+  const std::string why = WhyNot(declined);
   text += fmt::format("No: none was recorded. {}", why);
   turn.skills_used.push_back(declined.call.skill);
   turn.state.calls.push_back(declined.call);
@@ -1359,7 +1360,7 @@ void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillR
       a->rows.empty() || (a->call.skill == "event_stats" && CellOr(a->table, a->rows.front(), "count", 1) == 0);
   const bool no_call = none && q.subject.events == EventKind::kApi && IsApiIdentifier(q.subject.name);
   if (no_call && !q.versus_subject) return NoSuchCall(q, run, cancel, turn, text);
-  if (none && !q.versus_subject && !no_call && NoEventOfTheName(q, run, cancel))
+  if (none && !q.versus_subject && NoEventOfTheName(q, run, cancel))
     return SayNameHeldNowhere(q, info.caps, turn, text);
   if (none && !q.versus_subject && NoKernelOfTheFamily(q, run, cancel))
     return CannotAnswer(fmt::format("this profile has no kernel of the {} family (as the kernel-name decoder "

@@ -392,6 +392,12 @@ std::string WordsOf(const std::vector<Item>& items, size_t from, size_t to) {
   return words;
 }
 
+// The items [from, end) of `s` become the one item `it`, returned where it stands.
+Item& ReplaceItems(std::vector<Item>& s, size_t from, size_t end, Item it) {
+  s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(end));
+  return *s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), std::move(it));
+}
+
 // Whether an item is one of `words` (lower case).
 bool IsWordIn(const Item& it, std::initializer_list<std::string_view> words) {
   const std::string lower = Lower(it.word);
@@ -1561,16 +1567,20 @@ void DescribingFragment(const std::vector<Item>& items, Clause& c) {
   }
 }
 
+// Whether every name of the clause is first of one vocabulary (kernels, calls or ranges).
+bool NamesOfOneKind(const Clause& c) {
+  const auto& first = c.names.empty() ? std::vector<NameClass>{} : c.names.front().second;
+  return std::all_of(c.names.begin(), c.names.end(), [&](const auto& n) {
+    return !n.second.empty() && !first.empty() && n.second.front() == first.front();
+  });
+}
+
 // "Which of ncclSend, ncclRecv and ncclGroupEnd takes the most time?", "the total time of X, Y and Z": three names or
 // more of one kind, listed, are one subject, any of them, each its own row (grouped by name; "which" ranks them).
 // Listed names of several kinds are no Query's subject: every name after the first two is unread, never dropped.
 void ListedNames(Clause& c, bool only_joined) {
   if (c.names.size() < 3) return;
-  const auto& first = c.names.front().second;
-  const bool one_kind = only_joined && std::all_of(c.names.begin(), c.names.end(), [&](const auto& n) {
-                          return !n.second.empty() && !first.empty() && n.second.front() == first.front();
-                        });
-  if (!one_kind) {
+  if (!only_joined || !NamesOfOneKind(c)) {
     for (size_t n = 2; n < c.names.size(); ++n) c.unread.push_back(c.names[n].first);
     return;
   }
@@ -1618,10 +1628,7 @@ void ReadTwoNames(const std::vector<Item>& items, Clause& c) {
     return;
   }
   // One kind of events, named whole or in part: their sum. Anything else summed stays unread.
-  const auto& first = c.names.empty() ? std::vector<NameClass>{} : c.names.front().second;
-  const bool one_kind = c.names.size() >= 2 && std::all_of(c.names.begin(), c.names.end(), [&](const auto& n) {
-                          return !n.second.empty() && !first.empty() && n.second.front() == first.front();
-                        });
+  const bool one_kind = c.names.size() >= 2 && NamesOfOneKind(c);
   if (one_kind && relation.empty() && !c.kinds_side_by_side) {
     c.sum_names = true;
     return;
@@ -2266,18 +2273,29 @@ void ShareOfABase(const std::vector<Item>& items, Clause& c) {
 
 // "from the first kernel start to 100 ms later", "after the first kernel, until 2 s after": the window's end, a length
 // of time counted from the origin said before it.
+// A length of time said as a number and its unit, in seconds: nullopt past 1e18 ns, or not finite, or below 0.
+std::optional<double> LengthInSeconds(const Item& number, const Item& unit) {
+  const double v = number.number * UnitFactor(unit.Value(Slot::kUnit));
+  if (!std::isfinite(v) || v < 0 || v > 1e18) return std::nullopt;
+  return v / 1e9;
+}
+
 void ReadLengthAfterOrigin(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  // The window from the origin, as long as the length at k said (a number, then its unit at k + 1).
+  const auto from_origin = [&](size_t k, bool above_zero) {
+    const auto length = LengthInSeconds(items[k], items[k + 1]);
+    if (!length || (above_zero && *length == 0)) return false;
+    c.from_s = 0.0;
+    c.to_s = *length;
+    return true;
+  };
   bool origin = false;
   for (size_t i = 0; i + 3 < items.size(); ++i) {
     origin = origin || items[i].Has(Slot::kFromFirstKernel);
     if (!origin || read[i] || !IsWordIn(items[i], {"to", "until", "till", "through"}) ||
         items[i + 1].kind != Item::kNumber || !IsTimeUnit(items[i + 2]) ||
-        !IsWordIn(items[i + 3], {"later", "after", "on"}))
+        !IsWordIn(items[i + 3], {"later", "after", "on"}) || !from_origin(i + 1, false))
       continue;
-    const double v = items[i + 1].number * UnitFactor(items[i + 2].Value(Slot::kUnit));
-    if (!std::isfinite(v) || v < 0 || v > 1e18) continue;
-    c.from_s = 0.0;
-    c.to_s = v / 1e9;
     read[i] = read[i + 1] = read[i + 2] = read[i + 3] = true;
   }
   // "Measured from the end of the first X range, how many kernels started within 3 ms?": within a length, in a
@@ -2286,12 +2304,9 @@ void ReadLengthAfterOrigin(const std::vector<Item>& items, Clause& c, std::vecto
     return it.origin_at.has_value() || it.Has(Slot::kFromFirstKernel);
   });
   for (size_t i = 0; has_origin && i + 2 < items.size(); ++i) {
-    if (read[i] || !IsWordIn(items[i], {"within"}) || items[i + 1].kind != Item::kNumber || !IsTimeUnit(items[i + 2]))
+    if (read[i] || c.from_s || !IsWordIn(items[i], {"within"}) || items[i + 1].kind != Item::kNumber ||
+        !IsTimeUnit(items[i + 2]) || !from_origin(i + 1, true))
       continue;
-    const double v = items[i + 1].number * UnitFactor(items[i + 2].Value(Slot::kUnit));
-    if (!std::isfinite(v) || v <= 0 || v > 1e18 || c.from_s) continue;
-    c.from_s = 0.0;
-    c.to_s = v / 1e9;
     read[i] = read[i + 1] = read[i + 2] = true;
   }
   // "in the 3 ms after the end of the first X range", "during the 100 ms following the first kernel": a length said
@@ -2300,12 +2315,8 @@ void ReadLengthAfterOrigin(const std::vector<Item>& items, Clause& c, std::vecto
     const Item& at = items[i + 2];
     if (read[i] || items[i].kind != Item::kNumber || !IsTimeUnit(items[i + 1]) ||
         !(at.origin_at || at.Has(Slot::kFromFirstKernel)) ||
-        !IsWordIn(items[i - 1], {"the", "in", "during", "within", "over", "for"}))
+        !IsWordIn(items[i - 1], {"the", "in", "during", "within", "over", "for"}) || !from_origin(i, true))
       continue;
-    const double v = items[i].number * UnitFactor(items[i + 1].Value(Slot::kUnit));
-    if (!std::isfinite(v) || v <= 0 || v > 1e18) continue;
-    c.from_s = 0.0;
-    c.to_s = v / 1e9;
     read[i] = read[i + 1] = true;
   }
 }
@@ -3217,9 +3228,7 @@ void ReadOrigin(std::vector<Item>& s) {
       const std::string w = Lower(s[from - 1].word);
       if (w == "relative" || w == "counting" || w == "counted" || w == "measured" || w == "measuring") --from;
     }
-    Item origin = LexItem("after the first kernel", WordsOf(s, from, end));
-    s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(end));
-    s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), std::move(origin));
+    ReplaceItems(s, from, end, LexItem("after the first kernel", WordsOf(s, from, end)));
     i = from;
   }
 }
@@ -3435,8 +3444,7 @@ Item& ReplaceWithMoment(std::vector<Item>& s, size_t from, size_t end, std::opti
   Item it = LexItem(origin ? "after the first kernel" : "the", WordsOf(s, from, end));
   it.origin_at = std::move(origin);
   it.until_at = std::move(until);
-  s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(end));
-  return *s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), std::move(it));
+  return ReplaceItems(s, from, end, std::move(it));
 }
 
 // "while the second Model range was open": the window is that one event, from its start to its end, replacing the
@@ -5015,10 +5023,9 @@ bool FillExclusions(const Clause& c, bool own_subject, Query& q) {
   };
   const auto add = [](std::string& to, const std::string& name) { to += (to.empty() ? "" : "|") + name; };
   const EventKind e = q.subject.events;
+  const std::optional<NameClass> own = NameClassOf(e);
   for (const Clause::Excluded& x : c.excluded) {
-    const bool same_kind = (e == EventKind::kKernels && of(x, NameClass::kKernel)) ||
-                           (e == EventKind::kApi && of(x, NameClass::kApi)) ||
-                           (e == EventKind::kNvtx && of(x, NameClass::kNvtx));
+    const bool same_kind = own && of(x, *own);
     // "Leaving out the ExecutionContext::execute range, which layer range holds the most kernel time": a range left
     // out of ranges ranked is a group left out, which no Query holds (its events are not outside it).
     if (of(x, NameClass::kNvtx) && !x.outside && (q.group_by == GroupBy::kRange || c.group == GroupBy::kRange))
@@ -5195,6 +5202,16 @@ void LendBoundsWithTheirEvents(const Clause& from, Clause& to) {
   }
 }
 
+// The window a clause says, whole, to one that says none ("Zoom into 6.0 s to 6.1 s. How many kernels ...").
+void LendWindow(const Clause& from, Clause& to) {
+  to.from_s = from.from_s;
+  to.to_s = from.to_s;
+  to.from_first_kernel = from.from_first_kernel;
+  to.window_after_origin = from.window_after_origin;
+  to.origin = from.origin;
+  to.until = from.until;
+}
+
 // `subject` false: only the place. "This is a unified-memory run. How many HtoD migrations, and how many bytes did
 // they move?": a clause naming nothing after a Query built since asks about that Query's events (the migrations),
 // which the first Query took from the scene and narrowed, not about every unified-memory copy the scene names.
@@ -5250,12 +5267,7 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
     to.inside_lent = true;
   }
   if (!to.from_s && !to.origin && !to.until) {
-    to.from_s = from.from_s;
-    to.to_s = from.to_s;
-    to.from_first_kernel = from.from_first_kernel;
-    to.window_after_origin = from.window_after_origin;
-    to.origin = from.origin;
-    to.until = from.until;
+    LendWindow(from, to);
   } else if (!from.from_s && from.from_first_kernel) {
     to.from_first_kernel = true;  // "Counting from the first kernel, how many ... in the first 100 ms?"
     if (!to.origin) to.origin = from.origin;
@@ -5531,11 +5543,7 @@ void TakeTheScene(const Clause& scene, const std::vector<Item>& items, Clause& c
   } else if (!scene.belief && (scene.from_s || scene.origin || scene.until) && !c.from_s && !c.origin && !c.until) {
     // "Zoom into 6.0 s to 6.1 s. How many kernels did process 1679 run in that window?": a window is lent on its own
     // to a question that says a place but no time.
-    c.from_s = scene.from_s;
-    c.to_s = scene.to_s;
-    c.origin = scene.origin;
-    c.until = scene.until;
-    c.from_first_kernel = scene.from_first_kernel;
+    LendWindow(scene, c);
   }
   // "look only at the big host-to-device transfers, the ones of 100 MB or more each.": the scene's bounds too.
   if (!scene.belief) LendBoundsWithTheirEvents(scene, c);
@@ -5745,12 +5753,14 @@ void StartAsAVerb(std::vector<Item>& s) {
   }
 }
 
-// The moments a scene sets ("With the start of the first copy as the origin, take ..."), read as a question's are.
 void ProfileStartSaid(std::vector<Item>& s);
 void WindowFromTo(std::vector<Item>& s);
 void ClockStartSaid(std::vector<Item>& s);
 
-void ReadPhrasesOfAScene(std::vector<Item>& sentence) {
+// The windows and moments a sentence says, a scene's ("With the start of the first copy as the origin, take ...") as
+// a question's: the profile's own start, a window from one time to another, a clock started, moments events mark
+// and the first kernel as an origin.
+void ReadWindowsAndMoments(std::vector<Item>& sentence) {
   ProfileStartSaid(sentence);
   WindowFromTo(sentence);    // "Zoom into 6.0 s to 6.1 s."
   ClockStartSaid(sentence);  // "Start the clock at the end of the first X range."
@@ -5762,7 +5772,7 @@ void ReadPhrasesOfAScene(std::vector<Item>& sentence) {
 // said as such; other scenes are read silently.
 Clause ReadScene(std::vector<Item> sentence, Reading& reading) {
   const bool belief = SaysABelief(sentence);
-  ReadPhrasesOfAScene(sentence);
+  ReadWindowsAndMoments(sentence);
   std::vector<Item> words;
   for (Item& it : sentence) {
     if (it.kind != Item::kSeparator) words.push_back(std::move(it));
@@ -6309,9 +6319,7 @@ void ProfileStartSaid(std::vector<Item>& s) {
       if (noun(n)) end = n + 1;  // "from the start of the run"
     }
     if (end == 0 || i == 0 || !(s[i - 1].kind == Item::kNumber || IsTimeUnit(s[i - 1]))) continue;
-    Item said = LexItem("the whole profile", WordsOf(s, i, end));
-    s.erase(s.begin() + static_cast<std::ptrdiff_t>(i), s.begin() + static_cast<std::ptrdiff_t>(end));
-    s.insert(s.begin() + static_cast<std::ptrdiff_t>(i), std::move(said));
+    ReplaceItems(s, i, end, LexItem("the whole profile", WordsOf(s, i, end)));
   }
 }
 
@@ -6332,9 +6340,7 @@ void ClockStartSaid(std::vector<Item>& s) {
       if (k < s.size() && IsWordIn(s[k], {"at"})) end = k + 1;
     }
     if (end == 0) continue;
-    Item from = LexItem("after", "after");  // said as the marker it stands for
-    s.erase(s.begin() + static_cast<std::ptrdiff_t>(i), s.begin() + static_cast<std::ptrdiff_t>(end));
-    s.insert(s.begin() + static_cast<std::ptrdiff_t>(i), std::move(from));
+    ReplaceItems(s, i, end, LexItem("after", "after"));  // said as the marker it stands for
   }
 }
 
@@ -6344,8 +6350,8 @@ void WindowFromTo(std::vector<Item>& s) {
   for (size_t i = 0; i + 2 < s.size(); ++i) {
     if (s[i].kind != Item::kNumber) continue;
     const size_t to = i + 1 + (IsTimeUnit(s[i + 1]) ? 1 : 0);
-    if (to + 2 >= s.size() + 0 || !IsWordIn(s[to], {"to", "until", "till", "through"}) ||
-        s[to + 1].kind != Item::kNumber || to + 2 >= s.size() || !IsTimeUnit(s[to + 2]))
+    if (to + 2 >= s.size() || !IsWordIn(s[to], {"to", "until", "till", "through"}) || s[to + 1].kind != Item::kNumber ||
+        !IsTimeUnit(s[to + 2]))
       continue;
     const bool from = i > 0 && IsWordIn(s[i - 1], {"from"});
     bool length = to + 3 < s.size() && IsWordIn(s[to + 3], {"long"});
@@ -6384,11 +6390,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
     span_defined = true;
   }
   AnArticleAsksOfAny(sentence);
-  ProfileStartSaid(sentence);
-  WindowFromTo(sentence);
-  ClockStartSaid(sentence);
-  ReadAnchors(sentence);
-  ReadOrigin(sentence);
+  ReadWindowsAndMoments(sentence);
   WhichOfAMeasureIsWhat(sentence);
   HowManyTimesIsARatio(sentence);
   ExceedingComparesTwo(sentence);

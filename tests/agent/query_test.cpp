@@ -955,6 +955,12 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
   auto left_out_back = QueryFromJson(QueryToJson(left_out), "q");
   ASSERT_TRUE(left_out_back) << left_out_back.error().message;
   EXPECT_EQ(*left_out_back, left_out);
+  left_out.subject.except = std::string(513, 'x');  // an untrusted filler's names are held to 512 bytes
+  EXPECT_FALSE(CheckQuery(left_out).ok());
+  left_out.subject.except = "nccl";
+  left_out.scope.outside = std::string(513, 'x');
+  EXPECT_FALSE(CheckQuery(left_out).ok());
+  left_out.scope.outside.clear();
   left_out.subject.events = EventKind::kMemcpy;
   EXPECT_FALSE(CheckQuery(left_out).ok());
   EXPECT_FALSE(QueryFromJson(nlohmann::json::parse(R"({"measures": ["count"], "subject": {"events": "api", "name": "x",

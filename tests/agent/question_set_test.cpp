@@ -784,6 +784,13 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // exclusions, lists of named things and windows whose zero each question states), first scored at ae10118, after
   // all of this session's changes, before any change for it: 18 / 19 / 3. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh79.json", "fresh held-out 79"), "questions_fresh79.json", 18, 3);
+  // Batch 88, written by a helper at d2a4438 (everyday questions of forty engineers opening a profile for the first time,
+  // a quarter of them asking two things), first scored at d2a4438 before any change for it: 32 / 7 / 1.
+  ExpectHeld(AskHeldOut("questions_fresh80.json", "fresh held-out 80"), "questions_fresh80.json", 32, 1);
+  // Batch 89, written by a helper at d2a4438 (short questions as in a chat message to a colleague: "avg duration of the
+  // gemm kernels on GPU1", "# of cudaLaunchKernel calls", top-N lists; 8 of 40 ask two things), first scored at d2a4438
+  // before any change for it: 35 / 3 / 2.
+  ExpectHeld(AskHeldOut("questions_fresh81.json", "fresh held-out 81"), "questions_fresh81.json", 35, 2);
 }
 
 }  // namespace

@@ -31,6 +31,7 @@ Command ExplainCommand();       // cmd_explain.cpp
 Command JobReportCommand();     // cmd_job_report.cpp
 Command JobTraceCommand();      // cmd_job_trace.cpp
 Command SuggestCommand();       // cmd_suggest.cpp
+Command CallCommand();          // cmd_call.cpp
 
 const std::vector<Command>& Commands() {
   // One subcommand per line.
@@ -52,6 +53,7 @@ const std::vector<Command>& Commands() {
       JobReportCommand(),
       JobTraceCommand(),
       SuggestCommand(),
+      CallCommand(),
       VersionCommand(),
   };
   // clang-format on

@@ -757,16 +757,19 @@ TEST(QueryFill, SynonymsAndInflectionsStandForTheWordsTheLexiconHolds) {
 // "the shortest one" after a ranking is its other end; "single" ranks by the one extreme event, not the typical one;
 // the same events said again keep their place; a noun phrase of measures is asked, not scenery.
 TEST(QueryFill, TheOtherEndOfARankingAndTheSameEventsSaidAgain) {
-  Query longest = Q({Measure::kAverage}, {});
+  // A length is each event's own: the longest kernel is its one longest run, with or without "single"; the slowest
+  // and fastest rank names by their mean.
+  Query longest = Q({Measure::kMax}, {});
   longest.group_by = GroupBy::kName;
   longest.rank = Rank::kTop;
   Query shortest = longest;
+  shortest.measures = {Measure::kMin};
   shortest.rank = Rank::kBottom;
   Check("What's the longest kernel and the shortest one?", {longest, shortest});
-  Query single_longest = longest, single_shortest = shortest;
-  single_longest.measures = {Measure::kMax};
-  single_shortest.measures = {Measure::kMin};
-  Check("What's the longest single kernel execution and the shortest one?", {single_longest, single_shortest});
+  Check("What's the longest single kernel execution and the shortest one?", {longest, shortest});
+  Query slowest = longest, fastest = shortest;
+  slowest.measures = fastest.measures = {Measure::kAverage};
+  Check("Which is the slowest kernel, and the fastest one?", {slowest, fastest});
   const Scope inside{.inside = "forward"};
   Check("How much GPU work ran inside forward? Kernel count and total kernel time.",
         {Q({Measure::kTotal}, Subject{EventKind::kGpu}, inside),
@@ -3474,6 +3477,61 @@ TEST(QueryFill, AWindowFromOneTimeToAnother) {
     ASSERT_TRUE(clock.queries[0].scope.origin.has_value()) << question;
     EXPECT_TRUE(clock.queries[0].scope.origin->at_end) << question;
     EXPECT_EQ(clock.queries[0].scope.to_s, 0.003) << question;
+  }
+}
+
+}  // namespace
+}  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// A profile whose MPI calls nsys recorded as NVTX ranges (realworld/a100_mpi_cuda_saxpy_rank0's shape).
+QueryVocabulary MpiVocabulary() {
+  QueryVocabulary v;
+  v.kernels = {"saxpy"};
+  v.api = {"cudaLaunchKernel", "cudaLaunchKernelExC", "cudaMemcpy"};
+  v.nvtx = {"MPI_Send", "MPI_Recv", "MPI_Init"};
+  return v;
+}
+
+// A name heading a question ("MPI_Send: ...") is lent to it as the events the question counts mean it: "calls" of a
+// name only NVTX ranges have are those ranges, as "how many MPI_Send calls" is; a name that cannot be of the events
+// the question names stays unread, and the reading says which events do have it.
+TEST(QueryFill, AHeadingNameIsOfTheEventsItNames) {
+  const Reading calls = FillQueries("MPI_Send: how many calls and total time?", MpiVocabulary());
+  ASSERT_TRUE(calls.complete()) << (calls.unread.empty() ? "" : calls.unread.front());
+  ASSERT_EQ(calls.queries.size(), 1u);
+  EXPECT_EQ(calls.queries[0].subject.events, EventKind::kNvtx);
+  EXPECT_EQ(calls.queries[0].subject.name, "MPI_Send");
+  EXPECT_EQ(calls.queries[0].measures, (std::vector<Measure>{Measure::kCount, Measure::kTotal}));
+  const Reading api = FillQueries("cudaMemcpy: how many calls?", MpiVocabulary());
+  ASSERT_TRUE(api.complete());
+  EXPECT_EQ(api.queries[0].subject.events, EventKind::kApi);
+  const Reading kernels = FillQueries("MPI_Send: how many kernels?", MpiVocabulary());
+  EXPECT_FALSE(kernels.complete());
+  ASSERT_EQ(kernels.unread_names.size(), 1u);
+  EXPECT_EQ(kernels.unread_names[0], (std::pair<std::string, std::string>{"MPI_Send", "NVTX ranges"}));
+}
+
+// "not X" before names leaves them out, in the clause or in a clause of its own after the question it narrows.
+TEST(QueryFill, NamesSaidNotAreLeftOut) {
+  for (const char* question : {"# of cudaLaunchKernel calls? not ExC", "how many cudaLaunchKernel calls, not ExC?",
+                               "How many cudaLaunchKernel calls? Excluding ExC."}) {
+    const Reading r = FillQueries(question, MpiVocabulary());
+    ASSERT_TRUE(r.complete()) << question << ": " << (r.unread.empty() ? "" : r.unread.front());
+    ASSERT_EQ(r.queries.size(), 1u) << question;
+    EXPECT_EQ(r.queries[0].subject.name, "cudaLaunchKernel") << question;
+    EXPECT_EQ(r.queries[0].subject.except, "ExC") << question;
+  }
+  // A range's name said "not" of kernels leaves out the kernels launched inside it (Scope::outside).
+  const Reading outside = FillQueries("How many kernels? Not MPI_Recv.", MpiVocabulary());
+  ASSERT_TRUE(outside.complete());
+  EXPECT_EQ(outside.queries[0].scope.outside, "MPI_Recv");
+  // A name left out that no Query of those events can leave out (copies have no names) is unread, never dropped.
+  for (const char* question : {"How many copies? Not cudaMemcpy.", "how many copies, not cudaMemcpy?"}) {
+    const Reading other = FillQueries(question, MpiVocabulary());
+    EXPECT_FALSE(other.complete()) << question;
   }
 }
 

@@ -1510,11 +1510,22 @@ AskTurn DeclinePartialReading(const Reading& reading, const engine::Capabilities
                                  ", which I cannot measure from the events this profile records."
                            : "I could not read all of this question, so I did not answer it: I did not understand " +
                                  (unread.empty() ? std::string("what it asks") : unread) + ".";
-  // A word written as a name ("foo_bar_kernel", "runFusion") that the reading did not take as one: no event of the
-  // profile has it in its name (the vocabulary holds every name a word of the question is part of).
-  for (const std::string& w : NamesWrittenIn(reading.unread))
-    reason += fmt::format(" There is no kernel named '{}' in this profile, nor a CUDA call or NVTX range of that name.",
-                          support::MarkdownText(w));
+  // A word written as a name ("foo_bar_kernel", "runFusion") that the reading did not take as one: where the profile's
+  // events have it in their names, which ones (the question said it where no Query could use it); else that none has.
+  for (const std::string& w : NamesWrittenIn(reading.unread)) {
+    const auto held = std::find_if(reading.unread_names.begin(), reading.unread_names.end(),
+                                   [&](const auto& n) { return n.first == w; });
+    if (held != reading.unread_names.end()) {
+      reason += fmt::format(
+          " '{}' is in the names of this profile's {}, but I could not tell what the question asks "
+          "of them.",
+          support::MarkdownText(w), held->second);
+    } else {
+      reason +=
+          fmt::format(" There is no kernel named '{}' in this profile, nor a CUDA call or NVTX range of that name.",
+                      support::MarkdownText(w));
+    }
+  }
   std::vector<std::string> alternatives;
   for (const Query& q : reading.queries) {
     const std::string read = DescribeQuery(q);

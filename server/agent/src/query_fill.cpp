@@ -1452,8 +1452,10 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
     const std::string w = k < items.size() ? Lower(items[k].word) : std::string();
     return w == "single" || w == "individual";
   };
+  // "the longest NVTX range", "the shortest kernel": a length is each event's own, so the longest is the one longest
+  // event, with its name; "slowest" and "fastest" say how fast a kind of events runs, and rank names by their mean.
   if ((m == Measure::kMin || m == Measure::kMax) && IsSuperlative(items[i]) &&
-      (single(i + 1) || (i > 0 && single(i - 1))))
+      (single(i + 1) || (i > 0 && single(i - 1)) || IsWordIn(items[i], {"longest", "shortest"})))
     c.single_event = true;
   // "the shortest one": "one" stands for what was said before (ToQuery).
   if ((m == Measure::kMin || m == Measure::kMax) && IsSuperlative(items[i]) && i + 1 < items.size() &&
@@ -2587,7 +2589,9 @@ void SidesOfAMargin(const std::vector<Item>& items, std::vector<bool>& read) {
 // A name is left out by name or, said as a place or as a range beside other events, as a range the events are outside
 // (FillExclusions decides with the subject). Marks the words it reads.
 void ReadExclusions(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
-  static constexpr std::string_view kOne[] = {"excluding", "except", "exclude", "besides", "ignoring", "outside"};
+  // "not" alone before names ("just the plain ones, not ExC"); before a place word it is kTwo's.
+  static constexpr std::string_view kOne[] = {"excluding", "except",  "exclude", "besides",
+                                              "ignoring",  "outside", "not"};
   static constexpr std::pair<std::string_view, std::string_view> kTwo[] = {
       {"except", "for"},    {"other", "than"},  {"apart", "from"}, {"aside", "from"}, {"not", "counting"},
       {"not", "including"}, {"leaving", "out"}, {"not", "inside"}, {"not", "in"},     {"outside", "of"}};
@@ -5155,12 +5159,29 @@ bool OnlyScope(const Clause& c) {
   return !asks && says;
 }
 
+bool AsksNothing(const Clause& c);
+
+// A clause that says only which names are left out ("not ExC", "excluding the NCCL ones").
+bool OnlyExclusions(const Clause& c) {
+  Clause without = c;
+  without.excluded.clear();
+  return !c.excluded.empty() && AsksNothing(without);
+}
+
 // The class of names a kind of events has; copies and memsets have none.
 std::optional<NameClass> NameClassOf(std::optional<EventKind> e) {
   if (e == EventKind::kApi) return NameClass::kApi;
   if (e == EventKind::kKernels) return NameClass::kKernel;
   if (e == EventKind::kNvtx) return NameClass::kNvtx;
   return std::nullopt;
+}
+
+// Whether a name of these classes can be of the events a clause names: the events the name then means
+// (EventsOfName: "MPI_Send calls" are NVTX ranges where nsys records MPI calls as ranges, "calls of a kernel" its
+// runs) are a kind the name is in.
+bool NameIsOf(const std::vector<NameClass>& classes, std::optional<EventKind> events) {
+  const auto cls = NameClassOf(EventsOfName(classes, events, false));
+  return cls && std::find(classes.begin(), classes.end(), *cls) != classes.end();
 }
 
 // Whether names lent to clause `to` can be of the events it names itself: "For cudaMalloc: how many calls" lends a
@@ -5172,10 +5193,7 @@ bool NamesFit(const Clause& from, const Clause& to) {
   // against each other has no place for a name lent to it.
   if (!to.versus_names.empty()) return false;
   if (!to.events || !to.copy_kind.empty() || to.range_noun || from.range_noun) return true;
-  const auto wanted = NameClassOf(to.events);
-  return std::all_of(names.begin(), names.end(), [&](const auto& n) {
-    return wanted && std::find(n.second.begin(), n.second.end(), *wanted) != n.second.end();
-  });
+  return std::all_of(names.begin(), names.end(), [&](const auto& n) { return NameIsOf(n.second, to.events); });
 }
 
 // Whether each name lent is a part of a name the clause says, or holds one ("the SendRecv kernels on device 1: the
@@ -5503,9 +5521,7 @@ void LendScene(const Clause& scene, const std::vector<Item>& items, Clause& c) {
   const auto name_class = NameClassOf(c.events);
   // (The scene may name the kind too: "The ranks do a lot of blocking cudaMemcpy.")
   const bool of_its_kind = scene.names.size() == 1 && (!scene.events || scene.events == c.events) && name_class &&
-                           std::find(scene.names.front().second.begin(), scene.names.front().second.end(),
-                                     *name_class) != scene.names.front().second.end() &&
-                           c.copy_kind.empty() && !c.range_noun;
+                           NameIsOf(scene.names.front().second, c.events) && c.copy_kind.empty() && !c.range_noun;
   // "There are start/end ranges for X. How many are there?": a question that names no events at all asks of the
   // scene's.
   // Not to a question that names ranges of its own ("The MPI calls are NVTX ranges. Time spent in MPI_Send versus
@@ -5645,6 +5661,18 @@ struct Lent {
 // Otherwise the scope lent before is lent to `c`.
 bool TakeScope(Clause& c, const std::vector<Item>& items, std::vector<Query>& queries, Lent& lent,
                std::vector<std::string>& unread) {
+  // "# of cudaLaunchKernel calls? just the plain ones, not ExC", "How many kernels? Excluding the NCCL ones.": a
+  // clause after a question that only leaves names out narrows that question; names its Query cannot leave out are
+  // unread, never dropped.
+  if (OnlyExclusions(c) && !queries.empty()) {
+    Query narrowed = queries.back();
+    if (FillExclusions(c, false, narrowed)) {
+      queries.back() = std::move(narrowed);
+    } else {
+      for (const auto& x : c.excluded) unread.push_back(x.name);
+    }
+    return true;
+  }
   if (OnlyScope(c) && !queries.empty() && AsksAgain(items)) {
     if (auto again = ToQuery(c, &queries.back())) {
       queries.push_back(std::move(*again));
@@ -6423,6 +6451,41 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
 
 }  // namespace query_fill
 
+namespace query_fill {
+
+// The unread words that are names, or parts of names, of the profile's events, with the kinds that hold them.
+void NamesLeftUnread(const QueryVocabulary& v, Reading& reading) {
+  for (const std::string& w : reading.unread) {
+    if (w.empty() || w.find(' ') != std::string::npos) continue;
+    const std::string lower = Lower(w);
+    std::string kinds;
+    for (const auto& [names, what] :
+         {std::pair{&v.kernels, "kernels"}, {&v.api, "CUDA API calls"}, {&v.nvtx, "NVTX ranges"}}) {
+      const bool held = std::any_of(names->begin(), names->end(),
+                                    [&](const std::string& n) { return Lower(n).find(lower) != std::string::npos; });
+      if (held) kinds += (kinds.empty() ? "" : " and ") + std::string(what);
+    }
+    if (!kinds.empty()) reading.unread_names.emplace_back(w, kinds);
+  }
+}
+
+// The clauses that waited for a Query after them, built now with what the question said at last; each that still
+// builds none is unread.
+void LastChances(std::vector<std::pair<Clause, std::string>>& waiting, const Query* before, std::vector<Query>& queries,
+                 Reading& reading) {
+  for (auto& [w, words] : waiting) {
+    w.last_chance = true;
+    if (auto q = ToQuery(w, queries.empty() ? before : &queries.back())) {
+      queries.push_back(std::move(*q));
+      continue;
+    }
+    reading.unread.push_back(words);
+    reading.unbuilt = true;
+  }
+}
+
+}  // namespace query_fill
+
 Reading FillQueries(const std::string& question, const QueryVocabulary& vocabulary,
                     const std::vector<Query>& previous) {
   using namespace query_fill;  // this file's own helpers
@@ -6487,18 +6550,17 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
     }
     context.reset();
   }
-  for (auto& [w, words] : waiting) {
-    w.last_chance = true;
-    if (auto q = ToQuery(w, queries.empty() ? before : &queries.back())) {
-      queries.push_back(std::move(*q));
-      continue;
-    }
-    reading.unread.push_back(words);
-    reading.unbuilt = true;
+  // "How many cudaLaunchKernel calls? Excluding ExC.": a sentence after the last question that only leaves names out
+  // narrows it (TakeScope), never dropped as a scene nothing followed.
+  if (context && OnlyExclusions(*context)) {
+    Lent none;
+    TakeScope(*context, {}, queries, none, reading.unread);
   }
+  LastChances(waiting, before, queries, reading);
   AskLentAgain(lent, before, queries, reading);
   reading.queries = Merge(std::move(queries));
   UnreadSharesOfASpan(reading);
+  NamesLeftUnread(vocabulary, reading);
   return reading;
 }
 

@@ -10,6 +10,7 @@
 // kernels', API calls' and NVTX ranges' names are what make a word a name. It returns the Queries and the words it did
 // not understand; no Query when it read no measure or no subject. The caller decides what a partial reading is worth.
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nsys/agent/ask.h"
@@ -73,6 +74,9 @@ struct Reading {
   // A clause asked for something (a measure, a subject) that no Query could hold: the question is declined, never
   // handed to the phrase parser to answer something else.
   bool unbuilt = false;
+  // Of the unread words, those that are (part of) names the profile's events have, each with the kinds that have it
+  // ("NVTX ranges"): a decline says where the name is, never that no event has it.
+  std::vector<std::pair<std::string, std::string>> unread_names;
   bool complete() const { return !queries.empty() && unread.empty(); }
 };
 // `previous`: the Queries of the conversation's last turn, which a follow-up ("and on GPU 1?") continues.

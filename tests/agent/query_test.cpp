@@ -3181,10 +3181,21 @@ TEST(QueryFill, SeveralAsksInOneBreath) {
   busy.group_by = GroupBy::kDevice;
   Check("What is the busy time (union of kernels and copies)?", {busy});
   const Reading compare = Fill("For GPU 1: what is the total kernel time, and how does it compare with GPU 0?");
-  ASSERT_EQ(compare.queries.size(), 2u) << (compare.unread.empty() ? "" : compare.unread.front());
-  EXPECT_EQ(compare.queries[1].scope.devices, std::vector<int32_t>{1});
-  ASSERT_TRUE(compare.queries[1].versus_scope.has_value());
-  EXPECT_EQ(compare.queries[1].versus_scope->devices, std::vector<int32_t>{0});
+  // The comparison states GPU 1's total beside GPU 0's: one Query answers both asks (SplitSaidAfter).
+  ASSERT_EQ(compare.queries.size(), 1u) << (compare.unread.empty() ? "" : compare.unread.front());
+  EXPECT_EQ(compare.queries[0].scope.devices, std::vector<int32_t>{1});
+  ASSERT_TRUE(compare.queries[0].versus_scope.has_value());
+  EXPECT_EQ(compare.queries[0].versus_scope->devices, std::vector<int32_t>{0});
+  // Two sides said once, after measures of the same events, split them too; what one clause says of the events
+  // (HtoD) is said of both.
+  Query split = Q({Measure::kCount, Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"});
+  split.subject.memory = "pinned";
+  split.versus_subject = split.subject;
+  split.versus_subject->memory = "pageable";
+  Check("how many HtoD copies and how many bytes from pinned memory vs pageable memory?", {split});
+  Query sides = Q({Measure::kCount, Measure::kTotal}, {EventKind::kKernels}, Scope{.devices = {0}});
+  sides.versus_scope = Scope{.devices = {1}};
+  Check("how many kernels and how much time, GPU 0 vs GPU 1?", {sides});
   const Reading margin =
       Fill("Top two kernels by total GPU time: name them, and tell me by how much the first exceeds the second.");
   EXPECT_TRUE(margin.complete()) << (margin.unread.empty() ? "" : margin.unread.front());
@@ -3533,6 +3544,24 @@ TEST(QueryFill, NamesSaidNotAreLeftOut) {
     const Reading other = FillQueries(question, MpiVocabulary());
     EXPECT_FALSE(other.complete()) << question;
   }
+}
+
+}  // namespace
+}  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// Words of a request or of movement ask nothing of their own: "kindly share" is no share of a whole, "came back" no
+// event; "the kernel name" asked for is which kernel it is.
+TEST(QueryFill, RequestAndMovementWordsAskNothing) {
+  Check("Kindly share the total kernel time.", {Q({Measure::kTotal}, {EventKind::kKernels})});
+  Check("how many bytes came back device-to-host?", {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "DtoH"})});
+  const Reading name = Fill("Inside forward: I want the kernel name and their total time.");
+  ASSERT_TRUE(name.complete()) << (name.unread.empty() ? "" : name.unread.front());
+  ASSERT_EQ(name.queries.size(), 1u);
+  EXPECT_EQ(name.queries[0].group_by, GroupBy::kName);
+  EXPECT_EQ(name.queries[0].scope.inside, "forward");
 }
 
 }  // namespace

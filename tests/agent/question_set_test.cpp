@@ -531,7 +531,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh4.json", "fresh held-out 4"), "questions_fresh4.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 37, 0);
-  ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 35, 0);
+  ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 29, 3);
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 34, 0);
@@ -588,7 +588,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh39.json", "fresh held-out 39"), "questions_fresh39.json", 26, 2);
   // Batch 48, written by a helper the same way after the session's changes to 0d25094, first scored there:
   // 22 / 15 / 3; 23 / 14 / 3 after the launch delay said in words (its answers unread).
-  ExpectHeld(AskHeldOut("questions_fresh40.json", "fresh held-out 40"), "questions_fresh40.json", 27, 3);
+  ExpectHeld(AskHeldOut("questions_fresh40.json", "fresh held-out 40"), "questions_fresh40.json", 28, 3);
   // Batch 49, written by a helper the same way at the session's end, first scored after its last change to ask, at
   // 84c7751: 25 / 11 / 4. Its four wrong answers were then read (its declines were not), and their general causes
   // mended: "inside those ranges" lost the ranges; a bound on each idle gap was put on each kernel; "what percentage
@@ -693,7 +693,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 65, written by a helper the same way (engineers writing in non-native English: dropped articles, "how much
   // time takes the kernel", "kindly share"), after this session's readings, first scored at c36ab23: 21 / 19 / 0.
   // Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh57.json", "fresh held-out 57"), "questions_fresh57.json", 22, 0);
+  ExpectHeld(AskHeldOut("questions_fresh57.json", "fresh held-out 57"), "questions_fresh57.json", 25, 0);
   // Batch 66, written by a helper at e790c93 (compound questions in prose: two or three asks in one sentence), first
   // scored before any change: 29 / 8 / 3.
   ExpectHeld(AskHeldOut("questions_fresh58.json", "fresh held-out 58"), "questions_fresh58.json", 32, 1);
@@ -703,7 +703,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 68, written by a helper at 1d27789 (a data scientist new to GPUs: "GPU jobs", "uploads to the GPU", "the
   // tagged regions", "time the GPU had nothing to do"), first scored before any change for it: 13 / 26 / 1. Kept
   // unread.
-  ExpectHeld(AskHeldOut("questions_fresh60.json", "fresh held-out 60"), "questions_fresh60.json", 13, 1);
+  ExpectHeld(AskHeldOut("questions_fresh60.json", "fresh held-out 60"), "questions_fresh60.json", 14, 1);
   // Batch 69, written by a helper at 1d27789 (several asks in one breath, as in a ticket: all 40 compound), first
   // scored before any change for it: 26 / 9 / 5. Read since.
   ExpectHeld(AskHeldOut("questions_fresh61.json", "fresh held-out 61"), "questions_fresh61.json", 36, 1);
@@ -733,11 +733,11 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // 22 / 13 / 5. Read since: ratios said "how many times higher", "that of", "exceed", counts compared, a belief
   // confirmed (30 / 6 / 4), a margin for each measure compared (31 / 6 / 3),
   // "counts and bytes", "more X migrations than Y ones" (32 / 6 / 2).
-  ExpectHeld(AskHeldOut("questions_fresh68.json", "fresh held-out 68"), "questions_fresh68.json", 32, 1);
+  ExpectHeld(AskHeldOut("questions_fresh68.json", "fresh held-out 68"), "questions_fresh68.json", 33, 1);
   // Batch 77, written by a helper at b3cd627 (where and when: a GPU, a process, a stream, a window, inside an NVTX
   // range; 9 of 40 ask two things), first scored at e52ed4c (b3cd627's code), before any change for it: 18 / 21 /
   // 1. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh69.json", "fresh held-out 69"), "questions_fresh69.json", 20, 1);
+  ExpectHeld(AskHeldOut("questions_fresh69.json", "fresh held-out 69"), "questions_fresh69.json", 21, 1);
   // Batch 78, written by a helper at 2297198 (a realistic mix: forty users over a week, short and long, single and
   // compound, varied words), first scored at 2297198, after all of this session's readings, before any change for it:
   // 32 / 6 / 2. Kept unread.
@@ -757,7 +757,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh73.json", "fresh held-out 73"), "questions_fresh73.json", 37, 2);
   // Batch 82, written by a helper at 7f85110 (a realistic mix of forty engineers, written after this session's
   // readings), first scored at 7f85110 before any change for it: 26 / 14 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh74.json", "fresh held-out 74"), "questions_fresh74.json", 27, 0);
+  ExpectHeld(AskHeldOut("questions_fresh74.json", "fresh held-out 74"), "questions_fresh74.json", 28, 0);
   // Batch 83, written by a helper at 7f85110 (scoped questions: a GPU, a process, a stream, inside a range or nested
   // in one, a window from the capture's start or from an event, before or after an event, the Nth occurrence of a
   // range, thresholds), first scored at 7f85110 before any change for it: 11 / 22 / 7. Its ceiling of wrong answers
@@ -765,7 +765,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // reading says "between 6.000 s and 6.100 s from the profile start" (the first event), and the batch counts from
   // the capture clock's zero (the export's own "session start", 13 ms earlier on that export). The clocks differ; the
   // words were read right.
-  ExpectHeld(AskHeldOut("questions_fresh75.json", "fresh held-out 75"), "questions_fresh75.json", 18, 3);
+  ExpectHeld(AskHeldOut("questions_fresh75.json", "fresh held-out 75"), "questions_fresh75.json", 20, 3);
   // Batch 84, written by a helper at 60c7cec (scoped questions again, by another writer: a GPU, a process, a stream,
   // a thread, inside or outside a named range, a window of the capture, before or after an event, the Nth occurrence,
   // or several at once), first scored at 60c7cec before any change for it: 14 / 24 / 2. Kept unread.
@@ -790,8 +790,8 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 89, written by a helper at d2a4438 (short questions as in a chat message to a colleague: "avg duration of the
   // gemm kernels on GPU1", "# of cudaLaunchKernel calls", top-N lists; 8 of 40 ask two things), first scored at d2a4438
   // before any change for it: 35 / 3 / 2. Read since: the longest X is its one longest event, a name heading a
-  // question is of the events the question names through them, "not X" leaves X out (37 / 2 / 1).
-  ExpectHeld(AskHeldOut("questions_fresh81.json", "fresh held-out 81"), "questions_fresh81.json", 37, 1);
+  // question is of the events the question names through them, "not X" leaves X out (37 / 2 / 1), "plain" (38 / 1 / 1).
+  ExpectHeld(AskHeldOut("questions_fresh81.json", "fresh held-out 81"), "questions_fresh81.json", 38, 1);
 }
 
 }  // namespace

@@ -5129,9 +5129,57 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
 }
 
 // Queries that differ only in their measures become one.
+// The fields of a split (a kind of copies, of host memory, a place) that `to` leaves unsaid, taken from `from`.
+void FillUnsaid(Subject& to, const Subject& from) {
+  if (to.copy_kind.empty()) to.copy_kind = from.copy_kind;
+  if (to.memory.empty()) to.memory = from.memory;
+}
+void FillUnsaid(Scope& to, const Scope& from) {
+  if (to.devices.empty()) to.devices = from.devices;
+  if (to.pids.empty()) to.pids = from.pids;
+  if (to.stream < 0) to.stream = from.stream;
+}
+
+// "how many HtoD copies and how many bytes from pinned vs pageable memory?", "how many kernels and how much time, GPU
+// 0 vs GPU 1?": two sides said once, after measures of the same events that set no sides of their own, split those
+// measures too; what either clause alone says of the events (HtoD) is said of both. The one Query both make, or none.
+std::optional<Query> SplitSaidAfter(const Query& before, const Query& q) {
+  // Copies and memsets counted with nothing said are listed by kind (per name); a split replaces that listing.
+  const bool default_group =
+      before.group_by == GroupBy::kName && before.subject.name.empty() &&
+      (before.subject.events == EventKind::kMemcpy || before.subject.events == EventKind::kMemset);
+  if (before.versus_subject || before.versus_scope || before.versus_measure || q.versus_measure ||
+      !(q.versus_subject || q.versus_scope) || (before.group_by != GroupBy::kNone && !default_group) ||
+      before.rank != Rank::kNone || before.form != q.form)
+    return std::nullopt;
+  Query merged = q;
+  FillUnsaid(merged.subject, before.subject);
+  if (merged.versus_subject) FillUnsaid(*merged.versus_subject, before.subject);
+  FillUnsaid(merged.scope, before.scope);
+  if (merged.versus_scope) FillUnsaid(*merged.versus_scope, before.scope);
+  Query probe = before;
+  FillUnsaid(probe.subject, merged.subject);
+  FillUnsaid(probe.scope, merged.scope);
+  probe.measures = merged.measures;
+  probe.versus_subject = merged.versus_subject;
+  probe.versus_scope = merged.versus_scope;
+  if (default_group) probe.group_by = merged.group_by;
+  if (!(probe == merged)) return std::nullopt;
+  std::vector<Measure> measures = before.measures;
+  for (Measure m : q.measures) {
+    if (std::find(measures.begin(), measures.end(), m) == measures.end()) measures.push_back(m);
+  }
+  merged.measures = std::move(measures);
+  return merged;
+}
+
 std::vector<Query> Merge(std::vector<Query> queries) {
   std::vector<Query> out;
   for (Query& q : queries) {
+    if (auto merged = out.empty() ? std::nullopt : SplitSaidAfter(out.back(), q)) {
+      out.back() = std::move(*merged);
+      continue;
+    }
     if (!out.empty()) {
       Query probe = q;
       probe.measures = out.back().measures;

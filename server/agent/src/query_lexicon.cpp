@@ -1154,6 +1154,19 @@ constexpr Entry kEntries[] = {
     {"give", Slot::kStop},
     {"list", Slot::kStop},
     {"please", Slot::kStop},
+    {"kindly", Slot::kStop},
+    {"kindly share", Slot::kStop},  // "Kindly share its total time": the verb of a request, no share of a whole
+    {"please share", Slot::kStop},
+    // "plain cudaLaunchKernel calls (not the ExC variant)": the name itself, as a whole name already is.
+    {"plain", Slot::kStop},
+    // "how many bytes came back device-to-host", "came from pinned memory": a verb of movement, the direction said
+    // by the copy kind or the memory beside it.
+    {"came", Slot::kStop},
+    {"come", Slot::kStop},
+    {"coming", Slot::kStop},
+    {"came back", Slot::kStop},
+    {"come back", Slot::kStop},
+    {"coming back", Slot::kStop},
     {"profile", Slot::kStop},
     {"trace", Slot::kStop},
     {"export", Slot::kStop},
@@ -1446,6 +1459,11 @@ constexpr Entry kEntries[] = {
     {"with nothing running", Slot::kEvents, E(EventKind::kGpu)},
     {"nothing on the gpu", Slot::kEvents, E(EventKind::kGpu)},
     {"no activity", Slot::kEvents, E(EventKind::kGpu)},
+    // "I want the kernel name, how many launches ...": the kernel's name asked for is which kernel it is.
+    {"the kernel name", Slot::kEvents, E(EventKind::kKernels)},
+    {"the kernel name", Slot::kWhich},
+    {"the kernel names", Slot::kEvents, E(EventKind::kKernels)},
+    {"the kernel names", Slot::kWhich},
     {"which of them", Slot::kWhich, 1},
     {"which of the two", Slot::kWhich, 1},
     {"standpoint", Slot::kStop},

@@ -71,7 +71,8 @@ Events EventsOf(const std::string& s) {
 }
 
 GroupBy GroupByOf(const std::string& s) {
-  if (s == "name" || s == "base_name" || s == "memory") return GroupBy::kName;  // memory: keyed by the kind (by_memory)
+  // memory, cause: keyed by the kind (by_memory) or the cause (by_cause)
+  if (s == "name" || s == "base_name" || s == "memory" || s == "cause") return GroupBy::kName;
   if (s == "device") return GroupBy::kDevice;
   if (s == "pid") return GroupBy::kPid;
   if (s == "stream") return GroupBy::kStream;
@@ -411,6 +412,7 @@ struct Selection {
   bool whole = false;       // API calls: the whole name, version suffixes aside
   std::string api_class;    // API calls: only this class (common_api_class.h), "" = any
   int memory = -1;          // copies and memsets: only those whose host-side memory is this ENUM_CUDA_MEM_KIND id
+  int cause = -1;           // copies: only migrations of this ENUM_CUDA_UNIF_MEM_MIGRATION cause
   bool gpu = false;         // a GPU's work: copies and memsets keyed apart from kernel names
   bool latency = false;     // GPU work: the launch latency (start - the launch call's start) and delay too
   bool base_names = false;  // kernels keyed by their base (short) name, as nsys stats' `:base` reports them
@@ -427,6 +429,8 @@ struct Selection {
   // Copies and memsets grouped by their host side's memory kind (group_by memory): the key is the ENUM_CUDA_MEM_KIND
   // id.
   bool by_memory = false;
+  // Unified-memory migrations grouped by the driver's cause (group_by cause): the key is the cause's id.
+  bool by_cause = false;
   // Bounds on each event, -1 = none: its duration (ns) and, for copies and memsets, its size (bytes), exclusive.
   int64_t longer_than = -1, shorter_than = -1, larger_than = -1, smaller_than = -1;
   bool Keeps(engine::Ns duration, int64_t bytes) const {
@@ -477,6 +481,27 @@ int MemoryKindOf(const std::string& s) {
   return -1;
 }
 
+// Why the driver migrated unified memory, NVIDIA's ENUM_CUDA_UNIF_MEM_MIGRATION ids in order: the `cause` argument's
+// values and group_by cause's group names (the enum's labels, "Speculative prefecth" spelled right).
+constexpr std::string_view kMigrationCauses[] = {"unknown",  "user_prefetch",  "page_fault", "speculative_prefetch",
+                                                 "eviction", "access_counters"};
+
+std::string MigrationCauseName(int64_t id) {
+  if (id < 0) return "(no cause recorded)";
+  std::string name = static_cast<size_t>(id) < std::size(kMigrationCauses) ? std::string(kMigrationCauses[id])
+                                                                           : fmt::format("migration cause {}", id);
+  std::replace(name.begin(), name.end(), '_', ' ');
+  return name;
+}
+
+// The ENUM_CUDA_UNIF_MEM_MIGRATION id a `cause` argument names, or -1 for any.
+int MigrationCauseOf(const std::string& s) {
+  for (size_t i = 0; i < std::size(kMigrationCauses); ++i) {
+    if (s == kMigrationCauses[i]) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 // A copy's host side: the source of a host-to-device copy, the destination of a device-to-host one, else either.
 bool CopyMemoryMatches(int wanted, const engine::MemcpyTable& m, size_t i) {
   if (wanted < 0) return true;
@@ -517,7 +542,7 @@ bool CollectGpuOps(const engine::Profile& p, const Table& t, const engine::Filte
 
 bool CollectKernels(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
                     Collector& out, const CancelToken& cancel) {
-  if (sel.memory >= 0) return true;  // a kernel has no host memory
+  if (sel.memory >= 0 || sel.cause >= 0) return true;  // a kernel has no host memory, no migration cause
   const engine::KernelTable& k = p.kernels();
   // One matcher serves the short and the demangled names: it decides once per interned string of the one pool.
   NameMatch match(p.strings(), sel.name, sel.whole), except(p.strings(), sel.except);
@@ -539,12 +564,15 @@ bool CollectCopies(const engine::Profile& p, const engine::Filter& filter, const
   return CollectGpuOps(
       p, m, filter, sel, inside, out, cancel,
       [&](size_t i) {
-        return sel.by_memory ? HostMemoryOf(m, i) : sel.gpu ? CopyKey(m.copy_kind[i]) : int64_t{m.copy_kind[i]};
+        return sel.by_cause    ? int64_t{m.migration_cause[i]}
+               : sel.by_memory ? HostMemoryOf(m, i)
+               : sel.gpu       ? CopyKey(m.copy_kind[i])
+                               : int64_t{m.copy_kind[i]};
       },
       [&](size_t i) { return m.bytes[i]; },
       [&](size_t i) {
         return CopyKindMatches(sel.copy_kind, m.copy_kind[i]) && CopyMemoryMatches(sel.memory, m, i) &&
-               match.Text(MemcpyOperationName(m.copy_kind[i]));
+               (sel.cause < 0 || m.migration_cause[i] == sel.cause) && match.Text(MemcpyOperationName(m.copy_kind[i]));
       });
 }
 
@@ -558,13 +586,13 @@ bool CollectMemsets(const engine::Profile& p, const engine::Filter& filter, cons
                              : sel.gpu     ? kMemsetKey
                                            : int64_t{0}; },
       [&](size_t i) { return m.bytes[i]; },
-      [&](size_t i) { return named && (sel.memory < 0 || m.mem_kind[i] == sel.memory); });
+      [&](size_t i) { return named && sel.cause < 0 && (sel.memory < 0 || m.mem_kind[i] == sel.memory); });
 }
 
 // CUDA graph executions recorded whole (--cuda-graph-trace=graph), as a GPU's work: "[CUDA graph N]".
 bool CollectGraphs(const engine::Profile& p, const engine::Filter& filter, const Selection& sel, InsideRanges& inside,
                    Collector& out, const CancelToken& cancel) {
-  if (sel.memory >= 0) return true;  // an execution has no host memory
+  if (sel.memory >= 0 || sel.cause >= 0) return true;  // an execution has no host memory, no migration cause
   const engine::GraphTable& g = p.graphs();
   const NameMatch match(p.strings(), sel.name);
   return CollectGpuOps(
@@ -621,7 +649,7 @@ std::optional<GraphReplays> ReplaysOf(const engine::Profile& p, const engine::Fi
 // node-level replay is another. Named "CUDA graph N", each through its launch call as any GPU op is.
 bool CollectGraphLaunches(const engine::Profile& p, const engine::Filter& filter, const Selection& sel,
                           InsideRanges& inside, Collector& out, const CancelToken& cancel) {
-  if (sel.memory >= 0) return true;  // a launch has no host memory
+  if (sel.memory >= 0 || sel.cause >= 0) return true;  // a launch has no host memory, no migration cause
   const NameMatch match(p.strings(), sel.name);
   const auto collect = [&](const auto& t) {
     return CollectGpuOps(
@@ -768,8 +796,9 @@ int64_t NearestRank(const std::vector<int64_t>& sorted, double p) {
   return sorted[std::min(sorted.size(), std::max<size_t>(rank, 1)) - 1];
 }
 
-std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64_t key, bool by_memory) {
+std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64_t key, bool by_memory, bool by_cause) {
   if (by_memory) return MemoryKindName(key);
+  if (by_cause) return MigrationCauseName(key);
   switch (by) {
     case GroupBy::kNone:
       return "all";
@@ -1051,6 +1080,14 @@ class EventStats final : public Skill {
          Value(std::string()),
          false,
          {"", "pageable", "pinned", "device", "array", "managed"}},
+        {"cause",
+         ValueType::kString,
+         "Copies: only the unified-memory migrations the driver made for this cause, as the export classifies them "
+         "(ENUM_CUDA_UNIF_MEM_MIGRATION): user_prefetch, page_fault (coherence), speculative_prefetch, eviction, "
+         "access_counters, unknown; empty = any copy",
+         Value(std::string()),
+         false,
+         {"", "unknown", "user_prefetch", "page_fault", "speculative_prefetch", "eviction", "access_counters"}},
         {"inside", ValueType::kString,
          "Only events inside an NVTX range whose name contains this text, '*' matching any run (GPU work through its "
          "launch call)",
@@ -1068,10 +1105,10 @@ class EventStats final : public Skill {
          "One row per: none, name, base_name (kernels by their base name, template arguments and parameters left out, "
          "as nsys stats' :base; other events by name), device, pid, stream, or range (the innermost NVTX range around "
          "the event or its launch call), or memory (copies and memsets: the host side's memory kind, pageable, pinned, "
-         "...)",
+         "...), or cause (copies: a unified-memory migration's cause, page fault, speculative prefetch, ...)",
          Value(std::string("none")),
          false,
-         {"none", "name", "base_name", "device", "pid", "stream", "range", "memory"}},
+         {"none", "name", "base_name", "device", "pid", "stream", "range", "memory", "cause"}},
         {"whole_name", ValueType::kBool,
          "API calls: `name` is the whole call name, NVIDIA's version suffixes aside (cudaMalloc matches "
          "cudaMalloc_v3020, not cudaMallocManaged)",
@@ -1188,6 +1225,11 @@ class EventStats final : public Skill {
       for (const auto& d : ctx.profile.info().devices) sel.sms[d.id] = d.sm_count;
     }
     sel.memory = MemoryKindOf(ArgString(ctx, "memory"));
+    sel.cause = MigrationCauseOf(ArgString(ctx, "cause"));
+    sel.by_cause = ArgString(ctx, "group_by") == "cause";
+    if ((sel.cause >= 0 || sel.by_cause) && events != Events::kMemcpy && events != Events::kGpu)
+      return MakeError(ErrorKind::kInvalidArgument,
+                       "cause and group_by cause select unified-memory migrations: events memcpy");
     sel.gpu = events == Events::kGpu;
     sel.latency = ArgBool(ctx, "latency") && ctx.profile.info().caps.runtime;
     sel.base_names = ArgString(ctx, "group_by") == "base_name";
@@ -1235,9 +1277,9 @@ class EventStats final : public Skill {
     // Nothing selected, one group asked for: a row that says 0 (and how many the bounds left out), not no row.
     if (groups.empty() && by == GroupBy::kNone) table.rows.push_back(NothingRow(table.columns, out));
     for (size_t g = 0; g < groups.size() && (limit <= 0 || g < static_cast<size_t>(limit)); ++g) {
-      table.rows.push_back(RowOf(groups[g], GroupName(ctx.profile, events, by, groups[g].key, sel.by_memory),
-                                 out.AllOf(groups[g].key), out.AllCountOf(groups[g].key), has_bytes, gpu, out.matched(),
-                                 detail));
+      table.rows.push_back(
+          RowOf(groups[g], GroupName(ctx.profile, events, by, groups[g].key, sel.by_memory, sel.by_cause),
+                out.AllOf(groups[g].key), out.AllCountOf(groups[g].key), has_bytes, gpu, out.matched(), detail));
     }
     Notes(ctx, events, no_ranges, groups.size(), table);
     if (!nvtx && !ArgString(ctx, "outside").empty())

@@ -280,12 +280,12 @@ class PagedProfile : public ::testing::Test {
 
 TEST_F(PagedProfile, TheModelSizeIsTheRowsTimesTheColumnWidths) {
   // The dictionaries (launch configurations, NVTX attributes: a few KB) are not counted.
-  // Bytes a row: kernels 48, runtime calls 40, copies 55, memsets 49, syncs 56 (eventId and eventSyncId: 16), NVTX rows
-  // 41, profiler overhead 28.
+  // Bytes a row: kernels 48, runtime calls 40, copies 56 (a migration's cause: 1), memsets 49, syncs 56 (eventId and
+  // eventSyncId: 16), NVTX rows 41, profiler overhead 28.
   const ProfileInfo& info = reference_->info();
   const int64_t expected = info.rows("CUPTI_ACTIVITY_KIND_KERNEL") * 48 +
                            info.rows("CUPTI_ACTIVITY_KIND_RUNTIME") * 40 +
-                           info.rows("CUPTI_ACTIVITY_KIND_MEMCPY") * 55 + info.rows("CUPTI_ACTIVITY_KIND_MEMSET") * 49 +
+                           info.rows("CUPTI_ACTIVITY_KIND_MEMCPY") * 56 + info.rows("CUPTI_ACTIVITY_KIND_MEMSET") * 49 +
                            info.rows("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION") * 56 + info.rows("NVTX_EVENTS") * 41 +
                            info.rows("PROFILER_OVERHEAD") * 28;
   EXPECT_EQ(info.model_bytes, expected);

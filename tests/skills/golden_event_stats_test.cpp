@@ -656,3 +656,48 @@ TEST(GoldenEventStats, TheNthEventByStartTime) {
 
 }  // namespace
 }  // namespace nsys::testing
+
+namespace nsys::testing {
+namespace {
+
+// Unified-memory migrations by the driver's cause, as the export classifies them (migrationCause, NVIDIA's
+// ENUM_CUDA_UNIF_MEM_MIGRATION: 2 page fault, 3 speculative prefetch): selected and grouped as SQL selects and groups
+// them; kernels have no cause.
+TEST(GoldenEventStats, MigrationsByTheirCause) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string uvm = "realworld/a100_perlmutter_uvm_vecadd.sqlite";
+  FixtureSql sql(uvm);
+  NSYS_RUN_SKILL(faults, uvm, "event_stats",
+                 {{"events", Value(std::string("memcpy"))},
+                  {"copy_kind", Value(std::string("Unified DtoH"))},
+                  {"cause", Value(std::string("page_fault"))}});
+  const std::string where = "FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 12 AND migrationCause = 2";
+  EXPECT_EQ(IntCell(faults, 0, "count"), sql.Int("SELECT COUNT(*) " + where));
+  EXPECT_EQ(IntCell(faults, 0, "bytes"), sql.Int("SELECT SUM(bytes) " + where));
+  EXPECT_EQ(IntCell(faults, 0, "total_ns"), sql.Int("SELECT SUM(end - start) " + where));
+  EXPECT_GT(IntCell(faults, 0, "count"), 0);
+  NSYS_RUN_SKILL(by_cause, uvm, "event_stats",
+                 {{"events", Value(std::string("memcpy"))}, {"group_by", Value(std::string("cause"))}});
+  size_t rows = 0;
+  sql.Each("SELECT migrationCause, COUNT(*), SUM(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY GROUP BY 1",
+           [&](sqlite3_stmt* row) {
+             const int64_t cause = sqlite3_column_int64(row, 0);
+             const std::string name = cause == 1   ? "user prefetch"
+                                      : cause == 2 ? "page fault"
+                                      : cause == 3 ? "speculative prefetch"
+                                                   : "other";
+             const int r = FindRow(by_cause, "group", name);
+             ASSERT_GE(r, 0) << name;
+             EXPECT_EQ(IntCell(by_cause, static_cast<size_t>(r), "count"), sqlite3_column_int64(row, 1)) << name;
+             EXPECT_EQ(IntCell(by_cause, static_cast<size_t>(r), "bytes"), sqlite3_column_int64(row, 2)) << name;
+             ++rows;
+           });
+  EXPECT_EQ(by_cause.rows.size(), rows);
+  EXPECT_EQ(rows, 3u);  // user prefetch, page fault and speculative prefetch on this export
+  auto kernels = RunSkill(uvm, "event_stats", {{"cause", Value(std::string("page_fault"))}});
+  ASSERT_FALSE(kernels.ok());
+  EXPECT_EQ(kernels.error().message, "cause and group_by cause select unified-memory migrations: events memcpy");
+}
+
+}  // namespace
+}  // namespace nsys::testing

@@ -299,7 +299,7 @@ Status LoadKernelConfigs(PartContext& ctx, KernelStaging& stg, int64_t rows_per_
 Status LoadMemcpyPart(PartContext& ctx, RowidRange range, Staging<MemcpyTable>& stg) {
   const ColumnSet cols = Columns(*ctx.env->schema, kMemcpyTable,
                                  {"start", "end", "deviceId", "streamId", "globalPid", "correlationId", "bytes",
-                                  "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId"});
+                                  "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "migrationCause"});
   return RunPart(ctx, kMemcpyTable, cols, range, stg, false, [](const auto& st, MemcpyTable& t, size_t i) {
     FillGpuOpColumns(st, t, i);
     t.bytes[i] = st.Int(7);
@@ -308,6 +308,7 @@ Status LoadMemcpyPart(PartContext& ctx, RowidRange range, Staging<MemcpyTable>& 
     t.dst_kind[i] = KindOrUnknown(st, 10);
     t.src_device[i] = static_cast<int32_t>(st.IntOr(11, -1));
     t.dst_device[i] = static_cast<int32_t>(st.IntOr(12, -1));
+    t.migration_cause[i] = KindOrUnknown(st, 13);
   });
 }
 

@@ -18,8 +18,9 @@
 namespace nsys::engine {
 
 // 2: damaged-row report, ctime and sampled pages in the key; 3: dictionaries; 4: a device's SM count from its model; 5:
-// a sync record's eventId and eventSyncId; 6: CUDA graph executions, and a kernel's graph in its configuration
-inline constexpr uint32_t kSnapshotFormatVersion = 6;
+// a sync record's eventId and eventSyncId; 6: CUDA graph executions, and a kernel's graph in its configuration; 7: a
+// unified-memory migration's cause
+inline constexpr uint32_t kSnapshotFormatVersion = 7;
 
 enum class SnapshotSection : uint32_t {
   kInfo = 0,

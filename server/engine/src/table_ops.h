@@ -40,6 +40,7 @@ void ForEachColumn(MemcpyTable& t, F&& f) {
   f(t.dst_kind);
   f(t.src_device);
   f(t.dst_device);
+  f(t.migration_cause);
   f(t.launch);
 }
 template <typename F>

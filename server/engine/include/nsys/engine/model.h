@@ -250,6 +250,10 @@ struct MemcpyTable {
   Column<int8_t> src_kind,
       dst_kind;  // ENUM_CUDA_MEM_KIND id (0 pageable, 1 pinned, 2 device, 3 array, 4 managed...), -1 unknown
   Column<int32_t> src_device, dst_device;  // -1 unknown
+  // Unified-memory migrations: why the driver moved the pages, NVIDIA's ENUM_CUDA_UNIF_MEM_MIGRATION id (0 unknown, 1
+  // user prefetch, 2 page fault (coherence), 3 speculative prefetch, 4 eviction, 5 access counters); -1 when the
+  // export does not say (other copies, older schemas).
+  Column<int8_t> migration_cause;
   Column<int32_t> launch;
   Ns max_duration = 0;
   size_t size() const { return start.size(); }

@@ -912,7 +912,7 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
             "queries[0].measures: an array is required");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels", "kernel": "gemm"}}])"),
             "queries[0].subject: unknown member 'kernel'; the members are events, name, copyKind, apiClass, memory, "
-            "wholeName, family, nth, except");
+            "cause, wholeName, family, nth, except");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "scope": {"devices": ["0"]}}])"),
             "queries[0].scope.devices[0]: not an integer");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "limit": 2.5}])"),
@@ -3562,6 +3562,40 @@ TEST(QueryFill, RequestAndMovementWordsAskNothing) {
   ASSERT_EQ(name.queries.size(), 1u);
   EXPECT_EQ(name.queries[0].group_by, GroupBy::kName);
   EXPECT_EQ(name.queries[0].scope.inside, "forward");
+}
+
+}  // namespace
+}  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// Why unified memory migrated, as the export classifies it: a cause said selects those migrations (of every
+// migration when no kind is said), two causes set against each other are the two sides; the JSON form carries it and
+// CheckQuery holds it to copies and to NVIDIA's causes.
+TEST(QueryFill, MigrationsByTheirCause) {
+  Query faults = Q({Measure::kCount}, {EventKind::kMemcpy, "", "Unified DtoH"});
+  faults.subject.cause = "page_fault";
+  Check("How many of the unified-memory device-to-host migrations were triggered by page faults?", {faults});
+  Query sides = Q({Measure::kCount, Measure::kBytes}, {EventKind::kMemcpy, "", "Unified DtoH"});
+  sides.subject.cause = "page_fault";
+  sides.versus_subject = sides.subject;
+  sides.versus_subject->cause = "speculative_prefetch";
+  Check(
+      "For the device-to-host UVM migrations, how many were page-fault driven versus speculative prefetch, and how "
+      "many bytes did each move?",
+      {sides});
+  Query any = Q({Measure::kBytes}, {EventKind::kMemcpy, "", "Unified"});
+  any.subject.cause = "speculative_prefetch";
+  Check("how many bytes were moved by speculative prefetching?", {any});
+  EXPECT_EQ(QueryToJson(faults).dump(),
+            R"({"measures":["count"],"subject":{"cause":"page_fault","copyKind":"Unified DtoH","events":"memcpy"}})");
+  Query kernels = Q({Measure::kCount}, {EventKind::kKernels});
+  kernels.subject.cause = "page_fault";
+  EXPECT_FALSE(CheckQuery(kernels).ok());
+  Query unknown = faults;
+  unknown.subject.cause = "cosmic_rays";
+  EXPECT_FALSE(CheckQuery(unknown).ok());
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "nsys/support/name_pattern.h"
@@ -72,6 +73,8 @@ constexpr std::array<std::string_view, 7> kGroupBy = {"none", "name", "device", 
 constexpr std::array<std::string_view, 3> kRank = {"none", "top", "bottom"};
 constexpr std::array<std::string_view, 5> kForm = {"number", "yes_no", "name", "table", "share"};
 constexpr std::array<std::string_view, 5> kMemoryKinds = {"pageable", "pinned", "device", "array", "managed"};
+constexpr std::array<std::string_view, 5> kMigrationCauses = {"user_prefetch", "page_fault", "speculative_prefetch",
+                                                              "eviction", "access_counters"};
 
 // How each measure reads in the reading line.
 constexpr std::array<std::string_view, 43> kMeasureWords = {"total time",
@@ -188,6 +191,16 @@ std::string SubjectWords(const Subject& s, bool summed = true) {
     out += how + support::MarkdownCode(s.name);
   }
   if (!s.memory.empty()) out += fmt::format(" to or from {} host memory", s.memory);
+  // "Unified DtoH copies migrated on page faults", "... by speculative prefetch".
+  static constexpr std::pair<std::string_view, std::string_view> kCauseWords[] = {
+      {"user_prefetch", "by user prefetch"},
+      {"page_fault", "on page faults"},
+      {"speculative_prefetch", "by speculative prefetch"},
+      {"eviction", "on eviction"},
+      {"access_counters", "by access counters"}};
+  for (const auto& [cause, words] : kCauseWords) {
+    if (s.cause == cause) out += fmt::format(" migrated {}", words);
+  }
   if (!s.family.empty()) out += fmt::format(" of the {} family", support::MarkdownCode(s.family));
   // "except those whose name contains `nccl` or `gemm`"
   if (!s.except.empty()) out += " except those whose name contains " + AlternativesInWords(s.except);
@@ -333,6 +346,11 @@ std::span<const std::string_view> FormNames() {
   using namespace query_words;  // this file's own helpers
   return kForm;
 }
+std::span<const std::string_view> MigrationCauseNames() {
+  using namespace query_words;  // this file's own helpers
+  return kMigrationCauses;
+}
+
 std::span<const std::string_view> MemoryKindNames() {
   using namespace query_words;  // this file's own helpers
   return kMemoryKinds;
@@ -355,6 +373,9 @@ std::string SubjectProblem(const Subject& s) {
   if (s.name.size() > 512 || s.copy_kind.size() > 32) return "a name of at most 512 bytes.";
   if (!s.memory.empty() && !IndexOfName(kMemoryKinds, s.memory))
     return "a host memory kind is one of pageable, pinned, device, array, managed.";
+  if (!s.cause.empty() && !IndexOfName(kMigrationCauses, s.cause))
+    return "a migration cause is one of user_prefetch, page_fault, speculative_prefetch, eviction, access_counters.";
+  if (!s.cause.empty() && s.events != EventKind::kMemcpy) return "a migration cause is of copies (events memcpy).";
   if (s.family.size() > 64) return "a family of at most 64 bytes.";
   if (!s.family.empty() && s.events != EventKind::kKernels) return "a family is of kernels.";
   if (s.nth < -1000000 || s.nth > 1000000) return "nth between -1e6 and 1e6.";

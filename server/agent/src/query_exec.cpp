@@ -237,6 +237,7 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   if (subject.events == EventKind::kApi && !subject.api_class.empty()) args["api_class"] = Value(subject.api_class);
   const bool sized = subject.events == EventKind::kMemcpy || subject.events == EventKind::kMemset;
   if (sized && !subject.memory.empty()) args["memory"] = Value(subject.memory);
+  if (!subject.cause.empty()) args["cause"] = Value(subject.cause);
   const std::pair<const char*, int64_t> bounds[] = {{"longer_than_ns", scope.longer_than_ns},
                                                     {"shorter_than_ns", scope.shorter_than_ns},
                                                     {"larger_than_bytes", scope.larger_than_bytes},
@@ -735,8 +736,10 @@ std::string SideLabel(const Query& q, bool second) {
     const Subject& s = second ? *q.versus_subject : q.subject;
     if (!s.name.empty()) return support::MarkdownCode(s.name);
     const std::string memory = s.memory.empty() ? "" : " (" + s.memory + " host memory)";
+    std::string cause = s.cause;
+    std::replace(cause.begin(), cause.end(), '_', ' ');
     return (s.copy_kind.empty() || s.copy_kind == "any" ? std::string(Noun(s.events)) : s.copy_kind + " copies") +
-           memory;
+           memory + (cause.empty() ? "" : " (" + cause + ")");
   }
   const Scope& s = second ? *q.versus_scope : q.scope;
   std::vector<std::string> parts;

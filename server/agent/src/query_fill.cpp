@@ -834,6 +834,8 @@ struct Clause {
   // side's call, "vs cudaLaunchKernel"), "the cudaLaunchKernel calls that launched trsm_right_kernel".
   std::string launched_by, versus_launched_by, launches;
   std::string versus_memory;      // "pinned vs pageable": the other side's host memory kind
+  std::string cause;              // "migrations caused by page faults": why unified memory migrated
+  std::string versus_cause;       // "page faults versus speculative prefetch": the other side's cause
   bool each_side = false;         // "on each", "for both": the sides of a comparison said before
   bool each_of_them = false;      // "each of them": groups or sides said before, which the Query must hold
   bool launches_pointed = false;  // "the calls that launched them": the kernels the Query before named
@@ -1867,6 +1869,17 @@ bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e,
         c.unread.push_back(items[i].word);
       return true;
     }
+    case Slot::kCause: {
+      // "page faults versus speculative prefetch": a second cause is the other side's; a third is unread.
+      const std::string cause(MigrationCauseNames()[e.value]);
+      if (c.cause.empty() || c.cause == cause)
+        c.cause = cause;
+      else if (c.versus_cause.empty() || c.versus_cause == cause)
+        c.versus_cause = cause;
+      else
+        c.unread.push_back(items[i].word);
+      return true;
+    }
     case Slot::kUnsupported:
       c.unread.push_back(items[i].word);
       if (e.value == 1) c.not_held.push_back(items[i].word);  // a hardware counter
@@ -2895,7 +2908,7 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
     const bool range_is_group = c.group == GroupBy::kRange && (c.events || !c.names.empty());
     auto events = EventsOfName(first_classes, c.events, c.range_noun && !range_is_group);
     if (!events && c.range_noun) events = EventKind::kNvtx;
-    if (!events && (!c.copy_kind.empty() || !c.memory.empty())) events = EventKind::kMemcpy;
+    if (!events && (!c.copy_kind.empty() || !c.memory.empty() || !c.cause.empty())) events = EventKind::kMemcpy;
     if (!events && !c.family.empty()) events = EventKind::kKernels;
     if (!events) return false;
     // A family is of kernels ("cuBLAS calls" are no family the decoder gives): no Query.
@@ -2914,6 +2927,11 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
     q.subject.copy_kind = c.copy_kind;
     if (q.subject.events == EventKind::kApi) q.subject.api_class = c.api_class;
     if (q.subject.events == EventKind::kMemcpy || q.subject.events == EventKind::kMemset) q.subject.memory = c.memory;
+    // A cause is of migrations: said of copies of no kind, it is of every unified-memory migration.
+    if (q.subject.events == EventKind::kMemcpy && !c.cause.empty()) {
+      q.subject.cause = c.cause;
+      if (q.subject.copy_kind.empty()) q.subject.copy_kind = "Unified";
+    }
     if (c.names.size() > 1 && !c.versus && !c.sum_names && !c.listed_names) c.versus_names.push_back(c.names[1]);
     // "the second Model range": one event by start; not of a launch configuration (by name) or communication.
     if (c.nth != 0 && std::any_of(c.measures.begin(), c.measures.end(),
@@ -3070,11 +3088,12 @@ void FillVersus(const Clause& c, Query& q) {
     if (auto e = EventsOfName(c.versus_names.front().second, c.versus_events, false)) v.events = *e;
     if (v.events != EventKind::kMemcpy) v.copy_kind.clear();
     q.versus_subject = v;
-  } else if (c.versus_events || !c.versus_copy_kind.empty() || !c.versus_memory.empty()) {
+  } else if (c.versus_events || !c.versus_copy_kind.empty() || !c.versus_memory.empty() || !c.versus_cause.empty()) {
     Subject v = q.subject;
     if (c.versus_events) v = Subject{*c.versus_events, {}, {}, {}, false};
     if (!c.versus_copy_kind.empty()) v.copy_kind = c.versus_copy_kind;
     if (!c.versus_memory.empty()) v.memory = c.versus_memory;
+    if (!c.versus_cause.empty()) v.cause = c.versus_cause;
     if (!(v == q.subject)) q.versus_subject = v;
   } else if (!c.versus_devices.empty() || !c.versus_pids.empty() || c.versus_stream >= 0 ||
              !c.versus_launched_by.empty() || (c.devices.size() == 2 && (c.versus || c.compare))) {
@@ -4541,7 +4560,7 @@ std::vector<std::string> DropExclusionsSaidAgain(std::vector<Item>& sentence) {
 
 bool HasSubject(const Clause& c) {
   return c.events || !c.names.empty() || !c.copy_kind.empty() || c.range_noun || !c.api_class.empty() ||
-         !c.memory.empty() || !c.family.empty();
+         !c.memory.empty() || !c.cause.empty() || !c.family.empty();
 }
 
 // "idle: no kernel, copy or memset running": two kinds of GPU work or more named with a GPU's idle or busy time are
@@ -5074,8 +5093,8 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   }
   if (!RangeAsPlaceOrSubject(c, previous)) return std::nullopt;
   EventsSaidBefore(c, previous);
-  const bool own_subject =
-      c.events || !c.names.empty() || c.range_noun || !c.copy_kind.empty() || !c.memory.empty() || !c.family.empty();
+  const bool own_subject = c.events || !c.names.empty() || c.range_noun || !c.copy_kind.empty() || !c.memory.empty() ||
+                           !c.cause.empty() || !c.family.empty();
   // "the biggest copy ... how long did it run?": "it" is one event, whose own figures a Query does not hold.
   const auto one_event = [](const Query& p) {
     return std::any_of(p.measures.begin(), p.measures.end(),
@@ -5896,8 +5915,8 @@ bool AsksNothing(const Clause& c) {
   return !c.elapsed && c.measures.empty() && !c.weak_total && !c.weak_time && !c.events && c.names.empty() &&
          c.devices.empty() && c.pids.empty() && !c.which && !c.range_noun && !c.count_groups && c.inside.empty() &&
          c.stream < 0 && c.rank == Rank::kNone && !c.rank_by_size && !c.rank_by_measure && !c.threshold &&
-         c.copy_kind.empty() && c.memory.empty() && c.api_class.empty() && c.position == 0 && !c.from_first_kernel &&
-         !c.origin && !c.until && !c.from_s && c.excluded.empty();
+         c.copy_kind.empty() && c.memory.empty() && c.cause.empty() && c.api_class.empty() && c.position == 0 &&
+         !c.from_first_kernel && !c.origin && !c.until && !c.from_s && c.excluded.empty();
 }
 
 // "What bandwidth do the HtoD copies reach, and on GPU 1?": a last clause that only names a place or events asks the

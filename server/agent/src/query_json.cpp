@@ -98,7 +98,8 @@ Expected<Enum> Named(std::span<const std::string_view> names, const json& j, con
 
 Expected<Subject> ReadSubject(const json& j, const std::string& path) {
   if (Status ok = CheckObject(
-          j, path, {"events", "name", "copyKind", "apiClass", "memory", "wholeName", "family", "nth", "except"});
+          j, path,
+          {"events", "name", "copyKind", "apiClass", "memory", "cause", "wholeName", "family", "nth", "except"});
       !ok)
     return ok.error();
   if (!j.contains("events")) return Bad(path, "'events' is required");
@@ -106,9 +107,9 @@ Expected<Subject> ReadSubject(const json& j, const std::string& path) {
   if (!events) return events.error();
   Subject out;
   out.events = *events;
-  const std::pair<const char*, std::string*> texts[] = {{"name", &out.name},          {"copyKind", &out.copy_kind},
-                                                        {"apiClass", &out.api_class}, {"memory", &out.memory},
-                                                        {"family", &out.family},      {"except", &out.except}};
+  const std::pair<const char*, std::string*> texts[] = {
+      {"name", &out.name},     {"copyKind", &out.copy_kind}, {"apiClass", &out.api_class}, {"memory", &out.memory},
+      {"family", &out.family}, {"except", &out.except},      {"cause", &out.cause}};
   for (const auto& [key, field] : texts) {
     if (!j.contains(key)) continue;
     auto v = Text(j.at(key), path + "." + key);
@@ -274,6 +275,7 @@ json SubjectToJson(const Subject& s) {
   if (!s.copy_kind.empty()) out["copyKind"] = s.copy_kind;
   if (!s.api_class.empty()) out["apiClass"] = s.api_class;
   if (!s.memory.empty()) out["memory"] = s.memory;
+  if (!s.cause.empty()) out["cause"] = s.cause;
   if (s.whole_name) out["wholeName"] = true;
   if (!s.family.empty()) out["family"] = s.family;
   if (s.nth != 0) out["nth"] = s.nth;
@@ -322,6 +324,11 @@ json SubjectSchema() {
         {"memory",
          {{"enum", Names(MemoryKindNames())},
           {"description", "Copies and memsets: the kind of host memory they read or write"}}},
+        {"cause",
+         {{"enum", Names(MigrationCauseNames())},
+          {"description",
+           "memcpy: only unified-memory migrations the driver made for this cause, as the export classifies them "
+           "(page_fault: a page fault, speculative_prefetch, user_prefetch, eviction, access_counters)"}}},
         {"apiClass",
          {{"enum", {"sync", "alloc", "free", "module", "setup", "launch", "memcpy", "memset"}},
           {"description", "api: calls of this class by NVIDIA's API reference"}}},

@@ -39,6 +39,7 @@ enum class Slot : uint8_t {
   kComparator,   // before a quantity, a bound on each event: value 1 above ("longer than"), 2 below ("under")
   kUnit,         // a quantity's unit: 1 s, 2 ms, 3 us, 4 ns; 11 B, 12 KB, 13 MB, 14 GB
   kMemory,       // a kind of host memory (value: index into agent::MemoryKindNames()): "pageable", "pinned"
+  kCause,        // why unified memory migrated (value: index into agent::MigrationCauseNames()): "page faults"
   kAny,          // any, some: "are there any ... longer than 5 ms?" asks whether the count is above 0
   kHalf,         // a fraction said in words (value: percent): "half", "a third", "a quarter"
   kLast,         // last: "in the last 200 ms" (a window from the end), or "first and last" (the span)

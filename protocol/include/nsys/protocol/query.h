@@ -21,6 +21,7 @@ struct QuerySubject {
   std::optional<std::string> copy_kind;  // memcpy: HtoD, DtoH, DtoD, HtoH, PtoP, Unified, Unified HtoD, ...
   std::optional<std::string> api_class;  // api: sync, alloc, free, module, setup, launch, memcpy, memset
   std::optional<std::string> memory;     // copies and memsets: pageable, pinned, device, array, managed
+  std::optional<std::string> cause;      // memcpy: migrations of this cause (page_fault, speculative_prefetch, ...)
   std::optional<bool> whole_name;        // `name` is a whole name, not a part of one
   std::optional<std::string> family;     // kernels: a library, kind of work or operation, as the decoder names them
   std::optional<int64_t> nth;            // one event, the nth by start: 1 the first, -1 the last to start
@@ -29,7 +30,8 @@ struct QuerySubject {
     using S = QuerySubject;
     return std::tuple{Field("events", &S::events),      Field("name", &S::name),     Field("copyKind", &S::copy_kind),
                       Field("apiClass", &S::api_class), Field("memory", &S::memory), Field("wholeName", &S::whole_name),
-                      Field("family", &S::family),      Field("nth", &S::nth),       Field("except", &S::except)};
+                      Field("family", &S::family),      Field("nth", &S::nth),       Field("except", &S::except),
+                      Field("cause", &S::cause)};
   }
   bool operator==(const QuerySubject&) const = default;
 };

@@ -111,6 +111,9 @@ std::span<const std::string_view> FormNames();
 // The kinds of host memory a copy or memset reads or writes (Subject::memory): ENUM_CUDA_MEM_KIND's, as event_stats'
 // `memory` argument names them.
 std::span<const std::string_view> MemoryKindNames();
+// Why the driver migrated unified memory (Subject::cause): ENUM_CUDA_UNIF_MEM_MIGRATION's causes, as event_stats'
+// `cause` argument names them.
+std::span<const std::string_view> MigrationCauseNames();
 // The value named `name` of a table above (its index), or nullopt.
 std::optional<size_t> IndexOfName(std::span<const std::string_view> names, std::string_view name);
 
@@ -124,6 +127,9 @@ struct Subject {
   std::string api_class;    // API calls: sync, alloc, free, module, setup, launch, memcpy, memset (NVIDIA's sections)
   bool whole_name = false;  // `name` is a whole name (a kernel's, a call's with its version suffixes, a range's)
   std::string memory;       // copies and memsets: pageable, pinned, device, array, managed; "" = any
+  // Copies: only the unified-memory migrations the driver made for this cause (page_fault, speculative_prefetch,
+  // user_prefetch, eviction, access_counters), as the export classifies them; "" = any.
+  std::string cause;
   // Kernels: a family as the kernel-name decoder classifies them, each word a library ("FlashAttention", "cuBLAS"), a
   // kind of work ("gemm", "attention") or an operation ("fwd"), as event_stats' `family`; "" = any.
   std::string family;

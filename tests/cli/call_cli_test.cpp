@@ -15,7 +15,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-bool Contains(const std::string& text, const std::string& part) {
+bool Mentions(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
@@ -26,9 +26,9 @@ TEST(Call, EveryCatalogueMethodReachesItsHandler) {
   for (const auto& row : protocol::Capabilities()) {
     const auto run = RunCli({"--no-cache", "call", std::string(row.method), "--params", "{}"});
     EXPECT_TRUE(run.exit_code == 0 || run.exit_code == 1) << row.method << ": " << run.exit_code << "\n" << run.err;
-    EXPECT_FALSE(Contains(run.err, "(-32601)")) << row.method << ": " << run.err;
+    EXPECT_FALSE(Mentions(run.err, "(-32601)")) << row.method << ": " << run.err;
     if (run.exit_code == 1) {
-      EXPECT_TRUE(Contains(run.err, std::string("nsys-ai: ") + std::string(row.method) + " failed (")) << run.err;
+      EXPECT_TRUE(Mentions(run.err, std::string("nsys-ai: ") + std::string(row.method) + " failed (")) << run.err;
     }
     ++answered;
   }
@@ -68,24 +68,24 @@ TEST(Call, ErrorsSayWhatWasWrong) {
   NSYS_REQUIRE_FIXTURES();
   const auto from_stdin = RunCli({"--no-cache", "call", "nsys/listSkills", "--params", "-"}, "{}");
   ASSERT_EQ(from_stdin.exit_code, 0) << from_stdin.err;
-  EXPECT_TRUE(Contains(from_stdin.out, "\"top_kernels\"")) << from_stdin.out;
+  EXPECT_TRUE(Mentions(from_stdin.out, "\"top_kernels\"")) << from_stdin.out;
   const auto not_json = RunCli({"call", "nsys/listSkills", "--params", "{oops"});
   EXPECT_EQ(not_json.exit_code, 2);
-  EXPECT_TRUE(Contains(not_json.err, "--params is not JSON")) << not_json.err;
+  EXPECT_TRUE(Mentions(not_json.err, "--params is not JSON")) << not_json.err;
   const auto not_object = RunCli({"call", "nsys/listSkills", "--params", "[1]"});
   EXPECT_EQ(not_object.exit_code, 2);
-  EXPECT_TRUE(Contains(not_object.err, "--params must be a JSON object")) << not_object.err;
+  EXPECT_TRUE(Mentions(not_object.err, "--params must be a JSON object")) << not_object.err;
   const auto unknown = RunCli({"call", "nsys/noSuchMethod"});
   EXPECT_EQ(unknown.exit_code, 2);
-  EXPECT_TRUE(Contains(unknown.err, "'nsys/noSuchMethod' is not a method of the catalogue")) << unknown.err;
-  EXPECT_TRUE(Contains(unknown.err, "nsys/runSkill")) << unknown.err;
+  EXPECT_TRUE(Mentions(unknown.err, "'nsys/noSuchMethod' is not a method of the catalogue")) << unknown.err;
+  EXPECT_TRUE(Mentions(unknown.err, "nsys/runSkill")) << unknown.err;
   const auto plumbing = RunCli({"call", "initialize"});
   EXPECT_EQ(plumbing.exit_code, 2) << plumbing.err;
   const auto no_profile =
       RunCli({"--no-cache", "call", "nsys/runSkill", "--params", R"({"profileId": "p99", "skill": "top_kernels"})"});
   EXPECT_EQ(no_profile.exit_code, 1);
-  EXPECT_TRUE(Contains(no_profile.err, "nsys-ai: nsys/runSkill failed (")) << no_profile.err;
-  EXPECT_TRUE(Contains(no_profile.err, "p99")) << no_profile.err;
+  EXPECT_TRUE(Mentions(no_profile.err, "nsys-ai: nsys/runSkill failed (")) << no_profile.err;
+  EXPECT_TRUE(Mentions(no_profile.err, "p99")) << no_profile.err;
 }
 
 }  // namespace

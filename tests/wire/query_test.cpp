@@ -123,6 +123,7 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.scope.outside = "warmup";
   q.subject.nth = -2;
   q.subject.except = "nccl";
+  q.subject.cause = "page_fault";
   q.scope.origin = agent::Anchor{q.subject, true};
   q.scope.until = agent::Anchor{agent::Subject{agent::EventKind::kNvtx, "step"}, false};
   q.versus_subject = q.subject;

@@ -127,9 +127,6 @@ struct Subject {
   std::string api_class;    // API calls: sync, alloc, free, module, setup, launch, memcpy, memset (NVIDIA's sections)
   bool whole_name = false;  // `name` is a whole name (a kernel's, a call's with its version suffixes, a range's)
   std::string memory;       // copies and memsets: pageable, pinned, device, array, managed; "" = any
-  // Copies: only the unified-memory migrations the driver made for this cause (page_fault, speculative_prefetch,
-  // user_prefetch, eviction, access_counters), as the export classifies them; "" = any.
-  std::string cause;
   // Kernels: a family as the kernel-name decoder classifies them, each word a library ("FlashAttention", "cuBLAS"), a
   // kind of work ("gemm", "attention") or an operation ("fwd"), as event_stats' `family`; "" = any.
   std::string family;
@@ -139,6 +136,9 @@ struct Subject {
   // Leave out the events whose name contains this ("kernel time excluding NCCL", "every call but cudaLaunchKernel"):
   // kernels, API calls and NVTX ranges; '|' between alternatives. "" = none left out.
   std::string except;
+  // Copies: only the unified-memory migrations the driver made for this cause (page_fault, speculative_prefetch,
+  // user_prefetch, eviction, access_counters), as the export classifies them; "" = any.
+  std::string cause;
   bool operator==(const Subject&) const = default;
 };
 

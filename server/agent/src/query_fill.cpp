@@ -1844,6 +1844,18 @@ bool DataOfWhatHappened(const std::vector<Item>& items, size_t i, Clause& c) {
   return true;
 }
 
+// A value said of a clause's events (a kind of host memory, a migration's cause): the first side's, a second one the
+// other side's, a third unread.
+void OneSideOrTheOther(const std::string& value, const std::string& word, std::string& first, std::string& second,
+                       std::vector<std::string>& unread) {
+  if (first.empty() || first == value)
+    first = value;
+  else if (second.empty() || second == value)
+    second = value;
+  else
+    unread.push_back(word);
+}
+
 // The slots that only set a field of the clause, whatever stands around them; false for the others.
 bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e, Clause& c) {
   switch (e.slot) {
@@ -1857,29 +1869,15 @@ bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e,
       if (!c.range_noun) c.range_noun_at = i;
       c.range_noun = c.own_range_noun = true;
       return true;
-    case Slot::kMemory: {
+    case Slot::kMemory:
       // "pinned vs pageable", "is the host side pageable or pinned": a second kind of host memory sets the copies of
       // the one against those of the other; a third is unread.
-      const std::string memory(MemoryKindNames()[e.value]);
-      if (c.memory.empty() || c.memory == memory)
-        c.memory = memory;
-      else if (c.versus_memory.empty() || c.versus_memory == memory)
-        c.versus_memory = memory;
-      else
-        c.unread.push_back(items[i].word);
+      OneSideOrTheOther(std::string(MemoryKindNames()[e.value]), items[i].word, c.memory, c.versus_memory, c.unread);
       return true;
-    }
-    case Slot::kCause: {
+    case Slot::kCause:
       // "page faults versus speculative prefetch": a second cause is the other side's; a third is unread.
-      const std::string cause(MigrationCauseNames()[e.value]);
-      if (c.cause.empty() || c.cause == cause)
-        c.cause = cause;
-      else if (c.versus_cause.empty() || c.versus_cause == cause)
-        c.versus_cause = cause;
-      else
-        c.unread.push_back(items[i].word);
+      OneSideOrTheOther(std::string(MigrationCauseNames()[e.value]), items[i].word, c.cause, c.versus_cause, c.unread);
       return true;
-    }
     case Slot::kUnsupported:
       c.unread.push_back(items[i].word);
       if (e.value == 1) c.not_held.push_back(items[i].word);  // a hardware counter

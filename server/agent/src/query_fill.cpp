@@ -5145,7 +5145,6 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   return q;
 }
 
-// Queries that differ only in their measures become one.
 // The fields of a split (a kind of copies, of host memory, a place) that `to` leaves unsaid, taken from `from`.
 void FillUnsaid(Subject& to, const Subject& from) {
   if (to.copy_kind.empty()) to.copy_kind = from.copy_kind;
@@ -5190,6 +5189,8 @@ std::optional<Query> SplitSaidAfter(const Query& before, const Query& q) {
   return merged;
 }
 
+// Queries that differ only in their measures become one, and a split said after measures of the same events takes
+// them in (SplitSaidAfter).
 std::vector<Query> Merge(std::vector<Query> queries) {
   std::vector<Query> out;
   for (Query& q : queries) {
@@ -5721,23 +5722,26 @@ struct Lent {
   size_t at = 0;      // the Queries built before it
 };
 
-// Whether clause `c` was taken as a scope: asked again at once after "what about" ("What bandwidth do the HtoD
-// copies reach, what about DtoH, and which is faster?": no scope for the clauses after it), or kept in `lent`.
-// Otherwise the scope lent before is lent to `c`.
+// "# of cudaLaunchKernel calls? just the plain ones, not ExC", "How many kernels? Excluding the NCCL ones.": a clause
+// or sentence after a question that only leaves names out narrows that question; names its Query cannot leave out
+// are unread, never dropped. Whether `c` was such a clause.
+bool NarrowsTheQuestionBefore(const Clause& c, std::vector<Query>& queries, std::vector<std::string>& unread) {
+  if (!OnlyExclusions(c) || queries.empty()) return false;
+  Query narrowed = queries.back();
+  if (FillExclusions(c, false, narrowed)) {
+    queries.back() = std::move(narrowed);
+  } else {
+    for (const auto& x : c.excluded) unread.push_back(x.name);
+  }
+  return true;
+}
+
+// Whether clause `c` was taken as a scope, or as leaving names out of the question before (NarrowsTheQuestionBefore):
+// asked again at once after "what about" ("What bandwidth do the HtoD copies reach, what about DtoH, and which is
+// faster?": no scope for the clauses after it), or kept in `lent`. Otherwise the scope lent before is lent to `c`.
 bool TakeScope(Clause& c, const std::vector<Item>& items, std::vector<Query>& queries, Lent& lent,
                std::vector<std::string>& unread) {
-  // "# of cudaLaunchKernel calls? just the plain ones, not ExC", "How many kernels? Excluding the NCCL ones.": a
-  // clause after a question that only leaves names out narrows that question; names its Query cannot leave out are
-  // unread, never dropped.
-  if (OnlyExclusions(c) && !queries.empty()) {
-    Query narrowed = queries.back();
-    if (FillExclusions(c, false, narrowed)) {
-      queries.back() = std::move(narrowed);
-    } else {
-      for (const auto& x : c.excluded) unread.push_back(x.name);
-    }
-    return true;
-  }
+  if (NarrowsTheQuestionBefore(c, queries, unread)) return true;
   if (OnlyScope(c) && !queries.empty() && AsksAgain(items)) {
     if (auto again = ToQuery(c, &queries.back())) {
       queries.push_back(std::move(*again));
@@ -6514,10 +6518,6 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   StartAsAVerb(sentence);  // after the definitions, which read "starting" as they say it
 }
 
-}  // namespace query_fill
-
-namespace query_fill {
-
 // The unread words that are names, or parts of names, of the profile's events, with the kinds that hold them.
 void NamesLeftUnread(const QueryVocabulary& v, Reading& reading) {
   for (const std::string& w : reading.unread) {
@@ -6615,12 +6615,9 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
     }
     context.reset();
   }
-  // "How many cudaLaunchKernel calls? Excluding ExC.": a sentence after the last question that only leaves names out
-  // narrows it (TakeScope), never dropped as a scene nothing followed.
-  if (context && OnlyExclusions(*context)) {
-    Lent none;
-    TakeScope(*context, {}, queries, none, reading.unread);
-  }
+  // "How many cudaLaunchKernel calls? Excluding ExC.": a sentence after the last question, never dropped as a scene
+  // nothing followed.
+  if (context) NarrowsTheQuestionBefore(*context, queries, reading.unread);
   LastChances(waiting, before, queries, reading);
   AskLentAgain(lent, before, queries, reading);
   reading.queries = Merge(std::move(queries));

@@ -1227,9 +1227,12 @@ class EventStats final : public Skill {
     sel.memory = MemoryKindOf(ArgString(ctx, "memory"));
     sel.cause = MigrationCauseOf(ArgString(ctx, "cause"));
     sel.by_cause = ArgString(ctx, "group_by") == "cause";
-    if ((sel.cause >= 0 || sel.by_cause) && events != Events::kMemcpy && events != Events::kGpu)
+    if (sel.cause >= 0 && events != Events::kMemcpy && events != Events::kGpu)
       return MakeError(ErrorKind::kInvalidArgument,
                        "cause and group_by cause select unified-memory migrations: events memcpy");
+    // A GPU's work keys kernels by name: only copies can be keyed by a cause.
+    if (sel.by_cause && events != Events::kMemcpy)
+      return MakeError(ErrorKind::kInvalidArgument, "group_by cause groups copies: events memcpy");
     sel.gpu = events == Events::kGpu;
     sel.latency = ArgBool(ctx, "latency") && ctx.profile.info().caps.runtime;
     sel.base_names = ArgString(ctx, "group_by") == "base_name";

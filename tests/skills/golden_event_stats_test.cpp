@@ -697,6 +697,11 @@ TEST(GoldenEventStats, MigrationsByTheirCause) {
   auto kernels = RunSkill(uvm, "event_stats", {{"cause", Value(std::string("page_fault"))}});
   ASSERT_FALSE(kernels.ok());
   EXPECT_EQ(kernels.error().message, "cause and group_by cause select unified-memory migrations: events memcpy");
+  // A GPU's work keys its kernels by name: grouped by cause, a kernel's name would stand as a cause.
+  auto gpu =
+      RunSkill(uvm, "event_stats", {{"events", Value(std::string("gpu"))}, {"group_by", Value(std::string("cause"))}});
+  ASSERT_FALSE(gpu.ok());
+  EXPECT_EQ(gpu.error().message, "group_by cause groups copies: events memcpy");
 }
 
 }  // namespace

@@ -473,12 +473,10 @@ std::string MemoryKindName(int64_t id) {
                                                                       : fmt::format("memory kind {}", id);
 }
 
-// The ENUM_CUDA_MEM_KIND id a `memory` argument names, or -1 for any.
-int MemoryKindOf(const std::string& s) {
-  for (size_t i = 0; i < kMemoryKindsNamed; ++i) {
-    if (s == kMemoryKinds[i]) return static_cast<int>(i);
-  }
-  return -1;
+// The id an argument names in a table of an enum's names in id order (`memory`, `cause`), or -1 for any.
+int IdNamed(std::span<const std::string_view> names, const std::string& s) {
+  const auto at = std::find(names.begin(), names.end(), s);
+  return at == names.end() ? -1 : static_cast<int>(at - names.begin());
 }
 
 // Why the driver migrated unified memory, NVIDIA's ENUM_CUDA_UNIF_MEM_MIGRATION ids in order: the `cause` argument's
@@ -492,14 +490,6 @@ std::string MigrationCauseName(int64_t id) {
                                                                            : fmt::format("migration cause {}", id);
   std::replace(name.begin(), name.end(), '_', ' ');
   return name;
-}
-
-// The ENUM_CUDA_UNIF_MEM_MIGRATION id a `cause` argument names, or -1 for any.
-int MigrationCauseOf(const std::string& s) {
-  for (size_t i = 0; i < std::size(kMigrationCauses); ++i) {
-    if (s == kMigrationCauses[i]) return static_cast<int>(i);
-  }
-  return -1;
 }
 
 // A copy's host side: the source of a host-to-device copy, the destination of a device-to-host one, else either.
@@ -1224,8 +1214,8 @@ class EventStats final : public Skill {
                          "grid_below_sms bounds kernel launches: use it with events=kernels");
       for (const auto& d : ctx.profile.info().devices) sel.sms[d.id] = d.sm_count;
     }
-    sel.memory = MemoryKindOf(ArgString(ctx, "memory"));
-    sel.cause = MigrationCauseOf(ArgString(ctx, "cause"));
+    sel.memory = IdNamed(std::span(kMemoryKinds, kMemoryKindsNamed), ArgString(ctx, "memory"));
+    sel.cause = IdNamed(kMigrationCauses, ArgString(ctx, "cause"));
     sel.by_cause = ArgString(ctx, "group_by") == "cause";
     if (sel.cause >= 0 && events != Events::kMemcpy && events != Events::kGpu)
       return MakeError(ErrorKind::kInvalidArgument,

@@ -13,6 +13,7 @@
 #include "nsys/protocol/methods.h"
 #include "nsys/support/executor.h"
 #include "nsys/transport/stdio.h"
+#include "write_all.h"
 
 namespace nsys::transport {
 namespace {
@@ -79,14 +80,7 @@ InProcessClient::~InProcessClient() {
 }
 
 Status InProcessClient::Send(const protocol::Json& message) {
-  const std::string frame = protocol::EncodeFrame(message.dump());
-  size_t done = 0;
-  while (done < frame.size()) {
-    const ssize_t n = ::write(to_server_, frame.data() + done, frame.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return SessionGone(std::strerror(errno));
-    done += static_cast<size_t>(n);
-  }
+  if (!WriteAll(to_server_, protocol::EncodeFrame(message.dump()))) return SessionGone(std::strerror(errno));
   return {};
 }
 

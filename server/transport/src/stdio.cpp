@@ -18,22 +18,10 @@
 
 #include "nsys/lsp/session.h"
 #include "nsys/support/log.h"
+#include "write_all.h"
 
 namespace nsys::transport {
 namespace {
-
-// Writes all of `bytes`; false when the peer is gone (EPIPE) or another error occurs.
-bool WriteAll(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    bytes.remove_prefix(static_cast<size_t>(n));
-  }
-  return true;
-}
 
 // True when `fd` is readable within `timeout_ms` (-1: wait for ever). A negative fd is never readable.
 bool Readable(int fd, int timeout_ms) {

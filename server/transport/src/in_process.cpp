@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <utility>
 
@@ -35,6 +36,9 @@ InProcessClient::InProcessClient(const core::WorkspaceConfig& config, int worker
 Expected<std::unique_ptr<InProcessClient>> InProcessClient::Start(const core::WorkspaceConfig& config,
                                                                   const lsp::ServerOptions& options,
                                                                   int worker_threads) {
+  // A session that ended early closes its end of the input: a write to it is then an error that says so
+  // (SessionGone), not a SIGPIPE that kills the process, as `serve` and `mcp` have it.
+  std::signal(SIGPIPE, SIG_IGN);
   std::unique_ptr<InProcessClient> client(new InProcessClient(config, worker_threads));
   int to_server[2];
   int from_server[2];

@@ -792,6 +792,14 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // before any change for it: 35 / 3 / 2. Read since: the longest X is its one longest event, a name heading a
   // question is of the events the question names through them, "not X" leaves X out (37 / 2 / 1), "plain" (38 / 1 / 1).
   ExpectHeld(AskHeldOut("questions_fresh81.json", "fresh held-out 81"), "questions_fresh81.json", 38, 1);
+  // Batch 90, written by a helper at 940217b (what an engineer asks while reading their own code: the kernels, calls,
+  // copies and gaps inside and around NVTX ranges, with ordinary questions beside them), first scored at 940217b
+  // before any change for it: 32 / 7 / 1.
+  ExpectHeld(AskHeldOut("questions_fresh82.json", "fresh held-out 82"), "questions_fresh82.json", 32, 1);
+  // Batch 91, written by a helper at 940217b (people who are no GPU experts, in everyday words: "the GPU was doing
+  // nothing", "moving data to the card", comparisons, top-N), first scored at 940217b before any change for it:
+  // 7 / 33 / 0.
+  ExpectHeld(AskHeldOut("questions_fresh83.json", "fresh held-out 83"), "questions_fresh83.json", 7, 0);
 }
 
 }  // namespace

@@ -3491,6 +3491,74 @@ TEST(QueryFill, AWindowFromOneTimeToAnother) {
   }
 }
 
+// Words of people who do not profile GPUs, each read into the slot a profiler's word fills: "matrix multiplies" as
+// "gemms" (here a part of a kernel's name), a "queue" as a stream, "GPU jobs" as kernels, "the CPU" as the host whose
+// calls the runtime traced, "reserving memory" as the allocation calls.
+TEST(QueryFill, EverydayWordsFillTheSlotsOfAProfilersWords) {
+  Check("what fraction of the GPU time went to the matrix multiplies?",
+        {Q({Measure::kGpuShare}, {EventKind::kKernels, "gemm", ""})});
+  Query busiest = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  busiest.group_by = GroupBy::kStream;
+  busiest.rank = Rank::kTop;
+  Check("which work queue ran the most kernel time?", {busiest});
+  Check("how many GPU jobs ran on GPU 1?",
+        {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}})});
+  Subject alloc{EventKind::kApi, "", ""};
+  alloc.api_class = "alloc";
+  Query reserving = Q({Measure::kTotal}, alloc);
+  reserving.group_by = GroupBy::kName;  // a class of calls is stated call by call, with its total
+  Check("how long did the CPU spend reserving memory?", {reserving});
+}
+
+// Two families with a word that joins or sets them apart are the two sides of a comparison, never one family of both
+// ("cuBLAS GEMMs", side by side, is one: the first test's reading of a library and a kind of work).
+TEST(QueryFill, TwoFamiliesSaidApartAreTwoSides) {
+  Subject attention{EventKind::kKernels, "", ""};
+  attention.family = "attention";
+  Query q = Q({Measure::kTotal}, attention);
+  q.versus_subject = attention;
+  q.versus_subject->family = "softmax";
+  Check("which took more time, the attention kernels or the softmax kernels?", {q});
+  Check("between the attention kernels and the softmax ones, which took more time?", {q});
+  q.form = Form::kYesNo;
+  Check("is the attention time more than the softmax time?", {q});
+  const Reading three = Fill("is the attention time more than the softmax and conv time?");
+  EXPECT_FALSE(three.complete()) << "a third family is said unread, never folded into a side";
+}
+
+// A size's median or percentile is no statistic a Query holds (event_stats gives the sizes' mean, least and largest):
+// the question is declined saying so, never answered with the durations' median beside the summed bytes.
+TEST(QueryFill, AMedianOfSizesIsSaidNotHeld) {
+  const Reading r = Fill("what's the median copy size?");
+  EXPECT_FALSE(r.complete());
+  ASSERT_EQ(r.not_held.size(), 1u);
+  EXPECT_EQ(r.not_held.front(), "a median or percentile of the sizes");
+  Check("median duration and total bytes of the HtoD copies",
+        {Q({Measure::kMedian, Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"})});
+}
+
+// "How many kernels did each copy run?": a second kind of GPU work that neither makes the events the GPU's work nor is
+// a side is unread; the reading never drops it to answer the kernels alone.
+TEST(QueryFill, ASecondKindOfGpuWorkSaidForNothingIsUnread) {
+  const Reading r = Fill("how many kernels did each copy run?");
+  EXPECT_FALSE(r.complete());
+  EXPECT_NE(std::find(r.unread.begin(), r.unread.end(), "copies"), r.unread.end());
+  Query gpu = Q({Measure::kIdle}, {EventKind::kGpu, "", ""});
+  gpu.group_by = GroupBy::kDevice;
+  Check("how long was each GPU idle, with no kernel or copy running?", {gpu});
+}
+
+// A noun of an amount of work ("GPU work", "the computation") is measured by its time: "the most GPU work" ranks by
+// time, "a share of the GPU work" is a share of its time, not of how many events it is.
+TEST(QueryFill, AnAmountOfWorkIsItsTime) {
+  Query q = Q({Measure::kTotal}, {EventKind::kGpu, "", ""});
+  q.group_by = GroupBy::kStream;
+  q.rank = Rank::kTop;
+  Check("which stream carried the most GPU work?", {q});
+  q.measures.push_back(Measure::kShare);
+  Check("which stream carried the most GPU work, and what share of all GPU work was it?", {q});
+}
+
 }  // namespace
 }  // namespace nsys::agent
 

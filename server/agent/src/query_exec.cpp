@@ -738,7 +738,9 @@ std::string SideLabel(const Query& q, bool second) {
     const std::string memory = s.memory.empty() ? "" : " (" + s.memory + " host memory)";
     std::string cause = s.cause;
     std::replace(cause.begin(), cause.end(), '_', ' ');
-    return (s.copy_kind.empty() || s.copy_kind == "any" ? std::string(Noun(s.events)) : s.copy_kind + " copies") +
+    const std::string family = s.family.empty() ? "" : support::MarkdownCode(s.family) + " ";  // "`gemm` kernels"
+    return family +
+           (s.copy_kind.empty() || s.copy_kind == "any" ? std::string(Noun(s.events)) : s.copy_kind + " copies") +
            memory + (cause.empty() ? "" : " (" + cause + ")");
   }
   const Scope& s = second ? *q.versus_scope : q.scope;

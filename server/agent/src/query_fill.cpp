@@ -266,6 +266,26 @@ void MostOfAnAdjective(std::vector<Token>& tokens) {
   }
 }
 
+// "the matrix multiplies", "fast Fourier transforms": a family said in everyday words becomes the one word that says
+// it ("gemms", "fft"), which is then read as if written (a part of kernel names, else the decoder's family).
+void FamilyPhrases(std::vector<Token>& tokens) {
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    for (size_t n = std::min<size_t>(3, tokens.size() - i); n >= 2; --n) {
+      std::string phrase;
+      for (size_t k = i; k < i + n; ++k) phrase += (k == i ? "" : " ") + tokens[k].lower;
+      const bool plain = std::none_of(tokens.begin() + static_cast<std::ptrdiff_t>(i),
+                                      tokens.begin() + static_cast<std::ptrdiff_t>(i + n),
+                                      [](const Token& k) { return k.quoted || k.separator; });
+      const std::string_view word = plain ? lexicon::FamilyPhraseWord(phrase) : std::string_view();
+      if (word.empty()) continue;
+      tokens[i].text = tokens[i].lower = std::string(word);
+      tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                   tokens.begin() + static_cast<std::ptrdiff_t>(i + n));
+      break;
+    }
+  }
+}
+
 // Long-ish: one pass over the characters with the quote, separator and word cases side by side.
 std::vector<Token> Tokenize(const std::string& question) {
   std::vector<Token> out;
@@ -337,6 +357,7 @@ std::vector<Token> Tokenize(const std::string& question) {
   flush();
   CopyKindsByNumber(out);
   MostOfAnAdjective(out);
+  FamilyPhrases(out);
   return out;
 }
 
@@ -551,6 +572,8 @@ void DivisionsAreNoLists(std::vector<Item>& items) {
 //  - a plural: "GEMMs" names the kernels whose names contain "gemm";
 //  - what does a thing, named by its verb before a noun for kernels: "the solver kernel" is the one whose name holds
 //    "solve", "the reducer kernels" "reduce" ("longer kernels" is no name: a word of meaning never is).
+// Not a verb's -ing or -ed form: "generated" says who made kernels ("the kernels nvFuser generated") more often than
+// it names them, and an -ing form cost a never-read batch a right answer (2026-11-29).
 std::optional<Item> NameByItsForm(const std::vector<Token>& t, size_t i, const QueryVocabulary& v) {
   const std::string& w = t[i].lower;
   const size_t n = w.size();
@@ -926,6 +949,7 @@ struct Clause {
   std::vector<std::string> whose;      // a library's name beside a name ("NCCL SendRecv"): described, in any clause
   std::vector<std::string> of_ranges;  // "layer" beside a range noun or name (LayerOfARange): described, in any clause
   std::string family;                  // kernels of a family the decoder knows ("the FlashAttention forward kernel")
+  std::string versus_family;           // the other side's family ("the attention kernels vs the GEMMs")
   std::optional<double> factor;        // "more than double", "more than 20 times": the second side times this
   std::vector<std::string> unread;
 };
@@ -1345,6 +1369,16 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
   if (items[i].Has(Slot::kBetween) && read[i]) ReadLaterAfterAWindow(items, i, c, read);
 }
 
+// A noun for an amount of work ("GPU work", "the computation", "number crunching"), whose measure is time: "the most
+// GPU work" and "a share of the work" are of its time, not of how many events it is.
+bool AmountOfWork(const Item& it) {
+  const std::string w = Lower(it.word);
+  for (std::string_view noun : {"work", "activity", "computation", "computing", "crunching"}) {
+    if (w.find(noun) != std::string::npos) return true;
+  }
+  return false;
+}
+
 // A word of quantity ("most", "fewer", value 1) before an events noun: the events are counted.
 void ReadQuantity(const std::vector<Item>& items, size_t i, uint8_t quantity, Clause& c) {
   if (quantity != 1) return;
@@ -1357,6 +1391,8 @@ void ReadQuantity(const std::vector<Item>& items, size_t i, uint8_t quantity, Cl
           items[j].kind == Item::kName))
     ++j;
   const bool than = j > first && j < items.size() && items[j].Has(Slot::kVersus) && IsWordIn(items[j], {"than"});
+  // "the most GPU work": a noun of an amount of work is ranked by its time, not counted.
+  if (j < items.size() && items[j].Has(Slot::kEvents) && AmountOfWork(items[j])) return;
   if (j < items.size() && (items[j].Has(Slot::kEvents) || than)) c.rank_by_count = true;
 }
 
@@ -1375,7 +1411,11 @@ void ReadWhatAShareIsOf(const std::vector<Item>& items, size_t i, Measure m, Cla
       return at < items.size() &&
              (items[at].Has(Slot::kWeakTotal) || items[at].Has(Slot::kMeasure) || items[at].kind == Item::kName);
     };
-    if (k < items.size() && items[k].Has(Slot::kEvents) && !time_word(last + 1)) c.count_share = true;
+    // "what share of the GPU work", "of the computation": a noun of an amount of work, which is time, not of events.
+    const bool amount =
+        std::any_of(items.begin() + static_cast<std::ptrdiff_t>(std::min(k, items.size())),
+                    items.begin() + static_cast<std::ptrdiff_t>(std::min(last + 1, items.size())), AmountOfWork);
+    if (k < items.size() && items[k].Has(Slot::kEvents) && !time_word(last + 1) && !amount) c.count_share = true;
   }
   if (m == Measure::kIdle) ++c.idle_said;
   // "percentage of the (GPU's) span", "how much of that span": the span a share is of.
@@ -2064,8 +2104,8 @@ void UnreadComparisons(Clause& c) {
     c.unread.push_back(c.versus_memory);
   // "fewer thread blocks than that": a "than" with nothing on its other side compares with what a Query cannot hold.
   const bool other_side = !c.versus_names.empty() || c.versus_events || !c.versus_copy_kind.empty() ||
-                          !c.versus_devices.empty() || !c.versus_pids.empty() || c.versus_stream >= 0 ||
-                          c.devices.size() == 2 || c.pids.size() == 2 || c.names.size() >= 2;
+                          !c.versus_family.empty() || !c.versus_devices.empty() || !c.versus_pids.empty() ||
+                          c.versus_stream >= 0 || c.devices.size() == 2 || c.pids.size() == 2 || c.names.size() >= 2;
   if (c.versus && c.than && !other_side && !c.versus_measure) c.unread.push_back("than ...");
   // "more than 1 s after the first kernel": an origin for a window the clause does not give (a bound is no window).
   // A clause that asks nothing lends it to the clause after it ("Counting from the first kernel, how many ... in the
@@ -2534,7 +2574,7 @@ void OperationOfTheFamily(Clause& c) {
   }
   for (auto* words : {&c.unread, &c.described}) {
     for (size_t k = words->size(); k-- > 0;) {
-      const std::string_view op = lexicon::KernelFamilyWord(Lower((*words)[k]), true);
+      const std::string_view op = OperationOnly((*words)[k]);  // a second family stays unread (SecondFamily)
       if (op.empty()) continue;
       AddToFamily(c, op);
       words->erase(words->begin() + static_cast<std::ptrdiff_t>(k));
@@ -2551,16 +2591,52 @@ bool LayerOfARange(const std::vector<Item>& items, size_t i) {
   return next < items.size() && items[next].Has(Slot::kRangeNoun);
 }
 
+// "the attention kernels vs the GEMMs", "attention and matrix multiplies": a word for a family after another with a
+// word that joins or sets apart between them names a second set of kernels, the other side of a comparison
+// (Clause::versus_family), never folded into the first ("cuBLAS GEMMs", side by side, is one family).
+bool SecondFamily(const std::vector<Item>& items, size_t family_at, size_t i, const Clause& c) {
+  if (c.family.empty() || family_at >= i || items[i].kind != Item::kUnknown ||
+      lexicon::KernelFamilyWord(Lower(items[i].word)).empty())
+    return false;
+  for (size_t k = family_at + 1; k < i; ++k) {
+    const std::string w = Lower(items[k].word);
+    if (items[k].kind == Item::kSeparator || items[k].Has(Slot::kSplit) || items[k].Has(Slot::kVersus) || w == "and" ||
+        w == "or" || w == "than")
+      return true;
+  }
+  return false;
+}
+
 // The words no slot read: a limit before a noun, a family of kernels, words that say no more, "layer" of a range,
 // words that describe the events, and the rest, unread.
 void ReadWordsLeft(const std::vector<Item>& items, const std::vector<bool>& read, Clause& c) {
+  size_t family_at = items.size();  // where the last word of a family was read
   for (size_t i = 0; i < items.size(); ++i) {
     if (c.number_before_noun == i && (c.rank != Rank::kNone || c.which)) {
       c.limit = std::min(IdOf(items[i].number).value_or(101), 101);
       continue;
     }
     if (read[i] || !(items[i].kind == Item::kUnknown || items[i].kind == Item::kNumber)) continue;
-    if (ReadFamilyWord(items[i], c)) continue;
+    if (SecondFamily(items, family_at, i, c) && c.versus_family.empty()) {
+      c.versus_family = lexicon::KernelFamilyWord(Lower(items[i].word));
+      family_at = i;
+      continue;
+    }
+    if (SecondFamily(items, family_at, i, c)) {  // a third set of kernels: no Query holds it
+      c.unread.push_back(items[i].word);
+      continue;
+    }
+    if (!c.versus_family.empty() && !lexicon::KernelFamilyWord(Lower(items[i].word)).empty()) {
+      // "attention vs cuBLAS GEMMs": a family word beside the other side's is of that side.
+      const std::string_view word = lexicon::KernelFamilyWord(Lower(items[i].word));
+      if (c.versus_family.find(word) == std::string::npos) c.versus_family += " " + std::string(word);
+      family_at = i;
+      continue;
+    }
+    if (ReadFamilyWord(items[i], c)) {
+      family_at = i;
+      continue;
+    }
     if (SaysNoMore(items, i)) continue;
     if (LayerOfARange(items, i)) {
       c.of_ranges.push_back(items[i].word);
@@ -2874,6 +2950,15 @@ void DefaultMeasures(Clause& c) {
     c.measures.erase(at(Measure::kAverage));
     *at(Measure::kBytes) = Measure::kAvgBytes;
   }
+  // "the median copy size", "how big was a typical transfer", "p90 of the sizes": a statistic of the sizes other than
+  // their mean, least or largest, which no Query measures. Said as not measured, never answered as a duration beside
+  // the summed bytes.
+  for (Measure m : {Measure::kMedian, Measure::kP90, Measure::kP95, Measure::kP99, Measure::kStddev}) {
+    if (at(m) == c.measures.end() || at(Measure::kBytes) == c.measures.end() || c.weak_time) continue;
+    c.measures.erase(at(m));
+    c.not_held.push_back(m == Measure::kStddev ? "the spread of the sizes" : "a median or percentile of the sizes");
+    c.unread.push_back(c.not_held.back());
+  }
   // "the average launch delay", "the average bandwidth": measures that are means themselves (of the delays; bytes over
   // the summed time), not also the mean duration.
   const bool mean_itself = std::any_of(c.measures.begin(), c.measures.end(), [](Measure m) {
@@ -3105,6 +3190,11 @@ void FillVersus(const Clause& c, Query& q) {
     if (!c.versus_pids.empty()) v.pids = c.versus_pids;
     if (c.versus_stream >= 0) v.stream = c.versus_stream;
     q.versus_scope = v;
+  }
+  if (!c.versus_family.empty() && !q.versus_scope) {  // "attention kernels vs GEMMs": kernels of another family
+    Subject v = q.versus_subject.value_or(q.subject);
+    v.family = c.versus_family;
+    if (!(v == q.subject)) q.versus_subject = v;
   }
   if (q.versus_subject || q.versus_scope) {
     q.group_by = GroupBy::kNone;
@@ -4574,6 +4664,18 @@ void ReadGpuWork(Clause& c) {
   c.versus_copy_kind.clear();
 }
 
+// "How many kernels did each copy run?", "kernels per copy": a second kind of GPU work that neither made the events
+// the GPU's work (ReadGpuWork) nor is a side of a comparison was said for something no Query holds: unread, never
+// dropped from the reading.
+void SecondGpuKindUnread(Clause& c) {
+  if (!c.events || !c.names.empty() || c.versus_events || c.versus || c.compare || c.kinds_side_by_side) return;
+  const uint8_t others = c.gpu_kinds & static_cast<uint8_t>(~GpuKindBit(*c.events));
+  if (GpuKindBit(*c.events) == 0 || others == 0) return;
+  for (auto [bit, noun] : {std::pair<uint8_t, const char*>{1, "kernels"}, {2, "copies"}, {4, "memsets"}}) {
+    if (others & bit) c.unread.push_back(noun);
+  }
+}
+
 // The shapes of an answer a clause asks for beside its figures: yes or no against a threshold ("is X more than half
 // of ...", "are there any ... longer than 5 ms"), and the largest or smallest copy's size ("how big was the largest").
 // False when the clause asks what a Query cannot hold: the largest copy's own duration ("the biggest copy: how long
@@ -4730,6 +4832,7 @@ void MeasuresSaidBefore(Clause& c, const Query* previous) {
     c.measures = {Measure::kMaxGap};
   DefaultMeasures(c);
   ReadGpuWork(c);
+  SecondGpuKindUnread(c);
   // "How long is the GPU idle, and what percentage of the span is it?", "... Give the idle time and the percentage":
   // a share of the span, or a share alone naming no events, after the idle or busy time is that time's share of the
   // span. (A share beside the idle time in one clause is DefaultMeasures'.)
@@ -5334,7 +5437,10 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
     }
     if (to.api_class.empty()) to.api_class = from.api_class;
     if (to.memory.empty()) to.memory = from.memory;
-    if (to.family.empty() && to.names.empty()) to.family = from.family;  // "For the FlashAttention kernels: ..."
+    if (to.family.empty() && to.names.empty()) {
+      to.family = from.family;                // "For the FlashAttention kernels: ..."
+      to.versus_family = from.versus_family;  // "the attention kernels and the GEMMs: which took more time?"
+    }
     to.range_noun = to.range_noun || from.range_noun;
     // "What was the very first kernel to execute, and how long did it take?": the one event goes with its events.
     if (to.nth == 0 && to.events == from.events && to.names == from.names) to.nth = from.nth;
@@ -5577,6 +5683,7 @@ void LendSubject(const Clause& from, Clause& to) {
   to.memory = from.memory;
   to.range_noun = from.range_noun;
   to.family = from.family;
+  to.versus_family = from.versus_family;
 }
 
 // What a sentence that set the scene lends the first clause of the question after it.
@@ -6605,12 +6712,24 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       }
       if (TakeScope(c, items, queries, lent, reading.unread) || AsksNothing(c)) continue;
       Clause kept = c;
+      const size_t unread_before = c.unread.size(), not_held_before = c.not_held.size();
       auto q = ToQuery(c, queries.empty() ? before : &queries.back());
+      // What the measures' defaults found no Query holds ("the median copy size") is unread as the words were.
+      reading.unread.insert(reading.unread.end(), c.unread.begin() + static_cast<std::ptrdiff_t>(unread_before),
+                            c.unread.end());
+      reading.not_held.insert(reading.not_held.end(), c.not_held.begin() + static_cast<std::ptrdiff_t>(not_held_before),
+                              c.not_held.end());
       if (!q) {
         waiting.emplace_back(std::move(kept), WordsOf(items));
         continue;
       }
+      const size_t built = queries.size();
       BuildWaiting(waiting, *q, queries, reading);
+      // "Which queue carried the most, and what share of the GPU work was it?": a clause whose "it" points at a
+      // clause that waited for it is read again after it, with that clause's Query before it.
+      if (queries.size() > built && (kept.it || kept.points_back)) {
+        if (auto again = ToQuery(kept, &queries.back())) q = std::move(again);
+      }
       queries.push_back(std::move(*q));
     }
     context.reset();

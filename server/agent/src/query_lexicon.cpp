@@ -109,6 +109,13 @@ constexpr Synonym kSynonyms[] = {
     {"contribute", "take"},
     {"burn", "take"},
     {"eat", "take"},
+    {"ate", "took"},
+    {"waste", "spend"},  // "how much time was wasted in copies": spent, as the person sees it
+    {"wasted", "spent"},
+    {"sink", "spend"},
+    {"sank", "spent"},
+    {"sunk", "spent"},
+    {"hogged", "took"},
     {"tally", "total"},
     {"totaling", "total"},
     {"totalling", "total"},
@@ -1809,6 +1816,53 @@ constexpr Entry kEntries[] = {
     {"execute", Slot::kStop},
     {"executes", Slot::kStop},
     {"exact", Slot::kStop},
+    // Everyday words of people who do not profile GPUs: the same slots, said as a newcomer says them.
+    {"gpu job", Slot::kEvents, E(EventKind::kKernels)},  // "the one GPU job in this run": a kernel it ran
+    {"gpu jobs", Slot::kEvents, E(EventKind::kKernels)},
+    {"gpu task", Slot::kEvents, E(EventKind::kKernels)},
+    {"gpu tasks", Slot::kEvents, E(EventKind::kKernels)},
+    {"compute job", Slot::kEvents, E(EventKind::kKernels)},
+    {"compute jobs", Slot::kEvents, E(EventKind::kKernels)},
+    {"compute task", Slot::kEvents, E(EventKind::kKernels)},
+    {"compute tasks", Slot::kEvents, E(EventKind::kKernels)},
+    {"crunching numbers", Slot::kEvents, E(EventKind::kKernels)},
+    {"number crunching", Slot::kEvents, E(EventKind::kKernels)},
+    {"crunching", Slot::kEvents, E(EventKind::kKernels)},
+    {"computing", Slot::kEvents, E(EventKind::kKernels)},  // "not computing and not copying": kernels and copies
+    {"computation", Slot::kEvents, E(EventKind::kKernels)},
+    {"queue", Slot::kStreamNoun},  // "which queue carried the most": CUDA's queue of work is a stream
+    {"queues", Slot::kStreamNoun},
+    {"work queue", Slot::kStreamNoun},
+    {"work queues", Slot::kStreamNoun},
+    {"gpu queue", Slot::kStreamNoun},
+    {"gpu queues", Slot::kStreamNoun},
+    {"command queue", Slot::kStreamNoun},
+    {"command queues", Slot::kStreamNoun},
+    {"cpu", Slot::kStop},  // "the CPU waiting for the GPU": the host, whose calls the runtime table holds
+    {"the cpu", Slot::kStop},
+    {"working", Slot::kMeasure, M(Measure::kBusy)},  // "how much of the time was the GPU actually working"
+    {"working time", Slot::kMeasure, M(Measure::kBusy)},
+    {"doing work", Slot::kMeasure, M(Measure::kBusy)},
+    {"in use", Slot::kMeasure, M(Measure::kBusy)},
+    {"reserving memory", Slot::kApiClass, 1},  // cudaMalloc and its kin: the allocation class
+    {"reserve memory", Slot::kApiClass, 1},
+    {"allocating memory", Slot::kApiClass, 1},
+    {"allocate memory", Slot::kApiClass, 1},
+    {"memory allocation", Slot::kApiClass, 1},
+    {"memory allocations", Slot::kApiClass, 1},
+    {"freeing memory", Slot::kApiClass, 2},
+    {"free memory", Slot::kApiClass, 2},
+    {"releasing memory", Slot::kApiClass, 2},
+    {"freeing", Slot::kApiClass, 2},
+    {"moving data", Slot::kEvents, E(EventKind::kMemcpy)},
+    {"data movement", Slot::kEvents, E(EventKind::kMemcpy)},
+    {"shuttling data", Slot::kEvents, E(EventKind::kMemcpy)},
+    {"shuttled", Slot::kMeasure, M(Measure::kBytes)},  // "how much data was shuttled to the card", as "moved"
+    {"shipped", Slot::kMeasure, M(Measure::kBytes)},
+    {"admittedly", Slot::kStop},
+    {"basically", Slot::kStop},
+    {"honestly", Slot::kStop},
+    {"really", Slot::kStop},
     {"&", Slot::kSplit},  // "grid & block dims"
     {"/", Slot::kSplit},  // "avg / min / max duration"; a ratio in parentheses is a definition (DropDefinitions)
 };
@@ -2028,11 +2082,25 @@ constexpr Synonym kFamilyWords[] = {
     {"collective", "collective"},
     {"collectives", "collective"},
 };
+// Families said in everyday words: the word a person who profiles would write for each ("gemm" is the kind of work
+// the decoder names, and a part of most GEMM kernels' names; "fft" a part of cuFFT's and VkFFT's).
+constexpr Synonym kFamilyPhrases[] = {
+    {"matrix multiply", "gemm"},         {"matrix multiplies", "gemms"},  {"matrix multiplication", "gemm"},
+    {"matrix multiplications", "gemms"}, {"matrix product", "gemm"},      {"matrix products", "gemms"},
+    {"matrix-matrix multiply", "gemm"},  {"matrix-multiply", "gemm"},     {"matrix mult", "gemm"},
+    {"fourier transform", "fft"},        {"fourier transforms", "fft"},   {"fast fourier transform", "fft"},
+    {"fast fourier transforms", "fft"},  {"layer normalization", "norm"}, {"layer norm", "norm"},
+    {"batch normalization", "norm"},     {"batch norm", "norm"},
+};
 constexpr Synonym kOperationWords[] = {{"forward", "fwd"}, {"backward", "bwd"}, {"fwd", "fwd"}, {"bwd", "bwd"}};
 
 std::string_view KernelFamilyWord(std::string_view lower, bool operation) {
   const std::string_view family = StandsFor(kFamilyWords, lower);
   return family.empty() && operation ? StandsFor(kOperationWords, lower) : family;
+}
+
+std::string_view FamilyPhraseWord(std::string_view phrase) {
+  return StandsFor(kFamilyPhrases, phrase);
 }
 
 bool IsDiagnosisWord(std::string_view lower) {

@@ -3559,6 +3559,28 @@ TEST(QueryFill, AnAmountOfWorkIsItsTime) {
   Check("which stream carried the most GPU work, and what share of all GPU work was it?", {q});
 }
 
+// Two places in time of one kind of events, joined or set against each other, are one event against the other
+// (Subject::nth on each side); places that bound a span ("first to last", "between the first and the last") are not.
+TEST(QueryFill, TwoPlacesInTimeAreOneEventAgainstAnother) {
+  Query q = Q({Measure::kTotal}, {EventKind::kMemcpy, "", ""});
+  q.subject.nth = 1;
+  q.versus_subject = q.subject;
+  q.versus_subject->nth = -1;
+  Check("how long did the first and the last copy take?", {q});
+  Check("first vs last copy: which took longer?", {q});
+  Query k = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  k.subject.nth = 1;
+  k.versus_subject = k.subject;
+  k.versus_subject->nth = 2;
+  k.form = Form::kYesNo;
+  Check("was the first kernel longer than the second one?", {k});
+  for (const char* span : {"how much time passed from the first kernel to the last kernel?",
+                           "what share of the first-to-last kernel span was idle?"}) {
+    const Reading r = Fill(span);
+    for (const Query& read : r.queries) EXPECT_FALSE(read.versus_subject) << span << ": " << DescribeQuery(read);
+  }
+}
+
 }  // namespace
 }  // namespace nsys::agent
 

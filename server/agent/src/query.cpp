@@ -556,4 +556,8 @@ std::string DescribeQuery(const Query& q) {
   return out;
 }
 
+std::string DescribeNth(int32_t nth) {
+  return query_words::NthWords(nth);
+}
+
 }  // namespace nsys::agent

@@ -734,12 +734,14 @@ std::string FactsOf(const Query& q, const Side& side) {
 std::string SideLabel(const Query& q, bool second) {
   if (q.versus_subject) {
     const Subject& s = second ? *q.versus_subject : q.subject;
-    if (!s.name.empty()) return support::MarkdownCode(s.name);
+    // "the first to start of the copies" against "the last to start of them": one event of the same events each.
+    const std::string nth = s.nth == 0 ? "" : DescribeNth(s.nth) + " of the ";
+    if (!s.name.empty()) return nth + support::MarkdownCode(s.name);
     const std::string memory = s.memory.empty() ? "" : " (" + s.memory + " host memory)";
     std::string cause = s.cause;
     std::replace(cause.begin(), cause.end(), '_', ' ');
     const std::string family = s.family.empty() ? "" : support::MarkdownCode(s.family) + " ";  // "`gemm` kernels"
-    return family +
+    return nth + family +
            (s.copy_kind.empty() || s.copy_kind == "any" ? std::string(Noun(s.events)) : s.copy_kind + " copies") +
            memory + (cause.empty() ? "" : " (" + cause + ")");
   }

@@ -922,6 +922,7 @@ struct Clause {
   bool from_first_kernel = false;                         // "after the first kernel starts": the window's origin
   std::optional<Anchor> origin, until;  // "from the end of the MPI_Init range", "until the last copy ends"
   int32_t nth = 0;                      // "the second Model range": one event by start (Subject::nth)
+  int32_t versus_nth = 0;               // "the first and the last memcpy": the other side's one event
   bool belief = false;                  // a scene that says what someone believes ("I think pid 1679 did more")
   bool elapsed = false;                 // "how long after X ends does Y start": the time between two moments
   bool window_after_origin = false;     // "in the next 100 ms": the window needs an origin (from_first_kernel)
@@ -2104,8 +2105,9 @@ void UnreadComparisons(Clause& c) {
     c.unread.push_back(c.versus_memory);
   // "fewer thread blocks than that": a "than" with nothing on its other side compares with what a Query cannot hold.
   const bool other_side = !c.versus_names.empty() || c.versus_events || !c.versus_copy_kind.empty() ||
-                          !c.versus_family.empty() || !c.versus_devices.empty() || !c.versus_pids.empty() ||
-                          c.versus_stream >= 0 || c.devices.size() == 2 || c.pids.size() == 2 || c.names.size() >= 2;
+                          !c.versus_family.empty() || c.versus_nth != 0 || !c.versus_devices.empty() ||
+                          !c.versus_pids.empty() || c.versus_stream >= 0 || c.devices.size() == 2 ||
+                          c.pids.size() == 2 || c.names.size() >= 2;
   if (c.versus && c.than && !other_side && !c.versus_measure) c.unread.push_back("than ...");
   // "more than 1 s after the first kernel": an origin for a window the clause does not give (a bound is no window).
   // A clause that asks nothing lends it to the clause after it ("Counting from the first kernel, how many ... in the
@@ -2405,6 +2407,73 @@ void ReadFactor(const std::vector<Item>& items, Clause& c, std::vector<bool>& re
   }
 }
 
+// "the first and the last memcpy", "the first vs the second Model range", "first or last kernel": two places in time
+// of one kind of events, set side by side: the one event against the other (Clause::versus_nth). Not a span ("between
+// the first and the last kernel", "from the first ... to the last"): a word of a window before them leaves it to
+// ReadInstance's span.
+bool TwoInstances(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  const auto joiner = [&](size_t at) {
+    return items[at].Has(Slot::kVersus) || IsWordIn(items[at], {"and", "or", "vs", "versus", "against", "than"});
+  };
+  // "the first-to-last-kernel span", "its active window (first GPU op to last)": places that bound a span.
+  const bool span = std::any_of(items.begin(), items.end(), [](const Item& it) {
+    const std::string w = Lower(it.word);
+    return w.find("span") != std::string::npos || w.find("window") != std::string::npos;
+  });
+  if (span) return false;
+  // The events noun after a place (a name, a copy kind, "nvtx" or "cuda" may stand between), or items.size().
+  const auto noun_after = [&](size_t at) {
+    size_t j = at + 1;
+    while (j < items.size() && j <= at + 3 &&
+           (items[j].kind == Item::kName || items[j].Has(Slot::kCopyKind) || IsWordIn(items[j], {"nvtx", "cuda"})))
+      ++j;
+    const bool noun = j < items.size() && (items[j].Has(Slot::kEvents) || items[j].Has(Slot::kRangeNoun));
+    return noun ? j : items.size();
+  };
+  for (size_t k = 0; k + 2 < items.size(); ++k) {
+    const auto [first, n1] = PlaceInTime(items, k);
+    if (first == 0 || n1 != 1) continue;
+    for (size_t w = k >= 2 ? k - 2 : 0; w < k; ++w) {
+      if (items[w].Has(Slot::kBetween) || IsWordIn(items[w], {"between", "from", "since"})) return false;
+    }
+    // "the first and the last memcpy" (the noun after the second place), or "the first kernel ... than the second
+    // (kernel, one)" (a noun after each, or "one" after the second).
+    const size_t first_noun = noun_after(k);
+    const size_t from = first_noun < items.size() ? first_noun + 1 : k + 1;
+    for (size_t m = from; m < items.size() && m <= from + 4; ++m) {
+      const auto [second, n2] = PlaceInTime(items, m);
+      if (second == 0 || n2 != 1 || second == first) continue;
+      // "first to last", "from the first until the last": a span; after "compare", "to" and "with" join two sides.
+      const bool compare =
+          std::any_of(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(k), [](const Item& it) {
+            return IsWordIn(it, {"compare", "comparing"});
+          });
+      bool joined = false, bounds = false;
+      for (size_t at = k + 1; at < m; ++at) {
+        const bool to = IsWordIn(items[at], {"to", "with"});
+        joined = joined || joiner(at) || (compare && to);
+        bounds = bounds || (!compare && (to || IsWordIn(items[at], {"till", "until", "through", "thru"})));
+      }
+      if (bounds) return false;
+      const size_t second_noun = noun_after(m);
+      const bool one = m + 1 < items.size() && IsWordIn(items[m + 1], {"one"});
+      const bool end = m + 1 == items.size() || items[m + 1].kind == Item::kSeparator;
+      if (!joined || !(second_noun < items.size() || ((one || end) && first_noun < items.size()))) break;
+      c.nth = first;
+      c.versus_nth = second;
+      read[k] = read[m] = true;
+      if (one) read[m + 1] = true;
+      // "first vs last cudaLaunchKernel call": a word that only joins the two places is theirs, so that the name after
+      // it stays both sides' (a "than" stays the comparison's).
+      for (size_t at = from; at < m; ++at) {
+        if (IsWordIn(items[at], {"and", "or", "vs", "versus", "against", "the"})) read[at] = true;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
 // "the second Model range", "the later of the two runFusionWithInputs ranges", "the last cudaMemcpy call": one event
 // by its place in time, said with a determiner before the place and the events' noun after it (a name or a copy kind
 // may stand between). "The first 5 kernels", "the first kernels" and "the first and last" are no one event; "the
@@ -2419,6 +2488,7 @@ void ReadInstance(const std::vector<Item>& items, Clause& c, std::vector<bool>& 
       return std::find_first_of(of_it.begin(), of_it.end(), words.begin(), words.end()) != of_it.end();
     });
   };
+  if (TwoInstances(items, c, read)) return;
   if (said({"first", "earliest", "initial"}) && said({"last", "latest", "final"})) return;
   // A span read from the sentence ("from the first GPU activity to the last one"): what is left of it is no event.
   if (std::any_of(items.begin(), items.end(),
@@ -3190,6 +3260,11 @@ void FillVersus(const Clause& c, Query& q) {
     if (!c.versus_pids.empty()) v.pids = c.versus_pids;
     if (c.versus_stream >= 0) v.stream = c.versus_stream;
     q.versus_scope = v;
+  }
+  if (c.versus_nth != 0 && !q.versus_scope) {  // "the first and the last memcpy": one event against another
+    Subject v = q.versus_subject.value_or(q.subject);
+    v.nth = c.versus_nth;
+    q.versus_subject = v;
   }
   if (!c.versus_family.empty() && !q.versus_scope) {  // "attention kernels vs GEMMs": kernels of another family
     Subject v = q.versus_subject.value_or(q.subject);
@@ -5225,8 +5300,10 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   if (!TakePosition(c, q)) return std::nullopt;
   if (!Held(q)) return std::nullopt;
   FillVersus(c, q);
-  // One event by its place in time is not set against other events ("that second range ... the real forward pass").
-  if (q.subject.nth != 0 && (q.versus_subject || q.versus_scope)) return std::nullopt;
+  // One event by its place in time is not set against other events ("that second range ... the real forward pass"),
+  // only against another one event of the same events ("the first and the last memcpy").
+  const bool two_instances = q.versus_subject && q.versus_subject->nth != 0 && c.versus_nth != 0;
+  if (q.subject.nth != 0 && (q.versus_subject || q.versus_scope) && !two_instances) return std::nullopt;
   if (!FillVersusMeasure(c, q)) return std::nullopt;
   KeepComparison(c, previous, q);
   KeepRanking(c, previous, q);
@@ -5443,7 +5520,10 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
     }
     to.range_noun = to.range_noun || from.range_noun;
     // "What was the very first kernel to execute, and how long did it take?": the one event goes with its events.
-    if (to.nth == 0 && to.events == from.events && to.names == from.names) to.nth = from.nth;
+    if (to.nth == 0 && to.events == from.events && to.names == from.names) {
+      to.nth = from.nth;
+      to.versus_nth = from.versus_nth;  // "the first and the last memcpy: which took longer?"
+    }
     LendBoundsWithTheirEvents(from, to);
   }
   // "Leaving out forward, which range ...": what a place says is left out goes with it.

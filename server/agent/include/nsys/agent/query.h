@@ -221,5 +221,7 @@ Status CheckQuery(const Query& q);
 std::string DescribeQuery(const Query& q);
 // A moment an event marks, in words: "the end of the 2nd of the NVTX ranges whose name contains `Model`".
 std::string DescribeAnchor(const Anchor& a);
+// One event by its place in time (Subject::nth, not 0), in words: "the first to start", "the 2nd to last to start".
+std::string DescribeNth(int32_t nth);
 
 }  // namespace nsys::agent

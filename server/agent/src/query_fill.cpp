@@ -6098,6 +6098,28 @@ void BuildWaiting(std::vector<std::pair<Clause, std::string>>& waiting, const Qu
   waiting.clear();
 }
 
+// "Which queue carried the most, and what share of the GPU work was it?": when clauses waited for `q`, a clause
+// (`kept`, as it was before ToQuery) whose "it" points back is read again after them, with their Query before it.
+void BuildWaiting(std::vector<std::pair<Clause, std::string>>& waiting, const Clause& kept, Query& q,
+                  std::vector<Query>& queries, Reading& reading) {
+  const size_t built = queries.size();
+  BuildWaiting(waiting, q, queries, reading);
+  if (queries.size() == built || !(kept.it || kept.points_back)) return;
+  Clause again = kept;
+  if (auto read = ToQuery(again, &queries.back())) q = std::move(*read);
+}
+
+// ToQuery, with what it found no Query holds ("the median copy size", DefaultMeasures) unread as the words were.
+std::optional<Query> ToQueryNoting(Clause& c, const Query* previous, Reading& reading) {
+  const size_t unread_before = c.unread.size(), not_held_before = c.not_held.size();
+  auto q = ToQuery(c, previous);
+  reading.unread.insert(reading.unread.end(), c.unread.begin() + static_cast<std::ptrdiff_t>(unread_before),
+                        c.unread.end());
+  reading.not_held.insert(reading.not_held.end(), c.not_held.begin() + static_cast<std::ptrdiff_t>(not_held_before),
+                          c.not_held.end());
+  return q;
+}
+
 // A clause that asks nothing and names nothing. One that only ranks ("and what's the smallest one?") asks something:
 // never skipped in silence.
 bool AsksNothing(const Clause& c) {
@@ -6792,24 +6814,12 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       }
       if (TakeScope(c, items, queries, lent, reading.unread) || AsksNothing(c)) continue;
       Clause kept = c;
-      const size_t unread_before = c.unread.size(), not_held_before = c.not_held.size();
-      auto q = ToQuery(c, queries.empty() ? before : &queries.back());
-      // What the measures' defaults found no Query holds ("the median copy size") is unread as the words were.
-      reading.unread.insert(reading.unread.end(), c.unread.begin() + static_cast<std::ptrdiff_t>(unread_before),
-                            c.unread.end());
-      reading.not_held.insert(reading.not_held.end(), c.not_held.begin() + static_cast<std::ptrdiff_t>(not_held_before),
-                              c.not_held.end());
+      auto q = ToQueryNoting(c, queries.empty() ? before : &queries.back(), reading);
       if (!q) {
         waiting.emplace_back(std::move(kept), WordsOf(items));
         continue;
       }
-      const size_t built = queries.size();
-      BuildWaiting(waiting, *q, queries, reading);
-      // "Which queue carried the most, and what share of the GPU work was it?": a clause whose "it" points at a
-      // clause that waited for it is read again after it, with that clause's Query before it.
-      if (queries.size() > built && (kept.it || kept.points_back)) {
-        if (auto again = ToQuery(kept, &queries.back())) q = std::move(again);
-      }
+      BuildWaiting(waiting, kept, *q, queries, reading);
       queries.push_back(std::move(*q));
     }
     context.reset();

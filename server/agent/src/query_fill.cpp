@@ -40,6 +40,7 @@ struct Token {
   bool separator = false;  // , ; ? !
   bool paren = false;      // written inside parentheses: "bandwidth (total bytes / total copy time)"
   bool colon = false;      // a separator written as a colon, read as a comma
+  bool family = false;     // a family said in everyday words ("matrix multiplies": the decoder's "gemm"), no name
 };
 
 bool IsDigits(std::string_view s) {
@@ -267,7 +268,8 @@ void MostOfAnAdjective(std::vector<Token>& tokens) {
 }
 
 // "the matrix multiplies", "fast Fourier transforms": a family said in everyday words becomes the one word that says
-// it ("gemms", "fft"), which is then read as if written (a part of kernel names, else the decoder's family).
+// it ("gemm", "fft"), read as the decoder's family of kernels only: never as a part of a name the question did not
+// write (fuzz_ask_parse holds every name a Query reads to the question's words).
 void FamilyPhrases(std::vector<Token>& tokens) {
   for (size_t i = 0; i < tokens.size(); ++i) {
     for (size_t n = std::min<size_t>(3, tokens.size() - i); n >= 2; --n) {
@@ -279,6 +281,7 @@ void FamilyPhrases(std::vector<Token>& tokens) {
       const std::string_view word = plain ? lexicon::FamilyPhraseWord(phrase) : std::string_view();
       if (word.empty()) continue;
       tokens[i].text = tokens[i].lower = std::string(word);
+      tokens[i].family = true;
       tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(i + 1),
                    tokens.begin() + static_cast<std::ptrdiff_t>(i + n));
       break;
@@ -712,6 +715,8 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
       item.classes = ClassesOf(t[i].lower, v, true);
       item.exact = !item.classes.empty();
       if (!item.exact) item.classes = ClassesOf(t[i].lower, v, false);
+    } else if (t[i].family) {
+      // Stays a plain word: ReadFamilyWord reads it as the decoder's family (FamilyPhrases).
     } else if (auto call = CudaCallInWords(t, i, v)) {
       item = std::move(call->first);
       used = call->second;
@@ -4093,16 +4098,44 @@ void WindowIsTheSpan(std::vector<Item>& s) {
   }
 }
 
+// "time between first and last kernel?", "what is the time from the first to the last copy": the lexicon's phrase of
+// a span ("first and last", "from the first to the last") with an events noun after it, in a sentence that asks no
+// measure of its own and says no span, is the question: the span of those events. (Beside a measure, "idle between
+// the first and last kernel", the phrase only says over what the measure is, which idle time is anyway.)
+void SpanSaidInOnePhrase(std::vector<Item>& s) {
+  const bool measured = std::any_of(s.begin(), s.end(), [](const Item& it) {
+    const std::string w = Lower(it.word);
+    return it.Has(Slot::kMeasure) || w.find("span") != std::string::npos || w.find("window") != std::string::npos;
+  });
+  if (measured) return;
+  for (size_t i = 0; i + 1 < s.size(); ++i) {
+    const std::string w = Lower(s[i].word);
+    if (!s[i].Has(Slot::kStop) || w.find("first") == std::string::npos || w.find("last") == std::string::npos) continue;
+    size_t k = i + 1;
+    while (k < s.size() && k <= i + 2 && IsWordIn(s[k], {"gpu", "cuda"})) ++k;
+    if (k < s.size() && s[k].Has(Slot::kEvents)) s[i] = LexItem("span", s[i].word);
+    return;
+  }
+}
+
 // A span phrase that opens the sentence before a comma ("Between the first kernel starting and the last kernel
 // finishing, how long is the GPU idle, and what percentage of that window is it?") says over what the question
 // measures: the span, over which idle time and utilization are measured anyway. It is dropped and returned, for the
 // answer to say how it was taken, and "that window" or "the interval" after it is that span.
 std::vector<std::string> ReadSpanPhrase(std::vector<Item>& s) {
   std::vector<std::string> dropped;
+  SpanSaidInOnePhrase(s);
   for (size_t i = 0; i < s.size(); ++i) {
     if (Lower(s[i].word) != "first") continue;
     std::optional<Item> events;
-    const size_t mid = PastBoundary(s, i, IsStartWord, events, JoinsASpan);
+    // "between the first and the last kernel", "from the first to the last copy": opened by "between" or "from", the
+    // first part may say no events, which the last part's noun names for both.
+    const auto opener = [&](size_t at) { return s[at].Has(Slot::kBetween) || IsWordIn(s[at], {"between", "from"}); };
+    const bool opened =
+        (i >= 1 && opener(i - 1)) || (i >= 2 && IsWordIn(s[i - 1], {"the", "its", "their"}) && opener(i - 2));
+    const size_t mid = opened && i + 1 < s.size() && JoinsASpan(s[i + 1])
+                           ? i + 1
+                           : PastBoundary(s, i, IsStartWord, events, JoinsASpan);
     if (mid == 0 || mid >= s.size()) continue;
     size_t k = mid;
     const std::string join = Lower(s[k].word);

@@ -2082,15 +2082,22 @@ constexpr Synonym kFamilyWords[] = {
     {"collective", "collective"},
     {"collectives", "collective"},
 };
-// Families said in everyday words: the word a person who profiles would write for each ("gemm" is the kind of work
-// the decoder names, and a part of most GEMM kernels' names; "fft" a part of cuFFT's and VkFFT's).
+// Families said in everyday words: the word of kFamilyWords for each, the kind of work the kernel-name decoder names
+// (an FFT is no kind of its own there: "Fourier transforms" stay unread).
 constexpr Synonym kFamilyPhrases[] = {
-    {"matrix multiply", "gemm"},         {"matrix multiplies", "gemms"},  {"matrix multiplication", "gemm"},
-    {"matrix multiplications", "gemms"}, {"matrix product", "gemm"},      {"matrix products", "gemms"},
-    {"matrix-matrix multiply", "gemm"},  {"matrix-multiply", "gemm"},     {"matrix mult", "gemm"},
-    {"fourier transform", "fft"},        {"fourier transforms", "fft"},   {"fast fourier transform", "fft"},
-    {"fast fourier transforms", "fft"},  {"layer normalization", "norm"}, {"layer norm", "norm"},
-    {"batch normalization", "norm"},     {"batch norm", "norm"},
+    {"matrix multiply", "gemm"},
+    {"matrix multiplies", "gemms"},
+    {"matrix multiplication", "gemm"},
+    {"matrix multiplications", "gemms"},
+    {"matrix product", "gemm"},
+    {"matrix products", "gemms"},
+    {"matrix-matrix multiply", "gemm"},
+    {"matrix-multiply", "gemm"},
+    {"matrix mult", "gemm"},
+    {"layer normalization", "normalization"},
+    {"layer norm", "normalization"},
+    {"batch normalization", "normalization"},
+    {"batch norm", "normalization"},
 };
 constexpr Synonym kOperationWords[] = {{"forward", "fwd"}, {"backward", "bwd"}, {"fwd", "fwd"}, {"bwd", "bwd"}};
 

@@ -83,8 +83,8 @@ bool IsLibraryName(std::string_view lower);
 // ("gemms" gemm, "matmul" gemm, "convolutions" conv, "collectives" collective) or, with `operation`, a direction of
 // one ("forward" fwd, "backward" bwd). Empty when it is none.
 std::string_view KernelFamilyWord(std::string_view lower, bool operation = false);
-// A family of kernels said in everyday words of two or three ("matrix multiplies", "fast fourier transforms"): the one
-// word that says it ("gemms", "fft"), read from then on as if written; "" when the phrase (lower case, single spaces)
+// A family of kernels said in everyday words of two or three ("matrix multiplies", "batch norm"): the one
+// word of KernelFamilyWord that says it ("gemms", "normalization"); "" when the phrase (lower case, single spaces)
 // is none.
 std::string_view FamilyPhraseWord(std::string_view phrase);
 // Words that ask for a cause or a remedy ("why", "bottleneck", "improve"), lower case.

@@ -3582,6 +3582,20 @@ TEST(QueryFill, TwoPlacesInTimeAreOneEventAgainstAnother) {
   }
 }
 
+// A number before a superlative is how many to rank ("the three slowest kernels": the top 3, never the top 1); where
+// the Query ranks nothing ("the five longest copies": each kind's longest), the number is unread, never dropped.
+TEST(QueryFill, ANumberBeforeASuperlativeIsHowManyToRank) {
+  Query q = Q({Measure::kAverage}, {EventKind::kKernels, "", ""});
+  q.group_by = GroupBy::kName;
+  q.rank = Rank::kTop;
+  q.limit = 3;
+  Check("what are the three slowest kernels?", {q});
+  Check("list the 3 slowest kernels", {q});
+  const Reading copies = Fill("the five longest copies?");
+  EXPECT_FALSE(copies.complete()) << (copies.queries.empty() ? "" : DescribeQuery(copies.queries[0]));
+  EXPECT_NE(std::find(copies.unread.begin(), copies.unread.end(), "5"), copies.unread.end());
+}
+
 }  // namespace
 }  // namespace nsys::agent
 

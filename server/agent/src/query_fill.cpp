@@ -897,6 +897,7 @@ struct Clause {
   std::string memory;                   // "pageable copies": the kind of host memory
   bool any = false;                     // "are there any ...": whether the count is above 0
   bool rank_by_size = false;            // "the largest copy": copies ranked by their size
+  bool limit_listed = false;            // the limit was said before a ranked noun ("the 5 longest copies")
   uint8_t gpu_kinds = 0;                // bits of the GPU kinds named (kernels 1, copies 2, memsets 4)
   std::optional<double> threshold;      // "is X more than half of ...": the first measure against a value
   std::optional<Measure> threshold_of;  // the measure the threshold is of (share, total, count)
@@ -2687,8 +2688,12 @@ bool SecondFamily(const std::vector<Item>& items, size_t family_at, size_t i, co
 void ReadWordsLeft(const std::vector<Item>& items, const std::vector<bool>& read, Clause& c) {
   size_t family_at = items.size();  // where the last word of a family was read
   for (size_t i = 0; i < items.size(); ++i) {
-    if (c.number_before_noun == i && (c.rank != Rank::kNone || c.which)) {
+    // "the 10 slowest calls", "the three largest copies": a superlative ranks too, though its rank is set later.
+    const bool said_rank = c.rank != Rank::kNone || c.which;
+    const bool superlative = c.rank_by_measure || c.rank_by_size || c.superlative;
+    if (c.number_before_noun == i && (said_rank || superlative)) {
       c.limit = std::min(IdOf(items[i].number).value_or(101), 101);
+      c.limit_listed = true;
       continue;
     }
     if (read[i] || !(items[i].kind == Item::kUnknown || items[i].kind == Item::kNumber)) continue;
@@ -5355,6 +5360,9 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // A Query the executor's check refuses ("the memory the gemm kernels allocated": memory is the GPUs' own) was not
   // built: the clause is declined, never answered with the check's error.
   if (!CheckQuery(q)) return std::nullopt;
+  // "the five longest copies", "the 2 biggest copies": a number of events to list where the Query ranks nothing (one
+  // largest copy, each kind's longest) is unread, never dropped.
+  if (c.limit_listed && c.limit > 1 && q.rank == Rank::kNone) c.unread.push_back(std::to_string(c.limit));
   return q;
 }
 

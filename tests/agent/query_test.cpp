@@ -3596,6 +3596,13 @@ TEST(QueryFill, ANumberBeforeASuperlativeIsHowManyToRank) {
   EXPECT_NE(std::find(copies.unread.begin(), copies.unread.end(), "5"), copies.unread.end());
 }
 
+// Two measures set against each other are of one kind: "fewer blocks than SMs" compares two numbers; "how many kernels
+// are longer than the average kernel" would set a count against a time, which no Query compares: it is declined.
+TEST(QueryFill, MeasuresComparedAreOfOneKind) {
+  const Reading r = Fill("how many kernels are longer than the average kernel?");
+  EXPECT_FALSE(r.complete()) << (r.queries.empty() ? "" : DescribeQuery(r.queries[0]));
+}
+
 }  // namespace
 }  // namespace nsys::agent
 

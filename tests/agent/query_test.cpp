@@ -3603,6 +3603,22 @@ TEST(QueryFill, MeasuresComparedAreOfOneKind) {
   EXPECT_FALSE(r.complete()) << (r.queries.empty() ? "" : DescribeQuery(r.queries[0]));
 }
 
+// "which GPU stream": a GPU noun before another group noun says whose; the group is the last noun.
+TEST(QueryFill, AGpuNounBeforeAStreamSaysWhose) {
+  Query q = Q({Measure::kBusy}, {EventKind::kKernels, "", ""});
+  q.group_by = GroupBy::kStream;
+  q.rank = Rank::kTop;
+  Check("which GPU stream was busiest?", {q});
+}
+
+// Bytes per second is a copy's bandwidth; anything else per unit of time is a rate no Query measures.
+TEST(QueryFill, ARatePerSecondIsBandwidthOrUnread) {
+  Check("how many GB per second did the HtoD copies reach?",
+        {Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"})});
+  const Reading r = Fill("how many kernels per second ran on average?");
+  EXPECT_FALSE(r.complete()) << (r.queries.empty() ? "" : DescribeQuery(r.queries[0]));
+}
+
 }  // namespace
 }  // namespace nsys::agent
 

@@ -1185,6 +1185,11 @@ std::optional<GroupBy> GroupAfter(const std::vector<Item>& items, size_t i) {
     ++said;
     // "by pid 12" names a process: a scope, not a grouping.
     if (IsGroupNoun(items[j]) && j + 1 < items.size() && items[j + 1].kind == Item::kNumber) return std::nullopt;
+    // "which GPU stream", "each GPU process": a GPU noun before a stream or process noun says whose; the stream or
+    // process is the group ("that GPU's first kernel" stays of the GPU).
+    if (items[j].Has(Slot::kDeviceNoun) && j + 1 < items.size() &&
+        (items[j + 1].Has(Slot::kStreamNoun) || items[j + 1].Has(Slot::kProcessNoun)))
+      continue;
     if (IsGroupNoun(items[j])) return GroupOfNoun(items[j]);
     if (items[j].kind == Item::kName) continue;
   }

@@ -1816,6 +1816,20 @@ constexpr Entry kEntries[] = {
     {"execute", Slot::kStop},
     {"executes", Slot::kStop},
     {"exact", Slot::kStop},
+    // A rate said with its unit: bytes per second is a copy's bandwidth; anything else per unit of time ("kernels per
+    // second") is a rate no Query measures: read, and said unread, never answered as a count.
+    {"gb per second", Slot::kMeasure, M(Measure::kBandwidth)},
+    {"gb per sec", Slot::kMeasure, M(Measure::kBandwidth)},
+    {"gigabytes per second", Slot::kMeasure, M(Measure::kBandwidth)},
+    {"mb per second", Slot::kMeasure, M(Measure::kBandwidth)},
+    {"megabytes per second", Slot::kMeasure, M(Measure::kBandwidth)},
+    {"bytes per second", Slot::kMeasure, M(Measure::kBandwidth)},
+    {"per second", Slot::kUnsupported},
+    {"per sec", Slot::kUnsupported},
+    {"per minute", Slot::kUnsupported},
+    {"per millisecond", Slot::kUnsupported},
+    {"per ms", Slot::kUnsupported},
+    {"every second", Slot::kUnsupported},
     // Everyday words of people who do not profile GPUs: the same slots, said as a newcomer says them.
     {"gpu job", Slot::kEvents, E(EventKind::kKernels)},  // "the one GPU job in this run": a kernel it ran
     {"gpu jobs", Slot::kEvents, E(EventKind::kKernels)},

@@ -3619,6 +3619,13 @@ TEST(QueryFill, ARatePerSecondIsBandwidthOrUnread) {
   EXPECT_FALSE(r.complete()) << (r.queries.empty() ? "" : DescribeQuery(r.queries[0]));
 }
 
+// A family said in two words ("flash attention", "soft max") is the decoder's family, with its operation after it.
+TEST(QueryFill, AFamilyInTwoWordsIsTheDecodersFamily) {
+  Subject bwd{EventKind::kKernels, "", ""};
+  bwd.family = "FlashAttention bwd";
+  Check("how long did the flash attention backward kernels take in total?", {Q({Measure::kTotal}, bwd)});
+}
+
 }  // namespace
 }  // namespace nsys::agent
 

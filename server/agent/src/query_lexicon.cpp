@@ -2112,6 +2112,9 @@ constexpr Synonym kFamilyPhrases[] = {
     {"layer norm", "normalization"},
     {"batch normalization", "normalization"},
     {"batch norm", "normalization"},
+    {"flash attention", "flashattention"},
+    {"element wise", "elementwise"},
+    {"soft max", "softmax"},
 };
 constexpr Synonym kOperationWords[] = {{"forward", "fwd"}, {"backward", "bwd"}, {"fwd", "fwd"}, {"bwd", "bwd"}};
 

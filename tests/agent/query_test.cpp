@@ -3626,6 +3626,14 @@ TEST(QueryFill, AFamilyInTwoWordsIsTheDecodersFamily) {
   Check("how long did the flash attention backward kernels take in total?", {Q({Measure::kTotal}, bwd)});
 }
 
+// "which one was called most": how often a call was made ranks by how many, not by time.
+TEST(QueryFill, CalledMostRanksByHowMany) {
+  Query q = Q({Measure::kCount}, {EventKind::kApi, "", ""});
+  q.group_by = GroupBy::kName;
+  q.rank = Rank::kTop;
+  Check("which API was called the most?", {q});
+}
+
 }  // namespace
 }  // namespace nsys::agent
 

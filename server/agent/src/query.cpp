@@ -267,39 +267,24 @@ bool OnGpu(EventKind e) {
 }
 
 std::string ThresholdWords(Measure m, double v) {
-  switch (m) {
-    case Measure::kShare:
-    case Measure::kGpuShare:
-    case Measure::kUtilization:
-    case Measure::kIdleShare:
-    case Measure::kSpanShare:
+  switch (DimensionOf(m)) {
+    case Dimension::kPercent:
       return fmt::format("{:g}%", v);
-    case Measure::kCount:
-    case Measure::kGroups:
-    case Measure::kGrid:
-    case Measure::kBlock:
-    case Measure::kThreads:
-    case Measure::kRegisters:
-    case Measure::kSmCount:
-    case Measure::kGaps:
+    case Dimension::kNumber:
       return fmt::format("{:g}", v);
-    case Measure::kBytes:
-    case Measure::kAvgBytes:
-    case Measure::kMinBytes:
-    case Measure::kMaxBytes:
-    case Measure::kStaticShared:
-    case Measure::kDynamicShared:
+    case Dimension::kBytes:
       return fmt::format("{:g} bytes", v);
-    case Measure::kBandwidth:
+    case Dimension::kRate:
       return fmt::format("{:g} GB/s", v);
-    default: {  // a time, in the unit a person would say it in: "500 ms", not "5e+08 ns"
-      const double a = std::fabs(v);
-      if (a >= 1e9) return fmt::format("{:g} s", v / 1e9);
-      if (a >= 1e6) return fmt::format("{:g} ms", v / 1e6);
-      if (a >= 1e3) return fmt::format("{:g} µs", v / 1e3);
-      return fmt::format("{:g} ns", v);
-    }
+    case Dimension::kTime:
+      break;
   }
+  // A time, in the unit a person would say it in: "500 ms", not "5e+08 ns".
+  const double a = std::fabs(v);
+  if (a >= 1e9) return fmt::format("{:g} s", v / 1e9);
+  if (a >= 1e6) return fmt::format("{:g} ms", v / 1e6);
+  if (a >= 1e3) return fmt::format("{:g} µs", v / 1e3);
+  return fmt::format("{:g} ns", v);
 }
 
 }  // namespace query_words
@@ -324,6 +309,41 @@ bool AddsUp(Measure m) {
 bool IsLaunchConfiguration(Measure m) {
   return m == Measure::kGrid || m == Measure::kBlock || m == Measure::kThreads || m == Measure::kRegisters ||
          m == Measure::kStaticShared || m == Measure::kDynamicShared || m == Measure::kSmCount;
+}
+
+Dimension DimensionOf(Measure m) {
+  switch (m) {
+    case Measure::kCount:
+    case Measure::kGroups:
+    case Measure::kGaps:
+    case Measure::kGrid:
+    case Measure::kBlock:
+    case Measure::kThreads:
+    case Measure::kRegisters:
+    case Measure::kSmCount:
+      return Dimension::kNumber;
+    case Measure::kBytes:
+    case Measure::kAvgBytes:
+    case Measure::kMinBytes:
+    case Measure::kMaxBytes:
+    case Measure::kStaticShared:
+    case Measure::kDynamicShared:
+    case Measure::kMemory:
+      return Dimension::kBytes;
+    case Measure::kShare:
+    case Measure::kGpuShare:
+    case Measure::kUtilization:
+    case Measure::kIdleShare:
+    case Measure::kCommOverlap:
+    case Measure::kCountShare:
+    case Measure::kSpanShare:
+      return Dimension::kPercent;
+    case Measure::kBandwidth:
+    case Measure::kMemoryBandwidth:
+      return Dimension::kRate;
+    default:
+      return Dimension::kTime;
+  }
 }
 
 std::span<const std::string_view> MeasureNames() {

@@ -137,41 +137,23 @@ std::optional<double> NumberOf(const Value& v) {
 std::string FormatMeasure(Measure m, const Value& v) {
   const std::optional<double> x = NumberOf(v);
   if (!x) return "none";
-  switch (m) {
-    case Measure::kGrid:
-    case Measure::kBlock:
-    case Measure::kThreads:
-    case Measure::kRegisters:
-    case Measure::kSmCount:
-      return fmt::format("{:.0f}", *x);  // launch dimensions as CUDA writes them: 8191, not 8,191
-    case Measure::kStaticShared:
-    case Measure::kDynamicShared:
-    case Measure::kMemory:
-      return FormatBytes(*x);
-    case Measure::kMemoryBandwidth:
-      return fmt::format("{:.1f} GB/s", *x);
-    case Measure::kCount:
-    case Measure::kGroups:
-    case Measure::kGaps:
-      return FormatCount(*x);
-    case Measure::kShare:
-    case Measure::kGpuShare:
-    case Measure::kUtilization:
-    case Measure::kIdleShare:
-    case Measure::kCommOverlap:
-    case Measure::kCountShare:
-    case Measure::kSpanShare:
-      return FormatPct(*x);
-    case Measure::kBytes:
-    case Measure::kAvgBytes:
-    case Measure::kMinBytes:
-    case Measure::kMaxBytes:
-      return FormatBytes(*x);
-    case Measure::kBandwidth:
-      return fmt::format("{:.2f} GB/s", *x);
-    default:
-      return FormatNs(*x);
+  if (IsLaunchConfiguration(m)) {
+    if (DimensionOf(m) == Dimension::kBytes) return FormatBytes(*x);  // shared memory per block
+    return fmt::format("{:.0f}", *x);  // launch dimensions as CUDA writes them: 8191, not 8,191
   }
+  switch (DimensionOf(m)) {
+    case Dimension::kNumber:
+      return FormatCount(*x);
+    case Dimension::kPercent:
+      return FormatPct(*x);
+    case Dimension::kBytes:
+      return FormatBytes(*x);
+    case Dimension::kRate:  // a GPU's peak memory bandwidth as the export gives it; a copy's to the hundredth
+      return m == Measure::kMemoryBandwidth ? fmt::format("{:.1f} GB/s", *x) : fmt::format("{:.2f} GB/s", *x);
+    case Dimension::kTime:
+      break;
+  }
+  return FormatNs(*x);
 }
 
 // What the events are called in a sentence: "kernels", "calls", "copies", "memsets", "ranges".

@@ -5014,45 +5014,8 @@ void EventsSaidBefore(Clause& c, const Query* previous) {
 
 // One measure against another of the same events, from the clause's versus measure: false when the clause compares
 // with a measure in a way no Query holds.
-// What a measure's figures are: a time, a number of things, bytes, a percentage or a rate. Two measures set against
-// each other are of one kind ("fewer blocks than SMs": two numbers); "how many kernels are longer than the average
-// kernel" sets a count against a time, which no Query compares.
-enum class Dimension : uint8_t { kTime, kNumber, kBytes, kPercent, kRate };
-Dimension DimensionOf(Measure m) {
-  switch (m) {
-    case Measure::kCount:
-    case Measure::kGroups:
-    case Measure::kGaps:
-    case Measure::kGrid:
-    case Measure::kBlock:
-    case Measure::kThreads:
-    case Measure::kRegisters:
-    case Measure::kSmCount:
-      return Dimension::kNumber;
-    case Measure::kBytes:
-    case Measure::kAvgBytes:
-    case Measure::kMinBytes:
-    case Measure::kMaxBytes:
-    case Measure::kStaticShared:
-    case Measure::kDynamicShared:
-    case Measure::kMemory:
-      return Dimension::kBytes;
-    case Measure::kShare:
-    case Measure::kGpuShare:
-    case Measure::kUtilization:
-    case Measure::kIdleShare:
-    case Measure::kCommOverlap:
-    case Measure::kCountShare:
-    case Measure::kSpanShare:
-      return Dimension::kPercent;
-    case Measure::kBandwidth:
-    case Measure::kMemoryBandwidth:
-      return Dimension::kRate;
-    default:
-      return Dimension::kTime;
-  }
-}
-
+// Two measures set against each other are of one kind (DimensionOf): "fewer blocks than SMs" compares two numbers;
+// "how many kernels are longer than the average kernel" would set a count against a time, which no Query compares.
 bool FillVersusMeasure(const Clause& c, Query& q) {
   if (c.versus_measure && c.versus_partner && !q.versus_subject && !q.versus_scope &&
       DimensionOf(*c.versus_measure) != DimensionOf(*c.versus_partner))

@@ -83,6 +83,10 @@ bool IsCommMeasure(Measure m);
 bool IsTimelineMeasure(Measure m);
 // Whether a measure is of a kernel's launch configuration (launch_sizes' row), not of its durations (event_stats').
 bool IsLaunchConfiguration(Measure m);
+// What a measure's figures are: a time (ns), a number of things, bytes, a percentage or a rate (GB/s). Two measures
+// set against each other are of one kind; a threshold is said in its kind's unit.
+enum class Dimension : uint8_t { kTime, kNumber, kBytes, kPercent, kRate };
+Dimension DimensionOf(Measure m);
 // Whether a measure adds up over events (total time, count, bytes, busy time): one a share form is of.
 bool AddsUp(Measure m);
 // kGpu: a GPU's work, its kernels, copies and memsets together (the events of a GPU's busy and idle time).

@@ -3634,6 +3634,21 @@ TEST(QueryFill, CalledMostRanksByHowMany) {
   Check("which API was called the most?", {q});
 }
 
+// "total GPU time per process" is a GPU's time (its kernels'), as "GPU time per GPU" is; "sorted" asks for the order
+// every grouped answer has; "how much time (passed) between X and Y" is the time between two moments.
+TEST(QueryFill, GpuTimeSortedAndTheTimeBetweenTwoMoments) {
+  Query q = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  q.group_by = GroupBy::kPid;
+  Check("total GPU time per process, sorted", {q});
+  for (const char* between : {"how much time between the first copy and the first kernel?",
+                              "how much time passed between the first copy and the first kernel?"}) {
+    const Reading r = Fill(between);
+    ASSERT_EQ(r.queries.size(), 1u) << between;
+    EXPECT_TRUE(r.complete()) << between;
+    EXPECT_EQ(r.queries[0].measures, std::vector<Measure>{Measure::kElapsed}) << DescribeQuery(r.queries[0]);
+  }
+}
+
 }  // namespace
 }  // namespace nsys::agent
 

@@ -718,7 +718,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh64.json", "fresh held-out 64"), "questions_fresh64.json", 26, 0);
   // Batch 73, written by a helper at abe9841 (people outside GPU engineering: a scientist, a manager, a web developer),
   // first scored at 8785db9, before any change for it: 17 / 20 / 3. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh65.json", "fresh held-out 65"), "questions_fresh65.json", 19, 3);
+  ExpectHeld(AskHeldOut("questions_fresh65.json", "fresh held-out 65"), "questions_fresh65.json", 20, 3);
   // Batch 74, written by a helper at 543db99 (a non-native English speaker in a team chat: short, articles dropped,
   // odd word order; 6 of 40 ask two things), first scored at 543db99, before any change for it: 30 / 9 / 1. Read since:
   // superlatives said "most long", "which percent", quotients that define a bandwidth, spans without start or end words

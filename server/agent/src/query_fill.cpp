@@ -3122,7 +3122,10 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
   // statistics are of kernels) with no events said is of the kernels.
   const bool launch_measure = c.last_chance && !c.measures.empty() &&
                               (IsLaunchConfiguration(c.measures.front()) || IsLaunchFigure(c.measures.front()));
-  if (c.devices.empty() && c.group != GroupBy::kDevice && !gpu_measure && !launch_measure) return false;
+  // "total GPU time per process", "how much GPU time did each stream use": GPU time said with no events is a GPU's
+  // time, as on a GPU said by its id.
+  const bool gpu_time = c.gpu_time && !c.measures.empty() && c.measures.front() == Measure::kTotal;
+  if (c.devices.empty() && c.group != GroupBy::kDevice && !gpu_measure && !launch_measure && !gpu_time) return false;
   q.subject.events = EventKind::kKernels;  // a GPU's time is its kernels' (guides/analysis.md)
   return true;
 }
@@ -3631,7 +3634,8 @@ MomentRole RoleOf(const std::vector<Item>& s, size_t k) {
 // word that sets a moment at k.
 bool AsksTheTimeBetween(const std::vector<Item>& s, size_t k) {
   for (size_t j = k; j-- > 0 && j + 3 >= k;) {
-    if (IsWordIn(s[j], {"long", "how long", "soon", "how soon", "it", "elapsed", "gap", "delay", "latency"}))
+    if (IsWordIn(s[j], {"long", "how long", "soon", "how soon", "it", "elapsed", "gap", "delay", "latency",
+                        "how much time", "passed"}))
       return true;
     if (j + 1 == k && IsWordIn(s[j], {"time"})) return true;
   }

@@ -1891,6 +1891,12 @@ constexpr Entry kEntries[] = {
     {"shuttling data", Slot::kEvents, E(EventKind::kMemcpy)},
     {"shuttled", Slot::kMeasure, M(Measure::kBytes)},  // "how much data was shuttled to the card", as "moved"
     {"shipped", Slot::kMeasure, M(Measure::kBytes)},
+    {"sorted", Slot::kStop},  // "per process, sorted": every grouped answer lists its groups largest first
+    {"in descending order", Slot::kStop},
+    {"largest first", Slot::kStop},
+    {"biggest first", Slot::kStop},
+    {"passed", Slot::kStop},  // "how much time passed between X and Y": the time between (AsksTheTimeBetween)
+    {"went by", Slot::kStop},
     {"admittedly", Slot::kStop},
     {"basically", Slot::kStop},
     {"honestly", Slot::kStop},

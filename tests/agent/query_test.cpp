@@ -3649,6 +3649,14 @@ TEST(QueryFill, GpuTimeSortedAndTheTimeBetweenTwoMoments) {
   }
 }
 
+// Of calls, "block" is the verb: "how long did the CPU block in cudaStreamSynchronize" is the calls' time, never the
+// threads per block, which only kernels have.
+TEST(QueryFill, OfCallsBlockIsTheVerb) {
+  Check("how long did the CPU block in cudaStreamSynchronize?",
+        {Q({Measure::kTotal}, {EventKind::kApi, "cudaStreamSynchronize", "", "", true})});
+  Check("threads per block of the nvfuser kernels?", {Q({Measure::kBlock}, {EventKind::kKernels, "nvfuser", ""})});
+}
+
 }  // namespace
 }  // namespace nsys::agent
 

@@ -2997,6 +2997,14 @@ void SuperlativeOfAStatistic(Clause& c) {
 
 // The measures a clause asks for, with the defaults: a time word alone is total time; "which" alone ranks by it.
 void DefaultMeasures(Clause& c) {
+  // "how long did the host block in sync calls": of calls, copies, memsets or ranges, which have no launch
+  // configuration, "block" is the verb (to wait), not the kernels' threads per block.
+  const bool kernel_named = std::any_of(c.names.begin(), c.names.end(), [](const auto& n) {
+    return std::find(n.second.begin(), n.second.end(), NameClass::kKernel) != n.second.end();
+  });
+  const bool launches =
+      c.events ? *c.events == EventKind::kKernels || *c.events == EventKind::kGpu : c.names.empty() || kernel_named;
+  if (!launches) std::erase(c.measures, Measure::kBlock);
   if (c.measures.empty() && c.threshold_of && !c.weak_total && !c.weak_time) c.measures.push_back(*c.threshold_of);
   if (c.measures.empty() && c.any && c.yes_no && !c.weak_total && !c.weak_time && !c.versus)
     c.measures.push_back(Measure::kCount);  // "are there any ... longer than 5 ms?"

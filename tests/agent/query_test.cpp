@@ -3657,6 +3657,15 @@ TEST(QueryFill, OfCallsBlockIsTheVerb) {
   Check("threads per block of the nvfuser kernels?", {Q({Measure::kBlock}, {EventKind::kKernels, "nvfuser", ""})});
 }
 
+// "the longest kernel on each GPU": each place's own longest, never a ranking that answers for one GPU.
+TEST(QueryFill, ASuperlativeOnEachPlaceIsEachPlacesOwn) {
+  Query q = Q({Measure::kMax}, {EventKind::kKernels, "", ""});
+  q.group_by = GroupBy::kDevice;
+  Check("what's the longest kernel on each GPU?", {q});
+  q.rank = Rank::kTop;
+  Check("which GPU had the longest kernel?", {q});
+}
+
 }  // namespace
 }  // namespace nsys::agent
 

@@ -3031,7 +3031,9 @@ void DefaultMeasures(Clause& c) {
   // "the longest copy" is the one longest copy.
   const bool named = !(c.events == EventKind::kMemcpy || c.events == EventKind::kMemset);
   // "the longest of those calls" points back at named events: the longest one of them, not a ranking of names.
-  if (c.rank_by_measure && c.rank == Rank::kNone && c.names.empty() && named && !c.points_back) {
+  // "the longest kernel on each GPU": the superlative is each place's own, not a ranking of the places.
+  const bool each_place = c.group && IsPlace(*c.group) && !c.which;
+  if (c.rank_by_measure && c.rank == Rank::kNone && c.names.empty() && named && !c.points_back && !each_place) {
     c.rank = c.measures.front() == Measure::kMin ? Rank::kBottom : Rank::kTop;
     if (!c.single_event) c.measures.front() = Measure::kAverage;
     if (!c.group) c.group = GroupBy::kName;

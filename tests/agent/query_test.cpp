@@ -3666,6 +3666,15 @@ TEST(QueryFill, ASuperlativeOnEachPlaceIsEachPlacesOwn) {
   Check("which GPU had the longest kernel?", {q});
 }
 
+// "which process" is one ("process" ends in a double s); "spent the longest in X" is the most time in X, summed.
+TEST(QueryFill, WhichProcessIsOneAndSpentTheLongestIsTheMostTime) {
+  Query q = Q({Measure::kTotal}, {EventKind::kApi, "cudaStreamSynchronize", "", "", true});
+  q.group_by = GroupBy::kPid;
+  q.rank = Rank::kTop;
+  Check("which process spent the most time in cudaStreamSynchronize?", {q});
+  Check("which process spent the longest in cudaStreamSynchronize?", {q});
+}
+
 }  // namespace
 }  // namespace nsys::agent
 

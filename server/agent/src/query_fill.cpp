@@ -1166,7 +1166,9 @@ bool IsGroupNoun(const Item& it) {
 
 // A word that ends in s, as an English plural does ("streams", "GPUs"): the test the readings of counts use.
 bool EndsInS(const Item& it) {
-  return !it.word.empty() && (it.word.back() == 's' || it.word.back() == 'S');
+  const std::string w = Lower(it.word);
+  // "process", "class", "pass": a word that ends in a double s is singular ("which process" is one).
+  return !w.empty() && w.back() == 's' && !(w.size() >= 2 && w[w.size() - 2] == 's');
 }
 
 // The group noun within two items after "which"/"per" (adjectives and measures may come between).
@@ -1199,10 +1201,7 @@ std::optional<GroupBy> GroupAfter(const std::vector<Item>& items, size_t i) {
 // "which kernels": the noun after "which" is plural (an English plural: it ends in s).
 bool PluralAfter(const std::vector<Item>& items, size_t i) {
   for (size_t j = i + 1; j < items.size() && j <= i + 3; ++j) {
-    if (IsGroupNoun(items[j])) {
-      const std::string w = Lower(items[j].word);
-      return !w.empty() && w.back() == 's' && w.size() > 3;
-    }
+    if (IsGroupNoun(items[j])) return items[j].word.size() > 3 && EndsInS(items[j]);
   }
   return false;
 }

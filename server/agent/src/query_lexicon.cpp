@@ -1891,6 +1891,12 @@ constexpr Entry kEntries[] = {
     {"shuttling data", Slot::kEvents, E(EventKind::kMemcpy)},
     {"shuttled", Slot::kMeasure, M(Measure::kBytes)},  // "how much data was shuttled to the card", as "moved"
     {"shipped", Slot::kMeasure, M(Measure::kBytes)},
+    {"spent the longest", Slot::kWeakTotal, 1},  // "which process spent the longest in X": the most time, summed
+    {"spent the longest", Slot::kTop},
+    {"spends the longest", Slot::kWeakTotal, 1},
+    {"spends the longest", Slot::kTop},
+    {"spend the longest", Slot::kWeakTotal, 1},
+    {"spend the longest", Slot::kTop},
     {"sorted", Slot::kStop},  // "per process, sorted": every grouped answer lists its groups largest first
     {"in descending order", Slot::kStop},
     {"largest first", Slot::kStop},

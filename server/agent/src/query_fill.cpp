@@ -267,9 +267,9 @@ void MostOfAnAdjective(std::vector<Token>& tokens) {
   }
 }
 
-// "the matrix multiplies", "fast Fourier transforms": a family said in everyday words becomes the one word that says
-// it ("gemm", "fft"), read as the decoder's family of kernels only: never as a part of a name the question did not
-// write (fuzz_ask_parse holds every name a Query reads to the question's words).
+// "the matrix multiplies", "flash attention": a family said in everyday words becomes the one word that says it
+// ("gemms", "flashattention"), read as the decoder's family of kernels only: never as a part of a name the question
+// did not write (fuzz_ask_parse holds every name a Query reads to the question's words).
 void FamilyPhrases(std::vector<Token>& tokens) {
   for (size_t i = 0; i < tokens.size(); ++i) {
     for (size_t n = std::min<size_t>(3, tokens.size() - i); n >= 2; --n) {
@@ -2417,6 +2417,12 @@ void ReadFactor(const std::vector<Item>& items, Clause& c, std::vector<bool>& re
   }
 }
 
+// A word that names a span or a window ("span", "first-to-last-kernel span", "active window").
+bool SaysASpan(const Item& it) {
+  const std::string w = Lower(it.word);
+  return w.find("span") != std::string::npos || w.find("window") != std::string::npos;
+}
+
 // "the first and the last memcpy", "the first vs the second Model range", "first or last kernel": two places in time
 // of one kind of events, set side by side: the one event against the other (Clause::versus_nth). Not a span ("between
 // the first and the last kernel", "from the first ... to the last"): a word of a window before them leaves it to
@@ -2426,11 +2432,7 @@ bool TwoInstances(const std::vector<Item>& items, Clause& c, std::vector<bool>& 
     return items[at].Has(Slot::kVersus) || IsWordIn(items[at], {"and", "or", "vs", "versus", "against", "than"});
   };
   // "the first-to-last-kernel span", "its active window (first GPU op to last)": places that bound a span.
-  const bool span = std::any_of(items.begin(), items.end(), [](const Item& it) {
-    const std::string w = Lower(it.word);
-    return w.find("span") != std::string::npos || w.find("window") != std::string::npos;
-  });
-  if (span) return false;
+  if (std::any_of(items.begin(), items.end(), SaysASpan)) return false;
   // The events noun after a place (a name, a copy kind, "nvtx" or "cuda" may stand between), or items.size().
   const auto noun_after = [&](size_t at) {
     size_t j = at + 1;
@@ -2450,14 +2452,13 @@ bool TwoInstances(const std::vector<Item>& items, Clause& c, std::vector<bool>& 
     // (kernel, one)" (a noun after each, or "one" after the second).
     const size_t first_noun = noun_after(k);
     const size_t from = first_noun < items.size() ? first_noun + 1 : k + 1;
+    // "first to last", "from the first until the last": a span; after "compare", "to" and "with" join two sides.
+    const bool compare = std::any_of(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(k), [](const Item& it) {
+      return IsWordIn(it, {"compare", "comparing"});
+    });
     for (size_t m = from; m < items.size() && m <= from + 4; ++m) {
       const auto [second, n2] = PlaceInTime(items, m);
       if (second == 0 || n2 != 1 || second == first) continue;
-      // "first to last", "from the first until the last": a span; after "compare", "to" and "with" join two sides.
-      const bool compare =
-          std::any_of(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(k), [](const Item& it) {
-            return IsWordIn(it, {"compare", "comparing"});
-          });
       bool joined = false, bounds = false;
       for (size_t at = k + 1; at < m; ++at) {
         const bool to = IsWordIn(items[at], {"to", "with"});
@@ -2616,8 +2617,8 @@ std::string_view OperationOnly(const std::string& word) {
   return lexicon::KernelFamilyWord(lower).empty() ? lexicon::KernelFamilyWord(lower, true) : std::string_view();
 }
 // Adds a word of the decoder's to the clause's family, once.
-void AddToFamily(Clause& c, std::string_view word) {
-  if (c.family.find(word) == std::string::npos) c.family += (c.family.empty() ? "" : " ") + std::string(word);
+void AddToFamily(std::string& family, std::string_view word) {
+  if (family.find(word) == std::string::npos) family += (family.empty() ? "" : " ") + std::string(word);
 }
 
 // "the FlashAttention kernels", "cuBLAS GEMMs", "the convolutions": a word for a family of kernels the decoder knows,
@@ -2631,7 +2632,7 @@ bool ReadFamilyWord(const Item& it, Clause& c) {
   if (named) return false;
   const std::string_view family = lexicon::KernelFamilyWord(Lower(it.word));
   if (family.empty()) return false;
-  AddToFamily(c, family);
+  AddToFamily(c.family, family);
   return true;
 }
 
@@ -2641,7 +2642,7 @@ void OperationOfTheFamily(Clause& c) {
   if (c.family.empty()) return;
   // "the FlashAttention forward kernel" with a range named "forward": read as the place the kernels ran in.
   if (const std::string_view op = OperationOnly(c.inside); !op.empty()) {
-    AddToFamily(c, op);
+    AddToFamily(c.family, op);
     c.inside.clear();
   }
   // "the FlashAttention forward kernel" where some range is named "forward": beside a family, the word is its
@@ -2649,14 +2650,14 @@ void OperationOfTheFamily(Clause& c) {
   for (size_t n = c.names.size(); n-- > 0;) {
     const std::string_view op = OperationOnly(c.names[n].first);
     if (op.empty()) continue;
-    AddToFamily(c, op);
+    AddToFamily(c.family, op);
     DropName(c, n);
   }
   for (auto* words : {&c.unread, &c.described}) {
     for (size_t k = words->size(); k-- > 0;) {
       const std::string_view op = OperationOnly((*words)[k]);  // a second family stays unread (SecondFamily)
       if (op.empty()) continue;
-      AddToFamily(c, op);
+      AddToFamily(c.family, op);
       words->erase(words->begin() + static_cast<std::ptrdiff_t>(k));
     }
   }
@@ -2701,19 +2702,18 @@ void ReadWordsLeft(const std::vector<Item>& items, const std::vector<bool>& read
       continue;
     }
     if (read[i] || !(items[i].kind == Item::kUnknown || items[i].kind == Item::kNumber)) continue;
-    if (SecondFamily(items, family_at, i, c) && c.versus_family.empty()) {
-      c.versus_family = lexicon::KernelFamilyWord(Lower(items[i].word));
+    if (SecondFamily(items, family_at, i, c)) {
+      if (!c.versus_family.empty()) {  // a third set of kernels: no Query holds it
+        c.unread.push_back(items[i].word);
+        continue;
+      }
+      AddToFamily(c.versus_family, lexicon::KernelFamilyWord(Lower(items[i].word)));  // the other side's
       family_at = i;
       continue;
     }
-    if (SecondFamily(items, family_at, i, c)) {  // a third set of kernels: no Query holds it
-      c.unread.push_back(items[i].word);
-      continue;
-    }
-    if (!c.versus_family.empty() && !lexicon::KernelFamilyWord(Lower(items[i].word)).empty()) {
-      // "attention vs cuBLAS GEMMs": a family word beside the other side's is of that side.
-      const std::string_view word = lexicon::KernelFamilyWord(Lower(items[i].word));
-      if (c.versus_family.find(word) == std::string::npos) c.versus_family += " " + std::string(word);
+    if (const std::string_view word = lexicon::KernelFamilyWord(Lower(items[i].word));
+        !c.versus_family.empty() && !word.empty() && items[i].kind == Item::kUnknown) {
+      AddToFamily(c.versus_family, word);  // "attention vs cuBLAS GEMMs": beside the other side's family, of that side
       family_at = i;
       continue;
     }
@@ -3288,14 +3288,11 @@ void FillVersus(const Clause& c, Query& q) {
     if (c.versus_stream >= 0) v.stream = c.versus_stream;
     q.versus_scope = v;
   }
-  if (c.versus_nth != 0 && !q.versus_scope) {  // "the first and the last memcpy": one event against another
+  // "the first and the last memcpy": one event against another; "attention kernels vs GEMMs": another family.
+  if ((c.versus_nth != 0 || !c.versus_family.empty()) && !q.versus_scope) {
     Subject v = q.versus_subject.value_or(q.subject);
-    v.nth = c.versus_nth;
-    q.versus_subject = v;
-  }
-  if (!c.versus_family.empty() && !q.versus_scope) {  // "attention kernels vs GEMMs": kernels of another family
-    Subject v = q.versus_subject.value_or(q.subject);
-    v.family = c.versus_family;
+    if (c.versus_nth != 0) v.nth = c.versus_nth;
+    if (!c.versus_family.empty()) v.family = c.versus_family;
     if (!(v == q.subject)) q.versus_subject = v;
   }
   if (q.versus_subject || q.versus_scope) {
@@ -4126,10 +4123,8 @@ void WindowIsTheSpan(std::vector<Item>& s) {
 // measure of its own and says no span, is the question: the span of those events. (Beside a measure, "idle between
 // the first and last kernel", the phrase only says over what the measure is, which idle time is anyway.)
 void SpanSaidInOnePhrase(std::vector<Item>& s) {
-  const bool measured = std::any_of(s.begin(), s.end(), [](const Item& it) {
-    const std::string w = Lower(it.word);
-    return it.Has(Slot::kMeasure) || w.find("span") != std::string::npos || w.find("window") != std::string::npos;
-  });
+  const bool measured =
+      std::any_of(s.begin(), s.end(), [](const Item& it) { return it.Has(Slot::kMeasure) || SaysASpan(it); });
   if (measured) return;
   for (size_t i = 0; i + 1 < s.size(); ++i) {
     const std::string w = Lower(s[i].word);
@@ -6144,6 +6139,21 @@ Clause ReadScene(std::vector<Item> sentence, Reading& reading) {
   return scene;
 }
 
+// ToQuery, with what it found no Query holds ("the median copy size", DefaultMeasures; "the 5 longest copies") unread
+// as the words were, once: every clause is built through it, also a clause that waited or is read again.
+std::optional<Query> ToQueryNoting(Clause& c, const Query* previous, Reading& reading) {
+  const size_t unread_before = c.unread.size(), not_held_before = c.not_held.size();
+  auto q = ToQuery(c, previous);
+  const auto note = [](std::vector<std::string>& to, const std::vector<std::string>& from, size_t at) {
+    for (size_t k = at; k < from.size(); ++k) {
+      if (std::find(to.begin(), to.end(), from[k]) == to.end()) to.push_back(from[k]);
+    }
+  };
+  note(reading.unread, c.unread, unread_before);
+  note(reading.not_held, c.not_held, not_held_before);
+  return q;
+}
+
 // The clauses that waited for the Query `q` after them ("what grid and block size did add_arrays_ use"), built with
 // its slots, in order, or said unread; emptied.
 void BuildWaiting(std::vector<std::pair<Clause, std::string>>& waiting, const Query& q, std::vector<Query>& queries,
@@ -6152,7 +6162,7 @@ void BuildWaiting(std::vector<std::pair<Clause, std::string>>& waiting, const Qu
     // "Are those transfers pinned? How many are pageable?": a yes/no question that measures nothing asks about all of
     // its events, which no measure of the next question answers.
     const bool asks_nothing = w.yes_no && w.measures.empty() && !w.weak_total && !w.weak_time && !w.any;
-    if (auto earlier = asks_nothing ? std::nullopt : ToQuery(w, &q)) {
+    if (auto earlier = asks_nothing ? std::nullopt : ToQueryNoting(w, &q, reading)) {
       queries.push_back(std::move(*earlier));
     } else {
       reading.unread.push_back(words);
@@ -6170,18 +6180,7 @@ void BuildWaiting(std::vector<std::pair<Clause, std::string>>& waiting, const Cl
   BuildWaiting(waiting, q, queries, reading);
   if (queries.size() == built || !(kept.it || kept.points_back)) return;
   Clause again = kept;
-  if (auto read = ToQuery(again, &queries.back())) q = std::move(*read);
-}
-
-// ToQuery, with what it found no Query holds ("the median copy size", DefaultMeasures) unread as the words were.
-std::optional<Query> ToQueryNoting(Clause& c, const Query* previous, Reading& reading) {
-  const size_t unread_before = c.unread.size(), not_held_before = c.not_held.size();
-  auto q = ToQuery(c, previous);
-  reading.unread.insert(reading.unread.end(), c.unread.begin() + static_cast<std::ptrdiff_t>(unread_before),
-                        c.unread.end());
-  reading.not_held.insert(reading.not_held.end(), c.not_held.begin() + static_cast<std::ptrdiff_t>(not_held_before),
-                          c.not_held.end());
-  return q;
+  if (auto read = ToQueryNoting(again, &queries.back(), reading)) q = std::move(*read);
 }
 
 // A clause that asks nothing and names nothing. One that only ranks ("and what's the smallest one?") asks something:
@@ -6813,7 +6812,7 @@ void LastChances(std::vector<std::pair<Clause, std::string>>& waiting, const Que
                  Reading& reading) {
   for (auto& [w, words] : waiting) {
     w.last_chance = true;
-    if (auto q = ToQuery(w, queries.empty() ? before : &queries.back())) {
+    if (auto q = ToQueryNoting(w, queries.empty() ? before : &queries.back(), reading)) {
       queries.push_back(std::move(*q));
       continue;
     }

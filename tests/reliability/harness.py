@@ -19,7 +19,7 @@ The API for cases is small:
 - `self.private_files_checked = False`: a case that must leave the server's files in a state the check refuses
   (none does today) opts out, saying why in a comment.
 Every server (serve --stdio, serve --listen, mcp) still running when a case ends is sent SIGTERM and must exit
-within SIGTERM_EXIT_BOUND_S (2 s; 6 s under sanitizers); `self.sigterm_checked = False` opts a case out.
+within SIGTERM_EXIT_BOUND_S (2 s and 0.5 s to reap; 6 s under sanitizers); `self.sigterm_checked = False` opts a case out.
 """
 
 import contextlib
@@ -80,8 +80,11 @@ LATENCY_BOUND_S = 5.0 if SANITIZED else 2.0
 # (Release); ASan's shadow memory and quarantine add a few hundred.
 RSS_BOUND_MB = 1200 if SANITIZED else 400
 # A server still running at the end of a case must exit within this many seconds of SIGTERM (whatever a
-# worker is doing); the sanitizers' exit work gets more.
-SIGTERM_EXIT_BOUND_S = 6.0 if SANITIZED else 2.0
+# worker is doing); the sanitizers' exit work gets more. The contract is 2 s from the signal (the server's own
+# watchdog ends it at 1.9 s); the suite measures from its kill() to its waitpid(), which on a loaded 2-core machine
+# (nsys conformance beside it) adds scheduling of both processes: REAP_SLACK_S of it is allowed, and no more.
+REAP_SLACK_S = 0.5
+SIGTERM_EXIT_BOUND_S = 6.0 if SANITIZED else 2.0 + REAP_SLACK_S
 # A case's own watchdog (the ctest TIMEOUT is the backstop).
 CASE_TIMEOUT_S = 90 * SLOW
 # Sanitizer reports in a server's stderr fail the case that caused them.
@@ -797,7 +800,8 @@ class ReliabilityCase(unittest.TestCase):
                 took = time.monotonic() - started
                 if code is None or took > SIGTERM_EXIT_BOUND_S:
                     late.append(f"{' '.join(p.args[1:3])}: {'no exit' if code is None else f'exit {code}'} "
-                                f"{took:.1f} s after SIGTERM (bound {SIGTERM_EXIT_BOUND_S:.0f} s)")
+                                f"{took:.1f} s after SIGTERM (bound {SIGTERM_EXIT_BOUND_S:.1f} s); stderr tail:\n"
+                                f"{p.stderr_text()[-2000:]}")
             p.kill()
             report = p.sanitizer_report()
             if report:

@@ -809,6 +809,10 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // 14 / 24 / 2. The same score with the filler of 4f74c6f, before batch 91 was read: the words read from it did not
   // carry over to a second batch of the same kind.
   ExpectHeld(AskHeldOut("questions_fresh84.json", "fresh held-out 84"), "questions_fresh84.json", 14, 2);
+  // Batch 93, written by a helper at 0239e8e (what an engineer types into the ask box right after opening a profile
+  // someone else recorded: a realistic mix, eight asking two or three things, four refusals, 20 exports), first scored
+  // at f8deb17 (the filler of 0239e8e) before any change for it: 25 / 10 / 5.
+  ExpectHeld(AskHeldOut("questions_fresh85.json", "fresh held-out 85"), "questions_fresh85.json", 25, 5);
 }
 
 }  // namespace

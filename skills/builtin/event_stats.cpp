@@ -309,7 +309,16 @@ class Collector {
   // With `nth`, only the nth event selected by start (1 the first, -1 the last to start) is grouped: the events are
   // kept until Finish picks it ("the second Model range", "the first sample kernel").
   void OnlyThe(int64_t nth) { nth_ = nth; }
+  // A base only (share_of_profile's second pass): every event counts into the base, none is grouped.
+  void BaseOnly() { base_only_ = true; }
+  // The share's base from another pass: every event of the kind in the whole profile (share_of_profile).
+  void SetAll(int64_t total, int64_t count) {
+    all_total_ = total;
+    all_count_ = count;
+  }
+  int64_t all_count() const { return all_count_; }
   void Add(const Event& e) {
+    if (base_only_) return;
     if (nth_ != 0) {
       picked_.push_back(e);
       return;
@@ -398,6 +407,7 @@ class Collector {
   std::unordered_map<int64_t, size_t> index_;
   std::vector<Group> groups_;
   int64_t all_total_ = 0, all_count_ = 0;
+  bool base_only_ = false;
   int64_t matched_ = 0;
   int64_t nth_ = 0;
   std::vector<Event> picked_;
@@ -1153,6 +1163,12 @@ class EventStats final : public Skill {
          "With group_by device, pid or stream: share_pct and all_ns are of the group's own events of the kind (each "
          "GPU's kernel time), not of every one the filter keeps",
          Value(false)},
+        {"share_of_profile", ValueType::kBool,
+         "share_pct, all_ns, count_share_pct and gpu_all_ns are of every event of the kind in the whole profile, "
+         "before "
+         "the window, device, process and stream selections (what share of all kernel time ran on stream 14, on GPU 1, "
+         "in the first second); ignored with share_within_group",
+         Value(false)},
         {"family", ValueType::kString,
          "Kernels only: those the kernel-name decoder (explain's) classifies so, each word a library (FlashAttention, "
          "cuBLAS, cuDNN, CUTLASS, NCCL, TensorRT, PyTorch, ...), a kind of work (gemm, conv, attention, elementwise, "
@@ -1252,6 +1268,20 @@ class EventStats final : public Skill {
     out.OnlyThe(ArgInt(ctx, "nth"));
     // Inside a range of an export without NVTX: nothing is selected (the note says why), never everything.
     if (!no_ranges && !Collect(ctx, events, sel, inside, out)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
+    // The share of the profile: a second pass over every event of the kind, with no selection, for the base.
+    const engine::Filter whole;
+    const bool of_profile = ArgBool(ctx, "share_of_profile") && !ArgBool(ctx, "share_within_group");
+    if (of_profile) {
+      const Context whole_ctx{ctx.profile, whole, ctx.args, ctx.cancel, ctx.user_skill_timeout};
+      Selection every{"", "", -1, false, false};
+      every.gpu = sel.gpu;
+      InsideRanges no_ranges_asked(ctx.profile, std::string(), std::string());
+      Collector base(GroupBy::kNone, false);
+      base.BaseOnly();
+      if (!Collect(whole_ctx, events, every, no_ranges_asked, base))
+        return MakeError(ErrorKind::kCancelled, "Cancelled.");
+      out.SetAll(base.all_total(), base.all_count());
+    }
     out.Finish();
     std::vector<Group>& groups = out.groups();
     std::sort(groups.begin(), groups.end(), [](const Group& a, const Group& b) {
@@ -1265,8 +1295,9 @@ class EventStats final : public Skill {
     const int64_t limit = ArgInt(ctx, "limit");
     const bool has_bytes = events == Events::kMemcpy || events == Events::kMemset;
     const bool gpu_op = events == Events::kKernels || events == Events::kGpu || events == Events::kGraphs || has_bytes;
-    const GpuBase gpu =
-        ArgBool(ctx, "gpu_share") && gpu_op ? GpuBaseOf(ctx.profile, ctx.filter, sel.stream, detail) : GpuBase{};
+    const GpuBase gpu = ArgBool(ctx, "gpu_share") && gpu_op ? GpuBaseOf(ctx.profile, of_profile ? whole : ctx.filter,
+                                                                        of_profile ? -1 : sel.stream, detail)
+                                                            : GpuBase{};
     // Nothing selected, one group asked for: a row that says 0 (and how many the bounds left out), not no row.
     if (groups.empty() && by == GroupBy::kNone) table.rows.push_back(NothingRow(table.columns, out));
     for (size_t g = 0; g < groups.size() && (limit <= 0 || g < static_cast<size_t>(limit)); ++g) {
@@ -1275,6 +1306,10 @@ class EventStats final : public Skill {
                 out.AllOf(groups[g].key), out.AllCountOf(groups[g].key), has_bytes, gpu, out.matched(), detail));
     }
     Notes(ctx, events, no_ranges, groups.size(), table);
+    if (of_profile)
+      table.notes.push_back(
+          "share_of_profile: the shares' base (all_ns, all_count, gpu_all_ns) is every event of the kind in the whole "
+          "profile, before the window, device, process and stream selections.");
     if (!nvtx && !ArgString(ctx, "outside").empty())
       table.notes.push_back("The export has no NVTX ranges: every event is outside them.");
     if (const int64_t nth = ArgInt(ctx, "nth"); nth != 0) {

@@ -1703,6 +1703,43 @@ TEST(QueryExecute, AFactorOfAComparison) {
 // Each measure of a comparison gets its own margin, not only the first ("how many, and the ratio of their bytes"): the
 // a100_2proc_mpi export's HtoD and DtoH copies (sqlite3 over CUPTI_ACTIVITY_KIND_MEMCPY by copyKind 1 and 2: 1,041 and
 // 424 copies, 545,590,400 and 119,129,488 bytes, a ratio of 4.58).
+// "What share of the kernel time ran on GPU 1 / on stream 7 / in the first 100 ms": a share of every kernel, kept only
+// by a place or a window, is of the whole profile's kernels (50.1 %, 22.444 of 44.830 ms as SQL sums them), not of
+// the place's own (100 %); a named subject's share stays of its place ("of GPU 0's kernel time, the gemms' share").
+TEST(QueryExecute, AShareOfAPlacesEveryEventIsOfTheProfile) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto opened = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  Query on_gpu = Q({Measure::kShare}, {EventKind::kKernels}, Scope{{1}, {}, -1, "", {}, {}});
+  EXPECT_TRUE(ShareOfProfile(on_gpu));
+  auto r = ws.AskQueries({opened->id, {on_gpu}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_NE(r->answer.summary.find("Read as: share of all time of kernels, on device 1 (the share is of all the "
+                                   "profile's kernels)."),
+            std::string::npos)
+      << r->answer.summary;
+  EXPECT_NE(r->answer.summary.find("50.1% of all kernel time in the profile (22.444 ms of 44.830 ms)"),
+            std::string::npos)
+      << r->answer.summary;
+  Query named = on_gpu;
+  named.subject.name = "gemm";
+  EXPECT_FALSE(ShareOfProfile(named));
+  Query per_gpu = on_gpu;
+  per_gpu.scope.devices.clear();
+  per_gpu.group_by = GroupBy::kDevice;
+  EXPECT_FALSE(ShareOfProfile(per_gpu));
+  Query everywhere = on_gpu;
+  everywhere.scope.devices.clear();
+  EXPECT_FALSE(ShareOfProfile(everywhere));
+  Query window = Q({Measure::kShare}, {EventKind::kKernels}, Scope{{}, {}, -1, "", 0.0, 0.1});
+  auto w = ws.AskQueries({opened->id, {window}});
+  ASSERT_TRUE(w.ok()) << w.error().message;
+  EXPECT_NE(w->answer.summary.find("10.2% of all kernel time in the profile (4.560 ms of 44.830 ms)"),
+            std::string::npos)
+      << w->answer.summary;
+}
+
 TEST(QueryExecute, EachMeasureOfAComparisonHasItsMargin) {
   NSYS_REQUIRE_FIXTURES();
   core::Workspace ws(OfflineConfig());

@@ -182,6 +182,36 @@ TEST(GoldenEventStats, KernelsOutsideAnNvtxRange) {
             sql.Int("SELECT COUNT(*) FROM NVTX_EVENTS WHERE eventType IN (59, 60)") - named_or_nested);
 }
 
+// share_of_profile: the share of one device's or one stream's kernels is of every kernel in the profile (SQL's sum
+// over the whole table), not of the device's own (100 %); without it the base is what the selection keeps.
+TEST(GoldenEventStats, ShareOfTheProfileIsOfEveryEventOfTheKind) {
+  NSYS_REQUIRE_FIXTURES();
+  const char* kColo = "realworld/titanrtx_pytorch_dnn_colocation_b.sqlite";
+  FixtureSql sql(kColo);
+  NSYS_RUN_SKILL(on_stream, kColo, "event_stats",
+                 {{"stream", Value(int64_t{14})}, {"share_of_profile", Value(true)}, {"gpu_share", Value(true)}});
+  ASSERT_EQ(on_stream.rows.size(), 1u);
+  const int64_t all = sql.Int("SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL");
+  const int64_t stream = sql.Int("SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE streamId = 14");
+  ASSERT_GT(all, stream);
+  EXPECT_EQ(IntCell(on_stream, 0, "total_ns"), stream);
+  EXPECT_EQ(IntCell(on_stream, 0, "all_ns"), all);
+  EXPECT_NEAR(DoubleCell(on_stream, 0, "share_pct"), 100.0 * static_cast<double>(stream) / static_cast<double>(all),
+              0.005);  // the skill rounds shares to two decimals
+  EXPECT_EQ(IntCell(on_stream, 0, "all_count"), sql.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+  const int64_t gpu_all = all + sql.Int("SELECT COALESCE(SUM(end - start), 0) FROM CUPTI_ACTIVITY_KIND_MEMCPY") +
+                          sql.Int("SELECT COALESCE(SUM(end - start), 0) FROM CUPTI_ACTIVITY_KIND_MEMSET");
+  EXPECT_EQ(IntCell(on_stream, 0, "gpu_all_ns"), gpu_all);
+  NSYS_RUN_SKILL(within, kColo, "event_stats", {{"stream", Value(int64_t{14})}});
+  EXPECT_EQ(IntCell(within, 0, "all_ns"), stream);
+  // One device of two, by the common device argument.
+  NSYS_RUN_SKILL(device, kH100, "event_stats", {{"device", Value(int64_t{1})}, {"share_of_profile", Value(true)}});
+  FixtureSql h100(kH100);
+  EXPECT_EQ(IntCell(device, 0, "total_ns"),
+            h100.Int("SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = 1"));
+  EXPECT_EQ(IntCell(device, 0, "all_ns"), h100.Int("SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
+}
+
 // Kernels, calls and ranges whose name contains a text left out: SQL's NOT LIKE on the kernel's short and demangled
 // names, and on a call's name; alternatives split at '|'.
 TEST(GoldenEventStats, NamesLeftOutAsSqlLeavesThemOut) {

@@ -302,6 +302,23 @@ bool IsPlace(GroupBy g) {
   return g == GroupBy::kDevice || g == GroupBy::kPid || g == GroupBy::kStream;
 }
 
+bool ShareOfProfile(const Query& q) {
+  const bool share = std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
+    return m == Measure::kShare || m == Measure::kCountShare || m == Measure::kGpuShare;
+  });
+  const Subject& s = q.subject;
+  const Scope& w = q.scope;
+  const bool every_one = s.name.empty() && s.copy_kind.empty() && s.api_class.empty() && s.memory.empty() &&
+                         s.family.empty() && s.nth == 0 && s.except.empty() && s.cause.empty();
+  const bool selected_only_by_place = w.inside.empty() && w.outside.empty() && w.longer_than_ns < 0 &&
+                                      w.shorter_than_ns < 0 && w.larger_than_bytes < 0 && w.smaller_than_bytes < 0 &&
+                                      !w.grid_below_sms && w.launched_by.empty() && w.launches.empty();
+  const bool placed = !w.devices.empty() || !w.pids.empty() || w.stream >= 0 || w.from_s || w.to_s || w.origin ||
+                      w.until || w.from_first_kernel;
+  return share && every_one && selected_only_by_place && placed && q.group_by == GroupBy::kNone && !q.versus_subject &&
+         !q.versus_scope && q.form != Form::kShare;
+}
+
 bool AddsUp(Measure m) {
   return m == Measure::kTotal || m == Measure::kCount || m == Measure::kBytes || m == Measure::kBusy;
 }
@@ -554,6 +571,7 @@ std::string DescribeQuery(const Query& q) {
       if (q.offset > 0) out += fmt::format(" after the first {}", q.offset);
     }
   }
+  if (ShareOfProfile(q)) out += fmt::format(" (the share is of all the profile's {})", EventWords(q.subject));
   if (q.versus_subject) out += ", against " + SubjectWords(*q.versus_subject);
   if (q.versus_scope) out += ", against " + ScopeWords(*q.versus_scope, on_gpu);
   const std::string versus_measure =

@@ -210,6 +210,7 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   if (subject.events == EventKind::kKernels && !subject.family.empty()) args["family"] = Value(subject.family);
   if (subject.nth != 0) args["nth"] = Value(int64_t{subject.nth});
   if (ShareWithinPlaces(q)) args["share_within_group"] = Value(true);
+  if (ShareOfProfile(q)) args["share_of_profile"] = Value(true);
   if (!scope.inside.empty()) args["inside"] = Value(scope.inside);
   if (!scope.outside.empty()) args["outside"] = Value(scope.outside);
   if (!subject.except.empty()) args["except"] = Value(subject.except);
@@ -495,17 +496,19 @@ std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m,
       const auto all = ColumnIndex(side.table, m == Measure::kShare ? "all_ns" : "gpu_all_ns");
       const std::string base = all ? FormatMeasure(Measure::kTotal, side.table.rows[row][*all]) : "";
       // A share within each place is of its own events' time: "6.34% of its kernel time (17.2 ms of 270.9 ms)".
-      return fmt::format("{} of {} {} ({} of {})", value, m == Measure::kShare && ShareWithinPlaces(q) ? "its" : "all",
+      return fmt::format("{} of {} {}{} ({} of {})", value,
+                         m == Measure::kShare && ShareWithinPlaces(q) ? "its" : "all",
                          m == Measure::kShare ? TimeOf(q.subject.events) : std::string_view("GPU time"),
-                         FormatMeasure(Measure::kTotal, total), base);
+                         ShareOfProfile(q) ? " in the profile" : "", FormatMeasure(Measure::kTotal, total), base);
     }
     case Measure::kCountShare: {  // "20.6% of all kernels (5,439 of 26,399)": both cells of the row
       const auto count = ColumnIndex(side.table, "count"), all = ColumnIndex(side.table, "all_count");
       if (!count || !all || Asked(q, Measure::kCount))
-        return fmt::format("{} of all {}", value, Noun(q.subject.events));
+        return fmt::format("{} of all {}{}", value, Noun(q.subject.events), ShareOfProfile(q) ? " in the profile" : "");
       const auto& r = side.table.rows[row];
-      return fmt::format("{} of all {} ({} of {})", value, Noun(q.subject.events),
-                         FormatMeasure(Measure::kCount, r[*count]), FormatMeasure(Measure::kCount, r[*all]));
+      return fmt::format("{} of all {}{} ({} of {})", value, Noun(q.subject.events),
+                         ShareOfProfile(q) ? " in the profile" : "", FormatMeasure(Measure::kCount, r[*count]),
+                         FormatMeasure(Measure::kCount, r[*all]));
     }
     case Measure::kSpanShare:
       return SpanShareText(side, row, value);

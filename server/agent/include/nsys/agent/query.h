@@ -223,6 +223,10 @@ Status CheckQuery(const Query& q);
 // The reading in words: "total time, count of kernels whose name contains `nvfuser`, inside NVTX ranges named like
 // `runFusionWithInputs`, GPU 0". Names are quoted with backticks.
 std::string DescribeQuery(const Query& q);
+// "What share of the kernel time ran on stream 14": a share of every event of a kind (no name, family, class, range
+// or bound selects among them), restricted only by places or a window and not grouped, is of the whole profile's
+// events of the kind: within its own places it would be 100 % whatever the profile holds.
+bool ShareOfProfile(const Query& q);
 // A moment an event marks, in words: "the end of the 2nd of the NVTX ranges whose name contains `Model`".
 std::string DescribeAnchor(const Anchor& a);
 // One event by its place in time (Subject::nth, not 0), in words: "the first to start", "the 2nd to last to start".

@@ -3548,6 +3548,30 @@ TEST(QueryFill, EverydayWordsFillTheSlotsOfAProfilersWords) {
   Check("how long did the CPU spend reserving memory?", {reserving});
 }
 
+// "Add up all the X": the reader's own arithmetic asks the total, as "sum" does; "sum up" the same.
+TEST(QueryFill, AddUpIsATotal) {
+  Check("add up all the cudaMemcpy calls", {Q({Measure::kTotal}, {EventKind::kApi, "cudaMemcpy"})});
+  Check("sum up the nccl kernels on GPU 1",
+        {Q({Measure::kTotal}, {EventKind::kKernels, "nccl"}, Scope{{1}, {}, -1, "", {}, {}})});
+}
+
+// A CUDA call said in words, in the short and noun forms people use for the verb its name ends in: "stream syncs",
+// "stream synchronizations" and "stream-sync calls" are cudaStreamSynchronize (the whole name, as the profile traced
+// it); a call the profile did not trace is never guessed.
+TEST(QueryFill, ACallSaidInWordsInItsSpokenForms) {
+  Subject stream_sync{EventKind::kApi, "cudaStreamSynchronize"};
+  stream_sync.whole_name = true;
+  Check("how many stream syncs?", {Q({Measure::kCount}, stream_sync)});
+  Check("how long did the stream synchronizations take?", {Q({Measure::kTotal}, stream_sync)});
+  Check("how many stream-sync calls?", {Q({Measure::kCount}, stream_sync)});
+  Check("average stream sync time", {Q({Measure::kAverage}, stream_sync)});
+  const std::vector<std::string> candidates = NameCandidates("how many device syncs?");
+  EXPECT_NE(std::find(candidates.begin(), candidates.end(), "cudadevicesynchronize"), candidates.end())
+      << "the spoken call is looked up in the profile's calls";
+  EXPECT_EQ(std::find(candidates.begin(), candidates.end(), "cudahowmany"), candidates.end())
+      << "words that end in no call's verb are never looked up as one";
+}
+
 // Two families with a word that joins or sets them apart are the two sides of a comparison, never one family of both
 // ("cuBLAS GEMMs", side by side, is one: the first test's reading of a library and a kind of work).
 TEST(QueryFill, TwoFamiliesSaidApartAreTwoSides) {

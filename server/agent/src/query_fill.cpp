@@ -648,31 +648,103 @@ bool QuotedKindOfEvents(const std::string& lower, const QueryVocabulary& v) {
                      [](const lexicon::Entry& e) { return e.slot == Slot::kEvents || e.slot == Slot::kCopyKind; });
 }
 
+// The spellings a word of a CUDA call's name may take in speech: itself, its plural's singular ("stream
+// synchronizes"), and the short and noun forms of the words NVIDIA's names use ("sync" and "synchronization" for
+// Synchronize, "context" for Ctx).
+std::vector<std::string> CallWordForms(const std::string& word) {
+  static constexpr std::pair<std::string_view, std::string_view> kSpoken[] = {
+      {"sync", "synchronize"}, {"synchronization", "synchronize"}, {"context", "ctx"}};
+  std::vector<std::string> forms{word};
+  if (word.size() > 3 && word.back() == 's' && word[word.size() - 2] != 's')
+    forms.push_back(word.substr(0, word.size() - 1));
+  for (size_t f = 0, n = forms.size(); f < n; ++f) {
+    for (const auto& [spoken, named] : kSpoken) {
+      if (forms[f] == spoken) forms.emplace_back(named);
+    }
+  }
+  return forms;
+}
+
+// The verbs CUDA's runtime and driver call names end in ("cudaStreamSynchronize", "cudaEventRecord", "cuMemAlloc"):
+// the last word of a call said in words.
+bool EndsACallName(const std::string& form) {
+  static constexpr std::string_view kVerbs[] = {"synchronize", "record", "query",  "create", "destroy", "malloc",
+                                                "alloc",       "free",   "memcpy", "memset", "launch",  "wait"};
+  return std::find(std::begin(kVerbs), std::end(kVerbs), form) != std::end(kVerbs);
+}
+
+// Every spelling "cuda" + two or three words ending in a call's verb could give ("stream syncs":
+// "cudastreamsynchronize"): the names NameCandidates asks the profile for.
+std::vector<std::string> CallsInWords(const std::vector<Token>& t) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < t.size(); ++i) {
+    for (size_t n = 2; n <= 3 && i + n <= t.size(); ++n) {
+      std::vector<std::string> joined{"cuda"};
+      bool words = true;
+      for (size_t k = i; k < i + n && words; ++k) {
+        words = !t[k].separator && !t[k].quoted && !t[k].lower.empty() &&
+                std::all_of(t[k].lower.begin(), t[k].lower.end(),
+                            [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+        std::vector<std::string> longer;
+        for (const std::string& so_far : joined) {
+          for (const std::string& form : CallWordForms(t[k].lower)) {
+            if (k + 1 < i + n || EndsACallName(form)) longer.push_back(so_far + form);
+          }
+        }
+        joined = std::move(longer);
+      }
+      if (words) out.insert(out.end(), joined.begin(), joined.end());
+    }
+  }
+  return out;
+}
+
 // A CUDA call said in words, as its name reads ("the stream-synchronize waits", "device synchronize calls", "memcpy
-// async"): two or three words from `i`, or one word of hyphenated parts, that NVIDIA's prefixes "cuda" or "cu" before
-// them make the whole name of a call the profile traced. The item, and how many tokens it covers.
+// async", "stream syncs"): two or three words from `i`, or one word of hyphenated parts, each in one of its spoken
+// forms (CallWordForms), that NVIDIA's prefixes "cuda" or "cu" before them make the whole name of a call the profile
+// traced. The item, and how many tokens it covers.
 std::optional<std::pair<Item, size_t>> CudaCallInWords(const std::vector<Token>& t, size_t i,
                                                        const QueryVocabulary& v) {
   const auto alphabetic = [](const std::string& w) {
     return !w.empty() && std::all_of(w.begin(), w.end(),
                                      [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '-'; });
   };
-  for (size_t n = std::min<size_t>(3, t.size() - i); n >= 1; --n) {
-    std::string joined;
-    bool words = true;
-    for (size_t k = i; k < i + n; ++k) {
-      words = words && !t[k].separator && !t[k].quoted && alphabetic(t[k].lower);
-      joined += t[k].lower;
-    }
-    std::erase(joined, '-');
-    const bool parts = n >= 2 || t[i].lower.find('-') != std::string::npos;
-    if (!words || !parts || joined.size() < 6) continue;
+  const auto traced = [&](const std::string& joined) -> const std::string* {
     for (std::string_view prefix : {"cuda", "cu"}) {
       const std::string name = std::string(prefix) + joined;
+      // The whole name, NVIDIA's version suffix aside ("cudaStreamSynchronize_v3020").
       const auto api = std::find_if(v.api.begin(), v.api.end(), [&](const std::string& a) {
-        return a.size() == name.size() && ContainsNoCase(a, name);
+        const size_t suffix = a.find("_v");
+        const size_t size = suffix != std::string::npos && suffix + 2 < a.size() &&
+                                    std::all_of(a.begin() + static_cast<std::ptrdiff_t>(suffix) + 2, a.end(),
+                                                [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })
+                                ? suffix
+                                : a.size();
+        return size == name.size() && ContainsNoCase(a.substr(0, size), name);
       });
-      if (api != v.api.end()) return std::pair{Item{Item::kName, {}, *api, {NameClass::kApi}, 0, {}, true}, n};
+      if (api != v.api.end()) return &*api;
+    }
+    return nullptr;
+  };
+  for (size_t n = std::min<size_t>(3, t.size() - i); n >= 1; --n) {
+    bool words = true;
+    std::vector<std::string> joined{""};  // every spelling of the words so far
+    for (size_t k = i; k < i + n && words; ++k) {
+      words = !t[k].separator && !t[k].quoted && alphabetic(t[k].lower);
+      std::string plain = t[k].lower;
+      std::erase(plain, '-');
+      std::vector<std::string> longer;
+      for (const std::string& so_far : joined) {
+        for (const std::string& form : CallWordForms(plain)) longer.push_back(so_far + form);
+      }
+      joined = std::move(longer);
+    }
+    const bool parts = n >= 2 || t[i].lower.find('-') != std::string::npos;
+    if (!words || !parts) continue;
+    for (const std::string& spelling : joined) {
+      if (spelling.size() < 6) continue;
+      if (const std::string* api = traced(spelling))
+        return std::pair{Item{Item::kName, {}, *api, {NameClass::kApi}, 0, {}, true}, n};
     }
   }
   return std::nullopt;
@@ -5956,6 +6028,9 @@ std::vector<std::string> NameCandidates(const std::string& question) {
     if (t.quoted || (t.lower.size() >= 3 && IsWordLike(t.lower) && lexicon::EntriesOf(t.lower).empty()))
       out.push_back(t.lower);
   }
+  // A CUDA call said in words ("stream syncs", "device synchronize calls"): the words before a verb NVIDIA's call
+  // names end in, joined behind "cuda", so that the profile's calls are looked up for CudaCallInWords.
+  for (const std::string& spelling : CallsInWords(tokens)) out.push_back(spelling);
   return out;
 }
 

@@ -1452,7 +1452,7 @@ constexpr Entry kEntries[] = {
     {"added together", Slot::kStop},  // "all the copies added together": their sum, a total
     {"put together", Slot::kStop},
     {"taken together", Slot::kStop},
-    {"add up", Slot::kStop},
+    {"add up", Slot::kWeakTotal, 0},  // "add up all the X ranges": their total, asked as the reader's arithmetic
     // "Out of all the time the kernels spent, what percent belongs to X": the whole a share is of, said first.
     {"out of", Slot::kStop},
     {"belongs to", Slot::kStop},
@@ -1504,7 +1504,7 @@ constexpr Entry kEntries[] = {
     {"waits", Slot::kApiClass, 0},  // "the stream-synchronize waits", "how many waits"
     {"catch up", Slot::kStop},
     {"adds up", Slot::kStop},
-    {"sum up", Slot::kStop},
+    {"sum up", Slot::kWeakTotal, 0},
     // "how much time do they cover when you add them all up": a sum, said as the reader's own arithmetic.
     // ("them" stays a word of its own: it points back at what is summed.)
     {"when you add", Slot::kStop},

@@ -1740,6 +1740,23 @@ TEST(QueryExecute, AShareOfAPlacesEveryEventIsOfTheProfile) {
       << w->answer.summary;
 }
 
+// "Is there any copy bigger than 8 bytes?": one count of every copy (not one per kind, which has no row when none
+// is), and beside the "No" the largest of them all, as SQL finds it (909 copies, the largest 8 bytes).
+TEST(QueryExecute, AnyOverASizeBoundStatesTheLargest) {
+  NSYS_REQUIRE_FIXTURES();
+  const Reading r = Fill("is there any copy bigger than 8 bytes?");
+  ASSERT_EQ(r.queries.size(), 1u);
+  EXPECT_EQ(r.queries[0].group_by, GroupBy::kNone) << DescribeQuery(r.queries[0]);
+  core::Workspace ws(OfflineConfig());
+  auto opened = ws.Open(testing::Fixture("realworld/rtx3090_pytorch_brainstorm_sample.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  auto a = ws.AskQueries({opened->id, r.queries});
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_NE(a->answer.summary.find("No: 0 of 909 copies. The largest of all of them: 8 B."), std::string::npos)
+      << a->answer.summary;
+  EXPECT_EQ(a->answer.evidence.size(), 2u) << "the count's row and the largest's";
+}
+
 TEST(QueryExecute, EachMeasureOfAComparisonHasItsMargin) {
   NSYS_REQUIRE_FIXTURES();
   core::Workspace ws(OfflineConfig());

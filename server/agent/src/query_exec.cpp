@@ -940,24 +940,40 @@ void NoSuchCall(const Query& q, const SkillRunner& run, const CancelToken& cance
   turn.answer.evidence.push_back(EvidenceOf(near, side, "Calls whose name contains " + q.subject.name));
 }
 
-// "Are there any kernels longer than 5 ms?": beside the count, the longest of all of them (the shortest, for "any
-// shorter than"), so a "No" says how far from the bound the events are.
+// "Are there any kernels longer than 5 ms?", "any copy bigger than 8 bytes?": beside the count, the longest (largest)
+// of all of them (the shortest, smallest, for "any shorter than", "smaller than"), so a "No" says how far from the
+// bound the events are.
 void AddExtreme(const Query& q, const SkillRunner& run, const CancelToken& cancel, AskTurn& turn, std::string& text) {
   const bool any = q.form == Form::kYesNo && q.threshold == 0.0 && q.measures.front() == Measure::kCount;
-  const bool longer = q.scope.longer_than_ns >= 0, shorter = q.scope.shorter_than_ns >= 0;
-  if (!any || longer == shorter || q.group_by != GroupBy::kNone) return;
+  struct Bound {
+    int64_t Scope::*field;
+    Measure extreme;
+    const char* word;
+  };
+  static constexpr Bound kBounds[] = {{&Scope::longer_than_ns, Measure::kMax, "longest"},
+                                      {&Scope::shorter_than_ns, Measure::kMin, "shortest"},
+                                      {&Scope::larger_than_bytes, Measure::kMaxBytes, "largest"},
+                                      {&Scope::smaller_than_bytes, Measure::kMinBytes, "smallest"}};
+  const Bound* bound = nullptr;
+  for (const Bound& b : kBounds) {
+    if (q.scope.*b.field < 0) continue;
+    if (bound) return;  // two bounds: no one extreme says how far from both
+    bound = &b;
+  }
+  if (!any || !bound || q.group_by != GroupBy::kNone) return;
   Query all = q;
   all.form = Form::kNumber;
   all.threshold.reset();
-  all.scope.longer_than_ns = all.scope.shorter_than_ns = -1;
-  all.measures = {longer ? Measure::kMax : Measure::kMin};
+  all.scope.longer_than_ns = all.scope.shorter_than_ns = all.scope.larger_than_bytes = all.scope.smaller_than_bytes =
+      -1;
+  all.measures = {bound->extreme};
   auto side = RunSide(all, all.subject, all.scope, run, cancel);
   if (!side || side->table.declined || side->rows.empty() || CellOr(side->table, side->rows.front(), "count", 0) == 0)
     return;
-  text += fmt::format(
-      " The {} of all of them: {}.", longer ? "longest" : "shortest",
-      FormatMeasure(all.measures.front(),
-                    side->table.rows[side->rows.front()][*ColumnIndex(side->table, ColumnOf(all.measures.front()))]));
+  const auto column = ColumnIndex(side->table, ColumnOf(all.measures.front()));
+  if (!column) return;
+  text += fmt::format(" The {} of all of them: {}.", bound->word,
+                      FormatMeasure(all.measures.front(), side->table.rows[side->rows.front()][*column]));
   turn.answer.evidence.push_back(EvidenceOf(all, *side, DescribeQuery(all)));
 }
 

@@ -4907,6 +4907,9 @@ bool FillForm(const Clause& c, Query& q) {
     first(Measure::kCount);
     q.form = Form::kYesNo;
     q.threshold = 0;
+    // "Is there any copy bigger than 8 bytes?": one count of them all, not one per kind of copy (a kind stated kind
+    // by kind is no grouping the question asked, and a count of none has no row to cite).
+    if (!c.group && q.rank == Rank::kNone) q.group_by = GroupBy::kNone;
   }
   const bool sized = q.subject.events == EventKind::kMemcpy || q.subject.events == EventKind::kMemset;
   if (c.rank_by_size && sized && !c.group && q.subject.name.empty()) {

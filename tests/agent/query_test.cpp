@@ -3437,6 +3437,8 @@ TEST(QueryFill, NamesLeftOutAndRangesOutside) {
   outside.scope.outside = "forward";
   Check("How much kernel time is outside forward?", {outside});
   Check("How much kernel time is not inside the forward range?", {outside});
+  Check("How much kernel time is not under any forward range?", {outside});  // "not" before any word of inside
+  Check("How much kernel time is not within the forward ranges?", {outside});
   Check("total kernel time, leaving out forward", {outside});
   Query ranges = Q({Measure::kCount}, {EventKind::kNvtx, ""});
   ranges.subject.except = "forward";

@@ -2836,8 +2836,8 @@ void ReadExclusions(const std::vector<Item>& items, Clause& c, std::vector<bool>
   static constexpr std::string_view kOne[] = {"excluding", "except",  "exclude", "besides",
                                               "ignoring",  "outside", "not"};
   static constexpr std::pair<std::string_view, std::string_view> kTwo[] = {
-      {"except", "for"},    {"other", "than"},  {"apart", "from"}, {"aside", "from"}, {"not", "counting"},
-      {"not", "including"}, {"leaving", "out"}, {"not", "inside"}, {"not", "in"},     {"outside", "of"}};
+      {"except", "for"},   {"other", "than"},    {"apart", "from"},  {"aside", "from"},
+      {"not", "counting"}, {"not", "including"}, {"leaving", "out"}, {"outside", "of"}};
   for (size_t i = 0; i < items.size(); ++i) {
     if (read[i]) continue;
     if (items[i].kind == Item::kName && items[i].non) {
@@ -2848,13 +2848,16 @@ void ReadExclusions(const std::vector<Item>& items, Clause& c, std::vector<bool>
     const std::string w = Lower(items[i].word);
     const std::string next = i + 1 < items.size() ? Lower(items[i + 1].word) : "";
     size_t j = i;
-    if (std::any_of(std::begin(kTwo), std::end(kTwo), [&](const auto& p) { return p.first == w && p.second == next; }))
+    // "not inside", "not in", "not under", "not within", "not during": "not" before any word of being inside.
+    const bool not_inside = w == "not" && i + 1 < items.size() && items[i + 1].Has(Slot::kInside);
+    if (not_inside ||
+        std::any_of(std::begin(kTwo), std::end(kTwo), [&](const auto& p) { return p.first == w && p.second == next; }))
       j = i + 2;
     else if (std::find(std::begin(kOne), std::end(kOne), w) != std::end(kOne))
       j = i + 1;
     else
       continue;
-    const bool place = w == "outside" || next == "inside" || (w == "not" && next == "in");
+    const bool place = w == "outside" || not_inside;
     size_t k = j;
     std::vector<size_t> names;
     while (k < items.size()) {

@@ -291,19 +291,23 @@ class Collector {
   Collector(GroupBy by, bool detail) : by_(by), detail_(detail) {}
   // With share_within_group, grouped by device, process or stream: each group's events of the kind are its base.
   void ShareWithinGroups() { within_ = by_ == GroupBy::kDevice || by_ == GroupBy::kPid || by_ == GroupBy::kStream; }
-  void AddToAll(engine::Ns duration, int32_t device = -1, int32_t stream = -1, uint32_t pid = 0) {
+  void AddToAll(engine::Ns duration, int32_t device = -1, int32_t stream = -1, uint32_t pid = 0, int64_t bytes = 0) {
     all_total_ += duration;
     ++all_count_;
+    all_bytes_ += bytes;
     if (within_) {
       const int64_t key = PlaceKey(device, stream, pid);
       place_all_[key] += duration;
       ++place_count_[key];
+      place_bytes_[key] += bytes;
     }
   }
   // The base of a group's share: its place's events of the kind, or every one the filter keeps.
   int64_t AllOf(int64_t key) const { return within_ ? Find(place_all_, key) : all_total_; }
   // The base of a group's share of the count, the same way.
   int64_t AllCountOf(int64_t key) const { return within_ ? Find(place_count_, key) : all_count_; }
+  // The base of a group's share of the bytes (copies and memsets), the same way.
+  int64_t AllBytesOf(int64_t key) const { return within_ ? Find(place_bytes_, key) : all_bytes_; }
   void AddMatched() { ++matched_; }  // selected by name, kind, class and range, before the bounds
   int64_t matched() const { return matched_; }
   // With `nth`, only the nth event selected by start (1 the first, -1 the last to start) is grouped: the events are
@@ -312,10 +316,12 @@ class Collector {
   // A base only (share_of_profile's second pass): every event counts into the base, none is grouped.
   void BaseOnly() { base_only_ = true; }
   // The share's base from another pass: every event of the kind in the whole profile (share_of_profile).
-  void SetAll(int64_t total, int64_t count) {
+  void SetAll(int64_t total, int64_t count, int64_t bytes) {
     all_total_ = total;
     all_count_ = count;
+    all_bytes_ = bytes;
   }
+  int64_t all_bytes() const { return all_bytes_; }
   int64_t all_count() const { return all_count_; }
   void Add(const Event& e) {
     if (base_only_) return;
@@ -401,12 +407,12 @@ class Collector {
     return (static_cast<int64_t>(device) << 32) | static_cast<uint32_t>(stream);
   }
   bool within_ = false;
-  std::unordered_map<int64_t, int64_t> place_all_, place_count_;
+  std::unordered_map<int64_t, int64_t> place_all_, place_count_, place_bytes_;
   GroupBy by_;
   bool detail_;  // keep the intervals (busy, idle) and sort for the percentiles
   std::unordered_map<int64_t, size_t> index_;
   std::vector<Group> groups_;
-  int64_t all_total_ = 0, all_count_ = 0;
+  int64_t all_total_ = 0, all_count_ = 0, all_bytes_ = 0;
   bool base_only_ = false;
   int64_t matched_ = 0;
   int64_t nth_ = 0;
@@ -522,7 +528,7 @@ bool CollectGpuOps(const engine::Profile& p, const Table& t, const engine::Filte
     if ((i & 0xFFFF) == 0 && cancel.cancelled()) return false;
     if (!filter.AcceptsDevice(t.device[i]) || !filter.AcceptsProcess(t.pid[i])) continue;
     if (sel.stream >= 0 && t.stream[i] != sel.stream) continue;
-    out.AddToAll(t.end[i] - t.start[i], t.device[i], t.stream[i], t.pid[i]);
+    out.AddToAll(t.end[i] - t.start[i], t.device[i], t.stream[i], t.pid[i], bytes_of(i));
     if (!keep(i)) continue;
     if (inside.active() && !inside.CallInside(t.launch[i])) continue;
     if (launched_by && (t.launch[i] < 0 || !(*launched_by)(p.runtime().name[static_cast<size_t>(t.launch[i])])))
@@ -824,8 +830,8 @@ std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64
 // gpu_total < 0: not asked.
 // `detail` false: no percentiles and no busy or idle time (nulls), which need a sort of every duration and interval.
 // `all_count`: how many events of the kind the filter keeps (count_share_pct's base).
-std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, int64_t all_count, bool has_bytes,
-                         const GpuBase& gpu, int64_t matched, bool detail) {
+std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, int64_t all_count, int64_t all_bytes,
+                         bool has_bytes, const GpuBase& gpu, int64_t matched, bool detail) {
   const int64_t gpu_total = gpu.total;
   const int64_t gpu_span = gpu_total < 0 || !detail ? 0 : gpu.SpanOf(g.places);
   std::vector<int64_t>& d = g.durations;
@@ -901,7 +907,11 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, i
           gpu_total < 0 || !detail ? Null() : I(gpu_span),
           gpu_total < 0 || !detail ? Null()
           : gpu_span > 0 ? D(std::round(1e4 * static_cast<double>(busy) / static_cast<double>(gpu_span)) / 100.0)
-                         : D(0.0)};
+                         : D(0.0),
+          has_bytes ? I(all_bytes) : Null(),
+          !has_bytes      ? Null()
+          : all_bytes > 0 ? D(std::round(1e4 * static_cast<double>(g.bytes) / static_cast<double>(all_bytes)) / 100.0)
+                          : D(0.0)};
 }
 
 // The one row of an ungrouped call that selected nothing: 0, with how many the bounds left out and the bases.
@@ -920,6 +930,10 @@ std::vector<Value> NothingRow(const std::vector<Column>& columns, const Collecto
   set("all_ns", I(out.all_total()));
   set("all_count", I(out.AllCountOf(0)));
   set("count_share_pct", D(0.0));
+  if (out.AllBytesOf(0) > 0) {  // copies or memsets (kernels, calls and ranges move no bytes)
+    set("all_bytes", I(out.AllBytesOf(0)));
+    set("bytes_share_pct", D(0.0));
+  }
   return row;
 }
 
@@ -977,7 +991,11 @@ std::vector<Column> Columns() {
              "keeps on each GPU the group ran on (first start to last end), summed over those GPUs"),
       DoubleCol(
           "gpu_span_share_pct",
-          "With gpu_share and detail: busy_ns / gpu_span_ns x 100, how much of its GPUs' span the group kept busy")};
+          "With gpu_share and detail: busy_ns / gpu_span_ns x 100, how much of its GPUs' span the group kept busy"),
+      IntCol("all_bytes",
+             "Copies and memsets: bytes of every event of this kind the filter keeps (before the name, copy kind and "
+             "NVTX selections): bytes_share_pct's base"),
+      DoubleCol("bytes_share_pct", "Copies and memsets: bytes / all_bytes x 100, the group's share of the bytes")};
 }
 
 class EventStats final : public Skill {
@@ -1164,10 +1182,9 @@ class EventStats final : public Skill {
          "GPU's kernel time), not of every one the filter keeps",
          Value(false)},
         {"share_of_profile", ValueType::kBool,
-         "share_pct, all_ns, count_share_pct and gpu_all_ns are of every event of the kind in the whole profile, "
-         "before "
-         "the window, device, process and stream selections (what share of all kernel time ran on stream 14, on GPU 1, "
-         "in the first second); ignored with share_within_group",
+         "The shares' bases (all_ns, all_count, all_bytes, gpu_all_ns) are of every event of the kind in the whole "
+         "profile, before the window, device, process and stream selections (what share of all kernel time ran on "
+         "stream 14, on GPU 1, in the first second); ignored with share_within_group",
          Value(false)},
         {"family", ValueType::kString,
          "Kernels only: those the kernel-name decoder (explain's) classifies so, each word a library (FlashAttention, "
@@ -1280,7 +1297,7 @@ class EventStats final : public Skill {
       base.BaseOnly();
       if (!Collect(whole_ctx, events, every, no_ranges_asked, base))
         return MakeError(ErrorKind::kCancelled, "Cancelled.");
-      out.SetAll(base.all_total(), base.all_count());
+      out.SetAll(base.all_total(), base.all_count(), base.all_bytes());
     }
     out.Finish();
     std::vector<Group>& groups = out.groups();
@@ -1301,14 +1318,16 @@ class EventStats final : public Skill {
     // Nothing selected, one group asked for: a row that says 0 (and how many the bounds left out), not no row.
     if (groups.empty() && by == GroupBy::kNone) table.rows.push_back(NothingRow(table.columns, out));
     for (size_t g = 0; g < groups.size() && (limit <= 0 || g < static_cast<size_t>(limit)); ++g) {
-      table.rows.push_back(
-          RowOf(groups[g], GroupName(ctx.profile, events, by, groups[g].key, sel.by_memory, sel.by_cause),
-                out.AllOf(groups[g].key), out.AllCountOf(groups[g].key), has_bytes, gpu, out.matched(), detail));
+      table.rows.push_back(RowOf(groups[g],
+                                 GroupName(ctx.profile, events, by, groups[g].key, sel.by_memory, sel.by_cause),
+                                 out.AllOf(groups[g].key), out.AllCountOf(groups[g].key), out.AllBytesOf(groups[g].key),
+                                 has_bytes, gpu, out.matched(), detail));
     }
     Notes(ctx, events, no_ranges, groups.size(), table);
     if (of_profile)
       table.notes.push_back(
-          "share_of_profile: the shares' base (all_ns, all_count, gpu_all_ns) is every event of the kind in the whole "
+          "share_of_profile: the shares' base (all_ns, all_count, all_bytes, gpu_all_ns) is every event of the kind in "
+          "the whole "
           "profile, before the window, device, process and stream selections.");
     if (!nvtx && !ArgString(ctx, "outside").empty())
       table.notes.push_back("The export has no NVTX ranges: every event is outside them.");

@@ -35,6 +35,7 @@ QueryVocabulary Vocabulary() {
                "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "vectorized_elementwise_kernel"};
   v.api = {"cudaMalloc", "cudaFree", "cudaLaunchKernel", "cudaStreamSynchronize", "cudaMemcpyAsync"};
   v.nvtx = {"runFusionWithInputs", "aten::linear", "forward", "ProfilerStep#3"};
+  v.device_ids = {0, 1};
   return v;
 }
 
@@ -1027,7 +1028,7 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
       "median, p90, p95, p99, min, max, stddev, bytes, avg_bytes, bandwidth, busy, utilization, idle_share, "
       "idle, span, grid, block, groups, min_bytes, max_bytes, latency, launch_delay, threads, registers, "
       "static_shared_memory, dynamic_shared_memory, sm_count, gaps, max_gap, memory, memory_bandwidth, comm_overlap, "
-      "exposed, max_latency, max_delay, count_share, span_share, elapsed");
+      "exposed, max_latency, max_delay, count_share, span_share, elapsed, byte_share");
 }
 
 // A clause that only ranks is read, not dropped; "the slowest call" after a named call is one of those calls; CUDA API
@@ -1755,6 +1756,26 @@ TEST(QueryExecute, AnyOverASizeBoundStatesTheLargest) {
   EXPECT_NE(a->answer.summary.find("No: 0 of 909 copies. The largest of all of them: 8 B."), std::string::npos)
       << a->answer.summary;
   EXPECT_EQ(a->answer.evidence.size(), 2u) << "the count's row and the largest's";
+}
+
+// "What percentage of all bytes copied went host-to-device?": a share of the bytes (46.2 %, 50.95 of 110.32 GB, as SQL
+// sums copyKind 1's bytes over every copy's), not of the copy time (97.9 %).
+TEST(QueryExecute, AShareOfTheBytes) {
+  NSYS_REQUIRE_FIXTURES();
+  const Reading r = Fill("what percentage of all bytes copied went host-to-device?");
+  ASSERT_EQ(r.queries.size(), 1u);
+  Query want = Q({Measure::kByteShare}, {EventKind::kMemcpy, "", "HtoD"});
+  EXPECT_EQ(r.queries[0], want) << DescribeQuery(r.queries[0]);
+  core::Workspace ws(OfflineConfig());
+  auto opened = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  auto a = ws.AskQueries({opened->id, r.queries});
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_NE(a->answer.summary.find("46.2% of all bytes copied (50.95 GB of 110.32 GB)"), std::string::npos)
+      << a->answer.summary;
+  Check("what share of the copied bytes were HtoD?", {want});
+  Check("what share of the data went host to device?", {want});
+  Check("what percentage of the copy time was HtoD?", {Q({Measure::kShare}, {EventKind::kMemcpy, "", "HtoD"})});
 }
 
 TEST(QueryExecute, EachMeasureOfAComparisonHasItsMargin) {
@@ -3589,6 +3610,23 @@ TEST(QueryFill, ACallSaidInWordsInItsSpokenForms) {
       << "the spoken call is looked up in the profile's calls";
   EXPECT_EQ(std::find(candidates.begin(), candidates.end(), "cudahowmany"), candidates.end())
       << "words that end in no call's verb are never looked up as one";
+}
+
+// "The second GPU", "the first device", "the last GPU": a GPU by its place among the ids the profile used; never a
+// unit of time ("in the first second, GPU 1"), a GPU's events ("the first GPU kernel", "the first GPU op") or a place
+// the profile does not have ("the third GPU" of two).
+TEST(QueryFill, AGpuByItsPlace) {
+  const Scope gpu1{{1}, {}, -1, "", {}, {}};
+  Check("what bandwidth are the H2D copies getting on the second GPU (device 1)?",
+        {Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"}, gpu1)});
+  Check("how many kernels ran on the first GPU?",
+        {Q({Measure::kCount}, {EventKind::kKernels, ""}, Scope{{0}, {}, -1, "", {}, {}})});
+  Check("kernel time on the last GPU", {Q({Measure::kTotal}, {EventKind::kKernels, ""}, gpu1)});
+  EXPECT_FALSE(Fill("how many kernels on the third GPU?").complete());
+  for (const char* other : {"when did the first GPU kernel start?", "how long after the first GPU op?"}) {
+    const Reading r = Fill(other);
+    for (const Query& q : r.queries) EXPECT_TRUE(q.scope.devices.empty()) << other << ": " << DescribeQuery(q);
+  }
 }
 
 // Two families with a word that joins or sets them apart are the two sides of a comparison, never one family of both

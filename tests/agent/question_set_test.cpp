@@ -533,7 +533,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 36, 0);
-  ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 29, 3);
+  ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 30, 3);
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 36, 1);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 36, 1);
@@ -545,7 +545,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 38, 0);
   ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 30, 1);
-  ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 30, 1);
+  ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 31, 1);
   ExpectHeld(AskHeldOut("questions_fresh22.json", "fresh held-out 22"), "questions_fresh22.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh23.json", "fresh held-out 23"), "questions_fresh23.json", 33, 0);
   // Its one wrong answer (since 2026-11-27) states every figure asked for the add kernel's launch and the SMs; the
@@ -718,7 +718,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh64.json", "fresh held-out 64"), "questions_fresh64.json", 26, 0);
   // Batch 73, written by a helper at abe9841 (people outside GPU engineering: a scientist, a manager, a web developer),
   // first scored at 8785db9, before any change for it: 17 / 20 / 3. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh65.json", "fresh held-out 65"), "questions_fresh65.json", 20, 3);
+  ExpectHeld(AskHeldOut("questions_fresh65.json", "fresh held-out 65"), "questions_fresh65.json", 22, 3);
   // Batch 74, written by a helper at 543db99 (a non-native English speaker in a team chat: short, articles dropped,
   // odd word order; 6 of 40 ask two things), first scored at 543db99, before any change for it: 30 / 9 / 1. Read since:
   // superlatives said "most long", "which percent", quotients that define a bandwidth, spans without start or end words
@@ -782,11 +782,13 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh78.json", "fresh held-out 78"), "questions_fresh78.json", 33, 0);
   // Batch 87, written by a helper at ae10118 (everyday questions of engineers opening an unfamiliar profile, with
   // exclusions, lists of named things and windows whose zero each question states), first scored at ae10118, after
-  // all of this session's changes, before any change for it: 18 / 19 / 3. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh79.json", "fresh held-out 79"), "questions_fresh79.json", 18, 3);
+  // all of this session's changes, before any change for it: 18 / 19 / 3. Kept unread until session 22, when one
+  // answer turned wrong (found by counts alone) and its line was read: a share of the bytes answered as a share of
+  // the time (Measure::kByteShare since); 19 / 18 / 3.
+  ExpectHeld(AskHeldOut("questions_fresh79.json", "fresh held-out 79"), "questions_fresh79.json", 19, 3);
   // Batch 88, written by a helper at d2a4438 (everyday questions of forty engineers opening a profile for the first
   // time, a quarter of them asking two things), first scored at d2a4438 before any change for it: 32 / 7 / 1.
-  ExpectHeld(AskHeldOut("questions_fresh80.json", "fresh held-out 80"), "questions_fresh80.json", 32, 1);
+  ExpectHeld(AskHeldOut("questions_fresh80.json", "fresh held-out 80"), "questions_fresh80.json", 33, 1);
   // Batch 89, written by a helper at d2a4438 (short questions as in a chat message to a colleague: "avg duration of the
   // gemm kernels on GPU1", "# of cudaLaunchKernel calls", top-N lists; 8 of 40 ask two things), first scored at d2a4438
   // before any change for it: 35 / 3 / 2. Read since: the longest X is its one longest event, a name heading a
@@ -812,7 +814,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 93, written by a helper at 0239e8e (what an engineer types into the ask box right after opening a profile
   // someone else recorded: a realistic mix, eight asking two or three things, four refusals, 20 exports), first scored
   // at f8deb17 (the filler of 0239e8e) before any change for it: 25 / 10 / 5.
-  ExpectHeld(AskHeldOut("questions_fresh85.json", "fresh held-out 85"), "questions_fresh85.json", 29, 3);
+  ExpectHeld(AskHeldOut("questions_fresh85.json", "fresh held-out 85"), "questions_fresh85.json", 30, 3);
   // Batch 94, written by a helper at 13c9349 (a team lead and two engineers reviewing a profile in a meeting, in
   // spoken English: a realistic mix, eight compound, four refusals, 19 exports), first scored at 13c9349 before any
   // change for it: 26 / 13 / 1. Kept unread.

@@ -212,6 +212,35 @@ TEST(GoldenEventStats, ShareOfTheProfileIsOfEveryEventOfTheKind) {
   EXPECT_EQ(IntCell(device, 0, "all_ns"), h100.Int("SELECT SUM(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL"));
 }
 
+// A share of the bytes: each copy kind's bytes over every copy's (SQL's sums), and over the profile's with
+// share_of_profile; kernels move none (null).
+TEST(GoldenEventStats, EachCopyKindsShareOfTheBytes) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(t, kH100, "event_stats",
+                 {{"events", Value(std::string("memcpy"))}, {"group_by", Value(std::string("name"))}});
+  FixtureSql sql(kH100);
+  const int64_t all = sql.Int("SELECT SUM(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY");
+  ASSERT_GT(t.rows.size(), 1u);
+  double shares = 0;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    EXPECT_EQ(IntCell(t, r, "all_bytes"), all);
+    EXPECT_NEAR(DoubleCell(t, r, "bytes_share_pct"),
+                100.0 * static_cast<double>(IntCell(t, r, "bytes")) / static_cast<double>(all), 0.005);
+    shares += DoubleCell(t, r, "bytes_share_pct");
+  }
+  EXPECT_NEAR(shares, 100.0, 0.05);
+  NSYS_RUN_SKILL(htod, kH100, "event_stats",
+                 {{"events", Value(std::string("memcpy"))},
+                  {"copy_kind", Value(std::string("HtoD"))},
+                  {"device", Value(int64_t{1})},
+                  {"share_of_profile", Value(true)}});
+  EXPECT_EQ(IntCell(htod, 0, "bytes"),
+            sql.Int("SELECT SUM(bytes) FROM CUPTI_ACTIVITY_KIND_MEMCPY WHERE copyKind = 1 AND deviceId = 1"));
+  EXPECT_EQ(IntCell(htod, 0, "all_bytes"), all);
+  NSYS_RUN_SKILL(kernels, kH100, "event_stats", {});
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(Cell(kernels, 0, "all_bytes")));
+}
+
 // Kernels, calls and ranges whose name contains a text left out: SQL's NOT LIKE on the kernel's short and demangled
 // names, and on a call's name; alternatives split at '|'.
 TEST(GoldenEventStats, NamesLeftOutAsSqlLeavesThemOut) {

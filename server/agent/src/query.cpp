@@ -23,7 +23,7 @@ namespace nsys::agent {
 // batches, where two anonymous namespaces are one.
 namespace query_words {
 
-constexpr std::array<std::string_view, 43> kMeasures = {"total",
+constexpr std::array<std::string_view, 44> kMeasures = {"total",
                                                         "count",
                                                         "share",
                                                         "gpu_share",
@@ -65,7 +65,8 @@ constexpr std::array<std::string_view, 43> kMeasures = {"total",
                                                         "max_delay",
                                                         "count_share",
                                                         "span_share",
-                                                        "elapsed"};
+                                                        "elapsed",
+                                                        "byte_share"};
 constexpr auto kEvents =
     std::to_array<std::string_view>({"kernels", "api", "memcpy", "memset", "nvtx", "gpu", "graphs", "devices"});
 static_assert(kEvents.size() == kEventKinds);
@@ -77,7 +78,7 @@ constexpr std::array<std::string_view, 5> kMigrationCauses = {"user_prefetch", "
                                                               "eviction", "access_counters"};
 
 // How each measure reads in the reading line.
-constexpr std::array<std::string_view, 43> kMeasureWords = {"total time",
+constexpr std::array<std::string_view, 44> kMeasureWords = {"total time",
                                                             "count",
                                                             "share of all time",
                                                             "share of GPU time",
@@ -119,7 +120,8 @@ constexpr std::array<std::string_view, 43> kMeasureWords = {"total time",
                                                             "longest launch delay (from the launch call's end)",
                                                             "share of the count",
                                                             "share of the GPU span",
-                                                            "time between the two moments"};
+                                                            "time between the two moments",
+                                                            "share of all bytes"};
 
 std::string EventWords(const Subject& s) {
   switch (s.events) {
@@ -304,7 +306,7 @@ bool IsPlace(GroupBy g) {
 
 bool ShareOfProfile(const Query& q) {
   const bool share = std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
-    return m == Measure::kShare || m == Measure::kCountShare || m == Measure::kGpuShare;
+    return m == Measure::kShare || m == Measure::kCountShare || m == Measure::kGpuShare || m == Measure::kByteShare;
   });
   const Subject& s = q.subject;
   const Scope& w = q.scope;
@@ -354,6 +356,7 @@ Dimension DimensionOf(Measure m) {
     case Measure::kCommOverlap:
     case Measure::kCountShare:
     case Measure::kSpanShare:
+    case Measure::kByteShare:
       return Dimension::kPercent;
     case Measure::kBandwidth:
     case Measure::kMemoryBandwidth:

@@ -37,7 +37,7 @@ using ask_detail::FormatNs;
 using ask_detail::FormatPct;
 
 // The column of event_stats (launch_sizes for a launch configuration's) that holds each measure, in Measure's order.
-constexpr std::array<std::string_view, 43> kColumn = {"total_ns",
+constexpr std::array<std::string_view, 44> kColumn = {"total_ns",
                                                       "count",
                                                       "share_pct",
                                                       "gpu_share_pct",
@@ -79,8 +79,9 @@ constexpr std::array<std::string_view, 43> kColumn = {"total_ns",
                                                       "max_delay_ns",
                                                       "count_share_pct",
                                                       "gpu_span_share_pct",
-                                                      ""};
-constexpr std::array<std::string_view, 43> kWords = {"total time",
+                                                      "",
+                                                      "bytes_share_pct"};
+constexpr std::array<std::string_view, 44> kWords = {"total time",
                                                      "count",
                                                      "share",
                                                      "share of GPU time",
@@ -122,7 +123,8 @@ constexpr std::array<std::string_view, 43> kWords = {"total time",
                                                      "longest launch delay",
                                                      "share of the count",
                                                      "share of the GPU span",
-                                                     "time between the two moments"};
+                                                     "time between the two moments",
+                                                     "share of the bytes"};
 
 std::string_view ColumnOf(Measure m) {
   return kColumn[static_cast<size_t>(m)];
@@ -501,6 +503,14 @@ std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m,
                          m == Measure::kShare ? TimeOf(q.subject.events) : std::string_view("GPU time"),
                          ShareOfProfile(q) ? " in the profile" : "", FormatMeasure(Measure::kTotal, total), base);
     }
+    case Measure::kByteShare: {  // "46.2% of all bytes copied (11.8 GB of 25.5 GB)": both cells of the row
+      const auto bytes = ColumnIndex(side.table, "bytes"), all = ColumnIndex(side.table, "all_bytes");
+      const std::string_view verb = q.subject.events == EventKind::kMemset ? "set" : "copied";
+      if (!bytes || !all || Asked(q, Measure::kBytes)) return fmt::format("{} of all bytes {}", value, verb);
+      const auto& r = side.table.rows[row];
+      return fmt::format("{} of all bytes {}{} ({} of {})", value, verb, ShareOfProfile(q) ? " in the profile" : "",
+                         FormatMeasure(Measure::kBytes, r[*bytes]), FormatMeasure(Measure::kBytes, r[*all]));
+    }
     case Measure::kCountShare: {  // "20.6% of all kernels (5,439 of 26,399)": both cells of the row
       const auto count = ColumnIndex(side.table, "count"), all = ColumnIndex(side.table, "all_count");
       if (!count || !all || Asked(q, Measure::kCount))
@@ -583,6 +593,10 @@ Evidence EvidenceOf(const Query& q, const Side& side, std::string caption) {
   if (side.call.skill == "launch_sizes")  // the dimensions MeasureText states beside blocks and threads per block
     wanted.insert(wanted.end(), {"grid_x", "grid_y", "grid_z", "block_x", "block_y", "block_z", "device_name"});
   if (std::find(wanted.begin(), wanted.end(), "share_pct") != wanted.end()) wanted.emplace_back("all_ns");
+  if (std::find(wanted.begin(), wanted.end(), "bytes_share_pct") != wanted.end()) {
+    wanted.emplace_back("bytes");
+    wanted.emplace_back("all_bytes");
+  }
   if (std::find(wanted.begin(), wanted.end(), "gpu_share_pct") != wanted.end()) wanted.emplace_back("gpu_all_ns");
   if (std::find(wanted.begin(), wanted.end(), "gpu_span_share_pct") != wanted.end()) {
     wanted.emplace_back("busy_ns");

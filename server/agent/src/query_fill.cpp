@@ -762,6 +762,39 @@ void ArticleBeforeAUnitIsOne(std::vector<Item>& items) {
   }
 }
 
+// "the second GPU", "the first device", "the last card": one of the GPUs the export lists, by its place among their
+// ids (of devices 0 and 1, the second is device 1). Not a plural ("the first GPUs") and not before a kind of events
+// or a noun ("the first GPU kernel" is a kernel, "the first GPU op" an op). The device's id, or nullopt.
+std::optional<int32_t> DeviceByPlace(const std::vector<Token>& t, size_t i, const QueryVocabulary& v) {
+  static constexpr std::string_view kPlaces[] = {"first", "second", "third",   "fourth",
+                                                 "fifth", "sixth",  "seventh", "eighth"};
+  if (i + 1 >= t.size() || v.device_ids.empty() || t[i + 1].separator) return std::nullopt;
+  const auto has = [](const std::string& word, Slot slot) {
+    const auto entries = lexicon::EntriesOf(word);
+    return std::any_of(entries.begin(), entries.end(), [&](const lexicon::Entry& e) { return e.slot == slot; });
+  };
+  const std::string& noun = t[i + 1].lower;
+  if (!has(noun, Slot::kDeviceNoun) || noun.back() == 's') return std::nullopt;
+  // What follows is the question going on ("the second GPU (device 1)", "... on the second GPU?"), never a word the
+  // noun makes a phrase with or an unknown word that a noun may be ("the first GPU op", "the first GPU function").
+  if (i + 2 < t.size() && !t[i + 2].separator) {
+    const std::string& next = t[i + 2].lower;
+    if (lexicon::EntriesOf(next).empty() || has(next, Slot::kEvents) || !lexicon::EntriesOf(noun + " " + next).empty())
+      return std::nullopt;
+  }
+  // "a second", "per second", "the first second", "2 seconds": a unit of time, not a place.
+  static constexpr std::string_view kUnitBefore[] = {"a", "per", "one", "half", "first", "last", "every", "each"};
+  if (i > 0 && (IsNumber(t[i - 1].lower) ||
+                std::find(std::begin(kUnitBefore), std::end(kUnitBefore), t[i - 1].lower) != std::end(kUnitBefore)))
+    return std::nullopt;
+  const auto* place = std::find(std::begin(kPlaces), std::end(kPlaces), t[i].lower);
+  const size_t index =
+      t[i].lower == "last" ? v.device_ids.size() - 1 : static_cast<size_t>(place - std::begin(kPlaces));
+  if (place == std::end(kPlaces) && t[i].lower != "last") return std::nullopt;
+  if (index >= v.device_ids.size()) return std::nullopt;
+  return v.device_ids[index];
+}
+
 // Long: the four readings of a position (whole name, phrase, fragment, number) in their order of precedence.
 std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v) {
   std::vector<Item> items;
@@ -776,6 +809,14 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
       // "rank 0", "MPI rank 0" of a one-process export: the recording itself, as "this run" is.
       item = LexItem("here", "");
       used = rank;
+    } else if (const auto device = DeviceByPlace(t, i, v)) {
+      // "the second GPU": the device noun, then its id as if written ("GPU 1").
+      Item noun = LexItem(t[i + 1].lower, t[i + 1].text);
+      noun.paren = t[i + 1].paren;
+      items.push_back(std::move(noun));
+      item.kind = Item::kNumber;
+      item.number = *device;
+      used = 2;
     } else if (t[i].quoted && QuotedKindOfEvents(t[i].lower, v)) {
       // "one 'memory fill' operation", "the 'unified memory' thing": words in quotes that name nothing of the profile
       // but a kind of events of the lexicon are that kind, quoted as a newcomer quotes a term ("'idle'" stays a word
@@ -953,6 +994,7 @@ struct Clause {
   bool rank_by_weight = false;         // "the top kernel", "the heaviest": ranked by the time taken unless "by" says
   bool by_measure = false;             // a measure said after "by" ("top 3 kernels by grid size")
   bool count_share = false;  // "what percentage of all kernel launches": a share of how many, not of their time
+  bool byte_share = false;   // "what percentage of all bytes copied": a share of the bytes, not of the time
   bool gpu_span = false;  // "the GPU span", "the GPU's span": of every GPU op (kernels, copies, memsets), unless named
   uint8_t span_base = 0;  // the span a share is of: 1 "what percentage of the GPU span", 2 "how much of the span"
   int idle_said = 0;      // how many times a word for idle time is said ("idle time and idle pct of the span": twice)
@@ -1499,6 +1541,13 @@ void ReadWhatAShareIsOf(const std::vector<Item>& items, size_t i, Measure m, Cla
         std::any_of(items.begin() + static_cast<std::ptrdiff_t>(std::min(k, items.size())),
                     items.begin() + static_cast<std::ptrdiff_t>(std::min(last + 1, items.size())), AmountOfWork);
     if (k < items.size() && items[k].Has(Slot::kEvents) && !time_word(last + 1) && !amount) c.count_share = true;
+    // "what percentage of all bytes copied", "what share of the data", "of the copied bytes": of the bytes, which is
+    // no time.
+    size_t b = k;
+    if (b + 1 < items.size() && (items[b].Has(Slot::kEvents) || items[b].Has(Slot::kCopyKind))) ++b;
+    if (b < items.size() && items[b].Has(Slot::kMeasure) &&
+        static_cast<Measure>(items[b].Value(Slot::kMeasure)) == Measure::kBytes)
+      c.byte_share = true;
   }
   if (m == Measure::kIdle) ++c.idle_said;
   // "percentage of the (GPU's) span", "how much of that span": the span a share is of.
@@ -3030,6 +3079,13 @@ void SharesAndRankings(Clause& c) {
     std::replace(c.measures.begin(), c.measures.end(), Measure::kBusy, Measure::kUtilization);
   }
   if (c.count_share) std::replace(c.measures.begin(), c.measures.end(), Measure::kShare, Measure::kCountShare);
+  // "what percentage of all bytes copied went HtoD": the bytes are the share's base, not a figure of their own.
+  if (c.byte_share && has(Measure::kShare)) {
+    std::replace(c.measures.begin(), c.measures.end(), Measure::kShare, Measure::kByteShare);
+    const auto bytes = std::find(c.measures.begin(), c.measures.end(), Measure::kBytes);
+    if (bytes != c.measures.end() && std::count(c.measures.begin(), c.measures.end(), Measure::kBytes) == 1)
+      c.measures.erase(bytes);
+  }
   // "threads per block of the top kernel", "grid of the heaviest one": ranked by the time taken, then its launch.
   if (c.rank_by_weight && !c.by_measure && !c.measures.empty() &&
       std::all_of(c.measures.begin(), c.measures.end(), IsLaunchConfiguration))
@@ -4934,7 +4990,7 @@ bool Held(const Query& q) {
                             q.subject.events == EventKind::kGpu;
   const bool sizes = std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
     return m == Measure::kBytes || m == Measure::kAvgBytes || m == Measure::kBandwidth || m == Measure::kMinBytes ||
-           m == Measure::kMaxBytes;
+           m == Measure::kMaxBytes || m == Measure::kByteShare;
   });
   if (sizes && !sized_events) return false;
   // Copies and memsets have no names: a part of some other event's name lent to them from another clause ("LLaMA

@@ -71,7 +71,17 @@ QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& 
   v.traced_processes = pids.size();
   for (const auto& d : profile.info().devices) {
     if (!d.name.empty()) v.gpus.push_back(d.name);
+    v.device_ids.push_back(d.id);
   }
+  // A machine's GPUs the program never used are no place it ran on: where the export says which GPU each CUDA
+  // stream was on, "the second GPU" is the second of those.
+  std::vector<int32_t> used;
+  for (const auto& s : profile.info().streams) {
+    if (s.device >= 0) used.push_back(s.device);
+  }
+  if (!used.empty()) v.device_ids = std::move(used);
+  std::sort(v.device_ids.begin(), v.device_ids.end());
+  v.device_ids.erase(std::unique(v.device_ids.begin(), v.device_ids.end()), v.device_ids.end());
   v.file_words = FileWordsOf(profile.info().source_path.empty() ? profile.info().path : profile.info().source_path);
   std::vector<bool> found(candidates.size(), false);
   const auto all_found = [&](const std::vector<std::string>& names) {

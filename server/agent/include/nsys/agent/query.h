@@ -75,6 +75,9 @@ enum class Measure : uint8_t {
   // moment another comes ("how long after MPI_Init ends does the first saxpy kernel start"). Both moments' rows are
   // cited; the subject is the origin's events.
   kElapsed,
+  // Copies and memsets: their bytes' share of every byte the events of the kind moved or set, % ("what percentage of
+  // all bytes copied went host-to-device").
+  kByteShare,
 };
 // Whether a measure is of communication kernels against compute (nccl_breakdown's row), not event_stats'.
 bool IsCommMeasure(Measure m);

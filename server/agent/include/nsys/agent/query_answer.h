@@ -9,6 +9,7 @@
 // FillQueries reads a question with a lexicon kept as data (query_lexicon.cpp) and the profile's own names: the
 // kernels', API calls' and NVTX ranges' names are what make a word a name. It returns the Queries and the words it did
 // not understand; no Query when it read no measure or no subject. The caller decides what a partial reading is worth.
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +36,9 @@ struct QueryVocabulary {
   // The names of the GPUs the export lists ("NVIDIA GeForce RTX 2080 Ti"), loaded whatever the question: "on a 2080
   // Ti" says which machine is meant when every listed GPU is one.
   std::vector<std::string> gpus;
+  // The ids of the GPUs the program used (those of its CUDA streams, where the export says; else every GPU the export
+  // lists), in increasing order: "the second GPU" is the second of them, "the last GPU" the last.
+  std::vector<int32_t> device_ids;
   // The words of the export's file name, in lower case: the whole name, its stem and the stem's parts at '_', '-' and
   // '.' ("mfu_2gpu_before.sqlite": "mfu_2gpu_before.sqlite", "mfu_2gpu_before", "mfu", "2gpu", "before"). People
   // name a recording by them ("mfu before:", "h100_2gpu_1s gpu 1: ...").

@@ -829,7 +829,8 @@ std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64
 
 // gpu_total < 0: not asked.
 // `detail` false: no percentiles and no busy or idle time (nulls), which need a sort of every duration and interval.
-// `all_count`: how many events of the kind the filter keeps (count_share_pct's base).
+// `all_count`: how many events of the kind the filter keeps (count_share_pct's base); `all_bytes` their bytes.
+// Long: the row's cells in the order of Columns(), one expression each, after the group's union and gaps.
 std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, int64_t all_count, int64_t all_bytes,
                          bool has_bytes, const GpuBase& gpu, int64_t matched, bool detail) {
   const int64_t gpu_total = gpu.total;

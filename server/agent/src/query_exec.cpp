@@ -455,6 +455,7 @@ std::string SpanShareText(const Side& side, size_t row, const std::string& value
 
 // One measure of a row in words: "1,721 kernels", "total 44.830 ms", "47.2% of all kernel time (21.1 ms of
 // 44.830 ms)", "median 1.984 µs".
+// Long: one case per measure whose words carry its base or its parts (shares, launch configurations, spans).
 std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m, const std::string& value) {
   switch (m) {
     case Measure::kCount: {

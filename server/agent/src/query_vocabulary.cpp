@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <set>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 

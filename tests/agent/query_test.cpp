@@ -2785,8 +2785,12 @@ TEST(QueryFill, TheRecordingNamedByTheWordsOfItsFile) {
   QueryVocabulary v = Vocabulary();
   v.file_words = FileWordsOf("/data/mfu_2gpu_before.sqlite");
   const Query count = Q({Measure::kCount}, {EventKind::kKernels, ""}, Scope{{0}, {}, -1, "", {}, {}});
-  for (const char* q : {"mfu before: krnl count on gpu0", "mfu_2gpu_before, gpu0 only: how many kernels?",
-                        "mfu_2gpu_before gpu 0: how many kernels"}) {
+  // A hyphenated word of file words and a recording noun ("before-run"), and file words in parentheses ("(before
+  // run)"), say the recording too.
+  for (const char* q :
+       {"mfu before: krnl count on gpu0", "mfu_2gpu_before, gpu0 only: how many kernels?",
+        "mfu_2gpu_before gpu 0: how many kernels", "before-run, gpu 0: how many kernels?",
+        "how many kernels on gpu 0 (before run)?", "how many kernels on gpu 0 (the mfu before profile)?"}) {
     const Reading r = FillQueries(q, v);
     EXPECT_TRUE(r.complete()) << q << ": " << (r.unread.empty() ? "" : r.unread.front());
     ASSERT_EQ(r.queries.size(), 1u) << q;

@@ -814,7 +814,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 93, written by a helper at 0239e8e (what an engineer types into the ask box right after opening a profile
   // someone else recorded: a realistic mix, eight asking two or three things, four refusals, 20 exports), first scored
   // at f8deb17 (the filler of 0239e8e) before any change for it: 25 / 10 / 5.
-  ExpectHeld(AskHeldOut("questions_fresh85.json", "fresh held-out 85"), "questions_fresh85.json", 30, 3);
+  ExpectHeld(AskHeldOut("questions_fresh85.json", "fresh held-out 85"), "questions_fresh85.json", 32, 3);
   // Batch 94, written by a helper at 13c9349 (a team lead and two engineers reviewing a profile in a meeting, in
   // spoken English: a realistic mix, eight compound, four refusals, 19 exports), first scored at 13c9349 before any
   // change for it: 26 / 13 / 1. Kept unread.

@@ -6420,8 +6420,24 @@ size_t PastTheGpuModel(const std::vector<Item>& s, size_t k, const std::vector<s
   return j;
 }
 
+// A word of the export's file name, or a hyphenated word of such words and recording nouns with one of them at
+// least ("before-run" of mfu_2gpu_before.sqlite).
 bool IsFileWord(const Item& it, const QueryVocabulary& v) {
-  return std::find(v.file_words.begin(), v.file_words.end(), Lower(it.word)) != v.file_words.end();
+  const std::string w = Lower(it.word);
+  const auto of_file = [&](std::string_view part) {
+    return std::find(v.file_words.begin(), v.file_words.end(), part) != v.file_words.end();
+  };
+  if (of_file(w)) return true;
+  if (w.find('-') == std::string::npos || w.find(' ') != std::string::npos) return false;
+  bool file = false, all = true;
+  for (size_t from = 0; from <= w.size();) {
+    const size_t to = std::min(w.find('-', from), w.size());
+    const std::string_view part = std::string_view(w).substr(from, to - from);
+    file = file || of_file(part);
+    all = all && (of_file(part) || lexicon::IsRecordingNoun(std::string(part)));
+    from = to + 1;
+  }
+  return file && all;
 }
 
 // A recording noun that never means one execution of events ("trace", "profile"; not "run", "sim", "window").
@@ -6551,6 +6567,20 @@ std::vector<std::string> DropRecordingPhrases(std::vector<Item>& s, const QueryV
         k = end - 1;
       }
     }
+  }
+  // "(after run)", "(the before profile)": words in parentheses that only say which recording, one of them a word of
+  // the export's file name.
+  for (size_t k = 0; k < s.size();) {
+    size_t end = k;
+    bool file = false, only = true;
+    while (end < s.size() && s[end].paren && s[end].kind != Item::kSeparator) {
+      file = file || file_word(s[end]);
+      only = only && (file_word(s[end]) || lexicon::IsRecordingNoun(Lower(s[end].word)) ||
+                      IsWordIn(s[end], {"the", "this", "that"}));
+      ++end;
+    }
+    if (end > k && file && only) mark(k, end);
+    k = std::max(end, k + 1);
   }
   std::vector<Item> kept;
   for (size_t k = 0; k < s.size(); ++k) {

@@ -298,12 +298,20 @@ void TensorCoresFromOpcode(string_view name, KernelIdentity& id) {
   }
 }
 
-// sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x128x8_stage3_warpsize2x2x1_ffma_..._cublas (cuBLAS GEMMs) and
-// sm80_xmma_fprop_implicit_gemm_..._cudnn (cuDNN convolutions) share NVIDIA's xmma generator.
+string_view CategoryFromWords(string_view n);
+
+// sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x128x8_stage3_warpsize2x2x1_ffma_..._cublas (cuBLAS GEMMs),
+// sm80_xmma_fprop_implicit_gemm_..._cudnn (cuDNN convolutions) and the kernels TensorRT builds with it, whose names
+// end in "_trt" (sm50_xmma_pooling_..._execute_kernel_trt), share NVIDIA's xmma generator.
 void DecodeXmma(const Parts& p, KernelIdentity& id) {
   const string_view n = p.base;
   const bool conv = Has(n, "fprop") || Has(n, "dgrad") || Has(n, "wgrad") || Has(n, "conv");
-  Set(id, conv || Has(n, "cudnn") ? "cuDNN" : (Has(n, "cublasLt") ? "cuBLASLt" : "cuBLAS"), conv ? "conv" : "gemm");
+  const bool gemm = Has(n, "gemm");
+  if (n.size() > 4 && n.substr(n.size() - 4) == "_trt") {
+    Set(id, "TensorRT", conv ? "conv" : gemm ? "gemm" : CategoryFromWords(n));
+  } else {
+    Set(id, conv || Has(n, "cudnn") ? "cuDNN" : (Has(n, "cublasLt") ? "cuBLASLt" : "cuBLAS"), conv ? "conv" : "gemm");
+  }
   if (conv) id.operation = Has(n, "fprop") ? "fprop" : Has(n, "dgrad") ? "dgrad" : Has(n, "wgrad") ? "wgrad" : "";
   if (Has(n, "split_k")) id.operation = "split-K";
   const std::vector<string_view> tokens = Tokens(n);

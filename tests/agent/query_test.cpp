@@ -3633,6 +3633,27 @@ TEST(QueryFill, AGpuByItsPlace) {
   }
 }
 
+// A network's layer is an NVTX range ("which layer took the most time"); "which GPU kernel" ranks kernels, not GPUs;
+// two names of no kind in common side by side, with no word that compares, are no two sides ("forward cudaMalloc
+// time": the second is unread, never a comparison nobody asked).
+TEST(QueryFill, LayersGpuKernelsAndNamesSideBySide) {
+  Query layers = Q({Measure::kTotal}, {EventKind::kNvtx, ""});
+  layers.group_by = GroupBy::kName;
+  layers.rank = Rank::kTop;
+  Check("which layer took the most time?", {layers});
+  Query kernel = Q({Measure::kMax}, {EventKind::kKernels, ""});
+  kernel.group_by = GroupBy::kName;
+  kernel.rank = Rank::kTop;
+  Check("which GPU kernel took longest?", {kernel});
+  EXPECT_FALSE(Fill("how much time does forward cudaMalloc take?").complete());
+  // Of one kind, or with a word that compares, they still are.
+  const Reading two = Fill("cudaMalloc cudaFree: which took more time?");
+  EXPECT_TRUE(two.complete());
+  ASSERT_EQ(two.queries.size(), 1u);
+  EXPECT_TRUE(two.queries[0].versus_subject || two.queries[0].group_by == GroupBy::kName)
+      << DescribeQuery(two.queries[0]);
+}
+
 // Two families with a word that joins or sets them apart are the two sides of a comparison, never one family of both
 // ("cuBLAS GEMMs", side by side, is one: the first test's reading of a library and a kind of work).
 TEST(QueryFill, TwoFamiliesSaidApartAreTwoSides) {

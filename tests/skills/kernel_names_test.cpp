@@ -111,6 +111,11 @@ TEST(KernelNames, OtherFamiliesGolden) {
       {"sm80_xmma_fprop_implicit_gemm_indexed_f16f16_f16f32_f32_nhwckrsc_nhwc_tilesize128x128x32_stage4_warpsize2x2x1_"
        "g1_tensor16x8x16_execute_kernel_cudnn",
        "cuDNN", "conv", "fprop", "fp16", "128x128x32", "yes"},
+      // TensorRT builds xmma kernels of its own: their names end in "_trt" (rtx3090_tensorrt_fp16_conv's).
+      {"sm80_xmma_fprop_implicit_gemm_indexed_wo_smem_f16f16_f16f16_f16_nhwckrsc_nhwc_tilesize128x32x64_stage1_"
+       "warpsize4x1x1_g1_tensor16x8x16_aligna8_alignc8_execute_kernel_trt",
+       "TensorRT", "conv", "fprop", "fp16", "128x32x64", "yes"},
+      {"sm50_xmma_pooling_coalescedC_NHWC_kMAX_3_False_execute_kernel_trt", "TensorRT", "other", "", "", "", "unknown"},
       {"void cudnn::bn_fw_tr_1C11_kernel_NCHW<__half, float, (int)512, (bool)1, (int)1>(cudnnTensorStruct, const T1 *, "
        "cudnnTensorStruct, T1 *, const T2 *, const T2 *, T2, T2, T2 *, T2 *, T2 *, T2 *, T2, T2)",
        "cuDNN", "norm", "", "fp16", "", "unknown"},

@@ -1301,10 +1301,12 @@ std::optional<GroupBy> GroupAfter(const std::vector<Item>& items, size_t i) {
     ++said;
     // "by pid 12" names a process: a scope, not a grouping.
     if (IsGroupNoun(items[j]) && j + 1 < items.size() && items[j + 1].kind == Item::kNumber) return std::nullopt;
-    // "which GPU stream", "each GPU process": a GPU noun before a stream or process noun says whose; the stream or
-    // process is the group ("that GPU's first kernel" stays of the GPU).
+    // "which GPU stream", "each GPU process", "which GPU kernel": a GPU noun before a stream, process or events noun
+    // says whose or which kind; the stream, process or events are the group ("that GPU's first kernel" stays of the
+    // GPU).
     if (items[j].Has(Slot::kDeviceNoun) && j + 1 < items.size() &&
-        (items[j + 1].Has(Slot::kStreamNoun) || items[j + 1].Has(Slot::kProcessNoun)))
+        (items[j + 1].Has(Slot::kStreamNoun) || items[j + 1].Has(Slot::kProcessNoun) ||
+         (items[j + 1].Has(Slot::kEvents) && IsGroupNoun(items[j + 1]))))
       continue;
     if (IsGroupNoun(items[j])) return GroupOfNoun(items[j]);
     if (items[j].kind == Item::kName) continue;
@@ -3240,7 +3242,18 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
       q.subject.cause = c.cause;
       if (q.subject.copy_kind.empty()) q.subject.copy_kind = "Unified";
     }
-    if (c.names.size() > 1 && !c.versus && !c.sum_names && !c.listed_names) c.versus_names.push_back(c.names[1]);
+    if (c.names.size() > 1 && !c.versus && !c.sum_names && !c.listed_names) {
+      // Two names of no kind in common, side by side with no word that compares ("how much time does weight loading
+      // take": an NVTX range's part, then a word a CUDA call's name holds) are no two sides: the second is unread.
+      const auto& a = c.names[0].second;
+      const auto& b = c.names[1].second;
+      const bool common =
+          std::any_of(a.begin(), a.end(), [&](NameClass k) { return std::find(b.begin(), b.end(), k) != b.end(); });
+      if (common || (c.which && !c.group) || c.compare || c.yes_no || c.less || c.margin)
+        c.versus_names.push_back(c.names[1]);
+      else
+        c.unread.push_back(c.names[1].first);
+    }
     // "the second Model range": one event by start; not of a launch configuration (by name) or communication.
     if (c.nth != 0 && std::any_of(c.measures.begin(), c.measures.end(),
                                   [](Measure m) { return IsLaunchConfiguration(m) || IsCommMeasure(m); }))
@@ -4205,7 +4218,15 @@ void LibrariesBesideAWholeName(std::vector<Item>& s) {
                           return r.kind == Item::kName && r.exact &&
                                  std::find(r.classes.begin(), r.classes.end(), NameClass::kNvtx) != r.classes.end();
                         });
-    if (whose || spends) {
+    // "the TensorRT layer /maxpool/MaxPool": a library that only NVTX ranges name (their domain: nsys writes
+    // "TensorRT:/fc/Gemm"), before a range noun and another range's name, is whose range that is.
+    const auto only_ranges = [](const Item& n) {
+      return n.kind == Item::kName && !n.classes.empty() &&
+             std::all_of(n.classes.begin(), n.classes.end(), [](NameClass c) { return c == NameClass::kNvtx; });
+    };
+    const bool domain = only_ranges(it) && k + 2 < s.size() && s[k + 1].Has(Slot::kRangeNoun) &&
+                        only_ranges(s[k + 2]) && !lexicon::IsLibraryName(Lower(s[k + 2].word));
+    if (whose || spends || domain) {
       it.kind = Item::kUnknown;
       it.describing = true;
     }

@@ -677,6 +677,11 @@ constexpr Entry kEntries[] = {
     {"markers", Slot::kRangeNoun},
     {"region", Slot::kRangeNoun},
     {"regions", Slot::kRangeNoun},
+    // A network's layers, as frameworks and TensorRT mark them with NVTX ranges ("the /maxpool/MaxPool layer", "which
+    // layer costs the most").
+    {"layer", Slot::kRangeNoun},
+    {"layers", Slot::kRangeNoun},
+    {"per-layer", Slot::kRangeNoun},
     // Copy kinds.
     {"host to device", Slot::kCopyKind, 0},
     {"host-to-device", Slot::kCopyKind, 0},

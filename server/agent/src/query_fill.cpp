@@ -1301,12 +1301,13 @@ std::optional<GroupBy> GroupAfter(const std::vector<Item>& items, size_t i) {
     ++said;
     // "by pid 12" names a process: a scope, not a grouping.
     if (IsGroupNoun(items[j]) && j + 1 < items.size() && items[j + 1].kind == Item::kNumber) return std::nullopt;
-    // "which GPU stream", "each GPU process", "which GPU kernel": a GPU noun before a stream, process or events noun
-    // says whose or which kind; the stream, process or events are the group ("that GPU's first kernel" stays of the
-    // GPU).
+    // "which GPU stream", "each GPU process", "which GPU kernel": a GPU noun before a stream or process noun, or right
+    // after "which" before an events noun, says whose or which kind; the stream, process or events are the group
+    // ("that GPU's first kernel" stays of the GPU; "per GPU, ... first kernel" is per GPU).
     if (items[j].Has(Slot::kDeviceNoun) && j + 1 < items.size() &&
         (items[j + 1].Has(Slot::kStreamNoun) || items[j + 1].Has(Slot::kProcessNoun) ||
-         (items[j + 1].Has(Slot::kEvents) && IsGroupNoun(items[j + 1]))))
+         (j == i + 1 && IsWordIn(items[i], {"which", "what"}) && items[j + 1].Has(Slot::kEvents) &&
+          IsGroupNoun(items[j + 1]))))
       continue;
     if (IsGroupNoun(items[j])) return GroupOfNoun(items[j]);
     if (items[j].kind == Item::kName) continue;

@@ -3658,6 +3658,25 @@ TEST(QueryFill, LayersGpuKernelsAndNamesSideBySide) {
       << DescribeQuery(two.queries[0]);
 }
 
+// "(overlapping kernels on different streams counted once)": a parenthesis that says only how busy time is taken (a
+// union, as it always is) beside a measure of busy time; one that names events to count is a question.
+TEST(QueryFill, AUnionSaidInParentheses) {
+  Query busy = Q({Measure::kUtilization}, {EventKind::kKernels, ""});
+  busy.group_by = GroupBy::kDevice;
+  for (const char* q : {"what percentage of the span was at least one kernel running (overlapping kernels counted "
+                        "once)?",
+                        "what percentage of the span was at least one kernel running (overlaps counted once)?"}) {
+    const Reading r = Fill(q);
+    EXPECT_TRUE(r.complete()) << q << ": " << (r.unread.empty() ? "" : r.unread.front());
+    ASSERT_EQ(r.queries.size(), 1u) << q;
+    EXPECT_EQ(r.queries[0], busy) << q << ": " << DescribeQuery(r.queries[0]);
+  }
+  EXPECT_EQ(
+      Fill("what percentage of the span was at least one kernel running (overlapping kernels counted once)?").defined,
+      (std::vector<std::string>{"overlapping kernels counted once"}));
+  EXPECT_FALSE(Fill("how many kernels ran (how many overlapping kernels counted once)?").complete());
+}
+
 // Two families with a word that joins or sets them apart are the two sides of a comparison, never one family of both
 // ("cuBLAS GEMMs", side by side, is one: the first test's reading of a library and a kind of work).
 TEST(QueryFill, TwoFamiliesSaidApartAreTwoSides) {

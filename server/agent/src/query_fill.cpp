@@ -4560,11 +4560,16 @@ std::vector<std::string> DropUnionSaidInWords(std::vector<Item>& s, bool measure
   for (size_t from = 0; from < s.size();) {
     size_t to = from;
     // Names, numbers, events or a question word make it a question of its own ("how many kernels overlap a copy at
-    // least once?").
-    bool names = false;
-    for (; to < s.size() && s[to].kind != Item::kSeparator; ++to)
-      names = names || s[to].kind == Item::kName || s[to].kind == Item::kNumber || s[to].Has(Slot::kEvents) ||
+    // least once?"); events said with a verb of counting are what is counted once ("overlapping kernels counted
+    // once", "counting overlapping streams once").
+    bool names = false, events = false, counted = false;
+    for (; to < s.size() && s[to].kind != Item::kSeparator; ++to) {
+      names = names || s[to].kind == Item::kName || s[to].kind == Item::kNumber ||
               IsWordIn(s[to], {"how", "how many", "how much", "what", "which", "whether"});
+      events = events || s[to].Has(Slot::kEvents);
+      counted = counted || IsWordIn(s[to], {"counted", "counting", "count", "counts"});
+    }
+    names = names || (events && !counted);
     const bool measured = measured_before || std::any_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(from),
                                                          [](const Item& it) { return it.Has(Slot::kMeasure); });
     if (!SaysCountedOnce(s, from, to) || names || !measured) {
@@ -4608,6 +4613,25 @@ std::vector<std::string> DropParenthesesWhere(std::vector<Item>& sentence, Drop&
                    sentence.begin() + static_cast<std::ptrdiff_t>(end));
   }
   return dropped;
+}
+
+// "(overlapping kernels on different streams counted once)", "(overlaps counted once)": a parenthesis that only says
+// overlapping time counts once, naming nothing of the profile and asking nothing, beside a measure of busy or idle
+// time, says how that time is taken (a union, as every GPU time of a Query is). Dropped and returned.
+std::vector<std::string> DropUnionInParentheses(std::vector<Item>& sentence) {
+  const bool busy_asked = std::any_of(sentence.begin(), sentence.end(), [](const Item& it) {
+    return it.Says(Measure::kBusy) || it.Says(Measure::kIdle) || it.Says(Measure::kUtilization) ||
+           it.Says(Measure::kIdleShare) || IsWordIn(it, {"at least one", "running", "executing", "idle", "busy"});
+  });
+  if (!busy_asked) return {};
+  return DropParenthesesWhere(sentence, [&](size_t from, size_t to) {
+    if (!SaysCountedOnce(sentence, from, to)) return false;
+    return std::none_of(sentence.begin() + static_cast<std::ptrdiff_t>(from),
+                        sentence.begin() + static_cast<std::ptrdiff_t>(to), [](const Item& it) {
+                          return it.kind == Item::kName || it.kind == Item::kNumber ||
+                                 IsWordIn(it, {"how", "how many", "how much", "what", "which", "whether"});
+                        });
+  });
 }
 
 // "the effective bandwidth (total bytes / total copy time)": words in parentheses that divide, multiply or subtract
@@ -6976,6 +7000,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   for (std::string& d : DropSpokenDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropRatioDefinitions(sentence, measured_before)) reading.defined.push_back(std::move(d));
   for (std::string& d : DropUnionSaidInWords(sentence, measured_before)) reading.defined.push_back(std::move(d));
+  for (std::string& d : DropUnionInParentheses(sentence)) reading.defined.push_back(std::move(d));
   StartAsAVerb(sentence);  // after the definitions, which read "starting" as they say it
 }
 

@@ -3677,6 +3677,25 @@ TEST(QueryFill, AUnionSaidInParentheses) {
   EXPECT_FALSE(Fill("how many kernels ran (how many overlapping kernels counted once)?").complete());
 }
 
+// The measure said after "by" ranks, whatever else is asked and wherever it is said: "top 3 calls by total time, with
+// their call counts" ranks by the total (not by the count said last), "busiest by kernel count" by the count.
+TEST(QueryFill, TheMeasureAfterByRanks) {
+  Query calls = Q({Measure::kTotal, Measure::kCount}, {EventKind::kApi, ""});
+  calls.group_by = GroupBy::kName;
+  calls.rank = Rank::kTop;
+  calls.limit = 3;
+  Check("top 3 CUDA API calls by total time, with their call counts", {calls});
+  Query kernels = Q({Measure::kTotal, Measure::kAverage}, {EventKind::kKernels, ""});
+  kernels.group_by = GroupBy::kName;
+  kernels.rank = Rank::kTop;
+  kernels.limit = 3;
+  Check("top 3 kernels by total time, with their average duration", {kernels});
+  const Reading busiest = Fill("which stream is busiest by kernel count?");
+  ASSERT_EQ(busiest.queries.size(), 1u);
+  EXPECT_EQ(busiest.queries[0].measures.front(), Measure::kCount) << DescribeQuery(busiest.queries[0]);
+  EXPECT_EQ(busiest.queries[0].group_by, GroupBy::kStream);
+}
+
 // Two families with a word that joins or sets them apart are the two sides of a comparison, never one family of both
 // ("cuBLAS GEMMs", side by side, is one: the first test's reading of a library and a kind of work).
 TEST(QueryFill, TwoFamiliesSaidApartAreTwoSides) {

@@ -993,6 +993,8 @@ struct Clause {
   std::optional<Measure> superlative;  // kMax or kMin said as "longest", "slowest", "shortest", "fastest"
   bool rank_by_weight = false;         // "the top kernel", "the heaviest": ranked by the time taken unless "by" says
   bool by_measure = false;             // a measure said after "by" ("top 3 kernels by grid size")
+  bool by_total = false;               // "by total time", "by time": the total ranks, whatever else is asked
+  std::optional<Measure> by_which;     // the measure said after "by" ("busiest by kernel count"): it ranks
   bool count_share = false;  // "what percentage of all kernel launches": a share of how many, not of their time
   bool byte_share = false;   // "what percentage of all bytes copied": a share of the bytes, not of the time
   bool gpu_span = false;  // "the GPU span", "the GPU's span": of every GPU op (kernels, copies, memsets), unless named
@@ -1568,8 +1570,13 @@ void ReadWhatAShareIsOf(const std::vector<Item>& items, size_t i, Measure m, Cla
 // A measure, and what its neighbour makes of it: "how many GPUs" counts groups, "how many distinct kernels" counts
 // names, "the slowest kernel" ranks kernels by it.
 void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c) {
-  for (size_t k = i; k-- > 0 && (items[k].Has(Slot::kStop) || IsWordIn(items[k], {"by"}));) {
-    if (IsWordIn(items[k], {"by"})) c.by_measure = true;
+  // "by grid size", "by kernel count" (an events noun between): the measure said after "by" ranks.
+  for (size_t k = i;
+       k-- > 0 && (items[k].Has(Slot::kStop) || items[k].Has(Slot::kEvents) || IsWordIn(items[k], {"by"}));) {
+    if (!IsWordIn(items[k], {"by"})) continue;
+    c.by_measure = true;
+    c.by_which = m;
+    break;
   }
   ReadWhatAShareIsOf(items, i, m, c);
   bool distinct = false;
@@ -2123,6 +2130,11 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
       break;
     case Slot::kWeakTotal:
       (e.value ? c.weak_time : c.weak_total) = true;
+      // "top 3 calls by total time, with their call counts": the total said after "by" ranks.
+      for (size_t k = i;
+           k-- > 0 && (items[k].Has(Slot::kStop) || items[k].Has(Slot::kWeakTotal) || IsWordIn(items[k], {"by"}));) {
+        if (IsWordIn(items[k], {"by"})) c.by_total = true;
+      }
       c.gpu_time = c.gpu_time || e.value == 2;
       c.wall = c.wall || e.value == 3;
       break;
@@ -3150,6 +3162,17 @@ void DefaultMeasures(Clause& c) {
   if (((c.weak_total && c.measures.empty()) || (c.weak_time && only_counts)) && !c.count_groups) {
     c.measures.insert(c.measures.begin() + (c.measures.empty() ? 0 : static_cast<std::ptrdiff_t>(c.measures.size())),
                       Measure::kTotal);
+  }
+  // "top 3 calls by total time, with their call counts": ranked by the total, stated first.
+  if (c.by_total && !c.count_groups && (c.rank != Rank::kNone || c.which || c.group)) {
+    std::erase(c.measures, Measure::kTotal);
+    c.measures.insert(c.measures.begin(), Measure::kTotal);
+  }
+  // "which stream is busiest by kernel count": the measure after "by" ranks, before the superlative's own.
+  if (c.by_which && !c.by_total && !c.count_groups && (c.rank != Rank::kNone || c.which) &&
+      std::find(c.measures.begin(), c.measures.end(), *c.by_which) != c.measures.end()) {
+    std::erase(c.measures, *c.by_which);
+    c.measures.insert(c.measures.begin(), *c.by_which);
   }
   if (c.count_groups) {
     c.measures.insert(c.measures.begin(), Measure::kGroups);

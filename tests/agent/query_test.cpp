@@ -3696,6 +3696,18 @@ TEST(QueryFill, TheMeasureAfterByRanks) {
   EXPECT_EQ(busiest.queries[0].group_by, GroupBy::kStream);
 }
 
+// "How much of the memcpy time is HtoD": a part of a kind's time, its time and its share; "what fraction of memcpy
+// time is on GPU 0" is one share of the profile's copies, not each kind's share within the GPU.
+TEST(QueryFill, HowMuchOfAKindsTimeAndAPlacesShareOfCopies) {
+  Check("how much of the memcpy time is HtoD?",
+        {Q({Measure::kTotal, Measure::kShare}, {EventKind::kMemcpy, "", "HtoD"})});
+  Check("how much of the kernel time is on GPU 1?",
+        {Q({Measure::kTotal, Measure::kShare}, {EventKind::kKernels, ""}, Scope{{1}, {}, -1, "", {}, {}})});
+  const Query on_gpu0 = Q({Measure::kShare}, {EventKind::kMemcpy, ""}, Scope{{0}, {}, -1, "", {}, {}});
+  Check("what fraction of memcpy time is on GPU 0?", {on_gpu0});
+  EXPECT_TRUE(ShareOfProfile(on_gpu0));
+}
+
 // Two families with a word that joins or sets them apart are the two sides of a comparison, never one family of both
 // ("cuBLAS GEMMs", side by side, is one: the first test's reading of a library and a kind of work).
 TEST(QueryFill, TwoFamiliesSaidApartAreTwoSides) {

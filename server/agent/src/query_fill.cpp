@@ -2130,6 +2130,19 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
       break;
     case Slot::kWeakTotal:
       (e.value ? c.weak_time : c.weak_total) = true;
+      // "how much of the memcpy time is HtoD", "how much of the kernel time went to NCCL": a part of a whole of a kind
+      // of events: its time and its share of the whole.
+      if (IsWordIn(items[i], {"how much"}) && i + 2 < items.size() && IsWordIn(items[i + 1], {"of"})) {
+        size_t k = i + 2;
+        while (k < items.size() && IsWordIn(items[k], {"the", "all", "this", "that", "their", "its"})) ++k;
+        const bool kind = k < items.size() && (items[k].Has(Slot::kEvents) || items[k].Has(Slot::kCopyKind));
+        const bool time =
+            k + 1 < items.size() && items[k + 1].Has(Slot::kWeakTotal) && !items[k + 1].Says(Measure::kSpan);
+        if (kind && time && std::find(c.measures.begin(), c.measures.end(), Measure::kShare) == c.measures.end()) {
+          c.measures.push_back(Measure::kTotal);
+          c.measures.push_back(Measure::kShare);
+        }
+      }
       // "top 3 calls by total time, with their call counts": the total said after "by" ranks.
       for (size_t k = i;
            k-- > 0 && (items[k].Has(Slot::kStop) || items[k].Has(Slot::kWeakTotal) || IsWordIn(items[k], {"by"}));) {
@@ -3410,7 +3423,17 @@ void FillGrouping(const Clause& c, bool own_subject, Query& q) {
   const bool family =
       q.subject.name.empty() && ((q.subject.events == EventKind::kMemcpy && q.subject.copy_kind.empty()) ||
                                  (q.subject.events == EventKind::kApi && !q.subject.api_class.empty()));
-  if (family && q.group_by == GroupBy::kNone && !c.versus && !c.compare) q.group_by = GroupBy::kName;
+  // "what fraction of memcpy time is on GPU 0": a share of every copy in one place is that place's share of the
+  // profile's copies (ShareOfProfile), one figure, not each kind's share within the place.
+  const bool place_share =
+      std::any_of(q.measures.begin(), q.measures.end(),
+                  [](Measure m) {
+                    return m == Measure::kShare || m == Measure::kCountShare || m == Measure::kGpuShare ||
+                           m == Measure::kByteShare;
+                  }) &&
+      q.subject.events == EventKind::kMemcpy &&
+      (!q.scope.devices.empty() || !q.scope.pids.empty() || q.scope.stream >= 0 || q.scope.from_s || q.scope.to_s);
+  if (family && q.group_by == GroupBy::kNone && !c.versus && !c.compare && !place_share) q.group_by = GroupBy::kName;
 }
 
 // "For GPU 1: kernel count ..., and how does it compare with GPU 0?": a comparison with one side of its own, of the

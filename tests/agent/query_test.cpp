@@ -3708,6 +3708,24 @@ TEST(QueryFill, HowMuchOfAKindsTimeAndAPlacesShareOfCopies) {
   EXPECT_TRUE(ShareOfProfile(on_gpu0));
 }
 
+// Superlatives rank without "which": "the busiest stream" is the first stream by busy time (it was each GPU's busy
+// time); "the 3 most frequent kernels", "the most common call" rank by how many.
+TEST(QueryFill, SuperlativesOfBusyAndOfHowMany) {
+  Query busiest = Q({Measure::kBusy}, {EventKind::kKernels, ""});
+  busiest.group_by = GroupBy::kStream;
+  busiest.rank = Rank::kTop;
+  Check("what's the busiest stream?", {busiest});
+  Query frequent = Q({Measure::kCount}, {EventKind::kKernels, ""});
+  frequent.group_by = GroupBy::kName;
+  frequent.rank = Rank::kTop;
+  frequent.limit = 3;
+  Check("what are the 3 most frequent kernels?", {frequent});
+  Query common = Q({Measure::kCount}, {EventKind::kApi, ""});
+  common.group_by = GroupBy::kName;
+  common.rank = Rank::kTop;
+  Check("what is the most common CUDA call?", {common});
+}
+
 // Two families with a word that joins or sets them apart are the two sides of a comparison, never one family of both
 // ("cuBLAS GEMMs", side by side, is one: the first test's reading of a library and a kind of work).
 TEST(QueryFill, TwoFamiliesSaidApartAreTwoSides) {

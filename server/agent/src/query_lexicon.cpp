@@ -357,6 +357,11 @@ constexpr Entry kEntries[] = {
     {"nearest-rank", Slot::kStop},
     {"nearest rank", Slot::kStop},
     {"often", Slot::kMeasure, M(Measure::kCount)},
+    // "the 3 most frequent kernels", "the most common call": ranked by how many there are.
+    {"most frequent", Slot::kTop, 1},
+    {"most common", Slot::kTop, 1},
+    {"least frequent", Slot::kBottom, 1},
+    {"least common", Slot::kBottom, 1},
     {"frequently", Slot::kMeasure, M(Measure::kCount)},
     // "which kernel runs the most times", "the API called the fewest times": a count ranked ("times" alone is no
     // measure: "3 times faster", "how many times").
@@ -464,6 +469,7 @@ constexpr Entry kEntries[] = {
     {"busy", Slot::kMeasure, M(Measure::kBusy)},
     {"busier", Slot::kMeasure, M(Measure::kBusy)},
     {"busiest", Slot::kMeasure, M(Measure::kBusy)},
+    {"busiest", Slot::kTop, 0},  // a superlative: "the busiest stream" is the first of the streams by busy time
     {"utilization", Slot::kMeasure, M(Measure::kUtilization)},
     {"utilisation", Slot::kMeasure, M(Measure::kUtilization)},
     {"util", Slot::kMeasure, M(Measure::kUtilization)},

@@ -3726,6 +3726,23 @@ TEST(QueryFill, SuperlativesOfBusyAndOfHowMany) {
   Check("what is the most common CUDA call?", {common});
 }
 
+// One place said at the end of a sentence is of every plain figure before it ("how many kernels and how many memcpys
+// ran on GPU 1"); a whole said ("in total", "overall") or a part of what was asked ("how much of that") keeps it to
+// its own clause.
+TEST(QueryFill, APlaceSaidLastIsOfTheWholeSentence) {
+  const Scope gpu1{{1}, {}, -1, "", {}, {}};
+  const Reading both = Fill("how many kernels and how many memcpys ran on GPU 1?");
+  ASSERT_EQ(both.queries.size(), 2u);
+  EXPECT_EQ(both.queries[0], Q({Measure::kCount}, {EventKind::kKernels, ""}, gpu1)) << DescribeQuery(both.queries[0]);
+  EXPECT_EQ(both.queries[1].scope.devices, std::vector<int32_t>{1});
+  for (const char* own : {"how many kernels in total, and how many memcpys on GPU 1?",
+                          "how many kernels overall, and how many memcpys on GPU 1?"}) {
+    const Reading r = Fill(own);
+    ASSERT_EQ(r.queries.size(), 2u) << own;
+    EXPECT_TRUE(r.queries[0].scope.devices.empty()) << own << ": " << DescribeQuery(r.queries[0]);
+  }
+}
+
 // Two families with a word that joins or sets them apart are the two sides of a comparison, never one family of both
 // ("cuBLAS GEMMs", side by side, is one: the first test's reading of a library and a kind of work).
 TEST(QueryFill, TwoFamiliesSaidApartAreTwoSides) {

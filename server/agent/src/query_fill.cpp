@@ -6190,6 +6190,28 @@ std::vector<std::string> NameCandidates(const std::string& question) {
 
 namespace query_fill {
 
+// "how many kernels and how many memcpys ran on GPU 1?": one place said at the end of a sentence, by its last
+// Query only, is of every Query of the sentence before it that said no place and widened nothing ("overall", "in
+// total", "per GPU", a comparison keep their own). `placeless` holds, per Query of the sentence from `from`, whether
+// its clause said none.
+void SharedTrailingPlace(std::vector<Query>& queries, size_t from, const std::vector<bool>& placeless) {
+  if (queries.size() < from + 2 || placeless.size() != queries.size() - from) return;
+  const Scope& last = queries.back().scope;
+  const bool one_place = (last.devices.size() == 1) + (last.pids.size() == 1) + (last.stream >= 0) == 1 &&
+                         last.devices.size() <= 1 && last.pids.size() <= 1;
+  if (!one_place || queries.back().versus_scope || IsPlace(queries.back().group_by)) return;
+  for (size_t q = from; q + 1 < queries.size(); ++q) {
+    Query& earlier = queries[q];
+    if (!placeless[q - from] || earlier.versus_scope || earlier.versus_subject || IsPlace(earlier.group_by))
+      return;  // any earlier Query that is no plain figure: the place is the last one's alone
+  }
+  for (size_t q = from; q + 1 < queries.size(); ++q) {
+    queries[q].scope.devices = last.devices;
+    queries[q].scope.pids = last.pids;
+    queries[q].scope.stream = last.stream;
+  }
+}
+
 // A clause that only says where or which events ("For process 12:", "on GPU 0"), lent to the clauses after it.
 struct Lent {
   std::optional<Clause> clause;
@@ -7119,6 +7141,8 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
     bool first_clause = true;
     const std::vector<std::vector<Item>> parts = SplitClauses(std::move(sentence));
     std::vector<Clause> clauses = ReadClauses(parts);
+    const size_t sentence_from = queries.size();
+    std::vector<bool> placeless;  // per Query of this sentence: its clause said no place and widened nothing
     for (size_t k = 0; k < parts.size(); ++k) {
       const std::vector<Item>& items = parts[k];
       Clause c = std::move(clauses[k]);
@@ -7143,8 +7167,18 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
         continue;
       }
       BuildWaiting(waiting, kept, *q, queries, reading);
+      placeless.resize(queries.size() - sentence_from, false);
+      // "how many are there in total, ... and how much of that is on GPU 1": a whole said, or a part of what was
+      // asked before, keeps the place to the clause that says it.
+      const bool whole = std::any_of(items.begin(), items.end(), [](const Item& it) {
+        return IsWordIn(it, {"in total", "altogether", "in all", "overall", "entire", "whole", "everything"});
+      });
+      placeless.push_back(kept.devices.empty() && kept.pids.empty() && kept.stream < 0 && !kept.widens && !whole &&
+                          !kept.versus && !kept.compare && !kept.group && kept.versus_devices.empty() &&
+                          !kept.points_back);
       queries.push_back(std::move(*q));
     }
+    SharedTrailingPlace(queries, sentence_from, placeless);
     context.reset();
   }
   // "How many cudaLaunchKernel calls? Excluding ExC.": a sentence after the last question, never dropped as a scene

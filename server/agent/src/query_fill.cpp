@@ -1567,10 +1567,8 @@ void ReadWhatAShareIsOf(const std::vector<Item>& items, size_t i, Measure m, Cla
   }
 }
 
-// A measure, and what its neighbour makes of it: "how many GPUs" counts groups, "how many distinct kernels" counts
-// names, "the slowest kernel" ranks kernels by it.
-void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c) {
-  // "by grid size", "by kernel count" (an events noun between): the measure said after "by" ranks.
+// "by grid size", "by kernel count" (an events noun between): the measure said after "by" ranks (Clause::by_which).
+void MeasureAfterBy(const std::vector<Item>& items, size_t i, Measure m, Clause& c) {
   for (size_t k = i;
        k-- > 0 && (items[k].Has(Slot::kStop) || items[k].Has(Slot::kEvents) || IsWordIn(items[k], {"by"}));) {
     if (!IsWordIn(items[k], {"by"})) continue;
@@ -1578,6 +1576,12 @@ void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c)
     c.by_which = m;
     break;
   }
+}
+
+// A measure, and what its neighbour makes of it: "how many GPUs" counts groups, "how many distinct kernels" counts
+// names, "the slowest kernel" ranks kernels by it.
+void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c) {
+  MeasureAfterBy(items, i, m, c);
   ReadWhatAShareIsOf(items, i, m, c);
   bool distinct = false;
   const size_t j = NextSignificant(items, i, &distinct);
@@ -2117,6 +2121,31 @@ void OneKindOfGpuWork(Clause& c) {
   }
 }
 
+// A word of time or of a total ("total", "time", "how much"): what it adds to the clause, "how much of the memcpy
+// time" a share too, "by total time" the total that ranks.
+void ReadWeakTotal(const std::vector<Item>& items, size_t i, const lexicon::Entry& e, Clause& c) {
+  (e.value ? c.weak_time : c.weak_total) = true;
+  // "how much of the memcpy time is HtoD", "how much of the kernel time went to NCCL": a part of a whole of a kind
+  // of events: its time and its share of the whole.
+  if (IsWordIn(items[i], {"how much"}) && i + 2 < items.size() && IsWordIn(items[i + 1], {"of"})) {
+    size_t k = i + 2;
+    while (k < items.size() && IsWordIn(items[k], {"the", "all", "this", "that", "their", "its"})) ++k;
+    const bool kind = k < items.size() && (items[k].Has(Slot::kEvents) || items[k].Has(Slot::kCopyKind));
+    const bool time = k + 1 < items.size() && items[k + 1].Has(Slot::kWeakTotal) && !items[k + 1].Says(Measure::kSpan);
+    if (kind && time && std::find(c.measures.begin(), c.measures.end(), Measure::kShare) == c.measures.end()) {
+      c.measures.push_back(Measure::kTotal);
+      c.measures.push_back(Measure::kShare);
+    }
+  }
+  // "top 3 calls by total time, with their call counts": the total said after "by" ranks.
+  for (size_t k = i;
+       k-- > 0 && (items[k].Has(Slot::kStop) || items[k].Has(Slot::kWeakTotal) || IsWordIn(items[k], {"by"}));) {
+    if (IsWordIn(items[k], {"by"})) c.by_total = true;
+  }
+  c.gpu_time = c.gpu_time || e.value == 2;
+  c.wall = c.wall || e.value == 3;
+}
+
 // One lexicon entry at position i, read where it stands: a noun after "which", ids after a noun, a side of "than".
 void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e, Clause& c, std::vector<bool>& read) {
   if (ReadFlag(items, i, e, c)) return;
@@ -2129,27 +2158,7 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
       ReadMeasure(items, i, static_cast<Measure>(e.value), c);
       break;
     case Slot::kWeakTotal:
-      (e.value ? c.weak_time : c.weak_total) = true;
-      // "how much of the memcpy time is HtoD", "how much of the kernel time went to NCCL": a part of a whole of a kind
-      // of events: its time and its share of the whole.
-      if (IsWordIn(items[i], {"how much"}) && i + 2 < items.size() && IsWordIn(items[i + 1], {"of"})) {
-        size_t k = i + 2;
-        while (k < items.size() && IsWordIn(items[k], {"the", "all", "this", "that", "their", "its"})) ++k;
-        const bool kind = k < items.size() && (items[k].Has(Slot::kEvents) || items[k].Has(Slot::kCopyKind));
-        const bool time =
-            k + 1 < items.size() && items[k + 1].Has(Slot::kWeakTotal) && !items[k + 1].Says(Measure::kSpan);
-        if (kind && time && std::find(c.measures.begin(), c.measures.end(), Measure::kShare) == c.measures.end()) {
-          c.measures.push_back(Measure::kTotal);
-          c.measures.push_back(Measure::kShare);
-        }
-      }
-      // "top 3 calls by total time, with their call counts": the total said after "by" ranks.
-      for (size_t k = i;
-           k-- > 0 && (items[k].Has(Slot::kStop) || items[k].Has(Slot::kWeakTotal) || IsWordIn(items[k], {"by"}));) {
-        if (IsWordIn(items[k], {"by"})) c.by_total = true;
-      }
-      c.gpu_time = c.gpu_time || e.value == 2;
-      c.wall = c.wall || e.value == 3;
+      ReadWeakTotal(items, i, e, c);
       break;
     case Slot::kEvents:
       if (auto n = NumberBeforeNoun(items, i, read)) c.number_before_noun = *n;
@@ -6190,6 +6199,16 @@ std::vector<std::string> NameCandidates(const std::string& question) {
 
 namespace query_fill {
 
+// Whether a clause said no place and nothing that keeps a place said later from it: a whole ("in total",
+// "overall"), a comparison, a grouping, or a part of what was asked before ("how much of that is on GPU 1").
+bool SaysNoPlace(const std::vector<Item>& items, const Clause& c) {
+  const bool whole = std::any_of(items.begin(), items.end(), [](const Item& it) {
+    return IsWordIn(it, {"in total", "altogether", "in all", "overall", "entire", "whole", "everything"});
+  });
+  return c.devices.empty() && c.pids.empty() && c.stream < 0 && !c.widens && !whole && !c.versus && !c.compare &&
+         !c.group && c.versus_devices.empty() && !c.points_back;
+}
+
 // "how many kernels and how many memcpys ran on GPU 1?": one place said at the end of a sentence, by its last
 // Query only, is of every Query of the sentence before it that said no place and widened nothing ("overall", "in
 // total", "per GPU", a comparison keep their own). `placeless` holds, per Query of the sentence from `from`, whether
@@ -7168,14 +7187,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       }
       BuildWaiting(waiting, kept, *q, queries, reading);
       placeless.resize(queries.size() - sentence_from, false);
-      // "how many are there in total, ... and how much of that is on GPU 1": a whole said, or a part of what was
-      // asked before, keeps the place to the clause that says it.
-      const bool whole = std::any_of(items.begin(), items.end(), [](const Item& it) {
-        return IsWordIn(it, {"in total", "altogether", "in all", "overall", "entire", "whole", "everything"});
-      });
-      placeless.push_back(kept.devices.empty() && kept.pids.empty() && kept.stream < 0 && !kept.widens && !whole &&
-                          !kept.versus && !kept.compare && !kept.group && kept.versus_devices.empty() &&
-                          !kept.points_back);
+      placeless.push_back(SaysNoPlace(items, kept));
       queries.push_back(std::move(*q));
     }
     SharedTrailingPlace(queries, sentence_from, placeless);

@@ -3743,6 +3743,15 @@ TEST(QueryFill, APlaceSaidLastIsOfTheWholeSentence) {
   }
 }
 
+// "How many streams were used?": the streams that carried GPU work of any kind, counted (2 on h100_2gpu_1s, as SQL's
+// distinct (deviceId, streamId) over kernels, copies and memsets has it).
+TEST(QueryFill, HowManyStreamsCountsTheStreamsOfGpuWork) {
+  Query streams = Q({Measure::kGroups}, {EventKind::kGpu, ""});
+  streams.group_by = GroupBy::kStream;
+  Check("how many streams were used?", {streams});
+  Check("how many different streams?", {streams});
+}
+
 // Two families with a word that joins or sets them apart are the two sides of a comparison, never one family of both
 // ("cuBLAS GEMMs", side by side, is one: the first test's reading of a library and a kind of work).
 TEST(QueryFill, TwoFamiliesSaidApartAreTwoSides) {

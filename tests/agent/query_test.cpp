@@ -3752,6 +3752,17 @@ TEST(QueryFill, HowManyStreamsCountsTheStreamsOfGpuWork) {
   Check("how many different streams?", {streams});
 }
 
+// "memcpy calls" are the CUDA calls whose name holds Memcpy (the profile traced cudaMemcpyAsync), not the copies;
+// "as a share" asks the share.
+TEST(QueryFill, CallsOfAKindOfWorkAndAsAShare) {
+  Check("how many memcpy calls?", {Q({Measure::kCount}, {EventKind::kApi, "Memcpy"})});
+  const std::vector<std::string> candidates = NameCandidates("how many memcpy calls?");
+  EXPECT_NE(std::find(candidates.begin(), candidates.end(), "memcpy"), candidates.end());
+  Query per_gpu = Q({Measure::kShare}, {EventKind::kKernels, ""});
+  per_gpu.group_by = GroupBy::kDevice;
+  Check("what is the kernel time per GPU as a share?", {per_gpu});
+}
+
 // Two families with a word that joins or sets them apart are the two sides of a comparison, never one family of both
 // ("cuBLAS GEMMs", side by side, is one: the first test's reading of a library and a kind of work).
 TEST(QueryFill, TwoFamiliesSaidApartAreTwoSides) {

@@ -795,6 +795,25 @@ std::optional<int32_t> DeviceByPlace(const std::vector<Token>& t, size_t i, cons
   return v.device_ids[index];
 }
 
+// "memcpy calls", "the memset calls", "malloc calls": a kind of work said before "calls" is the CUDA calls whose name
+// holds it (cudaMemcpyAsync, cuMemsetD32, cudaMalloc), when the profile traced such calls: the item of that part of
+// their names, or nullopt.
+std::optional<Item> CallsOfAKind(const std::vector<Token>& t, size_t i, const QueryVocabulary& v) {
+  static constexpr std::pair<std::string_view, std::string_view> kParts[] = {
+      {"memcpy", "Memcpy"},  {"memcpys", "Memcpy"}, {"memset", "Memset"},
+      {"memsets", "Memset"}, {"malloc", "Malloc"},  {"mallocs", "Malloc"}};
+  if (i + 1 >= t.size() || t[i].quoted || !(t[i + 1].lower == "call" || t[i + 1].lower == "calls")) return std::nullopt;
+  for (const auto& [word, part] : kParts) {
+    if (t[i].lower != word) continue;
+    const std::string lower = Lower(std::string(part));
+    const bool traced = std::any_of(v.api.begin(), v.api.end(),
+                                    [&](const std::string& a) { return Lower(a).find(lower) != std::string::npos; });
+    if (!traced) return std::nullopt;
+    return Item{Item::kName, {}, std::string(part), {NameClass::kApi}, 0, {}};
+  }
+  return std::nullopt;
+}
+
 // Long: the four readings of a position (whole name, phrase, fragment, number) in their order of precedence.
 std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v) {
   std::vector<Item> items;
@@ -833,6 +852,8 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
     } else if (auto call = CudaCallInWords(t, i, v)) {
       item = std::move(call->first);
       used = call->second;
+    } else if (auto calls = CallsOfAKind(t, i, v)) {
+      item = std::move(*calls);
     } else {
       // A whole profile name of up to four words, unless it is one lexicon word.
       for (size_t n = std::min<size_t>(4, t.size() - i); n >= 1 && item.kind == Item::kUnknown; --n) {
@@ -6199,6 +6220,13 @@ std::vector<std::string> NameCandidates(const std::string& question) {
   // A CUDA call said in words ("stream syncs", "device synchronize calls"): the words before a verb NVIDIA's call
   // names end in, joined behind "cuda", so that the profile's calls are looked up for CudaCallInWords.
   for (const std::string& spelling : CallsInWords(tokens)) out.push_back(spelling);
+  // "memcpy calls": the calls whose name holds the kind of work (CallsOfAKind).
+  for (size_t i = 0; i + 1 < tokens.size(); ++i) {
+    if (tokens[i + 1].lower != "call" && tokens[i + 1].lower != "calls") continue;
+    for (std::string_view kind : {"memcpy", "memset", "malloc"}) {
+      if (tokens[i].lower.rfind(kind, 0) == 0 && tokens[i].lower.size() <= kind.size() + 1) out.emplace_back(kind);
+    }
+  }
   return out;
 }
 

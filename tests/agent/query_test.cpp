@@ -1778,6 +1778,26 @@ TEST(QueryExecute, AShareOfTheBytes) {
   Check("what percentage of the copy time was HtoD?", {Q({Measure::kShare}, {EventKind::kMemcpy, "", "HtoD"})});
 }
 
+// "How many kernels use fewer blocks than SMs?" on an export that gives no GPU info (mfu_2gpu_after has no
+// TARGET_INFO_GPU): said not answerable, never "0 of 3,587 kernels" against GPUs of 0 SMs; with the SMs given
+// (a100_2proc_mpi: 108), answered.
+TEST(QueryExecute, FewerBlocksThanSmsNeedsTheSms) {
+  NSYS_REQUIRE_FIXTURES();
+  Query q = Q({Measure::kCount}, {EventKind::kKernels, ""});
+  q.scope.grid_below_sms = true;
+  core::Workspace ws(OfflineConfig());
+  auto unknown = ws.Open(testing::Fixture("mfu_2gpu_after.sqlite"));
+  ASSERT_TRUE(unknown.ok());
+  auto no = ws.AskQueries({unknown->id, {q}});
+  ASSERT_TRUE(no.ok()) << no.error().message;
+  EXPECT_NE(no->answer.summary.find("does not give how many SMs GPU 0 has"), std::string::npos) << no->answer.summary;
+  auto known = ws.Open(testing::Fixture("a100_2proc_mpi.sqlite"));
+  ASSERT_TRUE(known.ok());
+  auto yes = ws.AskQueries({known->id, {q}});
+  ASSERT_TRUE(yes.ok()) << yes.error().message;
+  EXPECT_NE(yes->answer.summary.find("GPU 0 has 108 SMs"), std::string::npos) << yes->answer.summary;
+}
+
 TEST(QueryExecute, EachMeasureOfAComparisonHasItsMargin) {
   NSYS_REQUIRE_FIXTURES();
   core::Workspace ws(OfflineConfig());

@@ -924,6 +924,18 @@ std::string OutOfProfile(const Scope& s, const engine::ProfileInfo& info) {
       return fmt::format("this profile has no process {} (its processes: {}).", p,
                          IdList(info.processes, [](const engine::Process& x) { return x.pid; }));
   }
+  // "fewer blocks than SMs" on a GPU whose SMs the export does not give: nothing to hold the launches against (every
+  // launch would be kept by none, an answer of 0 that says nothing).
+  if (s.grid_below_sms) {
+    for (const engine::Device& d : info.devices) {
+      const bool in_scope = s.devices.empty() || std::find(s.devices.begin(), s.devices.end(), d.id) != s.devices.end();
+      if (in_scope && d.sm_count <= 0)
+        return fmt::format(
+            "the export does not give how many SMs GPU {} has (no GPU info for it), so no launch can "
+            "be held against them.",
+            d.id);
+    }
+  }
   const double length_s = static_cast<double>(info.end_ns - info.start_ns) / 1e9;
   if (s.from_s && *s.from_s >= length_s)
     return fmt::format("the window from {:g} s lies outside this profile, which is {:.3f} s long.", *s.from_s,

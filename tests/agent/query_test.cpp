@@ -3783,6 +3783,16 @@ TEST(QueryFill, CallsOfAKindOfWorkAndAsAShare) {
   Check("what is the kernel time per GPU as a share?", {per_gpu});
 }
 
+// "List the kernels that take more than 5% of the kernel time" asks a list of groups over a bound, which no Query
+// holds: unread, never the yes or no of "is it more than 5%" (it answered "Yes: 100.0%").
+TEST(QueryFill, AListOverABoundIsNoYesOrNo) {
+  EXPECT_FALSE(Fill("list the kernels that take more than 5% of the kernel time").complete());
+  EXPECT_FALSE(Fill("which kernels take more than 5% of the kernel time?").complete());
+  const Reading yes_no = Fill("do the nccl kernels take more than 5% of the kernel time?");
+  ASSERT_EQ(yes_no.queries.size(), 1u);
+  EXPECT_EQ(yes_no.queries[0].form, Form::kYesNo) << DescribeQuery(yes_no.queries[0]);
+}
+
 // Two families with a word that joins or sets them apart are the two sides of a comparison, never one family of both
 // ("cuBLAS GEMMs", side by side, is one: the first test's reading of a library and a kind of work).
 TEST(QueryFill, TwoFamiliesSaidApartAreTwoSides) {

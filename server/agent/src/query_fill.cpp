@@ -1015,6 +1015,7 @@ struct Clause {
   bool rank_by_weight = false;         // "the top kernel", "the heaviest": ranked by the time taken unless "by" says
   bool by_measure = false;             // a measure said after "by" ("top 3 kernels by grid size")
   bool by_total = false;               // "by total time", "by time": the total ranks, whatever else is asked
+  bool listing = false;                // "list the kernels that ...": a list is asked, never a yes or no
   std::optional<Measure> by_which;     // the measure said after "by" ("busiest by kernel count"): it ranks
   bool count_share = false;  // "what percentage of all kernel launches": a share of how many, not of their time
   bool byte_share = false;   // "what percentage of all bytes copied": a share of the bytes, not of the time
@@ -2986,6 +2987,7 @@ void ReadExclusions(const std::vector<Item>& items, Clause& c, std::vector<bool>
 
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
+  c.listing = std::any_of(items.begin(), items.end(), [](const Item& it) { return IsWordIn(it, {"list"}); });
   std::vector<bool> read(items.size(), false);
   ReadPhrasesOfAClause(items, c, read);
   ReadExclusions(items, c, read);
@@ -5070,6 +5072,9 @@ bool FillForm(const Clause& c, Query& q) {
     q.measures.erase(std::remove(q.measures.begin(), q.measures.end(), m), q.measures.end());
     q.measures.insert(q.measures.begin(), m);
   };
+  // "list the kernels that take more than 5% of the kernel time": a bound on each group's figure, asked as a list,
+  // is no yes or no (a Query bounds events, not groups): not held.
+  if (c.threshold && c.threshold_of && !c.yes_no && !c.any && (c.plural || c.which || c.listing)) return false;
   if (c.threshold && c.threshold_of) {
     Measure m = *c.threshold_of;
     if (m == Measure::kShare && c.gpu_time) m = Measure::kGpuShare;

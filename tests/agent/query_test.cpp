@@ -3764,12 +3764,15 @@ TEST(QueryFill, APlaceSaidLastIsOfTheWholeSentence) {
 }
 
 // "How many streams were used?": the streams that carried GPU work of any kind, counted (2 on h100_2gpu_1s, as SQL's
-// distinct (deviceId, streamId) over kernels, copies and memsets has it).
+// distinct (deviceId, streamId) over kernels, copies and memsets has it); processes the same way.
 TEST(QueryFill, HowManyStreamsCountsTheStreamsOfGpuWork) {
   Query streams = Q({Measure::kGroups}, {EventKind::kGpu, ""});
   streams.group_by = GroupBy::kStream;
   Check("how many streams were used?", {streams});
   Check("how many different streams?", {streams});
+  Query processes = streams;
+  processes.group_by = GroupBy::kPid;
+  Check("how many processes used the GPU?", {processes});
 }
 
 // "memcpy calls" are the CUDA calls whose name holds Memcpy (the profile traced cudaMemcpyAsync), not the copies;

@@ -3347,8 +3347,9 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
   // "total GPU time per process", "how much GPU time did each stream use": GPU time said with no events is a GPU's
   // time, as on a GPU said by its id.
   const bool gpu_time = c.gpu_time && !c.measures.empty() && c.measures.front() == Measure::kTotal;
-  // "how many streams were used?": the streams that carried GPU work, of any kind (kernels, copies, memsets).
-  if (c.count_groups == GroupBy::kStream && c.measures.size() == 1) {
+  // "how many streams were used?", "how many processes used the GPU?": the streams, processes that carried GPU
+  // work, of any kind (kernels, copies, memsets).
+  if ((c.count_groups == GroupBy::kStream || c.count_groups == GroupBy::kPid) && c.measures.size() == 1) {
     q.subject.events = EventKind::kGpu;
     return true;
   }

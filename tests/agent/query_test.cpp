@@ -3796,6 +3796,16 @@ TEST(QueryFill, AListOverABoundIsNoYesOrNo) {
   EXPECT_EQ(yes_no.queries[0].form, Form::kYesNo) << DescribeQuery(yes_no.queries[0]);
 }
 
+// "Is the HtoD bandwidth above 20 GB/s?": a rate against a bound, yes or no, in GB/s (it was unread: '20').
+TEST(QueryFill, ARateAgainstABound) {
+  Query q = Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"});
+  q.form = Form::kYesNo;
+  q.threshold = 20;
+  Check("is the HtoD bandwidth above 20 GB/s?", {q});
+  q.threshold = 30;
+  Check("do HtoD copies get more than 30 GB/s?", {q});
+}
+
 // Two families with a word that joins or sets them apart are the two sides of a comparison, never one family of both
 // ("cuBLAS GEMMs", side by side, is one: the first test's reading of a library and a kind of work).
 TEST(QueryFill, TwoFamiliesSaidApartAreTwoSides) {

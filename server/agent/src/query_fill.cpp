@@ -1222,6 +1222,9 @@ std::optional<Quantity> QuantityAt(const std::vector<Item>& items, size_t j) {
   const double v = items[j].number;
   if (j + 1 < items.size() && (items[j + 1].word == "%" || Lower(items[j + 1].word) == "percent"))
     return Quantity{Measure::kShare, v, 2};
+  // "above 20 GB/s": a rate, in GB/s (the unit of a Query's bandwidth).
+  if (j + 1 < items.size() && IsWordIn(items[j + 1], {"gb/s", "gbps", "gb/sec"}))
+    return Quantity{Measure::kBandwidth, v, 2};
   if (unit_at(j + 1)) {
     const uint8_t unit = items[j + 1].Value(Slot::kUnit);
     if (unit >= 10) return std::nullopt;  // sizes: a bound on each copy (ReadBounds)
@@ -1252,7 +1255,8 @@ void ReadThreshold(const std::vector<Item>& items, Clause& c, std::vector<bool>&
     if (!q) continue;
     // "over 5 ms", "under 1 ms", "exceeds 2 ms" bound each event; "more than 100 ms in total" the whole.
     const bool each = w == "over" || w == "under" || w == "above" || w == "below" || w == "exceed" || w == "exceeds";
-    if (q->of != Measure::kShare && (!yes_no || counts || each)) continue;
+    // A share or a rate is of the whole (no Query bounds each copy's rate).
+    if (q->of != Measure::kShare && q->of != Measure::kBandwidth && (!yes_no || counts || each)) continue;
     c.threshold = q->value;
     c.threshold_of = q->of;
     c.threshold_below = below;

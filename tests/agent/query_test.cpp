@@ -1985,11 +1985,12 @@ TEST(QueryExecute, YesNoMigrationsAndDeclinedPartialReadings) {
   ASSERT_NE(bytes, e.columns.end());
   EXPECT_EQ(e.rows.at(0).at(static_cast<size_t>(bytes - e.columns.begin())), Value(int64_t{2147483648}));
 
-  // Read in part: declined, naming the words not understood and offering what was understood.
-  auto partial = ws.Ask({h100->id, "How many kernels ran in the last 200 ms?", ""}, {});
+  // Read in part: declined, naming the words not understood and offering what was understood (a window from the end
+  // longer than the profile; "the last 200 ms" is read since session 22).
+  auto partial = ws.Ask({h100->id, "How many kernels ran in the last 2000 s?", ""}, {});
   ASSERT_TRUE(partial.ok());
   ASSERT_TRUE(partial->answer.refusal.has_value()) << partial->answer.summary;
-  EXPECT_NE(partial->answer.refusal->reason.find("'last 200'"), std::string::npos) << partial->answer.refusal->reason;
+  EXPECT_NE(partial->answer.refusal->reason.find("'last 2000'"), std::string::npos) << partial->answer.refusal->reason;
   ASSERT_FALSE(partial->answer.refusal->alternatives.empty());
   EXPECT_EQ(partial->answer.refusal->alternatives.front(), "count of kernels, all GPUs");
 }
@@ -3804,6 +3805,20 @@ TEST(QueryFill, ARateAgainstABound) {
   Check("is the HtoD bandwidth above 20 GB/s?", {q});
   q.threshold = 30;
   Check("do HtoD copies get more than 30 GB/s?", {q});
+}
+
+// "In the last 200 ms": the window that ends where the profile ends, when its length is known (here 1 s); unread
+// without it, or when the window is longer than the profile.
+TEST(QueryFill, TheLastMillisecondsOfTheProfile) {
+  QueryVocabulary v = Vocabulary();
+  v.length_s = 1.0;
+  const Reading r = FillQueries("How many kernels ran in the last 200 ms?", v);
+  ASSERT_TRUE(r.complete()) << (r.unread.empty() ? "" : r.unread.front());
+  ASSERT_EQ(r.queries.size(), 1u);
+  EXPECT_NEAR(r.queries[0].scope.from_s.value_or(-1), 0.8, 1e-9);
+  EXPECT_NEAR(r.queries[0].scope.to_s.value_or(-1), 1.0, 1e-9);
+  EXPECT_FALSE(Fill("How many kernels ran in the last 200 ms?").complete());  // no length known
+  EXPECT_FALSE(FillQueries("How many kernels ran in the last 2 s?", v).complete());
 }
 
 // Two families with a word that joins or sets them apart are the two sides of a comparison, never one family of both

@@ -385,6 +385,7 @@ struct Item {
   // sample kernel ends"): ReadAnchors' items.
   std::optional<Anchor> origin_at, until_at;
   bool elapsed = false;  // the two moments are those of a time between them (Measure::kElapsed), not a window
+  double profile_s = 0;  // kLex "last": the profile's length in seconds, for a window from its end (0: not known)
   bool Has(Slot s) const {
     return kind == kLex && std::any_of(entries.begin(), entries.end(), [&](const auto& e) { return e.slot == s; });
   }
@@ -905,6 +906,7 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
       }
     }
     item.word = Join(t, i, used, false);
+    if (item.Has(Slot::kLast)) item.profile_s = v.length_s;
     item.colon = t[i].separator && t[i].colon;
     item.paren = std::all_of(t.begin() + static_cast<std::ptrdiff_t>(i),
                              t.begin() + static_cast<std::ptrdiff_t>(i + used), [](const Token& k) { return k.paren; });
@@ -1449,14 +1451,9 @@ void ReadLaterAfterAWindow(const std::vector<Item>& items, size_t i, Clause& c, 
   }
 }
 
-// A window: "first N s|ms", "between A and B s|ms"; marks what it reads. "the last 200 ms" is a window from the end,
-// which the Query does not hold: unread.
+// A window: "first N s|ms", "between A and B s|ms", "the last N ms" (the window that ends where the profile ends,
+// when its length is known; else unread); marks what it reads.
 void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bool>& read) {
-  if (items[i].Has(Slot::kLast) && i + 1 < items.size() && items[i + 1].kind == Item::kNumber) {
-    c.unread.push_back("last " + items[i + 1].word);
-    read[i + 1] = true;
-    return;
-  }
   // A unit of time after position j (s, ms, us, ns in any spelling the lexicon holds): what one of it is in seconds.
   const auto unit_after = [&](size_t j) -> double {
     if (j + 1 < items.size() && IsTimeUnit(items[j + 1])) {
@@ -1465,6 +1462,19 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
     }
     return 0;
   };
+  if (items[i].Has(Slot::kLast) && i + 1 < items.size() && items[i + 1].kind == Item::kNumber) {
+    const double scale = items[i].profile_s > 0 ? unit_after(i + 1) : 0;
+    const double length = items[i + 1].number * scale;
+    if (scale > 0 && length > 0 && length < items[i].profile_s) {
+      read[i] = read[i + 1] = true;
+      c.from_s = items[i].profile_s - length;
+      c.to_s = items[i].profile_s;
+      return;
+    }
+    c.unread.push_back("last " + items[i + 1].word);
+    read[i + 1] = true;
+    return;
+  }
   if (items[i].Has(Slot::kFirst) && i + 1 < items.size() && items[i + 1].kind == Item::kNumber) {
     if (const double scale = unit_after(i + 1); scale > 0) {
       read[i] = read[i + 1] = true;

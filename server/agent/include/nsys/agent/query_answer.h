@@ -39,6 +39,9 @@ struct QueryVocabulary {
   // The ids of the GPUs the program used (those of its CUDA streams, where the export says; else every GPU the export
   // lists), in increasing order: "the second GPU" is the second of them, "the last GPU" the last.
   std::vector<int32_t> device_ids;
+  // The profile's length in seconds (its first to its last timestamp), 0 when not known: "the last 100 ms" is the
+  // window that ends where the profile ends.
+  double length_s = 0;
   // The words of the export's file name, in lower case: the whole name, its stem and the stem's parts at '_', '-' and
   // '.' ("mfu_2gpu_before.sqlite": "mfu_2gpu_before.sqlite", "mfu_2gpu_before", "mfu", "2gpu", "before"). People
   // name a recording by them ("mfu before:", "h100_2gpu_1s gpu 1: ...").

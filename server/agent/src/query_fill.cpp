@@ -1463,16 +1463,15 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
     return 0;
   };
   if (items[i].Has(Slot::kLast) && i + 1 < items.size() && items[i + 1].kind == Item::kNumber) {
-    const double scale = items[i].profile_s > 0 ? unit_after(i + 1) : 0;
-    const double length = items[i + 1].number * scale;
-    if (scale > 0 && length > 0 && length < items[i].profile_s) {
-      read[i] = read[i + 1] = true;
-      c.from_s = items[i].profile_s - length;
-      c.to_s = items[i].profile_s;
+    const double length = items[i + 1].number * (items[i].profile_s > 0 ? unit_after(i + 1) : 0);
+    read[i + 1] = true;
+    if (length <= 0 || length >= items[i].profile_s) {
+      c.unread.push_back("last " + items[i + 1].word);
       return;
     }
-    c.unread.push_back("last " + items[i + 1].word);
-    read[i + 1] = true;
+    read[i] = true;
+    c.from_s = items[i].profile_s - length;
+    c.to_s = items[i].profile_s;
     return;
   }
   if (items[i].Has(Slot::kFirst) && i + 1 < items.size() && items[i + 1].kind == Item::kNumber) {

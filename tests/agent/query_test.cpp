@@ -1798,6 +1798,20 @@ TEST(QueryExecute, FewerBlocksThanSmsNeedsTheSms) {
   EXPECT_NE(yes->answer.summary.find("GPU 0 has 108 SMs"), std::string::npos) << yes->answer.summary;
 }
 
+// A total of no event says that none was counted: "total 0 ns (0 copies)" (a100_perlmutter_uvm_vecadd migrates host
+// to device by user prefetch only: SQL counts no copyKind 11 row with migrationCause 2), never a bare "total 0 ns".
+TEST(QueryExecute, ATotalOfNothingSaysNoneWasCounted) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto opened = ws.Open(testing::Fixture("realworld/a100_perlmutter_uvm_vecadd.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  Subject faults{EventKind::kMemcpy, "", "Unified HtoD"};
+  faults.cause = "page_fault";
+  auto r = ws.AskQueries({opened->id, {Q({Measure::kTotal}, faults)}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_NE(r->answer.summary.find("total 0 ns (0 copies)."), std::string::npos) << r->answer.summary;
+}
+
 TEST(QueryExecute, EachMeasureOfAComparisonHasItsMargin) {
   NSYS_REQUIRE_FIXTURES();
   core::Workspace ws(OfflineConfig());

@@ -559,7 +559,10 @@ std::string Figures(const Query& q, const Side& side, size_t row, bool context_t
     const std::string text = MeasureText(q, side, row, m, FormatMeasure(m, side.table.rows[row][*c]));
     (Asked(q, m) || IsLaunchConfiguration(m) ? asked : context).push_back(text);
     if (m == Measure::kCount && NumberOf(side.table.rows[row][*c]).value_or(1) == 0) {
-      context.clear();  // nothing counted: no total or share to state
+      // Nothing counted: no total or share to state beside it, but the count itself when it was not asked ("total
+      // 0 ns (0 copies)": a zero that says there were none, not that they took no time).
+      context.clear();
+      if (!Asked(q, m)) context.push_back(text);
       break;
     }
   }

@@ -1328,8 +1328,7 @@ class EventStats final : public Skill {
     if (of_profile)
       table.notes.push_back(
           "share_of_profile: the shares' base (all_ns, all_count, all_bytes, gpu_all_ns) is every event of the kind in "
-          "the whole "
-          "profile, before the window, device, process and stream selections.");
+          "the whole profile, before the window, device, process and stream selections.");
     if (!nvtx && !ArgString(ctx, "outside").empty())
       table.notes.push_back("The export has no NVTX ranges: every event is outside them.");
     if (const int64_t nth = ArgInt(ctx, "nth"); nth != 0) {

@@ -304,10 +304,12 @@ bool IsPlace(GroupBy g) {
   return g == GroupBy::kDevice || g == GroupBy::kPid || g == GroupBy::kStream;
 }
 
+bool IsShareOfTheKind(Measure m) {
+  return m == Measure::kShare || m == Measure::kCountShare || m == Measure::kGpuShare || m == Measure::kByteShare;
+}
+
 bool ShareOfProfile(const Query& q) {
-  const bool share = std::any_of(q.measures.begin(), q.measures.end(), [](Measure m) {
-    return m == Measure::kShare || m == Measure::kCountShare || m == Measure::kGpuShare || m == Measure::kByteShare;
-  });
+  const bool share = std::any_of(q.measures.begin(), q.measures.end(), IsShareOfTheKind);
   const Subject& s = q.subject;
   const Scope& w = q.scope;
   const bool every_one = s.name.empty() && s.copy_kind.empty() && s.api_class.empty() && s.memory.empty() &&

@@ -453,6 +453,11 @@ std::string SpanShareText(const Side& side, size_t row, const std::string& value
                      FormatMeasure(Measure::kTotal, r[*span]));
 }
 
+// " in the profile" after the whole a share is of, when it is the profile's (ShareOfProfile); "" otherwise.
+std::string_view InTheProfile(const Query& q) {
+  return ShareOfProfile(q) ? " in the profile" : "";
+}
+
 // One measure of a row in words: "1,721 kernels", "total 44.830 ms", "47.2% of all kernel time (21.1 ms of
 // 44.830 ms)", "median 1.984 µs".
 // Long: one case per measure whose words carry its base or its parts (shares, launch configurations, spans).
@@ -502,24 +507,23 @@ std::string MeasureText(const Query& q, const Side& side, size_t row, Measure m,
       return fmt::format("{} of {} {}{} ({} of {})", value,
                          m == Measure::kShare && ShareWithinPlaces(q) ? "its" : "all",
                          m == Measure::kShare ? TimeOf(q.subject.events) : std::string_view("GPU time"),
-                         ShareOfProfile(q) ? " in the profile" : "", FormatMeasure(Measure::kTotal, total), base);
+                         InTheProfile(q), FormatMeasure(Measure::kTotal, total), base);
     }
     case Measure::kByteShare: {  // "46.2% of all bytes copied (11.8 GB of 25.5 GB)": both cells of the row
       const auto bytes = ColumnIndex(side.table, "bytes"), all = ColumnIndex(side.table, "all_bytes");
       const std::string_view verb = q.subject.events == EventKind::kMemset ? "set" : "copied";
       if (!bytes || !all || Asked(q, Measure::kBytes)) return fmt::format("{} of all bytes {}", value, verb);
       const auto& r = side.table.rows[row];
-      return fmt::format("{} of all bytes {}{} ({} of {})", value, verb, ShareOfProfile(q) ? " in the profile" : "",
+      return fmt::format("{} of all bytes {}{} ({} of {})", value, verb, InTheProfile(q),
                          FormatMeasure(Measure::kBytes, r[*bytes]), FormatMeasure(Measure::kBytes, r[*all]));
     }
     case Measure::kCountShare: {  // "20.6% of all kernels (5,439 of 26,399)": both cells of the row
       const auto count = ColumnIndex(side.table, "count"), all = ColumnIndex(side.table, "all_count");
       if (!count || !all || Asked(q, Measure::kCount))
-        return fmt::format("{} of all {}{}", value, Noun(q.subject.events), ShareOfProfile(q) ? " in the profile" : "");
+        return fmt::format("{} of all {}{}", value, Noun(q.subject.events), InTheProfile(q));
       const auto& r = side.table.rows[row];
-      return fmt::format("{} of all {}{} ({} of {})", value, Noun(q.subject.events),
-                         ShareOfProfile(q) ? " in the profile" : "", FormatMeasure(Measure::kCount, r[*count]),
-                         FormatMeasure(Measure::kCount, r[*all]));
+      return fmt::format("{} of all {}{} ({} of {})", value, Noun(q.subject.events), InTheProfile(q),
+                         FormatMeasure(Measure::kCount, r[*count]), FormatMeasure(Measure::kCount, r[*all]));
     }
     case Measure::kSpanShare:
       return SpanShareText(side, row, value);

@@ -674,27 +674,38 @@ bool EndsACallName(const std::string& form) {
   return std::find(std::begin(kVerbs), std::end(kVerbs), form) != std::end(kVerbs);
 }
 
+// Every spelling of the tokens [i, i + n) joined, each word in one of its spoken forms (CallWordForms); none when one
+// of them is no plain word (letters only; with `hyphens`, hyphens too, which the spelling drops). `last`, if given,
+// keeps only the forms of the last word it accepts.
+std::vector<std::string> SpokenSpellings(const std::vector<Token>& t, size_t i, size_t n, bool hyphens,
+                                         bool (*last)(const std::string&)) {
+  std::vector<std::string> joined{""};
+  for (size_t k = i; k < i + n; ++k) {
+    const bool letters = !t[k].lower.empty() && std::all_of(t[k].lower.begin(), t[k].lower.end(), [&](char c) {
+      return std::isalpha(static_cast<unsigned char>(c)) || (hyphens && c == '-');
+    });
+    if (t[k].separator || t[k].quoted || !letters) return {};
+    std::string plain = t[k].lower;
+    std::erase(plain, '-');
+    std::vector<std::string> longer;
+    for (const std::string& so_far : joined) {
+      for (const std::string& form : CallWordForms(plain)) {
+        if (k + 1 < i + n || !last || last(form)) longer.push_back(so_far + form);
+      }
+    }
+    joined = std::move(longer);
+  }
+  return joined;
+}
+
 // Every spelling "cuda" + two or three words ending in a call's verb could give ("stream syncs":
 // "cudastreamsynchronize"): the names NameCandidates asks the profile for.
 std::vector<std::string> CallsInWords(const std::vector<Token>& t) {
   std::vector<std::string> out;
   for (size_t i = 0; i < t.size(); ++i) {
     for (size_t n = 2; n <= 3 && i + n <= t.size(); ++n) {
-      std::vector<std::string> joined{"cuda"};
-      bool words = true;
-      for (size_t k = i; k < i + n && words; ++k) {
-        words = !t[k].separator && !t[k].quoted && !t[k].lower.empty() &&
-                std::all_of(t[k].lower.begin(), t[k].lower.end(),
-                            [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
-        std::vector<std::string> longer;
-        for (const std::string& so_far : joined) {
-          for (const std::string& form : CallWordForms(t[k].lower)) {
-            if (k + 1 < i + n || EndsACallName(form)) longer.push_back(so_far + form);
-          }
-        }
-        joined = std::move(longer);
-      }
-      if (words) out.insert(out.end(), joined.begin(), joined.end());
+      for (const std::string& spelling : SpokenSpellings(t, i, n, false, EndsACallName))
+        out.push_back("cuda" + spelling);
     }
   }
   return out;
@@ -706,10 +717,6 @@ std::vector<std::string> CallsInWords(const std::vector<Token>& t) {
 // traced. The item, and how many tokens it covers.
 std::optional<std::pair<Item, size_t>> CudaCallInWords(const std::vector<Token>& t, size_t i,
                                                        const QueryVocabulary& v) {
-  const auto alphabetic = [](const std::string& w) {
-    return !w.empty() && std::all_of(w.begin(), w.end(),
-                                     [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '-'; });
-  };
   const auto traced = [&](const std::string& joined) -> const std::string* {
     for (std::string_view prefix : {"cuda", "cu"}) {
       const std::string name = std::string(prefix) + joined;
@@ -728,21 +735,8 @@ std::optional<std::pair<Item, size_t>> CudaCallInWords(const std::vector<Token>&
     return nullptr;
   };
   for (size_t n = std::min<size_t>(3, t.size() - i); n >= 1; --n) {
-    bool words = true;
-    std::vector<std::string> joined{""};  // every spelling of the words so far
-    for (size_t k = i; k < i + n && words; ++k) {
-      words = !t[k].separator && !t[k].quoted && alphabetic(t[k].lower);
-      std::string plain = t[k].lower;
-      std::erase(plain, '-');
-      std::vector<std::string> longer;
-      for (const std::string& so_far : joined) {
-        for (const std::string& form : CallWordForms(plain)) longer.push_back(so_far + form);
-      }
-      joined = std::move(longer);
-    }
-    const bool parts = n >= 2 || t[i].lower.find('-') != std::string::npos;
-    if (!words || !parts) continue;
-    for (const std::string& spelling : joined) {
+    if (n < 2 && t[i].lower.find('-') == std::string::npos) continue;  // one word: of hyphenated parts
+    for (const std::string& spelling : SpokenSpellings(t, i, n, true, nullptr)) {
       if (spelling.size() < 6) continue;
       if (const std::string* api = traced(spelling))
         return std::pair{Item{Item::kName, {}, *api, {NameClass::kApi}, 0, {}, true}, n};
@@ -796,15 +790,17 @@ std::optional<int32_t> DeviceByPlace(const std::vector<Token>& t, size_t i, cons
   return v.device_ids[index];
 }
 
+// The kinds of work said before "calls" and the part of CUDA call names that holds them (CallsOfAKind).
+constexpr std::pair<std::string_view, std::string_view> kCallKinds[] = {{"memcpy", "Memcpy"}, {"memcpys", "Memcpy"},
+                                                                        {"memset", "Memset"}, {"memsets", "Memset"},
+                                                                        {"malloc", "Malloc"}, {"mallocs", "Malloc"}};
+
 // "memcpy calls", "the memset calls", "malloc calls": a kind of work said before "calls" is the CUDA calls whose name
 // holds it (cudaMemcpyAsync, cuMemsetD32, cudaMalloc), when the profile traced such calls: the item of that part of
 // their names, or nullopt.
 std::optional<Item> CallsOfAKind(const std::vector<Token>& t, size_t i, const QueryVocabulary& v) {
-  static constexpr std::pair<std::string_view, std::string_view> kParts[] = {
-      {"memcpy", "Memcpy"},  {"memcpys", "Memcpy"}, {"memset", "Memset"},
-      {"memsets", "Memset"}, {"malloc", "Malloc"},  {"mallocs", "Malloc"}};
   if (i + 1 >= t.size() || t[i].quoted || !(t[i + 1].lower == "call" || t[i + 1].lower == "calls")) return std::nullopt;
-  for (const auto& [word, part] : kParts) {
+  for (const auto& [word, part] : kCallKinds) {
     if (t[i].lower != word) continue;
     const std::string lower = Lower(std::string(part));
     const bool traced = std::any_of(v.api.begin(), v.api.end(),
@@ -3477,12 +3473,7 @@ void FillGrouping(const Clause& c, bool own_subject, Query& q) {
   // "what fraction of memcpy time is on GPU 0": a share of every copy in one place is that place's share of the
   // profile's copies (ShareOfProfile), one figure, not each kind's share within the place.
   const bool place_share =
-      std::any_of(q.measures.begin(), q.measures.end(),
-                  [](Measure m) {
-                    return m == Measure::kShare || m == Measure::kCountShare || m == Measure::kGpuShare ||
-                           m == Measure::kByteShare;
-                  }) &&
-      q.subject.events == EventKind::kMemcpy &&
+      std::any_of(q.measures.begin(), q.measures.end(), IsShareOfTheKind) && q.subject.events == EventKind::kMemcpy &&
       (!q.scope.devices.empty() || !q.scope.pids.empty() || q.scope.stream >= 0 || q.scope.from_s || q.scope.to_s);
   if (family && q.group_by == GroupBy::kNone && !c.versus && !c.compare && !place_share) q.group_by = GroupBy::kName;
 }
@@ -6242,8 +6233,8 @@ std::vector<std::string> NameCandidates(const std::string& question) {
   // "memcpy calls": the calls whose name holds the kind of work (CallsOfAKind).
   for (size_t i = 0; i + 1 < tokens.size(); ++i) {
     if (tokens[i + 1].lower != "call" && tokens[i + 1].lower != "calls") continue;
-    for (std::string_view kind : {"memcpy", "memset", "malloc"}) {
-      if (tokens[i].lower.rfind(kind, 0) == 0 && tokens[i].lower.size() <= kind.size() + 1) out.emplace_back(kind);
+    for (const auto& [word, part] : kCallKinds) {
+      if (tokens[i].lower == word) out.push_back(Lower(std::string(part)));
     }
   }
   return out;

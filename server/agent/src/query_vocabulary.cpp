@@ -82,9 +82,9 @@ QueryVocabulary VocabularyOf(const engine::Profile& profile, const SkillRunner& 
   }
   if (!used.empty()) v.device_ids = std::move(used);
   std::sort(v.device_ids.begin(), v.device_ids.end());
+  v.device_ids.erase(std::unique(v.device_ids.begin(), v.device_ids.end()), v.device_ids.end());
   if (profile.info().end_ns > profile.info().start_ns)
     v.length_s = static_cast<double>(profile.info().end_ns - profile.info().start_ns) / 1e9;
-  v.device_ids.erase(std::unique(v.device_ids.begin(), v.device_ids.end()), v.device_ids.end());
   v.file_words = FileWordsOf(profile.info().source_path.empty() ? profile.info().path : profile.info().source_path);
   std::vector<bool> found(candidates.size(), false);
   const auto all_found = [&](const std::vector<std::string>& names) {

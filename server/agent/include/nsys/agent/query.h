@@ -90,6 +90,9 @@ bool IsLaunchConfiguration(Measure m);
 // set against each other are of one kind; a threshold is said in its kind's unit.
 enum class Dimension : uint8_t { kTime, kNumber, kBytes, kPercent, kRate };
 Dimension DimensionOf(Measure m);
+// Whether a measure is a share of every event of a kind (of its time, count or bytes, or of GPU time): the shares a
+// place's share of the profile is asked with (ShareOfProfile).
+bool IsShareOfTheKind(Measure m);
 // Whether a measure adds up over events (total time, count, bytes, busy time): one a share form is of.
 bool AddsUp(Measure m);
 // kGpu: a GPU's work, its kernels, copies and memsets together (the events of a GPU's busy and idle time).

@@ -1,7 +1,8 @@
 // libFuzzer target: arbitrary bytes as an ask question → agent::CheckQuestion, ask_detail::ParseQuestion (every
 // pattern of the question parser, on RE2) and agent::FillQueries (the typed Query's offline filler, over a small
 // vocabulary), also past the 8 KiB limit the faces enforce. Every name, range and copy kind a Query holds must come
-// from the question or the lexicon, and every Query must describe itself. Checks that nothing throws or
+// from the question, the lexicon or the profile's own names (a CUDA call said in words, "launch kernel calls", is the
+// call the profile traced: cudaLaunchKernel), and every Query must describe itself. Checks that nothing throws or
 // crashes and that what the parser read comes from the question: the trimmed and lower-cased text, quoted parts and
 // identifiers inside the text, words of [a-z0-9_] inside the lower-cased text, a window's text inside it with finite
 // bounds. A slow input is a finding too (-timeout): the parser is linear in the question.
@@ -43,8 +44,7 @@ const nsys::engine::ProfileInfo& Info() {
   return info;
 }
 
-// The typed reading: names from the question, bounds held or refused by CheckQuery, never a crash.
-void CheckReading(const std::string& question) {
+const nsys::agent::QueryVocabulary& Vocabulary() {
   static const nsys::agent::QueryVocabulary vocabulary = [] {
     nsys::agent::QueryVocabulary v;
     v.kernels = {"sm80_xmma_gemm_f32f32", "nvfuser_pointwise_f0", "ncclDevKernel_AllReduce"};
@@ -52,12 +52,28 @@ void CheckReading(const std::string& question) {
     v.nvtx = {"forward", "aten::linear", "runFusionWithInputs"};
     return v;
   }();
-  const auto reading = nsys::agent::FillQueries(question, vocabulary);
+  return vocabulary;
+}
+
+// A name a Query may hold: part of the question, or a CUDA call of the profile's (said in words by the question).
+bool FromQuestionOrProfile(const std::string& name, const std::string& question) {
+  if (Inside(name, question)) return true;
+  for (const auto& call : Vocabulary().api) {
+    if (name == call) return true;
+  }
+  return false;
+}
+
+// The typed reading: names from the question or the profile, bounds held or refused by CheckQuery, never a crash.
+void CheckReading(const std::string& question) {
+  const auto reading = nsys::agent::FillQueries(question, Vocabulary());
   for (const auto& q : reading.queries) {
     if (q.measures.empty()) Fail("a Query without a measure");
-    if (!Inside(q.subject.name, question)) Fail("a subject name is not in the question: " + q.subject.name);
+    if (!FromQuestionOrProfile(q.subject.name, question))
+      Fail("a subject name is in neither the question nor the profile: " + q.subject.name);
     if (!Inside(q.scope.inside, question)) Fail("an NVTX range is not in the question: " + q.scope.inside);
-    if (q.versus_subject && !Inside(q.versus_subject->name, question)) Fail("a compared name is not in the question");
+    if (q.versus_subject && !FromQuestionOrProfile(q.versus_subject->name, question))
+      Fail("a compared name is in neither the question nor the profile");
     (void)nsys::agent::CheckQuery(q);
     if (nsys::agent::DescribeQuery(q).empty()) Fail("a Query that says nothing of itself");
   }

@@ -826,6 +826,10 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // spoken English: a realistic mix, eight compound, four refusals, 19 exports), first scored at 13c9349 before any
   // change for it: 26 / 13 / 1. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh86.json", "fresh held-out 86"), "questions_fresh86.json", 26, 1);
+  // Batch 95, written by a helper at 31b40f6 (teammates asking about a profile attached to a pull request, in full
+  // sentences with some context first: a mix, eight compound, four refusals, 19 exports), first scored at 31b40f6
+  // before any change for it: 24 / 14 / 2. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh87.json", "fresh held-out 87"), "questions_fresh87.json", 24, 2);
 }
 
 }  // namespace

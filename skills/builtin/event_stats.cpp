@@ -36,6 +36,7 @@
 #include "common_cuda_api.h"
 #include "common_gpu_ops.h"
 #include "common_intervals.h"
+#include "common_kernel_family.h"
 #include "common_nvtx_stack.h"
 #include "common_rows.h"
 #include "nsys/skills/kernel_names.h"
@@ -176,41 +177,6 @@ class NameMatch {
   const engine::StringPool& strings_;
   std::string needle_;
   bool whole_;
-  std::vector<int8_t> seen_;
-};
-
-// Kernels of a family as the kernel-name decoder classifies them (DecodeKernelName): every word of `family` is the
-// name's library ("FlashAttention", "cuBLAS"), its kind of work ("gemm", "attention") or its operation ("fwd"), any
-// case. Decoded once per distinct name.
-class FamilyMatch {
- public:
-  FamilyMatch(const engine::StringPool& strings, std::string_view family) : strings_(strings) {
-    for (size_t at = 0; at < family.size();) {
-      const size_t end = std::min(family.find(' ', at), family.size());
-      if (end > at) words_.emplace_back(family.substr(at, end - at));
-      at = end + 1;
-    }
-  }
-  bool operator()(engine::StrId id) {
-    if (words_.empty()) return true;
-    if (id >= seen_.size()) seen_.resize(std::max<size_t>(id + 1, seen_.size() * 2), -1);
-    if (seen_[id] < 0) {
-      const KernelIdentity k = DecodeKernelName(strings_.view(id));
-      const auto is = [](std::string_view field, std::string_view w) {
-        return field.size() == w.size() && StartsWithNoCase(field, w);
-      };
-      seen_[id] =
-          std::all_of(words_.begin(), words_.end(),
-                      [&](std::string_view w) { return is(k.library, w) || is(k.category, w) || is(k.operation, w); })
-              ? 1
-              : 0;
-    }
-    return seen_[id] == 1;
-  }
-
- private:
-  const engine::StringPool& strings_;
-  std::vector<std::string> words_;
   std::vector<int8_t> seen_;
 };
 
@@ -1187,11 +1153,7 @@ class EventStats final : public Skill {
          "profile, before the window, device, process and stream selections (what share of all kernel time ran on "
          "stream 14, on GPU 1, in the first second); ignored with share_within_group",
          Value(false)},
-        {"family", ValueType::kString,
-         "Kernels only: those the kernel-name decoder (explain's) classifies so, each word a library (FlashAttention, "
-         "cuBLAS, cuDNN, CUTLASS, NCCL, TensorRT, PyTorch, ...), a kind of work (gemm, conv, attention, elementwise, "
-         "reduction, softmax, norm, collective, copy) or an operation (fwd, bwd, ...), any case; empty = any",
-         Value(std::string())},
+        FamilyArg(),
         {"detail", ValueType::kBool,
          "Percentiles (p90, p95, p99) and busy, idle and utilization too; false leaves them null and saves a sort of "
          "every duration and interval (about a second on 3 million kernels)",

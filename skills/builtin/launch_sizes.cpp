@@ -3,7 +3,7 @@
 // block): its calls and time, its grid in blocks and its block in threads, the device's SM count (from the export's GPU
 // table; 0 when the export does not say), and its share of the (process, device) span (first GPU operation start to
 // last end, as time_budget counts it). A kernel whose grid has fewer blocks than the GPU has SMs leaves SMs idle for
-// its whole run.
+// its whole run. With `family`, only the kernels of that family as the kernel-name decoder classifies them.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common_gpu_ops.h"
+#include "common_kernel_family.h"
 #include "common_rows.h"
 
 namespace nsys::skills::builtin {
@@ -103,7 +104,9 @@ class LaunchSizesSkill final : public Skill {
     return "Kernel launches by size: grid blocks and threads per block next to the GPU's SM count, with each "
            "configuration's share of its process's GPU span.";
   }
-  std::vector<ArgSpec> args() const override { return {LimitArg(20, "Rows, largest time first (0 = all).")}; }
+  std::vector<ArgSpec> args() const override {
+    return {LimitArg(20, "Rows, largest time first (0 = all)."), FamilyArg()};
+  }
   engine::Need needs() const override { return engine::Need::kKernels | engine::Need::kMemcpy | engine::Need::kMemset; }
 
   Expected<Table> run(const Context& ctx) const override {
@@ -114,10 +117,12 @@ class LaunchSizesSkill final : public Skill {
     if (!spans) return spans.error();
     std::map<std::tuple<uint32_t, int32_t, engine::StrId, engine::KernelConfig>, LaunchGroup> groups;
     const engine::KernelTable& k = p.kernels();
+    FamilyMatch family(p.strings(), ArgString(ctx, "family"));
     auto [first, last] = RowRange(k, ctx.filter);
     for (size_t i = first; i < last; ++i) {
       if ((i & 0xFFFF) == 0 && ctx.cancel.cancelled()) return CancelledError();
       if (k.start[i] <= 0 || !ctx.filter.AcceptsDevice(k.device[i]) || !ctx.filter.AcceptsProcess(k.pid[i])) continue;
+      if (!family(k.name[i])) continue;
       const engine::KernelConfig size = SizeOf(k.Config(i));
       LaunchGroup& g = groups[{k.pid[i], k.device[i], k.name[i], size}];
       g.pid = k.pid[i], g.device = k.device[i], g.name = k.name[i], g.short_name = k.short_name[i];

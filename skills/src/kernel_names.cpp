@@ -736,9 +736,110 @@ void DecodeJulia(const Parts& p, KernelIdentity& id) {
   id.precision = FirstType(p.rest, false);
 }
 
+// cuFFT's own kernels: regular_fft<...>, vector_fft_r2c<...>, vector_fft_c2r<...>, composite_2way_fft<...>, and the
+// radix kernels of older releases (spRadix0064B::kernel1Mem, dpVector0256D::kernelTex).
+void DecodeCufft(const Parts& p, KernelIdentity& id) {
+  Set(id, "cuFFT", "fft");
+  const string_view b = Starts(p.head, "sp") || Starts(p.head, "dp") ? p.head.substr(0, p.head.find("::")) : p.base;
+  if (Has(b, "r2c")) id.operation = "r2c";
+  if (Has(b, "c2r")) id.operation = "c2r";
+  if (Has(b, "c2c")) id.operation = "c2c";
+  id.precision = Starts(b, "dp") ? "fp64" : Starts(b, "sp") ? "fp32" : FirstType(p.targs, true);
+  id.tensor_cores = false;
+}
+
+// XLA names each kernel of a compiled program after its HLO instruction: "fusion", "fusion_4", "loop_add_fusion",
+// "input_reduce_fusion_2", "wrapped_convert", or an opcode with the instruction's number, "convert_2",
+// "concatenate_3", "shift_right_logical_3" (HLO writes "convert.2"; the GPU backend makes it an identifier). Such
+// names carry no parameter list: XLA emits PTX, not C++.
+bool IsXlaInstructionName(const Parts& p) {
+  static constexpr std::array<string_view, 48> kOpcodes = {"abs",
+                                                           "add",
+                                                           "and",
+                                                           "atan2",
+                                                           "bitcast_convert",
+                                                           "broadcast",
+                                                           "cbrt",
+                                                           "ceil",
+                                                           "clamp",
+                                                           "compare",
+                                                           "concatenate",
+                                                           "convert",
+                                                           "copy",
+                                                           "cosine",
+                                                           "divide",
+                                                           "dynamic_slice",
+                                                           "dynamic_update_slice",
+                                                           "exponential",
+                                                           "exponential_minus_one",
+                                                           "floor",
+                                                           "gather",
+                                                           "iota",
+                                                           "log",
+                                                           "log_plus_one",
+                                                           "logistic",
+                                                           "maximum",
+                                                           "minimum",
+                                                           "multiply",
+                                                           "negate",
+                                                           "not",
+                                                           "or",
+                                                           "pad",
+                                                           "power",
+                                                           "reduce",
+                                                           "reduce_window",
+                                                           "remainder",
+                                                           "reverse",
+                                                           "rsqrt",
+                                                           "scatter",
+                                                           "select",
+                                                           "shift_left",
+                                                           "shift_right_arithmetic",
+                                                           "shift_right_logical",
+                                                           "sine",
+                                                           "slice",
+                                                           "sqrt",
+                                                           "subtract",
+                                                           "tanh"};
+  if (p.full != p.base || p.base.empty()) return false;  // no namespace, template or parameter list
+  string_view b = p.base;
+  const size_t last = b.rfind('_');
+  const bool numbered = last != string_view::npos && IsDigits(b.substr(last + 1));
+  if (numbered) b = b.substr(0, last);
+  if (b == "fusion" || (b.size() > 7 && b.substr(b.size() - 7) == "_fusion") || Starts(b, "wrapped_")) return true;
+  return numbered && std::find(kOpcodes.begin(), kOpcodes.end(), b) != kOpcodes.end();
+}
+
+// The kind of work of an HLO instruction: reductions, copies, data movement ("other": concatenate, slice, pad,
+// gather, ...), and elementwise arithmetic, which is also what XLA's loop fusions are.
+void DecodeXla(const Parts& p, KernelIdentity& id) {
+  static constexpr std::array<string_view, 10> kMovement = {
+      "concatenate", "slice",     "dynamic_slice", "dynamic_update_slice", "pad", "gather", "scatter",
+      "reverse",     "broadcast", "iota"};
+  string_view b = p.base;
+  if (const size_t last = b.rfind('_'); last != string_view::npos && IsDigits(b.substr(last + 1))) {
+    b = b.substr(0, last);
+  }
+  const bool moves = std::find(kMovement.begin(), kMovement.end(), b) != kMovement.end();
+  Set(id, "XLA",
+      Has(b, "reduce")                     ? "reduction"
+      : b == "copy" || Has(b, "transpose") ? "copy"
+      : moves                              ? "other"
+                                           : "elementwise");
+  if (b != "fusion") id.operation = b;
+}
+
+// JAX's own kernels (jax::<unnamed>::ThreeFry2x32Kernel, jaxlib's random bits) run only as custom calls inside the
+// XLA program that launches them: a JAX profile's kernels are all XLA's, as its readers count them.
+void DecodeJax(const Parts& p, KernelIdentity& id) {
+  Set(id, "XLA", CategoryFromWords(p.base));
+  id.operation = p.base;
+  id.tensor_cores = false;
+}
+
 // ---- The table ----
 
-enum class Match : uint8_t { kBasePrefix, kHeadPrefix, kContains };
+enum class Match : uint8_t { kBasePrefix, kHeadPrefix, kContains, kXlaInstruction };
 struct Family {
   Match how;
   string_view pattern;
@@ -803,7 +904,22 @@ constexpr std::array kFamilies = {
     Family{Match::kBasePrefix, "memset", DecodeCopyKernel},
     Family{Match::kBasePrefix, "__memcpy", DecodeCopyKernel},
     Family{Match::kBasePrefix, "cudaMemcpy", DecodeCopyKernel},
+    Family{Match::kBasePrefix, "regular_fft", DecodeCufft},
+    Family{Match::kBasePrefix, "vector_fft", DecodeCufft},
+    Family{Match::kBasePrefix, "composite_2way_fft", DecodeCufft},
+    Family{Match::kHeadPrefix, "spRadix", DecodeCufft},
+    Family{Match::kHeadPrefix, "dpRadix", DecodeCufft},
+    Family{Match::kHeadPrefix, "spVector", DecodeCufft},
+    Family{Match::kHeadPrefix, "dpVector", DecodeCufft},
+    Family{Match::kHeadPrefix, "jax::", DecodeJax},
+    Family{Match::kXlaInstruction, "", DecodeXla},
 };
+
+// Every library a row above names, for the words that ask for one ("the cuFFT kernels", "XLA's fusions").
+constexpr std::array<string_view, 17> kLibraries = {
+    "NCCL",    "FlashAttention", "PyTorch", "cuBLAS",   "cuBLASLt",           "cuDNN",   "CUTLASS",      "Triton",
+    "nvFuser", "Thrust",         "CUB",     "TensorRT", "Transformer Engine", "CUDA.jl", "CUDA runtime", "cuFFT",
+    "XLA"};
 
 bool Matches(const Family& f, const Parts& p) {
   switch (f.how) {
@@ -813,12 +929,14 @@ bool Matches(const Family& f, const Parts& p) {
       return Starts(p.head, f.pattern);
     case Match::kContains:
       return Has(p.full, f.pattern);
+    case Match::kXlaInstruction:
+      return IsXlaInstructionName(p);
   }
   return false;
 }
 
 string_view CategoryNoun(string_view category) {
-  static constexpr std::array<std::pair<string_view, string_view>, 10> kNouns = {{
+  static constexpr std::array<std::pair<string_view, string_view>, 11> kNouns = {{
       {"gemm", "GEMM (matrix multiply)"},
       {"conv", "convolution"},
       {"attention", "attention"},
@@ -828,6 +946,7 @@ string_view CategoryNoun(string_view category) {
       {"norm", "normalization"},
       {"collective", "collective"},
       {"copy", "copy kernel"},
+      {"fft", "FFT"},
       {"other", "kernel"},
   }};
   for (const auto& [c, noun] : kNouns) {
@@ -927,6 +1046,10 @@ std::string TensorCoreSupport(const GpuArch& gpu) {
   if (cc < 80) return what + ": tensor cores for FP16 and INT8";
   if (cc < 89) return what + ": tensor cores for FP16, BF16, TF32, INT8" + (cc == 80 ? " and FP64" : "");
   return what + ": tensor cores for FP8, FP16, BF16, TF32, INT8" + (cc == 90 ? " and FP64" : "");
+}
+
+std::span<const std::string_view> KernelLibraries() {
+  return kLibraries;
 }
 
 std::string_view TensorCoreWord(const std::optional<bool>& tensor_cores) {

@@ -2698,8 +2698,9 @@ TEST(QueryFill, KernelFamiliesByTheDecodersWords) {
   ASSERT_EQ(beside.queries.size(), 1u);
   EXPECT_TRUE(beside.queries.front().subject.family.empty());
   EXPECT_EQ(beside.queries.front().subject.name, "sm80_xmma_gemm");
-  EXPECT_FALSE(
-      Fill("For the FlashAttention forward kernel, how many threads per block does it launch with?").complete());
+  // launch_sizes takes a family as event_stats does.
+  Check("For the FlashAttention forward kernel, how many threads per block does it launch with?",
+        {family({Measure::kBlock}, "FlashAttention fwd")});
   EXPECT_FALSE(Fill("how many cuBLAS calls were made?").complete());
 }
 
@@ -3948,6 +3949,31 @@ TEST(QueryFill, AFamilyInTwoWordsIsTheDecodersFamily) {
   Subject bwd{EventKind::kKernels, "", ""};
   bwd.family = "FlashAttention bwd";
   Check("how long did the flash attention backward kernels take in total?", {Q({Measure::kTotal}, bwd)});
+}
+
+// Every library the kernel-name decoder names is a family by its own name, in any case, and as the maker of the
+// kernels ("nvFuser-generated", "XLA-compiled"); an FFT is a kind of work. Launch configurations take a family too.
+TEST(QueryFill, TheDecodersLibrariesAreFamiliesByName) {
+  const auto of = [](const char* family) {
+    Subject s{EventKind::kKernels, "", ""};
+    s.family = family;
+    return s;
+  };
+  Check("how much time did the cuFFT kernels take?", {Q({Measure::kTotal}, of("cuFFT"))});
+  Check("total time of the XLA-generated kernels?", {Q({Measure::kTotal}, of("XLA"))});
+  Check("how many Triton-compiled kernels ran?", {Q({Measure::kCount}, of("Triton"))});
+  Check("how long did the Fourier transforms take in total?", {Q({Measure::kTotal}, of("fft"))});
+  Check("threads per block of the cuDNN kernels?", {Q({Measure::kBlock}, of("cuDNN"))});
+  const Reading r = Fill("how many foo-generated kernels ran?");
+  EXPECT_FALSE(r.complete()) << (r.queries.empty() ? "" : DescribeQuery(r.queries[0]));
+}
+
+// "kernels or device-to-device copies": the copy kind said after the kernels is the other side's.
+TEST(QueryFill, ACopyKindAfterTheKernelsIsTheOtherSides) {
+  Query q = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  q.versus_subject = Subject{EventKind::kMemcpy, "", "DtoD"};
+  q.form = Form::kYesNo;
+  Check("did the GPU spend more time running kernels than doing device-to-device copies?", {q});
 }
 
 // "which one was called most": how often a call was made ranks by how many, not by time.

@@ -534,18 +534,18 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 31, 2);
-  ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 34, 0);
-  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 36, 1);
+  ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 35, 0);
+  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 36, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 37, 0);
-  ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 38, 0);
+  ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 39, 0);
   ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 34, 0);
-  ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 30, 1);
-  ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 31, 1);
+  ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 31, 1);
+  ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 32, 1);
   ExpectHeld(AskHeldOut("questions_fresh22.json", "fresh held-out 22"), "questions_fresh22.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh23.json", "fresh held-out 23"), "questions_fresh23.json", 33, 0);
   // Its one wrong answer (since 2026-11-27) states every figure asked for the add kernel's launch and the SMs; the
@@ -555,13 +555,13 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh26.json", "fresh held-out 26"), "questions_fresh26.json", 39, 0);
   ExpectHeld(AskHeldOut("questions_fresh27.json", "fresh held-out 27"), "questions_fresh27.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh28.json", "fresh held-out 28"), "questions_fresh28.json", 32, 1);
-  ExpectHeld(AskHeldOut("questions_fresh29.json", "fresh held-out 29"), "questions_fresh29.json", 35, 0);
+  ExpectHeld(AskHeldOut("questions_fresh29.json", "fresh held-out 29"), "questions_fresh29.json", 36, 0);
   // At most 0 wrong until 2026-11-28: explanations in parentheses opened by "so" ("(so only 5% of runs are slower)")
   // read as said turned one declined answer of this unread batch wrong while eight others turned right (three of them
   // in unread batches 21, 40, 47); the question was not read, so the cause is not known.
   ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 33, 1);
   ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 37, 0);
-  ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 31, 0);
+  ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 32, 0);
   ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 36, 0);
@@ -578,7 +578,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 25, 2);
   // Batch 46, written by a helper the same way while ask was changed, first scored after the changes above and the
   // communication measures, at 9660c6b: 25 / 15 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 30, 0);
+  ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 31, 0);
   // Batch 47, written by a helper the same way after the session's last change to ask, first scored at e347f2d:
   // 16 / 16 / 8. Its eight wrong answers were then read (its declines were not), and their general causes mended:
   // "full" before "demangled name" taken for a part of a range's name; a scene's name lent to a question naming
@@ -679,7 +679,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // ("what percentage of all kernel launches") was answered as a share of time; a belief said before the question, a
   // sum word before two names, NVIDIA's copy kind numbers ("copyKind 11"); "I think" (one phrase of the lexicon) as a
   // belief. 28 / 12 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh54.json", "fresh held-out 54"), "questions_fresh54.json", 29, 0);
+  ExpectHeld(AskHeldOut("questions_fresh54.json", "fresh held-out 54"), "questions_fresh54.json", 30, 0);
   // Batch 63, written by a helper the same way (engineers typing in a team chat: lowercase, shorthand such as h2d,
   // krnl, p95, #calls, fragments without verbs, typos), first scored at a35b26a: 5 / 35 / 0. Kept unread; two of its
   // declines were seen once in a test failure's output, and nothing was changed for them. After shorthand was read
@@ -700,7 +700,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh57.json", "fresh held-out 57"), "questions_fresh57.json", 25, 0);
   // Batch 66, written by a helper at e790c93 (compound questions in prose: two or three asks in one sentence), first
   // scored before any change: 29 / 8 / 3.
-  ExpectHeld(AskHeldOut("questions_fresh58.json", "fresh held-out 58"), "questions_fresh58.json", 32, 1);
+  ExpectHeld(AskHeldOut("questions_fresh58.json", "fresh held-out 58"), "questions_fresh58.json", 33, 1);
   // Batch 67, written by a helper at e790c93 (a newcomer's plain words: "GPU functions", "labelled sections", "how long
   // was the card doing nothing"), first scored before any change: 17 / 21 / 2.
   ExpectHeld(AskHeldOut("questions_fresh59.json", "fresh held-out 59"), "questions_fresh59.json", 32, 0);
@@ -737,7 +737,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // 22 / 13 / 5. Read since: ratios said "how many times higher", "that of", "exceed", counts compared, a belief
   // confirmed (30 / 6 / 4), a margin for each measure compared (31 / 6 / 3),
   // "counts and bytes", "more X migrations than Y ones" (32 / 6 / 2).
-  ExpectHeld(AskHeldOut("questions_fresh68.json", "fresh held-out 68"), "questions_fresh68.json", 33, 1);
+  ExpectHeld(AskHeldOut("questions_fresh68.json", "fresh held-out 68"), "questions_fresh68.json", 34, 1);
   // Batch 77, written by a helper at b3cd627 (where and when: a GPU, a process, a stream, a window, inside an NVTX
   // range; 9 of 40 ask two things), first scored at e52ed4c (b3cd627's code), before any change for it: 18 / 21 /
   // 1. Kept unread.
@@ -821,7 +821,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 93, written by a helper at 0239e8e (what an engineer types into the ask box right after opening a profile
   // someone else recorded: a realistic mix, eight asking two or three things, four refusals, 20 exports), first scored
   // at f8deb17 (the filler of 0239e8e) before any change for it: 25 / 10 / 5.
-  ExpectHeld(AskHeldOut("questions_fresh85.json", "fresh held-out 85"), "questions_fresh85.json", 32, 3);
+  ExpectHeld(AskHeldOut("questions_fresh85.json", "fresh held-out 85"), "questions_fresh85.json", 33, 3);
   // Batch 94, written by a helper at 13c9349 (a team lead and two engineers reviewing a profile in a meeting, in
   // spoken English: a realistic mix, eight compound, four refusals, 19 exports), first scored at 13c9349 before any
   // change for it: 26 / 13 / 1. Kept unread.

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <string_view>
@@ -136,8 +137,55 @@ TEST(KernelNames, OtherFamiliesGolden) {
        "long, int>::Policy800, (bool)0, long, long, int, int>(int *, int *, const T2 *, T2 *, const T3 *, T3 *, T5, "
        "int, int, cub::CUB_200200_800_NS::detail::identity_decomposer_t)",
        "CUB", "other", "sort", "int64", "", "no"},
+      // cuFFT (rtx2080ti_cufcm_cufft's) and the radix kernels of older cuFFT releases.
+      {"void regular_fft<256u, 16u, 8u, (padding_t)0, (twiddle_t)0, (loadstore_modifier_t)2, (layout_t)1, unsigned "
+       "int, float>(kernel_arguments_t<unsigned int>)",
+       "cuFFT", "fft", "", "fp32", "", "no"},
+      {"void vector_fft_r2c<256u, 16u, 1u, (padding_t)6, (twiddle_t)0, (loadstore_modifier_t)2, (layout_t)0, unsigned "
+       "int, float>(kernel_arguments_t<unsigned int>)",
+       "cuFFT", "fft", "r2c", "fp32", "", "no"},
+      {"dpRadix0032B::kernel1Mem(unsigned int, unsigned int, int, int, int, int, int, int)", "cuFFT", "fft", "", "fp64",
+       "", "no"},
+      // XLA's kernels are its HLO instructions (rtx3090_jax_xla_small's); jaxlib's own run as its custom calls.
+      {"fusion", "XLA", "elementwise", "", "", "", "unknown"},
+      {"fusion_4", "XLA", "elementwise", "", "", "", "unknown"},
+      {"input_reduce_fusion_2", "XLA", "reduction", "input_reduce_fusion", "", "", "unknown"},
+      {"convert_2", "XLA", "elementwise", "convert", "", "", "unknown"},
+      {"shift_right_logical_3", "XLA", "elementwise", "shift_right_logical", "", "", "unknown"},
+      {"concatenate_3", "XLA", "other", "concatenate", "", "", "unknown"},
+      {"jax::<unnamed>::ThreeFry2x32Kernel(const unsigned int *, const unsigned int *, const unsigned int *, const "
+       "unsigned int *, unsigned int *, unsigned int *, long)",
+       "XLA", "other", "ThreeFry2x32Kernel", "", "", "no"},
   };
   for (const Golden& g : kGolden) ExpectDecodes(g);
+}
+
+// A kernel's own name that looks like an HLO opcode is not XLA's unless it carries an instruction number and no C++
+// (an extern "C" add, a templated copy, a C++ convert_2 with parameters).
+TEST(KernelNames, OpcodeWordsAloneAreNotXla) {
+  for (const char* name : {"add", "convert", "copy_device<int>(int*, int*, int)", "convert_2(float *, int)",
+                           "ns::fusion_4", "add_arrays_2", "my_fusion_kernel"}) {
+    SCOPED_TRACE(name);
+    EXPECT_NE(DecodeKernelName(name).library, "XLA");
+  }
+}
+
+// Every library a decoder names is one KernelLibraries lists (the words questions may use for a family).
+TEST(KernelNames, EveryDecodedLibraryIsListed) {
+  const auto libraries = KernelLibraries();
+  for (const char* name :
+       {"ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "nvjet_tst_96x64_64x10_1x2_h_bz_bias_TNN", "fusion_2",
+        "regular_fft<1u>(int)", "triton_poi_fused_add_mul_0", "nvfuser_pointwise_f0_c1_r0_g0",
+        "void cub::DeviceReduceKernel<int>(int)", "void thrust::for_each<int>(int)", "trt_volta_scudnn_128x64",
+        "void transformer_engine::cast_kernel<float>(float)", "memcpy32_post", "ampere_sgemm_32x128_tn",
+        "void cutlass::Kernel<cutlass_80_tensorop_d884gemm_32x64_16x4_nt_align1>(T1::Params)",
+        "void flash::flash_fwd_kernel<int>(flash::Flash_fwd_params)", "cudnn::bn_fw_tr_1C11_kernel_NCHW<float>(int)",
+        "void at::native::vectorized_elementwise_kernel<(int)4>(int)", "kernel_(CuDeviceArray<Float32, 1, 1>)"}) {
+    const std::string library = DecodeKernelName(name).library;
+    SCOPED_TRACE(name);
+    ASSERT_FALSE(library.empty());
+    EXPECT_NE(std::find(libraries.begin(), libraries.end(), library), libraries.end());
+  }
 }
 
 TEST(KernelNames, UnknownNamesSayUnknown) {

@@ -284,5 +284,34 @@ TEST(LaunchSizes, ConfigurationsMatchSqlAndCarryTheSmCount) {
   EXPECT_TRUE(Contains(*gpu, "A100")) << *gpu;
 }
 
+// launch_sizes' `family`: only the kernels the decoder classifies so. cuFFT's kernels of the cuFCM export are its
+// regular_fft and vector_fft ones (SQL by their names); every kernel of the JAX export is XLA's.
+TEST(LaunchSizes, AFamilyKeepsOnlyItsKernels) {
+  NSYS_REQUIRE_FIXTURES();
+  NSYS_RUN_SKILL(fft, "realworld/rtx2080ti_cufcm_cufft.sqlite", "launch_sizes",
+                 {{"limit", Value(int64_t{0})}, {"family", Value(std::string("cufft"))}});
+  FixtureSql sql("realworld/rtx2080ti_cufcm_cufft.sqlite");
+  const std::string of_fft =
+      "FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN StringIds s ON s.id = k.demangledName WHERE k.start > 0 AND "
+      "(s.value LIKE 'void regular_fft<%' OR s.value LIKE 'void vector_fft%')";
+  EXPECT_EQ(static_cast<int64_t>(fft.rows.size()),
+            sql.Int("SELECT count(*) FROM (SELECT DISTINCT k.demangledName, k.gridX, k.gridY, k.gridZ, k.blockX, "
+                    "k.blockY, k.blockZ, k.registersPerThread, k.staticSharedMemory, k.dynamicSharedMemory " +
+                    of_fft + ")"));
+  int64_t calls = 0;
+  for (size_t r = 0; r < fft.rows.size(); ++r) calls += IntCell(fft, r, "calls");
+  EXPECT_EQ(calls, sql.Int("SELECT count(*) " + of_fft));
+  EXPECT_EQ(calls, 1800);  // 1200 regular_fft, 300 vector_fft_r2c, 300 vector_fft_c2r
+  NSYS_RUN_SKILL(xla, "realworld/rtx3090_jax_xla_small.sqlite", "launch_sizes",
+                 {{"limit", Value(int64_t{0})}, {"family", Value(std::string("XLA"))}});
+  calls = 0;
+  for (size_t r = 0; r < xla.rows.size(); ++r) calls += IntCell(xla, r, "calls");
+  EXPECT_EQ(calls, FixtureSql("realworld/rtx3090_jax_xla_small.sqlite")
+                       .Int("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE start > 0"));
+  NSYS_RUN_SKILL(none, "realworld/rtx3090_jax_xla_small.sqlite", "launch_sizes",
+                 {{"family", Value(std::string("cuBLAS"))}});
+  EXPECT_TRUE(none.rows.empty());
+}
+
 }  // namespace
 }  // namespace nsys::testing

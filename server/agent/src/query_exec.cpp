@@ -201,8 +201,11 @@ bool ShareWithinPlaces(const Query& q) {
 SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   // Every configuration (limit 0): a kernel's may lie outside the 20 with the most time, and a ranking by blocks or
   // threads looks at all of them.
-  if (IsLaunchConfiguration(q.measures.front()))
-    return SkillCall{"launch_sizes", {{"limit", Value(int64_t{0})}}, FilterOf(scope)};
+  if (IsLaunchConfiguration(q.measures.front())) {
+    skills::Args args{{"limit", Value(int64_t{0})}};
+    if (!subject.family.empty()) args["family"] = Value(subject.family);
+    return SkillCall{"launch_sizes", std::move(args), FilterOf(scope)};
+  }
   skills::Args args;
   args["events"] = Value(std::string(EventKindNames()[static_cast<size_t>(subject.events)]));
   if (!subject.name.empty() && subject.events != EventKind::kMemcpy) args["name"] = Value(subject.name);
@@ -1393,9 +1396,13 @@ void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillR
   turn.state.calls.push_back(a->call);
   for (size_t r : a->rows) turn.state.listed.push_back(GroupOf(*a, r));
   if (a->rows.empty() && a->call.skill == "launch_sizes") {
-    return CannotAnswer(fmt::format("the question names no kernel this profile launched: no launch of a kernel named "
-                                    "like {}.",
-                                    support::MarkdownCode(q.subject.name)),
+    return CannotAnswer(q.subject.name.empty() && !q.subject.family.empty()
+                            ? fmt::format("this profile launched no kernel of the {} family (as the kernel-name "
+                                          "decoder classifies each kernel's name).",
+                                          support::MarkdownCode(q.subject.family))
+                            : fmt::format("the question names no kernel this profile launched: no launch of a kernel "
+                                          "named like {}.",
+                                          support::MarkdownCode(q.subject.name)),
                         {}, info.caps, turn, text);
   }
   const bool none =

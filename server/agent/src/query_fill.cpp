@@ -1984,8 +1984,12 @@ void ReadCopyKind(uint8_t value, const std::string& word, Clause& c) {
   // "unified memory" and a direction, in either order, are one kind: "Unified HtoD". Beside "vs" or "compare", a
   // second kind is the other side.
   const std::string kind(lexicon::CopyKinds()[value]);
+  // "kernels or device-to-device copies": the first side's events are no copies, so the kind is the other side's.
+  const bool other_side_copies = c.events && *c.events != EventKind::kMemcpy && c.copy_kind.empty();
   std::string& side =
-      (c.versus || c.compare) && !c.copy_kind.empty() && c.copy_kind != "Unified" ? c.versus_copy_kind : c.copy_kind;
+      (c.versus || c.compare) && ((!c.copy_kind.empty() && c.copy_kind != "Unified") || other_side_copies)
+          ? c.versus_copy_kind
+          : c.copy_kind;
   if (side == "Unified" && kind != "Unified") {
     side = "Unified " + kind;
   } else if (kind == "Unified" && !side.empty() && side.rfind("Unified", 0) != 0) {
@@ -3301,8 +3305,6 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
     if (!events) return false;
     // A family is of kernels ("cuBLAS calls" are no family the decoder gives): no Query.
     if (!c.family.empty() && *events != EventKind::kKernels && *events != EventKind::kGpu) return false;
-    // Launch configurations are picked by name from launch_sizes, which knows no family.
-    if (!c.family.empty() && std::any_of(c.measures.begin(), c.measures.end(), IsLaunchConfiguration)) return false;
     if (!c.family.empty()) q.subject.family = c.family;
     q.subject.events = *events;
     if (!c.names.empty()) q.subject.name = c.names.front().first;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "nsys/agent/query.h"
+#include "nsys/skills/kernel_names.h"
 #include "text_case.h"
 
 namespace nsys::agent::lexicon {
@@ -2139,10 +2140,13 @@ constexpr Synonym kFamilyWords[] = {
     {"normalisation", "norm"},
     {"collective", "collective"},
     {"collectives", "collective"},
+    {"fft", "fft"},
+    {"ffts", "fft"},
 };
-// Families said in everyday words: the word of kFamilyWords for each, the kind of work the kernel-name decoder names
-// (an FFT is no kind of its own there: "Fourier transforms" stay unread).
+// Families said in everyday words: the word of kFamilyWords for each, the kind of work the kernel-name decoder names.
 constexpr Synonym kFamilyPhrases[] = {
+    {"fourier transform", "fft"},
+    {"fourier transforms", "ffts"},
     {"matrix multiply", "gemm"},
     {"matrix multiplies", "gemms"},
     {"matrix multiplication", "gemm"},
@@ -2162,8 +2166,25 @@ constexpr Synonym kFamilyPhrases[] = {
 };
 constexpr Synonym kOperationWords[] = {{"forward", "fwd"}, {"backward", "bwd"}, {"fwd", "fwd"}, {"bwd", "bwd"}};
 
+// A library the decoder names, as it spells it, said as one word in any case ("cufft" cuFFT, "xla" XLA).
+std::string_view DecodersLibrary(std::string_view lower) {
+  for (const std::string_view library : skills::KernelLibraries()) {
+    if (library.find(' ') == std::string_view::npos && Lower(library) == lower) return library;
+  }
+  return {};
+}
+
+// The kernels a library made, said as one hyphenated word: "nvfuser-generated", "xla-compiled", "cudnn-based".
+constexpr std::string_view kMadeBy[] = {"-generated", "-emitted", "-compiled", "-produced", "-based", "-launched"};
+
 std::string_view KernelFamilyWord(std::string_view lower, bool operation) {
-  const std::string_view family = StandsFor(kFamilyWords, lower);
+  std::string_view family = StandsFor(kFamilyWords, lower);
+  if (family.empty()) family = DecodersLibrary(lower);
+  for (const std::string_view made : kMadeBy) {
+    if (family.empty() && lower.size() > made.size() && lower.ends_with(made)) {
+      family = KernelFamilyWord(lower.substr(0, lower.size() - made.size()));
+    }
+  }
   return family.empty() && operation ? StandsFor(kOperationWords, lower) : family;
 }
 

@@ -7,6 +7,7 @@
 // guesses.
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,7 +20,7 @@ namespace nsys::skills {
 struct KernelIdentity {
   std::string library;    // "cuBLAS", "cuBLASLt", "CUTLASS", "FlashAttention", "NCCL", "cuDNN", "PyTorch", ... or ""
   std::string category;   // "gemm", "conv", "attention", "elementwise", "reduction", "softmax", "norm",
-                          // "collective", "copy", "other"
+                          // "collective", "copy", "fft", "other"
   std::string operation;  // "AllReduce", "fwd", "bwd", "add", "split-K reduce", ... or ""
   std::string precision;  // "fp16", "bf16", "fp32", "tf32", "fp8", "int8", "fp64", "int64", ... or "" (unknown)
   std::string tile;       // "128x256x64" (M x N x K), "128x64" when the name gives two sizes, or ""
@@ -28,6 +29,10 @@ struct KernelIdentity {
 };
 
 KernelIdentity DecodeKernelName(std::string_view demangled);
+
+// Every library the decoder can name (KernelIdentity::library), as it spells them: the words a question may use for
+// a family of kernels ("the cuFFT kernels", "XLA's fusions").
+std::span<const std::string_view> KernelLibraries();
 
 // "yes", "no" or "unknown", as tables and Markdown print KernelIdentity::tensor_cores.
 std::string_view TensorCoreWord(const std::optional<bool>& tensor_cores);

@@ -911,6 +911,30 @@ void AddInAll(const Query& q, const SkillRunner& run, const CancelToken& cancel,
   turn.answer.evidence.push_back(EvidenceOf(all, *side, "All groups together"));
 }
 
+// Kernels ranked by name are ranked by their whole (demangled) names, as nsys stats' cuda_gpu_kern_sum ranks them; a
+// kernel written once as a template runs as many instantiations, each its own name. When summing the instantiations
+// (the base name, nsys stats' :base) ranks otherwise, that ranking is given too, from its own cited row: "the top
+// kernels" asked by someone who reads the timeline's short names is answered as well.
+void AddByBaseName(const Query& q, const Side& by_name, const SkillRunner& run, const CancelToken& cancel,
+                   AskTurn& turn, std::string& text) {
+  if (q.subject.events != EventKind::kKernels || q.group_by != GroupBy::kName || q.rank == Rank::kNone ||
+      by_name.call.skill != "event_stats" || by_name.rows.empty())
+    return;
+  Query base = q;
+  base.group_by = GroupBy::kBaseName;
+  auto side = RunSide(base, base.subject, base.scope, run, cancel);
+  if (!side || side->table.declined || side->rows.empty()) return;
+  const std::string_view column = ColumnOf(q.measures.front());
+  bool same = side->rows.size() == by_name.rows.size();
+  for (size_t k = 0; same && k < side->rows.size(); ++k) {
+    same = CellOr(side->table, side->rows[k], column, -1) == CellOr(by_name.table, by_name.rows[k], column, -1);
+  }
+  if (same) return;
+  text +=
+      " Each kernel's template instantiations summed (by base name, as nsys stats' `:base`): " + FactsOf(base, *side);
+  turn.answer.evidence.push_back(EvidenceOf(base, *side, "By base name"));
+}
+
 // The ids of `items`, the first twelve and how many in all beyond them (an export may list thousands of processes).
 template <typename T>
 std::string IdList(const std::vector<T>& items, auto id_of) {
@@ -1431,6 +1455,7 @@ void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillR
     AddExtreme(q, run, cancel, turn, text);
     for (const auto& m : a->moments) turn.answer.evidence.push_back(m.evidence);
     if (!a->rows.empty()) turn.answer.evidence.push_back(EvidenceOf(q, *a, DescribeQuery(q)));
+    AddByBaseName(q, *a, run, cancel, turn, text);
     AddTheSms(q, run, cancel, turn, text);
     if (q.group_by == GroupBy::kDevice && Asked(q, Measure::kGroups)) AddProcesses(q, run, cancel, turn, text);
     const bool grouped = q.group_by != GroupBy::kNone && q.rank == Rank::kNone && a->call.skill == "event_stats" &&

@@ -868,10 +868,17 @@ std::string TableOf(EventKind e) {
 }
 
 // "Did this capture record any CUDA kernel executions at all?" of an export with no kernel table: whether any was
-// recorded is answered (none, and why), not refused. Asked how many or how long, or of a part of them, it is refused.
+// recorded is answered (none, and why), not refused. "How many kernels were captured?" is answered 0 when the export
+// traced CUDA (its CUDA API table is there): nsys writes a GPU activity table only when it records such an event.
+// Without CUDA traced, or asked how long, of a part of them or grouped, it is refused.
 bool AsksWhetherAnyWasRecorded(const Query& q, const engine::Capabilities& caps) {
-  if (q.form != Form::kYesNo || !q.threshold || *q.threshold != 0 || q.measures.front() != Measure::kCount ||
-      q.versus_subject || q.versus_scope || q.yes_if_less || !q.subject.name.empty() || !q.subject.family.empty())
+  const bool any = q.form == Form::kYesNo && q.threshold && *q.threshold == 0 && !q.yes_if_less;
+  const bool gpu_activity = q.subject.events == EventKind::kKernels || q.subject.events == EventKind::kMemcpy ||
+                            q.subject.events == EventKind::kMemset;
+  const bool how_many =
+      q.form == Form::kNumber && q.group_by == GroupBy::kNone && q.rank == Rank::kNone && gpu_activity && caps.runtime;
+  if (!(any || how_many) || q.measures != std::vector<Measure>{Measure::kCount} || q.versus_subject || q.versus_scope ||
+      !q.subject.name.empty() || !q.subject.family.empty() || q.subject.nth != 0)
     return false;
   switch (q.subject.events) {
     case EventKind::kKernels:
@@ -1376,7 +1383,10 @@ void AnswerElapsed(const Query& q, const engine::ProfileInfo& info, const SkillR
 // "No: none was recorded", with why: the declined call cited (AsksWhetherAnyWasRecorded).
 void SayNoneRecorded(const Query& q, const Side& declined, AskTurn& turn, std::string& text) {
   const std::string why = WhyNot(declined);
-  text += fmt::format("No: none was recorded. {}", why);
+  text += q.form == Form::kYesNo
+              ? fmt::format("No: none was recorded. {}", why)
+              : fmt::format("0 {} were recorded: the export has no {}, which nsys writes only when it records one.",
+                            Noun(q.subject.events), TableOf(q.subject.events));
   turn.skills_used.push_back(declined.call.skill);
   turn.state.calls.push_back(declined.call);
   turn.answer.evidence.push_back(EvidenceOf(q, declined, "The skill declined: " + why));

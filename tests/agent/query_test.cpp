@@ -504,8 +504,10 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
   EXPECT_FALSE(Fill("how long do cudaLaunchKernel calls take for the kernels they launch?").complete());
   Check("How many calls of the vectorized_elementwise_kernel kernel?",
         {Q({Measure::kCount}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true})});
-  // "how many threads" counts threads, which no Query counts (a launch's threads are "threads per launch").
-  EXPECT_FALSE(Fill("how many threads did the kernel launch in total?").complete());
+  // "how many threads" of a kernel are its launch's (blocks x threads per block, as the reading says); host threads
+  // said so are no Query's; "how many threads per block" is the block's.
+  Check("how many threads did the kernel launch in total?", {Q({Measure::kThreads}, {EventKind::kKernels, ""})});
+  Check("how many threads per block did the kernel use?", {Q({Measure::kBlock}, {EventKind::kKernels, ""})});
   EXPECT_FALSE(Fill("how many host threads call cudaMalloc?").complete());
   // A whole name in parentheses names what the words before it describe.
   const Reading paren =
@@ -557,8 +559,10 @@ TEST(QueryFill, FollowUpsScenesAndTheFasterOne) {
   EXPECT_FALSE(Fill("total kernel time on streams 14 and 16?").complete());
   // A margin with nothing to take it between is not dropped in silence: the reading is incomplete.
   EXPECT_FALSE(Fill("how many cudaMalloc calls are there, and what is the difference?").complete());
-  // Launch dimensions in parentheses are asked, not a definition: "threads (grid x block)".
-  EXPECT_TRUE(Fill("how many threads did nvfuser_pointwise launch (grid x block)?").defined.empty());
+  // Launch dimensions in parentheses say what the threads of a launch are: "threads (grid x block)".
+  const Reading launched = Fill("how many threads did nvfuser_pointwise launch (grid x block)?");
+  ASSERT_EQ(launched.queries.size(), 1u);
+  EXPECT_EQ(launched.queries[0].measures, std::vector<Measure>{Measure::kThreads});
   Query faster = Q({Measure::kAverage}, {EventKind::kKernels, ""});
   faster.group_by = GroupBy::kName;
   faster.rank = Rank::kBottom;
@@ -1109,9 +1113,10 @@ TEST(QueryFill, NoAnswerToAnotherQuestion) {
   ASSERT_EQ(two.queries.size(), 2u);
   EXPECT_EQ(two.queries[0].measures, (std::vector<Measure>{Measure::kCount}));
   EXPECT_EQ(two.queries[1].group_by, GroupBy::kName);
-  // "how many threads" is no count of blocks, whatever the parentheses say.
-  EXPECT_EQ(Fill("How many threads did nvfuser_pointwise_f0_c1_r0_g0 launch (all blocks)?").unread,
-            (std::vector<std::string>{"threads"}));
+  // "how many threads" is no count of blocks or launches, whatever the parentheses say: the threads of the launch.
+  const Reading all_blocks = Fill("How many threads did nvfuser_pointwise_f0_c1_r0_g0 launch (all blocks)?");
+  ASSERT_EQ(all_blocks.queries.size(), 1u);
+  EXPECT_EQ(all_blocks.queries[0].measures.front(), Measure::kThreads);
   // An explanation that names kinds of GPU work the words before it did not says which work counts.
   EXPECT_FALSE(
       Fill("How much idle time does GPU 1 have, i.e. time with no kernel, copy or memset running?").complete());
@@ -4012,6 +4017,38 @@ TEST(QueryFill, TheDecodersLibrariesAreFamiliesByName) {
   Check("threads per block of the cuDNN kernels?", {Q({Measure::kBlock}, of("cuDNN"))});
   const Reading r = Fill("how many foo-generated kernels ran?");
   EXPECT_FALSE(r.complete()) << (r.queries.empty() ? "" : DescribeQuery(r.queries[0]));
+}
+
+// "what share ... does it represent": the verb takes the share when it ends its clause after a share was asked;
+// before a noun it says what events stand for and stays unread. "does that take" points back as "does it" does.
+TEST(QueryFill, RepresentTakesAShareAndThatPointsBack) {
+  Query share = Q({Measure::kCount, Measure::kShare}, {EventKind::kKernels, "nccl"});
+  Check("how many nccl kernels ran and what share of the kernel time do they represent?", {share});
+  EXPECT_FALSE(Fill("how long did the ranges that represent layers take?").complete());
+  Query total = Q({Measure::kTotal}, {EventKind::kKernels, "nccl"});
+  Query of_span = Q({Measure::kSpanShare}, {EventKind::kKernels, "nccl"});
+  of_span.group_by = GroupBy::kDevice;
+  Check("How long did the nccl kernels run, and what share of the GPU span does that take?", {total, of_span});
+}
+
+// A share of every event of a kind, everywhere, is 100%: after a Query of some of them it is their share ("the top
+// kernel: its launches and its share of all kernel time"); alone, it is no question and is unread.
+TEST(QueryFill, AShareOfTheWholeKindIsOfTheEventsBefore) {
+  Query top = Q({Measure::kTotal, Measure::kCount, Measure::kShare}, {EventKind::kKernels, ""});
+  top.group_by = GroupBy::kName;
+  top.rank = Rank::kTop;
+  top.limit = 1;
+  const Reading r = Fill("Top kernel by total GPU time: name, total time, how many launches, and its share of all "
+                         "kernel time?");
+  ASSERT_EQ(r.queries.size(), 1u) << (r.unread.empty() ? "" : r.unread.front());
+  EXPECT_TRUE(r.complete());
+  for (Measure m : {Measure::kTotal, Measure::kCount, Measure::kShare}) {
+    EXPECT_NE(std::find(r.queries[0].measures.begin(), r.queries[0].measures.end(), m), r.queries[0].measures.end())
+        << DescribeQuery(r.queries[0]);
+  }
+  EXPECT_EQ(r.queries[0].group_by, GroupBy::kName);
+  const Reading whole = Fill("what share of all kernel time do the kernels take?");
+  EXPECT_FALSE(whole.complete()) << (whole.queries.empty() ? "" : DescribeQuery(whole.queries[0]));
 }
 
 // "kernels or device-to-device copies": the copy kind said after the kernels is the other side's.

@@ -533,9 +533,9 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 36, 0);
-  ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 31, 2);
+  ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 32, 2);
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 35, 0);
-  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 37, 0);
+  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 38, 0);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 36, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 33, 0);
@@ -545,15 +545,15 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 39, 0);
   ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 31, 1);
-  ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 32, 1);
+  ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 33, 1);
   ExpectHeld(AskHeldOut("questions_fresh22.json", "fresh held-out 22"), "questions_fresh22.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh23.json", "fresh held-out 23"), "questions_fresh23.json", 33, 0);
   // Its one wrong answer (since 2026-11-27) states every figure asked for the add kernel's launch and the SMs; the
   // batch also expects the kernel's duration, which only the sentence that sets the scene speaks of.
   ExpectHeld(AskHeldOut("questions_fresh24.json", "fresh held-out 24"), "questions_fresh24.json", 33, 1);
-  ExpectHeld(AskHeldOut("questions_fresh25.json", "fresh held-out 25"), "questions_fresh25.json", 35, 0);
+  ExpectHeld(AskHeldOut("questions_fresh25.json", "fresh held-out 25"), "questions_fresh25.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh26.json", "fresh held-out 26"), "questions_fresh26.json", 39, 0);
-  ExpectHeld(AskHeldOut("questions_fresh27.json", "fresh held-out 27"), "questions_fresh27.json", 32, 0);
+  ExpectHeld(AskHeldOut("questions_fresh27.json", "fresh held-out 27"), "questions_fresh27.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh28.json", "fresh held-out 28"), "questions_fresh28.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh29.json", "fresh held-out 29"), "questions_fresh29.json", 36, 0);
   // At most 0 wrong until 2026-11-28: explanations in parentheses opened by "so" ("(so only 5% of runs are slower)")
@@ -575,7 +575,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // no longer hid them (a question after a comma merged into the one before, "how many threads ... (all blocks)", an
   // explanation naming other GPU work). Its answers still unread: 18 / 19 / 3. Batches 9 and 22 had one new wrong
   // answer each on the way, which was read (both mended: the last two above).
-  ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 25, 2);
+  ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 26, 2);
   // Batch 46, written by a helper the same way while ask was changed, first scored after the changes above and the
   // communication measures, at 9660c6b: 25 / 15 / 0.
   ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 31, 0);
@@ -610,7 +610,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // (still unread) are now declined. 23 / 13 / 4 since two ranges said side by side ("the X range and of the Y
   // range") are never one inside the other. Its wrong lines were read on 2026-11-28 (a reading turned a decline into
   // a wrong answer there; the scene's range pointed at mended it): no longer unread.
-  ExpectHeld(AskHeldOut("questions_fresh43.json", "fresh held-out 43"), "questions_fresh43.json", 24, 4);
+  ExpectHeld(AskHeldOut("questions_fresh43.json", "fresh held-out 43"), "questions_fresh43.json", 25, 4);
   // Batch 52, written by a helper the same way (an engineer triaging: short, terse, two-part) after the changes for
   // batch 50, first scored at c970601 with "compute it ... as X over Y" read: 29 / 9 / 2.
   // Its two wrong answers and nine declines were then read and their general causes mended: CUDA calls and NVTX
@@ -639,7 +639,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh46.json", "fresh held-out 46"), "questions_fresh46.json", 36, 1);
   // Batch 55, written by a helper the same way (a novice, a kernel developer, an MPI user, a framework user) after
   // the session's last change to ask, first scored at 364283d: 26 / 12 / 2. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh47.json", "fresh held-out 47"), "questions_fresh47.json", 31, 2);
+  ExpectHeld(AskHeldOut("questions_fresh47.json", "fresh held-out 47"), "questions_fresh47.json", 32, 2);
   // Batch 56, written by a helper asked again for a newcomer's vocabulary ("GPU functions", "transfers", "markers",
   // "the card", "the app"), first scored at 0d9e05e: 16 / 23 / 1.
   // Its wrong answer and 23 declines were then read and their general causes mended: a newcomer's words for kernels,
@@ -673,7 +673,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh52.json", "fresh held-out 52"), "questions_fresh52.json", 37, 1);
   // Batch 61, written by a helper the same way (an on-call engineer investigating a slowdown, a reason first, then one
   // or two concrete questions) after the session's last change, first scored at 08e1f67: 26 / 14 / 0. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh53.json", "fresh held-out 53"), "questions_fresh53.json", 30, 0);
+  ExpectHeld(AskHeldOut("questions_fresh53.json", "fresh held-out 53"), "questions_fresh53.json", 31, 0);
   // Batch 62, written by a helper the same way (an engineer stating a belief about the run and asking to have it
   // confirmed or refuted with the figure), first scored at a35b26a: 24 / 14 / 2. Read: a share of how many there are
   // ("what percentage of all kernel launches") was answered as a share of time; a belief said before the question, a
@@ -700,7 +700,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh57.json", "fresh held-out 57"), "questions_fresh57.json", 25, 0);
   // Batch 66, written by a helper at e790c93 (compound questions in prose: two or three asks in one sentence), first
   // scored before any change: 29 / 8 / 3.
-  ExpectHeld(AskHeldOut("questions_fresh58.json", "fresh held-out 58"), "questions_fresh58.json", 34, 0);
+  ExpectHeld(AskHeldOut("questions_fresh58.json", "fresh held-out 58"), "questions_fresh58.json", 35, 0);
   // Batch 67, written by a helper at e790c93 (a newcomer's plain words: "GPU functions", "labelled sections", "how long
   // was the card doing nothing"), first scored before any change: 17 / 21 / 2.
   ExpectHeld(AskHeldOut("questions_fresh59.json", "fresh held-out 59"), "questions_fresh59.json", 32, 0);
@@ -722,7 +722,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh64.json", "fresh held-out 64"), "questions_fresh64.json", 26, 0);
   // Batch 73, written by a helper at abe9841 (people outside GPU engineering: a scientist, a manager, a web developer),
   // first scored at 8785db9, before any change for it: 17 / 20 / 3. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh65.json", "fresh held-out 65"), "questions_fresh65.json", 22, 3);
+  ExpectHeld(AskHeldOut("questions_fresh65.json", "fresh held-out 65"), "questions_fresh65.json", 22, 2);
   // Batch 74, written by a helper at 543db99 (a non-native English speaker in a team chat: short, articles dropped,
   // odd word order; 6 of 40 ask two things), first scored at 543db99, before any change for it: 30 / 9 / 1. Read since:
   // superlatives said "most long", "which percent", quotients that define a bandwidth, spans without start or end words
@@ -758,13 +758,13 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh71.json", "fresh held-out 71"), "questions_fresh71.json", 23, 3);
   // Batch 80, written by a helper at 9dfbb8b (compound questions: two or three things asked in one message, each with
   // its own figure or name), first scored at 9dfbb8b before any change for it: 27 / 11 / 2.
-  ExpectHeld(AskHeldOut("questions_fresh72.json", "fresh held-out 72"), "questions_fresh72.json", 28, 2);
+  ExpectHeld(AskHeldOut("questions_fresh72.json", "fresh held-out 72"), "questions_fresh72.json", 29, 2);
   // Batch 81, written by a helper at 9dfbb8b (terse questions as typed into a question box: abbreviations such as
   // "tot", "avg", "d2h", "p50", "#", few articles), first scored at 9dfbb8b before any change for it: 36 / 2 / 2.
   ExpectHeld(AskHeldOut("questions_fresh73.json", "fresh held-out 73"), "questions_fresh73.json", 37, 2);
   // Batch 82, written by a helper at 7f85110 (a realistic mix of forty engineers, written after this session's
   // readings), first scored at 7f85110 before any change for it: 26 / 14 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh74.json", "fresh held-out 74"), "questions_fresh74.json", 28, 0);
+  ExpectHeld(AskHeldOut("questions_fresh74.json", "fresh held-out 74"), "questions_fresh74.json", 29, 0);
   // Batch 83, written by a helper at 7f85110 (scoped questions: a GPU, a process, a stream, inside a range or nested
   // in one, a window from the capture's start or from an event, before or after an event, the Nth occurrence of a
   // range, thresholds), first scored at 7f85110 before any change for it: 11 / 22 / 7. Its ceiling of wrong answers
@@ -792,7 +792,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // all of this session's changes, before any change for it: 18 / 19 / 3. Kept unread until session 22, when one
   // answer turned wrong (found by counts alone) and its line was read: a share of the bytes answered as a share of
   // the time (Measure::kByteShare since); 19 / 18 / 3.
-  ExpectHeld(AskHeldOut("questions_fresh79.json", "fresh held-out 79"), "questions_fresh79.json", 20, 3);
+  ExpectHeld(AskHeldOut("questions_fresh79.json", "fresh held-out 79"), "questions_fresh79.json", 21, 3);
   // Batch 88, written by a helper at d2a4438 (everyday questions of forty engineers opening a profile for the first
   // time, a quarter of them asking two things), first scored at d2a4438 before any change for it: 32 / 7 / 1.
   ExpectHeld(AskHeldOut("questions_fresh80.json", "fresh held-out 80"), "questions_fresh80.json", 33, 1);

@@ -289,6 +289,27 @@ void FamilyPhrases(std::vector<Token>& tokens) {
   }
 }
 
+// "what share of the kernel time does it represent?", "what percentage of the API time do they constitute": a verb
+// that says what events stand for takes a share when a share was asked before it in the sentence and the verb ends
+// its clause (before a separator, "and", or the end), as "take" does; otherwise it says what they stand for ("the
+// ranges that represent layers") and stays unread.
+void TakesAtTheEnd(std::vector<Token>& tokens) {
+  static constexpr std::pair<std::string_view, std::string_view> kVerbs[] = {
+      {"represent", "take"}, {"represents", "takes"}, {"constitute", "take"}, {"constitutes", "takes"}};
+  bool share = false;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].separator && tokens[i].text != ",") share = false;  // a sentence of its own
+    for (std::string_view w : {"share", "percentage", "percent", "%", "pct", "fraction", "proportion"}) {
+      if (tokens[i].lower == w) share = true;
+    }
+    const bool ends = share && (i + 1 == tokens.size() || tokens[i + 1].separator || tokens[i + 1].lower == "and" ||
+                                tokens[i + 1].lower == "together" || tokens[i + 1].lower == "overall");
+    for (const auto& [verb, take] : kVerbs) {
+      if (ends && !tokens[i].quoted && tokens[i].lower == verb) tokens[i].text = tokens[i].lower = std::string(take);
+    }
+  }
+}
+
 // Long-ish: one pass over the characters with the quote, separator and word cases side by side.
 std::vector<Token> Tokenize(const std::string& question) {
   std::vector<Token> out;
@@ -361,6 +382,7 @@ std::vector<Token> Tokenize(const std::string& question) {
   CopyKindsByNumber(out);
   MostOfAnAdjective(out);
   FamilyPhrases(out);
+  TakesAtTheEnd(out);
   return out;
 }
 
@@ -2758,12 +2780,19 @@ void ReadPhrasesOfAClause(const std::vector<Item>& items, Clause& c, std::vector
   ReadPointingPlaces(items, c, read);
 }
 
-// "How many launches is that": "that" after "is" at a clause's end is what was just said, as "it" is. "on that card",
-// "in that process" (no id after it): the group a ranking before found (ToQuery).
+// "How many launches is that": "that" after "is" at a clause's end is what was just said, as "it" is; so is "that"
+// after an auxiliary before a verb ("what share of the span does that take"), not before a noun it points at ("does
+// that kernel take"). "on that card", "in that process" (no id after it): the group a ranking before found (ToQuery).
 void ReadPointingWords(const std::vector<Item>& items, Clause& c) {
   if (items.size() >= 2 && IsWordIn(items.back(), {"that", "those", "these"}) &&
       items[items.size() - 2].Has(Slot::kAuxiliary))
     c.it = true;
+  for (size_t i = 1; i + 1 < items.size(); ++i) {
+    const Item& next = items[i + 1];
+    const bool noun = next.Has(Slot::kEvents) || next.kind == Item::kName || IsGroupNoun(next) ||
+                      next.Has(Slot::kMeasure) || next.Has(Slot::kCopyKind);
+    if (IsWordIn(items[i], {"that", "this"}) && items[i - 1].Has(Slot::kAuxiliary) && !noun) c.it = true;
+  }
   for (size_t i = 0; i + 1 < items.size(); ++i) {
     if (IsWordIn(items[i], {"that", "this"}) && IsGroupNoun(items[i + 1]) &&
         (i + 2 >= items.size() || items[i + 2].kind != Item::kNumber))
@@ -6196,6 +6225,42 @@ void UnreadSharesOfASpan(Reading& reading) {
   }
 }
 
+// A share of every event of a kind among all of them, everywhere ("share of all time of kernels"), is 100% whatever
+// the profile holds: no question asks it. After a Query of some of those events ("How many nvFuser kernels ran, their
+// time, and what share of kernel time is that?", "the top stream's kernel count and its share") it is their share:
+// its measures join that Query. Otherwise the
+// reading took the words that said what the share is of, or of what, for something else ("what percentage of the
+// whole window from the GPU's first activity to its last does that take"): unread, never answered "100.0%".
+void SharesOfTheWhole(Reading& reading) {
+  const auto is_share = [](Measure m) {
+    return m == Measure::kShare || m == Measure::kCountShare || m == Measure::kByteShare;
+  };
+  for (size_t i = reading.queries.size(); i-- > 0;) {
+    const Query& q = reading.queries[i];
+    const Subject& s = q.subject;
+    const bool whole_kind = s.name.empty() && s.family.empty() && s.copy_kind.empty() && s.api_class.empty() &&
+                            s.memory.empty() && s.except.empty() && s.cause.empty() && s.nth == 0;
+    if (std::none_of(q.measures.begin(), q.measures.end(), is_share) || !whole_kind || !(q.scope == Scope{}) ||
+        q.group_by != GroupBy::kNone || q.versus_subject || q.versus_scope || q.versus_measure)
+      continue;
+    Query* before = i > 0 ? &reading.queries[i - 1] : nullptr;
+    // Some of them: named, placed, or each group of a grouping ("the top stream: its kernel count and its share").
+    const bool some =
+        before && (!(before->subject == s) || !(before->scope == Scope{}) || before->group_by != GroupBy::kNone);
+    if (some && before->subject.events == s.events && !before->versus_subject && !before->versus_scope &&
+        before->measures.size() + q.measures.size() <= 8) {
+      for (Measure m : q.measures) {
+        if (std::find(before->measures.begin(), before->measures.end(), m) == before->measures.end())
+          before->measures.push_back(m);
+      }
+    } else {
+      reading.unread.push_back("(a share of " + DescribeQuery(q) + ", which is all of them)");  // names escaped there
+      reading.unbuilt = true;
+    }
+    reading.queries.erase(reading.queries.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+}
+
 }  // namespace query_fill
 
 // A question of more words than this is not read (the phrase parser answers it, or nothing): it bounds the filler's
@@ -7245,6 +7310,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
   AskLentAgain(lent, before, queries, reading);
   reading.queries = Merge(std::move(queries));
   UnreadSharesOfASpan(reading);
+  SharesOfTheWhole(reading);
   NamesLeftUnread(vocabulary, reading);
   return reading;
 }

@@ -540,6 +540,13 @@ constexpr Entry kEntries[] = {
     {"total thread count", Slot::kMeasure, M(Measure::kThreads)},
     {"threads in total", Slot::kMeasure, M(Measure::kThreads)},
     {"threads launched", Slot::kMeasure, M(Measure::kThreads)},
+    // "how many threads did it launch in total": a kernel's (blocks x threads per block); of calls or ranges no Query
+    // holds them and the clause is declined.
+    {"how many threads", Slot::kMeasure, M(Measure::kThreads)},
+    {"how many threads per block", Slot::kMeasure, M(Measure::kBlock)},
+    {"how many threads in a block", Slot::kMeasure, M(Measure::kBlock)},
+    {"how many threads in each block", Slot::kMeasure, M(Measure::kBlock)},
+    {"how many threads per thread block", Slot::kMeasure, M(Measure::kBlock)},
     {"threads in the launch", Slot::kMeasure, M(Measure::kThreads)},
     {"threads in the grid", Slot::kMeasure, M(Measure::kThreads)},
     {"threads per launch", Slot::kMeasure, M(Measure::kThreads)},
@@ -1227,7 +1234,7 @@ constexpr Entry kEntries[] = {
     {"launch with", Slot::kStop},
     {"host threads", Slot::kStop},
     {"cpu threads", Slot::kStop},
-    {"threads", Slot::kStop},
+    {"threads", Slot::kStop},  // "across threads", "on every thread": the host's, where calls and ranges run
     {"rank", Slot::kProcessNoun},
     {"ranks", Slot::kProcessNoun},
     // An MPI job's processes, said with the library's name: "per MPI rank", "the two MPI processes".

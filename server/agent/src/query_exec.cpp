@@ -1399,6 +1399,17 @@ void SayNameHeldNowhere(const Query& q, const engine::Capabilities& caps, AskTur
                {}, caps, turn, text);
 }
 
+// Why launch_sizes holds no row of the subject: no kernel of its family, or of its name, was launched.
+std::string NoLaunch(const Query& q) {
+  if (q.subject.name.empty() && !q.subject.family.empty())
+    return fmt::format(
+        "this profile launched no kernel of the {} family (as the kernel-name decoder classifies each "
+        "kernel's name).",
+        support::MarkdownCode(q.subject.family));
+  return fmt::format("the question names no kernel this profile launched: no launch of a kernel named like {}.",
+                     support::MarkdownCode(q.subject.name));
+}
+
 // One Query answered into `turn`.
 void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillRunner& run, const CancelToken& cancel,
                AskTurn& turn, std::string& text) {
@@ -1429,16 +1440,7 @@ void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillR
   turn.skills_used.push_back(a->call.skill);
   turn.state.calls.push_back(a->call);
   for (size_t r : a->rows) turn.state.listed.push_back(GroupOf(*a, r));
-  if (a->rows.empty() && a->call.skill == "launch_sizes") {
-    return CannotAnswer(q.subject.name.empty() && !q.subject.family.empty()
-                            ? fmt::format("this profile launched no kernel of the {} family (as the kernel-name "
-                                          "decoder classifies each kernel's name).",
-                                          support::MarkdownCode(q.subject.family))
-                            : fmt::format("the question names no kernel this profile launched: no launch of a kernel "
-                                          "named like {}.",
-                                          support::MarkdownCode(q.subject.name)),
-                        {}, info.caps, turn, text);
-  }
+  if (a->rows.empty() && a->call.skill == "launch_sizes") return CannotAnswer(NoLaunch(q), {}, info.caps, turn, text);
   const bool none =
       a->rows.empty() || (a->call.skill == "event_stats" && CellOr(a->table, a->rows.front(), "count", 1) == 0);
   const bool no_call = none && q.subject.events == EventKind::kApi && IsApiIdentifier(q.subject.name);

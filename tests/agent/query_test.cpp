@@ -4051,6 +4051,19 @@ TEST(QueryFill, AShareOfTheWholeKindIsOfTheEventsBefore) {
   EXPECT_FALSE(whole.complete()) << (whole.queries.empty() ? "" : DescribeQuery(whole.queries[0]));
 }
 
+// A dash between a person's remark and the question opens the question as a colon does ("Allocation seems slow -
+// how many cudaMalloc calls?", with an em or en dash too): the remark asks nothing.
+TEST(QueryFill, ADashOpensTheQuestionAsAColonDoes) {
+  for (const char* q : {"Allocation seems slow - how many cudaMalloc calls are there?",
+                        "Allocation seems slow \u2014 how many cudaMalloc calls are there?",
+                        "Allocation seems slow \u2013 how many cudaMalloc calls are there?"}) {
+    const Reading r = Fill(q);
+    EXPECT_TRUE(r.complete()) << q << ": unread " << (r.unread.empty() ? "" : r.unread.front());
+    ASSERT_EQ(r.queries.size(), 1u) << q;
+    EXPECT_EQ(r.queries[0], Q({Measure::kCount}, {EventKind::kApi, "cudaMalloc", "", "", true})) << q;
+  }
+}
+
 // "kernels or device-to-device copies": the copy kind said after the kernels is the other side's.
 TEST(QueryFill, ACopyKindAfterTheKernelsIsTheOtherSides) {
   Query q = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});

@@ -276,8 +276,8 @@ TEST(QuestionSet, AnsweredRightOffline) {
   // 258 / 40 with the launch relation; 259 / 39 with kernels named by an agent noun ("the solver kernel").
   // 260 / 38 with exclusions a whole name already makes ("exactly 'fusion' (not fusion_2 etc.)"). 261 / 37 when a
   // question that reads nothing concrete before one that measures says why it is asked (thirteenth session).
-  EXPECT_GE(s.right, 261u);
-  EXPECT_LE(s.declined, 37u);
+  EXPECT_GE(s.right, 271u);
+  EXPECT_LE(s.declined, 27u);
   std::printf("tuning set answered right: %zu/%zu (%.1f%%), declined %zu\n", s.right, s.total,
               100.0 * s.right / std::max<size_t>(1, s.total), s.declined);
   if (std::getenv("NSYS_AI_SHOW_DECLINED")) {
@@ -532,7 +532,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh5.json", "fresh held-out 5"), "questions_fresh5.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh6.json", "fresh held-out 6"), "questions_fresh6.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 36, 0);
-  ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 36, 0);
+  ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 32, 2);
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 38, 0);
@@ -545,7 +545,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 39, 0);
   ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 31, 1);
-  ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 33, 1);
+  ExpectHeld(AskHeldOut("questions_fresh21.json", "fresh held-out 21"), "questions_fresh21.json", 34, 1);
   ExpectHeld(AskHeldOut("questions_fresh22.json", "fresh held-out 22"), "questions_fresh22.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh23.json", "fresh held-out 23"), "questions_fresh23.json", 33, 0);
   // Its one wrong answer (since 2026-11-27) states every figure asked for the add kernel's launch and the SMs; the
@@ -561,8 +561,8 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // in unread batches 21, 40, 47); the question was not read, so the cause is not known.
   ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 33, 1);
   ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 37, 0);
-  ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 32, 0);
-  ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 32, 0);
+  ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 33, 0);
+  ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 36, 0);
   // 35 until 2026-11-28: "Which push/pop NVTX range has the biggest total time" was right by chance (the style of
@@ -585,7 +585,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // ranges of its own; "it" after a lent place read as that place; a duration beside launch figures dropped; a
   // grouping by NVTX range of an export without NVTX answered "none"; CUDA calls recorded twice (by name and by
   // versioned entry) counted twice. Batch 47: 22 / 16 / 2; batch 45 (unread) 20 / 18 / 2.
-  ExpectHeld(AskHeldOut("questions_fresh39.json", "fresh held-out 39"), "questions_fresh39.json", 26, 2);
+  ExpectHeld(AskHeldOut("questions_fresh39.json", "fresh held-out 39"), "questions_fresh39.json", 27, 2);
   // Batch 48, written by a helper the same way after the session's changes to 0d25094, first scored there:
   // 22 / 15 / 3; 23 / 14 / 3 after the launch delay said in words (its answers unread).
   ExpectHeld(AskHeldOut("questions_fresh40.json", "fresh held-out 40"), "questions_fresh40.json", 29, 3);
@@ -719,7 +719,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh63.json", "fresh held-out 63"), "questions_fresh63.json", 36, 0);
   // Batch 72, written by a helper at abe9841 (an ML engineer triaging a slow job: 34 of 40 compound), first scored at
   // 8785db9, before any change for it: 24 / 15 / 1. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh64.json", "fresh held-out 64"), "questions_fresh64.json", 26, 0);
+  ExpectHeld(AskHeldOut("questions_fresh64.json", "fresh held-out 64"), "questions_fresh64.json", 27, 0);
   // Batch 73, written by a helper at abe9841 (people outside GPU engineering: a scientist, a manager, a web developer),
   // first scored at 8785db9, before any change for it: 17 / 20 / 3. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh65.json", "fresh held-out 65"), "questions_fresh65.json", 22, 2);

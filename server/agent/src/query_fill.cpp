@@ -331,8 +331,11 @@ std::vector<Token> Tokenize(const std::string& question) {
       if (word.size() > s.size() && word.compare(word.size() - s.size(), s.size(), s) == 0)
         word.erase(word.size() - s.size());
     }
-    if (word == "-" || word == "--" || word == "\u2014") {
-      out.push_back({",", ",", false, true});  // "ampere_sgemm - how many times ...": a dash between parts
+    if (word == "-" || word == "--" || word == "\u2014" || word == "\u2013") {
+      // "ampere_sgemm - how many times ...", "Teardown seems slow - how many ...": a dash between parts, which
+      // opens what follows as a colon does.
+      out.push_back({",", ",", false, true});
+      out.back().colon = true;
     } else if (!word.empty()) {
       const size_t first = out.size();
       PushWord(out, word);

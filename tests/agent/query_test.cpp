@@ -1903,6 +1903,25 @@ TEST(QueryExecute, ATopOfKernelsIsGivenByBaseNameWhenInstantiationsRankOtherwise
   EXPECT_EQ(once->answer.summary.find("by base name"), std::string::npos) << once->answer.summary;
 }
 
+// Idle in a window between two moments that no kernel ran in is the whole window (mock: the first kernel ends at
+// 1,517,728,492 ns and the second starts at 1,535,979,030 ns on device 0, sqlite3: 18,250,538 ns), not "none".
+TEST(QueryExecute, IdleBetweenTwoMomentsWithNothingRunningIsTheWindow) {
+  NSYS_REQUIRE_FIXTURES();
+  core::Workspace ws(OfflineConfig());
+  auto mock = ws.Open(testing::Fixture("mock.sqlite"));
+  ASSERT_TRUE(mock.ok());
+  Subject first{EventKind::kKernels, ""}, second{EventKind::kKernels, ""};
+  first.nth = 1;
+  second.nth = 2;
+  Query idle = Q({Measure::kIdle}, {EventKind::kKernels, ""});
+  idle.scope.origin = Anchor{first, true};
+  idle.scope.until = Anchor{second, false};
+  auto a = ws.AskQueries({mock->id, {idle}});
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_NE(a->answer.summary.find("idle 18.251 ms for the whole window: no kernels ran in it."), std::string::npos)
+      << a->answer.summary;
+}
+
 // One event by start time, and windows between moments events mark (sqlite3 over the exports): the 2nd
 // runFusionWithInputs range of the nvFuser export lasts 271,057,015 ns and one kernel (901,303 ns) starts while it is
 // open; on the H100 export, from the end of the first HtoD copy (155,367,583,702 ns) to the start of the last DtoH
@@ -4062,6 +4081,23 @@ TEST(QueryFill, ADashOpensTheQuestionAsAColonDoes) {
     ASSERT_EQ(r.queries.size(), 1u) << q;
     EXPECT_EQ(r.queries[0], Q({Measure::kCount}, {EventKind::kApi, "cudaMalloc", "", "", true})) << q;
   }
+}
+
+// "the first one", "the second" in a moment are of the events the question counted before ("two kernels"); the
+// reading is that of the nouns said out ("the end of the first kernel").
+TEST(QueryFill, TheFirstOneOfAMomentIsOfTheEventsCounted) {
+  const Reading said = Fill("How long was the gap between the end of the first kernel and the start of the second one?");
+  ASSERT_EQ(said.queries.size(), 1u);
+  for (const char* q : {"There are only two kernels. How long was the gap between the end of the first one and the "
+                        "start of the second?",
+                        "There are two kernels. How long between the first one ending and the second one starting?"}) {
+    const Reading r = Fill(q);
+    EXPECT_TRUE(r.complete()) << q << ": unread " << (r.unread.empty() ? "" : r.unread.front());
+    ASSERT_EQ(r.queries.size(), 1u) << q;
+    EXPECT_EQ(r.queries[0].scope, said.queries[0].scope) << q << "\n  " << DescribeQuery(r.queries[0]);
+  }
+  // Without a count of events before, "the second one" is no moment's.
+  EXPECT_FALSE(Fill("How long between the end of the first one and the start of the second?").complete());
 }
 
 // "kernels or device-to-device copies": the copy kind said after the kernels is the other side's.

@@ -673,6 +673,14 @@ std::string MarginOf(Measure m, const Side& side) {
 // The facts of a Query without a comparison.
 std::string FactsOf(const Query& q, const Side& side) {
   if (Asked(q, Measure::kGroups) && q.measures.size() == 1) return GroupsFact(q, side);
+  // "how long did the GPU sit idle between the end of the first kernel and the start of the second": a window
+  // between two moments in which none of the events ran is idle from one moment to the other.
+  const bool nothing_ran =
+      side.rows.empty() || (side.rows.size() == 1 && CellOr(side.table, side.rows.front(), "count", 1) == 0);
+  if (nothing_ran && q.measures.front() == Measure::kIdle && side.moments.size() == 2 &&
+      side.moments[1].ns > side.moments[0].ns)
+    return fmt::format("idle {} for the whole window: no {} ran in it.",
+                       FormatNs(side.moments[1].ns - side.moments[0].ns), Noun(q.subject.events));
   if (side.rows.empty()) return Asked(q, Measure::kCount) ? "count 0: " + NoneText() : NoneText();
   if (side.call.skill == "launch_sizes") {
     std::string out;

@@ -6494,6 +6494,43 @@ void ReadWindowsAndMoments(std::vector<Item>& sentence) {
   ReadOrigin(sentence);
 }
 
+// "There are two kernels. How long between the end of the first one and the start of the second?": a moment of "the
+// Nth one", or of "the Nth" with no noun after "the start of", is of the events the question counted before it
+// ("two kernels", "two 'Model' NVTX ranges", "both copies"): their words (a name and a noun) stand in for "one", or
+// follow the place in time, so the moment reads as "the end of the first kernel". Only in a moment (an edge before,
+// "the end of the first one", or after, "the first one ending"); "the second one" of a ranking keeps its meaning
+// (Query::offset).
+void OnesOfAMoment(std::vector<std::vector<Item>>& sentences) {
+  std::vector<Item> counted;  // the words after the last count of events: "'Model' NVTX ranges"
+  for (auto& s : sentences) {
+    for (size_t k = 0; k < s.size(); ++k) {
+      const bool count = s[k].kind == Item::kNumber || IsWordIn(s[k], {"two", "three", "both"});
+      if (count) {
+        for (size_t j = k + 1; j < s.size() && j <= k + 3; ++j) {
+          if (!s[j].Has(Slot::kEvents) || s[j].kind != Item::kLex) continue;
+          counted.assign(s.begin() + static_cast<std::ptrdiff_t>(k + 1),
+                         s.begin() + static_cast<std::ptrdiff_t>(j + 1));
+          break;
+        }
+        continue;
+      }
+      const auto [place, n] = PlaceInTime(s, k);
+      if (place == 0 || counted.empty()) continue;
+      const size_t after = k + n;
+      const bool one = after < s.size() && IsWordIn(s[after], {"one"});
+      const bool edge_before = k >= 3 && IsWordIn(s[k - 1], {"the"}) && IsWordIn(s[k - 2], {"of"}) &&
+                               (IsStartWord(Lower(s[k - 3].word)) || IsEndWord(Lower(s[k - 3].word)));
+      const size_t next = one ? after + 1 : after;
+      const bool edge_after = next < s.size() && EdgeAfter(s, next).first != 0;
+      const bool bare = !one && (after >= s.size() || s[after].kind == Item::kSeparator || IsWordIn(s[after], {"and"}));
+      if (!(edge_before || edge_after) || !(one || bare)) continue;
+      if (one) s.erase(s.begin() + static_cast<std::ptrdiff_t>(after));
+      s.insert(s.begin() + static_cast<std::ptrdiff_t>(after), counted.begin(), counted.end());
+      k = after + counted.size() - 1;
+    }
+  }
+}
+
 // A sentence that sets the scene, read as a clause: what it does not say is no question. A definition of GPU work is
 // said as such; other scenes are read silently.
 Clause ReadScene(std::vector<Item> sentence, Reading& reading) {
@@ -7256,6 +7293,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.separator && t.text == "?"; });
   std::vector<std::vector<Item>> sentences = Sentences(Classify(tokens, vocabulary));
   ConfirmedBeliefsAreQuestions(sentences);  // before the sentences are counted: it spends one
+  OnesOfAMoment(sentences);
   const size_t scene_until = asks ? 0 : SceneBeforeTheRequest(sentences);
   const bool gpu_work_defined = std::any_of(sentences.begin(), sentences.end(), DefinesGpuWork);
   bool origin_said = false;  // a sentence before set the first kernel's start as the origin

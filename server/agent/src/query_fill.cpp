@@ -6531,6 +6531,13 @@ void OnesOfAMoment(std::vector<std::vector<Item>>& sentences) {
   }
 }
 
+// What one sentence says of another, read before the sentences are counted and read one by one: a belief confirmed
+// by the question after it, "the first one" of events counted before.
+void ReadAcrossSentences(std::vector<std::vector<Item>>& sentences) {
+  ConfirmedBeliefsAreQuestions(sentences);
+  OnesOfAMoment(sentences);
+}
+
 // A sentence that sets the scene, read as a clause: what it does not say is no question. A definition of GPU work is
 // said as such; other scenes are read silently.
 Clause ReadScene(std::vector<Item> sentence, Reading& reading) {
@@ -7292,8 +7299,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
   const bool asks =
       std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.separator && t.text == "?"; });
   std::vector<std::vector<Item>> sentences = Sentences(Classify(tokens, vocabulary));
-  ConfirmedBeliefsAreQuestions(sentences);  // before the sentences are counted: it spends one
-  OnesOfAMoment(sentences);
+  ReadAcrossSentences(sentences);  // before the sentences are counted: it may spend one
   const size_t scene_until = asks ? 0 : SceneBeforeTheRequest(sentences);
   const bool gpu_work_defined = std::any_of(sentences.begin(), sentences.end(), DefinesGpuWork);
   bool origin_said = false;  // a sentence before set the first kernel's start as the origin

@@ -830,6 +830,10 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // sentences with some context first: a mix, eight compound, four refusals, 19 exports), first scored at 31b40f6
   // before any change for it: 24 / 14 / 2. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh87.json", "fresh held-out 87"), "questions_fresh87.json", 25, 1);
+  // Batch 96, written by a helper at 9b158ed (an engineer working through a notebook, terse technical asks with
+  // abbreviations, two or three in a line: eight compound, four refusals, 19 exports), first scored at 51082c6 before
+  // any change for it: 33 / 5 / 2. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh88.json", "fresh held-out 88"), "questions_fresh88.json", 33, 2);
 }
 
 }  // namespace

@@ -3276,8 +3276,11 @@ TEST(QueryFill, EachOneOfThoseAndABeliefBeforeAColon) {
 // "cuda" prefix before them makes a name the profile traced); a kind of events in quotes ("'memory fill'"); "out of"
 // the whole a share is of; "the first and last thing the card did" is every GPU op; "that stretch" is the span.
 TEST(QueryFill, ANewcomersWordsForCallsKindsAndSpans) {
+  // "waits" say the call's class, which its whole name already says: no filter beside it.
   Check("How much time did the stream-synchronize waits add up to?",
-        {Q({Measure::kTotal}, {EventKind::kApi, "cudaStreamSynchronize", "", "sync", true})});
+        {Q({Measure::kTotal}, {EventKind::kApi, "cudaStreamSynchronize", "", "", true})});
+  Check("How many calls of the blocking cudaMemcpyAsync were there?",
+        {Q({Measure::kCount}, {EventKind::kApi, "cudaMemcpyAsync", "", "", true})});
   Check("how many memcpy async calls are there?",
         {Q({Measure::kCount}, {EventKind::kApi, "cudaMemcpyAsync", "", "", true})});
   EXPECT_FALSE(Fill("how many device synchronize calls are there?").complete());  // not traced in this vocabulary

@@ -3347,7 +3347,10 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
       q.subject.whole_name = false;
     }
     q.subject.copy_kind = c.copy_kind;
-    if (q.subject.events == EventKind::kApi) q.subject.api_class = c.api_class;
+    // A call's class follows from its name: said beside a whole call name ("the blocking cudaMemcpy calls") it
+    // describes the call, and as a filter it would only leave out every call ("no cudaMemcpy calls").
+    if (q.subject.events == EventKind::kApi && !(q.subject.whole_name && !q.subject.name.empty()))
+      q.subject.api_class = c.api_class;
     if (q.subject.events == EventKind::kMemcpy || q.subject.events == EventKind::kMemset) q.subject.memory = c.memory;
     // A cause is of migrations: said of copies of no kind, it is of every unified-memory migration.
     if (q.subject.events == EventKind::kMemcpy && !c.cause.empty()) {

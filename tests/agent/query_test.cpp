@@ -4103,6 +4103,16 @@ TEST(QueryFill, TheFirstOneOfAMomentIsOfTheEventsCounted) {
   EXPECT_FALSE(Fill("How long between the end of the first one and the start of the second?").complete());
 }
 
+// "which one" asks of the noun said before it, never of a place said with its id ("on stream 7" is one stream): of
+// the events, by name.
+TEST(QueryFill, WhichOneIsNoPlaceSaidWithItsId) {
+  Query q = Q({Measure::kTotal}, {EventKind::kKernels, ""}, Scope{{}, {}, 7, "", {}, {}});
+  q.scope.shorter_than_ns = 2000;
+  q.group_by = GroupBy::kName;
+  q.rank = Rank::kTop;
+  Check("On stream 7, one kernel finished in under 2 us. Which one was it and how long did it run?", {q});
+}
+
 // "kernels or device-to-device copies": the copy kind said after the kernels is the other side's.
 TEST(QueryFill, ACopyKindAfterTheKernelsIsTheOtherSides) {
   Query q = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});

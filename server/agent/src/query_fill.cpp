@@ -3069,7 +3069,9 @@ Clause ReadClause(const std::vector<Item>& items) {
     const std::string lower = Lower(it.word);
     ReadWordFlags(lower, c);
     inside_next = it.Has(Slot::kInside) || (inside_next && it.Has(Slot::kStop));
-    if (!c.noun && IsGroupNoun(it) && !it.Has(Slot::kEvents)) {
+    // A noun with its id ("on stream 7") names one place, which no "which one" after it asks of.
+    const bool with_id = i + 1 < items.size() && items[i + 1].kind == Item::kNumber;
+    if (!c.noun && IsGroupNoun(it) && !it.Has(Slot::kEvents) && !with_id) {
       c.noun = GroupOfNoun(it);
       c.noun_plural = EndsInS(it);
     }

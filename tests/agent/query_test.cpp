@@ -4113,6 +4113,18 @@ TEST(QueryFill, WhichOneIsNoPlaceSaidWithItsId) {
   Check("On stream 7, one kernel finished in under 2 us. Which one was it and how long did it run?", {q});
 }
 
+// The GPU's idle asked after named kernels is the GPU's (every GPU op), not the kernels' own holes; "their idle
+// time" keeps them.
+TEST(QueryFill, TheGpusIdleAfterNamedKernelsIsTheGpus) {
+  Query total = Q({Measure::kTotal}, {EventKind::kKernels, "nccl"});
+  Query idle = Q({Measure::kIdle}, {EventKind::kGpu, ""});
+  idle.group_by = GroupBy::kDevice;
+  Check("How long do the nccl kernels run, and how long is the GPU idle?", {total, idle});
+  const Reading theirs = Fill("How long do the nccl kernels run, and what is their idle time?");
+  ASSERT_EQ(theirs.queries.size(), 2u);
+  EXPECT_EQ(theirs.queries[1].subject.name, "nccl") << DescribeQuery(theirs.queries[1]);
+}
+
 // "kernels or device-to-device copies": the copy kind said after the kernels is the other side's.
 TEST(QueryFill, ACopyKindAfterTheKernelsIsTheOtherSides) {
   Query q = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});

@@ -3325,6 +3325,17 @@ bool IsGpuMeasure(Measure m) {
   return IsTimelineMeasure(m) && m != Measure::kSpan;
 }
 
+// "How long does the add kernel run, and how long is the GPU idle?", "... and how much of the span is idle?": a GPU's
+// idle time, idle share or utilization asked with no events of the clause's own after named events is the GPU's (every
+// GPU operation), not the named events' (whose own idle is the holes between them: none for one kernel). Words that
+// point back ("their idle time", "it") keep the events named.
+void GpuIdleOfTheGpu(const Clause& c, const Query* previous, bool own_subject, Query& q) {
+  const Measure m = q.measures.empty() ? Measure::kTotal : q.measures.front();
+  const bool gpu_own = m == Measure::kIdle || m == Measure::kIdleShare || m == Measure::kUtilization;
+  if (own_subject || !previous || c.points_back || c.it || !gpu_own || previous->subject.name.empty()) return;
+  q.subject = Subject{EventKind::kGpu};
+}
+
 // The subject a clause names, or, for a clause that names none, what it keeps: false when it has none at all.
 bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
   if (own_subject) {
@@ -5657,6 +5668,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
     return std::nullopt;
   if (!FillSubject(c, previous, own_subject, q)) return std::nullopt;
   if (!c.measures.empty()) q.measures = c.measures;
+  GpuIdleOfTheGpu(c, previous, own_subject, q);
   if (!ShareOfTheBase(c, previous, q)) return std::nullopt;
   if (q.measures.empty()) return std::nullopt;
   FillScope(c, previous, own_subject, q);

@@ -4125,6 +4125,26 @@ TEST(QueryFill, TheGpusIdleAfterNamedKernelsIsTheGpus) {
   EXPECT_EQ(theirs.queries[1].subject.name, "nccl") << DescribeQuery(theirs.queries[1]);
 }
 
+// Streams a program created are counted by the calls that create them (NVIDIA names each after what it creates):
+// "how many streams did the app create" is the StreamCreate calls; with the call named, its words go.
+TEST(QueryFill, StreamsCreatedAreTheirCreatingCalls) {
+  QueryVocabulary v = Vocabulary();
+  v.api.push_back("cudaStreamCreateWithFlags");
+  v.api.push_back("cuStreamCreate");
+  const auto fill = [&](const char* q) { return FillQueries(q, v); };
+  const Reading made = fill("how many streams did the app create?");
+  ASSERT_EQ(made.queries.size(), 1u) << (made.unread.empty() ? "" : made.unread.front());
+  EXPECT_EQ(made.queries[0], Q({Measure::kCount}, {EventKind::kApi, "StreamCreate"})) << DescribeQuery(made.queries[0]);
+  const Reading with = fill("How many streams were created with cudaStreamCreateWithFlags?");
+  ASSERT_EQ(with.queries.size(), 1u) << (with.unread.empty() ? "" : with.unread.front());
+  EXPECT_EQ(with.queries[0], Q({Measure::kCount}, {EventKind::kApi, "cudaStreamCreateWithFlags", "", "", true}))
+      << DescribeQuery(with.queries[0]);
+  // Streams that did something are no created ones: "how many streams were used" counts streams of GPU work.
+  const Reading used = fill("how many streams were used?");
+  ASSERT_EQ(used.queries.size(), 1u);
+  EXPECT_NE(used.queries[0].subject.events, EventKind::kApi);
+}
+
 // "kernels or device-to-device copies": the copy kind said after the kernels is the other side's.
 TEST(QueryFill, ACopyKindAfterTheKernelsIsTheOtherSides) {
   Query q = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});

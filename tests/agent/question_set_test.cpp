@@ -535,13 +535,13 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 32, 2);
   ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 35, 0);
-  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 38, 0);
-  ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 36, 1);
-  ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 37, 0);
-  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 33, 0);
+  ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 39, 0);
+  ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 37, 1);
+  ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 38, 0);
+  ExpectHeld(AskHeldOut("questions_fresh14.json", "fresh held-out 14"), "questions_fresh14.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh15.json", "fresh held-out 15"), "questions_fresh15.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh16.json", "fresh held-out 16"), "questions_fresh16.json", 37, 0);
-  ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 37, 0);
+  ExpectHeld(AskHeldOut("questions_fresh17.json", "fresh held-out 17"), "questions_fresh17.json", 38, 0);
   ExpectHeld(AskHeldOut("questions_fresh18.json", "fresh held-out 18"), "questions_fresh18.json", 39, 0);
   ExpectHeld(AskHeldOut("questions_fresh19.json", "fresh held-out 19"), "questions_fresh19.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh20.json", "fresh held-out 20"), "questions_fresh20.json", 31, 1);
@@ -550,21 +550,21 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh23.json", "fresh held-out 23"), "questions_fresh23.json", 33, 0);
   // Its one wrong answer (since 2026-11-27) states every figure asked for the add kernel's launch and the SMs; the
   // batch also expects the kernel's duration, which only the sentence that sets the scene speaks of.
-  ExpectHeld(AskHeldOut("questions_fresh24.json", "fresh held-out 24"), "questions_fresh24.json", 33, 1);
+  ExpectHeld(AskHeldOut("questions_fresh24.json", "fresh held-out 24"), "questions_fresh24.json", 34, 1);
   ExpectHeld(AskHeldOut("questions_fresh25.json", "fresh held-out 25"), "questions_fresh25.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh26.json", "fresh held-out 26"), "questions_fresh26.json", 39, 0);
   ExpectHeld(AskHeldOut("questions_fresh27.json", "fresh held-out 27"), "questions_fresh27.json", 33, 0);
-  ExpectHeld(AskHeldOut("questions_fresh28.json", "fresh held-out 28"), "questions_fresh28.json", 34, 0);
-  ExpectHeld(AskHeldOut("questions_fresh29.json", "fresh held-out 29"), "questions_fresh29.json", 36, 0);
+  ExpectHeld(AskHeldOut("questions_fresh28.json", "fresh held-out 28"), "questions_fresh28.json", 35, 0);
+  ExpectHeld(AskHeldOut("questions_fresh29.json", "fresh held-out 29"), "questions_fresh29.json", 37, 0);
   // At most 0 wrong until 2026-11-28: explanations in parentheses opened by "so" ("(so only 5% of runs are slower)")
   // read as said turned one declined answer of this unread batch wrong while eight others turned right (three of them
   // in unread batches 21, 40, 47); the question was not read, so the cause is not known.
   ExpectHeld(AskHeldOut("questions_fresh30.json", "fresh held-out 30"), "questions_fresh30.json", 33, 1);
   ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 37, 0);
-  ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 33, 0);
+  ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 33, 0);
   ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 34, 0);
-  ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 36, 0);
+  ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 38, 0);
   // 35 until 2026-11-28: "Which push/pop NVTX range has the biggest total time" was right by chance (the style of
   // range is no slot of a Query; the answer ranked ranges of both styles). Such a style is now said unread.
   ExpectHeld(AskHeldOut("questions_fresh36.json", "fresh held-out 36"), "questions_fresh36.json", 35, 0);
@@ -575,10 +575,10 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // no longer hid them (a question after a comma merged into the one before, "how many threads ... (all blocks)", an
   // explanation naming other GPU work). Its answers still unread: 18 / 19 / 3. Batches 9 and 22 had one new wrong
   // answer each on the way, which was read (both mended: the last two above).
-  ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 26, 2);
+  ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 27, 2);
   // Batch 46, written by a helper the same way while ask was changed, first scored after the changes above and the
   // communication measures, at 9660c6b: 25 / 15 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 31, 0);
+  ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 32, 0);
   // Batch 47, written by a helper the same way after the session's last change to ask, first scored at e347f2d:
   // 16 / 16 / 8. Its eight wrong answers were then read (its declines were not), and their general causes mended:
   // "full" before "demangled name" taken for a part of a range's name; a scene's name lent to a question naming
@@ -758,7 +758,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh71.json", "fresh held-out 71"), "questions_fresh71.json", 24, 2);
   // Batch 80, written by a helper at 9dfbb8b (compound questions: two or three things asked in one message, each with
   // its own figure or name), first scored at 9dfbb8b before any change for it: 27 / 11 / 2.
-  ExpectHeld(AskHeldOut("questions_fresh72.json", "fresh held-out 72"), "questions_fresh72.json", 29, 2);
+  ExpectHeld(AskHeldOut("questions_fresh72.json", "fresh held-out 72"), "questions_fresh72.json", 30, 2);
   // Batch 81, written by a helper at 9dfbb8b (terse questions as typed into a question box: abbreviations such as
   // "tot", "avg", "d2h", "p50", "#", few articles), first scored at 9dfbb8b before any change for it: 36 / 2 / 2.
   ExpectHeld(AskHeldOut("questions_fresh73.json", "fresh held-out 73"), "questions_fresh73.json", 37, 2);

@@ -310,6 +310,40 @@ void TakesAtTheEnd(std::vector<Token>& tokens) {
   }
 }
 
+// "how many streams did the app create", "how many streams were created with cudaStreamCreateWithFlags": objects a
+// program creates through CUDA calls are counted by those calls (NVIDIA names each call after what it creates: the
+// part below). The noun and the verb after it become "<part> calls" ("StreamCreate calls", every call whose name holds
+// it); when the sentence names such a call itself, its words say it again and go, with a "with" or "via" after them.
+void CreatedByTheirCalls(std::vector<Token>& t) {
+  static constexpr std::pair<std::string_view, std::string_view> kCreated[] = {
+      {"streams", "StreamCreate"}, {"contexts", "CtxCreate"}, {"graphs", "GraphCreate"}};
+  const auto verb = [](const Token& k) {
+    return k.lower == "create" || k.lower == "created" || k.lower == "creates" || k.lower == "creating";
+  };
+  for (size_t i = 0; i < t.size(); ++i) {
+    for (const auto& [noun, part] : kCreated) {
+      if (t[i].quoted || t[i].lower != noun) continue;
+      size_t j = i + 1;
+      while (j < t.size() && j <= i + 5 && !t[j].separator && !verb(t[j])) ++j;
+      if (j >= t.size() || j > i + 5 || !verb(t[j])) continue;
+      size_t end = j + 1;
+      while (end < t.size() && (t[end].lower == "with" || t[end].lower == "via" || t[end].lower == "using" ||
+                                t[end].lower == "by" || t[end].lower == "through"))
+        ++end;
+      const std::string lower_part = Lower(std::string(part));
+      const bool named = std::any_of(t.begin(), t.end(), [&](const Token& k) {
+        return !k.separator && k.lower.find(lower_part) != std::string::npos;
+      });
+      t.erase(t.begin() + static_cast<std::ptrdiff_t>(i), t.begin() + static_cast<std::ptrdiff_t>(end));
+      if (!named) {
+        t.insert(t.begin() + static_cast<std::ptrdiff_t>(i),
+                 {Token{std::string(part), lower_part}, Token{"calls", "calls"}});
+      }
+      break;
+    }
+  }
+}
+
 // Long-ish: one pass over the characters with the quote, separator and word cases side by side.
 std::vector<Token> Tokenize(const std::string& question) {
   std::vector<Token> out;
@@ -386,6 +420,7 @@ std::vector<Token> Tokenize(const std::string& question) {
   MostOfAnAdjective(out);
   FamilyPhrases(out);
   TakesAtTheEnd(out);
+  CreatedByTheirCalls(out);
   return out;
 }
 

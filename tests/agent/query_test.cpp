@@ -4145,6 +4145,14 @@ TEST(QueryFill, StreamsCreatedAreTheirCreatingCalls) {
   EXPECT_NE(used.queries[0].subject.events, EventKind::kApi);
 }
 
+// "Give it in time and as a percentage of the span" after an idle figure: the same figure in its unit, and its share
+// of the span (the idle share), never the kernels' total time beside it.
+TEST(QueryFill, TheIdleFigureInTimeAndAsAShareOfTheSpan) {
+  Query idle = Q({Measure::kIdle, Measure::kIdleShare}, {EventKind::kKernels, ""}, Scope{{0}, {}, -1, "", {}, {}});
+  Check("On device 0, how long is no kernel running? Give it in time and as a percentage of the span.", {idle});
+  Check("how long is GPU 0 idle, and as a % of the span?", {idle});
+}
+
 // "kernels or device-to-device copies": the copy kind said after the kernels is the other side's.
 TEST(QueryFill, ACopyKindAfterTheKernelsIsTheOtherSides) {
   Query q = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});

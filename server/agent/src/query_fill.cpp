@@ -5312,6 +5312,11 @@ void MeasuresSaidBefore(Clause& c, const Query* previous) {
                                                  Measure::kGaps) != previous->measures.end();
   if (gaps_before && c.measures == std::vector<Measure>{Measure::kMax} && !HasSubject(c))
     c.measures = {Measure::kMaxGap};
+  // "How long is no kernel running? Give it in time and as a percentage of the span.": "it in time" is the figure
+  // just asked, in its unit, not the events' total time.
+  if (c.it && c.measures.empty() && c.weak_time && !c.weak_total && !HasSubject(c) && previous &&
+      !previous->measures.empty() && DimensionOf(previous->measures.front()) == Dimension::kTime)
+    c.measures = {previous->measures.front()};
   DefaultMeasures(c);
   ReadGpuWork(c);
   SecondGpuKindUnread(c);
@@ -5516,9 +5521,13 @@ void ShareOfTheSpanSaidBefore(Clause& c, const Query* previous) {
   const auto has = [](const std::vector<Measure>& ms, Measure m) {
     return std::find(ms.begin(), ms.end(), m) != ms.end();
   };
-  if (!previous || !(c.it || c.points_back) || !has(c.measures, Measure::kShare) || !has(c.measures, Measure::kSpan))
+  // "..., and as a percentage of the span": a clause naming no events of its own is of the figure before too.
+  const bool own = c.events || !c.names.empty() || !c.copy_kind.empty() || !c.family.empty() || c.range_noun;
+  if (!previous || !(c.it || c.points_back || !own) || !has(c.measures, Measure::kShare) ||
+      !has(c.measures, Measure::kSpan))
     return;
   const bool idle = has(previous->measures, Measure::kIdle), busy = has(previous->measures, Measure::kBusy);
+  if (!(c.it || c.points_back) && idle == busy) return;  // no figure before that a share of its span is
   // "How long does the add kernel run, and what share of the GPU span is that?": the time of events, as a share of
   // the span of every GPU op on their GPUs.
   if (!idle && !busy && c.span_base == 1 && has(previous->measures, Measure::kTotal)) {

@@ -834,6 +834,10 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // abbreviations, two or three in a line: eight compound, four refusals, 19 exports), first scored at 51082c6 before
   // any change for it: 33 / 5 / 2. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh88.json", "fresh held-out 88"), "questions_fresh88.json", 33, 2);
+  // Batch 97, written by a helper at ff06c7d (machine-learning researchers with little profiling background, in plain
+  // words with framework terms: nine compound, four refusals, 19 exports), first scored at f3a9cc5, the end of
+  // session 23's changes, before any change for it: 27 / 10 / 3. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh89.json", "fresh held-out 89"), "questions_fresh89.json", 27, 3);
 }
 
 }  // namespace

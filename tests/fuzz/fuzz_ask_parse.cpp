@@ -11,6 +11,7 @@
 //   mkdir -p /tmp/fuzz_ask_parse && ./build-asan/tests/fuzz/fuzz_ask_parse -runs=200000 -max_len=16384 \
 //       /tmp/fuzz_ask_parse tests/fuzz/corpus_ask_parse
 // New inputs go to the first folder; the seeds stay as they are.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -55,13 +56,17 @@ const nsys::agent::QueryVocabulary& Vocabulary() {
   return vocabulary;
 }
 
-// A name a Query may hold: part of the question, or a CUDA call of the profile's (said in words by the question).
+// A name a Query may hold: part of the question, or a CUDA call of the profile's (said in words by the question);
+// names listed together ("A, B and C") are one name of alternatives joined by '|', each of them so.
 bool FromQuestionOrProfile(const std::string& name, const std::string& question) {
-  if (Inside(name, question)) return true;
-  for (const auto& call : Vocabulary().api) {
-    if (name == call) return true;
+  for (size_t at = 0; at <= name.size();) {
+    const size_t bar = std::min(name.find('|', at), name.size());
+    const std::string part = name.substr(at, bar - at);
+    const auto& api = Vocabulary().api;
+    if (!Inside(part, question) && std::find(api.begin(), api.end(), part) == api.end()) return false;
+    at = bar + 1;
   }
-  return false;
+  return true;
 }
 
 // The typed reading: names from the question or the profile, bounds held or refused by CheckQuery, never a crash.

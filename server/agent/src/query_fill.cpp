@@ -3391,7 +3391,11 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
     q.subject.whole_name =
         !c.names.empty() && std::find(c.exact.begin(), c.exact.end(), q.subject.name) != c.exact.end();
     if (c.sum_names || c.listed_names) {  // "nchwToNhwcKernel + nhwcToNchwKernel": either name, summed
-      for (size_t n = 1; n < c.names.size(); ++n) q.subject.name += "|" + c.names[n].first;
+      for (size_t n = 1; n < c.names.size(); ++n) {
+        const bool again = std::any_of(c.names.begin(), c.names.begin() + static_cast<std::ptrdiff_t>(n),
+                                       [&](const auto& before) { return before.first == c.names[n].first; });
+        if (!again) q.subject.name += "|" + c.names[n].first;  // a name said twice is listed once
+      }
       q.subject.whole_name = false;
     }
     q.subject.copy_kind = c.copy_kind;

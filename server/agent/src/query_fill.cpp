@@ -314,9 +314,10 @@ void TakesAtTheEnd(std::vector<Token>& tokens) {
 // program creates through CUDA calls are counted by those calls (NVIDIA names each call after what it creates: the
 // part below). The noun and the verb after it become "<part> calls" ("StreamCreate calls", every call whose name holds
 // it); when the sentence names such a call itself, its words say it again and go, with a "with" or "via" after them.
+// Only objects that no other call creates: a CUDA graph also comes of a stream capture (cudaStreamEndCapture), a
+// runtime program's context of cudaSetDevice, so counting their Create calls would undercount them.
 void CreatedByTheirCalls(std::vector<Token>& t) {
-  static constexpr std::pair<std::string_view, std::string_view> kCreated[] = {
-      {"streams", "StreamCreate"}, {"contexts", "CtxCreate"}, {"graphs", "GraphCreate"}};
+  static constexpr std::pair<std::string_view, std::string_view> kCreated[] = {{"streams", "StreamCreate"}};
   const auto verb = [](const Token& k) {
     return k.lower == "create" || k.lower == "created" || k.lower == "creates" || k.lower == "creating";
   };
@@ -6296,9 +6297,9 @@ void UnreadSharesOfASpan(Reading& reading) {
 // A share of every event of a kind among all of them, everywhere ("share of all time of kernels"), is 100% whatever
 // the profile holds: no question asks it. After a Query of some of those events ("How many nvFuser kernels ran, their
 // time, and what share of kernel time is that?", "the top stream's kernel count and its share") it is their share:
-// its measures join that Query. Otherwise the
-// reading took the words that said what the share is of, or of what, for something else ("what percentage of the
-// whole window from the GPU's first activity to its last does that take"): unread, never answered "100.0%".
+// its measures join that Query. Otherwise the reading took the words that said what the share is of, or of what, for
+// something else ("what percentage of the whole window from the GPU's first activity to its last does that take"):
+// unread, never answered "100.0%".
 void SharesOfTheWhole(Reading& reading) {
   const auto is_share = [](Measure m) {
     return m == Measure::kShare || m == Measure::kCountShare || m == Measure::kByteShare;

@@ -2,10 +2,11 @@
 // pattern of the question parser, on RE2) and agent::FillQueries (the typed Query's offline filler, over a small
 // vocabulary), also past the 8 KiB limit the faces enforce. Every name, range and copy kind a Query holds must come
 // from the question, the lexicon or the profile's own names (a CUDA call said in words, "launch kernel calls", is the
-// call the profile traced: cudaLaunchKernel), and every Query must describe itself. Checks that nothing throws or
-// crashes and that what the parser read comes from the question: the trimmed and lower-cased text, quoted parts and
-// identifiers inside the text, words of [a-z0-9_] inside the lower-cased text, a window's text inside it with finite
-// bounds. A slow input is a finding too (-timeout): the parser is linear in the question.
+// call the profile traced: cudaLaunchKernel; a misspelt name is mended to the profile's), and every Query must
+// describe itself. Checks that nothing throws or crashes and that what the parser read comes from the question: the
+// trimmed and lower-cased text, quoted parts and identifiers inside the text, words of [a-z0-9_] inside the
+// lower-cased text, a window's text inside it with finite bounds. A slow input is a finding too (-timeout): the
+// parser is linear in the question.
 //
 //   cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_ask_parse
 //   mkdir -p /tmp/fuzz_ask_parse && ./build-asan/tests/fuzz/fuzz_ask_parse -runs=200000 -max_len=16384 \
@@ -56,14 +57,23 @@ const nsys::agent::QueryVocabulary& Vocabulary() {
   return vocabulary;
 }
 
-// A name a Query may hold: part of the question, or a CUDA call of the profile's (said in words by the question);
-// names listed together ("A, B and C") are one name of alternatives joined by '|', each of them so.
+// One of the profile's own names, whole: a CUDA call said in words ("launch kernel calls"), a name mended from a
+// misspelling ("aten::linea" is the profile's aten::linear).
+bool ProfileName(const std::string& name) {
+  const auto& v = Vocabulary();
+  for (const auto* names : {&v.kernels, &v.api, &v.nvtx}) {
+    if (std::find(names->begin(), names->end(), name) != names->end()) return true;
+  }
+  return false;
+}
+
+// A name a Query may hold: part of the question, or one of the profile's names; names listed together ("A, B and C")
+// are one name of alternatives joined by '|', each of them so.
 bool FromQuestionOrProfile(const std::string& name, const std::string& question) {
   for (size_t at = 0; at <= name.size();) {
     const size_t bar = std::min(name.find('|', at), name.size());
     const std::string part = name.substr(at, bar - at);
-    const auto& api = Vocabulary().api;
-    if (!Inside(part, question) && std::find(api.begin(), api.end(), part) == api.end()) return false;
+    if (!Inside(part, question) && !ProfileName(part)) return false;
     at = bar + 1;
   }
   return true;
@@ -76,7 +86,8 @@ void CheckReading(const std::string& question) {
     if (q.measures.empty()) Fail("a Query without a measure");
     if (!FromQuestionOrProfile(q.subject.name, question))
       Fail("a subject name is in neither the question nor the profile: " + q.subject.name);
-    if (!Inside(q.scope.inside, question)) Fail("an NVTX range is not in the question: " + q.scope.inside);
+    if (!FromQuestionOrProfile(q.scope.inside, question))
+      Fail("an NVTX range is in neither the question nor the profile: " + q.scope.inside);
     if (q.versus_subject && !FromQuestionOrProfile(q.versus_subject->name, question))
       Fail("a compared name is in neither the question nor the profile");
     (void)nsys::agent::CheckQuery(q);

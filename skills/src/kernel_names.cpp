@@ -748,6 +748,13 @@ void DecodeCufft(const Parts& p, KernelIdentity& id) {
   id.tensor_cores = false;
 }
 
+// An HLO instruction's name without its number ("convert_2" -> "convert"), and whether it had one.
+std::pair<string_view, bool> WithoutInstructionNumber(string_view b) {
+  const size_t last = b.rfind('_');
+  if (last == string_view::npos || !IsDigits(b.substr(last + 1))) return {b, false};
+  return {b.substr(0, last), true};
+}
+
 // XLA names each kernel of a compiled program after its HLO instruction: "fusion", "fusion_4", "loop_add_fusion",
 // "input_reduce_fusion_2", "wrapped_convert", or an opcode with the instruction's number, "convert_2",
 // "concatenate_3", "shift_right_logical_3" (HLO writes "convert.2"; the GPU backend makes it an identifier). Such
@@ -802,10 +809,7 @@ bool IsXlaInstructionName(const Parts& p) {
                                                            "subtract",
                                                            "tanh"};
   if (p.full != p.base || p.base.empty()) return false;  // no namespace, template or parameter list
-  string_view b = p.base;
-  const size_t last = b.rfind('_');
-  const bool numbered = last != string_view::npos && IsDigits(b.substr(last + 1));
-  if (numbered) b = b.substr(0, last);
+  const auto [b, numbered] = WithoutInstructionNumber(p.base);
   if (b == "fusion" || (b.size() > 7 && b.substr(b.size() - 7) == "_fusion") || Starts(b, "wrapped_")) return true;
   return numbered && std::find(kOpcodes.begin(), kOpcodes.end(), b) != kOpcodes.end();
 }
@@ -816,10 +820,7 @@ void DecodeXla(const Parts& p, KernelIdentity& id) {
   static constexpr std::array<string_view, 10> kMovement = {
       "concatenate", "slice",     "dynamic_slice", "dynamic_update_slice", "pad", "gather", "scatter",
       "reverse",     "broadcast", "iota"};
-  string_view b = p.base;
-  if (const size_t last = b.rfind('_'); last != string_view::npos && IsDigits(b.substr(last + 1))) {
-    b = b.substr(0, last);
-  }
+  const string_view b = WithoutInstructionNumber(p.base).first;
   const bool moves = std::find(kMovement.begin(), kMovement.end(), b) != kMovement.end();
   Set(id, "XLA",
       Has(b, "reduce")                     ? "reduction"

@@ -1891,8 +1891,7 @@ TEST(QueryExecute, ATopOfKernelsIsGivenByBaseNameWhenInstantiationsRankOtherwise
   const std::string& text = a->answer.summary;
   const size_t base = text.find("Each kernel's template instantiations summed (by base name");
   ASSERT_NE(base, std::string::npos) << text;
-  EXPECT_NE(text.find("vectorized_elementwise_kernel: total 3.075 ms (1,836 kernels", base), std::string::npos)
-      << text;
+  EXPECT_NE(text.find("vectorized_elementwise_kernel: total 3.075 ms (1,836 kernels", base), std::string::npos) << text;
   EXPECT_EQ(text.substr(0, base).find("vectorized_elementwise_kernel"), std::string::npos) << text;
   EXPECT_TRUE(std::any_of(a->answer.evidence.begin(), a->answer.evidence.end(),
                           [](const auto& e) { return e.caption == "By base name"; }));
@@ -4060,8 +4059,9 @@ TEST(QueryFill, AShareOfTheWholeKindIsOfTheEventsBefore) {
   top.group_by = GroupBy::kName;
   top.rank = Rank::kTop;
   top.limit = 1;
-  const Reading r = Fill("Top kernel by total GPU time: name, total time, how many launches, and its share of all "
-                         "kernel time?");
+  const Reading r = Fill(
+      "Top kernel by total GPU time: name, total time, how many launches, and its share of all "
+      "kernel time?");
   ASSERT_EQ(r.queries.size(), 1u) << (r.unread.empty() ? "" : r.unread.front());
   EXPECT_TRUE(r.complete());
   for (Measure m : {Measure::kTotal, Measure::kCount, Measure::kShare}) {
@@ -4089,7 +4089,8 @@ TEST(QueryFill, ADashOpensTheQuestionAsAColonDoes) {
 // "the first one", "the second" in a moment are of the events the question counted before ("two kernels"); the
 // reading is that of the nouns said out ("the end of the first kernel").
 TEST(QueryFill, TheFirstOneOfAMomentIsOfTheEventsCounted) {
-  const Reading said = Fill("How long was the gap between the end of the first kernel and the start of the second one?");
+  const Reading said =
+      Fill("How long was the gap between the end of the first kernel and the start of the second one?");
   ASSERT_EQ(said.queries.size(), 1u);
   for (const char* q : {"There are only two kernels. How long was the gap between the end of the first one and the "
                         "start of the second?",

@@ -308,12 +308,15 @@ bool IsShareOfTheKind(Measure m) {
   return m == Measure::kShare || m == Measure::kCountShare || m == Measure::kGpuShare || m == Measure::kByteShare;
 }
 
+bool SelectsEveryOne(const Subject& s) {
+  return s.name.empty() && s.copy_kind.empty() && s.api_class.empty() && s.memory.empty() && s.family.empty() &&
+         s.nth == 0 && s.except.empty() && s.cause.empty();
+}
+
 bool ShareOfProfile(const Query& q) {
   const bool share = std::any_of(q.measures.begin(), q.measures.end(), IsShareOfTheKind);
-  const Subject& s = q.subject;
   const Scope& w = q.scope;
-  const bool every_one = s.name.empty() && s.copy_kind.empty() && s.api_class.empty() && s.memory.empty() &&
-                         s.family.empty() && s.nth == 0 && s.except.empty() && s.cause.empty();
+  const bool every_one = SelectsEveryOne(q.subject);
   const bool selected_only_by_place = w.inside.empty() && w.outside.empty() && w.longer_than_ns < 0 &&
                                       w.shorter_than_ns < 0 && w.larger_than_bytes < 0 && w.smaller_than_bytes < 0 &&
                                       !w.grid_below_sms && w.launched_by.empty() && w.launches.empty();

@@ -277,6 +277,12 @@ double CellOr(const skills::Table& t, size_t row, std::string_view column, doubl
   return std::isnan(v) ? fallback : v;
 }
 
+// Whether a side counted no event: no row, or event_stats' one row with a count of 0.
+bool NoneCounted(const Side& side) {
+  return side.rows.empty() ||
+         (side.call.skill == "event_stats" && CellOr(side.table, side.rows.front(), "count", 1) == 0);
+}
+
 // launch_sizes rows of the subject's kernels; the most launched configuration first.
 std::vector<size_t> LaunchRows(const skills::Table& t, const Subject& s) {
   std::vector<size_t> rows;
@@ -675,9 +681,7 @@ std::string FactsOf(const Query& q, const Side& side) {
   if (Asked(q, Measure::kGroups) && q.measures.size() == 1) return GroupsFact(q, side);
   // "how long did the GPU sit idle between the end of the first kernel and the start of the second": a window
   // between two moments in which none of the events ran is idle from one moment to the other.
-  const bool nothing_ran =
-      side.rows.empty() || (side.rows.size() == 1 && CellOr(side.table, side.rows.front(), "count", 1) == 0);
-  if (nothing_ran && q.measures.front() == Measure::kIdle && side.moments.size() == 2 &&
+  if (NoneCounted(side) && q.measures.front() == Measure::kIdle && side.moments.size() == 2 &&
       side.moments[1].ns > side.moments[0].ns)
     return fmt::format("idle {} for the whole window: no {} ran in it.",
                        FormatNs(side.moments[1].ns - side.moments[0].ns), Noun(q.subject.events));
@@ -1449,8 +1453,7 @@ void AnswerOne(const Query& asked, const engine::ProfileInfo& info, const SkillR
   turn.state.calls.push_back(a->call);
   for (size_t r : a->rows) turn.state.listed.push_back(GroupOf(*a, r));
   if (a->rows.empty() && a->call.skill == "launch_sizes") return CannotAnswer(NoLaunch(q), {}, info.caps, turn, text);
-  const bool none =
-      a->rows.empty() || (a->call.skill == "event_stats" && CellOr(a->table, a->rows.front(), "count", 1) == 0);
+  const bool none = NoneCounted(*a);
   const bool no_call = none && q.subject.events == EventKind::kApi && IsApiIdentifier(q.subject.name);
   if (no_call && !q.versus_subject) return NoSuchCall(q, run, cancel, turn, text);
   if (none && !q.versus_subject && NoEventOfTheName(q, run, cancel))

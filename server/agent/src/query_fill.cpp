@@ -5527,8 +5527,7 @@ void ShareOfTheSpanSaidBefore(Clause& c, const Query* previous) {
     return std::find(ms.begin(), ms.end(), m) != ms.end();
   };
   // "..., and as a percentage of the span": a clause naming no events of its own is of the figure before too.
-  const bool own = c.events || !c.names.empty() || !c.copy_kind.empty() || !c.family.empty() || c.range_noun;
-  if (!previous || !(c.it || c.points_back || !own) || !has(c.measures, Measure::kShare) ||
+  if (!previous || !(c.it || c.points_back || !HasSubject(c)) || !has(c.measures, Measure::kShare) ||
       !has(c.measures, Measure::kSpan))
     return;
   const bool idle = has(previous->measures, Measure::kIdle), busy = has(previous->measures, Measure::kBusy);
@@ -6301,15 +6300,12 @@ void UnreadSharesOfASpan(Reading& reading) {
 // something else ("what percentage of the whole window from the GPU's first activity to its last does that take"):
 // unread, never answered "100.0%".
 void SharesOfTheWhole(Reading& reading) {
-  const auto is_share = [](Measure m) {
-    return m == Measure::kShare || m == Measure::kCountShare || m == Measure::kByteShare;
-  };
+  // A share of GPU time (kGpuShare) is of every GPU op, not of the kind: no 100 % of itself.
+  const auto is_share = [](Measure m) { return IsShareOfTheKind(m) && m != Measure::kGpuShare; };
   for (size_t i = reading.queries.size(); i-- > 0;) {
     const Query& q = reading.queries[i];
     const Subject& s = q.subject;
-    const bool whole_kind = s.name.empty() && s.family.empty() && s.copy_kind.empty() && s.api_class.empty() &&
-                            s.memory.empty() && s.except.empty() && s.cause.empty() && s.nth == 0;
-    if (std::none_of(q.measures.begin(), q.measures.end(), is_share) || !whole_kind || !(q.scope == Scope{}) ||
+    if (std::none_of(q.measures.begin(), q.measures.end(), is_share) || !SelectsEveryOne(s) || !(q.scope == Scope{}) ||
         q.group_by != GroupBy::kNone || q.versus_subject || q.versus_scope || q.versus_measure)
       continue;
     Query* before = i > 0 ? &reading.queries[i - 1] : nullptr;

@@ -229,6 +229,9 @@ Status CheckQuery(const Query& q);
 // The reading in words: "total time, count of kernels whose name contains `nvfuser`, inside NVTX ranges named like
 // `runFusionWithInputs`, GPU 0". Names are quoted with backticks.
 std::string DescribeQuery(const Query& q);
+// Whether a subject takes every event of its kind: no name, family, class, memory kind, cause, exclusion or one event
+// by its place in time selects among them.
+bool SelectsEveryOne(const Subject& s);
 // "What share of the kernel time ran on stream 14": a share of every event of a kind (no name, family, class, range
 // or bound selects among them), restricted only by places or a window and not grouped, is of the whole profile's
 // events of the kind: within its own places it would be 100 % whatever the profile holds.

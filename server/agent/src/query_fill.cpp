@@ -3372,6 +3372,18 @@ void GpuIdleOfTheGpu(const Clause& c, const Query* previous, bool own_subject, Q
   q.subject = Subject{EventKind::kGpu};
 }
 
+// Names listed or summed together ("A + B", "A, B and C") as one name of alternatives, "A|B|C"; a name said twice is
+// listed once.
+std::string NamesListed(const std::vector<std::pair<std::string, std::vector<NameClass>>>& names) {
+  std::string out;
+  for (size_t n = 0; n < names.size(); ++n) {
+    const bool again = std::any_of(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(n),
+                                   [&](const auto& before) { return before.first == names[n].first; });
+    if (!again) out += (n == 0 ? "" : "|") + names[n].first;
+  }
+  return out;
+}
+
 // The subject a clause names, or, for a clause that names none, what it keeps: false when it has none at all.
 bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
   if (own_subject) {
@@ -3392,11 +3404,7 @@ bool FillSubject(Clause& c, const Query* previous, bool own_subject, Query& q) {
     q.subject.whole_name =
         !c.names.empty() && std::find(c.exact.begin(), c.exact.end(), q.subject.name) != c.exact.end();
     if (c.sum_names || c.listed_names) {  // "nchwToNhwcKernel + nhwcToNchwKernel": either name, summed
-      for (size_t n = 1; n < c.names.size(); ++n) {
-        const bool again = std::any_of(c.names.begin(), c.names.begin() + static_cast<std::ptrdiff_t>(n),
-                                       [&](const auto& before) { return before.first == c.names[n].first; });
-        if (!again) q.subject.name += "|" + c.names[n].first;  // a name said twice is listed once
-      }
+      q.subject.name = NamesListed(c.names);
       q.subject.whole_name = false;
     }
     q.subject.copy_kind = c.copy_kind;

@@ -838,6 +838,10 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // words with framework terms: nine compound, four refusals, 19 exports), first scored at f3a9cc5, the end of
   // session 23's changes, before any change for it: 27 / 10 / 3. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh89.json", "fresh held-out 89"), "questions_fresh89.json", 27, 3);
+  // Batch 98, written by a helper at 059c59d (a performance engineer writing a report for a manager: figures in the
+  // units and forms asked for, comparisons of two things; eight compound, four refusals, 19 exports), first scored at
+  // 059c59d before any change for it: 24 / 14 / 2. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh90.json", "fresh held-out 90"), "questions_fresh90.json", 24, 2);
 }
 
 }  // namespace

@@ -4320,3 +4320,20 @@ TEST(QueryFill, MigrationsByTheirCause) {
 
 }  // namespace
 }  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// The scene is set in the first clause that asks or names events: a part that only says where ("Across both
+// processes,") passes it on, so a name of the scene never turns the question's own range into a container.
+TEST(QueryFill, TheSceneIsSetInTheFirstClauseThatAsks) {
+  const Query whole = Q({Measure::kTotal}, {EventKind::kNvtx, "runFusionWithInputs", "", "", true});
+  Check(
+      "NCCL drops its own annotations into the trace. Across both processes, how much total time was spent "
+      "inside the runFusionWithInputs ranges?",
+      {whole});
+  Check("How much total time was spent inside the runFusionWithInputs ranges?", {whole});
+}
+
+}  // namespace
+}  // namespace nsys::agent

@@ -7399,8 +7399,12 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       // "what share of the GPU span is that": the GPU span is the share's base there, not its events.
       const bool span_is_the_base = SpanIsTheBase(c, true);
       if (gpu_work_defined || (c.gpu_span && !span_is_the_base)) ApplyGpuWorkDefined(c);
-      if (first_clause && context) TakeTheScene(*context, items, c);
-      first_clause = false;
+      // "NCCL drops annotations. Across both processes, how many ...": a part that asks nothing and names no events
+      // is no clause the scene is set in; the next is.
+      if (Asks(c) || HasSubject(c)) {
+        if (first_clause && context) TakeTheScene(*context, items, c);
+        first_clause = false;
+      }
       if (auto defined = DefinesTheEventsBefore(items, c, queries)) {
         reading.defined.push_back(std::move(*defined));
         continue;

@@ -4337,3 +4337,24 @@ TEST(QueryFill, TheSceneIsSetInTheFirstClauseThatAsks) {
 
 }  // namespace
 }  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// "Same for X" after a question of several measures asks every one of them again of X (not only the last clause's),
+// and a direction alone after unified-memory migrations is of those migrations.
+TEST(QueryFill, SameForAsksEveryMeasureAgain) {
+  Check("How many HtoD copies and how many bytes? Same for DtoH.",
+        {Q({Measure::kCount, Measure::kBytes}, {EventKind::kMemcpy, "", "HtoD"}),
+         Q({Measure::kCount, Measure::kBytes}, {EventKind::kMemcpy, "", "DtoH"})});
+  Check("how many unified HtoD migrations were there and how many bytes did they move? Same for device-to-host.",
+        {Q({Measure::kCount, Measure::kBytes}, {EventKind::kMemcpy, "", "Unified HtoD"}),
+         Q({Measure::kCount, Measure::kBytes}, {EventKind::kMemcpy, "", "Unified DtoH"})});
+  // A clause that asks a measure of its own keeps its own kind: "regular" copies are not migrations.
+  Check("How many unified HtoD migrations? How many DtoH copies?",
+        {Q({Measure::kCount}, {EventKind::kMemcpy, "", "Unified HtoD"}),
+         Q({Measure::kCount}, {EventKind::kMemcpy, "", "DtoH"})});
+}
+
+}  // namespace
+}  // namespace nsys::agent

@@ -5376,6 +5376,11 @@ void EventsSaidBefore(Clause& c, const Query* previous) {
       !previous->subject.name.empty() && c.events == previous->subject.events && c.copy_kind.empty() && !c.range_noun &&
       c.inside.empty())
     c.events.reset();
+  // "unified HtoD migrations: how many, how many bytes? Same for device-to-host.": a direction alone, in a clause that
+  // asks again what was asked of unified-memory migrations, is of those migrations.
+  if (previous && c.measures.empty() && (c.copy_kind == "HtoD" || c.copy_kind == "DtoH") &&
+      previous->subject.copy_kind.rfind("Unified ", 0) == 0)
+    c.copy_kind = "Unified " + c.copy_kind;
   // "HtoD migrations: total bytes, and the average size per migration": events named only as the unit of a per-unit
   // figure, of the kind said before (the same events, or a copy kind the one before narrows), are those events.
   const bool narrowed = previous && (c.copy_kind.empty() || previous->subject.copy_kind.rfind(c.copy_kind, 0) == 0);
@@ -5829,6 +5834,12 @@ std::vector<Query> Merge(std::vector<Query> queries) {
     out.push_back(std::move(q));
   }
   return out;
+}
+
+// "How many HtoD copies and how many bytes? Same for DtoH.": what was asked before a place asked again is every
+// measure of it, the Queries before merged as the answer merges them, not only the last clause's.
+Query AskedBefore(const std::vector<Query>& queries) {
+  return Merge(queries).back();
 }
 
 // A clause that asks nothing and only says what, where or by what ("on stream 16, how many ...", "cudaMalloc - how many
@@ -6442,7 +6453,8 @@ bool TakeScope(Clause& c, const std::vector<Item>& items, std::vector<Query>& qu
                std::vector<std::string>& unread) {
   if (NarrowsTheQuestionBefore(c, queries, unread)) return true;
   if (OnlyScope(c) && !queries.empty() && AsksAgain(items)) {
-    if (auto again = ToQuery(c, &queries.back())) {
+    const Query asked = AskedBefore(queries);
+    if (auto again = ToQuery(c, &asked)) {
       queries.push_back(std::move(*again));
       return true;
     }
@@ -6695,7 +6707,8 @@ bool AsksNothing(const Clause& c) {
 // Never dropped in silence.
 void AskLentAgain(const Lent& lent, const Query* before, std::vector<Query>& queries, Reading& reading) {
   if (!lent.clause) return;
-  const Query* again_of = queries.empty() ? before : &queries.back();
+  const std::optional<Query> asked = queries.empty() ? std::nullopt : std::optional<Query>(AskedBefore(queries));
+  const Query* again_of = asked ? &*asked : before;
   if (!lent.used && again_of) {
     Clause c = *lent.clause;
     if (auto again = ToQuery(c, again_of)) {

@@ -4358,3 +4358,18 @@ TEST(QueryFill, SameForAsksEveryMeasureAgain) {
 
 }  // namespace
 }  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// CUDA calls said by their noun alone, then the kernel they launched: the calls of that launch relation, not the
+// kernel's own time.
+TEST(QueryFill, CallsSaidByTheirNounThatLaunchedAKernel) {
+  Query q = Q({Measure::kTotal}, {EventKind::kApi, "", ""});
+  q.scope.launches = "nvfuser_pointwise_f0_c1_r0_g0";
+  Check("How much time did the CUDA API calls that launched nvfuser_pointwise_f0_c1_r0_g0 take?", {q});
+  Check("How much time went into the runtime calls that launched nvfuser_pointwise_f0_c1_r0_g0?", {q});
+}
+
+}  // namespace
+}  // namespace nsys::agent

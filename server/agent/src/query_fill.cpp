@@ -1999,6 +1999,15 @@ void ReadLaunchRelation(const std::vector<Item>& items, Clause& c, std::vector<b
       erase_name_at(kernel);
       return;
     }
+    // "the CUDA API calls that launched trsm_right_kernel": calls said by their noun alone, then the kernel.
+    if (verb == "launched" && calls_before && !named && kernel < items.size() &&
+        has(classes_at(kernel), NameClass::kKernel)) {
+      c.launches = items[kernel].name;
+      c.events = EventKind::kApi;
+      for (size_t k = call; k < v; ++k) read[k] = read[k] || IsWordIn(items[k], {"that", "which"});
+      erase_name_at(kernel);
+      return;
+    }
   }
 }
 

@@ -1992,19 +1992,14 @@ void ReadLaunchRelation(const std::vector<Item>& items, Clause& c, std::vector<b
       return;
     }
     const size_t kernel = v + 1 < items.size() && IsWordIn(items[v + 1], {"the"}) ? v + 2 : v + 1;
-    if (call > 0 && has(classes_at(call - 1), NameClass::kApi) && kernel < items.size() &&
-        has(classes_at(kernel), NameClass::kKernel)) {
+    // "the cudaLaunchKernel calls that launched X", and calls said by their noun alone ("the CUDA API calls that
+    // launched trsm_right_kernel"): those calls.
+    const bool by_name = call > 0 && has(classes_at(call - 1), NameClass::kApi);
+    const bool by_noun = verb == "launched" && calls_before && !named;
+    if ((by_name || by_noun) && kernel < items.size() && has(classes_at(kernel), NameClass::kKernel)) {
       c.launches = items[kernel].name;
+      if (!by_name) c.events = EventKind::kApi;
       for (size_t k = call; k < v; ++k) read[k] = read[k] || IsWordIn(items[k], {"that"});
-      erase_name_at(kernel);
-      return;
-    }
-    // "the CUDA API calls that launched trsm_right_kernel": calls said by their noun alone, then the kernel.
-    if (verb == "launched" && calls_before && !named && kernel < items.size() &&
-        has(classes_at(kernel), NameClass::kKernel)) {
-      c.launches = items[kernel].name;
-      c.events = EventKind::kApi;
-      for (size_t k = call; k < v; ++k) read[k] = read[k] || IsWordIn(items[k], {"that", "which"});
       erase_name_at(kernel);
       return;
     }
@@ -6307,6 +6302,14 @@ std::string WordsOf(const std::vector<Item>& items) {
   return WordsOf(items, 0, items.size());
 }
 
+// The scene is set in the first clause of a sentence that asks or names events: "NCCL drops annotations. Across both
+// processes, how many ...": a part that asks nothing and names no events passes it on to the next.
+void SetTheScene(const std::optional<Clause>& context, const std::vector<Item>& items, Clause& c, bool& first_clause) {
+  if (!Asks(c) && !HasSubject(c)) return;
+  if (first_clause && context) TakeTheScene(*context, items, c);
+  first_clause = false;
+}
+
 // "how much of the GPU span is spent in HtoD copies, as a pct?": parts that merged into a share of a span other than
 // the events' own, which no Query holds (ToQuery declines it within one clause).
 void UnreadSharesOfASpan(Reading& reading) {
@@ -7421,12 +7424,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
       // "what share of the GPU span is that": the GPU span is the share's base there, not its events.
       const bool span_is_the_base = SpanIsTheBase(c, true);
       if (gpu_work_defined || (c.gpu_span && !span_is_the_base)) ApplyGpuWorkDefined(c);
-      // "NCCL drops annotations. Across both processes, how many ...": a part that asks nothing and names no events
-      // is no clause the scene is set in; the next is.
-      if (Asks(c) || HasSubject(c)) {
-        if (first_clause && context) TakeTheScene(*context, items, c);
-        first_clause = false;
-      }
+      SetTheScene(context, items, c, first_clause);
       if (auto defined = DefinesTheEventsBefore(items, c, queries)) {
         reading.defined.push_back(std::move(*defined));
         continue;

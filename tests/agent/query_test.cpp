@@ -4373,3 +4373,26 @@ TEST(QueryFill, CallsSaidByTheirNounThatLaunchedAKernel) {
 
 }  // namespace
 }  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// "at least one kernel running" is the busy time, as "no kernel running" is the idle time; after a share word in its
+// clause, the busy share (utilization), as "running" alone says.
+TEST(QueryFill, AtLeastOneKernelRunningIsTheBusyTime) {
+  for (const char* question :
+       {"how much time had at least one kernel running?", "How long was at least one kernel executing on the GPU?"}) {
+    const Reading r = Fill(question);
+    ASSERT_TRUE(r.complete()) << question << ": " << (r.unread.empty() ? "" : r.unread.front());
+    ASSERT_EQ(r.queries.size(), 1u) << question;
+    EXPECT_EQ(r.queries[0].measures, std::vector<Measure>{Measure::kBusy}) << question;
+    EXPECT_EQ(r.queries[0].subject.events, EventKind::kKernels) << question;
+  }
+  const Reading share = Fill("what fraction of the kernel span had at least one kernel executing?");
+  ASSERT_TRUE(share.complete()) << (share.unread.empty() ? "" : share.unread.front());
+  ASSERT_EQ(share.queries.size(), 1u);
+  EXPECT_EQ(share.queries[0].measures, std::vector<Measure>{Measure::kUtilization});
+}
+
+}  // namespace
+}  // namespace nsys::agent

@@ -4158,6 +4158,27 @@ void ReadNoWork(std::vector<Item>& s) {
     if (e != static_cast<uint8_t>(EventKind::kKernels) && e != static_cast<uint8_t>(EventKind::kGpu)) continue;
     s[i] = LexItem("idle", s[i].word);
   }
+  // "how much time had at least one kernel running", "the time with at least one kernel executing": the busy time,
+  // the idle time's complement, as the guide defines it.
+  for (size_t i = 0; i + 3 < s.size(); ++i) {
+    if (!IsWordIn(s[i], {"at least"}) || !IsWordIn(s[i + 1], {"one", "1"}) || !s[i + 2].Has(Slot::kEvents)) continue;
+    const uint8_t e = s[i + 2].Value(Slot::kEvents);
+    if (e != static_cast<uint8_t>(EventKind::kKernels) && e != static_cast<uint8_t>(EventKind::kGpu)) continue;
+    const auto runs =
+        std::find_if(s.begin() + static_cast<std::ptrdiff_t>(i + 3),
+                     s.begin() + static_cast<std::ptrdiff_t>(std::min(s.size(), i + 5)), [](const Item& it) {
+                       return IsWordIn(it, {"running", "executing", "active", "in flight"});
+                     });
+    if (runs == s.begin() + static_cast<std::ptrdiff_t>(std::min(s.size(), i + 5))) continue;
+    // "what fraction of the span had at least one kernel executing": with a share before it in its clause, the
+    // running words already ask the busy share (Clause::running).
+    bool share = false;
+    for (size_t k = i; k-- > 0 && s[k].kind != Item::kSeparator && !IsWordIn(s[k], {"and"});)
+      share = share || s[k].Says(Measure::kShare);
+    if (share) continue;
+    s[i] = LexItem("busy", s[i].word + " " + s[i + 1].word);
+    s.erase(s.begin() + static_cast<std::ptrdiff_t>(i + 1));
+  }
 }
 
 // "the FlashAttention forward kernel (flash_fwd_kernel)": a whole name in parentheses names what the words before it

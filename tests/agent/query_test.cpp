@@ -16,6 +16,7 @@
 
 #include "../../server/agent/src/query_lexicon.h"
 #include "../derived_export.h"
+#include "../skills/analysis_test_sql.h"
 #include "analyze_file.h"
 #include "fixtures.h"
 #include "nsys/agent/query_answer.h"
@@ -446,12 +447,13 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
   EXPECT_EQ(rank.queries[0], Q({Measure::kCount}, {EventKind::kKernels, "", ""}));
   one.traced_processes = 2;  // two ranks: rank 0 is no process id the question can be read with
   EXPECT_FALSE(FillQueries("rank 0: how many kernels ran?", one).complete());
-  // "not running any kernel" is idle; a window "after the capture started" counts from the profile start, as every
-  // window does; "that window" in a later sentence is the span said before.
+  // "not running any kernel" is idle; a window "after the capture started" is on the capture clock, from the session
+  // start (QueryExecute.WindowsOnTheCaptureClock); "that window" in a later sentence is the span said before.
   Check("How long is GPU 0 not running any kernel?",
         {Q({Measure::kIdle}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}})});
-  Check("how many kernels ran between 1.0 s and 1.5 s after the capture started?",
-        {Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "", 1.0, 1.5})});
+  Query after_capture = Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "", 1.0, 1.5});
+  after_capture.scope.capture_clock = true;
+  Check("how many kernels ran between 1.0 s and 1.5 s after the capture started?", {after_capture});
   Check("On GPU 0, from its first kernel start to its last kernel end, how long is it idle? And what % of that window?",
         {Q({Measure::kIdle, Measure::kIdleShare}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}})});
   // A window "after the first kernel starts" counts from that start; with no length or bound to count, it is unread.
@@ -3643,14 +3645,17 @@ TEST(QueryExecute, WhetherAnyWasRecordedOfAnExportWithoutTheTable) {
 }
 
 // A window said from one time to another ("from 6.0 s to 6.1 s", "6.0 to 6.1 s") is the window "between" says; the
-// profile's own start said after it ("after the session start", "into the run") is where windows count from anyway;
+// profile's own start said after it ("into the run") is where windows count from anyway, the session's ("after the
+// session start") puts it on the capture clock;
 // a scene's window is lent on its own to a question that says a place but no time ("that window"). A length said so
 // ("lasting from 1 ms to 2 ms") is no window.
 TEST(QueryFill, AWindowFromOneTimeToAnother) {
   Query window = Q({Measure::kCount}, {EventKind::kKernels, ""}, Scope{{}, {}, -1, "", 6.0, 6.1});
   Check("how many kernels ran from 6.0 s to 6.1 s?", {window});
   Check("how many kernels ran from 6.0 to 6.1 s?", {window});
-  Check("how many kernels ran between 6.0 s and 6.1 s after the session start?", {window});
+  Query on_capture_clock = window;
+  on_capture_clock.scope.capture_clock = true;
+  Check("how many kernels ran between 6.0 s and 6.1 s after the session start?", {on_capture_clock});
   Check("how many kernels ran from 6.0 s to 6.1 s into the run?", {window});
   Query placed = Q({Measure::kCount}, {EventKind::kKernels, ""}, Scope{{}, {1679}, -1, "", 6.0, 6.1});
   Check("Zoom into 6.0 s to 6.1 s. How many kernels did process 1679 run in that window?", {placed});
@@ -4392,6 +4397,66 @@ TEST(QueryFill, AtLeastOneKernelRunningIsTheBusyTime) {
   ASSERT_TRUE(share.complete()) << (share.unread.empty() ? "" : share.unread.front());
   ASSERT_EQ(share.queries.size(), 1u);
   EXPECT_EQ(share.queries[0].measures, std::vector<Measure>{Measure::kUtilization});
+}
+
+}  // namespace
+}  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// Seconds said of the capture or the session ("into the capture", "after the session start", "on the timeline") are on
+// the export's own clock, as the Nsight Systems timeline counts them; said of the profile or trace, and the last
+// seconds, from the profile's first event. On a100_2proc_mpi
+// (its first event, an OS runtime call, is at 0.013 s; its first kernel at 5.77 s) the two differ: the capture clock's
+// window holds what SQL counts there (process 1679's kernels starting in [6.0 s, 6.1 s)); a window that misses every
+// event is said, with the clock's range, never answered with nothing.
+TEST(QueryExecute, WindowsOnTheCaptureClock) {
+  NSYS_REQUIRE_FIXTURES();
+  Query capture =
+      Q({Measure::kCount, Measure::kTotal}, {EventKind::kKernels, "", ""}, Scope{{}, {1679}, -1, "", 6.0, 6.1});
+  capture.scope.capture_clock = true;
+  Check(
+      "Zoom into 6.0 s to 6.1 s after the session start. How many kernels did process 1679 run in that window, and "
+      "their total time?",
+      {capture});
+  Query between = Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "", 6.5, 7.0});
+  Query relative = between;
+  between.scope.capture_clock = true;
+  Check("Between 6.5 s and 7.0 s into the capture, how many kernels ran?", {between});
+  Check("How many kernels started between 6.5 s and 7.0 s on the timeline?", {between});
+  Check("How many kernels started between 6.5 s and 7.0 s into the trace?", {relative});
+  auto back = QueryFromJson(QueryToJson(capture), "q");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, capture);
+  EXPECT_EQ(QueryToJson(capture)["scope"]["captureClock"], true);
+  Query no_window = Q({Measure::kCount}, {EventKind::kKernels, "", ""});
+  no_window.scope.capture_clock = true;
+  EXPECT_EQ(CheckQuery(no_window).error().message,
+            "Query: captureClock says which clock a window's seconds are on: give fromSeconds or toSeconds.");
+
+  const testing::FixtureSql sql("a100_2proc_mpi.sqlite");
+  const int64_t n = sql.Int(
+      "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE ((globalPid >> 24) & 16777215) = 1679 AND start >= "
+      "6000000000 AND start < 6100000000");
+  ASSERT_GT(n, 0);
+  core::Workspace ws(OfflineConfig());
+  auto opened = ws.Open(testing::Fixture("a100_2proc_mpi.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  auto a = ws.AskQueries({opened->id, {capture}});
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_NE(a->answer.summary.find(std::to_string(n) + " kernels"), std::string::npos) << a->answer.summary;
+  EXPECT_NE(a->answer.summary.find("from the session start (on the capture clock)"), std::string::npos)
+      << a->answer.summary;
+  Query before = capture;
+  before.scope.from_s = 10.0;
+  before.scope.to_s = 11.0;
+  auto missed = ws.AskQueries({opened->id, {before}});
+  ASSERT_TRUE(missed.ok()) << missed.error().message;
+  EXPECT_NE(missed->answer.summary.find("the window from 10 s to 11 s lies outside this profile, whose events run "
+                                        "from 0.013 s to 6.773 s after the session start (on the capture clock)"),
+            std::string::npos)
+      << missed->answer.summary;
 }
 
 }  // namespace

@@ -118,6 +118,7 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.subject = agent::Subject{agent::EventKind::kMemcpy, "x", "HtoD", "sync", true, "pinned", "gemm"};
   q.scope = agent::Scope{{0}, {7}, 3, "fwd", 0.0, 0.5, 1, 2, 3, 4, true};
   q.scope.grid_below_sms = true;
+  q.scope.capture_clock = true;
   q.scope.launched_by = "cuLaunchKernelEx";
   q.scope.launches = "trsm";
   q.scope.outside = "warmup";
@@ -155,10 +156,11 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.subject.family.clear();        // a family is of kernels, and these are copies (CheckQuery)
   q.subject.except.clear();        // names are left out of kernels, calls and ranges, and these are copies
 
-  q.factor.reset();        // a factor is of two sides (CheckQuery)
-  q.subject.nth = 0;       // one event is not of a launch configuration (CheckQuery)
-  q.scope.origin.reset();  // a window counts from one origin, and fromFirstKernel is it (CheckQuery)
-  q.scope.until.reset();   // a window ends at toSeconds or at until (CheckQuery)
+  q.factor.reset();               // a factor is of two sides (CheckQuery)
+  q.subject.nth = 0;              // one event is not of a launch configuration (CheckQuery)
+  q.scope.origin.reset();         // a window counts from one origin, and fromFirstKernel is it (CheckQuery)
+  q.scope.until.reset();          // a window ends at toSeconds or at until (CheckQuery)
+  q.scope.capture_clock = false;  // the capture clock counts from the session start, not the first kernel
   auto back = ToQueries({Spec(agent::QueryToJson(q))});
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->front().scope.launched_by, "cuLaunchKernelEx");

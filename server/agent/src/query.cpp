@@ -245,6 +245,7 @@ std::string ScopeWords(const Scope& s, bool on_gpu) {
     parts.push_back("that launched kernels whose name contains " + support::MarkdownCode(s.launches));
   const std::string origin = s.origin              ? AnchorWords(*s.origin)
                              : s.from_first_kernel ? "the first kernel's start"
+                             : s.capture_clock     ? "the session start (on the capture clock)"
                                                    : "the profile start";
   const bool over_one = s.origin && s.until && s.origin->events == s.until->events && s.origin->events.nth != 0 &&
                         !s.origin->at_end && s.until->at_end && !s.from_s;
@@ -445,6 +446,10 @@ std::string ScopeProblem(const Query& q, const Scope& s) {
   if (s.from_first_kernel && !s.from_s && !s.to_s)
     return "fromFirstKernel says where a window counts from: give fromSeconds or toSeconds.";
   if (s.from_first_kernel && s.origin) return "a window counts from one origin: fromFirstKernel or origin.";
+  if (s.capture_clock && !s.from_s && !s.to_s)
+    return "captureClock says which clock a window's seconds are on: give fromSeconds or toSeconds.";
+  if (s.capture_clock && (s.from_first_kernel || s.origin || s.until))
+    return "captureClock counts from the session start: not with fromFirstKernel, origin or until.";
   if (s.until && s.to_s) return "a window ends at toSeconds or at until, not both.";
   if (s.until && s.from_s && !s.origin && !s.from_first_kernel)
     return "fromSeconds with until counts from an origin: give origin.";

@@ -188,6 +188,11 @@ engine::FilterSpec FilterOf(const Scope& s) {
   f.window.clock = engine::WindowSpec::Clock::kRelativeSeconds;
   f.window.start = s.from_s;
   f.window.end = s.to_s;
+  if (s.capture_clock) {  // the export's own nanoseconds, from the session start
+    f.window.clock = engine::WindowSpec::Clock::kCaptureNs;
+    if (s.from_s) f.window.start = *s.from_s * 1e9;
+    if (s.to_s) f.window.end = *s.to_s * 1e9;
+  }
   return f;
 }
 
@@ -989,8 +994,17 @@ std::string OutOfProfile(const Scope& s, const engine::ProfileInfo& info) {
             d.id);
     }
   }
+  // A window on the capture clock that misses every event is said, never answered with nothing.
+  const double first_s = static_cast<double>(info.start_ns) / 1e9, last_s = static_cast<double>(info.end_ns) / 1e9;
+  if (s.capture_clock && ((s.from_s && *s.from_s >= last_s) || (s.to_s && *s.to_s <= first_s)))
+    return fmt::format(
+        "the window {} lies outside this profile, whose events run from {:.3f} s to {:.3f} s after the session "
+        "start (on the capture clock).",
+        s.to_s ? fmt::format("from {:g} s to {:g} s", s.from_s.value_or(0), *s.to_s)
+               : fmt::format("from {:g} s", s.from_s.value_or(0)),
+        first_s, last_s);
   const double length_s = static_cast<double>(info.end_ns - info.start_ns) / 1e9;
-  if (s.from_s && *s.from_s >= length_s)
+  if (!s.capture_clock && s.from_s && *s.from_s >= length_s)
     return fmt::format("the window from {:g} s lies outside this profile, which is {:.3f} s long.", *s.from_s,
                        length_s);
   return "";

@@ -1123,6 +1123,8 @@ struct Clause {
   std::optional<GroupBy> that_group;  // "on that card": the GPU, process or stream a ranking before found
   std::optional<Measure> versus_measure, versus_partner;  // "fewer blocks than SMs": SMs, against blocks
   bool from_first_kernel = false;                         // "after the first kernel starts": the window's origin
+  bool capture_clock = false;           // "into the capture": the window's seconds are on the capture clock (Scope)
+  bool window_from_end = false;         // "the last 200 ms": a window counted back from the profile's end
   std::optional<Anchor> origin, until;  // "from the end of the MPI_Init range", "until the last copy ends"
   int32_t nth = 0;                      // "the second Model range": one event by start (Subject::nth)
   int32_t versus_nth = 0;               // "the first and the last memcpy": the other side's one event
@@ -1508,6 +1510,13 @@ void ReadLaterAfterAWindow(const std::vector<Item>& items, size_t i, Clause& c, 
   }
 }
 
+// "the last 200 ms": the window that ends where the profile ends, counted back from it (never on the capture clock).
+void WindowFromTheEnd(double profile_s, double length, Clause& c) {
+  c.from_s = profile_s - length;
+  c.to_s = profile_s;
+  c.window_from_end = true;
+}
+
 // A window: "first N s|ms", "between A and B s|ms", "the last N ms" (the window that ends where the profile ends,
 // when its length is known; else unread); marks what it reads.
 void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bool>& read) {
@@ -1527,8 +1536,7 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
       return;
     }
     read[i] = true;
-    c.from_s = items[i].profile_s - length;
-    c.to_s = items[i].profile_s;
+    WindowFromTheEnd(items[i].profile_s, length, c);
     return;
   }
   if (items[i].Has(Slot::kFirst) && i + 1 < items.size() && items[i + 1].kind == Item::kNumber) {
@@ -2147,6 +2155,9 @@ bool ReadFlag(const std::vector<Item>& items, size_t i, const lexicon::Entry& e,
   switch (e.slot) {
     case Slot::kFromFirstKernel:
       c.from_first_kernel = true;
+      return true;
+    case Slot::kCaptureClock:
+      c.capture_clock = true;
       return true;
     case Slot::kCompare:
       c.compare = true;
@@ -3509,6 +3520,9 @@ void FillScope(const Clause& c, const Query* previous, bool own_subject, Query& 
     q.scope.from_s = c.from_s;
     q.scope.to_s = c.to_s;
     q.scope.from_first_kernel = c.from_first_kernel && !c.origin;
+    // "between 6.5 s and 7.0 s into the capture": seconds on the capture clock, when they count from no moment.
+    q.scope.capture_clock = c.capture_clock && !c.window_from_end && !c.from_first_kernel && !c.window_after_origin &&
+                            !c.origin && !c.until;
   }
   // A window from a moment an event marks, to a length after it, to another moment or to the profile's end; a window
   // said from the profile start is of no moment kept from the clause before.
@@ -4572,7 +4586,10 @@ std::vector<std::string> DropExplainingParentheses(std::vector<Item>& s) {
                end = s.begin() + static_cast<std::ptrdiff_t>(close);
     const bool opens = IsWordIn(s[open], {"so", "i.e", "ie", "meaning", "namely", "that is"});
     // "busy time (union of kernels and copies)": the kinds of GPU work a GPU's time is of (DefinesGpuWork).
-    const bool defines = IsWordIn(s[open], {"union of", "union"});
+    // "(match each kernel to its own launch call)": how events are joined, said of the relation the words before it
+    // name, is no more to answer.
+    const bool defines =
+        IsWordIn(s[open], {"union of", "union", "match", "matching", "pair", "pairing", "join", "joining"});
     const bool restates = std::any_of(begin, end, [](const Item& it) {
       return IsWordIn(it, {"i.e", "ie", "that is"});
     });
@@ -5944,6 +5961,8 @@ void LendWindow(const Clause& from, Clause& to) {
   to.from_s = from.from_s;
   to.to_s = from.to_s;
   to.from_first_kernel = from.from_first_kernel;
+  to.capture_clock = from.capture_clock;
+  to.window_from_end = from.window_from_end;
   to.window_after_origin = from.window_after_origin;
   to.origin = from.origin;
   to.until = from.until;

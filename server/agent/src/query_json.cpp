@@ -161,7 +161,7 @@ Expected<Scope> ReadScope(const json& j, const std::string& path) {
   if (Status ok = CheckObject(j, path,
                               {"devices", "pids", "stream", "inside", "outside", "fromSeconds", "toSeconds",
                                "fromFirstKernel", "gridBelowSms", "longerThanNs", "shorterThanNs", "largerThanBytes",
-                               "smallerThanBytes", "launchedBy", "launches", "origin", "until"});
+                               "smallerThanBytes", "launchedBy", "launches", "origin", "until", "captureClock"});
       !ok)
     return ok.error();
   Scope out;
@@ -200,6 +200,7 @@ Expected<Scope> ReadScope(const json& j, const std::string& path) {
   }
   if (Status ok = Flag(j, "fromFirstKernel", path, out.from_first_kernel); !ok) return ok.error();
   if (Status ok = Flag(j, "gridBelowSms", path, out.grid_below_sms); !ok) return ok.error();
+  if (Status ok = Flag(j, "captureClock", path, out.capture_clock); !ok) return ok.error();
   const std::pair<const char*, int64_t*> bounds[] = {{"longerThanNs", &out.longer_than_ns},
                                                      {"shorterThanNs", &out.shorter_than_ns},
                                                      {"largerThanBytes", &out.larger_than_bytes},
@@ -294,6 +295,7 @@ json ScopeToJson(const Scope& s) {
   if (s.to_s) out["toSeconds"] = *s.to_s;
   if (s.from_first_kernel) out["fromFirstKernel"] = true;
   if (s.grid_below_sms) out["gridBelowSms"] = true;
+  if (s.capture_clock) out["captureClock"] = true;
   if (!s.launched_by.empty()) out["launchedBy"] = s.launched_by;
   if (!s.launches.empty()) out["launches"] = s.launches;
   if (s.longer_than_ns >= 0) out["longerThanNs"] = s.longer_than_ns;
@@ -388,6 +390,11 @@ json ScopeSchema() {
          {{"type", "number"}, {"description", "Window start, seconds from the profile start (or the origin)"}}},
         {"toSeconds",
          {{"type", "number"}, {"description", "Window end, seconds from the profile start (or the origin)"}}},
+        {"captureClock",
+         {{"type", "boolean"},
+          {"description",
+           "The window's seconds are on the capture clock, from the session start (as the Nsight Systems timeline "
+           "counts), not from the profile's first event"}}},
         {"fromFirstKernel",
          {{"type", "boolean"},
           {"description",

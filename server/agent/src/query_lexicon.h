@@ -44,6 +44,7 @@ enum class Slot : uint8_t {
   kHalf,         // a fraction said in words (value: percent): "half", "a third", "a quarter"
   kLast,         // last: "in the last 200 ms" (a window from the end), or "first and last" (the span)
   kFromFirstKernel,  // "after the first kernel starts": a window counts from the first kernel's start
+  kCaptureClock,     // "into the capture", "after the session start": a window's seconds are on the capture clock
   kUnsupported,      // a measure a Query does not hold ("launch latency", "occupancy"): read, and said unread; value 1:
                      // a hardware counter no skill measures ("L2 cache", "hit rate"): the question is declined
   kStop,             // words that carry no slot

@@ -58,6 +58,7 @@ struct QueryScope {
   std::optional<int64_t> longer_than_ns, shorter_than_ns, larger_than_bytes, smaller_than_bytes;
   std::optional<bool> from_first_kernel;  // the window counts from the first kernel's start in this scope
   std::optional<bool> grid_below_sms;     // kernels: launches whose grid has fewer blocks than their GPU has SMs
+  std::optional<bool> capture_clock;      // the window's seconds are on the capture clock, from the session start
   // The launch relation: GPU work launched by a CUDA call of this whole name; CUDA calls that launched such kernels.
   std::optional<std::string> launched_by, launches;
   // The window counts from the moment `origin` marks instead of the profile start, and ends at `until`'s.
@@ -77,6 +78,7 @@ struct QueryScope {
                       Field("smallerThanBytes", &S::smaller_than_bytes),
                       Field("fromFirstKernel", &S::from_first_kernel),
                       Field("gridBelowSms", &S::grid_below_sms),
+                      Field("captureClock", &S::capture_clock),
                       Field("launchedBy", &S::launched_by),
                       Field("launches", &S::launches),
                       Field("origin", &S::origin),

@@ -188,6 +188,10 @@ struct Scope {
   std::optional<Anchor> origin, until;
   // Only events in no NVTX range whose name contains this ("GPU time outside the warmup range"): inside's complement.
   std::string outside;
+  // The window's seconds are on the export's own clock, from the session start, as the Nsight Systems timeline counts
+  // them ("between 6.5 s and 7.0 s into the capture", "6.0 s after the session start"), not from the profile's first
+  // event. Not with an origin, until or fromFirstKernel.
+  bool capture_clock = false;
   bool operator==(const Scope&) const = default;
 };
 

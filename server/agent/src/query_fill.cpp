@@ -3530,6 +3530,7 @@ void FillScope(const Clause& c, const Query* previous, bool own_subject, Query& 
     q.scope.origin = c.origin;
     q.scope.until = c.until;
     if (c.origin) q.scope.from_first_kernel = false;
+    if (c.origin || c.until) q.scope.capture_clock = false;  // a moment's window is on no clock of its own
   }
   if (c.longer_than_ns >= 0) q.scope.longer_than_ns = c.longer_than_ns;
   if (c.shorter_than_ns >= 0) q.scope.shorter_than_ns = c.shorter_than_ns;

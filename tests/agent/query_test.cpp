@@ -4461,3 +4461,17 @@ TEST(QueryExecute, WindowsOnTheCaptureClock) {
 
 }  // namespace
 }  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// The whole a share is of, said first ("Of all the bytes copied, what percentage ..."), is read as said after the share
+// word; a whole said by a place stays where it is said (the base of a share of places).
+TEST(QueryFill, TheWholeSaidBeforeItsShare) {
+  const Query bytes = Q({Measure::kByteShare}, {EventKind::kMemcpy, "", "HtoD"});
+  Check("Of all the bytes copied, what percentage went host-to-device?", {bytes});
+  Check("what percentage of all the bytes copied went host-to-device?", {bytes});
+}
+
+}  // namespace
+}  // namespace nsys::agent

@@ -7339,9 +7339,36 @@ void AnArticleAsksOfAny(std::vector<Item>& s) {
 
 // The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
 // kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
+// "Of all the bytes moved by page migrations, what percentage went back device-to-host?", "Of those kernels, what
+// fraction ran on stream 7?": the whole a share is of, said first, is read where it belongs, after the share word
+// that opens the clause after it ("what percentage of all the bytes moved by page migrations went back ...").
+void WholeSaidBeforeItsShare(std::vector<Item>& s) {
+  if (s.size() < 5 || !IsWordIn(s[0], {"of", "out of"})) return;
+  const auto comma = std::find_if(s.begin() + 1, s.end(), [](const Item& it) {
+    return it.kind == Item::kSeparator || IsWordIn(it, {"what", "which", "how"});
+  });
+  if (comma == s.end() || comma - s.begin() < 2 || comma->kind != Item::kSeparator || comma->word != ",") return;
+  // A whole said by a place or a name ("Of all the kernel time inside X, what percentage ... inside Y") is the base
+  // of a share of places, read as it is said (SharesOfTheWhole).
+  if (std::any_of(s.begin(), comma, [](const Item& it) { return it.Has(Slot::kInside) || it.kind == Item::kName; }))
+    return;
+  const size_t at = static_cast<size_t>(comma - s.begin());
+  size_t share = at + 1;
+  while (share < s.size() && share <= at + 3 && !s[share].Says(Measure::kShare)) ++share;
+  if (share > at + 3 || share + 1 >= s.size() || IsWordIn(s[share + 1], {"of"}) ||
+      s[share + 1].kind == Item::kSeparator)
+    return;
+  std::vector<Item> whole(std::make_move_iterator(s.begin()), std::make_move_iterator(comma));
+  s.erase(s.begin(), comma + 1);
+  share -= at + 1;
+  s.insert(s.begin() + static_cast<std::ptrdiff_t>(share + 1), std::make_move_iterator(whole.begin()),
+           std::make_move_iterator(whole.end()));
+}
+
 void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& vocabulary, bool& span_defined,
                             bool measured_before, Reading& reading) {
   for (std::string& d : DropRecordingPhrases(sentence, vocabulary)) reading.recording.push_back(std::move(d));
+  WholeSaidBeforeItsShare(sentence);
   for (const Item& it : sentence) {
     if (!it.respelled.empty()) reading.respelled.push_back("'" + it.word + "' as '" + it.respelled + "'");
   }

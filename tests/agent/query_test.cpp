@@ -4475,3 +4475,20 @@ TEST(QueryFill, TheWholeSaidBeforeItsShare) {
 
 }  // namespace
 }  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// An ellipsis after a word written as a name says the rest of the name ("nvfuser_pointwise_..."): a part of names, not
+// the end of a sentence, unless a capital opens the next word.
+TEST(QueryFill, AnEllipsisAfterANameIsTheRestOfIt) {
+  Check("For the pointwise kernel (nvfuser_pointwise_...), how many launches were there?",
+        {Q({Measure::kCount}, {EventKind::kKernels, "nvfuser_pointwise_", ""})});
+  const Reading two = Fill("I see a kernel named nvfuser_pointwise_... How many launches did it make?");
+  ASSERT_TRUE(two.complete()) << (two.unread.empty() ? "" : two.unread.front());
+  ASSERT_EQ(two.queries.size(), 1u);
+  EXPECT_EQ(two.queries[0].subject.name, "nvfuser_pointwise_");
+}
+
+}  // namespace
+}  // namespace nsys::agent

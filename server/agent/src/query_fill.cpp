@@ -205,9 +205,20 @@ void PushWord(std::vector<Token>& out, const std::string& word) {
 }
 
 // A word that ends a sentence when it ends with a full stop: not an abbreviation ("vs.", "e.g.", "no.").
-bool EndsSentence(const std::string& word) {
+// `capital_next`: the next word opens with a capital letter.
+bool EndsSentence(const std::string& word, bool capital_next) {
   if (word.size() < 2 || word.back() != '.') return false;
   const std::string lower = Lower(word);
+  // "nvkernel_solve_...", "cudaMemcpy...": an ellipsis after a word written as a name says the rest of the name; it
+  // ends the sentence too only before a capital ("a kernel named sm80_xmma_gemm_f64f64... What is ...").
+  if (lower.ends_with("...") && !capital_next) {
+    const std::string stem = word.substr(0, word.find_last_not_of('.') + 1);
+    const bool camel =
+        std::adjacent_find(stem.begin(), stem.end(), [](char a, char b) {
+          return std::islower(static_cast<unsigned char>(a)) && std::isupper(static_cast<unsigned char>(b));
+        }) != stem.end();
+    if (stem.find('_') != std::string::npos || stem.find("::") != std::string::npos || camel) return false;
+  }
   for (std::string_view abbreviation :
        {"vs.", "e.g.", "i.e.", "no.", "approx.", "etc.", "avg.", "min.", "max.", "resp."}) {
     if (lower == abbreviation) return false;
@@ -345,13 +356,16 @@ void CreatedByTheirCalls(std::vector<Token>& t) {
   }
 }
 
-// Long-ish: one pass over the characters with the quote, separator and word cases side by side.
+// Long: one pass over the characters with the quote, separator and word cases side by side.
 std::vector<Token> Tokenize(const std::string& question) {
   std::vector<Token> out;
   std::string word;
   int depth = 0;  // parentheses opened before a word and not closed yet
+  size_t at = 0;  // where the character that ends the word is
   const auto flush = [&] {
-    const bool sentence_end = EndsSentence(word);
+    const size_t next = question.find_first_not_of(" \t\r\n", at);
+    const bool sentence_end =
+        EndsSentence(word, next != std::string::npos && std::isupper(static_cast<unsigned char>(question[next])));
     const bool colon = !word.empty() && word.back() == ':';
     while (!word.empty() && std::string_view(".:)(\"'").find(word.back()) != std::string_view::npos) word.pop_back();
     while (!word.empty() && std::string_view("(\"'").find(word.front()) != std::string_view::npos) word.erase(0, 1);
@@ -385,6 +399,7 @@ std::vector<Token> Tokenize(const std::string& question) {
   };
   for (size_t i = 0; i < question.size(); ++i) {
     const char c = question[i];
+    at = i;
     if ((c == '`' || c == '"' || (c == '\'' && (i == 0 || question[i - 1] == ' '))) && word.empty()) {
       const size_t close = question.find(c, i + 1);
       if (close != std::string::npos && close > i + 1) {
@@ -416,6 +431,7 @@ std::vector<Token> Tokenize(const std::string& question) {
       word += c;
     }
   }
+  at = question.size();
   flush();
   CopyKindsByNumber(out);
   MostOfAnAdjective(out);

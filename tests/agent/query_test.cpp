@@ -4492,3 +4492,16 @@ TEST(QueryFill, AnEllipsisAfterANameIsTheRestOfIt) {
 
 }  // namespace
 }  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// In a scene, a part of a name said before the whole name is that name said short: the whole one is the subject
+// ("TensorRT's myelin layer records myelinGraphExecute ranges. How many are there?").
+TEST(QueryFill, ASceneNamesOneThingShortThenWhole) {
+  Check("The runFusion layer records runFusionWithInputs ranges. How many are there?",
+        {Q({Measure::kCount}, {EventKind::kNvtx, "runFusionWithInputs", "", "", true})});
+}
+
+}  // namespace
+}  // namespace nsys::agent

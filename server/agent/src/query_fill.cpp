@@ -6689,6 +6689,24 @@ void ReadAcrossSentences(std::vector<std::vector<Item>>& sentences) {
   OnesOfAMoment(sentences);
 }
 
+// "TensorRT's myelin layer records myelinGraphExecute ranges.": in a scene, a name that another of its names holds
+// (read as a second name, or as the range the first is inside) is that one said short: the whole name is the scene's.
+void NameSaidShortThenWhole(const std::vector<Item>& words, Clause& scene) {
+  const auto holds = [](const std::string& whole, const std::string& part) {
+    return whole.size() > part.size() && Lower(whole).find(Lower(part)) != std::string::npos;
+  };
+  if (scene.names.size() == 1 && !scene.inside.empty() && holds(scene.inside, scene.names[0].first)) {
+    scene.names[0] = {scene.inside, words[scene.inside_at].classes};
+    scene.names_at[0] = scene.inside_at;
+    scene.inside.clear();
+  }
+  for (size_t n = scene.names.size(); n-- > 0;) {
+    const std::string part = scene.names[n].first;
+    if (std::any_of(scene.names.begin(), scene.names.end(), [&](const auto& o) { return holds(o.first, part); }))
+      DropName(scene, n);
+  }
+}
+
 // A sentence that sets the scene, read as a clause: what it does not say is no question. A definition of GPU work is
 // said as such; other scenes are read silently.
 Clause ReadScene(std::vector<Item> sentence, Reading& reading) {
@@ -6701,6 +6719,7 @@ Clause ReadScene(std::vector<Item> sentence, Reading& reading) {
   if (DefinesGpuWork(words)) reading.defined.push_back(WordsOf(words));
   Clause scene = ReadClause(words);
   scene.belief = belief;
+  NameSaidShortThenWhole(words, scene);
   // A time or a size the scene says and reads as no window or bound ("Zoom into 6.0 s to 6.1 s after the session
   // start.") may say where the question looks: unread, never dropped with the scene's other words. (A belief's
   // figures are what it believes: "each sample kernel takes around 10 microseconds".)

@@ -3192,14 +3192,18 @@ TEST(QueryFill, RangesNestedInARangeAndTheLaunchingCallSaidInWords) {
 }
 
 // "start" where a verb stands says where events start, which is what being in a window or a place means ("kernels
-// start within the first 100 ms", "whose start is within"); "each of them" with no groups or sides said is unread.
+// start within the first 100 ms", "whose start is within"); "each of them" is each of the places a scene said
+// ("Two programs shared the card.": its processes).
 TEST(QueryFill, StartSaidAsAVerbAndEachOfWhatWasNeverNamed) {
   const Query first = Q({Measure::kCount}, {EventKind::kKernels, ""}, Scope{{}, {}, -1, "", 0.0, 0.1});
   Check("how many kernels start within the first 100 ms?", {first});
   Check("how many kernels whose start is within the first 100 ms are there?", {first});
   Query on = Q({Measure::kCount}, {EventKind::kMemcpy, "", "HtoD"}, Scope{{1}, {}, -1, "", {}, {}});
   Check("How many HtoD copies start on GPU 1?", {on});
-  EXPECT_FALSE(Fill("Two programs shared the card. How many kernels did each of them start on it?").complete());
+  Query each = Q({Measure::kCount}, {EventKind::kKernels, ""});
+  each.group_by = GroupBy::kPid;
+  Check("Two programs shared the card. How many kernels did each of them start on it?", {each});
+  EXPECT_FALSE(Fill("How many kernels did each of them start?").complete());
 }
 
 // Parts that used to be answered as another question (issue 42's "never answer a different question"): the calls
@@ -4501,6 +4505,24 @@ namespace {
 TEST(QueryFill, ASceneNamesOneThingShortThenWhole) {
   Check("The runFusion layer records runFusionWithInputs ranges. How many are there?",
         {Q({Measure::kCount}, {EventKind::kNvtx, "runFusionWithInputs", "", "", true})});
+}
+
+}  // namespace
+}  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// Programs taken one at a time ("per program", "each application") are processes; "for each one" with no noun of its
+// own is each of the scene's places ("I see two python programs in here. For each one, ...").
+TEST(QueryFill, ProgramsOneAtATimeAreProcesses) {
+  Query per = Q({Measure::kCount}, {EventKind::kKernels, "", ""});
+  per.group_by = GroupBy::kPid;
+  Check("how many kernels per program?", {per});
+  Check("How many kernels did each application launch?", {per});
+  Check("I see two python programs in here. For each one, how many kernels ran?", {per});
+  // A program said alone is the recording, not a grouping.
+  Check("how many kernels did this program launch?", {Q({Measure::kCount}, {EventKind::kKernels, "", ""})});
 }
 
 }  // namespace

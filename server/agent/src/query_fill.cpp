@@ -226,6 +226,19 @@ bool EndsSentence(const std::string& word, bool capital_next) {
   return true;
 }
 
+// "per program", "each application", "every app": the programs a profile holds, one at a time, are its processes (a
+// program said alone names the recording: "this program").
+void ProgramsOneByOne(std::vector<Token>& tokens) {
+  for (size_t i = 1; i < tokens.size(); ++i) {
+    const std::string& before = tokens[i - 1].lower;
+    if (before != "per" && before != "each" && before != "every") continue;
+    for (std::string_view noun : {"program", "programs", "app", "apps", "application", "applications", "executable",
+                                  "executables", "binary", "binaries"}) {
+      if (tokens[i].lower == noun) tokens[i].lower = "process";
+    }
+  }
+}
+
 // "copyKind 11", "copy kind = 1": NVIDIA's CUPTI_ACTIVITY_MEMCPY_KIND value, as the words the lexicon reads for that
 // kind ("unified HtoD"). Array copies (3 to 7) have no such words: left as written, unread.
 void CopyKindsByNumber(std::vector<Token>& tokens) {
@@ -434,6 +447,7 @@ std::vector<Token> Tokenize(const std::string& question) {
   at = question.size();
   flush();
   CopyKindsByNumber(out);
+  ProgramsOneByOne(out);
   MostOfAnAdjective(out);
   FamilyPhrases(out);
   TakesAtTheEnd(out);
@@ -6347,6 +6361,12 @@ void TakeTheScene(const Clause& scene, const std::vector<Item>& items, Clause& c
     c.names = scene.names;
     c.exact.insert(c.exact.end(), scene.exact.begin(), scene.exact.end());
   }
+  // "There are two processes. For each one, how many ...": "each" with no noun of its own is each of the scene's
+  // places.
+  if ((c.each_side || c.each_of_them) && !c.group && scene.noun && IsPlace(*scene.noun) && !c.versus) {
+    c.group = scene.noun;
+    c.each_side = c.each_of_them = false;
+  }
   if (!(c.which_one || c.which) || c.group) return;
   c.group = scene.noun;
   if (!c.group && scene.events && !HasSubject(c)) {
@@ -6362,7 +6382,11 @@ std::string WordsOf(const std::vector<Item>& items) {
 // The scene is set in the first clause of a sentence that asks or names events: "NCCL drops annotations. Across both
 // processes, how many ...": a part that asks nothing and names no events passes it on to the next.
 void SetTheScene(const std::optional<Clause>& context, const std::vector<Item>& items, Clause& c, bool& first_clause) {
-  if (!Asks(c) && !HasSubject(c)) return;
+  // "For each one," takes it ("Across both processes," does not: each of both is no place of its own).
+  const bool each = (c.each_side || c.each_of_them) && std::any_of(items.begin(), items.end(), [](const Item& it) {
+                      return Lower(it.word).find("each") != std::string::npos;
+                    });
+  if (!Asks(c) && !HasSubject(c) && !each) return;
   if (first_clause && context) TakeTheScene(*context, items, c);
   first_clause = false;
 }

@@ -842,6 +842,10 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // units and forms asked for, comparisons of two things; eight compound, four refusals, 19 exports), first scored at
   // 059c59d before any change for it: 24 / 14 / 2. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh90.json", "fresh held-out 90"), "questions_fresh90.json", 24, 2);
+  // Batch 99, written by a helper at 6deeb37 (a team lead triaging: yes/no, threshold and ranking questions, each
+  // with the figure that decides it; nine compound, four refusals, 19 exports), first scored at 086432e, after
+  // session 24's changes and before any for it: 16 / 12 / 12.
+  ExpectHeld(AskHeldOut("questions_fresh91.json", "fresh held-out 91"), "questions_fresh91.json", 16, 12);
 }
 
 }  // namespace

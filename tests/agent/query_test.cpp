@@ -4527,3 +4527,37 @@ TEST(QueryFill, ProgramsOneAtATimeAreProcesses) {
 
 }  // namespace
 }  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// A yes/no question about a figure ("is it over 5 ms?" after the slowest call, "are they averaging under 15 us?")
+// tests that figure against the value; a bound in a question of how many stays a bound on each event; "and did any
+// go past 4 ms?" asks whether one did, never dropped; a threshold said after "i.e." is what the question tests.
+TEST(QueryFill, AThresholdOnAFigureSaidOrPointedAt) {
+  Query slowest = Q({Measure::kMax}, {EventKind::kApi, "cudaMalloc", "", "", true});
+  slowest.form = Form::kYesNo;
+  slowest.threshold = 5e6;
+  Check("Slowest cudaMalloc: is it over 5 ms?", {slowest});
+  Query average = Q({Measure::kAverage}, {EventKind::kKernels, "", ""});
+  average.form = Form::kYesNo;
+  average.threshold = 15e3;
+  average.yes_if_less = true;
+  Check("are the kernels averaging under 15 us?", {average});
+  Query bounded = Q({Measure::kCount}, {EventKind::kKernels, "", ""});
+  bounded.scope.longer_than_ns = 1'000'000;
+  Check("how many kernels ran longer than 1 ms?", {bounded});
+  const Reading any = Fill("How many cudaMalloc calls were made, and did any go past 4 ms?");
+  ASSERT_TRUE(any.complete()) << (any.unread.empty() ? "" : any.unread.front());
+  ASSERT_EQ(any.queries.size(), 2u);
+  EXPECT_EQ(any.queries[1].form, Form::kYesNo);
+  EXPECT_EQ(any.queries[1].scope.longer_than_ns, 4'000'000);
+  const Reading share = Fill("would you say the nvfuser kernels dominate, i.e. north of 70% of the kernel time?");
+  ASSERT_TRUE(share.complete()) << (share.unread.empty() ? "" : share.unread.front());
+  ASSERT_EQ(share.queries.size(), 1u);
+  EXPECT_EQ(share.queries[0].threshold, 70.0);
+  EXPECT_EQ(share.queries[0].measures.front(), Measure::kShare);
+}
+
+}  // namespace
+}  // namespace nsys::agent

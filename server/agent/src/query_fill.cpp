@@ -1324,11 +1324,46 @@ std::optional<Quantity> QuantityAt(const std::vector<Item>& items, size_t j) {
   return Quantity{Measure::kCount, v, 1};
 }
 
+// "is it over 5 ms?", "are they averaging under 15 us each?", "is the slowest one past 4 s?": a yes/no question whose
+// subject is a word pointing back ("it", "that", "they") or that names a statistic of the events (an average, a
+// median, the longest, a total): a bound there is on that figure.
+// Where a yes/no question opens in a clause: after "and", "but", "so" and a heading before a colon ("Slowest
+// cudaMemsetAsync on the host: is it over 5 ms?").
+size_t QuestionOpensAt(const std::vector<Item>& items) {
+  size_t at = 0;
+  for (size_t k = 0; k < items.size(); ++k) {
+    if (items[k].kind == Item::kSeparator && items[k].colon) at = k + 1;
+  }
+  while (at < items.size() && IsWordIn(items[at], {"and", "but", "so", "also"})) ++at;
+  return at;
+}
+
+// "is it", "are they", "was that": an auxiliary and a word pointing back, one phrase of the lexicon or two words.
+bool AsksOfWhatWasSaid(const std::vector<Item>& items, size_t k) {
+  if (k < items.size() && IsWordIn(items[k], {"is it", "are they", "was it", "were they", "is that", "does it",
+                                              "do they", "did it", "did they", "is this"}))
+    return true;
+  return k + 1 < items.size() && items[k].Has(Slot::kAuxiliary) &&
+         IsWordIn(items[k + 1], {"it", "that", "this", "they", "those", "these"});
+}
+
+bool OfAFigure(const std::vector<Item>& items) {
+  bool points = false;
+  for (size_t k = QuestionOpensAt(items); k < items.size(); ++k) points = points || AsksOfWhatWasSaid(items, k);
+  const bool statistic = std::any_of(items.begin(), items.end(), [](const Item& it) {
+    return it.Says(Measure::kAverage) || it.Says(Measure::kMedian) || it.Says(Measure::kMax) ||
+           it.Says(Measure::kMin) || it.Says(Measure::kP90) || it.Says(Measure::kP95) || it.Says(Measure::kP99);
+  });
+  return points || statistic;
+}
+
 // A threshold on the whole: "is X more than half of the kernel time", "is more than 100 ms going into MPI_Recv",
 // "more than 1,000 times". A share is always of the whole; a time or a count only in a yes/no question that counts
 // nothing ("how many kernels took more than 1 ms" bounds each kernel: ReadBounds). Marks the words it reads.
 void ReadThreshold(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
-  const bool yes_no = !items.empty() && (items.front().Has(Slot::kAuxiliary) || items.front().Has(Slot::kAny));
+  const size_t opens = QuestionOpensAt(items);
+  bool yes_no = opens < items.size() && (items[opens].Has(Slot::kAuxiliary) || items[opens].Has(Slot::kAny));
+  for (size_t k = opens; k < items.size(); ++k) yes_no = yes_no || AsksOfWhatWasSaid(items, k);
   const bool counts = std::any_of(items.begin(), items.end(), [](const Item& it) {
     return it.Has(Slot::kAny) || (it.Says(Measure::kCount) && Lower(it.word) != "often");
   });
@@ -1337,15 +1372,20 @@ void ReadThreshold(const std::vector<Item>& items, Clause& c, std::vector<bool>&
     // "did MPI_Init take longer than half a second": in a yes/no question that counts nothing, a duration compared
     // is the whole's.
     const bool above = w == "more" || w == "over" || w == "above" || w == "at least" || w == "exceed" ||
-                       w == "exceeds" || w == "longer";
-    const bool below = w == "less" || w == "under" || w == "below" || w == "at most" || w == "fewer" || w == "shorter";
+                       w == "exceeds" || w == "longer" || w == "past" || w == "north of";
+    const bool below = w == "less" || w == "under" || w == "below" || w == "at most" || w == "fewer" ||
+                       w == "shorter" || w == "south of";
     if (!above && !below) continue;
     const size_t j = i + 1 < items.size() && Lower(items[i + 1].word) == "than" ? i + 2 : i + 1;
     if (j < items.size() && read[j]) continue;  // "more than 20 times the kernel time": a factor (ReadFactor)
     const std::optional<Quantity> q = QuantityAt(items, j);
     if (!q) continue;
-    // "over 5 ms", "under 1 ms", "exceeds 2 ms" bound each event; "more than 100 ms in total" the whole.
-    const bool each = w == "over" || w == "under" || w == "above" || w == "below" || w == "exceed" || w == "exceeds";
+    // "over 5 ms", "under 1 ms", "exceeds 2 ms" bound each event; "more than 100 ms in total" the whole, and so
+    // does any of them said of a figure: "Slowest cudaMemsetAsync: is it over 5 ms?", "are they averaging under 15
+    // us?" (a yes/no question that points back with "it", "that" or "they", or names a statistic).
+    const bool each = (w == "over" || w == "under" || w == "above" || w == "below" || w == "exceed" || w == "exceeds" ||
+                       w == "past") &&
+                      !OfAFigure(items);
     // A share or a rate is of the whole (no Query bounds each copy's rate).
     if (q->of != Measure::kShare && q->of != Measure::kBandwidth && (!yes_no || counts || each)) continue;
     c.threshold = q->value;
@@ -4651,6 +4691,15 @@ std::optional<std::string> DropExplanation(std::vector<Item>& sentence) {
     if (w == "i.e" || w == "ie" || w == "that is" || w == "namely" || w == "meaning") {
       const bool ends = !sentence.empty() && sentence.back().kind == Item::kSeparator;
       const size_t stop = sentence.size() - (ends ? 1 : 0);
+      // "would you say the SGEMM dominates, i.e. north of 70% of GPU kernel time?": a bound or threshold said after
+      // it is what the question tests: read, with the words before it.
+      for (size_t k = i + 1; k + 1 < stop; ++k) {
+        if (sentence[k].Has(Slot::kComparator) &&
+            (sentence[k + 1].kind == Item::kNumber || sentence[k + 1].Has(Slot::kHalf))) {
+          sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(i));
+          return std::nullopt;
+        }
+      }
       // Names of the kinds the words before it name, or names where those name none, say which events; names of
       // another kind define a measure ("latency of add_arrays_, i.e. from the start of the cuLaunchKernel call").
       std::vector<NameClass> before;
@@ -5257,6 +5306,8 @@ bool FillForm(const Clause& c, Query& q) {
     // "more than one thread block": a plain number is of the counted measure the clause asks for.
     const Measure asked = q.measures.empty() ? m : q.measures.front();
     if (m == Measure::kCount && IsLaunchConfiguration(asked)) m = asked;
+    // "Slowest cudaMemsetAsync: is it over 5 ms?": a time is of the time figure asked (the longest), not the total.
+    if (m == Measure::kTotal && asked != m && DimensionOf(asked) == Dimension::kTime) m = asked;
     // "is the GPU idle for more than half of the time": a share said of idle (busy) time is the idle share (the
     // utilization).
     const auto asks = [&](Measure had) {
@@ -6811,7 +6862,8 @@ bool AsksNothing(const Clause& c) {
          c.devices.empty() && c.pids.empty() && !c.which && !c.range_noun && !c.count_groups && c.inside.empty() &&
          c.stream < 0 && c.rank == Rank::kNone && !c.rank_by_size && !c.rank_by_measure && !c.threshold &&
          c.copy_kind.empty() && c.memory.empty() && c.cause.empty() && c.api_class.empty() && c.position == 0 &&
-         !c.from_first_kernel && !c.origin && !c.until && !c.from_s && c.excluded.empty();
+         !c.from_first_kernel && !c.origin && !c.until && !c.from_s && c.excluded.empty() &&
+         !(c.any && c.yes_no);  // "and did any go past 4 ms?": whether one of them did
 }
 
 // "What bandwidth do the HtoD copies reach, and on GPU 1?": a last clause that only names a place or events asks the

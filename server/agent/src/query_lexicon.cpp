@@ -1011,7 +1011,9 @@ constexpr Entry kEntries[] = {
     {"over", Slot::kComparator, 1},
     {"above", Slot::kComparator, 1},
     {"exceed", Slot::kComparator, 1},
-    {"past", Slot::kComparator, 1},  // "ran past 5 ms"
+    {"past", Slot::kComparator, 1},      // "ran past 5 ms"
+    {"north of", Slot::kComparator, 1},  // "north of 70% of the kernel time"
+    {"south of", Slot::kComparator, 2},
     {"exceeds", Slot::kComparator, 1},
     {"exceeded", Slot::kComparator, 1},
     {"exceeding", Slot::kComparator, 1},
@@ -1841,6 +1843,7 @@ constexpr Entry kEntries[] = {
     {"move", Slot::kMeasure, M(Measure::kBytes)},
     {"moves", Slot::kMeasure, M(Measure::kBytes)},
     {"averaged", Slot::kMeasure, M(Measure::kAverage)},
+    {"averaging", Slot::kMeasure, M(Measure::kAverage)},  // "are they averaging under 15 us each?"
     {"eat", Slot::kWeakTotal, 1},
     {"eats", Slot::kWeakTotal, 1},
     {"totals", Slot::kWeakTotal, 0},

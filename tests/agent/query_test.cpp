@@ -4561,3 +4561,21 @@ TEST(QueryFill, AThresholdOnAFigureSaidOrPointedAt) {
 
 }  // namespace
 }  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// A GPU's power and heat are sampled only with GPU metrics, which no skill reads: a question for them is declined as a
+// counter not measured, even when it is said as why another is asked; "watts" is never mended into "waits".
+TEST(QueryFill, PowerAndHeatAreNotMeasured) {
+  for (const char* question : {"Were either of the GPUs power-throttling during this step? Peak watts?",
+                               "What was the peak power draw of GPU 0?", "Was GPU 1 thermal throttling?"}) {
+    const Reading r = Fill(question);
+    EXPECT_FALSE(r.complete()) << question;
+    EXPECT_FALSE(r.not_held.empty()) << question;
+    EXPECT_TRUE(r.respelled.empty()) << question << ": " << (r.respelled.empty() ? "" : r.respelled.front());
+  }
+}
+
+}  // namespace
+}  // namespace nsys::agent

@@ -6247,6 +6247,7 @@ bool ReadsNothingConcrete(const std::vector<Item>& s, bool heading = false) {
     if (heading && it.kind == Item::kName && !it.exact) return false;
     return it.Has(Slot::kMeasure) || it.Has(Slot::kWeakTotal) || it.Has(Slot::kWhich) || it.Has(Slot::kTop) ||
            it.Has(Slot::kBottom) || it.Has(Slot::kAny) || it.Has(Slot::kCopyKind) || it.kind == Item::kName ||
+           (it.Has(Slot::kUnsupported) && it.Value(Slot::kUnsupported) == 1) ||  // "power-throttling": no counter read
            (it.kind == Item::kNumber && !SpelledNumber(Lower(it.word))) ||
            (!heading && lexicon::IsDiagnosisWord(Lower(it.word)));
   });

@@ -1795,6 +1795,18 @@ constexpr Entry kEntries[] = {
     // Compute's metrics), so a question for one is declined whatever else it says.
     {"cache", Slot::kUnsupported, 1},
     {"hit rate", Slot::kUnsupported, 1},
+    // A GPU's power and heat: sampled only with GPU metrics, which no skill reads ("Peak watts?", "was it
+    // throttling?").
+    {"watts", Slot::kUnsupported, 1},
+    {"watt", Slot::kUnsupported, 1},
+    {"wattage", Slot::kUnsupported, 1},
+    {"power draw", Slot::kUnsupported, 1},
+    {"power consumption", Slot::kUnsupported, 1},
+    {"power-throttling", Slot::kUnsupported, 1},
+    {"power throttling", Slot::kUnsupported, 1},
+    {"throttling", Slot::kUnsupported, 1},
+    {"throttled", Slot::kUnsupported, 1},
+    {"thermal", Slot::kUnsupported, 1},
     {"miss rate", Slot::kUnsupported, 1},
     // Lines of source code: a profile of NVTX ranges and kernels records no line (Nsight Compute's source view does).
     {"line of my source code", Slot::kUnsupported, 1},

@@ -4579,3 +4579,22 @@ TEST(QueryFill, PowerAndHeatAreNotMeasured) {
 
 }  // namespace
 }  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// GPUs said by their model in the plural ("the two H100s") are the GPUs, where the program used two or more: as the
+// export names them, or as the GPU table knows the model where the export names none.
+TEST(QueryFill, GpusSaidByTheirModelInThePlural) {
+  QueryVocabulary v = Vocabulary();  // two devices, no GPU names: the table's models
+  const Reading r = FillQueries("which of the two H100s ran more kernel time?", v);
+  ASSERT_TRUE(r.complete()) << (r.unread.empty() ? "" : r.unread.front());
+  ASSERT_EQ(r.queries.size(), 1u);
+  EXPECT_EQ(r.queries[0].group_by, GroupBy::kDevice) << DescribeQuery(r.queries[0]);
+  v.device_ids = {0};  // one GPU: the model names the machine, no GPUs to rank
+  const Reading one = FillQueries("which of the two H100s ran more kernel time?", v);
+  EXPECT_TRUE(one.queries.empty() || one.queries[0].group_by != GroupBy::kDevice);
+}
+
+}  // namespace
+}  // namespace nsys::agent

@@ -22,6 +22,7 @@
 
 #include "nsys/agent/query.h"
 #include "nsys/agent/query_answer.h"
+#include "nsys/engine/gpu_models.h"
 #include "nsys/support/name_pattern.h"
 #include "query_lexicon.h"
 #include "text_case.h"
@@ -7071,6 +7072,16 @@ std::vector<std::string> DropRecordingPhrases(std::vector<Item>& s, const QueryV
     for (size_t k = from; k < to; ++k) drop[k] = true;
   };
   const auto file_word = [&](const Item& it) { return IsFileWord(it, v); };
+  // "Between the two H100s, which one ...": GPUs said by their model in the plural, where the program used two or
+  // more, are its GPUs (the model as the export names its GPUs, or as the GPU table knows it where it names none).
+  for (Item& it : s) {
+    Item stem = it;
+    if (v.device_ids.size() < 2 || stem.word.size() < 3 || Lower(stem.word).back() != 's') continue;
+    stem.word.pop_back();
+    const bool model = gpus.empty() ? stem.kind != Item::kName && engine::LookUpGpuModel(stem.word).has_value()
+                                    : NamesEveryGpu(stem, gpus);
+    if (model) it = LexItem("gpus", it.word);
+  }
   const size_t heading = RecordingHeading(s, v, gpus);
   if (heading > 0) mark(0, heading);
   for (size_t k = heading; k < s.size(); ++k) {

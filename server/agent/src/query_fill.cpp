@@ -1369,8 +1369,27 @@ void ReadThreshold(const std::vector<Item>& items, Clause& c, std::vector<bool>&
   const bool counts = std::any_of(items.begin(), items.end(), [](const Item& it) {
     return it.Has(Slot::kAny) || (it.Says(Measure::kCount) && Lower(it.word) != "often");
   });
+  // "more than half of the copied bytes", "most of the copy volume", "of the copy time": the base of the share, the
+  // bytes' (not the time's) where it says bytes; its measure word is the base, no figure asked of its own.
+  const auto of_bytes = [&](size_t from) {
+    for (size_t k = from; k < items.size() && k < from + 5; ++k) {
+      const bool time = items[k].Has(Slot::kWeakTotal) || items[k].Says(Measure::kTotal);
+      if (!items[k].Says(Measure::kBytes) && !time) continue;
+      c.byte_share = c.byte_share || items[k].Says(Measure::kBytes);
+      read[k] = true;
+      return;
+    }
+  };
   for (size_t i = 0; i + 1 < items.size(); ++i) {
     const std::string w = Lower(items[i].word);
+    // "Is most of the copy volume going host-to-device?": in a yes/no question, more than half of it.
+    if (yes_no && (w == "most of" || (w == "most" && IsWordIn(items[i + 1], {"of"})))) {
+      c.threshold = 50;
+      c.threshold_of = Measure::kShare;
+      read[i] = true;
+      of_bytes(i + 1);
+      return;
+    }
     // "did MPI_Init take longer than half a second": in a yes/no question that counts nothing, a duration compared
     // is the whole's.
     const bool above = w == "more" || w == "over" || w == "above" || w == "at least" || w == "exceed" ||
@@ -1394,6 +1413,7 @@ void ReadThreshold(const std::vector<Item>& items, Clause& c, std::vector<bool>&
     c.threshold_of = q->of;
     c.threshold_below = below;
     for (size_t k = i; k < j + q->items; ++k) read[k] = true;
+    if (q->of == Measure::kShare) of_bytes(j + q->items);
     return;
   }
 }
@@ -2438,7 +2458,7 @@ bool PointsBackWord(const std::string& lower) {
 // Whether a clause asks something: a measure, "which", a ranking, a comparison, a yes or no, a place in a ranking.
 bool Asks(const Clause& c) {
   return c.elapsed || !c.measures.empty() || c.weak_total || c.weak_time || c.which || c.count_groups ||
-         c.rank != Rank::kNone || c.versus || c.compare || c.yes_no || c.position > 0;
+         c.rank != Rank::kNone || c.versus || c.compare || c.yes_no || c.position > 0 || c.threshold.has_value();
 }
 
 // What a clause compares that a Query cannot: "than" with nothing on its other side, a launch figure against the SMs.
@@ -5305,6 +5325,10 @@ bool FillForm(const Clause& c, Query& q) {
   if (c.threshold && c.threshold_of) {
     Measure m = *c.threshold_of;
     if (m == Measure::kShare && c.gpu_time) m = Measure::kGpuShare;
+    if (m == Measure::kShare && c.byte_share) {  // "more than half of the copied bytes": the bytes' share
+      m = Measure::kByteShare;
+      std::erase(q.measures, Measure::kBytes);
+    }
     // "more than one thread block": a plain number is of the counted measure the clause asks for.
     const Measure asked = q.measures.empty() ? m : q.measures.front();
     if (m == Measure::kCount && IsLaunchConfiguration(asked)) m = asked;

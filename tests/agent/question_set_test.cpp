@@ -610,7 +610,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // (still unread) are now declined. 23 / 13 / 4 since two ranges said side by side ("the X range and of the Y
   // range") are never one inside the other. Its wrong lines were read on 2026-11-28 (a reading turned a decline into
   // a wrong answer there; the scene's range pointed at mended it): no longer unread.
-  ExpectHeld(AskHeldOut("questions_fresh43.json", "fresh held-out 43"), "questions_fresh43.json", 25, 4);
+  ExpectHeld(AskHeldOut("questions_fresh43.json", "fresh held-out 43"), "questions_fresh43.json", 29, 0);
   // Batch 52, written by a helper the same way (an engineer triaging: short, terse, two-part) after the changes for
   // batch 50, first scored at c970601 with "compute it ... as X over Y" read: 29 / 9 / 2.
   // Its two wrong answers and nine declines were then read and their general causes mended: CUDA calls and NVTX
@@ -703,17 +703,17 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh58.json", "fresh held-out 58"), "questions_fresh58.json", 35, 0);
   // Batch 67, written by a helper at e790c93 (a newcomer's plain words: "GPU functions", "labelled sections", "how long
   // was the card doing nothing"), first scored before any change: 17 / 21 / 2.
-  ExpectHeld(AskHeldOut("questions_fresh59.json", "fresh held-out 59"), "questions_fresh59.json", 32, 0);
+  ExpectHeld(AskHeldOut("questions_fresh59.json", "fresh held-out 59"), "questions_fresh59.json", 33, 0);
   // Batch 68, written by a helper at 1d27789 (a data scientist new to GPUs: "GPU jobs", "uploads to the GPU", "the
   // tagged regions", "time the GPU had nothing to do"), first scored before any change for it: 13 / 26 / 1. Kept
   // unread.
-  ExpectHeld(AskHeldOut("questions_fresh60.json", "fresh held-out 60"), "questions_fresh60.json", 14, 1);
+  ExpectHeld(AskHeldOut("questions_fresh60.json", "fresh held-out 60"), "questions_fresh60.json", 15, 0);
   // Batch 69, written by a helper at 1d27789 (several asks in one breath, as in a ticket: all 40 compound), first
   // scored before any change for it: 26 / 9 / 5. Read since.
   ExpectHeld(AskHeldOut("questions_fresh61.json", "fresh held-out 61"), "questions_fresh61.json", 37, 0);
   // Batch 70, written by a helper at 3c74170 (compound questions as a colleague writes them in chat or email: 39 of 40
   // ask two or three things), first scored before any change for it: 20 / 16 / 4. Read since.
-  ExpectHeld(AskHeldOut("questions_fresh62.json", "fresh held-out 62"), "questions_fresh62.json", 32, 1);
+  ExpectHeld(AskHeldOut("questions_fresh62.json", "fresh held-out 62"), "questions_fresh62.json", 33, 0);
   // Batch 71, written by a helper at 3c74170 (a student in a GPU course asking a teaching assistant), first scored
   // before any change for it: 25 / 11 / 4. Read since.
   ExpectHeld(AskHeldOut("questions_fresh63.json", "fresh held-out 63"), "questions_fresh63.json", 36, 0);
@@ -722,7 +722,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh64.json", "fresh held-out 64"), "questions_fresh64.json", 27, 0);
   // Batch 73, written by a helper at abe9841 (people outside GPU engineering: a scientist, a manager, a web developer),
   // first scored at 8785db9, before any change for it: 17 / 20 / 3. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh65.json", "fresh held-out 65"), "questions_fresh65.json", 22, 2);
+  ExpectHeld(AskHeldOut("questions_fresh65.json", "fresh held-out 65"), "questions_fresh65.json", 23, 2);
   // Batch 74, written by a helper at 543db99 (a non-native English speaker in a team chat: short, articles dropped,
   // odd word order; 6 of 40 ask two things), first scored at 543db99, before any change for it: 30 / 9 / 1. Read since:
   // superlatives said "most long", "which percent", quotients that define a bandwidth, spans without start or end words
@@ -758,7 +758,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh71.json", "fresh held-out 71"), "questions_fresh71.json", 24, 2);
   // Batch 80, written by a helper at 9dfbb8b (compound questions: two or three things asked in one message, each with
   // its own figure or name), first scored at 9dfbb8b before any change for it: 27 / 11 / 2.
-  ExpectHeld(AskHeldOut("questions_fresh72.json", "fresh held-out 72"), "questions_fresh72.json", 30, 2);
+  ExpectHeld(AskHeldOut("questions_fresh72.json", "fresh held-out 72"), "questions_fresh72.json", 31, 1);
   // Batch 81, written by a helper at 9dfbb8b (terse questions as typed into a question box: abbreviations such as
   // "tot", "avg", "d2h", "p50", "#", few articles), first scored at 9dfbb8b before any change for it: 36 / 2 / 2.
   ExpectHeld(AskHeldOut("questions_fresh73.json", "fresh held-out 73"), "questions_fresh73.json", 37, 2);
@@ -772,7 +772,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // reading says "between 6.000 s and 6.100 s from the profile start" (the first event), and the batch counts from
   // the capture clock's zero (the export's own "session start", 13 ms earlier on that export). The clocks differ; the
   // words were read right.
-  ExpectHeld(AskHeldOut("questions_fresh75.json", "fresh held-out 75"), "questions_fresh75.json", 21, 2);
+  ExpectHeld(AskHeldOut("questions_fresh75.json", "fresh held-out 75"), "questions_fresh75.json", 23, 0);
   // Batch 84, written by a helper at 60c7cec (scoped questions again, by another writer: a GPU, a process, a stream,
   // a thread, inside or outside a named range, a window of the capture, before or after an event, the Nth occurrence,
   // or several at once), first scored at 60c7cec before any change for it: 14 / 24 / 2. Kept unread.
@@ -792,7 +792,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // all of this session's changes, before any change for it: 18 / 19 / 3. Kept unread until session 22, when one
   // answer turned wrong (found by counts alone) and its line was read: a share of the bytes answered as a share of
   // the time (Measure::kByteShare since); 19 / 18 / 3.
-  ExpectHeld(AskHeldOut("questions_fresh79.json", "fresh held-out 79"), "questions_fresh79.json", 21, 3);
+  ExpectHeld(AskHeldOut("questions_fresh79.json", "fresh held-out 79"), "questions_fresh79.json", 22, 1);
   // Batch 88, written by a helper at d2a4438 (everyday questions of forty engineers opening a profile for the first
   // time, a quarter of them asking two things), first scored at d2a4438 before any change for it: 32 / 7 / 1.
   ExpectHeld(AskHeldOut("questions_fresh80.json", "fresh held-out 80"), "questions_fresh80.json", 33, 1);
@@ -845,7 +845,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 99, written by a helper at 6deeb37 (a team lead triaging: yes/no, threshold and ranking questions, each
   // with the figure that decides it; nine compound, four refusals, 19 exports), first scored at 086432e, after
   // session 24's changes and before any for it: 16 / 12 / 12.
-  ExpectHeld(AskHeldOut("questions_fresh91.json", "fresh held-out 91"), "questions_fresh91.json", 16, 12);
+  ExpectHeld(AskHeldOut("questions_fresh91.json", "fresh held-out 91"), "questions_fresh91.json", 23, 5);
   // Batch 100, written by a helper at d74c395 (the same kind of asker as batch 99, by another writer: yes/no,
   // threshold and ranking questions; eight compound, four refusals, 19 exports), first scored at a1fe735, after the
   // changes read from batch 99: 22 / 16 / 2; the code before those changes (d74c395) scores it the same. Kept unread.

@@ -844,7 +844,8 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh90.json", "fresh held-out 90"), "questions_fresh90.json", 24, 2);
   // Batch 99, written by a helper at 6deeb37 (a team lead triaging: yes/no, threshold and ranking questions, each
   // with the figure that decides it; nine compound, four refusals, 19 exports), first scored at 086432e, after
-  // session 24's changes and before any for it: 16 / 12 / 12.
+  // session 24's changes and before any for it: 16 / 12 / 12. Read in session 24 (its yes/no questions about a figure
+  // were mended in general form): 23 / 12 / 5.
   ExpectHeld(AskHeldOut("questions_fresh91.json", "fresh held-out 91"), "questions_fresh91.json", 23, 5);
   // Batch 100, written by a helper at d74c395 (the same kind of asker as batch 99, by another writer: yes/no,
   // threshold and ranking questions; eight compound, four refusals, 19 exports), first scored at a1fe735, after the

@@ -4379,6 +4379,8 @@ TEST(QueryFill, CallsSaidByTheirNounThatLaunchedAKernel) {
   q.scope.launches = "nvfuser_pointwise_f0_c1_r0_g0";
   Check("How much time did the CUDA API calls that launched nvfuser_pointwise_f0_c1_r0_g0 take?", {q});
   Check("How much time went into the runtime calls that launched nvfuser_pointwise_f0_c1_r0_g0?", {q});
+  // "which" right after the calls relates, as "that" does; it asks for no ranking.
+  Check("How much time went into the runtime calls which launched nvfuser_pointwise_f0_c1_r0_g0?", {q});
 }
 
 }  // namespace

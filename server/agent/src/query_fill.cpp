@@ -7487,6 +7487,21 @@ void AnArticleAsksOfAny(std::vector<Item>& s) {
 
 // The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
 // kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
+// "the runtime calls which launched X", "kernels which ran longer than 1 ms": "which" right after the events it
+// relates to, before a verb, joins a relative clause as "that" does; it asks nothing ("Of the kernels, which took
+// longest?" and "kernels: which one ...?" are questions).
+void WhichAfterItsNounRelates(std::vector<Item>& s) {
+  for (size_t i = 1; i + 1 < s.size(); ++i) {
+    if (Lower(s[i].word) != "which" || !(s[i - 1].Has(Slot::kEvents) || s[i - 1].kind == Item::kName)) continue;
+    const Item& next = s[i + 1];
+    if (next.kind != Item::kUnknown && next.kind != Item::kLex) continue;
+    if (next.Has(Slot::kEvents) || next.Has(Slot::kMeasure) || next.Has(Slot::kWeakTotal) ||
+        IsWordIn(next, {"one", "ones", "of"}))
+      continue;
+    s[i] = LexItem("that", s[i].word);
+  }
+}
+
 // "Of all the bytes moved by page migrations, what percentage went back device-to-host?", "Of those kernels, what
 // fraction ran on stream 7?": the whole a share is of, said first, is read where it belongs, after the share word
 // that opens the clause after it ("what percentage of all the bytes moved by page migrations went back ...").
@@ -7517,6 +7532,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
                             bool measured_before, Reading& reading) {
   for (std::string& d : DropRecordingPhrases(sentence, vocabulary)) reading.recording.push_back(std::move(d));
   WholeSaidBeforeItsShare(sentence);
+  WhichAfterItsNounRelates(sentence);
   for (const Item& it : sentence) {
     if (!it.respelled.empty()) reading.respelled.push_back("'" + it.word + "' as '" + it.respelled + "'");
   }

@@ -4625,3 +4625,23 @@ TEST(QueryFill, MostOfIsMoreThanHalfAndOfTheBytesIsTheBytesShare) {
 
 }  // namespace
 }  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// "the longest one" in a sentence after a question of events with no ranking is one of those events: the names ranked
+// by that extreme, as "the longest kernel" is.
+TEST(QueryFill, TheLongestOneOfTheEventsSaid) {
+  Query longest = Q({Measure::kMax}, {EventKind::kKernels, "", ""});
+  longest.group_by = GroupBy::kName;
+  longest.rank = Rank::kTop;
+  Check("What's the longest kernel?", {longest});
+  const Reading two = Fill("How many kernels ran? What's the longest one?");
+  ASSERT_TRUE(two.complete()) << (two.unread.empty() ? "" : two.unread.front());
+  ASSERT_EQ(two.queries.size(), 2u);
+  EXPECT_EQ(two.queries[1].group_by, GroupBy::kName) << DescribeQuery(two.queries[1]);
+  EXPECT_EQ(two.queries[1].rank, Rank::kTop);
+}
+
+}  // namespace
+}  // namespace nsys::agent

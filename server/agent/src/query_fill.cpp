@@ -1114,6 +1114,7 @@ struct Clause {
   uint8_t span_base = 0;  // the span a share is of: 1 "what percentage of the GPU span", 2 "how much of the span"
   int idle_said = 0;      // how many times a word for idle time is said ("idle time and idle pct of the span": twice)
   bool superlative_one = false;         // "the shortest one": of the events, or the names ranked, said before
+  bool after_a_sentence = false;        // the Query before it was built in a sentence before this clause's
   bool single_event = false;            // "the longest single execution": names ranked by their one extreme event
   bool widens = false;                  // "overall", "all", "whole": no scope kept from the clause before
   std::optional<GroupBy> count_groups;  // "how many GPUs": the number of groups
@@ -5842,6 +5843,14 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
     const Measure ranked = previous->measures.front();
     c.single_event = c.single_event || ranked == Measure::kMax || ranked == Measure::kMin;
   }
+  // "Did any kernel last over 100 us? What's the longest one?": in a sentence after a question of events with no
+  // ranking, "one" is one of those events: ranked by the extreme, as "the longest kernel" is. (In a list of figures
+  // of the same sentence, "count / bytes / longest one", "the idle gaps and the longest one", it is that figure.)
+  if (c.superlative_one && c.after_a_sentence && previous && previous->rank == Rank::kNone && c.names.empty() &&
+      !c.group && !HasSubject(c) && previous->subject.name.empty() && previous->group_by == GroupBy::kNone) {
+    c.rank_by_measure = true;
+    c.single_event = c.single_event || c.superlative == Measure::kMax || c.superlative == Measure::kMin;
+  }
   if (c.rank_by_measure && c.names.empty() && !c.which && !c.group && previous && c.copy_kind.empty() &&
       !previous->subject.name.empty() && c.events == previous->subject.events)
     c.points_back = true;
@@ -7662,6 +7671,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
         continue;
       }
       if (TakeScope(c, items, queries, lent, reading.unread) || AsksNothing(c)) continue;
+      c.after_a_sentence = !queries.empty() && queries.size() == sentence_from;
       Clause kept = c;
       auto q = ToQueryNoting(c, queries.empty() ? before : &queries.back(), reading);
       if (!q) {

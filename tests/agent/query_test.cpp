@@ -4524,6 +4524,12 @@ TEST(QueryFill, ProgramsOneAtATimeAreProcesses) {
   Check("how many kernels per program?", {per});
   Check("How many kernels did each application launch?", {per});
   Check("I see two python programs in here. For each one, how many kernels ran?", {per});
+  // "each way" is each direction copies moved in.
+  const Reading ways = Fill("How many copies went each way?");
+  ASSERT_TRUE(ways.complete()) << (ways.unread.empty() ? "" : ways.unread.front());
+  ASSERT_EQ(ways.queries.size(), 1u);
+  EXPECT_EQ(ways.queries[0].subject.events, EventKind::kMemcpy);
+  EXPECT_EQ(ways.queries[0].group_by, GroupBy::kName) << DescribeQuery(ways.queries[0]);
   // A program said alone is the recording, not a grouping.
   Check("how many kernels did this program launch?", {Q({Measure::kCount}, {EventKind::kKernels, "", ""})});
 }

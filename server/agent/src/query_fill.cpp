@@ -228,15 +228,19 @@ bool EndsSentence(const std::string& word, bool capital_next) {
   return true;
 }
 
-// "per program", "each application", "every app": the programs a profile holds, one at a time, are its processes (a
-// program said alone names the recording: "this program").
-void ProgramsOneByOne(std::vector<Token>& tokens) {
+// Nouns taken one at a time that stand for another: "per program", "each application", "every app" are the
+// profile's processes (a program said alone names the recording: "this program"); "each way", "both ways" are the
+// directions copies moved in.
+void NounsOneByOne(std::vector<Token>& tokens) {
+  static constexpr std::pair<std::string_view, std::string_view> kStandFor[] = {
+      {"program", "process"},     {"programs", "process"},     {"app", "process"},        {"apps", "process"},
+      {"application", "process"}, {"applications", "process"}, {"executable", "process"}, {"executables", "process"},
+      {"binary", "process"},      {"binaries", "process"},     {"way", "direction"},      {"ways", "directions"}};
   for (size_t i = 1; i < tokens.size(); ++i) {
     const std::string& before = tokens[i - 1].lower;
-    if (before != "per" && before != "each" && before != "every") continue;
-    for (std::string_view noun : {"program", "programs", "app", "apps", "application", "applications", "executable",
-                                  "executables", "binary", "binaries"}) {
-      if (tokens[i].lower == noun) tokens[i].lower = "process";
+    if (before != "per" && before != "each" && before != "every" && before != "both") continue;
+    for (const auto& [noun, stands_for] : kStandFor) {
+      if (tokens[i].lower == noun) tokens[i].lower = std::string(stands_for);
     }
   }
 }
@@ -449,7 +453,7 @@ std::vector<Token> Tokenize(const std::string& question) {
   at = question.size();
   flush();
   CopyKindsByNumber(out);
-  ProgramsOneByOne(out);
+  NounsOneByOne(out);
   MostOfAnAdjective(out);
   FamilyPhrases(out);
   TakesAtTheEnd(out);

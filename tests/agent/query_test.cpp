@@ -4651,3 +4651,22 @@ TEST(QueryFill, TheLongestOneOfTheEventsSaid) {
 
 }  // namespace
 }  // namespace nsys::agent
+
+namespace nsys::agent {
+namespace {
+
+// A comparison whose other side is read as the first side again, with no place or family to tell them apart, is not
+// held: declined, never answered as the one side alone.
+TEST(QueryFill, AComparisonOfASideWithItselfIsNotHeld) {
+  EXPECT_FALSE(Fill("does launching the kernel cost more time than the kernel itself runs?").complete());
+  // Told apart by a place, the same events are two sides.
+  Query gpus = Q({Measure::kTotal}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}});
+  gpus.versus_scope = Scope{{1}, {}, -1, "", {}, {}};
+  const Reading r = Fill("Do the kernels on GPU 0 take more time than the kernels on GPU 1?");
+  ASSERT_TRUE(r.complete()) << (r.unread.empty() ? "" : r.unread.front());
+  ASSERT_EQ(r.queries.size(), 1u);
+  EXPECT_TRUE(r.queries[0].versus_scope.has_value()) << DescribeQuery(r.queries[0]);
+}
+
+}  // namespace
+}  // namespace nsys::agent

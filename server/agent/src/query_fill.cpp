@@ -3705,8 +3705,12 @@ void ComparedWithTheOneBefore(const Clause& c, const Query* previous, Query& q) 
   }
 }
 
-// The other side of a comparison: another name, kind or copy kind, or another device or process.
-void FillVersus(const Clause& c, Query& q) {
+// The other side of a comparison: another name, kind or copy kind, or another device or process. False when the other
+// side said is the first side again, with nothing else to tell them apart ("does launching the kernel cost more time
+// than the kernel itself runs?" read as kernels against kernels): a comparison no Query holds, never dropped.
+bool FillVersus(const Clause& c, Query& q) {
+  const bool placed = !c.versus_devices.empty() || !c.versus_pids.empty() || c.versus_stream >= 0 ||
+                      !c.versus_launched_by.empty() || c.versus_nth != 0 || !c.versus_family.empty();
   if (!c.versus_names.empty()) {
     Subject v = q.subject;
     v.name = c.versus_names.front().first;
@@ -3721,9 +3725,13 @@ void FillVersus(const Clause& c, Query& q) {
     if (!c.versus_copy_kind.empty()) v.copy_kind = c.versus_copy_kind;
     if (!c.versus_memory.empty()) v.memory = c.versus_memory;
     if (!c.versus_cause.empty()) v.cause = c.versus_cause;
+    if (v == q.subject && !placed) return false;
     if (!(v == q.subject)) q.versus_subject = v;
-  } else if (!c.versus_devices.empty() || !c.versus_pids.empty() || c.versus_stream >= 0 ||
-             !c.versus_launched_by.empty() || (c.devices.size() == 2 && (c.versus || c.compare))) {
+  }
+  // "the kernels on GPU 0 ... than the kernels on GPU 1": the same events said again on the other side, told apart by
+  // their place.
+  if (!q.versus_subject && (!c.versus_devices.empty() || !c.versus_pids.empty() || c.versus_stream >= 0 ||
+                            !c.versus_launched_by.empty() || (c.devices.size() == 2 && (c.versus || c.compare)))) {
     Scope v = q.scope;
     if (!c.versus_launched_by.empty()) v.launched_by = c.versus_launched_by;
     if (c.devices.size() == 2 && c.versus_devices.empty()) {
@@ -3751,6 +3759,7 @@ void FillVersus(const Clause& c, Query& q) {
       q.yes_if_less = c.less;
     }
   }
+  return true;
 }
 
 // "between the first kernel start and the last kernel end", "from the first kernel starting to the last one
@@ -5901,7 +5910,7 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   FillPointedBack(c, previous, own_subject, q);
   if (!TakePosition(c, q)) return std::nullopt;
   if (!Held(q)) return std::nullopt;
-  FillVersus(c, q);
+  if (!FillVersus(c, q)) return std::nullopt;
   // One event by its place in time is not set against other events ("that second range ... the real forward pass"),
   // only against another one event of the same events ("the first and the last memcpy").
   const bool two_instances = q.versus_subject && q.versus_subject->nth != 0 && c.versus_nth != 0;

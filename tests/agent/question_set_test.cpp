@@ -851,6 +851,10 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // threshold and ranking questions; eight compound, four refusals, 19 exports), first scored at a1fe735, after the
   // changes read from batch 99: 22 / 16 / 2; the code before those changes (d74c395) scores it the same. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh92.json", "fresh held-out 92"), "questions_fresh92.json", 22, 2);
+  // Batch 101, written by a helper at b774d2e (a developer asking about what the Nsight Systems timeline shows: ranges
+  // and what ran inside them, gaps, lanes, windows, two phases; eight compound, four refusals, 19 exports), first
+  // scored at b774d2e, the end of session 24's changes, before any for it: 9 / 31 / 0. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh93.json", "fresh held-out 93"), "questions_fresh93.json", 9, 0);
 }
 
 }  // namespace

@@ -855,6 +855,10 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // and what ran inside them, gaps, lanes, windows, two phases; eight compound, four refusals, 19 exports), first
   // scored at b774d2e, the end of session 24's changes, before any for it: 9 / 31 / 0. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh93.json", "fresh held-out 93"), "questions_fresh93.json", 9, 0);
+  // Batch 102, written by a helper at 7cab183 (the same kind of asker as batch 101, another writer: what the timeline
+  // view shows, in a timeline reader's words; eight compound, four refusals, 19 exports), first scored at 7cab183
+  // before any change for it: 20 / 18 / 2. Kept unread, as a pair with batch 101: read one, score the other.
+  ExpectHeld(AskHeldOut("questions_fresh94.json", "fresh held-out 94"), "questions_fresh94.json", 20, 2);
 }
 
 }  // namespace

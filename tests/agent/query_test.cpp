@@ -4345,12 +4345,6 @@ TEST(QueryFill, TheSceneIsSetInTheFirstClauseThatAsks) {
   Check("How much total time was spent inside the runFusionWithInputs ranges?", {whole});
 }
 
-}  // namespace
-}  // namespace nsys::agent
-
-namespace nsys::agent {
-namespace {
-
 // "Same for X" after a question of several measures asks every one of them again of X (not only the last clause's),
 // and a direction alone after unified-memory migrations is of those migrations.
 TEST(QueryFill, SameForAsksEveryMeasureAgain) {
@@ -4366,12 +4360,6 @@ TEST(QueryFill, SameForAsksEveryMeasureAgain) {
          Q({Measure::kCount}, {EventKind::kMemcpy, "", "DtoH"})});
 }
 
-}  // namespace
-}  // namespace nsys::agent
-
-namespace nsys::agent {
-namespace {
-
 // CUDA calls said by their noun alone, then the kernel they launched: the calls of that launch relation, not the
 // kernel's own time.
 TEST(QueryFill, CallsSaidByTheirNounThatLaunchedAKernel) {
@@ -4382,12 +4370,6 @@ TEST(QueryFill, CallsSaidByTheirNounThatLaunchedAKernel) {
   // "which" right after the calls relates, as "that" does; it asks for no ranking.
   Check("How much time went into the runtime calls which launched nvfuser_pointwise_f0_c1_r0_g0?", {q});
 }
-
-}  // namespace
-}  // namespace nsys::agent
-
-namespace nsys::agent {
-namespace {
 
 // "at least one kernel running" is the busy time, as "no kernel running" is the idle time; after a share word in its
 // clause, the busy share (utilization), as "running" alone says.
@@ -4405,12 +4387,6 @@ TEST(QueryFill, AtLeastOneKernelRunningIsTheBusyTime) {
   ASSERT_EQ(share.queries.size(), 1u);
   EXPECT_EQ(share.queries[0].measures, std::vector<Measure>{Measure::kUtilization});
 }
-
-}  // namespace
-}  // namespace nsys::agent
-
-namespace nsys::agent {
-namespace {
 
 // Seconds said of the capture or the session ("into the capture", "after the session start", "on the timeline") are on
 // the export's own clock, as the Nsight Systems timeline counts them; said of the profile or trace, and the last
@@ -4466,12 +4442,6 @@ TEST(QueryExecute, WindowsOnTheCaptureClock) {
       << missed->answer.summary;
 }
 
-}  // namespace
-}  // namespace nsys::agent
-
-namespace nsys::agent {
-namespace {
-
 // The whole a share is of, said first ("Of all the bytes copied, what percentage ..."), is read as said after the share
 // word; a whole said by a place stays where it is said (the base of a share of places).
 TEST(QueryFill, TheWholeSaidBeforeItsShare) {
@@ -4479,12 +4449,6 @@ TEST(QueryFill, TheWholeSaidBeforeItsShare) {
   Check("Of all the bytes copied, what percentage went host-to-device?", {bytes});
   Check("what percentage of all the bytes copied went host-to-device?", {bytes});
 }
-
-}  // namespace
-}  // namespace nsys::agent
-
-namespace nsys::agent {
-namespace {
 
 // An ellipsis after a word written as a name says the rest of the name ("nvfuser_pointwise_..."): a part of names, not
 // the end of a sentence, unless a capital opens the next word.
@@ -4497,24 +4461,12 @@ TEST(QueryFill, AnEllipsisAfterANameIsTheRestOfIt) {
   EXPECT_EQ(two.queries[0].subject.name, "nvfuser_pointwise_");
 }
 
-}  // namespace
-}  // namespace nsys::agent
-
-namespace nsys::agent {
-namespace {
-
 // In a scene, a part of a name said before the whole name is that name said short: the whole one is the subject
 // ("TensorRT's myelin layer records myelinGraphExecute ranges. How many are there?").
 TEST(QueryFill, ASceneNamesOneThingShortThenWhole) {
   Check("The runFusion layer records runFusionWithInputs ranges. How many are there?",
         {Q({Measure::kCount}, {EventKind::kNvtx, "runFusionWithInputs", "", "", true})});
 }
-
-}  // namespace
-}  // namespace nsys::agent
-
-namespace nsys::agent {
-namespace {
 
 // Programs taken one at a time ("per program", "each application") are processes; "for each one" with no noun of its
 // own is each of the scene's places ("I see two python programs in here. For each one, ...").
@@ -4533,12 +4485,6 @@ TEST(QueryFill, ProgramsOneAtATimeAreProcesses) {
   // A program said alone is the recording, not a grouping.
   Check("how many kernels did this program launch?", {Q({Measure::kCount}, {EventKind::kKernels, "", ""})});
 }
-
-}  // namespace
-}  // namespace nsys::agent
-
-namespace nsys::agent {
-namespace {
 
 // A yes/no question about a figure ("is it over 5 ms?" after the slowest call, "are they averaging under 15 us?")
 // tests that figure against the value; a bound in a question of how many stays a bound on each event; "and did any
@@ -4568,12 +4514,6 @@ TEST(QueryFill, AThresholdOnAFigureSaidOrPointedAt) {
   EXPECT_EQ(share.queries[0].measures.front(), Measure::kShare);
 }
 
-}  // namespace
-}  // namespace nsys::agent
-
-namespace nsys::agent {
-namespace {
-
 // A GPU's power and heat are sampled only with GPU metrics, which no skill reads: a question for them is declined as a
 // counter not measured, even when it is said as why another is asked; "watts" is never mended into "waits".
 TEST(QueryFill, PowerAndHeatAreNotMeasured) {
@@ -4585,12 +4525,6 @@ TEST(QueryFill, PowerAndHeatAreNotMeasured) {
     EXPECT_TRUE(r.respelled.empty()) << question << ": " << (r.respelled.empty() ? "" : r.respelled.front());
   }
 }
-
-}  // namespace
-}  // namespace nsys::agent
-
-namespace nsys::agent {
-namespace {
 
 // GPUs said by their model in the plural ("the two H100s") are the GPUs, where the program used two or more: as the
 // export names them, or as the GPU table knows the model where the export names none.
@@ -4604,12 +4538,6 @@ TEST(QueryFill, GpusSaidByTheirModelInThePlural) {
   const Reading one = FillQueries("which of the two H100s ran more kernel time?", v);
   EXPECT_TRUE(one.queries.empty() || one.queries[0].group_by != GroupBy::kDevice);
 }
-
-}  // namespace
-}  // namespace nsys::agent
-
-namespace nsys::agent {
-namespace {
 
 // "Is most of X ...?" is more than half of it; a share said of the bytes ("of the copied bytes", "of the copy
 // volume") is the bytes' share, not the time's.
@@ -4629,12 +4557,6 @@ TEST(QueryFill, MostOfIsMoreThanHalfAndOfTheBytesIsTheBytesShare) {
   Check("Is most of the copy time host-to-device?", {time});
 }
 
-}  // namespace
-}  // namespace nsys::agent
-
-namespace nsys::agent {
-namespace {
-
 // "the longest one" in a sentence after a question of events with no ranking is one of those events: the names ranked
 // by that extreme, as "the longest kernel" is.
 TEST(QueryFill, TheLongestOneOfTheEventsSaid) {
@@ -4648,12 +4570,6 @@ TEST(QueryFill, TheLongestOneOfTheEventsSaid) {
   EXPECT_EQ(two.queries[1].group_by, GroupBy::kName) << DescribeQuery(two.queries[1]);
   EXPECT_EQ(two.queries[1].rank, Rank::kTop);
 }
-
-}  // namespace
-}  // namespace nsys::agent
-
-namespace nsys::agent {
-namespace {
 
 // A comparison whose other side is read as the first side again, with no place or family to tell them apart, is not
 // held: declined, never answered as the one side alone.

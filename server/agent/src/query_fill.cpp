@@ -1331,9 +1331,6 @@ std::optional<Quantity> QuantityAt(const std::vector<Item>& items, size_t j) {
   return Quantity{Measure::kCount, v, 1};
 }
 
-// "is it over 5 ms?", "are they averaging under 15 us each?", "is the slowest one past 4 s?": a yes/no question whose
-// subject is a word pointing back ("it", "that", "they") or that names a statistic of the events (an average, a
-// median, the longest, a total): a bound there is on that figure.
 // Where a yes/no question opens in a clause: after "and", "but", "so" and a heading before a colon ("Slowest
 // cudaMemsetAsync on the host: is it over 5 ms?").
 size_t QuestionOpensAt(const std::vector<Item>& items) {
@@ -1354,9 +1351,18 @@ bool AsksOfWhatWasSaid(const std::vector<Item>& items, size_t k) {
          IsWordIn(items[k + 1], {"it", "that", "this", "they", "those", "these"});
 }
 
-bool OfAFigure(const std::vector<Item>& items) {
-  bool points = false;
-  for (size_t k = QuestionOpensAt(items); k < items.size(); ++k) points = points || AsksOfWhatWasSaid(items, k);
+// Whether the question, from where it opens, points back at what was said ("is it", "are they").
+bool PointsBackAsking(const std::vector<Item>& items) {
+  for (size_t k = QuestionOpensAt(items); k < items.size(); ++k) {
+    if (AsksOfWhatWasSaid(items, k)) return true;
+  }
+  return false;
+}
+
+// "is it over 5 ms?", "are they averaging under 15 us each?", "is the slowest one past 4 s?": a yes/no question whose
+// subject is a word pointing back ("it", "that", "they": `points`) or that names a statistic of the events (an
+// average, a median, the longest): a bound there is on that figure.
+bool OfAFigure(const std::vector<Item>& items, bool points) {
   const bool statistic = std::any_of(items.begin(), items.end(), [](const Item& it) {
     return it.Says(Measure::kAverage) || it.Says(Measure::kMedian) || it.Says(Measure::kMax) ||
            it.Says(Measure::kMin) || it.Says(Measure::kP90) || it.Says(Measure::kP95) || it.Says(Measure::kP99);
@@ -1369,14 +1375,16 @@ bool OfAFigure(const std::vector<Item>& items) {
 // nothing ("how many kernels took more than 1 ms" bounds each kernel: ReadBounds). Marks the words it reads.
 void ReadThreshold(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
   const size_t opens = QuestionOpensAt(items);
-  bool yes_no = opens < items.size() && (items[opens].Has(Slot::kAuxiliary) || items[opens].Has(Slot::kAny));
-  for (size_t k = opens; k < items.size(); ++k) yes_no = yes_no || AsksOfWhatWasSaid(items, k);
+  const bool points = PointsBackAsking(items);
+  const bool yes_no =
+      points || (opens < items.size() && (items[opens].Has(Slot::kAuxiliary) || items[opens].Has(Slot::kAny)));
+  const bool of_a_figure = OfAFigure(items, points);
   const bool counts = std::any_of(items.begin(), items.end(), [](const Item& it) {
     return it.Has(Slot::kAny) || (it.Says(Measure::kCount) && Lower(it.word) != "often");
   });
   // "more than half of the copied bytes", "most of the copy volume", "of the copy time": the base of the share, the
   // bytes' (not the time's) where it says bytes; its measure word is the base, no figure asked of its own.
-  const auto of_bytes = [&](size_t from) {
+  const auto read_the_base = [&](size_t from) {
     for (size_t k = from; k < items.size() && k < from + 5; ++k) {
       const bool time = items[k].Has(Slot::kWeakTotal) || items[k].Says(Measure::kTotal);
       if (!items[k].Says(Measure::kBytes) && !time) continue;
@@ -1392,7 +1400,7 @@ void ReadThreshold(const std::vector<Item>& items, Clause& c, std::vector<bool>&
       c.threshold = 50;
       c.threshold_of = Measure::kShare;
       read[i] = true;
-      of_bytes(i + 1);
+      read_the_base(i + 1);
       return;
     }
     // "did MPI_Init take longer than half a second": in a yes/no question that counts nothing, a duration compared
@@ -1411,14 +1419,14 @@ void ReadThreshold(const std::vector<Item>& items, Clause& c, std::vector<bool>&
     // us?" (a yes/no question that points back with "it", "that" or "they", or names a statistic).
     const bool each = (w == "over" || w == "under" || w == "above" || w == "below" || w == "exceed" || w == "exceeds" ||
                        w == "past") &&
-                      !OfAFigure(items);
+                      !of_a_figure;
     // A share or a rate is of the whole (no Query bounds each copy's rate).
     if (q->of != Measure::kShare && q->of != Measure::kBandwidth && (!yes_no || counts || each)) continue;
     c.threshold = q->value;
     c.threshold_of = q->of;
     c.threshold_below = below;
     for (size_t k = i; k < j + q->items; ++k) read[k] = true;
-    if (q->of == Measure::kShare) of_bytes(j + q->items);
+    if (q->of == Measure::kShare) read_the_base(j + q->items);
     return;
   }
 }
@@ -3709,8 +3717,9 @@ void ComparedWithTheOneBefore(const Clause& c, const Query* previous, Query& q) 
 // side said is the first side again, with nothing else to tell them apart ("does launching the kernel cost more time
 // than the kernel itself runs?" read as kernels against kernels): a comparison no Query holds, never dropped.
 bool FillVersus(const Clause& c, Query& q) {
-  const bool placed = !c.versus_devices.empty() || !c.versus_pids.empty() || c.versus_stream >= 0 ||
-                      !c.versus_launched_by.empty() || c.versus_nth != 0 || !c.versus_family.empty();
+  const bool other_place =
+      !c.versus_devices.empty() || !c.versus_pids.empty() || c.versus_stream >= 0 || !c.versus_launched_by.empty();
+  const bool placed = other_place || c.versus_nth != 0 || !c.versus_family.empty();
   if (!c.versus_names.empty()) {
     Subject v = q.subject;
     v.name = c.versus_names.front().first;
@@ -3730,8 +3739,7 @@ bool FillVersus(const Clause& c, Query& q) {
   }
   // "the kernels on GPU 0 ... than the kernels on GPU 1": the same events said again on the other side, told apart by
   // their place.
-  if (!q.versus_subject && (!c.versus_devices.empty() || !c.versus_pids.empty() || c.versus_stream >= 0 ||
-                            !c.versus_launched_by.empty() || (c.devices.size() == 2 && (c.versus || c.compare)))) {
+  if (!q.versus_subject && (other_place || (c.devices.size() == 2 && (c.versus || c.compare)))) {
     Scope v = q.scope;
     if (!c.versus_launched_by.empty()) v.launched_by = c.versus_launched_by;
     if (c.devices.size() == 2 && c.versus_devices.empty()) {
@@ -4285,12 +4293,11 @@ void ReadNoWork(std::vector<Item>& s) {
     if (!IsWordIn(s[i], {"at least"}) || !IsWordIn(s[i + 1], {"one", "1"}) || !s[i + 2].Has(Slot::kEvents)) continue;
     const uint8_t e = s[i + 2].Value(Slot::kEvents);
     if (e != static_cast<uint8_t>(EventKind::kKernels) && e != static_cast<uint8_t>(EventKind::kGpu)) continue;
-    const auto runs =
-        std::find_if(s.begin() + static_cast<std::ptrdiff_t>(i + 3),
-                     s.begin() + static_cast<std::ptrdiff_t>(std::min(s.size(), i + 5)), [](const Item& it) {
-                       return IsWordIn(it, {"running", "executing", "active", "in flight"});
-                     });
-    if (runs == s.begin() + static_cast<std::ptrdiff_t>(std::min(s.size(), i + 5))) continue;
+    const auto near_end = s.begin() + static_cast<std::ptrdiff_t>(std::min(s.size(), i + 5));
+    if (std::none_of(s.begin() + static_cast<std::ptrdiff_t>(i + 3), near_end, [](const Item& it) {
+          return IsWordIn(it, {"running", "executing", "active", "in flight"});
+        }))
+      continue;
     // "what fraction of the span had at least one kernel executing": with a share before it in its clause, the
     // running words already ask the busy share (Clause::running).
     bool share = false;
@@ -6461,8 +6468,8 @@ void TakeTheScene(const Clause& scene, const std::vector<Item>& items, Clause& c
     c.names = scene.names;
     c.exact.insert(c.exact.end(), scene.exact.begin(), scene.exact.end());
   }
-  // "There are two processes. For each one, how many ...": "each" with no noun of its own is each of the scene's
-  // places.
+  // "I see two python programs in here. For each one, how many ...": "each" with no noun of its own is each of the
+  // scene's places.
   if ((c.each_side || c.each_of_them) && !c.group && scene.noun && IsPlace(*scene.noun) && !c.versus) {
     c.group = scene.noun;
     c.each_side = c.each_of_them = false;
@@ -7507,8 +7514,6 @@ void AnArticleAsksOfAny(std::vector<Item>& s) {
   if (s.size() >= 3 && s[0].Has(Slot::kAuxiliary) && IsWordIn(s[1], {"a", "an"})) s[1] = LexItem("any", s[1].word);
 }
 
-// The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
-// kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
 // "the runtime calls which launched X", "kernels which ran longer than 1 ms": "which" right after the events it
 // relates to, before a verb, joins a relative clause as "that" does; it asks nothing ("Of the kernels, which took
 // longest?" and "kernels: which one ...?" are questions).
@@ -7550,6 +7555,8 @@ void WholeSaidBeforeItsShare(std::vector<Item>& s) {
            std::make_move_iterator(whole.end()));
 }
 
+// The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
+// kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
 void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& vocabulary, bool& span_defined,
                             bool measured_before, Reading& reading) {
   for (std::string& d : DropRecordingPhrases(sentence, vocabulary)) reading.recording.push_back(std::move(d));

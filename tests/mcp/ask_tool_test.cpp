@@ -127,6 +127,33 @@ TEST_F(AskToolTest, QueryAnswersTypedQuestionsAndNamesABadOneByItsPath) {
   EXPECT_TRUE(bad_error) << bad.dump();
   EXPECT_NE(bad.dump().find("queries[0].subject.events: unknown kind of events 'gpus'"), std::string::npos)
       << bad.dump();
+  // A window on the capture clock: h100_2gpu_1s's events run from 155.358 s after the session start, so a window there
+  // is answered on that clock, one before them is said to lie outside the profile, and a captureClock that is no
+  // boolean, or names no window, is an isError naming it.
+  const Json kernels = {{"measures", {"count"}}, {"subject", {{"events", "kernels"}}}};
+  Json on_clock = kernels;
+  on_clock["scope"] = {{"fromSeconds", 155.0}, {"toSeconds", 157.0}, {"captureClock", true}};
+  auto [clock_error, clock] = Tool("query", {{"profile_id", opened["profile_id"]}, {"queries", {on_clock}}});
+  ASSERT_FALSE(clock_error) << clock.dump();
+  const std::string on = clock["answer"]["summary"];
+  EXPECT_NE(on.find("from the session start (on the capture clock)"), std::string::npos) << on;
+  EXPECT_NE(on.find("3,442 kernels"), std::string::npos) << on;
+  on_clock["scope"]["fromSeconds"] = 5.0;
+  on_clock["scope"]["toSeconds"] = 6.0;
+  auto [before_error, before] = Tool("query", {{"profile_id", opened["profile_id"]}, {"queries", {on_clock}}});
+  ASSERT_FALSE(before_error) << before.dump();
+  EXPECT_NE(before.dump().find("lies outside this profile, whose events run from 155.358 s"), std::string::npos)
+      << before.dump();
+  Json not_a_flag = kernels;
+  not_a_flag["scope"] = {{"fromSeconds", 1.0}, {"captureClock", "yes"}};
+  auto [flag_error, flag] = Tool("query", {{"profile_id", opened["profile_id"]}, {"queries", {not_a_flag}}});
+  EXPECT_TRUE(flag_error) << flag.dump();
+  EXPECT_NE(flag.dump().find("captureClock"), std::string::npos) << flag.dump();
+  Json no_window = kernels;
+  no_window["scope"] = {{"captureClock", true}};
+  auto [window_error, window] = Tool("query", {{"profile_id", opened["profile_id"]}, {"queries", {no_window}}});
+  EXPECT_TRUE(window_error) << window.dump();
+  EXPECT_NE(window.dump().find("captureClock says which clock"), std::string::npos) << window.dump();
 }
 
 }  // namespace

@@ -245,6 +245,50 @@ void NounsOneByOne(std::vector<Token>& tokens) {
   }
 }
 
+// "kernel bars", "the copy bars", "stream lanes", "GPU 1's kernel row", "the 3D_backbone bar": a timeline's marks,
+// said by how they look. A mark right after the word of what it draws (a noun of events or of a place, or a name) is
+// those events or that place and goes. A row, lane or track of events holds all of them ("the kernel row": the
+// kernels), as plural bars do; a place keeps the number the mark has ("stream lanes": streams). A mark after any other
+// word ("the first bar", "between bars") stays, unread.
+void MarksOfTheTimeline(std::vector<Token>& tokens) {
+  static constexpr std::string_view kMarks[] = {"bar",    "bars",    "box",      "boxes",    "rectangle", "rectangles",
+                                                "marker", "markers", "row",      "rows",     "lane",      "lanes",
+                                                "track",  "tracks",  "swimlane", "swimlanes"};
+  const auto is_mark = [](const Token& t) {
+    return !t.quoted && std::find(std::begin(kMarks), std::end(kMarks), t.lower) != std::end(kMarks);
+  };
+  const auto fills = [](const std::string& lower, std::initializer_list<Slot> slots) {
+    for (const lexicon::Entry& e : lexicon::EntriesOf(lexicon::Canonical(lower))) {
+      if (std::find(slots.begin(), slots.end(), e.slot) != slots.end()) return true;
+    }
+    return false;
+  };
+  for (size_t i = 1; i < tokens.size(); ++i) {
+    Token& before = tokens[i - 1];
+    if (!is_mark(tokens[i]) || before.separator) continue;
+    const bool events = fills(before.lower, {Slot::kEvents, Slot::kCopyKind});
+    const bool place = fills(before.lower, {Slot::kDeviceNoun, Slot::kProcessNoun, Slot::kStreamNoun});
+    const bool name = !before.quoted
+                          ? lexicon::EntriesOf(before.lower).empty() && !lexicon::IsMeaningWord(before.lower) &&
+                                !IsDigits(before.lower) && before.lower.size() > 2
+                          : true;
+    if (!events && !place && !name) continue;
+    const bool many = tokens[i].lower.back() == 's' || tokens[i].lower.find("row") != std::string::npos ||
+                      tokens[i].lower.find("lane") != std::string::npos ||
+                      tokens[i].lower.find("track") != std::string::npos;
+    if ((events && many) || (place && tokens[i].lower.back() == 's')) {
+      // "kernel" kernels, "copy" copies: the plural the lexicon holds, written in the case the word was.
+      const bool y = before.lower.back() == 'y';
+      const std::string cut = y ? before.lower.substr(0, before.lower.size() - 1) + "ies" : before.lower + "s";
+      if (before.lower.back() != 's' && fills(cut, {Slot::kEvents, Slot::kDeviceNoun, Slot::kStreamNoun})) {
+        before.text = (y ? before.text.substr(0, before.text.size() - 1) + "ies" : before.text + "s");
+        before.lower = cut;
+      }
+    }
+    tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(i--));
+  }
+}
+
 // "copyKind 11", "copy kind = 1": NVIDIA's CUPTI_ACTIVITY_MEMCPY_KIND value, as the words the lexicon reads for that
 // kind ("unified HtoD"). Array copies (3 to 7) have no such words: left as written, unread.
 void CopyKindsByNumber(std::vector<Token>& tokens) {
@@ -453,6 +497,7 @@ std::vector<Token> Tokenize(const std::string& question) {
   at = question.size();
   flush();
   CopyKindsByNumber(out);
+  MarksOfTheTimeline(out);
   NounsOneByOne(out);
   MostOfAnAdjective(out);
   FamilyPhrases(out);

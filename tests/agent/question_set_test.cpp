@@ -859,6 +859,11 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // view shows, in a timeline reader's words; eight compound, four refusals, 19 exports), first scored at 7cab183
   // before any change for it: 20 / 18 / 2. Kept unread, as a pair with batch 101: read one, score the other.
   ExpectHeld(AskHeldOut("questions_fresh94.json", "fresh held-out 94"), "questions_fresh94.json", 20, 2);
+  // Batch 104, written by a helper at a5c940e (an HPC developer porting an MPI + CUDA code, terse and precise: per
+  // process and per stream, syncs and the host's wait in them, memsets, copy sizes, windows on a stated clock; eight
+  // compound, four refusals, 19 exports), first scored with the timeline-marks pass (the commit before this one), before
+  // any change for it: 25 / 15 / 0. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh96.json", "fresh held-out 96"), "questions_fresh96.json", 25, 0);
 }
 
 }  // namespace

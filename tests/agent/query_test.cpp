@@ -4584,5 +4584,62 @@ TEST(QueryFill, AComparisonOfASideWithItselfIsNotHeld) {
   EXPECT_TRUE(r.queries[0].versus_scope.has_value()) << DescribeQuery(r.queries[0]);
 }
 
+// A timeline's marks said by how they look: a bar, row or lane right after what it draws is those events or that
+// place ("kernel bars" the kernels, "stream lanes" the streams, "GPU 1's kernel row" GPU 1's kernels); after any other
+// word it stays unread ("the first bar" is no event the Query holds).
+TEST(QueryFill, ATimelinesMarksAreTheEventsTheyDraw) {
+  Check("how many kernel bars are there?", {Q({Measure::kCount}, {EventKind::kKernels, "", ""})});
+  // Read as the same question without its marks.
+  for (const auto& [marked, plain] : std::vector<std::pair<std::string, std::string>>{
+           {"How many memcpy bars are on GPU 1?", "How many memcpys are on GPU 1?"},
+           {"total bytes of the DtoD copy bars on device 0", "total bytes of the DtoD copies on device 0"},
+           {"the longest cudaMalloc bar", "the longest cudaMalloc"}}) {
+    const Reading a = Fill(marked), b = Fill(plain);
+    ASSERT_TRUE(a.complete()) << marked << ": unread " << (a.unread.empty() ? "" : a.unread.front());
+    ASSERT_EQ(a.queries.size(), 1u) << marked;
+    ASSERT_EQ(b.queries.size(), 1u) << plain;
+    EXPECT_EQ(a.queries[0], b.queries[0]) << marked << ": " << DescribeQuery(a.queries[0]);
+  }
+  const Reading lanes = Fill("how many stream lanes have kernel bars on them?");
+  ASSERT_TRUE(lanes.complete()) << (lanes.unread.empty() ? "" : lanes.unread.front());
+  ASSERT_EQ(lanes.queries.size(), 1u);
+  EXPECT_EQ(lanes.queries[0].group_by, GroupBy::kStream) << DescribeQuery(lanes.queries[0]);
+  const Reading row = Fill("What is the total time of GPU 1's kernel row?");
+  ASSERT_TRUE(row.complete()) << (row.unread.empty() ? "" : row.unread.front());
+  ASSERT_EQ(row.queries.size(), 1u);
+  EXPECT_EQ(row.queries[0].subject.events, EventKind::kKernels);
+  EXPECT_EQ(row.queries[0].scope.devices, std::vector<int32_t>{1});
+  EXPECT_FALSE(Fill("How long is the first bar?").complete());
+}
+
+// "Of the streams, which is the heaviest", "Of all streams, the busiest one": a "which" or a superlative "one" with no
+// noun of its own ranks the places named before it, not names; "by summed kernel length" says what ranks them.
+TEST(QueryFill, WhichOfThePlacesSaidBefore) {
+  for (const char* question : {"Of the streams, which is the heaviest by summed kernel length?",
+                               "Of the streams, the heaviest one by summed kernel length: which is it?",
+                               "Of all GPUs, which had the most kernel time?"}) {
+    const Reading r = Fill(question);
+    ASSERT_TRUE(r.complete()) << question << ": unread " << (r.unread.empty() ? "" : r.unread.front());
+    ASSERT_FALSE(r.queries.empty()) << question;
+    EXPECT_TRUE(IsPlace(r.queries[0].group_by)) << question << ": " << DescribeQuery(r.queries[0]);
+    EXPECT_EQ(r.queries[0].rank, Rank::kTop) << question;
+  }
+  const Reading streams = Fill("Of the streams, which is the heaviest by summed kernel length?");
+  EXPECT_EQ(streams.queries[0].group_by, GroupBy::kStream);
+}
+
+// "What percentage of the forward time is spent inside runFusionWithInputs": a share said of one range's time, then a
+// second range: the second's time as a percentage of the first's, whether or not "inside" is said; never the first
+// range read as inside the second.
+TEST(QueryFill, AShareOfOneRangesTimeTakenByAnother) {
+  Query share = Q({Measure::kTotal}, {EventKind::kNvtx, "runFusionWithInputs", ""});
+  share.subject.whole_name = true;
+  share.versus_subject = Subject{EventKind::kNvtx, "forward", ""};
+  share.versus_subject->whole_name = true;
+  share.form = Form::kShare;
+  Check("What percentage of the forward time is spent inside runFusionWithInputs?", {share});
+  Check("What share of the forward time is runFusionWithInputs?", {share});
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -575,7 +575,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // no longer hid them (a question after a comma merged into the one before, "how many threads ... (all blocks)", an
   // explanation naming other GPU work). Its answers still unread: 18 / 19 / 3. Batches 9 and 22 had one new wrong
   // answer each on the way, which was read (both mended: the last two above).
-  ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 27, 2);
+  ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 28, 1);
   // Batch 46, written by a helper the same way while ask was changed, first scored after the changes above and the
   // communication measures, at 9660c6b: 25 / 15 / 0.
   ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 32, 0);
@@ -853,8 +853,11 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh92.json", "fresh held-out 92"), "questions_fresh92.json", 22, 2);
   // Batch 101, written by a helper at b774d2e (a developer asking about what the Nsight Systems timeline shows: ranges
   // and what ran inside them, gaps, lanes, windows, two phases; eight compound, four refusals, 19 exports), first
-  // scored at b774d2e, the end of session 24's changes, before any for it: 9 / 31 / 0. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh93.json", "fresh held-out 93"), "questions_fresh93.json", 9, 0);
+  // scored at b774d2e, the end of session 24's changes, before any for it: 9 / 31 / 0. Read in session 25: 15 / 24 / 1.
+  // Reading its timeline marks ("bars", "lanes") showed three misreadings they had hidden; one is left: "the
+  // myelinGraphExecute bars in the myelin-exec row" reads the NVTX domain as a range the ranges are inside (no Query
+  // holds a domain; event_stats' range names do not carry it).
+  ExpectHeld(AskHeldOut("questions_fresh93.json", "fresh held-out 93"), "questions_fresh93.json", 15, 1);
   // Batch 102, written by a helper at 7cab183 (the same kind of asker as batch 101, another writer: what the timeline
   // view shows, in a timeline reader's words; eight compound, four refusals, 19 exports), first scored at 7cab183
   // before any change for it: 20 / 18 / 2. Kept unread, as a pair with batch 101: read one, score the other.

@@ -249,7 +249,7 @@ void NounsOneByOne(std::vector<Token>& tokens) {
 // said by how they look. A mark right after the word of what it draws (a noun of events or of a place, or a name) is
 // those events or that place and goes. A row, lane or track of events holds all of them ("the kernel row": the
 // kernels), as plural bars do; a place keeps the number the mark has ("stream lanes": streams). A mark after any other
-// word ("the first bar", "between bars") stays, unread.
+// word ("the first bar", "between bars") stays, unread; a row after a name stays too.
 void MarksOfTheTimeline(std::vector<Token>& tokens) {
   static constexpr std::string_view kMarks[] = {"bar",    "bars",    "box",      "boxes",    "rectangle", "rectangles",
                                                 "marker", "markers", "row",      "rows",     "lane",      "lanes",
@@ -272,10 +272,14 @@ void MarksOfTheTimeline(std::vector<Token>& tokens) {
                           ? lexicon::EntriesOf(before.lower).empty() && !lexicon::IsMeaningWord(before.lower) &&
                                 !IsDigits(before.lower) && before.lower.size() > 2
                           : true;
-    if (!events && !place && !name) continue;
-    const bool many = tokens[i].lower.back() == 's' || tokens[i].lower.find("row") != std::string::npos ||
-                      tokens[i].lower.find("lane") != std::string::npos ||
-                      tokens[i].lower.find("track") != std::string::npos;
+    // A row, lane or track holds many marks: "the kernel row" is the kernels.
+    const bool row = tokens[i].lower.find("row") != std::string::npos ||
+                     tokens[i].lower.find("lane") != std::string::npos ||
+                     tokens[i].lower.find("track") != std::string::npos;
+    // "the myelin-exec row": a row named by a name is a thread's or an NVTX domain's, not the name's events: left as
+    // written (the lexicon reads "row" as a table's).
+    if (!events && !place && (!name || row)) continue;
+    const bool many = tokens[i].lower.back() == 's' || row;
     if ((events && many) || (place && tokens[i].lower.back() == 's')) {
       // "kernel" kernels, "copy" copies: the plural the lexicon holds, written in the case the word was.
       const bool y = before.lower.back() == 'y';
@@ -1531,8 +1535,10 @@ std::optional<GroupBy> GroupAfter(const std::vector<Item>& items, size_t i) {
   for (size_t j = i + 1; j < items.size() && said < 3; ++j) {
     // "the highest total time across both GPUs": what the sum is taken over, not what is ranked. "which took longer on
     // the GPU": past the verb, a noun says where, not what is ranked.
+    // "by summed kernel length", "by average copy size": a statistic of the events that ranks, not a grouping.
     if (Lower(items[j].word) == "across" || items[j].Has(Slot::kWeakTotal) || items[j].Has(Slot::kInside) ||
-        items[j].Has(Slot::kTop) || items[j].Has(Slot::kBottom))
+        items[j].Has(Slot::kTop) || items[j].Has(Slot::kBottom) ||
+        (items[j].Has(Slot::kMeasure) && IsWordIn(items[i], {"by"})))
       return std::nullopt;
     if (items[j].Has(Slot::kStop) ||
         (items[j].kind == Item::kNumber && j + 1 < items.size() && IsGroupNoun(items[j + 1]) && EndsInS(items[j + 1])))
@@ -2461,6 +2467,8 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
       // "the bottom 3 streams by kernel time": a GPU, process, stream or range noun ranked is the grouping ("the
       // biggest copy" ranks no names).
       if (auto g = GroupAfter(items, i); g && *g != GroupBy::kName && !c.group) c.group = *g;
+      // "the heaviest one": "one" stands for what was said before, as after "the shortest" (ReadMeasureEntry).
+      if (i + 1 < items.size() && IsWordIn(items[i + 1], {"one", "ones"})) c.superlative_one = true;
       break;
     case Slot::kWhich:
     case Slot::kPer:
@@ -2710,6 +2718,42 @@ void ReadPointingPlaces(const std::vector<Item>& items, Clause& c, std::vector<b
         if (IsWordIn(items[k], {"large", "big"}) && IsWordIn(items[k - 1], {"how"})) read[k] = true;
       }
     }
+  }
+}
+
+// "What percentage of the find_centers time is spent inside myelinGraphExecute?", "what share of train_step was
+// the allreduce range": a share said of one range's time, then a verb and a second range: the second's time as a
+// percentage of the first's (Form::kShare). Whether the question says "inside" or not, the part is the second range's
+// own time, not the first range's time inside it (nor the first inside the second).
+void ShareOfOneRangeInAnother(const std::vector<Item>& items, Clause& c) {
+  if (c.share_of_that || c.versus || !c.versus_names.empty()) return;
+  const auto range = [](const Item& it) {
+    return it.kind == Item::kName &&
+           std::find(it.classes.begin(), it.classes.end(), NameClass::kNvtx) != it.classes.end();
+  };
+  for (size_t i = 0; i + 2 < items.size(); ++i) {
+    if (!items[i].Says(Measure::kShare) || !IsWordIn(items[i + 1], {"of"})) continue;
+    size_t base = i + 2;
+    while (base < items.size() && IsWordIn(items[base], {"the", "all", "its", "their"})) ++base;
+    if (base >= items.size() || !range(items[base])) return;
+    size_t verb = base + 1;
+    while (verb < items.size() && verb <= base + 3 && !items[verb].Has(Slot::kAuxiliary) &&
+           !IsWordIn(items[verb], {"is", "was", "are", "were"}))
+      ++verb;
+    if (verb >= items.size() || verb > base + 3) return;
+    size_t part = verb + 1;
+    while (part < items.size() && !range(items[part]) && items[part].kind != Item::kName &&
+           items[part].kind != Item::kSeparator && !items[part].Has(Slot::kEvents))
+      ++part;
+    if (part >= items.size() || !range(items[part])) return;
+    c.names = {{items[part].name, items[part].classes}};
+    c.names_at = {part};
+    c.versus_names = {{items[base].name, items[base].classes}};
+    c.inside.clear();
+    c.events = EventKind::kNvtx;
+    c.share_of_that = c.share_form = true;  // the measure the share is of: ShareOfTheBase
+    c.share_of_at = i + 1;
+    return;
   }
 }
 
@@ -3288,6 +3332,7 @@ Clause ReadClause(const std::vector<Item>& items) {
   UnreadVariance(items, c);
   ReadPointingWords(items, c);
   ShareOfABase(items, c);
+  ShareOfOneRangeInAnother(items, c);
   UnreadComparisons(c);
   UnreadRangeStyles(items, c);
   // A plain word describes the events only where the clause names them, once ("the nvjet GEMM kernels"), and sets no
@@ -6399,11 +6444,20 @@ std::vector<Clause> ReadClauses(const std::vector<std::vector<Item>>& parts) {
     if (!clauses[k].each_side) continue;
     for (size_t j = k; j-- > 0 && !clauses[j].versus && !clauses[j].compare;) clauses[j].each_side = true;
   }
-  // "Compare the two GPUs: which one spent more time ...": "which one" of the noun a clause before said.
+  // "Compare the two GPUs: which one spent more time ...": "which one" of the noun a clause before said. "Of the
+  // streams, which is the heaviest", "the heaviest one": a "which" or a superlative "one" with no noun of its own,
+  // after a clause that names many places.
   std::optional<GroupBy> noun_before;
+  bool many_before = false;
   for (Clause& c : clauses) {
-    if (c.which_one && !c.group && noun_before) c.group = noun_before;
-    if (c.noun) noun_before = c.noun;
+    const bool which_alone = ((c.which && !c.which_events) || c.superlative_one) && many_before;
+    if ((c.which_one || which_alone) && !c.group && noun_before) c.group = noun_before;
+    // "Of the streams, the heaviest one": within one clause, "one" of the places it named.
+    if (c.superlative_one && !c.group && c.noun && c.noun_plural && IsPlace(*c.noun)) c.group = c.noun;
+    if (c.noun) {
+      noun_before = c.noun;
+      many_before = c.noun_plural;
+    }
   }
   return clauses;
 }

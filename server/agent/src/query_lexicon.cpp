@@ -137,6 +137,17 @@ constexpr Synonym kSynonyms[] = {
     {"pauses", "gaps"},
     {"hole", "gap"},
     {"holes", "gaps"},
+    // A gap's neighbours, and its width on a timeline: "between neighbouring kernels", "the widest hole".
+    {"neighbouring", "consecutive"},
+    {"neighboring", "consecutive"},
+    {"adjacent", "consecutive"},
+    {"successive", "consecutive"},
+    {"widest", "longest"},
+    {"narrowest", "shortest"},
+    {"wide", "long"},
+    // Nothing drawn: a stretch of a timeline with no bar on it.
+    {"blank", "idle"},
+    {"quiet", "idle"},
     // A copy's speed.
     {"rate", "bandwidth"},
     {"rates", "bandwidth"},

@@ -4641,5 +4641,42 @@ TEST(QueryFill, AShareOfOneRangesTimeTakenByAnother) {
   Check("What share of the forward time is runFusionWithInputs?", {share});
 }
 
+// PyTorch's ", op_id = N" suffix: the engine names a range without it, so what a question says of the suffix is how
+// names already read, and a quoted name with a placeholder for the number is its head. A quoted name with a real
+// op_id is one range of one op, which no Query picks: declined.
+TEST(QueryFill, WhatIsSaidOfAnOpIdSuffixIsHowNamesRead) {
+  const Reading plain = Fill("How many aten::linear ranges are there?");
+  ASSERT_TRUE(plain.complete());
+  ASSERT_EQ(plain.queries.size(), 1u);
+  for (const char* question :
+       {"How many aten::linear ranges are there (they carry op_id suffixes)?",
+        "Ignoring the ', op_id = ...' suffix on the names, how many aten::linear ranges are there?",
+        "The ranges carry an op_id suffix. Ignoring that suffix, how many aten::linear ranges are "
+        "there?",
+        "How many 'aten::linear, op_id = N' ranges are there?"}) {
+    const Reading r = Fill(question);
+    ASSERT_TRUE(r.complete()) << question << ": unread " << (r.unread.empty() ? "" : r.unread.front());
+    ASSERT_EQ(r.queries.size(), 1u) << question;
+    EXPECT_EQ(r.queries[0], plain.queries[0]) << question << ": " << DescribeQuery(r.queries[0]);
+  }
+  EXPECT_FALSE(Fill("How long is 'aten::linear, op_id = 317127'?").complete());
+}
+
+// "(a kernel counts if the runtime call that launched it falls within a runFusionWithInputs range on the same
+// thread)": the rule by which work is inside a range, said of one event with the range named again, is how every
+// Query's `inside` is taken; never the range read as what is asked about.
+TEST(QueryFill, TheRuleOfWorkInsideARangeSaidOfOneEvent) {
+  const std::string asked = "How much GPU time do kernels launched inside the runFusionWithInputs ranges take";
+  const Reading plain = Fill(asked + "?");
+  const Reading rule = Fill(asked +
+                            " (a kernel counts if the runtime call that launched it falls within a runFusionWithInputs "
+                            "range on the same thread)?");
+  ASSERT_TRUE(rule.complete()) << (rule.unread.empty() ? "" : rule.unread.front());
+  ASSERT_EQ(rule.queries.size(), 1u);
+  ASSERT_EQ(plain.queries.size(), 1u);
+  EXPECT_EQ(rule.queries[0], plain.queries[0]) << DescribeQuery(rule.queries[0]);
+  EXPECT_EQ(rule.queries[0].subject.events, EventKind::kKernels);
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -534,7 +534,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh7.json", "fresh held-out 7"), "questions_fresh7.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh8.json", "fresh held-out 8"), "questions_fresh8.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh9.json", "fresh held-out 9"), "questions_fresh9.json", 32, 2);
-  ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 35, 0);
+  ExpectHeld(AskHeldOut("questions_fresh10.json", "fresh held-out 10"), "questions_fresh10.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh11.json", "fresh held-out 11"), "questions_fresh11.json", 39, 0);
   ExpectHeld(AskHeldOut("questions_fresh12.json", "fresh held-out 12"), "questions_fresh12.json", 37, 1);
   ExpectHeld(AskHeldOut("questions_fresh13.json", "fresh held-out 13"), "questions_fresh13.json", 38, 0);
@@ -550,7 +550,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh23.json", "fresh held-out 23"), "questions_fresh23.json", 33, 0);
   // Its one wrong answer (since 2026-11-27) states every figure asked for the add kernel's launch and the SMs; the
   // batch also expects the kernel's duration, which only the sentence that sets the scene speaks of.
-  ExpectHeld(AskHeldOut("questions_fresh24.json", "fresh held-out 24"), "questions_fresh24.json", 34, 1);
+  ExpectHeld(AskHeldOut("questions_fresh24.json", "fresh held-out 24"), "questions_fresh24.json", 35, 1);
   ExpectHeld(AskHeldOut("questions_fresh25.json", "fresh held-out 25"), "questions_fresh25.json", 36, 0);
   ExpectHeld(AskHeldOut("questions_fresh26.json", "fresh held-out 26"), "questions_fresh26.json", 39, 0);
   ExpectHeld(AskHeldOut("questions_fresh27.json", "fresh held-out 27"), "questions_fresh27.json", 33, 0);
@@ -563,7 +563,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh31.json", "fresh held-out 31"), "questions_fresh31.json", 37, 0);
   ExpectHeld(AskHeldOut("questions_fresh32.json", "fresh held-out 32"), "questions_fresh32.json", 34, 0);
   ExpectHeld(AskHeldOut("questions_fresh33.json", "fresh held-out 33"), "questions_fresh33.json", 33, 0);
-  ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 34, 0);
+  ExpectHeld(AskHeldOut("questions_fresh34.json", "fresh held-out 34"), "questions_fresh34.json", 35, 0);
   ExpectHeld(AskHeldOut("questions_fresh35.json", "fresh held-out 35"), "questions_fresh35.json", 38, 0);
   // 35 until 2026-11-28: "Which push/pop NVTX range has the biggest total time" was right by chance (the style of
   // range is no slot of a Query; the answer ranked ranges of both styles). Such a style is now said unread.
@@ -575,7 +575,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // no longer hid them (a question after a comma merged into the one before, "how many threads ... (all blocks)", an
   // explanation naming other GPU work). Its answers still unread: 18 / 19 / 3. Batches 9 and 22 had one new wrong
   // answer each on the way, which was read (both mended: the last two above).
-  ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 28, 1);
+  ExpectHeld(AskHeldOut("questions_fresh37.json", "fresh held-out 37"), "questions_fresh37.json", 29, 1);
   // Batch 46, written by a helper the same way while ask was changed, first scored after the changes above and the
   // communication measures, at 9660c6b: 25 / 15 / 0.
   ExpectHeld(AskHeldOut("questions_fresh38.json", "fresh held-out 38"), "questions_fresh38.json", 32, 0);
@@ -625,7 +625,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // only names the other copies ("and what do the DtoH copies achieve?"), after one parenthesis holding a comma;
   // "taking X divided by Y"; "over" between two measures; a library's name inside the whole name said; "deviceId";
   // "This is ..." as a statement; "count together". 36 / 4 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh45.json", "fresh held-out 45"), "questions_fresh45.json", 38, 0);
+  ExpectHeld(AskHeldOut("questions_fresh45.json", "fresh held-out 45"), "questions_fresh45.json", 39, 0);
   // Batch 54, written by a helper the same way (engineers of training, simulation and serving, each in their own
   // words) after the changes for batch 53, first scored at 710109e: 27 / 11 / 2.
   // Its two wrong answers and eleven declines were then read and their general causes mended: a recording noun that
@@ -693,11 +693,11 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // of its file name ("mfu before:", "h100_2gpu_1s gpu 1:"), definitions after "=", "krnl+memcpy+memset", more
   // shorthand (cfg, smem, regs, pctl), "threads/blk" as per; then NVIDIA's column names in any case ("shortName") and
   // a name misspelled by one letter ("cudaDeviceSyncronize"). 30 / 10 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh56.json", "fresh held-out 56"), "questions_fresh56.json", 31, 0);
+  ExpectHeld(AskHeldOut("questions_fresh56.json", "fresh held-out 56"), "questions_fresh56.json", 32, 0);
   // Batch 65, written by a helper the same way (engineers writing in non-native English: dropped articles, "how much
   // time takes the kernel", "kindly share"), after this session's readings, first scored at c36ab23: 21 / 19 / 0.
   // Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh57.json", "fresh held-out 57"), "questions_fresh57.json", 25, 0);
+  ExpectHeld(AskHeldOut("questions_fresh57.json", "fresh held-out 57"), "questions_fresh57.json", 26, 0);
   // Batch 66, written by a helper at e790c93 (compound questions in prose: two or three asks in one sentence), first
   // scored before any change: 29 / 8 / 3.
   ExpectHeld(AskHeldOut("questions_fresh58.json", "fresh held-out 58"), "questions_fresh58.json", 35, 0);
@@ -745,7 +745,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 78, written by a helper at 2297198 (a realistic mix: forty users over a week, short and long, single and
   // compound, varied words), first scored at 2297198, after all of this session's readings, before any change for it:
   // 32 / 6 / 2. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh70.json", "fresh held-out 70"), "questions_fresh70.json", 32, 1);
+  ExpectHeld(AskHeldOut("questions_fresh70.json", "fresh held-out 70"), "questions_fresh70.json", 33, 1);
   // Batch 79, written by a helper at 359d2be (scoped questions: a GPU, a process, a stream, a window from a stated
   // origin, inside an NVTX range, thresholds; 10 of 40 ask two things), first scored at 359d2be before any change
   // for it: 12 / 25 / 3. Read since: bounds lent with their events, binary units, quantities and the launching
@@ -755,7 +755,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Ceiling raised 2 -> 3 in session 22 (as fresh46's): "Mapping kernels back to TensorRT layers ..., which layer
   // range has the most GPU kernel time?" is answered, wrongly (a count of kernels inside ranges named like
   // `TensorRT`), no longer declined on 'layers'.
-  ExpectHeld(AskHeldOut("questions_fresh71.json", "fresh held-out 71"), "questions_fresh71.json", 24, 2);
+  ExpectHeld(AskHeldOut("questions_fresh71.json", "fresh held-out 71"), "questions_fresh71.json", 25, 2);
   // Batch 80, written by a helper at 9dfbb8b (compound questions: two or three things asked in one message, each with
   // its own figure or name), first scored at 9dfbb8b before any change for it: 27 / 11 / 2.
   ExpectHeld(AskHeldOut("questions_fresh72.json", "fresh held-out 72"), "questions_fresh72.json", 31, 1);
@@ -764,7 +764,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh73.json", "fresh held-out 73"), "questions_fresh73.json", 37, 2);
   // Batch 82, written by a helper at 7f85110 (a realistic mix of forty engineers, written after this session's
   // readings), first scored at 7f85110 before any change for it: 26 / 14 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh74.json", "fresh held-out 74"), "questions_fresh74.json", 30, 0);
+  ExpectHeld(AskHeldOut("questions_fresh74.json", "fresh held-out 74"), "questions_fresh74.json", 31, 0);
   // Batch 83, written by a helper at 7f85110 (scoped questions: a GPU, a process, a stream, inside a range or nested
   // in one, a window from the capture's start or from an event, before or after an event, the Nth occurrence of a
   // range, thresholds), first scored at 7f85110 before any change for it: 11 / 22 / 7. Its ceiling of wrong answers
@@ -857,11 +857,11 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Reading its timeline marks ("bars", "lanes") showed three misreadings they had hidden; one is left: "the
   // myelinGraphExecute bars in the myelin-exec row" reads the NVTX domain as a range the ranges are inside (no Query
   // holds a domain; event_stats' range names do not carry it).
-  ExpectHeld(AskHeldOut("questions_fresh93.json", "fresh held-out 93"), "questions_fresh93.json", 15, 1);
+  ExpectHeld(AskHeldOut("questions_fresh93.json", "fresh held-out 93"), "questions_fresh93.json", 18, 1);
   // Batch 102, written by a helper at 7cab183 (the same kind of asker as batch 101, another writer: what the timeline
   // view shows, in a timeline reader's words; eight compound, four refusals, 19 exports), first scored at 7cab183
   // before any change for it: 20 / 18 / 2. Kept unread, as a pair with batch 101: read one, score the other.
-  ExpectHeld(AskHeldOut("questions_fresh94.json", "fresh held-out 94"), "questions_fresh94.json", 20, 2);
+  ExpectHeld(AskHeldOut("questions_fresh94.json", "fresh held-out 94"), "questions_fresh94.json", 21, 2);
   // Batch 104, written by a helper at a5c940e (an HPC developer porting an MPI + CUDA code, terse and precise: per
   // process and per stream, syncs and the host's wait in them, memsets, copy sizes, windows on a stated clock; eight
   // compound, four refusals, 19 exports), first scored with the timeline-marks pass (the commit before this one), before

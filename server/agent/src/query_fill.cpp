@@ -245,6 +245,56 @@ void NounsOneByOne(std::vector<Token>& tokens) {
   }
 }
 
+// PyTorch's NVTX texts "aten::mm, op_id = 317126": the engine names such a range "aten::mm" and keeps the op_id apart
+// (engine/model.h), so what a question says of that suffix is how names already read here. A quoted name that ends in
+// the suffix with a placeholder for its number ('aten::linear, op_id = ...', '..., op_id = N') is its head; a part of
+// a sentence that only speaks of the suffix ("Ignoring the op_id suffix,", "(they carry op_id suffixes)", "(any
+// op_id, same thread)": a word of the suffix in a part that asks nothing, between separators or within parentheses)
+// goes. A quoted name with a real op_id stays as written: one range of one op, which no Query picks.
+void SuffixesOfNames(std::vector<Token>& tokens) {
+  static constexpr std::string_view kInfix = ", op_id = ";  // engine/src/nvtx_loader.cpp's, PyTorch's
+  for (Token& t : tokens) {
+    const size_t at = t.lower.find(kInfix);
+    if (!t.quoted || at == std::string::npos) continue;
+    const std::string tail = t.lower.substr(at + kInfix.size());
+    if (tail == "..." || tail == "\u2026" || tail == "n" || tail == "*" || tail == "<n>" || tail == "#") {
+      t.text.resize(at);
+      t.lower.resize(at);
+    }
+  }
+  const auto of_suffix = [](const Token& t) {
+    return !t.quoted && !t.separator &&
+           (t.lower.find("op_id") != std::string::npos || t.lower == "suffix" || t.lower == "suffixes");
+  };
+  const auto asks = [](const Token& t) {
+    static constexpr std::string_view kAsking[] = {"how",  "what", "what's", "whats", "which",
+                                                   "give", "list", "show",   "count", "tell"};
+    return std::find(std::begin(kAsking), std::end(kAsking), t.lower) != std::end(kAsking);
+  };
+  for (size_t i = 0; i < tokens.size();) {
+    if (!of_suffix(tokens[i])) {
+      ++i;
+      continue;
+    }
+    // The part it stands in: within its parentheses, or between separators.
+    const bool paren = tokens[i].paren;
+    const auto same_part = [&](size_t k) { return !tokens[k].separator && tokens[k].paren == paren; };
+    size_t from = i, to = i + 1;
+    while (from > 0 && same_part(from - 1)) --from;
+    while (to < tokens.size() && same_part(to)) ++to;
+    const auto first = tokens.begin() + static_cast<std::ptrdiff_t>(from);
+    const auto last = tokens.begin() + static_cast<std::ptrdiff_t>(to);
+    if (std::any_of(first, last, asks)) {
+      i = to;
+      continue;
+    }
+    // The comma or semicolon that closed the part goes with it.
+    const bool closed = to < tokens.size() && (tokens[to].lower == "," || tokens[to].lower == ";");
+    tokens.erase(first, closed ? last + 1 : last);
+    i = from;
+  }
+}
+
 // "kernel bars", "the copy bars", "stream lanes", "GPU 1's kernel row", "the 3D_backbone bar": a timeline's marks,
 // said by how they look. A mark right after the word of what it draws (a noun of events or of a place, or a name) is
 // those events or that place and goes. A row, lane or track of events holds all of them ("the kernel row": the
@@ -501,6 +551,7 @@ std::vector<Token> Tokenize(const std::string& question) {
   at = question.size();
   flush();
   CopyKindsByNumber(out);
+  SuffixesOfNames(out);
   MarksOfTheTimeline(out);
   NounsOneByOne(out);
   MostOfAnAdjective(out);
@@ -2762,7 +2813,7 @@ void ShareOfOneRangeInAnother(const std::vector<Item>& items, Clause& c) {
 // the second, Form::kShare); a base that only says a kind ("of all the time spent in CUDA API calls") is the whole of
 // that kind, a share's own base, when it is the subject's kind (ToQuery).
 void ShareOfABase(const std::vector<Item>& items, Clause& c) {
-  if (!c.share_of_that) return;
+  if (!c.share_of_that) return ShareOfOneRangeInAnother(items, c);  // a base said before what it is the base of
   const size_t at = c.share_of_at;
   for (size_t n = c.names.size(); n-- > 0;) {
     // "as % of the NCCL time": a library's name is the kind of its events (the communication kernels a measure
@@ -3332,7 +3383,6 @@ Clause ReadClause(const std::vector<Item>& items) {
   UnreadVariance(items, c);
   ReadPointingWords(items, c);
   ShareOfABase(items, c);
-  ShareOfOneRangeInAnother(items, c);
   UnreadComparisons(c);
   UnreadRangeStyles(items, c);
   // A plain word describes the events only where the clause names them, once ("the nvjet GEMM kernels"), and sets no
@@ -5305,6 +5355,13 @@ std::vector<std::string> DropQuantitiesAndRulesSaidAgain(std::vector<Item>& sent
                                     [](const Item& it) { return it.Has(Slot::kRangeNoun) || it.Has(Slot::kInside); });
     // The rule names the launching call and where it is ("within the range"); the thread is said beside it. A
     // parenthesis of the thread alone ("nested on the same thread") says something else.
+    // "(a kernel counts if the runtime call that launched it falls within a FlashAttnFunc range on the same thread)":
+    // the rule said of one event, with the range's name said before it again.
+    const auto said_before = [&](const Item& it) {
+      return it.kind == Item::kName &&
+             std::any_of(sentence.begin(), sentence.begin() + static_cast<std::ptrdiff_t>(from),
+                         [&](const Item& b) { return b.kind == Item::kName && Lower(b.name) == Lower(it.name); });
+    };
     bool call = false, within = false;
     for (size_t k = from; k < to; ++k) {
       const Item& it = sentence[k];
@@ -5313,9 +5370,10 @@ std::vector<std::string> DropQuantitiesAndRulesSaidAgain(std::vector<Item>& sent
       } else if (it.Has(Slot::kInside) || IsWordIn(it, {"within", "inside"})) {
         within = true;
       } else if (!(it.Has(Slot::kStop) || it.Has(Slot::kRangeNoun) || it.Has(Slot::kSplit) ||
-                   it.kind == Item::kSeparator ||
-                   IsWordIn(it, {"same", "thread", "same thread", "runtime", "cuda", "range", "ranges", "lies", "sits",
-                                 "api", "its"}))) {
+                   it.kind == Item::kSeparator || it.Has(Slot::kEvents) || said_before(it) ||
+                   IsWordIn(it, {"same", "thread", "same thread", "runtime", "cuda",   "range",   "ranges",
+                                 "lies", "sits",   "api",         "its",     "counts", "counted", "if",
+                                 "when", "that",   "it",          "them",    "falls",  "fall",    "lie"}))) {
         return false;
       }
     }

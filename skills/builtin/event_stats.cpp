@@ -793,12 +793,23 @@ std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64
   return std::string(p.strings().view(static_cast<engine::StrId>(key)));
 }
 
+// The idle gaps gaps and max_gap_ns count: those longer than `longer` and shorter than `shorter` (-1: no bound).
+struct GapBounds {
+  int64_t longer = -1, shorter = -1;
+  bool Keeps(int64_t gap) const { return gap > longer && (shorter < 0 || gap < shorter); }
+  std::string Note() const {
+    std::string within = longer >= 0 ? fmt::format("longer than {} ns", longer) : std::string();
+    if (shorter >= 0) within += fmt::format("{}shorter than {} ns", within.empty() ? "" : " and ", shorter);
+    return "gaps and max_gap_ns count only the idle gaps " + within + ".";
+  }
+};
+
 // gpu_total < 0: not asked.
 // `detail` false: no percentiles and no busy or idle time (nulls), which need a sort of every duration and interval.
 // `all_count`: how many events of the kind the filter keeps (count_share_pct's base); `all_bytes` their bytes.
 // Long: the row's cells in the order of Columns(), one expression each, after the group's union and gaps.
 std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, int64_t all_count, int64_t all_bytes,
-                         bool has_bytes, const GpuBase& gpu, int64_t matched, bool detail) {
+                         bool has_bytes, const GpuBase& gpu, int64_t matched, bool detail, const GapBounds& bounds) {
   const int64_t gpu_total = gpu.total;
   const int64_t gpu_span = gpu_total < 0 || !detail ? 0 : gpu.SpanOf(g.places);
   std::vector<int64_t>& d = g.durations;
@@ -816,8 +827,9 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, i
       const std::vector<Interval> pieces = UnionOfSorted(p.intervals);
       for (size_t i = 0; i < pieces.size(); ++i) {
         busy += pieces[i].end - pieces[i].start;
-        if (i == 0) continue;
-        ++gaps;  // the idle time between two pieces of the union: none of the group running on that GPU
+        // The idle time between two pieces of the union: none of the group running on that GPU.
+        if (i == 0 || !bounds.Keeps(pieces[i].start - pieces[i - 1].end)) continue;
+        ++gaps;
         max_gap = std::max<int64_t>(max_gap, pieces[i].start - pieces[i - 1].end);
       }
     }
@@ -947,8 +959,10 @@ std::vector<Column> Columns() {
                 "With latency: mean launch delay, from the end of the CUDA call that launched each kernel, copy or "
                 "memset to its start on the GPU, 0 when it started before the call returned (HTA's launch delay)"),
       IntCol("max_delay_ns", "With latency: the longest launch delay"),
-      IntCol("gaps", "Idle gaps in the span: the intervals between the union's pieces, none of the group running"),
-      IntCol("max_gap_ns", "The longest idle gap (0 when there is none)"),
+      IntCol("gaps",
+             "Idle gaps in the span: the intervals between the union's pieces, none of the group running (with "
+             "gap_longer_than_ns or gap_shorter_than_ns: only those within the bounds)"),
+      IntCol("max_gap_ns", "The longest idle gap counted in gaps (0 when there is none)"),
       IntCol("all_count",
              "How many events of this kind the filter keeps (before the name, copy kind and NVTX "
              "selections): count_share_pct's base"),
@@ -1133,6 +1147,20 @@ class EventStats final : public Skill {
          false,
          {},
          -1.0},
+        {"gap_longer_than_ns",
+         ValueType::kInt,
+         "With detail: gaps and max_gap_ns count only the idle gaps longer than this, ns (-1 = no bound)",
+         Value(int64_t{-1}),
+         false,
+         {},
+         -1.0},
+        {"gap_shorter_than_ns",
+         ValueType::kInt,
+         "With detail: gaps and max_gap_ns count only the idle gaps shorter than this, ns (-1 = no bound)",
+         Value(int64_t{-1}),
+         false,
+         {},
+         -1.0},
         {"grid_below_sms", ValueType::kBool,
          "Kernels: only launches whose grid has fewer blocks than their GPU has SMs (TARGET_INFO_GPU; a GPU the export "
          "gives no SM count for keeps none)",
@@ -1243,6 +1271,11 @@ class EventStats final : public Skill {
     InsideRanges inside(ctx.profile, no_ranges ? std::string() : ArgString(ctx, "inside"),
                         nvtx ? ArgString(ctx, "outside") : std::string());
     const bool detail = ArgBool(ctx, "detail");
+    const GapBounds gap_bounds{ArgInt(ctx, "gap_longer_than_ns"), ArgInt(ctx, "gap_shorter_than_ns")};
+    if ((gap_bounds.longer >= 0 || gap_bounds.shorter >= 0) && !detail)
+      return MakeError(ErrorKind::kInvalidArgument,
+                       "gap_longer_than_ns and gap_shorter_than_ns bound the idle gaps, which only detail computes: "
+                       "use them with detail=true");
     Collector out(by, detail);
     if (ArgBool(ctx, "share_within_group")) out.ShareWithinGroups();
     out.OnlyThe(ArgInt(ctx, "nth"));
@@ -1284,9 +1317,10 @@ class EventStats final : public Skill {
       table.rows.push_back(RowOf(groups[g],
                                  GroupName(ctx.profile, events, by, groups[g].key, sel.by_memory, sel.by_cause),
                                  out.AllOf(groups[g].key), out.AllCountOf(groups[g].key), out.AllBytesOf(groups[g].key),
-                                 has_bytes, gpu, out.matched(), detail));
+                                 has_bytes, gpu, out.matched(), detail, gap_bounds));
     }
     Notes(ctx, events, no_ranges, groups.size(), table);
+    if (gap_bounds.longer >= 0 || gap_bounds.shorter >= 0) table.notes.push_back(gap_bounds.Note());
     if (of_profile)
       table.notes.push_back(
           "share_of_profile: the shares' base (all_ns, all_count, all_bytes, gpu_all_ns) is every event of the kind in "

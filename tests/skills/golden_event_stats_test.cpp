@@ -763,5 +763,40 @@ TEST(GoldenEventStats, MigrationsByTheirCause) {
   EXPECT_EQ(gpu.error().message, "group_by cause groups copies: events memcpy");
 }
 
+// Gap bounds: `gaps` and `max_gap_ns` count only the idle gaps of each GPU's kernel union within them, as SQL finds
+// them (each kernel's start after the latest end before it on its GPU); without detail they are refused.
+TEST(GoldenEventStats, IdleGapsWithinBounds) {
+  NSYS_REQUIRE_FIXTURES();
+  FixtureSql sql(kH100);
+  const auto gap_sql = [&](const std::string& device, const std::string& what, const std::string& bound) {
+    return sql.Int(
+        "WITH r AS (SELECT start s, MAX(end) OVER (ORDER BY start, end ROWS BETWEEN UNBOUNDED PRECEDING AND 1 "
+        "PRECEDING) pe FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = " +
+        device + ") SELECT COALESCE(" + what + ", 0) FROM r WHERE pe IS NOT NULL AND s > pe AND " + bound);
+  };
+  NSYS_RUN_SKILL(over, kH100, "event_stats",
+                 {{"group_by", Value(std::string("device"))},
+                  {"detail", Value(true)},
+                  {"gap_longer_than_ns", Value(int64_t{1000000})}});
+  NSYS_RUN_SKILL(under, kH100, "event_stats",
+                 {{"group_by", Value(std::string("device"))},
+                  {"detail", Value(true)},
+                  {"gap_longer_than_ns", Value(int64_t{10000})},
+                  {"gap_shorter_than_ns", Value(int64_t{50000})}});
+  ASSERT_EQ(over.rows.size(), 2u);
+  ASSERT_EQ(under.rows.size(), 2u);
+  for (size_t row = 0; row < 2; ++row) {
+    const std::string device = StringCell(over, row, "group").substr(7);  // "device N"
+    EXPECT_EQ(IntCell(over, row, "gaps"), gap_sql(device, "COUNT(*)", "s - pe > 1000000")) << device;
+    EXPECT_EQ(IntCell(over, row, "max_gap_ns"), gap_sql(device, "MAX(s - pe)", "s - pe > 1000000")) << device;
+    EXPECT_GT(IntCell(over, row, "gaps"), 0) << device;
+    const std::string d2 = StringCell(under, row, "group").substr(7);
+    EXPECT_EQ(IntCell(under, row, "gaps"), gap_sql(d2, "COUNT(*)", "s - pe > 10000 AND s - pe < 50000")) << d2;
+    EXPECT_EQ(IntCell(under, row, "max_gap_ns"), gap_sql(d2, "MAX(s - pe)", "s - pe > 10000 AND s - pe < 50000")) << d2;
+  }
+  EXPECT_FALSE(
+      RunSkill(kH100, "event_stats", {{"detail", Value(false)}, {"gap_longer_than_ns", Value(int64_t{1000})}}).ok());
+}
+
 }  // namespace
 }  // namespace nsys::testing

@@ -815,7 +815,11 @@ TEST(QueryFill, WhatOneClauseSaysForTheNext) {
   Query gaps = Q({Measure::kMaxGap}, Subject{EventKind::kGpu});
   gaps.group_by = GroupBy::kDevice;
   Check("Looking at kernels and copies together, what is the longest idle gap?", {gaps});
-  EXPECT_FALSE(Fill("How many idle gaps longer than 1 ms are there on GPU 0?").complete());
+  // A bound said with the gap measures alone is on each gap they count (QueryExecute.IdleGapsLongerThanABound).
+  const Reading over = Fill("How many idle gaps longer than 1 ms are there on GPU 0?");
+  ASSERT_EQ(over.queries.size(), 1u);
+  EXPECT_EQ(over.queries[0].scope.gap_longer_than_ns, 1000000) << DescribeQuery(over.queries[0]);
+  EXPECT_EQ(over.queries[0].scope.longer_than_ns, -1);
 }
 
 // A plain word that is only a part of some names, beside a whole name, describes the named events; after a named
@@ -1251,8 +1255,11 @@ TEST(QueryFill, ReadingsBatch49FoundWrong) {
   ASSERT_EQ(those.queries.size(), 2u);
   EXPECT_EQ(those.queries[1].subject.events, EventKind::kKernels);
   EXPECT_EQ(those.queries[1].scope.inside, "forward") << DescribeQuery(those.queries[1]);
-  // A bound on each idle gap, and a share of a base the question names, are no Query's.
-  EXPECT_FALSE(Fill("on GPU 0, how many idle gaps between kernels are longer than 1 ms?").complete());
+  // A bound on each idle gap the gap measures count (since session 25; it was declined before).
+  const Reading gaps = Fill("on GPU 0, how many idle gaps between kernels are longer than 1 ms?");
+  ASSERT_TRUE(gaps.complete()) << (gaps.unread.empty() ? "" : gaps.unread.front());
+  ASSERT_EQ(gaps.queries.size(), 1u);
+  EXPECT_EQ(gaps.queries[0].scope.gap_longer_than_ns, 1000000) << DescribeQuery(gaps.queries[0]);
   // A share of a base the question names is the first as a percentage of it (QueryFill.ASharesBaseAfterOf).
   const Reading linear =
       Fill("How long do the forward ranges take, and what percentage is that of the aten::linear time?");
@@ -4676,6 +4683,44 @@ TEST(QueryFill, TheRuleOfWorkInsideARangeSaidOfOneEvent) {
   ASSERT_EQ(plain.queries.size(), 1u);
   EXPECT_EQ(rule.queries[0], plain.queries[0]) << DescribeQuery(rule.queries[0]);
   EXPECT_EQ(rule.queries[0].subject.events, EventKind::kKernels);
+}
+
+// A bound said with the gap measures alone ("how many idle gaps are longer than 1 ms", "the widest one") bounds each
+// gap they count, as SQL finds each GPU's gaps; beside another measure it bounds nothing a Query holds: declined.
+// Plural marks between which the gaps are ("stretches between bars") are the events the sentence drew before them.
+TEST(QueryExecute, IdleGapsLongerThanABound) {
+  NSYS_REQUIRE_FIXTURES();
+  Query gaps = Q({Measure::kGaps}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}});
+  gaps.scope.gap_longer_than_ns = 1000000;
+  Check("How many idle gaps on GPU 1 are longer than 1 ms?", {gaps});
+  Query widest = gaps;
+  widest.measures = {Measure::kGaps, Measure::kMaxGap};
+  Check(
+      "On GPU 1's kernel row, how many stretches between bars last longer than a millisecond, and how long is the "
+      "widest one?",
+      {widest});
+  EXPECT_FALSE(Fill("How much idle time is in gaps longer than 1 ms?").complete());
+  Query total = gaps;
+  total.measures = {Measure::kTotal};
+  EXPECT_EQ(CheckQuery(total).error().message,
+            "Query: gapLongerThanNs and gapShorterThanNs bound the gaps the measures gaps and max_gap count: ask only "
+            "those.");
+  auto back = QueryFromJson(QueryToJson(widest), "q");
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, widest);
+
+  const testing::FixtureSql sql("h100_2gpu_1s.sqlite");
+  const int64_t n = sql.Int(
+      "WITH r AS (SELECT start s, MAX(end) OVER (ORDER BY start, end ROWS BETWEEN UNBOUNDED PRECEDING AND 1 "
+      "PRECEDING) pe FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = 1) SELECT COUNT(*) FROM r WHERE s - pe > "
+      "1000000");
+  ASSERT_GT(n, 0);
+  core::Workspace ws(OfflineConfig());
+  auto opened = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  auto a = ws.AskQueries({opened->id, {gaps}});
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_NE(a->answer.summary.find("idle gaps " + std::to_string(n) + " "), std::string::npos) << a->answer.summary;
 }
 
 }  // namespace

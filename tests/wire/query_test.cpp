@@ -119,6 +119,8 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.scope = agent::Scope{{0}, {7}, 3, "fwd", 0.0, 0.5, 1, 2, 3, 4, true};
   q.scope.grid_below_sms = true;
   q.scope.capture_clock = true;
+  q.scope.gap_longer_than_ns = 5;
+  q.scope.gap_shorter_than_ns = 6;
   q.scope.launched_by = "cuLaunchKernelEx";
   q.scope.launches = "trsm";
   q.scope.outside = "warmup";
@@ -161,6 +163,7 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.scope.origin.reset();         // a window counts from one origin, and fromFirstKernel is it (CheckQuery)
   q.scope.until.reset();          // a window ends at toSeconds or at until (CheckQuery)
   q.scope.capture_clock = false;  // the capture clock counts from the session start, not the first kernel
+  q.scope.gap_longer_than_ns = q.scope.gap_shorter_than_ns = -1;  // gap bounds are of the gap measures alone
   auto back = ToQueries({Spec(agent::QueryToJson(q))});
   ASSERT_TRUE(back.ok()) << back.error().message;
   EXPECT_EQ(back->front().scope.launched_by, "cuLaunchKernelEx");

@@ -240,6 +240,10 @@ std::string ScopeWords(const Scope& s, bool on_gpu) {
   if (s.larger_than_bytes >= 0) parts.push_back(fmt::format("each larger than {} bytes", s.larger_than_bytes));
   if (s.smaller_than_bytes >= 0) parts.push_back(fmt::format("each smaller than {} bytes", s.smaller_than_bytes));
   if (s.grid_below_sms) parts.push_back("each with fewer blocks than its GPU has SMs");
+  if (s.gap_longer_than_ns >= 0)
+    parts.push_back(fmt::format("counting the idle gaps longer than {} ns", s.gap_longer_than_ns));
+  if (s.gap_shorter_than_ns >= 0)
+    parts.push_back(fmt::format("counting the idle gaps shorter than {} ns", s.gap_shorter_than_ns));
   if (!s.launched_by.empty()) parts.push_back("launched by " + support::MarkdownCode(s.launched_by) + " calls");
   if (!s.launches.empty())
     parts.push_back("that launched kernels whose name contains " + support::MarkdownCode(s.launches));
@@ -451,6 +455,10 @@ std::string ScopeProblem(const Query& q, const Scope& s) {
   if (s.capture_clock && (s.from_first_kernel || s.origin || s.until))
     return "captureClock counts from the session start: not with fromFirstKernel, origin or until.";
   if (s.until && s.to_s) return "a window ends at toSeconds or at until, not both.";
+  const bool gap_measures = std::all_of(q.measures.begin(), q.measures.end(),
+                                        [](Measure m) { return m == Measure::kGaps || m == Measure::kMaxGap; });
+  if ((s.gap_longer_than_ns >= 0 || s.gap_shorter_than_ns >= 0) && !gap_measures)
+    return "gapLongerThanNs and gapShorterThanNs bound the gaps the measures gaps and max_gap count: ask only those.";
   if (s.until && s.from_s && !s.origin && !s.from_first_kernel)
     return "fromSeconds with until counts from an origin: give origin.";
   for (const Anchor* a : {s.origin ? &*s.origin : nullptr, s.until ? &*s.until : nullptr}) {

@@ -231,10 +231,10 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   const bool sized = subject.events == EventKind::kMemcpy || subject.events == EventKind::kMemset;
   if (sized && !subject.memory.empty()) args["memory"] = Value(subject.memory);
   if (!subject.cause.empty()) args["cause"] = Value(subject.cause);
-  const std::pair<const char*, int64_t> bounds[] = {{"longer_than_ns", scope.longer_than_ns},
-                                                    {"shorter_than_ns", scope.shorter_than_ns},
-                                                    {"larger_than_bytes", scope.larger_than_bytes},
-                                                    {"smaller_than_bytes", scope.smaller_than_bytes}};
+  const std::pair<const char*, int64_t> bounds[] = {
+      {"longer_than_ns", scope.longer_than_ns},         {"shorter_than_ns", scope.shorter_than_ns},
+      {"larger_than_bytes", scope.larger_than_bytes},   {"smaller_than_bytes", scope.smaller_than_bytes},
+      {"gap_longer_than_ns", scope.gap_longer_than_ns}, {"gap_shorter_than_ns", scope.gap_shorter_than_ns}};
   for (const auto& [arg, bound] : bounds) {
     if (bound >= 0) args[arg] = Value(bound);
   }

@@ -246,13 +246,13 @@ void NounsOneByOne(std::vector<Token>& tokens) {
 }
 
 // PyTorch's NVTX texts "aten::mm, op_id = 317126": the engine names such a range "aten::mm" and keeps the op_id apart
-// (engine/model.h), so what a question says of that suffix is how names already read here. A quoted name that ends in
-// the suffix with a placeholder for its number ('aten::linear, op_id = ...', '..., op_id = N') is its head; a part of
-// a sentence that only speaks of the suffix ("Ignoring the op_id suffix,", "(they carry op_id suffixes)", "(any
+// (nsys/engine/model.h), so what a question says of that suffix is how names already read here. A quoted name that ends
+// in the suffix with a placeholder for its number ('aten::linear, op_id = ...', '..., op_id = N') is its head; a part
+// of a sentence that only speaks of the suffix ("Ignoring the op_id suffix,", "(they carry op_id suffixes)", "(any
 // op_id, same thread)": a word of the suffix in a part that asks nothing, between separators or within parentheses)
 // goes. A quoted name with a real op_id stays as written: one range of one op, which no Query picks.
 void SuffixesOfNames(std::vector<Token>& tokens) {
-  static constexpr std::string_view kInfix = ", op_id = ";  // engine/src/nvtx_loader.cpp's, PyTorch's
+  static constexpr std::string_view kInfix = ", op_id = ";  // server/engine/src/nvtx_loader.cpp's, PyTorch's
   for (Token& t : tokens) {
     const size_t at = t.lower.find(kInfix);
     if (!t.quoted || at == std::string::npos) continue;
@@ -292,6 +292,25 @@ void SuffixesOfNames(std::vector<Token>& tokens) {
     const bool closed = to < tokens.size() && (tokens[to].lower == "," || tokens[to].lower == ";");
     tokens.erase(first, closed ? last + 1 : last);
     i = from;
+  }
+}
+
+// "GPU 1's kernel row: how many stretches between bars ...", "between neighbouring bars": plural marks between which
+// gaps are, are the events the sentence drew before them (the last noun of events said in it), else they stay.
+template <typename IsMark, typename Fills>
+void MarksBetweenEvents(std::vector<Token>& tokens, const IsMark& is_mark, const Fills& fills) {
+  for (size_t i = 1; i < tokens.size(); ++i) {
+    const std::string& before = tokens[i - 1].lower;
+    if (!is_mark(tokens[i]) || tokens[i].lower.back() != 's' ||
+        (before != "between" && before != "consecutive" && before != "adjacent" && before != "neighbouring" &&
+         before != "neighboring" && before != "successive"))
+      continue;
+    for (size_t k = i - 1; k-- > 0 && tokens[k].lower != ".";) {
+      if (tokens[k].quoted || tokens[k].lower.back() != 's' || !fills(tokens[k].lower, {Slot::kEvents})) continue;
+      tokens[i].text = tokens[k].text;
+      tokens[i].lower = tokens[k].lower;
+      break;
+    }
   }
 }
 
@@ -341,6 +360,7 @@ void MarksOfTheTimeline(std::vector<Token>& tokens) {
     }
     tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(i--));
   }
+  MarksBetweenEvents(tokens, is_mark, fills);
 }
 
 // "copyKind 11", "copy kind = 1": NVIDIA's CUPTI_ACTIVITY_MEMCPY_KIND value, as the words the lexicon reads for that
@@ -2572,6 +2592,12 @@ bool PointsBackWord(const std::string& lower) {
          lower == "they" || lower == "such";
 }
 
+// Whether every measure is of the idle gaps counted (how many, the longest): those a gap bound bounds.
+bool GapsOnly(const std::vector<Measure>& measures) {
+  return !measures.empty() && std::all_of(measures.begin(), measures.end(),
+                                          [](Measure m) { return m == Measure::kGaps || m == Measure::kMaxGap; });
+}
+
 // Whether a clause asks something: a measure, "which", a ranking, a comparison, a yes or no, a place in a ranking.
 bool Asks(const Clause& c) {
   return c.elapsed || !c.measures.empty() || c.weak_total || c.weak_time || c.which || c.count_groups ||
@@ -2580,11 +2606,13 @@ bool Asks(const Clause& c) {
 
 // What a clause compares that a Query cannot: "than" with nothing on its other side, a launch figure against the SMs.
 void UnreadComparisons(Clause& c) {
-  // "how many idle gaps are longer than 1 ms": a bound on each gap, which no Query holds (a bound is on each event).
+  // "how much idle time is in gaps longer than 1 ms": a bound on each gap said with a measure other than how many gaps
+  // there are and the longest, which a Query's gap bounds do not bound.
   const bool gaps = std::any_of(c.measures.begin(), c.measures.end(), [](Measure m) {
     return m == Measure::kGaps || m == Measure::kMaxGap || m == Measure::kIdle || m == Measure::kIdleShare;
   });
-  if (gaps && (c.longer_than_ns >= 0 || c.shorter_than_ns >= 0)) c.unread.push_back("(a bound on each idle gap)");
+  if (gaps && !GapsOnly(c.measures) && (c.longer_than_ns >= 0 || c.shorter_than_ns >= 0))
+    c.unread.push_back("(a bound on each idle gap)");
   // "the kernel's share of (kernel + memcpy) time": a share of a sum of kinds of events, which no Query holds.
   if (c.share_of_sum && std::find(c.measures.begin(), c.measures.end(), Measure::kShare) != c.measures.end())
     c.unread.push_back("(a share of a sum of events)");
@@ -3777,8 +3805,16 @@ void FillScope(const Clause& c, const Query* previous, bool own_subject, Query& 
     if (c.origin) q.scope.from_first_kernel = false;
     if (c.origin || c.until) q.scope.capture_clock = false;  // a moment's window is on no clock of its own
   }
-  if (c.longer_than_ns >= 0) q.scope.longer_than_ns = c.longer_than_ns;
-  if (c.shorter_than_ns >= 0) q.scope.shorter_than_ns = c.shorter_than_ns;
+  // "how many idle gaps last longer than 1 ms": a bound said with the gap measures alone is on each gap they count.
+  const bool of_gaps = GapsOnly(q.measures) && (c.longer_than_ns >= 0 || c.shorter_than_ns >= 0);
+  if (of_gaps) {
+    q.scope.gap_longer_than_ns = c.longer_than_ns;
+    q.scope.gap_shorter_than_ns = c.shorter_than_ns;
+  } else if (!GapsOnly(q.measures)) {
+    q.scope.gap_longer_than_ns = q.scope.gap_shorter_than_ns = -1;
+  }
+  if (c.longer_than_ns >= 0 && !of_gaps) q.scope.longer_than_ns = c.longer_than_ns;
+  if (c.shorter_than_ns >= 0 && !of_gaps) q.scope.shorter_than_ns = c.shorter_than_ns;
   if (c.larger_than_bytes >= 0) q.scope.larger_than_bytes = c.larger_than_bytes;
   if (c.smaller_than_bytes >= 0) q.scope.smaller_than_bytes = c.smaller_than_bytes;
   if (c.inside_those && previous && previous->subject.events == EventKind::kNvtx && !previous->subject.name.empty())
@@ -6046,8 +6082,10 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   const auto has = [&](Measure m) { return std::find(c.measures.begin(), c.measures.end(), m) != c.measures.end(); };
   ShareOfTheSpanSaidBefore(c, previous);
   if ((has(Measure::kShare) || has(Measure::kGpuShare)) && has(Measure::kSpan)) return std::nullopt;
-  // "how many gaps exceed 1 ms": a bound said of the gaps, which no Query holds (a bound is on each event).
-  if ((has(Measure::kGaps) || has(Measure::kMaxGap)) && (c.longer_than_ns >= 0 || c.shorter_than_ns >= 0))
+  // "how many gaps exceed 1 ms, and how much idle time is there": a bound said of the gaps beside other measures, which
+  // it would not bound.
+  if ((has(Measure::kGaps) || has(Measure::kMaxGap)) && (c.longer_than_ns >= 0 || c.shorter_than_ns >= 0) &&
+      !GapsOnly(c.measures))
     return std::nullopt;
   // "which card spent more ..., and what was the average duration on that card?": the group the ranking before found,
   // which a Query cannot name before it is answered: unread, not every group.

@@ -158,10 +158,26 @@ Status ReadIds(const json& j, const std::string& path, std::vector<int64_t>& out
 }
 
 Expected<Scope> ReadScope(const json& j, const std::string& path) {
-  if (Status ok = CheckObject(j, path,
-                              {"devices", "pids", "stream", "inside", "outside", "fromSeconds", "toSeconds",
-                               "fromFirstKernel", "gridBelowSms", "longerThanNs", "shorterThanNs", "largerThanBytes",
-                               "smallerThanBytes", "launchedBy", "launches", "origin", "until", "captureClock"});
+  if (Status ok = CheckObject(j, path, {"devices",
+                                        "pids",
+                                        "stream",
+                                        "inside",
+                                        "outside",
+                                        "fromSeconds",
+                                        "toSeconds",
+                                        "fromFirstKernel",
+                                        "gridBelowSms",
+                                        "longerThanNs",
+                                        "shorterThanNs",
+                                        "largerThanBytes",
+                                        "smallerThanBytes",
+                                        "launchedBy",
+                                        "launches",
+                                        "origin",
+                                        "until",
+                                        "captureClock",
+                                        "gapLongerThanNs",
+                                        "gapShorterThanNs"});
       !ok)
     return ok.error();
   Scope out;
@@ -201,10 +217,10 @@ Expected<Scope> ReadScope(const json& j, const std::string& path) {
   if (Status ok = Flag(j, "fromFirstKernel", path, out.from_first_kernel); !ok) return ok.error();
   if (Status ok = Flag(j, "gridBelowSms", path, out.grid_below_sms); !ok) return ok.error();
   if (Status ok = Flag(j, "captureClock", path, out.capture_clock); !ok) return ok.error();
-  const std::pair<const char*, int64_t*> bounds[] = {{"longerThanNs", &out.longer_than_ns},
-                                                     {"shorterThanNs", &out.shorter_than_ns},
-                                                     {"largerThanBytes", &out.larger_than_bytes},
-                                                     {"smallerThanBytes", &out.smaller_than_bytes}};
+  const std::pair<const char*, int64_t*> bounds[] = {
+      {"longerThanNs", &out.longer_than_ns},        {"shorterThanNs", &out.shorter_than_ns},
+      {"largerThanBytes", &out.larger_than_bytes},  {"smallerThanBytes", &out.smaller_than_bytes},
+      {"gapLongerThanNs", &out.gap_longer_than_ns}, {"gapShorterThanNs", &out.gap_shorter_than_ns}};
   for (const auto& [key, field] : bounds) {
     if (!j.contains(key)) continue;
     auto v = Integer(j.at(key), path + "." + key);
@@ -302,6 +318,8 @@ json ScopeToJson(const Scope& s) {
   if (s.shorter_than_ns >= 0) out["shorterThanNs"] = s.shorter_than_ns;
   if (s.larger_than_bytes >= 0) out["largerThanBytes"] = s.larger_than_bytes;
   if (s.smaller_than_bytes >= 0) out["smallerThanBytes"] = s.smaller_than_bytes;
+  if (s.gap_longer_than_ns >= 0) out["gapLongerThanNs"] = s.gap_longer_than_ns;
+  if (s.gap_shorter_than_ns >= 0) out["gapShorterThanNs"] = s.gap_shorter_than_ns;
   for (const auto& [key, field] : {std::pair{"origin", &s.origin}, std::pair{"until", &s.until}}) {
     if (!*field) continue;
     out[key] = {{"events", SubjectToJson((*field)->events)}};
@@ -413,6 +431,14 @@ json ScopeSchema() {
         {"shorterThanNs", {{"type", "integer"}, {"minimum", 0}, {"description", "Only events shorter than this"}}},
         {"largerThanBytes", {{"type", "integer"}, {"minimum", 0}, {"description", "Only copies larger than this"}}},
         {"smallerThanBytes", {{"type", "integer"}, {"minimum", 0}, {"description", "Only copies smaller than this"}}},
+        {"gapLongerThanNs",
+         {{"type", "integer"},
+          {"minimum", 0},
+          {"description", "With the measures gaps and max_gap: count only the idle gaps longer than this"}}},
+        {"gapShorterThanNs",
+         {{"type", "integer"},
+          {"minimum", 0},
+          {"description", "With the measures gaps and max_gap: count only the idle gaps shorter than this"}}},
         {"origin",
          AnchorSchema("The moment the window's seconds count from, an event's start or end, instead of the profile "
                       "start (without seconds: from it to the profile's end)")},

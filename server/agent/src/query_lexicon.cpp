@@ -148,6 +148,7 @@ constexpr Synonym kSynonyms[] = {
     // Nothing drawn: a stretch of a timeline with no bar on it.
     {"blank", "idle"},
     {"quiet", "idle"},
+    {"empty", "idle"},
     // A copy's speed.
     {"rate", "bandwidth"},
     {"rates", "bandwidth"},

@@ -56,6 +56,8 @@ struct QueryScope {
   std::optional<double> from_seconds, to_seconds;  // from the profile's start
   // Bounds on each event, exclusive.
   std::optional<int64_t> longer_than_ns, shorter_than_ns, larger_than_bytes, smaller_than_bytes;
+  // Bounds on each idle gap the gap measures (gaps, maxGap) count, exclusive.
+  std::optional<int64_t> gap_longer_than_ns, gap_shorter_than_ns;
   std::optional<bool> from_first_kernel;  // the window counts from the first kernel's start in this scope
   std::optional<bool> grid_below_sms;     // kernels: launches whose grid has fewer blocks than their GPU has SMs
   std::optional<bool> capture_clock;      // the window's seconds are on the capture clock, from the session start
@@ -76,6 +78,8 @@ struct QueryScope {
                       Field("shorterThanNs", &S::shorter_than_ns),
                       Field("largerThanBytes", &S::larger_than_bytes),
                       Field("smallerThanBytes", &S::smaller_than_bytes),
+                      Field("gapLongerThanNs", &S::gap_longer_than_ns),
+                      Field("gapShorterThanNs", &S::gap_shorter_than_ns),
                       Field("fromFirstKernel", &S::from_first_kernel),
                       Field("gridBelowSms", &S::grid_below_sms),
                       Field("captureClock", &S::capture_clock),

@@ -192,6 +192,9 @@ struct Scope {
   // them ("between 6.5 s and 7.0 s into the capture", "6.0 s after the session start"), not from the profile's first
   // event. Not with an origin, until or fromFirstKernel.
   bool capture_clock = false;
+  // Bounds on each idle gap the gap measures count (kGaps, kMaxGap), exclusive, -1 = none: "how many gaps longer than
+  // 1 ms". Only with those measures: the events, busy and idle time stay every one's.
+  int64_t gap_longer_than_ns = -1, gap_shorter_than_ns = -1;
   bool operator==(const Scope&) const = default;
 };
 

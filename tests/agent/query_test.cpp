@@ -4723,5 +4723,18 @@ TEST(QueryExecute, IdleGapsLongerThanABound) {
   EXPECT_NE(a->answer.summary.find("idle gaps " + std::to_string(n) + " "), std::string::npos) << a->answer.summary;
 }
 
+// Events broken down by a grouping, said with no question and none before it to ask again ("kernels per GPU?",
+// "Kernel launches broken down by process?"), ask for the breakdown: how many, and their time, in each group. A place
+// alone ("kernels on GPU 1?") asks nothing and is declined.
+TEST(QueryFill, EventsByAGroupingAskForTheBreakdown) {
+  Query per_gpu = Q({Measure::kCount, Measure::kTotal}, {EventKind::kKernels, "", ""});
+  per_gpu.group_by = GroupBy::kDevice;
+  Check("kernels per GPU?", {per_gpu});
+  Query per_process = per_gpu;
+  per_process.group_by = GroupBy::kPid;
+  Check("Kernel launches broken down by process?", {per_process});
+  EXPECT_FALSE(Fill("kernels on GPU 1?").complete());
+}
+
 }  // namespace
 }  // namespace nsys::agent

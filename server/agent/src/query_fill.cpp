@@ -7132,6 +7132,16 @@ void AskLentAgain(const Lent& lent, const Query* before, std::vector<Query>& que
     }
     reading.unbuilt = true;
   }
+  // "Kernel launches by process?", "kernels per GPU?": events broken down by a grouping, with no question before them
+  // to ask again, ask for the breakdown nsys stats gives: how many, and their time, in each group.
+  if (!lent.used && !again_of && lent.clause->group && (lent.clause->events || !lent.clause->names.empty())) {
+    Clause c = *lent.clause;
+    c.measures = {Measure::kCount, Measure::kTotal};
+    if (auto breakdown = ToQuery(c, nullptr)) {
+      queries.push_back(std::move(*breakdown));
+      return;
+    }
+  }
   if (!lent.used || queries.empty()) reading.unread.push_back("(a place with no question)");
 }
 

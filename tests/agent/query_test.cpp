@@ -4736,5 +4736,13 @@ TEST(QueryFill, EventsByAGroupingAskForTheBreakdown) {
   EXPECT_FALSE(Fill("kernels on GPU 1?").complete());
 }
 
+// After a span said in words, "the time" or "the timeline" that the events covered is that span: their utilization.
+TEST(QueryFill, TheTimelineCoveredIsTheSpan) {
+  Query util = Q({Measure::kUtilization}, {EventKind::kKernels, "", ""});
+  util.group_by = GroupBy::kDevice;
+  Check("From the first kernel to the last one, what percentage of the time is covered by kernels?", {util});
+  Check("Between the first and last kernel, what percentage of the timeline is covered by kernels?", {util});
+}
+
 }  // namespace
 }  // namespace nsys::agent

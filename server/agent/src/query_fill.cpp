@@ -4773,15 +4773,16 @@ void WindowIsTheSpan(std::vector<Item>& s) {
         (before == "that" || before == "this" || before == "the")) {
       s[k] = LexItem("span", "span");
     }
-    // "what percentage of the time was a kernel running": the time is that span too, after a share, where the words
-    // after it say the events ran (an idle share is read as one without it).
+    // "what percentage of the time was a kernel running", "what percentage of the timeline is covered by kernels": the
+    // time is that span too, after a share, where the words after it say the events ran or covered it (an idle share
+    // is read as one without it).
     const auto ran = [&] {
       return std::any_of(s.begin() + static_cast<std::ptrdiff_t>(k), s.end(), [](const Item& it) {
-        return IsWordIn(it, {"running", "executing", "busy", "active", "computing"});
+        return IsWordIn(it, {"running", "executing", "busy", "active", "computing", "covered", "occupied", "filled"});
       });
     };
-    if (w == "time" && before == "the" && k >= 3 && Lower(s[k - 2].word) == "of" && s[k - 3].Says(Measure::kShare) &&
-        ran())
+    if ((w == "time" || w == "timeline") && before == "the" && k >= 3 && Lower(s[k - 2].word) == "of" &&
+        s[k - 3].Says(Measure::kShare) && ran())
       s[k] = LexItem("span", "span");
   }
 }

@@ -872,6 +872,15 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // ranges compared; eight compound, four refusals, 19 exports), first scored at 229be75 before any change for it:
   // 25 / 13 / 2. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh95.json", "fresh held-out 95"), "questions_fresh95.json", 25, 2);
+  // Batch 105, written by a helper at f2492d4 (a developer with the Nsight Systems GUI timeline open, in its visual
+  // words: rows, lanes, bars, blocks, white space, how wide things are, what lines up under a range; eight compound,
+  // four refusals, 19 exports), the third writer of the timeline kind after batches 101 and 102, first scored at
+  // 292b62a before any change for it: 14 / 25 / 1. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh97.json", "fresh held-out 97"), "questions_fresh97.json", 14, 1);
+  // Batch 106, written by a helper at f2492d4 (a PyTorch user new to GPU profiling, in everyday words, pinned down where
+  // a word could mean two things; eight compound, four refusals, 19 exports), first scored at 292b62a before any
+  // change for it: 21 / 17 / 2. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh98.json", "fresh held-out 98"), "questions_fresh98.json", 21, 2);
 }
 
 }  // namespace

@@ -4744,5 +4744,26 @@ TEST(QueryFill, TheTimelineCoveredIsTheSpan) {
   Check("Between the first and last kernel, what percentage of the timeline is covered by kernels?", {util});
 }
 
+// What batch 102's timeline reader showed, read generally: the biggest of events with no size is the longest; a
+// place said after a span phrase stays with the question; "has at least one kernel on it" is running there; a mark
+// before its length is the events' own; the most crowded place has the most events.
+TEST(QueryFill, ATimelineReadersWordsReadGenerally) {
+  Query longest = Q({Measure::kMax}, {EventKind::kApi, "cudaStreamSynchronize", ""});
+  longest.subject.whole_name = true;
+  Check("How long is the biggest cudaStreamSynchronize call?", {longest});
+  Query util = Q({Measure::kUtilization}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}});
+  Check(
+      "From the first kernel to the last one on GPU 0, what fraction of that stretch has at least one kernel bar on "
+      "it?",
+      {util});
+  Query median = Q({Measure::kMedian}, {EventKind::kKernels, "nvfuser_pointwise", ""});
+  Check("what's the median bar length of the nvfuser_pointwise kernels?", {median});
+  const Reading crowded = Fill("Which stream lane is the most crowded with kernel bars?");
+  ASSERT_TRUE(crowded.complete()) << (crowded.unread.empty() ? "" : crowded.unread.front());
+  ASSERT_EQ(crowded.queries.size(), 1u);
+  EXPECT_EQ(crowded.queries[0].group_by, GroupBy::kStream);
+  EXPECT_EQ(crowded.queries[0].measures.front(), Measure::kCount) << DescribeQuery(crowded.queries[0]);
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -295,6 +295,11 @@ void SuffixesOfNames(std::vector<Token>& tokens) {
   }
 }
 
+bool IsLengthWord(const std::string& lower) {
+  return lower == "length" || lower == "lengths" || lower == "width" || lower == "widths" || lower == "duration" ||
+         lower == "durations";
+}
+
 // "GPU 1's kernel row: how many stretches between bars ...", "between neighbouring bars": plural marks between which
 // gaps are, are the events the sentence drew before them (the last noun of events said in it), else they stay.
 template <typename IsMark, typename Fills>
@@ -335,6 +340,11 @@ void MarksOfTheTimeline(std::vector<Token>& tokens) {
   for (size_t i = 1; i < tokens.size(); ++i) {
     Token& before = tokens[i - 1];
     if (!is_mark(tokens[i]) || before.separator) continue;
+    // "the median bar length", "its average bar width": a mark before its length is the events' own.
+    if (i + 1 < tokens.size() && IsLengthWord(tokens[i + 1].lower)) {
+      tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(i--));
+      continue;
+    }
     const bool events = fills(before.lower, {Slot::kEvents, Slot::kCopyKind});
     const bool place = fills(before.lower, {Slot::kDeviceNoun, Slot::kProcessNoun, Slot::kStreamNoun});
     const bool name = !before.quoted
@@ -2668,7 +2678,7 @@ void ReadWordFlags(const std::string& lower, Clause& c) {
              lower == "altogether";
   c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
   c.running = c.running || lower == "running" || lower == "executing" || lower == "computing" || lower == "working" ||
-              lower == "covered" || lower == "occupied" || lower == "taken";
+              lower == "covered" || lower == "occupied" || lower == "taken" || lower == "on it" || lower == "on them";
   c.launch_noun = c.launch_noun || lower == "launches";
   const auto ends = [&](std::string_view w) {
     return lower.size() >= w.size() && lower.compare(lower.size() - w.size(), w.size(), w) == 0;
@@ -3977,6 +3987,11 @@ size_t PastBoundary(const std::vector<Item>& s, size_t i, bool (*is_bound)(const
   for (size_t k = i + 1; k < s.size() && k <= i + 4; ++k) {
     const std::string w = Lower(s[k].word);
     if (is_bound(w)) return k + 1;
+    // "... to the last one on GPU 0": a place after the phrase ends it (ReadSpanPhrase keeps it with the question).
+    if (k > i + 1 && k + 2 < s.size() && IsWordIn(s[k], {"on", "in", "for"}) &&
+        (s[k + 1].Has(Slot::kDeviceNoun) || s[k + 1].Has(Slot::kProcessNoun) || s[k + 1].Has(Slot::kStreamNoun)) &&
+        s[k + 2].kind == Item::kNumber)
+      return k;
     if (until && k > i + 1 && until(s[k])) return k;
     if (s[k].Has(Slot::kEvents)) {
       if (!events) events = s[k];
@@ -4464,14 +4479,22 @@ void ReadNoWork(std::vector<Item>& s) {
     s[i] = LexItem("idle", s[i].word);
   }
   // "how much time had at least one kernel running", "the time with at least one kernel executing": the busy time,
-  // the idle time's complement, as the guide defines it.
+  // the idle time's complement, as the guide defines it. "has at least one kernel on it" (a span, a row) says the
+  // same of where they ran: "on it" is running there.
+  for (size_t i = 0; i + 4 < s.size(); ++i) {
+    if (IsWordIn(s[i], {"at least"}) && IsWordIn(s[i + 1], {"one", "1"}) && s[i + 2].Has(Slot::kEvents) &&
+        IsWordIn(s[i + 3], {"on"}) && IsWordIn(s[i + 4], {"it", "them"})) {
+      s[i + 3] = LexItem("running", s[i + 3].word + " " + s[i + 4].word);
+      s.erase(s.begin() + static_cast<std::ptrdiff_t>(i + 4));
+    }
+  }
   for (size_t i = 0; i + 3 < s.size(); ++i) {
     if (!IsWordIn(s[i], {"at least"}) || !IsWordIn(s[i + 1], {"one", "1"}) || !s[i + 2].Has(Slot::kEvents)) continue;
     const uint8_t e = s[i + 2].Value(Slot::kEvents);
     if (e != static_cast<uint8_t>(EventKind::kKernels) && e != static_cast<uint8_t>(EventKind::kGpu)) continue;
     const auto near_end = s.begin() + static_cast<std::ptrdiff_t>(std::min(s.size(), i + 5));
     if (std::none_of(s.begin() + static_cast<std::ptrdiff_t>(i + 3), near_end, [](const Item& it) {
-          return IsWordIn(it, {"running", "executing", "active", "in flight"});
+          return IsWordIn(it, {"running", "executing", "active", "in flight", "on it", "on them"});
         }))
       continue;
     // "what fraction of the span had at least one kernel executing": with a share before it in its clause, the
@@ -4843,11 +4866,19 @@ std::vector<std::string> ReadSpanPhrase(std::vector<Item>& s) {
       --from;
     if (from > 0 && (s[from - 1].Has(Slot::kBetween) || Lower(s[from - 1].word) == "from")) --from;
     const Item span = LexItem("span", "span");
-    const bool opens = (from == 0 || s[from - 1].kind == Item::kSeparator) && end < s.size() &&
-                       s[end].kind == Item::kSeparator && s[end].word == ",";
+    // "From the first kernel to the last one on GPU 0, ...": a place said after the span stays, with the question.
+    size_t place_end = end;
+    if (place_end + 2 < s.size() && IsWordIn(s[place_end], {"on", "in", "for"}) &&
+        (s[place_end + 1].Has(Slot::kDeviceNoun) || s[place_end + 1].Has(Slot::kProcessNoun) ||
+         s[place_end + 1].Has(Slot::kStreamNoun)) &&
+        s[place_end + 2].kind == Item::kNumber)
+      place_end += 3;
+    const bool opens = (from == 0 || s[from - 1].kind == Item::kSeparator) && place_end < s.size() &&
+                       s[place_end].kind == Item::kSeparator && s[place_end].word == ",";
     if (opens) {  // its events stay: "from the first GPU work until the last one, ..." is of GPU work
       dropped.push_back(WordsOf(s, from, end));
-      s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(end + 1));
+      s.erase(s.begin() + static_cast<std::ptrdiff_t>(place_end));  // the comma: the place is the question's
+      s.erase(s.begin() + static_cast<std::ptrdiff_t>(from), s.begin() + static_cast<std::ptrdiff_t>(end));
       if (events) s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), *events);
       WindowIsTheSpan(s);
       i = from;
@@ -5567,6 +5598,15 @@ bool FillForm(const Clause& c, Query& q) {
       q.measures.erase(std::remove(q.measures.begin(), q.measures.end(), m), q.measures.end());
     if (!q.measures.empty()) return false;
     first(c.rank == Rank::kBottom ? Measure::kMinBytes : Measure::kMaxBytes);
+    q.rank = Rank::kNone;
+    q.group_by = GroupBy::kNone;
+    q.limit = 0;
+  } else if (c.rank_by_size && !sized && q.subject.events != EventKind::kGpu && !c.group) {
+    // "How long is the biggest cudaStreamSynchronize call?": events with no size are big by their length.
+    for (Measure m : {Measure::kTotal, Measure::kMax})
+      q.measures.erase(std::remove(q.measures.begin(), q.measures.end(), m), q.measures.end());
+    if (!q.measures.empty()) return false;
+    first(c.rank == Rank::kBottom ? Measure::kMin : Measure::kMax);
     q.rank = Rank::kNone;
     q.group_by = GroupBy::kNone;
     q.limit = 0;

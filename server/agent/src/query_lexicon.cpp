@@ -146,6 +146,15 @@ constexpr Synonym kSynonyms[] = {
     {"narrowest", "shortest"},
     {"wide", "long"},
     // Nothing drawn: a stretch of a timeline with no bar on it.
+    // A bar's girth on a timeline is its length: the "fattest" bar is the longest.
+    {"fattest", "longest"},
+    {"fatter", "longer"},
+    {"skinniest", "shortest"},
+    // Bytes that go somewhere move.
+    {"travel", "move"},
+    {"travels", "moves"},
+    {"travelled", "moved"},
+    {"traveled", "moved"},
     {"blank", "idle"},
     {"quiet", "idle"},
     {"empty", "idle"},
@@ -872,6 +881,9 @@ constexpr Entry kEntries[] = {
     {"cuda stream", Slot::kStreamNoun},
     {"most", Slot::kTop, 1},
     {"highest", Slot::kTop},
+    // "the most crowded stream": the one with the most events on it, a word of quantity.
+    {"most crowded", Slot::kTop, 1},
+    {"least crowded", Slot::kBottom, 1},
     {"largest", Slot::kTop, 2},
     {"biggest", Slot::kTop, 2},
     {"top", Slot::kTop},

@@ -814,7 +814,7 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, i
   const int64_t gpu_span = gpu_total < 0 || !detail ? 0 : gpu.SpanOf(g.places);
   std::vector<int64_t>& d = g.durations;
   const SampleSummary s = Summarize(std::span<int64_t>(d));
-  int64_t busy = 0, gaps = 0, max_gap = 0;
+  int64_t busy = 0, gaps = 0, max_gap = 0, gap_sum = 0;
   const engine::Ns first = g.first, last = g.last;
   int64_t span = 0;  // each GPU's first start to last end, summed
   for (const Group::Place& p : g.places) span += p.last - p.first;
@@ -830,6 +830,7 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, i
         // The idle time between two pieces of the union: none of the group running on that GPU.
         if (i == 0 || !bounds.Keeps(pieces[i].start - pieces[i - 1].end)) continue;
         ++gaps;
+        gap_sum += pieces[i].start - pieces[i - 1].end;
         max_gap = std::max<int64_t>(max_gap, pieces[i].start - pieces[i - 1].end);
       }
     }
@@ -890,7 +891,10 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, i
           has_bytes ? I(all_bytes) : Null(),
           !has_bytes      ? Null()
           : all_bytes > 0 ? D(std::round(1e4 * static_cast<double>(g.bytes) / static_cast<double>(all_bytes)) / 100.0)
-                          : D(0.0)};
+                          : D(0.0),
+          !detail    ? Null()
+          : gaps > 0 ? D(std::round(10.0 * static_cast<double>(gap_sum) / static_cast<double>(gaps)) / 10.0)
+                     : D(0.0)};
 }
 
 // The one row of an ungrouped call that selected nothing: 0, with how many the bounds left out and the bases.
@@ -976,7 +980,8 @@ std::vector<Column> Columns() {
       IntCol("all_bytes",
              "Copies and memsets: bytes of every event of this kind the filter keeps (before the name, copy kind and "
              "NVTX selections): bytes_share_pct's base"),
-      DoubleCol("bytes_share_pct", "Copies and memsets: bytes / all_bytes x 100, the group's share of the bytes")};
+      DoubleCol("bytes_share_pct", "Copies and memsets: bytes / all_bytes x 100, the group's share of the bytes"),
+      DoubleCol("avg_gap_ns", "The mean length of the idle gaps counted in gaps (0 when there is none)")};
 }
 
 class EventStats final : public Skill {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <optional>
 #include <string>
@@ -1039,7 +1040,7 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
       "median, p90, p95, p99, min, max, stddev, bytes, avg_bytes, bandwidth, busy, utilization, idle_share, "
       "idle, span, grid, block, groups, min_bytes, max_bytes, latency, launch_delay, threads, registers, "
       "static_shared_memory, dynamic_shared_memory, sm_count, gaps, max_gap, memory, memory_bandwidth, comm_overlap, "
-      "exposed, max_latency, max_delay, count_share, span_share, elapsed, byte_share");
+      "exposed, max_latency, max_delay, count_share, span_share, elapsed, byte_share, avg_gap");
 }
 
 // A clause that only ranks is read, not dropped; "the slowest call" after a named call is one of those calls; CUDA API
@@ -4702,9 +4703,10 @@ TEST(QueryExecute, IdleGapsLongerThanABound) {
   EXPECT_FALSE(Fill("How much idle time is in gaps longer than 1 ms?").complete());
   Query total = gaps;
   total.measures = {Measure::kTotal};
-  EXPECT_EQ(CheckQuery(total).error().message,
-            "Query: gapLongerThanNs and gapShorterThanNs bound the gaps the measures gaps and max_gap count: ask only "
-            "those.");
+  EXPECT_EQ(
+      CheckQuery(total).error().message,
+      "Query: gapLongerThanNs and gapShorterThanNs bound the gaps the measures gaps, max_gap and avg_gap count: ask "
+      "only those.");
   auto back = QueryFromJson(QueryToJson(widest), "q");
   ASSERT_TRUE(back) << back.error().message;
   EXPECT_EQ(*back, widest);
@@ -4763,6 +4765,33 @@ TEST(QueryFill, ATimelineReadersWordsReadGenerally) {
   ASSERT_EQ(crowded.queries.size(), 1u);
   EXPECT_EQ(crowded.queries[0].group_by, GroupBy::kStream);
   EXPECT_EQ(crowded.queries[0].measures.front(), Measure::kCount) << DescribeQuery(crowded.queries[0]);
+}
+
+// The mean idle gap: "the average gap between kernels", or "on average" after the gaps were asked, as SQL finds it
+// (each GPU's gaps of its kernel union, their sum over how many).
+TEST(QueryExecute, TheAverageIdleGap) {
+  NSYS_REQUIRE_FIXTURES();
+  const Query avg = Q({Measure::kAvgGap}, {EventKind::kKernels, "", ""}, Scope{{1}, {}, -1, "", {}, {}});
+  Check("What's the average gap between kernels on GPU 1?", {avg});
+  Query both = avg;
+  both.measures = {Measure::kGaps, Measure::kAvgGap};
+  Check("How many idle gaps are there on GPU 1, and what is the average?", {both});
+  const testing::FixtureSql sql("h100_2gpu_1s.sqlite");
+  const auto gaps = [&](const std::string& what) {
+    return static_cast<double>(
+        sql.Int("WITH r AS (SELECT start s, MAX(end) OVER (ORDER BY start, end ROWS BETWEEN UNBOUNDED PRECEDING AND 1 "
+                "PRECEDING) pe FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = 1) SELECT " +
+                what + " FROM r WHERE s > pe"));
+  };
+  const double mean = gaps("SUM(s - pe)") / gaps("COUNT(*)");
+  char expected[64];
+  std::snprintf(expected, sizeof expected, "average idle gap %.3f \u00b5s", mean / 1000.0);
+  core::Workspace ws(OfflineConfig());
+  auto opened = ws.Open(testing::Fixture("h100_2gpu_1s.sqlite"));
+  ASSERT_TRUE(opened.ok());
+  auto a = ws.AskQueries({opened->id, {avg}});
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_NE(a->answer.summary.find(expected), std::string::npos) << a->answer.summary << " (SQL: " << mean << " ns)";
 }
 
 }  // namespace

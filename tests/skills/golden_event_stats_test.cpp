@@ -763,8 +763,8 @@ TEST(GoldenEventStats, MigrationsByTheirCause) {
   EXPECT_EQ(gpu.error().message, "group_by cause groups copies: events memcpy");
 }
 
-// Gap bounds: `gaps` and `max_gap_ns` count only the idle gaps of each GPU's kernel union within them, as SQL finds
-// them (each kernel's start after the latest end before it on its GPU); without detail they are refused.
+// Gap bounds: `gaps`, `max_gap_ns` and `avg_gap_ns` count only the idle gaps of each GPU's kernel union within them, as
+// SQL finds them (each kernel's start after the latest end before it on its GPU); without detail they are refused.
 TEST(GoldenEventStats, IdleGapsWithinBounds) {
   NSYS_REQUIRE_FIXTURES();
   FixtureSql sql(kH100);
@@ -790,6 +790,12 @@ TEST(GoldenEventStats, IdleGapsWithinBounds) {
     EXPECT_EQ(IntCell(over, row, "gaps"), gap_sql(device, "COUNT(*)", "s - pe > 1000000")) << device;
     EXPECT_EQ(IntCell(over, row, "max_gap_ns"), gap_sql(device, "MAX(s - pe)", "s - pe > 1000000")) << device;
     EXPECT_GT(IntCell(over, row, "gaps"), 0) << device;
+    // The mean of the gaps counted: their sum over how many.
+    EXPECT_NEAR(DoubleCell(over, row, "avg_gap_ns"),
+                static_cast<double>(gap_sql(device, "SUM(s - pe)", "s - pe > 1000000")) /
+                    static_cast<double>(IntCell(over, row, "gaps")),
+                0.05)
+        << device;
     const std::string d2 = StringCell(under, row, "group").substr(7);
     EXPECT_EQ(IntCell(under, row, "gaps"), gap_sql(d2, "COUNT(*)", "s - pe > 10000 AND s - pe < 50000")) << d2;
     EXPECT_EQ(IntCell(under, row, "max_gap_ns"), gap_sql(d2, "MAX(s - pe)", "s - pe > 10000 AND s - pe < 50000")) << d2;

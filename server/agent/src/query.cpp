@@ -23,7 +23,7 @@ namespace nsys::agent {
 // batches, where two anonymous namespaces are one.
 namespace query_words {
 
-constexpr std::array<std::string_view, 44> kMeasures = {"total",
+constexpr std::array<std::string_view, 45> kMeasures = {"total",
                                                         "count",
                                                         "share",
                                                         "gpu_share",
@@ -66,7 +66,8 @@ constexpr std::array<std::string_view, 44> kMeasures = {"total",
                                                         "count_share",
                                                         "span_share",
                                                         "elapsed",
-                                                        "byte_share"};
+                                                        "byte_share",
+                                                        "avg_gap"};
 constexpr auto kEvents =
     std::to_array<std::string_view>({"kernels", "api", "memcpy", "memset", "nvtx", "gpu", "graphs", "devices"});
 static_assert(kEvents.size() == kEventKinds);
@@ -78,7 +79,7 @@ constexpr std::array<std::string_view, 5> kMigrationCauses = {"user_prefetch", "
                                                               "eviction", "access_counters"};
 
 // How each measure reads in the reading line.
-constexpr std::array<std::string_view, 44> kMeasureWords = {"total time",
+constexpr std::array<std::string_view, 45> kMeasureWords = {"total time",
                                                             "count",
                                                             "share of all time",
                                                             "share of GPU time",
@@ -121,7 +122,8 @@ constexpr std::array<std::string_view, 44> kMeasureWords = {"total time",
                                                             "share of the count",
                                                             "share of the GPU span",
                                                             "time between the two moments",
-                                                            "share of all bytes"};
+                                                            "share of all bytes",
+                                                            "average idle gap"};
 
 std::string EventWords(const Subject& s) {
   switch (s.events) {
@@ -302,7 +304,8 @@ bool IsCommMeasure(Measure m) {
 
 bool IsTimelineMeasure(Measure m) {
   return m == Measure::kBusy || m == Measure::kUtilization || m == Measure::kIdle || m == Measure::kIdleShare ||
-         m == Measure::kGaps || m == Measure::kMaxGap || m == Measure::kSpan || m == Measure::kSpanShare;
+         m == Measure::kGaps || m == Measure::kMaxGap || m == Measure::kAvgGap || m == Measure::kSpan ||
+         m == Measure::kSpanShare;
 }
 
 bool IsPlace(GroupBy g) {
@@ -455,10 +458,12 @@ std::string ScopeProblem(const Query& q, const Scope& s) {
   if (s.capture_clock && (s.from_first_kernel || s.origin || s.until))
     return "captureClock counts from the session start: not with fromFirstKernel, origin or until.";
   if (s.until && s.to_s) return "a window ends at toSeconds or at until, not both.";
-  const bool gap_measures = std::all_of(q.measures.begin(), q.measures.end(),
-                                        [](Measure m) { return m == Measure::kGaps || m == Measure::kMaxGap; });
+  const bool gap_measures = std::all_of(q.measures.begin(), q.measures.end(), [](Measure m) {
+    return m == Measure::kGaps || m == Measure::kMaxGap || m == Measure::kAvgGap;
+  });
   if ((s.gap_longer_than_ns >= 0 || s.gap_shorter_than_ns >= 0) && !gap_measures)
-    return "gapLongerThanNs and gapShorterThanNs bound the gaps the measures gaps and max_gap count: ask only those.";
+    return "gapLongerThanNs and gapShorterThanNs bound the gaps the measures gaps, max_gap and avg_gap count: ask only "
+           "those.";
   if (s.until && s.from_s && !s.origin && !s.from_first_kernel)
     return "fromSeconds with until counts from an origin: give origin.";
   for (const Anchor* a : {s.origin ? &*s.origin : nullptr, s.until ? &*s.until : nullptr}) {

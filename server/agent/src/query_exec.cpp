@@ -37,7 +37,7 @@ using ask_detail::FormatNs;
 using ask_detail::FormatPct;
 
 // The column of event_stats (launch_sizes for a launch configuration's) that holds each measure, in Measure's order.
-constexpr std::array<std::string_view, 44> kColumn = {"total_ns",
+constexpr std::array<std::string_view, 45> kColumn = {"total_ns",
                                                       "count",
                                                       "share_pct",
                                                       "gpu_share_pct",
@@ -80,8 +80,9 @@ constexpr std::array<std::string_view, 44> kColumn = {"total_ns",
                                                       "count_share_pct",
                                                       "gpu_span_share_pct",
                                                       "",
-                                                      "bytes_share_pct"};
-constexpr std::array<std::string_view, 44> kWords = {"total time",
+                                                      "bytes_share_pct",
+                                                      "avg_gap_ns"};
+constexpr std::array<std::string_view, 45> kWords = {"total time",
                                                      "count",
                                                      "share",
                                                      "share of GPU time",
@@ -124,7 +125,8 @@ constexpr std::array<std::string_view, 44> kWords = {"total time",
                                                      "share of the count",
                                                      "share of the GPU span",
                                                      "time between the two moments",
-                                                     "share of the bytes"};
+                                                     "share of the bytes",
+                                                     "average idle gap"};
 
 std::string_view ColumnOf(Measure m) {
   return kColumn[static_cast<size_t>(m)];

@@ -2604,8 +2604,9 @@ bool PointsBackWord(const std::string& lower) {
 
 // Whether every measure is of the idle gaps counted (how many, the longest): those a gap bound bounds.
 bool GapsOnly(const std::vector<Measure>& measures) {
-  return !measures.empty() && std::all_of(measures.begin(), measures.end(),
-                                          [](Measure m) { return m == Measure::kGaps || m == Measure::kMaxGap; });
+  return !measures.empty() && std::all_of(measures.begin(), measures.end(), [](Measure m) {
+    return m == Measure::kGaps || m == Measure::kMaxGap || m == Measure::kAvgGap;
+  });
 }
 
 // Whether a clause asks something: a measure, "which", a ranking, a comparison, a yes or no, a place in a ranking.
@@ -2619,7 +2620,8 @@ void UnreadComparisons(Clause& c) {
   // "how much idle time is in gaps longer than 1 ms": a bound on each gap said with a measure other than how many gaps
   // there are and the longest, which a Query's gap bounds do not bound.
   const bool gaps = std::any_of(c.measures.begin(), c.measures.end(), [](Measure m) {
-    return m == Measure::kGaps || m == Measure::kMaxGap || m == Measure::kIdle || m == Measure::kIdleShare;
+    return m == Measure::kGaps || m == Measure::kMaxGap || m == Measure::kAvgGap || m == Measure::kIdle ||
+           m == Measure::kIdleShare;
   });
   if (gaps && !GapsOnly(c.measures) && (c.longer_than_ns >= 0 || c.shorter_than_ns >= 0))
     c.unread.push_back("(a bound on each idle gap)");
@@ -3652,7 +3654,7 @@ void DefaultMeasures(Clause& c) {
 // kernels when the clause names no events.
 bool IsPerGpuMeasure(Measure m) {
   return m == Measure::kIdle || m == Measure::kBusy || m == Measure::kUtilization || m == Measure::kGaps ||
-         m == Measure::kMaxGap;
+         m == Measure::kMaxGap || m == Measure::kAvgGap;
 }
 // A measure of a GPU's timeline: those above and the idle share (IsTimelineMeasure but the span).
 bool IsGpuMeasure(Measure m) {
@@ -5721,6 +5723,8 @@ void MeasuresSaidBefore(Clause& c, const Query* previous) {
                                                  Measure::kGaps) != previous->measures.end();
   if (gaps_before && c.measures == std::vector<Measure>{Measure::kMax} && !HasSubject(c))
     c.measures = {Measure::kMaxGap};
+  if (gaps_before && c.measures == std::vector<Measure>{Measure::kAverage} && !HasSubject(c))
+    c.measures = {Measure::kAvgGap};  // "... and how long is one on average?"
   // "How long is no kernel running? Give it in time and as a percentage of the span.": "it in time" is the figure
   // just asked, in its unit, not the events' total time.
   if (c.it && c.measures.empty() && c.weak_time && !c.weak_total && !HasSubject(c) && previous &&
@@ -6125,8 +6129,8 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   if ((has(Measure::kShare) || has(Measure::kGpuShare)) && has(Measure::kSpan)) return std::nullopt;
   // "how many gaps exceed 1 ms, and how much idle time is there": a bound said of the gaps beside other measures, which
   // it would not bound.
-  if ((has(Measure::kGaps) || has(Measure::kMaxGap)) && (c.longer_than_ns >= 0 || c.shorter_than_ns >= 0) &&
-      !GapsOnly(c.measures))
+  if ((has(Measure::kGaps) || has(Measure::kMaxGap) || has(Measure::kAvgGap)) &&
+      (c.longer_than_ns >= 0 || c.shorter_than_ns >= 0) && !GapsOnly(c.measures))
     return std::nullopt;
   // "which card spent more ..., and what was the average duration on that card?": the group the ranking before found,
   // which a Query cannot name before it is answered: unread, not every group.

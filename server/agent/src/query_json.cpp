@@ -434,11 +434,11 @@ json ScopeSchema() {
         {"gapLongerThanNs",
          {{"type", "integer"},
           {"minimum", 0},
-          {"description", "With the measures gaps and max_gap: count only the idle gaps longer than this"}}},
+          {"description", "With the measures gaps, max_gap and avg_gap: count only the idle gaps longer than this"}}},
         {"gapShorterThanNs",
          {{"type", "integer"},
           {"minimum", 0},
-          {"description", "With the measures gaps and max_gap: count only the idle gaps shorter than this"}}},
+          {"description", "With the measures gaps, max_gap and avg_gap: count only the idle gaps shorter than this"}}},
         {"origin",
          AnchorSchema("The moment the window's seconds count from, an event's start or end, instead of the profile "
                       "start (without seconds: from it to the profile's end)")},

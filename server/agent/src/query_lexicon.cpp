@@ -443,6 +443,13 @@ constexpr Entry kEntries[] = {
     {"largest bubble", Slot::kMeasure, M(Measure::kMaxGap)},
     {"bubbles", Slot::kMeasure, M(Measure::kIdle)},
     {"max gap", Slot::kMeasure, M(Measure::kMaxGap)},
+    {"average gap", Slot::kMeasure, M(Measure::kAvgGap)},
+    {"average idle gap", Slot::kMeasure, M(Measure::kAvgGap)},
+    {"average gap length", Slot::kMeasure, M(Measure::kAvgGap)},
+    {"mean gap", Slot::kMeasure, M(Measure::kAvgGap)},
+    {"mean idle gap", Slot::kMeasure, M(Measure::kAvgGap)},
+    {"avg gap", Slot::kMeasure, M(Measure::kAvgGap)},
+    {"average bubble", Slot::kMeasure, M(Measure::kAvgGap)},
     {"maximum gap", Slot::kMeasure, M(Measure::kMaxGap)},
     {"single longest gap", Slot::kMeasure, M(Measure::kMaxGap)},
     // What a gap is, said in words: read as said.

@@ -56,7 +56,7 @@ struct QueryScope {
   std::optional<double> from_seconds, to_seconds;  // from the profile's start
   // Bounds on each event, exclusive.
   std::optional<int64_t> longer_than_ns, shorter_than_ns, larger_than_bytes, smaller_than_bytes;
-  // Bounds on each idle gap the gap measures (gaps, maxGap) count, exclusive.
+  // Bounds on each idle gap the gap measures (gaps, max_gap, avg_gap) count, exclusive.
   std::optional<int64_t> gap_longer_than_ns, gap_shorter_than_ns;
   std::optional<bool> from_first_kernel;  // the window counts from the first kernel's start in this scope
   std::optional<bool> grid_below_sms;     // kernels: launches whose grid has fewer blocks than their GPU has SMs

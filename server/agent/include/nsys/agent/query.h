@@ -78,6 +78,9 @@ enum class Measure : uint8_t {
   // Copies and memsets: their bytes' share of every byte the events of the kind moved or set, % ("what percentage of
   // all bytes copied went host-to-device").
   kByteShare,
+  // The mean length of the idle gaps kGaps counts (their sum over how many): "on average, how long is the GPU idle
+  // between one kernel and the next".
+  kAvgGap,
 };
 // Whether a measure is of communication kernels against compute (nccl_breakdown's row), not event_stats'.
 bool IsCommMeasure(Measure m);
@@ -192,8 +195,8 @@ struct Scope {
   // them ("between 6.5 s and 7.0 s into the capture", "6.0 s after the session start"), not from the profile's first
   // event. Not with an origin, until or fromFirstKernel.
   bool capture_clock = false;
-  // Bounds on each idle gap the gap measures count (kGaps, kMaxGap), exclusive, -1 = none: "how many gaps longer than
-  // 1 ms". Only with those measures: the events, busy and idle time stay every one's.
+  // Bounds on each idle gap the gap measures count (kGaps, kMaxGap, kAvgGap), exclusive, -1 = none: "how many gaps
+  // longer than 1 ms". Only with those measures: the events, busy and idle time stay every one's.
   int64_t gap_longer_than_ns = -1, gap_shorter_than_ns = -1;
   bool operator==(const Scope&) const = default;
 };

@@ -4794,5 +4794,19 @@ TEST(QueryExecute, TheAverageIdleGap) {
   EXPECT_NE(a->answer.summary.find(expected), std::string::npos) << a->answer.summary << " (SQL: " << mean << " ns)";
 }
 
+// Gaps said as what they are ("between one kernel ending and the next starting", "from one X kernel ending to the
+// next one starting"): the statistic asked of them, the longest, the mean, how many, or their sum.
+TEST(QueryFill, GapsSaidFromOneEventToTheNext) {
+  Query longest = Q({Measure::kMaxGap}, {EventKind::kKernels, "", ""});
+  longest.group_by = GroupBy::kDevice;
+  Check("What is the longest time between one kernel ending and the next starting?", {longest});
+  Query mean = Q({Measure::kAvgGap}, {EventKind::kKernels, "nvfuser_pointwise", ""});
+  mean.group_by = GroupBy::kDevice;
+  Check("On average, how much empty time is there from one nvfuser_pointwise kernel ending to the next one starting?",
+        {mean});
+  Query idle = Q({Measure::kIdle}, {EventKind::kKernels, "", ""}, Scope{{0}, {}, -1, "", {}, {}});
+  Check("How much idle time is there between one kernel finishing and the next kernel starting on GPU 0?", {idle});
+}
+
 }  // namespace
 }  // namespace nsys::agent

@@ -600,14 +600,15 @@ struct Item {
   std::string name;                     // kName: the name as written
   std::vector<NameClass> classes;       // kName: the vocabularies it is in, the exact ones first
   double number = 0;
-  std::string word;          // the words covered, as written
-  bool exact = false;        // kName: the whole of a profile name, not a part of one
-  bool paren = false;        // every word of it inside parentheses
-  bool colon = false;        // kSeparator: written as a colon (read as a comma)
-  bool describing = false;   // words before a name in parentheses that say what it is (NamedInParentheses)
-  bool after_comma = false;  // a comma, dropped with the clause's separators (SplitClauses), stood right before it
-  bool non = false;          // kName: said with "non-" before it ("the non-NCCL kernels"): every event but those
-  std::string respelled;     // kLex: the lexicon word a misspelled word was read as (lexicon::SpellingOf)
+  std::string word;           // the words covered, as written
+  bool exact = false;         // kName: the whole of a profile name, not a part of one
+  bool paren = false;         // every word of it inside parentheses
+  bool colon = false;         // kSeparator: written as a colon (read as a comma)
+  bool describing = false;    // words before a name in parentheses that say what it is (NamedInParentheses)
+  bool after_comma = false;   // a comma, dropped with the clause's separators (SplitClauses), stood right before it
+  bool non = false;           // kName: said with "non-" before it ("the non-NCCL kernels"): every event but those
+  bool defines_gaps = false;  // "between one kernel ending and the next starting": the gaps (GapsBetweenOneAndNext)
+  std::string respelled;      // kLex: the lexicon word a misspelled word was read as (lexicon::SpellingOf)
   // Moments events mark, said as where a window starts or ends ("from the end of the MPI_Init range", "until the last
   // sample kernel ends"): ReadAnchors' items.
   std::optional<Anchor> origin_at, until_at;
@@ -1274,19 +1275,20 @@ struct Clause {
   bool noun_plural = false;             // that noun is plural: "the two processes", "across GPUs"
   bool points_back = false;             // "its launches", "their time", "those kernels": the events said before
   bool it = false;                      // "does it account for": "it", the one subject said before
-  bool running = false;         // "running", "executing": with a share of the span, the busy share (utilization)
-  bool launch_noun = false;     // "launches": kernels, or the calls that launched them said before
-  bool time_noun = false;       // "duration", "run time": a time said as a noun
-  bool share_of_sum = false;    // "+" or "plus" between two nouns for events ("kernel + memcpy")
-  bool inside_those = false;    // "kernels launched inside those ranges": inside the ranges the Query before named
-  bool share_of_that = false;   // "what percentage is that of the time in X": a share of a base the question names
-  size_t share_of_at = 0;       // with it: the item index of that "of"; what follows it is the base
-  size_t inside_at = 0;         // the item index of `inside`
-  size_t range_noun_at = 0;     // the item index of the first noun of ranges
-  bool own_range_noun = false;  // a noun of ranges said in this clause, not lent
-  bool nested = false;          // "nested": inside a range, which must be said
-  bool inside_lent = false;     // `inside` is a clause's before ("Inside X, how many ranges ...")
-  bool share_form = false;      // the base names events of its own: the first side as a percentage of it (kShare)
+  bool running = false;        // "running", "executing": with a share of the span, the busy share (utilization)
+  bool gap_phrase = false;     // the gaps said as "from one kernel ending to the next starting" (GapsBetweenOneAndNext)
+  bool launch_noun = false;    // "launches": kernels, or the calls that launched them said before
+  bool time_noun = false;      // "duration", "run time": a time said as a noun
+  bool share_of_sum = false;   // "+" or "plus" between two nouns for events ("kernel + memcpy")
+  bool inside_those = false;   // "kernels launched inside those ranges": inside the ranges the Query before named
+  bool share_of_that = false;  // "what percentage is that of the time in X": a share of a base the question names
+  size_t share_of_at = 0;      // with it: the item index of that "of"; what follows it is the base
+  size_t inside_at = 0;        // the item index of `inside`
+  size_t range_noun_at = 0;    // the item index of the first noun of ranges
+  bool own_range_noun = false;        // a noun of ranges said in this clause, not lent
+  bool nested = false;                // "nested": inside a range, which must be said
+  bool inside_lent = false;           // `inside` is a clause's before ("Inside X, how many ranges ...")
+  bool share_form = false;            // the base names events of its own: the first side as a percentage of it (kShare)
   std::optional<GroupBy> that_group;  // "on that card": the GPU, process or stream a ranking before found
   std::optional<Measure> versus_measure, versus_partner;  // "fewer blocks than SMs": SMs, against blocks
   bool from_first_kernel = false;                         // "after the first kernel starts": the window's origin
@@ -2602,6 +2604,25 @@ bool PointsBackWord(const std::string& lower) {
          lower == "they" || lower == "such";
 }
 
+// "the longest time between one kernel ending and the next starting", "on average, how much empty time is there from
+// one sample kernel ending to the next one starting": the statistic asked of the gaps the phrase defined. The
+// longest is the longest gap, the average their mean, how many their count; a time word beside one of those is the
+// word that asked it, and alone it is their sum, the idle time.
+void StatisticsOfTheGaps(Clause& c) {
+  if (!c.gap_phrase) return;
+  std::vector<Measure> out;
+  for (Measure m : c.measures) {
+    const Measure g = m == Measure::kMax       ? Measure::kMaxGap
+                      : m == Measure::kAverage ? Measure::kAvgGap
+                      : m == Measure::kCount   ? Measure::kGaps
+                      : m == Measure::kTotal   ? Measure::kIdle
+                                               : m;
+    if (std::find(out.begin(), out.end(), g) == out.end()) out.push_back(g);
+  }
+  if (out.size() > 1) out.erase(std::remove(out.begin(), out.end(), Measure::kIdle), out.end());
+  c.measures = out;
+}
+
 // Whether every measure is of the idle gaps counted (how many, the longest): those a gap bound bounds.
 bool GapsOnly(const std::vector<Measure>& measures) {
   return !measures.empty() && std::all_of(measures.begin(), measures.end(), [](Measure m) {
@@ -3404,6 +3425,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     c.elapsed = c.elapsed || it.elapsed;
     const std::string lower = Lower(it.word);
     ReadWordFlags(lower, c);
+    c.gap_phrase = c.gap_phrase || it.defines_gaps;
     inside_next = it.Has(Slot::kInside) || (inside_next && it.Has(Slot::kStop));
     // A noun with its id ("on stream 7") names one place, which no "which one" after it asks of.
     const bool with_id = i + 1 < items.size() && items[i + 1].kind == Item::kNumber;
@@ -5725,6 +5747,7 @@ void MeasuresSaidBefore(Clause& c, const Query* previous) {
     c.measures = {Measure::kMaxGap};
   if (gaps_before && c.measures == std::vector<Measure>{Measure::kAverage} && !HasSubject(c))
     c.measures = {Measure::kAvgGap};  // "... and how long is one on average?"
+  StatisticsOfTheGaps(c);
   // "How long is no kernel running? Give it in time and as a percentage of the span.": "it in time" is the figure
   // just asked, in its unit, not the events' total time.
   if (c.it && c.measures.empty() && c.weak_time && !c.weak_total && !HasSubject(c) && previous &&
@@ -7760,6 +7783,43 @@ void WindowFromTo(std::vector<Item>& s) {
 // "Did a kernel run longer than 5 ms?", "Was an NCCL kernel over 1 ms?", "Did a single copy move more than 1 GB?": an
 // indefinite article opening the subject of a yes/no question asks whether any one of the events is so, as "any"
 // does; "did the NCCL kernels take more than 5 ms" asks of their whole.
+// "between one kernel ending and the next starting", "from one sample kernel finishing to the next one starting": the
+// gaps between events said as what they are. The words between "one" and the end word (a name, an events noun) stay;
+// the rest becomes one item of the lexicon's "gaps", marked as the gaps the phrase defines (StatisticsOfTheGaps).
+void GapsBetweenOneAndNext(std::vector<Item>& s) {
+  const auto ends = [](const Item& it) {
+    return IsWordIn(it, {"ending", "ends", "end", "finishing", "finishes", "finish", "finished", "completing"});
+  };
+  const auto starts = [](const Item& it) {
+    return IsWordIn(it, {"starting", "starts", "start", "beginning", "begins", "begin", "launching"});
+  };
+  for (size_t i = 0; i + 6 < s.size(); ++i) {
+    if (!IsWordIn(s[i], {"between", "from"}) || !IsWordIn(s[i + 1], {"one", "each"})) continue;
+    size_t k = i + 2;
+    while (k < s.size() && k <= i + 5 && !ends(s[k]) &&
+           (s[k].kind == Item::kName || s[k].Has(Slot::kEvents) || s[k].Has(Slot::kStop)))
+      ++k;
+    if (k >= s.size() || !ends(s[k]) || k + 3 >= s.size() || !IsWordIn(s[k + 1], {"and", "to", "until", "till"}))
+      continue;
+    size_t n = k + 2;
+    if (IsWordIn(s[n], {"the"})) ++n;
+    if (n >= s.size() || !IsWordIn(s[n], {"next"})) continue;
+    ++n;
+    while (n < s.size() && n <= k + 6 && !starts(s[n]) &&
+           (IsWordIn(s[n], {"one"}) || s[n].kind == Item::kName || s[n].Has(Slot::kEvents)))
+      ++n;
+    if (n >= s.size() || !starts(s[n])) continue;
+    std::vector<Item> kept(s.begin() + static_cast<std::ptrdiff_t>(i + 2), s.begin() + static_cast<std::ptrdiff_t>(k));
+    kept.erase(std::remove_if(kept.begin(), kept.end(), [](const Item& it) { return it.Has(Slot::kStop); }),
+               kept.end());
+    Item gaps = LexItem("gaps", WordsOf(s, i, n + 1));
+    gaps.defines_gaps = true;
+    kept.push_back(std::move(gaps));
+    s.erase(s.begin() + static_cast<std::ptrdiff_t>(i), s.begin() + static_cast<std::ptrdiff_t>(n + 1));
+    s.insert(s.begin() + static_cast<std::ptrdiff_t>(i), kept.begin(), kept.end());
+  }
+}
+
 void AnArticleAsksOfAny(std::vector<Item>& s) {
   if (s.size() >= 3 && s[0].Has(Slot::kAuxiliary) && IsWordIn(s[1], {"a", "an"})) s[1] = LexItem("any", s[1].word);
 }
@@ -7821,6 +7881,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
     reading.defined.push_back(std::move(d));
     span_defined = true;
   }
+  GapsBetweenOneAndNext(sentence);
   AnArticleAsksOfAny(sentence);
   ReadWindowsAndMoments(sentence);
   WhichOfAMeasureIsWhat(sentence);

@@ -452,11 +452,10 @@ constexpr Entry kEntries[] = {
     {"average bubble", Slot::kMeasure, M(Measure::kAvgGap)},
     {"maximum gap", Slot::kMeasure, M(Measure::kMaxGap)},
     {"single longest gap", Slot::kMeasure, M(Measure::kMaxGap)},
-    // What a gap is, said in words: read as said.
+    // What a gap is, said in words: read as said ("between one kernel ending and the next starting" says which gaps:
+    // GapsBetweenOneAndNext).
     {"between kernels", Slot::kStop},
     {"between consecutive kernels", Slot::kStop},
-    {"between one kernel finishing and the next kernel starting", Slot::kStop},
-    {"between one kernel ending and the next starting", Slot::kStop},
     {"between one kernel and the next", Slot::kStop},
     {"sitting idle", Slot::kMeasure, M(Measure::kIdle)},
     {"sit idle", Slot::kMeasure, M(Measure::kIdle)},

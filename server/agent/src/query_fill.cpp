@@ -1920,6 +1920,7 @@ void MeasureAfterBy(const std::vector<Item>& items, size_t i, Measure m, Clause&
 // A measure, and what its neighbour makes of it: "how many GPUs" counts groups, "how many distinct kernels" counts
 // names, "the slowest kernel" ranks kernels by it.
 void ReadMeasure(const std::vector<Item>& items, size_t i, Measure m, Clause& c) {
+  c.gap_phrase = c.gap_phrase || items[i].defines_gaps;  // the gaps a phrase said (StatisticsOfTheGaps)
   MeasureAfterBy(items, i, m, c);
   ReadWhatAShareIsOf(items, i, m, c);
   bool distinct = false;
@@ -3425,7 +3426,6 @@ Clause ReadClause(const std::vector<Item>& items) {
     c.elapsed = c.elapsed || it.elapsed;
     const std::string lower = Lower(it.word);
     ReadWordFlags(lower, c);
-    c.gap_phrase = c.gap_phrase || it.defines_gaps;
     inside_next = it.Has(Slot::kInside) || (inside_next && it.Has(Slot::kStop));
     // A noun with its id ("on stream 7") names one place, which no "which one" after it asks of.
     const bool with_id = i + 1 < items.size() && items[i + 1].kind == Item::kNumber;

@@ -5616,21 +5616,16 @@ bool FillForm(const Clause& c, Query& q) {
     // by kind is no grouping the question asked, and a count of none has no row to cite).
     if (!c.group && q.rank == Rank::kNone) q.group_by = GroupBy::kNone;
   }
+  // "the largest copy": the one largest by its size. "How long is the biggest cudaStreamSynchronize call?": events
+  // with no size are big by their length.
   const bool sized = q.subject.events == EventKind::kMemcpy || q.subject.events == EventKind::kMemset;
-  if (c.rank_by_size && sized && !c.group && q.subject.name.empty()) {
-    for (Measure m : {Measure::kBytes, Measure::kTotal, Measure::kCount})
-      q.measures.erase(std::remove(q.measures.begin(), q.measures.end(), m), q.measures.end());
+  if (c.rank_by_size && !c.group && q.subject.events != EventKind::kGpu && (!sized || q.subject.name.empty())) {
+    const std::vector<Measure> said = sized ? std::vector<Measure>{Measure::kBytes, Measure::kTotal, Measure::kCount}
+                                            : std::vector<Measure>{Measure::kTotal, Measure::kMax};
+    for (Measure m : said) q.measures.erase(std::remove(q.measures.begin(), q.measures.end(), m), q.measures.end());
     if (!q.measures.empty()) return false;
-    first(c.rank == Rank::kBottom ? Measure::kMinBytes : Measure::kMaxBytes);
-    q.rank = Rank::kNone;
-    q.group_by = GroupBy::kNone;
-    q.limit = 0;
-  } else if (c.rank_by_size && !sized && q.subject.events != EventKind::kGpu && !c.group) {
-    // "How long is the biggest cudaStreamSynchronize call?": events with no size are big by their length.
-    for (Measure m : {Measure::kTotal, Measure::kMax})
-      q.measures.erase(std::remove(q.measures.begin(), q.measures.end(), m), q.measures.end());
-    if (!q.measures.empty()) return false;
-    first(c.rank == Rank::kBottom ? Measure::kMin : Measure::kMax);
+    const bool bottom = c.rank == Rank::kBottom;
+    first(sized ? (bottom ? Measure::kMinBytes : Measure::kMaxBytes) : (bottom ? Measure::kMin : Measure::kMax));
     q.rank = Rank::kNone;
     q.group_by = GroupBy::kNone;
     q.limit = 0;

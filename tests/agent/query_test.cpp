@@ -4668,6 +4668,9 @@ TEST(QueryFill, WhatIsSaidOfAnOpIdSuffixIsHowNamesRead) {
     EXPECT_EQ(r.queries[0], plain.queries[0]) << question << ": " << DescribeQuery(r.queries[0]);
   }
   EXPECT_FALSE(Fill("How long is 'aten::linear, op_id = 317127'?").complete());
+  // The words that went are said as taken, under the reading.
+  EXPECT_EQ(Fill("How many aten::linear ranges are there (they carry op_id suffixes)?").described,
+            std::vector<std::string>{"they carry op_id suffixes"});
 }
 
 // "(a kernel counts if the runtime call that launched it falls within a runFusionWithInputs range on the same

@@ -251,7 +251,7 @@ void NounsOneByOne(std::vector<Token>& tokens) {
 // of a sentence that only speaks of the suffix ("Ignoring the op_id suffix,", "(they carry op_id suffixes)", "(any
 // op_id, same thread)": a word of the suffix in a part that asks nothing, between separators or within parentheses)
 // goes. A quoted name with a real op_id stays as written: one range of one op, which no Query picks.
-void SuffixesOfNames(std::vector<Token>& tokens) {
+void SuffixesOfNames(std::vector<Token>& tokens, std::vector<std::string>* dropped) {
   static constexpr std::string_view kInfix = ", op_id = ";  // server/engine/src/nvtx_loader.cpp's, PyTorch's
   for (Token& t : tokens) {
     const size_t at = t.lower.find(kInfix);
@@ -288,8 +288,13 @@ void SuffixesOfNames(std::vector<Token>& tokens) {
       i = to;
       continue;
     }
-    // The comma or semicolon that closed the part goes with it.
+    // The comma or semicolon that closed the part goes with it. The part is said as taken (Reading::described).
     const bool closed = to < tokens.size() && (tokens[to].lower == "," || tokens[to].lower == ";");
+    if (dropped) {
+      std::string words;
+      for (auto k = first; k != last; ++k) words += (words.empty() ? "" : " ") + k->text;
+      dropped->push_back(std::move(words));
+    }
     tokens.erase(first, closed ? last + 1 : last);
     i = from;
   }
@@ -504,7 +509,7 @@ void CreatedByTheirCalls(std::vector<Token>& t) {
 }
 
 // Long: one pass over the characters with the quote, separator and word cases side by side.
-std::vector<Token> Tokenize(const std::string& question) {
+std::vector<Token> Tokenize(const std::string& question, std::vector<std::string>* said_of_names = nullptr) {
   std::vector<Token> out;
   std::string word;
   int depth = 0;  // parentheses opened before a word and not closed yet
@@ -581,7 +586,7 @@ std::vector<Token> Tokenize(const std::string& question) {
   at = question.size();
   flush();
   CopyKindsByNumber(out);
-  SuffixesOfNames(out);
+  SuffixesOfNames(out, said_of_names);
   MarksOfTheTimeline(out);
   NounsOneByOne(out);
   MostOfAnAdjective(out);
@@ -7947,7 +7952,7 @@ Reading FillQueries(const std::string& question, const QueryVocabulary& vocabula
                     const std::vector<Query>& previous) {
   using namespace query_fill;  // this file's own helpers
   Reading reading;
-  std::vector<Token> tokens = Tokenize(question);
+  std::vector<Token> tokens = Tokenize(question, &reading.described);
   if (tokens.size() > kMaxQueryTokens) {
     reading.unread.push_back("(more than 200 words)");
     return reading;

@@ -4811,5 +4811,17 @@ TEST(QueryFill, GapsSaidFromOneEventToTheNext) {
   Check("How much idle time is there between one kernel finishing and the next kernel starting on GPU 0?", {idle});
 }
 
+// A sentence after a question whose part after a comma opens with a request ("For each GPU, give the utilization.")
+// asks: it was taken as the scene and dropped in silence, the question before it answered alone.
+TEST(QueryFill, ARequestAfterAPlaceAndACommaAsks) {
+  const Reading r = Fill("How many kernels ran? For each GPU, give the utilization.");
+  ASSERT_TRUE(r.complete()) << (r.unread.empty() ? "" : r.unread.front());
+  ASSERT_EQ(r.queries.size(), 2u);
+  EXPECT_EQ(r.queries[1].measures, std::vector<Measure>{Measure::kUtilization}) << DescribeQuery(r.queries[1]);
+  EXPECT_EQ(r.queries[1].group_by, GroupBy::kDevice);
+  // A statement after a place and a comma still sets no question of its own.
+  EXPECT_EQ(Fill("How many kernels ran? On GPU 1, the kernels are slow.").queries.size(), 1u);
+}
+
 }  // namespace
 }  // namespace nsys::agent

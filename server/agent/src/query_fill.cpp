@@ -6521,6 +6521,17 @@ bool IsContextSentence(const std::vector<Item>& s) {
   size_t from = 0;
   // "There are two ...", "This is the training step before ...": a statement, not a question.
   if (s.size() > 2 && IsWordIn(s[0], {"there", "this", "that", "it"}) && s[1].Has(Slot::kAuxiliary)) from = 2;
+  // "For each GPU, give the utilization.", "For each GPU, from its first to its last operation, give ...": a part
+  // after a comma that opens with a request or a question asks, whatever was said before it.
+  static constexpr std::string_view kOpeners[] = {"give", "show", "tell", "list", "report", "compute", "calculate"};
+  for (size_t k = 1; k + 1 < s.size(); ++k) {
+    if (s[k - 1].kind != Item::kSeparator || s[k - 1].word != ",") continue;
+    size_t w = k;
+    while (w < s.size() && s[w].Has(Slot::kStop) && !StartsQuestion(s[w])) ++w;
+    if (w < s.size() && (StartsQuestion(s[w]) ||
+                         std::find(std::begin(kOpeners), std::end(kOpeners), Lower(s[w].word)) != std::end(kOpeners)))
+      return false;
+  }
   for (size_t k = from; k < s.size(); ++k) {
     const Item& it = s[k];
     const std::string w = Lower(it.word);

@@ -793,14 +793,16 @@ std::string GroupName(const engine::Profile& p, Events events, GroupBy by, int64
   return std::string(p.strings().view(static_cast<engine::StrId>(key)));
 }
 
-// The idle gaps gaps and max_gap_ns count: those longer than `longer` and shorter than `shorter` (-1: no bound).
+// The idle gaps gaps, max_gap_ns and avg_gap_ns count: those longer than `longer` and shorter than `shorter` (-1: no
+// bound).
 struct GapBounds {
   int64_t longer = -1, shorter = -1;
+  bool Any() const { return longer >= 0 || shorter >= 0; }
   bool Keeps(int64_t gap) const { return gap > longer && (shorter < 0 || gap < shorter); }
   std::string Note() const {
     std::string within = longer >= 0 ? fmt::format("longer than {} ns", longer) : std::string();
     if (shorter >= 0) within += fmt::format("{}shorter than {} ns", within.empty() ? "" : " and ", shorter);
-    return "gaps and max_gap_ns count only the idle gaps " + within + ".";
+    return "gaps, max_gap_ns and avg_gap_ns count only the idle gaps " + within + ".";
   }
 };
 
@@ -827,11 +829,13 @@ std::vector<Value> RowOf(Group& g, const std::string& name, int64_t all_total, i
       const std::vector<Interval> pieces = UnionOfSorted(p.intervals);
       for (size_t i = 0; i < pieces.size(); ++i) {
         busy += pieces[i].end - pieces[i].start;
+        if (i == 0) continue;
         // The idle time between two pieces of the union: none of the group running on that GPU.
-        if (i == 0 || !bounds.Keeps(pieces[i].start - pieces[i - 1].end)) continue;
+        const int64_t gap = pieces[i].start - pieces[i - 1].end;
+        if (!bounds.Keeps(gap)) continue;
         ++gaps;
-        gap_sum += pieces[i].start - pieces[i - 1].end;
-        max_gap = std::max<int64_t>(max_gap, pieces[i].start - pieces[i - 1].end);
+        gap_sum += gap;
+        max_gap = std::max<int64_t>(max_gap, gap);
       }
     }
     std::sort(d.begin(), d.end());  // after Summarize, which reorders them
@@ -1154,14 +1158,14 @@ class EventStats final : public Skill {
          -1.0},
         {"gap_longer_than_ns",
          ValueType::kInt,
-         "With detail: gaps and max_gap_ns count only the idle gaps longer than this, ns (-1 = no bound)",
+         "With detail: gaps, max_gap_ns and avg_gap_ns count only the idle gaps longer than this, ns (-1 = no bound)",
          Value(int64_t{-1}),
          false,
          {},
          -1.0},
         {"gap_shorter_than_ns",
          ValueType::kInt,
-         "With detail: gaps and max_gap_ns count only the idle gaps shorter than this, ns (-1 = no bound)",
+         "With detail: gaps, max_gap_ns and avg_gap_ns count only the idle gaps shorter than this, ns (-1 = no bound)",
          Value(int64_t{-1}),
          false,
          {},
@@ -1277,7 +1281,7 @@ class EventStats final : public Skill {
                         nvtx ? ArgString(ctx, "outside") : std::string());
     const bool detail = ArgBool(ctx, "detail");
     const GapBounds gap_bounds{ArgInt(ctx, "gap_longer_than_ns"), ArgInt(ctx, "gap_shorter_than_ns")};
-    if ((gap_bounds.longer >= 0 || gap_bounds.shorter >= 0) && !detail)
+    if (gap_bounds.Any() && !detail)
       return MakeError(ErrorKind::kInvalidArgument,
                        "gap_longer_than_ns and gap_shorter_than_ns bound the idle gaps, which only detail computes: "
                        "use them with detail=true");
@@ -1325,7 +1329,7 @@ class EventStats final : public Skill {
                                  has_bytes, gpu, out.matched(), detail, gap_bounds));
     }
     Notes(ctx, events, no_ranges, groups.size(), table);
-    if (gap_bounds.longer >= 0 || gap_bounds.shorter >= 0) table.notes.push_back(gap_bounds.Note());
+    if (gap_bounds.Any()) table.notes.push_back(gap_bounds.Note());
     if (of_profile)
       table.notes.push_back(
           "share_of_profile: the shares' base (all_ns, all_count, all_bytes, gpu_all_ns) is every event of the kind in "

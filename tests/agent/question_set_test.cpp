@@ -865,8 +865,8 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh94.json", "fresh held-out 94"), "questions_fresh94.json", 28, 0);
   // Batch 104, written by a helper at a5c940e (an HPC developer porting an MPI + CUDA code, terse and precise: per
   // process and per stream, syncs and the host's wait in them, memsets, copy sizes, windows on a stated clock; eight
-  // compound, four refusals, 19 exports), first scored with the timeline-marks pass (the commit before this one), before
-  // any change for it: 25 / 15 / 0. Kept unread.
+  // compound, four refusals, 19 exports), first scored with the timeline-marks pass (the commit before this one),
+  // before any change for it: 25 / 15 / 0. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh96.json", "fresh held-out 96"), "questions_fresh96.json", 25, 0);
   // Batch 103, written by a helper at a5c940e (an ML engineer tuning a training or inference step, in plain casual
   // sentences: time inside named ranges, how busy each GPU was, copies, launches and syncs, two GPUs, processes or
@@ -878,8 +878,8 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // four refusals, 19 exports), the third writer of the timeline kind after batches 101 and 102, first scored at
   // 292b62a before any change for it: 14 / 25 / 1. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh97.json", "fresh held-out 97"), "questions_fresh97.json", 14, 1);
-  // Batch 106, written by a helper at f2492d4 (a PyTorch user new to GPU profiling, in everyday words, pinned down where
-  // a word could mean two things; eight compound, four refusals, 19 exports), first scored at 292b62a before any
+  // Batch 106, written by a helper at f2492d4 (a PyTorch user new to GPU profiling, in everyday words, pinned down
+  // where a word could mean two things; eight compound, four refusals, 19 exports), first scored at 292b62a before any
   // change for it: 21 / 17 / 2. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh98.json", "fresh held-out 98"), "questions_fresh98.json", 21, 2);
 }

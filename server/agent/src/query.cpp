@@ -308,6 +308,10 @@ bool IsTimelineMeasure(Measure m) {
          m == Measure::kSpanShare;
 }
 
+bool IsGapMeasure(Measure m) {
+  return m == Measure::kGaps || m == Measure::kMaxGap || m == Measure::kAvgGap;
+}
+
 bool IsPlace(GroupBy g) {
   return g == GroupBy::kDevice || g == GroupBy::kPid || g == GroupBy::kStream;
 }
@@ -458,9 +462,7 @@ std::string ScopeProblem(const Query& q, const Scope& s) {
   if (s.capture_clock && (s.from_first_kernel || s.origin || s.until))
     return "captureClock counts from the session start: not with fromFirstKernel, origin or until.";
   if (s.until && s.to_s) return "a window ends at toSeconds or at until, not both.";
-  const bool gap_measures = std::all_of(q.measures.begin(), q.measures.end(), [](Measure m) {
-    return m == Measure::kGaps || m == Measure::kMaxGap || m == Measure::kAvgGap;
-  });
+  const bool gap_measures = std::all_of(q.measures.begin(), q.measures.end(), IsGapMeasure);
   if ((s.gap_longer_than_ns >= 0 || s.gap_shorter_than_ns >= 0) && !gap_measures)
     return "gapLongerThanNs and gapShorterThanNs bound the gaps the measures gaps, max_gap and avg_gap count: ask only "
            "those.";

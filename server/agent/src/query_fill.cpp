@@ -305,18 +305,33 @@ bool IsLengthWord(const std::string& lower) {
          lower == "durations";
 }
 
+// A timeline's mark said by how it looks: a bar, a box, a row, a lane, a track.
+bool IsTimelineMark(const Token& t) {
+  static constexpr std::string_view kMarks[] = {"bar",    "bars",    "box",      "boxes",    "rectangle", "rectangles",
+                                                "marker", "markers", "row",      "rows",     "lane",      "lanes",
+                                                "track",  "tracks",  "swimlane", "swimlanes"};
+  return !t.quoted && std::find(std::begin(kMarks), std::end(kMarks), t.lower) != std::end(kMarks);
+}
+
+// Whether a word, as the lexicon reads it (its synonyms and inflections), fills one of `slots`.
+bool FillsSlot(const std::string& lower, std::initializer_list<Slot> slots) {
+  for (const lexicon::Entry& e : lexicon::EntriesOf(lexicon::Canonical(lower))) {
+    if (std::find(slots.begin(), slots.end(), e.slot) != slots.end()) return true;
+  }
+  return false;
+}
+
 // "GPU 1's kernel row: how many stretches between bars ...", "between neighbouring bars": plural marks between which
 // gaps are, are the events the sentence drew before them (the last noun of events said in it), else they stay.
-template <typename IsMark, typename Fills>
-void MarksBetweenEvents(std::vector<Token>& tokens, const IsMark& is_mark, const Fills& fills) {
+void MarksBetweenEvents(std::vector<Token>& tokens) {
   for (size_t i = 1; i < tokens.size(); ++i) {
     const std::string& before = tokens[i - 1].lower;
-    if (!is_mark(tokens[i]) || tokens[i].lower.back() != 's' ||
-        (before != "between" && before != "consecutive" && before != "adjacent" && before != "neighbouring" &&
-         before != "neighboring" && before != "successive"))
+    // "between", or "consecutive" and the words the lexicon reads as it ("neighbouring", "adjacent", "successive").
+    if (!IsTimelineMark(tokens[i]) || tokens[i].lower.back() != 's' ||
+        (before != "between" && lexicon::Canonical(before) != "consecutive"))
       continue;
     for (size_t k = i - 1; k-- > 0 && tokens[k].lower != ".";) {
-      if (tokens[k].quoted || tokens[k].lower.back() != 's' || !fills(tokens[k].lower, {Slot::kEvents})) continue;
+      if (tokens[k].quoted || tokens[k].lower.back() != 's' || !FillsSlot(tokens[k].lower, {Slot::kEvents})) continue;
       tokens[i].text = tokens[k].text;
       tokens[i].lower = tokens[k].lower;
       break;
@@ -330,32 +345,19 @@ void MarksBetweenEvents(std::vector<Token>& tokens, const IsMark& is_mark, const
 // kernels), as plural bars do; a place keeps the number the mark has ("stream lanes": streams). A mark after any other
 // word ("the first bar", "between bars") stays, unread; a row after a name stays too.
 void MarksOfTheTimeline(std::vector<Token>& tokens) {
-  static constexpr std::string_view kMarks[] = {"bar",    "bars",    "box",      "boxes",    "rectangle", "rectangles",
-                                                "marker", "markers", "row",      "rows",     "lane",      "lanes",
-                                                "track",  "tracks",  "swimlane", "swimlanes"};
-  const auto is_mark = [](const Token& t) {
-    return !t.quoted && std::find(std::begin(kMarks), std::end(kMarks), t.lower) != std::end(kMarks);
-  };
-  const auto fills = [](const std::string& lower, std::initializer_list<Slot> slots) {
-    for (const lexicon::Entry& e : lexicon::EntriesOf(lexicon::Canonical(lower))) {
-      if (std::find(slots.begin(), slots.end(), e.slot) != slots.end()) return true;
-    }
-    return false;
-  };
   for (size_t i = 1; i < tokens.size(); ++i) {
     Token& before = tokens[i - 1];
-    if (!is_mark(tokens[i]) || before.separator) continue;
+    if (!IsTimelineMark(tokens[i]) || before.separator) continue;
     // "the median bar length", "its average bar width": a mark before its length is the events' own.
     if (i + 1 < tokens.size() && IsLengthWord(tokens[i + 1].lower)) {
       tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(i--));
       continue;
     }
-    const bool events = fills(before.lower, {Slot::kEvents, Slot::kCopyKind});
-    const bool place = fills(before.lower, {Slot::kDeviceNoun, Slot::kProcessNoun, Slot::kStreamNoun});
-    const bool name = !before.quoted
-                          ? lexicon::EntriesOf(before.lower).empty() && !lexicon::IsMeaningWord(before.lower) &&
-                                !IsDigits(before.lower) && before.lower.size() > 2
-                          : true;
+    const bool events = FillsSlot(before.lower, {Slot::kEvents, Slot::kCopyKind});
+    const bool place = FillsSlot(before.lower, {Slot::kDeviceNoun, Slot::kProcessNoun, Slot::kStreamNoun});
+    const bool name =
+        before.quoted || (lexicon::EntriesOf(before.lower).empty() && !lexicon::IsMeaningWord(before.lower) &&
+                          !IsDigits(before.lower) && before.lower.size() > 2);
     // A row, lane or track holds many marks: "the kernel row" is the kernels.
     const bool row = tokens[i].lower.find("row") != std::string::npos ||
                      tokens[i].lower.find("lane") != std::string::npos ||
@@ -368,14 +370,14 @@ void MarksOfTheTimeline(std::vector<Token>& tokens) {
       // "kernel" kernels, "copy" copies: the plural the lexicon holds, written in the case the word was.
       const bool y = before.lower.back() == 'y';
       const std::string cut = y ? before.lower.substr(0, before.lower.size() - 1) + "ies" : before.lower + "s";
-      if (before.lower.back() != 's' && fills(cut, {Slot::kEvents, Slot::kDeviceNoun, Slot::kStreamNoun})) {
+      if (before.lower.back() != 's' && FillsSlot(cut, {Slot::kEvents, Slot::kDeviceNoun, Slot::kStreamNoun})) {
         before.text = (y ? before.text.substr(0, before.text.size() - 1) + "ies" : before.text + "s");
         before.lower = cut;
       }
     }
     tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(i--));
   }
-  MarksBetweenEvents(tokens, is_mark, fills);
+  MarksBetweenEvents(tokens);
 }
 
 // "copyKind 11", "copy kind = 1": NVIDIA's CUPTI_ACTIVITY_MEMCPY_KIND value, as the words the lexicon reads for that
@@ -2629,11 +2631,9 @@ void StatisticsOfTheGaps(Clause& c) {
   c.measures = out;
 }
 
-// Whether every measure is of the idle gaps counted (how many, the longest): those a gap bound bounds.
+// Whether every measure is of the idle gaps counted (how many, the longest, their mean): those a gap bound bounds.
 bool GapsOnly(const std::vector<Measure>& measures) {
-  return !measures.empty() && std::all_of(measures.begin(), measures.end(), [](Measure m) {
-    return m == Measure::kGaps || m == Measure::kMaxGap || m == Measure::kAvgGap;
-  });
+  return !measures.empty() && std::all_of(measures.begin(), measures.end(), IsGapMeasure);
 }
 
 // Whether a clause asks something: a measure, "which", a ranking, a comparison, a yes or no, a place in a ranking.
@@ -2860,8 +2860,8 @@ void ShareOfOneRangeInAnother(const std::vector<Item>& items, Clause& c) {
       ++verb;
     if (verb >= items.size() || verb > base + 3) return;
     size_t part = verb + 1;
-    while (part < items.size() && !range(items[part]) && items[part].kind != Item::kName &&
-           items[part].kind != Item::kSeparator && !items[part].Has(Slot::kEvents))
+    while (part < items.size() && items[part].kind != Item::kName && items[part].kind != Item::kSeparator &&
+           !items[part].Has(Slot::kEvents))
       ++part;
     if (part >= items.size() || !range(items[part])) return;
     c.names = {{items[part].name, items[part].classes}};
@@ -3845,11 +3845,12 @@ void FillScope(const Clause& c, const Query* previous, bool own_subject, Query& 
     if (c.origin || c.until) q.scope.capture_clock = false;  // a moment's window is on no clock of its own
   }
   // "how many idle gaps last longer than 1 ms": a bound said with the gap measures alone is on each gap they count.
-  const bool of_gaps = GapsOnly(q.measures) && (c.longer_than_ns >= 0 || c.shorter_than_ns >= 0);
+  const bool gap_measures = GapsOnly(q.measures);
+  const bool of_gaps = gap_measures && (c.longer_than_ns >= 0 || c.shorter_than_ns >= 0);
   if (of_gaps) {
     q.scope.gap_longer_than_ns = c.longer_than_ns;
     q.scope.gap_shorter_than_ns = c.shorter_than_ns;
-  } else if (!GapsOnly(q.measures)) {
+  } else if (!gap_measures) {
     q.scope.gap_longer_than_ns = q.scope.gap_shorter_than_ns = -1;
   }
   if (c.longer_than_ns >= 0 && !of_gaps) q.scope.longer_than_ns = c.longer_than_ns;
@@ -4011,16 +4012,20 @@ bool EndsASpan(const Item& it) {
 // With `until` ("and", "to", "until"; a separator or the sentence's end after "last"), a part that ends there with
 // no boundary word says the events' own start or end ("from the first GPU work until the last one"): the position
 // of that end.
+// "on GPU 0", "in process 1679", "for stream 7" at k: a place said by its noun and number, three items.
+bool PlaceSaidAt(const std::vector<Item>& s, size_t k) {
+  return k + 2 < s.size() && IsWordIn(s[k], {"on", "in", "for"}) &&
+         (s[k + 1].Has(Slot::kDeviceNoun) || s[k + 1].Has(Slot::kProcessNoun) || s[k + 1].Has(Slot::kStreamNoun)) &&
+         s[k + 2].kind == Item::kNumber;
+}
+
 size_t PastBoundary(const std::vector<Item>& s, size_t i, bool (*is_bound)(const std::string&),
                     std::optional<Item>& events, bool (*until)(const Item&) = nullptr) {
   for (size_t k = i + 1; k < s.size() && k <= i + 4; ++k) {
     const std::string w = Lower(s[k].word);
     if (is_bound(w)) return k + 1;
     // "... to the last one on GPU 0": a place after the phrase ends it (ReadSpanPhrase keeps it with the question).
-    if (k > i + 1 && k + 2 < s.size() && IsWordIn(s[k], {"on", "in", "for"}) &&
-        (s[k + 1].Has(Slot::kDeviceNoun) || s[k + 1].Has(Slot::kProcessNoun) || s[k + 1].Has(Slot::kStreamNoun)) &&
-        s[k + 2].kind == Item::kNumber)
-      return k;
+    if (k > i + 1 && PlaceSaidAt(s, k)) return k;
     if (until && k > i + 1 && until(s[k])) return k;
     if (s[k].Has(Slot::kEvents)) {
       if (!events) events = s[k];
@@ -4896,12 +4901,7 @@ std::vector<std::string> ReadSpanPhrase(std::vector<Item>& s) {
     if (from > 0 && (s[from - 1].Has(Slot::kBetween) || Lower(s[from - 1].word) == "from")) --from;
     const Item span = LexItem("span", "span");
     // "From the first kernel to the last one on GPU 0, ...": a place said after the span stays, with the question.
-    size_t place_end = end;
-    if (place_end + 2 < s.size() && IsWordIn(s[place_end], {"on", "in", "for"}) &&
-        (s[place_end + 1].Has(Slot::kDeviceNoun) || s[place_end + 1].Has(Slot::kProcessNoun) ||
-         s[place_end + 1].Has(Slot::kStreamNoun)) &&
-        s[place_end + 2].kind == Item::kNumber)
-      place_end += 3;
+    const size_t place_end = PlaceSaidAt(s, end) ? end + 3 : end;
     const bool opens = (from == 0 || s[from - 1].kind == Item::kSeparator) && place_end < s.size() &&
                        s[place_end].kind == Item::kSeparator && s[place_end].word == ",";
     if (opens) {  // its events stay: "from the first GPU work until the last one, ..." is of GPU work
@@ -7791,9 +7791,6 @@ void WindowFromTo(std::vector<Item>& s) {
   }
 }
 
-// "Did a kernel run longer than 5 ms?", "Was an NCCL kernel over 1 ms?", "Did a single copy move more than 1 GB?": an
-// indefinite article opening the subject of a yes/no question asks whether any one of the events is so, as "any"
-// does; "did the NCCL kernels take more than 5 ms" asks of their whole.
 // "between one kernel ending and the next starting", "from one sample kernel finishing to the next one starting": the
 // gaps between events said as what they are. The words between "one" and the end word (a name, an events noun) stay;
 // the rest becomes one item of the lexicon's "gaps", marked as the gaps the phrase defines (StatisticsOfTheGaps).
@@ -7831,6 +7828,9 @@ void GapsBetweenOneAndNext(std::vector<Item>& s) {
   }
 }
 
+// "Did a kernel run longer than 5 ms?", "Was an NCCL kernel over 1 ms?", "Did a single copy move more than 1 GB?": an
+// indefinite article opening the subject of a yes/no question asks whether any one of the events is so, as "any"
+// does; "did the NCCL kernels take more than 5 ms" asks of their whole.
 void AnArticleAsksOfAny(std::vector<Item>& s) {
   if (s.size() >= 3 && s[0].Has(Slot::kAuxiliary) && IsWordIn(s[1], {"a", "an"})) s[1] = LexItem("any", s[1].word);
 }

@@ -87,6 +87,9 @@ bool IsCommMeasure(Measure m);
 // Whether a measure is of the events' timeline, each GPU's union of them and its span: busy, utilization, idle, idle
 // share, gaps, the longest gap, the span.
 bool IsTimelineMeasure(Measure m);
+// Whether a measure is of the idle gaps counted, those a gap bound (Scope::gap_longer_than_ns) bounds: how many
+// (kGaps), the longest (kMaxGap), their mean (kAvgGap).
+bool IsGapMeasure(Measure m);
 // Whether a measure is of a kernel's launch configuration (launch_sizes' row), not of its durations (event_stats').
 bool IsLaunchConfiguration(Measure m);
 // What a measure's figures are: a time (ns), a number of things, bytes, a percentage or a rate (GB/s). Two measures

@@ -121,11 +121,18 @@ std::string ContradictedEvidence(core::Workspace& ws, const std::string& id, con
 // for a kind the checker does not know, which fails the question rather than passing or failing it silently.
 std::string KindOf(const std::string& kind) {
   static const std::map<std::string, std::string> kKinds = {
-      {"ns", "ns"},       {"count", "count"},   {"pct", "pct"},
-      {"bytes", "bytes"}, {"plain", "plain"},   {"gb_per_s", "gb_per_s"},
-      {"ratio", "ratio"}, {"GB/s", "gb_per_s"}, {"%", "pct"},
+      {"ns", "ns"},
+      {"count", "count"},
+      {"pct", "pct"},
+      {"bytes", "bytes"},
+      {"plain", "plain"},
+      {"gb_per_s", "gb_per_s"},
+      {"ratio", "ratio"},
+      {"GB/s", "gb_per_s"},
+      {"%", "pct"},
       // Batch 107's spellings (GB/s; events per second), added before its first score.
-      {"GBps", "gb_per_s"}, {"per_s", "per_s"}};
+      {"GBps", "gb_per_s"},
+      {"per_s", "per_s"}};
   const auto it = kKinds.find(kind);
   return it == kKinds.end() ? "" : it->second;
 }

@@ -6,10 +6,15 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
+#include "nsys/lsp/context.h"
 #include "nsys/lsp/method_table.h"
+#include "nsys/protocol/analyze.h"
 #include "nsys/protocol/capabilities.h"
+#include "nsys/protocol/methods.h"
+#include "nsys/support/expected.h"
 
 namespace nsys::testing {
 namespace {
@@ -75,6 +80,23 @@ TEST(ProtocolDoc, BoundRequestsAreTheCataloguesMethods) {
   }
   EXPECT_EQ(table.Find("nsys/openProfile")->options.progress_title, "Opening profile");
   EXPECT_TRUE(table.Find("nsys/profileInfo")->options.cheap);
+}
+
+Expected<protocol::NullResult> HandlerOfOtherParams(const protocol::AnalyzeParams&, lsp::RequestContext&) {
+  return protocol::NullResult{};
+}
+Expected<protocol::AnalyzeResult> HandlerOfTheRowsTypes(const protocol::AnalyzeParams&, lsp::RequestContext&) {
+  return protocol::AnalyzeResult{};
+}
+
+// A handler binds only to the row whose params and result it takes and returns (the row's ShapeOf<...>).
+TEST(ProtocolDoc, AHandlerBindsOnlyToTheRowOfItsTypes) {
+  MethodTable table;
+  EXPECT_THROW(table.Bind(protocol::method::kCloseProfile, &HandlerOfOtherParams), std::logic_error);
+  EXPECT_THROW(table.Bind(protocol::method::kAnalyze, &HandlerOfOtherParams), std::logic_error);
+  EXPECT_EQ(table.Find(protocol::method::kAnalyze), nullptr);
+  table.Bind(protocol::method::kAnalyze, &HandlerOfTheRowsTypes);
+  EXPECT_NE(table.Find(protocol::method::kAnalyze), nullptr);
 }
 
 TEST(ProtocolDoc, ServerToClientMessagesAreDocumented) {

@@ -106,7 +106,7 @@ describe('protocol client against the real nsys-ai server', { skip: skipReason }
   });
 
   test('a raw unknown method is -32601, and the client remembers it', async () => {
-    await assert.rejects(server.client.request('nsys/noSuchMethod', {}), (err) => errorCode(err) === -32601);
+    await assert.rejects(server.client.send('nsys/noSuchMethod', {}), (err) => errorCode(err) === -32601);
     assert.equal(server.client.supports('nsys/noSuchMethod'), false);
   });
 
@@ -133,7 +133,7 @@ describe('protocol client against the real nsys-ai server', { skip: skipReason }
 
   test('a streamed table (more than 500 rows) is put back together in order', async () => {
     // gpu_utilization with 1000 chunks per (process, device) has 2000 rows: streamed in pieces of 500.
-    const whole = await server.client.request<{ rows: unknown[][] }>('nsys/runSkill', {
+    const whole = await server.client.request<'nsys/runSkill', { rows: unknown[][] }>('nsys/runSkill', {
       profileId: opened.profileId,
       skill: 'gpu_utilization',
       args: { view: 'chunks', chunks: 1000 },

@@ -6,6 +6,7 @@ import type {
   AnalyzeResult,
   AnnotationPlanResult,
   AskResult,
+  Cell,
   DiffResult,
   ExplainKernelResult,
   ExportJobTraceResult,
@@ -26,6 +27,7 @@ import type {
   SkillResult,
   WorkDoneProgressValue,
 } from './types';
+import type { NsysMethods } from './generated';
 
 export interface Disposable {
   dispose(): unknown;
@@ -143,9 +145,19 @@ export class NsysClient {
    * One request with optional work-done progress and partial results. Tokens are fresh per request, and the
    * progress handlers are removed when the request settles, whatever its outcome.
    */
-  async request<R>(
+  request<M extends keyof NsysMethods, R>(
+    method: M,
+    params: NsysMethods[M]['params'],
+    opts: RequestOptions = {},
+    onPartial?: (value: unknown) => void,
+  ): Promise<R> {
+    return this.send<R>(method, params as object, opts, onPartial);
+  }
+
+  /** `request` for a method name the generated map does not hold (a newer server's, or a test's unknown one). */
+  async send<R>(
     method: string,
-    params: Record<string, unknown>,
+    params: object,
     opts: RequestOptions = {},
     onPartial?: (value: unknown) => void,
   ): Promise<R> {
@@ -176,15 +188,15 @@ export class NsysClient {
   }
 
   /** For the methods other helpers are adding to the server now: Unsupported instead of an error on -32601. */
-  private async optional<R>(
-    method: string,
-    params: Record<string, unknown>,
+  private async optional<M extends keyof NsysMethods, R>(
+    method: M,
+    params: NsysMethods[M]['params'],
     opts?: RequestOptions,
     onPartial?: (value: unknown) => void,
   ): Promise<R | Unsupported> {
     if (!this.supports(method)) return new Unsupported(method);
     try {
-      return await this.request<R>(method, params, opts, onPartial);
+      return await this.request<M, R>(method, params, opts, onPartial);
     } catch (err) {
       if (isMethodNotFound(err)) return new Unsupported(method);
       throw err;
@@ -211,7 +223,7 @@ export class NsysClient {
   async runSkill(
     profileId: string,
     skill: string,
-    args: Record<string, unknown> = {},
+    args: Record<string, Cell> = {},
     opts?: RequestOptions,
   ): Promise<SkillResult> {
     let streamed: SkillResult | undefined;
@@ -221,7 +233,7 @@ export class NsysClient {
       if (part.columns && streamed.columns.length === 0) streamed.columns = part.columns;
       if (Array.isArray(part.rows)) streamed.rows.push(...part.rows);
     };
-    const result = await this.request<SkillResult>('nsys/runSkill', { profileId, skill, args }, opts, onPartial);
+    const result = await this.request<'nsys/runSkill', SkillResult>('nsys/runSkill', { profileId, skill, args }, opts, onPartial);
     if (streamed && result.streamedRows !== undefined) {
       return { ...result, columns: result.columns?.length ? result.columns : streamed.columns, rows: streamed.rows };
     }
@@ -247,7 +259,7 @@ export class NsysClient {
         onFinding?.(f);
       }
     };
-    const result = await this.optional<AnalyzeResult>('nsys/analyze', { profileId }, opts, onPartial);
+    const result = await this.optional<'nsys/analyze', AnalyzeResult>('nsys/analyze', { profileId }, opts, onPartial);
     if (result instanceof Unsupported) return result;
     return { ...result, findings: result.findings?.length ? result.findings : streamed };
   }
@@ -320,7 +332,7 @@ export class NsysClient {
   }
 
   /** A skill over every rank (rows lead with `rank`), or a job skill's merged table (job_step_heatmap, ...). */
-  runSkillOnJob(jobId: string, skill: string, args: Record<string, unknown> = {}, opts?: RequestOptions): Promise<SkillResult> {
+  runSkillOnJob(jobId: string, skill: string, args: Record<string, Cell> = {}, opts?: RequestOptions): Promise<SkillResult> {
     return this.request('nsys/runSkillOnJob', { jobId, skill, args }, opts);
   }
 

@@ -149,6 +149,7 @@ struct CodeAction {
 // Hand-written reader and writer: an array.
 struct CodeActionResult {  // a JSON array of CodeAction
   std::vector<CodeAction> actions;
+  using WireShape = std::vector<CodeAction>;  // its JSON (shape.h)
   bool operator==(const CodeActionResult&) const = default;
 };
 

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "nsys/protocol/shape.h"
+
 namespace nsys::protocol {
 
 struct Capability {
@@ -22,6 +24,10 @@ struct Capability {
   // Answers in well under a millisecond whatever the workspace holds (no table loads, no skill runs, no per-profile
   // lock): both faces run it on their reader's own lane, ahead of ordinary work.
   bool cheap = false;
+  // The request's params and result: their C++ types and JSON shapes (shape.h). The LSP bind table refuses a
+  // handler of other types, and the clients' generated declarations (ClientDeclarationsTypeScript) come from them.
+  ShapeFn params = nullptr;
+  ShapeFn result = nullptr;
 };
 
 // Every row, in the order docs/protocol.md lists them.
@@ -31,5 +37,8 @@ const Capability* CapabilityOfMethod(std::string_view method);
 const Capability* CapabilityOfTool(std::string_view tool);
 // docs/protocol.md's generated table: one Markdown row per capability (method, tool, verb, summary's first sentence).
 std::string CapabilityTableMarkdown();
+// extensions/vscode/src/protocol/generated.ts: a TypeScript interface for every object the rows' params and results
+// hold (from the field lists), and NsysMethods, each row's method with its params and result.
+std::string ClientDeclarationsTypeScript();
 
 }  // namespace nsys::protocol

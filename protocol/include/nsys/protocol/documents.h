@@ -110,6 +110,7 @@ struct Hover {
 // Hand-written reader and writer: a Hover, or null.
 struct HoverResult {
   std::optional<Hover> hover;
+  using WireShape = std::optional<Hover>;  // its JSON (shape.h)
   bool operator==(const HoverResult&) const = default;
 };
 

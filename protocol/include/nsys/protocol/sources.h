@@ -65,6 +65,7 @@ struct CodeLens {
 // Hand-written reader and writer: an array, or null.
 struct CodeLensResult {  // a JSON array of CodeLens
   std::vector<CodeLens> lenses;
+  using WireShape = std::vector<CodeLens>;  // its JSON (shape.h)
   bool operator==(const CodeLensResult&) const = default;
 };
 

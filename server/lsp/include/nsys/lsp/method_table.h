@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -68,11 +69,16 @@ class MethodTable {
   }
 
   // A capability's request (protocol/capabilities.h): its progress title and lane come from the catalogue's row.
-  // Binding a method the catalogue has no row for throws std::logic_error.
+  // Binding a method the catalogue has no row for, or a handler of other params or result types than the row's,
+  // throws std::logic_error.
   template <typename Params, typename Result>
   void Bind(std::string_view method, Expected<Result> (*handler)(const Params&, RequestContext&)) {
     const protocol::Capability* row = protocol::CapabilityOfMethod(method);
     if (!row) throw std::logic_error("no capability row for " + std::string(method));
+    if (*row->params().type != typeid(Params) || *row->result().type != typeid(Result)) {
+      throw std::logic_error("the handler bound to " + std::string(method) +
+                             " takes or returns other types than its capability row's");
+    }
     Request(method, handler, {.progress_title = std::string(row->progress), .cheap = row->cheap});
   }
 

@@ -279,6 +279,9 @@ class Collector {
   // With `nth`, only the nth event selected by start (1 the first, -1 the last to start) is grouped: the events are
   // kept until Finish picks it ("the second Model range", "the first sample kernel").
   void OnlyThe(int64_t nth) { nth_ = nth; }
+  // With `skip`, the first `skip` selected events by start (the last -skip when negative) are left out: "leaving out
+  // the first (warm-up) iteration". Kept until Finish, as `nth`'s are.
+  void LeaveOut(int64_t skip) { skip_ = skip; }
   // A base only (share_of_profile's second pass): every event counts into the base, none is grouped.
   void BaseOnly() { base_only_ = true; }
   // The share's base from another pass: every event of the kind in the whole profile (share_of_profile).
@@ -291,7 +294,7 @@ class Collector {
   int64_t all_count() const { return all_count_; }
   void Add(const Event& e) {
     if (base_only_) return;
-    if (nth_ != 0) {
+    if (nth_ != 0 || skip_ != 0) {
       picked_.push_back(e);
       return;
     }
@@ -299,13 +302,23 @@ class Collector {
   }
   // Groups the nth event when `nth` was asked (none when fewer were selected); nothing otherwise.
   void Finish() {
+    const auto by_start = [](const Event& a, const Event& b) {
+      return a.start != b.start ? a.start < b.start : a.end < b.end;
+    };
+    if (skip_ != 0) {
+      const size_t n = picked_.size(), k = std::min(n, static_cast<size_t>(skip_ > 0 ? skip_ : -skip_));
+      picked_of_ = n;
+      std::sort(picked_.begin(), picked_.end(), by_start);
+      const size_t from = skip_ > 0 ? k : 0, to = skip_ > 0 ? n : n - k;
+      for (size_t i = from; i < to; ++i) AddToGroup(picked_[i]);
+      picked_ = {};
+      skip_ = 0;
+      return;
+    }
     if (nth_ == 0) return;
     const size_t n = picked_.size(), k = static_cast<size_t>(nth_ > 0 ? nth_ : -nth_);
     picked_of_ = n;
     if (k > n) return;
-    const auto by_start = [](const Event& a, const Event& b) {
-      return a.start != b.start ? a.start < b.start : a.end < b.end;
-    };
     const size_t at = nth_ > 0 ? k - 1 : n - k;
     std::nth_element(picked_.begin(), picked_.begin() + static_cast<std::ptrdiff_t>(at), picked_.end(), by_start);
     const Event chosen = picked_[at];
@@ -382,6 +395,7 @@ class Collector {
   bool base_only_ = false;
   int64_t matched_ = 0;
   int64_t nth_ = 0;
+  int64_t skip_ = 0;
   std::vector<Event> picked_;
   size_t picked_of_ = 0;
 };
@@ -1220,6 +1234,15 @@ class EventStats final : public Skill {
          {},
          -1e9,
          1e9},
+        {"skip",
+         ValueType::kInt,
+         "Leave out the first N of the selected events by start time (the last -N when negative; 0 = none): the "
+         "warm-up iterations; not with nth",
+         Value(int64_t{0}),
+         false,
+         {},
+         -1e9,
+         1e9},
         LimitArg(0, "Show only the first N rows, by total time (0 = all)."),
     };
   }
@@ -1287,7 +1310,10 @@ class EventStats final : public Skill {
                        "use them with detail=true");
     Collector out(by, detail);
     if (ArgBool(ctx, "share_within_group")) out.ShareWithinGroups();
+    if (ArgInt(ctx, "nth") != 0 && ArgInt(ctx, "skip") != 0)
+      return MakeError(ErrorKind::kInvalidArgument, "nth picks one event and skip leaves some out: use one of them");
     out.OnlyThe(ArgInt(ctx, "nth"));
+    out.LeaveOut(ArgInt(ctx, "skip"));
     // Inside a range of an export without NVTX: nothing is selected (the note says why), never everything.
     if (!no_ranges && !Collect(ctx, events, sel, inside, out)) return MakeError(ErrorKind::kCancelled, "Cancelled.");
     // The share of the profile: a second pass over every event of the kind, with no selection, for the base.
@@ -1341,6 +1367,10 @@ class EventStats final : public Skill {
           fmt::format("Only event nth={} by start time of the {} selected (1 = the first to start, "
                       "-1 = the last); none when fewer were selected.",
                       nth, out.picked_of()));
+    }
+    if (const int64_t skip = ArgInt(ctx, "skip"); skip != 0) {
+      table.notes.push_back(fmt::format("The {} {} of the {} selected events by start time are left out.",
+                                        skip > 0 ? "first" : "last", skip > 0 ? skip : -skip, out.picked_of()));
     }
     return table;
   }

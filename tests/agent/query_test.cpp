@@ -343,6 +343,25 @@ TEST(QueryFill, AFrameworkThatRanIsNoFilter) {
 // Query written out reads back as itself.
 // The launch delay is the guide's (HTA's): from the end of the launching call, not its start (the latency).
 // Arithmetic in parentheses defines a measure asked outside them; "by what factor" asks for the margin of two.
+// "Ignoring the first (warm-up) iteration, ...", "leaving out the last 2 runs": the first or last events by start are
+// left out (Subject::skip), lent from a clause of its own to the question after it, or narrowing the question before.
+TEST(QueryFill, TheFirstOrLastOnesLeftOut) {
+  Query mean = Q({Measure::kAverage}, {EventKind::kNvtx, "forward", "", "", true});
+  mean.subject.skip = 1;
+  Check("Ignoring the first (warm-up) iteration, what is the average duration of the forward ranges?", {mean});
+  Check("What is the mean duration of the forward ranges? Skip the first one.", {mean});
+  Query slowest = Q({Measure::kMax}, {EventKind::kApi, "cudaMalloc", "", "", true});
+  slowest.subject.skip = -2;
+  Check("leaving out the last 2 cudaMalloc calls, how long was the slowest?", {slowest});
+  EXPECT_EQ(DescribeQuery(mean),
+            "average duration of NVTX ranges named `forward`, leaving out the first to start, the "
+            "whole profile");
+  // One event and some left out are two selections no Query makes at once.
+  Query both = mean;
+  both.subject.nth = 2;
+  EXPECT_FALSE(CheckQuery(both).ok());
+}
+
 TEST(QueryFill, LaunchDelayDefinitionsInParenthesesAndFactors) {
   Check("what is the average launch delay of the nvfuser_pointwise kernels?",
         {Q({Measure::kLaunchDelay}, {EventKind::kKernels, "nvfuser_pointwise"})});
@@ -613,6 +632,16 @@ TEST(QueryFill, AFollowUpAsksAgainThereOrTakesOnePlaceOfTheRanking) {
   second_kernel.subject.nth = 2;
   Check("How long does the second kernel take?", {second_kernel});
   EXPECT_FALSE(Fill("How many kernels ran in the second second?").complete());
+  // A name alone after the place says its events, as a noun would: "the 250th cudaMalloc". So does a word of one
+  // occurrence with "of" ("the 12th launch of X"). An ordinal in digits is never read as a GPU model ("4060ti").
+  Query nth_malloc = Q({Measure::kTotal}, {EventKind::kApi, "cudaMalloc", "", "", true});
+  nth_malloc.subject.nth = 250;
+  Check("How long did the 250th cudaMalloc take?", {nth_malloc});
+  Query nth_launch = Q({Measure::kTotal}, {EventKind::kKernels, "vectorized_elementwise_kernel", "", "", true});
+  nth_launch.subject.nth = 12;
+  Check("how long did the 12th launch of vectorized_elementwise_kernel run on the GPU?", {nth_launch});
+  const Reading unplaced = Fill("How long did the 101st cudaMalloc call run, on average over 4060ti boards?");
+  EXPECT_FALSE(unplaced.complete());
   // A question of its own after the ordinal one starts its ranking from the first again.
   const Reading own = FillQueries("which kernels have the most launches?", Vocabulary(), {second});
   ASSERT_TRUE(own.complete());
@@ -925,7 +954,7 @@ TEST(QueryJson, ReadsAModelsJsonStrictlyAndWritesItBack) {
             "queries[0].measures: an array is required");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels", "kernel": "gemm"}}])"),
             "queries[0].subject: unknown member 'kernel'; the members are events, name, copyKind, apiClass, memory, "
-            "cause, wholeName, family, nth, except");
+            "cause, wholeName, family, nth, skip, except");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "scope": {"devices": ["0"]}}])"),
             "queries[0].scope.devices[0]: not an integer");
   EXPECT_EQ(error(R"([{"measures": ["count"], "subject": {"events": "kernels"}, "limit": 2.5}])"),

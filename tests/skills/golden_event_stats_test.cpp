@@ -713,6 +713,40 @@ TEST(GoldenEventStats, TheNthEventByStartTime) {
   EXPECT_EQ(IntCell(past, 0, "count"), 0);
 }
 
+// `skip`: the first N (or the last -N) selected events by start time are left out, as SQL's OFFSET over the same order
+// leaves them; with `nth` it is refused.
+TEST(GoldenEventStats, TheFirstOrLastEventsLeftOut) {
+  NSYS_REQUIRE_FIXTURES();
+  const std::string ranges =
+      "SELECT n.start, n.end FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId "
+      "WHERE n.eventType IN (59, 60) AND COALESCE(n.text, s.value) LIKE '%ExpressionEvaluator::evaluate%' "
+      "ORDER BY n.start, n.end";
+  FixtureSql nvf("h200_nvfuser_nvtx.sqlite");
+  const int64_t all = nvf.Int("SELECT COUNT(*) FROM (" + ranges + ")");
+  ASSERT_GE(all, 3);
+  for (int64_t skip : {1, 2, -1}) {
+    NSYS_RUN_SKILL(t, "h200_nvfuser_nvtx.sqlite", "event_stats",
+                   {{"events", Value(std::string("nvtx"))},
+                    {"name", Value(std::string("ExpressionEvaluator::evaluate"))},
+                    {"skip", Value(skip)}});
+    ASSERT_EQ(t.rows.size(), 1u);
+    const int64_t n = skip > 0 ? skip : -skip;
+    const std::string kept =
+        skip > 0 ? ranges + " LIMIT -1 OFFSET " + std::to_string(n) : ranges + " LIMIT " + std::to_string(all - n);
+    EXPECT_EQ(IntCell(t, 0, "count"), all - n) << skip;
+    EXPECT_EQ(IntCell(t, 0, "total_ns"), nvf.Int("SELECT SUM(end - start) FROM (" + kept + ")")) << skip;
+    EXPECT_EQ(IntCell(t, 0, "first_start_ns"), nvf.Int("SELECT MIN(start) FROM (" + kept + ")")) << skip;
+    EXPECT_EQ(IntCell(t, 0, "last_end_ns"), nvf.Int("SELECT MAX(end) FROM (" + kept + ")")) << skip;
+  }
+  FixtureSql h100(kH100);
+  NSYS_RUN_SKILL(warm, kH100, "event_stats", {{"skip", Value(int64_t{10})}});
+  EXPECT_EQ(IntCell(warm, 0, "count"), h100.Int("SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL") - 10);
+  auto both =
+      ::nsys::testing::RunSkill(kH100, "event_stats", {{"nth", Value(int64_t{1})}, {"skip", Value(int64_t{1})}});
+  ASSERT_FALSE(both.ok());
+  EXPECT_EQ(both.error().message, "nth picks one event and skip leaves some out: use one of them");
+}
+
 }  // namespace
 }  // namespace nsys::testing
 

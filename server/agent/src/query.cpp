@@ -164,6 +164,12 @@ std::string Ordinal(int32_t n) {
 }
 
 // One event by start time: "the first", "the 2nd", "the last to start", "the 2nd to last to start".
+// "leaving out the first to start", "leaving out the last 3 to start".
+std::string SkipWords(int32_t skip) {
+  const int32_t n = skip > 0 ? skip : -skip;
+  return fmt::format("leaving out the {}{} to start", skip > 0 ? "first" : "last", n == 1 ? "" : fmt::format(" {}", n));
+}
+
 std::string NthWords(int32_t nth) {
   if (nth == 1) return "the first to start";
   if (nth > 0) return "the " + Ordinal(nth) + " to start";
@@ -209,6 +215,7 @@ std::string SubjectWords(const Subject& s, bool summed = true) {
   // "except those whose name contains `nccl` or `gemm`"
   if (!s.except.empty()) out += " except those whose name contains " + AlternativesInWords(s.except);
   if (s.nth != 0) out = fmt::format("{} of the {}", NthWords(s.nth), out);
+  if (s.skip != 0) out += ", " + SkipWords(s.skip);
   return out;
 }
 
@@ -322,7 +329,7 @@ bool IsShareOfTheKind(Measure m) {
 
 bool SelectsEveryOne(const Subject& s) {
   return s.name.empty() && s.copy_kind.empty() && s.api_class.empty() && s.memory.empty() && s.family.empty() &&
-         s.nth == 0 && s.except.empty() && s.cause.empty();
+         s.nth == 0 && s.skip == 0 && s.except.empty() && s.cause.empty();
 }
 
 bool ShareOfProfile(const Query& q) {
@@ -437,6 +444,9 @@ std::string SubjectProblem(const Subject& s) {
   if (!s.family.empty() && s.events != EventKind::kKernels) return "a family is of kernels.";
   if (s.nth < -1000000 || s.nth > 1000000) return "nth between -1e6 and 1e6.";
   if (s.nth != 0 && s.events == EventKind::kDevices) return "nth picks one event, not a GPU.";
+  if (s.skip < -1000000 || s.skip > 1000000) return "skip between -1e6 and 1e6.";
+  if (s.skip != 0 && s.events == EventKind::kDevices) return "skip leaves out events, not GPUs.";
+  if (s.skip != 0 && s.nth != 0) return "nth picks one event and skip leaves some out: one of them.";
   if (s.except.size() > 512) return "a name left out of at most 512 bytes.";
   if (!s.except.empty() && s.events != EventKind::kKernels && s.events != EventKind::kApi &&
       s.events != EventKind::kNvtx)
@@ -513,8 +523,10 @@ Status CheckQuery(const Query& q) {
   }
   for (const Subject* s : {&q.subject, q.versus_subject ? &*q.versus_subject : nullptr}) {
     if (const std::string why = s ? SubjectProblem(*s) : ""; !why.empty()) return bad(why);
-    if (s && s->nth != 0 && (IsLaunchConfiguration(q.measures.front()) || IsCommMeasure(q.measures.front())))
-      return bad("nth picks one event of event_stats' measures, not of a launch configuration or communication.");
+    if (s && (s->nth != 0 || s->skip != 0) &&
+        (IsLaunchConfiguration(q.measures.front()) || IsCommMeasure(q.measures.front())))
+      return bad(
+          "nth and skip select events of event_stats' measures, not of a launch configuration or communication.");
   }
   if (std::find(q.measures.begin(), q.measures.end(), Measure::kElapsed) != q.measures.end()) {
     if (q.measures.size() != 1) return bad("elapsed is asked alone: the time between two moments.");

@@ -221,6 +221,7 @@ SkillCall CallOf(const Query& q, const Subject& subject, const Scope& scope) {
   if (subject.events == EventKind::kMemcpy && !subject.copy_kind.empty()) args["copy_kind"] = Value(subject.copy_kind);
   if (subject.events == EventKind::kKernels && !subject.family.empty()) args["family"] = Value(subject.family);
   if (subject.nth != 0) args["nth"] = Value(int64_t{subject.nth});
+  if (subject.skip != 0) args["skip"] = Value(int64_t{subject.skip});
   if (ShareWithinPlaces(q)) args["share_within_group"] = Value(true);
   if (ShareOfProfile(q)) args["share_of_profile"] = Value(true);
   if (!scope.inside.empty()) args["inside"] = Value(scope.inside);
@@ -897,7 +898,7 @@ bool AsksWhetherAnyWasRecorded(const Query& q, const engine::Capabilities& caps)
   const bool how_many =
       q.form == Form::kNumber && q.group_by == GroupBy::kNone && q.rank == Rank::kNone && gpu_activity && caps.runtime;
   if (!(any || how_many) || q.measures != std::vector<Measure>{Measure::kCount} || q.versus_subject || q.versus_scope ||
-      !q.subject.name.empty() || !q.subject.family.empty() || q.subject.nth != 0)
+      !q.subject.name.empty() || !q.subject.family.empty() || q.subject.nth != 0 || q.subject.skip != 0)
     return false;
   switch (q.subject.events) {
     case EventKind::kKernels:

@@ -1304,6 +1304,7 @@ struct Clause {
   std::optional<Anchor> origin, until;  // "from the end of the MPI_Init range", "until the last copy ends"
   int32_t nth = 0;                      // "the second Model range": one event by start (Subject::nth)
   int32_t versus_nth = 0;               // "the first and the last memcpy": the other side's one event
+  int32_t skip = 0;                     // "ignoring the first (warm-up) one": those left out (Subject::skip)
   bool belief = false;                  // a scene that says what someone believes ("I think pid 1679 did more")
   bool elapsed = false;                 // "how long after X ends does Y start": the time between two moments
   bool window_after_origin = false;     // "in the next 100 ms": the window needs an origin (from_first_kernel)
@@ -3094,27 +3095,42 @@ void ReadInstance(const std::vector<Item>& items, Clause& c, std::vector<bool>& 
     if (!IsWordIn(items[det], {"the", "that", "its", "their"})) continue;
     // "under the second forward range": the range a scope is inside, not the events asked of.
     if (det >= 1 && items[det - 1].Has(Slot::kInside)) continue;
+    if (read[k]) continue;  // "ignoring the first one": those left out (ReadLeftOut)
     const auto [place, n] = PlaceInTime(items, k);
     if (place == 0) continue;
     const bool of_two = n > 1;  // "the later of the two": a plural noun follows
-    size_t j = k + n;
-    while (j < items.size() && j <= k + n + 2 &&
+    // "the 50th launch of X", "the second occurrence of the Model range": a word of one occurrence, "of", and what
+    // occurs.
+    size_t occurrence = 0;
+    if (k + n + 2 < items.size() &&
+        IsWordIn(items[k + n], {"launch", "instance", "occurrence", "invocation", "execution", "run", "call"}) &&
+        IsWordIn(items[k + n + 1], {"of"}))
+      occurrence = IsWordIn(items[k + n + 2], {"the", "a", "an"}) ? 3 : 2;
+    size_t j = k + n + occurrence;
+    while (j < items.size() && j <= k + n + occurrence + 2 &&
            (items[j].kind == Item::kName || items[j].Has(Slot::kCopyKind) || IsWordIn(items[j], {"nvtx", "cuda"})))
       ++j;
     // "which kernel was the very last one to start": "one" of the events the clause names.
     const bool one = j < items.size() && IsWordIn(items[j], {"one"}) && events_said && !of_two;
-    if (j >= items.size() || !(items[j].Has(Slot::kEvents) || items[j].Has(Slot::kRangeNoun) || one)) continue;
-    if (!one && EndsInS(items[j]) != of_two && !(of_two && items[j].kind == Item::kName)) continue;
+    const bool noun = j < items.size() && (items[j].Has(Slot::kEvents) || items[j].Has(Slot::kRangeNoun) || one);
+    // "the 100th myelinGraphExecute", "the third cudaMemcpy": a name alone says its events (ClassesOf), as a noun
+    // after it would.
+    const bool named_alone = !noun && !of_two && j > k + n + occurrence && items[j - 1].kind == Item::kName;
+    if (occurrence > 0 && !noun && !named_alone) continue;
+    if (!noun && !named_alone) continue;
+    if (noun && !one && EndsInS(items[j]) != of_two && !(of_two && items[j].kind == Item::kName)) continue;
+    const size_t last = named_alone ? j - 1 : j;  // the last word of the event said
     // "the first kernel 5 ms": a length after it is a window's, not one event.
-    if (j + 1 < items.size() && (items[j + 1].kind == Item::kNumber || IsWordIn(items[j + 1], {"and", "or"}))) continue;
+    if (last + 1 < items.size() && (items[last + 1].kind == Item::kNumber || IsWordIn(items[last + 1], {"and", "or"})))
+      continue;
     // "... to start", "... to run", "... to execute": the place is by start, as nth is.
-    const bool to_start = j + 2 < items.size() && IsWordIn(items[j + 1], {"to"}) &&
-                          IsWordIn(items[j + 2], {"start", "begin", "run", "execute", "launch", "be launched"});
+    const bool to_start = last + 2 < items.size() && IsWordIn(items[last + 1], {"to"}) &&
+                          IsWordIn(items[last + 2], {"start", "begin", "run", "execute", "launch", "be launched"});
     c.nth = place;
-    for (size_t r = k; r < k + n; ++r) read[r] = true;
+    for (size_t r = k; r < k + n + occurrence; ++r) read[r] = true;
     if (IsWordIn(items[k - 1], {"very"})) read[k - 1] = true;
     if (one) read[j] = true;
-    if (to_start) read[j + 1] = read[j + 2] = true;
+    if (to_start) read[last + 1] = read[last + 2] = true;
     return;
   }
 }
@@ -3136,8 +3152,57 @@ void ReadInsidePointed(const std::vector<Item>& items, Clause& c) {
 }
 
 // The phrases read before the words one by one: a threshold, bounds on each event, places said by pointing back.
+// The words at `i` that leave out what follows ("ignoring", "leaving out", "not counting"): how many, 0 for none.
+size_t LeavesOut(const std::vector<Item>& items, size_t i) {
+  if (IsWordIn(items[i], {"excluding", "exclude", "except", "ignoring", "ignore", "skipping", "skip", "dropping",
+                          "drop", "discarding", "discard", "omitting", "omit", "without", "minus"}))
+    return 1;
+  static constexpr std::pair<std::string_view, std::string_view> kTwo[] = {
+      {"leaving", "out"}, {"leave", "out"}, {"not", "counting"}, {"not", "including"}, {"except", "for"}};
+  if (i + 1 >= items.size()) return 0;
+  const std::string w = Lower(items[i].word), next = Lower(items[i + 1].word);
+  return std::any_of(std::begin(kTwo), std::end(kTwo), [&](const auto& p) { return p.first == w && p.second == next; })
+             ? 2
+             : 0;
+}
+
+// "ignoring the first (warm-up) occurrence", "leaving out the very first token", "excluding the first 3 iterations",
+// "skip the last two calls": words that leave out, then the first or last of the events by start, one or a number
+// of them (Subject::skip). What they are is said by a noun of one occurrence ("one", "iteration", "run"), which is
+// read here, or by the events' noun or name, left to be read as the clause's subject. Marks the words it reads.
+void ReadLeftOut(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    const size_t said = LeavesOut(items, i);
+    if (said == 0) continue;
+    size_t k = i + said;
+    while (k < items.size() && IsWordIn(items[k], {"the", "very"})) ++k;
+    const auto [place, n] = PlaceInTime(items, k);
+    if (place != 1 && place != -1) continue;
+    size_t j = k + n;
+    int32_t count = 1;
+    if (j < items.size() && items[j].kind == Item::kNumber) {
+      const auto id = IdOf(items[j].number);
+      if (!id || *id < 1 || *id > 1000000) continue;
+      count = *id;
+      ++j;
+    }
+    // "(warm-up)", "warmup": what the ones left out were.
+    while (j < items.size() && IsWordIn(items[j], {"warm-up", "warmup", "warm", "up", "cold", "(", ")"})) ++j;
+    if (j >= items.size()) continue;
+    const bool occurrence = IsWordIn(
+        items[j], {"one", "ones", "occurrence", "occurrences", "instance", "instances", "iteration", "iterations",
+                   "run", "runs", "step", "steps", "pass", "passes", "repetition", "repetitions"});
+    const bool events = items[j].Has(Slot::kEvents) || items[j].Has(Slot::kRangeNoun) || items[j].kind == Item::kName;
+    if (!occurrence && !events) continue;
+    c.skip = place * count;
+    for (size_t r = i; r < j + (occurrence ? 1 : 0); ++r) read[r] = true;
+    return;
+  }
+}
+
 void ReadPhrasesOfAClause(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
   ReadInsidePointed(items, c);
+  ReadLeftOut(items, c, read);
   ReadInstance(items, c, read);
   ReadFactor(items, c, read);
   ReadThreshold(items, c, read);
@@ -6161,6 +6226,8 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
       c.devices.empty() && c.pids.empty() && c.stream < 0)
     return std::nullopt;
   if (!FillSubject(c, previous, own_subject, q)) return std::nullopt;
+  // "Ignoring the first (warm-up) one, what is the mean?": of its own events or of those asked before.
+  if (c.skip != 0 && q.subject.nth == 0 && q.subject.events != EventKind::kDevices) q.subject.skip = c.skip;
   if (!c.measures.empty()) q.measures = c.measures;
   GpuIdleOfTheGpu(c, previous, own_subject, q);
   if (!ShareOfTheBase(c, previous, q)) return std::nullopt;
@@ -6176,6 +6243,9 @@ std::optional<Query> ToQuery(Clause& c, const Query* previous) {
   // only against another one event of the same events ("the first and the last memcpy").
   const bool two_instances = q.versus_subject && q.versus_subject->nth != 0 && c.versus_nth != 0;
   if (q.subject.nth != 0 && (q.versus_subject || q.versus_scope) && !two_instances) return std::nullopt;
+  // "leaving out the very first token, which one was slowest": of names ranked, the first may be an event or a name
+  // (a group): no Query says which. Nor is a comparison's one side less its first ones.
+  if (q.subject.skip != 0 && (q.group_by != GroupBy::kNone || q.versus_subject || q.versus_scope)) return std::nullopt;
   if (!FillVersusMeasure(c, q)) return std::nullopt;
   KeepComparison(c, previous, q);
   KeepRanking(c, previous, q);
@@ -6282,7 +6352,7 @@ bool OnlyScope(const Clause& c) {
   const bool says = !c.devices.empty() || !c.pids.empty() || c.stream >= 0 || !c.inside.empty() || c.from_s ||
                     c.from_first_kernel || c.origin || c.until || !c.names.empty() || c.events ||
                     !c.copy_kind.empty() || !c.api_class.empty() || c.group || c.range_noun || !c.family.empty() ||
-                    !c.excluded.empty();
+                    !c.excluded.empty() || c.skip != 0;
   return !asks && says;
 }
 
@@ -6292,7 +6362,8 @@ bool AsksNothing(const Clause& c);
 bool OnlyExclusions(const Clause& c) {
   Clause without = c;
   without.excluded.clear();
-  return !c.excluded.empty() && AsksNothing(without);
+  without.skip = 0;
+  return (!c.excluded.empty() || c.skip != 0) && AsksNothing(without);
 }
 
 // The class of names a kind of events has; copies and memsets have none.
@@ -6407,6 +6478,7 @@ bool LendScope(const Clause& from, Clause& to, bool subject) {
       to.nth = from.nth;
       to.versus_nth = from.versus_nth;  // "the first and the last memcpy: which took longer?"
     }
+    if (to.skip == 0 && to.nth == 0) to.skip = from.skip;  // "Ignoring the first (warm-up) occurrence, what ..."
     LendBoundsWithTheirEvents(from, to);
   }
   // "Leaving out forward, which range ...": what a place says is left out goes with it.
@@ -6912,7 +6984,12 @@ struct Lent {
 bool NarrowsTheQuestionBefore(const Clause& c, std::vector<Query>& queries, std::vector<std::string>& unread) {
   if (!OnlyExclusions(c) || queries.empty()) return false;
   Query narrowed = queries.back();
-  if (FillExclusions(c, false, narrowed)) {
+  // "What is the mean step time? Ignore the first (warm-up) step.": the events asked of, less their first ones.
+  if (c.skip != 0 && narrowed.subject.nth == 0 && narrowed.subject.events != EventKind::kDevices)
+    narrowed.subject.skip = c.skip;
+  else if (c.skip != 0)
+    unread.push_back("(the first or last ones left out)");
+  if (c.excluded.empty() || FillExclusions(c, false, narrowed)) {
     queries.back() = std::move(narrowed);
   } else {
     for (const auto& x : c.excluded) unread.push_back(x.name);

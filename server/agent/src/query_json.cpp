@@ -97,9 +97,9 @@ Expected<Enum> Named(std::span<const std::string_view> names, const json& j, con
 }
 
 Expected<Subject> ReadSubject(const json& j, const std::string& path) {
-  if (Status ok = CheckObject(
-          j, path,
-          {"events", "name", "copyKind", "apiClass", "memory", "cause", "wholeName", "family", "nth", "except"});
+  if (Status ok = CheckObject(j, path,
+                              {"events", "name", "copyKind", "apiClass", "memory", "cause", "wholeName", "family",
+                               "nth", "skip", "except"});
       !ok)
     return ok.error();
   if (!j.contains("events")) return Bad(path, "'events' is required");
@@ -122,6 +122,12 @@ Expected<Subject> ReadSubject(const json& j, const std::string& path) {
     if (!n) return n.error();
     if (*n < -1000000 || *n > 1000000) return Bad(path + ".nth", fmt::format("{} is not -1000000 to 1000000", *n));
     out.nth = static_cast<int32_t>(*n);
+  }
+  if (j.contains("skip")) {
+    auto n = Integer(j.at("skip"), path + ".skip");
+    if (!n) return n.error();
+    if (*n < -1000000 || *n > 1000000) return Bad(path + ".skip", fmt::format("{} is not -1000000 to 1000000", *n));
+    out.skip = static_cast<int32_t>(*n);
   }
   return out;
 }
@@ -296,6 +302,7 @@ json SubjectToJson(const Subject& s) {
   if (s.whole_name) out["wholeName"] = true;
   if (!s.family.empty()) out["family"] = s.family;
   if (s.nth != 0) out["nth"] = s.nth;
+  if (s.skip != 0) out["skip"] = s.skip;
   if (!s.except.empty()) out["except"] = s.except;
   return out;
 }
@@ -371,6 +378,13 @@ json SubjectSchema() {
           {"description",
            "One event of those, the nth by start time: 1 the first, 2 the second, -1 the last to start (0 or absent: "
            "every one)"}}},
+        {"skip",
+         {{"type", "integer"},
+          {"minimum", -1000000},
+          {"maximum", 1000000},
+          {"description",
+           "Leave out the first N of those by start time, the warm-up (the last -N when negative; 0 or absent: none); "
+           "not with nth"}}},
         {"except",
          {{"type", "string"},
           {"description",

@@ -2102,6 +2102,11 @@ bool IsContextWord(std::string_view lower) {
   for (std::string_view kind : {"fp", "bf", "int", "sm", "tf"}) {
     if (lower.substr(0, letters) == kind) return false;
   }
+  // An ordinal ("100th", "101st", "122nd") is a place among events, never a GPU model ("4060ti").
+  if (letters == 0 && i == lower.size() && lower.size() == digits + 2) {
+    const std::string_view suffix = lower.substr(digits);
+    if (suffix == "st" || suffix == "nd" || suffix == "rd" || suffix == "th") return false;
+  }
   return i == lower.size() && letters <= 4 && digits >= 1 && digits <= 4 && lower.size() - letters - digits <= 2 &&
          (letters > 0 || digits >= 3);
 }

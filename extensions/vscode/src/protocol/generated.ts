@@ -640,6 +640,7 @@ export interface QuerySubject {
   nth?: number;
   except?: string;
   cause?: string;
+  skip?: number;
 }
 
 export interface Range {

@@ -25,13 +25,14 @@ struct QuerySubject {
   std::optional<bool> whole_name;        // `name` is a whole name, not a part of one
   std::optional<std::string> family;     // kernels: a library, kind of work or operation, as the decoder names them
   std::optional<int64_t> nth;            // one event, the nth by start: 1 the first, -1 the last to start
+  std::optional<int64_t> skip;           // leave out the first N by start (the last -N when negative)
   std::optional<std::string> except;     // kernels, api, nvtx: leave out those whose name contains this ('|': or)
   static constexpr auto WireFields() {
     using S = QuerySubject;
     return std::tuple{Field("events", &S::events),      Field("name", &S::name),     Field("copyKind", &S::copy_kind),
                       Field("apiClass", &S::api_class), Field("memory", &S::memory), Field("wholeName", &S::whole_name),
                       Field("family", &S::family),      Field("nth", &S::nth),       Field("except", &S::except),
-                      Field("cause", &S::cause)};
+                      Field("cause", &S::cause),        Field("skip", &S::skip)};
   }
   bool operator==(const QuerySubject&) const = default;
 };

@@ -149,6 +149,9 @@ struct Subject {
   // One event of those: the nth by start time (1 the first, 2 the second, -1 the last to start); 0 = every one ("the
   // second Model range", "the later of the two runFusionWithInputs ranges").
   int32_t nth = 0;
+  // Leave out the first `skip` of those by start time (the last -skip when negative); 0 = none ("ignoring the first
+  // (warm-up) iteration", "leaving out the very first token"). Not with nth.
+  int32_t skip = 0;
   // Leave out the events whose name contains this ("kernel time excluding NCCL", "every call but cudaLaunchKernel"):
   // kernels, API calls and NVTX ranges; '|' between alternatives. "" = none left out.
   std::string except;

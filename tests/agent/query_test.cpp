@@ -345,6 +345,39 @@ TEST(QueryFill, AFrameworkThatRanIsNoFilter) {
 // Arithmetic in parentheses defines a measure asked outside them; "by what factor" asks for the margin of two.
 // "Ignoring the first (warm-up) iteration, ...", "leaving out the last 2 runs": the first or last events by start are
 // left out (Subject::skip), lent from a clause of its own to the question after it, or narrowing the question before.
+// Windows open at one end ("after 2.5 s", "from the 4 s mark onward", "before 300 ms"), times said as marks ("between
+// the 1 s and 2 s marks"), the capture clock said in parentheses ("(timestamps measured from the session start)"),
+// the window rule said again ("Count only the kernels that started in that window.", "(copies starting inside that
+// window)": every Query takes events so), and a GPU that began its kernels as the origin.
+TEST(QueryFill, OpenWindowsMarksAndTheWindowRuleSaidAgain) {
+  const Query after = Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "", 2.5, {}});
+  Check("How many kernels launched after 2.5 s?", {after});
+  Check("how many kernels started from the 2.5 s mark onward?", {after});
+  const Query before = Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "", 0.0, 0.3});
+  Check("How many kernels ran before 300 ms?", {before});
+  Check("How many kernels ran between the 0 s and 0.3 s marks?", {before});
+  Query clock = Q({Measure::kCount}, {EventKind::kKernels, "", ""}, Scope{{}, {}, -1, "", 1.0, 2.0});
+  clock.scope.capture_clock = true;
+  Check("How many kernels ran between 1 s and 2 s (timestamps measured from the session start)?", {clock});
+  Check(
+      "How many kernels ran between 1 s and 2 s (session start = 0)? Count only the kernels that started in that "
+      "window.",
+      {clock});
+  const Reading rule = Fill("How many kernels ran between 1 s and 2 s (kernels starting inside that window)?");
+  EXPECT_TRUE(rule.complete());
+  ASSERT_EQ(rule.defined.size(), 1u);
+  EXPECT_EQ(rule.defined.front(), "kernels starting inside that window");
+  Scope first_50ms{{}, {}, -1, "", 0.0, 0.05};
+  first_50ms.from_first_kernel = true;
+  Check("In the first 50 ms after the card began executing kernels, which stream accounted for the most kernel time?",
+        {[&] {
+          Query q = Q({Measure::kTotal}, {EventKind::kKernels, "", ""}, first_50ms);
+          q.group_by = GroupBy::kStream;
+          q.rank = Rank::kTop;
+          return q;
+        }()});
+}
+
 TEST(QueryFill, TheFirstOrLastOnesLeftOut) {
   Query mean = Q({Measure::kAverage}, {EventKind::kNvtx, "forward", "", "", true});
   mean.subject.skip = 1;

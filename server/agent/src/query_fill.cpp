@@ -658,6 +658,8 @@ Item& ReplaceItems(std::vector<Item>& s, size_t from, size_t end, Item it) {
   return *s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), std::move(it));
 }
 
+bool JoinsASpan(const Item& it);  // "to", "until": between the two ends of a span or window
+
 // Whether an item is one of `words` (lower case).
 bool IsWordIn(const Item& it, std::initializer_list<std::string_view> words) {
   const std::string lower = Lower(it.word);
@@ -1764,17 +1766,49 @@ void WindowFromTheEnd(double profile_s, double length, Clause& c) {
   c.window_from_end = true;
 }
 
+// A unit of time after position j (s, ms, us, ns in any spelling the lexicon holds): what one of it is in seconds,
+// marked read; 0 when none follows.
+double UnitAfter(const std::vector<Item>& items, size_t j, std::vector<bool>& read) {
+  if (j + 1 >= items.size() || !IsTimeUnit(items[j + 1])) return 0;
+  read[j + 1] = true;
+  return UnitFactor(items[j + 1].Value(Slot::kUnit)) / 1e9;
+}
+
+// "between 2 and 3 s", "between 0.25 s and 0.55 s", "between the 12 s and 13 s marks": a window's two ends, from
+// position i ("between"); marks what it reads.
+void ReadBetweenTimes(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bool>& read) {
+  const auto unit_after = [&](size_t j) { return UnitAfter(items, j, read); };
+  if (i + 3 < items.size() && items[i + 1].kind == Item::kNumber && items[i + 2].Has(Slot::kSplit) &&
+      items[i + 3].kind == Item::kNumber) {
+    double scale = unit_after(i + 3);
+    if (scale == 0) scale = unit_after(i + 1);
+    if (scale > 0) {
+      read[i] = read[i + 1] = read[i + 2] = read[i + 3] = true;
+      c.from_s = items[i + 1].number * scale;
+      c.to_s = items[i + 3].number * scale;
+    }
+  }
+  // "between 0.25 s and 0.55 s": a unit after each bound.
+  // "between the 12 s and 13 s marks": the same, the times said as marks.
+  const size_t the = i + 1 < items.size() && IsWordIn(items[i + 1], {"the"}) ? 1 : 0;
+  if (i + the + 5 < items.size() && items[i + the + 1].kind == Item::kNumber && IsTimeUnit(items[i + the + 2]) &&
+      items[i + the + 3].Has(Slot::kSplit) && items[i + the + 4].kind == Item::kNumber) {
+    const size_t a = i + the + 1, b = i + the + 4;
+    const bool marks = b + 2 < items.size() && IsWordIn(items[b + 2], {"marks", "points"});
+    const double from_scale = the == 0 || marks ? unit_after(a) : 0, to_scale = from_scale > 0 ? unit_after(b) : 0;
+    if (from_scale > 0 && to_scale > 0) {
+      read[i] = read[a] = read[a + 2] = read[b] = true;
+      if (the) read[i + 1] = read[b + 2] = true;
+      c.from_s = items[a].number * from_scale;
+      c.to_s = items[b].number * to_scale;
+    }
+  }
+}
+
 // A window: "first N s|ms", "between A and B s|ms", "the last N ms" (the window that ends where the profile ends,
 // when its length is known; else unread); marks what it reads.
 void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector<bool>& read) {
-  // A unit of time after position j (s, ms, us, ns in any spelling the lexicon holds): what one of it is in seconds.
-  const auto unit_after = [&](size_t j) -> double {
-    if (j + 1 < items.size() && IsTimeUnit(items[j + 1])) {
-      read[j + 1] = true;
-      return UnitFactor(items[j + 1].Value(Slot::kUnit)) / 1e9;
-    }
-    return 0;
-  };
+  const auto unit_after = [&](size_t j) { return UnitAfter(items, j, read); };
   if (items[i].Has(Slot::kLast) && i + 1 < items.size() && items[i + 1].kind == Item::kNumber) {
     const double length = items[i + 1].number * (items[i].profile_s > 0 ? unit_after(i + 1) : 0);
     read[i + 1] = true;
@@ -1823,26 +1857,7 @@ void ReadWindow(const std::vector<Item>& items, size_t i, Clause& c, std::vector
   } else if (ordered) {
     c.unread.push_back(items[i].word);
   }
-  if (items[i].Has(Slot::kBetween) && i + 3 < items.size() && items[i + 1].kind == Item::kNumber &&
-      items[i + 2].Has(Slot::kSplit) && items[i + 3].kind == Item::kNumber) {
-    double scale = unit_after(i + 3);
-    if (scale == 0) scale = unit_after(i + 1);
-    if (scale > 0) {
-      read[i] = read[i + 1] = read[i + 2] = read[i + 3] = true;
-      c.from_s = items[i + 1].number * scale;
-      c.to_s = items[i + 3].number * scale;
-    }
-  }
-  // "between 0.25 s and 0.55 s": a unit after each bound.
-  if (items[i].Has(Slot::kBetween) && i + 5 < items.size() && items[i + 1].kind == Item::kNumber &&
-      IsTimeUnit(items[i + 2]) && items[i + 3].Has(Slot::kSplit) && items[i + 4].kind == Item::kNumber) {
-    const double from_scale = unit_after(i + 1), to_scale = unit_after(i + 4);
-    if (from_scale > 0 && to_scale > 0) {
-      read[i] = read[i + 1] = read[i + 3] = read[i + 4] = true;
-      c.from_s = items[i + 1].number * from_scale;
-      c.to_s = items[i + 4].number * to_scale;
-    }
-  }
+  if (items[i].Has(Slot::kBetween)) ReadBetweenTimes(items, i, c, read);
   if (items[i].Has(Slot::kBetween) && read[i]) ReadLaterAfterAWindow(items, i, c, read);
 }
 
@@ -3200,6 +3215,38 @@ void ReadLeftOut(const std::vector<Item>& items, Clause& c, std::vector<bool>& r
   }
 }
 
+// "after 3.2 s", "from the 8.0 s mark on", "from 3.2 s into the capture onward", "before 2 s", "up to 500 ms": a window
+// open at one end (Scope::from_s or to_s alone), a time said with its unit, optionally as a mark ("the 8 s mark").
+// Not when the clause has a window already ("from 2 s to 3 s" is WindowFromTo's). Marks what it reads.
+void ReadOpenWindow(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
+  for (size_t i = 0; i + 2 < items.size(); ++i) {
+    if (read[i] || c.from_s || c.to_s) return;
+    const bool from = IsWordIn(items[i], {"after", "from", "since", "past", "beyond"});
+    const size_t up_to = IsWordIn(items[i], {"up"}) && IsWordIn(items[i + 1], {"to"}) ? 1 : 0;
+    const bool to = up_to || IsWordIn(items[i], {"before", "until", "till"});
+    if (!from && !to) continue;
+    size_t k = i + 1 + up_to;
+    if (k < items.size() && IsWordIn(items[k], {"the"})) ++k;
+    if (k + 1 >= items.size() || items[k].kind != Item::kNumber || read[k] || !IsTimeUnit(items[k + 1]) ||
+        !std::isfinite(items[k].number) || items[k].number < 0)
+      continue;
+    size_t end = k + 2;
+    if (end < items.size() && IsWordIn(items[end], {"mark", "marks", "point"})) ++end;
+    // "from 2 s to 3 s", "after 2 s and before 3 s": a window with both ends, read elsewhere or not at all.
+    if (end < items.size() && (JoinsASpan(items[end]) || items[end].Has(Slot::kSplit))) continue;
+    const double seconds = items[k].number * UnitFactor(items[k + 1].Value(Slot::kUnit)) / 1e9;
+    c.from_s = from ? seconds : 0;  // "before 2 s": from the clock's zero
+    if (!from) c.to_s = seconds;
+    for (size_t r = i; r < end; ++r) read[r] = true;
+    // "... into the capture onward", "from the 8 s mark on": the open end said.
+    for (size_t r = end; r < items.size() && r <= end + 3; ++r) {
+      if (IsWordIn(items[r], {"onward", "onwards", "forward", "on"}) && from) read[r] = true;
+      if (!items[r].Has(Slot::kCaptureClock) && !read[r]) break;
+    }
+    return;
+  }
+}
+
 void ReadPhrasesOfAClause(const std::vector<Item>& items, Clause& c, std::vector<bool>& read) {
   ReadInsidePointed(items, c);
   ReadLeftOut(items, c, read);
@@ -3209,6 +3256,7 @@ void ReadPhrasesOfAClause(const std::vector<Item>& items, Clause& c, std::vector
   ReadBounds(items, c, read);
   ReadLengthAfterOrigin(items, c, read);
   ReadPointingPlaces(items, c, read);
+  ReadOpenWindow(items, c, read);
 }
 
 // "How many launches is that": "that" after "is" at a clause's end is what was just said, as "it" is; so is "that"
@@ -4140,6 +4188,18 @@ size_t PastOriginWords(const std::vector<Item>& s, size_t k) {
   }
   return 0;
 }
+// "the GPU started running kernels", "the card began executing kernels": from position k, past a GPU said without
+// its id (an id stays the question's place) that began running kernels; 0 when not so.
+size_t PastAGpuThatBeganKernels(const std::vector<Item>& s, size_t k) {
+  if (k + 2 >= s.size() || !s[k].Has(Slot::kDeviceNoun) || !IsStartWord(Lower(s[k + 1].word))) return 0;
+  size_t j = k + 2;
+  while (j < s.size() && IsWordIn(s[j], {"running", "executing", "to", "run", "execute", "launching", "any"})) ++j;
+  if (j >= s.size() || !s[j].Has(Slot::kEvents) ||
+      s[j].Value(Slot::kEvents) != static_cast<uint8_t>(EventKind::kKernels))
+    return 0;
+  return j + 1;
+}
+
 void ReadOrigin(std::vector<Item>& s) {
   for (size_t i = 0; i + 1 < s.size(); ++i) {
     if (s[i].Has(Slot::kFromFirstKernel)) {  // the lexicon's phrase itself: the words that say the kernel began
@@ -4174,12 +4234,15 @@ void ReadOrigin(std::vector<Item>& s) {
            (IsPointingWord(Lower(s[k].word)) || s[k].Has(Slot::kStop) ||
             (placed && IsWordIn(s[k], {"start", "beginning", "of"}))))
       ++k;
-    // "the earliest kernel start": the first one.
-    if (k + 1 >= s.size() || !IsWordIn(s[k], {"first", "earliest"}) || !s[k + 1].Has(Slot::kEvents) ||
-        s[k + 1].Value(Slot::kEvents) != static_cast<uint8_t>(EventKind::kKernels))
+    // "the earliest kernel start": the first one. "after the GPU started running kernels": its first one's start.
+    size_t gpu = (placed ? placed : i) + 1;
+    while (gpu < s.size() && IsWordIn(s[gpu], {"the", "its", "their", "very"})) ++gpu;
+    const size_t began = takes || placed ? 0 : PastAGpuThatBeganKernels(s, gpu);
+    if (!began && (k + 1 >= s.size() || !IsWordIn(s[k], {"first", "earliest"}) || !s[k + 1].Has(Slot::kEvents) ||
+                   s[k + 1].Value(Slot::kEvents) != static_cast<uint8_t>(EventKind::kKernels)))
       continue;
     k += 2;
-    size_t end = PastArrival(s, k);
+    size_t end = began ? began : PastArrival(s, k);
     if (takes) {
       size_t j = end;
       while (j < s.size() && j <= end + 4 && IsRecordingWord(Lower(s[j].word))) ++j;
@@ -7955,6 +8018,81 @@ void WholeSaidBeforeItsShare(std::vector<Item>& s) {
 
 // The phrases of a sentence read before its clauses: spans and windows said in words, an origin, idle said as "no
 // kernel", names in parentheses, and the explanations and definitions that are dropped (returned in `reading`).
+// "(timeline measured from the session start)", "(timestamps from session start)", "(session start = 0)": a
+// parenthesis that only says the times are on the capture's clock, from the session start, is that clock, one item of
+// it. Any word other than those of a clock, or no session or capture start said, leaves it as written.
+void ClockInParentheses(std::vector<Item>& sentence) {
+  for (size_t i = 0; i < sentence.size();) {
+    size_t end = i;
+    while (end < sentence.size() && sentence[end].paren) ++end;
+    if (end == i) {
+      ++i;
+      continue;
+    }
+    bool clock = false, start = false, only = true;
+    for (size_t k = i; k < end && only; ++k) {
+      const Item& it = sentence[k];
+      clock = clock || it.Has(Slot::kCaptureClock) || IsWordIn(it, {"session", "capture"});
+      start = start || it.Has(Slot::kCaptureClock) || IsStartWord(Lower(it.word)) || IsWordIn(it, {"zero", "0"});
+      only =
+          it.Has(Slot::kCaptureClock) || (it.kind == Item::kNumber && it.number == 0) ||
+          IsWordIn(it, {"timeline", "timestamps", "timestamp", "times",    "time",    "measured", "counted", "counting",
+                        "taken",    "from",       "since",     "the",      "session", "capture",  "start",   "starts",
+                        "begin",    "beginning",  "zero",      "=",        "0",       "t",        "is",      "at",
+                        "as",       "clock",      "on",        "relative", "to"});
+    }
+    if (!(clock && start && only)) {
+      i = end;
+      continue;
+    }
+    Item said = LexItem("on the capture clock", WordsOf(sentence, i, end));
+    said.paren = false;
+    ReplaceItems(sentence, i, end, std::move(said));
+    ++i;
+  }
+}
+
+// Whether items [from, to) only say again how every window and range of a Query takes events, by their start: "Count
+// the copies that started in that window", "(kernels that start inside that window)", "(Kernels that started while
+// the range was open.)". Events, a verb of starting, a word of place and the window or range pointed at; nothing
+// else but words that join them. A rule that says otherwise ("clip copies at the window edges") is not this.
+bool SaysTheWindowRuleAgain(const std::vector<Item>& s, size_t from, size_t to) {
+  bool events = false, starts = false, place = false, window = false;
+  for (size_t k = from; k < to; ++k) {
+    const Item& it = s[k];
+    const std::string w = Lower(it.word);
+    if (it.Has(Slot::kEvents) || it.Has(Slot::kRangeNoun) || IsWordIn(it, {"ones", "those"})) {
+      events = events || !place;  // "the range" after the place is the window's
+      window = window || (place && it.Has(Slot::kRangeNoun));
+    } else if (IsStartWord(w) || IsWordIn(it, {"began", "begun"})) {
+      starts = true;
+    } else if (IsWordIn(it, {"in", "inside", "within", "during", "while"}) || it.Has(Slot::kInside)) {
+      place = true;
+    } else if (IsWordIn(it, {"window", "interval", "second", "range", "span", "period", "stretch", "slice"})) {
+      window = window || place;
+    } else if (!(it.kind == Item::kSeparator ||
+                 IsWordIn(it, {"count", "counting", "only", "include", "including", "consider", "considering",
+                               "take",  "taking",   "the",  "a",       "that",      "which",    "this",
+                               "its",   "were",     "was",  "is",      "are",       "open",     "opened",
+                               "i.e.",  "i.e",      "ie",   "so",      "just",      "kernels",  "there"}))) {
+      return false;
+    }
+  }
+  return events && starts && place && window;
+}
+
+// The window rule said again (SaysTheWindowRuleAgain), in parentheses or as a sentence of its own, is dropped and
+// returned: every Query takes events so.
+std::vector<std::string> DropWindowRuleSaidAgain(std::vector<Item>& sentence) {
+  if (!sentence.empty() && SaysTheWindowRuleAgain(sentence, 0, sentence.size())) {
+    std::vector<std::string> said{WordsOf(sentence, 0, sentence.size())};
+    sentence.clear();
+    return said;
+  }
+  return DropParenthesesWhere(sentence,
+                              [&](size_t from, size_t to) { return SaysTheWindowRuleAgain(sentence, from, to); });
+}
+
 void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& vocabulary, bool& span_defined,
                             bool measured_before, Reading& reading) {
   for (std::string& d : DropRecordingPhrases(sentence, vocabulary)) reading.recording.push_back(std::move(d));
@@ -7971,6 +8109,8 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   }
   GapsBetweenOneAndNext(sentence);
   AnArticleAsksOfAny(sentence);
+  ClockInParentheses(sentence);
+  for (std::string& d : DropWindowRuleSaidAgain(sentence)) reading.defined.push_back(std::move(d));
   ReadWindowsAndMoments(sentence);
   WhichOfAMeasureIsWhat(sentence);
   HowManyTimesIsARatio(sentence);

@@ -111,6 +111,9 @@ constexpr Synonym kSynonyms[] = {
     {"burn", "take"},
     {"eat", "take"},
     {"ate", "took"},
+    {"accounted", "took"},  // "which stream accounted for the most kernel time"
+    {"account", "take"},
+    {"gone", "spent"},   // "how much kernel time has already gone by"
     {"waste", "spend"},  // "how much time was wasted in copies": spent, as the person sees it
     {"wasted", "spent"},
     {"sink", "spend"},

@@ -378,6 +378,30 @@ TEST(QueryFill, OpenWindowsMarksAndTheWindowRuleSaidAgain) {
         }()});
 }
 
+// Everyday words: Python's own functions are no traced event (not held, never a name's fragment); copies of the
+// program are its processes; a GPU's own memory is a DtoD copy's both ends; busy with something is busy with any work;
+// a phrase said of the GPU is the same said of the cards; "separate" and "individual" count each one.
+TEST(QueryFill, EverydayWordsForEventsAndPlaces) {
+  const Reading python = Fill("Which Python function in the training script was the slowest?");
+  EXPECT_FALSE(python.complete());
+  EXPECT_FALSE(python.not_held.empty());
+  Query per_copy = Q({Measure::kTotal}, {EventKind::kKernels, "", ""});
+  per_copy.group_by = GroupBy::kPid;
+  per_copy.rank = Rank::kTop;
+  Check("Two instances of the app shared the GPU. Which of them used the most kernel time?", {per_copy});
+  Check("How many bytes did the GPU copy inside its own memory?",
+        {Q({Measure::kBytes}, {EventKind::kMemcpy, "", "DtoD"})});
+  Check("What percentage of the time was GPU 1 busy with something, from its first activity to its last?",
+        {Q({Measure::kUtilization}, {EventKind::kGpu, ""}, Scope{{1}, {}, -1, "", {}, {}})});
+  // (A class of calls is answered per call name, as said of the GPU.)
+  Query waiting = Q({Measure::kTotal}, {EventKind::kApi, "", "", "sync"});
+  waiting.group_by = GroupBy::kName;
+  Check("How long did the host spend waiting for the cards?", {waiting});
+  Check("How many separate calculations ran on the GPU?", {Q({Measure::kCount}, {EventKind::kKernels, "", ""})});
+  // Streams created are not the streams that carried work: unread.
+  EXPECT_FALSE(Fill("How many streams did the program set up?").complete());
+}
+
 TEST(QueryFill, TheFirstOrLastOnesLeftOut) {
   Query mean = Q({Measure::kAverage}, {EventKind::kNvtx, "forward", "", "", true});
   mean.subject.skip = 1;

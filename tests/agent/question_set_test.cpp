@@ -598,12 +598,12 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh39.json", "fresh held-out 39"), "questions_fresh39.json", 27, 2);
   // Batch 48, written by a helper the same way after the session's changes to 0d25094, first scored there:
   // 22 / 15 / 3; 23 / 14 / 3 after the launch delay said in words (its answers unread).
-  ExpectHeld(AskHeldOut("questions_fresh40.json", "fresh held-out 40"), "questions_fresh40.json", 30, 2);
+  ExpectHeld(AskHeldOut("questions_fresh40.json", "fresh held-out 40"), "questions_fresh40.json", 32, 2);
   // Batch 49, written by a helper the same way at the session's end, first scored after its last change to ask, at
   // 84c7751: 25 / 11 / 4. Its four wrong answers were then read (its declines were not), and their general causes
   // mended: "inside those ranges" lost the ranges; a bound on each idle gap was put on each kernel; "what percentage
   // is that of X's time" was answered as X's share; "summed over all its instances" ranked by count. 27 / 13 / 0.
-  ExpectHeld(AskHeldOut("questions_fresh41.json", "fresh held-out 41"), "questions_fresh41.json", 34, 0);
+  ExpectHeld(AskHeldOut("questions_fresh41.json", "fresh held-out 41"), "questions_fresh41.json", 35, 0);
   // Batch 50, written by a helper the same way (an engineer's own words) at the start of the thirteenth session, first
   // scored at 63731c8's ask: 31 / 9 / 0. Its nine declines were then read and their general causes mended: a share of
   // a base named after "of" (Form::kShare); the launch delay said as a difference of two moments ("kernel start minus
@@ -667,7 +667,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh49.json", "fresh held-out 49"), "questions_fresh49.json", 39, 0);
   // Batch 58, written by a helper the same way (people describing their own programs as in issues and forums, some in
   // loose everyday words), first scored at d728a5f: 23 / 15 / 2. Kept unread; 24 / 14 / 2 at 08e1f67.
-  ExpectHeld(AskHeldOut("questions_fresh50.json", "fresh held-out 50"), "questions_fresh50.json", 27, 2);
+  ExpectHeld(AskHeldOut("questions_fresh50.json", "fresh held-out 50"), "questions_fresh50.json", 28, 2);
   // Batch 59, written by a helper the same way (a graduate student's careful, wordy questions, some defining a term
   // first), first scored at c4398f6: 17 / 18 / 5.
   // Its wrong answers and declines were then read and their general causes mended: GPU work defined in a sentence of
@@ -717,7 +717,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 68, written by a helper at 1d27789 (a data scientist new to GPUs: "GPU jobs", "uploads to the GPU", "the
   // tagged regions", "time the GPU had nothing to do"), first scored before any change for it: 13 / 26 / 1. Kept
   // unread.
-  ExpectHeld(AskHeldOut("questions_fresh60.json", "fresh held-out 60"), "questions_fresh60.json", 15, 0);
+  ExpectHeld(AskHeldOut("questions_fresh60.json", "fresh held-out 60"), "questions_fresh60.json", 16, 0);
   // Batch 69, written by a helper at 1d27789 (several asks in one breath, as in a ticket: all 40 compound), first
   // scored before any change for it: 26 / 9 / 5. Read since.
   ExpectHeld(AskHeldOut("questions_fresh61.json", "fresh held-out 61"), "questions_fresh61.json", 37, 0);
@@ -768,7 +768,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   ExpectHeld(AskHeldOut("questions_fresh71.json", "fresh held-out 71"), "questions_fresh71.json", 25, 2);
   // Batch 80, written by a helper at 9dfbb8b (compound questions: two or three things asked in one message, each with
   // its own figure or name), first scored at 9dfbb8b before any change for it: 27 / 11 / 2.
-  ExpectHeld(AskHeldOut("questions_fresh72.json", "fresh held-out 72"), "questions_fresh72.json", 31, 1);
+  ExpectHeld(AskHeldOut("questions_fresh72.json", "fresh held-out 72"), "questions_fresh72.json", 32, 1);
   // Batch 81, written by a helper at 9dfbb8b (terse questions as typed into a question box: abbreviations such as
   // "tot", "avg", "d2h", "p50", "#", few articles), first scored at 9dfbb8b before any change for it: 36 / 2 / 2.
   ExpectHeld(AskHeldOut("questions_fresh73.json", "fresh held-out 73"), "questions_fresh73.json", 37, 2);
@@ -823,12 +823,12 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // held, a second kind of GPU work said for nothing unread: 11 / 28 / 1. The one wrong was declined before: "which
   // queue carried the most, and what share of the GPU work was it" is read as GPU work (kernels, copies and memsets)
   // per stream, 51.4 %, where the batch counts kernels only (51.9 %); the reading says which.
-  ExpectHeld(AskHeldOut("questions_fresh83.json", "fresh held-out 83"), "questions_fresh83.json", 11, 1);
+  ExpectHeld(AskHeldOut("questions_fresh83.json", "fresh held-out 83"), "questions_fresh83.json", 12, 1);
   // Batch 92, written by a helper at 704d74d (people who are no GPU experts again, in everyday words of the helper's
   // own choosing, after batch 91's words were read into the lexicon), first scored at 704d74d before any change for it:
   // 14 / 24 / 2. The same score with the filler of 4f74c6f, before batch 91 was read: the words read from it did not
-  // carry over to a second batch of the same kind.
-  ExpectHeld(AskHeldOut("questions_fresh84.json", "fresh held-out 84"), "questions_fresh84.json", 14, 2);
+  // carry over to a second batch of the same kind. Kept unread until session 26, which read it at 14 / 24 / 2.
+  ExpectHeld(AskHeldOut("questions_fresh84.json", "fresh held-out 84"), "questions_fresh84.json", 24, 1);
   // Batch 93, written by a helper at 0239e8e (what an engineer types into the ask box right after opening a profile
   // someone else recorded: a realistic mix, eight asking two or three things, four refusals, 20 exports), first scored
   // at f8deb17 (the filler of 0239e8e) before any change for it: 25 / 10 / 5.
@@ -852,7 +852,7 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // Batch 98, written by a helper at 059c59d (a performance engineer writing a report for a manager: figures in the
   // units and forms asked for, comparisons of two things; eight compound, four refusals, 19 exports), first scored at
   // 059c59d before any change for it: 24 / 14 / 2. Kept unread.
-  ExpectHeld(AskHeldOut("questions_fresh90.json", "fresh held-out 90"), "questions_fresh90.json", 24, 2);
+  ExpectHeld(AskHeldOut("questions_fresh90.json", "fresh held-out 90"), "questions_fresh90.json", 25, 2);
   // Batch 99, written by a helper at 6deeb37 (a team lead triaging: yes/no, threshold and ranking questions, each
   // with the figure that decides it; nine compound, four refusals, 19 exports), first scored at 086432e, after
   // session 24's changes and before any for it: 16 / 12 / 12. Read in session 24 (its yes/no questions about a figure

@@ -746,6 +746,22 @@ std::string JoinCanonical(const std::vector<std::string>& canonical, size_t from
   return out;
 }
 
+// The same words with each noun of a GPU ("gpus", "card", "devices") said as "gpu": a phrase of the lexicon said of
+// the GPU ("waiting for the gpu") is the same phrase of the cards or devices. "" when no such noun is among them.
+std::string JoinWithGpuNouns(const std::vector<std::string>& canonical, size_t from, size_t n) {
+  std::string out;
+  bool said = false;
+  for (size_t k = from; k < from + n; ++k) {
+    const auto entries = lexicon::EntriesOf(canonical[k]);
+    const bool gpu = canonical[k] != "gpu" && std::any_of(entries.begin(), entries.end(), [](const lexicon::Entry& e) {
+                       return e.slot == Slot::kDeviceNoun;
+                     });
+    said = said || gpu;
+    out += (k > from ? " " : "") + (gpu ? std::string("gpu") : canonical[k]);
+  }
+  return said ? out : std::string();
+}
+
 std::string Join(const std::vector<Token>& t, size_t from, size_t n, bool lower) {
   std::string out;
   for (size_t k = from; k < from + n; ++k) out += (k > from ? " " : "") + (lower ? t[k].lower : t[k].text);
@@ -1103,6 +1119,10 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
       for (size_t n = std::min(kMaxPhraseWords, t.size() - i); n >= 1 && item.kind == Item::kUnknown; --n) {
         auto entries = lexicon::EntriesOf(Join(t, i, n, true));
         if (entries.empty()) entries = lexicon::EntriesOf(JoinCanonical(canonical, i, n));
+        if (entries.empty() && n >= 3) {
+          if (const std::string as_gpu = JoinWithGpuNouns(canonical, i, n); !as_gpu.empty())
+            entries = lexicon::EntriesOf(as_gpu);
+        }
         if (!entries.empty()) {
           item = Item{Item::kLex, std::move(entries), {}, {}, 0, {}};
           used = n;
@@ -2723,7 +2743,8 @@ void ReadWordFlags(const std::string& lower, Clause& c) {
              lower == "altogether";
   c.it = c.it || lower == "it" || lower == "does it" || lower == "did it" || lower == "is it";
   c.running = c.running || lower == "running" || lower == "executing" || lower == "computing" || lower == "working" ||
-              lower == "covered" || lower == "occupied" || lower == "taken" || lower == "on it" || lower == "on them";
+              lower == "covered" || lower == "occupied" || lower == "taken" || lower == "on it" || lower == "on them" ||
+              lower == "doing something" || lower == "doing anything";
   c.launch_noun = c.launch_noun || lower == "launches";
   const auto ends = [&](std::string_view w) {
     return lower.size() >= w.size() && lower.compare(lower.size() - w.size(), w.size(), w) == 0;

@@ -37,7 +37,7 @@ constexpr std::string_view kContextWords[] = {
     "pytorch",   "torch",     "jax",         "keras",       "tensorflow", "tf",          "julia",   "openmp",
     "tensorrt",  "trt",       "python",      "fortran",     "app",        "application", "program", "binary",
     "version",   "build",     "nvidia",      "geforce",     "rtx",        "gtx",         "tesla",   "quadro",
-    "optimised", "optimized", "unoptimised", "unoptimized", "baseline"};
+    "optimised", "optimized", "unoptimised", "unoptimized", "baseline",   "simulation",  "script"};
 // Words that, left unread, may change what a question asks: time and order ("after", "last", "second"), bounds
 // and exclusions ("except", "only", "without"), relations ("that", "whose", "while"), sizes and speeds said as
 // adjectives ("small", "slow"), states of events ("idle", "overlapping", "blocking", "failed"), units of a program
@@ -111,7 +111,12 @@ constexpr Synonym kSynonyms[] = {
     {"burn", "take"},
     {"eat", "take"},
     {"ate", "took"},
-    {"accounted", "took"},  // "which stream accounted for the most kernel time"
+    {"accounted", "took"},      // "which stream accounted for the most kernel time"
+    {"computer", "host"},       // "between the computer and the card"
+    {"calculation", "kernel"},  // "the GPU's calculation time", "one calculation on the GPU"
+    {"calculations", "kernels"},
+    {"request", "call"},  // "reserving memory, over how many requests"
+    {"requests", "calls"},
     {"account", "take"},
     {"gone", "spent"},   // "how much kernel time has already gone by"
     {"waste", "spend"},  // "how much time was wasted in copies": spent, as the person sees it
@@ -602,6 +607,8 @@ constexpr Entry kEntries[] = {
     {"number of sms", Slot::kMeasure, M(Measure::kSmCount)},
     {"multiprocessors", Slot::kMeasure, M(Measure::kSmCount)},
     {"streaming multiprocessors", Slot::kMeasure, M(Measure::kSmCount)},
+    {"processor units", Slot::kMeasure, M(Measure::kSmCount)},  // "how many processor units (SMs) does it have"
+    {"processing units", Slot::kMeasure, M(Measure::kSmCount)},
     {"multiprocessor count", Slot::kMeasure, M(Measure::kSmCount)},
     {"multiprocessor units", Slot::kMeasure, M(Measure::kSmCount)},
     {"multiprocessor", Slot::kMeasure, M(Measure::kSmCount)},
@@ -658,6 +665,14 @@ constexpr Entry kEntries[] = {
     {"fill operations", Slot::kEvents, E(EventKind::kMemset)},
     {"gpu activity", Slot::kEvents, E(EventKind::kGpu)},
     {"gpu work", Slot::kEvents, E(EventKind::kGpu)},
+    // "copy around inside its own memory": from the GPU's memory to itself.
+    {"inside its own memory", Slot::kCopyKind, 2},
+    {"within its own memory", Slot::kCopyKind, 2},
+    // "busy with something", "was it doing something": any of a GPU's work, not its kernels alone.
+    {"with something", Slot::kEvents, E(EventKind::kGpu)},
+    {"with anything", Slot::kEvents, E(EventKind::kGpu)},
+    {"doing something", Slot::kEvents, E(EventKind::kGpu)},
+    {"doing anything", Slot::kEvents, E(EventKind::kGpu)},
     {"gpu operations", Slot::kEvents, E(EventKind::kGpu)},
     {"gpu operation", Slot::kEvents, E(EventKind::kGpu)},
     {"gpu ops", Slot::kEvents, E(EventKind::kGpu)},
@@ -883,6 +898,13 @@ constexpr Entry kEntries[] = {
     {"process", Slot::kProcessNoun},
     {"processes", Slot::kProcessNoun},
     {"programs", Slot::kProcessNoun},
+    // "Two copies of the program shared one card. Which of them ...": the processes that ran it.
+    {"copies of the program", Slot::kProcessNoun},
+    {"copies of the application", Slot::kProcessNoun},
+    {"copies of the app", Slot::kProcessNoun},
+    {"instances of the program", Slot::kProcessNoun},
+    {"instances of the application", Slot::kProcessNoun},
+    {"instances of the app", Slot::kProcessNoun},
     {"pid", Slot::kProcessNoun},
     {"pids", Slot::kProcessNoun},
     {"stream", Slot::kStreamNoun},
@@ -1532,12 +1554,21 @@ constexpr Entry kEntries[] = {
     {"being", Slot::kStop},  // "how fast was data being copied"
     // Waiting for the GPU, said in plain words: a synchronizing call.
     {"wait for the card", Slot::kApiClass, 0},
+    {"to finish its work", Slot::kStop},  // "waiting for the card to finish its work"
     {"wait for the gpu", Slot::kApiClass, 0},
     {"wait for the device", Slot::kApiClass, 0},
     {"waits for the gpu", Slot::kApiClass, 0},
     {"waiting for the gpu", Slot::kApiClass, 0},
     {"waiting for the card", Slot::kApiClass, 0},
     {"stop and wait", Slot::kStop},
+    // "How many streams did the program set up": streams created, which the export lists apart from the work on them
+    // (no Query counts them); the streams that carried work are another count.
+    {"set up", Slot::kUnsupported},
+    {"separate", Slot::kStop},  // "how many separate times", "individual launches": each one, as counted
+    {"individual", Slot::kStop},
+    {"in plain terms", Slot::kStop},
+    {"bit of", Slot::kStop},                // "from its first bit of activity to its last"
+    {"from start to finish", Slot::kStop},  // "how long did it take from start to finish": its duration
     {"while you're in there", Slot::kStop},
     {"while you are in there", Slot::kStop},
     {"hi", Slot::kStop},  // greetings
@@ -1644,6 +1675,10 @@ constexpr Entry kEntries[] = {
     {"no", Slot::kStop},
     {"none", Slot::kStop},
     {"busy with", Slot::kMeasure, M(Measure::kBusy)},
+    {"busy with something", Slot::kMeasure, M(Measure::kBusy)},  // with anything: every kind of its work
+    {"busy with something", Slot::kEvents, E(EventKind::kGpu)},
+    {"busy with anything", Slot::kMeasure, M(Measure::kBusy)},
+    {"busy with anything", Slot::kEvents, E(EventKind::kGpu)},
     {"work", Slot::kEvents, E(EventKind::kGpu)},
     // "the most kernel work", "is kernel work balanced": the kernels, by their time.
     {"kernel work", Slot::kEvents, E(EventKind::kKernels)},
@@ -1850,6 +1885,19 @@ constexpr Entry kEntries[] = {
     {"which line", Slot::kUnsupported, 1},
     {"line of the training script", Slot::kUnsupported, 1},
     {"lines of code", Slot::kUnsupported, 1},
+    // Python's own frames (a sampled or traced Python stack): the export of a CUDA trace holds none.
+    {"python function", Slot::kUnsupported, 1},
+    {"python functions", Slot::kUnsupported, 1},
+    {"python call", Slot::kUnsupported, 1},
+    {"python calls", Slot::kUnsupported, 1},
+    {"python code", Slot::kUnsupported, 1},
+    {"python stack", Slot::kUnsupported, 1},
+    {"call stack", Slot::kUnsupported, 1},
+    {"call stacks", Slot::kUnsupported, 1},
+    {"backtrace", Slot::kUnsupported, 1},
+    {"backtraces", Slot::kUnsupported, 1},
+    {"stack trace", Slot::kUnsupported, 1},
+    {"stack traces", Slot::kUnsupported, 1},
     {"source line", Slot::kUnsupported, 1},
     {"source lines", Slot::kUnsupported, 1},
     {"source code", Slot::kUnsupported, 1},

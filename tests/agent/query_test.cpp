@@ -398,6 +398,15 @@ TEST(QueryFill, EverydayWordsForEventsAndPlaces) {
   waiting.group_by = GroupBy::kName;
   Check("How long did the host spend waiting for the cards?", {waiting});
   Check("How many separate calculations ran on the GPU?", {Q({Measure::kCount}, {EventKind::kKernels, "", ""})});
+  // A word before a noun of the recording says which run it is ("this particle simulation"), never a name's part; one
+  // call of the kernel ranked is one execution of it, no CUDA API call.
+  Query top = Q({Measure::kTotal, Measure::kAverage}, {EventKind::kKernels, "", ""});
+  top.group_by = GroupBy::kName;
+  top.rank = Rank::kTop;
+  Check(
+      "For this nvfuser simulation, which kernel eats the most GPU time, and how long does one call of it take on "
+      "average?",
+      {top});
   // Streams created are not the streams that carried work: unread.
   EXPECT_FALSE(Fill("How many streams did the program set up?").complete());
 }
@@ -458,6 +467,8 @@ TEST(QueryFill, LaunchFiguresSpansSaidInWordsAndEventsSaidAgain) {
   fewer.form = Form::kYesNo;
   fewer.yes_if_less = true;
   Check("Does nvfuser_pointwise launch fewer blocks than the GPU has SMs?", {fewer});
+  // "Did it ...", opening the question after a scene that names the kernel, asks yes or no the same way.
+  Check("I hear nvfuser_pointwise is tiny. Did it launch fewer blocks than the GPU has SMs?", {fewer});
   // The same comparison asked of each launch is a bound on the launches: their grid below their GPU's SMs.
   Query below = Q({Measure::kCount}, {EventKind::kKernels});
   below.scope.grid_below_sms = true;

@@ -2620,8 +2620,8 @@ void ReadEntry(const std::vector<Item>& items, size_t i, const lexicon::Entry& e
 // about. "run" is such a noun only where the clause opens with the name ("how long did X run" asks about X).
 bool DescribesTheRecording(const std::vector<Item>& items, size_t i) {
   static constexpr std::string_view kRecording[] = {
-      "trace",   "traces", "profile", "profiles", "capture", "export",      "recording", "report",
-      "session", "engine", "job",     "workload", "app",     "application", "program",   "benchmark"};
+      "trace",  "traces", "profile",  "profiles", "capture",     "export",  "recording", "report",     "session",
+      "engine", "job",    "workload", "app",      "application", "program", "benchmark", "simulation", "script"};
   // The clause opens with the name: before it only stop words, names and words of context ("TensorRT fp16 run:").
   bool opens = true;
   // "how many kernels did TensorRT run": a framework's name before "run" is the program that ran, whatever the profile
@@ -3560,11 +3560,20 @@ Clause ReadClause(const std::vector<Item>& items) {
     }
     if (it.kind != Item::kLex) continue;
     read[i] = true;
+    // "how long does one call of it take", "each launch of them": one occurrence of what is pointed at, which names
+    // no events of its own (a kernel's "call" is no CUDA API call).
+    if (i + 2 < items.size() && IsWordIn(it, {"call", "calls", "launch", "launches", "invocation", "invocations"}) &&
+        IsWordIn(items[i + 1], {"of"}) && IsWordIn(items[i + 2], {"it", "them", "that", "this"})) {
+      read[i + 1] = true;
+      continue;
+    }
     if (it.origin_at) c.origin = it.origin_at;
     if (it.until_at) c.until = it.until_at;
     c.elapsed = c.elapsed || it.elapsed;
     const std::string lower = Lower(it.word);
     ReadWordFlags(lower, c);
+    // "Did it launch fewer blocks than ...": an auxiliary said with "it", opening the clause, asks yes or no.
+    if (i == 0 && (lower == "did it" || lower == "does it" || lower == "is it")) c.yes_no = true;
     inside_next = it.Has(Slot::kInside) || (inside_next && it.Has(Slot::kStop));
     // A noun with its id ("on stream 7") names one place, which no "which one" after it asks of.
     const bool with_id = i + 1 < items.size() && items[i + 1].kind == Item::kNumber;

@@ -3527,6 +3527,31 @@ void ReadExclusions(const std::vector<Item>& items, Clause& c, std::vector<bool>
   }
 }
 
+// A plain word describes the events only where the clause names them, once ("the nvjet GEMM kernels"), and sets no
+// two sides against each other; elsewhere it may be the name of what is asked ("the solver kernel") or relate two
+// names ("the llama sim call cudaDeviceSynchronize"): unread. Names summed ("X plus Y") are one subject.
+void DescribedWhereNamed(Clause& c) {
+  const bool named = (c.sum_names ? 1 : c.names.size()) + (c.inside.empty() ? 0 : 1) == 1;
+  // Two places set against each other ("flash_fwd_kernel on device 0 versus device 1") leave one name to describe.
+  const bool places = c.versus_names.empty() && !c.versus_events && c.versus_copy_kind.empty() &&
+                      (c.devices.size() == 2 || !c.versus_devices.empty() || !c.versus_pids.empty() ||
+                       c.versus_stream >= 0 || c.pids.size() == 2);
+  if (!named || ((c.versus || c.compare) && !places) || !c.versus_names.empty()) {
+    c.unread.insert(c.unread.end(), c.described.begin(), c.described.end());
+    c.described.clear();
+  }
+  c.described.insert(c.described.end(), c.whose.begin(), c.whose.end());
+  c.described.insert(c.described.end(), c.of_ranges.begin(), c.of_ranges.end());
+}
+
+// "how long does one call of it take", "each launch of them": at i, one occurrence of what is pointed at, which names
+// no events of its own (a kernel's "call" is no CUDA API call); "of" follows it.
+bool OccurrenceOfWhatIsPointedAt(const std::vector<Item>& items, size_t i) {
+  return i + 2 < items.size() &&
+         IsWordIn(items[i], {"call", "calls", "launch", "launches", "invocation", "invocations"}) &&
+         IsWordIn(items[i + 1], {"of"}) && IsWordIn(items[i + 2], {"it", "them", "that", "this"});
+}
+
 Clause ReadClause(const std::vector<Item>& items) {
   Clause c;
   c.listing = std::any_of(items.begin(), items.end(), [](const Item& it) { return IsWordIn(it, {"list"}); });
@@ -3560,10 +3585,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     }
     if (it.kind != Item::kLex) continue;
     read[i] = true;
-    // "how long does one call of it take", "each launch of them": one occurrence of what is pointed at, which names
-    // no events of its own (a kernel's "call" is no CUDA API call).
-    if (i + 2 < items.size() && IsWordIn(it, {"call", "calls", "launch", "launches", "invocation", "invocations"}) &&
-        IsWordIn(items[i + 1], {"of"}) && IsWordIn(items[i + 2], {"it", "them", "that", "this"})) {
+    if (OccurrenceOfWhatIsPointedAt(items, i)) {
       read[i + 1] = true;
       continue;
     }
@@ -3572,8 +3594,7 @@ Clause ReadClause(const std::vector<Item>& items) {
     c.elapsed = c.elapsed || it.elapsed;
     const std::string lower = Lower(it.word);
     ReadWordFlags(lower, c);
-    // "Did it launch fewer blocks than ...": an auxiliary said with "it", opening the clause, asks yes or no.
-    if (i == 0 && (lower == "did it" || lower == "does it" || lower == "is it")) c.yes_no = true;
+    c.yes_no = c.yes_no || (i == 0 && (lower == "did it" || lower == "does it" || lower == "is it"));  // "Did it ..."
     inside_next = it.Has(Slot::kInside) || (inside_next && it.Has(Slot::kStop));
     // A noun with its id ("on stream 7") names one place, which no "which one" after it asks of.
     const bool with_id = i + 1 < items.size() && items[i + 1].kind == Item::kNumber;
@@ -3595,21 +3616,7 @@ Clause ReadClause(const std::vector<Item>& items) {
   ShareOfABase(items, c);
   UnreadComparisons(c);
   UnreadRangeStyles(items, c);
-  // A plain word describes the events only where the clause names them, once ("the nvjet GEMM kernels"), and sets no
-  // two sides against each other; elsewhere it may be the name of what is asked ("the solver kernel") or relate two
-  // names ("the llama sim call cudaDeviceSynchronize"): unread.
-  // Names summed ("X plus Y") are one subject.
-  const bool named = (c.sum_names ? 1 : c.names.size()) + (c.inside.empty() ? 0 : 1) == 1;
-  // Two places set against each other ("flash_fwd_kernel on device 0 versus device 1") leave one name to describe.
-  const bool places = c.versus_names.empty() && !c.versus_events && c.versus_copy_kind.empty() &&
-                      (c.devices.size() == 2 || !c.versus_devices.empty() || !c.versus_pids.empty() ||
-                       c.versus_stream >= 0 || c.pids.size() == 2);
-  if (!named || ((c.versus || c.compare) && !places) || !c.versus_names.empty()) {
-    c.unread.insert(c.unread.end(), c.described.begin(), c.described.end());
-    c.described.clear();
-  }
-  c.described.insert(c.described.end(), c.whose.begin(), c.whose.end());
-  c.described.insert(c.described.end(), c.of_ranges.begin(), c.of_ranges.end());
+  DescribedWhereNamed(c);
   NamesOfTheRun(c);
   GpusTheMachineHas(items, c);
   WhichGpuThisIs(c);

@@ -125,6 +125,7 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
   q.scope.launches = "trsm";
   q.scope.outside = "warmup";
   q.subject.nth = -2;
+  q.subject.skip = 3;  // (with nth a Query CheckQuery refuses: both are cleared before the read-back below)
   q.subject.except = "nccl";
   q.subject.cause = "page_fault";
   q.scope.origin = agent::Anchor{q.subject, true};
@@ -160,6 +161,7 @@ TEST(WireQuery, TheProtocolsSpecCarriesEveryMemberOfTheSchema) {
 
   q.factor.reset();               // a factor is of two sides (CheckQuery)
   q.subject.nth = 0;              // one event is not of a launch configuration (CheckQuery)
+  q.subject.skip = 0;             // nor are events left out of one
   q.scope.origin.reset();         // a window counts from one origin, and fromFirstKernel is it (CheckQuery)
   q.scope.until.reset();          // a window ends at toSeconds or at until (CheckQuery)
   q.scope.capture_clock = false;  // the capture clock counts from the session start, not the first kernel

@@ -411,6 +411,31 @@ TEST(QueryFill, EverydayWordsForEventsAndPlaces) {
   EXPECT_FALSE(Fill("How many streams did the program set up?").complete());
 }
 
+// Read from batch 100 (questions_fresh92.json): "is it true that" asks yes or no; "beat" a rate is to exceed it; a
+// span phrase that opens the sentence with "the last" alone; words before a range noun and the whole name in
+// parentheses after it describe that name; a place said with the measure that ranks ("comes third in total GPU time",
+// "the third kernel by total time") is a place in a ranking by name, never the third to start.
+TEST(QueryFill, TruthsRatesSpansAndPlacesByAMeasure) {
+  Query more = Q({Measure::kTotal}, {EventKind::kKernels, ""}, Scope{{1}, {}, -1, "", {}, {}});
+  more.versus_scope = Scope{{0}, {}, -1, "", {}, {}};
+  more.form = Form::kYesNo;
+  Check("Is it true that GPU 1 ran more kernel time than GPU 0?", {more});
+  Query fast = YesNo(Q({Measure::kBandwidth}, {EventKind::kMemcpy, "", "HtoD"}), 300);
+  Check("Do the host-to-device copies beat 300 GB/s?", {fast});
+  Query busy = Q({Measure::kUtilization}, {EventKind::kKernels, ""});
+  busy.group_by = GroupBy::kDevice;
+  Check("From the first kernel to the last, what fraction of the time is the GPU busy?", {busy});
+  Check("How long do the linear layer ranges (aten::linear) take in total?",
+        {Q({Measure::kTotal}, {EventKind::kNvtx, "aten::linear", "", "", true})});
+  Query third = Q({Measure::kTotal}, {EventKind::kKernels, ""});
+  third.group_by = GroupBy::kName;
+  third.rank = Rank::kTop;
+  third.offset = 2;
+  third.limit = 1;
+  Check("Which kernel comes third in total GPU time?", {third});
+  Check("What is the third kernel by total time?", {third});
+}
+
 TEST(QueryFill, TheFirstOrLastOnesLeftOut) {
   Query mean = Q({Measure::kAverage}, {EventKind::kNvtx, "forward", "", "", true});
   mean.subject.skip = 1;

@@ -1327,6 +1327,7 @@ struct Clause {
   int32_t nth = 0;                      // "the second Model range": one event by start (Subject::nth)
   int32_t versus_nth = 0;               // "the first and the last memcpy": the other side's one event
   int32_t skip = 0;                     // "ignoring the first (warm-up) one": those left out (Subject::skip)
+  bool position_by_measure = false;     // "the third kernel by total time": the place is in a ranking by it
   bool belief = false;                  // a scene that says what someone believes ("I think pid 1679 did more")
   bool elapsed = false;                 // "how long after X ends does Y start": the time between two moments
   bool window_after_origin = false;     // "in the next 100 ms": the window needs an origin (from_first_kernel)
@@ -1556,7 +1557,8 @@ void ReadThreshold(const std::vector<Item>& items, Clause& c, std::vector<bool>&
     }
   };
   for (size_t i = 0; i + 1 < items.size(); ++i) {
-    const std::string w = Lower(items[i].word);
+    // As the lexicon holds it: "beat", "surpass" are "exceed".
+    const std::string w = lexicon::Canonical(Lower(items[i].word));
     // "Is most of the copy volume going host-to-device?": in a yes/no question, more than half of it.
     if (yes_no && (w == "most of" || (w == "most" && IsWordIn(items[i + 1], {"of"})))) {
       c.threshold = 50;
@@ -2309,12 +2311,30 @@ bool IsOrdinal(const std::vector<Item>& items, size_t i) {
   return items[i - 1].kind != Item::kNumber && before != "a" && before != "per" && before != "one" && before != "half";
 }
 
+// "by total time", "in total GPU time", "by average duration": at j, the word that says by which measure events rank,
+// and the measure (one or two items on).
+bool RankedBy(const std::vector<Item>& items, size_t j) {
+  if (j + 1 >= items.size() || !IsWordIn(items[j], {"by", "in", "in total"})) return false;
+  for (size_t k = j + 1; k < items.size() && k <= j + 2; ++k) {
+    if (items[k].Has(Slot::kMeasure) || items[k].Has(Slot::kWeakTotal)) return true;
+  }
+  return false;
+}
+
 // An ordinal before "one" or a word that ranks ("the second one", "the third largest", "the second slowest"): the
 // position in a ranking, from 2. Before anything else ("the second kernel") it is an instance in time or order, which
 // a Query does not pick: nullopt. Reads "one" after it.
 std::optional<int32_t> RankPosition(const std::vector<Item>& items, size_t i, std::vector<bool>& read) {
   const auto* at = std::find(std::begin(kOrdinals), std::end(kOrdinals), Lower(items[i].word));
-  if (at == std::end(kOrdinals) || i + 1 >= items.size()) return std::nullopt;
+  if (at == std::end(kOrdinals)) return std::nullopt;
+  const int32_t place = static_cast<int32_t>(at - std::begin(kOrdinals)) + 2;
+  // "which kernel comes third in total GPU time", "ranks third by total time", "the third kernel by total time": a
+  // place said with the measure that ranks, after it or after the events it ranks.
+  for (size_t j = i + 1; j < items.size() && j <= i + 3; ++j) {
+    if (RankedBy(items, j)) return place;
+    if (!(items[j].Has(Slot::kEvents) || items[j].kind == Item::kName || IsWordIn(items[j], {"place"}))) break;
+  }
+  if (i + 1 >= items.size()) return std::nullopt;
   const Item& next = items[i + 1];
   const std::string w = Lower(next.word);
   const bool ranks = next.Has(Slot::kTop) || next.Has(Slot::kBottom) ||
@@ -2327,7 +2347,7 @@ std::optional<int32_t> RankPosition(const std::vector<Item>& items, size_t i, st
   } else if (!ranks) {
     return std::nullopt;
   }
-  return static_cast<int32_t>(at - std::begin(kOrdinals)) + 2;
+  return place;
 }
 
 // Clause::gpu_kinds' bit of a kind of events: kernels 1, copies 2, memsets 4, others none.
@@ -2762,6 +2782,7 @@ void ReadOrdinal(const std::vector<Item>& items, size_t i, Clause& c, std::vecto
   read[i] = true;
   if (auto n = RankPosition(items, i, read)) {
     c.position = *n;
+    for (size_t j = i + 1; j < items.size() && j <= i + 4; ++j) c.position_by_measure |= RankedBy(items, j);
   } else {
     c.unread.push_back(items[i].word);
   }
@@ -3156,6 +3177,7 @@ void ReadInstance(const std::vector<Item>& items, Clause& c, std::vector<bool>& 
     if (!noun && !named_alone) continue;
     if (noun && !one && EndsInS(items[j]) != of_two && !(of_two && items[j].kind == Item::kName)) continue;
     const size_t last = named_alone ? j - 1 : j;  // the last word of the event said
+    if (RankedBy(items, last + 1)) continue;  // "the third kernel by total time": a place in a ranking (RankPosition)
     // "the first kernel 5 ms": a length after it is a window's, not one event.
     if (last + 1 < items.size() && (items[last + 1].kind == Item::kNumber || IsWordIn(items[last + 1], {"and", "or"})))
       continue;
@@ -4734,7 +4756,8 @@ void NamedInParentheses(std::vector<Item>& s) {
     while (k + 1 < s.size() && s[k].paren && lead(s[k])) ++k;
     if (s[k].kind != Item::kName || !s[k].paren || !(s[k].exact || OnlyNames(s, k))) continue;
     for (size_t j = open; j-- > 0;) {
-      if (s[j].Has(Slot::kEvents) || s[j].Has(Slot::kStop)) continue;  // "NCCL pushes its own NVTX ranges (...)"
+      // "NCCL pushes its own NVTX ranges (...)", "the NVRTC compile ranges (executor_utils::NVRTC)"
+      if (s[j].Has(Slot::kEvents) || s[j].Has(Slot::kStop) || s[j].Has(Slot::kRangeNoun)) continue;
       const bool part = s[j].kind == Item::kName && !s[j].exact;
       const bool plain = s[j].kind == Item::kUnknown && IsWordLike(Lower(s[j].word));
       if (!part && !plain) break;
@@ -5055,7 +5078,13 @@ std::vector<std::string> ReadSpanPhrase(std::vector<Item>& s) {
     if (k >= s.size() || Lower(s[k].word) != "last") continue;
     // Without a start word, none at the end either: "from the first kernel until the last one".
     const bool said = mid > 0 && IsStartWord(Lower(s[mid - 1].word));
-    const size_t end = PastBoundary(s, k, IsEndWord, events, said ? nullptr : EndsASpan);
+    size_t end = PastBoundary(s, k, IsEndWord, events, said ? nullptr : EndsASpan);
+    // "From the first kernel to the last, what ...": "last" alone, right before the comma of a phrase that opens the
+    // sentence, is of the events the first part said.
+    const bool opens_here = opened && i <= 2 + (i >= 3 && s[i - 3].kind == Item::kSeparator ? 1 : 0);
+    if (end == 0 && events && opens_here && k + 1 < s.size() && s[k + 1].kind == Item::kSeparator &&
+        s[k + 1].word == ",")
+      end = k + 1;
     if (end == 0) continue;
     size_t from = i;
     // "the", "its", "that GPU's", "each GPU's" before "first"
@@ -6073,6 +6102,12 @@ void FillPointedBack(const Clause& c, const Query* previous, bool own_subject, Q
 // made (false: nothing is ranked). A question of its own starts its ranking from the first.
 bool TakePosition(const Clause& c, Query& q) {
   if (c.position > 0) {
+    // "What is the third kernel by total time?": a place by a measure ranks the events by name.
+    if (q.rank == Rank::kNone && c.position_by_measure && q.group_by == GroupBy::kNone && q.subject.nth == 0 &&
+        q.subject.events != EventKind::kDevices) {
+      q.group_by = GroupBy::kName;
+      q.rank = Rank::kTop;
+    }
     if (q.rank == Rank::kNone) return false;
     q.offset = c.position - 1;
     q.limit = 1;

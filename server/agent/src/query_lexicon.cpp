@@ -174,6 +174,8 @@ constexpr Synonym kSynonyms[] = {
     // One side above the other.
     {"outweigh", "exceed"},
     {"surpass", "exceed"},
+    {"beat", "exceed"},  // "do the copies beat 300 GB/s on average"
+    {"beats", "exceeds"},
     {"outpace", "exceed"},
     {"outstrip", "exceed"},
     // A count of what ran.
@@ -1029,6 +1031,8 @@ constexpr Entry kEntries[] = {
     {"same thread", Slot::kStop},
     {"from", Slot::kInside},
     {"is", Slot::kAuxiliary},
+    {"is it true that", Slot::kAuxiliary},  // yes or no of what follows
+    {"is it the case that", Slot::kAuxiliary},
     {"are", Slot::kAuxiliary},
     {"does", Slot::kAuxiliary},
     {"do", Slot::kAuxiliary},
@@ -1561,6 +1565,7 @@ constexpr Entry kEntries[] = {
     {"waiting for the gpu", Slot::kApiClass, 0},
     {"waiting for the card", Slot::kApiClass, 0},
     {"stop and wait", Slot::kStop},
+    {"sharing", Slot::kStop},  // "the two ranks sharing this A100": the scene, no share
     // "How many streams did the program set up": streams created, which the export lists apart from the work on them
     // (no Query counts them); the streams that carried work are another count.
     {"set up", Slot::kUnsupported},
@@ -1623,6 +1628,7 @@ constexpr Entry kEntries[] = {
     {"the difference", Slot::kMargin},
     {"difference", Slot::kMargin},
     {"the gap between them", Slot::kMargin},
+    {"the gap between their", Slot::kMargin},  // "the gap between their averages": the difference of the two
     {"how many times more", Slot::kMargin},  // a ratio: the margin line gives it beside the difference
     {"how many times longer", Slot::kMargin},
     {"how many times larger", Slot::kMargin},

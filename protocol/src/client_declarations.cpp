@@ -13,7 +13,7 @@
 namespace nsys::protocol {
 namespace {
 
-using Kind = Shape::Kind;
+using ShapeKind = Shape::Kind;
 
 struct Objects {
   std::map<std::string, const Shape*> by_name;  // every kObject and kOpaque reached
@@ -21,7 +21,7 @@ struct Objects {
 };
 
 void Reach(const Shape& shape, bool params, Objects& out) {
-  if (shape.kind == Kind::kObject || shape.kind == Kind::kOpaque) {
+  if (shape.kind == ShapeKind::kObject || shape.kind == ShapeKind::kOpaque) {
     const bool seen = out.by_name.count(shape.name) > 0;
     const bool newly_sent = params && out.sent_by_client.insert(shape.name).second;
     out.by_name.emplace(shape.name, &shape);
@@ -33,25 +33,25 @@ void Reach(const Shape& shape, bool params, Objects& out) {
 
 std::string TypeScript(const Shape& shape) {
   switch (shape.kind) {
-    case Kind::kString:
+    case ShapeKind::kString:
       return "string";
-    case Kind::kInteger:
-    case Kind::kNumber:
+    case ShapeKind::kInteger:
+    case ShapeKind::kNumber:
       return "number";
-    case Kind::kBoolean:
+    case ShapeKind::kBoolean:
       return "boolean";
-    case Kind::kNull:
+    case ShapeKind::kNull:
       return "null";
-    case Kind::kAny:
+    case ShapeKind::kAny:
       return "unknown";
-    case Kind::kArray: {
+    case ShapeKind::kArray: {
       const Shape& element = shape.elements[0]();
       const std::string inner = TypeScript(element);
-      return element.kind == Kind::kUnion ? "(" + inner + ")[]" : inner + "[]";
+      return element.kind == ShapeKind::kUnion ? "(" + inner + ")[]" : inner + "[]";
     }
-    case Kind::kMap:
+    case ShapeKind::kMap:
       return "Record<string, " + TypeScript(shape.elements[0]()) + ">";
-    case Kind::kUnion: {
+    case ShapeKind::kUnion: {
       std::vector<std::string> seen;  // int64_t and double are both `number`
       std::string out;
       for (const ShapeFn alternative : shape.elements) {
@@ -62,15 +62,15 @@ std::string TypeScript(const Shape& shape) {
       }
       return out;
     }
-    case Kind::kObject:
-    case Kind::kOpaque:
+    case ShapeKind::kObject:
+    case ShapeKind::kOpaque:
       return shape.name;
   }
   return "unknown";
 }
 
 std::string Interface(const Shape& shape, bool sent_by_client) {
-  if (shape.kind == Kind::kOpaque) {
+  if (shape.kind == ShapeKind::kOpaque) {
     return "/** Read and written by hand on the server (the struct says why); docs/protocol.md gives its shape. */\n"
            "export type " +
            shape.name + " = unknown;\n";

@@ -904,6 +904,14 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // on a stated clock, comparisons by a factor, rankings; eight compound, four refusals, 19 exports), first scored
   // the same way: 21 / 19 / 0. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh100.json", "fresh held-out 100"), "questions_fresh100.json", 22, 0);
+  // Batch 109, written by a helper at 2d99c70 (a CUDA kernel developer tuning their own kernels: names, call counts,
+  // durations, launch configurations, streams; eight compound, four refusals, 19 exports), first scored at 2d99c70
+  // before any change for it: 25 / 15 / 0. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh101.json", "fresh held-out 101"), "questions_fresh101.json", 25, 0);
+  // Batch 110, written beside it (a site-reliability engineer on a slow job on a shared node: processes, ranks,
+  // waiting, idle and busy time, PCIe traffic, guesses to confirm; eight compound, four refusals, 19 exports), first
+  // scored the same way: 19 / 19 / 2. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh102.json", "fresh held-out 102"), "questions_fresh102.json", 19, 2);
 }
 
 }  // namespace

@@ -19,7 +19,7 @@
 namespace nsys::protocol {
 namespace {
 
-using Kind = Shape::Kind;
+using ShapeKind = Shape::Kind;
 
 std::vector<std::string> MemberNames(const Shape& shape) {
   std::vector<std::string> names;
@@ -29,11 +29,11 @@ std::vector<std::string> MemberNames(const Shape& shape) {
 
 TEST(Shapes, AStructWithAFieldListIsAnObjectOfItsMembers) {
   const Shape& params = ShapeOf<AnalyzeParams>();
-  EXPECT_EQ(params.kind, Kind::kObject);
+  EXPECT_EQ(params.kind, ShapeKind::kObject);
   EXPECT_EQ(params.name, "AnalyzeParams");
   EXPECT_EQ(*params.type, typeid(AnalyzeParams));
   ASSERT_EQ(MemberNames(params), (std::vector<std::string>{"profileId", "window"}));
-  EXPECT_EQ(params.members[0].shape().kind, Kind::kString);
+  EXPECT_EQ(params.members[0].shape().kind, ShapeKind::kString);
   EXPECT_FALSE(params.members[0].omitted_when_absent);
   // std::optional<Window>: the member may be absent, its shape is the Window's own.
   EXPECT_TRUE(params.members[1].omitted_when_absent);
@@ -43,29 +43,29 @@ TEST(Shapes, AStructWithAFieldListIsAnObjectOfItsMembers) {
   const auto& ranking = result.members[3];
   EXPECT_EQ(ranking.name, "ranking");
   EXPECT_TRUE(ranking.defaulted);  // OptionalField
-  EXPECT_EQ(ranking.shape().kind, Kind::kArray);
-  EXPECT_EQ(ranking.shape().elements[0]().kind, Kind::kString);
-  EXPECT_EQ(result.members[5].shape().kind, Kind::kInteger);  // rootCausesChecked
+  EXPECT_EQ(ranking.shape().kind, ShapeKind::kArray);
+  EXPECT_EQ(ranking.shape().elements[0]().kind, ShapeKind::kString);
+  EXPECT_EQ(result.members[5].shape().kind, ShapeKind::kInteger);  // rootCausesChecked
 }
 
 TEST(Shapes, HandWrittenStructsAreOpaqueUnlessTheyNameTheirJson) {
-  EXPECT_EQ(ShapeOf<ProfileSummary>().kind, Kind::kOpaque);
+  EXPECT_EQ(ShapeOf<ProfileSummary>().kind, ShapeKind::kOpaque);
   EXPECT_EQ(ShapeOf<ProfileSummary>().name, "ProfileSummary");
-  EXPECT_EQ(ShapeOf<NullResult>().kind, Kind::kNull);
+  EXPECT_EQ(ShapeOf<NullResult>().kind, ShapeKind::kNull);
   const Shape& hover = ShapeOf<HoverResult>();  // a Hover or null
-  ASSERT_EQ(hover.kind, Kind::kUnion);
+  ASSERT_EQ(hover.kind, ShapeKind::kUnion);
   EXPECT_EQ(hover.elements[0]().name, "Hover");
-  EXPECT_EQ(hover.elements[1]().kind, Kind::kNull);
+  EXPECT_EQ(hover.elements[1]().kind, ShapeKind::kNull);
   EXPECT_EQ(*hover.type, typeid(HoverResult));
   const Shape& lenses = ShapeOf<CodeLensResult>();
-  ASSERT_EQ(lenses.kind, Kind::kArray);
+  ASSERT_EQ(lenses.kind, ShapeKind::kArray);
   EXPECT_EQ(lenses.elements[0]().name, "CodeLens");
   // A cell: null, a boolean, an integer, a number or a string.
   const Shape& scalar = ShapeOf<Scalar>();
-  ASSERT_EQ(scalar.kind, Kind::kUnion);
+  ASSERT_EQ(scalar.kind, ShapeKind::kUnion);
   ASSERT_EQ(scalar.elements.size(), 5u);
-  EXPECT_EQ(scalar.elements[0]().kind, Kind::kNull);
-  EXPECT_EQ(scalar.elements[4]().kind, Kind::kString);
+  EXPECT_EQ(scalar.elements[0]().kind, ShapeKind::kNull);
+  EXPECT_EQ(scalar.elements[4]().kind, ShapeKind::kString);
 }
 
 TEST(Shapes, EveryRowGivesItsParamsAndResult) {

@@ -209,10 +209,30 @@ std::vector<std::string> MirrorProblems(const Mirror& server, const WireMembers&
   return problems;
 }
 
+// The names types.ts takes from generated.ts (`import type { A, B } from './generated'`): the server's own shapes,
+// rendered from its field lists (tests/protocol/client_declarations_test.cpp), mirrors by construction.
+std::set<std::string> GeneratedImports(const std::string& ts) {
+  std::set<std::string> names;
+  static const std::regex import(R"(import type \{([^}]*)\} from './generated';)");
+  static const std::regex name(R"(\w+)");
+  for (std::sregex_iterator it(ts.begin(), ts.end(), import), last; it != last; ++it) {
+    const std::string list = (*it)[1];
+    for (std::sregex_iterator n(list.begin(), list.end(), name); n != last; ++n) names.insert(n->str());
+  }
+  return names;
+}
+
 TEST(ClientTypes, InterfacesMirrorTheFieldListsOfTheirStructs) {
   const fs::path root = NSYS_AI_SOURCE_DIR;
-  const auto interfaces = ClientInterfaces(ReadText(root / "extensions" / "vscode" / "src" / "protocol" / "types.ts"));
+  const std::string ts = ReadText(root / "extensions" / "vscode" / "src" / "protocol" / "types.ts");
+  const auto interfaces = ClientInterfaces(ts);
+  const auto generated = GeneratedImports(ts);
+  EXPECT_TRUE(generated.count("MappingCoverage")) << "types.ts takes no shape from generated.ts";
   for (const Mirror& mirror : Mirrors()) {
+    if (generated.count(mirror.interface)) {
+      EXPECT_FALSE(interfaces.count(mirror.interface)) << mirror.interface << " is both generated and written again";
+      continue;
+    }
     const auto client = interfaces.find(mirror.interface);
     ASSERT_NE(client, interfaces.end()) << "types.ts has no interface " << mirror.interface;
     for (const auto& problem : MirrorProblems(mirror, client->second)) ADD_FAILURE() << problem;

@@ -1,6 +1,18 @@
 // Shapes of the nsys-ai protocol (docs/protocol.md) that this client reads. Only the members the extension uses are
 // typed; the server may send more.
 
+// Shapes the server writes from their field lists come generated (generated.ts, from the server's own types):
+// re-exported here, never written twice.
+import type {
+  DiffCounts,
+  JobMemoryInfo,
+  JobRankInfo,
+  JobTraceRankInfo,
+  MappingCoverage,
+  OpenJobResult,
+} from './generated';
+export type { DiffCounts, JobMemoryInfo, JobRankInfo, JobTraceRankInfo, MappingCoverage, OpenJobResult };
+
 export interface Device {
   id: number;
   name: string;
@@ -33,15 +45,6 @@ export interface OpenProfileResult {
   mappingCoverage?: MappingCoverage | null;
 }
 
-/**
- * The share of kernel time whose innermost NVTX range launches exactly one kernel per call (nsys/profileInfo,
- * nsys/openProfile, nsys/annotationPlan): `share` is 0..1 of `kernelNs`.
- */
-export interface MappingCoverage {
-  share: number;
-  mappedNs: number;
-  kernelNs: number;
-}
 
 export type CellType = 'int' | 'double' | 'string' | 'bool';
 
@@ -245,11 +248,6 @@ export interface DiffRow {
   beyondNoise: boolean;
 }
 
-export interface DiffCounts {
-  both: number;
-  appeared: number;
-  disappeared: number;
-}
 
 export interface DiffResult {
   verdict: 'improved' | 'regressed' | 'neutral';
@@ -322,19 +320,7 @@ export interface AnnotationPlanResult {
   nextCommand: string;
 }
 
-// Jobs: the N rank exports of one multi-process job opened as one (nsys/openJob), and what the views read of them.
-export interface JobRankInfo {
-  rank: string;
-  path: string;
-  fileSize: number;
-}
 
-export interface OpenJobResult {
-  jobId: string;
-  ranks: JobRankInfo[];
-  memoryBudgetBytes: number;
-  threads: number;
-}
 
 /** One line of nsys/jobReport: the rank's own tables summed; `error` when the rank could not be read. */
 export interface RankSummary {
@@ -349,13 +335,6 @@ export interface RankSummary {
   error?: string;
 }
 
-export interface JobMemoryInfo {
-  budgetBytes: number;
-  peakAccountedBytes: number;
-  loads: number;
-  evictions: number;
-  overBudgetRanks: number;
-}
 
 export interface JobReportResult {
   jobId: string;
@@ -365,14 +344,6 @@ export interface JobReportResult {
   memory: JobMemoryInfo;
 }
 
-export interface JobTraceRankInfo {
-  rank: string;
-  offsetNs: number;
-  uncertaintyNs?: number;
-  method: string;
-  slices: number;
-  error?: string;
-}
 
 export interface ExportJobTraceResult {
   path: string;

@@ -436,6 +436,21 @@ TEST(QueryFill, TruthsRatesSpansAndPlacesByAMeasure) {
   Check("What is the third kernel by total time?", {third});
 }
 
+// Read from batch 106 (questions_fresh98.json): plain words a "meaning" or "i.e." after a comma names ("what share of
+// the kernel time is matrix math, meaning the kernels with 'xmma_gemm' in their name") are those names; a range's
+// name before "step" or "stage" is that range.
+TEST(QueryFill, PlainWordsAnExplanationNames) {
+  Check("what share of the kernel time is matrix math, meaning the kernels with 'xmma_gemm' in their name?",
+        {Q({Measure::kShare}, {EventKind::kKernels, "xmma_gemm"})});
+  Check("what share of the kernel time is fused math, i.e. the vectorized_elementwise kernels?",
+        {Q({Measure::kShare}, {EventKind::kKernels, "vectorized_elementwise"})});
+  Check("how long did the forward step take in total?",
+        {Q({Measure::kTotal}, {EventKind::kNvtx, "forward", "", "", true})});
+  // Two names after it may relate ("the nvjet matmul kernels"): not this reading.
+  EXPECT_FALSE(
+      Fill("what share of the kernel time is reduction, i.e. the nvfuser_pointwise forward kernels?").complete());
+}
+
 TEST(QueryFill, TheFirstOrLastOnesLeftOut) {
   Query mean = Q({Measure::kAverage}, {EventKind::kNvtx, "forward", "", "", true});
   mean.subject.skip = 1;

@@ -658,7 +658,8 @@ Item& ReplaceItems(std::vector<Item>& s, size_t from, size_t end, Item it) {
   return *s.insert(s.begin() + static_cast<std::ptrdiff_t>(from), std::move(it));
 }
 
-bool JoinsASpan(const Item& it);  // "to", "until": between the two ends of a span or window
+bool NamesAClass(const Item& it, NameClass c);  // a name of that class of events
+bool JoinsASpan(const Item& it);                // "to", "until": between the two ends of a span or window
 
 // Whether an item is one of `words` (lower case).
 bool IsWordIn(const Item& it, std::initializer_list<std::string_view> words) {
@@ -3470,6 +3471,12 @@ void ReadWordsLeft(const std::vector<Item>& items, const std::vector<bool>& read
       c.of_ranges.push_back(items[i].word);
       continue;
     }
+    // "the 3D_backbone step", "the reader stage": a unit of the program said after a range's name is that range.
+    if (i > 0 && items[i - 1].kind == Item::kName && NamesAClass(items[i - 1], NameClass::kNvtx) &&
+        IsWordIn(items[i], {"step", "stage", "phase", "section", "region"})) {
+      c.described.push_back(items[i].word);
+      continue;
+    }
     if (items[i].kind == Item::kUnknown && (items[i].describing || lexicon::IsDescriptiveWord(items[i].word))) {
       c.described.push_back(items[i].word);
       continue;
@@ -5200,6 +5207,27 @@ std::optional<std::string> DropExplanation(std::vector<Item>& sentence) {
         (k < i ? kinds_before : kinds_after) |= e == EventKind::kGpu ? uint8_t{7} : GpuKindBit(e);
       }
       const bool other_work = std::popcount(kinds_after) >= 2 && (kinds_after & ~kinds_before) != 0;
+      // "what fraction of the kernel time is convolution, meaning the kernels with 'implicit_gemm' in their name": the
+      // names say which events the plain words just before the comma meant; they stand in those words' place.
+      // (One name: two may relate, "the nvjet matmul kernels", which that reading does not hold.)
+      const auto named = std::count_if(sentence.begin() + static_cast<std::ptrdiff_t>(i),
+                                       sentence.begin() + static_cast<std::ptrdiff_t>(stop),
+                                       [](const Item& it) { return it.kind == Item::kName; });
+      if (names && named == 1 && i >= 2 && sentence[i - 1].kind == Item::kSeparator && sentence[i - 1].word == ",") {
+        size_t from = i - 1;
+        while (from > 0 && from + 5 > i &&
+               (sentence[from - 1].kind == Item::kUnknown || IsWordIn(sentence[from - 1], {"the"}) ||
+                !lexicon::KernelFamilyWord(Lower(sentence[from - 1].word)).empty()))
+          --from;
+        const bool plain = from < i - 1 && std::any_of(sentence.begin() + static_cast<std::ptrdiff_t>(from),
+                                                       sentence.begin() + static_cast<std::ptrdiff_t>(i - 1),
+                                                       [](const Item& it) { return !IsWordIn(it, {"the"}); });
+        if (plain) {
+          sentence.erase(sentence.begin() + static_cast<std::ptrdiff_t>(from),
+                         sentence.begin() + static_cast<std::ptrdiff_t>(i + 1));
+          return std::nullopt;
+        }
+      }
       std::optional<std::string> said;
       if (names || other_work) said = WordsOf(sentence, i, stop);
       Item end = ends ? sentence.back() : Item{};
@@ -8124,6 +8152,20 @@ void ClockInParentheses(std::vector<Item>& sentence) {
   }
 }
 
+// "the kernels with 'fft' in their name", "calls with Sync in the name": a part of names said as what the names hold,
+// read as the part itself (the reading says "whose name contains").
+void NamesWithAPart(std::vector<Item>& s) {
+  for (size_t i = 0; i + 4 < s.size(); ++i) {
+    // (In parentheses, such words say again which names are meant: DropNamesSaidAgain's.)
+    if (s[i].paren || !IsWordIn(s[i], {"with", "having"}) || s[i + 1].kind != Item::kName ||
+        !IsWordIn(s[i + 2], {"in"}) || !IsWordIn(s[i + 3], {"their", "the", "its"}) ||
+        !IsWordIn(s[i + 4], {"name", "names"}))
+      continue;
+    s.erase(s.begin() + static_cast<std::ptrdiff_t>(i + 2), s.begin() + static_cast<std::ptrdiff_t>(i + 5));
+    s.erase(s.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+}
+
 // Whether items [from, to) only say again how every window and range of a Query takes events, by their start: "Count
 // the copies that started in that window", "(kernels that start inside that window)", "(Kernels that started while
 // the range was open.)". Events, a verb of starting, a word of place and the window or range pointed at; nothing
@@ -8181,6 +8223,7 @@ void ReadPhrasesOfASentence(std::vector<Item>& sentence, const QueryVocabulary& 
   }
   GapsBetweenOneAndNext(sentence);
   AnArticleAsksOfAny(sentence);
+  NamesWithAPart(sentence);
   ClockInParentheses(sentence);
   for (std::string& d : DropWindowRuleSaidAgain(sentence)) reading.defined.push_back(std::move(d));
   ReadWindowsAndMoments(sentence);

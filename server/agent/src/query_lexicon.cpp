@@ -1629,7 +1629,7 @@ constexpr Entry kEntries[] = {
     {"difference", Slot::kMargin},
     {"the gap between them", Slot::kMargin},
     {"the gap between their", Slot::kMargin},  // "the gap between their averages": the difference of the two
-    {"how many times more", Slot::kMargin},  // a ratio: the margin line gives it beside the difference
+    {"how many times more", Slot::kMargin},    // a ratio: the margin line gives it beside the difference
     {"how many times longer", Slot::kMargin},
     {"how many times larger", Slot::kMargin},
     {"how many times bigger", Slot::kMargin},

@@ -912,6 +912,10 @@ TEST(QuestionSet, TypedQueryBatchesKeepTheirScores) {
   // waiting, idle and busy time, PCIe traffic, guesses to confirm; eight compound, four refusals, 19 exports), first
   // scored the same way: 19 / 19 / 2. Kept unread.
   ExpectHeld(AskHeldOut("questions_fresh102.json", "fresh held-out 102"), "questions_fresh102.json", 19, 2);
+  // Batch 111, written by a helper at 7dba77f (a systems engineer on memory traffic: copies each way, peer and
+  // unified-memory migrations and their causes, pinned against pageable memory, sizes, bandwidth; eight compound, four
+  // refusals, 19 exports), first scored at 7dba77f before any change for it: 28 / 10 / 2. Kept unread.
+  ExpectHeld(AskHeldOut("questions_fresh103.json", "fresh held-out 103"), "questions_fresh103.json", 28, 2);
 }
 
 }  // namespace

@@ -748,19 +748,15 @@ std::string JoinCanonical(const std::vector<std::string>& canonical, size_t from
 }
 
 // The same words with each noun of a GPU ("gpus", "card", "devices") said as "gpu": a phrase of the lexicon said of
-// the GPU ("waiting for the gpu") is the same phrase of the cards or devices. "" when no such noun is among them.
-std::string JoinWithGpuNouns(const std::vector<std::string>& canonical, size_t from, size_t n) {
-  std::string out;
-  bool said = false;
-  for (size_t k = from; k < from + n; ++k) {
-    const auto entries = lexicon::EntriesOf(canonical[k]);
-    const bool gpu = canonical[k] != "gpu" && std::any_of(entries.begin(), entries.end(), [](const lexicon::Entry& e) {
-                       return e.slot == Slot::kDeviceNoun;
-                     });
-    said = said || gpu;
-    out += (k > from ? " " : "") + (gpu ? std::string("gpu") : canonical[k]);
+// the GPU ("waiting for the gpu") is the same phrase of the cards or devices.
+std::vector<std::string> WithGpuNouns(std::vector<std::string> canonical) {
+  for (std::string& w : canonical) {
+    const auto entries = lexicon::EntriesOf(w);
+    if (std::any_of(entries.begin(), entries.end(),
+                    [](const lexicon::Entry& e) { return e.slot == Slot::kDeviceNoun; }))
+      w = "gpu";
   }
-  return said ? out : std::string();
+  return canonical;
 }
 
 std::string Join(const std::vector<Token>& t, size_t from, size_t n, bool lower) {
@@ -1070,6 +1066,7 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
   std::vector<Item> items;
   std::vector<std::string> canonical;
   for (const Token& token : t) canonical.push_back(lexicon::Canonical(token.lower));
+  const std::vector<std::string> as_gpu = WithGpuNouns(canonical);
   for (size_t i = 0; i < t.size();) {
     Item item;
     size_t used = 1;
@@ -1120,10 +1117,11 @@ std::vector<Item> Classify(const std::vector<Token>& t, const QueryVocabulary& v
       for (size_t n = std::min(kMaxPhraseWords, t.size() - i); n >= 1 && item.kind == Item::kUnknown; --n) {
         auto entries = lexicon::EntriesOf(Join(t, i, n, true));
         if (entries.empty()) entries = lexicon::EntriesOf(JoinCanonical(canonical, i, n));
-        if (entries.empty() && n >= 3) {
-          if (const std::string as_gpu = JoinWithGpuNouns(canonical, i, n); !as_gpu.empty())
-            entries = lexicon::EntriesOf(as_gpu);
-        }
+        const auto at = static_cast<std::ptrdiff_t>(i);
+        if (entries.empty() && n >= 3 &&
+            !std::equal(as_gpu.begin() + at, as_gpu.begin() + at + static_cast<std::ptrdiff_t>(n),
+                        canonical.begin() + at))
+          entries = lexicon::EntriesOf(JoinCanonical(as_gpu, i, n));
         if (!entries.empty()) {
           item = Item{Item::kLex, std::move(entries), {}, {}, 0, {}};
           used = n;
@@ -3174,7 +3172,6 @@ void ReadInstance(const std::vector<Item>& items, Clause& c, std::vector<bool>& 
     // "the 100th myelinGraphExecute", "the third cudaMemcpy": a name alone says its events (ClassesOf), as a noun
     // after it would.
     const bool named_alone = !noun && !of_two && j > k + n + occurrence && items[j - 1].kind == Item::kName;
-    if (occurrence > 0 && !noun && !named_alone) continue;
     if (!noun && !named_alone) continue;
     if (noun && !one && EndsInS(items[j]) != of_two && !(of_two && items[j].kind == Item::kName)) continue;
     const size_t last = named_alone ? j - 1 : j;  // the last word of the event said
@@ -3278,7 +3275,7 @@ void ReadOpenWindow(const std::vector<Item>& items, Clause& c, std::vector<bool>
     if (end < items.size() && IsWordIn(items[end], {"mark", "marks", "point"})) ++end;
     // "from 2 s to 3 s", "after 2 s and before 3 s": a window with both ends, read elsewhere or not at all.
     if (end < items.size() && (JoinsASpan(items[end]) || items[end].Has(Slot::kSplit))) continue;
-    const double seconds = items[k].number * UnitFactor(items[k + 1].Value(Slot::kUnit)) / 1e9;
+    const double seconds = items[k].number * UnitAfter(items, k, read);
     c.from_s = from ? seconds : 0;  // "before 2 s": from the clock's zero
     if (!from) c.to_s = seconds;
     for (size_t r = i; r < end; ++r) read[r] = true;

@@ -110,7 +110,7 @@ struct EmptyParams {  // nsys/listSkills, nsys/reloadSkills: {} or absent
 };
 
 // Hand-written reader and writer: null, not an object.
-struct NullResult {  // the result of shutdown and nsys/closeProfile: JSON null
+struct NullResult {                  // the result of shutdown and nsys/closeProfile: JSON null
   using WireShape = std::monostate;  // its JSON (shape.h)
   bool operator==(const NullResult&) const = default;
 };

@@ -4,8 +4,8 @@
 // A struct without a field list (a hand-written reader and writer that says why beside the struct) is an opaque
 // object known by name only, unless it names the type its JSON is (`using WireShape = std::vector<CodeLens>;`). The
 // capability catalogue (capabilities.h) gives each method's params and result as shapes; from them come the clients'
-// generated declarations (client_declarations.cpp) and the bind tables' check that a handler takes and returns its row's
-// types.
+// generated declarations (client_declarations.cpp) and the bind tables' check that a handler takes and returns its
+// row's types.
 #include <map>
 #include <optional>
 #include <string>
@@ -22,7 +22,8 @@
 namespace nsys::protocol {
 
 struct Shape;
-using ShapeFn = const Shape& (*)();  // lazy, so that a struct may hold itself (NvtxTreeNode's children)
+// Lazy: a shape is built when first asked for, so that types that hold each other (or themselves) describe each other.
+using ShapeFn = const Shape& (*)();
 
 struct ShapeMember {
   std::string name;  // the JSON member name
